@@ -3,7 +3,11 @@
 //! Run with `cargo run -p bijou64 --example tour`.
 
 fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect::<Vec<_>>().join(" ")
+    bytes
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 fn main() -> Result<(), bijou64::Error> {

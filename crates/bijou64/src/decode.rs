@@ -1,8 +1,11 @@
-//! Decoding: one tag read, then at most one big-endian load.
+//! Decoding one value: one tag read, then at most one big-endian load.
 
 use crate::{Error, FIRST_TIER_TAG, MAX_LEN, OFFSETS, payload_len};
 
 /// Decode one value from the start of `input`; returns the value and the bytes it used.
+///
+/// With nine or more bytes available this is [`decode_window`]: no loop over bytes. Near
+/// the end of the input it falls back to a byte-wise read that checks the length.
 ///
 /// ```
 /// assert_eq!(bijou64::decode(&[0x07, 0xAA]), Ok((7, 1)));
@@ -16,20 +19,59 @@ pub fn decode(input: &[u8]) -> Result<(u64, usize), Error> {
     }
 }
 
-/// The fast path: nine readable bytes, so the payload is one unaligned load and a shift.
+/// Decode the value that starts a nine-byte window (the longest encoding), so no length
+/// check is needed: a branch on the tag, then one unaligned big-endian load and a shift.
+///
+/// The branch makes one-byte values cheap and lets the CPU run ahead to the next value
+/// while the length is still being computed; on inputs whose lengths vary at random see
+/// [`decode_window_branchless`].
+///
+/// ```
+/// let mut window = [0u8; bijou64::MAX_LEN];
+/// window[..3].copy_from_slice(&[0xF9, 0x01, 0xF0]);
+/// assert_eq!(bijou64::decode_window(&window), Ok((1000, 3)));
+/// ```
 #[inline(always)]
-fn decode_window(window: &[u8; MAX_LEN]) -> Result<(u64, usize), Error> {
+pub fn decode_window(window: &[u8; MAX_LEN]) -> Result<(u64, usize), Error> {
     let tag = window[0];
+    // SPEC §2.1: a tag below F8 is the value.
     if tag < FIRST_TIER_TAG {
         return Ok((tag as u64, 1));
     }
-    let tier = payload_len(tag);
-    let mut word = [0u8; 8];
-    word.copy_from_slice(&window[1..]);
-    let word = u64::from_be_bytes(word);
-    // tier is 1..=8; shifting by 64 - 8*tier is in 0..=56.
-    let payload = word >> (64 - 8 * tier as u32);
+    let tier = payload_len(tag); // 1..=8
+    let [_, word @ ..] = *window;
+    // Keep the `tier` leading bytes of the big-endian word: shift by 0..=56.
+    let payload = u64::from_be_bytes(word) >> (64 - 8 * tier);
+    // SPEC §2.4: only tier 8 can exceed u64::MAX.
     match OFFSETS[tier].checked_add(payload) {
+        Some(v) => Ok((v, tier + 1)),
+        None => Err(Error::Overflow),
+    }
+}
+
+/// [`decode_window`] without a branch on the tag: the length is computed from the tag by
+/// arithmetic, so the next value's position depends on this value's data.
+///
+/// A sequential decoder is bound by "read tag, advance". With the branch, a correctly
+/// predicted "one byte" lets the next read start at once, but every misprediction costs a
+/// pipeline refill; without it, every step waits for the tag load. The benchmark measures
+/// both on a mixed workload (see `benches/RESULTS.md`). Results equal [`decode_window`]'s.
+///
+/// ```
+/// let window = [0xF8, 0x34, 0, 0, 0, 0, 0, 0, 0];
+/// assert_eq!(bijou64::decode_window_branchless(&window), Ok((300, 2)));
+/// ```
+#[inline(always)]
+pub fn decode_window_branchless(window: &[u8; MAX_LEN]) -> Result<(u64, usize), Error> {
+    let tag = window[0];
+    let tier = payload_len(tag); // 0..=8
+    let [_, word @ ..] = *window;
+    let word = u64::from_be_bytes(word);
+    // Tier 0 asks for a shift by 64, which `checked_shr` turns into "no payload" with a
+    // conditional move rather than a branch.
+    let payload = word.checked_shr(64 - 8 * tier as u32).unwrap_or(0);
+    let base = if tier == 0 { tag as u64 } else { OFFSETS[tier] };
+    match base.checked_add(payload) {
         Some(v) => Ok((v, tier + 1)),
         None => Err(Error::Overflow),
     }
@@ -37,12 +79,14 @@ fn decode_window(window: &[u8; MAX_LEN]) -> Result<(u64, usize), Error> {
 
 /// Fewer than nine bytes remain: read the payload byte by byte.
 #[cold]
+#[inline(never)]
 fn decode_short(input: &[u8]) -> Result<(u64, usize), Error> {
     let (&tag, rest) = input.split_first().ok_or(Error::Truncated)?;
     if tag < FIRST_TIER_TAG {
         return Ok((tag as u64, 1));
     }
     let tier = payload_len(tag);
+    // SPEC §2.4: the input ends inside the value.
     let payload = rest.get(..tier).ok_or(Error::Truncated)?;
     let word = payload.iter().fold(0u64, |acc, &b| (acc << 8) | b as u64);
     match OFFSETS[tier].checked_add(word) {
@@ -50,53 +94,3 @@ fn decode_short(input: &[u8]) -> Result<(u64, usize), Error> {
         None => Err(Error::Overflow),
     }
 }
-
-/// Iterate over a packed run: values back to back with no keys, filling `input` exactly.
-///
-/// The iterator stops after the first error (a run that ends inside a value yields
-/// [`Error::Truncated`] and then `None`). [`Packed::offset`] says where it is.
-pub fn decode_packed(input: &[u8]) -> Packed<'_> {
-    Packed { input, pos: 0 }
-}
-
-/// The iterator returned by [`decode_packed`].
-#[derive(Debug, Clone)]
-pub struct Packed<'a> {
-    input: &'a [u8],
-    pos: usize,
-}
-
-impl Packed<'_> {
-    /// Bytes consumed so far (the offset of the next value, or of the failed one).
-    pub fn offset(&self) -> usize {
-        self.pos
-    }
-}
-
-impl Iterator for Packed<'_> {
-    type Item = Result<u64, Error>;
-
-    #[inline]
-    fn next(&mut self) -> Option<Self::Item> {
-        let rest = self.input.get(self.pos..).filter(|r| !r.is_empty())?;
-        match decode(rest) {
-            Ok((v, n)) => {
-                self.pos += n;
-                Some(Ok(v))
-            }
-            Err(e) => {
-                // Park at the end so the iterator is fused after an error.
-                let at = self.pos;
-                self.input = &self.input[..at];
-                Some(Err(e))
-            }
-        }
-    }
-
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        let left = self.input.len().saturating_sub(self.pos);
-        (left.div_ceil(MAX_LEN), Some(left))
-    }
-}
-
-impl core::iter::FusedIterator for Packed<'_> {}

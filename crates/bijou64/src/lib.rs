@@ -2,8 +2,9 @@
 //! byte string.
 //!
 //! This crate is the bottom layer of bijoubuf: every field key, length and integer value
-//! of the wire format is a bijou64. It has no dependencies and is `no_std` (the `alloc`
-//! feature adds [`append`] for `Vec<u8>`).
+//! of the wire format is a bijou64 (SPEC §2, after the bijou64 specification by
+//! Ink & Switch). It has no dependencies and is `no_std` (the `alloc` feature adds
+//! [`append`] for `Vec<u8>`).
 //!
 //! # The encoding
 //! The first byte (the *tag*) says everything about the length:
@@ -23,13 +24,61 @@
 //! ([`Error::Truncated`]) and a tier-8 payload whose sum with the offset exceeds
 //! `u64::MAX` ([`Error::Overflow`]).
 //!
+//! ## Vectors
+//! Every value of the specification's table, worked out by hand from the offsets
+//! (`tests/spec_vectors.rs` checks each one in both directions):
+//!
+//! | value                        | bytes (hex)                  |
+//! |------------------------------|------------------------------|
+//! | 0                            | `00`                         |
+//! | 1                            | `01`                         |
+//! | 42                           | `2A`                         |
+//! | 247                          | `F7`                         |
+//! | 248                          | `F8 00`                      |
+//! | 300                          | `F8 34`                      |
+//! | 503                          | `F8 FF`                      |
+//! | 504                          | `F9 00 00`                   |
+//! | 1 000                        | `F9 01 F0`                   |
+//! | 65 535                       | `F9 FE 07`                   |
+//! | 66 039                       | `F9 FF FF`                   |
+//! | 66 040                       | `FA 00 00 00`                |
+//! | 67 000                       | `FA 00 03 C0`                |
+//! | 16 843 255                   | `FA FF FF FF`                |
+//! | 16 843 256                   | `FB 00 00 00 00`             |
+//! | 4 311 810 551                | `FB FF FF FF FF`             |
+//! | 72 340 172 838 076 920       | `FF 00 00 00 00 00 00 00 00` |
+//! | 18 446 744 073 709 551 615   | `FF FE FE FE FE FE FE FE 07` |
+//!
+//! | input (hex)                  | error                        |
+//! |------------------------------|------------------------------|
+//! | (empty)                      | [`Error::Truncated`]         |
+//! | `F9 00`                      | [`Error::Truncated`]         |
+//! | `FF FF FF FF FF FF FF FF FF` | [`Error::Overflow`]          |
+//!
+//! # Using it
 //! ```
-//! # fn main() -> Result<(), bijou64::Error> {
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
 //! let bytes = bijou64::encode(300);
 //! assert_eq!(bytes.as_slice(), &[0xF8, 52]); // 300 = 248 + 52
 //! assert_eq!(bijou64::decode(bytes.as_slice())?, (300, 2));
+//!
+//! // A packed run (a repeated field's elements, back to back).
+//! let mut run = Vec::new();
+//! for v in [7, 1_000, u64::MAX] {
+//!     run.extend_from_slice(&bijou64::encode(v));
+//! }
+//! let mut values = Vec::new();
+//! bijou64::decode_packed_into(&run, &mut values)?;
+//! assert_eq!(values, [7, 1_000, u64::MAX]);
 //! # Ok(()) }
 //! ```
+//!
+//! # Speed
+//! Decoding reads the tag and, when nine bytes are available, the payload with one
+//! unaligned big-endian load and a shift ([`decode_window`]); there is no loop over
+//! bytes and no per-byte continuation test. Encoding finds the tier with a count of
+//! leading zeros and writes the tag and an 8-byte word. `benches/` compares this with the
+//! reference implementation and with LEB128 varints; the crate has no `unsafe` code.
 #![no_std]
 #![forbid(unsafe_code)]
 
@@ -38,12 +87,17 @@ extern crate alloc;
 
 mod decode;
 mod encode;
+mod packed;
 pub mod zigzag;
 
-pub use decode::{Packed, decode, decode_packed};
+pub use decode::{decode, decode_window, decode_window_branchless};
 #[cfg(feature = "alloc")]
 pub use encode::append;
-pub use encode::{Encoded, encode, encode_to_slice, encoded_len};
+pub use encode::{Encoded, encode, encode_to_array, encode_to_slice, encoded_len};
+pub use packed::{
+    Packed, PackedError, PackedErrorKind, decode_packed, decode_packed_i32_into,
+    decode_packed_i64_into, decode_packed_into, decode_packed_u32_into,
+};
 
 /// The longest encoding: a tag and eight payload bytes.
 pub const MAX_LEN: usize = 9;
