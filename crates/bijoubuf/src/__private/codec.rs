@@ -1,0 +1,352 @@
+//! Element codecs: one zero-sized marker type per schema type.
+//!
+//! Each codec reads, sizes and writes one *element* (SPEC §6.2): a singular field's
+//! payload after its key, a packed-run element, a map key or value. The forms coincide,
+//! so one codec serves every position.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::marker::PhantomData;
+
+use super::reader::{Reader, WireType};
+use super::writer::{Sizer, Writer};
+use crate::Message;
+use crate::error::{DecodeError, ErrorKind, PathSegment};
+
+/// Canonical NaN bits (SPEC §3.5).
+pub const NAN_F32: u32 = 0x7FC0_0000;
+/// Canonical NaN bits (SPEC §3.5).
+pub const NAN_F64: u64 = 0x7FF8_0000_0000_0000;
+
+/// How one schema type is read, sized and written as an element.
+pub trait Codec {
+    /// The Rust type generated code stores.
+    type Value;
+    /// The wire type of a singular record of this type (SPEC §4.4).
+    const WIRE: WireType;
+    /// `Some(4)` / `Some(8)` for fixed-width types, whose packed runs are raw words.
+    const FIXED: Option<usize>;
+
+    /// Read one element at the reader's position.
+    fn read(r: &mut Reader<'_>) -> Result<Self::Value, DecodeError>;
+    /// The element's encoded length (a LEN element includes its length prefix).
+    fn size<'v>(v: &'v Self::Value, s: &mut Sizer<'v>) -> usize;
+    /// Write the element.
+    fn write<'v>(v: &'v Self::Value, w: &mut Writer<'_, 'v>);
+    /// True when the value is the implicit-presence default (SPEC §5.1).
+    fn is_default(v: &Self::Value) -> bool;
+}
+
+/// Codecs that can be map keys: ordered as SPEC §6.4 says (Rust's `Ord` on the value
+/// type agrees), and printable as a path segment.
+pub trait MapKey: Codec<Value: Ord> {
+    /// The error-path segment for an entry with this key.
+    fn segment(v: &Self::Value) -> PathSegment;
+}
+
+#[inline]
+fn out_of_range(at: usize) -> DecodeError {
+    DecodeError::new(ErrorKind::IntegerOutOfRange, at)
+}
+
+macro_rules! varint_codec {
+    ($(#[$doc:meta])* $name:ident, $ty:ty,
+     |$r:ident, $at:ident, $raw:ident| $read:expr, |$v:ident| $enc:expr) => {
+        $(#[$doc])*
+        pub struct $name;
+        impl Codec for $name {
+            type Value = $ty;
+            const WIRE: WireType = WireType::Varint;
+            const FIXED: Option<usize> = None;
+            #[inline]
+            fn read($r: &mut Reader<'_>) -> Result<$ty, DecodeError> {
+                let $at = $r.position();
+                let $raw = $r.varint()?;
+                $read
+            }
+            #[inline]
+            fn size<'v>($v: &'v $ty, _s: &mut Sizer<'v>) -> usize {
+                bijou64::encoded_len($enc)
+            }
+            #[inline]
+            fn write<'v>($v: &'v $ty, w: &mut Writer<'_, 'v>) {
+                w.varint($enc)
+            }
+            #[inline]
+            fn is_default(v: &$ty) -> bool {
+                *v == <$ty>::default()
+            }
+        }
+    };
+}
+
+varint_codec!(
+    /// `uint64`: the value itself (SPEC §3.1).
+    UInt64, u64, |r, _at, raw| Ok(raw), |v| *v
+);
+varint_codec!(
+    /// `uint32`: the value itself; above 2^32−1 is `integer-out-of-range` (SPEC §3.1).
+    UInt32, u32,
+    |r, at, raw| bijou64::to_u32(raw).map_err(|_| out_of_range(at)),
+    |v| *v as u64
+);
+varint_codec!(
+    /// `int64`: zigzag (SPEC §3.2).
+    Int64, i64, |r, _at, raw| Ok(bijou64::zigzag::decode_i64(raw)),
+    |v| bijou64::zigzag::encode_i64(*v)
+);
+varint_codec!(
+    /// `sint64`: zigzag, wire-identical to `int64` (SPEC §3.2).
+    SInt64, i64, |r, _at, raw| Ok(bijou64::zigzag::decode_i64(raw)),
+    |v| bijou64::zigzag::encode_i64(*v)
+);
+varint_codec!(
+    /// `int32`: zigzag; a zigzag value above 2^32−1 is `integer-out-of-range` (SPEC §3.2).
+    Int32, i32,
+    |r, at, raw| bijou64::zigzag::decode_i32(raw).map_err(|_| out_of_range(at)),
+    |v| bijou64::zigzag::encode_i32(*v)
+);
+varint_codec!(
+    /// `sint32`: wire-identical to `int32` (SPEC §3.2).
+    SInt32, i32,
+    |r, at, raw| bijou64::zigzag::decode_i32(raw).map_err(|_| out_of_range(at)),
+    |v| bijou64::zigzag::encode_i32(*v)
+);
+varint_codec!(
+    /// Open enums: the number as `i32`, zigzag like `int32` (SPEC §3.6).
+    Enum, i32,
+    |r, at, raw| bijou64::zigzag::decode_i32(raw).map_err(|_| out_of_range(at)),
+    |v| bijou64::zigzag::encode_i32(*v)
+);
+varint_codec!(
+    /// `bool`: 0 or 1; anything else is `invalid-bool` (SPEC §3.3).
+    Bool, bool,
+    |r, at, raw| match raw {
+        0 => Ok(false),
+        1 => Ok(true),
+        _ => Err(DecodeError::new(ErrorKind::InvalidBool, at)),
+    },
+    |v| *v as u64
+);
+
+macro_rules! fixed_codec {
+    ($(#[$doc:meta])* $name:ident, $ty:ty, $n:literal, $wire:ident,
+     |$at:ident, $b:ident| $read:expr, |$v:ident| $enc:expr, |$d:ident| $def:expr) => {
+        $(#[$doc])*
+        pub struct $name;
+        impl Codec for $name {
+            type Value = $ty;
+            const WIRE: WireType = WireType::$wire;
+            const FIXED: Option<usize> = Some($n);
+            #[inline]
+            fn read(r: &mut Reader<'_>) -> Result<$ty, DecodeError> {
+                let $at = r.position();
+                let $b = r.fixed::<$n>()?;
+                $read
+            }
+            #[inline]
+            fn size<'v>(_v: &'v $ty, _s: &mut Sizer<'v>) -> usize {
+                $n
+            }
+            #[inline]
+            fn write<'v>($v: &'v $ty, w: &mut Writer<'_, 'v>) {
+                w.bytes(&$enc)
+            }
+            #[inline]
+            fn is_default($d: &$ty) -> bool {
+                $def
+            }
+        }
+    };
+}
+
+fixed_codec!(
+    /// `fixed32`: four big-endian bytes (SPEC §3.4).
+    Fixed32, u32, 4, I32, |_at, b| Ok(u32::from_be_bytes(b)), |v| v.to_be_bytes(), |d| *d == 0
+);
+fixed_codec!(
+    /// `fixed64`: eight big-endian bytes (SPEC §3.4).
+    Fixed64, u64, 8, I64, |_at, b| Ok(u64::from_be_bytes(b)), |v| v.to_be_bytes(), |d| *d == 0
+);
+fixed_codec!(
+    /// `sfixed32`: four big-endian two's-complement bytes (SPEC §3.4).
+    SFixed32, i32, 4, I32, |_at, b| Ok(i32::from_be_bytes(b)), |v| v.to_be_bytes(), |d| *d == 0
+);
+fixed_codec!(
+    /// `sfixed64`: eight big-endian two's-complement bytes (SPEC §3.4).
+    SFixed64, i64, 8, I64, |_at, b| Ok(i64::from_be_bytes(b)), |v| v.to_be_bytes(), |d| *d == 0
+);
+fixed_codec!(
+    /// `float`: IEEE 754 bits, big-endian; one NaN (SPEC §3.5). The implicit default is
+    /// +0.0 only: −0.0 is written (SPEC §5.1).
+    Float, f32, 4, I32,
+    |at, b| {
+        let bits = u32::from_be_bytes(b);
+        // SPEC §3.5: NaN is exponent all ones with a non-zero fraction.
+        if bits & 0x7FFF_FFFF > 0x7F80_0000 && bits != NAN_F32 {
+            return Err(DecodeError::new(ErrorKind::NonCanonicalNan, at));
+        }
+        Ok(f32::from_bits(bits))
+    },
+    |v| canonical_f32(*v).to_be_bytes(),
+    |d| d.to_bits() == 0
+);
+fixed_codec!(
+    /// `double`: IEEE 754 bits, big-endian; one NaN (SPEC §3.5). The implicit default is
+    /// +0.0 only (SPEC §5.1).
+    Double, f64, 8, I64,
+    |at, b| {
+        let bits = u64::from_be_bytes(b);
+        if bits & 0x7FFF_FFFF_FFFF_FFFF > 0x7FF0_0000_0000_0000 && bits != NAN_F64 {
+            return Err(DecodeError::new(ErrorKind::NonCanonicalNan, at));
+        }
+        Ok(f64::from_bits(bits))
+    },
+    |v| canonical_f64(*v).to_be_bytes(),
+    |d| d.to_bits() == 0
+);
+
+/// The bits written for an `f32`: every NaN becomes 0x7FC00000 (SPEC §3.5).
+#[inline]
+pub fn canonical_f32(v: f32) -> u32 {
+    if v.is_nan() { NAN_F32 } else { v.to_bits() }
+}
+
+/// The bits written for an `f64`: every NaN becomes 0x7FF8000000000000 (SPEC §3.5).
+#[inline]
+pub fn canonical_f64(v: f64) -> u64 {
+    if v.is_nan() { NAN_F64 } else { v.to_bits() }
+}
+
+/// Check UTF-8 (SPEC §7): the error offset is the first byte of the first invalid
+/// sequence, `start + valid_up_to`.
+#[inline]
+pub fn utf8(bytes: &[u8], start: usize) -> Result<&str, DecodeError> {
+    core::str::from_utf8(bytes)
+        .map_err(|e| DecodeError::new(ErrorKind::InvalidUtf8, start + e.valid_up_to()))
+}
+
+/// `string`: bijou64 length + UTF-8 bytes, never normalized (SPEC §7).
+pub struct Str;
+impl Codec for Str {
+    type Value = String;
+    const WIRE: WireType = WireType::Len;
+    const FIXED: Option<usize> = None;
+    #[inline]
+    fn read(r: &mut Reader<'_>) -> Result<String, DecodeError> {
+        let bytes = r.len_bytes()?;
+        let start = r.position() - bytes.len();
+        utf8(bytes, start).map(String::from)
+    }
+    #[inline]
+    fn size<'v>(v: &'v String, _s: &mut Sizer<'v>) -> usize {
+        bijou64::encoded_len(v.len() as u64) + v.len()
+    }
+    #[inline]
+    fn write<'v>(v: &'v String, w: &mut Writer<'_, 'v>) {
+        w.varint(v.len() as u64);
+        w.bytes(v.as_bytes());
+    }
+    #[inline]
+    fn is_default(v: &String) -> bool {
+        v.is_empty()
+    }
+}
+
+/// `bytes`: bijou64 length + bytes (SPEC §7).
+pub struct Bytes;
+impl Codec for Bytes {
+    type Value = Vec<u8>;
+    const WIRE: WireType = WireType::Len;
+    const FIXED: Option<usize> = None;
+    #[inline]
+    fn read(r: &mut Reader<'_>) -> Result<Vec<u8>, DecodeError> {
+        r.len_bytes().map(<[u8]>::to_vec)
+    }
+    #[inline]
+    fn size<'v>(v: &'v Vec<u8>, _s: &mut Sizer<'v>) -> usize {
+        bijou64::encoded_len(v.len() as u64) + v.len()
+    }
+    #[inline]
+    fn write<'v>(v: &'v Vec<u8>, w: &mut Writer<'_, 'v>) {
+        w.varint(v.len() as u64);
+        w.bytes(v);
+    }
+    #[inline]
+    fn is_default(v: &Vec<u8>) -> bool {
+        v.is_empty()
+    }
+}
+
+/// A nested message of type `M`: bijou64 length + content (SPEC §9.1). Its size is
+/// computed once, in the size pass, and read back by the write pass.
+pub struct Msg<M>(PhantomData<M>);
+impl<M: Message> Codec for Msg<M> {
+    type Value = M;
+    const WIRE: WireType = WireType::Len;
+    const FIXED: Option<usize> = None;
+    #[inline]
+    fn read(r: &mut Reader<'_>) -> Result<M, DecodeError> {
+        r.nested::<M>()
+    }
+    #[inline]
+    fn size<'v>(v: &'v M, s: &mut Sizer<'v>) -> usize {
+        let n = s.nested(v);
+        bijou64::encoded_len(n as u64) + n
+    }
+    #[inline]
+    fn write<'v>(v: &'v M, w: &mut Writer<'_, 'v>) {
+        w.nested(v)
+    }
+    #[inline]
+    fn is_default(_: &M) -> bool {
+        false
+    }
+}
+
+/// A boxed nested message (recursive types): the same bytes as [`Msg`].
+pub struct BoxMsg<M>(PhantomData<M>);
+impl<M: Message> Codec for BoxMsg<M> {
+    type Value = alloc::boxed::Box<M>;
+    const WIRE: WireType = WireType::Len;
+    const FIXED: Option<usize> = None;
+    #[inline]
+    fn read(r: &mut Reader<'_>) -> Result<alloc::boxed::Box<M>, DecodeError> {
+        r.nested::<M>().map(alloc::boxed::Box::new)
+    }
+    #[inline]
+    fn size<'v>(v: &'v alloc::boxed::Box<M>, s: &mut Sizer<'v>) -> usize {
+        Msg::<M>::size(v, s)
+    }
+    #[inline]
+    fn write<'v>(v: &'v alloc::boxed::Box<M>, w: &mut Writer<'_, 'v>) {
+        w.nested(&**v)
+    }
+    #[inline]
+    fn is_default(_: &alloc::boxed::Box<M>) -> bool {
+        false
+    }
+}
+
+macro_rules! map_key {
+    ($name:ident, |$v:ident| $seg:expr) => {
+        impl MapKey for $name {
+            #[cold]
+            fn segment($v: &Self::Value) -> PathSegment {
+                $seg
+            }
+        }
+    };
+}
+map_key!(Int32, |v| PathSegment::IntKey(*v as i64));
+map_key!(Int64, |v| PathSegment::IntKey(*v));
+map_key!(SInt32, |v| PathSegment::IntKey(*v as i64));
+map_key!(SInt64, |v| PathSegment::IntKey(*v));
+map_key!(SFixed32, |v| PathSegment::IntKey(*v as i64));
+map_key!(SFixed64, |v| PathSegment::IntKey(*v));
+map_key!(UInt32, |v| PathSegment::UintKey(*v as u64));
+map_key!(UInt64, |v| PathSegment::UintKey(*v));
+map_key!(Fixed32, |v| PathSegment::UintKey(*v as u64));
+map_key!(Fixed64, |v| PathSegment::UintKey(*v));
+map_key!(Bool, |v| PathSegment::BoolKey(*v));
+map_key!(Str, |v| PathSegment::StrKey(v.clone()));

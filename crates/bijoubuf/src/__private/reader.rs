@@ -1,0 +1,484 @@
+//! The decoding cursor generated code drives.
+//!
+//! Generated `__decode` asks for its known fields once each, in ascending field number,
+//! with straight-line calls (`implicit`, `optional`, `repeated`, `map`, `oneof`, …) and
+//! ends with [`Reader::finish`]. The reader holds one record of lookahead: a request for
+//! field `n` first disposes of every record numbered below `n` (those are unknown, since
+//! the known ones below `n` were requested already), then answers "absent" or hands over
+//! the record. Delta keys make the numbers strictly ascending (SPEC §4.1), so this single
+//! forward pass sees every violation in byte order.
+
+use alloc::collections::BTreeMap;
+use alloc::vec::Vec;
+
+use super::codec::{Codec, MapKey};
+use crate::Message;
+use crate::error::{DecodeError, ErrorKind, PathSegment};
+use crate::options::{DecodeOptions, UnknownFieldPolicy};
+use crate::unknown::{UnknownField, UnknownFields, UnknownValue};
+
+/// The largest field number (SPEC §4.3).
+pub const MAX_FIELD_NUMBER: u32 = (1 << 29) - 1;
+
+/// Wire types (SPEC §4.2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum WireType {
+    /// One bijou64.
+    Varint = 0,
+    /// Eight big-endian bytes.
+    I64 = 1,
+    /// bijou64 length, then that many bytes.
+    Len = 2,
+    /// Four big-endian bytes.
+    I32 = 3,
+}
+
+/// No record loaded in the lookahead (field numbers start at 1).
+const NONE: u32 = 0;
+
+/// A cursor over one decode: the whole input (offsets are absolute), the current
+/// message's bounds, the lookahead key, and the per-decode limits.
+pub struct Reader<'a> {
+    buf: &'a [u8],
+    pos: usize,
+    /// End of the current message's content (or of the current packed run).
+    end: usize,
+    /// Number of the last record whose key was read in the current message.
+    prev: u32,
+    /// Lookahead: the number of the record whose key was read but not yet handed out.
+    next: u32,
+    next_wire: u8,
+    /// Offset of the last key read (the lookahead's, or the record being read).
+    key_pos: usize,
+    depth: u32,
+    max_depth: u32,
+    preserve: bool,
+    unknown: UnknownFields,
+    unknown_count: usize,
+}
+
+/// The current message's state, saved while a nested message is read.
+struct Saved {
+    end: usize,
+    prev: u32,
+    next: u32,
+    next_wire: u8,
+    key_pos: usize,
+    unknown: UnknownFields,
+}
+
+impl<'a> Reader<'a> {
+    /// A reader over `buf[start..end]` as the top-level message (depth 1).
+    pub(crate) fn new(buf: &'a [u8], start: usize, end: usize, opts: &DecodeOptions) -> Self {
+        Reader {
+            buf,
+            pos: start,
+            end,
+            prev: 0,
+            next: NONE,
+            next_wire: 0,
+            key_pos: start,
+            depth: 1,
+            max_depth: opts.max_depth,
+            preserve: opts.unknown == UnknownFieldPolicy::Preserve,
+            unknown: UnknownFields::new(),
+            unknown_count: 0,
+        }
+    }
+
+    pub(crate) fn unknown_count(&self) -> usize {
+        self.unknown_count
+    }
+
+    /// The offset of the next unread byte.
+    #[inline]
+    pub fn position(&self) -> usize {
+        self.pos
+    }
+
+    /// The offset of the key of the record most recently handed out.
+    #[inline]
+    pub fn key_position(&self) -> usize {
+        self.key_pos
+    }
+
+    /// True when the current message or run has no bytes left.
+    #[inline]
+    pub fn at_end(&self) -> bool {
+        self.pos >= self.end
+    }
+
+    // ----- raw element reads (SPEC §3, §7) -----
+
+    /// Read one bijou64 (SPEC §2).
+    #[inline]
+    pub fn varint(&mut self) -> Result<u64, DecodeError> {
+        let at = self.pos;
+        let rest = self.buf.get(at..self.end).unwrap_or(&[]);
+        match bijou64::decode(rest) {
+            Ok((v, n)) => {
+                self.pos = at + n;
+                Ok(v)
+            }
+            Err(e) => Err(varint_error(e, at)),
+        }
+    }
+
+    /// Read `N` raw bytes (a fixed-width value, SPEC §3.4).
+    #[inline]
+    pub fn fixed<const N: usize>(&mut self) -> Result<[u8; N], DecodeError> {
+        let at = self.pos;
+        match self
+            .buf
+            .get(at..self.end)
+            .and_then(|r| r.first_chunk::<N>())
+        {
+            Some(b) => {
+                self.pos = at + N;
+                Ok(*b)
+            }
+            None => Err(DecodeError::new(ErrorKind::Truncated, at)),
+        }
+    }
+
+    /// Read a bijou64 length and check it against the bytes left in the current message
+    /// before anything is allocated (SPEC §9.4): a length past the end is `truncated` at
+    /// the length prefix.
+    #[inline]
+    pub fn length(&mut self) -> Result<usize, DecodeError> {
+        let at = self.pos;
+        let len = self.varint()?;
+        let left = (self.end - self.pos) as u64;
+        if len > left {
+            return Err(DecodeError::new(ErrorKind::Truncated, at));
+        }
+        Ok(len as usize)
+    }
+
+    /// Read a length-prefixed byte string and return it borrowed from the input.
+    #[inline]
+    pub fn len_bytes(&mut self) -> Result<&'a [u8], DecodeError> {
+        let len = self.length()?;
+        let at = self.pos;
+        self.pos = at + len;
+        // `length` checked `at + len <= end <= buf.len()`.
+        Ok(self.buf.get(at..at + len).unwrap_or(&[]))
+    }
+
+    // ----- keys and unknown fields (SPEC §4, §8) -----
+
+    /// Load the next key into the lookahead; `false` at the end of the message.
+    #[inline]
+    fn load_key(&mut self) -> Result<bool, DecodeError> {
+        if self.pos >= self.end {
+            return Ok(false);
+        }
+        let at = self.pos;
+        let v = self.varint()?;
+        // SPEC §4.1: number = prev + 1 + (key >> 2); cannot wrap in u64.
+        let number = self.prev as u64 + 1 + (v >> 2);
+        if number > MAX_FIELD_NUMBER as u64 {
+            // SPEC §4.3
+            return Err(DecodeError::new(ErrorKind::FieldNumberOverflow, at));
+        }
+        self.key_pos = at;
+        self.next = number as u32;
+        self.next_wire = (v & 3) as u8;
+        self.prev = number as u32;
+        Ok(true)
+    }
+
+    /// Ask for known field `number` with wire type `wire`: `Ok(true)` when its record is
+    /// next (the value is then read with an element read), `Ok(false)` when the field is
+    /// absent. Records numbered below `number` are unknown and are rejected or kept
+    /// (SPEC §8); a wrong wire type is `wire-type-mismatch` (SPEC §4.4).
+    #[inline]
+    pub fn field(
+        &mut self,
+        number: u32,
+        wire: WireType,
+        name: &'static str,
+    ) -> Result<bool, DecodeError> {
+        loop {
+            if self.next == NONE && !self.load_key()? {
+                return Ok(false);
+            }
+            if self.next == number {
+                self.next = NONE;
+                if self.next_wire != wire as u8 {
+                    // SPEC §4.4
+                    return Err(wire_mismatch(self.key_pos, name));
+                }
+                return Ok(true);
+            }
+            if self.next > number {
+                return Ok(false);
+            }
+            self.unknown_record()?;
+        }
+    }
+
+    /// Dispose of the lookahead record, which the schema does not know.
+    #[cold]
+    fn unknown_record(&mut self) -> Result<(), DecodeError> {
+        let number = self.next;
+        self.next = NONE;
+        let seg = || PathSegment::Unknown(number);
+        if !self.preserve {
+            // SPEC §8.1
+            return Err(DecodeError::new(ErrorKind::UnknownField, self.key_pos).push(seg()));
+        }
+        // SPEC §8.2: keep number, wire type and payload.
+        let value = match self.next_wire {
+            0 => UnknownValue::Varint(self.varint().map_err(|e| e.push(seg()))?),
+            1 => UnknownValue::I64(u64::from_be_bytes(
+                self.fixed::<8>().map_err(|e| e.push(seg()))?,
+            )),
+            2 => UnknownValue::Len(self.len_bytes().map_err(|e| e.push(seg()))?.to_vec()),
+            _ => UnknownValue::I32(u32::from_be_bytes(
+                self.fixed::<4>().map_err(|e| e.push(seg()))?,
+            )),
+        };
+        self.unknown.push(UnknownField { number, value });
+        self.unknown_count += 1;
+        Ok(())
+    }
+
+    /// End of the current message: dispose of the records after the last known field and
+    /// return the unknown fields kept for this message (empty unless preserving).
+    #[inline]
+    pub fn finish(&mut self) -> Result<UnknownFields, DecodeError> {
+        loop {
+            if self.next == NONE && !self.load_key()? {
+                break;
+            }
+            self.unknown_record()?;
+        }
+        Ok(core::mem::take(&mut self.unknown))
+    }
+
+    // ----- nested messages (SPEC §9.1, §9.3) -----
+
+    /// Read a length-prefixed nested message at the current position. The depth check
+    /// reports the key of the record that opens it (SPEC §9.3).
+    #[inline]
+    pub fn nested<M: Message>(&mut self) -> Result<M, DecodeError> {
+        if self.depth >= self.max_depth {
+            return Err(DecodeError::new(
+                ErrorKind::DepthLimitExceeded,
+                self.key_pos,
+            ));
+        }
+        let len = self.length()?;
+        let saved = Saved {
+            end: self.end,
+            prev: self.prev,
+            next: self.next,
+            next_wire: self.next_wire,
+            key_pos: self.key_pos,
+            unknown: core::mem::take(&mut self.unknown),
+        };
+        self.end = self.pos + len;
+        self.prev = 0;
+        self.next = NONE;
+        self.depth += 1;
+        let m = M::__decode(self)?;
+        debug_assert!(
+            self.pos == self.end,
+            "generated __decode must call finish()"
+        );
+        self.depth -= 1;
+        self.end = saved.end;
+        self.prev = saved.prev;
+        self.next = saved.next;
+        self.next_wire = saved.next_wire;
+        self.key_pos = saved.key_pos;
+        self.unknown = saved.unknown;
+        Ok(m)
+    }
+
+    /// The top-level message: `M::__decode` over the whole range, path rooted at
+    /// `M::NAME`.
+    pub(crate) fn top<M: Message>(&mut self) -> Result<M, DecodeError> {
+        M::__decode(self).map_err(|e| e.in_message(M::NAME))
+    }
+
+    // ----- field shapes generated code calls (SPEC §5, §6) -----
+
+    /// An implicit-presence singular field (SPEC §5.1): absent means the default, and a
+    /// record holding the default is `default-value-present` at its key.
+    #[inline]
+    pub fn implicit<C: Codec>(
+        &mut self,
+        number: u32,
+        name: &'static str,
+    ) -> Result<C::Value, DecodeError>
+    where
+        C::Value: Default,
+    {
+        if !self.field(number, C::WIRE, name)? {
+            return Ok(C::Value::default());
+        }
+        let key = self.key_pos;
+        let v = C::read(self).map_err(|e| e.in_field(name))?;
+        if C::is_default(&v) {
+            // SPEC §5.1
+            return Err(DecodeError::new(ErrorKind::DefaultValuePresent, key).in_field(name));
+        }
+        Ok(v)
+    }
+
+    /// An explicit-presence singular field (SPEC §5.2): proto3 `optional`, proto2
+    /// `optional`/`required`, message-typed fields (with `Msg<M>`).
+    #[inline]
+    pub fn optional<C: Codec>(
+        &mut self,
+        number: u32,
+        name: &'static str,
+    ) -> Result<Option<C::Value>, DecodeError> {
+        if !self.field(number, C::WIRE, name)? {
+            return Ok(None);
+        }
+        C::read(self).map(Some).map_err(|e| e.in_field(name))
+    }
+
+    /// A oneof member (SPEC §5.4): `taken` says whether an earlier member of the same
+    /// oneof was present; if so this record is `oneof-conflict` at its key, checked before
+    /// its value is read.
+    #[inline]
+    pub fn oneof<C: Codec>(
+        &mut self,
+        number: u32,
+        name: &'static str,
+        taken: bool,
+    ) -> Result<Option<C::Value>, DecodeError> {
+        if !self.field(number, C::WIRE, name)? {
+            return Ok(None);
+        }
+        if taken {
+            // SPEC §5.4
+            return Err(DecodeError::new(ErrorKind::OneofConflict, self.key_pos).in_field(name));
+        }
+        C::read(self).map(Some).map_err(|e| e.in_field(name))
+    }
+
+    /// After [`finish`](Self::finish): a proto2 `required` field read with
+    /// [`optional`](Self::optional) must be present (SPEC §5.3); the error's offset is
+    /// the end of the message's content.
+    #[inline]
+    pub fn require<T>(&self, value: Option<T>, name: &'static str) -> Result<T, DecodeError> {
+        match value {
+            Some(v) => Ok(v),
+            None => Err(DecodeError::new(ErrorKind::MissingRequiredField, self.pos).in_field(name)),
+        }
+    }
+
+    /// Open a repeated or map record: `Ok(None)` when absent, else the end of its run.
+    /// `LEN 0` is `empty-repeated` at the key (SPEC §6.1); a fixed-width run whose length
+    /// is not a multiple of `width` is `packed-length-mismatch` at the length prefix
+    /// (SPEC §6.2).
+    #[inline]
+    fn open_run(
+        &mut self,
+        number: u32,
+        name: &'static str,
+        width: Option<usize>,
+    ) -> Result<Option<usize>, DecodeError> {
+        if !self.field(number, WireType::Len, name)? {
+            return Ok(None);
+        }
+        let len_at = self.pos;
+        let len = self.length().map_err(|e| e.in_field(name))?;
+        if len == 0 {
+            // SPEC §6.1
+            return Err(DecodeError::new(ErrorKind::EmptyRepeated, self.key_pos).in_field(name));
+        }
+        if let Some(w) = width
+            && len % w != 0
+        {
+            // SPEC §6.2
+            return Err(DecodeError::new(ErrorKind::PackedLengthMismatch, len_at).in_field(name));
+        }
+        Ok(Some(self.pos + len))
+    }
+
+    /// A repeated field of any element kind: one LEN record of key-less elements
+    /// (SPEC §6.1, §6.2).
+    #[inline]
+    pub fn repeated<C: Codec>(
+        &mut self,
+        number: u32,
+        name: &'static str,
+    ) -> Result<Vec<C::Value>, DecodeError> {
+        let Some(run_end) = self.open_run(number, name, C::FIXED)? else {
+            return Ok(Vec::new());
+        };
+        let outer_end = core::mem::replace(&mut self.end, run_end);
+        // A fixed-width run's count is exact and paid for by the bytes it spans.
+        let mut out = match C::FIXED {
+            Some(w) => Vec::with_capacity((run_end - self.pos) / w),
+            None => Vec::new(),
+        };
+        while self.pos < run_end {
+            match C::read(self) {
+                Ok(v) => out.push(v),
+                Err(e) => {
+                    return Err(e.push(PathSegment::Index(out.len())).in_field(name));
+                }
+            }
+        }
+        self.end = outer_end;
+        Ok(out)
+    }
+
+    /// A map: one LEN record of key-element value-element entries, keys strictly
+    /// ascending (SPEC §6.3, §6.4).
+    #[inline]
+    pub fn map<K: MapKey, V: Codec>(
+        &mut self,
+        number: u32,
+        name: &'static str,
+    ) -> Result<BTreeMap<K::Value, V::Value>, DecodeError> {
+        let Some(run_end) = self.open_run(number, name, None)? else {
+            return Ok(BTreeMap::new());
+        };
+        let outer_end = core::mem::replace(&mut self.end, run_end);
+        let mut entries: Vec<(K::Value, V::Value)> = Vec::new();
+        while self.pos < run_end {
+            let key_at = self.pos;
+            let k = K::read(self).map_err(|e| e.in_field(name))?;
+            if let Some((last, _)) = entries.last()
+                && k <= *last
+            {
+                // SPEC §6.4
+                return Err(DecodeError::new(ErrorKind::MapKeyOrder, key_at)
+                    .push(K::segment(&k))
+                    .in_field(name));
+            }
+            let v = match V::read(self) {
+                Ok(v) => v,
+                Err(e) => return Err(e.push(K::segment(&k)).in_field(name)),
+            };
+            entries.push((k, v));
+        }
+        self.end = outer_end;
+        // Keys are strictly ascending, so this builds the tree without comparisons
+        // beyond a linear sortedness scan.
+        Ok(entries.into_iter().collect())
+    }
+}
+
+#[cold]
+fn varint_error(e: bijou64::Error, at: usize) -> DecodeError {
+    let kind = match e {
+        bijou64::Error::Overflow => ErrorKind::VarintOverflow,
+        _ => ErrorKind::Truncated,
+    };
+    DecodeError::new(kind, at)
+}
+
+#[cold]
+fn wire_mismatch(at: usize, name: &'static str) -> DecodeError {
+    DecodeError::new(ErrorKind::WireTypeMismatch, at).in_field(name)
+}

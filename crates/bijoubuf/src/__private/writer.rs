@@ -1,0 +1,440 @@
+//! The two encoding passes generated code drives.
+//!
+//! Why two passes: a LEN record's length prefix comes before its content, and in a
+//! nested tree each message's length depends on every message below it. Recomputing a
+//! sub-message's size at every level (as a naive single pass does) costs O(depth) per
+//! byte. Instead the [`Sizer`] walks the value once, computes every nested message's,
+//! packed run's and map's length bottom-up and stores them in a table in pre-order; the
+//! [`Writer`] then walks the value in the same order, reading each length from the table
+//! when it writes the prefix. Both passes are linear, the output buffer is sized exactly
+//! once, and the table lives inline (no heap) for values with up to
+//! [`INLINE_SIZES`] length-prefixed composites.
+//!
+//! Both passes track the previous field number of the current message so keys are
+//! written as deltas (SPEC §4.1), and both re-emit preserved unknown fields in number
+//! order among the known ones (SPEC §8.2).
+
+use alloc::collections::BTreeMap;
+use alloc::vec::Vec;
+
+use super::codec::{Codec, MapKey};
+use super::reader::WireType;
+use crate::Message;
+use crate::error::{EncodeError, EncodeErrorKind};
+use crate::options::DEFAULT_MAX_DEPTH;
+use crate::unknown::{UnknownField, UnknownValue};
+
+/// How many lengths the size table holds before it spills to the heap.
+pub const INLINE_SIZES: usize = 32;
+
+/// Lengths of the value's length-prefixed composites, in pre-order.
+pub struct SizeTable {
+    inline: [usize; INLINE_SIZES],
+    len: usize,
+    spill: Vec<usize>,
+}
+
+impl SizeTable {
+    fn new() -> Self {
+        SizeTable {
+            inline: [0; INLINE_SIZES],
+            len: 0,
+            spill: Vec::new(),
+        }
+    }
+
+    #[inline]
+    fn reserve(&mut self) -> usize {
+        let slot = self.len;
+        if slot >= INLINE_SIZES {
+            self.spill.push(0);
+        }
+        self.len += 1;
+        slot
+    }
+
+    #[inline]
+    fn set(&mut self, slot: usize, n: usize) {
+        if let Some(x) = self.inline.get_mut(slot) {
+            *x = n;
+        } else if let Some(x) = self.spill.get_mut(slot - INLINE_SIZES) {
+            *x = n;
+        }
+    }
+
+    #[inline]
+    fn get(&self, slot: usize) -> usize {
+        match self.inline.get(slot) {
+            Some(x) => *x,
+            None => self
+                .spill
+                .get(slot - INLINE_SIZES)
+                .copied()
+                .unwrap_or_default(),
+        }
+    }
+}
+
+#[inline]
+fn key_value(delta: u32, wire: WireType) -> u64 {
+    ((delta as u64) << 2) | wire as u64
+}
+
+/// The size pass: sums each message's content length and records composite lengths.
+pub struct Sizer<'v> {
+    table: SizeTable,
+    prev: u32,
+    depth: u32,
+    unknown: &'v [UnknownField],
+    error: Option<EncodeErrorKind>,
+}
+
+impl<'v> Sizer<'v> {
+    pub(crate) fn new(unknown: &'v [UnknownField]) -> Self {
+        Sizer {
+            table: SizeTable::new(),
+            prev: 0,
+            depth: 1,
+            unknown,
+            error: None,
+        }
+    }
+
+    /// The content length of a whole top-level message.
+    pub(crate) fn top<M: Message>(&mut self, m: &'v M) -> usize {
+        m.__size(self) + self.rest_unknown()
+    }
+
+    pub(crate) fn check(&self) -> Result<(), EncodeError> {
+        match self.error {
+            None => Ok(()),
+            Some(kind) => Err(EncodeError::new(kind, 0)),
+        }
+    }
+
+    #[cold]
+    fn fail(&mut self, kind: EncodeErrorKind) {
+        self.error.get_or_insert(kind);
+    }
+
+    /// The length of the key for field `number` (SPEC §4.1), after any preserved unknown
+    /// records numbered below it.
+    #[inline]
+    pub fn key(&mut self, number: u32, wire: WireType) -> usize {
+        let mut n = 0;
+        if let Some(u) = self.unknown.first()
+            && u.number < number
+        {
+            n = self.unknown_below(number);
+        }
+        let delta = number.wrapping_sub(self.prev).wrapping_sub(1);
+        self.prev = number;
+        n + bijou64::encoded_len(key_value(delta, wire))
+    }
+
+    #[cold]
+    fn unknown_below(&mut self, number: u32) -> usize {
+        let mut n = 0;
+        while let Some((u, rest)) = self.unknown.split_first() {
+            if u.number >= number {
+                break;
+            }
+            self.unknown = rest;
+            if u.number <= self.prev {
+                self.fail(EncodeErrorKind::UnknownFieldOrder);
+            }
+            let wire = wire_of(&u.value);
+            let delta = u.number.wrapping_sub(self.prev).wrapping_sub(1);
+            self.prev = u.number;
+            n += bijou64::encoded_len(key_value(delta, wire)) + u.value.encoded_len();
+        }
+        n
+    }
+
+    fn rest_unknown(&mut self) -> usize {
+        if self.unknown.is_empty() {
+            0
+        } else {
+            self.unknown_below(u32::MAX)
+        }
+    }
+
+    /// The content length of nested message `m` (without its length prefix), recorded in
+    /// the table for the write pass. Refuses nesting deeper than the decoder's default
+    /// limit (SPEC §9.3).
+    #[inline]
+    pub fn nested<M: Message>(&mut self, m: &'v M) -> usize {
+        let slot = self.table.reserve();
+        if self.depth >= DEFAULT_MAX_DEPTH {
+            self.fail(EncodeErrorKind::DepthLimitExceeded);
+            return 0;
+        }
+        self.depth += 1;
+        let prev = core::mem::replace(&mut self.prev, 0);
+        let unknown = core::mem::replace(&mut self.unknown, m.unknown_fields().as_slice());
+        let n = m.__size(self) + self.rest_unknown();
+        self.prev = prev;
+        self.unknown = unknown;
+        self.depth -= 1;
+        self.table.set(slot, n);
+        n
+    }
+
+    /// An implicit-presence field: nothing when it holds the default (SPEC §5.1).
+    #[inline]
+    pub fn implicit<C: Codec>(&mut self, number: u32, v: &'v C::Value) -> usize {
+        if C::is_default(v) {
+            return 0;
+        }
+        self.key(number, C::WIRE) + C::size(v, self)
+    }
+
+    /// An explicit-presence field: written whatever the value (SPEC §5.2); also proto2
+    /// `required` fields and the set member of a oneof.
+    #[inline]
+    pub fn explicit<C: Codec>(&mut self, number: u32, v: &'v C::Value) -> usize {
+        self.key(number, C::WIRE) + C::size(v, self)
+    }
+
+    /// An explicit-presence field held in an `Option`.
+    #[inline]
+    pub fn optional<C: Codec>(&mut self, number: u32, v: Option<&'v C::Value>) -> usize {
+        match v {
+            Some(v) => self.explicit::<C>(number, v),
+            None => 0,
+        }
+    }
+
+    /// A repeated field: one LEN record, nothing when empty (SPEC §6.1).
+    #[inline]
+    pub fn repeated<C: Codec>(&mut self, number: u32, vs: &'v [C::Value]) -> usize {
+        if vs.is_empty() {
+            return 0;
+        }
+        let key = self.key(number, WireType::Len);
+        let len = match C::FIXED {
+            Some(w) => w * vs.len(),
+            None => {
+                let slot = self.table.reserve();
+                let mut n = 0;
+                for v in vs {
+                    n += C::size(v, self);
+                }
+                self.table.set(slot, n);
+                n
+            }
+        };
+        key + bijou64::encoded_len(len as u64) + len
+    }
+
+    /// A map: one LEN record of entries, nothing when empty (SPEC §6.3).
+    #[inline]
+    pub fn map<K: MapKey, V: Codec>(
+        &mut self,
+        number: u32,
+        m: &'v BTreeMap<K::Value, V::Value>,
+    ) -> usize {
+        if m.is_empty() {
+            return 0;
+        }
+        let key = self.key(number, WireType::Len);
+        let slot = self.table.reserve();
+        let mut n = 0;
+        for (k, v) in m {
+            n += K::size(k, self) + V::size(v, self);
+        }
+        self.table.set(slot, n);
+        key + bijou64::encoded_len(n as u64) + n
+    }
+}
+
+#[inline]
+fn wire_of(v: &UnknownValue) -> WireType {
+    match v {
+        UnknownValue::Varint(_) => WireType::Varint,
+        UnknownValue::I64(_) => WireType::I64,
+        UnknownValue::Len(_) => WireType::Len,
+        UnknownValue::I32(_) => WireType::I32,
+    }
+}
+
+/// The write pass: writes into a buffer of exactly the size the [`Sizer`] computed.
+pub struct Writer<'o, 'v> {
+    out: &'o mut [u8],
+    pos: usize,
+    table: &'o SizeTable,
+    slot: usize,
+    prev: u32,
+    unknown: &'v [UnknownField],
+    overrun: bool,
+}
+
+impl<'o, 'v> Writer<'o, 'v> {
+    pub(crate) fn new(
+        out: &'o mut [u8],
+        sizer: &'o Sizer<'_>,
+        unknown: &'v [UnknownField],
+    ) -> Self {
+        Writer {
+            out,
+            pos: 0,
+            table: &sizer.table,
+            slot: 0,
+            prev: 0,
+            unknown,
+            overrun: false,
+        }
+    }
+
+    /// Write a whole top-level message.
+    pub(crate) fn top<M: Message>(&mut self, m: &'v M) -> Result<(), EncodeError> {
+        m.__write(self);
+        self.rest_unknown();
+        if self.overrun || self.pos != self.out.len() {
+            return Err(EncodeError::new(EncodeErrorKind::SizeMismatch, 0));
+        }
+        Ok(())
+    }
+
+    /// Write raw bytes.
+    #[inline]
+    pub fn bytes(&mut self, b: &[u8]) {
+        let end = self.pos + b.len();
+        match self.out.get_mut(self.pos..end) {
+            Some(dst) => {
+                dst.copy_from_slice(b);
+                self.pos = end;
+            }
+            None => self.overrun = true,
+        }
+    }
+
+    /// Write one bijou64.
+    #[inline]
+    pub fn varint(&mut self, v: u64) {
+        let rest = self.out.get_mut(self.pos..).unwrap_or_default();
+        match bijou64::encode_to_slice(v, rest) {
+            Some(n) => self.pos += n,
+            None => self.overrun = true,
+        }
+    }
+
+    /// Write the key of field `number` (SPEC §4.1), after any preserved unknown records
+    /// numbered below it.
+    #[inline]
+    pub fn key(&mut self, number: u32, wire: WireType) {
+        if let Some(u) = self.unknown.first()
+            && u.number < number
+        {
+            self.unknown_below(number);
+        }
+        let delta = number.wrapping_sub(self.prev).wrapping_sub(1);
+        self.prev = number;
+        self.varint(key_value(delta, wire));
+    }
+
+    #[cold]
+    fn unknown_below(&mut self, number: u32) {
+        while let Some((u, rest)) = self.unknown.split_first() {
+            if u.number >= number {
+                break;
+            }
+            self.unknown = rest;
+            let delta = u.number.wrapping_sub(self.prev).wrapping_sub(1);
+            self.prev = u.number;
+            self.varint(key_value(delta, wire_of(&u.value)));
+            match &u.value {
+                UnknownValue::Varint(v) => self.varint(*v),
+                UnknownValue::I64(v) => self.bytes(&v.to_be_bytes()),
+                UnknownValue::I32(v) => self.bytes(&v.to_be_bytes()),
+                UnknownValue::Len(b) => {
+                    self.varint(b.len() as u64);
+                    self.bytes(b);
+                }
+            }
+        }
+    }
+
+    fn rest_unknown(&mut self) {
+        if !self.unknown.is_empty() {
+            self.unknown_below(u32::MAX);
+        }
+    }
+
+    #[inline]
+    fn next_size(&mut self) -> usize {
+        let n = self.table.get(self.slot);
+        self.slot += 1;
+        n
+    }
+
+    /// Write nested message `m` as length prefix + content, the length taken from the
+    /// size table.
+    #[inline]
+    pub fn nested<M: Message>(&mut self, m: &'v M) {
+        let n = self.next_size();
+        self.varint(n as u64);
+        let prev = core::mem::replace(&mut self.prev, 0);
+        let unknown = core::mem::replace(&mut self.unknown, m.unknown_fields().as_slice());
+        m.__write(self);
+        self.rest_unknown();
+        self.prev = prev;
+        self.unknown = unknown;
+    }
+
+    /// An implicit-presence field: nothing when it holds the default (SPEC §5.1).
+    #[inline]
+    pub fn implicit<C: Codec>(&mut self, number: u32, v: &'v C::Value) {
+        if !C::is_default(v) {
+            self.key(number, C::WIRE);
+            C::write(v, self);
+        }
+    }
+
+    /// An explicit-presence field, written whatever the value (SPEC §5.2).
+    #[inline]
+    pub fn explicit<C: Codec>(&mut self, number: u32, v: &'v C::Value) {
+        self.key(number, C::WIRE);
+        C::write(v, self);
+    }
+
+    /// An explicit-presence field held in an `Option`.
+    #[inline]
+    pub fn optional<C: Codec>(&mut self, number: u32, v: Option<&'v C::Value>) {
+        if let Some(v) = v {
+            self.explicit::<C>(number, v);
+        }
+    }
+
+    /// A repeated field: one LEN record, nothing when empty (SPEC §6.1).
+    #[inline]
+    pub fn repeated<C: Codec>(&mut self, number: u32, vs: &'v [C::Value]) {
+        if vs.is_empty() {
+            return;
+        }
+        self.key(number, WireType::Len);
+        let len = match C::FIXED {
+            Some(w) => w * vs.len(),
+            None => self.next_size(),
+        };
+        self.varint(len as u64);
+        for v in vs {
+            C::write(v, self);
+        }
+    }
+
+    /// A map: entries in key order, which is `BTreeMap`'s iteration order (SPEC §6.4).
+    #[inline]
+    pub fn map<K: MapKey, V: Codec>(&mut self, number: u32, m: &'v BTreeMap<K::Value, V::Value>) {
+        if m.is_empty() {
+            return;
+        }
+        self.key(number, WireType::Len);
+        let n = self.next_size();
+        self.varint(n as u64);
+        for (k, v) in m {
+            K::write(k, self);
+            V::write(v, self);
+        }
+    }
+}

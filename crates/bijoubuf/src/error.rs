@@ -1,0 +1,345 @@
+//! Decode and encode errors.
+//!
+//! A [`DecodeError`] is one pointer wide (the details live in a box), so `Result<T,
+//! DecodeError>` stays small on the success path. Its field path is built only while an
+//! error travels outwards: each nesting level appends its segment on the way up, and
+//! nothing path-related happens while decoding succeeds.
+
+use alloc::boxed::Box;
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::fmt;
+
+/// What went wrong: one variant per decoder obligation (SPEC §10), each with a stable
+/// kebab-case [`code`](ErrorKind::code) (SPEC §11).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// The input or the enclosing message ends inside an element.
+    Truncated,
+    /// A tier-8 bijou64 above `u64::MAX`.
+    VarintOverflow,
+    /// A 32-bit integer (or enum number) outside its declared width.
+    IntegerOutOfRange,
+    /// A bool other than 0 or 1.
+    InvalidBool,
+    /// A key steps past field number 2^29−1.
+    FieldNumberOverflow,
+    /// A known field written with a wire type the schema does not give it.
+    WireTypeMismatch,
+    /// An implicit-presence field record holds the field's default.
+    DefaultValuePresent,
+    /// A proto2 `required` field is absent.
+    MissingRequiredField,
+    /// A second member of a oneof is present.
+    OneofConflict,
+    /// A repeated or map record with zero elements.
+    EmptyRepeated,
+    /// A fixed-width packed run whose length is not a multiple of the element width.
+    PackedLengthMismatch,
+    /// A map key not strictly greater than the previous one.
+    MapKeyOrder,
+    /// A string that is not UTF-8.
+    InvalidUtf8,
+    /// A NaN other than the canonical one.
+    NonCanonicalNan,
+    /// A field number the schema does not know, in strict mode.
+    UnknownField,
+    /// A nested message deeper than the depth limit.
+    DepthLimitExceeded,
+    /// Input longer than the configured size limit.
+    SizeLimitExceeded,
+}
+
+impl ErrorKind {
+    /// The stable kebab-case code used by the SPEC and the conformance vectors.
+    pub const fn code(self) -> &'static str {
+        match self {
+            ErrorKind::Truncated => "truncated",
+            ErrorKind::VarintOverflow => "varint-overflow",
+            ErrorKind::IntegerOutOfRange => "integer-out-of-range",
+            ErrorKind::InvalidBool => "invalid-bool",
+            ErrorKind::FieldNumberOverflow => "field-number-overflow",
+            ErrorKind::WireTypeMismatch => "wire-type-mismatch",
+            ErrorKind::DefaultValuePresent => "default-value-present",
+            ErrorKind::MissingRequiredField => "missing-required-field",
+            ErrorKind::OneofConflict => "oneof-conflict",
+            ErrorKind::EmptyRepeated => "empty-repeated",
+            ErrorKind::PackedLengthMismatch => "packed-length-mismatch",
+            ErrorKind::MapKeyOrder => "map-key-order",
+            ErrorKind::InvalidUtf8 => "invalid-utf8",
+            ErrorKind::NonCanonicalNan => "non-canonical-nan",
+            ErrorKind::UnknownField => "unknown-field",
+            ErrorKind::DepthLimitExceeded => "depth-limit-exceeded",
+            ErrorKind::SizeLimitExceeded => "size-limit-exceeded",
+        }
+    }
+
+    /// The phrase between the path and the offset in the error's `Display`.
+    const fn what(self) -> &'static str {
+        match self {
+            ErrorKind::Truncated => "ends inside an element",
+            ErrorKind::VarintOverflow => "holds a bijou64 above u64::MAX",
+            ErrorKind::IntegerOutOfRange => "holds a value outside its declared width",
+            ErrorKind::InvalidBool => "holds a bool other than 0 or 1",
+            ErrorKind::FieldNumberOverflow => "has a key past field number 536870911",
+            ErrorKind::WireTypeMismatch => "has a wire type its schema type does not use",
+            ErrorKind::DefaultValuePresent => "holds its default",
+            ErrorKind::MissingRequiredField => "is required but absent",
+            ErrorKind::OneofConflict => "is a second member of its oneof",
+            ErrorKind::EmptyRepeated => "is a repeated record with no elements",
+            ErrorKind::PackedLengthMismatch => {
+                "has a packed length that is not a multiple of its element width"
+            }
+            ErrorKind::MapKeyOrder => "has a key not above the previous key",
+            ErrorKind::InvalidUtf8 => "is not valid UTF-8",
+            ErrorKind::NonCanonicalNan => "holds a non-canonical NaN",
+            ErrorKind::UnknownField => "is not in the schema",
+            ErrorKind::DepthLimitExceeded => "nests deeper than the depth limit",
+            ErrorKind::SizeLimitExceeded => "is longer than the size limit",
+        }
+    }
+}
+
+impl fmt::Display for ErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.code())
+    }
+}
+
+/// One step of an error's field path (SPEC §11).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum PathSegment {
+    /// The top-level message's short type name: `Outer`.
+    Message(&'static str),
+    /// A field by name: `.inner`.
+    Field(&'static str),
+    /// A field the schema does not know, by number: `.7`.
+    Unknown(u32),
+    /// An element of a repeated field: `[3]`.
+    Index(usize),
+    /// A map entry with a signed integer key: `[-5]`.
+    IntKey(i64),
+    /// A map entry with an unsigned integer key: `[5]`.
+    UintKey(u64),
+    /// A map entry with a bool key: `[true]`.
+    BoolKey(bool),
+    /// A map entry with a string key: `["k"]`.
+    StrKey(String),
+}
+
+impl fmt::Display for PathSegment {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PathSegment::Message(name) => f.write_str(name),
+            PathSegment::Field(name) => write!(f, ".{name}"),
+            PathSegment::Unknown(n) => write!(f, ".{n}"),
+            PathSegment::Index(i) => write!(f, "[{i}]"),
+            PathSegment::IntKey(k) => write!(f, "[{k}]"),
+            PathSegment::UintKey(k) => write!(f, "[{k}]"),
+            PathSegment::BoolKey(k) => write!(f, "[{k}]"),
+            PathSegment::StrKey(k) => write!(f, "[{k:?}]"),
+        }
+    }
+}
+
+/// Why a byte string was refused: the [`ErrorKind`], the absolute byte offset in the
+/// top-level input, and the field path.
+///
+/// ```
+/// # use bijoubuf::{DecodeError, ErrorKind};
+/// fn explain(e: &DecodeError) -> (&'static str, usize) {
+///     (e.kind().code(), e.offset())
+/// }
+/// ```
+pub struct DecodeError {
+    inner: Box<Inner>,
+}
+
+#[derive(Clone)]
+struct Inner {
+    kind: ErrorKind,
+    offset: usize,
+    /// Innermost segment first: pushing while the error propagates outwards is O(1).
+    rev_path: Vec<PathSegment>,
+}
+
+impl DecodeError {
+    /// An error of `kind` at absolute byte `offset`, with an empty path.
+    #[cold]
+    #[inline(never)]
+    pub fn new(kind: ErrorKind, offset: usize) -> Self {
+        DecodeError {
+            inner: Box::new(Inner {
+                kind,
+                offset,
+                rev_path: Vec::new(),
+            }),
+        }
+    }
+
+    /// What went wrong.
+    pub fn kind(&self) -> ErrorKind {
+        self.inner.kind
+    }
+
+    /// The stable kebab-case code of [`kind`](Self::kind).
+    pub fn code(&self) -> &'static str {
+        self.inner.kind.code()
+    }
+
+    /// The absolute byte offset in the top-level input (SPEC §11 says which byte).
+    pub fn offset(&self) -> usize {
+        self.inner.offset
+    }
+
+    /// The field path, outermost first: `Outer.inner[3].name`.
+    pub fn path(&self) -> impl Iterator<Item = &PathSegment> + '_ {
+        self.inner.rev_path.iter().rev()
+    }
+
+    /// The field path rendered as text: `Outer.inner[3].name`.
+    pub fn path_string(&self) -> String {
+        use fmt::Write as _;
+        let mut s = String::new();
+        for seg in self.path() {
+            let _ = write!(s, "{seg}");
+        }
+        s
+    }
+
+    /// Append an outer segment while the error propagates (the path is stored innermost
+    /// first).
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn push(mut self, seg: PathSegment) -> Self {
+        self.inner.rev_path.push(seg);
+        self
+    }
+
+    #[cold]
+    pub(crate) fn in_field(self, name: &'static str) -> Self {
+        self.push(PathSegment::Field(name))
+    }
+
+    #[cold]
+    pub(crate) fn in_message(self, name: &'static str) -> Self {
+        self.push(PathSegment::Message(name))
+    }
+}
+
+impl Clone for DecodeError {
+    fn clone(&self) -> Self {
+        DecodeError {
+            inner: Box::new((*self.inner).clone()),
+        }
+    }
+}
+
+impl PartialEq for DecodeError {
+    fn eq(&self, other: &Self) -> bool {
+        self.inner.kind == other.inner.kind
+            && self.inner.offset == other.inner.offset
+            && self.inner.rev_path == other.inner.rev_path
+    }
+}
+
+impl Eq for DecodeError {}
+
+impl fmt::Debug for DecodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("DecodeError")
+            .field("code", &self.code())
+            .field("offset", &self.offset())
+            .field("path", &self.path_string())
+            .finish()
+    }
+}
+
+impl fmt::Display for DecodeError {
+    /// `default-value-present: Person.age holds its default at byte 17` (SPEC §11).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: ", self.code())?;
+        let mut any = false;
+        for seg in self.path() {
+            write!(f, "{seg}")?;
+            any = true;
+        }
+        if !any {
+            f.write_str("input")?;
+        }
+        write!(
+            f,
+            " {} at byte {}",
+            self.inner.kind.what(),
+            self.inner.offset
+        )
+    }
+}
+
+impl core::error::Error for DecodeError {}
+
+/// Why a value could not be encoded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum EncodeErrorKind {
+    /// The value nests messages deeper than the decoder's default depth limit
+    /// ([`DEFAULT_MAX_DEPTH`](crate::DEFAULT_MAX_DEPTH)), so the bytes would be refused.
+    DepthLimitExceeded,
+    /// The buffer cannot hold the encoding.
+    BufferTooSmall,
+    /// Preserved unknown fields whose numbers are not strictly ascending or collide with
+    /// a known field that is set; re-emitting them would not give valid delta keys.
+    UnknownFieldOrder,
+    /// A message's hand-written encoding wrote a different number of bytes than its size
+    /// pass announced (a bug in a `Message` implementation, never in generated code).
+    SizeMismatch,
+}
+
+/// Why [`Message::encode`](crate::Message::encode) refused a value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct EncodeError {
+    kind: EncodeErrorKind,
+    needed: usize,
+}
+
+impl EncodeError {
+    #[cold]
+    pub(crate) fn new(kind: EncodeErrorKind, needed: usize) -> Self {
+        EncodeError { kind, needed }
+    }
+
+    /// What went wrong.
+    pub fn kind(&self) -> EncodeErrorKind {
+        self.kind
+    }
+
+    /// For [`EncodeErrorKind::BufferTooSmall`]: the number of bytes the encoding needs.
+    pub fn needed(&self) -> usize {
+        self.needed
+    }
+}
+
+impl fmt::Display for EncodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.kind {
+            EncodeErrorKind::DepthLimitExceeded => write!(
+                f,
+                "depth-limit-exceeded: the value nests messages deeper than {}",
+                crate::DEFAULT_MAX_DEPTH
+            ),
+            EncodeErrorKind::BufferTooSmall => {
+                write!(f, "buffer-too-small: the encoding needs {} bytes", self.needed)
+            }
+            EncodeErrorKind::UnknownFieldOrder => f.write_str(
+                "unknown-field-order: preserved unknown fields are out of order or collide with a known field",
+            ),
+            EncodeErrorKind::SizeMismatch => {
+                f.write_str("size-mismatch: a message wrote a different size than it announced")
+            }
+        }
+    }
+}
+
+impl core::error::Error for EncodeError {}

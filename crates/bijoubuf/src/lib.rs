@@ -1,0 +1,232 @@
+//! bijoubuf runtime: canonical Protobuf-style messages, where every value has exactly one
+//! byte string and the decoder refuses every other.
+//!
+//! This crate sits between [`bijou64`] (the varint every integer, key and length is
+//! written with) and the code that `bijoubuf-build` generates from `.proto` schemas:
+//! generated structs implement [`Message`], and applications call [`Message::encode`],
+//! [`Message::decode`] and friends. The format itself is specified in
+//! `conformance/SPEC.md`; each check in this crate cites its section.
+//!
+//! - **Strict by default.** [`Message::decode`] refuses every non-canonical input with a
+//!   [`DecodeError`] that names a stable code, the absolute byte offset and the field
+//!   path; unknown fields are refused unless [`DecodeOptions`] asks to preserve them, in
+//!   which case re-encoding reproduces the input byte for byte.
+//! - **Linear encoding.** A size pass computes every nested length once, then a write
+//!   pass fills a buffer of exactly [`Message::encoded_len`] bytes (see
+//!   [`__private`]'s writer docs for why).
+//! - **Bounded.** No panic on any input; a length is checked against the remaining bytes
+//!   before anything is allocated; nesting is limited ([`DEFAULT_MAX_DEPTH`]) on both
+//!   sides.
+//! - `no_std` + `alloc`; the `std` feature (default) adds nothing the runtime needs.
+//!
+//! # Example
+//!
+//! Generated code looks like this hand-written message (`message Point { sint32 x = 1;
+//! sint32 y = 2; string label = 3; }`):
+//!
+//! ```
+//! use bijoubuf::__private::{Reader, Sizer, SInt32, Str, Writer};
+//! use bijoubuf::{DecodeError, ErrorKind, Message, UnknownFields};
+//!
+//! #[derive(Debug, Default, PartialEq)]
+//! struct Point { x: i32, y: i32, label: String, unknown_fields: UnknownFields }
+//!
+//! impl Message for Point {
+//!     const NAME: &'static str = "Point";
+//!     fn unknown_fields(&self) -> &UnknownFields { &self.unknown_fields }
+//!     fn __size<'v>(&'v self, s: &mut Sizer<'v>) -> usize {
+//!         s.implicit::<SInt32>(1, &self.x)
+//!             + s.implicit::<SInt32>(2, &self.y)
+//!             + s.implicit::<Str>(3, &self.label)
+//!     }
+//!     fn __write<'v>(&'v self, w: &mut Writer<'_, 'v>) {
+//!         w.implicit::<SInt32>(1, &self.x);
+//!         w.implicit::<SInt32>(2, &self.y);
+//!         w.implicit::<Str>(3, &self.label);
+//!     }
+//!     fn __decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+//!         let x = r.implicit::<SInt32>(1, "x")?;
+//!         let y = r.implicit::<SInt32>(2, "y")?;
+//!         let label = r.implicit::<Str>(3, "label")?;
+//!         let unknown_fields = r.finish()?;
+//!         Ok(Point { x, y, label, unknown_fields })
+//!     }
+//! }
+//!
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let p = Point { x: -2, y: 0, label: "a".into(), ..Point::default() };
+//! let bytes = p.encode_to_vec()?;
+//! // x: key 0x00 (field 1, VARINT), zigzag(-2) = 3; y is the default and omitted;
+//! // label: key delta 1 -> (1 << 2) | LEN = 0x06, length 1, "a".
+//! assert_eq!(bytes, [0x00, 0x03, 0x06, 0x01, b'a']);
+//! assert_eq!(Point::decode(&bytes)?, p);
+//!
+//! // The same field written holding its default is refused, with code, path and offset.
+//! let err = Point::decode(&[0x04, 0x00]).unwrap_err();
+//! assert_eq!(err.kind(), ErrorKind::DefaultValuePresent);
+//! assert_eq!(err.to_string(), "default-value-present: Point.y holds its default at byte 0");
+//! # Ok(()) }
+//! ```
+#![cfg_attr(not(feature = "std"), no_std)]
+#![forbid(unsafe_code)]
+
+extern crate alloc;
+
+mod buf;
+mod error;
+mod options;
+mod unknown;
+
+#[doc(hidden)]
+pub mod __private;
+
+use alloc::vec::Vec;
+
+pub use buf::BufMut;
+pub use error::{DecodeError, EncodeError, EncodeErrorKind, ErrorKind, PathSegment};
+pub use options::{DEFAULT_MAX_DEPTH, DecodeOptions, Decoded, UnknownFieldPolicy};
+pub use unknown::{UnknownField, UnknownFields, UnknownValue};
+
+use __private::{Reader, Sizer, Writer};
+use error::ErrorKind as K;
+
+/// A message type: encoded and decoded canonically.
+///
+/// Implementations come from the code generator; the `__`-prefixed methods are its
+/// contract with this crate and are not API. Everything else is provided.
+pub trait Message: Sized {
+    /// The short type name, the root of error paths (`Person` in `Person.age`).
+    const NAME: &'static str;
+
+    /// Unknown field records kept by a preserving decode (empty otherwise).
+    fn unknown_fields(&self) -> &UnknownFields;
+
+    #[doc(hidden)]
+    /// Content length; not API.
+    fn __size<'v>(&'v self, s: &mut Sizer<'v>) -> usize;
+
+    #[doc(hidden)]
+    /// Write the content; not API.
+    fn __write<'v>(&'v self, w: &mut Writer<'_, 'v>);
+
+    #[doc(hidden)]
+    /// Read the content; not API.
+    fn __decode(r: &mut Reader<'_>) -> Result<Self, DecodeError>;
+
+    /// The exact number of bytes [`encode`](Self::encode) writes for this value.
+    ///
+    /// For a value [`encode`](Self::encode) refuses (nested deeper than
+    /// [`DEFAULT_MAX_DEPTH`]) the number is not meaningful.
+    fn encoded_len(&self) -> usize {
+        let mut s = Sizer::new(self.unknown_fields().as_slice());
+        s.top(self)
+    }
+
+    /// Append the encoding to `buf`.
+    ///
+    /// Refuses values the default decoder would refuse: nesting deeper than
+    /// [`DEFAULT_MAX_DEPTH`] (SPEC §9.3). Nothing is written on error.
+    fn encode<B: BufMut + ?Sized>(&self, buf: &mut B) -> Result<(), EncodeError> {
+        encode_framed(self, buf, false)
+    }
+
+    /// The encoding in a new `Vec`.
+    fn encode_to_vec(&self) -> Result<Vec<u8>, EncodeError> {
+        let mut v = Vec::new();
+        self.encode(&mut v)?;
+        Ok(v)
+    }
+
+    /// Append a bijou64 length and then the encoding: one frame of a stream (SPEC §9.2).
+    fn encode_length_delimited<B: BufMut + ?Sized>(&self, buf: &mut B) -> Result<(), EncodeError> {
+        encode_framed(self, buf, true)
+    }
+
+    /// One length-delimited frame in a new `Vec`.
+    fn encode_length_delimited_to_vec(&self) -> Result<Vec<u8>, EncodeError> {
+        let mut v = Vec::new();
+        self.encode_length_delimited(&mut v)?;
+        Ok(v)
+    }
+
+    /// Decode `bytes` as one whole message with the default options: strict, depth 100.
+    fn decode(bytes: &[u8]) -> Result<Self, DecodeError> {
+        let mut r = Reader::new(bytes, 0, bytes.len(), &DecodeOptions::new());
+        r.top()
+    }
+
+    /// Decode `bytes` with `opts`; the result tells whether unknown fields were kept.
+    fn decode_with(bytes: &[u8], opts: &DecodeOptions) -> Result<Decoded<Self>, DecodeError> {
+        if let Some(max) = opts.max_size
+            && bytes.len() > max
+        {
+            // SPEC §9.4
+            return Err(DecodeError::new(K::SizeLimitExceeded, 0).in_message(Self::NAME));
+        }
+        let mut r = Reader::new(bytes, 0, bytes.len(), opts);
+        let m = r.top()?;
+        Ok(Decoded::new(m, r.unknown_count()))
+    }
+
+    /// Decode one length-delimited frame at the start of `bytes` (SPEC §9.2); returns the
+    /// message and the number of bytes the frame used. Offsets in errors count from the
+    /// start of `bytes`.
+    fn decode_length_delimited(bytes: &[u8]) -> Result<(Self, usize), DecodeError> {
+        Self::decode_length_delimited_with(bytes, &DecodeOptions::new())
+            .map(|(d, n)| (d.into_message(), n))
+    }
+
+    /// [`decode_length_delimited`](Self::decode_length_delimited) with options; a size
+    /// limit applies to the frame's length and is reported at its length prefix.
+    fn decode_length_delimited_with(
+        bytes: &[u8],
+        opts: &DecodeOptions,
+    ) -> Result<(Decoded<Self>, usize), DecodeError> {
+        let (len, n) = bijou64::decode(bytes).map_err(|e| {
+            let kind = match e {
+                bijou64::Error::Overflow => K::VarintOverflow,
+                _ => K::Truncated,
+            };
+            DecodeError::new(kind, 0).in_message(Self::NAME)
+        })?;
+        if let Some(max) = opts.max_size
+            && len > max as u64
+        {
+            // SPEC §9.4
+            return Err(DecodeError::new(K::SizeLimitExceeded, 0).in_message(Self::NAME));
+        }
+        if len > (bytes.len() - n) as u64 {
+            // SPEC §9.2: a trailing partial frame.
+            return Err(DecodeError::new(K::Truncated, 0).in_message(Self::NAME));
+        }
+        let end = n + len as usize;
+        let mut r = Reader::new(bytes, n, end, opts);
+        let m = r.top()?;
+        Ok((Decoded::new(m, r.unknown_count()), end))
+    }
+}
+
+fn encode_framed<M: Message, B: BufMut + ?Sized>(
+    m: &M,
+    buf: &mut B,
+    framed: bool,
+) -> Result<(), EncodeError> {
+    let mut s = Sizer::new(m.unknown_fields().as_slice());
+    let len = s.top(m);
+    s.check()?;
+    let prefix = if framed {
+        bijou64::encoded_len(len as u64)
+    } else {
+        0
+    };
+    let total = prefix + len;
+    let out = buf
+        .claim(total)
+        .ok_or_else(|| EncodeError::new(EncodeErrorKind::BufferTooSmall, total))?;
+    let (head, body) = out.split_at_mut(prefix);
+    if framed {
+        bijou64::encode_to_slice(len as u64, head);
+    }
+    let mut w = Writer::new(body, &s, m.unknown_fields().as_slice());
+    w.top(m)
+}
