@@ -1,0 +1,238 @@
+//! Singular fields of every scalar type, written as a code generator would write them.
+//!
+//! ```proto
+//! enum Color { COLOR_UNSPECIFIED = 0; RED = 1; }
+//! message Scalars {            // proto3, implicit presence
+//!   int32 i32 = 1;  int64 i64 = 2;  uint32 u32 = 3;  uint64 u64 = 4;
+//!   sint32 s32 = 5; sint64 s64 = 6; bool flag = 7;   Color color = 8;
+//!   fixed32 f32 = 9; fixed64 f64 = 10; sfixed32 sf32 = 11; sfixed64 sf64 = 12;
+//!   float fl = 13;  double db = 14;  string text = 15; bytes data = 16;
+//! }
+//! message Optionals {          // proto3 `optional`: explicit presence
+//!   optional int32 i32 = 1; ... (same types, same numbers) ...
+//!   Scalars child = 17;
+//! }
+//! ```
+
+use bijoubuf::__private::{
+    Bool, Bytes, Double, Enum, Fixed32, Fixed64, Float, Int32, Int64, Msg, Reader, SFixed32,
+    SFixed64, SInt32, SInt64, Sizer, Str, UInt32, UInt64, Writer,
+};
+use bijoubuf::{DecodeError, Message, UnknownFields};
+
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Scalars {
+    pub i32: i32,
+    pub i64: i64,
+    pub u32: u32,
+    pub u64: u64,
+    pub s32: i32,
+    pub s64: i64,
+    pub flag: bool,
+    pub color: i32,
+    pub f32: u32,
+    pub f64: u64,
+    pub sf32: i32,
+    pub sf64: i64,
+    pub fl: f32,
+    pub db: f64,
+    pub text: String,
+    pub data: Vec<u8>,
+    pub unknown_fields: UnknownFields,
+}
+
+impl Message for Scalars {
+    const NAME: &'static str = "Scalars";
+
+    fn unknown_fields(&self) -> &UnknownFields {
+        &self.unknown_fields
+    }
+
+    fn __size<'v>(&'v self, s: &mut Sizer<'v>) -> usize {
+        s.implicit::<Int32>(1, &self.i32)
+            + s.implicit::<Int64>(2, &self.i64)
+            + s.implicit::<UInt32>(3, &self.u32)
+            + s.implicit::<UInt64>(4, &self.u64)
+            + s.implicit::<SInt32>(5, &self.s32)
+            + s.implicit::<SInt64>(6, &self.s64)
+            + s.implicit::<Bool>(7, &self.flag)
+            + s.implicit::<Enum>(8, &self.color)
+            + s.implicit::<Fixed32>(9, &self.f32)
+            + s.implicit::<Fixed64>(10, &self.f64)
+            + s.implicit::<SFixed32>(11, &self.sf32)
+            + s.implicit::<SFixed64>(12, &self.sf64)
+            + s.implicit::<Float>(13, &self.fl)
+            + s.implicit::<Double>(14, &self.db)
+            + s.implicit::<Str>(15, &self.text)
+            + s.implicit::<Bytes>(16, &self.data)
+    }
+
+    fn __write<'v>(&'v self, w: &mut Writer<'_, 'v>) {
+        w.implicit::<Int32>(1, &self.i32);
+        w.implicit::<Int64>(2, &self.i64);
+        w.implicit::<UInt32>(3, &self.u32);
+        w.implicit::<UInt64>(4, &self.u64);
+        w.implicit::<SInt32>(5, &self.s32);
+        w.implicit::<SInt64>(6, &self.s64);
+        w.implicit::<Bool>(7, &self.flag);
+        w.implicit::<Enum>(8, &self.color);
+        w.implicit::<Fixed32>(9, &self.f32);
+        w.implicit::<Fixed64>(10, &self.f64);
+        w.implicit::<SFixed32>(11, &self.sf32);
+        w.implicit::<SFixed64>(12, &self.sf64);
+        w.implicit::<Float>(13, &self.fl);
+        w.implicit::<Double>(14, &self.db);
+        w.implicit::<Str>(15, &self.text);
+        w.implicit::<Bytes>(16, &self.data);
+    }
+
+    fn __decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+        let i32 = r.implicit::<Int32>(1, "i32")?;
+        let i64 = r.implicit::<Int64>(2, "i64")?;
+        let u32 = r.implicit::<UInt32>(3, "u32")?;
+        let u64 = r.implicit::<UInt64>(4, "u64")?;
+        let s32 = r.implicit::<SInt32>(5, "s32")?;
+        let s64 = r.implicit::<SInt64>(6, "s64")?;
+        let flag = r.implicit::<Bool>(7, "flag")?;
+        let color = r.implicit::<Enum>(8, "color")?;
+        let f32 = r.implicit::<Fixed32>(9, "f32")?;
+        let f64 = r.implicit::<Fixed64>(10, "f64")?;
+        let sf32 = r.implicit::<SFixed32>(11, "sf32")?;
+        let sf64 = r.implicit::<SFixed64>(12, "sf64")?;
+        let fl = r.implicit::<Float>(13, "fl")?;
+        let db = r.implicit::<Double>(14, "db")?;
+        let text = r.implicit::<Str>(15, "text")?;
+        let data = r.implicit::<Bytes>(16, "data")?;
+        let unknown_fields = r.finish()?;
+        Ok(Scalars {
+            i32,
+            i64,
+            u32,
+            u64,
+            s32,
+            s64,
+            flag,
+            color,
+            f32,
+            f64,
+            sf32,
+            sf64,
+            fl,
+            db,
+            text,
+            data,
+            unknown_fields,
+        })
+    }
+}
+
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Optionals {
+    pub i32: Option<i32>,
+    pub i64: Option<i64>,
+    pub u32: Option<u32>,
+    pub u64: Option<u64>,
+    pub s32: Option<i32>,
+    pub s64: Option<i64>,
+    pub flag: Option<bool>,
+    pub color: Option<i32>,
+    pub f32: Option<u32>,
+    pub f64: Option<u64>,
+    pub sf32: Option<i32>,
+    pub sf64: Option<i64>,
+    pub fl: Option<f32>,
+    pub db: Option<f64>,
+    pub text: Option<String>,
+    pub data: Option<Vec<u8>>,
+    pub child: Option<Scalars>,
+    pub unknown_fields: UnknownFields,
+}
+
+impl Message for Optionals {
+    const NAME: &'static str = "Optionals";
+
+    fn unknown_fields(&self) -> &UnknownFields {
+        &self.unknown_fields
+    }
+
+    fn __size<'v>(&'v self, s: &mut Sizer<'v>) -> usize {
+        s.optional::<Int32>(1, self.i32.as_ref())
+            + s.optional::<Int64>(2, self.i64.as_ref())
+            + s.optional::<UInt32>(3, self.u32.as_ref())
+            + s.optional::<UInt64>(4, self.u64.as_ref())
+            + s.optional::<SInt32>(5, self.s32.as_ref())
+            + s.optional::<SInt64>(6, self.s64.as_ref())
+            + s.optional::<Bool>(7, self.flag.as_ref())
+            + s.optional::<Enum>(8, self.color.as_ref())
+            + s.optional::<Fixed32>(9, self.f32.as_ref())
+            + s.optional::<Fixed64>(10, self.f64.as_ref())
+            + s.optional::<SFixed32>(11, self.sf32.as_ref())
+            + s.optional::<SFixed64>(12, self.sf64.as_ref())
+            + s.optional::<Float>(13, self.fl.as_ref())
+            + s.optional::<Double>(14, self.db.as_ref())
+            + s.optional::<Str>(15, self.text.as_ref())
+            + s.optional::<Bytes>(16, self.data.as_ref())
+            + s.optional::<Msg<Scalars>>(17, self.child.as_ref())
+    }
+
+    fn __write<'v>(&'v self, w: &mut Writer<'_, 'v>) {
+        w.optional::<Int32>(1, self.i32.as_ref());
+        w.optional::<Int64>(2, self.i64.as_ref());
+        w.optional::<UInt32>(3, self.u32.as_ref());
+        w.optional::<UInt64>(4, self.u64.as_ref());
+        w.optional::<SInt32>(5, self.s32.as_ref());
+        w.optional::<SInt64>(6, self.s64.as_ref());
+        w.optional::<Bool>(7, self.flag.as_ref());
+        w.optional::<Enum>(8, self.color.as_ref());
+        w.optional::<Fixed32>(9, self.f32.as_ref());
+        w.optional::<Fixed64>(10, self.f64.as_ref());
+        w.optional::<SFixed32>(11, self.sf32.as_ref());
+        w.optional::<SFixed64>(12, self.sf64.as_ref());
+        w.optional::<Float>(13, self.fl.as_ref());
+        w.optional::<Double>(14, self.db.as_ref());
+        w.optional::<Str>(15, self.text.as_ref());
+        w.optional::<Bytes>(16, self.data.as_ref());
+        w.optional::<Msg<Scalars>>(17, self.child.as_ref());
+    }
+
+    fn __decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+        let i32 = r.optional::<Int32>(1, "i32")?;
+        let i64 = r.optional::<Int64>(2, "i64")?;
+        let u32 = r.optional::<UInt32>(3, "u32")?;
+        let u64 = r.optional::<UInt64>(4, "u64")?;
+        let s32 = r.optional::<SInt32>(5, "s32")?;
+        let s64 = r.optional::<SInt64>(6, "s64")?;
+        let flag = r.optional::<Bool>(7, "flag")?;
+        let color = r.optional::<Enum>(8, "color")?;
+        let f32 = r.optional::<Fixed32>(9, "f32")?;
+        let f64 = r.optional::<Fixed64>(10, "f64")?;
+        let sf32 = r.optional::<SFixed32>(11, "sf32")?;
+        let sf64 = r.optional::<SFixed64>(12, "sf64")?;
+        let fl = r.optional::<Float>(13, "fl")?;
+        let db = r.optional::<Double>(14, "db")?;
+        let text = r.optional::<Str>(15, "text")?;
+        let data = r.optional::<Bytes>(16, "data")?;
+        let child = r.optional::<Msg<Scalars>>(17, "child")?;
+        let unknown_fields = r.finish()?;
+        Ok(Optionals {
+            i32,
+            i64,
+            u32,
+            u64,
+            s32,
+            s64,
+            flag,
+            color,
+            f32,
+            f64,
+            sf32,
+            sf64,
+            fl,
+            db,
+            text,
+            data,
+            child,
+            unknown_fields,
+        })
+    }
+}

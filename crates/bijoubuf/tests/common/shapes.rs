@@ -1,0 +1,314 @@
+//! Recursion, oneofs, proto2 `required`, and a pair of schema versions for unknown fields.
+//!
+//! ```proto
+//! message Tree {
+//!   int32 value = 1; Tree child = 2; repeated Tree children = 3; map<string, Tree> named = 4;
+//! }
+//! message Choice {
+//!   string name = 1;
+//!   oneof kind { int32 a = 2; string b = 4; Scalars m = 5; }
+//!   uint32 mid = 3;          // between two oneof members
+//!   double after = 6;
+//! }
+//! message Req {              // proto2
+//!   required int32 id = 1; optional string note = 2; required string name = 3;
+//!   optional Req child = 4;
+//! }
+//! message Known { int32 a = 2; Known child = 4; uint64 d = 6; }       // version 1
+//! message Wider {                                                     // version 2
+//!   uint64 x = 1; int32 a = 2; string s = 3; Wider child = 4; fixed32 f = 5;
+//!   uint64 d = 6; bytes e = 7; fixed64 g = 8;
+//! }
+//! ```
+
+use std::collections::BTreeMap;
+
+use bijoubuf::__private::{
+    BoxMsg, Bytes, Double, Fixed32, Fixed64, Int32, Msg, Reader, Sizer, Str, UInt32, UInt64, Writer,
+};
+use bijoubuf::{DecodeError, Message, UnknownFields};
+
+use super::scalars::Scalars;
+
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Tree {
+    pub value: i32,
+    pub child: Option<Box<Tree>>,
+    pub children: Vec<Tree>,
+    pub named: BTreeMap<String, Tree>,
+    pub unknown_fields: UnknownFields,
+}
+
+impl Message for Tree {
+    const NAME: &'static str = "Tree";
+
+    fn unknown_fields(&self) -> &UnknownFields {
+        &self.unknown_fields
+    }
+
+    fn __size<'v>(&'v self, s: &mut Sizer<'v>) -> usize {
+        s.implicit::<Int32>(1, &self.value)
+            + s.optional::<BoxMsg<Tree>>(2, self.child.as_ref())
+            + s.repeated::<Msg<Tree>>(3, &self.children)
+            + s.map::<Str, Msg<Tree>>(4, &self.named)
+    }
+
+    fn __write<'v>(&'v self, w: &mut Writer<'_, 'v>) {
+        w.implicit::<Int32>(1, &self.value);
+        w.optional::<BoxMsg<Tree>>(2, self.child.as_ref());
+        w.repeated::<Msg<Tree>>(3, &self.children);
+        w.map::<Str, Msg<Tree>>(4, &self.named);
+    }
+
+    fn __decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+        let value = r.implicit::<Int32>(1, "value")?;
+        let child = r.optional::<BoxMsg<Tree>>(2, "child")?;
+        let children = r.repeated::<Msg<Tree>>(3, "children")?;
+        let named = r.map::<Str, Msg<Tree>>(4, "named")?;
+        let unknown_fields = r.finish()?;
+        Ok(Tree {
+            value,
+            child,
+            children,
+            named,
+            unknown_fields,
+        })
+    }
+}
+
+/// The members of `Choice.kind`.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Kind {
+    A(i32),
+    B(String),
+    M(Scalars),
+}
+
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Choice {
+    pub name: String,
+    pub kind: Option<Kind>,
+    pub mid: u32,
+    pub after: f64,
+    pub unknown_fields: UnknownFields,
+}
+
+impl Message for Choice {
+    const NAME: &'static str = "Choice";
+
+    fn unknown_fields(&self) -> &UnknownFields {
+        &self.unknown_fields
+    }
+
+    fn __size<'v>(&'v self, s: &mut Sizer<'v>) -> usize {
+        s.implicit::<Str>(1, &self.name)
+            + match &self.kind {
+                Some(Kind::A(v)) => s.explicit::<Int32>(2, v),
+                _ => 0,
+            }
+            + s.implicit::<UInt32>(3, &self.mid)
+            + match &self.kind {
+                Some(Kind::B(v)) => s.explicit::<Str>(4, v),
+                _ => 0,
+            }
+            + match &self.kind {
+                Some(Kind::M(v)) => s.explicit::<Msg<Scalars>>(5, v),
+                _ => 0,
+            }
+            + s.implicit::<Double>(6, &self.after)
+    }
+
+    fn __write<'v>(&'v self, w: &mut Writer<'_, 'v>) {
+        w.implicit::<Str>(1, &self.name);
+        if let Some(Kind::A(v)) = &self.kind {
+            w.explicit::<Int32>(2, v);
+        }
+        w.implicit::<UInt32>(3, &self.mid);
+        if let Some(Kind::B(v)) = &self.kind {
+            w.explicit::<Str>(4, v);
+        }
+        if let Some(Kind::M(v)) = &self.kind {
+            w.explicit::<Msg<Scalars>>(5, v);
+        }
+        w.implicit::<Double>(6, &self.after);
+    }
+
+    fn __decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+        let name = r.implicit::<Str>(1, "name")?;
+        let mut kind = None;
+        if let Some(v) = r.oneof::<Int32>(2, "a", kind.is_some())? {
+            kind = Some(Kind::A(v));
+        }
+        let mid = r.implicit::<UInt32>(3, "mid")?;
+        if let Some(v) = r.oneof::<Str>(4, "b", kind.is_some())? {
+            kind = Some(Kind::B(v));
+        }
+        if let Some(v) = r.oneof::<Msg<Scalars>>(5, "m", kind.is_some())? {
+            kind = Some(Kind::M(v));
+        }
+        let after = r.implicit::<Double>(6, "after")?;
+        let unknown_fields = r.finish()?;
+        Ok(Choice {
+            name,
+            kind,
+            mid,
+            after,
+            unknown_fields,
+        })
+    }
+}
+
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Req {
+    pub id: i32,
+    pub note: Option<String>,
+    pub name: String,
+    pub child: Option<Box<Req>>,
+    pub unknown_fields: UnknownFields,
+}
+
+impl Message for Req {
+    const NAME: &'static str = "Req";
+
+    fn unknown_fields(&self) -> &UnknownFields {
+        &self.unknown_fields
+    }
+
+    fn __size<'v>(&'v self, s: &mut Sizer<'v>) -> usize {
+        s.explicit::<Int32>(1, &self.id)
+            + s.optional::<Str>(2, self.note.as_ref())
+            + s.explicit::<Str>(3, &self.name)
+            + s.optional::<BoxMsg<Req>>(4, self.child.as_ref())
+    }
+
+    fn __write<'v>(&'v self, w: &mut Writer<'_, 'v>) {
+        w.explicit::<Int32>(1, &self.id);
+        w.optional::<Str>(2, self.note.as_ref());
+        w.explicit::<Str>(3, &self.name);
+        w.optional::<BoxMsg<Req>>(4, self.child.as_ref());
+    }
+
+    fn __decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+        let id = r.optional::<Int32>(1, "id")?;
+        let note = r.optional::<Str>(2, "note")?;
+        let name = r.optional::<Str>(3, "name")?;
+        let child = r.optional::<BoxMsg<Req>>(4, "child")?;
+        let unknown_fields = r.finish()?;
+        let id = r.require(id, "id")?;
+        let name = r.require(name, "name")?;
+        Ok(Req {
+            id,
+            note,
+            name,
+            child,
+            unknown_fields,
+        })
+    }
+}
+
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Known {
+    pub a: i32,
+    pub child: Option<Box<Known>>,
+    pub d: u64,
+    pub unknown_fields: UnknownFields,
+}
+
+impl Message for Known {
+    const NAME: &'static str = "Known";
+
+    fn unknown_fields(&self) -> &UnknownFields {
+        &self.unknown_fields
+    }
+
+    fn __size<'v>(&'v self, s: &mut Sizer<'v>) -> usize {
+        s.implicit::<Int32>(2, &self.a)
+            + s.optional::<BoxMsg<Known>>(4, self.child.as_ref())
+            + s.implicit::<UInt64>(6, &self.d)
+    }
+
+    fn __write<'v>(&'v self, w: &mut Writer<'_, 'v>) {
+        w.implicit::<Int32>(2, &self.a);
+        w.optional::<BoxMsg<Known>>(4, self.child.as_ref());
+        w.implicit::<UInt64>(6, &self.d);
+    }
+
+    fn __decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+        let a = r.implicit::<Int32>(2, "a")?;
+        let child = r.optional::<BoxMsg<Known>>(4, "child")?;
+        let d = r.implicit::<UInt64>(6, "d")?;
+        let unknown_fields = r.finish()?;
+        Ok(Known {
+            a,
+            child,
+            d,
+            unknown_fields,
+        })
+    }
+}
+
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Wider {
+    pub x: u64,
+    pub a: i32,
+    pub s: String,
+    pub child: Option<Box<Wider>>,
+    pub f: u32,
+    pub d: u64,
+    pub e: Vec<u8>,
+    pub g: u64,
+    pub unknown_fields: UnknownFields,
+}
+
+impl Message for Wider {
+    const NAME: &'static str = "Wider";
+
+    fn unknown_fields(&self) -> &UnknownFields {
+        &self.unknown_fields
+    }
+
+    fn __size<'v>(&'v self, s: &mut Sizer<'v>) -> usize {
+        s.implicit::<UInt64>(1, &self.x)
+            + s.implicit::<Int32>(2, &self.a)
+            + s.implicit::<Str>(3, &self.s)
+            + s.optional::<BoxMsg<Wider>>(4, self.child.as_ref())
+            + s.implicit::<Fixed32>(5, &self.f)
+            + s.implicit::<UInt64>(6, &self.d)
+            + s.implicit::<Bytes>(7, &self.e)
+            + s.implicit::<Fixed64>(8, &self.g)
+    }
+
+    fn __write<'v>(&'v self, w: &mut Writer<'_, 'v>) {
+        w.implicit::<UInt64>(1, &self.x);
+        w.implicit::<Int32>(2, &self.a);
+        w.implicit::<Str>(3, &self.s);
+        w.optional::<BoxMsg<Wider>>(4, self.child.as_ref());
+        w.implicit::<Fixed32>(5, &self.f);
+        w.implicit::<UInt64>(6, &self.d);
+        w.implicit::<Bytes>(7, &self.e);
+        w.implicit::<Fixed64>(8, &self.g);
+    }
+
+    fn __decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+        let x = r.implicit::<UInt64>(1, "x")?;
+        let a = r.implicit::<Int32>(2, "a")?;
+        let s = r.implicit::<Str>(3, "s")?;
+        let child = r.optional::<BoxMsg<Wider>>(4, "child")?;
+        let f = r.implicit::<Fixed32>(5, "f")?;
+        let d = r.implicit::<UInt64>(6, "d")?;
+        let e = r.implicit::<Bytes>(7, "e")?;
+        let g = r.implicit::<Fixed64>(8, "g")?;
+        let unknown_fields = r.finish()?;
+        Ok(Wider {
+            x,
+            a,
+            s,
+            child,
+            f,
+            d,
+            e,
+            g,
+            unknown_fields,
+        })
+    }
+}

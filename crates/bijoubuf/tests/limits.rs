@@ -1,0 +1,183 @@
+//! Depth and size limits, and length-delimited framing (SPEC §9).
+mod common;
+
+use bijoubuf::{BufMut, DEFAULT_MAX_DEPTH, DecodeOptions, EncodeErrorKind, ErrorKind, Message};
+use bijoubuf_testkit::{assert_canonical_roundtrip, assert_rejects, assert_rejects_with};
+use common::*;
+
+/// A chain of `depth` Trees (the top one is depth 1), each holding `value = 1`.
+fn chain(depth: usize) -> Tree {
+    let mut t = Tree {
+        value: 1,
+        ..Default::default()
+    };
+    for _ in 1..depth {
+        t = Tree {
+            value: 1,
+            child: Some(Box::new(t)),
+            ..Default::default()
+        };
+    }
+    t
+}
+
+/// The bytes of a chain of `depth` empty Trees linked through `child` (2, key 06), and
+/// the offset of the key that opens the deepest one.
+fn chain_bytes(depth: usize) -> (Vec<u8>, usize) {
+    let mut inner: Vec<u8> = Vec::new();
+    let mut last_key_from_inner = 0;
+    for _ in 1..depth {
+        let mut outer = vec![0x06];
+        outer.extend_from_slice(bijou64::encode(inner.len() as u64).as_slice());
+        let shift = outer.len();
+        outer.extend_from_slice(&inner);
+        // The deepest key moves right by this level's key and prefix.
+        last_key_from_inner = if inner.is_empty() {
+            0
+        } else {
+            last_key_from_inner + shift
+        };
+        inner = outer;
+    }
+    (inner, last_key_from_inner)
+}
+
+#[test]
+fn depth_100_encodes_and_decodes() {
+    let t = chain(DEFAULT_MAX_DEPTH as usize);
+    let bytes = bijoubuf_testkit::assert_value_roundtrip(&t);
+    let (raw, _) = chain_bytes(100);
+    assert_canonical_roundtrip::<Tree>(&raw);
+    assert!(bytes.len() > raw.len());
+}
+
+#[test]
+fn depth_101_is_refused_by_the_encoder() {
+    let t = chain(DEFAULT_MAX_DEPTH as usize + 1);
+    let e = t.encode_to_vec().unwrap_err();
+    assert_eq!(e.kind(), EncodeErrorKind::DepthLimitExceeded);
+    let mut buf = Vec::new();
+    assert!(t.encode(&mut buf).is_err());
+    assert!(buf.is_empty(), "nothing is written on error");
+    assert!(t.encode_length_delimited_to_vec().is_err());
+}
+
+#[test]
+fn depth_101_is_refused_by_the_decoder_at_the_opening_key() {
+    let (bytes, key) = chain_bytes(101);
+    assert_eq!(bytes[key], 0x06);
+    let e = assert_rejects::<Tree>(&bytes, "depth-limit-exceeded", key);
+    assert_eq!(e.path().count(), 101);
+    // Through a repeated element and a map value the offset is the record's key.
+    let one = DecodeOptions::new().max_depth(1);
+    // Tree.value = 1, then children (3, key 06 after 1) = [empty], named (4) = {"k": empty}.
+    assert_rejects_with::<Tree>(
+        &[0x00, 0x02, 0x06, 0x01, 0x00],
+        &one,
+        "depth-limit-exceeded",
+        2,
+    );
+    assert_rejects_with::<Tree>(
+        &[0x00, 0x02, 0x0A, 0x03, 0x01, b'k', 0x00],
+        &one,
+        "depth-limit-exceeded",
+        2,
+    );
+    assert_canonical_roundtrip::<Tree>(&[0x00, 0x02, 0x0A, 0x03, 0x01, b'k', 0x00]);
+}
+
+#[test]
+fn a_configured_depth_limit() {
+    let (bytes, key) = chain_bytes(3);
+    let opts = DecodeOptions::new().max_depth(3);
+    assert!(Tree::decode_with(&bytes, &opts).is_ok());
+    let opts = DecodeOptions::new().max_depth(2);
+    assert_rejects_with::<Tree>(&bytes, &opts, "depth-limit-exceeded", key);
+    // Limit 1: only the top level.
+    let opts = DecodeOptions::new().max_depth(1);
+    assert_rejects_with::<Tree>(&bytes, &opts, "depth-limit-exceeded", 0);
+    assert!(Tree::decode_with(&[0x00, 0x02], &opts).is_ok());
+}
+
+#[test]
+fn size_limit() {
+    let bytes = [0x00, 0x02, 0x00, 0x02];
+    let opts = DecodeOptions::new().max_size(Some(4));
+    assert!(Scalars::decode_with(&bytes, &opts).is_ok());
+    let opts = DecodeOptions::new().max_size(Some(3));
+    let e = assert_rejects_with::<Scalars>(&bytes, &opts, "size-limit-exceeded", 0);
+    assert_eq!(e.kind(), ErrorKind::SizeLimitExceeded);
+    // Framed: the frame's length counts, reported at its prefix.
+    let mut framed = vec![0x04];
+    framed.extend_from_slice(&bytes);
+    assert!(
+        Scalars::decode_length_delimited_with(&framed, &DecodeOptions::new().max_size(Some(4)))
+            .is_ok()
+    );
+    let e = Scalars::decode_length_delimited_with(&framed, &opts).unwrap_err();
+    assert_eq!((e.code(), e.offset()), ("size-limit-exceeded", 0));
+}
+
+#[test]
+fn length_delimited_stream() {
+    let a = Scalars {
+        i32: 1,
+        ..Default::default()
+    };
+    let b = Scalars {
+        text: "b".into(),
+        ..Default::default()
+    };
+    let mut stream = Vec::new();
+    a.encode_length_delimited(&mut stream).unwrap();
+    b.encode_length_delimited(&mut stream).unwrap();
+    assert_eq!(stream, [0x02, 0x00, 0x02, 0x03, 0x3A, 0x01, b'b']);
+    let (x, n) = Scalars::decode_length_delimited(&stream).unwrap();
+    assert_eq!((x, n), (a, 3));
+    let (y, m) = Scalars::decode_length_delimited(&stream[n..]).unwrap();
+    assert_eq!((y, m), (b, 4));
+    // A trailing partial frame: truncated at its length prefix.
+    let e = Scalars::decode_length_delimited(&stream[n..stream.len() - 1]).unwrap_err();
+    assert_eq!((e.code(), e.offset()), ("truncated", 0));
+    let e = Scalars::decode_length_delimited(&[]).unwrap_err();
+    assert_eq!((e.code(), e.offset()), ("truncated", 0));
+    let e = Scalars::decode_length_delimited(&[0xF8]).unwrap_err();
+    assert_eq!((e.code(), e.offset()), ("truncated", 0));
+    let e = Scalars::decode_length_delimited(&[0xFF; 9]).unwrap_err();
+    assert_eq!((e.code(), e.offset()), ("varint-overflow", 0));
+    // Offsets inside a frame count from the slice start.
+    let e = Scalars::decode_length_delimited(&[0x02, 0x18, 0x02]).unwrap_err();
+    assert_eq!((e.code(), e.offset()), ("invalid-bool", 2));
+}
+
+#[test]
+fn encode_into_a_slice() {
+    let a = Scalars {
+        i32: 1,
+        ..Default::default()
+    };
+    let mut buf = [0u8; 4];
+    let mut dst: &mut [u8] = &mut buf;
+    a.encode(&mut dst).unwrap();
+    assert_eq!(dst.len(), 2);
+    let mut small = [0u8; 1];
+    let mut dst: &mut [u8] = &mut small;
+    let e = a.encode(&mut dst).unwrap_err();
+    assert_eq!((e.kind(), e.needed()), (EncodeErrorKind::BufferTooSmall, 2));
+    assert_eq!(buf[..2], [0x00, 0x02]);
+    // The trait is usable as a bound.
+    fn into<B: BufMut>(m: &Scalars, b: &mut B) -> bool {
+        m.encode(b).is_ok()
+    }
+    assert!(into(&a, &mut Vec::new()));
+}
+
+#[test]
+fn wide_values_use_the_spilled_size_table() {
+    // More nested composites than the inline table holds.
+    let t = Tree {
+        children: (0..200).map(|i| chain(1 + i % 5)).collect(),
+        ..Default::default()
+    };
+    bijoubuf_testkit::assert_value_roundtrip(&t);
+}

@@ -1,0 +1,158 @@
+//! Unknown fields: refused by default, kept and re-emitted byte-identically on request
+//! (SPEC §8).
+mod common;
+
+use bijoubuf::{DecodeOptions, EncodeErrorKind, Message, UnknownFieldPolicy, UnknownValue};
+use bijoubuf_testkit::{assert_canonical_roundtrip_with, assert_rejects};
+use common::*;
+
+fn preserve() -> DecodeOptions {
+    DecodeOptions::new().unknown_fields(UnknownFieldPolicy::Preserve)
+}
+
+fn wider() -> Wider {
+    Wider {
+        x: 300,
+        a: -7,
+        s: "new".into(),
+        child: Some(Box::new(Wider {
+            x: 1,
+            a: 2,
+            f: 9,
+            g: u64::MAX,
+            ..Default::default()
+        })),
+        f: 0xDEAD_BEEF,
+        d: 42,
+        e: vec![1, 2, 3],
+        g: 5,
+        ..Default::default()
+    }
+}
+
+#[test]
+fn newer_writer_older_reader_roundtrips_byte_identically() {
+    let bytes = wider().encode_to_vec().unwrap();
+    // Strict: the first unknown record (x = 1, at 0) is refused.
+    let e = assert_rejects::<Known>(&bytes, "unknown-field", 0);
+    assert_eq!(e.path_string(), "Known.1");
+    let d = assert_canonical_roundtrip_with::<Known>(&bytes, &preserve());
+    assert!(d.has_unknown_fields());
+    // Top: x(1), s(3), f(5), e(7), g(8); child: x(1), f(5), g(8).
+    assert_eq!(d.unknown_field_count(), 8);
+    let k = d.message();
+    assert_eq!((k.a, k.d), (-7, 42));
+    let numbers: Vec<u32> = k
+        .unknown_fields
+        .as_slice()
+        .iter()
+        .map(|u| u.number)
+        .collect();
+    assert_eq!(numbers, [1, 3, 5, 7, 8]);
+    let values: Vec<&UnknownValue> = k.unknown_fields.iter_values();
+    assert_eq!(values[0], &UnknownValue::Varint(300));
+    assert_eq!(values[1], &UnknownValue::Len(b"new".to_vec()));
+    assert_eq!(values[2], &UnknownValue::I32(0xDEAD_BEEF));
+    assert_eq!(values[4], &UnknownValue::I64(5));
+    let child = k.child.as_ref().unwrap();
+    assert_eq!(child.unknown_fields.len(), 3);
+    // The kept value decodes back as the newer type, equal to what was written.
+    let again = k.encode_to_vec().unwrap();
+    assert_eq!(Wider::decode(&again).unwrap(), wider());
+}
+
+#[test]
+fn preserving_decode_of_known_only_input_reports_none() {
+    let bytes = Known {
+        a: 1,
+        d: 2,
+        ..Default::default()
+    }
+    .encode_to_vec()
+    .unwrap();
+    let d = Known::decode_with(&bytes, &preserve()).unwrap();
+    assert!(!d.has_unknown_fields());
+    assert_eq!(d.unknown_field_count(), 0);
+}
+
+#[test]
+fn edits_to_known_fields_keep_unknown_ones_in_place() {
+    let bytes = wider().encode_to_vec().unwrap();
+    let mut k = Known::decode_with(&bytes, &preserve())
+        .unwrap()
+        .into_message();
+    k.d = 43;
+    k.a = 0; // now omitted: the unknown neighbours' keys are recomputed as deltas
+    let w = Wider::decode(&k.encode_to_vec().unwrap()).unwrap();
+    assert_eq!(
+        w,
+        Wider {
+            a: 0,
+            d: 43,
+            ..wider()
+        }
+    );
+    assert_eq!(k.encoded_len(), k.encode_to_vec().unwrap().len());
+}
+
+#[test]
+fn unknown_payloads_of_every_wire_type_are_kept_unchecked() {
+    // Known (2, 4, 6): unknown 1 as LEN with invalid UTF-8 and bogus nested bytes,
+    // 3 as I64, 5 as I32, 7 as VARINT u64::MAX.
+    let mut raw = bijoubuf_testkit::Raw::new();
+    raw.key(1, 2).len_bytes(&[0xFF, 0xC0]);
+    raw.key(3, 1).fixed64(7);
+    raw.key(5, 3).fixed32(8);
+    raw.key(7, 0).varint(u64::MAX);
+    let bytes = raw.finish();
+    let d = assert_canonical_roundtrip_with::<Known>(&bytes, &preserve());
+    assert_eq!(d.unknown_field_count(), 4);
+    // Truncated unknown payloads are still errors, with the unknown number in the path.
+    for cut in 1..bytes.len() {
+        let r = Known::decode_with(&bytes[..cut], &preserve());
+        if let Err(e) = r {
+            assert_eq!(e.code(), "truncated", "cut at {cut}");
+        }
+    }
+    let e = Known::decode_with(&bytes[..3], &preserve()).unwrap_err();
+    assert_eq!(e.path_string(), "Known.1");
+}
+
+#[test]
+fn misplaced_unknown_fields_are_refused_by_the_encoder() {
+    // Unknown field 1 taken from Wider { x } and moved into a Scalars whose field 1 is set.
+    let bytes = Wider {
+        x: 5,
+        ..Default::default()
+    }
+    .encode_to_vec()
+    .unwrap();
+    let k = Known::decode_with(&bytes, &preserve())
+        .unwrap()
+        .into_message();
+    let s = Scalars {
+        i32: 1,
+        u32: 2,
+        unknown_fields: k.unknown_fields.clone(),
+        ..Default::default()
+    };
+    let e = s.encode_to_vec().unwrap_err();
+    assert_eq!(e.kind(), EncodeErrorKind::UnknownFieldOrder);
+    // Where no known field collides, it is written in place.
+    let s = Scalars {
+        u32: 2,
+        unknown_fields: k.unknown_fields,
+        ..Default::default()
+    };
+    assert_eq!(s.encode_to_vec().unwrap(), [0x00, 0x05, 0x04, 0x02]);
+}
+
+trait Values {
+    fn iter_values(&self) -> Vec<&UnknownValue>;
+}
+
+impl Values for bijoubuf::UnknownFields {
+    fn iter_values(&self) -> Vec<&UnknownValue> {
+        self.as_slice().iter().map(|u| &u.value).collect()
+    }
+}
