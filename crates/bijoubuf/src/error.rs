@@ -139,7 +139,19 @@ impl fmt::Display for PathSegment {
             PathSegment::IntKey(k) => write!(f, "[{k}]"),
             PathSegment::UintKey(k) => write!(f, "[{k}]"),
             PathSegment::BoolKey(k) => write!(f, "[{k}]"),
-            PathSegment::StrKey(k) => write!(f, "[{k:?}]"),
+            PathSegment::StrKey(k) => {
+                // SPEC §11.3: escape `"` and `\`, write C0 controls and DEL as `\u{hex}`,
+                // every other character as itself.
+                f.write_str("[\"")?;
+                for c in k.chars() {
+                    match c {
+                        '"' | '\\' => write!(f, "\\{c}")?,
+                        '\u{0}'..='\u{1f}' | '\u{7f}' => write!(f, "\\u{{{:x}}}", c as u32)?,
+                        _ => write!(f, "{c}")?,
+                    }
+                }
+                f.write_str("\"]")
+            }
         }
     }
 }

@@ -33,6 +33,7 @@
 //!
 //! impl Message for Point {
 //!     const NAME: &'static str = "Point";
+//!     const FIELD_NUMBERS: &'static [u32] = &[1, 2, 3];
 //!     fn unknown_fields(&self) -> &UnknownFields { &self.unknown_fields }
 //!     fn __size<'v>(&'v self, s: &mut Sizer<'v>) -> usize {
 //!         s.implicit::<SInt32>(1, &self.x)
@@ -75,6 +76,7 @@ extern crate alloc;
 mod buf;
 mod error;
 mod options;
+mod stream;
 mod unknown;
 
 #[doc(hidden)]
@@ -85,6 +87,7 @@ use alloc::vec::Vec;
 pub use buf::BufMut;
 pub use error::{DecodeError, EncodeError, EncodeErrorKind, ErrorKind, PathSegment};
 pub use options::{DEFAULT_MAX_DEPTH, DecodeOptions, Decoded, UnknownFieldPolicy};
+pub use stream::Frames;
 pub use unknown::{UnknownField, UnknownFields, UnknownValue};
 
 use __private::{Reader, Sizer, Writer};
@@ -97,6 +100,10 @@ use error::ErrorKind as K;
 pub trait Message: Sized {
     /// The short type name, the root of error paths (`Person` in `Person.age`).
     const NAME: &'static str;
+
+    /// The field numbers the schema declares for this message, ascending (oneof members
+    /// included). Preserved unknown fields may not use them (SPEC §8.2).
+    const FIELD_NUMBERS: &'static [u32];
 
     /// Unknown field records kept by a preserving decode (empty otherwise).
     fn unknown_fields(&self) -> &UnknownFields;
@@ -118,7 +125,7 @@ pub trait Message: Sized {
     /// For a value [`encode`](Self::encode) refuses (nested deeper than
     /// [`DEFAULT_MAX_DEPTH`]) the number is not meaningful.
     fn encoded_len(&self) -> usize {
-        let mut s = Sizer::new(self.unknown_fields().as_slice());
+        let mut s = Sizer::new();
         s.top(self)
     }
 
@@ -177,32 +184,13 @@ pub trait Message: Sized {
     }
 
     /// [`decode_length_delimited`](Self::decode_length_delimited) with options; a size
-    /// limit applies to the frame's length and is reported at its length prefix.
+    /// limit applies to the frame's length and is reported at its length prefix. To read
+    /// a whole stream with offsets counted from its start, use [`Frames`].
     fn decode_length_delimited_with(
         bytes: &[u8],
         opts: &DecodeOptions,
     ) -> Result<(Decoded<Self>, usize), DecodeError> {
-        let (len, n) = bijou64::decode(bytes).map_err(|e| {
-            let kind = match e {
-                bijou64::Error::Overflow => K::VarintOverflow,
-                _ => K::Truncated,
-            };
-            DecodeError::new(kind, 0).in_message(Self::NAME)
-        })?;
-        if let Some(max) = opts.max_size
-            && len > max as u64
-        {
-            // SPEC §9.4
-            return Err(DecodeError::new(K::SizeLimitExceeded, 0).in_message(Self::NAME));
-        }
-        if len > (bytes.len() - n) as u64 {
-            // SPEC §9.2: a trailing partial frame.
-            return Err(DecodeError::new(K::Truncated, 0).in_message(Self::NAME));
-        }
-        let end = n + len as usize;
-        let mut r = Reader::new(bytes, n, end, opts);
-        let m = r.top()?;
-        Ok((Decoded::new(m, r.unknown_count()), end))
+        stream::decode_frame(bytes, 0, opts)
     }
 }
 
@@ -211,7 +199,7 @@ fn encode_framed<M: Message, B: BufMut + ?Sized>(
     buf: &mut B,
     framed: bool,
 ) -> Result<(), EncodeError> {
-    let mut s = Sizer::new(m.unknown_fields().as_slice());
+    let mut s = Sizer::new();
     let len = s.top(m);
     s.check()?;
     let prefix = if framed {
@@ -227,6 +215,6 @@ fn encode_framed<M: Message, B: BufMut + ?Sized>(
     if framed {
         bijou64::encode_to_slice(len as u64, head);
     }
-    let mut w = Writer::new(body, &s, m.unknown_fields().as_slice());
+    let mut w = Writer::new(body, &s);
     w.top(m)
 }

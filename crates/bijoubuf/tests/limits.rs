@@ -181,3 +181,53 @@ fn wide_values_use_the_spilled_size_table() {
     };
     bijoubuf_testkit::assert_value_roundtrip(&t);
 }
+
+#[test]
+fn depth_is_checked_at_the_key_before_the_payload() {
+    // SPEC §9.3 example, on Tree.child (2, key 06), limit 3.
+    let opts = DecodeOptions::new().max_depth(3);
+    assert!(Tree::decode_with(&[0x06, 0x02, 0x06, 0x00], &opts).is_ok());
+    let e = assert_rejects_with::<Tree>(
+        &[0x06, 0x04, 0x06, 0x02, 0x06, 0x00],
+        &opts,
+        "depth-limit-exceeded",
+        4,
+    );
+    assert_eq!(e.path_string(), "Tree.child.child.child");
+    // Before the length is read: a too-deep record with a bogus length is still a depth
+    // error; and an empty message or an empty repeated record is still opened.
+    let one = DecodeOptions::new().max_depth(1);
+    assert_rejects_with::<Tree>(&[0x06, 0x09], &one, "depth-limit-exceeded", 0);
+    assert_rejects_with::<Tree>(&[0x06, 0x00], &one, "depth-limit-exceeded", 0);
+    let e = assert_rejects_with::<Tree>(&[0x0A, 0x00], &one, "depth-limit-exceeded", 0);
+    assert_eq!(e.path_string(), "Tree.children");
+    assert_rejects_with::<Tree>(&[0x0E, 0x00], &one, "depth-limit-exceeded", 0);
+    // Without the limit the same inputs fail for their own reasons.
+    assert_rejects::<Tree>(&[0x06, 0x09], "truncated", 1);
+    assert_rejects::<Tree>(&[0x0A, 0x00], "empty-repeated", 0);
+}
+
+#[test]
+fn frames_report_offsets_from_the_stream_start() {
+    use bijoubuf::Frames;
+    let stream = [0x02, 0x00, 0x02, 0x02, 0x18, 0x02];
+    let mut frames = Frames::<Scalars>::new(&stream, DecodeOptions::new());
+    let first = frames.next().unwrap().unwrap().into_message();
+    assert_eq!(first.i32, 1);
+    assert_eq!(frames.offset(), 3);
+    let e = frames.next().unwrap().unwrap_err();
+    assert_eq!((e.code(), e.offset()), ("invalid-bool", 5));
+    assert!(frames.next().is_none());
+    // A trailing partial frame, and the per-frame size limit, at the frame's prefix.
+    let stream = [0x02, 0x00, 0x02, 0x03, 0x00];
+    let errs: Vec<_> = Frames::<Scalars>::new(&stream, DecodeOptions::new()).collect();
+    assert_eq!(errs.len(), 2);
+    let e = errs[1].as_ref().unwrap_err();
+    assert_eq!((e.code(), e.offset()), ("truncated", 3));
+    let stream = [0x02, 0x00, 0x02, 0x04, 0x00, 0x02, 0x00, 0x02];
+    let limited = DecodeOptions::new().max_size(Some(3));
+    let out: Vec<_> = Frames::<Scalars>::new(&stream, limited).collect();
+    let e = out[1].as_ref().unwrap_err();
+    assert_eq!((e.code(), e.offset()), ("size-limit-exceeded", 3));
+    assert_eq!(Frames::<Scalars>::new(&[], DecodeOptions::new()).count(), 0);
+}

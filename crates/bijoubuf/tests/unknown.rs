@@ -138,13 +138,24 @@ fn misplaced_unknown_fields_are_refused_by_the_encoder() {
     };
     let e = s.encode_to_vec().unwrap_err();
     assert_eq!(e.kind(), EncodeErrorKind::UnknownFieldOrder);
-    // Where no known field collides, it is written in place.
+    // Even unset, a declared number cannot carry an unknown record: it would decode as
+    // the known field (SPEC §8.2).
     let s = Scalars {
         u32: 2,
+        unknown_fields: k.unknown_fields.clone(),
+        ..Default::default()
+    };
+    assert_eq!(
+        s.encode_to_vec().unwrap_err().kind(),
+        EncodeErrorKind::UnknownFieldOrder
+    );
+    // In a message that does not declare it, it is written in place, before field 2.
+    let other = Known {
+        a: 2,
         unknown_fields: k.unknown_fields,
         ..Default::default()
     };
-    assert_eq!(s.encode_to_vec().unwrap(), [0x00, 0x05, 0x04, 0x02]);
+    assert_eq!(other.encode_to_vec().unwrap(), [0x00, 0x05, 0x00, 0x04]);
 }
 
 trait Values {

@@ -336,3 +336,17 @@ fn errors_report_decode_with_the_same_as_decode() {
     let b = Scalars::decode_with(&bytes, &DecodeOptions::new()).unwrap_err();
     assert_eq!(a, b);
 }
+
+#[test]
+fn string_keys_in_paths_are_escaped() {
+    // Maps.msgs (12, key 2E): key "a\"\\\n\u{7f}é" -> Scalars with a bad bool (7, key 18).
+    let key = "a\"\\\n\u{7f}é".as_bytes();
+    let mut entry = vec![key.len() as u8];
+    entry.extend_from_slice(key);
+    entry.extend_from_slice(&[0x02, 0x18, 0x02]);
+    let mut bytes = vec![0x2E, entry.len() as u8];
+    bytes.extend_from_slice(&entry);
+    let at = bytes.len() - 1;
+    let e = assert_rejects::<Maps>(&bytes, "invalid-bool", at);
+    assert_eq!(e.path_string(), r#"Maps.msgs["a\"\\\u{a}\u{7f}é"].flag"#);
+}

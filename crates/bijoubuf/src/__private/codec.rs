@@ -26,6 +26,9 @@ pub trait Codec {
     const WIRE: WireType;
     /// `Some(4)` / `Some(8)` for fixed-width types, whose packed runs are raw words.
     const FIXED: Option<usize>;
+    /// True for message types: a record of this type opens a nested message, so the
+    /// depth limit is checked at its key (SPEC §9.3, §10.1).
+    const OPENS_MESSAGE: bool = false;
 
     /// Read one element at the reader's position.
     fn read(r: &mut Reader<'_>) -> Result<Self::Value, DecodeError>;
@@ -285,6 +288,7 @@ impl<M: Message> Codec for Msg<M> {
     type Value = M;
     const WIRE: WireType = WireType::Len;
     const FIXED: Option<usize> = None;
+    const OPENS_MESSAGE: bool = true;
     #[inline]
     fn read(r: &mut Reader<'_>) -> Result<M, DecodeError> {
         r.nested::<M>()
@@ -310,6 +314,7 @@ impl<M: Message> Codec for BoxMsg<M> {
     type Value = alloc::boxed::Box<M>;
     const WIRE: WireType = WireType::Len;
     const FIXED: Option<usize> = None;
+    const OPENS_MESSAGE: bool = true;
     #[inline]
     fn read(r: &mut Reader<'_>) -> Result<alloc::boxed::Box<M>, DecodeError> {
         r.nested::<M>().map(alloc::boxed::Box::new)

@@ -260,16 +260,11 @@ impl<'a> Reader<'a> {
 
     // ----- nested messages (SPEC §9.1, §9.3) -----
 
-    /// Read a length-prefixed nested message at the current position. The depth check
-    /// reports the key of the record that opens it (SPEC §9.3).
+    /// Read a length-prefixed nested message at the current position. The field shapes
+    /// below have checked the depth limit at the record's key (SPEC §9.3) before calling
+    /// this (through [`Msg`](super::Msg)).
     #[inline]
     pub fn nested<M: Message>(&mut self) -> Result<M, DecodeError> {
-        if self.depth >= self.max_depth {
-            return Err(DecodeError::new(
-                ErrorKind::DepthLimitExceeded,
-                self.key_pos,
-            ));
-        }
         let len = self.length()?;
         let saved = Saved {
             end: self.end,
@@ -296,6 +291,18 @@ impl<'a> Reader<'a> {
         self.key_pos = saved.key_pos;
         self.unknown = saved.unknown;
         Ok(m)
+    }
+
+    /// SPEC §9.3, §10.1 step 1: a record whose type opens a message is refused at its
+    /// key, before its payload is read, when the message would be deeper than the limit.
+    #[inline]
+    fn check_depth(&self, name: &'static str) -> Result<(), DecodeError> {
+        if self.depth >= self.max_depth {
+            return Err(
+                DecodeError::new(ErrorKind::DepthLimitExceeded, self.key_pos).in_field(name),
+            );
+        }
+        Ok(())
     }
 
     /// The top-level message: `M::__decode` over the whole range, path rooted at
@@ -340,6 +347,9 @@ impl<'a> Reader<'a> {
         if !self.field(number, C::WIRE, name)? {
             return Ok(None);
         }
+        if C::OPENS_MESSAGE {
+            self.check_depth(name)?;
+        }
         C::read(self).map(Some).map_err(|e| e.in_field(name))
     }
 
@@ -359,6 +369,9 @@ impl<'a> Reader<'a> {
         if taken {
             // SPEC §5.4
             return Err(DecodeError::new(ErrorKind::OneofConflict, self.key_pos).in_field(name));
+        }
+        if C::OPENS_MESSAGE {
+            self.check_depth(name)?;
         }
         C::read(self).map(Some).map_err(|e| e.in_field(name))
     }
@@ -384,9 +397,13 @@ impl<'a> Reader<'a> {
         number: u32,
         name: &'static str,
         width: Option<usize>,
+        opens_message: bool,
     ) -> Result<Option<usize>, DecodeError> {
         if !self.field(number, WireType::Len, name)? {
             return Ok(None);
+        }
+        if opens_message {
+            self.check_depth(name)?;
         }
         let len_at = self.pos;
         let len = self.length().map_err(|e| e.in_field(name))?;
@@ -411,7 +428,7 @@ impl<'a> Reader<'a> {
         number: u32,
         name: &'static str,
     ) -> Result<Vec<C::Value>, DecodeError> {
-        let Some(run_end) = self.open_run(number, name, C::FIXED)? else {
+        let Some(run_end) = self.open_run(number, name, C::FIXED, C::OPENS_MESSAGE)? else {
             return Ok(Vec::new());
         };
         let outer_end = core::mem::replace(&mut self.end, run_end);
@@ -440,7 +457,7 @@ impl<'a> Reader<'a> {
         number: u32,
         name: &'static str,
     ) -> Result<BTreeMap<K::Value, V::Value>, DecodeError> {
-        let Some(run_end) = self.open_run(number, name, None)? else {
+        let Some(run_end) = self.open_run(number, name, None, V::OPENS_MESSAGE)? else {
             return Ok(BTreeMap::new());
         };
         let outer_end = core::mem::replace(&mut self.end, run_end);

@@ -86,22 +86,27 @@ pub struct Sizer<'v> {
     prev: u32,
     depth: u32,
     unknown: &'v [UnknownField],
+    /// The current message's declared field numbers, which unknown records may not use.
+    declared: &'static [u32],
     error: Option<EncodeErrorKind>,
 }
 
 impl<'v> Sizer<'v> {
-    pub(crate) fn new(unknown: &'v [UnknownField]) -> Self {
+    pub(crate) fn new() -> Self {
         Sizer {
             table: SizeTable::new(),
             prev: 0,
             depth: 1,
-            unknown,
+            unknown: &[],
+            declared: &[],
             error: None,
         }
     }
 
     /// The content length of a whole top-level message.
     pub(crate) fn top<M: Message>(&mut self, m: &'v M) -> usize {
+        self.unknown = m.unknown_fields().as_slice();
+        self.declared = M::FIELD_NUMBERS;
         m.__size(self) + self.rest_unknown()
     }
 
@@ -140,7 +145,9 @@ impl<'v> Sizer<'v> {
                 break;
             }
             self.unknown = rest;
-            if u.number <= self.prev {
+            // SPEC §8.2: re-emitted records must decode again: ascending, distinct, and
+            // not a number the schema gives a known field.
+            if u.number <= self.prev || self.declared.binary_search(&u.number).is_ok() {
                 self.fail(EncodeErrorKind::UnknownFieldOrder);
             }
             let wire = wire_of(&u.value);
@@ -172,9 +179,11 @@ impl<'v> Sizer<'v> {
         self.depth += 1;
         let prev = core::mem::replace(&mut self.prev, 0);
         let unknown = core::mem::replace(&mut self.unknown, m.unknown_fields().as_slice());
+        let declared = core::mem::replace(&mut self.declared, M::FIELD_NUMBERS);
         let n = m.__size(self) + self.rest_unknown();
         self.prev = prev;
         self.unknown = unknown;
+        self.declared = declared;
         self.depth -= 1;
         self.table.set(slot, n);
         n
@@ -270,24 +279,21 @@ pub struct Writer<'o, 'v> {
 }
 
 impl<'o, 'v> Writer<'o, 'v> {
-    pub(crate) fn new(
-        out: &'o mut [u8],
-        sizer: &'o Sizer<'_>,
-        unknown: &'v [UnknownField],
-    ) -> Self {
+    pub(crate) fn new(out: &'o mut [u8], sizer: &'o Sizer<'_>) -> Self {
         Writer {
             out,
             pos: 0,
             table: &sizer.table,
             slot: 0,
             prev: 0,
-            unknown,
+            unknown: &[],
             overrun: false,
         }
     }
 
     /// Write a whole top-level message.
     pub(crate) fn top<M: Message>(&mut self, m: &'v M) -> Result<(), EncodeError> {
+        self.unknown = m.unknown_fields().as_slice();
         m.__write(self);
         self.rest_unknown();
         if self.overrun || self.pos != self.out.len() {

@@ -41,6 +41,7 @@ pub struct Tree {
 
 impl Message for Tree {
     const NAME: &'static str = "Tree";
+    const FIELD_NUMBERS: &'static [u32] = &[1, 2, 3, 4];
 
     fn unknown_fields(&self) -> &UnknownFields {
         &self.unknown_fields
@@ -95,6 +96,7 @@ pub struct Choice {
 
 impl Message for Choice {
     const NAME: &'static str = "Choice";
+    const FIELD_NUMBERS: &'static [u32] = &[1, 2, 3, 4, 5, 6];
 
     fn unknown_fields(&self) -> &UnknownFields {
         &self.unknown_fields
@@ -169,6 +171,7 @@ pub struct Req {
 
 impl Message for Req {
     const NAME: &'static str = "Req";
+    const FIELD_NUMBERS: &'static [u32] = &[1, 2, 3, 4];
 
     fn unknown_fields(&self) -> &UnknownFields {
         &self.unknown_fields
@@ -216,6 +219,7 @@ pub struct Known {
 
 impl Message for Known {
     const NAME: &'static str = "Known";
+    const FIELD_NUMBERS: &'static [u32] = &[2, 4, 6];
 
     fn unknown_fields(&self) -> &UnknownFields {
         &self.unknown_fields
@@ -262,6 +266,7 @@ pub struct Wider {
 
 impl Message for Wider {
     const NAME: &'static str = "Wider";
+    const FIELD_NUMBERS: &'static [u32] = &[1, 2, 3, 4, 5, 6, 7, 8];
 
     fn unknown_fields(&self) -> &UnknownFields {
         &self.unknown_fields
