@@ -1,0 +1,213 @@
+//! The syntax tree: what a .proto file says, before names are resolved.
+
+use crate::model::{Comments, Syntax};
+use crate::span::Span;
+
+/// A name and where it is written.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Ident {
+    pub(crate) name: String,
+    pub(crate) span: Span,
+}
+
+#[derive(Clone, Debug, Default)]
+pub(crate) struct File {
+    pub(crate) syntax: Syntax,
+    pub(crate) syntax_span: Option<Span>,
+    pub(crate) syntax_comments: Comments,
+    pub(crate) package: Option<Package>,
+    pub(crate) imports: Vec<Import>,
+    pub(crate) options: Vec<OptionStmt>,
+    pub(crate) messages: Vec<Message>,
+    pub(crate) enums: Vec<Enum>,
+    pub(crate) services: Vec<Service>,
+    pub(crate) extends: Vec<Extend>,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct Package {
+    pub(crate) name: Ident,
+    pub(crate) span: Span,
+    pub(crate) comments: Comments,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ImportKind {
+    Normal,
+    Public,
+    Weak,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct Import {
+    pub(crate) path: String,
+    pub(crate) path_span: Span,
+    pub(crate) kind: ImportKind,
+    pub(crate) span: Span,
+    pub(crate) comments: Comments,
+}
+
+/// One part of an option name: `foo` or `(foo.bar)`.
+#[derive(Clone, Debug)]
+pub(crate) struct NamePart {
+    pub(crate) name: String,
+    pub(crate) is_extension: bool,
+    pub(crate) span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct OptionStmt {
+    pub(crate) name: Vec<NamePart>,
+    pub(crate) value: Value,
+    pub(crate) span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum ValueKind {
+    /// `true`, `inf`, an enum value name, …
+    Ident(String),
+    /// An integer with its sign kept apart so `-9223372036854775808` fits.
+    Int {
+        negative: bool,
+        magnitude: u64,
+    },
+    Float(f64),
+    Str(Vec<u8>),
+    /// Text-format message `{ a: 1 b { c: 2 } }`.
+    Aggregate(Vec<AggregateField>),
+    /// `[1, 2]` (only inside aggregates).
+    List(Vec<Value>),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Value {
+    pub(crate) kind: ValueKind,
+    pub(crate) span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct AggregateField {
+    /// Field name, or the full name of an extension written `[a.b.c]`.
+    pub(crate) name: String,
+    pub(crate) is_extension: bool,
+    pub(crate) name_span: Span,
+    pub(crate) value: Value,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Label {
+    Optional,
+    Repeated,
+    Required,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct Field {
+    pub(crate) label: Option<(Label, Span)>,
+    /// The type as written (`int32`, `Foo.Bar`, `.pkg.Baz`; for a map the entry's name).
+    pub(crate) ty: Ident,
+    /// `map<K, V>`: the key and value types as written.
+    pub(crate) map: Option<(Ident, Ident)>,
+    pub(crate) name: Ident,
+    pub(crate) number: i64,
+    pub(crate) number_span: Span,
+    pub(crate) options: Vec<OptionStmt>,
+    pub(crate) oneof: Option<usize>,
+    pub(crate) span: Span,
+    pub(crate) comments: Comments,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct Oneof {
+    pub(crate) name: Ident,
+    pub(crate) options: Vec<OptionStmt>,
+    pub(crate) span: Span,
+    pub(crate) comments: Comments,
+}
+
+/// `a`, `a to b` or `a to max` (inclusive; `max` already replaced by its number).
+#[derive(Clone, Debug)]
+pub(crate) struct Range {
+    pub(crate) start: i64,
+    pub(crate) end: i64,
+    pub(crate) span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct ExtensionRanges {
+    pub(crate) ranges: Vec<Range>,
+    pub(crate) options: Vec<OptionStmt>,
+    pub(crate) span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct Reserved {
+    pub(crate) ranges: Vec<Range>,
+    pub(crate) names: Vec<Ident>,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct Message {
+    pub(crate) name: Ident,
+    pub(crate) fields: Vec<Field>,
+    pub(crate) oneofs: Vec<Oneof>,
+    pub(crate) messages: Vec<Message>,
+    pub(crate) enums: Vec<Enum>,
+    pub(crate) extends: Vec<Extend>,
+    pub(crate) extension_ranges: Vec<ExtensionRanges>,
+    pub(crate) reserved: Vec<Reserved>,
+    pub(crate) options: Vec<OptionStmt>,
+    /// Synthesized by the parser for a `map<K, V>` field.
+    pub(crate) map_entry: bool,
+    pub(crate) span: Span,
+    pub(crate) comments: Comments,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct EnumValue {
+    pub(crate) name: Ident,
+    pub(crate) number: i64,
+    pub(crate) number_span: Span,
+    pub(crate) options: Vec<OptionStmt>,
+    pub(crate) span: Span,
+    pub(crate) comments: Comments,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct Enum {
+    pub(crate) name: Ident,
+    pub(crate) values: Vec<EnumValue>,
+    pub(crate) options: Vec<OptionStmt>,
+    pub(crate) reserved: Vec<Reserved>,
+    pub(crate) span: Span,
+    pub(crate) comments: Comments,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct Extend {
+    pub(crate) extendee: Ident,
+    pub(crate) fields: Vec<Field>,
+    pub(crate) span: Span,
+    pub(crate) comments: Comments,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct Method {
+    pub(crate) name: Ident,
+    pub(crate) input: Ident,
+    pub(crate) input_stream: bool,
+    pub(crate) output: Ident,
+    pub(crate) output_stream: bool,
+    pub(crate) options: Vec<OptionStmt>,
+    pub(crate) span: Span,
+    pub(crate) comments: Comments,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct Service {
+    pub(crate) name: Ident,
+    pub(crate) methods: Vec<Method>,
+    pub(crate) options: Vec<OptionStmt>,
+    pub(crate) span: Span,
+    pub(crate) comments: Comments,
+}

@@ -1,0 +1,512 @@
+//! Fields and extensions: labels, types, numbers, defaults, JSON names.
+
+use std::collections::HashMap;
+
+use super::defaults::scalar_default;
+use super::{Checker, bool_option, join, simple_option};
+use crate::ast::{self, Label, ValueKind};
+use crate::model::{
+    Cardinality, FieldDef, FieldSpans, FieldType, NumberRange, Presence, ScalarType, Syntax,
+};
+use crate::parser::FIELD_MAX;
+use crate::resolve::SymKind;
+use crate::span::Span;
+
+/// protoc's default JSON name: underscores dropped, the letter after one upper-cased.
+pub(crate) fn json_name(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    let mut upper = false;
+    for c in name.chars() {
+        if c == '_' {
+            upper = true;
+        } else if upper {
+            out.push(c.to_ascii_uppercase());
+            upper = false;
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Where the options of these messages live (extensions of them are allowed in proto3).
+const OPTION_MESSAGES: &[&str] = &[
+    "google.protobuf.FileOptions",
+    "google.protobuf.MessageOptions",
+    "google.protobuf.FieldOptions",
+    "google.protobuf.OneofOptions",
+    "google.protobuf.EnumOptions",
+    "google.protobuf.EnumValueOptions",
+    "google.protobuf.ServiceOptions",
+    "google.protobuf.MethodOptions",
+    "google.protobuf.ExtensionRangeOptions",
+];
+
+impl Checker<'_> {
+    /// A field of `scope` (a message, or the scope of an `extend` when `extendee` is set).
+    pub(crate) fn field(
+        &mut self,
+        scope: &str,
+        f: &ast::Field,
+        index: usize,
+        extendee: Option<(&str, Span)>,
+        in_map_entry: bool,
+    ) -> Option<FieldDef> {
+        let extendee_span = extendee.map(|(_, s)| s);
+        let extendee = extendee.map(|(e, _)| e);
+        let proto3 = self.syntax() == Syntax::Proto3;
+        let in_oneof = f.oneof.is_some();
+        let label = f.label.map(|(l, _)| l);
+        match (f.label, in_oneof, &f.map) {
+            (_, true, Some(_)) => {
+                self.err(
+                    "map-in-oneof",
+                    f.ty.span,
+                    "map fields are not allowed in a oneof",
+                )
+                .with_help(
+                    "wrap the map in a message and put a field of that message in the oneof",
+                );
+            }
+            (Some((_, span)), true, _) => {
+                self.err(
+                    "label-in-oneof",
+                    span,
+                    "fields in a oneof must not have a label",
+                )
+                .with_help(
+                    "remove `optional`/`repeated`/`required`; oneof members always track presence",
+                );
+            }
+            (Some((_, span)), false, Some(_)) => {
+                self.err("label-on-map", span, "map fields must not have a label");
+            }
+            (None, false, None) if !proto3 => {
+                self.err("missing-label", f.ty.span, "proto2 fields need a label")
+                    .with_help("start the field with `optional`, `required` or `repeated`");
+            }
+            _ => {}
+        }
+        if proto3 && label == Some(Label::Required) {
+            let span = f.label.map(|(_, s)| s).unwrap_or(f.span);
+            self.err(
+                "proto3-required",
+                span,
+                "required fields are not allowed in proto3",
+            )
+            .with_help("drop `required`; use `optional` to track presence");
+        }
+        if extendee.is_some() && label == Some(Label::Required) {
+            let span = f.label.map(|(_, s)| s).unwrap_or(f.span);
+            self.err(
+                "required-extension",
+                span,
+                format!("extension {:?} cannot be required", f.name.name),
+            );
+        }
+
+        let number_ok = self.check_number(f.number, f.number_span);
+        let (ty, cardinality) = match &f.map {
+            Some((key, value)) => {
+                let key_ty = match ScalarType::from_keyword(&key.name) {
+                    Some(k) if k.is_valid_map_key() => Some(k),
+                    _ => {
+                        self.err("invalid-map-key", key.span, format!("{:?} cannot be a map key", key.name))
+                            .with_help("map keys are integers, bool or string (not float, double, bytes, enums or messages)");
+                        None
+                    }
+                };
+                let value_ty = self.field_type(scope, value);
+                let entry = join(scope, &f.ty.name);
+                match (key_ty, value_ty) {
+                    (Some(key), Some(value)) => {
+                        (FieldType::Message(entry), Cardinality::Map { key, value })
+                    }
+                    _ => return None,
+                }
+            }
+            None => {
+                let ty = self.field_type(scope, &f.ty)?;
+                let card = if label == Some(Label::Repeated) {
+                    Cardinality::Repeated
+                } else {
+                    Cardinality::Single
+                };
+                (ty, card)
+            }
+        };
+        if proto3
+            && extendee.is_none()
+            && let FieldType::Enum(e) = &ty
+            && let Some(sym) = self.syms.get(e)
+            && self.syms.syntax[sym.file] == Syntax::Proto2
+        {
+            self.err(
+                "closed-enum-in-proto3",
+                f.ty.span,
+                format!(
+                    "enum {e:?} is a proto2 (closed) enum and cannot be used in a proto3 message"
+                ),
+            )
+            .with_help("declare the enum in a proto3 file");
+        }
+
+        let presence = match (&cardinality, label) {
+            (Cardinality::Repeated | Cardinality::Map { .. }, _) => Presence::Implicit,
+            (_, Some(Label::Required)) => Presence::Required,
+            _ if in_oneof || extendee.is_some() => Presence::Explicit,
+            _ if matches!(ty, FieldType::Message(_)) => Presence::Explicit,
+            _ if proto3 && label != Some(Label::Optional) => Presence::Implicit,
+            _ => Presence::Explicit,
+        };
+        let proto3_optional =
+            proto3 && label == Some(Label::Optional) && extendee.is_none() && !in_map_entry;
+
+        let default = self.default_value(f, &ty, &cardinality);
+        let (json, custom_json) = match simple_option(&f.options, "json_name") {
+            Some(o) => match &o.value.kind {
+                ValueKind::Str(b) if extendee.is_none() => {
+                    (String::from_utf8_lossy(b).into_owned(), true)
+                }
+                ValueKind::Str(_) => {
+                    self.err(
+                        "json-name-on-extension",
+                        o.span,
+                        "json_name is not allowed on extensions",
+                    );
+                    (json_name(&f.name.name), false)
+                }
+                _ => {
+                    self.err(
+                        "invalid-option-value",
+                        o.value.span,
+                        "json_name must be a string",
+                    );
+                    (json_name(&f.name.name), false)
+                }
+            },
+            None => (json_name(&f.name.name), false),
+        };
+        let packed = simple_option(&f.options, "packed").and_then(|o| match &o.value.kind {
+            ValueKind::Ident(w) if w == "true" || w == "false" => Some((w == "true", o.span)),
+            _ => None,
+        });
+        if let Some((_, span)) = packed {
+            let packable = cardinality == Cardinality::Repeated
+                && match &ty {
+                    FieldType::Scalar(s) => s.is_packable(),
+                    FieldType::Enum(_) => true,
+                    FieldType::Message(_) => false,
+                };
+            if !packable {
+                self.err(
+                    "invalid-packed",
+                    span,
+                    "[packed] applies only to repeated fields of numbers, bools or enums",
+                );
+            }
+        }
+        let number = if number_ok { f.number as u32 } else { 0 };
+        if let (Some(extendee), true) = (extendee, number_ok) {
+            self.check_extension(scope, f, extendee, number);
+        }
+        Some(FieldDef {
+            name: f.name.name.clone(),
+            full_name: join(scope, &f.name.name),
+            number,
+            index,
+            json_name: json,
+            custom_json_name: custom_json,
+            ty,
+            cardinality,
+            presence,
+            oneof: f.oneof,
+            proto3_optional,
+            default,
+            packed: packed.map(|(p, _)| p),
+            deprecated: bool_option(&f.options, "deprecated"),
+            extendee: extendee.map(str::to_string),
+            options: Vec::new(),
+            comments: f.comments.clone(),
+            span: f.span,
+            parts: FieldSpans {
+                label: f.label.map(|(_, s)| s),
+                ty: f.ty.span,
+                name: f.name.span,
+                number: f.number_span,
+                extendee: extendee_span,
+            },
+            encoded_options: Vec::new(),
+        })
+    }
+
+    fn field_type(&mut self, scope: &str, ty: &ast::Ident) -> Option<FieldType> {
+        if let Some(s) = ScalarType::from_keyword(&ty.name) {
+            return Some(FieldType::Scalar(s));
+        }
+        match self.resolve_type(scope, &ty.name, ty.span)? {
+            (full, SymKind::Enum) => Some(FieldType::Enum(full)),
+            (full, _) => Some(FieldType::Message(full)),
+        }
+    }
+
+    /// SPEC §4.3: field numbers are 1..=2^29−1; protobuf also keeps 19000..=19999.
+    fn check_number(&mut self, n: i64, span: Span) -> bool {
+        if !(1..=FIELD_MAX).contains(&n) {
+            self.err(
+                "field-number-out-of-range",
+                span,
+                format!("field number {n} is outside 1 to {FIELD_MAX}"),
+            );
+            return false;
+        }
+        if (19_000..=19_999).contains(&n) {
+            self.err("field-number-reserved-range", span, format!("field number {n} is in 19000 to 19999, reserved for the protobuf implementation"));
+            return false;
+        }
+        true
+    }
+
+    fn default_value(
+        &mut self,
+        f: &ast::Field,
+        ty: &FieldType,
+        card: &Cardinality,
+    ) -> Option<String> {
+        let o = simple_option(&f.options, "default")?;
+        if self.syntax() == Syntax::Proto3 {
+            self.err(
+                "proto3-default",
+                o.span,
+                "explicit default values are not allowed in proto3",
+            );
+            return None;
+        }
+        if *card != Cardinality::Single {
+            self.err(
+                "invalid-default",
+                o.span,
+                "repeated fields cannot have a default value",
+            );
+            return None;
+        }
+        let result = match ty {
+            FieldType::Scalar(s) => scalar_default(*s, &o.value),
+            FieldType::Message(_) => {
+                self.err(
+                    "invalid-default",
+                    o.span,
+                    "message fields cannot have a default value",
+                );
+                return None;
+            }
+            FieldType::Enum(e) => match &o.value.kind {
+                ValueKind::Ident(name) => match self.file_enum_has_value(e, name) {
+                    Some(true) => Ok(name.clone()),
+                    _ => Err(format!("a value name of enum {e:?}")),
+                },
+                _ => Err(format!("a value name of enum {e:?}")),
+            },
+        };
+        match result {
+            Ok(text) => Some(text),
+            Err(expected) => {
+                self.err(
+                    "invalid-default",
+                    o.value.span,
+                    format!("default value of {:?} must be {expected}", f.name.name),
+                );
+                None
+            }
+        }
+    }
+
+    /// Whether enum `full` (in any loaded file) declares value `name`.
+    fn file_enum_has_value(&self, full: &str, name: &str) -> Option<bool> {
+        let sym = self.syms.get(full)?;
+        let ast = &self.file_ast(sym.file);
+        let scope_len = ast.package.as_ref().map_or(0, |p| p.name.name.len() + 1);
+        let path = full.get(scope_len..)?;
+        fn find<'a>(
+            msgs: &'a [ast::Message],
+            enums: &'a [ast::Enum],
+            path: &str,
+        ) -> Option<&'a ast::Enum> {
+            match path.split_once('.') {
+                None => enums.iter().find(|e| e.name.name == path),
+                Some((head, rest)) => {
+                    let m = msgs.iter().find(|m| m.name.name == head)?;
+                    find(&m.messages, &m.enums, rest)
+                }
+            }
+        }
+        let e = find(&ast.messages, &ast.enums, path)?;
+        Some(e.values.iter().any(|v| v.name.name == name))
+    }
+
+    fn file_ast(&self, file: usize) -> &ast::File {
+        &self.files[file].ast
+    }
+
+    fn check_extension(&mut self, scope: &str, f: &ast::Field, extendee: &str, number: u32) {
+        let n = i64::from(number);
+        let declared = self
+            .syms
+            .extension_ranges
+            .get(extendee)
+            .is_some_and(|rs| rs.iter().any(|(a, b)| *a <= n && n <= *b));
+        if !declared {
+            self.err(
+                "extension-number-not-declared",
+                f.number_span,
+                format!("message {extendee:?} does not declare {n} as an extension number"),
+            )
+            .with_help(format!(
+                "add `extensions {n};` (or a range covering it) to {extendee:?}"
+            ));
+        }
+        let full = join(scope, &f.name.name);
+        let key = (extendee.to_string(), number);
+        if let Some((other, ofile, ospan)) = self.ext_numbers.get(&key).cloned() {
+            let same_file = ofile == self.fi;
+            let name = self.syms.names[ofile].clone();
+            let d = self.err(
+                "duplicate-extension-number",
+                f.number_span,
+                format!("extension number {n} of {extendee:?} is already used by {other:?}"),
+            );
+            if same_file {
+                d.with_label(ospan, "used here");
+            } else {
+                d.with_help(format!("{other:?} is declared in {name:?}"));
+            }
+        } else {
+            self.ext_numbers.insert(key, (full, self.fi, f.number_span));
+        }
+    }
+
+    /// `extend Foo { … }`: resolves the extended message and checks each field.
+    pub(crate) fn extend(&mut self, scope: &str, x: &ast::Extend, start: usize) -> Vec<FieldDef> {
+        let extendee = match self.resolve_type(scope, &x.extendee.name, x.extendee.span) {
+            Some((name, SymKind::Message)) => name,
+            Some((name, _)) => {
+                self.err(
+                    "not-a-message",
+                    x.extendee.span,
+                    format!("{name:?} is not a message, so it cannot be extended"),
+                );
+                return Vec::new();
+            }
+            None => return Vec::new(),
+        };
+        if self.syntax() == Syntax::Proto3 && !OPTION_MESSAGES.contains(&extendee.as_str()) {
+            self.err(
+                "proto3-extension",
+                x.extendee.span,
+                "extensions in proto3 are only allowed for defining custom options",
+            )
+            .with_help("extend one of google.protobuf.*Options, or use proto2");
+        }
+        x.fields
+            .iter()
+            .enumerate()
+            .filter_map(|(i, f)| {
+                self.field(
+                    scope,
+                    f,
+                    start + i,
+                    Some((&extendee, x.extendee.span)),
+                    false,
+                )
+            })
+            .collect()
+    }
+
+    /// Duplicate numbers, reserved numbers and names, and extension-range clashes.
+    pub(crate) fn check_numbers(
+        &mut self,
+        m: &ast::Message,
+        fields: &[FieldDef],
+        reserved: &[NumberRange],
+        reserved_names: &[String],
+        ext_ranges: &[NumberRange],
+    ) {
+        let mut seen: HashMap<u32, &FieldDef> = HashMap::new();
+        for f in fields.iter().filter(|f| f.number != 0) {
+            let n = i64::from(f.number);
+            if let Some(prev) = seen.get(&f.number) {
+                self.err(
+                    "duplicate-field-number",
+                    f.parts.number,
+                    format!(
+                        "field number {} is used by both {:?} and {:?}",
+                        f.number, prev.name, f.name
+                    ),
+                )
+                .with_label(prev.parts.number, "first used here");
+            } else {
+                seen.insert(f.number, f);
+            }
+            if let Some(r) = reserved.iter().find(|r| r.start <= n && n <= r.end) {
+                self.err(
+                    "reserved-number",
+                    f.parts.number,
+                    format!("field {:?} uses number {n}, which is reserved", f.name),
+                )
+                .with_help(format!(
+                    "{} to {} is reserved in message {:?}; pick another number",
+                    r.start, r.end, m.name.name
+                ));
+            }
+            if let Some(r) = ext_ranges.iter().find(|r| r.start <= n && n <= r.end) {
+                self.err(
+                    "number-in-extension-range",
+                    f.parts.number,
+                    format!(
+                        "field {:?} uses number {n}, which is in extension range {} to {}",
+                        f.name, r.start, r.end
+                    ),
+                );
+            }
+        }
+        for f in fields {
+            if reserved_names.contains(&f.name) {
+                self.err(
+                    "reserved-name",
+                    f.parts.name,
+                    format!("field name {:?} is reserved", f.name),
+                );
+            }
+        }
+    }
+
+    /// Two fields may not share a JSON name (proto3: also the default names; proto2:
+    /// when a custom `json_name` is involved).
+    pub(crate) fn check_json_names(&mut self, fields: &[FieldDef], m: &ast::Message) {
+        if m.map_entry {
+            return;
+        }
+        let proto3 = self.syntax() == Syntax::Proto3;
+        let mut seen: HashMap<String, &FieldDef> = HashMap::new();
+        let mut by_index: Vec<&FieldDef> = fields.iter().collect();
+        by_index.sort_by_key(|f| f.index);
+        for f in by_index {
+            if let Some(prev) = seen.get(&f.json_name) {
+                // Same name twice is already a duplicate-name error.
+                if prev.name != f.name && (proto3 || f.custom_json_name || prev.custom_json_name) {
+                    self.err(
+                        "json-name-conflict",
+                        f.parts.name,
+                        format!(
+                            "the JSON name {:?} of field {:?} conflicts with field {:?}",
+                            f.json_name, f.name, prev.name
+                        ),
+                    )
+                    .with_label(prev.parts.name, "the other field");
+                }
+            } else {
+                seen.insert(f.json_name.clone(), f);
+            }
+        }
+    }
+}

@@ -1,0 +1,641 @@
+//! The checker: syntax tree plus symbols to the checked model, enforcing protoc's rules.
+
+pub(crate) mod defaults;
+mod fields;
+
+use std::collections::HashMap;
+
+use crate::ast::{self, ImportKind, OptionStmt, ValueKind};
+use crate::diagnostics::Diagnostic;
+use crate::load::Loaded;
+use crate::model::{
+    Comments, EnumDef, EnumValueDef, ExtendDecl, FileDecls, FileDef, MessageDef, MethodDef,
+    NumberRange, OneofDef, ServiceDef, Syntax,
+};
+use crate::parser::FIELD_MAX;
+use crate::resolve::{Lookup, SymKind, Symbols};
+use crate::span::Span;
+
+pub(crate) fn build(files: &[Loaded], syms: &Symbols) -> (Vec<FileDef>, Vec<Diagnostic>) {
+    let mut errors = Vec::new();
+    let mut ext_numbers = HashMap::new();
+    let models = files
+        .iter()
+        .enumerate()
+        .map(|(fi, f)| {
+            let mut c = Checker {
+                fi,
+                file: f,
+                files,
+                syms,
+                errors: &mut errors,
+                ext_numbers: &mut ext_numbers,
+            };
+            c.file()
+        })
+        .collect();
+    (models, errors)
+}
+
+fn extend_decls(blocks: &[ast::Extend]) -> Vec<ExtendDecl> {
+    blocks
+        .iter()
+        .map(|x| ExtendDecl {
+            span: x.span,
+            comments: x.comments.clone(),
+            fields: x.fields.len(),
+        })
+        .collect()
+}
+
+pub(crate) fn join(scope: &str, name: &str) -> String {
+    if scope.is_empty() {
+        name.to_string()
+    } else {
+        format!("{scope}.{name}")
+    }
+}
+
+/// A simple (unparenthesized, one-part) option by name.
+pub(crate) fn simple_option<'a>(options: &'a [OptionStmt], name: &str) -> Option<&'a OptionStmt> {
+    options
+        .iter()
+        .find(|o| o.name.len() == 1 && !o.name[0].is_extension && o.name[0].name == name)
+}
+
+/// `true` if the named bool option is set to `true`.
+pub(crate) fn bool_option(options: &[OptionStmt], name: &str) -> bool {
+    simple_option(options, name).is_some_and(|o| o.value.kind == ValueKind::Ident("true".into()))
+}
+
+pub(crate) struct Checker<'a> {
+    pub(crate) fi: usize,
+    pub(crate) file: &'a Loaded,
+    pub(crate) files: &'a [Loaded],
+    pub(crate) syms: &'a Symbols,
+    pub(crate) errors: &'a mut Vec<Diagnostic>,
+    /// (extendee, number) → (extension full name, file, span): numbers are unique per
+    /// extended message across all files.
+    pub(crate) ext_numbers: &'a mut HashMap<(String, u32), (String, usize, Span)>,
+}
+
+impl Checker<'_> {
+    pub(crate) fn err(
+        &mut self,
+        code: &'static str,
+        span: Span,
+        message: impl Into<String>,
+    ) -> &mut Diagnostic {
+        self.errors
+            .push(Diagnostic::error(code, &self.file.name, span, message));
+        let last = self.errors.len() - 1;
+        &mut self.errors[last]
+    }
+
+    pub(crate) fn syntax(&self) -> Syntax {
+        self.file.ast.syntax
+    }
+
+    /// Resolves a message or enum name, reporting failures.
+    pub(crate) fn resolve_type(
+        &mut self,
+        scope: &str,
+        name: &str,
+        span: Span,
+    ) -> Option<(String, SymKind)> {
+        match self.syms.lookup(self.fi, scope, name, true) {
+            Lookup::Found(full, sym) if matches!(sym.kind, SymKind::Message | SymKind::Enum) => {
+                Some((full, sym.kind))
+            }
+            Lookup::Found(full, sym) => {
+                let kind = sym.kind.describe();
+                self.err(
+                    "not-a-type",
+                    span,
+                    format!("{full:?} is {kind}, not a message or enum type"),
+                );
+                None
+            }
+            Lookup::NotImported(full, file) => {
+                let other = self.syms.names[file].clone();
+                let me = self.file.name.clone();
+                let d = self.err(
+                    "missing-import",
+                    span,
+                    format!(
+                        "{name:?} seems to be defined in {other:?}, which is not imported by {me:?}"
+                    ),
+                );
+                d.with_help(format!("add `import \"{other}\";` to use {full:?} here"));
+                None
+            }
+            Lookup::NotFound => {
+                if let Lookup::Found(full, sym) = self.syms.lookup(self.fi, scope, name, false) {
+                    let kind = sym.kind.describe();
+                    self.err(
+                        "not-a-type",
+                        span,
+                        format!("{full:?} is {kind}, not a message or enum type"),
+                    );
+                } else {
+                    self.err("unresolved-type", span, format!("{name:?} is not defined"));
+                }
+                None
+            }
+        }
+    }
+
+    fn file(&mut self) -> FileDef {
+        let ast = &self.file.ast;
+        let package = ast
+            .package
+            .as_ref()
+            .map(|p| p.name.name.clone())
+            .unwrap_or_default();
+        let mut dependencies = Vec::new();
+        let mut public_dependencies = Vec::new();
+        let mut weak_dependencies = Vec::new();
+        for (i, imp) in ast.imports.iter().enumerate() {
+            dependencies.push(imp.path.clone());
+            match imp.kind {
+                ImportKind::Public => public_dependencies.push(i),
+                ImportKind::Weak => weak_dependencies.push(i),
+                ImportKind::Normal => {}
+            }
+        }
+        let messages = ast
+            .messages
+            .iter()
+            .map(|m| self.message(&package, m))
+            .collect();
+        let enums = ast
+            .enums
+            .iter()
+            .map(|e| self.enumeration(&package, e))
+            .collect();
+        let extensions = self.extends(&package, &ast.extends);
+        let services = ast
+            .services
+            .iter()
+            .map(|s| self.service(&package, s))
+            .collect();
+        FileDef {
+            name: self.file.name.clone(),
+            package,
+            syntax: ast.syntax,
+            dependencies,
+            public_dependencies,
+            weak_dependencies,
+            messages,
+            enums,
+            services,
+            extensions,
+            options: Vec::new(),
+            requested: self.file.requested,
+            source: self.file.source.clone(),
+            decls: FileDecls {
+                syntax: ast.syntax_span.map(|s| (s, ast.syntax_comments.clone())),
+                package: ast.package.as_ref().map(|p| (p.span, p.comments.clone())),
+                imports: ast
+                    .imports
+                    .iter()
+                    .map(|i| (i.span, i.comments.clone()))
+                    .collect(),
+                extends: extend_decls(&ast.extends),
+            },
+            encoded_options: Vec::new(),
+        }
+    }
+
+    /// Checks `reserved`/`extensions` ranges: bounds, order, overlaps.
+    fn ranges(&mut self, what: &str, ranges: &[&ast::Range], lo: i64, hi: i64) -> Vec<NumberRange> {
+        let mut out: Vec<(NumberRange, Span)> = Vec::new();
+        for r in ranges {
+            if r.start < lo || r.end > hi {
+                self.err(
+                    "number-out-of-range",
+                    r.span,
+                    format!(
+                        "{what} range {} to {} is outside {lo} to {hi}",
+                        r.start, r.end
+                    ),
+                );
+                continue;
+            }
+            if r.start > r.end {
+                self.err(
+                    "invalid-range",
+                    r.span,
+                    format!("{what} range end {} is before its start {}", r.end, r.start),
+                );
+                continue;
+            }
+            if let Some((other, ospan)) = out
+                .iter()
+                .find(|(o, _)| o.start <= r.end && r.start <= o.end)
+                .copied()
+            {
+                let d = self.err(
+                    "overlapping-ranges",
+                    r.span,
+                    format!(
+                        "{what} range {} to {} overlaps range {} to {}",
+                        r.start, r.end, other.start, other.end
+                    ),
+                );
+                d.with_label(ospan, "the other range");
+            }
+            out.push((
+                NumberRange {
+                    start: r.start,
+                    end: r.end,
+                },
+                r.span,
+            ));
+        }
+        out.into_iter().map(|(r, _)| r).collect()
+    }
+
+    fn message(&mut self, scope: &str, m: &ast::Message) -> MessageDef {
+        let full = join(scope, &m.name.name);
+        let proto3 = self.syntax() == Syntax::Proto3;
+
+        let reserved: Vec<&ast::Range> = m.reserved.iter().flat_map(|r| &r.ranges).collect();
+        let reserved_ranges = self.ranges("reserved", &reserved, 1, FIELD_MAX);
+        let ext: Vec<&ast::Range> = m.extension_ranges.iter().flat_map(|r| &r.ranges).collect();
+        if proto3 && let Some(first) = m.extension_ranges.first() {
+            self.err(
+                "proto3-extension-range",
+                first.span,
+                "extension ranges are not allowed in proto3",
+            )
+            .with_help(
+                "proto3 messages cannot be extended; use a field of type google.protobuf.Any",
+            );
+        }
+        let extension_ranges = self.ranges("extension", &ext, 1, FIELD_MAX);
+        for (r, range) in ext.iter().zip(&extension_ranges) {
+            if let Some(res) = reserved_ranges
+                .iter()
+                .find(|o| o.start <= range.end && range.start <= o.end)
+            {
+                self.err(
+                    "overlapping-ranges",
+                    r.span,
+                    format!(
+                        "extension range {} to {} overlaps reserved range {} to {}",
+                        range.start, range.end, res.start, res.end
+                    ),
+                );
+            }
+        }
+        let mut reserved_names: Vec<String> = Vec::new();
+        for n in m.reserved.iter().flat_map(|r| &r.names) {
+            if reserved_names.contains(&n.name) {
+                self.err(
+                    "duplicate-reserved-name",
+                    n.span,
+                    format!("field name {:?} is reserved twice", n.name),
+                );
+            } else {
+                reserved_names.push(n.name.clone());
+            }
+        }
+
+        let mut fields = Vec::with_capacity(m.fields.len());
+        for (idx, f) in m.fields.iter().enumerate() {
+            if let Some(fd) = self.field(&full, f, idx, None, m.map_entry) {
+                fields.push(fd);
+            }
+        }
+        self.check_numbers(
+            m,
+            &fields,
+            &reserved_ranges,
+            &reserved_names,
+            &extension_ranges,
+        );
+        self.check_json_names(&fields, m);
+
+        let mut oneofs: Vec<OneofDef> = m
+            .oneofs
+            .iter()
+            .enumerate()
+            .map(|(i, o)| {
+                let members = m
+                    .fields
+                    .iter()
+                    .zip(&fields)
+                    .filter(|(a, _)| a.oneof == Some(i))
+                    .map(|(_, f)| f.number);
+                OneofDef {
+                    name: o.name.name.clone(),
+                    synthetic: false,
+                    fields: members.collect(),
+                    options: Vec::new(),
+                    comments: o.comments.clone(),
+                    span: o.span,
+                }
+            })
+            .collect();
+        for (o, def) in m.oneofs.iter().zip(&oneofs) {
+            if def.fields.is_empty()
+                && !m
+                    .fields
+                    .iter()
+                    .any(|f| f.oneof.is_some() && def.name == o.name.name)
+            {
+                self.err(
+                    "empty-oneof",
+                    o.span,
+                    format!("oneof {:?} must have at least one field", o.name.name),
+                );
+            }
+        }
+        // proto3 `optional` fields each get a synthetic oneof after the declared ones.
+        for f in fields.iter_mut() {
+            if f.proto3_optional {
+                let mut name = format!("_{}", f.name);
+                while m.fields.iter().any(|x| x.name.name == name)
+                    || oneofs.iter().any(|o| o.name == name)
+                {
+                    name.insert(0, 'X');
+                }
+                f.oneof = Some(oneofs.len());
+                oneofs.push(OneofDef {
+                    name,
+                    synthetic: true,
+                    fields: vec![f.number],
+                    options: Vec::new(),
+                    comments: Comments::default(),
+                    span: f.span,
+                });
+            }
+        }
+        fields.sort_by_key(|f| (f.number, f.index));
+
+        if simple_option(&m.options, "map_entry").is_some() {
+            let span = simple_option(&m.options, "map_entry")
+                .map(|o| o.span)
+                .unwrap_or(m.span);
+            self.err(
+                "explicit-map-entry",
+                span,
+                "map_entry must not be set explicitly",
+            )
+            .with_help("write a field `map<KeyType, ValueType> name = N;` instead");
+        }
+        let messages = m.messages.iter().map(|n| self.message(&full, n)).collect();
+        let enums = m.enums.iter().map(|e| self.enumeration(&full, e)).collect();
+        let extensions = self.extends(&full, &m.extends);
+        let extension_range_decls = m.extension_ranges.iter().map(|er| er.span).collect();
+        MessageDef {
+            name: m.name.name.clone(),
+            full_name: full,
+            fields,
+            oneofs,
+            messages,
+            enums,
+            extensions,
+            extension_ranges,
+            reserved_ranges,
+            reserved_names,
+            map_entry: m.map_entry,
+            deprecated: bool_option(&m.options, "deprecated"),
+            options: Vec::new(),
+            comments: m.comments.clone(),
+            span: m.span,
+            name_span: m.name.span,
+            extension_range_decls,
+            extend_decls: extend_decls(&m.extends),
+            encoded_options: Vec::new(),
+        }
+    }
+
+    fn enumeration(&mut self, scope: &str, e: &ast::Enum) -> EnumDef {
+        let full = join(scope, &e.name.name);
+        let allow_alias = bool_option(&e.options, "allow_alias");
+        if e.values.is_empty() {
+            self.err(
+                "empty-enum",
+                e.name.span,
+                format!("enum {:?} must contain at least one value", e.name.name),
+            );
+        }
+        if self.syntax() == Syntax::Proto3
+            && let Some(first) = e.values.first()
+            && first.number != 0
+        {
+            self.err(
+                "proto3-first-enum-value",
+                first.number_span,
+                "the first enum value must be zero in proto3",
+            )
+            .with_help(format!(
+                "add a value like `{}_UNSPECIFIED = 0;` first",
+                crate::lints::screaming(&e.name.name)
+            ));
+        }
+        let reserved: Vec<&ast::Range> = e.reserved.iter().flat_map(|r| &r.ranges).collect();
+        let reserved_ranges = self.ranges(
+            "reserved",
+            &reserved,
+            i64::from(i32::MIN),
+            i64::from(i32::MAX),
+        );
+        let reserved_names: Vec<String> = e
+            .reserved
+            .iter()
+            .flat_map(|r| &r.names)
+            .map(|n| n.name.clone())
+            .collect();
+        let mut values = Vec::with_capacity(e.values.len());
+        let mut by_number: HashMap<i64, &ast::EnumValue> = HashMap::new();
+        let mut has_alias = false;
+        for v in &e.values {
+            if v.number < i64::from(i32::MIN) || v.number > i64::from(i32::MAX) {
+                self.err(
+                    "number-out-of-range",
+                    v.number_span,
+                    format!("enum value {} does not fit in int32", v.number),
+                );
+            }
+            if let Some(prev) = by_number.get(&v.number) {
+                has_alias = true;
+                if !allow_alias {
+                    let d = self.err(
+                        "duplicate-enum-number",
+                        v.number_span,
+                        format!(
+                            "{:?} uses the same number {} as {:?}",
+                            v.name.name, v.number, prev.name.name
+                        ),
+                    );
+                    d.with_label(prev.number_span, "first used here").with_help(
+                        "if the alias is intended, add `option allow_alias = true;` to the enum",
+                    );
+                }
+            } else {
+                by_number.insert(v.number, v);
+            }
+            if reserved_ranges
+                .iter()
+                .any(|r| r.start <= v.number && v.number <= r.end)
+            {
+                self.err(
+                    "reserved-number",
+                    v.number_span,
+                    format!(
+                        "enum value {:?} uses reserved number {}",
+                        v.name.name, v.number
+                    ),
+                );
+            }
+            if reserved_names.contains(&v.name.name) {
+                self.err(
+                    "reserved-name",
+                    v.name.span,
+                    format!("enum value name {:?} is reserved", v.name.name),
+                );
+            }
+            values.push(EnumValueDef {
+                name: v.name.name.clone(),
+                number: v.number.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32,
+                deprecated: bool_option(&v.options, "deprecated"),
+                options: Vec::new(),
+                comments: v.comments.clone(),
+                span: v.span,
+                name_span: v.name.span,
+                number_span: v.number_span,
+                encoded_options: Vec::new(),
+            });
+        }
+        if allow_alias && !has_alias {
+            let span = simple_option(&e.options, "allow_alias")
+                .map(|o| o.span)
+                .unwrap_or(e.span);
+            self.err(
+                "useless-allow-alias",
+                span,
+                format!("enum {:?} sets allow_alias but has no aliases", e.name.name),
+            )
+            .with_help("remove the option, or give two values the same number");
+        }
+        if self.syntax() == Syntax::Proto3 {
+            self.check_enum_pascal_conflicts(e);
+        }
+        EnumDef {
+            name: e.name.name.clone(),
+            full_name: full,
+            values,
+            allow_alias,
+            closed: self.syntax() == Syntax::Proto2,
+            deprecated: bool_option(&e.options, "deprecated"),
+            reserved_ranges,
+            reserved_names,
+            options: Vec::new(),
+            comments: e.comments.clone(),
+            span: e.span,
+            name_span: e.name.span,
+            encoded_options: Vec::new(),
+        }
+    }
+
+    /// proto3 refuses enum values whose names collide once the enum's name prefix is
+    /// stripped and case is ignored (they would map to the same JSON/C# name).
+    fn check_enum_pascal_conflicts(&mut self, e: &ast::Enum) {
+        let prefix: String = e
+            .name
+            .name
+            .chars()
+            .filter(|c| *c != '_')
+            .map(|c| c.to_ascii_lowercase())
+            .collect();
+        let mut seen: HashMap<String, &ast::EnumValue> = HashMap::new();
+        for v in &e.values {
+            let plain: String = v
+                .name
+                .name
+                .chars()
+                .filter(|c| *c != '_')
+                .map(|c| c.to_ascii_lowercase())
+                .collect();
+            let stripped = match plain.strip_prefix(&prefix) {
+                Some(s) if !s.is_empty() => s.to_string(),
+                _ => plain,
+            };
+            if let Some(prev) = seen.get(&stripped) {
+                if prev.number != v.number {
+                    let d = self.err(
+                        "enum-value-name-conflict",
+                        v.name.span,
+                        format!(
+                            "enum value {:?} has the same name as {:?} once case and the enum-name prefix are ignored",
+                            v.name.name, prev.name.name
+                        ),
+                    );
+                    d.with_label(prev.name.span, "the other value");
+                }
+            } else {
+                seen.insert(stripped, v);
+            }
+        }
+    }
+
+    /// Extensions of one scope, indexed across all its `extend` blocks.
+    fn extends(&mut self, scope: &str, blocks: &[ast::Extend]) -> Vec<crate::model::FieldDef> {
+        let mut out = Vec::new();
+        let mut base = 0;
+        for x in blocks {
+            out.extend(self.extend(scope, x, base));
+            base += x.fields.len();
+        }
+        out
+    }
+
+    fn service(&mut self, scope: &str, s: &ast::Service) -> ServiceDef {
+        let full = join(scope, &s.name.name);
+        let methods = s
+            .methods
+            .iter()
+            .map(|m| {
+                let mut io = [String::new(), String::new()];
+                for (slot, ty) in io.iter_mut().zip([&m.input, &m.output]) {
+                    match self.resolve_type(&full, &ty.name, ty.span) {
+                        Some((name, SymKind::Message)) => *slot = name,
+                        Some((name, _)) => {
+                            self.err(
+                                "not-a-message",
+                                ty.span,
+                                format!("{name:?} is not a message type"),
+                            )
+                            .with_help("rpc requests and responses must be messages");
+                        }
+                        None => {}
+                    }
+                }
+                let [input_type, output_type] = io;
+                MethodDef {
+                    name: m.name.name.clone(),
+                    input_type,
+                    output_type,
+                    client_streaming: m.input_stream,
+                    server_streaming: m.output_stream,
+                    options: Vec::new(),
+                    comments: m.comments.clone(),
+                    span: m.span,
+                    encoded_options: Vec::new(),
+                }
+            })
+            .collect();
+        ServiceDef {
+            name: s.name.name.clone(),
+            full_name: full,
+            methods,
+            options: Vec::new(),
+            comments: s.comments.clone(),
+            span: s.span,
+            encoded_options: Vec::new(),
+        }
+    }
+}

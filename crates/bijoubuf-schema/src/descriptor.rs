@@ -1,0 +1,386 @@
+//! The checked model as a `prost_types::FileDescriptorSet`, with source-code info.
+//!
+//! Standard options are decoded from their interpreted binary form; custom options are
+//! extensions, which `prost_types` messages cannot hold, so they appear only in the model
+//! ([`crate::OptionDef`]) and not in these descriptors.
+
+use prost_types::field_descriptor_proto::{Label, Type};
+use prost_types::source_code_info::Location;
+use prost_types::{
+    DescriptorProto, EnumDescriptorProto, EnumValueDescriptorProto, FieldDescriptorProto,
+    FileDescriptorProto, FileDescriptorSet, MethodDescriptorProto, OneofDescriptorProto,
+    ServiceDescriptorProto, SourceCodeInfo, descriptor_proto, enum_descriptor_proto,
+};
+
+use crate::SourceInfo;
+use crate::model::{
+    Cardinality, Comments, EnumDef, ExtendDecl, FieldDef, FieldType, FileDef, MessageDef, Presence,
+    ScalarType, Schema, Syntax,
+};
+use crate::span::Span;
+
+fn decode<T: prost::Message + Default>(bytes: &[u8]) -> Option<T> {
+    if bytes.is_empty() {
+        None
+    } else {
+        T::decode(bytes).ok()
+    }
+}
+
+fn scalar_type(s: ScalarType) -> Type {
+    use ScalarType::*;
+    match s {
+        Double => Type::Double,
+        Float => Type::Float,
+        Int32 => Type::Int32,
+        Int64 => Type::Int64,
+        Uint32 => Type::Uint32,
+        Uint64 => Type::Uint64,
+        Sint32 => Type::Sint32,
+        Sint64 => Type::Sint64,
+        Fixed32 => Type::Fixed32,
+        Fixed64 => Type::Fixed64,
+        Sfixed32 => Type::Sfixed32,
+        Sfixed64 => Type::Sfixed64,
+        Bool => Type::Bool,
+        String => Type::String,
+        Bytes => Type::Bytes,
+    }
+}
+
+/// Records source locations in the order protoc does (pre-order).
+struct Locs<'a> {
+    src: &'a SourceInfo,
+    path: Vec<i32>,
+    out: Vec<Location>,
+}
+
+impl Locs<'_> {
+    fn span(&self, span: Span) -> Vec<i32> {
+        let text = self.src.text.inner();
+        let (l1, c1) = self.src.lines.line_col(text, span.start);
+        let (l2, c2) = self.src.lines.line_col(text, span.end);
+        let v = |x: usize| i32::try_from(x).unwrap_or(i32::MAX);
+        if l1 == l2 {
+            vec![v(l1), v(c1), v(c2)]
+        } else {
+            vec![v(l1), v(c1), v(l2), v(c2)]
+        }
+    }
+
+    fn add(&mut self, extra: &[i32], span: Span, comments: Option<&Comments>) {
+        let mut path = self.path.clone();
+        path.extend_from_slice(extra);
+        let c = comments.cloned().unwrap_or_default();
+        self.out.push(Location {
+            path,
+            span: self.span(span),
+            leading_comments: c.leading,
+            trailing_comments: c.trailing,
+            leading_detached_comments: c.detached,
+        });
+    }
+
+    fn push(&mut self, parts: &[i32]) {
+        self.path.extend_from_slice(parts);
+    }
+
+    fn pop(&mut self, n: usize) {
+        self.path.truncate(self.path.len() - n);
+    }
+}
+
+fn idx(i: usize) -> i32 {
+    i32::try_from(i).unwrap_or(i32::MAX)
+}
+
+fn field(f: &FieldDef, locs: &mut Locs<'_>, path: &[i32]) -> FieldDescriptorProto {
+    locs.push(path);
+    locs.add(&[], f.span, Some(&f.comments));
+    let label = match (&f.cardinality, f.presence) {
+        (Cardinality::Repeated | Cardinality::Map { .. }, _) => Label::Repeated,
+        (_, Presence::Required) => Label::Required,
+        _ => Label::Optional,
+    };
+    if let Some(span) = f.parts.label {
+        locs.add(&[4], span, None);
+    }
+    let (ty, type_name) = match &f.ty {
+        FieldType::Scalar(s) => (scalar_type(*s), None),
+        FieldType::Message(m) => (Type::Message, Some(format!(".{m}"))),
+        FieldType::Enum(e) => (Type::Enum, Some(format!(".{e}"))),
+    };
+    let type_tag = if type_name.is_some() { 6 } else { 5 };
+    locs.add(&[type_tag], f.parts.ty, None);
+    if let Some(span) = f.parts.extendee {
+        locs.add(&[2], span, None);
+    }
+    locs.add(&[1], f.parts.name, None);
+    locs.add(&[3], f.parts.number, None);
+    locs.pop(path.len());
+    FieldDescriptorProto {
+        name: Some(f.name.clone()),
+        number: Some(f.number as i32),
+        label: Some(label as i32),
+        r#type: Some(ty as i32),
+        type_name,
+        extendee: f.extendee.as_ref().map(|e| format!(".{e}")),
+        default_value: f.default.clone(),
+        oneof_index: f.oneof.map(idx),
+        json_name: Some(f.json_name.clone()),
+        options: decode(&f.encoded_options),
+        proto3_optional: f.proto3_optional.then_some(true),
+    }
+}
+
+/// Extensions of one scope; each `extend` block is a location at `tag` itself.
+fn extensions(
+    defs: &[FieldDef],
+    blocks: &[ExtendDecl],
+    locs: &mut Locs<'_>,
+    tag: i32,
+) -> Vec<FieldDescriptorProto> {
+    for b in blocks {
+        locs.add(&[tag], b.span, Some(&b.comments));
+    }
+    defs.iter()
+        .enumerate()
+        .map(|(i, x)| field(x, locs, &[tag, idx(i)]))
+        .collect()
+}
+
+fn enumeration(e: &EnumDef, locs: &mut Locs<'_>, path: &[i32]) -> EnumDescriptorProto {
+    locs.push(path);
+    locs.add(&[], e.span, Some(&e.comments));
+    locs.add(&[1], e.name_span, None);
+    let value = e
+        .values
+        .iter()
+        .enumerate()
+        .map(|(i, v)| {
+            locs.push(&[2, idx(i)]);
+            locs.add(&[], v.span, Some(&v.comments));
+            locs.add(&[1], v.name_span, None);
+            locs.add(&[2], v.number_span, None);
+            locs.pop(2);
+            EnumValueDescriptorProto {
+                name: Some(v.name.clone()),
+                number: Some(v.number),
+                options: decode(&v.encoded_options),
+            }
+        })
+        .collect();
+    locs.pop(path.len());
+    EnumDescriptorProto {
+        name: Some(e.name.clone()),
+        value,
+        options: decode(&e.encoded_options),
+        reserved_range: e
+            .reserved_ranges
+            .iter()
+            .map(|r| enum_descriptor_proto::EnumReservedRange {
+                start: Some(r.start as i32),
+                end: Some(r.end as i32),
+            })
+            .collect(),
+        reserved_name: e.reserved_names.clone(),
+    }
+}
+
+fn message(m: &MessageDef, locs: &mut Locs<'_>, path: &[i32]) -> DescriptorProto {
+    locs.push(path);
+    if !m.map_entry {
+        locs.add(&[], m.span, Some(&m.comments));
+        locs.add(&[1], m.name_span, None);
+    }
+    let mut decl: Vec<&FieldDef> = m.fields.iter().collect();
+    decl.sort_by_key(|f| f.index);
+    let fields: Vec<FieldDescriptorProto> = if m.map_entry {
+        let mut sink = Locs {
+            src: locs.src,
+            path: Vec::new(),
+            out: Vec::new(),
+        };
+        decl.iter().map(|f| field(f, &mut sink, &[])).collect()
+    } else {
+        decl.iter()
+            .enumerate()
+            .map(|(i, f)| field(f, locs, &[2, idx(i)]))
+            .collect()
+    };
+    let nested = m
+        .messages
+        .iter()
+        .enumerate()
+        .map(|(i, n)| message(n, locs, &[3, idx(i)]))
+        .collect();
+    let enums = m
+        .enums
+        .iter()
+        .enumerate()
+        .map(|(i, e)| enumeration(e, locs, &[4, idx(i)]))
+        .collect();
+    let extensions = extensions(&m.extensions, &m.extend_decls, locs, 6);
+    locs.pop(path.len());
+    let options = if m.map_entry {
+        Some(prost_types::MessageOptions {
+            map_entry: Some(true),
+            ..Default::default()
+        })
+    } else {
+        decode(&m.encoded_options)
+    };
+    DescriptorProto {
+        name: Some(m.name.clone()),
+        field: fields,
+        extension: extensions,
+        nested_type: nested,
+        enum_type: enums,
+        extension_range: m
+            .extension_ranges
+            .iter()
+            .map(|r| descriptor_proto::ExtensionRange {
+                start: Some(r.start as i32),
+                end: Some(r.end as i32 + 1),
+                options: None,
+            })
+            .collect(),
+        oneof_decl: m
+            .oneofs
+            .iter()
+            .map(|o| OneofDescriptorProto {
+                name: Some(o.name.clone()),
+                options: None,
+            })
+            .collect(),
+        options,
+        reserved_range: m
+            .reserved_ranges
+            .iter()
+            .map(|r| descriptor_proto::ReservedRange {
+                start: Some(r.start as i32),
+                end: Some(r.end as i32 + 1),
+            })
+            .collect(),
+        reserved_name: m.reserved_names.clone(),
+    }
+}
+
+/// One file as a `FileDescriptorProto` with source-code info.
+pub(crate) fn file(f: &FileDef) -> FileDescriptorProto {
+    let mut locs = Locs {
+        src: &f.source,
+        path: Vec::new(),
+        out: Vec::new(),
+    };
+    let text_len = f.source.text.inner().len();
+    locs.add(&[], Span::new(0, text_len), None);
+    if let Some((span, c)) = &f.decls.syntax {
+        locs.add(&[12], *span, Some(c));
+    }
+    if let Some((span, c)) = &f.decls.package {
+        locs.add(&[2], *span, Some(c));
+    }
+    for (i, (span, c)) in f.decls.imports.iter().enumerate() {
+        locs.add(&[3, idx(i)], *span, Some(c));
+    }
+    let message_type = f
+        .messages
+        .iter()
+        .enumerate()
+        .map(|(i, m)| message(m, &mut locs, &[4, idx(i)]))
+        .collect();
+    let enum_type = f
+        .enums
+        .iter()
+        .enumerate()
+        .map(|(i, e)| enumeration(e, &mut locs, &[5, idx(i)]))
+        .collect();
+    let service = f
+        .services
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            locs.push(&[6, idx(i)]);
+            locs.add(&[], s.span, Some(&s.comments));
+            let method = s
+                .methods
+                .iter()
+                .enumerate()
+                .map(|(j, m)| {
+                    locs.add(&[2, idx(j)], m.span, Some(&m.comments));
+                    MethodDescriptorProto {
+                        name: Some(m.name.clone()),
+                        input_type: Some(format!(".{}", m.input_type)),
+                        output_type: Some(format!(".{}", m.output_type)),
+                        options: decode(&m.encoded_options),
+                        client_streaming: m.client_streaming.then_some(true),
+                        server_streaming: m.server_streaming.then_some(true),
+                    }
+                })
+                .collect();
+            locs.pop(2);
+            ServiceDescriptorProto {
+                name: Some(s.name.clone()),
+                method,
+                options: decode(&s.encoded_options),
+            }
+        })
+        .collect();
+    let extension = extensions(&f.extensions, &f.decls.extends, &mut locs, 7);
+    FileDescriptorProto {
+        name: Some(f.name.clone()),
+        package: (!f.package.is_empty()).then(|| f.package.clone()),
+        dependency: f.dependencies.clone(),
+        public_dependency: f.public_dependencies.iter().map(|&i| idx(i)).collect(),
+        weak_dependency: f.weak_dependencies.iter().map(|&i| idx(i)).collect(),
+        message_type,
+        enum_type,
+        service,
+        extension,
+        options: decode(&f.encoded_options),
+        source_code_info: Some(SourceCodeInfo { location: locs.out }),
+        syntax: match f.syntax {
+            Syntax::Proto3 => Some("proto3".into()),
+            Syntax::Proto2 => Some("proto2".into()),
+        },
+    }
+}
+
+impl Schema {
+    /// The requested files as descriptors (imports are referenced by name, not included).
+    pub fn file_descriptor_set(&self) -> FileDescriptorSet {
+        FileDescriptorSet {
+            file: self
+                .files
+                .iter()
+                .filter(|f| f.requested)
+                .map(file)
+                .collect(),
+        }
+    }
+
+    /// The requested files and everything they import, dependencies first.
+    pub fn file_descriptor_set_with_imports(&self) -> FileDescriptorSet {
+        let mut needed = vec![false; self.files.len()];
+        for (i, f) in self.files.iter().enumerate().rev() {
+            if f.requested || needed[i] {
+                needed[i] = true;
+                for d in &f.dependencies {
+                    if let Some(j) = self.files.iter().position(|g| &g.name == d) {
+                        needed[j] = true;
+                    }
+                }
+            }
+        }
+        FileDescriptorSet {
+            file: self
+                .files
+                .iter()
+                .zip(needed)
+                .filter(|(_, n)| *n)
+                .map(|(f, _)| file(f))
+                .collect(),
+        }
+    }
+}

@@ -1,0 +1,249 @@
+//! Errors and warnings with file, span, labels and help; renderable with miette.
+//!
+//! The span is kept outside the message: a [`Diagnostic`] is the rule it reports
+//! (`code`), the words, and where. Library code only returns these; it never prints.
+
+use std::fmt;
+use std::sync::Arc;
+
+use miette::{LabeledSpan, NamedSource, SourceCode};
+use serde::Serialize;
+
+use crate::span::{LineIndex, Span};
+
+/// How bad a diagnostic is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Severity {
+    /// The schema is refused.
+    Error,
+    /// A lint: the schema compiles, but a convention is broken.
+    Warning,
+}
+
+/// A secondary place a diagnostic points at.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Label {
+    /// Where.
+    pub span: Span,
+    /// What is there.
+    pub text: String,
+}
+
+/// One error or warning about one place in one file.
+#[derive(Clone, Debug)]
+pub struct Diagnostic {
+    code: &'static str,
+    severity: Severity,
+    message: String,
+    file: String,
+    span: Span,
+    line: usize,
+    column: usize,
+    labels: Vec<Label>,
+    help: Option<String>,
+    source: Option<Arc<NamedSource<String>>>,
+}
+
+impl Diagnostic {
+    pub(crate) fn error(
+        code: &'static str,
+        file: &str,
+        span: Span,
+        message: impl Into<String>,
+    ) -> Self {
+        Diagnostic {
+            code,
+            severity: Severity::Error,
+            message: message.into(),
+            file: file.to_string(),
+            span,
+            line: 0,
+            column: 0,
+            labels: Vec::new(),
+            help: None,
+            source: None,
+        }
+    }
+
+    pub(crate) fn warning(
+        code: &'static str,
+        file: &str,
+        span: Span,
+        message: impl Into<String>,
+    ) -> Self {
+        Diagnostic {
+            severity: Severity::Warning,
+            ..Diagnostic::error(code, file, span, message)
+        }
+    }
+
+    pub(crate) fn label(mut self, span: Span, text: impl Into<String>) -> Self {
+        self.labels.push(Label {
+            span,
+            text: text.into(),
+        });
+        self
+    }
+
+    pub(crate) fn help(mut self, text: impl Into<String>) -> Self {
+        self.help = Some(text.into());
+        self
+    }
+
+    pub(crate) fn with_label(&mut self, span: Span, text: impl Into<String>) -> &mut Self {
+        self.labels.push(Label {
+            span,
+            text: text.into(),
+        });
+        self
+    }
+
+    pub(crate) fn with_help(&mut self, text: impl Into<String>) -> &mut Self {
+        self.help = Some(text.into());
+        self
+    }
+
+    /// Fills line, column and the source text miette renders.
+    pub(crate) fn locate(&mut self, text: &Arc<NamedSource<String>>, lines: &LineIndex) {
+        let (line, column) = lines.line_col(text.inner(), self.span.start);
+        self.line = line + 1;
+        self.column = column + 1;
+        self.source = Some(text.clone());
+    }
+
+    /// The rule this reports, kebab-case and stable (e.g. `duplicate-field-number`).
+    pub fn code(&self) -> &'static str {
+        self.code
+    }
+
+    /// Error or warning.
+    pub fn severity(&self) -> Severity {
+        self.severity
+    }
+
+    /// The words of the diagnostic (lowercase, names the thing).
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
+    /// The file's name as it was imported or opened.
+    pub fn file(&self) -> &str {
+        &self.file
+    }
+
+    /// Where in the file.
+    pub fn span(&self) -> Span {
+        self.span
+    }
+
+    /// One-based line of the span's start.
+    pub fn line(&self) -> usize {
+        self.line
+    }
+
+    /// One-based column of the span's start (a tab advances to the next multiple of 8).
+    pub fn column(&self) -> usize {
+        self.column
+    }
+
+    /// Secondary places.
+    pub fn labels(&self) -> &[Label] {
+        &self.labels
+    }
+
+    /// What to do about it.
+    pub fn help_text(&self) -> Option<&str> {
+        self.help.as_deref()
+    }
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let level = match self.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        };
+        write!(
+            f,
+            "{}:{}:{}: {level}[{}]: {}",
+            self.file, self.line, self.column, self.code, self.message
+        )
+    }
+}
+
+impl std::error::Error for Diagnostic {}
+
+impl miette::Diagnostic for Diagnostic {
+    fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        Some(Box::new(self.code))
+    }
+
+    fn severity(&self) -> Option<miette::Severity> {
+        Some(match self.severity {
+            Severity::Error => miette::Severity::Error,
+            Severity::Warning => miette::Severity::Warning,
+        })
+    }
+
+    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        self.help
+            .as_ref()
+            .map(|h| Box::new(h) as Box<dyn fmt::Display>)
+    }
+
+    fn source_code(&self) -> Option<&dyn SourceCode> {
+        self.source.as_deref().map(|s| s as &dyn SourceCode)
+    }
+
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        let primary = LabeledSpan::new_primary_with_span(None, self.span);
+        let rest = self
+            .labels
+            .iter()
+            .map(|l| LabeledSpan::new_with_span(Some(l.text.clone()), l.span));
+        Some(Box::new(std::iter::once(primary).chain(rest)))
+    }
+}
+
+/// Every error found in a compilation (never empty), plus the warnings.
+#[derive(Clone, Debug)]
+pub struct Diagnostics {
+    errors: Vec<Diagnostic>,
+    warnings: Vec<Diagnostic>,
+}
+
+impl Diagnostics {
+    pub(crate) fn new(errors: Vec<Diagnostic>, warnings: Vec<Diagnostic>) -> Self {
+        Diagnostics { errors, warnings }
+    }
+
+    /// The errors, in file order then source order.
+    pub fn errors(&self) -> &[Diagnostic] {
+        &self.errors
+    }
+
+    /// Lint warnings found alongside the errors.
+    pub fn warnings(&self) -> &[Diagnostic] {
+        &self.warnings
+    }
+}
+
+impl fmt::Display for Diagnostics {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.errors.as_slice() {
+            [one] => write!(f, "{one}"),
+            [first, rest @ ..] => write!(f, "{first} (and {} more errors)", rest.len()),
+            [] => write!(f, "schema has errors"),
+        }
+    }
+}
+
+impl std::error::Error for Diagnostics {}
+
+impl miette::Diagnostic for Diagnostics {
+    fn related<'a>(&'a self) -> Option<Box<dyn Iterator<Item = &'a dyn miette::Diagnostic> + 'a>> {
+        Some(Box::new(
+            self.errors.iter().map(|d| d as &dyn miette::Diagnostic),
+        ))
+    }
+}

@@ -1,0 +1,168 @@
+//! bijoubuf-schema: `.proto` text (proto2 and proto3) to a checked schema model.
+//!
+//! This crate is the front end of bijoubuf's code generation: it parses schema files
+//! with a nom lexer and a recovering parser, resolves imports (include paths, in-memory
+//! sources and the built-in well-known types), resolves every name with protobuf's
+//! scoping rules, checks protoc's rules, interprets options (custom options included),
+//! and hands back a [`Schema`]: the model `bijoubuf-codegen` reads. The same schema
+//! converts to a `prost_types::FileDescriptorSet` with source-code info.
+//!
+//! All errors of a compilation are collected into [`Diagnostics`], each with a file,
+//! span, message, labels and help, renderable with miette. Lint warnings (naming
+//! conventions) come back with the result and can be turned off with [`Lints`].
+//!
+//! ```
+//! # fn main() -> Result<(), bijoubuf_schema::Diagnostics> {
+//! use bijoubuf_schema::{Compiler, FieldType, Presence, ScalarType};
+//!
+//! let compiled = Compiler::new()
+//!     .source("shop/v1/order.proto", r#"
+//!         syntax = "proto3";
+//!         package shop.v1;
+//!         import "google/protobuf/timestamp.proto";
+//!         // An order.
+//!         message Order {
+//!           uint64 id = 1;
+//!           optional string note = 2;
+//!           google.protobuf.Timestamp placed_at = 3;
+//!           map<string, uint32> items = 4;
+//!         }
+//!     "#)
+//!     .compile(&["shop/v1/order.proto"])?;
+//! let order = compiled.schema.message("shop.v1.Order").expect("declared above");
+//! assert_eq!(order.comments.leading.as_deref(), Some(" An order.\n"));
+//! assert_eq!(order.fields[0].ty, FieldType::Scalar(ScalarType::Uint64));
+//! assert_eq!(order.fields[1].presence, Presence::Explicit);
+//! assert_eq!(order.fields[2].ty, FieldType::Message("google.protobuf.Timestamp".into()));
+//! let fds = compiled.schema.file_descriptor_set();
+//! assert_eq!(fds.file.len(), 1);
+//! # Ok(()) }
+//! ```
+
+mod ast;
+mod builtin;
+mod check;
+mod descriptor;
+mod diagnostics;
+mod lexer;
+mod lints;
+mod load;
+mod model;
+mod options;
+mod parser;
+mod resolve;
+mod span;
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+pub use diagnostics::{Diagnostic, Diagnostics, Label, Severity};
+pub use lints::Lints;
+pub use model::{
+    Cardinality, Comments, EnumDef, EnumValueDef, FieldDef, FieldType, FileDef, MessageDef,
+    MethodDef, NumberRange, OneofDef, OptionDef, OptionValue, Presence, ScalarType, Schema,
+    ServiceDef, Syntax, TypeDef,
+};
+pub use span::Span;
+
+/// The text of a file and its line table (kept for diagnostics and source-code info).
+#[derive(Clone, Debug)]
+pub(crate) struct SourceInfo {
+    pub(crate) text: Arc<miette::NamedSource<String>>,
+    pub(crate) lines: span::LineIndex,
+}
+
+impl PartialEq for SourceInfo {
+    fn eq(&self, other: &Self) -> bool {
+        self.text.inner() == other.text.inner()
+    }
+}
+
+/// Finds and compiles .proto files.
+#[derive(Clone, Debug, Default)]
+pub struct Compiler {
+    include_paths: Vec<PathBuf>,
+    sources: HashMap<String, String>,
+    lints: Lints,
+}
+
+/// A successful compilation: the schema and any lint warnings.
+#[derive(Clone, Debug)]
+pub struct Compiled {
+    /// The checked schema.
+    pub schema: Schema,
+    /// Lint warnings (never errors).
+    pub warnings: Vec<Diagnostic>,
+}
+
+impl Compiler {
+    /// A compiler with no include paths; the well-known types are built in.
+    pub fn new() -> Self {
+        Compiler::default()
+    }
+
+    /// Adds a directory imports are looked up in (after in-memory sources, before the
+    /// built-in files).
+    pub fn include(&mut self, path: impl Into<PathBuf>) -> &mut Self {
+        self.include_paths.push(path.into());
+        self
+    }
+
+    /// Adds an in-memory file under its import name.
+    pub fn source(&mut self, name: impl Into<String>, text: impl Into<String>) -> &mut Self {
+        self.sources.insert(name.into(), text.into());
+        self
+    }
+
+    /// Chooses which lints run.
+    pub fn lints(&mut self, lints: Lints) -> &mut Self {
+        self.lints = lints;
+        self
+    }
+
+    /// Compiles `files` (import names) and everything they import.
+    ///
+    /// # Errors
+    /// Every error found, in every file, as [`Diagnostics`].
+    pub fn compile<S: AsRef<str>>(&self, files: &[S]) -> Result<Compiled, Diagnostics> {
+        let names: Vec<&str> = files.iter().map(AsRef::as_ref).collect();
+        load::compile(self, &names)
+    }
+
+    /// The text of `name`; `Err(offset)` carries lossy text and the offset of the first
+    /// byte that is not UTF-8.
+    pub(crate) fn read(&self, name: &str) -> Option<Result<String, (String, usize)>> {
+        if let Some(text) = self.sources.get(name) {
+            return Some(Ok(text.clone()));
+        }
+        // An import path never climbs out of its include directory.
+        if !name.split('/').any(|part| part == "..") {
+            for dir in &self.include_paths {
+                if let Ok(bytes) = std::fs::read(dir.join(name)) {
+                    return Some(match String::from_utf8(bytes) {
+                        Ok(text) => Ok(text),
+                        Err(e) => {
+                            let at = e.utf8_error().valid_up_to();
+                            Err((String::from_utf8_lossy(e.as_bytes()).into_owned(), at))
+                        }
+                    });
+                }
+            }
+        }
+        builtin::get(name).map(|t| Ok(t.to_string()))
+    }
+}
+
+/// Compiles in-memory files: `(name, text)` pairs, compiling every one of them.
+///
+/// # Errors
+/// Every error found as [`Diagnostics`].
+pub fn compile_sources(files: &[(&str, &str)]) -> Result<Compiled, Diagnostics> {
+    let mut c = Compiler::new();
+    for (name, text) in files {
+        c.source(*name, *text);
+    }
+    let names: Vec<&str> = files.iter().map(|(n, _)| *n).collect();
+    c.compile(&names)
+}

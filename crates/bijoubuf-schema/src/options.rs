@@ -1,0 +1,511 @@
+//! Option interpretation: names resolved against descriptor.proto's option messages and
+//! their extensions (custom options), values type-checked and encoded in protobuf's
+//! binary form so the standard ones can be decoded into `prost_types` options.
+
+mod walk;
+
+use std::collections::HashMap;
+
+use crate::ast::{OptionStmt, Value, ValueKind};
+use crate::check::defaults::{float_of, int_of, int_range};
+use crate::check::join;
+use crate::diagnostics::Diagnostic;
+use crate::load::Loaded;
+use crate::model::{FieldDef, FieldType, FileDef, MessageDef, OptionDef, OptionValue, ScalarType};
+use crate::resolve::{Lookup, SymKind, Symbols};
+use crate::span::Span;
+
+/// What option interpretation needs to know about a field.
+#[derive(Clone, Debug)]
+struct FieldInfo {
+    name: String,
+    number: u32,
+    repeated: bool,
+    ty: FieldType,
+    extendee: Option<String>,
+}
+
+/// Fields of every message, values of every enum, and every extension, by full name.
+#[derive(Default)]
+struct Index {
+    messages: HashMap<String, Vec<FieldInfo>>,
+    enums: HashMap<String, Vec<(String, i32)>>,
+    extensions: HashMap<String, FieldInfo>,
+}
+
+fn info(f: &FieldDef) -> FieldInfo {
+    FieldInfo {
+        name: f.name.clone(),
+        number: f.number,
+        repeated: !matches!(f.cardinality, crate::model::Cardinality::Single),
+        ty: f.ty.clone(),
+        extendee: f.extendee.clone(),
+    }
+}
+
+impl Index {
+    fn add_message(&mut self, m: &MessageDef) {
+        self.messages
+            .insert(m.full_name.clone(), m.fields.iter().map(info).collect());
+        for n in &m.messages {
+            self.add_message(n);
+        }
+        for e in &m.enums {
+            self.enums.insert(
+                e.full_name.clone(),
+                e.values
+                    .iter()
+                    .map(|v| (v.name.clone(), v.number))
+                    .collect(),
+            );
+        }
+        for x in &m.extensions {
+            self.extensions.insert(x.full_name.clone(), info(x));
+        }
+    }
+
+    fn build(files: &[FileDef]) -> Self {
+        let mut ix = Index::default();
+        for f in files {
+            for m in &f.messages {
+                ix.add_message(m);
+            }
+            for e in &f.enums {
+                ix.enums.insert(
+                    e.full_name.clone(),
+                    e.values
+                        .iter()
+                        .map(|v| (v.name.clone(), v.number))
+                        .collect(),
+                );
+            }
+            for x in &f.extensions {
+                ix.extensions.insert(x.full_name.clone(), info(x));
+            }
+        }
+        ix
+    }
+}
+
+fn varint(mut v: u64, out: &mut Vec<u8>) {
+    while v >= 0x80 {
+        out.push((v as u8) | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
+fn wire_type(ty: &FieldType) -> u8 {
+    use ScalarType::*;
+    match ty {
+        FieldType::Scalar(Double | Fixed64 | Sfixed64) => 1,
+        FieldType::Scalar(Float | Fixed32 | Sfixed32) => 5,
+        FieldType::Scalar(String | Bytes) | FieldType::Message(_) => 2,
+        _ => 0,
+    }
+}
+
+/// One record: key, then (for LEN) the length, then the payload.
+fn record(number: u32, wire: u8, payload: &[u8], out: &mut Vec<u8>) {
+    varint((u64::from(number) << 3) | u64::from(wire), out);
+    if wire == 2 {
+        varint(payload.len() as u64, out);
+    }
+    out.extend_from_slice(payload);
+}
+
+/// The options message each kind of element is configured by.
+#[derive(Clone, Copy)]
+pub(crate) enum Target {
+    File,
+    Message,
+    Field,
+    Oneof,
+    Enum,
+    EnumValue,
+    Service,
+    Method,
+    ExtensionRange,
+}
+
+impl Target {
+    fn message(self) -> &'static str {
+        match self {
+            Target::File => "google.protobuf.FileOptions",
+            Target::Message => "google.protobuf.MessageOptions",
+            Target::Field => "google.protobuf.FieldOptions",
+            Target::Oneof => "google.protobuf.OneofOptions",
+            Target::Enum => "google.protobuf.EnumOptions",
+            Target::EnumValue => "google.protobuf.EnumValueOptions",
+            Target::Service => "google.protobuf.ServiceOptions",
+            Target::Method => "google.protobuf.MethodOptions",
+            Target::ExtensionRange => "google.protobuf.ExtensionRangeOptions",
+        }
+    }
+}
+
+pub(crate) struct Interpreter<'a> {
+    fi: usize,
+    file: &'a Loaded,
+    syms: &'a Symbols,
+    index: &'a Index,
+    errors: Vec<Diagnostic>,
+}
+
+pub(crate) fn interpret(
+    files: &[Loaded],
+    models: &mut [FileDef],
+    syms: &Symbols,
+) -> Vec<Diagnostic> {
+    let index = Index::build(models);
+    let mut errors = Vec::new();
+    for (fi, (file, model)) in files.iter().zip(models.iter_mut()).enumerate() {
+        let mut it = Interpreter {
+            fi,
+            file,
+            syms,
+            index: &index,
+            errors: Vec::new(),
+        };
+        it.file(model);
+        errors.append(&mut it.errors);
+    }
+    errors
+}
+
+impl Interpreter<'_> {
+    fn err(
+        &mut self,
+        code: &'static str,
+        span: Span,
+        message: impl Into<String>,
+    ) -> &mut Diagnostic {
+        self.errors
+            .push(Diagnostic::error(code, &self.file.name, span, message));
+        let last = self.errors.len() - 1;
+        &mut self.errors[last]
+    }
+
+    /// Interprets a list of option statements for one element.
+    pub(crate) fn options(
+        &mut self,
+        scope: &str,
+        target: Target,
+        stmts: &[OptionStmt],
+    ) -> (Vec<OptionDef>, Vec<u8>) {
+        let mut defs = Vec::new();
+        let mut bytes = Vec::new();
+        let mut set: HashMap<Vec<u32>, Span> = HashMap::new();
+        for stmt in stmts {
+            let first = &stmt.name[0];
+            let pseudo =
+                matches!(target, Target::Field) && !first.is_extension && stmt.name.len() == 1;
+            if pseudo && (first.name == "default" || first.name == "json_name") {
+                continue;
+            }
+            if let Some((def, path, repeated, rec)) = self.option(scope, target, stmt) {
+                if !repeated && let Some(prev) = set.get(&path) {
+                    let prev = *prev;
+                    self.err(
+                        "duplicate-option",
+                        stmt.span,
+                        format!("option {:?} is set twice", def.name),
+                    )
+                    .with_label(prev, "first set here");
+                    continue;
+                }
+                set.insert(path, stmt.span);
+                bytes.extend_from_slice(&rec);
+                defs.push(def);
+            }
+        }
+        (defs, bytes)
+    }
+
+    /// Resolves one `name = value`; returns the definition, the field-number path, whether
+    /// the last field is repeated, and the encoded record.
+    fn option(
+        &mut self,
+        scope: &str,
+        target: Target,
+        stmt: &OptionStmt,
+    ) -> Option<(OptionDef, Vec<u32>, bool, Vec<u8>)> {
+        let mut current = target.message().to_string();
+        let mut chain: Vec<FieldInfo> = Vec::new();
+        let mut extension = None;
+        let mut written = String::new();
+        for (i, part) in stmt.name.iter().enumerate() {
+            if i > 0 {
+                written.push('.');
+            }
+            let field = if part.is_extension {
+                written.push_str(&format!("({})", part.name));
+                let ext = self.extension(scope, &part.name, part.span, &current)?;
+                if i == 0 {
+                    extension = Some(self.ext_full_name(scope, &part.name));
+                }
+                ext
+            } else {
+                written.push_str(&part.name);
+                match self
+                    .index
+                    .messages
+                    .get(&current)
+                    .and_then(|fs| fs.iter().find(|f| f.name == part.name))
+                {
+                    Some(f) => f.clone(),
+                    None => {
+                        self.err("unknown-option", part.span, format!("option {:?} is not a field of {current}", part.name))
+                            .with_help("a custom option is written in parentheses, e.g. `(my.option)`, and needs the import that declares it");
+                        return None;
+                    }
+                }
+            };
+            if i + 1 < stmt.name.len() {
+                match (&field.ty, field.repeated) {
+                    (FieldType::Message(m), false) => current = m.clone(),
+                    _ => {
+                        self.err("invalid-option-name", part.span, format!("option {written:?} is not a singular message, so it has no sub-fields"));
+                        return None;
+                    }
+                }
+            }
+            chain.push(field);
+        }
+        let last = chain.last()?.clone();
+        let (value, payload) = self.value(scope, &last, &stmt.value)?;
+        let mut rec = Vec::new();
+        record(last.number, wire_type(&last.ty), &payload, &mut rec);
+        for f in chain.iter().rev().skip(1) {
+            let inner = std::mem::take(&mut rec);
+            record(f.number, 2, &inner, &mut rec);
+        }
+        let path = chain.iter().map(|f| f.number).collect();
+        let def = OptionDef {
+            name: written,
+            extension,
+            value,
+            span: stmt.span,
+        };
+        Some((def, path, last.repeated, rec))
+    }
+
+    fn ext_full_name(&self, scope: &str, name: &str) -> String {
+        match self.syms.lookup(self.fi, scope, name, false) {
+            Lookup::Found(full, _) => full,
+            _ => name.trim_start_matches('.').to_string(),
+        }
+    }
+
+    /// Resolves an extension name used as an option of `extendee`.
+    fn extension(
+        &mut self,
+        scope: &str,
+        name: &str,
+        span: Span,
+        extendee: &str,
+    ) -> Option<FieldInfo> {
+        match self.syms.lookup(self.fi, scope, name, false) {
+            Lookup::Found(full, sym) if sym.kind == SymKind::Extension => {
+                let ext = self.index.extensions.get(&full).cloned()?;
+                if ext.extendee.as_deref() != Some(extendee) {
+                    let of = ext.extendee.clone().unwrap_or_default();
+                    self.err(
+                        "option-extendee-mismatch",
+                        span,
+                        format!("{full:?} extends {of:?}, not {extendee:?}"),
+                    )
+                    .with_help("use the option on the kind of element its extendee configures");
+                    return None;
+                }
+                Some(ext)
+            }
+            Lookup::Found(full, sym) => {
+                self.err(
+                    "unknown-option",
+                    span,
+                    format!("{full:?} is {}, not an extension", sym.kind.describe()),
+                );
+                None
+            }
+            Lookup::NotImported(full, file) => {
+                let other = self.syms.names[file].clone();
+                self.err(
+                    "missing-import",
+                    span,
+                    format!("option {full:?} is defined in {other:?}, which is not imported"),
+                )
+                .with_help(format!("add `import \"{other}\";`"));
+                None
+            }
+            Lookup::NotFound => {
+                self.err("unknown-option", span, format!("option ({name}) is not defined"))
+                    .with_help("custom options are extensions of google.protobuf.*Options; import the file that declares it");
+                None
+            }
+        }
+    }
+
+    /// Type-checks a value for `field`; returns it and its encoded payload (no key).
+    fn value(
+        &mut self,
+        scope: &str,
+        field: &FieldInfo,
+        v: &Value,
+    ) -> Option<(OptionValue, Vec<u8>)> {
+        let mut out = Vec::new();
+        let bad = |this: &mut Self, expected: String| {
+            this.err(
+                "invalid-option-value",
+                v.span,
+                format!("option {:?} needs {expected}", field.name),
+            );
+            None
+        };
+        match &field.ty {
+            FieldType::Scalar(s) => {
+                use ScalarType::*;
+                if let Some((lo, hi)) = int_range(*s) {
+                    let Some(i) = int_of(v).filter(|i| *i >= lo && *i <= hi) else {
+                        return bad(self, format!("an integer in {lo}..={hi}"));
+                    };
+                    let val = match s {
+                        Uint32 | Uint64 | Fixed32 | Fixed64 => OptionValue::Uint(i as u64),
+                        _ => OptionValue::Int(i as i64),
+                    };
+                    match s {
+                        Sint32 | Sint64 => {
+                            varint(((i as i64) << 1 ^ ((i as i64) >> 63)) as u64, &mut out)
+                        }
+                        Fixed32 | Sfixed32 => out.extend_from_slice(&(i as u32).to_le_bytes()),
+                        Fixed64 | Sfixed64 => out.extend_from_slice(&(i as u64).to_le_bytes()),
+                        _ => varint(i as i64 as u64, &mut out),
+                    }
+                    return Some((val, out));
+                }
+                match s {
+                    Double | Float => {
+                        let Some(f) = float_of(v) else {
+                            return bad(self, "a number".into());
+                        };
+                        if *s == Double {
+                            out.extend_from_slice(&f.to_le_bytes());
+                        } else {
+                            out.extend_from_slice(&(f as f32).to_le_bytes());
+                        }
+                        Some((OptionValue::Float(f), out))
+                    }
+                    Bool => {
+                        let b = match &v.kind {
+                            ValueKind::Ident(w) if matches!(w.as_str(), "true" | "True" | "t") => {
+                                true
+                            }
+                            ValueKind::Ident(w)
+                                if matches!(w.as_str(), "false" | "False" | "f") =>
+                            {
+                                false
+                            }
+                            _ => return bad(self, "`true` or `false`".into()),
+                        };
+                        out.push(u8::from(b));
+                        Some((OptionValue::Bool(b), out))
+                    }
+                    String => match &v.kind {
+                        ValueKind::Str(b) => match std::str::from_utf8(b) {
+                            Ok(s) => Some((OptionValue::String(s.to_string()), b.clone())),
+                            Err(_) => bad(self, "valid UTF-8 text".into()),
+                        },
+                        _ => bad(self, "a string".into()),
+                    },
+                    Bytes => match &v.kind {
+                        ValueKind::Str(b) => Some((OptionValue::Bytes(b.clone()), b.clone())),
+                        _ => bad(self, "a string".into()),
+                    },
+                    _ => None,
+                }
+            }
+            FieldType::Enum(e) => {
+                let values = self.index.enums.get(e).cloned().unwrap_or_default();
+                let found = match &v.kind {
+                    ValueKind::Ident(w) => values.iter().find(|(n, _)| n == w).cloned(),
+                    _ => None,
+                };
+                let Some((name, number)) = found else {
+                    return bad(self, format!("a value name of enum {e:?}"));
+                };
+                varint(i64::from(number) as u64, &mut out);
+                Some((OptionValue::Enum { name, number }, out))
+            }
+            FieldType::Message(m) => {
+                let ValueKind::Aggregate(fields) = &v.kind else {
+                    return bad(self, format!("a message value `{{ … }}` of type {m:?}"));
+                };
+                let mut set = Vec::new();
+                let mut seen: HashMap<u32, Span> = HashMap::new();
+                for af in fields {
+                    let sub = if af.is_extension {
+                        self.extension(scope, &af.name, af.name_span, m)?
+                    } else {
+                        match self
+                            .index
+                            .messages
+                            .get(m)
+                            .and_then(|fs| fs.iter().find(|f| f.name == af.name))
+                        {
+                            Some(f) => f.clone(),
+                            None => {
+                                self.err(
+                                    "unknown-option",
+                                    af.name_span,
+                                    format!("{:?} is not a field of {m}", af.name),
+                                );
+                                return None;
+                            }
+                        }
+                    };
+                    if !sub.repeated
+                        && let Some(prev) = seen.insert(sub.number, af.name_span)
+                    {
+                        self.err(
+                            "duplicate-option",
+                            af.name_span,
+                            format!("field {:?} is set twice", af.name),
+                        )
+                        .with_label(prev, "first set here");
+                        return None;
+                    }
+                    let label = if af.is_extension {
+                        format!("[{}]", join("", &af.name))
+                    } else {
+                        af.name.clone()
+                    };
+                    let items: Vec<&Value> = match &af.value.kind {
+                        ValueKind::List(items) if sub.repeated => items.iter().collect(),
+                        ValueKind::List(_) => {
+                            self.err(
+                                "invalid-option-value",
+                                af.value.span,
+                                format!("{:?} is not repeated; it takes one value", af.name),
+                            );
+                            return None;
+                        }
+                        _ => vec![&af.value],
+                    };
+                    let mut vals = Vec::new();
+                    for item in items {
+                        let (val, payload) = self.value(scope, &sub, item)?;
+                        record(sub.number, wire_type(&sub.ty), &payload, &mut out);
+                        vals.push(val);
+                    }
+                    let value = if matches!(af.value.kind, ValueKind::List(_)) {
+                        OptionValue::List(vals)
+                    } else {
+                        vals.pop()?
+                    };
+                    set.push((label, value));
+                }
+                Some((OptionValue::Message(set), out))
+            }
+        }
+    }
+}

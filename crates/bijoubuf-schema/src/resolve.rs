@@ -1,0 +1,291 @@
+//! The symbol table and protobuf's name lookup.
+//!
+//! Every message, enum, enum value, field, oneof, extension, service, method and package
+//! component gets its full name. Enum values are siblings of their enum (C++ scoping), so
+//! `enum A { X = 0; }` defines `pkg.X`, not `pkg.A.X`.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+use crate::ast;
+use crate::diagnostics::Diagnostic;
+use crate::load::Loaded;
+use crate::model::Syntax;
+use crate::span::Span;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum SymKind {
+    Package,
+    Message,
+    Enum,
+    EnumValue,
+    Service,
+    Method,
+    Field,
+    Oneof,
+    Extension,
+}
+
+impl SymKind {
+    fn is_type(self) -> bool {
+        matches!(self, SymKind::Message | SymKind::Enum)
+    }
+
+    /// Kinds that have members a dotted name can reach into.
+    fn is_aggregate(self) -> bool {
+        matches!(
+            self,
+            SymKind::Message | SymKind::Enum | SymKind::Package | SymKind::Service
+        )
+    }
+
+    pub(crate) fn describe(self) -> &'static str {
+        match self {
+            SymKind::Package => "a package",
+            SymKind::Message => "a message",
+            SymKind::Enum => "an enum",
+            SymKind::EnumValue => "an enum value",
+            SymKind::Service => "a service",
+            SymKind::Method => "a method",
+            SymKind::Field => "a field",
+            SymKind::Oneof => "a oneof",
+            SymKind::Extension => "an extension",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Symbol {
+    pub(crate) kind: SymKind,
+    pub(crate) file: usize,
+    pub(crate) span: Span,
+}
+
+/// The outcome of looking a name up.
+pub(crate) enum Lookup {
+    Found(String, Symbol),
+    /// Defined, but in a file that is not imported.
+    NotImported(String, usize),
+    NotFound,
+}
+
+pub(crate) struct Symbols {
+    map: HashMap<String, Symbol>,
+    visible: Vec<Vec<bool>>,
+    pub(crate) syntax: Vec<Syntax>,
+    pub(crate) names: Vec<String>,
+    /// Extension ranges declared by each message (full name), inclusive.
+    pub(crate) extension_ranges: HashMap<String, Vec<(i64, i64)>>,
+    undeclared: RefCell<Option<(String, usize)>>,
+}
+
+struct Builder<'a> {
+    syms: Symbols,
+    errors: Vec<Diagnostic>,
+    files: &'a [Loaded],
+}
+
+fn join(scope: &str, name: &str) -> String {
+    if scope.is_empty() {
+        name.to_string()
+    } else {
+        format!("{scope}.{name}")
+    }
+}
+
+impl Builder<'_> {
+    fn add(&mut self, file: usize, scope: &str, name: &str, span: Span, kind: SymKind) -> String {
+        let full = join(scope, name);
+        if let Some(prev) = self.syms.map.get(&full).copied() {
+            if prev.kind == SymKind::Package && kind == SymKind::Package {
+                return full;
+            }
+            let fname = &self.files[file].name;
+            let scope_text = if scope.is_empty() {
+                "the root scope".to_string()
+            } else {
+                format!("{scope:?}")
+            };
+            let mut d = Diagnostic::error(
+                "duplicate-name",
+                fname,
+                span,
+                format!("{name:?} is already defined in {scope_text}"),
+            );
+            d = if prev.file == file {
+                d.label(
+                    prev.span,
+                    format!("{} first defined here", prev.kind.describe()),
+                )
+            } else {
+                d.help(format!(
+                    "it is also defined as {} in {:?}",
+                    prev.kind.describe(),
+                    self.files[prev.file].name
+                ))
+            };
+            if kind == SymKind::EnumValue {
+                d = d.help(format!(
+                    "enum values use C++ scoping: they are siblings of their enum, so {name:?} must be unique in {scope_text}, not just within its enum"
+                ));
+            }
+            self.errors.push(d);
+            return full;
+        }
+        self.syms
+            .map
+            .insert(full.clone(), Symbol { kind, file, span });
+        full
+    }
+
+    fn message(&mut self, file: usize, scope: &str, m: &ast::Message) {
+        let full = self.add(file, scope, &m.name.name, m.name.span, SymKind::Message);
+        let ranges = m
+            .extension_ranges
+            .iter()
+            .flat_map(|r| r.ranges.iter().map(|r| (r.start, r.end)))
+            .collect();
+        self.syms.extension_ranges.insert(full.clone(), ranges);
+        for f in &m.fields {
+            self.add(file, &full, &f.name.name, f.name.span, SymKind::Field);
+        }
+        for o in &m.oneofs {
+            self.add(file, &full, &o.name.name, o.name.span, SymKind::Oneof);
+        }
+        for n in &m.messages {
+            self.message(file, &full, n);
+        }
+        for e in &m.enums {
+            self.enumeration(file, &full, e);
+        }
+        for x in &m.extends {
+            self.extend(file, &full, x);
+        }
+    }
+
+    fn enumeration(&mut self, file: usize, scope: &str, e: &ast::Enum) {
+        self.add(file, scope, &e.name.name, e.name.span, SymKind::Enum);
+        for v in &e.values {
+            self.add(file, scope, &v.name.name, v.name.span, SymKind::EnumValue);
+        }
+    }
+
+    fn extend(&mut self, file: usize, scope: &str, x: &ast::Extend) {
+        for f in &x.fields {
+            self.add(file, scope, &f.name.name, f.name.span, SymKind::Extension);
+        }
+    }
+}
+
+impl Symbols {
+    pub(crate) fn build(files: &[Loaded], visible: Vec<Vec<bool>>) -> (Symbols, Vec<Diagnostic>) {
+        let syms = Symbols {
+            map: HashMap::new(),
+            visible,
+            syntax: files.iter().map(|f| f.ast.syntax).collect(),
+            names: files.iter().map(|f| f.name.clone()).collect(),
+            extension_ranges: HashMap::new(),
+            undeclared: RefCell::new(None),
+        };
+        let mut b = Builder {
+            syms,
+            errors: Vec::new(),
+            files,
+        };
+        for (fi, f) in files.iter().enumerate() {
+            let mut scope = String::new();
+            if let Some(p) = &f.ast.package {
+                for part in p.name.name.split('.') {
+                    scope = b.add(fi, &scope, part, p.name.span, SymKind::Package);
+                }
+            }
+            for m in &f.ast.messages {
+                b.message(fi, &scope, m);
+            }
+            for e in &f.ast.enums {
+                b.enumeration(fi, &scope, e);
+            }
+            for x in &f.ast.extends {
+                b.extend(fi, &scope, x);
+            }
+            for s in &f.ast.services {
+                let full = b.add(fi, &scope, &s.name.name, s.name.span, SymKind::Service);
+                for m in &s.methods {
+                    b.add(fi, &full, &m.name.name, m.name.span, SymKind::Method);
+                }
+            }
+        }
+        (b.syms, b.errors)
+    }
+
+    /// The symbol with this full name, if `from` can see it.
+    fn find(&self, from: usize, full: &str) -> Option<Symbol> {
+        let sym = *self.map.get(full)?;
+        if sym.kind == SymKind::Package || self.visible[from][sym.file] {
+            Some(sym)
+        } else {
+            self.undeclared
+                .borrow_mut()
+                .get_or_insert((full.to_string(), sym.file));
+            None
+        }
+    }
+
+    /// Any symbol by full name, visible or not.
+    pub(crate) fn get(&self, full: &str) -> Option<Symbol> {
+        self.map.get(full).copied()
+    }
+
+    /// Looks `name` up from `scope` the way protoc does: innermost scope first; a dotted
+    /// name's first part picks the scope and the rest must be found inside it. With
+    /// `types_only`, single names that are not types are skipped.
+    pub(crate) fn lookup(&self, from: usize, scope: &str, name: &str, types_only: bool) -> Lookup {
+        *self.undeclared.borrow_mut() = None;
+        let result = self.lookup_inner(from, scope, name, types_only);
+        match result {
+            Some((full, sym)) => Lookup::Found(full, sym),
+            None => match self.undeclared.borrow_mut().take() {
+                Some((full, file)) => Lookup::NotImported(full, file),
+                None => Lookup::NotFound,
+            },
+        }
+    }
+
+    fn lookup_inner(
+        &self,
+        from: usize,
+        scope: &str,
+        name: &str,
+        types_only: bool,
+    ) -> Option<(String, Symbol)> {
+        if let Some(abs) = name.strip_prefix('.') {
+            return self.find(from, abs).map(|s| (abs.to_string(), s));
+        }
+        let (first, rest) = match name.split_once('.') {
+            Some((f, r)) => (f, Some(r)),
+            None => (name, None),
+        };
+        let mut scope = scope.to_string();
+        loop {
+            let candidate = join(&scope, first);
+            if let Some(sym) = self.find(from, &candidate) {
+                match rest {
+                    None if !types_only || sym.kind.is_type() => return Some((candidate, sym)),
+                    None => {}
+                    Some(rest) if sym.kind.is_aggregate() => {
+                        let full = format!("{candidate}.{rest}");
+                        return self.find(from, &full).map(|s| (full, s));
+                    }
+                    Some(_) => {}
+                }
+            }
+            if scope.is_empty() {
+                return None;
+            }
+            match scope.rfind('.') {
+                Some(i) => scope.truncate(i),
+                None => scope.clear(),
+            }
+        }
+    }
+}
