@@ -1,0 +1,370 @@
+//! The strict decoder: one forward pass in the check order of SPEC §10.1, the same
+//! accept/reject decisions, codes, offsets and paths as generated code.
+//!
+//! The element checks reuse the runtime's building blocks (`bijou64::decode`, the
+//! canonical NaN constants, the UTF-8 check with its offset rule), so both decoders
+//! share one implementation of each scalar rule.
+
+use std::collections::BTreeMap;
+
+use bijoubuf::__private::{MAX_FIELD_NUMBER, NAN_F32, NAN_F64, WireType, utf8};
+use bijoubuf::{DecodeOptions, ErrorKind, UnknownField, UnknownFieldPolicy, UnknownValue};
+use bijoubuf_schema::{Presence, ScalarType};
+
+use crate::descriptor::{MessageDescriptor, Shape, Ty};
+use crate::error::{DecodeError, PathSegment};
+use crate::value::{DynamicMessage, MapKey, Value};
+
+/// One decode: the whole input (offsets are absolute) and the options.
+pub(crate) struct Decoder<'a> {
+    buf: &'a [u8],
+    max_depth: u32,
+    preserve: bool,
+}
+
+/// Decode `bytes` as one whole top-level message of type `desc` (SPEC §9.1).
+pub(crate) fn decode(
+    desc: &MessageDescriptor,
+    bytes: &[u8],
+    opts: &DecodeOptions,
+) -> Result<DynamicMessage, DecodeError> {
+    let top = || PathSegment::Message(desc.name().to_string());
+    if let Some(max) = opts.get_max_size()
+        && bytes.len() > max
+    {
+        // SPEC §9.4: before any other check.
+        return Err(DecodeError::new(ErrorKind::SizeLimitExceeded, 0).push(top()));
+    }
+    let d = Decoder {
+        buf: bytes,
+        max_depth: opts.get_max_depth().max(1),
+        preserve: opts.get_unknown_fields() == UnknownFieldPolicy::Preserve,
+    };
+    d.message(desc, 0, bytes.len(), 1)
+        .map_err(|e| e.push(top()))
+}
+
+impl Decoder<'_> {
+    /// One bijou64 in `[*pos, end)` (SPEC §2.4: `truncated` / `varint-overflow` at its tag).
+    fn varint(&self, pos: &mut usize, end: usize) -> Result<u64, DecodeError> {
+        let at = *pos;
+        let rest = self.buf.get(at..end).unwrap_or(&[]);
+        match bijou64::decode(rest) {
+            Ok((v, n)) => {
+                *pos = at + n;
+                Ok(v)
+            }
+            Err(bijou64::Error::Overflow) => Err(DecodeError::new(ErrorKind::VarintOverflow, at)),
+            Err(_) => Err(DecodeError::new(ErrorKind::Truncated, at)),
+        }
+    }
+
+    /// `N` raw bytes; `truncated` at their first byte when the bound ends first.
+    fn fixed<const N: usize>(&self, pos: &mut usize, end: usize) -> Result<[u8; N], DecodeError> {
+        let at = *pos;
+        match self.buf.get(at..end).and_then(|r| r.first_chunk::<N>()) {
+            Some(b) => {
+                *pos = at + N;
+                Ok(*b)
+            }
+            None => Err(DecodeError::new(ErrorKind::Truncated, at)),
+        }
+    }
+
+    /// A length prefix, checked against the bytes left before anything is allocated
+    /// (SPEC §9.4): past the bound it is `truncated` at the prefix (SPEC §10 O1).
+    fn length(&self, pos: &mut usize, end: usize) -> Result<usize, DecodeError> {
+        let at = *pos;
+        let len = self.varint(pos, end)?;
+        if len > (end - *pos) as u64 {
+            return Err(DecodeError::new(ErrorKind::Truncated, at));
+        }
+        Ok(len as usize)
+    }
+
+    fn len_bytes(&self, pos: &mut usize, end: usize) -> Result<&[u8], DecodeError> {
+        let len = self.length(pos, end)?;
+        let at = *pos;
+        *pos = at + len;
+        Ok(self.buf.get(at..at + len).unwrap_or(&[]))
+    }
+
+    /// The records of one message in `[start, end)` at `depth` (SPEC §10.1).
+    fn message(
+        &self,
+        desc: &MessageDescriptor,
+        start: usize,
+        end: usize,
+        depth: u32,
+    ) -> Result<DynamicMessage, DecodeError> {
+        let info = desc.info();
+        let mut msg = DynamicMessage::new(desc.clone());
+        let mut oneof_seen = vec![false; info.oneofs.len()];
+        let mut pos = start;
+        let mut prev: u64 = 0;
+        while pos < end {
+            // Step 1: the key.
+            let k_at = pos;
+            let k = self.varint(&mut pos, end)?;
+            // SPEC §4.1: 64-bit arithmetic cannot wrap (k >> 2 < 2^62).
+            let n = prev + 1 + (k >> 2);
+            if n > MAX_FIELD_NUMBER as u64 {
+                // SPEC §4.3
+                return Err(DecodeError::new(ErrorKind::FieldNumberOverflow, k_at));
+            }
+            let wire = (k & 3) as u8;
+            let number = n as u32;
+            prev = n;
+            let Some(i) = desc.field_index(number) else {
+                let seg = || PathSegment::Unknown(number);
+                if !self.preserve {
+                    // SPEC §8.1
+                    return Err(DecodeError::new(ErrorKind::UnknownField, k_at).push(seg()));
+                }
+                // SPEC §8.2: keep number, wire type and the payload, uninterpreted.
+                let value = self
+                    .unknown_payload(wire, &mut pos, end)
+                    .map_err(|e| e.push(seg()))?;
+                msg.unknown.push(UnknownField { number, value });
+                continue;
+            };
+            let f = &info.fields[i];
+            if wire != f.wire() as u8 {
+                // SPEC §4.4
+                return Err(DecodeError::new(ErrorKind::WireTypeMismatch, k_at).field(&f.name));
+            }
+            if let Some(o) = f.oneof
+                && let Some(seen) = oneof_seen.get_mut(o)
+            {
+                if *seen {
+                    // SPEC §5.4
+                    return Err(DecodeError::new(ErrorKind::OneofConflict, k_at).field(&f.name));
+                }
+                *seen = true;
+            }
+            if f.opens_message() && depth >= self.max_depth {
+                // SPEC §9.3: checked at the key, before the payload.
+                return Err(DecodeError::new(ErrorKind::DepthLimitExceeded, k_at).field(&f.name));
+            }
+            // Step 2: the payload.
+            let v = self
+                .payload(desc, i, k_at, &mut pos, end, depth)
+                .map_err(|e| e.field(&f.name))?;
+            msg.insert_unchecked(number, v);
+        }
+        // Step 5: required fields, lowest number first (SPEC §5.3).
+        for f in &info.fields {
+            if f.shape == Shape::Single(Presence::Required) && msg.get(f.number).is_none() {
+                return Err(DecodeError::new(ErrorKind::MissingRequiredField, end).field(&f.name));
+            }
+        }
+        Ok(msg)
+    }
+
+    fn unknown_payload(
+        &self,
+        wire: u8,
+        pos: &mut usize,
+        end: usize,
+    ) -> Result<UnknownValue, DecodeError> {
+        Ok(match wire {
+            0 => UnknownValue::Varint(self.varint(pos, end)?),
+            1 => UnknownValue::I64(u64::from_be_bytes(self.fixed::<8>(pos, end)?)),
+            2 => UnknownValue::Len(self.len_bytes(pos, end)?.to_vec()),
+            _ => UnknownValue::I32(u32::from_be_bytes(self.fixed::<4>(pos, end)?)),
+        })
+    }
+
+    /// The payload of a known field's record (SPEC §10.1 step 2).
+    fn payload(
+        &self,
+        desc: &MessageDescriptor,
+        i: usize,
+        k_at: usize,
+        pos: &mut usize,
+        end: usize,
+        depth: u32,
+    ) -> Result<Value, DecodeError> {
+        let f = &desc.info().fields[i];
+        match f.shape {
+            Shape::Single(presence) => {
+                let v = self.element(desc, f.ty, pos, end, depth)?;
+                if presence == Presence::Implicit && f.oneof.is_none() && v.is_default() {
+                    // SPEC §5.1: after the value was read and validated.
+                    return Err(DecodeError::new(ErrorKind::DefaultValuePresent, k_at));
+                }
+                Ok(v)
+            }
+            Shape::Repeated => {
+                let run_end = self.open_run(fixed_width(f.ty), k_at, pos, end)?;
+                let mut items = match fixed_width(f.ty) {
+                    // The count is exact and paid for by the bytes the run spans.
+                    Some(w) => Vec::with_capacity((run_end - *pos) / w),
+                    None => Vec::new(),
+                };
+                while *pos < run_end {
+                    match self.element(desc, f.ty, pos, run_end, depth) {
+                        Ok(v) => items.push(v),
+                        Err(e) => return Err(e.push(PathSegment::Index(items.len()))),
+                    }
+                }
+                Ok(Value::List(items))
+            }
+            Shape::Map(key_ty) => {
+                // Map entries have no fixed width, whatever the value type.
+                let run_end = self.open_run(None, k_at, pos, end)?;
+                let mut entries: Vec<(MapKey, Value)> = Vec::new();
+                while *pos < run_end {
+                    // SPEC §10.1 step 4: key element, order, value element.
+                    let key_at = *pos;
+                    let k = self.map_key(key_ty, pos, run_end)?;
+                    if let Some((last, _)) = entries.last()
+                        && k <= *last
+                    {
+                        // SPEC §6.4
+                        return Err(DecodeError::new(ErrorKind::MapKeyOrder, key_at)
+                            .push(PathSegment::Key(k)));
+                    }
+                    match self.element(desc, f.ty, pos, run_end, depth) {
+                        Ok(v) => entries.push((k, v)),
+                        Err(e) => return Err(e.push(PathSegment::Key(k))),
+                    }
+                }
+                // Strictly ascending: the tree is built from sorted input.
+                Ok(Value::Map(entries.into_iter().collect::<BTreeMap<_, _>>()))
+            }
+        }
+    }
+
+    /// Open a repeated or map record: its length, `empty-repeated` (SPEC §6.1) and
+    /// `packed-length-mismatch` (SPEC §6.2); returns the end of the run.
+    fn open_run(
+        &self,
+        width: Option<usize>,
+        k_at: usize,
+        pos: &mut usize,
+        end: usize,
+    ) -> Result<usize, DecodeError> {
+        let len_at = *pos;
+        let len = self.length(pos, end)?;
+        if len == 0 {
+            return Err(DecodeError::new(ErrorKind::EmptyRepeated, k_at));
+        }
+        if let Some(w) = width
+            && len % w != 0
+        {
+            return Err(DecodeError::new(ErrorKind::PackedLengthMismatch, len_at));
+        }
+        Ok(*pos + len)
+    }
+
+    /// A map key element (SPEC §6.3): integers, bool, string.
+    fn map_key(&self, ty: ScalarType, pos: &mut usize, end: usize) -> Result<MapKey, DecodeError> {
+        Ok(match self.scalar(ty, pos, end)? {
+            Value::Bool(v) => MapKey::Bool(v),
+            Value::I32(v) => MapKey::I32(v),
+            Value::I64(v) => MapKey::I64(v),
+            Value::U32(v) => MapKey::U32(v),
+            Value::U64(v) => MapKey::U64(v),
+            Value::String(v) => MapKey::String(v),
+            // The schema compiler refuses other key types; read them as unordered bytes.
+            _ => MapKey::String(String::new()),
+        })
+    }
+
+    /// One element of type `ty` (SPEC §6.2); a message is one level deeper.
+    fn element(
+        &self,
+        desc: &MessageDescriptor,
+        ty: Ty,
+        pos: &mut usize,
+        end: usize,
+        depth: u32,
+    ) -> Result<Value, DecodeError> {
+        match ty {
+            Ty::Scalar(s) => self.scalar(s, pos, end),
+            Ty::Enum(_) => {
+                // SPEC §3.6: open, any int32 number.
+                let at = *pos;
+                let raw = self.varint(pos, end)?;
+                bijou64::zigzag::decode_i32(raw)
+                    .map(Value::EnumNumber)
+                    .map_err(|_| DecodeError::new(ErrorKind::IntegerOutOfRange, at))
+            }
+            Ty::Message(m) => {
+                let len = self.length(pos, end)?;
+                let start = *pos;
+                *pos = start + len;
+                let inner = desc.sibling(m);
+                // SPEC §9.1: the nested message is exactly its LEN content.
+                self.message(&inner, start, start + len, depth + 1)
+                    .map(Value::Message)
+            }
+        }
+    }
+
+    /// One scalar element with its SPEC §3 and §7 checks.
+    fn scalar(&self, s: ScalarType, pos: &mut usize, end: usize) -> Result<Value, DecodeError> {
+        use ScalarType as S;
+        let at = *pos;
+        let range = || DecodeError::new(ErrorKind::IntegerOutOfRange, at);
+        Ok(match s {
+            // SPEC §3.1
+            S::Uint64 => Value::U64(self.varint(pos, end)?),
+            S::Uint32 => Value::U32(bijou64::to_u32(self.varint(pos, end)?).map_err(|_| range())?),
+            // SPEC §3.2
+            S::Int64 | S::Sint64 => Value::I64(bijou64::zigzag::decode_i64(self.varint(pos, end)?)),
+            S::Int32 | S::Sint32 => Value::I32(
+                bijou64::zigzag::decode_i32(self.varint(pos, end)?).map_err(|_| range())?,
+            ),
+            // SPEC §3.3
+            S::Bool => match self.varint(pos, end)? {
+                0 => Value::Bool(false),
+                1 => Value::Bool(true),
+                _ => return Err(DecodeError::new(ErrorKind::InvalidBool, at)),
+            },
+            // SPEC §3.4
+            S::Fixed32 => Value::U32(u32::from_be_bytes(self.fixed::<4>(pos, end)?)),
+            S::Sfixed32 => Value::I32(i32::from_be_bytes(self.fixed::<4>(pos, end)?)),
+            S::Fixed64 => Value::U64(u64::from_be_bytes(self.fixed::<8>(pos, end)?)),
+            S::Sfixed64 => Value::I64(i64::from_be_bytes(self.fixed::<8>(pos, end)?)),
+            // SPEC §3.5: NaN is all-ones exponent with a non-zero fraction; one spelling.
+            S::Float => {
+                let bits = u32::from_be_bytes(self.fixed::<4>(pos, end)?);
+                if bits & 0x7FFF_FFFF > 0x7F80_0000 && bits != NAN_F32 {
+                    return Err(DecodeError::new(ErrorKind::NonCanonicalNan, at));
+                }
+                Value::F32(f32::from_bits(bits))
+            }
+            S::Double => {
+                let bits = u64::from_be_bytes(self.fixed::<8>(pos, end)?);
+                if bits & 0x7FFF_FFFF_FFFF_FFFF > 0x7FF0_0000_0000_0000 && bits != NAN_F64 {
+                    return Err(DecodeError::new(ErrorKind::NonCanonicalNan, at));
+                }
+                Value::F64(f64::from_bits(bits))
+            }
+            // SPEC §7
+            S::String => {
+                let bytes = self.len_bytes(pos, end)?;
+                let start = *pos - bytes.len();
+                let text = utf8(bytes, start)
+                    .map_err(|e| DecodeError::new(ErrorKind::InvalidUtf8, e.offset()))?;
+                Value::String(text.to_string())
+            }
+            S::Bytes => Value::Bytes(self.len_bytes(pos, end)?.to_vec()),
+        })
+    }
+}
+
+/// The element width of a fixed-width type, whose packed runs must be a multiple of it
+/// (SPEC §6.2).
+fn fixed_width(ty: Ty) -> Option<usize> {
+    match ty {
+        Ty::Scalar(s) => match crate::descriptor::scalar_wire(s) {
+            WireType::I32 => Some(4),
+            WireType::I64 => Some(8),
+            _ => None,
+        },
+        _ => None,
+    }
+}

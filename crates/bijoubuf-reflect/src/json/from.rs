@@ -1,0 +1,290 @@
+//! JSON tree → message.
+
+use std::collections::BTreeMap;
+
+use base64::Engine as _;
+use base64::engine::general_purpose::{STANDARD, STANDARD_NO_PAD, URL_SAFE, URL_SAFE_NO_PAD};
+use bijoubuf_schema::ScalarType;
+
+use super::JsonError;
+use super::tree::{Json, Num, member_path};
+use super::wkt;
+use crate::descriptor::{FieldShape, Kind, MessageDescriptor};
+use crate::value::{DynamicMessage, MapKey, Value};
+
+/// A JSON value as a message of type `desc`.
+pub(crate) fn message(
+    desc: &MessageDescriptor,
+    j: &Json,
+    path: &str,
+) -> Result<DynamicMessage, JsonError> {
+    if let Some(m) = wkt::from_json(desc, j, path)? {
+        return Ok(m);
+    }
+    let Json::Obj(members) = j else {
+        return Err(JsonError::new(
+            path,
+            format!(
+                "expected an object for {}, found {}",
+                desc.full_name(),
+                j.kind()
+            ),
+        ));
+    };
+    fields(desc, members, path)
+}
+
+/// The members of an object as the fields of a `desc` message.
+pub(crate) fn fields(
+    desc: &MessageDescriptor,
+    members: &[(String, Json)],
+    path: &str,
+) -> Result<DynamicMessage, JsonError> {
+    let mut msg = DynamicMessage::new(desc.clone());
+    let mut seen: Vec<(u32, &str)> = Vec::new();
+    let mut oneofs: Vec<(String, &str)> = Vec::new();
+    for (key, v) in members {
+        let here = member_path(path, key);
+        let Some(f) = desc.field_by_json_name(key) else {
+            return Err(JsonError::new(
+                &here,
+                format!("{} has no field named {key:?}", desc.full_name()),
+            ));
+        };
+        if let Some((_, other)) = seen.iter().find(|(n, _)| *n == f.number()) {
+            return Err(JsonError::new(
+                &here,
+                format!("field {} is also given as {other:?}", f.name()),
+            ));
+        }
+        seen.push((f.number(), key));
+        let kind = f.kind();
+        // `null` means absent, except where it is the value (google.protobuf.Value).
+        if *v == Json::Null && !null_is_value(&kind) {
+            continue;
+        }
+        if let Some(o) = f.oneof_name() {
+            if let Some((_, other)) = oneofs.iter().find(|(name, _)| name == o) {
+                return Err(JsonError::new(
+                    &here,
+                    format!("oneof {o} already has a member set ({other:?})"),
+                ));
+            }
+            oneofs.push((o.to_string(), key));
+        }
+        let value = match f.shape() {
+            FieldShape::Single(_) => element(&kind, v, &here)?,
+            FieldShape::Repeated => {
+                let Json::Arr(items) = v else {
+                    return Err(JsonError::new(
+                        &here,
+                        format!("expected an array, found {}", v.kind()),
+                    ));
+                };
+                let mut out = Vec::with_capacity(items.len());
+                for (i, item) in items.iter().enumerate() {
+                    out.push(element(&kind, item, &format!("{here}[{i}]"))?);
+                }
+                Value::List(out)
+            }
+            FieldShape::Map(key_ty) => {
+                let Json::Obj(entries) = v else {
+                    return Err(JsonError::new(
+                        &here,
+                        format!("expected an object for a map, found {}", v.kind()),
+                    ));
+                };
+                let mut out = BTreeMap::new();
+                for (k, item) in entries {
+                    let p = member_path(&here, k);
+                    let mk = map_key(key_ty, k, &p)?;
+                    let value = element(&kind, item, &p)?;
+                    if out.insert(mk, value).is_some() {
+                        // "1" and "01" name the same integer key.
+                        return Err(JsonError::new(&p, "the same map key twice"));
+                    }
+                }
+                Value::Map(out)
+            }
+        };
+        msg.set(f.number(), value)
+            .map_err(|e| JsonError::new(&here, e.to_string()))?;
+    }
+    Ok(msg)
+}
+
+fn null_is_value(kind: &Kind) -> bool {
+    match kind {
+        Kind::Message(m) => m.full_name() == "google.protobuf.Value",
+        Kind::Enum(e) => e.full_name() == "google.protobuf.NullValue",
+        Kind::Scalar(_) => false,
+    }
+}
+
+fn map_key(ty: ScalarType, k: &str, path: &str) -> Result<MapKey, JsonError> {
+    let j = Json::Str(k.to_string());
+    Ok(match ty {
+        ScalarType::Bool => match k {
+            "true" => MapKey::Bool(true),
+            "false" => MapKey::Bool(false),
+            _ => {
+                return Err(JsonError::new(
+                    path,
+                    "a bool map key must be \"true\" or \"false\"",
+                ));
+            }
+        },
+        ScalarType::String => MapKey::String(k.to_string()),
+        _ => match scalar(ty, &j, path)? {
+            Value::I32(v) => MapKey::I32(v),
+            Value::I64(v) => MapKey::I64(v),
+            Value::U32(v) => MapKey::U32(v),
+            Value::U64(v) => MapKey::U64(v),
+            _ => return Err(JsonError::new(path, "not a valid map key type")),
+        },
+    })
+}
+
+/// One element of type `kind`.
+pub(crate) fn element(kind: &Kind, j: &Json, path: &str) -> Result<Value, JsonError> {
+    match kind {
+        Kind::Scalar(s) => scalar(*s, j, path),
+        Kind::Message(m) => message(m, j, path).map(Value::Message),
+        Kind::Enum(e) => match j {
+            Json::Null if e.full_name() == "google.protobuf.NullValue" => Ok(Value::EnumNumber(0)),
+            Json::Str(name) => e.number_of(name).map(Value::EnumNumber).ok_or_else(|| {
+                JsonError::new(
+                    path,
+                    format!("{name:?} is not a value of {}", e.full_name()),
+                )
+            }),
+            Json::Num(_) => {
+                let n = integer(j, path)?;
+                i32::try_from(n).map(Value::EnumNumber).map_err(|_| {
+                    JsonError::new(path, format!("enum number {n} is outside the int32 range"))
+                })
+            }
+            _ => Err(JsonError::new(
+                path,
+                format!("expected an enum name or number, found {}", j.kind()),
+            )),
+        },
+    }
+}
+
+/// One scalar with its range checks.
+pub(crate) fn scalar(s: ScalarType, j: &Json, path: &str) -> Result<Value, JsonError> {
+    use ScalarType as S;
+    let range = |n: i128| JsonError::new(path, format!("{n} is out of range for {}", s.keyword()));
+    Ok(match s {
+        S::Bool => match j {
+            Json::Bool(b) => Value::Bool(*b),
+            _ => return Err(expected(path, "true or false", j)),
+        },
+        S::String => match j {
+            Json::Str(v) => Value::String(v.clone()),
+            _ => return Err(expected(path, "a string", j)),
+        },
+        S::Bytes => match j {
+            Json::Str(v) => Value::Bytes(base64(v).ok_or_else(|| {
+                JsonError::new(path, "bytes must be standard or URL-safe base64")
+            })?),
+            _ => return Err(expected(path, "a base64 string", j)),
+        },
+        S::Int32 | S::Sint32 | S::Sfixed32 => {
+            let n = integer(j, path)?;
+            Value::I32(i32::try_from(n).map_err(|_| range(n))?)
+        }
+        S::Int64 | S::Sint64 | S::Sfixed64 => {
+            let n = integer(j, path)?;
+            Value::I64(i64::try_from(n).map_err(|_| range(n))?)
+        }
+        S::Uint32 | S::Fixed32 => {
+            let n = integer(j, path)?;
+            Value::U32(u32::try_from(n).map_err(|_| range(n))?)
+        }
+        S::Uint64 | S::Fixed64 => {
+            let n = integer(j, path)?;
+            Value::U64(u64::try_from(n).map_err(|_| range(n))?)
+        }
+        S::Double => Value::F64(float(j, path)?),
+        S::Float => {
+            let x = float(j, path)?;
+            if x.is_finite() && x.abs() > f64::from(f32::MAX) {
+                return Err(JsonError::new(
+                    path,
+                    format!("{x} is out of range for float"),
+                ));
+            }
+            Value::F32(x as f32)
+        }
+    })
+}
+
+fn expected(path: &str, what: &str, j: &Json) -> JsonError {
+    JsonError::new(path, format!("expected {what}, found {}", j.kind()))
+}
+
+/// An integer given as a JSON number or a decimal string (exact; a float must have no
+/// fractional part).
+pub(crate) fn integer(j: &Json, path: &str) -> Result<i128, JsonError> {
+    let not_int = || JsonError::new(path, "expected an integer");
+    match j {
+        Json::Num(Num::U(u)) => Ok(i128::from(*u)),
+        Json::Num(Num::I(i)) => Ok(i128::from(*i)),
+        Json::Num(Num::F(f)) => float_to_int(*f).ok_or_else(not_int),
+        Json::Num(Num::Text(t)) | Json::Str(t) => {
+            if let Ok(n) = t.parse::<i128>() {
+                return Ok(n);
+            }
+            // "1e3" and "5.0" are integers too; "inf" and "nan" (which Rust reads) are not.
+            let numeric = !t.is_empty()
+                && t.chars()
+                    .all(|c| c.is_ascii_digit() || matches!(c, '-' | '+' | '.' | 'e' | 'E'));
+            match t.parse::<f64>() {
+                Ok(f) if numeric => float_to_int(f).ok_or_else(not_int),
+                _ => Err(not_int()),
+            }
+        }
+        _ => Err(expected(path, "an integer", j)),
+    }
+}
+
+fn float_to_int(f: f64) -> Option<i128> {
+    // Beyond 2^100 the value is out of every integer range anyway; keep the cast exact.
+    (f.is_finite() && f.fract() == 0.0 && f.abs() < 1e30).then_some(f as i128)
+}
+
+/// A float given as a JSON number, a numeric string, or "NaN" / "Infinity" /
+/// "-Infinity".
+fn float(j: &Json, path: &str) -> Result<f64, JsonError> {
+    match j {
+        Json::Num(Num::U(u)) => Ok(*u as f64),
+        Json::Num(Num::I(i)) => Ok(*i as f64),
+        Json::Num(Num::F(f)) => Ok(*f),
+        Json::Num(Num::Text(t)) | Json::Str(t) => match t.as_str() {
+            "NaN" => Ok(f64::NAN),
+            "Infinity" => Ok(f64::INFINITY),
+            "-Infinity" => Ok(f64::NEG_INFINITY),
+            other => match other.parse::<f64>() {
+                // Rust also reads "inf" and "nan"; proto3 JSON spells them out.
+                Ok(f) if f.is_finite() => Ok(f),
+                _ => Err(JsonError::new(path, format!("{other:?} is not a number"))),
+            },
+        },
+        _ => Err(expected(path, "a number", j)),
+    }
+}
+
+/// Standard or URL-safe base64, with or without padding.
+fn base64(s: &str) -> Option<Vec<u8>> {
+    let url = s.contains(['-', '_']);
+    let padded = s.ends_with('=');
+    let engine = match (url, padded) {
+        (false, true) => &STANDARD,
+        (false, false) => &STANDARD_NO_PAD,
+        (true, true) => &URL_SAFE,
+        (true, false) => &URL_SAFE_NO_PAD,
+    };
+    engine.decode(s).ok()
+}

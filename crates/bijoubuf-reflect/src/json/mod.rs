@@ -1,0 +1,127 @@
+//! The proto3 JSON mapping for [`DynamicMessage`].
+//!
+//! Output: fields by JSON name in field-number order, 64-bit integers as strings, bytes
+//! as standard base64, enums by value name (a number for a value the schema does not
+//! name), `"NaN"`, `"Infinity"`, `"-Infinity"` for non-finite floats, and the special
+//! forms of the well-known types: Timestamp (RFC 3339), Duration (`"1.5s"`), wrappers
+//! (the bare value), Struct / Value / ListValue (plain JSON), FieldMask (comma-joined
+//! lowerCamelCase paths) and Any (`"@type"` plus the message, or plus `"value"` for a
+//! well-known type).
+//!
+//! Input accepts both the JSON name and the schema name of a field, 64-bit integers as
+//! strings or numbers, standard or URL-safe base64 with or without padding, enum names
+//! or numbers, and `null` for "absent". It refuses unknown field names, values out of
+//! range for their type, a key twice in one object (serde_json's `Value` would silently
+//! keep the last one) and two members of one oneof; the error names the JSON path.
+//!
+//! ```
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let compiled = bijoubuf_schema::compile_sources(&[(
+//!     "m.proto",
+//!     "syntax = \"proto3\"; message M { int64 big = 1; bytes raw = 2; }",
+//! )])?;
+//! let pool = bijoubuf_reflect::DescriptorPool::new(&compiled.schema);
+//! let m = pool.message("M").ok_or("no M")?;
+//! let msg = bijoubuf_reflect::json::from_str(&m, r#"{"big": 5, "raw": "3q2-7w"}"#)?;
+//! assert_eq!(bijoubuf_reflect::json::to_string(&msg)?, r#"{"big":"5","raw":"3q2+7w=="}"#);
+//! let err = bijoubuf_reflect::json::from_str(&m, r#"{"big": 1, "big": 2}"#).unwrap_err();
+//! assert!(err.to_string().contains("duplicate key \"big\""));
+//! # Ok(()) }
+//! ```
+
+mod from;
+mod to;
+mod tree;
+mod wkt;
+
+use std::fmt;
+
+use crate::descriptor::MessageDescriptor;
+use crate::value::DynamicMessage;
+
+/// Why a JSON document does not map to (or a message cannot be written as) proto3 JSON.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct JsonError {
+    path: String,
+    message: String,
+}
+
+impl JsonError {
+    pub(crate) fn new(path: &str, message: impl Into<String>) -> Self {
+        JsonError {
+            path: path.to_string(),
+            message: message.into(),
+        }
+    }
+
+    /// The JSON path of the offending value, `$` being the document (`$.lines[3].sku`).
+    pub fn path(&self) -> &str {
+        &self.path
+    }
+
+    /// What is wrong there.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+}
+
+impl fmt::Display for JsonError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.path.is_empty() {
+            f.write_str(&self.message)
+        } else {
+            write!(f, "{}: {}", self.path, self.message)
+        }
+    }
+}
+
+impl std::error::Error for JsonError {}
+
+/// `msg` as compact proto3 JSON text.
+///
+/// # Errors
+/// A value with no JSON form: a Timestamp or Duration out of range, a `Value` with no
+/// kind set, an `Any` whose type URL the schema does not define or whose bytes do not
+/// decode.
+pub fn to_string(msg: &DynamicMessage) -> Result<String, JsonError> {
+    Ok(tree::write(&to::message(msg, "$")?, None))
+}
+
+/// `msg` as proto3 JSON text, indented by two spaces.
+///
+/// # Errors
+/// As [`to_string`].
+pub fn to_string_pretty(msg: &DynamicMessage) -> Result<String, JsonError> {
+    Ok(tree::write(&to::message(msg, "$")?, Some(2)))
+}
+
+/// `msg` as a `serde_json::Value` (whose object member order is serde_json's, sorted by
+/// name, not field order).
+///
+/// # Errors
+/// As [`to_string`].
+pub fn to_value(msg: &DynamicMessage) -> Result<serde_json::Value, JsonError> {
+    Ok(tree::to_serde(&to::message(msg, "$")?))
+}
+
+/// Parse proto3 JSON text as a message of type `desc`; refuses duplicate keys.
+///
+/// # Errors
+/// Syntax errors, duplicate keys, unknown field names, values of the wrong type or out
+/// of range, two members of one oneof; the error names the JSON path.
+pub fn from_str(desc: &MessageDescriptor, text: &str) -> Result<DynamicMessage, JsonError> {
+    let json = tree::parse(text).map_err(|e| JsonError::new("", e.to_string()))?;
+    from::message(desc, &json, "$")
+}
+
+/// Map an already parsed `serde_json::Value` to a message of type `desc`. serde_json has
+/// merged duplicate keys by then; prefer [`from_str`] for untrusted text.
+///
+/// # Errors
+/// As [`from_str`], except duplicates.
+pub fn from_value(
+    desc: &MessageDescriptor,
+    value: &serde_json::Value,
+) -> Result<DynamicMessage, JsonError> {
+    from::message(desc, &tree::from_serde(value), "$")
+}

@@ -1,0 +1,102 @@
+//! Message → JSON tree.
+
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD;
+
+use super::JsonError;
+use super::tree::{Json, Num, member_path};
+use super::wkt;
+use crate::descriptor::{FieldShape, Kind};
+use crate::value::{DynamicMessage, MapKey, Value};
+
+/// A message as JSON; `path` is where it sits in the output (for errors).
+pub(crate) fn message(m: &DynamicMessage, path: &str) -> Result<Json, JsonError> {
+    if let Some(special) = wkt::to_json(m, path)? {
+        return Ok(special);
+    }
+    let mut members = Vec::new();
+    for (f, v) in m.fields() {
+        let name = f.json_name().to_string();
+        let here = member_path(path, &name);
+        let kind = f.kind();
+        let j = match (f.shape(), v) {
+            (FieldShape::Repeated, Value::List(items)) => Json::Arr(
+                items
+                    .iter()
+                    .enumerate()
+                    .map(|(i, item)| element(&kind, item, &format!("{here}[{i}]")))
+                    .collect::<Result<_, _>>()?,
+            ),
+            (FieldShape::Map(_), Value::Map(entries)) => Json::Obj(
+                entries
+                    .iter()
+                    .map(|(k, item)| {
+                        let key = key_string(k);
+                        let p = member_path(&here, &key);
+                        Ok((key, element(&kind, item, &p)?))
+                    })
+                    .collect::<Result<_, JsonError>>()?,
+            ),
+            _ => element(&kind, v, &here)?,
+        };
+        members.push((name, j));
+    }
+    Ok(Json::Obj(members))
+}
+
+/// A map key as the JSON object key.
+pub(crate) fn key_string(k: &MapKey) -> String {
+    match k {
+        MapKey::Bool(b) => b.to_string(),
+        MapKey::I32(v) => v.to_string(),
+        MapKey::I64(v) => v.to_string(),
+        MapKey::U32(v) => v.to_string(),
+        MapKey::U64(v) => v.to_string(),
+        MapKey::String(s) => s.clone(),
+    }
+}
+
+/// One value of element type `kind`.
+pub(crate) fn element(kind: &Kind, v: &Value, path: &str) -> Result<Json, JsonError> {
+    Ok(match v {
+        Value::Bool(b) => Json::Bool(*b),
+        Value::I32(x) => Json::Num(Num::I(i64::from(*x))),
+        Value::U32(x) => Json::Num(Num::U(u64::from(*x))),
+        // 64-bit integers are strings: JSON numbers are doubles in many readers.
+        Value::I64(x) => Json::Str(x.to_string()),
+        Value::U64(x) => Json::Str(x.to_string()),
+        Value::F32(x) => float(f64::from(*x), || x.to_string()),
+        Value::F64(x) => float(*x, || {
+            serde_json::Number::from_f64(*x).map_or_else(|| x.to_string(), |n| n.to_string())
+        }),
+        Value::String(s) => Json::Str(s.clone()),
+        Value::Bytes(b) => Json::Str(STANDARD.encode(b)),
+        Value::EnumNumber(n) => match kind {
+            Kind::Enum(e) if e.full_name() == "google.protobuf.NullValue" => Json::Null,
+            Kind::Enum(e) => match e.name_of(*n) {
+                Some(name) => Json::Str(name.to_string()),
+                None => Json::Num(Num::I(i64::from(*n))),
+            },
+            _ => Json::Num(Num::I(i64::from(*n))),
+        },
+        Value::Message(m) => message(m, path)?,
+        Value::List(_) | Value::Map(_) => {
+            return Err(JsonError::new(
+                path,
+                "a list or map where an element belongs",
+            ));
+        }
+    })
+}
+
+fn float(x: f64, finite: impl FnOnce() -> String) -> Json {
+    if x.is_nan() {
+        Json::Str("NaN".into())
+    } else if x == f64::INFINITY {
+        Json::Str("Infinity".into())
+    } else if x == f64::NEG_INFINITY {
+        Json::Str("-Infinity".into())
+    } else {
+        Json::Num(Num::Text(finite()))
+    }
+}

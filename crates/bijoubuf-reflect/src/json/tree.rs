@@ -1,0 +1,250 @@
+//! A JSON tree that keeps object members in order and refuses duplicate keys, read
+//! with serde_json's tokenizer, and a writer for it.
+//!
+//! serde_json's own `Value` keeps the last of two equal keys and (without a crate
+//! feature that would change every user's maps) sorts members by name. Proto3 JSON
+//! input with a key twice is ambiguous, so it is refused here, naming the JSON path; and
+//! output keeps fields in field-number order.
+
+use std::fmt;
+
+use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
+
+/// A JSON value; objects are member lists in document order.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Json {
+    Null,
+    Bool(bool),
+    Num(Num),
+    Str(String),
+    Arr(Vec<Json>),
+    Obj(Vec<(String, Json)>),
+}
+
+/// A JSON number as read (exact integers stay exact) or as it is to be written.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Num {
+    U(u64),
+    I(i64),
+    F(f64),
+    /// Already formatted (f32 values keep their shortest form).
+    Text(String),
+}
+
+impl Json {
+    pub(crate) fn kind(&self) -> &'static str {
+        match self {
+            Json::Null => "null",
+            Json::Bool(_) => "a bool",
+            Json::Num(_) => "a number",
+            Json::Str(_) => "a string",
+            Json::Arr(_) => "an array",
+            Json::Obj(_) => "an object",
+        }
+    }
+}
+
+/// Parse `text` as one JSON document; a key twice in one object is an error that names
+/// the object's JSON path (`$.a.b[2]`).
+pub(crate) fn parse(text: &str) -> Result<Json, serde_json::Error> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    let v = Seed { path: "$" }.deserialize(&mut de)?;
+    de.end()?;
+    Ok(v)
+}
+
+struct Seed<'p> {
+    path: &'p str,
+}
+
+impl<'de> DeserializeSeed<'de> for Seed<'_> {
+    type Value = Json;
+
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Json, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Seed<'_> {
+    type Value = Json;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<Json, E> {
+        Ok(Json::Null)
+    }
+
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<Json, E> {
+        Ok(Json::Bool(v))
+    }
+
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Json, E> {
+        Ok(Json::Num(Num::U(v)))
+    }
+
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Json, E> {
+        Ok(Json::Num(Num::I(v)))
+    }
+
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Json, E> {
+        Ok(Json::Num(Num::F(v)))
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Json, E> {
+        Ok(Json::Str(v.to_string()))
+    }
+
+    fn visit_string<E: de::Error>(self, v: String) -> Result<Json, E> {
+        Ok(Json::Str(v))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Json, A::Error> {
+        let mut items = Vec::new();
+        loop {
+            let path = format!("{}[{}]", self.path, items.len());
+            match seq.next_element_seed(Seed { path: &path })? {
+                Some(v) => items.push(v),
+                None => break,
+            }
+        }
+        Ok(Json::Arr(items))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Json, A::Error> {
+        let mut members: Vec<(String, Json)> = Vec::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if members.iter().any(|(k, _)| *k == key) {
+                return Err(de::Error::custom(format_args!(
+                    "duplicate key {} in the object at {}",
+                    quote(&key),
+                    self.path
+                )));
+            }
+            let path = member_path(self.path, &key);
+            let v = map.next_value_seed(Seed { path: &path })?;
+            members.push((key, v));
+        }
+        Ok(Json::Obj(members))
+    }
+}
+
+/// `$.name` for identifier-like keys, `$["odd key"]` otherwise.
+pub(crate) fn member_path(parent: &str, key: &str) -> String {
+    let plain = !key.is_empty()
+        && key
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '@');
+    if plain {
+        format!("{parent}.{key}")
+    } else {
+        format!("{parent}[{}]", quote(key))
+    }
+}
+
+/// A JSON string literal.
+pub(crate) fn quote(s: &str) -> String {
+    serde_json::to_string(s).unwrap_or_else(|_| format!("\"{s}\""))
+}
+
+/// Write `v` compactly (`indent` = None) or pretty-printed with `indent` spaces.
+pub(crate) fn write(v: &Json, indent: Option<usize>) -> String {
+    let mut out = String::new();
+    write_into(&mut out, v, indent, 0);
+    out
+}
+
+fn newline(out: &mut String, indent: Option<usize>, level: usize) {
+    if let Some(n) = indent {
+        out.push('\n');
+        out.extend(std::iter::repeat_n(' ', n * level));
+    }
+}
+
+fn write_into(out: &mut String, v: &Json, indent: Option<usize>, level: usize) {
+    match v {
+        Json::Null => out.push_str("null"),
+        Json::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Json::Num(Num::U(n)) => out.push_str(&n.to_string()),
+        Json::Num(Num::I(n)) => out.push_str(&n.to_string()),
+        Json::Num(Num::F(f)) => match serde_json::Number::from_f64(*f) {
+            Some(n) => out.push_str(&n.to_string()),
+            None => out.push_str("null"),
+        },
+        Json::Num(Num::Text(t)) => out.push_str(t),
+        Json::Str(s) => out.push_str(&quote(s)),
+        Json::Arr(items) if items.is_empty() => out.push_str("[]"),
+        Json::Arr(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                newline(out, indent, level + 1);
+                write_into(out, item, indent, level + 1);
+            }
+            newline(out, indent, level);
+            out.push(']');
+        }
+        Json::Obj(members) if members.is_empty() => out.push_str("{}"),
+        Json::Obj(members) => {
+            out.push('{');
+            for (i, (k, item)) in members.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                newline(out, indent, level + 1);
+                out.push_str(&quote(k));
+                out.push(':');
+                if indent.is_some() {
+                    out.push(' ');
+                }
+                write_into(out, item, indent, level + 1);
+            }
+            newline(out, indent, level);
+            out.push('}');
+        }
+    }
+}
+
+/// Convert to serde_json's tree (member order is then serde_json's).
+pub(crate) fn to_serde(v: &Json) -> serde_json::Value {
+    use serde_json::Value as V;
+    match v {
+        Json::Null => V::Null,
+        Json::Bool(b) => V::Bool(*b),
+        Json::Num(Num::U(n)) => V::from(*n),
+        Json::Num(Num::I(n)) => V::from(*n),
+        Json::Num(Num::F(f)) => serde_json::Number::from_f64(*f).map_or(V::Null, V::Number),
+        Json::Num(Num::Text(t)) => {
+            serde_json::from_str::<serde_json::Number>(t).map_or(V::Null, V::Number)
+        }
+        Json::Str(s) => V::String(s.clone()),
+        Json::Arr(items) => V::Array(items.iter().map(to_serde).collect()),
+        Json::Obj(members) => V::Object(
+            members
+                .iter()
+                .map(|(k, v)| (k.clone(), to_serde(v)))
+                .collect(),
+        ),
+    }
+}
+
+/// Convert from serde_json's tree (which has already merged duplicate keys).
+pub(crate) fn from_serde(v: &serde_json::Value) -> Json {
+    use serde_json::Value as V;
+    match v {
+        V::Null => Json::Null,
+        V::Bool(b) => Json::Bool(*b),
+        V::Number(n) => match (n.as_u64(), n.as_i64(), n.as_f64()) {
+            (Some(u), _, _) => Json::Num(Num::U(u)),
+            (_, Some(i), _) => Json::Num(Num::I(i)),
+            (_, _, Some(f)) => Json::Num(Num::F(f)),
+            _ => Json::Null,
+        },
+        V::String(s) => Json::Str(s.clone()),
+        V::Array(items) => Json::Arr(items.iter().map(from_serde).collect()),
+        V::Object(m) => Json::Obj(m.iter().map(|(k, v)| (k.clone(), from_serde(v))).collect()),
+    }
+}

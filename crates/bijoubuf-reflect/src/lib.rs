@@ -1,0 +1,89 @@
+//! bijoubuf-reflect: messages whose type is known only at run time.
+//!
+//! A [`DescriptorPool`] indexes a checked [`bijoubuf_schema::Schema`]; a
+//! [`DynamicMessage`] holds the fields of one message type as [`Value`]s. Decoding is the
+//! strict canonical decode of SPEC §10 with the same accept/reject decisions, error codes
+//! ([`bijoubuf::ErrorKind`]), offsets and paths as generated code; encoding writes the
+//! one canonical byte string (SPEC §9). Unknown fields can be kept
+//! ([`bijoubuf::UnknownFieldPolicy::Preserve`]) and are re-emitted byte for byte.
+//!
+//! The [`json`] module maps messages to and from proto3 JSON, including the special
+//! forms of the well-known types (Timestamp, Duration, wrappers, Struct, FieldMask,
+//! Any).
+//!
+//! ```
+//! use bijoubuf_reflect::{DescriptorPool, DynamicMessage, Value};
+//!
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let compiled = bijoubuf_schema::compile_sources(&[(
+//!     "person.proto",
+//!     "syntax = \"proto3\"; message Person { string name = 1; int32 age = 2; }",
+//! )])?;
+//! let pool = DescriptorPool::new(&compiled.schema);
+//! let person = pool.message("Person").ok_or("no Person")?;
+//!
+//! // name = "Ada" (key 02, length 3), age = 36 (key 00, zigzag 72).
+//! let bytes = [0x02, 0x03, b'A', b'd', b'a', 0x00, 0x48];
+//! let msg = DynamicMessage::decode(&person, &bytes)?;
+//! assert_eq!(msg.get_by_name("age"), Some(&Value::I32(36)));
+//! assert_eq!(msg.encode()?, bytes);
+//!
+//! // age written holding its default is refused, as generated code refuses it.
+//! let err = DynamicMessage::decode(&person, &[0x04, 0x00]).unwrap_err();
+//! assert_eq!(err.to_string(), "default-value-present: Person.age holds its default at byte 0");
+//!
+//! let json = bijoubuf_reflect::json::to_string_pretty(&msg)?;
+//! let back = bijoubuf_reflect::json::from_str(&person, &json)?;
+//! assert_eq!(back, msg);
+//! # Ok(()) }
+//! ```
+#![forbid(unsafe_code)]
+
+mod decode;
+mod descriptor;
+mod encode;
+mod error;
+pub mod json;
+mod value;
+
+pub use descriptor::{
+    DescriptorPool, EnumDescriptor, FieldDescriptor, FieldShape, Kind, MessageDescriptor,
+};
+pub use error::{DecodeError, EncodeError, PathSegment, TypeError};
+pub use value::{DynamicMessage, MapKey, Value};
+
+use bijoubuf::DecodeOptions;
+
+impl DynamicMessage {
+    /// Decode `bytes` as one whole message of type `desc` with the default options:
+    /// strict (unknown fields refused), depth limit 100, no size limit.
+    ///
+    /// # Errors
+    /// The first violation in byte order (SPEC §10.1), with code, offset and path.
+    pub fn decode(desc: &MessageDescriptor, bytes: &[u8]) -> Result<Self, DecodeError> {
+        decode::decode(desc, bytes, &DecodeOptions::new())
+    }
+
+    /// Decode with `opts` (depth and size limits, unknown-field policy). After a
+    /// preserving decode, [`unknown_field_count`](Self::unknown_field_count) tells
+    /// whether unknown fields were present (SPEC §8.2).
+    ///
+    /// # Errors
+    /// As [`decode`](Self::decode).
+    pub fn decode_with(
+        desc: &MessageDescriptor,
+        bytes: &[u8],
+        opts: &DecodeOptions,
+    ) -> Result<Self, DecodeError> {
+        decode::decode(desc, bytes, opts)
+    }
+
+    /// The canonical encoding (SPEC §9).
+    ///
+    /// # Errors
+    /// Values the default decoder would refuse: nesting deeper than 100, an unset
+    /// proto2 `required` field, preserved unknown fields that collide with the schema.
+    pub fn encode(&self) -> Result<Vec<u8>, EncodeError> {
+        encode::encode(self)
+    }
+}
