@@ -202,6 +202,10 @@ fn depth_is_checked_at_the_key_before_the_payload() {
     let e = assert_rejects_with::<Tree>(&[0x0A, 0x00], &one, "depth-limit-exceeded", 0);
     assert_eq!(e.path_string(), "Tree.children");
     assert_rejects_with::<Tree>(&[0x0E, 0x00], &one, "depth-limit-exceeded", 0);
+    // A oneof member of message type (Choice.m = 5, key 12) opens a message too.
+    let e = assert_rejects_with::<Choice>(&[0x12, 0x00], &one, "depth-limit-exceeded", 0);
+    assert_eq!(e.path_string(), "Choice.m");
+    assert!(Choice::decode(&[0x12, 0x00]).is_ok());
     // Without the limit the same inputs fail for their own reasons.
     assert_rejects::<Tree>(&[0x06, 0x09], "truncated", 1);
     assert_rejects::<Tree>(&[0x0A, 0x00], "empty-repeated", 0);

@@ -1,0 +1,71 @@
+//! A `Message` implementation whose size pass and write pass disagree is a bug in that
+//! implementation; encoding reports it instead of writing garbage or panicking.
+use bijoubuf::__private::{Int32, Reader, Sizer, Writer};
+use bijoubuf::{DecodeError, EncodeErrorKind, Message, UnknownFields};
+
+#[derive(Debug, Default)]
+struct Lies {
+    extra: usize,
+    skip_write: bool,
+    unknown_fields: UnknownFields,
+}
+
+impl Message for Lies {
+    const NAME: &'static str = "Lies";
+    const FIELD_NUMBERS: &'static [u32] = &[1];
+
+    fn unknown_fields(&self) -> &UnknownFields {
+        &self.unknown_fields
+    }
+
+    fn __size<'v>(&'v self, s: &mut Sizer<'v>) -> usize {
+        s.explicit::<Int32>(1, &7) + self.extra
+    }
+
+    fn __write<'v>(&'v self, w: &mut Writer<'_, 'v>) {
+        if !self.skip_write {
+            w.explicit::<Int32>(1, &7);
+        }
+        // Writes past what the size pass announced when `extra` is 0 and we add more.
+        if self.extra == 0 && self.skip_write {
+            w.explicit::<Int32>(1, &7);
+            w.explicit::<Int32>(2, &7);
+        }
+    }
+
+    fn __decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+        let _ = r.optional::<Int32>(1, "x")?;
+        let unknown_fields = r.finish()?;
+        Ok(Lies {
+            unknown_fields,
+            ..Default::default()
+        })
+    }
+}
+
+#[test]
+fn short_write_is_a_size_mismatch() {
+    let m = Lies {
+        extra: 3,
+        ..Default::default()
+    };
+    let e = m.encode_to_vec().unwrap_err();
+    assert_eq!(e.kind(), EncodeErrorKind::SizeMismatch);
+}
+
+#[test]
+fn long_write_is_a_size_mismatch_not_a_panic() {
+    let m = Lies {
+        extra: 0,
+        skip_write: true,
+        ..Default::default()
+    };
+    let e = m.encode_to_vec().unwrap_err();
+    assert_eq!(e.kind(), EncodeErrorKind::SizeMismatch);
+}
+
+#[test]
+fn consistent_impl_encodes() {
+    let m = Lies::default();
+    assert_eq!(m.encode_to_vec().unwrap(), [0x00, 0x0E]);
+}
