@@ -12,6 +12,8 @@ pub(crate) struct Ident {
 
 #[derive(Clone, Debug, Default)]
 pub(crate) struct File {
+    /// From the first token to the end of the last.
+    pub(crate) span: Span,
     pub(crate) syntax: Syntax,
     pub(crate) syntax_span: Option<Span>,
     pub(crate) syntax_comments: Comments,

@@ -273,8 +273,7 @@ pub(crate) fn file(f: &FileDef) -> FileDescriptorProto {
         path: Vec::new(),
         out: Vec::new(),
     };
-    let text_len = f.source.text.inner().len();
-    locs.add(&[], Span::new(0, text_len), None);
+    locs.add(&[], f.decls.root, None);
     if let Some((span, c)) = &f.decls.syntax {
         locs.add(&[12], *span, Some(c));
     }
@@ -342,7 +341,8 @@ pub(crate) fn file(f: &FileDef) -> FileDescriptorProto {
         source_code_info: Some(SourceCodeInfo { location: locs.out }),
         syntax: match f.syntax {
             Syntax::Proto3 => Some("proto3".into()),
-            Syntax::Proto2 => Some("proto2".into()),
+            // protoc leaves `syntax` unset for proto2.
+            Syntax::Proto2 => None,
         },
     }
 }

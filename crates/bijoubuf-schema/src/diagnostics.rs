@@ -146,6 +146,25 @@ impl Diagnostic {
         self.column
     }
 
+    /// `file:line:column` of the span's start.
+    pub fn location(&self) -> String {
+        format!("{}:{}:{}", self.file, self.line, self.column)
+    }
+
+    /// One line for a terminal or a log: `file:line:col: error[code]: message`.
+    pub fn to_line(&self) -> String {
+        let level = match self.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        };
+        format!(
+            "{}: {level}[{}]: {}",
+            self.location(),
+            self.code,
+            self.message
+        )
+    }
+
     /// Secondary places.
     pub fn labels(&self) -> &[Label] {
         &self.labels
@@ -157,17 +176,11 @@ impl Diagnostic {
     }
 }
 
+/// The message alone (miette shows the place beside it); [`Diagnostic::location`] gives
+/// `file:line:column`.
 impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let level = match self.severity {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-        };
-        write!(
-            f,
-            "{}:{}:{}: {level}[{}]: {}",
-            self.file, self.line, self.column, self.code, self.message
-        )
+        f.write_str(&self.message)
     }
 }
 
@@ -231,8 +244,8 @@ impl Diagnostics {
 impl fmt::Display for Diagnostics {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.errors.as_slice() {
-            [one] => write!(f, "{one}"),
-            [first, rest @ ..] => write!(f, "{first} (and {} more errors)", rest.len()),
+            [one] => write!(f, "{}", one.to_line()),
+            [first, rest @ ..] => write!(f, "{} (and {} more errors)", first.to_line(), rest.len()),
             [] => write!(f, "schema has errors"),
         }
     }

@@ -144,7 +144,7 @@ impl Compiler {
                         Ok(text) => Ok(text),
                         Err(e) => {
                             let at = e.utf8_error().valid_up_to();
-                            Err((String::from_utf8_lossy(e.as_bytes()).into_owned(), at))
+                            Err((blank_invalid_utf8(e.as_bytes()), at))
                         }
                     });
                 }
@@ -152,6 +152,17 @@ impl Compiler {
         }
         builtin::get(name).map(|t| Ok(t.to_string()))
     }
+}
+
+/// The text with each byte that is not UTF-8 replaced by a space, so offsets and columns
+/// stay those of the file and the lexer reports nothing more about them.
+fn blank_invalid_utf8(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len());
+    for chunk in bytes.utf8_chunks() {
+        out.push_str(chunk.valid());
+        out.extend(std::iter::repeat_n(' ', chunk.invalid().len()));
+    }
+    out
 }
 
 /// Compiles in-memory files: `(name, text)` pairs, compiling every one of them.

@@ -276,6 +276,7 @@ pub(crate) struct ExtendDecl {
 /// Spans of file-level statements (for source-code info).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub(crate) struct FileDecls {
+    pub(crate) root: Span,
     pub(crate) syntax: Option<(Span, Comments)>,
     pub(crate) package: Option<(Span, Comments)>,
     pub(crate) imports: Vec<(Span, Comments)>,

@@ -77,6 +77,8 @@ pub(crate) struct Symbols {
     /// Extension ranges declared by each message (full name), inclusive.
     pub(crate) extension_ranges: HashMap<String, Vec<(i64, i64)>>,
     undeclared: RefCell<Option<(String, usize)>>,
+    /// The scope a dotted name's first part picked in the last failed lookup.
+    partial: RefCell<Option<String>>,
 }
 
 struct Builder<'a> {
@@ -186,6 +188,7 @@ impl Symbols {
             names: files.iter().map(|f| f.name.clone()).collect(),
             extension_ranges: HashMap::new(),
             undeclared: RefCell::new(None),
+            partial: RefCell::new(None),
         };
         let mut b = Builder {
             syms,
@@ -231,6 +234,11 @@ impl Symbols {
         }
     }
 
+    /// After a failed lookup of a dotted name: the scope its first part resolved to.
+    pub(crate) fn partial_match(&self) -> Option<String> {
+        self.partial.borrow().clone()
+    }
+
     /// Any symbol by full name, visible or not.
     pub(crate) fn get(&self, full: &str) -> Option<Symbol> {
         self.map.get(full).copied()
@@ -241,6 +249,7 @@ impl Symbols {
     /// `types_only`, single names that are not types are skipped.
     pub(crate) fn lookup(&self, from: usize, scope: &str, name: &str, types_only: bool) -> Lookup {
         *self.undeclared.borrow_mut() = None;
+        *self.partial.borrow_mut() = None;
         let result = self.lookup_inner(from, scope, name, types_only);
         match result {
             Some((full, sym)) => Lookup::Found(full, sym),
@@ -274,7 +283,11 @@ impl Symbols {
                     None => {}
                     Some(rest) if sym.kind.is_aggregate() => {
                         let full = format!("{candidate}.{rest}");
-                        return self.find(from, &full).map(|s| (full, s));
+                        let found = self.find(from, &full).map(|s| (full, s));
+                        if found.is_none() {
+                            *self.partial.borrow_mut() = Some(candidate);
+                        }
+                        return found;
                     }
                     Some(_) => {}
                 }

@@ -130,6 +130,7 @@ impl Checker<'_> {
                 None
             }
             Lookup::NotFound => {
+                let partial = self.syms.partial_match();
                 if let Lookup::Found(full, sym) = self.syms.lookup(self.fi, scope, name, false) {
                     let kind = sym.kind.describe();
                     self.err(
@@ -137,6 +138,12 @@ impl Checker<'_> {
                         span,
                         format!("{full:?} is {kind}, not a message or enum type"),
                     );
+                } else if let Some(first) = partial {
+                    let head = name.split('.').next().unwrap_or(name);
+                    self.err("unresolved-type", span, format!("{name:?} is not defined"))
+                        .with_help(format!(
+                            "{head:?} resolves to {first:?}, which has no such member; write the full name with a leading dot to reach another one"
+                        ));
                 } else {
                     self.err("unresolved-type", span, format!("{name:?} is not defined"));
                 }
@@ -194,6 +201,7 @@ impl Checker<'_> {
             requested: self.file.requested,
             source: self.file.source.clone(),
             decls: FileDecls {
+                root: ast.span,
                 syntax: ast.syntax_span.map(|s| (s, ast.syntax_comments.clone())),
                 package: ast.package.as_ref().map(|p| (p.span, p.comments.clone())),
                 imports: ast

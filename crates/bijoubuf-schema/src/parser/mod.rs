@@ -299,6 +299,10 @@ impl<'a> Parser<'a> {
 
     fn file(&mut self) -> File {
         let mut file = File::default();
+        let n = self.toks.len();
+        if n > 1 {
+            file.span = self.toks[0].span.to(self.toks[n - 2].span);
+        }
         let mut first = true;
         while !self.at_eof() {
             let r = self.top_statement(&mut file, first);
