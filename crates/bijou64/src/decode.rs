@@ -19,6 +19,20 @@ pub fn decode(input: &[u8]) -> Result<(u64, usize), Error> {
     }
 }
 
+/// [`decode`] with [`decode_window_branchless`] as its fast path: the same results, for
+/// inputs whose value lengths vary unpredictably (see that function).
+///
+/// ```
+/// assert_eq!(bijou64::decode_branchless(&[0xF8, 0x34]), Ok((300, 2)));
+/// ```
+#[inline]
+pub fn decode_branchless(input: &[u8]) -> Result<(u64, usize), Error> {
+    match input.first_chunk::<MAX_LEN>() {
+        Some(window) => decode_window_branchless(window),
+        None => decode_short(input),
+    }
+}
+
 /// Decode the value that starts a nine-byte window (the longest encoding), so no length
 /// check is needed: a branch on the tag, then one unaligned big-endian load and a shift.
 ///
@@ -38,16 +52,30 @@ pub fn decode_window(window: &[u8; MAX_LEN]) -> Result<(u64, usize), Error> {
     if tag < FIRST_TIER_TAG {
         return Ok((tag as u64, 1));
     }
-    let tier = payload_len(tag); // 1..=8
+    // The length straight from the tag (F8 → 2 … FF → 9), in `usize` so that the caller's
+    // `pos += len` is one add after the tag load: this is the latency that bounds a
+    // sequential decode when lengths vary.
+    let len = tag as usize - (FIRST_TIER_TAG as usize - 2);
     let [_, word @ ..] = *window;
-    // Keep the `tier` leading bytes of the big-endian word: shift by 0..=56.
-    let payload = u64::from_be_bytes(word) >> (64 - 8 * tier);
+    // Keep the `len - 1` leading payload bytes of the big-endian word: shift by 0..=56.
+    let payload = u64::from_be_bytes(word) >> (8 * (MAX_LEN - len));
     // SPEC §2.4: only tier 8 can exceed u64::MAX.
-    match OFFSETS[tier].checked_add(payload) {
-        Some(v) => Ok((v, tier + 1)),
+    match OFFSET_BY_LEN[len].checked_add(payload) {
+        Some(v) => Ok((v, len)),
         None => Err(Error::Overflow),
     }
 }
+
+/// `OFFSET_BY_LEN[n]` is the offset of the tier whose encodings are `n` bytes long.
+const OFFSET_BY_LEN: [u64; MAX_LEN + 1] = {
+    let mut o = [0u64; MAX_LEN + 1];
+    let mut n = 1;
+    while n <= MAX_LEN {
+        o[n] = OFFSETS[n - 1];
+        n += 1;
+    }
+    o
+};
 
 /// [`decode_window`] without a branch on the tag: the length is computed from the tag by
 /// arithmetic, so the next value's position depends on this value's data.
@@ -63,16 +91,20 @@ pub fn decode_window(window: &[u8; MAX_LEN]) -> Result<(u64, usize), Error> {
 /// ```
 #[inline(always)]
 pub fn decode_window_branchless(window: &[u8; MAX_LEN]) -> Result<(u64, usize), Error> {
+    use core::hint::select_unpredictable;
     let tag = window[0];
-    let tier = payload_len(tag); // 0..=8
+    let multi = tag >= FIRST_TIER_TAG;
+    // Conditional moves, not branches: the length is 1 or `tag - 246`.
+    let len = select_unpredictable(multi, (tag as usize).wrapping_sub(246), 1);
     let [_, word @ ..] = *window;
     let word = u64::from_be_bytes(word);
-    // Tier 0 asks for a shift by 64, which `checked_shr` turns into "no payload" with a
-    // conditional move rather than a branch.
-    let payload = word.checked_shr(64 - 8 * tier as u32).unwrap_or(0);
-    let base = if tier == 0 { tag as u64 } else { OFFSETS[tier] };
+    // `& 63` only keeps the (unused) tier-0 shift in range; for `len` 2..=9 it is 0..=56.
+    let payload = select_unpredictable(multi, word >> ((8 * (MAX_LEN - len)) & 63), 0);
+    // SPEC §2.1: a tag below F8 is the value; else the tier's offset plus the payload.
+    let base = select_unpredictable(multi, OFFSET_BY_LEN[len], tag as u64);
+    // SPEC §2.4: only tier 8 can exceed u64::MAX.
     match base.checked_add(payload) {
-        Some(v) => Ok((v, tier + 1)),
+        Some(v) => Ok((v, len)),
         None => Err(Error::Overflow),
     }
 }

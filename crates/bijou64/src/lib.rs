@@ -90,7 +90,7 @@ mod encode;
 mod packed;
 pub mod zigzag;
 
-pub use decode::{decode, decode_window, decode_window_branchless};
+pub use decode::{decode, decode_branchless, decode_window, decode_window_branchless};
 #[cfg(feature = "alloc")]
 pub use encode::append;
 pub use encode::{Encoded, encode, encode_to_array, encode_to_slice, encoded_len};

@@ -6,7 +6,7 @@
 //! chunks, so a `Vec` target grows by `extend_from_slice`-style copies and the decoder's
 //! inner loop never touches the target's length or capacity.
 
-use crate::{Error, MAX_LEN, decode, decode_window, zigzag};
+use crate::{Error, FIRST_TIER_TAG, MAX_LEN, decode, decode_window, zigzag};
 
 /// Why a packed run was refused, and where.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -180,7 +180,30 @@ pub fn decode_packed_i32_into(
 /// Values decoded before they are handed to the caller's `Extend` in one call.
 const CHUNK: usize = 64;
 
+/// Eight bytes at a time are checked for tags: a run of one-byte values is copied without a
+/// step per value.
+const SCAN: usize = 8;
+
+/// The bytes the fast loop wants readable: a scan of [`SCAN`] bytes, or a whole value.
+const FAST_WINDOW: usize = 16;
+
+/// The high bit of byte `i` of the result is set if byte `i` of `word` is the first tag
+/// (`>= F8`) in it, counting from the least significant byte; 0 if there is none. Bits
+/// above the first flagged byte are unreliable (borrows), so only the lowest is used.
+#[inline(always)]
+fn first_tag_mask(word: u64) -> u64 {
+    // A byte is a tag exactly when its top five bits are all set, i.e. when the byte of
+    // `!word & F8…F8` is zero; then the classic "has a zero byte" test.
+    let x = !word & 0xF8F8_F8F8_F8F8_F8F8;
+    x.wrapping_sub(0x0101_0101_0101_0101) & !x & 0x8080_8080_8080_8080
+}
+
 /// The shared loop: decode into a stack chunk, check and convert the chunk, hand it over.
+///
+/// The step depends on the byte at `pos`. A tag starts a multi-byte value: its length
+/// comes from the tag by arithmetic (no branch per tier). A one-byte value starts a scan:
+/// the next eight bytes are copied as values and the position moves to the first tag among
+/// them (or by eight), so runs of small values cost a few operations per eight values.
 #[inline(always)]
 fn decode_run<T>(
     input: &[u8],
@@ -188,7 +211,8 @@ fn decode_run<T>(
     fits: impl Fn(u64) -> bool,
     convert: impl Fn(u64) -> T,
 ) -> Result<usize, PackedError> {
-    let mut chunk = [0u64; CHUNK];
+    // `SCAN` slots of slack: a scan writes eight values and keeps only those before the tag.
+    let mut chunk = [0u64; CHUNK + SCAN];
     let mut n = 0; // values in `chunk`
     let mut pos = 0; // next byte of `input`
     let mut chunk_start = 0; // offset of the first value in `chunk`
@@ -203,21 +227,43 @@ fn decode_run<T>(
     };
 
     loop {
-        // Fast path: a whole window is readable, so no length check per value.
-        while let Some(window) = input.get(pos..).and_then(|r| r.first_chunk::<MAX_LEN>()) {
-            let (v, len) = match decode_window(window) {
-                Ok(ok) => ok,
-                Err(e) => return Err(fail(&mut flush, &chunk[..n], chunk_start, pos, e)),
+        while let Some(window) = input
+            .get(pos..)
+            .and_then(|r| r.first_chunk::<FAST_WINDOW>())
+        {
+            let (value_window, _) = window
+                .split_first_chunk::<MAX_LEN>()
+                .unwrap_or_else(|| unreachable!());
+            let (scan, _) = window
+                .split_first_chunk::<SCAN>()
+                .unwrap_or_else(|| unreachable!());
+            let Some(slots) = chunk.get_mut(n..n + SCAN) else {
+                unreachable!("n < CHUNK here")
             };
-            chunk[n] = v;
-            n += 1;
-            pos += len;
-            if n == CHUNK {
+            if window[0] >= FIRST_TIER_TAG {
+                let (v, len) = match decode_window(value_window) {
+                    Ok(ok) => ok,
+                    Err(e) => return Err(fail(&mut flush, &chunk[..n], chunk_start, pos, e)),
+                };
+                slots[0] = v;
+                n += 1;
+                pos += len;
+            } else {
+                for (slot, &b) in slots.iter_mut().zip(scan) {
+                    *slot = b as u64;
+                }
+                // 1..=8 one-byte values before the first tag (8 when there is none; the
+                // tag at `pos` is not one, so at least 1).
+                let k = (first_tag_mask(u64::from_le_bytes(*scan)).trailing_zeros() / 8) as usize;
+                n += k;
+                pos += k;
+            }
+            if n >= CHUNK {
                 break;
             }
         }
         if n < CHUNK {
-            // Fewer than nine bytes left: finish with length-checked reads.
+            // Fewer than sixteen bytes left: finish with length-checked reads.
             while let Some(rest) = input.get(pos..).filter(|r| !r.is_empty()) {
                 let (v, len) = match decode(rest) {
                     Ok(ok) => ok,
@@ -226,7 +272,7 @@ fn decode_run<T>(
                 chunk[n] = v;
                 n += 1;
                 pos += len;
-                if n == CHUNK {
+                if n >= CHUNK {
                     break;
                 }
             }

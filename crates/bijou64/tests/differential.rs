@@ -54,6 +54,7 @@ proptest! {
     fn any_accepted_byte_string_re_encodes_to_itself(bytes in any_bytes()) {
         let got = decode(&bytes);
         prop_assert_eq!(got, ref_decode(&bytes));
+        prop_assert_eq!(bijou64::decode_branchless(&bytes), got);
         if let Ok((v, used)) = got {
             let e = encode(v);
             prop_assert_eq!(e.as_slice(), &bytes[..used]);
@@ -77,6 +78,7 @@ proptest! {
         bytes.extend(tail);
         for len in 0..=12.min(bytes.len()) {
             prop_assert_eq!(decode(&bytes[..len]), ref_decode(&bytes[..len]), "len {}", len);
+            prop_assert_eq!(bijou64::decode_branchless(&bytes[..len]), ref_decode(&bytes[..len]), "branchless len {}", len);
         }
     }
 
@@ -137,6 +139,31 @@ proptest! {
                 prop_assert_eq!(it.offset(), at);
                 prop_assert_eq!(it.next(), None, "fused after an error");
             }
+        }
+    }
+
+    /// Mostly one-byte values, so the eight-byte scan meets long runs, short runs and tags
+    /// at every position of its window.
+    #[test]
+    fn packed_runs_of_mostly_small_values(
+        values in prop::collection::vec(prop_oneof![4 => 0u64..248, 1 => any_value()], 0..300),
+        cut in any::<prop::sample::Index>(),
+    ) {
+        let mut run = Vec::new();
+        for &v in &values {
+            run.extend(ref_encode(v));
+        }
+        let mut got = Vec::new();
+        prop_assert_eq!(decode_packed_into(&run, &mut got), Ok(values.len()));
+        prop_assert_eq!(&got, &values);
+        let cut = &run[..cut.index(run.len() + 1)];
+        let mut got = Vec::new();
+        match (decode_packed_into(cut, &mut got), ref_decode_run(cut)) {
+            (Ok(n), Ok(want)) => { prop_assert_eq!(n, want.len()); prop_assert_eq!(got, want); }
+            (Err(e), Err((we, at))) => {
+                prop_assert_eq!((e.kind, e.offset), (PackedErrorKind::from(we), at));
+            }
+            (g, w) => prop_assert!(false, "got {:?}, reference {:?}", g, w),
         }
     }
 
