@@ -208,6 +208,21 @@ fn message(m: &MessageDef, locs: &mut Locs<'_>, path: &[i32]) -> DescriptorProto
             .map(|(i, f)| field(f, locs, &[2, idx(i)]))
             .collect()
     };
+    let oneofs = m
+        .oneofs
+        .iter()
+        .enumerate()
+        .map(|(i, o)| {
+            if let Some(name_span) = o.name_span {
+                locs.add(&[8, idx(i)], o.span, Some(&o.comments));
+                locs.add(&[8, idx(i), 1], name_span, None);
+            }
+            OneofDescriptorProto {
+                name: Some(o.name.clone()),
+                options: decode(&o.encoded_options),
+            }
+        })
+        .collect();
     let nested = m
         .messages
         .iter()
@@ -245,14 +260,7 @@ fn message(m: &MessageDef, locs: &mut Locs<'_>, path: &[i32]) -> DescriptorProto
                 options: None,
             })
             .collect(),
-        oneof_decl: m
-            .oneofs
-            .iter()
-            .map(|o| OneofDescriptorProto {
-                name: Some(o.name.clone()),
-                options: None,
-            })
-            .collect(),
+        oneof_decl: oneofs,
         options,
         reserved_range: m
             .reserved_ranges
@@ -302,12 +310,16 @@ pub(crate) fn file(f: &FileDef) -> FileDescriptorProto {
         .map(|(i, s)| {
             locs.push(&[6, idx(i)]);
             locs.add(&[], s.span, Some(&s.comments));
+            locs.add(&[1], s.name_span, None);
             let method = s
                 .methods
                 .iter()
                 .enumerate()
                 .map(|(j, m)| {
                     locs.add(&[2, idx(j)], m.span, Some(&m.comments));
+                    for (tag, span) in [1, 2, 3].into_iter().zip(m.spans) {
+                        locs.add(&[2, idx(j), tag], span, None);
+                    }
                     MethodDescriptorProto {
                         name: Some(m.name.clone()),
                         input_type: Some(format!(".{}", m.input_type)),

@@ -179,17 +179,33 @@ pub(crate) fn compile(compiler: &Compiler, names: &[&str]) -> Result<Compiled, D
     errors.append(&mut errs);
     let (mut models, mut errs) = check::build(&files, &symbols);
     errors.append(&mut errs);
+    errors.append(&mut options::interpret(&files, &mut models, &symbols));
+    let mut warnings = lints::run(&compiler.lints, &files, &models);
+    // descriptor.proto was loaded for option checking; keep only what the requested
+    // files reach through their imports.
+    let mut reached = vec![false; files.len()];
+    for i in (0..files.len()).rev() {
+        if files[i].requested || reached[i] {
+            reached[i] = true;
+            for d in files[i].deps.iter().flatten() {
+                reached[*d] = true;
+            }
+        }
+    }
+    let models: Vec<_> = models
+        .into_iter()
+        .zip(reached)
+        .filter(|(_, r)| *r)
+        .map(|(m, _)| m)
+        .collect();
     let mut types = HashMap::new();
     for (fi, f) in models.iter().enumerate() {
         index_types(&mut types, fi, &mut Vec::new(), &f.messages, &f.enums);
     }
-    let mut schema = Schema {
-        files: Vec::new(),
+    let schema = Schema {
+        files: models,
         types,
     };
-    errors.append(&mut options::interpret(&files, &mut models, &symbols));
-    let mut warnings = lints::run(&compiler.lints, &files, &models);
-    schema.files = models;
 
     let sources: HashMap<&str, &SourceInfo> =
         files.iter().map(|f| (f.name.as_str(), &f.source)).collect();

@@ -292,6 +292,10 @@ pub struct OneofDef {
     pub synthetic: bool,
     /// Member field numbers in declaration order.
     pub fields: Vec<u32>,
+    #[serde(skip)]
+    pub(crate) name_span: Option<Span>,
+    #[serde(skip)]
+    pub(crate) encoded_options: Vec<u8>,
     /// Options.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub options: Vec<OptionDef>,
@@ -465,6 +469,8 @@ pub struct MethodDef {
     pub client_streaming: bool,
     /// `stream` response.
     pub server_streaming: bool,
+    #[serde(skip)]
+    pub(crate) spans: [Span; 3],
     /// Options.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub options: Vec<OptionDef>,
@@ -486,6 +492,8 @@ pub struct ServiceDef {
     pub full_name: String,
     /// Methods.
     pub methods: Vec<MethodDef>,
+    #[serde(skip)]
+    pub(crate) name_span: Span,
     /// Options.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub options: Vec<OptionDef>,

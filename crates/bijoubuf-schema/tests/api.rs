@@ -368,3 +368,36 @@ fn import_visibility_follows_public_imports() {
         .expect_err("a.proto is not visible from d.proto");
     assert_eq!(err.errors()[0].code(), "missing-import");
 }
+
+#[test]
+fn proto3_map_values_cannot_be_closed_enums() {
+    let mut c = Compiler::new();
+    c.source("e.proto", "syntax = \"proto2\"; enum Closed { A = 1; }");
+    c.source(
+        "m.proto",
+        "syntax = \"proto3\"; import \"e.proto\"; message M { map<int32, Closed> m = 1; }",
+    );
+    let err = c
+        .compile(&["m.proto"])
+        .expect_err("closed enum as a proto3 map value");
+    assert_eq!(err.errors()[0].code(), "closed-enum-in-proto3");
+}
+
+#[test]
+fn schema_holds_only_requested_files_and_their_imports() {
+    let c = one("syntax = \"proto3\"; message M { int32 a = 1 [deprecated = true]; }");
+    let names: Vec<&str> = c.schema.files().iter().map(|f| f.name.as_str()).collect();
+    assert_eq!(
+        names,
+        vec!["t.proto"],
+        "descriptor.proto is used for options but not part of the schema"
+    );
+    assert!(c.schema.message("google.protobuf.FieldOptions").is_none());
+    assert_eq!(
+        c.schema
+            .message("M")
+            .and_then(|m| m.field(1))
+            .map(|f| f.deprecated),
+        Some(true)
+    );
+}

@@ -135,9 +135,14 @@ impl Checker<'_> {
                 (ty, card)
             }
         };
+        // A map's value type counts as the field's type here.
+        let value_ty = match &cardinality {
+            Cardinality::Map { value, .. } => value,
+            _ => &ty,
+        };
         if proto3
             && extendee.is_none()
-            && let FieldType::Enum(e) = &ty
+            && let FieldType::Enum(e) = value_ty
             && let Some(sym) = self.syms.get(e)
             && self.syms.syntax[sym.file] == Syntax::Proto2
         {

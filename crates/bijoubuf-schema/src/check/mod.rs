@@ -340,6 +340,8 @@ impl Checker<'_> {
                     name: o.name.name.clone(),
                     synthetic: false,
                     fields: members.collect(),
+                    name_span: Some(o.name.span),
+                    encoded_options: Vec::new(),
                     options: Vec::new(),
                     comments: o.comments.clone(),
                     span: o.span,
@@ -374,6 +376,8 @@ impl Checker<'_> {
                     name,
                     synthetic: true,
                     fields: vec![f.number],
+                    name_span: None,
+                    encoded_options: Vec::new(),
                     options: Vec::new(),
                     comments: Comments::default(),
                     span: f.span,
@@ -627,6 +631,7 @@ impl Checker<'_> {
                     name: m.name.name.clone(),
                     input_type,
                     output_type,
+                    spans: [m.name.span, m.input.span, m.output.span],
                     client_streaming: m.input_stream,
                     server_streaming: m.output_stream,
                     options: Vec::new(),
@@ -638,6 +643,7 @@ impl Checker<'_> {
             .collect();
         ServiceDef {
             name: s.name.name.clone(),
+            name_span: s.name.span,
             full_name: full,
             methods,
             options: Vec::new(),

@@ -59,8 +59,9 @@ impl Interpreter<'_> {
         }
         let declared = def.oneofs.iter_mut().filter(|o| !o.synthetic);
         for (o, odef) in m.oneofs.iter().zip(declared) {
-            let (defs, _) = self.options(&full, Target::Oneof, &o.options);
+            let (defs, bytes) = self.options(&full, Target::Oneof, &o.options);
             odef.options = defs;
+            odef.encoded_options = bytes;
         }
         for r in &m.extension_ranges {
             self.options(&full, Target::ExtensionRange, &r.options);

@@ -161,6 +161,16 @@ impl<'a> Parser<'a> {
     pub(crate) fn expect_sym(&mut self, c: char) -> PResult<Span> {
         if self.at_sym(c) {
             Ok(self.bump().span)
+        } else if c == ';' && self.pos > 0 {
+            // A missing `;` belongs right after the statement, not at the next line's start.
+            let end = self.prev_span().end;
+            let found = self.describe_current();
+            let at = self.peek().span;
+            let d = Diagnostic::error("syntax", self.file, Span::new(end, end), "expected `;`")
+                .label(at, format!("{found} follows"))
+                .help("end the statement with `;`");
+            self.errors.push(d);
+            Err(Recorded)
         } else {
             Err(self.expected(&format!("`{c}`")))
         }
