@@ -1,0 +1,331 @@
+//! The proto3 JSON mapping: scalars, shapes, well-known types, and refusals.
+
+use bijoubuf_reflect::json::{from_str, from_value, to_string, to_string_pretty, to_value};
+use bijoubuf_reflect::{DescriptorPool, DynamicMessage, MessageDescriptor, Value};
+
+const SCHEMA: &str = r#"
+syntax = "proto3";
+package t.v1;
+import "google/protobuf/any.proto";
+import "google/protobuf/duration.proto";
+import "google/protobuf/field_mask.proto";
+import "google/protobuf/struct.proto";
+import "google/protobuf/timestamp.proto";
+import "google/protobuf/wrappers.proto";
+import "google/protobuf/empty.proto";
+
+enum Color { COLOR_UNSPECIFIED = 0; COLOR_RED = 1; }
+
+message All {
+  int32 i32 = 1; int64 i64 = 2; uint32 u32 = 3; uint64 u64 = 4;
+  sint64 s64 = 5; fixed64 f64 = 6; sfixed32 sf32 = 7;
+  float fl = 8; double db = 9; bool flag = 10; string text = 11; bytes blob = 12;
+  Color color = 13;
+  optional int32 maybe = 14;
+  repeated int64 longs = 15;
+  map<int64, string> by_id = 16;
+  map<bool, int32> by_flag = 17;
+  oneof pick { string name = 18; All child = 19; }
+  string snake_case_name = 20;
+  int32 custom = 21 [json_name = "renamed"];
+  repeated Color colors = 22;
+}
+
+message Wkt {
+  google.protobuf.Timestamp at = 1;
+  google.protobuf.Duration took = 2;
+  google.protobuf.Int64Value big = 3;
+  google.protobuf.BoolValue yes = 4;
+  google.protobuf.BytesValue raw = 5;
+  google.protobuf.Struct meta = 6;
+  google.protobuf.ListValue list = 7;
+  google.protobuf.Value dynamic = 8;
+  google.protobuf.FieldMask mask = 9;
+  google.protobuf.Any any = 10;
+  google.protobuf.Empty nothing = 11;
+  google.protobuf.NullValue null = 12;
+  google.protobuf.FloatValue ratio = 13;
+}
+"#;
+
+fn desc(name: &str) -> MessageDescriptor {
+    let compiled =
+        bijoubuf_schema::compile_sources(&[("t.proto", SCHEMA)]).expect("schema compiles");
+    DescriptorPool::new(&compiled.schema)
+        .message(name)
+        .expect("declared")
+}
+
+fn all() -> MessageDescriptor {
+    desc("t.v1.All")
+}
+
+/// JSON → message → bytes → message → JSON gives `expected` (compact).
+#[track_caller]
+fn round(d: &MessageDescriptor, input: &str, expected: &str) {
+    let m = from_str(d, input).unwrap_or_else(|e| panic!("{input}: {e}"));
+    let out = to_string(&m).expect("writes");
+    assert_eq!(out, expected, "from {input}");
+    let bytes = m.encode().expect("encodes");
+    let back = DynamicMessage::decode(d, &bytes).expect("decodes");
+    assert_eq!(to_string(&back).expect("writes"), expected);
+    assert_eq!(back.encode().expect("re-encodes"), bytes);
+}
+
+#[track_caller]
+fn refused(d: &MessageDescriptor, input: &str, path: &str, words: &str) {
+    let e = from_str(d, input).expect_err(input);
+    assert_eq!(e.path(), path, "{input}: {e}");
+    assert!(
+        e.to_string().contains(words),
+        "{input}: `{e}` lacks `{words}`"
+    );
+}
+
+#[test]
+fn scalars_in_proto3_json_form() {
+    round(
+        &all(),
+        r#"{"i32": -5, "i64": "-9223372036854775808", "u32": 4294967295, "u64": 18446744073709551615,
+            "s64": -1, "f64": "7", "sf32": -2, "fl": 1.1, "db": 0.1, "flag": true,
+            "text": "hé\n", "blob": "3q2+7w==", "color": "COLOR_RED"}"#,
+        r#"{"i32":-5,"i64":"-9223372036854775808","u32":4294967295,"u64":"18446744073709551615","s64":"-1","f64":"7","sf32":-2,"fl":1.1,"db":0.1,"flag":true,"text":"hé\n","blob":"3q2+7w==","color":"COLOR_RED"}"#,
+    );
+}
+
+#[test]
+fn defaults_are_omitted_and_explicit_presence_is_kept() {
+    round(
+        &all(),
+        r#"{"i32": 0, "text": "", "flag": false, "fl": 0}"#,
+        "{}",
+    );
+    round(&all(), r#"{"maybe": 0}"#, r#"{"maybe":0}"#);
+    // -0.0 is not a default (SPEC §5.1).
+    round(&all(), r#"{"db": -0.0}"#, r#"{"db":-0.0}"#);
+    // null means absent.
+    round(&all(), r#"{"i32": null, "longs": null}"#, "{}");
+}
+
+#[test]
+fn non_finite_floats_are_strings() {
+    round(
+        &all(),
+        r#"{"fl": "NaN", "db": "-Infinity"}"#,
+        r#"{"fl":"NaN","db":"-Infinity"}"#,
+    );
+    round(&all(), r#"{"db": "Infinity"}"#, r#"{"db":"Infinity"}"#);
+    round(&all(), r#"{"db": "2.5"}"#, r#"{"db":2.5}"#);
+}
+
+#[test]
+fn names_numbers_and_encodings_accepted_on_input() {
+    // Original field name and json_name; numbers for 64-bit; strings for 32-bit.
+    round(
+        &all(),
+        r#"{"snake_case_name": "a", "renamed": 3, "i64": 12, "i32": "-7"}"#,
+        r#"{"i32":-7,"i64":"12","snakeCaseName":"a","renamed":3}"#,
+    );
+    round(
+        &all(),
+        r#"{"snakeCaseName": "a"}"#,
+        r#"{"snakeCaseName":"a"}"#,
+    );
+    // URL-safe base64 without padding; an enum by number; an unnamed enum number.
+    round(&all(), r#"{"blob": "3q2-7w"}"#, r#"{"blob":"3q2+7w=="}"#);
+    round(&all(), r#"{"color": 1}"#, r#"{"color":"COLOR_RED"}"#);
+    round(
+        &all(),
+        r#"{"color": 7, "colors": [0, "COLOR_RED", -3]}"#,
+        r#"{"color":7,"colors":["COLOR_UNSPECIFIED","COLOR_RED",-3]}"#,
+    );
+    // Integral floats and exponents are integers.
+    round(
+        &all(),
+        r#"{"i32": 5.0, "u64": "1e3"}"#,
+        r#"{"i32":5,"u64":"1000"}"#,
+    );
+}
+
+#[test]
+fn repeated_maps_and_oneofs() {
+    round(
+        &all(),
+        r#"{"longs": ["1", -2], "byId": {"10": "x", "-3": "y"}, "byFlag": {"true": 1, "false": 0},
+            "child": {"name": "inner"}}"#,
+        r#"{"longs":["1","-2"],"byId":{"-3":"y","10":"x"},"byFlag":{"false":0,"true":1},"child":{"name":"inner"}}"#,
+    );
+}
+
+#[test]
+fn refusals_name_the_json_path() {
+    let d = all();
+    refused(
+        &d,
+        r#"{"nope": 1}"#,
+        "$.nope",
+        "has no field named \"nope\"",
+    );
+    refused(
+        &d,
+        r#"{"i32": 2147483648}"#,
+        "$.i32",
+        "out of range for int32",
+    );
+    refused(&d, r#"{"u32": -1}"#, "$.u32", "out of range for uint32");
+    refused(
+        &d,
+        r#"{"u64": "18446744073709551616"}"#,
+        "$.u64",
+        "out of range",
+    );
+    refused(&d, r#"{"i32": 1.5}"#, "$.i32", "expected an integer");
+    refused(&d, r#"{"fl": 1e39}"#, "$.fl", "out of range for float");
+    refused(&d, r#"{"flag": 1}"#, "$.flag", "expected true or false");
+    refused(&d, r#"{"blob": "***"}"#, "$.blob", "base64");
+    refused(
+        &d,
+        r#"{"color": "PURPLE"}"#,
+        "$.color",
+        "not a value of t.v1.Color",
+    );
+    refused(
+        &d,
+        r#"{"child": {"child": {"i32": "x"}}}"#,
+        "$.child.child.i32",
+        "expected an integer",
+    );
+    refused(
+        &d,
+        r#"{"longs": [1, "two"]}"#,
+        "$.longs[1]",
+        "expected an integer",
+    );
+    refused(
+        &d,
+        r#"{"byFlag": {"yes": 1}}"#,
+        "$.byFlag.yes",
+        "\"true\" or \"false\"",
+    );
+    refused(
+        &d,
+        r#"{"byId": {"1": "a", "01": "b"}}"#,
+        "$.byId.01",
+        "the same map key twice",
+    );
+    refused(
+        &d,
+        r#"{"name": "a", "child": {}}"#,
+        "$.child",
+        "oneof pick already has a member set",
+    );
+    refused(
+        &d,
+        r#"{"text": "a", "text": "b"}"#,
+        "",
+        "duplicate key \"text\" in the object at $",
+    );
+    refused(
+        &d,
+        r#"{"child": {"i32": 1, "i32": 2}}"#,
+        "",
+        "duplicate key \"i32\" in the object at $.child",
+    );
+    refused(
+        &d,
+        r#"{"snakeCaseName": "a", "snake_case_name": "b"}"#,
+        "$.snake_case_name",
+        "also given as \"snakeCaseName\"",
+    );
+    refused(&d, r#"[1]"#, "$", "expected an object");
+    refused(&d, r#"{"i32": 1} x"#, "", "trailing characters");
+}
+
+#[test]
+fn well_known_types_use_their_special_forms() {
+    let d = desc("t.v1.Wkt");
+    round(
+        &d,
+        r#"{"at": "2023-11-14T23:13:20.5+01:00", "took": "-1.000000001s", "big": "9007199254740993",
+            "yes": false, "raw": "AAE=", "ratio": 0.5}"#,
+        r#"{"at":"2023-11-14T22:13:20.500Z","took":"-1.000000001s","big":"9007199254740993","yes":false,"raw":"AAE=","ratio":0.5}"#,
+    );
+    round(
+        &d,
+        r#"{"meta": {"a": [1, "x", null, true, {"b": {}}]}, "list": [], "dynamic": null, "null": null}"#,
+        // `null` is an implicit-presence enum holding 0: omitted.
+        r#"{"meta":{"a":[1.0,"x",null,true,{"b":{}}]},"list":[],"dynamic":null}"#,
+    );
+    round(
+        &d,
+        r#"{"mask": "user.displayName,id"}"#,
+        r#"{"mask":"user.displayName,id"}"#,
+    );
+    round(&d, r#"{"nothing": {}}"#, r#"{"nothing":{}}"#);
+    round(
+        &d,
+        r#"{"any": {"@type": "type.googleapis.com/t.v1.All", "i32": 3, "child": {"flag": true}}}"#,
+        r#"{"any":{"@type":"type.googleapis.com/t.v1.All","i32":3,"child":{"flag":true}}}"#,
+    );
+    round(
+        &d,
+        r#"{"any": {"@type": "type.googleapis.com/google.protobuf.Duration", "value": "2s"}}"#,
+        r#"{"any":{"@type":"type.googleapis.com/google.protobuf.Duration","value":"2s"}}"#,
+    );
+    refused(&d, r#"{"at": "2023-13-01T00:00:00Z"}"#, "$.at", "RFC 3339");
+    refused(&d, r#"{"took": "5m"}"#, "$.took", "duration");
+    refused(
+        &d,
+        r#"{"any": {"@type": "x/no.Such", "a": 1}}"#,
+        "$.any",
+        "names no message",
+    );
+    refused(&d, r#"{"any": {"i32": 1}}"#, "$.any", "needs \"@type\"");
+    refused(
+        &d,
+        r#"{"meta": {"a": {"b": 1, "b": 2}}}"#,
+        "",
+        "duplicate key \"b\" in the object at $.meta.a",
+    );
+}
+
+#[test]
+fn to_value_and_from_value() {
+    let d = all();
+    let m = from_str(&d, r#"{"i64": "5", "text": "t"}"#).expect("parses");
+    let v = to_value(&m).expect("writes");
+    assert_eq!(v, serde_json::json!({"i64": "5", "text": "t"}));
+    assert_eq!(from_value(&d, &v).expect("reads"), m);
+    let pretty = to_string_pretty(&m).expect("writes");
+    assert_eq!(pretty, "{\n  \"i64\": \"5\",\n  \"text\": \"t\"\n}");
+}
+
+#[test]
+fn values_with_no_json_form_are_errors() {
+    let d = desc("t.v1.Wkt");
+    // A Timestamp past year 9999: seconds 253402300800 (field 1 of `at`).
+    let at = d.field(1).expect("at");
+    let ts = match at.kind() {
+        bijoubuf_reflect::Kind::Message(m) => m,
+        other => panic!("{other:?}"),
+    };
+    let mut t = DynamicMessage::new(ts);
+    t.set(1, Value::I64(253_402_300_800)).expect("fits");
+    let mut w = DynamicMessage::new(d.clone());
+    w.set(1, Value::Message(t)).expect("fits");
+    let e = to_string(&w).expect_err("out of range");
+    assert_eq!(e.path(), "$.at");
+    // An Any whose bytes do not decode as the named type.
+    let any = match d.field(10).expect("any").kind() {
+        bijoubuf_reflect::Kind::Message(m) => m,
+        other => panic!("{other:?}"),
+    };
+    let mut a = DynamicMessage::new(any);
+    a.set(1, Value::String("type.googleapis.com/t.v1.All".into()))
+        .expect("fits");
+    a.set(2, Value::Bytes(vec![0x00, 0x00])).expect("fits");
+    let mut w = DynamicMessage::new(d);
+    w.set(10, Value::Message(a)).expect("fits");
+    let e = to_string(&w).expect_err("bad bytes");
+    assert!(e.to_string().contains("default-value-present"), "{e}");
+}
