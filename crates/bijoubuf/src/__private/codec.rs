@@ -9,6 +9,7 @@ use alloc::vec::Vec;
 use core::marker::PhantomData;
 
 use super::reader::{Reader, WireType};
+use super::varint::varint_len;
 use super::writer::{Sizer, Writer};
 use crate::Message;
 use crate::error::{DecodeError, ErrorKind, PathSegment};
@@ -69,7 +70,7 @@ macro_rules! varint_codec {
             }
             #[inline]
             fn size<'v>($v: &'v $ty, _s: &mut Sizer<'v>) -> usize {
-                bijou64::encoded_len($enc)
+                varint_len($enc)
             }
             #[inline]
             fn write<'v>($v: &'v $ty, w: &mut Writer<'_, 'v>) {
@@ -243,7 +244,7 @@ impl Codec for Str {
     }
     #[inline]
     fn size<'v>(v: &'v String, _s: &mut Sizer<'v>) -> usize {
-        bijou64::encoded_len(v.len() as u64) + v.len()
+        varint_len(v.len() as u64) + v.len()
     }
     #[inline]
     fn write<'v>(v: &'v String, w: &mut Writer<'_, 'v>) {
@@ -268,7 +269,7 @@ impl Codec for Bytes {
     }
     #[inline]
     fn size<'v>(v: &'v Vec<u8>, _s: &mut Sizer<'v>) -> usize {
-        bijou64::encoded_len(v.len() as u64) + v.len()
+        varint_len(v.len() as u64) + v.len()
     }
     #[inline]
     fn write<'v>(v: &'v Vec<u8>, w: &mut Writer<'_, 'v>) {
@@ -296,7 +297,7 @@ impl<M: Message> Codec for Msg<M> {
     #[inline]
     fn size<'v>(v: &'v M, s: &mut Sizer<'v>) -> usize {
         let n = s.nested(v);
-        bijou64::encoded_len(n as u64) + n
+        varint_len(n as u64) + n
     }
     #[inline]
     fn write<'v>(v: &'v M, w: &mut Writer<'_, 'v>) {

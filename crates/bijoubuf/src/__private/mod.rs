@@ -26,6 +26,7 @@
 
 mod codec;
 mod reader;
+mod varint;
 mod writer;
 
 pub use crate::error::{DecodeError, ErrorKind};
@@ -35,4 +36,5 @@ pub use codec::{
     canonical_f64, utf8,
 };
 pub use reader::{MAX_FIELD_NUMBER, Reader, WireType};
+pub use varint::{varint_len, write_varint};
 pub use writer::{INLINE_SIZES, SizeTable, Sizer, Writer};

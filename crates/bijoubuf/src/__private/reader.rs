@@ -58,16 +58,6 @@ pub struct Reader<'a> {
     unknown_count: usize,
 }
 
-/// The current message's state, saved while a nested message is read.
-struct Saved {
-    end: usize,
-    prev: u32,
-    next: u32,
-    next_wire: u8,
-    key_pos: usize,
-    unknown: UnknownFields,
-}
-
 impl<'a> Reader<'a> {
     /// A reader over `buf[start..end]` as the top-level message (depth 1).
     pub(crate) fn new(buf: &'a [u8], start: usize, end: usize, opts: &DecodeOptions) -> Self {
@@ -112,11 +102,54 @@ impl<'a> Reader<'a> {
     // ----- raw element reads (SPEC §3, §7) -----
 
     /// Read one bijou64 (SPEC §2).
-    #[inline]
+    #[inline(always)]
     pub fn varint(&mut self) -> Result<u64, DecodeError> {
         let at = self.pos;
-        let rest = self.buf.get(at..self.end).unwrap_or(&[]);
-        match bijou64::decode(rest) {
+        // With nine bytes of input left, one window load decodes any tier; the tag's
+        // length is checked against the current bound, so a value cut by the bound is
+        // `truncated`, never read from the bytes beyond it.
+        if at < self.end
+            && let Some(w) = self
+                .buf
+                .get(at..)
+                .and_then(|r| r.first_chunk::<{ bijou64::MAX_LEN }>())
+        {
+            let tag = w[0];
+            if tag < bijou64::FIRST_TIER_TAG {
+                self.pos = at + 1;
+                return Ok(tag as u64);
+            }
+            if bijou64::payload_len(tag) < self.end - at {
+                return match bijou64::decode_window(w) {
+                    Ok((v, n)) => {
+                        self.pos = at + n;
+                        Ok(v)
+                    }
+                    Err(e) => Err(varint_error(e, at)),
+                };
+            }
+        }
+        self.varint_long(at)
+    }
+
+    /// The last eight bytes of the input, or a value cut by the bound: the tag fixes the
+    /// length, which is checked against the bound before the payload is read.
+    #[inline(never)]
+    fn varint_long(&mut self, at: usize) -> Result<u64, DecodeError> {
+        let tag = match self.buf.get(at) {
+            Some(&t) if at < self.end => t,
+            _ => return Err(DecodeError::new(ErrorKind::Truncated, at)),
+        };
+        let len = 1 + bijou64::payload_len(tag);
+        if len > self.end - at {
+            return Err(DecodeError::new(ErrorKind::Truncated, at));
+        }
+        let rest = self.buf.get(at..).unwrap_or(&[]);
+        let r = match rest.first_chunk::<{ bijou64::MAX_LEN }>() {
+            Some(w) => bijou64::decode_window(w),
+            None => bijou64::decode(rest),
+        };
+        match r {
             Ok((v, n)) => {
                 self.pos = at + n;
                 Ok(v)
@@ -169,7 +202,7 @@ impl<'a> Reader<'a> {
     // ----- keys and unknown fields (SPEC §4, §8) -----
 
     /// Load the next key into the lookahead; `false` at the end of the message.
-    #[inline]
+    #[inline(always)]
     fn load_key(&mut self) -> Result<bool, DecodeError> {
         if self.pos >= self.end {
             return Ok(false);
@@ -193,29 +226,48 @@ impl<'a> Reader<'a> {
     /// next (the value is then read with an element read), `Ok(false)` when the field is
     /// absent. Records numbered below `number` are unknown and are rejected or kept
     /// (SPEC §8); a wrong wire type is `wire-type-mismatch` (SPEC §4.4).
-    #[inline]
+    #[inline(always)]
     pub fn field(
         &mut self,
         number: u32,
         wire: WireType,
         name: &'static str,
     ) -> Result<bool, DecodeError> {
+        if self.next == NONE && !self.load_key()? {
+            return Ok(false);
+        }
+        if self.next == number {
+            self.next = NONE;
+            if self.next_wire != wire as u8 {
+                // SPEC §4.4
+                return Err(wire_mismatch(self.key_pos, name));
+            }
+            return Ok(true);
+        }
+        if self.next > number {
+            return Ok(false);
+        }
+        self.field_after_unknown(number, wire, name)
+    }
+
+    /// [`field`](Self::field) when unknown records come first: dispose of them, then ask
+    /// again.
+    #[cold]
+    #[inline(never)]
+    fn field_after_unknown(
+        &mut self,
+        number: u32,
+        wire: WireType,
+        name: &'static str,
+    ) -> Result<bool, DecodeError> {
         loop {
-            if self.next == NONE && !self.load_key()? {
-                return Ok(false);
-            }
-            if self.next == number {
-                self.next = NONE;
-                if self.next_wire != wire as u8 {
-                    // SPEC §4.4
-                    return Err(wire_mismatch(self.key_pos, name));
-                }
-                return Ok(true);
-            }
-            if self.next > number {
-                return Ok(false);
-            }
             self.unknown_record()?;
+            if !self.load_key()? {
+                return Ok(false);
+            }
+            if self.next >= number {
+                return self.field(number, wire, name);
+            }
         }
     }
 
@@ -266,30 +318,23 @@ impl<'a> Reader<'a> {
     #[inline]
     pub fn nested<M: Message>(&mut self) -> Result<M, DecodeError> {
         let len = self.length()?;
-        let saved = Saved {
-            end: self.end,
-            prev: self.prev,
-            next: self.next,
-            next_wire: self.next_wire,
-            key_pos: self.key_pos,
-            unknown: core::mem::take(&mut self.unknown),
-        };
+        // The record was handed out, so there is no lookahead to save; the child's
+        // `finish` leaves none either.
+        let outer_end = self.end;
+        let outer_prev = self.prev;
+        let outer_unknown = core::mem::take(&mut self.unknown);
         self.end = self.pos + len;
         self.prev = 0;
-        self.next = NONE;
         self.depth += 1;
         let m = M::__decode(self)?;
         debug_assert!(
-            self.pos == self.end,
+            self.pos == self.end && self.next == NONE,
             "generated __decode must call finish()"
         );
         self.depth -= 1;
-        self.end = saved.end;
-        self.prev = saved.prev;
-        self.next = saved.next;
-        self.next_wire = saved.next_wire;
-        self.key_pos = saved.key_pos;
-        self.unknown = saved.unknown;
+        self.end = outer_end;
+        self.prev = outer_prev;
+        self.unknown = outer_unknown;
         Ok(m)
     }
 
@@ -315,7 +360,7 @@ impl<'a> Reader<'a> {
 
     /// An implicit-presence singular field (SPEC §5.1): absent means the default, and a
     /// record holding the default is `default-value-present` at its key.
-    #[inline]
+    #[inline(always)]
     pub fn implicit<C: Codec>(
         &mut self,
         number: u32,
@@ -338,7 +383,7 @@ impl<'a> Reader<'a> {
 
     /// An explicit-presence singular field (SPEC §5.2): proto3 `optional`, proto2
     /// `optional`/`required`, message-typed fields (with `Msg<M>`).
-    #[inline]
+    #[inline(always)]
     pub fn optional<C: Codec>(
         &mut self,
         number: u32,
@@ -356,7 +401,7 @@ impl<'a> Reader<'a> {
     /// A oneof member (SPEC §5.4): `taken` says whether an earlier member of the same
     /// oneof was present; if so this record is `oneof-conflict` at its key, checked before
     /// its value is read.
-    #[inline]
+    #[inline(always)]
     pub fn oneof<C: Codec>(
         &mut self,
         number: u32,
@@ -433,9 +478,12 @@ impl<'a> Reader<'a> {
         };
         let outer_end = core::mem::replace(&mut self.end, run_end);
         // A fixed-width run's count is exact and paid for by the bytes it spans.
-        let mut out = match C::FIXED {
-            Some(w) => Vec::with_capacity((run_end - self.pos) / w),
-            None => Vec::new(),
+        let mut out = match (C::FIXED, C::WIRE) {
+            (Some(w), _) => Vec::with_capacity((run_end - self.pos) / w),
+            // Strings, bytes and messages: count the length prefixes first so the vector
+            // is allocated once; every element costs at least one input byte.
+            (None, WireType::Len) => Vec::with_capacity(self.count_len_elements(run_end)),
+            _ => Vec::new(),
         };
         while self.pos < run_end {
             match C::read(self) {
@@ -447,6 +495,27 @@ impl<'a> Reader<'a> {
         }
         self.end = outer_end;
         Ok(out)
+    }
+
+    /// How many length-prefixed elements `pos..run_end` holds, at most; a malformed run
+    /// stops the count early (the decode that follows reports it).
+    #[inline]
+    fn count_len_elements(&self, run_end: usize) -> usize {
+        let mut p = self.pos;
+        let mut n = 0;
+        while p < run_end {
+            let rest = self.buf.get(p..run_end).unwrap_or(&[]);
+            match bijou64::decode(rest) {
+                Ok((len, k)) => {
+                    p = p
+                        .saturating_add(k)
+                        .saturating_add(len.min(usize::MAX as u64) as usize);
+                    n += 1;
+                }
+                Err(_) => break,
+            }
+        }
+        n
     }
 
     /// A map: one LEN record of key-element value-element entries, keys strictly

@@ -19,6 +19,7 @@ use alloc::vec::Vec;
 
 use super::codec::{Codec, MapKey};
 use super::reader::WireType;
+use super::varint::{varint_len, write_varint};
 use crate::Message;
 use crate::error::{EncodeError, EncodeErrorKind};
 use crate::options::DEFAULT_MAX_DEPTH;
@@ -43,7 +44,7 @@ impl SizeTable {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn reserve(&mut self) -> usize {
         let slot = self.len;
         if slot >= INLINE_SIZES {
@@ -53,7 +54,7 @@ impl SizeTable {
         slot
     }
 
-    #[inline]
+    #[inline(always)]
     fn set(&mut self, slot: usize, n: usize) {
         if let Some(x) = self.inline.get_mut(slot) {
             *x = n;
@@ -62,7 +63,7 @@ impl SizeTable {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn get(&self, slot: usize) -> usize {
         match self.inline.get(slot) {
             Some(x) => *x,
@@ -75,7 +76,10 @@ impl SizeTable {
     }
 }
 
-#[inline]
+/// Field numbers whose keys are always one byte: delta ≤ 61, so `(delta << 2) | 3 < 248`.
+const ONE_BYTE_KEYS: u32 = 62;
+
+#[inline(always)]
 fn key_value(delta: u32, wire: WireType) -> u64 {
     ((delta as u64) << 2) | wire as u64
 }
@@ -124,7 +128,7 @@ impl<'v> Sizer<'v> {
 
     /// The length of the key for field `number` (SPEC §4.1), after any preserved unknown
     /// records numbered below it.
-    #[inline]
+    #[inline(always)]
     pub fn key(&mut self, number: u32, wire: WireType) -> usize {
         let mut n = 0;
         if let Some(u) = self.unknown.first()
@@ -134,7 +138,12 @@ impl<'v> Sizer<'v> {
         }
         let delta = number.wrapping_sub(self.prev).wrapping_sub(1);
         self.prev = number;
-        n + bijou64::encoded_len(key_value(delta, wire))
+        // Numbers up to 62 have deltas up to 61, so their keys are one byte; `number` is
+        // a constant in generated code, so this test folds away.
+        if number <= ONE_BYTE_KEYS {
+            return n + 1;
+        }
+        n + varint_len(key_value(delta, wire))
     }
 
     #[cold]
@@ -153,11 +162,12 @@ impl<'v> Sizer<'v> {
             let wire = wire_of(&u.value);
             let delta = u.number.wrapping_sub(self.prev).wrapping_sub(1);
             self.prev = u.number;
-            n += bijou64::encoded_len(key_value(delta, wire)) + u.value.encoded_len();
+            n += varint_len(key_value(delta, wire)) + u.value.encoded_len();
         }
         n
     }
 
+    #[inline(always)]
     fn rest_unknown(&mut self) -> usize {
         if self.unknown.is_empty() {
             0
@@ -178,19 +188,26 @@ impl<'v> Sizer<'v> {
         }
         self.depth += 1;
         let prev = core::mem::replace(&mut self.prev, 0);
-        let unknown = core::mem::replace(&mut self.unknown, m.unknown_fields().as_slice());
-        let declared = core::mem::replace(&mut self.declared, M::FIELD_NUMBERS);
-        let n = m.__size(self) + self.rest_unknown();
+        let child_unknown = m.unknown_fields().as_slice();
+        let n = if child_unknown.is_empty() && self.unknown.is_empty() {
+            // Nothing to interleave at either level: no unknown state to save.
+            m.__size(self)
+        } else {
+            let unknown = core::mem::replace(&mut self.unknown, child_unknown);
+            let declared = core::mem::replace(&mut self.declared, M::FIELD_NUMBERS);
+            let n = m.__size(self) + self.rest_unknown();
+            self.unknown = unknown;
+            self.declared = declared;
+            n
+        };
         self.prev = prev;
-        self.unknown = unknown;
-        self.declared = declared;
         self.depth -= 1;
         self.table.set(slot, n);
         n
     }
 
     /// An implicit-presence field: nothing when it holds the default (SPEC §5.1).
-    #[inline]
+    #[inline(always)]
     pub fn implicit<C: Codec>(&mut self, number: u32, v: &'v C::Value) -> usize {
         if C::is_default(v) {
             return 0;
@@ -200,13 +217,13 @@ impl<'v> Sizer<'v> {
 
     /// An explicit-presence field: written whatever the value (SPEC §5.2); also proto2
     /// `required` fields and the set member of a oneof.
-    #[inline]
+    #[inline(always)]
     pub fn explicit<C: Codec>(&mut self, number: u32, v: &'v C::Value) -> usize {
         self.key(number, C::WIRE) + C::size(v, self)
     }
 
     /// An explicit-presence field held in an `Option`.
-    #[inline]
+    #[inline(always)]
     pub fn optional<C: Codec>(&mut self, number: u32, v: Option<&'v C::Value>) -> usize {
         match v {
             Some(v) => self.explicit::<C>(number, v),
@@ -233,7 +250,7 @@ impl<'v> Sizer<'v> {
                 n
             }
         };
-        key + bijou64::encoded_len(len as u64) + len
+        key + varint_len(len as u64) + len
     }
 
     /// A map: one LEN record of entries, nothing when empty (SPEC §6.3).
@@ -253,7 +270,7 @@ impl<'v> Sizer<'v> {
             n += K::size(k, self) + V::size(v, self);
         }
         self.table.set(slot, n);
-        key + bijou64::encoded_len(n as u64) + n
+        key + varint_len(n as u64) + n
     }
 }
 
@@ -316,18 +333,31 @@ impl<'o, 'v> Writer<'o, 'v> {
     }
 
     /// Write one bijou64.
-    #[inline]
+    #[inline(always)]
     pub fn varint(&mut self, v: u64) {
+        if v < bijou64::FIRST_TIER_TAG as u64 {
+            self.byte(v as u8);
+            return;
+        }
+        self.varint_long(v);
+    }
+
+    /// A multi-byte value: with nine bytes of room, one tag store and one 8-byte store.
+    #[inline(never)]
+    fn varint_long(&mut self, v: u64) {
         let rest = self.out.get_mut(self.pos..).unwrap_or_default();
-        match bijou64::encode_to_slice(v, rest) {
-            Some(n) => self.pos += n,
-            None => self.overrun = true,
+        match rest.first_chunk_mut::<{ bijou64::MAX_LEN }>() {
+            Some(w) => self.pos += write_varint(v, w),
+            None => match bijou64::encode_to_slice(v, rest) {
+                Some(n) => self.pos += n,
+                None => self.overrun = true,
+            },
         }
     }
 
     /// Write the key of field `number` (SPEC §4.1), after any preserved unknown records
     /// numbered below it.
-    #[inline]
+    #[inline(always)]
     pub fn key(&mut self, number: u32, wire: WireType) {
         if let Some(u) = self.unknown.first()
             && u.number < number
@@ -336,7 +366,23 @@ impl<'o, 'v> Writer<'o, 'v> {
         }
         let delta = number.wrapping_sub(self.prev).wrapping_sub(1);
         self.prev = number;
-        self.varint(key_value(delta, wire));
+        if number <= ONE_BYTE_KEYS {
+            self.byte(key_value(delta, wire) as u8);
+        } else {
+            self.varint(key_value(delta, wire));
+        }
+    }
+
+    /// Write one byte.
+    #[inline(always)]
+    pub fn byte(&mut self, b: u8) {
+        match self.out.get_mut(self.pos) {
+            Some(x) => {
+                *x = b;
+                self.pos += 1;
+            }
+            None => self.overrun = true,
+        }
     }
 
     #[cold]
@@ -361,13 +407,14 @@ impl<'o, 'v> Writer<'o, 'v> {
         }
     }
 
+    #[inline(always)]
     fn rest_unknown(&mut self) {
         if !self.unknown.is_empty() {
             self.unknown_below(u32::MAX);
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn next_size(&mut self) -> usize {
         let n = self.table.get(self.slot);
         self.slot += 1;
@@ -381,15 +428,20 @@ impl<'o, 'v> Writer<'o, 'v> {
         let n = self.next_size();
         self.varint(n as u64);
         let prev = core::mem::replace(&mut self.prev, 0);
-        let unknown = core::mem::replace(&mut self.unknown, m.unknown_fields().as_slice());
-        m.__write(self);
-        self.rest_unknown();
+        let child_unknown = m.unknown_fields().as_slice();
+        if child_unknown.is_empty() && self.unknown.is_empty() {
+            m.__write(self);
+        } else {
+            let unknown = core::mem::replace(&mut self.unknown, child_unknown);
+            m.__write(self);
+            self.rest_unknown();
+            self.unknown = unknown;
+        }
         self.prev = prev;
-        self.unknown = unknown;
     }
 
     /// An implicit-presence field: nothing when it holds the default (SPEC §5.1).
-    #[inline]
+    #[inline(always)]
     pub fn implicit<C: Codec>(&mut self, number: u32, v: &'v C::Value) {
         if !C::is_default(v) {
             self.key(number, C::WIRE);
@@ -398,14 +450,14 @@ impl<'o, 'v> Writer<'o, 'v> {
     }
 
     /// An explicit-presence field, written whatever the value (SPEC §5.2).
-    #[inline]
+    #[inline(always)]
     pub fn explicit<C: Codec>(&mut self, number: u32, v: &'v C::Value) {
         self.key(number, C::WIRE);
         C::write(v, self);
     }
 
     /// An explicit-presence field held in an `Option`.
-    #[inline]
+    #[inline(always)]
     pub fn optional<C: Codec>(&mut self, number: u32, v: Option<&'v C::Value>) {
         if let Some(v) = v {
             self.explicit::<C>(number, v);

@@ -1,0 +1,95 @@
+//! bijou64 lengths and stores tuned for the encoder's hot loops.
+//!
+//! [`bijou64::encoded_len`] finds the tier with seven comparisons; summing lengths in the
+//! size pass is dominated by that. Here the byte count of the value comes from its
+//! leading zeros, and one comparison against the tier's offset corrects it: a value that
+//! needs `b` bytes as a plain integer is in tier `b` or `b − 1`, because
+//! `256^(b−1) ≤ v < 256^b` and `OFFSETS[b−1] < 256^(b−1)`, `OFFSETS[b] < 2·256^(b−1)`,
+//! `OFFSETS[b+1] > 256^b` (SPEC §2.2). Tests compare both with `bijou64`.
+
+use bijou64::{FIRST_TIER_TAG, MAX_LEN, OFFSETS};
+
+/// `OFFSET_AT[b]` for `b` in 1..=8 is `OFFSETS[b]`; the other entries are unused (16 of
+/// them so that indexing with `b & 15` needs no bounds check).
+const OFFSET_AT: [u64; 16] = {
+    let mut o = [u64::MAX; 16];
+    let mut b = 1;
+    while b <= 8 {
+        o[b] = OFFSETS[b];
+        b += 1;
+    }
+    o
+};
+
+/// The number of bytes `v` encodes to (1..=9), as [`bijou64::encoded_len`].
+#[inline(always)]
+pub fn varint_len(v: u64) -> usize {
+    // Plain byte count 1..=8 (`| 1` keeps zero at one byte).
+    let b = (71 - (v | 1).leading_zeros() as usize) / 8;
+    // Tier is b when v reaches OFFSETS[b], else b − 1; the length is tier + 1.
+    b + (v >= OFFSET_AT[b & 15]) as usize
+}
+
+/// Encode `v` at the start of `buf`; returns its length. Bytes past it are unspecified.
+#[inline(always)]
+pub fn write_varint(v: u64, buf: &mut [u8; MAX_LEN]) -> usize {
+    if v < FIRST_TIER_TAG as u64 {
+        buf[0] = v as u8;
+        return 1;
+    }
+    let len = varint_len(v);
+    let tier = len - 1;
+    // SPEC §2.1: tag F8 + tier − 1, then `v − OFFSETS[tier]` in `tier` big-endian bytes,
+    // left-aligned so one 8-byte store writes them.
+    let payload = v - OFFSETS[tier];
+    buf[0] = FIRST_TIER_TAG + (tier as u8 - 1);
+    let aligned = payload << (8 * (8 - tier));
+    let [_, rest @ ..] = buf;
+    *rest = aligned.to_be_bytes();
+    len
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(v: u64) {
+        assert_eq!(varint_len(v), bijou64::encoded_len(v), "len of {v}");
+        let mut buf = [0u8; MAX_LEN];
+        let n = write_varint(v, &mut buf);
+        assert_eq!(&buf[..n], bijou64::encode(v).as_slice(), "bytes of {v}");
+    }
+
+    #[test]
+    fn agrees_with_bijou64_at_every_tier_edge_and_power_of_two() {
+        for t in 1..=8 {
+            let o = OFFSETS[t];
+            for v in [o - 2, o - 1, o, o + 1] {
+                check(v);
+            }
+        }
+        for s in 0..64 {
+            let p = 1u64 << s;
+            for v in [p - 1, p, p + 1] {
+                check(v);
+            }
+        }
+        for v in 0..70_000 {
+            check(v);
+        }
+        check(u64::MAX);
+        check(u64::MAX - 1);
+    }
+
+    #[test]
+    fn agrees_with_bijou64_on_a_spread_of_values() {
+        // A fixed multiplicative sequence covers every tier many times.
+        let mut v: u64 = 1;
+        for _ in 0..100_000 {
+            v = v
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            check(v >> (v % 64));
+        }
+    }
+}
