@@ -62,8 +62,7 @@ mod tests {
 
     #[test]
     fn agrees_with_bijou64_at_every_tier_edge_and_power_of_two() {
-        for t in 1..=8 {
-            let o = OFFSETS[t];
+        for &o in &OFFSETS[1..] {
             for v in [o - 2, o - 1, o, o + 1] {
                 check(v);
             }
