@@ -1,0 +1,245 @@
+//! The subcommands.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use bijoubuf::{DecodeOptions, UnknownFieldPolicy};
+use bijoubuf_reflect::{DynamicMessage, MessageDescriptor};
+
+use crate::input::{self, Input};
+use crate::{BinaryInput, Command, Failure, Limits, Target, raw, report, schema};
+
+pub(crate) fn run(cmd: Command) -> Result<(), Failure> {
+    match cmd {
+        Command::Check { includes, files } => check(&includes.include, &files),
+        Command::Compile {
+            includes,
+            rust_out,
+            descriptor_set_out,
+            files,
+        } => compile(
+            &includes.include,
+            &rust_out,
+            descriptor_set_out.as_deref(),
+            &files,
+        ),
+        Command::Decode {
+            target,
+            input,
+            limits,
+        } => decode(&target, &input, &limits),
+        Command::Encode {
+            target,
+            output_hex,
+            input,
+        } => encode(&target, output_hex, input.as_deref()),
+        Command::Verify {
+            target,
+            input,
+            limits,
+        } => verify(&target, &input, &limits),
+        Command::DecodeRaw { input } => decode_raw(&input),
+    }
+}
+
+fn out(bytes: &[u8]) -> Result<(), Failure> {
+    let mut stdout = std::io::stdout().lock();
+    stdout
+        .write_all(bytes)
+        .and_then(|()| stdout.flush())
+        .map_err(|e| Failure::Usage(format!("cannot write the output: {e}")))
+}
+
+/// Print a refusal report and fail with status 1.
+fn refuse(code: &str, message: &str) -> Failure {
+    eprintln!("error[{code}]: {message}");
+    Failure::Refused
+}
+
+fn check(includes: &[PathBuf], files: &[PathBuf]) -> Result<(), Failure> {
+    let compiled = schema::compile(includes, files)?;
+    for w in &compiled.warnings {
+        eprint!("{}", schema::render(w));
+    }
+    let files_n = compiled
+        .schema
+        .files()
+        .iter()
+        .filter(|f| f.requested)
+        .count();
+    let warnings = compiled.warnings.len();
+    out(format!(
+        "ok {files_n} file{} checked, {warnings} warning{}\n",
+        if files_n == 1 { "" } else { "s" },
+        if warnings == 1 { "" } else { "s" }
+    )
+    .as_bytes())
+}
+
+fn compile(
+    includes: &[PathBuf],
+    rust_out: &Path,
+    descriptor_set_out: Option<&Path>,
+    files: &[PathBuf],
+) -> Result<(), Failure> {
+    let compiled = schema::compile(includes, files)?;
+    for w in &compiled.warnings {
+        eprint!("{}", schema::render(w));
+    }
+    let generated = crate::codegen::generate(&compiled.schema)?;
+    std::fs::create_dir_all(rust_out)
+        .map_err(|e| Failure::Usage(format!("cannot create {}: {e}", rust_out.display())))?;
+    let mut written = Vec::new();
+    for (name, content) in generated {
+        let path = rust_out.join(&name);
+        std::fs::write(&path, content)
+            .map_err(|e| Failure::Usage(format!("cannot write {}: {e}", path.display())))?;
+        written.push(path.display().to_string());
+    }
+    if let Some(path) = descriptor_set_out {
+        let fds = compiled.schema.file_descriptor_set();
+        let bytes = prost::Message::encode_to_vec(&fds);
+        std::fs::write(path, bytes)
+            .map_err(|e| Failure::Usage(format!("cannot write {}: {e}", path.display())))?;
+        written.push(path.display().to_string());
+    }
+    let mut text = String::new();
+    for w in written {
+        text.push_str(&format!("wrote {w}\n"));
+    }
+    out(text.as_bytes())
+}
+
+/// The bytes of a binary input (hex text decoded when asked).
+fn binary(input: &BinaryInput) -> Result<Input, Failure> {
+    let mut i = input::read(input.input.as_deref())?;
+    if input.input_hex {
+        i.bytes = input::parse_hex(&i.bytes).map_err(|e| refuse("invalid-hex", &e.0))?;
+    }
+    Ok(i)
+}
+
+fn options(limits: &Limits) -> DecodeOptions {
+    let policy = if limits.preserve_unknown {
+        UnknownFieldPolicy::Preserve
+    } else {
+        UnknownFieldPolicy::Reject
+    };
+    DecodeOptions::new()
+        .max_depth(limits.max_depth)
+        .unknown_fields(policy)
+}
+
+fn target(t: &Target) -> Result<MessageDescriptor, Failure> {
+    schema::message(&t.includes.include, &t.schema, &t.type_name)
+}
+
+/// Decode strictly, printing the refusal report on failure.
+fn decode_input(
+    desc: &MessageDescriptor,
+    input: &Input,
+    limits: &Limits,
+) -> Result<DynamicMessage, Failure> {
+    DynamicMessage::decode_with(desc, &input.bytes, &options(limits)).map_err(|e| {
+        let path = e.path_string();
+        let subject = if path.is_empty() { "input" } else { &path };
+        let message = format!("{subject} {} at byte {}", e.what(), e.offset());
+        eprint!(
+            "{}",
+            report::refusal(
+                e.code(),
+                &message,
+                e.offset(),
+                &path,
+                &input.name,
+                &input.bytes
+            )
+        );
+        Failure::Refused
+    })
+}
+
+fn note_unknown(msg: &DynamicMessage, what: &str) {
+    let n = msg.unknown_field_count();
+    if n > 0 {
+        eprintln!(
+            "note: {n} unknown field record{} preserved; {what}",
+            if n == 1 { " was" } else { "s were" }
+        );
+    }
+}
+
+fn decode(t: &Target, input: &BinaryInput, limits: &Limits) -> Result<(), Failure> {
+    let desc = target(t)?;
+    let input = binary(input)?;
+    let msg = decode_input(&desc, &input, limits)?;
+    note_unknown(&msg, "proto3 JSON cannot show them");
+    let json = bijoubuf_reflect::json::to_string_pretty(&msg)
+        .map_err(|e| refuse("json-unrepresentable", &e.to_string()))?;
+    out(format!("{json}\n").as_bytes())
+}
+
+fn encode(t: &Target, output_hex: bool, input: Option<&Path>) -> Result<(), Failure> {
+    let desc = target(t)?;
+    let input = input::read(input)?;
+    let text = std::str::from_utf8(&input.bytes)
+        .map_err(|e| refuse("invalid-json", &format!("the input is not UTF-8: {e}")))?;
+    let msg = bijoubuf_reflect::json::from_str(&desc, text)
+        .map_err(|e| refuse("invalid-json", &e.to_string()))?;
+    let bytes = msg.encode().map_err(|e| {
+        let text = e.to_string();
+        match text.split_once(": ") {
+            Some((code, rest)) => refuse(code, rest),
+            None => refuse("encode", &text),
+        }
+    })?;
+    if output_hex {
+        out(format!("{}\n", input::to_hex(&bytes)).as_bytes())
+    } else {
+        out(&bytes)
+    }
+}
+
+fn verify(t: &Target, input: &BinaryInput, limits: &Limits) -> Result<(), Failure> {
+    let desc = target(t)?;
+    let input = binary(input)?;
+    let msg = decode_input(&desc, &input, limits)?;
+    // Decoding is strict, so the input is canonical; re-encoding confirms it.
+    match msg.encode() {
+        Ok(again) if again == input.bytes => {}
+        Ok(_) => {
+            return Err(refuse(
+                "not-canonical",
+                "the input decodes but re-encodes differently (please report this as a bug)",
+            ));
+        }
+        Err(e) => return Err(refuse("not-canonical", &e.to_string())),
+    }
+    note_unknown(&msg, "the bytes are canonical only for a preserving reader");
+    let hash = blake3::hash(&input.bytes);
+    out(format!("ok {} bytes blake3:{}\n", input.bytes.len(), hash.to_hex()).as_bytes())
+}
+
+fn decode_raw(input: &BinaryInput) -> Result<(), Failure> {
+    let input = binary(input)?;
+    let mut text = String::new();
+    let result = raw::render(&input.bytes, &mut text);
+    out(text.as_bytes())?;
+    match result {
+        Ok(()) => Ok(()),
+        Err(e) => {
+            eprint!(
+                "{}",
+                report::refusal(
+                    e.code,
+                    &format!("{} at byte {}", e.message, e.offset),
+                    e.offset,
+                    "",
+                    &input.name,
+                    &input.bytes
+                )
+            );
+            Err(Failure::Refused)
+        }
+    }
+}

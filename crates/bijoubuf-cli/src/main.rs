@@ -1,0 +1,193 @@
+//! `bijoubuf`: check `.proto` schemas, generate Rust code, and decode, encode and verify
+//! canonical bijoubuf messages from the command line.
+//!
+//! Exit status: 0 on success, 1 when the input or the schema is refused, 2 for usage
+//! errors (bad arguments, unreadable files, a type the schema does not define).
+
+mod codegen;
+mod commands;
+mod input;
+mod raw;
+mod report;
+mod schema;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand};
+
+const EXAMPLES: &str = "\
+Examples:
+  bijoubuf check -I protos protos/shop/v1/order.proto
+  bijoubuf compile --rust-out src/gen --descriptor-set-out order.binpb protos/order.proto
+  bijoubuf decode --schema order.proto --type shop.v1.Order order.bin
+  echo '00 F9 01 F1' | bijoubuf decode --schema order.proto --type shop.v1.Order --input-hex
+  bijoubuf encode --schema order.proto --type shop.v1.Order --output-hex order.json
+  bijoubuf verify --schema order.proto --type shop.v1.Order order.bin
+  bijoubuf decode-raw --input-hex dump.txt
+
+Exit status: 0 success, 1 input or schema refused, 2 usage error.";
+
+/// Check schemas, generate code, and decode, encode and verify canonical bijoubuf
+/// messages.
+#[derive(Debug, Parser)]
+#[command(name = "bijoubuf", version, after_help = EXAMPLES)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Compile schemas and report errors and lint warnings with source snippets.
+    #[command(after_help = "Example:\n  bijoubuf check -I protos protos/shop/v1/order.proto")]
+    Check {
+        #[command(flatten)]
+        includes: Includes,
+        /// The .proto files to check.
+        #[arg(value_name = "FILE.proto", required = true)]
+        files: Vec<PathBuf>,
+    },
+    /// Generate Rust code (and optionally a FileDescriptorSet) from schemas.
+    #[command(
+        after_help = "Example:\n  bijoubuf compile -I protos --rust-out src/gen --descriptor-set-out fds.binpb protos/a.proto"
+    )]
+    Compile {
+        #[command(flatten)]
+        includes: Includes,
+        /// Directory the generated `<package>.rs` files are written to.
+        #[arg(long, value_name = "DIR")]
+        rust_out: PathBuf,
+        /// Also write the schemas as an encoded protobuf FileDescriptorSet.
+        #[arg(long, value_name = "FILE")]
+        descriptor_set_out: Option<PathBuf>,
+        /// The .proto files to compile.
+        #[arg(value_name = "FILE.proto", required = true)]
+        files: Vec<PathBuf>,
+    },
+    /// Decode canonical bytes (strictly) and print them as proto3 JSON.
+    #[command(
+        after_help = "Examples:\n  bijoubuf decode --schema person.proto --type Person person.bin\n  echo '02 03 41 64 61' | bijoubuf decode --schema person.proto --type Person --input-hex"
+    )]
+    Decode {
+        #[command(flatten)]
+        target: Target,
+        #[command(flatten)]
+        input: BinaryInput,
+        #[command(flatten)]
+        limits: Limits,
+    },
+    /// Read proto3 JSON and write the canonical bytes.
+    #[command(
+        after_help = "Example:\n  echo '{\"name\": \"Ada\"}' | bijoubuf encode --schema person.proto --type Person --output-hex"
+    )]
+    Encode {
+        #[command(flatten)]
+        target: Target,
+        /// Write lowercase hex and a newline instead of raw bytes.
+        #[arg(long)]
+        output_hex: bool,
+        /// JSON input file; stdin when absent or `-`.
+        #[arg(value_name = "INPUT")]
+        input: Option<PathBuf>,
+    },
+    /// Check that bytes are the canonical encoding of a message; print
+    /// `ok <n> bytes blake3:<hash>`.
+    #[command(
+        after_help = "Example:\n  bijoubuf verify --schema person.proto --type Person person.bin"
+    )]
+    Verify {
+        #[command(flatten)]
+        target: Target,
+        #[command(flatten)]
+        input: BinaryInput,
+        #[command(flatten)]
+        limits: Limits,
+    },
+    /// Print the records of any bytes without a schema: field numbers, wire types,
+    /// values, and nested messages where a payload parses as one.
+    #[command(
+        after_help = "Example:\n  echo '00 F8 34 02 02 68 69' | bijoubuf decode-raw --input-hex"
+    )]
+    DecodeRaw {
+        #[command(flatten)]
+        input: BinaryInput,
+    },
+}
+
+/// Import directories.
+#[derive(Debug, Args)]
+struct Includes {
+    /// Directory imports are resolved in (repeatable); defaults to each schema file's
+    /// directory.
+    #[arg(short = 'I', long = "include", value_name = "DIR")]
+    include: Vec<PathBuf>,
+}
+
+/// The schema and the message type.
+#[derive(Debug, Args)]
+struct Target {
+    #[command(flatten)]
+    includes: Includes,
+    /// The .proto file that defines (or imports) the message type.
+    #[arg(long, value_name = "FILE.proto")]
+    schema: PathBuf,
+    /// Fully-qualified message name, e.g. `shop.v1.Order`.
+    #[arg(long = "type", value_name = "NAME")]
+    type_name: String,
+}
+
+/// Binary input.
+#[derive(Debug, Args)]
+struct BinaryInput {
+    /// Read the input as hex text (whitespace ignored) instead of raw bytes.
+    #[arg(long)]
+    input_hex: bool,
+    /// Input file; stdin when absent or `-`.
+    #[arg(value_name = "INPUT")]
+    input: Option<PathBuf>,
+}
+
+/// Decoder settings.
+#[derive(Debug, Args)]
+struct Limits {
+    /// Keep unknown fields instead of refusing them (SPEC §8.2).
+    #[arg(long)]
+    preserve_unknown: bool,
+    /// Refuse messages nested deeper than N (the top level is depth 1).
+    #[arg(long, value_name = "N", default_value_t = 100,
+          value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    max_depth: u32,
+}
+
+/// How a command failed; decides the exit status.
+#[derive(Debug)]
+enum Failure {
+    /// The input or the schema was refused; the report is already on stderr.
+    Refused,
+    /// A usage error: the message for stderr.
+    Usage(String),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    // Deeply nested inputs recurse once per level; a large stack keeps the depth limit
+    // (at most 10 000) the only bound.
+    let worker = std::thread::Builder::new()
+        .stack_size(256 << 20)
+        .spawn(move || commands::run(cli.command));
+    let result = match worker.map(|h| h.join()) {
+        Ok(Ok(r)) => r,
+        _ => Err(Failure::Usage(
+            "internal error: the worker thread failed".into(),
+        )),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Failure::Refused) => ExitCode::from(1),
+        Err(Failure::Usage(msg)) => {
+            eprintln!("error: {msg}");
+            ExitCode::from(2)
+        }
+    }
+}
