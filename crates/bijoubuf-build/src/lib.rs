@@ -1,0 +1,338 @@
+//! bijoubuf-build: compile `.proto` files to Rust from a `build.rs`.
+//!
+//! The shape mirrors `prost-build`: a [`Config`] builder, [`compile_protos`] for the
+//! common case, one generated file per package in `OUT_DIR` named `<package>.rs`, pulled
+//! into the crate with `bijoubuf::include_proto!("package")`. Underneath,
+//! `bijoubuf-schema` parses and checks the schema and `bijoubuf-codegen` emits the
+//! code; this crate only reads configuration and writes files.
+//!
+//! Schema errors come back as [`Error::Schema`] with every diagnostic already rendered
+//! (file, line, the offending span underlined, help), so `build.rs` can return the error
+//! with `?` or call `expect` and cargo shows the report.
+//!
+//! ```no_run
+//! // build.rs
+//! fn main() -> Result<(), bijoubuf_build::Error> {
+//!     bijoubuf_build::Config::new()
+//!         .preserve_unknown_fields(["."])
+//!         .compile_protos(&["proto/shop/v1/order.proto"], &["proto"])?;
+//!     Ok(())
+//! }
+//! ```
+//!
+//! The same steps without the file system, as a runnable check:
+//!
+//! ```
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let dir = std::env::temp_dir().join("bijoubuf-build-doc");
+//! std::fs::create_dir_all(&dir)?;
+//! std::fs::write(dir.join("point.proto"), "syntax = \"proto3\"; package geo; message Point { sint32 x = 1; }")?;
+//! let files = bijoubuf_build::Config::new()
+//!     .out_dir(&dir)
+//!     .compile_protos(&[dir.join("point.proto")], &[&dir])?;
+//! assert_eq!(files, [dir.join("geo.rs")]);
+//! # Ok(()) }
+//! ```
+
+use std::ffi::OsString;
+use std::fmt;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use bijoubuf_codegen::Options;
+use bijoubuf_schema::{Compiler, Diagnostics};
+
+/// Why a build step failed.
+#[non_exhaustive]
+pub enum Error {
+    /// The schema has errors; `rendered` holds every diagnostic as a report with source
+    /// snippets, ready to print.
+    Schema {
+        /// The rendered report.
+        rendered: String,
+        /// The diagnostics themselves.
+        diagnostics: Box<Diagnostics>,
+    },
+    /// The code generator refused the configuration.
+    Codegen(bijoubuf_codegen::Error),
+    /// Reading or writing a file failed.
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The error.
+        source: io::Error,
+    },
+    /// No output directory: neither [`Config::out_dir`] nor the `OUT_DIR` variable
+    /// cargo sets for build scripts.
+    NoOutDir,
+    /// A proto file is not under any include directory, so it has no import name.
+    NotInIncludes {
+        /// The file.
+        path: PathBuf,
+    },
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Schema { rendered, .. } => f.write_str(rendered),
+            Error::Codegen(e) => write!(f, "code generation failed: {e}"),
+            Error::Io { path, source } => write!(f, "{}: {source}", path.display()),
+            Error::NoOutDir => {
+                f.write_str("no output directory: set Config::out_dir or run from build.rs")
+            }
+            Error::NotInIncludes { path } => {
+                write!(f, "{} is not inside any include directory", path.display())
+            }
+        }
+    }
+}
+
+/// `Debug` shows the same report as `Display`, because `fn main() -> Result<…>` and
+/// `expect` print errors with `Debug`.
+impl fmt::Debug for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::Codegen(e) => Some(e),
+            Error::Io { source, .. } => Some(source),
+            _ => None,
+        }
+    }
+}
+
+impl From<bijoubuf_codegen::Error> for Error {
+    fn from(e: bijoubuf_codegen::Error) -> Self {
+        Error::Codegen(e)
+    }
+}
+
+/// Render every error of `diags` as a miette graphical report without colors.
+fn render(diags: &Diagnostics) -> String {
+    let handler =
+        miette::GraphicalReportHandler::new_themed(miette::GraphicalTheme::unicode_nocolor())
+            .with_width(100);
+    let mut out = String::new();
+    for d in diags.errors() {
+        if handler.render_report(&mut out, d).is_err() {
+            out.push_str(&d.to_string());
+        }
+        out.push('\n');
+    }
+    if out.is_empty() {
+        out = diags.to_string();
+    }
+    out
+}
+
+/// Build-time configuration, as in `prost-build`.
+#[derive(Clone, Debug, Default)]
+pub struct Config {
+    options: Options,
+    out_dir: Option<PathBuf>,
+    include_file: Option<PathBuf>,
+    descriptor_set: Option<PathBuf>,
+}
+
+impl Config {
+    /// The defaults: write to `OUT_DIR`, no include file, no descriptor set.
+    pub fn new() -> Self {
+        Config::default()
+    }
+
+    /// Write generated files here instead of `OUT_DIR`.
+    pub fn out_dir(&mut self, dir: impl Into<PathBuf>) -> &mut Self {
+        self.out_dir = Some(dir.into());
+        self
+    }
+
+    /// Also write a file (relative to the output directory) with a module tree that
+    /// includes every generated package: `include!(concat!(env!("OUT_DIR"), "/protos.rs"))`.
+    pub fn include_file(&mut self, name: impl Into<PathBuf>) -> &mut Self {
+        self.include_file = Some(name.into());
+        self
+    }
+
+    /// Also write the compiled schema as an encoded `FileDescriptorSet` (protobuf
+    /// encoding, with source info) to this path.
+    pub fn file_descriptor_set_path(&mut self, path: impl Into<PathBuf>) -> &mut Self {
+        self.descriptor_set = Some(path.into());
+        self
+    }
+
+    /// See [`Options::type_attribute`].
+    pub fn type_attribute(&mut self, path: impl AsRef<str>, attr: impl AsRef<str>) -> &mut Self {
+        self.options.type_attribute(path, attr);
+        self
+    }
+
+    /// See [`Options::message_attribute`].
+    pub fn message_attribute(&mut self, path: impl AsRef<str>, attr: impl AsRef<str>) -> &mut Self {
+        self.options.message_attribute(path, attr);
+        self
+    }
+
+    /// See [`Options::enum_attribute`].
+    pub fn enum_attribute(&mut self, path: impl AsRef<str>, attr: impl AsRef<str>) -> &mut Self {
+        self.options.enum_attribute(path, attr);
+        self
+    }
+
+    /// See [`Options::field_attribute`].
+    pub fn field_attribute(&mut self, path: impl AsRef<str>, attr: impl AsRef<str>) -> &mut Self {
+        self.options.field_attribute(path, attr);
+        self
+    }
+
+    /// See [`Options::extern_path`].
+    pub fn extern_path(
+        &mut self,
+        proto_path: impl AsRef<str>,
+        rust_path: impl AsRef<str>,
+    ) -> &mut Self {
+        self.options.extern_path(proto_path, rust_path);
+        self
+    }
+
+    /// See [`Options::bytes`].
+    pub fn bytes<I: IntoIterator<Item = S>, S: AsRef<str>>(&mut self, paths: I) -> &mut Self {
+        self.options.bytes(paths);
+        self
+    }
+
+    /// See [`Options::boxed`].
+    pub fn boxed<I: IntoIterator<Item = S>, S: AsRef<str>>(&mut self, paths: I) -> &mut Self {
+        self.options.boxed(paths);
+        self
+    }
+
+    /// See [`Options::preserve_unknown_fields`].
+    pub fn preserve_unknown_fields<I: IntoIterator<Item = S>, S: AsRef<str>>(
+        &mut self,
+        paths: I,
+    ) -> &mut Self {
+        self.options.preserve_unknown_fields(paths);
+        self
+    }
+
+    /// See [`Options::serde`].
+    pub fn serde<I: IntoIterator<Item = S>, S: AsRef<str>>(&mut self, paths: I) -> &mut Self {
+        self.options.serde(paths);
+        self
+    }
+
+    /// See [`Options::disable_comments`].
+    pub fn disable_comments<I: IntoIterator<Item = S>, S: AsRef<str>>(
+        &mut self,
+        paths: I,
+    ) -> &mut Self {
+        self.options.disable_comments(paths);
+        self
+    }
+
+    /// Compile `protos` (paths, each inside one of `includes`) and write one
+    /// `<package>.rs` per package to the output directory. Returns the paths written
+    /// (generated files, then the include file and descriptor set if configured).
+    ///
+    /// # Errors
+    /// [`Error::Schema`] with the rendered diagnostics, a codegen or I/O error.
+    pub fn compile_protos(
+        &mut self,
+        protos: &[impl AsRef<Path>],
+        includes: &[impl AsRef<Path>],
+    ) -> Result<Vec<PathBuf>, Error> {
+        let mut compiler = Compiler::new();
+        for inc in includes {
+            compiler.include(inc.as_ref());
+        }
+        let mut names = Vec::new();
+        for p in protos {
+            names.push(import_name(p.as_ref(), includes)?);
+        }
+        let compiled = compiler.compile(&names).map_err(|d| Error::Schema {
+            rendered: render(&d),
+            diagnostics: Box::new(d),
+        })?;
+        let files = bijoubuf_codegen::generate(&compiled.schema, &self.options)?;
+        let out_dir = match &self.out_dir {
+            Some(d) => d.clone(),
+            None => std::env::var_os("OUT_DIR")
+                .map(PathBuf::from)
+                .ok_or(Error::NoOutDir)?,
+        };
+        let mut written = Vec::new();
+        for f in &files {
+            let path = out_dir.join(&f.name);
+            write_if_changed(&path, f.content.as_bytes())?;
+            written.push(path);
+        }
+        if let Some(name) = &self.include_file {
+            let path = out_dir.join(name);
+            write_if_changed(&path, bijoubuf_codegen::include_file(&files).as_bytes())?;
+            written.push(path);
+        }
+        if let Some(path) = &self.descriptor_set {
+            let fds = compiled.schema.file_descriptor_set();
+            let bytes = prost::Message::encode_to_vec(&fds);
+            write_if_changed(path, &bytes)?;
+            written.push(path.clone());
+        }
+        Ok(written)
+    }
+}
+
+/// [`Config::compile_protos`] with the default configuration.
+///
+/// # Errors
+/// See [`Config::compile_protos`].
+pub fn compile_protos(
+    protos: &[impl AsRef<Path>],
+    includes: &[impl AsRef<Path>],
+) -> Result<Vec<PathBuf>, Error> {
+    Config::new().compile_protos(protos, includes)
+}
+
+/// The import name of `proto`: its path relative to the first include directory that
+/// holds it (a relative path that is already an import name is kept).
+fn import_name(proto: &Path, includes: &[impl AsRef<Path>]) -> Result<String, Error> {
+    for inc in includes {
+        if let Ok(rest) = proto.strip_prefix(inc.as_ref()) {
+            return Ok(slashes(rest));
+        }
+    }
+    if proto.is_relative()
+        && includes
+            .iter()
+            .any(|inc| inc.as_ref().join(proto).is_file())
+    {
+        return Ok(slashes(proto));
+    }
+    Err(Error::NotInIncludes {
+        path: proto.to_path_buf(),
+    })
+}
+
+fn slashes(p: &Path) -> String {
+    let parts: Vec<OsString> = p.iter().map(OsString::from).collect();
+    parts
+        .iter()
+        .map(|s| s.to_string_lossy().into_owned())
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+/// Leave an unchanged file alone so cargo does not rebuild what includes it.
+fn write_if_changed(path: &Path, bytes: &[u8]) -> Result<(), Error> {
+    if std::fs::read(path).is_ok_and(|old| old == bytes) {
+        return Ok(());
+    }
+    std::fs::write(path, bytes).map_err(|source| Error::Io {
+        path: path.to_path_buf(),
+        source,
+    })
+}

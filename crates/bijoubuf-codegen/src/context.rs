@@ -1,0 +1,340 @@
+//! The checked generation model: where every type lands in Rust, which fields are
+//! boxed, which messages can derive `Eq` and `Hash`.
+//!
+//! Built once from the schema before any token is emitted, so every decision that
+//! spans types (names, recursion, float reachability, extern paths) is made here.
+
+use std::collections::{BTreeSet, HashMap};
+
+use bijoubuf_schema::{Cardinality, EnumDef, FieldDef, FieldType, MessageDef, ScalarType, Schema};
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use crate::Error;
+use crate::names::{self, Scope};
+use crate::options::{Options, path_matches};
+
+/// Where a type lives in Rust.
+#[derive(Clone, Debug)]
+pub(crate) struct Loc {
+    /// The proto package.
+    pub(crate) package: String,
+    /// Message modules between the package root and the type.
+    pub(crate) modules: Vec<String>,
+    /// The type's identifier.
+    pub(crate) name: String,
+    /// The module holding this message's nested types and oneofs (messages only).
+    pub(crate) module: String,
+    /// `Some(path)` when the type comes from elsewhere (`extern_path`).
+    pub(crate) extern_path: Option<TokenStream>,
+}
+
+/// The model the emitters read.
+pub(crate) struct Context<'s> {
+    pub(crate) schema: &'s Schema,
+    pub(crate) opts: &'s Options,
+    locs: HashMap<String, Loc>,
+    /// Messages with no float reachable: they derive `Eq` and `Hash`.
+    eq: BTreeSet<String>,
+    /// Singular message edges: (from, to) full names, for recursion.
+    singular: HashMap<String, Vec<String>>,
+    /// Oneof enum names by (message full name, oneof index).
+    oneofs: HashMap<(String, usize), String>,
+}
+
+/// What a scope names: the messages and enums declared in it.
+struct Members<'s> {
+    messages: Vec<&'s MessageDef>,
+    enums: Vec<&'s EnumDef>,
+}
+
+impl<'s> Context<'s> {
+    pub(crate) fn new(schema: &'s Schema, opts: &'s Options) -> Result<Self, Error> {
+        let mut ctx = Context {
+            schema,
+            opts,
+            locs: HashMap::new(),
+            eq: BTreeSet::new(),
+            singular: HashMap::new(),
+            oneofs: HashMap::new(),
+        };
+        let mut packages: Vec<&str> = Vec::new();
+        for f in schema.files() {
+            if !packages.contains(&f.package.as_str()) {
+                packages.push(&f.package);
+            }
+        }
+        for pkg in packages {
+            let mut members = Members {
+                messages: Vec::new(),
+                enums: Vec::new(),
+            };
+            for f in schema.files().iter().filter(|f| f.package == pkg) {
+                members.messages.extend(f.messages.iter());
+                members.enums.extend(f.enums.iter());
+            }
+            ctx.name_scope(pkg, &[], &members, None)?;
+        }
+        ctx.analyse();
+        Ok(ctx)
+    }
+
+    /// Names the types of one scope (messages and enums first, then the oneof enums of
+    /// `owner`, then message modules), then recurses into message modules.
+    fn name_scope(
+        &mut self,
+        package: &str,
+        modules: &[String],
+        members: &Members<'s>,
+        owner: Option<&'s MessageDef>,
+    ) -> Result<(), Error> {
+        let mut scope = Scope::default();
+        let mut msgs = Vec::new();
+        for m in members.messages.iter().filter(|m| !m.map_entry) {
+            msgs.push((*m, scope.claim(&names::camel(&m.name))));
+        }
+        for e in &members.enums {
+            let name = scope.claim(&names::camel(&e.name));
+            self.insert(&e.full_name, package, modules, name, String::new())?;
+        }
+        if let Some(owner) = owner {
+            for (i, o) in owner.oneofs.iter().enumerate() {
+                if !o.synthetic {
+                    let name = scope.claim(&names::camel(&o.name));
+                    self.oneofs.insert((owner.full_name.clone(), i), name);
+                }
+            }
+        }
+        let mut with_modules = Vec::new();
+        for (m, name) in &msgs {
+            with_modules.push((*m, name.clone(), scope.claim(&names::snake(&m.name))));
+        }
+        for (m, name, module) in with_modules {
+            self.insert(&m.full_name, package, modules, name, module.clone())?;
+            let mut inner = modules.to_vec();
+            inner.push(module);
+            let nested = Members {
+                messages: m.messages.iter().collect(),
+                enums: m.enums.iter().collect(),
+            };
+            self.name_scope(package, &inner, &nested, Some(m))?;
+        }
+        Ok(())
+    }
+
+    fn insert(
+        &mut self,
+        full_name: &str,
+        package: &str,
+        modules: &[String],
+        name: String,
+        module: String,
+    ) -> Result<(), Error> {
+        let extern_path = self.extern_for(full_name, package, modules, &name)?;
+        self.locs.insert(
+            full_name.to_string(),
+            Loc {
+                package: package.to_string(),
+                modules: modules.to_vec(),
+                name,
+                module,
+                extern_path,
+            },
+        );
+        Ok(())
+    }
+
+    /// The Rust path of a type matched by an `extern_path` (longest proto path wins).
+    fn extern_for(
+        &self,
+        full_name: &str,
+        package: &str,
+        modules: &[String],
+        name: &str,
+    ) -> Result<Option<TokenStream>, Error> {
+        let mut table: Vec<(String, String)> = self.opts.extern_paths.clone();
+        if !self.opts.inside_runtime && !table.iter().any(|(p, _)| p == ".google.protobuf") {
+            table.push((".google.protobuf".into(), "::bijoubuf::wkt".into()));
+        }
+        let best = table
+            .iter()
+            .filter(|(p, _)| p.starts_with('.') && path_matches(p, full_name))
+            .max_by_key(|(p, _)| p.len());
+        let Some((proto, rust)) = best else {
+            return Ok(None);
+        };
+        let bad = |why: &str| Error::ExternPath {
+            proto_path: proto.clone(),
+            rust_path: rust.clone(),
+            message: why.to_string(),
+        };
+        let root: syn::Path = syn::parse_str(rust).map_err(|e| bad(&e.to_string()))?;
+        let prefix = &proto[1..];
+        if prefix == full_name {
+            return Ok(Some(quote!(#root)));
+        }
+        let pkg_rest = if prefix == package {
+            ""
+        } else if let Some(rest) = package
+            .strip_prefix(prefix)
+            .and_then(|r| r.strip_prefix('.'))
+        {
+            rest
+        } else {
+            return Err(bad("a proto path inside a message is not supported"));
+        };
+        let segs = pkg_rest
+            .split('.')
+            .filter(|s| !s.is_empty())
+            .map(|s| names::ident(&names::snake(s)))
+            .chain(modules.iter().map(|m| names::ident(m)));
+        let name = names::ident(name);
+        Ok(Some(quote!(#root #(:: #segs)* :: #name)))
+    }
+
+    /// Float reachability and singular-edge graph.
+    fn analyse(&mut self) {
+        let mut all: Vec<&MessageDef> = Vec::new();
+        for f in self.schema.files() {
+            collect(&f.messages, &mut all);
+        }
+        let mut direct_float = BTreeSet::new();
+        let mut edges: HashMap<String, Vec<String>> = HashMap::new();
+        for m in &all {
+            for f in &m.fields {
+                let (tys, singular): (Vec<&FieldType>, bool) = match &f.cardinality {
+                    Cardinality::Map { value, .. } => (vec![value], false),
+                    Cardinality::Repeated => (vec![&f.ty], false),
+                    Cardinality::Single => (vec![&f.ty], true),
+                };
+                for ty in tys {
+                    match ty {
+                        FieldType::Scalar(ScalarType::Float | ScalarType::Double) => {
+                            direct_float.insert(m.full_name.clone());
+                        }
+                        FieldType::Message(t) => {
+                            edges
+                                .entry(m.full_name.clone())
+                                .or_default()
+                                .push(t.clone());
+                            if singular {
+                                self.singular
+                                    .entry(m.full_name.clone())
+                                    .or_default()
+                                    .push(t.clone());
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+        for m in &all {
+            let reach = reachable(&edges, &m.full_name);
+            if !direct_float.contains(&m.full_name)
+                && !reach.iter().any(|t| direct_float.contains(t))
+            {
+                self.eq.insert(m.full_name.clone());
+            }
+        }
+    }
+
+    pub(crate) fn loc(&self, full_name: &str) -> Option<&Loc> {
+        self.locs.get(full_name)
+    }
+
+    /// The enum name of a message's (non-synthetic) oneof.
+    pub(crate) fn oneof_name(&self, message: &str, index: usize) -> &str {
+        self.oneofs
+            .get(&(message.to_string(), index))
+            .map_or("Oneof", String::as_str)
+    }
+
+    /// Whether the message derives `Eq` and `Hash`.
+    pub(crate) fn is_eq(&self, full_name: &str) -> bool {
+        self.eq.contains(full_name)
+    }
+
+    /// Whether a singular field of message type `to` inside `from` must be boxed: `to`
+    /// leads back to `from` through singular message fields, or the config says so.
+    pub(crate) fn is_boxed(&self, from: &str, field: &FieldDef, to: &str) -> bool {
+        self.opts.boxed.matches(&field.full_name) || reachable(&self.singular, to).contains(from)
+    }
+
+    /// The path of type `full_name` as seen from inside `package`'s module `modules`.
+    pub(crate) fn path_to(
+        &self,
+        full_name: &str,
+        package: &str,
+        modules: &[String],
+    ) -> TokenStream {
+        let Some(loc) = self.locs.get(full_name) else {
+            // The schema crate resolved every name; this cannot happen for a checked schema.
+            let id = names::ident(&names::camel(full_name.rsplit('.').next().unwrap_or("")));
+            return quote!(#id);
+        };
+        if let Some(p) = &loc.extern_path {
+            return p.clone();
+        }
+        let name = names::ident(&loc.name);
+        let mut segs: Vec<TokenStream> = Vec::new();
+        if loc.package == package {
+            let common = modules
+                .iter()
+                .zip(&loc.modules)
+                .take_while(|(a, b)| a == b)
+                .count();
+            for _ in common..modules.len() {
+                segs.push(quote!(super));
+            }
+            for m in &loc.modules[common..] {
+                let m = names::ident(m);
+                segs.push(quote!(#m));
+            }
+        } else {
+            let depth = package_segments(package).len() + modules.len();
+            for _ in 0..depth {
+                segs.push(quote!(super));
+            }
+            for p in package_segments(&loc.package) {
+                let p = names::ident(&p);
+                segs.push(quote!(#p));
+            }
+            for m in &loc.modules {
+                let m = names::ident(m);
+                segs.push(quote!(#m));
+            }
+        }
+        quote!(#(#segs ::)* #name)
+    }
+}
+
+/// A package's module names (`google.type` → `google`, `type`).
+pub(crate) fn package_segments(package: &str) -> Vec<String> {
+    package
+        .split('.')
+        .filter(|s| !s.is_empty())
+        .map(names::snake)
+        .collect()
+}
+
+fn collect<'a>(msgs: &'a [MessageDef], out: &mut Vec<&'a MessageDef>) {
+    for m in msgs {
+        out.push(m);
+        collect(&m.messages, out);
+    }
+}
+
+/// Every message reachable from `start` in one or more steps.
+fn reachable(edges: &HashMap<String, Vec<String>>, start: &str) -> BTreeSet<String> {
+    let mut seen = BTreeSet::new();
+    let mut stack = vec![start.to_string()];
+    while let Some(n) = stack.pop() {
+        for t in edges.get(&n).into_iter().flatten() {
+            if seen.insert(t.clone()) {
+                stack.push(t.clone());
+            }
+        }
+    }
+    seen
+}

@@ -1,0 +1,159 @@
+//! Token emission shared by messages and enums: one package at a time, doc comments,
+//! user attributes, runtime paths.
+
+use bijoubuf_schema::{Comments, EnumDef, MessageDef};
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use crate::Error;
+use crate::context::Context;
+
+/// Emits one package's items from inside `modules` (message modules below the package).
+pub(crate) struct Emitter<'c> {
+    pub(crate) ctx: &'c Context<'c>,
+    pub(crate) package: String,
+    pub(crate) modules: Vec<String>,
+}
+
+impl<'c> Emitter<'c> {
+    pub(crate) fn new(ctx: &'c Context<'c>, package: &str) -> Self {
+        Emitter {
+            ctx,
+            package: package.to_string(),
+            modules: Vec::new(),
+        }
+    }
+
+    /// The same emitter one message module further down.
+    pub(crate) fn child(&self, module: &str) -> Emitter<'c> {
+        let mut modules = self.modules.clone();
+        modules.push(module.to_string());
+        Emitter {
+            ctx: self.ctx,
+            package: self.package.clone(),
+            modules,
+        }
+    }
+
+    /// The path of a message or enum from here.
+    pub(crate) fn path_to(&self, full_name: &str) -> TokenStream {
+        self.ctx.path_to(full_name, &self.package, &self.modules)
+    }
+
+    /// Whether schema comments are copied for this element.
+    pub(crate) fn comments_on(&self, full_name: &str) -> bool {
+        !self.ctx.opts.no_comments.matches(full_name)
+    }
+
+    /// The runtime crate: `::bijoubuf`, or `crate` inside the runtime itself.
+    pub(crate) fn rt(&self) -> TokenStream {
+        if self.ctx.opts.inside_runtime {
+            quote!(crate)
+        } else {
+            quote!(::bijoubuf)
+        }
+    }
+
+    /// The crate `String`, `Vec`, `Box` and `BTreeMap` come from.
+    pub(crate) fn alloc(&self) -> TokenStream {
+        if self.ctx.opts.inside_runtime {
+            quote!(::alloc)
+        } else {
+            quote!(::std)
+        }
+    }
+
+    /// Every top-level item of the package, in declaration order per file.
+    pub(crate) fn items(
+        &self,
+        messages: &[&MessageDef],
+        enums: &[&EnumDef],
+    ) -> Result<TokenStream, Error> {
+        let mut out = TokenStream::new();
+        for m in messages {
+            out.extend(self.message(m)?);
+        }
+        for e in enums {
+            out.extend(self.enumeration(e)?);
+        }
+        Ok(out)
+    }
+}
+
+/// `#[doc]` attributes from schema comments (leading, then trailing as its own
+/// paragraph), or `fallback` when there are none or they are disabled.
+///
+/// Comments are prose to rustdoc, which would run indented blocks and bare fences as
+/// doctests; such comments are wrapped in a `text` fence so they render verbatim.
+pub(crate) fn doc_attrs(comments: &Comments, enabled: bool, fallback: &str) -> TokenStream {
+    let mut lines: Vec<String> = Vec::new();
+    if enabled {
+        for block in [&comments.leading, &comments.trailing]
+            .into_iter()
+            .flatten()
+        {
+            if !lines.is_empty() {
+                lines.push(String::new());
+            }
+            let mut block_lines: Vec<String> = block.lines().map(str::to_string).collect();
+            while block_lines.last().is_some_and(|l| l.trim().is_empty()) {
+                block_lines.pop();
+            }
+            lines.extend(block_lines);
+        }
+    }
+    if lines.iter().all(|l| l.trim().is_empty()) {
+        lines = vec![format!(" {fallback}")];
+    } else if lines.iter().any(|l| needs_fence(l)) {
+        let mut fenced = vec![" ````text".to_string()];
+        fenced.extend(lines);
+        fenced.push(" ````".to_string());
+        lines = fenced;
+    }
+    let lines = lines.iter().map(|l| {
+        // A doc line keeps one leading space so it prints as `/// text`.
+        if l.is_empty() || l.starts_with(' ') {
+            l.clone()
+        } else {
+            format!(" {l}")
+        }
+    });
+    quote!(#(#[doc = #lines])*)
+}
+
+/// Lines rustdoc would treat as code: indented four or more (after the usual single
+/// space) or a fence.
+fn needs_fence(line: &str) -> bool {
+    let body = line.strip_prefix(' ').unwrap_or(line);
+    body.starts_with("    ") || body.starts_with('\t') || body.trim_start().starts_with("```")
+}
+
+/// Parse the attributes configured for `full_name` (`#[...]` text) into tokens.
+pub(crate) fn attrs_for(
+    table: &[(String, String)],
+    full_name: &str,
+) -> Result<Vec<TokenStream>, Error> {
+    let mut out = Vec::new();
+    for (path, attr) in table {
+        if !crate::options::path_matches(path, full_name) {
+            continue;
+        }
+        let tokens: TokenStream =
+            attr.parse()
+                .map_err(|e: proc_macro2::LexError| Error::Attribute {
+                    path: path.clone(),
+                    attribute: attr.clone(),
+                    message: e.to_string(),
+                })?;
+        let parsed =
+            syn::parse::Parser::parse2(syn::Attribute::parse_outer, tokens).map_err(|e| {
+                Error::Attribute {
+                    path: path.clone(),
+                    attribute: attr.clone(),
+                    message: e.to_string(),
+                }
+            })?;
+        out.extend(parsed.into_iter().map(|a| quote!(#a)));
+    }
+    Ok(out)
+}

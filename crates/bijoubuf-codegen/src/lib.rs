@@ -1,0 +1,250 @@
+//! bijoubuf-codegen: a checked schema model to formatted Rust source.
+//!
+//! This crate sits between `bijoubuf-schema` (which parses and checks `.proto` files)
+//! and `bijoubuf-build` (which runs in `build.rs` and writes files). It is pure: it reads
+//! a [`Schema`], emits tokens with `quote!`, formats them with `prettyplease`, and
+//! returns one source text per package. It never touches the file system and never
+//! links the runtime: generated code names `::bijoubuf::…` paths.
+//!
+//! ```
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let compiled = bijoubuf_schema::compile_sources(&[(
+//!     "shop.proto",
+//!     r#"syntax = "proto3"; package shop; message Order { uint64 id = 1; }"#,
+//! )])?;
+//! let files = bijoubuf_codegen::generate(&compiled.schema, &bijoubuf_codegen::Options::new())?;
+//! assert_eq!(files[0].name, "shop.rs");
+//! assert!(files[0].content.contains("pub struct Order"));
+//! # Ok(()) }
+//! ```
+//!
+//! # Type mapping
+//!
+//! | Schema | Rust field type |
+//! |---|---|
+//! | `message M` | `pub struct M` with `pub` fields; derives `Clone, Debug, Default, PartialEq`, plus `Eq, Hash` when no `float`/`double` is reachable from it |
+//! | nested `message`/`enum`, oneofs of `M` | items in `pub mod m` (snake_case) next to `M` |
+//! | `double`, `float` | `f64`, `f32` |
+//! | `int32`, `sint32`, `sfixed32` | `i32` |
+//! | `int64`, `sint64`, `sfixed64` | `i64` |
+//! | `uint32`, `fixed32` / `uint64`, `fixed64` | `u32` / `u64` |
+//! | `bool` | `bool` |
+//! | `string` | `String` |
+//! | `bytes` | `Vec<u8>` |
+//! | `enum E` field | `i32` (the number; see below) with a typed getter returning `Option<E>` |
+//! | implicit presence (proto3 singular scalar) | `T`, the default is not written |
+//! | explicit presence (`optional`, proto2 `optional`) | `Option<T>` |
+//! | proto2 `required` | `T`, always written; absent on decode is `missing-required-field` |
+//! | message-typed field | `Option<M>`; `Option<Box<M>>` when `M` leads back to the owner through singular message fields (or `boxed` says so) |
+//! | `repeated T` | `Vec<T>` |
+//! | `map<K, V>` | `BTreeMap<K, V>` (its order is the wire order, SPEC §6.4) |
+//! | `oneof o` | `Option<m::O>`, an enum with one variant per member |
+//! | unknown fields (types named by `preserve_unknown_fields`) | `unknown_fields: bijoubuf::UnknownFields` |
+//!
+//! # Enums
+//!
+//! Enum fields hold the number as `i32`, and each schema enum becomes a `#[repr(i32)]`
+//! Rust enum with `TryFrom<i32>` (the unnamed number is the error), `From<E> for i32`,
+//! `as_str_name` and `from_str_name`. Enums are open in both syntaxes (SPEC §3.6): a
+//! decoder must keep a number the schema does not name, and re-encoding must give it
+//! back. An `i32` field does that with no extra state, keeps the struct `Copy`-friendly
+//! and matches the runtime's `Enum` codec; the typed getter (`msg.color()`, returning
+//! `None` for an unnamed number) gives the checked view where it is wanted. An
+//! `Unknown(i32)` variant was the alternative; it makes every `match` carry a case that
+//! most schemas never produce and loses `#[repr(i32)]` casts.
+//!
+//! # Names
+//!
+//! Fields and modules are `snake_case`, types and variants `UpperCamelCase` (enum
+//! variants lose the enum's `SHOUTY_NAME_` prefix when every value has it). Keywords
+//! become raw identifiers (`r#type`); `self`, `Self`, `super` and `crate` cannot be
+//! raw and get a trailing underscore. Two names that meet in one Rust namespace (a
+//! message `Kind` and a oneof `kind`, a field called `unknown_fields`, `fooBar` and
+//! `foo_bar`) are kept apart by trailing underscores on the later one. Error paths
+//! and `Message::NAME` keep the schema's names.
+
+mod context;
+mod emit;
+mod enums;
+mod message;
+mod names;
+mod options;
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use bijoubuf_schema::{EnumDef, MessageDef, Schema};
+use proc_macro2::TokenStream;
+use quote::quote;
+
+pub use options::Options;
+
+/// One generated source file: every requested type of one package.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GeneratedFile {
+    /// The proto package (empty for none).
+    pub package: String,
+    /// The file name: `<package>.rs`, or `_.rs` for the empty package.
+    pub name: String,
+    /// Formatted Rust source.
+    pub content: String,
+}
+
+/// Why code could not be generated.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Error {
+    /// A configured attribute is not valid Rust attribute syntax.
+    Attribute {
+        /// The path it was configured for.
+        path: String,
+        /// The attribute text.
+        attribute: String,
+        /// What the parser said.
+        message: String,
+    },
+    /// An `extern_path` entry cannot be used.
+    ExternPath {
+        /// The proto path.
+        proto_path: String,
+        /// The Rust path.
+        rust_path: String,
+        /// Why.
+        message: String,
+    },
+    /// A configuration the generator does not support (yet) for this element.
+    Unsupported {
+        /// The element's full name.
+        path: String,
+        /// Why.
+        message: String,
+    },
+    /// The emitted tokens did not parse as a Rust file (a generator bug).
+    Internal {
+        /// The package being generated.
+        package: String,
+        /// What the parser said.
+        message: String,
+    },
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Attribute {
+                path,
+                attribute,
+                message,
+            } => write!(
+                f,
+                "attribute `{attribute}` for `{path}` does not parse: {message}"
+            ),
+            Error::ExternPath {
+                proto_path,
+                rust_path,
+                message,
+            } => write!(f, "extern path `{proto_path}` = `{rust_path}`: {message}"),
+            Error::Unsupported { path, message } => write!(f, "`{path}`: {message}"),
+            Error::Internal { package, message } => {
+                write!(
+                    f,
+                    "generated code for package `{package}` does not parse: {message}"
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// One package's top-level messages, enums and source file names.
+type Package<'s> = (Vec<&'s MessageDef>, Vec<&'s EnumDef>, Vec<&'s str>);
+
+/// Generate Rust for every file the schema was asked to compile (not the ones only
+/// imported), one [`GeneratedFile`] per package, in package order.
+///
+/// # Errors
+/// A configured attribute or extern path that does not parse, or an unsupported option.
+pub fn generate(schema: &Schema, options: &Options) -> Result<Vec<GeneratedFile>, Error> {
+    let ctx = context::Context::new(schema, options)?;
+    let mut packages: BTreeMap<&str, Package<'_>> = BTreeMap::new();
+    for f in schema.files().iter().filter(|f| f.requested) {
+        let entry = packages.entry(&f.package).or_default();
+        entry.0.extend(f.messages.iter());
+        entry.1.extend(f.enums.iter());
+        entry.2.push(&f.name);
+    }
+    let mut out = Vec::new();
+    for (package, (messages, enums, sources)) in packages {
+        let e = emit::Emitter::new(&ctx, package);
+        let tokens = e.items(&messages, &enums)?;
+        if tokens.is_empty() {
+            continue;
+        }
+        let content = format(package, tokens, &sources)?;
+        out.push(GeneratedFile {
+            package: package.to_string(),
+            name: file_name(package),
+            content,
+        });
+    }
+    Ok(out)
+}
+
+/// The file name generated code for `package` is written to: `<package>.rs`, `_.rs`
+/// for the empty package.
+pub fn file_name(package: &str) -> String {
+    if package.is_empty() {
+        "_.rs".to_string()
+    } else {
+        format!("{package}.rs")
+    }
+}
+
+fn format(package: &str, tokens: TokenStream, sources: &[&str]) -> Result<String, Error> {
+    let file: syn::File = syn::parse2(tokens.clone()).map_err(|e| Error::Internal {
+        package: package.to_string(),
+        message: format!("{e} in {tokens}"),
+    })?;
+    let mut text = format!(
+        "// @generated by bijoubuf-codegen from {}. Do not edit.\n\n",
+        sources.join(", ")
+    );
+    text.push_str(&prettyplease::unparse(&file));
+    Ok(text)
+}
+
+/// A module tree that includes every generated file: package `a.b` becomes
+/// `pub mod a { pub mod b { include!("a.b.rs"); } }`, the file names relative to the
+/// including file (so write it next to them).
+pub fn include_file(files: &[GeneratedFile]) -> String {
+    #[derive(Default)]
+    struct Node {
+        file: Option<String>,
+        children: BTreeMap<String, Node>,
+    }
+    fn emit(node: &Node) -> TokenStream {
+        let include = node.file.as_ref().map(|f| quote!(include!(#f);));
+        let children = node.children.iter().map(|(name, child)| {
+            let id = names::ident(name);
+            let body = emit(child);
+            let doc = format!(" Package segment `{name}`.");
+            quote!(#[doc = #doc] pub mod #id { #body })
+        });
+        quote!(#include #(#children)*)
+    }
+    let mut root = Node::default();
+    for f in files {
+        let mut node = &mut root;
+        for seg in context::package_segments(&f.package) {
+            node = node.children.entry(seg).or_default();
+        }
+        node.file = Some(f.name.clone());
+    }
+    let tokens = emit(&root);
+    let text = match syn::parse2::<syn::File>(tokens) {
+        Ok(file) => prettyplease::unparse(&file),
+        Err(_) => String::new(),
+    };
+    format!("// @generated by bijoubuf-codegen. Do not edit.\n\n{text}")
+}

@@ -1,0 +1,755 @@
+//! Messages: the struct, its `Message` impl, accessors, and the module of nested types.
+//!
+//! The impl is three straight-line functions over the runtime's building blocks, one
+//! call per field in ascending field number (SPEC §4.1): the size pass, the write pass,
+//! and a decode that asks for each known field once, in order, and ends with
+//! `Reader::finish` (then `Reader::require` for proto2 `required`, SPEC §5.3).
+
+use bijoubuf_schema::{Cardinality, FieldDef, FieldType, MessageDef, Presence, ScalarType};
+use proc_macro2::{Ident, Literal, TokenStream};
+use quote::{format_ident, quote};
+
+use crate::Error;
+use crate::emit::{Emitter, attrs_for, doc_attrs};
+use crate::names::{self, Scope};
+
+/// Methods of `Message` an accessor must not shadow.
+const TRAIT_METHODS: &[&str] = &[
+    "unknown_fields",
+    "encoded_len",
+    "encode",
+    "encode_to_vec",
+    "encode_length_delimited",
+    "encode_length_delimited_to_vec",
+    "decode",
+    "decode_with",
+    "decode_length_delimited",
+    "decode_length_delimited_with",
+];
+
+/// How a field is stored and which runtime calls read and write it.
+enum Shape {
+    /// `T`, default omitted (SPEC §5.1).
+    Implicit,
+    /// `Option<T>` (SPEC §5.2).
+    Optional,
+    /// `T`, always written, required on decode (SPEC §5.3).
+    Required,
+    /// `Vec<T>` (SPEC §6.1).
+    Repeated,
+    /// `BTreeMap<K, V>` (SPEC §6.3).
+    Map {
+        key: TokenStream,
+        value: TokenStream,
+    },
+}
+
+/// One struct member that is a plain field (not a oneof).
+struct Plain<'m> {
+    def: &'m FieldDef,
+    ident: Ident,
+    local: Ident,
+    shape: Shape,
+    /// The element or value codec.
+    codec: TokenStream,
+}
+
+/// A real oneof: its member field and its enum.
+struct Oneof<'m> {
+    ident: Ident,
+    local: Ident,
+    enum_path: TokenStream,
+    enum_name: Ident,
+    members: Vec<(&'m FieldDef, Ident, TokenStream, TokenStream)>,
+    index: usize,
+}
+
+impl Emitter<'_> {
+    /// The codec and Rust type of one element of `ty` inside message `owner`.
+    fn element(
+        &self,
+        owner: &MessageDef,
+        field: &FieldDef,
+        ty: &FieldType,
+        may_box: bool,
+    ) -> Result<(TokenStream, TokenStream), Error> {
+        let rt = self.rt();
+        let alloc = self.alloc();
+        let p = quote!(#rt::__private);
+        Ok(match ty {
+            FieldType::Scalar(s) => {
+                if *s == ScalarType::Bytes && self.ctx.opts.bytes.matches(&field.full_name) {
+                    return Err(Error::Unsupported {
+                        path: field.full_name.clone(),
+                        message: "`bytes::Bytes` fields need a runtime codec the runtime does not have yet".into(),
+                    });
+                }
+                scalar(*s, &p, &alloc)
+            }
+            FieldType::Enum(_) => (quote!(#p::Enum), quote!(i32)),
+            FieldType::Message(t) => {
+                let path = self.path_to(t);
+                if may_box && self.ctx.is_boxed(&owner.full_name, field, t) {
+                    (quote!(#p::BoxMsg<#path>), quote!(#alloc::boxed::Box<#path>))
+                } else {
+                    (quote!(#p::Msg<#path>), path)
+                }
+            }
+        })
+    }
+
+    pub(crate) fn message(&self, m: &MessageDef) -> Result<TokenStream, Error> {
+        let Some(loc) = self.ctx.loc(&m.full_name) else {
+            return Ok(TokenStream::new());
+        };
+        if loc.extern_path.is_some() || m.map_entry {
+            return Ok(TokenStream::new());
+        }
+        let rt = self.rt();
+        let alloc = self.alloc();
+        let name = names::ident(&loc.name);
+        let module = names::ident(&loc.module);
+        let inner = self.child(&loc.module);
+        let preserve = self.ctx.opts.preserve.matches(&m.full_name);
+        let serde = self.ctx.opts.serde.matches(&m.full_name);
+        let eq = self.ctx.is_eq(&m.full_name);
+
+        // Member names: one scope for struct members (reserving the unknown-field
+        // member), one for decode locals (also reserving the reader).
+        let mut members = Scope::with(&["unknown_fields"]);
+        let mut locals = Scope::with(&["unknown_fields", "r"]);
+        let mut plains: Vec<Plain<'_>> = Vec::new();
+        let mut oneofs: Vec<Oneof<'_>> = Vec::new();
+        // (declaration index, member tokens) so members keep declaration order.
+        let mut decls: Vec<(usize, TokenStream)> = Vec::new();
+
+        for f in m.fields_in_declaration_order() {
+            let real_oneof = f.oneof.filter(|&i| !m.oneofs[i].synthetic);
+            if let Some(i) = real_oneof {
+                if oneofs.iter().any(|o| o.index == i) {
+                    continue;
+                }
+                let o = &m.oneofs[i];
+                let claimed = members.claim(&names::snake(&o.name));
+                let ident = names::ident(&claimed);
+                let local = names::ident(&locals.claim(&claimed));
+                let enum_name = names::ident(self.ctx.oneof_name(&m.full_name, i));
+                let enum_path = quote!(#module::#enum_name);
+                let mut variants = Scope::default();
+                let mut ms = Vec::new();
+                for &n in &o.fields {
+                    let Some(mf) = m.field(n) else { continue };
+                    let vname = names::ident(&variants.claim(&names::camel(&mf.name)));
+                    // The variant's type is written inside the module, the codec in the
+                    // impl outside it.
+                    let (_, vty) = inner.element(m, mf, &mf.ty, true)?;
+                    let (codec, _) = self.element(m, mf, &mf.ty, true)?;
+                    ms.push((mf, vname, codec, vty));
+                }
+                let docs = doc_attrs(
+                    &o.comments,
+                    self.comments_on(&m.full_name),
+                    &format!("The `{}` oneof.", o.name),
+                );
+                let flatten = serde.then(|| quote!(#[serde(flatten)]));
+                let fattrs = attrs_for(
+                    &self.ctx.opts.field_attrs,
+                    &format!("{}.{}", m.full_name, o.name),
+                )?;
+                decls.push((
+                    f.index,
+                    quote! {
+                        #docs
+                        #flatten
+                        #(#fattrs)*
+                        pub #ident: ::core::option::Option<#enum_path>,
+                    },
+                ));
+                oneofs.push(Oneof {
+                    ident,
+                    local,
+                    enum_path,
+                    enum_name,
+                    members: ms,
+                    index: i,
+                });
+                continue;
+            }
+            let claimed = members.claim(&names::snake(&f.name));
+            let ident = names::ident(&claimed);
+            let local = names::ident(&locals.claim(&claimed));
+            let (shape, codec, ty) = match &f.cardinality {
+                Cardinality::Map { key, value } => {
+                    let (kc, kt) = scalar(*key, &quote!(#rt::__private), &alloc);
+                    let (vc, vt) = self.element(m, f, value, false)?;
+                    (
+                        Shape::Map { key: kc, value: vc },
+                        TokenStream::new(),
+                        quote!(#alloc::collections::BTreeMap<#kt, #vt>),
+                    )
+                }
+                Cardinality::Repeated => {
+                    let (c, t) = self.element(m, f, &f.ty, false)?;
+                    (Shape::Repeated, c, quote!(#alloc::vec::Vec<#t>))
+                }
+                Cardinality::Single => {
+                    let (c, t) = self.element(m, f, &f.ty, true)?;
+                    match f.presence {
+                        Presence::Implicit => (Shape::Implicit, c, t),
+                        Presence::Required => (Shape::Required, c, t),
+                        Presence::Explicit => {
+                            (Shape::Optional, c, quote!(::core::option::Option<#t>))
+                        }
+                    }
+                }
+            };
+            let docs = doc_attrs(
+                &f.comments,
+                self.comments_on(&f.full_name),
+                &format!("Field `{}` = {}.", f.name, f.number),
+            );
+            let rename = serde.then(|| {
+                let j = &f.json_name;
+                quote!(#[serde(rename = #j)])
+            });
+            let deprecated = f.deprecated.then(|| quote!(#[deprecated]));
+            let fattrs = attrs_for(&self.ctx.opts.field_attrs, &f.full_name)?;
+            decls.push((
+                f.index,
+                quote! {
+                    #docs
+                    #deprecated
+                    #rename
+                    #(#fattrs)*
+                    pub #ident: #ty,
+                },
+            ));
+            plains.push(Plain {
+                def: f,
+                ident,
+                local,
+                shape,
+                codec,
+            });
+        }
+        decls.sort_by_key(|(i, _)| *i);
+        let decls = decls.into_iter().map(|(_, t)| t);
+
+        // Size, write, decode: one step per field in number order (SPEC §4.1).
+        let mut size_terms: Vec<TokenStream> = Vec::new();
+        let mut write_stmts: Vec<TokenStream> = Vec::new();
+        let mut decode_stmts: Vec<TokenStream> = Vec::new();
+        let mut require_stmts: Vec<TokenStream> = Vec::new();
+        let mut first_is_match = false;
+        for o in &oneofs {
+            let local = &o.local;
+            decode_stmts.push(quote!(let mut #local = ::core::option::Option::None;));
+        }
+        for f in &m.fields {
+            let number = Literal::u32_unsuffixed(f.number);
+            let proto_name = &f.name;
+            if let Some(p) = plains.iter().find(|p| p.def.number == f.number) {
+                let (ident, local, codec) = (&p.ident, &p.local, &p.codec);
+                match &p.shape {
+                    Shape::Implicit => {
+                        size_terms.push(quote!(s.implicit::<#codec>(#number, &self.#ident)));
+                        write_stmts.push(quote!(w.implicit::<#codec>(#number, &self.#ident);));
+                        decode_stmts.push(
+                            quote!(let #local = r.implicit::<#codec>(#number, #proto_name)?;),
+                        );
+                    }
+                    Shape::Optional => {
+                        size_terms
+                            .push(quote!(s.optional::<#codec>(#number, self.#ident.as_ref())));
+                        write_stmts
+                            .push(quote!(w.optional::<#codec>(#number, self.#ident.as_ref());));
+                        decode_stmts.push(
+                            quote!(let #local = r.optional::<#codec>(#number, #proto_name)?;),
+                        );
+                    }
+                    Shape::Required => {
+                        size_terms.push(quote!(s.explicit::<#codec>(#number, &self.#ident)));
+                        write_stmts.push(quote!(w.explicit::<#codec>(#number, &self.#ident);));
+                        decode_stmts.push(
+                            quote!(let #local = r.optional::<#codec>(#number, #proto_name)?;),
+                        );
+                        require_stmts.push(quote!(let #local = r.require(#local, #proto_name)?;));
+                    }
+                    Shape::Repeated => {
+                        size_terms.push(quote!(s.repeated::<#codec>(#number, &self.#ident)));
+                        write_stmts.push(quote!(w.repeated::<#codec>(#number, &self.#ident);));
+                        decode_stmts.push(
+                            quote!(let #local = r.repeated::<#codec>(#number, #proto_name)?;),
+                        );
+                    }
+                    Shape::Map { key, value } => {
+                        size_terms.push(quote!(s.map::<#key, #value>(#number, &self.#ident)));
+                        write_stmts.push(quote!(w.map::<#key, #value>(#number, &self.#ident);));
+                        decode_stmts.push(
+                            quote!(let #local = r.map::<#key, #value>(#number, #proto_name)?;),
+                        );
+                    }
+                }
+                continue;
+            }
+            let Some(o) = oneofs
+                .iter()
+                .find(|o| o.members.iter().any(|(mf, ..)| mf.number == f.number))
+            else {
+                continue;
+            };
+            let Some((_, variant, codec, _)) =
+                o.members.iter().find(|(mf, ..)| mf.number == f.number)
+            else {
+                continue;
+            };
+            let (ident, local, path) = (&o.ident, &o.local, &o.enum_path);
+            if size_terms.is_empty() {
+                first_is_match = true;
+            }
+            size_terms.push(quote! {
+                match &self.#ident {
+                    ::core::option::Option::Some(#path::#variant(v)) => s.explicit::<#codec>(#number, v),
+                    _ => 0,
+                }
+            });
+            write_stmts.push(quote! {
+                if let ::core::option::Option::Some(#path::#variant(v)) = &self.#ident {
+                    w.explicit::<#codec>(#number, v);
+                }
+            });
+            // SPEC §5.4: a second member is refused at its key.
+            decode_stmts.push(quote! {
+                if let ::core::option::Option::Some(v) = r.oneof::<#codec>(#number, #proto_name, #local.is_some())? {
+                    #local = ::core::option::Option::Some(#path::#variant(v));
+                }
+            });
+        }
+
+        // A sum cannot start with a `match` in tail position (it would end the
+        // statement there), so a leading oneof term is bound first.
+        let size_body = match size_terms.split_first() {
+            None => quote!(0),
+            Some((first, rest)) if first_is_match && !rest.is_empty() => quote! {
+                let size = #first;
+                size #(+ #rest)*
+            },
+            Some(_) => quote!(#(#size_terms)+*),
+        };
+        let s_param = if size_terms.is_empty() {
+            quote!(_s)
+        } else {
+            quote!(s)
+        };
+        let w_param = if write_stmts.is_empty() {
+            quote!(_w)
+        } else {
+            quote!(w)
+        };
+
+        let mut inits: Vec<TokenStream> = Vec::new();
+        for p in &plains {
+            inits.push(init(&p.ident, &p.local));
+        }
+        for o in &oneofs {
+            inits.push(init(&o.ident, &o.local));
+        }
+        let (unknown_member, unknown_get, unknown_finish, unknown_init) = if preserve {
+            let skip = serde.then(|| quote!(#[serde(skip)]));
+            (
+                quote! {
+                    /// Unknown field records kept by a preserving decode, re-emitted on
+                    /// encode (SPEC §8.2).
+                    #skip
+                    pub unknown_fields: #rt::UnknownFields,
+                },
+                quote!(&self.unknown_fields),
+                quote!(let unknown_fields = r.finish()?;),
+                quote!(unknown_fields,),
+            )
+        } else {
+            (
+                TokenStream::new(),
+                quote! {
+                    static EMPTY: #rt::UnknownFields = #rt::UnknownFields::new();
+                    &EMPTY
+                },
+                quote! {
+                    // This type keeps no unknown fields: a preserving decode's records
+                    // are refused here (SPEC §8.1).
+                    if !r.finish()?.is_empty() {
+                        return ::core::result::Result::Err(
+                            #rt::DecodeError::new(#rt::ErrorKind::UnknownField, r.position()),
+                        );
+                    }
+                },
+                TokenStream::new(),
+            )
+        };
+
+        let docs = doc_attrs(
+            &m.comments,
+            self.comments_on(&m.full_name),
+            &format!("The `{}` message.", m.full_name),
+        );
+        let mut attrs = attrs_for(&self.ctx.opts.type_attrs, &m.full_name)?;
+        attrs.extend(attrs_for(&self.ctx.opts.message_attrs, &m.full_name)?);
+        let eq_derive = eq.then(|| quote!(#[derive(Eq, Hash)]));
+        let serde_derive = serde.then(|| {
+            quote! {
+                #[derive(::serde::Serialize, ::serde::Deserialize)]
+                #[serde(default)]
+            }
+        });
+        let deprecated = m.deprecated.then(|| quote!(#[deprecated]));
+        let short = &m.name;
+        let numbers = m.fields.iter().map(|f| Literal::u32_unsuffixed(f.number));
+        let accessors = self.accessors(m, &plains)?;
+
+        // The module of nested types and oneof enums.
+        let mut nested = TokenStream::new();
+        for nm in &m.messages {
+            nested.extend(inner.message(nm)?);
+        }
+        for ne in &m.enums {
+            nested.extend(inner.enumeration(ne)?);
+        }
+        for o in &oneofs {
+            nested.extend(inner.oneof_enum(m, o, eq, serde)?);
+        }
+        let module_item = (!nested.is_empty()).then(|| {
+            let mdoc = format!(" Nested types and oneofs of [`{}`].", loc.name);
+            quote! {
+                #[doc = #mdoc]
+                pub mod #module {
+                    #nested
+                }
+            }
+        });
+
+        Ok(quote! {
+            #docs
+            #[derive(Clone, Debug, Default, PartialEq)]
+            #eq_derive
+            #serde_derive
+            #deprecated
+            #(#attrs)*
+            pub struct #name {
+                #(#decls)*
+                #unknown_member
+            }
+
+            impl #rt::Message for #name {
+                const NAME: &'static str = #short;
+                const FIELD_NUMBERS: &'static [u32] = &[#(#numbers),*];
+
+                fn unknown_fields(&self) -> &#rt::UnknownFields {
+                    #unknown_get
+                }
+
+                fn __size<'v>(&'v self, #s_param: &mut #rt::__private::Sizer<'v>) -> usize {
+                    #size_body
+                }
+
+                fn __write<'v>(&'v self, #w_param: &mut #rt::__private::Writer<'_, 'v>) {
+                    #(#write_stmts)*
+                }
+
+                fn __decode(r: &mut #rt::__private::Reader<'_>) -> ::core::result::Result<Self, #rt::DecodeError> {
+                    #(#decode_stmts)*
+                    #unknown_finish
+                    #(#require_stmts)*
+                    ::core::result::Result::Ok(Self {
+                        #(#inits,)*
+                        #unknown_init
+                    })
+                }
+            }
+
+            #accessors
+            #module_item
+        })
+    }
+
+    /// The enum of one oneof, emitted inside the message's module.
+    fn oneof_enum(
+        &self,
+        m: &MessageDef,
+        o: &Oneof<'_>,
+        eq: bool,
+        serde: bool,
+    ) -> Result<TokenStream, Error> {
+        let def = &m.oneofs[o.index];
+        let name = &o.enum_name;
+        let full = format!("{}.{}", m.full_name, def.name);
+        let docs = doc_attrs(
+            &def.comments,
+            self.comments_on(&m.full_name),
+            &format!("The members of oneof `{}`.", def.name),
+        );
+        let mut attrs = attrs_for(&self.ctx.opts.type_attrs, &full)?;
+        attrs.extend(attrs_for(&self.ctx.opts.enum_attrs, &full)?);
+        let eq_derive = eq.then(|| quote!(#[derive(Eq, Hash)]));
+        let serde_derive =
+            serde.then(|| quote!(#[derive(::serde::Serialize, ::serde::Deserialize)]));
+        let mut variants = Vec::new();
+        for (f, vname, _, ty) in &o.members {
+            let vdocs = doc_attrs(
+                &f.comments,
+                self.comments_on(&f.full_name),
+                &format!("Field `{}` = {}.", f.name, f.number),
+            );
+            let rename = serde.then(|| {
+                let j = &f.json_name;
+                quote!(#[serde(rename = #j)])
+            });
+            let fattrs = attrs_for(&self.ctx.opts.field_attrs, &f.full_name)?;
+            variants.push(quote! {
+                #vdocs
+                #rename
+                #(#fattrs)*
+                #vname(#ty)
+            });
+        }
+        Ok(quote! {
+            #docs
+            #[derive(Clone, Debug, PartialEq)]
+            #eq_derive
+            #serde_derive
+            // The variants' sizes follow the schema; boxing them would cost every user.
+            #[allow(clippy::large_enum_variant)]
+            #(#attrs)*
+            pub enum #name {
+                #(#variants,)*
+            }
+        })
+    }
+
+    /// Typed getters for enum fields (`Option<E>`: `None` for a number the schema does
+    /// not name) and proto2 defaults of optional scalar fields.
+    fn accessors(&self, m: &MessageDef, plains: &[Plain<'_>]) -> Result<TokenStream, Error> {
+        let mut out = Vec::new();
+        for p in plains {
+            let f = p.def;
+            let getter = p.ident.to_string();
+            if TRAIT_METHODS.contains(&getter.as_str()) {
+                continue;
+            }
+            let ident = &p.ident;
+            match (&f.ty, &p.shape) {
+                (FieldType::Enum(e), Shape::Implicit | Shape::Required) => {
+                    let path = self.path_to(e);
+                    let doc = format!(
+                        " [`Self::{}`] as the enum; `None` for a number the schema does not name.",
+                        getter.trim_start_matches("r#")
+                    );
+                    out.push(quote! {
+                        #[doc = #doc]
+                        pub fn #ident(&self) -> ::core::option::Option<#path> {
+                            #path::try_from(self.#ident).ok()
+                        }
+                    });
+                }
+                (FieldType::Enum(e), Shape::Optional) => {
+                    let path = self.path_to(e);
+                    let doc = format!(
+                        " [`Self::{}`] as the enum: the value, else the schema default; `None` for a number the schema does not name.",
+                        getter.trim_start_matches("r#")
+                    );
+                    let default = match &f.default {
+                        Some(d) => {
+                            let Some(en) = self.ctx.schema.enumeration(e) else {
+                                continue;
+                            };
+                            let Some(idx) = en.values.iter().position(|v| &v.name == d) else {
+                                continue;
+                            };
+                            let vname = names::ident(&crate::enums::variant_names(en)[idx]);
+                            quote!(#path::#vname)
+                        }
+                        None => quote!(<#path as ::core::default::Default>::default()),
+                    };
+                    out.push(quote! {
+                        #[doc = #doc]
+                        pub fn #ident(&self) -> ::core::option::Option<#path> {
+                            match self.#ident {
+                                ::core::option::Option::Some(n) => #path::try_from(n).ok(),
+                                ::core::option::Option::None => ::core::option::Option::Some(#default),
+                            }
+                        }
+                    });
+                }
+                (FieldType::Scalar(s), Shape::Optional) => {
+                    let Some(d) = &f.default else { continue };
+                    let Some(value) = default_literal(*s, d) else {
+                        continue;
+                    };
+                    let getter_name =
+                        format_ident!("{}_or_default", getter.trim_start_matches("r#"));
+                    let doc = format!(
+                        " [`Self::{}`], else its schema default `{d}`.",
+                        getter.trim_start_matches("r#")
+                    );
+                    let (ret, body) = match s {
+                        ScalarType::String => (
+                            quote!(&str),
+                            quote!(self.#ident.as_deref().unwrap_or(#value)),
+                        ),
+                        ScalarType::Bytes => (
+                            quote!(&[u8]),
+                            quote!(self.#ident.as_deref().unwrap_or(#value)),
+                        ),
+                        _ => {
+                            let (_, t) = scalar(*s, &TokenStream::new(), &TokenStream::new());
+                            (t, quote!(self.#ident.unwrap_or(#value)))
+                        }
+                    };
+                    out.push(quote! {
+                        #[doc = #doc]
+                        pub fn #getter_name(&self) -> #ret {
+                            #body
+                        }
+                    });
+                }
+                _ => {}
+            }
+        }
+        if out.is_empty() {
+            return Ok(TokenStream::new());
+        }
+        let loc = self
+            .ctx
+            .loc(&m.full_name)
+            .map(|l| l.name.clone())
+            .unwrap_or_default();
+        let name = names::ident(&loc);
+        Ok(quote! {
+            impl #name {
+                #(#out)*
+            }
+        })
+    }
+}
+
+/// `field: local`, or the shorthand when they are the same.
+fn init(field: &Ident, local: &Ident) -> TokenStream {
+    if field == local {
+        quote!(#field)
+    } else {
+        quote!(#field: #local)
+    }
+}
+
+/// The codec and Rust type of a scalar.
+fn scalar(s: ScalarType, p: &TokenStream, alloc: &TokenStream) -> (TokenStream, TokenStream) {
+    let pre = if p.is_empty() { quote!() } else { quote!(#p::) };
+    let (codec, ty) = match s {
+        ScalarType::Double => (quote!(Double), quote!(f64)),
+        ScalarType::Float => (quote!(Float), quote!(f32)),
+        ScalarType::Int32 => (quote!(Int32), quote!(i32)),
+        ScalarType::Int64 => (quote!(Int64), quote!(i64)),
+        ScalarType::Uint32 => (quote!(UInt32), quote!(u32)),
+        ScalarType::Uint64 => (quote!(UInt64), quote!(u64)),
+        ScalarType::Sint32 => (quote!(SInt32), quote!(i32)),
+        ScalarType::Sint64 => (quote!(SInt64), quote!(i64)),
+        ScalarType::Fixed32 => (quote!(Fixed32), quote!(u32)),
+        ScalarType::Fixed64 => (quote!(Fixed64), quote!(u64)),
+        ScalarType::Sfixed32 => (quote!(SFixed32), quote!(i32)),
+        ScalarType::Sfixed64 => (quote!(SFixed64), quote!(i64)),
+        ScalarType::Bool => (quote!(Bool), quote!(bool)),
+        ScalarType::String => (quote!(Str), quote!(#alloc::string::String)),
+        ScalarType::Bytes => (quote!(Bytes), quote!(#alloc::vec::Vec<u8>)),
+    };
+    (quote!(#pre #codec), ty)
+}
+
+/// A proto2 `[default = …]` (protoc's text form) as a Rust literal of the field's type.
+fn default_literal(s: ScalarType, text: &str) -> Option<TokenStream> {
+    Some(match s {
+        ScalarType::Double | ScalarType::Float => {
+            let ty = if s == ScalarType::Double {
+                quote!(f64)
+            } else {
+                quote!(f32)
+            };
+            match text {
+                "inf" => quote!(#ty::INFINITY),
+                "-inf" => quote!(#ty::NEG_INFINITY),
+                "nan" => quote!(#ty::NAN),
+                _ => {
+                    let v: f64 = text.parse().ok()?;
+                    if s == ScalarType::Double {
+                        let l = Literal::f64_suffixed(v);
+                        quote!(#l)
+                    } else {
+                        let l = Literal::f32_suffixed(v as f32);
+                        quote!(#l)
+                    }
+                }
+            }
+        }
+        ScalarType::Int32 | ScalarType::Sint32 | ScalarType::Sfixed32 => {
+            let l = Literal::i32_suffixed(text.parse().ok()?);
+            quote!(#l)
+        }
+        ScalarType::Int64 | ScalarType::Sint64 | ScalarType::Sfixed64 => {
+            let l = Literal::i64_suffixed(text.parse().ok()?);
+            quote!(#l)
+        }
+        ScalarType::Uint32 | ScalarType::Fixed32 => {
+            let l = Literal::u32_suffixed(text.parse().ok()?);
+            quote!(#l)
+        }
+        ScalarType::Uint64 | ScalarType::Fixed64 => {
+            let l = Literal::u64_suffixed(text.parse().ok()?);
+            quote!(#l)
+        }
+        ScalarType::Bool => match text {
+            "true" => quote!(true),
+            "false" => quote!(false),
+            _ => return None,
+        },
+        ScalarType::String => {
+            let l = Literal::string(text);
+            quote!(#l)
+        }
+        ScalarType::Bytes => {
+            let l = Literal::byte_string(&unescape_c(text)?);
+            quote!(#l)
+        }
+    })
+}
+
+/// protoc's C-escaped text form of a bytes default.
+fn unescape_c(text: &str) -> Option<Vec<u8>> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] != b'\\' {
+            out.push(b[i]);
+            i += 1;
+            continue;
+        }
+        let c = *b.get(i + 1)?;
+        i += 2;
+        match c {
+            b'n' => out.push(b'\n'),
+            b'r' => out.push(b'\r'),
+            b't' => out.push(b'\t'),
+            b'\\' | b'\'' | b'"' | b'?' => out.push(c),
+            b'0'..=b'7' => {
+                let mut v = u32::from(c - b'0');
+                let mut n = 1;
+                while n < 3 && i < b.len() && (b'0'..=b'7').contains(&b[i]) {
+                    v = v * 8 + u32::from(b[i] - b'0');
+                    i += 1;
+                    n += 1;
+                }
+                out.push(u8::try_from(v).ok()?);
+            }
+            _ => return None,
+        }
+    }
+    Some(out)
+}

@@ -1,0 +1,119 @@
+//! Rust identifiers for schema names: case conversion, keywords, collisions.
+//!
+//! Every identifier the generator emits goes through here, so the rules live in one
+//! place: strict and reserved keywords become raw identifiers (`r#type`); the four that
+//! cannot be raw (`self`, `Self`, `super`, `crate`) get a trailing underscore; names that
+//! collide inside one Rust namespace get trailing underscores until they are unique.
+
+use std::collections::BTreeSet;
+
+use heck::{ToSnakeCase, ToUpperCamelCase};
+use proc_macro2::{Ident, Span};
+
+/// Keywords of every edition up to 2024 (strict and reserved): these need `r#`.
+const KEYWORDS: &[&str] = &[
+    "abstract", "as", "async", "await", "become", "box", "break", "const", "continue", "do", "dyn",
+    "else", "enum", "extern", "false", "final", "fn", "for", "gen", "if", "impl", "in", "let",
+    "loop", "macro", "match", "mod", "move", "mut", "override", "priv", "pub", "ref", "return",
+    "static", "struct", "trait", "true", "try", "type", "typeof", "unsafe", "unsized", "use",
+    "virtual", "where", "while", "yield",
+];
+
+/// Keywords that cannot be raw identifiers.
+const NOT_RAW: &[&str] = &["self", "Self", "super", "crate", "_"];
+
+/// An identifier for `name` (already in the wanted case): raw when it is a keyword,
+/// suffixed with `_` when it cannot be raw.
+pub(crate) fn ident(name: &str) -> Ident {
+    if NOT_RAW.contains(&name) {
+        Ident::new(&format!("{name}_"), Span::call_site())
+    } else if KEYWORDS.contains(&name) {
+        Ident::new_raw(name, Span::call_site())
+    } else {
+        Ident::new(name, Span::call_site())
+    }
+}
+
+/// The spelling [`ident`] produces, without building the token (for collision checks).
+pub(crate) fn spelled(name: &str) -> String {
+    if NOT_RAW.contains(&name) {
+        format!("{name}_")
+    } else {
+        name.to_string()
+    }
+}
+
+/// `snake_case` for fields, modules and packages.
+pub(crate) fn snake(name: &str) -> String {
+    let s = name.to_snake_case();
+    if s.is_empty() { "_".into() } else { s }
+}
+
+/// `UpperCamelCase` for types and variants.
+pub(crate) fn camel(name: &str) -> String {
+    let s = name.to_upper_camel_case();
+    if s.is_empty() {
+        "_".into()
+    } else if s.starts_with(|c: char| c.is_ascii_digit()) {
+        format!("_{s}")
+    } else {
+        s
+    }
+}
+
+/// Names already used in one Rust namespace; [`Scope::claim`] makes a name unique.
+#[derive(Default)]
+pub(crate) struct Scope {
+    used: BTreeSet<String>,
+}
+
+impl Scope {
+    /// A scope that already holds `names`.
+    pub(crate) fn with(names: &[&str]) -> Self {
+        Scope {
+            used: names.iter().map(|s| s.to_string()).collect(),
+        }
+    }
+
+    /// `want` (after keyword escaping) if free, else `want_`, `want__`, ….
+    pub(crate) fn claim(&mut self, want: &str) -> String {
+        let mut name = spelled(want);
+        while self.used.contains(&name) {
+            name.push('_');
+        }
+        self.used.insert(name.clone());
+        name
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keywords_become_raw_or_suffixed() {
+        assert_eq!(ident("type").to_string(), "r#type");
+        assert_eq!(ident("gen").to_string(), "r#gen");
+        assert_eq!(ident("self").to_string(), "self_");
+        assert_eq!(ident("Self").to_string(), "Self_");
+        assert_eq!(ident("crate").to_string(), "crate_");
+        assert_eq!(ident("name").to_string(), "name");
+    }
+
+    #[test]
+    fn scope_suffixes_collisions() {
+        let mut s = Scope::with(&["unknown_fields"]);
+        assert_eq!(s.claim("unknown_fields"), "unknown_fields_");
+        assert_eq!(s.claim("a"), "a");
+        assert_eq!(s.claim("a"), "a_");
+        assert_eq!(s.claim("self"), "self_");
+        assert_eq!(s.claim("self_"), "self__");
+    }
+
+    #[test]
+    fn case_conversion() {
+        assert_eq!(snake("fooBar"), "foo_bar");
+        assert_eq!(camel("foo_bar"), "FooBar");
+        assert_eq!(camel("2d"), "_2d");
+    }
+}

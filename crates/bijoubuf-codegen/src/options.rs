@@ -1,0 +1,199 @@
+//! What the generator is told: per-path choices and attributes.
+
+/// A set of schema paths, matched the way `prost-build` matches them.
+///
+/// - `"."` matches everything.
+/// - A path with a leading dot is a full name prefix, matched on name boundaries:
+///   `".shop"` matches `shop.Order` and `shop.Order.id` but not `shopping.Cart`.
+/// - A path without a leading dot is a suffix, matched on name boundaries:
+///   `"Order.id"` matches `shop.v1.Order.id`.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct PathSet {
+    paths: Vec<String>,
+}
+
+impl PathSet {
+    pub(crate) fn extend<I, S>(&mut self, paths: I)
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        self.paths
+            .extend(paths.into_iter().map(|p| p.as_ref().to_string()));
+    }
+
+    /// Whether `full_name` (no leading dot) is selected.
+    pub(crate) fn matches(&self, full_name: &str) -> bool {
+        self.paths.iter().any(|p| path_matches(p, full_name))
+    }
+}
+
+/// One selector against one full name (no leading dot).
+pub(crate) fn path_matches(path: &str, full_name: &str) -> bool {
+    if path == "." {
+        return true;
+    }
+    match path.strip_prefix('.') {
+        Some(prefix) => {
+            full_name == prefix
+                || full_name
+                    .strip_prefix(prefix)
+                    .is_some_and(|rest| rest.starts_with('.'))
+        }
+        None => {
+            full_name == path
+                || full_name
+                    .strip_suffix(path)
+                    .is_some_and(|rest| rest.ends_with('.'))
+        }
+    }
+}
+
+/// Code generation options. `bijoubuf-build`'s `Config` fills these; use them directly
+/// when calling [`generate`](crate::generate) yourself.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    pub(crate) bytes: PathSet,
+    pub(crate) boxed: PathSet,
+    pub(crate) preserve: PathSet,
+    pub(crate) serde: PathSet,
+    pub(crate) no_comments: PathSet,
+    pub(crate) type_attrs: Vec<(String, String)>,
+    pub(crate) message_attrs: Vec<(String, String)>,
+    pub(crate) enum_attrs: Vec<(String, String)>,
+    pub(crate) field_attrs: Vec<(String, String)>,
+    pub(crate) extern_paths: Vec<(String, String)>,
+    pub(crate) inside_runtime: bool,
+}
+
+impl Options {
+    /// The defaults: strict types without an unknown-field member, `Vec<u8>` for bytes,
+    /// comments kept, the well-known types taken from `::bijoubuf::wkt`.
+    pub fn new() -> Self {
+        Options::default()
+    }
+
+    /// `bytes` fields at these paths become `bytes::Bytes` instead of `Vec<u8>` (the
+    /// generated crate then depends on `bytes`).
+    pub fn bytes<I, S>(&mut self, paths: I) -> &mut Self
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        self.bytes.extend(paths);
+        self
+    }
+
+    /// Message fields at these paths are boxed even when not recursive.
+    pub fn boxed<I, S>(&mut self, paths: I) -> &mut Self
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        self.boxed.extend(paths);
+        self
+    }
+
+    /// Messages at these paths get an `unknown_fields` member: a decode with
+    /// `UnknownFieldPolicy::Preserve` keeps unknown records there and encoding re-emits
+    /// them byte for byte. Other messages refuse unknown records under every policy.
+    pub fn preserve_unknown_fields<I, S>(&mut self, paths: I) -> &mut Self
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        self.preserve.extend(paths);
+        self
+    }
+
+    /// Messages and enums at these paths derive `serde::Serialize`/`Deserialize`, with
+    /// fields renamed to their proto3 JSON names (the generated crate then depends on
+    /// `serde` with the `derive` feature).
+    pub fn serde<I, S>(&mut self, paths: I) -> &mut Self
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        self.serde.extend(paths);
+        self
+    }
+
+    /// Schema comments are not copied into doc comments at these paths.
+    pub fn disable_comments<I, S>(&mut self, paths: I) -> &mut Self
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        self.no_comments.extend(paths);
+        self
+    }
+
+    /// An attribute (e.g. `#[derive(Ord)]`) on every message, enum and oneof enum at
+    /// `path`.
+    pub fn type_attribute(&mut self, path: impl AsRef<str>, attr: impl AsRef<str>) -> &mut Self {
+        self.type_attrs
+            .push((path.as_ref().into(), attr.as_ref().into()));
+        self
+    }
+
+    /// An attribute on every message struct at `path`.
+    pub fn message_attribute(&mut self, path: impl AsRef<str>, attr: impl AsRef<str>) -> &mut Self {
+        self.message_attrs
+            .push((path.as_ref().into(), attr.as_ref().into()));
+        self
+    }
+
+    /// An attribute on every enum (and oneof enum) at `path`.
+    pub fn enum_attribute(&mut self, path: impl AsRef<str>, attr: impl AsRef<str>) -> &mut Self {
+        self.enum_attrs
+            .push((path.as_ref().into(), attr.as_ref().into()));
+        self
+    }
+
+    /// An attribute on every field (struct member or oneof variant) at `path`
+    /// (`.pkg.Message.field`).
+    pub fn field_attribute(&mut self, path: impl AsRef<str>, attr: impl AsRef<str>) -> &mut Self {
+        self.field_attrs
+            .push((path.as_ref().into(), attr.as_ref().into()));
+        self
+    }
+
+    /// Types under the proto path `proto_path` (`.google.type`) are not generated but
+    /// referred to under `rust_path` (`::gtype`). `.google.protobuf` maps to
+    /// `::bijoubuf::wkt` unless overridden.
+    pub fn extern_path(
+        &mut self,
+        proto_path: impl AsRef<str>,
+        rust_path: impl AsRef<str>,
+    ) -> &mut Self {
+        self.extern_paths
+            .push((proto_path.as_ref().into(), rust_path.as_ref().into()));
+        self
+    }
+
+    /// Generate for the runtime crate itself (the well-known types): `crate::` paths and
+    /// `alloc` instead of `std`. Not for users.
+    #[doc(hidden)]
+    pub fn inside_runtime(&mut self) -> &mut Self {
+        self.inside_runtime = true;
+        self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_match_on_name_boundaries() {
+        assert!(path_matches(".", "a.B"));
+        assert!(path_matches(".shop", "shop.Order"));
+        assert!(path_matches(".shop", "shop"));
+        assert!(!path_matches(".shop", "shopping.Cart"));
+        assert!(path_matches(".shop.Order", "shop.Order.id"));
+        assert!(path_matches("Order.id", "shop.v1.Order.id"));
+        assert!(path_matches("Order.id", "Order.id"));
+        assert!(!path_matches("Order.id", "shop.BigOrder.id"));
+        assert!(!path_matches("Order", "shop.Order.id"));
+    }
+}

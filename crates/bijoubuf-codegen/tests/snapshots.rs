@@ -1,0 +1,61 @@
+//! One named snapshot of generated code per schema in `schemas/`.
+
+use std::path::{Path, PathBuf};
+
+use bijoubuf_codegen::{GeneratedFile, Options, generate};
+use bijoubuf_schema::Compiler;
+
+fn schemas_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../schemas")
+}
+
+fn generate_file(name: &str, opts: &Options) -> Vec<GeneratedFile> {
+    let compiled = Compiler::new()
+        .include(schemas_dir())
+        .compile(&[name])
+        .unwrap_or_else(|e| panic!("{name} does not compile: {e}"));
+    generate(&compiled.schema, opts).unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+fn joined(files: &[GeneratedFile]) -> String {
+    files
+        .iter()
+        .map(|f| format!("==> {} <==\n{}", f.name, f.content))
+        .collect()
+}
+
+#[test]
+fn kitchen_sink() {
+    let mut opts = Options::new();
+    opts.preserve_unknown_fields([".kitchen.Tree"]);
+    insta::assert_snapshot!(
+        "kitchen_sink",
+        joined(&generate_file("kitchen/sink.proto", &opts))
+    );
+}
+
+#[test]
+fn legacy_proto2() {
+    insta::assert_snapshot!(
+        "legacy_proto2",
+        joined(&generate_file("legacy/legacy.proto", &Options::new()))
+    );
+}
+
+#[test]
+fn keywords() {
+    insta::assert_snapshot!(
+        "keywords",
+        joined(&generate_file("keywords/keywords.proto", &Options::new()))
+    );
+}
+
+#[test]
+fn example_envelope() {
+    let mut opts = Options::new();
+    opts.preserve_unknown_fields([".example.v1.Envelope"]);
+    insta::assert_snapshot!(
+        "example_envelope",
+        joined(&generate_file("example/envelope.proto", &opts))
+    );
+}
