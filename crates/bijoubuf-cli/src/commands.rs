@@ -205,7 +205,7 @@ fn verify(t: &Target, input: &BinaryInput, limits: &Limits) -> Result<(), Failur
     let input = binary(input)?;
     let msg = decode_input(&desc, &input, limits)?;
     // Decoding is strict, so the input is canonical; re-encoding confirms it.
-    match msg.encode() {
+    match msg.encode_with_max_depth(limits.max_depth) {
         Ok(again) if again == input.bytes => {}
         Ok(_) => {
             return Err(refuse(

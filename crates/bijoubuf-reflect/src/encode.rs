@@ -3,16 +3,19 @@
 //! (the same two-pass design as the runtime's writer).
 
 use bijoubuf::__private::{MAX_FIELD_NUMBER, WireType, canonical_f32, canonical_f64};
-use bijoubuf::{DEFAULT_MAX_DEPTH, UnknownField, UnknownValue};
+use bijoubuf::{UnknownField, UnknownValue};
 use bijoubuf_schema::{Presence, ScalarType};
 
 use crate::descriptor::{FieldInfo, MessageDescriptor, Shape, Ty};
 use crate::error::EncodeError;
 use crate::value::{DynamicMessage, MapKey, Value};
 
-/// Encode `m` as a top-level message.
-pub(crate) fn encode(m: &DynamicMessage) -> Result<Vec<u8>, EncodeError> {
-    let mut s = Sizer { table: Vec::new() };
+/// Encode `m` as a top-level message, refusing nesting deeper than `max_depth`.
+pub(crate) fn encode(m: &DynamicMessage, max_depth: u32) -> Result<Vec<u8>, EncodeError> {
+    let mut s = Sizer {
+        table: Vec::new(),
+        max_depth,
+    };
     let len = s
         .message(m, 1)
         .map_err(|f| f.finish(m.descriptor().name()))?;
@@ -104,6 +107,7 @@ fn records(m: &DynamicMessage) -> Vec<Rec<'_>> {
 
 struct Sizer {
     table: Vec<usize>,
+    max_depth: u32,
 }
 
 impl Sizer {
@@ -196,7 +200,7 @@ impl Sizer {
     ) -> Result<usize, Fail> {
         if let Value::Message(m) = v {
             let slot = self.reserve();
-            if depth >= DEFAULT_MAX_DEPTH {
+            if depth >= self.max_depth {
                 // SPEC §9: an encoder refuses what the default decoder would refuse.
                 return Err(Fail::new(EncodeError::DepthLimitExceeded));
             }

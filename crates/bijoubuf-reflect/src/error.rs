@@ -175,7 +175,8 @@ impl std::error::Error for DecodeError {}
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum EncodeError {
-    /// Nested deeper than the default depth limit; the path of the too-deep field.
+    /// Nested deeper than the depth limit (default 100); the path of the too-deep
+    /// field.
     DepthLimitExceeded(String),
     /// A proto2 `required` field is unset; its path.
     MissingRequiredField(String),
@@ -187,11 +188,12 @@ pub enum EncodeError {
 impl fmt::Display for EncodeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            EncodeError::DepthLimitExceeded(p) => write!(
-                f,
-                "depth-limit-exceeded: {p} nests deeper than {}",
-                bijoubuf::DEFAULT_MAX_DEPTH
-            ),
+            EncodeError::DepthLimitExceeded(p) => {
+                write!(
+                    f,
+                    "depth-limit-exceeded: {p} nests deeper than the depth limit"
+                )
+            }
             EncodeError::MissingRequiredField(p) => {
                 write!(f, "missing-required-field: {p} is required but unset")
             }

@@ -84,6 +84,15 @@ impl DynamicMessage {
     /// Values the default decoder would refuse: nesting deeper than 100, an unset
     /// proto2 `required` field, preserved unknown fields that collide with the schema.
     pub fn encode(&self) -> Result<Vec<u8>, EncodeError> {
-        encode::encode(self)
+        encode::encode(self, bijoubuf::DEFAULT_MAX_DEPTH)
+    }
+
+    /// [`encode`](Self::encode) for readers configured with another depth limit
+    /// (SPEC §9.3): refuses nesting deeper than `max_depth` (at least 1).
+    ///
+    /// # Errors
+    /// As [`encode`](Self::encode).
+    pub fn encode_with_max_depth(&self, max_depth: u32) -> Result<Vec<u8>, EncodeError> {
+        encode::encode(self, max_depth.max(1))
     }
 }
