@@ -191,6 +191,38 @@ pub fn generate(schema: &Schema, options: &Options) -> Result<Vec<GeneratedFile>
     Ok(out)
 }
 
+/// The well-known types this project ships in the runtime (`bijoubuf::wkt`).
+pub const WELL_KNOWN_FILES: &[&str] = &[
+    "google/protobuf/any.proto",
+    "google/protobuf/duration.proto",
+    "google/protobuf/empty.proto",
+    "google/protobuf/field_mask.proto",
+    "google/protobuf/struct.proto",
+    "google/protobuf/timestamp.proto",
+    "google/protobuf/wrappers.proto",
+];
+
+/// The source of the runtime's `wkt` module: [`WELL_KNOWN_FILES`] generated for use
+/// inside the runtime crate (`crate::` paths, `alloc` collections).
+///
+/// # Errors
+/// Only on a generator bug; the built-in schemas always compile.
+pub fn well_known_types() -> Result<GeneratedFile, Error> {
+    let compiled = bijoubuf_schema::Compiler::new()
+        .compile(WELL_KNOWN_FILES)
+        .map_err(|d| Error::Internal {
+            package: "google.protobuf".into(),
+            message: d.to_string(),
+        })?;
+    let mut opts = Options::new();
+    opts.inside_runtime();
+    let mut files = generate(&compiled.schema, &opts)?;
+    files.pop().ok_or_else(|| Error::Internal {
+        package: "google.protobuf".into(),
+        message: "nothing generated".into(),
+    })
+}
+
 /// The file name generated code for `package` is written to: `<package>.rs`, `_.rs`
 /// for the empty package.
 pub fn file_name(package: &str) -> String {

@@ -394,7 +394,7 @@ impl Emitter<'_> {
         );
         let mut attrs = attrs_for(&self.ctx.opts.type_attrs, &m.full_name)?;
         attrs.extend(attrs_for(&self.ctx.opts.message_attrs, &m.full_name)?);
-        let eq_derive = eq.then(|| quote!(#[derive(Eq, Hash)]));
+        let eq_derive = eq.then(|| quote!(, Eq, Hash));
         let serde_derive = serde.then(|| {
             quote! {
                 #[derive(::serde::Serialize, ::serde::Deserialize)]
@@ -429,8 +429,7 @@ impl Emitter<'_> {
 
         Ok(quote! {
             #docs
-            #[derive(Clone, Debug, Default, PartialEq)]
-            #eq_derive
+            #[derive(Clone, Debug, Default, PartialEq #eq_derive)]
             #serde_derive
             #deprecated
             #(#attrs)*
@@ -489,7 +488,7 @@ impl Emitter<'_> {
         );
         let mut attrs = attrs_for(&self.ctx.opts.type_attrs, &full)?;
         attrs.extend(attrs_for(&self.ctx.opts.enum_attrs, &full)?);
-        let eq_derive = eq.then(|| quote!(#[derive(Eq, Hash)]));
+        let eq_derive = eq.then(|| quote!(, Eq, Hash));
         let serde_derive =
             serde.then(|| quote!(#[derive(::serde::Serialize, ::serde::Deserialize)]));
         let mut variants = Vec::new();
@@ -513,8 +512,7 @@ impl Emitter<'_> {
         }
         Ok(quote! {
             #docs
-            #[derive(Clone, Debug, PartialEq)]
-            #eq_derive
+            #[derive(Clone, Debug, PartialEq #eq_derive)]
             #serde_derive
             // The variants' sizes follow the schema; boxing them would cost every user.
             #[allow(clippy::large_enum_variant)]

@@ -78,6 +78,7 @@ mod error;
 mod options;
 mod stream;
 mod unknown;
+pub mod wkt;
 
 #[doc(hidden)]
 pub mod __private;
