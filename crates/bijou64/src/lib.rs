@@ -75,10 +75,15 @@
 //!
 //! # Speed
 //! Decoding reads the tag and, when nine bytes are available, the payload with one
-//! unaligned big-endian load and a shift ([`decode_window`]); there is no loop over
-//! bytes and no per-byte continuation test. Encoding finds the tier with a count of
-//! leading zeros and writes the tag and an 8-byte word. `benches/` compares this with the
-//! reference implementation and with LEB128 varints; the crate has no `unsafe` code.
+//! unaligned big-endian load and a shift ([`decode_window`]): no loop over bytes and no
+//! per-byte continuation test. A sequential decode is bound by "read the tag, advance":
+//! [`decode`] branches only on one byte versus more and computes every longer length from
+//! the tag, so its worst case is one load and two adds per value whatever the mix of
+//! lengths; [`decode_branchless`] avoids that branch too, for mixes where it mispredicts.
+//! Packed runs ([`decode_packed_into`]) also skip runs of one-byte values eight at a time.
+//! Encoding counts the offsets below the value to find the tier and writes the tag and one
+//! 8-byte word. `benches/RESULTS.md` compares all of this with the reference implementation
+//! and with LEB128 varints; the crate has no `unsafe` code.
 #![no_std]
 #![forbid(unsafe_code)]
 
