@@ -12,5 +12,18 @@ fn main() -> Result<(), bijoubuf_build::Error> {
         .preserve_unknown_fields([".kitchen.Tree", ".kitchen.Choice", ".legacy"])
         .include_file("protos.rs")
         .compile_protos(&protos, &[schemas])?;
+    // A second configuration, as an application would write it: well-known types from
+    // the runtime, serde derives, attributes, and the package pulled in with
+    // `bijoubuf::include_proto!`.
+    bijoubuf_build::Config::new()
+        .serde([".example.v1.Person"])
+        .preserve_unknown_fields([".example.v1.Envelope"])
+        .type_attribute(".example.v1.Signer", "#[derive(PartialOrd)]")
+        .field_attribute(".example.v1.Person.email", "#[doc(alias = \"mail\")]")
+        .file_descriptor_set_path(
+            std::path::Path::new(&std::env::var("OUT_DIR").expect("cargo sets OUT_DIR"))
+                .join("example.fds"),
+        )
+        .compile_protos(&["example/envelope.proto"], &[schemas])?;
     Ok(())
 }

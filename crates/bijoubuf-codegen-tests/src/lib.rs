@@ -3,3 +3,12 @@
 //! tests in `tests/`.
 
 include!(concat!(env!("OUT_DIR"), "/protos.rs"));
+
+/// `example.v1`: a signed envelope and the usual person, included the way an
+/// application includes a package.
+pub mod example {
+    /// Version 1.
+    pub mod v1 {
+        bijoubuf::include_proto!("example.v1");
+    }
+}
