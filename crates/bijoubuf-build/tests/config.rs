@@ -1,0 +1,123 @@
+//! The build façade: files written, errors returned (never printed) with rendered
+//! schema diagnostics.
+
+use std::path::{Path, PathBuf};
+
+use bijoubuf_build::{Config, Error};
+
+/// A fresh directory under the target dir for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn writes_one_file_per_package_and_an_include_file() {
+    let dir = scratch("packages");
+    std::fs::create_dir_all(dir.join("a")).unwrap();
+    std::fs::write(
+        dir.join("a/one.proto"),
+        "syntax = \"proto3\"; package a; message One { int32 x = 1; }",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("a/two.proto"),
+        "syntax = \"proto3\"; package a.b; message Two { int32 y = 1; }",
+    )
+    .unwrap();
+    let written = Config::new()
+        .out_dir(&dir)
+        .include_file("all.rs")
+        .compile_protos(&["a/one.proto", "a/two.proto"], &[&dir])
+        .unwrap();
+    assert_eq!(
+        written,
+        [dir.join("a.rs"), dir.join("a.b.rs"), dir.join("all.rs")]
+    );
+    let include = std::fs::read_to_string(dir.join("all.rs")).unwrap();
+    assert!(include.contains("pub mod a {"), "{include}");
+    assert!(include.contains("include!(\"a.rs\");"), "{include}");
+    assert!(include.contains("pub mod b {"), "{include}");
+    assert!(include.contains("include!(\"a.b.rs\");"), "{include}");
+}
+
+#[test]
+fn schema_errors_come_back_rendered_with_spans() {
+    let dir = scratch("bad-schema");
+    std::fs::write(
+        dir.join("bad.proto"),
+        "syntax = \"proto3\";\nmessage M {\n  int32 a = 1;\n  string b = 1;\n}\n",
+    )
+    .unwrap();
+    let err = Config::new()
+        .out_dir(&dir)
+        .compile_protos(&["bad.proto"], &[&dir])
+        .unwrap_err();
+    let Error::Schema {
+        rendered,
+        diagnostics,
+    } = &err
+    else {
+        panic!("expected a schema error, got {err}");
+    };
+    assert_eq!(diagnostics.errors()[0].code(), "duplicate-field-number");
+    // The report names the file and line and shows the offending source line.
+    assert!(rendered.contains("bad.proto:4:"), "{rendered}");
+    assert!(rendered.contains("string b = 1;"), "{rendered}");
+    // `expect` and `fn main() -> Result` print Debug: the same report.
+    assert_eq!(format!("{err:?}"), rendered.as_str());
+    // Nothing was written.
+    assert!(!dir.join("_.rs").exists());
+}
+
+#[test]
+fn configuration_errors_are_typed() {
+    let dir = scratch("bad-config");
+    std::fs::write(
+        dir.join("m.proto"),
+        "syntax = \"proto3\"; message M { int32 a = 1; }",
+    )
+    .unwrap();
+    let err = Config::new()
+        .out_dir(&dir)
+        .type_attribute(".", "#[derive(")
+        .compile_protos(&["m.proto"], &[&dir])
+        .unwrap_err();
+    assert!(matches!(err, Error::Codegen(_)), "{err}");
+    assert!(err.to_string().contains("#[derive("), "{err}");
+    let err = Config::new()
+        .out_dir(&dir)
+        .compile_protos(&["/elsewhere/m.proto"], &[&dir])
+        .unwrap_err();
+    assert!(matches!(err, Error::NotInIncludes { .. }), "{err}");
+}
+
+#[test]
+fn unchanged_output_is_not_rewritten() {
+    let dir = scratch("unchanged");
+    std::fs::write(
+        dir.join("m.proto"),
+        "syntax = \"proto3\"; package p; message M { int32 a = 1; }",
+    )
+    .unwrap();
+    Config::new()
+        .out_dir(&dir)
+        .compile_protos(&["m.proto"], &[&dir])
+        .unwrap();
+    let before = std::fs::metadata(dir.join("p.rs"))
+        .unwrap()
+        .modified()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    Config::new()
+        .out_dir(&dir)
+        .compile_protos(&["m.proto"], &[&dir])
+        .unwrap();
+    let after = std::fs::metadata(dir.join("p.rs"))
+        .unwrap()
+        .modified()
+        .unwrap();
+    assert_eq!(before, after);
+}
