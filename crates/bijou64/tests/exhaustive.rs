@@ -4,7 +4,8 @@
 mod common;
 
 use bijou64::{
-    Error, OFFSETS, decode, decode_window, decode_window_branchless, encode, encoded_len,
+    Error, OFFSETS, decode, decode_branchless, decode_window, decode_window_branchless, encode,
+    encoded_len,
 };
 use common::{ref_decode, ref_encode, ref_offsets};
 
@@ -34,57 +35,88 @@ fn every_value_of_tiers_0_to_2_round_trips() {
     }
 }
 
-/// For every input of `len` bytes: accepted exactly when the tag's length fits, and an
-/// accepted input re-encodes to the bytes it used.
-fn check_all_inputs_of_len(len: usize) {
-    let count = 1u32 << (8 * len);
+/// For every input of `len` bytes whose first byte is in `first`: accepted exactly when
+/// the tag's length fits, and an accepted input re-encodes to the bytes it used.
+fn check_all_inputs_of_len(len: usize, first: core::ops::RangeInclusive<u8>) {
+    let per_tag = 1u32 << (8 * (len - 1));
     let mut padded = [0u8; 12];
-    for i in 0..count {
-        let bytes = &i.to_be_bytes()[4 - len..];
-        let needed = if bytes[0] < 0xF8 {
-            1
-        } else {
-            (bytes[0] - 0xF6) as usize
-        };
-        match decode(bytes) {
-            Ok((v, used)) => {
-                assert_eq!(used, needed, "{bytes:02x?}");
-                assert_eq!(
-                    encode(v).as_slice(),
-                    &bytes[..used],
-                    "{bytes:02x?} re-encodes"
-                );
-            }
-            Err(e) => {
-                assert_eq!(e, Error::Truncated, "{bytes:02x?}");
-                assert!(needed > len, "{bytes:02x?} was refused but is complete");
-            }
-        }
-        // The same bytes with room behind them: the fast path, which must agree wherever
-        // the value was complete.
-        padded[..len].copy_from_slice(bytes);
-        padded[len..].fill(0xA5);
-        let fast = decode(&padded);
-        assert_eq!(fast, ref_decode(&padded), "{bytes:02x?} padded");
-        if needed <= len {
-            assert_eq!(fast, decode(bytes), "{bytes:02x?} padded vs exact");
+    for tag in first {
+        for rest in 0..per_tag {
+            let i = (tag as u32) << (8 * (len - 1)) | rest;
+            check_input(&i.to_be_bytes()[4 - len..], &mut padded);
         }
     }
 }
 
+fn check_input(bytes: &[u8], padded: &mut [u8; 12]) {
+    let len = bytes.len();
+    let needed = if bytes[0] < 0xF8 {
+        1
+    } else {
+        (bytes[0] - 0xF6) as usize
+    };
+    let exact = decode(bytes);
+    match exact {
+        Ok((v, used)) => {
+            assert_eq!(used, needed, "{bytes:02x?}");
+            assert_eq!(
+                encode(v).as_slice(),
+                &bytes[..used],
+                "{bytes:02x?} re-encodes"
+            );
+        }
+        Err(e) => {
+            assert_eq!(e, Error::Truncated, "{bytes:02x?}");
+            assert!(needed > len, "{bytes:02x?} was refused but is complete");
+        }
+    }
+    assert_eq!(decode_branchless(bytes), exact, "{bytes:02x?} branchless");
+    // The same bytes with room behind them: the fast path, which must agree wherever the
+    // value was complete, and with the reference where it reads into the padding.
+    padded[..len].copy_from_slice(bytes);
+    padded[len..].fill(0xA5);
+    let fast = decode(&padded[..]);
+    if needed <= len {
+        assert_eq!(fast, exact, "{bytes:02x?} padded vs exact");
+    } else {
+        assert_eq!(fast, ref_decode(&padded[..]), "{bytes:02x?} padded");
+    }
+    assert_eq!(
+        decode_branchless(&padded[..]),
+        fast,
+        "{bytes:02x?} padded, branchless"
+    );
+}
+
 #[test]
 fn every_input_of_one_byte() {
-    check_all_inputs_of_len(1);
+    check_all_inputs_of_len(1, 0..=255);
 }
 
 #[test]
 fn every_input_of_two_bytes() {
-    check_all_inputs_of_len(2);
+    check_all_inputs_of_len(2, 0..=255);
+}
+
+// Three-byte inputs in four parts so the test harness can run them in parallel.
+#[test]
+fn every_input_of_three_bytes_00_to_3f() {
+    check_all_inputs_of_len(3, 0x00..=0x3F);
 }
 
 #[test]
-fn every_input_of_three_bytes() {
-    check_all_inputs_of_len(3);
+fn every_input_of_three_bytes_40_to_7f() {
+    check_all_inputs_of_len(3, 0x40..=0x7F);
+}
+
+#[test]
+fn every_input_of_three_bytes_80_to_bf() {
+    check_all_inputs_of_len(3, 0x80..=0xBF);
+}
+
+#[test]
+fn every_input_of_three_bytes_c0_to_ff() {
+    check_all_inputs_of_len(3, 0xC0..=0xFF);
 }
 
 #[test]
