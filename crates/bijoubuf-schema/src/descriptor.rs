@@ -254,10 +254,11 @@ fn message(m: &MessageDef, locs: &mut Locs<'_>, path: &[i32]) -> DescriptorProto
         extension_range: m
             .extension_ranges
             .iter()
-            .map(|r| descriptor_proto::ExtensionRange {
+            .enumerate()
+            .map(|(i, r)| descriptor_proto::ExtensionRange {
                 start: Some(r.start as i32),
                 end: Some(r.end as i32 + 1),
-                options: None,
+                options: m.extension_range_options.get(i).and_then(|b| decode(b)),
             })
             .collect(),
         oneof_decl: oneofs,

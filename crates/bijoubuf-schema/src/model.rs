@@ -363,6 +363,10 @@ pub struct MessageDef {
     pub(crate) extension_range_decls: Vec<Span>,
     #[serde(skip)]
     pub(crate) extend_decls: Vec<ExtendDecl>,
+    /// Encoded options of each extension range (a statement's options repeat for each of
+    /// its ranges).
+    #[serde(skip)]
+    pub(crate) extension_range_options: Vec<Vec<u8>>,
     #[serde(skip)]
     pub(crate) encoded_options: Vec<u8>,
 }

@@ -43,44 +43,84 @@ fn info(f: &FieldDef) -> FieldInfo {
     }
 }
 
-impl Index {
-    fn add_message(&mut self, m: &MessageDef) {
-        self.messages
-            .insert(m.full_name.clone(), m.fields.iter().map(info).collect());
-        for n in &m.messages {
-            self.add_message(n);
-        }
-        for e in &m.enums {
-            self.enums.insert(
-                e.full_name.clone(),
-                e.values
-                    .iter()
-                    .map(|v| (v.name.clone(), v.number))
-                    .collect(),
-            );
-        }
-        for x in &m.extensions {
-            self.extensions.insert(x.full_name.clone(), info(x));
+/// Every message, enum and extension of the schema, borrowed.
+#[derive(Default)]
+struct All<'a> {
+    messages: HashMap<&'a str, &'a MessageDef>,
+    enums: HashMap<&'a str, &'a crate::model::EnumDef>,
+    extensions: Vec<&'a FieldDef>,
+}
+
+impl<'a> All<'a> {
+    /// Queues the message or enum a field refers to (by the key borrowed from the schema).
+    fn note(&self, ty: &FieldType, queue: &mut Vec<&'a str>, enums: &mut Vec<&'a str>) {
+        match ty {
+            FieldType::Message(m) => {
+                queue.extend(self.messages.get_key_value(m.as_str()).map(|(k, _)| *k))
+            }
+            FieldType::Enum(e) => {
+                enums.extend(self.enums.get_key_value(e.as_str()).map(|(k, _)| *k))
+            }
+            FieldType::Scalar(_) => {}
         }
     }
 
+    fn add(
+        &mut self,
+        messages: &'a [MessageDef],
+        enums: &'a [crate::model::EnumDef],
+        exts: &'a [FieldDef],
+    ) {
+        for e in enums {
+            self.enums.insert(&e.full_name, e);
+        }
+        self.extensions.extend(exts);
+        for m in messages {
+            self.messages.insert(&m.full_name, m);
+            self.add(&m.messages, &m.enums, &m.extensions);
+        }
+    }
+}
+
+impl Index {
+    /// Owned facts about the messages options can reach: the `*Options` messages and, through
+    /// extensions and message-typed fields, everything custom option values may contain.
+    /// (Owned so the model can be updated while the index is read.)
     fn build(files: &[FileDef]) -> Self {
-        let mut ix = Index::default();
+        let mut all = All::default();
         for f in files {
-            for m in &f.messages {
-                ix.add_message(m);
+            all.add(&f.messages, &f.enums, &f.extensions);
+        }
+        let mut ix = Index::default();
+        let mut queue: Vec<&str> = TARGETS.iter().map(|t| t.message()).collect();
+        let mut enums: Vec<&str> = Vec::new();
+
+        for x in &all.extensions {
+            ix.extensions.insert(x.full_name.clone(), info(x));
+            all.note(&x.ty, &mut queue, &mut enums);
+        }
+        while let Some(name) = queue.pop() {
+            if ix.messages.contains_key(name) {
+                continue;
             }
-            for e in &f.enums {
+            let Some(m) = all.messages.get(name) else {
+                continue;
+            };
+            for f in &m.fields {
+                all.note(&f.ty, &mut queue, &mut enums);
+            }
+            ix.messages
+                .insert(name.to_string(), m.fields.iter().map(info).collect());
+        }
+        for name in enums {
+            if let Some(e) = all.enums.get(name) {
                 ix.enums.insert(
-                    e.full_name.clone(),
+                    name.to_string(),
                     e.values
                         .iter()
                         .map(|v| (v.name.clone(), v.number))
                         .collect(),
                 );
-            }
-            for x in &f.extensions {
-                ix.extensions.insert(x.full_name.clone(), info(x));
             }
         }
         ix
@@ -127,6 +167,18 @@ pub(crate) enum Target {
     Method,
     ExtensionRange,
 }
+
+const TARGETS: [Target; 9] = [
+    Target::File,
+    Target::Message,
+    Target::Field,
+    Target::Oneof,
+    Target::Enum,
+    Target::EnumValue,
+    Target::Service,
+    Target::Method,
+    Target::ExtensionRange,
+];
 
 impl Target {
     fn message(self) -> &'static str {
@@ -195,6 +247,9 @@ impl Interpreter<'_> {
     ) -> (Vec<OptionDef>, Vec<u8>) {
         let mut defs = Vec::new();
         let mut bytes = Vec::new();
+        if stmts.is_empty() {
+            return (defs, bytes);
+        }
         let mut set: HashMap<Vec<u32>, Span> = HashMap::new();
         for stmt in stmts {
             let first = &stmt.name[0];

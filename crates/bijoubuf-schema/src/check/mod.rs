@@ -420,6 +420,7 @@ impl Checker<'_> {
             name_span: m.name.span,
             extension_range_decls,
             extend_decls: extend_decls(&m.extends),
+            extension_range_options: Vec::new(),
             encoded_options: Vec::new(),
         }
     }

@@ -64,7 +64,10 @@ impl Interpreter<'_> {
             odef.encoded_options = bytes;
         }
         for r in &m.extension_ranges {
-            self.options(&full, Target::ExtensionRange, &r.options);
+            let (_, bytes) = self.options(&full, Target::ExtensionRange, &r.options);
+            for _ in &r.ranges {
+                def.extension_range_options.push(bytes.clone());
+            }
         }
         for (n, ndef) in m.messages.iter().zip(def.messages.iter_mut()) {
             self.message(n, ndef);
