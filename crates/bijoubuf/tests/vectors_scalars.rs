@@ -61,6 +61,13 @@ fn truncated_inside_nested_message_at_its_declared_length() {
     // The child says 2 bytes; its u64 needs 2 after its key: ends at the child's end.
     let e = assert_rejects::<Optionals>(&[0x42, 0x02, 0x0C, 0xF8, 0x34], "truncated", 3);
     assert_eq!(e.path_string(), "Optionals.child.u64");
+    // The same with input to spare after it: the bound, not the input's end, cuts it.
+    let mut long = vec![0x42, 0x02, 0x0C, 0xF8, 0x34];
+    long.extend_from_slice(&[0x00; 12]);
+    assert_rejects::<Optionals>(&long, "truncated", 3);
+    let mut ok = vec![0x42, 0x03, 0x0C, 0xF8, 0x34];
+    ok.push(0xF8); // a key cut by the end of the input
+    assert_rejects::<Optionals>(&ok, "truncated", 5);
 }
 
 #[test]

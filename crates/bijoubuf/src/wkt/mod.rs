@@ -19,6 +19,8 @@
 //! # Ok(()) }
 //! ```
 
+// Generated and checked byte for byte against the generator: rustfmt must not touch it.
+#[rustfmt::skip]
 mod google_protobuf;
 
 pub use google_protobuf::*;

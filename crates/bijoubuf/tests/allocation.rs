@@ -1,0 +1,105 @@
+//! Allocation stays proportional to the input (SPEC §9.4): a declared length is checked
+//! against the remaining bytes before anything is reserved, and every element costs at
+//! least one input byte. A counting allocator measures the largest single request and the
+//! total requested while decoding.
+mod common;
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+use bijoubuf::Message;
+use common::*;
+
+struct Counting;
+
+static ON: AtomicBool = AtomicBool::new(false);
+static LARGEST: AtomicUsize = AtomicUsize::new(0);
+static TOTAL: AtomicUsize = AtomicUsize::new(0);
+
+// SAFETY: forwards to the system allocator unchanged; only counts.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        if ON.load(Ordering::Relaxed) {
+            LARGEST.fetch_max(layout.size(), Ordering::Relaxed);
+            TOTAL.fetch_add(layout.size(), Ordering::Relaxed);
+        }
+        // SAFETY: same contract as the caller's.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: `ptr` came from `System.alloc` with this layout.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        if ON.load(Ordering::Relaxed) {
+            LARGEST.fetch_max(new_size, Ordering::Relaxed);
+            TOTAL.fetch_add(new_size, Ordering::Relaxed);
+        }
+        // SAFETY: same contract as the caller's.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+/// Run `f` and return (largest single allocation, total allocated) during it. Tests in
+/// this file run one at a time (`measure` holds a lock) so counts do not mix.
+fn measure(f: impl FnOnce()) -> (usize, usize) {
+    static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _g = LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    LARGEST.store(0, Ordering::Relaxed);
+    TOTAL.store(0, Ordering::Relaxed);
+    ON.store(true, Ordering::Relaxed);
+    f();
+    ON.store(false, Ordering::Relaxed);
+    (
+        LARGEST.load(Ordering::Relaxed),
+        TOTAL.load(Ordering::Relaxed),
+    )
+}
+
+#[test]
+fn huge_declared_lengths_allocate_nothing_big() {
+    // string, bytes, repeated message run, map run and nested message, each declaring a
+    // tier-8 length with a few bytes of input.
+    let huge = [0xFE, 0, 0, 0, 0, 0, 0, 0];
+    let inputs: Vec<Vec<u8>> = vec![
+        [&[0x3A][..], &huge, b"abc"].concat(), // Scalars.text
+        [&[0x3E][..], &huge, b"abc"].concat(), // Scalars.data
+        [&[0x42][..], &huge, b"abc"].concat(), // Optionals.child
+        [&[0x42][..], &[0x05, 0xFE], &huge, b"ab"].concat(), // Repeats.msgs element
+        [&[0x3A][..], &[0x05, 0xFE], &huge, b"ab"].concat(), // Repeats.text element
+        [&[0x32][..], &[0x05, 0xFE], &huge, b"ab"].concat(), // Maps.text key
+    ];
+    for (i, bytes) in inputs.iter().enumerate() {
+        let (largest, _) = measure(|| {
+            let _ = Scalars::decode(bytes);
+            let _ = Optionals::decode(bytes);
+            let _ = Repeats::decode(bytes);
+            let _ = Maps::decode(bytes);
+        });
+        // The error itself (a boxed kind, offset and short path) is all that is allocated.
+        assert!(
+            largest <= 128,
+            "input {i}: largest allocation {largest} bytes"
+        );
+    }
+}
+
+#[test]
+fn many_empty_elements_cost_memory_proportional_to_input() {
+    // Repeats.text (15, key 3A) with 2000 empty strings: 2000 input bytes of elements.
+    let n = 2000usize;
+    let mut bytes = vec![0x3A];
+    bytes.extend_from_slice(bijou64::encode(n as u64).as_slice());
+    bytes.extend(std::iter::repeat_n(0u8, n));
+    let (largest, total) = measure(|| {
+        let r = Repeats::decode(&bytes).unwrap();
+        assert_eq!(r.text.len(), n);
+    });
+    // One String header (24 bytes) per input byte, allocated once.
+    let per_byte = std::mem::size_of::<String>();
+    assert!(largest <= per_byte * n, "largest {largest}");
+    assert!(total <= 2 * per_byte * bytes.len(), "total {total}");
+}
