@@ -4,6 +4,7 @@ fn main() -> Result<(), bijoubuf_build::Error> {
     let schemas = "../../schemas";
     let protos = [
         "kitchen/sink.proto",
+        "kitchen/extra.proto",
         "legacy/legacy.proto",
         "keywords/keywords.proto",
     ];

@@ -55,3 +55,26 @@ fn recursive_optional_message_round_trips() {
     };
     assert_value_roundtrip(&r);
 }
+
+#[test]
+fn enum_aliases_are_constants_of_the_first_name() {
+    use bijoubuf_codegen_tests::legacy::Mode;
+    assert_eq!(Mode::Enabled, Mode::On);
+    assert_eq!(Mode::from_str_name("MODE_ENABLED"), Some(Mode::On));
+    assert_eq!(Mode::On.as_str_name(), "MODE_ON");
+    assert_eq!(Mode::try_from(1), Ok(Mode::On));
+}
+
+#[test]
+#[allow(deprecated)] // the field is deprecated in the schema; reading it is the point
+fn deprecated_fields_still_round_trip() {
+    let r = Record {
+        legacy_name: Some("old".into()),
+        ..Record::default()
+    };
+    let back = assert_value_roundtrip(&r);
+    assert_eq!(
+        Record::decode(&back).unwrap().legacy_name.as_deref(),
+        Some("old")
+    );
+}

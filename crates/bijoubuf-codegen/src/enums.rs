@@ -77,6 +77,7 @@ impl Emitter<'_> {
                 let first: &proc_macro2::Ident = first;
                 aliases.push(quote! {
                     #vdocs
+                    #[allow(non_upper_case_globals)] // spelled like the variant it aliases
                     pub const #id: Self = Self::#first;
                 });
                 parse_arms.push(quote!(#proto_name => ::core::option::Option::Some(Self::#first)));

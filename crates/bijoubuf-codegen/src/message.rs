@@ -401,10 +401,20 @@ impl Emitter<'_> {
                 #[serde(default)]
             }
         });
-        let deprecated = m.deprecated.then(|| quote!(#[deprecated]));
+        // Generated code reads and writes deprecated fields itself.
+        let allow_deprecated = m
+            .fields
+            .iter()
+            .any(|f| f.deprecated)
+            .then(|| quote!(#[allow(deprecated)]));
         let short = &m.name;
         let numbers = m.fields.iter().map(|f| Literal::u32_unsuffixed(f.number));
         let accessors = self.accessors(m, &plains)?;
+        let accessors = if accessors.is_empty() {
+            accessors
+        } else {
+            quote!(#allow_deprecated #accessors)
+        };
 
         // The module of nested types and oneof enums.
         let mut nested = TokenStream::new();
@@ -431,13 +441,13 @@ impl Emitter<'_> {
             #docs
             #[derive(Clone, Debug, Default, PartialEq #eq_derive)]
             #serde_derive
-            #deprecated
             #(#attrs)*
             pub struct #name {
                 #(#decls)*
                 #unknown_member
             }
 
+            #allow_deprecated
             impl #rt::Message for #name {
                 const NAME: &'static str = #short;
                 const FIELD_NUMBERS: &'static [u32] = &[#(#numbers),*];
@@ -538,8 +548,8 @@ impl Emitter<'_> {
                 (FieldType::Enum(e), Shape::Implicit | Shape::Required) => {
                     let path = self.path_to(e);
                     let doc = format!(
-                        " [`Self::{}`] as the enum; `None` for a number the schema does not name.",
-                        getter.trim_start_matches("r#")
+                        " Field `{}` as the enum; `None` for a number the schema does not name.",
+                        f.name
                     );
                     out.push(quote! {
                         #[doc = #doc]
@@ -551,8 +561,8 @@ impl Emitter<'_> {
                 (FieldType::Enum(e), Shape::Optional) => {
                     let path = self.path_to(e);
                     let doc = format!(
-                        " [`Self::{}`] as the enum: the value, else the schema default; `None` for a number the schema does not name.",
-                        getter.trim_start_matches("r#")
+                        " Field `{}` as the enum: the value, else the schema default; `None` for a number the schema does not name.",
+                        f.name
                     );
                     let default = match &f.default {
                         Some(d) => {
@@ -584,10 +594,7 @@ impl Emitter<'_> {
                     };
                     let getter_name =
                         format_ident!("{}_or_default", getter.trim_start_matches("r#"));
-                    let doc = format!(
-                        " [`Self::{}`], else its schema default `{d}`.",
-                        getter.trim_start_matches("r#")
-                    );
+                    let doc = format!(" Field `{}`, else its schema default `{d}`.", f.name);
                     let (ret, body) = match s {
                         ScalarType::String => (
                             quote!(&str),

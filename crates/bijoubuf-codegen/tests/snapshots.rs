@@ -35,6 +35,14 @@ fn kitchen_sink() {
 }
 
 #[test]
+fn kitchen_extra() {
+    insta::assert_snapshot!(
+        "kitchen_extra",
+        joined(&generate_file("kitchen/extra.proto", &Options::new()))
+    );
+}
+
+#[test]
 fn legacy_proto2() {
     insta::assert_snapshot!(
         "legacy_proto2",

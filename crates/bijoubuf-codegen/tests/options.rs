@@ -1,0 +1,199 @@
+//! Generation options and naming decisions, checked on small in-memory schemas.
+
+use bijoubuf_codegen::{Error, Options, generate};
+
+fn gen_with(files: &[(&str, &str)], opts: &Options) -> Result<String, Error> {
+    let compiled = bijoubuf_schema::compile_sources(files).expect("test schemas compile");
+    Ok(generate(&compiled.schema, opts)?
+        .into_iter()
+        .map(|f| f.content)
+        .collect())
+}
+
+fn gen_one(text: &str, opts: &Options) -> String {
+    gen_with(&[("t.proto", text)], opts).expect("generates")
+}
+
+const RECURSIVE: &str = r#"syntax = "proto3"; package p;
+message A { B b = 1; A self_ref = 2; repeated A many = 3; }
+message B { A a = 1; C c = 2; }
+message C { int32 x = 1; }"#;
+
+#[test]
+fn only_cycles_through_singular_fields_are_boxed() {
+    let out = gen_one(RECURSIVE, &Options::new());
+    assert!(
+        out.contains("pub b: ::core::option::Option<::std::boxed::Box<B>>"),
+        "{out}"
+    );
+    assert!(
+        out.contains("pub self_ref: ::core::option::Option<::std::boxed::Box<A>>"),
+        "{out}"
+    );
+    assert!(out.contains("pub many: ::std::vec::Vec<A>"), "{out}");
+    assert!(
+        out.contains("pub a: ::core::option::Option<::std::boxed::Box<A>>"),
+        "{out}"
+    );
+    assert!(out.contains("pub c: ::core::option::Option<C>"), "{out}");
+    // `boxed` forces it.
+    let mut opts = Options::new();
+    opts.boxed([".p.B.c"]);
+    let out = gen_one(RECURSIVE, &opts);
+    assert!(
+        out.contains("pub c: ::core::option::Option<::std::boxed::Box<C>>"),
+        "{out}"
+    );
+}
+
+#[test]
+fn eq_and_hash_only_without_reachable_floats() {
+    let out = gen_one(
+        r#"syntax = "proto3"; package p;
+        message Plain { int32 x = 1; Inner i = 2; }
+        message Inner { string s = 1; }
+        message Floaty { Deep d = 1; }
+        message Deep { map<string, double> m = 1; }"#,
+        &Options::new(),
+    );
+    let derive_of = |name: &str| {
+        let at = out.find(&format!("pub struct {name} ")).unwrap();
+        let start = out[..at].rfind("#[derive(").unwrap();
+        out[start..at].to_string()
+    };
+    assert!(derive_of("Plain").contains("Eq, Hash"));
+    assert!(derive_of("Inner").contains("Eq, Hash"));
+    assert!(!derive_of("Floaty").contains(", Eq"));
+    assert!(!derive_of("Deep").contains(", Eq"));
+}
+
+#[test]
+fn extern_paths_and_cross_package_paths() {
+    let files = [
+        (
+            "a.proto",
+            r#"syntax = "proto3"; package x.a; message A { int32 v = 1; message N { int32 w = 1; } }"#,
+        ),
+        (
+            "b.proto",
+            r#"syntax = "proto3"; package x.b; import "a.proto"; import "google/protobuf/duration.proto";
+            message B { x.a.A a = 1; x.a.A.N n = 2; google.protobuf.Duration d = 3; }"#,
+        ),
+    ];
+    let out = gen_with(&files, &Options::new()).unwrap();
+    // From x.b up two levels, then down into x.a.
+    assert!(
+        out.contains("::core::option::Option<super::super::x::a::A>"),
+        "{out}"
+    );
+    assert!(
+        out.contains("::core::option::Option<super::super::x::a::a::N>"),
+        "{out}"
+    );
+    assert!(
+        out.contains("::core::option::Option<::bijoubuf::wkt::Duration>"),
+        "{out}"
+    );
+    let mut opts = Options::new();
+    opts.extern_path(".x.a", "::other::a")
+        .extern_path(".google.protobuf", "::my_wkt");
+    let out = gen_with(&files, &opts).unwrap();
+    assert!(
+        out.contains("::core::option::Option<::other::a::A>"),
+        "{out}"
+    );
+    assert!(
+        out.contains("::core::option::Option<::other::a::a::N>"),
+        "{out}"
+    );
+    assert!(
+        out.contains("::core::option::Option<::my_wkt::Duration>"),
+        "{out}"
+    );
+    // Extern types are not generated.
+    assert!(!out.contains("pub struct A "), "{out}");
+}
+
+#[test]
+fn attributes_land_where_configured_and_bad_ones_are_errors() {
+    let text = r#"syntax = "proto3"; package p; message M { int32 a = 1; oneof o { int32 b = 2; } } enum E { E_ZERO = 0; }"#;
+    let mut opts = Options::new();
+    opts.message_attribute(".p.M", "#[must_use]")
+        .enum_attribute(".p.E", "#[non_exhaustive]")
+        .field_attribute("M.a", "#[doc(alias = \"alpha\")]")
+        .type_attribute(".p.M.o", "#[derive(PartialOrd)]");
+    let out = gen_one(text, &opts);
+    assert!(out.contains("#[must_use]\npub struct M"), "{out}");
+    assert!(
+        out.contains("#[non_exhaustive]\n#[repr(i32)]\npub enum E"),
+        "{out}"
+    );
+    assert!(
+        out.contains("#[doc(alias = \"alpha\")]\n    pub a: i32"),
+        "{out}"
+    );
+    assert!(
+        out.contains("#[derive(PartialOrd)]\n    pub enum O"),
+        "{out}"
+    );
+    let mut bad = Options::new();
+    bad.field_attribute(".", "derive(Oops)");
+    let compiled = bijoubuf_schema::compile_sources(&[("t.proto", text)]).unwrap();
+    let err = generate(&compiled.schema, &bad).unwrap_err();
+    assert!(matches!(err, Error::Attribute { .. }), "{err}");
+}
+
+#[test]
+fn comments_become_docs_unless_disabled() {
+    let text = "syntax = \"proto3\"; package p;\n// Leading.\nmessage M {\n  int32 a = 1; // Trailing.\n}\n";
+    let out = gen_one(text, &Options::new());
+    assert!(out.contains("/// Leading.\n"), "{out}");
+    assert!(out.contains("/// Trailing.\n"), "{out}");
+    let mut opts = Options::new();
+    opts.disable_comments(["."]);
+    let out = gen_one(text, &opts);
+    assert!(!out.contains("Leading."), "{out}");
+    assert!(out.contains("/// The `p.M` message."), "{out}");
+}
+
+#[test]
+fn unknown_field_member_only_where_asked() {
+    let text = r#"syntax = "proto3"; package p; message Keep { int32 a = 1; } message Strict { int32 a = 1; }"#;
+    let mut opts = Options::new();
+    opts.preserve_unknown_fields(["Keep"]);
+    let out = gen_one(text, &opts);
+    let keep = &out[out.find("pub struct Keep").unwrap()
+        ..out.find("impl ::bijoubuf::Message for Keep").unwrap()];
+    let strict = &out[out.find("pub struct Strict").unwrap()
+        ..out.find("impl ::bijoubuf::Message for Strict").unwrap()];
+    assert!(
+        keep.contains("pub unknown_fields: ::bijoubuf::UnknownFields"),
+        "{keep}"
+    );
+    assert!(!strict.contains("unknown_fields"), "{strict}");
+}
+
+#[test]
+fn bytes_type_is_refused_until_the_runtime_has_a_codec() {
+    let mut opts = Options::new();
+    opts.bytes(["."]);
+    let compiled = bijoubuf_schema::compile_sources(&[(
+        "t.proto",
+        r#"syntax = "proto3"; message M { bytes b = 1; }"#,
+    )])
+    .unwrap();
+    assert!(matches!(
+        generate(&compiled.schema, &opts),
+        Err(Error::Unsupported { .. })
+    ));
+}
+
+#[test]
+fn empty_package_file_name() {
+    let compiled =
+        bijoubuf_schema::compile_sources(&[("t.proto", r#"syntax = "proto3"; message M {}"#)])
+            .unwrap();
+    let files = generate(&compiled.schema, &Options::new()).unwrap();
+    assert_eq!(files[0].name, "_.rs");
+    assert!(bijoubuf_codegen::include_file(&files).contains("include!(\"_.rs\");"));
+}
