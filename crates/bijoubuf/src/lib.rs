@@ -19,6 +19,28 @@
 //!   sides.
 //! - `no_std` + `alloc`; the `std` feature (default) adds nothing the runtime needs.
 //!
+//! # Encoding in linear time
+//!
+//! A LEN record's length prefix precedes its content, and a nested message's length
+//! depends on everything below it. Computing a sub-message's length afresh at every level
+//! (what a single recursive pass does) costs O(depth) per byte. Encoding here runs two
+//! passes instead: a size pass walks the value once, bottom-up, and records the length of
+//! every nested message, non-fixed repeated run and map in a table in pre-order (inline on
+//! the stack for up to [`__private::INLINE_SIZES`] entries, then on the heap); the write
+//! pass walks the value in the same order, takes each length from the table when it
+//! writes the prefix, and fills a buffer claimed once at the exact total size. Writing
+//! back to front would avoid the table but needs a buffer of its own and a copy, and
+//! the delta keys (SPEC §4.1) would have to be known before the field they precede; the
+//! table keeps both passes forward and lets [`BufMut`] be any contiguous destination.
+//!
+//! # Decoding
+//!
+//! One forward pass, no lookups: generated code asks for each known field once, in
+//! ascending number order, and the cursor disposes of (or keeps) anything in between.
+//! Because keys are deltas, no record can come out of order or twice; what structure
+//! cannot exclude is checked next to the read it guards (SPEC §10), and the first
+//! violation in byte order is reported.
+//!
 //! # Example
 //!
 //! Generated code looks like this hand-written message (`message Point { sint32 x = 1;

@@ -201,12 +201,10 @@ impl<'a> Reader<'a> {
 
     // ----- keys and unknown fields (SPEC §4, §8) -----
 
-    /// Load the next key into the lookahead; `false` at the end of the message.
+    /// Read the key at the current position (there must be one: `pos < end`): its field
+    /// number and wire type. Records the key's offset and makes it the previous record.
     #[inline(always)]
-    fn load_key(&mut self) -> Result<bool, DecodeError> {
-        if self.pos >= self.end {
-            return Ok(false);
-        }
+    fn read_key(&mut self) -> Result<(u32, u8), DecodeError> {
         let at = self.pos;
         let v = self.varint()?;
         // SPEC §4.1: number = prev + 1 + (key >> 2); cannot wrap in u64.
@@ -216,9 +214,19 @@ impl<'a> Reader<'a> {
             return Err(DecodeError::new(ErrorKind::FieldNumberOverflow, at));
         }
         self.key_pos = at;
-        self.next = number as u32;
-        self.next_wire = (v & 3) as u8;
         self.prev = number as u32;
+        Ok((number as u32, (v & 3) as u8))
+    }
+
+    /// Load the next key into the lookahead; `false` at the end of the message.
+    #[inline(always)]
+    fn load_key(&mut self) -> Result<bool, DecodeError> {
+        if self.pos >= self.end {
+            return Ok(false);
+        }
+        let (number, wire) = self.read_key()?;
+        self.next = number;
+        self.next_wire = wire;
         Ok(true)
     }
 
@@ -233,18 +241,28 @@ impl<'a> Reader<'a> {
         wire: WireType,
         name: &'static str,
     ) -> Result<bool, DecodeError> {
-        if self.next == NONE && !self.load_key()? {
-            return Ok(false);
-        }
-        if self.next == number {
+        let (next, next_wire) = if self.next == NONE {
+            if self.pos >= self.end {
+                return Ok(false);
+            }
+            // A key read here that matches is handed out without passing through the
+            // lookahead.
+            self.read_key()?
+        } else {
+            let n = (self.next, self.next_wire);
             self.next = NONE;
-            if self.next_wire != wire as u8 {
+            n
+        };
+        if next == number {
+            if next_wire != wire as u8 {
                 // SPEC §4.4
                 return Err(wire_mismatch(self.key_pos, name));
             }
             return Ok(true);
         }
-        if self.next > number {
+        self.next = next;
+        self.next_wire = next_wire;
+        if next > number {
             return Ok(false);
         }
         self.field_after_unknown(number, wire, name)
@@ -299,8 +317,18 @@ impl<'a> Reader<'a> {
 
     /// End of the current message: dispose of the records after the last known field and
     /// return the unknown fields kept for this message (empty unless preserving).
-    #[inline]
+    #[inline(always)]
     pub fn finish(&mut self) -> Result<UnknownFields, DecodeError> {
+        if self.next == NONE && self.pos >= self.end {
+            return Ok(core::mem::take(&mut self.unknown));
+        }
+        self.finish_unknown()
+    }
+
+    /// [`finish`](Self::finish) when records remain: all of them are unknown.
+    #[cold]
+    #[inline(never)]
+    fn finish_unknown(&mut self) -> Result<UnknownFields, DecodeError> {
         loop {
             if self.next == NONE && !self.load_key()? {
                 break;
@@ -436,7 +464,7 @@ impl<'a> Reader<'a> {
     /// `LEN 0` is `empty-repeated` at the key (SPEC §6.1); a fixed-width run whose length
     /// is not a multiple of `width` is `packed-length-mismatch` at the length prefix
     /// (SPEC §6.2).
-    #[inline]
+    #[inline(always)]
     fn open_run(
         &mut self,
         number: u32,
