@@ -37,11 +37,11 @@ pub struct DescriptorPool {
 pub(crate) struct Pool {
     pub(crate) messages: Vec<MsgInfo>,
     pub(crate) enums: Vec<EnumInfo>,
-    by_name: HashMap<String, TypeIdx>,
+    pub(crate) by_name: HashMap<String, TypeIdx>,
 }
 
 #[derive(Debug, Clone, Copy)]
-enum TypeIdx {
+pub(crate) enum TypeIdx {
     Message(usize),
     Enum(usize),
 }
@@ -121,6 +121,10 @@ pub(crate) struct EnumInfo {
 }
 
 impl DescriptorPool {
+    pub(crate) fn from_pool(inner: Arc<Pool>) -> Self {
+        DescriptorPool { inner }
+    }
+
     /// Index every message and enum of `schema` (including imported files).
     pub fn new(schema: &Schema) -> Self {
         let mut by_name = HashMap::new();

@@ -41,6 +41,7 @@
 
 mod decode;
 mod descriptor;
+mod descriptor_set;
 mod encode;
 mod error;
 pub mod json;
@@ -49,6 +50,7 @@ mod value;
 pub use descriptor::{
     DescriptorPool, EnumDescriptor, FieldDescriptor, FieldShape, Kind, MessageDescriptor,
 };
+pub use descriptor_set::DescriptorError;
 pub use error::{DecodeError, EncodeError, PathSegment, TypeError};
 pub use value::{DynamicMessage, MapKey, Value};
 
