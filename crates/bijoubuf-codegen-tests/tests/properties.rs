@@ -261,6 +261,11 @@ fn choices() -> impl Strategy<Value = Choice> {
         ".{0,4}".prop_map(choice::Kind::B),
         scalars().prop_map(choice::Kind::M),
         colors().prop_map(choice::Kind::C),
+        vec(any::<u8>(), 0..3).prop_map(choice::Kind::D),
+        f64s().prop_map(choice::Kind::E),
+        any::<bool>().prop_map(choice::Kind::F),
+        any::<i64>().prop_map(choice::Kind::G),
+        any::<u32>().prop_map(choice::Kind::H),
     ]);
     (".{0,4}", kind, any::<u32>(), f64s()).prop_map(|(name, kind, mid, after)| Choice {
         name,

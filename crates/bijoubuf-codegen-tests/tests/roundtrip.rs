@@ -140,6 +140,11 @@ fn oneof_members_each_round_trip_in_number_order() {
         choice::Kind::B("b".into()),
         choice::Kind::M(full_scalars()),
         choice::Kind::C(Color::Green.into()),
+        choice::Kind::D(Vec::new()),
+        choice::Kind::E(-0.0),
+        choice::Kind::F(false),
+        choice::Kind::G(i64::MIN),
+        choice::Kind::H(0),
     ] {
         let v = Choice {
             name: "n".into(),
@@ -249,8 +254,8 @@ fn preserved_unknown_fields_round_trip_byte_for_byte() {
     let mut t = d.into_message();
     t.unknown_fields.clear();
     assert_eq!(t.encode_to_vec().unwrap(), [0x00, 0x02]);
-    // Choice preserves too: unknown 9 (key 1C) after name.
-    let bytes = [0x02, 0x01, b'n', 0x1C, 0x01];
+    // Choice preserves too: unknown 20 (delta 18, key 48) after name.
+    let bytes = [0x02, 0x01, b'n', 0x48, 0x01];
     assert_canonical_roundtrip_with::<Choice>(&bytes, &preserve);
 }
 

@@ -501,6 +501,13 @@ impl Emitter<'_> {
         let eq_derive = eq.then(|| quote!(, Eq, Hash));
         let serde_derive =
             serde.then(|| quote!(#[derive(::serde::Serialize, ::serde::Deserialize)]));
+        // A message variant's size follows the schema, so clippy may find the enum
+        // lopsided; boxing would cost every user (use `boxed` for that).
+        let allow_large = o
+            .members
+            .iter()
+            .any(|(f, ..)| matches!(f.ty, FieldType::Message(_)))
+            .then(|| quote!(#[allow(clippy::large_enum_variant)]));
         let mut variants = Vec::new();
         for (f, vname, _, ty) in &o.members {
             let vdocs = doc_attrs(
@@ -524,8 +531,7 @@ impl Emitter<'_> {
             #docs
             #[derive(Clone, Debug, PartialEq #eq_derive)]
             #serde_derive
-            // The variants' sizes follow the schema; boxing them would cost every user.
-            #[allow(clippy::large_enum_variant)]
+            #allow_large
             #(#attrs)*
             pub enum #name {
                 #(#variants,)*
