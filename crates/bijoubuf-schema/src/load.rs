@@ -167,8 +167,11 @@ pub(crate) fn compile(compiler: &Compiler, names: &[&str]) -> Result<Compiled, D
             requested.push(i);
         }
     }
-    // Standard options are checked against descriptor.proto even when no file imports it.
-    loader.load(builtin::DESCRIPTOR, None);
+    // Standard options are checked against descriptor.proto even when no file imports it;
+    // most files without options do not need it parsed.
+    if loader.files.iter().any(|f| has_options(&f.ast)) {
+        loader.load(builtin::DESCRIPTOR, None);
+    }
     let mut files = loader.files;
     let mut errors = loader.errors;
     for i in requested {
@@ -236,6 +239,35 @@ pub(crate) fn compile(compiler: &Compiler, names: &[&str]) -> Result<Compiled, D
     } else {
         Err(Diagnostics::new(errors, warnings))
     }
+}
+
+/// Whether any element of the file sets an option (`[default]` and `[json_name]` count).
+fn has_options(file: &ast::File) -> bool {
+    fn message(m: &ast::Message) -> bool {
+        !m.options.is_empty()
+            || m.fields.iter().any(|f| !f.options.is_empty())
+            || m.oneofs.iter().any(|o| !o.options.is_empty())
+            || m.extension_ranges.iter().any(|r| !r.options.is_empty())
+            || m.messages.iter().any(message)
+            || m.enums.iter().any(enumeration)
+            || m.extends
+                .iter()
+                .any(|x| x.fields.iter().any(|f| !f.options.is_empty()))
+    }
+    fn enumeration(e: &ast::Enum) -> bool {
+        !e.options.is_empty() || e.values.iter().any(|v| !v.options.is_empty())
+    }
+    !file.options.is_empty()
+        || file.messages.iter().any(message)
+        || file.enums.iter().any(enumeration)
+        || file
+            .extends
+            .iter()
+            .any(|x| x.fields.iter().any(|f| !f.options.is_empty()))
+        || file
+            .services
+            .iter()
+            .any(|s| !s.options.is_empty() || s.methods.iter().any(|m| !m.options.is_empty()))
 }
 
 fn index_types(

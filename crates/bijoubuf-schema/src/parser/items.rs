@@ -166,7 +166,7 @@ impl Parser<'_> {
         let label =
             if self.at_word("optional") || self.at_word("repeated") || self.at_word("required") {
                 let t = self.bump();
-                let l = match text_of(self.text, &t) {
+                let l = match self.slice(t.span) {
                     "optional" => Label::Optional,
                     "repeated" => Label::Repeated,
                     _ => Label::Required,

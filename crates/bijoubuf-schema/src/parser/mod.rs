@@ -12,6 +12,11 @@ use crate::lexer::{Tok, Token, text_of, tokenize};
 use crate::model::{Comments, Syntax};
 use crate::span::Span;
 
+/// A token the parser moved past (tokens are not cloned: only the span is needed).
+pub(crate) struct Bumped {
+    pub(crate) span: Span,
+}
+
 /// The error was recorded; the caller recovers.
 pub(crate) struct Recorded;
 
@@ -95,12 +100,18 @@ impl<'a> Parser<'a> {
         self.peek().tok == Tok::Eof
     }
 
-    pub(crate) fn bump(&mut self) -> Token {
-        let t = self.peek().clone();
+    /// Moves past the current token (never past end of file) and returns its span.
+    pub(crate) fn bump(&mut self) -> Bumped {
+        let span = self.peek().span;
         if self.pos < self.toks.len() - 1 {
             self.pos += 1;
         }
-        t
+        Bumped { span }
+    }
+
+    /// The source text of a span.
+    pub(crate) fn slice(&self, span: Span) -> &'a str {
+        self.text.get(span.start..span.end).unwrap_or("")
     }
 
     /// Span of the token before the cursor.
@@ -180,7 +191,7 @@ impl<'a> Parser<'a> {
         if self.peek().tok == Tok::Ident {
             let t = self.bump();
             Ok(Ident {
-                name: text_of(self.text, &t).to_string(),
+                name: self.slice(t.span).to_string(),
                 span: t.span,
             })
         } else {
