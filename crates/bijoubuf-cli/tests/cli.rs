@@ -241,7 +241,7 @@ fn decode_prints_proto3_json() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert_eq!(
         r.out(),
-        "{\n  \"sensor\": \"42\",\n  \"value\": \"NaN\",\n  \"samples\": [\n    1.5,\n    -0,\n    \"Infinity\"\n  ],\n  \"celsius\": false,\n  \"offset\": -3\n}\n"
+        "{\n  \"sensor\": \"42\",\n  \"value\": \"NaN\",\n  \"samples\": [\n    1.5,\n    -0.0,\n    \"Infinity\"\n  ],\n  \"celsius\": false,\n  \"offset\": -3\n}\n"
     );
     let r = run(&with(&["decode"], &with(&READING, &["-"])), &unhex(A3));
     assert_eq!(r.code, 0);

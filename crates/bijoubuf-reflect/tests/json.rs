@@ -119,6 +119,32 @@ fn non_finite_floats_are_strings() {
 }
 
 #[test]
+fn floats_read_back_bit_exact() {
+    // -0.0 as a float (Rust prints "-0", which reads back as the integer 0).
+    round(&all(), r#"{"fl": -0.0}"#, r#"{"fl":-0.0}"#);
+    // A double whose shortest form a fast, not correctly rounded parser misreads.
+    let x = f64::from_bits(0x0602_0400_0000_0002);
+    let text = format!(
+        r#"{{"db": {}}}"#,
+        serde_json::Number::from_f64(x).expect("finite")
+    );
+    let m = from_str(&all(), &text).expect("parses");
+    assert_eq!(m.get(9), Some(&Value::F64(x)), "{text}");
+    for bits in [
+        1u64,
+        0x000F_FFFF_FFFF_FFFF,
+        0x7FEF_FFFF_FFFF_FFFF,
+        0x3FB9_9999_9999_999A,
+    ] {
+        let x = f64::from_bits(bits);
+        let mut m = DynamicMessage::new(all());
+        m.set(9, Value::F64(x)).expect("fits");
+        let back = from_str(&all(), &to_string(&m).expect("writes")).expect("parses");
+        assert_eq!(back.get(9), Some(&Value::F64(x)), "{bits:x}");
+    }
+}
+
+#[test]
 fn names_numbers_and_encodings_accepted_on_input() {
     // Original field name and json_name; numbers for 64-bit; strings for 32-bit.
     round(

@@ -65,6 +65,8 @@ pub(crate) fn element(kind: &Kind, v: &Value, path: &str) -> Result<Json, JsonEr
         // 64-bit integers are strings: JSON numbers are doubles in many readers.
         Value::I64(x) => Json::Str(x.to_string()),
         Value::U64(x) => Json::Str(x.to_string()),
+        // Rust writes -0.0f32 as "-0", which JSON readers take for the integer 0.
+        Value::F32(x) if *x == 0.0 && x.is_sign_negative() => Json::Num(Num::Text("-0.0".into())),
         Value::F32(x) => float(f64::from(*x), || x.to_string()),
         Value::F64(x) => float(*x, || {
             serde_json::Number::from_f64(*x).map_or_else(|| x.to_string(), |n| n.to_string())
