@@ -1,0 +1,260 @@
+//! The `schema_evolution` example: a version 1 reader and a version 2 writer of one
+//! message.
+//!
+//! Version 2 of `examples.profile.Profile` adds fields 4 to 6. A version 1 service that
+//! decodes with [`UnknownFieldPolicy::Preserve`] keeps those records and writes them
+//! back where they were, so its re-encoding is the writer's bytes exactly and the
+//! writer's signature still verifies after the message passed through it. A strict
+//! version 1 reader refuses the same bytes with `unknown-field`.
+//!
+//! [`run`] returns a [`Report`]; its `Display` is the example's output.
+
+use std::collections::BTreeMap;
+use std::error::Error;
+use std::fmt;
+
+use bijoubuf::{DecodeError, DecodeOptions, Message as _, UnknownFieldPolicy, UnknownValue};
+
+use crate::profile::{v1, v2};
+use crate::signed::SignedMessage;
+use crate::signing::{self, Signable as _, VerifyError};
+
+/// The profile a version 2 client writes.
+pub fn v2_profile() -> v2::Profile {
+    v2::Profile {
+        handle: "ada".into(),
+        display_name: "Ada Lovelace".into(),
+        bio: "First programmer".into(),
+        pronouns: "she/her".into(),
+        links: BTreeMap::from([("site".into(), "https://example.org/ada".into())]),
+        avatar: Some(v2::Avatar {
+            url: "https://example.org/ada.png".into(),
+            width: 256,
+            height: 256,
+        }),
+    }
+}
+
+/// Everything the example shows.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Report {
+    /// What the version 2 client wrote.
+    pub written: v2::Profile,
+    /// Its canonical bytes.
+    pub body: Vec<u8>,
+    /// The signed envelope it sent.
+    pub envelope: Vec<u8>,
+    /// The preserving version 1 service: verify (decoding with unknown fields kept).
+    pub preserving: Result<v1::Profile, VerifyError>,
+    /// The preserving service's re-encoding of what it read.
+    pub reencoded: Vec<u8>,
+    /// The writer's signature checked over that re-encoding.
+    pub reencoded_signature: Result<(), VerifyError>,
+    /// A version 2 client verifying the envelope the version 1 service passed on
+    /// (its re-encoding and the original signature).
+    pub forwarded: Result<v2::Profile, VerifyError>,
+    /// A strict version 1 reader's decode of the body.
+    pub strict: Result<v1::Profile, DecodeError>,
+    /// The preserving service after changing `bio`: its re-encoding read by version 2.
+    pub edited: Result<v2::Profile, DecodeError>,
+    /// The writer's signature over the edited bytes.
+    pub edited_signature: Result<(), VerifyError>,
+}
+
+/// Run the example with the demo key.
+///
+/// # Errors
+/// An encode error; none happens with the demo profile.
+pub fn run() -> Result<Report, Box<dyn Error>> {
+    let key = signing::demo_key();
+    let public = key.verifying_key();
+    let written = v2_profile();
+    let envelope = signing::sign(&key, &written)?;
+    let SignedMessage { body, signature } = SignedMessage::decode(&envelope)?;
+
+    let keep = DecodeOptions::new().unknown_fields(UnknownFieldPolicy::Preserve);
+    let preserving = signing::verify_with::<v1::Profile>(&public, &envelope, &keep);
+    let (reencoded, edited_bytes) = match &preserving {
+        Ok(p) => {
+            let mut edited = p.clone();
+            edited.bio = "Wrote the first program".into();
+            (p.encode_to_vec()?, edited.encode_to_vec()?)
+        }
+        Err(_) => (Vec::new(), Vec::new()),
+    };
+    let reencoded_signature =
+        signing::verify_bytes(&public, v1::Profile::TYPE_NAME, &reencoded, &signature);
+    let forwarded_envelope = SignedMessage {
+        body: reencoded.clone(),
+        signature: signature.clone(),
+    }
+    .encode_to_vec()?;
+    let forwarded = signing::verify::<v2::Profile>(&public, &forwarded_envelope);
+    let strict = v1::Profile::decode(&body);
+    let edited = v2::Profile::decode(&edited_bytes);
+    let edited_signature =
+        signing::verify_bytes(&public, v1::Profile::TYPE_NAME, &edited_bytes, &signature);
+    Ok(Report {
+        written,
+        body,
+        envelope,
+        preserving,
+        reencoded,
+        reencoded_signature,
+        forwarded,
+        strict,
+        edited,
+        edited_signature,
+    })
+}
+
+fn wire_name(v: &UnknownValue) -> &'static str {
+    match v {
+        UnknownValue::Varint(_) => "VARINT",
+        UnknownValue::I64(_) => "I64",
+        UnknownValue::Len(_) => "LEN",
+        UnknownValue::I32(_) => "I32",
+    }
+}
+
+fn yes(b: bool) -> &'static str {
+    if b { "yes" } else { "NO" }
+}
+
+fn outcome<T>(r: &Result<T, VerifyError>) -> String {
+    match r {
+        Ok(_) => "valid".to_owned(),
+        Err(e) => e.to_string(),
+    }
+}
+
+impl fmt::Display for Report {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let w = &self.written;
+        writeln!(
+            f,
+            "Schema evolution: a v1 reader, a v2 writer, one signature"
+        )?;
+        writeln!(
+            f,
+            "========================================================="
+        )?;
+        writeln!(f)?;
+        writeln!(
+            f,
+            "examples.profile.Profile, v1: handle = 1, display_name = 2, bio = 3"
+        )?;
+        writeln!(
+            f,
+            "                          v2: the same, plus pronouns = 4, links = 5, avatar = 6"
+        )?;
+        writeln!(f)?;
+        writeln!(f, "A v2 client writes and signs:")?;
+        writeln!(
+            f,
+            "  handle {:?}, display_name {:?}, bio {:?},",
+            w.handle, w.display_name, w.bio
+        )?;
+        writeln!(f, "  pronouns {:?}, links {:?},", w.pronouns, w.links)?;
+        if let Some(a) = &w.avatar {
+            writeln!(f, "  avatar {:?} {}x{}", a.url, a.width, a.height)?;
+        }
+        writeln!(
+            f,
+            "  {} canonical bytes, signed as \"{}\"; envelope {} bytes",
+            self.body.len(),
+            v2::Profile::TYPE_NAME,
+            self.envelope.len()
+        )?;
+        writeln!(f)?;
+        writeln!(
+            f,
+            "A v1 service that preserves unknown fields (DecodeOptions::unknown_fields(Preserve)):"
+        )?;
+        match &self.preserving {
+            Ok(p) => {
+                writeln!(
+                    f,
+                    "  verifies and reads handle {:?}, display_name {:?}, bio {:?}",
+                    p.handle, p.display_name, p.bio
+                )?;
+                let kept: Vec<String> = p
+                    .unknown_fields
+                    .as_slice()
+                    .iter()
+                    .map(|u| format!("{} ({})", u.number, wire_name(&u.value)))
+                    .collect();
+                writeln!(
+                    f,
+                    "  keeps the records it does not know: fields {}",
+                    kept.join(", ")
+                )?;
+            }
+            Err(e) => writeln!(f, "  {e}")?,
+        }
+        writeln!(
+            f,
+            "  re-encodes to the writer's bytes exactly: {}",
+            yes(self.reencoded == self.body)
+        )?;
+        writeln!(
+            f,
+            "  the writer's signature over the re-encoding: {}",
+            outcome(&self.reencoded_signature)
+        )?;
+        writeln!(
+            f,
+            "  so it can store or pass on the message without breaking the signature."
+        )?;
+        writeln!(f)?;
+        writeln!(
+            f,
+            "A v2 client receiving it from the v1 service (re-encoded body, original signature):"
+        )?;
+        match &self.forwarded {
+            Ok(p) => writeln!(
+                f,
+                "  valid; pronouns {:?}, avatar {}, nothing lost: {}",
+                p.pronouns,
+                p.avatar
+                    .as_ref()
+                    .map_or("none".to_owned(), |a| format!("{}x{}", a.width, a.height)),
+                yes(*p == self.written)
+            )?,
+            Err(e) => writeln!(f, "  {e}")?,
+        }
+        writeln!(f)?;
+        writeln!(f, "A strict v1 reader (the default, Profile::decode):")?;
+        match &self.strict {
+            Ok(_) => writeln!(f, "  accepted the v2 bytes (!)")?,
+            Err(e) => {
+                writeln!(f, "  {e}")?;
+                writeln!(
+                    f,
+                    "  (code {}, path {}, offset {}): it refuses what it cannot check",
+                    e.code(),
+                    e.path_string(),
+                    e.offset()
+                )?;
+            }
+        }
+        writeln!(f)?;
+        writeln!(f, "The preserving v1 service changing bio and re-encoding:")?;
+        match &self.edited {
+            Ok(p) => writeln!(
+                f,
+                "  a v2 reader sees bio {:?} and still pronouns {:?}, links {}, avatar {}",
+                p.bio,
+                p.pronouns,
+                p.links.len(),
+                yes(p.avatar.is_some())
+            )?,
+            Err(e) => writeln!(f, "  {e}")?,
+        }
+        writeln!(
+            f,
+            "  the old signature over it: {} (as it should: the value changed)",
+            outcome(&self.edited_signature)
+        )
+    }
+}
