@@ -49,11 +49,14 @@ message Wkt {
 "#;
 
 fn desc(name: &str) -> MessageDescriptor {
-    let compiled =
-        bijoubuf_schema::compile_sources(&[("t.proto", SCHEMA)]).expect("schema compiles");
-    DescriptorPool::new(&compiled.schema)
-        .message(name)
-        .expect("declared")
+    static POOL: std::sync::OnceLock<DescriptorPool> = std::sync::OnceLock::new();
+    POOL.get_or_init(|| {
+        let compiled =
+            bijoubuf_schema::compile_sources(&[("t.proto", SCHEMA)]).expect("schema compiles");
+        DescriptorPool::new(&compiled.schema)
+    })
+    .message(name)
+    .expect("declared")
 }
 
 fn all() -> MessageDescriptor {
@@ -354,4 +357,17 @@ fn values_with_no_json_form_are_errors() {
     w.set(10, Value::Message(a)).expect("fits");
     let e = to_string(&w).expect_err("bad bytes");
     assert!(e.to_string().contains("default-value-present"), "{e}");
+}
+
+proptest::proptest! {
+    /// Every float and double value (NaN canonicalized) reads back with its bits.
+    #[test]
+    fn every_float_reads_back_bit_exact(f in proptest::num::f32::ANY, d in proptest::num::f64::ANY) {
+        let mut m = DynamicMessage::new(all());
+        m.set(8, Value::F32(f)).expect("fits");
+        m.set(9, Value::F64(d)).expect("fits");
+        let bytes = m.encode().expect("encodes");
+        let back = from_str(&all(), &to_string(&m).expect("writes")).expect("parses");
+        proptest::prop_assert_eq!(back.encode().expect("encodes"), bytes);
+    }
 }
