@@ -69,3 +69,28 @@ fn keyword_enum_variants() {
     assert_eq!(Loop::from_str_name("LOOP_MOD"), Some(Loop::Mod));
     let _ = kw::Loop::default();
 }
+
+#[test]
+fn messages_named_like_prelude_types() {
+    use bijoubuf_codegen_tests::keywords::r#type as t;
+    let v = t::Result {
+        b: Some(t::Box {
+            v: Some(t::Vec {
+                x: 1,
+                name: Some("n".into()),
+            }),
+            named: BTreeMap::from([(
+                "k".into(),
+                t::Option {
+                    value: Some(t::String::default()),
+                },
+            )]),
+        }),
+    };
+    assert_value_roundtrip(&v);
+    let s = t::String {
+        s: "s".into(),
+        options: vec![t::Option::default()],
+    };
+    assert_value_roundtrip(&s);
+}
