@@ -41,6 +41,12 @@
 //! | `oneof o` | `Option<m::O>`, an enum with one variant per member |
 //! | unknown fields (types named by `preserve_unknown_fields`) | `unknown_fields: bijoubuf::UnknownFields` |
 //!
+//! Not generated: extensions, services, groups. With `serde`, messages derive
+//! `Serialize`/`Deserialize` with proto3 JSON *field names* (`json_name`), `default` for
+//! absent fields and oneof members flattened into the message; values keep serde's
+//! ordinary forms (enums as numbers, 64-bit integers as numbers, bytes as arrays), so it
+//! is not full proto3 JSON. Every type reachable from a serde message needs `serde` too.
+//!
 //! # Enums
 //!
 //! Enum fields hold the number as `i32`, and each schema enum becomes a `#[repr(i32)]`

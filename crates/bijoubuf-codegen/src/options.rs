@@ -73,8 +73,10 @@ impl Options {
         Options::default()
     }
 
-    /// `bytes` fields at these paths become `bytes::Bytes` instead of `Vec<u8>` (the
-    /// generated crate then depends on `bytes`).
+    /// `bytes` fields at these paths are to become `bytes::Bytes` instead of `Vec<u8>`.
+    /// Not available yet: the runtime has no element codec for `bytes::Bytes`, so
+    /// generation fails with [`Error::Unsupported`](crate::Error::Unsupported) when a
+    /// path matches a `bytes` field.
     pub fn bytes<I, S>(&mut self, paths: I) -> &mut Self
     where
         I: IntoIterator<Item = S>,
@@ -96,7 +98,10 @@ impl Options {
 
     /// Messages at these paths get an `unknown_fields` member: a decode with
     /// `UnknownFieldPolicy::Preserve` keeps unknown records there and encoding re-emits
-    /// them byte for byte. Other messages refuse unknown records under every policy.
+    /// them byte for byte (SPEC §8.2). Other messages refuse unknown records under every
+    /// policy; under `Preserve` the refusal is reported at the end of the message's
+    /// content rather than at the record's key, because the runtime's reader has already
+    /// consumed the record by then.
     pub fn preserve_unknown_fields<I, S>(&mut self, paths: I) -> &mut Self
     where
         I: IntoIterator<Item = S>,
