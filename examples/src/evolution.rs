@@ -124,7 +124,7 @@ fn yes(b: bool) -> &'static str {
 fn outcome<T>(r: &Result<T, VerifyError>) -> String {
     match r {
         Ok(_) => "valid".to_owned(),
-        Err(e) => e.to_string(),
+        Err(e) => e.code().to_owned(),
     }
 }
 
@@ -243,17 +243,19 @@ impl fmt::Display for Report {
         match &self.edited {
             Ok(p) => writeln!(
                 f,
-                "  a v2 reader sees bio {:?} and still pronouns {:?}, links {}, avatar {}",
+                "  a v2 reader sees bio {:?},\n  and still pronouns {:?}, links {:?}, avatar {}",
                 p.bio,
                 p.pronouns,
-                p.links.len(),
-                yes(p.avatar.is_some())
+                p.links.keys().collect::<Vec<_>>(),
+                p.avatar
+                    .as_ref()
+                    .map_or("none".to_owned(), |a| format!("{}x{}", a.width, a.height))
             )?,
             Err(e) => writeln!(f, "  {e}")?,
         }
         writeln!(
             f,
-            "  the old signature over it: {} (as it should: the value changed)",
+            "  the writer's signature over the new bytes: {}, as it should be: the value changed",
             outcome(&self.edited_signature)
         )
     }

@@ -517,7 +517,11 @@ impl fmt::Display for Report {
             match &c.result {
                 Ok(Some(_)) => writeln!(f, "     get returned a value (!)")?,
                 Ok(None) => writeln!(f, "     get found nothing")?,
-                Err(e) => writeln!(f, "     {e}")?,
+                Err(e) => writeln!(
+                    f,
+                    "     {}",
+                    crate::text::wrap(&e.to_string(), 88, "       ")
+                )?,
             }
         }
         writeln!(f)?;

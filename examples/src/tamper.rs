@@ -102,25 +102,25 @@ impl Malleation {
     pub fn why(self) -> &'static str {
         match self {
             Malleation::FieldMoved => {
-                "a bijoubuf key is the distance from the previous field number (SPEC §4.1), so no record can come \
+                "a bijoubuf key is the distance from the previous field number (SPEC\u{a0}§4.1), so no record can come \
                  before a lower-numbered one; cut and pasted to the front, amount's key 00 means \"field 1, \
                  VARINT\", and field 1 is a string"
             }
             Malleation::DefaultInserted => {
-                "a field without explicit presence that holds its default is left out (SPEC §5.1); written out, \
+                "a field without explicit presence that holds its default is left out (SPEC\u{a0}§5.1); written out, \
                  the decoder refuses it"
             }
             Malleation::OverlongInteger => {
-                "bijou64 has no overlong spelling: each longer tier starts where the shorter one ends (SPEC §2.2), \
+                "bijou64 has no overlong spelling: each longer tier starts where the shorter one ends (SPEC\u{a0}§2.2), \
                  so 2500 padded into the 4-byte tier is 66040 + 2500 = 68540, another amount, which decodes and \
                  then fails the signature check; writing 2500 in that tier would need a negative payload"
             }
             Malleation::MapReordered => {
-                "a map is one record with its entries in ascending key order (SPEC §6.3, §6.4); \"invoice\" after \
+                "a map is one record with its entries in ascending key order (SPEC\u{a0}§6.3,\u{a0}§6.4); \"invoice\" after \
                  \"project\" is refused"
             }
             Malleation::UnknownFieldAdded => {
-                "the strict decoder refuses field numbers the schema does not declare (SPEC §8.1); prost skips \
+                "the strict decoder refuses field numbers the schema does not declare (SPEC\u{a0}§8.1); prost skips \
                  them, so its re-encoding drops them and the signature still matches"
             }
         }
@@ -434,7 +434,15 @@ impl fmt::Display for Report {
         }
         writeln!(
             f,
-            "  (memo is empty: a field holding its default is not written at all)"
+            "  Each record starts with a key: (number - previous number - 1) << 2 | wire type,"
+        )?;
+        writeln!(
+            f,
+            "  so 02 is \"the next field, length-delimited\" and 00 \"the next field, an integer\"."
+        )?;
+        writeln!(
+            f,
+            "  memo is empty: a field holding its default is not written at all."
         )?;
         writeln!(f)?;
         writeln!(
@@ -455,12 +463,17 @@ impl fmt::Display for Report {
             self.envelope.len()
         )?;
         match &self.verdict {
-            Ok(v) => writeln!(
-                f,
-                "Verifier:     strict decode of envelope and body, then the signature over the body: \
-                 valid ({} pays {} {})",
-                v.payer, v.payee, v.amount
-            )?,
+            Ok(v) => {
+                writeln!(
+                    f,
+                    "Verifier:     decodes envelope and body strictly, then checks the signature"
+                )?;
+                writeln!(
+                    f,
+                    "              over the body bytes: valid ({} pays {} {})",
+                    v.payer, v.payee, v.amount
+                )?;
+            }
             Err(e) => writeln!(f, "Verifier:     {e}")?,
         }
         writeln!(f)?;
@@ -470,8 +483,10 @@ impl fmt::Display for Report {
         )?;
         writeln!(
             f,
-            "The same transfer encoded by prost is signed the same way; protobuf can check it two ways:"
+            "The same transfer encoded by prost ({} bytes) is signed the same way; protobuf can check",
+            self.protobuf.len()
         )?;
+        writeln!(f, "a signature two ways:")?;
         writeln!(
             f,
             "  verify bytes       check the signature over the bytes received"
@@ -484,15 +499,15 @@ impl fmt::Display for Report {
         let original = to_prost(t);
         writeln!(
             f,
-            "{:<20} | {:<45} | bijoubuf",
+            "{:<20} | {:<43} | bijoubuf",
             "", "protobuf read by prost"
         )?;
         writeln!(
             f,
-            "{:<20} | {:<11} {:<13} {:<19} | strict decode, then verify",
+            "{:<20} | {:<11} {:<13} {:<17} | strict decode, then verify",
             "change", "decodes to", "verify bytes", "re-encode, verify"
         )?;
-        writeln!(f, "{:-<21}+{:-<47}+{:-<40}", "", "", "")?;
+        writeln!(f, "{:-<21}+{:-<45}+{:-<32}", "", "", "")?;
         // An acceptance of bytes other than the signed ones is what to look at: capitals.
         let accepts = |ok: bool, tampered: bool| match (ok, tampered) {
             (true, true) => "ACCEPTS",
@@ -506,7 +521,7 @@ impl fmt::Display for Report {
                    tampered: bool| {
             writeln!(
                 f,
-                "{:<20} | {:<11} {:<13} {:<19} | {}",
+                "{:<20} | {:<11} {:<13} {:<17} | {}",
                 name,
                 prost_decoded(o, &original),
                 accepts(o.verify_bytes_ok, tampered),
@@ -573,7 +588,7 @@ impl fmt::Display for Report {
                 (Err(e), _) => writeln!(
                     f,
                     "             {}",
-                    wrap(&e.to_string(), 92, "               ")
+                    wrap(&e.to_string(), 84, "               ")
                 )?,
                 (Ok(_), _) => writeln!(f, "             accepted")?,
             }

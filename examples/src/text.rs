@@ -75,11 +75,12 @@ mod tests {
 }
 
 /// Words of `text` in lines of at most `width` characters, every line after the first
-/// starting with `indent`.
+/// starting with `indent`. Words are split at ASCII spaces only, so a no-break space
+/// keeps "SPEC §4.1" on one line.
 pub(crate) fn wrap(text: &str, width: usize, indent: &str) -> String {
     let mut out = String::new();
     let mut line_len = 0;
-    for word in text.split_whitespace() {
+    for word in text.split(' ').filter(|w| !w.is_empty()) {
         let wlen = word.chars().count();
         if line_len > 0 && line_len + 1 + wlen > width {
             out.push('\n');

@@ -8,8 +8,10 @@ use bijoubuf_examples::evolution;
 use bijoubuf_examples::profile::{v1, v2};
 use bijoubuf_examples::signing::{self, VerifyError};
 
-fn report() -> evolution::Report {
-    evolution::run().expect("the demo runs")
+/// One run shared by every test: signing and verifying in a debug build is slow.
+fn report() -> &'static evolution::Report {
+    static REPORT: std::sync::OnceLock<evolution::Report> = std::sync::OnceLock::new();
+    REPORT.get_or_init(|| evolution::run().expect("the demo runs"))
 }
 
 #[test]

@@ -14,8 +14,10 @@ use bijoubuf_examples::wire;
 const BODY: &[u8] = b"\x02\x05alice\x02\x03bob\x00\xF9\x07\xCC\x06\x1E\
 \x07invoice\x08\x32\x30\x32\x34-117\x07project\x04roof";
 
-fn report() -> tamper::Report {
-    tamper::run().expect("the demo runs")
+/// One run shared by every test: signing and verifying in a debug build is slow.
+fn report() -> &'static tamper::Report {
+    static REPORT: std::sync::OnceLock<tamper::Report> = std::sync::OnceLock::new();
+    REPORT.get_or_init(|| tamper::run().expect("the demo runs"))
 }
 
 fn body_error(r: &tamper::Row) -> &bijoubuf::DecodeError {
@@ -55,7 +57,7 @@ fn the_untouched_envelope_verifies_everywhere() {
 #[test]
 fn a_moved_field_is_refused_as_wire_type_mismatch() {
     let r = report();
-    let row = row(&r, Malleation::FieldMoved);
+    let row = row(r, Malleation::FieldMoved);
     // amount's record `00 F9 07 CC` cut and pasted to the front: key 00 now means
     // field 1 (payer, a string) with wire type VARINT.
     assert_eq!(&row.bijoubuf[..4], [0x00, 0xF9, 0x07, 0xCC]);
@@ -76,7 +78,7 @@ fn a_moved_field_has_no_faithful_encoding() {
 #[test]
 fn an_inserted_default_is_refused_as_default_value_present() {
     let r = report();
-    let row = row(&r, Malleation::DefaultInserted);
+    let row = row(r, Malleation::DefaultInserted);
     // memo = "" as `02 00` at byte 16; labels' key becomes 02 (delta 0 from 4).
     assert_eq!(&row.bijoubuf[16..19], [0x02, 0x00, 0x02]);
     let e = body_error(row);
@@ -87,7 +89,7 @@ fn an_inserted_default_is_refused_as_default_value_present() {
 #[test]
 fn a_padded_integer_is_another_amount_and_fails_the_signature() {
     let r = report();
-    let row = row(&r, Malleation::OverlongInteger);
+    let row = row(r, Malleation::OverlongInteger);
     // 2500 in the next tier, zero-padded: FA 00 09 C4 = 66040 + 2500.
     assert_eq!(&row.bijoubuf[13..17], [0xFA, 0x00, 0x09, 0xC4]);
     assert_eq!(row.body.as_ref().map(|t| t.amount), Ok(68_540));
@@ -98,7 +100,7 @@ fn a_padded_integer_is_another_amount_and_fails_the_signature() {
 #[test]
 fn a_reordered_map_is_refused_as_map_key_order() {
     let r = report();
-    let row = row(&r, Malleation::MapReordered);
+    let row = row(r, Malleation::MapReordered);
     let e = body_error(row);
     // Entries start at 18; "project" -> "roof" takes 13 bytes, so "invoice" starts at 31.
     assert_eq!((e.code(), e.offset()), ("map-key-order", 31));
@@ -108,7 +110,7 @@ fn a_reordered_map_is_refused_as_map_key_order() {
 #[test]
 fn an_unknown_field_is_refused_as_unknown_field() {
     let r = report();
-    let row = row(&r, Malleation::UnknownFieldAdded);
+    let row = row(r, Malleation::UnknownFieldAdded);
     // Field 15 after field 5: delta 9, VARINT -> key 0x24, at the old end (48).
     assert_eq!(&row.bijoubuf[48..], [0x24, 0x01]);
     let e = body_error(row);
@@ -134,7 +136,7 @@ fn prost_reads_every_tampered_protobuf_as_the_signed_value() {
 #[test]
 fn the_protobuf_tampering_is_what_it_says() {
     let r = report();
-    let pb = |m| row(&r, m).protobuf.clone();
+    let pb = |m| row(r, m).protobuf.clone();
     // amount = 2500 is `18 C4 13`; overlong: `18 C4 93 00`.
     let amount = [0x18, 0xC4, 0x13];
     assert!(r.protobuf.windows(3).any(|w| w == amount));
