@@ -241,6 +241,7 @@ impl Emitter<'_> {
         let mut decode_stmts: Vec<TokenStream> = Vec::new();
         let mut require_stmts: Vec<TokenStream> = Vec::new();
         let mut first_is_match = false;
+        let mut run: Option<Run> = None;
         for o in &oneofs {
             let local = &o.local;
             decode_stmts.push(quote!(let mut #local = ::core::option::Option::None;));
@@ -249,6 +250,12 @@ impl Emitter<'_> {
             let number = Literal::u32_unsuffixed(f.number);
             let proto_name = &f.name;
             if let Some(p) = plains.iter().find(|p| p.def.number == f.number) {
+                flush(
+                    &mut run,
+                    &mut size_terms,
+                    &mut write_stmts,
+                    &mut first_is_match,
+                );
                 let (ident, local, codec) = (&p.ident, &p.local, &p.codec);
                 match &p.shape {
                     Shape::Implicit => {
@@ -303,21 +310,32 @@ impl Emitter<'_> {
             else {
                 continue;
             };
-            let (ident, local, path) = (&o.ident, &o.local, &o.enum_path);
-            if size_terms.is_empty() {
-                first_is_match = true;
+            let (local, path) = (&o.local, &o.enum_path);
+            // Consecutive members of one oneof share one `match` in the size and write
+            // passes: at most one of them is set.
+            match &mut run {
+                Some(r) if r.index == o.index => {}
+                _ => {
+                    flush(
+                        &mut run,
+                        &mut size_terms,
+                        &mut write_stmts,
+                        &mut first_is_match,
+                    );
+                    run = Some(Run {
+                        index: o.index,
+                        ident: o.ident.clone(),
+                        arms: Vec::new(),
+                    });
+                }
             }
-            size_terms.push(quote! {
-                match &self.#ident {
-                    ::core::option::Option::Some(#path::#variant(v)) => s.explicit::<#codec>(#number, v),
-                    _ => 0,
-                }
-            });
-            write_stmts.push(quote! {
-                if let ::core::option::Option::Some(#path::#variant(v)) = &self.#ident {
-                    w.explicit::<#codec>(#number, v);
-                }
-            });
+            if let Some(r) = &mut run {
+                r.arms.push(Arm {
+                    pat: quote!(::core::option::Option::Some(#path::#variant(v))),
+                    size: quote!(s.explicit::<#codec>(#number, v)),
+                    write: quote!(w.explicit::<#codec>(#number, v)),
+                });
+            }
             // SPEC §5.4: a second member is refused at its key.
             decode_stmts.push(quote! {
                 if let ::core::option::Option::Some(v) = r.oneof::<#codec>(#number, #proto_name, #local.is_some())? {
@@ -325,6 +343,13 @@ impl Emitter<'_> {
                 }
             });
         }
+
+        flush(
+            &mut run,
+            &mut size_terms,
+            &mut write_stmts,
+            &mut first_is_match,
+        );
 
         // A sum cannot start with a `match` in tail position (it would end the
         // statement there), so a leading oneof term is bound first.
@@ -639,6 +664,60 @@ impl Emitter<'_> {
                 #(#out)*
             }
         })
+    }
+}
+
+/// Consecutive members of one oneof, as `match` arms for the size and write passes.
+struct Run {
+    index: usize,
+    ident: Ident,
+    arms: Vec<Arm>,
+}
+
+/// One oneof member: its pattern and its size and write calls.
+struct Arm {
+    pat: TokenStream,
+    size: TokenStream,
+    write: TokenStream,
+}
+
+/// Emit the pending oneof run, if any.
+fn flush(
+    run: &mut Option<Run>,
+    size_terms: &mut Vec<TokenStream>,
+    write_stmts: &mut Vec<TokenStream>,
+    first_is_match: &mut bool,
+) {
+    let Some(Run { ident, arms, .. }) = run.take() else {
+        return;
+    };
+    if size_terms.is_empty() {
+        *first_is_match = true;
+    }
+    let pats: Vec<&TokenStream> = arms.iter().map(|a| &a.pat).collect();
+    let sizes = arms.iter().map(|a| &a.size);
+    let writes = arms.iter().map(|a| &a.write);
+    size_terms.push(quote! {
+        match &self.#ident {
+            #(#pats => #sizes,)*
+            _ => 0,
+        }
+    });
+    if let [arm] = arms.as_slice() {
+        // One member: `if let` reads better than a two-arm match (clippy::single_match).
+        let (pat, write) = (&arm.pat, &arm.write);
+        write_stmts.push(quote! {
+            if let #pat = &self.#ident {
+                #write;
+            }
+        });
+    } else {
+        write_stmts.push(quote! {
+            match &self.#ident {
+                #(#pats => #writes,)*
+                _ => {}
+            }
+        });
     }
 }
 

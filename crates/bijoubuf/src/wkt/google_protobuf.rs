@@ -178,62 +178,49 @@ impl crate::Message for Value {
         &EMPTY
     }
     fn __size<'v>(&'v self, s: &mut crate::__private::Sizer<'v>) -> usize {
-        let size = match &self.kind {
+        match &self.kind {
             ::core::option::Option::Some(value::Kind::NullValue(v)) => {
                 s.explicit::<crate::__private::Enum>(1, v)
             }
+            ::core::option::Option::Some(value::Kind::NumberValue(v)) => {
+                s.explicit::<crate::__private::Double>(2, v)
+            }
+            ::core::option::Option::Some(value::Kind::StringValue(v)) => {
+                s.explicit::<crate::__private::Str>(3, v)
+            }
+            ::core::option::Option::Some(value::Kind::BoolValue(v)) => {
+                s.explicit::<crate::__private::Bool>(4, v)
+            }
+            ::core::option::Option::Some(value::Kind::StructValue(v)) => {
+                s.explicit::<crate::__private::Msg<Struct>>(5, v)
+            }
+            ::core::option::Option::Some(value::Kind::ListValue(v)) => {
+                s.explicit::<crate::__private::Msg<ListValue>>(6, v)
+            }
             _ => 0,
-        };
-        size
-            + match &self.kind {
-                ::core::option::Option::Some(value::Kind::NumberValue(v)) => {
-                    s.explicit::<crate::__private::Double>(2, v)
-                }
-                _ => 0,
-            }
-            + match &self.kind {
-                ::core::option::Option::Some(value::Kind::StringValue(v)) => {
-                    s.explicit::<crate::__private::Str>(3, v)
-                }
-                _ => 0,
-            }
-            + match &self.kind {
-                ::core::option::Option::Some(value::Kind::BoolValue(v)) => {
-                    s.explicit::<crate::__private::Bool>(4, v)
-                }
-                _ => 0,
-            }
-            + match &self.kind {
-                ::core::option::Option::Some(value::Kind::StructValue(v)) => {
-                    s.explicit::<crate::__private::Msg<Struct>>(5, v)
-                }
-                _ => 0,
-            }
-            + match &self.kind {
-                ::core::option::Option::Some(value::Kind::ListValue(v)) => {
-                    s.explicit::<crate::__private::Msg<ListValue>>(6, v)
-                }
-                _ => 0,
-            }
+        }
     }
     fn __write<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
-        if let ::core::option::Option::Some(value::Kind::NullValue(v)) = &self.kind {
-            w.explicit::<crate::__private::Enum>(1, v);
-        }
-        if let ::core::option::Option::Some(value::Kind::NumberValue(v)) = &self.kind {
-            w.explicit::<crate::__private::Double>(2, v);
-        }
-        if let ::core::option::Option::Some(value::Kind::StringValue(v)) = &self.kind {
-            w.explicit::<crate::__private::Str>(3, v);
-        }
-        if let ::core::option::Option::Some(value::Kind::BoolValue(v)) = &self.kind {
-            w.explicit::<crate::__private::Bool>(4, v);
-        }
-        if let ::core::option::Option::Some(value::Kind::StructValue(v)) = &self.kind {
-            w.explicit::<crate::__private::Msg<Struct>>(5, v);
-        }
-        if let ::core::option::Option::Some(value::Kind::ListValue(v)) = &self.kind {
-            w.explicit::<crate::__private::Msg<ListValue>>(6, v);
+        match &self.kind {
+            ::core::option::Option::Some(value::Kind::NullValue(v)) => {
+                w.explicit::<crate::__private::Enum>(1, v)
+            }
+            ::core::option::Option::Some(value::Kind::NumberValue(v)) => {
+                w.explicit::<crate::__private::Double>(2, v)
+            }
+            ::core::option::Option::Some(value::Kind::StringValue(v)) => {
+                w.explicit::<crate::__private::Str>(3, v)
+            }
+            ::core::option::Option::Some(value::Kind::BoolValue(v)) => {
+                w.explicit::<crate::__private::Bool>(4, v)
+            }
+            ::core::option::Option::Some(value::Kind::StructValue(v)) => {
+                w.explicit::<crate::__private::Msg<Struct>>(5, v)
+            }
+            ::core::option::Option::Some(value::Kind::ListValue(v)) => {
+                w.explicit::<crate::__private::Msg<ListValue>>(6, v)
+            }
+            _ => {}
         }
     }
     fn __decode(
