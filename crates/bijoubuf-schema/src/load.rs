@@ -184,6 +184,12 @@ pub(crate) fn compile(compiler: &Compiler, names: &[&str]) -> Result<Compiled, D
     errors.append(&mut errs);
     errors.append(&mut options::interpret(&files, &mut models, &symbols));
     let mut warnings = lints::run(&compiler.lints, &files, &models);
+    // The checker reports a few protoc warnings beside its errors.
+    let (checker_warnings, errs): (Vec<_>, Vec<_>) = errors
+        .into_iter()
+        .partition(|d| d.severity() == Severity::Warning);
+    errors = errs;
+    warnings.extend(checker_warnings);
     // descriptor.proto was loaded for option checking; keep only what the requested
     // files reach through their imports.
     let mut reached = vec![false; files.len()];

@@ -401,3 +401,24 @@ fn schema_holds_only_requested_files_and_their_imports() {
         Some(true)
     );
 }
+
+#[test]
+fn json_name_clashes_follow_protoc() {
+    // proto3: the default names clash, even when one field has a custom json_name.
+    let errs = errors(
+        "syntax = \"proto3\";\nmessage M { int32 a_b = 1 [json_name = \"x\"]; int32 aB = 2; }\n",
+    );
+    assert_eq!(errs[0].0, "json-name-conflict");
+    // proto2: a clash involving a default name is a warning, two custom names an error.
+    let c =
+        one("syntax = \"proto2\";\nmessage M { optional int32 a_b = 1; optional int32 aB = 2; }\n");
+    assert!(
+        c.warnings
+            .iter()
+            .any(|w| w.code() == "json-name-conflict" && w.severity() == Severity::Warning)
+    );
+    let errs = errors(
+        "syntax = \"proto2\";\nmessage M { optional int32 a = 1 [json_name = \"x\"]; optional int32 b = 2 [json_name = \"x\"]; }\n",
+    );
+    assert_eq!(errs[0].0, "json-name-conflict");
+}

@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use super::defaults::scalar_default;
 use super::{Checker, bool_option, join, simple_option};
 use crate::ast::{self, Label, ValueKind};
+use crate::diagnostics::Diagnostic;
 use crate::model::{
     Cardinality, FieldDef, FieldSpans, FieldType, NumberRange, Presence, ScalarType, Syntax,
 };
@@ -485,32 +486,57 @@ impl Checker<'_> {
         }
     }
 
-    /// Two fields may not share a JSON name (proto3: also the default names; proto2:
-    /// when a custom `json_name` is involved).
+    /// Two fields may not share a JSON name, compared twice as protoc does: by the names
+    /// JSON uses (custom `json_name` included) and by the default names alone (field masks
+    /// use those). In proto2 a clash that involves a default name is only a warning.
     pub(crate) fn check_json_names(&mut self, fields: &[FieldDef], m: &ast::Message) {
         if m.map_entry {
             return;
         }
         let proto3 = self.syntax() == Syntax::Proto3;
-        let mut seen: HashMap<String, &FieldDef> = HashMap::new();
         let mut by_index: Vec<&FieldDef> = fields.iter().collect();
         by_index.sort_by_key(|f| f.index);
-        for f in by_index {
-            if let Some(prev) = seen.get(&f.json_name) {
+        let mut reported: Vec<(usize, usize)> = Vec::new();
+        for use_custom in [true, false] {
+            let mut seen: HashMap<String, &FieldDef> = HashMap::new();
+            for f in &by_index {
+                let key = if use_custom {
+                    f.json_name.clone()
+                } else {
+                    json_name(&f.name)
+                };
+                let Some(prev) = seen.get(&key).copied() else {
+                    seen.insert(key, f);
+                    continue;
+                };
                 // Same name twice is already a duplicate-name error.
-                if prev.name != f.name && (proto3 || f.custom_json_name || prev.custom_json_name) {
-                    self.err(
-                        "json-name-conflict",
-                        f.parts.name,
-                        format!(
-                            "the JSON name {:?} of field {:?} conflicts with field {:?}",
-                            f.json_name, f.name, prev.name
-                        ),
-                    )
-                    .with_label(prev.parts.name, "the other field");
+                if prev.name == f.name || reported.contains(&(prev.index, f.index)) {
+                    continue;
                 }
-            } else {
-                seen.insert(f.json_name.clone(), f);
+                reported.push((prev.index, f.index));
+                let custom = use_custom && f.custom_json_name && prev.custom_json_name;
+                let which = if use_custom {
+                    "JSON name"
+                } else {
+                    "default JSON name"
+                };
+                let message = format!(
+                    "the {which} {key:?} of field {:?} conflicts with field {:?}",
+                    f.name, prev.name
+                );
+                let mut d = if proto3 || custom {
+                    Diagnostic::error("json-name-conflict", &self.file.name, f.parts.name, message)
+                } else {
+                    Diagnostic::warning(
+                        "json-name-conflict",
+                        &self.file.name,
+                        f.parts.name,
+                        message,
+                    )
+                };
+                d.with_label(prev.parts.name, "the other field")
+                    .with_help("rename one field or give it a distinct `json_name`");
+                self.errors.push(d);
             }
         }
     }
