@@ -89,6 +89,24 @@ impl<'s> Context<'s> {
         owner: Option<&'s MessageDef>,
     ) -> Result<(), Error> {
         let mut scope = Scope::default();
+        if modules.is_empty() {
+            // A package's root module also holds the modules of its sub-packages
+            // (`a.b` is `a::b`), so message modules keep clear of those names.
+            let prefix = format!("{package}.");
+            for f in self.schema.files() {
+                let rest = if package.is_empty() {
+                    Some(f.package.as_str())
+                } else {
+                    f.package.strip_prefix(&prefix)
+                };
+                if let Some(seg) = rest
+                    .and_then(|r| r.split('.').next())
+                    .filter(|s| !s.is_empty())
+                {
+                    scope.claim_exact(&names::snake(seg));
+                }
+            }
+        }
         let mut msgs = Vec::new();
         for m in members.messages.iter().filter(|m| !m.map_entry) {
             msgs.push((*m, scope.claim(&names::camel(&m.name))));

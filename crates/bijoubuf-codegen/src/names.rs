@@ -75,6 +75,11 @@ impl Scope {
         }
     }
 
+    /// Mark `name` (after keyword escaping) as used, whether or not it already was.
+    pub(crate) fn claim_exact(&mut self, name: &str) {
+        self.used.insert(spelled(name));
+    }
+
     /// `want` (after keyword escaping) if free, else `want_`, `want__`, ….
     pub(crate) fn claim(&mut self, want: &str) -> String {
         let mut name = spelled(want);

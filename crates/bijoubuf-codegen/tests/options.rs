@@ -197,3 +197,21 @@ fn empty_package_file_name() {
     assert_eq!(files[0].name, "_.rs");
     assert!(bijoubuf_codegen::include_file(&files).contains("include!(\"_.rs\");"));
 }
+
+#[test]
+fn message_modules_keep_clear_of_sub_package_modules() {
+    let files = [
+        (
+            "a.proto",
+            r#"syntax = "proto3"; package a; message B { message Inner { int32 x = 1; } Inner i = 1; }"#,
+        ),
+        (
+            "ab.proto",
+            r#"syntax = "proto3"; package a.b; message C { int32 y = 1; }"#,
+        ),
+    ];
+    let out = gen_with(&files, &Options::new()).unwrap();
+    // `a::b` is the package; B's nested types move to `a::b_`.
+    assert!(out.contains("pub mod b_ {"), "{out}");
+    assert!(out.contains("::core::option::Option<b_::Inner>"), "{out}");
+}
