@@ -11,12 +11,17 @@ fn check(text: &str) {
         Ok(c) => assert!(c.schema.file("fuzz.proto").is_some()),
         Err(e) => {
             assert!(!e.errors().is_empty());
+            let handler = miette::GraphicalReportHandler::new_themed(
+                miette::GraphicalTheme::unicode_nocolor(),
+            );
             for d in e.errors() {
                 assert!(d.line() >= 1 && d.column() >= 1, "{d}");
-                assert!(
-                    d.span().start <= d.span().end && d.span().end <= text.len() + 1,
-                    "{d}"
-                );
+                let ok = |s: bijoubuf_schema::Span| s.start <= s.end && s.end <= text.len();
+                assert!(ok(d.span()), "{d}");
+                assert!(d.labels().iter().all(|l| ok(l.span)), "{d}");
+                // Every diagnostic renders: its spans lie inside the source miette is given.
+                let mut out = String::new();
+                assert!(handler.render_report(&mut out, d).is_ok(), "{d}");
             }
         }
     }
