@@ -235,6 +235,12 @@ impl Config {
         self
     }
 
+    /// See [`Options::no_std`].
+    pub fn no_std(&mut self) -> &mut Self {
+        self.options.no_std();
+        self
+    }
+
     /// Compile `protos` (paths, each inside one of `includes`) and write one
     /// `<package>.rs` per package to the output directory. Returns the paths written
     /// (generated files, then the include file and descriptor set if configured).

@@ -56,7 +56,7 @@ impl<'c> Emitter<'c> {
 
     /// The crate `String`, `Vec`, `Box` and `BTreeMap` come from.
     pub(crate) fn alloc(&self) -> TokenStream {
-        if self.ctx.opts.inside_runtime {
+        if self.ctx.opts.inside_runtime || self.ctx.opts.no_std {
             quote!(::alloc)
         } else {
             quote!(::std)

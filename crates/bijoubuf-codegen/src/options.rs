@@ -64,6 +64,7 @@ pub struct Options {
     pub(crate) field_attrs: Vec<(String, String)>,
     pub(crate) extern_paths: Vec<(String, String)>,
     pub(crate) inside_runtime: bool,
+    pub(crate) no_std: bool,
 }
 
 impl Options {
@@ -173,6 +174,13 @@ impl Options {
     ) -> &mut Self {
         self.extern_paths
             .push((proto_path.as_ref().into(), rust_path.as_ref().into()));
+        self
+    }
+
+    /// Name `String`, `Vec`, `Box` and `BTreeMap` through `::alloc` instead of `::std`,
+    /// for `no_std` crates (which then need `extern crate alloc;` at their root).
+    pub fn no_std(&mut self) -> &mut Self {
+        self.no_std = true;
         self
     }
 

@@ -215,3 +215,25 @@ fn message_modules_keep_clear_of_sub_package_modules() {
     assert!(out.contains("pub mod b_ {"), "{out}");
     assert!(out.contains("::core::option::Option<b_::Inner>"), "{out}");
 }
+
+#[test]
+fn no_std_names_alloc() {
+    let text = r#"syntax = "proto3"; message M { string s = 1; repeated bytes b = 2; map<int32, M> m = 3; M r = 4; }"#;
+    let mut opts = Options::new();
+    opts.no_std();
+    let out = gen_one(text, &opts);
+    assert!(out.contains("pub s: ::alloc::string::String"), "{out}");
+    assert!(
+        out.contains("pub b: ::alloc::vec::Vec<::alloc::vec::Vec<u8>>"),
+        "{out}"
+    );
+    assert!(
+        out.contains("pub m: ::alloc::collections::BTreeMap<i32, M>"),
+        "{out}"
+    );
+    assert!(
+        out.contains("pub r: ::core::option::Option<::alloc::boxed::Box<M>>"),
+        "{out}"
+    );
+    assert!(!out.contains("::std::"), "{out}");
+}
