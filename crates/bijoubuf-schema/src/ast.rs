@@ -45,6 +45,8 @@ pub(crate) struct Import {
     pub(crate) path: String,
     pub(crate) path_span: Span,
     pub(crate) kind: ImportKind,
+    /// The `public` or `weak` keyword.
+    pub(crate) kind_span: Option<Span>,
     pub(crate) span: Span,
     pub(crate) comments: Comments,
 }
@@ -62,6 +64,8 @@ pub(crate) struct OptionStmt {
     pub(crate) name: Vec<NamePart>,
     pub(crate) value: Value,
     pub(crate) span: Span,
+    /// Comments of an `option …;` statement (none for `[…]` entries).
+    pub(crate) comments: Comments,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -114,6 +118,8 @@ pub(crate) struct Field {
     pub(crate) number: i64,
     pub(crate) number_span: Span,
     pub(crate) options: Vec<OptionStmt>,
+    /// The `[…]` list.
+    pub(crate) options_span: Option<Span>,
     pub(crate) oneof: Option<usize>,
     pub(crate) span: Span,
     pub(crate) comments: Comments,
@@ -133,19 +139,25 @@ pub(crate) struct Range {
     pub(crate) start: i64,
     pub(crate) end: i64,
     pub(crate) span: Span,
+    pub(crate) start_span: Span,
+    pub(crate) end_span: Span,
 }
 
 #[derive(Clone, Debug)]
 pub(crate) struct ExtensionRanges {
     pub(crate) ranges: Vec<Range>,
     pub(crate) options: Vec<OptionStmt>,
+    pub(crate) options_span: Option<Span>,
     pub(crate) span: Span,
+    pub(crate) comments: Comments,
 }
 
 #[derive(Clone, Debug)]
 pub(crate) struct Reserved {
     pub(crate) ranges: Vec<Range>,
     pub(crate) names: Vec<Ident>,
+    pub(crate) span: Span,
+    pub(crate) comments: Comments,
 }
 
 #[derive(Clone, Debug)]
@@ -171,6 +183,7 @@ pub(crate) struct EnumValue {
     pub(crate) number: i64,
     pub(crate) number_span: Span,
     pub(crate) options: Vec<OptionStmt>,
+    pub(crate) options_span: Option<Span>,
     pub(crate) span: Span,
     pub(crate) comments: Comments,
 }
@@ -197,9 +210,10 @@ pub(crate) struct Extend {
 pub(crate) struct Method {
     pub(crate) name: Ident,
     pub(crate) input: Ident,
-    pub(crate) input_stream: bool,
+    /// The `stream` keyword before the request type.
+    pub(crate) input_stream: Option<Span>,
     pub(crate) output: Ident,
-    pub(crate) output_stream: bool,
+    pub(crate) output_stream: Option<Span>,
     pub(crate) options: Vec<OptionStmt>,
     pub(crate) span: Span,
     pub(crate) comments: Comments,

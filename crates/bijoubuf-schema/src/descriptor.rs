@@ -14,8 +14,8 @@ use prost_types::{
 
 use crate::SourceInfo;
 use crate::model::{
-    Cardinality, Comments, EnumDef, ExtendDecl, FieldDef, FieldType, FileDef, MessageDef, Presence,
-    ScalarType, Schema, Syntax,
+    Cardinality, Comments, EnumDef, ExtendDecl, FieldDef, FieldType, FileDef, MessageDef,
+    OptionDef, Presence, RangeStmt, ScalarType, Schema, Syntax,
 };
 use crate::span::Span;
 
@@ -117,6 +117,14 @@ fn field(f: &FieldDef, locs: &mut Locs<'_>, path: &[i32]) -> FieldDescriptorProt
     }
     locs.add(&[1], f.parts.name, None);
     locs.add(&[3], f.parts.number, None);
+    option_locs(&f.options, f.parts.options, locs, 8);
+    if let Some(span) = f.parts.default {
+        locs.add(&[7], span, None);
+    }
+    if let Some((entry, value)) = f.parts.json_name {
+        locs.add(&[10], entry, None);
+        locs.add(&[10], value, None);
+    }
     locs.pop(path.len());
     FieldDescriptorProto {
         name: Some(f.name.clone()),
@@ -130,6 +138,52 @@ fn field(f: &FieldDef, locs: &mut Locs<'_>, path: &[i32]) -> FieldDescriptorProt
         json_name: Some(f.json_name.clone()),
         options: decode(&f.encoded_options),
         proto3_optional: f.proto3_optional.then_some(true),
+    }
+}
+
+/// Options: a statement at `[tag]` and at `[tag, path…]` (the option's field numbers); a
+/// `[…]` list at `[tag]` once and each entry at `[tag, path…]`.
+fn option_locs(defs: &[OptionDef], bracket: Option<Span>, locs: &mut Locs<'_>, tag: i32) {
+    if let Some(b) = bracket {
+        locs.add(&[tag], b, None);
+    }
+    for d in defs {
+        if bracket.is_none() {
+            locs.add(&[tag], d.span, None);
+        }
+        let mut path = vec![tag];
+        path.extend_from_slice(&d.path);
+        let comments = if bracket.is_none() {
+            Some(&d.comments)
+        } else {
+            None
+        };
+        locs.add(&path, d.span, comments);
+    }
+}
+
+/// `reserved`/`extensions` statements: each statement at `[range_tag]` (or `[name_tag]`
+/// for names), each range at `[range_tag, k]` with its start at `1` and end at `2`, each
+/// name at `[name_tag, k]`.
+fn range_stmts(stmts: &[RangeStmt], locs: &mut Locs<'_>, range_tag: i32, name_tag: i32) {
+    let (mut r, mut n) = (0, 0);
+    for s in stmts {
+        if !s.ranges.is_empty() {
+            locs.add(&[range_tag], s.span, Some(&s.comments));
+        }
+        for [whole, start, end] in &s.ranges {
+            locs.add(&[range_tag, r], *whole, None);
+            locs.add(&[range_tag, r, 1], *start, None);
+            locs.add(&[range_tag, r, 2], *end, None);
+            r += 1;
+        }
+        if !s.names.is_empty() {
+            locs.add(&[name_tag], s.span, Some(&s.comments));
+        }
+        for span in &s.names {
+            locs.add(&[name_tag, n], *span, None);
+            n += 1;
+        }
     }
 }
 
@@ -153,6 +207,8 @@ fn enumeration(e: &EnumDef, locs: &mut Locs<'_>, path: &[i32]) -> EnumDescriptor
     locs.push(path);
     locs.add(&[], e.span, Some(&e.comments));
     locs.add(&[1], e.name_span, None);
+    range_stmts(&e.reserved_decls, locs, 4, 5);
+    option_locs(&e.options, None, locs, 3);
     let value = e
         .values
         .iter()
@@ -162,6 +218,7 @@ fn enumeration(e: &EnumDef, locs: &mut Locs<'_>, path: &[i32]) -> EnumDescriptor
             locs.add(&[], v.span, Some(&v.comments));
             locs.add(&[1], v.name_span, None);
             locs.add(&[2], v.number_span, None);
+            option_locs(&v.options, v.options_span, locs, 3);
             locs.pop(2);
             EnumValueDescriptorProto {
                 name: Some(v.name.clone()),
@@ -216,6 +273,9 @@ fn message(m: &MessageDef, locs: &mut Locs<'_>, path: &[i32]) -> DescriptorProto
             if let Some(name_span) = o.name_span {
                 locs.add(&[8, idx(i)], o.span, Some(&o.comments));
                 locs.add(&[8, idx(i), 1], name_span, None);
+                locs.push(&[8, idx(i)]);
+                option_locs(&o.options, None, locs, 2);
+                locs.pop(2);
             }
             OneofDescriptorProto {
                 name: Some(o.name.clone()),
@@ -236,6 +296,18 @@ fn message(m: &MessageDef, locs: &mut Locs<'_>, path: &[i32]) -> DescriptorProto
         .map(|(i, e)| enumeration(e, locs, &[4, idx(i)]))
         .collect();
     let extensions = extensions(&m.extensions, &m.extend_decls, locs, 6);
+    range_stmts(&m.extension_range_decls, locs, 5, 5);
+    for (k, (bracket, defs)) in m.extension_range_option_defs.iter().enumerate() {
+        if bracket.is_some() {
+            locs.push(&[5, idx(k)]);
+            option_locs(defs, *bracket, locs, 3);
+            locs.pop(2);
+        }
+    }
+    if !m.map_entry {
+        option_locs(&m.options, None, locs, 7);
+    }
+    range_stmts(&m.reserved_decls, locs, 9, 10);
     locs.pop(path.len());
     let options = if m.map_entry {
         Some(prost_types::MessageOptions {
@@ -292,6 +364,17 @@ pub(crate) fn file(f: &FileDef) -> FileDescriptorProto {
     for (i, (span, c)) in f.decls.imports.iter().enumerate() {
         locs.add(&[3, idx(i)], *span, Some(c));
     }
+    option_locs(&f.options, None, &mut locs, 8);
+    let (mut public, mut weak) = (0, 0);
+    for (is_public, span) in &f.decls.import_kinds {
+        let (tag, n) = if *is_public {
+            (10, &mut public)
+        } else {
+            (11, &mut weak)
+        };
+        locs.add(&[tag, *n], *span, None);
+        *n += 1;
+    }
     let message_type = f
         .messages
         .iter()
@@ -312,6 +395,7 @@ pub(crate) fn file(f: &FileDef) -> FileDescriptorProto {
             locs.push(&[6, idx(i)]);
             locs.add(&[], s.span, Some(&s.comments));
             locs.add(&[1], s.name_span, None);
+            option_locs(&s.options, None, &mut locs, 3);
             let method = s
                 .methods
                 .iter()
@@ -321,6 +405,14 @@ pub(crate) fn file(f: &FileDef) -> FileDescriptorProto {
                     for (tag, span) in [1, 2, 3].into_iter().zip(m.spans) {
                         locs.add(&[2, idx(j), tag], span, None);
                     }
+                    for (tag, span) in [5, 6].into_iter().zip(m.stream_spans) {
+                        if let Some(span) = span {
+                            locs.add(&[2, idx(j), tag], span, None);
+                        }
+                    }
+                    locs.push(&[2, idx(j)]);
+                    option_locs(&m.options, None, &mut locs, 4);
+                    locs.pop(2);
                     MethodDescriptorProto {
                         name: Some(m.name.clone()),
                         input_type: Some(format!(".{}", m.input_type)),

@@ -202,6 +202,11 @@ pub struct OptionDef {
     pub value: OptionValue,
     /// The statement's span.
     pub span: Span,
+    /// Field numbers from the options message to the value (for source-code info).
+    #[serde(skip)]
+    pub(crate) path: Vec<i32>,
+    #[serde(skip)]
+    pub(crate) comments: Comments,
 }
 
 /// A field (or an extension).
@@ -263,6 +268,21 @@ pub(crate) struct FieldSpans {
     pub(crate) name: Span,
     pub(crate) number: Span,
     pub(crate) extendee: Option<Span>,
+    pub(crate) options: Option<Span>,
+    /// `[default = v]`: the value.
+    pub(crate) default: Option<Span>,
+    /// `[json_name = "n"]`: the entry and its value.
+    pub(crate) json_name: Option<(Span, Span)>,
+}
+
+/// A `reserved` or `extensions` statement's places (for source-code info): the statement,
+/// each range (whole, start, end), each name.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct RangeStmt {
+    pub(crate) span: Span,
+    pub(crate) comments: Comments,
+    pub(crate) ranges: Vec<[Span; 3]>,
+    pub(crate) names: Vec<Span>,
 }
 
 /// An `extend` block's place (for source-code info).
@@ -280,6 +300,8 @@ pub(crate) struct FileDecls {
     pub(crate) syntax: Option<(Span, Comments)>,
     pub(crate) package: Option<(Span, Comments)>,
     pub(crate) imports: Vec<(Span, Comments)>,
+    /// `public`/`weak` keywords: (is public, span).
+    pub(crate) import_kinds: Vec<(bool, Span)>,
     pub(crate) extends: Vec<ExtendDecl>,
 }
 
@@ -360,13 +382,18 @@ pub struct MessageDef {
     #[serde(skip)]
     pub(crate) name_span: Span,
     #[serde(skip)]
-    pub(crate) extension_range_decls: Vec<Span>,
+    pub(crate) extension_range_decls: Vec<RangeStmt>,
+    #[serde(skip)]
+    pub(crate) reserved_decls: Vec<RangeStmt>,
     #[serde(skip)]
     pub(crate) extend_decls: Vec<ExtendDecl>,
     /// Encoded options of each extension range (a statement's options repeat for each of
     /// its ranges).
     #[serde(skip)]
     pub(crate) extension_range_options: Vec<Vec<u8>>,
+    /// Per extension range: the `[…]` span and the interpreted options.
+    #[serde(skip)]
+    pub(crate) extension_range_option_defs: Vec<(Option<Span>, Vec<OptionDef>)>,
     #[serde(skip)]
     pub(crate) encoded_options: Vec<u8>,
 }
@@ -415,6 +442,8 @@ pub struct EnumValueDef {
     #[serde(skip)]
     pub(crate) number_span: Span,
     #[serde(skip)]
+    pub(crate) options_span: Option<Span>,
+    #[serde(skip)]
     pub(crate) encoded_options: Vec<u8>,
 }
 
@@ -450,6 +479,8 @@ pub struct EnumDef {
     #[serde(skip)]
     pub(crate) name_span: Span,
     #[serde(skip)]
+    pub(crate) reserved_decls: Vec<RangeStmt>,
+    #[serde(skip)]
     pub(crate) encoded_options: Vec<u8>,
 }
 
@@ -475,6 +506,8 @@ pub struct MethodDef {
     pub server_streaming: bool,
     #[serde(skip)]
     pub(crate) spans: [Span; 3],
+    #[serde(skip)]
+    pub(crate) stream_spans: [Option<Span>; 2],
     /// Options.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub options: Vec<OptionDef>,

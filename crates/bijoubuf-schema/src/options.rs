@@ -269,6 +269,15 @@ impl Interpreter<'_> {
                     .with_label(prev, "first set here");
                     continue;
                 }
+                let mut def = def;
+                if repeated {
+                    // Source locations index the occurrences of a repeated option.
+                    let seen = defs
+                        .iter()
+                        .filter(|d: &&OptionDef| d.path.starts_with(&def.path))
+                        .count();
+                    def.path.push(i32::try_from(seen).unwrap_or(i32::MAX));
+                }
                 set.insert(path, stmt.span);
                 bytes.extend_from_slice(&rec);
                 defs.push(def);
@@ -335,12 +344,17 @@ impl Interpreter<'_> {
             let inner = std::mem::take(&mut rec);
             record(f.number, 2, &inner, &mut rec);
         }
-        let path = chain.iter().map(|f| f.number).collect();
+        let path: Vec<u32> = chain.iter().map(|f| f.number).collect();
         let def = OptionDef {
             name: written,
             extension,
             value,
             span: stmt.span,
+            path: path
+                .iter()
+                .map(|&n| i32::try_from(n).unwrap_or(i32::MAX))
+                .collect(),
+            comments: stmt.comments.clone(),
         };
         Some((def, path, last.repeated, rec))
     }

@@ -7,12 +7,8 @@
 //!    held only custom options is `Some(default)` on one side and `None` on the other.
 //!    We compare `None` and `Some(default)` as equal. Our model keeps custom options as
 //!    [`bijoubuf_schema::OptionDef`] values instead.
-//! 2. Source-code info. protoc (and protox) record a location for every token group (option
-//!    names, reserved ranges, each part of a field, …); we record the declarations a code
-//!    generator documents from: files, messages, fields, enums, values, services, methods,
-//!    extend blocks, imports, syntax and package, with their names, numbers and types.
-//!    So we check that every location we emit exists in protox's set with the same span
-//!    and the same comments, not that the sets are equal.
+//! 2. Source-code info is compared as a set: the same locations (path, span, comments),
+//!    in any order, since we emit them grouped by kind rather than in source order.
 //! 3. Tabs in spans. protoc advances the column to the next multiple of 8 at a tab; protox
 //!    counts a tab as one column. We follow protoc, so on lines holding a tab only the
 //!    line numbers of a span are compared.
@@ -130,6 +126,33 @@ fn check_source_info(
             || (has_tab(a) && a.len() == b.len() && a[0] == b[0] && (a.len() == 3 || a[2] == b[2]))
     };
     let mut problems = Vec::new();
+    let mut our_paths: Vec<&Vec<i32>> = ours
+        .source_code_info
+        .iter()
+        .flat_map(|i| &i.location)
+        .map(|l| &l.path)
+        .collect();
+    let mut their_paths: Vec<&Vec<i32>> = theirs
+        .source_code_info
+        .iter()
+        .flat_map(|i| &i.location)
+        .map(|l| &l.path)
+        .collect();
+    our_paths.sort();
+    their_paths.sort();
+    if our_paths != their_paths {
+        let missing: Vec<_> = their_paths
+            .iter()
+            .filter(|p| !our_paths.contains(p))
+            .collect();
+        let extra: Vec<_> = our_paths
+            .iter()
+            .filter(|p| !their_paths.contains(p))
+            .collect();
+        problems.push(format!(
+            "{name}: location paths differ; missing {missing:?}, extra {extra:?}"
+        ));
+    }
     let their_locs = &theirs
         .source_code_info
         .as_ref()

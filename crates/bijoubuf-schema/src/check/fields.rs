@@ -241,6 +241,9 @@ impl Checker<'_> {
                 name: f.name.span,
                 number: f.number_span,
                 extendee: extendee_span,
+                options: f.options_span,
+                default: simple_option(&f.options, "default").map(|o| o.value.span),
+                json_name: simple_option(&f.options, "json_name").map(|o| (o.span, o.value.span)),
             },
             encoded_options: Vec::new(),
         })

@@ -10,7 +10,7 @@ use crate::diagnostics::Diagnostic;
 use crate::load::Loaded;
 use crate::model::{
     Comments, EnumDef, EnumValueDef, ExtendDecl, FileDecls, FileDef, MessageDef, MethodDef,
-    NumberRange, OneofDef, ServiceDef, Syntax,
+    NumberRange, OneofDef, RangeStmt, ServiceDef, Syntax,
 };
 use crate::parser::FIELD_MAX;
 use crate::resolve::{Lookup, SymKind, Symbols};
@@ -35,6 +35,23 @@ pub(crate) fn build(files: &[Loaded], syms: &Symbols) -> (Vec<FileDef>, Vec<Diag
         })
         .collect();
     (models, errors)
+}
+
+fn range_stmt(
+    span: Span,
+    comments: &Comments,
+    ranges: &[ast::Range],
+    names: &[ast::Ident],
+) -> RangeStmt {
+    RangeStmt {
+        span,
+        comments: comments.clone(),
+        ranges: ranges
+            .iter()
+            .map(|r| [r.span, r.start_span, r.end_span])
+            .collect(),
+        names: names.iter().map(|n| n.span).collect(),
+    }
 }
 
 fn extend_decls(blocks: &[ast::Extend]) -> Vec<ExtendDecl> {
@@ -208,6 +225,11 @@ impl Checker<'_> {
                     .imports
                     .iter()
                     .map(|i| (i.span, i.comments.clone()))
+                    .collect(),
+                import_kinds: ast
+                    .imports
+                    .iter()
+                    .filter_map(|i| i.kind_span.map(|s| (i.kind == ImportKind::Public, s)))
                     .collect(),
                 extends: extend_decls(&ast.extends),
             },
@@ -400,7 +422,11 @@ impl Checker<'_> {
         let messages = m.messages.iter().map(|n| self.message(&full, n)).collect();
         let enums = m.enums.iter().map(|e| self.enumeration(&full, e)).collect();
         let extensions = self.extends(&full, &m.extends);
-        let extension_range_decls = m.extension_ranges.iter().map(|er| er.span).collect();
+        let extension_range_decls = m
+            .extension_ranges
+            .iter()
+            .map(|er| range_stmt(er.span, &er.comments, &er.ranges, &[]))
+            .collect();
         MessageDef {
             name: m.name.name.clone(),
             full_name: full,
@@ -419,8 +445,14 @@ impl Checker<'_> {
             span: m.span,
             name_span: m.name.span,
             extension_range_decls,
+            reserved_decls: m
+                .reserved
+                .iter()
+                .map(|r| range_stmt(r.span, &r.comments, &r.ranges, &r.names))
+                .collect(),
             extend_decls: extend_decls(&m.extends),
             extension_range_options: Vec::new(),
+            extension_range_option_defs: Vec::new(),
             encoded_options: Vec::new(),
         }
     }
@@ -520,6 +552,7 @@ impl Checker<'_> {
                 span: v.span,
                 name_span: v.name.span,
                 number_span: v.number_span,
+                options_span: v.options_span,
                 encoded_options: Vec::new(),
             });
         }
@@ -550,6 +583,11 @@ impl Checker<'_> {
             comments: e.comments.clone(),
             span: e.span,
             name_span: e.name.span,
+            reserved_decls: e
+                .reserved
+                .iter()
+                .map(|r| range_stmt(r.span, &r.comments, &r.ranges, &r.names))
+                .collect(),
             encoded_options: Vec::new(),
         }
     }
@@ -633,8 +671,9 @@ impl Checker<'_> {
                     input_type,
                     output_type,
                     spans: [m.name.span, m.input.span, m.output.span],
-                    client_streaming: m.input_stream,
-                    server_streaming: m.output_stream,
+                    client_streaming: m.input_stream.is_some(),
+                    server_streaming: m.output_stream.is_some(),
+                    stream_spans: [m.input_stream, m.output_stream],
                     options: Vec::new(),
                     comments: m.comments.clone(),
                     span: m.span,

@@ -64,9 +64,11 @@ impl Interpreter<'_> {
             odef.encoded_options = bytes;
         }
         for r in &m.extension_ranges {
-            let (_, bytes) = self.options(&full, Target::ExtensionRange, &r.options);
+            let (defs, bytes) = self.options(&full, Target::ExtensionRange, &r.options);
             for _ in &r.ranges {
                 def.extension_range_options.push(bytes.clone());
+                def.extension_range_option_defs
+                    .push((r.options_span, defs.clone()));
             }
         }
         for (n, ndef) in m.messages.iter().zip(def.messages.iter_mut()) {

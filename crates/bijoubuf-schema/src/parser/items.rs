@@ -202,7 +202,7 @@ impl Parser<'_> {
         let name = self.expect_ident("a field name")?;
         self.expect_sym('=')?;
         let (number, number_span) = self.number("a field number")?;
-        let options = self.bracket_options()?;
+        let (options, options_span) = self.bracket_options()?;
         self.expect_sym(';')?;
         self.trailing(&mut comments);
         let span = start.to(self.prev_span());
@@ -232,6 +232,7 @@ impl Parser<'_> {
                         number: n as i64 + 1,
                         number_span: t.span,
                         options: Vec::new(),
+                        options_span: None,
                         oneof: None,
                         span: t.span,
                         comments: Comments::default(),
@@ -248,6 +249,7 @@ impl Parser<'_> {
             number,
             number_span,
             options,
+            options_span,
             oneof,
             span,
             comments,
@@ -295,6 +297,8 @@ impl Parser<'_> {
                 start,
                 end,
                 span: start_span.to(end_span),
+                start_span,
+                end_span,
             });
             if !self.eat_sym(',') {
                 return Ok(out);
@@ -303,20 +307,27 @@ impl Parser<'_> {
     }
 
     fn extensions(&mut self) -> PResult<ExtensionRanges> {
+        let start_idx = self.index();
+        let mut comments = self.comments_at(start_idx);
         let start = self.bump().span;
         let ranges = self.ranges(FIELD_MAX)?;
-        let options = self.bracket_options()?;
+        let (options, options_span) = self.bracket_options()?;
         self.expect_sym(';')?;
+        self.trailing(&mut comments);
         Ok(ExtensionRanges {
             ranges,
             options,
+            options_span,
             span: start.to(self.prev_span()),
+            comments,
         })
     }
 
     /// `reserved 1, 2 to 5;` or `reserved "a", "b";`
     fn reserved(&mut self, max: i64) -> PResult<Reserved> {
-        self.bump();
+        let start_idx = self.index();
+        let mut comments = self.comments_at(start_idx);
+        let start = self.bump().span;
         let mut names = Vec::new();
         let mut ranges = Vec::new();
         if matches!(self.peek().tok, Tok::Str(_)) {
@@ -338,7 +349,13 @@ impl Parser<'_> {
             ranges = self.ranges(max)?;
         }
         self.expect_sym(';')?;
-        Ok(Reserved { ranges, names })
+        self.trailing(&mut comments);
+        Ok(Reserved {
+            ranges,
+            names,
+            span: start.to(self.prev_span()),
+            comments,
+        })
     }
 
     /// `enum Name { … }`
@@ -391,7 +408,7 @@ impl Parser<'_> {
         let name = self.expect_ident("an enum value name")?;
         self.expect_sym('=')?;
         let (number, number_span) = self.number("an enum value number")?;
-        let options = self.bracket_options()?;
+        let (options, options_span) = self.bracket_options()?;
         self.expect_sym(';')?;
         self.trailing(&mut comments);
         let span = name.span.to(self.prev_span());
@@ -400,6 +417,7 @@ impl Parser<'_> {
             number,
             number_span,
             options,
+            options_span,
             span,
             comments,
         });
@@ -528,14 +546,12 @@ impl Parser<'_> {
         })
     }
 
-    fn method_type(&mut self) -> PResult<(Ident, bool)> {
+    fn method_type(&mut self) -> PResult<(Ident, Option<Span>)> {
         self.expect_sym('(')?;
         // `stream` is a keyword only when a type name follows it.
         let stream =
             self.at_word("stream") && matches!(self.peek_at(1).tok, Tok::Ident | Tok::Sym('.'));
-        if stream {
-            self.bump();
-        }
+        let stream = if stream { Some(self.bump().span) } else { None };
         let ty = self.full_ident("a message type", true)?;
         self.expect_sym(')')?;
         Ok((ty, stream))

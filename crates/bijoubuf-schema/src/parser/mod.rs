@@ -422,6 +422,8 @@ impl<'a> Parser<'a> {
         if self.at_word("import") {
             let mut comments = self.comments_at(start_idx);
             self.bump();
+            let kind_span =
+                (self.at_word("public") || self.at_word("weak")).then(|| self.peek().span);
             let kind = if self.eat_word("public") {
                 ImportKind::Public
             } else if self.eat_word("weak") {
@@ -436,6 +438,7 @@ impl<'a> Parser<'a> {
                 path,
                 path_span,
                 kind,
+                kind_span,
                 span: start.to(self.prev_span()),
                 comments,
             });
@@ -473,34 +476,42 @@ impl<'a> Parser<'a> {
 
     /// `option name = value;`
     pub(crate) fn option_statement(&mut self) -> PResult<OptionStmt> {
+        let mut comments = self.comments_at(self.index());
         let start = self.bump().span;
         let (name, value) = self.option_body()?;
         self.expect_sym(';')?;
+        self.trailing(&mut comments);
         Ok(OptionStmt {
             name,
             value,
             span: start.to(self.prev_span()),
+            comments,
         })
     }
 
     /// `[a = 1, (b).c = 2]` after a field or enum value.
-    pub(crate) fn bracket_options(&mut self) -> PResult<Vec<OptionStmt>> {
+    pub(crate) fn bracket_options(&mut self) -> PResult<(Vec<OptionStmt>, Option<Span>)> {
         if !self.at_sym('[') {
-            return Ok(Vec::new());
+            return Ok((Vec::new(), None));
         }
-        self.bump();
+        let open = self.bump().span;
         let mut out = Vec::new();
         loop {
             let s = self.peek().span;
             let (name, value) = self.option_body()?;
             let span = s.to(self.prev_span());
-            out.push(OptionStmt { name, value, span });
+            out.push(OptionStmt {
+                name,
+                value,
+                span,
+                comments: Comments::default(),
+            });
             if self.eat_sym(']') {
                 break;
             }
             self.expect_sym(',')?;
         }
-        Ok(out)
+        Ok((out, Some(open.to(self.prev_span()))))
     }
 }
 
