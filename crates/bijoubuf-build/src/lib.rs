@@ -34,6 +34,8 @@
 //! # Ok(()) }
 //! ```
 
+mod fds;
+
 use std::ffi::OsString;
 use std::fmt;
 use std::io;
@@ -65,6 +67,12 @@ pub enum Error {
     /// No output directory: neither [`Config::out_dir`] nor the `OUT_DIR` variable
     /// cargo sets for build scripts.
     NoOutDir,
+    /// A descriptor in a set passed to [`Config::compile_fds`] cannot be expressed as
+    /// schema text.
+    Descriptor {
+        /// What and where.
+        message: String,
+    },
     /// A proto file is not under any include directory, so it has no import name.
     NotInIncludes {
         /// The file.
@@ -78,6 +86,9 @@ impl fmt::Display for Error {
             Error::Schema { rendered, .. } => f.write_str(rendered),
             Error::Codegen(e) => write!(f, "code generation failed: {e}"),
             Error::Io { path, source } => write!(f, "{}: {source}", path.display()),
+            Error::Descriptor { message } => {
+                write!(f, "descriptor set: {message} is not supported")
+            }
             Error::NoOutDir => {
                 f.write_str("no output directory: set Config::out_dir or run from build.rs")
             }
@@ -264,6 +275,38 @@ impl Config {
             rendered: render(&d),
             diagnostics: Box::new(d),
         })?;
+        self.write(&compiled)
+    }
+
+    /// Generate code for every file of a descriptor set made elsewhere (protoc's
+    /// `--descriptor_set_out`, buf, protox), as `prost-build` does. The descriptors are
+    /// written back as schema text and checked like source files, so the same rules
+    /// apply; comments and custom options in the set are not carried over.
+    ///
+    /// # Errors
+    /// [`Error::Descriptor`] for what cannot be expressed as schema text (groups,
+    /// editions), [`Error::Schema`] for rule violations, codegen or I/O errors.
+    pub fn compile_fds(
+        &mut self,
+        set: prost_types::FileDescriptorSet,
+    ) -> Result<Vec<PathBuf>, Error> {
+        let mut compiler = Compiler::new();
+        let mut names = Vec::new();
+        for f in &set.file {
+            let text = fds::file_text(f)
+                .map_err(|fds::Unsupported(message)| Error::Descriptor { message })?;
+            compiler.source(f.name(), text);
+            names.push(f.name().to_string());
+        }
+        let compiled = compiler.compile(&names).map_err(|d| Error::Schema {
+            rendered: render(&d),
+            diagnostics: Box::new(d),
+        })?;
+        self.write(&compiled)
+    }
+
+    /// Generate and write the files for a compiled schema.
+    fn write(&self, compiled: &bijoubuf_schema::Compiled) -> Result<Vec<PathBuf>, Error> {
         let files = bijoubuf_codegen::generate(&compiled.schema, &self.options)?;
         let out_dir = match &self.out_dir {
             Some(d) => d.clone(),

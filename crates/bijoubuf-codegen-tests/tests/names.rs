@@ -21,7 +21,7 @@ fn keyword_fields_round_trip() {
         r#gen: "g".into(),
         unknown_fields_: vec![8],
         r#match: "m".into(),
-        self__: vec!["s".into()],
+        selves: vec!["s".into()],
         r#use: BTreeMap::from([("u".into(), "v".into())]),
         r#impl: Some(r#match::Impl::Where("w".into())),
         r: "r".into(),
@@ -38,9 +38,9 @@ fn error_paths_use_schema_names() {
     // `self` is field 2 (key 04): holding its default is refused under its schema name.
     let e = assert_rejects::<Match>(&[0x04, 0x00], "default-value-present", 0);
     assert_eq!(e.path_string(), "match.self");
-    // `Self` (10) is a repeated string: key ((10 - 1) << 2) | LEN = 26.
+    // `selves` (10) is a repeated string: key ((10 - 1) << 2) | LEN = 26.
     let e = assert_rejects::<Match>(&[0x26, 0x00], "empty-repeated", 0);
-    assert_eq!(e.path_string(), "match.Self");
+    assert_eq!(e.path_string(), "match.selves");
 }
 
 #[test]

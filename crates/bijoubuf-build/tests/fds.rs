@@ -1,0 +1,76 @@
+//! `compile_fds`: a descriptor set generates the same code as the schema files it was
+//! made from (comments aside, which descriptor text does not carry).
+
+use std::path::{Path, PathBuf};
+
+use bijoubuf_build::Config;
+
+const SCHEMAS: &[&str] = &[
+    "kitchen/sink.proto",
+    "kitchen/extra.proto",
+    "legacy/legacy.proto",
+    "keywords/keywords.proto",
+    "example/envelope.proto",
+];
+
+fn schemas_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../schemas")
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn config(dir: &Path) -> Config {
+    let mut c = Config::new();
+    c.out_dir(dir)
+        .disable_comments(["."])
+        .preserve_unknown_fields([".kitchen.Tree"]);
+    c
+}
+
+/// Generated files by name, without the header line (it names the source files).
+fn outputs(paths: &[PathBuf]) -> Vec<(String, String)> {
+    let mut v: Vec<(String, String)> = paths
+        .iter()
+        .map(|p| {
+            let text = std::fs::read_to_string(p).unwrap();
+            let body = text.split_once('\n').map_or("", |(_, b)| b).to_string();
+            (p.file_name().unwrap().to_string_lossy().into_owned(), body)
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn descriptor_sets_from_our_compiler_and_from_protox_match_the_sources() {
+    let from_source = config(&scratch("fds-source"))
+        .compile_protos(SCHEMAS, &[schemas_dir()])
+        .unwrap();
+    let want = outputs(&from_source);
+    assert_eq!(
+        want.len(),
+        5,
+        "{:?}",
+        want.iter().map(|w| &w.0).collect::<Vec<_>>()
+    );
+
+    // Our own descriptor set (requested files only; imports come along).
+    let compiled = bijoubuf_schema::Compiler::new()
+        .include(schemas_dir())
+        .compile(SCHEMAS)
+        .unwrap();
+    let fds = compiled.schema.file_descriptor_set();
+    let ours = config(&scratch("fds-ours")).compile_fds(fds).unwrap();
+    // The set also holds google/protobuf/timestamp.proto, which maps to the runtime.
+    assert_eq!(outputs(&ours), want);
+
+    // An independent producer.
+    let fds = protox::compile(SCHEMAS, [schemas_dir()]).unwrap();
+    let theirs = config(&scratch("fds-protox")).compile_fds(fds).unwrap();
+    assert_eq!(outputs(&theirs), want);
+}
