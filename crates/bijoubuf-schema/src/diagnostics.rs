@@ -218,6 +218,32 @@ impl miette::Diagnostic for Diagnostic {
     }
 }
 
+/// The candidate within two edits of `word` (for "did you mean" help), if exactly one.
+pub(crate) fn similar<'a>(word: &str, candidates: &[&'a str]) -> Option<&'a str> {
+    fn distance(a: &str, b: &str) -> usize {
+        let b: Vec<char> = b.chars().collect();
+        let mut row: Vec<usize> = (0..=b.len()).collect();
+        for (i, ca) in a.chars().enumerate() {
+            let mut prev = row[0];
+            row[0] = i + 1;
+            for (j, cb) in b.iter().enumerate() {
+                let cur = row[j + 1];
+                row[j + 1] = (prev + usize::from(ca != *cb)).min(row[j] + 1).min(cur + 1);
+                prev = cur;
+            }
+        }
+        row[b.len()]
+    }
+    if word.len() > 32 {
+        return None;
+    }
+    let mut close = candidates.iter().filter(|c| distance(word, c) <= 2);
+    match (close.next(), close.next()) {
+        (Some(c), None) => Some(c),
+        _ => None,
+    }
+}
+
 /// Every error found in a compilation (never empty), plus the warnings.
 #[derive(Clone, Debug)]
 pub struct Diagnostics {

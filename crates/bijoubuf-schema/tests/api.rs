@@ -422,3 +422,21 @@ fn json_name_clashes_follow_protoc() {
     );
     assert_eq!(errs[0].0, "json-name-conflict");
 }
+
+#[test]
+fn typos_get_a_did_you_mean() {
+    let err = compile_sources(&[(
+        "t.proto",
+        "syntax = \"proto3\";\nmessgae A {}\nmessage B { strng s = 1; }\n",
+    )])
+    .expect_err("typos");
+    let helps: Vec<Option<&str>> = err.errors().iter().map(|d| d.help_text()).collect();
+    assert!(
+        helps.contains(&Some("did you mean `message`?")),
+        "{helps:?}"
+    );
+    assert!(
+        helps.contains(&Some("did you mean the scalar type `string`?")),
+        "{helps:?}"
+    );
+}

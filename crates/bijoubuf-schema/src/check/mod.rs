@@ -65,6 +65,11 @@ fn extend_decls(blocks: &[ast::Extend]) -> Vec<ExtendDecl> {
         .collect()
 }
 
+const SCALAR_KEYWORDS: &[&str] = &[
+    "double", "float", "int32", "int64", "uint32", "uint64", "sint32", "sint64", "fixed32",
+    "fixed64", "sfixed32", "sfixed64", "bool", "string", "bytes",
+];
+
 pub(crate) fn join(scope: &str, name: &str) -> String {
     if scope.is_empty() {
         name.to_string()
@@ -162,7 +167,10 @@ impl Checker<'_> {
                             "{head:?} resolves to {first:?}, which has no such member; write the full name with a leading dot to reach another one"
                         ));
                 } else {
-                    self.err("unresolved-type", span, format!("{name:?} is not defined"));
+                    let d = self.err("unresolved-type", span, format!("{name:?} is not defined"));
+                    if let Some(word) = crate::diagnostics::similar(name, SCALAR_KEYWORDS) {
+                        d.with_help(format!("did you mean the scalar type `{word}`?"));
+                    }
                 }
                 None
             }

@@ -469,9 +469,20 @@ impl<'a> Parser<'a> {
             file.extends.push(e);
             return Ok(());
         }
-        Err(self.expected(
-            "a top-level statement (message, enum, service, extend, import, package, option)",
-        ))
+        {
+            let found = self.peek_text();
+            let keywords = [
+                "syntax", "package", "import", "option", "message", "enum", "service", "extend",
+            ];
+            let hint = crate::diagnostics::similar(found, &keywords);
+            let r = self.expected(
+                "a top-level statement (message, enum, service, extend, import, package, option)",
+            );
+            if let (Some(word), Some(d)) = (hint, self.errors.last_mut()) {
+                d.with_help(format!("did you mean `{word}`?"));
+            }
+            Err(r)
+        }
     }
 
     /// `option name = value;`
