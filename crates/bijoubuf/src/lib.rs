@@ -128,6 +128,12 @@ pub trait Message: Sized {
     /// included). Preserved unknown fields may not use them (SPEC §8.2).
     const FIELD_NUMBERS: &'static [u32];
 
+    /// Whether values of this type keep unknown field records. A type that does not (its
+    /// `unknown_fields` is always empty) is decoded strictly even under
+    /// [`UnknownFieldPolicy::Preserve`]: an unknown record in it is `unknown-field` at
+    /// the record's key, like in strict mode (SPEC §8.1), instead of being dropped.
+    const KEEPS_UNKNOWN_FIELDS: bool = true;
+
     /// Unknown field records kept by a preserving decode (empty otherwise).
     fn unknown_fields(&self) -> &UnknownFields;
 

@@ -53,7 +53,11 @@ pub struct Reader<'a> {
     key_pos: usize,
     depth: u32,
     max_depth: u32,
+    /// The caller asked to preserve unknown fields.
     preserve: bool,
+    /// Unknown records of the current message are kept: `preserve`, and the message type
+    /// has somewhere to keep them ([`Message::KEEPS_UNKNOWN_FIELDS`]).
+    keep: bool,
     unknown: UnknownFields,
     unknown_count: usize,
 }
@@ -72,6 +76,7 @@ impl<'a> Reader<'a> {
             depth: 1,
             max_depth: opts.max_depth,
             preserve: opts.unknown == UnknownFieldPolicy::Preserve,
+            keep: false,
             unknown: UnknownFields::new(),
             unknown_count: 0,
         }
@@ -295,7 +300,7 @@ impl<'a> Reader<'a> {
         let number = self.next;
         self.next = NONE;
         let seg = || PathSegment::Unknown(number);
-        if !self.preserve {
+        if !self.keep {
             // SPEC §8.1
             return Err(DecodeError::new(ErrorKind::UnknownField, self.key_pos).push(seg()));
         }
@@ -351,6 +356,8 @@ impl<'a> Reader<'a> {
         let outer_end = self.end;
         let outer_prev = self.prev;
         let outer_unknown = core::mem::take(&mut self.unknown);
+        let outer_keep = self.keep;
+        self.keep = self.preserve && M::KEEPS_UNKNOWN_FIELDS;
         self.end = self.pos + len;
         self.prev = 0;
         self.depth += 1;
@@ -363,6 +370,7 @@ impl<'a> Reader<'a> {
         self.end = outer_end;
         self.prev = outer_prev;
         self.unknown = outer_unknown;
+        self.keep = outer_keep;
         Ok(m)
     }
 
@@ -381,6 +389,7 @@ impl<'a> Reader<'a> {
     /// The top-level message: `M::__decode` over the whole range, path rooted at
     /// `M::NAME`.
     pub(crate) fn top<M: Message>(&mut self) -> Result<M, DecodeError> {
+        self.keep = self.preserve && M::KEEPS_UNKNOWN_FIELDS;
         M::__decode(self).map_err(|e| e.in_message(M::NAME))
     }
 
