@@ -11,6 +11,7 @@ fn main() -> Result<(), bijoubuf_build::Error> {
     println!("cargo:rerun-if-changed={schemas}");
     bijoubuf_build::Config::new()
         .preserve_unknown_fields([".kitchen.Tree", ".kitchen.Choice", ".legacy"])
+        .serde([".kitchen.Choice", ".kitchen.Scalars"])
         .include_file("protos.rs")
         .compile_protos(&protos, &[schemas])?;
     // A second configuration, as an application would write it: well-known types from

@@ -99,3 +99,22 @@ fn descriptor_set_is_written() {
             .any(|w| w == b"envelope.proto")
     );
 }
+
+#[test]
+fn serde_flattens_oneof_members_into_the_message() {
+    use bijoubuf_codegen_tests::kitchen::{Choice, choice};
+    let c = Choice {
+        name: "n".into(),
+        kind: Some(choice::Kind::B("x".into())),
+        mid: 2,
+        ..Choice::default()
+    };
+    let json = serde_json::to_value(&c).unwrap();
+    assert_eq!(json["b"], "x");
+    assert_eq!(json["mid"], 2);
+    assert!(json.get("kind").is_none(), "{json}");
+    let back: Choice = serde_json::from_value(json).unwrap();
+    assert_eq!(back, c);
+    let none: Choice = serde_json::from_str(r#"{"name": "m"}"#).unwrap();
+    assert_eq!(none.kind, None);
+}

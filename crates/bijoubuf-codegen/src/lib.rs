@@ -69,6 +69,7 @@
 //! `foo_bar`) are kept apart by trailing underscores on the later one. Error paths
 //! and `Message::NAME` keep the schema's names.
 
+mod accessors;
 mod context;
 mod emit;
 mod enums;

@@ -7,14 +7,14 @@
 
 use bijoubuf_schema::{Cardinality, FieldDef, FieldType, MessageDef, Presence, ScalarType};
 use proc_macro2::{Ident, Literal, TokenStream};
-use quote::{format_ident, quote};
+use quote::quote;
 
 use crate::Error;
 use crate::emit::{Emitter, attrs_for, doc_attrs};
 use crate::names::{self, Scope};
 
 /// Methods of `Message` an accessor must not shadow.
-const TRAIT_METHODS: &[&str] = &[
+pub(crate) const TRAIT_METHODS: &[&str] = &[
     "unknown_fields",
     "encoded_len",
     "encode",
@@ -28,7 +28,7 @@ const TRAIT_METHODS: &[&str] = &[
 ];
 
 /// How a field is stored and which runtime calls read and write it.
-enum Shape {
+pub(crate) enum Shape {
     /// `T`, default omitted (SPEC §5.1).
     Implicit,
     /// `Option<T>` (SPEC §5.2).
@@ -45,11 +45,11 @@ enum Shape {
 }
 
 /// One struct member that is a plain field (not a oneof).
-struct Plain<'m> {
-    def: &'m FieldDef,
-    ident: Ident,
+pub(crate) struct Plain<'m> {
+    pub(crate) def: &'m FieldDef,
+    pub(crate) ident: Ident,
     local: Ident,
-    shape: Shape,
+    pub(crate) shape: Shape,
     /// The element or value codec.
     codec: TokenStream,
 }
@@ -563,108 +563,6 @@ impl Emitter<'_> {
             }
         })
     }
-
-    /// Typed getters for enum fields (`Option<E>`: `None` for a number the schema does
-    /// not name) and proto2 defaults of optional scalar fields.
-    fn accessors(&self, m: &MessageDef, plains: &[Plain<'_>]) -> Result<TokenStream, Error> {
-        let mut out = Vec::new();
-        for p in plains {
-            let f = p.def;
-            let getter = p.ident.to_string();
-            if TRAIT_METHODS.contains(&getter.as_str()) {
-                continue;
-            }
-            let ident = &p.ident;
-            match (&f.ty, &p.shape) {
-                (FieldType::Enum(e), Shape::Implicit | Shape::Required) => {
-                    let path = self.path_to(e);
-                    let doc = format!(
-                        " Field `{}` as the enum; `None` for a number the schema does not name.",
-                        f.name
-                    );
-                    out.push(quote! {
-                        #[doc = #doc]
-                        pub fn #ident(&self) -> ::core::option::Option<#path> {
-                            #path::try_from(self.#ident).ok()
-                        }
-                    });
-                }
-                (FieldType::Enum(e), Shape::Optional) => {
-                    let path = self.path_to(e);
-                    let doc = format!(
-                        " Field `{}` as the enum: the value, else the schema default; `None` for a number the schema does not name.",
-                        f.name
-                    );
-                    let default = match &f.default {
-                        Some(d) => {
-                            let Some(en) = self.ctx.schema.enumeration(e) else {
-                                continue;
-                            };
-                            let Some(idx) = en.values.iter().position(|v| &v.name == d) else {
-                                continue;
-                            };
-                            let vname = names::ident(&crate::enums::variant_names(en)[idx]);
-                            quote!(#path::#vname)
-                        }
-                        None => quote!(<#path as ::core::default::Default>::default()),
-                    };
-                    out.push(quote! {
-                        #[doc = #doc]
-                        pub fn #ident(&self) -> ::core::option::Option<#path> {
-                            match self.#ident {
-                                ::core::option::Option::Some(n) => #path::try_from(n).ok(),
-                                ::core::option::Option::None => ::core::option::Option::Some(#default),
-                            }
-                        }
-                    });
-                }
-                (FieldType::Scalar(s), Shape::Optional) => {
-                    let Some(d) = &f.default else { continue };
-                    let Some(value) = default_literal(*s, d) else {
-                        continue;
-                    };
-                    let getter_name =
-                        format_ident!("{}_or_default", getter.trim_start_matches("r#"));
-                    let doc = format!(" Field `{}`, else its schema default `{d}`.", f.name);
-                    let (ret, body) = match s {
-                        ScalarType::String => (
-                            quote!(&str),
-                            quote!(self.#ident.as_deref().unwrap_or(#value)),
-                        ),
-                        ScalarType::Bytes => (
-                            quote!(&[u8]),
-                            quote!(self.#ident.as_deref().unwrap_or(#value)),
-                        ),
-                        _ => {
-                            let (_, t) = scalar(*s, &TokenStream::new(), &TokenStream::new());
-                            (t, quote!(self.#ident.unwrap_or(#value)))
-                        }
-                    };
-                    out.push(quote! {
-                        #[doc = #doc]
-                        pub fn #getter_name(&self) -> #ret {
-                            #body
-                        }
-                    });
-                }
-                _ => {}
-            }
-        }
-        if out.is_empty() {
-            return Ok(TokenStream::new());
-        }
-        let loc = self
-            .ctx
-            .loc(&m.full_name)
-            .map(|l| l.name.clone())
-            .unwrap_or_default();
-        let name = names::ident(&loc);
-        Ok(quote! {
-            impl #name {
-                #(#out)*
-            }
-        })
-    }
 }
 
 /// Consecutive members of one oneof, as `match` arms for the size and write passes.
@@ -731,7 +629,11 @@ fn init(field: &Ident, local: &Ident) -> TokenStream {
 }
 
 /// The codec and Rust type of a scalar.
-fn scalar(s: ScalarType, p: &TokenStream, alloc: &TokenStream) -> (TokenStream, TokenStream) {
+pub(crate) fn scalar(
+    s: ScalarType,
+    p: &TokenStream,
+    alloc: &TokenStream,
+) -> (TokenStream, TokenStream) {
     let pre = if p.is_empty() { quote!() } else { quote!(#p::) };
     let (codec, ty) = match s {
         ScalarType::Double => (quote!(Double), quote!(f64)),
@@ -751,95 +653,4 @@ fn scalar(s: ScalarType, p: &TokenStream, alloc: &TokenStream) -> (TokenStream, 
         ScalarType::Bytes => (quote!(Bytes), quote!(#alloc::vec::Vec<u8>)),
     };
     (quote!(#pre #codec), ty)
-}
-
-/// A proto2 `[default = …]` (protoc's text form) as a Rust literal of the field's type.
-fn default_literal(s: ScalarType, text: &str) -> Option<TokenStream> {
-    Some(match s {
-        ScalarType::Double | ScalarType::Float => {
-            let ty = if s == ScalarType::Double {
-                quote!(f64)
-            } else {
-                quote!(f32)
-            };
-            match text {
-                "inf" => quote!(#ty::INFINITY),
-                "-inf" => quote!(#ty::NEG_INFINITY),
-                "nan" => quote!(#ty::NAN),
-                _ => {
-                    let v: f64 = text.parse().ok()?;
-                    if s == ScalarType::Double {
-                        let l = Literal::f64_suffixed(v);
-                        quote!(#l)
-                    } else {
-                        let l = Literal::f32_suffixed(v as f32);
-                        quote!(#l)
-                    }
-                }
-            }
-        }
-        ScalarType::Int32 | ScalarType::Sint32 | ScalarType::Sfixed32 => {
-            let l = Literal::i32_suffixed(text.parse().ok()?);
-            quote!(#l)
-        }
-        ScalarType::Int64 | ScalarType::Sint64 | ScalarType::Sfixed64 => {
-            let l = Literal::i64_suffixed(text.parse().ok()?);
-            quote!(#l)
-        }
-        ScalarType::Uint32 | ScalarType::Fixed32 => {
-            let l = Literal::u32_suffixed(text.parse().ok()?);
-            quote!(#l)
-        }
-        ScalarType::Uint64 | ScalarType::Fixed64 => {
-            let l = Literal::u64_suffixed(text.parse().ok()?);
-            quote!(#l)
-        }
-        ScalarType::Bool => match text {
-            "true" => quote!(true),
-            "false" => quote!(false),
-            _ => return None,
-        },
-        ScalarType::String => {
-            let l = Literal::string(text);
-            quote!(#l)
-        }
-        ScalarType::Bytes => {
-            let l = Literal::byte_string(&unescape_c(text)?);
-            quote!(#l)
-        }
-    })
-}
-
-/// protoc's C-escaped text form of a bytes default.
-fn unescape_c(text: &str) -> Option<Vec<u8>> {
-    let b = text.as_bytes();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] != b'\\' {
-            out.push(b[i]);
-            i += 1;
-            continue;
-        }
-        let c = *b.get(i + 1)?;
-        i += 2;
-        match c {
-            b'n' => out.push(b'\n'),
-            b'r' => out.push(b'\r'),
-            b't' => out.push(b'\t'),
-            b'\\' | b'\'' | b'"' | b'?' => out.push(c),
-            b'0'..=b'7' => {
-                let mut v = u32::from(c - b'0');
-                let mut n = 1;
-                while n < 3 && i < b.len() && (b'0'..=b'7').contains(&b[i]) {
-                    v = v * 8 + u32::from(b[i] - b'0');
-                    i += 1;
-                    n += 1;
-                }
-                out.push(u8::try_from(v).ok()?);
-            }
-            _ => return None,
-        }
-    }
-    Some(out)
 }
