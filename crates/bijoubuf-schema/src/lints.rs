@@ -1,8 +1,10 @@
 //! Naming-convention lints (warnings only; each can be turned off).
 
+use crate::ast::ImportKind;
 use crate::diagnostics::Diagnostic;
 use crate::load::Loaded;
 use crate::model::{EnumDef, FileDef, MessageDef};
+use crate::resolve::Symbols;
 use crate::span::Span;
 
 /// Which lints run. All are on by default; [`Lints::none`] turns every one off.
@@ -18,6 +20,8 @@ pub struct Lints {
     pub field_names_snake_case: bool,
     /// The package is lower-case and ends in a version (`shop.v1`, `api.v2beta1`).
     pub package_versioned: bool,
+    /// Every plain `import` is used by some name in the file (as protoc warns).
+    pub unused_imports: bool,
 }
 
 impl Default for Lints {
@@ -28,6 +32,7 @@ impl Default for Lints {
             type_names_pascal_case: true,
             field_names_snake_case: true,
             package_versioned: true,
+            unused_imports: true,
         }
     }
 }
@@ -41,6 +46,7 @@ impl Lints {
             type_names_pascal_case: false,
             field_names_snake_case: false,
             package_versioned: false,
+            unused_imports: false,
         }
     }
 }
@@ -177,9 +183,55 @@ impl Linter<'_> {
     }
 }
 
-pub(crate) fn run(cfg: &Lints, files: &[Loaded], models: &[FileDef]) -> Vec<Diagnostic> {
+/// Files whose symbols an import of `file` makes visible: it and, through `import public`,
+/// what it re-exports.
+fn exported(files: &[Loaded], file: usize, out: &mut Vec<usize>) {
+    if out.contains(&file) {
+        return;
+    }
+    out.push(file);
+    for (imp, dep) in files[file].ast.imports.iter().zip(&files[file].deps) {
+        if let (ImportKind::Public, Some(d)) = (imp.kind, dep) {
+            exported(files, *d, out);
+        }
+    }
+}
+
+/// protoc's "import is unused" warning (public and weak imports are exempt).
+fn unused_imports(l: &mut Linter<'_>, files: &[Loaded], fi: usize, symbols: &Symbols) {
+    for (imp, dep) in files[fi].ast.imports.iter().zip(&files[fi].deps) {
+        let Some(d) = dep else { continue };
+        if imp.kind != ImportKind::Normal {
+            continue;
+        }
+        let mut reach = Vec::new();
+        exported(files, *d, &mut reach);
+        // A file the importer also imports directly is credited to that import.
+        let direct = |f: usize| f != *d && files[fi].deps.contains(&Some(f));
+        if !reach.iter().any(|&f| !direct(f) && symbols.used(fi, f)) {
+            l.warn(
+                "lint-unused-import",
+                imp.path_span,
+                format!("import {:?} is unused", imp.path),
+                "remove the import, or use a type it declares".into(),
+            );
+        }
+    }
+}
+
+pub(crate) fn run(
+    cfg: &Lints,
+    files: &[Loaded],
+    models: &[FileDef],
+    symbols: &Symbols,
+) -> Vec<Diagnostic> {
     let mut out = Vec::new();
-    for (f, model) in files.iter().zip(models).filter(|(f, _)| f.requested) {
+    for (fi, (f, model)) in files
+        .iter()
+        .zip(models)
+        .enumerate()
+        .filter(|(_, (f, _))| f.requested)
+    {
         let mut l = Linter {
             cfg,
             file: &f.name,
@@ -209,6 +261,9 @@ pub(crate) fn run(cfg: &Lints, files: &[Loaded], models: &[FileDef]) -> Vec<Diag
                     }
                 }
             }
+        }
+        if cfg.unused_imports {
+            unused_imports(&mut l, files, fi, symbols);
         }
         for m in &model.messages {
             l.message(m);

@@ -183,7 +183,7 @@ pub(crate) fn compile(compiler: &Compiler, names: &[&str]) -> Result<Compiled, D
     let (mut models, mut errs) = check::build(&files, &symbols);
     errors.append(&mut errs);
     errors.append(&mut options::interpret(&files, &mut models, &symbols));
-    let mut warnings = lints::run(&compiler.lints, &files, &models);
+    let mut warnings = lints::run(&compiler.lints, &files, &models, &symbols);
     // The checker reports a few protoc warnings beside its errors.
     let (checker_warnings, errs): (Vec<_>, Vec<_>) = errors
         .into_iter()

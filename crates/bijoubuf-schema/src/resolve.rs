@@ -79,6 +79,8 @@ pub(crate) struct Symbols {
     undeclared: RefCell<Option<(String, usize)>>,
     /// The scope a dotted name's first part picked in the last failed lookup.
     partial: RefCell<Option<String>>,
+    /// `used[a][b]`: a name in file `a` resolved to a symbol of file `b`.
+    used: RefCell<Vec<Vec<bool>>>,
 }
 
 struct Builder<'a> {
@@ -189,6 +191,7 @@ impl Symbols {
             extension_ranges: HashMap::new(),
             undeclared: RefCell::new(None),
             partial: RefCell::new(None),
+            used: RefCell::new(vec![vec![false; files.len()]; files.len()]),
         };
         let mut b = Builder {
             syms,
@@ -224,7 +227,10 @@ impl Symbols {
     /// The symbol with this full name, if `from` can see it.
     fn find(&self, from: usize, full: &str) -> Option<Symbol> {
         let sym = *self.map.get(full)?;
-        if sym.kind == SymKind::Package || self.visible[from][sym.file] {
+        if sym.kind == SymKind::Package {
+            Some(sym)
+        } else if self.visible[from][sym.file] {
+            self.used.borrow_mut()[from][sym.file] = true;
             Some(sym)
         } else {
             self.undeclared
@@ -232,6 +238,16 @@ impl Symbols {
                 .get_or_insert((full.to_string(), sym.file));
             None
         }
+    }
+
+    /// Whether any name in file `from` resolved to a symbol of file `file`.
+    pub(crate) fn used(&self, from: usize, file: usize) -> bool {
+        self.used
+            .borrow()
+            .get(from)
+            .and_then(|row| row.get(file))
+            .copied()
+            .unwrap_or(false)
     }
 
     /// After a failed lookup of a dotted name: the scope its first part resolved to.

@@ -440,3 +440,39 @@ fn typos_get_a_did_you_mean() {
         "{helps:?}"
     );
 }
+
+#[test]
+fn unused_imports_are_a_lint() {
+    let mut c = Compiler::new();
+    c.source("a.proto", "syntax = \"proto3\"; package a; message A {}");
+    c.source(
+        "re.proto",
+        "syntax = \"proto3\"; import public \"a.proto\";",
+    );
+    c.source(
+        "opt.proto",
+        "syntax = \"proto3\"; package o; import \"google/protobuf/descriptor.proto\";\n\
+         extend google.protobuf.MessageOptions { bool flag = 50000; }",
+    );
+    c.source(
+        "t.proto",
+        "syntax = \"proto3\";\nimport \"a.proto\";\nimport \"re.proto\";\nimport \"opt.proto\";\n\
+         import \"google/protobuf/empty.proto\";\nmessage T { option (o.flag) = true; a.A x = 1; }\n",
+    );
+    let compiled = c.compile(&["t.proto"]).expect("compiles");
+    let unused: Vec<&str> = compiled
+        .warnings
+        .iter()
+        .filter(|w| w.code() == "lint-unused-import")
+        .map(|w| w.message())
+        .collect();
+    // a.proto is used directly (so re.proto's re-export is not needed), opt.proto by the
+    // option; empty.proto by nothing.
+    assert_eq!(
+        unused,
+        vec![
+            "import \"re.proto\" is unused",
+            "import \"google/protobuf/empty.proto\" is unused"
+        ]
+    );
+}
