@@ -1,0 +1,137 @@
+//! Engine (b): `bijoubuf-reflect`'s `DynamicMessage`, driven by the schema model compiled
+//! at run time from [`SCHEMA_SOURCES`](crate::SCHEMA_SOURCES).
+
+use std::sync::OnceLock;
+
+use bijoubuf_reflect::{DescriptorPool, DynamicMessage, MessageDescriptor};
+
+use crate::vector::{Config, Outcome, Refusal};
+
+/// The descriptor pool of the conformance schemas, compiled once.
+///
+/// # Panics
+/// If the embedded schemas do not compile (a defect of this crate, caught by every test).
+pub fn pool() -> &'static DescriptorPool {
+    static POOL: OnceLock<DescriptorPool> = OnceLock::new();
+    POOL.get_or_init(|| {
+        let compiled = bijoubuf_schema::compile_sources(crate::SCHEMA_SOURCES)
+            .unwrap_or_else(|d| panic!("conformance schemas do not compile: {d:?}"));
+        DescriptorPool::new(&compiled.schema)
+    })
+}
+
+/// The descriptor of `type_name` (a full name).
+pub fn message(type_name: &str) -> Option<MessageDescriptor> {
+    pool().message(type_name)
+}
+
+/// The normative parts of a reflect error.
+pub fn refusal(e: &bijoubuf_reflect::DecodeError) -> Refusal {
+    Refusal {
+        code: e.code().to_string(),
+        offset: e.offset(),
+        path: e.path_string(),
+    }
+}
+
+fn frame_error(code: &str, at: usize, desc: &MessageDescriptor) -> Outcome {
+    Outcome::Refused(Refusal {
+        code: code.to_string(),
+        offset: at,
+        path: desc.name().to_string(),
+    })
+}
+
+fn reencode(m: &DynamicMessage, cfg: &Config) -> Result<Vec<u8>, String> {
+    let r = match cfg.depth_limit {
+        Some(d) => m.encode_with_max_depth(d),
+        None => m.encode(),
+    };
+    r.map_err(|e| format!("encode: {e}"))
+}
+
+/// Decode `bytes` as `type_name` with the dynamic decoder and re-encode the value; `None`
+/// when the schemas have no such type.
+///
+/// `DynamicMessage` decodes one whole message; for a stream (SPEC §9.2) the frames are
+/// split here, by the rules of §9.2 and §9.4, and each frame's body is decoded on its own
+/// with offsets shifted to count from the stream's start.
+pub fn decode(type_name: &str, bytes: &[u8], cfg: &Config) -> Option<Outcome> {
+    let desc = message(type_name)?;
+    let opts = cfg.options();
+    if !cfg.stream {
+        return Some(match DynamicMessage::decode_with(&desc, bytes, &opts) {
+            Ok(m) => match reencode(&m, cfg) {
+                Ok(reencoded) => Outcome::Accepted {
+                    reencoded,
+                    unknown: m.unknown_field_count(),
+                },
+                Err(e) => Outcome::EncodeFailed(e),
+            },
+            Err(e) => Outcome::Refused(refusal(&e)),
+        });
+    }
+    let body_opts = cfg.options().max_size(None);
+    let mut pos = 0;
+    let mut out = Vec::new();
+    let mut unknown = 0;
+    while pos < bytes.len() {
+        let (len, n) = match bijou64::decode(&bytes[pos..]) {
+            Ok(x) => x,
+            Err(bijou64::Error::Overflow) => {
+                return Some(frame_error("varint-overflow", pos, &desc));
+            }
+            Err(_) => return Some(frame_error("truncated", pos, &desc)),
+        };
+        if cfg.size_limit.is_some_and(|s| len > s as u64) {
+            return Some(frame_error("size-limit-exceeded", pos, &desc));
+        }
+        if len > (bytes.len() - pos - n) as u64 {
+            return Some(frame_error("truncated", pos, &desc));
+        }
+        let body = pos + n;
+        let end = body + len as usize;
+        match DynamicMessage::decode_with(&desc, &bytes[body..end], &body_opts) {
+            Ok(m) => {
+                unknown += m.unknown_field_count();
+                match reencode(&m, cfg) {
+                    Ok(b) => {
+                        bijou64::append(b.len() as u64, &mut out);
+                        out.extend_from_slice(&b);
+                    }
+                    Err(e) => return Some(Outcome::EncodeFailed(e)),
+                }
+            }
+            Err(e) => {
+                let mut r = refusal(&e);
+                r.offset += body;
+                return Some(Outcome::Refused(r));
+            }
+        }
+        pos = end;
+    }
+    Some(Outcome::Accepted {
+        reencoded: out,
+        unknown,
+    })
+}
+
+/// Encode the value given as proto3 JSON (`bijoubuf_reflect::json`) canonically.
+///
+/// # Errors
+/// An unknown type, JSON the mapping refuses, or a value the encoder refuses.
+pub fn encode_json(type_name: &str, json: &str) -> Result<Vec<u8>, String> {
+    let desc = message(type_name).ok_or_else(|| format!("no message type {type_name}"))?;
+    let m = bijoubuf_reflect::json::from_str(&desc, json).map_err(|e| format!("json: {e}"))?;
+    m.encode().map_err(|e| format!("encode: {e}"))
+}
+
+/// The proto3 JSON of the message `bytes` decode to (default decoder).
+///
+/// # Errors
+/// A refused input or a value without a JSON form.
+pub fn to_json(type_name: &str, bytes: &[u8]) -> Result<serde_json::Value, String> {
+    let desc = message(type_name).ok_or_else(|| format!("no message type {type_name}"))?;
+    let m = DynamicMessage::decode(&desc, bytes).map_err(|e| e.to_string())?;
+    bijoubuf_reflect::json::to_value(&m).map_err(|e| format!("json: {e}"))
+}

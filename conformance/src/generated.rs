@@ -1,0 +1,157 @@
+//! Engine (a): the code `bijoubuf-build` generated for the conformance schemas, reached
+//! through a dispatch from the message's full name to its Rust type.
+
+use std::marker::PhantomData;
+
+use bijoubuf::{DecodeError, Frames, Message};
+
+use crate::schema::{conformance as c, evolution};
+use crate::vector::{Config, Outcome, Refusal};
+
+/// Every message type of the conformance schemas, by full name.
+pub const TYPE_NAMES: &[&str] = &[
+    "conformance.Scalars",
+    "conformance.Optionals",
+    "conformance.Repeats",
+    "conformance.Maps",
+    "conformance.Leaf",
+    "conformance.Choice",
+    "conformance.Node",
+    "conformance.Keys",
+    "conformance.Outer",
+    "conformance.Middle",
+    "conformance.Required",
+    "conformance.Inner",
+    "conformance.Person",
+    "conformance.Order",
+    "conformance.Customer",
+    "conformance.Line",
+    "conformance.Reading",
+    "conformance.Wkt",
+    "evolution.v1.Record",
+    "evolution.v2.Record",
+];
+
+/// One generated type, behind a trait object so that a type name can select it.
+trait Codec: Sync {
+    fn run(&self, bytes: &[u8], cfg: &Config) -> Outcome;
+}
+
+struct Ty<M>(PhantomData<fn() -> M>);
+
+impl<M: Message> Codec for Ty<M> {
+    fn run(&self, bytes: &[u8], cfg: &Config) -> Outcome {
+        run::<M>(bytes, cfg)
+    }
+}
+
+macro_rules! table {
+    ($($full:literal => $ty:ty),* $(,)?) => {
+        fn codec(type_name: &str) -> Option<&'static dyn Codec> {
+            match type_name {
+                $($full => Some(&Ty::<$ty>(PhantomData)),)*
+                _ => None,
+            }
+        }
+    };
+}
+
+table! {
+    "conformance.Scalars" => c::Scalars,
+    "conformance.Optionals" => c::Optionals,
+    "conformance.Repeats" => c::Repeats,
+    "conformance.Maps" => c::Maps,
+    "conformance.Leaf" => c::Leaf,
+    "conformance.Choice" => c::Choice,
+    "conformance.Node" => c::Node,
+    "conformance.Keys" => c::Keys,
+    "conformance.Outer" => c::Outer,
+    "conformance.Middle" => c::Middle,
+    "conformance.Required" => c::Required,
+    "conformance.Inner" => c::Inner,
+    "conformance.Person" => c::Person,
+    "conformance.Order" => c::Order,
+    "conformance.Customer" => c::Customer,
+    "conformance.Line" => c::Line,
+    "conformance.Reading" => c::Reading,
+    "conformance.Wkt" => c::Wkt,
+    "evolution.v1.Record" => evolution::v1::Record,
+    "evolution.v2.Record" => evolution::v2::Record,
+}
+
+/// Decode `bytes` as the message `type_name` with generated code and re-encode the value;
+/// `None` when the type is not one of [`TYPE_NAMES`].
+pub fn decode(type_name: &str, bytes: &[u8], cfg: &Config) -> Option<Outcome> {
+    codec(type_name).map(|c| c.run(bytes, cfg))
+}
+
+/// The normative parts of a runtime error.
+pub fn refusal(e: &DecodeError) -> Refusal {
+    Refusal {
+        code: e.code().to_string(),
+        offset: e.offset(),
+        path: e.path_string(),
+    }
+}
+
+fn run<M: Message>(bytes: &[u8], cfg: &Config) -> Outcome {
+    let opts = cfg.options();
+    if cfg.stream {
+        let mut out = Vec::new();
+        let mut unknown = 0;
+        for frame in Frames::<M>::new(bytes, opts) {
+            match frame {
+                Ok(d) => {
+                    unknown += d.unknown_field_count();
+                    if let Err(e) = reencode(d.message(), &mut out, true) {
+                        return Outcome::EncodeFailed(e);
+                    }
+                }
+                Err(e) => return Outcome::Refused(refusal(&e)),
+            }
+        }
+        return Outcome::Accepted {
+            reencoded: out,
+            unknown,
+        };
+    }
+    match M::decode_with(bytes, &opts) {
+        Ok(d) => {
+            let mut out = Vec::new();
+            match reencode(d.message(), &mut out, false) {
+                Ok(()) => Outcome::Accepted {
+                    reencoded: out,
+                    unknown: d.unknown_field_count(),
+                },
+                Err(e) => Outcome::EncodeFailed(e),
+            }
+        }
+        Err(e) => Outcome::Refused(refusal(&e)),
+    }
+}
+
+/// Encode `m` (framed for a stream) after checking that `encoded_len` predicts the
+/// number of bytes written.
+fn reencode<M: Message>(m: &M, out: &mut Vec<u8>, framed: bool) -> Result<(), String> {
+    let mut v = Vec::new();
+    let r = if framed {
+        m.encode_length_delimited(&mut v)
+    } else {
+        m.encode(&mut v)
+    };
+    r.map_err(|e| format!("encode: {e}"))?;
+    let body = if framed {
+        let (_, n) = bijou64::decode(&v).map_err(|e| format!("frame prefix: {e:?}"))?;
+        v.len() - n
+    } else {
+        v.len()
+    };
+    if m.encoded_len() != body {
+        return Err(format!(
+            "encoded_len {} but encode wrote {body} bytes",
+            m.encoded_len()
+        ));
+    }
+    out.extend_from_slice(&v);
+    Ok(())
+}

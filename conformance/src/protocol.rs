@@ -1,0 +1,195 @@
+//! The testee protocol: how the runner drives an implementation in any language.
+//!
+//! The runner starts the testee as a child process and writes requests to its stdin;
+//! the testee answers each request, in order, on stdout. Every request and response is a
+//! **frame**: a 4-byte big-endian length `N`, then `N` bytes of UTF-8 JSON (one object).
+//! The testee exits when stdin ends. See `conformance/README.md` for the full list of
+//! fields.
+
+use std::io::{self, Read, Write};
+
+use serde::{Deserialize, Serialize};
+
+use crate::vector::{Config, Outcome, Refusal};
+
+/// A request to the testee.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "op", rename_all = "kebab-case")]
+pub enum Request {
+    /// Decode `input` (hex) as `type` with `decoder`; answer with the re-encoding.
+    Decode {
+        /// Full message name.
+        #[serde(rename = "type")]
+        type_name: String,
+        /// Input bytes as hex.
+        input: String,
+        /// Decoder configuration.
+        #[serde(default)]
+        decoder: Config,
+    },
+    /// Encode the proto3 JSON `json` as `type`.
+    Encode {
+        /// Full message name.
+        #[serde(rename = "type")]
+        type_name: String,
+        /// The value as proto3 JSON text.
+        json: String,
+    },
+}
+
+/// The testee's answer to one request.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "status", rename_all = "kebab-case")]
+pub enum Response {
+    /// Decoded; `output` (hex) is the re-encoding of the value (for a stream, of every
+    /// message, framed), `unknown` the number of unknown fields kept.
+    Accepted {
+        /// Re-encoded bytes as hex.
+        output: String,
+        /// Unknown fields kept.
+        #[serde(default)]
+        unknown: usize,
+    },
+    /// Refused with this error (SPEC §11).
+    Refused {
+        /// Error code.
+        code: String,
+        /// Byte offset.
+        offset: usize,
+        /// Field path.
+        path: String,
+    },
+    /// Encoded; `output` is the bytes as hex.
+    Encoded {
+        /// Encoded bytes as hex.
+        output: String,
+    },
+    /// The testee does not implement this request (e.g. an unknown type, or JSON).
+    Unsupported {
+        /// Why.
+        #[serde(default)]
+        message: String,
+    },
+    /// Anything else that went wrong (an encoder refusing a decoded value, bad JSON).
+    Failed {
+        /// What.
+        message: String,
+    },
+}
+
+impl Response {
+    /// The response that reports a decode outcome.
+    pub fn from_outcome(o: Outcome) -> Self {
+        match o {
+            Outcome::Accepted { reencoded, unknown } => Response::Accepted {
+                output: crate::hex::format(&reencoded),
+                unknown,
+            },
+            Outcome::Refused(Refusal { code, offset, path }) => {
+                Response::Refused { code, offset, path }
+            }
+            Outcome::EncodeFailed(message) => Response::Failed { message },
+        }
+    }
+
+    /// The decode outcome this response reports, if it reports one.
+    pub fn into_outcome(self) -> Result<Outcome, String> {
+        match self {
+            Response::Accepted { output, unknown } => Ok(Outcome::Accepted {
+                reencoded: crate::hex::parse(&output).map_err(|e| e.to_string())?,
+                unknown,
+            }),
+            Response::Refused { code, offset, path } => {
+                Ok(Outcome::Refused(Refusal { code, offset, path }))
+            }
+            Response::Failed { message } => Ok(Outcome::EncodeFailed(message)),
+            other => Err(format!("not a decode answer: {other:?}")),
+        }
+    }
+}
+
+/// Write one frame holding `value` as JSON.
+///
+/// # Errors
+/// I/O errors, or a value longer than `u32::MAX` bytes of JSON.
+pub fn write_frame<W: Write, T: Serialize>(w: &mut W, value: &T) -> io::Result<()> {
+    let body = serde_json::to_vec(value).map_err(io::Error::other)?;
+    let n = u32::try_from(body.len()).map_err(io::Error::other)?;
+    w.write_all(&n.to_be_bytes())?;
+    w.write_all(&body)?;
+    w.flush()
+}
+
+/// Read one frame and parse its JSON; `Ok(None)` at a clean end of input.
+///
+/// # Errors
+/// I/O errors, a partial frame, or JSON that is not a `T`.
+pub fn read_frame<R: Read, T: for<'de> Deserialize<'de>>(r: &mut R) -> io::Result<Option<T>> {
+    let mut len = [0u8; 4];
+    let mut got = 0;
+    while got < 4 {
+        let n = r.read(&mut len[got..])?;
+        if n == 0 {
+            return if got == 0 {
+                Ok(None)
+            } else {
+                Err(io::ErrorKind::UnexpectedEof.into())
+            };
+        }
+        got += n;
+    }
+    let n = u32::from_be_bytes(len) as usize;
+    let mut body = Vec::new();
+    r.take(n as u64).read_to_end(&mut body)?;
+    if body.len() != n {
+        return Err(io::ErrorKind::UnexpectedEof.into());
+    }
+    serde_json::from_slice(&body)
+        .map(Some)
+        .map_err(io::Error::other)
+}
+
+/// Answer `req` with engine `generated` (true) or `reflect` (false): the reference
+/// testee's logic, also used by the runner in-process.
+pub fn answer(req: &Request, generated: bool) -> Response {
+    match req {
+        Request::Decode {
+            type_name,
+            input,
+            decoder,
+        } => {
+            let bytes = match crate::hex::parse(input) {
+                Ok(b) => b,
+                Err(e) => {
+                    return Response::Failed {
+                        message: e.to_string(),
+                    };
+                }
+            };
+            let out = if generated {
+                crate::generated::decode(type_name, &bytes, decoder)
+            } else {
+                crate::dynamic::decode(type_name, &bytes, decoder)
+            };
+            match out {
+                Some(o) => Response::from_outcome(o),
+                None => Response::Unsupported {
+                    message: format!("no message type {type_name}"),
+                },
+            }
+        }
+        Request::Encode { type_name, json } => {
+            if generated {
+                return Response::Unsupported {
+                    message: "generated code has no proto3 JSON mapping".into(),
+                };
+            }
+            match crate::dynamic::encode_json(type_name, json) {
+                Ok(b) => Response::Encoded {
+                    output: crate::hex::format(&b),
+                },
+                Err(message) => Response::Failed { message },
+            }
+        }
+    }
+}

@@ -1,0 +1,260 @@
+//! The conformance runner: every vector in `vectors/` as a named test, run against
+//! generated code, `bijoubuf-reflect`, and the reference testee over the testee protocol
+//! (twice: its `reflect` and its `generated` engine). Set `BIJOUBUF_TESTEE` to a command
+//! line to add another implementation as a fourth engine.
+//!
+//! A vector fails when any engine disagrees with it, or when generated code and reflect
+//! disagree with each other. Entries of `vectors/known_divergences.toml` name an engine
+//! that is known to be wrong on a vector: that engine must still fail there (so a fix
+//! forces the entry's removal), and the others must pass.
+
+use std::io::{BufReader, BufWriter};
+use std::path::Path;
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::Mutex;
+
+use bijoubuf_conformance::protocol::{Request, Response, read_frame, write_frame};
+use bijoubuf_conformance::{Case, Expect, Known, Outcome, dynamic, generated, hex};
+use libtest_mimic::{Arguments, Failed, Trial};
+
+/// A testee child process, shared by all trials.
+struct Testee {
+    _child: Child,
+    input: BufWriter<ChildStdin>,
+    output: BufReader<ChildStdout>,
+}
+
+impl Testee {
+    fn spawn(program: &str, args: &[&str]) -> Testee {
+        let mut child = Command::new(program)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot start testee {program}: {e}"));
+        let input = BufWriter::new(child.stdin.take().expect("piped stdin"));
+        let output = BufReader::new(child.stdout.take().expect("piped stdout"));
+        Testee {
+            _child: child,
+            input,
+            output,
+        }
+    }
+
+    fn ask(&mut self, req: &Request) -> Result<Response, String> {
+        write_frame(&mut self.input, req).map_err(|e| format!("testee write: {e}"))?;
+        read_frame::<_, Response>(&mut self.output)
+            .map_err(|e| format!("testee read: {e}"))?
+            .ok_or_else(|| "testee closed its output".to_string())
+    }
+}
+
+struct Engines {
+    testees: Vec<(String, Mutex<Testee>)>,
+}
+
+fn decode_json_is_bytes(case: &Case, json: &str) -> Result<(), String> {
+    // The JSON names the value; the encoding is injective, so "JSON encodes to the input"
+    // is "the decoded value is the JSON's value".
+    let got = if case.config.stream {
+        let items: Vec<serde_json::Value> =
+            serde_json::from_str(json).map_err(|e| format!("stream json: {e}"))?;
+        let mut out = Vec::new();
+        for item in items {
+            let b = dynamic::encode_json(&case.type_name, &item.to_string())?;
+            bijou64::append(b.len() as u64, &mut out);
+            out.extend_from_slice(&b);
+        }
+        out
+    } else {
+        dynamic::encode_json(&case.type_name, json)?
+    };
+    if got != case.bytes {
+        return Err(format!(
+            "the vector's JSON encodes to {}, not the input",
+            hex::format(&got)
+        ));
+    }
+    if !case.config.stream {
+        // And the decoder's own JSON of the value maps back to the same bytes.
+        let v = dynamic::to_json(&case.type_name, &case.bytes)?;
+        let again = dynamic::encode_json(&case.type_name, &v.to_string())?;
+        if again != case.bytes {
+            return Err(format!("JSON round trip {v} gives {}", hex::format(&again)));
+        }
+    }
+    Ok(())
+}
+
+fn check_outcome(case: &Case, got: &Outcome) -> Result<(), String> {
+    let want_accept = |got: &Outcome| match got {
+        Outcome::Accepted { reencoded, unknown } => {
+            if *reencoded != case.bytes {
+                Err(format!(
+                    "accepted, re-encoded as {}",
+                    hex::format(reencoded)
+                ))
+            } else if *unknown != case.unknown {
+                Err(format!(
+                    "accepted with {unknown} unknown fields, want {}",
+                    case.unknown
+                ))
+            } else {
+                Ok(())
+            }
+        }
+        Outcome::Refused(r) => Err(format!("refused: {r}")),
+        Outcome::EncodeFailed(e) => Err(format!("accepted, but re-encoding failed: {e}")),
+    };
+    match &case.expect {
+        Expect::Accept(_) | Expect::Encode(_) => want_accept(got),
+        Expect::Reject(want) => match got {
+            Outcome::Refused(r) if r == want => Ok(()),
+            Outcome::Refused(r) => Err(format!("refused with {r}, want {want}")),
+            _ => Err(format!("{:?}, want refusal {want}", short(got))),
+        },
+    }
+}
+
+fn short(o: &Outcome) -> String {
+    match o {
+        Outcome::Accepted { reencoded, unknown } => {
+            format!(
+                "accepted ({} unknown) re-encoded {}",
+                unknown,
+                hex::format(reencoded)
+            )
+        }
+        Outcome::Refused(r) => format!("refused {r}"),
+        Outcome::EncodeFailed(e) => format!("encode failed {e}"),
+    }
+}
+
+fn run_generated(case: &Case) -> Result<Outcome, String> {
+    let o = generated::decode(&case.type_name, &case.bytes, &case.config)
+        .ok_or_else(|| format!("no generated type {}", case.type_name))?;
+    check_outcome(case, &o)?;
+    Ok(o)
+}
+
+fn run_reflect(case: &Case) -> Result<Outcome, String> {
+    let o = dynamic::decode(&case.type_name, &case.bytes, &case.config)
+        .ok_or_else(|| format!("no reflect type {}", case.type_name))?;
+    check_outcome(case, &o)?;
+    match &case.expect {
+        Expect::Accept(Some(j)) | Expect::Encode(j) => decode_json_is_bytes(case, j)?,
+        _ => {}
+    }
+    Ok(o)
+}
+
+fn run_testee(case: &Case, t: &Mutex<Testee>) -> Result<(), String> {
+    let mut t = t.lock().map_err(|_| "testee lock poisoned".to_string())?;
+    let req = Request::Decode {
+        type_name: case.type_name.clone(),
+        input: hex::format(&case.bytes),
+        decoder: case.config,
+    };
+    let o = t.ask(&req)?.into_outcome()?;
+    check_outcome(case, &o)?;
+    if let Expect::Encode(json) = &case.expect
+        && !case.config.stream
+    {
+        let req = Request::Encode {
+            type_name: case.type_name.clone(),
+            json: json.clone(),
+        };
+        match t.ask(&req)? {
+            Response::Encoded { output }
+                if hex::parse(&output).ok() == Some(case.bytes.clone()) => {}
+            Response::Unsupported { .. } => {}
+            other => return Err(format!("encode answered {other:?}")),
+        }
+    }
+    Ok(())
+}
+
+fn run_case(case: &Case, known: &[Known], engines: &Engines) -> Result<(), Failed> {
+    let is_known = |engine: &str| known.iter().any(|k| k.id == case.id && k.engine == engine);
+    let mut failures = Vec::new();
+    let mut judge = |engine: &str, r: Result<(), String>| match (r, is_known(engine)) {
+        (Ok(()), false) | (Err(_), true) => {}
+        (Err(e), false) => failures.push(format!("{engine}: {e}")),
+        (Ok(()), true) => failures.push(format!(
+            "{engine}: passes now; remove it from known_divergences.toml"
+        )),
+    };
+    let g = run_generated(case);
+    let r = run_reflect(case);
+    let disagree = match (&g, &r) {
+        (Ok(a), Ok(b)) if a != b => {
+            Some(format!("generated {} but reflect {}", short(a), short(b)))
+        }
+        _ => None,
+    };
+    judge("generated", g.map(|_| ()));
+    judge("reflect", r.map(|_| ()));
+    for (name, t) in &engines.testees {
+        judge(name, run_testee(case, t));
+    }
+    failures.extend(disagree);
+    if failures.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "{} ({}, {}, SPEC {}):\n  {}",
+            case.id,
+            case.file,
+            case.type_name,
+            case.spec,
+            failures.join("\n  ")
+        )
+        .into())
+    }
+}
+
+fn main() {
+    let args = Arguments::from_args();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let cases = bijoubuf_conformance::load_dir(&root.join("vectors")).expect("vector files load");
+    let known = bijoubuf_conformance::load_known(&root.join("vectors/known_divergences.toml"))
+        .expect("known_divergences.toml loads");
+    for k in &known {
+        assert!(
+            cases.iter().any(|c| c.id == k.id),
+            "known divergence names no vector: {}",
+            k.id
+        );
+    }
+    let exe = env!("CARGO_BIN_EXE_bijoubuf-conformance-testee");
+    let mut testees = vec![
+        (
+            "testee".to_string(),
+            Mutex::new(Testee::spawn(exe, &["--engine", "reflect"])),
+        ),
+        (
+            "testee-generated".to_string(),
+            Mutex::new(Testee::spawn(exe, &["--engine", "generated"])),
+        ),
+    ];
+    if let Ok(cmd) = std::env::var("BIJOUBUF_TESTEE") {
+        let parts: Vec<&str> = cmd.split_whitespace().collect();
+        if let Some((prog, rest)) = parts.split_first() {
+            testees.push((
+                "external".to_string(),
+                Mutex::new(Testee::spawn(prog, rest)),
+            ));
+        }
+    }
+    let engines: &'static Engines = Box::leak(Box::new(Engines { testees }));
+    let known: &'static [Known] = Box::leak(known.into_boxed_slice());
+    let trials = cases
+        .into_iter()
+        .map(|case| {
+            let name = case.id.clone();
+            let kind = case.file.trim_end_matches(".toml").to_string();
+            Trial::test(name, move || run_case(&case, known, engines)).with_kind(kind)
+        })
+        .collect();
+    libtest_mimic::run(&args, trials).exit();
+}
