@@ -7,8 +7,21 @@ use crate::model::{EnumDef, FileDef, MessageDef};
 use crate::resolve::Symbols;
 use crate::span::Span;
 
-/// Which lints run. All are on by default; [`Lints::none`] turns every one off.
+/// Which lints run. All are on by default; [`Lints::none`] turns every one off. Set a field
+/// to turn one lint on or off:
+///
+/// ```
+/// let mut lints = bijoubuf_schema::Lints::default();
+/// lints.package_versioned = false;
+/// let compiled = bijoubuf_schema::Compiler::new()
+///     .source("t.proto", "syntax = \"proto3\"; package shop; message Order {}")
+///     .lints(lints)
+///     .compile(&["t.proto"])?;
+/// assert!(compiled.warnings.is_empty());
+/// # Ok::<(), bijoubuf_schema::Diagnostics>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Lints {
     /// The zero value of enum `Color` is named `COLOR_UNSPECIFIED`.
     pub enum_zero_unspecified: bool,
