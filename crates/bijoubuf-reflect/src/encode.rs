@@ -115,7 +115,7 @@ impl Sizer {
         let desc = m.descriptor();
         let info = desc.info();
         for f in &info.fields {
-            if f.shape == Shape::Single(Presence::Required) && !m.fields.contains_key(&f.number) {
+            if f.shape == Shape::Single(Presence::Required) && m.get(f.number).is_none() {
                 return Err(Fail::new(EncodeError::MissingRequiredField).at(format!(".{}", f.name)));
             }
         }

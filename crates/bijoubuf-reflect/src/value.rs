@@ -188,7 +188,9 @@ impl Value {
 #[derive(Debug, Clone, PartialEq)]
 pub struct DynamicMessage {
     desc: MessageDescriptor,
-    pub(crate) fields: BTreeMap<u32, Value>,
+    /// Set fields, sorted by number: a decode appends in ascending order, and a small
+    /// vector costs far less per message than a tree node.
+    pub(crate) fields: Vec<(u32, Value)>,
     pub(crate) unknown: Vec<UnknownField>,
 }
 
@@ -197,7 +199,7 @@ impl DynamicMessage {
     pub fn new(desc: MessageDescriptor) -> Self {
         DynamicMessage {
             desc,
-            fields: BTreeMap::new(),
+            fields: Vec::new(),
             unknown: Vec::new(),
         }
     }
@@ -209,13 +211,17 @@ impl DynamicMessage {
 
     /// The value of field `number`, if set.
     pub fn get(&self, number: u32) -> Option<&Value> {
-        self.fields.get(&number)
+        self.slot(number).ok().map(|i| &self.fields[i].1)
+    }
+
+    fn slot(&self, number: u32) -> Result<usize, usize> {
+        self.fields.binary_search_by_key(&number, |(n, _)| *n)
     }
 
     /// The value of the field named `name`, if set.
     pub fn get_by_name(&self, name: &str) -> Option<&Value> {
         let f = self.desc.field_by_name(name)?;
-        self.fields.get(&f.number())
+        self.get(f.number())
     }
 
     /// Every set field with its value, in field-number order.
@@ -261,21 +267,23 @@ impl DynamicMessage {
                 .filter(|f| f.oneof == Some(o) && f.number != number)
                 .map(|f| f.number)
                 .collect();
-            for n in siblings {
-                self.fields.remove(&n);
-            }
+            self.fields.retain(|(n, _)| !siblings.contains(n));
         }
-        if clears {
-            self.fields.remove(&number);
-        } else {
-            self.fields.insert(number, value);
+        match (clears, self.slot(number)) {
+            (true, Ok(i)) => {
+                self.fields.remove(i);
+            }
+            (true, Err(_)) => {}
+            (false, Ok(i)) => self.fields[i].1 = value,
+            (false, Err(i)) => self.fields.insert(i, (number, value)),
         }
         Ok(())
     }
 
     /// Clear field `number`; returns its value if it was set.
     pub fn clear(&mut self, number: u32) -> Option<Value> {
-        self.fields.remove(&number)
+        let i = self.slot(number).ok()?;
+        Some(self.fields.remove(i).1)
     }
 
     /// Unknown field records kept by a preserving decode, in number order.
@@ -298,13 +306,16 @@ impl DynamicMessage {
                 _ => 0,
             }
         }
-        self.unknown.len() + self.fields.values().map(walk).sum::<usize>()
+        self.unknown.len() + self.fields.iter().map(|(_, v)| walk(v)).sum::<usize>()
     }
 
     /// Insert without checks: the decoder and the JSON reader produce only values of
     /// the right type.
     pub(crate) fn insert_unchecked(&mut self, number: u32, value: Value) {
-        self.fields.insert(number, value);
+        match self.slot(number) {
+            Ok(i) => self.fields[i].1 = value,
+            Err(i) => self.fields.insert(i, (number, value)),
+        }
     }
 }
 

@@ -319,6 +319,17 @@ fn well_known_types_use_their_special_forms() {
 }
 
 #[test]
+fn duplicates_are_found_in_large_objects_too() {
+    let d = desc("t.v1.Wkt");
+    let mut members: Vec<String> = (0..40).map(|i| format!("\"k{i}\": {i}")).collect();
+    let ok = format!("{{\"meta\": {{{}}}}}", members.join(", "));
+    assert!(from_str(&d, &ok).is_ok());
+    members.push("\"k3\": 0".into());
+    let bad = format!("{{\"meta\": {{{}}}}}", members.join(", "));
+    refused(&d, &bad, "", "duplicate key \"k3\" in the object at $.meta");
+}
+
+#[test]
 fn to_value_and_from_value() {
     let d = all();
     let m = from_str(&d, r#"{"i64": "5", "text": "t"}"#).expect("parses");

@@ -114,8 +114,19 @@ impl<'de> Visitor<'de> for Seed<'_> {
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Json, A::Error> {
         let mut members: Vec<(String, Json)> = Vec::new();
+        // Large objects (maps, Structs) check duplicates through a set: a linear scan
+        // per key would make a 50 000-entry map quadratic.
+        let mut keys: std::collections::HashSet<String> = std::collections::HashSet::new();
         while let Some(key) = map.next_key::<String>()? {
-            if members.iter().any(|(k, _)| *k == key) {
+            let dup = if members.len() < 16 {
+                members.iter().any(|(k, _)| *k == key)
+            } else {
+                if keys.is_empty() {
+                    keys.extend(members.iter().map(|(k, _)| k.clone()));
+                }
+                !keys.insert(key.clone())
+            };
+            if dup {
                 return Err(de::Error::custom(format_args!(
                     "duplicate key {} in the object at {}",
                     quote(&key),
