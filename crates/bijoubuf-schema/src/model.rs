@@ -41,24 +41,38 @@ impl Comments {
     }
 }
 
-/// The scalar field types.
+/// The scalar field types (SPEC §3: how each is written on the wire).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-#[allow(missing_docs)]
 pub enum ScalarType {
+    /// `double`: 8 bytes, big-endian IEEE 754.
     Double,
+    /// `float`: 4 bytes, big-endian IEEE 754.
     Float,
+    /// `int32`: zigzag then bijou64.
     Int32,
+    /// `int64`: zigzag then bijou64.
     Int64,
+    /// `uint32`: bijou64.
     Uint32,
+    /// `uint64`: bijou64.
     Uint64,
+    /// `sint32`: zigzag then bijou64.
     Sint32,
+    /// `sint64`: zigzag then bijou64.
     Sint64,
+    /// `fixed32`: 4 bytes, big-endian.
     Fixed32,
+    /// `fixed64`: 8 bytes, big-endian.
     Fixed64,
+    /// `sfixed32`: 4 bytes, big-endian two's complement.
     Sfixed32,
+    /// `sfixed64`: 8 bytes, big-endian two's complement.
     Sfixed64,
+    /// `bool`: one byte, 0 or 1.
     Bool,
+    /// `string`: UTF-8 bytes.
     String,
+    /// `bytes`: any bytes.
     Bytes,
 }
 

@@ -525,10 +525,3 @@ impl<'a> Parser<'a> {
         Ok((out, Some(open.to(self.prev_span()))))
     }
 }
-
-impl ImportKind {
-    #[allow(dead_code)]
-    pub(crate) fn is_public(self) -> bool {
-        self == ImportKind::Public
-    }
-}
