@@ -248,9 +248,19 @@ fn unknown_field() {
     assert_rejects::<Tree>(&bytes, "unknown-field", 2);
     let kept = bijoubuf_testkit::assert_canonical_roundtrip_with::<Tree>(&bytes, &preserve());
     assert_eq!(kept.message().unknown_fields.len(), 1);
-    // Scalars keeps no unknown fields, so even a preserving decode refuses them.
-    let e = Scalars::decode_with(&[0x44, 0x00], &preserve()).unwrap_err();
-    assert_eq!(e.code(), "unknown-field");
+    // Scalars keeps no unknown fields, so even a preserving decode refuses them, at
+    // the key and with the number in the path (after field 1, key 44 is field 19).
+    let e =
+        assert_rejects_with::<Scalars>(&[0x00, 0x02, 0x44, 0x00], &preserve(), "unknown-field", 2);
+    assert_eq!(e.path_string(), "Scalars.19");
+    // Choice keeps its own unknown fields but its member m (5, key 12) is a Scalars:
+    // an unknown record inside m is refused, one beside it is kept.
+    let inside = [0x12, 0x02, 0x44, 0x00];
+    let e = assert_rejects_with::<Choice>(&inside, &preserve(), "unknown-field", 2);
+    assert_eq!(e.path_string(), "Choice.m.18");
+    let beside = [0x12, 0x00, 0x3C, 0x00];
+    let kept = bijoubuf_testkit::assert_canonical_roundtrip_with::<Choice>(&beside, &preserve());
+    assert_eq!(kept.message().unknown_fields.len(), 1);
 }
 
 #[test]

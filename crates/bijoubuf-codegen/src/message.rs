@@ -399,15 +399,9 @@ impl Emitter<'_> {
                     static EMPTY: #rt::UnknownFields = #rt::UnknownFields::new();
                     &EMPTY
                 },
-                quote! {
-                    // This type keeps no unknown fields: a preserving decode's records
-                    // are refused here (SPEC §8.1).
-                    if !r.finish()?.is_empty() {
-                        return ::core::result::Result::Err(
-                            #rt::DecodeError::new(#rt::ErrorKind::UnknownField, r.position()),
-                        );
-                    }
-                },
+                // `KEEPS_UNKNOWN_FIELDS = false` makes the reader refuse unknown records
+                // at their key even under `Preserve` (SPEC §8.1), so nothing comes back.
+                quote!(r.finish()?;),
                 TokenStream::new(),
             )
         };
@@ -433,6 +427,11 @@ impl Emitter<'_> {
             .any(|f| f.deprecated)
             .then(|| quote!(#[allow(deprecated)]));
         let short = &m.name;
+        let keeps = (!preserve).then(|| {
+            quote!(
+                const KEEPS_UNKNOWN_FIELDS: bool = false;
+            )
+        });
         let numbers = m.fields.iter().map(|f| Literal::u32_unsuffixed(f.number));
         let accessors = self.accessors(m, &plains)?;
         let accessors = if accessors.is_empty() {
@@ -476,6 +475,7 @@ impl Emitter<'_> {
             impl #rt::Message for #name {
                 const NAME: &'static str = #short;
                 const FIELD_NUMBERS: &'static [u32] = &[#(#numbers),*];
+                #keeps
 
                 fn unknown_fields(&self) -> &#rt::UnknownFields {
                     #unknown_get

@@ -99,10 +99,9 @@ impl Options {
 
     /// Messages at these paths get an `unknown_fields` member: a decode with
     /// `UnknownFieldPolicy::Preserve` keeps unknown records there and encoding re-emits
-    /// them byte for byte (SPEC §8.2). Other messages refuse unknown records under every
-    /// policy; under `Preserve` the refusal is reported at the end of the message's
-    /// content rather than at the record's key, because the runtime's reader has already
-    /// consumed the record by then.
+    /// them byte for byte (SPEC §8.2). Other messages have nowhere to keep them and
+    /// refuse unknown records under every policy (`unknown-field` at the record's key),
+    /// while a preserving parent still keeps its own.
     pub fn preserve_unknown_fields<I, S>(&mut self, paths: I) -> &mut Self
     where
         I: IntoIterator<Item = S>,

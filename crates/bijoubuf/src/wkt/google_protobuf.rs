@@ -13,6 +13,7 @@ pub struct Any {
 impl crate::Message for Any {
     const NAME: &'static str = "Any";
     const FIELD_NUMBERS: &'static [u32] = &[1, 2];
+    const KEEPS_UNKNOWN_FIELDS: bool = false;
     fn unknown_fields(&self) -> &crate::UnknownFields {
         static EMPTY: crate::UnknownFields = crate::UnknownFields::new();
         &EMPTY
@@ -30,11 +31,7 @@ impl crate::Message for Any {
     ) -> ::core::result::Result<Self, crate::DecodeError> {
         let type_url = r.implicit::<crate::__private::Str>(1, "type_url")?;
         let value = r.implicit::<crate::__private::Bytes>(2, "value")?;
-        if !r.finish()?.is_empty() {
-            return ::core::result::Result::Err(
-                crate::DecodeError::new(crate::ErrorKind::UnknownField, r.position()),
-            );
-        }
+        r.finish()?;
         ::core::result::Result::Ok(Self { type_url, value })
     }
 }
@@ -50,6 +47,7 @@ pub struct Duration {
 impl crate::Message for Duration {
     const NAME: &'static str = "Duration";
     const FIELD_NUMBERS: &'static [u32] = &[1, 2];
+    const KEEPS_UNKNOWN_FIELDS: bool = false;
     fn unknown_fields(&self) -> &crate::UnknownFields {
         static EMPTY: crate::UnknownFields = crate::UnknownFields::new();
         &EMPTY
@@ -67,11 +65,7 @@ impl crate::Message for Duration {
     ) -> ::core::result::Result<Self, crate::DecodeError> {
         let seconds = r.implicit::<crate::__private::Int64>(1, "seconds")?;
         let nanos = r.implicit::<crate::__private::Int32>(2, "nanos")?;
-        if !r.finish()?.is_empty() {
-            return ::core::result::Result::Err(
-                crate::DecodeError::new(crate::ErrorKind::UnknownField, r.position()),
-            );
-        }
+        r.finish()?;
         ::core::result::Result::Ok(Self { seconds, nanos })
     }
 }
@@ -81,6 +75,7 @@ pub struct Empty {}
 impl crate::Message for Empty {
     const NAME: &'static str = "Empty";
     const FIELD_NUMBERS: &'static [u32] = &[];
+    const KEEPS_UNKNOWN_FIELDS: bool = false;
     fn unknown_fields(&self) -> &crate::UnknownFields {
         static EMPTY: crate::UnknownFields = crate::UnknownFields::new();
         &EMPTY
@@ -92,11 +87,7 @@ impl crate::Message for Empty {
     fn __decode(
         r: &mut crate::__private::Reader<'_>,
     ) -> ::core::result::Result<Self, crate::DecodeError> {
-        if !r.finish()?.is_empty() {
-            return ::core::result::Result::Err(
-                crate::DecodeError::new(crate::ErrorKind::UnknownField, r.position()),
-            );
-        }
+        r.finish()?;
         ::core::result::Result::Ok(Self {})
     }
 }
@@ -110,6 +101,7 @@ pub struct FieldMask {
 impl crate::Message for FieldMask {
     const NAME: &'static str = "FieldMask";
     const FIELD_NUMBERS: &'static [u32] = &[1];
+    const KEEPS_UNKNOWN_FIELDS: bool = false;
     fn unknown_fields(&self) -> &crate::UnknownFields {
         static EMPTY: crate::UnknownFields = crate::UnknownFields::new();
         &EMPTY
@@ -124,11 +116,7 @@ impl crate::Message for FieldMask {
         r: &mut crate::__private::Reader<'_>,
     ) -> ::core::result::Result<Self, crate::DecodeError> {
         let paths = r.repeated::<crate::__private::Str>(1, "paths")?;
-        if !r.finish()?.is_empty() {
-            return ::core::result::Result::Err(
-                crate::DecodeError::new(crate::ErrorKind::UnknownField, r.position()),
-            );
-        }
+        r.finish()?;
         ::core::result::Result::Ok(Self { paths })
     }
 }
@@ -141,6 +129,7 @@ pub struct Struct {
 impl crate::Message for Struct {
     const NAME: &'static str = "Struct";
     const FIELD_NUMBERS: &'static [u32] = &[1];
+    const KEEPS_UNKNOWN_FIELDS: bool = false;
     fn unknown_fields(&self) -> &crate::UnknownFields {
         static EMPTY: crate::UnknownFields = crate::UnknownFields::new();
         &EMPTY
@@ -156,11 +145,7 @@ impl crate::Message for Struct {
     ) -> ::core::result::Result<Self, crate::DecodeError> {
         let fields = r
             .map::<crate::__private::Str, crate::__private::Msg<Value>>(1, "fields")?;
-        if !r.finish()?.is_empty() {
-            return ::core::result::Result::Err(
-                crate::DecodeError::new(crate::ErrorKind::UnknownField, r.position()),
-            );
-        }
+        r.finish()?;
         ::core::result::Result::Ok(Self { fields })
     }
 }
@@ -173,6 +158,7 @@ pub struct Value {
 impl crate::Message for Value {
     const NAME: &'static str = "Value";
     const FIELD_NUMBERS: &'static [u32] = &[1, 2, 3, 4, 5, 6];
+    const KEEPS_UNKNOWN_FIELDS: bool = false;
     fn unknown_fields(&self) -> &crate::UnknownFields {
         static EMPTY: crate::UnknownFields = crate::UnknownFields::new();
         &EMPTY
@@ -257,11 +243,7 @@ impl crate::Message for Value {
         {
             kind = ::core::option::Option::Some(value::Kind::ListValue(v));
         }
-        if !r.finish()?.is_empty() {
-            return ::core::result::Result::Err(
-                crate::DecodeError::new(crate::ErrorKind::UnknownField, r.position()),
-            );
-        }
+        r.finish()?;
         ::core::result::Result::Ok(Self { kind })
     }
 }
@@ -294,6 +276,7 @@ pub struct ListValue {
 impl crate::Message for ListValue {
     const NAME: &'static str = "ListValue";
     const FIELD_NUMBERS: &'static [u32] = &[1];
+    const KEEPS_UNKNOWN_FIELDS: bool = false;
     fn unknown_fields(&self) -> &crate::UnknownFields {
         static EMPTY: crate::UnknownFields = crate::UnknownFields::new();
         &EMPTY
@@ -308,11 +291,7 @@ impl crate::Message for ListValue {
         r: &mut crate::__private::Reader<'_>,
     ) -> ::core::result::Result<Self, crate::DecodeError> {
         let values = r.repeated::<crate::__private::Msg<Value>>(1, "values")?;
-        if !r.finish()?.is_empty() {
-            return ::core::result::Result::Err(
-                crate::DecodeError::new(crate::ErrorKind::UnknownField, r.position()),
-            );
-        }
+        r.finish()?;
         ::core::result::Result::Ok(Self { values })
     }
 }
@@ -328,6 +307,7 @@ pub struct Timestamp {
 impl crate::Message for Timestamp {
     const NAME: &'static str = "Timestamp";
     const FIELD_NUMBERS: &'static [u32] = &[1, 2];
+    const KEEPS_UNKNOWN_FIELDS: bool = false;
     fn unknown_fields(&self) -> &crate::UnknownFields {
         static EMPTY: crate::UnknownFields = crate::UnknownFields::new();
         &EMPTY
@@ -345,11 +325,7 @@ impl crate::Message for Timestamp {
     ) -> ::core::result::Result<Self, crate::DecodeError> {
         let seconds = r.implicit::<crate::__private::Int64>(1, "seconds")?;
         let nanos = r.implicit::<crate::__private::Int32>(2, "nanos")?;
-        if !r.finish()?.is_empty() {
-            return ::core::result::Result::Err(
-                crate::DecodeError::new(crate::ErrorKind::UnknownField, r.position()),
-            );
-        }
+        r.finish()?;
         ::core::result::Result::Ok(Self { seconds, nanos })
     }
 }
@@ -362,6 +338,7 @@ pub struct DoubleValue {
 impl crate::Message for DoubleValue {
     const NAME: &'static str = "DoubleValue";
     const FIELD_NUMBERS: &'static [u32] = &[1];
+    const KEEPS_UNKNOWN_FIELDS: bool = false;
     fn unknown_fields(&self) -> &crate::UnknownFields {
         static EMPTY: crate::UnknownFields = crate::UnknownFields::new();
         &EMPTY
@@ -376,11 +353,7 @@ impl crate::Message for DoubleValue {
         r: &mut crate::__private::Reader<'_>,
     ) -> ::core::result::Result<Self, crate::DecodeError> {
         let value = r.implicit::<crate::__private::Double>(1, "value")?;
-        if !r.finish()?.is_empty() {
-            return ::core::result::Result::Err(
-                crate::DecodeError::new(crate::ErrorKind::UnknownField, r.position()),
-            );
-        }
+        r.finish()?;
         ::core::result::Result::Ok(Self { value })
     }
 }
@@ -393,6 +366,7 @@ pub struct FloatValue {
 impl crate::Message for FloatValue {
     const NAME: &'static str = "FloatValue";
     const FIELD_NUMBERS: &'static [u32] = &[1];
+    const KEEPS_UNKNOWN_FIELDS: bool = false;
     fn unknown_fields(&self) -> &crate::UnknownFields {
         static EMPTY: crate::UnknownFields = crate::UnknownFields::new();
         &EMPTY
@@ -407,11 +381,7 @@ impl crate::Message for FloatValue {
         r: &mut crate::__private::Reader<'_>,
     ) -> ::core::result::Result<Self, crate::DecodeError> {
         let value = r.implicit::<crate::__private::Float>(1, "value")?;
-        if !r.finish()?.is_empty() {
-            return ::core::result::Result::Err(
-                crate::DecodeError::new(crate::ErrorKind::UnknownField, r.position()),
-            );
-        }
+        r.finish()?;
         ::core::result::Result::Ok(Self { value })
     }
 }
@@ -424,6 +394,7 @@ pub struct Int64Value {
 impl crate::Message for Int64Value {
     const NAME: &'static str = "Int64Value";
     const FIELD_NUMBERS: &'static [u32] = &[1];
+    const KEEPS_UNKNOWN_FIELDS: bool = false;
     fn unknown_fields(&self) -> &crate::UnknownFields {
         static EMPTY: crate::UnknownFields = crate::UnknownFields::new();
         &EMPTY
@@ -438,11 +409,7 @@ impl crate::Message for Int64Value {
         r: &mut crate::__private::Reader<'_>,
     ) -> ::core::result::Result<Self, crate::DecodeError> {
         let value = r.implicit::<crate::__private::Int64>(1, "value")?;
-        if !r.finish()?.is_empty() {
-            return ::core::result::Result::Err(
-                crate::DecodeError::new(crate::ErrorKind::UnknownField, r.position()),
-            );
-        }
+        r.finish()?;
         ::core::result::Result::Ok(Self { value })
     }
 }
@@ -455,6 +422,7 @@ pub struct UInt64Value {
 impl crate::Message for UInt64Value {
     const NAME: &'static str = "UInt64Value";
     const FIELD_NUMBERS: &'static [u32] = &[1];
+    const KEEPS_UNKNOWN_FIELDS: bool = false;
     fn unknown_fields(&self) -> &crate::UnknownFields {
         static EMPTY: crate::UnknownFields = crate::UnknownFields::new();
         &EMPTY
@@ -469,11 +437,7 @@ impl crate::Message for UInt64Value {
         r: &mut crate::__private::Reader<'_>,
     ) -> ::core::result::Result<Self, crate::DecodeError> {
         let value = r.implicit::<crate::__private::UInt64>(1, "value")?;
-        if !r.finish()?.is_empty() {
-            return ::core::result::Result::Err(
-                crate::DecodeError::new(crate::ErrorKind::UnknownField, r.position()),
-            );
-        }
+        r.finish()?;
         ::core::result::Result::Ok(Self { value })
     }
 }
@@ -486,6 +450,7 @@ pub struct Int32Value {
 impl crate::Message for Int32Value {
     const NAME: &'static str = "Int32Value";
     const FIELD_NUMBERS: &'static [u32] = &[1];
+    const KEEPS_UNKNOWN_FIELDS: bool = false;
     fn unknown_fields(&self) -> &crate::UnknownFields {
         static EMPTY: crate::UnknownFields = crate::UnknownFields::new();
         &EMPTY
@@ -500,11 +465,7 @@ impl crate::Message for Int32Value {
         r: &mut crate::__private::Reader<'_>,
     ) -> ::core::result::Result<Self, crate::DecodeError> {
         let value = r.implicit::<crate::__private::Int32>(1, "value")?;
-        if !r.finish()?.is_empty() {
-            return ::core::result::Result::Err(
-                crate::DecodeError::new(crate::ErrorKind::UnknownField, r.position()),
-            );
-        }
+        r.finish()?;
         ::core::result::Result::Ok(Self { value })
     }
 }
@@ -517,6 +478,7 @@ pub struct UInt32Value {
 impl crate::Message for UInt32Value {
     const NAME: &'static str = "UInt32Value";
     const FIELD_NUMBERS: &'static [u32] = &[1];
+    const KEEPS_UNKNOWN_FIELDS: bool = false;
     fn unknown_fields(&self) -> &crate::UnknownFields {
         static EMPTY: crate::UnknownFields = crate::UnknownFields::new();
         &EMPTY
@@ -531,11 +493,7 @@ impl crate::Message for UInt32Value {
         r: &mut crate::__private::Reader<'_>,
     ) -> ::core::result::Result<Self, crate::DecodeError> {
         let value = r.implicit::<crate::__private::UInt32>(1, "value")?;
-        if !r.finish()?.is_empty() {
-            return ::core::result::Result::Err(
-                crate::DecodeError::new(crate::ErrorKind::UnknownField, r.position()),
-            );
-        }
+        r.finish()?;
         ::core::result::Result::Ok(Self { value })
     }
 }
@@ -548,6 +506,7 @@ pub struct BoolValue {
 impl crate::Message for BoolValue {
     const NAME: &'static str = "BoolValue";
     const FIELD_NUMBERS: &'static [u32] = &[1];
+    const KEEPS_UNKNOWN_FIELDS: bool = false;
     fn unknown_fields(&self) -> &crate::UnknownFields {
         static EMPTY: crate::UnknownFields = crate::UnknownFields::new();
         &EMPTY
@@ -562,11 +521,7 @@ impl crate::Message for BoolValue {
         r: &mut crate::__private::Reader<'_>,
     ) -> ::core::result::Result<Self, crate::DecodeError> {
         let value = r.implicit::<crate::__private::Bool>(1, "value")?;
-        if !r.finish()?.is_empty() {
-            return ::core::result::Result::Err(
-                crate::DecodeError::new(crate::ErrorKind::UnknownField, r.position()),
-            );
-        }
+        r.finish()?;
         ::core::result::Result::Ok(Self { value })
     }
 }
@@ -579,6 +534,7 @@ pub struct StringValue {
 impl crate::Message for StringValue {
     const NAME: &'static str = "StringValue";
     const FIELD_NUMBERS: &'static [u32] = &[1];
+    const KEEPS_UNKNOWN_FIELDS: bool = false;
     fn unknown_fields(&self) -> &crate::UnknownFields {
         static EMPTY: crate::UnknownFields = crate::UnknownFields::new();
         &EMPTY
@@ -593,11 +549,7 @@ impl crate::Message for StringValue {
         r: &mut crate::__private::Reader<'_>,
     ) -> ::core::result::Result<Self, crate::DecodeError> {
         let value = r.implicit::<crate::__private::Str>(1, "value")?;
-        if !r.finish()?.is_empty() {
-            return ::core::result::Result::Err(
-                crate::DecodeError::new(crate::ErrorKind::UnknownField, r.position()),
-            );
-        }
+        r.finish()?;
         ::core::result::Result::Ok(Self { value })
     }
 }
@@ -610,6 +562,7 @@ pub struct BytesValue {
 impl crate::Message for BytesValue {
     const NAME: &'static str = "BytesValue";
     const FIELD_NUMBERS: &'static [u32] = &[1];
+    const KEEPS_UNKNOWN_FIELDS: bool = false;
     fn unknown_fields(&self) -> &crate::UnknownFields {
         static EMPTY: crate::UnknownFields = crate::UnknownFields::new();
         &EMPTY
@@ -624,11 +577,7 @@ impl crate::Message for BytesValue {
         r: &mut crate::__private::Reader<'_>,
     ) -> ::core::result::Result<Self, crate::DecodeError> {
         let value = r.implicit::<crate::__private::Bytes>(1, "value")?;
-        if !r.finish()?.is_empty() {
-            return ::core::result::Result::Err(
-                crate::DecodeError::new(crate::ErrorKind::UnknownField, r.position()),
-            );
-        }
+        r.finish()?;
         ::core::result::Result::Ok(Self { value })
     }
 }
