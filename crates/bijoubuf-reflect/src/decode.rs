@@ -35,13 +35,52 @@ pub(crate) fn decode(
         // SPEC §9.4: before any other check.
         return Err(DecodeError::new(ErrorKind::SizeLimitExceeded, 0).push(top()));
     }
+    decode_range(desc, bytes, 0, bytes.len(), opts)
+}
+
+/// One length-delimited frame at the start of `bytes` (SPEC §9.2): the message and the
+/// bytes the frame used. Frame errors are reported at the length prefix (offset 0);
+/// offsets count from the start of `bytes`.
+pub(crate) fn decode_frame(
+    desc: &MessageDescriptor,
+    bytes: &[u8],
+    opts: &DecodeOptions,
+) -> Result<(DynamicMessage, usize), DecodeError> {
+    let top = || PathSegment::Message(desc.name().to_string());
+    let (len, n) = bijou64::decode(bytes).map_err(|e| {
+        let kind = match e {
+            bijou64::Error::Overflow => ErrorKind::VarintOverflow,
+            _ => ErrorKind::Truncated,
+        };
+        DecodeError::new(kind, 0).push(top())
+    })?;
+    if let Some(max) = opts.get_max_size()
+        && len > max as u64
+    {
+        // SPEC §9.4: per frame, after the prefix, before the frame's bytes.
+        return Err(DecodeError::new(ErrorKind::SizeLimitExceeded, 0).push(top()));
+    }
+    if len > (bytes.len() - n) as u64 {
+        return Err(DecodeError::new(ErrorKind::Truncated, 0).push(top()));
+    }
+    let end = n + len as usize;
+    decode_range(desc, bytes, n, end, opts).map(|m| (m, end))
+}
+
+fn decode_range(
+    desc: &MessageDescriptor,
+    bytes: &[u8],
+    start: usize,
+    end: usize,
+    opts: &DecodeOptions,
+) -> Result<DynamicMessage, DecodeError> {
     let d = Decoder {
         buf: bytes,
         max_depth: opts.get_max_depth().max(1),
         preserve: opts.get_unknown_fields() == UnknownFieldPolicy::Preserve,
     };
-    d.message(desc, 0, bytes.len(), 1)
-        .map_err(|e| e.push(top()))
+    d.message(desc, start, end, 1)
+        .map_err(|e| e.push(PathSegment::Message(desc.name().to_string())))
 }
 
 impl Decoder<'_> {

@@ -80,6 +80,34 @@ impl DynamicMessage {
         decode::decode(desc, bytes, opts)
     }
 
+    /// Decode one length-delimited frame at the start of `bytes` (SPEC §9.2); returns
+    /// the message and the number of bytes the frame used, so a stream is read by
+    /// calling this on the rest. A size limit in `opts` applies to the frame's declared
+    /// length; offsets in errors count from the start of `bytes`.
+    ///
+    /// # Errors
+    /// As [`decode`](Self::decode); an incomplete or overflowing prefix, or a frame
+    /// longer than the bytes left, is reported at offset 0.
+    pub fn decode_length_delimited(
+        desc: &MessageDescriptor,
+        bytes: &[u8],
+        opts: &DecodeOptions,
+    ) -> Result<(Self, usize), DecodeError> {
+        decode::decode_frame(desc, bytes, opts)
+    }
+
+    /// One length-delimited frame: a bijou64 length, then [`encode`](Self::encode)'s
+    /// bytes (SPEC §9.2).
+    ///
+    /// # Errors
+    /// As [`encode`](Self::encode).
+    pub fn encode_length_delimited(&self) -> Result<Vec<u8>, EncodeError> {
+        let body = self.encode()?;
+        let mut out = bijou64::encode(body.len() as u64).as_slice().to_vec();
+        out.extend_from_slice(&body);
+        Ok(out)
+    }
+
     /// The canonical encoding (SPEC §9).
     ///
     /// # Errors

@@ -138,6 +138,48 @@ fn compare(pool: &DescriptorPool, bytes: &[u8]) -> Result<(), String> {
             }
         }
     }
+    frames(pool, bytes)
+}
+
+/// The input read as one length-delimited frame (SPEC §9.2), with and without a size
+/// limit: same verdict and the same number of bytes used.
+fn frames(pool: &DescriptorPool, bytes: &[u8]) -> Result<(), String> {
+    fn runtime_frame<M: Message>(bytes: &[u8], opts: &DecodeOptions) -> String {
+        match M::decode_length_delimited_with(bytes, opts) {
+            Ok((d, used)) => {
+                let again = d
+                    .message()
+                    .encode_length_delimited_to_vec()
+                    .unwrap_or_default();
+                format!("ok {used} {}", again == bytes[..used])
+            }
+            Err(e) => format!("{} at {}, path {}", e.code(), e.offset(), e.path_string()),
+        }
+    }
+    let dynamic = |name: &str, opts: &DecodeOptions| {
+        let desc = pool.message(name).expect("declared");
+        match DynamicMessage::decode_length_delimited(&desc, bytes, opts) {
+            Ok((m, used)) => {
+                let again = m.encode_length_delimited().unwrap_or_default();
+                format!("ok {used} {}", again == bytes[..used])
+            }
+            Err(e) => format!("{} at {}, path {}", e.code(), e.offset(), e.path_string()),
+        }
+    };
+    for opts in [DecodeOptions::new(), DecodeOptions::new().max_size(Some(6))] {
+        for (name, want) in [
+            ("Scalars", runtime_frame::<common::Scalars>(bytes, &opts)),
+            ("Tree", runtime_frame::<common::Tree>(bytes, &opts)),
+            ("Maps", runtime_frame::<common::Maps>(bytes, &opts)),
+        ] {
+            let got = dynamic(name, &opts);
+            if got != want {
+                return Err(format!(
+                    "{name} frame {opts:?} on {bytes:02x?}: runtime says `{want}`, reflect says `{got}`"
+                ));
+            }
+        }
+    }
     Ok(())
 }
 
