@@ -30,6 +30,7 @@
 //! ```
 
 mod from;
+mod time;
 mod to;
 mod tree;
 mod wkt;
