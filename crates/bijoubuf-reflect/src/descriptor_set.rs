@@ -257,8 +257,14 @@ fn field_info(
                         .find(|e| e.number() == n)
                         .ok_or_else(|| err(format!("{path}: map entry without field {n}")))
                 };
+                // SPEC §6.3: integer, bool or string keys (their order is §6.4's).
                 let key = scalar(part(1)?.r#type())
-                    .ok_or_else(|| err(format!("{path}: map key is not a scalar")))?;
+                    .filter(|k| k.is_valid_map_key())
+                    .ok_or_else(|| {
+                        err(format!(
+                            "{path}: map key type is not an integer, bool or string"
+                        ))
+                    })?;
                 (element(part(2)?, path, resolve)?, Shape::Map(key))
             }
             _ => (ty, Shape::Repeated),

@@ -106,6 +106,63 @@ fn bad_descriptor_sets_are_refused() {
     );
 }
 
+#[test]
+fn map_keys_must_be_integers_bools_or_strings() {
+    use prost_types::field_descriptor_proto::{Label, Type};
+    let field = |name: &str, number: i32, ty: Type, label: Label, type_name: Option<&str>| {
+        prost_types::FieldDescriptorProto {
+            name: Some(name.into()),
+            number: Some(number),
+            r#type: Some(ty as i32),
+            label: Some(label as i32),
+            type_name: type_name.map(Into::into),
+            ..Default::default()
+        }
+    };
+    let set = |key: Type| prost_types::FileDescriptorSet {
+        file: vec![prost_types::FileDescriptorProto {
+            name: Some("m.proto".into()),
+            syntax: Some("proto3".into()),
+            message_type: vec![prost_types::DescriptorProto {
+                name: Some("M".into()),
+                field: vec![field(
+                    "m",
+                    1,
+                    Type::Message,
+                    Label::Repeated,
+                    Some(".M.MEntry"),
+                )],
+                nested_type: vec![prost_types::DescriptorProto {
+                    name: Some("MEntry".into()),
+                    field: vec![
+                        field("key", 1, key, Label::Optional, None),
+                        field("value", 2, Type::Int32, Label::Optional, None),
+                    ],
+                    options: Some(prost_types::MessageOptions {
+                        map_entry: Some(true),
+                        ..Default::default()
+                    }),
+                    ..Default::default()
+                }],
+                ..Default::default()
+            }],
+            ..Default::default()
+        }],
+    };
+    let pool = DescriptorPool::from_file_descriptor_set(&set(Type::Sint32)).expect("a valid map");
+    let m = pool.message("M").expect("declared");
+    assert_eq!(
+        m.field(1).map(|f| f.shape()),
+        Some(FieldShape::Map(bijoubuf_schema::ScalarType::Sint32))
+    );
+    // {-2: 1, 1: 2} in signed order (SPEC §6.4).
+    assert!(DynamicMessage::decode(&m, &[0x02, 0x04, 0x03, 0x02, 0x02, 0x04]).is_ok());
+    for bad in [Type::Bytes, Type::Double, Type::Float] {
+        let e = DescriptorPool::from_file_descriptor_set(&set(bad)).unwrap_err();
+        assert!(e.to_string().contains("map key type"), "{e}");
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(300))]
 
