@@ -94,3 +94,20 @@ fn messages_named_like_prelude_types() {
     };
     assert_value_roundtrip(&s);
 }
+
+#[test]
+fn fields_named_like_generated_bindings() {
+    use bijoubuf_codegen_tests::keywords::r#type::{Locals, locals};
+    let l = Locals {
+        r: 1,
+        s: 2,
+        w: 3,
+        size: 4,
+        v: Some(locals::V::B("b".into())),
+        self_ref: Some(Box::new(Locals {
+            v: Some(locals::V::A(0)),
+            ..Locals::default()
+        })),
+    };
+    assert_value_roundtrip(&l);
+}

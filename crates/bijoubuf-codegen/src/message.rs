@@ -115,9 +115,10 @@ impl Emitter<'_> {
         let eq = self.ctx.is_eq(&m.full_name);
 
         // Member names: one scope for struct members (reserving the unknown-field
-        // member), one for decode locals (also reserving the reader).
+        // member), one for decode locals (also reserving the reader and the binding
+        // `v` the oneof steps use).
         let mut members = Scope::with(&["unknown_fields"]);
-        let mut locals = Scope::with(&["unknown_fields", "r"]);
+        let mut locals = Scope::with(&["unknown_fields", "r", "v"]);
         let mut plains: Vec<Plain<'_>> = Vec::new();
         let mut oneofs: Vec<Oneof<'_>> = Vec::new();
         // (declaration index, member tokens) so members keep declaration order.
