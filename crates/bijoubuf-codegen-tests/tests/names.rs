@@ -67,7 +67,7 @@ fn keyword_enum_variants() {
     assert_eq!(Loop::try_from(1), Ok(Loop::Self_));
     assert_eq!(Loop::Type.as_str_name(), "LOOP_TYPE");
     assert_eq!(Loop::from_str_name("LOOP_MOD"), Some(Loop::Mod));
-    let _ = kw::Loop::default();
+    assert_eq!(kw::Loop::default(), Loop::Type);
 }
 
 #[test]
