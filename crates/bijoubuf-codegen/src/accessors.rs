@@ -19,6 +19,16 @@ impl Emitter<'_> {
         plains: &[Plain<'_>],
     ) -> Result<TokenStream, Error> {
         let mut out = Vec::new();
+        // Enum getters take the field's own name; a default getter whose name is taken
+        // by one of those (or by a `Message` method) is left out rather than clash.
+        let enum_getters: Vec<String> = plains
+            .iter()
+            .filter(|p| {
+                matches!(p.def.ty, FieldType::Enum(_))
+                    && !matches!(p.shape, Shape::Repeated | Shape::Map { .. })
+            })
+            .map(|p| p.ident.to_string())
+            .collect();
         for p in plains {
             let f = p.def;
             let getter = p.ident.to_string();
@@ -76,6 +86,10 @@ impl Emitter<'_> {
                     };
                     let getter_name =
                         format_ident!("{}_or_default", getter.trim_start_matches("r#"));
+                    let taken = getter_name.to_string();
+                    if enum_getters.contains(&taken) || TRAIT_METHODS.contains(&taken.as_str()) {
+                        continue;
+                    }
                     let doc = format!(" Field `{}`, else its schema default `{d}`.", f.name);
                     let (ret, body) = match s {
                         ScalarType::String => (

@@ -237,3 +237,16 @@ fn no_std_names_alloc() {
     );
     assert!(!out.contains("::std::"), "{out}");
 }
+
+#[test]
+fn getters_never_clash() {
+    // `count_or_default` is both an enum field (its getter has its name) and the name
+    // `count`'s default getter would take: the default getter is left out.
+    let text = r#"syntax = "proto2"; package p;
+        enum E { A = 1; }
+        message M { optional int32 count = 1 [default = 3]; optional E count_or_default = 2; optional E encode = 3; }"#;
+    let out = gen_one(text, &Options::new());
+    assert_eq!(out.matches("pub fn count_or_default(").count(), 1, "{out}");
+    // An enum field named like a `Message` method gets no getter.
+    assert!(!out.contains("pub fn encode("), "{out}");
+}
