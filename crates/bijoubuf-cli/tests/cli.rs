@@ -527,3 +527,38 @@ fn encode_of_decode_reproduces_the_bytes() {
         assert_eq!(again.stdout, bytes, "{hex} via {}", json.out());
     }
 }
+
+#[test]
+fn the_repository_sample_schemas_round_trip_through_json() {
+    // schemas/ at the repository root, imported through -I.
+    let inc = "../../../../schemas";
+    let cases: [(&str, &str, &str); 3] = [
+        (
+            "kitchen/sink.proto",
+            "kitchen.Maps",
+            r#"{"i32": {"-1": "m", "2": "p"}, "flag": {"true": "t"}, "msgs": {"a": {"fl": -0.0, "db": "NaN"}}}"#,
+        ),
+        (
+            "kitchen/sink.proto",
+            "kitchen.Tree",
+            r#"{"value": 7, "children": [{}, {"leaf": {"label": "x", "shade": "SHADE_DARK"}}], "next": {"value": -1}}"#,
+        ),
+        (
+            "legacy/legacy.proto",
+            "legacy.Record",
+            r#"{"id": 1, "name": "n", "inner": {"token": "18446744073709551615"}, "tags": [1, 2], "level": "HIGH"}"#,
+        ),
+    ];
+    for (file, ty, json) in cases {
+        let schema = format!("{inc}/{file}");
+        let target = ["-I", inc, "--schema", schema.as_str(), "--type", ty];
+        let bytes = run(&with(&["encode"], &target), json.as_bytes());
+        assert_eq!(bytes.code, 0, "{ty}: {}", bytes.stderr);
+        let verified = run(&with(&["verify"], &target), &bytes.stdout);
+        assert_eq!(verified.code, 0, "{ty}: {}", verified.stderr);
+        let decoded = run(&with(&["decode"], &target), &bytes.stdout);
+        assert_eq!(decoded.code, 0, "{ty}: {}", decoded.stderr);
+        let again = run(&with(&["encode"], &target), &decoded.stdout);
+        assert_eq!(again.stdout, bytes.stdout, "{ty} via {}", decoded.out());
+    }
+}
