@@ -19,9 +19,11 @@
 //! # Ok(()) }
 //! ```
 
+pub mod arbitrary;
 pub mod dynamic;
 pub mod generated;
 pub mod hex;
+pub mod props;
 pub mod protocol;
 pub mod vector;
 

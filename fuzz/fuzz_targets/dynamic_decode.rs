@@ -1,0 +1,24 @@
+//! The dynamic decoder under every configuration: preserving or strict, small depth and
+//! size limits, streams. Accepted ⇒ re-encodes to the same bytes and agrees with
+//! generated code; never a panic.
+#![no_main]
+
+use bijoubuf_conformance::generated::TYPE_NAMES;
+use bijoubuf_conformance::{Config, props};
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let [sel, flags, limit, bytes @ ..] = data else {
+        return;
+    };
+    let ty = TYPE_NAMES[*sel as usize % TYPE_NAMES.len()];
+    let cfg = Config {
+        depth_limit: (flags & 1 == 1).then_some(u32::from(limit % 8) + 1),
+        size_limit: (flags & 2 == 2).then_some(usize::from(*limit)),
+        preserving: flags & 4 == 4,
+        stream: flags & 8 == 8,
+    };
+    if let Err(e) = props::check_bytes(ty, bytes, &cfg) {
+        panic!("{e}");
+    }
+});
