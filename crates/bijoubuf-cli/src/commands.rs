@@ -184,6 +184,8 @@ fn encode(t: &Target, output_hex: bool, input: Option<&Path>) -> Result<(), Fail
     let input = input::read(input)?;
     let text = std::str::from_utf8(&input.bytes)
         .map_err(|e| refuse("invalid-json", &format!("the input is not UTF-8: {e}")))?;
+    // Editors on some systems start UTF-8 files with a byte order mark; JSON does not.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let msg = bijoubuf_reflect::json::from_str(&desc, text)
         .map_err(|e| refuse("invalid-json", &e.to_string()))?;
     let bytes = msg.encode().map_err(|e| {

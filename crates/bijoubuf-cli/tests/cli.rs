@@ -363,6 +363,11 @@ fn encode_writes_canonical_bytes() {
     assert_eq!(r.out(), "020341646100480800\n");
     let r = run(&with(&["encode"], &PERSON), json);
     assert_eq!(r.stdout, unhex(A1));
+    let with_bom = [&b"\xEF\xBB\xBF"[..], json].concat();
+    assert_eq!(
+        run(&with(&["encode"], &PERSON), &with_bom).stdout,
+        unhex(A1)
+    );
     // From a file, through the well-known types.
     let r = run(&with(&["encode"], &with(&SINK, &["kitchen.json"])), b"");
     assert_eq!(r.code, 0, "{}", r.stderr);
