@@ -354,10 +354,13 @@ fn import_name(proto: &Path, includes: &[impl AsRef<Path>]) -> Result<String, Er
             return Ok(slashes(rest));
         }
     }
+    // A relative path may already be an import name: of a file under an include
+    // directory, or of a built-in one (`google/protobuf/descriptor.proto`).
     if proto.is_relative()
-        && includes
-            .iter()
-            .any(|inc| inc.as_ref().join(proto).is_file())
+        && (proto.starts_with("google/protobuf")
+            || includes
+                .iter()
+                .any(|inc| inc.as_ref().join(proto).is_file()))
     {
         return Ok(slashes(proto));
     }

@@ -12,3 +12,9 @@ pub mod example {
         bijoubuf::include_proto!("example.v1");
     }
 }
+
+/// The schema compiler's accepting corpus (`crates/bijoubuf-schema/tests/corpus/pass`),
+/// generated to show that every accepted feature compiles.
+pub mod schema_corpus {
+    include!(concat!(env!("OUT_DIR"), "/corpus/mod.rs"));
+}

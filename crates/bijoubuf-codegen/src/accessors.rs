@@ -90,7 +90,11 @@ impl Emitter<'_> {
                     if enum_getters.contains(&taken) || TRAIT_METHODS.contains(&taken.as_str()) {
                         continue;
                     }
-                    let doc = format!(" Field `{}`, else its schema default `{d}`.", f.name);
+                    let doc = format!(
+                        " Field `{}`, else its schema default `{}`.",
+                        f.name,
+                        d.escape_debug()
+                    );
                     let (ret, body) = match s {
                         ScalarType::String => (
                             quote!(&str),
@@ -145,14 +149,16 @@ fn default_literal(s: ScalarType, text: &str) -> Option<TokenStream> {
                 "inf" => quote!(#ty::INFINITY),
                 "-inf" => quote!(#ty::NEG_INFINITY),
                 "nan" => quote!(#ty::NAN),
+                // Written as bits: exact, and no lint mistakes `3.14` for an
+                // approximation of π (the decimal is in the getter's doc).
                 _ => {
                     let v: f64 = text.parse().ok()?;
                     if s == ScalarType::Double {
-                        let l = Literal::f64_suffixed(v);
-                        quote!(#l)
+                        let bits = Literal::u64_unsuffixed(v.to_bits());
+                        quote!(f64::from_bits(#bits))
                     } else {
-                        let l = Literal::f32_suffixed(v as f32);
-                        quote!(#l)
+                        let bits = Literal::u32_unsuffixed((v as f32).to_bits());
+                        quote!(f32::from_bits(#bits))
                     }
                 }
             }
@@ -240,6 +246,10 @@ mod tests {
     fn default_literals() {
         let s = |t, d| default_literal(t, d).map(|ts| ts.to_string());
         assert_eq!(s(ScalarType::Int64, "-7").as_deref(), Some("- 7i64"));
+        assert_eq!(
+            s(ScalarType::Double, "0.5").as_deref(),
+            Some("f64 :: from_bits (4602678819172646912)")
+        );
         assert_eq!(
             s(ScalarType::Double, "inf").as_deref(),
             Some("f64 :: INFINITY")

@@ -40,6 +40,18 @@ pub(crate) struct Context<'s> {
     singular: HashMap<String, Vec<String>>,
     /// Oneof enum names by (message full name, oneof index).
     oneofs: HashMap<(String, usize), String>,
+    /// Types the runtime's `wkt` module holds.
+    runtime_wkt: BTreeSet<String>,
+}
+
+/// The path of a well-known type below `bijoubuf::wkt` (nested types sit in modules).
+fn wkt_path(modules: &[String], name: &str) -> String {
+    let mut parts: Vec<String> = modules
+        .iter()
+        .map(|m| names::ident(m).to_string())
+        .collect();
+    parts.push(names::ident(name).to_string());
+    parts.join("::")
 }
 
 /// What a scope names: the messages and enums declared in it.
@@ -57,7 +69,23 @@ impl<'s> Context<'s> {
             eq: BTreeSet::new(),
             singular: HashMap::new(),
             oneofs: HashMap::new(),
+            runtime_wkt: BTreeSet::new(),
         };
+        for f in schema
+            .files()
+            .iter()
+            .filter(|f| crate::WELL_KNOWN_FILES.contains(&f.name.as_str()))
+        {
+            let mut all = Vec::new();
+            collect(&f.messages, &mut all);
+            for m in all {
+                ctx.runtime_wkt.insert(m.full_name.clone());
+                ctx.runtime_wkt
+                    .extend(m.enums.iter().map(|e| e.full_name.clone()));
+            }
+            ctx.runtime_wkt
+                .extend(f.enums.iter().map(|e| e.full_name.clone()));
+        }
         let mut packages: Vec<&str> = Vec::new();
         for f in schema.files() {
             if !packages.contains(&f.package.as_str()) {
@@ -171,8 +199,17 @@ impl<'s> Context<'s> {
         name: &str,
     ) -> Result<Option<TokenStream>, Error> {
         let mut table: Vec<(String, String)> = self.opts.extern_paths.clone();
-        if !self.opts.inside_runtime && !table.iter().any(|(p, _)| p == ".google.protobuf") {
-            table.push((".google.protobuf".into(), "::bijoubuf::wkt".into()));
+        // The runtime ships the well-known types, so they map there unless the user
+        // says otherwise; other `google.protobuf` types (descriptor.proto) are generated
+        // like any other schema.
+        if !self.opts.inside_runtime
+            && !table.iter().any(|(p, _)| p == ".google.protobuf")
+            && self.runtime_wkt.contains(full_name)
+        {
+            table.push((
+                format!(".{full_name}"),
+                format!("::bijoubuf::wkt::{}", wkt_path(modules, name)),
+            ));
         }
         let best = table
             .iter()

@@ -112,13 +112,30 @@ pub(crate) fn doc_attrs(comments: &Comments, enabled: bool, fallback: &str) -> T
     }
     let lines = lines.iter().map(|l| {
         // A doc line keeps one leading space so it prints as `/// text`.
+        let l = doc_text(l);
         if l.is_empty() || l.starts_with(' ') {
-            l.clone()
+            l
         } else {
             format!(" {l}")
         }
     });
     quote!(#(#[doc = #lines])*)
+}
+
+/// Text safe inside a doc comment: tabs become spaces (clippy::tabs_in_doc_comments)
+/// and other control characters (a bare CR is a compile error there) are escaped.
+fn doc_text(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c == '\t' {
+            out.push_str("    ");
+        } else if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// Lines rustdoc would treat as code: indented four or more (after the usual single

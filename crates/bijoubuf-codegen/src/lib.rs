@@ -201,11 +201,14 @@ pub fn generate(schema: &Schema, options: &Options) -> Result<Vec<GeneratedFile>
 /// The well-known types this project ships in the runtime (`bijoubuf::wkt`).
 pub const WELL_KNOWN_FILES: &[&str] = &[
     "google/protobuf/any.proto",
+    "google/protobuf/api.proto",
     "google/protobuf/duration.proto",
     "google/protobuf/empty.proto",
     "google/protobuf/field_mask.proto",
+    "google/protobuf/source_context.proto",
     "google/protobuf/struct.proto",
     "google/protobuf/timestamp.proto",
+    "google/protobuf/type.proto",
     "google/protobuf/wrappers.proto",
 ];
 

@@ -452,10 +452,20 @@ impl Emitter<'_> {
         for o in &oneofs {
             nested.extend(inner.oneof_enum(m, o, eq, serde)?);
         }
+        // `pkg.defaults.Defaults` puts module `defaults` inside module `defaults`: the
+        // names come from the schema, so clippy::module_inception is expected there.
+        let enclosing = self
+            .modules
+            .last()
+            .cloned()
+            .or_else(|| self.package.rsplit('.').next().map(names::snake));
+        let inception = (enclosing.as_deref() == Some(loc.module.as_str()))
+            .then(|| quote!(#[allow(clippy::module_inception)]));
         let module_item = (!nested.is_empty()).then(|| {
             let mdoc = format!(" Nested types and oneofs of [`{}`].", loc.name);
             quote! {
                 #[doc = #mdoc]
+                #inception
                 pub mod #module {
                     #nested
                 }
