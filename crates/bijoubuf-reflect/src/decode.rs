@@ -15,11 +15,15 @@ use crate::descriptor::{MessageDescriptor, Shape, Ty};
 use crate::error::{DecodeError, PathSegment};
 use crate::value::{DynamicMessage, MapKey, Value};
 
+/// Which message types keep unknown fields when the options ask to preserve them.
+pub(crate) type KeepFilter<'f> = &'f dyn Fn(&MessageDescriptor) -> bool;
+
 /// One decode: the whole input (offsets are absolute) and the options.
 pub(crate) struct Decoder<'a> {
     buf: &'a [u8],
     max_depth: u32,
     preserve: bool,
+    keep: Option<KeepFilter<'a>>,
 }
 
 /// Decode `bytes` as one whole top-level message of type `desc` (SPEC §9.1).
@@ -27,6 +31,7 @@ pub(crate) fn decode(
     desc: &MessageDescriptor,
     bytes: &[u8],
     opts: &DecodeOptions,
+    keep: Option<KeepFilter<'_>>,
 ) -> Result<DynamicMessage, DecodeError> {
     let top = || PathSegment::Message(desc.name().to_string());
     if let Some(max) = opts.get_max_size()
@@ -35,7 +40,7 @@ pub(crate) fn decode(
         // SPEC §9.4: before any other check.
         return Err(DecodeError::new(ErrorKind::SizeLimitExceeded, 0).push(top()));
     }
-    decode_range(desc, bytes, 0, bytes.len(), opts)
+    decode_range(desc, bytes, 0, bytes.len(), opts, keep)
 }
 
 /// One length-delimited frame at the start of `bytes` (SPEC §9.2): the message and the
@@ -64,7 +69,7 @@ pub(crate) fn decode_frame(
         return Err(DecodeError::new(ErrorKind::Truncated, 0).push(top()));
     }
     let end = n + len as usize;
-    decode_range(desc, bytes, n, end, opts).map(|m| (m, end))
+    decode_range(desc, bytes, n, end, opts, None).map(|m| (m, end))
 }
 
 fn decode_range(
@@ -73,11 +78,13 @@ fn decode_range(
     start: usize,
     end: usize,
     opts: &DecodeOptions,
+    keep: Option<KeepFilter<'_>>,
 ) -> Result<DynamicMessage, DecodeError> {
     let d = Decoder {
         buf: bytes,
         max_depth: opts.get_max_depth().max(1),
         preserve: opts.get_unknown_fields() == UnknownFieldPolicy::Preserve,
+        keep,
     };
     d.message(desc, start, end, 1)
         .map_err(|e| e.push(PathSegment::Message(desc.name().to_string())))
@@ -138,6 +145,8 @@ impl Decoder<'_> {
     ) -> Result<DynamicMessage, DecodeError> {
         let info = desc.info();
         let mut msg = DynamicMessage::new(desc.clone());
+        // SPEC §8.2: preservation may be chosen per message type.
+        let preserve = self.preserve && self.keep.is_none_or(|k| k(desc));
         let mut oneof_seen = vec![false; info.oneofs.len()];
         let mut pos = start;
         let mut prev: u64 = 0;
@@ -156,7 +165,7 @@ impl Decoder<'_> {
             prev = n;
             let Some(i) = desc.field_index(number) else {
                 let seg = || PathSegment::Unknown(number);
-                if !self.preserve {
+                if !preserve {
                     // SPEC §8.1
                     return Err(DecodeError::new(ErrorKind::UnknownField, k_at).push(seg()));
                 }

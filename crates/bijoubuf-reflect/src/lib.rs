@@ -63,7 +63,7 @@ impl DynamicMessage {
     /// # Errors
     /// The first violation in byte order (SPEC §10.1), with code, offset and path.
     pub fn decode(desc: &MessageDescriptor, bytes: &[u8]) -> Result<Self, DecodeError> {
-        decode::decode(desc, bytes, &DecodeOptions::new())
+        decode::decode(desc, bytes, &DecodeOptions::new(), None)
     }
 
     /// Decode with `opts` (depth and size limits, unknown-field policy). After a
@@ -77,7 +77,24 @@ impl DynamicMessage {
         bytes: &[u8],
         opts: &DecodeOptions,
     ) -> Result<Self, DecodeError> {
-        decode::decode(desc, bytes, opts)
+        decode::decode(desc, bytes, opts, None)
+    }
+
+    /// [`decode_with`](Self::decode_with), preserving unknown fields only inside the
+    /// message types `keep` selects (SPEC §8.2 lets preservation be chosen per type; this
+    /// is how generated code configured with `preserve_unknown_fields` behaves). Other
+    /// types refuse unknown fields whatever `opts` says; with a strict `opts` every type
+    /// refuses them.
+    ///
+    /// # Errors
+    /// As [`decode`](Self::decode).
+    pub fn decode_preserving_in(
+        desc: &MessageDescriptor,
+        bytes: &[u8],
+        opts: &DecodeOptions,
+        keep: &dyn Fn(&MessageDescriptor) -> bool,
+    ) -> Result<Self, DecodeError> {
+        decode::decode(desc, bytes, opts, Some(keep))
     }
 
     /// Decode one length-delimited frame at the start of `bytes` (SPEC §9.2); returns

@@ -208,6 +208,28 @@ fn preserved_unknown_fields_that_collide_are_refused() {
 }
 
 #[test]
+fn preservation_can_be_chosen_per_type() {
+    let d = msg("shop.v1.Order");
+    let keep = DecodeOptions::new().unknown_fields(UnknownFieldPolicy::Preserve);
+    let only_order = |m: &MessageDescriptor| m.full_name() == "shop.v1.Order";
+    // Order keeps its unknown field 6 (SPEC A.2).
+    let m = DynamicMessage::decode_preserving_in(&d, &A2, &keep, &only_order).expect("decodes");
+    assert_eq!(m.unknown_field_count(), 1);
+    // An unknown field inside the Customer is refused: Customer does not preserve.
+    // customer { name: "Bo", 3: 1 }: key 04 (Δ1 VARINT) is field 3 of Customer.
+    let bytes = [0x06, 0x06, 0x02, 0x02, 0x42, 0x6F, 0x04, 0x01];
+    let e = DynamicMessage::decode_preserving_in(&d, &bytes, &keep, &only_order).unwrap_err();
+    assert_eq!(
+        (e.code(), e.offset(), e.path_string().as_str()),
+        ("unknown-field", 6, "Order.customer.3")
+    );
+    assert!(DynamicMessage::decode_with(&d, &bytes, &keep).is_ok());
+    // A strict policy refuses everywhere, whatever the filter says.
+    let e = DynamicMessage::decode_preserving_in(&d, &A2, &DecodeOptions::new(), &only_order);
+    assert_eq!(e.map(|_| ()).unwrap_err().code(), "unknown-field");
+}
+
+#[test]
 fn size_limit_is_checked_first() {
     let d = msg("shop.v1.Order");
     let opts = DecodeOptions::new().max_size(Some(39));
