@@ -90,11 +90,13 @@ impl Emitter<'_> {
                     if enum_getters.contains(&taken) || TRAIT_METHODS.contains(&taken.as_str()) {
                         continue;
                     }
-                    let doc = format!(
-                        " Field `{}`, else its schema default `{}`.",
-                        f.name,
-                        d.escape_debug()
-                    );
+                    // Bytes defaults are C-escaped text already; strings are raw.
+                    let shown = if *s == ScalarType::Bytes {
+                        d.clone()
+                    } else {
+                        d.escape_debug().to_string()
+                    };
+                    let doc = format!(" Field `{}`, else its schema default `{shown}`.", f.name);
                     let (ret, body) = match s {
                         ScalarType::String => (
                             quote!(&str),
@@ -154,10 +156,11 @@ fn default_literal(s: ScalarType, text: &str) -> Option<TokenStream> {
                 _ => {
                     let v: f64 = text.parse().ok()?;
                     if s == ScalarType::Double {
-                        let bits = Literal::u64_unsuffixed(v.to_bits());
+                        let bits: Literal = format!("0x{:016X}", v.to_bits()).parse().ok()?;
                         quote!(f64::from_bits(#bits))
                     } else {
-                        let bits = Literal::u32_unsuffixed((v as f32).to_bits());
+                        let bits: Literal =
+                            format!("0x{:08X}", (v as f32).to_bits()).parse().ok()?;
                         quote!(f32::from_bits(#bits))
                     }
                 }
@@ -248,7 +251,7 @@ mod tests {
         assert_eq!(s(ScalarType::Int64, "-7").as_deref(), Some("- 7i64"));
         assert_eq!(
             s(ScalarType::Double, "0.5").as_deref(),
-            Some("f64 :: from_bits (4602678819172646912)")
+            Some("f64 :: from_bits (0x3FE0000000000000)")
         );
         assert_eq!(
             s(ScalarType::Double, "inf").as_deref(),
