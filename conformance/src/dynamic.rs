@@ -42,12 +42,18 @@ fn frame_error(code: &str, at: usize, desc: &MessageDescriptor) -> Outcome {
     })
 }
 
-fn reencode(m: &DynamicMessage, cfg: &Config) -> Result<Vec<u8>, String> {
-    let r = match cfg.depth_limit {
+fn encode_at_depth(
+    m: &DynamicMessage,
+    cfg: &Config,
+) -> Result<Vec<u8>, bijoubuf_reflect::EncodeError> {
+    match cfg.depth_limit {
         Some(d) => m.encode_with_max_depth(d),
         None => m.encode(),
-    };
-    r.map_err(|e| format!("encode: {e}"))
+    }
+}
+
+fn reencode(m: &DynamicMessage, cfg: &Config) -> Result<Vec<u8>, String> {
+    encode_at_depth(m, cfg).map_err(|e| format!("encode: {e}"))
 }
 
 /// Decode `bytes` as `type_name` with the dynamic decoder and re-encode the value; `None`
@@ -121,9 +127,50 @@ pub fn decode(type_name: &str, bytes: &[u8], cfg: &Config) -> Option<Outcome> {
 /// # Errors
 /// An unknown type, JSON the mapping refuses, or a value the encoder refuses.
 pub fn encode_json(type_name: &str, json: &str) -> Result<Vec<u8>, String> {
-    let desc = message(type_name).ok_or_else(|| format!("no message type {type_name}"))?;
-    let m = bijoubuf_reflect::json::from_str(&desc, json).map_err(|e| format!("json: {e}"))?;
-    m.encode().map_err(|e| format!("encode: {e}"))
+    encode_json_with(type_name, json, &Config::default()).map_err(|e| e.to_string())
+}
+
+/// Why [`encode_json_with`] produced no bytes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EncodeFailure {
+    /// The type or the JSON is not usable.
+    Input(String),
+    /// The encoder refused the value: the error code (SPEC §11) and the message.
+    Refused {
+        /// Error code, e.g. `missing-required-field`.
+        code: String,
+        /// The whole message.
+        message: String,
+    },
+}
+
+impl std::fmt::Display for EncodeFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            EncodeFailure::Input(m) | EncodeFailure::Refused { message: m, .. } => f.write_str(m),
+        }
+    }
+}
+
+/// [`encode_json`] for an encoder with `cfg`'s depth limit.
+///
+/// # Errors
+/// As [`EncodeFailure`].
+pub fn encode_json_with(
+    type_name: &str,
+    json: &str,
+    cfg: &Config,
+) -> Result<Vec<u8>, EncodeFailure> {
+    let desc = message(type_name)
+        .ok_or_else(|| EncodeFailure::Input(format!("no message type {type_name}")))?;
+    let m = bijoubuf_reflect::json::from_str(&desc, json)
+        .map_err(|e| EncodeFailure::Input(format!("json: {e}")))?;
+    encode_at_depth(&m, cfg).map_err(|e| {
+        let message = e.to_string();
+        // The display starts with the stable code (SPEC §11.4).
+        let code = message.split(':').next().unwrap_or_default().to_string();
+        EncodeFailure::Refused { code, message }
+    })
 }
 
 /// The proto3 JSON of the message `bytes` decode to (default decoder).

@@ -27,13 +27,16 @@ pub enum Request {
         #[serde(default)]
         decoder: Config,
     },
-    /// Encode the proto3 JSON `json` as `type`.
+    /// Encode the proto3 JSON `json` as `type`, for a reader with `decoder`'s depth limit.
     Encode {
         /// Full message name.
         #[serde(rename = "type")]
         type_name: String,
         /// The value as proto3 JSON text.
         json: String,
+        /// Only `depth-limit` matters to an encoder.
+        #[serde(default)]
+        decoder: Config,
     },
 }
 
@@ -178,17 +181,28 @@ pub fn answer(req: &Request, generated: bool) -> Response {
                 },
             }
         }
-        Request::Encode { type_name, json } => {
+        Request::Encode {
+            type_name,
+            json,
+            decoder,
+        } => {
             if generated {
                 return Response::Unsupported {
                     message: "generated code has no proto3 JSON mapping".into(),
                 };
             }
-            match crate::dynamic::encode_json(type_name, json) {
+            match crate::dynamic::encode_json_with(type_name, json, decoder) {
                 Ok(b) => Response::Encoded {
                     output: crate::hex::format(&b),
                 },
-                Err(message) => Response::Failed { message },
+                Err(crate::dynamic::EncodeFailure::Refused { code, message }) => {
+                    Response::Refused {
+                        code,
+                        offset: 0,
+                        path: message,
+                    }
+                }
+                Err(crate::dynamic::EncodeFailure::Input(message)) => Response::Failed { message },
             }
         }
     }

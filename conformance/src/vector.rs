@@ -97,6 +97,7 @@ struct RawCase {
     accept: Option<String>,
     reject: Option<Refusal>,
     encode: Option<String>,
+    refuse: Option<String>,
     #[serde(default)]
     unknown: usize,
     closes: Option<String>,
@@ -121,6 +122,14 @@ pub enum Expect {
     Reject(Refusal),
     /// Encoding the value given as proto3 JSON gives exactly the input bytes.
     Encode(String),
+    /// The encoder refuses the value given as proto3 JSON with this code (SPEC §9: an
+    /// encoder refuses what a decoder would refuse); the case's bytes are empty.
+    EncodeRefused {
+        /// The value.
+        json: String,
+        /// The error code.
+        code: String,
+    },
 }
 
 /// One conformance vector.
@@ -163,14 +172,23 @@ impl std::error::Error for LoadError {}
 fn convert(file: &str, raw: RawCase) -> Result<Case, LoadError> {
     let err = |m: String| LoadError(format!("{file}: case {}: {m}", raw.id));
     let bytes = hex::parse(&raw.hex).map_err(|e| err(e.to_string()))?;
-    let expect = match (raw.accept, raw.reject, raw.encode) {
-        (Some(j), None, None) => Expect::Accept(if j.is_empty() { None } else { Some(j) }),
-        (None, Some(r), None) => Expect::Reject(r),
-        (None, None, Some(j)) => Expect::Encode(j),
-        _ => return Err(err("needs exactly one of accept, reject, encode".into())),
+    let expect = match (raw.accept, raw.reject, raw.encode, raw.refuse) {
+        (Some(j), None, None, None) => Expect::Accept(if j.is_empty() { None } else { Some(j) }),
+        (None, Some(r), None, None) => Expect::Reject(r),
+        (None, None, Some(j), None) => Expect::Encode(j),
+        (None, None, Some(json), Some(code)) if bytes.is_empty() => {
+            Expect::EncodeRefused { json, code }
+        }
+        _ => {
+            return Err(err(
+                "needs one of accept, reject, encode, or encode + refuse with empty hex".into(),
+            ));
+        }
     };
     for j in [&expect].iter().filter_map(|e| match e {
-        Expect::Accept(Some(j)) | Expect::Encode(j) => Some(j),
+        Expect::Accept(Some(j)) | Expect::Encode(j) | Expect::EncodeRefused { json: j, .. } => {
+            Some(j)
+        }
         _ => None,
     }) {
         serde_json::from_str::<serde_json::Value>(j).map_err(|e| err(format!("json: {e}")))?;

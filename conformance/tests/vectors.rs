@@ -108,6 +108,7 @@ fn check_outcome(case: &Case, got: &Outcome) -> Result<(), String> {
     };
     match &case.expect {
         Expect::Accept(_) | Expect::Encode(_) => want_accept(got),
+        Expect::EncodeRefused { .. } => Ok(()),
         Expect::Reject(want) => match got {
             Outcome::Refused(r) if r == want => Ok(()),
             Outcome::Refused(r) => Err(format!("refused with {r}, want {want}")),
@@ -131,6 +132,13 @@ fn short(o: &Outcome) -> String {
 }
 
 fn run_generated(case: &Case) -> Result<Outcome, String> {
+    if matches!(case.expect, Expect::EncodeRefused { .. }) {
+        // Generated types cannot be built from JSON; nothing to decode either.
+        return Ok(Outcome::Accepted {
+            reencoded: Vec::new(),
+            unknown: 0,
+        });
+    }
     let o = generated::decode(&case.type_name, &case.bytes, &case.config)
         .ok_or_else(|| format!("no generated type {}", case.type_name))?;
     check_outcome(case, &o)?;
@@ -138,6 +146,18 @@ fn run_generated(case: &Case) -> Result<Outcome, String> {
 }
 
 fn run_reflect(case: &Case) -> Result<Outcome, String> {
+    if let Expect::EncodeRefused { json, code } = &case.expect {
+        return match dynamic::encode_json_with(&case.type_name, json, &case.config) {
+            Err(dynamic::EncodeFailure::Refused { code: got, .. }) if &got == code => {
+                Ok(Outcome::Accepted {
+                    reencoded: Vec::new(),
+                    unknown: 0,
+                })
+            }
+            Err(e) => Err(format!("encoder failed with {e}, want {code}")),
+            Ok(b) => Err(format!("encoded {}, want refusal {code}", hex::format(&b))),
+        };
+    }
     let o = dynamic::decode(&case.type_name, &case.bytes, &case.config)
         .ok_or_else(|| format!("no reflect type {}", case.type_name))?;
     check_outcome(case, &o)?;
@@ -150,6 +170,18 @@ fn run_reflect(case: &Case) -> Result<Outcome, String> {
 
 fn run_testee(case: &Case, t: &Mutex<Testee>) -> Result<(), String> {
     let mut t = t.lock().map_err(|_| "testee lock poisoned".to_string())?;
+    if let Expect::EncodeRefused { json, code } = &case.expect {
+        let req = Request::Encode {
+            type_name: case.type_name.clone(),
+            json: json.clone(),
+            decoder: case.config,
+        };
+        return match t.ask(&req)? {
+            Response::Refused { code: got, .. } if &got == code => Ok(()),
+            Response::Unsupported { .. } => Ok(()),
+            other => Err(format!("encode answered {other:?}, want refusal {code}")),
+        };
+    }
     let req = Request::Decode {
         type_name: case.type_name.clone(),
         input: hex::format(&case.bytes),
@@ -163,6 +195,7 @@ fn run_testee(case: &Case, t: &Mutex<Testee>) -> Result<(), String> {
         let req = Request::Encode {
             type_name: case.type_name.clone(),
             json: json.clone(),
+            decoder: case.config,
         };
         match t.ask(&req)? {
             Response::Encoded { output }
@@ -213,6 +246,69 @@ fn run_case(case: &Case, known: &[Known], engines: &Engines) -> Result<(), Faile
     }
 }
 
+/// The 17 error codes of SPEC §11.1, one per obligation O1–O17.
+const CODES: [&str; 17] = [
+    "truncated",
+    "varint-overflow",
+    "field-number-overflow",
+    "unknown-field",
+    "wire-type-mismatch",
+    "oneof-conflict",
+    "depth-limit-exceeded",
+    "integer-out-of-range",
+    "invalid-bool",
+    "non-canonical-nan",
+    "invalid-utf8",
+    "default-value-present",
+    "empty-repeated",
+    "packed-length-mismatch",
+    "map-key-order",
+    "missing-required-field",
+    "size-limit-exceeded",
+];
+
+/// Every obligation has reject vectors and every REJECT_CLASSES entry (A1–G27) is named
+/// by some vector; every reject vector names the SPEC section it tests.
+fn coverage(cases: &[Case]) -> Result<(), Failed> {
+    let mut missing = Vec::new();
+    for code in CODES {
+        let n = cases
+            .iter()
+            .filter(|c| matches!(&c.expect, Expect::Reject(r) if r.code == code))
+            .count();
+        if n == 0 {
+            missing.push(format!("no reject vector for {code}"));
+        }
+    }
+    let classes = [
+        "A1", "A2", "A3", "A4", "A5", "B6", "B7", "B8", "B9", "C10", "C11", "C12", "C13", "C14",
+        "C15", "D16", "D17", "D18", "D19", "D20", "D21", "D22", "E23", "F24", "G25", "G26", "G27",
+    ];
+    for class in classes {
+        if !cases.iter().any(|c| c.classes.iter().any(|x| x == class)) {
+            missing.push(format!("no vector for REJECT_CLASSES {class}"));
+        }
+    }
+    for c in cases {
+        if let Some(x) = c.classes.iter().find(|x| !classes.contains(&x.as_str())) {
+            missing.push(format!("{}: unknown class {x}", c.id));
+        }
+        if c.spec.trim().is_empty() {
+            missing.push(format!("{}: no SPEC section", c.id));
+        }
+        if let Expect::Reject(r) = &c.expect
+            && !CODES.contains(&r.code.as_str())
+        {
+            missing.push(format!("{}: unknown code {}", c.id, r.code));
+        }
+    }
+    if missing.is_empty() {
+        Ok(())
+    } else {
+        Err(missing.join("\n").into())
+    }
+}
+
 fn main() {
     let args = Arguments::from_args();
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -246,15 +342,15 @@ fn main() {
             ));
         }
     }
+    let all: Vec<Case> = cases.clone();
     let engines: &'static Engines = Box::leak(Box::new(Engines { testees }));
     let known: &'static [Known] = Box::leak(known.into_boxed_slice());
-    let trials = cases
-        .into_iter()
-        .map(|case| {
-            let name = case.id.clone();
-            let kind = case.file.trim_end_matches(".toml").to_string();
-            Trial::test(name, move || run_case(&case, known, engines)).with_kind(kind)
-        })
-        .collect();
+    let mut trials: Vec<Trial> =
+        vec![Trial::test("suite.coverage", move || coverage(&all)).with_kind("suite")];
+    trials.extend(cases.into_iter().map(|case| {
+        let name = case.id.clone();
+        let kind = case.file.trim_end_matches(".toml").to_string();
+        Trial::test(name, move || run_case(&case, known, engines)).with_kind(kind)
+    }));
     libtest_mimic::run(&args, trials).exit();
 }
