@@ -36,9 +36,10 @@ pub fn decode_branchless(input: &[u8]) -> Result<(u64, usize), Error> {
 /// Decode the value that starts a nine-byte window (the longest encoding), so no length
 /// check is needed: a branch on the tag, then one unaligned big-endian load and a shift.
 ///
-/// The branch makes one-byte values cheap and lets the CPU run ahead to the next value
-/// while the length is still being computed; on inputs whose lengths vary at random see
-/// [`decode_window_branchless`].
+/// The one branch (one byte or more) lets the CPU start on the next value at once while
+/// it predicts one-byte values; a longer value's length is computed from the tag, with no
+/// branch per tier, so lengths that vary at random cost no mispredictions. For mixes where
+/// even the one-byte branch mispredicts, see [`decode_window_branchless`].
 ///
 /// ```
 /// let mut window = [0u8; bijou64::MAX_LEN];
@@ -53,8 +54,8 @@ pub fn decode_window(window: &[u8; MAX_LEN]) -> Result<(u64, usize), Error> {
         return Ok((tag as u64, 1));
     }
     // The length straight from the tag (F8 → 2 … FF → 9), in `usize` so that the caller's
-    // `pos += len` is one add after the tag load: this is the latency that bounds a
-    // sequential decode when lengths vary.
+    // next position is a subtract and an add after the tag load: this chain is what bounds
+    // a sequential decode of multi-byte values.
     let len = tag as usize - (FIRST_TIER_TAG as usize - 2);
     let [_, word @ ..] = *window;
     // Keep the `len - 1` leading payload bytes of the big-endian word: shift by 0..=56.
