@@ -14,4 +14,5 @@
 //! ```
 
 pub mod data;
+pub mod msg;
 pub mod peers;

@@ -46,7 +46,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     if medians.is_empty() {
         return Err(format!("no criterion results under {}", criterion.display()).into());
     }
-    let page = render(&medians, &notes, &run_info)?;
+    let mut page = render(&medians, &notes, &run_info)?;
+    // The message sections below the marker belong to `messages-results`: keep them.
+    if let Ok(old) = std::fs::read_to_string(&out)
+        && let Some(at) = old.find(bijoubuf_benches::msg::RESULTS_MARKER)
+    {
+        page = format!("{}\n\n{}", page.trim_end(), &old[at..]);
+    }
     std::fs::write(&out, page)?;
     eprintln!("wrote {}", out.display());
     Ok(())

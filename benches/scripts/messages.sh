@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Run the message benchmarks and regenerate the message sections of benches/RESULTS.md.
+#
+#   benches/scripts/messages.sh                 # full run (criterion's default timing)
+#   benches/scripts/messages.sh --quick         # 0.5 s warm-up, 1 s measurement per case
+#   benches/scripts/messages.sh -- ARGS...      # extra criterion arguments
+#   benches/scripts/messages.sh --callgrind ... # also count instructions per operation
+#                                               # (valgrind; repeatable on a busy machine)
+#
+# The machine's load before and after the run is recorded, because other processes make
+# the numbers noisier. The varint sections of RESULTS.md are left as they are.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+target="${CARGO_TARGET_DIR:-target}"
+crit_args=()
+callgrind=0
+if [ "${1:-}" = "--callgrind" ]; then
+  callgrind=1
+  shift
+fi
+if [ "${1:-}" = "--quick" ]; then
+  crit_args=(--warm-up-time 0.5 --measurement-time 1)
+  shift
+fi
+[ "${1:-}" = "--" ] && shift
+crit_args+=("$@")
+
+mkdir -p "$target/criterion"
+info="$target/criterion/messages-run.txt"
+{
+  echo "run started: $(date -u '+%Y-%m-%d %H:%M') (UTC)"
+  echo "load before the run (1/5/15 min): $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "criterion arguments: ${crit_args[*]:-(defaults)}"
+  echo "rustc: $(rustc --version)"
+} > "$info.tmp"
+
+cargo bench -p bijoubuf-benches --bench messages --bench messages_scaling -- "${crit_args[@]}"
+
+{
+  cat "$info.tmp"
+  echo "load after the run (1/5/15 min): $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "run finished: $(date -u '+%Y-%m-%d %H:%M') (UTC)"
+} > "$info"
+rm -f "$info.tmp"
+
+if [ "$callgrind" = 1 ]; then
+  # Instructions per operation: only the profiled loop (`timed`) is collected.
+  cargo build --release -p bijoubuf-benches --bin messages-profile
+  profile="$target/release/messages-profile"
+  counts="$target/criterion/messages-instructions.txt"
+  out_dir="$(mktemp -d)"
+  n=5
+  : > "$counts.tmp"
+  for ds in telemetry cas wide numeric; do
+    for op in bijou-encode bijou-encoded-len bijou-decode bijou-decode-preserve \
+      prost-encode prost-encoded-len prost-decode prost-decode-reencode-compare \
+      bilrost-encode bilrost-decode-distinguished; do
+      if [ "$ds" = wide ] && [[ "$op" == bilrost* ]]; then continue; fi
+      ir=$(valgrind --tool=callgrind --toggle-collect='*timed*' \
+        --callgrind-out-file="$out_dir/$ds-$op.out" "$profile" "$ds" "$op" "$n" 2>&1 |
+        awk '/Collected/ {print $4}')
+      echo "$ds $op $((ir / n))" >> "$counts.tmp"
+    done
+  done
+  mv "$counts.tmp" "$counts"
+  echo "callgrind profiles kept in $out_dir"
+fi
+
+cargo run --release -p bijoubuf-benches --bin messages-results -- --criterion "$target/criterion"

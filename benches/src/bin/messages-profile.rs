@@ -1,0 +1,128 @@
+//! Run one message operation in a loop, for instruction-count profiling; on a shared,
+//! noisy machine `valgrind --tool=callgrind` counts are repeatable where wall time is not.
+//!
+//! ```text
+//! messages-profile DATASET OP [ITERATIONS]
+//! valgrind --tool=callgrind --toggle-collect='*timed*' \
+//!     target/release/messages-profile telemetry bijou-decode 20
+//! ```
+//! Only `timed` (the loop) is collected with that option, so setup is excluded; divide
+//! the total by ITERATIONS (default 20) for instructions per operation. DATASET is one of
+//! telemetry, cas, wide, numeric; OP one of the ids of `benches/messages.rs`.
+
+use std::hint::black_box;
+
+use bijoubuf_benches::msg::convert;
+use bijoubuf_benches::msg::data::{self, Dataset};
+use bijoubuf_benches::msg::ops::{
+    PRESERVE, bijou_encode, bilrost_encode, prost_decode_canonical, prost_encode,
+};
+
+/// The loop callgrind collects.
+#[inline(never)]
+fn timed(iters: usize, mut f: impl FnMut()) {
+    for _ in 0..iters {
+        f();
+    }
+}
+
+fn run_common<B, P>(op: &str, iters: usize, b: &B, p: &P) -> Result<(), String>
+where
+    B: bijoubuf::Message,
+    P: prost::Message + Default,
+{
+    let bb = b.encode_to_vec().map_err(|e| e.to_string())?;
+    let pb = p.encode_to_vec();
+    let mut buf = Vec::with_capacity(1 << 20);
+    match op {
+        "bijou-encode" => timed(iters, || bijou_encode(black_box(b), &mut buf)),
+        "bijou-encoded-len" => timed(iters, || {
+            black_box(black_box(b).encoded_len());
+        }),
+        "bijou-decode" => timed(iters, || {
+            black_box(B::decode(black_box(&bb)).ok());
+        }),
+        "bijou-decode-preserve" => timed(iters, || {
+            black_box(B::decode_with(black_box(&bb), &PRESERVE).ok());
+        }),
+        "prost-encode" => timed(iters, || prost_encode(black_box(p), &mut buf)),
+        "prost-encoded-len" => timed(iters, || {
+            black_box(black_box(p).encoded_len());
+        }),
+        "prost-decode" => timed(iters, || {
+            black_box(P::decode(black_box(&pb[..])).ok());
+        }),
+        "prost-decode-reencode-compare" => timed(iters, || {
+            black_box(prost_decode_canonical::<P>(black_box(&pb), &mut buf));
+        }),
+        _ => return Err(format!("unknown operation {op}")),
+    }
+    Ok(())
+}
+
+fn run_bilrost<L>(op: &str, iters: usize, l: &L) -> Result<(), String>
+where
+    L: bilrost::Message + bilrost::DistinguishedOwnedMessage,
+{
+    let lb = l.encode_to_vec();
+    let mut buf = Vec::with_capacity(1 << 20);
+    match op {
+        "bilrost-encode" => timed(iters, || bilrost_encode(black_box(l), &mut buf)),
+        "bilrost-decode-distinguished" => timed(iters, || {
+            black_box(L::decode_canonical(black_box(&lb[..])).ok());
+        }),
+        _ => return Err(format!("unknown operation {op}")),
+    }
+    Ok(())
+}
+
+fn main() -> Result<(), String> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let (Some(ds), Some(op)) = (args.first(), args.get(1)) else {
+        return Err("usage: messages-profile DATASET OP [ITERATIONS]".into());
+    };
+    let iters = match args.get(2) {
+        Some(n) => n.parse().map_err(|e| format!("ITERATIONS: {e}"))?,
+        None => 20,
+    };
+    let d = Dataset::ALL
+        .into_iter()
+        .find(|d| d.name() == ds)
+        .ok_or_else(|| format!("unknown dataset {ds}"))?;
+    let s = d.seed();
+    let bil = op.starts_with("bilrost");
+    match d {
+        Dataset::Telemetry => {
+            let v = data::telemetry(s, 64);
+            if bil {
+                run_bilrost(op, iters, &convert::telemetry::to_bilrost(&v))
+            } else {
+                run_common(op, iters, &v, &convert::telemetry::to_prost(&v))
+            }
+        }
+        Dataset::Cas => {
+            let v = data::cas(s, 64, 256);
+            if bil {
+                run_bilrost(op, iters, &convert::cas::to_bilrost(&v))
+            } else {
+                run_common(op, iters, &v, &convert::cas::to_prost(&v))
+            }
+        }
+        Dataset::Wide => {
+            let v = data::wide(s, 128);
+            if bil {
+                Err("wide has no bilrost peer".into())
+            } else {
+                run_common(op, iters, &v, &convert::wide::to_prost(&v))
+            }
+        }
+        Dataset::Numeric => {
+            let v = data::numeric(s, 16, 256);
+            if bil {
+                run_bilrost(op, iters, &convert::numeric::to_bilrost(&v))
+            } else {
+                run_common(op, iters, &v, &convert::numeric::to_prost(&v))
+            }
+        }
+    }
+}

@@ -1,0 +1,166 @@
+//! The timed operations, as functions, so the tests below check what the benchmarks time.
+
+/// Encode a bijoubuf message into a reused buffer.
+///
+/// # Panics
+/// If the message is nested deeper than bijoubuf's limit (no dataset is).
+pub fn bijou_encode<M: bijoubuf::Message>(m: &M, buf: &mut Vec<u8>) {
+    buf.clear();
+    m.encode(buf).expect("datasets stay within the depth limit");
+}
+
+/// Encode a prost message into a reused buffer.
+///
+/// # Panics
+/// Never: a `Vec` grows as needed.
+pub fn prost_encode<M: prost::Message>(m: &M, buf: &mut Vec<u8>) {
+    buf.clear();
+    m.encode(buf).expect("a Vec has room");
+}
+
+/// Encode a bilrost message into a reused buffer.
+///
+/// # Panics
+/// Never: a `Vec` grows as needed.
+pub fn bilrost_encode<M: bilrost::Message>(m: &M, buf: &mut Vec<u8>) {
+    buf.clear();
+    m.encode(buf).expect("a Vec has room");
+}
+
+/// What a protobuf user does to learn whether bytes are the canonical encoding of their
+/// value: decode, re-encode into a reused buffer, compare. Returns the value when the bytes
+/// were canonical (for prost's own encoder: fields in number order, shortest varints,
+/// defaults omitted, maps in key order since the types use `BTreeMap`).
+pub fn prost_decode_canonical<M: prost::Message + Default>(
+    bytes: &[u8],
+    buf: &mut Vec<u8>,
+) -> Option<M> {
+    let m = M::decode(bytes).ok()?;
+    buf.clear();
+    m.encode(buf).ok()?;
+    (buf.as_slice() == bytes).then_some(m)
+}
+
+/// bijoubuf's options for the preserving decode.
+pub const PRESERVE: bijoubuf::DecodeOptions =
+    bijoubuf::DecodeOptions::new().unknown_fields(bijoubuf::UnknownFieldPolicy::Preserve);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::msg::{bijou, bil, convert, data, pb};
+    use bijoubuf::Message as _;
+    use bilrost::OwnedMessage as _;
+    use prost::Message as _;
+
+    fn check_bijou<M: bijoubuf::Message + PartialEq + std::fmt::Debug>(m: &M) -> Vec<u8> {
+        let mut buf = Vec::new();
+        bijou_encode(m, &mut buf);
+        assert_eq!(buf.len(), m.encoded_len());
+        assert_eq!(&M::decode(&buf).expect("strict decode"), m);
+        let kept = M::decode_with(&buf, &PRESERVE).expect("preserving decode");
+        assert!(!kept.has_unknown_fields());
+        assert_eq!(kept.message(), m);
+        buf
+    }
+
+    fn check_prost<M: prost::Message + Default + PartialEq + std::fmt::Debug>(m: &M) -> Vec<u8> {
+        let mut buf = Vec::new();
+        prost_encode(m, &mut buf);
+        assert_eq!(&M::decode(&buf[..]).expect("prost decode"), m);
+        let mut scratch = Vec::new();
+        assert_eq!(
+            prost_decode_canonical::<M>(&buf, &mut scratch).as_ref(),
+            Some(m)
+        );
+        // The check can fail: a field appended out of order is valid protobuf but not
+        // what prost writes.
+        let mut twisted = buf.clone();
+        twisted.extend_from_slice(&buf[..buf.len().min(2)]);
+        assert_ne!(
+            prost_decode_canonical::<M>(&twisted, &mut scratch).as_ref(),
+            Some(m)
+        );
+        buf
+    }
+
+    fn check_bilrost<M>(m: &M) -> Vec<u8>
+    where
+        M: bilrost::Message + bilrost::DistinguishedOwnedMessage + PartialEq + std::fmt::Debug,
+    {
+        let mut buf = Vec::new();
+        bilrost_encode(m, &mut buf);
+        assert_eq!(&M::decode_canonical(&buf[..]).expect("distinguished"), m);
+        assert_eq!(&M::decode(&buf[..]).expect("relaxed"), m);
+        buf
+    }
+
+    #[test]
+    fn telemetry_peers_agree() {
+        let v = data::telemetry(1, 16);
+        assert_eq!(v.spans.len(), 16);
+        let b = check_bijou(&v);
+        let p = check_prost(&convert::telemetry::to_prost(&v));
+        let l = check_bilrost(&convert::telemetry::to_bilrost(&v));
+        // bijoubuf's keys and lengths are never longer than protobuf's varints here.
+        assert!(b.len() <= p.len(), "{} > {}", b.len(), p.len());
+        assert!(!l.is_empty());
+        let again: bil::telemetry::SpanBatch = bil::telemetry::SpanBatch::decode(&l[..]).unwrap();
+        assert_eq!(again.spans.len(), 16);
+    }
+
+    #[test]
+    fn cas_peers_agree() {
+        let v = data::cas(2, 8, 32);
+        check_bijou(&v);
+        check_prost(&convert::cas::to_prost(&v));
+        check_bilrost(&convert::cas::to_bilrost(&v));
+        assert!(v.commits.iter().all(|c| c.id.len() == 32));
+    }
+
+    #[test]
+    fn wide_peers_agree() {
+        let v = data::wide(3, 32);
+        check_bijou(&v);
+        check_prost(&convert::wide::to_prost(&v));
+    }
+
+    #[test]
+    fn numeric_peers_agree() {
+        let v = data::numeric(4, 4, 64);
+        check_bijou(&v);
+        check_prost(&convert::numeric::to_prost(&v));
+        check_bilrost(&convert::numeric::to_bilrost(&v));
+    }
+
+    #[test]
+    fn nest_depths_round_trip() {
+        for depth in [1, 2, 50, 100] {
+            let v = data::nest(depth);
+            let b = check_bijou(&v);
+            let mut n = 1;
+            let mut cur = &v;
+            while let Some(c) = &cur.child {
+                n += 1;
+                cur = c;
+            }
+            assert_eq!(n, depth);
+            let p = convert::nest::to_prost(&v);
+            assert_eq!(pb::nest::Nest::decode(&p.encode_to_vec()[..]).unwrap(), p);
+            assert!(!b.is_empty());
+        }
+        // One more level than the limit is refused on encode.
+        let too_deep = data::nest(101);
+        assert!(too_deep.encode_to_vec().is_err());
+    }
+
+    #[test]
+    fn generators_are_seeded() {
+        assert_eq!(data::telemetry(9, 4), data::telemetry(9, 4));
+        assert_ne!(data::telemetry(9, 4), data::telemetry(10, 4));
+        let s: &bijou::numeric::SeriesBatch = &data::numeric(5, 1, 1000);
+        let small = s.series[0].counts.iter().filter(|&&c| c < 128).count();
+        // 70 % are drawn below 128; allow for chance.
+        assert!((600..800).contains(&small), "{small}");
+    }
+}
