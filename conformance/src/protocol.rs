@@ -207,3 +207,54 @@ pub fn answer(req: &Request, generated: bool) -> Response {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn frames_round_trip_and_partial_frames_fail() {
+        let req = Request::Decode {
+            type_name: "conformance.Scalars".into(),
+            input: "18 02".into(),
+            decoder: Config::default(),
+        };
+        let mut buf = Vec::new();
+        write_frame(&mut buf, &req).unwrap();
+        let n = u32::from_be_bytes(buf[..4].try_into().unwrap()) as usize;
+        assert_eq!(n, buf.len() - 4);
+        let mut r = &buf[..];
+        assert_eq!(read_frame::<_, Request>(&mut r).unwrap(), Some(req));
+        assert_eq!(read_frame::<_, Request>(&mut r).unwrap(), None);
+        let mut cut = &buf[..buf.len() - 1];
+        assert!(read_frame::<_, Request>(&mut cut).is_err());
+        let mut two = &buf[..2];
+        assert!(read_frame::<_, Request>(&mut two).is_err());
+    }
+
+    #[test]
+    fn the_reference_testee_answers_with_spec_errors() {
+        let req: Request = serde_json::from_str(
+            r#"{"op": "decode", "type": "conformance.Scalars", "input": "18 02"}"#,
+        )
+        .unwrap();
+        let want = Response::Refused {
+            code: "invalid-bool".into(),
+            offset: 1,
+            path: "Scalars.flag".into(),
+        };
+        assert_eq!(answer(&req, true), want);
+        assert_eq!(answer(&req, false), want);
+        let enc: Request = serde_json::from_str(
+            r#"{"op": "encode", "type": "conformance.Scalars", "json": "{\"flag\": true}"}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            answer(&enc, false),
+            Response::Encoded {
+                output: "18 01".into()
+            }
+        );
+        assert!(matches!(answer(&enc, true), Response::Unsupported { .. }));
+    }
+}
