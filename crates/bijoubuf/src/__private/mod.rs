@@ -20,9 +20,24 @@
 //! }
 //! ```
 //!
-//! `__size` and `__write` must visit the same fields in the same order; `__decode` must
-//! request known fields in ascending number order and call [`Reader::finish`] before
-//! [`Reader::require`].
+//! The contract, per message:
+//!
+//! - `__size` and `__write` visit the same fields in the same order, ascending by field
+//!   number; `__decode` requests each known field once, in the same order, then calls
+//!   [`Reader::finish`], then [`Reader::require`] for each proto2 `required` field in
+//!   ascending number order (the lowest absent one is reported, SPEC §5.3).
+//! - Shapes: implicit presence → `implicit`; proto3 `optional`, proto2 `optional` and
+//!   singular messages → `optional` (`Option<T>`; messages as [`Msg`], recursive ones as
+//!   `Option<Box<M>>` with [`BoxMsg`]); proto2 `required` → a plain `T`, written with
+//!   `explicit` and read with `optional` + `require`; `repeated` → `Vec<T>`; `map` →
+//!   `BTreeMap<K, V>` (its order is the wire order, SPEC §6.4); enums → `i32` with
+//!   [`Enum`] (open, SPEC §3.6).
+//! - A oneof member is handled at its own number's position: `explicit` for the set
+//!   member in the passes, `Reader::oneof(n, name, kind.is_some())` when decoding.
+//! - `Message::NAME` is the short type name, `FIELD_NUMBERS` every declared number
+//!   ascending (oneof members included). A type without unknown-field storage sets
+//!   `KEEPS_UNKNOWN_FIELDS = false`, returns an empty set from `unknown_fields`, and
+//!   ignores what `finish` returns: the reader then refuses its unknown records itself.
 
 mod codec;
 mod reader;
