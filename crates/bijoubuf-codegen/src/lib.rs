@@ -39,7 +39,9 @@
 //! | `repeated T` | `Vec<T>` |
 //! | `map<K, V>` | `BTreeMap<K, V>` (its order is the wire order, SPEC §6.4) |
 //! | `oneof o` | `Option<m::O>`, an enum with one variant per member |
-//! | unknown fields (types named by `preserve_unknown_fields`) | `unknown_fields: bijoubuf::UnknownFields` |
+//! | unknown fields (types named by `preserve_unknown_fields`) | `unknown_fields: bijoubuf::UnknownFields`; other types set `KEEPS_UNKNOWN_FIELDS = false` and refuse unknown records even under `Preserve` |
+//! | well-known types (`google.protobuf.Timestamp`, …) | `::bijoubuf::wkt::Timestamp`, … (the runtime ships them; `extern_path` overrides) |
+//! | `String`, `Vec`, `Box`, `BTreeMap` | spelled `::std::…`, or `::alloc::…` with `no_std` |
 //!
 //! Not generated: extensions, services, groups. With `serde`, messages derive
 //! `Serialize`/`Deserialize` with proto3 JSON *field names* (`json_name`), `default` for
