@@ -309,6 +309,49 @@ fn coverage(cases: &[Case]) -> Result<(), Failed> {
     }
 }
 
+/// The runner itself can fail: a vector with a wrong offset, a wrong code, a wrong
+/// re-encoding or a wrong JSON value is reported by each engine.
+fn self_check() -> Result<(), Failed> {
+    let toml = r#"
+        [[case]]
+        id = "wrong-offset"
+        spec = "3.3"
+        type = "conformance.Scalars"
+        hex = "18 02"
+        reject = { code = "invalid-bool", offset = 0, path = "Scalars.flag" }
+
+        [[case]]
+        id = "wrong-verdict"
+        spec = "3.3"
+        type = "conformance.Scalars"
+        hex = "18 01"
+        reject = { code = "invalid-bool", offset = 1, path = "Scalars.flag" }
+
+        [[case]]
+        id = "wrong-json"
+        spec = "3.3"
+        type = "conformance.Scalars"
+        hex = "18 01"
+        accept = '{"flag": false, "u32": 1}'
+    "#;
+    let dir =
+        std::env::temp_dir().join(format!("bijoubuf-conformance-self-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    std::fs::write(dir.join("self.toml"), toml).map_err(|e| e.to_string())?;
+    let cases = bijoubuf_conformance::load_dir(&dir).map_err(|e| e.to_string());
+    let _ = std::fs::remove_dir_all(&dir);
+    let cases = cases?;
+    for case in &cases {
+        if run_generated(case).is_ok() && case.id != "wrong-json" {
+            return Err(format!("generated engine passed the bad vector {}", case.id).into());
+        }
+        if run_reflect(case).is_ok() {
+            return Err(format!("reflect engine passed the bad vector {}", case.id).into());
+        }
+    }
+    Ok(())
+}
+
 fn main() {
     let args = Arguments::from_args();
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -345,8 +388,10 @@ fn main() {
     let all: Vec<Case> = cases.clone();
     let engines: &'static Engines = Box::leak(Box::new(Engines { testees }));
     let known: &'static [Known] = Box::leak(known.into_boxed_slice());
-    let mut trials: Vec<Trial> =
-        vec![Trial::test("suite.coverage", move || coverage(&all)).with_kind("suite")];
+    let mut trials: Vec<Trial> = vec![
+        Trial::test("suite.coverage", move || coverage(&all)).with_kind("suite"),
+        Trial::test("suite.self-check", self_check).with_kind("suite"),
+    ];
     trials.extend(cases.into_iter().map(|case| {
         let name = case.id.clone();
         let kind = case.file.trim_end_matches(".toml").to_string();
