@@ -476,3 +476,33 @@ fn unused_imports_are_a_lint() {
         ]
     );
 }
+
+#[test]
+fn deep_nesting_is_refused_not_overflowed() {
+    let deep_messages = format!(
+        "syntax = \"proto3\";\n{}{}",
+        "message A { ".repeat(5000),
+        "}".repeat(5000)
+    );
+    let err = compile_sources(&[("t.proto", deep_messages.as_str())]).expect_err("too deep");
+    assert!(
+        err.errors()
+            .iter()
+            .any(|d| d.message().contains("nesting deeper than")),
+        "{err}"
+    );
+    let deep_value = format!(
+        "syntax = \"proto3\";\nimport \"google/protobuf/descriptor.proto\";\n\
+         extend google.protobuf.FileOptions {{ google.protobuf.FileOptions o = 50000; }}\n\
+         option (o) = {}{};\n",
+        "{ [o] ".repeat(5000),
+        "}".repeat(5000)
+    );
+    let err = compile_sources(&[("t.proto", deep_value.as_str())]).expect_err("too deep");
+    assert!(
+        err.errors()
+            .iter()
+            .any(|d| d.message().contains("nesting deeper than")),
+        "{err}"
+    );
+}
