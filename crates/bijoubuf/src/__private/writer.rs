@@ -339,19 +339,26 @@ impl<'o, 'v> Writer<'o, 'v> {
             self.byte(v as u8);
             return;
         }
-        self.varint_long(v);
+        // A multi-byte value with nine bytes of room: one tag store and one 8-byte store,
+        // inline because multi-byte lengths and ids are common in real data.
+        if let Some(w) = self
+            .out
+            .get_mut(self.pos..)
+            .and_then(|r| r.first_chunk_mut::<{ bijou64::MAX_LEN }>())
+        {
+            self.pos += write_varint(v, w);
+            return;
+        }
+        self.varint_tail(v);
     }
 
-    /// A multi-byte value: with nine bytes of room, one tag store and one 8-byte store.
+    /// A multi-byte value within the last eight bytes of the buffer.
     #[inline(never)]
-    fn varint_long(&mut self, v: u64) {
+    fn varint_tail(&mut self, v: u64) {
         let rest = self.out.get_mut(self.pos..).unwrap_or_default();
-        match rest.first_chunk_mut::<{ bijou64::MAX_LEN }>() {
-            Some(w) => self.pos += write_varint(v, w),
-            None => match bijou64::encode_to_slice(v, rest) {
-                Some(n) => self.pos += n,
-                None => self.overrun = true,
-            },
+        match bijou64::encode_to_slice(v, rest) {
+            Some(n) => self.pos += n,
+            None => self.overrun = true,
         }
     }
 
