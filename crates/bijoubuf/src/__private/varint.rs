@@ -9,8 +9,7 @@
 
 use bijou64::{FIRST_TIER_TAG, MAX_LEN, OFFSETS};
 
-/// `OFFSET_AT[b]` for `b` in 1..=8 is `OFFSETS[b]`; the other entries are unused (16 of
-/// them so that indexing with `b & 15` needs no bounds check).
+/// `OFFSETS[b]` for `b` in 1..=8 (the other entries are unused).
 const OFFSET_AT: [u64; 16] = {
     let mut o = [u64::MAX; 16];
     let mut b = 1;
@@ -21,13 +20,35 @@ const OFFSET_AT: [u64; 16] = {
     o
 };
 
+/// Indexed by `(v | 1).leading_zeros()`: the plain byte count `b` of such a value.
+const BYTES_AT_LZ: [u8; 64] = {
+    let mut t = [0u8; 64];
+    let mut lz = 0;
+    while lz < 64 {
+        t[lz] = ((71 - lz) / 8) as u8;
+        lz += 1;
+    }
+    t
+};
+
+/// Indexed by `(v | 1).leading_zeros()`: `OFFSETS[b]` for that value's byte count `b`.
+const OFFSET_AT_LZ: [u64; 64] = {
+    let mut t = [0u64; 64];
+    let mut lz = 0;
+    while lz < 64 {
+        t[lz] = OFFSET_AT[(71 - lz) / 8];
+        lz += 1;
+    }
+    t
+};
+
 /// The number of bytes `v` encodes to (1..=9), as [`bijou64::encoded_len`].
 #[inline(always)]
 pub fn varint_len(v: u64) -> usize {
-    // Plain byte count 1..=8 (`| 1` keeps zero at one byte).
-    let b = (71 - (v | 1).leading_zeros() as usize) / 8;
+    // Plain byte count 1..=8 (`| 1` keeps zero at one byte), looked up by leading zeros.
+    let lz = (v | 1).leading_zeros() as usize & 63;
     // Tier is b when v reaches OFFSETS[b], else b − 1; the length is tier + 1.
-    b + (v >= OFFSET_AT[b & 15]) as usize
+    BYTES_AT_LZ[lz] as usize + (v >= OFFSET_AT_LZ[lz]) as usize
 }
 
 /// Encode `v` at the start of `buf`; returns its length. Bytes past it are unspecified.
