@@ -34,6 +34,9 @@ pub enum WireType {
     I32 = 3,
 }
 
+/// Packed varint runs up to this many bytes reserve one element per byte.
+const SHORT_RUN: usize = 32;
+
 /// No record loaded in the lookahead (field numbers start at 1).
 const NONE: u32 = 0;
 
@@ -520,7 +523,18 @@ impl<'a> Reader<'a> {
             // Strings, bytes and messages: count the length prefixes first so the vector
             // is allocated once; every element costs at least one input byte.
             (None, WireType::Len) => Vec::with_capacity(self.count_len_elements(run_end)),
-            _ => Vec::new(),
+            // Varints: every element takes one to nine bytes. A short run reserves one
+            // slot per byte (a few dozen bytes at most); a longer one reserves the count
+            // it holds at least and grows from there (counting its tags first measured
+            // slower than the regrowths).
+            _ => {
+                let run = run_end - self.pos;
+                Vec::with_capacity(if run <= SHORT_RUN {
+                    run
+                } else {
+                    run / bijou64::MAX_LEN
+                })
+            }
         };
         while self.pos < run_end {
             match C::read(self) {
