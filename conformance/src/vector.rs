@@ -274,3 +274,89 @@ pub fn load_known(path: &Path) -> Result<Vec<Known>, LoadError> {
     let k: KnownFile = toml::from_str(&text).map_err(|e| LoadError(format!("{e}")))?;
     Ok(k.divergence)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn load(text: &str) -> Result<Vec<Case>, LoadError> {
+        let raw: RawFile = toml::from_str(text).map_err(|e| LoadError(e.to_string()))?;
+        raw.case.into_iter().map(|c| convert("t.toml", c)).collect()
+    }
+
+    #[test]
+    fn a_case_has_exactly_one_verdict() {
+        let ok = load(
+            r#"[[case]]
+            id = "a"
+            spec = "3.3"
+            type = "conformance.Scalars"
+            hex = "18 01"
+            accept = '{"flag": true}'"#,
+        )
+        .unwrap();
+        assert_eq!(ok[0].bytes, [0x18, 0x01]);
+        assert_eq!(
+            ok[0].expect,
+            Expect::Accept(Some(r#"{"flag": true}"#.into()))
+        );
+        let both = r#"[[case]]
+            id = "a"
+            spec = "3.3"
+            type = "conformance.Scalars"
+            hex = "18 01"
+            accept = ""
+            reject = { code = "invalid-bool", offset = 1, path = "Scalars.flag" }"#;
+        assert!(load(both).is_err());
+        let closes_on_accept = r#"[[case]]
+            id = "a"
+            spec = "3.3"
+            type = "conformance.Scalars"
+            hex = "18 01"
+            accept = ""
+            closes = "bool laxity""#;
+        assert!(load(closes_on_accept).is_err());
+        let refuse_with_bytes = r#"[[case]]
+            id = "a"
+            spec = "9"
+            type = "conformance.Required"
+            hex = "00"
+            encode = '{}'
+            refuse = "missing-required-field""#;
+        assert!(load(refuse_with_bytes).is_err());
+        let bad_json = r#"[[case]]
+            id = "a"
+            spec = "3.3"
+            type = "conformance.Scalars"
+            hex = "18 01"
+            accept = '{"flag": tru}'"#;
+        assert!(load(bad_json).is_err());
+        let unknown_key = r#"[[case]]
+            id = "a"
+            spec = "3.3"
+            type = "conformance.Scalars"
+            hex = "18 01"
+            acept = ''"#;
+        assert!(load(unknown_key).is_err());
+    }
+
+    #[test]
+    fn config_maps_to_decode_options() {
+        let c = Config {
+            depth_limit: Some(3),
+            size_limit: Some(10),
+            preserving: true,
+            stream: false,
+        };
+        let o = c.options();
+        assert_eq!(o.get_max_depth(), 3);
+        assert_eq!(o.get_max_size(), Some(10));
+        assert_eq!(
+            o.get_unknown_fields(),
+            bijoubuf::UnknownFieldPolicy::Preserve
+        );
+        let d = Config::default().options();
+        assert_eq!(d.get_max_depth(), bijoubuf::DEFAULT_MAX_DEPTH);
+        assert_eq!(d.get_max_size(), None);
+    }
+}
