@@ -27,6 +27,20 @@ fn main() -> Result<(), bijoubuf_build::Error> {
                 .join("example.fds"),
         )
         .compile_protos(&["example/envelope.proto"], &[schemas])?;
+    // The runtime's test types (crates/bijoubuf/tests/common) as a schema, every type
+    // keeping unknown fields as the hand-written ones do.
+    let out_dir = std::path::PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
+    println!("cargo:rerun-if-changed=protos");
+    let shapes = out_dir.join("runtime_shapes");
+    create_dir(&shapes)?;
+    bijoubuf_build::Config::new()
+        .out_dir(&shapes)
+        .preserve_unknown_fields([".runtime_shapes"])
+        .compile_protos(
+            &["runtime_shapes.proto", "runtime_required.proto"],
+            &["protos"],
+        )?;
+    copy_runtime_tests(&out_dir)?;
     // The schema compiler's accepting corpus: one file per language feature, generated
     // and compiled here so every feature the parser accepts also builds as Rust.
     let corpus = "../bijoubuf-schema/tests/corpus/pass";
@@ -37,12 +51,8 @@ fn main() -> Result<(), bijoubuf_build::Error> {
     // descriptor.proto is not among the runtime's well-known types; a corpus file uses
     // its messages as fields, so it is generated here.
     files.push("google/protobuf/descriptor.proto".into());
-    let out =
-        std::path::Path::new(&std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("corpus");
-    std::fs::create_dir_all(&out).map_err(|source| bijoubuf_build::Error::Io {
-        path: out.clone(),
-        source,
-    })?;
+    let out = out_dir.join("corpus");
+    create_dir(&out)?;
     bijoubuf_build::Config::new()
         .out_dir(&out)
         .include_file("mod.rs")
@@ -70,4 +80,47 @@ fn protos_under(
         }
     }
     Ok(())
+}
+
+/// The runtime's test files, copied byte for byte next to a `common.rs` that names the
+/// generated types, so their `mod common;` (which rustc resolves beside the file that
+/// declares it) finds the generated types instead of the hand-written ones. For each
+/// copy, `<name>.mod.rs` holds the `#[path]` module a test in `tests/` includes.
+fn copy_runtime_tests(out_dir: &std::path::Path) -> Result<(), bijoubuf_build::Error> {
+    let from = std::path::Path::new("../bijoubuf/tests");
+    let common = std::path::Path::new("tests/runtime/common.rs");
+    println!("cargo:rerun-if-changed={}", from.display());
+    println!("cargo:rerun-if-changed={}", common.display());
+    let to = out_dir.join("runtime_tests");
+    create_dir(&to)?;
+    let io = |path: &std::path::Path| {
+        let path = path.to_path_buf();
+        move |source| bijoubuf_build::Error::Io { path, source }
+    };
+    std::fs::copy(common, to.join("common.rs")).map_err(io(common))?;
+    for e in std::fs::read_dir(from).map_err(io(from))? {
+        let path = e.map_err(io(from))?.path();
+        let (Some(stem), Some("rs")) = (
+            path.file_stem().and_then(|s| s.to_str()),
+            path.extension().and_then(|s| s.to_str()),
+        ) else {
+            continue;
+        };
+        if stem == "common" {
+            continue;
+        }
+        let copy = to.join(format!("{stem}.rs"));
+        std::fs::copy(&path, &copy).map_err(io(&path))?;
+        let module = format!("#[path = {:?}]\nmod {stem};\n", copy.to_string_lossy());
+        let module_file = to.join(format!("{stem}.mod.rs"));
+        std::fs::write(&module_file, module).map_err(io(&module_file))?;
+    }
+    Ok(())
+}
+
+fn create_dir(dir: &std::path::Path) -> Result<(), bijoubuf_build::Error> {
+    std::fs::create_dir_all(dir).map_err(|source| bijoubuf_build::Error::Io {
+        path: dir.to_path_buf(),
+        source,
+    })
 }

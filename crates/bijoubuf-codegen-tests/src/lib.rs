@@ -18,3 +18,13 @@ pub mod example {
 pub mod schema_corpus {
     include!(concat!(env!("OUT_DIR"), "/corpus/mod.rs"));
 }
+
+/// The message types of the runtime's own tests, generated from
+/// `protos/runtime_shapes.proto` and `protos/runtime_required.proto`: the runtime's test
+/// files run against these in `tests/runtime_*.rs`.
+pub mod runtime_shapes {
+    include!(concat!(
+        env!("OUT_DIR"),
+        "/runtime_shapes/runtime_shapes.rs"
+    ));
+}
