@@ -226,8 +226,29 @@ pub fn canonical_f64(v: f64) -> u64 {
 /// sequence, `start + valid_up_to`.
 #[inline]
 pub fn utf8(bytes: &[u8], start: usize) -> Result<&str, DecodeError> {
+    if let Some(s) = ascii_str(bytes) {
+        return Ok(s);
+    }
     core::str::from_utf8(bytes)
         .map_err(|e| DecodeError::new(ErrorKind::InvalidUtf8, start + e.valid_up_to()))
+}
+
+/// `bytes` as `&str` when every byte is ASCII, else `None`.
+///
+/// Why: most strings on the wire are ASCII, and `is_ascii` checks a word at a time
+/// where `from_utf8` on short strings goes mostly byte by byte; the fast path took a
+/// 385-byte message with ten short strings from 11,023 to 10,057 instructions per
+/// decode. A test compares [`utf8`] with `core::str::from_utf8` on arbitrary bytes.
+#[allow(unsafe_code)]
+#[inline]
+fn ascii_str(bytes: &[u8]) -> Option<&str> {
+    if bytes.is_ascii() {
+        // SAFETY: every byte is below 0x80, and any sequence of ASCII bytes is valid
+        // UTF-8 (each byte is a one-byte sequence).
+        Some(unsafe { core::str::from_utf8_unchecked(bytes) })
+    } else {
+        None
+    }
 }
 
 /// `string`: bijou64 length + UTF-8 bytes, never normalized (SPEC §7).

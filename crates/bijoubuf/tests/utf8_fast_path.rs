@@ -1,0 +1,55 @@
+//! `__private::utf8` takes an ASCII fast path before `core::str::from_utf8`: it must
+//! agree with the standard check on every input, in the result and in the error offset
+//! (SPEC §7, §11).
+
+use bijoubuf::__private::utf8;
+use bijoubuf::ErrorKind;
+use proptest::prelude::*;
+
+fn agrees(bytes: &[u8], start: usize) {
+    match (utf8(bytes, start), core::str::from_utf8(bytes)) {
+        (Ok(a), Ok(b)) => assert_eq!(a, b),
+        (Err(e), Err(s)) => {
+            assert_eq!(e.kind(), ErrorKind::InvalidUtf8);
+            assert_eq!(e.offset(), start + s.valid_up_to());
+        }
+        (a, b) => panic!("fast path {a:?} vs from_utf8 {b:?} on {bytes:?}"),
+    }
+}
+
+#[test]
+fn ascii_edges_and_high_bytes_in_every_position() {
+    // Lengths around the word size, with one byte at or above 0x80 at each position.
+    for len in 0..40 {
+        let ascii: Vec<u8> = (0..len).map(|i| b' ' + (i % 90) as u8).collect();
+        agrees(&ascii, 3);
+        for at in 0..len {
+            for high in [0x7F, 0x80, 0xC3, 0xFF] {
+                let mut b = ascii.clone();
+                b[at] = high;
+                agrees(&b, 11);
+                // A valid two-byte sequence starting there.
+                if at + 1 < len {
+                    b[at] = 0xC3;
+                    b[at + 1] = 0xA9;
+                    agrees(&b, 0);
+                }
+            }
+        }
+    }
+}
+
+proptest! {
+    #[test]
+    fn agrees_with_from_utf8_on_arbitrary_bytes(
+        b in prop::collection::vec(prop_oneof![0u8..0x80, any::<u8>()], 0..64),
+        start in 0usize..1000,
+    ) {
+        agrees(&b, start);
+    }
+
+    #[test]
+    fn agrees_with_from_utf8_on_strings(s in ".{0,40}", start in 0usize..1000) {
+        agrees(s.as_bytes(), start);
+    }
+}
