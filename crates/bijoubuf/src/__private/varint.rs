@@ -20,6 +20,18 @@ const OFFSET_AT: [u64; 16] = {
     o
 };
 
+/// `OFFSET_OF_LEN[len]` for `len` in 1..=9 is `OFFSETS[len − 1]`, the offset of the tier
+/// whose encodings are `len` bytes long; padded to 16 like [`OFFSET_AT`].
+const OFFSET_OF_LEN: [u64; 16] = {
+    let mut o = [0u64; 16];
+    let mut len = 1;
+    while len <= MAX_LEN {
+        o[len] = OFFSETS[len - 1];
+        len += 1;
+    }
+    o
+};
+
 /// Indexed by `(v | 1).leading_zeros()`: the plain byte count `b` of such a value.
 const BYTES_AT_LZ: [u8; 64] = {
     let mut t = [0u8; 64];
@@ -61,8 +73,9 @@ pub fn write_varint(v: u64, buf: &mut [u8; MAX_LEN]) -> usize {
     let len = varint_len(v);
     let tier = len - 1;
     // SPEC §2.1: tag F8 + tier − 1, then `v − OFFSETS[tier]` in `tier` big-endian bytes,
-    // left-aligned so one 8-byte store writes them.
-    let payload = v - OFFSETS[tier];
+    // left-aligned so one 8-byte store writes them. (`len & 15` indexes a padded table,
+    // so no bounds check.)
+    let payload = v - OFFSET_OF_LEN[len & 15];
     buf[0] = FIRST_TIER_TAG + (tier as u8 - 1);
     let aligned = payload << (8 * (8 - tier));
     let [_, rest @ ..] = buf;
