@@ -39,6 +39,13 @@ pub trait Codec {
     fn write<'v>(v: &'v Self::Value, w: &mut Writer<'_, 'v>);
     /// True when the value is the implicit-presence default (SPEC §5.1).
     fn is_default(v: &Self::Value) -> bool;
+    /// Write the elements of a repeated field's run, one after another.
+    #[inline]
+    fn write_run<'v>(vs: &'v [Self::Value], w: &mut Writer<'_, 'v>) {
+        for v in vs {
+            Self::write(v, w);
+        }
+    }
 }
 
 /// Codecs that can be map keys: ordered as SPEC §6.4 says (Rust's `Ord` on the value
@@ -75,6 +82,10 @@ macro_rules! varint_codec {
             #[inline]
             fn write<'v>($v: &'v $ty, w: &mut Writer<'_, 'v>) {
                 w.varint($enc)
+            }
+            #[inline]
+            fn write_run<'v>(vs: &'v [$ty], w: &mut Writer<'_, 'v>) {
+                w.varint_run(vs, |$v| $enc)
             }
             #[inline]
             fn is_default(v: &$ty) -> bool {

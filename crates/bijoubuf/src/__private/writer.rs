@@ -352,6 +352,29 @@ impl<'o, 'v> Writer<'o, 'v> {
         self.varint_tail(v);
     }
 
+    /// Write `enc(v)` for each of `vs` as bijou64s: the run's elements (a packed varint
+    /// run's content). The cursor stays in a register while nine bytes of room remain.
+    #[inline(always)]
+    pub(crate) fn varint_run<T>(&mut self, vs: &[T], enc: impl Fn(&T) -> u64) {
+        let mut i = 0;
+        let mut pos = self.pos;
+        while let Some(v) = vs.get(i) {
+            let Some(w) = self
+                .out
+                .get_mut(pos..)
+                .and_then(|r| r.first_chunk_mut::<{ bijou64::MAX_LEN }>())
+            else {
+                break;
+            };
+            pos += write_varint(enc(v), w);
+            i += 1;
+        }
+        self.pos = pos;
+        for v in vs.get(i..).unwrap_or_default() {
+            self.varint(enc(v));
+        }
+    }
+
     /// A multi-byte value within the last eight bytes of the buffer.
     #[inline(never)]
     fn varint_tail(&mut self, v: u64) {
@@ -483,9 +506,7 @@ impl<'o, 'v> Writer<'o, 'v> {
             None => self.next_size(),
         };
         self.varint(len as u64);
-        for v in vs {
-            C::write(v, self);
-        }
+        C::write_run(vs, self);
     }
 
     /// A map: entries in key order, which is `BTreeMap`'s iteration order (SPEC §6.4).
