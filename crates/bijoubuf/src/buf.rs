@@ -18,6 +18,11 @@ impl BufMut for Vec<u8> {
     #[inline]
     fn claim(&mut self, len: usize) -> Option<&mut [u8]> {
         let start = self.len();
+        if self.capacity() == 0 {
+            // A fresh vector: allocate the exact size directly rather than through the
+            // amortized growth path (which costs more than the allocation itself).
+            *self = Vec::with_capacity(len);
+        }
         self.resize(start + len, 0);
         self.get_mut(start..)
     }
