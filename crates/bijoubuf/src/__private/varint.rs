@@ -32,24 +32,24 @@ const OFFSET_OF_LEN: [u64; 16] = {
     o
 };
 
-/// Indexed by `(v | 1).leading_zeros()`: the plain byte count `b` of such a value.
-const BYTES_AT_LZ: [u8; 64] = {
+/// Indexed by `(v | 1).ilog2()` (0..=63): the plain byte count `b` of such a value.
+const BYTES_AT_LOG: [u8; 64] = {
     let mut t = [0u8; 64];
-    let mut lz = 0;
-    while lz < 64 {
-        t[lz] = ((71 - lz) / 8) as u8;
-        lz += 1;
+    let mut log = 0;
+    while log < 64 {
+        t[log] = (log / 8 + 1) as u8;
+        log += 1;
     }
     t
 };
 
-/// Indexed by `(v | 1).leading_zeros()`: `OFFSETS[b]` for that value's byte count `b`.
-const OFFSET_AT_LZ: [u64; 64] = {
+/// Indexed by `(v | 1).ilog2()`: `OFFSETS[b]` for that value's byte count `b`.
+const OFFSET_AT_LOG: [u64; 64] = {
     let mut t = [0u64; 64];
-    let mut lz = 0;
-    while lz < 64 {
-        t[lz] = OFFSET_AT[(71 - lz) / 8];
-        lz += 1;
+    let mut log = 0;
+    while log < 64 {
+        t[log] = OFFSET_AT[log / 8 + 1];
+        log += 1;
     }
     t
 };
@@ -57,10 +57,11 @@ const OFFSET_AT_LZ: [u64; 64] = {
 /// The number of bytes `v` encodes to (1..=9), as [`bijou64::encoded_len`].
 #[inline(always)]
 pub fn varint_len(v: u64) -> usize {
-    // Plain byte count 1..=8 (`| 1` keeps zero at one byte), looked up by leading zeros.
-    let lz = (v | 1).leading_zeros() as usize & 63;
+    // Plain byte count 1..=8 (`| 1` keeps zero at one byte), looked up by the highest
+    // set bit (one `bsr`, where leading zeros would cost a subtraction more).
+    let log = (v | 1).ilog2() as usize & 63;
     // Tier is b when v reaches OFFSETS[b], else b − 1; the length is tier + 1.
-    BYTES_AT_LZ[lz] as usize + (v >= OFFSET_AT_LZ[lz]) as usize
+    BYTES_AT_LOG[log] as usize + (v >= OFFSET_AT_LOG[log]) as usize
 }
 
 /// Encode `v` at the start of `buf`; returns its length. Bytes past it are unspecified.
