@@ -358,13 +358,21 @@ impl<'a> Reader<'a> {
         // `finish` leaves none either.
         let outer_end = self.end;
         let outer_prev = self.prev;
-        let outer_unknown = core::mem::take(&mut self.unknown);
-        let outer_keep = self.keep;
-        self.keep = self.preserve && M::KEEPS_UNKNOWN_FIELDS;
         self.end = self.pos + len;
         self.prev = 0;
         self.depth += 1;
-        let m = M::__decode(self)?;
+        let m = if self.preserve {
+            // Only a preserving decode has unknown-field state to set aside.
+            let outer_unknown = core::mem::take(&mut self.unknown);
+            let outer_keep = self.keep;
+            self.keep = M::KEEPS_UNKNOWN_FIELDS;
+            let m = M::__decode(self)?;
+            self.unknown = outer_unknown;
+            self.keep = outer_keep;
+            m
+        } else {
+            M::__decode(self)?
+        };
         debug_assert!(
             self.pos == self.end && self.next == NONE,
             "generated __decode must call finish()"
@@ -372,8 +380,6 @@ impl<'a> Reader<'a> {
         self.depth -= 1;
         self.end = outer_end;
         self.prev = outer_prev;
-        self.unknown = outer_unknown;
-        self.keep = outer_keep;
         Ok(m)
     }
 
