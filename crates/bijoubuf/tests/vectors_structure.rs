@@ -205,6 +205,24 @@ fn packed_varint_run_ending_mid_element() {
 }
 
 #[test]
+fn packed_varint_run_cut_with_input_beyond_the_run() {
+    // Repeats.u64 (4, key 0E) declares 2 bytes: 5, then a tag (F8) needing 2 bytes. The
+    // input goes on past the run, so the run's fast path has a full window there: the
+    // value is still cut by the run's end, `truncated` at its tag.
+    let mut input = vec![0x0E, 0x02, 0x05, 0xF8, 0x34];
+    input.extend_from_slice(&[0x00; 12]);
+    let e = assert_rejects::<Repeats>(&input, "truncated", 3);
+    assert_eq!(e.path_string(), "Repeats.u64[1]");
+    // The same run fully inside: 5, 300, then a run of one string (15, key 2A) long enough
+    // to keep a full window behind every element.
+    let mut ok = vec![0x0E, 0x03, 0x05, 0xF8, 0x34, 0x2A, 0x0B, 0x0A];
+    ok.extend_from_slice(b"0123456789");
+    let r = assert_canonical_roundtrip::<Repeats>(&ok);
+    assert_eq!(r.u64, [5, 300]);
+    assert_eq!(r.text, ["0123456789"]);
+}
+
+#[test]
 fn map_entry_truncated_between_key_and_value() {
     // Maps.text (13, key 32): "a" -> 1.
     assert_canonical_roundtrip::<Maps>(&[0x32, 0x03, 0x01, b'a', 0x02]);

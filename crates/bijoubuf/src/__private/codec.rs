@@ -39,6 +39,15 @@ pub trait Codec {
     fn write<'v>(v: &'v Self::Value, w: &mut Writer<'_, 'v>);
     /// True when the value is the implicit-presence default (SPEC §5.1).
     fn is_default(v: &Self::Value) -> bool;
+    /// Read the elements of a repeated field's run up to the reader's bound (the run's
+    /// end), appending to `out`; on error, `out.len()` is the failing element's index.
+    #[inline]
+    fn read_run(r: &mut Reader<'_>, out: &mut Vec<Self::Value>) -> Result<(), DecodeError> {
+        while !r.at_end() {
+            out.push(Self::read(r)?);
+        }
+        Ok(())
+    }
     /// Write the elements of a repeated field's run, one after another.
     #[inline]
     fn write_run<'v>(vs: &'v [Self::Value], w: &mut Writer<'_, 'v>) {
@@ -62,7 +71,7 @@ fn out_of_range(at: usize) -> DecodeError {
 
 macro_rules! varint_codec {
     ($(#[$doc:meta])* $name:ident, $ty:ty,
-     |$r:ident, $at:ident, $raw:ident| $read:expr, |$v:ident| $enc:expr) => {
+     |$at:ident, $raw:ident| $read:expr, |$v:ident| $enc:expr) => {
         $(#[$doc])*
         pub struct $name;
         impl Codec for $name {
@@ -70,10 +79,14 @@ macro_rules! varint_codec {
             const WIRE: WireType = WireType::Varint;
             const FIXED: Option<usize> = None;
             #[inline]
-            fn read($r: &mut Reader<'_>) -> Result<$ty, DecodeError> {
-                let $at = $r.position();
-                let $raw = $r.varint()?;
+            fn read(r: &mut Reader<'_>) -> Result<$ty, DecodeError> {
+                let $at = r.position();
+                let $raw = r.varint()?;
                 $read
+            }
+            #[inline]
+            fn read_run(r: &mut Reader<'_>, out: &mut Vec<$ty>) -> Result<(), DecodeError> {
+                r.varint_run(out, |$raw, $at| $read)
             }
             #[inline]
             fn size<'v>($v: &'v $ty, _s: &mut Sizer<'v>) -> usize {
@@ -97,46 +110,46 @@ macro_rules! varint_codec {
 
 varint_codec!(
     /// `uint64`: the value itself (SPEC §3.1).
-    UInt64, u64, |r, _at, raw| Ok(raw), |v| *v
+    UInt64, u64, |_at, raw| Ok(raw), |v| *v
 );
 varint_codec!(
     /// `uint32`: the value itself; above 2^32−1 is `integer-out-of-range` (SPEC §3.1).
     UInt32, u32,
-    |r, at, raw| bijou64::to_u32(raw).map_err(|_| out_of_range(at)),
+    |at, raw| bijou64::to_u32(raw).map_err(|_| out_of_range(at)),
     |v| *v as u64
 );
 varint_codec!(
     /// `int64`: zigzag (SPEC §3.2).
-    Int64, i64, |r, _at, raw| Ok(bijou64::zigzag::decode_i64(raw)),
+    Int64, i64, |_at, raw| Ok(bijou64::zigzag::decode_i64(raw)),
     |v| bijou64::zigzag::encode_i64(*v)
 );
 varint_codec!(
     /// `sint64`: zigzag, wire-identical to `int64` (SPEC §3.2).
-    SInt64, i64, |r, _at, raw| Ok(bijou64::zigzag::decode_i64(raw)),
+    SInt64, i64, |_at, raw| Ok(bijou64::zigzag::decode_i64(raw)),
     |v| bijou64::zigzag::encode_i64(*v)
 );
 varint_codec!(
     /// `int32`: zigzag; a zigzag value above 2^32−1 is `integer-out-of-range` (SPEC §3.2).
     Int32, i32,
-    |r, at, raw| bijou64::zigzag::decode_i32(raw).map_err(|_| out_of_range(at)),
+    |at, raw| bijou64::zigzag::decode_i32(raw).map_err(|_| out_of_range(at)),
     |v| bijou64::zigzag::encode_i32(*v)
 );
 varint_codec!(
     /// `sint32`: wire-identical to `int32` (SPEC §3.2).
     SInt32, i32,
-    |r, at, raw| bijou64::zigzag::decode_i32(raw).map_err(|_| out_of_range(at)),
+    |at, raw| bijou64::zigzag::decode_i32(raw).map_err(|_| out_of_range(at)),
     |v| bijou64::zigzag::encode_i32(*v)
 );
 varint_codec!(
     /// Open enums: the number as `i32`, zigzag like `int32` (SPEC §3.6).
     Enum, i32,
-    |r, at, raw| bijou64::zigzag::decode_i32(raw).map_err(|_| out_of_range(at)),
+    |at, raw| bijou64::zigzag::decode_i32(raw).map_err(|_| out_of_range(at)),
     |v| bijou64::zigzag::encode_i32(*v)
 );
 varint_codec!(
     /// `bool`: 0 or 1; anything else is `invalid-bool` (SPEC §3.3).
     Bool, bool,
-    |r, at, raw| match raw {
+    |at, raw| match raw {
         0 => Ok(false),
         1 => Ok(true),
         _ => Err(DecodeError::new(ErrorKind::InvalidBool, at)),

@@ -166,6 +166,58 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// Read bijou64s up to the current bound (a packed varint run), converting each with
+    /// `conv(value, offset)` and appending it to `out`. While nine bytes of input remain
+    /// the cursor stays local; the rest, and any value the window path declines (cut by
+    /// the bound, overflowing), go through [`varint`](Self::varint), which reports it.
+    #[inline(always)]
+    pub(crate) fn varint_run<T>(
+        &mut self,
+        out: &mut Vec<T>,
+        conv: impl Fn(u64, usize) -> Result<T, DecodeError>,
+    ) -> Result<(), DecodeError> {
+        let buf = self.buf;
+        let end = self.end;
+        let mut pos = self.pos;
+        // Positions below `window_end` have a full window in `buf`.
+        let window_end = end.min(buf.len().saturating_sub(bijou64::MAX_LEN - 1));
+        while pos < window_end {
+            let Some(w) = buf
+                .get(pos..)
+                .and_then(|r| r.first_chunk::<{ bijou64::MAX_LEN }>())
+            else {
+                break;
+            };
+            let at = pos;
+            let tag = w[0];
+            let v = if tag < bijou64::FIRST_TIER_TAG {
+                pos += 1;
+                tag as u64
+            } else if bijou64::payload_len(tag) < end - at
+                && let Ok((v, n)) = bijou64::decode_window(w)
+            {
+                pos += n;
+                v
+            } else {
+                break;
+            };
+            match conv(v, at) {
+                Ok(x) => out.push(x),
+                Err(e) => {
+                    self.pos = pos;
+                    return Err(e);
+                }
+            }
+        }
+        self.pos = pos;
+        while self.pos < self.end {
+            let at = self.pos;
+            let v = self.varint()?;
+            out.push(conv(v, at)?);
+        }
+        Ok(())
+    }
+
     /// Read `N` raw bytes (a fixed-width value, SPEC §3.4).
     #[inline]
     pub fn fixed<const N: usize>(&mut self) -> Result<[u8; N], DecodeError> {
@@ -542,13 +594,8 @@ impl<'a> Reader<'a> {
                 })
             }
         };
-        while self.pos < run_end {
-            match C::read(self) {
-                Ok(v) => out.push(v),
-                Err(e) => {
-                    return Err(e.push(PathSegment::Index(out.len())).in_field(name));
-                }
-            }
+        if let Err(e) = C::read_run(self, &mut out) {
+            return Err(e.push(PathSegment::Index(out.len())).in_field(name));
         }
         self.end = outer_end;
         Ok(out)
