@@ -413,26 +413,29 @@ impl<'a> Reader<'a> {
         self.end = self.pos + len;
         self.prev = 0;
         self.depth += 1;
+        // The result is passed through as is (an error ends the whole decode, so the
+        // restores below are then merely harmless): unwrapping and rewrapping it would
+        // copy the message once more.
         let m = if self.preserve {
             // Only a preserving decode has unknown-field state to set aside.
             let outer_unknown = core::mem::take(&mut self.unknown);
             let outer_keep = self.keep;
             self.keep = M::KEEPS_UNKNOWN_FIELDS;
-            let m = M::__decode(self)?;
+            let m = M::__decode(self);
             self.unknown = outer_unknown;
             self.keep = outer_keep;
             m
         } else {
-            M::__decode(self)?
+            M::__decode(self)
         };
         debug_assert!(
-            self.pos == self.end && self.next == NONE,
+            m.is_err() || (self.pos == self.end && self.next == NONE),
             "generated __decode must call finish()"
         );
         self.depth -= 1;
         self.end = outer_end;
         self.prev = outer_prev;
-        Ok(m)
+        m
     }
 
     /// SPEC §9.3, §10.1 step 1: a record whose type opens a message is refused at its
