@@ -41,6 +41,13 @@ fn main() -> Result<(), bijoubuf_build::Error> {
             &["protos"],
         )?;
     copy_runtime_tests(&out_dir)?;
+    // `bytes::Bytes` fields (the runtime's `bytes` feature).
+    let shared = out_dir.join("shared_bytes");
+    create_dir(&shared)?;
+    bijoubuf_build::Config::new()
+        .out_dir(&shared)
+        .bytes([".shared_bytes.Shared"])
+        .compile_protos(&["shared_bytes.proto"], &["protos"])?;
     // The schema compiler's accepting corpus: one file per language feature, generated
     // and compiled here so every feature the parser accepts also builds as Rust.
     let corpus = "../bijoubuf-schema/tests/corpus/pass";

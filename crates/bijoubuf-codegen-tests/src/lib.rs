@@ -28,3 +28,9 @@ pub mod runtime_shapes {
         "/runtime_shapes/runtime_shapes.rs"
     ));
 }
+
+/// `bytes` fields as `bytes::Bytes` (`Shared`) beside the same schema with `Vec<u8>`
+/// (`Owned`), from `protos/shared_bytes.proto`.
+pub mod shared_bytes {
+    include!(concat!(env!("OUT_DIR"), "/shared_bytes/shared_bytes.rs"));
+}

@@ -30,7 +30,7 @@
 //! | `uint32`, `fixed32` / `uint64`, `fixed64` | `u32` / `u64` |
 //! | `bool` | `bool` |
 //! | `string` | `String` |
-//! | `bytes` | `Vec<u8>` |
+//! | `bytes` | `Vec<u8>`; `bytes::Bytes` at paths named by `bytes` (needs the runtime's `bytes` feature) |
 //! | `enum E` field | `i32` (the number; see below) with a typed getter returning `Option<E>` |
 //! | implicit presence (proto3 singular scalar) | `T`, the default is not written |
 //! | explicit presence (`optional`, proto2 `optional`) | `Option<T>` |

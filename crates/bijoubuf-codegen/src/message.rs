@@ -79,10 +79,9 @@ impl Emitter<'_> {
         Ok(match ty {
             FieldType::Scalar(s) => {
                 if *s == ScalarType::Bytes && self.ctx.opts.bytes.matches(&field.full_name) {
-                    return Err(Error::Unsupported {
-                        path: field.full_name.clone(),
-                        message: "`bytes::Bytes` fields need a runtime codec the runtime does not have yet".into(),
-                    });
+                    // The runtime's `bytes` feature: the type is named through the
+                    // runtime so it is the very `bytes::Bytes` its codec stores.
+                    return Ok((quote!(#p::SharedBytes), quote!(#p::bytes::Bytes)));
                 }
                 scalar(*s, &p, &alloc)
             }

@@ -74,10 +74,11 @@ impl Options {
         Options::default()
     }
 
-    /// `bytes` fields at these paths are to become `bytes::Bytes` instead of `Vec<u8>`.
-    /// Not available yet: the runtime has no element codec for `bytes::Bytes`, so
-    /// generation fails with [`Error::Unsupported`](crate::Error::Unsupported) when a
-    /// path matches a `bytes` field.
+    /// `bytes` fields at these paths (singular, repeated elements and map values) become
+    /// `bytes::Bytes` instead of `Vec<u8>`; the same bytes on the wire. The generated
+    /// code then needs the runtime's `bytes` feature (`bijoubuf = { features =
+    /// ["bytes"] }`); the type is the one the runtime re-exports, so the generated
+    /// crate needs no `bytes` dependency of its own to compile.
     pub fn bytes<I, S>(&mut self, paths: I) -> &mut Self
     where
         I: IntoIterator<Item = S>,

@@ -174,18 +174,27 @@ fn unknown_field_member_only_where_asked() {
 }
 
 #[test]
-fn bytes_type_is_refused_until_the_runtime_has_a_codec() {
+fn bytes_paths_become_shared_bytes_elsewhere_vec() {
     let mut opts = Options::new();
-    opts.bytes(["."]);
+    opts.bytes([".t.M.b", ".t.M.r", ".t.M.m"]);
     let compiled = bijoubuf_schema::compile_sources(&[(
         "t.proto",
-        r#"syntax = "proto3"; message M { bytes b = 1; }"#,
+        r#"syntax = "proto3"; package t;
+        message M { bytes b = 1; repeated bytes r = 2; map<string, bytes> m = 3; bytes v = 4; }"#,
     )])
     .unwrap();
-    assert!(matches!(
-        generate(&compiled.schema, &opts),
-        Err(Error::Unsupported { .. })
-    ));
+    let out = &generate(&compiled.schema, &opts).unwrap()[0].content;
+    let shared = "::bijoubuf::__private::bytes::Bytes";
+    assert!(out.contains(&format!("pub b: {shared},")), "{out}");
+    assert!(
+        out.contains(&format!("pub r: ::std::vec::Vec<{shared}>,")),
+        "{out}"
+    );
+    assert!(out.contains(&format!("{shared},\n    >,")), "{out}");
+    assert!(out.contains("pub v: ::std::vec::Vec<u8>,"), "{out}");
+    assert!(out.contains("s.implicit::<::bijoubuf::__private::SharedBytes>(1, &self.b)"));
+    assert!(out.contains("r.repeated::<::bijoubuf::__private::SharedBytes>(2, \"r\")"));
+    assert!(out.contains("w.implicit::<::bijoubuf::__private::Bytes>(4, &self.v)"));
 }
 
 #[test]

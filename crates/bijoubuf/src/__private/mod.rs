@@ -39,12 +39,16 @@
 //!   `KEEPS_UNKNOWN_FIELDS = false`, returns an empty set from `unknown_fields`, and
 //!   ignores what `finish` returns: the reader then refuses its unknown records itself.
 
+#[cfg(feature = "bytes")]
+mod bytes_codec;
 mod codec;
 mod reader;
 mod varint;
 mod writer;
 
 pub use crate::error::{DecodeError, ErrorKind};
+#[cfg(feature = "bytes")]
+pub use bytes_codec::{SharedBytes, bytes};
 pub use codec::{
     Bool, BoxMsg, Bytes, Codec, Double, Enum, Fixed32, Fixed64, Float, Int32, Int64, MapKey, Msg,
     NAN_F32, NAN_F64, SFixed32, SFixed64, SInt32, SInt64, Str, UInt32, UInt64, canonical_f32,
