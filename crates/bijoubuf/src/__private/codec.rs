@@ -281,7 +281,7 @@ impl Codec for Str {
     type Value = String;
     const WIRE: WireType = WireType::Len;
     const FIXED: Option<usize> = None;
-    #[inline]
+    #[inline(always)]
     fn read(r: &mut Reader<'_>) -> Result<String, DecodeError> {
         let bytes = r.len_bytes()?;
         let start = r.position() - bytes.len();
