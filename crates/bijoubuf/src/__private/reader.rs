@@ -608,16 +608,22 @@ impl<'a> Reader<'a> {
     /// stops the count early (the decode that follows reports it).
     #[inline]
     fn count_len_elements(&self, run_end: usize) -> usize {
-        let mut p = self.pos;
+        let run = self.buf.get(self.pos..run_end).unwrap_or(&[]);
+        let mut i = 0usize;
         let mut n = 0;
-        while p < run_end {
-            let rest = self.buf.get(p..run_end).unwrap_or(&[]);
-            match bijou64::decode(rest) {
+        // Each step passes one length prefix and its content: one byte or more.
+        while let Some(&tag) = run.get(i) {
+            n += 1;
+            if tag < bijou64::FIRST_TIER_TAG {
+                // A one-byte length (the common case for small elements).
+                i += 1 + tag as usize;
+                continue;
+            }
+            match bijou64::decode(run.get(i..).unwrap_or(&[])) {
                 Ok((len, k)) => {
-                    p = p
+                    i = i
                         .saturating_add(k)
                         .saturating_add(len.min(usize::MAX as u64) as usize);
-                    n += 1;
                 }
                 Err(_) => break,
             }
