@@ -613,17 +613,20 @@ impl<'a> Reader<'a> {
         let mut n = 0;
         // Each step passes one length prefix and its content: one byte or more.
         while let Some(&tag) = run.get(i) {
-            n += 1;
             if tag < bijou64::FIRST_TIER_TAG {
                 // A one-byte length (the common case for small elements).
                 i += 1 + tag as usize;
+                n += 1;
                 continue;
             }
+            // A longer prefix counts only when it is complete: a prefix cut by the run's
+            // end is no element (the decode that follows reports it).
             match bijou64::decode(run.get(i..).unwrap_or(&[])) {
                 Ok((len, k)) => {
                     i = i
                         .saturating_add(k)
                         .saturating_add(len.min(usize::MAX as u64) as usize);
+                    n += 1;
                 }
                 Err(_) => break,
             }
