@@ -315,3 +315,25 @@ fn tier_edges_roundtrip_in_values_lengths_and_keys() {
         assert_eq!(d.message().unknown_fields.as_slice()[0].number, n as u32);
     }
 }
+
+#[test]
+fn strings_and_bytes_of_every_short_length_are_written_exactly() {
+    // The writer copies 8..=32 bytes with overlapping fixed-size moves; every length
+    // around those edges must come out byte for byte. Scalars.text is 7 (key 3A), then
+    // Scalars.data 8 (key 02: the next number after text).
+    for n in 1..=40usize {
+        let content: Vec<u8> = (0..n).map(|i| b'a' + (i * 7 % 26) as u8).collect();
+        let text = String::from_utf8(content.clone()).unwrap();
+        let v = Scalars {
+            text: text.clone(),
+            data: content.iter().rev().copied().collect(),
+            ..Scalars::default()
+        };
+        let mut expected = vec![0x3A, n as u8];
+        expected.extend_from_slice(&content);
+        expected.extend_from_slice(&[0x02, n as u8]);
+        expected.extend(content.iter().rev());
+        assert_eq!(v.encode_to_vec().unwrap(), expected, "length {n}");
+        assert_eq!(Scalars::decode(&expected).unwrap(), v, "length {n}");
+    }
+}

@@ -274,6 +274,34 @@ impl<'v> Sizer<'v> {
     }
 }
 
+/// `dst.copy_from_slice(src)` (equal lengths), with 8 to 32 bytes copied inline as two
+/// overlapping fixed-size moves instead of a `memcpy` call: short strings and bytes are
+/// the common case.
+#[inline(always)]
+fn copy_short(dst: &mut [u8], src: &[u8]) {
+    let n = src.len();
+    if n != dst.len() {
+        return;
+    }
+    if (16..=32).contains(&n) {
+        if let (Some(d), Some(s)) = (dst.first_chunk_mut::<16>(), src.first_chunk::<16>()) {
+            *d = *s;
+        }
+        if let (Some(d), Some(s)) = (dst.last_chunk_mut::<16>(), src.last_chunk::<16>()) {
+            *d = *s;
+        }
+    } else if (8..16).contains(&n) {
+        if let (Some(d), Some(s)) = (dst.first_chunk_mut::<8>(), src.first_chunk::<8>()) {
+            *d = *s;
+        }
+        if let (Some(d), Some(s)) = (dst.last_chunk_mut::<8>(), src.last_chunk::<8>()) {
+            *d = *s;
+        }
+    } else {
+        dst.copy_from_slice(src);
+    }
+}
+
 #[inline]
 fn wire_of(v: &UnknownValue) -> WireType {
     match v {
@@ -325,7 +353,7 @@ impl<'o, 'v> Writer<'o, 'v> {
         let end = self.pos + b.len();
         match self.out.get_mut(self.pos..end) {
             Some(dst) => {
-                dst.copy_from_slice(b);
+                copy_short(dst, b);
                 self.pos = end;
             }
             None => self.overrun = true,
