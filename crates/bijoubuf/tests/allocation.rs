@@ -5,21 +5,31 @@
 mod common;
 
 use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::cell::Cell;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use bijoubuf::Message;
 use common::*;
 
 struct Counting;
 
-static ON: AtomicBool = AtomicBool::new(false);
+thread_local! {
+    // Per thread: the test harness runs other tests on other threads at the same time,
+    // and their allocations must not be counted in this thread's measurement.
+    static ON: Cell<bool> = const { Cell::new(false) };
+}
+
+fn counting() -> bool {
+    // `try_with`: no panic inside the allocator while a thread's locals are torn down.
+    ON.try_with(Cell::get).unwrap_or(false)
+}
 static LARGEST: AtomicUsize = AtomicUsize::new(0);
 static TOTAL: AtomicUsize = AtomicUsize::new(0);
 
 // SAFETY: forwards to the system allocator unchanged; only counts.
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        if ON.load(Ordering::Relaxed) {
+        if counting() {
             LARGEST.fetch_max(layout.size(), Ordering::Relaxed);
             TOTAL.fetch_add(layout.size(), Ordering::Relaxed);
         }
@@ -31,7 +41,7 @@ unsafe impl GlobalAlloc for Counting {
         unsafe { System.dealloc(ptr, layout) }
     }
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        if ON.load(Ordering::Relaxed) {
+        if counting() {
             LARGEST.fetch_max(new_size, Ordering::Relaxed);
             TOTAL.fetch_add(new_size, Ordering::Relaxed);
         }
@@ -44,15 +54,16 @@ unsafe impl GlobalAlloc for Counting {
 static GLOBAL: Counting = Counting;
 
 /// Run `f` and return (largest single allocation, total allocated) during it. Tests in
-/// this file run one at a time (`measure` holds a lock) so counts do not mix.
+/// this file run one at a time (`measure` holds a lock), and only this thread's allocations
+/// are counted, so counts do not mix.
 fn measure(f: impl FnOnce()) -> (usize, usize) {
     static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
     let _g = LOCK.lock().unwrap_or_else(|e| e.into_inner());
     LARGEST.store(0, Ordering::Relaxed);
     TOTAL.store(0, Ordering::Relaxed);
-    ON.store(true, Ordering::Relaxed);
+    ON.with(|c| c.set(true));
     f();
-    ON.store(false, Ordering::Relaxed);
+    ON.with(|c| c.set(false));
     (
         LARGEST.load(Ordering::Relaxed),
         TOTAL.load(Ordering::Relaxed),
