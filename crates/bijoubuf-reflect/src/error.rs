@@ -112,35 +112,10 @@ impl DecodeError {
         self.path().map(ToString::to_string).collect()
     }
 
-    /// The words between path and offset in [`Display`](fmt::Display).
+    /// The words between path and offset in [`Display`](fmt::Display): the
+    /// runtime's own table, so both decoders print alike.
     pub fn what(&self) -> &'static str {
-        what(self.kind)
-    }
-}
-
-/// The same wording the runtime's `DecodeError` uses, so both decoders print alike.
-fn what(kind: ErrorKind) -> &'static str {
-    match kind {
-        ErrorKind::Truncated => "ends inside an element",
-        ErrorKind::VarintOverflow => "holds a bijou64 above u64::MAX",
-        ErrorKind::IntegerOutOfRange => "holds a value outside its declared width",
-        ErrorKind::InvalidBool => "holds a bool other than 0 or 1",
-        ErrorKind::FieldNumberOverflow => "has a key past field number 536870911",
-        ErrorKind::WireTypeMismatch => "has a wire type its schema type does not use",
-        ErrorKind::DefaultValuePresent => "holds its default",
-        ErrorKind::MissingRequiredField => "is required but absent",
-        ErrorKind::OneofConflict => "is a second member of its oneof",
-        ErrorKind::EmptyRepeated => "is a repeated record with no elements",
-        ErrorKind::PackedLengthMismatch => {
-            "has a packed length that is not a multiple of its element width"
-        }
-        ErrorKind::MapKeyOrder => "has a key not above the previous key",
-        ErrorKind::InvalidUtf8 => "is not valid UTF-8",
-        ErrorKind::NonCanonicalNan => "holds a non-canonical NaN",
-        ErrorKind::UnknownField => "is not in the schema",
-        ErrorKind::DepthLimitExceeded => "nests deeper than the depth limit",
-        ErrorKind::SizeLimitExceeded => "is longer than the size limit",
-        _ => "is refused",
+        self.kind.what()
     }
 }
 

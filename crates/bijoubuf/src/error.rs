@@ -75,8 +75,13 @@ impl ErrorKind {
         }
     }
 
-    /// The phrase between the path and the offset in the error's `Display`.
-    const fn what(self) -> &'static str {
+    /// The phrase between the path and the offset in the error's `Display`
+    /// (SPEC §11.4): `holds its default` for
+    /// [`DefaultValuePresent`](ErrorKind::DefaultValuePresent).
+    ///
+    /// Public so that every decoder of the format (the generated code and the
+    /// run-time reflection decoder) prints the same words from one table.
+    pub const fn what(self) -> &'static str {
         match self {
             ErrorKind::Truncated => "ends inside an element",
             ErrorKind::VarintOverflow => "holds a bijou64 above u64::MAX",
