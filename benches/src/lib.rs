@@ -16,3 +16,4 @@
 pub mod data;
 pub mod msg;
 pub mod peers;
+pub mod results;

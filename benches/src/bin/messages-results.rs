@@ -12,86 +12,29 @@
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use bijoubuf_benches::msg::RESULTS_MARKER;
 use bijoubuf_benches::msg::data::Dataset;
 use bijoubuf_benches::msg::sizes;
+use bijoubuf_benches::results::{
+    Error, Medians, Paths, cpu_model, read_medians, with_message_part,
+};
 
-/// (group, function, parameter) -> median ns.
-type Medians = BTreeMap<(String, String, String), f64>;
-
-fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut criterion = std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| manifest.join("../target"))
-        .join("criterion");
-    let mut out = manifest.join("RESULTS.md");
-    let mut notes = manifest.join("results-messages-notes.md");
-    let mut run_info = None;
-    let mut args = std::env::args().skip(1);
-    while let Some(a) = args.next() {
-        let v = args.next().ok_or_else(|| format!("{a} needs a value"))?;
-        match a.as_str() {
-            "--criterion" => criterion = v.into(),
-            "--out" => out = v.into(),
-            "--notes" => notes = v.into(),
-            "--run-info" => run_info = Some(PathBuf::from(v)),
-            _ => return Err(format!("unknown option {a}").into()),
-        }
-    }
-    let run_info = run_info.unwrap_or_else(|| criterion.join("messages-run.txt"));
-    let m = read_medians(&criterion)?;
+fn main() -> Result<(), Error> {
+    let paths = Paths::from_args(
+        std::env::args().skip(1),
+        "results-messages-notes.md",
+        "messages-run.txt",
+    )?;
+    let m = read_medians(&paths.criterion)?;
     if !m.keys().any(|(g, _, _)| g.starts_with("messages-")) {
-        return Err(format!("no message results under {}", criterion.display()).into());
+        return Err(format!("no message results under {}", paths.criterion.display()).into());
     }
-    let section = render(&m, &notes, &run_info)?;
-    let old = std::fs::read_to_string(&out).unwrap_or_default();
-    let keep = old
-        .find(RESULTS_MARKER)
-        .map_or(old.as_str(), |at| &old[..at]);
-    let mut page = keep.trim_end().to_owned();
-    if !page.is_empty() {
-        page.push_str("\n\n");
-    }
-    page.push_str(RESULTS_MARKER);
-    page.push('\n');
-    page.push_str(&section);
-    std::fs::write(&out, page)?;
-    eprintln!("wrote {}", out.display());
+    let section = render(&m, &paths.notes, &paths.run_info)?;
+    let old = std::fs::read_to_string(&paths.out).unwrap_or_default();
+    std::fs::write(&paths.out, with_message_part(&old, &section))?;
+    eprintln!("wrote {}", paths.out.display());
     Ok(())
-}
-
-fn read_medians(dir: &Path) -> Result<Medians, Box<dyn std::error::Error>> {
-    let mut found = Medians::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&d) else {
-            continue;
-        };
-        for e in entries {
-            let p = e?.path();
-            if !p.is_dir() {
-                continue;
-            }
-            if p.file_name().is_some_and(|n| n == "new") {
-                let (b, est) = (p.join("benchmark.json"), p.join("estimates.json"));
-                if b.exists() && est.exists() {
-                    let b: serde_json::Value = serde_json::from_slice(&std::fs::read(b)?)?;
-                    let est: serde_json::Value = serde_json::from_slice(&std::fs::read(est)?)?;
-                    let s = |k: &str| b[k].as_str().unwrap_or_default().to_string();
-                    let median = est["median"]["point_estimate"]
-                        .as_f64()
-                        .ok_or("estimates.json without a median")?;
-                    found.insert((s("group_id"), s("function_id"), s("value_str")), median);
-                }
-            } else {
-                stack.push(p);
-            }
-        }
-    }
-    Ok(found)
 }
 
 fn get(m: &Medians, group: &str, f: &str, v: &str) -> Option<f64> {
@@ -428,18 +371,6 @@ fn scaling(s: &mut String, m: &Medians) -> std::fmt::Result {
         writeln!(s)?;
     }
     Ok(())
-}
-
-fn cpu_model() -> String {
-    std::fs::read_to_string("/proc/cpuinfo")
-        .ok()
-        .and_then(|c| {
-            c.lines()
-                .find(|l| l.starts_with("model name"))
-                .and_then(|l| l.split(':').nth(1))
-                .map(|m| m.trim().to_string())
-        })
-        .unwrap_or_else(|| "unknown".to_string())
 }
 
 /// The callgrind table, when `messages.sh --callgrind` wrote one: `dataset op count` lines.

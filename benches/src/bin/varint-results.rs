@@ -9,84 +9,31 @@
 //! the hand-written explanation of the numbers. `--run-info` (default
 //! `DIR/varint-run.txt`, written by `benches/scripts/varint.sh`) says how the run went.
 
-use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use bijoubuf_benches::data::{BATCH, Dist, values};
 use bijoubuf_benches::peers::{
     Family, Format, canonical_decoders, decoders, encoders, packed_decoders,
 };
+use bijoubuf_benches::results::{Error, Medians, Paths, cpu_model, read_medians, with_varint_part};
 
-type Medians = BTreeMap<(String, String, String), f64>; // (group, peer, dist) -> ns
-
-fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut criterion = std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| manifest.join("../target"))
-        .join("criterion");
-    let mut out = manifest.join("RESULTS.md");
-    let mut notes = manifest.join("results-notes.md");
-    let mut run_info = None;
-    let mut args = std::env::args().skip(1);
-    while let Some(a) = args.next() {
-        let v = args.next().ok_or_else(|| format!("{a} needs a value"))?;
-        match a.as_str() {
-            "--criterion" => criterion = v.into(),
-            "--out" => out = v.into(),
-            "--notes" => notes = v.into(),
-            "--run-info" => run_info = Some(PathBuf::from(v)),
-            _ => return Err(format!("unknown option {a}").into()),
-        }
-    }
-    let run_info = run_info.unwrap_or_else(|| criterion.join("varint-run.txt"));
-
-    let medians = read_medians(&criterion)?;
+fn main() -> Result<(), Error> {
+    let paths = Paths::from_args(
+        std::env::args().skip(1),
+        "results-notes.md",
+        "varint-run.txt",
+    )?;
+    let medians = read_medians(&paths.criterion)?;
     if medians.is_empty() {
-        return Err(format!("no criterion results under {}", criterion.display()).into());
+        return Err(format!("no criterion results under {}", paths.criterion.display()).into());
     }
-    let mut page = render(&medians, &notes, &run_info)?;
+    let page = render(&medians, &paths.notes, &paths.run_info)?;
     // The message sections below the marker belong to `messages-results`: keep them.
-    if let Ok(old) = std::fs::read_to_string(&out)
-        && let Some(at) = old.find(bijoubuf_benches::msg::RESULTS_MARKER)
-    {
-        page = format!("{}\n\n{}", page.trim_end(), &old[at..]);
-    }
-    std::fs::write(&out, page)?;
-    eprintln!("wrote {}", out.display());
+    let old = std::fs::read_to_string(&paths.out).unwrap_or_default();
+    std::fs::write(&paths.out, with_varint_part(&old, page))?;
+    eprintln!("wrote {}", paths.out.display());
     Ok(())
-}
-
-/// Every `new/benchmark.json` + `new/estimates.json` pair under `dir`.
-fn read_medians(dir: &Path) -> Result<Medians, Box<dyn std::error::Error>> {
-    let mut found = Medians::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&d) else {
-            continue;
-        };
-        for e in entries {
-            let p = e?.path();
-            if p.is_dir() {
-                if p.file_name().is_some_and(|n| n == "new") {
-                    let (b, est) = (p.join("benchmark.json"), p.join("estimates.json"));
-                    if b.exists() && est.exists() {
-                        let b: serde_json::Value = serde_json::from_slice(&std::fs::read(b)?)?;
-                        let est: serde_json::Value = serde_json::from_slice(&std::fs::read(est)?)?;
-                        let s = |k: &str| b[k].as_str().unwrap_or_default().to_string();
-                        let median = est["median"]["point_estimate"]
-                            .as_f64()
-                            .ok_or("estimates.json without a median")?;
-                        found.insert((s("group_id"), s("function_id"), s("value_str")), median);
-                    }
-                } else {
-                    stack.push(p);
-                }
-            }
-        }
-    }
-    Ok(found)
 }
 
 struct Op {
@@ -411,18 +358,6 @@ fn render(
 enum Against {
     Bijoux,
     FastestLeb,
-}
-
-fn cpu_model() -> String {
-    std::fs::read_to_string("/proc/cpuinfo")
-        .ok()
-        .and_then(|c| {
-            c.lines()
-                .find(|l| l.starts_with("model name"))
-                .and_then(|l| l.split(':').nth(1))
-                .map(|m| m.trim().to_string())
-        })
-        .unwrap_or_else(|| "unknown".to_string())
 }
 
 /// The current UTC date and time, `YYYY-MM-DD HH:MM`, from the system clock.
