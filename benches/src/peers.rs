@@ -193,6 +193,42 @@ pub fn encoders() -> Vec<Peer<EncodeFn>> {
     ]
 }
 
+/// The batch loop of the offset-based decoder adapters: `step` reads the value at the
+/// front of the rest of the input and says how many bytes it took (`None`: refused).
+/// Values start before `end` (vu128's padding lies past it).
+#[inline(always)]
+fn by_offset(
+    input: &[u8],
+    end: usize,
+    out: &mut [u64],
+    step: impl Fn(&[u8]) -> Option<(u64, usize)>,
+) -> Option<usize> {
+    let (mut pos, mut i) = (0, 0);
+    while pos < end {
+        let (v, n) = step(&input[pos..])?;
+        out[i] = v;
+        i += 1;
+        pos += n;
+    }
+    Some(i)
+}
+
+/// The batch loop of the cursor-based decoder adapters: `step` reads one value and
+/// advances the cursor past it (`None`: refused).
+#[inline(always)]
+fn by_cursor(
+    mut input: &[u8],
+    out: &mut [u64],
+    step: impl Fn(&mut &[u8]) -> Option<u64>,
+) -> Option<usize> {
+    let mut i = 0;
+    while !input.is_empty() {
+        out[i] = step(&mut input)?;
+        i += 1;
+    }
+    Some(i)
+}
+
 /// Decoders that take one value at a time through each peer's ordinary API.
 pub fn decoders() -> Vec<Peer<DecodeFn>> {
     vec![
@@ -200,101 +236,52 @@ pub fn decoders() -> Vec<Peer<DecodeFn>> {
             name: "bijou64",
             family: Family::Ours,
             format: Format::Bijou64,
-            run: |input, out| {
-                let (mut pos, mut i) = (0, 0);
-                while pos < input.len() {
-                    let (v, n) = bijou64::decode(&input[pos..]).ok()?;
-                    out[i] = v;
-                    i += 1;
-                    pos += n;
-                }
-                Some(i)
-            },
+            run: |input, out| by_offset(input, input.len(), out, |r| bijou64::decode(r).ok()),
         },
         Peer {
             name: "bijou64 (branchless)",
             family: Family::Ours,
             format: Format::Bijou64,
             run: |input, out| {
-                let (mut pos, mut i) = (0, 0);
-                while pos < input.len() {
-                    let (v, n) = bijou64::decode_branchless(&input[pos..]).ok()?;
-                    out[i] = v;
-                    i += 1;
-                    pos += n;
-                }
-                Some(i)
+                by_offset(input, input.len(), out, |r| {
+                    bijou64::decode_branchless(r).ok()
+                })
             },
         },
         Peer {
             name: "bijoux",
             family: Family::Reference,
             format: Format::Bijou64,
-            run: |input, out| {
-                let (mut pos, mut i) = (0, 0);
-                while pos < input.len() {
-                    let (v, n) = bijoux::u64::decode(&input[pos..]).ok()?;
-                    out[i] = v;
-                    i += 1;
-                    pos += n;
-                }
-                Some(i)
-            },
+            run: |input, out| by_offset(input, input.len(), out, |r| bijoux::u64::decode(r).ok()),
         },
         Peer {
             name: "prost",
             family: Family::Leb128,
             format: Format::Leb128,
-            run: |mut input, out| {
-                let mut i = 0;
-                while !input.is_empty() {
-                    out[i] = prost::encoding::decode_varint(&mut input).ok()?;
-                    i += 1;
-                }
-                Some(i)
-            },
+            run: |input, out| by_cursor(input, out, |r| prost::encoding::decode_varint(r).ok()),
         },
         Peer {
             name: "integer-encoding",
             family: Family::Leb128,
             format: Format::Leb128,
-            run: |input, out| {
-                let (mut pos, mut i) = (0, 0);
-                while pos < input.len() {
-                    let (v, n) = u64::decode_var(&input[pos..])?;
-                    out[i] = v;
-                    i += 1;
-                    pos += n;
-                }
-                Some(i)
-            },
+            run: |input, out| by_offset(input, input.len(), out, u64::decode_var),
         },
         Peer {
             name: "leb128",
             family: Family::Leb128,
             format: Format::Leb128,
-            run: |mut input, out| {
-                let mut i = 0;
-                while !input.is_empty() {
-                    out[i] = leb128::read::unsigned(&mut input).ok()?;
-                    i += 1;
-                }
-                Some(i)
-            },
+            run: |input, out| by_cursor(input, out, |r| leb128::read::unsigned(r).ok()),
         },
         Peer {
             name: "unsigned-varint",
             family: Family::Leb128,
             format: Format::Leb128,
-            run: |mut input, out| {
-                let mut i = 0;
-                while !input.is_empty() {
-                    let (v, rest) = unsigned_varint::decode::u64(input).ok()?;
-                    out[i] = v;
-                    i += 1;
-                    input = rest;
-                }
-                Some(i)
+            run: |input, out| {
+                by_cursor(input, out, |r| {
+                    let (v, rest) = unsigned_varint::decode::u64(r).ok()?;
+                    *r = rest;
+                    Some(v)
+                })
             },
         },
         Peer {
@@ -302,15 +289,9 @@ pub fn decoders() -> Vec<Peer<DecodeFn>> {
             family: Family::Other,
             format: Format::Vu128Padded,
             run: |input, out| {
-                let end = input.len() - 8;
-                let (mut pos, mut i) = (0, 0);
-                while pos < end {
-                    let (v, n) = vu128::decode_u64(input[pos..].first_chunk()?);
-                    out[i] = v;
-                    i += 1;
-                    pos += n;
-                }
-                Some(i)
+                by_offset(input, input.len() - 8, out, |r| {
+                    Some(vu128::decode_u64(r.first_chunk()?))
+                })
             },
         },
     ]
@@ -318,9 +299,18 @@ pub fn decoders() -> Vec<Peer<DecodeFn>> {
 
 /// A multi-byte LEB128 value whose last byte is zero could have been one byte shorter:
 /// the cheapest complete canonicality check (an overlong spelling always ends so).
+/// `value` starts with the value's `len` bytes.
 #[inline(always)]
-fn leb128_overlong(input: &[u8], start: usize, len: usize) -> bool {
-    len > 1 && input[start + len - 1] == 0
+fn leb128_overlong(value: &[u8], len: usize) -> bool {
+    len > 1 && value[len - 1] == 0
+}
+
+/// The value a cursor-based LEB128 `read` took, refused if overlong.
+#[inline(always)]
+fn leb128_canonical(r: &mut &[u8], read: impl Fn(&mut &[u8]) -> Option<u64>) -> Option<u64> {
+    let before = *r;
+    let v = read(r)?;
+    (!leb128_overlong(before, before.len() - r.len())).then_some(v)
 }
 
 /// The shortest vu128 length for `v` (its encoder's choice), to refuse longer spellings.
@@ -359,18 +349,9 @@ pub fn canonical_decoders() -> Vec<Peer<DecodeFn>> {
             family: Family::Leb128,
             format: Format::Leb128,
             run: |input, out| {
-                let mut rest = input;
-                let mut i = 0;
-                while !rest.is_empty() {
-                    let start = input.len() - rest.len();
-                    let v = prost::encoding::decode_varint(&mut rest).ok()?;
-                    if leb128_overlong(input, start, input.len() - rest.len() - start) {
-                        return None;
-                    }
-                    out[i] = v;
-                    i += 1;
-                }
-                Some(i)
+                by_cursor(input, out, |r| {
+                    leb128_canonical(r, |r| prost::encoding::decode_varint(r).ok())
+                })
             },
         },
         Peer {
@@ -378,17 +359,10 @@ pub fn canonical_decoders() -> Vec<Peer<DecodeFn>> {
             family: Family::Leb128,
             format: Format::Leb128,
             run: |input, out| {
-                let (mut pos, mut i) = (0, 0);
-                while pos < input.len() {
-                    let (v, n) = u64::decode_var(&input[pos..])?;
-                    if leb128_overlong(input, pos, n) {
-                        return None;
-                    }
-                    out[i] = v;
-                    i += 1;
-                    pos += n;
-                }
-                Some(i)
+                by_offset(input, input.len(), out, |r| {
+                    let (v, n) = u64::decode_var(r)?;
+                    (!leb128_overlong(r, n)).then_some((v, n))
+                })
             },
         },
         Peer {
@@ -396,18 +370,9 @@ pub fn canonical_decoders() -> Vec<Peer<DecodeFn>> {
             family: Family::Leb128,
             format: Format::Leb128,
             run: |input, out| {
-                let mut rest = input;
-                let mut i = 0;
-                while !rest.is_empty() {
-                    let start = input.len() - rest.len();
-                    let v = leb128::read::unsigned(&mut rest).ok()?;
-                    if leb128_overlong(input, start, input.len() - rest.len() - start) {
-                        return None;
-                    }
-                    out[i] = v;
-                    i += 1;
-                }
-                Some(i)
+                by_cursor(input, out, |r| {
+                    leb128_canonical(r, |r| leb128::read::unsigned(r).ok())
+                })
             },
         },
         pick("unsigned-varint"),
@@ -416,18 +381,10 @@ pub fn canonical_decoders() -> Vec<Peer<DecodeFn>> {
             family: Family::Other,
             format: Format::Vu128Padded,
             run: |input, out| {
-                let end = input.len() - 8;
-                let (mut pos, mut i) = (0, 0);
-                while pos < end {
-                    let (v, n) = vu128::decode_u64(input[pos..].first_chunk()?);
-                    if n != vu128_min_len(v) {
-                        return None;
-                    }
-                    out[i] = v;
-                    i += 1;
-                    pos += n;
-                }
-                Some(i)
+                by_offset(input, input.len() - 8, out, |r| {
+                    let (v, n) = vu128::decode_u64(r.first_chunk()?);
+                    (n == vu128_min_len(v)).then_some((v, n))
+                })
             },
         },
     ]

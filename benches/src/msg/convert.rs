@@ -29,49 +29,57 @@ pub mod telemetry {
         }
     }
 
+    /// The conversion to `$m`'s types, with `$any` converting an attribute value: prost
+    /// and bilrost mirror the schema alike, apart from the attribute value.
+    macro_rules! span_batch {
+        ($v:ident, $m:ident, $any:ident) => {
+            $m::SpanBatch {
+                service_name: $v.service_name.clone(),
+                resource: map(&$v.resource, $any),
+                spans: $v
+                    .spans
+                    .iter()
+                    .map(|s| $m::Span {
+                        trace_id: s.trace_id.clone(),
+                        span_id: s.span_id.clone(),
+                        parent_span_id: s.parent_span_id.clone(),
+                        name: s.name.clone(),
+                        kind: s.kind,
+                        start_time_unix_nano: s.start_time_unix_nano,
+                        end_time_unix_nano: s.end_time_unix_nano,
+                        attributes: map(&s.attributes, $any),
+                        events: s
+                            .events
+                            .iter()
+                            .map(|e| $m::Event {
+                                time_unix_nano: e.time_unix_nano,
+                                name: e.name.clone(),
+                                attributes: map(&e.attributes, $any),
+                            })
+                            .collect(),
+                        links: s
+                            .links
+                            .iter()
+                            .map(|k| $m::Link {
+                                trace_id: k.trace_id.clone(),
+                                span_id: k.span_id.clone(),
+                                attributes: map(&k.attributes, $any),
+                            })
+                            .collect(),
+                        status: s.status.as_ref().map(|st| $m::Status {
+                            message: st.message.clone(),
+                            code: st.code,
+                        }),
+                        dropped_attributes_count: s.dropped_attributes_count,
+                    })
+                    .collect(),
+            }
+        };
+    }
+
     /// The prost value.
     pub fn to_prost(v: &b::SpanBatch) -> p::SpanBatch {
-        p::SpanBatch {
-            service_name: v.service_name.clone(),
-            resource: map(&v.resource, any),
-            spans: v
-                .spans
-                .iter()
-                .map(|s| p::Span {
-                    trace_id: s.trace_id.clone(),
-                    span_id: s.span_id.clone(),
-                    parent_span_id: s.parent_span_id.clone(),
-                    name: s.name.clone(),
-                    kind: s.kind,
-                    start_time_unix_nano: s.start_time_unix_nano,
-                    end_time_unix_nano: s.end_time_unix_nano,
-                    attributes: map(&s.attributes, any),
-                    events: s
-                        .events
-                        .iter()
-                        .map(|e| p::Event {
-                            time_unix_nano: e.time_unix_nano,
-                            name: e.name.clone(),
-                            attributes: map(&e.attributes, any),
-                        })
-                        .collect(),
-                    links: s
-                        .links
-                        .iter()
-                        .map(|k| p::Link {
-                            trace_id: k.trace_id.clone(),
-                            span_id: k.span_id.clone(),
-                            attributes: map(&k.attributes, any),
-                        })
-                        .collect(),
-                    status: s.status.as_ref().map(|st| p::Status {
-                        message: st.message.clone(),
-                        code: st.code,
-                    }),
-                    dropped_attributes_count: s.dropped_attributes_count,
-                })
-                .collect(),
-        }
+        span_batch!(v, p, any)
     }
 
     fn bany(v: &b::AnyValue) -> l::AnyValue {
@@ -90,47 +98,7 @@ pub mod telemetry {
 
     /// The bilrost value.
     pub fn to_bilrost(v: &b::SpanBatch) -> l::SpanBatch {
-        l::SpanBatch {
-            service_name: v.service_name.clone(),
-            resource: map(&v.resource, bany),
-            spans: v
-                .spans
-                .iter()
-                .map(|s| l::Span {
-                    trace_id: s.trace_id.clone(),
-                    span_id: s.span_id.clone(),
-                    parent_span_id: s.parent_span_id.clone(),
-                    name: s.name.clone(),
-                    kind: s.kind,
-                    start_time_unix_nano: s.start_time_unix_nano,
-                    end_time_unix_nano: s.end_time_unix_nano,
-                    attributes: map(&s.attributes, bany),
-                    events: s
-                        .events
-                        .iter()
-                        .map(|e| l::Event {
-                            time_unix_nano: e.time_unix_nano,
-                            name: e.name.clone(),
-                            attributes: map(&e.attributes, bany),
-                        })
-                        .collect(),
-                    links: s
-                        .links
-                        .iter()
-                        .map(|k| l::Link {
-                            trace_id: k.trace_id.clone(),
-                            span_id: k.span_id.clone(),
-                            attributes: map(&k.attributes, bany),
-                        })
-                        .collect(),
-                    status: s.status.as_ref().map(|st| l::Status {
-                        message: st.message.clone(),
-                        code: st.code,
-                    }),
-                    dropped_attributes_count: s.dropped_attributes_count,
-                })
-                .collect(),
-        }
+        span_batch!(v, l, bany)
     }
 }
 
@@ -138,64 +106,46 @@ pub mod telemetry {
 pub mod cas {
     use super::{bijou::cas as b, bil::cas as l, pb::cas as p};
 
+    /// The conversion to `$m`'s types: prost and bilrost mirror the schema alike.
+    macro_rules! index {
+        ($v:ident, $m:ident) => {
+            $m::Index {
+                commits: $v
+                    .commits
+                    .iter()
+                    .map(|c| $m::Commit {
+                        id: c.id.clone(),
+                        tree: c.tree.clone(),
+                        parents: c.parents.clone(),
+                        author: c.author.clone(),
+                        message: c.message.clone(),
+                        timestamp: c.timestamp,
+                        metadata: c.metadata.clone(),
+                    })
+                    .collect(),
+                blobs: $v
+                    .blobs
+                    .iter()
+                    .map(|b| $m::Blob {
+                        id: b.id.clone(),
+                        size: b.size,
+                        path: b.path.clone(),
+                        mode: b.mode,
+                        metadata: b.metadata.clone(),
+                    })
+                    .collect(),
+            }
+        };
+    }
+
     /// The prost value.
     pub fn to_prost(v: &b::Index) -> p::Index {
-        p::Index {
-            commits: v
-                .commits
-                .iter()
-                .map(|c| p::Commit {
-                    id: c.id.clone(),
-                    tree: c.tree.clone(),
-                    parents: c.parents.clone(),
-                    author: c.author.clone(),
-                    message: c.message.clone(),
-                    timestamp: c.timestamp,
-                    metadata: c.metadata.clone(),
-                })
-                .collect(),
-            blobs: v
-                .blobs
-                .iter()
-                .map(|b| p::Blob {
-                    id: b.id.clone(),
-                    size: b.size,
-                    path: b.path.clone(),
-                    mode: b.mode,
-                    metadata: b.metadata.clone(),
-                })
-                .collect(),
-        }
+        index!(v, p)
     }
 
     /// The bilrost value.
     pub fn to_bilrost(v: &b::Index) -> l::Index {
-        l::Index {
-            commits: v
-                .commits
-                .iter()
-                .map(|c| l::Commit {
-                    id: c.id.clone(),
-                    tree: c.tree.clone(),
-                    parents: c.parents.clone(),
-                    author: c.author.clone(),
-                    message: c.message.clone(),
-                    timestamp: c.timestamp,
-                    metadata: c.metadata.clone(),
-                })
-                .collect(),
-            blobs: v
-                .blobs
-                .iter()
-                .map(|b| l::Blob {
-                    id: b.id.clone(),
-                    size: b.size,
-                    path: b.path.clone(),
-                    mode: b.mode,
-                    metadata: b.metadata.clone(),
-                })
-                .collect(),
-        }
+        index!(v, l)
     }
 }
 
