@@ -46,14 +46,42 @@ fn new_message(name: Ident, span: Span, comments: Comments) -> Message {
 }
 
 impl Parser<'_> {
-    /// `message Name { … }`
-    pub(crate) fn message(&mut self) -> PResult<Message> {
+    /// The head of a named block, `keyword Name {`, with the comments before it and
+    /// after its `{`: the keyword's span, the name, the comments.
+    fn block_head(&mut self, what: &str) -> PResult<(Span, Ident, Comments)> {
         let start_idx = self.index();
         let mut comments = self.comments_at(start_idx);
         let start = self.bump().span;
-        let name = self.expect_ident("a message name")?;
+        let name = self.expect_ident(what)?;
         self.expect_sym('{')?;
         self.trailing(&mut comments);
+        Ok((start, name, comments))
+    }
+
+    /// A block's statements up to its `}`, each read by `item`. A statement `item`
+    /// refuses is skipped so that the rest of the block is still checked; the end of
+    /// the input before the `}` is an error naming `closes`.
+    fn block_body(
+        &mut self,
+        closes: &str,
+        mut item: impl FnMut(&mut Self) -> PResult<()>,
+    ) -> PResult<()> {
+        loop {
+            if self.eat_sym('}') {
+                return Ok(());
+            }
+            if self.at_eof() {
+                return Err(self.expected(closes));
+            }
+            if item(self).is_err() {
+                self.recover();
+            }
+        }
+    }
+
+    /// `message Name { … }`
+    pub(crate) fn message(&mut self) -> PResult<Message> {
+        let (start, name, comments) = self.block_head("a message name")?;
         self.enter()?;
         let mut msg = new_message(name, start, comments);
         let r = self.message_body(&mut msg);
@@ -64,17 +92,7 @@ impl Parser<'_> {
     }
 
     fn message_body(&mut self, msg: &mut Message) -> PResult<()> {
-        loop {
-            if self.eat_sym('}') {
-                return Ok(());
-            }
-            if self.at_eof() {
-                return Err(self.expected("`}` to close the message"));
-            }
-            if self.message_item(msg, None).is_err() {
-                self.recover();
-            }
-        }
+        self.block_body("`}` to close the message", |p| p.message_item(msg, None))
     }
 
     /// One statement of a message body (or of a oneof body when `oneof` is set).
@@ -126,12 +144,7 @@ impl Parser<'_> {
     }
 
     fn oneof(&mut self, msg: &mut Message) -> PResult<()> {
-        let start_idx = self.index();
-        let mut comments = self.comments_at(start_idx);
-        let start = self.bump().span;
-        let name = self.expect_ident("a oneof name")?;
-        self.expect_sym('{')?;
-        self.trailing(&mut comments);
+        let (start, name, comments) = self.block_head("a oneof name")?;
         let index = msg.oneofs.len();
         msg.oneofs.push(Oneof {
             name,
@@ -139,17 +152,9 @@ impl Parser<'_> {
             span: start,
             comments,
         });
-        loop {
-            if self.eat_sym('}') {
-                break;
-            }
-            if self.at_eof() {
-                return Err(self.expected("`}` to close the oneof"));
-            }
-            if self.message_item(msg, Some(index)).is_err() {
-                self.recover();
-            }
-        }
+        self.block_body("`}` to close the oneof", |p| {
+            p.message_item(msg, Some(index))
+        })?;
         msg.oneofs[index].span = start.to(self.prev_span());
         Ok(())
     }
@@ -360,12 +365,7 @@ impl Parser<'_> {
 
     /// `enum Name { … }`
     pub(crate) fn enumeration(&mut self) -> PResult<Enum> {
-        let start_idx = self.index();
-        let mut comments = self.comments_at(start_idx);
-        let start = self.bump().span;
-        let name = self.expect_ident("an enum name")?;
-        self.expect_sym('{')?;
-        self.trailing(&mut comments);
+        let (start, name, comments) = self.block_head("an enum name")?;
         let mut e = Enum {
             name,
             values: Vec::new(),
@@ -374,17 +374,7 @@ impl Parser<'_> {
             span: start,
             comments,
         };
-        loop {
-            if self.eat_sym('}') {
-                break;
-            }
-            if self.at_eof() {
-                return Err(self.expected("`}` to close the enum"));
-            }
-            if self.enum_item(&mut e).is_err() {
-                self.recover();
-            }
-        }
+        self.block_body("`}` to close the enum", |p| p.enum_item(&mut e))?;
         e.span = start.to(self.prev_span());
         Ok(e)
     }
@@ -433,25 +423,19 @@ impl Parser<'_> {
         self.expect_sym('{')?;
         self.trailing(&mut comments);
         let mut fields = Vec::new();
-        loop {
-            if self.eat_sym('}') {
-                break;
+        self.block_body("`}` to close the extend block", |p| {
+            if p.eat_sym(';') {
+                return Ok(());
             }
-            if self.at_eof() {
-                return Err(self.expected("`}` to close the extend block"));
+            let f = p.field(None, None)?;
+            if f.map.is_some() {
+                let span = f.ty.span;
+                p.error(span, "map fields cannot be extensions");
+            } else {
+                fields.push(f);
             }
-            if self.eat_sym(';') {
-                continue;
-            }
-            match self.field(None, None) {
-                Ok(f) if f.map.is_some() => {
-                    let span = f.ty.span;
-                    self.error(span, "map fields cannot be extensions");
-                }
-                Ok(f) => fields.push(f),
-                Err(_) => self.recover(),
-            }
-        }
+            Ok(())
+        })?;
         Ok(Extend {
             extendee,
             fields,
@@ -462,12 +446,7 @@ impl Parser<'_> {
 
     /// `service Name { rpc … }`
     pub(crate) fn service(&mut self) -> PResult<Service> {
-        let start_idx = self.index();
-        let mut comments = self.comments_at(start_idx);
-        let start = self.bump().span;
-        let name = self.expect_ident("a service name")?;
-        self.expect_sym('{')?;
-        self.trailing(&mut comments);
+        let (start, name, comments) = self.block_head("a service name")?;
         let mut s = Service {
             name,
             methods: Vec::new(),
@@ -475,26 +454,17 @@ impl Parser<'_> {
             span: start,
             comments,
         };
-        loop {
-            if self.eat_sym('}') {
-                break;
-            }
-            if self.at_eof() {
-                return Err(self.expected("`}` to close the service"));
-            }
-            let r = if self.eat_sym(';') {
+        self.block_body("`}` to close the service", |p| {
+            if p.eat_sym(';') {
                 Ok(())
-            } else if self.at_word("option") {
-                self.option_statement().map(|o| s.options.push(o))
-            } else if self.at_word("rpc") {
-                self.method().map(|m| s.methods.push(m))
+            } else if p.at_word("option") {
+                p.option_statement().map(|o| s.options.push(o))
+            } else if p.at_word("rpc") {
+                p.method().map(|m| s.methods.push(m))
             } else {
-                Err(self.expected("`rpc` or `option`"))
-            };
-            if r.is_err() {
-                self.recover();
+                Err(p.expected("`rpc` or `option`"))
             }
-        }
+        })?;
         s.span = start.to(self.prev_span());
         Ok(s)
     }
