@@ -148,6 +148,27 @@ fn floats_read_back_bit_exact() {
 }
 
 #[test]
+fn the_largest_floats_round_trip_and_beyond_them_is_refused() {
+    // f32::MAX is written with its shortest digits (3.4028235e38), which lie just above
+    // f32::MAX as an f64: reading them must round to f32::MAX, not refuse them.
+    for x in [f32::MAX, -f32::MAX, f32::MIN_POSITIVE, f32::from_bits(1)] {
+        let mut m = DynamicMessage::new(all());
+        m.set(8, Value::F32(x)).expect("fits");
+        let text = to_string(&m).expect("writes");
+        let back = from_str(&all(), &text).expect(&text);
+        assert_eq!(back.get(8), Some(&Value::F32(x)), "{text}");
+    }
+    // A number that rounds to infinity as a float is out of range.
+    refused(
+        &all(),
+        r#"{"fl": 3.5e38}"#,
+        "$.fl",
+        "out of range for float",
+    );
+    refused(&all(), r#"{"fl": -1e39}"#, "$.fl", "out of range for float");
+}
+
+#[test]
 fn names_numbers_and_encodings_accepted_on_input() {
     // Original field name and json_name; numbers for 64-bit; strings for 32-bit.
     round(

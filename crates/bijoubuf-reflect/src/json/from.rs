@@ -210,7 +210,9 @@ pub(crate) fn scalar(s: ScalarType, j: &Json, path: &str) -> Result<Value, JsonE
         S::Double => Value::F64(float(j, path)?),
         S::Float => {
             let x = float(j, path)?;
-            if x.is_finite() && x.abs() > f64::from(f32::MAX) {
+            // In range means "rounds to a finite float": the shortest decimal of f32::MAX
+            // (3.4028235e38) lies just above it as an f64 and must read back as f32::MAX.
+            if x.is_finite() && !(x as f32).is_finite() {
                 return Err(JsonError::new(
                     path,
                     format!("{x} is out of range for float"),
