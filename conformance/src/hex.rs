@@ -21,35 +21,84 @@ impl std::error::Error for HexError {}
 /// # Errors
 /// A token that is not two hex digits, optionally followed by `{count}`.
 pub fn parse(text: &str) -> Result<Vec<u8>, HexError> {
-    let mut out = Vec::new();
-    for token in text.split_whitespace() {
-        let (byte, count) = match token.split_once('{') {
-            Some((b, rest)) => {
+    // Byte by byte rather than through `split_whitespace`: inputs at the tier-4 length
+    // edge are 16 MiB, sent as 50 MB of hex through the testee protocol.
+    let b = text.as_bytes();
+    let mut out = Vec::with_capacity(b.len() / 3 + 1);
+    let mut i = 0;
+    while i < b.len() {
+        if b[i].is_ascii_whitespace() {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < b.len() && !b[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        let token = &text[start..i];
+        let (hi, lo) = match token.as_bytes() {
+            [hi, lo, ..] => (digit(*hi), digit(*lo)),
+            _ => (None, None),
+        };
+        let (Some(hi), Some(lo)) = (hi, lo) else {
+            return Err(HexError(format!("`{token}` is not one byte")));
+        };
+        let byte = (hi << 4) | lo;
+        match &token[2..] {
+            "" => out.push(byte),
+            rest => {
                 let n = rest
-                    .strip_suffix('}')
+                    .strip_prefix('{')
+                    .and_then(|r| r.strip_suffix('}'))
                     .and_then(|n| n.parse::<usize>().ok())
                     .ok_or_else(|| HexError(format!("bad repeat in `{token}`")))?;
-                (b, n)
+                out.resize(out.len() + n, byte);
             }
-            None => (token, 1),
-        };
-        if byte.len() != 2 {
-            return Err(HexError(format!("`{token}` is not one byte")));
         }
-        let b = u8::from_str_radix(byte, 16).map_err(|_| HexError(format!("`{token}`")))?;
-        out.extend(std::iter::repeat_n(b, count));
     }
     Ok(out)
 }
 
+fn digit(c: u8) -> Option<u8> {
+    match c {
+        b'0'..=b'9' => Some(c - b'0'),
+        b'a'..=b'f' => Some(c - b'a' + 10),
+        b'A'..=b'F' => Some(c - b'A' + 10),
+        _ => None,
+    }
+}
+
 /// Upper-case hex, one space between bytes (the SPEC's notation).
 pub fn format(bytes: &[u8]) -> String {
+    // A table rather than `format!` per byte: the tier-edge vectors are 16 MiB long.
+    const DIGITS: &[u8; 16] = b"0123456789ABCDEF";
     let mut s = String::with_capacity(bytes.len() * 3);
-    for (i, b) in bytes.iter().enumerate() {
+    for (i, &b) in bytes.iter().enumerate() {
         if i > 0 {
             s.push(' ');
         }
-        s.push_str(&std::format!("{b:02X}"));
+        s.push(char::from(DIGITS[usize::from(b >> 4)]));
+        s.push(char::from(DIGITS[usize::from(b & 15)]));
+    }
+    s
+}
+
+/// Like [`format`], but a run of 8 or more equal bytes is written `XX{n}`: the form the
+/// testee protocol uses, so that multi-megabyte inputs cross the pipe in a few bytes.
+pub fn format_runs(bytes: &[u8]) -> String {
+    let mut s = String::new();
+    let mut rest = bytes;
+    while let Some(&b) = rest.first() {
+        let run = rest.iter().take_while(|&&x| x == b).count();
+        let (n, tail) = if run >= 8 { (run, 1) } else { (1, 0) };
+        if !s.is_empty() {
+            s.push(' ');
+        }
+        s.push_str(&format(&[b]));
+        if tail == 1 {
+            s.push_str(&std::format!("{{{n}}}"));
+        }
+        rest = &rest[n..];
     }
     s
 }
@@ -66,6 +115,22 @@ mod tests {
         assert!(parse("0").is_err());
         assert!(parse("GG").is_err());
         assert!(parse("61{x}").is_err());
+        assert!(parse("612").is_err());
+        assert!(parse("61{3").is_err());
+        assert!(parse("é1").is_err());
+        assert_eq!(parse(" 0a\n\tFF ").unwrap(), [0x0A, 0xFF]);
         assert_eq!(format(&[0xF8, 0x34]), "F8 34");
+    }
+
+    #[test]
+    fn runs_round_trip() {
+        let mut v = vec![1, 2, 2, 2, 2, 2, 2, 2];
+        assert_eq!(format_runs(&v), "01 02 02 02 02 02 02 02");
+        v.push(2);
+        v.push(3);
+        assert_eq!(format_runs(&v), "01 02{8} 03");
+        let long = [vec![0u8; 70000], vec![7; 3], vec![0; 9]].concat();
+        assert_eq!(parse(&format_runs(&long)).unwrap(), long);
+        assert_eq!(format_runs(&[]), "");
     }
 }

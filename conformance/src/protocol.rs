@@ -85,7 +85,7 @@ impl Response {
     pub fn from_outcome(o: Outcome) -> Self {
         match o {
             Outcome::Accepted { reencoded, unknown } => Response::Accepted {
-                output: crate::hex::format(&reencoded),
+                output: crate::hex::format_runs(&reencoded),
                 unknown,
             },
             Outcome::Refused(Refusal { code, offset, path }) => {
@@ -193,7 +193,7 @@ pub fn answer(req: &Request, generated: bool) -> Response {
             }
             match crate::dynamic::encode_json_with(type_name, json, decoder) {
                 Ok(b) => Response::Encoded {
-                    output: crate::hex::format(&b),
+                    output: crate::hex::format_runs(&b),
                 },
                 Err(crate::dynamic::EncodeFailure::Refused { code, message }) => {
                     Response::Refused {

@@ -184,7 +184,7 @@ fn run_testee(case: &Case, t: &Mutex<Testee>) -> Result<(), String> {
     }
     let req = Request::Decode {
         type_name: case.type_name.clone(),
-        input: hex::format(&case.bytes),
+        input: hex::format_runs(&case.bytes),
         decoder: case.config,
     };
     let o = t.ask(&req)?.into_outcome()?;
