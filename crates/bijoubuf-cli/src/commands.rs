@@ -127,6 +127,7 @@ fn options(limits: &Limits) -> DecodeOptions {
     };
     DecodeOptions::new()
         .max_depth(limits.max_depth)
+        .max_size(limits.max_size)
         .unknown_fields(policy)
 }
 
@@ -140,23 +141,40 @@ fn decode_input(
     input: &Input,
     limits: &Limits,
 ) -> Result<DynamicMessage, Failure> {
-    DynamicMessage::decode_with(desc, &input.bytes, &options(limits)).map_err(|e| {
-        let path = e.path_string();
-        let subject = if path.is_empty() { "input" } else { &path };
-        let message = format!("{subject} {} at byte {}", e.what(), e.offset());
-        eprint!(
-            "{}",
-            report::refusal(
-                e.code(),
-                &message,
-                e.offset(),
-                &path,
-                &input.name,
-                &input.bytes
-            )
-        );
-        Failure::Refused
-    })
+    DynamicMessage::decode_with(desc, &input.bytes, &options(limits))
+        .map_err(|e| report_decode_error(&e, 0, input))
+}
+
+/// The messages of a length-delimited stream, frame by frame (SPEC §9.2); the first
+/// refused frame ends it, with offsets counted from the start of the input.
+fn decode_stream(
+    desc: &MessageDescriptor,
+    input: &Input,
+    limits: &Limits,
+) -> Result<Vec<DynamicMessage>, Failure> {
+    let opts = options(limits);
+    let mut messages = Vec::new();
+    let mut pos = 0;
+    while let Some(rest) = input.bytes.get(pos..).filter(|r| !r.is_empty()) {
+        let (m, used) = DynamicMessage::decode_length_delimited(desc, rest, &opts)
+            .map_err(|e| report_decode_error(&e, pos, input))?;
+        messages.push(m);
+        pos += used;
+    }
+    Ok(messages)
+}
+
+/// Print the refusal report of a decode error whose offsets count from `base`.
+fn report_decode_error(e: &bijoubuf_reflect::DecodeError, base: usize, input: &Input) -> Failure {
+    let path = e.path_string();
+    let subject = if path.is_empty() { "input" } else { &path };
+    let offset = base + e.offset();
+    let message = format!("{subject} {} at byte {offset}", e.what());
+    eprint!(
+        "{}",
+        report::refusal(e.code(), &message, offset, &path, &input.name, &input.bytes)
+    );
+    Failure::Refused
 }
 
 fn note_unknown(msg: &DynamicMessage, what: &str) {
@@ -172,10 +190,27 @@ fn note_unknown(msg: &DynamicMessage, what: &str) {
 fn decode(t: &Target, input: &BinaryInput, limits: &Limits) -> Result<(), Failure> {
     let desc = target(t)?;
     let input = binary(input)?;
-    let msg = decode_input(&desc, &input, limits)?;
-    note_unknown(&msg, "proto3 JSON cannot show them");
-    let json = bijoubuf_reflect::json::to_string_pretty(&msg)
-        .map_err(|e| refuse("json-unrepresentable", &e.to_string()))?;
+    let json = if limits.stream {
+        // A JSON array of the messages, each in the field order `to_string_pretty` keeps.
+        let messages = decode_stream(&desc, &input, limits)?;
+        let mut items = Vec::with_capacity(messages.len());
+        for m in &messages {
+            note_unknown(m, "proto3 JSON cannot show them");
+            let one = bijoubuf_reflect::json::to_string_pretty(m)
+                .map_err(|e| refuse("json-unrepresentable", &e.to_string()))?;
+            items.push(format!("  {}", one.replace('\n', "\n  ")));
+        }
+        if items.is_empty() {
+            "[]".to_owned()
+        } else {
+            format!("[\n{}\n]", items.join(",\n"))
+        }
+    } else {
+        let msg = decode_input(&desc, &input, limits)?;
+        note_unknown(&msg, "proto3 JSON cannot show them");
+        bijoubuf_reflect::json::to_string_pretty(&msg)
+            .map_err(|e| refuse("json-unrepresentable", &e.to_string()))?
+    };
     out(format!("{json}\n").as_bytes())
 }
 
@@ -205,21 +240,41 @@ fn encode(t: &Target, output_hex: bool, input: Option<&Path>) -> Result<(), Fail
 fn verify(t: &Target, input: &BinaryInput, limits: &Limits) -> Result<(), Failure> {
     let desc = target(t)?;
     let input = binary(input)?;
-    let msg = decode_input(&desc, &input, limits)?;
+    let messages = if limits.stream {
+        decode_stream(&desc, &input, limits)?
+    } else {
+        vec![decode_input(&desc, &input, limits)?]
+    };
     // Decoding is strict, so the input is canonical; re-encoding confirms it.
-    match msg.encode_with_max_depth(limits.max_depth) {
-        Ok(again) if again == input.bytes => {}
-        Ok(_) => {
-            return Err(refuse(
-                "not-canonical",
-                "the input decodes but re-encodes differently (please report this as a bug)",
-            ));
+    let mut again = Vec::with_capacity(input.bytes.len());
+    for msg in &messages {
+        let body = msg
+            .encode_with_max_depth(limits.max_depth)
+            .map_err(|e| refuse("not-canonical", &e.to_string()))?;
+        if limits.stream {
+            again.extend_from_slice(bijou64::encode(body.len() as u64).as_slice());
         }
-        Err(e) => return Err(refuse("not-canonical", &e.to_string())),
+        again.extend_from_slice(&body);
+        note_unknown(msg, "the bytes are canonical only for a preserving reader");
     }
-    note_unknown(&msg, "the bytes are canonical only for a preserving reader");
+    if again != input.bytes {
+        return Err(refuse(
+            "not-canonical",
+            "the input decodes but re-encodes differently (please report this as a bug)",
+        ));
+    }
     let hash = blake3::hash(&input.bytes);
-    out(format!("ok {} bytes blake3:{}\n", input.bytes.len(), hash.to_hex()).as_bytes())
+    let line = if limits.stream {
+        format!(
+            "ok {} bytes in {} messages blake3:{}\n",
+            input.bytes.len(),
+            messages.len(),
+            hash.to_hex()
+        )
+    } else {
+        format!("ok {} bytes blake3:{}\n", input.bytes.len(), hash.to_hex())
+    };
+    out(line.as_bytes())
 }
 
 fn decode_raw(input: &BinaryInput) -> Result<(), Failure> {

@@ -24,6 +24,7 @@ Examples:
   echo '00 F9 01 F1' | bijoubuf decode --schema order.proto --type shop.v1.Order --input-hex
   bijoubuf encode --schema order.proto --type shop.v1.Order --output-hex order.json
   bijoubuf verify --schema order.proto --type shop.v1.Order order.bin
+  bijoubuf verify --schema order.proto --type shop.v1.Order --stream --max-size 65536 orders.log
   bijoubuf decode-raw --input-hex dump.txt
 
 Exit status: 0 success, 1 input or schema refused, 2 usage error.";
@@ -158,6 +159,14 @@ struct Limits {
     #[arg(long, value_name = "N", default_value_t = 100,
           value_parser = clap::value_parser!(u32).range(1..=10_000))]
     max_depth: u32,
+    /// Refuse a message longer than N bytes (with `--stream`: a frame declaring more than
+    /// N bytes) before decoding it (SPEC §9.4).
+    #[arg(long, value_name = "N")]
+    max_size: Option<usize>,
+    /// The input is a length-delimited stream: frames of a bijou64 length and that many
+    /// bytes of message (SPEC §9.2). `decode` prints a JSON array.
+    #[arg(long)]
+    stream: bool,
 }
 
 /// How a command failed; decides the exit status.

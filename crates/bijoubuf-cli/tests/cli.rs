@@ -470,6 +470,70 @@ fn verify_prints_the_size_and_blake3_hash() {
     );
 }
 
+#[test]
+fn streams_are_read_frame_by_frame_under_a_size_limit() {
+    // SPEC §9.2: two frames holding Appendix A.1.
+    let two = format!("09 {A1} 09 {A1}");
+    let stream = with(&PERSON, &["--input-hex", "--stream"]);
+    let r = run(&with(&["verify"], &stream), two.as_bytes());
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let hash = blake3::hash(&unhex(&two)).to_hex().to_string();
+    assert_eq!(
+        r.out(),
+        format!("ok 20 bytes in 2 messages blake3:{hash}\n")
+    );
+    let r = run(&with(&["decode"], &stream), two.as_bytes());
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let person = "{\n    \"name\": \"Ada\",\n    \"age\": 36,\n    \"score\": 0\n  }";
+    assert_eq!(r.out(), format!("[\n  {person},\n  {person}\n]\n"));
+    // Without --stream the same bytes are one (refused) message.
+    let r = run(
+        &with(&["verify"], &with(&PERSON, &["--input-hex"])),
+        two.as_bytes(),
+    );
+    assert_eq!(r.code, 1);
+    // SPEC §9.4: a frame declaring more than the limit is refused at its prefix.
+    let r = run(
+        &with(&["verify"], &with(&stream, &["--max-size", "8"])),
+        two.as_bytes(),
+    );
+    assert_eq!(r.code, 1);
+    assert!(
+        r.stderr.starts_with("error[size-limit-exceeded]") && r.stderr.contains("offset: 0 "),
+        "{}",
+        r.stderr
+    );
+    // Offsets inside a later frame count from the start of the stream: the second
+    // frame's string holds 0xFF at byte 13.
+    let r = run(
+        &with(&["verify"], &stream),
+        format!("09 {A1} 03 02 01 FF").as_bytes(),
+    );
+    assert_eq!(r.code, 1);
+    assert!(
+        r.stderr.starts_with("error[invalid-utf8]") && r.stderr.contains("offset: 13 "),
+        "{}",
+        r.stderr
+    );
+    // A single message over the limit is refused at byte 0 before decoding.
+    let r = run(
+        &with(
+            &["verify"],
+            &with(&PERSON, &["--input-hex", "--max-size", "8"]),
+        ),
+        A1.as_bytes(),
+    );
+    assert_eq!(r.code, 1);
+    assert!(
+        r.stderr.starts_with("error[size-limit-exceeded]"),
+        "{}",
+        r.stderr
+    );
+    // An empty stream holds no messages.
+    let r = run(&with(&["decode"], &with(&PERSON, &["--stream"])), b"");
+    assert_eq!((r.code, r.out().as_str()), (0, "[]\n"));
+}
+
 // ----- decode-raw -----
 
 #[test]
