@@ -159,18 +159,57 @@ varint_codec!(
 
 macro_rules! fixed_codec {
     ($(#[$doc:meta])* $name:ident, $ty:ty, $n:literal, $wire:ident,
-     |$at:ident, $b:ident| $read:expr, |$v:ident| $enc:expr, |$d:ident| $def:expr) => {
+     |$b:ident| $conv:expr, |$v:ident| $enc:expr, |$d:ident| $def:expr
+     $(, valid |$vb:ident| $valid:expr)?) => {
         $(#[$doc])*
         pub struct $name;
+        impl $name {
+            /// The value of the bytes `$b`.
+            #[inline(always)]
+            fn convert($b: [u8; $n]) -> $ty {
+                $conv
+            }
+            /// False for bytes no value is written as (a non-canonical NaN, SPEC §3.5).
+            #[inline(always)]
+            #[allow(unused_variables)]
+            fn valid(b: &[u8; $n]) -> bool {
+                $(let $vb = b; return $valid;)?
+                #[allow(unreachable_code)]
+                true
+            }
+        }
         impl Codec for $name {
             type Value = $ty;
             const WIRE: WireType = WireType::$wire;
             const FIXED: Option<usize> = Some($n);
             #[inline]
             fn read(r: &mut Reader<'_>) -> Result<$ty, DecodeError> {
-                let $at = r.position();
-                let $b = r.fixed::<$n>()?;
-                $read
+                let at = r.position();
+                let b = r.fixed::<$n>()?;
+                if !Self::valid(&b) {
+                    return Err(DecodeError::new(ErrorKind::NonCanonicalNan, at));
+                }
+                Ok(Self::convert(b))
+            }
+            /// The run's words converted in bulk: the run's length is a multiple of the
+            /// width (checked when it was opened, SPEC §6.2), and every word but a
+            /// non-canonical NaN is a value.
+            #[inline]
+            fn read_run(r: &mut Reader<'_>, out: &mut Vec<$ty>) -> Result<(), DecodeError> {
+                let (start, run) = r.rest_of_run();
+                let (words, tail) = run.as_chunks::<$n>();
+                let bad = words.iter().position(|w| !Self::valid(w));
+                let good = words.get(..bad.unwrap_or(words.len())).unwrap_or_default();
+                out.extend(good.iter().map(|w| Self::convert(*w)));
+                if let Some(i) = bad {
+                    return Err(DecodeError::new(ErrorKind::NonCanonicalNan, start + i * $n));
+                }
+                if !tail.is_empty() {
+                    // Unreachable after the run's length check; reported as a value cut
+                    // by the run's end should that check ever be bypassed.
+                    return Err(DecodeError::new(ErrorKind::Truncated, start + run.len() - tail.len()));
+                }
+                Ok(())
             }
             #[inline]
             fn size<'v>(_v: &'v $ty, _s: &mut Sizer<'v>) -> usize {
@@ -190,48 +229,44 @@ macro_rules! fixed_codec {
 
 fixed_codec!(
     /// `fixed32`: four big-endian bytes (SPEC §3.4).
-    Fixed32, u32, 4, I32, |_at, b| Ok(u32::from_be_bytes(b)), |v| v.to_be_bytes(), |d| *d == 0
+    Fixed32, u32, 4, I32, |b| u32::from_be_bytes(b), |v| v.to_be_bytes(), |d| *d == 0
 );
 fixed_codec!(
     /// `fixed64`: eight big-endian bytes (SPEC §3.4).
-    Fixed64, u64, 8, I64, |_at, b| Ok(u64::from_be_bytes(b)), |v| v.to_be_bytes(), |d| *d == 0
+    Fixed64, u64, 8, I64, |b| u64::from_be_bytes(b), |v| v.to_be_bytes(), |d| *d == 0
 );
 fixed_codec!(
     /// `sfixed32`: four big-endian two's-complement bytes (SPEC §3.4).
-    SFixed32, i32, 4, I32, |_at, b| Ok(i32::from_be_bytes(b)), |v| v.to_be_bytes(), |d| *d == 0
+    SFixed32, i32, 4, I32, |b| i32::from_be_bytes(b), |v| v.to_be_bytes(), |d| *d == 0
 );
 fixed_codec!(
     /// `sfixed64`: eight big-endian two's-complement bytes (SPEC §3.4).
-    SFixed64, i64, 8, I64, |_at, b| Ok(i64::from_be_bytes(b)), |v| v.to_be_bytes(), |d| *d == 0
+    SFixed64, i64, 8, I64, |b| i64::from_be_bytes(b), |v| v.to_be_bytes(), |d| *d == 0
 );
 fixed_codec!(
     /// `float`: IEEE 754 bits, big-endian; one NaN (SPEC §3.5). The implicit default is
     /// +0.0 only: −0.0 is written (SPEC §5.1).
     Float, f32, 4, I32,
-    |at, b| {
-        let bits = u32::from_be_bytes(b);
-        // SPEC §3.5: NaN is exponent all ones with a non-zero fraction.
-        if bits & 0x7FFF_FFFF > 0x7F80_0000 && bits != NAN_F32 {
-            return Err(DecodeError::new(ErrorKind::NonCanonicalNan, at));
-        }
-        Ok(f32::from_bits(bits))
-    },
+    |b| f32::from_bits(u32::from_be_bytes(b)),
     |v| canonical_f32(*v).to_be_bytes(),
-    |d| d.to_bits() == 0
+    |d| d.to_bits() == 0,
+    // SPEC §3.5: NaN is exponent all ones with a non-zero fraction.
+    valid |b| {
+        let bits = u32::from_be_bytes(*b);
+        bits & 0x7FFF_FFFF <= 0x7F80_0000 || bits == NAN_F32
+    }
 );
 fixed_codec!(
     /// `double`: IEEE 754 bits, big-endian; one NaN (SPEC §3.5). The implicit default is
     /// +0.0 only (SPEC §5.1).
     Double, f64, 8, I64,
-    |at, b| {
-        let bits = u64::from_be_bytes(b);
-        if bits & 0x7FFF_FFFF_FFFF_FFFF > 0x7FF0_0000_0000_0000 && bits != NAN_F64 {
-            return Err(DecodeError::new(ErrorKind::NonCanonicalNan, at));
-        }
-        Ok(f64::from_bits(bits))
-    },
+    |b| f64::from_bits(u64::from_be_bytes(b)),
     |v| canonical_f64(*v).to_be_bytes(),
-    |d| d.to_bits() == 0
+    |d| d.to_bits() == 0,
+    valid |b| {
+        let bits = u64::from_be_bytes(*b);
+        bits & 0x7FFF_FFFF_FFFF_FFFF <= 0x7FF0_0000_0000_0000 || bits == NAN_F64
+    }
 );
 
 /// The bits written for an `f32`: every NaN becomes 0x7FC00000 (SPEC §3.5).

@@ -43,6 +43,8 @@
 mod bytes_codec;
 mod codec;
 mod reader;
+#[cfg(test)]
+mod run_tests;
 mod varint;
 mod writer;
 

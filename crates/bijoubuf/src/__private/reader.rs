@@ -34,8 +34,8 @@ pub enum WireType {
     I32 = 3,
 }
 
-/// Packed varint runs up to this many bytes reserve one element per byte.
-const SHORT_RUN: usize = 32;
+/// A decoded vector keeps at most this many slots per element; more is given back.
+const SLACK: usize = 2;
 
 /// No record loaded in the lookahead (field numbers start at 1).
 const NONE: u32 = 0;
@@ -235,10 +235,19 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// The offset and bytes from the position to the current bound (a fixed-width
+    /// packed run's content), consumed.
+    #[inline]
+    pub(crate) fn rest_of_run(&mut self) -> (usize, &'a [u8]) {
+        let at = self.pos;
+        self.pos = self.end.max(at);
+        (at, self.buf.get(at..self.end).unwrap_or_default())
+    }
+
     /// Read a bijou64 length and check it against the bytes left in the current message
     /// before anything is allocated (SPEC §9.4): a length past the end is `truncated` at
     /// the length prefix.
-    #[inline]
+    #[inline(always)]
     pub fn length(&mut self) -> Result<usize, DecodeError> {
         let at = self.pos;
         let len = self.varint()?;
@@ -250,7 +259,7 @@ impl<'a> Reader<'a> {
     }
 
     /// Read a length-prefixed byte string and return it borrowed from the input.
-    #[inline]
+    #[inline(always)]
     pub fn len_bytes(&mut self) -> Result<&'a [u8], DecodeError> {
         let len = self.length()?;
         let at = self.pos;
@@ -584,21 +593,16 @@ impl<'a> Reader<'a> {
             // Strings, bytes and messages: count the length prefixes first so the vector
             // is allocated once; every element costs at least one input byte.
             (None, WireType::Len) => Vec::with_capacity(self.count_len_elements(run_end)),
-            // Varints: every element takes one to nine bytes. A short run reserves one
-            // slot per byte (a few dozen bytes at most); a longer one reserves the count
-            // it holds at least and grows from there (counting its tags first measured
-            // slower than the regrowths).
-            _ => {
-                let run = run_end - self.pos;
-                Vec::with_capacity(if run <= SHORT_RUN {
-                    run
-                } else {
-                    run / bijou64::MAX_LEN
-                })
-            }
+            // Varints: every element takes one to nine bytes, so one slot per byte of the
+            // run always suffices: one allocation, no regrowth, no counting pass over the
+            // tags. A run of mostly long values gives the excess back below.
+            _ => Vec::with_capacity(run_end - self.pos),
         };
         if let Err(e) = C::read_run(self, &mut out) {
             return Err(e.push(PathSegment::Index(out.len())).in_field(name));
+        }
+        if out.capacity() > SLACK * out.len() {
+            out.shrink_to_fit();
         }
         self.end = outer_end;
         Ok(out)
@@ -612,24 +616,25 @@ impl<'a> Reader<'a> {
         let mut i = 0usize;
         let mut n = 0;
         // Each step passes one length prefix and its content: one byte or more.
-        while let Some(&tag) = run.get(i) {
-            if tag < bijou64::FIRST_TIER_TAG {
-                // A one-byte length (the common case for small elements).
-                i += 1 + tag as usize;
-                n += 1;
-                continue;
-            }
-            // A longer prefix counts only when it is complete: a prefix cut by the run's
-            // end is no element (the decode that follows reports it).
-            match bijou64::decode(run.get(i..).unwrap_or(&[])) {
-                Ok((len, k)) => {
-                    i = i
-                        .saturating_add(k)
-                        .saturating_add(len.min(usize::MAX as u64) as usize);
-                    n += 1;
-                }
-                Err(_) => break,
-            }
+        while let Some(next) = skip_element(run, i, None, WireType::Len) {
+            i = next;
+            n += 1;
+        }
+        n
+    }
+
+    /// How many key-value entries `pos..run_end` holds, at most (each costs two input
+    /// bytes or more); a malformed entry stops the count (the decode reports it).
+    #[inline]
+    fn count_entries<K: Codec, V: Codec>(&self, run_end: usize) -> usize {
+        let run = self.buf.get(self.pos..run_end).unwrap_or(&[]);
+        let mut i = 0usize;
+        let mut n = 0;
+        while let Some(after_key) = skip_element(run, i, K::FIXED, K::WIRE)
+            && let Some(next) = skip_element(run, after_key, V::FIXED, V::WIRE)
+        {
+            i = next;
+            n += 1;
         }
         n
     }
@@ -646,29 +651,93 @@ impl<'a> Reader<'a> {
             return Ok(BTreeMap::new());
         };
         let outer_end = core::mem::replace(&mut self.end, run_end);
-        let mut entries: Vec<(K::Value, V::Value)> = Vec::new();
-        while self.pos < run_end {
-            let key_at = self.pos;
-            let k = K::read(self).map_err(|e| e.in_field(name))?;
-            if let Some((last, _)) = entries.last()
-                && k <= *last
-            {
-                // SPEC §6.4
-                return Err(DecodeError::new(ErrorKind::MapKeyOrder, key_at)
-                    .push(K::segment(&k))
-                    .in_field(name));
-            }
-            let v = match V::read(self) {
-                Ok(v) => v,
-                Err(e) => return Err(e.push(K::segment(&k)).in_field(name)),
-            };
-            entries.push((k, v));
-        }
+        let count = self.count_entries::<K, V>(run_end);
+        let map = if count <= SMALL_MAP {
+            self.map_direct::<K, V>(run_end, name)?
+        } else {
+            self.map_collected::<K, V>(run_end, name, count)?
+        };
         self.end = outer_end;
-        // Keys are strictly ascending, so this builds the tree without comparisons
-        // beyond a linear sortedness scan.
+        Ok(map)
+    }
+
+    /// One map entry's key, checked against the previous key (SPEC §6.4), then its value.
+    #[inline(always)]
+    fn map_entry<K: MapKey, V: Codec>(
+        &mut self,
+        name: &'static str,
+        last: Option<&K::Value>,
+    ) -> Result<(K::Value, V::Value), DecodeError> {
+        let key_at = self.pos;
+        let k = K::read(self).map_err(|e| e.in_field(name))?;
+        if let Some(last) = last
+            && k <= *last
+        {
+            // SPEC §6.4
+            return Err(DecodeError::new(ErrorKind::MapKeyOrder, key_at)
+                .push(K::segment(&k))
+                .in_field(name));
+        }
+        match V::read(self) {
+            Ok(v) => Ok((k, v)),
+            Err(e) => Err(e.push(K::segment(&k)).in_field(name)),
+        }
+    }
+
+    /// A small map's entries inserted straight into the tree: for a few entries the
+    /// tree's own key comparisons cost less than an entry vector and a bulk build.
+    #[inline]
+    fn map_direct<K: MapKey, V: Codec>(
+        &mut self,
+        run_end: usize,
+        name: &'static str,
+    ) -> Result<BTreeMap<K::Value, V::Value>, DecodeError> {
+        let mut map = BTreeMap::new();
+        while self.pos < run_end {
+            let (k, v) = self.map_entry::<K, V>(name, map.last_key_value().map(|(k, _)| k))?;
+            map.insert(k, v);
+        }
+        Ok(map)
+    }
+
+    /// A larger map's entries collected into a vector of the counted size, then built
+    /// into the tree in one pass (keys are ascending, so the build appends).
+    #[inline(never)]
+    fn map_collected<K: MapKey, V: Codec>(
+        &mut self,
+        run_end: usize,
+        name: &'static str,
+        count: usize,
+    ) -> Result<BTreeMap<K::Value, V::Value>, DecodeError> {
+        let mut entries: Vec<(K::Value, V::Value)> = Vec::with_capacity(count);
+        while self.pos < run_end {
+            let e = self.map_entry::<K, V>(name, entries.last().map(|(k, _)| k))?;
+            entries.push(e);
+        }
         Ok(entries.into_iter().collect())
     }
+}
+
+/// Maps with up to this many entries are built by inserting into the tree directly.
+const SMALL_MAP: usize = 6;
+
+/// The offset just past the element of shape (`fixed`, `wire`) at `run[i..]`, or `None`
+/// when none is complete there. Used only to size vectors: an element counted here costs
+/// at least one byte of `run`.
+#[inline(always)]
+fn skip_element(run: &[u8], i: usize, fixed: Option<usize>, wire: WireType) -> Option<usize> {
+    let &tag = run.get(i)?;
+    let next = match (fixed, wire) {
+        (Some(w), _) => i + w,
+        (None, WireType::Len) if tag < bijou64::FIRST_TIER_TAG => i + 1 + tag as usize,
+        (None, WireType::Len) => {
+            let (len, k) = bijou64::decode(run.get(i..)?).ok()?;
+            i.saturating_add(k)
+                .saturating_add(usize::try_from(len).unwrap_or(usize::MAX))
+        }
+        (None, _) => i + 1 + bijou64::payload_len(tag),
+    };
+    (next <= run.len()).then_some(next)
 }
 
 #[cold]

@@ -1,0 +1,245 @@
+//! Repeated runs and maps take different decode paths by element kind and size (bulk
+//! fixed-width words, varint runs sized by their bytes, small maps inserted directly and
+//! larger ones collected first); these tests cross each path's edges with valid and
+//! invalid input.
+
+use alloc::collections::BTreeMap;
+use alloc::format;
+use alloc::string::String;
+use alloc::vec;
+use alloc::vec::Vec;
+
+use super::{Double, Fixed32, Reader, Sizer, UInt64, Writer};
+use crate::wkt::{Struct, Value, value::Kind};
+use crate::{DecodeError, Message, UnknownFields};
+
+/// `message Runs { repeated double d = 1; repeated fixed32 f = 2; repeated uint64 u = 3; }`
+#[derive(Debug, Default, PartialEq)]
+struct Runs {
+    d: Vec<f64>,
+    f: Vec<u32>,
+    u: Vec<u64>,
+    unknown_fields: UnknownFields,
+}
+
+impl Message for Runs {
+    const NAME: &'static str = "Runs";
+    const FIELD_NUMBERS: &'static [u32] = &[1, 2, 3];
+    fn unknown_fields(&self) -> &UnknownFields {
+        &self.unknown_fields
+    }
+    fn __size<'v>(&'v self, s: &mut Sizer<'v>) -> usize {
+        s.repeated::<Double>(1, &self.d)
+            + s.repeated::<Fixed32>(2, &self.f)
+            + s.repeated::<UInt64>(3, &self.u)
+    }
+    fn __write<'v>(&'v self, w: &mut Writer<'_, 'v>) {
+        w.repeated::<Double>(1, &self.d);
+        w.repeated::<Fixed32>(2, &self.f);
+        w.repeated::<UInt64>(3, &self.u);
+    }
+    fn __decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+        let d = r.repeated::<Double>(1, "d")?;
+        let f = r.repeated::<Fixed32>(2, "f")?;
+        let u = r.repeated::<UInt64>(3, "u")?;
+        let unknown_fields = r.finish()?;
+        Ok(Runs {
+            d,
+            f,
+            u,
+            unknown_fields,
+        })
+    }
+}
+
+/// A record's key byte for field 1 (LEN), its length prefix, then `content`.
+fn record(content: &[u8]) -> Vec<u8> {
+    let mut out = vec![0x02];
+    out.extend_from_slice(bijou64::encode(content.len() as u64).as_slice());
+    out.extend_from_slice(content);
+    out
+}
+
+#[test]
+fn fixed_width_runs_decode_every_word() {
+    for n in 1..=40u32 {
+        let d: Vec<f64> = (0..n)
+            .map(|i| match i % 5 {
+                0 => -0.0,
+                1 => f64::INFINITY,
+                2 => f64::from_bits(super::NAN_F64),
+                _ => f64::from(i) * -1.5,
+            })
+            .collect();
+        let f: Vec<u32> = (0..n).map(|i| i.wrapping_mul(0x9E37_79B9)).collect();
+        let v = Runs {
+            d,
+            f,
+            ..Runs::default()
+        };
+        let bytes = v.encode_to_vec().unwrap();
+        let back = Runs::decode(&bytes).unwrap();
+        let bits = |x: &[f64]| x.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+        assert_eq!(bits(&back.d), bits(&v.d), "n = {n}");
+        assert_eq!(back.f, v.f, "n = {n}");
+    }
+}
+
+#[test]
+fn a_non_canonical_nan_in_a_double_run_is_reported_at_its_word() {
+    for n in 1..=12usize {
+        for bad in 0..n {
+            let mut content = Vec::new();
+            for i in 0..n {
+                let bits: u64 = if i == bad {
+                    0x7FF8_0000_0000_0001
+                } else {
+                    i as u64
+                };
+                content.extend_from_slice(&bits.to_be_bytes());
+            }
+            let bytes = record(&content);
+            let e = Runs::decode(&bytes).unwrap_err();
+            let start = bytes.len() - content.len();
+            assert_eq!(e.code(), "non-canonical-nan");
+            assert_eq!(e.offset(), start + 8 * bad, "n = {n}, bad = {bad}");
+            assert_eq!(e.path_string(), format!("Runs.d[{bad}]"));
+        }
+    }
+}
+
+#[test]
+fn a_varint_run_keeps_at_most_two_slots_per_element() {
+    // One-byte values: one slot per byte is exact.
+    let small = Runs {
+        u: (0..100).collect(),
+        ..Runs::default()
+    };
+    let back = Runs::decode(&small.encode_to_vec().unwrap()).unwrap();
+    assert_eq!(back, small);
+    assert_eq!(back.u.capacity(), 100);
+    // Nine-byte values: one slot per byte would be nine per element; the excess is
+    // given back.
+    let big = Runs {
+        u: vec![u64::MAX; 100],
+        ..Runs::default()
+    };
+    let back = Runs::decode(&big.encode_to_vec().unwrap()).unwrap();
+    assert_eq!(back, big);
+    assert!(
+        back.u.capacity() <= 2 * back.u.len(),
+        "{}",
+        back.u.capacity()
+    );
+    // Two-byte values (248..504) fill the run's slots exactly twice over: kept.
+    let two = Runs {
+        u: vec![300; 100],
+        ..Runs::default()
+    };
+    let back = Runs::decode(&two.encode_to_vec().unwrap()).unwrap();
+    assert_eq!(back, two);
+    assert_eq!(back.u.capacity(), 200);
+}
+
+fn key(i: usize) -> String {
+    format!("k{i:02}")
+}
+
+fn number(x: f64) -> Value {
+    Value {
+        kind: Some(Kind::NumberValue(x)),
+    }
+}
+
+/// One `Struct.fields` entry: key element, then the value element (`Value` with
+/// `number_value` = field 2, key 05, eight bytes).
+fn entry(k: &str, bits: u64) -> Vec<u8> {
+    let mut out = bijou64::encode(k.len() as u64).as_slice().to_vec();
+    out.extend_from_slice(k.as_bytes());
+    out.push(9);
+    out.push(0x05);
+    out.extend_from_slice(&bits.to_be_bytes());
+    out
+}
+
+/// A `Struct` from `entries`, and the offset of each entry's first byte.
+fn struct_bytes(entries: &[Vec<u8>]) -> (Vec<u8>, Vec<usize>) {
+    let bytes = record(&entries.concat());
+    let mut at = bytes.len() - entries.iter().map(Vec::len).sum::<usize>();
+    let mut offsets = Vec::new();
+    for e in entries {
+        offsets.push(at);
+        at += e.len();
+    }
+    (bytes, offsets)
+}
+
+#[test]
+fn maps_of_every_size_round_trip() {
+    for n in 0..=24 {
+        let fields: BTreeMap<String, Value> = (0..n).map(|i| (key(i), number(i as f64))).collect();
+        let v = Struct { fields };
+        let bytes = v.encode_to_vec().unwrap();
+        assert_eq!(Struct::decode(&bytes).unwrap(), v, "n = {n}");
+        if n > 0 {
+            let entries: Vec<Vec<u8>> = (0..n)
+                .map(|i| entry(&key(i), (i as f64).to_bits()))
+                .collect();
+            assert_eq!(struct_bytes(&entries).0, bytes, "n = {n}");
+        }
+    }
+}
+
+#[test]
+fn map_key_order_is_checked_at_every_entry_of_every_size() {
+    for n in 2..=24 {
+        for bad in 1..n {
+            let ok: Vec<Vec<u8>> = (0..n).map(|i| entry(&key(i), 0)).collect();
+            // The key of entry `bad` repeats the previous key, or steps back below it.
+            for k in [key(bad - 1), format!("k{:02}", bad - 1).replace('k', "j")] {
+                let mut entries = ok.clone();
+                entries[bad] = entry(&k, 0);
+                let (bytes, offsets) = struct_bytes(&entries);
+                let e = Struct::decode(&bytes).unwrap_err();
+                assert_eq!(e.code(), "map-key-order", "n = {n}, bad = {bad}");
+                assert_eq!(e.offset(), offsets[bad], "n = {n}, bad = {bad}");
+                assert_eq!(e.path_string(), format!("Struct.fields[\"{k}\"]"));
+            }
+        }
+    }
+}
+
+#[test]
+fn a_bad_value_is_reported_in_its_entry_for_every_size() {
+    for n in 1..=24 {
+        for bad in 0..n {
+            let entries: Vec<Vec<u8>> = (0..n)
+                .map(|i| entry(&key(i), if i == bad { 0x7FF0_0000_0000_0001 } else { 0 }))
+                .collect();
+            let (bytes, offsets) = struct_bytes(&entries);
+            let e = Struct::decode(&bytes).unwrap_err();
+            assert_eq!(e.code(), "non-canonical-nan", "n = {n}, bad = {bad}");
+            // Key: prefix + three bytes; value: its length prefix and key, then the word.
+            assert_eq!(e.offset(), offsets[bad] + 4 + 2, "n = {n}, bad = {bad}");
+            assert_eq!(
+                e.path_string(),
+                format!("Struct.fields[\"{}\"].number_value", key(bad))
+            );
+        }
+    }
+}
+
+#[test]
+fn a_map_cut_inside_an_entry_is_truncated() {
+    for n in 1..=24 {
+        let entries: Vec<Vec<u8>> = (0..n).map(|i| entry(&key(i), 0)).collect();
+        let (full, offsets) = struct_bytes(&entries);
+        // Cut the last entry after its key: the value's length prefix is missing. The
+        // record's length says so, so the map's own bound ends the entry.
+        let cut = &entries.concat()[..full.len() - offsets[0] - 10];
+        let bytes = record(cut);
+        let e = Struct::decode(&bytes).unwrap_err();
+        assert_eq!(e.code(), "truncated", "n = {n}");
+        assert_eq!(e.offset(), bytes.len(), "n = {n}");
+    }
+}
