@@ -44,9 +44,11 @@ const NONE: u32 = 0;
 /// message's bounds, the lookahead key, and the per-decode limits.
 pub struct Reader<'a> {
     buf: &'a [u8],
+    /// The input up to the end of the current message's content (or of the current
+    /// run): its length is the bound, so one bounds check both stays inside the message
+    /// and reads the byte.
+    cur: &'a [u8],
     pos: usize,
-    /// End of the current message's content (or of the current packed run).
-    end: usize,
     /// Number of the last record whose key was read in the current message.
     prev: u32,
     /// Lookahead: the number of the record whose key was read but not yet handed out.
@@ -66,12 +68,13 @@ pub struct Reader<'a> {
 }
 
 impl<'a> Reader<'a> {
-    /// A reader over `buf[start..end]` as the top-level message (depth 1).
+    /// A reader over `buf[start..end]` as the top-level message (depth 1); `end` is at
+    /// most `buf.len()`.
     pub(crate) fn new(buf: &'a [u8], start: usize, end: usize, opts: &DecodeOptions) -> Self {
         Reader {
             buf,
+            cur: buf.get(..end).unwrap_or(buf),
             pos: start,
-            end,
             prev: 0,
             next: NONE,
             next_wire: 0,
@@ -104,7 +107,20 @@ impl<'a> Reader<'a> {
     /// True when the current message or run has no bytes left.
     #[inline]
     pub fn at_end(&self) -> bool {
-        self.pos >= self.end
+        self.pos >= self.end()
+    }
+
+    /// The end of the current message's content or run.
+    #[inline(always)]
+    fn end(&self) -> usize {
+        self.cur.len()
+    }
+
+    /// Make `end` the current bound; the caller has checked `end <= self.end()` (a
+    /// length read with [`length`](Self::length)), so the bound only ever shrinks here.
+    #[inline(always)]
+    fn bound(&mut self, end: usize) {
+        self.cur = self.cur.get(..end).unwrap_or(self.cur);
     }
 
     // ----- raw element reads (SPEC §3, §7) -----
@@ -113,29 +129,36 @@ impl<'a> Reader<'a> {
     #[inline(always)]
     pub fn varint(&mut self) -> Result<u64, DecodeError> {
         let at = self.pos;
+        // A one-byte value (most keys, lengths and small numbers): one bounds check.
+        if let Some(&tag) = self.cur.get(at)
+            && tag < bijou64::FIRST_TIER_TAG
+        {
+            self.pos = at + 1;
+            return Ok(tag as u64);
+        }
+        self.varint_multi(at)
+    }
+
+    /// [`varint`](Self::varint) past its one-byte case.
+    #[inline(always)]
+    fn varint_multi(&mut self, at: usize) -> Result<u64, DecodeError> {
         // With nine bytes of input left, one window load decodes any tier; the tag's
         // length is checked against the current bound, so a value cut by the bound is
         // `truncated`, never read from the bytes beyond it.
-        if at < self.end
+        if let Some(&tag) = self.cur.get(at)
             && let Some(w) = self
                 .buf
                 .get(at..)
                 .and_then(|r| r.first_chunk::<{ bijou64::MAX_LEN }>())
+            && bijou64::payload_len(tag) < self.end() - at
         {
-            let tag = w[0];
-            if tag < bijou64::FIRST_TIER_TAG {
-                self.pos = at + 1;
-                return Ok(tag as u64);
-            }
-            if bijou64::payload_len(tag) < self.end - at {
-                return match bijou64::decode_window(w) {
-                    Ok((v, n)) => {
-                        self.pos = at + n;
-                        Ok(v)
-                    }
-                    Err(e) => Err(varint_error(e, at)),
-                };
-            }
+            return match bijou64::decode_window(w) {
+                Ok((v, n)) => {
+                    self.pos = at + n;
+                    Ok(v)
+                }
+                Err(e) => Err(varint_error(e, at)),
+            };
         }
         self.varint_long(at)
     }
@@ -144,12 +167,11 @@ impl<'a> Reader<'a> {
     /// length, which is checked against the bound before the payload is read.
     #[inline(never)]
     fn varint_long(&mut self, at: usize) -> Result<u64, DecodeError> {
-        let tag = match self.buf.get(at) {
-            Some(&t) if at < self.end => t,
-            _ => return Err(DecodeError::new(ErrorKind::Truncated, at)),
+        let Some(&tag) = self.cur.get(at) else {
+            return Err(DecodeError::new(ErrorKind::Truncated, at));
         };
         let len = 1 + bijou64::payload_len(tag);
-        if len > self.end - at {
+        if len > self.end() - at {
             return Err(DecodeError::new(ErrorKind::Truncated, at));
         }
         let rest = self.buf.get(at..).unwrap_or(&[]);
@@ -177,7 +199,7 @@ impl<'a> Reader<'a> {
         conv: impl Fn(u64, usize) -> Result<T, DecodeError>,
     ) -> Result<(), DecodeError> {
         let buf = self.buf;
-        let end = self.end;
+        let end = self.end();
         let mut pos = self.pos;
         // Positions below `window_end` have a full window in `buf`.
         let window_end = end.min(buf.len().saturating_sub(bijou64::MAX_LEN - 1));
@@ -210,7 +232,7 @@ impl<'a> Reader<'a> {
             }
         }
         self.pos = pos;
-        while self.pos < self.end {
+        while self.pos < self.end() {
             let at = self.pos;
             let v = self.varint()?;
             out.push(conv(v, at)?);
@@ -222,11 +244,7 @@ impl<'a> Reader<'a> {
     #[inline]
     pub fn fixed<const N: usize>(&mut self) -> Result<[u8; N], DecodeError> {
         let at = self.pos;
-        match self
-            .buf
-            .get(at..self.end)
-            .and_then(|r| r.first_chunk::<N>())
-        {
+        match self.cur.get(at..).and_then(|r| r.first_chunk::<N>()) {
             Some(b) => {
                 self.pos = at + N;
                 Ok(*b)
@@ -240,8 +258,8 @@ impl<'a> Reader<'a> {
     #[inline]
     pub(crate) fn rest_of_run(&mut self) -> (usize, &'a [u8]) {
         let at = self.pos;
-        self.pos = self.end.max(at);
-        (at, self.buf.get(at..self.end).unwrap_or_default())
+        self.pos = self.end().max(at);
+        (at, self.cur.get(at..).unwrap_or_default())
     }
 
     /// Read a bijou64 length and check it against the bytes left in the current message
@@ -251,7 +269,7 @@ impl<'a> Reader<'a> {
     pub fn length(&mut self) -> Result<usize, DecodeError> {
         let at = self.pos;
         let len = self.varint()?;
-        let left = (self.end - self.pos) as u64;
+        let left = (self.end() - self.pos) as u64;
         if len > left {
             return Err(DecodeError::new(ErrorKind::Truncated, at));
         }
@@ -261,11 +279,18 @@ impl<'a> Reader<'a> {
     /// Read a length-prefixed byte string and return it borrowed from the input.
     #[inline(always)]
     pub fn len_bytes(&mut self) -> Result<&'a [u8], DecodeError> {
-        let len = self.length()?;
-        let at = self.pos;
-        self.pos = at + len;
-        // `length` checked `at + len <= end <= buf.len()`.
-        Ok(self.buf.get(at..at + len).unwrap_or(&[]))
+        let len_at = self.pos;
+        let len = self.varint()?;
+        // The bytes left in the message, then the first `len` of them: the length is
+        // checked against the bound (SPEC §9.4) by the same comparison that slices.
+        let rest = self.cur.get(self.pos..).unwrap_or_default();
+        match usize::try_from(len).ok().and_then(|n| rest.get(..n)) {
+            Some(bytes) => {
+                self.pos += bytes.len();
+                Ok(bytes)
+            }
+            None => Err(DecodeError::new(ErrorKind::Truncated, len_at)),
+        }
     }
 
     // ----- keys and unknown fields (SPEC §4, §8) -----
@@ -276,6 +301,13 @@ impl<'a> Reader<'a> {
     fn read_key(&mut self) -> Result<(u32, u8), DecodeError> {
         let at = self.pos;
         let v = self.varint()?;
+        self.key_of(at, v)
+    }
+
+    /// The field number and wire type of key value `v` read at `at`; records the key's
+    /// offset and makes it the previous record.
+    #[inline(always)]
+    fn key_of(&mut self, at: usize, v: u64) -> Result<(u32, u8), DecodeError> {
         // SPEC §4.1: number = prev + 1 + (key >> 2); cannot wrap in u64.
         let number = self.prev as u64 + 1 + (v >> 2);
         if number > MAX_FIELD_NUMBER as u64 {
@@ -290,7 +322,7 @@ impl<'a> Reader<'a> {
     /// Load the next key into the lookahead; `false` at the end of the message.
     #[inline(always)]
     fn load_key(&mut self) -> Result<bool, DecodeError> {
-        if self.pos >= self.end {
+        if self.pos >= self.end() {
             return Ok(false);
         }
         let (number, wire) = self.read_key()?;
@@ -311,12 +343,19 @@ impl<'a> Reader<'a> {
         name: &'static str,
     ) -> Result<bool, DecodeError> {
         let (next, next_wire) = if self.next == NONE {
-            if self.pos >= self.end {
-                return Ok(false);
-            }
             // A key read here that matches is handed out without passing through the
-            // lookahead.
-            self.read_key()?
+            // lookahead; the end of the message is the same bounds check as the read.
+            let at = self.pos;
+            let Some(&tag) = self.cur.get(at) else {
+                return Ok(false);
+            };
+            let v = if tag < bijou64::FIRST_TIER_TAG {
+                self.pos = at + 1;
+                tag as u64
+            } else {
+                self.varint_multi(at)?
+            };
+            self.key_of(at, v)?
         } else {
             let n = (self.next, self.next_wire);
             self.next = NONE;
@@ -388,7 +427,7 @@ impl<'a> Reader<'a> {
     /// return the unknown fields kept for this message (empty unless preserving).
     #[inline(always)]
     pub fn finish(&mut self) -> Result<UnknownFields, DecodeError> {
-        if self.next == NONE && self.pos >= self.end {
+        if self.next == NONE && self.pos >= self.end() {
             return Ok(core::mem::take(&mut self.unknown));
         }
         self.finish_unknown()
@@ -417,9 +456,9 @@ impl<'a> Reader<'a> {
         let len = self.length()?;
         // The record was handed out, so there is no lookahead to save; the child's
         // `finish` leaves none either.
-        let outer_end = self.end;
+        let outer = self.cur;
         let outer_prev = self.prev;
-        self.end = self.pos + len;
+        self.bound(self.pos + len);
         self.prev = 0;
         self.depth += 1;
         // The result is passed through as is (an error ends the whole decode, so the
@@ -438,11 +477,11 @@ impl<'a> Reader<'a> {
             M::__decode(self)
         };
         debug_assert!(
-            m.is_err() || (self.pos == self.end && self.next == NONE),
+            m.is_err() || (self.pos == self.end() && self.next == NONE),
             "generated __decode must call finish()"
         );
         self.depth -= 1;
-        self.end = outer_end;
+        self.cur = outer;
         self.prev = outer_prev;
         m
     }
@@ -586,7 +625,8 @@ impl<'a> Reader<'a> {
         let Some(run_end) = self.open_run(number, name, C::FIXED, C::OPENS_MESSAGE)? else {
             return Ok(Vec::new());
         };
-        let outer_end = core::mem::replace(&mut self.end, run_end);
+        let outer = self.cur;
+        self.bound(run_end);
         // A fixed-width run's count is exact and paid for by the bytes it spans.
         let mut out = match (C::FIXED, C::WIRE) {
             (Some(w), _) => Vec::with_capacity((run_end - self.pos) / w),
@@ -604,7 +644,7 @@ impl<'a> Reader<'a> {
         if out.capacity() > SLACK * out.len() {
             out.shrink_to_fit();
         }
-        self.end = outer_end;
+        self.cur = outer;
         Ok(out)
     }
 
@@ -612,7 +652,7 @@ impl<'a> Reader<'a> {
     /// stops the count early (the decode that follows reports it).
     #[inline]
     fn count_len_elements(&self, run_end: usize) -> usize {
-        let run = self.buf.get(self.pos..run_end).unwrap_or(&[]);
+        let run = self.cur.get(self.pos..run_end).unwrap_or(&[]);
         let mut i = 0usize;
         let mut n = 0;
         // Each step passes one length prefix and its content: one byte or more.
@@ -627,7 +667,7 @@ impl<'a> Reader<'a> {
     /// bytes or more); a malformed entry stops the count (the decode reports it).
     #[inline]
     fn count_entries<K: Codec, V: Codec>(&self, run_end: usize) -> usize {
-        let run = self.buf.get(self.pos..run_end).unwrap_or(&[]);
+        let run = self.cur.get(self.pos..run_end).unwrap_or(&[]);
         let mut i = 0usize;
         let mut n = 0;
         while let Some(after_key) = skip_element(run, i, K::FIXED, K::WIRE)
@@ -650,14 +690,15 @@ impl<'a> Reader<'a> {
         let Some(run_end) = self.open_run(number, name, None, V::OPENS_MESSAGE)? else {
             return Ok(BTreeMap::new());
         };
-        let outer_end = core::mem::replace(&mut self.end, run_end);
+        let outer = self.cur;
+        self.bound(run_end);
         let count = self.count_entries::<K, V>(run_end);
         let map = if count <= SMALL_MAP {
             self.map_direct::<K, V>(run_end, name)?
         } else {
             self.map_collected::<K, V>(run_end, name, count)?
         };
-        self.end = outer_end;
+        self.cur = outer;
         Ok(map)
     }
 

@@ -1,7 +1,9 @@
 //! Repeated runs and maps take different decode paths by element kind and size (bulk
 //! fixed-width words, varint runs sized by their bytes, small maps inserted directly and
 //! larger ones collected first); these tests cross each path's edges with valid and
-//! invalid input.
+//! invalid input. The reader's element reads check the current message's bound with the
+//! same comparison that reads the bytes, so the last tests cut values at a nested bound
+//! with more input after it.
 
 use alloc::collections::BTreeMap;
 use alloc::format;
@@ -241,5 +243,29 @@ fn a_map_cut_inside_an_entry_is_truncated() {
         let e = Struct::decode(&bytes).unwrap_err();
         assert_eq!(e.code(), "truncated", "n = {n}");
         assert_eq!(e.offset(), bytes.len(), "n = {n}");
+    }
+}
+
+#[test]
+fn a_value_cut_by_its_message_is_truncated_with_input_after() {
+    // `Struct.fields["k"]` holds a `Value` whose last element runs past the `Value`'s
+    // length; a second entry follows, so the input goes on past the bound.
+    let after = entry("zz", 0);
+    for (content, cut_at, field) in [
+        // string_value (3, key 0A): length 5, two bytes left in the Value.
+        (&[0x0A, 0x05, b'a', b'b'][..], 1, "string_value"),
+        // number_value (2, key 05): three of its eight bytes.
+        (&[0x05, 1, 2, 3][..], 1, "number_value"),
+        // null_value (1, key 00): a two-byte bijou64 whose payload is past the bound.
+        (&[0x00, 0xF8][..], 1, "null_value"),
+    ] {
+        let mut first = vec![1, b'k', content.len() as u8];
+        first.extend_from_slice(content);
+        let (bytes, offsets) = struct_bytes(&[first, after.clone()]);
+        let e = Struct::decode(&bytes).unwrap_err();
+        assert_eq!(e.code(), "truncated", "{field}");
+        // The entry's key (two bytes) and the value's length prefix come first.
+        assert_eq!(e.offset(), offsets[0] + 3 + cut_at, "{field}");
+        assert_eq!(e.path_string(), format!("Struct.fields[\"k\"].{field}"));
     }
 }
