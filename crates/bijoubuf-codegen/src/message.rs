@@ -495,6 +495,13 @@ impl Emitter<'_> {
                     #size_body
                 }
 
+                fn __len<'v>(
+                    &'v self,
+                    #s_param: &mut #rt::__private::Sizer<'v, #rt::__private::NoTable>,
+                ) -> usize {
+                    #size_body
+                }
+
                 fn __write<'v>(&'v self, #w_param: &mut #rt::__private::Writer<'_, 'v>) {
                     #(#write_stmts)*
                 }

@@ -115,7 +115,7 @@ pub use options::{DEFAULT_MAX_DEPTH, DecodeOptions, Decoded, UnknownFieldPolicy}
 pub use stream::Frames;
 pub use unknown::{UnknownField, UnknownFields, UnknownValue};
 
-use __private::{Reader, Sizer, Writer};
+use __private::{NoTable, Reader, Sizer, Writer};
 use error::ErrorKind as K;
 
 /// A message type: encoded and decoded canonically.
@@ -144,6 +144,13 @@ pub trait Message: Sized {
     fn __size<'v>(&'v self, s: &mut Sizer<'v>) -> usize;
 
     #[doc(hidden)]
+    /// Content length without recording nested lengths (for `encoded_len`); not API.
+    /// Generated code makes the same calls as in `__size`; the default runs `__size`.
+    fn __len<'v>(&'v self, s: &mut Sizer<'v, NoTable>) -> usize {
+        s.recorded(self)
+    }
+
+    #[doc(hidden)]
     /// Write the content; not API.
     fn __write<'v>(&'v self, w: &mut Writer<'_, 'v>);
 
@@ -156,7 +163,7 @@ pub trait Message: Sized {
     /// For a value [`encode`](Self::encode) refuses (nested deeper than
     /// [`DEFAULT_MAX_DEPTH`]) the number is not meaningful.
     fn encoded_len(&self) -> usize {
-        let mut s = Sizer::new();
+        let mut s = Sizer::<NoTable>::new();
         s.top(self)
     }
 

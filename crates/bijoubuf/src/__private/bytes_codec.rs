@@ -6,7 +6,7 @@
 /// whatever version of `bytes` the user's crate depends on.
 pub use ::bytes;
 
-use super::{Codec, Reader, Sizer, WireType, Writer, varint_len};
+use super::{Codec, Reader, Sizer, Table, WireType, Writer, varint_len};
 use crate::DecodeError;
 
 /// `bytes` as [`bytes::Bytes`]: bijou64 length + bytes (SPEC §7). Decoding copies the
@@ -23,7 +23,7 @@ impl Codec for SharedBytes {
         r.len_bytes().map(bytes::Bytes::copy_from_slice)
     }
     #[inline]
-    fn size<'v>(v: &'v bytes::Bytes, _s: &mut Sizer<'v>) -> usize {
+    fn size<'v, T: Table>(v: &'v bytes::Bytes, _s: &mut Sizer<'v, T>) -> usize {
         varint_len(v.len() as u64) + v.len()
     }
     #[inline]

@@ -10,7 +10,7 @@ use core::marker::PhantomData;
 
 use super::reader::{Reader, WireType};
 use super::varint::varint_len;
-use super::writer::{Sizer, Writer};
+use super::writer::{Sizer, Table, Writer};
 use crate::Message;
 use crate::error::{DecodeError, ErrorKind, PathSegment};
 
@@ -34,7 +34,7 @@ pub trait Codec {
     /// Read one element at the reader's position.
     fn read(r: &mut Reader<'_>) -> Result<Self::Value, DecodeError>;
     /// The element's encoded length (a LEN element includes its length prefix).
-    fn size<'v>(v: &'v Self::Value, s: &mut Sizer<'v>) -> usize;
+    fn size<'v, T: Table>(v: &'v Self::Value, s: &mut Sizer<'v, T>) -> usize;
     /// Write the element.
     fn write<'v>(v: &'v Self::Value, w: &mut Writer<'_, 'v>);
     /// True when the value is the implicit-presence default (SPEC §5.1).
@@ -89,7 +89,7 @@ macro_rules! varint_codec {
                 r.varint_run(out, |$raw, $at| $read)
             }
             #[inline]
-            fn size<'v>($v: &'v $ty, _s: &mut Sizer<'v>) -> usize {
+            fn size<'v, T: Table>($v: &'v $ty, _s: &mut Sizer<'v, T>) -> usize {
                 varint_len($enc)
             }
             #[inline]
@@ -212,7 +212,7 @@ macro_rules! fixed_codec {
                 Ok(())
             }
             #[inline]
-            fn size<'v>(_v: &'v $ty, _s: &mut Sizer<'v>) -> usize {
+            fn size<'v, T: Table>(_v: &'v $ty, _s: &mut Sizer<'v, T>) -> usize {
                 $n
             }
             #[inline]
@@ -323,7 +323,7 @@ impl Codec for Str {
         utf8(bytes, start).map(String::from)
     }
     #[inline]
-    fn size<'v>(v: &'v String, _s: &mut Sizer<'v>) -> usize {
+    fn size<'v, T: Table>(v: &'v String, _s: &mut Sizer<'v, T>) -> usize {
         varint_len(v.len() as u64) + v.len()
     }
     #[inline]
@@ -348,7 +348,7 @@ impl Codec for Bytes {
         r.len_bytes().map(<[u8]>::to_vec)
     }
     #[inline]
-    fn size<'v>(v: &'v Vec<u8>, _s: &mut Sizer<'v>) -> usize {
+    fn size<'v, T: Table>(v: &'v Vec<u8>, _s: &mut Sizer<'v, T>) -> usize {
         varint_len(v.len() as u64) + v.len()
     }
     #[inline]
@@ -375,7 +375,7 @@ impl<M: Message> Codec for Msg<M> {
         r.nested::<M>()
     }
     #[inline]
-    fn size<'v>(v: &'v M, s: &mut Sizer<'v>) -> usize {
+    fn size<'v, T: Table>(v: &'v M, s: &mut Sizer<'v, T>) -> usize {
         let n = s.nested(v);
         varint_len(n as u64) + n
     }
@@ -401,7 +401,7 @@ impl<M: Message> Codec for BoxMsg<M> {
         r.nested::<M>().map(alloc::boxed::Box::new)
     }
     #[inline]
-    fn size<'v>(v: &'v alloc::boxed::Box<M>, s: &mut Sizer<'v>) -> usize {
+    fn size<'v, T: Table>(v: &'v alloc::boxed::Box<M>, s: &mut Sizer<'v, T>) -> usize {
         Msg::<M>::size(v, s)
     }
     #[inline]

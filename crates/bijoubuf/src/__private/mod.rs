@@ -20,12 +20,17 @@
 //! }
 //! ```
 //!
+//! It also emits `__len`, the same calls as `__size` on a `Sizer<'v, NoTable>`: the pass
+//! behind `encoded_len`, which records no nested lengths because nothing is written after
+//! it. A hand-written impl may leave `__len` out; the default runs `__size`.
+//!
 //! The contract, per message:
 //!
-//! - `__size` and `__write` visit the same fields in the same order, ascending by field
-//!   number; `__decode` requests each known field once, in the same order, then calls
-//!   [`Reader::finish`], then [`Reader::require`] for each proto2 `required` field in
-//!   ascending number order (the lowest absent one is reported, SPEC §5.3).
+//! - `__size` (and `__len`) and `__write` visit the same fields in the same order,
+//!   ascending by field number; `__decode` requests each known field once, in the same
+//!   order, then calls [`Reader::finish`], then [`Reader::require`] for each proto2
+//!   `required` field in ascending number order (the lowest absent one is reported,
+//!   SPEC §5.3).
 //! - Shapes: implicit presence → `implicit`; proto3 `optional`, proto2 `optional` and
 //!   singular messages → `optional` (`Option<T>`; messages as [`Msg`], recursive ones as
 //!   `Option<Box<M>>` with [`BoxMsg`]); proto2 `required` → a plain `T`, written with
@@ -58,4 +63,4 @@ pub use codec::{
 };
 pub use reader::{MAX_FIELD_NUMBER, Reader, WireType};
 pub use varint::{varint_len, write_varint};
-pub use writer::{INLINE_SIZES, SizeTable, Sizer, Writer};
+pub use writer::{INLINE_SIZES, NoTable, SizeTable, Sizer, Table, Writer};

@@ -11,12 +11,12 @@ use alloc::string::String;
 use alloc::vec;
 use alloc::vec::Vec;
 
-use super::{Double, Fixed32, Reader, Sizer, UInt64, Writer};
-use crate::wkt::{Struct, Value, value::Kind};
-use crate::{DecodeError, Message, UnknownFields};
+use super::{Double, Fixed32, Msg, Reader, Sizer, UInt64, Writer};
+use crate::wkt::{ListValue, Struct, Value, value::Kind};
+use crate::{DecodeError, DecodeOptions, Message, UnknownFieldPolicy, UnknownFields};
 
 /// `message Runs { repeated double d = 1; repeated fixed32 f = 2; repeated uint64 u = 3; }`
-#[derive(Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 struct Runs {
     d: Vec<f64>,
     f: Vec<u32>,
@@ -267,5 +267,114 @@ fn a_value_cut_by_its_message_is_truncated_with_input_after() {
         // The entry's key (two bytes) and the value's length prefix come first.
         assert_eq!(e.offset(), offsets[0] + 3 + cut_at, "{field}");
         assert_eq!(e.path_string(), format!("Struct.fields[\"k\"].{field}"));
+    }
+}
+
+/// `message Outer { google.protobuf.Struct s = 1; repeated Runs runs = 4; }`, written by
+/// hand without `__len`: its `encoded_len` goes through `__size`, while the generated
+/// `Struct` inside it has its own `__len`.
+#[derive(Clone, Debug, Default, PartialEq)]
+struct Outer {
+    s: Option<Struct>,
+    runs: Vec<Runs>,
+    unknown_fields: UnknownFields,
+}
+
+impl Message for Outer {
+    const NAME: &'static str = "Outer";
+    const FIELD_NUMBERS: &'static [u32] = &[1, 4];
+    fn unknown_fields(&self) -> &UnknownFields {
+        &self.unknown_fields
+    }
+    fn __size<'v>(&'v self, s: &mut Sizer<'v>) -> usize {
+        s.optional::<Msg<Struct>>(1, self.s.as_ref()) + s.repeated::<Msg<Runs>>(4, &self.runs)
+    }
+    fn __write<'v>(&'v self, w: &mut Writer<'_, 'v>) {
+        w.optional::<Msg<Struct>>(1, self.s.as_ref());
+        w.repeated::<Msg<Runs>>(4, &self.runs);
+    }
+    fn __decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+        let s = r.optional::<Msg<Struct>>(1, "s")?;
+        let runs = r.repeated::<Msg<Runs>>(4, "runs")?;
+        let unknown_fields = r.finish()?;
+        Ok(Outer {
+            s,
+            runs,
+            unknown_fields,
+        })
+    }
+}
+
+/// A `Struct` nested `depth` times through `struct_value`, with a list and numbers.
+fn deep_struct(depth: usize) -> Struct {
+    let mut fields = BTreeMap::new();
+    fields.insert(String::from("n"), number(depth as f64));
+    let list = (0..depth).map(|i| number(i as f64 * 1e9)).collect();
+    fields.insert(
+        String::from("l"),
+        Value {
+            kind: Some(Kind::ListValue(ListValue { values: list })),
+        },
+    );
+    if depth > 0 {
+        let inner = Value {
+            kind: Some(Kind::StructValue(deep_struct(depth - 1))),
+        };
+        fields.insert(String::from("s"), inner);
+    }
+    Struct { fields }
+}
+
+#[test]
+fn encoded_len_is_what_encode_writes_with_and_without_generated_len() {
+    for depth in 0..12 {
+        let v = Outer {
+            s: Some(deep_struct(depth)),
+            runs: (0..depth as u64)
+                .map(|i| Runs {
+                    u: vec![i << (5 * i); 3],
+                    ..Runs::default()
+                })
+                .collect(),
+            ..Outer::default()
+        };
+        let bytes = v.encode_to_vec().unwrap();
+        assert_eq!(v.encoded_len(), bytes.len(), "depth {depth}");
+        let s = v.s.as_ref().unwrap();
+        assert_eq!(
+            s.encoded_len(),
+            s.encode_to_vec().unwrap().len(),
+            "depth {depth}"
+        );
+        // With unknown records kept and re-emitted in number order among the known
+        // ones: field 2 = 5 between `s` and `runs`, field 66 = "hi" after them (keys are
+        // deltas from the record before).
+        let only_s = Outer {
+            s: v.s.clone(),
+            ..Outer::default()
+        };
+        let mut more = only_s.encode_to_vec().unwrap();
+        more.extend_from_slice(&[0x00, 0x05]);
+        let mut last = 2;
+        if !v.runs.is_empty() {
+            let only_runs = Outer {
+                runs: v.runs.clone(),
+                ..Outer::default()
+            };
+            let runs = only_runs.encode_to_vec().unwrap();
+            more.push(((4 - 2 - 1) << 2) | 2);
+            more.extend_from_slice(&runs[1..]);
+            last = 4;
+        }
+        // Field 66 after `runs` has a one-byte key (delta 61); counted from any earlier
+        // number it would take two.
+        let key = bijou64::encode(((66 - last - 1) << 2) | 2);
+        more.extend_from_slice(key.as_slice());
+        more.extend_from_slice(&[0x02, b'h', b'i']);
+        let preserve = DecodeOptions::new().unknown_fields(UnknownFieldPolicy::Preserve);
+        let kept = Outer::decode_with(&more, &preserve).unwrap().into_message();
+        assert_eq!(kept.unknown_fields.as_slice().len(), 2);
+        assert_eq!(kept.encode_to_vec().unwrap(), more);
+        assert_eq!(kept.encoded_len(), more.len(), "depth {depth}");
     }
 }

@@ -28,6 +28,23 @@ use crate::unknown::{UnknownField, UnknownValue};
 /// How many lengths the size table holds before it spills to the heap.
 pub const INLINE_SIZES: usize = 32;
 
+/// Where the size pass keeps the lengths of length-prefixed composites: [`SizeTable`]
+/// records them for the write pass; [`NoTable`] (for `encoded_len`, which writes nothing)
+/// keeps none. The choice is a type, so each kind of pass is compiled on its own and the
+/// recording pass pays nothing for the other.
+pub trait Table: Sized {
+    #[doc(hidden)]
+    fn new() -> Self;
+    #[doc(hidden)]
+    fn reserve(&mut self) -> usize;
+    #[doc(hidden)]
+    fn set(&mut self, slot: usize, n: usize);
+    /// The content length of `m`, through the size function generated for this pass
+    /// ([`Message::__size`] or [`Message::__len`]).
+    #[doc(hidden)]
+    fn content<'v, M: Message>(s: &mut Sizer<'v, Self>, m: &'v M) -> usize;
+}
+
 /// Lengths of the value's length-prefixed composites, in pre-order.
 pub struct SizeTable {
     inline: [usize; INLINE_SIZES],
@@ -35,7 +52,7 @@ pub struct SizeTable {
     spill: Vec<usize>,
 }
 
-impl SizeTable {
+impl Table for SizeTable {
     fn new() -> Self {
         SizeTable {
             inline: [0; INLINE_SIZES],
@@ -64,6 +81,13 @@ impl SizeTable {
     }
 
     #[inline(always)]
+    fn content<'v, M: Message>(s: &mut Sizer<'v, Self>, m: &'v M) -> usize {
+        m.__size(s)
+    }
+}
+
+impl SizeTable {
+    #[inline(always)]
     fn get(&self, slot: usize) -> usize {
         match self.inline.get(slot) {
             Some(x) => *x,
@@ -76,6 +100,26 @@ impl SizeTable {
     }
 }
 
+/// No table: the lengths are only summed (`encoded_len`).
+pub struct NoTable;
+
+impl Table for NoTable {
+    #[inline(always)]
+    fn new() -> Self {
+        NoTable
+    }
+    #[inline(always)]
+    fn reserve(&mut self) -> usize {
+        0
+    }
+    #[inline(always)]
+    fn set(&mut self, _slot: usize, _n: usize) {}
+    #[inline(always)]
+    fn content<'v, M: Message>(s: &mut Sizer<'v, Self>, m: &'v M) -> usize {
+        m.__len(s)
+    }
+}
+
 /// Field numbers whose keys are always one byte: delta ≤ 61, so `(delta << 2) | 3 < 248`.
 const ONE_BYTE_KEYS: u32 = 62;
 
@@ -84,9 +128,10 @@ fn key_value(delta: u32, wire: WireType) -> u64 {
     ((delta as u64) << 2) | wire as u64
 }
 
-/// The size pass: sums each message's content length and records composite lengths.
-pub struct Sizer<'v> {
-    table: SizeTable,
+/// The size pass: sums each message's content length and records composite lengths in
+/// its table `T`.
+pub struct Sizer<'v, T: Table = SizeTable> {
+    table: T,
     prev: u32,
     depth: u32,
     unknown: &'v [UnknownField],
@@ -95,10 +140,10 @@ pub struct Sizer<'v> {
     error: Option<EncodeErrorKind>,
 }
 
-impl<'v> Sizer<'v> {
+impl<'v, T: Table> Sizer<'v, T> {
     pub(crate) fn new() -> Self {
         Sizer {
-            table: SizeTable::new(),
+            table: T::new(),
             prev: 0,
             depth: 1,
             unknown: &[],
@@ -111,7 +156,7 @@ impl<'v> Sizer<'v> {
     pub(crate) fn top<M: Message>(&mut self, m: &'v M) -> usize {
         self.unknown = m.unknown_fields().as_slice();
         self.declared = M::FIELD_NUMBERS;
-        m.__size(self) + self.rest_unknown()
+        T::content(self, m) + self.rest_unknown()
     }
 
     pub(crate) fn check(&self) -> Result<(), EncodeError> {
@@ -191,11 +236,11 @@ impl<'v> Sizer<'v> {
         let child_unknown = m.unknown_fields().as_slice();
         let n = if child_unknown.is_empty() && self.unknown.is_empty() {
             // Nothing to interleave at either level: no unknown state to save.
-            m.__size(self)
+            T::content(self, m)
         } else {
             let unknown = core::mem::replace(&mut self.unknown, child_unknown);
             let declared = core::mem::replace(&mut self.declared, M::FIELD_NUMBERS);
-            let n = m.__size(self) + self.rest_unknown();
+            let n = T::content(self, m) + self.rest_unknown();
             self.unknown = unknown;
             self.declared = declared;
             n
@@ -271,6 +316,28 @@ impl<'v> Sizer<'v> {
         }
         self.table.set(slot, n);
         key + varint_len(n as u64) + n
+    }
+}
+
+impl<'v> Sizer<'v, NoTable> {
+    /// The content length of `m` through its recording size function
+    /// ([`Message::__size`]), continuing this pass's state (previous field number,
+    /// unknown records to interleave, depth, error): the default [`Message::__len`], for
+    /// message types whose code has no `__len` of its own.
+    pub fn recorded<M: Message>(&mut self, m: &'v M) -> usize {
+        let mut r = Sizer::<'v, SizeTable> {
+            table: SizeTable::new(),
+            prev: self.prev,
+            depth: self.depth,
+            unknown: self.unknown,
+            declared: self.declared,
+            error: self.error,
+        };
+        let n = m.__size(&mut r);
+        self.prev = r.prev;
+        self.unknown = r.unknown;
+        self.error = r.error;
+        n
     }
 }
 

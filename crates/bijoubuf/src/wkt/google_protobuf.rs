@@ -22,6 +22,13 @@ impl crate::Message for Any {
         s.implicit::<crate::__private::Str>(1, &self.type_url)
             + s.implicit::<crate::__private::Bytes>(2, &self.value)
     }
+    fn __len<'v>(
+        &'v self,
+        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
+    ) -> usize {
+        s.implicit::<crate::__private::Str>(1, &self.type_url)
+            + s.implicit::<crate::__private::Bytes>(2, &self.value)
+    }
     fn __write<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
         w.implicit::<crate::__private::Str>(1, &self.type_url);
         w.implicit::<crate::__private::Bytes>(2, &self.value);
@@ -50,6 +57,12 @@ impl crate::Message for SourceContext {
         &EMPTY
     }
     fn __size<'v>(&'v self, s: &mut crate::__private::Sizer<'v>) -> usize {
+        s.implicit::<crate::__private::Str>(1, &self.file_name)
+    }
+    fn __len<'v>(
+        &'v self,
+        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
+    ) -> usize {
         s.implicit::<crate::__private::Str>(1, &self.file_name)
     }
     fn __write<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
@@ -90,6 +103,21 @@ impl crate::Message for Type {
         &EMPTY
     }
     fn __size<'v>(&'v self, s: &mut crate::__private::Sizer<'v>) -> usize {
+        s.implicit::<crate::__private::Str>(1, &self.name)
+            + s.repeated::<crate::__private::Msg<Field>>(2, &self.fields)
+            + s.repeated::<crate::__private::Str>(3, &self.oneofs)
+            + s.repeated::<crate::__private::Msg<Option>>(4, &self.options)
+            + s
+                .optional::<
+                    crate::__private::Msg<SourceContext>,
+                >(5, self.source_context.as_ref())
+            + s.implicit::<crate::__private::Enum>(6, &self.syntax)
+            + s.implicit::<crate::__private::Str>(7, &self.edition)
+    }
+    fn __len<'v>(
+        &'v self,
+        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
+    ) -> usize {
         s.implicit::<crate::__private::Str>(1, &self.name)
             + s.repeated::<crate::__private::Msg<Field>>(2, &self.fields)
             + s.repeated::<crate::__private::Str>(3, &self.oneofs)
@@ -175,6 +203,21 @@ impl crate::Message for Field {
         &EMPTY
     }
     fn __size<'v>(&'v self, s: &mut crate::__private::Sizer<'v>) -> usize {
+        s.implicit::<crate::__private::Enum>(1, &self.kind)
+            + s.implicit::<crate::__private::Enum>(2, &self.cardinality)
+            + s.implicit::<crate::__private::Int32>(3, &self.number)
+            + s.implicit::<crate::__private::Str>(4, &self.name)
+            + s.implicit::<crate::__private::Str>(6, &self.type_url)
+            + s.implicit::<crate::__private::Int32>(7, &self.oneof_index)
+            + s.implicit::<crate::__private::Bool>(8, &self.packed)
+            + s.repeated::<crate::__private::Msg<Option>>(9, &self.options)
+            + s.implicit::<crate::__private::Str>(10, &self.json_name)
+            + s.implicit::<crate::__private::Str>(11, &self.default_value)
+    }
+    fn __len<'v>(
+        &'v self,
+        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
+    ) -> usize {
         s.implicit::<crate::__private::Enum>(1, &self.kind)
             + s.implicit::<crate::__private::Enum>(2, &self.cardinality)
             + s.implicit::<crate::__private::Int32>(3, &self.number)
@@ -465,6 +508,20 @@ impl crate::Message for Enum {
             + s.implicit::<crate::__private::Enum>(5, &self.syntax)
             + s.implicit::<crate::__private::Str>(6, &self.edition)
     }
+    fn __len<'v>(
+        &'v self,
+        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
+    ) -> usize {
+        s.implicit::<crate::__private::Str>(1, &self.name)
+            + s.repeated::<crate::__private::Msg<EnumValue>>(2, &self.enumvalue)
+            + s.repeated::<crate::__private::Msg<Option>>(3, &self.options)
+            + s
+                .optional::<
+                    crate::__private::Msg<SourceContext>,
+                >(4, self.source_context.as_ref())
+            + s.implicit::<crate::__private::Enum>(5, &self.syntax)
+            + s.implicit::<crate::__private::Str>(6, &self.edition)
+    }
     fn __write<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
         w.implicit::<crate::__private::Str>(1, &self.name);
         w.repeated::<crate::__private::Msg<EnumValue>>(2, &self.enumvalue);
@@ -525,6 +582,14 @@ impl crate::Message for EnumValue {
             + s.implicit::<crate::__private::Int32>(2, &self.number)
             + s.repeated::<crate::__private::Msg<Option>>(3, &self.options)
     }
+    fn __len<'v>(
+        &'v self,
+        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
+    ) -> usize {
+        s.implicit::<crate::__private::Str>(1, &self.name)
+            + s.implicit::<crate::__private::Int32>(2, &self.number)
+            + s.repeated::<crate::__private::Msg<Option>>(3, &self.options)
+    }
     fn __write<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
         w.implicit::<crate::__private::Str>(1, &self.name);
         w.implicit::<crate::__private::Int32>(2, &self.number);
@@ -558,6 +623,13 @@ impl crate::Message for Option {
         &EMPTY
     }
     fn __size<'v>(&'v self, s: &mut crate::__private::Sizer<'v>) -> usize {
+        s.implicit::<crate::__private::Str>(1, &self.name)
+            + s.optional::<crate::__private::Msg<Any>>(2, self.value.as_ref())
+    }
+    fn __len<'v>(
+        &'v self,
+        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
+    ) -> usize {
         s.implicit::<crate::__private::Str>(1, &self.name)
             + s.optional::<crate::__private::Msg<Any>>(2, self.value.as_ref())
     }
@@ -601,6 +673,21 @@ impl crate::Message for Api {
         &EMPTY
     }
     fn __size<'v>(&'v self, s: &mut crate::__private::Sizer<'v>) -> usize {
+        s.implicit::<crate::__private::Str>(1, &self.name)
+            + s.repeated::<crate::__private::Msg<Method>>(2, &self.methods)
+            + s.repeated::<crate::__private::Msg<Option>>(3, &self.options)
+            + s.implicit::<crate::__private::Str>(4, &self.version)
+            + s
+                .optional::<
+                    crate::__private::Msg<SourceContext>,
+                >(5, self.source_context.as_ref())
+            + s.repeated::<crate::__private::Msg<Mixin>>(6, &self.mixins)
+            + s.implicit::<crate::__private::Enum>(7, &self.syntax)
+    }
+    fn __len<'v>(
+        &'v self,
+        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
+    ) -> usize {
         s.implicit::<crate::__private::Str>(1, &self.name)
             + s.repeated::<crate::__private::Msg<Method>>(2, &self.methods)
             + s.repeated::<crate::__private::Msg<Option>>(3, &self.options)
@@ -687,6 +774,18 @@ impl crate::Message for Method {
             + s.repeated::<crate::__private::Msg<Option>>(6, &self.options)
             + s.implicit::<crate::__private::Enum>(7, &self.syntax)
     }
+    fn __len<'v>(
+        &'v self,
+        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
+    ) -> usize {
+        s.implicit::<crate::__private::Str>(1, &self.name)
+            + s.implicit::<crate::__private::Str>(2, &self.request_type_url)
+            + s.implicit::<crate::__private::Bool>(3, &self.request_streaming)
+            + s.implicit::<crate::__private::Str>(4, &self.response_type_url)
+            + s.implicit::<crate::__private::Bool>(5, &self.response_streaming)
+            + s.repeated::<crate::__private::Msg<Option>>(6, &self.options)
+            + s.implicit::<crate::__private::Enum>(7, &self.syntax)
+    }
     fn __write<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
         w.implicit::<crate::__private::Str>(1, &self.name);
         w.implicit::<crate::__private::Str>(2, &self.request_type_url);
@@ -749,6 +848,13 @@ impl crate::Message for Mixin {
         s.implicit::<crate::__private::Str>(1, &self.name)
             + s.implicit::<crate::__private::Str>(2, &self.root)
     }
+    fn __len<'v>(
+        &'v self,
+        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
+    ) -> usize {
+        s.implicit::<crate::__private::Str>(1, &self.name)
+            + s.implicit::<crate::__private::Str>(2, &self.root)
+    }
     fn __write<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
         w.implicit::<crate::__private::Str>(1, &self.name);
         w.implicit::<crate::__private::Str>(2, &self.root);
@@ -783,6 +889,13 @@ impl crate::Message for Duration {
         s.implicit::<crate::__private::Int64>(1, &self.seconds)
             + s.implicit::<crate::__private::Int32>(2, &self.nanos)
     }
+    fn __len<'v>(
+        &'v self,
+        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
+    ) -> usize {
+        s.implicit::<crate::__private::Int64>(1, &self.seconds)
+            + s.implicit::<crate::__private::Int32>(2, &self.nanos)
+    }
     fn __write<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
         w.implicit::<crate::__private::Int64>(1, &self.seconds);
         w.implicit::<crate::__private::Int32>(2, &self.nanos);
@@ -810,6 +923,12 @@ impl crate::Message for Empty {
     fn __size<'v>(&'v self, _s: &mut crate::__private::Sizer<'v>) -> usize {
         0
     }
+    fn __len<'v>(
+        &'v self,
+        _s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
+    ) -> usize {
+        0
+    }
     fn __write<'v>(&'v self, _w: &mut crate::__private::Writer<'_, 'v>) {}
     fn __decode(
         r: &mut crate::__private::Reader<'_>,
@@ -834,6 +953,12 @@ impl crate::Message for FieldMask {
         &EMPTY
     }
     fn __size<'v>(&'v self, s: &mut crate::__private::Sizer<'v>) -> usize {
+        s.repeated::<crate::__private::Str>(1, &self.paths)
+    }
+    fn __len<'v>(
+        &'v self,
+        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
+    ) -> usize {
         s.repeated::<crate::__private::Str>(1, &self.paths)
     }
     fn __write<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
@@ -864,6 +989,12 @@ impl crate::Message for Struct {
     fn __size<'v>(&'v self, s: &mut crate::__private::Sizer<'v>) -> usize {
         s.map::<crate::__private::Str, crate::__private::Msg<Value>>(1, &self.fields)
     }
+    fn __len<'v>(
+        &'v self,
+        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
+    ) -> usize {
+        s.map::<crate::__private::Str, crate::__private::Msg<Value>>(1, &self.fields)
+    }
     fn __write<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
         w.map::<crate::__private::Str, crate::__private::Msg<Value>>(1, &self.fields);
     }
@@ -891,6 +1022,32 @@ impl crate::Message for Value {
         &EMPTY
     }
     fn __size<'v>(&'v self, s: &mut crate::__private::Sizer<'v>) -> usize {
+        match &self.kind {
+            ::core::option::Option::Some(value::Kind::NullValue(v)) => {
+                s.explicit::<crate::__private::Enum>(1, v)
+            }
+            ::core::option::Option::Some(value::Kind::NumberValue(v)) => {
+                s.explicit::<crate::__private::Double>(2, v)
+            }
+            ::core::option::Option::Some(value::Kind::StringValue(v)) => {
+                s.explicit::<crate::__private::Str>(3, v)
+            }
+            ::core::option::Option::Some(value::Kind::BoolValue(v)) => {
+                s.explicit::<crate::__private::Bool>(4, v)
+            }
+            ::core::option::Option::Some(value::Kind::StructValue(v)) => {
+                s.explicit::<crate::__private::Msg<Struct>>(5, v)
+            }
+            ::core::option::Option::Some(value::Kind::ListValue(v)) => {
+                s.explicit::<crate::__private::Msg<ListValue>>(6, v)
+            }
+            _ => 0,
+        }
+    }
+    fn __len<'v>(
+        &'v self,
+        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
+    ) -> usize {
         match &self.kind {
             ::core::option::Option::Some(value::Kind::NullValue(v)) => {
                 s.explicit::<crate::__private::Enum>(1, v)
@@ -1011,6 +1168,12 @@ impl crate::Message for ListValue {
     fn __size<'v>(&'v self, s: &mut crate::__private::Sizer<'v>) -> usize {
         s.repeated::<crate::__private::Msg<Value>>(1, &self.values)
     }
+    fn __len<'v>(
+        &'v self,
+        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
+    ) -> usize {
+        s.repeated::<crate::__private::Msg<Value>>(1, &self.values)
+    }
     fn __write<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
         w.repeated::<crate::__private::Msg<Value>>(1, &self.values);
     }
@@ -1040,6 +1203,13 @@ impl crate::Message for Timestamp {
         &EMPTY
     }
     fn __size<'v>(&'v self, s: &mut crate::__private::Sizer<'v>) -> usize {
+        s.implicit::<crate::__private::Int64>(1, &self.seconds)
+            + s.implicit::<crate::__private::Int32>(2, &self.nanos)
+    }
+    fn __len<'v>(
+        &'v self,
+        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
+    ) -> usize {
         s.implicit::<crate::__private::Int64>(1, &self.seconds)
             + s.implicit::<crate::__private::Int32>(2, &self.nanos)
     }
@@ -1073,6 +1243,12 @@ impl crate::Message for DoubleValue {
     fn __size<'v>(&'v self, s: &mut crate::__private::Sizer<'v>) -> usize {
         s.implicit::<crate::__private::Double>(1, &self.value)
     }
+    fn __len<'v>(
+        &'v self,
+        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
+    ) -> usize {
+        s.implicit::<crate::__private::Double>(1, &self.value)
+    }
     fn __write<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
         w.implicit::<crate::__private::Double>(1, &self.value);
     }
@@ -1099,6 +1275,12 @@ impl crate::Message for FloatValue {
         &EMPTY
     }
     fn __size<'v>(&'v self, s: &mut crate::__private::Sizer<'v>) -> usize {
+        s.implicit::<crate::__private::Float>(1, &self.value)
+    }
+    fn __len<'v>(
+        &'v self,
+        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
+    ) -> usize {
         s.implicit::<crate::__private::Float>(1, &self.value)
     }
     fn __write<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
@@ -1129,6 +1311,12 @@ impl crate::Message for Int64Value {
     fn __size<'v>(&'v self, s: &mut crate::__private::Sizer<'v>) -> usize {
         s.implicit::<crate::__private::Int64>(1, &self.value)
     }
+    fn __len<'v>(
+        &'v self,
+        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
+    ) -> usize {
+        s.implicit::<crate::__private::Int64>(1, &self.value)
+    }
     fn __write<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
         w.implicit::<crate::__private::Int64>(1, &self.value);
     }
@@ -1155,6 +1343,12 @@ impl crate::Message for UInt64Value {
         &EMPTY
     }
     fn __size<'v>(&'v self, s: &mut crate::__private::Sizer<'v>) -> usize {
+        s.implicit::<crate::__private::UInt64>(1, &self.value)
+    }
+    fn __len<'v>(
+        &'v self,
+        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
+    ) -> usize {
         s.implicit::<crate::__private::UInt64>(1, &self.value)
     }
     fn __write<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
@@ -1185,6 +1379,12 @@ impl crate::Message for Int32Value {
     fn __size<'v>(&'v self, s: &mut crate::__private::Sizer<'v>) -> usize {
         s.implicit::<crate::__private::Int32>(1, &self.value)
     }
+    fn __len<'v>(
+        &'v self,
+        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
+    ) -> usize {
+        s.implicit::<crate::__private::Int32>(1, &self.value)
+    }
     fn __write<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
         w.implicit::<crate::__private::Int32>(1, &self.value);
     }
@@ -1211,6 +1411,12 @@ impl crate::Message for UInt32Value {
         &EMPTY
     }
     fn __size<'v>(&'v self, s: &mut crate::__private::Sizer<'v>) -> usize {
+        s.implicit::<crate::__private::UInt32>(1, &self.value)
+    }
+    fn __len<'v>(
+        &'v self,
+        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
+    ) -> usize {
         s.implicit::<crate::__private::UInt32>(1, &self.value)
     }
     fn __write<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
@@ -1241,6 +1447,12 @@ impl crate::Message for BoolValue {
     fn __size<'v>(&'v self, s: &mut crate::__private::Sizer<'v>) -> usize {
         s.implicit::<crate::__private::Bool>(1, &self.value)
     }
+    fn __len<'v>(
+        &'v self,
+        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
+    ) -> usize {
+        s.implicit::<crate::__private::Bool>(1, &self.value)
+    }
     fn __write<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
         w.implicit::<crate::__private::Bool>(1, &self.value);
     }
@@ -1269,6 +1481,12 @@ impl crate::Message for StringValue {
     fn __size<'v>(&'v self, s: &mut crate::__private::Sizer<'v>) -> usize {
         s.implicit::<crate::__private::Str>(1, &self.value)
     }
+    fn __len<'v>(
+        &'v self,
+        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
+    ) -> usize {
+        s.implicit::<crate::__private::Str>(1, &self.value)
+    }
     fn __write<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
         w.implicit::<crate::__private::Str>(1, &self.value);
     }
@@ -1295,6 +1513,12 @@ impl crate::Message for BytesValue {
         &EMPTY
     }
     fn __size<'v>(&'v self, s: &mut crate::__private::Sizer<'v>) -> usize {
+        s.implicit::<crate::__private::Bytes>(1, &self.value)
+    }
+    fn __len<'v>(
+        &'v self,
+        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
+    ) -> usize {
         s.implicit::<crate::__private::Bytes>(1, &self.value)
     }
     fn __write<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
