@@ -28,8 +28,7 @@ impl Codec for SharedBytes {
     }
     #[inline]
     fn write<'v>(v: &'v bytes::Bytes, w: &mut Writer<'_, 'v>) {
-        w.varint(v.len() as u64);
-        w.bytes(v);
+        w.len_bytes(v);
     }
     #[inline]
     fn is_default(v: &bytes::Bytes) -> bool {

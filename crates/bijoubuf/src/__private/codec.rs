@@ -217,7 +217,11 @@ macro_rules! fixed_codec {
             }
             #[inline]
             fn write<'v>($v: &'v $ty, w: &mut Writer<'_, 'v>) {
-                w.bytes(&$enc)
+                w.fixed($enc)
+            }
+            #[inline]
+            fn write_run<'v>(vs: &'v [$ty], w: &mut Writer<'_, 'v>) {
+                w.fixed_run(vs, |$v| $enc)
             }
             #[inline]
             fn is_default($d: &$ty) -> bool {
@@ -328,8 +332,7 @@ impl Codec for Str {
     }
     #[inline]
     fn write<'v>(v: &'v String, w: &mut Writer<'_, 'v>) {
-        w.varint(v.len() as u64);
-        w.bytes(v.as_bytes());
+        w.len_bytes(v.as_bytes());
     }
     #[inline]
     fn is_default(v: &String) -> bool {
@@ -353,8 +356,7 @@ impl Codec for Bytes {
     }
     #[inline]
     fn write<'v>(v: &'v Vec<u8>, w: &mut Writer<'_, 'v>) {
-        w.varint(v.len() as u64);
-        w.bytes(v);
+        w.len_bytes(v);
     }
     #[inline]
     fn is_default(v: &Vec<u8>) -> bool {

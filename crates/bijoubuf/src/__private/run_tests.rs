@@ -88,6 +88,44 @@ fn fixed_width_runs_decode_every_word() {
 }
 
 #[test]
+fn fixed_width_runs_are_written_word_by_word_big_endian() {
+    for n in 1..=20u32 {
+        // Every NaN is written as the canonical one (SPEC §3.5), in a run as alone.
+        let d: Vec<f64> = (0..n)
+            .map(|i| match i % 3 {
+                0 => f64::from_bits(0xFFF0_0000_0000_0001 + u64::from(i)),
+                _ => f64::from(i) - 7.25,
+            })
+            .collect();
+        let f: Vec<u32> = (0..n).map(|i| 0x0102_0304u32.wrapping_mul(i + 1)).collect();
+        let bytes = Runs {
+            d: d.clone(),
+            f: f.clone(),
+            ..Runs::default()
+        }
+        .encode_to_vec()
+        .unwrap();
+        let mut words = Vec::new();
+        for x in &d {
+            let bits = if x.is_nan() {
+                super::NAN_F64
+            } else {
+                x.to_bits()
+            };
+            words.extend_from_slice(&bits.to_be_bytes());
+        }
+        let mut expected = record(&words);
+        let mut f_words = Vec::new();
+        for x in &f {
+            f_words.extend_from_slice(&x.to_be_bytes());
+        }
+        // Field 2 follows field 1: key delta 0, LEN.
+        expected.extend_from_slice(&record(&f_words));
+        assert_eq!(bytes, expected, "n = {n}");
+    }
+}
+
+#[test]
 fn a_non_canonical_nan_in_a_double_run_is_reported_at_its_word() {
     for n in 1..=12usize {
         for bad in 0..n {

@@ -427,6 +427,19 @@ impl<'o, 'v> Writer<'o, 'v> {
         }
     }
 
+    /// Write a fixed-width value's bytes (SPEC §3.4).
+    #[inline(always)]
+    pub fn fixed<const N: usize>(&mut self, b: [u8; N]) {
+        self.bytes(&b);
+    }
+
+    /// Write a bijou64 length, then `b` (a string's or bytes' element, SPEC §7).
+    #[inline(always)]
+    pub fn len_bytes(&mut self, b: &[u8]) {
+        self.varint(b.len() as u64);
+        self.bytes(b);
+    }
+
     /// Write one bijou64.
     #[inline(always)]
     pub fn varint(&mut self, v: u64) {
@@ -467,6 +480,22 @@ impl<'o, 'v> Writer<'o, 'v> {
         self.pos = pos;
         for v in vs.get(i..).unwrap_or_default() {
             self.varint(enc(v));
+        }
+    }
+
+    /// Write `enc(v)` for each of `vs`: a fixed-width run's words, into one region of the
+    /// buffer checked once (the cursor is stored once, not per word).
+    #[inline(always)]
+    pub(crate) fn fixed_run<T, const N: usize>(&mut self, vs: &[T], enc: impl Fn(&T) -> [u8; N]) {
+        let end = self.pos.saturating_add(N.saturating_mul(vs.len()));
+        match self.out.get_mut(self.pos..end) {
+            Some(dst) => {
+                for (d, v) in dst.as_chunks_mut::<N>().0.iter_mut().zip(vs) {
+                    *d = enc(v);
+                }
+                self.pos = end;
+            }
+            None => self.overrun = true,
         }
     }
 
