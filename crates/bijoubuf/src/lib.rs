@@ -91,8 +91,9 @@
 //! # Ok(()) }
 //! ```
 #![cfg_attr(not(feature = "std"), no_std)]
-// `unsafe` is refused except where an item allows it with a measured reason (the ASCII
-// fast path in `__private::codec`).
+// `unsafe` is refused except where an item allows it with a measured reason: the ASCII
+// fast path in `__private::codec`; encoding into a `Vec`'s spare capacity without
+// zero-filling it (`buf`, and the writer's byte copy in `__private::writer`).
 #![deny(unsafe_code)]
 
 extern crate alloc;
@@ -245,14 +246,8 @@ fn encode_framed<M: Message, B: BufMut + ?Sized>(
     } else {
         0
     };
-    let total = prefix + len;
-    let out = buf
-        .claim(total)
-        .ok_or_else(|| EncodeError::new(EncodeErrorKind::BufferTooSmall, total))?;
-    let (head, body) = out.split_at_mut(prefix);
-    if framed {
-        bijou64::encode_to_slice(len as u64, head);
-    }
-    let mut w = Writer::new(body, &s);
-    w.top(m)
+    buf.__put(
+        prefix + len,
+        &mut __private::Encoding::new(m, &s, len, framed),
+    )
 }

@@ -63,4 +63,5 @@ pub use codec::{
 };
 pub use reader::{MAX_FIELD_NUMBER, Reader, WireType};
 pub use varint::{varint_len, write_varint};
-pub use writer::{INLINE_SIZES, NoTable, SizeTable, Sizer, Table, Writer};
+pub(crate) use writer::Encoding;
+pub use writer::{Fill, INLINE_SIZES, NoTable, SizeTable, Sizer, Table, Writer};

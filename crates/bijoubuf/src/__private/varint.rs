@@ -7,6 +7,8 @@
 //! `256^(b−1) ≤ v < 256^b` and `OFFSETS[b−1] < 256^(b−1)`, `OFFSETS[b] < 2·256^(b−1)`,
 //! `OFFSETS[b+1] > 256^b` (SPEC §2.2). Tests compare both with `bijou64`.
 
+use core::mem::MaybeUninit;
+
 use bijou64::{FIRST_TIER_TAG, MAX_LEN, OFFSETS};
 
 /// `OFFSETS[b]` for `b` in 1..=8 (the other entries are unused).
@@ -71,17 +73,45 @@ pub fn write_varint(v: u64, buf: &mut [u8; MAX_LEN]) -> usize {
         buf[0] = v as u8;
         return 1;
     }
+    let (len, tag, rest) = multi_byte(v);
+    buf[0] = tag;
+    let [_, tail @ ..] = buf;
+    *tail = rest;
+    len
+}
+
+/// [`write_varint`] into bytes that may be uninitialized (the encoder's buffer): the
+/// first `len` are written, the rest of `buf` is left as it was or written with
+/// unspecified values.
+#[inline(always)]
+pub(crate) fn write_varint_uninit(v: u64, buf: &mut [MaybeUninit<u8>; MAX_LEN]) -> usize {
+    if v < FIRST_TIER_TAG as u64 {
+        buf[0] = MaybeUninit::new(v as u8);
+        return 1;
+    }
+    let (len, tag, rest) = multi_byte(v);
+    buf[0] = MaybeUninit::new(tag);
+    let [_, tail @ ..] = buf;
+    *tail = rest.map(MaybeUninit::new);
+    len
+}
+
+/// A value of two bytes or more (`v >= 0xF8`): its length, tag byte, and the payload
+/// left-aligned in eight bytes (those past the length are unspecified).
+#[inline(always)]
+fn multi_byte(v: u64) -> (usize, u8, [u8; 8]) {
     let len = varint_len(v);
     let tier = len - 1;
     // SPEC §2.1: tag F8 + tier − 1, then `v − OFFSETS[tier]` in `tier` big-endian bytes,
     // left-aligned so one 8-byte store writes them. (`len & 15` indexes a padded table,
     // so no bounds check.)
     let payload = v - OFFSET_OF_LEN[len & 15];
-    buf[0] = FIRST_TIER_TAG + (tier as u8 - 1);
     let aligned = payload << (8 * (8 - tier));
-    let [_, rest @ ..] = buf;
-    *rest = aligned.to_be_bytes();
-    len
+    (
+        len,
+        FIRST_TIER_TAG + (tier as u8 - 1),
+        aligned.to_be_bytes(),
+    )
 }
 
 #[cfg(test)]
