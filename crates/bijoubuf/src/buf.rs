@@ -117,7 +117,8 @@ mod tests {
 
     #[test]
     fn a_vec_gets_the_encoding_appended_after_what_it_holds() {
-        for n in [0, 1, 7, 40] {
+        // 300 nested values: more lengths than the size table first makes room for.
+        for n in [0, 1, 7, 40, 300] {
             let v = list(n);
             let alone = v.encode_to_vec().unwrap();
             assert_eq!(alone.len(), v.encoded_len());

@@ -25,8 +25,8 @@
 //! depends on everything below it. Computing a sub-message's length afresh at every level
 //! (what a single recursive pass does) costs O(depth) per byte. Encoding here runs two
 //! passes instead: a size pass walks the value once, bottom-up, and records the length of
-//! every nested message, non-fixed repeated run and map in a table in pre-order (inline on
-//! the stack for up to [`__private::INLINE_SIZES`] entries, then on the heap); the write
+//! every nested message, non-fixed repeated run and map in a table in pre-order (one
+//! vector, allocated only when the value has such composites); the write
 //! pass walks the value in the same order, takes each length from the table when it
 //! writes the prefix, and fills a buffer claimed once at the exact total size. Writing
 //! back to front would avoid the table but needs a buffer of its own and a copy, and

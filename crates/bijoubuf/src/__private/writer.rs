@@ -7,8 +7,9 @@
 //! packed run's and map's length bottom-up and stores them in a table in pre-order; the
 //! [`Writer`] then walks the value in the same order, reading each length from the table
 //! when it writes the prefix. Both passes are linear, the output buffer is sized exactly
-//! once, and the table lives inline (no heap) for values with up to
-//! [`INLINE_SIZES`] length-prefixed composites.
+//! once, and the table is one vector of lengths, allocated only for a value that has
+//! length-prefixed composites (room for [`FIRST_SIZES`] at first). `encoded_len` walks
+//! the same way with no table ([`NoTable`]).
 //!
 //! Both passes track the previous field number of the current message so keys are
 //! written as deltas (SPEC §4.1), and both re-emit preserved unknown fields in number
@@ -26,8 +27,8 @@ use crate::error::{EncodeError, EncodeErrorKind};
 use crate::options::DEFAULT_MAX_DEPTH;
 use crate::unknown::{UnknownField, UnknownValue};
 
-/// How many lengths the size table holds before it spills to the heap.
-pub const INLINE_SIZES: usize = 32;
+/// How many lengths the size table makes room for when it records its first one.
+pub const FIRST_SIZES: usize = 128;
 
 /// Where the size pass keeps the lengths of length-prefixed composites: [`SizeTable`]
 /// records them for the write pass; [`NoTable`] (for `encoded_len`, which writes nothing)
@@ -48,35 +49,27 @@ pub trait Table: Sized {
 
 /// Lengths of the value's length-prefixed composites, in pre-order.
 pub struct SizeTable {
-    inline: [usize; INLINE_SIZES],
-    len: usize,
-    spill: Vec<usize>,
+    sizes: Vec<usize>,
 }
 
 impl Table for SizeTable {
     fn new() -> Self {
-        SizeTable {
-            inline: [0; INLINE_SIZES],
-            len: 0,
-            spill: Vec::new(),
-        }
+        SizeTable { sizes: Vec::new() }
     }
 
     #[inline(always)]
     fn reserve(&mut self) -> usize {
-        let slot = self.len;
-        if slot >= INLINE_SIZES {
-            self.spill.push(0);
+        if self.sizes.capacity() == 0 {
+            self.first();
         }
-        self.len += 1;
+        let slot = self.sizes.len();
+        self.sizes.push(0);
         slot
     }
 
     #[inline(always)]
     fn set(&mut self, slot: usize, n: usize) {
-        if let Some(x) = self.inline.get_mut(slot) {
-            *x = n;
-        } else if let Some(x) = self.spill.get_mut(slot - INLINE_SIZES) {
+        if let Some(x) = self.sizes.get_mut(slot) {
             *x = n;
         }
     }
@@ -88,16 +81,17 @@ impl Table for SizeTable {
 }
 
 impl SizeTable {
+    /// Room for [`FIRST_SIZES`] entries when the first is recorded (a value without
+    /// composites allocates nothing); the vector doubles from there.
+    #[cold]
+    #[inline(never)]
+    fn first(&mut self) {
+        self.sizes.reserve(FIRST_SIZES);
+    }
+
     #[inline(always)]
     fn get(&self, slot: usize) -> usize {
-        match self.inline.get(slot) {
-            Some(x) => *x,
-            None => self
-                .spill
-                .get(slot - INLINE_SIZES)
-                .copied()
-                .unwrap_or_default(),
-        }
+        self.sizes.get(slot).copied().unwrap_or_default()
     }
 }
 
