@@ -428,7 +428,12 @@ impl<'a> Reader<'a> {
     #[inline(always)]
     pub fn finish(&mut self) -> Result<UnknownFields, DecodeError> {
         if self.next == NONE && self.pos >= self.end() {
-            return Ok(core::mem::take(&mut self.unknown));
+            // Without `keep` nothing was stored: no state to move out and reset.
+            return Ok(if self.keep {
+                core::mem::take(&mut self.unknown)
+            } else {
+                UnknownFields::new()
+            });
         }
         self.finish_unknown()
     }
