@@ -512,7 +512,21 @@ impl<'o, 'v> Writer<'o, 'v> {
     /// Write a bijou64 length, then `b` (a string's or bytes' element, SPEC §7).
     #[inline(always)]
     pub fn len_bytes(&mut self, b: &[u8]) {
-        self.varint(b.len() as u64);
+        let n = b.len();
+        // A length below F8 is its own one-byte bijou64 (SPEC §2.1): the prefix and the
+        // bytes go into one region, checked once.
+        if n < bijou64::FIRST_TIER_TAG as usize
+            && let Some((first, rest)) = self
+                .out
+                .get_mut(self.pos..self.pos + 1 + n)
+                .and_then(|r| r.split_first_mut())
+        {
+            *first = MaybeUninit::new(n as u8);
+            copy_short(rest, b);
+            self.pos += 1 + n;
+            return;
+        }
+        self.varint(n as u64);
         self.bytes(b);
     }
 
