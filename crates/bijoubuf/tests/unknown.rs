@@ -158,6 +158,57 @@ fn misplaced_unknown_fields_are_refused_by_the_encoder() {
     assert_eq!(other.encode_to_vec().unwrap(), [0x00, 0x05, 0x00, 0x04]);
 }
 
+#[test]
+fn kept_records_report_the_wire_type_they_arrived_with() {
+    // Unknown 1 VARINT, 3 I64, 5 LEN, 7 I32 (SPEC §4.2: 0, 1, 2, 3).
+    let mut raw = bijoubuf_testkit::Raw::new();
+    raw.key(1, 0).varint(9);
+    raw.key(3, 1).fixed64(7);
+    raw.key(5, 2).len_bytes(b"x");
+    raw.key(7, 3).fixed32(8);
+    let bytes = raw.finish();
+    let k = assert_canonical_roundtrip_with::<Known>(&bytes, &preserve()).into_message();
+    let kept: Vec<(u32, u8)> = k
+        .unknown_fields
+        .as_slice()
+        .iter()
+        .map(|u| (u.number, u.value.wire_type()))
+        .collect();
+    assert_eq!(kept, [(1, 0), (3, 1), (5, 2), (7, 3)]);
+}
+
+#[test]
+fn is_empty_and_clear() {
+    let bytes = wider().encode_to_vec().unwrap();
+    let mut k = Known::decode_with(&bytes, &preserve())
+        .unwrap()
+        .into_message();
+    assert!(!k.unknown_fields.is_empty());
+    assert_eq!(k.unknown_fields.len(), 5);
+    // Cleared, the message encodes as if it had been decoded from its known fields only.
+    k.unknown_fields.clear();
+    assert!(k.unknown_fields.is_empty());
+    assert_eq!(k.unknown_fields.len(), 0);
+    let child = k.child.as_mut().unwrap();
+    assert_eq!(child.unknown_fields.len(), 3);
+    child.unknown_fields.clear();
+    assert!(child.unknown_fields.is_empty());
+    let known_only = Known {
+        a: k.a,
+        d: k.d,
+        child: k.child.clone(),
+        ..Default::default()
+    };
+    assert_eq!(
+        k.encode_to_vec().unwrap(),
+        known_only.encode_to_vec().unwrap()
+    );
+    // A strict decode keeps nothing.
+    let strict = Known::decode(&known_only.encode_to_vec().unwrap()).unwrap();
+    assert!(strict.unknown_fields.is_empty());
+    assert_eq!(strict, known_only);
+}
+
 trait Values {
     fn iter_values(&self) -> Vec<&UnknownValue>;
 }
