@@ -330,7 +330,7 @@ impl Codec for Str {
     fn size<'v, T: Table>(v: &'v String, _s: &mut Sizer<'v, T>) -> usize {
         varint_len(v.len() as u64) + v.len()
     }
-    #[inline]
+    #[inline(always)]
     fn write<'v>(v: &'v String, w: &mut Writer<'_, 'v>) {
         w.len_bytes(v.as_bytes());
     }
@@ -354,7 +354,7 @@ impl Codec for Bytes {
     fn size<'v, T: Table>(v: &'v Vec<u8>, _s: &mut Sizer<'v, T>) -> usize {
         varint_len(v.len() as u64) + v.len()
     }
-    #[inline]
+    #[inline(always)]
     fn write<'v>(v: &'v Vec<u8>, w: &mut Writer<'_, 'v>) {
         w.len_bytes(v);
     }
