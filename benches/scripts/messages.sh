@@ -6,6 +6,8 @@
 #   benches/scripts/messages.sh -- ARGS...      # extra criterion arguments
 #   benches/scripts/messages.sh --callgrind ... # also count instructions per operation
 #                                               # (valgrind; repeatable on a busy machine)
+#   benches/scripts/messages.sh --callgrind-only # only count instructions, keep the last
+#                                               # criterion run's medians
 #
 # The machine's load before and after the run is recorded, because other processes make
 # the numbers noisier. The varint sections of RESULTS.md are left as they are.
@@ -15,8 +17,13 @@ cd "$(dirname "$0")/../.."
 target="${CARGO_TARGET_DIR:-target}"
 crit_args=()
 callgrind=0
+bench=1
 if [ "${1:-}" = "--callgrind" ]; then
   callgrind=1
+  shift
+elif [ "${1:-}" = "--callgrind-only" ]; then
+  callgrind=1
+  bench=0
   shift
 fi
 if [ "${1:-}" = "--quick" ]; then
@@ -27,22 +34,24 @@ fi
 crit_args+=("$@")
 
 mkdir -p "$target/criterion"
-info="$target/criterion/messages-run.txt"
-{
-  echo "run started: $(date -u '+%Y-%m-%d %H:%M') (UTC)"
-  echo "load before the run (1/5/15 min): $(cut -d' ' -f1-3 /proc/loadavg)"
-  echo "criterion arguments: ${crit_args[*]:-(defaults)}"
-  echo "rustc: $(rustc --version)"
-} > "$info.tmp"
+if [ "$bench" = 1 ]; then
+  info="$target/criterion/messages-run.txt"
+  {
+    echo "run started: $(date -u '+%Y-%m-%d %H:%M') (UTC)"
+    echo "load before the run (1/5/15 min): $(cut -d' ' -f1-3 /proc/loadavg)"
+    echo "criterion arguments: ${crit_args[*]:-(defaults)}"
+    echo "rustc: $(rustc --version)"
+  } > "$info.tmp"
 
-cargo bench -p bijoubuf-benches --bench messages --bench messages_scaling -- "${crit_args[@]}"
+  cargo bench -p bijoubuf-benches --bench messages --bench messages_scaling -- "${crit_args[@]}"
 
-{
-  cat "$info.tmp"
-  echo "load after the run (1/5/15 min): $(cut -d' ' -f1-3 /proc/loadavg)"
-  echo "run finished: $(date -u '+%Y-%m-%d %H:%M') (UTC)"
-} > "$info"
-rm -f "$info.tmp"
+  {
+    cat "$info.tmp"
+    echo "load after the run (1/5/15 min): $(cut -d' ' -f1-3 /proc/loadavg)"
+    echo "run finished: $(date -u '+%Y-%m-%d %H:%M') (UTC)"
+  } > "$info"
+  rm -f "$info.tmp"
+fi
 
 if [ "$callgrind" = 1 ]; then
   # Instructions per operation: only the profiled loop (`timed`) is collected.
@@ -51,7 +60,7 @@ if [ "$callgrind" = 1 ]; then
   counts="$target/criterion/messages-instructions.txt"
   out_dir="$(mktemp -d)"
   n=5
-  : > "$counts.tmp"
+  echo "# counted $(date -u '+%Y-%m-%d %H:%M') (UTC) at commit $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- crates benches || echo ' with uncommitted changes')" > "$counts.tmp"
   for ds in telemetry cas wide numeric; do
     for op in bijou-encode bijou-encoded-len bijou-decode bijou-decode-preserve \
       prost-encode prost-encoded-len prost-decode prost-decode-reencode-compare \

@@ -379,7 +379,12 @@ fn instructions(s: &mut String, file: &Path) -> std::fmt::Result {
         return Ok(());
     };
     let mut ir: BTreeMap<(String, String), f64> = BTreeMap::new();
+    let mut counted = None;
     for line in text.lines() {
+        if let Some(when) = line.strip_prefix("# counted ") {
+            counted = Some(when.to_owned());
+            continue;
+        }
         let f: Vec<&str> = line.split_whitespace().collect();
         if let [d, op, n] = f[..]
             && let Ok(n) = n.parse::<f64>()
@@ -397,6 +402,9 @@ fn instructions(s: &mut String, file: &Path) -> std::fmt::Result {
          count every byte of a `rep stosb`/`rep movsb` (glibc's memset/memcpy on large \
          blocks) as one instruction, so they overstate bulk copies and fills.\n"
     )?;
+    if let Some(when) = counted {
+        writeln!(s, "Counted {when}.\n")?;
+    }
     write!(s, "| operation |")?;
     for d in Dataset::ALL {
         write!(s, " {} |", d.name())?;
