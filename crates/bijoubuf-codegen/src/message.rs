@@ -366,6 +366,30 @@ impl Emitter<'_> {
         } else {
             quote!(s)
         };
+        // The same size and write calls for a value without unknown records (most
+        // values): through `Sizer::plain` and `Writer::plain`, which have no test for them
+        // before each key. A message without fields keeps the defaults.
+        let plain_fns = (!size_terms.is_empty()).then(|| {
+            quote! {
+                fn __size_plain<'v>(&'v self, s: &mut #rt::__private::Sizer<'v>) -> usize {
+                    let mut s = s.plain();
+                    #size_body
+                }
+
+                fn __len_plain<'v>(
+                    &'v self,
+                    s: &mut #rt::__private::Sizer<'v, #rt::__private::NoTable>,
+                ) -> usize {
+                    let mut s = s.plain();
+                    #size_body
+                }
+
+                fn __write_plain<'v>(&'v self, w: &mut #rt::__private::Writer<'_, 'v>) {
+                    let mut w = w.plain();
+                    #(#write_stmts)*
+                }
+            }
+        });
         let w_param = if write_stmts.is_empty() {
             quote!(_w)
         } else {
@@ -501,6 +525,8 @@ impl Emitter<'_> {
                 ) -> usize {
                     #size_body
                 }
+
+                #plain_fns
 
                 fn __write<'v>(&'v self, #w_param: &mut #rt::__private::Writer<'_, 'v>) {
                     #(#write_stmts)*

@@ -152,8 +152,28 @@ pub trait Message: Sized {
     }
 
     #[doc(hidden)]
+    /// `__size` for a value without unknown records; not API. Generated code makes the
+    /// same calls through `Sizer::plain`; the default runs `__size`.
+    fn __size_plain<'v>(&'v self, s: &mut Sizer<'v>) -> usize {
+        self.__size(s)
+    }
+
+    #[doc(hidden)]
+    /// `__len` for a value without unknown records; not API (as `__size_plain`).
+    fn __len_plain<'v>(&'v self, s: &mut Sizer<'v, NoTable>) -> usize {
+        self.__len(s)
+    }
+
+    #[doc(hidden)]
     /// Write the content; not API.
     fn __write<'v>(&'v self, w: &mut Writer<'_, 'v>);
+
+    #[doc(hidden)]
+    /// `__write` for a value without unknown records; not API. Generated code makes the
+    /// same calls through `Writer::plain`; the default runs `__write`.
+    fn __write_plain<'v>(&'v self, w: &mut Writer<'_, 'v>) {
+        self.__write(w)
+    }
 
     #[doc(hidden)]
     /// Read the content; not API.

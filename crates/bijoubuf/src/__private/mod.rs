@@ -64,4 +64,4 @@ pub use codec::{
 pub use reader::{MAX_FIELD_NUMBER, Reader, WireType};
 pub use varint::{varint_len, write_varint};
 pub(crate) use writer::Encoding;
-pub use writer::{FIRST_SIZES, Fill, NoTable, SizeTable, Sizer, Table, Writer};
+pub use writer::{FIRST_SIZES, Fill, NoTable, Plain, PlainWriter, SizeTable, Sizer, Table, Writer};

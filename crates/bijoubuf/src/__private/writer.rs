@@ -45,6 +45,11 @@ pub trait Table: Sized {
     /// ([`Message::__size`] or [`Message::__len`]).
     #[doc(hidden)]
     fn content<'v, M: Message>(s: &mut Sizer<'v, Self>, m: &'v M) -> usize;
+    /// [`content`](Self::content) for a message without unknown records, through the
+    /// function generated for that case ([`Message::__size_plain`] or
+    /// [`Message::__len_plain`]).
+    #[doc(hidden)]
+    fn content_plain<'v, M: Message>(s: &mut Sizer<'v, Self>, m: &'v M) -> usize;
 }
 
 /// Lengths of the value's length-prefixed composites, in pre-order.
@@ -77,6 +82,11 @@ impl Table for SizeTable {
     #[inline(always)]
     fn content<'v, M: Message>(s: &mut Sizer<'v, Self>, m: &'v M) -> usize {
         m.__size(s)
+    }
+
+    #[inline(always)]
+    fn content_plain<'v, M: Message>(s: &mut Sizer<'v, Self>, m: &'v M) -> usize {
+        m.__size_plain(s)
     }
 }
 
@@ -112,6 +122,11 @@ impl Table for NoTable {
     #[inline(always)]
     fn content<'v, M: Message>(s: &mut Sizer<'v, Self>, m: &'v M) -> usize {
         m.__len(s)
+    }
+
+    #[inline(always)]
+    fn content_plain<'v, M: Message>(s: &mut Sizer<'v, Self>, m: &'v M) -> usize {
+        m.__len_plain(s)
     }
 }
 
@@ -151,7 +166,17 @@ impl<'v, T: Table> Sizer<'v, T> {
     pub(crate) fn top<M: Message>(&mut self, m: &'v M) -> usize {
         self.unknown = m.unknown_fields().as_slice();
         self.declared = M::FIELD_NUMBERS;
+        if self.unknown.is_empty() {
+            return T::content_plain(self, m);
+        }
         T::content(self, m) + self.rest_unknown()
+    }
+
+    /// This pass for a message without unknown records: the same field calls, with no
+    /// unknown records to interleave between them.
+    #[inline(always)]
+    pub fn plain(&mut self) -> Plain<'_, 'v, T> {
+        Plain(self)
     }
 
     pub(crate) fn check(&self) -> Result<(), EncodeError> {
@@ -170,8 +195,16 @@ impl<'v, T: Table> Sizer<'v, T> {
     /// records numbered below it.
     #[inline(always)]
     pub fn key(&mut self, number: u32, wire: WireType) -> usize {
+        self.key_in::<false>(number, wire)
+    }
+
+    /// [`key`](Self::key); with `PLAIN` the message has no unknown records, so there is
+    /// nothing to interleave and no test for it.
+    #[inline(always)]
+    fn key_in<const PLAIN: bool>(&mut self, number: u32, wire: WireType) -> usize {
         let mut n = 0;
-        if let Some(u) = self.unknown.first()
+        if !PLAIN
+            && let Some(u) = self.unknown.first()
             && u.number < number
         {
             n = self.unknown_below(number);
@@ -231,7 +264,7 @@ impl<'v, T: Table> Sizer<'v, T> {
         let child_unknown = m.unknown_fields().as_slice();
         let n = if child_unknown.is_empty() && self.unknown.is_empty() {
             // Nothing to interleave at either level: no unknown state to save.
-            T::content(self, m)
+            T::content_plain(self, m)
         } else {
             let unknown = core::mem::replace(&mut self.unknown, child_unknown);
             let declared = core::mem::replace(&mut self.declared, M::FIELD_NUMBERS);
@@ -248,36 +281,44 @@ impl<'v, T: Table> Sizer<'v, T> {
 
     /// An implicit-presence field: nothing when it holds the default (SPEC §5.1).
     #[inline(always)]
-    pub fn implicit<C: Codec>(&mut self, number: u32, v: &'v C::Value) -> usize {
+    fn implicit_in<C: Codec, const PLAIN: bool>(&mut self, number: u32, v: &'v C::Value) -> usize {
         if C::is_default(v) {
             return 0;
         }
-        self.key(number, C::WIRE) + C::size(v, self)
+        self.key_in::<PLAIN>(number, C::WIRE) + C::size(v, self)
     }
 
     /// An explicit-presence field: written whatever the value (SPEC §5.2); also proto2
     /// `required` fields and the set member of a oneof.
     #[inline(always)]
-    pub fn explicit<C: Codec>(&mut self, number: u32, v: &'v C::Value) -> usize {
-        self.key(number, C::WIRE) + C::size(v, self)
+    fn explicit_in<C: Codec, const PLAIN: bool>(&mut self, number: u32, v: &'v C::Value) -> usize {
+        self.key_in::<PLAIN>(number, C::WIRE) + C::size(v, self)
     }
 
     /// An explicit-presence field held in an `Option`.
     #[inline(always)]
-    pub fn optional<C: Codec>(&mut self, number: u32, v: Option<&'v C::Value>) -> usize {
+    fn optional_in<C: Codec, const PLAIN: bool>(
+        &mut self,
+        number: u32,
+        v: Option<&'v C::Value>,
+    ) -> usize {
         match v {
-            Some(v) => self.explicit::<C>(number, v),
+            Some(v) => self.explicit_in::<C, PLAIN>(number, v),
             None => 0,
         }
     }
 
     /// A repeated field: one LEN record, nothing when empty (SPEC §6.1).
     #[inline]
-    pub fn repeated<C: Codec>(&mut self, number: u32, vs: &'v [C::Value]) -> usize {
+    fn repeated_in<C: Codec, const PLAIN: bool>(
+        &mut self,
+        number: u32,
+        vs: &'v [C::Value],
+    ) -> usize {
         if vs.is_empty() {
             return 0;
         }
-        let key = self.key(number, WireType::Len);
+        let key = self.key_in::<PLAIN>(number, WireType::Len);
         let len = match C::FIXED {
             Some(w) => w * vs.len(),
             None => {
@@ -295,7 +336,7 @@ impl<'v, T: Table> Sizer<'v, T> {
 
     /// A map: one LEN record of entries, nothing when empty (SPEC §6.3).
     #[inline]
-    pub fn map<K: MapKey, V: Codec>(
+    fn map_in<K: MapKey, V: Codec, const PLAIN: bool>(
         &mut self,
         number: u32,
         m: &'v BTreeMap<K::Value, V::Value>,
@@ -303,7 +344,7 @@ impl<'v, T: Table> Sizer<'v, T> {
         if m.is_empty() {
             return 0;
         }
-        let key = self.key(number, WireType::Len);
+        let key = self.key_in::<PLAIN>(number, WireType::Len);
         let slot = self.table.reserve();
         let mut n = 0;
         for (k, v) in m {
@@ -311,6 +352,81 @@ impl<'v, T: Table> Sizer<'v, T> {
         }
         self.table.set(slot, n);
         key + varint_len(n as u64) + n
+    }
+
+    /// An implicit-presence field: nothing when it holds the default (SPEC §5.1).
+    #[inline(always)]
+    pub fn implicit<C: Codec>(&mut self, number: u32, v: &'v C::Value) -> usize {
+        self.implicit_in::<C, false>(number, v)
+    }
+
+    /// An explicit-presence field: written whatever the value (SPEC §5.2); also proto2
+    /// `required` fields and the set member of a oneof.
+    #[inline(always)]
+    pub fn explicit<C: Codec>(&mut self, number: u32, v: &'v C::Value) -> usize {
+        self.explicit_in::<C, false>(number, v)
+    }
+
+    /// An explicit-presence field held in an `Option`.
+    #[inline(always)]
+    pub fn optional<C: Codec>(&mut self, number: u32, v: Option<&'v C::Value>) -> usize {
+        self.optional_in::<C, false>(number, v)
+    }
+
+    /// A repeated field: one LEN record, nothing when empty (SPEC §6.1).
+    #[inline(always)]
+    pub fn repeated<C: Codec>(&mut self, number: u32, vs: &'v [C::Value]) -> usize {
+        self.repeated_in::<C, false>(number, vs)
+    }
+
+    /// A map: one LEN record of entries, nothing when empty (SPEC §6.3).
+    #[inline(always)]
+    pub fn map<K: MapKey, V: Codec>(
+        &mut self,
+        number: u32,
+        m: &'v BTreeMap<K::Value, V::Value>,
+    ) -> usize {
+        self.map_in::<K, V, false>(number, m)
+    }
+}
+
+/// The size pass over a message without unknown records ([`Sizer::plain`]): the
+/// [`Sizer`]'s field calls without the test for unknown records before each key.
+pub struct Plain<'s, 'v, T: Table = SizeTable>(&'s mut Sizer<'v, T>);
+
+impl<'v, T: Table> Plain<'_, 'v, T> {
+    /// [`Sizer::implicit`].
+    #[inline(always)]
+    pub fn implicit<C: Codec>(&mut self, number: u32, v: &'v C::Value) -> usize {
+        self.0.implicit_in::<C, true>(number, v)
+    }
+
+    /// [`Sizer::explicit`].
+    #[inline(always)]
+    pub fn explicit<C: Codec>(&mut self, number: u32, v: &'v C::Value) -> usize {
+        self.0.explicit_in::<C, true>(number, v)
+    }
+
+    /// [`Sizer::optional`].
+    #[inline(always)]
+    pub fn optional<C: Codec>(&mut self, number: u32, v: Option<&'v C::Value>) -> usize {
+        self.0.optional_in::<C, true>(number, v)
+    }
+
+    /// [`Sizer::repeated`].
+    #[inline(always)]
+    pub fn repeated<C: Codec>(&mut self, number: u32, vs: &'v [C::Value]) -> usize {
+        self.0.repeated_in::<C, true>(number, vs)
+    }
+
+    /// [`Sizer::map`].
+    #[inline(always)]
+    pub fn map<K: MapKey, V: Codec>(
+        &mut self,
+        number: u32,
+        m: &'v BTreeMap<K::Value, V::Value>,
+    ) -> usize {
+        self.0.map_in::<K, V, true>(number, m)
     }
 }
 
@@ -482,8 +598,12 @@ impl<'o, 'v> Writer<'o, 'v> {
     /// Write a whole top-level message.
     pub(crate) fn top<M: Message>(&mut self, m: &'v M) -> Result<(), EncodeError> {
         self.unknown = m.unknown_fields().as_slice();
-        m.__write(self);
-        self.rest_unknown();
+        if self.unknown.is_empty() {
+            m.__write_plain(self);
+        } else {
+            m.__write(self);
+            self.rest_unknown();
+        }
         if self.overrun || self.pos != self.out.len() {
             return Err(EncodeError::new(EncodeErrorKind::SizeMismatch, 0));
         }
@@ -600,7 +720,15 @@ impl<'o, 'v> Writer<'o, 'v> {
     /// numbered below it.
     #[inline(always)]
     pub fn key(&mut self, number: u32, wire: WireType) {
-        if let Some(u) = self.unknown.first()
+        self.key_in::<false>(number, wire);
+    }
+
+    /// [`key`](Self::key); with `PLAIN` the message has no unknown records, so there is
+    /// nothing to interleave and no test for it.
+    #[inline(always)]
+    fn key_in<const PLAIN: bool>(&mut self, number: u32, wire: WireType) {
+        if !PLAIN
+            && let Some(u) = self.unknown.first()
             && u.number < number
         {
             self.unknown_below(number);
@@ -671,7 +799,7 @@ impl<'o, 'v> Writer<'o, 'v> {
         let prev = core::mem::replace(&mut self.prev, 0);
         let child_unknown = m.unknown_fields().as_slice();
         if child_unknown.is_empty() && self.unknown.is_empty() {
-            m.__write(self);
+            m.__write_plain(self);
         } else {
             let unknown = core::mem::replace(&mut self.unknown, child_unknown);
             m.__write(self);
@@ -683,35 +811,35 @@ impl<'o, 'v> Writer<'o, 'v> {
 
     /// An implicit-presence field: nothing when it holds the default (SPEC §5.1).
     #[inline(always)]
-    pub fn implicit<C: Codec>(&mut self, number: u32, v: &'v C::Value) {
+    fn implicit_in<C: Codec, const PLAIN: bool>(&mut self, number: u32, v: &'v C::Value) {
         if !C::is_default(v) {
-            self.key(number, C::WIRE);
+            self.key_in::<PLAIN>(number, C::WIRE);
             C::write(v, self);
         }
     }
 
     /// An explicit-presence field, written whatever the value (SPEC §5.2).
     #[inline(always)]
-    pub fn explicit<C: Codec>(&mut self, number: u32, v: &'v C::Value) {
-        self.key(number, C::WIRE);
+    fn explicit_in<C: Codec, const PLAIN: bool>(&mut self, number: u32, v: &'v C::Value) {
+        self.key_in::<PLAIN>(number, C::WIRE);
         C::write(v, self);
     }
 
     /// An explicit-presence field held in an `Option`.
     #[inline(always)]
-    pub fn optional<C: Codec>(&mut self, number: u32, v: Option<&'v C::Value>) {
+    fn optional_in<C: Codec, const PLAIN: bool>(&mut self, number: u32, v: Option<&'v C::Value>) {
         if let Some(v) = v {
-            self.explicit::<C>(number, v);
+            self.explicit_in::<C, PLAIN>(number, v);
         }
     }
 
     /// A repeated field: one LEN record, nothing when empty (SPEC §6.1).
     #[inline]
-    pub fn repeated<C: Codec>(&mut self, number: u32, vs: &'v [C::Value]) {
+    fn repeated_in<C: Codec, const PLAIN: bool>(&mut self, number: u32, vs: &'v [C::Value]) {
         if vs.is_empty() {
             return;
         }
-        self.key(number, WireType::Len);
+        self.key_in::<PLAIN>(number, WireType::Len);
         let len = match C::FIXED {
             Some(w) => w * vs.len(),
             None => self.next_size(),
@@ -722,16 +850,93 @@ impl<'o, 'v> Writer<'o, 'v> {
 
     /// A map: entries in key order, which is `BTreeMap`'s iteration order (SPEC §6.4).
     #[inline]
-    pub fn map<K: MapKey, V: Codec>(&mut self, number: u32, m: &'v BTreeMap<K::Value, V::Value>) {
+    fn map_in<K: MapKey, V: Codec, const PLAIN: bool>(
+        &mut self,
+        number: u32,
+        m: &'v BTreeMap<K::Value, V::Value>,
+    ) {
         if m.is_empty() {
             return;
         }
-        self.key(number, WireType::Len);
+        self.key_in::<PLAIN>(number, WireType::Len);
         let n = self.next_size();
         self.varint(n as u64);
         for (k, v) in m {
             K::write(k, self);
             V::write(v, self);
         }
+    }
+
+    /// An implicit-presence field: nothing when it holds the default (SPEC §5.1).
+    #[inline(always)]
+    pub fn implicit<C: Codec>(&mut self, number: u32, v: &'v C::Value) {
+        self.implicit_in::<C, false>(number, v);
+    }
+
+    /// An explicit-presence field, written whatever the value (SPEC §5.2).
+    #[inline(always)]
+    pub fn explicit<C: Codec>(&mut self, number: u32, v: &'v C::Value) {
+        self.explicit_in::<C, false>(number, v);
+    }
+
+    /// An explicit-presence field held in an `Option`.
+    #[inline(always)]
+    pub fn optional<C: Codec>(&mut self, number: u32, v: Option<&'v C::Value>) {
+        self.optional_in::<C, false>(number, v);
+    }
+
+    /// A repeated field: one LEN record, nothing when empty (SPEC §6.1).
+    #[inline(always)]
+    pub fn repeated<C: Codec>(&mut self, number: u32, vs: &'v [C::Value]) {
+        self.repeated_in::<C, false>(number, vs);
+    }
+
+    /// A map: entries in key order, which is `BTreeMap`'s iteration order (SPEC §6.4).
+    #[inline(always)]
+    pub fn map<K: MapKey, V: Codec>(&mut self, number: u32, m: &'v BTreeMap<K::Value, V::Value>) {
+        self.map_in::<K, V, false>(number, m);
+    }
+
+    /// This pass for a message without unknown records: the same field calls, with no
+    /// unknown records to interleave between them.
+    #[inline(always)]
+    pub fn plain(&mut self) -> PlainWriter<'_, 'o, 'v> {
+        PlainWriter(self)
+    }
+}
+
+/// The write pass over a message without unknown records ([`Writer::plain`]): the
+/// [`Writer`]'s field calls without the test for unknown records before each key.
+pub struct PlainWriter<'w, 'o, 'v>(&'w mut Writer<'o, 'v>);
+
+impl<'v> PlainWriter<'_, '_, 'v> {
+    /// [`Writer::implicit`].
+    #[inline(always)]
+    pub fn implicit<C: Codec>(&mut self, number: u32, v: &'v C::Value) {
+        self.0.implicit_in::<C, true>(number, v);
+    }
+
+    /// [`Writer::explicit`].
+    #[inline(always)]
+    pub fn explicit<C: Codec>(&mut self, number: u32, v: &'v C::Value) {
+        self.0.explicit_in::<C, true>(number, v);
+    }
+
+    /// [`Writer::optional`].
+    #[inline(always)]
+    pub fn optional<C: Codec>(&mut self, number: u32, v: Option<&'v C::Value>) {
+        self.0.optional_in::<C, true>(number, v);
+    }
+
+    /// [`Writer::repeated`].
+    #[inline(always)]
+    pub fn repeated<C: Codec>(&mut self, number: u32, vs: &'v [C::Value]) {
+        self.0.repeated_in::<C, true>(number, vs);
+    }
+
+    /// [`Writer::map`].
+    #[inline(always)]
+    pub fn map<K: MapKey, V: Codec>(&mut self, number: u32, m: &'v BTreeMap<K::Value, V::Value>) {
+        self.0.map_in::<K, V, true>(number, m);
     }
 }

@@ -29,6 +29,24 @@ impl crate::Message for Any {
         s.implicit::<crate::__private::Str>(1, &self.type_url)
             + s.implicit::<crate::__private::Bytes>(2, &self.value)
     }
+    fn __size_plain<'v>(&'v self, s: &mut crate::__private::Sizer<'v>) -> usize {
+        let mut s = s.plain();
+        s.implicit::<crate::__private::Str>(1, &self.type_url)
+            + s.implicit::<crate::__private::Bytes>(2, &self.value)
+    }
+    fn __len_plain<'v>(
+        &'v self,
+        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
+    ) -> usize {
+        let mut s = s.plain();
+        s.implicit::<crate::__private::Str>(1, &self.type_url)
+            + s.implicit::<crate::__private::Bytes>(2, &self.value)
+    }
+    fn __write_plain<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
+        let mut w = w.plain();
+        w.implicit::<crate::__private::Str>(1, &self.type_url);
+        w.implicit::<crate::__private::Bytes>(2, &self.value);
+    }
     fn __write<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
         w.implicit::<crate::__private::Str>(1, &self.type_url);
         w.implicit::<crate::__private::Bytes>(2, &self.value);
@@ -64,6 +82,21 @@ impl crate::Message for SourceContext {
         s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
     ) -> usize {
         s.implicit::<crate::__private::Str>(1, &self.file_name)
+    }
+    fn __size_plain<'v>(&'v self, s: &mut crate::__private::Sizer<'v>) -> usize {
+        let mut s = s.plain();
+        s.implicit::<crate::__private::Str>(1, &self.file_name)
+    }
+    fn __len_plain<'v>(
+        &'v self,
+        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
+    ) -> usize {
+        let mut s = s.plain();
+        s.implicit::<crate::__private::Str>(1, &self.file_name)
+    }
+    fn __write_plain<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
+        let mut w = w.plain();
+        w.implicit::<crate::__private::Str>(1, &self.file_name);
     }
     fn __write<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
         w.implicit::<crate::__private::Str>(1, &self.file_name);
@@ -128,6 +161,47 @@ impl crate::Message for Type {
                 >(5, self.source_context.as_ref())
             + s.implicit::<crate::__private::Enum>(6, &self.syntax)
             + s.implicit::<crate::__private::Str>(7, &self.edition)
+    }
+    fn __size_plain<'v>(&'v self, s: &mut crate::__private::Sizer<'v>) -> usize {
+        let mut s = s.plain();
+        s.implicit::<crate::__private::Str>(1, &self.name)
+            + s.repeated::<crate::__private::Msg<Field>>(2, &self.fields)
+            + s.repeated::<crate::__private::Str>(3, &self.oneofs)
+            + s.repeated::<crate::__private::Msg<Option>>(4, &self.options)
+            + s
+                .optional::<
+                    crate::__private::Msg<SourceContext>,
+                >(5, self.source_context.as_ref())
+            + s.implicit::<crate::__private::Enum>(6, &self.syntax)
+            + s.implicit::<crate::__private::Str>(7, &self.edition)
+    }
+    fn __len_plain<'v>(
+        &'v self,
+        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
+    ) -> usize {
+        let mut s = s.plain();
+        s.implicit::<crate::__private::Str>(1, &self.name)
+            + s.repeated::<crate::__private::Msg<Field>>(2, &self.fields)
+            + s.repeated::<crate::__private::Str>(3, &self.oneofs)
+            + s.repeated::<crate::__private::Msg<Option>>(4, &self.options)
+            + s
+                .optional::<
+                    crate::__private::Msg<SourceContext>,
+                >(5, self.source_context.as_ref())
+            + s.implicit::<crate::__private::Enum>(6, &self.syntax)
+            + s.implicit::<crate::__private::Str>(7, &self.edition)
+    }
+    fn __write_plain<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
+        let mut w = w.plain();
+        w.implicit::<crate::__private::Str>(1, &self.name);
+        w.repeated::<crate::__private::Msg<Field>>(2, &self.fields);
+        w.repeated::<crate::__private::Str>(3, &self.oneofs);
+        w.repeated::<crate::__private::Msg<Option>>(4, &self.options);
+        w.optional::<
+                crate::__private::Msg<SourceContext>,
+            >(5, self.source_context.as_ref());
+        w.implicit::<crate::__private::Enum>(6, &self.syntax);
+        w.implicit::<crate::__private::Str>(7, &self.edition);
     }
     fn __write<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
         w.implicit::<crate::__private::Str>(1, &self.name);
@@ -228,6 +302,48 @@ impl crate::Message for Field {
             + s.repeated::<crate::__private::Msg<Option>>(9, &self.options)
             + s.implicit::<crate::__private::Str>(10, &self.json_name)
             + s.implicit::<crate::__private::Str>(11, &self.default_value)
+    }
+    fn __size_plain<'v>(&'v self, s: &mut crate::__private::Sizer<'v>) -> usize {
+        let mut s = s.plain();
+        s.implicit::<crate::__private::Enum>(1, &self.kind)
+            + s.implicit::<crate::__private::Enum>(2, &self.cardinality)
+            + s.implicit::<crate::__private::Int32>(3, &self.number)
+            + s.implicit::<crate::__private::Str>(4, &self.name)
+            + s.implicit::<crate::__private::Str>(6, &self.type_url)
+            + s.implicit::<crate::__private::Int32>(7, &self.oneof_index)
+            + s.implicit::<crate::__private::Bool>(8, &self.packed)
+            + s.repeated::<crate::__private::Msg<Option>>(9, &self.options)
+            + s.implicit::<crate::__private::Str>(10, &self.json_name)
+            + s.implicit::<crate::__private::Str>(11, &self.default_value)
+    }
+    fn __len_plain<'v>(
+        &'v self,
+        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
+    ) -> usize {
+        let mut s = s.plain();
+        s.implicit::<crate::__private::Enum>(1, &self.kind)
+            + s.implicit::<crate::__private::Enum>(2, &self.cardinality)
+            + s.implicit::<crate::__private::Int32>(3, &self.number)
+            + s.implicit::<crate::__private::Str>(4, &self.name)
+            + s.implicit::<crate::__private::Str>(6, &self.type_url)
+            + s.implicit::<crate::__private::Int32>(7, &self.oneof_index)
+            + s.implicit::<crate::__private::Bool>(8, &self.packed)
+            + s.repeated::<crate::__private::Msg<Option>>(9, &self.options)
+            + s.implicit::<crate::__private::Str>(10, &self.json_name)
+            + s.implicit::<crate::__private::Str>(11, &self.default_value)
+    }
+    fn __write_plain<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
+        let mut w = w.plain();
+        w.implicit::<crate::__private::Enum>(1, &self.kind);
+        w.implicit::<crate::__private::Enum>(2, &self.cardinality);
+        w.implicit::<crate::__private::Int32>(3, &self.number);
+        w.implicit::<crate::__private::Str>(4, &self.name);
+        w.implicit::<crate::__private::Str>(6, &self.type_url);
+        w.implicit::<crate::__private::Int32>(7, &self.oneof_index);
+        w.implicit::<crate::__private::Bool>(8, &self.packed);
+        w.repeated::<crate::__private::Msg<Option>>(9, &self.options);
+        w.implicit::<crate::__private::Str>(10, &self.json_name);
+        w.implicit::<crate::__private::Str>(11, &self.default_value);
     }
     fn __write<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
         w.implicit::<crate::__private::Enum>(1, &self.kind);
@@ -522,6 +638,44 @@ impl crate::Message for Enum {
             + s.implicit::<crate::__private::Enum>(5, &self.syntax)
             + s.implicit::<crate::__private::Str>(6, &self.edition)
     }
+    fn __size_plain<'v>(&'v self, s: &mut crate::__private::Sizer<'v>) -> usize {
+        let mut s = s.plain();
+        s.implicit::<crate::__private::Str>(1, &self.name)
+            + s.repeated::<crate::__private::Msg<EnumValue>>(2, &self.enumvalue)
+            + s.repeated::<crate::__private::Msg<Option>>(3, &self.options)
+            + s
+                .optional::<
+                    crate::__private::Msg<SourceContext>,
+                >(4, self.source_context.as_ref())
+            + s.implicit::<crate::__private::Enum>(5, &self.syntax)
+            + s.implicit::<crate::__private::Str>(6, &self.edition)
+    }
+    fn __len_plain<'v>(
+        &'v self,
+        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
+    ) -> usize {
+        let mut s = s.plain();
+        s.implicit::<crate::__private::Str>(1, &self.name)
+            + s.repeated::<crate::__private::Msg<EnumValue>>(2, &self.enumvalue)
+            + s.repeated::<crate::__private::Msg<Option>>(3, &self.options)
+            + s
+                .optional::<
+                    crate::__private::Msg<SourceContext>,
+                >(4, self.source_context.as_ref())
+            + s.implicit::<crate::__private::Enum>(5, &self.syntax)
+            + s.implicit::<crate::__private::Str>(6, &self.edition)
+    }
+    fn __write_plain<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
+        let mut w = w.plain();
+        w.implicit::<crate::__private::Str>(1, &self.name);
+        w.repeated::<crate::__private::Msg<EnumValue>>(2, &self.enumvalue);
+        w.repeated::<crate::__private::Msg<Option>>(3, &self.options);
+        w.optional::<
+                crate::__private::Msg<SourceContext>,
+            >(4, self.source_context.as_ref());
+        w.implicit::<crate::__private::Enum>(5, &self.syntax);
+        w.implicit::<crate::__private::Str>(6, &self.edition);
+    }
     fn __write<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
         w.implicit::<crate::__private::Str>(1, &self.name);
         w.repeated::<crate::__private::Msg<EnumValue>>(2, &self.enumvalue);
@@ -590,6 +744,27 @@ impl crate::Message for EnumValue {
             + s.implicit::<crate::__private::Int32>(2, &self.number)
             + s.repeated::<crate::__private::Msg<Option>>(3, &self.options)
     }
+    fn __size_plain<'v>(&'v self, s: &mut crate::__private::Sizer<'v>) -> usize {
+        let mut s = s.plain();
+        s.implicit::<crate::__private::Str>(1, &self.name)
+            + s.implicit::<crate::__private::Int32>(2, &self.number)
+            + s.repeated::<crate::__private::Msg<Option>>(3, &self.options)
+    }
+    fn __len_plain<'v>(
+        &'v self,
+        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
+    ) -> usize {
+        let mut s = s.plain();
+        s.implicit::<crate::__private::Str>(1, &self.name)
+            + s.implicit::<crate::__private::Int32>(2, &self.number)
+            + s.repeated::<crate::__private::Msg<Option>>(3, &self.options)
+    }
+    fn __write_plain<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
+        let mut w = w.plain();
+        w.implicit::<crate::__private::Str>(1, &self.name);
+        w.implicit::<crate::__private::Int32>(2, &self.number);
+        w.repeated::<crate::__private::Msg<Option>>(3, &self.options);
+    }
     fn __write<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
         w.implicit::<crate::__private::Str>(1, &self.name);
         w.implicit::<crate::__private::Int32>(2, &self.number);
@@ -632,6 +807,24 @@ impl crate::Message for Option {
     ) -> usize {
         s.implicit::<crate::__private::Str>(1, &self.name)
             + s.optional::<crate::__private::Msg<Any>>(2, self.value.as_ref())
+    }
+    fn __size_plain<'v>(&'v self, s: &mut crate::__private::Sizer<'v>) -> usize {
+        let mut s = s.plain();
+        s.implicit::<crate::__private::Str>(1, &self.name)
+            + s.optional::<crate::__private::Msg<Any>>(2, self.value.as_ref())
+    }
+    fn __len_plain<'v>(
+        &'v self,
+        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
+    ) -> usize {
+        let mut s = s.plain();
+        s.implicit::<crate::__private::Str>(1, &self.name)
+            + s.optional::<crate::__private::Msg<Any>>(2, self.value.as_ref())
+    }
+    fn __write_plain<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
+        let mut w = w.plain();
+        w.implicit::<crate::__private::Str>(1, &self.name);
+        w.optional::<crate::__private::Msg<Any>>(2, self.value.as_ref());
     }
     fn __write<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
         w.implicit::<crate::__private::Str>(1, &self.name);
@@ -698,6 +891,47 @@ impl crate::Message for Api {
                 >(5, self.source_context.as_ref())
             + s.repeated::<crate::__private::Msg<Mixin>>(6, &self.mixins)
             + s.implicit::<crate::__private::Enum>(7, &self.syntax)
+    }
+    fn __size_plain<'v>(&'v self, s: &mut crate::__private::Sizer<'v>) -> usize {
+        let mut s = s.plain();
+        s.implicit::<crate::__private::Str>(1, &self.name)
+            + s.repeated::<crate::__private::Msg<Method>>(2, &self.methods)
+            + s.repeated::<crate::__private::Msg<Option>>(3, &self.options)
+            + s.implicit::<crate::__private::Str>(4, &self.version)
+            + s
+                .optional::<
+                    crate::__private::Msg<SourceContext>,
+                >(5, self.source_context.as_ref())
+            + s.repeated::<crate::__private::Msg<Mixin>>(6, &self.mixins)
+            + s.implicit::<crate::__private::Enum>(7, &self.syntax)
+    }
+    fn __len_plain<'v>(
+        &'v self,
+        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
+    ) -> usize {
+        let mut s = s.plain();
+        s.implicit::<crate::__private::Str>(1, &self.name)
+            + s.repeated::<crate::__private::Msg<Method>>(2, &self.methods)
+            + s.repeated::<crate::__private::Msg<Option>>(3, &self.options)
+            + s.implicit::<crate::__private::Str>(4, &self.version)
+            + s
+                .optional::<
+                    crate::__private::Msg<SourceContext>,
+                >(5, self.source_context.as_ref())
+            + s.repeated::<crate::__private::Msg<Mixin>>(6, &self.mixins)
+            + s.implicit::<crate::__private::Enum>(7, &self.syntax)
+    }
+    fn __write_plain<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
+        let mut w = w.plain();
+        w.implicit::<crate::__private::Str>(1, &self.name);
+        w.repeated::<crate::__private::Msg<Method>>(2, &self.methods);
+        w.repeated::<crate::__private::Msg<Option>>(3, &self.options);
+        w.implicit::<crate::__private::Str>(4, &self.version);
+        w.optional::<
+                crate::__private::Msg<SourceContext>,
+            >(5, self.source_context.as_ref());
+        w.repeated::<crate::__private::Msg<Mixin>>(6, &self.mixins);
+        w.implicit::<crate::__private::Enum>(7, &self.syntax);
     }
     fn __write<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
         w.implicit::<crate::__private::Str>(1, &self.name);
@@ -786,6 +1020,39 @@ impl crate::Message for Method {
             + s.repeated::<crate::__private::Msg<Option>>(6, &self.options)
             + s.implicit::<crate::__private::Enum>(7, &self.syntax)
     }
+    fn __size_plain<'v>(&'v self, s: &mut crate::__private::Sizer<'v>) -> usize {
+        let mut s = s.plain();
+        s.implicit::<crate::__private::Str>(1, &self.name)
+            + s.implicit::<crate::__private::Str>(2, &self.request_type_url)
+            + s.implicit::<crate::__private::Bool>(3, &self.request_streaming)
+            + s.implicit::<crate::__private::Str>(4, &self.response_type_url)
+            + s.implicit::<crate::__private::Bool>(5, &self.response_streaming)
+            + s.repeated::<crate::__private::Msg<Option>>(6, &self.options)
+            + s.implicit::<crate::__private::Enum>(7, &self.syntax)
+    }
+    fn __len_plain<'v>(
+        &'v self,
+        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
+    ) -> usize {
+        let mut s = s.plain();
+        s.implicit::<crate::__private::Str>(1, &self.name)
+            + s.implicit::<crate::__private::Str>(2, &self.request_type_url)
+            + s.implicit::<crate::__private::Bool>(3, &self.request_streaming)
+            + s.implicit::<crate::__private::Str>(4, &self.response_type_url)
+            + s.implicit::<crate::__private::Bool>(5, &self.response_streaming)
+            + s.repeated::<crate::__private::Msg<Option>>(6, &self.options)
+            + s.implicit::<crate::__private::Enum>(7, &self.syntax)
+    }
+    fn __write_plain<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
+        let mut w = w.plain();
+        w.implicit::<crate::__private::Str>(1, &self.name);
+        w.implicit::<crate::__private::Str>(2, &self.request_type_url);
+        w.implicit::<crate::__private::Bool>(3, &self.request_streaming);
+        w.implicit::<crate::__private::Str>(4, &self.response_type_url);
+        w.implicit::<crate::__private::Bool>(5, &self.response_streaming);
+        w.repeated::<crate::__private::Msg<Option>>(6, &self.options);
+        w.implicit::<crate::__private::Enum>(7, &self.syntax);
+    }
     fn __write<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
         w.implicit::<crate::__private::Str>(1, &self.name);
         w.implicit::<crate::__private::Str>(2, &self.request_type_url);
@@ -855,6 +1122,24 @@ impl crate::Message for Mixin {
         s.implicit::<crate::__private::Str>(1, &self.name)
             + s.implicit::<crate::__private::Str>(2, &self.root)
     }
+    fn __size_plain<'v>(&'v self, s: &mut crate::__private::Sizer<'v>) -> usize {
+        let mut s = s.plain();
+        s.implicit::<crate::__private::Str>(1, &self.name)
+            + s.implicit::<crate::__private::Str>(2, &self.root)
+    }
+    fn __len_plain<'v>(
+        &'v self,
+        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
+    ) -> usize {
+        let mut s = s.plain();
+        s.implicit::<crate::__private::Str>(1, &self.name)
+            + s.implicit::<crate::__private::Str>(2, &self.root)
+    }
+    fn __write_plain<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
+        let mut w = w.plain();
+        w.implicit::<crate::__private::Str>(1, &self.name);
+        w.implicit::<crate::__private::Str>(2, &self.root);
+    }
     fn __write<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
         w.implicit::<crate::__private::Str>(1, &self.name);
         w.implicit::<crate::__private::Str>(2, &self.root);
@@ -895,6 +1180,24 @@ impl crate::Message for Duration {
     ) -> usize {
         s.implicit::<crate::__private::Int64>(1, &self.seconds)
             + s.implicit::<crate::__private::Int32>(2, &self.nanos)
+    }
+    fn __size_plain<'v>(&'v self, s: &mut crate::__private::Sizer<'v>) -> usize {
+        let mut s = s.plain();
+        s.implicit::<crate::__private::Int64>(1, &self.seconds)
+            + s.implicit::<crate::__private::Int32>(2, &self.nanos)
+    }
+    fn __len_plain<'v>(
+        &'v self,
+        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
+    ) -> usize {
+        let mut s = s.plain();
+        s.implicit::<crate::__private::Int64>(1, &self.seconds)
+            + s.implicit::<crate::__private::Int32>(2, &self.nanos)
+    }
+    fn __write_plain<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
+        let mut w = w.plain();
+        w.implicit::<crate::__private::Int64>(1, &self.seconds);
+        w.implicit::<crate::__private::Int32>(2, &self.nanos);
     }
     fn __write<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
         w.implicit::<crate::__private::Int64>(1, &self.seconds);
@@ -961,6 +1264,21 @@ impl crate::Message for FieldMask {
     ) -> usize {
         s.repeated::<crate::__private::Str>(1, &self.paths)
     }
+    fn __size_plain<'v>(&'v self, s: &mut crate::__private::Sizer<'v>) -> usize {
+        let mut s = s.plain();
+        s.repeated::<crate::__private::Str>(1, &self.paths)
+    }
+    fn __len_plain<'v>(
+        &'v self,
+        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
+    ) -> usize {
+        let mut s = s.plain();
+        s.repeated::<crate::__private::Str>(1, &self.paths)
+    }
+    fn __write_plain<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
+        let mut w = w.plain();
+        w.repeated::<crate::__private::Str>(1, &self.paths);
+    }
     fn __write<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
         w.repeated::<crate::__private::Str>(1, &self.paths);
     }
@@ -994,6 +1312,21 @@ impl crate::Message for Struct {
         s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
     ) -> usize {
         s.map::<crate::__private::Str, crate::__private::Msg<Value>>(1, &self.fields)
+    }
+    fn __size_plain<'v>(&'v self, s: &mut crate::__private::Sizer<'v>) -> usize {
+        let mut s = s.plain();
+        s.map::<crate::__private::Str, crate::__private::Msg<Value>>(1, &self.fields)
+    }
+    fn __len_plain<'v>(
+        &'v self,
+        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
+    ) -> usize {
+        let mut s = s.plain();
+        s.map::<crate::__private::Str, crate::__private::Msg<Value>>(1, &self.fields)
+    }
+    fn __write_plain<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
+        let mut w = w.plain();
+        w.map::<crate::__private::Str, crate::__private::Msg<Value>>(1, &self.fields);
     }
     fn __write<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
         w.map::<crate::__private::Str, crate::__private::Msg<Value>>(1, &self.fields);
@@ -1068,6 +1401,81 @@ impl crate::Message for Value {
                 s.explicit::<crate::__private::Msg<ListValue>>(6, v)
             }
             _ => 0,
+        }
+    }
+    fn __size_plain<'v>(&'v self, s: &mut crate::__private::Sizer<'v>) -> usize {
+        let mut s = s.plain();
+        match &self.kind {
+            ::core::option::Option::Some(value::Kind::NullValue(v)) => {
+                s.explicit::<crate::__private::Enum>(1, v)
+            }
+            ::core::option::Option::Some(value::Kind::NumberValue(v)) => {
+                s.explicit::<crate::__private::Double>(2, v)
+            }
+            ::core::option::Option::Some(value::Kind::StringValue(v)) => {
+                s.explicit::<crate::__private::Str>(3, v)
+            }
+            ::core::option::Option::Some(value::Kind::BoolValue(v)) => {
+                s.explicit::<crate::__private::Bool>(4, v)
+            }
+            ::core::option::Option::Some(value::Kind::StructValue(v)) => {
+                s.explicit::<crate::__private::Msg<Struct>>(5, v)
+            }
+            ::core::option::Option::Some(value::Kind::ListValue(v)) => {
+                s.explicit::<crate::__private::Msg<ListValue>>(6, v)
+            }
+            _ => 0,
+        }
+    }
+    fn __len_plain<'v>(
+        &'v self,
+        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
+    ) -> usize {
+        let mut s = s.plain();
+        match &self.kind {
+            ::core::option::Option::Some(value::Kind::NullValue(v)) => {
+                s.explicit::<crate::__private::Enum>(1, v)
+            }
+            ::core::option::Option::Some(value::Kind::NumberValue(v)) => {
+                s.explicit::<crate::__private::Double>(2, v)
+            }
+            ::core::option::Option::Some(value::Kind::StringValue(v)) => {
+                s.explicit::<crate::__private::Str>(3, v)
+            }
+            ::core::option::Option::Some(value::Kind::BoolValue(v)) => {
+                s.explicit::<crate::__private::Bool>(4, v)
+            }
+            ::core::option::Option::Some(value::Kind::StructValue(v)) => {
+                s.explicit::<crate::__private::Msg<Struct>>(5, v)
+            }
+            ::core::option::Option::Some(value::Kind::ListValue(v)) => {
+                s.explicit::<crate::__private::Msg<ListValue>>(6, v)
+            }
+            _ => 0,
+        }
+    }
+    fn __write_plain<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
+        let mut w = w.plain();
+        match &self.kind {
+            ::core::option::Option::Some(value::Kind::NullValue(v)) => {
+                w.explicit::<crate::__private::Enum>(1, v)
+            }
+            ::core::option::Option::Some(value::Kind::NumberValue(v)) => {
+                w.explicit::<crate::__private::Double>(2, v)
+            }
+            ::core::option::Option::Some(value::Kind::StringValue(v)) => {
+                w.explicit::<crate::__private::Str>(3, v)
+            }
+            ::core::option::Option::Some(value::Kind::BoolValue(v)) => {
+                w.explicit::<crate::__private::Bool>(4, v)
+            }
+            ::core::option::Option::Some(value::Kind::StructValue(v)) => {
+                w.explicit::<crate::__private::Msg<Struct>>(5, v)
+            }
+            ::core::option::Option::Some(value::Kind::ListValue(v)) => {
+                w.explicit::<crate::__private::Msg<ListValue>>(6, v)
+            }
+            _ => {}
         }
     }
     fn __write<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
@@ -1174,6 +1582,21 @@ impl crate::Message for ListValue {
     ) -> usize {
         s.repeated::<crate::__private::Msg<Value>>(1, &self.values)
     }
+    fn __size_plain<'v>(&'v self, s: &mut crate::__private::Sizer<'v>) -> usize {
+        let mut s = s.plain();
+        s.repeated::<crate::__private::Msg<Value>>(1, &self.values)
+    }
+    fn __len_plain<'v>(
+        &'v self,
+        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
+    ) -> usize {
+        let mut s = s.plain();
+        s.repeated::<crate::__private::Msg<Value>>(1, &self.values)
+    }
+    fn __write_plain<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
+        let mut w = w.plain();
+        w.repeated::<crate::__private::Msg<Value>>(1, &self.values);
+    }
     fn __write<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
         w.repeated::<crate::__private::Msg<Value>>(1, &self.values);
     }
@@ -1213,6 +1636,24 @@ impl crate::Message for Timestamp {
         s.implicit::<crate::__private::Int64>(1, &self.seconds)
             + s.implicit::<crate::__private::Int32>(2, &self.nanos)
     }
+    fn __size_plain<'v>(&'v self, s: &mut crate::__private::Sizer<'v>) -> usize {
+        let mut s = s.plain();
+        s.implicit::<crate::__private::Int64>(1, &self.seconds)
+            + s.implicit::<crate::__private::Int32>(2, &self.nanos)
+    }
+    fn __len_plain<'v>(
+        &'v self,
+        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
+    ) -> usize {
+        let mut s = s.plain();
+        s.implicit::<crate::__private::Int64>(1, &self.seconds)
+            + s.implicit::<crate::__private::Int32>(2, &self.nanos)
+    }
+    fn __write_plain<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
+        let mut w = w.plain();
+        w.implicit::<crate::__private::Int64>(1, &self.seconds);
+        w.implicit::<crate::__private::Int32>(2, &self.nanos);
+    }
     fn __write<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
         w.implicit::<crate::__private::Int64>(1, &self.seconds);
         w.implicit::<crate::__private::Int32>(2, &self.nanos);
@@ -1249,6 +1690,21 @@ impl crate::Message for DoubleValue {
     ) -> usize {
         s.implicit::<crate::__private::Double>(1, &self.value)
     }
+    fn __size_plain<'v>(&'v self, s: &mut crate::__private::Sizer<'v>) -> usize {
+        let mut s = s.plain();
+        s.implicit::<crate::__private::Double>(1, &self.value)
+    }
+    fn __len_plain<'v>(
+        &'v self,
+        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
+    ) -> usize {
+        let mut s = s.plain();
+        s.implicit::<crate::__private::Double>(1, &self.value)
+    }
+    fn __write_plain<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
+        let mut w = w.plain();
+        w.implicit::<crate::__private::Double>(1, &self.value);
+    }
     fn __write<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
         w.implicit::<crate::__private::Double>(1, &self.value);
     }
@@ -1282,6 +1738,21 @@ impl crate::Message for FloatValue {
         s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
     ) -> usize {
         s.implicit::<crate::__private::Float>(1, &self.value)
+    }
+    fn __size_plain<'v>(&'v self, s: &mut crate::__private::Sizer<'v>) -> usize {
+        let mut s = s.plain();
+        s.implicit::<crate::__private::Float>(1, &self.value)
+    }
+    fn __len_plain<'v>(
+        &'v self,
+        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
+    ) -> usize {
+        let mut s = s.plain();
+        s.implicit::<crate::__private::Float>(1, &self.value)
+    }
+    fn __write_plain<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
+        let mut w = w.plain();
+        w.implicit::<crate::__private::Float>(1, &self.value);
     }
     fn __write<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
         w.implicit::<crate::__private::Float>(1, &self.value);
@@ -1317,6 +1788,21 @@ impl crate::Message for Int64Value {
     ) -> usize {
         s.implicit::<crate::__private::Int64>(1, &self.value)
     }
+    fn __size_plain<'v>(&'v self, s: &mut crate::__private::Sizer<'v>) -> usize {
+        let mut s = s.plain();
+        s.implicit::<crate::__private::Int64>(1, &self.value)
+    }
+    fn __len_plain<'v>(
+        &'v self,
+        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
+    ) -> usize {
+        let mut s = s.plain();
+        s.implicit::<crate::__private::Int64>(1, &self.value)
+    }
+    fn __write_plain<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
+        let mut w = w.plain();
+        w.implicit::<crate::__private::Int64>(1, &self.value);
+    }
     fn __write<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
         w.implicit::<crate::__private::Int64>(1, &self.value);
     }
@@ -1350,6 +1836,21 @@ impl crate::Message for UInt64Value {
         s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
     ) -> usize {
         s.implicit::<crate::__private::UInt64>(1, &self.value)
+    }
+    fn __size_plain<'v>(&'v self, s: &mut crate::__private::Sizer<'v>) -> usize {
+        let mut s = s.plain();
+        s.implicit::<crate::__private::UInt64>(1, &self.value)
+    }
+    fn __len_plain<'v>(
+        &'v self,
+        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
+    ) -> usize {
+        let mut s = s.plain();
+        s.implicit::<crate::__private::UInt64>(1, &self.value)
+    }
+    fn __write_plain<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
+        let mut w = w.plain();
+        w.implicit::<crate::__private::UInt64>(1, &self.value);
     }
     fn __write<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
         w.implicit::<crate::__private::UInt64>(1, &self.value);
@@ -1385,6 +1886,21 @@ impl crate::Message for Int32Value {
     ) -> usize {
         s.implicit::<crate::__private::Int32>(1, &self.value)
     }
+    fn __size_plain<'v>(&'v self, s: &mut crate::__private::Sizer<'v>) -> usize {
+        let mut s = s.plain();
+        s.implicit::<crate::__private::Int32>(1, &self.value)
+    }
+    fn __len_plain<'v>(
+        &'v self,
+        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
+    ) -> usize {
+        let mut s = s.plain();
+        s.implicit::<crate::__private::Int32>(1, &self.value)
+    }
+    fn __write_plain<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
+        let mut w = w.plain();
+        w.implicit::<crate::__private::Int32>(1, &self.value);
+    }
     fn __write<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
         w.implicit::<crate::__private::Int32>(1, &self.value);
     }
@@ -1418,6 +1934,21 @@ impl crate::Message for UInt32Value {
         s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
     ) -> usize {
         s.implicit::<crate::__private::UInt32>(1, &self.value)
+    }
+    fn __size_plain<'v>(&'v self, s: &mut crate::__private::Sizer<'v>) -> usize {
+        let mut s = s.plain();
+        s.implicit::<crate::__private::UInt32>(1, &self.value)
+    }
+    fn __len_plain<'v>(
+        &'v self,
+        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
+    ) -> usize {
+        let mut s = s.plain();
+        s.implicit::<crate::__private::UInt32>(1, &self.value)
+    }
+    fn __write_plain<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
+        let mut w = w.plain();
+        w.implicit::<crate::__private::UInt32>(1, &self.value);
     }
     fn __write<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
         w.implicit::<crate::__private::UInt32>(1, &self.value);
@@ -1453,6 +1984,21 @@ impl crate::Message for BoolValue {
     ) -> usize {
         s.implicit::<crate::__private::Bool>(1, &self.value)
     }
+    fn __size_plain<'v>(&'v self, s: &mut crate::__private::Sizer<'v>) -> usize {
+        let mut s = s.plain();
+        s.implicit::<crate::__private::Bool>(1, &self.value)
+    }
+    fn __len_plain<'v>(
+        &'v self,
+        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
+    ) -> usize {
+        let mut s = s.plain();
+        s.implicit::<crate::__private::Bool>(1, &self.value)
+    }
+    fn __write_plain<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
+        let mut w = w.plain();
+        w.implicit::<crate::__private::Bool>(1, &self.value);
+    }
     fn __write<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
         w.implicit::<crate::__private::Bool>(1, &self.value);
     }
@@ -1487,6 +2033,21 @@ impl crate::Message for StringValue {
     ) -> usize {
         s.implicit::<crate::__private::Str>(1, &self.value)
     }
+    fn __size_plain<'v>(&'v self, s: &mut crate::__private::Sizer<'v>) -> usize {
+        let mut s = s.plain();
+        s.implicit::<crate::__private::Str>(1, &self.value)
+    }
+    fn __len_plain<'v>(
+        &'v self,
+        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
+    ) -> usize {
+        let mut s = s.plain();
+        s.implicit::<crate::__private::Str>(1, &self.value)
+    }
+    fn __write_plain<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
+        let mut w = w.plain();
+        w.implicit::<crate::__private::Str>(1, &self.value);
+    }
     fn __write<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
         w.implicit::<crate::__private::Str>(1, &self.value);
     }
@@ -1520,6 +2081,21 @@ impl crate::Message for BytesValue {
         s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
     ) -> usize {
         s.implicit::<crate::__private::Bytes>(1, &self.value)
+    }
+    fn __size_plain<'v>(&'v self, s: &mut crate::__private::Sizer<'v>) -> usize {
+        let mut s = s.plain();
+        s.implicit::<crate::__private::Bytes>(1, &self.value)
+    }
+    fn __len_plain<'v>(
+        &'v self,
+        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
+    ) -> usize {
+        let mut s = s.plain();
+        s.implicit::<crate::__private::Bytes>(1, &self.value)
+    }
+    fn __write_plain<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
+        let mut w = w.plain();
+        w.implicit::<crate::__private::Bytes>(1, &self.value);
     }
     fn __write<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
         w.implicit::<crate::__private::Bytes>(1, &self.value);
