@@ -50,6 +50,7 @@ mod codec;
 mod reader;
 #[cfg(test)]
 mod run_tests;
+mod sizer;
 mod varint;
 mod writer;
 
@@ -62,6 +63,7 @@ pub use codec::{
     canonical_f64, utf8,
 };
 pub use reader::{MAX_FIELD_NUMBER, Reader, WireType};
+pub use sizer::{FIRST_SIZES, NoTable, Plain, SizeTable, Sizer, Table};
 pub use varint::{varint_len, write_varint};
 pub(crate) use writer::Encoding;
-pub use writer::{FIRST_SIZES, Fill, NoTable, Plain, PlainWriter, SizeTable, Sizer, Table, Writer};
+pub use writer::{Fill, PlainWriter, Writer};

@@ -1,0 +1,454 @@
+//! The size pass (see [`writer`](super::writer) for why encoding runs two passes):
+//! every nested message's, non-fixed run's and map's content length, computed bottom-up
+//! and kept in a table in pre-order for the write pass.
+
+use alloc::collections::BTreeMap;
+use alloc::vec::Vec;
+
+use super::codec::{Codec, MapKey};
+use super::reader::WireType;
+use super::varint::varint_len;
+use crate::Message;
+use crate::error::{EncodeError, EncodeErrorKind};
+use crate::options::DEFAULT_MAX_DEPTH;
+use crate::unknown::{UnknownField, UnknownValue};
+
+/// How many lengths the size table makes room for when it records its first one.
+pub const FIRST_SIZES: usize = 128;
+
+/// Where the size pass keeps the lengths of length-prefixed composites: [`SizeTable`]
+/// records them for the write pass; [`NoTable`] (for `encoded_len`, which writes nothing)
+/// keeps none. The choice is a type, so each kind of pass is compiled on its own and the
+/// recording pass pays nothing for the other.
+pub trait Table: Sized {
+    #[doc(hidden)]
+    fn new() -> Self;
+    #[doc(hidden)]
+    fn reserve(&mut self) -> usize;
+    #[doc(hidden)]
+    fn set(&mut self, slot: usize, n: usize);
+    /// The content length of `m`, through the size function generated for this pass
+    /// ([`Message::__size`] or [`Message::__len`]).
+    #[doc(hidden)]
+    fn content<'v, M: Message>(s: &mut Sizer<'v, Self>, m: &'v M) -> usize;
+    /// [`content`](Self::content) for a message without unknown records, through the
+    /// function generated for that case ([`Message::__size_plain`] or
+    /// [`Message::__len_plain`]).
+    #[doc(hidden)]
+    fn content_plain<'v, M: Message>(s: &mut Sizer<'v, Self>, m: &'v M) -> usize;
+}
+
+/// Lengths of the value's length-prefixed composites, in pre-order.
+pub struct SizeTable {
+    sizes: Vec<usize>,
+}
+
+impl Table for SizeTable {
+    fn new() -> Self {
+        SizeTable { sizes: Vec::new() }
+    }
+
+    #[inline(always)]
+    fn reserve(&mut self) -> usize {
+        if self.sizes.capacity() == 0 {
+            self.first();
+        }
+        let slot = self.sizes.len();
+        self.sizes.push(0);
+        slot
+    }
+
+    #[inline(always)]
+    fn set(&mut self, slot: usize, n: usize) {
+        if let Some(x) = self.sizes.get_mut(slot) {
+            *x = n;
+        }
+    }
+
+    #[inline(always)]
+    fn content<'v, M: Message>(s: &mut Sizer<'v, Self>, m: &'v M) -> usize {
+        m.__size(s)
+    }
+
+    #[inline(always)]
+    fn content_plain<'v, M: Message>(s: &mut Sizer<'v, Self>, m: &'v M) -> usize {
+        m.__size_plain(s)
+    }
+}
+
+impl SizeTable {
+    /// Room for [`FIRST_SIZES`] entries when the first is recorded (a value without
+    /// composites allocates nothing); the vector doubles from there.
+    #[cold]
+    #[inline(never)]
+    fn first(&mut self) {
+        self.sizes.reserve(FIRST_SIZES);
+    }
+
+    #[inline(always)]
+    pub(super) fn get(&self, slot: usize) -> usize {
+        self.sizes.get(slot).copied().unwrap_or_default()
+    }
+}
+
+/// No table: the lengths are only summed (`encoded_len`).
+pub struct NoTable;
+
+impl Table for NoTable {
+    #[inline(always)]
+    fn new() -> Self {
+        NoTable
+    }
+    #[inline(always)]
+    fn reserve(&mut self) -> usize {
+        0
+    }
+    #[inline(always)]
+    fn set(&mut self, _slot: usize, _n: usize) {}
+    #[inline(always)]
+    fn content<'v, M: Message>(s: &mut Sizer<'v, Self>, m: &'v M) -> usize {
+        m.__len(s)
+    }
+
+    #[inline(always)]
+    fn content_plain<'v, M: Message>(s: &mut Sizer<'v, Self>, m: &'v M) -> usize {
+        m.__len_plain(s)
+    }
+}
+
+/// Field numbers whose keys are always one byte: delta ≤ 61, so `(delta << 2) | 3 < 248`.
+pub(super) const ONE_BYTE_KEYS: u32 = 62;
+
+#[inline(always)]
+pub(super) fn key_value(delta: u32, wire: WireType) -> u64 {
+    ((delta as u64) << 2) | wire as u64
+}
+
+/// The size pass: sums each message's content length and records composite lengths in
+/// its table `T`.
+pub struct Sizer<'v, T: Table = SizeTable> {
+    table: T,
+    prev: u32,
+    depth: u32,
+    unknown: &'v [UnknownField],
+    /// The current message's declared field numbers, which unknown records may not use.
+    declared: &'static [u32],
+    error: Option<EncodeErrorKind>,
+}
+
+impl<'v, T: Table> Sizer<'v, T> {
+    pub(crate) fn new() -> Self {
+        Sizer {
+            table: T::new(),
+            prev: 0,
+            depth: 1,
+            unknown: &[],
+            declared: &[],
+            error: None,
+        }
+    }
+
+    /// The content length of a whole top-level message.
+    pub(crate) fn top<M: Message>(&mut self, m: &'v M) -> usize {
+        self.unknown = m.unknown_fields().as_slice();
+        self.declared = M::FIELD_NUMBERS;
+        if self.unknown.is_empty() {
+            return T::content_plain(self, m);
+        }
+        T::content(self, m) + self.rest_unknown()
+    }
+
+    /// The lengths recorded so far.
+    pub(super) fn table(&self) -> &T {
+        &self.table
+    }
+
+    /// This pass for a message without unknown records: the same field calls, with no
+    /// unknown records to interleave between them.
+    #[inline(always)]
+    pub fn plain(&mut self) -> Plain<'_, 'v, T> {
+        Plain(self)
+    }
+
+    pub(crate) fn check(&self) -> Result<(), EncodeError> {
+        match self.error {
+            None => Ok(()),
+            Some(kind) => Err(EncodeError::new(kind, 0)),
+        }
+    }
+
+    #[cold]
+    fn fail(&mut self, kind: EncodeErrorKind) {
+        self.error.get_or_insert(kind);
+    }
+
+    /// The length of the key for field `number` (SPEC §4.1), after any preserved unknown
+    /// records numbered below it.
+    #[inline(always)]
+    pub fn key(&mut self, number: u32, wire: WireType) -> usize {
+        self.key_in::<false>(number, wire)
+    }
+
+    /// [`key`](Self::key); with `PLAIN` the message has no unknown records, so there is
+    /// nothing to interleave and no test for it.
+    #[inline(always)]
+    fn key_in<const PLAIN: bool>(&mut self, number: u32, wire: WireType) -> usize {
+        let mut n = 0;
+        if !PLAIN
+            && let Some(u) = self.unknown.first()
+            && u.number < number
+        {
+            n = self.unknown_below(number);
+        }
+        let delta = number.wrapping_sub(self.prev).wrapping_sub(1);
+        self.prev = number;
+        // Numbers up to 62 have deltas up to 61, so their keys are one byte; `number` is
+        // a constant in generated code, so this test folds away.
+        if number <= ONE_BYTE_KEYS {
+            return n + 1;
+        }
+        n + varint_len(key_value(delta, wire))
+    }
+
+    #[cold]
+    fn unknown_below(&mut self, number: u32) -> usize {
+        let mut n = 0;
+        while let Some((u, rest)) = self.unknown.split_first() {
+            if u.number >= number {
+                break;
+            }
+            self.unknown = rest;
+            // SPEC §8.2: re-emitted records must decode again: ascending, distinct, and
+            // not a number the schema gives a known field.
+            if u.number <= self.prev || self.declared.binary_search(&u.number).is_ok() {
+                self.fail(EncodeErrorKind::UnknownFieldOrder);
+            }
+            let wire = wire_of(&u.value);
+            let delta = u.number.wrapping_sub(self.prev).wrapping_sub(1);
+            self.prev = u.number;
+            n += varint_len(key_value(delta, wire)) + u.value.encoded_len();
+        }
+        n
+    }
+
+    #[inline(always)]
+    fn rest_unknown(&mut self) -> usize {
+        if self.unknown.is_empty() {
+            0
+        } else {
+            self.unknown_below(u32::MAX)
+        }
+    }
+
+    /// The content length of nested message `m` (without its length prefix), recorded in
+    /// the table for the write pass. Refuses nesting deeper than the decoder's default
+    /// limit (SPEC §9.3).
+    #[inline]
+    pub fn nested<M: Message>(&mut self, m: &'v M) -> usize {
+        let slot = self.table.reserve();
+        if self.depth >= DEFAULT_MAX_DEPTH {
+            self.fail(EncodeErrorKind::DepthLimitExceeded);
+            return 0;
+        }
+        self.depth += 1;
+        let prev = core::mem::replace(&mut self.prev, 0);
+        let child_unknown = m.unknown_fields().as_slice();
+        let n = if child_unknown.is_empty() && self.unknown.is_empty() {
+            // Nothing to interleave at either level: no unknown state to save.
+            T::content_plain(self, m)
+        } else {
+            let unknown = core::mem::replace(&mut self.unknown, child_unknown);
+            let declared = core::mem::replace(&mut self.declared, M::FIELD_NUMBERS);
+            let n = T::content(self, m) + self.rest_unknown();
+            self.unknown = unknown;
+            self.declared = declared;
+            n
+        };
+        self.prev = prev;
+        self.depth -= 1;
+        self.table.set(slot, n);
+        n
+    }
+
+    /// An implicit-presence field: nothing when it holds the default (SPEC §5.1).
+    #[inline(always)]
+    fn implicit_in<C: Codec, const PLAIN: bool>(&mut self, number: u32, v: &'v C::Value) -> usize {
+        if C::is_default(v) {
+            return 0;
+        }
+        self.key_in::<PLAIN>(number, C::WIRE) + C::size(v, self)
+    }
+
+    /// An explicit-presence field: written whatever the value (SPEC §5.2); also proto2
+    /// `required` fields and the set member of a oneof.
+    #[inline(always)]
+    fn explicit_in<C: Codec, const PLAIN: bool>(&mut self, number: u32, v: &'v C::Value) -> usize {
+        self.key_in::<PLAIN>(number, C::WIRE) + C::size(v, self)
+    }
+
+    /// An explicit-presence field held in an `Option`.
+    #[inline(always)]
+    fn optional_in<C: Codec, const PLAIN: bool>(
+        &mut self,
+        number: u32,
+        v: Option<&'v C::Value>,
+    ) -> usize {
+        match v {
+            Some(v) => self.explicit_in::<C, PLAIN>(number, v),
+            None => 0,
+        }
+    }
+
+    /// A repeated field: one LEN record, nothing when empty (SPEC §6.1).
+    #[inline]
+    fn repeated_in<C: Codec, const PLAIN: bool>(
+        &mut self,
+        number: u32,
+        vs: &'v [C::Value],
+    ) -> usize {
+        if vs.is_empty() {
+            return 0;
+        }
+        let key = self.key_in::<PLAIN>(number, WireType::Len);
+        let len = match C::FIXED {
+            Some(w) => w * vs.len(),
+            None => {
+                let slot = self.table.reserve();
+                let mut n = 0;
+                for v in vs {
+                    n += C::size(v, self);
+                }
+                self.table.set(slot, n);
+                n
+            }
+        };
+        key + varint_len(len as u64) + len
+    }
+
+    /// A map: one LEN record of entries, nothing when empty (SPEC §6.3).
+    #[inline]
+    fn map_in<K: MapKey, V: Codec, const PLAIN: bool>(
+        &mut self,
+        number: u32,
+        m: &'v BTreeMap<K::Value, V::Value>,
+    ) -> usize {
+        if m.is_empty() {
+            return 0;
+        }
+        let key = self.key_in::<PLAIN>(number, WireType::Len);
+        let slot = self.table.reserve();
+        let mut n = 0;
+        for (k, v) in m {
+            n += K::size(k, self) + V::size(v, self);
+        }
+        self.table.set(slot, n);
+        key + varint_len(n as u64) + n
+    }
+
+    /// An implicit-presence field: nothing when it holds the default (SPEC §5.1).
+    #[inline(always)]
+    pub fn implicit<C: Codec>(&mut self, number: u32, v: &'v C::Value) -> usize {
+        self.implicit_in::<C, false>(number, v)
+    }
+
+    /// An explicit-presence field: written whatever the value (SPEC §5.2); also proto2
+    /// `required` fields and the set member of a oneof.
+    #[inline(always)]
+    pub fn explicit<C: Codec>(&mut self, number: u32, v: &'v C::Value) -> usize {
+        self.explicit_in::<C, false>(number, v)
+    }
+
+    /// An explicit-presence field held in an `Option`.
+    #[inline(always)]
+    pub fn optional<C: Codec>(&mut self, number: u32, v: Option<&'v C::Value>) -> usize {
+        self.optional_in::<C, false>(number, v)
+    }
+
+    /// A repeated field: one LEN record, nothing when empty (SPEC §6.1).
+    #[inline(always)]
+    pub fn repeated<C: Codec>(&mut self, number: u32, vs: &'v [C::Value]) -> usize {
+        self.repeated_in::<C, false>(number, vs)
+    }
+
+    /// A map: one LEN record of entries, nothing when empty (SPEC §6.3).
+    #[inline(always)]
+    pub fn map<K: MapKey, V: Codec>(
+        &mut self,
+        number: u32,
+        m: &'v BTreeMap<K::Value, V::Value>,
+    ) -> usize {
+        self.map_in::<K, V, false>(number, m)
+    }
+}
+
+/// The size pass over a message without unknown records ([`Sizer::plain`]): the
+/// [`Sizer`]'s field calls without the test for unknown records before each key.
+pub struct Plain<'s, 'v, T: Table = SizeTable>(&'s mut Sizer<'v, T>);
+
+impl<'v, T: Table> Plain<'_, 'v, T> {
+    /// [`Sizer::implicit`].
+    #[inline(always)]
+    pub fn implicit<C: Codec>(&mut self, number: u32, v: &'v C::Value) -> usize {
+        self.0.implicit_in::<C, true>(number, v)
+    }
+
+    /// [`Sizer::explicit`].
+    #[inline(always)]
+    pub fn explicit<C: Codec>(&mut self, number: u32, v: &'v C::Value) -> usize {
+        self.0.explicit_in::<C, true>(number, v)
+    }
+
+    /// [`Sizer::optional`].
+    #[inline(always)]
+    pub fn optional<C: Codec>(&mut self, number: u32, v: Option<&'v C::Value>) -> usize {
+        self.0.optional_in::<C, true>(number, v)
+    }
+
+    /// [`Sizer::repeated`].
+    #[inline(always)]
+    pub fn repeated<C: Codec>(&mut self, number: u32, vs: &'v [C::Value]) -> usize {
+        self.0.repeated_in::<C, true>(number, vs)
+    }
+
+    /// [`Sizer::map`].
+    #[inline(always)]
+    pub fn map<K: MapKey, V: Codec>(
+        &mut self,
+        number: u32,
+        m: &'v BTreeMap<K::Value, V::Value>,
+    ) -> usize {
+        self.0.map_in::<K, V, true>(number, m)
+    }
+}
+
+impl<'v> Sizer<'v, NoTable> {
+    /// The content length of `m` through its recording size function
+    /// ([`Message::__size`]), continuing this pass's state (previous field number,
+    /// unknown records to interleave, depth, error): the default [`Message::__len`], for
+    /// message types whose code has no `__len` of its own.
+    pub fn recorded<M: Message>(&mut self, m: &'v M) -> usize {
+        let mut r = Sizer::<'v, SizeTable> {
+            table: SizeTable::new(),
+            prev: self.prev,
+            depth: self.depth,
+            unknown: self.unknown,
+            declared: self.declared,
+            error: self.error,
+        };
+        let n = m.__size(&mut r);
+        self.prev = r.prev;
+        self.unknown = r.unknown;
+        self.error = r.error;
+        n
+    }
+}
+
+#[inline]
+pub(super) fn wire_of(v: &UnknownValue) -> WireType {
+    match v {
+        UnknownValue::Varint(_) => WireType::Varint,
+        UnknownValue::I64(_) => WireType::I64,
+        UnknownValue::Len(_) => WireType::Len,
+        UnknownValue::I32(_) => WireType::I32,
+    }
+}
