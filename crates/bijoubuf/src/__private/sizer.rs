@@ -326,7 +326,7 @@ impl<'v, T: Table> Sizer<'v, T> {
     }
 
     /// A map: one LEN record of entries, nothing when empty (SPEC §6.3).
-    #[inline]
+    #[inline(always)]
     fn map_in<K: MapKey, V: Codec, const PLAIN: bool>(
         &mut self,
         number: u32,

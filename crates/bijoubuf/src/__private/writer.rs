@@ -416,7 +416,7 @@ impl<'o, 'v> Writer<'o, 'v> {
     }
 
     /// A map: entries in key order, which is `BTreeMap`'s iteration order (SPEC §6.4).
-    #[inline]
+    #[inline(always)]
     fn map_in<K: MapKey, V: Codec, const PLAIN: bool>(
         &mut self,
         number: u32,
