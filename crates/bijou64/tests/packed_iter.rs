@@ -11,7 +11,8 @@ use bijou64::{Error, decode_packed};
 fn run_of(value: u64, count: usize) -> Vec<u8> {
     let mut run = Vec::new();
     for _ in 0..count {
-        bijou64::append(value, &mut run);
+        // `encode`, not `append`: this file also runs without the `alloc` feature.
+        run.extend_from_slice(bijou64::encode(value).as_slice());
     }
     run
 }
