@@ -213,6 +213,14 @@ fn packed_varint_run_cut_with_input_beyond_the_run() {
     input.extend_from_slice(&[0x00; 12]);
     let e = assert_rejects::<Repeats>(&input, "truncated", 3);
     assert_eq!(e.path_string(), "Repeats.u64[1]");
+    // Cut by more than one byte: tags F9 (two payload bytes) and FF (eight), each right
+    // at the run's end with a full window behind it.
+    for tag in [0xF9, 0xFA, 0xFF] {
+        let mut input = vec![0x0E, 0x02, 0x05, tag];
+        input.extend_from_slice(&[0x00; 12]);
+        let e = assert_rejects::<Repeats>(&input, "truncated", 3);
+        assert_eq!(e.path_string(), "Repeats.u64[1]", "tag {tag:02X}");
+    }
     // The same run fully inside: 5, 300, then a run of one string (15, key 2A) long enough
     // to keep a full window behind every element.
     let mut ok = vec![0x0E, 0x03, 0x05, 0xF8, 0x34, 0x2A, 0x0B, 0x0A];
