@@ -209,6 +209,21 @@ fn is_empty_and_clear() {
     assert_eq!(strict, known_only);
 }
 
+#[test]
+fn an_unknown_key_with_nothing_after_it() {
+    // Known (2, 4, 6): a = 1 (key 04, value 02), then the key of field 7 (delta 4,
+    // VARINT: 10) as the message's last byte; and that key alone (delta 6: 18). The
+    // record is still read after the last known field: strict refuses it at its key,
+    // preserving finds its value missing where it would start (SPEC 8.1, 8.2, 10.2).
+    for (bytes, key_at) in [(&[0x04, 0x02, 0x10][..], 2), (&[0x18][..], 0)] {
+        let e = assert_rejects::<Known>(bytes, "unknown-field", key_at);
+        assert_eq!(e.path_string(), "Known.7");
+        let e = Known::decode_with(bytes, &preserve()).unwrap_err();
+        assert_eq!((e.code(), e.offset()), ("truncated", key_at + 1));
+        assert_eq!(e.path_string(), "Known.7");
+    }
+}
+
 trait Values {
     fn iter_values(&self) -> Vec<&UnknownValue>;
 }
