@@ -185,6 +185,12 @@ fn is_empty_and_clear() {
         .into_message();
     assert!(!k.unknown_fields.is_empty());
     assert_eq!(k.unknown_fields.len(), 5);
+    // Iterating by reference gives the records in order, as `as_slice` does.
+    let mut numbers = Vec::new();
+    for u in &k.unknown_fields {
+        numbers.push(u.number);
+    }
+    assert_eq!(numbers, [1, 3, 5, 7, 8]);
     // Cleared, the message encodes as if it had been decoded from its known fields only.
     k.unknown_fields.clear();
     assert!(k.unknown_fields.is_empty());
