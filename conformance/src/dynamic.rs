@@ -34,14 +34,6 @@ pub fn refusal(e: &bijoubuf_reflect::DecodeError) -> Refusal {
     }
 }
 
-fn frame_error(code: &str, at: usize, desc: &MessageDescriptor) -> Outcome {
-    Outcome::Refused(Refusal {
-        code: code.to_string(),
-        offset: at,
-        path: desc.name().to_string(),
-    })
-}
-
 fn encode_at_depth(
     m: &DynamicMessage,
     cfg: &Config,
@@ -59,9 +51,9 @@ fn reencode(m: &DynamicMessage, cfg: &Config) -> Result<Vec<u8>, String> {
 /// Decode `bytes` as `type_name` with the dynamic decoder and re-encode the value; `None`
 /// when the schemas have no such type.
 ///
-/// `DynamicMessage` decodes one whole message; for a stream (SPEC §9.2) the frames are
-/// split here, by the rules of §9.2 and §9.4, and each frame's body is decoded on its own
-/// with offsets shifted to count from the stream's start.
+/// A stream (SPEC §9.2) is read frame by frame with `decode_length_delimited`, which
+/// applies the size limit to each frame (§9.4); offsets are shifted to count from the
+/// stream's start.
 pub fn decode(type_name: &str, bytes: &[u8], cfg: &Config) -> Option<Outcome> {
     let desc = message(type_name)?;
     let opts = cfg.options();
@@ -77,28 +69,12 @@ pub fn decode(type_name: &str, bytes: &[u8], cfg: &Config) -> Option<Outcome> {
             Err(e) => Outcome::Refused(refusal(&e)),
         });
     }
-    let body_opts = cfg.options().max_size(None);
     let mut pos = 0;
     let mut out = Vec::new();
     let mut unknown = 0;
     while pos < bytes.len() {
-        let (len, n) = match bijou64::decode(&bytes[pos..]) {
-            Ok(x) => x,
-            Err(bijou64::Error::Overflow) => {
-                return Some(frame_error("varint-overflow", pos, &desc));
-            }
-            Err(_) => return Some(frame_error("truncated", pos, &desc)),
-        };
-        if cfg.size_limit.is_some_and(|s| len > s as u64) {
-            return Some(frame_error("size-limit-exceeded", pos, &desc));
-        }
-        if len > (bytes.len() - pos - n) as u64 {
-            return Some(frame_error("truncated", pos, &desc));
-        }
-        let body = pos + n;
-        let end = body + len as usize;
-        match DynamicMessage::decode_with(&desc, &bytes[body..end], &body_opts) {
-            Ok(m) => {
+        match DynamicMessage::decode_length_delimited(&desc, &bytes[pos..], &opts) {
+            Ok((m, used)) => {
                 unknown += m.unknown_field_count();
                 match reencode(&m, cfg) {
                     Ok(b) => {
@@ -107,14 +83,15 @@ pub fn decode(type_name: &str, bytes: &[u8], cfg: &Config) -> Option<Outcome> {
                     }
                     Err(e) => return Some(Outcome::EncodeFailed(e)),
                 }
+                pos += used;
             }
             Err(e) => {
+                // Offsets count from the frame's prefix; the vectors count from the stream.
                 let mut r = refusal(&e);
-                r.offset += body;
+                r.offset += pos;
                 return Some(Outcome::Refused(r));
             }
         }
-        pos = end;
     }
     Some(Outcome::Accepted {
         reencoded: out,
