@@ -1,24 +1,24 @@
 //! Message benchmarks: bijoubuf's generated code against prost (types generated from the
-//! same descriptor set) and bilrost (hand-derived equivalents), on four datasets.
+//! same descriptor set), bilrost (hand-derived equivalents) and, on protobuf's benchmark
+//! message GoogleMessage1, buffa (owned types and zero-copy views), on six datasets.
 //!
 //! Ids are `messages-<dataset>/<peer-op>`; the throughput is the peer's own encoded size,
 //! so criterion's bytes per second compare like with like. Every iteration takes the next
-//! of [`VARIANTS`] values generated with different seeds, so no peer is timed on one
-//! input its branch predictor has learned by heart.
+//! of the dataset's values generated with different seeds (`Dataset::variants`), so no
+//! peer is timed on one input its branch predictor has learned by heart.
 //!
 //! Run: `cargo bench -p bijoubuf-benches --bench messages`; the numbers go into
 //! `benches/RESULTS.md` through `benches/scripts/messages.sh`.
 
 use std::hint::black_box;
 
-use bijoubuf_benches::msg::ops::{
-    PRESERVE, bijou_encode, bilrost_encode, prost_decode_canonical, prost_encode,
-};
-use bijoubuf_benches::msg::{convert, data};
-use criterion::{BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main};
+use buffa::MessageView as _;
 
-/// Distinct values per dataset that the iterations cycle through.
-const VARIANTS: u64 = 8;
+use bijoubuf_benches::msg::ops::{
+    PRESERVE, bijou_encode, bilrost_encode, buffa_encode, prost_decode_canonical, prost_encode,
+};
+use bijoubuf_benches::msg::{buffa_types, convert, data, gm1};
+use criterion::{BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main};
 
 type Group<'a> = BenchmarkGroup<'a, criterion::measurement::WallTime>;
 
@@ -91,8 +91,26 @@ where
     });
 }
 
+/// buffa's owned encode and decode, and its zero-copy view decode (`view` decodes one
+/// input into a `…View<'a>` borrowing from it; not strict: protobuf's wire format has no
+/// canonical form to check).
+fn buffa_ops<O: buffa::Message>(g: &mut Group<'_>, owned: &[O], view: impl Fn(&[u8])) {
+    let fb: Vec<Vec<u8>> = owned.iter().map(buffa::Message::encode_to_vec).collect();
+    let mut buf = Vec::with_capacity(1 << 20);
+    g.throughput(Throughput::Bytes(mean_len(&fb)));
+    cycle(g, "buffa-encode", owned, |m| {
+        buffa_encode(m, &mut buf);
+        buf.len()
+    });
+    cycle(g, "buffa-encoded-len", owned, |m| m.encoded_len());
+    cycle(g, "buffa-decode", &fb, |x| {
+        O::decode_from_slice(x).expect("valid")
+    });
+    cycle(g, "buffa-view-decode", &fb, |x| view(x));
+}
+
 fn seeds(d: data::Dataset) -> impl Iterator<Item = u64> {
-    (0..VARIANTS).map(move |i| d.seed() + (i << 32))
+    (0..d.variants()).map(move |i| d.seed() + (i << 32))
 }
 
 fn messages(c: &mut Criterion) {
@@ -130,6 +148,29 @@ fn messages(c: &mut Criterion) {
     bijou_and_prost(&mut g, &v, &p);
     let l: Vec<_> = v.iter().map(convert::numeric::to_bilrost).collect();
     bilrost_ops(&mut g, &l);
+    g.finish();
+
+    use buffa_types::benchmarks::{proto2 as f2, proto3 as f3};
+    let d = D::Gm1Proto3;
+    let v: Vec<_> = seeds(d).map(gm1::proto3).collect();
+    let mut g = c.benchmark_group(format!("messages-{}", d.name()));
+    let p: Vec<_> = v.iter().map(gm1::proto3_to_prost).collect();
+    bijou_and_prost(&mut g, &v, &p);
+    let o: Vec<_> = v.iter().map(gm1::proto3_to_buffa).collect();
+    buffa_ops(&mut g, &o, |x| {
+        black_box(&f3::GoogleMessage1View::decode_view(x).expect("valid"));
+    });
+    g.finish();
+
+    let d = D::Gm1Proto2;
+    let v: Vec<_> = seeds(d).map(gm1::proto2).collect();
+    let mut g = c.benchmark_group(format!("messages-{}", d.name()));
+    let p: Vec<_> = v.iter().map(gm1::proto2_to_prost).collect();
+    bijou_and_prost(&mut g, &v, &p);
+    let o: Vec<_> = v.iter().map(gm1::proto2_to_buffa).collect();
+    buffa_ops(&mut g, &o, |x| {
+        black_box(&f2::GoogleMessage1View::decode_view(x).expect("valid"));
+    });
     g.finish();
 }
 

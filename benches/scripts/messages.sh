@@ -61,15 +61,23 @@ if [ "$callgrind" = 1 ]; then
   out_dir="$(mktemp -d)"
   n=5
   echo "# counted $(date -u '+%Y-%m-%d %H:%M') (UTC) at commit $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- crates benches || echo ' with uncommitted changes')" > "$counts.tmp"
-  for ds in telemetry cas wide numeric; do
+  for ds in telemetry cas wide numeric gm1-proto3 gm1-proto2; do
     for op in bijou-encode bijou-encoded-len bijou-decode bijou-decode-preserve \
       prost-encode prost-encoded-len prost-decode prost-decode-reencode-compare \
-      bilrost-encode bilrost-decode-distinguished; do
-      if [ "$ds" = wide ] && [[ "$op" == bilrost* ]]; then continue; fi
+      bilrost-encode bilrost-decode-distinguished \
+      buffa-encode buffa-encoded-len buffa-decode buffa-view-decode; do
+      case "$ds/$op" in
+        wide/bilrost* | gm1-*/bilrost*) continue ;;   # no bilrost peer
+        gm1-*/*) ;;
+        */buffa*) continue ;;                          # buffa only on GoogleMessage1
+      esac
+      # Single GoogleMessage1 values are small: more iterations for a steady count.
+      iters=$n
+      case "$ds" in gm1-*) iters=$((n * 100)) ;; esac
       ir=$(valgrind --tool=callgrind --toggle-collect='*timed*' \
-        --callgrind-out-file="$out_dir/$ds-$op.out" "$profile" "$ds" "$op" "$n" 2>&1 |
+        --callgrind-out-file="$out_dir/$ds-$op.out" "$profile" "$ds" "$op" "$iters" 2>&1 |
         awk '/Collected/ {print $4}')
-      echo "$ds $op $((ir / n))" >> "$counts.tmp"
+      echo "$ds $op $((ir / iters))" >> "$counts.tmp"
     done
   done
   mv "$counts.tmp" "$counts"

@@ -8,15 +8,16 @@
 //! ```
 //! Only `timed` (the loop) is collected with that option, so setup is excluded; divide
 //! the total by ITERATIONS (default 20) for instructions per operation. DATASET is one of
-//! telemetry, cas, wide, numeric; OP one of the ids of `benches/messages.rs`.
+//! telemetry, cas, wide, numeric, gm1-proto3, gm1-proto2; OP one of the ids of
+//! `benches/messages.rs`.
 
 use std::hint::black_box;
 
-use bijoubuf_benches::msg::convert;
 use bijoubuf_benches::msg::data::{self, Dataset};
 use bijoubuf_benches::msg::ops::{
-    PRESERVE, bijou_encode, bilrost_encode, prost_decode_canonical, prost_encode,
+    PRESERVE, bijou_encode, bilrost_encode, buffa_encode, prost_decode_canonical, prost_encode,
 };
+use bijoubuf_benches::msg::{convert, gm1};
 
 /// The loop callgrind collects.
 #[inline(never)]
@@ -76,6 +77,28 @@ where
     Ok(())
 }
 
+fn run_buffa<'a, O, V>(op: &str, iters: usize, o: &O, bytes: &'a [u8]) -> Result<(), String>
+where
+    O: buffa::Message,
+    V: buffa::MessageView<'a>,
+{
+    let mut buf = Vec::with_capacity(1 << 20);
+    match op {
+        "buffa-encode" => timed(iters, || buffa_encode(black_box(o), &mut buf)),
+        "buffa-encoded-len" => timed(iters, || {
+            black_box(black_box(o).encoded_len());
+        }),
+        "buffa-decode" => timed(iters, || {
+            black_box(O::decode_from_slice(black_box(bytes)).ok());
+        }),
+        "buffa-view-decode" => timed(iters, || {
+            black_box(V::decode_view(black_box(bytes)).ok());
+        }),
+        _ => return Err(format!("unknown operation {op}")),
+    }
+    Ok(())
+}
+
 fn main() -> Result<(), String> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let (Some(ds), Some(op)) = (args.first(), args.get(1)) else {
@@ -122,6 +145,32 @@ fn main() -> Result<(), String> {
                 run_bilrost(op, iters, &convert::numeric::to_bilrost(&v))
             } else {
                 run_common(op, iters, &v, &convert::numeric::to_prost(&v))
+            }
+        }
+        Dataset::Gm1Proto3 => {
+            use bijoubuf_benches::msg::buffa_types::benchmarks::proto3 as f;
+            let v = gm1::proto3(s);
+            if op.starts_with("buffa") {
+                let o = gm1::proto3_to_buffa(&v);
+                let bytes = buffa::Message::encode_to_vec(&o);
+                run_buffa::<_, f::GoogleMessage1View<'_>>(op, iters, &o, &bytes)
+            } else if bil {
+                Err("GoogleMessage1 has no bilrost peer".into())
+            } else {
+                run_common(op, iters, &v, &gm1::proto3_to_prost(&v))
+            }
+        }
+        Dataset::Gm1Proto2 => {
+            use bijoubuf_benches::msg::buffa_types::benchmarks::proto2 as f;
+            let v = gm1::proto2(s);
+            if op.starts_with("buffa") {
+                let o = gm1::proto2_to_buffa(&v);
+                let bytes = buffa::Message::encode_to_vec(&o);
+                run_buffa::<_, f::GoogleMessage1View<'_>>(op, iters, &o, &bytes)
+            } else if bil {
+                Err("GoogleMessage1 has no bilrost peer".into())
+            } else {
+                run_common(op, iters, &v, &gm1::proto2_to_prost(&v))
             }
         }
     }

@@ -28,15 +28,21 @@ pub enum Dataset {
     Wide,
     /// 16 numeric series of 256 points each.
     Numeric,
+    /// protobuf's benchmark message GoogleMessage1, proto3: one message per value.
+    Gm1Proto3,
+    /// protobuf's benchmark message GoogleMessage1, proto2: one message per value.
+    Gm1Proto2,
 }
 
 impl Dataset {
     /// Every dataset, in table order.
-    pub const ALL: [Dataset; 4] = [
+    pub const ALL: [Dataset; 6] = [
         Dataset::Telemetry,
         Dataset::Cas,
         Dataset::Wide,
         Dataset::Numeric,
+        Dataset::Gm1Proto3,
+        Dataset::Gm1Proto2,
     ];
 
     /// Name used in benchmark ids and tables.
@@ -46,6 +52,8 @@ impl Dataset {
             Dataset::Cas => "cas",
             Dataset::Wide => "wide",
             Dataset::Numeric => "numeric",
+            Dataset::Gm1Proto3 => "gm1-proto3",
+            Dataset::Gm1Proto2 => "gm1-proto2",
         }
     }
 
@@ -68,6 +76,25 @@ impl Dataset {
                 "`SeriesBatch`: 16 series × 256 points of packed uint64, sint64, double and \
                  fixed32"
             }
+            Dataset::Gm1Proto3 => {
+                "`benchmarks.proto3.GoogleMessage1`, protobuf's benchmark message: 41 \
+                 fields up to 280 and a 20-field sub-message up to 300, about half set, \
+                 small integers, short strings; one message per value"
+            }
+            Dataset::Gm1Proto2 => {
+                "`benchmarks.proto2.GoogleMessage1`: the same data with proto2's explicit \
+                 presence, three required fields and defaults"
+            }
+        }
+    }
+
+    /// How many values (seeds) a benchmark cycles through: the batches are large enough
+    /// that 8 keep the branch predictor from learning them; single GoogleMessage1 values
+    /// are not, so they take 64.
+    pub const fn variants(self) -> u64 {
+        match self {
+            Dataset::Gm1Proto3 | Dataset::Gm1Proto2 => 64,
+            _ => 8,
         }
     }
 

@@ -1,11 +1,13 @@
 //! The message benchmarks: schemas in `benches/schemas/`, generated into bijoubuf types
 //! ([`bijou`]) and prost types ([`pb`]), hand-derived bilrost equivalents ([`bil`]), seeded
 //! data generators ([`data`]) and the conversions that give every peer the same logical
-//! data ([`convert`]).
+//! data ([`convert`]); protobuf's own benchmark message GoogleMessage1 ([`gm1`]) also has
+//! buffa's types ([`buffa_types`]).
 
 pub mod bil;
 pub mod convert;
 pub mod data;
+pub mod gm1;
 pub mod ops;
 pub mod sizes;
 
@@ -36,6 +38,17 @@ pub mod bijou {
     pub mod nest {
         include!(concat!(env!("OUT_DIR"), "/bijou/nest.rs"));
     }
+    /// protobuf's benchmark messages.
+    pub mod benchmarks {
+        /// `google_message1_proto3.proto`.
+        pub mod proto3 {
+            include!(concat!(env!("OUT_DIR"), "/bijou/benchmarks.proto3.rs"));
+        }
+        /// `google_message1_proto2.proto`.
+        pub mod proto2 {
+            include!(concat!(env!("OUT_DIR"), "/bijou/benchmarks.proto2.rs"));
+        }
+    }
 }
 
 /// prost's generated types from the same descriptor set.
@@ -61,4 +74,22 @@ pub mod pb {
     pub mod nest {
         include!(concat!(env!("OUT_DIR"), "/prost/nest.rs"));
     }
+    /// protobuf's benchmark messages.
+    pub mod benchmarks {
+        /// `google_message1_proto3.proto`.
+        pub mod proto3 {
+            include!(concat!(env!("OUT_DIR"), "/prost/benchmarks.proto3.rs"));
+        }
+        /// `google_message1_proto2.proto`.
+        pub mod proto2 {
+            include!(concat!(env!("OUT_DIR"), "/prost/benchmarks.proto2.rs"));
+        }
+    }
+}
+
+/// buffa's generated types (owned, and `…View<'a>` borrowing from the input) for
+/// protobuf's benchmark messages, from the same descriptor set.
+#[allow(missing_docs, unreachable_pub, clippy::all)]
+pub mod buffa_types {
+    include!(concat!(env!("OUT_DIR"), "/buffa/mod.rs"));
 }

@@ -27,6 +27,12 @@ pub fn bilrost_encode<M: bilrost::Message>(m: &M, buf: &mut Vec<u8>) {
     m.encode(buf).expect("a Vec has room");
 }
 
+/// Encode a buffa message into a reused buffer.
+pub fn buffa_encode<M: buffa::Message>(m: &M, buf: &mut Vec<u8>) {
+    buf.clear();
+    m.encode(buf);
+}
+
 /// What a protobuf user does to learn whether bytes are the canonical encoding of their
 /// value: decode, re-encode into a reused buffer, compare. Returns the value when the bytes
 /// were canonical (for prost's own encoder: fields in number order, shortest varints,
@@ -48,9 +54,10 @@ pub const PRESERVE: bijoubuf::DecodeOptions =
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::msg::{bijou, bil, convert, data, pb};
+    use crate::msg::{bijou, bil, buffa_types, convert, data, gm1, pb};
     use bijoubuf::Message as _;
     use bilrost::OwnedMessage as _;
+    use buffa::{Message as _, MessageView as _};
     use prost::Message as _;
 
     fn check_bijou<M: bijoubuf::Message + PartialEq + std::fmt::Debug>(m: &M) -> Vec<u8> {
@@ -93,6 +100,62 @@ mod tests {
         assert_eq!(&M::decode_canonical(&buf[..]).expect("distinguished"), m);
         assert_eq!(&M::decode(&buf[..]).expect("relaxed"), m);
         buf
+    }
+
+    fn check_buffa<M: buffa::Message + PartialEq + std::fmt::Debug>(m: &M) -> Vec<u8> {
+        let mut buf = Vec::new();
+        buffa_encode(m, &mut buf);
+        assert_eq!(buf.len(), m.encoded_len() as usize);
+        assert_eq!(&M::decode_from_slice(&buf).expect("buffa decode"), m);
+        buf
+    }
+
+    #[test]
+    fn google_message1_peers_agree() {
+        use buffa_types::benchmarks::{proto2 as f2, proto3 as f3};
+        let mut sizes = Vec::new();
+        for seed in 0..64 {
+            let v2 = gm1::proto2(seed);
+            let v3 = gm1::proto3(seed);
+            check_bijou(&v2);
+            let b3 = check_bijou(&v3);
+            let p2 = check_prost(&gm1::proto2_to_prost(&v2));
+            let p3 = check_prost(&gm1::proto3_to_prost(&v3));
+            let o2 = gm1::proto2_to_buffa(&v2);
+            let o3 = gm1::proto3_to_buffa(&v3);
+            let f2b = check_buffa(&o2);
+            let f3b = check_buffa(&o3);
+            // prost and buffa both write protobuf: each reads the other's bytes as the
+            // same value, so the conversions carry the same data to both.
+            assert_eq!(f2::GoogleMessage1::decode_from_slice(&p2).unwrap(), o2);
+            assert_eq!(f3::GoogleMessage1::decode_from_slice(&p3).unwrap(), o3);
+            assert_eq!(
+                pb::benchmarks::proto3::GoogleMessage1::decode(&f3b[..]).unwrap(),
+                gm1::proto3_to_prost(&v3)
+            );
+            // The views borrow the same data.
+            let view = f3::GoogleMessage1View::decode_view(&f3b).unwrap();
+            assert_eq!(view.field1, v3.field1);
+            assert_eq!(view.field15.is_set(), v3.field15.is_some());
+            let view = f2::GoogleMessage1View::decode_view(&f2b).unwrap();
+            assert_eq!(view.field129, v2.field129.as_deref());
+            sizes.push((b3.len(), p3.len()));
+        }
+        // Shaped like the published payloads: a few hundred bytes, never empty; about
+        // half the optional fields set.
+        let (b, p): (usize, usize) = sizes.iter().fold((0, 0), |a, s| (a.0 + s.0, a.1 + s.1));
+        assert!(
+            (100..400).contains(&(p / 64)),
+            "mean protobuf size {}",
+            p / 64
+        );
+        assert!(b <= p + p / 20, "bijoubuf {b} against protobuf {p}");
+        let set = (0..64)
+            .map(|s| gm1::proto2(s).field280.is_some() as u32)
+            .sum::<u32>();
+        assert!((16..48).contains(&set), "{set}");
+        assert_eq!(gm1::proto3(7), gm1::proto3(7));
+        assert_ne!(gm1::proto3(7), gm1::proto3(8));
     }
 
     #[test]

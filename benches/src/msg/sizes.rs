@@ -3,7 +3,7 @@
 use std::io::Write as _;
 
 use super::data::{self, Dataset};
-use super::{bijou, convert};
+use super::{bijou, convert, gm1};
 
 /// One peer's encoding of one dataset.
 #[derive(Debug, Clone)]
@@ -96,6 +96,20 @@ pub fn encodings(d: Dataset) -> Vec<(&'static str, Vec<u8>)> {
                 ("bijoubuf", bij(&v)),
                 ("protobuf", convert::numeric::to_prost(&v).encode_to_vec()),
                 ("bilrost", convert::numeric::to_bilrost(&v).encode_to_vec()),
+            ]
+        }
+        Dataset::Gm1Proto3 => {
+            let v = gm1::proto3(s);
+            vec![
+                ("bijoubuf", bij(&v)),
+                ("protobuf", gm1::proto3_to_prost(&v).encode_to_vec()),
+            ]
+        }
+        Dataset::Gm1Proto2 => {
+            let v = gm1::proto2(s);
+            vec![
+                ("bijoubuf", bij(&v)),
+                ("protobuf", gm1::proto2_to_prost(&v).encode_to_vec()),
             ]
         }
     }
