@@ -122,12 +122,12 @@ pub fn proto2(seed: u64) -> b2::GoogleMessage1 {
     let r = &mut rng(seed);
     let i = |r: &mut R| small_i32(r);
     let b = |r: &mut R| r.random_bool(0.5);
-    let s = |r: &mut R| text(r, 4, 24);
+    let s = |r: &mut R| text(r, 6, 32);
     let n5 = r.random_range(0..4);
     b2::GoogleMessage1 {
-        field1: text(r, 8, 32),
-        field9: opt(r, 0.4, s),
-        field18: opt(r, 0.4, s),
+        field1: text(r, 16, 48),
+        field9: opt(r, 0.5, s),
+        field18: opt(r, 0.5, s),
         field80: opt(r, 0.5, b),
         field81: opt(r, 0.5, b),
         field2: small_i32(r),
@@ -135,10 +135,10 @@ pub fn proto2(seed: u64) -> b2::GoogleMessage1 {
         field280: opt(r, 0.5, i),
         field6: opt(r, 0.5, i),
         field22: opt(r, 0.3, |r| mostly_small(r) as i64),
-        field4: opt(r, 0.4, s),
+        field4: opt(r, 0.5, s),
         field5: (0..n5).map(|_| r.random()).collect(),
         field59: opt(r, 0.5, b),
-        field7: opt(r, 0.4, s),
+        field7: opt(r, 0.5, s),
         field16: opt(r, 0.5, i),
         field130: opt(r, 0.5, i),
         field12: opt(r, 0.5, b),
@@ -148,8 +148,8 @@ pub fn proto2(seed: u64) -> b2::GoogleMessage1 {
         field104: opt(r, 0.5, i),
         field100: opt(r, 0.5, i),
         field101: opt(r, 0.5, i),
-        field102: opt(r, 0.4, s),
-        field103: opt(r, 0.4, s),
+        field102: opt(r, 0.5, s),
+        field103: opt(r, 0.5, s),
         field29: opt(r, 0.5, i),
         field30: opt(r, 0.5, b),
         field60: opt(r, 0.5, i),
