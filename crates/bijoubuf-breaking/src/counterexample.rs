@@ -151,9 +151,11 @@ fn confirm(
                     _ => true,
                 }
             })?;
+            let wk = msg.descriptor().field(*n).map(|f| f.kind());
+            let rk = r.field(*n).map(|f| f.kind());
             Outcome::Misread {
-                written: msg.get(*n).map_or("unset".into(), show),
-                read: read.get(*n).map_or("unset".into(), show),
+                written: msg.get(*n).map_or("unset".into(), |v| show_as(v, wk.as_ref())),
+                read: read.get(*n).map_or("unset".into(), |v| show_as(v, rk.as_ref())),
             }
         }
     };
@@ -369,6 +371,17 @@ pub fn same_message(x: &DynamicMessage, y: &DynamicMessage) -> bool {
         && xs.iter().zip(&ys).all(|((fa, a), (fb, b))| {
             fa.number() == fb.number() && same(a, b, &fa.kind(), &fb.kind())
         })
+}
+
+/// [`show`], with an enum number followed by the name the schema gives it.
+fn show_as(v: &Value, kind: Option<&Kind>) -> String {
+    match (v, kind) {
+        (Value::EnumNumber(n), Some(Kind::Enum(e))) => match e.name_of(*n) {
+            Some(name) => format!("{name} ({n})"),
+            None => format!("unnamed enum number {n}"),
+        },
+        _ => show(v),
+    }
 }
 
 /// A value in a short text form: `1`, `"a"`, `[1]`, `{"k": 1}`, `M { a: 1 }`.
