@@ -48,6 +48,16 @@ fn assert_reads_back(old: &MessageDescriptor, new: &MessageDescriptor, msg: &Dyn
     assert_eq!(new_read.encode().expect("re-encodes"), bytes);
 }
 
+/// A fresh runner for each property: a `TestRunner` counts successes across runs, so a
+/// shared one would stop testing after the first property's cases.
+fn runner(cases: u32) -> TestRunner {
+    TestRunner::new(Config {
+        cases,
+        failure_persistence: None,
+        ..Config::default()
+    })
+}
+
 fn scalar_value(t: WireScalar) -> BoxedStrategy<Value> {
     use ScalarType as S;
     match t {
@@ -68,7 +78,6 @@ fn scalar_value(t: WireScalar) -> BoxedStrategy<Value> {
 
 #[test]
 fn every_scalar_pair_follows_the_table_and_breaks_are_confirmed() {
-    let mut runner = TestRunner::new(Config { cases: 48, ..Config::default() });
     let mut checked = 0;
     for from in WireScalar::ALL {
         for to in WireScalar::ALL {
@@ -91,7 +100,7 @@ fn every_scalar_pair_follows_the_table_and_breaks_are_confirmed() {
                             .prop_map(Value::List)
                             .boxed()
                     };
-                    runner
+                    runner(48)
                         .run(&value, |v| {
                             let mut msg = DynamicMessage::new(old.clone());
                             msg.set(1, v).expect("value fits");
@@ -228,7 +237,6 @@ fn safe_changes() -> Vec<(String, String, &'static str, &'static str)> {
 
 #[test]
 fn changes_without_canonical_findings_keep_old_bytes() {
-    let mut runner = TestRunner::new(Config { cases: 200, ..Config::default() });
     for (old, new, old_name, new_name) in safe_changes() {
         let c = case(&old, &new);
         assert!(
@@ -238,7 +246,7 @@ fn changes_without_canonical_findings_keep_old_bytes() {
         );
         let old_desc = DescriptorPool::new(&c.old).message(old_name).expect("old message");
         let new_desc = DescriptorPool::new(&c.new).message(new_name).expect("new message");
-        runner
+        runner(200)
             .run(&any::<u64>(), |seed| {
                 let msg = arb_message(&old_desc, &mut Rng(seed), 2);
                 assert_reads_back(&old_desc, &new_desc, &msg);
