@@ -127,7 +127,14 @@ impl<'a> Cmp<'a> {
                 );
                 for cat in [Category::Json, Category::Source] {
                     let at = Loc::File(n.name.clone());
-                    self.emit(Rule::PackageChanged, cat, Severity::Error, message.clone(), at, None);
+                    self.emit(
+                        Rule::PackageChanged,
+                        cat,
+                        Severity::Error,
+                        message.clone(),
+                        at,
+                        None,
+                    );
                 }
             }
         }
@@ -194,7 +201,8 @@ impl<'a> Cmp<'a> {
                 })
                 .collect();
             if let [one] = candidates.as_slice() {
-                self.enums.insert((name.clone(), one.full_name.clone()), None);
+                self.enums
+                    .insert((name.clone(), one.full_name.clone()), None);
             } else {
                 let at = self.new_place_of_removed(name);
                 self.emit(
@@ -232,7 +240,14 @@ impl<'a> Cmp<'a> {
             let message = format!("message {} is now {}", o.full_name, n.full_name);
             for cat in [Category::Json, Category::Source] {
                 let at = Loc::Message(n.full_name.clone());
-                self.emit(Rule::MessageRenamed, cat, Severity::Error, message.clone(), at, None);
+                self.emit(
+                    Rule::MessageRenamed,
+                    cat,
+                    Severity::Error,
+                    message.clone(),
+                    at,
+                    None,
+                );
             }
         }
         self.directional(o, n, Side::Old);
@@ -263,7 +278,10 @@ impl<'a> Cmp<'a> {
             match r.field(f.number) {
                 Some(g) => self.field_pair(w, r, f, g, writer),
                 None => {
-                    if let Some(g) = r.field_by_name(&f.name).filter(|g| w.field(g.number).is_none()) {
+                    if let Some(g) = r
+                        .field_by_name(&f.name)
+                        .filter(|g| w.field(g.number).is_none())
+                    {
                         let (from, to) = match writer {
                             Side::Old => (f.number, g.number),
                             Side::New => (g.number, f.number),
@@ -273,7 +291,14 @@ impl<'a> Cmp<'a> {
                             "field {}.{} moved from number {from} to {to}",
                             new_msg.full_name, f.name
                         );
-                        self.emit(Rule::FieldRenumbered, cat, Severity::Error, message, at, subject(Witness::Fields(vec![f.number])));
+                        self.emit(
+                            Rule::FieldRenumbered,
+                            cat,
+                            Severity::Error,
+                            message,
+                            at,
+                            subject(Witness::Fields(vec![f.number])),
+                        );
                     } else if writer == Side::Old {
                         let reserved = if r.is_reserved(f.number) {
                             "; it is reserved, but a strict reader still refuses old bytes holding it"
@@ -285,16 +310,44 @@ impl<'a> Cmp<'a> {
                             w.full_name, f.name, f.number
                         );
                         let at = Loc::Message(r.full_name.clone());
-                        self.emit(Rule::FieldRemoved, cat, Severity::Error, message.clone(), at.clone(), subject(Witness::Fields(vec![f.number])));
-                        self.emit(Rule::FieldRemoved, Category::Json, Severity::Error, message.clone(), at.clone(), None);
-                        self.emit(Rule::FieldRemoved, Category::Source, Severity::Error, message, at, None);
+                        self.emit(
+                            Rule::FieldRemoved,
+                            cat,
+                            Severity::Error,
+                            message.clone(),
+                            at.clone(),
+                            subject(Witness::Fields(vec![f.number])),
+                        );
+                        self.emit(
+                            Rule::FieldRemoved,
+                            Category::Json,
+                            Severity::Error,
+                            message.clone(),
+                            at.clone(),
+                            None,
+                        );
+                        self.emit(
+                            Rule::FieldRemoved,
+                            Category::Source,
+                            Severity::Error,
+                            message,
+                            at,
+                            None,
+                        );
                     } else {
                         let message = format!(
                             "field {}.{} ({}) is new: a strict old reader refuses bytes holding it; a preserving one keeps it",
                             w.full_name, f.name, f.number
                         );
                         let at = Loc::Field(w.full_name.clone(), f.number);
-                        self.emit(Rule::FieldAdded, cat, Severity::Warning, message, at, subject(Witness::Fields(vec![f.number])));
+                        self.emit(
+                            Rule::FieldAdded,
+                            cat,
+                            Severity::Warning,
+                            message,
+                            at,
+                            subject(Witness::Fields(vec![f.number])),
+                        );
                     }
                 }
             }
@@ -305,16 +358,29 @@ impl<'a> Cmp<'a> {
                 let (rule, message, at) = match writer {
                     Side::Old => (
                         Rule::RequiredAdded,
-                        format!("required field {}.{} is new: old bytes do not hold it", r.full_name, g.name),
+                        format!(
+                            "required field {}.{} is new: old bytes do not hold it",
+                            r.full_name, g.name
+                        ),
                         Loc::Field(r.full_name.clone(), g.number),
                     ),
                     Side::New => (
                         Rule::RequiredRemoved,
-                        format!("required field {}.{} is removed: old readers still require it", r.full_name, g.name),
+                        format!(
+                            "required field {}.{} is removed: old readers still require it",
+                            r.full_name, g.name
+                        ),
                         Loc::Message(w.full_name.clone()),
                     ),
                 };
-                self.emit(rule, cat, Severity::Error, message, at, subject(Witness::Empty));
+                self.emit(
+                    rule,
+                    cat,
+                    Severity::Error,
+                    message,
+                    at,
+                    subject(Witness::Empty),
+                );
             }
         }
         // SPEC §5.4: members of one reader oneof that the writer can set together.
@@ -332,15 +398,26 @@ impl<'a> Cmp<'a> {
                 let message = match writer {
                     Side::Old => format!(
                         "fields {} and {} of {}, which old bytes may hold together, are members of oneof {oneof}",
-                        name(a), name(b), r.full_name
+                        name(a),
+                        name(b),
+                        r.full_name
                     ),
                     Side::New => format!(
                         "fields {} and {} of {} left oneof {oneof}: the new schema may write both, an old reader refuses that",
-                        name(a), name(b), w.full_name
+                        name(a),
+                        name(b),
+                        w.full_name
                     ),
                 };
                 let at = Loc::Field(new_msg.full_name.clone(), a);
-                self.emit(Rule::FieldOneofChanged, cat, Severity::Error, message, at, subject(Witness::Fields(vec![a, b])));
+                self.emit(
+                    Rule::FieldOneofChanged,
+                    cat,
+                    Severity::Error,
+                    message,
+                    at,
+                    subject(Witness::Fields(vec![a, b])),
+                );
             }
         }
     }
@@ -373,14 +450,30 @@ impl<'a> Cmp<'a> {
                 if c != Compat::Identical {
                     let message = format!(
                         "{what}: map key type {} → {} ({})",
-                        old_key(old_f), old_key(new_f), verdict(c)
+                        old_key(old_f),
+                        old_key(new_f),
+                        verdict(c)
                     );
-                    self.emit(Rule::FieldTypeChanged, cat, Severity::Error, message, at.clone(), subject.clone());
+                    self.emit(
+                        Rule::FieldTypeChanged,
+                        cat,
+                        Severity::Error,
+                        message,
+                        at.clone(),
+                        subject.clone(),
+                    );
                 }
             }
             (Card::Map(_), Card::Repeated) | (Card::Repeated, Card::Map(_)) => {
                 let message = format!("{what} changed between a map and a repeated entry message");
-                self.emit(Rule::FieldMapChanged, cat, Severity::Error, message, at, subject);
+                self.emit(
+                    Rule::FieldMapChanged,
+                    cat,
+                    Severity::Error,
+                    message,
+                    at,
+                    subject,
+                );
                 return;
             }
             _ => {
@@ -389,7 +482,14 @@ impl<'a> Cmp<'a> {
                     card_word(&old_f.card),
                     card_word(&new_f.card)
                 );
-                self.emit(Rule::FieldCardinalityChanged, cat, Severity::Error, message, at, subject);
+                self.emit(
+                    Rule::FieldCardinalityChanged,
+                    cat,
+                    Severity::Error,
+                    message,
+                    at,
+                    subject,
+                );
                 return;
             }
         }
@@ -416,7 +516,14 @@ impl<'a> Cmp<'a> {
                     elem_word(&old_f.elem),
                     elem_word(&new_f.elem)
                 );
-                self.emit(Rule::FieldTypeChanged, cat, Severity::Error, message, at.clone(), subject.clone());
+                self.emit(
+                    Rule::FieldTypeChanged,
+                    cat,
+                    Severity::Error,
+                    message,
+                    at.clone(),
+                    subject.clone(),
+                );
             }
             (a, b) => {
                 let (a, b) = (wire_scalar(a), wire_scalar(b));
@@ -434,7 +541,14 @@ impl<'a> Cmp<'a> {
                         writer.other().name(),
                         verdict(c)
                     );
-                    self.emit(Rule::FieldTypeChanged, cat, Severity::Error, message, at.clone(), subject.clone());
+                    self.emit(
+                        Rule::FieldTypeChanged,
+                        cat,
+                        Severity::Error,
+                        message,
+                        at.clone(),
+                        subject.clone(),
+                    );
                 }
             }
         }
@@ -444,17 +558,37 @@ impl<'a> Cmp<'a> {
         // SPEC §5.1: an implicit reader refuses a written default.
         if f.tracks_presence() && g.presence == Presence::Implicit {
             let message = match writer {
-                Side::Old => format!("{what} lost explicit presence: old bytes holding a set default are refused"),
-                Side::New => format!("{what} gained explicit presence: a set default the new schema writes is refused by old readers"),
+                Side::Old => format!(
+                    "{what} lost explicit presence: old bytes holding a set default are refused"
+                ),
+                Side::New => format!(
+                    "{what} gained explicit presence: a set default the new schema writes is refused by old readers"
+                ),
             };
-            self.emit(Rule::FieldPresenceChanged, cat, Severity::Error, message, at.clone(), subject.clone());
+            self.emit(
+                Rule::FieldPresenceChanged,
+                cat,
+                Severity::Error,
+                message,
+                at.clone(),
+                subject.clone(),
+            );
         }
         if f.presence != Presence::Required && g.presence == Presence::Required {
             let (rule, message) = match writer {
-                Side::Old => (Rule::RequiredAdded, format!("{what} became required: old bytes may lack it")),
-                Side::New => (Rule::RequiredRemoved, format!("{what} is no longer required: old readers refuse bytes without it")),
+                Side::Old => (
+                    Rule::RequiredAdded,
+                    format!("{what} became required: old bytes may lack it"),
+                ),
+                Side::New => (
+                    Rule::RequiredRemoved,
+                    format!("{what} is no longer required: old readers refuse bytes without it"),
+                ),
             };
-            let subject = subject.map(|s| Subject { witness: Witness::Empty, ..s });
+            let subject = subject.map(|s| Subject {
+                witness: Witness::Empty,
+                ..s
+            });
             self.emit(rule, cat, Severity::Error, message, at, subject);
         }
     }
@@ -466,27 +600,70 @@ impl<'a> Cmp<'a> {
             let at = Loc::Field(n.full_name.clone(), g.number);
             let what = format!("field {}.{}", n.full_name, g.name);
             if f.name != g.name {
-                let message = format!("field {}.{} ({}) is now named {}", o.full_name, f.name, f.number, g.name);
+                let message = format!(
+                    "field {}.{} ({}) is now named {}",
+                    o.full_name, f.name, f.number, g.name
+                );
                 if f.json_name != g.json_name {
-                    self.emit(Rule::FieldRenamed, Category::Json, Severity::Error, message.clone(), at.clone(), None);
+                    self.emit(
+                        Rule::FieldRenamed,
+                        Category::Json,
+                        Severity::Error,
+                        message.clone(),
+                        at.clone(),
+                        None,
+                    );
                 }
-                self.emit(Rule::FieldRenamed, Category::Source, Severity::Error, message, at.clone(), None);
+                self.emit(
+                    Rule::FieldRenamed,
+                    Category::Source,
+                    Severity::Error,
+                    message,
+                    at.clone(),
+                    None,
+                );
             } else if f.json_name != g.json_name {
-                let message = format!("{what}: JSON name {:?} is now {:?}", f.json_name, g.json_name);
-                self.emit(Rule::FieldJsonNameChanged, Category::Json, Severity::Error, message, at.clone(), None);
+                let message = format!(
+                    "{what}: JSON name {:?} is now {:?}",
+                    f.json_name, g.json_name
+                );
+                self.emit(
+                    Rule::FieldJsonNameChanged,
+                    Category::Json,
+                    Severity::Error,
+                    message,
+                    at.clone(),
+                    None,
+                );
             }
             let same_shape = match (&f.card, &g.card) {
                 (Card::Map(_), Card::Repeated) | (Card::Repeated, Card::Map(_)) => {
-                    let message = format!("{what} changed between a map and a repeated entry message");
+                    let message =
+                        format!("{what} changed between a map and a repeated entry message");
                     for cat in [Category::Json, Category::Source] {
-                        self.emit(Rule::FieldMapChanged, cat, Severity::Error, message.clone(), at.clone(), None);
+                        self.emit(
+                            Rule::FieldMapChanged,
+                            cat,
+                            Severity::Error,
+                            message.clone(),
+                            at.clone(),
+                            None,
+                        );
                     }
                     false
                 }
                 (a, b) if std::mem::discriminant(a) != std::mem::discriminant(b) => {
-                    let message = format!("{what} changed from {} to {}", card_word(a), card_word(b));
+                    let message =
+                        format!("{what} changed from {} to {}", card_word(a), card_word(b));
                     for cat in [Category::Json, Category::Source] {
-                        self.emit(Rule::FieldCardinalityChanged, cat, Severity::Error, message.clone(), at.clone(), None);
+                        self.emit(
+                            Rule::FieldCardinalityChanged,
+                            cat,
+                            Severity::Error,
+                            message.clone(),
+                            at.clone(),
+                            None,
+                        );
                     }
                     false
                 }
@@ -496,31 +673,77 @@ impl<'a> Cmp<'a> {
                 continue;
             }
             let (json_ok, rust_ok) = match (&f.elem, &g.elem) {
-                (Elem::Message(_), Elem::Message(_)) | (Elem::Enum(_), Elem::Enum(_)) => (true, true),
+                (Elem::Message(_), Elem::Message(_)) | (Elem::Enum(_), Elem::Enum(_)) => {
+                    (true, true)
+                }
                 (Elem::Message(_), _) | (_, Elem::Message(_)) => (false, false),
                 (a, b) => {
                     let (a, b) = (wire_scalar(a), wire_scalar(b));
                     (json_compatible(a, b), rust_type(a) == rust_type(b))
                 }
             };
-            let type_msg = || format!("{what} changed type from {} to {}", elem_word(&f.elem), elem_word(&g.elem));
+            let type_msg = || {
+                format!(
+                    "{what} changed type from {} to {}",
+                    elem_word(&f.elem),
+                    elem_word(&g.elem)
+                )
+            };
             if !json_ok {
-                self.emit(Rule::FieldTypeChanged, Category::Json, Severity::Error, type_msg(), at.clone(), None);
+                self.emit(
+                    Rule::FieldTypeChanged,
+                    Category::Json,
+                    Severity::Error,
+                    type_msg(),
+                    at.clone(),
+                    None,
+                );
             }
             if !rust_ok {
-                self.emit(Rule::FieldTypeChanged, Category::Source, Severity::Error, type_msg(), at.clone(), None);
+                self.emit(
+                    Rule::FieldTypeChanged,
+                    Category::Source,
+                    Severity::Error,
+                    type_msg(),
+                    at.clone(),
+                    None,
+                );
             }
             if let (Card::Map(a), Card::Map(b)) = (&f.card, &g.card)
                 && a != b
             {
                 let message = format!("{what}: map key type {} → {}", a.keyword(), b.keyword());
-                self.emit(Rule::FieldTypeChanged, Category::Source, Severity::Error, message, at.clone(), None);
+                self.emit(
+                    Rule::FieldTypeChanged,
+                    Category::Source,
+                    Severity::Error,
+                    message,
+                    at.clone(),
+                    None,
+                );
             }
-            if f.card == Card::Single && g.card == Card::Single && !matches!(g.elem, Elem::Message(_)) {
+            if f.card == Card::Single
+                && g.card == Card::Single
+                && !matches!(g.elem, Elem::Message(_))
+            {
                 let optional = |p: Presence| p == Presence::Explicit;
-                if optional(f.presence) != optional(g.presence) && f.oneof.is_none() && g.oneof.is_none() {
-                    let message = format!("{what} changed presence from {} to {}", presence_word(f.presence), presence_word(g.presence));
-                    self.emit(Rule::FieldPresenceChanged, Category::Source, Severity::Error, message, at.clone(), None);
+                if optional(f.presence) != optional(g.presence)
+                    && f.oneof.is_none()
+                    && g.oneof.is_none()
+                {
+                    let message = format!(
+                        "{what} changed presence from {} to {}",
+                        presence_word(f.presence),
+                        presence_word(g.presence)
+                    );
+                    self.emit(
+                        Rule::FieldPresenceChanged,
+                        Category::Source,
+                        Severity::Error,
+                        message,
+                        at.clone(),
+                        None,
+                    );
                 }
             }
             let oneof_name = |m: &MsgV, x: &FieldV| x.oneof.map(|i| m.oneofs[i].clone());
@@ -531,7 +754,14 @@ impl<'a> Cmp<'a> {
                     a.map_or("no oneof".into(), |x| format!("oneof {x}")),
                     b.map_or("no oneof".into(), |x| format!("oneof {x}"))
                 );
-                self.emit(Rule::FieldOneofChanged, Category::Source, Severity::Error, message, at, None);
+                self.emit(
+                    Rule::FieldOneofChanged,
+                    Category::Source,
+                    Severity::Error,
+                    message,
+                    at,
+                    None,
+                );
             }
         }
     }
@@ -550,24 +780,62 @@ impl<'a> Cmp<'a> {
                     reader_message: n.full_name.clone(),
                     witness: Witness::Reserved { number: g.number },
                 });
-                self.emit(Rule::ReservedNumberReused, Category::Canonical, Severity::Error, message, at.clone(), subject);
+                self.emit(
+                    Rule::ReservedNumberReused,
+                    Category::Canonical,
+                    Severity::Error,
+                    message,
+                    at.clone(),
+                    subject,
+                );
             }
             if o.reserved_names.contains(&g.name) && o.field_by_name(&g.name).is_none() {
-                let message = format!("field {}.{} uses a name the old schema reserves", n.full_name, g.name);
-                self.emit(Rule::ReservedNameReused, Category::Json, Severity::Error, message, at, None);
+                let message = format!(
+                    "field {}.{} uses a name the old schema reserves",
+                    n.full_name, g.name
+                );
+                self.emit(
+                    Rule::ReservedNameReused,
+                    Category::Json,
+                    Severity::Error,
+                    message,
+                    at,
+                    None,
+                );
             }
         }
         for &(a, b) in &o.reserved {
             if !n.reserved.iter().any(|&(c, d)| c <= a && b <= d) {
-                let range = if a == b { format!("{a}") } else { format!("{a} to {b}") };
+                let range = if a == b {
+                    format!("{a}")
+                } else {
+                    format!("{a} to {b}")
+                };
                 let message = format!("{}: reserved {range} is no longer reserved", n.full_name);
-                self.emit(Rule::ReservedRemoved, Category::Source, Severity::Warning, message, Loc::Message(n.full_name.clone()), None);
+                self.emit(
+                    Rule::ReservedRemoved,
+                    Category::Source,
+                    Severity::Warning,
+                    message,
+                    Loc::Message(n.full_name.clone()),
+                    None,
+                );
             }
         }
         for name in &o.reserved_names {
             if !n.reserved_names.contains(name) {
-                let message = format!("{}: reserved name {name:?} is no longer reserved", n.full_name);
-                self.emit(Rule::ReservedRemoved, Category::Source, Severity::Warning, message, Loc::Message(n.full_name.clone()), None);
+                let message = format!(
+                    "{}: reserved name {name:?} is no longer reserved",
+                    n.full_name
+                );
+                self.emit(
+                    Rule::ReservedRemoved,
+                    Category::Source,
+                    Severity::Warning,
+                    message,
+                    Loc::Message(n.full_name.clone()),
+                    None,
+                );
             }
         }
     }
@@ -575,7 +843,14 @@ impl<'a> Cmp<'a> {
     fn enum_pair(&mut self, o: &EnumV, n: &EnumV, user: EnumUser) {
         if o.full_name != n.full_name {
             let message = format!("enum {} is now {}", o.full_name, n.full_name);
-            self.emit(Rule::EnumRenamed, Category::Source, Severity::Error, message, Loc::Enum(n.full_name.clone()), None);
+            self.emit(
+                Rule::EnumRenamed,
+                Category::Source,
+                Severity::Error,
+                message,
+                Loc::Enum(n.full_name.clone()),
+                None,
+            );
         }
         let user = user.or_else(|| self.enum_user(&o.full_name, &n.full_name));
         for (writer, w, r) in [(Side::Old, o, n), (Side::New, n, o)] {
@@ -584,12 +859,17 @@ impl<'a> Cmp<'a> {
                 Side::New => Category::Forward,
             };
             for (name, number) in &w.values {
-                let Some(other) = r.number_of(name).filter(|m| m != number) else { continue };
+                let Some(other) = r.number_of(name).filter(|m| m != number) else {
+                    continue;
+                };
                 let (from, to) = match writer {
                     Side::Old => (*number, other),
                     Side::New => (other, *number),
                 };
-                let message = format!("enum value {}.{name} moved from number {from} to {to}", n.full_name);
+                let message = format!(
+                    "enum value {}.{name} moved from number {from} to {to}",
+                    n.full_name
+                );
                 let subject = user.as_ref().map(|(om, nm, field)| {
                     let (wm, rm) = match writer {
                         Side::Old => (om.clone(), nm.clone()),
@@ -599,13 +879,30 @@ impl<'a> Cmp<'a> {
                         writer,
                         writer_message: wm,
                         reader_message: rm,
-                        witness: Witness::EnumNumber { field: *field, number: *number },
+                        witness: Witness::EnumNumber {
+                            field: *field,
+                            number: *number,
+                        },
                     }
                 });
                 let at = Loc::EnumValue(n.full_name.clone(), name.clone());
-                self.emit(Rule::EnumValueRenumbered, cat, Severity::Error, message.clone(), at.clone(), subject);
+                self.emit(
+                    Rule::EnumValueRenumbered,
+                    cat,
+                    Severity::Error,
+                    message.clone(),
+                    at.clone(),
+                    subject,
+                );
                 if writer == Side::Old {
-                    self.emit(Rule::EnumValueRenumbered, Category::Json, Severity::Error, message, at, None);
+                    self.emit(
+                        Rule::EnumValueRenumbered,
+                        Category::Json,
+                        Severity::Error,
+                        message,
+                        at,
+                        None,
+                    );
                 }
             }
         }
@@ -615,26 +912,54 @@ impl<'a> Cmp<'a> {
             }
             match n.name_of(*number).filter(|nn| o.number_of(nn).is_none()) {
                 Some(new_name) => {
-                    let message = format!("enum value {}.{name} ({number}) is now named {new_name}", n.full_name);
+                    let message = format!(
+                        "enum value {}.{name} ({number}) is now named {new_name}",
+                        n.full_name
+                    );
                     let at = Loc::EnumValue(n.full_name.clone(), new_name.to_string());
                     for cat in [Category::Json, Category::Source] {
-                        self.emit(Rule::EnumValueRenamed, cat, Severity::Error, message.clone(), at.clone(), None);
+                        self.emit(
+                            Rule::EnumValueRenamed,
+                            cat,
+                            Severity::Error,
+                            message.clone(),
+                            at.clone(),
+                            None,
+                        );
                     }
                 }
                 None => {
-                    let message = format!("enum value {}.{name} ({number}) is removed", o.full_name);
+                    let message =
+                        format!("enum value {}.{name} ({number}) is removed", o.full_name);
                     let at = Loc::Enum(n.full_name.clone());
                     for cat in [Category::Json, Category::Source] {
-                        self.emit(Rule::EnumValueRemoved, cat, Severity::Error, message.clone(), at.clone(), None);
+                        self.emit(
+                            Rule::EnumValueRemoved,
+                            cat,
+                            Severity::Error,
+                            message.clone(),
+                            at.clone(),
+                            None,
+                        );
                     }
                 }
             }
         }
         for (name, number) in &n.values {
             if o.number_of(name).is_none() && o.name_of(*number).is_none() {
-                let message = format!("enum value {}.{name} ({number}) is new: old JSON readers refuse its name", n.full_name);
+                let message = format!(
+                    "enum value {}.{name} ({number}) is new: old JSON readers refuse its name",
+                    n.full_name
+                );
                 let at = Loc::EnumValue(n.full_name.clone(), name.clone());
-                self.emit(Rule::EnumValueAdded, Category::Json, Severity::Warning, message, at, None);
+                self.emit(
+                    Rule::EnumValueAdded,
+                    Category::Json,
+                    Severity::Warning,
+                    message,
+                    at,
+                    None,
+                );
             }
         }
     }

@@ -57,7 +57,12 @@ impl fmt::Display for Counterexample {
         let reader = self.writer.other().name();
         match &self.outcome {
             Outcome::Refused(e) => {
-                write!(f, "are refused by the {reader} schema: {} at byte {}", e.code(), e.offset())?;
+                write!(
+                    f,
+                    "are refused by the {reader} schema: {} at byte {}",
+                    e.code(),
+                    e.offset()
+                )?;
                 let path = e.path_string();
                 if !path.is_empty() {
                     write!(f, ", path {path}")?;
@@ -154,8 +159,12 @@ fn confirm(
             let wk = msg.descriptor().field(*n).map(|f| f.kind());
             let rk = r.field(*n).map(|f| f.kind());
             Outcome::Misread {
-                written: msg.get(*n).map_or("unset".into(), |v| show_as(v, wk.as_ref())),
-                read: read.get(*n).map_or("unset".into(), |v| show_as(v, rk.as_ref())),
+                written: msg
+                    .get(*n)
+                    .map_or("unset".into(), |v| show_as(v, wk.as_ref())),
+                read: read
+                    .get(*n)
+                    .map_or("unset".into(), |v| show_as(v, rk.as_ref())),
             }
         }
     };
@@ -169,7 +178,12 @@ fn confirm(
 
 /// Whether the error is about one of the subject's fields (and not about some other
 /// part of the message the search filled in).
-fn relevant(e: &DecodeError, w: &MessageDescriptor, r: &MessageDescriptor, numbers: &[u32]) -> bool {
+fn relevant(
+    e: &DecodeError,
+    w: &MessageDescriptor,
+    r: &MessageDescriptor,
+    numbers: &[u32],
+) -> bool {
     if numbers.is_empty() {
         return true;
     }
@@ -180,7 +194,8 @@ fn relevant(e: &DecodeError, w: &MessageDescriptor, r: &MessageDescriptor, numbe
         PathSegment::Unknown(u) => *u == n,
         PathSegment::Field(name) => {
             r.field(n).is_some_and(|f| f.name() == name)
-                || w.field(n).is_some_and(|f| r.field_by_name(f.name()).is_some_and(|g| g.name() == name))
+                || w.field(n)
+                    .is_some_and(|f| r.field_by_name(f.name()).is_some_and(|g| g.name() == name))
         }
         _ => false,
     })
@@ -197,7 +212,11 @@ fn reserved(
     let rf = r.field(number)?;
     let reader_wire = field_wire_type(&rf);
     // A VARINT 0 where the reader expects another wire type, else a fixed 4 bytes.
-    let (wire, payload): (u8, &[u8]) = if reader_wire == 0 { (3, &[0, 0, 0, 0]) } else { (0, &[0]) };
+    let (wire, payload): (u8, &[u8]) = if reader_wire == 0 {
+        (3, &[0, 0, 0, 0])
+    } else {
+        (0, &[0])
+    };
     let key = (u64::from(number - 1) << 2) | u64::from(wire);
     let mut bytes = bijou64::encode(key).as_slice().to_vec();
     bytes.extend_from_slice(payload);

@@ -143,7 +143,10 @@ pub fn check_descriptor_sets(
 ) -> Result<Vec<Finding>, ViewError> {
     let old = view::View::new(old, &|_| true)?;
     let new = view::View::new(new, &|_| true)?;
-    Ok(compare::compare(&old, &new).into_iter().map(finding).collect())
+    Ok(compare::compare(&old, &new)
+        .into_iter()
+        .map(finding)
+        .collect())
 }
 
 fn finding(r: compare::Raw) -> Finding {
@@ -188,7 +191,9 @@ fn locate(schema: &Schema, view: &view::View, at: &Loc) -> Option<(String, Span)
             let span = text
                 .find("package")
                 .map(|start| {
-                    let end = text[start..].find(';').map_or(text.len(), |e| start + e + 1);
+                    let end = text[start..]
+                        .find(';')
+                        .map_or(text.len(), |e| start + e + 1);
                     Span::new(start, end)
                 })
                 .unwrap_or_default();

@@ -84,8 +84,13 @@ enum Form {
     Zigzag(u8),
     /// bijou64(v); 1 bit for bool.
     Plain(u8),
-    Fixed { width: u8, kind: FixedKind },
-    Len { utf8: bool },
+    Fixed {
+        width: u8,
+        kind: FixedKind,
+    },
+    Len {
+        utf8: bool,
+    },
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -107,12 +112,30 @@ fn form(t: WireScalar) -> Form {
         S::Uint32 => Form::Plain(32),
         S::Uint64 => Form::Plain(64),
         S::Bool => Form::Plain(1),
-        S::Fixed32 => Form::Fixed { width: 4, kind: FixedKind::Unsigned },
-        S::Sfixed32 => Form::Fixed { width: 4, kind: FixedKind::Signed },
-        S::Float => Form::Fixed { width: 4, kind: FixedKind::Float },
-        S::Fixed64 => Form::Fixed { width: 8, kind: FixedKind::Unsigned },
-        S::Sfixed64 => Form::Fixed { width: 8, kind: FixedKind::Signed },
-        S::Double => Form::Fixed { width: 8, kind: FixedKind::Float },
+        S::Fixed32 => Form::Fixed {
+            width: 4,
+            kind: FixedKind::Unsigned,
+        },
+        S::Sfixed32 => Form::Fixed {
+            width: 4,
+            kind: FixedKind::Signed,
+        },
+        S::Float => Form::Fixed {
+            width: 4,
+            kind: FixedKind::Float,
+        },
+        S::Fixed64 => Form::Fixed {
+            width: 8,
+            kind: FixedKind::Unsigned,
+        },
+        S::Sfixed64 => Form::Fixed {
+            width: 8,
+            kind: FixedKind::Signed,
+        },
+        S::Double => Form::Fixed {
+            width: 8,
+            kind: FixedKind::Float,
+        },
         S::String => Form::Len { utf8: true },
         S::Bytes => Form::Len { utf8: false },
     }
@@ -245,7 +268,10 @@ mod tests {
         assert_eq!(c(S::Sint64, S::Int64), Compat::Identical);
         assert_eq!(c(S::Int32, S::Int64), Compat::Identical);
         assert_eq!(c(S::Int64, S::Sint32), Compat::Narrowed);
-        assert_eq!(compat(WireScalar::Enum, WireScalar::Scalar(S::Sint32)), Compat::Identical);
+        assert_eq!(
+            compat(WireScalar::Enum, WireScalar::Scalar(S::Sint32)),
+            Compat::Identical
+        );
         assert_eq!(c(S::Int32, S::Uint32), Compat::Reinterpreted);
         assert_eq!(c(S::Bool, S::Uint64), Compat::Identical);
         assert_eq!(c(S::Uint32, S::Bool), Compat::Narrowed);

@@ -274,13 +274,22 @@ impl View {
         let number = u32::try_from(f.number())
             .ok()
             .filter(|n| (1..=(1 << 29) - 1).contains(n))
-            .ok_or_else(|| err(format!("{}: field number {} is out of range", path(), f.number())))?;
+            .ok_or_else(|| {
+                err(format!(
+                    "{}: field number {} is out of range",
+                    path(),
+                    f.number()
+                ))
+            })?;
         let type_name = || f.type_name().trim_start_matches('.').to_string();
         let elem = match f.r#type() {
             Type::Message => Elem::Message(type_name()),
             Type::Enum => Elem::Enum(type_name()),
             Type::Group => {
-                return Err(err(format!("{}: groups are not part of bijoubuf v1", path())));
+                return Err(err(format!(
+                    "{}: groups are not part of bijoubuf v1",
+                    path()
+                )));
             }
             t => Elem::Scalar(scalar(t)),
         };
@@ -298,7 +307,9 @@ impl View {
                         return Err(err(format!("{}: map entry without key and value", path())));
                     };
                     let value = match value.r#type() {
-                        Type::Message => Elem::Message(value.type_name().trim_start_matches('.').into()),
+                        Type::Message => {
+                            Elem::Message(value.type_name().trim_start_matches('.').into())
+                        }
                         Type::Enum => Elem::Enum(value.type_name().trim_start_matches('.').into()),
                         t => Elem::Scalar(scalar(t)),
                     };

@@ -9,5 +9,8 @@ fn rules_md_is_the_rule_table() {
             .expect("write RULES.md");
         return;
     }
-    assert_eq!(file, table, "RULES.md differs from RULES (rerun with BIJOUBUF_BLESS=1)");
+    assert_eq!(
+        file, table,
+        "RULES.md differs from RULES (rerun with BIJOUBUF_BLESS=1)"
+    );
 }

@@ -68,10 +68,16 @@ fn scalar_value(t: WireScalar) -> BoxedStrategy<Value> {
             S::Uint32 | S::Fixed32 => any::<u32>().prop_map(Value::U32).boxed(),
             S::Uint64 | S::Fixed64 => any::<u64>().prop_map(Value::U64).boxed(),
             S::Bool => any::<bool>().prop_map(Value::Bool).boxed(),
-            S::Float => any::<u32>().prop_map(|b| Value::F32(f32::from_bits(b))).boxed(),
-            S::Double => any::<u64>().prop_map(|b| Value::F64(f64::from_bits(b))).boxed(),
+            S::Float => any::<u32>()
+                .prop_map(|b| Value::F32(f32::from_bits(b)))
+                .boxed(),
+            S::Double => any::<u64>()
+                .prop_map(|b| Value::F64(f64::from_bits(b)))
+                .boxed(),
             S::String => ".{0,6}".prop_map(Value::String).boxed(),
-            S::Bytes => proptest::collection::vec(any::<u8>(), 0..6).prop_map(Value::Bytes).boxed(),
+            S::Bytes => proptest::collection::vec(any::<u8>(), 0..6)
+                .prop_map(Value::Bytes)
+                .boxed(),
         },
     }
 }
@@ -86,8 +92,16 @@ fn every_scalar_pair_follows_the_table_and_breaks_are_confirmed() {
                 let canonical = !c.ids(Category::Canonical).is_empty();
                 let forward = !c.ids(Category::Forward).is_empty();
                 let what = format!("{label}{} → {}", from.keyword(), to.keyword());
-                assert_eq!(canonical, compat(from, to) != Compat::Identical, "{what}: canonical");
-                assert_eq!(forward, compat(to, from) != Compat::Identical, "{what}: forward");
+                assert_eq!(
+                    canonical,
+                    compat(from, to) != Compat::Identical,
+                    "{what}: canonical"
+                );
+                assert_eq!(
+                    forward,
+                    compat(to, from) != Compat::Identical,
+                    "{what}: forward"
+                );
                 // Panics if the decoder does not confirm a finding.
                 c.confirmed();
                 if !canonical {
@@ -164,9 +178,11 @@ fn arb_elem(kind: &Kind, rng: &mut Rng, depth: u32) -> Value {
 fn arb_field(f: &FieldDescriptor, rng: &mut Rng, depth: u32) -> Value {
     match f.shape() {
         FieldShape::Single(_) => arb_elem(&f.kind(), rng, depth),
-        FieldShape::Repeated => {
-            Value::List((0..rng.below(3)).map(|_| arb_elem(&f.kind(), rng, depth)).collect())
-        }
+        FieldShape::Repeated => Value::List(
+            (0..rng.below(3))
+                .map(|_| arb_elem(&f.kind(), rng, depth))
+                .collect(),
+        ),
         FieldShape::Map(k) => Value::Map(
             (0..rng.below(3))
                 .filter_map(|_| {
@@ -211,27 +227,60 @@ fn p2(body: &str) -> String {
 fn safe_changes() -> Vec<(String, String, &'static str, &'static str)> {
     let kitchen = "enum E { A = 0; B = 1; } message N { sint64 x = 1; repeated string s = 2; }";
     vec![
-        (p3(&format!("{kitchen} message M {{ int32 a = 1; N n = 2; map<uint32, E> m = 3; }}")),
-         p3(&format!("{kitchen} message M {{ sint64 a = 1; N n = 2; map<uint64, E> m = 3; bytes added = 4; }}")),
-         "t.M", "t.M"),
-        (p3(&format!("{kitchen} message M {{ int32 a = 1; string b = 2; }}")),
-         p3(&format!("{kitchen} message M {{ optional int32 a = 1; optional bytes renamed = 2; }}")),
-         "t.M", "t.M"),
-        (p3(&format!("{kitchen} message M {{ oneof o {{ int32 a = 1; N n = 2; }} }}")),
-         p3(&format!("{kitchen} message M {{ optional int64 a = 1; N n = 2; }}")),
-         "t.M", "t.M"),
-        (p3("enum E { A = 0; B = 1; } message M { E e = 1; repeated E es = 2; }"),
-         p3("enum E { A = 0; C = 2; } message M { int32 e = 1; repeated E es = 2; }"),
-         "t.M", "t.M"),
-        (p3("message N { bool x = 1; } message M { N n = 1; repeated N ns = 2; }"),
-         p3("message O { uint64 x = 1; } message M { O n = 1; repeated O ns = 2; }"),
-         "t.M", "t.M"),
-        ("syntax = \"proto3\"; package a; message M { int32 a = 1; }".into(),
-         "syntax = \"proto3\"; package b; message M { int32 a = 1; }".into(),
-         "a.M", "b.M"),
-        (p2("message M { required int32 a = 1; optional string b = 2; }"),
-         p2("message M { optional sint64 a = 1; optional string b = 2; reserved 3; }"),
-         "t.M", "t.M"),
+        (
+            p3(&format!(
+                "{kitchen} message M {{ int32 a = 1; N n = 2; map<uint32, E> m = 3; }}"
+            )),
+            p3(&format!(
+                "{kitchen} message M {{ sint64 a = 1; N n = 2; map<uint64, E> m = 3; bytes added = 4; }}"
+            )),
+            "t.M",
+            "t.M",
+        ),
+        (
+            p3(&format!(
+                "{kitchen} message M {{ int32 a = 1; string b = 2; }}"
+            )),
+            p3(&format!(
+                "{kitchen} message M {{ optional int32 a = 1; optional bytes renamed = 2; }}"
+            )),
+            "t.M",
+            "t.M",
+        ),
+        (
+            p3(&format!(
+                "{kitchen} message M {{ oneof o {{ int32 a = 1; N n = 2; }} }}"
+            )),
+            p3(&format!(
+                "{kitchen} message M {{ optional int64 a = 1; N n = 2; }}"
+            )),
+            "t.M",
+            "t.M",
+        ),
+        (
+            p3("enum E { A = 0; B = 1; } message M { E e = 1; repeated E es = 2; }"),
+            p3("enum E { A = 0; C = 2; } message M { int32 e = 1; repeated E es = 2; }"),
+            "t.M",
+            "t.M",
+        ),
+        (
+            p3("message N { bool x = 1; } message M { N n = 1; repeated N ns = 2; }"),
+            p3("message O { uint64 x = 1; } message M { O n = 1; repeated O ns = 2; }"),
+            "t.M",
+            "t.M",
+        ),
+        (
+            "syntax = \"proto3\"; package a; message M { int32 a = 1; }".into(),
+            "syntax = \"proto3\"; package b; message M { int32 a = 1; }".into(),
+            "a.M",
+            "b.M",
+        ),
+        (
+            p2("message M { required int32 a = 1; optional string b = 2; }"),
+            p2("message M { optional sint64 a = 1; optional string b = 2; reserved 3; }"),
+            "t.M",
+            "t.M",
+        ),
     ]
 }
 
@@ -244,8 +293,12 @@ fn changes_without_canonical_findings_keep_old_bytes() {
             "{old}\n→ {new}\n{:?}",
             c.findings.iter().map(|f| f.to_line()).collect::<Vec<_>>()
         );
-        let old_desc = DescriptorPool::new(&c.old).message(old_name).expect("old message");
-        let new_desc = DescriptorPool::new(&c.new).message(new_name).expect("new message");
+        let old_desc = DescriptorPool::new(&c.old)
+            .message(old_name)
+            .expect("old message");
+        let new_desc = DescriptorPool::new(&c.new)
+            .message(new_name)
+            .expect("new message");
         runner(200)
             .run(&any::<u64>(), |seed| {
                 let msg = arb_message(&old_desc, &mut Rng(seed), 2);
@@ -263,5 +316,10 @@ fn the_value_comparison_can_tell_values_apart() {
     assert!(same(&Value::I32(1), &Value::U32(1), &k, &u));
     assert!(!same(&Value::I32(-1), &Value::U32(1), &k, &u));
     assert!(!same(&Value::F32(1.0), &Value::U32(1), &k, &u));
-    assert!(!same(&Value::List(vec![Value::I32(1)]), &Value::I32(1), &k, &k));
+    assert!(!same(
+        &Value::List(vec![Value::I32(1)]),
+        &Value::I32(1),
+        &k,
+        &k
+    ));
 }

@@ -8,12 +8,17 @@ use bijoubuf_breaking::{Category, Finding, Old, check};
 use bijoubuf_reflect::DescriptorPool;
 use bijoubuf_schema::{Schema, compile_sources};
 
+/// Two versions of a schema and the checker's findings.
 pub struct Case {
+    /// The old version.
     pub old: Schema,
+    /// The new version.
     pub new: Schema,
+    /// What the checker says.
     pub findings: Vec<Finding>,
 }
 
+/// `t.proto` with `text`, compiled.
 pub fn compile(text: &str) -> Schema {
     match compile_sources(&[("t.proto", text)]) {
         Ok(c) => c.schema,
@@ -21,6 +26,7 @@ pub fn compile(text: &str) -> Schema {
     }
 }
 
+/// Compile both versions and compare them.
 pub fn case(old: &str, new: &str) -> Case {
     let old = compile(old);
     let new = compile(new);
