@@ -208,7 +208,11 @@ impl fmt::Display for Report {
             "  {canonical} canonical findings: every message stored under v1 decodes under v2"
         )?;
         writeln!(f, "  to the same value and re-encodes to the same bytes.")?;
-        for c in self.schema_change.iter().filter(|c| c.category != "canonical") {
+        for c in self
+            .schema_change
+            .iter()
+            .filter(|c| c.category != "canonical")
+        {
             writeln!(f, "  {}/{}: {}", c.category, c.rule, c.message)?;
             if let Some(ce) = &c.counterexample {
                 writeln!(f, "    {ce}")?;

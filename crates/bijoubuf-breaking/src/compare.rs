@@ -3,7 +3,7 @@
 //! bytes read by the old schema" the forward ones: one directional check serves both,
 //! with writer and reader swapped.
 
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 
 use bijoubuf_schema::Presence;
 
@@ -71,8 +71,10 @@ pub(crate) fn compare(old: &View, new: &View) -> Vec<Raw> {
     c.unmatched_messages();
     c.drain();
     c.unmatched_enums();
+    let users = c.enum_users();
     let enums: Vec<(Pair, EnumUser)> = c.enums.clone().into_iter().collect();
     for ((o, n), user) in enums {
+        let user = user.or_else(|| users.get(&(o.clone(), n.clone())).cloned());
         c.enum_pair(&old.enums[&o], &new.enums[&n], user);
     }
     c.out
@@ -145,24 +147,24 @@ impl<'a> Cmp<'a> {
     fn unmatched_messages(&mut self) {
         let paired_old: BTreeSet<&str> = self.msg_seen.iter().map(|p| p.0.as_str()).collect();
         let paired_new: BTreeSet<&str> = self.msg_seen.iter().map(|p| p.1.as_str()).collect();
+        // New messages no old one has the full name of, by short name.
+        let mut by_short: HashMap<&str, Vec<&MsgV>> = HashMap::new();
+        for n in self.new.messages.values() {
+            if !n.map_entry
+                && !self.old.messages.contains_key(&n.full_name)
+                && !paired_new.contains(n.full_name.as_str())
+            {
+                by_short.entry(n.name.as_str()).or_default().push(n);
+            }
+        }
         let mut moves = Vec::new();
         let mut removed = Vec::new();
         for (name, m) in &self.old.messages {
             if !self.compared(m.file) || m.map_entry || paired_old.contains(name.as_str()) {
                 continue;
             }
-            let candidates: Vec<&MsgV> = self
-                .new
-                .messages
-                .values()
-                .filter(|n| {
-                    n.name == m.name
-                        && !n.map_entry
-                        && !self.old.messages.contains_key(&n.full_name)
-                        && !paired_new.contains(n.full_name.as_str())
-                })
-                .collect();
-            match candidates.as_slice() {
+            let candidates = by_short.get(m.name.as_str()).map_or(&[][..], Vec::as_slice);
+            match candidates {
                 [one] => moves.push((name.clone(), one.full_name.clone())),
                 _ => removed.push(name.clone()),
             }
@@ -186,21 +188,18 @@ impl<'a> Cmp<'a> {
     fn unmatched_enums(&mut self) {
         let paired_old: BTreeSet<String> = self.enums.keys().map(|p| p.0.clone()).collect();
         let paired_new: BTreeSet<String> = self.enums.keys().map(|p| p.1.clone()).collect();
+        let mut by_short: HashMap<&str, Vec<&EnumV>> = HashMap::new();
+        for n in self.new.enums.values() {
+            if !self.old.enums.contains_key(&n.full_name) && !paired_new.contains(&n.full_name) {
+                by_short.entry(n.name.as_str()).or_default().push(n);
+            }
+        }
         for (name, e) in &self.old.enums {
             if !self.compared(e.file) || paired_old.contains(name) {
                 continue;
             }
-            let candidates: Vec<&EnumV> = self
-                .new
-                .enums
-                .values()
-                .filter(|n| {
-                    n.name == e.name
-                        && !self.old.enums.contains_key(&n.full_name)
-                        && !paired_new.contains(&n.full_name)
-                })
-                .collect();
-            if let [one] = candidates.as_slice() {
+            let candidates = by_short.get(e.name.as_str()).map_or(&[][..], Vec::as_slice);
+            if let [one] = candidates {
                 self.enums
                     .insert((name.clone(), one.full_name.clone()), None);
             } else {
@@ -852,7 +851,6 @@ impl<'a> Cmp<'a> {
                 None,
             );
         }
-        let user = user.or_else(|| self.enum_user(&o.full_name, &n.full_name));
         for (writer, w, r) in [(Side::Old, o, n), (Side::New, n, o)] {
             let cat = match writer {
                 Side::Old => Category::Canonical,
@@ -964,19 +962,25 @@ impl<'a> Cmp<'a> {
         }
     }
 
-    /// A paired message field of this enum type on both sides.
-    fn enum_user(&self, old_enum: &str, new_enum: &str) -> EnumUser {
-        self.msg_seen.iter().find_map(|(om, nm)| {
+    /// For each enum pair, the first paired message field holding it on both sides
+    /// (singular or repeated): where a counterexample can write a number.
+    fn enum_users(&self) -> HashMap<Pair, (String, String, u32)> {
+        let mut users = HashMap::new();
+        for (om, nm) in &self.msg_seen {
             let (o, n) = (&self.old.messages[om], &self.new.messages[nm]);
-            o.fields.iter().find_map(|f| {
-                let g = n.field(f.number)?;
-                (matches!(f.card, Card::Single | Card::Repeated)
+            for f in &o.fields {
+                let Some(g) = n.field(f.number) else { continue };
+                if let (Elem::Enum(a), Elem::Enum(b)) = (&f.elem, &g.elem)
+                    && matches!(f.card, Card::Single | Card::Repeated)
                     && f.card == g.card
-                    && f.elem == Elem::Enum(old_enum.into())
-                    && g.elem == Elem::Enum(new_enum.into()))
-                .then(|| (om.clone(), nm.clone(), f.number))
-            })
-        })
+                {
+                    users
+                        .entry((a.clone(), b.clone()))
+                        .or_insert_with(|| (om.clone(), nm.clone(), f.number));
+                }
+            }
+        }
+        users
     }
 }
 

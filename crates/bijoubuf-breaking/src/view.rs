@@ -77,6 +77,8 @@ pub(crate) struct MsgV {
     pub(crate) reserved: Vec<(i64, i64)>,
     pub(crate) reserved_names: Vec<String>,
     pub(crate) map_entry: bool,
+    /// Field name → index into `fields`.
+    pub(crate) by_name: HashMap<String, usize>,
 }
 
 impl MsgV {
@@ -88,7 +90,7 @@ impl MsgV {
     }
 
     pub(crate) fn field_by_name(&self, name: &str) -> Option<&FieldV> {
-        self.fields.iter().find(|f| f.name == name)
+        self.by_name.get(name).map(|&i| &self.fields[i])
     }
 
     pub(crate) fn is_reserved(&self, number: u32) -> bool {
@@ -241,6 +243,11 @@ impl View {
             fields.push(self.field(m, f, &full_name, proto3, &synthetic)?);
         }
         fields.sort_by_key(|f| f.number);
+        let by_name = fields
+            .iter()
+            .enumerate()
+            .map(|(i, f)| (f.name.clone(), i))
+            .collect();
         self.messages.insert(
             full_name.clone(),
             MsgV {
@@ -257,6 +264,7 @@ impl View {
                     .collect(),
                 reserved_names: m.reserved_name.clone(),
                 map_entry: m.options.as_ref().and_then(|o| o.map_entry) == Some(true),
+                by_name,
             },
         );
         Ok(())

@@ -3,13 +3,13 @@
 
 #![allow(dead_code, unreachable_pub)]
 
+use bijoubuf_breaking::counterexample::same_message;
 use bijoubuf_breaking::counterexample::{Counterexample, counterexample};
 use bijoubuf_breaking::{Category, Finding, Old, check};
 use bijoubuf_reflect::{
     DescriptorPool, DynamicMessage, FieldDescriptor, FieldShape, Kind, MapKey, MessageDescriptor,
     Value,
 };
-use bijoubuf_breaking::counterexample::same_message;
 use bijoubuf_schema::{Presence, ScalarType};
 use bijoubuf_schema::{Schema, compile_sources};
 
@@ -166,4 +166,3 @@ pub fn arb_message(desc: &MessageDescriptor, rng: &mut Rng, depth: u32) -> Dynam
     }
     msg
 }
-
