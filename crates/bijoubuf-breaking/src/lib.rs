@@ -47,6 +47,22 @@
 //! # Ok(()) }
 //! ```
 //!
+//! # What each category promises
+//!
+//! - A change with no **canonical** finding keeps every stored byte string: each message
+//!   the old schema could write decodes strictly under the new one to the same value (the
+//!   same numbers, bytes, enum names, fields) and re-encodes to the same bytes, so its
+//!   signature and content address still hold. The tests check this on generated old
+//!   messages for every change they call safe.
+//! - A change with no **forward** finding lets a strict old reader read everything the
+//!   new schema writes, as the same value. Forward findings are about strict readers; a
+//!   preserving old reader (SPEC §8.2) differs only for `field-added`: it keeps the new
+//!   record and re-emits it byte for byte, which is why that finding is a warning. Every
+//!   other forward finding concerns a field the old reader knows, and a preserving reader
+//!   refuses or misreads it like a strict one.
+//! - **json** and **source** findings have no counterexample: they are about JSON text
+//!   and generated Rust, not bytes.
+//!
 //! # Rules
 //!
 //! Each row is one (rule, category) the checker reports; [`RULES`] holds the same table.

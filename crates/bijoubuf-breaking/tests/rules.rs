@@ -420,3 +420,42 @@ fn a_removed_field_counterexample_names_the_bytes_and_the_error() {
         "old bytes 06 01 61 (M { b: \"a\" }) are refused by the new schema: unknown-field at byte 0, path M.2"
     );
 }
+
+/// Forward findings for preserving old readers: a new field passes through one (kept
+/// and re-emitted byte for byte, SPEC §8.2); a refusal about a field the old reader
+/// knows is a refusal for a preserving reader too.
+#[test]
+fn preserving_old_readers_pass_new_fields_through_and_refuse_the_rest() {
+    use bijoubuf::{DecodeOptions, UnknownFieldPolicy};
+    use bijoubuf_breaking::counterexample::{Outcome, counterexample};
+    use bijoubuf_reflect::{DescriptorPool, DynamicMessage};
+
+    let keep = DecodeOptions::new().unknown_fields(UnknownFieldPolicy::Preserve);
+    let mut seen = (0, 0);
+    for (name, case, _, _) in table() {
+        let (old, new) = (
+            DescriptorPool::new(&case.old),
+            DescriptorPool::new(&case.new),
+        );
+        for f in case.findings.iter().filter(|f| f.category == Forward) {
+            let ce = counterexample(f, &old, &new).expect("confirmed");
+            let subject = f.subject.as_ref().expect("a subject");
+            let reader = old.message(&subject.reader_message).expect("old message");
+            let kept = DynamicMessage::decode_with(&reader, &ce.bytes, &keep);
+            match &ce.outcome {
+                _ if f.rule_id() == "field-added" => {
+                    let kept = kept.unwrap_or_else(|e| panic!("{name}: {e}"));
+                    assert_eq!(kept.encode().expect("re-encodes"), ce.bytes, "{name}");
+                    assert!(kept.unknown_field_count() > 0, "{name}");
+                    seen.0 += 1;
+                }
+                Outcome::Refused(e) if e.code() != "unknown-field" => {
+                    assert!(kept.is_err(), "{name}: a preserving reader accepted {ce}");
+                    seen.1 += 1;
+                }
+                _ => {}
+            }
+        }
+    }
+    assert!(seen.0 >= 3 && seen.1 >= 3, "{seen:?}");
+}
