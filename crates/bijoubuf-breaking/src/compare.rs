@@ -235,7 +235,12 @@ impl<'a> Cmp<'a> {
     }
 
     fn message_pair(&mut self, o: &'a MsgV, n: &'a MsgV) {
-        if o.full_name != n.full_name {
+        // Paired through a field whose type became another existing message: that is a
+        // field-type-changed finding, not a rename.
+        let renamed = o.full_name != n.full_name
+            && !self.new.messages.contains_key(&o.full_name)
+            && !self.old.messages.contains_key(&n.full_name);
+        if renamed {
             let message = format!("message {} is now {}", o.full_name, n.full_name);
             for cat in [Category::Json, Category::Source] {
                 let at = Loc::Message(n.full_name.clone());
@@ -672,8 +677,16 @@ impl<'a> Cmp<'a> {
                 continue;
             }
             let (json_ok, rust_ok) = match (&f.elem, &g.elem) {
-                (Elem::Message(_), Elem::Message(_)) | (Elem::Enum(_), Elem::Enum(_)) => {
-                    (true, true)
+                // Another type, not a renamed one: both names exist on one side.
+                (Elem::Message(a), Elem::Message(b)) => {
+                    let other = a != b
+                        && (self.new.messages.contains_key(a) || self.old.messages.contains_key(b));
+                    (!other, !other)
+                }
+                (Elem::Enum(a), Elem::Enum(b)) => {
+                    let other = a != b
+                        && (self.new.enums.contains_key(a) || self.old.enums.contains_key(b));
+                    (!other, !other)
                 }
                 (Elem::Message(_), _) | (_, Elem::Message(_)) => (false, false),
                 (a, b) => {
@@ -840,7 +853,10 @@ impl<'a> Cmp<'a> {
     }
 
     fn enum_pair(&mut self, o: &EnumV, n: &EnumV, user: EnumUser) {
-        if o.full_name != n.full_name {
+        let renamed = o.full_name != n.full_name
+            && !self.new.enums.contains_key(&o.full_name)
+            && !self.old.enums.contains_key(&n.full_name);
+        if renamed {
             let message = format!("enum {} is now {}", o.full_name, n.full_name);
             self.emit(
                 Rule::EnumRenamed,

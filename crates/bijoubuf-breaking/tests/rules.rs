@@ -459,3 +459,17 @@ fn preserving_old_readers_pass_new_fields_through_and_refuse_the_rest() {
     }
     assert!(seen.0 >= 3 && seen.1 >= 3, "{seen:?}");
 }
+
+#[test]
+fn a_field_switching_to_another_existing_message_is_a_type_change_not_a_rename() {
+    let types = "message A { int32 x = 1; } message B { uint32 x = 1; }";
+    let c = case(
+        &p3(&format!("{types} message M {{ A f = 1; }}")),
+        &p3(&format!("{types} message M {{ B f = 1; }}")),
+    );
+    assert_eq!(c.ids(Source), ["field-type-changed"]);
+    assert_eq!(c.ids(Json), ["field-type-changed"]);
+    // The bytes are judged by the two types' fields: A.x int32 read as B.x uint32.
+    assert_eq!(c.ids(Canonical), ["field-type-changed"]);
+    c.confirmed();
+}
