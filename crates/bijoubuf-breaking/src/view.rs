@@ -301,10 +301,16 @@ impl View {
             }
             t => Elem::Scalar(scalar(t)),
         };
-        let oneof = f
-            .oneof_index
-            .and_then(|i| usize::try_from(i).ok())
-            .filter(|&i| !synthetic.get(i).copied().unwrap_or(false));
+        let oneof = match f.oneof_index {
+            None => None,
+            Some(i) => match usize::try_from(i).ok().filter(|&i| i < synthetic.len()) {
+                Some(i) if synthetic[i] => None,
+                Some(i) => Some(i),
+                None => {
+                    return Err(err(format!("{}: oneof index {i} is out of range", path())));
+                }
+            },
+        };
         let repeated = f.label() == Label::Repeated;
         let (card, elem) = match (&elem, repeated) {
             (Elem::Message(entry), true) => match map_entry(m, owner, entry) {
@@ -321,7 +327,21 @@ impl View {
                         Type::Enum => Elem::Enum(value.type_name().trim_start_matches('.').into()),
                         t => Elem::Scalar(scalar(t)),
                     };
-                    (Card::Map(scalar(key.r#type())), value)
+                    let key = match key.r#type() {
+                        Type::Message
+                        | Type::Enum
+                        | Type::Group
+                        | Type::Double
+                        | Type::Float
+                        | Type::Bytes => {
+                            return Err(err(format!(
+                                "{}: a map key must be an integer, bool or string",
+                                path()
+                            )));
+                        }
+                        t => scalar(t),
+                    };
+                    (Card::Map(key), value)
                 }
                 None => (Card::Repeated, elem),
             },
@@ -408,4 +428,68 @@ fn lower_camel(name: &str) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use prost_types::{FieldDescriptorProto, FileDescriptorProto, OneofDescriptorProto};
+
+    fn set(field: FieldDescriptorProto) -> FileDescriptorSet {
+        FileDescriptorSet {
+            file: vec![FileDescriptorProto {
+                name: Some("a.proto".into()),
+                syntax: Some("proto3".into()),
+                message_type: vec![DescriptorProto {
+                    name: Some("M".into()),
+                    field: vec![field],
+                    oneof_decl: vec![OneofDescriptorProto {
+                        name: Some("o".into()),
+                        options: None,
+                    }],
+                    ..Default::default()
+                }],
+                ..Default::default()
+            }],
+        }
+    }
+
+    fn field() -> FieldDescriptorProto {
+        FieldDescriptorProto {
+            name: Some("f".into()),
+            number: Some(1),
+            label: Some(Label::Optional as i32),
+            r#type: Some(Type::Int32 as i32),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn malformed_descriptor_sets_are_errors_not_panics() {
+        assert!(View::new(&set(field()), &|_| true).is_ok());
+        let bad_oneof = FieldDescriptorProto {
+            oneof_index: Some(3),
+            ..field()
+        };
+        let e = View::new(&set(bad_oneof), &|_| true).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "invalid descriptor set: M.f: oneof index 3 is out of range"
+        );
+        let bad_number = FieldDescriptorProto {
+            number: Some(0),
+            ..field()
+        };
+        assert!(View::new(&set(bad_number), &|_| true).is_err());
+        let bad_type = FieldDescriptorProto {
+            r#type: Some(Type::Message as i32),
+            type_name: Some(".Nope".into()),
+            ..field()
+        };
+        let e = View::new(&set(bad_type), &|_| true).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "invalid descriptor set: M.f: type \"Nope\" is not defined"
+        );
+    }
 }
