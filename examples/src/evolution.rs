@@ -7,6 +7,11 @@
 //! writer's signature still verifies after the message passed through it. A strict
 //! version 1 reader refuses the same bytes with `unknown-field`.
 //!
+//! Before any bytes move, [`schema_change`] asks the checker (bijoubuf-breaking) what
+//! v1 → v2 does: no canonical finding (every stored v1 message still decodes under v2 to
+//! the same value and bytes), and one forward finding per new field, each with the bytes
+//! a strict v1 reader refuses. The rest of the example shows those findings happen.
+//!
 //! [`run`] returns a [`Report`]; its `Display` is the example's output.
 
 use std::collections::BTreeMap;
@@ -14,6 +19,9 @@ use std::error::Error;
 use std::fmt;
 
 use bijoubuf::{DecodeError, DecodeOptions, Message as _, UnknownFieldPolicy, UnknownValue};
+
+use bijoubuf_breaking::counterexample::counterexample;
+use bijoubuf_reflect::DescriptorPool;
 
 use crate::profile::{v1, v2};
 use crate::signed::SignedMessage;
@@ -35,9 +43,48 @@ pub fn v2_profile() -> v2::Profile {
     }
 }
 
+/// The two schema versions, as the build compiles them.
+const V1: &str = include_str!("../../schemas/examples/evolution/v1/profile.proto");
+const V2: &str = include_str!("../../schemas/examples/evolution/v2/profile.proto");
+
+/// One finding of `bijoubuf breaking` for v1 → v2.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Change {
+    /// `canonical`, `forward`, `json` or `source`.
+    pub category: &'static str,
+    /// The rule id, e.g. `field-added`.
+    pub rule: &'static str,
+    /// The checker's words.
+    pub message: String,
+    /// For canonical and forward findings: the bytes that fail, as the decoder reported.
+    pub counterexample: Option<String>,
+}
+
+/// What the checker says about v1 → v2 of `Profile`.
+///
+/// # Errors
+/// A schema that does not compile; neither happens with the example's schemas.
+pub fn schema_change() -> Result<Vec<Change>, Box<dyn Error>> {
+    let old = bijoubuf_schema::compile_sources(&[("profile.proto", V1)])?.schema;
+    let new = bijoubuf_schema::compile_sources(&[("profile.proto", V2)])?.schema;
+    let findings = bijoubuf_breaking::check(bijoubuf_breaking::Old::Schema(&old), &new)?;
+    let (old_pool, new_pool) = (DescriptorPool::new(&old), DescriptorPool::new(&new));
+    Ok(findings
+        .iter()
+        .map(|f| Change {
+            category: f.category.name(),
+            rule: f.rule_id(),
+            message: f.message.clone(),
+            counterexample: counterexample(f, &old_pool, &new_pool).map(|c| c.to_string()),
+        })
+        .collect())
+}
+
 /// Everything the example shows.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Report {
+    /// The checker's account of the schema change.
+    pub schema_change: Vec<Change>,
     /// What the version 2 client wrote.
     pub written: v2::Profile,
     /// Its canonical bytes.
@@ -95,6 +142,7 @@ pub fn run() -> Result<Report, Box<dyn Error>> {
     let edited_signature =
         signing::verify_bytes(&public, v1::Profile::TYPE_NAME, &edited_bytes, &signature);
     Ok(Report {
+        schema_change: schema_change()?,
         written,
         body,
         envelope,
@@ -148,6 +196,28 @@ impl fmt::Display for Report {
             f,
             "                          v2: the same, plus pronouns = 4, links = 5, avatar = 6"
         )?;
+        writeln!(f)?;
+        writeln!(f, "What `bijoubuf breaking --against v1 v2` says:")?;
+        let canonical = self
+            .schema_change
+            .iter()
+            .filter(|c| c.category == "canonical")
+            .count();
+        writeln!(
+            f,
+            "  {canonical} canonical findings: every message stored under v1 decodes under v2"
+        )?;
+        writeln!(f, "  to the same value and re-encodes to the same bytes.")?;
+        for c in self
+            .schema_change
+            .iter()
+            .filter(|c| c.category != "canonical")
+        {
+            writeln!(f, "  {}/{}: {}", c.category, c.rule, c.message)?;
+            if let Some(ce) = &c.counterexample {
+                writeln!(f, "    {ce}")?;
+            }
+        }
         writeln!(f)?;
         writeln!(f, "A v2 client writes and signs:")?;
         writeln!(

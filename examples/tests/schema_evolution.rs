@@ -116,3 +116,28 @@ fn the_printed_report_shows_each_outcome() {
         "{text}"
     );
 }
+
+#[test]
+fn the_checker_explains_the_change_before_any_bytes_move() {
+    let changes = evolution::schema_change().unwrap();
+    assert!(
+        changes.iter().all(|c| c.category != "canonical"),
+        "{changes:?}"
+    );
+    let forward: Vec<&evolution::Change> =
+        changes.iter().filter(|c| c.category == "forward").collect();
+    let rules: Vec<&str> = forward.iter().map(|c| c.rule).collect();
+    assert_eq!(rules, ["field-added"; 3]);
+    for c in &forward {
+        let ce = c.counterexample.as_deref().unwrap();
+        assert!(
+            ce.contains("are refused by the old schema: unknown-field"),
+            "{ce}"
+        );
+    }
+    // What the checker predicts is what the strict v1 reader does below.
+    assert_eq!(
+        report().strict.as_ref().unwrap_err().code(),
+        "unknown-field"
+    );
+}

@@ -39,6 +39,7 @@ pub(crate) fn run(cmd: Command) -> Result<(), Failure> {
             limits,
         } => verify(&target, &input, &limits),
         Command::DecodeRaw { input } => decode_raw(&input),
+        Command::Breaking(args) => crate::breaking::run(&args),
     }
 }
 

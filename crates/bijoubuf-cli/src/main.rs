@@ -4,6 +4,7 @@
 //! Exit status: 0 on success, 1 when the input or the schema is refused, 2 for usage
 //! errors (bad arguments, unreadable files, a type the schema does not define).
 
+mod breaking;
 mod codegen;
 mod commands;
 mod input;
@@ -26,6 +27,7 @@ Examples:
   bijoubuf verify --schema order.proto --type shop.v1.Order order.bin
   bijoubuf verify --schema order.proto --type shop.v1.Order --stream --max-size 65536 orders.log
   bijoubuf decode-raw --input-hex dump.txt
+  bijoubuf breaking --against v1/ --categories canonical,forward v2/
 
 Exit status: 0 success, 1 input or schema refused, 2 usage error.";
 
@@ -114,6 +116,13 @@ enum Command {
         #[command(flatten)]
         input: BinaryInput,
     },
+    /// Compare a schema with an older one: what the change does to bytes already
+    /// written (canonical), to old readers (forward), to JSON and to generated code;
+    /// canonical and forward findings come with bytes that fail. Exit 1 on findings.
+    #[command(
+        after_help = "Examples:\n  bijoubuf breaking --against old/ new/\n  bijoubuf breaking --against v1.binpb --categories canonical --format json -I protos protos/a.proto"
+    )]
+    Breaking(breaking::BreakingArgs),
 }
 
 /// Import directories.

@@ -432,6 +432,11 @@ impl MessageDef {
         v.sort_by_key(|f| f.index);
         v
     }
+
+    /// The span of the message's name in its declaration.
+    pub fn name_span(&self) -> Span {
+        self.name_span
+    }
 }
 
 /// An enum value.
@@ -502,6 +507,11 @@ impl EnumDef {
     /// The first value with this number.
     pub fn value(&self, number: i32) -> Option<&EnumValueDef> {
         self.values.iter().find(|v| v.number == number)
+    }
+
+    /// The span of the enum's name in its declaration.
+    pub fn name_span(&self) -> Span {
+        self.name_span
     }
 }
 
@@ -598,6 +608,13 @@ pub struct FileDef {
     pub(crate) decls: FileDecls,
     #[serde(skip)]
     pub(crate) encoded_options: Vec<u8>,
+}
+
+impl FileDef {
+    /// The file's text as it was read: what every span of the file indexes into.
+    pub fn source_text(&self) -> &str {
+        self.source.text.inner()
+    }
 }
 
 /// A message or an enum found by full name.

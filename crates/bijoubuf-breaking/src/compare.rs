@@ -1,0 +1,1049 @@
+//! The comparison: pairs old and new messages and enums, then checks each pair in both
+//! directions. "Old bytes read by the new schema" gives the canonical findings, "new
+//! bytes read by the old schema" the forward ones: one directional check serves both,
+//! with writer and reader swapped.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
+
+use bijoubuf_schema::Presence;
+
+use crate::finding::{Category, Severity, Side, Subject, Witness};
+use crate::rules::Rule;
+use crate::scalar::{Compat, WireScalar, compat, json_compatible, rust_type};
+use crate::view::{Card, Elem, EnumV, FieldV, MsgV, View};
+
+/// Where a finding points, in the new schema.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Loc {
+    Message(String),
+    Field(String, u32),
+    Enum(String),
+    EnumValue(String, String),
+    File(String),
+}
+
+/// A finding before its place is resolved to a span.
+#[derive(Clone, Debug)]
+pub(crate) struct Raw {
+    pub(crate) rule: Rule,
+    pub(crate) category: Category,
+    pub(crate) severity: Severity,
+    pub(crate) message: String,
+    pub(crate) at: Loc,
+    pub(crate) subject: Option<Subject>,
+}
+
+type Pair = (String, String);
+/// An enum pair's first user: (old message, new message, field number).
+type EnumUser = Option<(String, String, u32)>;
+
+struct Cmp<'a> {
+    old: &'a View,
+    new: &'a View,
+    out: Vec<Raw>,
+    msg_seen: BTreeSet<Pair>,
+    queue: VecDeque<Pair>,
+    enums: BTreeMap<Pair, EnumUser>,
+}
+
+/// Every finding of `old` → `new`.
+pub(crate) fn compare(old: &View, new: &View) -> Vec<Raw> {
+    let mut c = Cmp {
+        old,
+        new,
+        out: Vec::new(),
+        msg_seen: BTreeSet::new(),
+        queue: VecDeque::new(),
+        enums: BTreeMap::new(),
+    };
+    c.packages();
+    for (name, m) in &old.messages {
+        if c.compared(m.file) && !m.map_entry && new.messages.contains_key(name) {
+            c.push_messages(name, name);
+        }
+    }
+    for (name, e) in &old.enums {
+        if c.compared(e.file) && new.enums.contains_key(name) {
+            c.enums.insert((name.clone(), name.clone()), None);
+        }
+    }
+    c.drain();
+    c.unmatched_messages();
+    c.drain();
+    c.unmatched_enums();
+    let users = c.enum_users();
+    let enums: Vec<(Pair, EnumUser)> = c.enums.clone().into_iter().collect();
+    for ((o, n), user) in enums {
+        let user = user.or_else(|| users.get(&(o.clone(), n.clone())).cloned());
+        c.enum_pair(&old.enums[&o], &new.enums[&n], user);
+    }
+    c.out
+}
+
+impl<'a> Cmp<'a> {
+    fn compared(&self, file: usize) -> bool {
+        self.old.files[file].requested
+    }
+
+    fn emit(
+        &mut self,
+        rule: Rule,
+        category: Category,
+        severity: Severity,
+        message: String,
+        at: Loc,
+        subject: Option<Subject>,
+    ) {
+        self.out.push(Raw {
+            rule,
+            category,
+            severity,
+            message,
+            at,
+            subject,
+        });
+    }
+
+    fn push_messages(&mut self, old: &str, new: &str) {
+        let pair = (old.to_string(), new.to_string());
+        if self.msg_seen.insert(pair.clone()) {
+            self.queue.push_back(pair);
+        }
+    }
+
+    fn drain(&mut self) {
+        while let Some((o, n)) = self.queue.pop_front() {
+            let (old, new) = (self.old, self.new);
+            self.message_pair(&old.messages[&o], &new.messages[&n]);
+        }
+    }
+
+    fn packages(&mut self) {
+        for f in self.old.files.iter().filter(|f| f.requested) {
+            if let Some(n) = self.new.files.iter().find(|n| n.name == f.name)
+                && n.package != f.package
+            {
+                let message = format!(
+                    "file {} moved from package {:?} to {:?}",
+                    f.name, f.package, n.package
+                );
+                for cat in [Category::Json, Category::Source] {
+                    let at = Loc::File(n.name.clone());
+                    self.emit(
+                        Rule::PackageChanged,
+                        cat,
+                        Severity::Error,
+                        message.clone(),
+                        at,
+                        None,
+                    );
+                }
+            }
+        }
+    }
+
+    /// Old messages no pair reached: moved (same short name, a full name the old schema
+    /// does not have) or removed.
+    fn unmatched_messages(&mut self) {
+        let paired_old: BTreeSet<&str> = self.msg_seen.iter().map(|p| p.0.as_str()).collect();
+        let paired_new: BTreeSet<&str> = self.msg_seen.iter().map(|p| p.1.as_str()).collect();
+        // New messages no old one has the full name of, by short name.
+        let mut by_short: HashMap<&str, Vec<&MsgV>> = HashMap::new();
+        for n in self.new.messages.values() {
+            if !n.map_entry
+                && !self.old.messages.contains_key(&n.full_name)
+                && !paired_new.contains(n.full_name.as_str())
+            {
+                by_short.entry(n.name.as_str()).or_default().push(n);
+            }
+        }
+        let mut moves = Vec::new();
+        let mut removed = Vec::new();
+        for (name, m) in &self.old.messages {
+            if !self.compared(m.file) || m.map_entry || paired_old.contains(name.as_str()) {
+                continue;
+            }
+            let candidates = by_short.get(m.name.as_str()).map_or(&[][..], Vec::as_slice);
+            match candidates {
+                [one] => moves.push((name.clone(), one.full_name.clone())),
+                _ => removed.push(name.clone()),
+            }
+        }
+        for (o, n) in moves {
+            self.push_messages(&o, &n);
+        }
+        for name in removed {
+            let at = self.new_place_of_removed(&name);
+            self.emit(
+                Rule::MessageRemoved,
+                Category::Source,
+                Severity::Error,
+                format!("message {name} is removed"),
+                at,
+                None,
+            );
+        }
+    }
+
+    fn unmatched_enums(&mut self) {
+        let paired_old: BTreeSet<String> = self.enums.keys().map(|p| p.0.clone()).collect();
+        let paired_new: BTreeSet<String> = self.enums.keys().map(|p| p.1.clone()).collect();
+        let mut by_short: HashMap<&str, Vec<&EnumV>> = HashMap::new();
+        for n in self.new.enums.values() {
+            if !self.old.enums.contains_key(&n.full_name) && !paired_new.contains(&n.full_name) {
+                by_short.entry(n.name.as_str()).or_default().push(n);
+            }
+        }
+        for (name, e) in &self.old.enums {
+            if !self.compared(e.file) || paired_old.contains(name) {
+                continue;
+            }
+            let candidates = by_short.get(e.name.as_str()).map_or(&[][..], Vec::as_slice);
+            if let [one] = candidates {
+                self.enums
+                    .insert((name.clone(), one.full_name.clone()), None);
+            } else {
+                let at = self.new_place_of_removed(name);
+                self.emit(
+                    Rule::EnumRemoved,
+                    Category::Source,
+                    Severity::Error,
+                    format!("enum {name} is removed"),
+                    at,
+                    None,
+                );
+            }
+        }
+    }
+
+    /// A removed type is shown at its parent message in the new schema, else at its file.
+    fn new_place_of_removed(&self, name: &str) -> Loc {
+        if let Some((parent, _)) = name.rsplit_once('.')
+            && self.new.messages.contains_key(parent)
+        {
+            return Loc::Message(parent.to_string());
+        }
+        let file = self
+            .old
+            .messages
+            .get(name)
+            .map(|m| m.file)
+            .or_else(|| self.old.enums.get(name).map(|e| e.file))
+            .map(|i| self.old.files[i].name.clone())
+            .unwrap_or_default();
+        Loc::File(file)
+    }
+
+    fn message_pair(&mut self, o: &'a MsgV, n: &'a MsgV) {
+        // Paired through a field whose type became another existing message: that is a
+        // field-type-changed finding, not a rename.
+        let renamed = o.full_name != n.full_name
+            && !self.new.messages.contains_key(&o.full_name)
+            && !self.old.messages.contains_key(&n.full_name);
+        if renamed {
+            let message = format!("message {} is now {}", o.full_name, n.full_name);
+            for cat in [Category::Json, Category::Source] {
+                let at = Loc::Message(n.full_name.clone());
+                self.emit(
+                    Rule::MessageRenamed,
+                    cat,
+                    Severity::Error,
+                    message.clone(),
+                    at,
+                    None,
+                );
+            }
+        }
+        self.directional(o, n, Side::Old);
+        self.directional(n, o, Side::New);
+        self.names_and_api(o, n);
+        self.reserved(o, n);
+    }
+
+    /// Bytes `w` writes, read by `r`. `writer` says which schema `w` belongs to.
+    fn directional(&mut self, w: &'a MsgV, r: &'a MsgV, writer: Side) {
+        let cat = match writer {
+            Side::Old => Category::Canonical,
+            Side::New => Category::Forward,
+        };
+        let new_msg = match writer {
+            Side::Old => r,
+            Side::New => w,
+        };
+        let subject = |witness: Witness| {
+            Some(Subject {
+                writer,
+                writer_message: w.full_name.clone(),
+                reader_message: r.full_name.clone(),
+                witness,
+            })
+        };
+        for f in &w.fields {
+            match r.field(f.number) {
+                Some(g) => self.field_pair(w, r, f, g, writer),
+                None => {
+                    if let Some(g) = r
+                        .field_by_name(&f.name)
+                        .filter(|g| w.field(g.number).is_none())
+                    {
+                        let (from, to) = match writer {
+                            Side::Old => (f.number, g.number),
+                            Side::New => (g.number, f.number),
+                        };
+                        let at = Loc::Field(new_msg.full_name.clone(), to);
+                        let message = format!(
+                            "field {}.{} moved from number {from} to {to}",
+                            new_msg.full_name, f.name
+                        );
+                        self.emit(
+                            Rule::FieldRenumbered,
+                            cat,
+                            Severity::Error,
+                            message,
+                            at,
+                            subject(Witness::Fields(vec![f.number])),
+                        );
+                    } else if writer == Side::Old {
+                        let reserved = if r.is_reserved(f.number) {
+                            "; it is reserved, but a strict reader still refuses old bytes holding it"
+                        } else {
+                            ""
+                        };
+                        let message = format!(
+                            "field {}.{} ({}) is removed{reserved}",
+                            w.full_name, f.name, f.number
+                        );
+                        let at = Loc::Message(r.full_name.clone());
+                        self.emit(
+                            Rule::FieldRemoved,
+                            cat,
+                            Severity::Error,
+                            message.clone(),
+                            at.clone(),
+                            subject(Witness::Fields(vec![f.number])),
+                        );
+                        self.emit(
+                            Rule::FieldRemoved,
+                            Category::Json,
+                            Severity::Error,
+                            message.clone(),
+                            at.clone(),
+                            None,
+                        );
+                        self.emit(
+                            Rule::FieldRemoved,
+                            Category::Source,
+                            Severity::Error,
+                            message,
+                            at,
+                            None,
+                        );
+                    } else {
+                        let message = format!(
+                            "field {}.{} ({}) is new: a strict old reader refuses bytes holding it; a preserving one keeps it",
+                            w.full_name, f.name, f.number
+                        );
+                        let at = Loc::Field(w.full_name.clone(), f.number);
+                        self.emit(
+                            Rule::FieldAdded,
+                            cat,
+                            Severity::Warning,
+                            message,
+                            at,
+                            subject(Witness::Fields(vec![f.number])),
+                        );
+                    }
+                }
+            }
+        }
+        // SPEC §5.3: a field the reader requires that the writer may leave out.
+        for g in &r.fields {
+            if g.presence == Presence::Required && w.field(g.number).is_none() {
+                let (rule, message, at) = match writer {
+                    Side::Old => (
+                        Rule::RequiredAdded,
+                        format!(
+                            "required field {}.{} is new: old bytes do not hold it",
+                            r.full_name, g.name
+                        ),
+                        Loc::Field(r.full_name.clone(), g.number),
+                    ),
+                    Side::New => (
+                        Rule::RequiredRemoved,
+                        format!(
+                            "required field {}.{} is removed: old readers still require it",
+                            r.full_name, g.name
+                        ),
+                        Loc::Message(w.full_name.clone()),
+                    ),
+                };
+                self.emit(
+                    rule,
+                    cat,
+                    Severity::Error,
+                    message,
+                    at,
+                    subject(Witness::Empty),
+                );
+            }
+        }
+        // SPEC §5.4: members of one reader oneof that the writer can set together.
+        for (oi, oneof) in r.oneofs.iter().enumerate() {
+            let mut groups: Vec<(Option<usize>, u32)> = Vec::new();
+            for g in r.fields.iter().filter(|g| g.oneof == Some(oi)) {
+                let Some(f) = w.field(g.number) else { continue };
+                if f.oneof.is_none() || !groups.iter().any(|(o, _)| *o == f.oneof) {
+                    groups.push((f.oneof, f.number));
+                }
+            }
+            if let [(_, a), (_, b), ..] = groups.as_slice() {
+                let (a, b) = (*a, *b);
+                let name = |n: u32| w.field(n).map_or("", |f| f.name.as_str()).to_string();
+                let message = match writer {
+                    Side::Old => format!(
+                        "fields {} and {} of {}, which old bytes may hold together, are members of oneof {oneof}",
+                        name(a),
+                        name(b),
+                        r.full_name
+                    ),
+                    Side::New => format!(
+                        "fields {} and {} of {} left oneof {oneof}: the new schema may write both, an old reader refuses that",
+                        name(a),
+                        name(b),
+                        w.full_name
+                    ),
+                };
+                let at = Loc::Field(new_msg.full_name.clone(), a);
+                self.emit(
+                    Rule::FieldOneofChanged,
+                    cat,
+                    Severity::Error,
+                    message,
+                    at,
+                    subject(Witness::Fields(vec![a, b])),
+                );
+            }
+        }
+    }
+
+    fn field_pair(&mut self, w: &MsgV, r: &MsgV, f: &FieldV, g: &FieldV, writer: Side) {
+        let cat = match writer {
+            Side::Old => Category::Canonical,
+            Side::New => Category::Forward,
+        };
+        let new_msg = match writer {
+            Side::Old => r,
+            Side::New => w,
+        };
+        let at = Loc::Field(new_msg.full_name.clone(), f.number);
+        let subject = Some(Subject {
+            writer,
+            writer_message: w.full_name.clone(),
+            reader_message: r.full_name.clone(),
+            witness: Witness::Fields(vec![f.number]),
+        });
+        let what = format!("field {}.{}", new_msg.full_name, g.name);
+        let (old_f, new_f) = match writer {
+            Side::Old => (f, g),
+            Side::New => (g, f),
+        };
+        match (&f.card, &g.card) {
+            (Card::Single, Card::Single) | (Card::Repeated, Card::Repeated) => {}
+            (Card::Map(a), Card::Map(b)) => {
+                let c = compat(WireScalar::Scalar(*a), WireScalar::Scalar(*b));
+                if c != Compat::Identical {
+                    let message = format!(
+                        "{what}: map key type {} → {} ({})",
+                        old_key(old_f),
+                        old_key(new_f),
+                        verdict(c)
+                    );
+                    self.emit(
+                        Rule::FieldTypeChanged,
+                        cat,
+                        Severity::Error,
+                        message,
+                        at.clone(),
+                        subject.clone(),
+                    );
+                }
+            }
+            (Card::Map(_), Card::Repeated) | (Card::Repeated, Card::Map(_)) => {
+                let message = format!("{what} changed between a map and a repeated entry message");
+                self.emit(
+                    Rule::FieldMapChanged,
+                    cat,
+                    Severity::Error,
+                    message,
+                    at,
+                    subject,
+                );
+                return;
+            }
+            _ => {
+                let message = format!(
+                    "{what} changed from {} to {}",
+                    card_word(&old_f.card),
+                    card_word(&new_f.card)
+                );
+                self.emit(
+                    Rule::FieldCardinalityChanged,
+                    cat,
+                    Severity::Error,
+                    message,
+                    at,
+                    subject,
+                );
+                return;
+            }
+        }
+        match (&f.elem, &g.elem) {
+            (Elem::Message(a), Elem::Message(b)) => {
+                if writer == Side::Old {
+                    self.push_messages(a, b);
+                }
+            }
+            (Elem::Enum(a), Elem::Enum(b)) => {
+                if writer == Side::Old && matches!(f.card, Card::Single | Card::Repeated) {
+                    let user = Some((w.full_name.clone(), r.full_name.clone(), f.number));
+                    let slot = self.enums.entry((a.clone(), b.clone())).or_insert(None);
+                    if slot.is_none() {
+                        *slot = user;
+                    }
+                } else if writer == Side::Old {
+                    self.enums.entry((a.clone(), b.clone())).or_insert(None);
+                }
+            }
+            (Elem::Message(_), _) | (_, Elem::Message(_)) => {
+                let message = format!(
+                    "{what} changed type from {} to {}",
+                    elem_word(&old_f.elem),
+                    elem_word(&new_f.elem)
+                );
+                self.emit(
+                    Rule::FieldTypeChanged,
+                    cat,
+                    Severity::Error,
+                    message,
+                    at.clone(),
+                    subject.clone(),
+                );
+            }
+            (a, b) => {
+                let (a, b) = (wire_scalar(a), wire_scalar(b));
+                let c = compat(a, b);
+                if c != Compat::Identical {
+                    let (from, to) = match writer {
+                        Side::Old => (a, b),
+                        Side::New => (b, a),
+                    };
+                    let message = format!(
+                        "{what} changed type from {} to {}: {} bytes read by the {} schema are {}",
+                        from.keyword(),
+                        to.keyword(),
+                        writer.name(),
+                        writer.other().name(),
+                        verdict(c)
+                    );
+                    self.emit(
+                        Rule::FieldTypeChanged,
+                        cat,
+                        Severity::Error,
+                        message,
+                        at.clone(),
+                        subject.clone(),
+                    );
+                }
+            }
+        }
+        if f.card != Card::Single || matches!(f.elem, Elem::Message(_)) {
+            return;
+        }
+        // SPEC §5.1: an implicit reader refuses a written default.
+        if f.tracks_presence() && g.presence == Presence::Implicit {
+            let message = match writer {
+                Side::Old => format!(
+                    "{what} lost explicit presence: old bytes holding a set default are refused"
+                ),
+                Side::New => format!(
+                    "{what} gained explicit presence: a set default the new schema writes is refused by old readers"
+                ),
+            };
+            self.emit(
+                Rule::FieldPresenceChanged,
+                cat,
+                Severity::Error,
+                message,
+                at.clone(),
+                subject.clone(),
+            );
+        }
+        if f.presence != Presence::Required && g.presence == Presence::Required {
+            let (rule, message) = match writer {
+                Side::Old => (
+                    Rule::RequiredAdded,
+                    format!("{what} became required: old bytes may lack it"),
+                ),
+                Side::New => (
+                    Rule::RequiredRemoved,
+                    format!("{what} is no longer required: old readers refuse bytes without it"),
+                ),
+            };
+            let subject = subject.map(|s| Subject {
+                witness: Witness::Empty,
+                ..s
+            });
+            self.emit(rule, cat, Severity::Error, message, at, subject);
+        }
+    }
+
+    /// JSON names and the generated API: reported once, old → new.
+    fn names_and_api(&mut self, o: &MsgV, n: &MsgV) {
+        for f in &o.fields {
+            let Some(g) = n.field(f.number) else { continue };
+            let at = Loc::Field(n.full_name.clone(), g.number);
+            let what = format!("field {}.{}", n.full_name, g.name);
+            if f.name != g.name {
+                let message = format!(
+                    "field {}.{} ({}) is now named {}",
+                    o.full_name, f.name, f.number, g.name
+                );
+                if f.json_name != g.json_name {
+                    self.emit(
+                        Rule::FieldRenamed,
+                        Category::Json,
+                        Severity::Error,
+                        message.clone(),
+                        at.clone(),
+                        None,
+                    );
+                }
+                self.emit(
+                    Rule::FieldRenamed,
+                    Category::Source,
+                    Severity::Error,
+                    message,
+                    at.clone(),
+                    None,
+                );
+            } else if f.json_name != g.json_name {
+                let message = format!(
+                    "{what}: JSON name {:?} is now {:?}",
+                    f.json_name, g.json_name
+                );
+                self.emit(
+                    Rule::FieldJsonNameChanged,
+                    Category::Json,
+                    Severity::Error,
+                    message,
+                    at.clone(),
+                    None,
+                );
+            }
+            let same_shape = match (&f.card, &g.card) {
+                (Card::Map(_), Card::Repeated) | (Card::Repeated, Card::Map(_)) => {
+                    let message =
+                        format!("{what} changed between a map and a repeated entry message");
+                    for cat in [Category::Json, Category::Source] {
+                        self.emit(
+                            Rule::FieldMapChanged,
+                            cat,
+                            Severity::Error,
+                            message.clone(),
+                            at.clone(),
+                            None,
+                        );
+                    }
+                    false
+                }
+                (a, b) if std::mem::discriminant(a) != std::mem::discriminant(b) => {
+                    let message =
+                        format!("{what} changed from {} to {}", card_word(a), card_word(b));
+                    for cat in [Category::Json, Category::Source] {
+                        self.emit(
+                            Rule::FieldCardinalityChanged,
+                            cat,
+                            Severity::Error,
+                            message.clone(),
+                            at.clone(),
+                            None,
+                        );
+                    }
+                    false
+                }
+                _ => true,
+            };
+            if !same_shape {
+                continue;
+            }
+            let (json_ok, rust_ok) = match (&f.elem, &g.elem) {
+                // Another type, not a renamed one: both names exist on one side.
+                (Elem::Message(a), Elem::Message(b)) => {
+                    let other = a != b
+                        && (self.new.messages.contains_key(a) || self.old.messages.contains_key(b));
+                    (!other, !other)
+                }
+                (Elem::Enum(a), Elem::Enum(b)) => {
+                    let other = a != b
+                        && (self.new.enums.contains_key(a) || self.old.enums.contains_key(b));
+                    (!other, !other)
+                }
+                (Elem::Message(_), _) | (_, Elem::Message(_)) => (false, false),
+                (a, b) => {
+                    let (a, b) = (wire_scalar(a), wire_scalar(b));
+                    (json_compatible(a, b), rust_type(a) == rust_type(b))
+                }
+            };
+            let type_msg = || {
+                format!(
+                    "{what} changed type from {} to {}",
+                    elem_word(&f.elem),
+                    elem_word(&g.elem)
+                )
+            };
+            if !json_ok {
+                self.emit(
+                    Rule::FieldTypeChanged,
+                    Category::Json,
+                    Severity::Error,
+                    type_msg(),
+                    at.clone(),
+                    None,
+                );
+            }
+            if !rust_ok {
+                self.emit(
+                    Rule::FieldTypeChanged,
+                    Category::Source,
+                    Severity::Error,
+                    type_msg(),
+                    at.clone(),
+                    None,
+                );
+            }
+            if let (Card::Map(a), Card::Map(b)) = (&f.card, &g.card)
+                && a != b
+            {
+                let message = format!("{what}: map key type {} → {}", a.keyword(), b.keyword());
+                self.emit(
+                    Rule::FieldTypeChanged,
+                    Category::Source,
+                    Severity::Error,
+                    message,
+                    at.clone(),
+                    None,
+                );
+            }
+            if f.card == Card::Single
+                && g.card == Card::Single
+                && !matches!(g.elem, Elem::Message(_))
+            {
+                let optional = |p: Presence| p == Presence::Explicit;
+                if optional(f.presence) != optional(g.presence)
+                    && f.oneof.is_none()
+                    && g.oneof.is_none()
+                {
+                    let message = format!(
+                        "{what} changed presence from {} to {}",
+                        presence_word(f.presence),
+                        presence_word(g.presence)
+                    );
+                    self.emit(
+                        Rule::FieldPresenceChanged,
+                        Category::Source,
+                        Severity::Error,
+                        message,
+                        at.clone(),
+                        None,
+                    );
+                }
+            }
+            let oneof_name = |m: &MsgV, x: &FieldV| x.oneof.map(|i| m.oneofs[i].clone());
+            let (a, b) = (oneof_name(o, f), oneof_name(n, g));
+            if a != b {
+                let message = format!(
+                    "{what} moved from {} to {}",
+                    a.map_or("no oneof".into(), |x| format!("oneof {x}")),
+                    b.map_or("no oneof".into(), |x| format!("oneof {x}"))
+                );
+                self.emit(
+                    Rule::FieldOneofChanged,
+                    Category::Source,
+                    Severity::Error,
+                    message,
+                    at,
+                    None,
+                );
+            }
+        }
+    }
+
+    fn reserved(&mut self, o: &MsgV, n: &MsgV) {
+        for g in &n.fields {
+            let at = Loc::Field(n.full_name.clone(), g.number);
+            if o.is_reserved(g.number) && o.field(g.number).is_none() {
+                let message = format!(
+                    "field {}.{} uses number {}, which the old schema reserves",
+                    n.full_name, g.name, g.number
+                );
+                let subject = Some(Subject {
+                    writer: Side::Old,
+                    writer_message: o.full_name.clone(),
+                    reader_message: n.full_name.clone(),
+                    witness: Witness::Reserved { number: g.number },
+                });
+                self.emit(
+                    Rule::ReservedNumberReused,
+                    Category::Canonical,
+                    Severity::Error,
+                    message,
+                    at.clone(),
+                    subject,
+                );
+            }
+            if o.reserved_names.contains(&g.name) && o.field_by_name(&g.name).is_none() {
+                let message = format!(
+                    "field {}.{} uses a name the old schema reserves",
+                    n.full_name, g.name
+                );
+                self.emit(
+                    Rule::ReservedNameReused,
+                    Category::Json,
+                    Severity::Error,
+                    message,
+                    at,
+                    None,
+                );
+            }
+        }
+        for &(a, b) in &o.reserved {
+            if !n.reserved.iter().any(|&(c, d)| c <= a && b <= d) {
+                let range = if a == b {
+                    format!("{a}")
+                } else {
+                    format!("{a} to {b}")
+                };
+                let message = format!("{}: reserved {range} is no longer reserved", n.full_name);
+                self.emit(
+                    Rule::ReservedRemoved,
+                    Category::Source,
+                    Severity::Warning,
+                    message,
+                    Loc::Message(n.full_name.clone()),
+                    None,
+                );
+            }
+        }
+        for name in &o.reserved_names {
+            if !n.reserved_names.contains(name) {
+                let message = format!(
+                    "{}: reserved name {name:?} is no longer reserved",
+                    n.full_name
+                );
+                self.emit(
+                    Rule::ReservedRemoved,
+                    Category::Source,
+                    Severity::Warning,
+                    message,
+                    Loc::Message(n.full_name.clone()),
+                    None,
+                );
+            }
+        }
+    }
+
+    fn enum_pair(&mut self, o: &EnumV, n: &EnumV, user: EnumUser) {
+        let renamed = o.full_name != n.full_name
+            && !self.new.enums.contains_key(&o.full_name)
+            && !self.old.enums.contains_key(&n.full_name);
+        if renamed {
+            let message = format!("enum {} is now {}", o.full_name, n.full_name);
+            self.emit(
+                Rule::EnumRenamed,
+                Category::Source,
+                Severity::Error,
+                message,
+                Loc::Enum(n.full_name.clone()),
+                None,
+            );
+        }
+        for (writer, w, r) in [(Side::Old, o, n), (Side::New, n, o)] {
+            let cat = match writer {
+                Side::Old => Category::Canonical,
+                Side::New => Category::Forward,
+            };
+            for (name, number) in &w.values {
+                let Some(other) = r.number_of(name).filter(|m| m != number) else {
+                    continue;
+                };
+                let (from, to) = match writer {
+                    Side::Old => (*number, other),
+                    Side::New => (other, *number),
+                };
+                let message = format!(
+                    "enum value {}.{name} moved from number {from} to {to}",
+                    n.full_name
+                );
+                let subject = user.as_ref().map(|(om, nm, field)| {
+                    let (wm, rm) = match writer {
+                        Side::Old => (om.clone(), nm.clone()),
+                        Side::New => (nm.clone(), om.clone()),
+                    };
+                    Subject {
+                        writer,
+                        writer_message: wm,
+                        reader_message: rm,
+                        witness: Witness::EnumNumber {
+                            field: *field,
+                            number: *number,
+                        },
+                    }
+                });
+                let at = Loc::EnumValue(n.full_name.clone(), name.clone());
+                self.emit(
+                    Rule::EnumValueRenumbered,
+                    cat,
+                    Severity::Error,
+                    message.clone(),
+                    at.clone(),
+                    subject,
+                );
+                if writer == Side::Old {
+                    self.emit(
+                        Rule::EnumValueRenumbered,
+                        Category::Json,
+                        Severity::Error,
+                        message,
+                        at,
+                        None,
+                    );
+                }
+            }
+        }
+        for (name, number) in &o.values {
+            if n.number_of(name).is_some() {
+                continue;
+            }
+            match n.name_of(*number).filter(|nn| o.number_of(nn).is_none()) {
+                Some(new_name) => {
+                    let message = format!(
+                        "enum value {}.{name} ({number}) is now named {new_name}",
+                        n.full_name
+                    );
+                    let at = Loc::EnumValue(n.full_name.clone(), new_name.to_string());
+                    for cat in [Category::Json, Category::Source] {
+                        self.emit(
+                            Rule::EnumValueRenamed,
+                            cat,
+                            Severity::Error,
+                            message.clone(),
+                            at.clone(),
+                            None,
+                        );
+                    }
+                }
+                None => {
+                    let message =
+                        format!("enum value {}.{name} ({number}) is removed", o.full_name);
+                    let at = Loc::Enum(n.full_name.clone());
+                    for cat in [Category::Json, Category::Source] {
+                        self.emit(
+                            Rule::EnumValueRemoved,
+                            cat,
+                            Severity::Error,
+                            message.clone(),
+                            at.clone(),
+                            None,
+                        );
+                    }
+                }
+            }
+        }
+        for (name, number) in &n.values {
+            if o.number_of(name).is_none() && o.name_of(*number).is_none() {
+                let message = format!(
+                    "enum value {}.{name} ({number}) is new: old JSON readers refuse its name",
+                    n.full_name
+                );
+                let at = Loc::EnumValue(n.full_name.clone(), name.clone());
+                self.emit(
+                    Rule::EnumValueAdded,
+                    Category::Json,
+                    Severity::Warning,
+                    message,
+                    at,
+                    None,
+                );
+            }
+        }
+    }
+
+    /// For each enum pair, the first paired message field holding it on both sides
+    /// (singular or repeated): where a counterexample can write a number.
+    fn enum_users(&self) -> HashMap<Pair, (String, String, u32)> {
+        let mut users = HashMap::new();
+        for (om, nm) in &self.msg_seen {
+            let (o, n) = (&self.old.messages[om], &self.new.messages[nm]);
+            for f in &o.fields {
+                let Some(g) = n.field(f.number) else { continue };
+                if let (Elem::Enum(a), Elem::Enum(b)) = (&f.elem, &g.elem)
+                    && matches!(f.card, Card::Single | Card::Repeated)
+                    && f.card == g.card
+                {
+                    users
+                        .entry((a.clone(), b.clone()))
+                        .or_insert_with(|| (om.clone(), nm.clone(), f.number));
+                }
+            }
+        }
+        users
+    }
+}
+
+fn wire_scalar(e: &Elem) -> WireScalar {
+    match e {
+        Elem::Scalar(s) => WireScalar::Scalar(*s),
+        // Messages never reach here.
+        Elem::Enum(_) | Elem::Message(_) => WireScalar::Enum,
+    }
+}
+
+fn verdict(c: Compat) -> &'static str {
+    match c {
+        Compat::Identical => "read as the same values",
+        Compat::Narrowed => "refused where the value does not fit",
+        Compat::Reinterpreted => "read as other values",
+        Compat::WireType => "of another wire type",
+    }
+}
+
+fn card_word(c: &Card) -> &'static str {
+    match c {
+        Card::Single => "singular",
+        Card::Repeated => "repeated",
+        Card::Map(_) => "map",
+    }
+}
+
+fn elem_word(e: &Elem) -> String {
+    match e {
+        Elem::Scalar(s) => s.keyword().to_string(),
+        Elem::Enum(n) => format!("enum {n}"),
+        Elem::Message(n) => format!("message {n}"),
+    }
+}
+
+fn old_key(f: &FieldV) -> &'static str {
+    match f.card {
+        Card::Map(k) => k.keyword(),
+        _ => "",
+    }
+}
+
+fn presence_word(p: Presence) -> &'static str {
+    match p {
+        Presence::Implicit => "implicit",
+        Presence::Explicit => "explicit",
+        Presence::Required => "required",
+    }
+}

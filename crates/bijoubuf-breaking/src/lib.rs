@@ -1,0 +1,249 @@
+//! bijoubuf-breaking: what a schema change does to bytes already signed and stored, and
+//! to old readers.
+//!
+//! Signed messages and content-addressed data outlive their schemas. This crate compares
+//! an old and a new checked schema and reports each change by the guarantee it breaks
+//! ([`Category`]), judged by bijoubuf's wire format (conformance/SPEC.md), not
+//! protobuf's:
+//!
+//! - **canonical**: old canonical bytes are refused by a strict new reader, decode to a
+//!   different value, or re-encode differently (a signature or content address over them
+//!   no longer holds for what the new schema reads);
+//! - **forward**: bytes the new schema writes are refused or misread by a strict old
+//!   reader (and, where the finding says so, by a preserving one);
+//! - **json**: proto3 JSON names and value forms;
+//! - **source**: the generated Rust API.
+//!
+//! Each [`Finding`] carries a stable rule id, its category, a severity, a message and the
+//! span in the new `.proto` file, and renders with miette like bijoubuf-schema's
+//! diagnostics. Because a strict decoder accepts exactly one byte string per value
+//! (SPEC §10), "decodes strictly to the same value" and "re-encodes to the same bytes"
+//! are one condition; the checker decides it from the wire forms of SPEC §3–§8 (the
+//! scalar table is in [`scalar`]). It sits in the schema layer and never links the
+//! runtime; the `counterexample` feature adds [`counterexample`], which builds a message
+//! under one schema, encodes it, and runs the other schema's real decoder
+//! (bijoubuf-reflect) to show each canonical and forward finding failing.
+//!
+//! ```
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! use bijoubuf_breaking::{Category, Old, check};
+//!
+//! let old = bijoubuf_schema::compile_sources(&[(
+//!     "p.proto",
+//!     "syntax = \"proto3\"; message P { int32 a = 1; string b = 2; }",
+//! )])?;
+//! let new = bijoubuf_schema::compile_sources(&[(
+//!     "p.proto",
+//!     "syntax = \"proto3\"; message P { sint32 a = 1; }",
+//! )])?;
+//! let findings = check(Old::Schema(&old.schema), &new.schema)?;
+//! // int32 → sint32 is the same bytes in bijoubuf (SPEC §3.2); removing `b` is not.
+//! let canonical: Vec<_> = findings
+//!     .iter()
+//!     .filter(|f| f.category == Category::Canonical)
+//!     .map(|f| f.rule_id())
+//!     .collect();
+//! assert_eq!(canonical, ["field-removed"]);
+//! # Ok(()) }
+//! ```
+//!
+//! # What each category promises
+//!
+//! - A change with no **canonical** finding keeps every stored byte string: each message
+//!   the old schema could write decodes strictly under the new one to the same value (the
+//!   same numbers, bytes, enum names, fields) and re-encodes to the same bytes, so its
+//!   signature and content address still hold. The tests check this on generated old
+//!   messages for every change they call safe.
+//! - A change with no **forward** finding lets a strict old reader read everything the
+//!   new schema writes, as the same value. Forward findings are about strict readers; a
+//!   preserving old reader (SPEC §8.2) differs only for `field-added`: it keeps the new
+//!   record and re-emits it byte for byte, which is why that finding is a warning. Every
+//!   other forward finding concerns a field the old reader knows, and a preserving reader
+//!   refuses or misreads it like a strict one.
+//! - **json** and **source** findings have no counterexample: they are about JSON text
+//!   and generated Rust, not bytes.
+//!
+//! # Rules
+//!
+//! Each row is one (rule, category) the checker reports; [`RULES`] holds the same table.
+//! The comparison with `buf breaking` is in `COMPARISON.md` beside this crate.
+//!
+#![doc = include_str!("../RULES.md")]
+
+mod compare;
+#[cfg(feature = "counterexample")]
+pub mod counterexample;
+mod finding;
+mod rules;
+pub mod scalar;
+mod view;
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use bijoubuf_schema::{Schema, Span};
+use miette::NamedSource;
+use prost_types::FileDescriptorSet;
+
+pub use finding::{Category, Finding, Severity, Side, Subject, Witness};
+pub use rules::{RULES, Rule, RuleRow};
+pub use view::ViewError;
+
+use compare::Loc;
+
+/// The old side of a comparison.
+#[derive(Clone, Copy, Debug)]
+pub enum Old<'a> {
+    /// Compiled `.proto` files: the requested files are compared.
+    Schema(&'a Schema),
+    /// A descriptor set (`protoc --descriptor_set_out`, `bijoubuf compile`): every file in
+    /// it is compared.
+    DescriptorSet(&'a FileDescriptorSet),
+}
+
+/// Compare `old` with `new`; findings point into `new`'s files. Findings come in the
+/// order of the old schema's types, then by field number.
+///
+/// # Errors
+/// A descriptor set whose type names do not resolve, with groups or editions, or field
+/// numbers out of range.
+pub fn check(old: Old<'_>, new: &Schema) -> Result<Vec<Finding>, ViewError> {
+    let old_view = match old {
+        Old::Schema(s) => {
+            let requested: Vec<&str> = s
+                .files()
+                .iter()
+                .filter(|f| f.requested)
+                .map(|f| f.name.as_str())
+                .collect();
+            view::View::new(&s.file_descriptor_set_with_imports(), &|n| {
+                requested.contains(&n)
+            })?
+        }
+        Old::DescriptorSet(set) => view::View::new(set, &|_| true)?,
+    };
+    let new_view = view::View::new(&new.file_descriptor_set_with_imports(), &|_| true)?;
+    let raw = compare::compare(&old_view, &new_view);
+    let mut sources: HashMap<String, Arc<NamedSource<String>>> = HashMap::new();
+    Ok(raw
+        .into_iter()
+        .map(|r| {
+            let place = locate(new, &new_view, &r.at);
+            let mut f = finding(r);
+            if let Some((file, span)) = place {
+                let text = new.file(&file).map_or("", |d| d.source_text());
+                let source = sources
+                    .entry(file.clone())
+                    .or_insert_with(|| Arc::new(NamedSource::new(file.clone(), text.to_string())))
+                    .clone();
+                let (line, column) = line_col(text, span.start);
+                f.line = line;
+                f.column = column;
+                f.file = Some(file);
+                f.span = Some(span);
+                f.source = Some(source);
+            }
+            f
+        })
+        .collect())
+}
+
+/// Compare two descriptor sets (no spans: descriptors carry no source text). Every file
+/// of `old` is compared.
+///
+/// # Errors
+/// As [`check`], for either set.
+pub fn check_descriptor_sets(
+    old: &FileDescriptorSet,
+    new: &FileDescriptorSet,
+) -> Result<Vec<Finding>, ViewError> {
+    let old = view::View::new(old, &|_| true)?;
+    let new = view::View::new(new, &|_| true)?;
+    Ok(compare::compare(&old, &new)
+        .into_iter()
+        .map(finding)
+        .collect())
+}
+
+fn finding(r: compare::Raw) -> Finding {
+    Finding {
+        rule: r.rule,
+        category: r.category,
+        severity: r.severity,
+        message: r.message,
+        file: None,
+        span: None,
+        line: 0,
+        column: 0,
+        subject: r.subject,
+        source: None,
+    }
+}
+
+/// The file and span of a place in the new schema.
+fn locate(schema: &Schema, view: &view::View, at: &Loc) -> Option<(String, Span)> {
+    let file_of = |i: usize| view.files.get(i).map(|f| f.name.clone());
+    match at {
+        Loc::Message(name) => {
+            let file = file_of(view.messages.get(name)?.file)?;
+            Some((file, schema.message(name)?.name_span()))
+        }
+        Loc::Field(name, number) => {
+            let file = file_of(view.messages.get(name)?.file)?;
+            Some((file, schema.message(name)?.field(*number)?.span))
+        }
+        Loc::Enum(name) => {
+            let file = file_of(view.enums.get(name)?.file)?;
+            Some((file, schema.enumeration(name)?.name_span()))
+        }
+        Loc::EnumValue(name, value) => {
+            let file = file_of(view.enums.get(name)?.file)?;
+            let e = schema.enumeration(name)?;
+            Some((file, e.values.iter().find(|v| &v.name == value)?.span))
+        }
+        Loc::File(name) => {
+            let text = schema.file(name)?.source_text();
+            // The package statement, else the file's first byte.
+            let span = text
+                .find("package")
+                .map(|start| {
+                    let end = text[start..]
+                        .find(';')
+                        .map_or(text.len(), |e| start + e + 1);
+                    Span::new(start, end)
+                })
+                .unwrap_or_default();
+            Some((name.clone(), span))
+        }
+    }
+}
+
+/// One-based line and column (in characters) of `offset`.
+fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let before = &text[..offset.min(text.len())];
+    let line = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    (line, column)
+}
+
+/// The findings of `categories`, in order.
+pub fn filter(findings: Vec<Finding>, categories: &[Category]) -> Vec<Finding> {
+    findings
+        .into_iter()
+        .filter(|f| categories.contains(&f.category))
+        .collect()
+}
+
+/// The rule table as markdown (what `RULES.md` holds).
+pub fn rule_table_markdown() -> String {
+    let mut out = String::from("| rule id | category | what it means |\n|---|---|---|\n");
+    for r in RULES {
+        out.push_str(&format!(
+            "| `{}` | {} | {} |\n",
+            r.rule.id(),
+            r.category,
+            r.meaning.replace('|', "\\|")
+        ));
+    }
+    out
+}

@@ -1,0 +1,285 @@
+//! `bijoubuf breaking`: what a schema change does to stored bytes and old readers, each
+//! canonical and forward finding shown with bytes the other schema's decoder refuses or
+//! misreads (bijoubuf-breaking).
+
+use std::fmt::Write as _;
+use std::io::{IsTerminal, Write as _};
+use std::path::{Path, PathBuf};
+
+use bijoubuf_breaking::counterexample::{Counterexample, Outcome, counterexample};
+use bijoubuf_breaking::{Category, Finding, Old, Severity};
+use bijoubuf_reflect::DescriptorPool;
+use bijoubuf_schema::Schema;
+use clap::{Args, ValueEnum};
+use miette::{GraphicalReportHandler, GraphicalTheme};
+use prost::Message as _;
+
+use crate::{Failure, schema};
+
+/// `bijoubuf breaking` arguments.
+#[derive(Debug, Args)]
+pub(crate) struct BreakingArgs {
+    /// The old schema: a .proto file, a directory of .proto files, or an encoded
+    /// FileDescriptorSet (`protoc --descriptor_set_out`, `bijoubuf compile
+    /// --descriptor-set-out`).
+    #[arg(long, value_name = "OLD")]
+    against: PathBuf,
+    /// Import directory for the old .proto files (repeatable); defaults to OLD when it
+    /// is a directory, else OLD's directory.
+    #[arg(long, value_name = "DIR")]
+    against_include: Vec<PathBuf>,
+    /// Import directory for the new .proto files (repeatable); defaults to each file's
+    /// directory.
+    #[arg(short = 'I', long = "include", value_name = "DIR")]
+    include: Vec<PathBuf>,
+    /// Categories to report, comma-separated: canonical (bytes already written), forward
+    /// (old readers), json, source.
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "canonical,forward,json,source"
+    )]
+    categories: Vec<CategoryArg>,
+    /// Output: miette reports for people, or one JSON array for CI.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    format: Format,
+    /// The new .proto files, or a directory of them.
+    #[arg(value_name = "NEW", required = true)]
+    new: Vec<PathBuf>,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum CategoryArg {
+    Canonical,
+    Forward,
+    Json,
+    Source,
+}
+
+impl From<CategoryArg> for Category {
+    fn from(c: CategoryArg) -> Category {
+        match c {
+            CategoryArg::Canonical => Category::Canonical,
+            CategoryArg::Forward => Category::Forward,
+            CategoryArg::Json => Category::Json,
+            CategoryArg::Source => Category::Source,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Format {
+    Human,
+    Json,
+}
+
+/// The old side once read.
+enum OldSide {
+    Schema(Schema),
+    Set(prost_types::FileDescriptorSet),
+}
+
+pub(crate) fn run(args: &BreakingArgs) -> Result<(), Failure> {
+    let old = read_old(args)?;
+    let (new_includes, new_files) = proto_files(&args.new, &args.include)?;
+    let new = schema::compile(&new_includes, &new_files)?.schema;
+    let (findings, old_pool) = match &old {
+        OldSide::Schema(s) => (
+            bijoubuf_breaking::check(Old::Schema(s), &new),
+            DescriptorPool::new(s),
+        ),
+        OldSide::Set(set) => (
+            bijoubuf_breaking::check(Old::DescriptorSet(set), &new),
+            DescriptorPool::from_file_descriptor_set(set)
+                .map_err(|e| Failure::Usage(format!("{}: {e}", args.against.display())))?,
+        ),
+    };
+    let findings =
+        findings.map_err(|e| Failure::Usage(format!("{}: {e}", args.against.display())))?;
+    let categories: Vec<Category> = args.categories.iter().map(|&c| c.into()).collect();
+    let findings = bijoubuf_breaking::filter(findings, &categories);
+    let new_pool = DescriptorPool::new(&new);
+    let shown: Vec<(Finding, Option<Counterexample>)> = findings
+        .into_iter()
+        .map(|f| {
+            let c = counterexample(&f, &old_pool, &new_pool);
+            (f, c)
+        })
+        .collect();
+    let text = match args.format {
+        Format::Human => human(&shown),
+        Format::Json => json(&shown),
+    };
+    let mut stdout = std::io::stdout().lock();
+    stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+        .map_err(|e| Failure::Usage(format!("cannot write the output: {e}")))?;
+    if shown.is_empty() {
+        Ok(())
+    } else {
+        Err(Failure::Refused)
+    }
+}
+
+fn read_old(args: &BreakingArgs) -> Result<OldSide, Failure> {
+    let path = &args.against;
+    let is_proto = path.is_dir() || path.extension().is_some_and(|e| e == "proto");
+    if is_proto {
+        let includes = if args.against_include.is_empty() {
+            vec![if path.is_dir() {
+                path.clone()
+            } else {
+                parent(path)
+            }]
+        } else {
+            args.against_include.clone()
+        };
+        let (includes, files) = proto_files(std::slice::from_ref(path), &includes)?;
+        return Ok(OldSide::Schema(schema::compile(&includes, &files)?.schema));
+    }
+    let bytes = std::fs::read(path)
+        .map_err(|e| Failure::Usage(format!("cannot read {}: {e}", path.display())))?;
+    prost_types::FileDescriptorSet::decode(bytes.as_slice())
+        .map(OldSide::Set)
+        .map_err(|e| {
+            Failure::Usage(format!(
+                "{} is neither a .proto file, a directory, nor a FileDescriptorSet: {e}",
+                path.display()
+            ))
+        })
+}
+
+fn parent(path: &Path) -> PathBuf {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
+/// The .proto files named or found (recursively, sorted) in the directories named; a
+/// directory is its own include directory when no `-I` is given.
+fn proto_files(
+    paths: &[PathBuf],
+    includes: &[PathBuf],
+) -> Result<(Vec<PathBuf>, Vec<PathBuf>), Failure> {
+    let mut files = Vec::new();
+    let mut dirs = includes.to_vec();
+    for p in paths {
+        if p.is_dir() {
+            if includes.is_empty() && !dirs.contains(p) {
+                dirs.push(p.clone());
+            }
+            let before = files.len();
+            walk(p, &mut files)?;
+            files[before..].sort();
+        } else {
+            if includes.is_empty() {
+                let d = parent(p);
+                if !dirs.contains(&d) {
+                    dirs.push(d);
+                }
+            }
+            files.push(p.clone());
+        }
+    }
+    if files.is_empty() {
+        return Err(Failure::Usage("no .proto files found".into()));
+    }
+    Ok((dirs, files))
+}
+
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), Failure> {
+    let entries = std::fs::read_dir(dir)
+        .map_err(|e| Failure::Usage(format!("cannot read {}: {e}", dir.display())))?;
+    for entry in entries {
+        let path = entry
+            .map_err(|e| Failure::Usage(format!("cannot read {}: {e}", dir.display())))?
+            .path();
+        if path.is_dir() {
+            walk(&path, out)?;
+        } else if path.extension().is_some_and(|e| e == "proto") {
+            out.push(path);
+        }
+    }
+    Ok(())
+}
+
+fn human(shown: &[(Finding, Option<Counterexample>)]) -> String {
+    let theme = if std::io::stdout().is_terminal() {
+        GraphicalTheme::unicode()
+    } else {
+        GraphicalTheme::unicode_nocolor()
+    };
+    let handler = GraphicalReportHandler::new_themed(theme).with_width(100);
+    let mut s = String::new();
+    for (f, c) in shown {
+        if handler.render_report(&mut s, f).is_err() {
+            let _ = writeln!(s, "{}", f.to_line());
+        }
+        if let Some(c) = c {
+            let _ = writeln!(s, "  counterexample: {c}");
+        }
+        s.push('\n');
+    }
+    let count = |cat| shown.iter().filter(|(f, _)| f.category == cat).count();
+    let errors = shown
+        .iter()
+        .filter(|(f, _)| f.severity == Severity::Error)
+        .count();
+    if shown.is_empty() {
+        s.push_str("no breaking changes\n");
+    } else {
+        let _ = writeln!(
+            s,
+            "{} finding{} ({errors} error{}): {} canonical, {} forward, {} json, {} source",
+            shown.len(),
+            if shown.len() == 1 { "" } else { "s" },
+            if errors == 1 { "" } else { "s" },
+            count(Category::Canonical),
+            count(Category::Forward),
+            count(Category::Json),
+            count(Category::Source),
+        );
+    }
+    s
+}
+
+fn json(shown: &[(Finding, Option<Counterexample>)]) -> String {
+    let items: Vec<serde_json::Value> = shown
+        .iter()
+        .map(|(f, c)| {
+            let mut v = serde_json::json!({
+                "rule": f.rule_id(),
+                "category": f.category.name(),
+                "severity": match f.severity { Severity::Error => "error", Severity::Warning => "warning" },
+                "message": f.message,
+                "file": f.file,
+                "line": f.line,
+                "column": f.column,
+            });
+            if let Some(c) = c {
+                let hex: Vec<String> = c.bytes.iter().map(|b| format!("{b:02x}")).collect();
+                let outcome = match &c.outcome {
+                    Outcome::Refused(e) => serde_json::json!({
+                        "refused": e.code(), "offset": e.offset(), "path": e.path_string(),
+                    }),
+                    Outcome::Misread { written, read } => serde_json::json!({
+                        "written": written, "read": read,
+                    }),
+                };
+                v["counterexample"] = serde_json::json!({
+                    "writer": c.writer.name(),
+                    "message": c.message,
+                    "bytes": hex.join(" "),
+                    "outcome": outcome,
+                    "text": c.to_string(),
+                });
+            }
+            v
+        })
+        .collect();
+    let mut s = serde_json::to_string_pretty(&items).unwrap_or_else(|_| "[]".into());
+    s.push('\n');
+    s
+}
