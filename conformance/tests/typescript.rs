@@ -1,0 +1,209 @@
+//! The TypeScript implementation (`typescript/`), from `cargo test`:
+//!
+//! - its own test suite (`node --test` over the compiled package);
+//! - across the language boundary: values built and encoded by Rust are accepted by the
+//!   TypeScript decoder and re-encoded to the same bytes; and on arbitrary and mutated
+//!   bytes, strict and preserving, TypeScript gives the same verdict as Rust (accepted
+//!   with the same re-encoding, or refused with the same code, offset and path).
+//!
+//! Node 20 and npm are needed; without them a local run prints what to install and these
+//! tests pass vacuously, while in CI (`CI` set) they fail.
+
+use std::cell::RefCell;
+use std::io::{BufReader, BufWriter};
+use std::path::Path;
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+
+use bijoubuf_conformance::generated::TYPE_NAMES;
+use bijoubuf_conformance::props::check_value;
+use bijoubuf_conformance::protocol::{Request, Response, read_frame, write_frame};
+use bijoubuf_conformance::{Config, Expect, Outcome, dynamic, hex, typescript};
+use proptest::prelude::*;
+use proptest::test_runner::{Config as RunnerConfig, TestCaseError, TestRunner};
+
+struct Node {
+    child: Child,
+    input: BufWriter<ChildStdin>,
+    output: BufReader<ChildStdout>,
+}
+
+impl Node {
+    /// The TypeScript testee, or `None` when Node is missing outside CI.
+    fn start() -> Option<Node> {
+        let cmd = typescript::testee().unwrap_or_else(|e| panic!("{e}"))?;
+        let mut child = Command::new(&cmd[0])
+            .args(&cmd[1..])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("node starts");
+        let input = BufWriter::new(child.stdin.take().expect("stdin"));
+        let output = BufReader::new(child.stdout.take().expect("stdout"));
+        Some(Node {
+            child,
+            input,
+            output,
+        })
+    }
+
+    fn decode(&mut self, type_name: &str, bytes: &[u8], cfg: &Config) -> Outcome {
+        let req = Request::Decode {
+            type_name: type_name.to_string(),
+            input: hex::format_runs(bytes),
+            decoder: *cfg,
+        };
+        write_frame(&mut self.input, &req).expect("write to the testee");
+        let res: Response = read_frame(&mut self.output)
+            .expect("read from the testee")
+            .expect("the testee answers");
+        res.into_outcome()
+            .unwrap_or_else(|e| panic!("{type_name}: {e}"))
+    }
+}
+
+impl Drop for Node {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn runner(cases: u32) -> TestRunner {
+    TestRunner::new(RunnerConfig {
+        cases,
+        failure_persistence: None,
+        ..RunnerConfig::default()
+    })
+}
+
+#[test]
+fn typescript_package_tests_pass() {
+    if typescript::testee()
+        .unwrap_or_else(|e| panic!("{e}"))
+        .is_none()
+    {
+        return;
+    }
+    let dir = typescript::package_dir();
+    let run = |args: &[&str]| {
+        let out = Command::new("node")
+            .args(args)
+            .current_dir(&dir)
+            .output()
+            .expect("node runs");
+        assert!(
+            out.status.success(),
+            "node {} failed:\n{}{}",
+            args.join(" "),
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    // Its own output directory: other tests run the testee from dist/ meanwhile.
+    run(&[
+        "node_modules/typescript/bin/tsc",
+        "-p",
+        "tsconfig.json",
+        "--outDir",
+        "dist/unit",
+    ]);
+    let report = run(&["--test", "dist/unit/test/"]);
+    assert!(
+        report.contains("# fail 0") && !report.contains("# pass 0"),
+        "{report}"
+    );
+}
+
+#[test]
+fn rust_encoded_values_decode_in_typescript_to_the_same_bytes() {
+    let Some(node) = Node::start() else {
+        return;
+    };
+    let node = RefCell::new(node);
+    for ty in TYPE_NAMES {
+        let mut run = runner(64);
+        run.run(&proptest::collection::vec(any::<u8>(), 0..256), |entropy| {
+            let bytes = check_value(ty, &entropy).map_err(TestCaseError::fail)?;
+            let got = node.borrow_mut().decode(ty, &bytes, &Config::default());
+            match got {
+                Outcome::Accepted { reencoded, .. } if reencoded == bytes => Ok(()),
+                other => Err(TestCaseError::fail(format!(
+                    "{ty}: TypeScript on Rust's {}: {other:?}",
+                    hex::format(&bytes)
+                ))),
+            }
+        })
+        .unwrap_or_else(|e| panic!("{ty}: {e}"));
+    }
+}
+
+fn same_verdict(node: &mut Node, ty: &str, bytes: &[u8], cfg: &Config) -> Result<(), String> {
+    let rust = dynamic::decode(ty, bytes, cfg).ok_or("no reflect type")?;
+    let ts = node.decode(ty, bytes, cfg);
+    if rust == ts {
+        Ok(())
+    } else {
+        Err(format!(
+            "{ty} on {} ({cfg:?}): Rust {rust:?}, TypeScript {ts:?}",
+            hex::format(bytes)
+        ))
+    }
+}
+
+#[test]
+fn typescript_and_rust_agree_on_arbitrary_and_mutated_bytes() {
+    let Some(node) = Node::start() else {
+        return;
+    };
+    let node = RefCell::new(node);
+    let preserving = Config {
+        preserving: true,
+        ..Config::default()
+    };
+    for ty in TYPE_NAMES {
+        let mut run = runner(64);
+        run.run(&proptest::collection::vec(any::<u8>(), 0..48), |b| {
+            for cfg in [Config::default(), preserving] {
+                same_verdict(&mut node.borrow_mut(), ty, &b, &cfg).map_err(TestCaseError::fail)?;
+            }
+            Ok(())
+        })
+        .unwrap_or_else(|e| panic!("{e}"));
+    }
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("vectors");
+    let seeds: Vec<(String, Vec<u8>)> = bijoubuf_conformance::load_dir(&dir)
+        .expect("vectors load")
+        .into_iter()
+        .filter(|c| c.config == Config::default() && c.bytes.len() < 600)
+        .filter(|c| matches!(c.expect, Expect::Accept(_) | Expect::Encode(_)))
+        .map(|c| (c.type_name, c.bytes))
+        .collect();
+    let mut run = runner(2048);
+    run.run(
+        &(
+            0..seeds.len(),
+            proptest::collection::vec((any::<usize>(), any::<u8>(), 0u8..3), 1..4),
+        ),
+        |(i, edits)| {
+            let (ty, b) = &seeds[i];
+            let mut v = b.clone();
+            for (at, x, op) in edits {
+                let n = v.len();
+                match op {
+                    0 if n > 0 => v[at % n] = x,
+                    1 => v.insert(at % (n + 1), x),
+                    _ if n > 0 => {
+                        v.remove(at % n);
+                    }
+                    _ => {}
+                }
+            }
+            for cfg in [Config::default(), preserving] {
+                same_verdict(&mut node.borrow_mut(), ty, &v, &cfg).map_err(TestCaseError::fail)?;
+            }
+            Ok(())
+        },
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+}
