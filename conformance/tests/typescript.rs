@@ -11,7 +11,7 @@
 
 use std::cell::RefCell;
 use std::io::{BufReader, BufWriter};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
 use bijoubuf_conformance::generated::TYPE_NAMES;
@@ -206,4 +206,65 @@ fn typescript_and_rust_agree_on_arbitrary_and_mutated_bytes() {
         },
     )
     .unwrap_or_else(|e| panic!("{e}"));
+}
+
+/// Every `.proto` file under `dir`, relative to it.
+fn protos(dir: &Path, rel: &Path, out: &mut Vec<PathBuf>) {
+    let mut entries: Vec<_> = std::fs::read_dir(dir.join(rel))
+        .expect("schemas/ reads")
+        .map(|e| e.expect("entry").path())
+        .collect();
+    entries.sort();
+    for p in entries {
+        let name = rel.join(p.file_name().expect("name"));
+        if p.is_dir() {
+            protos(dir, &name, out);
+        } else if p.extension().is_some_and(|e| e == "proto") {
+            out.push(name);
+        }
+    }
+}
+
+#[test]
+fn generated_typescript_for_every_sample_schema_type_checks() {
+    if typescript::testee()
+        .unwrap_or_else(|e| panic!("{e}"))
+        .is_none()
+    {
+        return;
+    }
+    let schemas = Path::new(env!("CARGO_MANIFEST_DIR")).join("../schemas");
+    let pkg = typescript::package_dir();
+    let out = pkg.join("gen/schemas");
+    let _ = std::fs::remove_dir_all(&out);
+    let mut files = Vec::new();
+    protos(&schemas, Path::new(""), &mut files);
+    assert!(files.len() >= 8, "only {} schemas", files.len());
+    for file in &files {
+        let compiled = bijoubuf_schema::Compiler::new()
+            .include(&schemas)
+            .compile(&[file.to_string_lossy().as_ref()])
+            .unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        let dir = out.join(file.to_string_lossy().replace(['/', '.'], "_"));
+        std::fs::create_dir_all(&dir).expect("gen dir");
+        let mut options = bijoubuf_codegen_ts::Options::new();
+        options.runtime_import("../../../src/index.js");
+        for f in bijoubuf_codegen_ts::generate(&compiled.schema, &options) {
+            std::fs::write(dir.join(&f.name), f.content).expect("write");
+        }
+    }
+    let check = Command::new("node")
+        .args([
+            "node_modules/typescript/bin/tsc",
+            "-p",
+            "tsconfig.check.json",
+        ])
+        .current_dir(&pkg)
+        .output()
+        .expect("tsc runs");
+    assert!(
+        check.status.success(),
+        "generated TypeScript does not type-check:\n{}",
+        String::from_utf8_lossy(&check.stdout)
+    );
 }

@@ -135,7 +135,6 @@ pub fn generate(schema: &Schema, options: &Options) -> Vec<GeneratedFile> {
             let mut e = Emitter {
                 package,
                 names: &names,
-                schema,
                 imports: BTreeMap::new(),
                 body: String::new(),
             };
@@ -276,7 +275,6 @@ fn prop_key(name: &str) -> String {
 struct Emitter<'a> {
     package: &'a str,
     names: &'a HashMap<String, TypeName>,
-    schema: &'a Schema,
     /// Other packages referenced: package → namespace alias.
     imports: BTreeMap<String, String>,
     body: String,
@@ -297,30 +295,53 @@ impl Emitter<'_> {
     }
 
     fn doc(&mut self, comments: &Comments, indent: &str) {
-        let Some(text) = comments.leading.as_deref().or(comments.trailing.as_deref()) else {
-            return;
-        };
-        let text = text.trim_end().replace("*/", "*\\/");
+        self.doc_with(comments, indent, None);
+    }
+
+    /// A `/** … */` block of the schema's comment, then `extra` as its own paragraph.
+    fn doc_with(&mut self, comments: &Comments, indent: &str, extra: Option<&str>) {
+        let text = comments
+            .leading
+            .as_deref()
+            .or(comments.trailing.as_deref())
+            .map(|t| t.trim_end().replace("*/", "*\\/"));
+        let lines: Vec<&str> = text
+            .as_deref()
+            .map(|t| {
+                t.lines()
+                    .map(|l| l.strip_prefix(' ').unwrap_or(l))
+                    .collect()
+            })
+            .unwrap_or_default();
+        match (lines.is_empty(), extra) {
+            (true, None) => return,
+            (true, Some(e)) => {
+                let _ = writeln!(self.body, "{indent}/** {e} */");
+                return;
+            }
+            _ => {}
+        }
         let _ = writeln!(self.body, "{indent}/**");
-        for line in text.lines() {
-            let line = line.strip_prefix(' ').unwrap_or(line);
+        for line in lines {
             if line.is_empty() {
                 let _ = writeln!(self.body, "{indent} *");
             } else {
                 let _ = writeln!(self.body, "{indent} * {line}");
             }
         }
+        if let Some(e) = extra {
+            let _ = writeln!(self.body, "{indent} *\n{indent} * {e}");
+        }
         let _ = writeln!(self.body, "{indent} */");
     }
 
     fn enumeration(&mut self, e: &EnumDef) {
         let name = self.type_ref(&e.full_name);
-        self.doc(&e.comments, "");
-        let _ = writeln!(
-            self.body,
-            "/** `{}`: open (SPEC §3.6), so any int32 is a value; these are the named ones. */",
+        let what = format!(
+            "`{}`: open (SPEC §3.6), so any int32 is a value; these are the named ones.",
             e.full_name
         );
+        self.doc_with(&e.comments, "", Some(&what));
         let _ = writeln!(self.body, "export const {name} = {{");
         for v in &e.values {
             let _ = writeln!(self.body, "  {}: {},", prop_key(&v.name), v.number);
@@ -469,7 +490,6 @@ impl Emitter<'_> {
     }
 
     fn finish(self, runtime: &str, files: &[&bijoubuf_schema::FileDef]) -> String {
-        let _ = self.schema;
         let mut out = String::new();
         let sources: Vec<&str> = files.iter().map(|f| f.name.as_str()).collect();
         let _ = writeln!(
