@@ -1,6 +1,7 @@
 //! The TypeScript implementation (`typescript/` at the repository root) as a testee:
 //! its code is generated from the conformance schemas by `bijoubuf-codegen-ts`, compiled
-//! with the package's pinned TypeScript, and run with Node.
+//! with the package's pinned TypeScript, and run with Node. The same build compiles the
+//! package's signed-envelope example (`typescript/examples/signed.ts`).
 //!
 //! Node 20 and npm are needed. Without them a local run says what to install and leaves
 //! the TypeScript engine out; in CI (`CI` set) that is a failure.
@@ -44,15 +45,12 @@ fn run(cmd: &mut Command, what: &str) -> Result<(), String> {
     }
 }
 
-/// Write the TypeScript generated from the conformance schemas to `typescript/gen/conformance`.
-fn generate(dir: &Path) -> Result<(), String> {
-    let compiled = bijoubuf_schema::compile_sources(crate::SCHEMA_SOURCES)
-        .map_err(|d| format!("conformance schemas do not compile: {d:?}"))?;
+/// Write the TypeScript of `schema` to `typescript/<sub>`, importing the runtime from `runtime`.
+fn write(schema: &bijoubuf_schema::Schema, out: &Path, runtime: &str) -> Result<(), String> {
     let mut options = bijoubuf_codegen_ts::Options::new();
-    options.runtime_import("../../src/index.js");
-    let out = dir.join("gen/conformance");
-    std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
-    for f in bijoubuf_codegen_ts::generate(&compiled.schema, &options) {
+    options.runtime_import(runtime);
+    std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
+    for f in bijoubuf_codegen_ts::generate(schema, &options) {
         let path = out.join(&f.name);
         // Unchanged files are left alone, so their timestamps do not trigger rebuilds.
         if std::fs::read_to_string(&path).ok().as_deref() != Some(f.content.as_str()) {
@@ -60,6 +58,28 @@ fn generate(dir: &Path) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// Generate the TypeScript the testee and the examples import: the conformance schemas
+/// to `typescript/gen/conformance`, the signed-envelope example's to `typescript/gen/examples`.
+fn generate(dir: &Path) -> Result<(), String> {
+    let compiled = bijoubuf_schema::compile_sources(crate::SCHEMA_SOURCES)
+        .map_err(|d| format!("conformance schemas do not compile: {d:?}"))?;
+    write(
+        &compiled.schema,
+        &dir.join("gen/conformance"),
+        "../../src/index.js",
+    )?;
+    let schemas = Path::new(env!("CARGO_MANIFEST_DIR")).join("../schemas");
+    let examples = bijoubuf_schema::Compiler::new()
+        .include(&schemas)
+        .compile(&["examples/signed.proto", "examples/ledger.proto"])
+        .map_err(|e| format!("example schemas do not compile: {e}"))?;
+    write(
+        &examples.schema,
+        &dir.join("gen/examples"),
+        "../../src/index.js",
+    )
 }
 
 fn prepare() -> Result<Option<Vec<String>>, String> {

@@ -268,3 +268,123 @@ fn generated_typescript_for_every_sample_schema_type_checks() {
         String::from_utf8_lossy(&check.stdout)
     );
 }
+
+/// Run the TypeScript signed-envelope example (`typescript/examples/signed.ts`) and parse
+/// its one line of JSON.
+fn signed_ts(args: &[&str]) -> serde_json::Value {
+    let script = typescript::package_dir().join("dist/examples/signed.js");
+    let out = Command::new("node")
+        .arg(script)
+        .args(args)
+        .output()
+        .expect("node runs");
+    assert!(
+        out.status.success(),
+        "signed.js {}: {}",
+        args.join(" "),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("one line of JSON")
+}
+
+fn lower_hex(b: &[u8]) -> String {
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+#[test]
+fn a_signature_made_in_rust_verifies_in_typescript_and_back() {
+    use bijoubuf::Message as _;
+    use bijoubuf_examples::ledger::Transfer;
+    use bijoubuf_examples::signed::SignedMessage;
+    use bijoubuf_examples::signing::{self, demo_key};
+    use bijoubuf_examples::tamper::{Malleation, demo_transfer};
+
+    if typescript::testee()
+        .unwrap_or_else(|e| panic!("{e}"))
+        .is_none()
+    {
+        return;
+    }
+    let key = demo_key();
+    let public = lower_hex(key.verifying_key().as_bytes());
+    let signed = signing::sign(&key, &demo_transfer()).expect("the demo transfer encodes");
+
+    // Rust → TypeScript: the envelope verifies and the body is the same transfer.
+    let v = signed_ts(&["verify", &public, &lower_hex(&signed)]);
+    assert_eq!(v["ok"], true, "{v}");
+    assert_eq!(
+        (v["payer"].as_str(), v["amount"].as_str()),
+        (Some("alice"), Some("2500"))
+    );
+
+    // TypeScript → Rust: Ed25519 is deterministic and the encoding canonical, so the
+    // envelope TypeScript signs is byte for byte Rust's, and Rust verifies it.
+    let seed = lower_hex(&key.to_bytes());
+    let from_ts = signed_ts(&["sign", &seed]);
+    let from_ts = from_ts["signed"].as_str().expect("hex");
+    assert_eq!(from_ts, lower_hex(&signed));
+    let bytes: Vec<u8> = (0..from_ts.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&from_ts[i..i + 2], 16).expect("hex"))
+        .collect();
+    let back: Transfer =
+        signing::verify(&key.verifying_key(), &bytes).expect("Rust verifies TypeScript's");
+    assert_eq!(back, demo_transfer());
+
+    // Tampered bodies under the original signature: both refuse, with the same code,
+    // offset and path (or both with bad-signature).
+    let envelope = SignedMessage::decode(&signed).expect("envelope");
+    let mut cases: Vec<(String, Vec<u8>)> = Malleation::ALL
+        .iter()
+        .map(|m| {
+            let body = m
+                .apply_bijoubuf(&envelope.body)
+                .expect("malleation applies");
+            let tampered = SignedMessage {
+                body,
+                signature: envelope.signature.clone(),
+            };
+            (
+                m.name().to_string(),
+                tampered.encode_to_vec().expect("encodes"),
+            )
+        })
+        .collect();
+    let mut flipped = envelope.clone();
+    flipped.signature[10] ^= 1;
+    cases.push((
+        "signature bit flipped".into(),
+        flipped.encode_to_vec().expect("encodes"),
+    ));
+    let mut trailing = signed.clone();
+    trailing.push(0);
+    cases.push(("envelope with a byte appended".into(), trailing));
+    for (name, bytes) in cases {
+        let rust = signing::verify::<Transfer>(&key.verifying_key(), &bytes)
+            .expect_err("Rust refuses the tampered envelope");
+        let ts = signed_ts(&["verify", &public, &lower_hex(&bytes)]);
+        assert_eq!(ts["ok"], false, "{name}: TypeScript accepted");
+        assert_eq!(
+            ts["code"].as_str(),
+            Some(rust.code()),
+            "{name}: {ts} vs {rust}"
+        );
+        if let Some(e) = rust.decode_error() {
+            assert_eq!(
+                ts["offset"].as_u64(),
+                Some(e.offset() as u64),
+                "{name}: {ts}"
+            );
+            assert_eq!(
+                ts["path"].as_str(),
+                Some(e.path_string().as_str()),
+                "{name}: {ts}"
+            );
+            assert_eq!(
+                ts["message"].as_str(),
+                Some(e.to_string().as_str()),
+                "{name}: {ts}"
+            );
+        }
+    }
+}
