@@ -9,7 +9,7 @@ import { DecodeError, keySegment } from "./errors.js";
 import type { Reader } from "./reader.js";
 import { Card, Kind, Presence, fixedWidth, type Field, type UnknownField } from "./schema.js";
 import { compareBytes, firstInvalidUtf8, decodeUtf8 } from "./utf8.js";
-import { encodedLength, unzigzag32, unzigzag64 } from "./varint.js";
+import { encodedLength, unzigzag32 } from "./varint.js";
 
 /** The field numbers' upper bound, 2^29 − 1 (SPEC §4.3). */
 export const NMAX = 536870911;
@@ -160,7 +160,7 @@ function readValue(r: Reader, kind: Kind, f: Field, end: number, depth: number):
     }
     case Kind.Int64:
     case Kind.Sint64:
-      return unzigzag64(r.big(end));
+      return r.zigzagBig(end);
     case Kind.Uint64:
       return r.big(end);
     case Kind.Bool: {

@@ -36,6 +36,8 @@ export class Plan {
   constructor(readonly maxDepth: number) {}
 }
 
+/** 2^47: 64-bit values below it in magnitude take the number paths (zigzag stays below 2^48). */
+const SMALL = 2 ** 47;
 const I32_MIN = -0x8000_0000;
 const I32_MAX = 0x7fff_ffff;
 const U32_MAX = 0xffff_ffff;
@@ -60,16 +62,25 @@ function sizeValue(p: Plan, kind: Kind, f: Field, x: unknown, depth: number): nu
       }
       return sizeNumber(x);
     case Kind.Int64:
-    case Kind.Sint64:
-      if (typeof x !== "bigint" || BigInt.asIntN(64, x) !== x) {
-        throw bad("integer-out-of-range", `holds ${String(x)}, not an int64 bigint`);
+    case Kind.Sint64: {
+      if (typeof x !== "bigint") throw bad("integer-out-of-range", `holds ${String(x)}, not a bigint`);
+      // Below 2^47 in magnitude the zigzag image is an exact number: no bigint arithmetic.
+      const n = Number(x);
+      if (n > -SMALL && n < SMALL) return sizeNumber(zigzag32(n));
+      if (BigInt.asIntN(64, x) !== x) {
+        throw bad("integer-out-of-range", `holds ${String(x)}, not an int64`);
       }
       return sizeBigInt(zigzag64(x));
-    case Kind.Uint64:
-      if (typeof x !== "bigint" || x < 0n || x > U64_MAX) {
-        throw bad("integer-out-of-range", `holds ${String(x)}, not a uint64 bigint`);
+    }
+    case Kind.Uint64: {
+      if (typeof x !== "bigint") throw bad("integer-out-of-range", `holds ${String(x)}, not a bigint`);
+      const n = Number(x);
+      if (n >= 0 && n < SMALL) return sizeNumber(n);
+      if (x < 0n || x > U64_MAX) {
+        throw bad("integer-out-of-range", `holds ${String(x)}, not a uint64`);
       }
       return sizeBigInt(x);
+    }
     case Kind.Bool:
       if (typeof x !== "boolean") throw bad("invalid-value", `holds ${String(x)}, not a boolean`);
       return 1;
@@ -311,12 +322,18 @@ function writeValue(w: Writer, p: Plan, kind: Kind, f: Field, x: unknown): void 
       w.pos = writeNumber(b, w.pos, x as number);
       return;
     case Kind.Int64:
-    case Kind.Sint64:
-      w.pos = writeBigInt(b, w.pos, zigzag64(x as bigint));
+    case Kind.Sint64: {
+      const n = Number(x as bigint);
+      if (n > -SMALL && n < SMALL) w.pos = writeNumber(b, w.pos, zigzag32(n));
+      else w.pos = writeBigInt(b, w.pos, zigzag64(x as bigint));
       return;
-    case Kind.Uint64:
-      w.pos = writeBigInt(b, w.pos, x as bigint);
+    }
+    case Kind.Uint64: {
+      const n = Number(x as bigint);
+      if (n < SMALL) w.pos = writeNumber(b, w.pos, n);
+      else w.pos = writeBigInt(b, w.pos, x as bigint);
       return;
+    }
     case Kind.Bool:
       b[w.pos++] = x ? 1 : 0;
       return;

@@ -58,6 +58,20 @@ export class Reader {
     return valueNumber(this.buf, at);
   }
 
+  /** A zigzag-encoded bijou64 as a signed `bigint` (SPEC §3.2). */
+  zigzagBig(end: number): bigint {
+    const at = this.pos;
+    const n = this.varintLength(end);
+    this.pos = at + n;
+    if (n <= 7) {
+      // Below 2^48: exact as a number, one BigInt conversion instead of four bigint operations.
+      const u = valueNumber(this.buf, at);
+      return BigInt(u % 2 === 0 ? u / 2 : -(u + 1) / 2);
+    }
+    const u = valueBigInt(this.buf, at);
+    return (u & 1n) === 0n ? u >> 1n : -((u + 1n) >> 1n);
+  }
+
   /** A bijou64 as a `bigint`, every `u64` exact. */
   big(end: number): bigint {
     const at = this.pos;

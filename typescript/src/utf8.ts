@@ -43,7 +43,9 @@ export function firstInvalidUtf8(buf: Uint8Array, start: number, end: number): n
   return -1;
 }
 
-const decoder = /* @__PURE__ */ new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+// The bytes are validated first (with the offset SPEC §7 asks for), so the decoder need
+// not validate again.
+const decoder = /* @__PURE__ */ new TextDecoder("utf-8", { ignoreBOM: true });
 
 /** The string of well-formed UTF-8 bytes `buf[start..end]` (a BOM is kept: SPEC §7). */
 export function decodeUtf8(buf: Uint8Array, start: number, end: number): string {
