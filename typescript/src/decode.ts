@@ -178,13 +178,13 @@ function readValue(r: Reader, kind: Kind, f: Field, end: number, depth: number):
       return r.view.getInt32(at);
     case Kind.Float: {
       r.need(4, end);
-      const bits = r.view.getUint32(at);
-      // SPEC §3.5: one NaN, 7F C0 00 00 (O10).
-      if ((bits & 0x7f800000) === 0x7f800000 && (bits & 0x7fffff) !== 0 && bits !== 0x7fc00000) {
+      const x = r.view.getFloat32(at);
+      // SPEC §3.5: one NaN, 7F C0 00 00 (O10). The bits are looked at only for a NaN.
+      if (x !== x && r.view.getUint32(at) !== 0x7fc00000) {
         throw new DecodeError("non-canonical-nan", at);
       }
       r.pos = at + 4;
-      return r.view.getFloat32(at);
+      return x;
     }
     case Kind.Fixed64:
       r.need(8, end);
@@ -196,18 +196,13 @@ function readValue(r: Reader, kind: Kind, f: Field, end: number, depth: number):
       return r.view.getBigInt64(at);
     case Kind.Double: {
       r.need(8, end);
-      const hi = r.view.getUint32(at);
-      const lo = r.view.getUint32(at + 4);
+      const x = r.view.getFloat64(at);
       // SPEC §3.5: one NaN, 7F F8 00 00 00 00 00 00 (O10).
-      if (
-        (hi & 0x7ff00000) === 0x7ff00000 &&
-        ((hi & 0xfffff) | lo) !== 0 &&
-        (hi !== 0x7ff80000 || lo !== 0)
-      ) {
+      if (x !== x && (r.view.getUint32(at) !== 0x7ff80000 || r.view.getUint32(at + 4) !== 0)) {
         throw new DecodeError("non-canonical-nan", at);
       }
       r.pos = at + 8;
-      return r.view.getFloat64(at);
+      return x;
     }
     case Kind.String: {
       const e = r.len(end);

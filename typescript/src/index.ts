@@ -16,7 +16,7 @@ export { DecodeError, EncodeError, keySegment } from "./errors.js";
 export type { EncodeErrorCode, ErrorCode } from "./errors.js";
 export { Kind, Presence, WireType } from "./schema.js";
 export type { FieldSpec, MessageShape, MessageTypeLike, UnknownField } from "./schema.js";
-export { DEFAULT_MAX_DEPTH, MessageType } from "./message.js";
+export { DEFAULT_MAX_DEPTH, EMPTY_BYTES, MessageType } from "./message.js";
 export type { DecodeOptions, Decoded, EncodeOptions } from "./message.js";
 export { NMAX } from "./decode.js";
 export * as bijou64 from "./varint.js";

@@ -43,8 +43,14 @@ export interface Decoded<T> {
 interface Resolved {
   fields: Field[];
   required: Field[];
-  init: [string, number, unknown][];
+  template: Record<string, unknown>;
+  lists: string[];
+  maps: string[];
 }
+
+/** The default of every `bytes` field: shared, since an empty array cannot be written to. */
+export const EMPTY_BYTES = new Uint8Array(0);
+const EMPTY = EMPTY_BYTES;
 
 /** A message type: its description, and its canonical encoder and strict decoder. */
 export class MessageType<T extends object> implements DecodeTarget, EncodeTarget {
@@ -53,34 +59,47 @@ export class MessageType<T extends object> implements DecodeTarget, EncodeTarget
   /** The short name, which starts error paths (SPEC §11.3). */
   readonly shortName: string;
   private readonly specs: () => readonly FieldSpec[];
+  private readonly factory: (() => object) | undefined;
   private resolved: Resolved | undefined;
 
-  /** A message type named `typeName` whose fields `specs` returns (called once, lazily). */
-  constructor(typeName: string, specs: () => readonly FieldSpec[]) {
+  /**
+   * A message type named `typeName` whose fields `specs` returns (called once, lazily).
+   * `factory`, when given, returns a new value with every field absent or default as an
+   * object literal (generated code passes one): much faster than building it field by field.
+   */
+  constructor(typeName: string, specs: () => readonly FieldSpec[], factory?: () => object) {
     this.typeName = typeName;
     this.shortName = typeName.slice(typeName.lastIndexOf(".") + 1);
     this.specs = specs;
+    this.factory = factory;
   }
 
   private get r(): Resolved {
     if (this.resolved === undefined) {
       const fields = this.specs().map(resolveField).sort((a, b) => a.no - b.no);
-      // Every property of the type, in field order, with how to make its initial value:
-      // 0 absent, 1 a list, 2 a map, 3 empty bytes, 4 a default scalar (SPEC §5.1).
-      const init: [string, number, unknown][] = [];
+      // Every property of the type, in field order, so all values share one shape:
+      // implicit scalars at their defaults (SPEC §5.1), the rest absent; lists and maps
+      // get fresh empty ones per value.
+      const template: Record<string, unknown> = {};
+      const lists: string[] = [];
+      const maps: string[] = [];
       for (const f of fields) {
-        if (f.oneof !== undefined) {
-          if (!init.some(([p]) => p === f.oneof)) init.push([f.oneof, 0, undefined]);
-        } else if (f.card === Card.Repeated) init.push([f.prop, 1, undefined]);
-        else if (f.card === Card.Map) init.push([f.prop, 2, undefined]);
-        else if (f.presence !== Presence.Implicit) init.push([f.prop, 0, undefined]);
-        else if (f.kind === Kind.Bytes) init.push([f.prop, 3, undefined]);
-        else init.push([f.prop, 4, defaultOf(f.kind)]);
+        if (f.oneof !== undefined) template[f.oneof] = undefined;
+        else if (f.card === Card.Repeated) {
+          template[f.prop] = undefined;
+          lists.push(f.prop);
+        } else if (f.card === Card.Map) {
+          template[f.prop] = undefined;
+          maps.push(f.prop);
+        } else if (f.presence !== Presence.Implicit) template[f.prop] = undefined;
+        else template[f.prop] = f.kind === Kind.Bytes ? EMPTY : defaultOf(f.kind);
       }
       this.resolved = {
         fields,
         required: fields.filter((f) => f.presence === Presence.Required),
-        init,
+        template,
+        lists,
+        maps,
       };
     }
     return this.resolved;
@@ -98,11 +117,16 @@ export class MessageType<T extends object> implements DecodeTarget, EncodeTarget
 
   /** A new value: implicit fields at their defaults, lists and maps empty, the rest absent. */
   create(init?: Partial<T>): T {
-    const v: Record<string, unknown> = {};
-    // Every property exists from the start, so all values of a type share one shape.
-    for (const [p, how, d] of this.r.init) {
-      v[p] = how === 0 ? undefined : how === 1 ? [] : how === 2 ? new Map() : how === 3 ? new Uint8Array(0) : d;
+    if (this.factory !== undefined) {
+      // Required fields start unset (`undefined`) though their type says otherwise: the
+      // encoder refuses them until they are set (SPEC §5.3).
+      const v = this.factory() as T;
+      return init === undefined ? v : Object.assign(v, init);
     }
+    const r = this.r;
+    const v: Record<string, unknown> = { ...r.template };
+    for (const p of r.lists) v[p] = [];
+    for (const p of r.maps) v[p] = new Map();
     if (init !== undefined) Object.assign(v, init);
     return v as T;
   }

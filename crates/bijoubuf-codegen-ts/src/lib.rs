@@ -412,7 +412,20 @@ impl Emitter<'_> {
             let spec = self.field_spec(m, f);
             let _ = writeln!(self.body, "  {spec},");
         }
-        let _ = writeln!(self.body, "]);\n");
+        let _ = writeln!(self.body, "], () => ({{");
+        let mut oneofs_done = vec![false; m.oneofs.len()];
+        for f in &m.fields {
+            if let Some(i) = real_oneof(m, f) {
+                if !oneofs_done[i] {
+                    oneofs_done[i] = true;
+                    let name = prop_key(&m.oneofs[i].name.to_lower_camel_case());
+                    let _ = writeln!(self.body, "  {name}: undefined,");
+                }
+                continue;
+            }
+            let _ = writeln!(self.body, "  {}: {},", prop_key(&f.json_name), initial(f));
+        }
+        let _ = writeln!(self.body, "}}));\n");
     }
 
     fn oneof_member_type(&mut self, m: &MessageDef, i: usize) {
@@ -512,6 +525,24 @@ impl Emitter<'_> {
             out.pop();
         }
         out
+    }
+}
+
+/// A field's value in a new message: the default for implicit presence (SPEC §5.1),
+/// `undefined` for absent, an empty list or map.
+fn initial(f: &FieldDef) -> &'static str {
+    match (&f.cardinality, f.presence, &f.ty) {
+        (Cardinality::Repeated, _, _) => "[]",
+        (Cardinality::Map { .. }, _, _) => "new Map()",
+        (_, Presence::Implicit, FieldType::Scalar(s)) => match s {
+            ScalarType::Bool => "false",
+            ScalarType::String => "\"\"",
+            ScalarType::Bytes => "$bb.EMPTY_BYTES",
+            s if scalar_type(*s) == "bigint" => "0n",
+            _ => "0",
+        },
+        (_, Presence::Implicit, FieldType::Enum(_)) => "0",
+        _ => "undefined",
     }
 }
 
