@@ -182,9 +182,14 @@ function present(f: Field, v: Record<string, unknown>): unknown {
   }
 }
 
-function keyOrder(kind: Kind): (a: [unknown, unknown], b: [unknown, unknown]) => number {
-  if (kind === Kind.String) return (a, b) => compareCodePoints(a[0] as string, b[0] as string);
-  return (a, b) => ((a[0] as number) < (b[0] as number) ? -1 : (a[0] as number) > (b[0] as number) ? 1 : 0);
+type Entry = [unknown, unknown];
+const byCodePoint = (a: Entry, b: Entry): number => compareCodePoints(a[0] as string, b[0] as string);
+const byValue = (a: Entry, b: Entry): number =>
+  (a[0] as number) < (b[0] as number) ? -1 : (a[0] as number) > (b[0] as number) ? 1 : 0;
+
+/** The order of SPEC §6.4 on map entries. */
+function keyOrder(kind: Kind): (a: Entry, b: Entry) => number {
+  return kind === Kind.String ? byCodePoint : byValue;
 }
 
 /** The size of a record's payload for a present field. */
@@ -205,19 +210,22 @@ function sizePayload(p: Plan, f: Field, x: unknown, depth: number): number {
     }
   } else {
     const entries = [...(x as Map<unknown, unknown>)];
-    // Keys are checked before sorting, so a comparison never sees a wrong type.
-    for (const [k] of entries) sizeValue(p, f.keyKind, f, k, depth);
-    p.lens.length = slot + 1; // key sizes are recomputed below in sorted order
-    entries.sort(keyOrder(f.keyKind));
-    for (let i = 1; i < entries.length; i++) {
-      if (keyOrder(f.keyKind)(entries[i - 1]!, entries[i]!) === 0) {
-        throw bad("invalid-value", "holds two equal keys").push(keySegment(entries[i]![0] as string));
-      }
+    const cmp = keyOrder(f.keyKind);
+    if (f.keyKind === Kind.String) {
+      // The comparison reads characters: check the keys' type before sorting.
+      for (const [k] of entries) if (typeof k !== "string") throw bad("invalid-value", "holds a non-string key");
     }
+    // Maps built in key order (every decoded one) need no sort.
+    let sorted = true;
+    for (let i = 1; i < entries.length && sorted; i++) sorted = cmp(entries[i - 1]!, entries[i]!) < 0;
+    if (!sorted) entries.sort(cmp);
     p.maps.push(entries);
-    for (const [k, val] of entries) {
+    for (let i = 0; i < entries.length; i++) {
+      const [k, val] = entries[i]!;
       try {
-        n += sizeValue(p, f.keyKind, f, k, depth) + sizeValue(p, f.kind, f, val, depth);
+        n += sizeValue(p, f.keyKind, f, k, depth);
+        if (i > 0 && cmp(entries[i - 1]!, entries[i]!) === 0) throw bad("invalid-value", "holds two equal keys");
+        n += sizeValue(p, f.kind, f, val, depth);
       } catch (e) {
         if (e instanceof EncodeError) e.push(keySegment(k as string));
         throw e;
