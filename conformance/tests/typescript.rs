@@ -2,7 +2,9 @@
 //!
 //! - its own test suite (`node --test` over the compiled package);
 //! - across the language boundary: values built and encoded by Rust are accepted by the
-//!   TypeScript decoder and re-encoded to the same bytes; and on arbitrary and mutated
+//!   TypeScript decoder and re-encoded to the same bytes, and values built and encoded by
+//!   TypeScript are accepted by Rust (generated code and reflect) and re-encoded to the
+//!   same bytes; and on arbitrary and mutated
 //!   bytes, strict and preserving, TypeScript gives the same verdict as Rust (accepted
 //!   with the same re-encoding, or refused with the same code, offset and path).
 //!
@@ -17,7 +19,7 @@ use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use bijoubuf_conformance::generated::TYPE_NAMES;
 use bijoubuf_conformance::props::check_value;
 use bijoubuf_conformance::protocol::{Request, Response, read_frame, write_frame};
-use bijoubuf_conformance::{Config, Expect, Outcome, dynamic, hex, typescript};
+use bijoubuf_conformance::{Config, Expect, Outcome, dynamic, generated, hex, typescript};
 use proptest::prelude::*;
 use proptest::test_runner::{Config as RunnerConfig, TestCaseError, TestRunner};
 
@@ -58,6 +60,19 @@ impl Node {
             .expect("the testee answers");
         res.into_outcome()
             .unwrap_or_else(|e| panic!("{type_name}: {e}"))
+    }
+}
+
+impl Node {
+    /// The encoding of an arbitrary value of `type_name` built by TypeScript from `seed`
+    /// (a request of the TypeScript testee beyond the protocol).
+    fn arbitrary(&mut self, type_name: &str, seed: u32) -> Result<Vec<u8>, String> {
+        let req = serde_json::json!({"op": "arbitrary", "type": type_name, "seed": seed});
+        write_frame(&mut self.input, &req).map_err(|e| e.to_string())?;
+        match read_frame(&mut self.output).map_err(|e| e.to_string())? {
+            Some(Response::Encoded { output }) => hex::parse(&output).map_err(|e| e.to_string()),
+            other => Err(format!("{type_name} seed {seed}: {other:?}")),
+        }
     }
 }
 
@@ -135,6 +150,49 @@ fn rust_encoded_values_decode_in_typescript_to_the_same_bytes() {
             }
         })
         .unwrap_or_else(|e| panic!("{ty}: {e}"));
+    }
+}
+
+#[test]
+fn typescript_encoded_values_decode_in_rust_to_the_same_bytes() {
+    let Some(node) = Node::start() else {
+        return;
+    };
+    let node = RefCell::new(node);
+    for ty in TYPE_NAMES {
+        let non_empty = std::cell::Cell::new(0usize);
+        let mut run = runner(64);
+        run.run(&any::<u32>(), |seed| {
+            let bytes = node
+                .borrow_mut()
+                .arbitrary(ty, seed)
+                .map_err(TestCaseError::fail)?;
+            non_empty.set(non_empty.get() + usize::from(!bytes.is_empty()));
+            // Generated Rust code and reflect accept TypeScript's bytes and re-encode them
+            // to the same bytes: the two encoders agree on the value.
+            for (engine, got) in [
+                (
+                    "generated",
+                    generated::decode(ty, &bytes, &Config::default()),
+                ),
+                ("reflect", dynamic::decode(ty, &bytes, &Config::default())),
+            ] {
+                match got {
+                    Some(Outcome::Accepted { reencoded, .. }) if reencoded == bytes => {}
+                    other => {
+                        return Err(TestCaseError::fail(format!(
+                            "{ty}: Rust {engine} on TypeScript's {}: {other:?}",
+                            hex::format(&bytes)
+                        )));
+                    }
+                }
+            }
+            Ok(())
+        })
+        .unwrap_or_else(|e| panic!("{ty}: {e}"));
+        // The generator must produce real values, not only the empty message.
+        let n = non_empty.get();
+        assert!(n >= 8, "{ty}: only {n} non-empty values");
     }
 }
 

@@ -5,7 +5,9 @@
  *
  * Decode requests run the generated types' strict (or preserving) decoder and re-encode
  * the value; encode requests answer `unsupported`, since the package has no proto3 JSON
- * mapping.
+ * mapping. One request beyond the protocol, `{"op": "arbitrary", "type": …, "seed": n}`,
+ * answers the encoding of an arbitrary value built in TypeScript (for the cross-language
+ * property test).
  */
 
 import { DecodeError, EncodeError, MessageType, type DecodeOptions } from "../src/index.js";
@@ -13,6 +15,7 @@ import * as conformance from "../gen/conformance/conformance.js";
 import * as evolutionV1 from "../gen/conformance/evolution.v1.js";
 import * as evolutionV2 from "../gen/conformance/evolution.v2.js";
 import * as wkt from "../gen/conformance/google.protobuf.js";
+import { arbitrary } from "./arbitrary.js";
 import { formatHex, parseHex } from "./hex.js";
 
 const types = new Map<string, MessageType<object>>();
@@ -34,6 +37,7 @@ interface Request {
   type: string;
   input?: string;
   decoder?: Config;
+  seed?: number;
 }
 
 type Response = Record<string, unknown>;
@@ -43,6 +47,15 @@ export function answer(req: Request): Response {
   const type = types.get(req.type);
   if (req.op === "encode") {
     return { status: "unsupported", message: "the TypeScript package has no proto3 JSON mapping" };
+  }
+  if (req.op === "arbitrary" && type !== undefined) {
+    // Not part of the testee protocol: the cross-language property test's request for the
+    // encoding of an arbitrary value built in TypeScript.
+    try {
+      return { status: "encoded", output: formatHex(type.encode(arbitrary(type, req.seed ?? 0))) };
+    } catch (e) {
+      return { status: "failed", message: String(e) };
+    }
   }
   if (req.op !== "decode") return { status: "failed", message: `unknown op ${req.op}` };
   if (type === undefined) return { status: "unsupported", message: `no message type ${req.type}` };
