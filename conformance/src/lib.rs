@@ -25,6 +25,7 @@ pub mod generated;
 pub mod hex;
 pub mod props;
 pub mod protocol;
+pub mod typescript;
 pub mod vector;
 
 pub use vector::{Case, Config, Expect, Known, Outcome, Refusal, load_dir, load_known};

@@ -1,7 +1,8 @@
 //! The conformance runner: every vector in `vectors/` as a named test, run against
 //! generated code, `bijoubuf-reflect`, and the reference testee over the testee protocol
-//! (twice: its `reflect` and its `generated` engine). Set `BIJOUBUF_TESTEE` to a command
-//! line to add another implementation as a fourth engine.
+//! (twice: its `reflect` and its `generated` engine), and the TypeScript implementation's
+//! testee when Node is installed (required in CI). Set `BIJOUBUF_TESTEE` to a command line to
+//! add another implementation as one more engine.
 //!
 //! A vector fails when any engine disagrees with it, or when generated code and reflect
 //! disagree with each other. Entries of `vectors/known_divergences.toml` name an engine
@@ -376,6 +377,18 @@ fn main() {
             Mutex::new(Testee::spawn(exe, &["--engine", "generated"])),
         ),
     ];
+    // The TypeScript implementation (typescript/), built from the conformance schemas.
+    match bijoubuf_conformance::typescript::testee() {
+        Ok(Some(cmd)) => {
+            let rest: Vec<&str> = cmd[1..].iter().map(String::as_str).collect();
+            testees.push((
+                "typescript".to_string(),
+                Mutex::new(Testee::spawn(&cmd[0], &rest)),
+            ));
+        }
+        Ok(None) => {}
+        Err(e) => panic!("{e}"),
+    }
     if let Ok(cmd) = std::env::var("BIJOUBUF_TESTEE") {
         let parts: Vec<&str> = cmd.split_whitespace().collect();
         if let Some((prog, rest)) = parts.split_first() {

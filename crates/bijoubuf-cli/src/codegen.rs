@@ -1,4 +1,5 @@
-//! `compile`: Rust code from the schema model, through `bijoubuf-codegen`.
+//! `compile`: Rust code from the schema model, through `bijoubuf-codegen`, and TypeScript
+//! through `bijoubuf-codegen-ts`.
 
 use bijoubuf_schema::Schema;
 
@@ -12,4 +13,15 @@ pub(crate) fn generate(schema: &Schema) -> Result<Vec<(String, String)>, Failure
             Failure::Refused
         })?;
     Ok(files.into_iter().map(|f| (f.name, f.content)).collect())
+}
+
+/// `(file name, source)` for every package of the schema, as TypeScript importing the
+/// runtime from `runtime`.
+pub(crate) fn generate_ts(schema: &Schema, runtime: &str) -> Vec<(String, String)> {
+    let mut options = bijoubuf_codegen_ts::Options::new();
+    options.runtime_import(runtime);
+    bijoubuf_codegen_ts::generate(schema, &options)
+        .into_iter()
+        .map(|f| (f.name, f.content))
+        .collect()
 }

@@ -15,12 +15,17 @@ pub(crate) fn run(cmd: Command) -> Result<(), Failure> {
         Command::Compile {
             includes,
             rust_out,
+            ts_out,
+            ts_runtime,
             descriptor_set_out,
             files,
         } => compile(
             &includes.include,
-            &rust_out,
-            descriptor_set_out.as_deref(),
+            Outputs {
+                rust: rust_out.as_deref(),
+                ts: ts_out.as_deref().map(|dir| (dir, ts_runtime.as_str())),
+                descriptor_set: descriptor_set_out.as_deref(),
+            },
             &files,
         ),
         Command::Decode {
@@ -77,26 +82,48 @@ fn check(includes: &[PathBuf], files: &[PathBuf]) -> Result<(), Failure> {
     .as_bytes())
 }
 
-fn compile(
-    includes: &[PathBuf],
-    rust_out: &Path,
-    descriptor_set_out: Option<&Path>,
-    files: &[PathBuf],
+/// Where `compile` writes: Rust modules, TypeScript modules (with the runtime's module
+/// specifier), a descriptor set.
+struct Outputs<'a> {
+    rust: Option<&'a Path>,
+    ts: Option<(&'a Path, &'a str)>,
+    descriptor_set: Option<&'a Path>,
+}
+
+fn write_all(
+    dir: &Path,
+    files: Vec<(String, String)>,
+    written: &mut Vec<String>,
 ) -> Result<(), Failure> {
-    let compiled = schema::compile(includes, files)?;
-    for w in &compiled.warnings {
-        eprint!("{}", schema::render(w));
-    }
-    let generated = crate::codegen::generate(&compiled.schema)?;
-    std::fs::create_dir_all(rust_out)
-        .map_err(|e| Failure::Usage(format!("cannot create {}: {e}", rust_out.display())))?;
-    let mut written = Vec::new();
-    for (name, content) in generated {
-        let path = rust_out.join(&name);
+    std::fs::create_dir_all(dir)
+        .map_err(|e| Failure::Usage(format!("cannot create {}: {e}", dir.display())))?;
+    for (name, content) in files {
+        let path = dir.join(&name);
         std::fs::write(&path, content)
             .map_err(|e| Failure::Usage(format!("cannot write {}: {e}", path.display())))?;
         written.push(path.display().to_string());
     }
+    Ok(())
+}
+
+fn compile(includes: &[PathBuf], outputs: Outputs<'_>, files: &[PathBuf]) -> Result<(), Failure> {
+    let compiled = schema::compile(includes, files)?;
+    for w in &compiled.warnings {
+        eprint!("{}", schema::render(w));
+    }
+    let mut written = Vec::new();
+    if let Some(dir) = outputs.rust {
+        let generated = crate::codegen::generate(&compiled.schema)?;
+        write_all(dir, generated, &mut written)?;
+    }
+    if let Some((dir, runtime)) = outputs.ts {
+        write_all(
+            dir,
+            crate::codegen::generate_ts(&compiled.schema, runtime),
+            &mut written,
+        )?;
+    }
+    let descriptor_set_out = outputs.descriptor_set;
     if let Some(path) = descriptor_set_out {
         let fds = compiled.schema.file_descriptor_set();
         let bytes = prost::Message::encode_to_vec(&fds);

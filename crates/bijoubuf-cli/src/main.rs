@@ -51,16 +51,29 @@ enum Command {
         #[arg(value_name = "FILE.proto", required = true)]
         files: Vec<PathBuf>,
     },
-    /// Generate Rust code (and optionally a FileDescriptorSet) from schemas.
+    /// Generate Rust and/or TypeScript code (and optionally a FileDescriptorSet) from schemas.
     #[command(
-        after_help = "Example:\n  bijoubuf compile -I protos --rust-out src/gen --descriptor-set-out fds.binpb protos/a.proto"
+        after_help = "Examples:\n  bijoubuf compile -I protos --rust-out src/gen --descriptor-set-out fds.binpb protos/a.proto\n  bijoubuf compile -I protos --ts-out web/gen protos/a.proto",
+        group = clap::ArgGroup::new("outputs").required(true).multiple(true).args(["rust_out", "ts_out", "descriptor_set_out"])
     )]
     Compile {
         #[command(flatten)]
         includes: Includes,
         /// Directory the generated `<package>.rs` files are written to.
         #[arg(long, value_name = "DIR")]
-        rust_out: PathBuf,
+        rust_out: Option<PathBuf>,
+        /// Directory the generated TypeScript `<package>.ts` files are written to (every
+        /// package, imported ones included).
+        #[arg(long, value_name = "DIR")]
+        ts_out: Option<PathBuf>,
+        /// The module specifier generated TypeScript imports the runtime from.
+        #[arg(
+            long,
+            value_name = "SPECIFIER",
+            default_value = "bijoubuf",
+            requires = "ts_out"
+        )]
+        ts_runtime: String,
         /// Also write the schemas as an encoded protobuf FileDescriptorSet.
         #[arg(long, value_name = "FILE")]
         descriptor_set_out: Option<PathBuf>,

@@ -1,0 +1,448 @@
+//! The TypeScript implementation (`typescript/`), from `cargo test`:
+//!
+//! - its own test suite (`node --test` over the compiled package);
+//! - across the language boundary: values built and encoded by Rust are accepted by the
+//!   TypeScript decoder and re-encoded to the same bytes, and values built and encoded by
+//!   TypeScript are accepted by Rust (generated code and reflect) and re-encoded to the
+//!   same bytes; and on arbitrary and mutated
+//!   bytes, strict and preserving, TypeScript gives the same verdict as Rust (accepted
+//!   with the same re-encoding, or refused with the same code, offset and path).
+//!
+//! Node 20 and npm are needed; without them a local run prints what to install and these
+//! tests pass vacuously, while in CI (`CI` set) they fail.
+
+use std::cell::RefCell;
+use std::io::{BufReader, BufWriter};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+
+use bijoubuf_conformance::generated::TYPE_NAMES;
+use bijoubuf_conformance::props::check_value;
+use bijoubuf_conformance::protocol::{Request, Response, read_frame, write_frame};
+use bijoubuf_conformance::{Config, Expect, Outcome, dynamic, generated, hex, typescript};
+use proptest::prelude::*;
+use proptest::test_runner::{Config as RunnerConfig, TestCaseError, TestRunner};
+
+struct Node {
+    child: Child,
+    input: BufWriter<ChildStdin>,
+    output: BufReader<ChildStdout>,
+}
+
+impl Node {
+    /// The TypeScript testee, or `None` when Node is missing outside CI.
+    fn start() -> Option<Node> {
+        let cmd = typescript::testee().unwrap_or_else(|e| panic!("{e}"))?;
+        let mut child = Command::new(&cmd[0])
+            .args(&cmd[1..])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("node starts");
+        let input = BufWriter::new(child.stdin.take().expect("stdin"));
+        let output = BufReader::new(child.stdout.take().expect("stdout"));
+        Some(Node {
+            child,
+            input,
+            output,
+        })
+    }
+
+    fn decode(&mut self, type_name: &str, bytes: &[u8], cfg: &Config) -> Outcome {
+        let req = Request::Decode {
+            type_name: type_name.to_string(),
+            input: hex::format_runs(bytes),
+            decoder: *cfg,
+        };
+        write_frame(&mut self.input, &req).expect("write to the testee");
+        let res: Response = read_frame(&mut self.output)
+            .expect("read from the testee")
+            .expect("the testee answers");
+        res.into_outcome()
+            .unwrap_or_else(|e| panic!("{type_name}: {e}"))
+    }
+}
+
+impl Node {
+    /// The encoding of an arbitrary value of `type_name` built by TypeScript from `seed`
+    /// (a request of the TypeScript testee beyond the protocol).
+    fn arbitrary(&mut self, type_name: &str, seed: u32) -> Result<Vec<u8>, String> {
+        let req = serde_json::json!({"op": "arbitrary", "type": type_name, "seed": seed});
+        write_frame(&mut self.input, &req).map_err(|e| e.to_string())?;
+        match read_frame(&mut self.output).map_err(|e| e.to_string())? {
+            Some(Response::Encoded { output }) => hex::parse(&output).map_err(|e| e.to_string()),
+            other => Err(format!("{type_name} seed {seed}: {other:?}")),
+        }
+    }
+}
+
+impl Drop for Node {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn runner(cases: u32) -> TestRunner {
+    TestRunner::new(RunnerConfig {
+        cases,
+        failure_persistence: None,
+        ..RunnerConfig::default()
+    })
+}
+
+#[test]
+fn typescript_package_tests_pass() {
+    if typescript::testee()
+        .unwrap_or_else(|e| panic!("{e}"))
+        .is_none()
+    {
+        return;
+    }
+    let dir = typescript::package_dir();
+    let run = |args: &[&str]| {
+        let out = Command::new("node")
+            .args(args)
+            .current_dir(&dir)
+            .output()
+            .expect("node runs");
+        assert!(
+            out.status.success(),
+            "node {} failed:\n{}{}",
+            args.join(" "),
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    // Its own output directory: other tests run the testee from dist/ meanwhile.
+    run(&[
+        "node_modules/typescript/bin/tsc",
+        "-p",
+        "tsconfig.json",
+        "--outDir",
+        "dist/unit",
+    ]);
+    let report = run(&["--test", "dist/unit/test/"]);
+    assert!(
+        report.contains("# fail 0") && !report.contains("# pass 0"),
+        "{report}"
+    );
+}
+
+#[test]
+fn rust_encoded_values_decode_in_typescript_to_the_same_bytes() {
+    let Some(node) = Node::start() else {
+        return;
+    };
+    let node = RefCell::new(node);
+    for ty in TYPE_NAMES {
+        let mut run = runner(64);
+        run.run(&proptest::collection::vec(any::<u8>(), 0..256), |entropy| {
+            let bytes = check_value(ty, &entropy).map_err(TestCaseError::fail)?;
+            let got = node.borrow_mut().decode(ty, &bytes, &Config::default());
+            match got {
+                Outcome::Accepted { reencoded, .. } if reencoded == bytes => Ok(()),
+                other => Err(TestCaseError::fail(format!(
+                    "{ty}: TypeScript on Rust's {}: {other:?}",
+                    hex::format(&bytes)
+                ))),
+            }
+        })
+        .unwrap_or_else(|e| panic!("{ty}: {e}"));
+    }
+}
+
+#[test]
+fn typescript_encoded_values_decode_in_rust_to_the_same_bytes() {
+    let Some(node) = Node::start() else {
+        return;
+    };
+    let node = RefCell::new(node);
+    for ty in TYPE_NAMES {
+        let non_empty = std::cell::Cell::new(0usize);
+        let mut run = runner(64);
+        run.run(&any::<u32>(), |seed| {
+            let bytes = node
+                .borrow_mut()
+                .arbitrary(ty, seed)
+                .map_err(TestCaseError::fail)?;
+            non_empty.set(non_empty.get() + usize::from(!bytes.is_empty()));
+            // Generated Rust code and reflect accept TypeScript's bytes and re-encode them
+            // to the same bytes: the two encoders agree on the value.
+            for (engine, got) in [
+                (
+                    "generated",
+                    generated::decode(ty, &bytes, &Config::default()),
+                ),
+                ("reflect", dynamic::decode(ty, &bytes, &Config::default())),
+            ] {
+                match got {
+                    Some(Outcome::Accepted { reencoded, .. }) if reencoded == bytes => {}
+                    other => {
+                        return Err(TestCaseError::fail(format!(
+                            "{ty}: Rust {engine} on TypeScript's {}: {other:?}",
+                            hex::format(&bytes)
+                        )));
+                    }
+                }
+            }
+            Ok(())
+        })
+        .unwrap_or_else(|e| panic!("{ty}: {e}"));
+        // The generator must produce real values, not only the empty message.
+        let n = non_empty.get();
+        assert!(n >= 8, "{ty}: only {n} non-empty values");
+    }
+}
+
+fn same_verdict(node: &mut Node, ty: &str, bytes: &[u8], cfg: &Config) -> Result<(), String> {
+    let rust = dynamic::decode(ty, bytes, cfg).ok_or("no reflect type")?;
+    let ts = node.decode(ty, bytes, cfg);
+    if rust == ts {
+        Ok(())
+    } else {
+        Err(format!(
+            "{ty} on {} ({cfg:?}): Rust {rust:?}, TypeScript {ts:?}",
+            hex::format(bytes)
+        ))
+    }
+}
+
+#[test]
+fn typescript_and_rust_agree_on_arbitrary_and_mutated_bytes() {
+    let Some(node) = Node::start() else {
+        return;
+    };
+    let node = RefCell::new(node);
+    let preserving = Config {
+        preserving: true,
+        ..Config::default()
+    };
+    for ty in TYPE_NAMES {
+        let mut run = runner(64);
+        run.run(&proptest::collection::vec(any::<u8>(), 0..48), |b| {
+            for cfg in [Config::default(), preserving] {
+                same_verdict(&mut node.borrow_mut(), ty, &b, &cfg).map_err(TestCaseError::fail)?;
+            }
+            Ok(())
+        })
+        .unwrap_or_else(|e| panic!("{e}"));
+    }
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("vectors");
+    let seeds: Vec<(String, Vec<u8>)> = bijoubuf_conformance::load_dir(&dir)
+        .expect("vectors load")
+        .into_iter()
+        .filter(|c| c.config == Config::default() && c.bytes.len() < 600)
+        .filter(|c| matches!(c.expect, Expect::Accept(_) | Expect::Encode(_)))
+        .map(|c| (c.type_name, c.bytes))
+        .collect();
+    let mut run = runner(2048);
+    run.run(
+        &(
+            0..seeds.len(),
+            proptest::collection::vec((any::<usize>(), any::<u8>(), 0u8..3), 1..4),
+        ),
+        |(i, edits)| {
+            let (ty, b) = &seeds[i];
+            let mut v = b.clone();
+            for (at, x, op) in edits {
+                let n = v.len();
+                match op {
+                    0 if n > 0 => v[at % n] = x,
+                    1 => v.insert(at % (n + 1), x),
+                    _ if n > 0 => {
+                        v.remove(at % n);
+                    }
+                    _ => {}
+                }
+            }
+            for cfg in [Config::default(), preserving] {
+                same_verdict(&mut node.borrow_mut(), ty, &v, &cfg).map_err(TestCaseError::fail)?;
+            }
+            Ok(())
+        },
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+}
+
+/// Every `.proto` file under `dir`, relative to it.
+fn protos(dir: &Path, rel: &Path, out: &mut Vec<PathBuf>) {
+    let mut entries: Vec<_> = std::fs::read_dir(dir.join(rel))
+        .expect("schemas/ reads")
+        .map(|e| e.expect("entry").path())
+        .collect();
+    entries.sort();
+    for p in entries {
+        let name = rel.join(p.file_name().expect("name"));
+        if p.is_dir() {
+            protos(dir, &name, out);
+        } else if p.extension().is_some_and(|e| e == "proto") {
+            out.push(name);
+        }
+    }
+}
+
+#[test]
+fn generated_typescript_for_every_sample_schema_type_checks() {
+    if typescript::testee()
+        .unwrap_or_else(|e| panic!("{e}"))
+        .is_none()
+    {
+        return;
+    }
+    let schemas = Path::new(env!("CARGO_MANIFEST_DIR")).join("../schemas");
+    let pkg = typescript::package_dir();
+    let out = pkg.join("gen/schemas");
+    let _ = std::fs::remove_dir_all(&out);
+    let mut files = Vec::new();
+    protos(&schemas, Path::new(""), &mut files);
+    assert!(files.len() >= 8, "only {} schemas", files.len());
+    for file in &files {
+        let compiled = bijoubuf_schema::Compiler::new()
+            .include(&schemas)
+            .compile(&[file.to_string_lossy().as_ref()])
+            .unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        let dir = out.join(file.to_string_lossy().replace(['/', '.'], "_"));
+        std::fs::create_dir_all(&dir).expect("gen dir");
+        let mut options = bijoubuf_codegen_ts::Options::new();
+        options.runtime_import("../../../src/index.js");
+        for f in bijoubuf_codegen_ts::generate(&compiled.schema, &options) {
+            std::fs::write(dir.join(&f.name), f.content).expect("write");
+        }
+    }
+    let check = Command::new("node")
+        .args([
+            "node_modules/typescript/bin/tsc",
+            "-p",
+            "tsconfig.check.json",
+        ])
+        .current_dir(&pkg)
+        .output()
+        .expect("tsc runs");
+    assert!(
+        check.status.success(),
+        "generated TypeScript does not type-check:\n{}",
+        String::from_utf8_lossy(&check.stdout)
+    );
+}
+
+/// Run the TypeScript signed-envelope example (`typescript/examples/signed.ts`) and parse
+/// its one line of JSON.
+fn signed_ts(args: &[&str]) -> serde_json::Value {
+    let script = typescript::package_dir().join("dist/examples/signed.js");
+    let out = Command::new("node")
+        .arg(script)
+        .args(args)
+        .output()
+        .expect("node runs");
+    assert!(
+        out.status.success(),
+        "signed.js {}: {}",
+        args.join(" "),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("one line of JSON")
+}
+
+fn lower_hex(b: &[u8]) -> String {
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+#[test]
+fn a_signature_made_in_rust_verifies_in_typescript_and_back() {
+    use bijoubuf::Message as _;
+    use bijoubuf_examples::ledger::Transfer;
+    use bijoubuf_examples::signed::SignedMessage;
+    use bijoubuf_examples::signing::{self, demo_key};
+    use bijoubuf_examples::tamper::{Malleation, demo_transfer};
+
+    if typescript::testee()
+        .unwrap_or_else(|e| panic!("{e}"))
+        .is_none()
+    {
+        return;
+    }
+    let key = demo_key();
+    let public = lower_hex(key.verifying_key().as_bytes());
+    let signed = signing::sign(&key, &demo_transfer()).expect("the demo transfer encodes");
+
+    // Rust → TypeScript: the envelope verifies and the body is the same transfer.
+    let v = signed_ts(&["verify", &public, &lower_hex(&signed)]);
+    assert_eq!(v["ok"], true, "{v}");
+    assert_eq!(
+        (v["payer"].as_str(), v["amount"].as_str()),
+        (Some("alice"), Some("2500"))
+    );
+
+    // TypeScript → Rust: Ed25519 is deterministic and the encoding canonical, so the
+    // envelope TypeScript signs is byte for byte Rust's, and Rust verifies it.
+    let seed = lower_hex(&key.to_bytes());
+    let from_ts = signed_ts(&["sign", &seed]);
+    let from_ts = from_ts["signed"].as_str().expect("hex");
+    assert_eq!(from_ts, lower_hex(&signed));
+    let bytes: Vec<u8> = (0..from_ts.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&from_ts[i..i + 2], 16).expect("hex"))
+        .collect();
+    let back: Transfer =
+        signing::verify(&key.verifying_key(), &bytes).expect("Rust verifies TypeScript's");
+    assert_eq!(back, demo_transfer());
+
+    // Tampered bodies under the original signature: both refuse, with the same code,
+    // offset and path (or both with bad-signature).
+    let envelope = SignedMessage::decode(&signed).expect("envelope");
+    let mut cases: Vec<(String, Vec<u8>)> = Malleation::ALL
+        .iter()
+        .map(|m| {
+            let body = m
+                .apply_bijoubuf(&envelope.body)
+                .expect("malleation applies");
+            let tampered = SignedMessage {
+                body,
+                signature: envelope.signature.clone(),
+            };
+            (
+                m.name().to_string(),
+                tampered.encode_to_vec().expect("encodes"),
+            )
+        })
+        .collect();
+    let mut flipped = envelope.clone();
+    flipped.signature[10] ^= 1;
+    cases.push((
+        "signature bit flipped".into(),
+        flipped.encode_to_vec().expect("encodes"),
+    ));
+    let mut trailing = signed.clone();
+    trailing.push(0);
+    cases.push(("envelope with a byte appended".into(), trailing));
+    for (name, bytes) in cases {
+        let rust = signing::verify::<Transfer>(&key.verifying_key(), &bytes)
+            .expect_err("Rust refuses the tampered envelope");
+        let ts = signed_ts(&["verify", &public, &lower_hex(&bytes)]);
+        assert_eq!(ts["ok"], false, "{name}: TypeScript accepted");
+        assert_eq!(
+            ts["code"].as_str(),
+            Some(rust.code()),
+            "{name}: {ts} vs {rust}"
+        );
+        if let Some(e) = rust.decode_error() {
+            assert_eq!(
+                ts["offset"].as_u64(),
+                Some(e.offset() as u64),
+                "{name}: {ts}"
+            );
+            assert_eq!(
+                ts["path"].as_str(),
+                Some(e.path_string().as_str()),
+                "{name}: {ts}"
+            );
+            assert_eq!(
+                ts["message"].as_str(),
+                Some(e.to_string().as_str()),
+                "{name}: {ts}"
+            );
+        }
+    }
+}

@@ -1,0 +1,140 @@
+//! One named snapshot of generated TypeScript per schema in `schemas/`, and the
+//! generator's fixed choices checked directly.
+
+use std::path::{Path, PathBuf};
+
+use bijoubuf_codegen_ts::{GeneratedFile, Options, generate};
+use bijoubuf_schema::Compiler;
+
+fn schemas_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../schemas")
+}
+
+fn generate_file(name: &str) -> Vec<GeneratedFile> {
+    let compiled = Compiler::new()
+        .include(schemas_dir())
+        .compile(&[name])
+        .unwrap_or_else(|e| panic!("{name} does not compile: {e}"));
+    generate(&compiled.schema, &Options::new())
+}
+
+fn joined(files: &[GeneratedFile]) -> String {
+    files
+        .iter()
+        .map(|f| format!("==> {} <==\n{}\n", f.name, f.content))
+        .collect()
+}
+
+#[test]
+fn example_envelope() {
+    insta::assert_snapshot!(
+        "example_envelope",
+        joined(&generate_file("example/envelope.proto"))
+    );
+}
+
+#[test]
+fn kitchen_sink() {
+    insta::assert_snapshot!("kitchen_sink", joined(&generate_file("kitchen/sink.proto")));
+}
+
+#[test]
+fn legacy_proto2() {
+    insta::assert_snapshot!(
+        "legacy_proto2",
+        joined(&generate_file("legacy/legacy.proto"))
+    );
+}
+
+#[test]
+fn keywords() {
+    insta::assert_snapshot!(
+        "keywords",
+        joined(&generate_file("keywords/keywords.proto"))
+    );
+}
+
+#[test]
+fn signed_example() {
+    insta::assert_snapshot!(
+        "examples_signed",
+        joined(&generate_file("examples/signed.proto"))
+    );
+}
+
+fn one(source: &str) -> String {
+    let compiled = bijoubuf_schema::compile_sources(&[("t.proto", source)])
+        .unwrap_or_else(|e| panic!("does not compile: {e:?}"));
+    let files = generate(&compiled.schema, &Options::new());
+    assert_eq!(files.len(), 1, "{files:?}");
+    files
+        .into_iter()
+        .next()
+        .map(|f| f.content)
+        .unwrap_or_default()
+}
+
+#[test]
+fn sixty_four_bit_integers_are_bigints_and_bytes_are_uint8arrays() {
+    let ts = one(r#"syntax = "proto3"; package p;
+        message M { int64 a = 1; fixed64 b = 2; uint32 c = 3; bytes d = 4; sfixed64 e = 5; }"#);
+    for line in [
+        "  a: bigint;",
+        "  b: bigint;",
+        "  c: number;",
+        "  d: Uint8Array;",
+        "  e: bigint;",
+    ] {
+        assert!(ts.contains(line), "no `{line}` in\n{ts}");
+    }
+}
+
+#[test]
+fn presence_maps_oneofs_and_enums_have_their_typescript_forms() {
+    let ts = one(r#"syntax = "proto3"; package p;
+        enum Color { COLOR_UNSPECIFIED = 0; RED = 1; }
+        message M {
+          optional uint32 opt = 1;
+          map<string, Color> by_name = 2;
+          oneof pick { string s = 3; M m = 4; }
+          repeated M kids = 5;
+        }"#);
+    for part in [
+        "export type Color = number;",
+        "  RED: 1,",
+        "  opt?: number;",
+        "  byName: Map<string, Color>;",
+        "  pick?:\n    | { case: \"s\"; value: string }\n    | { case: \"m\"; value: M };",
+        "  kids: M[];",
+        "{ no: 2, name: \"by_name\", prop: \"byName\", mapKey: $bb.Kind.String, kind: $bb.Kind.Enum }",
+        "{ no: 1, name: \"opt\", kind: $bb.Kind.Uint32, presence: $bb.Presence.Explicit }",
+        "{ no: 3, name: \"s\", kind: $bb.Kind.String, oneof: \"pick\" }",
+    ] {
+        assert!(ts.contains(part), "no `{part}` in\n{ts}");
+    }
+}
+
+#[test]
+fn types_named_like_globals_are_renamed_and_other_packages_are_imported() {
+    let compiled = bijoubuf_schema::compile_sources(&[
+        (
+            "a.proto",
+            r#"syntax = "proto3"; package a; message Map { uint32 x = 1; }"#,
+        ),
+        (
+            "b.proto",
+            r#"syntax = "proto3"; package b; import "a.proto"; message Uses { a.Map m = 1; }"#,
+        ),
+    ])
+    .unwrap_or_else(|e| panic!("{e:?}"));
+    let files = generate(&compiled.schema, &Options::new());
+    let names: Vec<&str> = files.iter().map(|f| f.name.as_str()).collect();
+    assert_eq!(names, ["a.ts", "b.ts"]);
+    assert!(files[0].content.contains("export interface Map$ "));
+    assert!(
+        files[1]
+            .content
+            .contains("import * as $pkg_a from \"./a.js\";")
+    );
+    assert!(files[1].content.contains("  m?: $pkg_a.Map$;"));
+}

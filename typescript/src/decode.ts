@@ -1,0 +1,290 @@
+/**
+ * The strict single-pass decoder (SPEC §10): one forward walk over the bytes, each check
+ * in the order of SPEC §10.1, beside the read it guards.
+ *
+ * Paths are built only while an error travels outwards: each level pushes its segment.
+ */
+
+import { DecodeError, keySegment } from "./errors.js";
+import type { Reader } from "./reader.js";
+import { Card, Kind, Presence, fixedWidth, type Field, type UnknownField } from "./schema.js";
+import { compareBytes, firstInvalidUtf8, decodeUtf8 } from "./utf8.js";
+import { encodedLength, unzigzag32 } from "./varint.js";
+
+/** The field numbers' upper bound, 2^29 − 1 (SPEC §4.3). */
+export const NMAX = 536870911;
+
+const U32_MAX = 0xffff_ffff;
+
+/** What the decoder needs of a message type. */
+export interface DecodeTarget {
+  /** Fields ascending by number. */
+  readonly fieldList: readonly Field[];
+  /** Required fields ascending by number. */
+  readonly requiredList: readonly Field[];
+  /** A new value with every field absent or default. */
+  create(): object;
+}
+
+/** Decode the message content `r.pos..end` at `depth` (SPEC §10.1). */
+export function decodeMessage(
+  r: Reader,
+  type: DecodeTarget,
+  end: number,
+  depth: number,
+): Record<string, unknown> {
+  const v = type.create() as Record<string, unknown>;
+  const fields = type.fieldList;
+  let fi = 0;
+  let prev = 0;
+  let cur: Field | undefined;
+  let unknownNo = 0;
+  let unknown: UnknownField[] | undefined;
+  try {
+    while (r.pos < end) {
+      const kAt = r.pos;
+      // Step 1: the key (O1, O2), its number (O3).
+      const k = r.num(end);
+      const n = prev + 1 + Math.floor(k / 4);
+      if (n > NMAX) throw new DecodeError("field-number-overflow", kAt);
+      const w = k % 4;
+      while (fi < fields.length && fields[fi]!.no < n) fi++;
+      const f = fi < fields.length && fields[fi]!.no === n ? fields[fi]! : undefined;
+      if (f === undefined) {
+        unknownNo = n;
+        if (!r.preserving) throw new DecodeError("unknown-field", kAt); // O4
+        (unknown ??= []).push(readUnknown(r, n, w, end));
+        r.unknown++;
+        unknownNo = 0;
+        prev = n;
+        continue;
+      }
+      cur = f;
+      if (w !== f.wire) throw new DecodeError("wire-type-mismatch", kAt); // O5
+      if (f.oneof !== undefined && v[f.oneof] !== undefined) {
+        throw new DecodeError("oneof-conflict", kAt); // O6
+      }
+      if (f.opensMessage && depth + 1 > r.maxDepth) {
+        throw new DecodeError("depth-limit-exceeded", kAt); // O7
+      }
+      // Step 2: the payload.
+      if (f.card === Card.Single) {
+        const x = readValue(r, f.kind, f, end, depth);
+        if (f.oneof !== undefined) v[f.oneof] = { case: f.prop, value: x };
+        else {
+          if (f.presence === Presence.Implicit && isDefault(f.kind, x)) {
+            throw new DecodeError("default-value-present", kAt); // O12
+          }
+          v[f.prop] = x;
+        }
+      } else if (f.card === Card.Repeated) v[f.prop] = readRepeated(r, f, kAt, end, depth);
+      else v[f.prop] = readMap(r, f, kAt, end, depth);
+      cur = undefined;
+      prev = n;
+    }
+  } catch (e) {
+    if (e instanceof DecodeError) {
+      if (cur !== undefined) e.push(cur.seg);
+      else if (unknownNo !== 0) e.push("." + unknownNo);
+    }
+    throw e;
+  }
+  // Step 5: required fields at the end of the content (O16), lowest number first.
+  for (const f of type.requiredList) {
+    if (v[f.prop] === undefined) throw new DecodeError("missing-required-field", end).push(f.seg);
+  }
+  if (unknown !== undefined) v.$unknown = unknown;
+  return v;
+}
+
+/** The payload of an unknown record in preserving mode: well-formed, not interpreted (SPEC §8). */
+function readUnknown(r: Reader, no: number, w: number, end: number): UnknownField {
+  const at = r.pos;
+  let from = at;
+  switch (w) {
+    case 0:
+      r.big(end);
+      break;
+    case 1:
+      r.need(8, end);
+      r.pos += 8;
+      break;
+    case 2: {
+      const e = r.len(end);
+      from = r.pos;
+      r.pos = e;
+      break;
+    }
+    default:
+      r.need(4, end);
+      r.pos += 4;
+  }
+  return { no, wireType: w as UnknownField["wireType"], data: r.buf.slice(from, r.pos) };
+}
+
+/** Whether `x` is the default of `kind` (SPEC §5.1): +0.0 is, −0.0 and NaN are not. */
+function isDefault(kind: Kind, x: unknown): boolean {
+  switch (kind) {
+    case Kind.Bool:
+      return x === false;
+    case Kind.String:
+      return x === "";
+    case Kind.Bytes:
+      return (x as Uint8Array).length === 0;
+    case Kind.Float:
+    case Kind.Double:
+      return Object.is(x, 0);
+    default:
+      return x === 0 || x === 0n;
+  }
+}
+
+/**
+ * One value of `kind` at `r.pos` within `end`: a record's payload or an element, with the
+ * scalar checks of SPEC §3 and §7 (O1, O2, O8–O11) and nested messages (depth + 1).
+ */
+function readValue(r: Reader, kind: Kind, f: Field, end: number, depth: number): unknown {
+  const at = r.pos;
+  switch (kind) {
+    case Kind.Int32:
+    case Kind.Sint32:
+    case Kind.Enum: {
+      const u = r.num(end);
+      if (u > U32_MAX) throw new DecodeError("integer-out-of-range", at); // O8
+      return unzigzag32(u);
+    }
+    case Kind.Uint32: {
+      const u = r.num(end);
+      if (u > U32_MAX) throw new DecodeError("integer-out-of-range", at); // O8
+      return u;
+    }
+    case Kind.Int64:
+    case Kind.Sint64:
+      return r.zigzagBig(end);
+    case Kind.Uint64:
+      return r.big(end);
+    case Kind.Bool: {
+      const u = r.num(end);
+      if (u > 1) throw new DecodeError("invalid-bool", at); // O9
+      return u === 1;
+    }
+    case Kind.Fixed32:
+      r.need(4, end);
+      r.pos = at + 4;
+      return r.view.getUint32(at);
+    case Kind.Sfixed32:
+      r.need(4, end);
+      r.pos = at + 4;
+      return r.view.getInt32(at);
+    case Kind.Float: {
+      r.need(4, end);
+      const x = r.view.getFloat32(at);
+      // SPEC §3.5: one NaN, 7F C0 00 00 (O10). The bits are looked at only for a NaN.
+      if (x !== x && r.view.getUint32(at) !== 0x7fc00000) {
+        throw new DecodeError("non-canonical-nan", at);
+      }
+      r.pos = at + 4;
+      return x;
+    }
+    case Kind.Fixed64:
+      r.need(8, end);
+      r.pos = at + 8;
+      return r.view.getBigUint64(at);
+    case Kind.Sfixed64:
+      r.need(8, end);
+      r.pos = at + 8;
+      return r.view.getBigInt64(at);
+    case Kind.Double: {
+      r.need(8, end);
+      const x = r.view.getFloat64(at);
+      // SPEC §3.5: one NaN, 7F F8 00 00 00 00 00 00 (O10).
+      if (x !== x && (r.view.getUint32(at) !== 0x7ff80000 || r.view.getUint32(at + 4) !== 0)) {
+        throw new DecodeError("non-canonical-nan", at);
+      }
+      r.pos = at + 8;
+      return x;
+    }
+    case Kind.String: {
+      const e = r.len(end);
+      const bad = firstInvalidUtf8(r.buf, r.pos, e);
+      if (bad >= 0) throw new DecodeError("invalid-utf8", bad); // O11
+      const s = decodeUtf8(r.buf, r.pos, e);
+      r.pos = e;
+      return s;
+    }
+    case Kind.Bytes: {
+      const e = r.len(end);
+      const b = r.buf.slice(r.pos, e);
+      r.pos = e;
+      return b;
+    }
+    default: {
+      // A nested message is exactly its content (SPEC §9.1), one level deeper (§9.3).
+      const e = r.len(end);
+      return decodeMessage(r, f.msg as unknown as DecodeTarget, e, depth + 1);
+    }
+  }
+}
+
+/** A repeated record's payload (SPEC §6.1, §6.2): O13, O14, then each element. */
+function readRepeated(r: Reader, f: Field, kAt: number, end: number, depth: number): unknown[] {
+  const lAt = r.pos;
+  const e = r.len(end);
+  if (e === r.pos) throw new DecodeError("empty-repeated", kAt); // O13
+  const width = fixedWidth(f.kind);
+  if (width !== 0 && (e - r.pos) % width !== 0) {
+    throw new DecodeError("packed-length-mismatch", lAt); // O14
+  }
+  const out: unknown[] = [];
+  try {
+    while (r.pos < e) out.push(readValue(r, f.kind, f, e, depth));
+  } catch (err) {
+    if (err instanceof DecodeError) err.push(`[${out.length}]`);
+    throw err;
+  }
+  return out;
+}
+
+/** A map record's payload (SPEC §6.3, §6.4): O13, then entries in strictly ascending key order. */
+function readMap(
+  r: Reader,
+  f: Field,
+  kAt: number,
+  end: number,
+  depth: number,
+): Map<unknown, unknown> {
+  const e = r.len(end);
+  if (e === r.pos) throw new DecodeError("empty-repeated", kAt); // O13
+  const out = new Map<unknown, unknown>();
+  const isString = f.keyKind === Kind.String;
+  let prevKey: unknown;
+  let prevStart = 0;
+  let prevEnd = 0;
+  let first = true;
+  while (r.pos < e) {
+    const ka = r.pos;
+    // Errors in the key element carry the map's path: the key is not known yet.
+    const key = readValue(r, f.keyKind, f, e, depth) as string | number | bigint | boolean;
+    // A string key's content starts after its length prefix.
+    const start = isString ? ka + encodedLength(r.buf[ka]!) : 0;
+    if (!first) {
+      // SPEC §6.4: strings by UTF-8 bytes (code point order), numbers signed or unsigned
+      // as decoded, false < true (O15).
+      const ordered = isString
+        ? compareBytes(r.buf, prevStart, prevEnd, start, r.pos) < 0
+        : (prevKey as number) < (key as number);
+      if (!ordered) throw new DecodeError("map-key-order", ka).push(keySegment(key));
+    }
+    first = false;
+    prevKey = key;
+    prevStart = start;
+    prevEnd = r.pos;
+    try {
+      out.set(key, readValue(r, f.kind, f, e, depth));
+    } catch (err) {
+      if (err instanceof DecodeError) err.push(keySegment(key));
+      throw err;
+    }
+  }
+  return out;
+}

@@ -1,0 +1,23 @@
+/**
+ * bijoubuf for TypeScript: the canonical Protobuf-style wire format of `conformance/SPEC.md`.
+ *
+ * Generated code (`bijoubuf compile --ts-out DIR`) declares one interface and one
+ * {@link MessageType} per message; this package is the runtime they share: bijou64, the
+ * strict decoder, the canonical encoder, length-delimited streams and the errors.
+ *
+ * ```ts
+ * import { Person } from "./gen/example.v1.js";
+ * const bytes = Person.encode(Person.create({ name: "Ada", age: 36 }));
+ * const back = Person.decode(bytes); // throws DecodeError on any other spelling
+ * ```
+ */
+
+export { DecodeError, EncodeError, keySegment } from "./errors.js";
+export type { EncodeErrorCode, ErrorCode } from "./errors.js";
+export { Kind, Presence, WireType } from "./schema.js";
+export type { FieldSpec, MessageShape, MessageTypeLike, UnknownField } from "./schema.js";
+export { DEFAULT_MAX_DEPTH, EMPTY_BYTES, MessageType } from "./message.js";
+export type { DecodeOptions, Decoded, EncodeOptions } from "./message.js";
+export { NMAX } from "./decode.js";
+export * as bijou64 from "./varint.js";
+export { compareCodePoints, firstInvalidUtf8 } from "./utf8.js";

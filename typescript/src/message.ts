@@ -1,0 +1,236 @@
+/**
+ * {@link MessageType}: one per generated message. It turns the generated field list into
+ * the runtime's description on first use (so messages may refer to each other in any
+ * order) and offers `encode`, `decode` and the length-delimited stream forms.
+ */
+
+import { decodeMessage, type DecodeTarget } from "./decode.js";
+import { Plan, Writer, sizeMessage, writeMessage, type EncodeTarget } from "./encode.js";
+import { DecodeError, EncodeError } from "./errors.js";
+import { Reader } from "./reader.js";
+import { Card, Kind, Presence, defaultOf, resolveField, type Field, type FieldSpec } from "./schema.js";
+import { sizeNumber, writeNumber } from "./varint.js";
+
+/** The default depth limit (SPEC §9.3). */
+export const DEFAULT_MAX_DEPTH = 100;
+
+/** Decoder settings (SPEC §1, §8.2, §9.3, §9.4). */
+export interface DecodeOptions {
+  /** Keep unknown records in `$unknown` instead of refusing them (default: strict). */
+  preserveUnknown?: boolean;
+  /** The depth limit, at least 1 (default 100). */
+  maxDepth?: number;
+  /** The size limit in bytes, per message or per stream frame (default: none). */
+  maxSize?: number;
+}
+
+/** Encoder settings (SPEC §9). */
+export interface EncodeOptions {
+  /** Refuse values nested deeper than this (default 100, the decoder's default). */
+  maxDepth?: number;
+  /** Refuse output longer than this many bytes (default: none). */
+  maxSize?: number;
+}
+
+/** A decoded value and how many unknown records a preserving decode kept (SPEC §8.2). */
+export interface Decoded<T> {
+  /** The value. */
+  message: T;
+  /** Unknown records kept anywhere in the input; 0 in strict mode. */
+  unknownFields: number;
+}
+
+interface Resolved {
+  fields: Field[];
+  required: Field[];
+  template: Record<string, unknown>;
+  lists: string[];
+  maps: string[];
+}
+
+/** The default of every `bytes` field: shared, since an empty array cannot be written to. */
+export const EMPTY_BYTES = new Uint8Array(0);
+const EMPTY = EMPTY_BYTES;
+
+/** A message type: its description, and its canonical encoder and strict decoder. */
+export class MessageType<T extends object> implements DecodeTarget, EncodeTarget {
+  /** The full name, `pkg.Outer.Inner`. */
+  readonly typeName: string;
+  /** The short name, which starts error paths (SPEC §11.3). */
+  readonly shortName: string;
+  private readonly specs: () => readonly FieldSpec[];
+  private readonly factory: (() => object) | undefined;
+  private resolved: Resolved | undefined;
+
+  /**
+   * A message type named `typeName` whose fields `specs` returns (called once, lazily).
+   * `factory`, when given, returns a new value with every field absent or default as an
+   * object literal (generated code passes one): much faster than building it field by field.
+   */
+  constructor(typeName: string, specs: () => readonly FieldSpec[], factory?: () => object) {
+    this.typeName = typeName;
+    this.shortName = typeName.slice(typeName.lastIndexOf(".") + 1);
+    this.specs = specs;
+    this.factory = factory;
+  }
+
+  private get r(): Resolved {
+    if (this.resolved === undefined) {
+      const fields = this.specs().map(resolveField).sort((a, b) => a.no - b.no);
+      // Every property of the type, in field order, so all values share one shape:
+      // implicit scalars at their defaults (SPEC §5.1), the rest absent; lists and maps
+      // get fresh empty ones per value.
+      const template: Record<string, unknown> = {};
+      const lists: string[] = [];
+      const maps: string[] = [];
+      for (const f of fields) {
+        if (f.oneof !== undefined) template[f.oneof] = undefined;
+        else if (f.card === Card.Repeated) {
+          template[f.prop] = undefined;
+          lists.push(f.prop);
+        } else if (f.card === Card.Map) {
+          template[f.prop] = undefined;
+          maps.push(f.prop);
+        } else if (f.presence !== Presence.Implicit) template[f.prop] = undefined;
+        else template[f.prop] = f.kind === Kind.Bytes ? EMPTY : defaultOf(f.kind);
+      }
+      this.resolved = {
+        fields,
+        required: fields.filter((f) => f.presence === Presence.Required),
+        template,
+        lists,
+        maps,
+      };
+    }
+    return this.resolved;
+  }
+
+  /** Fields ascending by number. */
+  get fieldList(): readonly Field[] {
+    return this.r.fields;
+  }
+
+  /** Required fields ascending by number. */
+  get requiredList(): readonly Field[] {
+    return this.r.required;
+  }
+
+  /** A new value: implicit fields at their defaults, lists and maps empty, the rest absent. */
+  create(init?: Partial<T>): T {
+    if (this.factory !== undefined) {
+      // Required fields start unset (`undefined`) though their type says otherwise: the
+      // encoder refuses them until they are set (SPEC §5.3).
+      const v = this.factory() as T;
+      return init === undefined ? v : Object.assign(v, init);
+    }
+    const r = this.r;
+    const v: Record<string, unknown> = { ...r.template };
+    for (const p of r.lists) v[p] = [];
+    for (const p of r.maps) v[p] = new Map();
+    if (init !== undefined) Object.assign(v, init);
+    return v as T;
+  }
+
+  /**
+   * The one canonical byte string of `value` (SPEC §9).
+   *
+   * @throws {EncodeError} a value deeper than the depth limit, an unset required field, an
+   *   integer outside its type, a lone surrogate, preserved unknown fields that could not
+   *   be decoded, output longer than `maxSize`.
+   */
+  encode(value: T, options?: EncodeOptions): Uint8Array {
+    const p = new Plan(options?.maxDepth ?? DEFAULT_MAX_DEPTH);
+    const n = this.sized(p, value);
+    if (options?.maxSize !== undefined && n > options.maxSize) {
+      throw new EncodeError("size-limit-exceeded", `needs ${n} bytes, more than ${options.maxSize}`);
+    }
+    const w = new Writer(new Uint8Array(n));
+    writeMessage(w, p, this, value as Record<string, unknown>);
+    return w.buf;
+  }
+
+  private sized(p: Plan, value: T): number {
+    try {
+      return sizeMessage(p, this, value as Record<string, unknown>, 1);
+    } catch (e) {
+      if (e instanceof EncodeError) e.push(this.shortName);
+      throw e;
+    }
+  }
+
+  /**
+   * Decode `bytes` strictly: the whole input is one message (SPEC §9.1).
+   *
+   * @throws {DecodeError} with the code, offset and path of the first violation (SPEC §10).
+   */
+  decode(bytes: Uint8Array, options?: DecodeOptions): T {
+    return this.decodeReport(bytes, options).message;
+  }
+
+  /** As {@link decode}, also saying how many unknown records a preserving decode kept. */
+  decodeReport(bytes: Uint8Array, options?: DecodeOptions): Decoded<T> {
+    if (options?.maxSize !== undefined && bytes.length > options.maxSize) {
+      throw new DecodeError("size-limit-exceeded", 0).push(this.shortName); // O17
+    }
+    const r = reader(bytes, options);
+    const message = this.top(r, bytes.length);
+    return { message, unknownFields: r.unknown };
+  }
+
+  private top(r: Reader, end: number): T {
+    try {
+      return decodeMessage(r, this, end, 1) as T;
+    } catch (e) {
+      if (e instanceof DecodeError) e.push(this.shortName);
+      throw e;
+    }
+  }
+
+  /**
+   * Decode a length-delimited stream (SPEC §9.2): frames `bijou64(L)` then `L` bytes, each
+   * one message. Offsets count from the stream's first byte.
+   */
+  decodeDelimited(bytes: Uint8Array, options?: DecodeOptions): Decoded<T[]> {
+    const r = reader(bytes, options);
+    const out: T[] = [];
+    while (r.pos < bytes.length) {
+      const at = r.pos;
+      let end: number;
+      try {
+        const l = r.num(bytes.length);
+        // SPEC §9.4: a frame's size limit is checked after its prefix, before its bytes.
+        if (options?.maxSize !== undefined && l > options.maxSize) {
+          throw new DecodeError("size-limit-exceeded", at);
+        }
+        if (l > bytes.length - r.pos) throw new DecodeError("truncated", at);
+        end = r.pos + l;
+      } catch (e) {
+        if (e instanceof DecodeError) e.push(this.shortName);
+        throw e;
+      }
+      out.push(this.top(r, end));
+    }
+    return { message: out, unknownFields: r.unknown };
+  }
+
+  /** Encode `values` as a length-delimited stream (SPEC §9.2). */
+  encodeDelimited(values: readonly T[], options?: EncodeOptions): Uint8Array {
+    const parts = values.map((v) => this.encode(v, options));
+    let n = 0;
+    for (const b of parts) n += sizeNumber(b.length) + b.length;
+    const out = new Uint8Array(n);
+    let pos = 0;
+    for (const b of parts) {
+      pos = writeNumber(out, pos, b.length);
+      out.set(b, pos);
+      pos += b.length;
+    }
+    return out;
+  }
+}
+
+function reader(bytes: Uint8Array, options: DecodeOptions | undefined): Reader {
+  const depth = options?.maxDepth ?? DEFAULT_MAX_DEPTH;
+  if (!Number.isInteger(depth) || depth < 1) throw new RangeError("maxDepth must be at least 1");
+  return new Reader(bytes, 0, options?.preserveUnknown ?? false, depth);
+}

@@ -1,0 +1,98 @@
+/**
+ * The bounded reader: every read takes the end of its enclosing bound (message content,
+ * record content, frame), so one comparison guards both the bound and the read, and every
+ * failure is a {@link DecodeError} at the offset SPEC §11.1 names.
+ */
+
+import { DecodeError } from "./errors.js";
+import { encodedLength, tier8Overflows, valueBigInt, valueNumber } from "./varint.js";
+
+/** The decoder's position in its input, its settings and what it has seen. */
+export class Reader {
+  /** The whole input: offsets are absolute (SPEC §1). */
+  readonly buf: Uint8Array;
+  /** The same bytes, for fixed-width reads. */
+  readonly view: DataView;
+  /** The next byte to read. */
+  pos: number;
+  /** Keep unknown records instead of refusing them (SPEC §8.2). */
+  readonly preserving: boolean;
+  /** The depth limit (SPEC §9.3). */
+  readonly maxDepth: number;
+  /** Unknown records kept so far. */
+  unknown = 0;
+
+  constructor(buf: Uint8Array, pos: number, preserving: boolean, maxDepth: number) {
+    this.buf = buf;
+    this.view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+    this.pos = pos;
+    this.preserving = preserving;
+    this.maxDepth = maxDepth;
+  }
+
+  /** Check that the bijou64 at `pos` is complete within `end` and not past u64max (SPEC §2.4). */
+  private varintLength(end: number): number {
+    const at = this.pos;
+    if (at >= end) throw new DecodeError("truncated", at);
+    const n = encodedLength(this.buf[at]!);
+    if (n > end - at) throw new DecodeError("truncated", at);
+    if (n === 9 && tier8Overflows(this.buf, at + 1)) throw new DecodeError("varint-overflow", at);
+    return n;
+  }
+
+  /**
+   * A bijou64 as a number: exact below 2^48 (tiers 0–6), at least 2^48 otherwise. Keys,
+   * lengths and 32-bit values use it: anything that large is out of their range anyway.
+   */
+  num(end: number): number {
+    const at = this.pos;
+    if (at < end) {
+      const tag = this.buf[at]!;
+      if (tag < 0xf8) {
+        this.pos = at + 1;
+        return tag;
+      }
+    }
+    const n = this.varintLength(end);
+    this.pos = at + n;
+    return valueNumber(this.buf, at);
+  }
+
+  /** A zigzag-encoded bijou64 as a signed `bigint` (SPEC §3.2). */
+  zigzagBig(end: number): bigint {
+    const at = this.pos;
+    const n = this.varintLength(end);
+    this.pos = at + n;
+    if (n <= 7) {
+      // Below 2^48: exact as a number, one BigInt conversion instead of four bigint operations.
+      const u = valueNumber(this.buf, at);
+      return BigInt(u % 2 === 0 ? u / 2 : -(u + 1) / 2);
+    }
+    const u = valueBigInt(this.buf, at);
+    return (u & 1n) === 0n ? u >> 1n : -((u + 1n) >> 1n);
+  }
+
+  /** A bijou64 as a `bigint`, every `u64` exact. */
+  big(end: number): bigint {
+    const at = this.pos;
+    const n = this.varintLength(end);
+    this.pos = at + n;
+    return n <= 7 ? BigInt(valueNumber(this.buf, at)) : valueBigInt(this.buf, at);
+  }
+
+  /**
+   * A length prefix and the bound check of its content (SPEC §10.1 step 2): returns the
+   * content's end. Refused as `truncated` at the prefix when the content does not fit.
+   */
+  len(end: number): number {
+    const at = this.pos;
+    const l = this.num(end);
+    if (l > end - this.pos) throw new DecodeError("truncated", at);
+    return this.pos + l;
+  }
+
+  /** Check that `n` bytes remain before `end` (a fixed-width value at `pos`). */
+  need(n: number, end: number): void {
+    if (end - this.pos < n) throw new DecodeError("truncated", this.pos);
+  }
+}

@@ -1,0 +1,135 @@
+/**
+ * UTF-8 as SPEC §7 defines it (Unicode §3.9, RFC 3629): no overlong forms, no surrogates,
+ * nothing above U+10FFFF, no truncated sequence, no stray continuation byte. The validator
+ * reports the first byte of the first ill-formed sequence, which `TextDecoder` cannot.
+ */
+
+/**
+ * The offset of the first ill-formed sequence in `buf[start..end]`, or -1 when the bytes
+ * are well-formed UTF-8 (SPEC §7: the start plus the length of the longest well-formed
+ * prefix).
+ */
+export function firstInvalidUtf8(buf: Uint8Array, start: number, end: number): number {
+  let i = start;
+  while (i < end) {
+    const b = buf[i]!;
+    if (b < 0x80) {
+      i++;
+      continue;
+    }
+    // Table 3-7 of Unicode §3.9: the second byte's range depends on the first byte.
+    let n: number;
+    let lo = 0x80;
+    let hi = 0xbf;
+    if (b >= 0xc2 && b <= 0xdf) n = 2;
+    else if (b >= 0xe0 && b <= 0xef) {
+      n = 3;
+      if (b === 0xe0) lo = 0xa0; // overlong
+      else if (b === 0xed) hi = 0x9f; // surrogates
+    } else if (b >= 0xf0 && b <= 0xf4) {
+      n = 4;
+      if (b === 0xf0) lo = 0x90; // overlong
+      else if (b === 0xf4) hi = 0x8f; // above U+10FFFF
+    } else return i; // C0, C1, F5–FF, or a stray continuation byte
+    if (i + n > end) return i;
+    const b1 = buf[i + 1]!;
+    if (b1 < lo || b1 > hi) return i;
+    for (let k = 2; k < n; k++) {
+      const c = buf[i + k]!;
+      if (c < 0x80 || c > 0xbf) return i;
+    }
+    i += n;
+  }
+  return -1;
+}
+
+// The bytes are validated first (with the offset SPEC §7 asks for), so the decoder need
+// not validate again.
+const decoder = /* @__PURE__ */ new TextDecoder("utf-8", { ignoreBOM: true });
+
+/** The string of well-formed UTF-8 bytes `buf[start..end]` (a BOM is kept: SPEC §7). */
+export function decodeUtf8(buf: Uint8Array, start: number, end: number): string {
+  if (end - start < 24) {
+    // Short ASCII strings are most strings; building them directly beats a TextDecoder call.
+    let s = "";
+    for (let i = start; i < end; i++) {
+      const b = buf[i]!;
+      if (b >= 0x80) return decoder.decode(buf.subarray(start, end));
+      s += String.fromCharCode(b);
+    }
+    return s;
+  }
+  return decoder.decode(buf.subarray(start, end));
+}
+
+/**
+ * The UTF-8 length of `s`, or -1 when `s` holds a lone surrogate (no UTF-8 spelling
+ * exists, and the encoder must write the code points it was given: SPEC §7).
+ */
+export function utf8Length(s: string): number {
+  let n = s.length;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) continue;
+    if (c < 0x800) n += 1;
+    else if (c >= 0xd800 && c <= 0xdbff) {
+      const d = i + 1 < s.length ? s.charCodeAt(i + 1) : 0;
+      if (d < 0xdc00 || d > 0xdfff) return -1;
+      n += 2; // two UTF-16 units, four bytes
+      i++;
+    } else if (c >= 0xdc00 && c <= 0xdfff) return -1;
+    else n += 2;
+  }
+  return n;
+}
+
+/** Write `s` (checked by {@link utf8Length}) as UTF-8 at `pos`; returns the new position. */
+export function writeUtf8(buf: Uint8Array, pos: number, s: string): number {
+  for (let i = 0; i < s.length; i++) {
+    let c = s.charCodeAt(i);
+    if (c < 0x80) buf[pos++] = c;
+    else if (c < 0x800) {
+      buf[pos++] = 0xc0 | (c >> 6);
+      buf[pos++] = 0x80 | (c & 0x3f);
+    } else if (c >= 0xd800 && c <= 0xdbff) {
+      c = 0x10000 + ((c - 0xd800) << 10) + (s.charCodeAt(++i) - 0xdc00);
+      buf[pos++] = 0xf0 | (c >> 18);
+      buf[pos++] = 0x80 | ((c >> 12) & 0x3f);
+      buf[pos++] = 0x80 | ((c >> 6) & 0x3f);
+      buf[pos++] = 0x80 | (c & 0x3f);
+    } else {
+      buf[pos++] = 0xe0 | (c >> 12);
+      buf[pos++] = 0x80 | ((c >> 6) & 0x3f);
+      buf[pos++] = 0x80 | (c & 0x3f);
+    }
+  }
+  return pos;
+}
+
+/**
+ * Compare two strings by code point (SPEC §6.4: the order of their UTF-8 bytes), not by
+ * UTF-16 code unit as `<` does.
+ */
+export function compareCodePoints(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    let x = a.charCodeAt(i);
+    let y = b.charCodeAt(i);
+    if (x === y) continue;
+    // Surrogates (D800–DFFF) stand for code points above FFFF: move them above E000–FFFF.
+    if (x >= 0xd800) x = x < 0xe000 ? x + 0x2000 : x - 0x800;
+    if (y >= 0xd800) y = y < 0xe000 ? y + 0x2000 : y - 0x800;
+    return x - y;
+  }
+  return a.length - b.length;
+}
+
+/** Compare `buf[a..aEnd]` with `buf[b..bEnd]` bytewise; a prefix sorts first. */
+export function compareBytes(buf: Uint8Array, a: number, aEnd: number, b: number, bEnd: number): number {
+  const n = Math.min(aEnd - a, bEnd - b);
+  for (let i = 0; i < n; i++) {
+    const d = buf[a + i]! - buf[b + i]!;
+    if (d !== 0) return d;
+  }
+  return aEnd - a - (bEnd - b);
+}

@@ -1,0 +1,166 @@
+/**
+ * bijou64 (SPEC §2): the varint with exactly one spelling per `u64`.
+ *
+ * Values up to tier 6 (below 2^48) are exact JavaScript numbers; 64-bit values are
+ * `bigint`. The tag byte says the length: `00`–`F7` is the value itself, `F8`–`FF` is
+ * followed by 1–8 big-endian payload bytes added to the tier's OFFSET.
+ */
+
+/** OFFSET[t] (SPEC §2.2) as numbers: exact up to tier 7; OFFSET[8] is above 2^53 and rounded. */
+export const OFFSET: readonly number[] = [
+  0, 248, 504, 66040, 16843256, 4311810552, 1103823438328, 282578800148984, 72340172838076920,
+];
+
+const OFFSET_BIG: readonly bigint[] = [
+  0n, 248n, 504n, 66040n, 16843256n, 4311810552n, 1103823438328n, 282578800148984n,
+  72340172838076920n,
+];
+
+/** The largest `u64`. */
+export const U64_MAX = 0xffff_ffff_ffff_ffffn;
+
+/** Why bytes are not a bijou64 (SPEC §2.4). */
+export type VarintFailure = "truncated" | "varint-overflow";
+
+/** The number of bytes of the encoding that starts with `tag`. */
+export function encodedLength(tag: number): number {
+  return tag < 0xf8 ? 1 : tag - 0xf6;
+}
+
+/** The length of bijou64(`x`) for a non-negative safe integer `x`. */
+export function sizeNumber(x: number): number {
+  if (x < 248) return 1;
+  if (x < 504) return 2;
+  if (x < 66040) return 3;
+  if (x < 16843256) return 4;
+  if (x < 4311810552) return 5;
+  if (x < 1103823438328) return 6;
+  if (x < 282578800148984) return 7;
+  return 8; // tier 7 holds every safe integer past tier 6
+}
+
+/** The length of bijou64(`x`) for `0n <= x <= U64_MAX`. */
+export function sizeBigInt(x: bigint): number {
+  if (x < 282578800148984n) return sizeNumber(Number(x));
+  return x < 72340172838076920n ? 8 : 9;
+}
+
+/**
+ * Write bijou64(`x`) for a non-negative safe integer at `pos`; returns the new position.
+ * The caller has sized `buf`.
+ */
+export function writeNumber(buf: Uint8Array, pos: number, x: number): number {
+  if (x < 248) {
+    buf[pos] = x;
+    return pos + 1;
+  }
+  const t = sizeNumber(x) - 1;
+  buf[pos] = 0xf7 + t;
+  let p = x - OFFSET[t]!;
+  for (let i = t; i >= 1; i--) {
+    // Below 2^53: the division is exact enough, and `% 256` of an integer is exact.
+    buf[pos + i] = p % 256;
+    p = Math.floor(p / 256);
+  }
+  return pos + t + 1;
+}
+
+/** Write bijou64(`x`) for `0n <= x <= U64_MAX` at `pos`; returns the new position. */
+export function writeBigInt(buf: Uint8Array, pos: number, x: bigint): number {
+  if (x < 282578800148984n) return writeNumber(buf, pos, Number(x));
+  const t = x < 72340172838076920n ? 7 : 8;
+  buf[pos] = 0xf7 + t;
+  let p = x - OFFSET_BIG[t]!;
+  for (let i = t; i >= 1; i--) {
+    buf[pos + i] = Number(p & 0xffn);
+    p >>= 8n;
+  }
+  return pos + t + 1;
+}
+
+/** bijou64(`x`) as a new array, for a non-negative safe integer or a `bigint` up to `U64_MAX`. */
+export function encode(x: number | bigint): Uint8Array {
+  if (typeof x === "bigint") {
+    if (x < 0n || x > U64_MAX) throw new RangeError(`${x} is not a u64`);
+    const out = new Uint8Array(sizeBigInt(x));
+    writeBigInt(out, 0, x);
+    return out;
+  }
+  if (!Number.isSafeInteger(x) || x < 0) throw new RangeError(`${x} is not a safe u64`);
+  const out = new Uint8Array(sizeNumber(x));
+  writeNumber(out, 0, x);
+  return out;
+}
+
+/**
+ * Whether the tier-8 payload at `at` (8 bytes, present) is past `u64max − OFFSET[8]`,
+ * `FE FE FE FE FE FE FE 07` (SPEC §2.4).
+ */
+export function tier8Overflows(buf: Uint8Array, at: number): boolean {
+  for (let i = 0; i < 7; i++) {
+    const b = buf[at + i]!;
+    if (b !== 0xfe) return b > 0xfe;
+  }
+  return buf[at + 7]! > 0x07;
+}
+
+/** The bigint value of the bijou64 whose tag is at `at`; its bytes are present and valid. */
+export function valueBigInt(buf: Uint8Array, at: number): bigint {
+  const tag = buf[at]!;
+  if (tag < 0xf8) return BigInt(tag);
+  const t = tag - 0xf7;
+  if (t <= 6) return BigInt(valueNumber(buf, at));
+  let p = 0n;
+  for (let i = 1; i <= t; i++) p = (p << 8n) | BigInt(buf[at + i]!);
+  return p + OFFSET_BIG[t]!;
+}
+
+/**
+ * The value of the bijou64 whose tag is at `at` (bytes present) as a number: exact up to
+ * tier 6 (below 2^48); for tiers 7 and 8 a number at least 2^48, exact only below 2^53.
+ * Callers that need 64 bits use {@link valueBigInt}.
+ */
+export function valueNumber(buf: Uint8Array, at: number): number {
+  const tag = buf[at]!;
+  if (tag < 0xf8) return tag;
+  const t = tag - 0xf7;
+  let p = 0;
+  for (let i = 1; i <= t; i++) p = p * 256 + buf[at + i]!;
+  return p + OFFSET[t]!;
+}
+
+/**
+ * Decode the bijou64 at `at` within `buf[..end]`: its value and length, or why it is not
+ * one (SPEC §2.4).
+ */
+export function decode(
+  buf: Uint8Array,
+  at = 0,
+  end = buf.length,
+): { value: bigint; length: number } | VarintFailure {
+  if (at >= end) return "truncated";
+  const n = encodedLength(buf[at]!);
+  if (n > end - at) return "truncated";
+  if (n === 9 && tier8Overflows(buf, at + 1)) return "varint-overflow";
+  return { value: valueBigInt(buf, at), length: n };
+}
+
+/** zigzag (SPEC §1) of a 32-bit signed integer, as an unsigned number. */
+export function zigzag32(v: number): number {
+  return v >= 0 ? v * 2 : -v * 2 - 1;
+}
+
+/** The inverse of {@link zigzag32} for numbers up to `u32max`. */
+export function unzigzag32(u: number): number {
+  return u % 2 === 0 ? u / 2 : -(u + 1) / 2;
+}
+
+/** zigzag (SPEC §1) of a 64-bit signed integer. */
+export function zigzag64(v: bigint): bigint {
+  return v >= 0n ? v << 1n : ((-v) << 1n) - 1n;
+}
+
+/** The inverse of {@link zigzag64}. */
+export function unzigzag64(u: bigint): bigint {
+  return (u & 1n) === 0n ? u >> 1n : -((u + 1n) >> 1n);
+}

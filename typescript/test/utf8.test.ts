@@ -1,0 +1,59 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { compareCodePoints, firstInvalidUtf8 } from "../src/index.js";
+import { hex } from "./schema.js";
+
+test("the ill-formed sequences SPEC §7 names are refused at their first byte", () => {
+  const cases: [string, number][] = [
+    ["61 62 C0 AF 63", 2], // overlong
+    ["ED A0 80", 0], // surrogate
+    ["F4 90 80 80", 0], // above U+10FFFF
+    ["61 E2 82", 1], // truncated
+    ["61 80", 1], // stray continuation byte
+    ["E0 80 80", 0], // overlong three-byte
+    ["F0 80 80 80", 0], // overlong four-byte
+    ["C1 BF", 0],
+    ["F5 80 80 80", 0],
+    ["FF", 0],
+  ];
+  for (const [bytes, at] of cases) {
+    const b = hex(bytes);
+    assert.equal(firstInvalidUtf8(b, 0, b.length), at, bytes);
+  }
+  for (const ok of ["", "68 C3 A9", "EF BB BF", "00", "F0 9F 98 80", "F4 8F BF BF", "ED 9F BF", "EE 80 80"]) {
+    const b = hex(ok);
+    assert.equal(firstInvalidUtf8(b, 0, b.length), -1, ok);
+  }
+});
+
+test("the validator agrees with a fatal TextDecoder on random short byte strings", () => {
+  // A deterministic generator biased towards the bytes that start and continue sequences.
+  let seed = 12345;
+  const next = () => (seed = (seed * 1103515245 + 12345) >>> 0) >>> 8;
+  const pool = [0x00, 0x41, 0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0, 0xc2, 0xdf, 0xe0, 0xed, 0xef, 0xf0, 0xf4, 0xf5, 0xff];
+  const fatal = new TextDecoder("utf-8", { fatal: true });
+  for (let i = 0; i < 20000; i++) {
+    const b = Uint8Array.from({ length: next() % 6 }, () => pool[next() % pool.length]!);
+    let ok = true;
+    try {
+      fatal.decode(b);
+    } catch {
+      ok = false;
+    }
+    const at = firstInvalidUtf8(b, 0, b.length);
+    assert.equal(at === -1, ok, `bytes ${Array.from(b)}`);
+    if (at >= 0) {
+      // The prefix before the reported byte is well-formed.
+      assert.doesNotThrow(() => fatal.decode(b.subarray(0, at)));
+    }
+  }
+});
+
+test("strings compare by code point, not by UTF-16 unit (SPEC §6.4)", () => {
+  assert.ok(compareCodePoints("\uFF21", "\u{1F600}") < 0); // Ａ before 😀
+  assert.ok("\uFF21" > "\u{1F600}"); // while UTF-16 order says otherwise
+  assert.ok(compareCodePoints("a", "ab") < 0);
+  assert.equal(compareCodePoints("x", "x"), 0);
+  assert.ok(compareCodePoints("\u{10000}", "\u{FFFF}") > 0);
+});

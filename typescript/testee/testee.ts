@@ -1,0 +1,135 @@
+/**
+ * The conformance testee for the TypeScript implementation (conformance/README.md, "The
+ * testee protocol"): frames of a 4-byte big-endian length and UTF-8 JSON on stdin, one
+ * answer frame per request on stdout, over the code generated from conformance/schemas.
+ *
+ * Decode requests run the generated types' strict (or preserving) decoder and re-encode
+ * the value; encode requests answer `unsupported`, since the package has no proto3 JSON
+ * mapping. One request beyond the protocol, `{"op": "arbitrary", "type": …, "seed": n}`,
+ * answers the encoding of an arbitrary value built in TypeScript (for the cross-language
+ * property test).
+ */
+
+import { DecodeError, EncodeError, MessageType, type DecodeOptions } from "../src/index.js";
+import * as conformance from "../gen/conformance/conformance.js";
+import * as evolutionV1 from "../gen/conformance/evolution.v1.js";
+import * as evolutionV2 from "../gen/conformance/evolution.v2.js";
+import * as wkt from "../gen/conformance/google.protobuf.js";
+import { arbitrary } from "./arbitrary.js";
+import { formatHex, parseHex } from "./hex.js";
+
+const types = new Map<string, MessageType<object>>();
+for (const mod of [conformance, evolutionV1, evolutionV2, wkt]) {
+  for (const v of Object.values(mod)) {
+    if (v instanceof MessageType) types.set(v.typeName, v);
+  }
+}
+
+interface Config {
+  "depth-limit"?: number;
+  "size-limit"?: number;
+  preserving?: boolean;
+  stream?: boolean;
+}
+
+interface Request {
+  op: string;
+  type: string;
+  input?: string;
+  decoder?: Config;
+  seed?: number;
+}
+
+type Response = Record<string, unknown>;
+
+/** Answer one request. */
+export function answer(req: Request): Response {
+  const type = types.get(req.type);
+  if (req.op === "encode") {
+    return { status: "unsupported", message: "the TypeScript package has no proto3 JSON mapping" };
+  }
+  if (req.op === "arbitrary" && type !== undefined) {
+    // Not part of the testee protocol: the cross-language property test's request for the
+    // encoding of an arbitrary value built in TypeScript.
+    try {
+      return { status: "encoded", output: formatHex(type.encode(arbitrary(type, req.seed ?? 0))) };
+    } catch (e) {
+      return { status: "failed", message: String(e) };
+    }
+  }
+  if (req.op !== "decode") return { status: "failed", message: `unknown op ${req.op}` };
+  if (type === undefined) return { status: "unsupported", message: `no message type ${req.type}` };
+  let bytes: Uint8Array;
+  try {
+    bytes = parseHex(req.input ?? "");
+  } catch (e) {
+    return { status: "failed", message: String(e) };
+  }
+  const c = req.decoder ?? {};
+  const options: DecodeOptions = {
+    preserveUnknown: c.preserving ?? false,
+    maxDepth: c["depth-limit"] ?? 100,
+  };
+  if (c["size-limit"] !== undefined) options.maxSize = c["size-limit"];
+  try {
+    let output: Uint8Array;
+    let unknown: number;
+    if (c.stream) {
+      const d = type.decodeDelimited(bytes, options);
+      output = type.encodeDelimited(d.message);
+      unknown = d.unknownFields;
+    } else {
+      const d = type.decodeReport(bytes, options);
+      output = type.encode(d.message);
+      unknown = d.unknownFields;
+    }
+    return { status: "accepted", output: formatHex(output), unknown };
+  } catch (e) {
+    if (e instanceof DecodeError) {
+      return { status: "refused", code: e.code, offset: e.offset, path: e.path };
+    }
+    if (e instanceof EncodeError) return { status: "failed", message: `re-encoding: ${e.message}` };
+    return { status: "failed", message: String(e) };
+  }
+}
+
+function frame(obj: Response): Buffer {
+  const body = Buffer.from(JSON.stringify(obj), "utf8");
+  const head = Buffer.alloc(4);
+  head.writeUInt32BE(body.length, 0);
+  return Buffer.concat([head, body]);
+}
+
+/** Read frames from stdin until it ends, answering each in order. */
+function main(): void {
+  // Chunks are kept in a list and joined once a frame is complete: no quadratic copying
+  // when a large request arrives in many pieces.
+  let chunks: Buffer[] = [];
+  let have = 0;
+  let need = -1;
+  process.stdin.on("data", (chunk: Buffer) => {
+    chunks.push(chunk);
+    have += chunk.length;
+    const out: Buffer[] = [];
+    for (;;) {
+      if (need < 0 && have >= 4) need = 4 + Buffer.concat(chunks).readUInt32BE(0);
+      if (need < 0 || have < need) break;
+      const all: Buffer = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+      const body = all.subarray(4, need).toString("utf8");
+      const rest = all.subarray(need);
+      chunks = rest.length > 0 ? [rest] : [];
+      have = rest.length;
+      need = -1;
+      let res: Response;
+      try {
+        res = answer(JSON.parse(body) as Request);
+      } catch (e) {
+        res = { status: "failed", message: `bad request: ${String(e)}` };
+      }
+      out.push(frame(res));
+    }
+    if (out.length > 0) process.stdout.write(Buffer.concat(out));
+  });
+}
+
+main();
