@@ -48,6 +48,41 @@ pub fn check_bytes(type_name: &str, bytes: &[u8], cfg: &Config) -> Result<(), St
     Ok(())
 }
 
+/// If the strict decoder accepts `bytes` as `type_name`, its proto3 JSON either is
+/// refused with an error or reads back as a message that encodes to exactly `bytes`:
+/// nothing prints as something else.
+///
+/// # Errors
+/// A description of the value that printed but did not come back.
+pub fn check_json(type_name: &str, bytes: &[u8]) -> Result<(), String> {
+    let desc = dynamic::message(type_name).ok_or("no reflect type")?;
+    let Ok(m) = bijoubuf_reflect::DynamicMessage::decode(&desc, bytes) else {
+        return Ok(());
+    };
+    // A refusal is an answer: the value has no proto3 JSON form.
+    let Ok(text) = bijoubuf_reflect::json::to_string(&m) else {
+        return Ok(());
+    };
+    let back = bijoubuf_reflect::json::from_str(&desc, &text).map_err(|e| {
+        format!(
+            "{type_name} {} printed as {text} which does not read back: {e}",
+            hex::format(bytes)
+        )
+    })?;
+    match back.encode() {
+        Ok(again) if again == bytes => Ok(()),
+        Ok(again) => Err(format!(
+            "{type_name} {} printed as {text} which reads back as {}",
+            hex::format(bytes),
+            hex::format(&again)
+        )),
+        Err(e) => Err(format!(
+            "{type_name} {} printed as {text} which reads back but does not encode: {e}",
+            hex::format(bytes)
+        )),
+    }
+}
+
 /// Build a value of `type_name` from `entropy`, encode it, and check that both engines
 /// decode the bytes back to it: reflect by value (unless a NaN makes values incomparable)
 /// and by re-encoding, generated code by re-encoding and `encoded_len`. Returns the

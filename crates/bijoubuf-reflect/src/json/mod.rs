@@ -85,7 +85,7 @@ impl std::error::Error for JsonError {}
 /// kind set, an `Any` whose type URL the schema does not define or whose bytes do not
 /// decode.
 pub fn to_string(msg: &DynamicMessage) -> Result<String, JsonError> {
-    Ok(tree::write(&to::message(msg, "$")?, None))
+    Ok(tree::write(&to::message(msg, "$", 1)?, None))
 }
 
 /// `msg` as proto3 JSON text, indented by two spaces.
@@ -93,7 +93,7 @@ pub fn to_string(msg: &DynamicMessage) -> Result<String, JsonError> {
 /// # Errors
 /// As [`to_string`].
 pub fn to_string_pretty(msg: &DynamicMessage) -> Result<String, JsonError> {
-    Ok(tree::write(&to::message(msg, "$")?, Some(2)))
+    Ok(tree::write(&to::message(msg, "$", 1)?, Some(2)))
 }
 
 /// `msg` as a `serde_json::Value` (whose object member order is serde_json's, sorted by
@@ -102,7 +102,7 @@ pub fn to_string_pretty(msg: &DynamicMessage) -> Result<String, JsonError> {
 /// # Errors
 /// As [`to_string`].
 pub fn to_value(msg: &DynamicMessage) -> Result<serde_json::Value, JsonError> {
-    Ok(tree::to_serde(&to::message(msg, "$")?))
+    Ok(tree::to_serde(&to::message(msg, "$", 1)?))
 }
 
 /// Parse proto3 JSON text as a message of type `desc`; refuses duplicate keys.
