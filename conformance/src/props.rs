@@ -32,14 +32,8 @@ pub fn check_bytes(type_name: &str, bytes: &[u8], cfg: &Config) -> Result<(), St
             _ => {}
         }
     }
-    // SPEC §8.2 lets preserving be chosen per message type: the well-known types that
-    // generated code takes from the runtime keep no unknown fields and refuse them even
-    // in a preserving decode, while reflect keeps them everywhere. Both conform.
-    // Past that refusal reflect reads on, so its verdict can be any later one.
-    let per_type_preserve = cfg.preserving
-        && type_name == "conformance.Wkt"
-        && matches!(&g, Outcome::Refused(e) if e.code == "unknown-field");
-    if g != r && !per_type_preserve {
+    // One configuration, one verdict (SPEC §8.2 includes the preserving set).
+    if g != r {
         return Err(format!(
             "engines disagree on {type_name} {}: generated {g:?}, reflect {r:?}",
             hex::format(bytes)

@@ -3,7 +3,7 @@
 //!
 //! - arbitrary bytes `b`: if a decoder accepts `b`, re-encoding gives `b` (canonicality),
 //!   and generated code and `bijoubuf-reflect` give the same verdict (accept, or the same
-//!   code, offset and path);
+//!   code, offset and path), strict and preserving;
 //! - the same for short mutation chains of every accepting vector, which reach far more
 //!   decoder paths than uniform bytes;
 //! - arbitrary values `v`: `decode(encode(v)) == v`, and generated code decodes the bytes
@@ -31,10 +31,16 @@ fn runner(cases: u32) -> TestRunner {
 
 #[test]
 fn arbitrary_bytes_are_canonical_or_refused_alike() {
+    let preserving = Config {
+        preserving: true,
+        ..Config::default()
+    };
     for ty in TYPE_NAMES {
         let mut run = runner(256);
         run.run(&proptest::collection::vec(any::<u8>(), 0..48), |b| {
             check_bytes(ty, &b, &Config::default()).map_err(TestCaseError::fail)?;
+            // SPEC §8.2: one preserving configuration, one verdict, with no exception.
+            check_bytes(ty, &b, &preserving).map_err(TestCaseError::fail)?;
             check_json(ty, &b).map_err(TestCaseError::fail)
         })
         .unwrap_or_else(|e| panic!("{ty}: {e}"));
@@ -76,6 +82,10 @@ fn mutation() -> impl Strategy<Value = Mutation> {
 
 #[test]
 fn mutated_vectors_are_canonical_or_refused_alike() {
+    let preserving = Config {
+        preserving: true,
+        ..Config::default()
+    };
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("vectors");
     let seeds: Vec<(String, Vec<u8>)> = bijoubuf_conformance::load_dir(&dir)
         .expect("vectors load")
@@ -95,6 +105,7 @@ fn mutated_vectors_are_canonical_or_refused_alike() {
                 mutate(&mut v, m);
             }
             check_bytes(ty, &v, &Config::default()).map_err(TestCaseError::fail)?;
+            check_bytes(ty, &v, &preserving).map_err(TestCaseError::fail)?;
             check_json(ty, &v).map_err(TestCaseError::fail)
         },
     )

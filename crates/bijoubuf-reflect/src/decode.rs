@@ -15,6 +15,13 @@ use crate::descriptor::{MessageDescriptor, Shape, Ty};
 use crate::error::{DecodeError, PathSegment};
 use crate::value::{DynamicMessage, MapKey, Value};
 
+/// Whether a preserving decode keeps unknown fields in `desc` when no set is given: in
+/// every type except the well-known types (package `google.protobuf`), which refuse
+/// them as the runtime's own well-known types, having no place for them, do.
+pub(crate) fn keeps_by_default(desc: &MessageDescriptor) -> bool {
+    !desc.full_name().starts_with("google.protobuf.")
+}
+
 /// Which message types keep unknown fields when the options ask to preserve them.
 pub(crate) type KeepFilter<'f> = &'f dyn Fn(&MessageDescriptor) -> bool;
 
@@ -145,8 +152,12 @@ impl Decoder<'_> {
     ) -> Result<DynamicMessage, DecodeError> {
         let info = desc.info();
         let mut msg = DynamicMessage::new(desc.clone());
-        // SPEC §8.2: preservation may be chosen per message type.
-        let preserve = self.preserve && self.keep.is_none_or(|k| k(desc));
+        // SPEC §8.2: the preserving set is part of the configuration; by default every
+        // type outside google.protobuf.
+        let preserve = self.preserve
+            && self
+                .keep
+                .map_or_else(|| keeps_by_default(desc), |k| k(desc));
         let mut oneof_seen = vec![false; info.oneofs.len()];
         let mut pos = start;
         let mut prev: u64 = 0;
