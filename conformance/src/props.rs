@@ -123,6 +123,8 @@ fn has_nan(m: &bijoubuf_reflect::DynamicMessage) -> bool {
             V::F64(f) => f.is_nan(),
             V::Message(m) => has_nan(m),
             V::List(l) => l.iter().any(value),
+            V::Scalars(bijoubuf_reflect::ScalarList::F32(l)) => l.iter().any(|f| f.is_nan()),
+            V::Scalars(bijoubuf_reflect::ScalarList::F64(l)) => l.iter().any(|f| f.is_nan()),
             V::Map(m) => m.values().any(value),
             _ => false,
         }

@@ -13,7 +13,7 @@ use bijoubuf_schema::{Presence, ScalarType};
 
 use crate::descriptor::{MessageDescriptor, Shape, Ty};
 use crate::error::{DecodeError, PathSegment};
-use crate::value::{DynamicMessage, MapKey, Value};
+use crate::value::{DynamicMessage, MapKey, ScalarList, Value};
 
 /// Whether a preserving decode keeps unknown fields in `desc` when no set is given: in
 /// every type except the well-known types (package `google.protobuf`), which refuse
@@ -256,6 +256,26 @@ impl Decoder<'_> {
             }
             Shape::Repeated => {
                 let run_end = self.open_run(fixed_width(f.ty), k_at, pos, end)?;
+                let count = match fixed_width(f.ty) {
+                    Some(w) => (run_end - *pos) / w,
+                    None => self.count_varints(*pos, run_end),
+                };
+                // Numbers, bools and enums unboxed, in a vector of exactly the run's
+                // element count: memory stays within a small multiple of the run.
+                if let Some(mut list) = ScalarList::for_ty(f.ty, count) {
+                    let mut i = 0;
+                    while *pos < run_end {
+                        match self.element(desc, f.ty, pos, run_end, depth) {
+                            Ok(v) => {
+                                // `for_ty` made a list of `f.ty`'s elements.
+                                let _ = list.push(v);
+                            }
+                            Err(e) => return Err(e.push(PathSegment::Index(i))),
+                        }
+                        i += 1;
+                    }
+                    return Ok(Value::Scalars(list));
+                }
                 let mut items = match fixed_width(f.ty) {
                     // The count is exact and paid for by the bytes the run spans.
                     Some(w) => Vec::with_capacity((run_end - *pos) / w),
@@ -293,6 +313,18 @@ impl Decoder<'_> {
                 Ok(Value::Map(entries.into_iter().collect::<BTreeMap<_, _>>()))
             }
         }
+    }
+
+    /// The number of bijou64 values starting in `[pos, end)` read one after another,
+    /// from their tags alone (SPEC §2.3: the first byte gives the length): exact for a
+    /// well-formed run, and never more than the bytes it spans.
+    fn count_varints(&self, mut pos: usize, end: usize) -> usize {
+        let mut n = 0;
+        while let Some(&tag) = self.buf.get(pos).filter(|_| pos < end) {
+            n += 1;
+            pos += 1 + bijou64::payload_len(tag);
+        }
+        n
     }
 
     /// Open a repeated or map record: its length, `empty-repeated` (SPEC §6.1) and

@@ -52,7 +52,7 @@ pub use descriptor::{
 };
 pub use descriptor_set::DescriptorError;
 pub use error::{DecodeError, EncodeError, PathSegment, TypeError};
-pub use value::{DynamicMessage, MapKey, Value};
+pub use value::{DynamicMessage, MapKey, ScalarIter, ScalarList, Value};
 
 use bijoubuf::DecodeOptions;
 

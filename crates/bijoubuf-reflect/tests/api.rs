@@ -274,3 +274,54 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn repeated_numbers_are_kept_as_scalar_lists() {
+    use bijoubuf_reflect::ScalarList;
+    let compiled = bijoubuf_schema::compile_sources(&[(
+        "r.proto",
+        "syntax = \"proto3\"; message R { repeated sint32 xs = 1; repeated string ss = 2; }",
+    )])
+    .expect("compiles");
+    let pool = DescriptorPool::new(&compiled.schema);
+    let d = pool.message("R").expect("declared");
+    // xs = [1, -1, 2]: key 02, length 3, zigzag 02 01 04.
+    let bytes = [0x02, 0x03, 0x02, 0x01, 0x04];
+    let m = DynamicMessage::decode(&d, &bytes).expect("decodes");
+    let expected = Value::Scalars(ScalarList::I32(vec![1, -1, 2]));
+    assert_eq!(m.get(1), Some(&expected));
+    // A `List` of the same numbers is stored the same way, so the messages are equal.
+    let mut built = DynamicMessage::new(d.clone());
+    built
+        .set(
+            1,
+            Value::List(vec![Value::I32(1), Value::I32(-1), Value::I32(2)]),
+        )
+        .expect("fits");
+    assert_eq!(built, m);
+    assert_eq!(built.encode().expect("encodes"), bytes);
+    let Some(Value::Scalars(list)) = m.get(1) else {
+        panic!("scalars")
+    };
+    assert_eq!(
+        list.iter().collect::<Vec<_>>(),
+        [Value::I32(1), Value::I32(-1), Value::I32(2)]
+    );
+    // Wrong element types are refused either way; strings stay a `List`.
+    let mut bad = DynamicMessage::new(d.clone());
+    assert!(bad.set(1, Value::List(vec![Value::I64(1)])).is_err());
+    assert!(
+        bad.set(1, Value::Scalars(ScalarList::I64(vec![1])))
+            .is_err()
+    );
+    assert!(
+        bad.set(2, Value::Scalars(ScalarList::I32(vec![1])))
+            .is_err()
+    );
+    bad.set(2, Value::List(vec![Value::String("a".into())]))
+        .expect("fits");
+    assert_eq!(
+        bad.get(2),
+        Some(&Value::List(vec![Value::String("a".into())]))
+    );
+}

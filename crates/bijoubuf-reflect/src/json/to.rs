@@ -46,6 +46,13 @@ pub(crate) fn message(m: &DynamicMessage, path: &str, depth: u32) -> Result<Json
                     .map(|(i, item)| element(&kind, item, &format!("{here}[{i}]"), depth))
                     .collect::<Result<_, _>>()?,
             ),
+            (FieldShape::Repeated, Value::Scalars(items)) => Json::Arr(
+                items
+                    .iter()
+                    .enumerate()
+                    .map(|(i, item)| element(&kind, &item, &format!("{here}[{i}]"), depth))
+                    .collect::<Result<_, _>>()?,
+            ),
             (FieldShape::Map(_), Value::Map(entries)) => Json::Obj(
                 entries
                     .iter()
@@ -110,7 +117,7 @@ pub(crate) fn element(kind: &Kind, v: &Value, path: &str, depth: u32) -> Result<
             _ => Json::Num(Num::I(i64::from(*n))),
         },
         Value::Message(m) => message(m, path, depth + 1)?,
-        Value::List(_) | Value::Map(_) => {
+        Value::List(_) | Value::Scalars(_) | Value::Map(_) => {
             return Err(JsonError::new(
                 path,
                 "a list or map where an element belongs",

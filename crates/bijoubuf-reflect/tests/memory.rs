@@ -1,0 +1,129 @@
+//! Memory per input byte: the dynamic decoder's peak allocation on the input shapes
+//! that cost the most per byte (long packed runs, maps, runs nested in repeated
+//! messages) stays within a fixed multiple of the input, measured by a counting
+//! global allocator. One test function, so no other test allocates meanwhile.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use bijoubuf_reflect::{DescriptorPool, DynamicMessage};
+
+struct Counting;
+
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+// SAFETY: every call is forwarded to `System` unchanged; the counters only observe.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        // SAFETY: forwarded with the caller's layout.
+        let p = unsafe { System.alloc(layout) };
+        if !p.is_null() {
+            let now = LIVE.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
+            PEAK.fetch_max(now, Ordering::Relaxed);
+        }
+        p
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: `ptr` came from `alloc` with this layout.
+        unsafe { System.dealloc(ptr, layout) };
+        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        // SAFETY: forwarded unchanged.
+        let p = unsafe { System.realloc(ptr, layout, new_size) };
+        if !p.is_null() {
+            if new_size >= layout.size() {
+                let grow = new_size - layout.size();
+                let now = LIVE.fetch_add(grow, Ordering::Relaxed) + grow;
+                PEAK.fetch_max(now, Ordering::Relaxed);
+            } else {
+                LIVE.fetch_sub(layout.size() - new_size, Ordering::Relaxed);
+            }
+        }
+        p
+    }
+}
+
+#[global_allocator]
+static ALLOC: Counting = Counting;
+
+const SCHEMA: &str = r#"
+syntax = "proto3";
+message Runs {
+  repeated int32 i32 = 1;
+  repeated int64 i64 = 2;
+  repeated uint64 u64 = 3;
+  repeated bool flags = 4;
+  repeated double f64 = 5;
+  repeated E e = 6;
+  repeated sfixed32 sf32 = 7;
+}
+enum E { E_ZERO = 0; E_ONE = 1; }
+message Maps {
+  map<int32, int32> ii = 1;
+  map<string, bool> sb = 2;
+}
+message Nest { repeated Runs runs = 1; }
+"#;
+
+/// Peak bytes allocated by decoding `bytes` as `ty`, above what was live before, and
+/// the decoded message (dropped after the measurement).
+fn peak_of(pool: &DescriptorPool, ty: &str, bytes: &[u8]) -> usize {
+    let desc = pool.message(ty).expect("declared");
+    let base = LIVE.load(Ordering::Relaxed);
+    PEAK.store(base, Ordering::Relaxed);
+    let m = DynamicMessage::decode(&desc, bytes).expect("a valid input");
+    let peak = PEAK.load(Ordering::Relaxed) - base;
+    drop(m);
+    peak
+}
+
+/// A record of field `number` (the first field of its message) holding `payload`.
+fn run(number: u32, payload: &[u8]) -> Vec<u8> {
+    let mut out = bijou64::encode(u64::from((number - 1) << 2 | 2))
+        .as_slice()
+        .to_vec();
+    out.extend_from_slice(bijou64::encode(payload.len() as u64).as_slice());
+    out.extend_from_slice(payload);
+    out
+}
+
+#[test]
+fn decode_peak_memory_is_at_most_16_times_the_input() {
+    let compiled = bijoubuf_schema::compile_sources(&[("m.proto", SCHEMA)]).expect("compiles");
+    let pool = DescriptorPool::new(&compiled.schema);
+    const MIB: usize = 1 << 20;
+    let mut shapes: Vec<(&str, &str, Vec<u8>)> = Vec::new();
+    // 1-byte elements: the most elements per input byte.
+    for (number, what) in [
+        (1, "int32"),
+        (2, "int64"),
+        (3, "uint64"),
+        (4, "bool"),
+        (6, "enum"),
+    ] {
+        shapes.push((what, "Runs", run(number, &vec![0x01; MIB])));
+    }
+    shapes.push(("double", "Runs", run(5, &vec![0x00; MIB])));
+    shapes.push(("sfixed32", "Runs", run(7, &vec![0x00; MIB])));
+    // Many short runs, each inside its own message.
+    let inner = run(1, &[0x01; 64]);
+    let mut outer = Vec::new();
+    while outer.len() < MIB {
+        outer.extend_from_slice(bijou64::encode(inner.len() as u64).as_slice());
+        outer.extend_from_slice(&inner);
+    }
+    shapes.push(("nested runs of 64", "Nest", run(1, &outer)));
+    for (what, ty, bytes) in &shapes {
+        let peak = peak_of(&pool, ty, bytes);
+        assert!(
+            peak <= 16 * bytes.len(),
+            "{what}: decoding {} bytes allocated {peak} at peak ({:.1}x)",
+            bytes.len(),
+            peak as f64 / bytes.len() as f64
+        );
+    }
+}
