@@ -125,7 +125,7 @@ fn has_nan(m: &bijoubuf_reflect::DynamicMessage) -> bool {
             V::List(l) => l.iter().any(value),
             V::Scalars(bijoubuf_reflect::ScalarList::F32(l)) => l.iter().any(|f| f.is_nan()),
             V::Scalars(bijoubuf_reflect::ScalarList::F64(l)) => l.iter().any(|f| f.is_nan()),
-            V::Map(m) => m.values().any(value),
+            V::Map(m) => m.iter().any(|(_, v)| value(v)),
             _ => false,
         }
     }

@@ -5,8 +5,6 @@
 //! canonical NaN constants, the UTF-8 check with its offset rule), so both decoders
 //! share one implementation of each scalar rule.
 
-use std::collections::BTreeMap;
-
 use bijoubuf::__private::{MAX_FIELD_NUMBER, NAN_F32, NAN_F64, WireType, utf8};
 use bijoubuf::{DecodeOptions, ErrorKind, UnknownField, UnknownFieldPolicy, UnknownValue};
 use bijoubuf_schema::{Presence, ScalarType};
@@ -152,6 +150,11 @@ impl Decoder<'_> {
     ) -> Result<DynamicMessage, DecodeError> {
         let info = desc.info();
         let mut msg = DynamicMessage::new(desc.clone());
+        // Room for every field the schema declares, but no more than the records the
+        // bytes can hold (each at least two bytes): a vector's default first growth
+        // would cost a tiny message many times its size.
+        msg.fields
+            .reserve_exact(info.fields.len().min((end - start) / 2));
         // SPEC §8.2: the preserving set is part of the configuration; by default every
         // type outside google.protobuf.
         let preserve = self.preserve
@@ -217,6 +220,10 @@ impl Decoder<'_> {
                 return Err(DecodeError::new(ErrorKind::MissingRequiredField, end).field(&f.name));
             }
         }
+        if msg.fields.capacity() > 2 * msg.fields.len() {
+            // A sparse message of a large type: give back what the guess over-reserved.
+            msg.fields.shrink_to_fit();
+        }
         Ok(msg)
     }
 
@@ -256,10 +263,7 @@ impl Decoder<'_> {
             }
             Shape::Repeated => {
                 let run_end = self.open_run(fixed_width(f.ty), k_at, pos, end)?;
-                let count = match fixed_width(f.ty) {
-                    Some(w) => (run_end - *pos) / w,
-                    None => self.count_varints(*pos, run_end),
-                };
+                let count = self.count_elements(element_wire(f.ty), *pos, run_end);
                 // Numbers, bools and enums unboxed, in a vector of exactly the run's
                 // element count: memory stays within a small multiple of the run.
                 if let Some(mut list) = ScalarList::for_ty(f.ty, count) {
@@ -276,11 +280,9 @@ impl Decoder<'_> {
                     }
                     return Ok(Value::Scalars(list));
                 }
-                let mut items = match fixed_width(f.ty) {
-                    // The count is exact and paid for by the bytes the run spans.
-                    Some(w) => Vec::with_capacity((run_end - *pos) / w),
-                    None => Vec::new(),
-                };
+                // Strings, bytes and messages: every element at least one byte.
+                let mut items =
+                    Vec::with_capacity(self.count_elements(WireType::Len, *pos, run_end));
                 while *pos < run_end {
                     match self.element(desc, f.ty, pos, run_end, depth) {
                         Ok(v) => items.push(v),
@@ -292,7 +294,15 @@ impl Decoder<'_> {
             Shape::Map(key_ty) => {
                 // Map entries have no fixed width, whatever the value type.
                 let run_end = self.open_run(None, k_at, pos, end)?;
-                let mut entries: Vec<(MapKey, Value)> = Vec::new();
+                // Sized from a count of the run's entries: each is at least two bytes,
+                // so the vector never outgrows what the input paid for.
+                let count = self.count_entries(
+                    crate::descriptor::scalar_wire(key_ty),
+                    element_wire(f.ty),
+                    *pos,
+                    run_end,
+                );
+                let mut entries: Vec<(MapKey, Value)> = Vec::with_capacity(count);
                 while *pos < run_end {
                     // SPEC §10.1 step 4: key element, order, value element.
                     let key_at = *pos;
@@ -309,22 +319,62 @@ impl Decoder<'_> {
                         Err(e) => return Err(e.push(PathSegment::Key(k))),
                     }
                 }
-                // Strictly ascending: the tree is built from sorted input.
-                Ok(Value::Map(entries.into_iter().collect::<BTreeMap<_, _>>()))
+                // Strictly ascending, as `Value::Map` holds them.
+                Ok(Value::Map(entries))
             }
         }
     }
 
-    /// The number of bijou64 values starting in `[pos, end)` read one after another,
-    /// from their tags alone (SPEC §2.3: the first byte gives the length): exact for a
-    /// well-formed run, and never more than the bytes it spans.
-    fn count_varints(&self, mut pos: usize, end: usize) -> usize {
+    /// The number of elements of wire form `wire` in `[pos, end)`, each skipped by its
+    /// wire form alone (a bijou64's tag gives its length, SPEC §2.3): exact for a
+    /// well-formed run and never more than the bytes it spans, so a vector of that
+    /// capacity is paid for by the input. Counting stops where decoding will stop.
+    fn count_elements(&self, wire: WireType, mut pos: usize, end: usize) -> usize {
+        match wire {
+            WireType::I32 => return (end - pos) / 4,
+            WireType::I64 => return (end - pos) / 8,
+            WireType::Varint | WireType::Len => {}
+        }
         let mut n = 0;
-        while let Some(&tag) = self.buf.get(pos).filter(|_| pos < end) {
+        while pos < end {
+            match self.skip(wire, pos, end) {
+                Some(next) => pos = next,
+                None => break,
+            }
             n += 1;
-            pos += 1 + bijou64::payload_len(tag);
         }
         n
+    }
+
+    /// The number of map entries (key element, value element) in `[pos, end)`, each
+    /// element skipped by its wire form alone; counting stops at the first element that
+    /// does not fit, where decoding will stop too.
+    fn count_entries(&self, key: WireType, value: WireType, mut pos: usize, end: usize) -> usize {
+        let mut n = 0;
+        while pos < end {
+            for wire in [key, value] {
+                match self.skip(wire, pos, end) {
+                    Some(next) => pos = next,
+                    None => return n,
+                }
+            }
+            n += 1;
+        }
+        n
+    }
+
+    /// The position after one element of wire form `wire` at `pos`, if it ends by `end`.
+    fn skip(&self, wire: WireType, pos: usize, end: usize) -> Option<usize> {
+        let next = match wire {
+            WireType::Varint => pos + 1 + bijou64::payload_len(*self.buf.get(pos)?),
+            WireType::I32 => pos + 4,
+            WireType::I64 => pos + 8,
+            WireType::Len => {
+                let (len, n) = bijou64::decode(self.buf.get(pos..end)?).ok()?;
+                (pos + n).checked_add(usize::try_from(len).ok()?)?
+            }
+        };
+        (next <= end).then_some(next)
     }
 
     /// Open a repeated or map record: its length, `empty-repeated` (SPEC §6.1) and
@@ -389,7 +439,7 @@ impl Decoder<'_> {
                 let inner = desc.sibling(m);
                 // SPEC §9.1: the nested message is exactly its LEN content.
                 self.message(&inner, start, start + len, depth + 1)
-                    .map(Value::Message)
+                    .map(Value::from)
             }
         }
     }
@@ -444,6 +494,15 @@ impl Decoder<'_> {
             }
             S::Bytes => Value::Bytes(self.len_bytes(pos, end)?.to_vec()),
         })
+    }
+}
+
+/// The wire form of one element of type `ty` (SPEC §4.4).
+fn element_wire(ty: Ty) -> WireType {
+    match ty {
+        Ty::Scalar(s) => crate::descriptor::scalar_wire(s),
+        Ty::Enum(_) => WireType::Varint,
+        Ty::Message(_) => WireType::Len,
     }
 }
 

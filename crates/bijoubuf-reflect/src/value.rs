@@ -1,7 +1,5 @@
 //! Values and [`DynamicMessage`].
 
-use std::collections::BTreeMap;
-
 use bijoubuf::UnknownField;
 use bijoubuf_schema::{Presence, ScalarType};
 
@@ -38,15 +36,18 @@ pub enum Value {
     Bytes(Vec<u8>),
     /// An enum number (enums are open, SPEC §3.6).
     EnumNumber(i32),
-    /// A nested message.
-    Message(DynamicMessage),
+    /// A nested message (boxed: a `Value` stays small, which is what a list or map of
+    /// them costs per element).
+    Message(Box<DynamicMessage>),
     /// The elements of a repeated `string`, `bytes` or message field.
     List(Vec<Value>),
     /// The elements of a repeated numeric, `bool` or enum field, unboxed: a packed run
     /// costs the decoder a few bytes per element, not a whole `Value` each.
     Scalars(ScalarList),
-    /// The entries of a map field, in canonical key order (SPEC §6.4).
-    Map(BTreeMap<MapKey, Value>),
+    /// The entries of a map field, keys strictly ascending in canonical key order
+    /// (SPEC §6.4). [`DynamicMessage::set`] sorts entries given in another order and
+    /// refuses a key given twice.
+    Map(Vec<(MapKey, Value)>),
 }
 
 /// The elements of a repeated numeric, `bool` or enum field, one vector per element
@@ -178,6 +179,12 @@ impl Iterator for ScalarIter<'_> {
 
 impl ExactSizeIterator for ScalarIter<'_> {}
 
+impl From<DynamicMessage> for Value {
+    fn from(m: DynamicMessage) -> Self {
+        Value::Message(Box::new(m))
+    }
+}
+
 /// A map key. Within one map every key has the same variant, and the derived order is
 /// SPEC §6.4's: signed numeric order for signed types, `false < true`, and UTF-8 byte
 /// order for strings — the order entries are written in.
@@ -277,7 +284,7 @@ impl Value {
     pub(crate) fn default_of(ty: Ty, msg: &MessageDescriptor) -> Value {
         match ty {
             Ty::Enum(_) => Value::EnumNumber(0),
-            Ty::Message(i) => Value::Message(DynamicMessage::new(msg.sibling(i))),
+            Ty::Message(i) => Value::from(DynamicMessage::new(msg.sibling(i))),
             Ty::Scalar(s) => match scalar_variant(s) {
                 Variant::Bool => Value::Bool(false),
                 Variant::I32 => Value::I32(0),
@@ -399,6 +406,20 @@ impl DynamicMessage {
                 }
                 None => Value::List(items),
             },
+            (Shape::Map(_), Value::Map(mut entries)) => {
+                entries.sort_by(|a, b| a.0.cmp(&b.0));
+                if let Some(w) = entries.windows(2).find(|w| w[0].0 == w[1].0) {
+                    return Err(TypeError {
+                        message: format!(
+                            "{}.{} is given key {:?} twice",
+                            self.desc.full_name(),
+                            info.name,
+                            w[0].0
+                        ),
+                    });
+                }
+                Value::Map(entries)
+            }
             (_, v) => v,
         };
         if !value_fits(info, &value, &self.desc) {
@@ -459,7 +480,7 @@ impl DynamicMessage {
             match v {
                 Value::Message(m) => m.unknown_field_count(),
                 Value::List(l) => l.iter().map(walk).sum(),
-                Value::Map(m) => m.values().map(walk).sum(),
+                Value::Map(m) => m.iter().map(|(_, v)| walk(v)).sum(),
                 _ => 0,
             }
         }

@@ -373,7 +373,7 @@ fn values_with_no_json_form_are_errors() {
     let mut t = DynamicMessage::new(ts);
     t.set(1, Value::I64(253_402_300_800)).expect("fits");
     let mut w = DynamicMessage::new(d.clone());
-    w.set(1, Value::Message(t)).expect("fits");
+    w.set(1, Value::from(t)).expect("fits");
     let e = to_string(&w).expect_err("out of range");
     assert_eq!(e.path(), "$.at");
     // An Any whose bytes do not decode as the named type.
@@ -386,7 +386,7 @@ fn values_with_no_json_form_are_errors() {
         .expect("fits");
     a.set(2, Value::Bytes(vec![0x00, 0x00])).expect("fits");
     let mut w = DynamicMessage::new(d);
-    w.set(10, Value::Message(a)).expect("fits");
+    w.set(10, Value::from(a)).expect("fits");
     let e = to_string(&w).expect_err("bad bytes");
     assert!(e.to_string().contains("default-value-present"), "{e}");
 }
@@ -453,7 +453,7 @@ fn values_that_proto3_json_cannot_spell_are_refused() {
     };
     let one = |n: u32, inner: DynamicMessage| {
         let mut w = DynamicMessage::new(d.clone());
-        w.set(n, Value::Message(inner)).expect("fits");
+        w.set(n, Value::from(inner)).expect("fits");
         w
     };
     // Duration.seconds = i64::MIN printed "--9223372036854775808s".

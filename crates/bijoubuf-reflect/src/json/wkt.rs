@@ -277,11 +277,11 @@ pub(crate) fn from_json(
                 Some(Kind::Message(v)) => v,
                 _ => return Err(JsonError::new(path, "Struct.fields is not a map of Value")),
             };
-            let mut entries = std::collections::BTreeMap::new();
+            let mut entries = Vec::with_capacity(members.len());
             for (k, v) in members {
                 let p = super::tree::member_path(path, k);
                 let value = value_from(&value_desc, v, &p)?;
-                entries.insert(MapKey::String(k.clone()), Value::Message(value));
+                entries.push((MapKey::String(k.clone()), Value::from(value)));
             }
             set(&mut m, 1, Value::Map(entries), path)?;
         }
@@ -295,7 +295,7 @@ pub(crate) fn from_json(
             let value_desc = sub(desc, 1)?;
             let mut out = Vec::with_capacity(items.len());
             for (i, item) in items.iter().enumerate() {
-                out.push(Value::Message(value_from(
+                out.push(Value::from(value_from(
                     &value_desc,
                     item,
                     &format!("{path}[{i}]"),
@@ -322,11 +322,11 @@ fn value_from(desc: &MessageDescriptor, j: &Json, path: &str) -> Result<DynamicM
         }
         Json::Obj(_) => {
             let s = from::message(&sub(desc, 5)?, j, path)?;
-            set(&mut m, 5, Value::Message(s), path)?;
+            set(&mut m, 5, Value::from(s), path)?;
         }
         Json::Arr(_) => {
             let l = from::message(&sub(desc, 6)?, j, path)?;
-            set(&mut m, 6, Value::Message(l), path)?;
+            set(&mut m, 6, Value::from(l), path)?;
         }
     }
     Ok(m)
