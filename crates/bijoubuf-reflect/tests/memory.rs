@@ -1,13 +1,14 @@
 //! Memory per input byte: the dynamic decoder's peak allocation on the input shapes
 //! that cost the most per byte (long packed runs, maps, runs nested in repeated
 //! messages) stays within 16 times the input, measured by a counting global allocator
-//! (the input itself not counted). One test function, so no other test allocates
+//! (the input itself not counted), and so does writing proto3 JSON of Any nested in
+//! Any. One test function, so no other test allocates
 //! meanwhile.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use bijoubuf_reflect::{DescriptorPool, DynamicMessage};
+use bijoubuf_reflect::{DescriptorPool, DynamicMessage, Value};
 
 struct Counting;
 
@@ -53,6 +54,8 @@ static ALLOC: Counting = Counting;
 
 const SCHEMA: &str = r#"
 syntax = "proto3";
+import "google/protobuf/any.proto";
+import "google/protobuf/wrappers.proto";
 message Runs {
   repeated int32 i32 = 1;
   repeated int64 i64 = 2;
@@ -154,6 +157,36 @@ fn decode_peak_memory_is_at_most_16_times_the_input() {
             peak as f64 / bytes.len() as f64
         );
     }
+    // proto3 JSON of 99 Any, each holding the next, around 512 KiB of bytes: every
+    // payload is a copy of most of the one around it, so the copies must not all be
+    // alive at once.
+    let any = pool.message("google.protobuf.Any").expect("imported");
+    let wrapper = pool
+        .message("google.protobuf.BytesValue")
+        .expect("imported");
+    let mut w = DynamicMessage::new(wrapper);
+    w.set(1, Value::Bytes(vec![7; 1 << 19])).expect("fits");
+    let mut bytes = w.encode().expect("encodes");
+    let mut url = "type.googleapis.com/google.protobuf.BytesValue";
+    for _ in 0..99 {
+        let mut a = DynamicMessage::new(any.clone());
+        a.set(1, Value::String(url.into())).expect("fits");
+        a.set(2, Value::Bytes(bytes)).expect("fits");
+        bytes = a.encode().expect("encodes");
+        url = "type.googleapis.com/google.protobuf.Any";
+    }
+    let chain = DynamicMessage::decode(&any, &bytes).expect("decodes");
+    let base = LIVE.load(Ordering::Relaxed);
+    PEAK.store(base, Ordering::Relaxed);
+    let text = bijoubuf_reflect::json::to_string(&chain).expect("99 levels print");
+    let peak = PEAK.load(Ordering::Relaxed) - base;
+    assert!(text.len() < 2 * bytes.len(), "{} bytes of JSON", text.len());
+    assert!(
+        peak <= 16 * bytes.len(),
+        "Any chain: {peak} bytes for {} ({:.1}x)",
+        bytes.len(),
+        peak as f64 / bytes.len() as f64
+    );
     // Not within 16x: a message of four bytes holding a one-element run. Each costs a
     // list slot (a 32-byte `Value`), the boxed `DynamicMessage` (64), one field slot
     // (40) and the element (4): 140 bytes, 35x. This pins that bound.

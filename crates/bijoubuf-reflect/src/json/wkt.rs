@@ -181,29 +181,99 @@ fn any_to_json(m: &DynamicMessage, path: &str, depth: u32) -> Result<Json, JsonE
         Some(Value::String(s)) => s.as_str(),
         _ => "",
     };
-    let bytes: &[u8] = match m.get(2) {
-        Some(Value::Bytes(b)) => b,
-        _ => &[],
+    let decoded;
+    let inner = match m.get(2) {
+        // Already decoded by `expand`.
+        Some(Value::Message(done)) => &**done,
+        other => {
+            let bytes: &[u8] = match other {
+                Some(Value::Bytes(b)) => b,
+                _ => &[],
+            };
+            if url.is_empty() && bytes.is_empty() {
+                return Ok(Json::Obj(Vec::new()));
+            }
+            let mut d = decode_payload(m.descriptor(), url, bytes, path, depth)?;
+            expand(&mut d, path, depth + 1)?;
+            decoded = d;
+            &decoded
+        }
     };
-    if url.is_empty() && bytes.is_empty() {
-        return Ok(Json::Obj(Vec::new()));
+    let mut members = vec![("@type".to_string(), Json::Str(url.to_string()))];
+    let j = to::message(inner, path, depth + 1)?;
+    match j {
+        Json::Obj(fields) if !is_special(inner.descriptor().full_name()) => members.extend(fields),
+        other => members.push(("value".to_string(), other)),
     }
-    let inner_desc = resolve(m.descriptor(), url, path)?;
+    Ok(Json::Obj(members))
+}
+
+/// The payload of an Any at `depth` whose type URL is `url`, decoded with the depth
+/// left (the default limit, counted from the outermost message).
+fn decode_payload(
+    any: &MessageDescriptor,
+    url: &str,
+    bytes: &[u8],
+    path: &str,
+    depth: u32,
+) -> Result<DynamicMessage, JsonError> {
+    let inner_desc = resolve(any, url, path)?;
     let left = to::MAX_DEPTH.saturating_sub(depth);
     if left == 0 {
         return Err(to::too_deep(path));
     }
     let opts = bijoubuf::DecodeOptions::new().max_depth(left);
-    let inner = DynamicMessage::decode_with(&inner_desc, bytes, &opts).map_err(|e| {
-        JsonError::new(path, format!("the Any value does not decode as {url}: {e}"))
-    })?;
-    let mut members = vec![("@type".to_string(), Json::Str(url.to_string()))];
-    let j = to::message(&inner, path, depth + 1)?;
-    match j {
-        Json::Obj(fields) if !is_special(inner_desc.full_name()) => members.extend(fields),
-        other => members.push(("value".to_string(), other)),
+    DynamicMessage::decode_with(&inner_desc, bytes, &opts)
+        .map_err(|e| JsonError::new(path, format!("the Any value does not decode as {url}: {e}")))
+}
+
+/// In a message tree this module owns (decoded from an Any payload), replace each
+/// Any's payload bytes by the message they decode to, dropping the bytes as soon as
+/// they are decoded. Each payload is a copy of part of the one around it; kept all at
+/// once, Any holding Any would cost the input's size once per level, while this way
+/// at most two levels' bytes are alive. `m` sits at `depth`.
+fn expand(m: &mut DynamicMessage, path: &str, depth: u32) -> Result<(), JsonError> {
+    if depth > to::MAX_DEPTH {
+        return Err(to::too_deep(path));
     }
-    Ok(Json::Obj(members))
+    if m.descriptor().full_name() == "google.protobuf.Any" {
+        let url = match m.get(1) {
+            Some(Value::String(s)) => s.clone(),
+            _ => String::new(),
+        };
+        let desc = m.descriptor().clone();
+        if let Some((_, slot)) = m.fields.iter_mut().find(|(n, _)| *n == 2)
+            && let Value::Bytes(b) = slot
+        {
+            let bytes = std::mem::take(b);
+            let mut inner = decode_payload(&desc, &url, &bytes, path, depth)?;
+            drop(bytes);
+            expand(&mut inner, path, depth + 1)?;
+            *slot = Value::from(inner);
+        }
+        return Ok(());
+    }
+    for (_, v) in &mut m.fields {
+        match v {
+            Value::Message(inner) => expand(inner, path, depth + 1)?,
+            Value::List(items) => {
+                for item in items {
+                    if let Value::Message(inner) = item {
+                        expand(inner, path, depth + 1)?;
+                    }
+                }
+            }
+            Value::Map(entries) => {
+                for (_, item) in entries {
+                    if let Value::Message(inner) = item {
+                        expand(inner, path, depth + 1)?;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(())
 }
 
 fn resolve(any: &MessageDescriptor, url: &str, path: &str) -> Result<MessageDescriptor, JsonError> {
