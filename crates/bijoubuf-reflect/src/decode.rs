@@ -1,11 +1,14 @@
 //! The strict decoder: one forward pass in the check order of SPEC §10.1, the same
 //! accept/reject decisions, codes, offsets and paths as generated code.
 //!
-//! The element checks reuse the runtime's building blocks (`bijou64::decode`, the
-//! canonical NaN constants, the UTF-8 check with its offset rule), so both decoders
-//! share one implementation of each scalar rule.
+//! Every element is read by the runtime: the raw reads of its `Reader` (bijou64,
+//! fixed-width words, length prefixes checked against the bound) and the codec of each
+//! scalar type (ranges, bools, the one NaN, UTF-8), so both decoders apply one
+//! implementation of each element rule. The walk over a message's records (keys,
+//! wire types, oneofs, depth, defaults, map order, required fields) is still this
+//! module's own, over the descriptor instead of a struct.
 
-use bijoubuf::__private::{MAX_FIELD_NUMBER, NAN_F32, NAN_F64, WireType, utf8};
+use bijoubuf::__private::{Codec, MAX_FIELD_NUMBER, Reader, WireType, element_reader};
 use bijoubuf::{DecodeOptions, ErrorKind, UnknownField, UnknownFieldPolicy, UnknownValue};
 use bijoubuf_schema::{Presence, ScalarType};
 
@@ -95,49 +98,47 @@ fn decode_range(
         .map_err(|e| e.push(PathSegment::Message(desc.name().to_string())))
 }
 
-impl Decoder<'_> {
-    /// One bijou64 in `[*pos, end)` (SPEC §2.4: `truncated` / `varint-overflow` at its tag).
+impl<'a> Decoder<'a> {
+    /// Run one of the runtime's element reads over `[*pos, end)` and move past what it
+    /// read: the rules of SPEC §2–§3 and §7 have one implementation, the runtime's,
+    /// with the same codes and offsets generated code reports.
+    #[inline]
+    fn with_reader<T>(
+        &self,
+        pos: &mut usize,
+        end: usize,
+        read: impl FnOnce(&mut Reader<'a>) -> Result<T, bijoubuf::DecodeError>,
+    ) -> Result<T, DecodeError> {
+        let mut r = element_reader(self.buf, *pos, end);
+        let v = read(&mut r).map_err(|e| DecodeError::new(e.kind(), e.offset()))?;
+        *pos = r.position();
+        Ok(v)
+    }
+
+    /// One element of codec `C` (SPEC §3, §7).
+    #[inline]
+    fn read<C: Codec>(&self, pos: &mut usize, end: usize) -> Result<C::Value, DecodeError> {
+        self.with_reader(pos, end, C::read)
+    }
+
+    /// One bijou64 (SPEC §2.4: `truncated` / `varint-overflow` at its tag).
     fn varint(&self, pos: &mut usize, end: usize) -> Result<u64, DecodeError> {
-        let at = *pos;
-        let rest = self.buf.get(at..end).unwrap_or(&[]);
-        match bijou64::decode(rest) {
-            Ok((v, n)) => {
-                *pos = at + n;
-                Ok(v)
-            }
-            Err(bijou64::Error::Overflow) => Err(DecodeError::new(ErrorKind::VarintOverflow, at)),
-            Err(_) => Err(DecodeError::new(ErrorKind::Truncated, at)),
-        }
+        self.with_reader(pos, end, Reader::varint)
     }
 
     /// `N` raw bytes; `truncated` at their first byte when the bound ends first.
     fn fixed<const N: usize>(&self, pos: &mut usize, end: usize) -> Result<[u8; N], DecodeError> {
-        let at = *pos;
-        match self.buf.get(at..end).and_then(|r| r.first_chunk::<N>()) {
-            Some(b) => {
-                *pos = at + N;
-                Ok(*b)
-            }
-            None => Err(DecodeError::new(ErrorKind::Truncated, at)),
-        }
+        self.with_reader(pos, end, Reader::fixed::<N>)
     }
 
     /// A length prefix, checked against the bytes left before anything is allocated
     /// (SPEC §9.4): past the bound it is `truncated` at the prefix (SPEC §10 O1).
     fn length(&self, pos: &mut usize, end: usize) -> Result<usize, DecodeError> {
-        let at = *pos;
-        let len = self.varint(pos, end)?;
-        if len > (end - *pos) as u64 {
-            return Err(DecodeError::new(ErrorKind::Truncated, at));
-        }
-        Ok(len as usize)
+        self.with_reader(pos, end, Reader::length)
     }
 
-    fn len_bytes(&self, pos: &mut usize, end: usize) -> Result<&[u8], DecodeError> {
-        let len = self.length(pos, end)?;
-        let at = *pos;
-        *pos = at + len;
-        Ok(self.buf.get(at..at + len).unwrap_or(&[]))
+    fn len_bytes(&self, pos: &mut usize, end: usize) -> Result<&'a [u8], DecodeError> {
+        self.with_reader(pos, end, Reader::len_bytes)
     }
 
     /// The records of one message in `[start, end)` at `depth` (SPEC §10.1).
@@ -424,14 +425,10 @@ impl Decoder<'_> {
     ) -> Result<Value, DecodeError> {
         match ty {
             Ty::Scalar(s) => self.scalar(s, pos, end),
-            Ty::Enum(_) => {
-                // SPEC §3.6: open, any int32 number.
-                let at = *pos;
-                let raw = self.varint(pos, end)?;
-                bijou64::zigzag::decode_i32(raw)
-                    .map(Value::EnumNumber)
-                    .map_err(|_| DecodeError::new(ErrorKind::IntegerOutOfRange, at))
-            }
+            // SPEC §3.6: open, any int32 number.
+            Ty::Enum(_) => self
+                .read::<bijoubuf::__private::Enum>(pos, end)
+                .map(Value::EnumNumber),
             Ty::Message(m) => {
                 let len = self.length(pos, end)?;
                 let start = *pos;
@@ -444,55 +441,26 @@ impl Decoder<'_> {
         }
     }
 
-    /// One scalar element with its SPEC §3 and §7 checks.
+    /// One scalar element, read and checked by the runtime's codec for its type.
     fn scalar(&self, s: ScalarType, pos: &mut usize, end: usize) -> Result<Value, DecodeError> {
         use ScalarType as S;
-        let at = *pos;
-        let range = || DecodeError::new(ErrorKind::IntegerOutOfRange, at);
+        use bijoubuf::__private as c;
         Ok(match s {
-            // SPEC §3.1
-            S::Uint64 => Value::U64(self.varint(pos, end)?),
-            S::Uint32 => Value::U32(bijou64::to_u32(self.varint(pos, end)?).map_err(|_| range())?),
-            // SPEC §3.2
-            S::Int64 | S::Sint64 => Value::I64(bijou64::zigzag::decode_i64(self.varint(pos, end)?)),
-            S::Int32 | S::Sint32 => Value::I32(
-                bijou64::zigzag::decode_i32(self.varint(pos, end)?).map_err(|_| range())?,
-            ),
-            // SPEC §3.3
-            S::Bool => match self.varint(pos, end)? {
-                0 => Value::Bool(false),
-                1 => Value::Bool(true),
-                _ => return Err(DecodeError::new(ErrorKind::InvalidBool, at)),
-            },
-            // SPEC §3.4
-            S::Fixed32 => Value::U32(u32::from_be_bytes(self.fixed::<4>(pos, end)?)),
-            S::Sfixed32 => Value::I32(i32::from_be_bytes(self.fixed::<4>(pos, end)?)),
-            S::Fixed64 => Value::U64(u64::from_be_bytes(self.fixed::<8>(pos, end)?)),
-            S::Sfixed64 => Value::I64(i64::from_be_bytes(self.fixed::<8>(pos, end)?)),
-            // SPEC §3.5: NaN is all-ones exponent with a non-zero fraction; one spelling.
-            S::Float => {
-                let bits = u32::from_be_bytes(self.fixed::<4>(pos, end)?);
-                if bits & 0x7FFF_FFFF > 0x7F80_0000 && bits != NAN_F32 {
-                    return Err(DecodeError::new(ErrorKind::NonCanonicalNan, at));
-                }
-                Value::F32(f32::from_bits(bits))
-            }
-            S::Double => {
-                let bits = u64::from_be_bytes(self.fixed::<8>(pos, end)?);
-                if bits & 0x7FFF_FFFF_FFFF_FFFF > 0x7FF0_0000_0000_0000 && bits != NAN_F64 {
-                    return Err(DecodeError::new(ErrorKind::NonCanonicalNan, at));
-                }
-                Value::F64(f64::from_bits(bits))
-            }
-            // SPEC §7
-            S::String => {
-                let bytes = self.len_bytes(pos, end)?;
-                let start = *pos - bytes.len();
-                let text = utf8(bytes, start)
-                    .map_err(|e| DecodeError::new(ErrorKind::InvalidUtf8, e.offset()))?;
-                Value::String(text.to_string())
-            }
-            S::Bytes => Value::Bytes(self.len_bytes(pos, end)?.to_vec()),
+            S::Uint64 => Value::U64(self.read::<c::UInt64>(pos, end)?),
+            S::Uint32 => Value::U32(self.read::<c::UInt32>(pos, end)?),
+            S::Int64 => Value::I64(self.read::<c::Int64>(pos, end)?),
+            S::Sint64 => Value::I64(self.read::<c::SInt64>(pos, end)?),
+            S::Int32 => Value::I32(self.read::<c::Int32>(pos, end)?),
+            S::Sint32 => Value::I32(self.read::<c::SInt32>(pos, end)?),
+            S::Bool => Value::Bool(self.read::<c::Bool>(pos, end)?),
+            S::Fixed32 => Value::U32(self.read::<c::Fixed32>(pos, end)?),
+            S::Sfixed32 => Value::I32(self.read::<c::SFixed32>(pos, end)?),
+            S::Fixed64 => Value::U64(self.read::<c::Fixed64>(pos, end)?),
+            S::Sfixed64 => Value::I64(self.read::<c::SFixed64>(pos, end)?),
+            S::Float => Value::F32(self.read::<c::Float>(pos, end)?),
+            S::Double => Value::F64(self.read::<c::Double>(pos, end)?),
+            S::String => Value::String(self.read::<c::Str>(pos, end)?),
+            S::Bytes => Value::Bytes(self.read::<c::Bytes>(pos, end)?),
         })
     }
 }
