@@ -9,11 +9,14 @@
 //! module's own, over the descriptor instead of a struct.
 
 use bijoubuf::__private::{Codec, MAX_FIELD_NUMBER, Reader, WireType, element_reader};
-use bijoubuf::{DecodeOptions, ErrorKind, UnknownField, UnknownFieldPolicy, UnknownValue};
+use bijoubuf::{
+    DecodeError, DecodeOptions, ErrorKind, PathSegment, UnknownField, UnknownFieldPolicy,
+    UnknownValue,
+};
 use bijoubuf_schema::{Presence, ScalarType};
 
 use crate::descriptor::{MessageDescriptor, Shape, Ty};
-use crate::error::{DecodeError, PathSegment};
+use crate::error::{Located, key_segment};
 use crate::value::{DynamicMessage, MapKey, ScalarList, Value};
 
 /// Whether a preserving decode keeps unknown fields in `desc` when no set is given: in
@@ -41,12 +44,12 @@ pub(crate) fn decode(
     opts: &DecodeOptions,
     keep: Option<KeepFilter<'_>>,
 ) -> Result<DynamicMessage, DecodeError> {
-    let top = || PathSegment::Message(desc.name().to_string());
+    let top = || PathSegment::MessageName(desc.name().to_string());
     if let Some(max) = opts.get_max_size()
         && bytes.len() > max
     {
         // SPEC §9.4: before any other check.
-        return Err(DecodeError::new(ErrorKind::SizeLimitExceeded, 0).push(top()));
+        return Err(DecodeError::new(ErrorKind::SizeLimitExceeded, 0).seg(top()));
     }
     decode_range(desc, bytes, 0, bytes.len(), opts, keep)
 }
@@ -59,22 +62,22 @@ pub(crate) fn decode_frame(
     bytes: &[u8],
     opts: &DecodeOptions,
 ) -> Result<(DynamicMessage, usize), DecodeError> {
-    let top = || PathSegment::Message(desc.name().to_string());
+    let top = || PathSegment::MessageName(desc.name().to_string());
     let (len, n) = bijou64::decode(bytes).map_err(|e| {
         let kind = match e {
             bijou64::Error::Overflow => ErrorKind::VarintOverflow,
             _ => ErrorKind::Truncated,
         };
-        DecodeError::new(kind, 0).push(top())
+        DecodeError::new(kind, 0).seg(top())
     })?;
     if let Some(max) = opts.get_max_size()
         && len > max as u64
     {
         // SPEC §9.4: per frame, after the prefix, before the frame's bytes.
-        return Err(DecodeError::new(ErrorKind::SizeLimitExceeded, 0).push(top()));
+        return Err(DecodeError::new(ErrorKind::SizeLimitExceeded, 0).seg(top()));
     }
     if len > (bytes.len() - n) as u64 {
-        return Err(DecodeError::new(ErrorKind::Truncated, 0).push(top()));
+        return Err(DecodeError::new(ErrorKind::Truncated, 0).seg(top()));
     }
     let end = n + len as usize;
     decode_range(desc, bytes, n, end, opts, None).map(|m| (m, end))
@@ -95,7 +98,7 @@ fn decode_range(
         keep,
     };
     d.message(desc, start, end, 1)
-        .map_err(|e| e.push(PathSegment::Message(desc.name().to_string())))
+        .map_err(|e| e.seg(PathSegment::MessageName(desc.name().to_string())))
 }
 
 impl<'a> Decoder<'a> {
@@ -110,7 +113,7 @@ impl<'a> Decoder<'a> {
         read: impl FnOnce(&mut Reader<'a>) -> Result<T, bijoubuf::DecodeError>,
     ) -> Result<T, DecodeError> {
         let mut r = element_reader(self.buf, *pos, end);
-        let v = read(&mut r).map_err(|e| DecodeError::new(e.kind(), e.offset()))?;
+        let v = read(&mut r)?;
         *pos = r.position();
         Ok(v)
     }
@@ -182,12 +185,12 @@ impl<'a> Decoder<'a> {
                 let seg = || PathSegment::Unknown(number);
                 if !preserve {
                     // SPEC §8.1
-                    return Err(DecodeError::new(ErrorKind::UnknownField, k_at).push(seg()));
+                    return Err(DecodeError::new(ErrorKind::UnknownField, k_at).seg(seg()));
                 }
                 // SPEC §8.2: keep number, wire type and the payload, uninterpreted.
                 let value = self
                     .unknown_payload(wire, &mut pos, end)
-                    .map_err(|e| e.push(seg()))?;
+                    .map_err(|e| e.seg(seg()))?;
                 msg.unknown.push(UnknownField { number, value });
                 continue;
             };
@@ -275,7 +278,7 @@ impl<'a> Decoder<'a> {
                                 // `for_ty` made a list of `f.ty`'s elements.
                                 let _ = list.push(v);
                             }
-                            Err(e) => return Err(e.push(PathSegment::Index(i))),
+                            Err(e) => return Err(e.seg(PathSegment::Index(i))),
                         }
                         i += 1;
                     }
@@ -287,7 +290,7 @@ impl<'a> Decoder<'a> {
                 while *pos < run_end {
                     match self.element(desc, f.ty, pos, run_end, depth) {
                         Ok(v) => items.push(v),
-                        Err(e) => return Err(e.push(PathSegment::Index(items.len()))),
+                        Err(e) => return Err(e.seg(PathSegment::Index(items.len()))),
                     }
                 }
                 Ok(Value::List(items))
@@ -312,12 +315,13 @@ impl<'a> Decoder<'a> {
                         && k <= *last
                     {
                         // SPEC §6.4
-                        return Err(DecodeError::new(ErrorKind::MapKeyOrder, key_at)
-                            .push(PathSegment::Key(k)));
+                        return Err(
+                            DecodeError::new(ErrorKind::MapKeyOrder, key_at).seg(key_segment(k))
+                        );
                     }
                     match self.element(desc, f.ty, pos, run_end, depth) {
                         Ok(v) => entries.push((k, v)),
-                        Err(e) => return Err(e.push(PathSegment::Key(k))),
+                        Err(e) => return Err(e.seg(key_segment(k))),
                     }
                 }
                 // Strictly ascending, as `Value::Map` holds them.

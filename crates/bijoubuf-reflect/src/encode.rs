@@ -371,5 +371,5 @@ fn unknown_len(v: &UnknownValue) -> usize {
 }
 
 fn key_segment(k: &MapKey) -> String {
-    crate::error::PathSegment::Key(k.clone()).to_string()
+    crate::error::key_segment(k.clone()).to_string()
 }

@@ -47,11 +47,12 @@ mod error;
 pub mod json;
 mod value;
 
+pub use bijoubuf::{DecodeError, PathSegment};
 pub use descriptor::{
     DescriptorPool, EnumDescriptor, FieldDescriptor, FieldShape, Kind, MessageDescriptor,
 };
 pub use descriptor_set::DescriptorError;
-pub use error::{DecodeError, EncodeError, PathSegment, TypeError};
+pub use error::{EncodeError, TypeError};
 pub use value::{DynamicMessage, MapKey, ScalarIter, ScalarList, Value};
 
 use bijoubuf::DecodeOptions;

@@ -77,3 +77,10 @@ pub use writer::{Fill, PlainWriter, Writer};
 pub fn element_reader(buf: &[u8], start: usize, end: usize) -> Reader<'_> {
     Reader::new(buf, start, end.min(buf.len()), &crate::DecodeOptions::new())
 }
+
+/// [`DecodeError`] with `seg` appended as the next outer path segment: how a decoder
+/// outside this crate (`bijoubuf-reflect`) builds the same errors as generated code.
+#[cold]
+pub fn push_segment(e: DecodeError, seg: crate::PathSegment) -> DecodeError {
+    e.push(seg)
+}
