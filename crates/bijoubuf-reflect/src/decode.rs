@@ -271,18 +271,15 @@ impl<'a> Decoder<'a> {
                 // Numbers, bools and enums unboxed, in a vector of exactly the run's
                 // element count: memory stays within a small multiple of the run.
                 if let Some(mut list) = ScalarList::for_ty(f.ty, count) {
-                    let mut i = 0;
-                    while *pos < run_end {
-                        match self.element(desc, f.ty, pos, run_end, depth) {
-                            Ok(v) => {
-                                // `for_ty` made a list of `f.ty`'s elements.
-                                let _ = list.push(v);
-                            }
-                            Err(e) => return Err(e.seg(PathSegment::Index(i))),
+                    let mut r = element_reader(self.buf, *pos, run_end);
+                    return match read_run(f.ty, &mut r, &mut list) {
+                        Ok(()) => {
+                            *pos = r.position();
+                            Ok(Value::Scalars(list))
                         }
-                        i += 1;
-                    }
-                    return Ok(Value::Scalars(list));
+                        // The run reader stops at the failing element: its index.
+                        Err(e) => Err(e.seg(PathSegment::Index(list.len()))),
+                    };
                 }
                 // Strings, bytes and messages: every element at least one byte.
                 let mut items =
@@ -466,6 +463,33 @@ impl<'a> Decoder<'a> {
             S::String => Value::String(self.read::<c::Str>(pos, end)?),
             S::Bytes => Value::Bytes(self.read::<c::Bytes>(pos, end)?),
         })
+    }
+}
+
+/// Read a packed run of `ty` elements up to the reader's bound into `list` (made by
+/// `ScalarList::for_ty(ty, _)`) with the runtime's run reader for the type, the one
+/// generated code uses. On error `list` holds the elements before the failing one.
+fn read_run(ty: Ty, r: &mut Reader<'_>, list: &mut ScalarList) -> Result<(), DecodeError> {
+    use ScalarType as S;
+    use bijoubuf::__private as c;
+    match (ty, list) {
+        (Ty::Enum(_), ScalarList::Enum(v)) => c::Enum::read_run(r, v),
+        (Ty::Scalar(S::Bool), ScalarList::Bool(v)) => c::Bool::read_run(r, v),
+        (Ty::Scalar(S::Int32), ScalarList::I32(v)) => c::Int32::read_run(r, v),
+        (Ty::Scalar(S::Sint32), ScalarList::I32(v)) => c::SInt32::read_run(r, v),
+        (Ty::Scalar(S::Sfixed32), ScalarList::I32(v)) => c::SFixed32::read_run(r, v),
+        (Ty::Scalar(S::Int64), ScalarList::I64(v)) => c::Int64::read_run(r, v),
+        (Ty::Scalar(S::Sint64), ScalarList::I64(v)) => c::SInt64::read_run(r, v),
+        (Ty::Scalar(S::Sfixed64), ScalarList::I64(v)) => c::SFixed64::read_run(r, v),
+        (Ty::Scalar(S::Uint32), ScalarList::U32(v)) => c::UInt32::read_run(r, v),
+        (Ty::Scalar(S::Fixed32), ScalarList::U32(v)) => c::Fixed32::read_run(r, v),
+        (Ty::Scalar(S::Uint64), ScalarList::U64(v)) => c::UInt64::read_run(r, v),
+        (Ty::Scalar(S::Fixed64), ScalarList::U64(v)) => c::Fixed64::read_run(r, v),
+        (Ty::Scalar(S::Float), ScalarList::F32(v)) => c::Float::read_run(r, v),
+        (Ty::Scalar(S::Double), ScalarList::F64(v)) => c::Double::read_run(r, v),
+        // `for_ty` pairs each type with its list; anything else is a bug here, refused
+        // at the run's first byte rather than read wrongly.
+        _ => Err(DecodeError::new(ErrorKind::WireTypeMismatch, r.position())),
     }
 }
 
