@@ -134,7 +134,7 @@ fn element(kind: &Kind, e: &mut Entropy<'_>, depth: u32) -> Option<Value> {
             if depth == 0 {
                 return None;
             }
-            Value::Message(message(m, e, depth - 1))
+            Value::from(message(m, e, depth - 1))
         }
     })
 }
@@ -164,7 +164,7 @@ pub fn message(desc: &MessageDescriptor, e: &mut Entropy<'_>, depth: u32) -> Dyn
                         entries.insert(k, v);
                     }
                 }
-                Some(Value::Map(entries))
+                Some(Value::Map(entries.into_iter().collect()))
             }
         };
         if let Some(v) = value {

@@ -3,17 +3,20 @@
 //!
 //! - arbitrary bytes `b`: if a decoder accepts `b`, re-encoding gives `b` (canonicality),
 //!   and generated code and `bijoubuf-reflect` give the same verdict (accept, or the same
-//!   code, offset and path);
+//!   code, offset and path), strict and preserving;
 //! - the same for short mutation chains of every accepting vector, which reach far more
 //!   decoder paths than uniform bytes;
 //! - arbitrary values `v`: `decode(encode(v)) == v`, and generated code decodes the bytes
-//!   and predicts their length (`encoded_len`) exactly.
+//!   and predicts their length (`encoded_len`) exactly;
+//! - whatever the strict decoder accepts (arbitrary bytes, mutated vectors, encoded
+//!   arbitrary values) prints as proto3 JSON that reads back to the same bytes, or is
+//!   refused by the JSON writer: decode → JSON → encode gives the input or a refusal.
 
 use std::cell::Cell;
 use std::path::Path;
 
 use bijoubuf_conformance::generated::TYPE_NAMES;
-use bijoubuf_conformance::props::{check_bytes, check_value};
+use bijoubuf_conformance::props::{check_bytes, check_json, check_value};
 use bijoubuf_conformance::{Config, Expect};
 use proptest::prelude::*;
 use proptest::test_runner::{Config as RunnerConfig, TestCaseError, TestRunner};
@@ -28,10 +31,17 @@ fn runner(cases: u32) -> TestRunner {
 
 #[test]
 fn arbitrary_bytes_are_canonical_or_refused_alike() {
+    let preserving = Config {
+        preserving: true,
+        ..Config::default()
+    };
     for ty in TYPE_NAMES {
         let mut run = runner(256);
         run.run(&proptest::collection::vec(any::<u8>(), 0..48), |b| {
-            check_bytes(ty, &b, &Config::default()).map_err(TestCaseError::fail)
+            check_bytes(ty, &b, &Config::default()).map_err(TestCaseError::fail)?;
+            // SPEC §8.2: one preserving configuration, one verdict, with no exception.
+            check_bytes(ty, &b, &preserving).map_err(TestCaseError::fail)?;
+            check_json(ty, &b).map_err(TestCaseError::fail)
         })
         .unwrap_or_else(|e| panic!("{ty}: {e}"));
     }
@@ -72,6 +82,10 @@ fn mutation() -> impl Strategy<Value = Mutation> {
 
 #[test]
 fn mutated_vectors_are_canonical_or_refused_alike() {
+    let preserving = Config {
+        preserving: true,
+        ..Config::default()
+    };
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("vectors");
     let seeds: Vec<(String, Vec<u8>)> = bijoubuf_conformance::load_dir(&dir)
         .expect("vectors load")
@@ -90,7 +104,9 @@ fn mutated_vectors_are_canonical_or_refused_alike() {
             for m in &ms {
                 mutate(&mut v, m);
             }
-            check_bytes(ty, &v, &Config::default()).map_err(TestCaseError::fail)
+            check_bytes(ty, &v, &Config::default()).map_err(TestCaseError::fail)?;
+            check_bytes(ty, &v, &preserving).map_err(TestCaseError::fail)?;
+            check_json(ty, &v).map_err(TestCaseError::fail)
         },
     )
     .unwrap_or_else(|e| panic!("{e}"));
@@ -103,6 +119,7 @@ fn arbitrary_values_round_trip() {
         let non_empty = Cell::new(0u32);
         run.run(&proptest::collection::vec(any::<u8>(), 0..256), |entropy| {
             let bytes = check_value(ty, &entropy).map_err(TestCaseError::fail)?;
+            check_json(ty, &bytes).map_err(TestCaseError::fail)?;
             non_empty.set(non_empty.get() + u32::from(!bytes.is_empty()));
             Ok(())
         })

@@ -197,7 +197,7 @@ fn report_decode_error(e: &bijoubuf_reflect::DecodeError, base: usize, input: &I
     let path = e.path_string();
     let subject = if path.is_empty() { "input" } else { &path };
     let offset = base + e.offset();
-    let message = format!("{subject} {} at byte {offset}", e.what());
+    let message = format!("{subject} {} at byte {offset}", e.kind().what());
     eprint!(
         "{}",
         report::refusal(e.code(), &message, offset, &path, &input.name, &input.bytes)

@@ -174,7 +174,9 @@ struct BinaryInput {
 /// Decoder settings.
 #[derive(Debug, Args)]
 struct Limits {
-    /// Keep unknown fields instead of refusing them (SPEC §8.2).
+    /// Keep unknown fields instead of refusing them (SPEC §8.2), except inside the
+    /// well-known types (package google.protobuf), which refuse them as generated code
+    /// does.
     #[arg(long)]
     preserve_unknown: bool,
     /// Refuse messages nested deeper than N (the top level is depth 1).

@@ -46,9 +46,17 @@ struct Msg<'a> {
 impl DescriptorPool {
     /// Index the messages and enums of a decoded `FileDescriptorSet`.
     ///
+    /// Every index and reference the pool relies on is checked here, so that a bad one
+    /// is an error now instead of a check silently skipped while decoding.
+    ///
     /// # Errors
-    /// Groups and editions (not part of bijoubuf v1), type names that resolve to
-    /// nothing, field numbers outside 1..=2^29−1, and map entries without key and value.
+    /// Groups and editions (not part of bijoubuf v1), type names defined twice or that
+    /// resolve to nothing or to the wrong kind, field types and labels that are not
+    /// values of their enums, field numbers outside 1..=2^29−1 or used twice, field or
+    /// JSON names used twice in a message, enum value names used twice, a `oneof_index`
+    /// naming no oneof of the message, a repeated, map or required oneof member, a
+    /// proto3 `optional` field outside a oneof of its own, and map entries that are not
+    /// exactly an optional key 1 and value 2.
     pub fn from_file_descriptor_set(set: &FileDescriptorSet) -> Result<Self, DescriptorError> {
         let mut by_name = HashMap::new();
         let mut msgs: Vec<Msg<'_>> = Vec::new();
@@ -70,11 +78,11 @@ impl DescriptorPool {
             };
             for e in &file.enum_type {
                 let name = format!("{prefix}{}", e.name());
-                by_name.insert(name.clone(), TypeIdx::Enum(enums.len()));
+                define(&mut by_name, &name, TypeIdx::Enum(enums.len()))?;
                 enums.push((name, e));
             }
             for m in &file.message_type {
-                collect(m, &prefix, proto3, &mut msgs, &mut enums, &mut by_name);
+                collect(m, &prefix, proto3, &mut msgs, &mut enums, &mut by_name)?;
             }
         }
         let resolve = |field: &str, name: &str| -> Result<TypeIdx, DescriptorError> {
@@ -97,6 +105,8 @@ impl DescriptorPool {
                     m.full_name
                 )));
             }
+            check_names(&m.full_name, &fields)?;
+            check_oneofs(m)?;
             let synthetic: Vec<bool> = (0..m.proto.oneof_decl.len())
                 .map(|i| {
                     m.proto
@@ -118,6 +128,16 @@ impl DescriptorPool {
                     .collect(),
                 map_entry: is_map_entry(m.proto),
             });
+        }
+        for (full_name, e) in &enums {
+            let mut names: Vec<&str> = e.value.iter().map(|v| v.name()).collect();
+            names.sort_unstable();
+            if let Some(w) = names.windows(2).find(|w| w[0] == w[1]) {
+                return Err(err(format!(
+                    "{full_name}: value name {:?} is used twice",
+                    w[0]
+                )));
+            }
         }
         let enums = enums
             .iter()
@@ -158,6 +178,81 @@ fn is_map_entry(m: &DescriptorProto) -> bool {
         .unwrap_or(false)
 }
 
+/// Enter a type name; a name defined twice would leave one of the two unreachable.
+fn define(
+    by_name: &mut HashMap<String, TypeIdx>,
+    name: &str,
+    idx: TypeIdx,
+) -> Result<(), DescriptorError> {
+    if by_name.insert(name.to_string(), idx).is_some() {
+        return Err(err(format!("type {name:?} is defined twice")));
+    }
+    Ok(())
+}
+
+/// Field names and JSON names within one message name one field each (lookups by name
+/// and the JSON mapping rely on it).
+fn check_names(message: &str, fields: &[FieldInfo]) -> Result<(), DescriptorError> {
+    for (what, key) in [
+        (
+            "field name",
+            (|f: &FieldInfo| f.name.as_str()) as fn(&FieldInfo) -> &str,
+        ),
+        ("JSON name", |f: &FieldInfo| f.json_name.as_str()),
+    ] {
+        let mut names: Vec<&str> = fields.iter().map(key).collect();
+        names.sort_unstable();
+        if let Some(w) = names.windows(2).find(|w| w[0] == w[1]) {
+            return Err(err(format!("{message}: {what} {:?} is used twice", w[0])));
+        }
+    }
+    Ok(())
+}
+
+/// Every `oneof_index` names a oneof of the message (the decoder's `oneof-conflict`
+/// check, SPEC §5.4, indexes by it); oneof members are singular and not required; a
+/// proto3 `optional` field is the only member of its (synthetic) oneof.
+fn check_oneofs(m: &Msg<'_>) -> Result<(), DescriptorError> {
+    let decls = m.proto.oneof_decl.len();
+    let mut members = vec![0usize; decls];
+    for f in &m.proto.field {
+        let path = format!("{}.{}", m.full_name, f.name());
+        let Some(i) = f.oneof_index else {
+            if f.proto3_optional() {
+                return Err(err(format!(
+                    "{path}: a proto3 optional field needs its synthetic oneof"
+                )));
+            }
+            continue;
+        };
+        let Some(n) = usize::try_from(i).ok().and_then(|i| members.get_mut(i)) else {
+            return Err(err(format!(
+                "{path}: oneof_index {i} names no oneof ({} has {decls})",
+                m.full_name
+            )));
+        };
+        *n += 1;
+        if f.label() != Label::Optional {
+            return Err(err(format!(
+                "{path}: a oneof member must be a singular field, not {:?}",
+                f.label()
+            )));
+        }
+    }
+    for f in &m.proto.field {
+        if let (true, Some(i)) = (f.proto3_optional(), f.oneof_index)
+            && members[i as usize] != 1
+        {
+            return Err(err(format!(
+                "{}.{}: a proto3 optional field shares its oneof",
+                m.full_name,
+                f.name()
+            )));
+        }
+    }
+    Ok(())
+}
+
 fn collect<'a>(
     m: &'a DescriptorProto,
     prefix: &str,
@@ -165,9 +260,9 @@ fn collect<'a>(
     msgs: &mut Vec<Msg<'a>>,
     enums: &mut Vec<(String, &'a EnumDescriptorProto)>,
     by_name: &mut HashMap<String, TypeIdx>,
-) {
+) -> Result<(), DescriptorError> {
     let full_name = format!("{prefix}{}", m.name());
-    by_name.insert(full_name.clone(), TypeIdx::Message(msgs.len()));
+    define(by_name, &full_name, TypeIdx::Message(msgs.len()))?;
     msgs.push(Msg {
         full_name: full_name.clone(),
         proto: m,
@@ -176,12 +271,13 @@ fn collect<'a>(
     let inner = format!("{full_name}.");
     for e in &m.enum_type {
         let name = format!("{inner}{}", e.name());
-        by_name.insert(name.clone(), TypeIdx::Enum(enums.len()));
+        define(by_name, &name, TypeIdx::Enum(enums.len()))?;
         enums.push((name, e));
     }
     for n in &m.nested_type {
-        collect(n, &inner, proto3, msgs, enums, by_name);
+        collect(n, &inner, proto3, msgs, enums, by_name)?;
     }
+    Ok(())
 }
 
 fn scalar(t: Type) -> Option<ScalarType> {
@@ -211,7 +307,19 @@ fn element(
     path: &str,
     resolve: &impl Fn(&str, &str) -> Result<TypeIdx, DescriptorError>,
 ) -> Result<Ty, DescriptorError> {
-    let t = f.r#type();
+    // `r#type()` would read a missing or unknown number as `double`.
+    let t = match f.r#type {
+        Some(n) => Type::try_from(n).map_err(|_| {
+            err(format!(
+                "{path}: field type {n} is not a FieldDescriptorProto.Type"
+            ))
+        })?,
+        // descriptor.proto lets a resolved `type_name` stand for the type.
+        None => match resolve(path, f.type_name())? {
+            TypeIdx::Enum(_) => Type::Enum,
+            TypeIdx::Message(_) => Type::Message,
+        },
+    };
     if t == Type::Group {
         return Err(err(format!("{path}: groups are not part of bijoubuf")));
     }
@@ -245,11 +353,31 @@ fn field_info(
             ))
         })?;
     let ty = element(f, path, resolve)?;
+    // In range: checked by `check_oneofs`.
     let oneof = f.oneof_index.and_then(|i| usize::try_from(i).ok());
-    let (ty, shape) = match f.label() {
+    let label = match f.label {
+        None => Label::Optional,
+        Some(n) => Label::try_from(n).map_err(|_| {
+            err(format!(
+                "{path}: label {n} is not a FieldDescriptorProto.Label"
+            ))
+        })?,
+    };
+    let (ty, shape) = match label {
         Label::Repeated => match ty {
             Ty::Message(i) if is_map_entry(msgs[i].proto) => {
                 let entry = msgs[i].proto;
+                // Exactly `optional key = 1; optional value = 2;`, as protoc writes them.
+                if entry.field.len() != 2
+                    || entry
+                        .field
+                        .iter()
+                        .any(|e| e.label.is_some_and(|l| l != Label::Optional as i32))
+                {
+                    return Err(err(format!(
+                        "{path}: a map entry is exactly an optional key 1 and value 2"
+                    )));
+                }
                 let part = |n: i32| {
                     entry
                         .field

@@ -170,6 +170,15 @@ impl Sizer {
                 self.table[slot] = n;
                 Ok(bijou64::encoded_len(n as u64) + n)
             }
+            (Shape::Repeated, Value::Scalars(items)) => {
+                let slot = self.reserve();
+                let mut n = 0;
+                for item in items.iter() {
+                    n += self.element(desc, f.ty, &item, depth)?;
+                }
+                self.table[slot] = n;
+                Ok(bijou64::encoded_len(n as u64) + n)
+            }
             (Shape::Map(kt), Value::Map(entries)) => {
                 let slot = self.reserve();
                 let mut n = 0;
@@ -269,6 +278,13 @@ impl Writer<'_> {
                     self.element(f.ty, item);
                 }
             }
+            (Shape::Repeated, Value::Scalars(items)) => {
+                let n = self.next_size();
+                self.varint(n as u64);
+                for item in items.iter() {
+                    self.element(f.ty, &item);
+                }
+            }
             (Shape::Map(kt), Value::Map(entries)) => {
                 let n = self.next_size();
                 self.varint(n as u64);
@@ -330,7 +346,9 @@ fn form(ty: Ty, v: &Value) -> Form<'_> {
         (_, Value::String(x)) => Form::Len(x.as_bytes()),
         (_, Value::Bytes(x)) => Form::Len(x),
         // Messages are handled by the callers; lists and maps are not elements.
-        (_, Value::Message(_) | Value::List(_) | Value::Map(_)) => Form::Len(&[]),
+        (_, Value::Message(_) | Value::List(_) | Value::Scalars(_) | Value::Map(_)) => {
+            Form::Len(&[])
+        }
     }
 }
 
@@ -353,5 +371,5 @@ fn unknown_len(v: &UnknownValue) -> usize {
 }
 
 fn key_segment(k: &MapKey) -> String {
-    crate::error::PathSegment::Key(k.clone()).to_string()
+    crate::error::key_segment(k.clone()).to_string()
 }

@@ -47,12 +47,13 @@ mod error;
 pub mod json;
 mod value;
 
+pub use bijoubuf::{DecodeError, PathSegment};
 pub use descriptor::{
     DescriptorPool, EnumDescriptor, FieldDescriptor, FieldShape, Kind, MessageDescriptor,
 };
 pub use descriptor_set::DescriptorError;
-pub use error::{DecodeError, EncodeError, PathSegment, TypeError};
-pub use value::{DynamicMessage, MapKey, Value};
+pub use error::{EncodeError, TypeError};
+pub use value::{DynamicMessage, MapKey, ScalarIter, ScalarList, Value};
 
 use bijoubuf::DecodeOptions;
 
@@ -70,6 +71,12 @@ impl DynamicMessage {
     /// preserving decode, [`unknown_field_count`](Self::unknown_field_count) tells
     /// whether unknown fields were present (SPEC §8.2).
     ///
+    /// A preserving decode keeps unknown fields in every message type except the
+    /// well-known types (package `google.protobuf`), which refuse them with
+    /// `unknown-field` as the runtime's generated well-known types do, so that both
+    /// decoders give one verdict for every input. [`decode_preserving_in`]
+    /// (Self::decode_preserving_in) chooses another set.
+    ///
     /// # Errors
     /// As [`decode`](Self::decode).
     pub fn decode_with(
@@ -81,10 +88,11 @@ impl DynamicMessage {
     }
 
     /// [`decode_with`](Self::decode_with), preserving unknown fields only inside the
-    /// message types `keep` selects (SPEC §8.2 lets preservation be chosen per type; this
-    /// is how generated code configured with `preserve_unknown_fields` behaves). Other
-    /// types refuse unknown fields whatever `opts` says; with a strict `opts` every type
-    /// refuses them.
+    /// message types `keep` selects (SPEC §8.2: the preserving set is part of the decoder
+    /// configuration; this is how generated code configured with
+    /// `preserve_unknown_fields` behaves). Other types, the well-known types included
+    /// only if `keep` says so, refuse unknown fields whatever `opts` says; with a strict
+    /// `opts` every type refuses them.
     ///
     /// # Errors
     /// As [`decode`](Self::decode).

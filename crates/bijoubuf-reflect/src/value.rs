@@ -1,7 +1,5 @@
 //! Values and [`DynamicMessage`].
 
-use std::collections::BTreeMap;
-
 use bijoubuf::UnknownField;
 use bijoubuf_schema::{Presence, ScalarType};
 
@@ -12,8 +10,10 @@ use crate::error::TypeError;
 /// `int32`/`sint32`/`sfixed32` → [`I32`](Value::I32), `int64`/`sint64`/`sfixed64` →
 /// [`I64`](Value::I64), `uint32`/`fixed32` → [`U32`](Value::U32), `uint64`/`fixed64` →
 /// [`U64`](Value::U64), `float` → [`F32`](Value::F32), `double` → [`F64`](Value::F64),
-/// enums → [`EnumNumber`](Value::EnumNumber); repeated fields hold a
-/// [`List`](Value::List) and maps a [`Map`](Value::Map).
+/// enums → [`EnumNumber`](Value::EnumNumber); repeated fields of those types hold a
+/// [`Scalars`](Value::Scalars) list, other repeated fields a [`List`](Value::List), and
+/// maps a [`Map`](Value::Map). [`DynamicMessage::set`] also takes a `List` of numbers,
+/// bools or enum numbers and stores it as `Scalars`.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Value {
     /// `bool`.
@@ -36,12 +36,153 @@ pub enum Value {
     Bytes(Vec<u8>),
     /// An enum number (enums are open, SPEC §3.6).
     EnumNumber(i32),
-    /// A nested message.
-    Message(DynamicMessage),
-    /// The elements of a repeated field.
+    /// A nested message (boxed: a `Value` stays small, which is what a list or map of
+    /// them costs per element).
+    Message(Box<DynamicMessage>),
+    /// The elements of a repeated `string`, `bytes` or message field.
     List(Vec<Value>),
-    /// The entries of a map field, in canonical key order (SPEC §6.4).
-    Map(BTreeMap<MapKey, Value>),
+    /// The elements of a repeated numeric, `bool` or enum field, unboxed: a packed run
+    /// costs the decoder a few bytes per element, not a whole `Value` each.
+    Scalars(ScalarList),
+    /// The entries of a map field, keys strictly ascending in canonical key order
+    /// (SPEC §6.4). [`DynamicMessage::set`] sorts entries given in another order and
+    /// refuses a key given twice.
+    Map(Vec<(MapKey, Value)>),
+}
+
+/// The elements of a repeated numeric, `bool` or enum field, one vector per element
+/// type (the variant follows the field's type as [`Value`]'s do).
+#[derive(Debug, Clone, PartialEq)]
+pub enum ScalarList {
+    /// `bool` elements.
+    Bool(Vec<bool>),
+    /// `int32`, `sint32`, `sfixed32` elements.
+    I32(Vec<i32>),
+    /// `int64`, `sint64`, `sfixed64` elements.
+    I64(Vec<i64>),
+    /// `uint32`, `fixed32` elements.
+    U32(Vec<u32>),
+    /// `uint64`, `fixed64` elements.
+    U64(Vec<u64>),
+    /// `float` elements.
+    F32(Vec<f32>),
+    /// `double` elements.
+    F64(Vec<f64>),
+    /// Enum numbers.
+    Enum(Vec<i32>),
+}
+
+impl ScalarList {
+    /// An empty list for elements of type `ty` with room for `n`; `None` for element
+    /// types that are not numbers, bools or enums.
+    pub(crate) fn for_ty(ty: Ty, n: usize) -> Option<ScalarList> {
+        Some(match ty {
+            Ty::Enum(_) => ScalarList::Enum(Vec::with_capacity(n)),
+            Ty::Message(_) => return None,
+            Ty::Scalar(s) => match scalar_variant(s) {
+                Variant::Bool => ScalarList::Bool(Vec::with_capacity(n)),
+                Variant::I32 => ScalarList::I32(Vec::with_capacity(n)),
+                Variant::I64 => ScalarList::I64(Vec::with_capacity(n)),
+                Variant::U32 => ScalarList::U32(Vec::with_capacity(n)),
+                Variant::U64 => ScalarList::U64(Vec::with_capacity(n)),
+                Variant::F32 => ScalarList::F32(Vec::with_capacity(n)),
+                Variant::F64 => ScalarList::F64(Vec::with_capacity(n)),
+                Variant::String | Variant::Bytes => return None,
+            },
+        })
+    }
+
+    /// Append `v` if it is an element of this list's type; gives it back otherwise.
+    pub(crate) fn push(&mut self, v: Value) -> Result<(), Value> {
+        match (self, v) {
+            (ScalarList::Bool(l), Value::Bool(x)) => l.push(x),
+            (ScalarList::I32(l), Value::I32(x)) => l.push(x),
+            (ScalarList::I64(l), Value::I64(x)) => l.push(x),
+            (ScalarList::U32(l), Value::U32(x)) => l.push(x),
+            (ScalarList::U64(l), Value::U64(x)) => l.push(x),
+            (ScalarList::F32(l), Value::F32(x)) => l.push(x),
+            (ScalarList::F64(l), Value::F64(x)) => l.push(x),
+            (ScalarList::Enum(l), Value::EnumNumber(x)) => l.push(x),
+            (_, v) => return Err(v),
+        }
+        Ok(())
+    }
+
+    /// The number of elements.
+    pub fn len(&self) -> usize {
+        match self {
+            ScalarList::Bool(l) => l.len(),
+            ScalarList::I32(l) | ScalarList::Enum(l) => l.len(),
+            ScalarList::I64(l) => l.len(),
+            ScalarList::U32(l) => l.len(),
+            ScalarList::U64(l) => l.len(),
+            ScalarList::F32(l) => l.len(),
+            ScalarList::F64(l) => l.len(),
+        }
+    }
+
+    /// Whether there are no elements.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Element `i` as a [`Value`].
+    pub fn get(&self, i: usize) -> Option<Value> {
+        Some(match self {
+            ScalarList::Bool(l) => Value::Bool(*l.get(i)?),
+            ScalarList::I32(l) => Value::I32(*l.get(i)?),
+            ScalarList::I64(l) => Value::I64(*l.get(i)?),
+            ScalarList::U32(l) => Value::U32(*l.get(i)?),
+            ScalarList::U64(l) => Value::U64(*l.get(i)?),
+            ScalarList::F32(l) => Value::F32(*l.get(i)?),
+            ScalarList::F64(l) => Value::F64(*l.get(i)?),
+            ScalarList::Enum(l) => Value::EnumNumber(*l.get(i)?),
+        })
+    }
+
+    /// The elements as [`Value`]s, in order.
+    pub fn iter(&self) -> ScalarIter<'_> {
+        ScalarIter {
+            list: self,
+            next: 0,
+        }
+    }
+
+    /// Whether these are elements of type `ty`.
+    fn fits(&self, ty: Ty) -> bool {
+        ScalarList::for_ty(ty, 0)
+            .is_some_and(|e| std::mem::discriminant(&e) == std::mem::discriminant(self))
+    }
+}
+
+/// The elements of a [`ScalarList`] as [`Value`]s.
+#[derive(Debug, Clone)]
+pub struct ScalarIter<'a> {
+    list: &'a ScalarList,
+    next: usize,
+}
+
+impl Iterator for ScalarIter<'_> {
+    type Item = Value;
+
+    fn next(&mut self) -> Option<Value> {
+        let v = self.list.get(self.next)?;
+        self.next += 1;
+        Some(v)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.list.len().saturating_sub(self.next);
+        (n, Some(n))
+    }
+}
+
+impl ExactSizeIterator for ScalarIter<'_> {}
+
+impl From<DynamicMessage> for Value {
+    fn from(m: DynamicMessage) -> Self {
+        Value::Message(Box::new(m))
+    }
 }
 
 /// A map key. Within one map every key has the same variant, and the derived order is
@@ -133,6 +274,7 @@ impl Value {
             Value::Bytes(v) => v.is_empty(),
             Value::Message(_) => false,
             Value::List(v) => v.is_empty(),
+            Value::Scalars(v) => v.is_empty(),
             Value::Map(v) => v.is_empty(),
         }
     }
@@ -142,7 +284,7 @@ impl Value {
     pub(crate) fn default_of(ty: Ty, msg: &MessageDescriptor) -> Value {
         match ty {
             Ty::Enum(_) => Value::EnumNumber(0),
-            Ty::Message(i) => Value::Message(DynamicMessage::new(msg.sibling(i))),
+            Ty::Message(i) => Value::from(DynamicMessage::new(msg.sibling(i))),
             Ty::Scalar(s) => match scalar_variant(s) {
                 Variant::Bool => Value::Bool(false),
                 Variant::I32 => Value::I32(0),
@@ -244,6 +386,42 @@ impl DynamicMessage {
             });
         };
         let info = &self.desc.info().fields[i];
+        // One representation per value: numbers, bools and enums are kept unboxed.
+        let value = match (info.shape, value) {
+            (Shape::Repeated, Value::List(items)) => match ScalarList::for_ty(info.ty, items.len())
+            {
+                Some(mut list) => {
+                    for item in items {
+                        if let Err(item) = list.push(item) {
+                            return Err(TypeError {
+                                message: format!(
+                                    "{}.{} cannot hold {item:?}",
+                                    self.desc.full_name(),
+                                    info.name
+                                ),
+                            });
+                        }
+                    }
+                    Value::Scalars(list)
+                }
+                None => Value::List(items),
+            },
+            (Shape::Map(_), Value::Map(mut entries)) => {
+                entries.sort_by(|a, b| a.0.cmp(&b.0));
+                if let Some(w) = entries.windows(2).find(|w| w[0].0 == w[1].0) {
+                    return Err(TypeError {
+                        message: format!(
+                            "{}.{} is given key {:?} twice",
+                            self.desc.full_name(),
+                            info.name,
+                            w[0].0
+                        ),
+                    });
+                }
+                Value::Map(entries)
+            }
+            (_, v) => v,
+        };
         if !value_fits(info, &value, &self.desc) {
             return Err(TypeError {
                 message: format!(
@@ -302,7 +480,7 @@ impl DynamicMessage {
             match v {
                 Value::Message(m) => m.unknown_field_count(),
                 Value::List(l) => l.iter().map(walk).sum(),
-                Value::Map(m) => m.values().map(walk).sum(),
+                Value::Map(m) => m.iter().map(|(_, v)| walk(v)).sum(),
                 _ => 0,
             }
         }
@@ -322,7 +500,10 @@ impl DynamicMessage {
 fn value_fits(info: &FieldInfo, value: &Value, msg: &MessageDescriptor) -> bool {
     match (info.shape, value) {
         (Shape::Single(_), v) => v.fits(info.ty, msg),
-        (Shape::Repeated, Value::List(items)) => items.iter().all(|v| v.fits(info.ty, msg)),
+        (Shape::Repeated, Value::List(items)) => {
+            ScalarList::for_ty(info.ty, 0).is_none() && items.iter().all(|v| v.fits(info.ty, msg))
+        }
+        (Shape::Repeated, Value::Scalars(list)) => list.fits(info.ty),
         (Shape::Map(k), Value::Map(entries)) => entries
             .iter()
             .all(|(key, v)| key.fits(k) && v.fits(info.ty, msg)),

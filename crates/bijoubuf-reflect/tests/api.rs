@@ -71,7 +71,7 @@ fn appendix_a2_preserved_and_cleared() {
         panic!("tags")
     };
     assert_eq!(
-        tags.iter().collect::<Vec<_>>(),
+        tags.iter().map(|(k, v)| (k, v)).collect::<Vec<_>>(),
         [
             (&MapKey::String("gift".into()), &Value::I64(-1)),
             (&MapKey::String("rush".into()), &Value::I64(5))
@@ -96,12 +96,12 @@ fn set_checks_types_and_keeps_one_encoding() {
     );
     let customer = DynamicMessage::new(msg("shop.v1.Customer"));
     assert!(
-        m.set(4, Value::List(vec![Value::Message(customer.clone())]))
+        m.set(4, Value::List(vec![Value::from(customer.clone())]))
             .is_err()
     );
-    assert!(m.set(2, Value::Message(customer)).is_ok());
+    assert!(m.set(2, Value::from(customer)).is_ok());
     assert!(
-        m.set(7, Value::Map([(MapKey::U32(1), Value::I64(1))].into()))
+        m.set(7, Value::Map(vec![(MapKey::U32(1), Value::I64(1))]))
             .is_err()
     );
     // Defaults of implicit fields and empty lists clear the field.
@@ -157,12 +157,12 @@ fn encoder_refuses_what_a_decoder_would_refuse() {
     let r = msg("Req");
     let mut inner = DynamicMessage::new(r.clone());
     inner
-        .set(2, Value::Message(DynamicMessage::new(r.clone())))
+        .set(2, Value::from(DynamicMessage::new(r.clone())))
         .expect("fits");
     let mut top = DynamicMessage::new(r.clone());
     top.set(1, Value::U32(1)).expect("fits");
     inner.set(1, Value::U32(2)).expect("fits");
-    top.set(2, Value::Message(inner)).expect("fits");
+    top.set(2, Value::from(inner)).expect("fits");
     assert_eq!(
         top.encode(),
         Err(EncodeError::MissingRequiredField("Req.next.next.id".into()))
@@ -173,7 +173,7 @@ fn encoder_refuses_what_a_decoder_would_refuse() {
         let mut m = DynamicMessage::new(node.clone());
         for _ in 1..depth {
             let mut outer = DynamicMessage::new(node.clone());
-            outer.set(1, Value::Message(m)).expect("fits");
+            outer.set(1, Value::from(m)).expect("fits");
             m = outer;
         }
         m
@@ -273,4 +273,55 @@ proptest! {
             }
         }
     }
+}
+
+#[test]
+fn repeated_numbers_are_kept_as_scalar_lists() {
+    use bijoubuf_reflect::ScalarList;
+    let compiled = bijoubuf_schema::compile_sources(&[(
+        "r.proto",
+        "syntax = \"proto3\"; message R { repeated sint32 xs = 1; repeated string ss = 2; }",
+    )])
+    .expect("compiles");
+    let pool = DescriptorPool::new(&compiled.schema);
+    let d = pool.message("R").expect("declared");
+    // xs = [1, -1, 2]: key 02, length 3, zigzag 02 01 04.
+    let bytes = [0x02, 0x03, 0x02, 0x01, 0x04];
+    let m = DynamicMessage::decode(&d, &bytes).expect("decodes");
+    let expected = Value::Scalars(ScalarList::I32(vec![1, -1, 2]));
+    assert_eq!(m.get(1), Some(&expected));
+    // A `List` of the same numbers is stored the same way, so the messages are equal.
+    let mut built = DynamicMessage::new(d.clone());
+    built
+        .set(
+            1,
+            Value::List(vec![Value::I32(1), Value::I32(-1), Value::I32(2)]),
+        )
+        .expect("fits");
+    assert_eq!(built, m);
+    assert_eq!(built.encode().expect("encodes"), bytes);
+    let Some(Value::Scalars(list)) = m.get(1) else {
+        panic!("scalars")
+    };
+    assert_eq!(
+        list.iter().collect::<Vec<_>>(),
+        [Value::I32(1), Value::I32(-1), Value::I32(2)]
+    );
+    // Wrong element types are refused either way; strings stay a `List`.
+    let mut bad = DynamicMessage::new(d.clone());
+    assert!(bad.set(1, Value::List(vec![Value::I64(1)])).is_err());
+    assert!(
+        bad.set(1, Value::Scalars(ScalarList::I64(vec![1])))
+            .is_err()
+    );
+    assert!(
+        bad.set(2, Value::Scalars(ScalarList::I32(vec![1])))
+            .is_err()
+    );
+    bad.set(2, Value::List(vec![Value::String("a".into())]))
+        .expect("fits");
+    assert_eq!(
+        bad.get(2),
+        Some(&Value::List(vec![Value::String("a".into())]))
+    );
 }

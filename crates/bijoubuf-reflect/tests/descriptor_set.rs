@@ -183,3 +183,105 @@ proptest! {
         }
     }
 }
+
+/// One proto3 file holding message `M` with `fields` and `oneofs` oneof declarations.
+fn one_message(
+    fields: Vec<prost_types::FieldDescriptorProto>,
+    oneofs: usize,
+) -> prost_types::FileDescriptorSet {
+    prost_types::FileDescriptorSet {
+        file: vec![prost_types::FileDescriptorProto {
+            name: Some("m.proto".into()),
+            syntax: Some("proto3".into()),
+            message_type: vec![prost_types::DescriptorProto {
+                name: Some("M".into()),
+                field: fields,
+                oneof_decl: (0..oneofs)
+                    .map(|i| prost_types::OneofDescriptorProto {
+                        name: Some(format!("o{i}")),
+                        ..Default::default()
+                    })
+                    .collect(),
+                ..Default::default()
+            }],
+            ..Default::default()
+        }],
+    }
+}
+
+fn int32_field(name: &str, number: i32, oneof: Option<i32>) -> prost_types::FieldDescriptorProto {
+    use prost_types::field_descriptor_proto::{Label, Type};
+    prost_types::FieldDescriptorProto {
+        name: Some(name.into()),
+        number: Some(number),
+        r#type: Some(Type::Int32 as i32),
+        label: Some(Label::Optional as i32),
+        oneof_index: oneof,
+        ..Default::default()
+    }
+}
+
+fn refusal(set: &prost_types::FileDescriptorSet) -> String {
+    DescriptorPool::from_file_descriptor_set(set)
+        .expect_err("refused")
+        .to_string()
+}
+
+#[test]
+fn oneof_indexes_and_other_references_are_checked_on_load() {
+    // Two members of oneof 0: a valid set, and the decoder refuses both set at once.
+    let good = one_message(
+        vec![int32_field("a", 1, Some(0)), int32_field("b", 2, Some(0))],
+        1,
+    );
+    let pool = DescriptorPool::from_file_descriptor_set(&good).expect("valid");
+    let m = pool.message("M").expect("declared");
+    let e = DynamicMessage::decode(&m, &[0x00, 0x02, 0x00, 0x02]).expect_err("conflict");
+    assert_eq!(e.code(), "oneof-conflict");
+    // Regression: an oneof_index past the declarations silently skipped that check.
+    let bad = one_message(
+        vec![int32_field("a", 1, Some(1)), int32_field("b", 2, Some(1))],
+        1,
+    );
+    assert_eq!(
+        refusal(&bad),
+        "invalid descriptor set: M.a: oneof_index 1 names no oneof (M has 1)"
+    );
+    let negative = one_message(vec![int32_field("a", 1, Some(-1))], 1);
+    assert!(refusal(&negative).contains("oneof_index -1 names no oneof"));
+    // A repeated oneof member.
+    let mut rep = int32_field("a", 1, Some(0));
+    rep.label = Some(prost_types::field_descriptor_proto::Label::Repeated as i32);
+    assert!(refusal(&one_message(vec![rep], 1)).contains("must be a singular field"));
+    // A proto3 optional field without, or sharing, its synthetic oneof.
+    let mut opt = int32_field("a", 1, None);
+    opt.proto3_optional = Some(true);
+    assert!(refusal(&one_message(vec![opt.clone()], 0)).contains("synthetic oneof"));
+    opt.oneof_index = Some(0);
+    assert!(
+        refusal(&one_message(vec![opt, int32_field("b", 2, Some(0))], 1))
+            .contains("shares its oneof")
+    );
+    // A field type or label that is no value of its enum (read as `double` before).
+    let mut t = int32_field("a", 1, None);
+    t.r#type = Some(99);
+    assert!(refusal(&one_message(vec![t], 0)).contains("field type 99"));
+    let mut l = int32_field("a", 1, None);
+    l.label = Some(7);
+    assert!(refusal(&one_message(vec![l], 0)).contains("label 7"));
+    // Two fields with one name, or one JSON name.
+    let dup = one_message(
+        vec![int32_field("a", 1, None), int32_field("a", 2, None)],
+        0,
+    );
+    assert!(refusal(&dup).contains("field name \"a\" is used twice"));
+    let mut j = int32_field("b", 2, None);
+    j.json_name = Some("a".into());
+    let dup_json = one_message(vec![int32_field("a", 1, None), j], 0);
+    assert!(refusal(&dup_json).contains("JSON name \"a\" is used twice"));
+    // A type defined twice.
+    let mut twice = one_message(vec![], 0);
+    twice.file.push(twice.file[0].clone());
+    twice.file[1].name = Some("n.proto".into());
+    assert!(refusal(&twice).contains("type \"M\" is defined twice"));
+}

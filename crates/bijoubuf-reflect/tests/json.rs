@@ -373,7 +373,7 @@ fn values_with_no_json_form_are_errors() {
     let mut t = DynamicMessage::new(ts);
     t.set(1, Value::I64(253_402_300_800)).expect("fits");
     let mut w = DynamicMessage::new(d.clone());
-    w.set(1, Value::Message(t)).expect("fits");
+    w.set(1, Value::from(t)).expect("fits");
     let e = to_string(&w).expect_err("out of range");
     assert_eq!(e.path(), "$.at");
     // An Any whose bytes do not decode as the named type.
@@ -386,7 +386,7 @@ fn values_with_no_json_form_are_errors() {
         .expect("fits");
     a.set(2, Value::Bytes(vec![0x00, 0x00])).expect("fits");
     let mut w = DynamicMessage::new(d);
-    w.set(10, Value::Message(a)).expect("fits");
+    w.set(10, Value::from(a)).expect("fits");
     let e = to_string(&w).expect_err("bad bytes");
     assert!(e.to_string().contains("default-value-present"), "{e}");
 }
@@ -402,4 +402,97 @@ proptest::proptest! {
         let back = from_str(&all(), &to_string(&m).expect("writes")).expect("parses");
         proptest::prop_assert_eq!(back.encode().expect("encodes"), bytes);
     }
+}
+
+/// `levels` google.protobuf.Any, each holding the next, the last one empty.
+fn any_chain(levels: usize) -> Vec<u8> {
+    let any = desc("google.protobuf.Any");
+    let mut bytes = Vec::new();
+    for _ in 1..levels {
+        let mut a = DynamicMessage::new(any.clone());
+        a.set(
+            1,
+            Value::String("type.googleapis.com/google.protobuf.Any".into()),
+        )
+        .expect("fits");
+        a.set(2, Value::Bytes(bytes)).expect("fits");
+        bytes = a.encode().expect("encodes");
+    }
+    bytes
+}
+
+#[test]
+fn depth_counts_across_any_payloads() {
+    let any = desc("google.protobuf.Any");
+    // 100 levels, the default depth limit, print and read back.
+    let ok = DynamicMessage::decode(&any, &any_chain(100)).expect("decodes");
+    let text = to_string(&ok).expect("100 levels write");
+    assert_eq!(
+        from_str(&any, &text)
+            .expect("reads back")
+            .encode()
+            .expect("encodes"),
+        any_chain(100)
+    );
+    // One more is refused, as a nested message field one level deeper would be.
+    let deep = DynamicMessage::decode(&any, &any_chain(101)).expect("decodes");
+    let e = to_string(&deep).expect_err("101 levels");
+    assert!(e.to_string().contains("nest deeper than 100"), "{e}");
+    // Regression: 12,000 levels (about 600 KB) printed hundreds of megabytes.
+    let deep = DynamicMessage::decode(&any, &any_chain(12_000)).expect("decodes");
+    let e = to_string_pretty(&deep).expect_err("12,000 levels");
+    assert!(e.to_string().contains("nest deeper than 100"), "{e}");
+}
+
+#[test]
+fn values_that_proto3_json_cannot_spell_are_refused() {
+    let d = desc("t.v1.Wkt");
+    let sub = |n: u32| match d.field(n).expect("declared").kind() {
+        bijoubuf_reflect::Kind::Message(m) => m,
+        other => panic!("{other:?}"),
+    };
+    let one = |n: u32, inner: DynamicMessage| {
+        let mut w = DynamicMessage::new(d.clone());
+        w.set(n, Value::from(inner)).expect("fits");
+        w
+    };
+    // Duration.seconds = i64::MIN printed "--9223372036854775808s".
+    let mut dur = DynamicMessage::new(sub(2));
+    dur.set(1, Value::I64(i64::MIN)).expect("fits");
+    let e = to_string(&one(2, dur)).expect_err("i64::MIN seconds");
+    assert_eq!(e.path(), "$.took");
+    // Value.null_value 5 printed null, which reads back as 0.
+    let mut v = DynamicMessage::new(sub(8));
+    v.set(1, Value::EnumNumber(5)).expect("fits");
+    let e = to_string(&one(8, v)).expect_err("null_value 5");
+    assert_eq!(e.path(), "$.dynamic");
+    let mut v = DynamicMessage::new(sub(8));
+    v.set(1, Value::EnumNumber(0)).expect("fits");
+    assert_eq!(to_string(&one(8, v)).expect("null"), r#"{"dynamic":null}"#);
+    // A NullValue field other than 0 likewise.
+    let mut w = DynamicMessage::new(d.clone());
+    w.set(12, Value::EnumNumber(3)).expect("fits");
+    let e = to_string(&w).expect_err("NullValue 3");
+    assert_eq!(e.path(), "$.null");
+    // FieldMask paths that do not survive lowerCamelCase and back.
+    for bad in ["", "fooBar", "a,b", "a__b", "a_1"] {
+        let mut m = DynamicMessage::new(sub(9));
+        m.set(1, Value::List(vec![Value::String(bad.into())]))
+            .expect("fits");
+        let e = to_string(&one(9, m)).expect_err(bad);
+        assert_eq!(e.path(), "$.mask[0]", "{bad:?}");
+    }
+    let mut m = DynamicMessage::new(sub(9));
+    m.set(
+        1,
+        Value::List(vec![
+            Value::String("a.foo_bar".into()),
+            Value::String("b".into()),
+        ]),
+    )
+    .expect("fits");
+    assert_eq!(
+        to_string(&one(9, m)).expect("spellable"),
+        r#"{"mask":"a.fooBar,b"}"#
+    );
 }

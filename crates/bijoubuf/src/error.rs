@@ -132,13 +132,20 @@ pub enum PathSegment {
     BoolKey(bool),
     /// A map entry with a string key: `["k"]`.
     StrKey(String),
+    /// [`Message`](Self::Message) for a type known only at run time
+    /// (`bijoubuf-reflect`), whose name is not `'static`; printed the same.
+    MessageName(String),
+    /// [`Field`](Self::Field) for a type known only at run time; printed the same.
+    FieldName(String),
 }
 
 impl fmt::Display for PathSegment {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             PathSegment::Message(name) => f.write_str(name),
+            PathSegment::MessageName(name) => f.write_str(name),
             PathSegment::Field(name) => write!(f, ".{name}"),
+            PathSegment::FieldName(name) => write!(f, ".{name}"),
             PathSegment::Unknown(n) => write!(f, ".{n}"),
             PathSegment::Index(i) => write!(f, "[{i}]"),
             PathSegment::IntKey(k) => write!(f, "[{k}]"),

@@ -104,7 +104,7 @@ pub(crate) fn fields(
                         return Err(JsonError::new(&p, "the same map key twice"));
                     }
                 }
-                Value::Map(out)
+                Value::Map(out.into_iter().collect())
             }
         };
         msg.set(f.number(), value)
@@ -149,7 +149,7 @@ fn map_key(ty: ScalarType, k: &str, path: &str) -> Result<MapKey, JsonError> {
 pub(crate) fn element(kind: &Kind, j: &Json, path: &str) -> Result<Value, JsonError> {
     match kind {
         Kind::Scalar(s) => scalar(*s, j, path),
-        Kind::Message(m) => message(m, j, path).map(Value::Message),
+        Kind::Message(m) => message(m, j, path).map(Value::from),
         Kind::Enum(e) => match j {
             Json::Null if e.full_name() == "google.protobuf.NullValue" => Ok(Value::EnumNumber(0)),
             Json::Str(name) => e.number_of(name).map(Value::EnumNumber).ok_or_else(|| {

@@ -80,12 +80,19 @@ impl std::error::Error for JsonError {}
 
 /// `msg` as compact proto3 JSON text.
 ///
+/// Whatever this writes reads back with [`from_str`] as a message with the same
+/// encoding; a value the text could not carry is refused rather than written as
+/// something else.
+///
 /// # Errors
 /// A value with no JSON form: a Timestamp or Duration out of range, a `Value` with no
-/// kind set, an `Any` whose type URL the schema does not define or whose bytes do not
-/// decode.
+/// kind set, a `NullValue` other than `NULL_VALUE` (0), a FieldMask path that
+/// lowerCamelCase cannot spell and read back (`""`, `"fooBar"`, `"a,b"`, `"a__b"`,
+/// `"a_1"`), an `Any` whose type URL the schema does not define or whose bytes do not
+/// decode, and messages nested deeper than the default depth limit (100), counting the
+/// messages inside `Any` payloads.
 pub fn to_string(msg: &DynamicMessage) -> Result<String, JsonError> {
-    Ok(tree::write(&to::message(msg, "$")?, None))
+    Ok(tree::write(&to::message(msg, "$", 1)?, None))
 }
 
 /// `msg` as proto3 JSON text, indented by two spaces.
@@ -93,7 +100,7 @@ pub fn to_string(msg: &DynamicMessage) -> Result<String, JsonError> {
 /// # Errors
 /// As [`to_string`].
 pub fn to_string_pretty(msg: &DynamicMessage) -> Result<String, JsonError> {
-    Ok(tree::write(&to::message(msg, "$")?, Some(2)))
+    Ok(tree::write(&to::message(msg, "$", 1)?, Some(2)))
 }
 
 /// `msg` as a `serde_json::Value` (whose object member order is serde_json's, sorted by
@@ -102,7 +109,7 @@ pub fn to_string_pretty(msg: &DynamicMessage) -> Result<String, JsonError> {
 /// # Errors
 /// As [`to_string`].
 pub fn to_value(msg: &DynamicMessage) -> Result<serde_json::Value, JsonError> {
-    Ok(tree::to_serde(&to::message(msg, "$")?))
+    Ok(tree::to_serde(&to::message(msg, "$", 1)?))
 }
 
 /// Parse proto3 JSON text as a message of type `desc`; refuses duplicate keys.

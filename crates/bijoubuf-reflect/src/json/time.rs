@@ -149,7 +149,11 @@ pub(super) fn parse_timestamp(text: &str) -> Option<(i64, i32)> {
 
 pub(super) fn duration_text(seconds: i64, nanos: i64, path: &str) -> Result<String, JsonError> {
     let same_sign = seconds == 0 || nanos == 0 || (seconds < 0) == (nanos < 0);
-    if seconds.abs() > DUR_MAX || nanos.abs() >= 1_000_000_000 || !same_sign {
+    // `unsigned_abs`: `i64::MIN.abs()` overflows.
+    if seconds.unsigned_abs() > DUR_MAX as u64
+        || nanos.unsigned_abs() >= 1_000_000_000
+        || !same_sign
+    {
         return Err(JsonError::new(
             path,
             format!("Duration {seconds}s {nanos}ns is out of range or mixes signs"),
@@ -237,6 +241,10 @@ mod tests {
         assert_eq!(duration_text(0, -1, "").as_deref(), Ok("-0.000000001s"));
         assert_eq!(duration_text(-3, 0, "").as_deref(), Ok("-3s"));
         assert!(duration_text(1, -1, "").is_err());
+        // Regression: printed "--9223372036854775808s" (and overflowed in debug builds).
+        assert!(duration_text(i64::MIN, 0, "").is_err());
+        assert!(duration_text(-DUR_MAX - 1, 0, "").is_err());
+        assert!(duration_text(0, i64::MIN, "").is_err());
         assert_eq!(parse_duration("1.5s"), Some((1, 500_000_000)));
         assert_eq!(parse_duration("-0.000000001s"), Some((0, -1)));
         for bad in ["1.5", "s", "-s", "1.s", "+1s", "315576000001s"] {

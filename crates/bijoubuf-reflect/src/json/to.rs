@@ -9,9 +9,28 @@ use super::wkt;
 use crate::descriptor::{FieldShape, Kind};
 use crate::value::{DynamicMessage, MapKey, Value};
 
-/// A message as JSON; `path` is where it sits in the output (for errors).
-pub(crate) fn message(m: &DynamicMessage, path: &str) -> Result<Json, JsonError> {
-    if let Some(special) = wkt::to_json(m, path)? {
+/// How deep messages may nest in JSON output, counting the messages inside
+/// `google.protobuf.Any` payloads: the default decode depth limit (SPEC §9.3), so that
+/// nothing prints that the default decoder would refuse as nested bytes, and the output
+/// (whose indentation grows with depth) stays in proportion to the input.
+pub(crate) const MAX_DEPTH: u32 = bijoubuf::DEFAULT_MAX_DEPTH;
+
+/// The refusal of a message nested past [`MAX_DEPTH`].
+#[cold]
+pub(crate) fn too_deep(path: &str) -> JsonError {
+    JsonError::new(
+        path,
+        format!("messages nest deeper than {MAX_DEPTH} (counting those inside Any payloads)"),
+    )
+}
+
+/// A message as JSON; `path` is where it sits in the output (for errors), `depth` its
+/// nesting depth (1 for the outermost message).
+pub(crate) fn message(m: &DynamicMessage, path: &str, depth: u32) -> Result<Json, JsonError> {
+    if depth > MAX_DEPTH {
+        return Err(too_deep(path));
+    }
+    if let Some(special) = wkt::to_json(m, path, depth)? {
         return Ok(special);
     }
     let mut members = Vec::new();
@@ -24,7 +43,14 @@ pub(crate) fn message(m: &DynamicMessage, path: &str) -> Result<Json, JsonError>
                 items
                     .iter()
                     .enumerate()
-                    .map(|(i, item)| element(&kind, item, &format!("{here}[{i}]")))
+                    .map(|(i, item)| element(&kind, item, &format!("{here}[{i}]"), depth))
+                    .collect::<Result<_, _>>()?,
+            ),
+            (FieldShape::Repeated, Value::Scalars(items)) => Json::Arr(
+                items
+                    .iter()
+                    .enumerate()
+                    .map(|(i, item)| element(&kind, &item, &format!("{here}[{i}]"), depth))
                     .collect::<Result<_, _>>()?,
             ),
             (FieldShape::Map(_), Value::Map(entries)) => Json::Obj(
@@ -33,11 +59,11 @@ pub(crate) fn message(m: &DynamicMessage, path: &str) -> Result<Json, JsonError>
                     .map(|(k, item)| {
                         let key = key_string(k);
                         let p = member_path(&here, &key);
-                        Ok((key, element(&kind, item, &p)?))
+                        Ok((key, element(&kind, item, &p, depth)?))
                     })
                     .collect::<Result<_, JsonError>>()?,
             ),
-            _ => element(&kind, v, &here)?,
+            _ => element(&kind, v, &here, depth)?,
         };
         members.push((name, j));
     }
@@ -56,8 +82,8 @@ pub(crate) fn key_string(k: &MapKey) -> String {
     }
 }
 
-/// One value of element type `kind`.
-pub(crate) fn element(kind: &Kind, v: &Value, path: &str) -> Result<Json, JsonError> {
+/// One value of element type `kind`, in a message at `depth`.
+pub(crate) fn element(kind: &Kind, v: &Value, path: &str, depth: u32) -> Result<Json, JsonError> {
     Ok(match v {
         Value::Bool(b) => Json::Bool(*b),
         Value::I32(x) => Json::Num(Num::I(i64::from(*x))),
@@ -74,15 +100,24 @@ pub(crate) fn element(kind: &Kind, v: &Value, path: &str) -> Result<Json, JsonEr
         Value::String(s) => Json::Str(s.clone()),
         Value::Bytes(b) => Json::Str(STANDARD.encode(b)),
         Value::EnumNumber(n) => match kind {
-            Kind::Enum(e) if e.full_name() == "google.protobuf.NullValue" => Json::Null,
+            // JSON `null` reads back as NULL_VALUE (0); another number has no spelling.
+            Kind::Enum(e) if e.full_name() == "google.protobuf.NullValue" => {
+                if *n != 0 {
+                    return Err(JsonError::new(
+                        path,
+                        format!("NullValue {n} has no JSON form (only NULL_VALUE, 0, is null)"),
+                    ));
+                }
+                Json::Null
+            }
             Kind::Enum(e) => match e.name_of(*n) {
                 Some(name) => Json::Str(name.to_string()),
                 None => Json::Num(Num::I(i64::from(*n))),
             },
             _ => Json::Num(Num::I(i64::from(*n))),
         },
-        Value::Message(m) => message(m, path)?,
-        Value::List(_) | Value::Map(_) => {
+        Value::Message(m) => message(m, path, depth + 1)?,
+        Value::List(_) | Value::Scalars(_) | Value::Map(_) => {
             return Err(JsonError::new(
                 path,
                 "a list or map where an element belongs",

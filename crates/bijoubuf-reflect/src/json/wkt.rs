@@ -66,8 +66,12 @@ fn set(m: &mut DynamicMessage, n: u32, v: Value, path: &str) -> Result<(), JsonE
     m.set(n, v).map_err(|e| JsonError::new(path, e.to_string()))
 }
 
-/// The special JSON of `m`, or `None` for an ordinary message.
-pub(crate) fn to_json(m: &DynamicMessage, path: &str) -> Result<Option<Json>, JsonError> {
+/// The special JSON of `m` (a message at `depth`), or `None` for an ordinary message.
+pub(crate) fn to_json(
+    m: &DynamicMessage,
+    path: &str,
+    depth: u32,
+) -> Result<Option<Json>, JsonError> {
     let desc = m.descriptor();
     let name = desc.full_name();
     if let Some(ty) = wrapper(name) {
@@ -76,22 +80,20 @@ pub(crate) fn to_json(m: &DynamicMessage, path: &str) -> Result<Option<Json>, Js
             Some(v) => v.clone(),
             None => Value::default_of(crate::descriptor::Ty::Scalar(ty), desc),
         };
-        return to::element(&kind, &v, path).map(Some);
+        return to::element(&kind, &v, path, depth).map(Some);
     }
     Ok(Some(match name {
         "google.protobuf.Timestamp" => Json::Str(timestamp_text(int(m, 1), int(m, 2), path)?),
         "google.protobuf.Duration" => Json::Str(duration_text(int(m, 1), int(m, 2), path)?),
         "google.protobuf.FieldMask" => {
-            let paths: Vec<String> = match m.get(1) {
-                Some(Value::List(items)) => items
-                    .iter()
-                    .filter_map(|v| match v {
-                        Value::String(s) => Some(camel(s)),
-                        _ => None,
-                    })
-                    .collect(),
-                _ => Vec::new(),
-            };
+            let mut paths = Vec::new();
+            if let Some(Value::List(items)) = m.get(1) {
+                for (i, v) in items.iter().enumerate() {
+                    if let Value::String(s) = v {
+                        paths.push(mask_path_json(s, &format!("{path}[{i}]"))?);
+                    }
+                }
+            }
             Json::Str(paths.join(","))
         }
         "google.protobuf.Struct" => match m.get(1) {
@@ -101,7 +103,7 @@ pub(crate) fn to_json(m: &DynamicMessage, path: &str) -> Result<Option<Json>, Js
                     .map(|(k, v)| {
                         let key = to::key_string(k);
                         let p = super::tree::member_path(path, &key);
-                        Ok((key, value_json(v, &p)?))
+                        Ok((key, value_json(v, &p, depth + 1)?))
                     })
                     .collect::<Result<_, JsonError>>()?,
             ),
@@ -112,29 +114,41 @@ pub(crate) fn to_json(m: &DynamicMessage, path: &str) -> Result<Option<Json>, Js
                 items
                     .iter()
                     .enumerate()
-                    .map(|(i, v)| value_json(v, &format!("{path}[{i}]")))
+                    .map(|(i, v)| value_json(v, &format!("{path}[{i}]"), depth + 1))
                     .collect::<Result<_, _>>()?,
             ),
             _ => Json::Arr(Vec::new()),
         },
-        "google.protobuf.Value" => value_of(m, path)?,
-        "google.protobuf.Any" => any_to_json(m, path)?,
+        "google.protobuf.Value" => value_of(m, path, depth)?,
+        "google.protobuf.Any" => any_to_json(m, path, depth)?,
         _ => return Ok(None),
     }))
 }
 
-fn value_json(v: &Value, path: &str) -> Result<Json, JsonError> {
+fn value_json(v: &Value, path: &str, depth: u32) -> Result<Json, JsonError> {
+    if depth > to::MAX_DEPTH {
+        return Err(to::too_deep(path));
+    }
     match v {
-        Value::Message(m) => value_of(m, path),
+        Value::Message(m) => value_of(m, path, depth),
         _ => Err(JsonError::new(path, "expected a google.protobuf.Value")),
     }
 }
 
-/// google.protobuf.Value: whichever member of `kind` is set.
-fn value_of(m: &DynamicMessage, path: &str) -> Result<Json, JsonError> {
+/// google.protobuf.Value (a message at `depth`): whichever member of `kind` is set.
+fn value_of(m: &DynamicMessage, path: &str, depth: u32) -> Result<Json, JsonError> {
     Ok(
         match (m.get(1), m.get(2), m.get(3), m.get(4), m.get(5), m.get(6)) {
-            (Some(_), ..) => Json::Null,
+            // JSON `null` reads back as NULL_VALUE (0); another number has no spelling.
+            (Some(Value::EnumNumber(0)), ..) => Json::Null,
+            (Some(v), ..) => {
+                return Err(JsonError::new(
+                    path,
+                    format!(
+                        "Value.null_value {v:?} has no JSON form (only NULL_VALUE, 0, is null)"
+                    ),
+                ));
+            }
             (_, Some(Value::F64(x)), ..) => {
                 if !x.is_finite() {
                     return Err(JsonError::new(
@@ -147,7 +161,7 @@ fn value_of(m: &DynamicMessage, path: &str) -> Result<Json, JsonError> {
             (_, _, Some(Value::String(s)), ..) => Json::Str(s.clone()),
             (_, _, _, Some(Value::Bool(b)), ..) => Json::Bool(*b),
             (_, _, _, _, Some(Value::Message(s)), _) | (_, _, _, _, _, Some(Value::Message(s))) => {
-                to::message(s, path)?
+                to::message(s, path, depth + 1)?
             }
             _ => {
                 return Err(JsonError::new(
@@ -159,29 +173,107 @@ fn value_of(m: &DynamicMessage, path: &str) -> Result<Json, JsonError> {
     )
 }
 
-fn any_to_json(m: &DynamicMessage, path: &str) -> Result<Json, JsonError> {
+/// An Any at `depth`: its payload is a message one level deeper (SPEC §9.3 counts it as
+/// nested bytes), decoded with only the depth left, so a chain of Any holding Any stops
+/// at the same limit as any other nesting instead of restarting it at each payload.
+fn any_to_json(m: &DynamicMessage, path: &str, depth: u32) -> Result<Json, JsonError> {
     let url = match m.get(1) {
         Some(Value::String(s)) => s.as_str(),
         _ => "",
     };
-    let bytes: &[u8] = match m.get(2) {
-        Some(Value::Bytes(b)) => b,
-        _ => &[],
+    let decoded;
+    let inner = match m.get(2) {
+        // Already decoded by `expand`.
+        Some(Value::Message(done)) => &**done,
+        other => {
+            let bytes: &[u8] = match other {
+                Some(Value::Bytes(b)) => b,
+                _ => &[],
+            };
+            if url.is_empty() && bytes.is_empty() {
+                return Ok(Json::Obj(Vec::new()));
+            }
+            let mut d = decode_payload(m.descriptor(), url, bytes, path, depth)?;
+            expand(&mut d, path, depth + 1)?;
+            decoded = d;
+            &decoded
+        }
     };
-    if url.is_empty() && bytes.is_empty() {
-        return Ok(Json::Obj(Vec::new()));
-    }
-    let inner_desc = resolve(m.descriptor(), url, path)?;
-    let inner = DynamicMessage::decode(&inner_desc, bytes).map_err(|e| {
-        JsonError::new(path, format!("the Any value does not decode as {url}: {e}"))
-    })?;
     let mut members = vec![("@type".to_string(), Json::Str(url.to_string()))];
-    let j = to::message(&inner, path)?;
+    let j = to::message(inner, path, depth + 1)?;
     match j {
-        Json::Obj(fields) if !is_special(inner_desc.full_name()) => members.extend(fields),
+        Json::Obj(fields) if !is_special(inner.descriptor().full_name()) => members.extend(fields),
         other => members.push(("value".to_string(), other)),
     }
     Ok(Json::Obj(members))
+}
+
+/// The payload of an Any at `depth` whose type URL is `url`, decoded with the depth
+/// left (the default limit, counted from the outermost message).
+fn decode_payload(
+    any: &MessageDescriptor,
+    url: &str,
+    bytes: &[u8],
+    path: &str,
+    depth: u32,
+) -> Result<DynamicMessage, JsonError> {
+    let inner_desc = resolve(any, url, path)?;
+    let left = to::MAX_DEPTH.saturating_sub(depth);
+    if left == 0 {
+        return Err(to::too_deep(path));
+    }
+    let opts = bijoubuf::DecodeOptions::new().max_depth(left);
+    DynamicMessage::decode_with(&inner_desc, bytes, &opts)
+        .map_err(|e| JsonError::new(path, format!("the Any value does not decode as {url}: {e}")))
+}
+
+/// In a message tree this module owns (decoded from an Any payload), replace each
+/// Any's payload bytes by the message they decode to, dropping the bytes as soon as
+/// they are decoded. Each payload is a copy of part of the one around it; kept all at
+/// once, Any holding Any would cost the input's size once per level, while this way
+/// at most two levels' bytes are alive. `m` sits at `depth`.
+fn expand(m: &mut DynamicMessage, path: &str, depth: u32) -> Result<(), JsonError> {
+    if depth > to::MAX_DEPTH {
+        return Err(to::too_deep(path));
+    }
+    if m.descriptor().full_name() == "google.protobuf.Any" {
+        let url = match m.get(1) {
+            Some(Value::String(s)) => s.clone(),
+            _ => String::new(),
+        };
+        let desc = m.descriptor().clone();
+        if let Some((_, slot)) = m.fields.iter_mut().find(|(n, _)| *n == 2)
+            && let Value::Bytes(b) = slot
+        {
+            let bytes = std::mem::take(b);
+            let mut inner = decode_payload(&desc, &url, &bytes, path, depth)?;
+            drop(bytes);
+            expand(&mut inner, path, depth + 1)?;
+            *slot = Value::from(inner);
+        }
+        return Ok(());
+    }
+    for (_, v) in &mut m.fields {
+        match v {
+            Value::Message(inner) => expand(inner, path, depth + 1)?,
+            Value::List(items) => {
+                for item in items {
+                    if let Value::Message(inner) = item {
+                        expand(inner, path, depth + 1)?;
+                    }
+                }
+            }
+            Value::Map(entries) => {
+                for (_, item) in entries {
+                    if let Value::Message(inner) = item {
+                        expand(inner, path, depth + 1)?;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(())
 }
 
 fn resolve(any: &MessageDescriptor, url: &str, path: &str) -> Result<MessageDescriptor, JsonError> {
@@ -255,11 +347,11 @@ pub(crate) fn from_json(
                 Some(Kind::Message(v)) => v,
                 _ => return Err(JsonError::new(path, "Struct.fields is not a map of Value")),
             };
-            let mut entries = std::collections::BTreeMap::new();
+            let mut entries = Vec::with_capacity(members.len());
             for (k, v) in members {
                 let p = super::tree::member_path(path, k);
                 let value = value_from(&value_desc, v, &p)?;
-                entries.insert(MapKey::String(k.clone()), Value::Message(value));
+                entries.push((MapKey::String(k.clone()), Value::from(value)));
             }
             set(&mut m, 1, Value::Map(entries), path)?;
         }
@@ -273,7 +365,7 @@ pub(crate) fn from_json(
             let value_desc = sub(desc, 1)?;
             let mut out = Vec::with_capacity(items.len());
             for (i, item) in items.iter().enumerate() {
-                out.push(Value::Message(value_from(
+                out.push(Value::from(value_from(
                     &value_desc,
                     item,
                     &format!("{path}[{i}]"),
@@ -300,11 +392,11 @@ fn value_from(desc: &MessageDescriptor, j: &Json, path: &str) -> Result<DynamicM
         }
         Json::Obj(_) => {
             let s = from::message(&sub(desc, 5)?, j, path)?;
-            set(&mut m, 5, Value::Message(s), path)?;
+            set(&mut m, 5, Value::from(s), path)?;
         }
         Json::Arr(_) => {
             let l = from::message(&sub(desc, 6)?, j, path)?;
-            set(&mut m, 6, Value::Message(l), path)?;
+            set(&mut m, 6, Value::from(l), path)?;
         }
     }
     Ok(m)
@@ -366,6 +458,22 @@ fn any_from_json(
 
 // ----- FieldMask paths -----
 
+/// One FieldMask path as its JSON spelling, or a refusal when proto3 JSON cannot spell
+/// it: reading the mask back splits at commas and turns each capital into `_` plus the
+/// lower-case letter, so only a non-empty path without commas whose lowerCamelCase form
+/// converts back to exactly it survives (not `""`, `"a,b"`, `"fooBar"`, `"a__b"`,
+/// `"a_1"`).
+fn mask_path_json(p: &str, path: &str) -> Result<String, JsonError> {
+    let c = camel(p);
+    if p.is_empty() || p.contains(',') || snake(&c) != p {
+        return Err(JsonError::new(
+            path,
+            format!("FieldMask path {p:?} has no proto3 JSON spelling that reads back as it"),
+        ));
+    }
+    Ok(c)
+}
+
 /// `foo_bar.baz_qux` → `fooBar.bazQux`.
 fn camel(path: &str) -> String {
     let mut out = String::with_capacity(path.len());
@@ -405,5 +513,12 @@ mod tests {
     fn field_mask_paths() {
         assert_eq!(camel("user.display_name"), "user.displayName");
         assert_eq!(snake("user.displayName"), "user.display_name");
+        assert_eq!(
+            mask_path_json("user.display_name", "").as_deref(),
+            Ok("user.displayName")
+        );
+        for bad in ["", "fooBar", "a,b", "a__b", "a_1", "a_", "a_\u{e9}"] {
+            assert!(mask_path_json(bad, "").is_err(), "{bad:?}");
+        }
     }
 }

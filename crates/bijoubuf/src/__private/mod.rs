@@ -67,3 +67,20 @@ pub use sizer::{FIRST_SIZES, NoTable, Plain, SizeTable, Sizer, Table};
 pub use varint::{varint_len, write_varint};
 pub(crate) use writer::Encoding;
 pub use writer::{Fill, PlainWriter, Writer};
+
+/// A reader over `buf[start..end]` for reading elements with the [`Codec`]s and the raw
+/// reads ([`Reader::varint`], [`Reader::fixed`], [`Reader::length`],
+/// [`Reader::len_bytes`]) outside a generated `__decode`: how `bijoubuf-reflect`'s
+/// dynamic decoder applies the same element rules (SPEC §2–§3, §7) as generated code.
+/// Offsets in its errors are absolute (they count from the start of `buf`).
+#[inline]
+pub fn element_reader(buf: &[u8], start: usize, end: usize) -> Reader<'_> {
+    Reader::new(buf, start, end.min(buf.len()), &crate::DecodeOptions::new())
+}
+
+/// [`DecodeError`] with `seg` appended as the next outer path segment: how a decoder
+/// outside this crate (`bijoubuf-reflect`) builds the same errors as generated code.
+#[cold]
+pub fn push_segment(e: DecodeError, seg: crate::PathSegment) -> DecodeError {
+    e.push(seg)
+}
