@@ -215,6 +215,8 @@ pub(crate) struct Method {
     pub(crate) output: Ident,
     pub(crate) output_stream: Option<Span>,
     pub(crate) options: Vec<OptionStmt>,
+    /// Written with a `{ … }` body (protoc then writes an options message, even empty).
+    pub(crate) has_body: bool,
     pub(crate) span: Span,
     pub(crate) comments: Comments,
 }
