@@ -76,6 +76,9 @@ pub(crate) enum ValueKind {
     Int {
         negative: bool,
         magnitude: u64,
+        /// Written in decimal (text format refuses hex and octal for floating-point
+        /// fields).
+        decimal: bool,
     },
     Float(f64),
     Str(Vec<u8>),

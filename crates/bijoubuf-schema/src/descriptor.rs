@@ -20,7 +20,7 @@ use wire::{
 use crate::SourceInfo;
 use crate::model::{
     Cardinality, Comments, EnumDef, ExtendDecl, FieldDef, FieldType, FileDef, MessageDef,
-    OptionDef, Presence, RangeStmt, ScalarType, Schema, Syntax,
+    OptionDef, OptionValue, Presence, RangeStmt, ScalarType, Schema, Syntax,
 };
 use crate::span::Span;
 
@@ -53,6 +53,8 @@ fn scalar_type(s: ScalarType) -> Type {
 /// Records source locations in the order protoc does (pre-order).
 struct Locs<'a> {
     src: &'a SourceInfo,
+    /// The file is proto3 (for `proto3_optional` on extensions).
+    proto3: bool,
     path: Vec<i32>,
     out: Vec<Location>,
 }
@@ -89,6 +91,37 @@ impl Locs<'_> {
 
     fn pop(&mut self, n: usize) {
         self.path.truncate(self.path.len() - n);
+    }
+}
+
+/// An extension written `optional` in a proto3 file.
+fn proto3_optional_extension(f: &FieldDef, proto3: bool) -> bool {
+    proto3
+        && f.extendee.is_some()
+        && f.parts.label.is_some()
+        && f.cardinality == Cardinality::Single
+}
+
+/// The exclusive end of extension range `i`: `max` in a message using
+/// `message_set_wire_format` reaches 2^31 − 1, as protoc writes it.
+fn extension_range_end(m: &MessageDef, i: usize, src: &SourceInfo) -> i32 {
+    let r = &m.extension_ranges[i];
+    let message_set = m.options.iter().any(|o| {
+        o.extension.is_none()
+            && o.name == "message_set_wire_format"
+            && o.value == OptionValue::Bool(true)
+    });
+    let written_max = || {
+        m.extension_range_decls
+            .iter()
+            .flat_map(|s| &s.ranges)
+            .nth(i)
+            .is_some_and(|[_, _, end]| src.text.inner().get(end.start..end.end) == Some("max"))
+    };
+    if message_set && written_max() {
+        i32::MAX
+    } else {
+        r.end as i32 + 1
     }
 }
 
@@ -139,7 +172,10 @@ fn field(f: &FieldDef, locs: &mut Locs<'_>, path: &[i32]) -> FieldDescriptorProt
         oneof_index: f.oneof.map(idx),
         json_name: Some(f.json_name.clone()),
         options: options_of(&f.encoded_options),
-        proto3_optional: f.proto3_optional.then_some(true),
+        // protoc also marks a proto3 extension written `optional` (which has no synthetic
+        // oneof, so the model does not).
+        proto3_optional: (f.proto3_optional || proto3_optional_extension(f, locs.proto3))
+            .then_some(true),
     }
 }
 
@@ -257,6 +293,7 @@ fn message(m: &MessageDef, locs: &mut Locs<'_>, path: &[i32]) -> DescriptorProto
     let fields: Vec<FieldDescriptorProto> = if m.map_entry {
         let mut sink = Locs {
             src: locs.src,
+            proto3: locs.proto3,
             path: Vec::new(),
             out: Vec::new(),
         };
@@ -329,7 +366,7 @@ fn message(m: &MessageDef, locs: &mut Locs<'_>, path: &[i32]) -> DescriptorProto
             .enumerate()
             .map(|(i, r)| wire::ExtensionRange {
                 start: Some(r.start as i32),
-                end: Some(r.end as i32 + 1),
+                end: Some(extension_range_end(m, i, locs.src)),
                 options: m.extension_range_options.get(i).and_then(|b| options_of(b)),
             })
             .collect(),
@@ -351,6 +388,7 @@ fn message(m: &MessageDef, locs: &mut Locs<'_>, path: &[i32]) -> DescriptorProto
 fn file(f: &FileDef) -> FileDescriptorProto {
     let mut locs = Locs {
         src: &f.source,
+        proto3: f.syntax == Syntax::Proto3,
         path: Vec::new(),
         out: Vec::new(),
     };
@@ -417,7 +455,12 @@ fn file(f: &FileDef) -> FileDescriptorProto {
                         name: Some(m.name.clone()),
                         input_type: Some(format!(".{}", m.input_type)),
                         output_type: Some(format!(".{}", m.output_type)),
-                        options: options_of(&m.encoded_options),
+                        // `rpc … {}` has an options message, even an empty one.
+                        options: if m.has_body {
+                            Some(wire::sorted_options(&m.encoded_options))
+                        } else {
+                            options_of(&m.encoded_options)
+                        },
                         client_streaming: m.client_streaming.then_some(true),
                         server_streaming: m.server_streaming.then_some(true),
                     }

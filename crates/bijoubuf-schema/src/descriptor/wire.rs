@@ -203,51 +203,9 @@ pub(crate) struct MethodDescriptorProto {
     pub(crate) server_streaming: Option<bool>,
 }
 
-/// Reads one record of `bytes` at `at`: (field number, end of the record).
-fn next_record(bytes: &[u8], at: usize) -> Option<(u32, usize)> {
-    let mut buf = &bytes[at..];
-    let before = buf.len();
-    let key = prost::encoding::decode_varint(&mut buf).ok()?;
-    let number = u32::try_from(key >> 3).ok()?;
-    let len = match key & 7 {
-        0 => {
-            prost::encoding::decode_varint(&mut buf).ok()?;
-            0
-        }
-        1 => 8,
-        2 => usize::try_from(prost::encoding::decode_varint(&mut buf).ok()?).ok()?,
-        5 => 4,
-        _ => return None,
-    };
-    let header = before - buf.len();
-    let end = at.checked_add(header)?.checked_add(len)?;
-    (end <= bytes.len()).then_some((number, end))
-}
-
-/// An options message with its records in field-number order, as protoc writes them
-/// (a stable sort, so repeated fields keep their order).
+/// An options message with its records in field-number order, as protoc writes them.
 pub(crate) fn sorted_options(bytes: &[u8]) -> RawOptions {
-    let mut records = Vec::new();
-    let mut at = 0;
-    while at < bytes.len() {
-        let Some((number, end)) = next_record(bytes, at) else {
-            // Not reached: the option interpreter writes whole records. Keep the rest
-            // as written rather than lose it.
-            records.push((u32::MAX, at, bytes.len()));
-            break;
-        };
-        records.push((number, at, end));
-        at = end;
-    }
-    if records.windows(2).all(|w| w[0].0 <= w[1].0) {
-        return RawOptions(bytes.to_vec());
-    }
-    records.sort_by_key(|r| r.0);
-    let mut out = Vec::with_capacity(bytes.len());
-    for (_, start, end) in records {
-        out.extend_from_slice(&bytes[start..end]);
-    }
-    RawOptions(out)
+    RawOptions(crate::options::sort_records(bytes))
 }
 
 #[cfg(test)]

@@ -1,0 +1,177 @@
+//! Field-by-field comparison of two encoded `FileDescriptorSet`s, options included.
+//!
+//! Both sets are decoded as dynamic messages against the descriptor pool of the reference
+//! set (which must hold google/protobuf/descriptor.proto and every file declaring a custom
+//! option, as `protoc --include_imports` writes), so options come back with their
+//! extension fields, and `google.protobuf.Any` values are expanded into the message their
+//! type URL names. Files are matched by name; source-code info is not compared (its
+//! location order is not fixed).
+//!
+//! Shared by the test suite (`tests/protoc_options.rs`) and the `fds_diff` example, which
+//! the corpus script runs on whole trees.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use prost_reflect::{DescriptorPool, DynamicMessage, MessageDescriptor, ReflectMessage, Value};
+
+/// What differs between `ours` and the reference set `theirs`.
+#[derive(Debug, Default)]
+pub struct Report {
+    /// Files in both sets.
+    pub files_compared: usize,
+    /// Files in both sets whose descriptors are identical.
+    pub files_identical: usize,
+    /// One line per difference: file, path of the field, both values.
+    pub differences: Vec<String>,
+}
+
+/// Compares two encoded sets.
+///
+/// # Errors
+/// A set that does not decode, or a reference without descriptor.proto.
+pub fn diff(ours: &[u8], theirs: &[u8]) -> Result<Report, String> {
+    let pool = DescriptorPool::decode(theirs).map_err(|e| format!("reference set: {e}"))?;
+    let set = pool
+        .get_message_by_name("google.protobuf.FileDescriptorSet")
+        .ok_or("the reference set lacks google/protobuf/descriptor.proto")?;
+    let files = |bytes: &[u8], who: &str| -> Result<BTreeMap<String, DynamicMessage>, String> {
+        let m = DynamicMessage::decode(set.clone(), bytes).map_err(|e| format!("{who}: {e}"))?;
+        let Some(Value::List(list)) = m.get_field_by_name("file").map(|v| v.into_owned()) else {
+            return Ok(BTreeMap::new());
+        };
+        let mut out = BTreeMap::new();
+        for v in list {
+            if let Value::Message(mut f) = v {
+                f.clear_field_by_name("source_code_info");
+                let name = f
+                    .get_field_by_name("name")
+                    .and_then(|n| n.as_str().map(str::to_string))
+                    .unwrap_or_default();
+                out.insert(name, f);
+            }
+        }
+        Ok(out)
+    };
+    let ours = files(ours, "our set")?;
+    let theirs = files(theirs, "reference set")?;
+    let mut report = Report::default();
+    for name in theirs.keys().filter(|n| !ours.contains_key(*n)) {
+        report
+            .differences
+            .push(format!("{name}: only in the reference set"));
+    }
+    for name in ours.keys().filter(|n| !theirs.contains_key(*n)) {
+        report.differences.push(format!("{name}: only in our set"));
+    }
+    for (name, a) in &ours {
+        let Some(b) = theirs.get(name) else { continue };
+        report.files_compared += 1;
+        let before = report.differences.len();
+        message(&pool, a, b, name, &mut report.differences);
+        if report.differences.len() == before {
+            report.files_identical += 1;
+        }
+    }
+    Ok(report)
+}
+
+/// Every field set on either side, by (extension?, number): its label and both values.
+fn fields(m: &DynamicMessage) -> BTreeMap<(bool, u32), (String, Value)> {
+    let mut out = BTreeMap::new();
+    for (f, v) in m.fields() {
+        out.insert((false, f.number()), (f.name().to_string(), v.clone()));
+    }
+    for (x, v) in m.extensions() {
+        out.insert(
+            (true, x.number()),
+            (format!("({})", x.full_name()), v.clone()),
+        );
+    }
+    for u in m.unknown_fields() {
+        // Kept as text: a field neither side's pool knows.
+        let entry = out.entry((true, u.number())).or_insert_with(|| {
+            (
+                format!("unknown {}", u.number()),
+                Value::String(String::new()),
+            )
+        });
+        if let Value::String(s) = &mut entry.1 {
+            let _ = write!(s, "{u} ");
+        }
+    }
+    out
+}
+
+fn message(
+    pool: &DescriptorPool,
+    a: &DynamicMessage,
+    b: &DynamicMessage,
+    path: &str,
+    out: &mut Vec<String>,
+) {
+    if let (Some(a), Some(b)) = (expand_any(pool, a), expand_any(pool, b)) {
+        return message(pool, &a, &b, &format!("{path}.<any>"), out);
+    }
+    let fa = fields(a);
+    let fb = fields(b);
+    let keys: std::collections::BTreeSet<_> = fa.keys().chain(fb.keys()).collect();
+    for key in keys {
+        match (fa.get(key), fb.get(key)) {
+            (Some((name, va)), Some((_, vb))) => {
+                value(pool, va, vb, &format!("{path}.{name}"), out)
+            }
+            (Some((name, va)), None) => {
+                out.push(format!("{path}.{name}: ours {}, reference unset", show(va)))
+            }
+            (None, Some((name, vb))) => {
+                out.push(format!("{path}.{name}: ours unset, reference {}", show(vb)))
+            }
+            (None, None) => {}
+        }
+    }
+}
+
+fn value(pool: &DescriptorPool, a: &Value, b: &Value, path: &str, out: &mut Vec<String>) {
+    match (a, b) {
+        (Value::Message(x), Value::Message(y)) => message(pool, x, y, path, out),
+        (Value::List(x), Value::List(y)) => {
+            if x.len() != y.len() {
+                out.push(format!(
+                    "{path}: ours {} items, reference {}",
+                    x.len(),
+                    y.len()
+                ));
+            }
+            for (i, (p, q)) in x.iter().zip(y).enumerate() {
+                value(pool, p, q, &format!("{path}[{i}]"), out);
+            }
+        }
+        _ => {
+            // Debug text compares NaN equal to NaN and -0.0 unequal to 0.0, as bytes do.
+            let (sa, sb) = (show(a), show(b));
+            if sa != sb {
+                out.push(format!("{path}: ours {sa}, reference {sb}"));
+            }
+        }
+    }
+}
+
+fn show(v: &Value) -> String {
+    match v {
+        Value::Message(m) => format!("{{{m}}}"),
+        other => format!("{other:?}"),
+    }
+}
+
+/// A `google.protobuf.Any` whose type is in the pool, decoded.
+fn expand_any(pool: &DescriptorPool, m: &DynamicMessage) -> Option<DynamicMessage> {
+    if m.descriptor().full_name() != "google.protobuf.Any" {
+        return None;
+    }
+    let url = m.get_field_by_name("type_url")?;
+    let ty = url.as_str()?.rsplit('/').next()?;
+    let desc: MessageDescriptor = pool.get_message_by_name(ty)?;
+    let value = m.get_field_by_name("value")?;
+    DynamicMessage::decode(desc, value.as_bytes()?.clone()).ok()
+}
