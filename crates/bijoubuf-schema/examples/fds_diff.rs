@@ -26,10 +26,11 @@ fn main() -> std::process::ExitCode {
                 println!("{d}");
             }
             println!(
-                "files compared: {}, identical: {}, differences: {}",
+                "files compared: {}, identical: {}, differences: {}, only in the reference: {}",
                 report.files_compared,
                 report.files_identical,
-                report.differences.len()
+                report.differences.len(),
+                report.only_in_reference.len()
             );
             if report.differences.is_empty() {
                 std::process::ExitCode::SUCCESS

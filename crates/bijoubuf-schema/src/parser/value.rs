@@ -80,7 +80,9 @@ impl Parser<'_> {
                     ValueKind::Float(if negative { -f } else { f })
                 }
                 _ => {
-                    return Err(self.error(span, "expected a number, `inf` or `nan` after the sign"));
+                    return Err(
+                        self.error(span, "expected a number, `inf` or `nan` after the sign")
+                    );
                 }
             };
             return Ok(Value { kind, span });

@@ -17,20 +17,22 @@ use prost_reflect::{DescriptorPool, DynamicMessage, MessageDescriptor, ReflectMe
 
 /// What differs between `ours` and the reference set `theirs`.
 #[derive(Debug, Default)]
-pub struct Report {
+pub(crate) struct Report {
     /// Files in both sets.
-    pub files_compared: usize,
+    pub(crate) files_compared: usize,
     /// Files in both sets whose descriptors are identical.
-    pub files_identical: usize,
+    pub(crate) files_identical: usize,
+    /// Files only the reference holds (e.g. imports the compared set left out).
+    pub(crate) only_in_reference: Vec<String>,
     /// One line per difference: file, path of the field, both values.
-    pub differences: Vec<String>,
+    pub(crate) differences: Vec<String>,
 }
 
 /// Compares two encoded sets.
 ///
 /// # Errors
 /// A set that does not decode, or a reference without descriptor.proto.
-pub fn diff(ours: &[u8], theirs: &[u8]) -> Result<Report, String> {
+pub(crate) fn diff(ours: &[u8], theirs: &[u8]) -> Result<Report, String> {
     let pool = DescriptorPool::decode(theirs).map_err(|e| format!("reference set: {e}"))?;
     let set = pool
         .get_message_by_name("google.protobuf.FileDescriptorSet")
@@ -56,11 +58,11 @@ pub fn diff(ours: &[u8], theirs: &[u8]) -> Result<Report, String> {
     let ours = files(ours, "our set")?;
     let theirs = files(theirs, "reference set")?;
     let mut report = Report::default();
-    for name in theirs.keys().filter(|n| !ours.contains_key(*n)) {
-        report
-            .differences
-            .push(format!("{name}: only in the reference set"));
-    }
+    report.only_in_reference = theirs
+        .keys()
+        .filter(|n| !ours.contains_key(*n))
+        .cloned()
+        .collect();
     for name in ours.keys().filter(|n| !theirs.contains_key(*n)) {
         report.differences.push(format!("{name}: only in our set"));
     }
@@ -157,9 +159,16 @@ fn value(pool: &DescriptorPool, a: &Value, b: &Value, path: &str, out: &mut Vec<
     }
 }
 
+/// A value as text (messages in text format: their `Debug` output walks descriptors
+/// without end).
 fn show(v: &Value) -> String {
     match v {
         Value::Message(m) => format!("{{{m}}}"),
+        Value::List(items) => {
+            let items: Vec<String> = items.iter().map(show).collect();
+            format!("[{}]", items.join(", "))
+        }
+        Value::Map(_) => "<map>".into(),
         other => format!("{other:?}"),
     }
 }
