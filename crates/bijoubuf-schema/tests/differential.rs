@@ -216,6 +216,7 @@ fn compare_options(include: &Path, name: &str, problems: &mut Vec<String>) {
     let report = support::fds_diff::diff(&ours, &theirs)
         .unwrap_or_else(|e| panic!("{name}: comparing encoded sets: {e}"));
     assert_eq!(report.files_compared, 1, "{name}: {report:?}");
+    assert!(!report.only_in_reference.iter().any(|f| f == name));
     // Everything but options is compared on the prost_types sets, with normalization.
     problems.extend(
         report

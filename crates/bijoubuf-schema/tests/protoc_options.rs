@@ -33,6 +33,15 @@ fn reference() -> Vec<u8> {
 fn descriptor_set_with_options_matches_protoc() {
     let report = fds_diff::diff(&ours(), &reference()).expect("both sets decode");
     assert_eq!(report.files_compared, FILES.len(), "{report:?}");
+    assert_eq!(report.files_identical, FILES.len(), "{report:?}");
+    // protoc's set also holds the imports (`--include_imports`).
+    assert_eq!(
+        report.only_in_reference,
+        [
+            "google/protobuf/any.proto",
+            "google/protobuf/descriptor.proto"
+        ]
+    );
     assert!(
         report.differences.is_empty(),
         "{} differences from protoc:\n{}",

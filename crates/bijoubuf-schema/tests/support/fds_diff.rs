@@ -68,12 +68,14 @@ pub(crate) fn diff(ours: &[u8], theirs: &[u8]) -> Result<Report, String> {
     };
     let ours = files(ours, "our set")?;
     let theirs = files(theirs, "reference set")?;
-    let mut report = Report::default();
-    report.only_in_reference = theirs
-        .keys()
-        .filter(|n| !ours.contains_key(*n))
-        .cloned()
-        .collect();
+    let mut report = Report {
+        only_in_reference: theirs
+            .keys()
+            .filter(|n| !ours.contains_key(*n))
+            .cloned()
+            .collect(),
+        ..Report::default()
+    };
     for name in ours.keys().filter(|n| !theirs.contains_key(*n)) {
         report.differences.push(format!("{name}: only in our set"));
     }
