@@ -46,11 +46,13 @@ grep -vxFf groups.txt all.txt > files.txt || true
 # Drop what protoc refuses (and what imports it) until protoc compiles the rest.
 : > refused.txt
 for _ in $(seq 1 50); do
-  if "$PROTOC" --include_imports --retain_options -I "$root" -o reference.binpb \
+  if "$PROTOC" --include_imports --retain_options -I package -o reference.binpb \
     @files.txt 2> protoc.err; then
     break
   fi
-  grep -oE '^[^:]+\.proto' protoc.err | LC_ALL=C sort -u > bad.txt
+  # Error lines (not warnings) name the file as found under the include directory.
+  grep -v ': warning:' protoc.err | grep -oE '^package/[^:]+\.proto' | sed 's|^package/||' |
+    LC_ALL=C sort -u | grep -xFf files.txt > bad.txt || true
   [ -s bad.txt ] || { cat protoc.err; exit 1; }
   cat bad.txt >> refused.txt
   grep -vxFf bad.txt files.txt > files.next || true
