@@ -37,7 +37,8 @@ fi
 PROTOC=$work/protoc/protoc/data/bin/protoc
 root=$work/package
 
-# ---- file lists ----
+# ---- file lists (kept between runs: delete the work directory to start over) ----
+if [ ! -s reference.binpb ]; then
 (cd "$root" && find . -name '*.proto' | sed 's|^\./||' | LC_ALL=C sort) > all.txt
 (cd "$root" && grep -lE '^\s*(optional|required|repeated)\s+group\s' $(cat ../all.txt) || true) \
   > groups.txt
@@ -58,28 +59,38 @@ for _ in $(seq 1 50); do
   grep -vxFf bad.txt files.txt > files.next || true
   mv files.next files.txt
 done
+fi
 
 # ---- bijoubuf ----
 cargo build --quiet --release --manifest-path "$repo/Cargo.toml" -p bijoubuf-schema \
   --example descriptor_set --example fds_diff
 bin=$repo/target/release/examples
+# One call over everything protoc compiled. Until bijoubuf compiles every such file
+# (editions, one rule that differs from protoc), the files it refuses are dropped with
+# every file importing them, and the rest compiled again in one call; both counts print.
+cp files.txt ours-files.txt
+: > ours-refused.txt
 start=$(date +%s.%N)
-if "$bin/descriptor_set" -I "$root" -o ours.binpb @files.txt 2> ours.err; then
-  mode="one call"
-else
-  # Until every tree compiles in one call: one call per directory, sets concatenated
-  # (a FileDescriptorSet's files are a repeated field, so the bytes concatenate).
-  mode="one call per directory"
-  : > ours.binpb
-  : > ours-per-dir.err
-  for d in $(xargs -n1 dirname < files.txt | LC_ALL=C sort -u); do
-    grep -E "^$d/[^/]+\.proto$" files.txt > dir.txt
-    if "$bin/descriptor_set" -I "$root" -o dir.binpb @dir.txt 2>> ours-per-dir.err; then
-      cat dir.binpb >> ours.binpb
+"$bin/descriptor_set" -I package -o ours.binpb @ours-files.txt 2> ours.err && first=ok || first=failed
+end=$(date +%s.%N)
+first_errors=$(grep -vc ' errors$' ours.err || true)
+if [ "$first" = failed ]; then
+  for _ in $(seq 1 50); do
+    # An import that failed makes its importers fail with errors in the imported file.
+    grep -v ' errors$' ours.err | cut -d: -f1 | cat - ours-refused.txt | LC_ALL=C sort -u \
+      > ours-bad.txt
+    importers=$(grep -lFf <(sed 's|.*|"&";|' ours-bad.txt) \
+      $(sed 's|^|package/|' ours-files.txt) 2>/dev/null | sed 's|^package/||' || true)
+    printf '%s\n' $importers | cat - ours-bad.txt | LC_ALL=C sort -u | grep -v '^$' \
+      > ours-drop.txt
+    cat ours-drop.txt >> ours-refused.txt
+    grep -vxFf ours-drop.txt ours-files.txt > ours-next.txt || true
+    mv ours-next.txt ours-files.txt
+    if "$bin/descriptor_set" -I package -o ours.binpb @ours-files.txt 2> ours.err; then
+      break
     fi
   done
 fi
-end=$(date +%s.%N)
 
 "$bin/fds_diff" ours.binpb reference.binpb > diff.txt || true
 
@@ -89,10 +100,9 @@ echo "files:                $(wc -l < all.txt)"
 echo "excluded (groups):    $(wc -l < groups.txt)"
 echo "excluded (protoc):    $(LC_ALL=C sort -u refused.txt | wc -l)"
 echo "compiled by protoc:   $(wc -l < files.txt)"
-echo "bijoubuf:             $mode, $(grep -c 'error' ours.err || true) errors in the one call, $(awk "BEGIN { print $end - $start }") s"
-if [ "$mode" != "one call" ]; then
-  echo "per-directory errors: $(grep -cv ' errors$' ours-per-dir.err || true)"
-fi
+echo "bijoubuf, one call:    $first, $first_errors errors, $(awk "BEGIN { print $end - $start }") s"
+echo "dropped for bijoubuf: $(LC_ALL=C sort -u ours-refused.txt | wc -l) (refused, or importing a refused file)"
+echo "compiled by both:     $(wc -l < ours-files.txt)"
 tail -1 diff.txt
 echo "differences by path (indices dropped), most frequent first:"
 grep -v '^files compared' diff.txt | sed -E 's/^[^:]*://; s/\[[0-9]+\]//g; s/: (ours|only).*//' |

@@ -35,7 +35,7 @@ pub(crate) struct Report {
 /// # Errors
 /// A set that does not decode.
 pub(crate) fn diff(ours: &[u8], theirs: &[u8]) -> Result<Report, String> {
-    let mut pool = DescriptorPool::decode(theirs).map_err(|e| format!("reference set: {e}"))?;
+    let mut pool = option_pool(theirs)?;
     if pool.get_file_by_name(DESCRIPTOR).is_none() {
         // A set without descriptor.proto has no custom options; the well-known copy
         // describes its descriptors.
@@ -89,6 +89,55 @@ pub(crate) fn diff(ours: &[u8], theirs: &[u8]) -> Result<Report, String> {
         }
     }
     Ok(report)
+}
+
+/// The reference's files that declare extensions of the `*Options` messages, with what
+/// they import: what decoding options needs. (Smaller than the whole set, and spared the
+/// checks a pool makes on every file.)
+fn option_pool(theirs: &[u8]) -> Result<DescriptorPool, String> {
+    use prost::Message as _;
+    let set = prost_types::FileDescriptorSet::decode(theirs)
+        .map_err(|e| format!("reference set: {e}"))?;
+    fn declares_options(
+        exts: &[prost_types::FieldDescriptorProto],
+        msgs: &[prost_types::DescriptorProto],
+    ) -> bool {
+        exts.iter().any(|x| {
+            let e = x.extendee();
+            e.starts_with(".google.protobuf.") && e.ends_with("Options")
+        }) || msgs
+            .iter()
+            .any(|m| declares_options(&m.extension, &m.nested_type))
+    }
+    let by_name: BTreeMap<&str, &prost_types::FileDescriptorProto> =
+        set.file.iter().map(|f| (f.name(), f)).collect();
+    let mut wanted: Vec<&str> = set
+        .file
+        .iter()
+        .filter(|f| {
+            f.name() == DESCRIPTOR
+                || f.name() == "google/protobuf/any.proto"
+                || declares_options(&f.extension, &f.message_type)
+        })
+        .map(|f| f.name())
+        .collect();
+    let mut keep = std::collections::BTreeSet::new();
+    while let Some(name) = wanted.pop() {
+        if let Some(f) = by_name.get(name)
+            && keep.insert(name)
+        {
+            wanted.extend(f.dependency.iter().map(String::as_str));
+        }
+    }
+    // Dependencies first, as in the reference.
+    let files = set
+        .file
+        .iter()
+        .filter(|f| keep.contains(f.name()))
+        .cloned()
+        .collect();
+    DescriptorPool::from_file_descriptor_set(prost_types::FileDescriptorSet { file: files })
+        .map_err(|e| format!("reference set: {e}"))
 }
 
 /// Every field set on either side, by (extension?, number): its label and both values.
