@@ -129,6 +129,20 @@ fn option_pool(theirs: &[u8]) -> Result<DescriptorPool, String> {
             wanted.extend(f.dependency.iter().map(String::as_str));
         }
     }
+    // prost-reflect knows no editions: leave out edition files and what imports them
+    // (their options are then compared as unknown fields).
+    let mut edition: std::collections::BTreeSet<&str> = set
+        .file
+        .iter()
+        .filter(|f| f.syntax() == "editions")
+        .map(|f| f.name())
+        .collect();
+    for f in &set.file {
+        if f.dependency.iter().any(|d| edition.contains(d.as_str())) {
+            edition.insert(f.name());
+        }
+    }
+    keep.retain(|name| !edition.contains(name));
     // Dependencies first, as in the reference.
     let files = set
         .file
