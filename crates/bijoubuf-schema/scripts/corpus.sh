@@ -39,26 +39,26 @@ root=$work/package
 
 # ---- file lists (kept between runs: delete the work directory to start over) ----
 if [ ! -s reference.binpb ]; then
-(cd "$root" && find . -name '*.proto' | sed 's|^\./||' | LC_ALL=C sort) > all.txt
-(cd "$root" && grep -lE '^\s*(optional|required|repeated)\s+group\s' $(cat ../all.txt) || true) \
-  > groups.txt
-grep -vxFf groups.txt all.txt > files.txt || true
+  (cd "$root" && find . -name '*.proto' | sed 's|^\./||' | LC_ALL=C sort) > all.txt
+  (cd "$root" && grep -lE '^\s*(optional|required|repeated)\s+group\s' $(cat ../all.txt) || true) \
+    > groups.txt
+  grep -vxFf groups.txt all.txt > files.txt || true
 
-# Drop what protoc refuses (and what imports it) until protoc compiles the rest.
-: > refused.txt
-for _ in $(seq 1 50); do
-  if "$PROTOC" --include_imports --retain_options -I package -o reference.binpb \
-    @files.txt 2> protoc.err; then
-    break
-  fi
-  # Error lines (not warnings) name the file as found under the include directory.
-  grep -v ': warning:' protoc.err | grep -oE '^package/[^:]+\.proto' | sed 's|^package/||' |
-    LC_ALL=C sort -u | grep -xFf files.txt > bad.txt || true
-  [ -s bad.txt ] || { cat protoc.err; exit 1; }
-  cat bad.txt >> refused.txt
-  grep -vxFf bad.txt files.txt > files.next || true
-  mv files.next files.txt
-done
+  # Drop what protoc refuses (and what imports it) until protoc compiles the rest.
+  : > refused.txt
+  for _ in $(seq 1 50); do
+    if "$PROTOC" --include_imports --retain_options -I package -o reference.binpb \
+      @files.txt 2> protoc.err; then
+      break
+    fi
+    # Error lines (not warnings) name the file as found under the include directory.
+    grep -v ': warning:' protoc.err | grep -oE '^package/[^:]+\.proto' | sed 's|^package/||' |
+      LC_ALL=C sort -u | grep -xFf files.txt > bad.txt || true
+    [ -s bad.txt ] || { cat protoc.err; exit 1; }
+    cat bad.txt >> refused.txt
+    grep -vxFf bad.txt files.txt > files.next || true
+    mv files.next files.txt
+  done
 fi
 
 # ---- bijoubuf ----
@@ -106,4 +106,4 @@ echo "compiled by both:     $(wc -l < ours-files.txt)"
 tail -1 diff.txt
 echo "differences by path (indices dropped), most frequent first:"
 grep -v '^files compared' diff.txt | sed -E 's/^[^:]*://; s/\[[0-9]+\]//g; s/: (ours|only).*//' |
-  LC_ALL=C sort | uniq -c | LC_ALL=C sort -rn | head -25
+  LC_ALL=C sort | uniq -c | LC_ALL=C sort -rn | head -25 || true
