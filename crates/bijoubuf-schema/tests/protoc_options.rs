@@ -68,3 +68,24 @@ fn the_comparison_catches_a_missing_option() {
         "{report:?}"
     );
 }
+
+/// The `prost_types` view is the encoded set decoded by `prost_types`.
+#[test]
+fn prost_types_view_is_the_encoded_set_decoded() {
+    let compiled = bijoubuf_schema::Compiler::new()
+        .include(dir())
+        .compile(&FILES)
+        .expect("compiles");
+    let schema = &compiled.schema;
+    let decoded = <prost_types::FileDescriptorSet as prost::Message>::decode(
+        schema.encode_file_descriptor_set().as_slice(),
+    )
+    .expect("decodes");
+    assert_eq!(decoded, schema.file_descriptor_set());
+    let decoded = <prost_types::FileDescriptorSet as prost::Message>::decode(
+        schema.encode_file_descriptor_set_with_imports().as_slice(),
+    )
+    .expect("decodes");
+    assert_eq!(decoded, schema.file_descriptor_set_with_imports());
+    assert!(decoded.file.len() > FILES.len());
+}
