@@ -75,15 +75,11 @@ impl Parser<'_> {
                 (ValueKind::Float(f), false) => ValueKind::Float(f),
                 // protoc's .proto parser takes `inf` and `nan` after a sign; text format
                 // also `infinity`, in any case.
-                (ValueKind::Ident(w), _) if special_float(&w, nested).is_some() => {
-                    let f = special_float(&w, nested).unwrap_or(f64::NAN);
-                    ValueKind::Float(if negative { -f } else { f })
-                }
-                _ => {
-                    return Err(
-                        self.error(span, "expected a number, `inf` or `nan` after the sign")
-                    );
-                }
+                (ValueKind::Ident(w), _) => match special_float(&w, nested) {
+                    Some(f) => ValueKind::Float(if negative { -f } else { f }),
+                    None => return Err(self.after_sign(span)),
+                },
+                _ => return Err(self.after_sign(span)),
             };
             return Ok(Value { kind, span });
         }
@@ -266,6 +262,10 @@ fn special_float(word: &str, text_format: bool) -> Option<f64> {
 }
 
 impl Parser<'_> {
+    fn after_sign(&mut self, span: crate::span::Span) -> super::Recorded {
+        self.error(span, "expected a number, `inf` or `nan` after the sign")
+    }
+
     /// Skips the tokens of a `#` comment up to the `}` that ends the top-level aggregate
     /// (braces inside still have to balance, as protoc's .proto parser counts them).
     fn skip_comment_to_close(&mut self) -> PResult<()> {
