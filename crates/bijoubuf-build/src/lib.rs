@@ -170,7 +170,7 @@ impl Config {
     }
 
     /// Also write the compiled schema as an encoded `FileDescriptorSet` (protobuf
-    /// encoding, with source info) to this path.
+    /// encoding, with source info and every option, custom options included) to this path.
     pub fn file_descriptor_set_path(&mut self, path: impl Into<PathBuf>) -> &mut Self {
         self.descriptor_set = Some(path.into());
         self
@@ -326,8 +326,8 @@ impl Config {
             written.push(path);
         }
         if let Some(path) = &self.descriptor_set {
-            let fds = compiled.schema.file_descriptor_set();
-            let bytes = prost::Message::encode_to_vec(&fds);
+            // Custom options included, as protoc writes them.
+            let bytes = compiled.schema.encode_file_descriptor_set();
             write_if_changed(path, &bytes)?;
             written.push(path.clone());
         }

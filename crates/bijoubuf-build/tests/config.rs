@@ -121,3 +121,29 @@ fn unchanged_output_is_not_rewritten() {
         .unwrap();
     assert_eq!(before, after);
 }
+
+#[test]
+fn descriptor_set_keeps_custom_options() {
+    let dir = scratch("custom-options");
+    std::fs::write(
+        dir.join("opt.proto"),
+        "syntax = \"proto3\"; package opt;\n\
+         import \"google/protobuf/descriptor.proto\";\n\
+         extend google.protobuf.FieldOptions { optional int32 weight = 50001; }\n\
+         message M { int32 x = 1 [(weight) = 77]; }",
+    )
+    .unwrap();
+    let fds = dir.join("fds.binpb");
+    Config::new()
+        .out_dir(&dir)
+        .file_descriptor_set_path(&fds)
+        .compile_protos(&["opt.proto"], &[&dir])
+        .unwrap();
+    let bytes = std::fs::read(&fds).unwrap();
+    // FieldOptions record of extension 50001 (key 50001 << 3 as a varint), value 77.
+    let record = [0x88, 0xb5, 0x18, 77];
+    assert!(
+        bytes.windows(record.len()).any(|w| w == record),
+        "custom option missing from {bytes:?}"
+    );
+}

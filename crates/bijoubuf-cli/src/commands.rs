@@ -125,8 +125,8 @@ fn compile(includes: &[PathBuf], outputs: Outputs<'_>, files: &[PathBuf]) -> Res
     }
     let descriptor_set_out = outputs.descriptor_set;
     if let Some(path) = descriptor_set_out {
-        let fds = compiled.schema.file_descriptor_set();
-        let bytes = prost::Message::encode_to_vec(&fds);
+        // Custom options included, as protoc writes them.
+        let bytes = compiled.schema.encode_file_descriptor_set();
         std::fs::write(path, bytes)
             .map_err(|e| Failure::Usage(format!("cannot write {}: {e}", path.display())))?;
         written.push(path.display().to_string());

@@ -213,6 +213,33 @@ fn compile_writes_rust_and_a_descriptor_set() {
     assert!(!data().join("never-written").exists());
 }
 
+#[test]
+fn compile_writes_custom_options_into_the_descriptor_set() {
+    let out = std::env::temp_dir().join(format!("bijoubuf-cli-options-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    let fds = out.join("fds.binpb");
+    let r = run(
+        &[
+            "compile",
+            "--rust-out",
+            out.join("gen").to_str().expect("utf-8 path"),
+            "--descriptor-set-out",
+            fds.to_str().expect("utf-8 path"),
+            "options.proto",
+        ],
+        b"",
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let bytes = std::fs::read(&fds).expect("descriptor set");
+    // FieldOptions record of extension 50001 (key 50001 << 3 as a varint), value 77.
+    let record = [0x88, 0xb5, 0x18, 77];
+    assert!(
+        bytes.windows(record.len()).any(|w| w == record),
+        "custom option missing from {bytes:?}"
+    );
+    let _ = std::fs::remove_dir_all(&out);
+}
+
 // ----- decode -----
 
 #[test]

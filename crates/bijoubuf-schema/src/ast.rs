@@ -76,6 +76,9 @@ pub(crate) enum ValueKind {
     Int {
         negative: bool,
         magnitude: u64,
+        /// Written in decimal (text format refuses hex and octal for floating-point
+        /// fields).
+        decimal: bool,
     },
     Float(f64),
     Str(Vec<u8>),
@@ -215,6 +218,8 @@ pub(crate) struct Method {
     pub(crate) output: Ident,
     pub(crate) output_stream: Option<Span>,
     pub(crate) options: Vec<OptionStmt>,
+    /// Written with a `{ … }` body (protoc then writes an options message, even empty).
+    pub(crate) has_body: bool,
     pub(crate) span: Span,
     pub(crate) comments: Comments,
 }

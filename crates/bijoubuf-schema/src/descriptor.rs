@@ -1,30 +1,32 @@
-//! The checked model as a `prost_types::FileDescriptorSet`, with source-code info.
+//! The checked model as a `FileDescriptorSet`, with source-code info.
 //!
-//! Standard options are decoded from their interpreted binary form; custom options are
-//! extensions, which `prost_types` messages cannot hold, so they appear only in the model
-//! ([`crate::OptionDef`]) and not in these descriptors.
+//! Descriptors are built as [`wire`] messages, which keep each options message as the
+//! bytes the option interpreter wrote: standard options and custom options (extensions)
+//! alike. Encoded, they are the set protoc writes; decoded as `prost_types`, they are the
+//! older view without extensions (which `prost_types` messages cannot hold).
 
+mod wire;
+
+use prost::Message as _;
 use prost_types::field_descriptor_proto::{Label, Type};
 use prost_types::source_code_info::Location;
-use prost_types::{
+use prost_types::{FileDescriptorSet, SourceCodeInfo};
+use wire::{
     DescriptorProto, EnumDescriptorProto, EnumValueDescriptorProto, FieldDescriptorProto,
-    FileDescriptorProto, FileDescriptorSet, MethodDescriptorProto, OneofDescriptorProto,
-    ServiceDescriptorProto, SourceCodeInfo, descriptor_proto, enum_descriptor_proto,
+    FileDescriptorProto, MethodDescriptorProto, OneofDescriptorProto, RawOptions,
+    ServiceDescriptorProto,
 };
 
 use crate::SourceInfo;
 use crate::model::{
     Cardinality, Comments, EnumDef, ExtendDecl, FieldDef, FieldType, FileDef, MessageDef,
-    OptionDef, Presence, RangeStmt, ScalarType, Schema, Syntax,
+    OptionDef, OptionValue, Presence, RangeStmt, ScalarType, Schema, Syntax,
 };
 use crate::span::Span;
 
-fn decode<T: prost::Message + Default>(bytes: &[u8]) -> Option<T> {
-    if bytes.is_empty() {
-        None
-    } else {
-        T::decode(bytes).ok()
-    }
+/// An options message, present when any option was set.
+fn options_of(bytes: &[u8]) -> Option<RawOptions> {
+    (!bytes.is_empty()).then(|| wire::sorted_options(bytes))
 }
 
 fn scalar_type(s: ScalarType) -> Type {
@@ -51,6 +53,8 @@ fn scalar_type(s: ScalarType) -> Type {
 /// Records source locations in the order protoc does (pre-order).
 struct Locs<'a> {
     src: &'a SourceInfo,
+    /// The file is proto3 (for `proto3_optional` on extensions).
+    proto3: bool,
     path: Vec<i32>,
     out: Vec<Location>,
 }
@@ -87,6 +91,37 @@ impl Locs<'_> {
 
     fn pop(&mut self, n: usize) {
         self.path.truncate(self.path.len() - n);
+    }
+}
+
+/// An extension written `optional` in a proto3 file.
+fn proto3_optional_extension(f: &FieldDef, proto3: bool) -> bool {
+    proto3
+        && f.extendee.is_some()
+        && f.parts.label.is_some()
+        && f.cardinality == Cardinality::Single
+}
+
+/// The exclusive end of extension range `i`: `max` in a message using
+/// `message_set_wire_format` reaches 2^31 − 1, as protoc writes it.
+fn extension_range_end(m: &MessageDef, i: usize, src: &SourceInfo) -> i32 {
+    let r = &m.extension_ranges[i];
+    let message_set = m.options.iter().any(|o| {
+        o.extension.is_none()
+            && o.name == "message_set_wire_format"
+            && o.value == OptionValue::Bool(true)
+    });
+    let written_max = || {
+        m.extension_range_decls
+            .iter()
+            .flat_map(|s| &s.ranges)
+            .nth(i)
+            .is_some_and(|[_, _, end]| src.text.inner().get(end.start..end.end) == Some("max"))
+    };
+    if message_set && written_max() {
+        i32::MAX
+    } else {
+        r.end as i32 + 1
     }
 }
 
@@ -136,8 +171,11 @@ fn field(f: &FieldDef, locs: &mut Locs<'_>, path: &[i32]) -> FieldDescriptorProt
         default_value: f.default.clone(),
         oneof_index: f.oneof.map(idx),
         json_name: Some(f.json_name.clone()),
-        options: decode(&f.encoded_options),
-        proto3_optional: f.proto3_optional.then_some(true),
+        options: options_of(&f.encoded_options),
+        // protoc also marks a proto3 extension written `optional` (which has no synthetic
+        // oneof, so the model does not).
+        proto3_optional: (f.proto3_optional || proto3_optional_extension(f, locs.proto3))
+            .then_some(true),
     }
 }
 
@@ -223,7 +261,7 @@ fn enumeration(e: &EnumDef, locs: &mut Locs<'_>, path: &[i32]) -> EnumDescriptor
             EnumValueDescriptorProto {
                 name: Some(v.name.clone()),
                 number: Some(v.number),
-                options: decode(&v.encoded_options),
+                options: options_of(&v.encoded_options),
             }
         })
         .collect();
@@ -231,11 +269,11 @@ fn enumeration(e: &EnumDef, locs: &mut Locs<'_>, path: &[i32]) -> EnumDescriptor
     EnumDescriptorProto {
         name: Some(e.name.clone()),
         value,
-        options: decode(&e.encoded_options),
+        options: options_of(&e.encoded_options),
         reserved_range: e
             .reserved_ranges
             .iter()
-            .map(|r| enum_descriptor_proto::EnumReservedRange {
+            .map(|r| wire::ReservedRange {
                 start: Some(r.start as i32),
                 end: Some(r.end as i32),
             })
@@ -255,6 +293,7 @@ fn message(m: &MessageDef, locs: &mut Locs<'_>, path: &[i32]) -> DescriptorProto
     let fields: Vec<FieldDescriptorProto> = if m.map_entry {
         let mut sink = Locs {
             src: locs.src,
+            proto3: locs.proto3,
             path: Vec::new(),
             out: Vec::new(),
         };
@@ -279,7 +318,7 @@ fn message(m: &MessageDef, locs: &mut Locs<'_>, path: &[i32]) -> DescriptorProto
             }
             OneofDescriptorProto {
                 name: Some(o.name.clone()),
-                options: decode(&o.encoded_options),
+                options: options_of(&o.encoded_options),
             }
         })
         .collect();
@@ -310,12 +349,10 @@ fn message(m: &MessageDef, locs: &mut Locs<'_>, path: &[i32]) -> DescriptorProto
     range_stmts(&m.reserved_decls, locs, 9, 10);
     locs.pop(path.len());
     let options = if m.map_entry {
-        Some(prost_types::MessageOptions {
-            map_entry: Some(true),
-            ..Default::default()
-        })
+        // MessageOptions.map_entry (field 7) = true.
+        Some(RawOptions(vec![0x38, 0x01]))
     } else {
-        decode(&m.encoded_options)
+        options_of(&m.encoded_options)
     };
     DescriptorProto {
         name: Some(m.name.clone()),
@@ -327,10 +364,10 @@ fn message(m: &MessageDef, locs: &mut Locs<'_>, path: &[i32]) -> DescriptorProto
             .extension_ranges
             .iter()
             .enumerate()
-            .map(|(i, r)| descriptor_proto::ExtensionRange {
+            .map(|(i, r)| wire::ExtensionRange {
                 start: Some(r.start as i32),
-                end: Some(r.end as i32 + 1),
-                options: m.extension_range_options.get(i).and_then(|b| decode(b)),
+                end: Some(extension_range_end(m, i, locs.src)),
+                options: m.extension_range_options.get(i).and_then(|b| options_of(b)),
             })
             .collect(),
         oneof_decl: oneofs,
@@ -338,7 +375,7 @@ fn message(m: &MessageDef, locs: &mut Locs<'_>, path: &[i32]) -> DescriptorProto
         reserved_range: m
             .reserved_ranges
             .iter()
-            .map(|r| descriptor_proto::ReservedRange {
+            .map(|r| wire::ReservedRange {
                 start: Some(r.start as i32),
                 end: Some(r.end as i32 + 1),
             })
@@ -348,9 +385,10 @@ fn message(m: &MessageDef, locs: &mut Locs<'_>, path: &[i32]) -> DescriptorProto
 }
 
 /// One file as a `FileDescriptorProto` with source-code info.
-pub(crate) fn file(f: &FileDef) -> FileDescriptorProto {
+fn file(f: &FileDef) -> FileDescriptorProto {
     let mut locs = Locs {
         src: &f.source,
+        proto3: f.syntax == Syntax::Proto3,
         path: Vec::new(),
         out: Vec::new(),
     };
@@ -417,7 +455,12 @@ pub(crate) fn file(f: &FileDef) -> FileDescriptorProto {
                         name: Some(m.name.clone()),
                         input_type: Some(format!(".{}", m.input_type)),
                         output_type: Some(format!(".{}", m.output_type)),
-                        options: decode(&m.encoded_options),
+                        // `rpc … {}` has an options message, even an empty one.
+                        options: if m.has_body {
+                            Some(wire::sorted_options(&m.encoded_options))
+                        } else {
+                            options_of(&m.encoded_options)
+                        },
                         client_streaming: m.client_streaming.then_some(true),
                         server_streaming: m.server_streaming.then_some(true),
                     }
@@ -427,7 +470,7 @@ pub(crate) fn file(f: &FileDef) -> FileDescriptorProto {
             ServiceDescriptorProto {
                 name: Some(s.name.clone()),
                 method,
-                options: decode(&s.encoded_options),
+                options: options_of(&s.encoded_options),
             }
         })
         .collect();
@@ -442,7 +485,7 @@ pub(crate) fn file(f: &FileDef) -> FileDescriptorProto {
         enum_type,
         service,
         extension,
-        options: decode(&f.encoded_options),
+        options: options_of(&f.encoded_options),
         source_code_info: Some(SourceCodeInfo { location: locs.out }),
         syntax: match f.syntax {
             Syntax::Proto3 => Some("proto3".into()),
@@ -453,39 +496,195 @@ pub(crate) fn file(f: &FileDef) -> FileDescriptorProto {
 }
 
 impl Schema {
-    /// The requested files as descriptors (imports are referenced by name, not included).
+    /// The requested files as `prost_types` descriptors (imports are referenced by name,
+    /// not included).
+    ///
+    /// `prost_types` options messages cannot hold extensions, so custom options are
+    /// missing here (an element with only custom options has an empty options message),
+    /// as are standard options newer than `prost_types`' copy of descriptor.proto. Use
+    /// [`encode_file_descriptor_set`](Self::encode_file_descriptor_set) for the set with
+    /// every option, as protoc writes it.
     pub fn file_descriptor_set(&self) -> FileDescriptorSet {
         FileDescriptorSet {
-            file: self
-                .files
-                .iter()
-                .filter(|f| f.requested)
-                .map(file)
-                .collect(),
+            file: self.selected(false).map(|f| to_prost(file(f))).collect(),
         }
     }
 
-    /// The requested files and everything they import, dependencies first.
+    /// The requested files and everything they import, dependencies first, as
+    /// `prost_types` descriptors (without custom options; see
+    /// [`file_descriptor_set`](Self::file_descriptor_set)).
     pub fn file_descriptor_set_with_imports(&self) -> FileDescriptorSet {
-        let mut needed = vec![false; self.files.len()];
-        for (i, f) in self.files.iter().enumerate().rev() {
-            if f.requested || needed[i] {
-                needed[i] = true;
-                for d in &f.dependencies {
-                    if let Some(j) = self.files.iter().position(|g| &g.name == d) {
-                        needed[j] = true;
+        FileDescriptorSet {
+            file: self.selected(true).map(|f| to_prost(file(f))).collect(),
+        }
+    }
+
+    /// The requested files as an encoded `google.protobuf.FileDescriptorSet` with every
+    /// option, custom options (extensions) included: the bytes `protoc -o` writes.
+    pub fn encode_file_descriptor_set(&self) -> Vec<u8> {
+        wire::FileDescriptorSet {
+            file: self.selected(false).map(file).collect(),
+        }
+        .encode_to_vec()
+    }
+
+    /// [`encode_file_descriptor_set`](Self::encode_file_descriptor_set) with everything the
+    /// requested files import, dependencies first (`protoc --include_imports`).
+    pub fn encode_file_descriptor_set_with_imports(&self) -> Vec<u8> {
+        wire::FileDescriptorSet {
+            file: self.selected(true).map(file).collect(),
+        }
+        .encode_to_vec()
+    }
+
+    /// The requested files, with their imports (transitively) if `imports`.
+    fn selected(&self, imports: bool) -> impl Iterator<Item = &FileDef> {
+        let mut needed: Vec<bool> = self.files.iter().map(|f| f.requested).collect();
+        if imports {
+            let by_name: std::collections::HashMap<&str, usize> = self
+                .files
+                .iter()
+                .enumerate()
+                .map(|(i, f)| (f.name.as_str(), i))
+                .collect();
+            // Files come dependencies first, so one pass from the end reaches everything.
+            for i in (0..self.files.len()).rev() {
+                if needed[i] {
+                    for d in &self.files[i].dependencies {
+                        if let Some(&j) = by_name.get(d.as_str()) {
+                            needed[j] = true;
+                        }
                     }
                 }
             }
         }
-        FileDescriptorSet {
-            file: self
-                .files
-                .iter()
-                .zip(needed)
-                .filter(|(_, n)| *n)
-                .map(|(f, _)| file(f))
-                .collect(),
-        }
+        self.files
+            .iter()
+            .zip(needed)
+            .filter(|(_, n)| *n)
+            .map(|(f, _)| f)
+    }
+}
+
+/// The `prost_types` view of a descriptor: options decoded into the standard fields
+/// `prost_types` knows.
+fn to_prost(f: FileDescriptorProto) -> prost_types::FileDescriptorProto {
+    prost_types::FileDescriptorProto {
+        name: f.name,
+        package: f.package,
+        dependency: f.dependency,
+        public_dependency: f.public_dependency,
+        weak_dependency: f.weak_dependency,
+        message_type: f.message_type.into_iter().map(message_to_prost).collect(),
+        enum_type: f.enum_type.into_iter().map(enum_to_prost).collect(),
+        service: f
+            .service
+            .into_iter()
+            .map(|s| prost_types::ServiceDescriptorProto {
+                name: s.name,
+                method: s
+                    .method
+                    .into_iter()
+                    .map(|m| prost_types::MethodDescriptorProto {
+                        name: m.name,
+                        input_type: m.input_type,
+                        output_type: m.output_type,
+                        options: opts(m.options),
+                        client_streaming: m.client_streaming,
+                        server_streaming: m.server_streaming,
+                    })
+                    .collect(),
+                options: opts(s.options),
+            })
+            .collect(),
+        extension: f.extension.into_iter().map(field_to_prost).collect(),
+        options: opts(f.options),
+        source_code_info: f.source_code_info,
+        syntax: f.syntax,
+    }
+}
+
+/// Standard options decoded; an options message that does not decode (never written by
+/// the interpreter) is left out as before.
+fn opts<T: prost::Message + Default>(raw: Option<RawOptions>) -> Option<T> {
+    raw.and_then(|r| T::decode(r.0.as_slice()).ok())
+}
+
+fn message_to_prost(m: DescriptorProto) -> prost_types::DescriptorProto {
+    use prost_types::descriptor_proto::{ExtensionRange, ReservedRange};
+    prost_types::DescriptorProto {
+        name: m.name,
+        field: m.field.into_iter().map(field_to_prost).collect(),
+        extension: m.extension.into_iter().map(field_to_prost).collect(),
+        nested_type: m.nested_type.into_iter().map(message_to_prost).collect(),
+        enum_type: m.enum_type.into_iter().map(enum_to_prost).collect(),
+        extension_range: m
+            .extension_range
+            .into_iter()
+            .map(|r| ExtensionRange {
+                start: r.start,
+                end: r.end,
+                options: opts(r.options),
+            })
+            .collect(),
+        oneof_decl: m
+            .oneof_decl
+            .into_iter()
+            .map(|o| prost_types::OneofDescriptorProto {
+                name: o.name,
+                options: opts(o.options),
+            })
+            .collect(),
+        options: opts(m.options),
+        reserved_range: m
+            .reserved_range
+            .into_iter()
+            .map(|r| ReservedRange {
+                start: r.start,
+                end: r.end,
+            })
+            .collect(),
+        reserved_name: m.reserved_name,
+    }
+}
+
+fn field_to_prost(f: FieldDescriptorProto) -> prost_types::FieldDescriptorProto {
+    prost_types::FieldDescriptorProto {
+        name: f.name,
+        number: f.number,
+        label: f.label,
+        r#type: f.r#type,
+        type_name: f.type_name,
+        extendee: f.extendee,
+        default_value: f.default_value,
+        oneof_index: f.oneof_index,
+        json_name: f.json_name,
+        options: opts(f.options),
+        proto3_optional: f.proto3_optional,
+    }
+}
+
+fn enum_to_prost(e: EnumDescriptorProto) -> prost_types::EnumDescriptorProto {
+    prost_types::EnumDescriptorProto {
+        name: e.name,
+        value: e
+            .value
+            .into_iter()
+            .map(|v| prost_types::EnumValueDescriptorProto {
+                name: v.name,
+                number: v.number,
+                options: opts(v.options),
+            })
+            .collect(),
+        options: opts(e.options),
+        reserved_range: e
+            .reserved_range
+            .into_iter()
+            .map(|r| prost_types::enum_descriptor_proto::EnumReservedRange {
+                start: r.start,
+                end: r.end,
+            })
+            .collect(),
+        reserved_name: e.reserved_name,
     }
 }

@@ -5,7 +5,10 @@
 //! sources and the built-in well-known types), resolves every name with protobuf's
 //! scoping rules, checks protoc's rules, interprets options (custom options included),
 //! and hands back a [`Schema`]: the model `bijoubuf-codegen` reads. The same schema
-//! converts to a `prost_types::FileDescriptorSet` with source-code info.
+//! converts to a `FileDescriptorSet` with source-code info: encoded with every option,
+//! custom options included, as protoc writes it
+//! ([`Schema::encode_file_descriptor_set`]), or as `prost_types` messages, which cannot
+//! hold custom options ([`Schema::file_descriptor_set`]).
 //!
 //! All errors of a compilation are collected into [`Diagnostics`], each with a file,
 //! span, message, labels and help, renderable with miette. Lint warnings (naming
@@ -36,6 +39,8 @@
 //! assert_eq!(order.fields[2].ty, FieldType::Message("google.protobuf.Timestamp".into()));
 //! let fds = compiled.schema.file_descriptor_set();
 //! assert_eq!(fds.file.len(), 1);
+//! let bytes = compiled.schema.encode_file_descriptor_set();
+//! assert!(!bytes.is_empty());
 //! # Ok(()) }
 //! ```
 

@@ -542,6 +542,9 @@ pub struct MethodDef {
     pub span: Span,
     #[serde(skip)]
     pub(crate) encoded_options: Vec<u8>,
+    /// Written with a `{ … }` body: the descriptor then carries an options message.
+    #[serde(skip)]
+    pub(crate) has_body: bool,
 }
 
 /// A service (kept for descriptors; bijoubuf generates no service code).

@@ -86,13 +86,16 @@ impl Index {
     /// Owned facts about the messages options can reach: the `*Options` messages and, through
     /// extensions and message-typed fields, everything custom option values may contain.
     /// (Owned so the model can be updated while the index is read.)
-    fn build(files: &[FileDef]) -> Self {
+    fn build(files: &[FileDef], every_message: bool) -> Self {
         let mut all = All::default();
         for f in files {
             all.add(&f.messages, &f.enums, &f.extensions);
         }
         let mut ix = Index::default();
         let mut queue: Vec<&str> = TARGETS.iter().map(|t| t.message()).collect();
+        if every_message {
+            queue.extend(all.messages.keys());
+        }
         let mut enums: Vec<&str> = Vec::new();
 
         for x in &all.extensions {
@@ -209,7 +212,8 @@ pub(crate) fn interpret(
     models: &mut [FileDef],
     syms: &Symbols,
 ) -> Vec<Diagnostic> {
-    let index = Index::build(models);
+    let any = files.iter().any(|f| walk::expands_any(&f.ast));
+    let index = Index::build(models, any);
     let mut errors = Vec::new();
     for (fi, (file, model)) in files.iter().zip(models.iter_mut()).enumerate() {
         let mut it = Interpreter {
@@ -251,6 +255,9 @@ impl Interpreter<'_> {
             return (defs, bytes);
         }
         let mut set: HashMap<Vec<u32>, Span> = HashMap::new();
+        // Strict prefixes of the paths set so far: a message already filled in by
+        // `(a).b = …` cannot then be set whole (protoc: "already set").
+        let mut parents: HashMap<Vec<u32>, Span> = HashMap::new();
         for stmt in stmts {
             let first = &stmt.name[0];
             let pseudo =
@@ -268,6 +275,25 @@ impl Interpreter<'_> {
                     )
                     .with_label(prev, "first set here");
                     continue;
+                }
+                if let Some(prev) = parents.get(&path) {
+                    let prev = *prev;
+                    self.err(
+                        "duplicate-option",
+                        stmt.span,
+                        format!(
+                            "option {:?} is set whole after one of its fields was set",
+                            def.name
+                        ),
+                    )
+                    .with_label(prev, "a field of it set here")
+                    .with_help(
+                        "set all of its fields in one `{ … }` value, or each by its own path",
+                    );
+                    continue;
+                }
+                for n in 1..path.len() {
+                    parents.entry(path[..n].to_vec()).or_insert(stmt.span);
                 }
                 let mut def = def;
                 if repeated {
@@ -337,7 +363,7 @@ impl Interpreter<'_> {
             chain.push(field);
         }
         let last = chain.last()?.clone();
-        let (value, payload) = self.value(scope, &last, &stmt.value)?;
+        let (value, payload) = self.value(scope, &last, &stmt.value, false)?;
         let mut rec = Vec::new();
         record(last.number, wire_type(&last.ty), &payload, &mut rec);
         for f in chain.iter().rev().skip(1) {
@@ -416,11 +442,13 @@ impl Interpreter<'_> {
     }
 
     /// Type-checks a value for `field`; returns it and its encoded payload (no key).
+    /// `nested` values sit inside an aggregate, where protoc's text-format rules apply.
     fn value(
         &mut self,
         scope: &str,
         field: &FieldInfo,
         v: &Value,
+        nested: bool,
     ) -> Option<(OptionValue, Vec<u8>)> {
         let mut out = Vec::new();
         let bad = |this: &mut Self, expected: String| {
@@ -454,7 +482,24 @@ impl Interpreter<'_> {
                 }
                 match s {
                     Double | Float => {
-                        let Some(f) = float_of(v) else {
+                        let f = match &v.kind {
+                            // Text format: `inf`, `infinity`, `nan` in any case.
+                            ValueKind::Ident(w) if nested => {
+                                match w.to_ascii_lowercase().as_str() {
+                                    "inf" | "infinity" => Some(f64::INFINITY),
+                                    "nan" => Some(f64::NAN),
+                                    _ => None,
+                                }
+                            }
+                            // protoc's .proto parser: only `inf` and `nan`.
+                            ValueKind::Ident(w) if w != "inf" && w != "nan" => None,
+                            // Text format reads floating-point fields in decimal only.
+                            ValueKind::Int { decimal: false, .. } if nested => {
+                                return bad(self, "a decimal number (not hex or octal)".into());
+                            }
+                            _ => float_of(v),
+                        };
+                        let Some(f) = f else {
                             return bad(self, "a number".into());
                         };
                         if *s == Double {
@@ -465,15 +510,34 @@ impl Interpreter<'_> {
                         Some((OptionValue::Float(f), out))
                     }
                     Bool => {
-                        let b = match &v.kind {
-                            ValueKind::Ident(w) if matches!(w.as_str(), "true" | "True" | "t") => {
+                        let b = match (&v.kind, nested) {
+                            (ValueKind::Ident(w), false) if w == "true" => true,
+                            (ValueKind::Ident(w), false) if w == "false" => false,
+                            (ValueKind::Ident(w), false) if w == "True" || w == "False" => {
+                                return bad(
+                                    self,
+                                    "`true` or `false` (text format's `True` and `False` are taken only inside `{ … }`)".into(),
+                                );
+                            }
+                            // Text format also takes `True`, `t`, `1` and their opposites.
+                            (ValueKind::Ident(w), true)
+                                if matches!(w.as_str(), "true" | "True" | "t") =>
+                            {
                                 true
                             }
-                            ValueKind::Ident(w)
+                            (ValueKind::Ident(w), true)
                                 if matches!(w.as_str(), "false" | "False" | "f") =>
                             {
                                 false
                             }
+                            (
+                                ValueKind::Int {
+                                    negative: false,
+                                    magnitude: m @ (0 | 1),
+                                    ..
+                                },
+                                true,
+                            ) => *m == 1,
                             _ => return bad(self, "`true` or `false`".into()),
                         };
                         out.push(u8::from(b));
@@ -497,6 +561,9 @@ impl Interpreter<'_> {
                 let values = self.index.enums.get(e).cloned().unwrap_or_default();
                 let found = match &v.kind {
                     ValueKind::Ident(w) => values.iter().find(|(n, _)| n == w).cloned(),
+                    // Text format also takes a value's number.
+                    ValueKind::Int { .. } if nested => int_of(v)
+                        .and_then(|i| values.iter().find(|(_, n)| i128::from(*n) == i).cloned()),
                     _ => None,
                 };
                 let Some((name, number)) = found else {
@@ -512,6 +579,12 @@ impl Interpreter<'_> {
                 let mut set = Vec::new();
                 let mut seen: HashMap<u32, Span> = HashMap::new();
                 for af in fields {
+                    if af.is_extension && af.name.contains('/') {
+                        let (val, payload) = self.any(scope, m, af, fields.len())?;
+                        out.extend_from_slice(&payload);
+                        set.push((format!("[{}]", af.name), val));
+                        continue;
+                    }
                     let sub = if af.is_extension {
                         self.extension(scope, &af.name, af.name_span, m)?
                     } else {
@@ -562,7 +635,7 @@ impl Interpreter<'_> {
                     };
                     let mut vals = Vec::new();
                     for item in items {
-                        let (val, payload) = self.value(scope, &sub, item)?;
+                        let (val, payload) = self.value(scope, &sub, item, true)?;
                         record(sub.number, wire_type(&sub.ty), &payload, &mut out);
                         vals.push(val);
                     }
@@ -573,8 +646,117 @@ impl Interpreter<'_> {
                     };
                     set.push((label, value));
                 }
-                Some((OptionValue::Message(set), out))
+                // Fields in field-number order, as protoc writes the parsed message.
+                Some((OptionValue::Message(set), sort_records(&out)))
             }
         }
     }
+
+    /// `[type.googleapis.com/pkg.Msg] { … }` inside a `google.protobuf.Any` (`of`): the
+    /// message, encoded, becomes the Any's `value`, and the URL its `type_url`.
+    fn any(
+        &mut self,
+        scope: &str,
+        of: &str,
+        af: &crate::ast::AggregateField,
+        fields_in_any: usize,
+    ) -> Option<(OptionValue, Vec<u8>)> {
+        if of != "google.protobuf.Any" {
+            self.err(
+                "invalid-option-value",
+                af.name_span,
+                format!(
+                    "[{}] expands a google.protobuf.Any, but this is a {of}",
+                    af.name
+                ),
+            );
+            return None;
+        }
+        if fields_in_any != 1 {
+            self.err(
+                "invalid-option-value",
+                af.name_span,
+                "an expanded google.protobuf.Any holds nothing else",
+            );
+            return None;
+        }
+        let type_name = af.name.rsplit('/').next().unwrap_or_default();
+        if !self.index.messages.contains_key(type_name) {
+            self.err(
+                "unknown-option",
+                af.name_span,
+                format!("{type_name:?} in [{}] is not a message known here", af.name),
+            )
+            .with_help("import the file that declares it");
+            return None;
+        }
+        let inner = FieldInfo {
+            name: af.name.clone(),
+            number: 2,
+            repeated: false,
+            ty: FieldType::Message(type_name.to_string()),
+            extendee: None,
+        };
+        let (val, payload) = self.value(scope, &inner, &af.value, true)?;
+        let mut out = Vec::new();
+        record(1, 2, af.name.as_bytes(), &mut out);
+        record(2, 2, &payload, &mut out);
+        Some((val, out))
+    }
+}
+
+/// Reads one record of `bytes` at `at`: (field number, end of the record).
+fn next_record(bytes: &[u8], at: usize) -> Option<(u32, usize)> {
+    let mut i = at;
+    let mut varint = || -> Option<u64> {
+        let mut v = 0u64;
+        for shift in (0..64).step_by(7) {
+            let b = *bytes.get(i)?;
+            i += 1;
+            v |= u64::from(b & 0x7f) << shift;
+            if b < 0x80 {
+                return Some(v);
+            }
+        }
+        None
+    };
+    let key = varint()?;
+    let len = match key & 7 {
+        0 => {
+            varint()?;
+            0
+        }
+        1 => 8,
+        2 => usize::try_from(varint()?).ok()?,
+        5 => 4,
+        _ => return None,
+    };
+    let number = u32::try_from(key >> 3).ok()?;
+    let end = i.checked_add(len)?;
+    (end <= bytes.len()).then_some((number, end))
+}
+
+/// Encoded fields in field-number order, as protoc writes a message (a stable sort, so
+/// the items of a repeated field keep their order). Written by this module, the bytes
+/// are whole records; anything else is kept, as is, at the end.
+pub(crate) fn sort_records(bytes: &[u8]) -> Vec<u8> {
+    let mut records = Vec::new();
+    let mut at = 0;
+    while at < bytes.len() {
+        let Some((number, end)) = next_record(bytes, at) else {
+            records.push((u32::MAX, at, bytes.len()));
+            break;
+        };
+        records.push((number, at, end));
+        at = end;
+    }
+    if records.windows(2).all(|w| w[0].0 <= w[1].0) {
+        return bytes.to_vec();
+    }
+    records.sort_by_key(|r| r.0);
+    let mut out = Vec::with_capacity(bytes.len());
+    for (_, start, end) in records {
+        out.extend_from_slice(&bytes[start..end]);
+    }
+    out
 }

@@ -83,6 +83,7 @@ pub(crate) fn int_of(v: &Value) -> Option<i128> {
         ValueKind::Int {
             negative,
             magnitude,
+            ..
         } => {
             let m = i128::from(magnitude);
             Some(if negative { -m } else { m })
@@ -95,6 +96,12 @@ pub(crate) fn int_of(v: &Value) -> Option<i128> {
 pub(crate) fn float_of(v: &Value) -> Option<f64> {
     match &v.kind {
         ValueKind::Float(f) => Some(*f),
+        // `-0` is negative zero, as protoc reads it ("-0" in descriptors).
+        ValueKind::Int {
+            negative: true,
+            magnitude: 0,
+            ..
+        } => Some(-0.0),
         ValueKind::Int { .. } => int_of(v).map(|i| i as f64),
         ValueKind::Ident(w) if w == "inf" || w == "infinity" => Some(f64::INFINITY),
         ValueKind::Ident(w) if w == "nan" => Some(f64::NAN),
@@ -120,8 +127,8 @@ pub(crate) fn scalar_default(t: ScalarType, v: &Value) -> Result<String, String>
     if let Some((lo, hi)) = int_range(t) {
         return match int_of(v) {
             Some(i) if i >= lo && i <= hi => Ok(i.to_string()),
-            Some(_) => Err(format!("an integer in {lo}..={hi} for {}", t.keyword())),
-            None => Err(format!("an integer for {}", t.keyword())),
+            // Also a decimal literal past 64 bits, which the parser reads as a double.
+            _ => Err(format!("an integer in {lo}..={hi} for {}", t.keyword())),
         };
     }
     match t {

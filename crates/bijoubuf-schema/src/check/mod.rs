@@ -686,6 +686,7 @@ impl Checker<'_> {
                     comments: m.comments.clone(),
                     span: m.span,
                     encoded_options: Vec::new(),
+                    has_body: m.has_body,
                 }
             })
             .collect();

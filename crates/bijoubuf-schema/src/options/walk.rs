@@ -98,3 +98,44 @@ impl FieldDef {
         self.encoded_options = bytes;
     }
 }
+
+/// Whether any option value of the file expands a `google.protobuf.Any`
+/// (`[type.googleapis.com/pkg.Msg] { … }`): its message may be one no option otherwise
+/// reaches, so the index then takes in every message.
+pub(super) fn expands_any(file: &ast::File) -> bool {
+    fn value(v: &ast::Value) -> bool {
+        match &v.kind {
+            ast::ValueKind::Aggregate(fields) => fields
+                .iter()
+                .any(|f| (f.is_extension && f.name.contains('/')) || value(&f.value)),
+            ast::ValueKind::List(items) => items.iter().any(value),
+            _ => false,
+        }
+    }
+    fn stmts(s: &[ast::OptionStmt]) -> bool {
+        s.iter().any(|o| value(&o.value))
+    }
+    fn fields(fs: &[ast::Field]) -> bool {
+        fs.iter().any(|f| stmts(&f.options))
+    }
+    fn enumeration(e: &ast::Enum) -> bool {
+        stmts(&e.options) || e.values.iter().any(|v| stmts(&v.options))
+    }
+    fn message(m: &ast::Message) -> bool {
+        stmts(&m.options)
+            || fields(&m.fields)
+            || m.oneofs.iter().any(|o| stmts(&o.options))
+            || m.extension_ranges.iter().any(|r| stmts(&r.options))
+            || m.extends.iter().any(|x| fields(&x.fields))
+            || m.enums.iter().any(enumeration)
+            || m.messages.iter().any(message)
+    }
+    stmts(&file.options)
+        || file.messages.iter().any(message)
+        || file.enums.iter().any(enumeration)
+        || file.extends.iter().any(|x| fields(&x.fields))
+        || file
+            .services
+            .iter()
+            .any(|s| stmts(&s.options) || s.methods.iter().any(|m| stmts(&m.options)))
+}

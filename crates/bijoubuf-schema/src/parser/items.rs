@@ -480,7 +480,8 @@ impl Parser<'_> {
         }
         let (output, output_stream) = self.method_type()?;
         let mut options = Vec::new();
-        if self.eat_sym('{') {
+        let has_body = self.eat_sym('{');
+        if has_body {
             self.trailing(&mut comments);
             loop {
                 if self.eat_sym('}') {
@@ -511,6 +512,7 @@ impl Parser<'_> {
             output,
             output_stream,
             options,
+            has_body,
             span: start.to(self.prev_span()),
             comments,
         })

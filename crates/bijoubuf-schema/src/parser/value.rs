@@ -48,6 +48,12 @@ impl Parser<'_> {
 
     /// A constant; `{…}` aggregates are allowed where `aggregates` is true.
     pub(crate) fn value(&mut self, aggregates: bool) -> PResult<Value> {
+        self.value_at(aggregates, false)
+    }
+
+    /// A constant, `nested` inside an aggregate (text format), where protoc's text-format
+    /// parser takes over from its .proto parser.
+    fn value_at(&mut self, aggregates: bool, nested: bool) -> PResult<Value> {
         let start = self.peek().span;
         if self.at_sym('-') || self.at_sym('+') {
             let negative = self.at_sym('-');
@@ -55,17 +61,25 @@ impl Parser<'_> {
             let v = self.number_or_word()?;
             let span = start.to(v.span);
             let kind = match (v.kind, negative) {
-                (ValueKind::Int { magnitude, .. }, _) => ValueKind::Int {
+                (
+                    ValueKind::Int {
+                        magnitude, decimal, ..
+                    },
+                    _,
+                ) => ValueKind::Int {
                     negative,
                     magnitude,
+                    decimal,
                 },
                 (ValueKind::Float(f), true) => ValueKind::Float(-f),
                 (ValueKind::Float(f), false) => ValueKind::Float(f),
-                (ValueKind::Ident(w), _) if w == "inf" || w == "nan" || w == "infinity" => {
-                    let f = if w == "nan" { f64::NAN } else { f64::INFINITY };
-                    ValueKind::Float(if negative { -f } else { f })
-                }
-                _ => return Err(self.error(span, "expected a number after the sign")),
+                // protoc's .proto parser takes `inf` and `nan` after a sign; text format
+                // also `infinity`, in any case.
+                (ValueKind::Ident(w), _) => match special_float(&w, nested) {
+                    Some(f) => ValueKind::Float(if negative { -f } else { f }),
+                    None => return Err(self.after_sign(span)),
+                },
+                _ => return Err(self.after_sign(span)),
             };
             return Ok(Value { kind, span });
         }
@@ -77,8 +91,9 @@ impl Parser<'_> {
                     span,
                 })
             }
-            Tok::Sym('{') if aggregates => self.aggregate('}'),
-            Tok::Sym('<') if aggregates => self.aggregate('>'),
+            Tok::Sym('{') if aggregates => self.aggregate('}', nested),
+            // protoc takes `<…>` only inside an aggregate.
+            Tok::Sym('<') if aggregates && nested => self.aggregate('>', nested),
             _ => self.number_or_word(),
         }
     }
@@ -89,12 +104,20 @@ impl Parser<'_> {
         match t.tok {
             Tok::Int => {
                 self.bump();
+                let decimal = !text.starts_with('0') || text == "0";
                 match int_value(text) {
                     Some(magnitude) => Ok(Value {
                         kind: ValueKind::Int {
                             negative: false,
                             magnitude,
+                            decimal,
                         },
+                        span: t.span,
+                    }),
+                    // protoc reads a decimal integer past 64 bits as a floating-point
+                    // number (it is then an error for any integer type).
+                    None if decimal && text.bytes().all(|b| b.is_ascii_digit()) => Ok(Value {
+                        kind: ValueKind::Float(text.parse().unwrap_or(f64::INFINITY)),
                         span: t.span,
                     }),
                     None => Err(self.error(
@@ -125,19 +148,34 @@ impl Parser<'_> {
     }
 
     /// Text format: `{ name: value name { … } [ext.name]: value list: [1, 2] }`.
-    fn aggregate(&mut self, close: char) -> PResult<Value> {
+    fn aggregate(&mut self, close: char, nested: bool) -> PResult<Value> {
         self.enter()?;
-        let r = self.aggregate_inner(close);
+        let r = self.aggregate_inner(close, nested);
         self.leave();
         r
     }
 
-    fn aggregate_inner(&mut self, close: char) -> PResult<Value> {
+    fn aggregate_inner(&mut self, close: char, nested: bool) -> PResult<Value> {
         let start = self.bump().span;
         let mut fields = Vec::new();
         while !self.eat_sym(close) {
             if self.at_eof() {
                 return Err(self.expected(&format!("`{close}`")));
+            }
+            if self.at_sym('#') {
+                // protoc hands the text of a top-level aggregate to its text-format
+                // parser with the line breaks gone, so a `#` comment runs to the end of
+                // the value: fields after it are ignored; inside a nested message the
+                // comment swallows the closing brace, which protoc refuses.
+                let hash = self.peek().span;
+                if nested {
+                    return Err(self.error(
+                        hash,
+                        "a `#` comment inside an option value runs to the end of the value, so this message is never closed",
+                    ));
+                }
+                self.skip_comment_to_close()?;
+                break;
             }
             let (name, is_extension, name_span) = if self.at_sym('[') {
                 let open = self.bump().span;
@@ -159,8 +197,13 @@ impl Parser<'_> {
                 self.list()?
             } else if !(has_colon || self.at_sym('{') || self.at_sym('<')) {
                 return Err(self.expected("`:` or `{`"));
+            } else if self.at_sym('#') {
+                return Err(self.error(
+                    self.peek().span,
+                    "a `#` comment inside an option value runs to the end of the value, so this field has no value",
+                ));
             } else {
-                self.value(true)?
+                self.value_at(true, true)?
             };
             fields.push(AggregateField {
                 name,
@@ -183,7 +226,13 @@ impl Parser<'_> {
         let mut items = Vec::new();
         if !self.eat_sym(']') {
             loop {
-                items.push(self.value(true)?);
+                if self.at_sym('#') {
+                    return Err(self.error(
+                        self.peek().span,
+                        "a `#` comment inside an option value runs to the end of the value, so this list is never closed",
+                    ));
+                }
+                items.push(self.value_at(true, true)?);
                 if self.eat_sym(']') {
                     break;
                 }
@@ -194,6 +243,48 @@ impl Parser<'_> {
             kind: ValueKind::List(items),
             span: start.to(self.prev_span()),
         })
+    }
+}
+
+/// `inf`, `nan` (and, in text format, `infinity`, in any case).
+fn special_float(word: &str, text_format: bool) -> Option<f64> {
+    let w = if text_format {
+        word.to_ascii_lowercase()
+    } else {
+        word.to_string()
+    };
+    match w.as_str() {
+        "inf" => Some(f64::INFINITY),
+        "infinity" if text_format => Some(f64::INFINITY),
+        "nan" => Some(f64::NAN),
+        _ => None,
+    }
+}
+
+impl Parser<'_> {
+    fn after_sign(&mut self, span: crate::span::Span) -> super::Recorded {
+        self.error(span, "expected a number, `inf` or `nan` after the sign")
+    }
+
+    /// Skips the tokens of a `#` comment up to the `}` that ends the top-level aggregate
+    /// (braces inside still have to balance, as protoc's .proto parser counts them).
+    fn skip_comment_to_close(&mut self) -> PResult<()> {
+        let mut depth = 0usize;
+        loop {
+            if self.at_eof() {
+                return Err(self.expected("`}`"));
+            }
+            if self.at_sym('{') {
+                depth += 1;
+            } else if self.at_sym('}') {
+                if depth == 0 {
+                    self.bump();
+                    return Ok(());
+                }
+                depth -= 1;
+            }
+            self.bump();
+        }
     }
 }
 
