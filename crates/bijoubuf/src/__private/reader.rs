@@ -481,10 +481,7 @@ impl<'a> Reader<'a> {
         } else {
             M::__decode(self)
         };
-        debug_assert!(
-            m.is_err() || (self.pos == self.end() && self.next == NONE),
-            "generated __decode must call finish()"
-        );
+        let m = self.consumed(m);
         self.depth -= 1;
         self.cur = outer;
         self.prev = outer_prev;
@@ -507,7 +504,34 @@ impl<'a> Reader<'a> {
     /// `M::NAME`.
     pub(crate) fn top<M: Message>(&mut self) -> Result<M, DecodeError> {
         self.keep = self.preserve && M::KEEPS_UNKNOWN_FIELDS;
-        M::__decode(self).map_err(|e| e.in_message(M::NAME))
+        let m = M::__decode(self);
+        self.consumed(m).map_err(|e| e.in_message(M::NAME))
+    }
+
+    /// A message's `__decode` result, refused when records of the message are left
+    /// unread. Generated code ends with [`finish`](Self::finish), which disposes of every
+    /// record it did not ask for; a hand-written `Message` that forgets it, or asks for
+    /// a field after it, would otherwise accept bytes it never looked at. The first
+    /// record left is refused as `unknown-field` (SPEC §8.1), in every mode: the message
+    /// did not ask for it and has not kept it.
+    #[inline(always)]
+    fn consumed<M>(&mut self, m: Result<M, DecodeError>) -> Result<M, DecodeError> {
+        if m.is_err() || (self.next == NONE && self.pos >= self.end()) {
+            return m;
+        }
+        Err(self.unread())
+    }
+
+    /// The error for [`consumed`](Self::consumed): the first record left, refused.
+    #[cold]
+    #[inline(never)]
+    fn unread(&mut self) -> DecodeError {
+        self.keep = false;
+        match self.finish_unknown() {
+            Err(e) => e,
+            // Unreachable: a record is left and `keep` is off, so disposing of it fails.
+            Ok(_) => DecodeError::new(ErrorKind::UnknownField, self.pos),
+        }
     }
 
     // ----- field shapes generated code calls (SPEC §5, §6) -----
@@ -632,18 +656,25 @@ impl<'a> Reader<'a> {
         };
         let outer = self.cur;
         self.bound(run_end);
-        // A fixed-width run's count is exact and paid for by the bytes it spans.
-        let mut out = match (C::FIXED, C::WIRE) {
-            (Some(w), _) => Vec::with_capacity((run_end - self.pos) / w),
+        let run_len = run_end - self.pos;
+        let count = match (C::FIXED, C::WIRE) {
+            // A fixed-width run's count is exact.
+            (Some(w), _) => run_len / w,
             // Strings, bytes and messages: count the length prefixes first so the vector
             // is allocated once; every element costs at least one input byte.
-            (None, WireType::Len) => Vec::with_capacity(self.count_len_elements(run_end)),
+            (None, WireType::Len) => self.count_len_elements(run_end),
             // Varints: every element takes one to nine bytes, so one slot per byte of the
             // run always suffices: one allocation, no regrowth, no counting pass over the
             // tags. A run of mostly long values gives the excess back below.
-            _ => Vec::with_capacity(run_end - self.pos),
+            _ => run_len,
         };
-        if let Err(e) = C::read_run(self, &mut out) {
+        let mut out = Vec::with_capacity(first_capacity::<C::Value>(count, run_len));
+        let read = if C::FIXED.is_none() && matches!(C::WIRE, WireType::Len) {
+            self.len_run::<C>(&mut out, count)
+        } else {
+            C::read_run(self, &mut out)
+        };
+        if let Err(e) = read {
             return Err(e.push(PathSegment::Index(out.len())).in_field(name));
         }
         if out.capacity() > SLACK * out.len() {
@@ -651,6 +682,24 @@ impl<'a> Reader<'a> {
         }
         self.cur = outer;
         Ok(out)
+    }
+
+    /// The elements of a run of length-prefixed elements, up to the bound: at most `count`
+    /// (the counted number), the vector growing toward it as checked elements arrive
+    /// (see [`first_capacity`]). On error, `out.len()` is the failing element's index.
+    #[inline(always)]
+    fn len_run<C: Codec>(
+        &mut self,
+        out: &mut Vec<C::Value>,
+        count: usize,
+    ) -> Result<(), DecodeError> {
+        while !self.at_end() {
+            // Read first: an element that fails costs no room.
+            let v = C::read(self)?;
+            room(out, count);
+            out.push(v);
+        }
+        Ok(())
     }
 
     /// How many length-prefixed elements `pos..run_end` holds, at most; a malformed run
@@ -755,13 +804,51 @@ impl<'a> Reader<'a> {
         name: &'static str,
         count: usize,
     ) -> Result<BTreeMap<K::Value, V::Value>, DecodeError> {
-        let mut entries: Vec<(K::Value, V::Value)> = Vec::with_capacity(count);
+        let run_len = run_end - self.pos;
+        let mut entries: Vec<(K::Value, V::Value)> =
+            Vec::with_capacity(first_capacity::<(K::Value, V::Value)>(count, run_len));
         while self.pos < run_end {
             let e = self.map_entry::<K, V>(name, entries.last().map(|(k, _)| k))?;
+            room(&mut entries, count);
             entries.push(e);
         }
         Ok(entries.into_iter().collect())
     }
+}
+
+/// Bytes of vector a run may reserve per byte of its content before any of its elements
+/// has been checked (SPEC §9.4).
+const RESERVE_PER_BYTE: usize = 16;
+
+/// The first reservation for a run of at most `count` elements of type `T` spanning
+/// `run_len` input bytes: all of them when that is at most [`RESERVE_PER_BYTE`] bytes per
+/// input byte (every scalar: `count` is at most `run_len` and a scalar is at most eight
+/// bytes), else as many as that budget holds (but one at least). The count is taken before
+/// any element is checked, so a run of elements wider in memory than on the wire (empty
+/// messages, empty strings) would otherwise reserve `count × size_of::<T>()` for an input
+/// whose first element is bad; past the budget the vector grows as checked elements
+/// arrive, so what it holds is what the input has shown to be there.
+#[inline(always)]
+fn first_capacity<T>(count: usize, run_len: usize) -> usize {
+    let budget = run_len.saturating_mul(RESERVE_PER_BYTE) / core::mem::size_of::<T>().max(1);
+    count.min(budget.max(1))
+}
+
+/// Room for one more element in `out`, a vector for at most `count` elements: when it is
+/// full, it grows by its length (doubling, so pushes stay amortized O(1)) but never past
+/// `count`, so a run read to its end leaves no spare slots.
+#[inline(always)]
+fn room<T>(out: &mut Vec<T>, count: usize) {
+    if out.len() == out.capacity() {
+        grow(out, count);
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn grow<T>(out: &mut Vec<T>, count: usize) {
+    let len = out.len();
+    out.reserve_exact(len.min(count.saturating_sub(len)).max(1));
 }
 
 /// Maps with up to this many entries are built by inserting into the tree directly.
