@@ -481,7 +481,10 @@ impl<'a> Reader<'a> {
         } else {
             M::__decode(self)
         };
-        let m = self.consumed(m);
+        if m.is_ok() && !self.all_read() {
+            // The message is dropped: the decode ends here.
+            return Err(self.unread());
+        }
         self.depth -= 1;
         self.cur = outer;
         self.prev = outer_prev;
@@ -505,24 +508,26 @@ impl<'a> Reader<'a> {
     pub(crate) fn top<M: Message>(&mut self) -> Result<M, DecodeError> {
         self.keep = self.preserve && M::KEEPS_UNKNOWN_FIELDS;
         let m = M::__decode(self);
-        self.consumed(m).map_err(|e| e.in_message(M::NAME))
-    }
-
-    /// A message's `__decode` result, refused when records of the message are left
-    /// unread. Generated code ends with [`finish`](Self::finish), which disposes of every
-    /// record it did not ask for; a hand-written `Message` that forgets it, or asks for
-    /// a field after it, would otherwise accept bytes it never looked at. The first
-    /// record left is refused as `unknown-field` (SPEC §8.1), in every mode: the message
-    /// did not ask for it and has not kept it.
-    #[inline(always)]
-    fn consumed<M>(&mut self, m: Result<M, DecodeError>) -> Result<M, DecodeError> {
-        if m.is_err() || (self.next == NONE && self.pos >= self.end()) {
-            return m;
+        if m.is_ok() && !self.all_read() {
+            return Err(self.unread().in_message(M::NAME));
         }
-        Err(self.unread())
+        m.map_err(|e| e.in_message(M::NAME))
     }
 
-    /// The error for [`consumed`](Self::consumed): the first record left, refused.
+    /// True when every record of the current message has been handed out or disposed
+    /// of. Generated code ends `__decode` with [`finish`](Self::finish), which disposes of
+    /// every record it did not ask for; a hand-written `Message` that forgets it, or asks
+    /// for a field after it, would otherwise accept bytes it never looked at, so
+    /// [`top`](Self::top) and [`nested`](Self::nested) check this after every message, in
+    /// every build.
+    #[inline(always)]
+    fn all_read(&self) -> bool {
+        self.next == NONE && self.pos >= self.end()
+    }
+
+    /// The error for a message that left records unread (see [`all_read`](Self::all_read)):
+    /// the first record left is refused as `unknown-field` (SPEC §8.1), in every mode: the
+    /// message did not ask for it and has not kept it.
     #[cold]
     #[inline(never)]
     fn unread(&mut self) -> DecodeError {
@@ -694,10 +699,14 @@ impl<'a> Reader<'a> {
         count: usize,
     ) -> Result<(), DecodeError> {
         while !self.at_end() {
-            // Read first: an element that fails costs no room.
-            let v = C::read(self)?;
-            room(out, count);
-            out.push(v);
+            // Grown only when full after `capacity` checked elements (the first
+            // reservation holds one at least when the count is not 0), and only toward
+            // the count; past it, `push` grows by itself. The element is read straight
+            // into the push: a temporary would copy every message element once more.
+            if out.len() == out.capacity() && out.len() < count {
+                grow(out, count);
+            }
+            out.push(C::read(self)?);
         }
         Ok(())
     }
@@ -809,7 +818,9 @@ impl<'a> Reader<'a> {
             Vec::with_capacity(first_capacity::<(K::Value, V::Value)>(count, run_len));
         while self.pos < run_end {
             let e = self.map_entry::<K, V>(name, entries.last().map(|(k, _)| k))?;
-            room(&mut entries, count);
+            if entries.len() == entries.capacity() && entries.len() < count {
+                grow(&mut entries, count);
+            }
             entries.push(e);
         }
         Ok(entries.into_iter().collect())
@@ -834,16 +845,9 @@ fn first_capacity<T>(count: usize, run_len: usize) -> usize {
     count.min(budget.max(1))
 }
 
-/// Room for one more element in `out`, a vector for at most `count` elements: when it is
-/// full, it grows by its length (doubling, so pushes stay amortized O(1)) but never past
-/// `count`, so a run read to its end leaves no spare slots.
-#[inline(always)]
-fn room<T>(out: &mut Vec<T>, count: usize) {
-    if out.len() == out.capacity() {
-        grow(out, count);
-    }
-}
-
+/// Room for more elements in the full vector `out`, which holds fewer than the `count`
+/// counted: it grows by its length (doubling, so pushes stay amortized O(1)) but never
+/// past `count`, so a run read to its end leaves no spare slots.
 #[cold]
 #[inline(never)]
 fn grow<T>(out: &mut Vec<T>, count: usize) {

@@ -166,7 +166,9 @@ impl<'v, T: Table> Sizer<'v, T> {
     }
 
     /// This pass for a message without unknown records: the same field calls, with no
-    /// unknown records to interleave between them.
+    /// unknown records to interleave between them. For generated code only: these calls
+    /// do not check that field numbers ascend (generated code fixes the order when it is
+    /// generated); a hand-written `Message` uses the checked calls on `self`.
     #[inline(always)]
     pub fn plain(&mut self) -> Plain<'_, 'v, T> {
         Plain(self)
@@ -207,10 +209,12 @@ impl<'v, T: Table> Sizer<'v, T> {
         {
             n = self.unknown_below(number);
         }
-        // SPEC §4.1, §4.3: only an ascending number in range has a delta key. Generated
-        // code writes its fields in ascending order; a hand-written `Message` may not, and
-        // its bytes would decode as some other field (or not at all).
-        if number <= self.prev || number > MAX_FIELD_NUMBER {
+        // SPEC §4.1, §4.3: only an ascending number in range has a delta key. A
+        // hand-written `Message` may write its fields in another order, and its bytes
+        // would decode as some other field (or not at all). The `PLAIN` calls are the
+        // fast path of generated code, whose order is fixed when it is generated: the
+        // check there cost 5-11 % of encode instructions on the message benchmarks.
+        if !PLAIN && (number <= self.prev || number > MAX_FIELD_NUMBER) {
             self.fail(EncodeErrorKind::FieldOrder);
         }
         let delta = number.wrapping_sub(self.prev).wrapping_sub(1);

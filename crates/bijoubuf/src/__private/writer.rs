@@ -308,8 +308,9 @@ impl<'o, 'v> Writer<'o, 'v> {
             self.unknown_below(number);
         }
         // SPEC §4.1, §4.3: the size pass refuses a number not above the previous one, but
-        // a hand-written `Message` may write in another order than it sized.
-        if number <= self.prev || number > MAX_FIELD_NUMBER {
+        // a hand-written `Message` may write in another order than it sized. Not checked
+        // on the `PLAIN` path, as in the size pass.
+        if !PLAIN && (number <= self.prev || number > MAX_FIELD_NUMBER) {
             self.disorder = true;
         }
         let delta = number.wrapping_sub(self.prev).wrapping_sub(1);
@@ -477,7 +478,9 @@ impl<'o, 'v> Writer<'o, 'v> {
     }
 
     /// This pass for a message without unknown records: the same field calls, with no
-    /// unknown records to interleave between them.
+    /// unknown records to interleave between them. For generated code only: these calls
+    /// do not check that field numbers ascend (generated code fixes the order when it is
+    /// generated); a hand-written `Message` uses the checked calls on `self`.
     #[inline(always)]
     pub fn plain(&mut self) -> PlainWriter<'_, 'o, 'v> {
         PlainWriter(self)
