@@ -15,8 +15,10 @@
 //!   pass fills a buffer of exactly [`Message::encoded_len`] bytes (see
 //!   [`__private`]'s writer docs for why).
 //! - **Bounded.** No panic on any input; a length is checked against the remaining bytes
-//!   before anything is allocated; nesting is limited ([`DEFAULT_MAX_DEPTH`]) on both
-//!   sides.
+//!   before anything is allocated, and a repeated or map run reserves at most 16 bytes
+//!   per byte of its content before its elements are checked; nesting is limited
+//!   ([`DEFAULT_MAX_DEPTH`], configurable up to [`MAX_DEPTH_LIMIT`]) on both sides, with
+//!   [`DecodeOptions`] and [`EncodeOptions`].
 //! - `no_std` + `alloc`; the `std` feature (default) adds nothing the runtime needs.
 //!
 //! # Encoding in linear time

@@ -469,7 +469,7 @@ impl<'a> Reader<'a> {
         // The result is passed through as is (an error ends the whole decode, so the
         // restores below are then merely harmless): unwrapping and rewrapping it would
         // copy the message once more.
-        let m = if self.preserve {
+        let mut m = if self.preserve {
             // Only a preserving decode has unknown-field state to set aside.
             let outer_unknown = core::mem::take(&mut self.unknown);
             let outer_keep = self.keep;
@@ -482,8 +482,10 @@ impl<'a> Reader<'a> {
             M::__decode(self)
         };
         if m.is_ok() && !self.all_read() {
-            // The message is dropped: the decode ends here.
-            return Err(self.unread());
+            // Replaced in place, not returned early: `m` stays the one value returned,
+            // which the compiler builds in the caller's slot (an early return of
+            // another value cost a copy of every nested message).
+            m = Err(self.unread());
         }
         self.depth -= 1;
         self.cur = outer;
@@ -507,9 +509,9 @@ impl<'a> Reader<'a> {
     /// `M::NAME`.
     pub(crate) fn top<M: Message>(&mut self) -> Result<M, DecodeError> {
         self.keep = self.preserve && M::KEEPS_UNKNOWN_FIELDS;
-        let m = M::__decode(self);
+        let mut m = M::__decode(self);
         if m.is_ok() && !self.all_read() {
-            return Err(self.unread().in_message(M::NAME));
+            m = Err(self.unread());
         }
         m.map_err(|e| e.in_message(M::NAME))
     }
