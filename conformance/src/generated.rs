@@ -3,7 +3,7 @@
 
 use std::marker::PhantomData;
 
-use bijoubuf::{DecodeError, Frames, Message};
+use bijoubuf::{DecodeError, EncodeOptions, Frames, Message};
 
 use crate::schema::{conformance as c, evolution};
 use crate::vector::{Config, Outcome, Refusal};
@@ -98,6 +98,9 @@ pub fn refusal(e: &DecodeError) -> Refusal {
 
 fn run<M: Message>(bytes: &[u8], cfg: &Config) -> Outcome {
     let opts = cfg.options();
+    // Re-encoded with the decoder's depth limit (SPEC §9: the encoder's limits are the
+    // decoder's), so a value accepted under a limit above the default encodes again.
+    let enc = EncodeOptions::new().max_depth(opts.get_max_depth());
     if cfg.stream {
         let mut out = Vec::new();
         let mut unknown = 0;
@@ -105,7 +108,7 @@ fn run<M: Message>(bytes: &[u8], cfg: &Config) -> Outcome {
             match frame {
                 Ok(d) => {
                     unknown += d.unknown_field_count();
-                    if let Err(e) = reencode(d.message(), &mut out, true) {
+                    if let Err(e) = reencode(d.message(), &mut out, true, &enc) {
                         return Outcome::EncodeFailed(e);
                     }
                 }
@@ -120,7 +123,7 @@ fn run<M: Message>(bytes: &[u8], cfg: &Config) -> Outcome {
     match M::decode_with(bytes, &opts) {
         Ok(d) => {
             let mut out = Vec::new();
-            match reencode(d.message(), &mut out, false) {
+            match reencode(d.message(), &mut out, false, &enc) {
                 Ok(()) => Outcome::Accepted {
                     reencoded: out,
                     unknown: d.unknown_field_count(),
@@ -134,12 +137,17 @@ fn run<M: Message>(bytes: &[u8], cfg: &Config) -> Outcome {
 
 /// Encode `m` (framed for a stream) after checking that `encoded_len` predicts the
 /// number of bytes written.
-fn reencode<M: Message>(m: &M, out: &mut Vec<u8>, framed: bool) -> Result<(), String> {
+fn reencode<M: Message>(
+    m: &M,
+    out: &mut Vec<u8>,
+    framed: bool,
+    opts: &EncodeOptions,
+) -> Result<(), String> {
     let mut v = Vec::new();
     let r = if framed {
-        m.encode_length_delimited(&mut v)
+        m.encode_length_delimited_with(&mut v, opts)
     } else {
-        m.encode(&mut v)
+        m.encode_with(&mut v, opts)
     };
     r.map_err(|e| format!("encode: {e}"))?;
     let body = if framed {

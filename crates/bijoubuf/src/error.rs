@@ -304,13 +304,20 @@ impl fmt::Display for DecodeError {
 
 impl core::error::Error for DecodeError {}
 
-/// Why a value could not be encoded.
+/// Why a value could not be encoded. The codes of the kinds that follow from the format
+/// are listed in SPEC §11.1; the others report a full buffer or a bug in a hand-written
+/// [`Message`](crate::Message) implementation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum EncodeErrorKind {
-    /// The value nests messages deeper than the decoder's default depth limit
-    /// ([`DEFAULT_MAX_DEPTH`](crate::DEFAULT_MAX_DEPTH)), so the bytes would be refused.
+    /// The value nests messages deeper than the depth limit
+    /// ([`DEFAULT_MAX_DEPTH`](crate::DEFAULT_MAX_DEPTH) unless
+    /// [`EncodeOptions`](crate::EncodeOptions) say otherwise), so a decoder with the same
+    /// limit would refuse the bytes.
     DepthLimitExceeded,
+    /// The encoding is longer than the size limit of the
+    /// [`EncodeOptions`](crate::EncodeOptions).
+    SizeLimitExceeded,
     /// The buffer cannot hold the encoding.
     BufferTooSmall,
     /// Preserved unknown fields whose numbers are not strictly ascending or collide with
@@ -319,6 +326,24 @@ pub enum EncodeErrorKind {
     /// A message's hand-written encoding wrote a different number of bytes than its size
     /// pass announced (a bug in a `Message` implementation, never in generated code).
     SizeMismatch,
+    /// A message's hand-written encoding wrote a field number not above the one before
+    /// it in the same message, or outside 1 ..= 536870911: delta keys (SPEC §4.1) cannot
+    /// spell it (a bug in a `Message` implementation, never in generated code).
+    FieldOrder,
+}
+
+impl EncodeErrorKind {
+    /// The stable kebab-case code (SPEC §11.1), e.g. `depth-limit-exceeded`.
+    pub const fn code(self) -> &'static str {
+        match self {
+            EncodeErrorKind::DepthLimitExceeded => "depth-limit-exceeded",
+            EncodeErrorKind::SizeLimitExceeded => "size-limit-exceeded",
+            EncodeErrorKind::BufferTooSmall => "buffer-too-small",
+            EncodeErrorKind::UnknownFieldOrder => "unknown-field-order",
+            EncodeErrorKind::SizeMismatch => "size-mismatch",
+            EncodeErrorKind::FieldOrder => "field-order",
+        }
+    }
 }
 
 /// Why [`Message::encode`](crate::Message::encode) refused a value.
@@ -326,12 +351,27 @@ pub enum EncodeErrorKind {
 pub struct EncodeError {
     kind: EncodeErrorKind,
     needed: usize,
+    limit: usize,
 }
 
 impl EncodeError {
     #[cold]
     pub(crate) fn new(kind: EncodeErrorKind, needed: usize) -> Self {
-        EncodeError { kind, needed }
+        EncodeError {
+            kind,
+            needed,
+            limit: 0,
+        }
+    }
+
+    /// An error for a limit: `limit` is the configured limit.
+    #[cold]
+    pub(crate) fn over_limit(kind: EncodeErrorKind, needed: usize, limit: usize) -> Self {
+        EncodeError {
+            kind,
+            needed,
+            limit,
+        }
     }
 
     /// What went wrong.
@@ -339,29 +379,55 @@ impl EncodeError {
         self.kind
     }
 
-    /// For [`EncodeErrorKind::BufferTooSmall`]: the number of bytes the encoding needs.
+    /// The stable code of the kind (SPEC §11.1).
+    pub fn code(&self) -> &'static str {
+        self.kind.code()
+    }
+
+    /// For [`EncodeErrorKind::BufferTooSmall`] and
+    /// [`EncodeErrorKind::SizeLimitExceeded`]: the number of bytes the encoding needs.
     pub fn needed(&self) -> usize {
         self.needed
+    }
+
+    /// For [`EncodeErrorKind::DepthLimitExceeded`] and
+    /// [`EncodeErrorKind::SizeLimitExceeded`]: the limit that was exceeded.
+    pub fn limit(&self) -> usize {
+        self.limit
     }
 }
 
 impl fmt::Display for EncodeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let code = self.kind.code();
         match self.kind {
             EncodeErrorKind::DepthLimitExceeded => write!(
                 f,
-                "depth-limit-exceeded: the value nests messages deeper than {}",
-                crate::DEFAULT_MAX_DEPTH
+                "{code}: the value nests messages deeper than {}",
+                self.limit
+            ),
+            EncodeErrorKind::SizeLimitExceeded => write!(
+                f,
+                "{code}: the encoding needs {} bytes, more than the limit of {}",
+                self.needed, self.limit
             ),
             EncodeErrorKind::BufferTooSmall => {
-                write!(f, "buffer-too-small: the encoding needs {} bytes", self.needed)
+                write!(f, "{code}: the encoding needs {} bytes", self.needed)
             }
-            EncodeErrorKind::UnknownFieldOrder => f.write_str(
-                "unknown-field-order: preserved unknown fields are out of order or collide with a known field",
+            EncodeErrorKind::UnknownFieldOrder => write!(
+                f,
+                "{code}: preserved unknown fields are out of order or collide with a known field"
             ),
             EncodeErrorKind::SizeMismatch => {
-                f.write_str("size-mismatch: a message wrote a different size than it announced")
+                write!(
+                    f,
+                    "{code}: a message wrote a different size than it announced"
+                )
             }
+            EncodeErrorKind::FieldOrder => write!(
+                f,
+                "{code}: a message wrote its fields out of ascending number order"
+            ),
         }
     }
 }

@@ -15,8 +15,10 @@
 //!   pass fills a buffer of exactly [`Message::encoded_len`] bytes (see
 //!   [`__private`]'s writer docs for why).
 //! - **Bounded.** No panic on any input; a length is checked against the remaining bytes
-//!   before anything is allocated; nesting is limited ([`DEFAULT_MAX_DEPTH`]) on both
-//!   sides.
+//!   before anything is allocated, and a repeated or map run reserves at most 16 bytes
+//!   per byte of its content before its elements are checked; nesting is limited
+//!   ([`DEFAULT_MAX_DEPTH`], configurable up to [`MAX_DEPTH_LIMIT`]) on both sides, with
+//!   [`DecodeOptions`] and [`EncodeOptions`].
 //! - `no_std` + `alloc`; the `std` feature (default) adds nothing the runtime needs.
 //!
 //! # Encoding in linear time
@@ -111,8 +113,11 @@ pub mod __private;
 use alloc::vec::Vec;
 
 pub use buf::BufMut;
+use error::EncodeErrorKind as EK;
 pub use error::{DecodeError, EncodeError, EncodeErrorKind, ErrorKind, PathSegment};
-pub use options::{DEFAULT_MAX_DEPTH, DecodeOptions, Decoded, UnknownFieldPolicy};
+pub use options::{
+    DEFAULT_MAX_DEPTH, DecodeOptions, Decoded, EncodeOptions, MAX_DEPTH_LIMIT, UnknownFieldPolicy,
+};
 pub use stream::Frames;
 pub use unknown::{UnknownField, UnknownFields, UnknownValue};
 
@@ -181,10 +186,10 @@ pub trait Message: Sized {
 
     /// The exact number of bytes [`encode`](Self::encode) writes for this value.
     ///
-    /// For a value [`encode`](Self::encode) refuses (nested deeper than
-    /// [`DEFAULT_MAX_DEPTH`]) the number is not meaningful.
+    /// Exact for every value some [`EncodeOptions`] accept; for a value nested deeper
+    /// than [`MAX_DEPTH_LIMIT`], which none do, the number is not meaningful.
     fn encoded_len(&self) -> usize {
-        let mut s = Sizer::<NoTable>::new();
+        let mut s = Sizer::<NoTable>::new(MAX_DEPTH_LIMIT);
         s.top(self)
     }
 
@@ -193,7 +198,25 @@ pub trait Message: Sized {
     /// Refuses values the default decoder would refuse: nesting deeper than
     /// [`DEFAULT_MAX_DEPTH`] (SPEC §9.3). Nothing is written on error.
     fn encode<B: BufMut + ?Sized>(&self, buf: &mut B) -> Result<(), EncodeError> {
-        encode_framed(self, buf, false)
+        encode_framed(self, buf, false, &EncodeOptions::new())
+    }
+
+    /// [`encode`](Self::encode) with limits: refuses values nesting deeper than
+    /// `opts`' depth limit (`depth-limit-exceeded`) and encodings longer than its size
+    /// limit (`size-limit-exceeded`), SPEC §9. Nothing is written on error.
+    fn encode_with<B: BufMut + ?Sized>(
+        &self,
+        buf: &mut B,
+        opts: &EncodeOptions,
+    ) -> Result<(), EncodeError> {
+        encode_framed(self, buf, false, opts)
+    }
+
+    /// [`encode_with`](Self::encode_with) into a new `Vec`.
+    fn encode_to_vec_with(&self, opts: &EncodeOptions) -> Result<Vec<u8>, EncodeError> {
+        let mut v = Vec::new();
+        self.encode_with(&mut v, opts)?;
+        Ok(v)
     }
 
     /// The encoding in a new `Vec`.
@@ -205,7 +228,17 @@ pub trait Message: Sized {
 
     /// Append a bijou64 length and then the encoding: one frame of a stream (SPEC §9.2).
     fn encode_length_delimited<B: BufMut + ?Sized>(&self, buf: &mut B) -> Result<(), EncodeError> {
-        encode_framed(self, buf, true)
+        encode_framed(self, buf, true, &EncodeOptions::new())
+    }
+
+    /// [`encode_length_delimited`](Self::encode_length_delimited) with limits; a size
+    /// limit applies to the frame's content, as a decoder's does (SPEC §9.4).
+    fn encode_length_delimited_with<B: BufMut + ?Sized>(
+        &self,
+        buf: &mut B,
+        opts: &EncodeOptions,
+    ) -> Result<(), EncodeError> {
+        encode_framed(self, buf, true, opts)
     }
 
     /// One length-delimited frame in a new `Vec`.
@@ -257,10 +290,17 @@ fn encode_framed<M: Message, B: BufMut + ?Sized>(
     m: &M,
     buf: &mut B,
     framed: bool,
+    opts: &EncodeOptions,
 ) -> Result<(), EncodeError> {
-    let mut s = Sizer::new();
+    let mut s = Sizer::new(opts.max_depth);
     let len = s.top(m);
     s.check()?;
+    if let Some(max) = opts.max_size
+        && len > max
+    {
+        // SPEC §9, §9.4: the bytes a decoder with this size limit would refuse.
+        return Err(EncodeError::over_limit(EK::SizeLimitExceeded, len, max));
+    }
     let prefix = if framed {
         bijou64::encoded_len(len as u64)
     } else {

@@ -1,8 +1,34 @@
-//! Decoding options and the result of a decode that may keep unknown fields.
+//! Decoding and encoding options, and the result of a decode that may keep unknown
+//! fields.
 
-/// The decoder's default nesting limit: the top-level message is depth 1, so 100 levels
-/// decode and 101 are refused (SPEC §9.3). Encoding refuses the same.
+/// The default nesting limit of both sides: the top-level message is depth 1, so 100
+/// levels decode and 101 are refused (SPEC §9.3); encoding refuses the same.
 pub const DEFAULT_MAX_DEPTH: u32 = 100;
+
+/// The largest nesting limit either side can be configured with (SPEC §9.3); a larger
+/// request is this.
+///
+/// Why a cap: decoding and encoding recurse once per nesting level, so the limit is what
+/// bounds their stack use, and without a cap a configured limit of a few thousand let a
+/// small input overflow an 8 MiB stack. Measured in a debug build (release frames are
+/// smaller) with a chain of the test type `Tree` (a value, a child, a repeated field
+/// and a map): generated code decodes 600 levels within a 2 MiB stack (Rust's default
+/// for spawned threads) and overflows it at 700; a hand-written equivalent needs between
+/// 2 and 3 MiB at 500. Types that hold many fields inline use more stack per level;
+/// 8 MiB, the main thread's stack on Linux, leaves room for several times this.
+pub const MAX_DEPTH_LIMIT: u32 = 500;
+
+/// A configured depth limit as both sides use it: 0 is 1 (the top-level message itself
+/// is always read or written), and above [`MAX_DEPTH_LIMIT`] is the cap.
+const fn clamp_depth(depth: u32) -> u32 {
+    if depth == 0 {
+        1
+    } else if depth > MAX_DEPTH_LIMIT {
+        MAX_DEPTH_LIMIT
+    } else {
+        depth
+    }
+}
 
 /// What a decode does with a field number the schema does not know (SPEC §8).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -42,10 +68,12 @@ impl DecodeOptions {
         }
     }
 
-    /// Refuse messages nested deeper than `depth` (the top level is depth 1; a limit of 0
-    /// is treated as 1, since the top-level message itself is always read).
+    /// Refuse messages nested deeper than `depth` (the top level is depth 1). A limit of 0
+    /// is treated as 1, since the top-level message itself is always read, and a limit
+    /// above [`MAX_DEPTH_LIMIT`] as that cap, which keeps the decoder's recursion within
+    /// an ordinary thread's stack.
     pub const fn max_depth(mut self, depth: u32) -> Self {
-        self.max_depth = if depth == 0 { 1 } else { depth };
+        self.max_depth = clamp_depth(depth);
         self
     }
 
@@ -80,6 +108,63 @@ impl DecodeOptions {
 impl Default for DecodeOptions {
     fn default() -> Self {
         DecodeOptions::new()
+    }
+}
+
+/// Limits for [`Message::encode_with`](crate::Message::encode_with) and the other
+/// `…_with` encoders: the same limits a decoder has, so that an encoder refuses what a
+/// decoder with the same settings would refuse (SPEC §9).
+///
+/// ```
+/// use bijoubuf::EncodeOptions;
+/// let opts = EncodeOptions::new().max_depth(16).max_size(Some(1 << 20));
+/// assert_eq!(opts.get_max_depth(), 16);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct EncodeOptions {
+    pub(crate) max_depth: u32,
+    pub(crate) max_size: Option<usize>,
+}
+
+impl EncodeOptions {
+    /// The defaults: depth limit 100, no size limit.
+    pub const fn new() -> Self {
+        EncodeOptions {
+            max_depth: DEFAULT_MAX_DEPTH,
+            max_size: None,
+        }
+    }
+
+    /// Refuse values nesting messages deeper than `depth` with `depth-limit-exceeded`
+    /// (the top level is depth 1; 0 is treated as 1 and a limit above
+    /// [`MAX_DEPTH_LIMIT`] as that cap, as for [`DecodeOptions::max_depth`]).
+    pub const fn max_depth(mut self, depth: u32) -> Self {
+        self.max_depth = clamp_depth(depth);
+        self
+    }
+
+    /// Refuse values whose encoding is longer than `size` bytes with
+    /// `size-limit-exceeded`, before anything is written. For a length-delimited frame
+    /// the limit applies to the frame's content, as a decoder's does (SPEC §9.4).
+    pub const fn max_size(mut self, size: Option<usize>) -> Self {
+        self.max_size = size;
+        self
+    }
+
+    /// The depth limit.
+    pub const fn get_max_depth(&self) -> u32 {
+        self.max_depth
+    }
+
+    /// The size limit, if any.
+    pub const fn get_max_size(&self) -> Option<usize> {
+        self.max_size
+    }
+}
+
+impl Default for EncodeOptions {
+    fn default() -> Self {
+        EncodeOptions::new()
     }
 }
 

@@ -235,3 +235,99 @@ fn frames_report_offsets_from_the_stream_start() {
     assert_eq!((e.code(), e.offset()), ("size-limit-exceeded", 3));
     assert_eq!(Frames::<Scalars>::new(&[], DecodeOptions::new()).count(), 0);
 }
+
+#[test]
+fn configured_encoder_limits() {
+    use bijoubuf::EncodeOptions;
+    // Depth: the same counting as the decoder's (the top level is depth 1).
+    let three = EncodeOptions::new().max_depth(3);
+    let bytes = chain(3).encode_to_vec_with(&three).unwrap();
+    assert_eq!(bytes, chain(3).encode_to_vec().unwrap());
+    let e = chain(4).encode_to_vec_with(&three).unwrap_err();
+    assert_eq!(e.kind(), EncodeErrorKind::DepthLimitExceeded);
+    assert_eq!((e.code(), e.limit()), ("depth-limit-exceeded", 3));
+    assert_eq!(
+        e.to_string(),
+        "depth-limit-exceeded: the value nests messages deeper than 3"
+    );
+    // Deeper than the default is allowed when asked for.
+    let deep = EncodeOptions::new().max_depth(150);
+    assert!(chain(150).encode_to_vec_with(&deep).is_ok());
+    assert!(chain(151).encode_to_vec_with(&deep).is_err());
+    // Size: the encoding's length, refused before anything is written.
+    let t = chain(3);
+    let n = t.encoded_len();
+    let exact = EncodeOptions::new().max_size(Some(n));
+    assert_eq!(t.encode_to_vec_with(&exact).unwrap().len(), n);
+    let short = EncodeOptions::new().max_size(Some(n - 1));
+    let mut buf = vec![0xAA];
+    let e = t.encode_with(&mut buf, &short).unwrap_err();
+    assert_eq!(e.kind(), EncodeErrorKind::SizeLimitExceeded);
+    assert_eq!(
+        (e.code(), e.needed(), e.limit()),
+        ("size-limit-exceeded", n, n - 1)
+    );
+    assert_eq!(buf, [0xAA], "nothing is written on error");
+    // Framed: the limit is on the frame's content, as the decoder's is.
+    let mut framed = Vec::new();
+    t.encode_length_delimited_with(&mut framed, &exact).unwrap();
+    assert_eq!(framed.len(), n + 1);
+    let (back, used) =
+        Tree::decode_length_delimited_with(&framed, &DecodeOptions::new().max_size(Some(n)))
+            .unwrap();
+    assert_eq!((back.into_message(), used), (t.clone(), n + 1));
+    assert!(t.encode_length_delimited_with(&mut framed, &short).is_err());
+    assert_eq!(framed.len(), n + 1);
+}
+
+#[test]
+fn depth_limits_are_capped_on_both_sides() {
+    use bijoubuf::{EncodeOptions, MAX_DEPTH_LIMIT};
+    let cap = MAX_DEPTH_LIMIT as usize;
+    assert_eq!(
+        DecodeOptions::new().max_depth(u32::MAX).get_max_depth(),
+        MAX_DEPTH_LIMIT
+    );
+    assert_eq!(
+        EncodeOptions::new().max_depth(u32::MAX).get_max_depth(),
+        MAX_DEPTH_LIMIT
+    );
+    assert_eq!(EncodeOptions::new().max_depth(0).get_max_depth(), 1);
+    // On a thread with the stack Rust's main thread has on Linux (8 MiB): a debug build
+    // of this test needs more than 2 MiB at the cap (see `MAX_DEPTH_LIMIT`).
+    let run = move || {
+        let most = DecodeOptions::new().max_depth(u32::MAX);
+        let most_enc = EncodeOptions::new().max_depth(u32::MAX);
+        // At the cap both sides work, and `encoded_len` is exact.
+        let (bytes, _) = chain_bytes(cap);
+        let t = Tree::decode_with(&bytes, &most).unwrap().into_message();
+        assert_eq!(t.encode_to_vec_with(&most_enc).unwrap(), bytes);
+        assert_eq!(t.encoded_len(), bytes.len());
+        drop(t);
+        let v = chain(cap);
+        let enc = v.encode_to_vec_with(&most_enc).unwrap();
+        assert_eq!(v.encoded_len(), enc.len());
+        assert!(Tree::decode_with(&enc, &most).is_ok());
+        drop(v);
+        // One past the cap: refused at the opening key, whatever limit was asked for.
+        let (bytes, key) = chain_bytes(cap + 1);
+        assert_rejects_with::<Tree>(&bytes, &most, "depth-limit-exceeded", key);
+        let e = chain(cap + 1).encode_to_vec_with(&most_enc).unwrap_err();
+        assert_eq!(
+            (e.kind(), e.limit()),
+            (EncodeErrorKind::DepthLimitExceeded, cap)
+        );
+        // Far past the cap (an uncapped decoder recursed once per level here and
+        // overflowed the stack): refused, the decoder never going deeper than the cap.
+        let (bytes, _) = chain_bytes(cap * 6);
+        let e = Tree::decode_with(&bytes, &most).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::DepthLimitExceeded);
+        assert_eq!(e.path().count(), cap + 1);
+    };
+    std::thread::Builder::new()
+        .stack_size(8 << 20)
+        .spawn(run)
+        .unwrap()
+        .join()
+        .unwrap();
+}

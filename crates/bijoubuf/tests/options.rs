@@ -1,7 +1,9 @@
-//! `DecodeOptions`: the defaults, and every setting read back by its getter (other
+//! `DecodeOptions` and `EncodeOptions`: the defaults, and every setting read back by its getter (other
 //! decoders of the format, such as the reflection decoder, read the limits through them).
 
-use bijoubuf::{DEFAULT_MAX_DEPTH, DecodeOptions, UnknownFieldPolicy};
+use bijoubuf::{
+    DEFAULT_MAX_DEPTH, DecodeOptions, EncodeOptions, MAX_DEPTH_LIMIT, UnknownFieldPolicy,
+};
 
 #[test]
 fn defaults_are_depth_100_no_size_limit_strict() {
@@ -15,9 +17,27 @@ fn defaults_are_depth_100_no_size_limit_strict() {
 
 #[test]
 fn settings_are_read_back() {
-    for depth in [1, 2, 7, 100, 101, u32::MAX] {
+    for depth in [1, 2, 7, 100, 101, MAX_DEPTH_LIMIT - 1, MAX_DEPTH_LIMIT] {
         assert_eq!(DecodeOptions::new().max_depth(depth).get_max_depth(), depth);
+        assert_eq!(EncodeOptions::new().max_depth(depth).get_max_depth(), depth);
     }
+    // Past the cap, the cap (SPEC §9.3).
+    for depth in [MAX_DEPTH_LIMIT + 1, u32::MAX] {
+        assert_eq!(
+            DecodeOptions::new().max_depth(depth).get_max_depth(),
+            MAX_DEPTH_LIMIT
+        );
+        assert_eq!(
+            EncodeOptions::new().max_depth(depth).get_max_depth(),
+            MAX_DEPTH_LIMIT
+        );
+    }
+    for opts in [EncodeOptions::new(), EncodeOptions::default()] {
+        assert_eq!(opts.get_max_depth(), DEFAULT_MAX_DEPTH);
+        assert_eq!(opts.get_max_size(), None);
+    }
+    let opts = EncodeOptions::new().max_size(Some(17)).max_size(Some(3));
+    assert_eq!(opts.get_max_size(), Some(3));
     for size in [
         Some(0),
         Some(1),

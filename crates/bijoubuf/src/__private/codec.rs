@@ -64,9 +64,51 @@ pub trait MapKey: Codec<Value: Ord> {
     fn segment(v: &Self::Value) -> PathSegment;
 }
 
-#[inline]
+#[cold]
 fn out_of_range(at: usize) -> DecodeError {
     DecodeError::new(ErrorKind::IntegerOutOfRange, at)
+}
+
+// The scalar checks, as plain functions rather than inside the codec macros below: one
+// definition each, callable by any decoder of the format, and reachable by mutation
+// testing (cargo-mutants does not mutate macro bodies). `raw` is the bijou64 read at
+// offset `at`, which the error reports.
+
+/// `uint32` (SPEC §3.1): above 2^32−1 is `integer-out-of-range` at `at`.
+#[inline]
+pub fn uint32_of(raw: u64, at: usize) -> Result<u32, DecodeError> {
+    bijou64::to_u32(raw).map_err(|_| out_of_range(at))
+}
+
+/// `int32`, `sint32` and enums (SPEC §3.2, §3.6): zigzag; a zigzag value above 2^32−1
+/// is `integer-out-of-range` at `at`.
+#[inline]
+pub fn int32_of(raw: u64, at: usize) -> Result<i32, DecodeError> {
+    bijou64::zigzag::decode_i32(raw).map_err(|_| out_of_range(at))
+}
+
+/// `bool` (SPEC §3.3): 0 or 1; anything else is `invalid-bool` at `at`.
+#[inline]
+pub fn bool_of(raw: u64, at: usize) -> Result<bool, DecodeError> {
+    match raw {
+        0 => Ok(false),
+        1 => Ok(true),
+        _ => Err(DecodeError::new(ErrorKind::InvalidBool, at)),
+    }
+}
+
+/// False for `float` bits no value is written as (SPEC §3.5): a NaN (exponent all ones,
+/// fraction non-zero) other than [`NAN_F32`].
+#[inline]
+pub fn f32_bits_ok(bits: u32) -> bool {
+    bits & 0x7FFF_FFFF <= 0x7F80_0000 || bits == NAN_F32
+}
+
+/// False for `double` bits no value is written as (SPEC §3.5): a NaN other than
+/// [`NAN_F64`].
+#[inline]
+pub fn f64_bits_ok(bits: u64) -> bool {
+    bits & 0x7FFF_FFFF_FFFF_FFFF <= 0x7FF0_0000_0000_0000 || bits == NAN_F64
 }
 
 macro_rules! varint_codec {
@@ -115,7 +157,7 @@ varint_codec!(
 varint_codec!(
     /// `uint32`: the value itself; above 2^32−1 is `integer-out-of-range` (SPEC §3.1).
     UInt32, u32,
-    |at, raw| bijou64::to_u32(raw).map_err(|_| out_of_range(at)),
+    |at, raw| uint32_of(raw, at),
     |v| *v as u64
 );
 varint_codec!(
@@ -131,29 +173,25 @@ varint_codec!(
 varint_codec!(
     /// `int32`: zigzag; a zigzag value above 2^32−1 is `integer-out-of-range` (SPEC §3.2).
     Int32, i32,
-    |at, raw| bijou64::zigzag::decode_i32(raw).map_err(|_| out_of_range(at)),
+    |at, raw| int32_of(raw, at),
     |v| bijou64::zigzag::encode_i32(*v)
 );
 varint_codec!(
     /// `sint32`: wire-identical to `int32` (SPEC §3.2).
     SInt32, i32,
-    |at, raw| bijou64::zigzag::decode_i32(raw).map_err(|_| out_of_range(at)),
+    |at, raw| int32_of(raw, at),
     |v| bijou64::zigzag::encode_i32(*v)
 );
 varint_codec!(
     /// Open enums: the number as `i32`, zigzag like `int32` (SPEC §3.6).
     Enum, i32,
-    |at, raw| bijou64::zigzag::decode_i32(raw).map_err(|_| out_of_range(at)),
+    |at, raw| int32_of(raw, at),
     |v| bijou64::zigzag::encode_i32(*v)
 );
 varint_codec!(
     /// `bool`: 0 or 1; anything else is `invalid-bool` (SPEC §3.3).
     Bool, bool,
-    |at, raw| match raw {
-        0 => Ok(false),
-        1 => Ok(true),
-        _ => Err(DecodeError::new(ErrorKind::InvalidBool, at)),
-    },
+    |at, raw| bool_of(raw, at),
     |v| *v as u64
 );
 
@@ -255,10 +293,7 @@ fixed_codec!(
     |v| canonical_f32(*v).to_be_bytes(),
     |d| d.to_bits() == 0,
     // SPEC §3.5: NaN is exponent all ones with a non-zero fraction.
-    valid |b| {
-        let bits = u32::from_be_bytes(*b);
-        bits & 0x7FFF_FFFF <= 0x7F80_0000 || bits == NAN_F32
-    }
+    valid |b| f32_bits_ok(u32::from_be_bytes(*b))
 );
 fixed_codec!(
     /// `double`: IEEE 754 bits, big-endian; one NaN (SPEC §3.5). The implicit default is
@@ -267,10 +302,7 @@ fixed_codec!(
     |b| f64::from_bits(u64::from_be_bytes(b)),
     |v| canonical_f64(*v).to_be_bytes(),
     |d| d.to_bits() == 0,
-    valid |b| {
-        let bits = u64::from_be_bytes(*b);
-        bits & 0x7FFF_FFFF_FFFF_FFFF <= 0x7FF0_0000_0000_0000 || bits == NAN_F64
-    }
+    valid |b| f64_bits_ok(u64::from_be_bytes(*b))
 );
 
 /// The bits written for an `f32`: every NaN becomes 0x7FC00000 (SPEC §3.5).
@@ -438,3 +470,72 @@ map_key!(Fixed32, |v| PathSegment::UintKey(*v as u64));
 map_key!(Fixed64, |v| PathSegment::UintKey(*v));
 map_key!(Bool, |v| PathSegment::BoolKey(*v));
 map_key!(Str, |v| PathSegment::StrKey(v.clone()));
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn err_at<T: core::fmt::Debug>(r: Result<T, DecodeError>) -> (ErrorKind, usize) {
+        let e = r.unwrap_err();
+        (e.kind(), e.offset())
+    }
+
+    #[test]
+    fn integer_ranges_at_their_edges() {
+        assert_eq!(uint32_of(u32::MAX as u64, 3).unwrap(), u32::MAX);
+        assert_eq!(uint32_of(0, 3).unwrap(), 0);
+        let over = uint32_of(u32::MAX as u64 + 1, 3);
+        assert_eq!(err_at(over), (ErrorKind::IntegerOutOfRange, 3));
+        assert_eq!(int32_of(0, 5).unwrap(), 0);
+        assert_eq!(int32_of(1, 5).unwrap(), -1);
+        assert_eq!(int32_of(u32::MAX as u64 - 1, 5).unwrap(), i32::MAX);
+        assert_eq!(int32_of(u32::MAX as u64, 5).unwrap(), i32::MIN);
+        let over = int32_of(u32::MAX as u64 + 1, 5);
+        assert_eq!(err_at(over), (ErrorKind::IntegerOutOfRange, 5));
+    }
+
+    #[test]
+    fn bool_is_zero_or_one() {
+        assert!(!bool_of(0, 1).unwrap());
+        assert!(bool_of(1, 1).unwrap());
+        for raw in [2, 247, u64::MAX] {
+            assert_eq!(err_at(bool_of(raw, 9)), (ErrorKind::InvalidBool, 9));
+        }
+    }
+
+    #[test]
+    fn one_nan_per_width_and_every_other_value() {
+        for ok in [
+            0,
+            0x8000_0000,
+            0x7F80_0000,
+            0xFF80_0000,
+            0x7F7F_FFFF,
+            NAN_F32,
+        ] {
+            assert!(f32_bits_ok(ok), "{ok:#x}");
+        }
+        for bad in [
+            0x7F80_0001,
+            0xFF80_0001,
+            0x7FC0_0001,
+            0xFFC0_0000,
+            0x7FFF_FFFF,
+        ] {
+            assert!(!f32_bits_ok(bad), "{bad:#x}");
+        }
+        let inf = 0x7FF0_0000_0000_0000u64;
+        for ok in [0, 1 << 63, inf, inf | 1 << 63, inf - 1, NAN_F64] {
+            assert!(f64_bits_ok(ok), "{ok:#x}");
+        }
+        for bad in [
+            inf + 1,
+            (inf + 1) | 1 << 63,
+            NAN_F64 + 1,
+            NAN_F64 | 1 << 63,
+            u64::MAX,
+        ] {
+            assert!(!f64_bits_ok(bad), "{bad:#x}");
+        }
+    }
+}

@@ -469,7 +469,7 @@ impl<'a> Reader<'a> {
         // The result is passed through as is (an error ends the whole decode, so the
         // restores below are then merely harmless): unwrapping and rewrapping it would
         // copy the message once more.
-        let m = if self.preserve {
+        let mut m = if self.preserve {
             // Only a preserving decode has unknown-field state to set aside.
             let outer_unknown = core::mem::take(&mut self.unknown);
             let outer_keep = self.keep;
@@ -481,10 +481,12 @@ impl<'a> Reader<'a> {
         } else {
             M::__decode(self)
         };
-        debug_assert!(
-            m.is_err() || (self.pos == self.end() && self.next == NONE),
-            "generated __decode must call finish()"
-        );
+        if m.is_ok() && !self.all_read() {
+            // Replaced in place, not returned early: `m` stays the one value returned,
+            // which the compiler builds in the caller's slot (an early return of
+            // another value cost a copy of every nested message).
+            m = Err(self.unread());
+        }
         self.depth -= 1;
         self.cur = outer;
         self.prev = outer_prev;
@@ -507,7 +509,36 @@ impl<'a> Reader<'a> {
     /// `M::NAME`.
     pub(crate) fn top<M: Message>(&mut self) -> Result<M, DecodeError> {
         self.keep = self.preserve && M::KEEPS_UNKNOWN_FIELDS;
-        M::__decode(self).map_err(|e| e.in_message(M::NAME))
+        let mut m = M::__decode(self);
+        if m.is_ok() && !self.all_read() {
+            m = Err(self.unread());
+        }
+        m.map_err(|e| e.in_message(M::NAME))
+    }
+
+    /// True when every record of the current message has been handed out or disposed
+    /// of. Generated code ends `__decode` with [`finish`](Self::finish), which disposes of
+    /// every record it did not ask for; a hand-written `Message` that forgets it, or asks
+    /// for a field after it, would otherwise accept bytes it never looked at, so
+    /// [`top`](Self::top) and [`nested`](Self::nested) check this after every message, in
+    /// every build.
+    #[inline(always)]
+    fn all_read(&self) -> bool {
+        self.next == NONE && self.pos >= self.end()
+    }
+
+    /// The error for a message that left records unread (see [`all_read`](Self::all_read)):
+    /// the first record left is refused as `unknown-field` (SPEC §8.1), in every mode: the
+    /// message did not ask for it and has not kept it.
+    #[cold]
+    #[inline(never)]
+    fn unread(&mut self) -> DecodeError {
+        self.keep = false;
+        match self.finish_unknown() {
+            Err(e) => e,
+            // Unreachable: a record is left and `keep` is off, so disposing of it fails.
+            Ok(_) => DecodeError::new(ErrorKind::UnknownField, self.pos),
+        }
     }
 
     // ----- field shapes generated code calls (SPEC §5, §6) -----
@@ -632,18 +663,25 @@ impl<'a> Reader<'a> {
         };
         let outer = self.cur;
         self.bound(run_end);
-        // A fixed-width run's count is exact and paid for by the bytes it spans.
-        let mut out = match (C::FIXED, C::WIRE) {
-            (Some(w), _) => Vec::with_capacity((run_end - self.pos) / w),
+        let run_len = run_end - self.pos;
+        let count = match (C::FIXED, C::WIRE) {
+            // A fixed-width run's count is exact.
+            (Some(w), _) => run_len / w,
             // Strings, bytes and messages: count the length prefixes first so the vector
             // is allocated once; every element costs at least one input byte.
-            (None, WireType::Len) => Vec::with_capacity(self.count_len_elements(run_end)),
+            (None, WireType::Len) => self.count_len_elements(run_end),
             // Varints: every element takes one to nine bytes, so one slot per byte of the
             // run always suffices: one allocation, no regrowth, no counting pass over the
             // tags. A run of mostly long values gives the excess back below.
-            _ => Vec::with_capacity(run_end - self.pos),
+            _ => run_len,
         };
-        if let Err(e) = C::read_run(self, &mut out) {
+        let mut out = Vec::with_capacity(first_capacity::<C::Value>(count, run_len));
+        let read = if C::FIXED.is_none() && matches!(C::WIRE, WireType::Len) {
+            self.len_run::<C>(&mut out, count)
+        } else {
+            C::read_run(self, &mut out)
+        };
+        if let Err(e) = read {
             return Err(e.push(PathSegment::Index(out.len())).in_field(name));
         }
         if out.capacity() > SLACK * out.len() {
@@ -651,6 +689,28 @@ impl<'a> Reader<'a> {
         }
         self.cur = outer;
         Ok(out)
+    }
+
+    /// The elements of a run of length-prefixed elements, up to the bound: at most `count`
+    /// (the counted number), the vector growing toward it as checked elements arrive
+    /// (see [`first_capacity`]). On error, `out.len()` is the failing element's index.
+    #[inline(always)]
+    fn len_run<C: Codec>(
+        &mut self,
+        out: &mut Vec<C::Value>,
+        count: usize,
+    ) -> Result<(), DecodeError> {
+        while !self.at_end() {
+            // Grown only when full after `capacity` checked elements (the first
+            // reservation holds one at least when the count is not 0), and only toward
+            // the count; past it, `push` grows by itself. The element is read straight
+            // into the push: a temporary would copy every message element once more.
+            if out.len() == out.capacity() && out.len() < count {
+                grow(out, count);
+            }
+            out.push(C::read(self)?);
+        }
+        Ok(())
     }
 
     /// How many length-prefixed elements `pos..run_end` holds, at most; a malformed run
@@ -755,13 +815,46 @@ impl<'a> Reader<'a> {
         name: &'static str,
         count: usize,
     ) -> Result<BTreeMap<K::Value, V::Value>, DecodeError> {
-        let mut entries: Vec<(K::Value, V::Value)> = Vec::with_capacity(count);
+        let run_len = run_end - self.pos;
+        let mut entries: Vec<(K::Value, V::Value)> =
+            Vec::with_capacity(first_capacity::<(K::Value, V::Value)>(count, run_len));
         while self.pos < run_end {
             let e = self.map_entry::<K, V>(name, entries.last().map(|(k, _)| k))?;
+            if entries.len() == entries.capacity() && entries.len() < count {
+                grow(&mut entries, count);
+            }
             entries.push(e);
         }
         Ok(entries.into_iter().collect())
     }
+}
+
+/// Bytes of vector a run may reserve per byte of its content before any of its elements
+/// has been checked (SPEC §9.4).
+const RESERVE_PER_BYTE: usize = 16;
+
+/// The first reservation for a run of at most `count` elements of type `T` spanning
+/// `run_len` input bytes: all of them when that is at most [`RESERVE_PER_BYTE`] bytes per
+/// input byte (every scalar: `count` is at most `run_len` and a scalar is at most eight
+/// bytes), else as many as that budget holds (but one at least). The count is taken before
+/// any element is checked, so a run of elements wider in memory than on the wire (empty
+/// messages, empty strings) would otherwise reserve `count × size_of::<T>()` for an input
+/// whose first element is bad; past the budget the vector grows as checked elements
+/// arrive, so what it holds is what the input has shown to be there.
+#[inline(always)]
+fn first_capacity<T>(count: usize, run_len: usize) -> usize {
+    let budget = run_len.saturating_mul(RESERVE_PER_BYTE) / core::mem::size_of::<T>().max(1);
+    count.min(budget.max(1))
+}
+
+/// Room for more elements in the full vector `out`, which holds fewer than the `count`
+/// counted: it grows by its length (doubling, so pushes stay amortized O(1)) but never
+/// past `count`, so a run read to its end leaves no spare slots.
+#[cold]
+#[inline(never)]
+fn grow<T>(out: &mut Vec<T>, count: usize) {
+    let len = out.len();
+    out.reserve_exact(len.min(count.saturating_sub(len)).max(1));
 }
 
 /// Maps with up to this many entries are built by inserting into the tree directly.

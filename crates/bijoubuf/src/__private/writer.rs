@@ -20,7 +20,7 @@ use alloc::collections::BTreeMap;
 use core::mem::MaybeUninit;
 
 use super::codec::{Codec, MapKey};
-use super::reader::WireType;
+use super::reader::{MAX_FIELD_NUMBER, WireType};
 use super::sizer::{ONE_BYTE_KEYS, SizeTable, key_value, wire_of};
 // The codecs name both passes' types through this module.
 pub(super) use super::sizer::{Sizer, Table};
@@ -147,6 +147,9 @@ pub struct Writer<'o, 'v> {
     prev: u32,
     unknown: &'v [UnknownField],
     overrun: bool,
+    /// A field number was not above the previous one (or out of range): see
+    /// [`key`](Self::key).
+    disorder: bool,
 }
 
 impl<'o, 'v> Writer<'o, 'v> {
@@ -159,6 +162,7 @@ impl<'o, 'v> Writer<'o, 'v> {
             prev: 0,
             unknown: &[],
             overrun: false,
+            disorder: false,
         }
     }
 
@@ -170,6 +174,9 @@ impl<'o, 'v> Writer<'o, 'v> {
         } else {
             m.__write(self);
             self.rest_unknown();
+        }
+        if self.disorder {
+            return Err(EncodeError::new(EncodeErrorKind::FieldOrder, 0));
         }
         if self.overrun || self.pos != self.out.len() {
             return Err(EncodeError::new(EncodeErrorKind::SizeMismatch, 0));
@@ -299,6 +306,12 @@ impl<'o, 'v> Writer<'o, 'v> {
             && u.number < number
         {
             self.unknown_below(number);
+        }
+        // SPEC §4.1, §4.3: the size pass refuses a number not above the previous one, but
+        // a hand-written `Message` may write in another order than it sized. Not checked
+        // on the `PLAIN` path, as in the size pass.
+        if !PLAIN && (number <= self.prev || number > MAX_FIELD_NUMBER) {
+            self.disorder = true;
         }
         let delta = number.wrapping_sub(self.prev).wrapping_sub(1);
         self.prev = number;
@@ -465,7 +478,9 @@ impl<'o, 'v> Writer<'o, 'v> {
     }
 
     /// This pass for a message without unknown records: the same field calls, with no
-    /// unknown records to interleave between them.
+    /// unknown records to interleave between them. For generated code only: these calls
+    /// do not check that field numbers ascend (generated code fixes the order when it is
+    /// generated); a hand-written `Message` uses the checked calls on `self`.
     #[inline(always)]
     pub fn plain(&mut self) -> PlainWriter<'_, 'o, 'v> {
         PlainWriter(self)

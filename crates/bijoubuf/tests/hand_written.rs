@@ -1,0 +1,223 @@
+//! Hand-written `Message` implementations that break the contract generated code keeps
+//! (fields in ascending number order; `finish` at the end of `__decode`) get an error,
+//! never bytes that mean something else and never input that is silently skipped. The
+//! checks are plain code, not `debug_assert!`: `cargo test --release` runs these too.
+use bijoubuf::__private::{Int32, Msg, Reader, Sizer, Writer};
+use bijoubuf::{DecodeError, DecodeOptions, EncodeErrorKind, Message, UnknownFields};
+
+/// Writes fields `first` then `second` (both `int32` 7) in the size pass, and in the
+/// order given by `write_swapped` in the write pass.
+#[derive(Debug, Default)]
+struct Order {
+    first: u32,
+    second: u32,
+    write_swapped: bool,
+    unknown_fields: UnknownFields,
+}
+
+impl Message for Order {
+    const NAME: &'static str = "Order";
+    const FIELD_NUMBERS: &'static [u32] = &[1, 2];
+
+    fn unknown_fields(&self) -> &UnknownFields {
+        &self.unknown_fields
+    }
+
+    fn __size<'v>(&'v self, s: &mut Sizer<'v>) -> usize {
+        s.explicit::<Int32>(self.first, &7) + s.explicit::<Int32>(self.second, &7)
+    }
+
+    fn __write<'v>(&'v self, w: &mut Writer<'_, 'v>) {
+        let (a, b) = if self.write_swapped {
+            (self.second, self.first)
+        } else {
+            (self.first, self.second)
+        };
+        w.explicit::<Int32>(a, &7);
+        w.explicit::<Int32>(b, &7);
+    }
+
+    fn __decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+        let _ = r.optional::<Int32>(1, "a")?;
+        let _ = r.optional::<Int32>(2, "b")?;
+        let unknown_fields = r.finish()?;
+        Ok(Order {
+            unknown_fields,
+            ..Default::default()
+        })
+    }
+}
+
+fn order(first: u32, second: u32) -> Order {
+    Order {
+        first,
+        second,
+        ..Default::default()
+    }
+}
+
+#[test]
+fn ascending_fields_encode() {
+    assert_eq!(
+        order(1, 2).encode_to_vec().unwrap(),
+        [0x00, 0x0E, 0x00, 0x0E]
+    );
+}
+
+#[test]
+fn fields_out_of_order_are_refused() {
+    // 2 then 1: the second key's delta would wrap to a number past 2^29 - 1.
+    let e = order(2, 1).encode_to_vec().unwrap_err();
+    assert_eq!(e.kind(), EncodeErrorKind::FieldOrder);
+    assert_eq!(e.code(), "field-order");
+    // The same number twice.
+    let e = order(1, 1).encode_to_vec().unwrap_err();
+    assert_eq!(e.kind(), EncodeErrorKind::FieldOrder);
+    // Numbers outside 1 ..= 2^29 - 1.
+    assert_eq!(
+        order(0, 1).encode_to_vec().unwrap_err().kind(),
+        EncodeErrorKind::FieldOrder
+    );
+    assert_eq!(
+        order(1, 1 << 29).encode_to_vec().unwrap_err().kind(),
+        EncodeErrorKind::FieldOrder
+    );
+    // 2^29 - 1 itself is a field number.
+    assert!(order(1, (1 << 29) - 1).encode_to_vec().is_ok());
+    // Nothing is written on error, and `encoded_len` does not panic.
+    let mut buf = vec![0xAA];
+    assert!(order(2, 1).encode(&mut buf).is_err());
+    assert_eq!(buf, [0xAA]);
+    let _ = order(2, 1).encoded_len();
+}
+
+#[test]
+fn a_write_pass_out_of_order_is_refused() {
+    // The size pass is in order and the sizes agree; only the write pass swaps.
+    let m = Order {
+        write_swapped: true,
+        ..order(1, 2)
+    };
+    let e = m.encode_to_vec().unwrap_err();
+    assert_eq!(e.kind(), EncodeErrorKind::FieldOrder);
+    let mut buf = Vec::new();
+    assert!(m.encode_length_delimited(&mut buf).is_err());
+    assert!(buf.is_empty());
+}
+
+#[test]
+fn out_of_order_inside_a_nested_message_is_refused() {
+    let outer = Outer {
+        child: Some(order(2, 1)),
+        ..Default::default()
+    };
+    let e = outer.encode_to_vec().unwrap_err();
+    assert_eq!(e.kind(), EncodeErrorKind::FieldOrder);
+}
+
+/// Reads field 1 only and, with `FORGETS`, never calls `finish`.
+#[derive(Debug, Default, PartialEq)]
+struct Forgetful<const FORGETS: bool> {
+    a: Option<i32>,
+    unknown_fields: UnknownFields,
+}
+
+impl<const FORGETS: bool> Message for Forgetful<FORGETS> {
+    const NAME: &'static str = "Forgetful";
+    const FIELD_NUMBERS: &'static [u32] = &[1];
+
+    fn unknown_fields(&self) -> &UnknownFields {
+        &self.unknown_fields
+    }
+
+    fn __size<'v>(&'v self, s: &mut Sizer<'v>) -> usize {
+        s.optional::<Int32>(1, self.a.as_ref())
+    }
+
+    fn __write<'v>(&'v self, w: &mut Writer<'_, 'v>) {
+        w.optional::<Int32>(1, self.a.as_ref());
+    }
+
+    fn __decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+        let a = r.optional::<Int32>(1, "a")?;
+        let unknown_fields = if FORGETS {
+            UnknownFields::new()
+        } else {
+            r.finish()?
+        };
+        Ok(Forgetful { a, unknown_fields })
+    }
+}
+
+/// `Outer { Order child = 1; Forgetful<true> lazy = 2; }`
+#[derive(Debug, Default)]
+struct Outer {
+    child: Option<Order>,
+    lazy: Option<Forgetful<true>>,
+    unknown_fields: UnknownFields,
+}
+
+impl Message for Outer {
+    const NAME: &'static str = "Outer";
+    const FIELD_NUMBERS: &'static [u32] = &[1, 2];
+
+    fn unknown_fields(&self) -> &UnknownFields {
+        &self.unknown_fields
+    }
+
+    fn __size<'v>(&'v self, s: &mut Sizer<'v>) -> usize {
+        s.optional::<Msg<Order>>(1, self.child.as_ref())
+            + s.optional::<Msg<Forgetful<true>>>(2, self.lazy.as_ref())
+    }
+
+    fn __write<'v>(&'v self, w: &mut Writer<'_, 'v>) {
+        w.optional::<Msg<Order>>(1, self.child.as_ref());
+        w.optional::<Msg<Forgetful<true>>>(2, self.lazy.as_ref());
+    }
+
+    fn __decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+        let child = r.optional::<Msg<Order>>(1, "child")?;
+        let lazy = r.optional::<Msg<Forgetful<true>>>(2, "lazy")?;
+        let unknown_fields = r.finish()?;
+        Ok(Outer {
+            child,
+            lazy,
+            unknown_fields,
+        })
+    }
+}
+
+#[test]
+fn records_a_top_level_decode_did_not_read_are_refused() {
+    // a = 1, then field 3 = 1: the impl never asks for field 3 and never calls finish.
+    let input = [0x00, 0x02, 0x04, 0x02];
+    let e = Forgetful::<true>::decode(&input).unwrap_err();
+    assert_eq!((e.code(), e.offset()), ("unknown-field", 2));
+    assert_eq!(e.path_string(), "Forgetful.3");
+    // Preserving changes nothing: the impl keeps no records.
+    let preserve = DecodeOptions::new().unknown_fields(bijoubuf::UnknownFieldPolicy::Preserve);
+    let e = Forgetful::<true>::decode_with(&input, &preserve).unwrap_err();
+    assert_eq!((e.code(), e.offset()), ("unknown-field", 2));
+    // The impl that calls finish: strict refuses the same record, preserving keeps it.
+    let e = Forgetful::<false>::decode(&input).unwrap_err();
+    assert_eq!((e.code(), e.offset()), ("unknown-field", 2));
+    let d = Forgetful::<false>::decode_with(&input, &preserve).unwrap();
+    assert_eq!(d.unknown_field_count(), 1);
+    // With every record read, the forgetful impl decodes.
+    let m = Forgetful::<true>::decode(&[0x00, 0x02]).unwrap();
+    assert_eq!(m.a, Some(1));
+    // A lookahead record (loaded by the request for field 1, numbered above it) is left
+    // too.
+    let e = Forgetful::<true>::decode(&[0x04, 0x02]).unwrap_err();
+    assert_eq!((e.code(), e.offset()), ("unknown-field", 0));
+}
+
+#[test]
+fn records_a_nested_decode_did_not_read_are_refused() {
+    // Outer.lazy (2, key 06) = { a = 1, field 3 = 1 }.
+    let input = [0x06, 0x04, 0x00, 0x02, 0x04, 0x02];
+    let e = Outer::decode(&input).unwrap_err();
+    assert_eq!((e.code(), e.offset()), ("unknown-field", 4));
+    assert_eq!(e.path_string(), "Outer.lazy.3");
+    assert!(Outer::decode(&[0x06, 0x02, 0x00, 0x02]).is_ok());
+}
