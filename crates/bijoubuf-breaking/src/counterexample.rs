@@ -192,13 +192,28 @@ fn relevant(
     };
     numbers.iter().any(|&n| match first {
         PathSegment::Unknown(u) => *u == n,
-        PathSegment::Field(name) => {
-            r.field(n).is_some_and(|f| f.name() == name)
-                || w.field(n)
-                    .is_some_and(|f| r.field_by_name(f.name()).is_some_and(|g| g.name() == name))
-        }
+        PathSegment::Field(name) => named(r, w, n, name),
+        PathSegment::FieldName(name) => named(r, w, n, name),
         _ => false,
     })
+}
+
+/// Whether the field named `name` in an error path is field `n` of the reader, or the
+/// reader's field of the same name as the writer's field `n`.
+fn named(r: &MessageDescriptor, w: &MessageDescriptor, n: u32, name: &str) -> bool {
+    r.field(n).is_some_and(|f| f.name() == name)
+        || w.field(n)
+            .is_some_and(|f| r.field_by_name(f.name()).is_some_and(|g| g.name() == name))
+}
+
+/// The elements of a repeated value, whichever form holds them (reflect keeps numbers,
+/// bools and enums unboxed in [`Value::Scalars`]).
+fn elements(v: &Value) -> Option<Vec<Value>> {
+    match v {
+        Value::List(xs) => Some(xs.clone()),
+        Value::Scalars(xs) => Some(xs.iter().collect()),
+        _ => None,
+    }
 }
 
 /// A reserved number: a record an old preserving decoder keeps (the old schema gives
@@ -290,7 +305,7 @@ fn element(kind: &Kind, i: usize, depth: u32) -> Option<Value> {
             } else if i > 1 {
                 return None;
             }
-            Value::Message(msg)
+            Value::Message(Box::new(msg))
         }
         Kind::Scalar(s) => scalar(*s, i)?,
     })
@@ -359,8 +374,13 @@ pub fn same(a: &Value, b: &Value, ka: &Kind, kb: &Kind) -> bool {
             x.as_bytes() == y.as_slice()
         }
         (Value::Message(x), Value::Message(y)) => same_message(x, y),
-        (Value::List(x), Value::List(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same(p, q, ka, kb))
+        (Value::List(_) | Value::Scalars(_), Value::List(_) | Value::Scalars(_)) => {
+            match (elements(a), elements(b)) {
+                (Some(x), Some(y)) => {
+                    x.len() == y.len() && x.iter().zip(&y).all(|(p, q)| same(p, q, ka, kb))
+                }
+                _ => false,
+            }
         }
         (Value::Map(x), Value::Map(y)) => {
             x.len() == y.len()
@@ -418,6 +438,10 @@ pub fn show(v: &Value) -> String {
         Value::EnumNumber(x) => format!("enum {x}"),
         Value::Message(m) => show_message(m),
         Value::List(xs) => format!("[{}]", xs.iter().map(show).collect::<Vec<_>>().join(", ")),
+        Value::Scalars(xs) => format!(
+            "[{}]",
+            xs.iter().map(|x| show(&x)).collect::<Vec<_>>().join(", ")
+        ),
         Value::Map(m) => format!(
             "{{{}}}",
             m.iter()
