@@ -135,22 +135,26 @@ fn arb_field(f: &FieldDescriptor, rng: &mut Rng, depth: u32) -> Value {
                 .map(|_| arb_elem(&f.kind(), rng, depth))
                 .collect(),
         ),
-        FieldShape::Map(k) => Value::Map(
-            (0..rng.below(3))
-                .filter_map(|_| {
-                    let key = match arb_scalar(k, rng) {
-                        Value::Bool(v) => MapKey::Bool(v),
-                        Value::I32(v) => MapKey::I32(v),
-                        Value::I64(v) => MapKey::I64(v),
-                        Value::U32(v) => MapKey::U32(v),
-                        Value::U64(v) => MapKey::U64(v),
-                        Value::String(v) => MapKey::String(v),
-                        _ => return None,
-                    };
-                    Some((key, arb_elem(&f.kind(), rng, depth)))
-                })
-                .collect(),
-        ),
+        FieldShape::Map(k) => {
+            // A map holds each key once: later draws of a key replace earlier ones, as
+            // they would in a map built by hand.
+            let mut entries: Vec<(MapKey, Value)> = Vec::new();
+            for _ in 0..rng.below(3) {
+                let key = match arb_scalar(k, rng) {
+                    Value::Bool(v) => MapKey::Bool(v),
+                    Value::I32(v) => MapKey::I32(v),
+                    Value::I64(v) => MapKey::I64(v),
+                    Value::U32(v) => MapKey::U32(v),
+                    Value::U64(v) => MapKey::U64(v),
+                    Value::String(v) => MapKey::String(v),
+                    _ => continue,
+                };
+                let value = arb_elem(&f.kind(), rng, depth);
+                entries.retain(|(k, _)| *k != key);
+                entries.push((key, value));
+            }
+            Value::Map(entries.into_iter().collect())
+        }
     }
 }
 
