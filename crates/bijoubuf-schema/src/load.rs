@@ -121,33 +121,32 @@ impl Loader<'_> {
     }
 }
 
-/// Files visible from each file: itself, its imports, and what those re-export with
-/// `import public` (transitively).
-fn visibility(files: &[Loaded]) -> Vec<Vec<bool>> {
+/// Files visible from each file, sorted: itself, its imports, and what those re-export
+/// with `import public` (transitively).
+fn visibility(files: &[Loaded]) -> Vec<Vec<usize>> {
     let n = files.len();
     // public_closure[i]: files reachable from i through public imports only (i included).
-    let mut public_closure: Vec<Vec<bool>> = vec![vec![false; n]; n];
     // Files are in dependency order, so a file's imports are already closed.
+    let mut public_closure: Vec<Vec<usize>> = Vec::with_capacity(n);
     for i in 0..n {
-        public_closure[i][i] = true;
+        let mut set = vec![i];
         for (imp, dep) in files[i].ast.imports.iter().zip(&files[i].deps) {
             if let (ImportKind::Public, Some(d)) = (imp.kind, dep) {
-                let add = public_closure[*d].clone();
-                for (slot, v) in public_closure[i].iter_mut().zip(add) {
-                    *slot |= v;
-                }
+                set.extend_from_slice(&public_closure[*d]);
             }
         }
+        set.sort_unstable();
+        set.dedup();
+        public_closure.push(set);
     }
     (0..n)
         .map(|i| {
-            let mut vis = vec![false; n];
-            vis[i] = true;
+            let mut vis = vec![i];
             for d in files[i].deps.iter().flatten() {
-                for (slot, v) in vis.iter_mut().zip(&public_closure[*d]) {
-                    *slot |= *v;
-                }
+                vis.extend_from_slice(&public_closure[*d]);
             }
+            vis.sort_unstable();
+            vis.dedup();
             vis
         })
         .collect()
