@@ -3,7 +3,7 @@
 pub(crate) mod defaults;
 mod fields;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use crate::ast::{self, ImportKind, OptionStmt, ValueKind};
 use crate::diagnostics::Diagnostic;
@@ -69,6 +69,52 @@ const SCALAR_KEYWORDS: &[&str] = &[
     "double", "float", "int32", "int64", "uint32", "uint64", "sint32", "sint64", "fixed32",
     "fixed64", "sfixed32", "sfixed64", "bool", "string", "bytes",
 ];
+
+/// `value` without the enum's name as a prefix, compared without underscores and case
+/// (`COLOR_RED` in `Color` is `RED`); unchanged when nothing would remain.
+fn strip_enum_prefix<'a>(enum_name: &str, value: &'a str) -> &'a str {
+    let mut prefix = enum_name
+        .bytes()
+        .filter(|b| *b != b'_')
+        .map(|b| b.to_ascii_lowercase());
+    let bytes = value.as_bytes();
+    let mut i = 0;
+    let mut pending = prefix.next();
+    while let Some(want) = pending {
+        match bytes.get(i) {
+            Some(b'_') => i += 1,
+            Some(b) if b.to_ascii_lowercase() == want => {
+                i += 1;
+                pending = prefix.next();
+            }
+            _ => return value,
+        }
+    }
+    while bytes.get(i) == Some(&b'_') {
+        i += 1;
+    }
+    if i == bytes.len() { value } else { &value[i..] }
+}
+
+/// `FOO_BAR` → `FooBar`: underscores dropped, the letter after each upper-cased, the
+/// rest lower-cased.
+fn enum_value_pascal(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    let mut upper = true;
+    for c in name.chars() {
+        if c == '_' {
+            upper = true;
+        } else {
+            out.push(if upper {
+                c.to_ascii_uppercase()
+            } else {
+                c.to_ascii_lowercase()
+            });
+            upper = false;
+        }
+    }
+    out
+}
 
 pub(crate) fn join(scope: &str, name: &str) -> String {
     if scope.is_empty() {
@@ -247,7 +293,7 @@ impl Checker<'_> {
 
     /// Checks `reserved`/`extensions` ranges: bounds, order, overlaps.
     fn ranges(&mut self, what: &str, ranges: &[&ast::Range], lo: i64, hi: i64) -> Vec<NumberRange> {
-        let mut out: Vec<(NumberRange, Span)> = Vec::new();
+        let mut out: Vec<(NumberRange, Span)> = Vec::with_capacity(ranges.len());
         for r in ranges {
             if r.start < lo || r.end > hi {
                 self.err(
@@ -268,21 +314,6 @@ impl Checker<'_> {
                 );
                 continue;
             }
-            if let Some((other, ospan)) = out
-                .iter()
-                .find(|(o, _)| o.start <= r.end && r.start <= o.end)
-                .copied()
-            {
-                let d = self.err(
-                    "overlapping-ranges",
-                    r.span,
-                    format!(
-                        "{what} range {} to {} overlaps range {} to {}",
-                        r.start, r.end, other.start, other.end
-                    ),
-                );
-                d.with_label(ospan, "the other range");
-            }
             out.push((
                 NumberRange {
                     start: r.start,
@@ -290,6 +321,39 @@ impl Checker<'_> {
                 },
                 r.span,
             ));
+        }
+        // Overlaps, found in one sweep over the ranges sorted by start: each range is
+        // compared with the one reaching furthest among those before it, and the later
+        // declared of the two is reported.
+        let mut order: Vec<usize> = (0..out.len()).collect();
+        order.sort_by_key(|&i| (out[i].0.start, i));
+        let mut reach: Option<usize> = None;
+        let mut overlaps = Vec::new();
+        for &i in &order {
+            if let Some(j) = reach {
+                if out[i].0.start <= out[j].0.end {
+                    overlaps.push((i.max(j), i.min(j)));
+                }
+                if out[i].0.end > out[j].0.end {
+                    reach = Some(i);
+                }
+            } else {
+                reach = Some(i);
+            }
+        }
+        overlaps.sort_unstable();
+        for (later, earlier) in overlaps {
+            let (r, span) = out[later];
+            let (other, ospan) = out[earlier];
+            self.err(
+                "overlapping-ranges",
+                span,
+                format!(
+                    "{what} range {} to {} overlaps range {} to {}",
+                    r.start, r.end, other.start, other.end
+                ),
+            )
+            .with_label(ospan, "the other range");
         }
         out.into_iter().map(|(r, _)| r).collect()
     }
@@ -312,10 +376,13 @@ impl Checker<'_> {
             );
         }
         let extension_ranges = self.ranges("extension", &ext, 1, FIELD_MAX);
+        let sorted_reserved = fields::sorted_ranges(&reserved_ranges);
         for (r, range) in ext.iter().zip(&extension_ranges) {
-            if let Some(res) = reserved_ranges
-                .iter()
-                .find(|o| o.start <= range.end && range.start <= o.end)
+            // The first reserved range (by start) that ends at or after this one's start.
+            let i = sorted_reserved.partition_point(|o| o.end < range.start);
+            if let Some(res) = sorted_reserved
+                .get(i)
+                .filter(|o| o.start <= range.end && range.start <= o.end)
             {
                 self.err(
                     "overlapping-ranges",
@@ -328,8 +395,9 @@ impl Checker<'_> {
             }
         }
         let mut reserved_names: Vec<String> = Vec::new();
+        let mut seen_names: HashSet<&str> = HashSet::new();
         for n in m.reserved.iter().flat_map(|r| &r.names) {
-            if reserved_names.contains(&n.name) {
+            if !seen_names.insert(&n.name) {
                 self.err(
                     "duplicate-reserved-name",
                     n.span,
@@ -502,6 +570,8 @@ impl Checker<'_> {
             .flat_map(|r| &r.names)
             .map(|n| n.name.clone())
             .collect();
+        let reserved_name_set: HashSet<&str> = reserved_names.iter().map(String::as_str).collect();
+        let sorted_reserved = fields::sorted_ranges(&reserved_ranges);
         let mut values = Vec::with_capacity(e.values.len());
         let mut by_number: HashMap<i64, &ast::EnumValue> = HashMap::new();
         let mut has_alias = false;
@@ -531,10 +601,7 @@ impl Checker<'_> {
             } else {
                 by_number.insert(v.number, v);
             }
-            if reserved_ranges
-                .iter()
-                .any(|r| r.start <= v.number && v.number <= r.end)
-            {
+            if fields::covering(&sorted_reserved, v.number).is_some() {
                 self.err(
                     "reserved-number",
                     v.number_span,
@@ -544,7 +611,7 @@ impl Checker<'_> {
                     ),
                 );
             }
-            if reserved_names.contains(&v.name.name) {
+            if reserved_name_set.contains(v.name.name.as_str()) {
                 self.err(
                     "reserved-name",
                     v.name.span,
@@ -575,9 +642,7 @@ impl Checker<'_> {
             )
             .with_help("remove the option, or give two values the same number");
         }
-        if self.syntax() == Syntax::Proto3 {
-            self.check_enum_pascal_conflicts(e);
-        }
+        self.check_enum_pascal_conflicts(e);
         EnumDef {
             name: e.name.name.clone(),
             full_name: full,
@@ -600,44 +665,47 @@ impl Checker<'_> {
         }
     }
 
-    /// proto3 refuses enum values whose names collide once the enum's name prefix is
-    /// stripped and case is ignored (they would map to the same JSON/C# name).
+    /// Enum values whose names collide once the enum's name prefix is stripped and the
+    /// rest is written in PascalCase (`FOO_BAR` and `foo_bar` are both `FooBar`;
+    /// `CHECKBOX` and `CHECK_BOX` are `Checkbox` and `CheckBox`) are refused, as protoc
+    /// does: generators derive those names. With `deprecated_legacy_json_field_conflicts`
+    /// a proto2 enum gets a warning instead.
     fn check_enum_pascal_conflicts(&mut self, e: &ast::Enum) {
-        let prefix: String = e
-            .name
-            .name
-            .chars()
-            .filter(|c| *c != '_')
-            .map(|c| c.to_ascii_lowercase())
-            .collect();
-        let mut seen: HashMap<String, &ast::EnumValue> = HashMap::new();
+        let legacy = self.syntax() == Syntax::Proto2
+            && bool_option(&e.options, "deprecated_legacy_json_field_conflicts");
+        let mut seen: HashMap<String, &ast::EnumValue> = HashMap::with_capacity(e.values.len());
         for v in &e.values {
-            let plain: String = v
-                .name
-                .name
-                .chars()
-                .filter(|c| *c != '_')
-                .map(|c| c.to_ascii_lowercase())
-                .collect();
-            let stripped = match plain.strip_prefix(&prefix) {
-                Some(s) if !s.is_empty() => s.to_string(),
-                _ => plain,
+            let key = enum_value_pascal(strip_enum_prefix(&e.name.name, &v.name.name));
+            let Some(prev) = seen.get(&key).copied() else {
+                seen.insert(key, v);
+                continue;
             };
-            if let Some(prev) = seen.get(&stripped) {
-                if prev.number != v.number {
-                    let d = self.err(
-                        "enum-value-name-conflict",
-                        v.name.span,
-                        format!(
-                            "enum value {:?} has the same name as {:?} once case and the enum-name prefix are ignored",
-                            v.name.name, prev.name.name
-                        ),
-                    );
-                    d.with_label(prev.name.span, "the other value");
-                }
-            } else {
-                seen.insert(stripped, v);
+            if prev.name.name == v.name.name || prev.number == v.number {
+                continue;
             }
+            let message = format!(
+                "enum value {:?} has the same name as {:?} once the enum-name prefix is stripped and both are written in PascalCase ({key:?})",
+                v.name.name, prev.name.name
+            );
+            let mut d = if legacy {
+                Diagnostic::warning(
+                    "enum-value-name-conflict",
+                    &self.file.name,
+                    v.name.span,
+                    message,
+                )
+            } else {
+                Diagnostic::error(
+                    "enum-value-name-conflict",
+                    &self.file.name,
+                    v.name.span,
+                    message,
+                )
+            };
+            d.with_label(prev.name.span, "the other value").with_help(
+                "rename one value, or give both the same number with `option allow_alias = true;`",
+            );
+            self.errors.push(d);
         }
     }
 

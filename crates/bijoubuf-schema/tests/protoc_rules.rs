@@ -1,0 +1,121 @@
+//! Rules where protoc's verdict was checked by hand (protoc 30.2): accepted what it
+//! accepts, refused what it refuses.
+
+use bijoubuf_schema::{Compiled, Diagnostics, Severity, compile_sources};
+
+fn compile(text: &str) -> Result<Compiled, Diagnostics> {
+    compile_sources(&[("t.proto", text)])
+}
+
+fn codes(text: &str) -> Vec<&'static str> {
+    match compile(text) {
+        Ok(_) => Vec::new(),
+        Err(e) => e.errors().iter().map(|d| d.code()).collect(),
+    }
+}
+
+#[test]
+fn enum_values_conflict_only_when_their_pascal_case_forms_are_equal() {
+    // Checkbox and CheckBox differ.
+    assert_eq!(
+        codes("syntax = \"proto3\";\nenum T { T_UNSPECIFIED = 0; CHECKBOX = 1; CHECK_BOX = 2; }"),
+        Vec::<&str>::new()
+    );
+    assert_eq!(
+        codes("syntax = \"proto3\";\nenum T { T_UNSPECIFIED = 0; FOO_BAR = 1; FOOBar = 2; }"),
+        Vec::<&str>::new()
+    );
+    // FooBar twice; FOO is T_FOO without the prefix.
+    assert_eq!(
+        codes("syntax = \"proto3\";\nenum T { T_UNSPECIFIED = 0; FOO_BAR = 1; foo_bar = 2; }"),
+        ["enum-value-name-conflict"]
+    );
+    assert_eq!(
+        codes("syntax = \"proto3\";\nenum T { T_UNSPECIFIED = 0; T_FOO = 1; FOO = 2; }"),
+        ["enum-value-name-conflict"]
+    );
+    // proto2 too; aliases (same number) are fine.
+    assert_eq!(
+        codes("syntax = \"proto2\";\nenum T { T_UNSPECIFIED = 0; FOO_BAR = 1; foo_bar = 2; }"),
+        ["enum-value-name-conflict"]
+    );
+    assert_eq!(
+        codes(
+            "syntax = \"proto2\";\nenum T { option allow_alias = true; T_UNSPECIFIED = 0; FOO_BAR = 1; foo_bar = 1; }"
+        ),
+        Vec::<&str>::new()
+    );
+}
+
+#[test]
+fn legacy_json_field_conflicts_relax_the_checks_as_protoc_does() {
+    // A proto2 enum: a warning instead of an error.
+    let ok = compile(
+        "syntax = \"proto2\";\nenum T { option deprecated_legacy_json_field_conflicts = true; T_UNSPECIFIED = 0; FOO_BAR = 1; foo_bar = 2; }",
+    )
+    .expect("a warning only");
+    assert!(
+        ok.warnings
+            .iter()
+            .any(|w| w.code() == "enum-value-name-conflict" && w.severity() == Severity::Warning)
+    );
+    // A proto3 enum: still an error.
+    assert_eq!(
+        codes(
+            "syntax = \"proto3\";\nenum T { option deprecated_legacy_json_field_conflicts = true; T_UNSPECIFIED = 0; FOO_BAR = 1; foo_bar = 2; }"
+        ),
+        ["enum-value-name-conflict"]
+    );
+    // Messages: no JSON name check at all.
+    assert_eq!(
+        codes("syntax = \"proto3\";\nmessage M { int32 foo_bar = 1; int32 fooBar = 2; }"),
+        ["json-name-conflict"]
+    );
+    for text in [
+        "syntax = \"proto3\";\nmessage M { option deprecated_legacy_json_field_conflicts = true; int32 foo_bar = 1; int32 fooBar = 2; }",
+        "syntax = \"proto3\";\nmessage M { option deprecated_legacy_json_field_conflicts = true; int32 a = 1 [json_name = \"x\"]; int32 b = 2 [json_name = \"x\"]; }",
+    ] {
+        let c = compile(text).unwrap_or_else(|e| panic!("{text}: {:?}", e.errors()));
+        assert!(c.warnings.iter().all(|w| w.code() != "json-name-conflict"));
+    }
+}
+
+#[test]
+fn json_name_and_default_at_most_once() {
+    assert_eq!(
+        codes(
+            "syntax = \"proto3\";\nmessage M { int32 a = 1 [json_name = \"x\", json_name = \"y\"]; }"
+        ),
+        ["duplicate-option"]
+    );
+    assert_eq!(
+        codes(
+            "syntax = \"proto2\";\nmessage M { optional int32 a = 1 [default = 1, default = 2]; }"
+        ),
+        ["duplicate-option"]
+    );
+}
+
+#[test]
+fn lazy_only_on_message_fields() {
+    assert_eq!(
+        codes(
+            "syntax = \"proto3\";\nmessage M { int32 a = 1 [lazy = true]; M m = 2 [lazy = true]; repeated M r = 3 [lazy = true]; int32 b = 4 [unverified_lazy = true]; map<string, M> mp = 5 [lazy = true]; int32 c = 6 [lazy = false]; }"
+        ),
+        ["invalid-lazy", "invalid-lazy"]
+    );
+}
+
+#[test]
+fn a_nul_byte_in_a_comment_is_refused() {
+    for text in [
+        "syntax = \"proto3\";\n// a \0 b\nmessage M {}\n",
+        "syntax = \"proto3\";\n/* a \0 b */\nmessage M {}\n",
+    ] {
+        let err = compile(text).expect_err("NUL in a comment");
+        let d = &err.errors()[0];
+        assert_eq!((d.code(), d.line(), d.column()), ("syntax", 2, 6), "{d:?}");
+    }
+    // Other control characters in comments are fine (protoc accepts them).
+    assert!(compile("syntax = \"proto3\";\n// a \u{1} b \u{7f}\nmessage M {}\n").is_ok());
+}
