@@ -51,6 +51,7 @@ mod model;
 mod options;
 mod parser;
 mod resolve;
+mod snippet;
 mod span;
 
 use std::collections::HashMap;
@@ -70,7 +71,7 @@ pub use span::Span;
 #[derive(Clone, Debug)]
 pub(crate) struct SourceInfo {
     pub(crate) text: Arc<miette::NamedSource<String>>,
-    pub(crate) lines: span::LineIndex,
+    pub(crate) lines: Arc<span::LineIndex>,
 }
 
 impl PartialEq for SourceInfo {

@@ -105,7 +105,7 @@ impl Loader<'_> {
         }
         self.stack.pop();
         let source = SourceInfo {
-            lines: LineIndex::new(&text),
+            lines: Arc::new(LineIndex::new(&text)),
             text: Arc::new(miette::NamedSource::new(name, text)),
         };
         let index = self.files.len();
@@ -219,7 +219,7 @@ pub(crate) fn compile(compiler: &Compiler, names: &[&str]) -> Result<Compiled, D
         files.iter().map(|f| (f.name.as_str(), &f.source)).collect();
     for d in errors.iter_mut().chain(warnings.iter_mut()) {
         if let Some(s) = sources.get(d.file()) {
-            d.locate(&s.text, &s.lines);
+            d.locate(s);
         }
     }
     let order: HashMap<&str, usize> = files

@@ -82,8 +82,14 @@ impl Parser<'_> {
     /// `message Name { … }`
     pub(crate) fn message(&mut self) -> PResult<Message> {
         let (start, name, comments) = self.block_head("a message name")?;
-        self.enter()?;
         let mut msg = new_message(name, start, comments);
+        if self.enter().is_err() {
+            // Reported once: the too-deep message and all it holds are skipped whole,
+            // so the blocks around it still close where they should.
+            self.skip_block();
+            msg.span = start.to(self.prev_span());
+            return Ok(msg);
+        }
         let r = self.message_body(&mut msg);
         self.leave();
         r?;

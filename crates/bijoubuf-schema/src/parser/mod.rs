@@ -35,6 +35,8 @@ pub(crate) struct Parser<'a> {
     pub(crate) errors: Vec<Diagnostic>,
     syntax: Syntax,
     depth: usize,
+    /// Whether nesting past [`MAX_DEPTH`] was reported.
+    depth_reported: bool,
 }
 
 /// How deep messages and aggregates may nest before the parser refuses (keeps the
@@ -62,6 +64,7 @@ pub(crate) fn parse(file: &str, text: &str) -> (File, Vec<Diagnostic>) {
         errors: Vec::new(),
         syntax: Syntax::Proto2,
         depth: 0,
+        depth_reported: false,
     };
     let ast = p.file();
     errors.append(&mut p.errors);
@@ -303,8 +306,33 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// Skips past the `}` that closes a block whose `{` was just read.
+    pub(crate) fn skip_block(&mut self) {
+        let mut depth = 1usize;
+        loop {
+            match self.peek().tok {
+                Tok::Eof => return,
+                Tok::Sym('{') => depth += 1,
+                Tok::Sym('}') => {
+                    depth -= 1;
+                    if depth == 0 {
+                        self.bump();
+                        return;
+                    }
+                }
+                _ => {}
+            }
+            self.bump();
+        }
+    }
+
     pub(crate) fn enter(&mut self) -> PResult<()> {
         if self.depth >= MAX_DEPTH {
+            // One report per file: every later block past the limit is the same problem.
+            if self.depth_reported {
+                return Err(Recorded);
+            }
+            self.depth_reported = true;
             let span = self.peek().span;
             return Err(self.error(span, format!("nesting deeper than {MAX_DEPTH} levels")));
         }
