@@ -251,11 +251,22 @@ pub(crate) fn similar<'a>(word: &str, candidates: &[&'a str]) -> Option<&'a str>
 pub struct Diagnostics {
     errors: Vec<Diagnostic>,
     warnings: Vec<Diagnostic>,
+    omitted: usize,
 }
 
 impl Diagnostics {
-    pub(crate) fn new(errors: Vec<Diagnostic>, warnings: Vec<Diagnostic>) -> Self {
-        Diagnostics { errors, warnings }
+    pub(crate) fn new(errors: Vec<Diagnostic>, warnings: Vec<Diagnostic>, omitted: usize) -> Self {
+        Diagnostics {
+            errors,
+            warnings,
+            omitted,
+        }
+    }
+
+    /// How many errors and warnings were found beyond the cap set with
+    /// [`Compiler::max_diagnostics`](crate::Compiler::max_diagnostics) and left out.
+    pub fn omitted(&self) -> usize {
+        self.omitted
     }
 
     /// The errors, in file order then source order.

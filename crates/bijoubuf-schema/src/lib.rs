@@ -8,8 +8,11 @@
 //! converts to a `prost_types::FileDescriptorSet` with source-code info.
 //!
 //! All errors of a compilation are collected into [`Diagnostics`], each with a file,
-//! span, message, labels and help, renderable with miette. Lint warnings (naming
-//! conventions) come back with the result and can be turned off with [`Lints`].
+//! span, message, labels and help, renderable with miette in time linear in their
+//! number (a long line is shown as a window around the place). Lints (naming, package
+//! layout and rpc conventions at the breadth of buf's `STANDARD` set, listed in
+//! [`LINT_RULES`]) come back as warnings; [`Lints`] allows or denies each rule, and
+//! [`Compiler::max_diagnostics`] caps how many diagnostics are reported.
 //!
 //! ```
 //! # fn main() -> Result<(), bijoubuf_schema::Diagnostics> {
@@ -59,7 +62,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 pub use diagnostics::{Diagnostic, Diagnostics, Label, Severity};
-pub use lints::Lints;
+pub use lints::{LINT_RULES, LintLevel, Lints, UnknownLint};
 pub use model::{
     Cardinality, Comments, EnumDef, EnumValueDef, FieldDef, FieldType, FileDef, MessageDef,
     MethodDef, NumberRange, OneofDef, OptionDef, OptionValue, Presence, ScalarType, Schema,
@@ -86,6 +89,7 @@ pub struct Compiler {
     include_paths: Vec<PathBuf>,
     sources: HashMap<String, String>,
     lints: Lints,
+    max_diagnostics: Option<usize>,
 }
 
 /// A successful compilation: the schema and any lint warnings.
@@ -93,8 +97,10 @@ pub struct Compiler {
 pub struct Compiled {
     /// The checked schema.
     pub schema: Schema,
-    /// Lint warnings (never errors).
+    /// Lint warnings (and protoc's few warnings).
     pub warnings: Vec<Diagnostic>,
+    /// Warnings found beyond the cap of [`Compiler::max_diagnostics`] and left out.
+    pub omitted: usize,
 }
 
 impl Compiler {
@@ -116,9 +122,17 @@ impl Compiler {
         self
     }
 
-    /// Chooses which lints run.
+    /// Chooses which lints run, and which of them refuse the schema (see [`Lints`]).
     pub fn lints(&mut self, lints: Lints) -> &mut Self {
         self.lints = lints;
+        self
+    }
+
+    /// Reports at most `cap` diagnostics: the first errors, then the first warnings, in
+    /// file and source order (a refused schema keeps at least one error). The number
+    /// left out is [`Compiled::omitted`] or [`Diagnostics::omitted`].
+    pub fn max_diagnostics(&mut self, cap: usize) -> &mut Self {
+        self.max_diagnostics = Some(cap);
         self
     }
 

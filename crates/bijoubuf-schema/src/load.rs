@@ -182,13 +182,13 @@ pub(crate) fn compile(compiler: &Compiler, names: &[&str]) -> Result<Compiled, D
     let (mut models, mut errs) = check::build(&files, &symbols);
     errors.append(&mut errs);
     errors.append(&mut options::interpret(&files, &mut models, &symbols));
-    let mut warnings = lints::run(&compiler.lints, &files, &models, &symbols);
-    // The checker reports a few protoc warnings beside its errors.
-    let (checker_warnings, errs): (Vec<_>, Vec<_>) = errors
+    // The checker reports a few protoc warnings beside its errors; denied lints are
+    // errors.
+    errors.extend(lints::run(&compiler.lints, &files, &models, &symbols));
+    let (mut warnings, errs): (Vec<_>, Vec<_>) = errors
         .into_iter()
         .partition(|d| d.severity() == Severity::Warning);
     errors = errs;
-    warnings.extend(checker_warnings);
     // descriptor.proto was loaded for option checking; keep only what the requested
     // files reach through their imports.
     let mut reached = vec![false; files.len()];
@@ -239,10 +239,25 @@ pub(crate) fn compile(compiler: &Compiler, names: &[&str]) -> Result<Compiled, D
         a.file() == b.file() && a.span() == b.span() && a.message() == b.message()
     });
     debug_assert!(errors.iter().all(|d| d.severity() == Severity::Error));
+    // The cap keeps the first errors, then the first warnings, in file and source order.
+    // A refused schema always keeps at least one error.
+    let mut omitted = 0;
+    if let Some(cap) = compiler.max_diagnostics {
+        let keep = if errors.is_empty() { 0 } else { cap.max(1) };
+        omitted += errors.len().saturating_sub(keep);
+        errors.truncate(keep);
+        let room = cap.saturating_sub(errors.len());
+        omitted += warnings.len().saturating_sub(room);
+        warnings.truncate(room);
+    }
     if errors.is_empty() {
-        Ok(Compiled { schema, warnings })
+        Ok(Compiled {
+            schema,
+            warnings,
+            omitted,
+        })
     } else {
-        Err(Diagnostics::new(errors, warnings))
+        Err(Diagnostics::new(errors, warnings, omitted))
     }
 }
 
