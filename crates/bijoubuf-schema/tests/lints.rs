@@ -38,20 +38,21 @@ service orders {}
 #[test]
 fn service_and_rpc_rules() {
     let got = warnings("shop/v1/s.proto", SERVICES);
+    // The same 12 places buf 1.75 reports for this file with STANDARD (checked by hand).
     let want = [
-        // Touch: nonstandard names, and Shared is used four times.
-        ("lint-rpc-request-standard-name", 11),
-        ("lint-rpc-request-response-unique", 11),
-        ("lint-rpc-response-standard-name", 11),
-        ("lint-rpc-request-response-unique", 11),
-        // delete_order: not PascalCase, nonstandard names, shared types.
-        ("lint-rpc-pascal-case", 12),
-        ("lint-rpc-request-standard-name", 12),
-        ("lint-rpc-request-response-unique", 12),
-        ("lint-rpc-response-standard-name", 12),
-        ("lint-rpc-request-response-unique", 12),
         // GetOrderResponse is also delete_order's response.
         ("lint-rpc-request-response-unique", 9),
+        // Touch: Shared is shared, and both request and response; nonstandard names.
+        ("lint-rpc-request-response-unique", 11),
+        ("lint-rpc-request-response-unique", 11),
+        ("lint-rpc-request-standard-name", 11),
+        ("lint-rpc-response-standard-name", 11),
+        // delete_order: shared types, not PascalCase, nonstandard names.
+        ("lint-rpc-request-response-unique", 12),
+        ("lint-rpc-request-response-unique", 12),
+        ("lint-rpc-pascal-case", 12),
+        ("lint-rpc-request-standard-name", 12),
+        ("lint-rpc-response-standard-name", 12),
         ("lint-service-pascal-case", 14),
         ("lint-service-suffix", 14),
     ];

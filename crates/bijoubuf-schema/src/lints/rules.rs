@@ -82,6 +82,21 @@ fn is_upper_snake(name: &str) -> bool {
             .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
 }
 
+/// `delete_order` → `DeleteOrder`: underscores dropped, the letter after each and the
+/// first upper-cased.
+fn pascal(name: &str) -> String {
+    name.split('_')
+        .flat_map(|part| {
+            let mut chars = part.chars();
+            chars
+                .next()
+                .map(|c| c.to_ascii_uppercase())
+                .into_iter()
+                .chain(chars)
+        })
+        .collect()
+}
+
 /// The last part of a full name.
 fn short(full: &str) -> &str {
     full.rsplit('.').next().unwrap_or(full)
@@ -225,6 +240,7 @@ impl Linter<'_> {
                     "name rpcs like `GetOrder`".into(),
                 );
             }
+            let (service, method) = (pascal(&s.name), pascal(&m.name));
             for (ty, span, suffix, code) in [
                 (
                     &m.input_type,
@@ -240,8 +256,8 @@ impl Linter<'_> {
                 ),
             ] {
                 let name = short(ty);
-                let plain = format!("{}{suffix}", m.name);
-                if ty.is_empty() || name == plain || name == format!("{}{plain}", s.name) {
+                let plain = format!("{method}{suffix}");
+                if ty.is_empty() || name == plain || name == format!("{service}{plain}") {
                     continue;
                 }
                 let what = suffix.to_ascii_lowercase();
@@ -250,27 +266,41 @@ impl Linter<'_> {
                     span,
                     format!("the {what} of rpc {:?} is {name:?}, not {plain:?}", m.name),
                     format!(
-                        "give each rpc its own {what} message named `{plain}` or `{}{plain}`",
-                        s.name
+                        "give each rpc its own {what} message named `{plain}` or `{service}{plain}`"
                     ),
                 );
             }
-            for (ty, span, what) in [
-                (&m.input_type, input_span, "request"),
-                (&m.output_type, output_span, "response"),
-            ] {
+            // Each type shared with another rpc once, then a type that is both the
+            // request and the response.
+            let types = if m.input_type == m.output_type {
+                vec![&m.input_type]
+            } else {
+                vec![&m.input_type, &m.output_type]
+            };
+            for ty in types {
                 if uses.get(ty.as_str()).copied().unwrap_or(0) > 1 {
                     self.warn(
                         "lint-rpc-request-response-unique",
-                        span,
+                        m.span,
                         format!(
-                            "the {what} type {:?} of rpc {:?} is used by more than one rpc",
-                            short(ty),
-                            m.name
+                            "{:?} is the request or response of more than one rpc",
+                            short(ty)
                         ),
                         "give each rpc a request and a response message of its own".into(),
                     );
                 }
+            }
+            if !m.input_type.is_empty() && m.input_type == m.output_type {
+                self.warn(
+                    "lint-rpc-request-response-unique",
+                    m.span,
+                    format!(
+                        "rpc {:?} has {:?} as both its request and its response",
+                        m.name,
+                        short(&m.input_type)
+                    ),
+                    "give the rpc a request and a response message of its own".into(),
+                );
             }
         }
     }
@@ -375,10 +405,13 @@ pub(crate) fn run(
     if cfg.on("lint-rpc-request-response-unique") {
         for (_, (_, model)) in requested() {
             for m in model.services.iter().flat_map(|s| &s.methods) {
-                for ty in [&m.input_type, &m.output_type] {
-                    if !ty.is_empty() {
-                        *uses.entry(ty.as_str()).or_default() += 1;
-                    }
+                // Counted once per rpc, even when it is both request and response; an
+                // unresolved type (empty) is already an error.
+                if !m.input_type.is_empty() {
+                    *uses.entry(m.input_type.as_str()).or_default() += 1;
+                }
+                if !m.output_type.is_empty() && m.output_type != m.input_type {
+                    *uses.entry(m.output_type.as_str()).or_default() += 1;
                 }
             }
         }
