@@ -7,18 +7,24 @@ use bijoubuf::{DecodeOptions, UnknownFieldPolicy};
 use bijoubuf_reflect::{DynamicMessage, MessageDescriptor};
 
 use crate::input::{self, Input};
-use crate::{BinaryInput, Command, Failure, Limits, Target, raw, report, schema};
+use crate::{BinaryInput, Command, Failure, Limits, LintArgs, Target, raw, report, schema};
 
 pub(crate) fn run(cmd: Command) -> Result<(), Failure> {
     match cmd {
-        Command::Check { includes, files } => check(&includes.include, &files),
+        Command::Check {
+            includes,
+            lints,
+            files,
+        } => check(&includes.include, &lints, &files),
         Command::Compile {
             includes,
+            lints,
             rust_out,
             descriptor_set_out,
             files,
         } => compile(
             &includes.include,
+            &lints,
             &rust_out,
             descriptor_set_out.as_deref(),
             &files,
@@ -56,18 +62,16 @@ fn refuse(code: &str, message: &str) -> Failure {
     Failure::Refused
 }
 
-fn check(includes: &[PathBuf], files: &[PathBuf]) -> Result<(), Failure> {
-    let compiled = schema::compile(includes, files)?;
-    for w in &compiled.warnings {
-        eprint!("{}", schema::render(w));
-    }
+fn check(includes: &[PathBuf], lints: &LintArgs, files: &[PathBuf]) -> Result<(), Failure> {
+    let compiled = schema::compile(includes, lints, files)?;
+    schema::print_warnings(&compiled);
     let files_n = compiled
         .schema
         .files()
         .iter()
         .filter(|f| f.requested)
         .count();
-    let warnings = compiled.warnings.len();
+    let warnings = compiled.warnings.len() + compiled.omitted;
     out(format!(
         "ok {files_n} file{} checked, {warnings} warning{}\n",
         if files_n == 1 { "" } else { "s" },
@@ -78,14 +82,13 @@ fn check(includes: &[PathBuf], files: &[PathBuf]) -> Result<(), Failure> {
 
 fn compile(
     includes: &[PathBuf],
+    lints: &LintArgs,
     rust_out: &Path,
     descriptor_set_out: Option<&Path>,
     files: &[PathBuf],
 ) -> Result<(), Failure> {
-    let compiled = schema::compile(includes, files)?;
-    for w in &compiled.warnings {
-        eprint!("{}", schema::render(w));
-    }
+    let compiled = schema::compile(includes, lints, files)?;
+    schema::print_warnings(&compiled);
     let generated = crate::codegen::generate(&compiled.schema)?;
     std::fs::create_dir_all(rust_out)
         .map_err(|e| Failure::Usage(format!("cannot create {}: {e}", rust_out.display())))?;
