@@ -446,6 +446,8 @@ pub(crate) fn file(f: &FileDef) -> FileDescriptorProto {
         source_code_info: Some(SourceCodeInfo { location: locs.out }),
         syntax: match f.syntax {
             Syntax::Proto3 => Some("proto3".into()),
+            // prost-types has no `edition` field (14) to say which one.
+            Syntax::Edition2023 | Syntax::Edition2024 => Some("editions".into()),
             // protoc leaves `syntax` unset for proto2.
             Syntax::Proto2 => None,
         },

@@ -321,8 +321,12 @@ fn groups_and_editions_are_refused_at_their_span() {
         "syntax = \"proto2\";\nmessage A {\n  optional group G = 1 { optional int32 x = 2; }\n}\n",
     );
     assert_eq!(errs[0], ("unsupported".into(), 3, 12));
-    let errs = errors("edition = \"2023\";\nmessage A { int32 x = 1; }\n");
-    assert_eq!(errs, vec![("unsupported".into(), 1, 1)]);
+    let errs = errors("edition = \"2025\";\nmessage A { int32 x = 1; }\n");
+    assert_eq!(errs, vec![("unsupported".into(), 1, 11)]);
+    let errs = errors(
+        "edition = \"2023\";\nmessage A { A a = 1 [features.message_encoding = DELIMITED]; }\n",
+    );
+    assert_eq!(errs, vec![("unsupported".into(), 2, 22)]);
 }
 
 #[test]

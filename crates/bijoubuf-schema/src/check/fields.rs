@@ -82,7 +82,17 @@ impl Checker<'_> {
             (Some((_, span)), false, Some(_)) => {
                 self.err("label-on-map", span, "map fields must not have a label");
             }
-            (None, false, None) if !proto3 => {
+            (Some((Label::Optional | Label::Required, span)), false, _)
+                if self.syntax().is_edition() =>
+            {
+                self.err(
+                    "label-in-edition",
+                    span,
+                    "`optional` and `required` are not allowed in an edition",
+                )
+                .with_help("drop the label; set `[features.field_presence = …]` instead");
+            }
+            (None, false, None) if self.syntax() == Syntax::Proto2 => {
                 self.err("missing-label", f.ty.span, "proto2 fields need a label")
                     .with_help("start the field with `optional`, `required` or `repeated`");
             }
@@ -157,9 +167,17 @@ impl Checker<'_> {
             .with_help("declare the enum in a proto3 file");
         }
 
+        let edition_presence = self.features(self.features, &f.options).presence;
         let presence = match (&cardinality, label) {
             (Cardinality::Repeated | Cardinality::Map { .. }, _) => Presence::Implicit,
             (_, Some(Label::Required)) => Presence::Required,
+            _ if self.syntax().is_edition() && extendee.is_none() && !in_oneof => {
+                match (&ty, edition_presence) {
+                    // Message fields always track presence; only LEGACY_REQUIRED changes them.
+                    (FieldType::Message(_), Presence::Implicit) => Presence::Explicit,
+                    (_, p) => p,
+                }
+            }
             _ if in_oneof || extendee.is_some() => Presence::Explicit,
             _ if matches!(ty, FieldType::Message(_)) => Presence::Explicit,
             _ if proto3 && label != Some(Label::Optional) => Presence::Implicit,

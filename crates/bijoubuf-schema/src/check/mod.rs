@@ -1,10 +1,12 @@
 //! The checker: syntax tree plus symbols to the checked model, enforcing protoc's rules.
 
 pub(crate) mod defaults;
+mod features;
 mod fields;
 
 use std::collections::{HashMap, HashSet};
 
+use self::features::Features;
 use crate::ast::{self, ImportKind, OptionStmt, ValueKind};
 use crate::diagnostics::Diagnostic;
 use crate::load::Loaded;
@@ -30,6 +32,7 @@ pub(crate) fn build(files: &[Loaded], syms: &Symbols) -> (Vec<FileDef>, Vec<Diag
                 syms,
                 errors: &mut errors,
                 ext_numbers: &mut ext_numbers,
+                features: Features::EDITION_DEFAULTS,
             };
             c.file()
         })
@@ -145,6 +148,8 @@ pub(crate) struct Checker<'a> {
     /// (extendee, number) → (extension full name, file, span): numbers are unique per
     /// extended message across all files.
     pub(crate) ext_numbers: &'a mut HashMap<(String, u32), (String, usize, Span)>,
+    /// In an edition: the features in force at the element being checked.
+    pub(crate) features: Features,
 }
 
 impl Checker<'_> {
@@ -230,6 +235,7 @@ impl Checker<'_> {
             .as_ref()
             .map(|p| p.name.name.clone())
             .unwrap_or_default();
+        self.features = self.features(Features::EDITION_DEFAULTS, &ast.options);
         let mut dependencies = Vec::new();
         let mut public_dependencies = Vec::new();
         let mut weak_dependencies = Vec::new();
@@ -359,6 +365,14 @@ impl Checker<'_> {
     }
 
     fn message(&mut self, scope: &str, m: &ast::Message) -> MessageDef {
+        let outer = self.features;
+        self.features = self.features(outer, &m.options);
+        let def = self.message_inner(scope, m);
+        self.features = outer;
+        def
+    }
+
+    fn message_inner(&mut self, scope: &str, m: &ast::Message) -> MessageDef {
         let full = join(scope, &m.name.name);
         let proto3 = self.syntax() == Syntax::Proto3;
 
@@ -536,6 +550,11 @@ impl Checker<'_> {
     fn enumeration(&mut self, scope: &str, e: &ast::Enum) -> EnumDef {
         let full = join(scope, &e.name.name);
         let allow_alias = bool_option(&e.options, "allow_alias");
+        let closed = if self.syntax().is_edition() {
+            self.features(self.features, &e.options).closed_enums
+        } else {
+            self.syntax() == Syntax::Proto2
+        };
         if e.values.is_empty() {
             self.err(
                 "empty-enum",
@@ -543,14 +562,18 @@ impl Checker<'_> {
                 format!("enum {:?} must contain at least one value", e.name.name),
             );
         }
-        if self.syntax() == Syntax::Proto3
+        if (self.syntax() == Syntax::Proto3 || (self.syntax().is_edition() && !closed))
             && let Some(first) = e.values.first()
             && first.number != 0
         {
             self.err(
                 "proto3-first-enum-value",
                 first.number_span,
-                "the first enum value must be zero in proto3",
+                if self.syntax().is_edition() {
+                    "the first value of an open enum must be zero"
+                } else {
+                    "the first enum value must be zero in proto3"
+                },
             )
             .with_help(format!(
                 "add a value like `{}_UNSPECIFIED = 0;` first",
@@ -648,7 +671,7 @@ impl Checker<'_> {
             full_name: full,
             values,
             allow_alias,
-            closed: self.syntax() == Syntax::Proto2,
+            closed,
             deprecated: bool_option(&e.options, "deprecated"),
             reserved_ranges,
             reserved_names,

@@ -349,6 +349,14 @@ impl Parser<'_> {
                     break;
                 }
             }
+        } else if self.peek().tok == Tok::Ident && self.syntax.is_edition() {
+            // Editions write reserved names as identifiers.
+            loop {
+                names.push(self.expect_ident("a reserved name")?);
+                if !self.eat_sym(',') {
+                    break;
+                }
+            }
         } else if self.peek().tok == Tok::Ident {
             let span = self.peek().span;
             return Err(self.unsupported(

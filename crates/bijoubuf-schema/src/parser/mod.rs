@@ -407,20 +407,30 @@ impl<'a> Parser<'a> {
             return Ok(());
         }
         if self.at_word("edition") && first {
-            let t = self.bump();
-            let end = if self.eat_sym('=') {
-                self.peek().span
-            } else {
-                t.span
+            let mut comments = self.comments_at(start_idx);
+            self.bump();
+            self.expect_sym('=')?;
+            let (value, span) = self.string_utf8("an edition string")?;
+            file.syntax = match value.as_str() {
+                "2023" => Syntax::Edition2023,
+                "2024" => Syntax::Edition2024,
+                _ => {
+                    // Read on with 2023's rules to avoid follow-on noise.
+                    self.syntax = Syntax::Edition2023;
+                    file.syntax = Syntax::Edition2023;
+                    return Err(self.unsupported(
+                        span,
+                        &format!("edition {value:?}"),
+                        "write `edition = \"2023\";` or `edition = \"2024\";`",
+                    ));
+                }
             };
-            // Editions files need no labels; reading on as proto3 avoids follow-on noise.
-            self.syntax = Syntax::Proto3;
-            file.syntax = Syntax::Proto3;
-            return Err(self.unsupported(
-                t.span.to(end),
-                "`edition` (protobuf editions)",
-                "write `syntax = \"proto3\";` or `syntax = \"proto2\";`",
-            ));
+            self.syntax = file.syntax;
+            self.expect_sym(';')?;
+            self.trailing(&mut comments);
+            file.syntax_span = Some(start.to(self.prev_span()));
+            file.syntax_comments = comments;
+            return Ok(());
         }
         if self.at_word("package") {
             let mut comments = self.comments_at(start_idx);
