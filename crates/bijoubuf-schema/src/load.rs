@@ -128,9 +128,9 @@ fn visibility(files: &[Loaded]) -> Vec<Vec<usize>> {
     // public_closure[i]: files reachable from i through public imports only (i included).
     // Files are in dependency order, so a file's imports are already closed.
     let mut public_closure: Vec<Vec<usize>> = Vec::with_capacity(n);
-    for i in 0..n {
+    for (i, file) in files.iter().enumerate() {
         let mut set = vec![i];
-        for (imp, dep) in files[i].ast.imports.iter().zip(&files[i].deps) {
+        for (imp, dep) in file.ast.imports.iter().zip(&file.deps) {
             if let (ImportKind::Public, Some(d)) = (imp.kind, dep) {
                 set.extend_from_slice(&public_closure[*d]);
             }
@@ -139,10 +139,12 @@ fn visibility(files: &[Loaded]) -> Vec<Vec<usize>> {
         set.dedup();
         public_closure.push(set);
     }
-    (0..n)
-        .map(|i| {
+    files
+        .iter()
+        .enumerate()
+        .map(|(i, file)| {
             let mut vis = vec![i];
-            for d in files[i].deps.iter().flatten() {
+            for d in file.deps.iter().flatten() {
                 vis.extend_from_slice(&public_closure[*d]);
             }
             vis.sort_unstable();
