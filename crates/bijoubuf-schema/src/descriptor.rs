@@ -99,7 +99,8 @@ fn field(f: &FieldDef, locs: &mut Locs<'_>, path: &[i32]) -> FieldDescriptorProt
     locs.add(&[], f.span, Some(&f.comments));
     let label = match (&f.cardinality, f.presence) {
         (Cardinality::Repeated | Cardinality::Map { .. }, _) => Label::Repeated,
-        (_, Presence::Required) => Label::Required,
+        // An edition's LEGACY_REQUIRED field has no label: protoc writes it optional.
+        (_, Presence::Required) if f.parts.label.is_some() => Label::Required,
         _ => Label::Optional,
     };
     if let Some(span) = f.parts.label {

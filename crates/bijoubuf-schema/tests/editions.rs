@@ -50,6 +50,12 @@ fn features_map_onto_presence_and_closed_enums() {
     assert!(c.schema.enumeration("ed.v1.Closed").expect("Closed").closed);
     let fds = c.schema.file_descriptor_set();
     assert_eq!(fds.file[0].syntax.as_deref(), Some("editions"));
+    // As protoc writes it: the label as written (none, so optional).
+    let c_field = &fds.file[0].message_type[0].field[2];
+    assert_eq!(
+        (c_field.name(), c_field.label()),
+        ("c", prost_types::field_descriptor_proto::Label::Optional)
+    );
 }
 
 #[test]
