@@ -1,9 +1,17 @@
-//! bijoubuf-schema: `.proto` text (proto2 and proto3) to a checked schema model.
+//! bijoubuf-schema: `.proto` text (proto2, proto3, editions 2023 and 2024) to a checked
+//! schema model.
+//!
+//! Editions map their `features` onto the model: `field_presence` gives a field's
+//! [`Presence`], `enum_type` whether an enum is closed, both inherited from file to
+//! message to field; `repeated_field_encoding`, `utf8_validation` and `json_format` are
+//! accepted (bijoubuf's format fixes those), and `message_encoding = DELIMITED` (groups)
+//! is refused.
 //!
 //! This crate is the front end of bijoubuf's code generation: it parses schema files
 //! with a nom lexer and a recovering parser, resolves imports (include paths, in-memory
 //! sources and the built-in well-known types), resolves every name with protobuf's
-//! scoping rules, checks protoc's rules, interprets options (custom options included),
+//! scoping rules (a package is in scope only when the file or one it imports declares
+//! it, as in protoc), checks protoc's rules, interprets options (custom options included),
 //! and hands back a [`Schema`]: the model `bijoubuf-codegen` reads. The same schema
 //! converts to a `prost_types::FileDescriptorSet` with source-code info.
 //!
