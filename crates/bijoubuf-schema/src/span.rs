@@ -42,9 +42,16 @@ impl From<Span> for miette::SourceSpan {
 
 /// Maps byte offsets of one file to zero-based line and column numbers the way protoc
 /// counts them: columns in bytes, a tab advancing to the next multiple of 8.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub(crate) struct LineIndex {
     line_starts: Vec<usize>,
+}
+
+/// The number of lines only: a diagnostic's `Debug` stays short for a large file.
+impl std::fmt::Debug for LineIndex {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "LineIndex({} lines)", self.line_starts.len())
+    }
 }
 
 impl LineIndex {
