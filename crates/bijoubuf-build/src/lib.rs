@@ -8,7 +8,9 @@
 //!
 //! Schema errors come back as [`Error::Schema`] with every diagnostic already rendered
 //! (file, line, the offending span underlined, help), so `build.rs` can return the error
-//! with `?` or call `expect` and cargo shows the report.
+//! with `?` or call `expect` and cargo shows the report. Lint rules warn silently by
+//! default; [`Config::deny_lint`] makes one fail the build, [`Config::allow_lint`] and
+//! [`Config::no_lints`] turn them off, and [`Config::max_diagnostics`] caps the report.
 //!
 //! ```no_run
 //! // build.rs
@@ -42,7 +44,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use bijoubuf_codegen::Options;
-use bijoubuf_schema::{Compiler, Diagnostics};
+use bijoubuf_schema::{Compiler, Diagnostics, LintLevel, Lints};
 
 /// Why a build step failed.
 #[non_exhaustive]
@@ -78,6 +80,8 @@ pub enum Error {
         /// The file.
         path: PathBuf,
     },
+    /// [`Config::allow_lint`] or [`Config::deny_lint`] named no lint rule.
+    UnknownLint(bijoubuf_schema::UnknownLint),
 }
 
 impl fmt::Display for Error {
@@ -95,6 +99,7 @@ impl fmt::Display for Error {
             Error::NotInIncludes { path } => {
                 write!(f, "{} is not inside any include directory", path.display())
             }
+            Error::UnknownLint(e) => write!(f, "{e}"),
         }
     }
 }
@@ -135,6 +140,12 @@ fn render(diags: &Diagnostics) -> String {
         }
         out.push('\n');
     }
+    if diags.omitted() > 0 {
+        out.push_str(&format!(
+            "({} more diagnostics not shown: Config::max_diagnostics)\n",
+            diags.omitted()
+        ));
+    }
     if out.is_empty() {
         out = diags.to_string();
     }
@@ -148,6 +159,9 @@ pub struct Config {
     out_dir: Option<PathBuf>,
     include_file: Option<PathBuf>,
     descriptor_set: Option<PathBuf>,
+    lints: Lints,
+    lint_levels: Vec<(String, LintLevel)>,
+    max_diagnostics: Option<usize>,
 }
 
 impl Config {
@@ -252,6 +266,53 @@ impl Config {
         self
     }
 
+    /// The lint rules to run, and which refuse the schema (all warn by default; the
+    /// warnings are not printed, denied rules fail the build). Rules named with
+    /// [`Config::allow_lint`] and [`Config::deny_lint`] apply on top.
+    pub fn lints(&mut self, lints: Lints) -> &mut Self {
+        self.lints = lints;
+        self
+    }
+
+    /// Runs no lint rule (those named with [`Config::deny_lint`] still run).
+    pub fn no_lints(&mut self) -> &mut Self {
+        self.lints = Lints::none();
+        self
+    }
+
+    /// Turns lint rule `rule` off (names as in [`bijoubuf_schema::LINT_RULES`]; `all`
+    /// for every rule). An unknown name fails the build with [`Error::UnknownLint`].
+    pub fn allow_lint(&mut self, rule: impl Into<String>) -> &mut Self {
+        self.lint_levels.push((rule.into(), LintLevel::Allow));
+        self
+    }
+
+    /// Makes lint rule `rule` an error, so a schema that breaks it fails the build.
+    pub fn deny_lint(&mut self, rule: impl Into<String>) -> &mut Self {
+        self.lint_levels.push((rule.into(), LintLevel::Deny));
+        self
+    }
+
+    /// Reports at most `cap` diagnostics in [`Error::Schema`] (the rest are counted).
+    pub fn max_diagnostics(&mut self, cap: usize) -> &mut Self {
+        self.max_diagnostics = Some(cap);
+        self
+    }
+
+    /// A compiler with this configuration's lint and diagnostic settings.
+    fn compiler(&self) -> Result<Compiler, Error> {
+        let mut lints = self.lints.clone();
+        for (rule, level) in &self.lint_levels {
+            lints.set(rule, *level).map_err(Error::UnknownLint)?;
+        }
+        let mut compiler = Compiler::new();
+        compiler.lints(lints);
+        if let Some(cap) = self.max_diagnostics {
+            compiler.max_diagnostics(cap);
+        }
+        Ok(compiler)
+    }
+
     /// Compile `protos` (paths, each inside one of `includes`) and write one
     /// `<package>.rs` per package to the output directory. Returns the paths written
     /// (generated files, then the include file and descriptor set if configured).
@@ -263,7 +324,7 @@ impl Config {
         protos: &[impl AsRef<Path>],
         includes: &[impl AsRef<Path>],
     ) -> Result<Vec<PathBuf>, Error> {
-        let mut compiler = Compiler::new();
+        let mut compiler = self.compiler()?;
         for inc in includes {
             compiler.include(inc.as_ref());
         }
@@ -290,7 +351,7 @@ impl Config {
         &mut self,
         set: prost_types::FileDescriptorSet,
     ) -> Result<Vec<PathBuf>, Error> {
-        let mut compiler = Compiler::new();
+        let mut compiler = self.compiler()?;
         let mut names = Vec::new();
         for f in &set.file {
             let text = fds::file_text(f)

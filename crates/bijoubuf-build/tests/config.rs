@@ -147,3 +147,74 @@ fn descriptor_set_keeps_custom_options() {
         "custom option missing from {bytes:?}"
     );
 }
+
+#[test]
+fn lint_rules_can_be_denied_allowed_and_capped() {
+    let dir = scratch("lint-config");
+    std::fs::write(
+        dir.join("shop.proto"),
+        "syntax = \"proto3\";\npackage shop;\nmessage bad_one {}\nmessage bad_two {}\n",
+    )
+    .unwrap();
+    // By default lints only warn: the build succeeds.
+    Config::new()
+        .out_dir(&dir)
+        .compile_protos(&["shop.proto"], &[&dir])
+        .unwrap();
+    // Denied, the rule fails the build with its report.
+    let err = Config::new()
+        .out_dir(&dir)
+        .deny_lint("type-name")
+        .compile_protos(&["shop.proto"], &[&dir])
+        .unwrap_err();
+    let Error::Schema {
+        rendered,
+        diagnostics,
+    } = err
+    else {
+        panic!("expected a schema error, got {err}");
+    };
+    assert_eq!(diagnostics.errors().len(), 2);
+    assert!(rendered.contains("lint-type-name"), "{rendered}");
+    // Capped: one shown, the other counted.
+    let err = Config::new()
+        .out_dir(&dir)
+        .deny_lint("all")
+        .allow_lint("package-directory-match")
+        .max_diagnostics(1)
+        .compile_protos(&["shop.proto"], &[&dir])
+        .unwrap_err();
+    let text = err.to_string();
+    assert!(text.contains("(2 more diagnostics not shown"), "{text}");
+    // Turned off, even a denial of all but one rule passes.
+    Config::new()
+        .out_dir(&dir)
+        .no_lints()
+        .compile_protos(&["shop.proto"], &[&dir])
+        .unwrap();
+    // An unknown rule is an error of its own.
+    let err = Config::new()
+        .out_dir(&dir)
+        .allow_lint("no-such-rule")
+        .compile_protos(&["shop.proto"], &[&dir])
+        .unwrap_err();
+    assert!(matches!(err, Error::UnknownLint(_)), "{err}");
+}
+
+#[test]
+fn a_schema_error_past_column_65535_is_rendered() {
+    let dir = scratch("long-line");
+    let pad = " ".repeat(70_000);
+    std::fs::write(
+        dir.join("long.proto"),
+        format!("syntax = \"proto3\";{pad}message M {{ Missing x = 1; }}\n"),
+    )
+    .unwrap();
+    let err = Config::new()
+        .out_dir(&dir)
+        .compile_protos(&["long.proto"], &[&dir])
+        .unwrap_err();
+    let text = err.to_string();
+    assert!(text.contains("long.proto:1:70031"), "{text}");
+    assert!(text.len() < 4_000, "{} bytes", text.len());
+}

@@ -7,13 +7,18 @@ use bijoubuf::{DecodeOptions, UnknownFieldPolicy};
 use bijoubuf_reflect::{DynamicMessage, MessageDescriptor};
 
 use crate::input::{self, Input};
-use crate::{BinaryInput, Command, Failure, Limits, Target, raw, report, schema};
+use crate::{BinaryInput, Command, Failure, Limits, LintArgs, Target, raw, report, schema};
 
 pub(crate) fn run(cmd: Command) -> Result<(), Failure> {
     match cmd {
-        Command::Check { includes, files } => check(&includes.include, &files),
+        Command::Check {
+            includes,
+            lints,
+            files,
+        } => check(&includes.include, &lints, &files),
         Command::Compile {
             includes,
+            lints,
             rust_out,
             ts_out,
             ts_runtime,
@@ -21,6 +26,7 @@ pub(crate) fn run(cmd: Command) -> Result<(), Failure> {
             files,
         } => compile(
             &includes.include,
+            &lints,
             Outputs {
                 rust: rust_out.as_deref(),
                 ts: ts_out.as_deref().map(|dir| (dir, ts_runtime.as_str())),
@@ -62,18 +68,16 @@ fn refuse(code: &str, message: &str) -> Failure {
     Failure::Refused
 }
 
-fn check(includes: &[PathBuf], files: &[PathBuf]) -> Result<(), Failure> {
-    let compiled = schema::compile(includes, files)?;
-    for w in &compiled.warnings {
-        eprint!("{}", schema::render(w));
-    }
+fn check(includes: &[PathBuf], lints: &LintArgs, files: &[PathBuf]) -> Result<(), Failure> {
+    let compiled = schema::compile(includes, lints, files)?;
+    schema::print_warnings(&compiled);
     let files_n = compiled
         .schema
         .files()
         .iter()
         .filter(|f| f.requested)
         .count();
-    let warnings = compiled.warnings.len();
+    let warnings = compiled.warnings.len() + compiled.omitted;
     out(format!(
         "ok {files_n} file{} checked, {warnings} warning{}\n",
         if files_n == 1 { "" } else { "s" },
@@ -106,11 +110,14 @@ fn write_all(
     Ok(())
 }
 
-fn compile(includes: &[PathBuf], outputs: Outputs<'_>, files: &[PathBuf]) -> Result<(), Failure> {
-    let compiled = schema::compile(includes, files)?;
-    for w in &compiled.warnings {
-        eprint!("{}", schema::render(w));
-    }
+fn compile(
+    includes: &[PathBuf],
+    lints: &LintArgs,
+    outputs: Outputs<'_>,
+    files: &[PathBuf],
+) -> Result<(), Failure> {
+    let compiled = schema::compile(includes, lints, files)?;
+    schema::print_warnings(&compiled);
     let mut written = Vec::new();
     if let Some(dir) = outputs.rust {
         let generated = crate::codegen::generate(&compiled.schema)?;

@@ -20,6 +20,8 @@ use clap::{Args, Parser, Subcommand};
 const EXAMPLES: &str = "\
 Examples:
   bijoubuf check -I protos protos/shop/v1/order.proto
+  bijoubuf check --no-lint --max-diagnostics 20 -I protos protos/shop/v1/order.proto
+  bijoubuf check --allow package-directory-match --deny field-name -I protos protos/a.proto
   bijoubuf compile --rust-out src/gen --descriptor-set-out order.binpb protos/order.proto
   bijoubuf decode --schema order.proto --type shop.v1.Order order.bin
   echo '00 F9 01 F1' | bijoubuf decode --schema order.proto --type shop.v1.Order --input-hex
@@ -47,6 +49,8 @@ enum Command {
     Check {
         #[command(flatten)]
         includes: Includes,
+        #[command(flatten)]
+        lints: LintArgs,
         /// The .proto files to check.
         #[arg(value_name = "FILE.proto", required = true)]
         files: Vec<PathBuf>,
@@ -59,6 +63,8 @@ enum Command {
     Compile {
         #[command(flatten)]
         includes: Includes,
+        #[command(flatten)]
+        lints: LintArgs,
         /// Directory the generated `<package>.rs` files are written to.
         #[arg(long, value_name = "DIR")]
         rust_out: Option<PathBuf>,
@@ -145,6 +151,35 @@ struct Includes {
     /// directory.
     #[arg(short = 'I', long = "include", value_name = "DIR")]
     include: Vec<PathBuf>,
+}
+
+/// Which lint rules run and how, and how many diagnostics are shown.
+#[derive(Debug, Args)]
+struct LintArgs {
+    /// Run the lint rules (the default).
+    #[arg(long, overrides_with = "no_lint")]
+    lint: bool,
+    /// Run no lint rule (those named by --warn or --deny still run).
+    #[arg(long)]
+    no_lint: bool,
+    /// Turn lint rule RULE off (repeatable; `all` names every rule). Rules: package,
+    /// package-version-suffix, package-directory-match, type-name, field-name,
+    /// oneof-lower-snake-case, enum-zero-value, enum-value-prefix,
+    /// enum-value-upper-snake-case, service-pascal-case, service-suffix, rpc-pascal-case,
+    /// rpc-request-standard-name, rpc-response-standard-name,
+    /// rpc-request-response-unique, unused-import.
+    #[arg(long, value_name = "RULE")]
+    allow: Vec<String>,
+    /// Make lint rule RULE warn (repeatable).
+    #[arg(long, value_name = "RULE")]
+    warn: Vec<String>,
+    /// Make lint rule RULE an error that refuses the schema (repeatable; applied after
+    /// --allow and --warn).
+    #[arg(long, value_name = "RULE")]
+    deny: Vec<String>,
+    /// Show at most N diagnostics (errors first, then warnings); the rest are counted.
+    #[arg(long, value_name = "N")]
+    max_diagnostics: Option<usize>,
 }
 
 /// The schema and the message type.

@@ -4,10 +4,10 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
 use bijoubuf_reflect::{DescriptorPool, MessageDescriptor};
-use bijoubuf_schema::{Compiled, Compiler, Diagnostic, Diagnostics};
+use bijoubuf_schema::{Compiled, Compiler, Diagnostic, Diagnostics, LintLevel, Lints};
 use miette::{GraphicalReportHandler, GraphicalTheme};
 
-use crate::Failure;
+use crate::{Failure, LintArgs};
 
 /// The include directories and the import names of `files`.
 ///
@@ -64,24 +64,72 @@ fn import_name(rel: &Path) -> String {
         .join("/")
 }
 
+/// The lint configuration of the command line: the base (all rules, or none with
+/// `--no-lint`), then `--warn`, `--allow` and `--deny` in that order.
+fn lints(args: &LintArgs) -> Result<Lints, Failure> {
+    let mut lints = if args.no_lint && !args.lint {
+        Lints::none()
+    } else {
+        Lints::all()
+    };
+    let steps = [
+        (&args.warn, LintLevel::Warn),
+        (&args.allow, LintLevel::Allow),
+        (&args.deny, LintLevel::Deny),
+    ];
+    for (rules, level) in steps {
+        for rule in rules {
+            lints
+                .set(rule, level)
+                .map_err(|e| Failure::Usage(e.to_string()))?;
+        }
+    }
+    Ok(lints)
+}
+
 /// Compile `files`; on errors, print every diagnostic and fail with exit status 1.
 /// Warnings are returned for the caller to print or drop.
-pub(crate) fn compile(includes: &[PathBuf], files: &[PathBuf]) -> Result<Compiled, Failure> {
+pub(crate) fn compile(
+    includes: &[PathBuf],
+    lint_args: &LintArgs,
+    files: &[PathBuf],
+) -> Result<Compiled, Failure> {
     let (dirs, names) = resolve(includes, files)?;
     let mut c = Compiler::new();
     for d in dirs {
         c.include(d);
     }
+    c.lints(lints(lint_args)?);
+    if let Some(cap) = lint_args.max_diagnostics {
+        c.max_diagnostics(cap);
+    }
     c.compile(&names).map_err(|d| {
         eprint!("{}", render_all(&d));
+        if d.omitted() > 0 {
+            eprintln!("({} more not shown: --max-diagnostics)", d.omitted());
+        }
         let (e, w) = (d.errors().len(), d.warnings().len());
         eprintln!(
-            "error: the schema has {e} error{} and {w} warning{}",
+            "error: the schema has {e} error{} and {w} warning{}{}",
             if e == 1 { "" } else { "s" },
-            if w == 1 { "" } else { "s" }
+            if w == 1 { "" } else { "s" },
+            if d.omitted() > 0 { " shown" } else { "" }
         );
         Failure::Refused
     })
+}
+
+/// Every warning of a successful compilation, then how many the cap left out.
+pub(crate) fn print_warnings(compiled: &Compiled) {
+    for w in &compiled.warnings {
+        eprint!("{}", render(w));
+    }
+    if compiled.omitted > 0 {
+        eprintln!(
+            "({} more warnings not shown: --max-diagnostics)",
+            compiled.omitted
+        );
+    }
 }
 
 /// Compile the schema of `--schema` and find message `name`.
@@ -90,7 +138,15 @@ pub(crate) fn message(
     schema: &Path,
     name: &str,
 ) -> Result<MessageDescriptor, Failure> {
-    let compiled = compile(includes, &[schema.to_path_buf()])?;
+    let quiet = LintArgs {
+        lint: false,
+        no_lint: true,
+        allow: Vec::new(),
+        warn: Vec::new(),
+        deny: Vec::new(),
+        max_diagnostics: None,
+    };
+    let compiled = compile(includes, &quiet, &[schema.to_path_buf()])?;
     let pool = DescriptorPool::new(&compiled.schema);
     pool.message(name).ok_or_else(|| {
         let mut known: Vec<String> = pool

@@ -138,14 +138,103 @@ fn usage_errors_exit_2() {
 
 #[test]
 fn check_accepts_and_prints_lints_as_warnings() {
-    let r = run(&["check", "person.proto", "order.proto"], b"");
+    // order.proto's package is not its directory: allowed here.
+    let r = run(
+        &[
+            "check",
+            "--allow",
+            "package-directory-match",
+            "person.proto",
+            "order.proto",
+        ],
+        b"",
+    );
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert_eq!(r.out(), "ok 2 files checked, 1 warning\n");
     insta::assert_snapshot!("check_person_lint", r.stderr);
     let r = run(&["check", "-I", ".", "lints.proto"], b"");
     assert_eq!(r.code, 0);
-    assert_eq!(r.out(), "ok 1 file checked, 7 warnings\n");
-    assert_eq!(r.stderr.matches("⚠").count(), 7);
+    assert_eq!(r.out(), "ok 1 file checked, 9 warnings\n");
+    assert_eq!(r.stderr.matches("⚠").count(), 9);
+}
+
+#[test]
+fn check_lint_flags_allow_deny_and_cap() {
+    let r = run(&["check", "--no-lint", "-I", ".", "lints.proto"], b"");
+    assert_eq!(
+        (r.code, r.out().as_str()),
+        (0, "ok 1 file checked, 0 warnings\n")
+    );
+    assert!(!r.stderr.contains('⚠'), "{}", r.stderr);
+    // --no-lint then --warn: only that rule.
+    let r = run(
+        &["check", "--no-lint", "--warn", "type-name", "lints.proto"],
+        b"",
+    );
+    assert_eq!(r.out(), "ok 1 file checked, 2 warnings\n");
+    // --deny: a lint refuses the schema.
+    let r = run(&["check", "--deny", "TYPE_NAME", "lints.proto"], b"");
+    assert_eq!(r.code, 1);
+    assert_eq!(r.stderr.matches("×").count(), 2, "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("error: the schema has 2 errors and 7 warnings")
+    );
+    // The cap: three shown, the rest counted.
+    let r = run(&["check", "--max-diagnostics", "3", "lints.proto"], b"");
+    assert_eq!(r.out(), "ok 1 file checked, 9 warnings\n");
+    assert_eq!(r.stderr.matches("⚠").count(), 3);
+    assert!(
+        r.stderr.contains("(6 more warnings not shown"),
+        "{}",
+        r.stderr
+    );
+    // An unknown rule is a usage error that lists the rules.
+    let r = run(&["check", "--allow", "no-such-rule", "lints.proto"], b"");
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("unknown lint rule \"no-such-rule\""));
+    assert!(r.stderr.contains("rpc-request-response-unique"));
+}
+
+#[test]
+fn diagnostics_past_column_65535_do_not_panic() {
+    let dir = std::env::temp_dir().join(format!("bijoubuf-cli-long-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let pad = " ".repeat(70_000);
+    std::fs::write(
+        dir.join("long.proto"),
+        format!("syntax = \"proto3\";{pad}message bad_name {{ int32 x = 1; }}\n"),
+    )
+    .expect("written");
+    std::fs::write(
+        dir.join("bad.proto"),
+        format!("syntax = \"proto3\";{pad}message M {{ Missing x = 1; }}\n"),
+    )
+    .expect("written");
+    let long = dir.join("long.proto");
+    let bad = dir.join("bad.proto");
+    let out = dir.join("out");
+    let r = run(&["check", long.to_str().unwrap()], b"");
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stderr.contains("long.proto:1:70027"), "{}", r.stderr);
+    let r = run(
+        &[
+            "compile",
+            "--rust-out",
+            out.to_str().unwrap(),
+            long.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let r = run(&["check", bad.to_str().unwrap()], b"");
+    assert_eq!(r.code, 1);
+    assert!(
+        r.stderr.contains("\"Missing\" is not defined"),
+        "{}",
+        r.stderr
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

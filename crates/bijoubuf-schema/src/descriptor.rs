@@ -134,7 +134,8 @@ fn field(f: &FieldDef, locs: &mut Locs<'_>, path: &[i32]) -> FieldDescriptorProt
     locs.add(&[], f.span, Some(&f.comments));
     let label = match (&f.cardinality, f.presence) {
         (Cardinality::Repeated | Cardinality::Map { .. }, _) => Label::Repeated,
-        (_, Presence::Required) => Label::Required,
+        // An edition's LEGACY_REQUIRED field has no label: protoc writes it optional.
+        (_, Presence::Required) if f.parts.label.is_some() => Label::Required,
         _ => Label::Optional,
     };
     if let Some(span) = f.parts.label {
@@ -489,6 +490,8 @@ fn file(f: &FileDef) -> FileDescriptorProto {
         source_code_info: Some(SourceCodeInfo { location: locs.out }),
         syntax: match f.syntax {
             Syntax::Proto3 => Some("proto3".into()),
+            // prost-types has no `edition` field (14) to say which one.
+            Syntax::Edition2023 | Syntax::Edition2024 => Some("editions".into()),
             // protoc leaves `syntax` unset for proto2.
             Syntax::Proto2 => None,
         },

@@ -4,12 +4,13 @@
 //! (`code`), the words, and where. Library code only returns these; it never prints.
 
 use std::fmt;
-use std::sync::Arc;
 
-use miette::{LabeledSpan, NamedSource, SourceCode};
+use miette::{LabeledSpan, SourceCode};
 use serde::Serialize;
 
-use crate::span::{LineIndex, Span};
+use crate::SourceInfo;
+use crate::snippet::clip_label;
+use crate::span::Span;
 
 /// How bad a diagnostic is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -41,7 +42,7 @@ pub struct Diagnostic {
     column: usize,
     labels: Vec<Label>,
     help: Option<String>,
-    source: Option<Arc<NamedSource<String>>>,
+    source: Option<SourceInfo>,
 }
 
 impl Diagnostic {
@@ -104,11 +105,11 @@ impl Diagnostic {
     }
 
     /// Fills line, column and the source text miette renders.
-    pub(crate) fn locate(&mut self, text: &Arc<NamedSource<String>>, lines: &LineIndex) {
-        let (line, column) = lines.line_col(text.inner(), self.span.start);
+    pub(crate) fn locate(&mut self, source: &SourceInfo) {
+        let (line, column) = source.lines.line_col(source.text.inner(), self.span.start);
         self.line = line + 1;
         self.column = column + 1;
-        self.source = Some(text.clone());
+        self.source = Some(source.clone());
     }
 
     /// The rule this reports, kebab-case and stable (e.g. `duplicate-field-number`).
@@ -205,15 +206,16 @@ impl miette::Diagnostic for Diagnostic {
     }
 
     fn source_code(&self) -> Option<&dyn SourceCode> {
-        self.source.as_deref().map(|s| s as &dyn SourceCode)
+        self.source.as_ref().map(|s| s as &dyn SourceCode)
     }
 
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
-        let primary = LabeledSpan::new_primary_with_span(None, self.span);
-        let rest = self
-            .labels
-            .iter()
-            .map(|l| LabeledSpan::new_with_span(Some(l.text.clone()), l.span));
+        let source = self.source.as_ref();
+        let primary =
+            LabeledSpan::new_primary_with_span(None, clip_label(source, self.span.into()));
+        let rest = self.labels.iter().map(move |l| {
+            LabeledSpan::new_with_span(Some(l.text.clone()), clip_label(source, l.span.into()))
+        });
         Some(Box::new(std::iter::once(primary).chain(rest)))
     }
 }
@@ -249,11 +251,22 @@ pub(crate) fn similar<'a>(word: &str, candidates: &[&'a str]) -> Option<&'a str>
 pub struct Diagnostics {
     errors: Vec<Diagnostic>,
     warnings: Vec<Diagnostic>,
+    omitted: usize,
 }
 
 impl Diagnostics {
-    pub(crate) fn new(errors: Vec<Diagnostic>, warnings: Vec<Diagnostic>) -> Self {
-        Diagnostics { errors, warnings }
+    pub(crate) fn new(errors: Vec<Diagnostic>, warnings: Vec<Diagnostic>, omitted: usize) -> Self {
+        Diagnostics {
+            errors,
+            warnings,
+            omitted,
+        }
+    }
+
+    /// How many errors and warnings were found beyond the cap set with
+    /// [`Compiler::max_diagnostics`](crate::Compiler::max_diagnostics) and left out.
+    pub fn omitted(&self) -> usize {
+        self.omitted
     }
 
     /// The errors, in file order then source order.

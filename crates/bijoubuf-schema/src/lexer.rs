@@ -195,10 +195,24 @@ impl<'a> Lexer<'a> {
         }
     }
 
+    /// protoc stops a comment at a NUL byte and refuses the byte: so do we.
+    /// `body` starts right after the `//` or `/*` at the current position.
+    fn refuse_nul(&mut self, body: &str) {
+        if let Some(i) = body.find('\0') {
+            let at = self.pos + 2 + i;
+            self.errors.push(LexError {
+                span: Span::new(at, at + 1),
+                message: "a comment contains a NUL byte".into(),
+                help: Some("remove the NUL byte (protoc refuses it as a control character)".into()),
+            });
+        }
+    }
+
     /// Reads a comment if one starts here, appending its text to the collector.
     fn comment(&mut self, c: &mut Collector) -> Option<bool> {
         let rest = self.rest();
         if let Ok((after, body)) = line_comment(rest) {
+            self.refuse_nul(body);
             let buf = c.line_buffer();
             buf.push_str(body.strip_suffix('\r').unwrap_or(body));
             buf.push('\n');
@@ -210,6 +224,7 @@ impl<'a> Lexer<'a> {
         if rest.starts_with("/*") {
             match block_comment(rest) {
                 Ok((after, body)) => {
+                    self.refuse_nul(body);
                     c.block_buffer().push_str(&block_comment_text(body));
                     self.pos = self.text.len() - after.len();
                 }

@@ -1,9 +1,17 @@
-//! bijoubuf-schema: `.proto` text (proto2 and proto3) to a checked schema model.
+//! bijoubuf-schema: `.proto` text (proto2, proto3, editions 2023 and 2024) to a checked
+//! schema model.
+//!
+//! Editions map their `features` onto the model: `field_presence` gives a field's
+//! [`Presence`], `enum_type` whether an enum is closed, both inherited from file to
+//! message to field; `repeated_field_encoding`, `utf8_validation` and `json_format` are
+//! accepted (bijoubuf's format fixes those), and `message_encoding = DELIMITED` (groups)
+//! is refused.
 //!
 //! This crate is the front end of bijoubuf's code generation: it parses schema files
 //! with a nom lexer and a recovering parser, resolves imports (include paths, in-memory
 //! sources and the built-in well-known types), resolves every name with protobuf's
-//! scoping rules, checks protoc's rules, interprets options (custom options included),
+//! scoping rules (a package is in scope only when the file or one it imports declares
+//! it, as in protoc), checks protoc's rules, interprets options (custom options included),
 //! and hands back a [`Schema`]: the model `bijoubuf-codegen` reads. The same schema
 //! converts to a `FileDescriptorSet` with source-code info: encoded with every option,
 //! custom options included, as protoc writes it
@@ -11,8 +19,11 @@
 //! hold custom options ([`Schema::file_descriptor_set`]).
 //!
 //! All errors of a compilation are collected into [`Diagnostics`], each with a file,
-//! span, message, labels and help, renderable with miette. Lint warnings (naming
-//! conventions) come back with the result and can be turned off with [`Lints`].
+//! span, message, labels and help, renderable with miette in time linear in their
+//! number (a long line is shown as a window around the place). Lints (naming, package
+//! layout and rpc conventions at the breadth of buf's `STANDARD` set, listed in
+//! [`LINT_RULES`]) come back as warnings; [`Lints`] allows or denies each rule, and
+//! [`Compiler::max_diagnostics`] caps how many diagnostics are reported.
 //!
 //! ```
 //! # fn main() -> Result<(), bijoubuf_schema::Diagnostics> {
@@ -56,6 +67,7 @@ mod model;
 mod options;
 mod parser;
 mod resolve;
+mod snippet;
 mod span;
 
 use std::collections::HashMap;
@@ -63,7 +75,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 pub use diagnostics::{Diagnostic, Diagnostics, Label, Severity};
-pub use lints::Lints;
+pub use lints::{LINT_RULES, LintLevel, Lints, UnknownLint};
 pub use model::{
     Cardinality, Comments, EnumDef, EnumValueDef, FieldDef, FieldType, FileDef, MessageDef,
     MethodDef, NumberRange, OneofDef, OptionDef, OptionValue, Presence, ScalarType, Schema,
@@ -75,7 +87,7 @@ pub use span::Span;
 #[derive(Clone, Debug)]
 pub(crate) struct SourceInfo {
     pub(crate) text: Arc<miette::NamedSource<String>>,
-    pub(crate) lines: span::LineIndex,
+    pub(crate) lines: Arc<span::LineIndex>,
 }
 
 impl PartialEq for SourceInfo {
@@ -90,6 +102,7 @@ pub struct Compiler {
     include_paths: Vec<PathBuf>,
     sources: HashMap<String, String>,
     lints: Lints,
+    max_diagnostics: Option<usize>,
 }
 
 /// A successful compilation: the schema and any lint warnings.
@@ -97,8 +110,10 @@ pub struct Compiler {
 pub struct Compiled {
     /// The checked schema.
     pub schema: Schema,
-    /// Lint warnings (never errors).
+    /// Lint warnings (and protoc's few warnings).
     pub warnings: Vec<Diagnostic>,
+    /// Warnings found beyond the cap of [`Compiler::max_diagnostics`] and left out.
+    pub omitted: usize,
 }
 
 impl Compiler {
@@ -120,9 +135,17 @@ impl Compiler {
         self
     }
 
-    /// Chooses which lints run.
+    /// Chooses which lints run, and which of them refuse the schema (see [`Lints`]).
     pub fn lints(&mut self, lints: Lints) -> &mut Self {
         self.lints = lints;
+        self
+    }
+
+    /// Reports at most `cap` diagnostics: the first errors, then the first warnings, in
+    /// file and source order (a refused schema keeps at least one error). The number
+    /// left out is [`Compiled::omitted`] or [`Diagnostics::omitted`].
+    pub fn max_diagnostics(&mut self, cap: usize) -> &mut Self {
+        self.max_diagnostics = Some(cap);
         self
     }
 

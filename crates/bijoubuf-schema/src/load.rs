@@ -105,7 +105,7 @@ impl Loader<'_> {
         }
         self.stack.pop();
         let source = SourceInfo {
-            lines: LineIndex::new(&text),
+            lines: Arc::new(LineIndex::new(&text)),
             text: Arc::new(miette::NamedSource::new(name, text)),
         };
         let index = self.files.len();
@@ -121,33 +121,34 @@ impl Loader<'_> {
     }
 }
 
-/// Files visible from each file: itself, its imports, and what those re-export with
-/// `import public` (transitively).
-fn visibility(files: &[Loaded]) -> Vec<Vec<bool>> {
+/// Files visible from each file, sorted: itself, its imports, and what those re-export
+/// with `import public` (transitively).
+fn visibility(files: &[Loaded]) -> Vec<Vec<usize>> {
     let n = files.len();
     // public_closure[i]: files reachable from i through public imports only (i included).
-    let mut public_closure: Vec<Vec<bool>> = vec![vec![false; n]; n];
     // Files are in dependency order, so a file's imports are already closed.
-    for i in 0..n {
-        public_closure[i][i] = true;
-        for (imp, dep) in files[i].ast.imports.iter().zip(&files[i].deps) {
+    let mut public_closure: Vec<Vec<usize>> = Vec::with_capacity(n);
+    for (i, file) in files.iter().enumerate() {
+        let mut set = vec![i];
+        for (imp, dep) in file.ast.imports.iter().zip(&file.deps) {
             if let (ImportKind::Public, Some(d)) = (imp.kind, dep) {
-                let add = public_closure[*d].clone();
-                for (slot, v) in public_closure[i].iter_mut().zip(add) {
-                    *slot |= v;
-                }
+                set.extend_from_slice(&public_closure[*d]);
             }
         }
+        set.sort_unstable();
+        set.dedup();
+        public_closure.push(set);
     }
-    (0..n)
-        .map(|i| {
-            let mut vis = vec![false; n];
-            vis[i] = true;
-            for d in files[i].deps.iter().flatten() {
-                for (slot, v) in vis.iter_mut().zip(&public_closure[*d]) {
-                    *slot |= *v;
-                }
+    files
+        .iter()
+        .enumerate()
+        .map(|(i, file)| {
+            let mut vis = vec![i];
+            for d in file.deps.iter().flatten() {
+                vis.extend_from_slice(&public_closure[*d]);
             }
+            vis.sort_unstable();
+            vis.dedup();
             vis
         })
         .collect()
@@ -183,13 +184,13 @@ pub(crate) fn compile(compiler: &Compiler, names: &[&str]) -> Result<Compiled, D
     let (mut models, mut errs) = check::build(&files, &symbols);
     errors.append(&mut errs);
     errors.append(&mut options::interpret(&files, &mut models, &symbols));
-    let mut warnings = lints::run(&compiler.lints, &files, &models, &symbols);
-    // The checker reports a few protoc warnings beside its errors.
-    let (checker_warnings, errs): (Vec<_>, Vec<_>) = errors
+    // The checker reports a few protoc warnings beside its errors; denied lints are
+    // errors.
+    errors.extend(lints::run(&compiler.lints, &files, &models, &symbols));
+    let (mut warnings, errs): (Vec<_>, Vec<_>) = errors
         .into_iter()
         .partition(|d| d.severity() == Severity::Warning);
     errors = errs;
-    warnings.extend(checker_warnings);
     // descriptor.proto was loaded for option checking; keep only what the requested
     // files reach through their imports.
     let mut reached = vec![false; files.len()];
@@ -220,7 +221,7 @@ pub(crate) fn compile(compiler: &Compiler, names: &[&str]) -> Result<Compiled, D
         files.iter().map(|f| (f.name.as_str(), &f.source)).collect();
     for d in errors.iter_mut().chain(warnings.iter_mut()) {
         if let Some(s) = sources.get(d.file()) {
-            d.locate(&s.text, &s.lines);
+            d.locate(s);
         }
     }
     let order: HashMap<&str, usize> = files
@@ -240,10 +241,25 @@ pub(crate) fn compile(compiler: &Compiler, names: &[&str]) -> Result<Compiled, D
         a.file() == b.file() && a.span() == b.span() && a.message() == b.message()
     });
     debug_assert!(errors.iter().all(|d| d.severity() == Severity::Error));
+    // The cap keeps the first errors, then the first warnings, in file and source order.
+    // A refused schema always keeps at least one error.
+    let mut omitted = 0;
+    if let Some(cap) = compiler.max_diagnostics {
+        let keep = if errors.is_empty() { 0 } else { cap.max(1) };
+        omitted += errors.len().saturating_sub(keep);
+        errors.truncate(keep);
+        let room = cap.saturating_sub(errors.len());
+        omitted += warnings.len().saturating_sub(room);
+        warnings.truncate(room);
+    }
     if errors.is_empty() {
-        Ok(Compiled { schema, warnings })
+        Ok(Compiled {
+            schema,
+            warnings,
+            omitted,
+        })
     } else {
-        Err(Diagnostics::new(errors, warnings))
+        Err(Diagnostics::new(errors, warnings, omitted))
     }
 }
 

@@ -10,7 +10,7 @@ use serde::Serialize;
 
 use crate::span::Span;
 
-/// `proto2` or `proto3`.
+/// `proto2`, `proto3`, or an edition.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub enum Syntax {
     /// `syntax = "proto2";` or no syntax statement.
@@ -18,6 +18,18 @@ pub enum Syntax {
     Proto2,
     /// `syntax = "proto3";`
     Proto3,
+    /// `edition = "2023";`: fields have explicit presence and enums are open unless
+    /// `features` say otherwise.
+    Edition2023,
+    /// `edition = "2024";` (the same features as 2023 as far as bijoubuf is concerned).
+    Edition2024,
+}
+
+impl Syntax {
+    /// Whether the file is written in an edition (its rules come from `features`).
+    pub fn is_edition(self) -> bool {
+        matches!(self, Syntax::Edition2023 | Syntax::Edition2024)
+    }
 }
 
 /// Comments attached to a declaration, with protoc's rules.

@@ -5,7 +5,7 @@
 //! `enum A { X = 0; }` defines `pkg.X`, not `pkg.A.X`.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use crate::ast;
 use crate::diagnostics::Diagnostic;
@@ -71,7 +71,11 @@ pub(crate) enum Lookup {
 
 pub(crate) struct Symbols {
     map: HashMap<String, Symbol>,
-    visible: Vec<Vec<bool>>,
+    /// Per file, the sorted indexes of the files it sees: itself, its imports, and what
+    /// those re-export with `import public`.
+    visible: Vec<Vec<usize>>,
+    /// Per file, its package (empty when none).
+    packages: Vec<String>,
     pub(crate) syntax: Vec<Syntax>,
     pub(crate) names: Vec<String>,
     /// Extension ranges declared by each message (full name), inclusive.
@@ -79,8 +83,8 @@ pub(crate) struct Symbols {
     undeclared: RefCell<Option<(String, usize)>>,
     /// The scope a dotted name's first part picked in the last failed lookup.
     partial: RefCell<Option<String>>,
-    /// `used[a][b]`: a name in file `a` resolved to a symbol of file `b`.
-    used: RefCell<Vec<Vec<bool>>>,
+    /// `(a, b)`: a name in file `a` resolved to a symbol of file `b`.
+    used: RefCell<HashSet<(usize, usize)>>,
 }
 
 struct Builder<'a> {
@@ -182,16 +186,26 @@ impl Builder<'_> {
 }
 
 impl Symbols {
-    pub(crate) fn build(files: &[Loaded], visible: Vec<Vec<bool>>) -> (Symbols, Vec<Diagnostic>) {
+    pub(crate) fn build(files: &[Loaded], visible: Vec<Vec<usize>>) -> (Symbols, Vec<Diagnostic>) {
         let syms = Symbols {
             map: HashMap::new(),
             visible,
+            packages: files
+                .iter()
+                .map(|f| {
+                    f.ast
+                        .package
+                        .as_ref()
+                        .map(|p| p.name.name.clone())
+                        .unwrap_or_default()
+                })
+                .collect(),
             syntax: files.iter().map(|f| f.ast.syntax).collect(),
             names: files.iter().map(|f| f.name.clone()).collect(),
             extension_ranges: HashMap::new(),
             undeclared: RefCell::new(None),
             partial: RefCell::new(None),
-            used: RefCell::new(vec![vec![false; files.len()]; files.len()]),
+            used: RefCell::new(HashSet::new()),
         };
         let mut b = Builder {
             syms,
@@ -224,13 +238,31 @@ impl Symbols {
         (b.syms, b.errors)
     }
 
-    /// The symbol with this full name, if `from` can see it.
+    fn sees(&self, from: usize, file: usize) -> bool {
+        self.visible[from].binary_search(&file).is_ok()
+    }
+
+    /// The symbol with this full name, if `from` can see it. A package counts only when
+    /// `from` or a file it sees declares that package or one inside it (as protoc
+    /// does): a package reached only through indirect imports is not in scope.
     fn find(&self, from: usize, full: &str) -> Option<Symbol> {
         let sym = *self.map.get(full)?;
         if sym.kind == SymKind::Package {
-            Some(sym)
-        } else if self.visible[from][sym.file] {
-            self.used.borrow_mut()[from][sym.file] = true;
+            let declares = |f: &usize| {
+                let p = &self.packages[*f];
+                p.strip_prefix(full)
+                    .is_some_and(|rest| rest.is_empty() || rest.starts_with('.'))
+            };
+            if self.visible[from].iter().any(declares) {
+                return Some(sym);
+            }
+            self.undeclared
+                .borrow_mut()
+                .get_or_insert((full.to_string(), sym.file));
+            return None;
+        }
+        if self.sees(from, sym.file) {
+            self.used.borrow_mut().insert((from, sym.file));
             Some(sym)
         } else {
             self.undeclared
@@ -242,12 +274,7 @@ impl Symbols {
 
     /// Whether any name in file `from` resolved to a symbol of file `file`.
     pub(crate) fn used(&self, from: usize, file: usize) -> bool {
-        self.used
-            .borrow()
-            .get(from)
-            .and_then(|row| row.get(file))
-            .copied()
-            .unwrap_or(false)
+        self.used.borrow().contains(&(from, file))
     }
 
     /// After a failed lookup of a dotted name: the scope its first part resolved to.

@@ -42,9 +42,16 @@ impl From<Span> for miette::SourceSpan {
 
 /// Maps byte offsets of one file to zero-based line and column numbers the way protoc
 /// counts them: columns in bytes, a tab advancing to the next multiple of 8.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub(crate) struct LineIndex {
     line_starts: Vec<usize>,
+}
+
+/// The number of lines only: a diagnostic's `Debug` stays short for a large file.
+impl std::fmt::Debug for LineIndex {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "LineIndex({} lines)", self.line_starts.len())
+    }
 }
 
 impl LineIndex {
@@ -62,17 +69,38 @@ impl LineIndex {
     /// Zero-based (line, column) of `offset`.
     pub(crate) fn line_col(&self, text: &str, offset: usize) -> (usize, usize) {
         let offset = offset.min(text.len());
-        let line = self.line_starts.partition_point(|&s| s <= offset) - 1;
+        let line = self.line_of(offset);
         let start = self.line_starts[line];
+        let before = &text.as_bytes()[start..offset];
+        // Only tabs need a walk; count whole runs without one at once.
         let mut col = 0;
-        for b in text.as_bytes()[start..offset].iter() {
-            col = if *b == b'\t' {
-                col + 8 - col % 8
-            } else {
-                col + 1
-            };
+        let mut rest = before;
+        while let Some(i) = rest.iter().position(|b| *b == b'\t') {
+            col += i;
+            col += 8 - col % 8;
+            rest = &rest[i + 1..];
         }
-        (line, col)
+        (line, col + rest.len())
+    }
+
+    /// Zero-based line of `offset`.
+    pub(crate) fn line_of(&self, offset: usize) -> usize {
+        self.line_starts.partition_point(|&s| s <= offset) - 1
+    }
+
+    /// Number of lines (a text without a final newline still ends in a line).
+    pub(crate) fn count(&self) -> usize {
+        self.line_starts.len()
+    }
+
+    /// First byte of zero-based `line` (the text's length past the last line).
+    pub(crate) fn start(&self, line: usize, text_len: usize) -> usize {
+        self.line_starts.get(line).copied().unwrap_or(text_len)
+    }
+
+    /// Line breaks before `offset`.
+    pub(crate) fn breaks_before(&self, offset: usize) -> usize {
+        self.line_starts.partition_point(|&s| s <= offset) - 1
     }
 }
 

@@ -305,10 +305,14 @@ fn lints_warn_and_can_be_turned_off() {
         .compile(&["t.proto"])
         .expect("compiles");
     assert!(quiet.warnings.is_empty());
-    let clean = one(r#"syntax = "proto3"; package shop.v1;
+    let clean_text = r#"syntax = "proto3"; package shop.v1;
         message OrderItem { int32 order_id = 1; }
-        enum Color { COLOR_UNSPECIFIED = 0; COLOR_BLUE = 1; }"#);
+        enum Color { COLOR_UNSPECIFIED = 0; COLOR_BLUE = 1; }"#;
+    let clean = compile_sources(&[("shop/v1/t.proto", clean_text)]).expect("compiles");
     assert!(clean.warnings.is_empty(), "{:?}", clean.warnings);
+    // Outside its package's directory, the same file gets one warning.
+    let codes: Vec<&str> = one(clean_text).warnings.iter().map(|w| w.code()).collect();
+    assert_eq!(codes, ["lint-package-directory-match"]);
 }
 
 #[test]
@@ -317,8 +321,12 @@ fn groups_and_editions_are_refused_at_their_span() {
         "syntax = \"proto2\";\nmessage A {\n  optional group G = 1 { optional int32 x = 2; }\n}\n",
     );
     assert_eq!(errs[0], ("unsupported".into(), 3, 12));
-    let errs = errors("edition = \"2023\";\nmessage A { int32 x = 1; }\n");
-    assert_eq!(errs, vec![("unsupported".into(), 1, 1)]);
+    let errs = errors("edition = \"2025\";\nmessage A { int32 x = 1; }\n");
+    assert_eq!(errs, vec![("unsupported".into(), 1, 11)]);
+    let errs = errors(
+        "edition = \"2023\";\nmessage A { A a = 1 [features.message_encoding = DELIMITED]; }\n",
+    );
+    assert_eq!(errs, vec![("unsupported".into(), 2, 22)]);
 }
 
 #[test]

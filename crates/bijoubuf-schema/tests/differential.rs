@@ -16,7 +16,7 @@
 //! 4. Float defaults. protoc writes `[default = 1.5e300]` as `"1.5e+300"` (`%.15g`, as we
 //!    do); protox writes all 301 digits. Float and double defaults are compared as numbers.
 //! 5. `rpc … {}`. protoc writes an empty `MethodOptions` for a method with a body and
-//!    no options (checked against protoc 30.2 in `tests/protoc_rules.rs`); protox writes
+//!    no options (checked against protoc 30.2 in `tests/protoc_options.rs`); protox writes
 //!    none. An empty method options message on our side only is not a difference.
 
 mod support {

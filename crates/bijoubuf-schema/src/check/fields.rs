@@ -1,6 +1,6 @@
 //! Fields and extensions: labels, types, numbers, defaults, JSON names.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use super::defaults::scalar_default;
 use super::{Checker, bool_option, join, simple_option};
@@ -82,7 +82,17 @@ impl Checker<'_> {
             (Some((_, span)), false, Some(_)) => {
                 self.err("label-on-map", span, "map fields must not have a label");
             }
-            (None, false, None) if !proto3 => {
+            (Some((Label::Optional | Label::Required, span)), false, _)
+                if self.syntax().is_edition() =>
+            {
+                self.err(
+                    "label-in-edition",
+                    span,
+                    "`optional` and `required` are not allowed in an edition",
+                )
+                .with_help("drop the label; set `[features.field_presence = …]` instead");
+            }
+            (None, false, None) if self.syntax() == Syntax::Proto2 => {
                 self.err("missing-label", f.ty.span, "proto2 fields need a label")
                     .with_help("start the field with `optional`, `required` or `repeated`");
             }
@@ -157,9 +167,17 @@ impl Checker<'_> {
             .with_help("declare the enum in a proto3 file");
         }
 
+        let edition_presence = self.features(self.features, &f.options).presence;
         let presence = match (&cardinality, label) {
             (Cardinality::Repeated | Cardinality::Map { .. }, _) => Presence::Implicit,
             (_, Some(Label::Required)) => Presence::Required,
+            _ if self.syntax().is_edition() && extendee.is_none() && !in_oneof => {
+                match (&ty, edition_presence) {
+                    // Message fields always track presence; only LEGACY_REQUIRED changes them.
+                    (FieldType::Message(_), Presence::Implicit) => Presence::Explicit,
+                    (_, p) => p,
+                }
+            }
             _ if in_oneof || extendee.is_some() => Presence::Explicit,
             _ if matches!(ty, FieldType::Message(_)) => Presence::Explicit,
             _ if proto3 && label != Some(Label::Optional) => Presence::Implicit,
@@ -168,6 +186,7 @@ impl Checker<'_> {
         let proto3_optional =
             proto3 && label == Some(Label::Optional) && extendee.is_none() && !in_map_entry;
 
+        self.check_pseudo_options(f, &ty, &cardinality);
         let default = self.default_value(f, &ty, &cardinality);
         let (json, custom_json) = match simple_option(&f.options, "json_name") {
             Some(o) => match &o.value.kind {
@@ -247,6 +266,44 @@ impl Checker<'_> {
             },
             encoded_options: Vec::new(),
         })
+    }
+
+    /// `default` and `json_name` at most once (they are not options but fields of the
+    /// descriptor); `lazy` and `unverified_lazy` set to true only on message fields.
+    fn check_pseudo_options(&mut self, f: &ast::Field, ty: &FieldType, card: &Cardinality) {
+        for name in ["default", "json_name"] {
+            let mut set = f
+                .options
+                .iter()
+                .filter(|o| o.name.len() == 1 && !o.name[0].is_extension && o.name[0].name == name);
+            if let (Some(first), Some(second)) = (set.next(), set.next()) {
+                self.err(
+                    "duplicate-option",
+                    second.span,
+                    format!("option {name:?} is set twice"),
+                )
+                .with_label(first.span, "first set here");
+            }
+        }
+        let message =
+            matches!(ty, FieldType::Message(_)) || matches!(card, Cardinality::Map { .. });
+        if !message {
+            for name in ["lazy", "unverified_lazy"] {
+                if let Some(o) = simple_option(&f.options, name)
+                    && o.value.kind == ValueKind::Ident("true".into())
+                {
+                    self.err(
+                        "invalid-lazy",
+                        o.span,
+                        format!("[{name} = true] applies only to message fields"),
+                    )
+                    .with_help(format!(
+                        "{:?} is not a message field; remove the option",
+                        f.name.name
+                    ));
+                }
+            }
+        }
     }
 
     fn field_type(&mut self, scope: &str, ty: &ast::Ident) -> Option<FieldType> {
@@ -440,7 +497,10 @@ impl Checker<'_> {
         reserved_names: &[String],
         ext_ranges: &[NumberRange],
     ) {
-        let mut seen: HashMap<u32, &FieldDef> = HashMap::new();
+        let reserved = sorted_ranges(reserved);
+        let ext_ranges = sorted_ranges(ext_ranges);
+        let reserved_names: HashSet<&str> = reserved_names.iter().map(String::as_str).collect();
+        let mut seen: HashMap<u32, &FieldDef> = HashMap::with_capacity(fields.len());
         for f in fields.iter().filter(|f| f.number != 0) {
             let n = i64::from(f.number);
             if let Some(prev) = seen.get(&f.number) {
@@ -456,7 +516,7 @@ impl Checker<'_> {
             } else {
                 seen.insert(f.number, f);
             }
-            if let Some(r) = reserved.iter().find(|r| r.start <= n && n <= r.end) {
+            if let Some(r) = covering(&reserved, n) {
                 self.err(
                     "reserved-number",
                     f.parts.number,
@@ -467,7 +527,7 @@ impl Checker<'_> {
                     r.start, r.end, m.name.name
                 ));
             }
-            if let Some(r) = ext_ranges.iter().find(|r| r.start <= n && n <= r.end) {
+            if let Some(r) = covering(&ext_ranges, n) {
                 self.err(
                     "number-in-extension-range",
                     f.parts.number,
@@ -479,7 +539,7 @@ impl Checker<'_> {
             }
         }
         for f in fields {
-            if reserved_names.contains(&f.name) {
+            if reserved_names.contains(f.name.as_str()) {
                 self.err(
                     "reserved-name",
                     f.parts.name,
@@ -493,7 +553,8 @@ impl Checker<'_> {
     /// JSON uses (custom `json_name` included) and by the default names alone (field masks
     /// use those). In proto2 a clash that involves a default name is only a warning.
     pub(crate) fn check_json_names(&mut self, fields: &[FieldDef], m: &ast::Message) {
-        if m.map_entry {
+        // `deprecated_legacy_json_field_conflicts` turns the check off, as in protoc.
+        if m.map_entry || bool_option(&m.options, "deprecated_legacy_json_field_conflicts") {
             return;
         }
         let proto3 = self.syntax() == Syntax::Proto3;
@@ -543,4 +604,18 @@ impl Checker<'_> {
             }
         }
     }
+}
+
+/// The ranges sorted by start, for [`covering`].
+pub(crate) fn sorted_ranges(ranges: &[NumberRange]) -> Vec<NumberRange> {
+    let mut v = ranges.to_vec();
+    v.sort_unstable_by_key(|r| (r.start, r.end));
+    v
+}
+
+/// The range of `sorted` (by start, not overlapping) that holds `n`, by binary search.
+pub(crate) fn covering(sorted: &[NumberRange], n: i64) -> Option<NumberRange> {
+    let i = sorted.partition_point(|r| r.start <= n);
+    let r = *sorted.get(i.checked_sub(1)?)?;
+    (n <= r.end).then_some(r)
 }

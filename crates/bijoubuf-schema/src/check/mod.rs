@@ -1,16 +1,19 @@
 //! The checker: syntax tree plus symbols to the checked model, enforcing protoc's rules.
 
 pub(crate) mod defaults;
+mod enums;
+mod features;
 mod fields;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
+use self::features::Features;
 use crate::ast::{self, ImportKind, OptionStmt, ValueKind};
 use crate::diagnostics::Diagnostic;
 use crate::load::Loaded;
 use crate::model::{
-    Comments, EnumDef, EnumValueDef, ExtendDecl, FileDecls, FileDef, MessageDef, MethodDef,
-    NumberRange, OneofDef, RangeStmt, ServiceDef, Syntax,
+    Comments, ExtendDecl, FileDecls, FileDef, MessageDef, MethodDef, NumberRange, OneofDef,
+    RangeStmt, ServiceDef, Syntax,
 };
 use crate::parser::FIELD_MAX;
 use crate::resolve::{Lookup, SymKind, Symbols};
@@ -30,6 +33,7 @@ pub(crate) fn build(files: &[Loaded], syms: &Symbols) -> (Vec<FileDef>, Vec<Diag
                 syms,
                 errors: &mut errors,
                 ext_numbers: &mut ext_numbers,
+                features: Features::EDITION_DEFAULTS,
             };
             c.file()
         })
@@ -99,6 +103,8 @@ pub(crate) struct Checker<'a> {
     /// (extendee, number) → (extension full name, file, span): numbers are unique per
     /// extended message across all files.
     pub(crate) ext_numbers: &'a mut HashMap<(String, u32), (String, usize, Span)>,
+    /// In an edition: the features in force at the element being checked.
+    pub(crate) features: Features,
 }
 
 impl Checker<'_> {
@@ -184,6 +190,7 @@ impl Checker<'_> {
             .as_ref()
             .map(|p| p.name.name.clone())
             .unwrap_or_default();
+        self.features = self.features(Features::EDITION_DEFAULTS, &ast.options);
         let mut dependencies = Vec::new();
         let mut public_dependencies = Vec::new();
         let mut weak_dependencies = Vec::new();
@@ -247,7 +254,7 @@ impl Checker<'_> {
 
     /// Checks `reserved`/`extensions` ranges: bounds, order, overlaps.
     fn ranges(&mut self, what: &str, ranges: &[&ast::Range], lo: i64, hi: i64) -> Vec<NumberRange> {
-        let mut out: Vec<(NumberRange, Span)> = Vec::new();
+        let mut out: Vec<(NumberRange, Span)> = Vec::with_capacity(ranges.len());
         for r in ranges {
             if r.start < lo || r.end > hi {
                 self.err(
@@ -268,21 +275,6 @@ impl Checker<'_> {
                 );
                 continue;
             }
-            if let Some((other, ospan)) = out
-                .iter()
-                .find(|(o, _)| o.start <= r.end && r.start <= o.end)
-                .copied()
-            {
-                let d = self.err(
-                    "overlapping-ranges",
-                    r.span,
-                    format!(
-                        "{what} range {} to {} overlaps range {} to {}",
-                        r.start, r.end, other.start, other.end
-                    ),
-                );
-                d.with_label(ospan, "the other range");
-            }
             out.push((
                 NumberRange {
                     start: r.start,
@@ -291,10 +283,51 @@ impl Checker<'_> {
                 r.span,
             ));
         }
+        // Overlaps, found in one sweep over the ranges sorted by start: each range is
+        // compared with the one reaching furthest among those before it, and the later
+        // declared of the two is reported.
+        let mut order: Vec<usize> = (0..out.len()).collect();
+        order.sort_by_key(|&i| (out[i].0.start, i));
+        let mut reach: Option<usize> = None;
+        let mut overlaps = Vec::new();
+        for &i in &order {
+            if let Some(j) = reach {
+                if out[i].0.start <= out[j].0.end {
+                    overlaps.push((i.max(j), i.min(j)));
+                }
+                if out[i].0.end > out[j].0.end {
+                    reach = Some(i);
+                }
+            } else {
+                reach = Some(i);
+            }
+        }
+        overlaps.sort_unstable();
+        for (later, earlier) in overlaps {
+            let (r, span) = out[later];
+            let (other, ospan) = out[earlier];
+            self.err(
+                "overlapping-ranges",
+                span,
+                format!(
+                    "{what} range {} to {} overlaps range {} to {}",
+                    r.start, r.end, other.start, other.end
+                ),
+            )
+            .with_label(ospan, "the other range");
+        }
         out.into_iter().map(|(r, _)| r).collect()
     }
 
     fn message(&mut self, scope: &str, m: &ast::Message) -> MessageDef {
+        let outer = self.features;
+        self.features = self.features(outer, &m.options);
+        let def = self.message_inner(scope, m);
+        self.features = outer;
+        def
+    }
+
+    fn message_inner(&mut self, scope: &str, m: &ast::Message) -> MessageDef {
         let full = join(scope, &m.name.name);
         let proto3 = self.syntax() == Syntax::Proto3;
 
@@ -312,10 +345,13 @@ impl Checker<'_> {
             );
         }
         let extension_ranges = self.ranges("extension", &ext, 1, FIELD_MAX);
+        let sorted_reserved = fields::sorted_ranges(&reserved_ranges);
         for (r, range) in ext.iter().zip(&extension_ranges) {
-            if let Some(res) = reserved_ranges
-                .iter()
-                .find(|o| o.start <= range.end && range.start <= o.end)
+            // The first reserved range (by start) that ends at or after this one's start.
+            let i = sorted_reserved.partition_point(|o| o.end < range.start);
+            if let Some(res) = sorted_reserved
+                .get(i)
+                .filter(|o| o.start <= range.end && range.start <= o.end)
             {
                 self.err(
                     "overlapping-ranges",
@@ -328,8 +364,9 @@ impl Checker<'_> {
             }
         }
         let mut reserved_names: Vec<String> = Vec::new();
+        let mut seen_names: HashSet<&str> = HashSet::new();
         for n in m.reserved.iter().flat_map(|r| &r.names) {
-            if reserved_names.contains(&n.name) {
+            if !seen_names.insert(&n.name) {
                 self.err(
                     "duplicate-reserved-name",
                     n.span,
@@ -462,182 +499,6 @@ impl Checker<'_> {
             extension_range_options: Vec::new(),
             extension_range_option_defs: Vec::new(),
             encoded_options: Vec::new(),
-        }
-    }
-
-    fn enumeration(&mut self, scope: &str, e: &ast::Enum) -> EnumDef {
-        let full = join(scope, &e.name.name);
-        let allow_alias = bool_option(&e.options, "allow_alias");
-        if e.values.is_empty() {
-            self.err(
-                "empty-enum",
-                e.name.span,
-                format!("enum {:?} must contain at least one value", e.name.name),
-            );
-        }
-        if self.syntax() == Syntax::Proto3
-            && let Some(first) = e.values.first()
-            && first.number != 0
-        {
-            self.err(
-                "proto3-first-enum-value",
-                first.number_span,
-                "the first enum value must be zero in proto3",
-            )
-            .with_help(format!(
-                "add a value like `{}_UNSPECIFIED = 0;` first",
-                crate::lints::screaming(&e.name.name)
-            ));
-        }
-        let reserved: Vec<&ast::Range> = e.reserved.iter().flat_map(|r| &r.ranges).collect();
-        let reserved_ranges = self.ranges(
-            "reserved",
-            &reserved,
-            i64::from(i32::MIN),
-            i64::from(i32::MAX),
-        );
-        let reserved_names: Vec<String> = e
-            .reserved
-            .iter()
-            .flat_map(|r| &r.names)
-            .map(|n| n.name.clone())
-            .collect();
-        let mut values = Vec::with_capacity(e.values.len());
-        let mut by_number: HashMap<i64, &ast::EnumValue> = HashMap::new();
-        let mut has_alias = false;
-        for v in &e.values {
-            if v.number < i64::from(i32::MIN) || v.number > i64::from(i32::MAX) {
-                self.err(
-                    "number-out-of-range",
-                    v.number_span,
-                    format!("enum value {} does not fit in int32", v.number),
-                );
-            }
-            if let Some(prev) = by_number.get(&v.number) {
-                has_alias = true;
-                if !allow_alias {
-                    let d = self.err(
-                        "duplicate-enum-number",
-                        v.number_span,
-                        format!(
-                            "{:?} uses the same number {} as {:?}",
-                            v.name.name, v.number, prev.name.name
-                        ),
-                    );
-                    d.with_label(prev.number_span, "first used here").with_help(
-                        "if the alias is intended, add `option allow_alias = true;` to the enum",
-                    );
-                }
-            } else {
-                by_number.insert(v.number, v);
-            }
-            if reserved_ranges
-                .iter()
-                .any(|r| r.start <= v.number && v.number <= r.end)
-            {
-                self.err(
-                    "reserved-number",
-                    v.number_span,
-                    format!(
-                        "enum value {:?} uses reserved number {}",
-                        v.name.name, v.number
-                    ),
-                );
-            }
-            if reserved_names.contains(&v.name.name) {
-                self.err(
-                    "reserved-name",
-                    v.name.span,
-                    format!("enum value name {:?} is reserved", v.name.name),
-                );
-            }
-            values.push(EnumValueDef {
-                name: v.name.name.clone(),
-                number: v.number.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32,
-                deprecated: bool_option(&v.options, "deprecated"),
-                options: Vec::new(),
-                comments: v.comments.clone(),
-                span: v.span,
-                name_span: v.name.span,
-                number_span: v.number_span,
-                options_span: v.options_span,
-                encoded_options: Vec::new(),
-            });
-        }
-        if allow_alias && !has_alias {
-            let span = simple_option(&e.options, "allow_alias")
-                .map(|o| o.span)
-                .unwrap_or(e.span);
-            self.err(
-                "useless-allow-alias",
-                span,
-                format!("enum {:?} sets allow_alias but has no aliases", e.name.name),
-            )
-            .with_help("remove the option, or give two values the same number");
-        }
-        if self.syntax() == Syntax::Proto3 {
-            self.check_enum_pascal_conflicts(e);
-        }
-        EnumDef {
-            name: e.name.name.clone(),
-            full_name: full,
-            values,
-            allow_alias,
-            closed: self.syntax() == Syntax::Proto2,
-            deprecated: bool_option(&e.options, "deprecated"),
-            reserved_ranges,
-            reserved_names,
-            options: Vec::new(),
-            comments: e.comments.clone(),
-            span: e.span,
-            name_span: e.name.span,
-            reserved_decls: e
-                .reserved
-                .iter()
-                .map(|r| range_stmt(r.span, &r.comments, &r.ranges, &r.names))
-                .collect(),
-            encoded_options: Vec::new(),
-        }
-    }
-
-    /// proto3 refuses enum values whose names collide once the enum's name prefix is
-    /// stripped and case is ignored (they would map to the same JSON/C# name).
-    fn check_enum_pascal_conflicts(&mut self, e: &ast::Enum) {
-        let prefix: String = e
-            .name
-            .name
-            .chars()
-            .filter(|c| *c != '_')
-            .map(|c| c.to_ascii_lowercase())
-            .collect();
-        let mut seen: HashMap<String, &ast::EnumValue> = HashMap::new();
-        for v in &e.values {
-            let plain: String = v
-                .name
-                .name
-                .chars()
-                .filter(|c| *c != '_')
-                .map(|c| c.to_ascii_lowercase())
-                .collect();
-            let stripped = match plain.strip_prefix(&prefix) {
-                Some(s) if !s.is_empty() => s.to_string(),
-                _ => plain,
-            };
-            if let Some(prev) = seen.get(&stripped) {
-                if prev.number != v.number {
-                    let d = self.err(
-                        "enum-value-name-conflict",
-                        v.name.span,
-                        format!(
-                            "enum value {:?} has the same name as {:?} once case and the enum-name prefix are ignored",
-                            v.name.name, prev.name.name
-                        ),
-                    );
-                    d.with_label(prev.name.span, "the other value");
-                }
-            } else {
-                seen.insert(stripped, v);
-            }
         }
     }
 

@@ -82,8 +82,14 @@ impl Parser<'_> {
     /// `message Name { … }`
     pub(crate) fn message(&mut self) -> PResult<Message> {
         let (start, name, comments) = self.block_head("a message name")?;
-        self.enter()?;
         let mut msg = new_message(name, start, comments);
+        if self.enter().is_err() {
+            // Reported once: the too-deep message and all it holds are skipped whole,
+            // so the blocks around it still close where they should.
+            self.skip_block();
+            msg.span = start.to(self.prev_span());
+            return Ok(msg);
+        }
         let r = self.message_body(&mut msg);
         self.leave();
         r?;
@@ -339,6 +345,14 @@ impl Parser<'_> {
             loop {
                 let (name, span) = self.string_utf8("a reserved name")?;
                 names.push(Ident { name, span });
+                if !self.eat_sym(',') {
+                    break;
+                }
+            }
+        } else if self.peek().tok == Tok::Ident && self.syntax.is_edition() {
+            // Editions write reserved names as identifiers.
+            loop {
+                names.push(self.expect_ident("a reserved name")?);
                 if !self.eat_sym(',') {
                     break;
                 }

@@ -35,6 +35,8 @@ pub(crate) struct Parser<'a> {
     pub(crate) errors: Vec<Diagnostic>,
     syntax: Syntax,
     depth: usize,
+    /// Whether nesting past [`MAX_DEPTH`] was reported.
+    depth_reported: bool,
 }
 
 /// How deep messages and aggregates may nest before the parser refuses (keeps the
@@ -62,6 +64,7 @@ pub(crate) fn parse(file: &str, text: &str) -> (File, Vec<Diagnostic>) {
         errors: Vec::new(),
         syntax: Syntax::Proto2,
         depth: 0,
+        depth_reported: false,
     };
     let ast = p.file();
     errors.append(&mut p.errors);
@@ -303,8 +306,33 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// Skips past the `}` that closes a block whose `{` was just read.
+    pub(crate) fn skip_block(&mut self) {
+        let mut depth = 1usize;
+        loop {
+            match self.peek().tok {
+                Tok::Eof => return,
+                Tok::Sym('{') => depth += 1,
+                Tok::Sym('}') => {
+                    depth -= 1;
+                    if depth == 0 {
+                        self.bump();
+                        return;
+                    }
+                }
+                _ => {}
+            }
+            self.bump();
+        }
+    }
+
     pub(crate) fn enter(&mut self) -> PResult<()> {
         if self.depth >= MAX_DEPTH {
+            // One report per file: every later block past the limit is the same problem.
+            if self.depth_reported {
+                return Err(Recorded);
+            }
+            self.depth_reported = true;
             let span = self.peek().span;
             return Err(self.error(span, format!("nesting deeper than {MAX_DEPTH} levels")));
         }
@@ -379,20 +407,30 @@ impl<'a> Parser<'a> {
             return Ok(());
         }
         if self.at_word("edition") && first {
-            let t = self.bump();
-            let end = if self.eat_sym('=') {
-                self.peek().span
-            } else {
-                t.span
+            let mut comments = self.comments_at(start_idx);
+            self.bump();
+            self.expect_sym('=')?;
+            let (value, span) = self.string_utf8("an edition string")?;
+            file.syntax = match value.as_str() {
+                "2023" => Syntax::Edition2023,
+                "2024" => Syntax::Edition2024,
+                _ => {
+                    // Read on with 2023's rules to avoid follow-on noise.
+                    self.syntax = Syntax::Edition2023;
+                    file.syntax = Syntax::Edition2023;
+                    return Err(self.unsupported(
+                        span,
+                        &format!("edition {value:?}"),
+                        "write `edition = \"2023\";` or `edition = \"2024\";`",
+                    ));
+                }
             };
-            // Editions files need no labels; reading on as proto3 avoids follow-on noise.
-            self.syntax = Syntax::Proto3;
-            file.syntax = Syntax::Proto3;
-            return Err(self.unsupported(
-                t.span.to(end),
-                "`edition` (protobuf editions)",
-                "write `syntax = \"proto3\";` or `syntax = \"proto2\";`",
-            ));
+            self.syntax = file.syntax;
+            self.expect_sym(';')?;
+            self.trailing(&mut comments);
+            file.syntax_span = Some(start.to(self.prev_span()));
+            file.syntax_comments = comments;
+            return Ok(());
         }
         if self.at_word("package") {
             let mut comments = self.comments_at(start_idx);
