@@ -14,7 +14,7 @@ use clap::{Args, ValueEnum};
 use miette::{GraphicalReportHandler, GraphicalTheme};
 use prost::Message as _;
 
-use crate::{Failure, schema};
+use crate::{Failure, LintArgs, schema};
 
 /// `bijoubuf breaking` arguments.
 #[derive(Debug, Args)]
@@ -82,7 +82,7 @@ enum OldSide {
 pub(crate) fn run(args: &BreakingArgs) -> Result<(), Failure> {
     let old = read_old(args)?;
     let (new_includes, new_files) = proto_files(&args.new, &args.include)?;
-    let new = schema::compile(&new_includes, &new_files)?.schema;
+    let new = schema::compile(&new_includes, &LintArgs::off(), &new_files)?.schema;
     let (findings, old_pool) = match &old {
         OldSide::Schema(s) => (
             bijoubuf_breaking::check(Old::Schema(s), &new),
@@ -136,7 +136,9 @@ fn read_old(args: &BreakingArgs) -> Result<OldSide, Failure> {
             args.against_include.clone()
         };
         let (includes, files) = proto_files(std::slice::from_ref(path), &includes)?;
-        return Ok(OldSide::Schema(schema::compile(&includes, &files)?.schema));
+        return Ok(OldSide::Schema(
+            schema::compile(&includes, &LintArgs::off(), &files)?.schema,
+        ));
     }
     let bytes = std::fs::read(path)
         .map_err(|e| Failure::Usage(format!("cannot read {}: {e}", path.display())))?;

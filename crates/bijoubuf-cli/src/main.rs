@@ -182,6 +182,20 @@ struct LintArgs {
     max_diagnostics: Option<usize>,
 }
 
+impl LintArgs {
+    /// No lint rule: for commands that read schemas without judging their style.
+    fn off() -> Self {
+        LintArgs {
+            lint: false,
+            no_lint: true,
+            allow: Vec::new(),
+            warn: Vec::new(),
+            deny: Vec::new(),
+            max_diagnostics: None,
+        }
+    }
+}
+
 /// The schema and the message type.
 #[derive(Debug, Args)]
 struct Target {

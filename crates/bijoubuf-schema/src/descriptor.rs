@@ -490,10 +490,16 @@ fn file(f: &FileDef) -> FileDescriptorProto {
         source_code_info: Some(SourceCodeInfo { location: locs.out }),
         syntax: match f.syntax {
             Syntax::Proto3 => Some("proto3".into()),
-            // prost-types has no `edition` field (14) to say which one.
             Syntax::Edition2023 | Syntax::Edition2024 => Some("editions".into()),
             // protoc leaves `syntax` unset for proto2.
             Syntax::Proto2 => None,
+        },
+        // descriptor.proto's `Edition` numbers; protoc writes the field only for editions
+        // files (the `prost_types` view has no such field and drops it).
+        edition: match f.syntax {
+            Syntax::Edition2023 => Some(1000),
+            Syntax::Edition2024 => Some(1001),
+            Syntax::Proto2 | Syntax::Proto3 => None,
         },
     }
 }

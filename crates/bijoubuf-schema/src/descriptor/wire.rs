@@ -74,6 +74,9 @@ pub(crate) struct FileDescriptorProto {
     pub(crate) weak_dependency: Vec<i32>,
     #[prost(string, optional, tag = "12")]
     pub(crate) syntax: Option<String>,
+    /// `Edition` enum number (`EDITION_2023` = 1000, `EDITION_2024` = 1001).
+    #[prost(int32, optional, tag = "14")]
+    pub(crate) edition: Option<i32>,
 }
 
 #[derive(Clone, PartialEq, prost::Message)]
