@@ -108,3 +108,69 @@ fn what_editions_refuse() {
     );
     assert_eq!(codes("edition = \"2025\";\nmessage M {}"), ["unsupported"]);
 }
+
+/// The `FileDescriptorProto` records of `set` (field 1 of a `FileDescriptorSet`), each as
+/// its fields `(number, wire type, payload)` at the top level.
+fn file_records(set: &[u8]) -> Vec<Vec<(u32, u8, Vec<u8>)>> {
+    fn varint(b: &[u8], i: &mut usize) -> u64 {
+        let mut v = 0u64;
+        let mut shift = 0;
+        loop {
+            let x = b[*i];
+            *i += 1;
+            v |= u64::from(x & 0x7f) << shift;
+            if x < 0x80 {
+                return v;
+            }
+            shift += 7;
+        }
+    }
+    fn fields(b: &[u8]) -> Vec<(u32, u8, Vec<u8>)> {
+        let mut out = Vec::new();
+        let mut i = 0;
+        while i < b.len() {
+            let key = varint(b, &mut i);
+            let (n, w) = ((key >> 3) as u32, (key & 7) as u8);
+            let payload = match w {
+                0 => {
+                    let start = i;
+                    varint(b, &mut i);
+                    b[start..i].to_vec()
+                }
+                2 => {
+                    let len = varint(b, &mut i) as usize;
+                    i += len;
+                    b[i - len..i].to_vec()
+                }
+                _ => panic!("descriptor sets use varint and length-delimited fields only"),
+            };
+            out.push((n, w, payload));
+        }
+        out
+    }
+    fields(set)
+        .into_iter()
+        .filter(|(n, _, _)| *n == 1)
+        .map(|(_, _, file)| fields(&file))
+        .collect()
+}
+
+#[test]
+fn editions_descriptors_name_the_edition_as_protoc_does() {
+    // protoc writes `syntax = "editions"` and `edition` (field 14) with descriptor.proto's
+    // Edition number: EDITION_2023 = 1000 (varint e8 07), EDITION_2024 = 1001 (e9 07);
+    // proto3 files get neither.
+    for (text, edition) in [
+        ("edition = \"2023\";\npackage ed.v1;\nmessage M {}\n", Some(vec![0xe8, 0x07])),
+        ("edition = \"2024\";\npackage ed.v1;\nmessage M {}\n", Some(vec![0xe9, 0x07])),
+        ("syntax = \"proto3\";\npackage ed.v1;\nmessage M {}\n", None),
+    ] {
+        let c = compile(text).unwrap_or_else(|e| panic!("refused: {:?}", e.errors()));
+        let files = file_records(&c.schema.encode_file_descriptor_set());
+        assert_eq!(files.len(), 1);
+        let field = |n: u32| files[0].iter().find(|f| f.0 == n).map(|f| f.2.clone());
+        assert_eq!(field(14), edition, "{text}");
+        let syntax = if edition.is_some() { "editions" } else { "proto3" };
+        assert_eq!(field(12), Some(syntax.as_bytes().to_vec()), "{text}");
+    }
+}
