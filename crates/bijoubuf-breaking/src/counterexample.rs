@@ -193,9 +193,9 @@ fn relevant(
     numbers.iter().any(|&n| match first {
         PathSegment::Unknown(u) => *u == n,
         PathSegment::Field(name) => {
-            r.field(n).is_some_and(|f| f.name() == name)
+            r.field(n).is_some_and(|f| f.name() == *name)
                 || w.field(n)
-                    .is_some_and(|f| r.field_by_name(f.name()).is_some_and(|g| g.name() == name))
+                    .is_some_and(|f| r.field_by_name(f.name()).is_some_and(|g| g.name() == *name))
         }
         _ => false,
     })
@@ -290,7 +290,7 @@ fn element(kind: &Kind, i: usize, depth: u32) -> Option<Value> {
             } else if i > 1 {
                 return None;
             }
-            Value::Message(msg)
+            Value::from(msg)
         }
         Kind::Scalar(s) => scalar(*s, i)?,
     })
@@ -418,6 +418,10 @@ pub fn show(v: &Value) -> String {
         Value::EnumNumber(x) => format!("enum {x}"),
         Value::Message(m) => show_message(m),
         Value::List(xs) => format!("[{}]", xs.iter().map(show).collect::<Vec<_>>().join(", ")),
+        Value::Scalars(xs) => format!(
+            "[{}]",
+            xs.iter().map(|x| show(&x)).collect::<Vec<_>>().join(", ")
+        ),
         Value::Map(m) => format!(
             "{{{}}}",
             m.iter()
