@@ -16,7 +16,10 @@ export const DEFAULT_MAX_DEPTH = 100;
 
 /** Decoder settings (SPEC §1, §8.2, §9.3, §9.4). */
 export interface DecodeOptions {
-  /** Keep unknown records in `$unknown` instead of refusing them (default: strict). */
+  /**
+   * Keep unknown records in `$unknown` instead of refusing them (default: strict); the
+   * well-known types (package `google.protobuf`) refuse them even so (SPEC §8.2).
+   */
   preserveUnknown?: boolean;
   /** The depth limit, at least 1 (default 100). */
   maxDepth?: number;
@@ -58,6 +61,11 @@ export class MessageType<T extends object> implements DecodeTarget, EncodeTarget
   readonly typeName: string;
   /** The short name, which starts error paths (SPEC §11.3). */
   readonly shortName: string;
+  /**
+   * Whether a preserving decode keeps unknown records here: not in the well-known types
+   * (package `google.protobuf`), which refuse them as strict mode does (SPEC §8.2).
+   */
+  readonly keepsUnknown: boolean;
   private readonly specs: () => readonly FieldSpec[];
   private readonly factory: (() => object) | undefined;
   private resolved: Resolved | undefined;
@@ -70,6 +78,7 @@ export class MessageType<T extends object> implements DecodeTarget, EncodeTarget
   constructor(typeName: string, specs: () => readonly FieldSpec[], factory?: () => object) {
     this.typeName = typeName;
     this.shortName = typeName.slice(typeName.lastIndexOf(".") + 1);
+    this.keepsUnknown = !typeName.startsWith("google.protobuf.");
     this.specs = specs;
     this.factory = factory;
   }
