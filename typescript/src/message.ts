@@ -7,6 +7,7 @@
 import { decodeMessage, type DecodeTarget } from "./decode.js";
 import { Plan, Writer, sizeMessage, writeMessage, type EncodeTarget } from "./encode.js";
 import { DecodeError, EncodeError } from "./errors.js";
+import { fromJson, registerType, toJson, type JsonWriteOptions } from "./json.js";
 import { Reader } from "./reader.js";
 import { Card, Kind, Presence, defaultOf, resolveField, type Field, type FieldSpec } from "./schema.js";
 import { sizeNumber, writeNumber } from "./varint.js";
@@ -81,6 +82,7 @@ export class MessageType<T extends object> implements DecodeTarget, EncodeTarget
     this.keepsUnknown = !typeName.startsWith("google.protobuf.");
     this.specs = specs;
     this.factory = factory;
+    registerType(this);
   }
 
   private get r(): Resolved {
@@ -220,6 +222,26 @@ export class MessageType<T extends object> implements DecodeTarget, EncodeTarget
       out.push(this.top(r, end));
     }
     return { message: out, unknownFields: r.unknown };
+  }
+
+  /**
+   * Read a value from proto3 JSON text, or from a value `JSON.parse` returned (whose
+   * duplicate keys are then already merged: prefer text for untrusted input).
+   *
+   * @throws {JsonError} syntax errors, duplicate keys, unknown field names, values of the
+   *   wrong type or out of range, two members of one oneof; the error names the JSON path.
+   */
+  fromJson(json: string | unknown): T {
+    return fromJson<T>(this, json);
+  }
+
+  /**
+   * `value` as proto3 JSON text (compact, or indented by `options.indent` spaces).
+   *
+   * @throws {JsonError} a value proto3 JSON cannot spell (see the package README).
+   */
+  toJson(value: T, options?: JsonWriteOptions): string {
+    return toJson(this, value, options);
   }
 
   /** Encode `values` as a length-delimited stream (SPEC §9.2). */
