@@ -1023,19 +1023,25 @@ function digitsOf(s: string): [string, number] {
   return [digits, Number(exp) + 1];
 }
 
-/** A double as Rust's serde_json writes it (ryu: "1.0", "0.1", "1e30", "1.5e-7"). */
+/**
+ * A double as Rust's serde_json writes it: the shortest digits that read back, positional
+ * for decimal exponents −5 to 15 (`1.0`, `0.00001`, `123456789012345680.0` is not: it is
+ * `1.2345678901234568e+17`), otherwise `1e+21`, `1.5e-7`.
+ */
 function f64Text(x: number): string {
   if (x === 0) return Object.is(x, -0) ? "-0.0" : "0.0";
   const sign = x < 0 ? "-" : "";
   const [d, kk] = digitsOf(Math.abs(x).toExponential());
+  const e = kk - 1;
   const len = d.length;
-  const k = kk - len;
   let out: string;
-  if (k >= 0 && kk <= 16) out = d + "0".repeat(k) + ".0";
-  else if (kk > 0 && kk <= 16) out = d.slice(0, kk) + "." + d.slice(kk);
-  else if (kk > -5 && kk <= 0) out = "0." + "0".repeat(-kk) + d;
-  else if (len === 1) out = `${d}e${kk - 1}`;
-  else out = `${d[0]}.${d.slice(1)}e${kk - 1}`;
+  if (e >= -5 && e <= 15) {
+    if (len - 1 <= e) out = d + "0".repeat(e + 1 - len) + ".0";
+    else if (e >= 0) out = d.slice(0, e + 1) + "." + d.slice(e + 1);
+    else out = "0." + "0".repeat(-e - 1) + d;
+  } else {
+    out = (len === 1 ? d : `${d[0]}.${d.slice(1)}`) + "e" + (e >= 0 ? "+" : "-") + Math.abs(e);
+  }
   return sign + out;
 }
 
