@@ -5,9 +5,11 @@
  *
  * Decode requests run the generated types' strict (or preserving) decoder and re-encode
  * the value; encode requests read the value from proto3 JSON and run the canonical encoder
- * with the request's depth limit, answering its refusals as `refused`. One request beyond the protocol, `{"op": "arbitrary", "type": …, "seed": n}`,
- * answers the encoding of an arbitrary value built in TypeScript (for the cross-language
- * property test).
+ * with the request's depth limit, answering its refusals as `refused`. Two requests
+ * beyond the protocol serve the cross-language property tests: `{"op": "arbitrary",
+ * "type": …, "seed": n}` answers the encoding of an arbitrary value built in TypeScript,
+ * and `{"op": "json", "type": …, "input": hex}` the proto3 JSON TypeScript writes for the
+ * decoded value (`{"status": "json", "output": text}`, or `failed` when it refuses).
  */
 
 import { DecodeError, EncodeError, JsonError, MessageType, type DecodeOptions } from "../src/index.js";
@@ -55,6 +57,14 @@ export function answer(req: Request): Response {
     // encoding of an arbitrary value built in TypeScript.
     try {
       return { status: "encoded", output: formatHex(type.encode(arbitrary(type, req.seed ?? 0))) };
+    } catch (e) {
+      return { status: "failed", message: String(e) };
+    }
+  }
+  if (req.op === "json" && type !== undefined) {
+    // Not part of the testee protocol: the JSON TypeScript writes for a decoded value.
+    try {
+      return { status: "json", output: type.toJson(type.decode(parseHex(req.input ?? ""))) };
     } catch (e) {
       return { status: "failed", message: String(e) };
     }
