@@ -286,6 +286,29 @@ fn typescript_and_rust_write_the_same_json_and_read_each_others() {
             written.get()
         );
     }
+    // The accepted vectors: hand-picked values (well-known types, edge numbers).
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("vectors");
+    let mut compared = 0;
+    for c in bijoubuf_conformance::load_dir(&dir).expect("vectors load") {
+        if c.config != Config::default()
+            || c.bytes.len() > 4096
+            || !matches!(c.expect, Expect::Accept(_) | Expect::Encode(_))
+        {
+            continue;
+        }
+        let desc = dynamic::message(&c.type_name).expect("reflect type");
+        let msg =
+            bijoubuf_reflect::DynamicMessage::decode(&desc, &c.bytes).expect("accepted vector");
+        let rust = bijoubuf_reflect::json::to_string(&msg);
+        let ts = node.borrow_mut().json(&c.type_name, &c.bytes);
+        match (&rust, &ts) {
+            (Ok(r), Ok(t)) if r == t => compared += 1,
+            (Err(_), Err(_)) => {}
+            _ => panic!("{}: Rust {rust:?}, TypeScript {ts:?}", c.id),
+        }
+    }
+    eprintln!("{compared} accepted vectors print the same JSON in Rust and TypeScript");
+    assert!(compared >= 100, "only {compared} vectors compared");
 }
 
 fn same_verdict(node: &mut Node, ty: &str, bytes: &[u8], cfg: &Config) -> Result<(), String> {
