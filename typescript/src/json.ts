@@ -17,25 +17,14 @@
  * and two members of one oneof; a {@link JsonError} names the JSON path.
  */
 
+import { base64Decode, base64Encode } from "./base64.js";
 import { EncodeError } from "./errors.js";
-import { Card, Kind, Presence, isBigKind, type Field, type MessageTypeLike } from "./schema.js";
+import { JNum, JObj, JsonError, fromPlain, kindOf, memberPath, parse, write, type J } from "./jsontext.js";
+import { durationText, maskPathJson, parseDuration, parseTimestamp, snake, timestampText } from "./jsontime.js";
+import { Card, Kind, Presence, defaultOf, isBigKind, type Field, type MessageTypeLike } from "./schema.js";
 import { compareCodePoints } from "./utf8.js";
 
-/** Why a JSON text does not map to a message, or a message has no proto3 JSON form. */
-export class JsonError extends Error {
-  /** The JSON path of the offending value, `$` being the document (`$.lines[3].sku`). */
-  readonly path: string;
-  /** What is wrong there. */
-  readonly detail: string;
-
-  /** An error at `path`. */
-  constructor(path: string, detail: string) {
-    super(path === "" ? detail : `${path}: ${detail}`);
-    this.name = "JsonError";
-    this.path = path;
-    this.detail = detail;
-  }
-}
+export { JsonError } from "./jsontext.js";
 
 /** What the JSON mapping needs of a message type ({@link MessageType} has it all). */
 export interface JsonType extends MessageTypeLike {
@@ -61,243 +50,6 @@ export function registerType(type: JsonType): void {
 
 /** How deep messages may nest in JSON output, counting those inside Any payloads (SPEC §9.3). */
 const MAX_DEPTH = 100;
-/** How deep arrays and objects may nest in JSON input (serde_json's limit, as in Rust). */
-const MAX_JSON_NESTING = 127;
-
-// ----- JSON text: a tree that keeps member order, exact number text, refuses duplicates -----
-
-/** A JSON number as written: its text (exact integers stay exact). */
-class JNum {
-  constructor(
-    readonly text: string,
-    readonly value: number,
-  ) {}
-}
-/** A JSON object: members in document order. */
-class JObj {
-  constructor(readonly members: [string, J][]) {}
-}
-type J = null | boolean | string | JNum | J[] | JObj;
-
-function kindOf(j: J): string {
-  if (j === null) return "null";
-  if (typeof j === "boolean") return "a bool";
-  if (typeof j === "string") return "a string";
-  if (j instanceof JNum) return "a number";
-  if (Array.isArray(j)) return "an array";
-  return "an object";
-}
-
-/** `$.name` for identifier-like keys, `$["odd key"]` otherwise. */
-function memberPath(parent: string, key: string): string {
-  return /^[A-Za-z0-9_@]+$/.test(key) ? `${parent}.${key}` : `${parent}[${JSON.stringify(key)}]`;
-}
-
-class Parser {
-  pos = 0;
-  constructor(readonly s: string) {}
-
-  fail(what: string): never {
-    throw new JsonError("", `${what} at character ${this.pos}`);
-  }
-
-  ws(): void {
-    const s = this.s;
-    while (this.pos < s.length) {
-      const c = s.charCodeAt(this.pos);
-      if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) this.pos++;
-      else break;
-    }
-  }
-
-  document(): J {
-    this.ws();
-    const v = this.value("$", 0);
-    this.ws();
-    if (this.pos !== this.s.length) this.fail("trailing characters");
-    return v;
-  }
-
-  value(path: string, nesting: number): J {
-    const s = this.s;
-    const c = s[this.pos];
-    if (c === "{" || c === "[") {
-      if (nesting >= MAX_JSON_NESTING) this.fail("recursion limit exceeded");
-      return c === "{" ? this.object(path, nesting + 1) : this.array(path, nesting + 1);
-    }
-    if (c === '"') return this.string();
-    if (s.startsWith("true", this.pos)) {
-      this.pos += 4;
-      return true;
-    }
-    if (s.startsWith("false", this.pos)) {
-      this.pos += 5;
-      return false;
-    }
-    if (s.startsWith("null", this.pos)) {
-      this.pos += 4;
-      return null;
-    }
-    return this.number();
-  }
-
-  object(path: string, nesting: number): JObj {
-    this.pos++;
-    const members: [string, J][] = [];
-    // Large objects (maps, Structs) check duplicates through a set: no quadratic scan.
-    const keys = new Set<string>();
-    this.ws();
-    if (this.s[this.pos] === "}") {
-      this.pos++;
-      return new JObj(members);
-    }
-    for (;;) {
-      this.ws();
-      if (this.s[this.pos] !== '"') this.fail("expected a member name");
-      const key = this.string();
-      if (keys.has(key)) {
-        throw new JsonError("", `duplicate key ${JSON.stringify(key)} in the object at ${path}`);
-      }
-      keys.add(key);
-      this.ws();
-      if (this.s[this.pos] !== ":") this.fail("expected ':'");
-      this.pos++;
-      this.ws();
-      members.push([key, this.value(memberPath(path, key), nesting)]);
-      this.ws();
-      const c = this.s[this.pos++];
-      if (c === "}") return new JObj(members);
-      if (c !== ",") this.fail("expected ',' or '}'");
-    }
-  }
-
-  array(path: string, nesting: number): J[] {
-    this.pos++;
-    const items: J[] = [];
-    this.ws();
-    if (this.s[this.pos] === "]") {
-      this.pos++;
-      return items;
-    }
-    for (;;) {
-      this.ws();
-      items.push(this.value(`${path}[${items.length}]`, nesting));
-      this.ws();
-      const c = this.s[this.pos++];
-      if (c === "]") return items;
-      if (c !== ",") this.fail("expected ',' or ']'");
-    }
-  }
-
-  string(): string {
-    const s = this.s;
-    this.pos++;
-    let out = "";
-    let start = this.pos;
-    for (;;) {
-      if (this.pos >= s.length) this.fail("unterminated string");
-      const c = s.charCodeAt(this.pos);
-      if (c === 0x22) {
-        out += s.slice(start, this.pos);
-        this.pos++;
-        return out;
-      }
-      if (c < 0x20) this.fail("control character in a string");
-      if (c >= 0xd800 && c <= 0xdfff) {
-        // The text itself may hold a lone surrogate only if it came from a JS string.
-        const pair = c < 0xdc00 && (s.charCodeAt(this.pos + 1) & 0xfc00) === 0xdc00;
-        if (!pair) this.fail("lone surrogate in a string");
-        this.pos += 2;
-        continue;
-      }
-      if (c !== 0x5c) {
-        this.pos++;
-        continue;
-      }
-      out += s.slice(start, this.pos);
-      const e = s[this.pos + 1];
-      this.pos += 2;
-      switch (e) {
-        case '"':
-        case "\\":
-        case "/":
-          out += e;
-          break;
-        case "b":
-          out += "\b";
-          break;
-        case "f":
-          out += "\f";
-          break;
-        case "n":
-          out += "\n";
-          break;
-        case "r":
-          out += "\r";
-          break;
-        case "t":
-          out += "\t";
-          break;
-        case "u": {
-          const u = this.hex4();
-          if (u >= 0xd800 && u < 0xdc00) {
-            if (s[this.pos] !== "\\" || s[this.pos + 1] !== "u") this.fail("lone leading surrogate");
-            this.pos += 2;
-            const lo = this.hex4();
-            if (lo < 0xdc00 || lo > 0xdfff) this.fail("lone leading surrogate");
-            out += String.fromCharCode(u, lo);
-          } else if (u >= 0xdc00 && u <= 0xdfff) {
-            this.fail("lone trailing surrogate");
-          } else out += String.fromCharCode(u);
-          break;
-        }
-        default:
-          this.fail("invalid escape");
-      }
-      start = this.pos;
-    }
-  }
-
-  hex4(): number {
-    const h = this.s.slice(this.pos, this.pos + 4);
-    if (!/^[0-9A-Fa-f]{4}$/.test(h)) this.fail("invalid \\u escape");
-    this.pos += 4;
-    return parseInt(h, 16);
-  }
-
-  number(): JNum {
-    const m = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
-    m.lastIndex = this.pos;
-    const r = m.exec(this.s);
-    if (r === null || r[0] === "" || r[0] === "-") this.fail("expected a value");
-    this.pos += r[0].length;
-    const value = Number(r[0]);
-    if (!Number.isFinite(value)) this.fail("number out of range");
-    return new JNum(r[0], value);
-  }
-}
-
-/** Parse one JSON document, refusing duplicate keys. */
-function parse(text: string): J {
-  return new Parser(text).document();
-}
-
-/** A plain JavaScript JSON value (as `JSON.parse` returns) as the tree. */
-function fromPlain(v: unknown, path: string, nesting: number): J {
-  if (v === null || typeof v === "boolean" || typeof v === "string") return v;
-  if (typeof v === "number") {
-    if (!Number.isFinite(v)) throw new JsonError(path, "a number must be finite");
-    return new JNum(Object.is(v, -0) ? "-0.0" : String(v), v);
-  }
-  if (nesting >= MAX_JSON_NESTING) throw new JsonError(path, "recursion limit exceeded");
-  if (Array.isArray(v)) return v.map((x, i) => fromPlain(x, `${path}[${i}]`, nesting + 1));
-  if (typeof v === "object") {
-    return new JObj(
-      Object.entries(v as object).map(([k, x]) => [k, fromPlain(x, memberPath(path, k), nesting + 1)]),
-    );
-  }
-  throw new JsonError(path, `${typeof v} is not a JSON value`);
-}
 
 // ----- per-type lookup tables -----
 
@@ -374,7 +126,9 @@ export function fromJson<T>(type: JsonType, json: string | unknown): T {
 function readMessage(t: JsonType, j: J, path: string): Record<string, unknown> {
   const special = wktFrom(t, j, path);
   if (special !== undefined) return special;
-  if (!(j instanceof JObj)) throw new JsonError(path, `expected an object for ${t.typeName}, found ${kindOf(j)}`);
+  if (!(j instanceof JObj)) {
+    throw new JsonError(path, `expected an object for ${t.typeName}, found ${kindOf(j)}`);
+  }
   return readFields(t, j.members, path);
 }
 
@@ -393,7 +147,9 @@ function readFields(t: JsonType, members: readonly [string, J][], path: string):
     const f = byName.get(key);
     if (f === undefined) throw new JsonError(here, `${t.typeName} has no field named ${JSON.stringify(key)}`);
     const other = seen.get(f.no);
-    if (other !== undefined) throw new JsonError(here, `field ${f.name} is also given as ${JSON.stringify(other)}`);
+    if (other !== undefined) {
+      throw new JsonError(here, `field ${f.name} is also given as ${JSON.stringify(other)}`);
+    }
     seen.set(f.no, key);
     if (j === null && !nullIsValue(f)) continue;
     if (f.oneof !== undefined) {
@@ -496,7 +252,9 @@ function scalar(kind: Kind, j: J, path: string): unknown {
       const x = float(j, path);
       const f = Math.fround(x);
       // In range means "rounds to a finite float" (3.4028235e38 reads back as the maximum).
-      if (Number.isFinite(x) && !Number.isFinite(f)) throw new JsonError(path, `${x} is out of range for float`);
+      if (Number.isFinite(x) && !Number.isFinite(f)) {
+        throw new JsonError(path, `${x} is out of range for float`);
+      }
       return f;
     }
     default: {
@@ -544,67 +302,6 @@ function float(j: J, path: string): number {
   return x;
 }
 
-const STD = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-const URL = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-const STD_INDEX = indexOf(STD);
-const URL_INDEX = indexOf(URL);
-
-function indexOf(alphabet: string): Int8Array {
-  const t = new Int8Array(128).fill(-1);
-  for (let i = 0; i < 64; i++) t[alphabet.charCodeAt(i)] = i;
-  return t;
-}
-
-/**
- * Standard or URL-safe base64 (the alphabet chosen by whether `-` or `_` occurs), padded
- * canonically or not at all, with zero trailing bits; `undefined` otherwise.
- */
-export function base64Decode(s: string): Uint8Array | undefined {
-  const table = /[-_]/.test(s) ? URL_INDEX : STD_INDEX;
-  let n = s.length;
-  if (s.endsWith("=")) {
-    if (n % 4 !== 0) return undefined;
-    n -= s.endsWith("==") ? 2 : 1;
-  }
-  const rem = n % 4;
-  if (rem === 1) return undefined;
-  if (s.length !== n && rem === 0) return undefined;
-  const out = new Uint8Array(Math.floor(n / 4) * 3 + (rem === 0 ? 0 : rem - 1));
-  let acc = 0;
-  let bits = 0;
-  let o = 0;
-  for (let i = 0; i < n; i++) {
-    const c = s.charCodeAt(i);
-    const d = c < 128 ? table[c]! : -1;
-    if (d < 0) return undefined;
-    acc = ((acc << 6) | d) & 0xffffff;
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out[o++] = (acc >> bits) & 0xff;
-    }
-  }
-  if ((acc & ((1 << bits) - 1)) !== 0) return undefined; // trailing bits must be zero
-  return out;
-}
-
-/** Standard base64 with padding. */
-export function base64Encode(b: Uint8Array): string {
-  let s = "";
-  let i = 0;
-  for (; i + 2 < b.length; i += 3) {
-    const x = (b[i]! << 16) | (b[i + 1]! << 8) | b[i + 2]!;
-    s += STD[x >> 18]! + STD[(x >> 12) & 63]! + STD[(x >> 6) & 63]! + STD[x & 63]!;
-  }
-  if (i + 1 === b.length) {
-    const x = b[i]! << 16;
-    s += STD[x >> 18]! + STD[(x >> 12) & 63]! + "==";
-  } else if (i + 2 === b.length) {
-    const x = (b[i]! << 16) | (b[i + 1]! << 8);
-    s += STD[x >> 18]! + STD[(x >> 12) & 63]! + STD[(x >> 6) & 63]! + "=";
-  }
-  return s;
-}
 
 // ----- the well-known types -----
 
@@ -669,7 +366,10 @@ function wktFrom(t: JsonType, j: J, path: string): Record<string, unknown> | und
       if (!(j instanceof JObj)) throw new JsonError(path, `expected an object, found ${kindOf(j)}`);
       const f = fieldNo(t, 1);
       const vt = asJsonType(f.msg, path);
-      const entries: [string, unknown][] = j.members.map(([k, x]) => [k, valueFrom(vt, x, memberPath(path, k))]);
+      const entries: [string, unknown][] = j.members.map(([k, x]) => [
+        k,
+        valueFrom(vt, x, memberPath(path, k)),
+      ]);
       entries.sort((a, b) => compareCodePoints(a[0], b[0]));
       const m = t.create() as Record<string, unknown>;
       setField(m, f, new Map(entries));
@@ -719,10 +419,13 @@ function valueFrom(t: JsonType, j: J, path: string): Record<string, unknown> {
 function resolve(url: string, path: string): JsonType {
   const name = url.slice(url.lastIndexOf("/") + 1);
   if (!url.includes("/") || name === "") {
-    throw new JsonError(path, `type URL ${JSON.stringify(url)} is not of the form "<host>/<message full name>"`);
+    const why = 'is not of the form "<host>/<message full name>"';
+    throw new JsonError(path, `type URL ${JSON.stringify(url)} ${why}`);
   }
   const t = registry.get(name);
-  if (t === undefined) throw new JsonError(path, `type URL ${JSON.stringify(url)} names no message of the schema`);
+  if (t === undefined) {
+    throw new JsonError(path, `type URL ${JSON.stringify(url)} names no message of the schema`);
+  }
   return t;
 }
 
@@ -758,129 +461,6 @@ function anyFrom(t: JsonType, j: J, path: string): Record<string, unknown> {
 }
 
 // ----- Timestamp and Duration text -----
-
-/** Seconds of 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z, the Timestamp range. */
-const TS_MIN = -62135596800n;
-const TS_MAX = 253402300799n;
-/** ±10000 years, the Duration range. */
-const DUR_MAX = 315576000000n;
-
-function daysFromCivil(y: number, m: number, d: number): number {
-  // Days since 1970-01-01 in the proleptic Gregorian calendar, years counted from March.
-  const yy = m <= 2 ? y - 1 : y;
-  const era = Math.floor(yy / 400);
-  const yoe = yy - era * 400;
-  const mp = (m + 9) % 12;
-  const doy = Math.floor((153 * mp + 2) / 5) + d - 1;
-  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
-  return era * 146097 + doe - 719468;
-}
-
-function civilFromDays(z0: number): [number, number, number] {
-  const z = z0 + 719468;
-  const era = Math.floor(z / 146097);
-  const doe = z - era * 146097;
-  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
-  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
-  const mp = Math.floor((5 * doy + 2) / 153);
-  const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
-  const m = mp < 10 ? mp + 3 : mp - 9;
-  return [yoe + era * 400 + (m <= 2 ? 1 : 0), m, d];
-}
-
-/** 0, 3, 6 or 9 fractional digits. */
-function fraction(nanos: number): string {
-  if (nanos === 0) return "";
-  if (nanos % 1000000 === 0) return "." + String(nanos / 1000000).padStart(3, "0");
-  if (nanos % 1000 === 0) return "." + String(nanos / 1000).padStart(6, "0");
-  return "." + String(nanos).padStart(9, "0");
-}
-
-const pad2 = (n: number): string => String(n).padStart(2, "0");
-
-function timestampText(seconds: bigint, nanos: number, path: string): string {
-  if (seconds < TS_MIN || seconds > TS_MAX || !(nanos >= 0 && nanos < 1e9)) {
-    throw new JsonError(path, `Timestamp ${seconds}s ${nanos}ns is outside 0001-01-01 to 9999-12-31`);
-  }
-  const s = Number(seconds);
-  const days = Math.floor(s / 86400);
-  const t = s - days * 86400;
-  const [y, mo, d] = civilFromDays(days);
-  return (
-    `${String(y).padStart(4, "0")}-${pad2(mo)}-${pad2(d)}T` +
-    `${pad2(Math.floor(t / 3600))}:${pad2(Math.floor(t / 60) % 60)}:${pad2(t % 60)}${fraction(nanos)}Z`
-  );
-}
-
-const TS_RE = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
-
-function parseTimestamp(s: string): [bigint, number] | undefined {
-  const r = TS_RE.exec(s);
-  if (r === null) return undefined;
-  const [y, mo, d, h, mi, se] = [1, 2, 3, 4, 5, 6].map((i) => Number(r[i]));
-  const leap = y! % 4 === 0 && (y! % 100 !== 0 || y! % 400 === 0);
-  const monthDays = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-  if (y! < 1 || mo! < 1 || mo! > 12 || d! < 1 || d! > monthDays[mo! - 1]! || h! > 23 || mi! > 59 || se! > 59) {
-    return undefined;
-  }
-  const nanos = r[7] === undefined ? 0 : Number(r[7].padEnd(9, "0"));
-  let offset = 0;
-  if (r[8] === undefined) {
-    const oh = Number(r[10]);
-    const om = Number(r[11]);
-    if (oh > 23 || om > 59) return undefined;
-    offset = (oh * 3600 + om * 60) * (r[9] === "-" ? -1 : 1);
-  }
-  const seconds = BigInt(daysFromCivil(y!, mo!, d!) * 86400 + h! * 3600 + mi! * 60 + se! - offset);
-  if (seconds < TS_MIN || seconds > TS_MAX) return undefined;
-  return [seconds, nanos];
-}
-
-function durationText(seconds: bigint, nanos: number, path: string): string {
-  const sameSign = seconds === 0n || nanos === 0 || seconds < 0n === nanos < 0;
-  const abs = seconds < 0n ? -seconds : seconds;
-  if (abs > DUR_MAX || !(Math.abs(nanos) < 1e9) || !sameSign) {
-    throw new JsonError(path, `Duration ${seconds}s ${nanos}ns is out of range or mixes signs`);
-  }
-  const sign = seconds < 0n || nanos < 0 ? "-" : "";
-  return `${sign}${abs}${fraction(Math.abs(nanos))}s`;
-}
-
-const DUR_RE = /^(-?)(\d+)(?:\.(\d{1,9}))?s$/;
-
-function parseDuration(s: string): [bigint, number] | undefined {
-  const r = DUR_RE.exec(s);
-  if (r === null || r[2]!.length > 20) return undefined;
-  const secs = BigInt(r[2]!);
-  if (secs > DUR_MAX) return undefined;
-  const nanos = r[3] === undefined ? 0 : Number(r[3].padEnd(9, "0"));
-  return r[1] === "-" ? [-secs, nanos === 0 ? 0 : -nanos] : [secs, nanos];
-}
-
-// ----- FieldMask paths -----
-
-/** `foo_bar.baz_qux` → `fooBar.bazQux`. */
-function camel(p: string): string {
-  return p.replace(/_(.?)/gsu, (_, c: string) => c.toUpperCase());
-}
-
-/** `fooBar.bazQux` → `foo_bar.baz_qux`. */
-function snake(p: string): string {
-  return p.replace(/[A-Z]/g, (c) => "_" + c.toLowerCase());
-}
-
-/**
- * One FieldMask path as its JSON spelling, or a refusal when proto3 JSON cannot spell it
- * so that it reads back the same (`""`, `"a,b"`, `"fooBar"`, `"a__b"`, `"a_1"`).
- */
-function maskPathJson(p: string, path: string): string {
-  const c = camel(p);
-  if (p === "" || p.includes(",") || snake(c) !== p) {
-    throw new JsonError(path, `FieldMask path ${JSON.stringify(p)} has no proto3 JSON spelling that reads back as it`);
-  }
-  return c;
-}
-
 // ----- message → JSON -----
 
 /** Output options. */
@@ -995,7 +575,9 @@ function writeValue(kind: Kind, f: Field | undefined, x: unknown, path: string, 
       const n = x as number;
       const e = f?.enumType;
       if (e?.typeName === "google.protobuf.NullValue") {
-        if (n !== 0) throw new JsonError(path, `NullValue ${n} has no JSON form (only NULL_VALUE, 0, is null)`);
+        if (n !== 0) {
+          throw new JsonError(path, `NullValue ${n} has no JSON form (only NULL_VALUE, 0, is null)`);
+        }
         return null;
       }
       const name = e === undefined ? undefined : enumName(e.values, n);
@@ -1067,6 +649,10 @@ function f32Text(x: number): string {
   return sign + out;
 }
 
+function seconds(t: JsonType, v: Record<string, unknown>): bigint {
+  return BigInt((num(t, v, 1) as bigint | undefined) ?? 0n);
+}
+
 function num(t: JsonType, v: Record<string, unknown>, no: number): unknown {
   return getField(v, fieldNo(t, no));
 }
@@ -1077,14 +663,13 @@ function wktTo(t: JsonType, v: Record<string, unknown>, path: string, depth: num
   if (WRAPPERS.has(name)) {
     const f = fieldNo(t, 1);
     const x = getField(v, f);
-    const d = f.kind === Kind.Bytes ? new Uint8Array(0) : isBigKind(f.kind) ? 0n : f.kind === Kind.Bool ? false : f.kind === Kind.String ? "" : 0;
-    return writeValue(f.kind, f, x ?? d, path, depth);
+    return writeValue(f.kind, f, x ?? defaultOf(f.kind), path, depth);
   }
   switch (name) {
     case "google.protobuf.Timestamp":
-      return timestampText(BigInt((num(t, v, 1) as bigint | undefined) ?? 0n), Number(num(t, v, 2) ?? 0), path);
+      return timestampText(seconds(t, v), Number(num(t, v, 2) ?? 0), path);
     case "google.protobuf.Duration":
-      return durationText(BigInt((num(t, v, 1) as bigint | undefined) ?? 0n), Number(num(t, v, 2) ?? 0), path);
+      return durationText(seconds(t, v), Number(num(t, v, 2) ?? 0), path);
     case "google.protobuf.FieldMask": {
       const paths = (num(t, v, 1) as string[] | undefined) ?? [];
       return paths.map((p, i) => maskPathJson(p, `${path}[${i}]`)).join(",");
@@ -1120,12 +705,17 @@ function valueJson(t: JsonType, v: Record<string, unknown>, path: string, depth:
 function valueOf(t: JsonType, v: Record<string, unknown>, path: string, depth: number): J {
   const nul = num(t, v, 1);
   if (nul !== undefined) {
-    if (nul !== 0) throw new JsonError(path, `Value.null_value ${String(nul)} has no JSON form (only NULL_VALUE, 0, is null)`);
+    if (nul !== 0) {
+      const why = "has no JSON form (only NULL_VALUE, 0, is null)";
+      throw new JsonError(path, `Value.null_value ${String(nul)} ${why}`);
+    }
     return null;
   }
   const n = num(t, v, 2);
   if (n !== undefined) {
-    if (!Number.isFinite(n)) throw new JsonError(path, "a Value number must be finite (JSON has no NaN or Infinity)");
+    if (!Number.isFinite(n)) {
+      throw new JsonError(path, "a Value number must be finite (JSON has no NaN or Infinity)");
+    }
     return floatJ(n as number, false);
   }
   const s = num(t, v, 3);
@@ -1135,7 +725,9 @@ function valueOf(t: JsonType, v: Record<string, unknown>, path: string, depth: n
   for (const no of [5, 6]) {
     const f = fieldNo(t, no);
     const m = getField(v, f);
-    if (m !== undefined) return writeMessage(asJsonType(f.msg, path), m as Record<string, unknown>, path, depth + 1);
+    if (m !== undefined) {
+      return writeMessage(asJsonType(f.msg, path), m as Record<string, unknown>, path, depth + 1);
+    }
   }
   throw new JsonError(path, "a google.protobuf.Value with no kind set");
 }
@@ -1151,7 +743,8 @@ function anyTo(t: JsonType, v: Record<string, unknown>, path: string, depth: num
   try {
     decoded = inner.decode(bytes, { maxDepth: left });
   } catch (e) {
-    throw new JsonError(path, `the Any value does not decode as ${url}: ${String((e as Error).message ?? e)}`);
+    const why = e instanceof Error ? e.message : String(e);
+    throw new JsonError(path, `the Any value does not decode as ${url}: ${why}`);
   }
   const j = writeMessage(inner, decoded as Record<string, unknown>, path, depth + 1);
   const members: [string, J][] = [["@type", url]];
@@ -1161,19 +754,3 @@ function anyTo(t: JsonType, v: Record<string, unknown>, path: string, depth: num
 }
 
 // ----- writing text -----
-
-function write(j: J, indent: number, level: number): string {
-  if (j === null) return "null";
-  if (typeof j === "boolean") return j ? "true" : "false";
-  if (typeof j === "string") return JSON.stringify(j);
-  if (j instanceof JNum) return j.text;
-  const nl = indent > 0 ? "\n" + " ".repeat(indent * (level + 1)) : "";
-  const end = indent > 0 ? "\n" + " ".repeat(indent * level) : "";
-  if (Array.isArray(j)) {
-    if (j.length === 0) return "[]";
-    return "[" + j.map((x) => nl + write(x, indent, level + 1)).join(",") + end + "]";
-  }
-  if (j.members.length === 0) return "{}";
-  const sep = indent > 0 ? ": " : ":";
-  return "{" + j.members.map(([k, x]) => nl + JSON.stringify(k) + sep + write(x, indent, level + 1)).join(",") + end + "}";
-}
