@@ -123,7 +123,7 @@ fn arb_elem(kind: &Kind, rng: &mut Rng, depth: u32) -> Value {
     match kind {
         Kind::Scalar(s) => arb_scalar(*s, rng),
         Kind::Enum(_) => Value::EnumNumber(rng.below(5) as i32 - 1),
-        Kind::Message(m) => Value::Message(arb_message(m, rng, depth.saturating_sub(1))),
+        Kind::Message(m) => Value::from(arb_message(m, rng, depth.saturating_sub(1))),
     }
 }
 
