@@ -19,7 +19,7 @@
 
 import { base64Decode, base64Encode } from "./base64.js";
 import { EncodeError } from "./errors.js";
-import { JNum, JObj, JsonError, fromPlain, kindOf, memberPath, parse, write, type J } from "./jsontext.js";
+import { JNum, JObj, JsonError, JsonPath, fromPlain, kindOf, parse, write, type J } from "./jsontext.js";
 import { durationText, maskPathJson, parseDuration, parseTimestamp, snake, timestampText } from "./jsontime.js";
 import { Card, Kind, Presence, defaultOf, isBigKind, type Field, type MessageTypeLike } from "./schema.js";
 import { compareCodePoints } from "./utf8.js";
@@ -104,7 +104,7 @@ function getField(v: Record<string, unknown>, f: Field): unknown {
   return x === null ? undefined : x;
 }
 
-function asJsonType(m: MessageTypeLike | undefined, path: string): JsonType {
+function asJsonType(m: MessageTypeLike | undefined, path: JsonPath): JsonType {
   if (m === undefined || !("fieldList" in m)) throw new JsonError(path, "a message field without its type");
   return m as JsonType;
 }
@@ -119,11 +119,11 @@ function asJsonType(m: MessageTypeLike | undefined, path: string): JsonType {
  *   wrong type or out of range, two members of one oneof; the error names the JSON path.
  */
 export function fromJson<T>(type: JsonType, json: string | unknown): T {
-  const j = typeof json === "string" ? parse(json) : fromPlain(json, "$", 0);
-  return readMessage(type, j, "$") as T;
+  const j = typeof json === "string" ? parse(json) : fromPlain(json, new JsonPath(), 0);
+  return readMessage(type, j, new JsonPath()) as T;
 }
 
-function readMessage(t: JsonType, j: J, path: string): Record<string, unknown> {
+function readMessage(t: JsonType, j: J, path: JsonPath): Record<string, unknown> {
   const special = wktFrom(t, j, path);
   if (special !== undefined) return special;
   if (!(j instanceof JObj)) {
@@ -137,13 +137,13 @@ function nullIsValue(f: Field): boolean {
   return f.kind === Kind.Enum && f.enumType?.typeName === "google.protobuf.NullValue";
 }
 
-function readFields(t: JsonType, members: readonly [string, J][], path: string): Record<string, unknown> {
+function readFields(t: JsonType, members: readonly [string, J][], path: JsonPath): Record<string, unknown> {
   const v = t.create() as Record<string, unknown>;
   const byName = namesOf(t).byName;
   const seen = new Map<number, string>();
   const oneofs = new Map<string, string>();
   for (const [key, j] of members) {
-    const here = memberPath(path, key);
+    const here = path.push(key);
     const f = byName.get(key);
     if (f === undefined) throw new JsonError(here, `${t.typeName} has no field named ${JSON.stringify(key)}`);
     const other = seen.get(f.no);
@@ -151,41 +151,57 @@ function readFields(t: JsonType, members: readonly [string, J][], path: string):
       throw new JsonError(here, `field ${f.name} is also given as ${JSON.stringify(other)}`);
     }
     seen.set(f.no, key);
-    if (j === null && !nullIsValue(f)) continue;
-    if (f.oneof !== undefined) {
-      const o = oneofs.get(f.oneof);
-      if (o !== undefined) {
-        throw new JsonError(here, `oneof ${f.oneof} already has a member set (${JSON.stringify(o)})`);
-      }
-      oneofs.set(f.oneof, key);
-    }
-    if (f.card === Card.Single) {
-      setField(v, f, element(f, f.kind, j, here));
-    } else if (f.card === Card.Repeated) {
-      if (!Array.isArray(j)) throw new JsonError(here, `expected an array, found ${kindOf(j)}`);
-      const out = new Array<unknown>(j.length);
-      for (let i = 0; i < j.length; i++) out[i] = element(f, f.kind, j[i]!, `${here}[${i}]`);
-      v[f.prop] = out;
-    } else {
-      if (!(j instanceof JObj)) throw new JsonError(here, `expected an object for a map, found ${kindOf(j)}`);
-      const entries: [unknown, unknown][] = [];
-      const keys = new Set<unknown>();
-      for (const [k, item] of j.members) {
-        const p = memberPath(here, k);
-        const mk = mapKey(f.keyKind, k, p);
-        // "1" and "01" name the same integer key.
-        if (keys.has(mk)) throw new JsonError(p, "the same map key twice");
-        keys.add(mk);
-        entries.push([mk, element(f, f.kind, item, p)]);
-      }
-      entries.sort(keyCompare(f.keyKind));
-      v[f.prop] = new Map(entries);
-    }
+    if (j !== null || nullIsValue(f)) readField(v, f, j, here, oneofs, key);
+    path.pop();
   }
   return v;
 }
 
-function mapKey(kind: Kind, k: string, path: string): unknown {
+/** Field `f` of `v` from `j` (not a null meaning absent), at `here`. */
+function readField(
+  v: Record<string, unknown>,
+  f: Field,
+  j: J,
+  here: JsonPath,
+  oneofs: Map<string, string>,
+  key: string,
+): void {
+  if (f.oneof !== undefined) {
+    const o = oneofs.get(f.oneof);
+    if (o !== undefined) {
+      throw new JsonError(here, `oneof ${f.oneof} already has a member set (${JSON.stringify(o)})`);
+    }
+    oneofs.set(f.oneof, key);
+  }
+  if (f.card === Card.Single) {
+    setField(v, f, element(f, f.kind, j, here));
+  } else if (f.card === Card.Repeated) {
+    if (!Array.isArray(j)) throw new JsonError(here, `expected an array, found ${kindOf(j)}`);
+    const out = new Array<unknown>(j.length);
+    for (let i = 0; i < j.length; i++) {
+      out[i] = element(f, f.kind, j[i]!, here.push(i));
+      here.pop();
+    }
+    v[f.prop] = out;
+  } else {
+    if (!(j instanceof JObj)) throw new JsonError(here, `expected an object for a map, found ${kindOf(j)}`);
+    const entries: [unknown, unknown][] = [];
+    const keys = new Set<unknown>();
+    for (const [k, item] of j.members) {
+      const p = here.push(k);
+      const mk = mapKey(f.keyKind, k, p);
+      // "1" and "01" name the same integer key.
+      if (keys.has(mk)) throw new JsonError(p, "the same map key twice");
+      keys.add(mk);
+      entries.push([mk, element(f, f.kind, item, p)]);
+      here.pop();
+    }
+    entries.sort(keyCompare(f.keyKind));
+    v[f.prop] = new Map(entries);
+  }
+}
+
+function mapKey(kind: Kind, k: string, path: JsonPath): unknown {
   if (kind === Kind.Bool) {
     if (k === "true") return true;
     if (k === "false") return false;
@@ -195,7 +211,7 @@ function mapKey(kind: Kind, k: string, path: string): unknown {
   return scalar(kind, k, path);
 }
 
-function element(f: Field, kind: Kind, j: J, path: string): unknown {
+function element(f: Field, kind: Kind, j: J, path: JsonPath): unknown {
   if (kind === Kind.Message) return readMessage(asJsonType(f.msg, path), j, path);
   if (kind !== Kind.Enum) return scalar(kind, j, path);
   const e = f.enumType;
@@ -227,12 +243,12 @@ const RANGES: Partial<Record<Kind, [bigint, bigint, string]>> = {
   [Kind.Fixed64]: [0n, (1n << 64n) - 1n, "fixed64"],
 };
 
-function expected(path: string, what: string, j: J): JsonError {
+function expected(path: JsonPath, what: string, j: J): JsonError {
   return new JsonError(path, `expected ${what}, found ${kindOf(j)}`);
 }
 
 /** One scalar of `kind` with its range checks. */
-function scalar(kind: Kind, j: J, path: string): unknown {
+function scalar(kind: Kind, j: J, path: JsonPath): unknown {
   switch (kind) {
     case Kind.Bool:
       if (typeof j !== "boolean") throw expected(path, "true or false", j);
@@ -277,7 +293,7 @@ function floatToInt(f: number): bigint | undefined {
 }
 
 /** An integer given as a JSON number or a decimal string (exact; a float must have no fraction). */
-function integer(j: J, path: string): bigint {
+function integer(j: J, path: JsonPath): bigint {
   let t: string;
   if (j instanceof JNum) t = j.text;
   else if (typeof j === "string") t = j;
@@ -291,7 +307,7 @@ function integer(j: J, path: string): bigint {
 }
 
 /** A float given as a JSON number, a numeric string, or "NaN" / "Infinity" / "-Infinity". */
-function float(j: J, path: string): number {
+function float(j: J, path: JsonPath): number {
   if (j instanceof JNum) return j.value;
   if (typeof j !== "string") throw expected(path, "a number", j);
   if (j === "NaN") return NaN;
@@ -331,12 +347,12 @@ function isSpecial(name: string): boolean {
   );
 }
 
-function text(j: J, what: string, path: string): string {
+function text(j: J, what: string, path: JsonPath): string {
   if (typeof j !== "string") throw new JsonError(path, `expected ${what} string, found ${kindOf(j)}`);
   return j;
 }
 
-function wktFrom(t: JsonType, j: J, path: string): Record<string, unknown> | undefined {
+function wktFrom(t: JsonType, j: J, path: JsonPath): Record<string, unknown> | undefined {
   const name = t.typeName;
   if (!name.startsWith("google.protobuf.")) return undefined;
   if (WRAPPERS.has(name)) {
@@ -366,10 +382,11 @@ function wktFrom(t: JsonType, j: J, path: string): Record<string, unknown> | und
       if (!(j instanceof JObj)) throw new JsonError(path, `expected an object, found ${kindOf(j)}`);
       const f = fieldNo(t, 1);
       const vt = asJsonType(f.msg, path);
-      const entries: [string, unknown][] = j.members.map(([k, x]) => [
-        k,
-        valueFrom(vt, x, memberPath(path, k)),
-      ]);
+      const entries = j.members.map(([k, x]): [string, unknown] => {
+        const r = valueFrom(vt, x, path.push(k));
+        path.pop();
+        return [k, r];
+      });
       entries.sort((a, b) => compareCodePoints(a[0], b[0]));
       const m = t.create() as Record<string, unknown>;
       setField(m, f, new Map(entries));
@@ -383,7 +400,11 @@ function wktFrom(t: JsonType, j: J, path: string): Record<string, unknown> | und
       setField(
         m,
         f,
-        j.map((x, i) => valueFrom(vt, x, `${path}[${i}]`)),
+        j.map((x, i) => {
+          const r = valueFrom(vt, x, path.push(i));
+          path.pop();
+          return r;
+        }),
       );
       return m;
     }
@@ -403,7 +424,7 @@ function secondsNanos(t: JsonType, [s, n]: [bigint, number]): Record<string, unk
   return m;
 }
 
-function valueFrom(t: JsonType, j: J, path: string): Record<string, unknown> {
+function valueFrom(t: JsonType, j: J, path: JsonPath): Record<string, unknown> {
   const m = t.create() as Record<string, unknown>;
   if (j === null) setField(m, fieldNo(t, 1), 0);
   else if (typeof j === "boolean") setField(m, fieldNo(t, 4), j);
@@ -416,7 +437,7 @@ function valueFrom(t: JsonType, j: J, path: string): Record<string, unknown> {
   return m;
 }
 
-function resolve(url: string, path: string): JsonType {
+function resolve(url: string, path: JsonPath): JsonType {
   const name = url.slice(url.lastIndexOf("/") + 1);
   if (!url.includes("/") || name === "") {
     const why = 'is not of the form "<host>/<message full name>"';
@@ -429,7 +450,7 @@ function resolve(url: string, path: string): JsonType {
   return t;
 }
 
-function anyFrom(t: JsonType, j: J, path: string): Record<string, unknown> {
+function anyFrom(t: JsonType, j: J, path: JsonPath): Record<string, unknown> {
   if (!(j instanceof JObj)) throw new JsonError(path, `expected an object, found ${kindOf(j)}`);
   const m = t.create() as Record<string, unknown>;
   const ty = j.members.find(([k]) => k === "@type");
@@ -438,7 +459,7 @@ function anyFrom(t: JsonType, j: J, path: string): Record<string, unknown> {
     throw new JsonError(path, 'an Any with fields needs "@type"');
   }
   const url = ty[1];
-  if (typeof url !== "string") throw new JsonError(`${path}.@type`, "expected a type URL string");
+  if (typeof url !== "string") throw new JsonError(path.push("@type"), "expected a type URL string");
   const inner = resolve(url, path);
   const rest = j.members.filter(([k]) => k !== "@type");
   let value: Record<string, unknown>;
@@ -446,7 +467,8 @@ function anyFrom(t: JsonType, j: J, path: string): Record<string, unknown> {
     if (rest.length !== 1 || rest[0]![0] !== "value") {
       throw new JsonError(path, `an Any holding ${inner.typeName} has exactly one other key, "value"`);
     }
-    value = readMessage(inner, rest[0]![1], `${path}.value`);
+    value = readMessage(inner, rest[0]![1], path.push("value"));
+    path.pop();
   } else value = readFields(inner, rest, path);
   let bytes: Uint8Array;
   try {
@@ -479,7 +501,7 @@ export interface JsonWriteOptions {
  *   bytes do not decode, messages nested deeper than 100 (counting those inside `Any`).
  */
 export function toJson(type: JsonType, value: object, options?: JsonWriteOptions): string {
-  const j = writeMessage(type, value as Record<string, unknown>, "$", 1);
+  const j = writeMessage(type, value as Record<string, unknown>, new JsonPath(), 1);
   return write(j, options?.indent ?? 0, 0);
 }
 
@@ -488,7 +510,7 @@ export function toJsonValue(type: JsonType, value: object): unknown {
   return JSON.parse(toJson(type, value));
 }
 
-function tooDeep(path: string): JsonError {
+function tooDeep(path: JsonPath): JsonError {
   return new JsonError(path, `messages nest deeper than ${MAX_DEPTH} (counting those inside Any payloads)`);
 }
 
@@ -510,7 +532,7 @@ function isDefault(kind: Kind, x: unknown): boolean {
   }
 }
 
-function writeMessage(t: JsonType, v: Record<string, unknown>, path: string, depth: number): J {
+function writeMessage(t: JsonType, v: Record<string, unknown>, path: JsonPath, depth: number): J {
   if (depth > MAX_DEPTH) throw tooDeep(path);
   const special = wktTo(t, v, path, depth);
   if (special !== undefined) return special;
@@ -518,26 +540,34 @@ function writeMessage(t: JsonType, v: Record<string, unknown>, path: string, dep
   for (const f of t.fieldList) {
     const x = getField(v, f);
     if (x === undefined) continue;
-    const here = memberPath(path, f.prop);
     let j: J;
     if (f.card === Card.Repeated) {
       const list = x as unknown[];
       if (list.length === 0) continue;
-      j = list.map((item, i) => writeElement(f, item, `${here}[${i}]`, depth));
+      const here = path.push(f.prop);
+      j = list.map((item, i) => {
+        const r = writeElement(f, item, here.push(i), depth);
+        here.pop();
+        return r;
+      });
     } else if (f.card === Card.Map) {
       const map = x as Map<unknown, unknown>;
       if (map.size === 0) continue;
+      const here = path.push(f.prop);
       const entries = [...map].sort(keyCompare(f.keyKind));
       j = new JObj(
         entries.map(([k, item]) => {
           const key = String(k);
-          return [key, writeElement(f, item, memberPath(here, key), depth)];
+          const r = writeElement(f, item, here.push(key), depth);
+          here.pop();
+          return [key, r];
         }),
       );
     } else {
       if (f.oneof === undefined && f.presence === Presence.Implicit && isDefault(f.kind, x)) continue;
-      j = writeElement(f, x, here, depth);
+      j = writeElement(f, x, path.push(f.prop), depth);
     }
+    path.pop();
     members.push([f.prop, j]);
   }
   return new JObj(members);
@@ -553,11 +583,11 @@ function keyCompare(kind: Kind): (a: Entry, b: Entry) => number {
   };
 }
 
-function writeElement(f: Field, x: unknown, path: string, depth: number): J {
+function writeElement(f: Field, x: unknown, path: JsonPath, depth: number): J {
   return writeValue(f.kind, f, x, path, depth);
 }
 
-function writeValue(kind: Kind, f: Field | undefined, x: unknown, path: string, depth: number): J {
+function writeValue(kind: Kind, f: Field | undefined, x: unknown, path: JsonPath, depth: number): J {
   switch (kind) {
     case Kind.Bool:
       return x as boolean;
@@ -657,7 +687,7 @@ function num(t: JsonType, v: Record<string, unknown>, no: number): unknown {
   return getField(v, fieldNo(t, no));
 }
 
-function wktTo(t: JsonType, v: Record<string, unknown>, path: string, depth: number): J | undefined {
+function wktTo(t: JsonType, v: Record<string, unknown>, path: JsonPath, depth: number): J | undefined {
   const name = t.typeName;
   if (!name.startsWith("google.protobuf.")) return undefined;
   if (WRAPPERS.has(name)) {
@@ -672,20 +702,36 @@ function wktTo(t: JsonType, v: Record<string, unknown>, path: string, depth: num
       return durationText(seconds(t, v), Number(num(t, v, 2) ?? 0), path);
     case "google.protobuf.FieldMask": {
       const paths = (num(t, v, 1) as string[] | undefined) ?? [];
-      return paths.map((p, i) => maskPathJson(p, `${path}[${i}]`)).join(",");
+      return paths
+        .map((p, i) => {
+          const r = maskPathJson(p, path.push(i));
+          path.pop();
+          return r;
+        })
+        .join(",");
     }
     case "google.protobuf.Struct": {
       const f = fieldNo(t, 1);
       const vt = asJsonType(f.msg, path);
       const map = (getField(v, f) as Map<string, Record<string, unknown>> | undefined) ?? new Map();
       const entries = [...map].sort((a, b) => compareCodePoints(a[0], b[0]));
-      return new JObj(entries.map(([k, x]) => [k, valueJson(vt, x, memberPath(path, k), depth + 1)]));
+      return new JObj(
+        entries.map(([k, x]) => {
+          const r = valueJson(vt, x, path.push(k), depth + 1);
+          path.pop();
+          return [k, r];
+        }),
+      );
     }
     case "google.protobuf.ListValue": {
       const f = fieldNo(t, 1);
       const vt = asJsonType(f.msg, path);
       const items = (getField(v, f) as Record<string, unknown>[] | undefined) ?? [];
-      return items.map((x, i) => valueJson(vt, x, `${path}[${i}]`, depth + 1));
+      return items.map((x, i) => {
+        const r = valueJson(vt, x, path.push(i), depth + 1);
+        path.pop();
+        return r;
+      });
     }
     case "google.protobuf.Value":
       return valueOf(t, v, path, depth);
@@ -696,13 +742,13 @@ function wktTo(t: JsonType, v: Record<string, unknown>, path: string, depth: num
   }
 }
 
-function valueJson(t: JsonType, v: Record<string, unknown>, path: string, depth: number): J {
+function valueJson(t: JsonType, v: Record<string, unknown>, path: JsonPath, depth: number): J {
   if (depth > MAX_DEPTH) throw tooDeep(path);
   return valueOf(t, v, path, depth);
 }
 
 /** google.protobuf.Value (a message at `depth`): whichever member of `kind` is set. */
-function valueOf(t: JsonType, v: Record<string, unknown>, path: string, depth: number): J {
+function valueOf(t: JsonType, v: Record<string, unknown>, path: JsonPath, depth: number): J {
   const nul = num(t, v, 1);
   if (nul !== undefined) {
     if (nul !== 0) {
@@ -732,7 +778,7 @@ function valueOf(t: JsonType, v: Record<string, unknown>, path: string, depth: n
   throw new JsonError(path, "a google.protobuf.Value with no kind set");
 }
 
-function anyTo(t: JsonType, v: Record<string, unknown>, path: string, depth: number): J {
+function anyTo(t: JsonType, v: Record<string, unknown>, path: JsonPath, depth: number): J {
   const url = (num(t, v, 1) as string | undefined) ?? "";
   const bytes = (num(t, v, 2) as Uint8Array | undefined) ?? new Uint8Array(0);
   if (url === "" && bytes.length === 0) return new JObj([]);

@@ -11,12 +11,40 @@ export class JsonError extends Error {
   /** What is wrong there. */
   readonly detail: string;
 
-  /** An error at `path`. */
-  constructor(path: string, detail: string) {
-    super(path === "" ? detail : `${path}: ${detail}`);
+  /** An error at `path` (rendered now: a {@link JsonPath} keeps changing). */
+  constructor(path: string | JsonPath, detail: string) {
+    const p = String(path);
+    super(p === "" ? detail : `${p}: ${detail}`);
     this.name = "JsonError";
-    this.path = path;
+    this.path = p;
     this.detail = detail;
+  }
+}
+
+/**
+ * Where in a JSON document the mapping is: a stack of member names and array indexes,
+ * pushed and popped as it walks, rendered as text (`$.lines[3].sku`) only for an error,
+ * so a walk allocates nothing per member for its paths.
+ */
+export class JsonPath {
+  private readonly segs: (string | number)[] = [];
+
+  /** Step into member `key` or element `index`. */
+  push(seg: string | number): this {
+    this.segs.push(seg);
+    return this;
+  }
+
+  /** Step back out. */
+  pop(): void {
+    this.segs.pop();
+  }
+
+  /** `$` followed by each step. */
+  toString(): string {
+    let s = "$";
+    for (const g of this.segs) s = typeof g === "number" ? `${s}[${g}]` : memberPath(s, g);
+    return s;
   }
 }
 
@@ -68,20 +96,22 @@ class Parser {
     }
   }
 
+  readonly path = new JsonPath();
+
   document(): J {
     this.ws();
-    const v = this.value("$", 0);
+    const v = this.value(0);
     this.ws();
     if (this.pos !== this.s.length) this.fail("trailing characters");
     return v;
   }
 
-  value(path: string, nesting: number): J {
+  value(nesting: number): J {
     const s = this.s;
     const c = s[this.pos];
     if (c === "{" || c === "[") {
       if (nesting >= MAX_JSON_NESTING) this.fail("recursion limit exceeded");
-      return c === "{" ? this.object(path, nesting + 1) : this.array(path, nesting + 1);
+      return c === "{" ? this.object(nesting + 1) : this.array(nesting + 1);
     }
     if (c === '"') return this.string();
     if (s.startsWith("true", this.pos)) {
@@ -99,7 +129,7 @@ class Parser {
     return this.number();
   }
 
-  object(path: string, nesting: number): JObj {
+  object(nesting: number): JObj {
     this.pos++;
     const members: [string, J][] = [];
     // Large objects (maps, Structs) check duplicates through a set: no quadratic scan.
@@ -114,14 +144,16 @@ class Parser {
       if (this.s[this.pos] !== '"') this.fail("expected a member name");
       const key = this.string();
       if (keys.has(key)) {
-        throw new JsonError("", `duplicate key ${JSON.stringify(key)} in the object at ${path}`);
+        throw new JsonError("", `duplicate key ${JSON.stringify(key)} in the object at ${this.path}`);
       }
       keys.add(key);
       this.ws();
       if (this.s[this.pos] !== ":") this.fail("expected ':'");
       this.pos++;
       this.ws();
-      members.push([key, this.value(memberPath(path, key), nesting)]);
+      this.path.push(key);
+      members.push([key, this.value(nesting)]);
+      this.path.pop();
       this.ws();
       const c = this.s[this.pos++];
       if (c === "}") return new JObj(members);
@@ -129,7 +161,7 @@ class Parser {
     }
   }
 
-  array(path: string, nesting: number): J[] {
+  array(nesting: number): J[] {
     this.pos++;
     const items: J[] = [];
     this.ws();
@@ -139,7 +171,9 @@ class Parser {
     }
     for (;;) {
       this.ws();
-      items.push(this.value(`${path}[${items.length}]`, nesting));
+      this.path.push(items.length);
+      items.push(this.value(nesting));
+      this.path.pop();
       this.ws();
       const c = this.s[this.pos++];
       if (c === "]") return items;
@@ -241,17 +275,29 @@ export function parse(text: string): J {
 }
 
 /** A plain JavaScript JSON value (as `JSON.parse` returns) as the tree. */
-export function fromPlain(v: unknown, path: string, nesting: number): J {
+export function fromPlain(v: unknown, path: JsonPath, nesting: number): J {
   if (v === null || typeof v === "boolean" || typeof v === "string") return v;
   if (typeof v === "number") {
     if (!Number.isFinite(v)) throw new JsonError(path, "a number must be finite");
     return new JNum(Object.is(v, -0) ? "-0.0" : String(v), v);
   }
   if (nesting >= MAX_JSON_NESTING) throw new JsonError(path, "recursion limit exceeded");
-  if (Array.isArray(v)) return v.map((x, i) => fromPlain(x, `${path}[${i}]`, nesting + 1));
+  if (Array.isArray(v)) {
+    return v.map((x, i) => {
+      path.push(i);
+      const j = fromPlain(x, path, nesting + 1);
+      path.pop();
+      return j;
+    });
+  }
   if (typeof v === "object") {
     return new JObj(
-      Object.entries(v as object).map(([k, x]) => [k, fromPlain(x, memberPath(path, k), nesting + 1)]),
+      Object.entries(v as object).map(([k, x]) => {
+        path.push(k);
+        const j = fromPlain(x, path, nesting + 1);
+        path.pop();
+        return [k, j];
+      }),
     );
   }
   throw new JsonError(path, `${typeof v} is not a JSON value`);

@@ -4,7 +4,7 @@
  * and reads them.
  */
 
-import { JsonError } from "./jsontext.js";
+import { JsonError, type JsonPath } from "./jsontext.js";
 
 
 /** Seconds of 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z, the Timestamp range. */
@@ -47,7 +47,7 @@ function fraction(nanos: number): string {
 
 const pad2 = (n: number): string => String(n).padStart(2, "0");
 
-export function timestampText(seconds: bigint, nanos: number, path: string): string {
+export function timestampText(seconds: bigint, nanos: number, path: JsonPath): string {
   if (seconds < TS_MIN || seconds > TS_MAX || !(nanos >= 0 && nanos < 1e9)) {
     throw new JsonError(path, `Timestamp ${seconds}s ${nanos}ns is outside 0001-01-01 to 9999-12-31`);
   }
@@ -86,7 +86,7 @@ export function parseTimestamp(s: string): [bigint, number] | undefined {
   return [seconds, nanos];
 }
 
-export function durationText(seconds: bigint, nanos: number, path: string): string {
+export function durationText(seconds: bigint, nanos: number, path: JsonPath): string {
   const sameSign = seconds === 0n || nanos === 0 || seconds < 0n === nanos < 0;
   const abs = seconds < 0n ? -seconds : seconds;
   if (abs > DUR_MAX || !(Math.abs(nanos) < 1e9) || !sameSign) {
@@ -123,7 +123,7 @@ export function snake(p: string): string {
  * One FieldMask path as its JSON spelling, or a refusal when proto3 JSON cannot spell it
  * so that it reads back the same (`""`, `"a,b"`, `"fooBar"`, `"a__b"`, `"a_1"`).
  */
-export function maskPathJson(p: string, path: string): string {
+export function maskPathJson(p: string, path: JsonPath): string {
   const c = camel(p);
   if (p === "" || p.includes(",") || snake(c) !== p) {
     const why = "has no proto3 JSON spelling that reads back as it";

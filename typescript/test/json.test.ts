@@ -180,6 +180,9 @@ test("names, null, duplicates, oneofs", () => {
     ['{"nope": 1}', '$.nope: j.All has no field named "nope"'],
     ['{"colors": [null]}', "$.colors[0]: expected an enum name or number, found null"],
     ['{"colors": 1}', "$.colors: expected an array, found a number"],
+    // Paths after siblings that read well: each step is taken back.
+    ['{"opt": null, "colors": [1], "byKey": {"1": "a", "2": 5}}', "$.byKey.2: expected a string, found a number"],
+    ['{"colors": [1, "COLOR_RED", "X"]}', '$.colors[2]: "X" is not a value of j.Color'],
   ] as const) {
     assert.equal(jsonRefusal(() => All.fromJson(json)), why, json);
   }
@@ -245,6 +248,10 @@ test("values proto3 JSON cannot spell are refused on output", () => {
     [{ mask: { paths: ["fooBar"] } }, '$.mask[0]: FieldMask path "fooBar" has no proto3 JSON spelling that reads back as it'],
     [{ mask: { paths: ["a_1"] } }, '$.mask[0]: FieldMask path "a_1" has no proto3 JSON spelling that reads back as it'],
     [{ val: {} }, "$.val: a google.protobuf.Value with no kind set"],
+    [
+      { vals: [{ kind: { case: "boolValue", value: true } }], st: { fields: new Map([["ok", { kind: { case: "stringValue", value: "" } }], ["b c", {}]]) } },
+      '$.st["b c"]: a google.protobuf.Value with no kind set',
+    ],
     [{ val: { kind: { case: "numberValue", value: NaN } } }, "$.val: a Value number must be finite (JSON has no NaN or Infinity)"],
     [{ val: { kind: { case: "nullValue", value: 3 } } }, "$.val: Value.null_value 3 has no JSON form (only NULL_VALUE, 0, is null)"],
     [{ any: { typeUrl: "x/google.protobuf.Duration", value: new Uint8Array([0x07]) } }, "$.any: the Any value does not decode"],
