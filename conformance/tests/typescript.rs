@@ -196,6 +196,121 @@ fn typescript_encoded_values_decode_in_rust_to_the_same_bytes() {
     }
 }
 
+impl Node {
+    /// The proto3 JSON TypeScript writes for the value `bytes` decode to, or its refusal
+    /// (a request of the TypeScript testee beyond the protocol).
+    fn json(&mut self, type_name: &str, bytes: &[u8]) -> Result<String, String> {
+        let req =
+            serde_json::json!({"op": "json", "type": type_name, "input": hex::format_runs(bytes)});
+        write_frame(&mut self.input, &req).map_err(|e| e.to_string())?;
+        let res: serde_json::Value = read_frame(&mut self.output)
+            .map_err(|e| e.to_string())?
+            .ok_or("the testee closed")?;
+        match (res["status"].as_str(), res["output"].as_str()) {
+            (Some("json"), Some(text)) => Ok(text.to_string()),
+            _ => Err(res.to_string()),
+        }
+    }
+
+    /// TypeScript's encoding of the value `json` gives (protocol `encode`).
+    fn encode_json(&mut self, type_name: &str, json: &str) -> Result<Vec<u8>, String> {
+        let req = Request::Encode {
+            type_name: type_name.to_string(),
+            json: json.to_string(),
+            decoder: Config::default(),
+        };
+        write_frame(&mut self.input, &req).map_err(|e| e.to_string())?;
+        match read_frame(&mut self.output).map_err(|e| e.to_string())? {
+            Some(Response::Encoded { output }) => hex::parse(&output).map_err(|e| e.to_string()),
+            other => Err(format!("{other:?}")),
+        }
+    }
+}
+
+/// Both implementations write the same proto3 JSON text for a value (or both refuse to),
+/// and each reads the other's text back to the same bytes.
+#[test]
+fn typescript_and_rust_write_the_same_json_and_read_each_others() {
+    let Some(node) = Node::start() else {
+        return;
+    };
+    let node = RefCell::new(node);
+    for ty in TYPE_NAMES {
+        let desc = dynamic::message(ty).expect("reflect type");
+        let written = std::cell::Cell::new(0usize);
+        let mut run = runner(64);
+        run.run(&proptest::collection::vec(any::<u8>(), 0..256), |entropy| {
+            let bytes = check_value(ty, &entropy).map_err(TestCaseError::fail)?;
+            let msg = bijoubuf_reflect::DynamicMessage::decode(&desc, &bytes)
+                .map_err(|e| TestCaseError::fail(e.to_string()))?;
+            let rust = bijoubuf_reflect::json::to_string(&msg);
+            let ts = node.borrow_mut().json(ty, &bytes);
+            let at = || format!("{ty} on {}", hex::format(&bytes));
+            match (&rust, &ts) {
+                (Ok(r), Ok(t)) if r == t => {}
+                (Err(_), Err(_)) => return Ok(()),
+                _ => {
+                    return Err(TestCaseError::fail(format!(
+                        "{}: Rust {rust:?}, TypeScript {ts:?}",
+                        at()
+                    )));
+                }
+            }
+            let text = ts.map_err(TestCaseError::fail)?;
+            written.set(written.get() + 1);
+            // TypeScript reads Rust's text (the same text) back to the bytes, and Rust
+            // reads it back too.
+            let back = node.borrow_mut().encode_json(ty, &text).map_err(|e| {
+                TestCaseError::fail(format!("{}: TypeScript reads {text}: {e}", at()))
+            })?;
+            if back != bytes {
+                return Err(TestCaseError::fail(format!(
+                    "{}: TypeScript reads {text} as {}",
+                    at(),
+                    hex::format(&back)
+                )));
+            }
+            let rust_back = dynamic::encode_json(ty, &text).map_err(TestCaseError::fail)?;
+            if rust_back != bytes {
+                return Err(TestCaseError::fail(format!(
+                    "{}: Rust reads {text} differently",
+                    at()
+                )));
+            }
+            Ok(())
+        })
+        .unwrap_or_else(|e| panic!("{e}"));
+        assert!(
+            written.get() >= 8,
+            "{ty}: only {} values had a JSON form",
+            written.get()
+        );
+    }
+    // The accepted vectors: hand-picked values (well-known types, edge numbers).
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("vectors");
+    let mut compared = 0;
+    for c in bijoubuf_conformance::load_dir(&dir).expect("vectors load") {
+        if c.config != Config::default()
+            || c.bytes.len() > 4096
+            || !matches!(c.expect, Expect::Accept(_) | Expect::Encode(_))
+        {
+            continue;
+        }
+        let desc = dynamic::message(&c.type_name).expect("reflect type");
+        let msg =
+            bijoubuf_reflect::DynamicMessage::decode(&desc, &c.bytes).expect("accepted vector");
+        let rust = bijoubuf_reflect::json::to_string(&msg);
+        let ts = node.borrow_mut().json(&c.type_name, &c.bytes);
+        match (&rust, &ts) {
+            (Ok(r), Ok(t)) if r == t => compared += 1,
+            (Err(_), Err(_)) => {}
+            _ => panic!("{}: Rust {rust:?}, TypeScript {ts:?}", c.id),
+        }
+    }
+    eprintln!("{compared} accepted vectors print the same JSON in Rust and TypeScript");
+    assert!(compared >= 100, "only {compared} vectors compared");
+}
+
 fn same_verdict(node: &mut Node, ty: &str, bytes: &[u8], cfg: &Config) -> Result<(), String> {
     let rust = dynamic::decode(ty, bytes, cfg).ok_or("no reflect type")?;
     let ts = node.decode(ty, bytes, cfg);

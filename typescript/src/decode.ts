@@ -22,6 +22,12 @@ export interface DecodeTarget {
   readonly fieldList: readonly Field[];
   /** Required fields ascending by number. */
   readonly requiredList: readonly Field[];
+  /**
+   * Whether a preserving decode keeps this type's unknown records: every type but the
+   * well-known ones (package `google.protobuf`), which refuse them as in strict mode
+   * (SPEC §8.2's default preserving set).
+   */
+  readonly keepsUnknown: boolean;
   /** A new value with every field absent or default. */
   create(): object;
 }
@@ -52,7 +58,7 @@ export function decodeMessage(
       const f = fi < fields.length && fields[fi]!.no === n ? fields[fi]! : undefined;
       if (f === undefined) {
         unknownNo = n;
-        if (!r.preserving) throw new DecodeError("unknown-field", kAt); // O4
+        if (!r.preserving || !type.keepsUnknown) throw new DecodeError("unknown-field", kAt); // O4
         (unknown ??= []).push(readUnknown(r, n, w, end));
         r.unknown++;
         unknownNo = 0;

@@ -3,7 +3,8 @@
  *
  * Generated code (`bijoubuf compile --ts-out DIR`) declares one interface and one
  * {@link MessageType} per message; this package is the runtime they share: bijou64, the
- * strict decoder, the canonical encoder, length-delimited streams and the errors.
+ * strict decoder, the canonical encoder, length-delimited streams, the proto3 JSON mapping
+ * and the errors.
  *
  * ```ts
  * import { Person } from "./gen/example.v1.js";
@@ -15,9 +16,12 @@
 export { DecodeError, EncodeError, keySegment } from "./errors.js";
 export type { EncodeErrorCode, ErrorCode } from "./errors.js";
 export { Kind, Presence, WireType } from "./schema.js";
-export type { FieldSpec, MessageShape, MessageTypeLike, UnknownField } from "./schema.js";
+export type { EnumTypeLike, FieldSpec, MessageShape, MessageTypeLike, UnknownField } from "./schema.js";
 export { DEFAULT_MAX_DEPTH, EMPTY_BYTES, MessageType } from "./message.js";
 export type { DecodeOptions, Decoded, EncodeOptions } from "./message.js";
+export { JsonError, fromJson, registerType, toJson, toJsonValue } from "./json.js";
+export { base64Decode, base64Encode } from "./base64.js";
+export type { JsonType, JsonWriteOptions } from "./json.js";
 export { NMAX } from "./decode.js";
 export * as bijou64 from "./varint.js";
 export { compareCodePoints, firstInvalidUtf8 } from "./utf8.js";

@@ -7,6 +7,7 @@
 import { decodeMessage, type DecodeTarget } from "./decode.js";
 import { Plan, Writer, sizeMessage, writeMessage, type EncodeTarget } from "./encode.js";
 import { DecodeError, EncodeError } from "./errors.js";
+import { fromJson, registerType, toJson, type JsonWriteOptions } from "./json.js";
 import { Reader } from "./reader.js";
 import { Card, Kind, Presence, defaultOf, resolveField, type Field, type FieldSpec } from "./schema.js";
 import { sizeNumber, writeNumber } from "./varint.js";
@@ -16,7 +17,10 @@ export const DEFAULT_MAX_DEPTH = 100;
 
 /** Decoder settings (SPEC §1, §8.2, §9.3, §9.4). */
 export interface DecodeOptions {
-  /** Keep unknown records in `$unknown` instead of refusing them (default: strict). */
+  /**
+   * Keep unknown records in `$unknown` instead of refusing them (default: strict); the
+   * well-known types (package `google.protobuf`) refuse them even so (SPEC §8.2).
+   */
   preserveUnknown?: boolean;
   /** The depth limit, at least 1 (default 100). */
   maxDepth?: number;
@@ -58,6 +62,11 @@ export class MessageType<T extends object> implements DecodeTarget, EncodeTarget
   readonly typeName: string;
   /** The short name, which starts error paths (SPEC §11.3). */
   readonly shortName: string;
+  /**
+   * Whether a preserving decode keeps unknown records here: not in the well-known types
+   * (package `google.protobuf`), which refuse them as strict mode does (SPEC §8.2).
+   */
+  readonly keepsUnknown: boolean;
   private readonly specs: () => readonly FieldSpec[];
   private readonly factory: (() => object) | undefined;
   private resolved: Resolved | undefined;
@@ -70,8 +79,10 @@ export class MessageType<T extends object> implements DecodeTarget, EncodeTarget
   constructor(typeName: string, specs: () => readonly FieldSpec[], factory?: () => object) {
     this.typeName = typeName;
     this.shortName = typeName.slice(typeName.lastIndexOf(".") + 1);
+    this.keepsUnknown = !typeName.startsWith("google.protobuf.");
     this.specs = specs;
     this.factory = factory;
+    registerType(this);
   }
 
   private get r(): Resolved {
@@ -211,6 +222,26 @@ export class MessageType<T extends object> implements DecodeTarget, EncodeTarget
       out.push(this.top(r, end));
     }
     return { message: out, unknownFields: r.unknown };
+  }
+
+  /**
+   * Read a value from proto3 JSON text, or from a value `JSON.parse` returned (whose
+   * duplicate keys are then already merged: prefer text for untrusted input).
+   *
+   * @throws {JsonError} syntax errors, duplicate keys, unknown field names, values of the
+   *   wrong type or out of range, two members of one oneof; the error names the JSON path.
+   */
+  fromJson(json: string | unknown): T {
+    return fromJson<T>(this, json);
+  }
+
+  /**
+   * `value` as proto3 JSON text (compact, or indented by `options.indent` spaces).
+   *
+   * @throws {JsonError} a value proto3 JSON cannot spell (see the package README).
+   */
+  toJson(value: T, options?: JsonWriteOptions): string {
+    return toJson(this, value, options);
   }
 
   /** Encode `values` as a length-delimited stream (SPEC §9.2). */

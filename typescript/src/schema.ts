@@ -57,6 +57,16 @@ export interface FieldSpec {
   readonly oneof?: string;
   /** The message type of a message field, element or map value. */
   readonly msg?: MessageTypeLike;
+  /** The enum type of an enum field, element or map value (its names, for JSON). */
+  readonly enumType?: EnumTypeLike;
+}
+
+/** An enum type as generated code describes it: full name and named values. */
+export interface EnumTypeLike {
+  /** Full name, `pkg.Color`. */
+  readonly typeName: string;
+  /** The named values, name → number, in declaration order. */
+  readonly values: Readonly<Record<string, number>>;
 }
 
 /** The part of a message type fields refer to (kept structural to avoid an import cycle). */
@@ -102,6 +112,8 @@ export interface Field {
   readonly oneof: string | undefined;
   readonly keyKind: Kind;
   readonly msg: MessageTypeLike | undefined;
+  /** The enum type of an enum field (for JSON). */
+  readonly enumType: EnumTypeLike | undefined;
   /** The field's wire type (SPEC §4.4). */
   readonly wire: WireType;
   /** Whether its records open a message (SPEC §10.1 step 1, O7). */
@@ -159,6 +171,7 @@ export function resolveField(s: FieldSpec): Field {
     oneof: s.oneof,
     keyKind: s.mapKey ?? Kind.Bool,
     msg: s.msg,
+    enumType: s.enumType,
     wire: card === Card.Single ? wireTypeOf(s.kind) : WireType.Len,
     opensMessage: s.kind === Kind.Message,
   };

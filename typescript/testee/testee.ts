@@ -4,13 +4,15 @@
  * answer frame per request on stdout, over the code generated from conformance/schemas.
  *
  * Decode requests run the generated types' strict (or preserving) decoder and re-encode
- * the value; encode requests answer `unsupported`, since the package has no proto3 JSON
- * mapping. One request beyond the protocol, `{"op": "arbitrary", "type": …, "seed": n}`,
- * answers the encoding of an arbitrary value built in TypeScript (for the cross-language
- * property test).
+ * the value; encode requests read the value from proto3 JSON and run the canonical encoder
+ * with the request's depth limit, answering its refusals as `refused`. Two requests
+ * beyond the protocol serve the cross-language property tests: `{"op": "arbitrary",
+ * "type": …, "seed": n}` answers the encoding of an arbitrary value built in TypeScript,
+ * and `{"op": "json", "type": …, "input": hex}` the proto3 JSON TypeScript writes for the
+ * decoded value (`{"status": "json", "output": text}`, or `failed` when it refuses).
  */
 
-import { DecodeError, EncodeError, MessageType, type DecodeOptions } from "../src/index.js";
+import { DecodeError, EncodeError, JsonError, MessageType, type DecodeOptions } from "../src/index.js";
 import * as conformance from "../gen/conformance/conformance.js";
 import * as evolutionV1 from "../gen/conformance/evolution.v1.js";
 import * as evolutionV2 from "../gen/conformance/evolution.v2.js";
@@ -36,6 +38,7 @@ interface Request {
   op: string;
   type: string;
   input?: string;
+  json?: string;
   decoder?: Config;
   seed?: number;
 }
@@ -46,13 +49,22 @@ type Response = Record<string, unknown>;
 export function answer(req: Request): Response {
   const type = types.get(req.type);
   if (req.op === "encode") {
-    return { status: "unsupported", message: "the TypeScript package has no proto3 JSON mapping" };
+    if (type === undefined) return { status: "failed", message: `no message type ${req.type}` };
+    return encode(type, req);
   }
   if (req.op === "arbitrary" && type !== undefined) {
     // Not part of the testee protocol: the cross-language property test's request for the
     // encoding of an arbitrary value built in TypeScript.
     try {
       return { status: "encoded", output: formatHex(type.encode(arbitrary(type, req.seed ?? 0))) };
+    } catch (e) {
+      return { status: "failed", message: String(e) };
+    }
+  }
+  if (req.op === "json" && type !== undefined) {
+    // Not part of the testee protocol: the JSON TypeScript writes for a decoded value.
+    try {
+      return { status: "json", output: type.toJson(type.decode(parseHex(req.input ?? ""))) };
     } catch (e) {
       return { status: "failed", message: String(e) };
     }
@@ -89,6 +101,24 @@ export function answer(req: Request): Response {
       return { status: "refused", code: e.code, offset: e.offset, path: e.path };
     }
     if (e instanceof EncodeError) return { status: "failed", message: `re-encoding: ${e.message}` };
+    return { status: "failed", message: String(e) };
+  }
+}
+
+/** Answer an encode request: the JSON's value, encoded with the request's depth limit. */
+function encode(type: MessageType<object>, req: Request): Response {
+  let value: object;
+  try {
+    value = type.fromJson(req.json ?? "");
+  } catch (e) {
+    if (e instanceof JsonError) return { status: "failed", message: `json: ${e.message}` };
+    return { status: "failed", message: String(e) };
+  }
+  try {
+    return { status: "encoded", output: formatHex(type.encode(value, { maxDepth: req.decoder?.["depth-limit"] ?? 100 })) };
+  } catch (e) {
+    // The encoder's refusal (SPEC §9): offset 0, the path as free text.
+    if (e instanceof EncodeError) return { status: "refused", code: e.code, offset: 0, path: e.path };
     return { status: "failed", message: String(e) };
   }
 }

@@ -481,9 +481,17 @@ impl Emitter<'_> {
             FieldType::Enum(_) => "Enum",
         };
         let _ = write!(s, ", kind: $bb.Kind.{kind}");
-        if let FieldType::Message(full) = &value_ty {
-            let r = self.type_ref(full);
-            let _ = write!(s, ", msg: {r}");
+        match &value_ty {
+            FieldType::Message(full) => {
+                let r = self.type_ref(full);
+                let _ = write!(s, ", msg: {r}");
+            }
+            // The enum's names, for the JSON mapping.
+            FieldType::Enum(full) => {
+                let r = self.type_ref(full);
+                let _ = write!(s, ", enumType: {{ typeName: {full:?}, values: {r} }}");
+            }
+            FieldType::Scalar(_) => {}
         }
         if f.cardinality == Cardinality::Repeated {
             s.push_str(", repeated: true");
