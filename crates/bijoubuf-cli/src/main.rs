@@ -228,9 +228,10 @@ struct Limits {
     /// does.
     #[arg(long)]
     preserve_unknown: bool,
-    /// Refuse messages nested deeper than N (the top level is depth 1).
+    /// Refuse messages nested deeper than N (the top level is depth 1; at most 500, the
+    /// runtime's cap on both sides).
     #[arg(long, value_name = "N", default_value_t = 100,
-          value_parser = clap::value_parser!(u32).range(1..=10_000))]
+          value_parser = clap::value_parser!(u32).range(1..=bijoubuf::MAX_DEPTH_LIMIT as i64))]
     max_depth: u32,
     /// Refuse a message longer than N bytes (with `--stream`: a frame declaring more than
     /// N bytes) before decoding it (SPEC §9.4).
@@ -254,7 +255,7 @@ enum Failure {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     // Deeply nested inputs recurse once per level; a large stack keeps the depth limit
-    // (at most 10 000) the only bound.
+    // (at most 500) the only bound, in debug builds too.
     let worker = std::thread::Builder::new()
         .stack_size(256 << 20)
         .spawn(move || commands::run(cli.command));

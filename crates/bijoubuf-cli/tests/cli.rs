@@ -460,11 +460,42 @@ fn max_depth_is_honoured_and_deep_inputs_do_not_overflow_the_stack() {
         &chain(4),
     );
     assert_eq!(r.code, 1);
+    // The runtime caps the limit at 500 on both sides: the cap decodes, one past it is
+    // refused, and a larger limit is a usage error rather than a silent clamp.
     let r = run(
-        &with(&["verify"], &with(&deep, &["--max-depth", "10000"])),
-        &chain(10_000),
+        &with(&["verify"], &with(&deep, &["--max-depth", "500"])),
+        &chain(500),
     );
     assert_eq!(r.code, 0, "{}", r.stderr);
+    // proto3 JSON output nests at most 100 messages (reflect's JSON writer): deeper
+    // values decode but are refused as JSON, with the reason, never printed cut short.
+    let r = run(
+        &with(&["decode"], &with(&deep, &["--max-depth", "500"])),
+        &chain(500),
+    );
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(
+        r.stderr.starts_with("error[json-unrepresentable]")
+            && r.stderr.contains("messages nest deeper than 100"),
+        "{}",
+        r.stderr
+    );
+    let r = run(
+        &with(&["verify"], &with(&deep, &["--max-depth", "500"])),
+        &chain(501),
+    );
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(
+        r.stderr.starts_with("error[depth-limit-exceeded]"),
+        "{}",
+        r.stderr
+    );
+    let r = run(
+        &with(&["verify"], &with(&deep, &["--max-depth", "501"])),
+        &chain(10),
+    );
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("--max-depth"), "{}", r.stderr);
     let r = run(&with(&["decode-raw"], &[]), &chain(10_000));
     assert_eq!(r.code, 0, "{}", r.stderr);
 }

@@ -161,8 +161,14 @@ fn editions_descriptors_name_the_edition_as_protoc_does() {
     // Edition number: EDITION_2023 = 1000 (varint e8 07), EDITION_2024 = 1001 (e9 07);
     // proto3 files get neither.
     for (text, edition) in [
-        ("edition = \"2023\";\npackage ed.v1;\nmessage M {}\n", Some(vec![0xe8, 0x07])),
-        ("edition = \"2024\";\npackage ed.v1;\nmessage M {}\n", Some(vec![0xe9, 0x07])),
+        (
+            "edition = \"2023\";\npackage ed.v1;\nmessage M {}\n",
+            Some(vec![0xe8, 0x07]),
+        ),
+        (
+            "edition = \"2024\";\npackage ed.v1;\nmessage M {}\n",
+            Some(vec![0xe9, 0x07]),
+        ),
         ("syntax = \"proto3\";\npackage ed.v1;\nmessage M {}\n", None),
     ] {
         let c = compile(text).unwrap_or_else(|e| panic!("refused: {:?}", e.errors()));
@@ -170,7 +176,11 @@ fn editions_descriptors_name_the_edition_as_protoc_does() {
         assert_eq!(files.len(), 1);
         let field = |n: u32| files[0].iter().find(|f| f.0 == n).map(|f| f.2.clone());
         assert_eq!(field(14), edition, "{text}");
-        let syntax = if edition.is_some() { "editions" } else { "proto3" };
+        let syntax = if edition.is_some() {
+            "editions"
+        } else {
+            "proto3"
+        };
         assert_eq!(field(12), Some(syntax.as_bytes().to_vec()), "{text}");
     }
 }
