@@ -365,7 +365,7 @@ impl View {
             }
         };
         let json_name = match f.json_name() {
-            "" => lower_camel(f.name()),
+            "" => bijoubuf_schema::default_json_name(f.name()),
             j => j.to_string(),
         };
         let _ = self;
@@ -391,43 +391,8 @@ fn map_entry<'a>(m: &'a DescriptorProto, owner: &str, entry: &str) -> Option<&'a
 }
 
 fn scalar(t: Type) -> ScalarType {
-    use ScalarType as S;
-    match t {
-        Type::Double => S::Double,
-        Type::Float => S::Float,
-        Type::Int64 => S::Int64,
-        Type::Uint64 => S::Uint64,
-        Type::Int32 => S::Int32,
-        Type::Fixed64 => S::Fixed64,
-        Type::Fixed32 => S::Fixed32,
-        Type::Bool => S::Bool,
-        Type::String => S::String,
-        Type::Bytes => S::Bytes,
-        Type::Uint32 => S::Uint32,
-        Type::Sfixed32 => S::Sfixed32,
-        Type::Sfixed64 => S::Sfixed64,
-        Type::Sint32 => S::Sint32,
-        Type::Sint64 => S::Sint64,
-        // Not scalars; callers handle them before asking.
-        Type::Group | Type::Message | Type::Enum => S::Bytes,
-    }
-}
-
-/// protoc's default JSON name: underscores dropped, the next letter upper-cased.
-fn lower_camel(name: &str) -> String {
-    let mut out = String::with_capacity(name.len());
-    let mut upper = false;
-    for c in name.chars() {
-        if c == '_' {
-            upper = true;
-        } else if upper {
-            out.extend(c.to_uppercase());
-            upper = false;
-        } else {
-            out.push(c);
-        }
-    }
-    out
+    // Message, enum and group fields are handled before callers ask.
+    ScalarType::from_descriptor_type(t).unwrap_or(ScalarType::Bytes)
 }
 
 #[cfg(test)]

@@ -219,7 +219,7 @@ fn field_options(f: &FieldDescriptorProto) -> String {
         opts.push(format!("default = {v}"));
     }
     if let Some(j) = &f.json_name
-        && *j != default_json_name(f.name())
+        && *j != bijoubuf_schema::default_json_name(f.name())
     {
         opts.push(format!("json_name = {}", quote(j)));
     }
@@ -236,23 +236,6 @@ fn field_options(f: &FieldDescriptorProto) -> String {
     } else {
         format!(" [{}]", opts.join(", "))
     }
-}
-
-/// protoc's JSON name: underscores dropped, the letter after each one upper-cased.
-fn default_json_name(name: &str) -> String {
-    let mut out = String::new();
-    let mut upper = false;
-    for c in name.chars() {
-        if c == '_' {
-            upper = true;
-        } else if upper {
-            out.extend(c.to_uppercase());
-            upper = false;
-        } else {
-            out.push(c);
-        }
-    }
-    out
 }
 
 fn enumeration(out: &mut String, e: &EnumDescriptorProto, depth: usize) {

@@ -89,6 +89,31 @@ pub enum ScalarType {
 }
 
 impl ScalarType {
+    /// The scalar type a descriptor's `FieldDescriptorProto.type` names; `None` for
+    /// message, enum and group fields.
+    pub fn from_descriptor_type(t: prost_types::field_descriptor_proto::Type) -> Option<Self> {
+        use ScalarType as S;
+        use prost_types::field_descriptor_proto::Type;
+        Some(match t {
+            Type::Double => S::Double,
+            Type::Float => S::Float,
+            Type::Int64 => S::Int64,
+            Type::Uint64 => S::Uint64,
+            Type::Int32 => S::Int32,
+            Type::Fixed64 => S::Fixed64,
+            Type::Fixed32 => S::Fixed32,
+            Type::Bool => S::Bool,
+            Type::String => S::String,
+            Type::Bytes => S::Bytes,
+            Type::Uint32 => S::Uint32,
+            Type::Sfixed32 => S::Sfixed32,
+            Type::Sfixed64 => S::Sfixed64,
+            Type::Sint32 => S::Sint32,
+            Type::Sint64 => S::Sint64,
+            Type::Group | Type::Message | Type::Enum => return None,
+        })
+    }
+
     /// The type for a keyword such as `sint64`.
     pub fn from_keyword(word: &str) -> Option<Self> {
         use ScalarType::*;

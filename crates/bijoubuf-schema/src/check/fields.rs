@@ -13,8 +13,9 @@ use crate::parser::FIELD_MAX;
 use crate::resolve::SymKind;
 use crate::span::Span;
 
-/// protoc's default JSON name: underscores dropped, the letter after one upper-cased.
-pub(crate) fn json_name(name: &str) -> String {
+/// protoc's default JSON name of a field: underscores dropped, the letter after one
+/// upper-cased (`foo_bar` → `fooBar`).
+pub fn json_name(name: &str) -> String {
     let mut out = String::with_capacity(name.len());
     let mut upper = false;
     for c in name.chars() {

@@ -3,7 +3,7 @@
 pub(crate) mod defaults;
 mod enums;
 mod features;
-mod fields;
+pub(crate) mod fields;
 
 use std::collections::{HashMap, HashSet};
 
