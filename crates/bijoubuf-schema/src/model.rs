@@ -309,6 +309,10 @@ pub struct FieldDef {
     pub(crate) parts: FieldSpans,
     #[serde(skip)]
     pub(crate) encoded_options: Vec<u8>,
+    /// Whether protobuf's binary form packs the field: `[packed]`, else proto3's and
+    /// editions' default (used to encode option values as protoc does).
+    #[serde(skip)]
+    pub(crate) packed_on_wire: bool,
 }
 
 /// Spans of a field's parts (for source-code info).

@@ -21,6 +21,8 @@ struct FieldInfo {
     name: String,
     number: u32,
     repeated: bool,
+    /// Packed in protobuf's binary form (all items in one record).
+    packed: bool,
     ty: FieldType,
     extendee: Option<String>,
 }
@@ -38,6 +40,7 @@ fn info(f: &FieldDef) -> FieldInfo {
         name: f.name.clone(),
         number: f.number,
         repeated: !matches!(f.cardinality, crate::model::Cardinality::Single),
+        packed: f.packed_on_wire,
         ty: f.ty.clone(),
         extendee: f.extendee.clone(),
     }
@@ -578,6 +581,9 @@ impl Interpreter<'_> {
                 };
                 let mut set = Vec::new();
                 let mut seen: HashMap<u32, Span> = HashMap::new();
+                // Items of packed fields, by field number: one record each at the end,
+                // however many times the field is set (as protoc serializes the message).
+                let mut packed: HashMap<u32, Vec<u8>> = HashMap::new();
                 for af in fields {
                     if af.is_extension && af.name.contains('/') {
                         let (val, payload) = self.any(scope, m, af, fields.len())?;
@@ -636,7 +642,14 @@ impl Interpreter<'_> {
                     let mut vals = Vec::new();
                     for item in items {
                         let (val, payload) = self.value(scope, &sub, item, true)?;
-                        record(sub.number, wire_type(&sub.ty), &payload, &mut out);
+                        if sub.packed {
+                            packed
+                                .entry(sub.number)
+                                .or_default()
+                                .extend_from_slice(&payload);
+                        } else {
+                            record(sub.number, wire_type(&sub.ty), &payload, &mut out);
+                        }
                         vals.push(val);
                     }
                     let value = if matches!(af.value.kind, ValueKind::List(_)) {
@@ -645,6 +658,10 @@ impl Interpreter<'_> {
                         vals.pop()?
                     };
                     set.push((label, value));
+                }
+                // (sorted below by field number, so the map's order does not matter)
+                for (number, items) in &packed {
+                    record(*number, 2, items, &mut out);
                 }
                 // Fields in field-number order, as protoc writes the parsed message.
                 Some((OptionValue::Message(set), sort_records(&out)))
@@ -694,6 +711,7 @@ impl Interpreter<'_> {
             name: af.name.clone(),
             number: 2,
             repeated: false,
+            packed: false,
             ty: FieldType::Message(type_name.to_string()),
             extendee: None,
         };

@@ -18,6 +18,10 @@ pub(crate) struct Features {
     pub(crate) presence: Presence,
     /// Whether enums are closed.
     pub(crate) closed_enums: bool,
+    /// `repeated_field_encoding = EXPANDED`: repeated scalars written one record each
+    /// (the editions default, PACKED, writes them in one record). Only protobuf's binary
+    /// form of option values depends on it.
+    pub(crate) expanded_repeated: bool,
 }
 
 impl Features {
@@ -25,6 +29,7 @@ impl Features {
     pub(crate) const EDITION_DEFAULTS: Features = Features {
         presence: Presence::Explicit,
         closed_enums: false,
+        expanded_repeated: false,
     };
 }
 
@@ -63,6 +68,13 @@ impl Checker<'_> {
             match value {
                 "OPEN" => out.closed_enums = false,
                 "CLOSED" => out.closed_enums = true,
+                _ => {}
+            }
+        }
+        if let Some((value, _)) = feature(options, "repeated_field_encoding") {
+            match value {
+                "PACKED" => out.expanded_repeated = false,
+                "EXPANDED" => out.expanded_repeated = true,
                 _ => {}
             }
         }

@@ -168,7 +168,8 @@ impl Checker<'_> {
             .with_help("declare the enum in a proto3 file");
         }
 
-        let edition_presence = self.features(self.features, &f.options).presence;
+        let field_features = self.features(self.features, &f.options);
+        let edition_presence = field_features.presence;
         let presence = match (&cardinality, label) {
             (Cardinality::Repeated | Cardinality::Map { .. }, _) => Presence::Implicit,
             (_, Some(Label::Required)) => Presence::Required,
@@ -217,21 +218,29 @@ impl Checker<'_> {
             ValueKind::Ident(w) if w == "true" || w == "false" => Some((w == "true", o.span)),
             _ => None,
         });
-        if let Some((_, span)) = packed {
-            let packable = cardinality == Cardinality::Repeated
-                && match &ty {
-                    FieldType::Scalar(s) => s.is_packable(),
-                    FieldType::Enum(_) => true,
-                    FieldType::Message(_) => false,
-                };
-            if !packable {
-                self.err(
-                    "invalid-packed",
-                    span,
-                    "[packed] applies only to repeated fields of numbers, bools or enums",
-                );
-            }
+        let packable = cardinality == Cardinality::Repeated
+            && match &ty {
+                FieldType::Scalar(s) => s.is_packable(),
+                FieldType::Enum(_) => true,
+                FieldType::Message(_) => false,
+            };
+        if let Some((_, span)) = packed
+            && !packable
+        {
+            self.err(
+                "invalid-packed",
+                span,
+                "[packed] applies only to repeated fields of numbers, bools or enums",
+            );
         }
+        // How protobuf's binary form writes the field (in option values): one record
+        // for all items when packed, by `[packed]`, else proto3's and editions' default.
+        let packed_on_wire = packable
+            && match packed {
+                Some((p, _)) => p,
+                None if self.syntax().is_edition() => !field_features.expanded_repeated,
+                None => proto3,
+            };
         let number = if number_ok { f.number as u32 } else { 0 };
         if let (Some(extendee), true) = (extendee, number_ok) {
             self.check_extension(scope, f, extendee, number);
@@ -250,6 +259,7 @@ impl Checker<'_> {
             proto3_optional,
             default,
             packed: packed.map(|(p, _)| p),
+            packed_on_wire,
             deprecated: bool_option(&f.options, "deprecated"),
             extendee: extendee.map(str::to_string),
             options: Vec::new(),
