@@ -12,6 +12,9 @@
 //!   arbitrary values) prints as proto3 JSON that reads back to the same bytes, or is
 //!   refused by the JSON writer: decode → JSON → encode gives the input or a refusal.
 
+mod common;
+use common::runner;
+
 use std::cell::Cell;
 use std::path::Path;
 
@@ -19,15 +22,7 @@ use bijoubuf_conformance::generated::TYPE_NAMES;
 use bijoubuf_conformance::props::{check_bytes, check_json, check_value};
 use bijoubuf_conformance::{Config, Expect};
 use proptest::prelude::*;
-use proptest::test_runner::{Config as RunnerConfig, TestCaseError, TestRunner};
-
-fn runner(cases: u32) -> TestRunner {
-    TestRunner::new(RunnerConfig {
-        cases,
-        failure_persistence: None,
-        ..RunnerConfig::default()
-    })
-}
+use proptest::test_runner::TestCaseError;
 
 #[test]
 fn arbitrary_bytes_are_canonical_or_refused_alike() {

@@ -11,6 +11,9 @@
 //! Node 20 and npm are needed; without them a local run prints what to install and these
 //! tests pass vacuously, while in CI (`CI` set) they fail.
 
+mod common;
+use common::runner;
+
 use std::cell::RefCell;
 use std::io::{BufReader, BufWriter};
 use std::path::{Path, PathBuf};
@@ -21,7 +24,7 @@ use bijoubuf_conformance::props::check_value;
 use bijoubuf_conformance::protocol::{Request, Response, read_frame, write_frame};
 use bijoubuf_conformance::{Config, Expect, Outcome, dynamic, generated, hex, typescript};
 use proptest::prelude::*;
-use proptest::test_runner::{Config as RunnerConfig, TestCaseError, TestRunner};
+use proptest::test_runner::TestCaseError;
 
 struct Node {
     child: Child,
@@ -81,14 +84,6 @@ impl Drop for Node {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
-}
-
-fn runner(cases: u32) -> TestRunner {
-    TestRunner::new(RunnerConfig {
-        cases,
-        failure_persistence: None,
-        ..RunnerConfig::default()
-    })
 }
 
 #[test]

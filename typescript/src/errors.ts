@@ -48,24 +48,15 @@ const WHAT: Record<ErrorCode, string> = {
 };
 
 /**
- * Why a byte string was refused: the code, the absolute byte offset in the top-level input
- * (or stream) and the field path, outermost first (`Order.lines[3].sku`).
+ * An error with a field path that grows while the error travels outwards: segments are
+ * kept innermost first, so pushing one is O(1), and the text is derived on demand.
  */
-export class DecodeError extends Error {
-  /** The stable code (SPEC §11.1). */
-  readonly code: ErrorCode;
-  /** The absolute byte offset (SPEC §11.1 says which byte). */
-  readonly offset: number;
-  /** Path segments, innermost first: pushing while the error travels outwards is O(1). */
+abstract class PathError extends Error {
   private readonly revPath: string[] = [];
 
-  /** An error of `code` at `offset` with an empty path. */
-  constructor(code: ErrorCode, offset: number) {
+  protected constructor(name: string) {
     super();
-    this.name = "DecodeError";
-    this.code = code;
-    this.offset = offset;
-    // The path grows while the error travels outwards, so the text is derived on demand.
+    this.name = name;
     Object.defineProperty(this, "message", { get: () => this.toString(), configurable: true });
   }
 
@@ -76,16 +67,32 @@ export class DecodeError extends Error {
     return s;
   }
 
-  /** The error's text, as the Rust runtime prints it (SPEC §11.4). */
-  override toString(): string {
-    const path = this.revPath.length === 0 ? "input" : this.path;
-    return `${this.code}: ${path} ${WHAT[this.code]} at byte ${this.offset}`;
-  }
-
   /** Append an outer path segment (already rendered: `.name`, `[3]`, `["k"]`, `Msg`). */
   push(segment: string): this {
     this.revPath.push(segment);
     return this;
+  }
+}
+
+/**
+ * Why a byte string was refused: the code, the absolute byte offset in the top-level input
+ * (or stream) and the field path, outermost first (`Order.lines[3].sku`).
+ */
+export class DecodeError extends PathError {
+  /** The stable code (SPEC §11.1). */
+  readonly code: ErrorCode;
+  /** The absolute byte offset (SPEC §11.1 says which byte). */
+  readonly offset: number;
+  /** An error of `code` at `offset` with an empty path. */
+  constructor(code: ErrorCode, offset: number) {
+    super("DecodeError");
+    this.code = code;
+    this.offset = offset;
+  }
+
+  /** The error's text, as the Rust runtime prints it (SPEC §11.4). */
+  override toString(): string {
+    return `${this.code}: ${this.path || "input"} ${WHAT[this.code]} at byte ${this.offset}`;
   }
 }
 
@@ -101,38 +108,21 @@ export type EncodeErrorCode =
   | "invalid-value";
 
 /** Why the encoder refused a value (SPEC §9): the code and where in the value. */
-export class EncodeError extends Error {
+export class EncodeError extends PathError {
   /** What went wrong. */
   readonly code: EncodeErrorCode;
-  /** Path segments, innermost first. */
-  private readonly revPath: string[] = [];
   private readonly detail: string;
 
   /** An error of `code` with a short explanation. */
   constructor(code: EncodeErrorCode, detail: string) {
-    super();
-    this.name = "EncodeError";
+    super("EncodeError");
     this.code = code;
     this.detail = detail;
-    Object.defineProperty(this, "message", { get: () => this.toString(), configurable: true });
-  }
-
-  /** Where in the value: `Order.lines[3].sku`. */
-  get path(): string {
-    let s = "";
-    for (let i = this.revPath.length - 1; i >= 0; i--) s += this.revPath[i];
-    return s;
   }
 
   /** `missing-required-field: Reading.sensor is required but unset`. */
   override toString(): string {
     return `${this.code}: ${this.path || "value"} ${this.detail}`;
-  }
-
-  /** Append an outer path segment. */
-  push(segment: string): this {
-    this.revPath.push(segment);
-    return this;
   }
 }
 

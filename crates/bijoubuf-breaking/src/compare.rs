@@ -104,6 +104,18 @@ impl<'a> Cmp<'a> {
         });
     }
 
+    /// A finding of severity error.
+    fn error(
+        &mut self,
+        rule: Rule,
+        category: Category,
+        message: String,
+        at: Loc,
+        subject: Option<Subject>,
+    ) {
+        self.emit(rule, category, Severity::Error, message, at, subject);
+    }
+
     fn push_messages(&mut self, old: &str, new: &str) {
         let pair = (old.to_string(), new.to_string());
         if self.msg_seen.insert(pair.clone()) {
@@ -129,14 +141,7 @@ impl<'a> Cmp<'a> {
                 );
                 for cat in [Category::Json, Category::Source] {
                     let at = Loc::File(n.name.clone());
-                    self.emit(
-                        Rule::PackageChanged,
-                        cat,
-                        Severity::Error,
-                        message.clone(),
-                        at,
-                        None,
-                    );
+                    self.error(Rule::PackageChanged, cat, message.clone(), at, None);
                 }
             }
         }
@@ -174,10 +179,9 @@ impl<'a> Cmp<'a> {
         }
         for name in removed {
             let at = self.new_place_of_removed(&name);
-            self.emit(
+            self.error(
                 Rule::MessageRemoved,
                 Category::Source,
-                Severity::Error,
                 format!("message {name} is removed"),
                 at,
                 None,
@@ -204,10 +208,9 @@ impl<'a> Cmp<'a> {
                     .insert((name.clone(), one.full_name.clone()), None);
             } else {
                 let at = self.new_place_of_removed(name);
-                self.emit(
+                self.error(
                     Rule::EnumRemoved,
                     Category::Source,
-                    Severity::Error,
                     format!("enum {name} is removed"),
                     at,
                     None,
@@ -244,14 +247,7 @@ impl<'a> Cmp<'a> {
             let message = format!("message {} is now {}", o.full_name, n.full_name);
             for cat in [Category::Json, Category::Source] {
                 let at = Loc::Message(n.full_name.clone());
-                self.emit(
-                    Rule::MessageRenamed,
-                    cat,
-                    Severity::Error,
-                    message.clone(),
-                    at,
-                    None,
-                );
+                self.error(Rule::MessageRenamed, cat, message.clone(), at, None);
             }
         }
         self.directional(o, n, Side::Old);
@@ -295,10 +291,9 @@ impl<'a> Cmp<'a> {
                             "field {}.{} moved from number {from} to {to}",
                             new_msg.full_name, f.name
                         );
-                        self.emit(
+                        self.error(
                             Rule::FieldRenumbered,
                             cat,
-                            Severity::Error,
                             message,
                             at,
                             subject(Witness::Fields(vec![f.number])),
@@ -314,30 +309,21 @@ impl<'a> Cmp<'a> {
                             w.full_name, f.name, f.number
                         );
                         let at = Loc::Message(r.full_name.clone());
-                        self.emit(
+                        self.error(
                             Rule::FieldRemoved,
                             cat,
-                            Severity::Error,
                             message.clone(),
                             at.clone(),
                             subject(Witness::Fields(vec![f.number])),
                         );
-                        self.emit(
+                        self.error(
                             Rule::FieldRemoved,
                             Category::Json,
-                            Severity::Error,
                             message.clone(),
                             at.clone(),
                             None,
                         );
-                        self.emit(
-                            Rule::FieldRemoved,
-                            Category::Source,
-                            Severity::Error,
-                            message,
-                            at,
-                            None,
-                        );
+                        self.error(Rule::FieldRemoved, Category::Source, message, at, None);
                     } else {
                         let message = format!(
                             "field {}.{} ({}) is new: a strict old reader refuses bytes holding it; a preserving one keeps it",
@@ -377,14 +363,7 @@ impl<'a> Cmp<'a> {
                         Loc::Message(w.full_name.clone()),
                     ),
                 };
-                self.emit(
-                    rule,
-                    cat,
-                    Severity::Error,
-                    message,
-                    at,
-                    subject(Witness::Empty),
-                );
+                self.error(rule, cat, message, at, subject(Witness::Empty));
             }
         }
         // SPEC §5.4: members of one reader oneof that the writer can set together.
@@ -414,10 +393,9 @@ impl<'a> Cmp<'a> {
                     ),
                 };
                 let at = Loc::Field(new_msg.full_name.clone(), a);
-                self.emit(
+                self.error(
                     Rule::FieldOneofChanged,
                     cat,
-                    Severity::Error,
                     message,
                     at,
                     subject(Witness::Fields(vec![a, b])),
@@ -458,10 +436,9 @@ impl<'a> Cmp<'a> {
                         old_key(new_f),
                         verdict(c)
                     );
-                    self.emit(
+                    self.error(
                         Rule::FieldTypeChanged,
                         cat,
-                        Severity::Error,
                         message,
                         at.clone(),
                         subject.clone(),
@@ -470,14 +447,7 @@ impl<'a> Cmp<'a> {
             }
             (Card::Map(_), Card::Repeated) | (Card::Repeated, Card::Map(_)) => {
                 let message = format!("{what} changed between a map and a repeated entry message");
-                self.emit(
-                    Rule::FieldMapChanged,
-                    cat,
-                    Severity::Error,
-                    message,
-                    at,
-                    subject,
-                );
+                self.error(Rule::FieldMapChanged, cat, message, at, subject);
                 return;
             }
             _ => {
@@ -486,14 +456,7 @@ impl<'a> Cmp<'a> {
                     card_word(&old_f.card),
                     card_word(&new_f.card)
                 );
-                self.emit(
-                    Rule::FieldCardinalityChanged,
-                    cat,
-                    Severity::Error,
-                    message,
-                    at,
-                    subject,
-                );
+                self.error(Rule::FieldCardinalityChanged, cat, message, at, subject);
                 return;
             }
         }
@@ -520,10 +483,9 @@ impl<'a> Cmp<'a> {
                     elem_word(&old_f.elem),
                     elem_word(&new_f.elem)
                 );
-                self.emit(
+                self.error(
                     Rule::FieldTypeChanged,
                     cat,
-                    Severity::Error,
                     message,
                     at.clone(),
                     subject.clone(),
@@ -545,10 +507,9 @@ impl<'a> Cmp<'a> {
                         writer.other().name(),
                         verdict(c)
                     );
-                    self.emit(
+                    self.error(
                         Rule::FieldTypeChanged,
                         cat,
-                        Severity::Error,
                         message,
                         at.clone(),
                         subject.clone(),
@@ -569,10 +530,9 @@ impl<'a> Cmp<'a> {
                     "{what} gained explicit presence: a set default the new schema writes is refused by old readers"
                 ),
             };
-            self.emit(
+            self.error(
                 Rule::FieldPresenceChanged,
                 cat,
-                Severity::Error,
                 message,
                 at.clone(),
                 subject.clone(),
@@ -593,7 +553,7 @@ impl<'a> Cmp<'a> {
                 witness: Witness::Empty,
                 ..s
             });
-            self.emit(rule, cat, Severity::Error, message, at, subject);
+            self.error(rule, cat, message, at, subject);
         }
     }
 
@@ -609,19 +569,17 @@ impl<'a> Cmp<'a> {
                     o.full_name, f.name, f.number, g.name
                 );
                 if f.json_name != g.json_name {
-                    self.emit(
+                    self.error(
                         Rule::FieldRenamed,
                         Category::Json,
-                        Severity::Error,
                         message.clone(),
                         at.clone(),
                         None,
                     );
                 }
-                self.emit(
+                self.error(
                     Rule::FieldRenamed,
                     Category::Source,
-                    Severity::Error,
                     message,
                     at.clone(),
                     None,
@@ -631,10 +589,9 @@ impl<'a> Cmp<'a> {
                     "{what}: JSON name {:?} is now {:?}",
                     f.json_name, g.json_name
                 );
-                self.emit(
+                self.error(
                     Rule::FieldJsonNameChanged,
                     Category::Json,
-                    Severity::Error,
                     message,
                     at.clone(),
                     None,
@@ -645,10 +602,9 @@ impl<'a> Cmp<'a> {
                     let message =
                         format!("{what} changed between a map and a repeated entry message");
                     for cat in [Category::Json, Category::Source] {
-                        self.emit(
+                        self.error(
                             Rule::FieldMapChanged,
                             cat,
-                            Severity::Error,
                             message.clone(),
                             at.clone(),
                             None,
@@ -660,10 +616,9 @@ impl<'a> Cmp<'a> {
                     let message =
                         format!("{what} changed from {} to {}", card_word(a), card_word(b));
                     for cat in [Category::Json, Category::Source] {
-                        self.emit(
+                        self.error(
                             Rule::FieldCardinalityChanged,
                             cat,
-                            Severity::Error,
                             message.clone(),
                             at.clone(),
                             None,
@@ -702,20 +657,18 @@ impl<'a> Cmp<'a> {
                 )
             };
             if !json_ok {
-                self.emit(
+                self.error(
                     Rule::FieldTypeChanged,
                     Category::Json,
-                    Severity::Error,
                     type_msg(),
                     at.clone(),
                     None,
                 );
             }
             if !rust_ok {
-                self.emit(
+                self.error(
                     Rule::FieldTypeChanged,
                     Category::Source,
-                    Severity::Error,
                     type_msg(),
                     at.clone(),
                     None,
@@ -725,10 +678,9 @@ impl<'a> Cmp<'a> {
                 && a != b
             {
                 let message = format!("{what}: map key type {} → {}", a.keyword(), b.keyword());
-                self.emit(
+                self.error(
                     Rule::FieldTypeChanged,
                     Category::Source,
-                    Severity::Error,
                     message,
                     at.clone(),
                     None,
@@ -748,10 +700,9 @@ impl<'a> Cmp<'a> {
                         presence_word(f.presence),
                         presence_word(g.presence)
                     );
-                    self.emit(
+                    self.error(
                         Rule::FieldPresenceChanged,
                         Category::Source,
-                        Severity::Error,
                         message,
                         at.clone(),
                         None,
@@ -766,14 +717,7 @@ impl<'a> Cmp<'a> {
                     a.map_or("no oneof".into(), |x| format!("oneof {x}")),
                     b.map_or("no oneof".into(), |x| format!("oneof {x}"))
                 );
-                self.emit(
-                    Rule::FieldOneofChanged,
-                    Category::Source,
-                    Severity::Error,
-                    message,
-                    at,
-                    None,
-                );
+                self.error(Rule::FieldOneofChanged, Category::Source, message, at, None);
             }
         }
     }
@@ -792,10 +736,9 @@ impl<'a> Cmp<'a> {
                     reader_message: n.full_name.clone(),
                     witness: Witness::Reserved { number: g.number },
                 });
-                self.emit(
+                self.error(
                     Rule::ReservedNumberReused,
                     Category::Canonical,
-                    Severity::Error,
                     message,
                     at.clone(),
                     subject,
@@ -806,14 +749,7 @@ impl<'a> Cmp<'a> {
                     "field {}.{} uses a name the old schema reserves",
                     n.full_name, g.name
                 );
-                self.emit(
-                    Rule::ReservedNameReused,
-                    Category::Json,
-                    Severity::Error,
-                    message,
-                    at,
-                    None,
-                );
+                self.error(Rule::ReservedNameReused, Category::Json, message, at, None);
             }
         }
         for &(a, b) in &o.reserved {
@@ -858,10 +794,9 @@ impl<'a> Cmp<'a> {
             && !self.old.enums.contains_key(&n.full_name);
         if renamed {
             let message = format!("enum {} is now {}", o.full_name, n.full_name);
-            self.emit(
+            self.error(
                 Rule::EnumRenamed,
                 Category::Source,
-                Severity::Error,
                 message,
                 Loc::Enum(n.full_name.clone()),
                 None,
@@ -900,23 +835,15 @@ impl<'a> Cmp<'a> {
                     }
                 });
                 let at = Loc::EnumValue(n.full_name.clone(), name.clone());
-                self.emit(
+                self.error(
                     Rule::EnumValueRenumbered,
                     cat,
-                    Severity::Error,
                     message.clone(),
                     at.clone(),
                     subject,
                 );
                 if writer == Side::Old {
-                    self.emit(
-                        Rule::EnumValueRenumbered,
-                        Category::Json,
-                        Severity::Error,
-                        message,
-                        at,
-                        None,
-                    );
+                    self.error(Rule::EnumValueRenumbered, Category::Json, message, at, None);
                 }
             }
         }
@@ -932,10 +859,9 @@ impl<'a> Cmp<'a> {
                     );
                     let at = Loc::EnumValue(n.full_name.clone(), new_name.to_string());
                     for cat in [Category::Json, Category::Source] {
-                        self.emit(
+                        self.error(
                             Rule::EnumValueRenamed,
                             cat,
-                            Severity::Error,
                             message.clone(),
                             at.clone(),
                             None,
@@ -947,10 +873,9 @@ impl<'a> Cmp<'a> {
                         format!("enum value {}.{name} ({number}) is removed", o.full_name);
                     let at = Loc::Enum(n.full_name.clone());
                     for cat in [Category::Json, Category::Source] {
-                        self.emit(
+                        self.error(
                             Rule::EnumValueRemoved,
                             cat,
-                            Severity::Error,
                             message.clone(),
                             at.clone(),
                             None,
