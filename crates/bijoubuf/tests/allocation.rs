@@ -114,3 +114,52 @@ fn many_empty_elements_cost_memory_proportional_to_input() {
     assert!(largest <= per_byte * n, "largest {largest}");
     assert!(total <= 2 * per_byte * bytes.len(), "total {total}");
 }
+
+/// A value with `n` length-prefixed composites: a chain of `n` nested messages.
+fn tree_chain(n: usize) -> Tree {
+    let mut t = Tree {
+        value: 7,
+        ..Tree::default()
+    };
+    for _ in 0..n {
+        t = Tree {
+            value: 1,
+            child: Some(Box::new(t)),
+            ..Tree::default()
+        };
+    }
+    t
+}
+
+#[test]
+fn a_thread_encoding_again_allocates_no_size_table() {
+    // The size table's vector is kept by the thread for its next encode: after a first
+    // encode, encoding into a buffer with room allocates nothing at all.
+    let t = tree_chain(40);
+    let mut buf = Vec::with_capacity(t.encoded_len());
+    t.encode(&mut buf).unwrap();
+    let first = buf.clone();
+    buf.clear();
+    let (largest, total) = measure(|| t.encode(&mut buf).unwrap());
+    assert_eq!((largest, total), (0, 0));
+    assert_eq!(buf, first);
+    assert_eq!(Tree::decode(&buf).unwrap(), t);
+
+    // A table larger than the thread keeps is released (the thread keeps no more than
+    // KEEP_SIZES entries of capacity); the next encode allocates a table again, and the
+    // encodings are unchanged.
+    let wide = Tree {
+        children: vec![tree_chain(0); bijoubuf::__private::KEEP_SIZES + 1],
+        ..Tree::default()
+    };
+    let wide_bytes = wide.encode_to_vec().unwrap();
+    assert_eq!(Tree::decode(&wide_bytes).unwrap(), wide);
+    buf.clear();
+    let (largest, _) = measure(|| t.encode(&mut buf).unwrap());
+    assert_eq!(
+        largest,
+        bijoubuf::__private::FIRST_SIZES * size_of::<usize>(),
+        "a new table, not the large one"
+    );
+    assert_eq!(buf, first);
+}

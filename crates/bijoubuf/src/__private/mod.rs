@@ -63,7 +63,7 @@ pub use codec::{
     canonical_f32, canonical_f64, f32_bits_ok, f64_bits_ok, int32_of, uint32_of, utf8,
 };
 pub use reader::{MAX_FIELD_NUMBER, Reader, WireType};
-pub use sizer::{FIRST_SIZES, NoTable, Plain, SizeTable, Sizer, Table};
+pub use sizer::{FIRST_SIZES, KEEP_SIZES, NoTable, Plain, SizeTable, Sizer, Table};
 pub use varint::{varint_len, write_varint};
 pub(crate) use writer::Encoding;
 pub use writer::{Fill, PlainWriter, Writer};

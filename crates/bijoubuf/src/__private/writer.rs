@@ -8,7 +8,8 @@
 //! [`Writer`] then walks the value in the same order, reading each length from the table
 //! when it writes the prefix. Both passes are linear, the output buffer is sized exactly
 //! once, and the table is one vector of lengths, allocated only for a value that has
-//! length-prefixed composites (room for [`FIRST_SIZES`](super::FIRST_SIZES) at first).
+//! length-prefixed composites (room for [`FIRST_SIZES`](super::FIRST_SIZES) at first)
+//! and, with `std`, kept by the thread for its next encode.
 //! `encoded_len` walks the same way with no table ([`NoTable`](super::NoTable)). The size
 //! pass lives in [`sizer`](super::sizer).
 //!
