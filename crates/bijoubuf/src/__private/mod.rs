@@ -43,6 +43,12 @@
 //!   ascending (oneof members included). A type without unknown-field storage sets
 //!   `KEEPS_UNKNOWN_FIELDS = false`, returns an empty set from `unknown_fields`, and
 //!   ignores what `finish` returns: the reader then refuses its unknown records itself.
+//!
+//! The reader's field reads also come by element value (`implicit_el`, `optional_el`,
+//! `oneof_el`, `repeated_el`, `map_el`, with [`Reader::nested_with`] and
+//! [`Reader::top_with`]) and take any [`FieldName`]: `bijoubuf-reflect` decodes a
+//! message described at run time by making exactly the calls above over a descriptor's
+//! fields, so the record-level rules (SPEC §4–§6, §8, §9.3) have one implementation.
 
 #[cfg(feature = "bytes")]
 mod bytes_codec;
@@ -54,15 +60,16 @@ mod sizer;
 mod varint;
 mod writer;
 
-pub use crate::error::{DecodeError, ErrorKind};
+pub use crate::error::{DecodeError, DynFieldName, ErrorKind, FieldName};
 #[cfg(feature = "bytes")]
 pub use bytes_codec::{SharedBytes, bytes};
 pub use codec::{
-    Bool, BoxMsg, Bytes, Codec, Double, Enum, Fixed32, Fixed64, Float, Int32, Int64, MapKey, Msg,
-    NAN_F32, NAN_F64, SFixed32, SFixed64, SInt32, SInt64, Str, UInt32, UInt64, bool_of,
-    canonical_f32, canonical_f64, f32_bits_ok, f64_bits_ok, int32_of, uint32_of, utf8,
+    Bool, BoxMsg, Bytes, Codec, Double, Element, Enum, Fixed32, Fixed64, Float, Int32, Int64,
+    KeyElement, MapKey, Msg, NAN_F32, NAN_F64, Of, SFixed32, SFixed64, SInt32, SInt64, Str, UInt32,
+    UInt64, bool_of, canonical_f32, canonical_f64, f32_bits_ok, f64_bits_ok, int32_of, uint32_of,
+    utf8,
 };
-pub use reader::{MAX_FIELD_NUMBER, Reader, WireType};
+pub use reader::{Entries, MAX_FIELD_NUMBER, Reader, WireType};
 pub use sizer::{FIRST_SIZES, NoTable, Plain, SizeTable, Sizer, Table};
 pub use varint::{varint_len, write_varint};
 pub(crate) use writer::Encoding;
@@ -76,6 +83,20 @@ pub use writer::{Fill, PlainWriter, Writer};
 #[inline]
 pub fn element_reader(buf: &[u8], start: usize, end: usize) -> Reader<'_> {
     Reader::new(buf, start, end.min(buf.len()), &crate::DecodeOptions::new())
+}
+
+/// A reader over `buf[start..end]` as a top-level message decoded with `opts` (depth 1):
+/// how `bijoubuf-reflect`'s dynamic decoder walks a message with the same field reads
+/// as generated code ([`Reader::top_with`], [`Reader::nested_with`]). Offsets in its
+/// errors are absolute.
+#[inline]
+pub fn message_reader<'a>(
+    buf: &'a [u8],
+    start: usize,
+    end: usize,
+    opts: &crate::DecodeOptions,
+) -> Reader<'a> {
+    Reader::new(buf, start, end.min(buf.len()), opts)
 }
 
 /// [`DecodeError`] with `seg` appended as the next outer path segment: how a decoder
