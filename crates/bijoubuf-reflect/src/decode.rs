@@ -104,95 +104,161 @@ impl Walk<'_> {
     }
 
     /// The fields of one message, asked for as generated `__decode` asks (SPEC §10.1).
+    ///
+    /// This frame, and the one reading the field that holds the next message, are on
+    /// the stack once per nesting level, so each shape is read by a function of its own,
+    /// kept out of line, and what happens before and after the fields lives in functions
+    /// of its own too: in an unoptimized build, where the frames of inlined calls are
+    /// not shared, one frame holding every shape's reads made decoding at the depth cap
+    /// overflow a 2 MiB stack.
     fn message(
         &self,
         desc: &MessageDescriptor,
         r: &mut Reader<'_>,
     ) -> Result<DynamicMessage, DecodeError> {
-        let info = desc.info();
-        let mut msg = DynamicMessage::new(desc.clone());
-        // Room for every field the schema declares, but no more than the records the
-        // bytes can hold (each at least two bytes): a vector's default first growth
-        // would cost a tiny message many times its size.
-        msg.fields
-            .reserve_exact(info.fields.len().min(r.remaining() / 2));
-        // Which oneofs have a member already (SPEC §5.4).
-        let mut taken = vec![false; info.oneofs.len()];
-        for f in &info.fields {
-            if let Some(v) = self.field(desc, f, r, &mut taken)? {
-                msg.fields.push((f.number, v));
+        let (mut msg, mut taken) = start(desc, r);
+        for f in &desc.info().fields {
+            let read = match (f.shape, f.oneof) {
+                (Shape::Single(_), Some(o)) => self.oneof(desc, f, r, &mut taken, o),
+                (Shape::Single(Presence::Implicit), None) => self.implicit(desc, f, r),
+                (Shape::Single(_), None) => self.optional(desc, f, r),
+                (Shape::Repeated, _) => self.repeated(desc, f, r),
+                (Shape::Map(key), _) => self.map(desc, f, key, r),
+            };
+            match read {
+                Ok(Some(v)) => msg.fields.push((f.number, v)),
+                Ok(None) => {}
+                Err(e) => return Err(e),
             }
         }
-        msg.unknown = r.finish()?.into();
-        // SPEC §5.3: the lowest absent required field, at the end of the content.
-        for f in &info.fields {
-            if f.shape == Shape::Single(Presence::Required) && msg.get(f.number).is_none() {
-                r.require(None::<()>, DynFieldName(&f.name))?;
-            }
-        }
-        if msg.fields.capacity() > 2 * msg.fields.len() {
-            // A sparse message of a large type: give back what the guess over-reserved.
-            msg.fields.shrink_to_fit();
-        }
-        Ok(msg)
+        end(msg, r)
     }
 
-    /// Field `f` of a message of type `desc`: `None` when absent.
-    fn field(
+    fn element<'w, 'd>(&'w self, desc: &'d MessageDescriptor, f: &FieldInfo) -> Dyn<'w, 'd> {
+        Dyn {
+            walk: self,
+            desc,
+            ty: f.ty,
+        }
+    }
+
+    #[inline(never)]
+    fn implicit(
+        &self,
+        desc: &MessageDescriptor,
+        f: &FieldInfo,
+        r: &mut Reader<'_>,
+    ) -> Result<Option<Value>, DecodeError> {
+        r.implicit_el(f.number, DynFieldName(&f.name), &self.element(desc, f))
+    }
+
+    #[inline(never)]
+    fn optional(
+        &self,
+        desc: &MessageDescriptor,
+        f: &FieldInfo,
+        r: &mut Reader<'_>,
+    ) -> Result<Option<Value>, DecodeError> {
+        r.optional_el(f.number, DynFieldName(&f.name), &self.element(desc, f))
+    }
+
+    /// A member of oneof `o` (SPEC §5.4); `taken` holds which oneofs have a member.
+    #[inline(never)]
+    fn oneof(
         &self,
         desc: &MessageDescriptor,
         f: &FieldInfo,
         r: &mut Reader<'_>,
         taken: &mut [bool],
+        o: usize,
     ) -> Result<Option<Value>, DecodeError> {
-        let name = DynFieldName(&f.name);
-        let el = Dyn {
-            walk: self,
-            desc,
-            ty: f.ty,
+        // Descriptor sets are checked on load: the index names a oneof.
+        let Some(t) = taken.get_mut(o) else {
+            return self.optional(desc, f, r);
         };
-        match f.shape {
-            Shape::Single(presence) => {
-                if let Some(o) = f.oneof {
-                    // Descriptor sets are checked on load: the index names a oneof.
-                    let Some(t) = taken.get_mut(o) else {
-                        return r.optional_el(f.number, name, &el);
-                    };
-                    let v = r.oneof_el(f.number, name, *t, &el)?;
-                    *t |= v.is_some();
-                    Ok(v)
-                } else if presence == Presence::Implicit {
-                    r.implicit_el(f.number, name, &el)
-                } else {
-                    r.optional_el(f.number, name, &el)
-                }
-            }
-            Shape::Repeated => {
-                if let Some(list) = scalar_run(f, r)? {
-                    return Ok((!list.is_empty()).then_some(Value::Scalars(list)));
-                }
-                let items = r.repeated_el(f.number, name, &el)?;
-                Ok((!items.is_empty()).then_some(Value::List(items)))
-            }
-            Shape::Map(key) => {
-                let entries = r.map_el(f.number, name, &DynKey(key), &el)?;
-                // Strictly ascending, as `Value::Map` holds them.
-                Ok((!entries.is_empty()).then_some(Value::Map(entries)))
-            }
+        let v = r.oneof_el(f.number, DynFieldName(&f.name), *t, &self.element(desc, f))?;
+        *t |= v.is_some();
+        Ok(v)
+    }
+
+    #[inline(never)]
+    fn repeated(
+        &self,
+        desc: &MessageDescriptor,
+        f: &FieldInfo,
+        r: &mut Reader<'_>,
+    ) -> Result<Option<Value>, DecodeError> {
+        if let Some(list) = scalar_run(f, r)? {
+            return Ok((!list.is_empty()).then_some(Value::Scalars(list)));
+        }
+        match r.repeated_el(f.number, DynFieldName(&f.name), &self.element(desc, f)) {
+            Ok(items) => Ok((!items.is_empty()).then_some(Value::List(items))),
+            Err(e) => Err(e),
         }
     }
 
-    /// A nested message of type `index` (a sibling of `desc` in its pool).
+    #[inline(never)]
+    fn map(
+        &self,
+        desc: &MessageDescriptor,
+        f: &FieldInfo,
+        key: ScalarType,
+        r: &mut Reader<'_>,
+    ) -> Result<Option<Value>, DecodeError> {
+        let name = DynFieldName(&f.name);
+        match r.map_el(f.number, name, &DynKey(key), &self.element(desc, f)) {
+            // Strictly ascending, as `Value::Map` holds them.
+            Ok(entries) => Ok((!entries.is_empty()).then_some(Value::Map(entries))),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// A nested message of type `index` (a sibling of `desc` in its pool), boxed as
+    /// [`Value::Message`] holds it: a result one pointer wide keeps every frame on the
+    /// way small.
+    #[inline(never)]
     fn nested(
         &self,
         desc: &MessageDescriptor,
         index: usize,
         r: &mut Reader<'_>,
-    ) -> Result<Value, DecodeError> {
+    ) -> Result<Box<DynamicMessage>, DecodeError> {
         let inner = desc.sibling(index);
-        r.nested_with(self.keeps(&inner), |r| self.message(&inner, r))
-            .map(Value::from)
+        r.nested_with(self.keeps(&inner), |r| {
+            self.message(&inner, r).map(Box::new)
+        })
     }
+}
+
+/// An empty message of type `desc` with room for the fields `r`'s bytes can hold, and
+/// the oneofs' "a member was present" flags (SPEC §5.4).
+#[inline(never)]
+fn start(desc: &MessageDescriptor, r: &Reader<'_>) -> (DynamicMessage, Vec<bool>) {
+    let info = desc.info();
+    let mut msg = DynamicMessage::new(desc.clone());
+    // Room for every field the schema declares, but no more than the records the bytes
+    // can hold (each at least two bytes): a vector's default first growth would cost a
+    // tiny message many times its size.
+    msg.fields
+        .reserve_exact(info.fields.len().min(r.remaining() / 2));
+    (msg, vec![false; info.oneofs.len()])
+}
+
+/// The end of a message's fields: its unknown records (SPEC §8), then its required
+/// fields (SPEC §5.3: the lowest absent one, at the end of the content).
+#[inline(never)]
+fn end(mut msg: DynamicMessage, r: &mut Reader<'_>) -> Result<DynamicMessage, DecodeError> {
+    msg.unknown = r.finish()?.into();
+    for f in &msg.descriptor().info().fields {
+        if f.shape == Shape::Single(Presence::Required) && msg.get(f.number).is_none() {
+            r.require(None::<()>, DynFieldName(&f.name))?;
+        }
+    }
+    if msg.fields.capacity() > 2 * msg.fields.len() {
+        // A sparse message of a large type: give back what the guess over-reserved.
+        msg.fields.shrink_to_fit();
+    }
+    Ok(msg)
 }
 
 /// A repeated field of numbers, bools or enums, read unboxed by the runtime's run
@@ -225,13 +291,13 @@ fn scalar_run(f: &FieldInfo, r: &mut Reader<'_>) -> Result<Option<ScalarList>, D
 
 /// The element a descriptor gives a field: a scalar type, an enum or a message type,
 /// read with the runtime's codec for it (a message: by this walk, one level deeper).
-struct Dyn<'w, 'k, 'd> {
-    walk: &'w Walk<'k>,
+struct Dyn<'w, 'd> {
+    walk: &'w Walk<'w>,
     desc: &'d MessageDescriptor,
     ty: Ty,
 }
 
-impl Element for Dyn<'_, '_, '_> {
+impl Element for Dyn<'_, '_> {
     type Value = Value;
 
     fn wire(&self) -> WireType {
@@ -258,7 +324,7 @@ impl Element for Dyn<'_, '_, '_> {
             Ty::Scalar(s) => scalar(s, r),
             // SPEC §3.6: open, any int32 number.
             Ty::Enum(_) => c::Enum::read(r).map(Value::EnumNumber),
-            Ty::Message(m) => self.walk.nested(self.desc, m, r),
+            Ty::Message(m) => self.walk.nested(self.desc, m, r).map(Value::Message),
         }
     }
 

@@ -143,11 +143,13 @@ impl DynamicMessage {
     }
 
     /// [`encode`](Self::encode) for readers configured with another depth limit
-    /// (SPEC §9.3): refuses nesting deeper than `max_depth` (at least 1).
+    /// (SPEC §9.3): refuses nesting deeper than `max_depth`, taken as the decoder takes
+    /// [`DecodeOptions::max_depth`]: at least 1, at most [`bijoubuf::MAX_DEPTH_LIMIT`]
+    /// (what no decoder reads is never written, and encoding recurses once per level).
     ///
     /// # Errors
     /// As [`encode`](Self::encode).
     pub fn encode_with_max_depth(&self, max_depth: u32) -> Result<Vec<u8>, EncodeError> {
-        encode::encode(self, max_depth.max(1))
+        encode::encode(self, max_depth.clamp(1, bijoubuf::MAX_DEPTH_LIMIT))
     }
 }

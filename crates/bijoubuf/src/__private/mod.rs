@@ -50,6 +50,14 @@
 //! message described at run time by making exactly the calls above over a descriptor's
 //! fields, so the record-level rules (SPEC §4–§6, §8, §9.3) have one implementation.
 
+// Inlining: the reader's, sizer's and writer's small steps are `#[inline(always)]` only
+// in optimized builds (`debug_assertions` off), plain `#[inline]` otherwise. An
+// unoptimized build does not share stack slots between the calls it inlines, so forced
+// inlining there put every step's temporaries into the frame of each message's
+// `__decode`/`__write`, which stays on the stack while the next level is read: at the
+// depth cap (`MAX_DEPTH_LIMIT`) that overflowed a 2 MiB thread. Optimized code is the
+// same either way.
+
 #[cfg(feature = "bytes")]
 mod bytes_codec;
 mod codec;

@@ -117,14 +117,16 @@ impl<'a> Reader<'a> {
     }
 
     /// The end of the current message's content or run.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn end(&self) -> usize {
         self.cur.len()
     }
 
     /// Make `end` the current bound; the caller has checked `end <= self.end()` (a
     /// length read with [`length`](Self::length)), so the bound only ever shrinks here.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn bound(&mut self, end: usize) {
         self.cur = self.cur.get(..end).unwrap_or(self.cur);
     }
@@ -132,7 +134,8 @@ impl<'a> Reader<'a> {
     // ----- raw element reads (SPEC §3, §7) -----
 
     /// Read one bijou64 (SPEC §2).
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub fn varint(&mut self) -> Result<u64, DecodeError> {
         let at = self.pos;
         // A one-byte value (most keys, lengths and small numbers): one bounds check.
@@ -146,7 +149,8 @@ impl<'a> Reader<'a> {
     }
 
     /// [`varint`](Self::varint) past its one-byte case.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn varint_multi(&mut self, at: usize) -> Result<u64, DecodeError> {
         // With nine bytes of input left, one window load decodes any tier; the tag's
         // length is checked against the current bound, so a value cut by the bound is
@@ -198,7 +202,8 @@ impl<'a> Reader<'a> {
     /// `conv(value, offset)` and appending it to `out`. While nine bytes of input remain
     /// the cursor stays local; the rest, and any value the window path declines (cut by
     /// the bound, overflowing), go through [`varint`](Self::varint), which reports it.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub(crate) fn varint_run<T>(
         &mut self,
         out: &mut Vec<T>,
@@ -271,7 +276,8 @@ impl<'a> Reader<'a> {
     /// Read a bijou64 length and check it against the bytes left in the current message
     /// before anything is allocated (SPEC §9.4): a length past the end is `truncated` at
     /// the length prefix.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub fn length(&mut self) -> Result<usize, DecodeError> {
         let at = self.pos;
         let len = self.varint()?;
@@ -283,7 +289,8 @@ impl<'a> Reader<'a> {
     }
 
     /// Read a length-prefixed byte string and return it borrowed from the input.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub fn len_bytes(&mut self) -> Result<&'a [u8], DecodeError> {
         let len_at = self.pos;
         let len = self.varint()?;
@@ -303,7 +310,8 @@ impl<'a> Reader<'a> {
 
     /// Read the key at the current position (there must be one: `pos < end`): its field
     /// number and wire type. Records the key's offset and makes it the previous record.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn read_key(&mut self) -> Result<(u32, u8), DecodeError> {
         let at = self.pos;
         let v = self.varint()?;
@@ -312,7 +320,8 @@ impl<'a> Reader<'a> {
 
     /// The field number and wire type of key value `v` read at `at`; records the key's
     /// offset and makes it the previous record.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn key_of(&mut self, at: usize, v: u64) -> Result<(u32, u8), DecodeError> {
         // SPEC §4.1: number = prev + 1 + (key >> 2); cannot wrap in u64.
         let number = self.prev as u64 + 1 + (v >> 2);
@@ -326,7 +335,8 @@ impl<'a> Reader<'a> {
     }
 
     /// Load the next key into the lookahead; `false` at the end of the message.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn load_key(&mut self) -> Result<bool, DecodeError> {
         if self.pos >= self.end() {
             return Ok(false);
@@ -341,7 +351,8 @@ impl<'a> Reader<'a> {
     /// next (the value is then read with an element read), `Ok(false)` when the field is
     /// absent. Records numbered below `number` are unknown and are rejected or kept
     /// (SPEC §8); a wrong wire type is `wire-type-mismatch` (SPEC §4.4).
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub fn field<N: FieldName>(
         &mut self,
         number: u32,
@@ -431,7 +442,8 @@ impl<'a> Reader<'a> {
 
     /// End of the current message: dispose of the records after the last known field and
     /// return the unknown fields kept for this message (empty unless preserving).
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub fn finish(&mut self) -> Result<UnknownFields, DecodeError> {
         if self.next == NONE && self.pos >= self.end() {
             // Without `keep` nothing was stored: no state to move out and reset.
@@ -472,7 +484,8 @@ impl<'a> Reader<'a> {
     /// [`finish`](Self::finish) as a generated `__decode` does; `keeps` says whether the
     /// type keeps unknown fields when the decode preserves them
     /// ([`Message::KEEPS_UNKNOWN_FIELDS`]).
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub fn nested_with<T>(
         &mut self,
         keeps: bool,
@@ -554,7 +567,8 @@ impl<'a> Reader<'a> {
     /// for a field after it, would otherwise accept bytes it never looked at, so
     /// [`top`](Self::top) and [`nested`](Self::nested) check this after every message, in
     /// every build.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn all_read(&self) -> bool {
         self.next == NONE && self.pos >= self.end()
     }
@@ -581,7 +595,8 @@ impl<'a> Reader<'a> {
 
     /// An implicit-presence singular field (SPEC §5.1): absent means the default, and a
     /// record holding the default is `default-value-present` at its key.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub fn implicit<C: Codec>(
         &mut self,
         number: u32,
@@ -597,7 +612,8 @@ impl<'a> Reader<'a> {
     }
 
     /// [`implicit`](Self::implicit) by element: `None` when the field is absent.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub fn implicit_el<E: Element, N: FieldName>(
         &mut self,
         number: u32,
@@ -618,7 +634,8 @@ impl<'a> Reader<'a> {
 
     /// An explicit-presence singular field (SPEC §5.2): proto3 `optional`, proto2
     /// `optional`/`required`, message-typed fields (with `Msg<M>`).
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub fn optional<C: Codec>(
         &mut self,
         number: u32,
@@ -628,7 +645,8 @@ impl<'a> Reader<'a> {
     }
 
     /// [`optional`](Self::optional) by element.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub fn optional_el<E: Element, N: FieldName>(
         &mut self,
         number: u32,
@@ -647,7 +665,8 @@ impl<'a> Reader<'a> {
     /// A oneof member (SPEC §5.4): `taken` says whether an earlier member of the same
     /// oneof was present; if so this record is `oneof-conflict` at its key, checked before
     /// its value is read.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub fn oneof<C: Codec>(
         &mut self,
         number: u32,
@@ -658,7 +677,8 @@ impl<'a> Reader<'a> {
     }
 
     /// [`oneof`](Self::oneof) by element.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub fn oneof_el<E: Element, N: FieldName>(
         &mut self,
         number: u32,
@@ -694,7 +714,8 @@ impl<'a> Reader<'a> {
     /// `LEN 0` is `empty-repeated` at the key (SPEC §6.1); a fixed-width run whose length
     /// is not a multiple of `width` is `packed-length-mismatch` at the length prefix
     /// (SPEC §6.2).
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn open_run<N: FieldName>(
         &mut self,
         number: u32,
@@ -735,7 +756,8 @@ impl<'a> Reader<'a> {
     }
 
     /// [`repeated`](Self::repeated) by element.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub fn repeated_el<E: Element, N: FieldName>(
         &mut self,
         number: u32,
@@ -778,7 +800,8 @@ impl<'a> Reader<'a> {
     /// The elements of a run of length-prefixed elements, up to the bound: at most `count`
     /// (the counted number), the vector growing toward it as checked elements arrive
     /// (see [`first_capacity`]). On error, `out.len()` is the failing element's index.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn len_run<E: Element>(
         &mut self,
         el: &E,
@@ -857,7 +880,8 @@ impl<'a> Reader<'a> {
 
     /// [`map`](Self::map) by element: the entries in ascending key order (the wire
     /// order), in a vector.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub fn map_el<K: KeyElement, V: Element, N: FieldName>(
         &mut self,
         number: u32,
@@ -877,7 +901,8 @@ impl<'a> Reader<'a> {
     }
 
     /// One map entry's key, checked against the previous key (SPEC §6.4), then its value.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn map_entry<K: KeyElement, V: Element, N: FieldName>(
         &mut self,
         name: N,
@@ -959,7 +984,8 @@ const RESERVE_PER_BYTE: usize = 16;
 /// messages, empty strings) would otherwise reserve `count × size_of::<T>()` for an input
 /// whose first element is bad; past the budget the vector grows as checked elements
 /// arrive, so what it holds is what the input has shown to be there.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
+#[cfg_attr(debug_assertions, inline)]
 fn first_capacity<T>(count: usize, run_len: usize) -> usize {
     let budget = run_len.saturating_mul(RESERVE_PER_BYTE) / core::mem::size_of::<T>().max(1);
     count.min(budget.max(1))
@@ -981,7 +1007,8 @@ const SMALL_MAP: usize = 6;
 /// The offset just past the element of shape (`fixed`, `wire`) at `run[i..]`, or `None`
 /// when none is complete there. Used only to size vectors: an element counted here costs
 /// at least one byte of `run`.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
+#[cfg_attr(debug_assertions, inline)]
 fn skip_element(run: &[u8], i: usize, fixed: Option<usize>, wire: WireType) -> Option<usize> {
     let &tag = run.get(i)?;
     let next = match (fixed, wire) {
