@@ -83,16 +83,6 @@ pub use varint::{varint_len, write_varint};
 pub(crate) use writer::Encoding;
 pub use writer::{Fill, PlainWriter, Writer};
 
-/// A reader over `buf[start..end]` for reading elements with the [`Codec`]s and the raw
-/// reads ([`Reader::varint`], [`Reader::fixed`], [`Reader::length`],
-/// [`Reader::len_bytes`]) outside a generated `__decode`: how `bijoubuf-reflect`'s
-/// dynamic decoder applies the same element rules (SPEC §2–§3, §7) as generated code.
-/// Offsets in its errors are absolute (they count from the start of `buf`).
-#[inline]
-pub fn element_reader(buf: &[u8], start: usize, end: usize) -> Reader<'_> {
-    Reader::new(buf, start, end.min(buf.len()), &crate::DecodeOptions::new())
-}
-
 /// A reader over `buf[start..end]` as a top-level message decoded with `opts` (depth 1):
 /// how `bijoubuf-reflect`'s dynamic decoder walks a message with the same field reads
 /// as generated code ([`Reader::top_with`], [`Reader::nested_with`]). Offsets in its
