@@ -74,8 +74,8 @@ impl DynamicMessage {
     /// A preserving decode keeps unknown fields in every message type except the
     /// well-known types (package `google.protobuf`), which refuse them with
     /// `unknown-field` as the runtime's generated well-known types do, so that both
-    /// decoders give one verdict for every input. [`decode_preserving_in`]
-    /// (Self::decode_preserving_in) chooses another set.
+    /// decoders give one verdict for every input.
+    /// [`decode_preserving_in`](Self::decode_preserving_in) chooses another set.
     ///
     /// # Errors
     /// As [`decode`](Self::decode).
