@@ -1,21 +1,22 @@
-//! The strict decoder: one forward pass in the check order of SPEC §10.1, the same
-//! accept/reject decisions, codes, offsets and paths as generated code.
+//! The strict decoder: the runtime's walk over a descriptor instead of a struct.
 //!
-//! Every element is read by the runtime: the raw reads of its `Reader` (bijou64,
-//! fixed-width words, length prefixes checked against the bound) and the codec of each
-//! scalar type (ranges, bools, the one NaN, UTF-8), so both decoders apply one
-//! implementation of each element rule. The walk over a message's records (keys,
-//! wire types, oneofs, depth, defaults, map order, required fields) is still this
-//! module's own, over the descriptor instead of a struct.
+//! A message is read exactly as generated `__decode` reads one: the runtime's `Reader`
+//! is asked for each field the descriptor declares, once, in ascending field number
+//! (`implicit_el`, `optional_el`, `oneof_el`, `repeated_el`, `map_el`), then `finish`,
+//! then `require` for each proto2 `required` field. Keys, wire types, unknown records,
+//! oneof conflicts, the depth limit, implicit defaults, empty runs, map key order,
+//! required fields and unread records are therefore checked by one implementation, the
+//! runtime's, with the same codes, offsets and paths; this module only says, per field,
+//! which element type the descriptor gives it ([`Dyn`], [`DynKey`]) and builds the
+//! [`DynamicMessage`].
 
-use bijoubuf::__private::{Codec, MAX_FIELD_NUMBER, Reader, WireType, element_reader};
-use bijoubuf::{
-    DecodeError, DecodeOptions, ErrorKind, PathSegment, UnknownField, UnknownFieldPolicy,
-    UnknownValue,
+use bijoubuf::__private::{
+    self as c, Codec, DynFieldName, Element, KeyElement, Reader, WireType, message_reader,
 };
+use bijoubuf::{DecodeError, DecodeOptions, ErrorKind, PathSegment};
 use bijoubuf_schema::{Presence, ScalarType};
 
-use crate::descriptor::{MessageDescriptor, Shape, Ty};
+use crate::descriptor::{FieldInfo, MessageDescriptor, Shape, Ty, scalar_wire};
 use crate::error::{Located, key_segment};
 use crate::value::{DynamicMessage, MapKey, ScalarList, Value};
 
@@ -28,14 +29,6 @@ pub(crate) fn keeps_by_default(desc: &MessageDescriptor) -> bool {
 
 /// Which message types keep unknown fields when the options ask to preserve them.
 pub(crate) type KeepFilter<'f> = &'f dyn Fn(&MessageDescriptor) -> bool;
-
-/// One decode: the whole input (offsets are absolute) and the options.
-pub(crate) struct Decoder<'a> {
-    buf: &'a [u8],
-    max_depth: u32,
-    preserve: bool,
-    keep: Option<KeepFilter<'a>>,
-}
 
 /// Decode `bytes` as one whole top-level message of type `desc` (SPEC §9.1).
 pub(crate) fn decode(
@@ -91,319 +84,275 @@ fn decode_range(
     opts: &DecodeOptions,
     keep: Option<KeepFilter<'_>>,
 ) -> Result<DynamicMessage, DecodeError> {
-    let d = Decoder {
-        buf: bytes,
-        max_depth: opts.get_max_depth().max(1),
-        preserve: opts.get_unknown_fields() == UnknownFieldPolicy::Preserve,
-        keep,
-    };
-    d.message(desc, start, end, 1)
+    let walk = Walk { keep };
+    let mut r = message_reader(bytes, start, end, opts);
+    r.top_with(walk.keeps(desc), |r| walk.message(desc, r))
         .map_err(|e| e.seg(PathSegment::MessageName(desc.name().to_string())))
 }
 
-impl<'a> Decoder<'a> {
-    /// Run one of the runtime's element reads over `[*pos, end)` and move past what it
-    /// read: the rules of SPEC §2–§3 and §7 have one implementation, the runtime's,
-    /// with the same codes and offsets generated code reports.
-    #[inline]
-    fn with_reader<T>(
-        &self,
-        pos: &mut usize,
-        end: usize,
-        read: impl FnOnce(&mut Reader<'a>) -> Result<T, bijoubuf::DecodeError>,
-    ) -> Result<T, DecodeError> {
-        let mut r = element_reader(self.buf, *pos, end);
-        let v = read(&mut r)?;
-        *pos = r.position();
-        Ok(v)
+/// One decode's configuration beyond the reader's: the preserving set (SPEC §8.2).
+struct Walk<'k> {
+    keep: Option<KeepFilter<'k>>,
+}
+
+impl Walk<'_> {
+    /// SPEC §8.2: the preserving set is part of the configuration; by default every
+    /// type outside google.protobuf. The reader applies it only when preserving.
+    fn keeps(&self, desc: &MessageDescriptor) -> bool {
+        self.keep
+            .map_or_else(|| keeps_by_default(desc), |k| k(desc))
     }
 
-    /// One element of codec `C` (SPEC §3, §7).
-    #[inline]
-    fn read<C: Codec>(&self, pos: &mut usize, end: usize) -> Result<C::Value, DecodeError> {
-        self.with_reader(pos, end, C::read)
-    }
-
-    /// One bijou64 (SPEC §2.4: `truncated` / `varint-overflow` at its tag).
-    fn varint(&self, pos: &mut usize, end: usize) -> Result<u64, DecodeError> {
-        self.with_reader(pos, end, Reader::varint)
-    }
-
-    /// `N` raw bytes; `truncated` at their first byte when the bound ends first.
-    fn fixed<const N: usize>(&self, pos: &mut usize, end: usize) -> Result<[u8; N], DecodeError> {
-        self.with_reader(pos, end, Reader::fixed::<N>)
-    }
-
-    /// A length prefix, checked against the bytes left before anything is allocated
-    /// (SPEC §9.4): past the bound it is `truncated` at the prefix (SPEC §10 O1).
-    fn length(&self, pos: &mut usize, end: usize) -> Result<usize, DecodeError> {
-        self.with_reader(pos, end, Reader::length)
-    }
-
-    fn len_bytes(&self, pos: &mut usize, end: usize) -> Result<&'a [u8], DecodeError> {
-        self.with_reader(pos, end, Reader::len_bytes)
-    }
-
-    /// The records of one message in `[start, end)` at `depth` (SPEC §10.1).
+    /// The fields of one message, asked for as generated `__decode` asks (SPEC §10.1).
+    ///
+    /// This frame, and the one reading the field that holds the next message, are on
+    /// the stack once per nesting level, so each shape is read by a function of its own,
+    /// kept out of line, and what happens before and after the fields lives in functions
+    /// of its own too: in an unoptimized build, where the frames of inlined calls are
+    /// not shared, one frame holding every shape's reads made decoding at the depth cap
+    /// overflow a 2 MiB stack.
     fn message(
         &self,
         desc: &MessageDescriptor,
-        start: usize,
-        end: usize,
-        depth: u32,
+        r: &mut Reader<'_>,
     ) -> Result<DynamicMessage, DecodeError> {
-        let info = desc.info();
-        let mut msg = DynamicMessage::new(desc.clone());
-        // Room for every field the schema declares, but no more than the records the
-        // bytes can hold (each at least two bytes): a vector's default first growth
-        // would cost a tiny message many times its size.
-        msg.fields
-            .reserve_exact(info.fields.len().min((end - start) / 2));
-        // SPEC §8.2: the preserving set is part of the configuration; by default every
-        // type outside google.protobuf.
-        let preserve = self.preserve
-            && self
-                .keep
-                .map_or_else(|| keeps_by_default(desc), |k| k(desc));
-        let mut oneof_seen = vec![false; info.oneofs.len()];
-        let mut pos = start;
-        let mut prev: u64 = 0;
-        while pos < end {
-            // Step 1: the key.
-            let k_at = pos;
-            let k = self.varint(&mut pos, end)?;
-            // SPEC §4.1: 64-bit arithmetic cannot wrap (k >> 2 < 2^62).
-            let n = prev + 1 + (k >> 2);
-            if n > MAX_FIELD_NUMBER as u64 {
-                // SPEC §4.3
-                return Err(DecodeError::new(ErrorKind::FieldNumberOverflow, k_at));
-            }
-            let wire = (k & 3) as u8;
-            let number = n as u32;
-            prev = n;
-            let Some(i) = desc.field_index(number) else {
-                let seg = || PathSegment::Unknown(number);
-                if !preserve {
-                    // SPEC §8.1
-                    return Err(DecodeError::new(ErrorKind::UnknownField, k_at).seg(seg()));
-                }
-                // SPEC §8.2: keep number, wire type and the payload, uninterpreted.
-                let value = self
-                    .unknown_payload(wire, &mut pos, end)
-                    .map_err(|e| e.seg(seg()))?;
-                msg.unknown.push(UnknownField { number, value });
-                continue;
+        let (mut msg, mut taken) = start(desc, r);
+        for f in &desc.info().fields {
+            let read = match (f.shape, f.oneof) {
+                (Shape::Single(_), Some(o)) => self.oneof(desc, f, r, &mut taken, o),
+                (Shape::Single(Presence::Implicit), None) => self.implicit(desc, f, r),
+                (Shape::Single(_), None) => self.optional(desc, f, r),
+                (Shape::Repeated, _) => self.repeated(desc, f, r),
+                (Shape::Map(key), _) => self.map(desc, f, key, r),
             };
-            let f = &info.fields[i];
-            if wire != f.wire() as u8 {
-                // SPEC §4.4
-                return Err(DecodeError::new(ErrorKind::WireTypeMismatch, k_at).field(&f.name));
-            }
-            if let Some(o) = f.oneof
-                && let Some(seen) = oneof_seen.get_mut(o)
-            {
-                if *seen {
-                    // SPEC §5.4
-                    return Err(DecodeError::new(ErrorKind::OneofConflict, k_at).field(&f.name));
-                }
-                *seen = true;
-            }
-            if f.opens_message() && depth >= self.max_depth {
-                // SPEC §9.3: checked at the key, before the payload.
-                return Err(DecodeError::new(ErrorKind::DepthLimitExceeded, k_at).field(&f.name));
-            }
-            // Step 2: the payload.
-            let v = self
-                .payload(desc, i, k_at, &mut pos, end, depth)
-                .map_err(|e| e.field(&f.name))?;
-            msg.insert_unchecked(number, v);
-        }
-        // Step 5: required fields, lowest number first (SPEC §5.3).
-        for f in &info.fields {
-            if f.shape == Shape::Single(Presence::Required) && msg.get(f.number).is_none() {
-                return Err(DecodeError::new(ErrorKind::MissingRequiredField, end).field(&f.name));
+            match read {
+                Ok(Some(v)) => msg.fields.push((f.number, v)),
+                Ok(None) => {}
+                Err(e) => return Err(e),
             }
         }
-        if msg.fields.capacity() > 2 * msg.fields.len() {
-            // A sparse message of a large type: give back what the guess over-reserved.
-            msg.fields.shrink_to_fit();
-        }
-        Ok(msg)
+        end(msg, r)
     }
 
-    fn unknown_payload(
-        &self,
-        wire: u8,
-        pos: &mut usize,
-        end: usize,
-    ) -> Result<UnknownValue, DecodeError> {
-        Ok(match wire {
-            0 => UnknownValue::Varint(self.varint(pos, end)?),
-            1 => UnknownValue::I64(u64::from_be_bytes(self.fixed::<8>(pos, end)?)),
-            2 => UnknownValue::Len(self.len_bytes(pos, end)?.to_vec()),
-            _ => UnknownValue::I32(u32::from_be_bytes(self.fixed::<4>(pos, end)?)),
-        })
+    fn element<'w, 'd>(&'w self, desc: &'d MessageDescriptor, f: &FieldInfo) -> Dyn<'w, 'd> {
+        Dyn {
+            walk: self,
+            desc,
+            ty: f.ty,
+        }
     }
 
-    /// The payload of a known field's record (SPEC §10.1 step 2).
-    fn payload(
+    #[inline(never)]
+    fn implicit(
         &self,
         desc: &MessageDescriptor,
-        i: usize,
-        k_at: usize,
-        pos: &mut usize,
-        end: usize,
-        depth: u32,
-    ) -> Result<Value, DecodeError> {
-        let f = &desc.info().fields[i];
-        match f.shape {
-            Shape::Single(presence) => {
-                let v = self.element(desc, f.ty, pos, end, depth)?;
-                if presence == Presence::Implicit && f.oneof.is_none() && v.is_default() {
-                    // SPEC §5.1: after the value was read and validated.
-                    return Err(DecodeError::new(ErrorKind::DefaultValuePresent, k_at));
-                }
-                Ok(v)
-            }
-            Shape::Repeated => {
-                let run_end = self.open_run(fixed_width(f.ty), k_at, pos, end)?;
-                let count = self.count_elements(element_wire(f.ty), *pos, run_end);
-                // Numbers, bools and enums unboxed, in a vector of exactly the run's
-                // element count: memory stays within a small multiple of the run.
-                if let Some(mut list) = ScalarList::for_ty(f.ty, count) {
-                    let mut r = element_reader(self.buf, *pos, run_end);
-                    return match read_run(f.ty, &mut r, &mut list) {
-                        Ok(()) => {
-                            *pos = r.position();
-                            Ok(Value::Scalars(list))
-                        }
-                        // The run reader stops at the failing element: its index.
-                        Err(e) => Err(e.seg(PathSegment::Index(list.len()))),
-                    };
-                }
-                // Strings, bytes and messages: every element at least one byte.
-                let mut items =
-                    Vec::with_capacity(self.count_elements(WireType::Len, *pos, run_end));
-                while *pos < run_end {
-                    match self.element(desc, f.ty, pos, run_end, depth) {
-                        Ok(v) => items.push(v),
-                        Err(e) => return Err(e.seg(PathSegment::Index(items.len()))),
-                    }
-                }
-                Ok(Value::List(items))
-            }
-            Shape::Map(key_ty) => {
-                // Map entries have no fixed width, whatever the value type.
-                let run_end = self.open_run(None, k_at, pos, end)?;
-                // Sized from a count of the run's entries: each is at least two bytes,
-                // so the vector never outgrows what the input paid for.
-                let count = self.count_entries(
-                    crate::descriptor::scalar_wire(key_ty),
-                    element_wire(f.ty),
-                    *pos,
-                    run_end,
-                );
-                let mut entries: Vec<(MapKey, Value)> = Vec::with_capacity(count);
-                while *pos < run_end {
-                    // SPEC §10.1 step 4: key element, order, value element.
-                    let key_at = *pos;
-                    let k = self.map_key(key_ty, pos, run_end)?;
-                    if let Some((last, _)) = entries.last()
-                        && k <= *last
-                    {
-                        // SPEC §6.4
-                        return Err(
-                            DecodeError::new(ErrorKind::MapKeyOrder, key_at).seg(key_segment(k))
-                        );
-                    }
-                    match self.element(desc, f.ty, pos, run_end, depth) {
-                        Ok(v) => entries.push((k, v)),
-                        Err(e) => return Err(e.seg(key_segment(k))),
-                    }
-                }
-                // Strictly ascending, as `Value::Map` holds them.
-                Ok(Value::Map(entries))
-            }
-        }
+        f: &FieldInfo,
+        r: &mut Reader<'_>,
+    ) -> Result<Option<Value>, DecodeError> {
+        r.implicit_el(f.number, DynFieldName(&f.name), &self.element(desc, f))
     }
 
-    /// The number of elements of wire form `wire` in `[pos, end)`, each skipped by its
-    /// wire form alone (a bijou64's tag gives its length, SPEC §2.3): exact for a
-    /// well-formed run and never more than the bytes it spans, so a vector of that
-    /// capacity is paid for by the input. Counting stops where decoding will stop.
-    fn count_elements(&self, wire: WireType, mut pos: usize, end: usize) -> usize {
-        match wire {
-            WireType::I32 => return (end - pos) / 4,
-            WireType::I64 => return (end - pos) / 8,
-            WireType::Varint | WireType::Len => {}
-        }
-        let mut n = 0;
-        while pos < end {
-            match self.skip(wire, pos, end) {
-                Some(next) => pos = next,
-                None => break,
-            }
-            n += 1;
-        }
-        n
-    }
-
-    /// The number of map entries (key element, value element) in `[pos, end)`, each
-    /// element skipped by its wire form alone; counting stops at the first element that
-    /// does not fit, where decoding will stop too.
-    fn count_entries(&self, key: WireType, value: WireType, mut pos: usize, end: usize) -> usize {
-        let mut n = 0;
-        while pos < end {
-            for wire in [key, value] {
-                match self.skip(wire, pos, end) {
-                    Some(next) => pos = next,
-                    None => return n,
-                }
-            }
-            n += 1;
-        }
-        n
-    }
-
-    /// The position after one element of wire form `wire` at `pos`, if it ends by `end`.
-    fn skip(&self, wire: WireType, pos: usize, end: usize) -> Option<usize> {
-        let next = match wire {
-            WireType::Varint => pos + 1 + bijou64::payload_len(*self.buf.get(pos)?),
-            WireType::I32 => pos + 4,
-            WireType::I64 => pos + 8,
-            WireType::Len => {
-                let (len, n) = bijou64::decode(self.buf.get(pos..end)?).ok()?;
-                (pos + n).checked_add(usize::try_from(len).ok()?)?
-            }
-        };
-        (next <= end).then_some(next)
-    }
-
-    /// Open a repeated or map record: its length, `empty-repeated` (SPEC §6.1) and
-    /// `packed-length-mismatch` (SPEC §6.2); returns the end of the run.
-    fn open_run(
+    #[inline(never)]
+    fn optional(
         &self,
-        width: Option<usize>,
-        k_at: usize,
-        pos: &mut usize,
-        end: usize,
-    ) -> Result<usize, DecodeError> {
-        let len_at = *pos;
-        let len = self.length(pos, end)?;
-        if len == 0 {
-            return Err(DecodeError::new(ErrorKind::EmptyRepeated, k_at));
-        }
-        if let Some(w) = width
-            && len % w != 0
-        {
-            return Err(DecodeError::new(ErrorKind::PackedLengthMismatch, len_at));
-        }
-        Ok(*pos + len)
+        desc: &MessageDescriptor,
+        f: &FieldInfo,
+        r: &mut Reader<'_>,
+    ) -> Result<Option<Value>, DecodeError> {
+        r.optional_el(f.number, DynFieldName(&f.name), &self.element(desc, f))
     }
 
-    /// A map key element (SPEC §6.3): integers, bool, string.
-    fn map_key(&self, ty: ScalarType, pos: &mut usize, end: usize) -> Result<MapKey, DecodeError> {
-        Ok(match self.scalar(ty, pos, end)? {
+    /// A member of oneof `o` (SPEC §5.4); `taken` holds which oneofs have a member.
+    #[inline(never)]
+    fn oneof(
+        &self,
+        desc: &MessageDescriptor,
+        f: &FieldInfo,
+        r: &mut Reader<'_>,
+        taken: &mut [bool],
+        o: usize,
+    ) -> Result<Option<Value>, DecodeError> {
+        // Descriptor sets are checked on load: the index names a oneof.
+        let Some(t) = taken.get_mut(o) else {
+            return self.optional(desc, f, r);
+        };
+        let v = r.oneof_el(f.number, DynFieldName(&f.name), *t, &self.element(desc, f))?;
+        *t |= v.is_some();
+        Ok(v)
+    }
+
+    #[inline(never)]
+    fn repeated(
+        &self,
+        desc: &MessageDescriptor,
+        f: &FieldInfo,
+        r: &mut Reader<'_>,
+    ) -> Result<Option<Value>, DecodeError> {
+        if let Some(list) = scalar_run(f, r)? {
+            return Ok((!list.is_empty()).then_some(Value::Scalars(list)));
+        }
+        match r.repeated_el(f.number, DynFieldName(&f.name), &self.element(desc, f)) {
+            Ok(items) => Ok((!items.is_empty()).then_some(Value::List(items))),
+            Err(e) => Err(e),
+        }
+    }
+
+    #[inline(never)]
+    fn map(
+        &self,
+        desc: &MessageDescriptor,
+        f: &FieldInfo,
+        key: ScalarType,
+        r: &mut Reader<'_>,
+    ) -> Result<Option<Value>, DecodeError> {
+        let name = DynFieldName(&f.name);
+        match r.map_el(f.number, name, &DynKey(key), &self.element(desc, f)) {
+            // Strictly ascending, as `Value::Map` holds them.
+            Ok(entries) => Ok((!entries.is_empty()).then_some(Value::Map(entries))),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// A nested message of type `index` (a sibling of `desc` in its pool), boxed as
+    /// [`Value::Message`] holds it: a result one pointer wide keeps every frame on the
+    /// way small.
+    #[inline(never)]
+    fn nested(
+        &self,
+        desc: &MessageDescriptor,
+        index: usize,
+        r: &mut Reader<'_>,
+    ) -> Result<Box<DynamicMessage>, DecodeError> {
+        let inner = desc.sibling(index);
+        r.nested_with(self.keeps(&inner), |r| {
+            self.message(&inner, r).map(Box::new)
+        })
+    }
+}
+
+/// An empty message of type `desc` with room for the fields `r`'s bytes can hold, and
+/// the oneofs' "a member was present" flags (SPEC §5.4).
+#[inline(never)]
+fn start(desc: &MessageDescriptor, r: &Reader<'_>) -> (DynamicMessage, Vec<bool>) {
+    let info = desc.info();
+    let mut msg = DynamicMessage::new(desc.clone());
+    // Room for every field the schema declares, but no more than the records the bytes
+    // can hold (each at least two bytes): a vector's default first growth would cost a
+    // tiny message many times its size.
+    msg.fields
+        .reserve_exact(info.fields.len().min(r.remaining() / 2));
+    (msg, vec![false; info.oneofs.len()])
+}
+
+/// The end of a message's fields: its unknown records (SPEC §8), then its required
+/// fields (SPEC §5.3: the lowest absent one, at the end of the content).
+#[inline(never)]
+fn end(mut msg: DynamicMessage, r: &mut Reader<'_>) -> Result<DynamicMessage, DecodeError> {
+    msg.unknown = r.finish()?.into();
+    for f in &msg.descriptor().info().fields {
+        if f.shape == Shape::Single(Presence::Required) && msg.get(f.number).is_none() {
+            r.require(None::<()>, DynFieldName(&f.name))?;
+        }
+    }
+    if msg.fields.capacity() > 2 * msg.fields.len() {
+        // A sparse message of a large type: give back what the guess over-reserved.
+        msg.fields.shrink_to_fit();
+    }
+    Ok(msg)
+}
+
+/// A repeated field of numbers, bools or enums, read unboxed by the runtime's run
+/// reader for its codec (the one generated code uses); `None` for other element types.
+#[inline(never)]
+fn scalar_run(f: &FieldInfo, r: &mut Reader<'_>) -> Result<Option<ScalarList>, DecodeError> {
+    use ScalarType as S;
+    let (n, name) = (f.number, DynFieldName(&f.name));
+    Ok(Some(match f.ty {
+        Ty::Enum(_) => ScalarList::Enum(r.repeated::<c::Enum>(n, name)?),
+        Ty::Message(_) => return Ok(None),
+        Ty::Scalar(s) => match s {
+            S::Bool => ScalarList::Bool(r.repeated::<c::Bool>(n, name)?),
+            S::Int32 => ScalarList::I32(r.repeated::<c::Int32>(n, name)?),
+            S::Sint32 => ScalarList::I32(r.repeated::<c::SInt32>(n, name)?),
+            S::Sfixed32 => ScalarList::I32(r.repeated::<c::SFixed32>(n, name)?),
+            S::Int64 => ScalarList::I64(r.repeated::<c::Int64>(n, name)?),
+            S::Sint64 => ScalarList::I64(r.repeated::<c::SInt64>(n, name)?),
+            S::Sfixed64 => ScalarList::I64(r.repeated::<c::SFixed64>(n, name)?),
+            S::Uint32 => ScalarList::U32(r.repeated::<c::UInt32>(n, name)?),
+            S::Fixed32 => ScalarList::U32(r.repeated::<c::Fixed32>(n, name)?),
+            S::Uint64 => ScalarList::U64(r.repeated::<c::UInt64>(n, name)?),
+            S::Fixed64 => ScalarList::U64(r.repeated::<c::Fixed64>(n, name)?),
+            S::Float => ScalarList::F32(r.repeated::<c::Float>(n, name)?),
+            S::Double => ScalarList::F64(r.repeated::<c::Double>(n, name)?),
+            S::String | S::Bytes => return Ok(None),
+        },
+    }))
+}
+
+/// The element a descriptor gives a field: a scalar type, an enum or a message type,
+/// read with the runtime's codec for it (a message: by this walk, one level deeper).
+struct Dyn<'w, 'd> {
+    walk: &'w Walk<'w>,
+    desc: &'d MessageDescriptor,
+    ty: Ty,
+}
+
+impl Element for Dyn<'_, '_> {
+    type Value = Value;
+
+    fn wire(&self) -> WireType {
+        match self.ty {
+            Ty::Scalar(s) => scalar_wire(s),
+            Ty::Enum(_) => WireType::Varint,
+            Ty::Message(_) => WireType::Len,
+        }
+    }
+
+    fn fixed(&self) -> Option<usize> {
+        match self.ty {
+            Ty::Scalar(s) => fixed_width(s),
+            _ => None,
+        }
+    }
+
+    fn opens_message(&self) -> bool {
+        matches!(self.ty, Ty::Message(_))
+    }
+
+    fn read(&self, r: &mut Reader<'_>) -> Result<Value, DecodeError> {
+        match self.ty {
+            Ty::Scalar(s) => scalar(s, r),
+            // SPEC §3.6: open, any int32 number.
+            Ty::Enum(_) => c::Enum::read(r).map(Value::EnumNumber),
+            Ty::Message(m) => self.walk.nested(self.desc, m, r).map(Value::Message),
+        }
+    }
+
+    fn is_default(&self, v: &Value) -> bool {
+        v.is_default()
+    }
+}
+
+/// A map key element of scalar type (SPEC §6.3), ordered as [`MapKey`] orders.
+struct DynKey(ScalarType);
+
+impl Element for DynKey {
+    type Value = MapKey;
+
+    fn wire(&self) -> WireType {
+        scalar_wire(self.0)
+    }
+
+    fn fixed(&self) -> Option<usize> {
+        fixed_width(self.0)
+    }
+
+    fn opens_message(&self) -> bool {
+        false
+    }
+
+    fn read(&self, r: &mut Reader<'_>) -> Result<MapKey, DecodeError> {
+        Ok(match scalar(self.0, r)? {
             Value::Bool(v) => MapKey::Bool(v),
             Value::I32(v) => MapKey::I32(v),
             Value::I64(v) => MapKey::I64(v),
@@ -415,102 +364,45 @@ impl<'a> Decoder<'a> {
         })
     }
 
-    /// One element of type `ty` (SPEC §6.2); a message is one level deeper.
-    fn element(
-        &self,
-        desc: &MessageDescriptor,
-        ty: Ty,
-        pos: &mut usize,
-        end: usize,
-        depth: u32,
-    ) -> Result<Value, DecodeError> {
-        match ty {
-            Ty::Scalar(s) => self.scalar(s, pos, end),
-            // SPEC §3.6: open, any int32 number.
-            Ty::Enum(_) => self
-                .read::<bijoubuf::__private::Enum>(pos, end)
-                .map(Value::EnumNumber),
-            Ty::Message(m) => {
-                let len = self.length(pos, end)?;
-                let start = *pos;
-                *pos = start + len;
-                let inner = desc.sibling(m);
-                // SPEC §9.1: the nested message is exactly its LEN content.
-                self.message(&inner, start, start + len, depth + 1)
-                    .map(Value::from)
-            }
-        }
-    }
-
-    /// One scalar element, read and checked by the runtime's codec for its type.
-    fn scalar(&self, s: ScalarType, pos: &mut usize, end: usize) -> Result<Value, DecodeError> {
-        use ScalarType as S;
-        use bijoubuf::__private as c;
-        Ok(match s {
-            S::Uint64 => Value::U64(self.read::<c::UInt64>(pos, end)?),
-            S::Uint32 => Value::U32(self.read::<c::UInt32>(pos, end)?),
-            S::Int64 => Value::I64(self.read::<c::Int64>(pos, end)?),
-            S::Sint64 => Value::I64(self.read::<c::SInt64>(pos, end)?),
-            S::Int32 => Value::I32(self.read::<c::Int32>(pos, end)?),
-            S::Sint32 => Value::I32(self.read::<c::SInt32>(pos, end)?),
-            S::Bool => Value::Bool(self.read::<c::Bool>(pos, end)?),
-            S::Fixed32 => Value::U32(self.read::<c::Fixed32>(pos, end)?),
-            S::Sfixed32 => Value::I32(self.read::<c::SFixed32>(pos, end)?),
-            S::Fixed64 => Value::U64(self.read::<c::Fixed64>(pos, end)?),
-            S::Sfixed64 => Value::I64(self.read::<c::SFixed64>(pos, end)?),
-            S::Float => Value::F32(self.read::<c::Float>(pos, end)?),
-            S::Double => Value::F64(self.read::<c::Double>(pos, end)?),
-            S::String => Value::String(self.read::<c::Str>(pos, end)?),
-            S::Bytes => Value::Bytes(self.read::<c::Bytes>(pos, end)?),
-        })
+    fn is_default(&self, v: &MapKey) -> bool {
+        v.to_value().is_default()
     }
 }
 
-/// Read a packed run of `ty` elements up to the reader's bound into `list` (made by
-/// `ScalarList::for_ty(ty, _)`) with the runtime's run reader for the type, the one
-/// generated code uses. On error `list` holds the elements before the failing one.
-fn read_run(ty: Ty, r: &mut Reader<'_>, list: &mut ScalarList) -> Result<(), DecodeError> {
+impl KeyElement for DynKey {
+    fn segment(&self, v: &MapKey) -> PathSegment {
+        key_segment(v.clone())
+    }
+}
+
+/// One scalar element, read and checked by the runtime's codec for its type.
+fn scalar(s: ScalarType, r: &mut Reader<'_>) -> Result<Value, DecodeError> {
     use ScalarType as S;
-    use bijoubuf::__private as c;
-    match (ty, list) {
-        (Ty::Enum(_), ScalarList::Enum(v)) => c::Enum::read_run(r, v),
-        (Ty::Scalar(S::Bool), ScalarList::Bool(v)) => c::Bool::read_run(r, v),
-        (Ty::Scalar(S::Int32), ScalarList::I32(v)) => c::Int32::read_run(r, v),
-        (Ty::Scalar(S::Sint32), ScalarList::I32(v)) => c::SInt32::read_run(r, v),
-        (Ty::Scalar(S::Sfixed32), ScalarList::I32(v)) => c::SFixed32::read_run(r, v),
-        (Ty::Scalar(S::Int64), ScalarList::I64(v)) => c::Int64::read_run(r, v),
-        (Ty::Scalar(S::Sint64), ScalarList::I64(v)) => c::SInt64::read_run(r, v),
-        (Ty::Scalar(S::Sfixed64), ScalarList::I64(v)) => c::SFixed64::read_run(r, v),
-        (Ty::Scalar(S::Uint32), ScalarList::U32(v)) => c::UInt32::read_run(r, v),
-        (Ty::Scalar(S::Fixed32), ScalarList::U32(v)) => c::Fixed32::read_run(r, v),
-        (Ty::Scalar(S::Uint64), ScalarList::U64(v)) => c::UInt64::read_run(r, v),
-        (Ty::Scalar(S::Fixed64), ScalarList::U64(v)) => c::Fixed64::read_run(r, v),
-        (Ty::Scalar(S::Float), ScalarList::F32(v)) => c::Float::read_run(r, v),
-        (Ty::Scalar(S::Double), ScalarList::F64(v)) => c::Double::read_run(r, v),
-        // `for_ty` pairs each type with its list; anything else is a bug here, refused
-        // at the run's first byte rather than read wrongly.
-        _ => Err(DecodeError::new(ErrorKind::WireTypeMismatch, r.position())),
-    }
+    Ok(match s {
+        S::Uint64 => Value::U64(c::UInt64::read(r)?),
+        S::Uint32 => Value::U32(c::UInt32::read(r)?),
+        S::Int64 => Value::I64(c::Int64::read(r)?),
+        S::Sint64 => Value::I64(c::SInt64::read(r)?),
+        S::Int32 => Value::I32(c::Int32::read(r)?),
+        S::Sint32 => Value::I32(c::SInt32::read(r)?),
+        S::Bool => Value::Bool(c::Bool::read(r)?),
+        S::Fixed32 => Value::U32(c::Fixed32::read(r)?),
+        S::Sfixed32 => Value::I32(c::SFixed32::read(r)?),
+        S::Fixed64 => Value::U64(c::Fixed64::read(r)?),
+        S::Sfixed64 => Value::I64(c::SFixed64::read(r)?),
+        S::Float => Value::F32(c::Float::read(r)?),
+        S::Double => Value::F64(c::Double::read(r)?),
+        S::String => Value::String(c::Str::read(r)?),
+        S::Bytes => Value::Bytes(c::Bytes::read(r)?),
+    })
 }
 
-/// The wire form of one element of type `ty` (SPEC §4.4).
-fn element_wire(ty: Ty) -> WireType {
-    match ty {
-        Ty::Scalar(s) => crate::descriptor::scalar_wire(s),
-        Ty::Enum(_) => WireType::Varint,
-        Ty::Message(_) => WireType::Len,
-    }
-}
-
-/// The element width of a fixed-width type, whose packed runs must be a multiple of it
-/// (SPEC §6.2).
-fn fixed_width(ty: Ty) -> Option<usize> {
-    match ty {
-        Ty::Scalar(s) => match crate::descriptor::scalar_wire(s) {
-            WireType::I32 => Some(4),
-            WireType::I64 => Some(8),
-            _ => None,
-        },
+/// The element width of a fixed-width scalar type, whose packed runs must be a multiple
+/// of it (SPEC §6.2).
+fn fixed_width(s: ScalarType) -> Option<usize> {
+    match scalar_wire(s) {
+        WireType::I32 => Some(4),
+        WireType::I64 => Some(8),
         _ => None,
     }
 }

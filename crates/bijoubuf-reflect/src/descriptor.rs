@@ -93,11 +93,6 @@ impl FieldInfo {
             (_, Ty::Scalar(s)) => scalar_wire(s),
         }
     }
-
-    /// Whether the record opens a nested message (SPEC §10.1 step 1, O7).
-    pub(crate) fn opens_message(&self) -> bool {
-        matches!(self.ty, Ty::Message(_))
-    }
 }
 
 /// The wire type of a singular record of scalar type `s` (SPEC §4.4).

@@ -11,19 +11,12 @@ use crate::value::MapKey;
 pub(crate) trait Located {
     /// Append `seg` as the next outer segment.
     fn seg(self, seg: PathSegment) -> Self;
-    /// Append a field by name.
-    fn field(self, name: &str) -> Self;
 }
 
 impl Located for DecodeError {
     #[cold]
     fn seg(self, seg: PathSegment) -> Self {
         bijoubuf::__private::push_segment(self, seg)
-    }
-
-    #[cold]
-    fn field(self, name: &str) -> Self {
-        self.seg(PathSegment::FieldName(name.to_string()))
     }
 }
 

@@ -74,8 +74,8 @@ impl DynamicMessage {
     /// A preserving decode keeps unknown fields in every message type except the
     /// well-known types (package `google.protobuf`), which refuse them with
     /// `unknown-field` as the runtime's generated well-known types do, so that both
-    /// decoders give one verdict for every input. [`decode_preserving_in`]
-    /// (Self::decode_preserving_in) chooses another set.
+    /// decoders give one verdict for every input.
+    /// [`decode_preserving_in`](Self::decode_preserving_in) chooses another set.
     ///
     /// # Errors
     /// As [`decode`](Self::decode).
@@ -143,11 +143,13 @@ impl DynamicMessage {
     }
 
     /// [`encode`](Self::encode) for readers configured with another depth limit
-    /// (SPEC §9.3): refuses nesting deeper than `max_depth` (at least 1).
+    /// (SPEC §9.3): refuses nesting deeper than `max_depth`, taken as the decoder takes
+    /// [`DecodeOptions::max_depth`]: at least 1, at most [`bijoubuf::MAX_DEPTH_LIMIT`]
+    /// (what no decoder reads is never written, and encoding recurses once per level).
     ///
     /// # Errors
     /// As [`encode`](Self::encode).
     pub fn encode_with_max_depth(&self, max_depth: u32) -> Result<Vec<u8>, EncodeError> {
-        encode::encode(self, max_depth.max(1))
+        encode::encode(self, max_depth.clamp(1, bijoubuf::MAX_DEPTH_LIMIT))
     }
 }

@@ -486,15 +486,6 @@ impl DynamicMessage {
         }
         self.unknown.len() + self.fields.iter().map(|(_, v)| walk(v)).sum::<usize>()
     }
-
-    /// Insert without checks: the decoder and the JSON reader produce only values of
-    /// the right type.
-    pub(crate) fn insert_unchecked(&mut self, number: u32, value: Value) {
-        match self.slot(number) {
-            Ok(i) => self.fields[i].1 = value,
-            Err(i) => self.fields.insert(i, (number, value)),
-        }
-    }
 }
 
 fn value_fits(info: &FieldInfo, value: &Value, msg: &MessageDescriptor) -> bool {

@@ -325,3 +325,50 @@ fn repeated_numbers_are_kept_as_scalar_lists() {
         Some(&Value::List(vec![Value::String("a".into())]))
     );
 }
+
+#[test]
+fn limits_and_frames_at_their_edges() {
+    let d = msg("shop.v1.Order");
+    // SPEC §9.4: only input longer than the limit is refused (A2 holds unknown fields).
+    let exact = DecodeOptions::new()
+        .unknown_fields(UnknownFieldPolicy::Preserve)
+        .max_size(Some(A2.len()));
+    assert!(DynamicMessage::decode_with(&d, &A2, &exact).is_ok());
+    // A frame whose length prefix overflows u64 (a tier-8 bijou64 of all ones).
+    let e = DynamicMessage::decode_length_delimited(&d, &[0xFF; 9], &DecodeOptions::new())
+        .map(|_| ())
+        .unwrap_err();
+    assert_eq!(
+        (e.code(), e.offset(), e.path_string().as_str()),
+        ("varint-overflow", 0, "Order")
+    );
+}
+
+#[test]
+fn well_known_types_refuse_unknown_fields_when_preserving() {
+    let compiled = bijoubuf_schema::compile_sources(&[(
+        "w.proto",
+        "syntax = \"proto3\"; import \"google/protobuf/duration.proto\";\n\
+         message W { google.protobuf.Duration d = 1; }",
+    )])
+    .expect("compiles");
+    let pool = DescriptorPool::new(&compiled.schema);
+    let keep = DecodeOptions::new().unknown_fields(UnknownFieldPolicy::Preserve);
+    // Field 3 (Δ 2, varint) = 1: Duration declares only 1 and 2.
+    let duration = pool.message("google.protobuf.Duration").expect("Duration");
+    let e = DynamicMessage::decode_with(&duration, &[0x08, 0x01], &keep)
+        .map(|_| ())
+        .unwrap_err();
+    assert_eq!(
+        (e.code(), e.offset(), e.path_string().as_str()),
+        ("unknown-field", 0, "Duration.3")
+    );
+    // Nested in a type outside google.protobuf, which keeps its own.
+    let w = pool.message("W").expect("W");
+    let e = DynamicMessage::decode_with(&w, &[0x02, 0x02, 0x08, 0x01], &keep)
+        .map(|_| ())
+        .unwrap_err();
+    assert_eq!((e.code(), e.offset()), ("unknown-field", 2));
+    let kept = DynamicMessage::decode_with(&w, &[0x04, 0x01], &keep).expect("kept");
+    assert_eq!(kept.unknown_field_count(), 1);
+}

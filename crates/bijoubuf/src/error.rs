@@ -168,6 +168,36 @@ impl fmt::Display for PathSegment {
     }
 }
 
+/// A field's name as the decoder's field reads take it: used only to build an error's
+/// path, so a decode that succeeds never looks at it.
+///
+/// Generated code passes the name as a `&'static str` (a [`PathSegment::Field`], no
+/// allocation); a decoder that knows its types only at run time (`bijoubuf-reflect`)
+/// passes a [`DynFieldName`] and drives the same reads.
+pub trait FieldName: Copy {
+    /// The path segment naming this field.
+    fn segment(self) -> PathSegment;
+}
+
+impl FieldName for &'static str {
+    #[inline(always)]
+    fn segment(self) -> PathSegment {
+        PathSegment::Field(self)
+    }
+}
+
+/// A field name that is not `'static` (from a descriptor loaded at run time); printed as
+/// a [`PathSegment::FieldName`], which prints the same as [`PathSegment::Field`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DynFieldName<'n>(pub &'n str);
+
+impl FieldName for DynFieldName<'_> {
+    #[cold]
+    fn segment(self) -> PathSegment {
+        PathSegment::FieldName(String::from(self.0))
+    }
+}
+
 /// Why a byte string was refused: the [`ErrorKind`], the absolute byte offset in the
 /// top-level input, and the field path.
 ///
@@ -243,8 +273,8 @@ impl DecodeError {
     }
 
     #[cold]
-    pub(crate) fn in_field(self, name: &'static str) -> Self {
-        self.push(PathSegment::Field(name))
+    pub(crate) fn in_field<N: FieldName>(self, name: N) -> Self {
+        self.push(name.segment())
     }
 
     #[cold]

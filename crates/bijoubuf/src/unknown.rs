@@ -88,6 +88,13 @@ impl UnknownFields {
     }
 }
 
+impl From<UnknownFields> for Vec<UnknownField> {
+    /// The records, in ascending number order.
+    fn from(u: UnknownFields) -> Self {
+        u.records
+    }
+}
+
 impl<'a> IntoIterator for &'a UnknownFields {
     type Item = &'a UnknownField;
     type IntoIter = core::slice::Iter<'a, UnknownField>;

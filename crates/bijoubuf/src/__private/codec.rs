@@ -64,6 +64,86 @@ pub trait MapKey: Codec<Value: Ord> {
     fn segment(v: &Self::Value) -> PathSegment;
 }
 
+/// An element type known by value rather than by type: what the reader's field reads
+/// ([`Reader::optional_el`] and the others) take, so that a decoder whose types are known
+/// only at run time (a descriptor's field: a scalar type, an enum or a message type)
+/// walks a message with the same reads, and so the same rules, as generated code.
+/// Every [`Codec`] is one through [`Of`].
+pub trait Element {
+    /// The decoded value.
+    type Value;
+    /// The wire type of a singular record of this element (SPEC §4.4).
+    fn wire(&self) -> WireType;
+    /// `Some(4)` / `Some(8)` for fixed-width elements (SPEC §6.2).
+    fn fixed(&self) -> Option<usize>;
+    /// True when a record of this element opens a nested message (SPEC §9.3).
+    fn opens_message(&self) -> bool;
+    /// Read one element at the reader's position.
+    fn read(&self, r: &mut Reader<'_>) -> Result<Self::Value, DecodeError>;
+    /// True when the value is the implicit-presence default (SPEC §5.1).
+    fn is_default(&self, v: &Self::Value) -> bool;
+    /// Read a repeated field's run up to the reader's bound, appending to `out`; on
+    /// error, `out.len()` is the failing element's index.
+    #[inline]
+    fn read_run(&self, r: &mut Reader<'_>, out: &mut Vec<Self::Value>) -> Result<(), DecodeError> {
+        while !r.at_end() {
+            out.push(self.read(r)?);
+        }
+        Ok(())
+    }
+}
+
+/// An [`Element`] that can be a map key: ordered as SPEC §6.4 says, and printable as a
+/// path segment.
+pub trait KeyElement: Element<Value: Ord> {
+    /// The error-path segment for an entry with this key.
+    fn segment(&self, v: &Self::Value) -> PathSegment;
+}
+
+/// The [`Element`] of codec `C`: a zero-sized value whose methods are `C`'s, so a read
+/// through it compiles to the same code as a read through `C`.
+pub struct Of<C>(PhantomData<C>);
+
+impl<C> Of<C> {
+    /// The element of `C`.
+    pub const NEW: Self = Of(PhantomData);
+}
+
+impl<C: Codec> Element for Of<C> {
+    type Value = C::Value;
+    #[inline(always)]
+    fn wire(&self) -> WireType {
+        C::WIRE
+    }
+    #[inline(always)]
+    fn fixed(&self) -> Option<usize> {
+        C::FIXED
+    }
+    #[inline(always)]
+    fn opens_message(&self) -> bool {
+        C::OPENS_MESSAGE
+    }
+    #[inline(always)]
+    fn read(&self, r: &mut Reader<'_>) -> Result<C::Value, DecodeError> {
+        C::read(r)
+    }
+    #[inline(always)]
+    fn is_default(&self, v: &C::Value) -> bool {
+        C::is_default(v)
+    }
+    #[inline(always)]
+    fn read_run(&self, r: &mut Reader<'_>, out: &mut Vec<C::Value>) -> Result<(), DecodeError> {
+        C::read_run(r, out)
+    }
+}
+
+impl<C: MapKey> KeyElement for Of<C> {
+    #[inline(always)]
+    fn segment(&self, v: &C::Value) -> PathSegment {
+        C::segment(v)
+    }
+}
+
 #[cold]
 fn out_of_range(at: usize) -> DecodeError {
     DecodeError::new(ErrorKind::IntegerOutOfRange, at)

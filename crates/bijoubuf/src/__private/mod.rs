@@ -43,6 +43,20 @@
 //!   ascending (oneof members included). A type without unknown-field storage sets
 //!   `KEEPS_UNKNOWN_FIELDS = false`, returns an empty set from `unknown_fields`, and
 //!   ignores what `finish` returns: the reader then refuses its unknown records itself.
+//!
+//! The reader's field reads also come by element value (`implicit_el`, `optional_el`,
+//! `oneof_el`, `repeated_el`, `map_el`, with [`Reader::nested_with`] and
+//! [`Reader::top_with`]) and take any [`FieldName`]: `bijoubuf-reflect` decodes a
+//! message described at run time by making exactly the calls above over a descriptor's
+//! fields, so the record-level rules (SPEC §4–§6, §8, §9.3) have one implementation.
+
+// Inlining: the reader's, sizer's and writer's small steps are `#[inline(always)]` only
+// in optimized builds (`debug_assertions` off), plain `#[inline]` otherwise. An
+// unoptimized build does not share stack slots between the calls it inlines, so forced
+// inlining there put every step's temporaries into the frame of each message's
+// `__decode`/`__write`, which stays on the stack while the next level is read: at the
+// depth cap (`MAX_DEPTH_LIMIT`) that overflowed a 2 MiB thread. Optimized code is the
+// same either way.
 
 #[cfg(feature = "bytes")]
 mod bytes_codec;
@@ -54,28 +68,33 @@ mod sizer;
 mod varint;
 mod writer;
 
-pub use crate::error::{DecodeError, ErrorKind};
+pub use crate::error::{DecodeError, DynFieldName, ErrorKind, FieldName};
 #[cfg(feature = "bytes")]
 pub use bytes_codec::{SharedBytes, bytes};
 pub use codec::{
-    Bool, BoxMsg, Bytes, Codec, Double, Enum, Fixed32, Fixed64, Float, Int32, Int64, MapKey, Msg,
-    NAN_F32, NAN_F64, SFixed32, SFixed64, SInt32, SInt64, Str, UInt32, UInt64, bool_of,
-    canonical_f32, canonical_f64, f32_bits_ok, f64_bits_ok, int32_of, uint32_of, utf8,
+    Bool, BoxMsg, Bytes, Codec, Double, Element, Enum, Fixed32, Fixed64, Float, Int32, Int64,
+    KeyElement, MapKey, Msg, NAN_F32, NAN_F64, Of, SFixed32, SFixed64, SInt32, SInt64, Str, UInt32,
+    UInt64, bool_of, canonical_f32, canonical_f64, f32_bits_ok, f64_bits_ok, int32_of, uint32_of,
+    utf8,
 };
-pub use reader::{MAX_FIELD_NUMBER, Reader, WireType};
+pub use reader::{Entries, MAX_FIELD_NUMBER, Reader, WireType};
 pub use sizer::{FIRST_SIZES, KEEP_SIZES, NoTable, Plain, SizeTable, Sizer, Table};
 pub use varint::{varint_len, write_varint};
 pub(crate) use writer::Encoding;
 pub use writer::{Fill, PlainWriter, Writer};
 
-/// A reader over `buf[start..end]` for reading elements with the [`Codec`]s and the raw
-/// reads ([`Reader::varint`], [`Reader::fixed`], [`Reader::length`],
-/// [`Reader::len_bytes`]) outside a generated `__decode`: how `bijoubuf-reflect`'s
-/// dynamic decoder applies the same element rules (SPEC §2–§3, §7) as generated code.
-/// Offsets in its errors are absolute (they count from the start of `buf`).
+/// A reader over `buf[start..end]` as a top-level message decoded with `opts` (depth 1):
+/// how `bijoubuf-reflect`'s dynamic decoder walks a message with the same field reads
+/// as generated code ([`Reader::top_with`], [`Reader::nested_with`]). Offsets in its
+/// errors are absolute.
 #[inline]
-pub fn element_reader(buf: &[u8], start: usize, end: usize) -> Reader<'_> {
-    Reader::new(buf, start, end.min(buf.len()), &crate::DecodeOptions::new())
+pub fn message_reader<'a>(
+    buf: &'a [u8],
+    start: usize,
+    end: usize,
+    opts: &crate::DecodeOptions,
+) -> Reader<'a> {
+    Reader::new(buf, start, end.min(buf.len()), opts)
 }
 
 /// [`DecodeError`] with `seg` appended as the next outer path segment: how a decoder

@@ -11,9 +11,9 @@
 use alloc::collections::BTreeMap;
 use alloc::vec::Vec;
 
-use super::codec::{Codec, MapKey};
+use super::codec::{Codec, Element, KeyElement, MapKey, Of};
 use crate::Message;
-use crate::error::{DecodeError, ErrorKind, PathSegment};
+use crate::error::{DecodeError, ErrorKind, FieldName, PathSegment};
 use crate::options::{DecodeOptions, UnknownFieldPolicy};
 use crate::unknown::{UnknownField, UnknownFields, UnknownValue};
 
@@ -110,15 +110,23 @@ impl<'a> Reader<'a> {
         self.pos >= self.end()
     }
 
+    /// The number of bytes left in the current message or run.
+    #[inline]
+    pub fn remaining(&self) -> usize {
+        self.end().saturating_sub(self.pos)
+    }
+
     /// The end of the current message's content or run.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn end(&self) -> usize {
         self.cur.len()
     }
 
     /// Make `end` the current bound; the caller has checked `end <= self.end()` (a
     /// length read with [`length`](Self::length)), so the bound only ever shrinks here.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn bound(&mut self, end: usize) {
         self.cur = self.cur.get(..end).unwrap_or(self.cur);
     }
@@ -126,7 +134,8 @@ impl<'a> Reader<'a> {
     // ----- raw element reads (SPEC §3, §7) -----
 
     /// Read one bijou64 (SPEC §2).
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub fn varint(&mut self) -> Result<u64, DecodeError> {
         let at = self.pos;
         // A one-byte value (most keys, lengths and small numbers): one bounds check.
@@ -140,7 +149,8 @@ impl<'a> Reader<'a> {
     }
 
     /// [`varint`](Self::varint) past its one-byte case.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn varint_multi(&mut self, at: usize) -> Result<u64, DecodeError> {
         // With nine bytes of input left, one window load decodes any tier; the tag's
         // length is checked against the current bound, so a value cut by the bound is
@@ -192,7 +202,8 @@ impl<'a> Reader<'a> {
     /// `conv(value, offset)` and appending it to `out`. While nine bytes of input remain
     /// the cursor stays local; the rest, and any value the window path declines (cut by
     /// the bound, overflowing), go through [`varint`](Self::varint), which reports it.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub(crate) fn varint_run<T>(
         &mut self,
         out: &mut Vec<T>,
@@ -265,7 +276,8 @@ impl<'a> Reader<'a> {
     /// Read a bijou64 length and check it against the bytes left in the current message
     /// before anything is allocated (SPEC §9.4): a length past the end is `truncated` at
     /// the length prefix.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub fn length(&mut self) -> Result<usize, DecodeError> {
         let at = self.pos;
         let len = self.varint()?;
@@ -277,7 +289,8 @@ impl<'a> Reader<'a> {
     }
 
     /// Read a length-prefixed byte string and return it borrowed from the input.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub fn len_bytes(&mut self) -> Result<&'a [u8], DecodeError> {
         let len_at = self.pos;
         let len = self.varint()?;
@@ -297,7 +310,8 @@ impl<'a> Reader<'a> {
 
     /// Read the key at the current position (there must be one: `pos < end`): its field
     /// number and wire type. Records the key's offset and makes it the previous record.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn read_key(&mut self) -> Result<(u32, u8), DecodeError> {
         let at = self.pos;
         let v = self.varint()?;
@@ -306,7 +320,8 @@ impl<'a> Reader<'a> {
 
     /// The field number and wire type of key value `v` read at `at`; records the key's
     /// offset and makes it the previous record.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn key_of(&mut self, at: usize, v: u64) -> Result<(u32, u8), DecodeError> {
         // SPEC §4.1: number = prev + 1 + (key >> 2); cannot wrap in u64.
         let number = self.prev as u64 + 1 + (v >> 2);
@@ -320,7 +335,8 @@ impl<'a> Reader<'a> {
     }
 
     /// Load the next key into the lookahead; `false` at the end of the message.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn load_key(&mut self) -> Result<bool, DecodeError> {
         if self.pos >= self.end() {
             return Ok(false);
@@ -335,12 +351,13 @@ impl<'a> Reader<'a> {
     /// next (the value is then read with an element read), `Ok(false)` when the field is
     /// absent. Records numbered below `number` are unknown and are rejected or kept
     /// (SPEC §8); a wrong wire type is `wire-type-mismatch` (SPEC §4.4).
-    #[inline(always)]
-    pub fn field(
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    pub fn field<N: FieldName>(
         &mut self,
         number: u32,
         wire: WireType,
-        name: &'static str,
+        name: N,
     ) -> Result<bool, DecodeError> {
         let (next, next_wire) = if self.next == NONE {
             // A key read here that matches is handed out without passing through the
@@ -380,11 +397,11 @@ impl<'a> Reader<'a> {
     /// again.
     #[cold]
     #[inline(never)]
-    fn field_after_unknown(
+    fn field_after_unknown<N: FieldName>(
         &mut self,
         number: u32,
         wire: WireType,
-        name: &'static str,
+        name: N,
     ) -> Result<bool, DecodeError> {
         loop {
             self.unknown_record()?;
@@ -425,7 +442,8 @@ impl<'a> Reader<'a> {
 
     /// End of the current message: dispose of the records after the last known field and
     /// return the unknown fields kept for this message (empty unless preserving).
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub fn finish(&mut self) -> Result<UnknownFields, DecodeError> {
         if self.next == NONE && self.pos >= self.end() {
             // Without `keep` nothing was stored: no state to move out and reset.
@@ -458,6 +476,21 @@ impl<'a> Reader<'a> {
     /// this (through [`Msg`](super::Msg)).
     #[inline]
     pub fn nested<M: Message>(&mut self) -> Result<M, DecodeError> {
+        self.nested_with(M::KEEPS_UNKNOWN_FIELDS, M::__decode)
+    }
+
+    /// [`nested`](Self::nested) for a message whose type is known only at run time: its
+    /// content is read by `decode`, which asks for the message's fields and ends with
+    /// [`finish`](Self::finish) as a generated `__decode` does; `keeps` says whether the
+    /// type keeps unknown fields when the decode preserves them
+    /// ([`Message::KEEPS_UNKNOWN_FIELDS`]).
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    pub fn nested_with<T>(
+        &mut self,
+        keeps: bool,
+        decode: impl FnOnce(&mut Self) -> Result<T, DecodeError>,
+    ) -> Result<T, DecodeError> {
         let len = self.length()?;
         // The record was handed out, so there is no lookahead to save; the child's
         // `finish` leaves none either.
@@ -473,13 +506,13 @@ impl<'a> Reader<'a> {
             // Only a preserving decode has unknown-field state to set aside.
             let outer_unknown = core::mem::take(&mut self.unknown);
             let outer_keep = self.keep;
-            self.keep = M::KEEPS_UNKNOWN_FIELDS;
-            let m = M::__decode(self);
+            self.keep = keeps;
+            let m = decode(self);
             self.unknown = outer_unknown;
             self.keep = outer_keep;
             m
         } else {
-            M::__decode(self)
+            decode(self)
         };
         if m.is_ok() && !self.all_read() {
             // Replaced in place, not returned early: `m` stays the one value returned,
@@ -496,7 +529,7 @@ impl<'a> Reader<'a> {
     /// SPEC §9.3, §10.1 step 1: a record whose type opens a message is refused at its
     /// key, before its payload is read, when the message would be deeper than the limit.
     #[inline]
-    fn check_depth(&self, name: &'static str) -> Result<(), DecodeError> {
+    fn check_depth<N: FieldName>(&self, name: N) -> Result<(), DecodeError> {
         if self.depth >= self.max_depth {
             return Err(
                 DecodeError::new(ErrorKind::DepthLimitExceeded, self.key_pos).in_field(name),
@@ -508,12 +541,24 @@ impl<'a> Reader<'a> {
     /// The top-level message: `M::__decode` over the whole range, path rooted at
     /// `M::NAME`.
     pub(crate) fn top<M: Message>(&mut self) -> Result<M, DecodeError> {
-        self.keep = self.preserve && M::KEEPS_UNKNOWN_FIELDS;
-        let mut m = M::__decode(self);
+        self.top_with(M::KEEPS_UNKNOWN_FIELDS, M::__decode)
+            .map_err(|e| e.in_message(M::NAME))
+    }
+
+    /// [`top`](Self::top) for a message whose type is known only at run time, read by
+    /// `decode` as in [`nested_with`](Self::nested_with). The caller roots the error path
+    /// at the type's name.
+    pub fn top_with<T>(
+        &mut self,
+        keeps: bool,
+        decode: impl FnOnce(&mut Self) -> Result<T, DecodeError>,
+    ) -> Result<T, DecodeError> {
+        self.keep = self.preserve && keeps;
+        let mut m = decode(self);
         if m.is_ok() && !self.all_read() {
             m = Err(self.unread());
         }
-        m.map_err(|e| e.in_message(M::NAME))
+        m
     }
 
     /// True when every record of the current message has been handed out or disposed
@@ -522,7 +567,8 @@ impl<'a> Reader<'a> {
     /// for a field after it, would otherwise accept bytes it never looked at, so
     /// [`top`](Self::top) and [`nested`](Self::nested) check this after every message, in
     /// every build.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn all_read(&self) -> bool {
         self.next == NONE && self.pos >= self.end()
     }
@@ -542,75 +588,122 @@ impl<'a> Reader<'a> {
     }
 
     // ----- field shapes generated code calls (SPEC §5, §6) -----
+    //
+    // Each shape comes twice: by codec type (`implicit::<C>`, what generated code calls)
+    // and by element value (`implicit_el`, what a decoder of run-time types calls). The
+    // first is the second with the codec's zero-sized element, so both are one rule.
 
     /// An implicit-presence singular field (SPEC §5.1): absent means the default, and a
     /// record holding the default is `default-value-present` at its key.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub fn implicit<C: Codec>(
         &mut self,
         number: u32,
-        name: &'static str,
+        name: impl FieldName,
     ) -> Result<C::Value, DecodeError>
     where
         C::Value: Default,
     {
-        if !self.field(number, C::WIRE, name)? {
-            return Ok(C::Value::default());
+        match self.implicit_el(number, name, &Of::<C>::NEW)? {
+            Some(v) => Ok(v),
+            None => Ok(C::Value::default()),
+        }
+    }
+
+    /// [`implicit`](Self::implicit) by element: `None` when the field is absent.
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    pub fn implicit_el<E: Element, N: FieldName>(
+        &mut self,
+        number: u32,
+        name: N,
+        el: &E,
+    ) -> Result<Option<E::Value>, DecodeError> {
+        if !self.field(number, el.wire(), name)? {
+            return Ok(None);
         }
         let key = self.key_pos;
-        let v = C::read(self).map_err(|e| e.in_field(name))?;
-        if C::is_default(&v) {
+        let v = el.read(self).map_err(|e| e.in_field(name))?;
+        if el.is_default(&v) {
             // SPEC §5.1
             return Err(DecodeError::new(ErrorKind::DefaultValuePresent, key).in_field(name));
         }
-        Ok(v)
+        Ok(Some(v))
     }
 
     /// An explicit-presence singular field (SPEC §5.2): proto3 `optional`, proto2
     /// `optional`/`required`, message-typed fields (with `Msg<M>`).
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub fn optional<C: Codec>(
         &mut self,
         number: u32,
-        name: &'static str,
+        name: impl FieldName,
     ) -> Result<Option<C::Value>, DecodeError> {
-        if !self.field(number, C::WIRE, name)? {
+        self.optional_el(number, name, &Of::<C>::NEW)
+    }
+
+    /// [`optional`](Self::optional) by element.
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    pub fn optional_el<E: Element, N: FieldName>(
+        &mut self,
+        number: u32,
+        name: N,
+        el: &E,
+    ) -> Result<Option<E::Value>, DecodeError> {
+        if !self.field(number, el.wire(), name)? {
             return Ok(None);
         }
-        if C::OPENS_MESSAGE {
+        if el.opens_message() {
             self.check_depth(name)?;
         }
-        C::read(self).map(Some).map_err(|e| e.in_field(name))
+        el.read(self).map(Some).map_err(|e| e.in_field(name))
     }
 
     /// A oneof member (SPEC §5.4): `taken` says whether an earlier member of the same
     /// oneof was present; if so this record is `oneof-conflict` at its key, checked before
     /// its value is read.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub fn oneof<C: Codec>(
         &mut self,
         number: u32,
-        name: &'static str,
+        name: impl FieldName,
         taken: bool,
     ) -> Result<Option<C::Value>, DecodeError> {
-        if !self.field(number, C::WIRE, name)? {
+        self.oneof_el(number, name, taken, &Of::<C>::NEW)
+    }
+
+    /// [`oneof`](Self::oneof) by element.
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    pub fn oneof_el<E: Element, N: FieldName>(
+        &mut self,
+        number: u32,
+        name: N,
+        taken: bool,
+        el: &E,
+    ) -> Result<Option<E::Value>, DecodeError> {
+        if !self.field(number, el.wire(), name)? {
             return Ok(None);
         }
         if taken {
             // SPEC §5.4
             return Err(DecodeError::new(ErrorKind::OneofConflict, self.key_pos).in_field(name));
         }
-        if C::OPENS_MESSAGE {
+        if el.opens_message() {
             self.check_depth(name)?;
         }
-        C::read(self).map(Some).map_err(|e| e.in_field(name))
+        el.read(self).map(Some).map_err(|e| e.in_field(name))
     }
 
     /// After [`finish`](Self::finish): a proto2 `required` field read with
     /// [`optional`](Self::optional) must be present (SPEC §5.3); the error's offset is
     /// the end of the message's content.
     #[inline]
-    pub fn require<T>(&self, value: Option<T>, name: &'static str) -> Result<T, DecodeError> {
+    pub fn require<T>(&self, value: Option<T>, name: impl FieldName) -> Result<T, DecodeError> {
         match value {
             Some(v) => Ok(v),
             None => Err(DecodeError::new(ErrorKind::MissingRequiredField, self.pos).in_field(name)),
@@ -621,11 +714,12 @@ impl<'a> Reader<'a> {
     /// `LEN 0` is `empty-repeated` at the key (SPEC §6.1); a fixed-width run whose length
     /// is not a multiple of `width` is `packed-length-mismatch` at the length prefix
     /// (SPEC §6.2).
-    #[inline(always)]
-    fn open_run(
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    fn open_run<N: FieldName>(
         &mut self,
         number: u32,
-        name: &'static str,
+        name: N,
         width: Option<usize>,
         opens_message: bool,
     ) -> Result<Option<usize>, DecodeError> {
@@ -656,15 +750,27 @@ impl<'a> Reader<'a> {
     pub fn repeated<C: Codec>(
         &mut self,
         number: u32,
-        name: &'static str,
+        name: impl FieldName,
     ) -> Result<Vec<C::Value>, DecodeError> {
-        let Some(run_end) = self.open_run(number, name, C::FIXED, C::OPENS_MESSAGE)? else {
+        self.repeated_el(number, name, &Of::<C>::NEW)
+    }
+
+    /// [`repeated`](Self::repeated) by element.
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    pub fn repeated_el<E: Element, N: FieldName>(
+        &mut self,
+        number: u32,
+        name: N,
+        el: &E,
+    ) -> Result<Vec<E::Value>, DecodeError> {
+        let Some(run_end) = self.open_run(number, name, el.fixed(), el.opens_message())? else {
             return Ok(Vec::new());
         };
         let outer = self.cur;
         self.bound(run_end);
         let run_len = run_end - self.pos;
-        let count = match (C::FIXED, C::WIRE) {
+        let count = match (el.fixed(), el.wire()) {
             // A fixed-width run's count is exact.
             (Some(w), _) => run_len / w,
             // Strings, bytes and messages: count the length prefixes first so the vector
@@ -675,11 +781,11 @@ impl<'a> Reader<'a> {
             // tags. A run of mostly long values gives the excess back below.
             _ => run_len,
         };
-        let mut out = Vec::with_capacity(first_capacity::<C::Value>(count, run_len));
-        let read = if C::FIXED.is_none() && matches!(C::WIRE, WireType::Len) {
-            self.len_run::<C>(&mut out, count)
+        let mut out = Vec::with_capacity(first_capacity::<E::Value>(count, run_len));
+        let read = if el.fixed().is_none() && matches!(el.wire(), WireType::Len) {
+            self.len_run(el, &mut out, count)
         } else {
-            C::read_run(self, &mut out)
+            el.read_run(self, &mut out)
         };
         if let Err(e) = read {
             return Err(e.push(PathSegment::Index(out.len())).in_field(name));
@@ -694,10 +800,12 @@ impl<'a> Reader<'a> {
     /// The elements of a run of length-prefixed elements, up to the bound: at most `count`
     /// (the counted number), the vector growing toward it as checked elements arrive
     /// (see [`first_capacity`]). On error, `out.len()` is the failing element's index.
-    #[inline(always)]
-    fn len_run<C: Codec>(
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    fn len_run<E: Element>(
         &mut self,
-        out: &mut Vec<C::Value>,
+        el: &E,
+        out: &mut Vec<E::Value>,
         count: usize,
     ) -> Result<(), DecodeError> {
         while !self.at_end() {
@@ -708,7 +816,7 @@ impl<'a> Reader<'a> {
             if out.len() == out.capacity() && out.len() < count {
                 grow(out, count);
             }
-            out.push(C::read(self)?);
+            out.push(el.read(self)?);
         }
         Ok(())
     }
@@ -731,12 +839,12 @@ impl<'a> Reader<'a> {
     /// How many key-value entries `pos..run_end` holds, at most (each costs two input
     /// bytes or more); a malformed entry stops the count (the decode reports it).
     #[inline]
-    fn count_entries<K: Codec, V: Codec>(&self, run_end: usize) -> usize {
+    fn count_entries<K: Element, V: Element>(&self, run_end: usize, k: &K, v: &V) -> usize {
         let run = self.cur.get(self.pos..run_end).unwrap_or(&[]);
         let mut i = 0usize;
         let mut n = 0;
-        while let Some(after_key) = skip_element(run, i, K::FIXED, K::WIRE)
-            && let Some(next) = skip_element(run, after_key, V::FIXED, V::WIRE)
+        while let Some(after_key) = skip_element(run, i, k.fixed(), k.wire())
+            && let Some(next) = skip_element(run, after_key, v.fixed(), v.wire())
         {
             i = next;
             n += 1;
@@ -750,84 +858,119 @@ impl<'a> Reader<'a> {
     pub fn map<K: MapKey, V: Codec>(
         &mut self,
         number: u32,
-        name: &'static str,
+        name: impl FieldName,
     ) -> Result<BTreeMap<K::Value, V::Value>, DecodeError> {
-        let Some(run_end) = self.open_run(number, name, None, V::OPENS_MESSAGE)? else {
+        let (k, v) = (&Of::<K>::NEW, &Of::<V>::NEW);
+        let Some(run_end) = self.open_run(number, name, None, v.opens_message())? else {
             return Ok(BTreeMap::new());
         };
         let outer = self.cur;
         self.bound(run_end);
-        let count = self.count_entries::<K, V>(run_end);
+        let count = self.count_entries(run_end, k, v);
         let map = if count <= SMALL_MAP {
-            self.map_direct::<K, V>(run_end, name)?
+            self.map_direct(run_end, name, k, v)?
         } else {
-            self.map_collected::<K, V>(run_end, name, count)?
+            self.map_collected(run_end, name, count, k, v)?
+                .into_iter()
+                .collect()
         };
         self.cur = outer;
         Ok(map)
     }
 
-    /// One map entry's key, checked against the previous key (SPEC §6.4), then its value.
-    #[inline(always)]
-    fn map_entry<K: MapKey, V: Codec>(
+    /// [`map`](Self::map) by element: the entries in ascending key order (the wire
+    /// order), in a vector.
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    pub fn map_el<K: KeyElement, V: Element, N: FieldName>(
         &mut self,
-        name: &'static str,
+        number: u32,
+        name: N,
+        k: &K,
+        v: &V,
+    ) -> Result<Entries<K, V>, DecodeError> {
+        let Some(run_end) = self.open_run(number, name, None, v.opens_message())? else {
+            return Ok(Vec::new());
+        };
+        let outer = self.cur;
+        self.bound(run_end);
+        let count = self.count_entries(run_end, k, v);
+        let entries = self.map_collected(run_end, name, count, k, v)?;
+        self.cur = outer;
+        Ok(entries)
+    }
+
+    /// One map entry's key, checked against the previous key (SPEC §6.4), then its value.
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    fn map_entry<K: KeyElement, V: Element, N: FieldName>(
+        &mut self,
+        name: N,
+        kel: &K,
+        vel: &V,
         last: Option<&K::Value>,
     ) -> Result<(K::Value, V::Value), DecodeError> {
         let key_at = self.pos;
-        let k = K::read(self).map_err(|e| e.in_field(name))?;
+        let k = kel.read(self).map_err(|e| e.in_field(name))?;
         if let Some(last) = last
             && k <= *last
         {
             // SPEC §6.4
             return Err(DecodeError::new(ErrorKind::MapKeyOrder, key_at)
-                .push(K::segment(&k))
+                .push(kel.segment(&k))
                 .in_field(name));
         }
-        match V::read(self) {
+        match vel.read(self) {
             Ok(v) => Ok((k, v)),
-            Err(e) => Err(e.push(K::segment(&k)).in_field(name)),
+            Err(e) => Err(e.push(kel.segment(&k)).in_field(name)),
         }
     }
 
     /// A small map's entries inserted straight into the tree: for a few entries the
     /// tree's own key comparisons cost less than an entry vector and a bulk build.
     #[inline]
-    fn map_direct<K: MapKey, V: Codec>(
+    fn map_direct<K: KeyElement, V: Element, N: FieldName>(
         &mut self,
         run_end: usize,
-        name: &'static str,
+        name: N,
+        k: &K,
+        v: &V,
     ) -> Result<BTreeMap<K::Value, V::Value>, DecodeError> {
         let mut map = BTreeMap::new();
         while self.pos < run_end {
-            let (k, v) = self.map_entry::<K, V>(name, map.last_key_value().map(|(k, _)| k))?;
-            map.insert(k, v);
+            let (key, value) = self.map_entry(name, k, v, map.last_key_value().map(|(k, _)| k))?;
+            map.insert(key, value);
         }
         Ok(map)
     }
 
-    /// A larger map's entries collected into a vector of the counted size, then built
-    /// into the tree in one pass (keys are ascending, so the build appends).
+    /// A larger map's entries collected into a vector of the counted size (a tree is
+    /// then built from it in one pass: keys are ascending, so the build appends).
     #[inline(never)]
-    fn map_collected<K: MapKey, V: Codec>(
+    fn map_collected<K: KeyElement, V: Element, N: FieldName>(
         &mut self,
         run_end: usize,
-        name: &'static str,
+        name: N,
         count: usize,
-    ) -> Result<BTreeMap<K::Value, V::Value>, DecodeError> {
+        k: &K,
+        v: &V,
+    ) -> Result<Entries<K, V>, DecodeError> {
         let run_len = run_end - self.pos;
         let mut entries: Vec<(K::Value, V::Value)> =
             Vec::with_capacity(first_capacity::<(K::Value, V::Value)>(count, run_len));
         while self.pos < run_end {
-            let e = self.map_entry::<K, V>(name, entries.last().map(|(k, _)| k))?;
+            let e = self.map_entry(name, k, v, entries.last().map(|(k, _)| k))?;
             if entries.len() == entries.capacity() && entries.len() < count {
                 grow(&mut entries, count);
             }
             entries.push(e);
         }
-        Ok(entries.into_iter().collect())
+        Ok(entries)
     }
 }
+
+/// A map's entries in ascending key order, as [`Reader::map_el`] returns them.
+pub type Entries<K, V> = Vec<(<K as Element>::Value, <V as Element>::Value)>;
 
 /// Bytes of vector a run may reserve per byte of its content before any of its elements
 /// has been checked (SPEC §9.4).
@@ -841,7 +984,8 @@ const RESERVE_PER_BYTE: usize = 16;
 /// messages, empty strings) would otherwise reserve `count × size_of::<T>()` for an input
 /// whose first element is bad; past the budget the vector grows as checked elements
 /// arrive, so what it holds is what the input has shown to be there.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
+#[cfg_attr(debug_assertions, inline)]
 fn first_capacity<T>(count: usize, run_len: usize) -> usize {
     let budget = run_len.saturating_mul(RESERVE_PER_BYTE) / core::mem::size_of::<T>().max(1);
     count.min(budget.max(1))
@@ -863,7 +1007,8 @@ const SMALL_MAP: usize = 6;
 /// The offset just past the element of shape (`fixed`, `wire`) at `run[i..]`, or `None`
 /// when none is complete there. Used only to size vectors: an element counted here costs
 /// at least one byte of `run`.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
+#[cfg_attr(debug_assertions, inline)]
 fn skip_element(run: &[u8], i: usize, fixed: Option<usize>, wire: WireType) -> Option<usize> {
     let &tag = run.get(i)?;
     let next = match (fixed, wire) {
@@ -889,6 +1034,6 @@ fn varint_error(e: bijou64::Error, at: usize) -> DecodeError {
 }
 
 #[cold]
-fn wire_mismatch(at: usize, name: &'static str) -> DecodeError {
+fn wire_mismatch<N: FieldName>(at: usize, name: N) -> DecodeError {
     DecodeError::new(ErrorKind::WireTypeMismatch, at).in_field(name)
 }

@@ -57,7 +57,8 @@ impl Table for SizeTable {
         }
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn reserve(&mut self) -> usize {
         if self.sizes.capacity() == 0 {
             self.first();
@@ -67,19 +68,22 @@ impl Table for SizeTable {
         slot
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn set(&mut self, slot: usize, n: usize) {
         if let Some(x) = self.sizes.get_mut(slot) {
             *x = n;
         }
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn content<'v, M: Message>(s: &mut Sizer<'v, Self>, m: &'v M) -> usize {
         m.__size(s)
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn content_plain<'v, M: Message>(s: &mut Sizer<'v, Self>, m: &'v M) -> usize {
         m.__size_plain(s)
     }
@@ -100,7 +104,8 @@ impl SizeTable {
         self.sizes.reserve(FIRST_SIZES);
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub(super) fn get(&self, slot: usize) -> usize {
         self.sizes.get(slot).copied().unwrap_or_default()
     }
@@ -158,22 +163,27 @@ mod spare {
 pub struct NoTable;
 
 impl Table for NoTable {
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn new() -> Self {
         NoTable
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn reserve(&mut self) -> usize {
         0
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn set(&mut self, _slot: usize, _n: usize) {}
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn content<'v, M: Message>(s: &mut Sizer<'v, Self>, m: &'v M) -> usize {
         m.__len(s)
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn content_plain<'v, M: Message>(s: &mut Sizer<'v, Self>, m: &'v M) -> usize {
         m.__len_plain(s)
     }
@@ -182,7 +192,8 @@ impl Table for NoTable {
 /// Field numbers whose keys are always one byte: delta ≤ 61, so `(delta << 2) | 3 < 248`.
 pub(super) const ONE_BYTE_KEYS: u32 = 62;
 
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
+#[cfg_attr(debug_assertions, inline)]
 pub(super) fn key_value(delta: u32, wire: WireType) -> u64 {
     ((delta as u64) << 2) | wire as u64
 }
@@ -233,7 +244,8 @@ impl<'v, T: Table> Sizer<'v, T> {
     /// unknown records to interleave between them. For generated code only: these calls
     /// do not check that field numbers ascend (generated code fixes the order when it is
     /// generated); a hand-written `Message` uses the checked calls on `self`.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub fn plain(&mut self) -> Plain<'_, 'v, T> {
         Plain(self)
     }
@@ -257,14 +269,16 @@ impl<'v, T: Table> Sizer<'v, T> {
 
     /// The length of the key for field `number` (SPEC §4.1), after any preserved unknown
     /// records numbered below it.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub fn key(&mut self, number: u32, wire: WireType) -> usize {
         self.key_in::<false>(number, wire)
     }
 
     /// [`key`](Self::key); with `PLAIN` the message has no unknown records, so there is
     /// nothing to interleave and no test for it.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn key_in<const PLAIN: bool>(&mut self, number: u32, wire: WireType) -> usize {
         let mut n = 0;
         if !PLAIN
@@ -312,7 +326,8 @@ impl<'v, T: Table> Sizer<'v, T> {
         n
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn rest_unknown(&mut self) -> usize {
         if self.unknown.is_empty() {
             0
@@ -352,7 +367,8 @@ impl<'v, T: Table> Sizer<'v, T> {
     }
 
     /// An implicit-presence field: nothing when it holds the default (SPEC §5.1).
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn implicit_in<C: Codec, const PLAIN: bool>(&mut self, number: u32, v: &'v C::Value) -> usize {
         if C::is_default(v) {
             return 0;
@@ -362,13 +378,15 @@ impl<'v, T: Table> Sizer<'v, T> {
 
     /// An explicit-presence field: written whatever the value (SPEC §5.2); also proto2
     /// `required` fields and the set member of a oneof.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn explicit_in<C: Codec, const PLAIN: bool>(&mut self, number: u32, v: &'v C::Value) -> usize {
         self.key_in::<PLAIN>(number, C::WIRE) + C::size(v, self)
     }
 
     /// An explicit-presence field held in an `Option`.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn optional_in<C: Codec, const PLAIN: bool>(
         &mut self,
         number: u32,
@@ -407,7 +425,8 @@ impl<'v, T: Table> Sizer<'v, T> {
     }
 
     /// A map: one LEN record of entries, nothing when empty (SPEC §6.3).
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn map_in<K: MapKey, V: Codec, const PLAIN: bool>(
         &mut self,
         number: u32,
@@ -427,32 +446,37 @@ impl<'v, T: Table> Sizer<'v, T> {
     }
 
     /// An implicit-presence field: nothing when it holds the default (SPEC §5.1).
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub fn implicit<C: Codec>(&mut self, number: u32, v: &'v C::Value) -> usize {
         self.implicit_in::<C, false>(number, v)
     }
 
     /// An explicit-presence field: written whatever the value (SPEC §5.2); also proto2
     /// `required` fields and the set member of a oneof.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub fn explicit<C: Codec>(&mut self, number: u32, v: &'v C::Value) -> usize {
         self.explicit_in::<C, false>(number, v)
     }
 
     /// An explicit-presence field held in an `Option`.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub fn optional<C: Codec>(&mut self, number: u32, v: Option<&'v C::Value>) -> usize {
         self.optional_in::<C, false>(number, v)
     }
 
     /// A repeated field: one LEN record, nothing when empty (SPEC §6.1).
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub fn repeated<C: Codec>(&mut self, number: u32, vs: &'v [C::Value]) -> usize {
         self.repeated_in::<C, false>(number, vs)
     }
 
     /// A map: one LEN record of entries, nothing when empty (SPEC §6.3).
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub fn map<K: MapKey, V: Codec>(
         &mut self,
         number: u32,
@@ -468,31 +492,36 @@ pub struct Plain<'s, 'v, T: Table = SizeTable>(&'s mut Sizer<'v, T>);
 
 impl<'v, T: Table> Plain<'_, 'v, T> {
     /// [`Sizer::implicit`].
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub fn implicit<C: Codec>(&mut self, number: u32, v: &'v C::Value) -> usize {
         self.0.implicit_in::<C, true>(number, v)
     }
 
     /// [`Sizer::explicit`].
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub fn explicit<C: Codec>(&mut self, number: u32, v: &'v C::Value) -> usize {
         self.0.explicit_in::<C, true>(number, v)
     }
 
     /// [`Sizer::optional`].
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub fn optional<C: Codec>(&mut self, number: u32, v: Option<&'v C::Value>) -> usize {
         self.0.optional_in::<C, true>(number, v)
     }
 
     /// [`Sizer::repeated`].
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub fn repeated<C: Codec>(&mut self, number: u32, vs: &'v [C::Value]) -> usize {
         self.0.repeated_in::<C, true>(number, vs)
     }
 
     /// [`Sizer::map`].
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub fn map<K: MapKey, V: Codec>(
         &mut self,
         number: u32,

@@ -34,7 +34,8 @@ use crate::unknown::{UnknownField, UnknownValue};
 /// fixed-size moves instead of a `memcpy` call: short strings and bytes are the common
 /// case. The lengths are equal at every call; were they not, `copy_from_slice` would
 /// panic rather than leave a byte of `dst` unwritten (see [`Fill`]).
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
+#[cfg_attr(debug_assertions, inline)]
 fn copy_short(dst: &mut [MaybeUninit<u8>], src: &[u8]) {
     let n = src.len();
     if dst.len() != n {
@@ -66,7 +67,8 @@ fn copy_short(dst: &mut [MaybeUninit<u8>], src: &[u8]) {
 /// from 222k to 240k instructions (`MaybeUninit`'s slice copy is newer than the crate's
 /// minimum Rust version).
 #[allow(unsafe_code)]
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
+#[cfg_attr(debug_assertions, inline)]
 fn as_uninit_ref(b: &[u8]) -> &[MaybeUninit<u8>] {
     // SAFETY: `MaybeUninit<u8>` has the size and alignment of `u8` and admits every value
     // a `u8` does, so this is the same memory, same length, read-only (nothing can be
@@ -199,13 +201,15 @@ impl<'o, 'v> Writer<'o, 'v> {
     }
 
     /// Write a fixed-width value's bytes (SPEC §3.4).
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub fn fixed<const N: usize>(&mut self, b: [u8; N]) {
         self.bytes(&b);
     }
 
     /// Write a bijou64 length, then `b` (a string's or bytes' element, SPEC §7).
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub fn len_bytes(&mut self, b: &[u8]) {
         let n = b.len();
         // A length below F8 is its own one-byte bijou64 (SPEC §2.1): the prefix and the
@@ -226,7 +230,8 @@ impl<'o, 'v> Writer<'o, 'v> {
     }
 
     /// Write one bijou64.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub fn varint(&mut self, v: u64) {
         if v < bijou64::FIRST_TIER_TAG as u64 {
             self.byte(v as u8);
@@ -247,7 +252,8 @@ impl<'o, 'v> Writer<'o, 'v> {
 
     /// Write `enc(v)` for each of `vs` as bijou64s: the run's elements (a packed varint
     /// run's content). The cursor stays in a register while nine bytes of room remain.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub(crate) fn varint_run<T>(&mut self, vs: &[T], enc: impl Fn(&T) -> u64) {
         let mut i = 0;
         let mut pos = self.pos;
@@ -270,7 +276,8 @@ impl<'o, 'v> Writer<'o, 'v> {
 
     /// Write `enc(v)` for each of `vs`: a fixed-width run's words, into one region of the
     /// buffer checked once (the cursor is stored once, not per word).
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub(crate) fn fixed_run<T, const N: usize>(&mut self, vs: &[T], enc: impl Fn(&T) -> [u8; N]) {
         let end = self.pos.saturating_add(N.saturating_mul(vs.len()));
         match self.out.get_mut(self.pos..end) {
@@ -293,14 +300,16 @@ impl<'o, 'v> Writer<'o, 'v> {
 
     /// Write the key of field `number` (SPEC §4.1), after any preserved unknown records
     /// numbered below it.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub fn key(&mut self, number: u32, wire: WireType) {
         self.key_in::<false>(number, wire);
     }
 
     /// [`key`](Self::key); with `PLAIN` the message has no unknown records, so there is
     /// nothing to interleave and no test for it.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn key_in<const PLAIN: bool>(&mut self, number: u32, wire: WireType) {
         if !PLAIN
             && let Some(u) = self.unknown.first()
@@ -324,7 +333,8 @@ impl<'o, 'v> Writer<'o, 'v> {
     }
 
     /// Write one byte.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub fn byte(&mut self, b: u8) {
         match self.out.get_mut(self.pos) {
             Some(x) => {
@@ -357,14 +367,16 @@ impl<'o, 'v> Writer<'o, 'v> {
         }
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn rest_unknown(&mut self) {
         if !self.unknown.is_empty() {
             self.unknown_below(u32::MAX);
         }
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn next_size(&mut self) -> usize {
         let n = self.table.get(self.slot);
         self.slot += 1;
@@ -391,7 +403,8 @@ impl<'o, 'v> Writer<'o, 'v> {
     }
 
     /// An implicit-presence field: nothing when it holds the default (SPEC §5.1).
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn implicit_in<C: Codec, const PLAIN: bool>(&mut self, number: u32, v: &'v C::Value) {
         if !C::is_default(v) {
             self.key_in::<PLAIN>(number, C::WIRE);
@@ -400,14 +413,16 @@ impl<'o, 'v> Writer<'o, 'v> {
     }
 
     /// An explicit-presence field, written whatever the value (SPEC §5.2).
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn explicit_in<C: Codec, const PLAIN: bool>(&mut self, number: u32, v: &'v C::Value) {
         self.key_in::<PLAIN>(number, C::WIRE);
         C::write(v, self);
     }
 
     /// An explicit-presence field held in an `Option`.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn optional_in<C: Codec, const PLAIN: bool>(&mut self, number: u32, v: Option<&'v C::Value>) {
         if let Some(v) = v {
             self.explicit_in::<C, PLAIN>(number, v);
@@ -430,7 +445,8 @@ impl<'o, 'v> Writer<'o, 'v> {
     }
 
     /// A map: entries in key order, which is `BTreeMap`'s iteration order (SPEC §6.4).
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn map_in<K: MapKey, V: Codec, const PLAIN: bool>(
         &mut self,
         number: u32,
@@ -449,31 +465,36 @@ impl<'o, 'v> Writer<'o, 'v> {
     }
 
     /// An implicit-presence field: nothing when it holds the default (SPEC §5.1).
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub fn implicit<C: Codec>(&mut self, number: u32, v: &'v C::Value) {
         self.implicit_in::<C, false>(number, v);
     }
 
     /// An explicit-presence field, written whatever the value (SPEC §5.2).
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub fn explicit<C: Codec>(&mut self, number: u32, v: &'v C::Value) {
         self.explicit_in::<C, false>(number, v);
     }
 
     /// An explicit-presence field held in an `Option`.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub fn optional<C: Codec>(&mut self, number: u32, v: Option<&'v C::Value>) {
         self.optional_in::<C, false>(number, v);
     }
 
     /// A repeated field: one LEN record, nothing when empty (SPEC §6.1).
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub fn repeated<C: Codec>(&mut self, number: u32, vs: &'v [C::Value]) {
         self.repeated_in::<C, false>(number, vs);
     }
 
     /// A map: entries in key order, which is `BTreeMap`'s iteration order (SPEC §6.4).
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub fn map<K: MapKey, V: Codec>(&mut self, number: u32, m: &'v BTreeMap<K::Value, V::Value>) {
         self.map_in::<K, V, false>(number, m);
     }
@@ -482,7 +503,8 @@ impl<'o, 'v> Writer<'o, 'v> {
     /// unknown records to interleave between them. For generated code only: these calls
     /// do not check that field numbers ascend (generated code fixes the order when it is
     /// generated); a hand-written `Message` uses the checked calls on `self`.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub fn plain(&mut self) -> PlainWriter<'_, 'o, 'v> {
         PlainWriter(self)
     }
@@ -494,31 +516,36 @@ pub struct PlainWriter<'w, 'o, 'v>(&'w mut Writer<'o, 'v>);
 
 impl<'v> PlainWriter<'_, '_, 'v> {
     /// [`Writer::implicit`].
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub fn implicit<C: Codec>(&mut self, number: u32, v: &'v C::Value) {
         self.0.implicit_in::<C, true>(number, v);
     }
 
     /// [`Writer::explicit`].
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub fn explicit<C: Codec>(&mut self, number: u32, v: &'v C::Value) {
         self.0.explicit_in::<C, true>(number, v);
     }
 
     /// [`Writer::optional`].
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub fn optional<C: Codec>(&mut self, number: u32, v: Option<&'v C::Value>) {
         self.0.optional_in::<C, true>(number, v);
     }
 
     /// [`Writer::repeated`].
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub fn repeated<C: Codec>(&mut self, number: u32, vs: &'v [C::Value]) {
         self.0.repeated_in::<C, true>(number, vs);
     }
 
     /// [`Writer::map`].
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub fn map<K: MapKey, V: Codec>(&mut self, number: u32, m: &'v BTreeMap<K::Value, V::Value>) {
         self.0.map_in::<K, V, true>(number, m);
     }
