@@ -62,7 +62,7 @@ if [ "$callgrind" = 1 ]; then
   n=5
   echo "# counted $(date -u '+%Y-%m-%d %H:%M') (UTC) at commit $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- crates benches || echo ' with uncommitted changes')" > "$counts.tmp"
   for ds in telemetry cas wide numeric gm1-proto3 gm1-proto2; do
-    for op in bijou-encode bijou-encoded-len bijou-decode bijou-decode-preserve \
+    for op in bijou-encode bijou-encoded-len bijou-decode bijou-decode-preserve bijou-borrowed-decode \
       prost-encode prost-encoded-len prost-decode prost-decode-reencode-compare \
       bilrost-encode bilrost-decode-distinguished \
       buffa-encode buffa-encoded-len buffa-decode buffa-view-decode; do

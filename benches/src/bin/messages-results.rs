@@ -54,11 +54,15 @@ fn x(r: Option<f64>) -> String {
     r.map_or("–".to_owned(), |r| format!("{r:.2}×"))
 }
 
-const OPS: [(&str, &str); 14] = [
+const OPS: [(&str, &str); 15] = [
     ("bijou-encode", "bijoubuf encode"),
     ("bijou-encoded-len", "bijoubuf encoded_len"),
     ("bijou-decode", "bijoubuf strict decode"),
     ("bijou-decode-preserve", "bijoubuf decode, preserving"),
+    (
+        "bijou-borrowed-decode",
+        "bijoubuf strict decode, borrowed twin",
+    ),
     ("prost-encode", "prost encode"),
     ("prost-encoded-len", "prost encoded_len"),
     ("prost-decode", "prost decode"),
@@ -179,6 +183,21 @@ fn render(m: &Medians, notes: &Path, run_info: &Path) -> Result<String, std::fmt
             "buffa-view-decode",
             "bijou-decode",
         ),
+        (
+            "decode: prost ÷ bijoubuf strict borrowed",
+            "prost-decode",
+            "bijou-borrowed-decode",
+        ),
+        (
+            "decode: buffa view ÷ bijoubuf strict borrowed",
+            "buffa-view-decode",
+            "bijou-borrowed-decode",
+        ),
+        (
+            "canonical check: prost decode+re-encode+compare ÷ bijoubuf strict borrowed",
+            "prost-decode-reencode-compare",
+            "bijou-borrowed-decode",
+        ),
     ];
     write!(s, "| ratio |")?;
     for d in Dataset::ALL {
@@ -267,6 +286,7 @@ fn render(m: &Medians, notes: &Path, run_info: &Path) -> Result<String, std::fmt
         )?;
     }
     writeln!(s)?;
+    zero_copy_bars(&mut s, m)?;
 
     instructions(
         &mut s,
@@ -278,6 +298,102 @@ fn render(m: &Medians, notes: &Path, run_info: &Path) -> Result<String, std::fmt
         writeln!(s, "{}", text.trim_end())?;
     }
     Ok(s)
+}
+
+/// The bars of the zero-copy work: (dataset or "every", what, peer op, bijoubuf op, bar).
+const ZERO_COPY_BARS: [(&str, &str, &str, &str, f64); 9] = [
+    (
+        "gm1-proto3",
+        "owned strict decode ÷ prost decode",
+        "prost-decode",
+        "bijou-decode",
+        1.3,
+    ),
+    (
+        "gm1-proto3",
+        "borrowed strict decode ÷ prost decode",
+        "prost-decode",
+        "bijou-borrowed-decode",
+        3.0,
+    ),
+    (
+        "gm1-proto3",
+        "borrowed strict decode ÷ buffa view decode",
+        "buffa-view-decode",
+        "bijou-borrowed-decode",
+        1.0,
+    ),
+    (
+        "gm1-proto3",
+        "owned strict decode ÷ buffa owned decode",
+        "buffa-decode",
+        "bijou-decode",
+        1.2,
+    ),
+    (
+        "gm1-proto3",
+        "encode ÷ prost encode",
+        "prost-encode",
+        "bijou-encode",
+        1.5,
+    ),
+    (
+        "gm1-proto3",
+        "encode ÷ buffa encode",
+        "buffa-encode",
+        "bijou-encode",
+        1.2,
+    ),
+    (
+        "telemetry",
+        "borrowed strict decode ÷ prost decode",
+        "prost-decode",
+        "bijou-borrowed-decode",
+        2.5,
+    ),
+    (
+        "cas",
+        "borrowed strict decode ÷ prost decode",
+        "prost-decode",
+        "bijou-borrowed-decode",
+        2.5,
+    ),
+    (
+        "every",
+        "borrowed strict decode ÷ prost decode + re-encode + compare",
+        "prost-decode-reencode-compare",
+        "bijou-borrowed-decode",
+        4.0,
+    ),
+];
+
+/// The zero-copy bars (speed ratios "bijoubuf ÷ peer" as the peer's time over ours).
+fn zero_copy_bars(s: &mut String, m: &Medians) -> std::fmt::Result {
+    writeln!(s, "## Bars (zero-copy)\n")?;
+    writeln!(s, "| dataset | measure | ratio | bar | verdict |")?;
+    writeln!(s, "|---|---|---:|---:|---|")?;
+    for (which, what, peer, ours, bar) in ZERO_COPY_BARS {
+        let datasets: Vec<Dataset> = Dataset::ALL
+            .into_iter()
+            .filter(|d| which == "every" || d.name() == which)
+            .collect();
+        for d in datasets {
+            let g = group(d);
+            let r = ratio(get(m, &g, peer, ""), get(m, &g, ours, ""));
+            let verdict = match r {
+                Some(r) if r >= bar => "met",
+                Some(_) => "**missed**",
+                None => "no data",
+            };
+            writeln!(
+                s,
+                "| {} | {what} | {} | {bar}× | {verdict} |",
+                d.name(),
+                x(r)
+            )?;
+        }
+    }
+    writeln!(s)
 }
 
 fn group(d: Dataset) -> String {
@@ -446,6 +562,21 @@ fn instructions(s: &mut String, file: &Path) -> std::fmt::Result {
             "prost decode+re-encode+compare ÷ bijoubuf decode",
             "prost-decode-reencode-compare",
             "bijou-decode",
+        ),
+        (
+            "decode: prost ÷ bijoubuf borrowed",
+            "prost-decode",
+            "bijou-borrowed-decode",
+        ),
+        (
+            "decode: buffa view ÷ bijoubuf borrowed",
+            "buffa-view-decode",
+            "bijou-borrowed-decode",
+        ),
+        (
+            "prost decode+re-encode+compare ÷ bijoubuf borrowed decode",
+            "prost-decode-reencode-compare",
+            "bijou-borrowed-decode",
         ),
     ] {
         write!(s, "| *{title}* |")?;
