@@ -5,7 +5,7 @@
  */
 
 import { EncodeError, keySegment } from "./errors.js";
-import { Card, Kind, Presence, fixedWidth, type Field, type UnknownField } from "./schema.js";
+import { Card, Kind, Presence, fixedWidth, ownValue, type Field, type UnknownField } from "./schema.js";
 import { compareCodePoints, utf8Length, writeUtf8 } from "./utf8.js";
 import {
   U64_MAX,
@@ -160,10 +160,10 @@ function isDefault(kind: Kind, x: unknown): boolean {
 /** The value a field writes, or undefined when it writes no record (SPEC §5, §6.1). */
 function present(f: Field, v: Record<string, unknown>): unknown {
   if (f.oneof !== undefined) {
-    const o = v[f.oneof] as { case: string; value: unknown } | undefined;
+    const o = (f.inherited ? ownValue(v, f.oneof) : v[f.oneof]) as { case: string; value: unknown } | undefined;
     return o !== undefined && o !== null && o.case === f.prop ? o.value : undefined;
   }
-  const x = v[f.prop];
+  const x = f.inherited ? ownValue(v, f.prop) : v[f.prop];
   if (x === undefined || x === null) {
     if (f.presence === Presence.Required) {
       throw bad("missing-required-field", "is required but unset").push(f.seg);

@@ -118,6 +118,33 @@ export interface Field {
   readonly wire: WireType;
   /** Whether its records open a message (SPEC §10.1 step 1, O7). */
   readonly opensMessage: boolean;
+  /**
+   * Whether its property (or its oneof's) is also a name every object inherits
+   * (`__proto__`, `constructor`, `toString`, …): such a property is read only when the
+   * value holds it as its own, never from `Object.prototype`.
+   */
+  readonly inherited: boolean;
+}
+
+/** Whether every object inherits a property named `key` (`__proto__`, `constructor`, …). */
+export function isInheritedName(key: string): boolean {
+  return key in Object.prototype;
+}
+
+/**
+ * `v[key]` when `v` holds `key` as its own property, else `undefined`: a value built as
+ * `{}` does not hold a field named `constructor` just because every object inherits one.
+ */
+export function ownValue(v: Record<string, unknown>, key: string): unknown {
+  return Object.prototype.hasOwnProperty.call(v, key) ? v[key] : undefined;
+}
+
+/**
+ * Give `v` the own, enumerable, writable property `key`: unlike `v[key] = x`, this works
+ * for `__proto__`, which assignment would take as the object's prototype.
+ */
+export function defineOwn(v: object, key: string, x: unknown): void {
+  Object.defineProperty(v, key, { value: x, writable: true, enumerable: true, configurable: true });
 }
 
 /** The wire type of one element of `kind` (SPEC §4.4). */
@@ -174,6 +201,7 @@ export function resolveField(s: FieldSpec): Field {
     enumType: s.enumType,
     wire: card === Card.Single ? wireTypeOf(s.kind) : WireType.Len,
     opensMessage: s.kind === Kind.Message,
+    inherited: isInheritedName(s.prop ?? s.name) || (s.oneof !== undefined && isInheritedName(s.oneof)),
   };
 }
 

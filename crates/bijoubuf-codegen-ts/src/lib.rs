@@ -272,6 +272,17 @@ fn prop_key(name: &str) -> String {
     }
 }
 
+/// A property name as the key of an object literal: as [`prop_key`], except `__proto__`,
+/// which a literal would take as the object's prototype (`{ "__proto__": x }` creates no
+/// property), so it is written computed, `["__proto__"]`, which creates an own property.
+fn literal_key(name: &str) -> String {
+    if name == "__proto__" {
+        format!("[{name:?}]")
+    } else {
+        prop_key(name)
+    }
+}
+
 struct Emitter<'a> {
     package: &'a str,
     names: &'a HashMap<String, TypeName>,
@@ -344,7 +355,7 @@ impl Emitter<'_> {
         self.doc_with(&e.comments, "", Some(&what));
         let _ = writeln!(self.body, "export const {name} = {{");
         for v in &e.values {
-            let _ = writeln!(self.body, "  {}: {},", prop_key(&v.name), v.number);
+            let _ = writeln!(self.body, "  {}: {},", literal_key(&v.name), v.number);
         }
         let _ = writeln!(self.body, "}} as const;");
         let _ = writeln!(
@@ -418,12 +429,12 @@ impl Emitter<'_> {
             if let Some(i) = real_oneof(m, f) {
                 if !oneofs_done[i] {
                     oneofs_done[i] = true;
-                    let name = prop_key(&m.oneofs[i].name.to_lower_camel_case());
+                    let name = literal_key(&m.oneofs[i].name.to_lower_camel_case());
                     let _ = writeln!(self.body, "  {name}: undefined,");
                 }
                 continue;
             }
-            let _ = writeln!(self.body, "  {}: {},", prop_key(&f.json_name), initial(f));
+            let _ = writeln!(self.body, "  {}: {},", literal_key(&f.json_name), initial(f));
         }
         let _ = writeln!(self.body, "}}));\n");
     }

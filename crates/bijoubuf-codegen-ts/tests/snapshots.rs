@@ -138,3 +138,21 @@ fn types_named_like_globals_are_renamed_and_other_packages_are_imported() {
     );
     assert!(files[1].content.contains("  m?: $pkg_a.Map$;"));
 }
+
+#[test]
+fn inherited_property_names_are_own_properties_of_new_values() {
+    // `{ "__proto__": x }` in an object literal sets the prototype and creates no property;
+    // the computed key `["__proto__"]` creates an own one. `constructor` needs no care in a
+    // literal (the runtime reads such names only as own properties).
+    let ts = one(r#"syntax = "proto3"; package p;
+        message M {
+          string proto = 1 [json_name = "__proto__"];
+          string constructor = 2;
+        }
+        enum E { E_ZERO = 0; __proto__ = 1; }"#);
+    assert!(ts.contains("  \"__proto__\": string;"), "{ts}");
+    assert!(ts.contains("  [\"__proto__\"]: \"\","), "{ts}");
+    assert!(ts.contains("  constructor: \"\","), "{ts}");
+    assert!(ts.contains("  [\"__proto__\"]: 1,"), "{ts}");
+    assert!(!ts.contains("\n  \"__proto__\": \"\","), "{ts}");
+}
