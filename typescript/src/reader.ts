@@ -5,14 +5,13 @@
  */
 
 import { DecodeError } from "./errors.js";
-import { encodedLength, tier8Overflows, valueBigInt, valueNumber } from "./varint.js";
+import { bigFromNumber, encodedLength, tier8Overflows, unzigzagToBig, valueBigInt, valueNumber } from "./varint.js";
 
 /** The decoder's position in its input, its settings and what it has seen. */
 export class Reader {
   /** The whole input: offsets are absolute (SPEC §1). */
   readonly buf: Uint8Array;
-  /** The same bytes, for fixed-width reads. */
-  readonly view: DataView;
+  private dv: DataView | undefined;
   /** The next byte to read. */
   pos: number;
   /** Keep unknown records instead of refusing them (SPEC §8.2). */
@@ -24,10 +23,17 @@ export class Reader {
 
   constructor(buf: Uint8Array, pos: number, preserving: boolean, maxDepth: number) {
     this.buf = buf;
-    this.view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
     this.pos = pos;
     this.preserving = preserving;
     this.maxDepth = maxDepth;
+  }
+
+  /**
+   * The same bytes, for fixed-width reads: made on first use, since a message of varints
+   * and strings needs none and a small one decodes in about the time a DataView takes.
+   */
+  get view(): DataView {
+    return (this.dv ??= new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.byteLength));
   }
 
   /** Check that the bijou64 at `pos` is complete within `end` and not past u64max (SPEC §2.4). */
@@ -63,11 +69,8 @@ export class Reader {
     const at = this.pos;
     const n = this.varintLength(end);
     this.pos = at + n;
-    if (n <= 7) {
-      // Below 2^48: exact as a number, one BigInt conversion instead of four bigint operations.
-      const u = valueNumber(this.buf, at);
-      return BigInt(u % 2 === 0 ? u / 2 : -(u + 1) / 2);
-    }
+    // Below 2^48: exact as a number, one conversion instead of four bigint operations.
+    if (n <= 7) return unzigzagToBig(valueNumber(this.buf, at));
     const u = valueBigInt(this.buf, at);
     return (u & 1n) === 0n ? u >> 1n : -((u + 1n) >> 1n);
   }
@@ -77,7 +80,7 @@ export class Reader {
     const at = this.pos;
     const n = this.varintLength(end);
     this.pos = at + n;
-    return n <= 7 ? BigInt(valueNumber(this.buf, at)) : valueBigInt(this.buf, at);
+    return n <= 7 ? bigFromNumber(valueNumber(this.buf, at)) : valueBigInt(this.buf, at);
   }
 
   /**
