@@ -283,6 +283,16 @@ fn literal_key(name: &str) -> String {
     }
 }
 
+/// `.name` for an identifier, `["name"]` otherwise: the access to a property of a value.
+fn member_access(name: &str) -> String {
+    let key = prop_key(name);
+    if key.starts_with('"') {
+        format!("[{key}]")
+    } else {
+        format!(".{key}")
+    }
+}
+
 struct Emitter<'a> {
     package: &'a str,
     names: &'a HashMap<String, TypeName>,
@@ -434,7 +444,12 @@ impl Emitter<'_> {
                 }
                 continue;
             }
-            let _ = writeln!(self.body, "  {}: {},", literal_key(&f.json_name), initial(f));
+            let _ = writeln!(
+                self.body,
+                "  {}: {},",
+                literal_key(&f.json_name),
+                initial(f)
+            );
         }
         let _ = writeln!(self.body, "}}));\n");
     }
@@ -517,6 +532,20 @@ impl Emitter<'_> {
                 (None, Presence::Implicit) => {}
             }
         }
+        // The slot the field's value lives in: its property, or its oneof's. Accessors with
+        // the name written out are what makes a runtime's field loop fast (a property access
+        // of one name, where `v[key]` over all fields of all types is slow).
+        let slot = match real_oneof(m, f) {
+            Some(i) if f.cardinality == Cardinality::Single => {
+                m.oneofs[i].name.to_lower_camel_case()
+            }
+            _ => f.json_name.clone(),
+        };
+        let access = member_access(&slot);
+        let _ = write!(
+            s,
+            ", get: (v) => v{access}, set: (v, x) => {{ v{access} = x; }}"
+        );
         s.push_str(" }");
         s
     }

@@ -106,9 +106,10 @@ fn presence_maps_oneofs_and_enums_have_their_typescript_forms() {
         "  byName: Map<string, Color>;",
         "  pick?:\n    | { case: \"s\"; value: string }\n    | { case: \"m\"; value: M };",
         "  kids: M[];",
-        "{ no: 2, name: \"by_name\", prop: \"byName\", mapKey: $bb.Kind.String, kind: $bb.Kind.Enum, enumType: { typeName: \"p.Color\", values: Color } }",
-        "{ no: 1, name: \"opt\", kind: $bb.Kind.Uint32, presence: $bb.Presence.Explicit }",
-        "{ no: 3, name: \"s\", kind: $bb.Kind.String, oneof: \"pick\" }",
+        "{ no: 2, name: \"by_name\", prop: \"byName\", mapKey: $bb.Kind.String, kind: $bb.Kind.Enum, enumType: { typeName: \"p.Color\", values: Color }, get: (v) => v.byName, set: (v, x) => { v.byName = x; } }",
+        "{ no: 1, name: \"opt\", kind: $bb.Kind.Uint32, presence: $bb.Presence.Explicit, get: (v) => v.opt, set: (v, x) => { v.opt = x; } }",
+        // A oneof member's accessors reach its oneof's property.
+        "{ no: 3, name: \"s\", kind: $bb.Kind.String, oneof: \"pick\", get: (v) => v.pick, set: (v, x) => { v.pick = x; } }",
     ] {
         assert!(ts.contains(part), "no `{part}` in\n{ts}");
     }
