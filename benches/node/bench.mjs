@@ -17,20 +17,28 @@ import protobuf from "protobufjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "../..");
-const gen = join(root, "typescript/dist/gen/benches");
+// BENCH_GEN: another build of the generated code and runtime (to compare two versions).
+const gen = process.env.BENCH_GEN ?? join(root, "typescript/dist/gen/benches");
 
+// [dataset, message type, generated module, its export]: the modules are the schemas'
+// packages (one module per package).
 const DATASETS = [
-  ["telemetry", "telemetry.SpanBatch", "SpanBatch"],
-  ["cas", "cas.Index", "Index"],
-  ["numeric", "numeric.SeriesBatch", "SeriesBatch"],
-  ["wide", "wide.WideBatch", "WideBatch"],
+  ["telemetry", "telemetry.SpanBatch", "telemetry", "SpanBatch"],
+  ["cas", "cas.Index", "cas", "Index"],
+  ["numeric", "numeric.SeriesBatch", "numeric", "SeriesBatch"],
+  ["wide", "wide.WideBatch", "wide", "WideBatch"],
+  ["gm1-proto3", "benchmarks.proto3.GoogleMessage1", "benchmarks.proto3", "GoogleMessage1"],
+  ["gm1-proto2", "benchmarks.proto2.GoogleMessage1", "benchmarks.proto2", "GoogleMessage1"],
 ];
+const SCHEMAS = ["telemetry", "cas", "numeric", "wide", "google_message1_proto3", "google_message1_proto2"];
+// `node bench.mjs telemetry numeric` runs only those datasets.
+const only = process.argv.slice(2);
 
 const fds = fromBinary(FileDescriptorSetSchema, readFileSync(join(here, "data/benches.binpb")));
 const registry = createFileRegistry(fds);
 const pbjsRoot = new protobuf.Root();
 pbjsRoot.loadSync(
-  ["telemetry", "cas", "numeric", "wide"].map((n) => join(root, "benches/schemas", `${n}.proto`)),
+  SCHEMAS.map((n) => join(root, "benches/schemas", `${n}.proto`)),
   { keepCase: false },
 );
 
@@ -62,10 +70,11 @@ function time(fn, ms = 300, runs = 9) {
 }
 
 const rows = [];
-for (const [name, full, short] of DATASETS) {
+for (const [name, full, module, short] of DATASETS) {
+  if (only.length > 0 && !only.includes(name)) continue;
   const bij = new Uint8Array(readFileSync(join(here, `data/${name}.bijoubuf`)));
   const pb = new Uint8Array(readFileSync(join(here, `data/${name}.protobuf`)));
-  const mod = await import(join(gen, `${name}.js`));
+  const mod = await import(join(gen, `${module}.js`));
   const T = mod[short];
   const value = T.decode(bij);
   if (Buffer.compare(Buffer.from(T.encode(value)), Buffer.from(bij)) !== 0) {

@@ -9,6 +9,6 @@ cargo run -q --release -p bijoubuf-benches --bin messages-node-data -- benches/n
 cargo run -q --release -p bijoubuf-cli -- compile -I benches/schemas \
   --ts-out typescript/gen/benches --ts-runtime ../../src/index.js \
   --descriptor-set-out benches/node/data/benches.binpb \
-  benches/schemas/{telemetry,cas,wide,numeric}.proto >/dev/null
+  benches/schemas/{telemetry,cas,wide,numeric,google_message1_proto3,google_message1_proto2}.proto >/dev/null
 (cd typescript && npm ci --no-audit --no-fund >/dev/null && node node_modules/typescript/bin/tsc -p tsconfig.bench.json)
-(cd benches/node && npm ci --no-audit --no-fund >/dev/null && node bench.mjs)
+(cd benches/node && npm ci --no-audit --no-fund >/dev/null && node bench.mjs "$@")
