@@ -2,7 +2,7 @@
 # The Node message benchmarks: bijoubuf's TypeScript implementation against protobuf-es and
 # protobufjs on the datasets of the Rust message benchmarks. Prepares the data (Rust writes
 # each dataset's value as bijoubuf and protobuf bytes), the generated TypeScript and the
-# descriptor set, then prints a Markdown table (µs of CPU time per operation, fastest of 9 runs).
+# descriptor set, then prints a Markdown table (µs of CPU time per operation, median of 9 runs).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 cargo run -q --release -p bijoubuf-benches --bin messages-node-data -- benches/node/data
