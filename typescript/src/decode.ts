@@ -177,16 +177,16 @@ function readValue(r: Reader, kind: Kind, f: Field, end: number, depth: number):
     case Kind.Fixed32:
       r.need(4, end);
       r.pos = at + 4;
-      return r.view.getUint32(at);
+      return r.u32(at);
     case Kind.Sfixed32:
       r.need(4, end);
       r.pos = at + 4;
-      return r.view.getInt32(at);
+      return r.u32(at) | 0;
     case Kind.Float: {
       r.need(4, end);
-      const x = r.view.getFloat32(at);
+      const x = r.fixed(at, 4).getFloat32(0);
       // SPEC §3.5: one NaN, 7F C0 00 00 (O10). The bits are looked at only for a NaN.
-      if (x !== x && r.view.getUint32(at) !== 0x7fc00000) {
+      if (x !== x && r.u32(at) !== 0x7fc00000) {
         throw new DecodeError("non-canonical-nan", at);
       }
       r.pos = at + 4;
@@ -195,16 +195,16 @@ function readValue(r: Reader, kind: Kind, f: Field, end: number, depth: number):
     case Kind.Fixed64:
       r.need(8, end);
       r.pos = at + 8;
-      return r.view.getBigUint64(at);
+      return r.fixed(at, 8).getBigUint64(0);
     case Kind.Sfixed64:
       r.need(8, end);
       r.pos = at + 8;
-      return r.view.getBigInt64(at);
+      return r.fixed(at, 8).getBigInt64(0);
     case Kind.Double: {
       r.need(8, end);
-      const x = r.view.getFloat64(at);
+      const x = r.fixed(at, 8).getFloat64(0);
       // SPEC §3.5: one NaN, 7F F8 00 00 00 00 00 00 (O10).
-      if (x !== x && (r.view.getUint32(at) !== 0x7ff80000 || r.view.getUint32(at + 4) !== 0)) {
+      if (x !== x && (r.u32(at) !== 0x7ff80000 || r.u32(at + 4) !== 0)) {
         throw new DecodeError("non-canonical-nan", at);
       }
       r.pos = at + 8;
@@ -302,10 +302,10 @@ function readMap(
  */
 function readElements(r: Reader, f: Field, e: number, depth: number, out: unknown[]): void {
   const buf = r.buf;
-  const view = r.view;
   let p = r.pos;
   switch (f.kind) {
-    case Kind.Double:
+    case Kind.Double: {
+      const view = r.view;
       // The length is a multiple of 8 (O14): every element is present.
       for (; p < e; p += 8) {
         const x = view.getFloat64(p);
@@ -316,7 +316,9 @@ function readElements(r: Reader, f: Field, e: number, depth: number, out: unknow
       }
       r.pos = e;
       return;
-    case Kind.Float:
+    }
+    case Kind.Float: {
+      const view = r.view;
       for (; p < e; p += 4) {
         const x = view.getFloat32(p);
         if (x !== x && view.getUint32(p) !== 0x7fc00000) throw new DecodeError("non-canonical-nan", p);
@@ -324,22 +326,31 @@ function readElements(r: Reader, f: Field, e: number, depth: number, out: unknow
       }
       r.pos = e;
       return;
-    case Kind.Fixed32:
+    }
+    case Kind.Fixed32: {
+      const view = r.view;
       for (; p < e; p += 4) out.push(view.getUint32(p));
       r.pos = e;
       return;
-    case Kind.Sfixed32:
+    }
+    case Kind.Sfixed32: {
+      const view = r.view;
       for (; p < e; p += 4) out.push(view.getInt32(p));
       r.pos = e;
       return;
-    case Kind.Fixed64:
+    }
+    case Kind.Fixed64: {
+      const view = r.view;
       for (; p < e; p += 8) out.push(view.getBigUint64(p));
       r.pos = e;
       return;
-    case Kind.Sfixed64:
+    }
+    case Kind.Sfixed64: {
+      const view = r.view;
       for (; p < e; p += 8) out.push(view.getBigInt64(p));
       r.pos = e;
       return;
+    }
     case Kind.Uint64:
       while (r.pos < e) {
         const t = buf[r.pos]!;

@@ -7,6 +7,10 @@
 import { DecodeError } from "./errors.js";
 import { bigFromNumber, encodedLength, tier8Overflows, unzigzagToBig, valueBigInt, valueNumber } from "./varint.js";
 
+/** Eight bytes a single fixed-width value is copied to, to read it without a DataView of the input. */
+const scratch = /* @__PURE__ */ new DataView(new ArrayBuffer(8));
+const scratchBytes = /* @__PURE__ */ new Uint8Array(scratch.buffer);
+
 /** The decoder's position in its input, its settings and what it has seen. */
 export class Reader {
   /** The whole input: offsets are absolute (SPEC §1). */
@@ -34,6 +38,22 @@ export class Reader {
    */
   get view(): DataView {
     return (this.dv ??= new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.byteLength));
+  }
+
+  /** The big-endian `u32` at `at` (present). */
+  u32(at: number): number {
+    const b = this.buf;
+    return ((b[at]! << 24) | (b[at + 1]! << 16) | (b[at + 2]! << 8) | b[at + 3]!) >>> 0;
+  }
+
+  /**
+   * The `width` bytes at `at` (present) copied to a shared scratch view, read at offset 0:
+   * one value costs a few byte copies instead of a DataView of the whole input.
+   */
+  fixed(at: number, width: number): DataView {
+    const b = this.buf;
+    for (let i = 0; i < width; i++) scratchBytes[i] = b[at + i]!;
+    return scratch;
   }
 
   /** Check that the bijou64 at `pos` is complete within `end` and not past u64max (SPEC §2.4). */
