@@ -39,9 +39,6 @@ export class Plan {
 
 /** 2^47: 64-bit values below it in magnitude take the number paths (zigzag stays below 2^48). */
 const SMALL = 2 ** 47;
-const I32_MIN = -0x8000_0000;
-const I32_MAX = 0x7fff_ffff;
-const U32_MAX = 0xffff_ffff;
 const I64_MIN = -(2n ** 63n);
 const I64_MAX = 2n ** 63n - 1n;
 
@@ -55,15 +52,17 @@ function sizeValue(p: Plan, kind: Kind, f: Field, x: unknown, depth: number): nu
     case Kind.Int32:
     case Kind.Sint32:
     case Kind.Enum:
-      if (typeof x !== "number" || !Number.isInteger(x) || x < I32_MIN || x > I32_MAX) {
+      // (x | 0) === x: an integer in int32's range (−0 included, as Number.isInteger has it).
+      if (typeof x !== "number" || (x | 0) !== x) {
         throw bad("integer-out-of-range", `holds ${String(x)}, not an int32`);
       }
-      return sizeNumber(zigzag32(x));
+      return x >= -124 && x <= 123 ? 1 : sizeNumber(zigzag32(x));
     case Kind.Uint32:
-      if (typeof x !== "number" || !Number.isInteger(x) || x < 0 || x > U32_MAX) {
+      // x >>> 0 === x: an integer in uint32's range.
+      if (typeof x !== "number" || x >>> 0 !== x) {
         throw bad("integer-out-of-range", `holds ${String(x)}, not a uint32`);
       }
-      return sizeNumber(x);
+      return x < 248 ? 1 : sizeNumber(x);
     case Kind.Int64:
     case Kind.Sint64: {
       if (typeof x !== "bigint") throw bad("integer-out-of-range", `holds ${String(x)}, not a bigint`);
@@ -119,12 +118,12 @@ function sizeValue(p: Plan, kind: Kind, f: Field, x: unknown, depth: number): nu
 function checkFixed(kind: Kind, x: unknown): void {
   switch (kind) {
     case Kind.Fixed32:
-      if (typeof x !== "number" || !Number.isInteger(x) || x < 0 || x > U32_MAX) {
+      if (typeof x !== "number" || x >>> 0 !== x) {
         throw bad("integer-out-of-range", `holds ${String(x)}, not a fixed32`);
       }
       return;
     case Kind.Sfixed32:
-      if (typeof x !== "number" || !Number.isInteger(x) || x < I32_MIN || x > I32_MAX) {
+      if (typeof x !== "number" || (x | 0) !== x) {
         throw bad("integer-out-of-range", `holds ${String(x)}, not an sfixed32`);
       }
       return;
