@@ -98,7 +98,7 @@ for (const [name, full, module, short] of DATASETS) {
   console.error(`${name} done`);
 }
 
-const f = (x) => x.toFixed(1);
+const f = (x) => x.toFixed(x < 10 ? 2 : 1);
 const ratio = (peer, ours) => (peer / ours).toFixed(2);
 console.log(`- node: ${process.version}; ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "?"})`);
 console.log(`- cells: ${process.env.BENCH_STAT === "min" ? "fastest" : "median"} of 9 runs`);
