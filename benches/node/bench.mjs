@@ -17,27 +17,34 @@ import protobuf from "protobufjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "../..");
-const gen = join(root, "typescript/dist/gen/benches");
+// BENCH_GEN: another build of the generated code and runtime (to compare two versions).
+const gen = process.env.BENCH_GEN ?? join(root, "typescript/dist/gen/benches");
 
+// [dataset, message type, generated module, its export]: the modules are the schemas'
+// packages (one module per package).
 const DATASETS = [
-  ["telemetry", "telemetry.SpanBatch", "SpanBatch"],
-  ["cas", "cas.Index", "Index"],
-  ["numeric", "numeric.SeriesBatch", "SeriesBatch"],
-  ["wide", "wide.WideBatch", "WideBatch"],
+  ["telemetry", "telemetry.SpanBatch", "telemetry", "SpanBatch"],
+  ["cas", "cas.Index", "cas", "Index"],
+  ["numeric", "numeric.SeriesBatch", "numeric", "SeriesBatch"],
+  ["wide", "wide.WideBatch", "wide", "WideBatch"],
+  ["gm1-proto3", "benchmarks.proto3.GoogleMessage1", "benchmarks.proto3", "GoogleMessage1"],
+  ["gm1-proto2", "benchmarks.proto2.GoogleMessage1", "benchmarks.proto2", "GoogleMessage1"],
 ];
+const SCHEMAS = ["telemetry", "cas", "numeric", "wide", "google_message1_proto3", "google_message1_proto2"];
+// `node bench.mjs telemetry numeric` runs only those datasets.
+const only = process.argv.slice(2);
 
 const fds = fromBinary(FileDescriptorSetSchema, readFileSync(join(here, "data/benches.binpb")));
 const registry = createFileRegistry(fds);
 const pbjsRoot = new protobuf.Root();
 pbjsRoot.loadSync(
-  ["telemetry", "cas", "numeric", "wide"].map((n) => join(root, "benches/schemas", `${n}.proto`)),
+  SCHEMAS.map((n) => join(root, "benches/schemas", `${n}.proto`)),
   { keepCase: false },
 );
 
 /**
- * The fastest of `runs` timings of `fn` repeated for about `ms` milliseconds each, in µs
- * of CPU time per call. The fastest, not the median: on a shared, loaded machine the other runs
- * measure the neighbours.
+ * The median of `runs` timings of `fn` repeated for about `ms` milliseconds each, in µs of
+ * CPU time per call (`BENCH_STAT=min` for the fastest run instead).
  */
 function time(fn, ms = 300, runs = 9) {
   for (let i = 0; i < 20; i++) fn(); // warm-up and JIT
@@ -58,14 +65,17 @@ function time(fn, ms = 300, runs = 9) {
     const c = process.cpuUsage(c0);
     samples.push((c.user + c.system) / n);
   }
-  return Math.min(...samples);
+  if (process.env.BENCH_STAT === "min") return Math.min(...samples);
+  samples.sort((a, b) => a - b);
+  return samples[(runs - 1) >> 1];
 }
 
 const rows = [];
-for (const [name, full, short] of DATASETS) {
+for (const [name, full, module, short] of DATASETS) {
+  if (only.length > 0 && !only.includes(name)) continue;
   const bij = new Uint8Array(readFileSync(join(here, `data/${name}.bijoubuf`)));
   const pb = new Uint8Array(readFileSync(join(here, `data/${name}.protobuf`)));
-  const mod = await import(join(gen, `${name}.js`));
+  const mod = await import(join(gen, `${module}.js`));
   const T = mod[short];
   const value = T.decode(bij);
   if (Buffer.compare(Buffer.from(T.encode(value)), Buffer.from(bij)) !== 0) {
@@ -88,9 +98,10 @@ for (const [name, full, short] of DATASETS) {
   console.error(`${name} done`);
 }
 
-const f = (x) => x.toFixed(1);
+const f = (x) => x.toFixed(x < 10 ? 2 : 1);
 const ratio = (peer, ours) => (peer / ours).toFixed(2);
 console.log(`- node: ${process.version}; ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "?"})`);
+console.log(`- cells: ${process.env.BENCH_STAT === "min" ? "fastest" : "median"} of 9 runs`);
 console.log(`- load (1/5/15 min) at the end: ${os.loadavg().map((x) => x.toFixed(2)).join(" ")}`);
 console.log("");
 console.log("| dataset | bijoubuf strict decode | protobuf-es decode | protobufjs decode | bijoubuf encode | protobuf-es encode | protobufjs encode |");

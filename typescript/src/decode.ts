@@ -8,8 +8,8 @@
 import { DecodeError, keySegment } from "./errors.js";
 import type { Reader } from "./reader.js";
 import { Card, Kind, Presence, fixedWidth, type Field, type UnknownField } from "./schema.js";
-import { compareBytes, firstInvalidUtf8, decodeUtf8 } from "./utf8.js";
-import { encodedLength, unzigzag32 } from "./varint.js";
+import { compareBytes, decodeUtf8 } from "./utf8.js";
+import { bigFromNumber, encodedLength, unzigzag32, unzigzagToBig } from "./varint.js";
 
 /** The field numbers' upper bound, 2^29 − 1 (SPEC §4.3). */
 export const NMAX = 536870911;
@@ -67,7 +67,7 @@ export function decodeMessage(
       }
       cur = f;
       if (w !== f.wire) throw new DecodeError("wire-type-mismatch", kAt); // O5
-      if (f.oneof !== undefined && v[f.oneof] !== undefined) {
+      if (f.oneof !== undefined && f.get(v) !== undefined) {
         throw new DecodeError("oneof-conflict", kAt); // O6
       }
       if (f.opensMessage && depth + 1 > r.maxDepth) {
@@ -76,15 +76,15 @@ export function decodeMessage(
       // Step 2: the payload.
       if (f.card === Card.Single) {
         const x = readValue(r, f.kind, f, end, depth);
-        if (f.oneof !== undefined) v[f.oneof] = { case: f.prop, value: x };
+        if (f.oneof !== undefined) f.set(v, { case: f.prop, value: x });
         else {
           if (f.presence === Presence.Implicit && isDefault(f.kind, x)) {
             throw new DecodeError("default-value-present", kAt); // O12
           }
-          v[f.prop] = x;
+          f.set(v, x);
         }
-      } else if (f.card === Card.Repeated) v[f.prop] = readRepeated(r, f, kAt, end, depth);
-      else v[f.prop] = readMap(r, f, kAt, end, depth);
+      } else if (f.card === Card.Repeated) f.set(v, readRepeated(r, f, kAt, end, depth));
+      else f.set(v, readMap(r, f, kAt, end, depth));
       cur = undefined;
       prev = n;
     }
@@ -97,7 +97,7 @@ export function decodeMessage(
   }
   // Step 5: required fields at the end of the content (O16), lowest number first.
   for (const f of type.requiredList) {
-    if (v[f.prop] === undefined) throw new DecodeError("missing-required-field", end).push(f.seg);
+    if (f.get(v) === undefined) throw new DecodeError("missing-required-field", end).push(f.seg);
   }
   if (unknown !== undefined) v.$unknown = unknown;
   return v;
@@ -177,16 +177,16 @@ function readValue(r: Reader, kind: Kind, f: Field, end: number, depth: number):
     case Kind.Fixed32:
       r.need(4, end);
       r.pos = at + 4;
-      return r.view.getUint32(at);
+      return r.u32(at);
     case Kind.Sfixed32:
       r.need(4, end);
       r.pos = at + 4;
-      return r.view.getInt32(at);
+      return r.u32(at) | 0;
     case Kind.Float: {
       r.need(4, end);
-      const x = r.view.getFloat32(at);
+      const x = r.fixed(at, 4).getFloat32(0);
       // SPEC §3.5: one NaN, 7F C0 00 00 (O10). The bits are looked at only for a NaN.
-      if (x !== x && r.view.getUint32(at) !== 0x7fc00000) {
+      if (x !== x && r.u32(at) !== 0x7fc00000) {
         throw new DecodeError("non-canonical-nan", at);
       }
       r.pos = at + 4;
@@ -195,16 +195,16 @@ function readValue(r: Reader, kind: Kind, f: Field, end: number, depth: number):
     case Kind.Fixed64:
       r.need(8, end);
       r.pos = at + 8;
-      return r.view.getBigUint64(at);
+      return r.fixed(at, 8).getBigUint64(0);
     case Kind.Sfixed64:
       r.need(8, end);
       r.pos = at + 8;
-      return r.view.getBigInt64(at);
+      return r.fixed(at, 8).getBigInt64(0);
     case Kind.Double: {
       r.need(8, end);
-      const x = r.view.getFloat64(at);
+      const x = r.fixed(at, 8).getFloat64(0);
       // SPEC §3.5: one NaN, 7F F8 00 00 00 00 00 00 (O10).
-      if (x !== x && (r.view.getUint32(at) !== 0x7ff80000 || r.view.getUint32(at + 4) !== 0)) {
+      if (x !== x && (r.u32(at) !== 0x7ff80000 || r.u32(at + 4) !== 0)) {
         throw new DecodeError("non-canonical-nan", at);
       }
       r.pos = at + 8;
@@ -212,9 +212,8 @@ function readValue(r: Reader, kind: Kind, f: Field, end: number, depth: number):
     }
     case Kind.String: {
       const e = r.len(end);
-      const bad = firstInvalidUtf8(r.buf, r.pos, e);
-      if (bad >= 0) throw new DecodeError("invalid-utf8", bad); // O11
       const s = decodeUtf8(r.buf, r.pos, e);
+      if (typeof s === "number") throw new DecodeError("invalid-utf8", s); // O11
       r.pos = e;
       return s;
     }
@@ -243,7 +242,7 @@ function readRepeated(r: Reader, f: Field, kAt: number, end: number, depth: numb
   }
   const out: unknown[] = [];
   try {
-    while (r.pos < e) out.push(readValue(r, f.kind, f, e, depth));
+    readElements(r, f, e, depth, out);
   } catch (err) {
     if (err instanceof DecodeError) err.push(`[${out.length}]`);
     throw err;
@@ -293,4 +292,105 @@ function readMap(
     }
   }
   return out;
+}
+
+/**
+ * The elements of a repeated record's payload `r.pos..e` into `out`: the same checks as
+ * {@link readValue} element by element, with one loop per kind for the common ones so that
+ * a packed run is not a switch per element. A varint element past the one-byte tier takes
+ * {@link readValue}, so its errors are exactly the general path's.
+ */
+function readElements(r: Reader, f: Field, e: number, depth: number, out: unknown[]): void {
+  const buf = r.buf;
+  let p = r.pos;
+  switch (f.kind) {
+    case Kind.Double: {
+      const view = r.view;
+      // The length is a multiple of 8 (O14): every element is present.
+      for (; p < e; p += 8) {
+        const x = view.getFloat64(p);
+        if (x !== x && (view.getUint32(p) !== 0x7ff80000 || view.getUint32(p + 4) !== 0)) {
+          throw new DecodeError("non-canonical-nan", p); // O10
+        }
+        out.push(x);
+      }
+      r.pos = e;
+      return;
+    }
+    case Kind.Float: {
+      const view = r.view;
+      for (; p < e; p += 4) {
+        const x = view.getFloat32(p);
+        if (x !== x && view.getUint32(p) !== 0x7fc00000) throw new DecodeError("non-canonical-nan", p);
+        out.push(x);
+      }
+      r.pos = e;
+      return;
+    }
+    case Kind.Fixed32: {
+      const view = r.view;
+      for (; p < e; p += 4) out.push(view.getUint32(p));
+      r.pos = e;
+      return;
+    }
+    case Kind.Sfixed32: {
+      const view = r.view;
+      for (; p < e; p += 4) out.push(view.getInt32(p));
+      r.pos = e;
+      return;
+    }
+    case Kind.Fixed64: {
+      const view = r.view;
+      for (; p < e; p += 8) out.push(view.getBigUint64(p));
+      r.pos = e;
+      return;
+    }
+    case Kind.Sfixed64: {
+      const view = r.view;
+      for (; p < e; p += 8) out.push(view.getBigInt64(p));
+      r.pos = e;
+      return;
+    }
+    case Kind.Uint64:
+      while (r.pos < e) {
+        const t = buf[r.pos]!;
+        if (t < 0xf8) {
+          out.push(bigFromNumber(t));
+          r.pos++;
+        } else out.push(r.big(e));
+      }
+      return;
+    case Kind.Int64:
+    case Kind.Sint64:
+      while (r.pos < e) {
+        const t = buf[r.pos]!;
+        if (t < 0xf8) {
+          out.push(unzigzagToBig(t));
+          r.pos++;
+        } else out.push(r.zigzagBig(e));
+      }
+      return;
+    case Kind.Int32:
+    case Kind.Sint32:
+    case Kind.Enum:
+      while (r.pos < e) {
+        const t = buf[r.pos]!;
+        if (t < 0xf8) {
+          out.push(unzigzag32(t));
+          r.pos++;
+        } else out.push(readValue(r, f.kind, f, e, depth));
+      }
+      return;
+    case Kind.Uint32:
+      while (r.pos < e) {
+        const t = buf[r.pos]!;
+        if (t < 0xf8) {
+          out.push(t);
+          r.pos++;
+        } else out.push(readValue(r, f.kind, f, e, depth));
+      }
+      return;
+    default:
+      while (r.pos < e) out.push(readValue(r, f.kind, f, e, depth));
+  }
 }

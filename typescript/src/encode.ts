@@ -30,7 +30,8 @@ export interface EncodeTarget {
 /** Lengths and sorted maps from the size pass, in visiting order. */
 export class Plan {
   lens: number[] = [];
-  maps: [unknown, unknown][][] = [];
+  /** Per map in visiting order: its entries sorted, or null when it iterates in key order. */
+  maps: ([unknown, unknown][] | null)[] = [];
   li = 0;
   mi = 0;
   constructor(readonly maxDepth: number) {}
@@ -38,9 +39,8 @@ export class Plan {
 
 /** 2^47: 64-bit values below it in magnitude take the number paths (zigzag stays below 2^48). */
 const SMALL = 2 ** 47;
-const I32_MIN = -0x8000_0000;
-const I32_MAX = 0x7fff_ffff;
-const U32_MAX = 0xffff_ffff;
+const I64_MIN = -(2n ** 63n);
+const I64_MAX = 2n ** 63n - 1n;
 
 function bad(code: EncodeError["code"], detail: string): EncodeError {
   return new EncodeError(code, detail);
@@ -52,22 +52,24 @@ function sizeValue(p: Plan, kind: Kind, f: Field, x: unknown, depth: number): nu
     case Kind.Int32:
     case Kind.Sint32:
     case Kind.Enum:
-      if (typeof x !== "number" || !Number.isInteger(x) || x < I32_MIN || x > I32_MAX) {
+      // (x | 0) === x: an integer in int32's range (−0 included, as Number.isInteger has it).
+      if (typeof x !== "number" || (x | 0) !== x) {
         throw bad("integer-out-of-range", `holds ${String(x)}, not an int32`);
       }
-      return sizeNumber(zigzag32(x));
+      return x >= -124 && x <= 123 ? 1 : sizeNumber(zigzag32(x));
     case Kind.Uint32:
-      if (typeof x !== "number" || !Number.isInteger(x) || x < 0 || x > U32_MAX) {
+      // x >>> 0 === x: an integer in uint32's range.
+      if (typeof x !== "number" || x >>> 0 !== x) {
         throw bad("integer-out-of-range", `holds ${String(x)}, not a uint32`);
       }
-      return sizeNumber(x);
+      return x < 248 ? 1 : sizeNumber(x);
     case Kind.Int64:
     case Kind.Sint64: {
       if (typeof x !== "bigint") throw bad("integer-out-of-range", `holds ${String(x)}, not a bigint`);
       // Below 2^47 in magnitude the zigzag image is an exact number: no bigint arithmetic.
       const n = Number(x);
       if (n > -SMALL && n < SMALL) return sizeNumber(zigzag32(n));
-      if (BigInt.asIntN(64, x) !== x) {
+      if (x < I64_MIN || x > I64_MAX) {
         throw bad("integer-out-of-range", `holds ${String(x)}, not an int64`);
       }
       return sizeBigInt(zigzag64(x));
@@ -116,22 +118,22 @@ function sizeValue(p: Plan, kind: Kind, f: Field, x: unknown, depth: number): nu
 function checkFixed(kind: Kind, x: unknown): void {
   switch (kind) {
     case Kind.Fixed32:
-      if (typeof x !== "number" || !Number.isInteger(x) || x < 0 || x > U32_MAX) {
+      if (typeof x !== "number" || x >>> 0 !== x) {
         throw bad("integer-out-of-range", `holds ${String(x)}, not a fixed32`);
       }
       return;
     case Kind.Sfixed32:
-      if (typeof x !== "number" || !Number.isInteger(x) || x < I32_MIN || x > I32_MAX) {
+      if (typeof x !== "number" || (x | 0) !== x) {
         throw bad("integer-out-of-range", `holds ${String(x)}, not an sfixed32`);
       }
       return;
     case Kind.Fixed64:
-      if (typeof x !== "bigint" || BigInt.asUintN(64, x) !== x) {
+      if (typeof x !== "bigint" || x < 0n || x > U64_MAX) {
         throw bad("integer-out-of-range", `holds ${String(x)}, not a fixed64 bigint`);
       }
       return;
     case Kind.Sfixed64:
-      if (typeof x !== "bigint" || BigInt.asIntN(64, x) !== x) {
+      if (typeof x !== "bigint" || x < I64_MIN || x > I64_MAX) {
         throw bad("integer-out-of-range", `holds ${String(x)}, not an sfixed64 bigint`);
       }
       return;
@@ -160,10 +162,10 @@ function isDefault(kind: Kind, x: unknown): boolean {
 /** The value a field writes, or undefined when it writes no record (SPEC §5, §6.1). */
 function present(f: Field, v: Record<string, unknown>): unknown {
   if (f.oneof !== undefined) {
-    const o = v[f.oneof] as { case: string; value: unknown } | undefined;
+    const o = f.get(v) as { case: string; value: unknown } | undefined;
     return o !== undefined && o !== null && o.case === f.prop ? o.value : undefined;
   }
-  const x = v[f.prop];
+  const x = f.get(v);
   if (x === undefined || x === null) {
     if (f.presence === Presence.Required) {
       throw bad("missing-required-field", "is required but unset").push(f.seg);
@@ -199,41 +201,170 @@ function sizePayload(p: Plan, f: Field, x: unknown, depth: number): number {
   p.lens.push(0);
   let n = 0;
   if (f.card === Card.Repeated) {
-    const list = x as unknown[];
-    for (let i = 0; i < list.length; i++) {
-      try {
-        n += sizeValue(p, f.kind, f, list[i], depth);
-      } catch (e) {
-        if (e instanceof EncodeError) e.push(`[${i}]`);
-        throw e;
+    n = sizeElements(p, f, x as unknown[], depth);
+  } else {
+    n = sizeMap(p, f, x as Map<unknown, unknown>, depth);
+  }
+  p.lens[slot] = n;
+  return sizeNumber(n) + n;
+}
+
+/**
+ * The size of a map's entries. A map already in key order (every decoded one, and most
+ * built ones) is written as it iterates and costs the plan nothing; another is sorted into
+ * an entry list the write pass takes (SPEC §6.4).
+ */
+function sizeMap(p: Plan, f: Field, map: Map<unknown, unknown>, depth: number): number {
+  const isString = f.keyKind === Kind.String;
+  let sorted = true;
+  let first = true;
+  let prev: unknown;
+  for (const [k] of map) {
+    // The comparison reads characters: a string key's type is checked first.
+    if (isString && typeof k !== "string") throw bad("invalid-value", "holds a non-string key");
+    if (!first) {
+      const ascending = isString
+        ? compareCodePoints(prev as string, k as string) < 0
+        : (prev as number) < (k as number);
+      if (!ascending) {
+        sorted = false;
+        break;
       }
     }
-  } else {
-    const entries = [...(x as Map<unknown, unknown>)];
-    const cmp = keyOrder(f.keyKind);
-    if (f.keyKind === Kind.String) {
-      // The comparison reads characters: check the keys' type before sorting.
-      for (const [k] of entries) if (typeof k !== "string") throw bad("invalid-value", "holds a non-string key");
-    }
-    // Maps built in key order (every decoded one) need no sort.
-    let sorted = true;
-    for (let i = 1; i < entries.length && sorted; i++) sorted = cmp(entries[i - 1]!, entries[i]!) < 0;
-    if (!sorted) entries.sort(cmp);
-    p.maps.push(entries);
-    for (let i = 0; i < entries.length; i++) {
-      const [k, val] = entries[i]!;
+    first = false;
+    prev = k;
+  }
+  let n = 0;
+  if (sorted) {
+    p.maps.push(null);
+    for (const [k, val] of map) {
       try {
         n += sizeValue(p, f.keyKind, f, k, depth);
-        if (i > 0 && cmp(entries[i - 1]!, entries[i]!) === 0) throw bad("invalid-value", "holds two equal keys");
         n += sizeValue(p, f.kind, f, val, depth);
       } catch (e) {
         if (e instanceof EncodeError) e.push(keySegment(k as string));
         throw e;
       }
     }
+    return n;
   }
-  p.lens[slot] = n;
-  return sizeNumber(n) + n;
+  const entries = [...map];
+  if (isString) {
+    for (const [k] of entries) if (typeof k !== "string") throw bad("invalid-value", "holds a non-string key");
+  }
+  const order = keyOrder(f.keyKind);
+  entries.sort(order);
+  p.maps.push(entries);
+  for (let i = 0; i < entries.length; i++) {
+    const [k, val] = entries[i]!;
+    try {
+      n += sizeValue(p, f.keyKind, f, k, depth);
+      if (i > 0 && order(entries[i - 1]!, entries[i]!) === 0) throw bad("invalid-value", "holds two equal keys");
+      n += sizeValue(p, f.kind, f, val, depth);
+    } catch (e) {
+      if (e instanceof EncodeError) e.push(keySegment(k as string));
+      throw e;
+    }
+  }
+  return n;
+}
+
+/** The error {@link sizeValue} gives for element `i` of `list`, with its index in the path. */
+function elementError(p: Plan, f: Field, list: unknown[], i: number, depth: number): unknown {
+  try {
+    sizeValue(p, f.kind, f, list[i], depth);
+    return new Error(`bijoubuf: element ${i} was refused by one check and accepted by another`);
+  } catch (e) {
+    if (e instanceof EncodeError) e.push(`[${i}]`);
+    return e;
+  }
+}
+
+/**
+ * The size of a repeated field's elements, checking each: one loop per kind for the common
+ * ones (the checks of {@link sizeValue}, written inline), the general path for the rest.
+ * An element a fast check refuses goes through {@link sizeValue} for the error.
+ */
+function sizeElements(p: Plan, f: Field, list: unknown[], depth: number): number {
+  const len = list.length;
+  let n = 0;
+  switch (f.kind) {
+    case Kind.Double:
+    case Kind.Float:
+      for (let i = 0; i < len; i++) if (typeof list[i] !== "number") throw elementError(p, f, list, i, depth);
+      return len * (f.kind === Kind.Double ? 8 : 4);
+    case Kind.Fixed32:
+      for (let i = 0; i < len; i++) {
+        const x = list[i];
+        if (typeof x !== "number" || x >>> 0 !== x) throw elementError(p, f, list, i, depth);
+      }
+      return len * 4;
+    case Kind.Sfixed32:
+      for (let i = 0; i < len; i++) {
+        const x = list[i];
+        if (typeof x !== "number" || (x | 0) !== x) throw elementError(p, f, list, i, depth);
+      }
+      return len * 4;
+    case Kind.Fixed64:
+      for (let i = 0; i < len; i++) {
+        const x = list[i];
+        if (typeof x !== "bigint" || x < 0n || x > U64_MAX) throw elementError(p, f, list, i, depth);
+      }
+      return len * 8;
+    case Kind.Sfixed64:
+      for (let i = 0; i < len; i++) {
+        const x = list[i];
+        if (typeof x !== "bigint" || x < I64_MIN || x > I64_MAX) throw elementError(p, f, list, i, depth);
+      }
+      return len * 8;
+    case Kind.Int32:
+    case Kind.Sint32:
+    case Kind.Enum:
+      for (let i = 0; i < len; i++) {
+        const x = list[i];
+        if (typeof x !== "number" || (x | 0) !== x) throw elementError(p, f, list, i, depth);
+        n += x >= -124 && x <= 123 ? 1 : sizeNumber(zigzag32(x));
+      }
+      return n;
+    case Kind.Uint32:
+      for (let i = 0; i < len; i++) {
+        const x = list[i];
+        if (typeof x !== "number" || x >>> 0 !== x) throw elementError(p, f, list, i, depth);
+        n += x < 248 ? 1 : sizeNumber(x);
+      }
+      return n;
+    case Kind.Uint64:
+      for (let i = 0; i < len; i++) {
+        const x = list[i];
+        if (typeof x !== "bigint") throw elementError(p, f, list, i, depth);
+        const v = Number(x);
+        if (v >= 0 && v < SMALL) n += v < 248 ? 1 : sizeNumber(v);
+        else if (x < 0n || x > U64_MAX) throw elementError(p, f, list, i, depth);
+        else n += sizeBigInt(x);
+      }
+      return n;
+    case Kind.Int64:
+    case Kind.Sint64:
+      for (let i = 0; i < len; i++) {
+        const x = list[i];
+        if (typeof x !== "bigint") throw elementError(p, f, list, i, depth);
+        const v = Number(x);
+        if (v > -SMALL && v < SMALL) n += v >= -124 && v <= 123 ? 1 : sizeNumber(zigzag32(v));
+        else if (x < I64_MIN || x > I64_MAX) throw elementError(p, f, list, i, depth);
+        else n += sizeBigInt(zigzag64(x));
+      }
+      return n;
+    default:
+      for (let i = 0; i < len; i++) {
+        try {
+          n += sizeValue(p, f.kind, f, list[i], depth);
+        } catch (e) {
+          if (e instanceof EncodeError) e.push(`[${i}]`);
+          throw e;
+        }
+      }
+      return n;
+  }
 }
 
 /** Check preserved unknown records against the schema (SPEC §8.2). */
@@ -311,10 +442,13 @@ function sizeUnknown(u: UnknownField, prev: number): number {
 
 /** The write pass: the buffer, a view of it and the position. */
 export class Writer {
-  readonly view: DataView;
   pos = 0;
-  constructor(readonly buf: Uint8Array) {
-    this.view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+  private dv: DataView | undefined;
+  constructor(readonly buf: Uint8Array) {}
+
+  /** The buffer for fixed-width writes, made on first use (most small messages need none). */
+  get view(): DataView {
+    return (this.dv ??= new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.byteLength));
   }
 }
 
@@ -374,10 +508,11 @@ function writeValue(w: Writer, p: Plan, kind: Kind, f: Field, x: unknown): void 
       } else w.view.setFloat64(w.pos, x as number);
       w.pos += 8;
       return;
-    case Kind.String:
-      w.pos = writeNumber(b, w.pos, p.lens[p.li++]!);
-      w.pos = writeUtf8(b, w.pos, x as string);
+    case Kind.String: {
+      const n = p.lens[p.li++]!;
+      w.pos = writeUtf8(b, writeNumber(b, w.pos, n), x as string, n);
       return;
+    }
     case Kind.Bytes: {
       const d = x as Uint8Array;
       w.pos = writeNumber(b, w.pos, d.length);
@@ -389,6 +524,72 @@ function writeValue(w: Writer, p: Plan, kind: Kind, f: Field, x: unknown): void 
       w.pos = writeNumber(b, w.pos, p.lens[p.li++]!);
       writeMessage(w, p, f.msg as unknown as EncodeTarget, x as Record<string, unknown>);
   }
+}
+
+/** Write a repeated field's elements, checked by {@link sizeElements}: one loop per common kind. */
+function writeElements(w: Writer, p: Plan, f: Field, list: unknown[]): void {
+  const b = w.buf;
+  const view = w.view;
+  const len = list.length;
+  let pos = w.pos;
+  switch (f.kind) {
+    case Kind.Double:
+      for (let i = 0; i < len; i++, pos += 8) {
+        const x = list[i] as number;
+        if (x !== x) {
+          view.setUint32(pos, 0x7ff80000); // SPEC §3.5: the one NaN
+          view.setUint32(pos + 4, 0);
+        } else view.setFloat64(pos, x);
+      }
+      break;
+    case Kind.Fixed32:
+      for (let i = 0; i < len; i++, pos += 4) view.setUint32(pos, list[i] as number);
+      break;
+    case Kind.Fixed64:
+      for (let i = 0; i < len; i++, pos += 8) view.setBigUint64(pos, list[i] as bigint);
+      break;
+    case Kind.Int32:
+    case Kind.Sint32:
+    case Kind.Enum:
+      for (let i = 0; i < len; i++) {
+        const z = zigzag32(list[i] as number);
+        if (z < 248) b[pos++] = z;
+        else pos = writeNumber(b, pos, z);
+      }
+      break;
+    case Kind.Uint32:
+      for (let i = 0; i < len; i++) {
+        const x = list[i] as number;
+        if (x < 248) b[pos++] = x;
+        else pos = writeNumber(b, pos, x);
+      }
+      break;
+    case Kind.Uint64:
+      for (let i = 0; i < len; i++) {
+        const x = list[i] as bigint;
+        const v = Number(x);
+        if (v < 248) b[pos++] = v;
+        else if (v < SMALL) pos = writeNumber(b, pos, v);
+        else pos = writeBigInt(b, pos, x);
+      }
+      break;
+    case Kind.Int64:
+    case Kind.Sint64:
+      for (let i = 0; i < len; i++) {
+        const x = list[i] as bigint;
+        const v = Number(x);
+        if (v > -SMALL && v < SMALL) {
+          const z = zigzag32(v);
+          if (z < 248) b[pos++] = z;
+          else pos = writeNumber(b, pos, z);
+        } else pos = writeBigInt(b, pos, zigzag64(x));
+      }
+      break;
+    default:
+      for (let i = 0; i < len; i++) writeValue(w, p, f.kind, f, list[i]);
+      return;
+  }
+  w.pos = pos;
 }
 
 function writeUnknown(w: Writer, u: UnknownField, prev: number): void {
@@ -419,10 +620,11 @@ export function writeMessage(w: Writer, p: Plan, type: EncodeTarget, v: Record<s
       continue;
     }
     w.pos = writeNumber(w.buf, w.pos, p.lens[p.li++]!);
-    if (f.card === Card.Repeated) {
-      for (const e of x as unknown[]) writeValue(w, p, f.kind, f, e);
-    } else {
-      for (const [k, val] of p.maps[p.mi++]!) {
+    if (f.card === Card.Repeated) writeElements(w, p, f, x as unknown[]);
+    else {
+      // null: the map iterates in key order (see sizeMap).
+      const entries = p.maps[p.mi++]!;
+      for (const [k, val] of entries ?? (x as Map<unknown, unknown>)) {
         writeValue(w, p, f.keyKind, f, k);
         writeValue(w, p, f.kind, f, val);
       }

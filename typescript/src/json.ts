@@ -21,7 +21,7 @@ import { base64Decode, base64Encode } from "./base64.js";
 import { EncodeError } from "./errors.js";
 import { JNum, JObj, JsonError, JsonPath, fromPlain, kindOf, parse, write, type J } from "./jsontext.js";
 import { durationText, maskPathJson, parseDuration, parseTimestamp, snake, timestampText } from "./jsontime.js";
-import { Card, Kind, Presence, defaultOf, isBigKind, type Field, type MessageTypeLike } from "./schema.js";
+import { Card, Kind, Presence, defaultOf, isBigKind, ownValue, type Field, type MessageTypeLike } from "./schema.js";
 import { compareCodePoints } from "./utf8.js";
 
 export { JsonError } from "./jsontext.js";
@@ -97,10 +97,10 @@ function setField(v: Record<string, unknown>, f: Field, x: unknown): void {
 
 function getField(v: Record<string, unknown>, f: Field): unknown {
   if (f.oneof !== undefined) {
-    const o = v[f.oneof] as { case: string; value: unknown } | undefined | null;
+    const o = (f.inherited ? ownValue(v, f.oneof) : v[f.oneof]) as { case: string; value: unknown } | undefined | null;
     return o !== undefined && o !== null && o.case === f.prop ? o.value : undefined;
   }
-  const x = v[f.prop];
+  const x = f.inherited ? ownValue(v, f.prop) : v[f.prop];
   return x === null ? undefined : x;
 }
 

@@ -9,7 +9,7 @@ import { Plan, Writer, sizeMessage, writeMessage, type EncodeTarget } from "./en
 import { DecodeError, EncodeError } from "./errors.js";
 import { fromJson, registerType, toJson, type JsonWriteOptions } from "./json.js";
 import { Reader } from "./reader.js";
-import { Card, Kind, Presence, defaultOf, resolveField, type Field, type FieldSpec } from "./schema.js";
+import { Card, Kind, Presence, defaultOf, defineOwn, resolveField, type Field, type FieldSpec } from "./schema.js";
 import { sizeNumber, writeNumber } from "./varint.js";
 
 /** The default depth limit (SPEC §9.3). */
@@ -95,15 +95,16 @@ export class MessageType<T extends object> implements DecodeTarget, EncodeTarget
       const lists: string[] = [];
       const maps: string[] = [];
       for (const f of fields) {
-        if (f.oneof !== undefined) template[f.oneof] = undefined;
+        // Own properties even for `__proto__`, which `template[key] = x` would not create.
+        if (f.oneof !== undefined) defineOwn(template, f.oneof, undefined);
         else if (f.card === Card.Repeated) {
-          template[f.prop] = undefined;
+          defineOwn(template, f.prop, undefined);
           lists.push(f.prop);
         } else if (f.card === Card.Map) {
-          template[f.prop] = undefined;
+          defineOwn(template, f.prop, undefined);
           maps.push(f.prop);
-        } else if (f.presence !== Presence.Implicit) template[f.prop] = undefined;
-        else template[f.prop] = f.kind === Kind.Bytes ? EMPTY : defaultOf(f.kind);
+        } else if (f.presence !== Presence.Implicit) defineOwn(template, f.prop, undefined);
+        else defineOwn(template, f.prop, f.kind === Kind.Bytes ? EMPTY : defaultOf(f.kind));
       }
       this.resolved = {
         fields,
@@ -136,6 +137,8 @@ export class MessageType<T extends object> implements DecodeTarget, EncodeTarget
     }
     const r = this.r;
     const v: Record<string, unknown> = { ...r.template };
+    // `v` holds every key as its own property (the spread copies them), so assignment
+    // sets the property even for `__proto__`.
     for (const p of r.lists) v[p] = [];
     for (const p of r.maps) v[p] = new Map();
     if (init !== undefined) Object.assign(v, init);

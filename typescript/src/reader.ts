@@ -5,14 +5,17 @@
  */
 
 import { DecodeError } from "./errors.js";
-import { encodedLength, tier8Overflows, valueBigInt, valueNumber } from "./varint.js";
+import { bigFromNumber, encodedLength, tier8Overflows, unzigzagToBig, valueBigInt, valueNumber } from "./varint.js";
+
+/** Eight bytes a single fixed-width value is copied to, to read it without a DataView of the input. */
+const scratch = /* @__PURE__ */ new DataView(new ArrayBuffer(8));
+const scratchBytes = /* @__PURE__ */ new Uint8Array(scratch.buffer);
 
 /** The decoder's position in its input, its settings and what it has seen. */
 export class Reader {
   /** The whole input: offsets are absolute (SPEC §1). */
   readonly buf: Uint8Array;
-  /** The same bytes, for fixed-width reads. */
-  readonly view: DataView;
+  private dv: DataView | undefined;
   /** The next byte to read. */
   pos: number;
   /** Keep unknown records instead of refusing them (SPEC §8.2). */
@@ -24,10 +27,33 @@ export class Reader {
 
   constructor(buf: Uint8Array, pos: number, preserving: boolean, maxDepth: number) {
     this.buf = buf;
-    this.view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
     this.pos = pos;
     this.preserving = preserving;
     this.maxDepth = maxDepth;
+  }
+
+  /**
+   * The same bytes, for fixed-width reads: made on first use, since a message of varints
+   * and strings needs none and a small one decodes in about the time a DataView takes.
+   */
+  get view(): DataView {
+    return (this.dv ??= new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.byteLength));
+  }
+
+  /** The big-endian `u32` at `at` (present). */
+  u32(at: number): number {
+    const b = this.buf;
+    return ((b[at]! << 24) | (b[at + 1]! << 16) | (b[at + 2]! << 8) | b[at + 3]!) >>> 0;
+  }
+
+  /**
+   * The `width` bytes at `at` (present) copied to a shared scratch view, read at offset 0:
+   * one value costs a few byte copies instead of a DataView of the whole input.
+   */
+  fixed(at: number, width: number): DataView {
+    const b = this.buf;
+    for (let i = 0; i < width; i++) scratchBytes[i] = b[at + i]!;
+    return scratch;
   }
 
   /** Check that the bijou64 at `pos` is complete within `end` and not past u64max (SPEC §2.4). */
@@ -63,11 +89,8 @@ export class Reader {
     const at = this.pos;
     const n = this.varintLength(end);
     this.pos = at + n;
-    if (n <= 7) {
-      // Below 2^48: exact as a number, one BigInt conversion instead of four bigint operations.
-      const u = valueNumber(this.buf, at);
-      return BigInt(u % 2 === 0 ? u / 2 : -(u + 1) / 2);
-    }
+    // Below 2^48: exact as a number, one conversion instead of four bigint operations.
+    if (n <= 7) return unzigzagToBig(valueNumber(this.buf, at));
     const u = valueBigInt(this.buf, at);
     return (u & 1n) === 0n ? u >> 1n : -((u + 1n) >> 1n);
   }
@@ -77,7 +100,7 @@ export class Reader {
     const at = this.pos;
     const n = this.varintLength(end);
     this.pos = at + n;
-    return n <= 7 ? BigInt(valueNumber(this.buf, at)) : valueBigInt(this.buf, at);
+    return n <= 7 ? bigFromNumber(valueNumber(this.buf, at)) : valueBigInt(this.buf, at);
   }
 
   /**

@@ -59,6 +59,15 @@ export interface FieldSpec {
   readonly msg?: MessageTypeLike;
   /** The enum type of an enum field, element or map value (its names, for JSON). */
   readonly enumType?: EnumTypeLike;
+  /**
+   * Reads the field's property (its oneof's for a oneof member) of a value: generated code
+   * passes `(v) => v.name`, a property access of one name that the engine makes fast,
+   * where the runtime's `v[key]` over every field of every type is slow. Optional; ignored
+   * for a name every object inherits (`__proto__`, `constructor`, …).
+   */
+  readonly get?: (v: Record<string, any>) => unknown;
+  /** Writes the same property, as `get` reads it: `(v, x) => { v.name = x; }`. */
+  readonly set?: (v: Record<string, any>, x: any) => void;
 }
 
 /** An enum type as generated code describes it: full name and named values. */
@@ -118,6 +127,37 @@ export interface Field {
   readonly wire: WireType;
   /** Whether its records open a message (SPEC §10.1 step 1, O7). */
   readonly opensMessage: boolean;
+  /**
+   * Whether its property (or its oneof's) is also a name every object inherits
+   * (`__proto__`, `constructor`, `toString`, …): such a property is read only when the
+   * value holds it as its own, never from `Object.prototype`.
+   */
+  readonly inherited: boolean;
+  /** Reads the field's slot of a value: its property, its oneof's for a oneof member. */
+  readonly get: (v: Record<string, unknown>) => unknown;
+  /** Writes the field's slot of a value the runtime made (whose properties are its own). */
+  readonly set: (v: Record<string, unknown>, x: unknown) => void;
+}
+
+/** Whether every object inherits a property named `key` (`__proto__`, `constructor`, …). */
+export function isInheritedName(key: string): boolean {
+  return key in Object.prototype;
+}
+
+/**
+ * `v[key]` when `v` holds `key` as its own property, else `undefined`: a value built as
+ * `{}` does not hold a field named `constructor` just because every object inherits one.
+ */
+export function ownValue(v: Record<string, unknown>, key: string): unknown {
+  return Object.prototype.hasOwnProperty.call(v, key) ? v[key] : undefined;
+}
+
+/**
+ * Give `v` the own, enumerable, writable property `key`: unlike `v[key] = x`, this works
+ * for `__proto__`, which assignment would take as the object's prototype.
+ */
+export function defineOwn(v: object, key: string, x: unknown): void {
+  Object.defineProperty(v, key, { value: x, writable: true, enumerable: true, configurable: true });
 }
 
 /** The wire type of one element of `kind` (SPEC §4.4). */
@@ -160,6 +200,21 @@ export function isBigKind(kind: Kind): boolean {
 /** Resolve a spec into the runtime's field. */
 export function resolveField(s: FieldSpec): Field {
   const card = s.mapKey !== undefined ? Card.Map : s.repeated ? Card.Repeated : Card.Single;
+  const slot = s.oneof ?? s.prop ?? s.name;
+  const inherited = isInheritedName(s.prop ?? s.name) || (s.oneof !== undefined && isInheritedName(s.oneof));
+  // Accessors: the generated ones, else keyed access (own properties only for inherited names).
+  const get =
+    s.get !== undefined && !inherited
+      ? s.get
+      : inherited
+        ? (v: Record<string, unknown>) => ownValue(v, slot)
+        : (v: Record<string, unknown>) => v[slot];
+  const set =
+    s.set !== undefined && !inherited
+      ? s.set
+      : (v: Record<string, unknown>, x: unknown) => {
+          v[slot] = x;
+        };
   return {
     no: s.no,
     name: s.name,
@@ -174,6 +229,9 @@ export function resolveField(s: FieldSpec): Field {
     enumType: s.enumType,
     wire: card === Card.Single ? wireTypeOf(s.kind) : WireType.Len,
     opensMessage: s.kind === Kind.Message,
+    inherited,
+    get,
+    set,
   };
 }
 

@@ -43,23 +43,46 @@ export function firstInvalidUtf8(buf: Uint8Array, start: number, end: number): n
   return -1;
 }
 
-// The bytes are validated first (with the offset SPEC §7 asks for), so the decoder need
-// not validate again.
-const decoder = /* @__PURE__ */ new TextDecoder("utf-8", { ignoreBOM: true });
+// Strings longer than the ASCII fast path's bound: `fatal` makes the decoder refuse
+// exactly the ill-formed sequences of SPEC §7 (the WHATWG UTF-8 decoder follows Unicode
+// §3.9: no overlong forms, no surrogates, nothing above U+10FFFF, no truncated sequence);
+// `ignoreBOM` keeps a leading U+FEFF as a character (SPEC §7). The offset of a refusal
+// comes from {@link firstInvalidUtf8}.
+const decoder = /* @__PURE__ */ new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
-/** The string of well-formed UTF-8 bytes `buf[start..end]` (a BOM is kept: SPEC §7). */
-export function decodeUtf8(buf: Uint8Array, start: number, end: number): string {
-  if (end - start < 24) {
-    // Short ASCII strings are most strings; building them directly beats a TextDecoder call.
-    let s = "";
-    for (let i = start; i < end; i++) {
-      const b = buf[i]!;
-      if (b >= 0x80) return decoder.decode(buf.subarray(start, end));
-      s += String.fromCharCode(b);
+/** The longest string the ASCII fast path builds by hand; longer ones go to `TextDecoder`. */
+const ASCII_MAX = 32;
+
+/**
+ * One reusable array of char codes per length up to {@link ASCII_MAX}: `String.fromCharCode`
+ * applied to it builds a short string faster than a `TextDecoder` call or concatenation.
+ */
+const codes: number[][] = Array.from({ length: ASCII_MAX + 1 }, (_, n) => new Array<number>(n).fill(0));
+
+/**
+ * The string of the bytes `buf[start..end]` if they are well-formed UTF-8 (SPEC §7; a BOM
+ * is kept), else the offset of the first byte of the first ill-formed sequence.
+ */
+export function decodeUtf8(buf: Uint8Array, start: number, end: number): string | number {
+  const n = end - start;
+  if (n <= ASCII_MAX) {
+    // Short ASCII strings are most strings: every byte below 0x80 is well-formed.
+    const a = codes[n]!;
+    let i = 0;
+    for (; i < n; i++) {
+      const b = buf[start + i]!;
+      if (b >= 0x80) break;
+      a[i] = b;
     }
-    return s;
+    if (i === n) return String.fromCharCode.apply(null, a);
   }
-  return decoder.decode(buf.subarray(start, end));
+  try {
+    return decoder.decode(buf.subarray(start, end));
+  } catch {
+    const bad = firstInvalidUtf8(buf, start, end);
+    // Both follow Unicode §3.9; should they ever disagree, the validator's word stands.
+    return bad >= 0 ? bad : new TextDecoder("utf-8", { ignoreBOM: true }).decode(buf.subarray(start, end));
+  }
 }
 
 /**
@@ -67,6 +90,9 @@ export function decodeUtf8(buf: Uint8Array, start: number, end: number): string 
  * exists, and the encoder must write the code points it was given: SPEC §7).
  */
 export function utf8Length(s: string): number {
+  // Most strings are ASCII, whose UTF-8 length is their length: the regular expression
+  // engine tells so faster than a loop in JavaScript once a string is not tiny.
+  if (s.length > 16 && ASCII.test(s)) return s.length;
   let n = s.length;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
@@ -83,8 +109,28 @@ export function utf8Length(s: string): number {
   return n;
 }
 
-/** Write `s` (checked by {@link utf8Length}) as UTF-8 at `pos`; returns the new position. */
-export function writeUtf8(buf: Uint8Array, pos: number, s: string): number {
+/** A string of UTF-16 units below 0x80 only. */
+const ASCII = /^[\0-\x7f]*$/;
+
+/** Strings longer than this are written by `TextEncoder.encodeInto`, shorter ones by hand. */
+const ENCODE_INTO_MIN = 64;
+const encoder = /* @__PURE__ */ new TextEncoder();
+
+/**
+ * Write `s` (checked by {@link utf8Length}, whose result is `n`) as UTF-8 at `pos`;
+ * returns the new position. The caller has sized `buf`.
+ */
+export function writeUtf8(buf: Uint8Array, pos: number, s: string, n: number): number {
+  if (s.length > ENCODE_INTO_MIN) {
+    // Well-formed (no lone surrogate, checked by utf8Length): encodeInto writes exactly n bytes.
+    encoder.encodeInto(s, buf.subarray(pos, pos + n));
+    return pos + n;
+  }
+  if (n === s.length) {
+    // ASCII: one byte per unit (any other unit takes more than one byte).
+    for (let i = 0; i < n; i++) buf[pos + i] = s.charCodeAt(i);
+    return pos + n;
+  }
   for (let i = 0; i < s.length; i++) {
     let c = s.charCodeAt(i);
     if (c < 0x80) buf[pos++] = c;

@@ -16,6 +16,43 @@ const OFFSET_BIG: readonly bigint[] = [
   72340172838076920n,
 ];
 
+/**
+ * `BigInt(i)` for `i` below 504 (tiers 0 and 1): bigints are immutable, so one shared
+ * value per small integer spares an allocation and a slow `BigInt(number)` per element.
+ */
+const SMALL_BIG: readonly bigint[] = Array.from({ length: 504 }, (_, i) => BigInt(i));
+
+/** unzigzag(`i`) as a `bigint` for `i` below 504. */
+const SMALL_ZIGZAG_BIG: readonly bigint[] = Array.from({ length: 504 }, (_, i) =>
+  BigInt(i % 2 === 0 ? i / 2 : -(i + 1) / 2),
+);
+
+/** Eight bytes to build bigints from two 32-bit halves: faster than `BigInt(number)`. */
+const scratch = /* @__PURE__ */ new DataView(new ArrayBuffer(8));
+
+/** `BigInt(x)` for a non-negative safe integer `x`, without `BigInt`'s slow number path. */
+export function bigFromNumber(x: number): bigint {
+  if (x < 504) return SMALL_BIG[x]!;
+  scratch.setUint32(0, Math.floor(x / 4294967296));
+  scratch.setUint32(4, x >>> 0);
+  return scratch.getBigUint64(0);
+}
+
+/** `BigInt(x)` for a safe integer `x` of either sign. */
+export function bigFromSigned(x: number): bigint {
+  if (x >= 0) return bigFromNumber(x);
+  const hi = Math.floor(x / 4294967296); // negative: x = hi · 2^32 + lo, 0 <= lo < 2^32
+  scratch.setInt32(0, hi);
+  scratch.setUint32(4, x - hi * 4294967296);
+  return scratch.getBigInt64(0);
+}
+
+/** unzigzag(`u`) as a `bigint` for a non-negative safe integer `u` (SPEC §1). */
+export function unzigzagToBig(u: number): bigint {
+  if (u < 504) return SMALL_ZIGZAG_BIG[u]!;
+  return u % 2 === 0 ? bigFromNumber(u / 2) : bigFromSigned(-(u + 1) / 2);
+}
+
 /** The largest `u64`. */
 export const U64_MAX = 0xffff_ffff_ffff_ffffn;
 
@@ -53,6 +90,18 @@ export function writeNumber(buf: Uint8Array, pos: number, x: number): number {
   if (x < 248) {
     buf[pos] = x;
     return pos + 1;
+  }
+  if (x < 504) {
+    buf[pos] = 0xf8;
+    buf[pos + 1] = x - 248;
+    return pos + 2;
+  }
+  if (x < 66040) {
+    const p = x - 504;
+    buf[pos] = 0xf9;
+    buf[pos + 1] = p >>> 8;
+    buf[pos + 2] = p & 0xff;
+    return pos + 3;
   }
   const t = sizeNumber(x) - 1;
   buf[pos] = 0xf7 + t;
@@ -107,9 +156,9 @@ export function tier8Overflows(buf: Uint8Array, at: number): boolean {
 /** The bigint value of the bijou64 whose tag is at `at`; its bytes are present and valid. */
 export function valueBigInt(buf: Uint8Array, at: number): bigint {
   const tag = buf[at]!;
-  if (tag < 0xf8) return BigInt(tag);
+  if (tag < 0xf8) return SMALL_BIG[tag]!;
   const t = tag - 0xf7;
-  if (t <= 6) return BigInt(valueNumber(buf, at));
+  if (t <= 6) return bigFromNumber(valueNumber(buf, at));
   let p = 0n;
   for (let i = 1; i <= t; i++) p = (p << 8n) | BigInt(buf[at + i]!);
   return p + OFFSET_BIG[t]!;

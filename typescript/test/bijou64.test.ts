@@ -88,3 +88,17 @@ test("zigzag maps 0, -1, 1, -2, 2 to 0, 1, 2, 3, 4", () => {
   assert.equal(bijou64.zigzag32(-2147483648), 4294967295);
   assert.equal(bijou64.zigzag64(-9223372036854775808n), bijou64.U64_MAX);
 });
+
+test("bigint conversions of safe integers agree with BigInt() at every edge", () => {
+  const edges: number[] = [];
+  for (const e of [0, 247, 248, 503, 504, 2 ** 31, 2 ** 32, 2 ** 47, 2 ** 48, 2 ** 52, 2 ** 53 - 1]) {
+    for (const d of [-2, -1, 0, 1, 2]) if (e + d >= 0 && e + d <= Number.MAX_SAFE_INTEGER) edges.push(e + d);
+  }
+  for (let x = 1; x < 2 ** 53; x = x * 3 + 1) edges.push(x);
+  for (const x of edges) {
+    assert.equal(bijou64.bigFromNumber(x), BigInt(x), `${x}`);
+    assert.equal(bijou64.bigFromSigned(x), BigInt(x), `${x}`);
+    assert.equal(bijou64.bigFromSigned(-x), BigInt(-x), `-${x}`);
+    assert.equal(bijou64.unzigzagToBig(x), bijou64.unzigzag64(BigInt(x)), `zigzag ${x}`);
+  }
+});

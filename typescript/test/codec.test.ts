@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { DecodeError, EncodeError } from "../src/index.js";
+import { DecodeError, EncodeError, Kind, MessageType, Presence } from "../src/index.js";
 import { Keyed, Node, Order, Person, Reading, hex, show } from "./schema.js";
 
 function refusal(f: () => unknown): string {
@@ -152,4 +152,41 @@ test("errors display as the Rust runtime's do (SPEC §11.4)", () => {
 
 test("a declared length past the input is refused before anything is allocated", () => {
   assert.equal(refusal(() => Person.decode(hex("02 FB FE FE FE 07 41"))), "truncated at 1, path Person.name");
+});
+
+test("every integer kind accepts exactly its range, singular and repeated", () => {
+  const kinds: [Kind, unknown[], unknown[]][] = [
+    [Kind.Int32, [0, 1, -1, 123, -124, 124, -125, 2 ** 31 - 1, -(2 ** 31)], [2 ** 31, -(2 ** 31) - 1, 1.5, NaN, Infinity, "1", 1n]],
+    [Kind.Sint32, [0, -1, 2 ** 31 - 1, -(2 ** 31)], [2 ** 31, -(2 ** 31) - 1, 0.5]],
+    [Kind.Enum, [0, -1, 2 ** 31 - 1, -(2 ** 31)], [2 ** 31, 0.5]],
+    [Kind.Uint32, [0, 247, 248, 2 ** 32 - 1], [-1, 2 ** 32, 0.5, NaN, 1n]],
+    [Kind.Fixed32, [0, 2 ** 32 - 1], [-1, 2 ** 32, 0.5, 1n]],
+    [Kind.Sfixed32, [0, -1, 2 ** 31 - 1, -(2 ** 31)], [2 ** 31, -(2 ** 31) - 1, 0.5]],
+    [Kind.Int64, [0n, -1n, 2n ** 63n - 1n, -(2n ** 63n), 2n ** 47n, -(2n ** 47n)], [2n ** 63n, -(2n ** 63n) - 1n, 1]],
+    [Kind.Sint64, [0n, -1n, 2n ** 63n - 1n, -(2n ** 63n)], [2n ** 63n, -(2n ** 63n) - 1n, 1]],
+    [Kind.Uint64, [0n, 247n, 2n ** 64n - 1n, 2n ** 47n], [-1n, 2n ** 64n, 1]],
+    [Kind.Fixed64, [0n, 2n ** 64n - 1n], [-1n, 2n ** 64n, 1]],
+    [Kind.Sfixed64, [0n, -1n, 2n ** 63n - 1n, -(2n ** 63n)], [2n ** 63n, -(2n ** 63n) - 1n, 1]],
+  ];
+  for (const [kind, good, bad] of kinds) {
+    const One = new MessageType<{ v: unknown }>("t.One", () => [{ no: 1, name: "v", kind, presence: Presence.Explicit }]);
+    const Many = new MessageType<{ v: unknown[] }>("t.Many", () => [{ no: 1, name: "v", kind, repeated: true }]);
+    for (const x of good) {
+      assert.deepEqual(One.decode(One.encode({ v: x })).v, x, `${kind} ${String(x)}`);
+      assert.deepEqual(Many.decode(Many.encode({ v: [...good, x] })).v, [...good, x], `${kind} [${String(x)}]`);
+    }
+    if (typeof good[0] === "number") {
+      // −0 is an integer to Number.isInteger and to the fast checks alike: written as 0.
+      assert.deepEqual(One.encode({ v: -0 }), One.encode({ v: 0 }), `${kind} -0`);
+      assert.deepEqual(Many.encode({ v: [-0] }), Many.encode({ v: [0] }), `${kind} [-0]`);
+    }
+    for (const x of bad) {
+      assert.throws(() => One.encode({ v: x }), EncodeError, `${kind} ${String(x)}`);
+      assert.throws(
+        () => Many.encode({ v: [...good, x] }),
+        (e: unknown) => e instanceof EncodeError && e.path === `Many.v[${good.length}]`,
+        `${kind} [${String(x)}]`,
+      );
+    }
+  }
 });

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { compareCodePoints, firstInvalidUtf8 } from "../src/index.js";
-import { hex } from "./schema.js";
+import { DecodeError, EncodeError, compareCodePoints, firstInvalidUtf8 } from "../src/index.js";
+import { Customer, hex } from "./schema.js";
 
 test("the ill-formed sequences SPEC §7 names are refused at their first byte", () => {
   const cases: [string, number][] = [
@@ -56,4 +56,55 @@ test("strings compare by code point, not by UTF-16 unit (SPEC §6.4)", () => {
   assert.ok(compareCodePoints("a", "ab") < 0);
   assert.equal(compareCodePoints("x", "x"), 0);
   assert.ok(compareCodePoints("\u{10000}", "\u{FFFF}") > 0);
+});
+
+test("the decoder refuses ill-formed strings at the validator's offset, short or long", () => {
+  // Short strings take the ASCII fast path, those past 32 bytes a fatal TextDecoder: both
+  // must accept and refuse the same strings, at the same offset.
+  const bad = ["C0 AF", "ED A0 80", "ED BF BF", "F4 90 80 80", "E2 82", "80", "E0 80 80", "F0 80 80 80", "C1 BF", "F5 80 80 80", "FF", "C2"];
+  const good = ["68 C3 A9", "EF BB BF", "00", "7F", "F0 9F 98 80", "F4 8F BF BF", "ED 9F BF", "EE 80 80"];
+  const plain = new TextDecoder("utf-8", { ignoreBOM: true });
+  for (const pad of [0, 5, 31, 40, 200]) {
+    for (const tail of [0, 3]) {
+      for (const [list, ok] of [
+        [bad, false],
+        [good, true],
+      ] as const) {
+        for (const seq of list) {
+          const body = Uint8Array.from([...new Array<number>(pad).fill(0x61), ...hex(seq), ...new Array<number>(tail).fill(0x62)]);
+          const input = Uint8Array.from([0x02, body.length, ...body]);
+          const what = `${pad} + ${seq} + ${tail}`;
+          if (ok) {
+            assert.equal(Customer.decode(input).name, plain.decode(body), what);
+          } else {
+            assert.throws(
+              () => Customer.decode(input),
+              (e: unknown) =>
+                e instanceof DecodeError && e.code === "invalid-utf8" && e.offset === 2 + firstInvalidUtf8(body, 0, body.length),
+              what,
+            );
+          }
+        }
+      }
+    }
+  }
+});
+
+test("the encoder writes every string as TextEncoder does and refuses lone surrogates, short or long", () => {
+  const te = new TextEncoder();
+  const parts = ["a", "é", "€", "\u{1F600}", "\uFEFF", "\u007F", "\u0080", "\u07FF", "\u0800", "\uFFFF", "\u{10FFFF}"];
+  for (const pad of [0, 10, 16, 17, 24, 25, 60]) {
+    for (const part of parts) {
+      for (const s of ["x".repeat(pad) + part, part + "y".repeat(pad), "z".repeat(pad)]) {
+        if (s === "") continue; // the default: no record
+        const body = te.encode(s);
+        assert.deepEqual(Customer.encode({ name: s }), Uint8Array.from([0x02, body.length, ...body]), s);
+      }
+    }
+    for (const lone of ["\uD800", "\uDBFF", "\uDC00", "\uDFFF", "\uDC00\uD800"]) {
+      for (const s of ["x".repeat(pad) + lone, lone + "y".repeat(pad), "a".repeat(pad) + lone + "b".repeat(pad)]) {
+        assert.throws(() => Customer.encode({ name: s }), (e: unknown) => e instanceof EncodeError && e.code === "invalid-utf8", JSON.stringify(s));
+      }
+    }
+  }
 });

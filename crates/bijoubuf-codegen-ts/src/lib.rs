@@ -272,6 +272,27 @@ fn prop_key(name: &str) -> String {
     }
 }
 
+/// A property name as the key of an object literal: as [`prop_key`], except `__proto__`,
+/// which a literal would take as the object's prototype (`{ "__proto__": x }` creates no
+/// property), so it is written computed, `["__proto__"]`, which creates an own property.
+fn literal_key(name: &str) -> String {
+    if name == "__proto__" {
+        format!("[{name:?}]")
+    } else {
+        prop_key(name)
+    }
+}
+
+/// `.name` for an identifier, `["name"]` otherwise: the access to a property of a value.
+fn member_access(name: &str) -> String {
+    let key = prop_key(name);
+    if key.starts_with('"') {
+        format!("[{key}]")
+    } else {
+        format!(".{key}")
+    }
+}
+
 struct Emitter<'a> {
     package: &'a str,
     names: &'a HashMap<String, TypeName>,
@@ -344,7 +365,7 @@ impl Emitter<'_> {
         self.doc_with(&e.comments, "", Some(&what));
         let _ = writeln!(self.body, "export const {name} = {{");
         for v in &e.values {
-            let _ = writeln!(self.body, "  {}: {},", prop_key(&v.name), v.number);
+            let _ = writeln!(self.body, "  {}: {},", literal_key(&v.name), v.number);
         }
         let _ = writeln!(self.body, "}} as const;");
         let _ = writeln!(
@@ -418,12 +439,17 @@ impl Emitter<'_> {
             if let Some(i) = real_oneof(m, f) {
                 if !oneofs_done[i] {
                     oneofs_done[i] = true;
-                    let name = prop_key(&m.oneofs[i].name.to_lower_camel_case());
+                    let name = literal_key(&m.oneofs[i].name.to_lower_camel_case());
                     let _ = writeln!(self.body, "  {name}: undefined,");
                 }
                 continue;
             }
-            let _ = writeln!(self.body, "  {}: {},", prop_key(&f.json_name), initial(f));
+            let _ = writeln!(
+                self.body,
+                "  {}: {},",
+                literal_key(&f.json_name),
+                initial(f)
+            );
         }
         let _ = writeln!(self.body, "}}));\n");
     }
@@ -506,6 +532,20 @@ impl Emitter<'_> {
                 (None, Presence::Implicit) => {}
             }
         }
+        // The slot the field's value lives in: its property, or its oneof's. Accessors with
+        // the name written out are what makes a runtime's field loop fast (a property access
+        // of one name, where `v[key]` over all fields of all types is slow).
+        let slot = match real_oneof(m, f) {
+            Some(i) if f.cardinality == Cardinality::Single => {
+                m.oneofs[i].name.to_lower_camel_case()
+            }
+            _ => f.json_name.clone(),
+        };
+        let access = member_access(&slot);
+        let _ = write!(
+            s,
+            ", get: (v) => v{access}, set: (v, x) => {{ v{access} = x; }}"
+        );
         s.push_str(" }");
         s
     }

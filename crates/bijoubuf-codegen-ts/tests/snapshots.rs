@@ -106,9 +106,10 @@ fn presence_maps_oneofs_and_enums_have_their_typescript_forms() {
         "  byName: Map<string, Color>;",
         "  pick?:\n    | { case: \"s\"; value: string }\n    | { case: \"m\"; value: M };",
         "  kids: M[];",
-        "{ no: 2, name: \"by_name\", prop: \"byName\", mapKey: $bb.Kind.String, kind: $bb.Kind.Enum, enumType: { typeName: \"p.Color\", values: Color } }",
-        "{ no: 1, name: \"opt\", kind: $bb.Kind.Uint32, presence: $bb.Presence.Explicit }",
-        "{ no: 3, name: \"s\", kind: $bb.Kind.String, oneof: \"pick\" }",
+        "{ no: 2, name: \"by_name\", prop: \"byName\", mapKey: $bb.Kind.String, kind: $bb.Kind.Enum, enumType: { typeName: \"p.Color\", values: Color }, get: (v) => v.byName, set: (v, x) => { v.byName = x; } }",
+        "{ no: 1, name: \"opt\", kind: $bb.Kind.Uint32, presence: $bb.Presence.Explicit, get: (v) => v.opt, set: (v, x) => { v.opt = x; } }",
+        // A oneof member's accessors reach its oneof's property.
+        "{ no: 3, name: \"s\", kind: $bb.Kind.String, oneof: \"pick\", get: (v) => v.pick, set: (v, x) => { v.pick = x; } }",
     ] {
         assert!(ts.contains(part), "no `{part}` in\n{ts}");
     }
@@ -137,4 +138,22 @@ fn types_named_like_globals_are_renamed_and_other_packages_are_imported() {
             .contains("import * as $pkg_a from \"./a.js\";")
     );
     assert!(files[1].content.contains("  m?: $pkg_a.Map$;"));
+}
+
+#[test]
+fn inherited_property_names_are_own_properties_of_new_values() {
+    // `{ "__proto__": x }` in an object literal sets the prototype and creates no property;
+    // the computed key `["__proto__"]` creates an own one. `constructor` needs no care in a
+    // literal (the runtime reads such names only as own properties).
+    let ts = one(r#"syntax = "proto3"; package p;
+        message M {
+          string proto = 1 [json_name = "__proto__"];
+          string constructor = 2;
+        }
+        enum E { E_ZERO = 0; __proto__ = 1; }"#);
+    assert!(ts.contains("  \"__proto__\": string;"), "{ts}");
+    assert!(ts.contains("  [\"__proto__\"]: \"\","), "{ts}");
+    assert!(ts.contains("  constructor: \"\","), "{ts}");
+    assert!(ts.contains("  [\"__proto__\"]: 1,"), "{ts}");
+    assert!(!ts.contains("\n  \"__proto__\": \"\","), "{ts}");
 }

@@ -1,0 +1,98 @@
+// Fields whose property is a name every object inherits (`__proto__`, `constructor`,
+// `toString`): values built by the runtime hold them as own properties, encoding reads only
+// own properties, and the JSON mapping reads and writes them like any other field.
+
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { Kind, MessageType, Presence, type MessageShape } from "../src/index.js";
+import { show } from "./schema.js";
+
+interface Inner extends MessageShape {
+  x: number;
+}
+const Inner = new MessageType<Inner>("names.Inner", () => [{ no: 1, name: "x", kind: Kind.Uint32 }], () => ({
+  x: 0,
+}));
+
+interface Odd extends MessageShape {
+  __proto__?: Inner;
+  constructor: string;
+  toString: number[];
+  valueOf?: { case: "a"; value: number } | { case: "b"; value: string };
+}
+
+const specs = () => [
+  { no: 1, name: "proto", prop: "__proto__", kind: Kind.Message, msg: Inner, presence: Presence.Explicit },
+  { no: 2, name: "constructor", kind: Kind.String },
+  { no: 3, name: "to_string", prop: "toString", kind: Kind.Uint32, repeated: true },
+  { no: 4, name: "a", kind: Kind.Uint32, oneof: "valueOf" },
+  { no: 5, name: "b", kind: Kind.String, oneof: "valueOf" },
+];
+
+// The two ways a type builds its values: the object-literal factory generated code passes
+// (with the computed `["__proto__"]` key the generator writes), and the runtime's template.
+const WithFactory = new MessageType<Odd>("names.Odd", specs, () => ({
+  ["__proto__"]: undefined,
+  constructor: "",
+  toString: [],
+  valueOf: undefined,
+}));
+const WithTemplate = new MessageType<Odd>("names.OddT", specs);
+
+for (const [how, T] of [
+  ["factory", WithFactory],
+  ["template", WithTemplate],
+] as const) {
+  test(`${how}: new values hold every inherited-name field as an own property`, () => {
+    const v = T.create();
+    for (const k of ["__proto__", "constructor", "toString", "valueOf"]) {
+      assert.ok(Object.prototype.hasOwnProperty.call(v, k), k);
+    }
+    assert.equal(Object.getPrototypeOf(v), Object.prototype);
+    assert.equal(v.__proto__, undefined);
+    assert.equal(v.constructor, "");
+    assert.deepEqual(v.toString, []);
+    // An empty value writes nothing: no inherited function or prototype was taken as a field.
+    assert.equal(show(T.encode(v)), "");
+  });
+
+  test(`${how}: decode and encode keep a field named __proto__ as data`, () => {
+    const v = T.create();
+    v.constructor = "c";
+    v.__proto__ = Inner.create({ x: 7 });
+    v.toString = [1, 2];
+    v.valueOf = { case: "b", value: "z" };
+    const bytes = T.encode(v);
+    assert.equal(show(bytes), "02 02 00 07 02 01 63 02 02 01 02 06 01 7A");
+    const back = T.decode(bytes);
+    assert.equal(Object.getPrototypeOf(back), Object.prototype);
+    assert.ok(Object.prototype.hasOwnProperty.call(back, "__proto__"));
+    assert.equal(back.__proto__?.x, 7);
+    assert.equal(back.constructor, "c");
+    assert.deepEqual(back.toString, [1, 2]);
+    assert.deepEqual(back.valueOf, { case: "b", value: "z" });
+    assert.equal(show(T.encode(back)), show(bytes));
+  });
+
+  test(`${how}: proto3 JSON reads and writes "__proto__" and "constructor" as fields`, () => {
+    const text = '{"__proto__":{"x":7},"constructor":"c","toString":[1,2],"a":3}';
+    for (const input of [text, JSON.parse(text) as unknown]) {
+      const v = T.fromJson(input);
+      assert.equal(Object.getPrototypeOf(v), Object.prototype);
+      assert.ok(Object.prototype.hasOwnProperty.call(v, "__proto__"));
+      assert.equal(v.__proto__?.x, 7);
+      assert.equal(v.constructor, "c");
+      assert.deepEqual(v.valueOf, { case: "a", value: 3 });
+      assert.equal(T.toJson(v), text);
+    }
+  });
+}
+
+test("a plain object without the fields encodes none of the inherited ones", () => {
+  // `{}` inherits `constructor`, `toString`, `valueOf` and `__proto__` from Object.prototype;
+  // none of them is a field value.
+  const plain = {} as Odd;
+  assert.equal(show(WithFactory.encode(plain)), "");
+  assert.equal(WithFactory.toJson(plain), "{}");
+});
