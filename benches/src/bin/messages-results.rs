@@ -145,7 +145,7 @@ fn render(m: &Medians, notes: &Path, run_info: &Path) -> Result<String, std::fmt
         s,
         "## Ratios (peer time ÷ bijoubuf time; above 1 = bijoubuf faster)\n"
     )?;
-    let pairs: [(&str, &str, &str); 9] = [
+    let pairs: [(&str, &str, &str); 12] = [
         ("encode: prost ÷ bijoubuf", "prost-encode", "bijou-encode"),
         (
             "strict decode: prost decode ÷ bijoubuf",
