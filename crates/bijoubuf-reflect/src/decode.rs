@@ -8,7 +8,7 @@
 //! wire types, oneofs, depth, defaults, map order, required fields) is still this
 //! module's own, over the descriptor instead of a struct.
 
-use bijoubuf::__private::{Codec, MAX_FIELD_NUMBER, Reader, WireType, element_reader};
+use bijoubuf::__private::{MAX_FIELD_NUMBER, ReadCodec, Reader, WireType, element_reader};
 use bijoubuf::{
     DecodeError, DecodeOptions, ErrorKind, PathSegment, UnknownField, UnknownFieldPolicy,
     UnknownValue,
@@ -120,7 +120,7 @@ impl<'a> Decoder<'a> {
 
     /// One element of codec `C` (SPEC §3, §7).
     #[inline]
-    fn read<C: Codec>(&self, pos: &mut usize, end: usize) -> Result<C::Value, DecodeError> {
+    fn read<C: ReadCodec<'a>>(&self, pos: &mut usize, end: usize) -> Result<C::Value, DecodeError> {
         self.with_reader(pos, end, C::read)
     }
 

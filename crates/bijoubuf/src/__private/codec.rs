@@ -11,7 +11,7 @@ use core::marker::PhantomData;
 use super::reader::{Reader, WireType};
 use super::varint::varint_len;
 use super::writer::{Sizer, Table, Writer};
-use crate::Message;
+use super::message::{Decode, Encode};
 use crate::error::{DecodeError, ErrorKind, PathSegment};
 
 /// Canonical NaN bits (SPEC §3.5).
@@ -19,7 +19,7 @@ pub const NAN_F32: u32 = 0x7FC0_0000;
 /// Canonical NaN bits (SPEC §3.5).
 pub const NAN_F64: u64 = 0x7FF8_0000_0000_0000;
 
-/// How one schema type is read, sized and written as an element.
+/// How one schema type is sized and written as an element; [`ReadCodec`] reads it.
 pub trait Codec {
     /// The Rust type generated code stores.
     type Value;
@@ -31,29 +31,37 @@ pub trait Codec {
     /// depth limit is checked at its key (SPEC §9.3, §10.1).
     const OPENS_MESSAGE: bool = false;
 
-    /// Read one element at the reader's position.
-    fn read(r: &mut Reader<'_>) -> Result<Self::Value, DecodeError>;
     /// The element's encoded length (a LEN element includes its length prefix).
     fn size<'v, T: Table>(v: &'v Self::Value, s: &mut Sizer<'v, T>) -> usize;
     /// Write the element.
     fn write<'v>(v: &'v Self::Value, w: &mut Writer<'_, 'v>);
     /// True when the value is the implicit-presence default (SPEC §5.1).
     fn is_default(v: &Self::Value) -> bool;
-    /// Read the elements of a repeated field's run up to the reader's bound (the run's
-    /// end), appending to `out`; on error, `out.len()` is the failing element's index.
-    #[inline]
-    fn read_run(r: &mut Reader<'_>, out: &mut Vec<Self::Value>) -> Result<(), DecodeError> {
-        while !r.at_end() {
-            out.push(Self::read(r)?);
-        }
-        Ok(())
-    }
     /// Write the elements of a repeated field's run, one after another.
     #[inline]
     fn write_run<'v>(vs: &'v [Self::Value], w: &mut Writer<'_, 'v>) {
         for v in vs {
             Self::write(v, w);
         }
+    }
+}
+
+/// How one schema type is read as an element from input that lives for `'a`.
+///
+/// Owned codecs read from any input ([`Str`] copies into a `String`); the borrowed
+/// codecs ([`StrRef`], [`BytesRef`]) and messages of borrowed types read only from
+/// input that outlives the value, which is what the lifetime says.
+pub trait ReadCodec<'a>: Codec {
+    /// Read one element at the reader's position.
+    fn read(r: &mut Reader<'a>) -> Result<Self::Value, DecodeError>;
+    /// Read the elements of a repeated field's run up to the reader's bound (the run's
+    /// end), appending to `out`; on error, `out.len()` is the failing element's index.
+    #[inline]
+    fn read_run(r: &mut Reader<'a>, out: &mut Vec<Self::Value>) -> Result<(), DecodeError> {
+        while !r.at_end() {
+            out.push(Self::read(r)?);
+        }
+        Ok(())
     }
 }
 
@@ -116,20 +124,22 @@ macro_rules! varint_codec {
      |$at:ident, $raw:ident| $read:expr, |$v:ident| $enc:expr) => {
         $(#[$doc])*
         pub struct $name;
-        impl Codec for $name {
-            type Value = $ty;
-            const WIRE: WireType = WireType::Varint;
-            const FIXED: Option<usize> = None;
+        impl<'a> ReadCodec<'a> for $name {
             #[inline]
-            fn read(r: &mut Reader<'_>) -> Result<$ty, DecodeError> {
+            fn read(r: &mut Reader<'a>) -> Result<$ty, DecodeError> {
                 let $at = r.position();
                 let $raw = r.varint()?;
                 $read
             }
             #[inline]
-            fn read_run(r: &mut Reader<'_>, out: &mut Vec<$ty>) -> Result<(), DecodeError> {
+            fn read_run(r: &mut Reader<'a>, out: &mut Vec<$ty>) -> Result<(), DecodeError> {
                 r.varint_run(out, |$raw, $at| $read)
             }
+        }
+        impl Codec for $name {
+            type Value = $ty;
+            const WIRE: WireType = WireType::Varint;
+            const FIXED: Option<usize> = None;
             #[inline]
             fn size<'v, T: Table>($v: &'v $ty, _s: &mut Sizer<'v, T>) -> usize {
                 varint_len($enc)
@@ -216,12 +226,9 @@ macro_rules! fixed_codec {
                 true
             }
         }
-        impl Codec for $name {
-            type Value = $ty;
-            const WIRE: WireType = WireType::$wire;
-            const FIXED: Option<usize> = Some($n);
+        impl<'a> ReadCodec<'a> for $name {
             #[inline]
-            fn read(r: &mut Reader<'_>) -> Result<$ty, DecodeError> {
+            fn read(r: &mut Reader<'a>) -> Result<$ty, DecodeError> {
                 let at = r.position();
                 let b = r.fixed::<$n>()?;
                 if !Self::valid(&b) {
@@ -233,7 +240,7 @@ macro_rules! fixed_codec {
             /// width (checked when it was opened, SPEC §6.2), and every word but a
             /// non-canonical NaN is a value.
             #[inline]
-            fn read_run(r: &mut Reader<'_>, out: &mut Vec<$ty>) -> Result<(), DecodeError> {
+            fn read_run(r: &mut Reader<'a>, out: &mut Vec<$ty>) -> Result<(), DecodeError> {
                 let (start, run) = r.rest_of_run();
                 let (words, tail) = run.as_chunks::<$n>();
                 let bad = words.iter().position(|w| !Self::valid(w));
@@ -249,6 +256,11 @@ macro_rules! fixed_codec {
                 }
                 Ok(())
             }
+        }
+        impl Codec for $name {
+            type Value = $ty;
+            const WIRE: WireType = WireType::$wire;
+            const FIXED: Option<usize> = Some($n);
             #[inline]
             fn size<'v, T: Table>(_v: &'v $ty, _s: &mut Sizer<'v, T>) -> usize {
                 $n
@@ -348,16 +360,16 @@ fn ascii_str(bytes: &[u8]) -> Option<&str> {
 
 /// `string`: bijou64 length + UTF-8 bytes, never normalized (SPEC §7).
 pub struct Str;
+impl<'a> ReadCodec<'a> for Str {
+    #[inline(always)]
+    fn read(r: &mut Reader<'a>) -> Result<String, DecodeError> {
+        StrRef::read(r).map(String::from)
+    }
+}
 impl Codec for Str {
     type Value = String;
     const WIRE: WireType = WireType::Len;
     const FIXED: Option<usize> = None;
-    #[inline(always)]
-    fn read(r: &mut Reader<'_>) -> Result<String, DecodeError> {
-        let bytes = r.len_bytes()?;
-        let start = r.position() - bytes.len();
-        utf8(bytes, start).map(String::from)
-    }
     #[inline]
     fn size<'v, T: Table>(v: &'v String, _s: &mut Sizer<'v, T>) -> usize {
         varint_len(v.len() as u64) + v.len()
@@ -374,14 +386,16 @@ impl Codec for Str {
 
 /// `bytes`: bijou64 length + bytes (SPEC §7).
 pub struct Bytes;
+impl<'a> ReadCodec<'a> for Bytes {
+    #[inline]
+    fn read(r: &mut Reader<'a>) -> Result<Vec<u8>, DecodeError> {
+        r.len_bytes().map(<[u8]>::to_vec)
+    }
+}
 impl Codec for Bytes {
     type Value = Vec<u8>;
     const WIRE: WireType = WireType::Len;
     const FIXED: Option<usize> = None;
-    #[inline]
-    fn read(r: &mut Reader<'_>) -> Result<Vec<u8>, DecodeError> {
-        r.len_bytes().map(<[u8]>::to_vec)
-    }
     #[inline]
     fn size<'v, T: Table>(v: &'v Vec<u8>, _s: &mut Sizer<'v, T>) -> usize {
         varint_len(v.len() as u64) + v.len()
@@ -396,18 +410,76 @@ impl Codec for Bytes {
     }
 }
 
+/// `string` borrowed from the input (borrowed message types): the same bytes and
+/// checks as [`Str`], without the copy.
+pub struct StrRef<'a>(PhantomData<&'a str>);
+impl<'a> ReadCodec<'a> for StrRef<'a> {
+    #[inline(always)]
+    fn read(r: &mut Reader<'a>) -> Result<&'a str, DecodeError> {
+        let bytes = r.len_bytes()?;
+        let start = r.position() - bytes.len();
+        utf8(bytes, start)
+    }
+}
+impl<'a> Codec for StrRef<'a> {
+    type Value = &'a str;
+    const WIRE: WireType = WireType::Len;
+    const FIXED: Option<usize> = None;
+    #[inline]
+    fn size<'v, T: Table>(v: &'v &'a str, _s: &mut Sizer<'v, T>) -> usize {
+        varint_len(v.len() as u64) + v.len()
+    }
+    #[inline(always)]
+    fn write<'v>(v: &'v &'a str, w: &mut Writer<'_, 'v>) {
+        w.len_bytes(v.as_bytes());
+    }
+    #[inline]
+    fn is_default(v: &&'a str) -> bool {
+        v.is_empty()
+    }
+}
+
+/// `bytes` borrowed from the input (borrowed message types): the same bytes and checks
+/// as [`Bytes`], without the copy.
+pub struct BytesRef<'a>(PhantomData<&'a [u8]>);
+impl<'a> ReadCodec<'a> for BytesRef<'a> {
+    #[inline(always)]
+    fn read(r: &mut Reader<'a>) -> Result<&'a [u8], DecodeError> {
+        r.len_bytes()
+    }
+}
+impl<'a> Codec for BytesRef<'a> {
+    type Value = &'a [u8];
+    const WIRE: WireType = WireType::Len;
+    const FIXED: Option<usize> = None;
+    #[inline]
+    fn size<'v, T: Table>(v: &'v &'a [u8], _s: &mut Sizer<'v, T>) -> usize {
+        varint_len(v.len() as u64) + v.len()
+    }
+    #[inline(always)]
+    fn write<'v>(v: &'v &'a [u8], w: &mut Writer<'_, 'v>) {
+        w.len_bytes(v);
+    }
+    #[inline]
+    fn is_default(v: &&'a [u8]) -> bool {
+        v.is_empty()
+    }
+}
+
 /// A nested message of type `M`: bijou64 length + content (SPEC §9.1). Its size is
 /// computed once, in the size pass, and read back by the write pass.
 pub struct Msg<M>(PhantomData<M>);
-impl<M: Message> Codec for Msg<M> {
+impl<'a, M: Encode + Decode<'a>> ReadCodec<'a> for Msg<M> {
+    #[inline]
+    fn read(r: &mut Reader<'a>) -> Result<M, DecodeError> {
+        r.nested::<M>()
+    }
+}
+impl<M: Encode> Codec for Msg<M> {
     type Value = M;
     const WIRE: WireType = WireType::Len;
     const FIXED: Option<usize> = None;
     const OPENS_MESSAGE: bool = true;
-    #[inline]
-    fn read(r: &mut Reader<'_>) -> Result<M, DecodeError> {
-        r.nested::<M>()
-    }
     #[inline]
     fn size<'v, T: Table>(v: &'v M, s: &mut Sizer<'v, T>) -> usize {
         let n = s.nested(v);
@@ -425,15 +497,17 @@ impl<M: Message> Codec for Msg<M> {
 
 /// A boxed nested message (recursive types): the same bytes as [`Msg`].
 pub struct BoxMsg<M>(PhantomData<M>);
-impl<M: Message> Codec for BoxMsg<M> {
+impl<'a, M: Encode + Decode<'a>> ReadCodec<'a> for BoxMsg<M> {
+    #[inline]
+    fn read(r: &mut Reader<'a>) -> Result<alloc::boxed::Box<M>, DecodeError> {
+        r.nested::<M>().map(alloc::boxed::Box::new)
+    }
+}
+impl<M: Encode> Codec for BoxMsg<M> {
     type Value = alloc::boxed::Box<M>;
     const WIRE: WireType = WireType::Len;
     const FIXED: Option<usize> = None;
     const OPENS_MESSAGE: bool = true;
-    #[inline]
-    fn read(r: &mut Reader<'_>) -> Result<alloc::boxed::Box<M>, DecodeError> {
-        r.nested::<M>().map(alloc::boxed::Box::new)
-    }
     #[inline]
     fn size<'v, T: Table>(v: &'v alloc::boxed::Box<M>, s: &mut Sizer<'v, T>) -> usize {
         Msg::<M>::size(v, s)
@@ -470,6 +544,12 @@ map_key!(Fixed32, |v| PathSegment::UintKey(*v as u64));
 map_key!(Fixed64, |v| PathSegment::UintKey(*v));
 map_key!(Bool, |v| PathSegment::BoolKey(*v));
 map_key!(Str, |v| PathSegment::StrKey(v.clone()));
+impl MapKey for StrRef<'_> {
+    #[cold]
+    fn segment(v: &Self::Value) -> PathSegment {
+        PathSegment::StrKey(String::from(*v))
+    }
+}
 
 #[cfg(test)]
 mod tests {

@@ -11,8 +11,8 @@
 use alloc::collections::BTreeMap;
 use alloc::vec::Vec;
 
-use super::codec::{Codec, MapKey};
-use crate::Message;
+use super::codec::{Codec, MapKey, ReadCodec};
+use super::message::Decode;
 use crate::error::{DecodeError, ErrorKind, PathSegment};
 use crate::options::{DecodeOptions, UnknownFieldPolicy};
 use crate::unknown::{UnknownField, UnknownFields, UnknownValue};
@@ -61,7 +61,7 @@ pub struct Reader<'a> {
     /// The caller asked to preserve unknown fields.
     preserve: bool,
     /// Unknown records of the current message are kept: `preserve`, and the message type
-    /// has somewhere to keep them ([`Message::KEEPS_UNKNOWN_FIELDS`]).
+    /// has somewhere to keep them ([`Message::KEEPS_UNKNOWN_FIELDS`](crate::Message::KEEPS_UNKNOWN_FIELDS)).
     keep: bool,
     unknown: UnknownFields,
     unknown_count: usize,
@@ -457,7 +457,7 @@ impl<'a> Reader<'a> {
     /// below have checked the depth limit at the record's key (SPEC §9.3) before calling
     /// this (through [`Msg`](super::Msg)).
     #[inline]
-    pub fn nested<M: Message>(&mut self) -> Result<M, DecodeError> {
+    pub fn nested<M: Decode<'a>>(&mut self) -> Result<M, DecodeError> {
         let len = self.length()?;
         // The record was handed out, so there is no lookahead to save; the child's
         // `finish` leaves none either.
@@ -507,7 +507,7 @@ impl<'a> Reader<'a> {
 
     /// The top-level message: `M::__decode` over the whole range, path rooted at
     /// `M::NAME`.
-    pub(crate) fn top<M: Message>(&mut self) -> Result<M, DecodeError> {
+    pub(crate) fn top<M: Decode<'a>>(&mut self) -> Result<M, DecodeError> {
         self.keep = self.preserve && M::KEEPS_UNKNOWN_FIELDS;
         let mut m = M::__decode(self);
         if m.is_ok() && !self.all_read() {
@@ -546,7 +546,7 @@ impl<'a> Reader<'a> {
     /// An implicit-presence singular field (SPEC §5.1): absent means the default, and a
     /// record holding the default is `default-value-present` at its key.
     #[inline(always)]
-    pub fn implicit<C: Codec>(
+    pub fn implicit<C: ReadCodec<'a>>(
         &mut self,
         number: u32,
         name: &'static str,
@@ -569,7 +569,7 @@ impl<'a> Reader<'a> {
     /// An explicit-presence singular field (SPEC §5.2): proto3 `optional`, proto2
     /// `optional`/`required`, message-typed fields (with `Msg<M>`).
     #[inline(always)]
-    pub fn optional<C: Codec>(
+    pub fn optional<C: ReadCodec<'a>>(
         &mut self,
         number: u32,
         name: &'static str,
@@ -587,7 +587,7 @@ impl<'a> Reader<'a> {
     /// oneof was present; if so this record is `oneof-conflict` at its key, checked before
     /// its value is read.
     #[inline(always)]
-    pub fn oneof<C: Codec>(
+    pub fn oneof<C: ReadCodec<'a>>(
         &mut self,
         number: u32,
         name: &'static str,
@@ -653,7 +653,7 @@ impl<'a> Reader<'a> {
     /// A repeated field of any element kind: one LEN record of key-less elements
     /// (SPEC §6.1, §6.2).
     #[inline]
-    pub fn repeated<C: Codec>(
+    pub fn repeated<C: ReadCodec<'a>>(
         &mut self,
         number: u32,
         name: &'static str,
@@ -695,7 +695,7 @@ impl<'a> Reader<'a> {
     /// (the counted number), the vector growing toward it as checked elements arrive
     /// (see [`first_capacity`]). On error, `out.len()` is the failing element's index.
     #[inline(always)]
-    fn len_run<C: Codec>(
+    fn len_run<C: ReadCodec<'a>>(
         &mut self,
         out: &mut Vec<C::Value>,
         count: usize,
@@ -747,7 +747,7 @@ impl<'a> Reader<'a> {
     /// A map: one LEN record of key-element value-element entries, keys strictly
     /// ascending (SPEC §6.3, §6.4).
     #[inline]
-    pub fn map<K: MapKey, V: Codec>(
+    pub fn map<K: MapKey + ReadCodec<'a>, V: ReadCodec<'a>>(
         &mut self,
         number: u32,
         name: &'static str,
@@ -769,7 +769,7 @@ impl<'a> Reader<'a> {
 
     /// One map entry's key, checked against the previous key (SPEC §6.4), then its value.
     #[inline(always)]
-    fn map_entry<K: MapKey, V: Codec>(
+    fn map_entry<K: MapKey + ReadCodec<'a>, V: ReadCodec<'a>>(
         &mut self,
         name: &'static str,
         last: Option<&K::Value>,
@@ -793,7 +793,7 @@ impl<'a> Reader<'a> {
     /// A small map's entries inserted straight into the tree: for a few entries the
     /// tree's own key comparisons cost less than an entry vector and a bulk build.
     #[inline]
-    fn map_direct<K: MapKey, V: Codec>(
+    fn map_direct<K: MapKey + ReadCodec<'a>, V: ReadCodec<'a>>(
         &mut self,
         run_end: usize,
         name: &'static str,
@@ -809,7 +809,7 @@ impl<'a> Reader<'a> {
     /// A larger map's entries collected into a vector of the counted size, then built
     /// into the tree in one pass (keys are ascending, so the build appends).
     #[inline(never)]
-    fn map_collected<K: MapKey, V: Codec>(
+    fn map_collected<K: MapKey + ReadCodec<'a>, V: ReadCodec<'a>>(
         &mut self,
         run_end: usize,
         name: &'static str,
