@@ -72,6 +72,7 @@
 //! and `Message::NAME` keep the schema's names.
 
 mod accessors;
+mod borrowed;
 mod context;
 mod emit;
 mod enums;

@@ -51,32 +51,56 @@ pub(crate) struct Plain<'m> {
     local: Ident,
     pub(crate) shape: Shape,
     /// The element or value codec.
-    codec: TokenStream,
+    pub(crate) codec: TokenStream,
 }
 
 /// A real oneof: its member field and its enum.
-struct Oneof<'m> {
-    ident: Ident,
+pub(crate) struct Oneof<'m> {
+    pub(crate) ident: Ident,
     local: Ident,
-    enum_path: TokenStream,
-    enum_name: Ident,
-    members: Vec<(&'m FieldDef, Ident, TokenStream, TokenStream)>,
-    index: usize,
+    /// The enum's path in expressions and patterns (no lifetime argument).
+    pub(crate) enum_expr: TokenStream,
+    pub(crate) enum_name: Ident,
+    /// (field, variant, codec, variant type)
+    pub(crate) members: Vec<(&'m FieldDef, Ident, TokenStream, TokenStream)>,
+    pub(crate) index: usize,
+    /// In a borrowed twin: the enum is a twin of its own (some member borrows); else the
+    /// owned enum is used as is.
+    pub(crate) twin_enum: bool,
 }
 
 impl Emitter<'_> {
     /// The codec and Rust type of one element of `ty` inside message `owner`.
-    fn element(
+    pub(crate) fn element(
         &self,
         owner: &MessageDef,
         field: &FieldDef,
         ty: &FieldType,
         may_box: bool,
+        twin: bool,
     ) -> Result<(TokenStream, TokenStream), Error> {
         let rt = self.rt();
         let alloc = self.alloc();
         let p = quote!(#rt::__private);
         Ok(match ty {
+            FieldType::Scalar(ScalarType::String) if twin => {
+                (quote!(#p::StrRef<'a>), quote!(&'a ::core::primitive::str))
+            }
+            FieldType::Scalar(ScalarType::Bytes) if twin => (
+                quote!(#p::BytesRef<'a>),
+                quote!(&'a [::core::primitive::u8]),
+            ),
+            FieldType::Message(t) if twin && self.ctx.ref_name(t).is_some() => {
+                let path =
+                    self.ctx
+                        .path_named(t, &self.package, &self.modules, self.ctx.ref_name(t));
+                let path = quote!(#path<'a>);
+                if may_box && self.ctx.is_boxed(&owner.full_name, field, t) {
+                    (quote!(#p::BoxMsg<#path>), quote!(#alloc::boxed::Box<#path>))
+                } else {
+                    (quote!(#p::Msg<#path>), path)
+                }
+            }
             FieldType::Scalar(s) => {
                 if *s == ScalarType::Bytes && self.ctx.opts.bytes.matches(&field.full_name) {
                     // The runtime's `bytes` feature: the type is named through the
@@ -105,13 +129,188 @@ impl Emitter<'_> {
             return Ok(TokenStream::new());
         }
         let rt = self.rt();
-        let alloc = self.alloc();
         let name = names::ident(&loc.name);
         let module = names::ident(&loc.module);
         let inner = self.child(&loc.module);
         let preserve = self.ctx.opts.preserve.matches(&m.full_name);
         let serde = self.ctx.opts.serde.matches(&m.full_name);
         let eq = self.ctx.is_eq(&m.full_name);
+
+        let Fields {
+            plains,
+            oneofs,
+            decls,
+            size_body,
+            s_param,
+            plain_fns,
+            write_stmts,
+            w_param,
+            decode_stmts,
+            require_stmts,
+            inits,
+        } = self.fields(m, false)?;
+        let (unknown_member, unknown_get, unknown_finish, unknown_init) = if preserve {
+            let skip = serde.then(|| quote!(#[serde(skip)]));
+            (
+                quote! {
+                    /// Unknown field records kept by a preserving decode, re-emitted on
+                    /// encode (SPEC §8.2).
+                    #skip
+                    pub unknown_fields: #rt::UnknownFields,
+                },
+                quote!(&self.unknown_fields),
+                quote!(let unknown_fields = r.finish()?;),
+                quote!(unknown_fields,),
+            )
+        } else {
+            (
+                TokenStream::new(),
+                quote! {
+                    static EMPTY: #rt::UnknownFields = #rt::UnknownFields::new();
+                    &EMPTY
+                },
+                // `KEEPS_UNKNOWN_FIELDS = false` makes the reader refuse unknown records
+                // at their key even under `Preserve` (SPEC §8.1), so nothing comes back.
+                quote!(r.finish()?;),
+                TokenStream::new(),
+            )
+        };
+
+        let docs = doc_attrs(
+            &m.comments,
+            self.comments_on(&m.full_name),
+            &format!("The `{}` message.", m.full_name),
+        );
+        let mut attrs = attrs_for(&self.ctx.opts.type_attrs, &m.full_name)?;
+        attrs.extend(attrs_for(&self.ctx.opts.message_attrs, &m.full_name)?);
+        let eq_derive = eq.then(|| quote!(, Eq, Hash));
+        let serde_derive = serde.then(|| {
+            quote! {
+                #[derive(::serde::Serialize, ::serde::Deserialize)]
+                #[serde(default)]
+            }
+        });
+        // Generated code reads and writes deprecated fields itself.
+        let allow_deprecated = m
+            .fields
+            .iter()
+            .any(|f| f.deprecated)
+            .then(|| quote!(#[allow(deprecated)]));
+        let short = &m.name;
+        let keeps = (!preserve).then(|| {
+            quote!(
+                const KEEPS_UNKNOWN_FIELDS: bool = false;
+            )
+        });
+        let numbers = m.fields.iter().map(|f| Literal::u32_unsuffixed(f.number));
+        let accessors = self.accessors(m, &plains)?;
+        let accessors = if accessors.is_empty() {
+            accessors
+        } else {
+            quote!(#allow_deprecated #accessors)
+        };
+
+        // The module of nested types and oneof enums.
+        let mut nested = TokenStream::new();
+        for nm in &m.messages {
+            nested.extend(inner.message(nm)?);
+        }
+        for ne in &m.enums {
+            nested.extend(inner.enumeration(ne)?);
+        }
+        for o in &oneofs {
+            nested.extend(inner.oneof_enum(m, o, eq, serde)?);
+        }
+        let (twin_items, twin_nested) = self.twin(m, &plains, &oneofs)?;
+        nested.extend(twin_nested);
+        // `pkg.defaults.Defaults` puts module `defaults` inside module `defaults`: the
+        // names come from the schema, so clippy::module_inception is expected there.
+        let enclosing = self
+            .modules
+            .last()
+            .cloned()
+            .or_else(|| self.package.rsplit('.').next().map(names::snake));
+        let inception = (enclosing.as_deref() == Some(loc.module.as_str()))
+            .then(|| quote!(#[allow(clippy::module_inception)]));
+        let module_item = (!nested.is_empty()).then(|| {
+            let mdoc = format!(" Nested types and oneofs of [`{}`].", loc.name);
+            quote! {
+                #[doc = #mdoc]
+                #inception
+                pub mod #module {
+                    #nested
+                }
+            }
+        });
+
+        Ok(quote! {
+            #docs
+            #[derive(Clone, Debug, Default, PartialEq #eq_derive)]
+            #serde_derive
+            #(#attrs)*
+            pub struct #name {
+                #(#decls)*
+                #unknown_member
+            }
+
+            #allow_deprecated
+            impl #rt::Message for #name {
+                const NAME: &'static str = #short;
+                const FIELD_NUMBERS: &'static [u32] = &[#(#numbers),*];
+                #keeps
+
+                fn unknown_fields(&self) -> &#rt::UnknownFields {
+                    #unknown_get
+                }
+
+                fn __size<'v>(&'v self, #s_param: &mut #rt::__private::Sizer<'v>) -> usize {
+                    #size_body
+                }
+
+                fn __len<'v>(
+                    &'v self,
+                    #s_param: &mut #rt::__private::Sizer<'v, #rt::__private::NoTable>,
+                ) -> usize {
+                    #size_body
+                }
+
+                #plain_fns
+
+                fn __write<'v>(&'v self, #w_param: &mut #rt::__private::Writer<'_, 'v>) {
+                    #(#write_stmts)*
+                }
+
+                fn __decode(r: &mut #rt::__private::Reader<'_>) -> ::core::result::Result<Self, #rt::DecodeError> {
+                    #(#decode_stmts)*
+                    #unknown_finish
+                    #(#require_stmts)*
+                    ::core::result::Result::Ok(Self {
+                        #(#inits,)*
+                        #unknown_init
+                    })
+                }
+            }
+
+            #accessors
+            #twin_items
+            #module_item
+        })
+    }
+
+    /// The members and the size, write and decode steps of message `m`, for its owned
+    /// type or (`twin`) its borrowed twin: one walk over the fields for both.
+    pub(crate) fn fields<'m>(&self, m: &'m MessageDef, twin: bool) -> Result<Fields<'m>, Error> {
+        let Some(loc) = self.ctx.loc(&m.full_name) else {
+            return Err(Error::Internal {
+                package: self.package.clone(),
+                message: format!("no location for {}", m.full_name),
+            });
+        };
+        let rt = self.rt();
+        let alloc = self.alloc();
+        let module = names::ident(&loc.module);
+        let inner = self.child(&loc.module);
+        let serde = self.ctx.opts.serde.matches(&m.full_name) && !twin;
 
         // Member names: one scope for struct members (reserving the unknown-field
         // member), one for decode locals (also reserving the reader and the binding
@@ -133,8 +332,6 @@ impl Emitter<'_> {
                 let claimed = members.claim(&names::snake(&o.name));
                 let ident = names::ident(&claimed);
                 let local = names::ident(&locals.claim(&claimed));
-                let enum_name = names::ident(self.ctx.oneof_name(&m.full_name, i));
-                let enum_path = quote!(#module::#enum_name);
                 let mut variants = Scope::default();
                 let mut ms = Vec::new();
                 for &n in &o.fields {
@@ -142,20 +339,37 @@ impl Emitter<'_> {
                     let vname = names::ident(&variants.claim(&names::camel(&mf.name)));
                     // The variant's type is written inside the module, the codec in the
                     // impl outside it.
-                    let (_, vty) = inner.element(m, mf, &mf.ty, true)?;
-                    let (codec, _) = self.element(m, mf, &mf.ty, true)?;
+                    let (_, vty) = inner.element(m, mf, &mf.ty, true, twin)?;
+                    let (codec, _) = self.element(m, mf, &mf.ty, true, twin)?;
                     ms.push((mf, vname, codec, vty));
                 }
+                // A twin's oneof whose members borrow nothing keeps the owned enum.
+                let twin_enum = twin && ms.iter().any(|(.., t)| borrows(t));
+                let enum_name = if twin_enum {
+                    names::ident(self.ctx.ref_oneof_name(&m.full_name, i))
+                } else {
+                    names::ident(self.ctx.oneof_name(&m.full_name, i))
+                };
+                let enum_expr = quote!(#module::#enum_name);
+                let enum_path = if twin_enum {
+                    quote!(#module::#enum_name<'a>)
+                } else {
+                    enum_expr.clone()
+                };
                 let docs = doc_attrs(
                     &o.comments,
                     self.comments_on(&m.full_name),
                     &format!("The `{}` oneof.", o.name),
                 );
                 let flatten = serde.then(|| quote!(#[serde(flatten)]));
-                let fattrs = attrs_for(
-                    &self.ctx.opts.field_attrs,
-                    &format!("{}.{}", m.full_name, o.name),
-                )?;
+                let fattrs = if twin {
+                    Vec::new()
+                } else {
+                    attrs_for(
+                        &self.ctx.opts.field_attrs,
+                        &format!("{}.{}", m.full_name, o.name),
+                    )?
+                };
                 decls.push((
                     f.index,
                     quote! {
@@ -168,10 +382,11 @@ impl Emitter<'_> {
                 oneofs.push(Oneof {
                     ident,
                     local,
-                    enum_path,
+                    enum_expr,
                     enum_name,
                     members: ms,
                     index: i,
+                    twin_enum,
                 });
                 continue;
             }
@@ -180,8 +395,15 @@ impl Emitter<'_> {
             let local = names::ident(&locals.claim(&claimed));
             let (shape, codec, ty) = match &f.cardinality {
                 Cardinality::Map { key, value } => {
-                    let (kc, kt) = scalar(*key, &quote!(#rt::__private), &alloc);
-                    let (vc, vt) = self.element(m, f, value, false)?;
+                    let (kc, kt) = if twin && *key == ScalarType::String {
+                        (
+                            quote!(#rt::__private::StrRef<'a>),
+                            quote!(&'a ::core::primitive::str),
+                        )
+                    } else {
+                        scalar(*key, &quote!(#rt::__private), &alloc)
+                    };
+                    let (vc, vt) = self.element(m, f, value, false, twin)?;
                     (
                         Shape::Map { key: kc, value: vc },
                         TokenStream::new(),
@@ -189,11 +411,11 @@ impl Emitter<'_> {
                     )
                 }
                 Cardinality::Repeated => {
-                    let (c, t) = self.element(m, f, &f.ty, false)?;
+                    let (c, t) = self.element(m, f, &f.ty, false, twin)?;
                     (Shape::Repeated, c, quote!(#alloc::vec::Vec<#t>))
                 }
                 Cardinality::Single => {
-                    let (c, t) = self.element(m, f, &f.ty, true)?;
+                    let (c, t) = self.element(m, f, &f.ty, true, twin)?;
                     match f.presence {
                         Presence::Implicit => (Shape::Implicit, c, t),
                         Presence::Required => (Shape::Required, c, t),
@@ -213,7 +435,11 @@ impl Emitter<'_> {
                 quote!(#[serde(rename = #j)])
             });
             let deprecated = f.deprecated.then(|| quote!(#[deprecated]));
-            let fattrs = attrs_for(&self.ctx.opts.field_attrs, &f.full_name)?;
+            let fattrs = if twin {
+                Vec::new()
+            } else {
+                attrs_for(&self.ctx.opts.field_attrs, &f.full_name)?
+            };
             decls.push((
                 f.index,
                 quote! {
@@ -233,7 +459,7 @@ impl Emitter<'_> {
             });
         }
         decls.sort_by_key(|(i, _)| *i);
-        let decls = decls.into_iter().map(|(_, t)| t);
+        let decls: Vec<TokenStream> = decls.into_iter().map(|(_, t)| t).collect();
 
         // Size, write, decode: one step per field in number order (SPEC §4.1).
         let mut size_terms: Vec<TokenStream> = Vec::new();
@@ -310,7 +536,7 @@ impl Emitter<'_> {
             else {
                 continue;
             };
-            let (local, path) = (&o.local, &o.enum_path);
+            let (local, path) = (&o.local, &o.enum_expr);
             // Consecutive members of one oneof share one `match` in the size and write
             // passes: at most one of them is set.
             match &mut run {
@@ -403,148 +629,18 @@ impl Emitter<'_> {
         for o in &oneofs {
             inits.push(init(&o.ident, &o.local));
         }
-        let (unknown_member, unknown_get, unknown_finish, unknown_init) = if preserve {
-            let skip = serde.then(|| quote!(#[serde(skip)]));
-            (
-                quote! {
-                    /// Unknown field records kept by a preserving decode, re-emitted on
-                    /// encode (SPEC §8.2).
-                    #skip
-                    pub unknown_fields: #rt::UnknownFields,
-                },
-                quote!(&self.unknown_fields),
-                quote!(let unknown_fields = r.finish()?;),
-                quote!(unknown_fields,),
-            )
-        } else {
-            (
-                TokenStream::new(),
-                quote! {
-                    static EMPTY: #rt::UnknownFields = #rt::UnknownFields::new();
-                    &EMPTY
-                },
-                // `KEEPS_UNKNOWN_FIELDS = false` makes the reader refuse unknown records
-                // at their key even under `Preserve` (SPEC §8.1), so nothing comes back.
-                quote!(r.finish()?;),
-                TokenStream::new(),
-            )
-        };
-
-        let docs = doc_attrs(
-            &m.comments,
-            self.comments_on(&m.full_name),
-            &format!("The `{}` message.", m.full_name),
-        );
-        let mut attrs = attrs_for(&self.ctx.opts.type_attrs, &m.full_name)?;
-        attrs.extend(attrs_for(&self.ctx.opts.message_attrs, &m.full_name)?);
-        let eq_derive = eq.then(|| quote!(, Eq, Hash));
-        let serde_derive = serde.then(|| {
-            quote! {
-                #[derive(::serde::Serialize, ::serde::Deserialize)]
-                #[serde(default)]
-            }
-        });
-        // Generated code reads and writes deprecated fields itself.
-        let allow_deprecated = m
-            .fields
-            .iter()
-            .any(|f| f.deprecated)
-            .then(|| quote!(#[allow(deprecated)]));
-        let short = &m.name;
-        let keeps = (!preserve).then(|| {
-            quote!(
-                const KEEPS_UNKNOWN_FIELDS: bool = false;
-            )
-        });
-        let numbers = m.fields.iter().map(|f| Literal::u32_unsuffixed(f.number));
-        let accessors = self.accessors(m, &plains)?;
-        let accessors = if accessors.is_empty() {
-            accessors
-        } else {
-            quote!(#allow_deprecated #accessors)
-        };
-
-        // The module of nested types and oneof enums.
-        let mut nested = TokenStream::new();
-        for nm in &m.messages {
-            nested.extend(inner.message(nm)?);
-        }
-        for ne in &m.enums {
-            nested.extend(inner.enumeration(ne)?);
-        }
-        for o in &oneofs {
-            nested.extend(inner.oneof_enum(m, o, eq, serde)?);
-        }
-        // `pkg.defaults.Defaults` puts module `defaults` inside module `defaults`: the
-        // names come from the schema, so clippy::module_inception is expected there.
-        let enclosing = self
-            .modules
-            .last()
-            .cloned()
-            .or_else(|| self.package.rsplit('.').next().map(names::snake));
-        let inception = (enclosing.as_deref() == Some(loc.module.as_str()))
-            .then(|| quote!(#[allow(clippy::module_inception)]));
-        let module_item = (!nested.is_empty()).then(|| {
-            let mdoc = format!(" Nested types and oneofs of [`{}`].", loc.name);
-            quote! {
-                #[doc = #mdoc]
-                #inception
-                pub mod #module {
-                    #nested
-                }
-            }
-        });
-
-        Ok(quote! {
-            #docs
-            #[derive(Clone, Debug, Default, PartialEq #eq_derive)]
-            #serde_derive
-            #(#attrs)*
-            pub struct #name {
-                #(#decls)*
-                #unknown_member
-            }
-
-            #allow_deprecated
-            impl #rt::Message for #name {
-                const NAME: &'static str = #short;
-                const FIELD_NUMBERS: &'static [u32] = &[#(#numbers),*];
-                #keeps
-
-                fn unknown_fields(&self) -> &#rt::UnknownFields {
-                    #unknown_get
-                }
-
-                fn __size<'v>(&'v self, #s_param: &mut #rt::__private::Sizer<'v>) -> usize {
-                    #size_body
-                }
-
-                fn __len<'v>(
-                    &'v self,
-                    #s_param: &mut #rt::__private::Sizer<'v, #rt::__private::NoTable>,
-                ) -> usize {
-                    #size_body
-                }
-
-                #plain_fns
-
-                fn __write<'v>(&'v self, #w_param: &mut #rt::__private::Writer<'_, 'v>) {
-                    #(#write_stmts)*
-                }
-
-                fn __decode(r: &mut #rt::__private::Reader<'_>) -> ::core::result::Result<Self, #rt::DecodeError> {
-                    #(#decode_stmts)*
-                    #unknown_finish
-                    #(#require_stmts)*
-                    ::core::result::Result::Ok(Self {
-                        #(#inits,)*
-                        #unknown_init
-                    })
-                }
-            }
-
-            #accessors
-            #module_item
+        Ok(Fields {
+            plains,
+            oneofs,
+            decls,
+            size_body,
+            s_param,
+            plain_fns,
+            write_stmts,
+            w_param,
+            decode_stmts,
+            require_stmts,
+            inits,
         })
     }
 
@@ -608,6 +704,21 @@ impl Emitter<'_> {
     }
 }
 
+/// What [`Emitter::fields`] builds for one message type.
+pub(crate) struct Fields<'m> {
+    pub(crate) plains: Vec<Plain<'m>>,
+    pub(crate) oneofs: Vec<Oneof<'m>>,
+    pub(crate) decls: Vec<TokenStream>,
+    pub(crate) size_body: TokenStream,
+    pub(crate) s_param: TokenStream,
+    pub(crate) plain_fns: Option<TokenStream>,
+    pub(crate) write_stmts: Vec<TokenStream>,
+    pub(crate) w_param: TokenStream,
+    pub(crate) decode_stmts: Vec<TokenStream>,
+    pub(crate) require_stmts: Vec<TokenStream>,
+    pub(crate) inits: Vec<TokenStream>,
+}
+
 /// Consecutive members of one oneof, as `match` arms for the size and write passes.
 struct Run {
     index: usize,
@@ -660,6 +771,11 @@ fn flush(
             }
         });
     }
+}
+
+/// Whether a generated type mentions the borrowed twin's lifetime `'a`.
+pub(crate) fn borrows(ty: &TokenStream) -> bool {
+    ty.to_string().contains("'a")
 }
 
 /// `field: local`, or the shorthand when they are the same.

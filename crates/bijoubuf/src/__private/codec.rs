@@ -8,10 +8,10 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::marker::PhantomData;
 
+use super::message::{Decode, Encode};
 use super::reader::{Reader, WireType};
 use super::varint::varint_len;
 use super::writer::{Sizer, Table, Writer};
-use super::message::{Decode, Encode};
 use crate::error::{DecodeError, ErrorKind, PathSegment};
 
 /// Canonical NaN bits (SPEC §3.5).

@@ -6,9 +6,9 @@ use alloc::collections::BTreeMap;
 use alloc::vec::Vec;
 
 use super::codec::{Codec, MapKey};
+use super::message::Encode;
 use super::reader::{MAX_FIELD_NUMBER, WireType};
 use super::varint::varint_len;
-use super::message::Encode;
 use crate::error::{EncodeError, EncodeErrorKind};
 use crate::unknown::{UnknownField, UnknownValue};
 

@@ -23,9 +23,9 @@ use super::codec::{Codec, MapKey};
 use super::reader::{MAX_FIELD_NUMBER, WireType};
 use super::sizer::{ONE_BYTE_KEYS, SizeTable, key_value, wire_of};
 // The codecs name both passes' types through this module.
+use super::message::Encode;
 pub(super) use super::sizer::{Sizer, Table};
 use super::varint::write_varint_uninit;
-use super::message::Encode;
 use crate::error::{EncodeError, EncodeErrorKind};
 use crate::unknown::{UnknownField, UnknownValue};
 
