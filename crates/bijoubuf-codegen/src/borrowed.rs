@@ -187,7 +187,13 @@ impl Emitter<'_> {
             }
 
             #allow_deprecated
-            #[allow(clippy::redundant_closure, clippy::clone_on_copy)]
+            #[allow(
+                clippy::redundant_closure,
+                clippy::clone_on_copy,
+                clippy::map_clone,
+                clippy::option_as_ref_deref,
+                clippy::useless_asref
+            )]
             impl #name {
                 /// This value as its borrowed twin, borrowing its strings and bytes.
                 pub fn borrowed(&self) -> #twin<'_> {
@@ -200,7 +206,13 @@ impl Emitter<'_> {
             }
 
             #allow_deprecated
-            #[allow(clippy::redundant_closure, clippy::clone_on_copy)]
+            #[allow(
+                clippy::redundant_closure,
+                clippy::clone_on_copy,
+                clippy::map_clone,
+                clippy::option_as_ref_deref,
+                clippy::useless_asref
+            )]
             impl<'a> #twin<'a> {
                 /// The owned twin of this value: strings and bytes copied.
                 pub fn to_owned(&self) -> #name {
@@ -242,7 +254,14 @@ impl Emitter<'_> {
             &format!("The members of oneof `{}`, borrowed.", def.name),
         );
         let eq_derive = eq.then(|| quote!(, Eq, Hash));
-        let variants = o.members.iter().map(|(_, v, _, ty)| quote!(#v(#ty)));
+        let variants = o.members.iter().map(|(f, v, _, ty)| {
+            let vdocs = doc_attrs(
+                &f.comments,
+                false,
+                &format!("Field `{}` = {}.", f.name, f.number),
+            );
+            quote!(#vdocs #v(#ty))
+        });
         quote! {
             #docs
             #[derive(Clone, Debug, PartialEq #eq_derive)]
@@ -264,8 +283,11 @@ impl Emitter<'_> {
         let x = quote!(x);
         let expr = match &p.shape {
             Shape::Implicit | Shape::Required => {
-                let c = self.element_conv(m, f, &f.ty, true, dir, quote!((&self.#ident)));
-                return quote!(#ident: #c);
+                let c = self.element_conv(m, f, &f.ty, true, dir, x);
+                quote!({
+                    let x = &self.#ident;
+                    #c
+                })
             }
             Shape::Optional => {
                 let c = self.element_conv(m, f, &f.ty, true, dir, x);
