@@ -43,6 +43,16 @@
 //!   ascending (oneof members included). A type without unknown-field storage sets
 //!   `KEEPS_UNKNOWN_FIELDS = false`, returns an empty set from `unknown_fields`, and
 //!   ignores what `finish` returns: the reader then refuses its unknown records itself.
+//!
+//! The reader, sizer and writer do not ask for `Message` itself but for what they use
+//! of it: [`Encode`] (the size and write passes) and [`Decode<'a>`](Decode) (the decode,
+//! from input that lives for `'a`); every `Message` has both through blanket impls.
+//! Borrowed types (`FooRef<'a>`, generated for `bijoubuf-build`'s `borrowed` option)
+//! cannot be `Message`s, since their values borrow from the input, so they implement
+//! `Encode`, `Decode<'a>` and the public [`MessageRef<'a>`](crate::MessageRef) instead.
+//! Codecs are split the same way: [`Codec`] sizes and writes an element, [`ReadCodec<'a>`]
+//! reads one; [`StrRef`] and [`BytesRef`] read `&'a str` and `&'a [u8]` from a
+//! `Reader<'a>` with the checks of [`Str`] and [`Bytes`], without the copy.
 
 #[cfg(feature = "bytes")]
 mod bytes_codec;
