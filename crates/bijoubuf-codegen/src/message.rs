@@ -148,7 +148,14 @@ impl Emitter<'_> {
             decode_stmts,
             require_stmts,
             inits,
+            into_stmts,
+            into_tail,
         } = self.fields(m, false)?;
+        let unknown_into = if preserve {
+            quote!(self.unknown_fields = r.finish()?;)
+        } else {
+            quote!(r.finish()?;)
+        };
         let (unknown_member, unknown_get, unknown_finish, unknown_init) = if preserve {
             let skip = serde.then(|| quote!(#[serde(skip)]));
             (
@@ -288,6 +295,13 @@ impl Emitter<'_> {
                         #(#inits,)*
                         #unknown_init
                     })
+                }
+
+                fn __decode_into(&mut self, r: &mut #rt::__private::Reader<'_>) -> ::core::result::Result<(), #rt::DecodeError> {
+                    #(#into_stmts)*
+                    #unknown_into
+                    #(#into_tail)*
+                    ::core::result::Result::Ok(())
                 }
             }
 
@@ -466,11 +480,18 @@ impl Emitter<'_> {
         let mut write_stmts: Vec<TokenStream> = Vec::new();
         let mut decode_stmts: Vec<TokenStream> = Vec::new();
         let mut require_stmts: Vec<TokenStream> = Vec::new();
+        // `__decode_into`: the same reads into `self`'s members (`decode_into`).
+        let mut into_stmts: Vec<TokenStream> = Vec::new();
+        let mut into_requires: Vec<TokenStream> = Vec::new();
+        let mut into_tail: Vec<TokenStream> = Vec::new();
         let mut first_is_match = false;
         let mut run: Option<Run> = None;
         for o in &oneofs {
             let local = &o.local;
             decode_stmts.push(quote!(let mut #local = ::core::option::Option::None;));
+            into_stmts.push(quote!(let mut #local = ::core::option::Option::None;));
+            let ident = &o.ident;
+            into_tail.push(quote!(self.#ident = #local;));
         }
         for f in &m.fields {
             let number = Literal::u32_unsuffixed(f.number);
@@ -490,6 +511,7 @@ impl Emitter<'_> {
                         decode_stmts.push(
                             quote!(let #local = r.implicit::<#codec>(#number, #proto_name)?;),
                         );
+                        into_stmts.push(quote!(r.implicit_into::<#codec>(#number, #proto_name, &mut self.#ident)?;));
                     }
                     Shape::Optional => {
                         size_terms
@@ -499,6 +521,7 @@ impl Emitter<'_> {
                         decode_stmts.push(
                             quote!(let #local = r.optional::<#codec>(#number, #proto_name)?;),
                         );
+                        into_stmts.push(quote!(r.optional_into::<#codec>(#number, #proto_name, &mut self.#ident)?;));
                     }
                     Shape::Required => {
                         size_terms.push(quote!(s.explicit::<#codec>(#number, &self.#ident)));
@@ -507,6 +530,8 @@ impl Emitter<'_> {
                             quote!(let #local = r.optional::<#codec>(#number, #proto_name)?;),
                         );
                         require_stmts.push(quote!(let #local = r.require(#local, #proto_name)?;));
+                        into_stmts.push(quote!(let #local = r.required_into::<#codec>(#number, #proto_name, &mut self.#ident)?;));
+                        into_requires.push(quote!(r.require(#local, #proto_name)?;));
                     }
                     Shape::Repeated => {
                         size_terms.push(quote!(s.repeated::<#codec>(#number, &self.#ident)));
@@ -514,12 +539,16 @@ impl Emitter<'_> {
                         decode_stmts.push(
                             quote!(let #local = r.repeated::<#codec>(#number, #proto_name)?;),
                         );
+                        into_stmts.push(quote!(r.repeated_into::<#codec>(#number, #proto_name, &mut self.#ident)?;));
                     }
                     Shape::Map { key, value } => {
                         size_terms.push(quote!(s.map::<#key, #value>(#number, &self.#ident)));
                         write_stmts.push(quote!(w.map::<#key, #value>(#number, &self.#ident);));
                         decode_stmts.push(
                             quote!(let #local = r.map::<#key, #value>(#number, #proto_name)?;),
+                        );
+                        into_stmts.push(
+                            quote!(self.#ident = r.map::<#key, #value>(#number, #proto_name)?;),
                         );
                     }
                 }
@@ -563,11 +592,13 @@ impl Emitter<'_> {
                 });
             }
             // SPEC §5.4: a second member is refused at its key.
-            decode_stmts.push(quote! {
+            let step = quote! {
                 if let ::core::option::Option::Some(v) = r.oneof::<#codec>(#number, #proto_name, #local.is_some())? {
                     #local = ::core::option::Option::Some(#path::#variant(v));
                 }
-            });
+            };
+            into_stmts.push(step.clone());
+            decode_stmts.push(step);
         }
 
         flush(
@@ -641,6 +672,8 @@ impl Emitter<'_> {
             decode_stmts,
             require_stmts,
             inits,
+            into_stmts,
+            into_tail: into_requires.into_iter().chain(into_tail).collect(),
         })
     }
 
@@ -717,6 +750,9 @@ pub(crate) struct Fields<'m> {
     pub(crate) decode_stmts: Vec<TokenStream>,
     pub(crate) require_stmts: Vec<TokenStream>,
     pub(crate) inits: Vec<TokenStream>,
+    /// `__decode_into`'s reads, then its `require` checks and oneof assignments.
+    pub(crate) into_stmts: Vec<TokenStream>,
+    pub(crate) into_tail: Vec<TokenStream>,
 }
 
 /// Consecutive members of one oneof, as `match` arms for the size and write passes.

@@ -184,6 +184,14 @@ pub trait Message: Sized {
     /// Read the content; not API.
     fn __decode(r: &mut Reader<'_>) -> Result<Self, DecodeError>;
 
+    #[doc(hidden)]
+    /// Read the content into `self`, reusing its allocations; not API. Generated code
+    /// reads each field in place; the default decodes a new value.
+    fn __decode_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        *self = Self::__decode(r)?;
+        Ok(())
+    }
+
     /// The exact number of bytes [`encode`](Self::encode) writes for this value.
     ///
     /// Exact for every value some [`EncodeOptions`] accept; for a value nested deeper
@@ -256,6 +264,20 @@ pub trait Message: Sized {
     /// Decode `bytes` with `opts`; the result tells whether unknown fields were kept.
     fn decode_with(bytes: &[u8], opts: &DecodeOptions) -> Result<Decoded<Self>, DecodeError> {
         decode_whole_with(bytes, opts)
+    }
+
+    /// Decode `bytes` into `self` with the default options, keeping the capacity of its
+    /// strings, byte strings and repeated fields (and of nested messages' fields) for the
+    /// next value: for streams of messages. The checks, errors, offsets and paths are
+    /// [`decode`](Self::decode)'s.
+    ///
+    /// On success `self` is exactly what `decode` returns. On error `self` is some valid
+    /// value but not a meaningful one: fields before the failing record may hold the new
+    /// input's values, the others the old ones. Decode again or reset it before use.
+    /// Optional fields, maps and oneofs are replaced rather than reused.
+    fn decode_into(&mut self, bytes: &[u8]) -> Result<(), DecodeError> {
+        let mut r = Reader::new(bytes, 0, bytes.len(), &DecodeOptions::new());
+        r.top_into(self)
     }
 
     /// Decode one length-delimited frame at the start of `bytes` (SPEC §9.2); returns the

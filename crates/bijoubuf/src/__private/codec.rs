@@ -63,6 +63,20 @@ pub trait ReadCodec<'a>: Codec {
         }
         Ok(())
     }
+    /// [`read`](Self::read) into `v`, reusing what `v` holds where the value has an
+    /// allocation (a `String`'s or `Vec`'s capacity, a message's fields). On error `v`
+    /// holds some valid value.
+    #[inline]
+    fn read_into(r: &mut Reader<'a>, v: &mut Self::Value) -> Result<(), DecodeError> {
+        *v = Self::read(r)?;
+        Ok(())
+    }
+    /// Make `v` the empty value in place, keeping its allocation; `false` when the value
+    /// has none to keep (the caller then assigns the default).
+    #[inline]
+    fn clear_in_place(_v: &mut Self::Value) -> bool {
+        false
+    }
 }
 
 /// Codecs that can be map keys: ordered as SPEC §6.4 says (Rust's `Ord` on the value
@@ -365,6 +379,18 @@ impl<'a> ReadCodec<'a> for Str {
     fn read(r: &mut Reader<'a>) -> Result<String, DecodeError> {
         StrRef::read(r).map(String::from)
     }
+    #[inline]
+    fn read_into(r: &mut Reader<'a>, v: &mut String) -> Result<(), DecodeError> {
+        let s = StrRef::read(r)?;
+        v.clear();
+        v.push_str(s);
+        Ok(())
+    }
+    #[inline]
+    fn clear_in_place(v: &mut String) -> bool {
+        v.clear();
+        true
+    }
 }
 impl Codec for Str {
     type Value = String;
@@ -390,6 +416,18 @@ impl<'a> ReadCodec<'a> for Bytes {
     #[inline]
     fn read(r: &mut Reader<'a>) -> Result<Vec<u8>, DecodeError> {
         r.len_bytes().map(<[u8]>::to_vec)
+    }
+    #[inline]
+    fn read_into(r: &mut Reader<'a>, v: &mut Vec<u8>) -> Result<(), DecodeError> {
+        let b = r.len_bytes()?;
+        v.clear();
+        v.extend_from_slice(b);
+        Ok(())
+    }
+    #[inline]
+    fn clear_in_place(v: &mut Vec<u8>) -> bool {
+        v.clear();
+        true
     }
 }
 impl Codec for Bytes {
@@ -474,6 +512,10 @@ impl<'a, M: Encode + Decode<'a>> ReadCodec<'a> for Msg<M> {
     fn read(r: &mut Reader<'a>) -> Result<M, DecodeError> {
         r.nested::<M>()
     }
+    #[inline]
+    fn read_into(r: &mut Reader<'a>, v: &mut M) -> Result<(), DecodeError> {
+        r.nested_into(v)
+    }
 }
 impl<M: Encode> Codec for Msg<M> {
     type Value = M;
@@ -501,6 +543,10 @@ impl<'a, M: Encode + Decode<'a>> ReadCodec<'a> for BoxMsg<M> {
     #[inline]
     fn read(r: &mut Reader<'a>) -> Result<alloc::boxed::Box<M>, DecodeError> {
         r.nested::<M>().map(alloc::boxed::Box::new)
+    }
+    #[inline]
+    fn read_into(r: &mut Reader<'a>, v: &mut alloc::boxed::Box<M>) -> Result<(), DecodeError> {
+        r.nested_into(&mut **v)
     }
 }
 impl<M: Encode> Codec for BoxMsg<M> {

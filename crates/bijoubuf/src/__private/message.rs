@@ -67,6 +67,14 @@ pub trait Decode<'a>: Sized {
 
     /// Read the content.
     fn __decode(r: &mut Reader<'a>) -> Result<Self, DecodeError>;
+
+    /// Read the content into `self`, reusing its allocations where the type knows how
+    /// (`Message::__decode_into`); the default decodes a new value.
+    #[inline]
+    fn __decode_into(&mut self, r: &mut Reader<'a>) -> Result<(), DecodeError> {
+        *self = Self::__decode(r)?;
+        Ok(())
+    }
 }
 
 impl<M: Message> Encode for M {
@@ -109,5 +117,9 @@ impl<'a, M: Message> Decode<'a> for M {
     #[inline(always)]
     fn __decode(r: &mut Reader<'a>) -> Result<Self, DecodeError> {
         <M as Message>::__decode(r)
+    }
+    #[inline(always)]
+    fn __decode_into(&mut self, r: &mut Reader<'a>) -> Result<(), DecodeError> {
+        <M as Message>::__decode_into(self, r)
     }
 }

@@ -493,6 +493,45 @@ impl<'a> Reader<'a> {
         m
     }
 
+    /// [`nested`](Self::nested) into `m`, reusing its allocations (`decode_into`).
+    #[inline]
+    pub fn nested_into<M: Decode<'a>>(&mut self, m: &mut M) -> Result<(), DecodeError> {
+        let len = self.length()?;
+        let outer = self.cur;
+        let outer_prev = self.prev;
+        self.bound(self.pos + len);
+        self.prev = 0;
+        self.depth += 1;
+        let mut r = if self.preserve {
+            let outer_unknown = core::mem::take(&mut self.unknown);
+            let outer_keep = self.keep;
+            self.keep = M::KEEPS_UNKNOWN_FIELDS;
+            let r = m.__decode_into(self);
+            self.unknown = outer_unknown;
+            self.keep = outer_keep;
+            r
+        } else {
+            m.__decode_into(self)
+        };
+        if r.is_ok() && !self.all_read() {
+            r = Err(self.unread());
+        }
+        self.depth -= 1;
+        self.cur = outer;
+        self.prev = outer_prev;
+        r
+    }
+
+    /// [`top`](Self::top) into `m`, reusing its allocations (`decode_into`).
+    pub(crate) fn top_into<M: Decode<'a>>(&mut self, m: &mut M) -> Result<(), DecodeError> {
+        self.keep = self.preserve && M::KEEPS_UNKNOWN_FIELDS;
+        let mut r = m.__decode_into(self);
+        if r.is_ok() && !self.all_read() {
+            r = Err(self.unread());
+        }
+        r.map_err(|e| e.in_message(M::NAME))
+    }
+
     /// SPEC §9.3, §10.1 step 1: a record whose type opens a message is refused at its
     /// key, before its payload is read, when the message would be deeper than the limit.
     #[inline]
@@ -583,6 +622,76 @@ impl<'a> Reader<'a> {
         C::read(self).map(Some).map_err(|e| e.in_field(name))
     }
 
+    /// [`implicit`](Self::implicit) into `v`, reusing its allocation; an absent field
+    /// leaves `v` the default.
+    #[inline(always)]
+    pub fn implicit_into<C: ReadCodec<'a>>(
+        &mut self,
+        number: u32,
+        name: &'static str,
+        v: &mut C::Value,
+    ) -> Result<(), DecodeError>
+    where
+        C::Value: Default,
+    {
+        if !self.field(number, C::WIRE, name)? {
+            if !C::clear_in_place(v) {
+                *v = C::Value::default();
+            }
+            return Ok(());
+        }
+        let key = self.key_pos;
+        C::read_into(self, v).map_err(|e| e.in_field(name))?;
+        if C::is_default(v) {
+            // SPEC §5.1
+            return Err(DecodeError::new(ErrorKind::DefaultValuePresent, key).in_field(name));
+        }
+        Ok(())
+    }
+
+    /// [`optional`](Self::optional) into `v`, reusing the value it holds; an absent field
+    /// makes `v` `None`.
+    #[inline(always)]
+    pub fn optional_into<C: ReadCodec<'a>>(
+        &mut self,
+        number: u32,
+        name: &'static str,
+        v: &mut Option<C::Value>,
+    ) -> Result<(), DecodeError> {
+        if !self.field(number, C::WIRE, name)? {
+            *v = None;
+            return Ok(());
+        }
+        if C::OPENS_MESSAGE {
+            self.check_depth(name)?;
+        }
+        match v {
+            Some(x) => C::read_into(self, x),
+            None => C::read(self).map(|x| *v = Some(x)),
+        }
+        .map_err(|e| e.in_field(name))
+    }
+
+    /// A proto2 `required` field read into `v` (which keeps its value when absent):
+    /// whether it was present, for [`require`](Self::require) after
+    /// [`finish`](Self::finish).
+    #[inline(always)]
+    pub fn required_into<C: ReadCodec<'a>>(
+        &mut self,
+        number: u32,
+        name: &'static str,
+        v: &mut C::Value,
+    ) -> Result<Option<()>, DecodeError> {
+        if !self.field(number, C::WIRE, name)? {
+            return Ok(None);
+        }
+        if C::OPENS_MESSAGE {
+            self.check_depth(name)?;
+        }
+        C::read_into(self, v).map_err(|e| e.in_field(name))?;
+        Ok(Some(()))
+    }
+
     /// A oneof member (SPEC §5.4): `taken` says whether an earlier member of the same
     /// oneof was present; if so this record is `oneof-conflict` at its key, checked before
     /// its value is read.
@@ -661,6 +770,38 @@ impl<'a> Reader<'a> {
         let Some(run_end) = self.open_run(number, name, C::FIXED, C::OPENS_MESSAGE)? else {
             return Ok(Vec::new());
         };
+        let mut out = Vec::new();
+        self.run_into::<C>(run_end, name, &mut out)?;
+        if out.capacity() > SLACK * out.len() {
+            out.shrink_to_fit();
+        }
+        Ok(out)
+    }
+
+    /// [`repeated`](Self::repeated) into `out`, which is cleared first and keeps its
+    /// capacity (a run never reserves more than it would in a new vector).
+    #[inline]
+    pub fn repeated_into<C: ReadCodec<'a>>(
+        &mut self,
+        number: u32,
+        name: &'static str,
+        out: &mut Vec<C::Value>,
+    ) -> Result<(), DecodeError> {
+        out.clear();
+        let Some(run_end) = self.open_run(number, name, C::FIXED, C::OPENS_MESSAGE)? else {
+            return Ok(());
+        };
+        self.run_into::<C>(run_end, name, out)
+    }
+
+    /// The elements of an opened run up to `run_end`, appended to the empty `out`.
+    #[inline(always)]
+    fn run_into<C: ReadCodec<'a>>(
+        &mut self,
+        run_end: usize,
+        name: &'static str,
+        out: &mut Vec<C::Value>,
+    ) -> Result<(), DecodeError> {
         let outer = self.cur;
         self.bound(run_end);
         let run_len = run_end - self.pos;
@@ -675,20 +816,17 @@ impl<'a> Reader<'a> {
             // tags. A run of mostly long values gives the excess back below.
             _ => run_len,
         };
-        let mut out = Vec::with_capacity(first_capacity::<C::Value>(count, run_len));
+        out.reserve_exact(first_capacity::<C::Value>(count, run_len));
         let read = if C::FIXED.is_none() && matches!(C::WIRE, WireType::Len) {
-            self.len_run::<C>(&mut out, count)
+            self.len_run::<C>(out, count)
         } else {
-            C::read_run(self, &mut out)
+            C::read_run(self, out)
         };
         if let Err(e) = read {
             return Err(e.push(PathSegment::Index(out.len())).in_field(name));
         }
-        if out.capacity() > SLACK * out.len() {
-            out.shrink_to_fit();
-        }
         self.cur = outer;
-        Ok(out)
+        Ok(())
     }
 
     /// The elements of a run of length-prefixed elements, up to the bound: at most `count`
