@@ -770,11 +770,30 @@ impl<'a> Reader<'a> {
         let Some(run_end) = self.open_run(number, name, C::FIXED, C::OPENS_MESSAGE)? else {
             return Ok(Vec::new());
         };
-        let mut out = Vec::new();
-        self.run_into::<C>(run_end, name, &mut out)?;
+        // The body of `run_into`, written out again for a new vector: sharing it moved
+        // the compiler's inlining choices, 5,142 against 5,101 instructions per owned
+        // decode (callgrind, `messages-profile gm1-proto2 bijou-decode 2000`).
+        let outer = self.cur;
+        self.bound(run_end);
+        let run_len = run_end - self.pos;
+        let count = match (C::FIXED, C::WIRE) {
+            (Some(w), _) => run_len / w,
+            (None, WireType::Len) => self.count_len_elements(run_end),
+            _ => run_len,
+        };
+        let mut out = Vec::with_capacity(first_capacity::<C::Value>(count, run_len));
+        let read = if C::FIXED.is_none() && matches!(C::WIRE, WireType::Len) {
+            self.len_run::<C>(&mut out, count)
+        } else {
+            C::read_run(self, &mut out)
+        };
+        if let Err(e) = read {
+            return Err(e.push(PathSegment::Index(out.len())).in_field(name));
+        }
         if out.capacity() > SLACK * out.len() {
             out.shrink_to_fit();
         }
+        self.cur = outer;
         Ok(out)
     }
 
@@ -794,8 +813,9 @@ impl<'a> Reader<'a> {
         self.run_into::<C>(run_end, name, out)
     }
 
-    /// The elements of an opened run up to `run_end`, appended to the empty `out`.
-    #[inline(always)]
+    /// The elements of an opened run up to `run_end`, appended to the empty `out`
+    /// (as [`repeated`](Self::repeated) reads them into a new vector).
+    #[inline]
     fn run_into<C: ReadCodec<'a>>(
         &mut self,
         run_end: usize,
