@@ -34,6 +34,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     bijoubuf_build::Config::new()
         .out_dir(&bijou)
         .preserve_unknown_fields(["."])
+        // Borrowed twins (`…Ref<'a>`) for the borrowed decode benchmarks.
+        .borrowed([".benchmarks", ".telemetry", ".cas"])
         .compile_protos(&PROTOS, &["schemas"])?;
 
     let mut compiler = bijoubuf_schema::Compiler::new();

@@ -7,6 +7,9 @@ fn main() -> Result<(), bijoubuf_build::Error> {
         // Every type can keep unknown fields, so preserving vectors run on generated code
         // too; a strict decode (the default) still refuses them (SPEC §8).
         .preserve_unknown_fields([".conformance", ".evolution"])
+        // Every type also gets its borrowed twin (`FooRef<'a>`): the vectors run against
+        // both (`generated::decode_borrowed`).
+        .borrowed([".conformance", ".evolution"])
         .include_file("protos.rs")
         .compile_protos(
             &[

@@ -18,7 +18,11 @@ fn main() -> Result<(), Box<dyn Error>> {
     bijoubuf_build::Config::new()
         .file_descriptor_set_path(&ledger_fds)
         .compile_protos(&["ledger.proto"], &[schemas])?;
-    bijoubuf_build::Config::new().compile_protos(&["signed.proto", "catalog.proto"], &[schemas])?;
+    // The envelope also as a borrowed type (`SignedMessageRef<'a>`): the verifier reads
+    // the body and signature in place instead of copying them out of the input.
+    bijoubuf_build::Config::new()
+        .borrowed([".examples.signed.v1.SignedMessage"])
+        .compile_protos(&["signed.proto", "catalog.proto"], &[schemas])?;
 
     // Two versions of one package: each into its own directory, since both are
     // `examples.profile.rs`. Version 1 keeps what it does not know, so it can pass a

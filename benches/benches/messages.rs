@@ -14,8 +14,10 @@ use std::hint::black_box;
 
 use buffa::MessageView as _;
 
+use bijoubuf_benches::msg::bijou::{benchmarks, cas, telemetry};
 use bijoubuf_benches::msg::ops::{
-    PRESERVE, bijou_encode, bilrost_encode, buffa_encode, prost_decode_canonical, prost_encode,
+    PRESERVE, bijou_borrowed_decode, bijou_encode, bilrost_encode, buffa_encode,
+    prost_decode_canonical, prost_encode,
 };
 use bijoubuf_benches::msg::{buffa_types, convert, data, gm1};
 use criterion::{BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main};
@@ -38,8 +40,14 @@ fn cycle<'a, T, R>(g: &mut Group<'_>, id: &str, inputs: &'a [T], mut f: impl FnM
     });
 }
 
-fn bijou_and_prost<B, P>(g: &mut Group<'_>, bij: &[B], pro: &[P])
-where
+/// bijoubuf's and prost's operations; `borrowed`, when the dataset's types have borrowed
+/// twins, is a strict decode into the twin (`bijou-borrowed-decode`).
+fn bijou_and_prost<B, P>(
+    g: &mut Group<'_>,
+    bij: &[B],
+    pro: &[P],
+    borrowed: Option<fn(&[u8]) -> bool>,
+) where
     B: bijoubuf::Message,
     P: prost::Message + Default,
 {
@@ -60,6 +68,9 @@ where
     cycle(g, "bijou-decode-preserve", &bb, |x| {
         B::decode_with(x, &PRESERVE).expect("canonical")
     });
+    if let Some(f) = borrowed {
+        cycle(g, "bijou-borrowed-decode", &bb, |x| f(x));
+    }
 
     g.throughput(Throughput::Bytes(mean_len(&pb)));
     cycle(g, "prost-encode", pro, |m| {
@@ -120,7 +131,8 @@ fn messages(c: &mut Criterion) {
     let v: Vec<_> = seeds(d).map(|s| data::telemetry(s, 64)).collect();
     let mut g = c.benchmark_group(format!("messages-{}", d.name()));
     let p: Vec<_> = v.iter().map(convert::telemetry::to_prost).collect();
-    bijou_and_prost(&mut g, &v, &p);
+    let twin = |b: &[u8]| bijou_borrowed_decode::<telemetry::SpanBatchRef<'_>>(b);
+    bijou_and_prost(&mut g, &v, &p, Some(twin));
     let l: Vec<_> = v.iter().map(convert::telemetry::to_bilrost).collect();
     bilrost_ops(&mut g, &l);
     g.finish();
@@ -129,7 +141,8 @@ fn messages(c: &mut Criterion) {
     let v: Vec<_> = seeds(d).map(|s| data::cas(s, 64, 256)).collect();
     let mut g = c.benchmark_group(format!("messages-{}", d.name()));
     let p: Vec<_> = v.iter().map(convert::cas::to_prost).collect();
-    bijou_and_prost(&mut g, &v, &p);
+    let twin = |b: &[u8]| bijou_borrowed_decode::<cas::IndexRef<'_>>(b);
+    bijou_and_prost(&mut g, &v, &p, Some(twin));
     let l: Vec<_> = v.iter().map(convert::cas::to_bilrost).collect();
     bilrost_ops(&mut g, &l);
     g.finish();
@@ -138,14 +151,14 @@ fn messages(c: &mut Criterion) {
     let v: Vec<_> = seeds(d).map(|s| data::wide(s, 128)).collect();
     let mut g = c.benchmark_group(format!("messages-{}", d.name()));
     let p: Vec<_> = v.iter().map(convert::wide::to_prost).collect();
-    bijou_and_prost(&mut g, &v, &p);
+    bijou_and_prost(&mut g, &v, &p, None);
     g.finish();
 
     let d = D::Numeric;
     let v: Vec<_> = seeds(d).map(|s| data::numeric(s, 16, 256)).collect();
     let mut g = c.benchmark_group(format!("messages-{}", d.name()));
     let p: Vec<_> = v.iter().map(convert::numeric::to_prost).collect();
-    bijou_and_prost(&mut g, &v, &p);
+    bijou_and_prost(&mut g, &v, &p, None);
     let l: Vec<_> = v.iter().map(convert::numeric::to_bilrost).collect();
     bilrost_ops(&mut g, &l);
     g.finish();
@@ -155,7 +168,8 @@ fn messages(c: &mut Criterion) {
     let v: Vec<_> = seeds(d).map(gm1::proto3).collect();
     let mut g = c.benchmark_group(format!("messages-{}", d.name()));
     let p: Vec<_> = v.iter().map(gm1::proto3_to_prost).collect();
-    bijou_and_prost(&mut g, &v, &p);
+    let twin = |b: &[u8]| bijou_borrowed_decode::<benchmarks::proto3::GoogleMessage1Ref<'_>>(b);
+    bijou_and_prost(&mut g, &v, &p, Some(twin));
     let o: Vec<_> = v.iter().map(gm1::proto3_to_buffa).collect();
     buffa_ops(&mut g, &o, |x| {
         black_box(&f3::GoogleMessage1View::decode_view(x).expect("valid"));
@@ -166,7 +180,8 @@ fn messages(c: &mut Criterion) {
     let v: Vec<_> = seeds(d).map(gm1::proto2).collect();
     let mut g = c.benchmark_group(format!("messages-{}", d.name()));
     let p: Vec<_> = v.iter().map(gm1::proto2_to_prost).collect();
-    bijou_and_prost(&mut g, &v, &p);
+    let twin = |b: &[u8]| bijou_borrowed_decode::<benchmarks::proto2::GoogleMessage1Ref<'_>>(b);
+    bijou_and_prost(&mut g, &v, &p, Some(twin));
     let o: Vec<_> = v.iter().map(gm1::proto2_to_buffa).collect();
     buffa_ops(&mut g, &o, |x| {
         black_box(&f2::GoogleMessage1View::decode_view(x).expect("valid"));

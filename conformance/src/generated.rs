@@ -1,9 +1,10 @@
 //! Engine (a): the code `bijoubuf-build` generated for the conformance schemas, reached
-//! through a dispatch from the message's full name to its Rust type.
+//! through a dispatch from the message's full name to its Rust type; [`decode_borrowed`]
+//! runs the same inputs through each type's borrowed twin (`FooRef<'a>`).
 
 use std::marker::PhantomData;
 
-use bijoubuf::{DecodeError, EncodeOptions, Frames, Message};
+use bijoubuf::{DecodeError, EncodeOptions, Frames, Message, MessageRef};
 
 use crate::schema::{conformance as c, evolution};
 use crate::vector::{Config, Outcome, Refusal};
@@ -85,6 +86,139 @@ table! {
 /// `None` when the type is not one of [`TYPE_NAMES`].
 pub fn decode(type_name: &str, bytes: &[u8], cfg: &Config) -> Option<Outcome> {
     codec(type_name).map(|c| c.run(bytes, cfg))
+}
+
+/// A borrowed twin's runner: decode, re-encode, and check the twin against its owned
+/// conversion (same bytes).
+type BorrowedRun = fn(&[u8], &Config) -> Outcome;
+
+macro_rules! borrowed_table {
+    ($($full:literal => $ty:ty),* $(,)?) => {
+        fn borrowed_codec(type_name: &str) -> Option<BorrowedRun> {
+            match type_name {
+                $($full => Some(|b: &[u8], cfg: &Config| run_borrowed::<$ty>(b, cfg)),)*
+                _ => None,
+            }
+        }
+    };
+}
+
+borrowed_table! {
+    "conformance.Scalars" => c::ScalarsRef<'_>,
+    "conformance.Optionals" => c::OptionalsRef<'_>,
+    "conformance.Repeats" => c::RepeatsRef<'_>,
+    "conformance.Maps" => c::MapsRef<'_>,
+    "conformance.Leaf" => c::LeafRef<'_>,
+    "conformance.Choice" => c::ChoiceRef<'_>,
+    "conformance.Node" => c::NodeRef<'_>,
+    "conformance.Keys" => c::KeysRef<'_>,
+    "conformance.Outer" => c::OuterRef<'_>,
+    "conformance.Middle" => c::MiddleRef<'_>,
+    "conformance.Bindings" => c::BindingsRef<'_>,
+    "conformance.Required" => c::RequiredRef<'_>,
+    "conformance.Inner" => c::InnerRef<'_>,
+    "conformance.Person" => c::PersonRef<'_>,
+    "conformance.Order" => c::OrderRef<'_>,
+    "conformance.Customer" => c::CustomerRef<'_>,
+    "conformance.Line" => c::LineRef<'_>,
+    "conformance.Reading" => c::ReadingRef<'_>,
+    "conformance.Wkt" => c::WktRef<'_>,
+    "evolution.v1.Record" => evolution::v1::RecordRef<'_>,
+    "evolution.v2.Record" => evolution::v2::RecordRef<'_>,
+}
+
+/// Decode `bytes` as the borrowed twin of `type_name` and re-encode the value, as
+/// [`decode`] does with the owned type: the outcome must be the same. An accepted value
+/// is also converted to its owned twin, which must encode to the same bytes (else the
+/// outcome is `EncodeFailed`). `None` when the type is not one of [`TYPE_NAMES`].
+pub fn decode_borrowed(type_name: &str, bytes: &[u8], cfg: &Config) -> Option<Outcome> {
+    borrowed_codec(type_name).map(|run| run(bytes, cfg))
+}
+
+fn run_borrowed<'a, M>(bytes: &'a [u8], cfg: &Config) -> Outcome
+where
+    M: MessageRef<'a>,
+    M::Owned: for<'b> From<&'b M>,
+{
+    let opts = cfg.options();
+    let enc = EncodeOptions::new().max_depth(opts.get_max_depth());
+    if cfg.stream {
+        let mut out = Vec::new();
+        let mut unknown = 0;
+        for frame in Frames::<M>::new(bytes, opts) {
+            match frame {
+                Ok(d) => {
+                    unknown += d.unknown_field_count();
+                    if let Err(e) = reencode_borrowed(d.message(), &mut out, true, &enc) {
+                        return Outcome::EncodeFailed(e);
+                    }
+                }
+                Err(e) => return Outcome::Refused(refusal(&e)),
+            }
+        }
+        return Outcome::Accepted {
+            reencoded: out,
+            unknown,
+        };
+    }
+    match M::decode_with(bytes, &opts) {
+        Ok(d) => {
+            let mut out = Vec::new();
+            match reencode_borrowed(d.message(), &mut out, false, &enc) {
+                Ok(()) => Outcome::Accepted {
+                    reencoded: out,
+                    unknown: d.unknown_field_count(),
+                },
+                Err(e) => Outcome::EncodeFailed(e),
+            }
+        }
+        Err(e) => Outcome::Refused(refusal(&e)),
+    }
+}
+
+/// [`reencode`] for a borrowed value, which must also encode as its owned twin does.
+fn reencode_borrowed<'a, M>(
+    m: &M,
+    out: &mut Vec<u8>,
+    framed: bool,
+    opts: &EncodeOptions,
+) -> Result<(), String>
+where
+    M: MessageRef<'a>,
+    M::Owned: for<'b> From<&'b M>,
+{
+    let mut v = Vec::new();
+    let r = if framed {
+        m.encode_length_delimited_with(&mut v, opts)
+    } else {
+        m.encode_with(&mut v, opts)
+    };
+    r.map_err(|e| format!("encode: {e}"))?;
+    let body = if framed {
+        let (_, n) = bijou64::decode(&v).map_err(|e| format!("frame prefix: {e:?}"))?;
+        v.len() - n
+    } else {
+        v.len()
+    };
+    if m.encoded_len() != body {
+        return Err(format!(
+            "encoded_len {} but encode wrote {body} bytes",
+            m.encoded_len()
+        ));
+    }
+    let owned = M::Owned::from(m);
+    let mut w = Vec::new();
+    let r = if framed {
+        owned.encode_length_delimited_with(&mut w, opts)
+    } else {
+        owned.encode_with(&mut w, opts)
+    };
+    r.map_err(|e| format!("owned twin encode: {e}"))?;
+    if w != v {
+        return Err("the owned twin encodes to other bytes".to_string());
+    }
+    out.extend_from_slice(&v);
+    Ok(())
 }
 
 /// The normative parts of a runtime error.

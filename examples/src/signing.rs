@@ -9,13 +9,17 @@
 //! decoded. Because the strict decoder accepts only the canonical encoding, "verify the
 //! bytes" and "verify the value" are the same check: there is no second byte string
 //! for the same value that could carry the same signature.
+//!
+//! The envelope is decoded as its borrowed type, `SignedMessageRef<'a>`: the body and
+//! the signature are slices of the received bytes, checked by the same strict decoder, so
+//! verifying copies nothing before the body itself is decoded.
 
 use std::fmt;
 
-use bijoubuf::{DecodeError, DecodeOptions, EncodeError, Message};
+use bijoubuf::{DecodeError, DecodeOptions, EncodeError, Message, MessageRef};
 use ed25519_dalek::{Signature, Signer as _, SigningKey, VerifyingKey};
 
-use crate::signed::SignedMessage;
+use crate::signed::{SignedMessage, SignedMessageRef};
 
 /// The scheme's prefix: bump the version when the signed input changes shape.
 pub const DOMAIN_PREFIX: &[u8] = b"bijoubuf-sig-v1:";
@@ -156,11 +160,12 @@ pub fn verify_with<M: Signable>(
     signed: &[u8],
     options: &DecodeOptions,
 ) -> Result<M, VerifyError> {
-    let envelope = SignedMessage::decode(signed).map_err(VerifyError::Envelope)?;
-    let message = M::decode_with(&envelope.body, options)
+    // Borrowed: `body` and `signature` point into `signed`.
+    let envelope = SignedMessageRef::decode(signed).map_err(VerifyError::Envelope)?;
+    let message = M::decode_with(envelope.body, options)
         .map_err(VerifyError::Body)?
         .into_message();
-    verify_bytes(key, M::TYPE_NAME, &envelope.body, &envelope.signature)?;
+    verify_bytes(key, M::TYPE_NAME, envelope.body, envelope.signature)?;
     Ok(message)
 }
 
@@ -173,6 +178,26 @@ mod tests {
         assert_eq!(
             signing_input("a.B", &[7, 8]),
             b"bijoubuf-sig-v1:a.B\x00\x07\x08".to_vec()
+        );
+    }
+
+    #[test]
+    fn the_envelope_is_read_in_place_and_judged_like_the_owned_type() {
+        let transfer = crate::ledger::Transfer::default();
+        let signed = sign(&demo_key(), &transfer).unwrap();
+        let envelope = SignedMessageRef::decode(&signed).unwrap();
+        let range = signed.as_ptr_range();
+        assert!(range.contains(&envelope.signature.as_ptr()));
+        assert_eq!(envelope.signature.len(), 64);
+        assert_eq!(envelope.to_owned(), SignedMessage::decode(&signed).unwrap());
+        let back: crate::ledger::Transfer = verify(&demo_key().verifying_key(), &signed).unwrap();
+        assert_eq!(back, transfer);
+        // A trailing byte is refused by both, alike.
+        let mut bad = signed.clone();
+        bad.push(0);
+        assert_eq!(
+            SignedMessageRef::decode(&bad).unwrap_err().to_string(),
+            SignedMessage::decode(&bad).unwrap_err().to_string()
         );
     }
 

@@ -13,11 +13,16 @@
 
 use std::hint::black_box;
 
+use bijoubuf_benches::msg::bijou::{benchmarks, cas, telemetry};
 use bijoubuf_benches::msg::data::{self, Dataset};
 use bijoubuf_benches::msg::ops::{
-    PRESERVE, bijou_encode, bilrost_encode, buffa_encode, prost_decode_canonical, prost_encode,
+    PRESERVE, bijou_borrowed_decode, bijou_encode, bilrost_encode, buffa_encode,
+    prost_decode_canonical, prost_encode,
 };
 use bijoubuf_benches::msg::{convert, gm1};
+
+/// A strict decode into the dataset's borrowed twin type (telemetry, cas, GoogleMessage1).
+type Borrowed = fn(&[u8]) -> bool;
 
 /// The loop callgrind collects.
 #[inline(never)]
@@ -27,7 +32,13 @@ fn timed(iters: usize, mut f: impl FnMut()) {
     }
 }
 
-fn run_common<B, P>(op: &str, iters: usize, b: &B, p: &P) -> Result<(), String>
+fn run_common<B, P>(
+    op: &str,
+    iters: usize,
+    b: &B,
+    p: &P,
+    borrowed: Option<Borrowed>,
+) -> Result<(), String>
 where
     B: bijoubuf::Message,
     P: prost::Message + Default,
@@ -46,6 +57,12 @@ where
         "bijou-decode-preserve" => timed(iters, || {
             black_box(B::decode_with(black_box(&bb), &PRESERVE).ok());
         }),
+        "bijou-borrowed-decode" => {
+            let f = borrowed.ok_or("this dataset has no borrowed twin")?;
+            timed(iters, || {
+                black_box(f(black_box(&bb)));
+            })
+        }
         "prost-encode" => timed(iters, || prost_encode(black_box(p), &mut buf)),
         "prost-encoded-len" => timed(iters, || {
             black_box(black_box(p).encoded_len());
@@ -120,7 +137,13 @@ fn main() -> Result<(), String> {
             if bil {
                 run_bilrost(op, iters, &convert::telemetry::to_bilrost(&v))
             } else {
-                run_common(op, iters, &v, &convert::telemetry::to_prost(&v))
+                run_common(
+                    op,
+                    iters,
+                    &v,
+                    &convert::telemetry::to_prost(&v),
+                    Some(|b: &[u8]| bijou_borrowed_decode::<telemetry::SpanBatchRef<'_>>(b)),
+                )
             }
         }
         Dataset::Cas => {
@@ -128,7 +151,13 @@ fn main() -> Result<(), String> {
             if bil {
                 run_bilrost(op, iters, &convert::cas::to_bilrost(&v))
             } else {
-                run_common(op, iters, &v, &convert::cas::to_prost(&v))
+                run_common(
+                    op,
+                    iters,
+                    &v,
+                    &convert::cas::to_prost(&v),
+                    Some(|b: &[u8]| bijou_borrowed_decode::<cas::IndexRef<'_>>(b)),
+                )
             }
         }
         Dataset::Wide => {
@@ -136,7 +165,7 @@ fn main() -> Result<(), String> {
             if bil {
                 Err("wide has no bilrost peer".into())
             } else {
-                run_common(op, iters, &v, &convert::wide::to_prost(&v))
+                run_common(op, iters, &v, &convert::wide::to_prost(&v), None)
             }
         }
         Dataset::Numeric => {
@@ -144,7 +173,7 @@ fn main() -> Result<(), String> {
             if bil {
                 run_bilrost(op, iters, &convert::numeric::to_bilrost(&v))
             } else {
-                run_common(op, iters, &v, &convert::numeric::to_prost(&v))
+                run_common(op, iters, &v, &convert::numeric::to_prost(&v), None)
             }
         }
         Dataset::Gm1Proto3 => {
@@ -157,7 +186,15 @@ fn main() -> Result<(), String> {
             } else if bil {
                 Err("GoogleMessage1 has no bilrost peer".into())
             } else {
-                run_common(op, iters, &v, &gm1::proto3_to_prost(&v))
+                run_common(
+                    op,
+                    iters,
+                    &v,
+                    &gm1::proto3_to_prost(&v),
+                    Some(|b: &[u8]| {
+                        bijou_borrowed_decode::<benchmarks::proto3::GoogleMessage1Ref<'_>>(b)
+                    }),
+                )
             }
         }
         Dataset::Gm1Proto2 => {
@@ -170,7 +207,15 @@ fn main() -> Result<(), String> {
             } else if bil {
                 Err("GoogleMessage1 has no bilrost peer".into())
             } else {
-                run_common(op, iters, &v, &gm1::proto2_to_prost(&v))
+                run_common(
+                    op,
+                    iters,
+                    &v,
+                    &gm1::proto2_to_prost(&v),
+                    Some(|b: &[u8]| {
+                        bijou_borrowed_decode::<benchmarks::proto2::GoogleMessage1Ref<'_>>(b)
+                    }),
+                )
             }
         }
     }

@@ -47,6 +47,12 @@ pub fn prost_decode_canonical<M: prost::Message + Default>(
     (buf.as_slice() == bytes).then_some(m)
 }
 
+/// A strict decode into bijoubuf's borrowed twin type `R` (strings and bytes borrowed
+/// from `bytes`), the value dropped: the operation the `bijou-borrowed-decode` ids time.
+pub fn bijou_borrowed_decode<'a, R: bijoubuf::MessageRef<'a>>(bytes: &'a [u8]) -> bool {
+    std::hint::black_box(R::decode(bytes).ok()).is_some()
+}
+
 /// bijoubuf's options for the preserving decode.
 pub const PRESERVE: bijoubuf::DecodeOptions =
     bijoubuf::DecodeOptions::new().unknown_fields(bijoubuf::UnknownFieldPolicy::Preserve);
@@ -156,6 +162,39 @@ mod tests {
         assert!((16..48).contains(&set), "{set}");
         assert_eq!(gm1::proto3(7), gm1::proto3(7));
         assert_ne!(gm1::proto3(7), gm1::proto3(8));
+    }
+
+    #[test]
+    fn borrowed_twins_decode_every_dataset_like_the_owned_types() {
+        use crate::msg::bijou::{benchmarks, cas, telemetry};
+        use bijoubuf::MessageRef as _;
+        for seed in 0..16 {
+            let v = gm1::proto3(seed);
+            let b = v.encode_to_vec().unwrap();
+            let r = benchmarks::proto3::GoogleMessage1Ref::decode(&b).unwrap();
+            assert_eq!(r.to_owned(), v);
+            assert_eq!(r.encode_to_vec().unwrap(), b);
+            assert!(bijou_borrowed_decode::<
+                benchmarks::proto3::GoogleMessage1Ref<'_>,
+            >(&b));
+            let v = gm1::proto2(seed);
+            let b = v.encode_to_vec().unwrap();
+            let r = benchmarks::proto2::GoogleMessage1Ref::decode(&b).unwrap();
+            assert_eq!(r.to_owned(), v);
+        }
+        let v = data::telemetry(1, 16);
+        let b = v.encode_to_vec().unwrap();
+        assert_eq!(telemetry::SpanBatchRef::decode(&b).unwrap().to_owned(), v);
+        let v = data::cas(2, 8, 32);
+        let b = v.encode_to_vec().unwrap();
+        assert_eq!(cas::IndexRef::decode(&b).unwrap().to_owned(), v);
+        // A refused input is refused alike.
+        let bad = [0x00, 0x00];
+        assert!(!bijou_borrowed_decode::<cas::IndexRef<'_>>(&bad));
+        assert_eq!(
+            cas::IndexRef::decode(&bad).unwrap_err().to_string(),
+            cas::Index::decode(&bad).unwrap_err().to_string()
+        );
     }
 
     #[test]

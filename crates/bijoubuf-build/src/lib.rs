@@ -236,6 +236,12 @@ impl Config {
         self
     }
 
+    /// See [`Options::borrowed`].
+    pub fn borrowed<I: IntoIterator<Item = S>, S: AsRef<str>>(&mut self, paths: I) -> &mut Self {
+        self.options.borrowed(paths);
+        self
+    }
+
     /// See [`Options::preserve_unknown_fields`].
     pub fn preserve_unknown_fields<I: IntoIterator<Item = S>, S: AsRef<str>>(
         &mut self,

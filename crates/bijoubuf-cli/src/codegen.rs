@@ -5,13 +5,18 @@ use bijoubuf_schema::Schema;
 
 use crate::Failure;
 
-/// `(file name, source)` for every package of the requested files.
-pub(crate) fn generate(schema: &Schema) -> Result<Vec<(String, String)>, Failure> {
-    let files =
-        bijoubuf_codegen::generate(schema, &bijoubuf_codegen::Options::new()).map_err(|e| {
-            eprintln!("error[codegen]: {e}");
-            Failure::Refused
-        })?;
+/// `(file name, source)` for every package of the requested files; the messages at the
+/// `borrowed` paths also get borrowed twins.
+pub(crate) fn generate(
+    schema: &Schema,
+    borrowed: &[String],
+) -> Result<Vec<(String, String)>, Failure> {
+    let mut options = bijoubuf_codegen::Options::new();
+    options.borrowed(borrowed);
+    let files = bijoubuf_codegen::generate(schema, &options).map_err(|e| {
+        eprintln!("error[codegen]: {e}");
+        Failure::Refused
+    })?;
     Ok(files.into_iter().map(|f| (f.name, f.content)).collect())
 }
 

@@ -20,6 +20,7 @@ pub(crate) fn run(cmd: Command) -> Result<(), Failure> {
             includes,
             lints,
             rust_out,
+            rust_borrowed,
             ts_out,
             ts_runtime,
             descriptor_set_out,
@@ -29,6 +30,7 @@ pub(crate) fn run(cmd: Command) -> Result<(), Failure> {
             &lints,
             Outputs {
                 rust: rust_out.as_deref(),
+                rust_borrowed: &rust_borrowed,
                 ts: ts_out.as_deref().map(|dir| (dir, ts_runtime.as_str())),
                 descriptor_set: descriptor_set_out.as_deref(),
             },
@@ -90,6 +92,8 @@ fn check(includes: &[PathBuf], lints: &LintArgs, files: &[PathBuf]) -> Result<()
 /// specifier), a descriptor set.
 struct Outputs<'a> {
     rust: Option<&'a Path>,
+    /// Schema paths whose messages also get borrowed twins.
+    rust_borrowed: &'a [String],
     ts: Option<(&'a Path, &'a str)>,
     descriptor_set: Option<&'a Path>,
 }
@@ -120,7 +124,7 @@ fn compile(
     schema::print_warnings(&compiled);
     let mut written = Vec::new();
     if let Some(dir) = outputs.rust {
-        let generated = crate::codegen::generate(&compiled.schema)?;
+        let generated = crate::codegen::generate(&compiled.schema, outputs.rust_borrowed)?;
         write_all(dir, generated, &mut written)?;
     }
     if let Some((dir, runtime)) = outputs.ts {

@@ -68,6 +68,11 @@ enum Command {
         /// Directory the generated `<package>.rs` files are written to.
         #[arg(long, value_name = "DIR")]
         rust_out: Option<PathBuf>,
+        /// Also generate the borrowed twin (`FooRef<'a>`, strings and bytes borrowed from
+        /// the input) of the messages at this schema path (`.pkg.Msg`, `.pkg` or `.`),
+        /// and of every message they reach. Repeatable.
+        #[arg(long, value_name = "PATH", requires = "rust_out")]
+        rust_borrowed: Vec<String>,
         /// Directory the generated TypeScript `<package>.ts` files are written to (every
         /// package, imported ones included).
         #[arg(long, value_name = "DIR")]

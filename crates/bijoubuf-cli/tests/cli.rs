@@ -292,6 +292,23 @@ fn compile_writes_rust_and_a_descriptor_set() {
     assert_eq!(set.file[0].name.as_deref(), Some("order.proto"));
     assert_eq!(set.file[0].message_type.len(), 3);
     assert!(r.out().contains("shop.v1.rs") && r.out().contains("fds.binpb"));
+    assert!(!code.contains("pub struct OrderRef"), "{code}");
+    // Borrowed twins on request: Order's, and Line's, which Order reaches.
+    let r = run(
+        &[
+            "compile",
+            "--rust-out",
+            rust.to_str().expect("utf-8 path"),
+            "--rust-borrowed",
+            ".shop.v1.Order",
+            "order.proto",
+        ],
+        b"",
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let code = std::fs::read_to_string(rust.join("shop.v1.rs")).expect("generated file");
+    assert!(code.contains("pub struct OrderRef<'a>"), "{code}");
+    assert!(code.contains("pub struct LineRef<'a>"), "{code}");
     let _ = std::fs::remove_dir_all(&out);
     // A broken schema writes nothing and exits 1.
     let r = run(

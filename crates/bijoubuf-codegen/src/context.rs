@@ -42,6 +42,12 @@ pub(crate) struct Context<'s> {
     oneofs: HashMap<(String, usize), String>,
     /// Types the runtime's `wkt` module holds.
     runtime_wkt: BTreeSet<String>,
+    /// Messages that get a borrowed twin: those the `borrowed` option selects and every
+    /// message they reach through fields.
+    borrowed: BTreeSet<String>,
+    /// The twin's name of each message in `borrowed`, and of each of their oneof enums.
+    ref_names: HashMap<String, String>,
+    ref_oneofs: HashMap<(String, usize), String>,
 }
 
 /// The path of a well-known type below `bijoubuf::wkt` (nested types sit in modules).
@@ -70,7 +76,11 @@ impl<'s> Context<'s> {
             singular: HashMap::new(),
             oneofs: HashMap::new(),
             runtime_wkt: BTreeSet::new(),
+            borrowed: BTreeSet::new(),
+            ref_names: HashMap::new(),
+            ref_oneofs: HashMap::new(),
         };
+        ctx.borrowed = borrowed_closure(schema, opts);
         for f in schema
             .files()
             .iter()
@@ -154,6 +164,21 @@ impl<'s> Context<'s> {
         let mut with_modules = Vec::new();
         for (m, name) in &msgs {
             with_modules.push((*m, name.clone(), scope.claim(&names::snake(&m.name))));
+        }
+        // Borrowed twins are named last, so selecting them renames nothing else.
+        for (m, name) in &msgs {
+            if self.borrowed.contains(&m.full_name) {
+                let twin = scope.claim(&format!("{name}Ref"));
+                self.ref_names.insert(m.full_name.clone(), twin);
+            }
+        }
+        if let Some(owner) = owner.filter(|o| self.borrowed.contains(&o.full_name)) {
+            for (i, o) in owner.oneofs.iter().enumerate() {
+                if !o.synthetic {
+                    let twin = scope.claim(&format!("{}Ref", names::camel(&o.name)));
+                    self.ref_oneofs.insert((owner.full_name.clone(), i), twin);
+                }
+            }
         }
         for (m, name, module) in with_modules {
             self.insert(&m.full_name, package, modules, name, module.clone())?;
@@ -305,6 +330,23 @@ impl<'s> Context<'s> {
             .map_or("Oneof", String::as_str)
     }
 
+    /// The borrowed twin's name of message `full_name`, when it has one (an external
+    /// type has none: it stays owned inside twins).
+    pub(crate) fn ref_name(&self, full_name: &str) -> Option<&str> {
+        let loc = self.locs.get(full_name)?;
+        if loc.extern_path.is_some() {
+            return None;
+        }
+        self.ref_names.get(full_name).map(String::as_str)
+    }
+
+    /// The borrowed twin's name of a message's (non-synthetic) oneof enum.
+    pub(crate) fn ref_oneof_name(&self, message: &str, index: usize) -> &str {
+        self.ref_oneofs
+            .get(&(message.to_string(), index))
+            .map_or("OneofRef", String::as_str)
+    }
+
     /// Whether the message derives `Eq` and `Hash`.
     pub(crate) fn is_eq(&self, full_name: &str) -> bool {
         self.eq.contains(full_name)
@@ -323,6 +365,18 @@ impl<'s> Context<'s> {
         package: &str,
         modules: &[String],
     ) -> TokenStream {
+        self.path_named(full_name, package, modules, None)
+    }
+
+    /// [`path_to`](Self::path_to), naming the type `name` when given (a borrowed twin,
+    /// which lives next to its owned type).
+    pub(crate) fn path_named(
+        &self,
+        full_name: &str,
+        package: &str,
+        modules: &[String],
+        name: Option<&str>,
+    ) -> TokenStream {
         let Some(loc) = self.locs.get(full_name) else {
             // The schema crate resolved every name; this cannot happen for a checked schema.
             let id = names::ident(&names::camel(full_name.rsplit('.').next().unwrap_or("")));
@@ -331,7 +385,7 @@ impl<'s> Context<'s> {
         if let Some(p) = &loc.extern_path {
             return p.clone();
         }
-        let name = names::ident(&loc.name);
+        let name = names::ident(name.unwrap_or(&loc.name));
         let mut segs: Vec<TokenStream> = Vec::new();
         if loc.package == package {
             let common = modules
@@ -371,6 +425,39 @@ pub(crate) fn package_segments(package: &str) -> Vec<String> {
         .filter(|s| !s.is_empty())
         .map(names::snake)
         .collect()
+}
+
+/// The messages the `borrowed` option selects and every message they reach through
+/// fields of any cardinality (map values included): a twin's nested messages are twins.
+fn borrowed_closure(schema: &Schema, opts: &Options) -> BTreeSet<String> {
+    let mut all: Vec<&MessageDef> = Vec::new();
+    for f in schema.files() {
+        collect(&f.messages, &mut all);
+    }
+    let mut edges: HashMap<String, Vec<String>> = HashMap::new();
+    for m in &all {
+        for f in &m.fields {
+            let ty = match &f.cardinality {
+                Cardinality::Map { value, .. } => value,
+                _ => &f.ty,
+            };
+            if let FieldType::Message(t) = ty {
+                edges
+                    .entry(m.full_name.clone())
+                    .or_default()
+                    .push(t.clone());
+            }
+        }
+    }
+    let mut out = BTreeSet::new();
+    for m in all
+        .iter()
+        .filter(|m| !m.map_entry && opts.borrowed.matches(&m.full_name))
+    {
+        out.insert(m.full_name.clone());
+        out.extend(reachable(&edges, &m.full_name));
+    }
+    out
 }
 
 fn collect<'a>(msgs: &'a [MessageDef], out: &mut Vec<&'a MessageDef>) {

@@ -42,6 +42,35 @@
 //! | unknown fields (types named by `preserve_unknown_fields`) | `unknown_fields: bijoubuf::UnknownFields`; other types set `KEEPS_UNKNOWN_FIELDS = false` and refuse unknown records even under `Preserve` |
 //! | well-known types (`google.protobuf.Timestamp`, …) | `::bijoubuf::wkt::Timestamp`, … (the runtime ships them; `extern_path` overrides) |
 //! | `String`, `Vec`, `Box`, `BTreeMap` | spelled `::std::…`, or `::alloc::…` with `no_std` |
+//! | messages named by `borrowed`, and every message they reach | also `pub struct MRef<'a>` next to `M`: see below |
+//!
+//! # Borrowed twins
+//!
+//! For the messages the `borrowed` option selects (and every message they reach through
+//! fields, so a twin's nested messages are twins too), a second type `MRef<'a>` sits next
+//! to `M` with the same members, except:
+//!
+//! | Schema | Rust field type in `MRef<'a>` |
+//! |---|---|
+//! | `string` (singular, repeated, map key or value, oneof member) | `&'a str` |
+//! | `bytes` (also where `bytes` asks for `bytes::Bytes`) | `&'a [u8]` |
+//! | message-typed field | the twin: `Option<NRef<'a>>`, `Vec<NRef<'a>>`, … (boxed where `M` boxes it) |
+//! | message mapped to an external path (well-known types, `extern_path`) | the owned type, unchanged |
+//! | `oneof o` | `Option<m::ORef<'a>>`; the owned `m::O` when no member borrows |
+//! | unknown fields | `unknown_fields: bijoubuf::UnknownFields` as in `M` (copied out of the input, so only input that has unknown records pays) |
+//! | no field borrows | a hidden `_borrow: PhantomData<&'a ()>` member (use `..MRef::default()`) |
+//!
+//! `MRef<'a>` implements `bijoubuf::MessageRef<'a>`: `MRef::decode(&bytes)` is the strict
+//! decoder of `M::decode`, with every check and the same error codes, offsets and paths,
+//! and a twin encodes to exactly the bytes of its owned value. `M::borrowed(&self)`,
+//! `MRef::to_owned(&self)` and the `From` impls convert. A twin without repeated or map
+//! fields (itself and the twins it holds) decodes without allocating; each repeated field
+//! allocates one vector (a packed varint run whose values average more than two bytes
+//! reallocates once to give back its excess), a map of up to six entries one tree node
+//! (a larger one a staging vector and the tree's nodes). Twins
+//! do not derive serde or take `type_attribute`/`field_attribute` attributes. Twins are
+//! named last in their scope, so one whose name is taken by a schema type gets a
+//! trailing underscore.
 //!
 //! Not generated: extensions, services, groups. With `serde`, messages derive
 //! `Serialize`/`Deserialize` with proto3 JSON *field names* (`json_name`), `default` for
@@ -72,6 +101,7 @@
 //! and `Message::NAME` keep the schema's names.
 
 mod accessors;
+mod borrowed;
 mod context;
 mod emit;
 mod enums;

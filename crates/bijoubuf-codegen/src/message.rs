@@ -51,32 +51,56 @@ pub(crate) struct Plain<'m> {
     local: Ident,
     pub(crate) shape: Shape,
     /// The element or value codec.
-    codec: TokenStream,
+    pub(crate) codec: TokenStream,
 }
 
 /// A real oneof: its member field and its enum.
-struct Oneof<'m> {
-    ident: Ident,
+pub(crate) struct Oneof<'m> {
+    pub(crate) ident: Ident,
     local: Ident,
-    enum_path: TokenStream,
-    enum_name: Ident,
-    members: Vec<(&'m FieldDef, Ident, TokenStream, TokenStream)>,
-    index: usize,
+    /// The enum's path in expressions and patterns (no lifetime argument).
+    pub(crate) enum_expr: TokenStream,
+    pub(crate) enum_name: Ident,
+    /// (field, variant, codec, variant type)
+    pub(crate) members: Vec<(&'m FieldDef, Ident, TokenStream, TokenStream)>,
+    pub(crate) index: usize,
+    /// In a borrowed twin: the enum is a twin of its own (some member borrows); else the
+    /// owned enum is used as is.
+    pub(crate) twin_enum: bool,
 }
 
 impl Emitter<'_> {
     /// The codec and Rust type of one element of `ty` inside message `owner`.
-    fn element(
+    pub(crate) fn element(
         &self,
         owner: &MessageDef,
         field: &FieldDef,
         ty: &FieldType,
         may_box: bool,
+        twin: bool,
     ) -> Result<(TokenStream, TokenStream), Error> {
         let rt = self.rt();
         let alloc = self.alloc();
         let p = quote!(#rt::__private);
         Ok(match ty {
+            FieldType::Scalar(ScalarType::String) if twin => {
+                (quote!(#p::StrRef<'a>), quote!(&'a ::core::primitive::str))
+            }
+            FieldType::Scalar(ScalarType::Bytes) if twin => (
+                quote!(#p::BytesRef<'a>),
+                quote!(&'a [::core::primitive::u8]),
+            ),
+            FieldType::Message(t) if twin && self.ctx.ref_name(t).is_some() => {
+                let path =
+                    self.ctx
+                        .path_named(t, &self.package, &self.modules, self.ctx.ref_name(t));
+                let path = quote!(#path<'a>);
+                if may_box && self.ctx.is_boxed(&owner.full_name, field, t) {
+                    (quote!(#p::BoxMsg<#path>), quote!(#alloc::boxed::Box<#path>))
+                } else {
+                    (quote!(#p::Msg<#path>), path)
+                }
+            }
             FieldType::Scalar(s) => {
                 if *s == ScalarType::Bytes && self.ctx.opts.bytes.matches(&field.full_name) {
                     // The runtime's `bytes` feature: the type is named through the
@@ -105,7 +129,6 @@ impl Emitter<'_> {
             return Ok(TokenStream::new());
         }
         let rt = self.rt();
-        let alloc = self.alloc();
         let name = names::ident(&loc.name);
         let module = names::ident(&loc.module);
         let inner = self.child(&loc.module);
@@ -113,296 +136,26 @@ impl Emitter<'_> {
         let serde = self.ctx.opts.serde.matches(&m.full_name);
         let eq = self.ctx.is_eq(&m.full_name);
 
-        // Member names: one scope for struct members (reserving the unknown-field
-        // member), one for decode locals (also reserving the reader and the binding
-        // `v` the oneof steps use).
-        let mut members = Scope::with(&["unknown_fields"]);
-        let mut locals = Scope::with(&["unknown_fields", "r", "v"]);
-        let mut plains: Vec<Plain<'_>> = Vec::new();
-        let mut oneofs: Vec<Oneof<'_>> = Vec::new();
-        // (declaration index, member tokens) so members keep declaration order.
-        let mut decls: Vec<(usize, TokenStream)> = Vec::new();
-
-        for f in m.fields_in_declaration_order() {
-            let real_oneof = f.oneof.filter(|&i| !m.oneofs[i].synthetic);
-            if let Some(i) = real_oneof {
-                if oneofs.iter().any(|o| o.index == i) {
-                    continue;
-                }
-                let o = &m.oneofs[i];
-                let claimed = members.claim(&names::snake(&o.name));
-                let ident = names::ident(&claimed);
-                let local = names::ident(&locals.claim(&claimed));
-                let enum_name = names::ident(self.ctx.oneof_name(&m.full_name, i));
-                let enum_path = quote!(#module::#enum_name);
-                let mut variants = Scope::default();
-                let mut ms = Vec::new();
-                for &n in &o.fields {
-                    let Some(mf) = m.field(n) else { continue };
-                    let vname = names::ident(&variants.claim(&names::camel(&mf.name)));
-                    // The variant's type is written inside the module, the codec in the
-                    // impl outside it.
-                    let (_, vty) = inner.element(m, mf, &mf.ty, true)?;
-                    let (codec, _) = self.element(m, mf, &mf.ty, true)?;
-                    ms.push((mf, vname, codec, vty));
-                }
-                let docs = doc_attrs(
-                    &o.comments,
-                    self.comments_on(&m.full_name),
-                    &format!("The `{}` oneof.", o.name),
-                );
-                let flatten = serde.then(|| quote!(#[serde(flatten)]));
-                let fattrs = attrs_for(
-                    &self.ctx.opts.field_attrs,
-                    &format!("{}.{}", m.full_name, o.name),
-                )?;
-                decls.push((
-                    f.index,
-                    quote! {
-                        #docs
-                        #flatten
-                        #(#fattrs)*
-                        pub #ident: ::core::option::Option<#enum_path>,
-                    },
-                ));
-                oneofs.push(Oneof {
-                    ident,
-                    local,
-                    enum_path,
-                    enum_name,
-                    members: ms,
-                    index: i,
-                });
-                continue;
-            }
-            let claimed = members.claim(&names::snake(&f.name));
-            let ident = names::ident(&claimed);
-            let local = names::ident(&locals.claim(&claimed));
-            let (shape, codec, ty) = match &f.cardinality {
-                Cardinality::Map { key, value } => {
-                    let (kc, kt) = scalar(*key, &quote!(#rt::__private), &alloc);
-                    let (vc, vt) = self.element(m, f, value, false)?;
-                    (
-                        Shape::Map { key: kc, value: vc },
-                        TokenStream::new(),
-                        quote!(#alloc::collections::BTreeMap<#kt, #vt>),
-                    )
-                }
-                Cardinality::Repeated => {
-                    let (c, t) = self.element(m, f, &f.ty, false)?;
-                    (Shape::Repeated, c, quote!(#alloc::vec::Vec<#t>))
-                }
-                Cardinality::Single => {
-                    let (c, t) = self.element(m, f, &f.ty, true)?;
-                    match f.presence {
-                        Presence::Implicit => (Shape::Implicit, c, t),
-                        Presence::Required => (Shape::Required, c, t),
-                        Presence::Explicit => {
-                            (Shape::Optional, c, quote!(::core::option::Option<#t>))
-                        }
-                    }
-                }
-            };
-            let docs = doc_attrs(
-                &f.comments,
-                self.comments_on(&f.full_name),
-                &format!("Field `{}` = {}.", f.name, f.number),
-            );
-            let rename = serde.then(|| {
-                let j = &f.json_name;
-                quote!(#[serde(rename = #j)])
-            });
-            let deprecated = f.deprecated.then(|| quote!(#[deprecated]));
-            let fattrs = attrs_for(&self.ctx.opts.field_attrs, &f.full_name)?;
-            decls.push((
-                f.index,
-                quote! {
-                    #docs
-                    #deprecated
-                    #rename
-                    #(#fattrs)*
-                    pub #ident: #ty,
-                },
-            ));
-            plains.push(Plain {
-                def: f,
-                ident,
-                local,
-                shape,
-                codec,
-            });
-        }
-        decls.sort_by_key(|(i, _)| *i);
-        let decls = decls.into_iter().map(|(_, t)| t);
-
-        // Size, write, decode: one step per field in number order (SPEC §4.1).
-        let mut size_terms: Vec<TokenStream> = Vec::new();
-        let mut write_stmts: Vec<TokenStream> = Vec::new();
-        let mut decode_stmts: Vec<TokenStream> = Vec::new();
-        let mut require_stmts: Vec<TokenStream> = Vec::new();
-        let mut first_is_match = false;
-        let mut run: Option<Run> = None;
-        for o in &oneofs {
-            let local = &o.local;
-            decode_stmts.push(quote!(let mut #local = ::core::option::Option::None;));
-        }
-        for f in &m.fields {
-            let number = Literal::u32_unsuffixed(f.number);
-            let proto_name = &f.name;
-            if let Some(p) = plains.iter().find(|p| p.def.number == f.number) {
-                flush(
-                    &mut run,
-                    &mut size_terms,
-                    &mut write_stmts,
-                    &mut first_is_match,
-                );
-                let (ident, local, codec) = (&p.ident, &p.local, &p.codec);
-                match &p.shape {
-                    Shape::Implicit => {
-                        size_terms.push(quote!(s.implicit::<#codec>(#number, &self.#ident)));
-                        write_stmts.push(quote!(w.implicit::<#codec>(#number, &self.#ident);));
-                        decode_stmts.push(
-                            quote!(let #local = r.implicit::<#codec>(#number, #proto_name)?;),
-                        );
-                    }
-                    Shape::Optional => {
-                        size_terms
-                            .push(quote!(s.optional::<#codec>(#number, self.#ident.as_ref())));
-                        write_stmts
-                            .push(quote!(w.optional::<#codec>(#number, self.#ident.as_ref());));
-                        decode_stmts.push(
-                            quote!(let #local = r.optional::<#codec>(#number, #proto_name)?;),
-                        );
-                    }
-                    Shape::Required => {
-                        size_terms.push(quote!(s.explicit::<#codec>(#number, &self.#ident)));
-                        write_stmts.push(quote!(w.explicit::<#codec>(#number, &self.#ident);));
-                        decode_stmts.push(
-                            quote!(let #local = r.optional::<#codec>(#number, #proto_name)?;),
-                        );
-                        require_stmts.push(quote!(let #local = r.require(#local, #proto_name)?;));
-                    }
-                    Shape::Repeated => {
-                        size_terms.push(quote!(s.repeated::<#codec>(#number, &self.#ident)));
-                        write_stmts.push(quote!(w.repeated::<#codec>(#number, &self.#ident);));
-                        decode_stmts.push(
-                            quote!(let #local = r.repeated::<#codec>(#number, #proto_name)?;),
-                        );
-                    }
-                    Shape::Map { key, value } => {
-                        size_terms.push(quote!(s.map::<#key, #value>(#number, &self.#ident)));
-                        write_stmts.push(quote!(w.map::<#key, #value>(#number, &self.#ident);));
-                        decode_stmts.push(
-                            quote!(let #local = r.map::<#key, #value>(#number, #proto_name)?;),
-                        );
-                    }
-                }
-                continue;
-            }
-            let Some(o) = oneofs
-                .iter()
-                .find(|o| o.members.iter().any(|(mf, ..)| mf.number == f.number))
-            else {
-                continue;
-            };
-            let Some((_, variant, codec, _)) =
-                o.members.iter().find(|(mf, ..)| mf.number == f.number)
-            else {
-                continue;
-            };
-            let (local, path) = (&o.local, &o.enum_path);
-            // Consecutive members of one oneof share one `match` in the size and write
-            // passes: at most one of them is set.
-            match &mut run {
-                Some(r) if r.index == o.index => {}
-                _ => {
-                    flush(
-                        &mut run,
-                        &mut size_terms,
-                        &mut write_stmts,
-                        &mut first_is_match,
-                    );
-                    run = Some(Run {
-                        index: o.index,
-                        ident: o.ident.clone(),
-                        arms: Vec::new(),
-                    });
-                }
-            }
-            if let Some(r) = &mut run {
-                r.arms.push(Arm {
-                    pat: quote!(::core::option::Option::Some(#path::#variant(v))),
-                    size: quote!(s.explicit::<#codec>(#number, v)),
-                    write: quote!(w.explicit::<#codec>(#number, v)),
-                });
-            }
-            // SPEC §5.4: a second member is refused at its key.
-            decode_stmts.push(quote! {
-                if let ::core::option::Option::Some(v) = r.oneof::<#codec>(#number, #proto_name, #local.is_some())? {
-                    #local = ::core::option::Option::Some(#path::#variant(v));
-                }
-            });
-        }
-
-        flush(
-            &mut run,
-            &mut size_terms,
-            &mut write_stmts,
-            &mut first_is_match,
-        );
-
-        // A sum cannot start with a `match` in tail position (it would end the
-        // statement there), so a leading oneof term is bound first.
-        let size_body = match size_terms.split_first() {
-            None => quote!(0),
-            Some((first, rest)) if first_is_match && !rest.is_empty() => quote! {
-                let size = #first;
-                size #(+ #rest)*
-            },
-            Some(_) => quote!(#(#size_terms)+*),
-        };
-        let s_param = if size_terms.is_empty() {
-            quote!(_s)
+        let Fields {
+            plains,
+            oneofs,
+            decls,
+            size_body,
+            s_param,
+            plain_fns,
+            write_stmts,
+            w_param,
+            decode_stmts,
+            require_stmts,
+            inits,
+            into_stmts,
+            into_tail,
+        } = self.fields(m, false)?;
+        let unknown_into = if preserve {
+            quote!(self.unknown_fields = r.finish()?;)
         } else {
-            quote!(s)
+            quote!(r.finish()?;)
         };
-        // The same size and write calls for a value without unknown records (most
-        // values): through `Sizer::plain` and `Writer::plain`, which have no test for them
-        // before each key. A message without fields keeps the defaults.
-        let plain_fns = (!size_terms.is_empty()).then(|| {
-            quote! {
-                fn __size_plain<'v>(&'v self, s: &mut #rt::__private::Sizer<'v>) -> usize {
-                    let mut s = s.plain();
-                    #size_body
-                }
-
-                fn __len_plain<'v>(
-                    &'v self,
-                    s: &mut #rt::__private::Sizer<'v, #rt::__private::NoTable>,
-                ) -> usize {
-                    let mut s = s.plain();
-                    #size_body
-                }
-
-                fn __write_plain<'v>(&'v self, w: &mut #rt::__private::Writer<'_, 'v>) {
-                    let mut w = w.plain();
-                    #(#write_stmts)*
-                }
-            }
-        });
-        let w_param = if write_stmts.is_empty() {
-            quote!(_w)
-        } else {
-            quote!(w)
-        };
-
-        let mut inits: Vec<TokenStream> = Vec::new();
-        for p in &plains {
-            inits.push(init(&p.ident, &p.local));
-        }
-        for o in &oneofs {
-            inits.push(init(&o.ident, &o.local));
-        }
         let (unknown_member, unknown_get, unknown_finish, unknown_init) = if preserve {
             let skip = serde.then(|| quote!(#[serde(skip)]));
             (
@@ -475,6 +228,8 @@ impl Emitter<'_> {
         for o in &oneofs {
             nested.extend(inner.oneof_enum(m, o, eq, serde)?);
         }
+        let (twin_items, twin_nested) = self.twin(m, &plains, &oneofs)?;
+        nested.extend(twin_nested);
         // `pkg.defaults.Defaults` puts module `defaults` inside module `defaults`: the
         // names come from the schema, so clippy::module_inception is expected there.
         let enclosing = self
@@ -541,10 +296,384 @@ impl Emitter<'_> {
                         #unknown_init
                     })
                 }
+
+                fn __decode_into(&mut self, r: &mut #rt::__private::Reader<'_>) -> ::core::result::Result<(), #rt::DecodeError> {
+                    #(#into_stmts)*
+                    #unknown_into
+                    #(#into_tail)*
+                    ::core::result::Result::Ok(())
+                }
             }
 
             #accessors
+            #twin_items
             #module_item
+        })
+    }
+
+    /// The members and the size, write and decode steps of message `m`, for its owned
+    /// type or (`twin`) its borrowed twin: one walk over the fields for both.
+    pub(crate) fn fields<'m>(&self, m: &'m MessageDef, twin: bool) -> Result<Fields<'m>, Error> {
+        let Some(loc) = self.ctx.loc(&m.full_name) else {
+            return Err(Error::Internal {
+                package: self.package.clone(),
+                message: format!("no location for {}", m.full_name),
+            });
+        };
+        let rt = self.rt();
+        let alloc = self.alloc();
+        let module = names::ident(&loc.module);
+        let inner = self.child(&loc.module);
+        let serde = self.ctx.opts.serde.matches(&m.full_name) && !twin;
+
+        // Member names: one scope for struct members (reserving the unknown-field
+        // member), one for decode locals (also reserving the reader and the binding
+        // `v` the oneof steps use).
+        let mut members = Scope::with(&["unknown_fields"]);
+        let mut locals = Scope::with(&["unknown_fields", "r", "v"]);
+        let mut plains: Vec<Plain<'_>> = Vec::new();
+        let mut oneofs: Vec<Oneof<'_>> = Vec::new();
+        // (declaration index, member tokens) so members keep declaration order.
+        let mut decls: Vec<(usize, TokenStream)> = Vec::new();
+
+        for f in m.fields_in_declaration_order() {
+            let real_oneof = f.oneof.filter(|&i| !m.oneofs[i].synthetic);
+            if let Some(i) = real_oneof {
+                if oneofs.iter().any(|o| o.index == i) {
+                    continue;
+                }
+                let o = &m.oneofs[i];
+                let claimed = members.claim(&names::snake(&o.name));
+                let ident = names::ident(&claimed);
+                let local = names::ident(&locals.claim(&claimed));
+                let mut variants = Scope::default();
+                let mut ms = Vec::new();
+                for &n in &o.fields {
+                    let Some(mf) = m.field(n) else { continue };
+                    let vname = names::ident(&variants.claim(&names::camel(&mf.name)));
+                    // The variant's type is written inside the module, the codec in the
+                    // impl outside it.
+                    let (_, vty) = inner.element(m, mf, &mf.ty, true, twin)?;
+                    let (codec, _) = self.element(m, mf, &mf.ty, true, twin)?;
+                    ms.push((mf, vname, codec, vty));
+                }
+                // A twin's oneof whose members borrow nothing keeps the owned enum.
+                let twin_enum = twin && ms.iter().any(|(.., t)| borrows(t));
+                let enum_name = if twin_enum {
+                    names::ident(self.ctx.ref_oneof_name(&m.full_name, i))
+                } else {
+                    names::ident(self.ctx.oneof_name(&m.full_name, i))
+                };
+                let enum_expr = quote!(#module::#enum_name);
+                let enum_path = if twin_enum {
+                    quote!(#module::#enum_name<'a>)
+                } else {
+                    enum_expr.clone()
+                };
+                let docs = doc_attrs(
+                    &o.comments,
+                    self.comments_on(&m.full_name),
+                    &format!("The `{}` oneof.", o.name),
+                );
+                let flatten = serde.then(|| quote!(#[serde(flatten)]));
+                let fattrs = if twin {
+                    Vec::new()
+                } else {
+                    attrs_for(
+                        &self.ctx.opts.field_attrs,
+                        &format!("{}.{}", m.full_name, o.name),
+                    )?
+                };
+                decls.push((
+                    f.index,
+                    quote! {
+                        #docs
+                        #flatten
+                        #(#fattrs)*
+                        pub #ident: ::core::option::Option<#enum_path>,
+                    },
+                ));
+                oneofs.push(Oneof {
+                    ident,
+                    local,
+                    enum_expr,
+                    enum_name,
+                    members: ms,
+                    index: i,
+                    twin_enum,
+                });
+                continue;
+            }
+            let claimed = members.claim(&names::snake(&f.name));
+            let ident = names::ident(&claimed);
+            let local = names::ident(&locals.claim(&claimed));
+            let (shape, codec, ty) = match &f.cardinality {
+                Cardinality::Map { key, value } => {
+                    let (kc, kt) = if twin && *key == ScalarType::String {
+                        (
+                            quote!(#rt::__private::StrRef<'a>),
+                            quote!(&'a ::core::primitive::str),
+                        )
+                    } else {
+                        scalar(*key, &quote!(#rt::__private), &alloc)
+                    };
+                    let (vc, vt) = self.element(m, f, value, false, twin)?;
+                    (
+                        Shape::Map { key: kc, value: vc },
+                        TokenStream::new(),
+                        quote!(#alloc::collections::BTreeMap<#kt, #vt>),
+                    )
+                }
+                Cardinality::Repeated => {
+                    let (c, t) = self.element(m, f, &f.ty, false, twin)?;
+                    (Shape::Repeated, c, quote!(#alloc::vec::Vec<#t>))
+                }
+                Cardinality::Single => {
+                    let (c, t) = self.element(m, f, &f.ty, true, twin)?;
+                    match f.presence {
+                        Presence::Implicit => (Shape::Implicit, c, t),
+                        Presence::Required => (Shape::Required, c, t),
+                        Presence::Explicit => {
+                            (Shape::Optional, c, quote!(::core::option::Option<#t>))
+                        }
+                    }
+                }
+            };
+            let docs = doc_attrs(
+                &f.comments,
+                self.comments_on(&f.full_name),
+                &format!("Field `{}` = {}.", f.name, f.number),
+            );
+            let rename = serde.then(|| {
+                let j = &f.json_name;
+                quote!(#[serde(rename = #j)])
+            });
+            let deprecated = f.deprecated.then(|| quote!(#[deprecated]));
+            let fattrs = if twin {
+                Vec::new()
+            } else {
+                attrs_for(&self.ctx.opts.field_attrs, &f.full_name)?
+            };
+            decls.push((
+                f.index,
+                quote! {
+                    #docs
+                    #deprecated
+                    #rename
+                    #(#fattrs)*
+                    pub #ident: #ty,
+                },
+            ));
+            plains.push(Plain {
+                def: f,
+                ident,
+                local,
+                shape,
+                codec,
+            });
+        }
+        decls.sort_by_key(|(i, _)| *i);
+        let decls: Vec<TokenStream> = decls.into_iter().map(|(_, t)| t).collect();
+
+        // Size, write, decode: one step per field in number order (SPEC §4.1).
+        let mut size_terms: Vec<TokenStream> = Vec::new();
+        let mut write_stmts: Vec<TokenStream> = Vec::new();
+        let mut decode_stmts: Vec<TokenStream> = Vec::new();
+        let mut require_stmts: Vec<TokenStream> = Vec::new();
+        // `__decode_into`: the same reads into `self`'s members (`decode_into`).
+        let mut into_stmts: Vec<TokenStream> = Vec::new();
+        let mut into_requires: Vec<TokenStream> = Vec::new();
+        let mut into_tail: Vec<TokenStream> = Vec::new();
+        let mut first_is_match = false;
+        let mut run: Option<Run> = None;
+        for o in &oneofs {
+            let local = &o.local;
+            decode_stmts.push(quote!(let mut #local = ::core::option::Option::None;));
+            into_stmts.push(quote!(let mut #local = ::core::option::Option::None;));
+            let ident = &o.ident;
+            into_tail.push(quote!(self.#ident = #local;));
+        }
+        for f in &m.fields {
+            let number = Literal::u32_unsuffixed(f.number);
+            let proto_name = &f.name;
+            if let Some(p) = plains.iter().find(|p| p.def.number == f.number) {
+                flush(
+                    &mut run,
+                    &mut size_terms,
+                    &mut write_stmts,
+                    &mut first_is_match,
+                );
+                let (ident, local, codec) = (&p.ident, &p.local, &p.codec);
+                match &p.shape {
+                    Shape::Implicit => {
+                        size_terms.push(quote!(s.implicit::<#codec>(#number, &self.#ident)));
+                        write_stmts.push(quote!(w.implicit::<#codec>(#number, &self.#ident);));
+                        decode_stmts.push(
+                            quote!(let #local = r.implicit::<#codec>(#number, #proto_name)?;),
+                        );
+                        into_stmts.push(quote!(r.implicit_into::<#codec>(#number, #proto_name, &mut self.#ident)?;));
+                    }
+                    Shape::Optional => {
+                        size_terms
+                            .push(quote!(s.optional::<#codec>(#number, self.#ident.as_ref())));
+                        write_stmts
+                            .push(quote!(w.optional::<#codec>(#number, self.#ident.as_ref());));
+                        decode_stmts.push(
+                            quote!(let #local = r.optional::<#codec>(#number, #proto_name)?;),
+                        );
+                        into_stmts.push(quote!(r.optional_into::<#codec>(#number, #proto_name, &mut self.#ident)?;));
+                    }
+                    Shape::Required => {
+                        size_terms.push(quote!(s.explicit::<#codec>(#number, &self.#ident)));
+                        write_stmts.push(quote!(w.explicit::<#codec>(#number, &self.#ident);));
+                        decode_stmts.push(
+                            quote!(let #local = r.optional::<#codec>(#number, #proto_name)?;),
+                        );
+                        require_stmts.push(quote!(let #local = r.require(#local, #proto_name)?;));
+                        into_stmts.push(quote!(let #local = r.required_into::<#codec>(#number, #proto_name, &mut self.#ident)?;));
+                        into_requires.push(quote!(r.require(#local, #proto_name)?;));
+                    }
+                    Shape::Repeated => {
+                        size_terms.push(quote!(s.repeated::<#codec>(#number, &self.#ident)));
+                        write_stmts.push(quote!(w.repeated::<#codec>(#number, &self.#ident);));
+                        decode_stmts.push(
+                            quote!(let #local = r.repeated::<#codec>(#number, #proto_name)?;),
+                        );
+                        into_stmts.push(quote!(r.repeated_into::<#codec>(#number, #proto_name, &mut self.#ident)?;));
+                    }
+                    Shape::Map { key, value } => {
+                        size_terms.push(quote!(s.map::<#key, #value>(#number, &self.#ident)));
+                        write_stmts.push(quote!(w.map::<#key, #value>(#number, &self.#ident);));
+                        decode_stmts.push(
+                            quote!(let #local = r.map::<#key, #value>(#number, #proto_name)?;),
+                        );
+                        into_stmts.push(
+                            quote!(self.#ident = r.map::<#key, #value>(#number, #proto_name)?;),
+                        );
+                    }
+                }
+                continue;
+            }
+            let Some(o) = oneofs
+                .iter()
+                .find(|o| o.members.iter().any(|(mf, ..)| mf.number == f.number))
+            else {
+                continue;
+            };
+            let Some((_, variant, codec, _)) =
+                o.members.iter().find(|(mf, ..)| mf.number == f.number)
+            else {
+                continue;
+            };
+            let (local, path) = (&o.local, &o.enum_expr);
+            // Consecutive members of one oneof share one `match` in the size and write
+            // passes: at most one of them is set.
+            match &mut run {
+                Some(r) if r.index == o.index => {}
+                _ => {
+                    flush(
+                        &mut run,
+                        &mut size_terms,
+                        &mut write_stmts,
+                        &mut first_is_match,
+                    );
+                    run = Some(Run {
+                        index: o.index,
+                        ident: o.ident.clone(),
+                        arms: Vec::new(),
+                    });
+                }
+            }
+            if let Some(r) = &mut run {
+                r.arms.push(Arm {
+                    pat: quote!(::core::option::Option::Some(#path::#variant(v))),
+                    size: quote!(s.explicit::<#codec>(#number, v)),
+                    write: quote!(w.explicit::<#codec>(#number, v)),
+                });
+            }
+            // SPEC §5.4: a second member is refused at its key.
+            let step = quote! {
+                if let ::core::option::Option::Some(v) = r.oneof::<#codec>(#number, #proto_name, #local.is_some())? {
+                    #local = ::core::option::Option::Some(#path::#variant(v));
+                }
+            };
+            into_stmts.push(step.clone());
+            decode_stmts.push(step);
+        }
+
+        flush(
+            &mut run,
+            &mut size_terms,
+            &mut write_stmts,
+            &mut first_is_match,
+        );
+
+        // A sum cannot start with a `match` in tail position (it would end the
+        // statement there), so a leading oneof term is bound first.
+        let size_body = match size_terms.split_first() {
+            None => quote!(0),
+            Some((first, rest)) if first_is_match && !rest.is_empty() => quote! {
+                let size = #first;
+                size #(+ #rest)*
+            },
+            Some(_) => quote!(#(#size_terms)+*),
+        };
+        let s_param = if size_terms.is_empty() {
+            quote!(_s)
+        } else {
+            quote!(s)
+        };
+        // The same size and write calls for a value without unknown records (most
+        // values): through `Sizer::plain` and `Writer::plain`, which have no test for them
+        // before each key. A message without fields keeps the defaults.
+        let plain_fns = (!size_terms.is_empty()).then(|| {
+            quote! {
+                fn __size_plain<'v>(&'v self, s: &mut #rt::__private::Sizer<'v>) -> usize {
+                    let mut s = s.plain();
+                    #size_body
+                }
+
+                fn __len_plain<'v>(
+                    &'v self,
+                    s: &mut #rt::__private::Sizer<'v, #rt::__private::NoTable>,
+                ) -> usize {
+                    let mut s = s.plain();
+                    #size_body
+                }
+
+                fn __write_plain<'v>(&'v self, w: &mut #rt::__private::Writer<'_, 'v>) {
+                    let mut w = w.plain();
+                    #(#write_stmts)*
+                }
+            }
+        });
+        let w_param = if write_stmts.is_empty() {
+            quote!(_w)
+        } else {
+            quote!(w)
+        };
+
+        let mut inits: Vec<TokenStream> = Vec::new();
+        for p in &plains {
+            inits.push(init(&p.ident, &p.local));
+        }
+        for o in &oneofs {
+            inits.push(init(&o.ident, &o.local));
+        }
+        Ok(Fields {
+            plains,
+            oneofs,
+            decls,
+            size_body,
+            s_param,
+            plain_fns,
+            write_stmts,
+            w_param,
+            decode_stmts,
+            require_stmts,
+            inits,
+            into_stmts,
+            into_tail: into_requires.into_iter().chain(into_tail).collect(),
         })
     }
 
@@ -608,6 +737,24 @@ impl Emitter<'_> {
     }
 }
 
+/// What [`Emitter::fields`] builds for one message type.
+pub(crate) struct Fields<'m> {
+    pub(crate) plains: Vec<Plain<'m>>,
+    pub(crate) oneofs: Vec<Oneof<'m>>,
+    pub(crate) decls: Vec<TokenStream>,
+    pub(crate) size_body: TokenStream,
+    pub(crate) s_param: TokenStream,
+    pub(crate) plain_fns: Option<TokenStream>,
+    pub(crate) write_stmts: Vec<TokenStream>,
+    pub(crate) w_param: TokenStream,
+    pub(crate) decode_stmts: Vec<TokenStream>,
+    pub(crate) require_stmts: Vec<TokenStream>,
+    pub(crate) inits: Vec<TokenStream>,
+    /// `__decode_into`'s reads, then its `require` checks and oneof assignments.
+    pub(crate) into_stmts: Vec<TokenStream>,
+    pub(crate) into_tail: Vec<TokenStream>,
+}
+
 /// Consecutive members of one oneof, as `match` arms for the size and write passes.
 struct Run {
     index: usize,
@@ -660,6 +807,11 @@ fn flush(
             }
         });
     }
+}
+
+/// Whether a generated type mentions the borrowed twin's lifetime `'a`.
+pub(crate) fn borrows(ty: &TokenStream) -> bool {
+    ty.to_string().contains("'a")
 }
 
 /// `field: local`, or the shorthand when they are the same.

@@ -55,6 +55,7 @@ pub(crate) fn path_matches(path: &str, full_name: &str) -> bool {
 pub struct Options {
     pub(crate) bytes: PathSet,
     pub(crate) boxed: PathSet,
+    pub(crate) borrowed: PathSet,
     pub(crate) preserve: PathSet,
     pub(crate) serde: PathSet,
     pub(crate) no_comments: PathSet,
@@ -95,6 +96,20 @@ impl Options {
         S: AsRef<str>,
     {
         self.boxed.extend(paths);
+        self
+    }
+
+    /// Messages at these paths also get a borrowed twin, `FooRef<'a>` next to `Foo`,
+    /// whose `string` and `bytes` fields are `&'a str` and `&'a [u8]` slices of the input
+    /// (see `bijoubuf::MessageRef`). Every message a selected one reaches through its
+    /// fields gets a twin too, so nested messages borrow as well; a reached type mapped
+    /// to an external path (the well-known types) stays owned inside the twin.
+    pub fn borrowed<I, S>(&mut self, paths: I) -> &mut Self
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        self.borrowed.extend(paths);
         self
     }
 

@@ -67,3 +67,17 @@ fn example_envelope() {
         joined(&generate_file("example/envelope.proto", &opts))
     );
 }
+
+#[test]
+fn kitchen_borrowed() {
+    // Borrowed twins: a oneof with borrowing and non-borrowing members (Choice, which
+    // reaches Scalars), and recursion through singular, repeated, map and oneof fields
+    // with preserved unknown fields (Tree, which reaches Tree.Leaf).
+    let mut opts = Options::new();
+    opts.preserve_unknown_fields([".kitchen.Tree"])
+        .borrowed([".kitchen.Choice", ".kitchen.Tree"]);
+    insta::assert_snapshot!(
+        "kitchen_borrowed",
+        joined(&generate_file("kitchen/sink.proto", &opts))
+    );
+}

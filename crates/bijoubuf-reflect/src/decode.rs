@@ -11,7 +11,7 @@
 //! [`DynamicMessage`].
 
 use bijoubuf::__private::{
-    self as c, Codec, DynFieldName, Element, KeyElement, Reader, WireType, message_reader,
+    self as c, DynFieldName, Element, KeyElement, ReadCodec, Reader, WireType, message_reader,
 };
 use bijoubuf::{DecodeError, DecodeOptions, ErrorKind, PathSegment};
 use bijoubuf_schema::{Presence, ScalarType};
@@ -297,7 +297,7 @@ struct Dyn<'w, 'd> {
     ty: Ty,
 }
 
-impl Element for Dyn<'_, '_> {
+impl<'a> Element<'a> for Dyn<'_, '_> {
     type Value = Value;
 
     fn wire(&self) -> WireType {
@@ -319,7 +319,7 @@ impl Element for Dyn<'_, '_> {
         matches!(self.ty, Ty::Message(_))
     }
 
-    fn read(&self, r: &mut Reader<'_>) -> Result<Value, DecodeError> {
+    fn read(&self, r: &mut Reader<'a>) -> Result<Value, DecodeError> {
         match self.ty {
             Ty::Scalar(s) => scalar(s, r),
             // SPEC §3.6: open, any int32 number.
@@ -336,7 +336,7 @@ impl Element for Dyn<'_, '_> {
 /// A map key element of scalar type (SPEC §6.3), ordered as [`MapKey`] orders.
 struct DynKey(ScalarType);
 
-impl Element for DynKey {
+impl<'a> Element<'a> for DynKey {
     type Value = MapKey;
 
     fn wire(&self) -> WireType {
@@ -351,7 +351,7 @@ impl Element for DynKey {
         false
     }
 
-    fn read(&self, r: &mut Reader<'_>) -> Result<MapKey, DecodeError> {
+    fn read(&self, r: &mut Reader<'a>) -> Result<MapKey, DecodeError> {
         Ok(match scalar(self.0, r)? {
             Value::Bool(v) => MapKey::Bool(v),
             Value::I32(v) => MapKey::I32(v),
@@ -369,7 +369,7 @@ impl Element for DynKey {
     }
 }
 
-impl KeyElement for DynKey {
+impl KeyElement<'_> for DynKey {
     fn segment(&self, v: &MapKey) -> PathSegment {
         key_segment(v.clone())
     }

@@ -184,6 +184,14 @@ pub trait Message: Sized {
     /// Read the content; not API.
     fn __decode(r: &mut Reader<'_>) -> Result<Self, DecodeError>;
 
+    #[doc(hidden)]
+    /// Read the content into `self`, reusing its allocations; not API. Generated code
+    /// reads each field in place; the default decodes a new value.
+    fn __decode_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        *self = Self::__decode(r)?;
+        Ok(())
+    }
+
     /// The exact number of bytes [`encode`](Self::encode) writes for this value.
     ///
     /// Exact for every value some [`EncodeOptions`] accept; for a value nested deeper
@@ -250,21 +258,26 @@ pub trait Message: Sized {
 
     /// Decode `bytes` as one whole message with the default options: strict, depth 100.
     fn decode(bytes: &[u8]) -> Result<Self, DecodeError> {
-        let mut r = Reader::new(bytes, 0, bytes.len(), &DecodeOptions::new());
-        r.top()
+        decode_whole(bytes)
     }
 
     /// Decode `bytes` with `opts`; the result tells whether unknown fields were kept.
     fn decode_with(bytes: &[u8], opts: &DecodeOptions) -> Result<Decoded<Self>, DecodeError> {
-        if let Some(max) = opts.max_size
-            && bytes.len() > max
-        {
-            // SPEC §9.4
-            return Err(DecodeError::new(K::SizeLimitExceeded, 0).in_message(Self::NAME));
-        }
-        let mut r = Reader::new(bytes, 0, bytes.len(), opts);
-        let m = r.top()?;
-        Ok(Decoded::new(m, r.unknown_count()))
+        decode_whole_with(bytes, opts)
+    }
+
+    /// Decode `bytes` into `self` with the default options, keeping the capacity of its
+    /// strings, byte strings and repeated fields (and of nested messages' fields) for the
+    /// next value: for streams of messages. The checks, errors, offsets and paths are
+    /// [`decode`](Self::decode)'s.
+    ///
+    /// On success `self` is exactly what `decode` returns. On error `self` is some valid
+    /// value but not a meaningful one: fields before the failing record may hold the new
+    /// input's values, the others the old ones. Decode again or reset it before use.
+    /// Optional fields, maps and oneofs are replaced rather than reused.
+    fn decode_into(&mut self, bytes: &[u8]) -> Result<(), DecodeError> {
+        let mut r = Reader::new(bytes, 0, bytes.len(), &DecodeOptions::new());
+        r.top_into(self)
     }
 
     /// Decode one length-delimited frame at the start of `bytes` (SPEC §9.2); returns the
@@ -286,7 +299,106 @@ pub trait Message: Sized {
     }
 }
 
-fn encode_framed<M: Message, B: BufMut + ?Sized>(
+/// A borrowed message type: `FooRef<'a>`, generated next to an owned `Foo` for the
+/// types `bijoubuf-build`'s `borrowed` option selects, whose `string` and `bytes` fields
+/// are `&'a str` and `&'a [u8]` slices of the input it was decoded from.
+///
+/// Decoding runs the same strict decoder as [`Message::decode`]: every check, with the
+/// same error codes, offsets and paths; a borrowed value encodes to exactly the bytes of
+/// its owned twin. A message without repeated or map fields decodes without allocating;
+/// each repeated field allocates one vector. Unknown fields are kept under
+/// [`UnknownFieldPolicy::Preserve`] as for the owned twin (copied into
+/// [`UnknownFields`], so only an input that has them pays for the copy).
+///
+/// Generated code converts both ways: `Foo::borrowed(&self) -> FooRef<'_>`,
+/// `FooRef::to_owned(&self) -> Foo`, and the matching `From` impls.
+pub trait MessageRef<'a>: Sized + __private::Encode + __private::Decode<'a> {
+    /// The owned twin.
+    type Owned: Message;
+
+    /// Unknown field records kept by a preserving decode (empty otherwise).
+    fn unknown_fields(&self) -> &UnknownFields {
+        self.__unknown()
+    }
+
+    /// Decode `bytes` as one whole message with the default options: strict, depth 100.
+    fn decode(bytes: &'a [u8]) -> Result<Self, DecodeError> {
+        decode_whole(bytes)
+    }
+
+    /// Decode `bytes` with `opts`; the result tells whether unknown fields were kept.
+    fn decode_with(bytes: &'a [u8], opts: &DecodeOptions) -> Result<Decoded<Self>, DecodeError> {
+        decode_whole_with(bytes, opts)
+    }
+
+    /// Decode one length-delimited frame at the start of `bytes` (SPEC §9.2), as
+    /// [`Message::decode_length_delimited_with`] does.
+    fn decode_length_delimited_with(
+        bytes: &'a [u8],
+        opts: &DecodeOptions,
+    ) -> Result<(Decoded<Self>, usize), DecodeError> {
+        stream::decode_frame(bytes, 0, opts)
+    }
+
+    /// The exact number of bytes [`encode`](Self::encode) writes for this value.
+    fn encoded_len(&self) -> usize {
+        let mut s = Sizer::<NoTable>::new(MAX_DEPTH_LIMIT);
+        s.top(self)
+    }
+
+    /// Append the encoding to `buf`, as [`Message::encode`] does.
+    fn encode<B: BufMut + ?Sized>(&self, buf: &mut B) -> Result<(), EncodeError> {
+        encode_framed(self, buf, false, &EncodeOptions::new())
+    }
+
+    /// Append the encoding to `buf` with limits, as [`Message::encode_with`] does.
+    fn encode_with<B: BufMut + ?Sized>(
+        &self,
+        buf: &mut B,
+        opts: &EncodeOptions,
+    ) -> Result<(), EncodeError> {
+        encode_framed(self, buf, false, opts)
+    }
+
+    /// Append one length-delimited frame with limits, as
+    /// [`Message::encode_length_delimited_with`] does.
+    fn encode_length_delimited_with<B: BufMut + ?Sized>(
+        &self,
+        buf: &mut B,
+        opts: &EncodeOptions,
+    ) -> Result<(), EncodeError> {
+        encode_framed(self, buf, true, opts)
+    }
+
+    /// The encoding in a new `Vec`.
+    fn encode_to_vec(&self) -> Result<Vec<u8>, EncodeError> {
+        let mut v = Vec::new();
+        self.encode(&mut v)?;
+        Ok(v)
+    }
+}
+
+fn decode_whole<'a, M: __private::Decode<'a>>(bytes: &'a [u8]) -> Result<M, DecodeError> {
+    let mut r = Reader::new(bytes, 0, bytes.len(), &DecodeOptions::new());
+    r.top()
+}
+
+fn decode_whole_with<'a, M: __private::Decode<'a>>(
+    bytes: &'a [u8],
+    opts: &DecodeOptions,
+) -> Result<Decoded<M>, DecodeError> {
+    if let Some(max) = opts.max_size
+        && bytes.len() > max
+    {
+        // SPEC §9.4
+        return Err(DecodeError::new(K::SizeLimitExceeded, 0).in_message(M::NAME));
+    }
+    let mut r = Reader::new(bytes, 0, bytes.len(), opts);
+    let m = r.top()?;
+    Ok(Decoded::new(m, r.unknown_count()))
+}
+
+fn encode_framed<M: __private::Encode, B: BufMut + ?Sized>(
     m: &M,
     buf: &mut B,
     framed: bool,

@@ -2,15 +2,14 @@
 
 use core::marker::PhantomData;
 
-use crate::__private::Reader;
-use crate::Message;
+use crate::__private::{Decode, Reader};
 use crate::error::{DecodeError, ErrorKind};
 use crate::options::{DecodeOptions, Decoded};
 
 /// Decode the frame whose length prefix starts at `start`; offsets (in errors too) count
 /// from the start of `bytes`. Returns the message and the offset just past the frame.
-pub(crate) fn decode_frame<M: Message>(
-    bytes: &[u8],
+pub(crate) fn decode_frame<'a, M: Decode<'a>>(
+    bytes: &'a [u8],
     start: usize,
     opts: &DecodeOptions,
 ) -> Result<(Decoded<M>, usize), DecodeError> {
@@ -63,7 +62,7 @@ pub struct Frames<'a, M> {
     _message: PhantomData<fn() -> M>,
 }
 
-impl<'a, M: Message> Frames<'a, M> {
+impl<'a, M: Decode<'a>> Frames<'a, M> {
     /// Iterate over the frames of `bytes`.
     pub fn new(bytes: &'a [u8], opts: DecodeOptions) -> Self {
         Frames {
@@ -81,7 +80,7 @@ impl<'a, M: Message> Frames<'a, M> {
     }
 }
 
-impl<M: Message> Iterator for Frames<'_, M> {
+impl<'a, M: Decode<'a>> Iterator for Frames<'a, M> {
     type Item = Result<Decoded<M>, DecodeError>;
 
     fn next(&mut self) -> Option<Self::Item> {

@@ -6,7 +6,7 @@
 /// whatever version of `bytes` the user's crate depends on.
 pub use ::bytes;
 
-use super::{Codec, Reader, Sizer, Table, WireType, Writer, varint_len};
+use super::{Codec, ReadCodec, Reader, Sizer, Table, WireType, Writer, varint_len};
 use crate::DecodeError;
 
 /// `bytes` as [`bytes::Bytes`]: bijou64 length + bytes (SPEC §7). Decoding copies the
@@ -14,14 +14,17 @@ use crate::DecodeError;
 /// the allocation is paid for by the input, as for `Vec<u8>` (SPEC §9.4).
 pub struct SharedBytes;
 
+impl<'a> ReadCodec<'a> for SharedBytes {
+    #[inline]
+    fn read(r: &mut Reader<'a>) -> Result<bytes::Bytes, DecodeError> {
+        r.len_bytes().map(bytes::Bytes::copy_from_slice)
+    }
+}
+
 impl Codec for SharedBytes {
     type Value = bytes::Bytes;
     const WIRE: WireType = WireType::Len;
     const FIXED: Option<usize> = None;
-    #[inline]
-    fn read(r: &mut Reader<'_>) -> Result<bytes::Bytes, DecodeError> {
-        r.len_bytes().map(bytes::Bytes::copy_from_slice)
-    }
     #[inline]
     fn size<'v, T: Table>(v: &'v bytes::Bytes, _s: &mut Sizer<'v, T>) -> usize {
         varint_len(v.len() as u64) + v.len()

@@ -8,10 +8,10 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::marker::PhantomData;
 
+use super::message::{Decode, Encode};
 use super::reader::{Reader, WireType};
 use super::varint::varint_len;
 use super::writer::{Sizer, Table, Writer};
-use crate::Message;
 use crate::error::{DecodeError, ErrorKind, PathSegment};
 
 /// Canonical NaN bits (SPEC §3.5).
@@ -19,7 +19,7 @@ pub const NAN_F32: u32 = 0x7FC0_0000;
 /// Canonical NaN bits (SPEC §3.5).
 pub const NAN_F64: u64 = 0x7FF8_0000_0000_0000;
 
-/// How one schema type is read, sized and written as an element.
+/// How one schema type is sized and written as an element; [`ReadCodec`] reads it.
 pub trait Codec {
     /// The Rust type generated code stores.
     type Value;
@@ -31,29 +31,51 @@ pub trait Codec {
     /// depth limit is checked at its key (SPEC §9.3, §10.1).
     const OPENS_MESSAGE: bool = false;
 
-    /// Read one element at the reader's position.
-    fn read(r: &mut Reader<'_>) -> Result<Self::Value, DecodeError>;
     /// The element's encoded length (a LEN element includes its length prefix).
     fn size<'v, T: Table>(v: &'v Self::Value, s: &mut Sizer<'v, T>) -> usize;
     /// Write the element.
     fn write<'v>(v: &'v Self::Value, w: &mut Writer<'_, 'v>);
     /// True when the value is the implicit-presence default (SPEC §5.1).
     fn is_default(v: &Self::Value) -> bool;
-    /// Read the elements of a repeated field's run up to the reader's bound (the run's
-    /// end), appending to `out`; on error, `out.len()` is the failing element's index.
-    #[inline]
-    fn read_run(r: &mut Reader<'_>, out: &mut Vec<Self::Value>) -> Result<(), DecodeError> {
-        while !r.at_end() {
-            out.push(Self::read(r)?);
-        }
-        Ok(())
-    }
     /// Write the elements of a repeated field's run, one after another.
     #[inline]
     fn write_run<'v>(vs: &'v [Self::Value], w: &mut Writer<'_, 'v>) {
         for v in vs {
             Self::write(v, w);
         }
+    }
+}
+
+/// How one schema type is read as an element from input that lives for `'a`.
+///
+/// Owned codecs read from any input ([`Str`] copies into a `String`); the borrowed
+/// codecs ([`StrRef`], [`BytesRef`]) and messages of borrowed types read only from
+/// input that outlives the value, which is what the lifetime says.
+pub trait ReadCodec<'a>: Codec {
+    /// Read one element at the reader's position.
+    fn read(r: &mut Reader<'a>) -> Result<Self::Value, DecodeError>;
+    /// Read the elements of a repeated field's run up to the reader's bound (the run's
+    /// end), appending to `out`; on error, `out.len()` is the failing element's index.
+    #[inline]
+    fn read_run(r: &mut Reader<'a>, out: &mut Vec<Self::Value>) -> Result<(), DecodeError> {
+        while !r.at_end() {
+            out.push(Self::read(r)?);
+        }
+        Ok(())
+    }
+    /// [`read`](Self::read) into `v`, reusing what `v` holds where the value has an
+    /// allocation (a `String`'s or `Vec`'s capacity, a message's fields). On error `v`
+    /// holds some valid value.
+    #[inline]
+    fn read_into(r: &mut Reader<'a>, v: &mut Self::Value) -> Result<(), DecodeError> {
+        *v = Self::read(r)?;
+        Ok(())
+    }
+    /// Make `v` the empty value in place, keeping its allocation; `false` when the value
+    /// has none to keep (the caller then assigns the default).
+    #[inline]
+    fn clear_in_place(_v: &mut Self::Value) -> bool {
+        false
     }
 }
 
@@ -68,8 +90,9 @@ pub trait MapKey: Codec<Value: Ord> {
 /// ([`Reader::optional_el`] and the others) take, so that a decoder whose types are known
 /// only at run time (a descriptor's field: a scalar type, an enum or a message type)
 /// walks a message with the same reads, and so the same rules, as generated code.
-/// Every [`Codec`] is one through [`Of`].
-pub trait Element {
+/// Every [`ReadCodec`] is one through [`Of`]; `'a` is the input's lifetime, as for
+/// [`ReadCodec`].
+pub trait Element<'a> {
     /// The decoded value.
     type Value;
     /// The wire type of a singular record of this element (SPEC §4.4).
@@ -79,13 +102,13 @@ pub trait Element {
     /// True when a record of this element opens a nested message (SPEC §9.3).
     fn opens_message(&self) -> bool;
     /// Read one element at the reader's position.
-    fn read(&self, r: &mut Reader<'_>) -> Result<Self::Value, DecodeError>;
+    fn read(&self, r: &mut Reader<'a>) -> Result<Self::Value, DecodeError>;
     /// True when the value is the implicit-presence default (SPEC §5.1).
     fn is_default(&self, v: &Self::Value) -> bool;
     /// Read a repeated field's run up to the reader's bound, appending to `out`; on
     /// error, `out.len()` is the failing element's index.
     #[inline]
-    fn read_run(&self, r: &mut Reader<'_>, out: &mut Vec<Self::Value>) -> Result<(), DecodeError> {
+    fn read_run(&self, r: &mut Reader<'a>, out: &mut Vec<Self::Value>) -> Result<(), DecodeError> {
         while !r.at_end() {
             out.push(self.read(r)?);
         }
@@ -95,7 +118,7 @@ pub trait Element {
 
 /// An [`Element`] that can be a map key: ordered as SPEC §6.4 says, and printable as a
 /// path segment.
-pub trait KeyElement: Element<Value: Ord> {
+pub trait KeyElement<'a>: Element<'a, Value: Ord> {
     /// The error-path segment for an entry with this key.
     fn segment(&self, v: &Self::Value) -> PathSegment;
 }
@@ -109,7 +132,7 @@ impl<C> Of<C> {
     pub const NEW: Self = Of(PhantomData);
 }
 
-impl<C: Codec> Element for Of<C> {
+impl<'a, C: ReadCodec<'a>> Element<'a> for Of<C> {
     type Value = C::Value;
     #[inline(always)]
     fn wire(&self) -> WireType {
@@ -124,7 +147,7 @@ impl<C: Codec> Element for Of<C> {
         C::OPENS_MESSAGE
     }
     #[inline(always)]
-    fn read(&self, r: &mut Reader<'_>) -> Result<C::Value, DecodeError> {
+    fn read(&self, r: &mut Reader<'a>) -> Result<C::Value, DecodeError> {
         C::read(r)
     }
     #[inline(always)]
@@ -132,12 +155,12 @@ impl<C: Codec> Element for Of<C> {
         C::is_default(v)
     }
     #[inline(always)]
-    fn read_run(&self, r: &mut Reader<'_>, out: &mut Vec<C::Value>) -> Result<(), DecodeError> {
+    fn read_run(&self, r: &mut Reader<'a>, out: &mut Vec<C::Value>) -> Result<(), DecodeError> {
         C::read_run(r, out)
     }
 }
 
-impl<C: MapKey> KeyElement for Of<C> {
+impl<'a, C: MapKey + ReadCodec<'a>> KeyElement<'a> for Of<C> {
     #[inline(always)]
     fn segment(&self, v: &C::Value) -> PathSegment {
         C::segment(v)
@@ -196,20 +219,22 @@ macro_rules! varint_codec {
      |$at:ident, $raw:ident| $read:expr, |$v:ident| $enc:expr) => {
         $(#[$doc])*
         pub struct $name;
-        impl Codec for $name {
-            type Value = $ty;
-            const WIRE: WireType = WireType::Varint;
-            const FIXED: Option<usize> = None;
+        impl<'a> ReadCodec<'a> for $name {
             #[inline]
-            fn read(r: &mut Reader<'_>) -> Result<$ty, DecodeError> {
+            fn read(r: &mut Reader<'a>) -> Result<$ty, DecodeError> {
                 let $at = r.position();
                 let $raw = r.varint()?;
                 $read
             }
             #[inline]
-            fn read_run(r: &mut Reader<'_>, out: &mut Vec<$ty>) -> Result<(), DecodeError> {
+            fn read_run(r: &mut Reader<'a>, out: &mut Vec<$ty>) -> Result<(), DecodeError> {
                 r.varint_run(out, |$raw, $at| $read)
             }
+        }
+        impl Codec for $name {
+            type Value = $ty;
+            const WIRE: WireType = WireType::Varint;
+            const FIXED: Option<usize> = None;
             #[inline]
             fn size<'v, T: Table>($v: &'v $ty, _s: &mut Sizer<'v, T>) -> usize {
                 varint_len($enc)
@@ -296,12 +321,9 @@ macro_rules! fixed_codec {
                 true
             }
         }
-        impl Codec for $name {
-            type Value = $ty;
-            const WIRE: WireType = WireType::$wire;
-            const FIXED: Option<usize> = Some($n);
+        impl<'a> ReadCodec<'a> for $name {
             #[inline]
-            fn read(r: &mut Reader<'_>) -> Result<$ty, DecodeError> {
+            fn read(r: &mut Reader<'a>) -> Result<$ty, DecodeError> {
                 let at = r.position();
                 let b = r.fixed::<$n>()?;
                 if !Self::valid(&b) {
@@ -313,7 +335,7 @@ macro_rules! fixed_codec {
             /// width (checked when it was opened, SPEC §6.2), and every word but a
             /// non-canonical NaN is a value.
             #[inline]
-            fn read_run(r: &mut Reader<'_>, out: &mut Vec<$ty>) -> Result<(), DecodeError> {
+            fn read_run(r: &mut Reader<'a>, out: &mut Vec<$ty>) -> Result<(), DecodeError> {
                 let (start, run) = r.rest_of_run();
                 let (words, tail) = run.as_chunks::<$n>();
                 let bad = words.iter().position(|w| !Self::valid(w));
@@ -329,6 +351,11 @@ macro_rules! fixed_codec {
                 }
                 Ok(())
             }
+        }
+        impl Codec for $name {
+            type Value = $ty;
+            const WIRE: WireType = WireType::$wire;
+            const FIXED: Option<usize> = Some($n);
             #[inline]
             fn size<'v, T: Table>(_v: &'v $ty, _s: &mut Sizer<'v, T>) -> usize {
                 $n
@@ -428,16 +455,28 @@ fn ascii_str(bytes: &[u8]) -> Option<&str> {
 
 /// `string`: bijou64 length + UTF-8 bytes, never normalized (SPEC §7).
 pub struct Str;
+impl<'a> ReadCodec<'a> for Str {
+    #[inline(always)]
+    fn read(r: &mut Reader<'a>) -> Result<String, DecodeError> {
+        StrRef::read(r).map(String::from)
+    }
+    #[inline]
+    fn read_into(r: &mut Reader<'a>, v: &mut String) -> Result<(), DecodeError> {
+        let s = StrRef::read(r)?;
+        v.clear();
+        v.push_str(s);
+        Ok(())
+    }
+    #[inline]
+    fn clear_in_place(v: &mut String) -> bool {
+        v.clear();
+        true
+    }
+}
 impl Codec for Str {
     type Value = String;
     const WIRE: WireType = WireType::Len;
     const FIXED: Option<usize> = None;
-    #[inline(always)]
-    fn read(r: &mut Reader<'_>) -> Result<String, DecodeError> {
-        let bytes = r.len_bytes()?;
-        let start = r.position() - bytes.len();
-        utf8(bytes, start).map(String::from)
-    }
     #[inline]
     fn size<'v, T: Table>(v: &'v String, _s: &mut Sizer<'v, T>) -> usize {
         varint_len(v.len() as u64) + v.len()
@@ -454,14 +493,28 @@ impl Codec for Str {
 
 /// `bytes`: bijou64 length + bytes (SPEC §7).
 pub struct Bytes;
+impl<'a> ReadCodec<'a> for Bytes {
+    #[inline]
+    fn read(r: &mut Reader<'a>) -> Result<Vec<u8>, DecodeError> {
+        r.len_bytes().map(<[u8]>::to_vec)
+    }
+    #[inline]
+    fn read_into(r: &mut Reader<'a>, v: &mut Vec<u8>) -> Result<(), DecodeError> {
+        let b = r.len_bytes()?;
+        v.clear();
+        v.extend_from_slice(b);
+        Ok(())
+    }
+    #[inline]
+    fn clear_in_place(v: &mut Vec<u8>) -> bool {
+        v.clear();
+        true
+    }
+}
 impl Codec for Bytes {
     type Value = Vec<u8>;
     const WIRE: WireType = WireType::Len;
     const FIXED: Option<usize> = None;
-    #[inline]
-    fn read(r: &mut Reader<'_>) -> Result<Vec<u8>, DecodeError> {
-        r.len_bytes().map(<[u8]>::to_vec)
-    }
     #[inline]
     fn size<'v, T: Table>(v: &'v Vec<u8>, _s: &mut Sizer<'v, T>) -> usize {
         varint_len(v.len() as u64) + v.len()
@@ -476,18 +529,80 @@ impl Codec for Bytes {
     }
 }
 
+/// `string` borrowed from the input (borrowed message types): the same bytes and
+/// checks as [`Str`], without the copy.
+pub struct StrRef<'a>(PhantomData<&'a str>);
+impl<'a> ReadCodec<'a> for StrRef<'a> {
+    #[inline(always)]
+    fn read(r: &mut Reader<'a>) -> Result<&'a str, DecodeError> {
+        let bytes = r.len_bytes()?;
+        let start = r.position() - bytes.len();
+        utf8(bytes, start)
+    }
+}
+impl<'a> Codec for StrRef<'a> {
+    type Value = &'a str;
+    const WIRE: WireType = WireType::Len;
+    const FIXED: Option<usize> = None;
+    #[inline]
+    fn size<'v, T: Table>(v: &'v &'a str, _s: &mut Sizer<'v, T>) -> usize {
+        varint_len(v.len() as u64) + v.len()
+    }
+    #[inline(always)]
+    fn write<'v>(v: &'v &'a str, w: &mut Writer<'_, 'v>) {
+        w.len_bytes(v.as_bytes());
+    }
+    #[inline]
+    fn is_default(v: &&'a str) -> bool {
+        v.is_empty()
+    }
+}
+
+/// `bytes` borrowed from the input (borrowed message types): the same bytes and checks
+/// as [`Bytes`], without the copy.
+pub struct BytesRef<'a>(PhantomData<&'a [u8]>);
+impl<'a> ReadCodec<'a> for BytesRef<'a> {
+    #[inline(always)]
+    fn read(r: &mut Reader<'a>) -> Result<&'a [u8], DecodeError> {
+        r.len_bytes()
+    }
+}
+impl<'a> Codec for BytesRef<'a> {
+    type Value = &'a [u8];
+    const WIRE: WireType = WireType::Len;
+    const FIXED: Option<usize> = None;
+    #[inline]
+    fn size<'v, T: Table>(v: &'v &'a [u8], _s: &mut Sizer<'v, T>) -> usize {
+        varint_len(v.len() as u64) + v.len()
+    }
+    #[inline(always)]
+    fn write<'v>(v: &'v &'a [u8], w: &mut Writer<'_, 'v>) {
+        w.len_bytes(v);
+    }
+    #[inline]
+    fn is_default(v: &&'a [u8]) -> bool {
+        v.is_empty()
+    }
+}
+
 /// A nested message of type `M`: bijou64 length + content (SPEC §9.1). Its size is
 /// computed once, in the size pass, and read back by the write pass.
 pub struct Msg<M>(PhantomData<M>);
-impl<M: Message> Codec for Msg<M> {
+impl<'a, M: Encode + Decode<'a>> ReadCodec<'a> for Msg<M> {
+    #[inline]
+    fn read(r: &mut Reader<'a>) -> Result<M, DecodeError> {
+        r.nested::<M>()
+    }
+    #[inline]
+    fn read_into(r: &mut Reader<'a>, v: &mut M) -> Result<(), DecodeError> {
+        r.nested_into(v)
+    }
+}
+impl<M: Encode> Codec for Msg<M> {
     type Value = M;
     const WIRE: WireType = WireType::Len;
     const FIXED: Option<usize> = None;
     const OPENS_MESSAGE: bool = true;
-    #[inline]
-    fn read(r: &mut Reader<'_>) -> Result<M, DecodeError> {
-        r.nested::<M>()
-    }
     #[inline]
     fn size<'v, T: Table>(v: &'v M, s: &mut Sizer<'v, T>) -> usize {
         let n = s.nested(v);
@@ -505,15 +620,21 @@ impl<M: Message> Codec for Msg<M> {
 
 /// A boxed nested message (recursive types): the same bytes as [`Msg`].
 pub struct BoxMsg<M>(PhantomData<M>);
-impl<M: Message> Codec for BoxMsg<M> {
+impl<'a, M: Encode + Decode<'a>> ReadCodec<'a> for BoxMsg<M> {
+    #[inline]
+    fn read(r: &mut Reader<'a>) -> Result<alloc::boxed::Box<M>, DecodeError> {
+        r.nested::<M>().map(alloc::boxed::Box::new)
+    }
+    #[inline]
+    fn read_into(r: &mut Reader<'a>, v: &mut alloc::boxed::Box<M>) -> Result<(), DecodeError> {
+        r.nested_into(&mut **v)
+    }
+}
+impl<M: Encode> Codec for BoxMsg<M> {
     type Value = alloc::boxed::Box<M>;
     const WIRE: WireType = WireType::Len;
     const FIXED: Option<usize> = None;
     const OPENS_MESSAGE: bool = true;
-    #[inline]
-    fn read(r: &mut Reader<'_>) -> Result<alloc::boxed::Box<M>, DecodeError> {
-        r.nested::<M>().map(alloc::boxed::Box::new)
-    }
     #[inline]
     fn size<'v, T: Table>(v: &'v alloc::boxed::Box<M>, s: &mut Sizer<'v, T>) -> usize {
         Msg::<M>::size(v, s)
@@ -550,6 +671,12 @@ map_key!(Fixed32, |v| PathSegment::UintKey(*v as u64));
 map_key!(Fixed64, |v| PathSegment::UintKey(*v));
 map_key!(Bool, |v| PathSegment::BoolKey(*v));
 map_key!(Str, |v| PathSegment::StrKey(v.clone()));
+impl MapKey for StrRef<'_> {
+    #[cold]
+    fn segment(v: &Self::Value) -> PathSegment {
+        PathSegment::StrKey(String::from(*v))
+    }
+}
 
 #[cfg(test)]
 mod tests {

@@ -44,6 +44,16 @@
 //!   `KEEPS_UNKNOWN_FIELDS = false`, returns an empty set from `unknown_fields`, and
 //!   ignores what `finish` returns: the reader then refuses its unknown records itself.
 //!
+//! The reader, sizer and writer do not ask for `Message` itself but for what they use
+//! of it: [`Encode`] (the size and write passes) and [`Decode<'a>`](Decode) (the decode,
+//! from input that lives for `'a`); every `Message` has both through blanket impls.
+//! Borrowed types (`FooRef<'a>`, generated for `bijoubuf-build`'s `borrowed` option)
+//! cannot be `Message`s, since their values borrow from the input, so they implement
+//! `Encode`, `Decode<'a>` and the public [`MessageRef<'a>`](crate::MessageRef) instead.
+//! Codecs are split the same way: [`Codec`] sizes and writes an element, [`ReadCodec<'a>`]
+//! reads one; [`StrRef`] and [`BytesRef`] read `&'a str` and `&'a [u8]` from a
+//! `Reader<'a>` with the checks of [`Str`] and [`Bytes`], without the copy.
+//!
 //! The reader's field reads also come by element value (`implicit_el`, `optional_el`,
 //! `oneof_el`, `repeated_el`, `map_el`, with [`Reader::nested_with`] and
 //! [`Reader::top_with`]) and take any [`FieldName`]: `bijoubuf-reflect` decodes a
@@ -61,6 +71,7 @@
 #[cfg(feature = "bytes")]
 mod bytes_codec;
 mod codec;
+mod message;
 mod reader;
 #[cfg(test)]
 mod run_tests;
@@ -72,11 +83,12 @@ pub use crate::error::{DecodeError, DynFieldName, ErrorKind, FieldName};
 #[cfg(feature = "bytes")]
 pub use bytes_codec::{SharedBytes, bytes};
 pub use codec::{
-    Bool, BoxMsg, Bytes, Codec, Double, Element, Enum, Fixed32, Fixed64, Float, Int32, Int64,
-    KeyElement, MapKey, Msg, NAN_F32, NAN_F64, Of, SFixed32, SFixed64, SInt32, SInt64, Str, UInt32,
-    UInt64, bool_of, canonical_f32, canonical_f64, f32_bits_ok, f64_bits_ok, int32_of, uint32_of,
-    utf8,
+    Bool, BoxMsg, Bytes, BytesRef, Codec, Double, Element, Enum, Fixed32, Fixed64, Float, Int32,
+    Int64, KeyElement, MapKey, Msg, NAN_F32, NAN_F64, Of, ReadCodec, SFixed32, SFixed64, SInt32,
+    SInt64, Str, StrRef, UInt32, UInt64, bool_of, canonical_f32, canonical_f64, f32_bits_ok,
+    f64_bits_ok, int32_of, uint32_of, utf8,
 };
+pub use message::{Decode, Encode};
 pub use reader::{Entries, MAX_FIELD_NUMBER, Reader, WireType};
 pub use sizer::{FIRST_SIZES, KEEP_SIZES, NoTable, Plain, SizeTable, Sizer, Table};
 pub use varint::{varint_len, write_varint};

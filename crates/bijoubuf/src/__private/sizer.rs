@@ -6,9 +6,9 @@ use alloc::collections::BTreeMap;
 use alloc::vec::Vec;
 
 use super::codec::{Codec, MapKey};
+use super::message::Encode;
 use super::reader::{MAX_FIELD_NUMBER, WireType};
 use super::varint::varint_len;
-use crate::Message;
 use crate::error::{EncodeError, EncodeErrorKind};
 use crate::unknown::{UnknownField, UnknownValue};
 
@@ -27,14 +27,14 @@ pub trait Table: Sized {
     #[doc(hidden)]
     fn set(&mut self, slot: usize, n: usize);
     /// The content length of `m`, through the size function generated for this pass
-    /// ([`Message::__size`] or [`Message::__len`]).
+    /// ([`Encode::__size`] or [`Encode::__len`]).
     #[doc(hidden)]
-    fn content<'v, M: Message>(s: &mut Sizer<'v, Self>, m: &'v M) -> usize;
+    fn content<'v, M: Encode>(s: &mut Sizer<'v, Self>, m: &'v M) -> usize;
     /// [`content`](Self::content) for a message without unknown records, through the
-    /// function generated for that case ([`Message::__size_plain`] or
-    /// [`Message::__len_plain`]).
+    /// function generated for that case ([`Encode::__size_plain`] or
+    /// [`Encode::__len_plain`]).
     #[doc(hidden)]
-    fn content_plain<'v, M: Message>(s: &mut Sizer<'v, Self>, m: &'v M) -> usize;
+    fn content_plain<'v, M: Encode>(s: &mut Sizer<'v, Self>, m: &'v M) -> usize;
 }
 
 /// Lengths of the value's length-prefixed composites, in pre-order.
@@ -78,13 +78,13 @@ impl Table for SizeTable {
 
     #[cfg_attr(not(debug_assertions), inline(always))]
     #[cfg_attr(debug_assertions, inline)]
-    fn content<'v, M: Message>(s: &mut Sizer<'v, Self>, m: &'v M) -> usize {
+    fn content<'v, M: Encode>(s: &mut Sizer<'v, Self>, m: &'v M) -> usize {
         m.__size(s)
     }
 
     #[cfg_attr(not(debug_assertions), inline(always))]
     #[cfg_attr(debug_assertions, inline)]
-    fn content_plain<'v, M: Message>(s: &mut Sizer<'v, Self>, m: &'v M) -> usize {
+    fn content_plain<'v, M: Encode>(s: &mut Sizer<'v, Self>, m: &'v M) -> usize {
         m.__size_plain(s)
     }
 }
@@ -178,13 +178,13 @@ impl Table for NoTable {
     fn set(&mut self, _slot: usize, _n: usize) {}
     #[cfg_attr(not(debug_assertions), inline(always))]
     #[cfg_attr(debug_assertions, inline)]
-    fn content<'v, M: Message>(s: &mut Sizer<'v, Self>, m: &'v M) -> usize {
+    fn content<'v, M: Encode>(s: &mut Sizer<'v, Self>, m: &'v M) -> usize {
         m.__len(s)
     }
 
     #[cfg_attr(not(debug_assertions), inline(always))]
     #[cfg_attr(debug_assertions, inline)]
-    fn content_plain<'v, M: Message>(s: &mut Sizer<'v, Self>, m: &'v M) -> usize {
+    fn content_plain<'v, M: Encode>(s: &mut Sizer<'v, Self>, m: &'v M) -> usize {
         m.__len_plain(s)
     }
 }
@@ -226,8 +226,8 @@ impl<'v, T: Table> Sizer<'v, T> {
     }
 
     /// The content length of a whole top-level message.
-    pub(crate) fn top<M: Message>(&mut self, m: &'v M) -> usize {
-        self.unknown = m.unknown_fields().as_slice();
+    pub(crate) fn top<M: Encode>(&mut self, m: &'v M) -> usize {
+        self.unknown = m.__unknown().as_slice();
         self.declared = M::FIELD_NUMBERS;
         if self.unknown.is_empty() {
             return T::content_plain(self, m);
@@ -340,7 +340,7 @@ impl<'v, T: Table> Sizer<'v, T> {
     /// the table for the write pass. Refuses nesting deeper than the depth limit
     /// (SPEC §9.3).
     #[inline]
-    pub fn nested<M: Message>(&mut self, m: &'v M) -> usize {
+    pub fn nested<M: Encode>(&mut self, m: &'v M) -> usize {
         let slot = self.table.reserve();
         if self.depth >= self.max_depth {
             self.fail(EncodeErrorKind::DepthLimitExceeded);
@@ -348,7 +348,7 @@ impl<'v, T: Table> Sizer<'v, T> {
         }
         self.depth += 1;
         let prev = core::mem::replace(&mut self.prev, 0);
-        let child_unknown = m.unknown_fields().as_slice();
+        let child_unknown = m.__unknown().as_slice();
         let n = if child_unknown.is_empty() && self.unknown.is_empty() {
             // Nothing to interleave at either level: no unknown state to save.
             T::content_plain(self, m)
@@ -533,10 +533,10 @@ impl<'v, T: Table> Plain<'_, 'v, T> {
 
 impl<'v> Sizer<'v, NoTable> {
     /// The content length of `m` through its recording size function
-    /// ([`Message::__size`]), continuing this pass's state (previous field number,
-    /// unknown records to interleave, depth, error): the default [`Message::__len`], for
+    /// ([`Encode::__size`]), continuing this pass's state (previous field number,
+    /// unknown records to interleave, depth, error): the default [`Encode::__len`], for
     /// message types whose code has no `__len` of its own.
-    pub fn recorded<M: Message>(&mut self, m: &'v M) -> usize {
+    pub fn recorded<M: Encode>(&mut self, m: &'v M) -> usize {
         let mut r = Sizer::<'v, SizeTable> {
             table: SizeTable::new(),
             prev: self.prev,

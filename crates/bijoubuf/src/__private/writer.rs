@@ -24,9 +24,9 @@ use super::codec::{Codec, MapKey};
 use super::reader::{MAX_FIELD_NUMBER, WireType};
 use super::sizer::{ONE_BYTE_KEYS, SizeTable, key_value, wire_of};
 // The codecs name both passes' types through this module.
+use super::message::Encode;
 pub(super) use super::sizer::{Sizer, Table};
 use super::varint::write_varint_uninit;
-use crate::Message;
 use crate::error::{EncodeError, EncodeErrorKind};
 use crate::unknown::{UnknownField, UnknownValue};
 
@@ -103,7 +103,7 @@ pub(crate) struct Encoding<'s, 'v, M> {
     framed: bool,
 }
 
-impl<'s, 'v, M: Message> Encoding<'s, 'v, M> {
+impl<'s, 'v, M: Encode> Encoding<'s, 'v, M> {
     pub(crate) fn new(m: &'v M, sizer: &'s Sizer<'v>, len: usize, framed: bool) -> Self {
         Encoding {
             m,
@@ -116,7 +116,7 @@ impl<'s, 'v, M: Message> Encoding<'s, 'v, M> {
 
 impl<M> sealed::Sealed for Encoding<'_, '_, M> {}
 
-impl<M: Message> Fill for Encoding<'_, '_, M> {
+impl<M: Encode> Fill for Encoding<'_, '_, M> {
     fn fill(&mut self, out: &mut [MaybeUninit<u8>]) -> Result<(), EncodeError> {
         let mismatch = || EncodeError::new(EncodeErrorKind::SizeMismatch, 0);
         let encoded;
@@ -170,8 +170,8 @@ impl<'o, 'v> Writer<'o, 'v> {
     }
 
     /// Write a whole top-level message.
-    pub(crate) fn top<M: Message>(&mut self, m: &'v M) -> Result<(), EncodeError> {
-        self.unknown = m.unknown_fields().as_slice();
+    pub(crate) fn top<M: Encode>(&mut self, m: &'v M) -> Result<(), EncodeError> {
+        self.unknown = m.__unknown().as_slice();
         if self.unknown.is_empty() {
             m.__write_plain(self);
         } else {
@@ -386,11 +386,11 @@ impl<'o, 'v> Writer<'o, 'v> {
     /// Write nested message `m` as length prefix + content, the length taken from the
     /// size table.
     #[inline]
-    pub fn nested<M: Message>(&mut self, m: &'v M) {
+    pub fn nested<M: Encode>(&mut self, m: &'v M) {
         let n = self.next_size();
         self.varint(n as u64);
         let prev = core::mem::replace(&mut self.prev, 0);
-        let child_unknown = m.unknown_fields().as_slice();
+        let child_unknown = m.__unknown().as_slice();
         if child_unknown.is_empty() && self.unknown.is_empty() {
             m.__write_plain(self);
         } else {

@@ -59,6 +59,15 @@ impl crate::Message for Any {
         r.finish()?;
         ::core::result::Result::Ok(Self { type_url, value })
     }
+    fn __decode_into(
+        &mut self,
+        r: &mut crate::__private::Reader<'_>,
+    ) -> ::core::result::Result<(), crate::DecodeError> {
+        r.implicit_into::<crate::__private::Str>(1, "type_url", &mut self.type_url)?;
+        r.implicit_into::<crate::__private::Bytes>(2, "value", &mut self.value)?;
+        r.finish()?;
+        ::core::result::Result::Ok(())
+    }
 }
 /// Where a schema element was defined.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
@@ -107,6 +116,14 @@ impl crate::Message for SourceContext {
         let file_name = r.implicit::<crate::__private::Str>(1, "file_name")?;
         r.finish()?;
         ::core::result::Result::Ok(Self { file_name })
+    }
+    fn __decode_into(
+        &mut self,
+        r: &mut crate::__private::Reader<'_>,
+    ) -> ::core::result::Result<(), crate::DecodeError> {
+        r.implicit_into::<crate::__private::Str>(1, "file_name", &mut self.file_name)?;
+        r.finish()?;
+        ::core::result::Result::Ok(())
     }
 }
 /// A message type.
@@ -235,6 +252,24 @@ impl crate::Message for Type {
             syntax,
             edition,
         })
+    }
+    fn __decode_into(
+        &mut self,
+        r: &mut crate::__private::Reader<'_>,
+    ) -> ::core::result::Result<(), crate::DecodeError> {
+        r.implicit_into::<crate::__private::Str>(1, "name", &mut self.name)?;
+        r.repeated_into::<crate::__private::Msg<Field>>(2, "fields", &mut self.fields)?;
+        r.repeated_into::<crate::__private::Str>(3, "oneofs", &mut self.oneofs)?;
+        r.repeated_into::<
+                crate::__private::Msg<Option>,
+            >(4, "options", &mut self.options)?;
+        r.optional_into::<
+                crate::__private::Msg<SourceContext>,
+            >(5, "source_context", &mut self.source_context)?;
+        r.implicit_into::<crate::__private::Enum>(6, "syntax", &mut self.syntax)?;
+        r.implicit_into::<crate::__private::Str>(7, "edition", &mut self.edition)?;
+        r.finish()?;
+        ::core::result::Result::Ok(())
     }
 }
 impl Type {
@@ -383,6 +418,31 @@ impl crate::Message for Field {
             json_name,
             default_value,
         })
+    }
+    fn __decode_into(
+        &mut self,
+        r: &mut crate::__private::Reader<'_>,
+    ) -> ::core::result::Result<(), crate::DecodeError> {
+        r.implicit_into::<crate::__private::Enum>(1, "kind", &mut self.kind)?;
+        r.implicit_into::<
+                crate::__private::Enum,
+            >(2, "cardinality", &mut self.cardinality)?;
+        r.implicit_into::<crate::__private::Int32>(3, "number", &mut self.number)?;
+        r.implicit_into::<crate::__private::Str>(4, "name", &mut self.name)?;
+        r.implicit_into::<crate::__private::Str>(6, "type_url", &mut self.type_url)?;
+        r.implicit_into::<
+                crate::__private::Int32,
+            >(7, "oneof_index", &mut self.oneof_index)?;
+        r.implicit_into::<crate::__private::Bool>(8, "packed", &mut self.packed)?;
+        r.repeated_into::<
+                crate::__private::Msg<Option>,
+            >(9, "options", &mut self.options)?;
+        r.implicit_into::<crate::__private::Str>(10, "json_name", &mut self.json_name)?;
+        r.implicit_into::<
+                crate::__private::Str,
+            >(11, "default_value", &mut self.default_value)?;
+        r.finish()?;
+        ::core::result::Result::Ok(())
     }
 }
 impl Field {
@@ -706,6 +766,25 @@ impl crate::Message for Enum {
             edition,
         })
     }
+    fn __decode_into(
+        &mut self,
+        r: &mut crate::__private::Reader<'_>,
+    ) -> ::core::result::Result<(), crate::DecodeError> {
+        r.implicit_into::<crate::__private::Str>(1, "name", &mut self.name)?;
+        r.repeated_into::<
+                crate::__private::Msg<EnumValue>,
+            >(2, "enumvalue", &mut self.enumvalue)?;
+        r.repeated_into::<
+                crate::__private::Msg<Option>,
+            >(3, "options", &mut self.options)?;
+        r.optional_into::<
+                crate::__private::Msg<SourceContext>,
+            >(4, "source_context", &mut self.source_context)?;
+        r.implicit_into::<crate::__private::Enum>(5, "syntax", &mut self.syntax)?;
+        r.implicit_into::<crate::__private::Str>(6, "edition", &mut self.edition)?;
+        r.finish()?;
+        ::core::result::Result::Ok(())
+    }
 }
 impl Enum {
     /// Field `syntax` as the enum; `None` for a number the schema does not name.
@@ -779,6 +858,18 @@ impl crate::Message for EnumValue {
         r.finish()?;
         ::core::result::Result::Ok(Self { name, number, options })
     }
+    fn __decode_into(
+        &mut self,
+        r: &mut crate::__private::Reader<'_>,
+    ) -> ::core::result::Result<(), crate::DecodeError> {
+        r.implicit_into::<crate::__private::Str>(1, "name", &mut self.name)?;
+        r.implicit_into::<crate::__private::Int32>(2, "number", &mut self.number)?;
+        r.repeated_into::<
+                crate::__private::Msg<Option>,
+            >(3, "options", &mut self.options)?;
+        r.finish()?;
+        ::core::result::Result::Ok(())
+    }
 }
 /// An option set on a schema element.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
@@ -837,6 +928,15 @@ impl crate::Message for Option {
         let value = r.optional::<crate::__private::Msg<Any>>(2, "value")?;
         r.finish()?;
         ::core::result::Result::Ok(Self { name, value })
+    }
+    fn __decode_into(
+        &mut self,
+        r: &mut crate::__private::Reader<'_>,
+    ) -> ::core::result::Result<(), crate::DecodeError> {
+        r.implicit_into::<crate::__private::Str>(1, "name", &mut self.name)?;
+        r.optional_into::<crate::__private::Msg<Any>>(2, "value", &mut self.value)?;
+        r.finish()?;
+        ::core::result::Result::Ok(())
     }
 }
 /// A service interface.
@@ -966,6 +1066,26 @@ impl crate::Message for Api {
             syntax,
         })
     }
+    fn __decode_into(
+        &mut self,
+        r: &mut crate::__private::Reader<'_>,
+    ) -> ::core::result::Result<(), crate::DecodeError> {
+        r.implicit_into::<crate::__private::Str>(1, "name", &mut self.name)?;
+        r.repeated_into::<
+                crate::__private::Msg<Method>,
+            >(2, "methods", &mut self.methods)?;
+        r.repeated_into::<
+                crate::__private::Msg<Option>,
+            >(3, "options", &mut self.options)?;
+        r.implicit_into::<crate::__private::Str>(4, "version", &mut self.version)?;
+        r.optional_into::<
+                crate::__private::Msg<SourceContext>,
+            >(5, "source_context", &mut self.source_context)?;
+        r.repeated_into::<crate::__private::Msg<Mixin>>(6, "mixins", &mut self.mixins)?;
+        r.implicit_into::<crate::__private::Enum>(7, "syntax", &mut self.syntax)?;
+        r.finish()?;
+        ::core::result::Result::Ok(())
+    }
 }
 impl Api {
     /// Field `syntax` as the enum; `None` for a number the schema does not name.
@@ -1087,6 +1207,30 @@ impl crate::Message for Method {
             syntax,
         })
     }
+    fn __decode_into(
+        &mut self,
+        r: &mut crate::__private::Reader<'_>,
+    ) -> ::core::result::Result<(), crate::DecodeError> {
+        r.implicit_into::<crate::__private::Str>(1, "name", &mut self.name)?;
+        r.implicit_into::<
+                crate::__private::Str,
+            >(2, "request_type_url", &mut self.request_type_url)?;
+        r.implicit_into::<
+                crate::__private::Bool,
+            >(3, "request_streaming", &mut self.request_streaming)?;
+        r.implicit_into::<
+                crate::__private::Str,
+            >(4, "response_type_url", &mut self.response_type_url)?;
+        r.implicit_into::<
+                crate::__private::Bool,
+            >(5, "response_streaming", &mut self.response_streaming)?;
+        r.repeated_into::<
+                crate::__private::Msg<Option>,
+            >(6, "options", &mut self.options)?;
+        r.implicit_into::<crate::__private::Enum>(7, "syntax", &mut self.syntax)?;
+        r.finish()?;
+        ::core::result::Result::Ok(())
+    }
 }
 impl Method {
     /// Field `syntax` as the enum; `None` for a number the schema does not name.
@@ -1152,6 +1296,15 @@ impl crate::Message for Mixin {
         r.finish()?;
         ::core::result::Result::Ok(Self { name, root })
     }
+    fn __decode_into(
+        &mut self,
+        r: &mut crate::__private::Reader<'_>,
+    ) -> ::core::result::Result<(), crate::DecodeError> {
+        r.implicit_into::<crate::__private::Str>(1, "name", &mut self.name)?;
+        r.implicit_into::<crate::__private::Str>(2, "root", &mut self.root)?;
+        r.finish()?;
+        ::core::result::Result::Ok(())
+    }
 }
 /// A signed span of time with nanosecond resolution, independent of any
 /// calendar. Both fields carry the same sign when non-zero.
@@ -1211,6 +1364,15 @@ impl crate::Message for Duration {
         r.finish()?;
         ::core::result::Result::Ok(Self { seconds, nanos })
     }
+    fn __decode_into(
+        &mut self,
+        r: &mut crate::__private::Reader<'_>,
+    ) -> ::core::result::Result<(), crate::DecodeError> {
+        r.implicit_into::<crate::__private::Int64>(1, "seconds", &mut self.seconds)?;
+        r.implicit_into::<crate::__private::Int32>(2, "nanos", &mut self.nanos)?;
+        r.finish()?;
+        ::core::result::Result::Ok(())
+    }
 }
 /// A message with no fields, for requests or replies that carry nothing.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
@@ -1238,6 +1400,13 @@ impl crate::Message for Empty {
     ) -> ::core::result::Result<Self, crate::DecodeError> {
         r.finish()?;
         ::core::result::Result::Ok(Self {})
+    }
+    fn __decode_into(
+        &mut self,
+        r: &mut crate::__private::Reader<'_>,
+    ) -> ::core::result::Result<(), crate::DecodeError> {
+        r.finish()?;
+        ::core::result::Result::Ok(())
     }
 }
 /// A set of field paths (e.g. "user.display_name") naming the parts of a
@@ -1289,6 +1458,14 @@ impl crate::Message for FieldMask {
         r.finish()?;
         ::core::result::Result::Ok(Self { paths })
     }
+    fn __decode_into(
+        &mut self,
+        r: &mut crate::__private::Reader<'_>,
+    ) -> ::core::result::Result<(), crate::DecodeError> {
+        r.repeated_into::<crate::__private::Str>(1, "paths", &mut self.paths)?;
+        r.finish()?;
+        ::core::result::Result::Ok(())
+    }
 }
 /// A JSON object: string keys mapped to dynamic values.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -1338,6 +1515,15 @@ impl crate::Message for Struct {
             .map::<crate::__private::Str, crate::__private::Msg<Value>>(1, "fields")?;
         r.finish()?;
         ::core::result::Result::Ok(Self { fields })
+    }
+    fn __decode_into(
+        &mut self,
+        r: &mut crate::__private::Reader<'_>,
+    ) -> ::core::result::Result<(), crate::DecodeError> {
+        self.fields = r
+            .map::<crate::__private::Str, crate::__private::Msg<Value>>(1, "fields")?;
+        r.finish()?;
+        ::core::result::Result::Ok(())
     }
 }
 /// A JSON value: exactly one of the alternatives below is set.
@@ -1538,6 +1724,45 @@ impl crate::Message for Value {
         r.finish()?;
         ::core::result::Result::Ok(Self { kind })
     }
+    fn __decode_into(
+        &mut self,
+        r: &mut crate::__private::Reader<'_>,
+    ) -> ::core::result::Result<(), crate::DecodeError> {
+        let mut kind = ::core::option::Option::None;
+        if let ::core::option::Option::Some(v) = r
+            .oneof::<crate::__private::Enum>(1, "null_value", kind.is_some())?
+        {
+            kind = ::core::option::Option::Some(value::Kind::NullValue(v));
+        }
+        if let ::core::option::Option::Some(v) = r
+            .oneof::<crate::__private::Double>(2, "number_value", kind.is_some())?
+        {
+            kind = ::core::option::Option::Some(value::Kind::NumberValue(v));
+        }
+        if let ::core::option::Option::Some(v) = r
+            .oneof::<crate::__private::Str>(3, "string_value", kind.is_some())?
+        {
+            kind = ::core::option::Option::Some(value::Kind::StringValue(v));
+        }
+        if let ::core::option::Option::Some(v) = r
+            .oneof::<crate::__private::Bool>(4, "bool_value", kind.is_some())?
+        {
+            kind = ::core::option::Option::Some(value::Kind::BoolValue(v));
+        }
+        if let ::core::option::Option::Some(v) = r
+            .oneof::<crate::__private::Msg<Struct>>(5, "struct_value", kind.is_some())?
+        {
+            kind = ::core::option::Option::Some(value::Kind::StructValue(v));
+        }
+        if let ::core::option::Option::Some(v) = r
+            .oneof::<crate::__private::Msg<ListValue>>(6, "list_value", kind.is_some())?
+        {
+            kind = ::core::option::Option::Some(value::Kind::ListValue(v));
+        }
+        r.finish()?;
+        self.kind = kind;
+        ::core::result::Result::Ok(())
+    }
 }
 /// Nested types and oneofs of [`Value`].
 pub mod value {
@@ -1607,6 +1832,14 @@ impl crate::Message for ListValue {
         r.finish()?;
         ::core::result::Result::Ok(Self { values })
     }
+    fn __decode_into(
+        &mut self,
+        r: &mut crate::__private::Reader<'_>,
+    ) -> ::core::result::Result<(), crate::DecodeError> {
+        r.repeated_into::<crate::__private::Msg<Value>>(1, "values", &mut self.values)?;
+        r.finish()?;
+        ::core::result::Result::Ok(())
+    }
 }
 /// A point in time as seconds and nanoseconds since the Unix epoch in UTC,
 /// counting every day as 86,400 seconds (leap seconds smeared).
@@ -1666,6 +1899,15 @@ impl crate::Message for Timestamp {
         r.finish()?;
         ::core::result::Result::Ok(Self { seconds, nanos })
     }
+    fn __decode_into(
+        &mut self,
+        r: &mut crate::__private::Reader<'_>,
+    ) -> ::core::result::Result<(), crate::DecodeError> {
+        r.implicit_into::<crate::__private::Int64>(1, "seconds", &mut self.seconds)?;
+        r.implicit_into::<crate::__private::Int32>(2, "nanos", &mut self.nanos)?;
+        r.finish()?;
+        ::core::result::Result::Ok(())
+    }
 }
 /// A boxed double.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -1714,6 +1956,14 @@ impl crate::Message for DoubleValue {
         let value = r.implicit::<crate::__private::Double>(1, "value")?;
         r.finish()?;
         ::core::result::Result::Ok(Self { value })
+    }
+    fn __decode_into(
+        &mut self,
+        r: &mut crate::__private::Reader<'_>,
+    ) -> ::core::result::Result<(), crate::DecodeError> {
+        r.implicit_into::<crate::__private::Double>(1, "value", &mut self.value)?;
+        r.finish()?;
+        ::core::result::Result::Ok(())
     }
 }
 /// A boxed float.
@@ -1764,6 +2014,14 @@ impl crate::Message for FloatValue {
         r.finish()?;
         ::core::result::Result::Ok(Self { value })
     }
+    fn __decode_into(
+        &mut self,
+        r: &mut crate::__private::Reader<'_>,
+    ) -> ::core::result::Result<(), crate::DecodeError> {
+        r.implicit_into::<crate::__private::Float>(1, "value", &mut self.value)?;
+        r.finish()?;
+        ::core::result::Result::Ok(())
+    }
 }
 /// A boxed int64.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
@@ -1812,6 +2070,14 @@ impl crate::Message for Int64Value {
         let value = r.implicit::<crate::__private::Int64>(1, "value")?;
         r.finish()?;
         ::core::result::Result::Ok(Self { value })
+    }
+    fn __decode_into(
+        &mut self,
+        r: &mut crate::__private::Reader<'_>,
+    ) -> ::core::result::Result<(), crate::DecodeError> {
+        r.implicit_into::<crate::__private::Int64>(1, "value", &mut self.value)?;
+        r.finish()?;
+        ::core::result::Result::Ok(())
     }
 }
 /// A boxed uint64.
@@ -1862,6 +2128,14 @@ impl crate::Message for UInt64Value {
         r.finish()?;
         ::core::result::Result::Ok(Self { value })
     }
+    fn __decode_into(
+        &mut self,
+        r: &mut crate::__private::Reader<'_>,
+    ) -> ::core::result::Result<(), crate::DecodeError> {
+        r.implicit_into::<crate::__private::UInt64>(1, "value", &mut self.value)?;
+        r.finish()?;
+        ::core::result::Result::Ok(())
+    }
 }
 /// A boxed int32.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
@@ -1910,6 +2184,14 @@ impl crate::Message for Int32Value {
         let value = r.implicit::<crate::__private::Int32>(1, "value")?;
         r.finish()?;
         ::core::result::Result::Ok(Self { value })
+    }
+    fn __decode_into(
+        &mut self,
+        r: &mut crate::__private::Reader<'_>,
+    ) -> ::core::result::Result<(), crate::DecodeError> {
+        r.implicit_into::<crate::__private::Int32>(1, "value", &mut self.value)?;
+        r.finish()?;
+        ::core::result::Result::Ok(())
     }
 }
 /// A boxed uint32.
@@ -1960,6 +2242,14 @@ impl crate::Message for UInt32Value {
         r.finish()?;
         ::core::result::Result::Ok(Self { value })
     }
+    fn __decode_into(
+        &mut self,
+        r: &mut crate::__private::Reader<'_>,
+    ) -> ::core::result::Result<(), crate::DecodeError> {
+        r.implicit_into::<crate::__private::UInt32>(1, "value", &mut self.value)?;
+        r.finish()?;
+        ::core::result::Result::Ok(())
+    }
 }
 /// A boxed bool.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
@@ -2008,6 +2298,14 @@ impl crate::Message for BoolValue {
         let value = r.implicit::<crate::__private::Bool>(1, "value")?;
         r.finish()?;
         ::core::result::Result::Ok(Self { value })
+    }
+    fn __decode_into(
+        &mut self,
+        r: &mut crate::__private::Reader<'_>,
+    ) -> ::core::result::Result<(), crate::DecodeError> {
+        r.implicit_into::<crate::__private::Bool>(1, "value", &mut self.value)?;
+        r.finish()?;
+        ::core::result::Result::Ok(())
     }
 }
 /// A boxed string.
@@ -2058,6 +2356,14 @@ impl crate::Message for StringValue {
         r.finish()?;
         ::core::result::Result::Ok(Self { value })
     }
+    fn __decode_into(
+        &mut self,
+        r: &mut crate::__private::Reader<'_>,
+    ) -> ::core::result::Result<(), crate::DecodeError> {
+        r.implicit_into::<crate::__private::Str>(1, "value", &mut self.value)?;
+        r.finish()?;
+        ::core::result::Result::Ok(())
+    }
 }
 /// A boxed bytes value.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
@@ -2106,6 +2412,14 @@ impl crate::Message for BytesValue {
         let value = r.implicit::<crate::__private::Bytes>(1, "value")?;
         r.finish()?;
         ::core::result::Result::Ok(Self { value })
+    }
+    fn __decode_into(
+        &mut self,
+        r: &mut crate::__private::Reader<'_>,
+    ) -> ::core::result::Result<(), crate::DecodeError> {
+        r.implicit_into::<crate::__private::Bytes>(1, "value", &mut self.value)?;
+        r.finish()?;
+        ::core::result::Result::Ok(())
     }
 }
 /// Which schema syntax a definition was written in.

@@ -1,0 +1,240 @@
+//! `Message::decode_into`: decoding into an existing value keeps the capacity of its
+//! strings, byte strings and repeated fields (nested messages' too), gives exactly what
+//! `decode` gives on success, and refuses exactly what `decode` refuses, with the same
+//! code, offset and path.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use bijoubuf::Message;
+use bijoubuf_codegen_tests::kitchen::{Choice, Maps, Optionals, Repeats, Scalars, Tree, choice};
+use bijoubuf_codegen_tests::legacy::Record;
+
+struct Counting;
+
+thread_local! {
+    static ON: Cell<bool> = const { Cell::new(false) };
+}
+
+fn counting() -> bool {
+    ON.try_with(Cell::get).unwrap_or(false)
+}
+
+static CALLS: AtomicUsize = AtomicUsize::new(0);
+
+// SAFETY: forwards to the system allocator unchanged; only counts.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        if counting() {
+            CALLS.fetch_add(1, Ordering::Relaxed);
+        }
+        // SAFETY: same contract as the caller's.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: `ptr` came from `System.alloc` with this layout.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        if counting() {
+            CALLS.fetch_add(1, Ordering::Relaxed);
+        }
+        // SAFETY: same contract as the caller's.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+fn allocations<T>(f: impl FnOnce() -> T) -> (usize, T) {
+    static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _g = LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    CALLS.store(0, Ordering::Relaxed);
+    ON.with(|c| c.set(true));
+    let v = f();
+    ON.with(|c| c.set(false));
+    (CALLS.load(Ordering::Relaxed), v)
+}
+
+fn scalars(text: &str, data: &[u8]) -> Scalars {
+    Scalars {
+        i32: -5,
+        u64: 300,
+        flag: true,
+        db: 1.5,
+        text: text.into(),
+        data: data.to_vec(),
+        ..Scalars::default()
+    }
+}
+
+fn repeats(n: usize) -> Repeats {
+    Repeats {
+        u32: (0..n as u32).collect(),
+        text: (0..n).map(|i| format!("t{i}")).collect(),
+        msgs: (0..n).map(|i| scalars(&"x".repeat(i + 1), &[1])).collect(),
+        ..Repeats::default()
+    }
+}
+
+#[test]
+fn capacity_is_kept_across_decodes() {
+    let long = Optionals {
+        text: Some("a long string that sets the capacity".into()),
+        child: Some(scalars(&"y".repeat(100), &[7; 64])),
+        ..Optionals::default()
+    };
+    let short = Optionals {
+        text: Some("short".into()),
+        child: Some(scalars("z", &[1])),
+        ..Optionals::default()
+    };
+    let mut v = Optionals::default();
+    v.decode_into(&long.encode_to_vec().unwrap()).unwrap();
+    assert_eq!(v, long);
+    let text_cap = v.text.as_ref().unwrap().capacity();
+    let child = v.child.as_ref().unwrap();
+    let (child_text, child_text_cap) = (child.text.as_ptr(), child.text.capacity());
+    let (child_data, child_data_cap) = (child.data.as_ptr(), child.data.capacity());
+    let bytes = short.encode_to_vec().unwrap();
+    // Everything fits: no allocation at all.
+    let (n, r) = allocations(|| v.decode_into(&bytes));
+    r.unwrap();
+    assert_eq!(n, 0);
+    assert_eq!(v, short);
+    assert_eq!(v.text.as_ref().unwrap().capacity(), text_cap);
+    let child = v.child.as_ref().unwrap();
+    assert_eq!(
+        (child.text.as_ptr(), child.text.capacity()),
+        (child_text, child_text_cap)
+    );
+    assert_eq!(
+        (child.data.as_ptr(), child.data.capacity()),
+        (child_data, child_data_cap)
+    );
+    // `decode` allocates for the same input: the count sees allocations.
+    let (n, _) = allocations(|| Optionals::decode(&bytes));
+    assert!(n >= 3, "{n}");
+
+    // Repeated fields keep their vectors.
+    let mut r = Repeats::default();
+    r.decode_into(&repeats(40).encode_to_vec().unwrap())
+        .unwrap();
+    let caps = (r.u32.capacity(), r.text.capacity(), r.msgs.capacity());
+    let small = repeats(3);
+    r.decode_into(&small.encode_to_vec().unwrap()).unwrap();
+    assert_eq!(r, small);
+    assert_eq!(
+        (r.u32.capacity(), r.text.capacity(), r.msgs.capacity()),
+        caps
+    );
+}
+
+#[test]
+fn stale_values_do_not_survive_a_successful_decode() {
+    let full = Optionals {
+        i32: Some(4),
+        text: Some("x".into()),
+        data: Some(vec![1]),
+        child: Some(scalars("c", &[2])),
+        ..Optionals::default()
+    };
+    let mut v = full.clone();
+    v.decode_into(&[]).unwrap();
+    assert_eq!(v, Optionals::default());
+    let mut s = scalars("text", &[9]);
+    s.decode_into(&scalars("", &[]).encode_to_vec().unwrap())
+        .unwrap();
+    assert_eq!(s, scalars("", &[]));
+    let mut c = Choice {
+        kind: Some(choice::Kind::B("b".into())),
+        ..Choice::default()
+    };
+    let other = Choice {
+        name: "n".into(),
+        kind: Some(choice::Kind::A(3)),
+        ..Choice::default()
+    };
+    c.decode_into(&other.encode_to_vec().unwrap()).unwrap();
+    assert_eq!(c, other);
+    let mut m = Maps {
+        text: BTreeMap::from([("old".into(), 1)]),
+        ..Maps::default()
+    };
+    m.decode_into(&[]).unwrap();
+    assert_eq!(m, Maps::default());
+}
+
+/// `decode_into` on a value that starts as `start` agrees with `decode`.
+fn agree<M: Message + Clone + std::fmt::Debug>(start: &M, bytes: &[u8]) {
+    let mut v = start.clone();
+    let into = v.decode_into(bytes);
+    match (M::decode(bytes), into) {
+        (Ok(d), Ok(())) => {
+            // Compared by encoding: a NaN value is not equal to itself.
+            assert_eq!(v.encode_to_vec().unwrap(), d.encode_to_vec().unwrap());
+        }
+        (Err(a), Err(b)) => assert_eq!(
+            (a.kind(), a.offset(), a.path_string()),
+            (b.kind(), b.offset(), b.path_string()),
+            "{bytes:02x?}"
+        ),
+        (a, b) => panic!("decode {a:?} but decode_into {b:?} for {bytes:02x?}"),
+    }
+}
+
+#[test]
+fn every_single_byte_change_is_judged_like_decode() {
+    let opt = Optionals {
+        i32: Some(0),
+        text: Some("héllo".into()),
+        data: Some(vec![1, 2, 3]),
+        child: Some(scalars("in", &[4])),
+        ..Optionals::default()
+    };
+    let rep = repeats(3);
+    let tree = Tree {
+        value: 1,
+        child: Some(Box::new(Tree {
+            value: 2,
+            ..Tree::default()
+        })),
+        children: vec![Tree::default()],
+        named: BTreeMap::from([("n".into(), Tree::default())]),
+        ..Tree::default()
+    };
+    let legacy =
+        Record::decode(&Record::default().encode_to_vec().unwrap_or_default()).unwrap_or_default();
+    let inputs = [
+        opt.encode_to_vec().unwrap(),
+        rep.encode_to_vec().unwrap(),
+        tree.encode_to_vec().unwrap(),
+    ];
+    for (k, base) in inputs.iter().enumerate() {
+        for i in 0..base.len() {
+            agree(&opt, &base[..i]);
+            for byte in [0x00, 0x01, 0x02, 0x05, 0x7F, 0x80, 0xF8, 0xFF] {
+                let mut b = base.clone();
+                b[i] = byte;
+                match k {
+                    0 => {
+                        agree(&opt, &b);
+                        agree(&Optionals::default(), &b);
+                    }
+                    1 => {
+                        agree(&rep, &b);
+                        agree(&repeats(10), &b);
+                    }
+                    _ => {
+                        agree(&tree, &b);
+                        agree(&Tree::default(), &b);
+                    }
+                }
+                agree(&legacy, &b);
+            }
+        }
+    }
+}
