@@ -1,5 +1,6 @@
 //! The conformance runner: every vector in `vectors/` as a named test, run against
-//! generated code, `bijoubuf-reflect`, and the reference testee over the testee protocol
+//! generated code (owned types and their borrowed twins), `bijoubuf-reflect`, and the
+//! reference testee over the testee protocol
 //! (twice: its `reflect` and its `generated` engine), and the TypeScript implementation's
 //! testee when Node is installed (required in CI). Set `BIJOUBUF_TESTEE` to a command line to
 //! add another implementation as one more engine.

@@ -274,7 +274,8 @@ pub trait Message: Sized {
     /// On success `self` is exactly what `decode` returns. On error `self` is some valid
     /// value but not a meaningful one: fields before the failing record may hold the new
     /// input's values, the others the old ones. Decode again or reset it before use.
-    /// Optional fields, maps and oneofs are replaced rather than reused.
+    /// An optional field the input leaves out, a map and a oneof are replaced rather than
+    /// reused.
     fn decode_into(&mut self, bytes: &[u8]) -> Result<(), DecodeError> {
         let mut r = Reader::new(bytes, 0, bytes.len(), &DecodeOptions::new());
         r.top_into(self)
