@@ -35,7 +35,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .out_dir(&bijou)
         .preserve_unknown_fields(["."])
         // Borrowed twins (`…Ref<'a>`) for the borrowed decode benchmarks.
-        .borrowed([".benchmarks", ".telemetry", ".cas"])
+        .borrowed([".benchmarks", ".telemetry", ".cas", ".wide", ".numeric"])
         .compile_protos(&PROTOS, &["schemas"])?;
 
     let mut compiler = bijoubuf_schema::Compiler::new();

@@ -14,7 +14,7 @@ use std::hint::black_box;
 
 use buffa::MessageView as _;
 
-use bijoubuf_benches::msg::bijou::{benchmarks, cas, telemetry};
+use bijoubuf_benches::msg::bijou::{benchmarks, cas, numeric, telemetry, wide};
 use bijoubuf_benches::msg::ops::{
     PRESERVE, bijou_borrowed_decode, bijou_encode, bilrost_encode, buffa_encode,
     prost_decode_canonical, prost_encode,
@@ -151,14 +151,16 @@ fn messages(c: &mut Criterion) {
     let v: Vec<_> = seeds(d).map(|s| data::wide(s, 128)).collect();
     let mut g = c.benchmark_group(format!("messages-{}", d.name()));
     let p: Vec<_> = v.iter().map(convert::wide::to_prost).collect();
-    bijou_and_prost(&mut g, &v, &p, None);
+    let twin = |b: &[u8]| bijou_borrowed_decode::<wide::WideBatchRef<'_>>(b);
+    bijou_and_prost(&mut g, &v, &p, Some(twin));
     g.finish();
 
     let d = D::Numeric;
     let v: Vec<_> = seeds(d).map(|s| data::numeric(s, 16, 256)).collect();
     let mut g = c.benchmark_group(format!("messages-{}", d.name()));
     let p: Vec<_> = v.iter().map(convert::numeric::to_prost).collect();
-    bijou_and_prost(&mut g, &v, &p, None);
+    let twin = |b: &[u8]| bijou_borrowed_decode::<numeric::SeriesBatchRef<'_>>(b);
+    bijou_and_prost(&mut g, &v, &p, Some(twin));
     let l: Vec<_> = v.iter().map(convert::numeric::to_bilrost).collect();
     bilrost_ops(&mut g, &l);
     g.finish();

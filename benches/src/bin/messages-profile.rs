@@ -13,7 +13,7 @@
 
 use std::hint::black_box;
 
-use bijoubuf_benches::msg::bijou::{benchmarks, cas, telemetry};
+use bijoubuf_benches::msg::bijou::{benchmarks, cas, numeric, telemetry, wide};
 use bijoubuf_benches::msg::data::{self, Dataset};
 use bijoubuf_benches::msg::ops::{
     PRESERVE, bijou_borrowed_decode, bijou_encode, bilrost_encode, buffa_encode,
@@ -21,7 +21,7 @@ use bijoubuf_benches::msg::ops::{
 };
 use bijoubuf_benches::msg::{convert, gm1};
 
-/// A strict decode into the dataset's borrowed twin type (telemetry, cas, GoogleMessage1).
+/// A strict decode into the dataset's borrowed twin type.
 type Borrowed = fn(&[u8]) -> bool;
 
 /// The loop callgrind collects.
@@ -165,7 +165,13 @@ fn main() -> Result<(), String> {
             if bil {
                 Err("wide has no bilrost peer".into())
             } else {
-                run_common(op, iters, &v, &convert::wide::to_prost(&v), None)
+                run_common(
+                    op,
+                    iters,
+                    &v,
+                    &convert::wide::to_prost(&v),
+                    Some(|b: &[u8]| bijou_borrowed_decode::<wide::WideBatchRef<'_>>(b)),
+                )
             }
         }
         Dataset::Numeric => {
@@ -173,7 +179,13 @@ fn main() -> Result<(), String> {
             if bil {
                 run_bilrost(op, iters, &convert::numeric::to_bilrost(&v))
             } else {
-                run_common(op, iters, &v, &convert::numeric::to_prost(&v), None)
+                run_common(
+                    op,
+                    iters,
+                    &v,
+                    &convert::numeric::to_prost(&v),
+                    Some(|b: &[u8]| bijou_borrowed_decode::<numeric::SeriesBatchRef<'_>>(b)),
+                )
             }
         }
         Dataset::Gm1Proto3 => {
