@@ -5,6 +5,7 @@
 
 use bijoubuf::{DecodeOptions, MAX_DEPTH_LIMIT};
 use bijoubuf_reflect::{DescriptorPool, DynamicMessage, MessageDescriptor, Value};
+use bijoubuf_testkit::{Via, nested_chain};
 
 /// A type with several fields besides the recursive one, so a level's frames are those
 /// of a message with scalars, a repeated message and a map to walk past.
@@ -29,47 +30,6 @@ fn node() -> MessageDescriptor {
         .expect("Node")
 }
 
-/// How each level holds the next.
-#[derive(Clone, Copy, Debug)]
-enum Via {
-    /// `child` (field 2): a singular message.
-    Child,
-    /// `more` (field 3): the one element of a repeated message.
-    More,
-    /// `named` (field 4): the value of a map entry with key "".
-    Named,
-}
-
-/// `depth` messages, each held by the one before as `via` says, the innermost empty;
-/// and the offset of the innermost key.
-fn chain_bytes(depth: usize, via: Via) -> (Vec<u8>, usize) {
-    let len = |n: usize| bijou64::encode(n as u64).as_slice().to_vec();
-    let mut inner: Vec<u8> = Vec::new();
-    // The bytes each level writes before the next: the innermost key's offset is the
-    // sum of every level's but the innermost's.
-    let mut prefixes = Vec::new();
-    for _ in 1..depth {
-        // Keys after none: field n is Δ = n − 1, wire LEN: ((n − 1) << 2) | 2.
-        let mut outer = match via {
-            Via::Child => [vec![0x06], len(inner.len())].concat(),
-            Via::More => {
-                let element = len(inner.len());
-                [vec![0x0A], len(element.len() + inner.len()), element].concat()
-            }
-            Via::Named => {
-                // The entry: key "" (a zero length), then the value's length.
-                let entry = [vec![0x00], len(inner.len())].concat();
-                [vec![0x0E], len(entry.len() + inner.len()), entry].concat()
-            }
-        };
-        prefixes.push(outer.len());
-        outer.extend_from_slice(&inner);
-        inner = outer;
-    }
-    let at = prefixes.iter().skip(1).sum();
-    (inner, at)
-}
-
 fn on_small_stack(run: impl FnOnce() + Send + 'static) {
     std::thread::Builder::new()
         .stack_size(STACK)
@@ -85,8 +45,8 @@ fn the_depth_cap_fits_a_2_mib_stack() {
         let node = node();
         let cap = MAX_DEPTH_LIMIT as usize;
         let most = DecodeOptions::new().max_depth(MAX_DEPTH_LIMIT);
-        for via in [Via::Child, Via::More, Via::Named] {
-            let (bytes, _) = chain_bytes(cap, via);
+        for via in [Via::Child, Via::Repeated, Via::MapValue] {
+            let (bytes, _) = nested_chain(cap, via);
             let m = DynamicMessage::decode_with(&node, &bytes, &most)
                 .unwrap_or_else(|e| panic!("{via:?}: the cap decodes: {e}"));
             assert_eq!(
@@ -97,7 +57,7 @@ fn the_depth_cap_fits_a_2_mib_stack() {
             );
             drop(m);
             // One level more: refused at the innermost key, whatever limit was asked for.
-            let (bytes, key) = chain_bytes(cap + 1, via);
+            let (bytes, key) = nested_chain(cap + 1, via);
             let any = DecodeOptions::new().max_depth(u32::MAX);
             let e = DynamicMessage::decode_with(&node, &bytes, &any).unwrap_err();
             assert_eq!(
@@ -106,13 +66,13 @@ fn the_depth_cap_fits_a_2_mib_stack() {
                 "{via:?}"
             );
             // Far past it: refused the same way, the decoder never going deeper.
-            let (bytes, key) = chain_bytes(cap * 4, via);
+            let (bytes, key) = nested_chain(cap * 4, via);
             let e = DynamicMessage::decode_with(&node, &bytes, &most).unwrap_err();
             assert_eq!(e.code(), "depth-limit-exceeded", "{via:?}");
             assert!(e.offset() < key, "{via:?}");
         }
         // The path names every level: the type, then `child` once per level.
-        let (bytes, _) = chain_bytes(cap + 1, Via::Child);
+        let (bytes, _) = nested_chain(cap + 1, Via::Child);
         let e = DynamicMessage::decode_with(&node, &bytes, &most).unwrap_err();
         assert_eq!(e.path().count(), cap + 1);
     });
@@ -139,7 +99,7 @@ fn the_encoder_refuses_past_the_cap_on_a_2_mib_stack() {
             child
                 .encode_with_max_depth(u32::MAX)
                 .expect("the cap encodes"),
-            chain_bytes(cap, Via::Child).0
+            nested_chain(cap, Via::Child).0
         );
     });
 }
@@ -149,7 +109,7 @@ fn json_output_at_its_depth_limit_fits_a_2_mib_stack() {
     on_small_stack(|| {
         let node = node();
         let limit = bijoubuf::DEFAULT_MAX_DEPTH as usize;
-        let (bytes, _) = chain_bytes(limit, Via::Child);
+        let (bytes, _) = nested_chain(limit, Via::Child);
         let m = DynamicMessage::decode(&node, &bytes).expect("decodes");
         let text = bijoubuf_reflect::json::to_string(&m).expect("prints");
         assert_eq!(text.matches("\"child\"").count(), limit - 1);

@@ -261,3 +261,47 @@ impl Raw {
         self.bytes.clone()
     }
 }
+
+/// How each level of a [`nested_chain`] holds the next: through field 2, 3 or 4 of a
+/// message shaped like `message T { … T child = 2; repeated T more = 3; map<string, T>
+/// named = 4; }` (field 1 and the names are free).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Via {
+    /// A singular message field (field 2).
+    Child,
+    /// The one element of a repeated message field (field 3).
+    Repeated,
+    /// The value of a map entry with key `""` (field 4).
+    MapValue,
+}
+
+/// The bytes of `depth` messages, each held by the one before as `via` says, the
+/// innermost empty; and the offset of the innermost message's key (where a decoder
+/// refuses the chain when `depth` is one past its limit, SPEC §9.3).
+pub fn nested_chain(depth: usize, via: Via) -> (Vec<u8>, usize) {
+    let len = |n: usize| bijou64::encode(n as u64).as_slice().to_vec();
+    let mut inner: Vec<u8> = Vec::new();
+    // The bytes each level writes before the next: the innermost key's offset is the
+    // sum of every level's but the innermost's.
+    let mut prefixes = Vec::new();
+    for _ in 1..depth {
+        // Keys after none: field n is Δ = n − 1, wire LEN: ((n − 1) << 2) | 2.
+        let mut outer = match via {
+            Via::Child => [vec![0x06], len(inner.len())].concat(),
+            Via::Repeated => {
+                let element = len(inner.len());
+                [vec![0x0A], len(element.len() + inner.len()), element].concat()
+            }
+            Via::MapValue => {
+                // The entry: key "" (a zero length), then the value's length.
+                let entry = [vec![0x00], len(inner.len())].concat();
+                [vec![0x0E], len(entry.len() + inner.len()), entry].concat()
+            }
+        };
+        prefixes.push(outer.len());
+        outer.extend_from_slice(&inner);
+        inner = outer;
+    }
+    let at = prefixes.iter().skip(1).sum();
+    (inner, at)
+}
