@@ -42,8 +42,16 @@ fn get(m: &Medians, group: &str, f: &str, v: &str) -> Option<f64> {
         .copied()
 }
 
+/// Microseconds, with two decimals below 10 µs (a GoogleMessage1 takes a fraction of one).
 fn us(ns: Option<f64>) -> String {
-    ns.map_or("–".to_owned(), |t| format!("{:.1}", t / 1000.0))
+    ns.map_or("–".to_owned(), |t| {
+        let us = t / 1000.0;
+        if us < 10.0 {
+            format!("{us:.2}")
+        } else {
+            format!("{us:.1}")
+        }
+    })
 }
 
 fn ratio(a: Option<f64>, b: Option<f64>) -> Option<f64> {
