@@ -876,31 +876,13 @@ impl<'a> Reader<'a> {
         let Some(run_end) = self.open_run(number, name, el.fixed(), el.opens_message())? else {
             return Ok(Vec::new());
         };
-        // The body of `run_into`, written out again for a new vector: sharing it moved
-        // the compiler's inlining choices, 5,142 against 5,101 instructions per owned
-        // decode (callgrind, `messages-profile gm1-proto2 bijou-decode 2000`).
-        let outer = self.cur;
-        self.bound(run_end);
-        let run_len = run_end - self.pos;
-        let count = match (el.fixed(), el.wire()) {
-            // A fixed-width run's count is exact.
-            (Some(w), _) => run_len / w,
-            (None, WireType::Len) => self.count_len_elements(run_end),
-            _ => run_len,
-        };
-        let mut out = Vec::with_capacity(first_capacity::<E::Value>(count, run_len));
-        let read = if el.fixed().is_none() && matches!(el.wire(), WireType::Len) {
-            self.len_run(el, &mut out, count)
-        } else {
-            el.read_run(self, &mut out)
-        };
-        if let Err(e) = read {
-            return Err(e.push(PathSegment::Index(out.len())).in_field(name));
-        }
+        let mut out = Vec::new();
+        self.run_into(run_end, name, el, &mut out)?;
+        // A varint run of mostly long values gives back what the one-slot-per-byte
+        // reservation over-estimated (`decode_into` keeps its capacity instead).
         if out.capacity() > SLACK * out.len() {
             out.shrink_to_fit();
         }
-        self.cur = outer;
         Ok(out)
     }
 
@@ -920,9 +902,11 @@ impl<'a> Reader<'a> {
         self.run_into(run_end, name, &Of::<C>::NEW, out)
     }
 
-    /// The elements of an opened run up to `run_end`, appended to the empty `out`
-    /// (as [`repeated`](Self::repeated) reads them into a new vector).
-    #[inline]
+    /// The elements of an opened run up to `run_end`, appended to the empty `out`: the
+    /// one body of [`repeated_el`](Self::repeated_el) and
+    /// [`repeated_into`](Self::repeated_into).
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn run_into<E: Element<'a>, N: FieldName>(
         &mut self,
         run_end: usize,
@@ -941,7 +925,7 @@ impl<'a> Reader<'a> {
             (None, WireType::Len) => self.count_len_elements(run_end),
             // Varints: every element takes one to nine bytes, so one slot per byte of the
             // run always suffices: one allocation, no regrowth, no counting pass over the
-            // tags. A run of mostly long values gives the excess back below.
+            // tags (`repeated_el` gives back the excess of a run of long values).
             _ => run_len,
         };
         out.reserve_exact(first_capacity::<E::Value>(count, run_len));
