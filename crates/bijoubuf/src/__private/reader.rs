@@ -703,7 +703,8 @@ impl<'a> Reader<'a> {
 
     /// [`implicit`](Self::implicit) into `v`, reusing its allocation; an absent field
     /// leaves `v` the default.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub fn implicit_into<C: ReadCodec<'a>>(
         &mut self,
         number: u32,
@@ -730,7 +731,8 @@ impl<'a> Reader<'a> {
 
     /// [`optional`](Self::optional) into `v`, reusing the value it holds; an absent field
     /// makes `v` `None`.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub fn optional_into<C: ReadCodec<'a>>(
         &mut self,
         number: u32,
@@ -754,7 +756,8 @@ impl<'a> Reader<'a> {
     /// A proto2 `required` field read into `v` (which keeps its value when absent):
     /// whether it was present, for [`require`](Self::require) after
     /// [`finish`](Self::finish).
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub fn required_into<C: ReadCodec<'a>>(
         &mut self,
         number: u32,
