@@ -359,7 +359,8 @@ impl<'a> Element<'a> for DynKey {
             Value::U32(v) => MapKey::U32(v),
             Value::U64(v) => MapKey::U64(v),
             Value::String(v) => MapKey::String(v),
-            // The schema compiler refuses other key types; read them as unordered bytes.
+            // Unreachable: both ways to build a pool refuse other key types (the schema
+            // compiler, and `from_file_descriptor_set` with `is_valid_map_key`, SPEC §6.3).
             _ => MapKey::String(String::new()),
         })
     }
