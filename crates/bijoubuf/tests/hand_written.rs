@@ -17,7 +17,7 @@ struct Order {
 
 impl Message for Order {
     const NAME: &'static str = "Order";
-    const FIELD_NUMBERS: &'static [u32] = &[1, 2];
+    const FIELD_NUMBERS: &'static [u32] = &[1, 2, 3];
 
     fn unknown_fields(&self) -> &UnknownFields {
         &self.unknown_fields
@@ -149,17 +149,18 @@ impl<const FORGETS: bool> Message for Forgetful<FORGETS> {
     }
 }
 
-/// `Outer { Order child = 1; Forgetful<true> lazy = 2; }`
+/// `Outer { Order child = 1; Forgetful<true> lazy = 2; optional int32 tail = 3; }`
 #[derive(Debug, Default)]
 struct Outer {
     child: Option<Order>,
     lazy: Option<Forgetful<true>>,
+    tail: Option<i32>,
     unknown_fields: UnknownFields,
 }
 
 impl Message for Outer {
     const NAME: &'static str = "Outer";
-    const FIELD_NUMBERS: &'static [u32] = &[1, 2];
+    const FIELD_NUMBERS: &'static [u32] = &[1, 2, 3];
 
     fn unknown_fields(&self) -> &UnknownFields {
         &self.unknown_fields
@@ -168,20 +169,24 @@ impl Message for Outer {
     fn __size<'v>(&'v self, s: &mut Sizer<'v>) -> usize {
         s.optional::<Msg<Order>>(1, self.child.as_ref())
             + s.optional::<Msg<Forgetful<true>>>(2, self.lazy.as_ref())
+            + s.optional::<Int32>(3, self.tail.as_ref())
     }
 
     fn __write<'v>(&'v self, w: &mut Writer<'_, 'v>) {
         w.optional::<Msg<Order>>(1, self.child.as_ref());
         w.optional::<Msg<Forgetful<true>>>(2, self.lazy.as_ref());
+        w.optional::<Int32>(3, self.tail.as_ref());
     }
 
     fn __decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
         let child = r.optional::<Msg<Order>>(1, "child")?;
         let lazy = r.optional::<Msg<Forgetful<true>>>(2, "lazy")?;
+        let tail = r.optional::<Int32>(3, "tail")?;
         let unknown_fields = r.finish()?;
         Ok(Outer {
             child,
             lazy,
+            tail,
             unknown_fields,
         })
     }
@@ -220,4 +225,17 @@ fn records_a_nested_decode_did_not_read_are_refused() {
     assert_eq!((e.code(), e.offset()), ("unknown-field", 4));
     assert_eq!(e.path_string(), "Outer.lazy.3");
     assert!(Outer::decode(&[0x06, 0x02, 0x00, 0x02]).is_ok());
+}
+
+#[test]
+fn a_nested_decode_that_ran_to_its_end_leaves_the_parent_reading() {
+    // Outer.lazy (2) = {} (its request for field 1 finds the end; it never calls finish),
+    // then Outer.tail (3) = 1: the parent's next request must see the record, not the
+    // child's end.
+    let input = [0x06, 0x00, 0x00, 0x02];
+    let m = Outer::decode(&input).unwrap();
+    assert_eq!((m.lazy.map(|l| l.a), m.tail), (Some(None), Some(1)));
+    let preserve = DecodeOptions::new().unknown_fields(bijoubuf::UnknownFieldPolicy::Preserve);
+    let d = Outer::decode_with(&input, &preserve).unwrap();
+    assert_eq!((d.message().tail, d.unknown_field_count()), (Some(1), 0));
 }

@@ -40,6 +40,10 @@ const SLACK: usize = 2;
 /// No record loaded in the lookahead (field numbers start at 1).
 const NONE: u32 = 0;
 
+/// The lookahead found the end of the current message: above every field number, so
+/// every later question is answered "absent" by one comparison.
+const END: u32 = u32::MAX;
+
 /// A cursor over one decode: the whole input (offsets are absolute), the current
 /// message's bounds, the lookahead key, and the per-decode limits.
 pub struct Reader<'a> {
@@ -359,11 +363,18 @@ impl<'a> Reader<'a> {
         wire: WireType,
         name: N,
     ) -> Result<bool, DecodeError> {
-        let (next, next_wire) = if self.next == NONE {
+        if self.next > number {
+            // The lookahead is past `number` (`NONE` is 0, below every number; `END` is
+            // above all of them): absent. On a sparse message this is most questions, so
+            // it is asked first.
+            return Ok(false);
+        }
+        if self.next == NONE {
             // A key read here that matches is handed out without passing through the
             // lookahead; the end of the message is the same bounds check as the read.
             let at = self.pos;
             let Some(&tag) = self.cur.get(at) else {
+                self.next = END;
                 return Ok(false);
             };
             let v = if tag < bijou64::FIRST_TIER_TAG {
@@ -372,24 +383,37 @@ impl<'a> Reader<'a> {
             } else {
                 self.varint_multi(at)?
             };
-            self.key_of(at, v)?
-        } else {
-            let n = (self.next, self.next_wire);
+            // SPEC §4.1: number = prev + 1 + (key >> 2); cannot wrap in u64.
+            let next = self.prev as u64 + 1 + (v >> 2);
+            self.key_pos = at;
+            if next == number as u64 {
+                // `number` is a field number, so no overflow check is needed here.
+                self.prev = number;
+                if (v & 3) as u8 != wire as u8 {
+                    // SPEC §4.4
+                    return Err(wire_mismatch(at, name));
+                }
+                return Ok(true);
+            }
+            if next > MAX_FIELD_NUMBER as u64 {
+                // SPEC §4.3
+                return Err(DecodeError::new(ErrorKind::FieldNumberOverflow, at));
+            }
+            self.prev = next as u32;
+            self.next = next as u32;
+            self.next_wire = (v & 3) as u8;
+            if next > number as u64 {
+                return Ok(false);
+            }
+        } else if self.next == number {
             self.next = NONE;
-            n
-        };
-        if next == number {
-            if next_wire != wire as u8 {
+            if self.next_wire != wire as u8 {
                 // SPEC §4.4
                 return Err(wire_mismatch(self.key_pos, name));
             }
             return Ok(true);
         }
-        self.next = next;
-        self.next_wire = next_wire;
-        if next > number {
-            return Ok(false);
-        }
+        // The lookahead is below `number`: an unknown record comes first.
         self.field_after_unknown(number, wire, name)
     }
 
@@ -445,7 +469,9 @@ impl<'a> Reader<'a> {
     #[cfg_attr(not(debug_assertions), inline(always))]
     #[cfg_attr(debug_assertions, inline)]
     pub fn finish(&mut self) -> Result<UnknownFields, DecodeError> {
-        if self.next == NONE && self.pos >= self.end() {
+        if self.all_read() {
+            // The parent's lookahead is empty while a nested message is read: leave it so.
+            self.next = NONE;
             // Without `keep` nothing was stored: no state to move out and reset.
             return Ok(if self.keep {
                 core::mem::take(&mut self.unknown)
@@ -460,6 +486,9 @@ impl<'a> Reader<'a> {
     #[cold]
     #[inline(never)]
     fn finish_unknown(&mut self) -> Result<UnknownFields, DecodeError> {
+        if self.next == END {
+            self.next = NONE;
+        }
         loop {
             if self.next == NONE && !self.load_key()? {
                 break;
@@ -492,8 +521,7 @@ impl<'a> Reader<'a> {
         decode: impl FnOnce(&mut Self) -> Result<T, DecodeError>,
     ) -> Result<T, DecodeError> {
         let len = self.length()?;
-        // The record was handed out, so there is no lookahead to save; the child's
-        // `finish` leaves none either.
+        // The record was handed out, so there is no lookahead to save.
         let outer = self.cur;
         let outer_prev = self.prev;
         self.bound(self.pos + len);
@@ -523,6 +551,8 @@ impl<'a> Reader<'a> {
         self.depth -= 1;
         self.cur = outer;
         self.prev = outer_prev;
+        // A child that ended without `finish` may leave `END`, which is the child's.
+        self.next = NONE;
         m
     }
 
@@ -552,6 +582,8 @@ impl<'a> Reader<'a> {
         self.depth -= 1;
         self.cur = outer;
         self.prev = outer_prev;
+        // A child that ended without `finish` may leave `END`, which is the child's.
+        self.next = NONE;
         r
     }
 
@@ -609,7 +641,7 @@ impl<'a> Reader<'a> {
     #[cfg_attr(not(debug_assertions), inline(always))]
     #[cfg_attr(debug_assertions, inline)]
     fn all_read(&self) -> bool {
-        self.next == NONE && self.pos >= self.end()
+        (self.next == NONE || self.next == END) && self.pos >= self.end()
     }
 
     /// The error for a message that left records unread (see [`all_read`](Self::all_read)):
