@@ -77,6 +77,44 @@ pub fn check_json(type_name: &str, bytes: &[u8]) -> Result<(), String> {
     }
 }
 
+/// Read `text` as proto3 JSON of `type_name`: it is refused (by the JSON reader or the
+/// encoder) with an error, or it encodes to bytes that both engines accept and
+/// re-encode unchanged, and whose proto3 JSON reads back to the same bytes
+/// ([`check_json`]). JSON is untrusted input too: no panic, no silent change. Returns
+/// the bytes when the text was accepted.
+///
+/// # Errors
+/// A description of the first property that does not hold.
+pub fn check_json_text(type_name: &str, text: &str) -> Result<Option<Vec<u8>>, String> {
+    let desc = dynamic::message(type_name).ok_or("no reflect type")?;
+    let Ok(m) = bijoubuf_reflect::json::from_str(&desc, text) else {
+        return Ok(None);
+    };
+    // The encoder may refuse what the JSON reader built (a depth past the limit): that is
+    // an answer too.
+    let Ok(bytes) = m.encode() else {
+        return Ok(None);
+    };
+    let cfg = Config::default();
+    let engines = [
+        ("generated", generated::decode(type_name, &bytes, &cfg)),
+        ("reflect", dynamic::decode(type_name, &bytes, &cfg)),
+    ];
+    for (name, o) in engines {
+        match o.ok_or("no such type")? {
+            Outcome::Accepted { reencoded, .. } if reencoded == bytes => {}
+            other => {
+                return Err(format!(
+                    "{type_name} JSON {text} encoded as {} which {name} gives {other:?}",
+                    hex::format(&bytes)
+                ));
+            }
+        }
+    }
+    check_json(type_name, &bytes).map_err(|e| format!("from JSON {text}: {e}"))?;
+    Ok(Some(bytes))
+}
+
 /// Build a value of `type_name` from `entropy`, encode it, and check that both engines
 /// decode the bytes back to it: reflect by value (unless a NaN makes values incomparable)
 /// and by re-encoding, generated code by re-encoding and `encoded_len`. Returns the
