@@ -140,7 +140,10 @@ pub fn encode_json_with(
 ) -> Result<Vec<u8>, EncodeFailure> {
     let desc = message(type_name)
         .ok_or_else(|| EncodeFailure::Input(format!("no message type {type_name}")))?;
-    let m = bijoubuf_reflect::json::from_str(&desc, json)
+    // The JSON only describes the value: it is read at the cap, so that the encoder's
+    // own depth check is what refuses a value too deep for `cfg`.
+    let opts = bijoubuf_reflect::json::JsonOptions::new().max_depth(bijoubuf::MAX_DEPTH_LIMIT);
+    let m = bijoubuf_reflect::json::from_str_with(&desc, json, &opts)
         .map_err(|e| EncodeFailure::Input(format!("json: {e}")))?;
     encode_at_depth(&m, cfg).map_err(|e| {
         let message = e.to_string();

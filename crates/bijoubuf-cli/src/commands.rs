@@ -44,8 +44,9 @@ pub(crate) fn run(cmd: Command) -> Result<(), Failure> {
         Command::Encode {
             target,
             output_hex,
+            max_depth,
             input,
-        } => encode(&target, output_hex, input.as_deref()),
+        } => encode(&target, output_hex, max_depth, input.as_deref()),
         Command::Verify {
             target,
             input,
@@ -235,7 +236,7 @@ fn decode(t: &Target, input: &BinaryInput, limits: &Limits) -> Result<(), Failur
         let mut items = Vec::with_capacity(messages.len());
         for m in &messages {
             note_unknown(m, "proto3 JSON cannot show them");
-            let one = bijoubuf_reflect::json::to_string_pretty(m)
+            let one = bijoubuf_reflect::json::to_string_with(m, &json_options(limits.max_depth))
                 .map_err(|e| refuse("json-unrepresentable", &e.to_string()))?;
             items.push(format!("  {}", one.replace('\n', "\n  ")));
         }
@@ -247,22 +248,39 @@ fn decode(t: &Target, input: &BinaryInput, limits: &Limits) -> Result<(), Failur
     } else {
         let msg = decode_input(&desc, &input, limits)?;
         note_unknown(&msg, "proto3 JSON cannot show them");
-        bijoubuf_reflect::json::to_string_pretty(&msg)
+        bijoubuf_reflect::json::to_string_with(&msg, &json_options(limits.max_depth))
             .map_err(|e| refuse("json-unrepresentable", &e.to_string()))?
     };
     out(format!("{json}\n").as_bytes())
 }
 
-fn encode(t: &Target, output_hex: bool, input: Option<&Path>) -> Result<(), Failure> {
+/// Indented JSON with the decoder's depth limit: whatever decodes prints (or is refused
+/// for a reason other than its depth), and what prints reads back with `encode` at the
+/// same `--max-depth`.
+fn json_options(max_depth: u32) -> bijoubuf_reflect::json::JsonOptions {
+    bijoubuf_reflect::json::JsonOptions::new()
+        .max_depth(max_depth)
+        .pretty(2)
+}
+
+fn encode(
+    t: &Target,
+    output_hex: bool,
+    max_depth: u32,
+    input: Option<&Path>,
+) -> Result<(), Failure> {
     let desc = target(t)?;
     let input = input::read(input)?;
     let text = std::str::from_utf8(&input.bytes)
         .map_err(|e| refuse("invalid-json", &format!("the input is not UTF-8: {e}")))?;
     // Editors on some systems start UTF-8 files with a byte order mark; JSON does not.
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let msg = bijoubuf_reflect::json::from_str(&desc, text)
+    // Read at the cap, so that a value too deep for `max_depth` is refused by the
+    // encoder with its code (`depth-limit-exceeded`, SPEC §9.3).
+    let reading = json_options(bijoubuf::MAX_DEPTH_LIMIT);
+    let msg = bijoubuf_reflect::json::from_str_with(&desc, text, &reading)
         .map_err(|e| refuse("invalid-json", &e.to_string()))?;
-    let bytes = msg.encode().map_err(|e| {
+    let bytes = msg.encode_with_max_depth(max_depth).map_err(|e| {
         let text = e.to_string();
         match text.split_once(": ") {
             Some((code, rest)) => refuse(code, rest),

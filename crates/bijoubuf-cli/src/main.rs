@@ -114,6 +114,11 @@ enum Command {
         /// Write lowercase hex and a newline instead of raw bytes.
         #[arg(long)]
         output_hex: bool,
+        /// Refuse messages nested deeper than N (the top level is depth 1, messages
+        /// inside Any count; at most 500), as `decode --max-depth` does.
+        #[arg(long, value_name = "N", default_value_t = 100,
+              value_parser = clap::value_parser!(u32).range(1..=bijoubuf::MAX_DEPTH_LIMIT as i64))]
+        max_depth: u32,
         /// JSON input file; stdin when absent or `-`.
         #[arg(value_name = "INPUT")]
         input: Option<PathBuf>,

@@ -484,16 +484,31 @@ fn max_depth_is_honoured_and_deep_inputs_do_not_overflow_the_stack() {
         &chain(500),
     );
     assert_eq!(r.code, 0, "{}", r.stderr);
-    // proto3 JSON output nests at most 100 messages (reflect's JSON writer): deeper
-    // values decode but are refused as JSON, with the reason, never printed cut short.
+    // proto3 JSON follows the same limit: at the cap the JSON prints, and reads back to
+    // the same bytes with `encode` at the same limit; the default refuses it, naming why.
     let r = run(
         &with(&["decode"], &with(&deep, &["--max-depth", "500"])),
         &chain(500),
     );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let json = r.stdout;
+    let r = run(
+        &with(&["encode"], &with(&deep, &["--max-depth", "500"])),
+        &json,
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(r.stdout, chain(500));
+    let r = run(&with(&["encode"], &deep), &json);
     assert_eq!(r.code, 1, "{}", r.stderr);
     assert!(
-        r.stderr.starts_with("error[json-unrepresentable]")
-            && r.stderr.contains("messages nest deeper than 100"),
+        r.stderr.starts_with("error[depth-limit-exceeded]"),
+        "{}",
+        r.stderr
+    );
+    let r = run(&with(&["decode"], &deep), &chain(101));
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(
+        r.stderr.starts_with("error[depth-limit-exceeded]"),
         "{}",
         r.stderr
     );

@@ -1,6 +1,9 @@
 //! The proto3 JSON mapping: scalars, shapes, well-known types, and refusals.
 
-use bijoubuf_reflect::json::{from_str, from_value, to_string, to_string_pretty, to_value};
+use bijoubuf_reflect::json::{
+    JsonOptions, from_str, from_str_with, from_value, to_string, to_string_pretty, to_string_with,
+    to_value,
+};
 use bijoubuf_reflect::{DescriptorPool, DynamicMessage, MessageDescriptor, Value};
 
 const SCHEMA: &str = r#"
@@ -29,6 +32,13 @@ message All {
   string snake_case_name = 20;
   int32 custom = 21 [json_name = "renamed"];
   repeated Color colors = 22;
+}
+
+message Chain {
+  repeated Chain list = 1;
+  map<string, Chain> by_name = 2;
+  Chain one = 3;
+  google.protobuf.Value dynamic = 4;
 }
 
 message Wkt {
@@ -495,4 +505,97 @@ fn values_that_proto3_json_cannot_spell_are_refused() {
         to_string(&one(9, m)).expect("spellable"),
         r#"{"mask":"a.fooBar,b"}"#
     );
+}
+
+/// A `Chain` of `levels` messages, each the next one's only element of field `field`
+/// (1: repeated, 2: map value, 3: singular).
+fn chain(levels: usize, field: u32) -> DynamicMessage {
+    let d = desc("t.v1.Chain");
+    let mut m = DynamicMessage::new(d.clone());
+    for _ in 1..levels {
+        let mut outer = DynamicMessage::new(d.clone());
+        let v = match field {
+            1 => Value::List(vec![Value::from(m)]),
+            2 => Value::Map(vec![(
+                bijoubuf_reflect::MapKey::String("k".into()),
+                Value::from(m),
+            )]),
+            _ => Value::from(m),
+        };
+        outer.set(field, v).expect("fits");
+        m = outer;
+    }
+    m
+}
+
+#[test]
+fn nesting_up_to_the_depth_limit_round_trips_through_json() {
+    // Repeated and map fields spend two JSON levels per message; serde_json's fixed
+    // limit of 128 refused the JSON of such chains from 65 levels on.
+    let d = desc("t.v1.Chain");
+    for field in [1, 2, 3] {
+        let bytes = chain(100, field).encode().expect("100 levels encode");
+        let m = DynamicMessage::decode(&d, &bytes).expect("100 levels decode");
+        let text = to_string(&m).expect("100 levels write");
+        let back = from_str(&d, &text).unwrap_or_else(|e| panic!("field {field}: {e}"));
+        assert_eq!(back.encode().expect("encodes"), bytes, "field {field}");
+        // One level more is refused by the binary decoder and by the JSON reader alike.
+        let deeper = chain(101, field)
+            .encode_with_max_depth(101)
+            .expect("encodes");
+        assert!(DynamicMessage::decode(&d, &deeper).is_err());
+        let m = DynamicMessage::decode_with(
+            &d,
+            &deeper,
+            &bijoubuf::DecodeOptions::new().max_depth(101),
+        )
+        .expect("decodes at 101");
+        let opts = JsonOptions::new().max_depth(101);
+        let text = to_string_with(&m, &opts).expect("writes at 101");
+        let e = from_str(&d, &text).expect_err("101 levels");
+        assert!(e.to_string().contains("deeper than"), "{e}");
+        let back = from_str_with(&d, &text, &opts).expect("reads at 101");
+        assert_eq!(back.encode_with_max_depth(101).expect("encodes"), deeper);
+    }
+}
+
+#[test]
+fn struct_and_list_nesting_counts_messages_not_json_levels() {
+    // google.protobuf.Value holding a ListValue holding a Value: two messages per JSON
+    // array. Chain and the outer Value are 2 levels, so k arrays are 2 + 2k: 49 arrays
+    // are the default limit (100), 50 are past it.
+    let d = desc("t.v1.Chain");
+    let text = |arrays: usize| {
+        format!(
+            "{{\"dynamic\":{}true{}}}",
+            "[".repeat(arrays),
+            "]".repeat(arrays)
+        )
+    };
+    let ok = from_str(&d, &text(49)).expect("49 arrays: 100 levels");
+    assert_eq!(to_string(&ok).expect("writes"), text(49));
+    let e = from_str(&d, &text(50)).expect_err("50 arrays: 102 levels");
+    assert!(
+        e.to_string().contains("messages nest deeper than 100"),
+        "{e}"
+    );
+}
+
+#[test]
+fn json_nested_far_past_the_limit_is_refused_without_recursing_into_it() {
+    // 200,000 arrays: refused at the nesting limit (twice the depth limit) on a small
+    // stack, before anything is built.
+    let d = desc("t.v1.Chain");
+    let text = format!(
+        "{{\"dynamic\":{}{}}}",
+        "[".repeat(200_000),
+        "]".repeat(200_000)
+    );
+    let e = std::thread::Builder::new()
+        .stack_size(1 << 20)
+        .spawn(move || from_str(&d, &text).expect_err("refused").to_string())
+        .expect("spawns")
+        .join()
+        .expect("no stack overflow");
+    assert!(e.contains("arrays and objects nest deeper than 200"), "{e}");
 }

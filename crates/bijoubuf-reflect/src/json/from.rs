@@ -6,19 +6,21 @@ use base64::Engine as _;
 use base64::engine::general_purpose::{STANDARD, STANDARD_NO_PAD, URL_SAFE, URL_SAFE_NO_PAD};
 use bijoubuf_schema::ScalarType;
 
-use super::JsonError;
 use super::tree::{Json, Num, member_path};
 use super::wkt;
+use super::{Depth, JsonError};
 use crate::descriptor::{FieldShape, Kind, MessageDescriptor};
 use crate::value::{DynamicMessage, MapKey, Value};
 
-/// A JSON value as a message of type `desc`.
+/// A JSON value as a message of type `desc` at `depth`.
 pub(crate) fn message(
     desc: &MessageDescriptor,
     j: &Json,
     path: &str,
+    depth: Depth,
 ) -> Result<DynamicMessage, JsonError> {
-    if let Some(m) = wkt::from_json(desc, j, path)? {
+    depth.check(path)?;
+    if let Some(m) = wkt::from_json(desc, j, path, depth)? {
         return Ok(m);
     }
     let Json::Obj(members) = j else {
@@ -31,14 +33,16 @@ pub(crate) fn message(
             ),
         ));
     };
-    fields(desc, members, path)
+    fields(desc, members, path, depth)
 }
 
-/// The members of an object as the fields of a `desc` message.
-pub(crate) fn fields(
+/// The members of an object as the fields of a `desc` message at `depth` (checked by
+/// the caller).
+pub(crate) fn fields<'j>(
     desc: &MessageDescriptor,
-    members: &[(String, Json)],
+    members: impl IntoIterator<Item = &'j (String, Json)>,
     path: &str,
+    depth: Depth,
 ) -> Result<DynamicMessage, JsonError> {
     let mut msg = DynamicMessage::new(desc.clone());
     let mut seen: Vec<(u32, &str)> = Vec::new();
@@ -73,7 +77,7 @@ pub(crate) fn fields(
             oneofs.push((o.to_string(), key));
         }
         let value = match f.shape() {
-            FieldShape::Single(_) => element(&kind, v, &here)?,
+            FieldShape::Single(_) => element(&kind, v, &here, depth)?,
             FieldShape::Repeated => {
                 let Json::Arr(items) = v else {
                     return Err(JsonError::new(
@@ -83,7 +87,7 @@ pub(crate) fn fields(
                 };
                 let mut out = Vec::with_capacity(items.len());
                 for (i, item) in items.iter().enumerate() {
-                    out.push(element(&kind, item, &format!("{here}[{i}]"))?);
+                    out.push(element(&kind, item, &format!("{here}[{i}]"), depth)?);
                 }
                 Value::List(out)
             }
@@ -98,7 +102,7 @@ pub(crate) fn fields(
                 for (k, item) in entries {
                     let p = member_path(&here, k);
                     let mk = map_key(key_ty, k, &p)?;
-                    let value = element(&kind, item, &p)?;
+                    let value = element(&kind, item, &p, depth)?;
                     if out.insert(mk, value).is_some() {
                         // "1" and "01" name the same integer key.
                         return Err(JsonError::new(&p, "the same map key twice"));
@@ -145,11 +149,11 @@ fn map_key(ty: ScalarType, k: &str, path: &str) -> Result<MapKey, JsonError> {
     })
 }
 
-/// One element of type `kind`.
-pub(crate) fn element(kind: &Kind, j: &Json, path: &str) -> Result<Value, JsonError> {
+/// One element of type `kind`, in a message at `depth`.
+pub(crate) fn element(kind: &Kind, j: &Json, path: &str, depth: Depth) -> Result<Value, JsonError> {
     match kind {
         Kind::Scalar(s) => scalar(*s, j, path),
-        Kind::Message(m) => message(m, j, path).map(Value::from),
+        Kind::Message(m) => message(m, j, path, depth.next()).map(Value::from),
         Kind::Enum(e) => match j {
             Json::Null if e.full_name() == "google.protobuf.NullValue" => Ok(Value::EnumNumber(0)),
             Json::Str(name) => e.number_of(name).map(Value::EnumNumber).ok_or_else(|| {

@@ -78,6 +78,117 @@ impl fmt::Display for JsonError {
 
 impl std::error::Error for JsonError {}
 
+/// Settings shared by reading and writing proto3 JSON.
+///
+/// ```
+/// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let compiled = bijoubuf_schema::compile_sources(&[(
+///     "m.proto",
+///     "syntax = \"proto3\"; message M { repeated M m = 1; }",
+/// )])?;
+/// let pool = bijoubuf_reflect::DescriptorPool::new(&compiled.schema);
+/// let m = pool.message("M").ok_or("no M")?;
+/// let deep = format!("{}{{}}{}", r#"{"m":["#.repeat(149), "]}".repeat(149));
+/// // 150 levels are past the default limit (100), within a configured one.
+/// assert!(bijoubuf_reflect::json::from_str(&m, &deep).is_err());
+/// let opts = bijoubuf_reflect::json::JsonOptions::new().max_depth(150);
+/// let msg = bijoubuf_reflect::json::from_str_with(&m, &deep, &opts)?;
+/// assert_eq!(bijoubuf_reflect::json::to_string_with(&msg, &opts)?, deep);
+/// # Ok(()) }
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct JsonOptions {
+    max_depth: u32,
+    indent: Option<usize>,
+}
+
+impl JsonOptions {
+    /// Depth limit [`bijoubuf::DEFAULT_MAX_DEPTH`], compact output.
+    pub const fn new() -> Self {
+        JsonOptions {
+            max_depth: bijoubuf::DEFAULT_MAX_DEPTH,
+            indent: None,
+        }
+    }
+
+    /// How deep messages may nest (the top level is depth 1), counting the messages
+    /// inside `google.protobuf.Any` payloads, as the binary decoder's
+    /// [`bijoubuf::DecodeOptions::max_depth`] counts nested bytes: 0 counts as 1, and
+    /// above [`bijoubuf::MAX_DEPTH_LIMIT`] as that cap. Reading also refuses JSON whose
+    /// arrays and objects nest deeper than twice this (a message costs at most two: a
+    /// repeated or map field's container and its own object), before building anything.
+    pub const fn max_depth(mut self, depth: u32) -> Self {
+        self.max_depth = if depth == 0 {
+            1
+        } else if depth > bijoubuf::MAX_DEPTH_LIMIT {
+            bijoubuf::MAX_DEPTH_LIMIT
+        } else {
+            depth
+        };
+        self
+    }
+
+    /// Write indented by `spaces` per level (reading ignores it).
+    pub const fn pretty(mut self, spaces: usize) -> Self {
+        self.indent = Some(spaces);
+        self
+    }
+
+    fn top(&self) -> Depth {
+        Depth {
+            at: 1,
+            max: self.max_depth,
+        }
+    }
+}
+
+impl Default for JsonOptions {
+    fn default() -> Self {
+        JsonOptions::new()
+    }
+}
+
+/// The nesting depth of a message being read or written, and the limit.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Depth {
+    at: u32,
+    max: u32,
+}
+
+impl Depth {
+    /// One message further in.
+    pub(crate) fn next(self) -> Depth {
+        Depth {
+            at: self.at.saturating_add(1),
+            max: self.max,
+        }
+    }
+
+    /// Levels left below this one.
+    pub(crate) fn left(self) -> u32 {
+        self.max.saturating_sub(self.at)
+    }
+
+    /// Refuse a message past the limit.
+    pub(crate) fn check(self, path: &str) -> Result<(), JsonError> {
+        if self.at > self.max {
+            return Err(self.too_deep(path));
+        }
+        Ok(())
+    }
+
+    #[cold]
+    pub(crate) fn too_deep(self, path: &str) -> JsonError {
+        JsonError::new(
+            path,
+            format!(
+                "messages nest deeper than {} (counting those inside Any payloads)",
+                self.max
+            ),
+        )
+    }
+}
+
 /// `msg` as compact proto3 JSON text.
 ///
 /// Whatever this writes reads back with [`from_str`] as a message with the same
@@ -92,7 +203,7 @@ impl std::error::Error for JsonError {}
 /// decode, and messages nested deeper than the default depth limit (100), counting the
 /// messages inside `Any` payloads.
 pub fn to_string(msg: &DynamicMessage) -> Result<String, JsonError> {
-    Ok(tree::write(&to::message(msg, "$", 1)?, None))
+    to_string_with(msg, &JsonOptions::new())
 }
 
 /// `msg` as proto3 JSON text, indented by two spaces.
@@ -100,7 +211,18 @@ pub fn to_string(msg: &DynamicMessage) -> Result<String, JsonError> {
 /// # Errors
 /// As [`to_string`].
 pub fn to_string_pretty(msg: &DynamicMessage) -> Result<String, JsonError> {
-    Ok(tree::write(&to::message(msg, "$", 1)?, Some(2)))
+    to_string_with(msg, &JsonOptions::new().pretty(2))
+}
+
+/// `msg` as proto3 JSON text with `opts`' depth limit and indentation.
+///
+/// # Errors
+/// As [`to_string`], with `opts`' depth limit.
+pub fn to_string_with(msg: &DynamicMessage, opts: &JsonOptions) -> Result<String, JsonError> {
+    Ok(tree::write(
+        &to::message(msg, "$", opts.top())?,
+        opts.indent,
+    ))
 }
 
 /// `msg` as a `serde_json::Value` (whose object member order is serde_json's, sorted by
@@ -109,17 +231,35 @@ pub fn to_string_pretty(msg: &DynamicMessage) -> Result<String, JsonError> {
 /// # Errors
 /// As [`to_string`].
 pub fn to_value(msg: &DynamicMessage) -> Result<serde_json::Value, JsonError> {
-    Ok(tree::to_serde(&to::message(msg, "$", 1)?))
+    Ok(tree::to_serde(&to::message(
+        msg,
+        "$",
+        JsonOptions::new().top(),
+    )?))
 }
 
 /// Parse proto3 JSON text as a message of type `desc`; refuses duplicate keys.
 ///
 /// # Errors
 /// Syntax errors, duplicate keys, unknown field names, values of the wrong type or out
-/// of range, two members of one oneof; the error names the JSON path.
+/// of range, two members of one oneof, messages nested deeper than the default depth
+/// limit (100, counting those inside `Any`); the error names the JSON path.
 pub fn from_str(desc: &MessageDescriptor, text: &str) -> Result<DynamicMessage, JsonError> {
-    let json = tree::parse(text).map_err(|e| JsonError::new("", e.to_string()))?;
-    from::message(desc, &json, "$")
+    from_str_with(desc, text, &JsonOptions::new())
+}
+
+/// [`from_str`] with `opts`' depth limit.
+///
+/// # Errors
+/// As [`from_str`].
+pub fn from_str_with(
+    desc: &MessageDescriptor,
+    text: &str,
+    opts: &JsonOptions,
+) -> Result<DynamicMessage, JsonError> {
+    let json =
+        tree::parse(text, 2 * opts.max_depth).map_err(|e| JsonError::new("", e.to_string()))?;
+    from::message(desc, &json, "$", opts.top())
 }
 
 /// Map an already parsed `serde_json::Value` to a message of type `desc`. serde_json has
@@ -131,5 +271,10 @@ pub fn from_value(
     desc: &MessageDescriptor,
     value: &serde_json::Value,
 ) -> Result<DynamicMessage, JsonError> {
-    from::message(desc, &tree::from_serde(value), "$")
+    from::message(
+        desc,
+        &tree::from_serde(value),
+        "$",
+        JsonOptions::new().top(),
+    )
 }

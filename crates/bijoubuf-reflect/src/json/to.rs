@@ -3,33 +3,16 @@
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
 
-use super::JsonError;
 use super::tree::{Json, Num, member_path};
 use super::wkt;
+use super::{Depth, JsonError};
 use crate::descriptor::{FieldShape, Kind};
 use crate::value::{DynamicMessage, MapKey, Value};
 
-/// How deep messages may nest in JSON output, counting the messages inside
-/// `google.protobuf.Any` payloads: the default decode depth limit (SPEC §9.3), so that
-/// nothing prints that the default decoder would refuse as nested bytes, and the output
-/// (whose indentation grows with depth) stays in proportion to the input.
-pub(crate) const MAX_DEPTH: u32 = bijoubuf::DEFAULT_MAX_DEPTH;
-
-/// The refusal of a message nested past [`MAX_DEPTH`].
-#[cold]
-pub(crate) fn too_deep(path: &str) -> JsonError {
-    JsonError::new(
-        path,
-        format!("messages nest deeper than {MAX_DEPTH} (counting those inside Any payloads)"),
-    )
-}
-
 /// A message as JSON; `path` is where it sits in the output (for errors), `depth` its
-/// nesting depth (1 for the outermost message).
-pub(crate) fn message(m: &DynamicMessage, path: &str, depth: u32) -> Result<Json, JsonError> {
-    if depth > MAX_DEPTH {
-        return Err(too_deep(path));
-    }
+/// nesting depth and the limit.
+pub(crate) fn message(m: &DynamicMessage, path: &str, depth: Depth) -> Result<Json, JsonError> {
+    depth.check(path)?;
     if let Some(special) = wkt::to_json(m, path, depth)? {
         return Ok(special);
     }
@@ -83,7 +66,7 @@ pub(crate) fn key_string(k: &MapKey) -> String {
 }
 
 /// One value of element type `kind`, in a message at `depth`.
-pub(crate) fn element(kind: &Kind, v: &Value, path: &str, depth: u32) -> Result<Json, JsonError> {
+pub(crate) fn element(kind: &Kind, v: &Value, path: &str, depth: Depth) -> Result<Json, JsonError> {
     Ok(match v {
         Value::Bool(b) => Json::Bool(*b),
         Value::I32(x) => Json::Num(Num::I(i64::from(*x))),
@@ -116,7 +99,7 @@ pub(crate) fn element(kind: &Kind, v: &Value, path: &str, depth: u32) -> Result<
             },
             _ => Json::Num(Num::I(i64::from(*n))),
         },
-        Value::Message(m) => message(m, path, depth + 1)?,
+        Value::Message(m) => message(m, path, depth.next())?,
         Value::List(_) | Value::Scalars(_) | Value::Map(_) => {
             return Err(JsonError::new(
                 path,

@@ -44,17 +44,65 @@ impl Json {
     }
 }
 
-/// Parse `text` as one JSON document; a key twice in one object is an error that names
-/// the object's JSON path (`$.a.b[2]`).
-pub(crate) fn parse(text: &str) -> Result<Json, serde_json::Error> {
+/// Parse `text` as one JSON document of at most `max_nesting` nested arrays and objects;
+/// a key twice in one object is an error that names the object's JSON path
+/// (`$.a.b[2]`).
+///
+/// serde_json's own recursion limit (128) is replaced by `max_nesting`, which the caller
+/// derives from the message depth limit: proto3 JSON spends up to two levels per message
+/// (a repeated or map field's container, then the message's object), so a fixed 128
+/// refused the JSON of messages the binary decoder accepts.
+pub(crate) fn parse(text: &str, max_nesting: u32) -> Result<Json, serde_json::Error> {
     let mut de = serde_json::Deserializer::from_str(text);
-    let v = Seed { path: "$" }.deserialize(&mut de)?;
+    de.disable_recursion_limit();
+    let v = Seed {
+        at: &At::Root,
+        nesting: 0,
+        max_nesting,
+    }
+    .deserialize(&mut de)?;
     de.end()?;
     Ok(v)
 }
 
+/// Where a value sits, as a chain up to the document, so that a path is only spelled
+/// out for an error (a string per element would be an allocation per element).
+enum At<'p> {
+    Root,
+    Index(&'p At<'p>, usize),
+    Key(&'p At<'p>, &'p str),
+}
+
+impl At<'_> {
+    fn path(&self) -> String {
+        match self {
+            At::Root => "$".to_string(),
+            At::Index(parent, i) => format!("{}[{i}]", parent.path()),
+            At::Key(parent, k) => member_path(&parent.path(), k),
+        }
+    }
+}
+
 struct Seed<'p> {
-    path: &'p str,
+    at: &'p At<'p>,
+    /// Arrays and objects around this value.
+    nesting: u32,
+    max_nesting: u32,
+}
+
+impl Seed<'_> {
+    /// Refuse a container past the nesting limit, before reading into it.
+    fn enter<E: de::Error>(&self) -> Result<u32, E> {
+        let inner = self.nesting + 1;
+        if inner > self.max_nesting {
+            return Err(E::custom(format_args!(
+                "arrays and objects nest deeper than {} (twice the message depth limit) at {}",
+                self.max_nesting,
+                self.at.path()
+            )));
+        }
+        Ok(inner)
+    }
 }
 
 impl<'de> DeserializeSeed<'de> for Seed<'_> {
@@ -101,10 +149,16 @@ impl<'de> Visitor<'de> for Seed<'_> {
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Json, A::Error> {
+        let nesting = self.enter()?;
         let mut items = Vec::new();
         loop {
-            let path = format!("{}[{}]", self.path, items.len());
-            match seq.next_element_seed(Seed { path: &path })? {
+            let at = At::Index(self.at, items.len());
+            let seed = Seed {
+                at: &at,
+                nesting,
+                max_nesting: self.max_nesting,
+            };
+            match seq.next_element_seed(seed)? {
                 Some(v) => items.push(v),
                 None => break,
             }
@@ -113,6 +167,7 @@ impl<'de> Visitor<'de> for Seed<'_> {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Json, A::Error> {
+        let nesting = self.enter()?;
         let mut members: Vec<(String, Json)> = Vec::new();
         // Large objects (maps, Structs) check duplicates through a set: a linear scan
         // per key would make a 50 000-entry map quadratic.
@@ -130,11 +185,15 @@ impl<'de> Visitor<'de> for Seed<'_> {
                 return Err(de::Error::custom(format_args!(
                     "duplicate key {} in the object at {}",
                     quote(&key),
-                    self.path
+                    self.at.path()
                 )));
             }
-            let path = member_path(self.path, &key);
-            let v = map.next_value_seed(Seed { path: &path })?;
+            let at = At::Key(self.at, &key);
+            let v = map.next_value_seed(Seed {
+                at: &at,
+                nesting,
+                max_nesting: self.max_nesting,
+            })?;
             members.push((key, v));
         }
         Ok(Json::Obj(members))

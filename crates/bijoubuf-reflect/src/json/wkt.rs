@@ -4,11 +4,11 @@
 
 use bijoubuf_schema::ScalarType;
 
-use super::JsonError;
 use super::from;
 use super::time::{duration_text, parse_duration, parse_timestamp, timestamp_text};
 use super::to;
 use super::tree::{Json, Num};
+use super::{Depth, JsonError};
 use crate::descriptor::{Kind, MessageDescriptor};
 use crate::value::{DynamicMessage, MapKey, Value};
 
@@ -70,7 +70,7 @@ fn set(m: &mut DynamicMessage, n: u32, v: Value, path: &str) -> Result<(), JsonE
 pub(crate) fn to_json(
     m: &DynamicMessage,
     path: &str,
-    depth: u32,
+    depth: Depth,
 ) -> Result<Option<Json>, JsonError> {
     let desc = m.descriptor();
     let name = desc.full_name();
@@ -103,7 +103,7 @@ pub(crate) fn to_json(
                     .map(|(k, v)| {
                         let key = to::key_string(k);
                         let p = super::tree::member_path(path, &key);
-                        Ok((key, value_json(v, &p, depth + 1)?))
+                        Ok((key, value_json(v, &p, depth.next())?))
                     })
                     .collect::<Result<_, JsonError>>()?,
             ),
@@ -114,7 +114,7 @@ pub(crate) fn to_json(
                 items
                     .iter()
                     .enumerate()
-                    .map(|(i, v)| value_json(v, &format!("{path}[{i}]"), depth + 1))
+                    .map(|(i, v)| value_json(v, &format!("{path}[{i}]"), depth.next()))
                     .collect::<Result<_, _>>()?,
             ),
             _ => Json::Arr(Vec::new()),
@@ -125,10 +125,8 @@ pub(crate) fn to_json(
     }))
 }
 
-fn value_json(v: &Value, path: &str, depth: u32) -> Result<Json, JsonError> {
-    if depth > to::MAX_DEPTH {
-        return Err(to::too_deep(path));
-    }
+fn value_json(v: &Value, path: &str, depth: Depth) -> Result<Json, JsonError> {
+    depth.check(path)?;
     match v {
         Value::Message(m) => value_of(m, path, depth),
         _ => Err(JsonError::new(path, "expected a google.protobuf.Value")),
@@ -136,7 +134,7 @@ fn value_json(v: &Value, path: &str, depth: u32) -> Result<Json, JsonError> {
 }
 
 /// google.protobuf.Value (a message at `depth`): whichever member of `kind` is set.
-fn value_of(m: &DynamicMessage, path: &str, depth: u32) -> Result<Json, JsonError> {
+fn value_of(m: &DynamicMessage, path: &str, depth: Depth) -> Result<Json, JsonError> {
     Ok(
         match (m.get(1), m.get(2), m.get(3), m.get(4), m.get(5), m.get(6)) {
             // JSON `null` reads back as NULL_VALUE (0); another number has no spelling.
@@ -161,7 +159,7 @@ fn value_of(m: &DynamicMessage, path: &str, depth: u32) -> Result<Json, JsonErro
             (_, _, Some(Value::String(s)), ..) => Json::Str(s.clone()),
             (_, _, _, Some(Value::Bool(b)), ..) => Json::Bool(*b),
             (_, _, _, _, Some(Value::Message(s)), _) | (_, _, _, _, _, Some(Value::Message(s))) => {
-                to::message(s, path, depth + 1)?
+                to::message(s, path, depth.next())?
             }
             _ => {
                 return Err(JsonError::new(
@@ -176,7 +174,7 @@ fn value_of(m: &DynamicMessage, path: &str, depth: u32) -> Result<Json, JsonErro
 /// An Any at `depth`: its payload is a message one level deeper (SPEC §9.3 counts it as
 /// nested bytes), decoded with only the depth left, so a chain of Any holding Any stops
 /// at the same limit as any other nesting instead of restarting it at each payload.
-fn any_to_json(m: &DynamicMessage, path: &str, depth: u32) -> Result<Json, JsonError> {
+fn any_to_json(m: &DynamicMessage, path: &str, depth: Depth) -> Result<Json, JsonError> {
     let url = match m.get(1) {
         Some(Value::String(s)) => s.as_str(),
         _ => "",
@@ -194,13 +192,13 @@ fn any_to_json(m: &DynamicMessage, path: &str, depth: u32) -> Result<Json, JsonE
                 return Ok(Json::Obj(Vec::new()));
             }
             let mut d = decode_payload(m.descriptor(), url, bytes, path, depth)?;
-            expand(&mut d, path, depth + 1)?;
+            expand(&mut d, path, depth.next())?;
             decoded = d;
             &decoded
         }
     };
     let mut members = vec![("@type".to_string(), Json::Str(url.to_string()))];
-    let j = to::message(inner, path, depth + 1)?;
+    let j = to::message(inner, path, depth.next())?;
     match j {
         Json::Obj(fields) if !is_special(inner.descriptor().full_name()) => members.extend(fields),
         other => members.push(("value".to_string(), other)),
@@ -215,12 +213,12 @@ fn decode_payload(
     url: &str,
     bytes: &[u8],
     path: &str,
-    depth: u32,
+    depth: Depth,
 ) -> Result<DynamicMessage, JsonError> {
     let inner_desc = resolve(any, url, path)?;
-    let left = to::MAX_DEPTH.saturating_sub(depth);
+    let left = depth.left();
     if left == 0 {
-        return Err(to::too_deep(path));
+        return Err(depth.next().too_deep(path));
     }
     let opts = bijoubuf::DecodeOptions::new().max_depth(left);
     DynamicMessage::decode_with(&inner_desc, bytes, &opts)
@@ -232,10 +230,8 @@ fn decode_payload(
 /// they are decoded. Each payload is a copy of part of the one around it; kept all at
 /// once, Any holding Any would cost the input's size once per level, while this way
 /// at most two levels' bytes are alive. `m` sits at `depth`.
-fn expand(m: &mut DynamicMessage, path: &str, depth: u32) -> Result<(), JsonError> {
-    if depth > to::MAX_DEPTH {
-        return Err(to::too_deep(path));
-    }
+fn expand(m: &mut DynamicMessage, path: &str, depth: Depth) -> Result<(), JsonError> {
+    depth.check(path)?;
     if m.descriptor().full_name() == "google.protobuf.Any" {
         let url = match m.get(1) {
             Some(Value::String(s)) => s.clone(),
@@ -248,25 +244,25 @@ fn expand(m: &mut DynamicMessage, path: &str, depth: u32) -> Result<(), JsonErro
             let bytes = std::mem::take(b);
             let mut inner = decode_payload(&desc, &url, &bytes, path, depth)?;
             drop(bytes);
-            expand(&mut inner, path, depth + 1)?;
+            expand(&mut inner, path, depth.next())?;
             *slot = Value::from(inner);
         }
         return Ok(());
     }
     for (_, v) in &mut m.fields {
         match v {
-            Value::Message(inner) => expand(inner, path, depth + 1)?,
+            Value::Message(inner) => expand(inner, path, depth.next())?,
             Value::List(items) => {
                 for item in items {
                     if let Value::Message(inner) = item {
-                        expand(inner, path, depth + 1)?;
+                        expand(inner, path, depth.next())?;
                     }
                 }
             }
             Value::Map(entries) => {
                 for (_, item) in entries {
                     if let Value::Message(inner) = item {
-                        expand(inner, path, depth + 1)?;
+                        expand(inner, path, depth.next())?;
                     }
                 }
             }
@@ -297,6 +293,7 @@ pub(crate) fn from_json(
     desc: &MessageDescriptor,
     j: &Json,
     path: &str,
+    depth: Depth,
 ) -> Result<Option<DynamicMessage>, JsonError> {
     let name = desc.full_name();
     let mut m = DynamicMessage::new(desc.clone());
@@ -350,7 +347,7 @@ pub(crate) fn from_json(
             let mut entries = Vec::with_capacity(members.len());
             for (k, v) in members {
                 let p = super::tree::member_path(path, k);
-                let value = value_from(&value_desc, v, &p)?;
+                let value = value_from(&value_desc, v, &p, depth.next())?;
                 entries.push((MapKey::String(k.clone()), Value::from(value)));
             }
             set(&mut m, 1, Value::Map(entries), path)?;
@@ -369,18 +366,26 @@ pub(crate) fn from_json(
                     &value_desc,
                     item,
                     &format!("{path}[{i}]"),
+                    depth.next(),
                 )?));
             }
             set(&mut m, 1, Value::List(out), path)?;
         }
-        "google.protobuf.Value" => return value_from(desc, j, path).map(Some),
-        "google.protobuf.Any" => return any_from_json(desc, j, path).map(Some),
+        "google.protobuf.Value" => return value_from(desc, j, path, depth).map(Some),
+        "google.protobuf.Any" => return any_from_json(desc, j, path, depth).map(Some),
         _ => return Ok(None),
     }
     Ok(Some(m))
 }
 
-fn value_from(desc: &MessageDescriptor, j: &Json, path: &str) -> Result<DynamicMessage, JsonError> {
+/// google.protobuf.Value at `depth` (checked by the caller).
+fn value_from(
+    desc: &MessageDescriptor,
+    j: &Json,
+    path: &str,
+    depth: Depth,
+) -> Result<DynamicMessage, JsonError> {
+    depth.check(path)?;
     let mut m = DynamicMessage::new(desc.clone());
     match j {
         Json::Null => set(&mut m, 1, Value::EnumNumber(0), path)?,
@@ -391,21 +396,23 @@ fn value_from(desc: &MessageDescriptor, j: &Json, path: &str) -> Result<DynamicM
             set(&mut m, 2, x, path)?;
         }
         Json::Obj(_) => {
-            let s = from::message(&sub(desc, 5)?, j, path)?;
+            let s = from::message(&sub(desc, 5)?, j, path, depth.next())?;
             set(&mut m, 5, Value::from(s), path)?;
         }
         Json::Arr(_) => {
-            let l = from::message(&sub(desc, 6)?, j, path)?;
+            let l = from::message(&sub(desc, 6)?, j, path, depth.next())?;
             set(&mut m, 6, Value::from(l), path)?;
         }
     }
     Ok(m)
 }
 
+/// An Any at `depth`: its payload is a message one level deeper, as when writing.
 fn any_from_json(
     desc: &MessageDescriptor,
     j: &Json,
     path: &str,
+    depth: Depth,
 ) -> Result<DynamicMessage, JsonError> {
     let Json::Obj(members) = j else {
         return Err(JsonError::new(
@@ -427,14 +434,14 @@ fn any_from_json(
         ));
     };
     let inner_desc = resolve(desc, url, path)?;
-    let rest: Vec<(String, Json)> = members
-        .iter()
-        .filter(|(k, _)| k != "@type")
-        .cloned()
-        .collect();
+    // The other members, by reference: a copy per level would make Any holding Any cost
+    // the input's size once per level.
+    let mut rest = members.iter().filter(|(k, _)| k != "@type");
     let inner = if is_special(inner_desc.full_name()) {
-        match rest.as_slice() {
-            [(k, v)] if k == "value" => from::message(&inner_desc, v, &format!("{path}.value"))?,
+        match (rest.next(), rest.next()) {
+            (Some((k, v)), None) if k == "value" => {
+                from::message(&inner_desc, v, &format!("{path}.value"), depth.next())?
+            }
             _ => {
                 return Err(JsonError::new(
                     path,
@@ -446,10 +453,12 @@ fn any_from_json(
             }
         }
     } else {
-        from::fields(&inner_desc, &rest, path)?
+        depth.next().check(path)?;
+        from::fields(&inner_desc, rest, path, depth.next())?
     };
+    // The payload sits one level below this Any: it may use the depth left.
     let bytes = inner
-        .encode()
+        .encode_with_max_depth(depth.left().max(1))
         .map_err(|e| JsonError::new(path, e.to_string()))?;
     set(&mut m, 1, Value::String(url.clone()), path)?;
     set(&mut m, 2, Value::Bytes(bytes), path)?;
