@@ -191,7 +191,13 @@ fn convert(file: &str, raw: RawCase) -> Result<Case, LoadError> {
         }
         _ => None,
     }) {
-        serde_json::from_str::<serde_json::Value>(j).map_err(|e| err(format!("json: {e}")))?;
+        // Syntax only; vectors nest deeper than serde_json's default limit of 128 (proto3
+        // JSON spends two levels per message in repeated and map fields).
+        let mut de = serde_json::Deserializer::from_str(j);
+        de.disable_recursion_limit();
+        serde::de::IgnoredAny::deserialize(&mut de)
+            .and_then(|_| de.end())
+            .map_err(|e| err(format!("json: {e}")))?;
     }
     if raw.closes.is_some() && !matches!(expect, Expect::Reject(_)) {
         return Err(err("`closes` belongs to reject cases".into()));

@@ -48,8 +48,13 @@ export class JsonPath {
   }
 }
 
-/** How deep arrays and objects may nest in JSON input (serde_json's limit, as in Rust). */
-const MAX_JSON_NESTING = 127;
+/**
+ * How deep arrays and objects may nest in JSON input: twice the largest message depth
+ * limit (500), as in Rust. proto3 JSON spends up to two levels per message (a repeated or
+ * map field's container, then the message's object), so serde_json's default of 128
+ * refused the JSON of values the binary decoder accepts at the default depth (100).
+ */
+const MAX_JSON_NESTING = 1000;
 
 
 /** A JSON number as written: its text (exact integers stay exact). */
@@ -110,7 +115,7 @@ class Parser {
     const s = this.s;
     const c = s[this.pos];
     if (c === "{" || c === "[") {
-      if (nesting >= MAX_JSON_NESTING) this.fail("recursion limit exceeded");
+      if (nesting >= MAX_JSON_NESTING) this.fail(`arrays and objects nest deeper than ${MAX_JSON_NESTING}`);
       return c === "{" ? this.object(nesting + 1) : this.array(nesting + 1);
     }
     if (c === '"') return this.string();
@@ -281,7 +286,7 @@ export function fromPlain(v: unknown, path: JsonPath, nesting: number): J {
     if (!Number.isFinite(v)) throw new JsonError(path, "a number must be finite");
     return new JNum(Object.is(v, -0) ? "-0.0" : String(v), v);
   }
-  if (nesting >= MAX_JSON_NESTING) throw new JsonError(path, "recursion limit exceeded");
+  if (nesting >= MAX_JSON_NESTING) throw new JsonError(path, `arrays and objects nest deeper than ${MAX_JSON_NESTING}`);
   if (Array.isArray(v)) {
     return v.map((x, i) => {
       path.push(i);

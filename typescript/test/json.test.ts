@@ -278,3 +278,14 @@ test("the encoder's refusals stay the encoder's: JSON reads, encoding refuses", 
   assert.equal(Order.toJson(Order.fromJson('{"id": "5", "lines": [{"sku": "a"}]}'), { indent: 2 }),
     '{\n  "id": "5",\n  "lines": [\n    {\n      "sku": "a"\n    }\n  ]\n}');
 });
+
+test("JSON nested past the reader's limit is refused by name, far past it without exhausting the stack", () => {
+  // 400 nested arrays read (the limit is 1000: twice the largest depth limit); the
+  // value is then a list of lists, so the field's type refuses it, not the nesting.
+  const within = `{"id": ${"[".repeat(400)}${"]".repeat(400)}}`;
+  assert.doesNotMatch(jsonRefusal(() => Order.fromJson(within)), /nest deeper/);
+  for (const n of [1001, 1_000_000]) {
+    const deep = `{"id": ${"[".repeat(n)}${"]".repeat(n)}}`;
+    assert.match(jsonRefusal(() => Order.fromJson(deep)), /arrays and objects nest deeper than 1000/);
+  }
+});
