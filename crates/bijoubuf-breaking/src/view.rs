@@ -30,6 +30,15 @@ fn err(message: String) -> ViewError {
     ViewError { message }
 }
 
+/// Record type `name` (a message when `message`), refusing a second definition: two
+/// types of one name would let the two sides of a comparison read different ones.
+fn define(kinds: &mut HashMap<String, bool>, name: &str, message: bool) -> Result<(), ViewError> {
+    if kinds.insert(name.to_string(), message).is_some() {
+        return Err(err(format!("type {name:?} is defined twice")));
+    }
+    Ok(())
+}
+
 /// A field's element type.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Elem {
@@ -165,7 +174,7 @@ impl View {
                 p => format!("{p}."),
             };
             for e in &file.enum_type {
-                view.add_enum(e, &prefix, i, &mut kinds);
+                view.add_enum(e, &prefix, i, &mut kinds)?;
             }
             for m in &file.message_type {
                 view.add_message(m, &prefix, i, proto3, &mut kinds)?;
@@ -196,9 +205,9 @@ impl View {
         prefix: &str,
         file: usize,
         kinds: &mut HashMap<String, bool>,
-    ) {
+    ) -> Result<(), ViewError> {
         let full_name = format!("{prefix}{}", e.name());
-        kinds.insert(full_name.clone(), false);
+        define(kinds, &full_name, false)?;
         self.enums.insert(
             full_name.clone(),
             EnumV {
@@ -212,6 +221,7 @@ impl View {
                     .collect(),
             },
         );
+        Ok(())
     }
 
     fn add_message(
@@ -223,10 +233,10 @@ impl View {
         kinds: &mut HashMap<String, bool>,
     ) -> Result<(), ViewError> {
         let full_name = format!("{prefix}{}", m.name());
-        kinds.insert(full_name.clone(), true);
+        define(kinds, &full_name, true)?;
         let inner = format!("{full_name}.");
         for e in &m.enum_type {
-            self.add_enum(e, &inner, file, kinds);
+            self.add_enum(e, &inner, file, kinds)?;
         }
         for n in &m.nested_type {
             self.add_message(n, &inner, file, proto3, kinds)?;
@@ -243,11 +253,22 @@ impl View {
             fields.push(self.field(m, f, &full_name, proto3, &synthetic)?);
         }
         fields.sort_by_key(|f| f.number);
-        let by_name = fields
+        // A set that gives a number or a name twice has no single meaning to compare: each
+        // side could take a different one of the two.
+        if let Some(w) = fields.windows(2).find(|w| w[0].number == w[1].number) {
+            return Err(err(format!(
+                "{full_name}: field number {} is used twice",
+                w[0].number
+            )));
+        }
+        let by_name: HashMap<String, usize> = fields
             .iter()
             .enumerate()
             .map(|(i, f)| (f.name.clone(), i))
             .collect();
+        if by_name.len() != fields.len() {
+            return Err(err(format!("{full_name}: a field name is used twice")));
+        }
         self.messages.insert(
             full_name.clone(),
             MsgV {

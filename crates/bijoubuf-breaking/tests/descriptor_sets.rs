@@ -1,0 +1,50 @@
+//! Descriptor sets as the old side: a set is no breaking change to itself, and a set
+//! that gives a field number, a field name or a type name twice is refused (each side of
+//! a comparison could read a different one of the two).
+
+mod common;
+
+use bijoubuf_breaking::check_descriptor_sets;
+
+const SCHEMA: &str = r#"
+syntax = "proto3";
+package p;
+message M { int32 a = 1; string b = 2; map<string, M> kids = 3; E e = 4; }
+enum E { E_ZERO = 0; E_ONE = 1; }
+"#;
+
+#[test]
+fn a_set_has_no_findings_against_itself() {
+    let set = common::compile(SCHEMA).file_descriptor_set();
+    let findings = check_descriptor_sets(&set, &set).expect("a valid set");
+    assert!(findings.is_empty(), "{findings:?}");
+}
+
+#[test]
+fn a_set_that_defines_something_twice_is_refused() {
+    let set = common::compile(SCHEMA).file_descriptor_set();
+    // Field 2 numbered 1 too.
+    let mut twice = set.clone();
+    twice.file[0].message_type[0].field[1].number = Some(1);
+    let e = check_descriptor_sets(&twice, &set).expect_err("number twice");
+    assert!(
+        e.to_string().contains("field number 1 is used twice"),
+        "{e}"
+    );
+    // Field 2 named `a` too.
+    let mut twice = set.clone();
+    twice.file[0].message_type[0].field[1].name = Some("a".into());
+    let e = check_descriptor_sets(&set, &twice).expect_err("name twice");
+    assert!(e.to_string().contains("a field name is used twice"), "{e}");
+    // Message M defined twice, and enum E.
+    let mut twice = set.clone();
+    let again = twice.file[0].message_type[0].clone();
+    twice.file[0].message_type.push(again);
+    let e = check_descriptor_sets(&twice, &set).expect_err("type twice");
+    assert!(e.to_string().contains("\"p.M\" is defined twice"), "{e}");
+    let mut twice = set.clone();
+    let again = twice.file[0].enum_type[0].clone();
+    twice.file[0].enum_type.push(again);
+    let e = check_descriptor_sets(&twice, &set).expect_err("enum twice");
+    assert!(e.to_string().contains("\"p.E\" is defined twice"), "{e}");
+}
