@@ -195,3 +195,40 @@ fn every_single_byte_change_is_judged_like_decode() {
         }
     }
 }
+
+#[test]
+fn depth_is_judged_like_decode() {
+    use bijoubuf_testkit::{Via, nested_chain};
+    let deep = Tree::decode(&nested_chain(100, Via::Child).0).unwrap();
+    for via in [Via::Child, Via::Repeated, Via::MapValue] {
+        let (ok, _) = nested_chain(100, via);
+        let (over, at) = nested_chain(101, via);
+        for start in [&Tree::default(), &deep] {
+            agree(start, &ok);
+            agree(start, &over);
+        }
+        let mut v = deep.clone();
+        let e = v.decode_into(&over).unwrap_err();
+        assert_eq!((e.code(), e.offset()), ("depth-limit-exceeded", at));
+        v.decode_into(&ok).unwrap();
+    }
+    // Two chains of 60 side by side (child, then one element of children): each starts at
+    // depth 2 only if the first gave its levels back.
+    let (chain, _) = nested_chain(60, Via::Child);
+    let len = |n: usize| bijou64::encode(n as u64).as_slice().to_vec();
+    let element = [len(chain.len()), chain.clone()].concat();
+    let bytes = [
+        vec![0x06],
+        len(chain.len()),
+        chain.clone(),
+        vec![0x02],
+        len(element.len()),
+        element,
+    ]
+    .concat();
+    let both = Tree::decode(&bytes).unwrap();
+    assert!(both.child.is_some() && both.children.len() == 1);
+    for start in [&Tree::default(), &deep, &both] {
+        agree(start, &bytes);
+    }
+}
