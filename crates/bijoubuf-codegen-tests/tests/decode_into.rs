@@ -106,6 +106,11 @@ fn stale_values_do_not_survive_a_successful_decode() {
     s.decode_into(&scalars("", &[]).encode_to_vec().unwrap())
         .unwrap();
     assert_eq!(s, scalars("", &[]));
+    // Implicit-presence scalars, strings and bytes absent from the input become their
+    // defaults.
+    let mut s = scalars("text", &[9]);
+    s.decode_into(&[]).unwrap();
+    assert_eq!(s, Scalars::default());
     let mut c = Choice {
         kind: Some(choice::Kind::B("b".into())),
         ..Choice::default()
