@@ -5,7 +5,15 @@
  */
 
 import { decodeMessage, type DecodeTarget } from "./decode.js";
-import { Plan, Writer, sizeMessage, writeMessage, type EncodeTarget } from "./encode.js";
+import {
+  Plan,
+  Writer,
+  checkDepth,
+  sizeMessage,
+  writeMessage,
+  type EncodeTarget,
+  type GeneratedEncoder,
+} from "./encode.js";
 import { DecodeError, EncodeError } from "./errors.js";
 import { fromJson, registerType, toJson, type JsonWriteOptions } from "./json.js";
 import { Reader } from "./reader.js";
@@ -69,20 +77,45 @@ export class MessageType<T extends object> implements DecodeTarget, EncodeTarget
   readonly keepsUnknown: boolean;
   private readonly specs: () => readonly FieldSpec[];
   private readonly factory: (() => object) | undefined;
+  private readonly encoder: GeneratedEncoder | undefined;
   private resolved: Resolved | undefined;
 
   /**
    * A message type named `typeName` whose fields `specs` returns (called once, lazily).
    * `factory`, when given, returns a new value with every field absent or default as an
    * object literal (generated code passes one): much faster than building it field by field.
+   * `encoder`, when given, is the type's generated encoder (see {@link GeneratedEncoder}),
+   * which must encode exactly as the field list says; without one, or for a value holding
+   * preserved unknown records, the encoder walks the field list.
    */
-  constructor(typeName: string, specs: () => readonly FieldSpec[], factory?: () => object) {
+  constructor(
+    typeName: string,
+    specs: () => readonly FieldSpec[],
+    factory?: () => object,
+    encoder?: GeneratedEncoder,
+  ) {
     this.typeName = typeName;
     this.shortName = typeName.slice(typeName.lastIndexOf(".") + 1);
     this.keepsUnknown = !typeName.startsWith("google.protobuf.");
     this.specs = specs;
     this.factory = factory;
+    this.encoder = encoder;
     registerType(this);
+  }
+
+  /** The encoder's size pass over a value of this type at `depth` (see {@link EncodeTarget}). */
+  sizeOf(p: Plan, v: Record<string, unknown>, depth: number): number {
+    const e = this.encoder;
+    if (e === undefined || v.$unknown !== undefined) return sizeMessage(p, this, v, depth);
+    checkDepth(p, depth);
+    return e.size(p, v, depth);
+  }
+
+  /** The encoder's write pass matching {@link sizeOf}. */
+  writeTo(w: Writer, p: Plan, v: Record<string, unknown>): void {
+    const e = this.encoder;
+    if (e === undefined || v.$unknown !== undefined) writeMessage(w, p, this, v);
+    else e.write(w, p, v);
   }
 
   private get r(): Resolved {
@@ -159,13 +192,13 @@ export class MessageType<T extends object> implements DecodeTarget, EncodeTarget
       throw new EncodeError("size-limit-exceeded", `needs ${n} bytes, more than ${options.maxSize}`);
     }
     const w = new Writer(new Uint8Array(n));
-    writeMessage(w, p, this, value as Record<string, unknown>);
+    this.writeTo(w, p, value as Record<string, unknown>);
     return w.buf;
   }
 
   private sized(p: Plan, value: T): number {
     try {
-      return sizeMessage(p, this, value as Record<string, unknown>, 1);
+      return this.sizeOf(p, value as Record<string, unknown>, 1);
     } catch (e) {
       if (e instanceof EncodeError) e.push(this.shortName);
       throw e;
