@@ -12,6 +12,7 @@
 
 import { EncodeError, keySegment } from "./errors.js";
 import { Card, Kind, Presence, fixedWidth, type Field, type UnknownField } from "./schema.js";
+export { ownValue } from "./schema.js";
 import { compareCodePoints, utf8Length, writeUtf8 } from "./utf8.js";
 import {
   U64_MAX,

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { Kind, MessageType, Presence, type MessageShape } from "../src/index.js";
+import { Kind, MessageType, Presence, enc as $e, type MessageShape } from "../src/index.js";
 import { show } from "./schema.js";
 
 interface Inner extends MessageShape {
@@ -40,9 +40,58 @@ const WithFactory = new MessageType<Odd>("names.Odd", specs, () => ({
 }));
 const WithTemplate = new MessageType<Odd>("names.OddT", specs);
 
+// The encoder `bijoubuf compile --ts-out` generates for these fields (the codegen crate's
+// test `generated_encoders_read_inherited_names_as_own_properties` checks these lines):
+// inherited names are read only as own properties, as the field-list walk reads them.
+function Odd$size(p: $e.Plan, v: any, d: number): number {
+  let n = 0;
+  let at = "";
+  try {
+    let x: any;
+    const o0: any = $e.ownValue(v, "valueOf");
+    at = ".proto";
+    x = $e.ownValue(v, "__proto__");
+    if (x != null) { n += 1 + $e.sizeNested(p, Inner, x, d); }
+    at = ".constructor";
+    x = $e.ownValue(v, "constructor");
+    if (x !== "" && x != null) { n += 1 + $e.sizeString(p, x); }
+    at = ".to_string";
+    x = $e.ownValue(v, "toString");
+    if (x != null && !Array.isArray(x)) throw $e.notArray();
+    if (x != null && x.length !== 0) { n += 1 + $e.sizeList(p, Kind.Uint32, undefined, x, d); }
+    at = ".a";
+    if (o0 != null && o0.case === "a" && (x = o0.value) !== undefined) { n += 1 + $e.sizeUint32(x); }
+    at = ".b";
+    if (o0 != null && o0.case === "b" && (x = o0.value) !== undefined) { n += 1 + $e.sizeString(p, x); }
+  } catch (e) {
+    throw $e.atField(e, at);
+  }
+  return n;
+}
+function Odd$write(w: $e.Writer, p: $e.Plan, v: any): void {
+  let prev = 0;
+  let x: any;
+  const o0: any = $e.ownValue(v, "valueOf");
+  x = $e.ownValue(v, "__proto__");
+  if (x != null) { w.buf[w.pos++] = 2; $e.writeNested(w, p, Inner, x); prev = 1; }
+  x = $e.ownValue(v, "constructor");
+  if (x !== "" && x != null) { w.buf[w.pos++] = 6 - prev * 4; $e.writeString(w, p, x); prev = 2; }
+  x = $e.ownValue(v, "toString");
+  if (x != null && x.length !== 0) { w.buf[w.pos++] = 10 - prev * 4; $e.writeList(w, p, Kind.Uint32, undefined, x); prev = 3; }
+  if (o0 != null && o0.case === "a" && (x = o0.value) !== undefined) { w.buf[w.pos++] = 12 - prev * 4; $e.writeUint32(w, x); prev = 4; }
+  if (o0 != null && o0.case === "b" && (x = o0.value) !== undefined) { w.buf[w.pos++] = 18 - prev * 4; $e.writeString(w, p, x); }
+}
+const WithEncoder = new MessageType<Odd>(
+  "names.OddE",
+  specs,
+  () => ({ ["__proto__"]: undefined, constructor: "", toString: [], valueOf: undefined }),
+  { size: Odd$size, write: Odd$write },
+);
+
 for (const [how, T] of [
   ["factory", WithFactory],
   ["template", WithTemplate],
+  ["generated encoder", WithEncoder],
 ] as const) {
   test(`${how}: new values hold every inherited-name field as an own property`, () => {
     const v = T.create();
@@ -94,5 +143,6 @@ test("a plain object without the fields encodes none of the inherited ones", () 
   // none of them is a field value.
   const plain = {} as Odd;
   assert.equal(show(WithFactory.encode(plain)), "");
+  assert.equal(show(WithEncoder.encode(plain)), "");
   assert.equal(WithFactory.toJson(plain), "{}");
 });
