@@ -15,10 +15,11 @@ import { Card, Kind, Presence, fixedWidth, type Field, type UnknownField } from 
 export { ownValue } from "./schema.js";
 import { compareCodePoints, utf8Length, writeUtf8 } from "./utf8.js";
 import {
-  U64_MAX,
   decode as decodeVarint,
   sizeBigInt,
   sizeNumber,
+  smallSigned,
+  smallUnsigned,
   writeBigInt,
   writeNumber,
   zigzag32,
@@ -61,11 +62,6 @@ export class Plan {
   mi = 0;
   constructor(readonly maxDepth: number) {}
 }
-
-/** 2^47: 64-bit values below it in magnitude take the number paths (zigzag stays below 2^48). */
-const SMALL = 2 ** 47;
-const I64_MIN = -(2n ** 63n);
-const I64_MAX = 2n ** 63n - 1n;
 
 function bad(code: EncodeError["code"], detail: string): EncodeError {
   return new EncodeError(code, detail);
@@ -120,24 +116,22 @@ export function sizeUint32(x: unknown): number {
 /** The size of an `int64` or `sint64` value, checked. */
 export function sizeInt64(x: unknown): number {
   if (typeof x !== "bigint") throw bad("integer-out-of-range", `holds ${String(x)}, not a bigint`);
-  // Below 2^47 in magnitude the zigzag image is an exact number: no bigint arithmetic.
-  const n = Number(x);
-  if (n > -SMALL && n < SMALL) return sizeNumber(zigzag32(n));
-  if (x < I64_MIN || x > I64_MAX) {
+  if (BigInt.asIntN(64, x) !== x) {
     throw bad("integer-out-of-range", `holds ${String(x)}, not an int64`);
   }
-  return sizeBigInt(zigzag64(x));
+  // Below 2^47 in magnitude the zigzag image is an exact number: no bigint arithmetic.
+  const n = smallSigned(x);
+  return n !== n ? sizeBigInt(zigzag64(x)) : sizeNumber(zigzag32(n));
 }
 
 /** The size of a `uint64` value, checked. */
 export function sizeUint64(x: unknown): number {
   if (typeof x !== "bigint") throw bad("integer-out-of-range", `holds ${String(x)}, not a bigint`);
-  const n = Number(x);
-  if (n >= 0 && n < SMALL) return sizeNumber(n);
-  if (x < 0n || x > U64_MAX) {
+  if (BigInt.asUintN(64, x) !== x) {
     throw bad("integer-out-of-range", `holds ${String(x)}, not a uint64`);
   }
-  return sizeBigInt(x);
+  const n = smallUnsigned(x);
+  return n < 0 ? sizeBigInt(x) : sizeNumber(n);
 }
 
 /** The size of a `bool` value, checked. */
@@ -222,12 +216,12 @@ function checkFixed(kind: Kind, x: unknown): void {
       }
       return;
     case Kind.Fixed64:
-      if (typeof x !== "bigint" || x < 0n || x > U64_MAX) {
+      if (typeof x !== "bigint" || BigInt.asUintN(64, x) !== x) {
         throw bad("integer-out-of-range", `holds ${String(x)}, not a fixed64 bigint`);
       }
       return;
     case Kind.Sfixed64:
-      if (typeof x !== "bigint" || x < I64_MIN || x > I64_MAX) {
+      if (typeof x !== "bigint" || BigInt.asIntN(64, x) !== x) {
         throw bad("integer-out-of-range", `holds ${String(x)}, not an sfixed64 bigint`);
       }
       return;
@@ -440,13 +434,13 @@ function sizeElements(p: Plan, kind: Kind, msg: EncodeTarget | undefined, list: 
     case Kind.Fixed64:
       for (let i = 0; i < len; i++) {
         const x = list[i];
-        if (typeof x !== "bigint" || x < 0n || x > U64_MAX) throw elementError(p, kind, msg, list, i, depth);
+        if (typeof x !== "bigint" || BigInt.asUintN(64, x) !== x) throw elementError(p, kind, msg, list, i, depth);
       }
       return len * 8;
     case Kind.Sfixed64:
       for (let i = 0; i < len; i++) {
         const x = list[i];
-        if (typeof x !== "bigint" || x < I64_MIN || x > I64_MAX) throw elementError(p, kind, msg, list, i, depth);
+        if (typeof x !== "bigint" || BigInt.asIntN(64, x) !== x) throw elementError(p, kind, msg, list, i, depth);
       }
       return len * 8;
     case Kind.Int32:
@@ -468,22 +462,18 @@ function sizeElements(p: Plan, kind: Kind, msg: EncodeTarget | undefined, list: 
     case Kind.Uint64:
       for (let i = 0; i < len; i++) {
         const x = list[i];
-        if (typeof x !== "bigint") throw elementError(p, kind, msg, list, i, depth);
-        const v = Number(x);
-        if (v >= 0 && v < SMALL) n += v < 248 ? 1 : sizeNumber(v);
-        else if (x < 0n || x > U64_MAX) throw elementError(p, kind, msg, list, i, depth);
-        else n += sizeBigInt(x);
+        if (typeof x !== "bigint" || BigInt.asUintN(64, x) !== x) throw elementError(p, kind, msg, list, i, depth);
+        const v = smallUnsigned(x);
+        n += v < 0 ? sizeBigInt(x) : v < 248 ? 1 : sizeNumber(v);
       }
       return n;
     case Kind.Int64:
     case Kind.Sint64:
       for (let i = 0; i < len; i++) {
         const x = list[i];
-        if (typeof x !== "bigint") throw elementError(p, kind, msg, list, i, depth);
-        const v = Number(x);
-        if (v > -SMALL && v < SMALL) n += v >= -124 && v <= 123 ? 1 : sizeNumber(zigzag32(v));
-        else if (x < I64_MIN || x > I64_MAX) throw elementError(p, kind, msg, list, i, depth);
-        else n += sizeBigInt(zigzag64(x));
+        if (typeof x !== "bigint" || BigInt.asIntN(64, x) !== x) throw elementError(p, kind, msg, list, i, depth);
+        const v = smallSigned(x);
+        n += v !== v ? sizeBigInt(zigzag64(x)) : v >= -124 && v <= 123 ? 1 : sizeNumber(zigzag32(v));
       }
       return n;
     default:
@@ -607,16 +597,16 @@ export function writeUint32(w: Writer, x: number): void {
 
 /** Write an `int64` or `sint64` value sized by {@link sizeInt64}. */
 export function writeInt64(w: Writer, x: bigint): void {
-  const n = Number(x);
-  if (n > -SMALL && n < SMALL) w.pos = writeNumber(w.buf, w.pos, zigzag32(n));
-  else w.pos = writeBigInt(w.buf, w.pos, zigzag64(x));
+  const n = smallSigned(x);
+  if (n !== n) w.pos = writeBigInt(w.buf, w.pos, zigzag64(x));
+  else w.pos = writeNumber(w.buf, w.pos, zigzag32(n));
 }
 
 /** Write a `uint64` value sized by {@link sizeUint64}. */
 export function writeUint64(w: Writer, x: bigint): void {
-  const n = Number(x);
-  if (n < SMALL) w.pos = writeNumber(w.buf, w.pos, n);
-  else w.pos = writeBigInt(w.buf, w.pos, x);
+  const n = smallUnsigned(x);
+  if (n < 0) w.pos = writeBigInt(w.buf, w.pos, x);
+  else w.pos = writeNumber(w.buf, w.pos, n);
 }
 
 /** Write a `bool` value. */
@@ -781,22 +771,23 @@ function writeElements(w: Writer, p: Plan, kind: Kind, msg: EncodeTarget | undef
     case Kind.Uint64:
       for (let i = 0; i < len; i++) {
         const x = list[i] as bigint;
-        const v = Number(x);
-        if (v < 248) b[pos++] = v;
-        else if (v < SMALL) pos = writeNumber(b, pos, v);
-        else pos = writeBigInt(b, pos, x);
+        const v = smallUnsigned(x);
+        if (v < 0) pos = writeBigInt(b, pos, x);
+        else if (v < 248) b[pos++] = v;
+        else pos = writeNumber(b, pos, v);
       }
       break;
     case Kind.Int64:
     case Kind.Sint64:
       for (let i = 0; i < len; i++) {
         const x = list[i] as bigint;
-        const v = Number(x);
-        if (v > -SMALL && v < SMALL) {
+        const v = smallSigned(x);
+        if (v !== v) pos = writeBigInt(b, pos, zigzag64(x));
+        else {
           const z = zigzag32(v);
           if (z < 248) b[pos++] = z;
           else pos = writeNumber(b, pos, z);
-        } else pos = writeBigInt(b, pos, zigzag64(x));
+        }
       }
       break;
     default:
