@@ -47,9 +47,12 @@ export interface EncodeTarget {
  * passes with the field list unrolled, calling the per-kind checks and writers below.
  */
 export interface GeneratedEncoder {
-  /** The size pass; the depth limit is checked by the caller. */
+  /**
+   * The size pass; the depth limit is checked by the caller. A value holding preserved
+   * unknown records (`$unknown`) is handed to {@link sizeMessage}, which interleaves them.
+   */
   size(p: Plan, v: any, depth: number): number;
-  /** The write pass. */
+  /** The write pass; a value holding `$unknown` is handed to {@link writeMessage}. */
   write(w: Writer, p: Plan, v: any): void;
 }
 

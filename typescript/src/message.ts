@@ -85,8 +85,8 @@ export class MessageType<T extends object> implements DecodeTarget, EncodeTarget
    * `factory`, when given, returns a new value with every field absent or default as an
    * object literal (generated code passes one): much faster than building it field by field.
    * `encoder`, when given, is the type's generated encoder (see {@link GeneratedEncoder}),
-   * which must encode exactly as the field list says; without one, or for a value holding
-   * preserved unknown records, the encoder walks the field list.
+   * which must encode exactly as the field list says; without one the encoder walks the
+   * field list.
    */
   constructor(
     typeName: string,
@@ -106,7 +106,7 @@ export class MessageType<T extends object> implements DecodeTarget, EncodeTarget
   /** The encoder's size pass over a value of this type at `depth` (see {@link EncodeTarget}). */
   sizeOf(p: Plan, v: Record<string, unknown>, depth: number): number {
     const e = this.encoder;
-    if (e === undefined || v.$unknown !== undefined) return sizeMessage(p, this, v, depth);
+    if (e === undefined) return sizeMessage(p, this, v, depth);
     checkDepth(p, depth);
     return e.size(p, v, depth);
   }
@@ -114,7 +114,7 @@ export class MessageType<T extends object> implements DecodeTarget, EncodeTarget
   /** The encoder's write pass matching {@link sizeOf}. */
   writeTo(w: Writer, p: Plan, v: Record<string, unknown>): void {
     const e = this.encoder;
-    if (e === undefined || v.$unknown !== undefined) writeMessage(w, p, this, v);
+    if (e === undefined) writeMessage(w, p, this, v);
     else e.write(w, p, v);
   }
 

@@ -44,6 +44,7 @@ const WithTemplate = new MessageType<Odd>("names.OddT", specs);
 // test `generated_encoders_read_inherited_names_as_own_properties` checks these lines):
 // inherited names are read only as own properties, as the field-list walk reads them.
 function Odd$size(p: $e.Plan, v: any, d: number): number {
+  if (v.$unknown !== undefined) return $e.sizeMessage(p, WithEncoder, v, d);
   let n = 0;
   let at = "";
   try {
@@ -69,6 +70,7 @@ function Odd$size(p: $e.Plan, v: any, d: number): number {
   return n;
 }
 function Odd$write(w: $e.Writer, p: $e.Plan, v: any): void {
+  if (v.$unknown !== undefined) return $e.writeMessage(w, p, WithEncoder, v);
   let prev = 0;
   let x: any;
   const o0: any = $e.ownValue(v, "valueOf");

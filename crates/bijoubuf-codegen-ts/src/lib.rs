@@ -482,11 +482,8 @@ impl Emitter<'_> {
         let track_prev = m.fields.iter().any(|f| f.number > 62);
         let mut size = String::new();
         let mut write = String::new();
-        let (mut uses_plan, mut uses_depth) = (false, false);
         for (idx, f) in m.fields.iter().enumerate() {
             let c = self.field_code(m, f, &oneof_vars);
-            uses_plan |= c.uses_plan;
-            uses_depth |= c.uses_depth;
             let wire = c.wire;
             let key_size = if f.number <= 62 {
                 "1".to_string()
@@ -535,18 +532,16 @@ impl Emitter<'_> {
                 c.write_cond, c.write
             );
         }
-        let (p, d) = (
-            if uses_plan { "p" } else { "_p" },
-            if uses_depth { "d" } else { "_d" },
-        );
-        let (w, v) = if m.fields.is_empty() {
-            ("_w", "_v")
-        } else {
-            ("w", "v")
-        };
         let _ = writeln!(
             self.body,
-            "function {name}$size({p}: $bb.enc.Plan, {v}: any, {d}: number): number {{"
+            "function {name}$size(p: $bb.enc.Plan, v: any, d: number): number {{"
+        );
+        // A value with preserved unknown records goes to the field-list walk, which writes
+        // them between the known fields in number order (SPEC §8.2). The check is here, where
+        // the engine sees one shape of value, not in the runtime, where it would see all.
+        let _ = writeln!(
+            self.body,
+            "  if (v.$unknown !== undefined) return $e.sizeMessage(p, {name}, v, d);"
         );
         if m.fields.is_empty() {
             let _ = writeln!(self.body, "  return 0;\n}}\n");
@@ -565,7 +560,11 @@ impl Emitter<'_> {
         }
         let _ = writeln!(
             self.body,
-            "function {name}$write({w}: $bb.enc.Writer, {p}: $bb.enc.Plan, {v}: any): void {{",
+            "function {name}$write(w: $bb.enc.Writer, p: $bb.enc.Plan, v: any): void {{",
+        );
+        let _ = writeln!(
+            self.body,
+            "  if (v.$unknown !== undefined) return $e.writeMessage(w, p, {name}, v);"
         );
         if !m.fields.is_empty() {
             if m.fields.len() > 1 {
@@ -593,8 +592,6 @@ impl Emitter<'_> {
             write_cond: String::new(),
             write: String::new(),
             wire: 2,
-            uses_plan: false,
-            uses_depth: false,
         };
         match &f.cardinality {
             Cardinality::Repeated => {
@@ -605,8 +602,6 @@ impl Emitter<'_> {
                 c.size = format!("$e.sizeList(p, {kind}, {msg}, x, d)");
                 c.write_cond = c.cond.clone();
                 c.write = format!("$e.writeList(w, p, {kind}, {msg}, x)");
-                c.uses_plan = true;
-                c.uses_depth = true;
             }
             Cardinality::Map { key, value } => {
                 let (kind, msg) = self.kind_and_msg(value);
@@ -617,8 +612,6 @@ impl Emitter<'_> {
                 c.size = format!("$e.sizeMap(p, {key}, {kind}, {msg}, x, d)");
                 c.write_cond = c.cond.clone();
                 c.write = format!("$e.writeMap(w, p, {key}, {kind}, {msg}, x)");
-                c.uses_plan = true;
-                c.uses_depth = true;
             }
             Cardinality::Single => {
                 c.cond = match (&oneof, f.presence) {
@@ -661,8 +654,6 @@ impl Emitter<'_> {
                 let t = self.type_ref(full);
                 c.size = format!("$e.sizeNested(p, {t}, x, d)");
                 c.write = format!("$e.writeNested(w, p, {t}, x)");
-                c.uses_plan = true;
-                c.uses_depth = true;
                 return;
             }
             FieldType::Enum(_) => Int32,
@@ -683,13 +674,10 @@ impl Emitter<'_> {
             Int64 | Sint64 => ("$e.sizeInt64(x)".into(), "$e.writeInt64(w, x)".into()),
             Uint64 => ("$e.sizeUint64(x)".into(), "$e.writeUint64(w, x)".into()),
             Bool => ("$e.sizeBool(x)".into(), "$e.writeBool(w, x)".into()),
-            String => {
-                c.uses_plan = true;
-                (
-                    "$e.sizeString(p, x)".into(),
-                    "$e.writeString(w, p, x)".into(),
-                )
-            }
+            String => (
+                "$e.sizeString(p, x)".into(),
+                "$e.writeString(w, p, x)".into(),
+            ),
             Bytes => ("$e.sizeBytes(x)".into(), "$e.writeBytes(w, x)".into()),
             Double | Float | Fixed32 | Fixed64 | Sfixed32 | Sfixed64 => {
                 let k = kind_name_scalar(s);
@@ -844,9 +832,6 @@ struct FieldCode {
     write: String,
     /// The record's wire type (SPEC §4.4).
     wire: u32,
-    /// Whether the size pass uses the plan and the depth.
-    uses_plan: bool,
-    uses_depth: bool,
 }
 
 /// Names every object inherits from `Object.prototype`: a field property of such a name is
