@@ -4,7 +4,7 @@
  * visiting order; the write pass consumes them in the same order into one exact buffer.
  *
  * Generated code (`bijoubuf compile --ts-out`) gives each message type its own two passes
- * ({@link GeneratedEncoder}), the field list unrolled, calling the per-kind checks and
+ * ({@link GeneratedCodec}), the field list unrolled, calling the per-kind checks and
  * writers exported here; {@link sizeMessage} and {@link writeMessage} walk a type's field
  * list instead, for values holding preserved unknown records (`$unknown`) and for types
  * described without a generated encoder.
@@ -26,6 +26,7 @@ import {
   zigzag64,
 } from "./varint.js";
 import { NMAX } from "./decode.js";
+import type { Reader } from "./reader.js";
 
 /** What the encoder needs of a message type. */
 export interface EncodeTarget {
@@ -43,10 +44,12 @@ export interface EncodeTarget {
 }
 
 /**
- * A type's generated encoder (`bijoubuf compile --ts-out` emits one per message): the two
- * passes with the field list unrolled, calling the per-kind checks and writers below.
+ * A type's generated encoder and decoder (`bijoubuf compile --ts-out` emits them for every
+ * message): the encoder's two passes with the field list unrolled, calling the per-kind
+ * checks and writers below, and a decoder switching on the field number, calling the
+ * decoder's per-kind reads (`dec` in the package's exports).
  */
-export interface GeneratedEncoder {
+export interface GeneratedCodec {
   /**
    * The size pass; the depth limit is checked by the caller. A value holding preserved
    * unknown records (`$unknown`) is handed to {@link sizeMessage}, which interleaves them.
@@ -54,6 +57,8 @@ export interface GeneratedEncoder {
   size(p: Plan, v: any, depth: number): number;
   /** The write pass; a value holding `$unknown` is handed to {@link writeMessage}. */
   write(w: Writer, p: Plan, v: any): void;
+  /** Decode a value from `r.pos..end` at `depth`, as `decodeMessage` does. */
+  decode?(r: Reader, end: number, depth: number): object;
 }
 
 /** Lengths and sorted maps from the size pass, in visiting order. */

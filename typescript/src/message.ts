@@ -12,7 +12,7 @@ import {
   sizeMessage,
   writeMessage,
   type EncodeTarget,
-  type GeneratedEncoder,
+  type GeneratedCodec,
 } from "./encode.js";
 import { DecodeError, EncodeError } from "./errors.js";
 import { fromJson, registerType, toJson, type JsonWriteOptions } from "./json.js";
@@ -77,35 +77,35 @@ export class MessageType<T extends object> implements DecodeTarget, EncodeTarget
   readonly keepsUnknown: boolean;
   private readonly specs: () => readonly FieldSpec[];
   private readonly factory: (() => object) | undefined;
-  private readonly encoder: GeneratedEncoder | undefined;
+  private readonly codec: GeneratedCodec | undefined;
   private resolved: Resolved | undefined;
 
   /**
    * A message type named `typeName` whose fields `specs` returns (called once, lazily).
    * `factory`, when given, returns a new value with every field absent or default as an
    * object literal (generated code passes one): much faster than building it field by field.
-   * `encoder`, when given, is the type's generated encoder (see {@link GeneratedEncoder}),
-   * which must encode exactly as the field list says; without one the encoder walks the
-   * field list.
+   * `codec`, when given, is the type's generated encoder and decoder (see
+   * {@link GeneratedCodec}), which must encode and decode exactly as the field list says;
+   * without it the runtime walks the field list.
    */
   constructor(
     typeName: string,
     specs: () => readonly FieldSpec[],
     factory?: () => object,
-    encoder?: GeneratedEncoder,
+    codec?: GeneratedCodec,
   ) {
     this.typeName = typeName;
     this.shortName = typeName.slice(typeName.lastIndexOf(".") + 1);
     this.keepsUnknown = !typeName.startsWith("google.protobuf.");
     this.specs = specs;
     this.factory = factory;
-    this.encoder = encoder;
+    this.codec = codec;
     registerType(this);
   }
 
   /** The encoder's size pass over a value of this type at `depth` (see {@link EncodeTarget}). */
   sizeOf(p: Plan, v: Record<string, unknown>, depth: number): number {
-    const e = this.encoder;
+    const e = this.codec;
     if (e === undefined) return sizeMessage(p, this, v, depth);
     checkDepth(p, depth);
     return e.size(p, v, depth);
@@ -113,9 +113,15 @@ export class MessageType<T extends object> implements DecodeTarget, EncodeTarget
 
   /** The encoder's write pass matching {@link sizeOf}. */
   writeTo(w: Writer, p: Plan, v: Record<string, unknown>): void {
-    const e = this.encoder;
+    const e = this.codec;
     if (e === undefined) writeMessage(w, p, this, v);
     else e.write(w, p, v);
+  }
+
+  /** The decoder's walk over a value of this type in `r.pos..end` (see {@link DecodeTarget}). */
+  decodeFrom(r: Reader, end: number, depth: number): object {
+    const d = this.codec?.decode;
+    return d === undefined ? decodeMessage(r, this, end, depth) : d(r, end, depth);
   }
 
   private get r(): Resolved {
@@ -226,7 +232,7 @@ export class MessageType<T extends object> implements DecodeTarget, EncodeTarget
 
   private top(r: Reader, end: number): T {
     try {
-      return decodeMessage(r, this, end, 1) as T;
+      return this.decodeFrom(r, end, 1) as T;
     } catch (e) {
       if (e instanceof DecodeError) e.push(this.shortName);
       throw e;

@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
+import * as $bb from "../src/index.js";
 import { Kind, MessageType, Presence, enc as $e, type MessageShape } from "../src/index.js";
 import { show } from "./schema.js";
 
@@ -40,9 +41,10 @@ const WithFactory = new MessageType<Odd>("names.Odd", specs, () => ({
 }));
 const WithTemplate = new MessageType<Odd>("names.OddT", specs);
 
-// The encoder `bijoubuf compile --ts-out` generates for these fields (the codegen crate's
-// test `generated_encoders_read_inherited_names_as_own_properties` checks these lines):
-// inherited names are read only as own properties, as the field-list walk reads them.
+// The encoder and decoder `bijoubuf compile --ts-out` generates for these fields (the
+// codegen crate's test `generated_code_reads_inherited_names_as_own_properties` checks
+// these lines): inherited names are read only as own properties, as the field-list walk
+// reads them.
 function Odd$size(p: $e.Plan, v: any, d: number): number {
   if (v.$unknown !== undefined) return $e.sizeMessage(p, WithEncoder, v, d);
   let n = 0;
@@ -83,17 +85,81 @@ function Odd$write(w: $e.Writer, p: $e.Plan, v: any): void {
   if (o0 != null && o0.case === "a" && (x = o0.value) !== undefined) { w.buf[w.pos++] = 12 - prev * 4; $e.writeUint32(w, x); prev = 4; }
   if (o0 != null && o0.case === "b" && (x = o0.value) !== undefined) { w.buf[w.pos++] = 18 - prev * 4; $e.writeString(w, p, x); }
 }
+function Odd$decode(r: $bb.dec.Reader, end: number, depth: number): any {
+  const v: any = WithEncoder.create();
+  let prev = 0;
+  let kAt = 0;
+  let seg = "";
+  let x: any;
+  let unknown: $bb.UnknownField[] | undefined;
+  try {
+    while (r.pos < end) {
+      kAt = r.pos;
+      const k = r.num(end);
+      const n = prev + 1 + Math.floor(k / 4);
+      if (n > $bb.NMAX) throw new $bb.DecodeError("field-number-overflow", kAt);
+      const w = k % 4;
+      switch (n) {
+        case 1:
+          seg = ".proto";
+          if (w !== 2) throw new $bb.DecodeError("wire-type-mismatch", kAt);
+          if (depth + 1 > r.maxDepth) throw new $bb.DecodeError("depth-limit-exceeded", kAt);
+          x = $bb.dec.readNested(r, Inner, end, depth);
+          v["__proto__"] = x;
+          break;
+        case 2:
+          seg = ".constructor";
+          if (w !== 2) throw new $bb.DecodeError("wire-type-mismatch", kAt);
+          x = $bb.dec.readValue(r, $bb.Kind.String, undefined, end, depth);
+          if ($bb.dec.isDefault($bb.Kind.String, x)) throw new $bb.DecodeError("default-value-present", kAt);
+          v.constructor = x;
+          break;
+        case 3:
+          seg = ".to_string";
+          if (w !== 2) throw new $bb.DecodeError("wire-type-mismatch", kAt);
+          v.toString = $bb.dec.readRepeated(r, WithEncoder.fieldList[2]!, kAt, end, depth);
+          break;
+        case 4:
+          seg = ".a";
+          if (w !== 0) throw new $bb.DecodeError("wire-type-mismatch", kAt);
+          if ($e.ownValue(v, "valueOf") !== undefined) throw new $bb.DecodeError("oneof-conflict", kAt);
+          x = $bb.dec.readValue(r, $bb.Kind.Uint32, undefined, end, depth);
+          v.valueOf = { case: "a", value: x };
+          break;
+        case 5:
+          seg = ".b";
+          if (w !== 2) throw new $bb.DecodeError("wire-type-mismatch", kAt);
+          if ($e.ownValue(v, "valueOf") !== undefined) throw new $bb.DecodeError("oneof-conflict", kAt);
+          x = $bb.dec.readValue(r, $bb.Kind.String, undefined, end, depth);
+          v.valueOf = { case: "b", value: x };
+          break;
+        default:
+          seg = "." + n;
+          if (!r.preserving || !WithEncoder.keepsUnknown) throw new $bb.DecodeError("unknown-field", kAt);
+          (unknown ??= []).push($bb.dec.readUnknown(r, n, w, end));
+          r.unknown++;
+      }
+      seg = "";
+      prev = n;
+    }
+  } catch (e) {
+    if (e instanceof $bb.DecodeError && seg !== "") e.push(seg);
+    throw e;
+  }
+  if (unknown !== undefined) v.$unknown = unknown;
+  return v;
+}
 const WithEncoder = new MessageType<Odd>(
   "names.OddE",
   specs,
   () => ({ ["__proto__"]: undefined, constructor: "", toString: [], valueOf: undefined }),
-  { size: Odd$size, write: Odd$write },
+  { size: Odd$size, write: Odd$write, decode: Odd$decode },
 );
 
 for (const [how, T] of [
   ["factory", WithFactory],
   ["template", WithTemplate],
-  ["generated encoder", WithEncoder],
+  ["generated code", WithEncoder],
 ] as const) {
   test(`${how}: new values hold every inherited-name field as an own property`, () => {
     const v = T.create();

@@ -4,10 +4,11 @@
 //! [`Schema`] from `bijoubuf-schema` and returns one TypeScript module per package. It is
 //! pure: no file system, no formatting tool. The generated code imports the runtime npm
 //! package (`typescript/` in this repository, `bijoubuf` on npm) and describes each
-//! message to it: the runtime's decoder and JSON mapping walk that description, and each
-//! message gets its own encoder, two functions (a size pass and a write pass) with the
-//! field list unrolled, calling the runtime's per-kind checks and writers in the order of
-//! its field-list walk, so a refused value gets the same error, code and path.
+//! message to it, which the JSON mapping walks. Each message also gets its own encoder,
+//! two functions (a size pass and a write pass) with the field list unrolled, and its own
+//! decoder, a loop over the records switching on the field number; both call the runtime's
+//! per-kind checks, reads and writers in the order of its field-list walk, so a refused
+//! value or input gets the same error, code, offset and path.
 //!
 //! ```
 //! # fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -456,9 +457,135 @@ impl Emitter<'_> {
         }
         let _ = writeln!(
             self.body,
-            "}}), {{ size: {name}$size, write: {name}$write }});\n"
+            "}}), {{ size: {name}$size, write: {name}$write, decode: {name}$decode }});\n"
         );
         self.encoder(m, &name);
+        self.decoder(m, &name);
+    }
+
+    /// The message's generated decoder: one loop over the records switching on the field
+    /// number, each case with the checks of the runtime's field-list walk in the same order
+    /// (SPEC §10.1), so the same errors, offsets and paths.
+    fn decoder(&mut self, m: &MessageDef, name: &str) {
+        let mut b = String::new();
+        let _ = writeln!(
+            b,
+            "function {name}$decode(r: $bb.dec.Reader, end: number, depth: number): any {{"
+        );
+        let _ = writeln!(b, "  const v: any = {name}.create();");
+        b.push_str("  let prev = 0;\n  let kAt = 0;\n  let seg = \"\";\n");
+        if m.fields
+            .iter()
+            .any(|f| f.cardinality == Cardinality::Single)
+        {
+            b.push_str("  let x: any;\n");
+        }
+        b.push_str("  let unknown: $bb.UnknownField[] | undefined;\n");
+        b.push_str("  try {\n    while (r.pos < end) {\n      kAt = r.pos;\n");
+        b.push_str("      const k = r.num(end);\n      const n = prev + 1 + Math.floor(k / 4);\n");
+        b.push_str(
+            "      if (n > $bb.NMAX) throw new $bb.DecodeError(\"field-number-overflow\", kAt);\n",
+        );
+        b.push_str("      const w = k % 4;\n      switch (n) {\n");
+        for (i, f) in m.fields.iter().enumerate() {
+            let _ = writeln!(b, "        case {}:", f.number);
+            let _ = writeln!(b, "          seg = {:?};", format!(".{}", f.name));
+            let wire = match &f.cardinality {
+                Cardinality::Single => wire_of(&f.ty),
+                _ => 2,
+            };
+            let _ = writeln!(
+                b,
+                "          if (w !== {wire}) throw new $bb.DecodeError(\"wire-type-mismatch\", kAt);"
+            );
+            let oneof = real_oneof(m, f).filter(|_| f.cardinality == Cardinality::Single);
+            if let Some(o) = oneof {
+                let slot = read_slot(&m.oneofs[o].name.to_lower_camel_case());
+                let _ = writeln!(
+                    b,
+                    "          if ({slot} !== undefined) throw new $bb.DecodeError(\"oneof-conflict\", kAt);"
+                );
+            }
+            let value_ty = match &f.cardinality {
+                Cardinality::Map { value, .. } => value,
+                _ => &f.ty,
+            };
+            if matches!(value_ty, FieldType::Message(_)) {
+                b.push_str(
+                    "          if (depth + 1 > r.maxDepth) throw new $bb.DecodeError(\"depth-limit-exceeded\", kAt);\n",
+                );
+            }
+            let target = match oneof {
+                Some(o) => write_slot(&m.oneofs[o].name.to_lower_camel_case()),
+                None => write_slot(&f.json_name),
+            };
+            match &f.cardinality {
+                Cardinality::Single => {
+                    let read = match &f.ty {
+                        FieldType::Message(full) => {
+                            let t = self.type_ref(full);
+                            format!("$bb.dec.readNested(r, {t}, end, depth)")
+                        }
+                        ty => {
+                            let (kind, _) = self.kind_and_msg(ty);
+                            format!("$bb.dec.readValue(r, {kind}, undefined, end, depth)")
+                        }
+                    };
+                    let _ = writeln!(b, "          x = {read};");
+                    if oneof.is_some() {
+                        let _ = writeln!(
+                            b,
+                            "          {target} = {{ case: {:?}, value: x }};",
+                            f.json_name
+                        );
+                    } else {
+                        if f.presence == Presence::Implicit {
+                            let (kind, _) = self.kind_and_msg(&f.ty);
+                            let _ = writeln!(
+                                b,
+                                "          if ($bb.dec.isDefault({kind}, x)) throw new $bb.DecodeError(\"default-value-present\", kAt);"
+                            );
+                        }
+                        let _ = writeln!(b, "          {target} = x;");
+                    }
+                }
+                Cardinality::Repeated => {
+                    let _ = writeln!(
+                        b,
+                        "          {target} = $bb.dec.readRepeated(r, {name}.fieldList[{i}]!, kAt, end, depth);"
+                    );
+                }
+                Cardinality::Map { .. } => {
+                    let _ = writeln!(
+                        b,
+                        "          {target} = $bb.dec.readMap(r, {name}.fieldList[{i}]!, kAt, end, depth);"
+                    );
+                }
+            }
+            b.push_str("          break;\n");
+        }
+        b.push_str("        default:\n          seg = \".\" + n;\n");
+        let _ = writeln!(
+            b,
+            "          if (!r.preserving || !{name}.keepsUnknown) throw new $bb.DecodeError(\"unknown-field\", kAt);"
+        );
+        b.push_str("          (unknown ??= []).push($bb.dec.readUnknown(r, n, w, end));\n");
+        b.push_str("          r.unknown++;\n");
+        b.push_str("      }\n      seg = \"\";\n      prev = n;\n    }\n");
+        b.push_str("  } catch (e) {\n    if (e instanceof $bb.DecodeError && seg !== \"\") e.push(seg);\n    throw e;\n  }\n");
+        // Required fields at the end of the content (O16), lowest number first.
+        for f in &m.fields {
+            if f.cardinality == Cardinality::Single && f.presence == Presence::Required {
+                let _ = writeln!(
+                    b,
+                    "  if ({} === undefined) throw new $bb.DecodeError(\"missing-required-field\", end).push({:?});",
+                    read_slot(&f.json_name),
+                    format!(".{}", f.name)
+                );
+            }
+        }
+        b.push_str("  if (unknown !== undefined) v.$unknown = unknown;\n  return v;\n}\n\n");
+        self.body.push_str(&b);
     }
 
     /// The message's generated encoder: its size pass and its write pass, the field list
@@ -850,6 +977,23 @@ const INHERITED: &[&str] = &[
     "toString",
     "valueOf",
 ];
+
+/// The wire type of a singular field of type `ty` (SPEC §4.4).
+fn wire_of(ty: &FieldType) -> u32 {
+    use ScalarType::*;
+    match ty {
+        FieldType::Scalar(Double | Fixed64 | Sfixed64) => 1,
+        FieldType::Scalar(Float | Fixed32 | Sfixed32) => 3,
+        FieldType::Scalar(String | Bytes) | FieldType::Message(_) => 2,
+        _ => 0,
+    }
+}
+
+/// The assignable property `prop` of the value `v` (a value the runtime made, whose
+/// properties are its own, so plain assignment sets even one named `__proto__`).
+fn write_slot(prop: &str) -> String {
+    format!("v{}", member_access(prop))
+}
 
 /// The expression reading property `prop` of the value `v`.
 fn read_slot(prop: &str) -> String {

@@ -159,7 +159,7 @@ fn inherited_property_names_are_own_properties_of_new_values() {
 }
 
 #[test]
-fn generated_encoders_read_inherited_names_as_own_properties() {
+fn generated_code_reads_inherited_names_as_own_properties() {
     // The same fields as `typescript/test/names.test.ts`, whose copy of these lines runs.
     let ts = one(r#"syntax = "proto3"; package names;
         message Inner { uint32 x = 1; }
@@ -177,7 +177,10 @@ fn generated_encoders_read_inherited_names_as_own_properties() {
         "    if (x != null && !Array.isArray(x)) throw $e.notArray();",
         "  if (x != null && x.length !== 0) { w.buf[w.pos++] = 10 - prev * 4; $e.writeList(w, p, $bb.Kind.Uint32, undefined, x); prev = 3; }",
         "  if (o0 != null && o0.case === \"b\" && (x = o0.value) !== undefined) { w.buf[w.pos++] = 18 - prev * 4; $e.writeString(w, p, x); }",
-        "}), { size: Odd$size, write: Odd$write });",
+        "}), { size: Odd$size, write: Odd$write, decode: Odd$decode });",
+        "          if ($e.ownValue(v, \"valueOf\") !== undefined) throw new $bb.DecodeError(\"oneof-conflict\", kAt);",
+        "          v[\"__proto__\"] = x;",
+        "          v.valueOf = { case: \"b\", value: x };",
     ] {
         assert!(ts.contains(line), "no `{line}` in\n{ts}");
     }
