@@ -152,6 +152,47 @@ export function isDefault(kind: Kind, x: unknown): boolean {
   }
 }
 
+/** An `int32`, `sint32` or enum value (O8). */
+export function readInt32(r: Reader, end: number): number {
+  const at = r.pos;
+  const u = r.num(end);
+  if (u > U32_MAX) throw new DecodeError("integer-out-of-range", at); // O8
+  return unzigzag32(u);
+}
+
+/** A `uint32` value (O8). */
+export function readUint32(r: Reader, end: number): number {
+  const at = r.pos;
+  const u = r.num(end);
+  if (u > U32_MAX) throw new DecodeError("integer-out-of-range", at); // O8
+  return u;
+}
+
+/** A `bool` value (O9). */
+export function readBool(r: Reader, end: number): boolean {
+  const at = r.pos;
+  const u = r.num(end);
+  if (u > 1) throw new DecodeError("invalid-bool", at); // O9
+  return u === 1;
+}
+
+/** A `string` value: its length, then well-formed UTF-8 (O11). */
+export function readString(r: Reader, end: number): string {
+  const e = r.len(end);
+  const s = decodeUtf8(r.buf, r.pos, e);
+  if (typeof s === "number") throw new DecodeError("invalid-utf8", s); // O11
+  r.pos = e;
+  return s;
+}
+
+/** A `bytes` value: its length, then a copy of its content. */
+export function readBytes(r: Reader, end: number): Uint8Array {
+  const e = r.len(end);
+  const b = r.buf.slice(r.pos, e);
+  r.pos = e;
+  return b;
+}
+
 /**
  * One value of `kind` at `r.pos` within `end`: a record's payload or an element, with the
  * scalar checks of SPEC §3 and §7 (O1, O2, O8–O11) and nested messages (depth + 1).
@@ -161,26 +202,17 @@ export function readValue(r: Reader, kind: Kind, f: Field | undefined, end: numb
   switch (kind) {
     case Kind.Int32:
     case Kind.Sint32:
-    case Kind.Enum: {
-      const u = r.num(end);
-      if (u > U32_MAX) throw new DecodeError("integer-out-of-range", at); // O8
-      return unzigzag32(u);
-    }
-    case Kind.Uint32: {
-      const u = r.num(end);
-      if (u > U32_MAX) throw new DecodeError("integer-out-of-range", at); // O8
-      return u;
-    }
+    case Kind.Enum:
+      return readInt32(r, end);
+    case Kind.Uint32:
+      return readUint32(r, end);
     case Kind.Int64:
     case Kind.Sint64:
       return r.zigzagBig(end);
     case Kind.Uint64:
       return r.big(end);
-    case Kind.Bool: {
-      const u = r.num(end);
-      if (u > 1) throw new DecodeError("invalid-bool", at); // O9
-      return u === 1;
-    }
+    case Kind.Bool:
+      return readBool(r, end);
     case Kind.Fixed32:
       r.need(4, end);
       r.pos = at + 4;
@@ -217,19 +249,10 @@ export function readValue(r: Reader, kind: Kind, f: Field | undefined, end: numb
       r.pos = at + 8;
       return x;
     }
-    case Kind.String: {
-      const e = r.len(end);
-      const s = decodeUtf8(r.buf, r.pos, e);
-      if (typeof s === "number") throw new DecodeError("invalid-utf8", s); // O11
-      r.pos = e;
-      return s;
-    }
-    case Kind.Bytes: {
-      const e = r.len(end);
-      const b = r.buf.slice(r.pos, e);
-      r.pos = e;
-      return b;
-    }
+    case Kind.String:
+      return readString(r, end);
+    case Kind.Bytes:
+      return readBytes(r, end);
     default: {
       // A nested message is exactly its content (SPEC §9.1), one level deeper (§9.3).
       return readNested(r, f!.msg as unknown as DecodeTarget, end, depth);

@@ -40,6 +40,7 @@ const WithFactory = new MessageType<Odd>("names.Odd", specs, () => ({
   valueOf: undefined,
 }));
 const WithTemplate = new MessageType<Odd>("names.OddT", specs);
+const $d = $bb.dec;
 
 // The encoder and decoder `bijoubuf compile --ts-out` generates for these fields (the
 // codegen crate's test `generated_code_reads_inherited_names_as_own_properties` checks
@@ -104,39 +105,39 @@ function Odd$decode(r: $bb.dec.Reader, end: number, depth: number): any {
           seg = ".proto";
           if (w !== 2) throw new $bb.DecodeError("wire-type-mismatch", kAt);
           if (depth + 1 > r.maxDepth) throw new $bb.DecodeError("depth-limit-exceeded", kAt);
-          x = $bb.dec.readNested(r, Inner, end, depth);
+          x = $d.readNested(r, Inner, end, depth);
           v["__proto__"] = x;
           break;
         case 2:
           seg = ".constructor";
           if (w !== 2) throw new $bb.DecodeError("wire-type-mismatch", kAt);
-          x = $bb.dec.readValue(r, $bb.Kind.String, undefined, end, depth);
-          if ($bb.dec.isDefault($bb.Kind.String, x)) throw new $bb.DecodeError("default-value-present", kAt);
+          x = $d.readString(r, end);
+          if (x === "") throw new $bb.DecodeError("default-value-present", kAt);
           v.constructor = x;
           break;
         case 3:
           seg = ".to_string";
           if (w !== 2) throw new $bb.DecodeError("wire-type-mismatch", kAt);
-          v.toString = $bb.dec.readRepeated(r, WithEncoder.fieldList[2]!, kAt, end, depth);
+          v.toString = $d.readRepeated(r, WithEncoder.fieldList[2]!, kAt, end, depth);
           break;
         case 4:
           seg = ".a";
           if (w !== 0) throw new $bb.DecodeError("wire-type-mismatch", kAt);
           if ($e.ownValue(v, "valueOf") !== undefined) throw new $bb.DecodeError("oneof-conflict", kAt);
-          x = $bb.dec.readValue(r, $bb.Kind.Uint32, undefined, end, depth);
+          x = $d.readUint32(r, end);
           v.valueOf = { case: "a", value: x };
           break;
         case 5:
           seg = ".b";
           if (w !== 2) throw new $bb.DecodeError("wire-type-mismatch", kAt);
           if ($e.ownValue(v, "valueOf") !== undefined) throw new $bb.DecodeError("oneof-conflict", kAt);
-          x = $bb.dec.readValue(r, $bb.Kind.String, undefined, end, depth);
+          x = $d.readString(r, end);
           v.valueOf = { case: "b", value: x };
           break;
         default:
           seg = "." + n;
           if (!r.preserving || !WithEncoder.keepsUnknown) throw new $bb.DecodeError("unknown-field", kAt);
-          (unknown ??= []).push($bb.dec.readUnknown(r, n, w, end));
+          (unknown ??= []).push($d.readUnknown(r, n, w, end));
           r.unknown++;
       }
       seg = "";

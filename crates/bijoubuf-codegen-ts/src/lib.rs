@@ -524,12 +524,9 @@ impl Emitter<'_> {
                     let read = match &f.ty {
                         FieldType::Message(full) => {
                             let t = self.type_ref(full);
-                            format!("$bb.dec.readNested(r, {t}, end, depth)")
+                            format!("$d.readNested(r, {t}, end, depth)")
                         }
-                        ty => {
-                            let (kind, _) = self.kind_and_msg(ty);
-                            format!("$bb.dec.readValue(r, {kind}, undefined, end, depth)")
-                        }
+                        ty => self.read_scalar(ty),
                     };
                     let _ = writeln!(b, "          x = {read};");
                     if oneof.is_some() {
@@ -540,10 +537,10 @@ impl Emitter<'_> {
                         );
                     } else {
                         if f.presence == Presence::Implicit {
-                            let (kind, _) = self.kind_and_msg(&f.ty);
                             let _ = writeln!(
                                 b,
-                                "          if ($bb.dec.isDefault({kind}, x)) throw new $bb.DecodeError(\"default-value-present\", kAt);"
+                                "          if ({}) throw new $bb.DecodeError(\"default-value-present\", kAt);",
+                                decoded_default(&f.ty)
                             );
                         }
                         let _ = writeln!(b, "          {target} = x;");
@@ -552,13 +549,13 @@ impl Emitter<'_> {
                 Cardinality::Repeated => {
                     let _ = writeln!(
                         b,
-                        "          {target} = $bb.dec.readRepeated(r, {name}.fieldList[{i}]!, kAt, end, depth);"
+                        "          {target} = $d.readRepeated(r, {name}.fieldList[{i}]!, kAt, end, depth);"
                     );
                 }
                 Cardinality::Map { .. } => {
                     let _ = writeln!(
                         b,
-                        "          {target} = $bb.dec.readMap(r, {name}.fieldList[{i}]!, kAt, end, depth);"
+                        "          {target} = $d.readMap(r, {name}.fieldList[{i}]!, kAt, end, depth);"
                     );
                 }
             }
@@ -569,7 +566,7 @@ impl Emitter<'_> {
             b,
             "          if (!r.preserving || !{name}.keepsUnknown) throw new $bb.DecodeError(\"unknown-field\", kAt);"
         );
-        b.push_str("          (unknown ??= []).push($bb.dec.readUnknown(r, n, w, end));\n");
+        b.push_str("          (unknown ??= []).push($d.readUnknown(r, n, w, end));\n");
         b.push_str("          r.unknown++;\n");
         b.push_str("      }\n      seg = \"\";\n      prev = n;\n    }\n");
         b.push_str("  } catch (e) {\n    if (e instanceof $bb.DecodeError && seg !== \"\") e.push(seg);\n    throw e;\n  }\n");
@@ -773,6 +770,24 @@ impl Emitter<'_> {
         }
     }
 
+    /// The read of one scalar or enum value of `ty` at `r.pos`, with its checks.
+    fn read_scalar(&mut self, ty: &FieldType) -> String {
+        use ScalarType::*;
+        match ty {
+            FieldType::Enum(_) | FieldType::Scalar(Int32 | Sint32) => "$d.readInt32(r, end)".into(),
+            FieldType::Scalar(Uint32) => "$d.readUint32(r, end)".into(),
+            FieldType::Scalar(Int64 | Sint64) => "r.zigzagBig(end)".into(),
+            FieldType::Scalar(Uint64) => "r.big(end)".into(),
+            FieldType::Scalar(Bool) => "$d.readBool(r, end)".into(),
+            FieldType::Scalar(String) => "$d.readString(r, end)".into(),
+            FieldType::Scalar(Bytes) => "$d.readBytes(r, end)".into(),
+            ty => {
+                let (kind, _) = self.kind_and_msg(ty);
+                format!("$d.readValue(r, {kind}, undefined, end, depth)")
+            }
+        }
+    }
+
     /// The size and write of a singular value.
     fn single(&mut self, ty: &FieldType, c: &mut FieldCode) {
         use ScalarType::*;
@@ -931,7 +946,9 @@ impl Emitter<'_> {
                 format!("./{}", module_file(package).replace(".ts", ".js"))
             );
         }
-        out.push_str("\n/** The encoder's per-kind checks and writers. */\nconst $e = $bb.enc;\n");
+        out.push_str(
+            "\n/** The encoder's per-kind checks and writers, the decoder's reads. */\nconst $e = $bb.enc;\nconst $d = $bb.dec;\n",
+        );
         out.push('\n');
         out.push_str(&self.body);
         while out.ends_with("\n\n") {
@@ -977,6 +994,20 @@ const INHERITED: &[&str] = &[
     "toString",
     "valueOf",
 ];
+
+/// Whether a decoded value `x` of `ty` is its type's default (SPEC §5.1, O12): +0.0 is,
+/// −0.0 and NaN are not.
+fn decoded_default(ty: &FieldType) -> &'static str {
+    use ScalarType::*;
+    match ty {
+        FieldType::Scalar(Bool) => "x === false",
+        FieldType::Scalar(String) => "x === \"\"",
+        FieldType::Scalar(Bytes) => "x.length === 0",
+        FieldType::Scalar(Float | Double) => "Object.is(x, 0)",
+        FieldType::Scalar(Int64 | Sint64 | Uint64 | Fixed64 | Sfixed64) => "x === 0n",
+        _ => "x === 0",
+    }
+}
 
 /// The wire type of a singular field of type `ty` (SPEC §4.4).
 fn wire_of(ty: &FieldType) -> u32 {
