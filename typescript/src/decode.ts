@@ -30,7 +30,14 @@ export interface DecodeTarget {
   readonly keepsUnknown: boolean;
   /** A new value with every field absent or default. */
   create(): object;
+  /**
+   * Decode a value of the type from `r.pos..end` at `depth`: the type's generated decoder,
+   * or {@link decodeMessage} over its field list.
+   */
+  decodeFrom(r: Reader, end: number, depth: number): object;
 }
+
+export type { Reader };
 
 /** Decode the message content `r.pos..end` at `depth` (SPEC §10.1). */
 export function decodeMessage(
@@ -104,7 +111,7 @@ export function decodeMessage(
 }
 
 /** The payload of an unknown record in preserving mode: well-formed, not interpreted (SPEC §8). */
-function readUnknown(r: Reader, no: number, w: number, end: number): UnknownField {
+export function readUnknown(r: Reader, no: number, w: number, end: number): UnknownField {
   const at = r.pos;
   let from = at;
   switch (w) {
@@ -129,7 +136,7 @@ function readUnknown(r: Reader, no: number, w: number, end: number): UnknownFiel
 }
 
 /** Whether `x` is the default of `kind` (SPEC §5.1): +0.0 is, −0.0 and NaN are not. */
-function isDefault(kind: Kind, x: unknown): boolean {
+export function isDefault(kind: Kind, x: unknown): boolean {
   switch (kind) {
     case Kind.Bool:
       return x === false;
@@ -145,35 +152,67 @@ function isDefault(kind: Kind, x: unknown): boolean {
   }
 }
 
+/** An `int32`, `sint32` or enum value (O8). */
+export function readInt32(r: Reader, end: number): number {
+  const at = r.pos;
+  const u = r.num(end);
+  if (u > U32_MAX) throw new DecodeError("integer-out-of-range", at); // O8
+  return unzigzag32(u);
+}
+
+/** A `uint32` value (O8). */
+export function readUint32(r: Reader, end: number): number {
+  const at = r.pos;
+  const u = r.num(end);
+  if (u > U32_MAX) throw new DecodeError("integer-out-of-range", at); // O8
+  return u;
+}
+
+/** A `bool` value (O9). */
+export function readBool(r: Reader, end: number): boolean {
+  const at = r.pos;
+  const u = r.num(end);
+  if (u > 1) throw new DecodeError("invalid-bool", at); // O9
+  return u === 1;
+}
+
+/** A `string` value: its length, then well-formed UTF-8 (O11). */
+export function readString(r: Reader, end: number): string {
+  const e = r.len(end);
+  const s = decodeUtf8(r.buf, r.pos, e);
+  if (typeof s === "number") throw new DecodeError("invalid-utf8", s); // O11
+  r.pos = e;
+  return s;
+}
+
+/** A `bytes` value: its length, then a copy of its content. */
+export function readBytes(r: Reader, end: number): Uint8Array {
+  const e = r.len(end);
+  const b = r.buf.slice(r.pos, e);
+  r.pos = e;
+  return b;
+}
+
 /**
  * One value of `kind` at `r.pos` within `end`: a record's payload or an element, with the
  * scalar checks of SPEC §3 and §7 (O1, O2, O8–O11) and nested messages (depth + 1).
  */
-function readValue(r: Reader, kind: Kind, f: Field, end: number, depth: number): unknown {
+export function readValue(r: Reader, kind: Kind, f: Field | undefined, end: number, depth: number): unknown {
   const at = r.pos;
   switch (kind) {
     case Kind.Int32:
     case Kind.Sint32:
-    case Kind.Enum: {
-      const u = r.num(end);
-      if (u > U32_MAX) throw new DecodeError("integer-out-of-range", at); // O8
-      return unzigzag32(u);
-    }
-    case Kind.Uint32: {
-      const u = r.num(end);
-      if (u > U32_MAX) throw new DecodeError("integer-out-of-range", at); // O8
-      return u;
-    }
+    case Kind.Enum:
+      return readInt32(r, end);
+    case Kind.Uint32:
+      return readUint32(r, end);
     case Kind.Int64:
     case Kind.Sint64:
       return r.zigzagBig(end);
     case Kind.Uint64:
       return r.big(end);
-    case Kind.Bool: {
-      const u = r.num(end);
-      if (u > 1) throw new DecodeError("invalid-bool", at); // O9
-      return u === 1;
-    }
+    case Kind.Bool:
+      return readBool(r, end);
     case Kind.Fixed32:
       r.need(4, end);
       r.pos = at + 4;
@@ -210,29 +249,25 @@ function readValue(r: Reader, kind: Kind, f: Field, end: number, depth: number):
       r.pos = at + 8;
       return x;
     }
-    case Kind.String: {
-      const e = r.len(end);
-      const s = decodeUtf8(r.buf, r.pos, e);
-      if (typeof s === "number") throw new DecodeError("invalid-utf8", s); // O11
-      r.pos = e;
-      return s;
-    }
-    case Kind.Bytes: {
-      const e = r.len(end);
-      const b = r.buf.slice(r.pos, e);
-      r.pos = e;
-      return b;
-    }
+    case Kind.String:
+      return readString(r, end);
+    case Kind.Bytes:
+      return readBytes(r, end);
     default: {
       // A nested message is exactly its content (SPEC §9.1), one level deeper (§9.3).
-      const e = r.len(end);
-      return decodeMessage(r, f.msg as unknown as DecodeTarget, e, depth + 1);
+      return readNested(r, f!.msg as unknown as DecodeTarget, end, depth);
     }
   }
 }
 
+/** A nested message of `type`: its length, then exactly its content one level deeper (SPEC §9.1, §9.3). */
+export function readNested(r: Reader, type: DecodeTarget, end: number, depth: number): object {
+  const e = r.len(end);
+  return type.decodeFrom(r, e, depth + 1);
+}
+
 /** A repeated record's payload (SPEC §6.1, §6.2): O13, O14, then each element. */
-function readRepeated(r: Reader, f: Field, kAt: number, end: number, depth: number): unknown[] {
+export function readRepeated(r: Reader, f: Field, kAt: number, end: number, depth: number): unknown[] {
   const lAt = r.pos;
   const e = r.len(end);
   if (e === r.pos) throw new DecodeError("empty-repeated", kAt); // O13
@@ -251,7 +286,7 @@ function readRepeated(r: Reader, f: Field, kAt: number, end: number, depth: numb
 }
 
 /** A map record's payload (SPEC §6.3, §6.4): O13, then entries in strictly ascending key order. */
-function readMap(
+export function readMap(
   r: Reader,
   f: Field,
   kAt: number,

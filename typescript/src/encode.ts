@@ -2,22 +2,31 @@
  * The canonical encoder (SPEC §9): two linear passes. The size pass checks the value,
  * records every nested message's and string's length and every map's sorted entries in
  * visiting order; the write pass consumes them in the same order into one exact buffer.
+ *
+ * Generated code (`bijoubuf compile --ts-out`) gives each message type its own two passes
+ * ({@link GeneratedCodec}), the field list unrolled, calling the per-kind checks and
+ * writers exported here; {@link sizeMessage} and {@link writeMessage} walk a type's field
+ * list instead, for values holding preserved unknown records (`$unknown`) and for types
+ * described without a generated encoder.
  */
 
 import { EncodeError, keySegment } from "./errors.js";
 import { Card, Kind, Presence, fixedWidth, type Field, type UnknownField } from "./schema.js";
+export { ownValue } from "./schema.js";
 import { compareCodePoints, utf8Length, writeUtf8 } from "./utf8.js";
 import {
-  U64_MAX,
   decode as decodeVarint,
   sizeBigInt,
   sizeNumber,
+  smallSigned,
+  smallUnsigned,
   writeBigInt,
   writeNumber,
   zigzag32,
   zigzag64,
 } from "./varint.js";
 import { NMAX } from "./decode.js";
+import type { Reader } from "./reader.js";
 
 /** What the encoder needs of a message type. */
 export interface EncodeTarget {
@@ -25,6 +34,31 @@ export interface EncodeTarget {
   readonly fieldList: readonly Field[];
   /** The short type name, for paths. */
   readonly shortName: string;
+  /**
+   * The size pass over one value of the type at `depth` (checks the depth limit): the
+   * type's generated encoder, or {@link sizeMessage} over its field list.
+   */
+  sizeOf(p: Plan, v: Record<string, unknown>, depth: number): number;
+  /** The write pass matching {@link sizeOf}. */
+  writeTo(w: Writer, p: Plan, v: Record<string, unknown>): void;
+}
+
+/**
+ * A type's generated encoder and decoder (`bijoubuf compile --ts-out` emits them for every
+ * message): the encoder's two passes with the field list unrolled, calling the per-kind
+ * checks and writers below, and a decoder switching on the field number, calling the
+ * decoder's per-kind reads (`dec` in the package's exports).
+ */
+export interface GeneratedCodec {
+  /**
+   * The size pass; the depth limit is checked by the caller. A value holding preserved
+   * unknown records (`$unknown`) is handed to {@link sizeMessage}, which interleaves them.
+   */
+  size(p: Plan, v: any, depth: number): number;
+  /** The write pass; a value holding `$unknown` is handed to {@link writeMessage}. */
+  write(w: Writer, p: Plan, v: any): void;
+  /** Decode a value from `r.pos..end` at `depth`, as `decodeMessage` does. */
+  decode?(r: Reader, end: number, depth: number): object;
 }
 
 /** Lengths and sorted maps from the size pass, in visiting order. */
@@ -37,81 +71,143 @@ export class Plan {
   constructor(readonly maxDepth: number) {}
 }
 
-/** 2^47: 64-bit values below it in magnitude take the number paths (zigzag stays below 2^48). */
-const SMALL = 2 ** 47;
-const I64_MIN = -(2n ** 63n);
-const I64_MAX = 2n ** 63n - 1n;
-
 function bad(code: EncodeError["code"], detail: string): EncodeError {
   return new EncodeError(code, detail);
 }
 
+/** Refuse a value nested deeper than the plan's depth limit (SPEC §9.3). */
+export function checkDepth(p: Plan, depth: number): void {
+  if (depth > p.maxDepth) {
+    throw bad("depth-limit-exceeded", `nests messages deeper than ${p.maxDepth}`);
+  }
+}
+
+/** The error of an unset required field (SPEC §5.3), its path still to come. */
+export function missingRequired(): EncodeError {
+  return bad("missing-required-field", "is required but unset");
+}
+
+/** The error of a repeated field holding something other than an array. */
+export function notArray(): EncodeError {
+  return bad("invalid-value", "holds no array");
+}
+
+/** The error of a map field holding something other than a `Map`. */
+export function notMap(): EncodeError {
+  return bad("invalid-value", "holds no Map");
+}
+
+/** `e` with the field segment `seg` (`.name`) pushed when it is an {@link EncodeError}. */
+export function atField(e: unknown, seg: string): unknown {
+  if (e instanceof EncodeError) e.push(seg);
+  return e;
+}
+
+/** The size of an `int32`, `sint32` or enum value, checked (SPEC §3). */
+export function sizeInt32(x: unknown): number {
+  // (x | 0) === x: an integer in int32's range (−0 included, as Number.isInteger has it).
+  if (typeof x !== "number" || (x | 0) !== x) {
+    throw bad("integer-out-of-range", `holds ${String(x)}, not an int32`);
+  }
+  return x >= -124 && x <= 123 ? 1 : sizeNumber(zigzag32(x));
+}
+
+/** The size of a `uint32` value, checked. */
+export function sizeUint32(x: unknown): number {
+  // x >>> 0 === x: an integer in uint32's range.
+  if (typeof x !== "number" || x >>> 0 !== x) {
+    throw bad("integer-out-of-range", `holds ${String(x)}, not a uint32`);
+  }
+  return x < 248 ? 1 : sizeNumber(x);
+}
+
+/** The size of an `int64` or `sint64` value, checked. */
+export function sizeInt64(x: unknown): number {
+  if (typeof x !== "bigint") throw bad("integer-out-of-range", `holds ${String(x)}, not a bigint`);
+  if (BigInt.asIntN(64, x) !== x) {
+    throw bad("integer-out-of-range", `holds ${String(x)}, not an int64`);
+  }
+  // Below 2^47 in magnitude the zigzag image is an exact number: no bigint arithmetic.
+  const n = smallSigned(x);
+  return n !== n ? sizeBigInt(zigzag64(x)) : sizeNumber(zigzag32(n));
+}
+
+/** The size of a `uint64` value, checked. */
+export function sizeUint64(x: unknown): number {
+  if (typeof x !== "bigint") throw bad("integer-out-of-range", `holds ${String(x)}, not a bigint`);
+  if (BigInt.asUintN(64, x) !== x) {
+    throw bad("integer-out-of-range", `holds ${String(x)}, not a uint64`);
+  }
+  const n = smallUnsigned(x);
+  return n < 0 ? sizeBigInt(x) : sizeNumber(n);
+}
+
+/** The size of a `bool` value, checked. */
+export function sizeBool(x: unknown): number {
+  if (typeof x !== "boolean") throw bad("invalid-value", `holds ${String(x)}, not a boolean`);
+  return 1;
+}
+
+/** The size of a fixed-width value of `kind`, checked. */
+export function sizeFixed(kind: Kind, x: unknown): number {
+  checkFixed(kind, x);
+  return fixedWidth(kind);
+}
+
+/** The size of a `string` value with its length prefix, checked; records its length. */
+export function sizeString(p: Plan, x: unknown): number {
+  if (typeof x !== "string") throw bad("invalid-value", "holds a non-string");
+  const n = utf8Length(x);
+  if (n < 0) throw bad("invalid-utf8", "holds a lone surrogate, which UTF-8 cannot spell");
+  p.lens.push(n);
+  return sizeNumber(n) + n;
+}
+
+/** The size of a `bytes` value with its length prefix, checked. */
+export function sizeBytes(x: unknown): number {
+  if (!(x instanceof Uint8Array)) throw bad("invalid-value", "holds no Uint8Array");
+  return sizeNumber(x.length) + x.length;
+}
+
+/** The size of a nested message of `type` with its length prefix, checked; records its length. */
+export function sizeNested(p: Plan, type: EncodeTarget, x: unknown, depth: number): number {
+  if (typeof x !== "object" || x === null) throw bad("invalid-value", "holds no message");
+  const slot = p.lens.length;
+  p.lens.push(0);
+  const n = type.sizeOf(p, x as Record<string, unknown>, depth + 1);
+  p.lens[slot] = n;
+  return sizeNumber(n) + n;
+}
+
 /** The size of one value of `kind` (an element, or a record's payload). */
-function sizeValue(p: Plan, kind: Kind, f: Field, x: unknown, depth: number): number {
+function sizeValue(p: Plan, kind: Kind, msg: EncodeTarget | undefined, x: unknown, depth: number): number {
   switch (kind) {
     case Kind.Int32:
     case Kind.Sint32:
     case Kind.Enum:
-      // (x | 0) === x: an integer in int32's range (−0 included, as Number.isInteger has it).
-      if (typeof x !== "number" || (x | 0) !== x) {
-        throw bad("integer-out-of-range", `holds ${String(x)}, not an int32`);
-      }
-      return x >= -124 && x <= 123 ? 1 : sizeNumber(zigzag32(x));
+      return sizeInt32(x);
     case Kind.Uint32:
-      // x >>> 0 === x: an integer in uint32's range.
-      if (typeof x !== "number" || x >>> 0 !== x) {
-        throw bad("integer-out-of-range", `holds ${String(x)}, not a uint32`);
-      }
-      return x < 248 ? 1 : sizeNumber(x);
+      return sizeUint32(x);
     case Kind.Int64:
-    case Kind.Sint64: {
-      if (typeof x !== "bigint") throw bad("integer-out-of-range", `holds ${String(x)}, not a bigint`);
-      // Below 2^47 in magnitude the zigzag image is an exact number: no bigint arithmetic.
-      const n = Number(x);
-      if (n > -SMALL && n < SMALL) return sizeNumber(zigzag32(n));
-      if (x < I64_MIN || x > I64_MAX) {
-        throw bad("integer-out-of-range", `holds ${String(x)}, not an int64`);
-      }
-      return sizeBigInt(zigzag64(x));
-    }
-    case Kind.Uint64: {
-      if (typeof x !== "bigint") throw bad("integer-out-of-range", `holds ${String(x)}, not a bigint`);
-      const n = Number(x);
-      if (n >= 0 && n < SMALL) return sizeNumber(n);
-      if (x < 0n || x > U64_MAX) {
-        throw bad("integer-out-of-range", `holds ${String(x)}, not a uint64`);
-      }
-      return sizeBigInt(x);
-    }
+    case Kind.Sint64:
+      return sizeInt64(x);
+    case Kind.Uint64:
+      return sizeUint64(x);
     case Kind.Bool:
-      if (typeof x !== "boolean") throw bad("invalid-value", `holds ${String(x)}, not a boolean`);
-      return 1;
+      return sizeBool(x);
     case Kind.Fixed32:
     case Kind.Sfixed32:
     case Kind.Float:
     case Kind.Fixed64:
     case Kind.Sfixed64:
     case Kind.Double:
-      checkFixed(kind, x);
-      return fixedWidth(kind);
-    case Kind.String: {
-      if (typeof x !== "string") throw bad("invalid-value", "holds a non-string");
-      const n = utf8Length(x);
-      if (n < 0) throw bad("invalid-utf8", "holds a lone surrogate, which UTF-8 cannot spell");
-      p.lens.push(n);
-      return sizeNumber(n) + n;
-    }
+      return sizeFixed(kind, x);
+    case Kind.String:
+      return sizeString(p, x);
     case Kind.Bytes:
-      if (!(x instanceof Uint8Array)) throw bad("invalid-value", "holds no Uint8Array");
-      return sizeNumber(x.length) + x.length;
-    default: {
-      if (typeof x !== "object" || x === null) throw bad("invalid-value", "holds no message");
-      const slot = p.lens.length;
-      p.lens.push(0);
-      const n = sizeMessage(p, f.msg as unknown as EncodeTarget, x as Record<string, unknown>, depth + 1);
-      p.lens[slot] = n;
-      return sizeNumber(n) + n;
-    }
+      return sizeBytes(x);
+    default:
+      return sizeNested(p, msg!, x, depth);
   }
 }
 
@@ -128,12 +224,12 @@ function checkFixed(kind: Kind, x: unknown): void {
       }
       return;
     case Kind.Fixed64:
-      if (typeof x !== "bigint" || x < 0n || x > U64_MAX) {
+      if (typeof x !== "bigint" || BigInt.asUintN(64, x) !== x) {
         throw bad("integer-out-of-range", `holds ${String(x)}, not a fixed64 bigint`);
       }
       return;
     case Kind.Sfixed64:
-      if (typeof x !== "bigint" || x < I64_MIN || x > I64_MAX) {
+      if (typeof x !== "bigint" || BigInt.asIntN(64, x) !== x) {
         throw bad("integer-out-of-range", `holds ${String(x)}, not an sfixed64 bigint`);
       }
       return;
@@ -168,16 +264,16 @@ function present(f: Field, v: Record<string, unknown>): unknown {
   const x = f.get(v);
   if (x === undefined || x === null) {
     if (f.presence === Presence.Required) {
-      throw bad("missing-required-field", "is required but unset").push(f.seg);
+      throw missingRequired().push(f.seg);
     }
     return undefined;
   }
   switch (f.card) {
     case Card.Repeated:
-      if (!Array.isArray(x)) throw bad("invalid-value", "holds no array").push(f.seg);
+      if (!Array.isArray(x)) throw notArray().push(f.seg);
       return x.length === 0 ? undefined : x;
     case Card.Map:
-      if (!(x instanceof Map)) throw bad("invalid-value", "holds no Map").push(f.seg);
+      if (!(x instanceof Map)) throw notMap().push(f.seg);
       return x.size === 0 ? undefined : x;
     default:
       return f.presence === Presence.Implicit && isDefault(f.kind, x) ? undefined : x;
@@ -196,15 +292,39 @@ function keyOrder(kind: Kind): (a: Entry, b: Entry) => number {
 
 /** The size of a record's payload for a present field. */
 function sizePayload(p: Plan, f: Field, x: unknown, depth: number): number {
-  if (f.card === Card.Single) return sizeValue(p, f.kind, f, x, depth);
+  const msg = f.msg as unknown as EncodeTarget | undefined;
+  if (f.card === Card.Single) return sizeValue(p, f.kind, msg, x, depth);
+  if (f.card === Card.Repeated) return sizeList(p, f.kind, msg, x as unknown[], depth);
+  return sizeMap(p, f.keyKind, f.kind, msg, x as Map<unknown, unknown>, depth);
+}
+
+/**
+ * The size of a non-empty repeated field's payload with its length prefix (its elements
+ * checked); records its length.
+ */
+export function sizeList(p: Plan, kind: Kind, msg: EncodeTarget | undefined, list: unknown[], depth: number): number {
   const slot = p.lens.length;
   p.lens.push(0);
-  let n = 0;
-  if (f.card === Card.Repeated) {
-    n = sizeElements(p, f, x as unknown[], depth);
-  } else {
-    n = sizeMap(p, f, x as Map<unknown, unknown>, depth);
-  }
+  const n = sizeElements(p, kind, msg, list, depth);
+  p.lens[slot] = n;
+  return sizeNumber(n) + n;
+}
+
+/**
+ * The size of a non-empty map field's payload with its length prefix (keys and values
+ * checked); records its length and, when it does not iterate in key order, its sorted entries.
+ */
+export function sizeMap(
+  p: Plan,
+  keyKind: Kind,
+  kind: Kind,
+  msg: EncodeTarget | undefined,
+  map: Map<unknown, unknown>,
+  depth: number,
+): number {
+  const slot = p.lens.length;
+  p.lens.push(0);
+  const n = sizeEntries(p, keyKind, kind, msg, map, depth);
   p.lens[slot] = n;
   return sizeNumber(n) + n;
 }
@@ -214,8 +334,15 @@ function sizePayload(p: Plan, f: Field, x: unknown, depth: number): number {
  * built ones) is written as it iterates and costs the plan nothing; another is sorted into
  * an entry list the write pass takes (SPEC §6.4).
  */
-function sizeMap(p: Plan, f: Field, map: Map<unknown, unknown>, depth: number): number {
-  const isString = f.keyKind === Kind.String;
+function sizeEntries(
+  p: Plan,
+  keyKind: Kind,
+  kind: Kind,
+  msg: EncodeTarget | undefined,
+  map: Map<unknown, unknown>,
+  depth: number,
+): number {
+  const isString = keyKind === Kind.String;
   let sorted = true;
   let first = true;
   let prev: unknown;
@@ -239,8 +366,8 @@ function sizeMap(p: Plan, f: Field, map: Map<unknown, unknown>, depth: number): 
     p.maps.push(null);
     for (const [k, val] of map) {
       try {
-        n += sizeValue(p, f.keyKind, f, k, depth);
-        n += sizeValue(p, f.kind, f, val, depth);
+        n += sizeValue(p, keyKind, undefined, k, depth);
+        n += sizeValue(p, kind, msg, val, depth);
       } catch (e) {
         if (e instanceof EncodeError) e.push(keySegment(k as string));
         throw e;
@@ -252,15 +379,15 @@ function sizeMap(p: Plan, f: Field, map: Map<unknown, unknown>, depth: number): 
   if (isString) {
     for (const [k] of entries) if (typeof k !== "string") throw bad("invalid-value", "holds a non-string key");
   }
-  const order = keyOrder(f.keyKind);
+  const order = keyOrder(keyKind);
   entries.sort(order);
   p.maps.push(entries);
   for (let i = 0; i < entries.length; i++) {
     const [k, val] = entries[i]!;
     try {
-      n += sizeValue(p, f.keyKind, f, k, depth);
+      n += sizeValue(p, keyKind, undefined, k, depth);
       if (i > 0 && order(entries[i - 1]!, entries[i]!) === 0) throw bad("invalid-value", "holds two equal keys");
-      n += sizeValue(p, f.kind, f, val, depth);
+      n += sizeValue(p, kind, msg, val, depth);
     } catch (e) {
       if (e instanceof EncodeError) e.push(keySegment(k as string));
       throw e;
@@ -270,9 +397,16 @@ function sizeMap(p: Plan, f: Field, map: Map<unknown, unknown>, depth: number): 
 }
 
 /** The error {@link sizeValue} gives for element `i` of `list`, with its index in the path. */
-function elementError(p: Plan, f: Field, list: unknown[], i: number, depth: number): unknown {
+function elementError(
+  p: Plan,
+  kind: Kind,
+  msg: EncodeTarget | undefined,
+  list: unknown[],
+  i: number,
+  depth: number,
+): unknown {
   try {
-    sizeValue(p, f.kind, f, list[i], depth);
+    sizeValue(p, kind, msg, list[i], depth);
     return new Error(`bijoubuf: element ${i} was refused by one check and accepted by another`);
   } catch (e) {
     if (e instanceof EncodeError) e.push(`[${i}]`);
@@ -285,36 +419,36 @@ function elementError(p: Plan, f: Field, list: unknown[], i: number, depth: numb
  * ones (the checks of {@link sizeValue}, written inline), the general path for the rest.
  * An element a fast check refuses goes through {@link sizeValue} for the error.
  */
-function sizeElements(p: Plan, f: Field, list: unknown[], depth: number): number {
+function sizeElements(p: Plan, kind: Kind, msg: EncodeTarget | undefined, list: unknown[], depth: number): number {
   const len = list.length;
   let n = 0;
-  switch (f.kind) {
+  switch (kind) {
     case Kind.Double:
     case Kind.Float:
-      for (let i = 0; i < len; i++) if (typeof list[i] !== "number") throw elementError(p, f, list, i, depth);
-      return len * (f.kind === Kind.Double ? 8 : 4);
+      for (let i = 0; i < len; i++) if (typeof list[i] !== "number") throw elementError(p, kind, msg, list, i, depth);
+      return len * (kind === Kind.Double ? 8 : 4);
     case Kind.Fixed32:
       for (let i = 0; i < len; i++) {
         const x = list[i];
-        if (typeof x !== "number" || x >>> 0 !== x) throw elementError(p, f, list, i, depth);
+        if (typeof x !== "number" || x >>> 0 !== x) throw elementError(p, kind, msg, list, i, depth);
       }
       return len * 4;
     case Kind.Sfixed32:
       for (let i = 0; i < len; i++) {
         const x = list[i];
-        if (typeof x !== "number" || (x | 0) !== x) throw elementError(p, f, list, i, depth);
+        if (typeof x !== "number" || (x | 0) !== x) throw elementError(p, kind, msg, list, i, depth);
       }
       return len * 4;
     case Kind.Fixed64:
       for (let i = 0; i < len; i++) {
         const x = list[i];
-        if (typeof x !== "bigint" || x < 0n || x > U64_MAX) throw elementError(p, f, list, i, depth);
+        if (typeof x !== "bigint" || BigInt.asUintN(64, x) !== x) throw elementError(p, kind, msg, list, i, depth);
       }
       return len * 8;
     case Kind.Sfixed64:
       for (let i = 0; i < len; i++) {
         const x = list[i];
-        if (typeof x !== "bigint" || x < I64_MIN || x > I64_MAX) throw elementError(p, f, list, i, depth);
+        if (typeof x !== "bigint" || BigInt.asIntN(64, x) !== x) throw elementError(p, kind, msg, list, i, depth);
       }
       return len * 8;
     case Kind.Int32:
@@ -322,42 +456,38 @@ function sizeElements(p: Plan, f: Field, list: unknown[], depth: number): number
     case Kind.Enum:
       for (let i = 0; i < len; i++) {
         const x = list[i];
-        if (typeof x !== "number" || (x | 0) !== x) throw elementError(p, f, list, i, depth);
+        if (typeof x !== "number" || (x | 0) !== x) throw elementError(p, kind, msg, list, i, depth);
         n += x >= -124 && x <= 123 ? 1 : sizeNumber(zigzag32(x));
       }
       return n;
     case Kind.Uint32:
       for (let i = 0; i < len; i++) {
         const x = list[i];
-        if (typeof x !== "number" || x >>> 0 !== x) throw elementError(p, f, list, i, depth);
+        if (typeof x !== "number" || x >>> 0 !== x) throw elementError(p, kind, msg, list, i, depth);
         n += x < 248 ? 1 : sizeNumber(x);
       }
       return n;
     case Kind.Uint64:
       for (let i = 0; i < len; i++) {
         const x = list[i];
-        if (typeof x !== "bigint") throw elementError(p, f, list, i, depth);
-        const v = Number(x);
-        if (v >= 0 && v < SMALL) n += v < 248 ? 1 : sizeNumber(v);
-        else if (x < 0n || x > U64_MAX) throw elementError(p, f, list, i, depth);
-        else n += sizeBigInt(x);
+        if (typeof x !== "bigint" || BigInt.asUintN(64, x) !== x) throw elementError(p, kind, msg, list, i, depth);
+        const v = smallUnsigned(x);
+        n += v < 0 ? sizeBigInt(x) : v < 248 ? 1 : sizeNumber(v);
       }
       return n;
     case Kind.Int64:
     case Kind.Sint64:
       for (let i = 0; i < len; i++) {
         const x = list[i];
-        if (typeof x !== "bigint") throw elementError(p, f, list, i, depth);
-        const v = Number(x);
-        if (v > -SMALL && v < SMALL) n += v >= -124 && v <= 123 ? 1 : sizeNumber(zigzag32(v));
-        else if (x < I64_MIN || x > I64_MAX) throw elementError(p, f, list, i, depth);
-        else n += sizeBigInt(zigzag64(x));
+        if (typeof x !== "bigint" || BigInt.asIntN(64, x) !== x) throw elementError(p, kind, msg, list, i, depth);
+        const v = smallSigned(x);
+        n += v !== v ? sizeBigInt(zigzag64(x)) : v >= -124 && v <= 123 ? 1 : sizeNumber(zigzag32(v));
       }
       return n;
     default:
       for (let i = 0; i < len; i++) {
         try {
-          n += sizeValue(p, f.kind, f, list[i], depth);
+          n += sizeValue(p, kind, msg, list[i], depth);
         } catch (e) {
           if (e instanceof EncodeError) e.push(`[${i}]`);
           throw e;
@@ -399,9 +529,7 @@ function checkUnknown(fields: readonly Field[], list: readonly UnknownField[]): 
 
 /** The size of a message's content; records lengths and map orders into `p`. */
 export function sizeMessage(p: Plan, type: EncodeTarget, v: Record<string, unknown>, depth: number): number {
-  if (depth > p.maxDepth) {
-    throw bad("depth-limit-exceeded", `nests messages deeper than ${p.maxDepth}`);
-  }
+  checkDepth(p, depth);
   const fields = type.fieldList;
   const unknown = v.$unknown as UnknownField[] | undefined;
   let ui = 0;
@@ -452,33 +580,51 @@ export class Writer {
   }
 }
 
-function writeValue(w: Writer, p: Plan, kind: Kind, f: Field, x: unknown): void {
-  const b = w.buf;
+/** Write a record key: field `no` after field `prev` with wire type `wire` (SPEC §4.1). */
+export function writeKey(w: Writer, no: number, prev: number, wire: number): void {
+  w.pos = writeNumber(w.buf, w.pos, (no - prev - 1) * 4 + wire);
+}
+
+/** The size of the key of field `no` after field `prev` with wire type `wire`. */
+export function sizeKey(no: number, prev: number, wire: number): number {
+  return sizeNumber((no - prev - 1) * 4 + wire);
+}
+
+/** Write an `int32`, `sint32` or enum value sized by {@link sizeInt32}. */
+export function writeInt32(w: Writer, x: number): void {
+  const z = zigzag32(x);
+  if (z < 248) w.buf[w.pos++] = z;
+  else w.pos = writeNumber(w.buf, w.pos, z);
+}
+
+/** Write a `uint32` value sized by {@link sizeUint32}. */
+export function writeUint32(w: Writer, x: number): void {
+  if (x < 248) w.buf[w.pos++] = x;
+  else w.pos = writeNumber(w.buf, w.pos, x);
+}
+
+/** Write an `int64` or `sint64` value sized by {@link sizeInt64}. */
+export function writeInt64(w: Writer, x: bigint): void {
+  const n = smallSigned(x);
+  if (n !== n) w.pos = writeBigInt(w.buf, w.pos, zigzag64(x));
+  else w.pos = writeNumber(w.buf, w.pos, zigzag32(n));
+}
+
+/** Write a `uint64` value sized by {@link sizeUint64}. */
+export function writeUint64(w: Writer, x: bigint): void {
+  const n = smallUnsigned(x);
+  if (n < 0) w.pos = writeBigInt(w.buf, w.pos, x);
+  else w.pos = writeNumber(w.buf, w.pos, n);
+}
+
+/** Write a `bool` value. */
+export function writeBool(w: Writer, x: boolean): void {
+  w.buf[w.pos++] = x ? 1 : 0;
+}
+
+/** Write a fixed-width value of `kind` sized by {@link sizeFixed}. */
+export function writeFixed(w: Writer, kind: Kind, x: unknown): void {
   switch (kind) {
-    case Kind.Int32:
-    case Kind.Sint32:
-    case Kind.Enum:
-      w.pos = writeNumber(b, w.pos, zigzag32(x as number));
-      return;
-    case Kind.Uint32:
-      w.pos = writeNumber(b, w.pos, x as number);
-      return;
-    case Kind.Int64:
-    case Kind.Sint64: {
-      const n = Number(x as bigint);
-      if (n > -SMALL && n < SMALL) w.pos = writeNumber(b, w.pos, zigzag32(n));
-      else w.pos = writeBigInt(b, w.pos, zigzag64(x as bigint));
-      return;
-    }
-    case Kind.Uint64: {
-      const n = Number(x as bigint);
-      if (n < SMALL) w.pos = writeNumber(b, w.pos, n);
-      else w.pos = writeBigInt(b, w.pos, x as bigint);
-      return;
-    }
-    case Kind.Bool:
-      b[w.pos++] = x ? 1 : 0;
-      return;
     case Kind.Fixed32:
       w.view.setUint32(w.pos, x as number);
       w.pos += 4;
@@ -501,38 +647,104 @@ function writeValue(w: Writer, p: Plan, kind: Kind, f: Field, x: unknown): void 
       w.view.setBigInt64(w.pos, x as bigint);
       w.pos += 8;
       return;
-    case Kind.Double:
+    default:
       if (Number.isNaN(x)) {
         w.view.setUint32(w.pos, 0x7ff80000);
         w.view.setUint32(w.pos + 4, 0);
       } else w.view.setFloat64(w.pos, x as number);
       w.pos += 8;
+  }
+}
+
+/** Write a `string` value with the length {@link sizeString} recorded. */
+export function writeString(w: Writer, p: Plan, x: string): void {
+  const n = p.lens[p.li++]!;
+  w.pos = writeUtf8(w.buf, writeNumber(w.buf, w.pos, n), x, n);
+}
+
+/** Write a `bytes` value with its length prefix. */
+export function writeBytes(w: Writer, x: Uint8Array): void {
+  w.pos = writeNumber(w.buf, w.pos, x.length);
+  w.buf.set(x, w.pos);
+  w.pos += x.length;
+}
+
+/** Write a nested message of `type` with the length {@link sizeNested} recorded. */
+export function writeNested(w: Writer, p: Plan, type: EncodeTarget, x: Record<string, unknown>): void {
+  w.pos = writeNumber(w.buf, w.pos, p.lens[p.li++]!);
+  type.writeTo(w, p, x);
+}
+
+/** Write a non-empty repeated field's payload as {@link sizeList} sized it. */
+export function writeList(w: Writer, p: Plan, kind: Kind, msg: EncodeTarget | undefined, list: unknown[]): void {
+  w.pos = writeNumber(w.buf, w.pos, p.lens[p.li++]!);
+  writeElements(w, p, kind, msg, list);
+}
+
+/** Write a non-empty map field's payload as {@link sizeMap} sized and ordered it. */
+export function writeMap(
+  w: Writer,
+  p: Plan,
+  keyKind: Kind,
+  kind: Kind,
+  msg: EncodeTarget | undefined,
+  map: Map<unknown, unknown>,
+): void {
+  w.pos = writeNumber(w.buf, w.pos, p.lens[p.li++]!);
+  // null: the map iterates in key order (see sizeEntries).
+  const entries = p.maps[p.mi++]!;
+  for (const [k, val] of entries ?? map) {
+    writeValue(w, p, keyKind, undefined, k);
+    writeValue(w, p, kind, msg, val);
+  }
+}
+
+function writeValue(w: Writer, p: Plan, kind: Kind, msg: EncodeTarget | undefined, x: unknown): void {
+  switch (kind) {
+    case Kind.Int32:
+    case Kind.Sint32:
+    case Kind.Enum:
+      writeInt32(w, x as number);
       return;
-    case Kind.String: {
-      const n = p.lens[p.li++]!;
-      w.pos = writeUtf8(b, writeNumber(b, w.pos, n), x as string, n);
+    case Kind.Uint32:
+      writeUint32(w, x as number);
       return;
-    }
-    case Kind.Bytes: {
-      const d = x as Uint8Array;
-      w.pos = writeNumber(b, w.pos, d.length);
-      b.set(d, w.pos);
-      w.pos += d.length;
+    case Kind.Int64:
+    case Kind.Sint64:
+      writeInt64(w, x as bigint);
       return;
-    }
+    case Kind.Uint64:
+      writeUint64(w, x as bigint);
+      return;
+    case Kind.Bool:
+      writeBool(w, x as boolean);
+      return;
+    case Kind.Fixed32:
+    case Kind.Sfixed32:
+    case Kind.Float:
+    case Kind.Fixed64:
+    case Kind.Sfixed64:
+    case Kind.Double:
+      writeFixed(w, kind, x);
+      return;
+    case Kind.String:
+      writeString(w, p, x as string);
+      return;
+    case Kind.Bytes:
+      writeBytes(w, x as Uint8Array);
+      return;
     default:
-      w.pos = writeNumber(b, w.pos, p.lens[p.li++]!);
-      writeMessage(w, p, f.msg as unknown as EncodeTarget, x as Record<string, unknown>);
+      writeNested(w, p, msg!, x as Record<string, unknown>);
   }
 }
 
 /** Write a repeated field's elements, checked by {@link sizeElements}: one loop per common kind. */
-function writeElements(w: Writer, p: Plan, f: Field, list: unknown[]): void {
+function writeElements(w: Writer, p: Plan, kind: Kind, msg: EncodeTarget | undefined, list: unknown[]): void {
   const b = w.buf;
   const view = w.view;
   const len = list.length;
   let pos = w.pos;
-  switch (f.kind) {
+  switch (kind) {
     case Kind.Double:
       for (let i = 0; i < len; i++, pos += 8) {
         const x = list[i] as number;
@@ -567,26 +779,27 @@ function writeElements(w: Writer, p: Plan, f: Field, list: unknown[]): void {
     case Kind.Uint64:
       for (let i = 0; i < len; i++) {
         const x = list[i] as bigint;
-        const v = Number(x);
-        if (v < 248) b[pos++] = v;
-        else if (v < SMALL) pos = writeNumber(b, pos, v);
-        else pos = writeBigInt(b, pos, x);
+        const v = smallUnsigned(x);
+        if (v < 0) pos = writeBigInt(b, pos, x);
+        else if (v < 248) b[pos++] = v;
+        else pos = writeNumber(b, pos, v);
       }
       break;
     case Kind.Int64:
     case Kind.Sint64:
       for (let i = 0; i < len; i++) {
         const x = list[i] as bigint;
-        const v = Number(x);
-        if (v > -SMALL && v < SMALL) {
+        const v = smallSigned(x);
+        if (v !== v) pos = writeBigInt(b, pos, zigzag64(x));
+        else {
           const z = zigzag32(v);
           if (z < 248) b[pos++] = z;
           else pos = writeNumber(b, pos, z);
-        } else pos = writeBigInt(b, pos, zigzag64(x));
+        }
       }
       break;
     default:
-      for (let i = 0; i < len; i++) writeValue(w, p, f.kind, f, list[i]);
+      for (let i = 0; i < len; i++) writeValue(w, p, kind, msg, list[i]);
       return;
   }
   w.pos = pos;
@@ -615,20 +828,10 @@ export function writeMessage(w: Writer, p: Plan, type: EncodeTarget, v: Record<s
     }
     w.pos = writeNumber(w.buf, w.pos, (f.no - prev - 1) * 4 + f.wire);
     prev = f.no;
-    if (f.card === Card.Single) {
-      writeValue(w, p, f.kind, f, x);
-      continue;
-    }
-    w.pos = writeNumber(w.buf, w.pos, p.lens[p.li++]!);
-    if (f.card === Card.Repeated) writeElements(w, p, f, x as unknown[]);
-    else {
-      // null: the map iterates in key order (see sizeMap).
-      const entries = p.maps[p.mi++]!;
-      for (const [k, val] of entries ?? (x as Map<unknown, unknown>)) {
-        writeValue(w, p, f.keyKind, f, k);
-        writeValue(w, p, f.kind, f, val);
-      }
-    }
+    const msg = f.msg as unknown as EncodeTarget | undefined;
+    if (f.card === Card.Single) writeValue(w, p, f.kind, msg, x);
+    else if (f.card === Card.Repeated) writeList(w, p, f.kind, msg, x as unknown[]);
+    else writeMap(w, p, f.keyKind, f.kind, msg, x as Map<unknown, unknown>);
   }
   if (unknown !== undefined) {
     while (ui < unknown.length) {

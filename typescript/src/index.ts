@@ -23,5 +23,10 @@ export { JsonError, fromJson, registerType, toJson, toJsonValue } from "./json.j
 export { base64Decode, base64Encode } from "./base64.js";
 export type { JsonType, JsonWriteOptions } from "./json.js";
 export { NMAX } from "./decode.js";
+export type { GeneratedCodec } from "./encode.js";
+/** The encoder's per-kind checks and writers, which generated encoders call. */
+export * as enc from "./encode.js";
+/** The decoder's per-kind reads, which generated decoders call. */
+export * as dec from "./decode.js";
 export * as bijou64 from "./varint.js";
 export { compareCodePoints, firstInvalidUtf8 } from "./utf8.js";

@@ -5,7 +5,15 @@
  */
 
 import { decodeMessage, type DecodeTarget } from "./decode.js";
-import { Plan, Writer, sizeMessage, writeMessage, type EncodeTarget } from "./encode.js";
+import {
+  Plan,
+  Writer,
+  checkDepth,
+  sizeMessage,
+  writeMessage,
+  type EncodeTarget,
+  type GeneratedCodec,
+} from "./encode.js";
 import { DecodeError, EncodeError } from "./errors.js";
 import { fromJson, registerType, toJson, type JsonWriteOptions } from "./json.js";
 import { Reader } from "./reader.js";
@@ -69,20 +77,51 @@ export class MessageType<T extends object> implements DecodeTarget, EncodeTarget
   readonly keepsUnknown: boolean;
   private readonly specs: () => readonly FieldSpec[];
   private readonly factory: (() => object) | undefined;
+  private readonly codec: GeneratedCodec | undefined;
   private resolved: Resolved | undefined;
 
   /**
    * A message type named `typeName` whose fields `specs` returns (called once, lazily).
    * `factory`, when given, returns a new value with every field absent or default as an
    * object literal (generated code passes one): much faster than building it field by field.
+   * `codec`, when given, is the type's generated encoder and decoder (see
+   * {@link GeneratedCodec}), which must encode and decode exactly as the field list says;
+   * without it the runtime walks the field list.
    */
-  constructor(typeName: string, specs: () => readonly FieldSpec[], factory?: () => object) {
+  constructor(
+    typeName: string,
+    specs: () => readonly FieldSpec[],
+    factory?: () => object,
+    codec?: GeneratedCodec,
+  ) {
     this.typeName = typeName;
     this.shortName = typeName.slice(typeName.lastIndexOf(".") + 1);
     this.keepsUnknown = !typeName.startsWith("google.protobuf.");
     this.specs = specs;
     this.factory = factory;
+    this.codec = codec;
     registerType(this);
+  }
+
+  /** The encoder's size pass over a value of this type at `depth` (see {@link EncodeTarget}). */
+  sizeOf(p: Plan, v: Record<string, unknown>, depth: number): number {
+    const e = this.codec;
+    if (e === undefined) return sizeMessage(p, this, v, depth);
+    checkDepth(p, depth);
+    return e.size(p, v, depth);
+  }
+
+  /** The encoder's write pass matching {@link sizeOf}. */
+  writeTo(w: Writer, p: Plan, v: Record<string, unknown>): void {
+    const e = this.codec;
+    if (e === undefined) writeMessage(w, p, this, v);
+    else e.write(w, p, v);
+  }
+
+  /** The decoder's walk over a value of this type in `r.pos..end` (see {@link DecodeTarget}). */
+  decodeFrom(r: Reader, end: number, depth: number): object {
+    const d = this.codec?.decode;
+    return d === undefined ? decodeMessage(r, this, end, depth) : d(r, end, depth);
   }
 
   private get r(): Resolved {
@@ -159,13 +198,13 @@ export class MessageType<T extends object> implements DecodeTarget, EncodeTarget
       throw new EncodeError("size-limit-exceeded", `needs ${n} bytes, more than ${options.maxSize}`);
     }
     const w = new Writer(new Uint8Array(n));
-    writeMessage(w, p, this, value as Record<string, unknown>);
+    this.writeTo(w, p, value as Record<string, unknown>);
     return w.buf;
   }
 
   private sized(p: Plan, value: T): number {
     try {
-      return sizeMessage(p, this, value as Record<string, unknown>, 1);
+      return this.sizeOf(p, value as Record<string, unknown>, 1);
     } catch (e) {
       if (e instanceof EncodeError) e.push(this.shortName);
       throw e;
@@ -193,7 +232,7 @@ export class MessageType<T extends object> implements DecodeTarget, EncodeTarget
 
   private top(r: Reader, end: number): T {
     try {
-      return decodeMessage(r, this, end, 1) as T;
+      return this.decodeFrom(r, end, 1) as T;
     } catch (e) {
       if (e instanceof DecodeError) e.push(this.shortName);
       throw e;

@@ -114,17 +114,58 @@ export function writeNumber(buf: Uint8Array, pos: number, x: number): number {
   return pos + t + 1;
 }
 
+/**
+ * A 64-bit integer's two 32-bit halves through typed arrays over one 8-byte buffer: storing
+ * a `bigint` into a `BigInt64Array` and reading two 32-bit words is several times faster
+ * than `Number(x)` or bigint shifts and masks (measured in Node 20).
+ */
+const HALVES = /* @__PURE__ */ new BigUint64Array(1);
+const HALVES_SIGNED = /* @__PURE__ */ new BigInt64Array(HALVES.buffer);
+const WORDS = /* @__PURE__ */ new Uint32Array(HALVES.buffer);
+const WORDS_SIGNED = /* @__PURE__ */ new Int32Array(HALVES.buffer);
+/** The index of the low word: the platform's byte order decides. */
+const LO = /* @__PURE__ */ new Uint8Array(new Uint32Array([1]).buffer)[0] === 1 ? 0 : 1;
+const HI = 1 - LO;
+
+/**
+ * `x`, an integer in `[0, 2^64)`, as a number when it is below 2^47 (tiers 0–5 and part
+ * of 6), else −1.
+ */
+export function smallUnsigned(x: bigint): number {
+  HALVES[0] = x;
+  const hi = WORDS[HI]!;
+  return hi < 0x8000 ? hi * 4294967296 + WORDS[LO]! : -1;
+}
+
+/**
+ * `x`, an integer in `[−2^63, 2^63)`, as a number when it is in `[−2^47, 2^47)` (so its
+ * zigzag image is a safe integer), else `NaN`.
+ */
+export function smallSigned(x: bigint): number {
+  HALVES_SIGNED[0] = x;
+  const hi = WORDS_SIGNED[HI]!;
+  return hi >= -0x8000 && hi < 0x8000 ? hi * 4294967296 + WORDS[LO]! : Number.NaN;
+}
+
 /** Write bijou64(`x`) for `0n <= x <= U64_MAX` at `pos`; returns the new position. */
 export function writeBigInt(buf: Uint8Array, pos: number, x: bigint): number {
   if (x < 282578800148984n) return writeNumber(buf, pos, Number(x));
   const t = x < 72340172838076920n ? 7 : 8;
   buf[pos] = 0xf7 + t;
-  let p = x - OFFSET_BIG[t]!;
-  for (let i = t; i >= 1; i--) {
-    buf[pos + i] = Number(p & 0xffn);
-    p >>= 8n;
+  // The payload, big-endian in the last t bytes of its 8-byte two's complement form.
+  HALVES[0] = x - OFFSET_BIG[t]!;
+  let hi = WORDS[HI]!;
+  let lo = WORDS[LO]!;
+  const end = pos + t;
+  for (let i = 0; i < 4; i++) {
+    buf[end - i] = lo & 0xff;
+    lo >>>= 8;
   }
-  return pos + t + 1;
+  for (let i = 4; i < t; i++) {
+    buf[end - i] = hi & 0xff;
+    hi >>>= 8;
+  }
+  return end + 1;
 }
 
 /** bijou64(`x`) as a new array, for a non-negative safe integer or a `bigint` up to `U64_MAX`. */

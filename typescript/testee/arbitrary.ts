@@ -10,7 +10,7 @@ import { Kind, MessageType } from "../src/index.js";
 type Rng = () => number;
 
 /** mulberry32: a small seeded generator, uniform in [0, 1). */
-function rng(seed: number): Rng {
+export function rng(seed: number): Rng {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

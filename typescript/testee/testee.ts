@@ -10,6 +10,11 @@
  * "type": …, "seed": n}` answers the encoding of an arbitrary value built in TypeScript,
  * and `{"op": "json", "type": …, "input": hex}` the proto3 JSON TypeScript writes for the
  * decoded value (`{"status": "json", "output": text}`, or `failed` when it refuses).
+ *
+ * Every value the testee encodes for `arbitrary`, and every value it re-encodes after a
+ * decode, is also encoded by the runtime's field-list walk (`reference.ts`), as are broken
+ * copies of each arbitrary value: a disagreement with the generated encoder, in bytes or in
+ * a refusal's code, path or text, is answered as `failed`.
  */
 
 import { DecodeError, EncodeError, JsonError, MessageType, type DecodeOptions } from "../src/index.js";
@@ -17,7 +22,8 @@ import * as conformance from "../gen/conformance/conformance.js";
 import * as evolutionV1 from "../gen/conformance/evolution.v1.js";
 import * as evolutionV2 from "../gen/conformance/evolution.v2.js";
 import * as wkt from "../gen/conformance/google.protobuf.js";
-import { arbitrary } from "./arbitrary.js";
+import { arbitrary, rng } from "./arbitrary.js";
+import { corrupt, disagreement } from "./reference.js";
 import { formatHex, parseHex } from "./hex.js";
 
 const types = new Map<string, MessageType<object>>();
@@ -55,8 +61,21 @@ export function answer(req: Request): Response {
   if (req.op === "arbitrary" && type !== undefined) {
     // Not part of the testee protocol: the cross-language property test's request for the
     // encoding of an arbitrary value built in TypeScript.
+    const seed = req.seed ?? 0;
     try {
-      return { status: "encoded", output: formatHex(type.encode(arbitrary(type, req.seed ?? 0))) };
+      const value = arbitrary(type, seed);
+      const why = disagreement(type, value);
+      if (why !== undefined) return { status: "failed", message: why };
+      // Broken copies: a field, element or map entry of the wrong type or out of range,
+      // sometimes with a depth limit the value may exceed.
+      const r = rng(seed ^ 0x5bd1e995);
+      for (let i = 0; i < 8; i++) {
+        const broken = arbitrary(type, seed) as Record<string, unknown>;
+        corrupt(r, type, broken);
+        const why = disagreement(type, broken, r() < 0.25 ? 1 + Math.floor(r() * 3) : 100);
+        if (why !== undefined) return { status: "failed", message: `broken copy ${i}: ${why}` };
+      }
+      return { status: "encoded", output: formatHex(type.encode(value)) };
     } catch (e) {
       return { status: "failed", message: String(e) };
     }
@@ -94,6 +113,8 @@ export function answer(req: Request): Response {
       const d = type.decodeReport(bytes, options);
       output = type.encode(d.message);
       unknown = d.unknownFields;
+      const why = disagreement(type, d.message);
+      if (why !== undefined) return { status: "failed", message: why };
     }
     return { status: "accepted", output: formatHex(output), unknown };
   } catch (e) {

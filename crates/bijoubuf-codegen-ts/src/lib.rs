@@ -4,7 +4,11 @@
 //! [`Schema`] from `bijoubuf-schema` and returns one TypeScript module per package. It is
 //! pure: no file system, no formatting tool. The generated code imports the runtime npm
 //! package (`typescript/` in this repository, `bijoubuf` on npm) and describes each
-//! message to it; the runtime's decoder and encoder walk that description.
+//! message to it, which the JSON mapping walks. Each message also gets its own encoder,
+//! two functions (a size pass and a write pass) with the field list unrolled, and its own
+//! decoder, a loop over the records switching on the field number; both call the runtime's
+//! per-kind checks, reads and writers in the order of its field-list walk, so a refused
+//! value or input gets the same error, code, offset and path.
 //!
 //! ```
 //! # fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -451,7 +455,382 @@ impl Emitter<'_> {
                 initial(f)
             );
         }
-        let _ = writeln!(self.body, "}}));\n");
+        let _ = writeln!(
+            self.body,
+            "}}), {{ size: {name}$size, write: {name}$write, decode: {name}$decode }});\n"
+        );
+        self.encoder(m, &name);
+        self.decoder(m, &name);
+    }
+
+    /// The message's generated decoder: one loop over the records switching on the field
+    /// number, each case with the checks of the runtime's field-list walk in the same order
+    /// (SPEC §10.1), so the same errors, offsets and paths.
+    fn decoder(&mut self, m: &MessageDef, name: &str) {
+        let mut b = String::new();
+        let _ = writeln!(
+            b,
+            "function {name}$decode(r: $bb.dec.Reader, end: number, depth: number): any {{"
+        );
+        let _ = writeln!(b, "  const v: any = {name}.create();");
+        b.push_str("  let prev = 0;\n  let kAt = 0;\n  let seg = \"\";\n");
+        if m.fields
+            .iter()
+            .any(|f| f.cardinality == Cardinality::Single)
+        {
+            b.push_str("  let x: any;\n");
+        }
+        b.push_str("  let unknown: $bb.UnknownField[] | undefined;\n");
+        b.push_str("  try {\n    while (r.pos < end) {\n      kAt = r.pos;\n");
+        b.push_str("      const k = r.num(end);\n      const n = prev + 1 + Math.floor(k / 4);\n");
+        b.push_str(
+            "      if (n > $bb.NMAX) throw new $bb.DecodeError(\"field-number-overflow\", kAt);\n",
+        );
+        b.push_str("      const w = k % 4;\n      switch (n) {\n");
+        for (i, f) in m.fields.iter().enumerate() {
+            let _ = writeln!(b, "        case {}:", f.number);
+            let _ = writeln!(b, "          seg = {:?};", format!(".{}", f.name));
+            let wire = match &f.cardinality {
+                Cardinality::Single => wire_of(&f.ty),
+                _ => 2,
+            };
+            let _ = writeln!(
+                b,
+                "          if (w !== {wire}) throw new $bb.DecodeError(\"wire-type-mismatch\", kAt);"
+            );
+            let oneof = real_oneof(m, f).filter(|_| f.cardinality == Cardinality::Single);
+            if let Some(o) = oneof {
+                let slot = read_slot(&m.oneofs[o].name.to_lower_camel_case());
+                let _ = writeln!(
+                    b,
+                    "          if ({slot} !== undefined) throw new $bb.DecodeError(\"oneof-conflict\", kAt);"
+                );
+            }
+            let value_ty = match &f.cardinality {
+                Cardinality::Map { value, .. } => value,
+                _ => &f.ty,
+            };
+            if matches!(value_ty, FieldType::Message(_)) {
+                b.push_str(
+                    "          if (depth + 1 > r.maxDepth) throw new $bb.DecodeError(\"depth-limit-exceeded\", kAt);\n",
+                );
+            }
+            let target = match oneof {
+                Some(o) => write_slot(&m.oneofs[o].name.to_lower_camel_case()),
+                None => write_slot(&f.json_name),
+            };
+            match &f.cardinality {
+                Cardinality::Single => {
+                    let read = match &f.ty {
+                        FieldType::Message(full) => {
+                            let t = self.type_ref(full);
+                            format!("$d.readNested(r, {t}, end, depth)")
+                        }
+                        ty => self.read_scalar(ty),
+                    };
+                    let _ = writeln!(b, "          x = {read};");
+                    if oneof.is_some() {
+                        let _ = writeln!(
+                            b,
+                            "          {target} = {{ case: {:?}, value: x }};",
+                            f.json_name
+                        );
+                    } else {
+                        if f.presence == Presence::Implicit {
+                            let _ = writeln!(
+                                b,
+                                "          if ({}) throw new $bb.DecodeError(\"default-value-present\", kAt);",
+                                decoded_default(&f.ty)
+                            );
+                        }
+                        let _ = writeln!(b, "          {target} = x;");
+                    }
+                }
+                Cardinality::Repeated => {
+                    let _ = writeln!(
+                        b,
+                        "          {target} = $d.readRepeated(r, {name}.fieldList[{i}]!, kAt, end, depth);"
+                    );
+                }
+                Cardinality::Map { .. } => {
+                    let _ = writeln!(
+                        b,
+                        "          {target} = $d.readMap(r, {name}.fieldList[{i}]!, kAt, end, depth);"
+                    );
+                }
+            }
+            b.push_str("          break;\n");
+        }
+        b.push_str("        default:\n          seg = \".\" + n;\n");
+        let _ = writeln!(
+            b,
+            "          if (!r.preserving || !{name}.keepsUnknown) throw new $bb.DecodeError(\"unknown-field\", kAt);"
+        );
+        b.push_str("          (unknown ??= []).push($d.readUnknown(r, n, w, end));\n");
+        b.push_str("          r.unknown++;\n");
+        b.push_str("      }\n      seg = \"\";\n      prev = n;\n    }\n");
+        b.push_str("  } catch (e) {\n    if (e instanceof $bb.DecodeError && seg !== \"\") e.push(seg);\n    throw e;\n  }\n");
+        // Required fields at the end of the content (O16), lowest number first.
+        for f in &m.fields {
+            if f.cardinality == Cardinality::Single && f.presence == Presence::Required {
+                let _ = writeln!(
+                    b,
+                    "  if ({} === undefined) throw new $bb.DecodeError(\"missing-required-field\", end).push({:?});",
+                    read_slot(&f.json_name),
+                    format!(".{}", f.name)
+                );
+            }
+        }
+        b.push_str("  if (unknown !== undefined) v.$unknown = unknown;\n  return v;\n}\n\n");
+        self.body.push_str(&b);
+    }
+
+    /// The message's generated encoder: its size pass and its write pass, the field list
+    /// unrolled in number order, with the checks of the runtime's field-list walk in the
+    /// same order (so a refused value gets the same error, code and path).
+    fn encoder(&mut self, m: &MessageDef, name: &str) {
+        let mut oneof_vars: Vec<Option<String>> = vec![None; m.oneofs.len()];
+        let mut loads = String::new();
+        for f in &m.fields {
+            if let Some(i) = real_oneof(m, f)
+                && oneof_vars[i].is_none()
+            {
+                let var = format!("o{i}");
+                let slot = read_slot(&m.oneofs[i].name.to_lower_camel_case());
+                let _ = writeln!(loads, "  const {var}: any = {slot};");
+                oneof_vars[i] = Some(var);
+            }
+        }
+        // Keys of fields up to 62 take one byte whatever field precedes them (SPEC §4.1);
+        // past that the size pass tracks the previous written field too.
+        let track_prev = m.fields.iter().any(|f| f.number > 62);
+        let mut size = String::new();
+        let mut write = String::new();
+        for (idx, f) in m.fields.iter().enumerate() {
+            let c = self.field_code(m, f, &oneof_vars);
+            let wire = c.wire;
+            let key_size = if f.number <= 62 {
+                "1".to_string()
+            } else {
+                format!("$e.sizeKey({}, prev, {wire})", f.number)
+            };
+            let last = idx + 1 == m.fields.len();
+            let set_prev = if track_prev && !last {
+                format!(" prev = {};", f.number)
+            } else {
+                String::new()
+            };
+            let _ = writeln!(size, "    at = {:?};", format!(".{}", f.name));
+            if !c.read.is_empty() {
+                let _ = writeln!(size, "    x = {};", c.read);
+            }
+            for pre in &c.size_pre {
+                let _ = writeln!(size, "    {pre}");
+            }
+            let _ = writeln!(
+                size,
+                "    if ({}) {{ n += {key_size} + {};{set_prev} }}",
+                c.cond, c.size
+            );
+            let key_write = if f.number <= 62 {
+                let k = (f.number - 1) * 4 + wire;
+                if idx == 0 {
+                    format!("w.buf[w.pos++] = {k};")
+                } else {
+                    format!("w.buf[w.pos++] = {k} - prev * 4;")
+                }
+            } else {
+                format!("$e.writeKey(w, {}, prev, {wire});", f.number)
+            };
+            if !c.read.is_empty() {
+                let _ = writeln!(write, "  x = {};", c.read);
+            }
+            let set_prev = if last {
+                String::new()
+            } else {
+                format!(" prev = {};", f.number)
+            };
+            let _ = writeln!(
+                write,
+                "  if ({}) {{ {key_write} {};{set_prev} }}",
+                c.write_cond, c.write
+            );
+        }
+        let _ = writeln!(
+            self.body,
+            "function {name}$size(p: $bb.enc.Plan, v: any, d: number): number {{"
+        );
+        // A value with preserved unknown records goes to the field-list walk, which writes
+        // them between the known fields in number order (SPEC §8.2). The check is here, where
+        // the engine sees one shape of value, not in the runtime, where it would see all.
+        let _ = writeln!(
+            self.body,
+            "  if (v.$unknown !== undefined) return $e.sizeMessage(p, {name}, v, d);"
+        );
+        if m.fields.is_empty() {
+            let _ = writeln!(self.body, "  return 0;\n}}\n");
+        } else {
+            self.body.push_str("  let n = 0;\n  let at = \"\";\n");
+            if track_prev {
+                self.body.push_str("  let prev = 0;\n");
+            }
+            self.body.push_str("  try {\n    let x: any;\n");
+            for l in loads.lines() {
+                let _ = writeln!(self.body, "  {l}");
+            }
+            self.body.push_str(&size);
+            self.body
+                .push_str("  } catch (e) {\n    throw $e.atField(e, at);\n  }\n  return n;\n}\n\n");
+        }
+        let _ = writeln!(
+            self.body,
+            "function {name}$write(w: $bb.enc.Writer, p: $bb.enc.Plan, v: any): void {{",
+        );
+        let _ = writeln!(
+            self.body,
+            "  if (v.$unknown !== undefined) return $e.writeMessage(w, p, {name}, v);"
+        );
+        if !m.fields.is_empty() {
+            if m.fields.len() > 1 {
+                self.body.push_str("  let prev = 0;\n");
+            }
+            self.body.push_str("  let x: any;\n");
+            self.body.push_str(&loads);
+            self.body.push_str(&write);
+        }
+        self.body.push_str("}\n\n");
+    }
+
+    /// The pieces of one field's code in the two passes.
+    fn field_code(&mut self, m: &MessageDef, f: &FieldDef, oneofs: &[Option<String>]) -> FieldCode {
+        let oneof = real_oneof(m, f).and_then(|i| oneofs[i].clone());
+        let read = match &oneof {
+            Some(_) => String::new(),
+            None => read_slot(&f.json_name),
+        };
+        let mut c = FieldCode {
+            read,
+            size_pre: Vec::new(),
+            cond: String::new(),
+            size: String::new(),
+            write_cond: String::new(),
+            write: String::new(),
+            wire: 2,
+        };
+        match &f.cardinality {
+            Cardinality::Repeated => {
+                let (kind, msg) = self.kind_and_msg(&f.ty);
+                c.size_pre
+                    .push("if (x != null && !Array.isArray(x)) throw $e.notArray();".to_string());
+                c.cond = "x != null && x.length !== 0".to_string();
+                c.size = format!("$e.sizeList(p, {kind}, {msg}, x, d)");
+                c.write_cond = c.cond.clone();
+                c.write = format!("$e.writeList(w, p, {kind}, {msg}, x)");
+            }
+            Cardinality::Map { key, value } => {
+                let (kind, msg) = self.kind_and_msg(value);
+                let key = format!("$bb.Kind.{}", kind_name_scalar(*key));
+                c.size_pre
+                    .push("if (x != null && !(x instanceof Map)) throw $e.notMap();".to_string());
+                c.cond = "x != null && x.size !== 0".to_string();
+                c.size = format!("$e.sizeMap(p, {key}, {kind}, {msg}, x, d)");
+                c.write_cond = c.cond.clone();
+                c.write = format!("$e.writeMap(w, p, {key}, {kind}, {msg}, x)");
+            }
+            Cardinality::Single => {
+                c.cond = match (&oneof, f.presence) {
+                    (Some(o), _) => format!(
+                        "{o} != null && {o}.case === {:?} && (x = {o}.value) !== undefined",
+                        f.json_name
+                    ),
+                    (None, Presence::Required) => {
+                        c.size_pre
+                            .push("if (x == null) throw $e.missingRequired();".to_string());
+                        "x != null".to_string()
+                    }
+                    (None, Presence::Explicit) => "x != null".to_string(),
+                    (None, Presence::Implicit) => implicit_cond(&f.ty),
+                };
+                c.write_cond = c.cond.clone();
+                self.single(&f.ty, &mut c);
+            }
+        }
+        c
+    }
+
+    /// The kind and the message type (or `undefined`) of one element of `ty`, as arguments.
+    fn kind_and_msg(&mut self, ty: &FieldType) -> (String, String) {
+        match ty {
+            FieldType::Scalar(s) => (
+                format!("$bb.Kind.{}", kind_name_scalar(*s)),
+                "undefined".into(),
+            ),
+            FieldType::Enum(_) => ("$bb.Kind.Enum".into(), "undefined".into()),
+            FieldType::Message(full) => ("$bb.Kind.Message".into(), self.type_ref(full)),
+        }
+    }
+
+    /// The read of one scalar or enum value of `ty` at `r.pos`, with its checks.
+    fn read_scalar(&mut self, ty: &FieldType) -> String {
+        use ScalarType::*;
+        match ty {
+            FieldType::Enum(_) | FieldType::Scalar(Int32 | Sint32) => "$d.readInt32(r, end)".into(),
+            FieldType::Scalar(Uint32) => "$d.readUint32(r, end)".into(),
+            FieldType::Scalar(Int64 | Sint64) => "r.zigzagBig(end)".into(),
+            FieldType::Scalar(Uint64) => "r.big(end)".into(),
+            FieldType::Scalar(Bool) => "$d.readBool(r, end)".into(),
+            FieldType::Scalar(String) => "$d.readString(r, end)".into(),
+            FieldType::Scalar(Bytes) => "$d.readBytes(r, end)".into(),
+            ty => {
+                let (kind, _) = self.kind_and_msg(ty);
+                format!("$d.readValue(r, {kind}, undefined, end, depth)")
+            }
+        }
+    }
+
+    /// The size and write of a singular value.
+    fn single(&mut self, ty: &FieldType, c: &mut FieldCode) {
+        use ScalarType::*;
+        let s = match ty {
+            FieldType::Message(full) => {
+                let t = self.type_ref(full);
+                c.size = format!("$e.sizeNested(p, {t}, x, d)");
+                c.write = format!("$e.writeNested(w, p, {t}, x)");
+                return;
+            }
+            FieldType::Enum(_) => Int32,
+            FieldType::Scalar(s) => *s,
+        };
+        c.wire = match s {
+            Double | Fixed64 | Sfixed64 => 1,
+            Float | Fixed32 | Sfixed32 => 3,
+            String | Bytes => 2,
+            _ => 0,
+        };
+        let (size, write) = match s {
+            Int32 | Sint32 => (
+                "$e.sizeInt32(x)".to_string(),
+                "$e.writeInt32(w, x)".to_string(),
+            ),
+            Uint32 => ("$e.sizeUint32(x)".into(), "$e.writeUint32(w, x)".into()),
+            Int64 | Sint64 => ("$e.sizeInt64(x)".into(), "$e.writeInt64(w, x)".into()),
+            Uint64 => ("$e.sizeUint64(x)".into(), "$e.writeUint64(w, x)".into()),
+            Bool => ("$e.sizeBool(x)".into(), "$e.writeBool(w, x)".into()),
+            String => (
+                "$e.sizeString(p, x)".into(),
+                "$e.writeString(w, p, x)".into(),
+            ),
+            Bytes => ("$e.sizeBytes(x)".into(), "$e.writeBytes(w, x)".into()),
+            Double | Float | Fixed32 | Fixed64 | Sfixed32 | Sfixed64 => {
+                let k = kind_name_scalar(s);
+                (
+                    format!("$e.sizeFixed($bb.Kind.{k}, x)"),
+                    format!("$e.writeFixed(w, $bb.Kind.{k}, x)"),
+                )
+            }
+        };
+        c.size = size;
+        c.write = write;
     }
 
     fn oneof_member_type(&mut self, m: &MessageDef, i: usize) {
@@ -567,12 +946,109 @@ impl Emitter<'_> {
                 format!("./{}", module_file(package).replace(".ts", ".js"))
             );
         }
+        out.push_str(
+            "\n/** The encoder's per-kind checks and writers, the decoder's reads. */\nconst $e = $bb.enc;\nconst $d = $bb.dec;\n",
+        );
         out.push('\n');
         out.push_str(&self.body);
         while out.ends_with("\n\n") {
             out.pop();
         }
         out
+    }
+}
+
+/// One field's code in the generated encoder's two passes.
+struct FieldCode {
+    /// The expression reading the field's property (empty for a oneof member, whose value
+    /// the condition takes from its oneof).
+    read: String,
+    /// Statements of the size pass between the read and the condition: the checks of a
+    /// present value's container (an array, a `Map`, a set required field).
+    size_pre: Vec<String>,
+    /// When the field writes a record, for the size pass (SPEC §5, §6.1).
+    cond: String,
+    /// The payload's size with its checks.
+    size: String,
+    /// When the field writes a record, for the write pass.
+    write_cond: String,
+    /// The payload's write.
+    write: String,
+    /// The record's wire type (SPEC §4.4).
+    wire: u32,
+}
+
+/// Names every object inherits from `Object.prototype`: a field property of such a name is
+/// read only when the value holds it as its own (as the runtime's field-list walk does).
+const INHERITED: &[&str] = &[
+    "__defineGetter__",
+    "__defineSetter__",
+    "__lookupGetter__",
+    "__lookupSetter__",
+    "__proto__",
+    "constructor",
+    "hasOwnProperty",
+    "isPrototypeOf",
+    "propertyIsEnumerable",
+    "toLocaleString",
+    "toString",
+    "valueOf",
+];
+
+/// Whether a decoded value `x` of `ty` is its type's default (SPEC §5.1, O12): +0.0 is,
+/// −0.0 and NaN are not.
+fn decoded_default(ty: &FieldType) -> &'static str {
+    use ScalarType::*;
+    match ty {
+        FieldType::Scalar(Bool) => "x === false",
+        FieldType::Scalar(String) => "x === \"\"",
+        FieldType::Scalar(Bytes) => "x.length === 0",
+        FieldType::Scalar(Float | Double) => "Object.is(x, 0)",
+        FieldType::Scalar(Int64 | Sint64 | Uint64 | Fixed64 | Sfixed64) => "x === 0n",
+        _ => "x === 0",
+    }
+}
+
+/// The wire type of a singular field of type `ty` (SPEC §4.4).
+fn wire_of(ty: &FieldType) -> u32 {
+    use ScalarType::*;
+    match ty {
+        FieldType::Scalar(Double | Fixed64 | Sfixed64) => 1,
+        FieldType::Scalar(Float | Fixed32 | Sfixed32) => 3,
+        FieldType::Scalar(String | Bytes) | FieldType::Message(_) => 2,
+        _ => 0,
+    }
+}
+
+/// The assignable property `prop` of the value `v` (a value the runtime made, whose
+/// properties are its own, so plain assignment sets even one named `__proto__`).
+fn write_slot(prop: &str) -> String {
+    format!("v{}", member_access(prop))
+}
+
+/// The expression reading property `prop` of the value `v`.
+fn read_slot(prop: &str) -> String {
+    if INHERITED.contains(&prop) {
+        format!("$e.ownValue(v, {prop:?})")
+    } else {
+        format!("v{}", member_access(prop))
+    }
+}
+
+/// When an implicit-presence value `x` writes a record: set, and not its type's default
+/// (SPEC §5.1), in the runtime's terms (−0.0 is written; a value of the wrong type is not
+/// taken for a default, so its check refuses it).
+fn implicit_cond(ty: &FieldType) -> String {
+    match ty {
+        FieldType::Scalar(ScalarType::Bool) => "x !== false && x != null".into(),
+        FieldType::Scalar(ScalarType::String) => "x !== \"\" && x != null".into(),
+        FieldType::Scalar(ScalarType::Bytes) => {
+            "x != null && !(x instanceof Uint8Array && x.length === 0)".into()
+        }
+        FieldType::Scalar(ScalarType::Float | ScalarType::Double) => {
+            "x != null && !Object.is(x, 0)".into()
+        }
+        _ => "x !== 0 && x !== 0n && x != null".into(),
     }
 }
 

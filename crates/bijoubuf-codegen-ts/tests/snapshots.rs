@@ -157,3 +157,49 @@ fn inherited_property_names_are_own_properties_of_new_values() {
     assert!(ts.contains("  [\"__proto__\"]: 1,"), "{ts}");
     assert!(!ts.contains("\n  \"__proto__\": \"\","), "{ts}");
 }
+
+#[test]
+fn generated_code_reads_inherited_names_as_own_properties() {
+    // The same fields as `typescript/test/names.test.ts`, whose copy of these lines runs.
+    let ts = one(r#"syntax = "proto3"; package names;
+        message Inner { uint32 x = 1; }
+        message Odd {
+          Inner proto = 1 [json_name = "__proto__"];
+          string constructor = 2;
+          repeated uint32 to_string = 3;
+          oneof value_of { uint32 a = 4; string b = 5; }
+        }"#);
+    for line in [
+        "    const o0: any = $e.ownValue(v, \"valueOf\");",
+        "    x = $e.ownValue(v, \"__proto__\");",
+        "    x = $e.ownValue(v, \"constructor\");",
+        "    x = $e.ownValue(v, \"toString\");",
+        "    if (x != null && !Array.isArray(x)) throw $e.notArray();",
+        "  if (x != null && x.length !== 0) { w.buf[w.pos++] = 10 - prev * 4; $e.writeList(w, p, $bb.Kind.Uint32, undefined, x); prev = 3; }",
+        "  if (o0 != null && o0.case === \"b\" && (x = o0.value) !== undefined) { w.buf[w.pos++] = 18 - prev * 4; $e.writeString(w, p, x); }",
+        "}), { size: Odd$size, write: Odd$write, decode: Odd$decode });",
+        "          if ($e.ownValue(v, \"valueOf\") !== undefined) throw new $bb.DecodeError(\"oneof-conflict\", kAt);",
+        "          v[\"__proto__\"] = x;",
+        "          v.valueOf = { case: \"b\", value: x };",
+    ] {
+        assert!(ts.contains(line), "no `{line}` in\n{ts}");
+    }
+}
+
+#[test]
+fn keys_past_field_62_are_sized_and_written_from_the_previous_field() {
+    // Up to field 62 a key is one byte whatever field precedes it (SPEC §4.1: a delta of at
+    // most 61, times 4, plus the wire type, is below 248); past it the key's length depends
+    // on the previous written field, which both passes then track.
+    let ts = one(r#"syntax = "proto3"; package p;
+        message M { uint32 a = 1; uint32 b = 62; uint32 c = 63; string d = 1000; }"#);
+    for line in [
+        "    if (x !== 0 && x !== 0n && x != null) { n += 1 + $e.sizeUint32(x); prev = 62; }",
+        "    if (x !== 0 && x !== 0n && x != null) { n += $e.sizeKey(63, prev, 0) + $e.sizeUint32(x); prev = 63; }",
+        "    if (x !== \"\" && x != null) { n += $e.sizeKey(1000, prev, 2) + $e.sizeString(p, x); }",
+        "  if (x !== 0 && x !== 0n && x != null) { w.buf[w.pos++] = 244 - prev * 4; $e.writeUint32(w, x); prev = 62; }",
+        "  if (x !== \"\" && x != null) { $e.writeKey(w, 1000, prev, 2); $e.writeString(w, p, x); }",
+    ] {
+        assert!(ts.contains(line), "no `{line}` in\n{ts}");
+    }
+}
