@@ -208,6 +208,16 @@ impl View {
     ) -> Result<(), ViewError> {
         let full_name = format!("{prefix}{}", e.name());
         define(kinds, &full_name, false)?;
+        // Numbers may repeat (aliases); a name may not: each side could take a different
+        // number for it.
+        let mut names: Vec<&str> = e.value.iter().map(|v| v.name()).collect();
+        names.sort_unstable();
+        if let Some(w) = names.windows(2).find(|w| w[0] == w[1]) {
+            return Err(err(format!(
+                "{full_name}: enum value name {:?} is used twice",
+                w[0]
+            )));
+        }
         self.enums.insert(
             full_name.clone(),
             EnumV {

@@ -1,6 +1,6 @@
 //! Descriptor sets as the old side: a set is no breaking change to itself, and a set
-//! that gives a field number, a field name or a type name twice is refused (each side of
-//! a comparison could read a different one of the two).
+//! that gives a field number, a field name, a type name or an enum value name twice is
+//! refused (each side of a comparison could read a different one of the two).
 
 mod common;
 
@@ -47,4 +47,13 @@ fn a_set_that_defines_something_twice_is_refused() {
     twice.file[0].enum_type.push(again);
     let e = check_descriptor_sets(&twice, &set).expect_err("enum twice");
     assert!(e.to_string().contains("\"p.E\" is defined twice"), "{e}");
+    // E_ONE named E_ZERO too.
+    let mut twice = set.clone();
+    twice.file[0].enum_type[0].value[1].name = Some("E_ZERO".into());
+    let e = check_descriptor_sets(&twice, &set).expect_err("enum value name twice");
+    assert!(
+        e.to_string()
+            .contains("enum value name \"E_ZERO\" is used twice"),
+        "{e}"
+    );
 }
