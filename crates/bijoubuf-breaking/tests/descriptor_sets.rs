@@ -5,6 +5,8 @@
 mod common;
 
 use bijoubuf_breaking::check_descriptor_sets;
+use proptest::prelude::*;
+use prost::Message as _;
 
 const SCHEMA: &str = r#"
 syntax = "proto3";
@@ -56,4 +58,24 @@ fn a_set_that_defines_something_twice_is_refused() {
             .contains("enum value name \"E_ZERO\" is used twice"),
         "{e}"
     );
+}
+
+proptest! {
+    /// Whatever bytes decode as a descriptor set: the checker refuses it or finds
+    /// nothing against itself (never a panic, never a finding between equal sets).
+    #[test]
+    fn a_mutated_set_is_refused_or_unchanged_against_itself(
+        edits in proptest::collection::vec((any::<usize>(), any::<u8>()), 1..4)
+    ) {
+        let mut bytes = common::compile(SCHEMA).file_descriptor_set().encode_to_vec();
+        for (at, b) in edits {
+            let n = bytes.len();
+            bytes[at % n] = b;
+        }
+        if let Ok(set) = prost_types::FileDescriptorSet::decode(bytes.as_slice())
+            && let Ok(findings) = check_descriptor_sets(&set, &set)
+        {
+            prop_assert!(findings.is_empty(), "{findings:?}");
+        }
+    }
 }
