@@ -16,7 +16,7 @@
 //!   reads back to the same bytes.
 
 mod common;
-use common::runner;
+use common::{json_mutation, json_seeds, mutate_json, runner};
 
 use std::cell::Cell;
 use std::path::Path;
@@ -131,66 +131,21 @@ fn arbitrary_values_round_trip() {
     }
 }
 
-/// A character a JSON mutation inserts: structure, the letters and digits proto3 JSON
-/// spells values with, and the escapes and code points that test the string reader.
-fn json_char() -> impl Strategy<Value = char> {
-    prop_oneof![
-        proptest::sample::select(
-            "{}[]:,\"\\ -+.eE0123456789tfnulrsaTZ@/_xyz\u{0}\u{7f}\u{e9}\u{fffd}\u{1f600}"
-                .chars()
-                .collect::<Vec<_>>()
-        ),
-        any::<char>(),
-    ]
-}
-
 #[test]
 fn mutated_json_is_refused_or_round_trips() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("vectors");
-    let seeds: Vec<(String, Vec<char>)> = bijoubuf_conformance::load_dir(&dir)
-        .expect("vectors load")
-        .into_iter()
-        .filter_map(|c| match c.expect {
-            Expect::Accept(Some(j)) | Expect::Encode(j) | Expect::EncodeRefused { json: j, .. } => {
-                Some((c.type_name, j.chars().collect()))
-            }
-            _ => None,
-        })
-        .collect();
-    assert!(seeds.len() > 100, "only {} JSON seeds", seeds.len());
+    let seeds = json_seeds();
     // Unmutated, every seed holds too.
     for (ty, j) in &seeds {
-        check_json_text(ty, &j.iter().collect::<String>()).unwrap_or_else(|e| panic!("{e}"));
+        check_json_text(ty, j).unwrap_or_else(|e| panic!("{e}"));
     }
-    let edit = prop_oneof![
-        (any::<usize>(), json_char()).prop_map(|(i, c)| (0u8, i, c)),
-        (any::<usize>(), json_char()).prop_map(|(i, c)| (1u8, i, c)),
-        any::<usize>().prop_map(|i| (2u8, i, ' ')),
-    ];
     let accepted = Cell::new(0u32);
     let mut run = runner(4096);
-    run.run(
-        &(0..seeds.len(), proptest::collection::vec(edit, 1..4)),
-        |(i, edits)| {
-            let (ty, j) = &seeds[i];
-            let mut t = j.clone();
-            for &(op, at, c) in &edits {
-                let n = t.len();
-                match op {
-                    0 if n > 0 => t[at % n] = c,
-                    1 => t.insert(at % (n + 1), c),
-                    2 if n > 0 => {
-                        t.remove(at % n);
-                    }
-                    _ => {}
-                }
-            }
-            let bytes =
-                check_json_text(ty, &t.iter().collect::<String>()).map_err(TestCaseError::fail)?;
-            accepted.set(accepted.get() + u32::from(bytes.is_some()));
-            Ok(())
-        },
-    )
+    run.run(&json_mutation(seeds.len()), |(i, edits)| {
+        let (ty, j) = &seeds[i];
+        let bytes = check_json_text(ty, &mutate_json(j, &edits)).map_err(TestCaseError::fail)?;
+        accepted.set(accepted.get() + u32::from(bytes.is_some()));
+        Ok(())
+    })
     .unwrap_or_else(|e| panic!("{e}"));
     // Mutations that keep the text valid must be common enough to test the round trip.
     assert!(

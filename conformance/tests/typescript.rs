@@ -12,7 +12,7 @@
 //! tests pass vacuously, while in CI (`CI` set) they fail.
 
 mod common;
-use common::runner;
+use common::{json_mutation, json_seeds, mutate_json, runner};
 
 use std::cell::RefCell;
 use std::io::{BufReader, BufWriter};
@@ -304,6 +304,46 @@ fn typescript_and_rust_write_the_same_json_and_read_each_others() {
     }
     eprintln!("{compared} accepted vectors print the same JSON in Rust and TypeScript");
     assert!(compared >= 100, "only {compared} vectors compared");
+}
+
+/// JSON text near every vector's JSON (characters changed, inserted, removed): where both
+/// implementations read it, they encode the same bytes; and they accept the same texts.
+#[test]
+fn typescript_and_rust_read_mutated_json_alike() {
+    let Some(mut node) = Node::start() else {
+        return;
+    };
+    let seeds = json_seeds();
+    let both = std::cell::Cell::new(0u32);
+    let node = RefCell::new(&mut node);
+    let mut run = runner(2048);
+    run.run(&json_mutation(seeds.len()), |(i, edits)| {
+        let (ty, j) = &seeds[i];
+        let text = mutate_json(j, &edits);
+        let rust = dynamic::encode_json(ty, &text);
+        let ts = node.borrow_mut().encode_json(ty, &text);
+        match (&rust, &ts) {
+            (Ok(r), Ok(t)) if r == t => both.set(both.get() + 1),
+            (Err(_), Err(_)) => {}
+            _ => {
+                return Err(TestCaseError::fail(format!(
+                    "{ty} JSON {text:?}: Rust {}, TypeScript {}",
+                    show(&rust),
+                    show(&ts)
+                )));
+            }
+        }
+        Ok(())
+    })
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert!(both.get() >= 50, "only {} texts read by both", both.get());
+}
+
+fn show(r: &Result<Vec<u8>, String>) -> String {
+    match r {
+        Ok(b) => hex::format(b),
+        Err(e) => format!("refused ({e})"),
+    }
 }
 
 fn same_verdict(node: &mut Node, ty: &str, bytes: &[u8], cfg: &Config) -> Result<(), String> {

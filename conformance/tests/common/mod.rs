@@ -1,5 +1,9 @@
 //! What the property test files share.
 
+use std::path::Path;
+
+use bijoubuf_conformance::Expect;
+use proptest::prelude::*;
 use proptest::test_runner::{Config as RunnerConfig, TestRunner};
 
 /// A proptest runner for `cases` cases that writes no regression files (the conformance
@@ -10,4 +14,70 @@ pub(crate) fn runner(cases: u32) -> TestRunner {
         failure_persistence: None,
         ..RunnerConfig::default()
     })
+}
+
+/// The proto3 JSON of every vector that gives one, with its type.
+#[allow(dead_code)] // not every test file mutates JSON
+pub(crate) fn json_seeds() -> Vec<(String, String)> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("vectors");
+    let seeds: Vec<(String, String)> = bijoubuf_conformance::load_dir(&dir)
+        .expect("vectors load")
+        .into_iter()
+        .filter_map(|c| match c.expect {
+            Expect::Accept(Some(j)) | Expect::Encode(j) | Expect::EncodeRefused { json: j, .. } => {
+                Some((c.type_name, j))
+            }
+            _ => None,
+        })
+        .collect();
+    assert!(seeds.len() > 100, "only {} JSON seeds", seeds.len());
+    seeds
+}
+
+/// One edit of JSON text: replace the character at, insert before, or remove it.
+#[derive(Debug, Clone)]
+pub(crate) enum JsonEdit {
+    Set(usize, char),
+    Insert(usize, char),
+    Remove(usize),
+}
+
+/// A seed index below `seeds` and one to three edits: about 5 % of the results are
+/// still valid JSON of the type.
+#[allow(dead_code)]
+pub(crate) fn json_mutation(seeds: usize) -> impl Strategy<Value = (usize, Vec<JsonEdit>)> {
+    // Structure, the letters and digits proto3 JSON spells values with, and the escapes
+    // and code points that test the string reader; or any character.
+    let c = prop_oneof![
+        proptest::sample::select(
+            "{}[]:,\"\\ -+.eE0123456789tfnulrsaTZ@/_xyz\u{0}\u{7f}\u{e9}\u{fffd}\u{1f600}"
+                .chars()
+                .collect::<Vec<_>>()
+        ),
+        any::<char>(),
+    ];
+    let edit = prop_oneof![
+        (any::<usize>(), c.clone()).prop_map(|(i, c)| JsonEdit::Set(i, c)),
+        (any::<usize>(), c).prop_map(|(i, c)| JsonEdit::Insert(i, c)),
+        any::<usize>().prop_map(JsonEdit::Remove),
+    ];
+    (0..seeds, proptest::collection::vec(edit, 1..4))
+}
+
+/// `text` with `edits` applied (positions taken modulo the length).
+#[allow(dead_code)]
+pub(crate) fn mutate_json(text: &str, edits: &[JsonEdit]) -> String {
+    let mut t: Vec<char> = text.chars().collect();
+    for e in edits {
+        let n = t.len();
+        match *e {
+            JsonEdit::Set(i, c) if n > 0 => t[i % n] = c,
+            JsonEdit::Insert(i, c) => t.insert(i % (n + 1), c),
+            JsonEdit::Remove(i) if n > 0 => {
+                t.remove(i % n);
+            }
+            _ => {}
+        }
+    }
+    t.into_iter().collect()
 }
