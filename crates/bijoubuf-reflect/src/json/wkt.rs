@@ -378,7 +378,7 @@ pub(crate) fn from_json(
     Ok(Some(m))
 }
 
-/// google.protobuf.Value at `depth` (checked by the caller).
+/// google.protobuf.Value at `depth`.
 fn value_from(
     desc: &MessageDescriptor,
     j: &Json,
