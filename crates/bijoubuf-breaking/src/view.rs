@@ -164,6 +164,10 @@ impl View {
                     )));
                 }
             };
+            // Files are compared by name: one name twice has no single old side.
+            if view.files.iter().any(|f| f.name == file.name()) {
+                return Err(err(format!("file {:?} appears twice", file.name())));
+            }
             view.files.push(FileV {
                 name: file.name().to_string(),
                 package: file.package().to_string(),

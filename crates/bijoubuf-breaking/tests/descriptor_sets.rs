@@ -1,6 +1,6 @@
 //! Descriptor sets as the old side: a set is no breaking change to itself, and a set
-//! that gives a field number, a field name, a type name or an enum value name twice is
-//! refused (each side of a comparison could read a different one of the two).
+//! that gives a file name, a field number, a field name, a type name or an enum value
+//! name twice is refused (each side of a comparison could read a different one of the two).
 
 mod common;
 
@@ -49,6 +49,13 @@ fn a_set_that_defines_something_twice_is_refused() {
     twice.file[0].enum_type.push(again);
     let e = check_descriptor_sets(&twice, &set).expect_err("enum twice");
     assert!(e.to_string().contains("\"p.E\" is defined twice"), "{e}");
+    // The file twice (under another package, so that no type is defined twice).
+    let mut twice = set.clone();
+    let mut again = twice.file[0].clone();
+    again.package = Some("q".into());
+    twice.file.push(again);
+    let e = check_descriptor_sets(&twice, &set).expect_err("file twice");
+    assert!(e.to_string().contains("appears twice"), "{e}");
     // E_ONE named E_ZERO too.
     let mut twice = set.clone();
     twice.file[0].enum_type[0].value[1].name = Some("E_ZERO".into());
