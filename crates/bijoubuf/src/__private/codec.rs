@@ -123,6 +123,34 @@ pub trait KeyElement<'a>: Element<'a, Value: Ord> {
     fn segment(&self, v: &Self::Value) -> PathSegment;
 }
 
+/// An element type known by value, for the size and write passes: what the sizer's and
+/// writer's field calls ([`Sizer::implicit_el`] and the others) take, as the reader's
+/// take an [`Element`]. Every [`Codec`] is one through [`Of`] (generated code's typed
+/// calls are these calls with the codec's zero-sized element), and `bijoubuf-reflect`
+/// sizes and writes a descriptor's fields through the same calls, so each field shape's
+/// encoding rule (SPEC §5, §6) has one implementation.
+pub trait EncodeElement {
+    /// The value sized and written.
+    type Value;
+    /// The wire type of a singular record of this element (SPEC §4.4).
+    fn wire(&self) -> WireType;
+    /// `Some(4)` / `Some(8)` for fixed-width elements, whose packed runs are raw words.
+    fn fixed(&self) -> Option<usize>;
+    /// True when the value is the implicit-presence default (SPEC §5.1).
+    fn is_default(&self, v: &Self::Value) -> bool;
+    /// The element's encoded length (a LEN element includes its length prefix).
+    fn size<'v, T: Table>(&self, v: &'v Self::Value, s: &mut Sizer<'v, T>) -> usize;
+    /// Write the element.
+    fn write<'v>(&self, v: &'v Self::Value, w: &mut Writer<'_, 'v>);
+    /// Write the elements of a repeated field's run, one after another.
+    #[inline]
+    fn write_run<'v>(&self, vs: &'v [Self::Value], w: &mut Writer<'_, 'v>) {
+        for v in vs {
+            self.write(v, w);
+        }
+    }
+}
+
 /// The [`Element`] of codec `C`: a zero-sized value whose methods are `C`'s, so a read
 /// through it compiles to the same code as a read through `C`.
 pub struct Of<C>(PhantomData<C>);
@@ -157,6 +185,34 @@ impl<'a, C: ReadCodec<'a>> Element<'a> for Of<C> {
     #[inline(always)]
     fn read_run(&self, r: &mut Reader<'a>, out: &mut Vec<C::Value>) -> Result<(), DecodeError> {
         C::read_run(r, out)
+    }
+}
+
+impl<C: Codec> EncodeElement for Of<C> {
+    type Value = C::Value;
+    #[inline(always)]
+    fn wire(&self) -> WireType {
+        C::WIRE
+    }
+    #[inline(always)]
+    fn fixed(&self) -> Option<usize> {
+        C::FIXED
+    }
+    #[inline(always)]
+    fn is_default(&self, v: &C::Value) -> bool {
+        C::is_default(v)
+    }
+    #[inline(always)]
+    fn size<'v, T: Table>(&self, v: &'v C::Value, s: &mut Sizer<'v, T>) -> usize {
+        C::size(v, s)
+    }
+    #[inline(always)]
+    fn write<'v>(&self, v: &'v C::Value, w: &mut Writer<'_, 'v>) {
+        C::write(v, w)
+    }
+    #[inline(always)]
+    fn write_run<'v>(&self, vs: &'v [C::Value], w: &mut Writer<'_, 'v>) {
+        C::write_run(vs, w)
     }
 }
 
