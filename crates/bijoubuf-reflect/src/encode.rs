@@ -131,12 +131,9 @@ impl Walk {
                 },
             )
             .unwrap_or(0),
-            (Shape::Map(key), Value::Map(entries)) => s.map_el(
-                f.number,
-                entries.iter().map(|(k, v)| (k, v)),
-                &DynKey(key),
-                &el,
-            ),
+            (Shape::Map(key), Value::Map(entries)) => {
+                s.map_el(f.number, entries.as_slice(), &DynKey(key), &el)
+            }
             // Unreachable: `DynamicMessage::set` and the decoder keep values of the
             // field's shape.
             _ => 0,
@@ -189,12 +186,9 @@ impl Walk {
                     },
                 );
             }
-            (Shape::Map(key), Value::Map(entries)) => w.map_el(
-                f.number,
-                entries.iter().map(|(k, v)| (k, v)),
-                &DynKey(key),
-                &el,
-            ),
+            (Shape::Map(key), Value::Map(entries)) => {
+                w.map_el(f.number, entries.as_slice(), &DynKey(key), &el)
+            }
             _ => {}
         }
     }

@@ -151,6 +151,53 @@ pub trait EncodeElement {
     }
 }
 
+/// A map's entries in ascending key order (SPEC §6.4), as the size and write passes take
+/// them ([`Sizer::map_el`], [`Writer::map_el`]): generated code's `BTreeMap` (whose
+/// iteration order is the key order) or a slice of pairs kept in key order.
+pub trait MapEntries<'v, K: 'v, V: 'v>: Copy {
+    /// The entries' iterator.
+    type Iter: Iterator<Item = (&'v K, &'v V)>;
+    /// True when there are no entries.
+    fn is_empty(self) -> bool;
+    /// The entries in ascending key order.
+    fn entries(self) -> Self::Iter;
+}
+
+impl<'v, K: 'v, V: 'v> MapEntries<'v, K, V> for &'v alloc::collections::BTreeMap<K, V> {
+    type Iter = alloc::collections::btree_map::Iter<'v, K, V>;
+    #[inline(always)]
+    fn is_empty(self) -> bool {
+        alloc::collections::BTreeMap::is_empty(self)
+    }
+    #[inline(always)]
+    fn entries(self) -> Self::Iter {
+        self.iter()
+    }
+}
+
+impl<'v, K: 'v, V: 'v> MapEntries<'v, K, V> for &'v [(K, V)] {
+    type Iter = Pairs<'v, K, V>;
+    #[inline]
+    fn is_empty(self) -> bool {
+        <[(K, V)]>::is_empty(self)
+    }
+    #[inline]
+    fn entries(self) -> Self::Iter {
+        Pairs(self.iter())
+    }
+}
+
+/// The entries of a slice of pairs, each as a pair of references.
+pub struct Pairs<'v, K, V>(core::slice::Iter<'v, (K, V)>);
+
+impl<'v, K, V> Iterator for Pairs<'v, K, V> {
+    type Item = (&'v K, &'v V);
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        self.0.next().map(|(k, v)| (k, v))
+    }
+}
+
 /// The [`Element`] of codec `C`: a zero-sized value whose methods are `C`'s, so a read
 /// through it compiles to the same code as a read through `C`.
 pub struct Of<C>(PhantomData<C>);

@@ -59,6 +59,13 @@
 //! [`Reader::top_with`]) and take any [`FieldName`]: `bijoubuf-reflect` decodes a
 //! message described at run time by making exactly the calls above over a descriptor's
 //! fields, so the record-level rules (SPEC §4–§6, §8, §9.3) have one implementation.
+//! The size and write passes mirror them: `Sizer` and `Writer` take an
+//! [`EncodeElement`] in `implicit_el`, `explicit_el`, `repeated_el` and `map_el` (a map's
+//! entries from any container, in key order), with `nested_with` and [`encode_with`] for
+//! a message whose fields a closure sizes and writes; the typed calls generated code
+//! makes are these with the codec's zero-sized element ([`Of`]), and `bijoubuf-reflect`
+//! encodes through them, so keys, implicit defaults, empty runs, length prefixes,
+//! unknown-record re-emission and the encoder's depth limit have one implementation too.
 
 // Inlining: the reader's, sizer's and writer's small steps are `#[inline(always)]` only
 // in optimized builds (`debug_assertions` off), plain `#[inline]` otherwise. An
@@ -84,9 +91,9 @@ pub use crate::error::{DecodeError, DynFieldName, ErrorKind, FieldName};
 pub use bytes_codec::{SharedBytes, bytes};
 pub use codec::{
     Bool, BoxMsg, Bytes, BytesRef, Codec, Double, Element, EncodeElement, Enum, Fixed32, Fixed64,
-    Float, Int32, Int64, KeyElement, MapKey, Msg, NAN_F32, NAN_F64, Of, ReadCodec, SFixed32,
-    SFixed64, SInt32, SInt64, Str, StrRef, UInt32, UInt64, bool_of, canonical_f32, canonical_f64,
-    f32_bits_ok, f64_bits_ok, int32_of, uint32_of, utf8,
+    Float, Int32, Int64, KeyElement, MapEntries, MapKey, Msg, NAN_F32, NAN_F64, Of, Pairs,
+    ReadCodec, SFixed32, SFixed64, SInt32, SInt64, Str, StrRef, UInt32, UInt64, bool_of,
+    canonical_f32, canonical_f64, f32_bits_ok, f64_bits_ok, int32_of, uint32_of, utf8,
 };
 pub use message::{Decode, Encode};
 pub use reader::{Entries, MAX_FIELD_NUMBER, Reader, WireType};

@@ -5,7 +5,7 @@
 use alloc::collections::BTreeMap;
 use alloc::vec::Vec;
 
-use super::codec::{Codec, EncodeElement, MapKey, Of};
+use super::codec::{Codec, EncodeElement, MapEntries, MapKey, Of};
 use super::message::Encode;
 use super::reader::{MAX_FIELD_NUMBER, WireType};
 use super::varint::varint_len;
@@ -227,13 +227,17 @@ impl<'v, T: Table> Sizer<'v, T> {
 
     /// The content length of a whole top-level message.
     pub(crate) fn top<M: Encode>(&mut self, m: &'v M) -> usize {
-        self.top_with(m.__unknown().as_slice(), M::FIELD_NUMBERS, |s, plain| {
-            if plain {
-                T::content_plain(s, m)
-            } else {
-                T::content(s, m)
-            }
-        })
+        self.top_with(
+            m.__unknown().as_slice(),
+            M::FIELD_NUMBERS,
+            move |s, plain| {
+                if plain {
+                    T::content_plain(s, m)
+                } else {
+                    T::content(s, m)
+                }
+            },
+        )
     }
 
     /// [`top`](Self::top) for a message whose type is known only at run time: its
@@ -375,13 +379,17 @@ impl<'v, T: Table> Sizer<'v, T> {
     /// (SPEC §9.3).
     #[inline]
     pub fn nested<M: Encode>(&mut self, m: &'v M) -> usize {
-        self.nested_with(m.__unknown().as_slice(), M::FIELD_NUMBERS, |s, plain| {
-            if plain {
-                T::content_plain(s, m)
-            } else {
-                T::content(s, m)
-            }
-        })
+        self.nested_with(
+            m.__unknown().as_slice(),
+            M::FIELD_NUMBERS,
+            move |s, plain| {
+                if plain {
+                    T::content_plain(s, m)
+                } else {
+                    T::content(s, m)
+                }
+            },
+        )
     }
 
     /// [`nested`](Self::nested) for a message whose type is known only at run time, as
@@ -509,16 +517,15 @@ impl<'v, T: Table> Sizer<'v, T> {
     where
         K::Value: 'v,
         V::Value: 'v,
-        I: IntoIterator<Item = (&'v K::Value, &'v V::Value), IntoIter: ExactSizeIterator>,
+        I: MapEntries<'v, K::Value, V::Value>,
     {
-        let entries = entries.into_iter();
-        if entries.len() == 0 {
+        if entries.is_empty() {
             return 0;
         }
         let key = self.key_in::<PLAIN>(number, WireType::Len);
         let slot = self.table.reserve();
         let mut n = 0;
-        for (kv, vv) in entries {
+        for (kv, vv) in entries.entries() {
             n += k.size(kv, self) + v.size(vv, self);
         }
         self.table.set(slot, n);
@@ -605,7 +612,7 @@ impl<'v, T: Table> Sizer<'v, T> {
     where
         K::Value: 'v,
         V::Value: 'v,
-        I: IntoIterator<Item = (&'v K::Value, &'v V::Value), IntoIter: ExactSizeIterator>,
+        I: MapEntries<'v, K::Value, V::Value>,
     {
         self.map_in::<K, V, I, false>(number, entries, k, v)
     }

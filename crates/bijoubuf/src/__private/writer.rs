@@ -20,7 +20,7 @@
 use alloc::collections::BTreeMap;
 use core::mem::MaybeUninit;
 
-use super::codec::{Codec, EncodeElement, MapKey, Of};
+use super::codec::{Codec, EncodeElement, MapEntries, MapKey, Of};
 use super::reader::{MAX_FIELD_NUMBER, WireType};
 use super::sizer::{ONE_BYTE_KEYS, SizeTable, key_value, wire_of};
 // The codecs name both passes' types through this module.
@@ -202,7 +202,7 @@ impl<'o, 'v> Writer<'o, 'v> {
 
     /// Write a whole top-level message.
     pub(crate) fn top<M: Encode>(&mut self, m: &'v M) -> Result<(), EncodeError> {
-        self.top_with(m.__unknown().as_slice(), |w, plain| {
+        self.top_with(m.__unknown().as_slice(), move |w, plain| {
             if plain {
                 m.__write_plain(w);
             } else {
@@ -437,7 +437,7 @@ impl<'o, 'v> Writer<'o, 'v> {
     /// size table.
     #[inline]
     pub fn nested<M: Encode>(&mut self, m: &'v M) {
-        self.nested_with(m.__unknown().as_slice(), |w, plain| {
+        self.nested_with(m.__unknown().as_slice(), move |w, plain| {
             if plain {
                 m.__write_plain(w);
             } else {
@@ -547,16 +547,15 @@ impl<'o, 'v> Writer<'o, 'v> {
     ) where
         K::Value: 'v,
         V::Value: 'v,
-        I: IntoIterator<Item = (&'v K::Value, &'v V::Value), IntoIter: ExactSizeIterator>,
+        I: MapEntries<'v, K::Value, V::Value>,
     {
-        let entries = entries.into_iter();
-        if entries.len() == 0 {
+        if entries.is_empty() {
             return;
         }
         self.key_in::<PLAIN>(number, WireType::Len);
         let n = self.next_size();
         self.varint(n as u64);
-        for (kv, vv) in entries {
+        for (kv, vv) in entries.entries() {
             k.write(kv, self);
             v.write(vv, self);
         }
@@ -631,7 +630,7 @@ impl<'o, 'v> Writer<'o, 'v> {
     ) where
         K::Value: 'v,
         V::Value: 'v,
-        I: IntoIterator<Item = (&'v K::Value, &'v V::Value), IntoIter: ExactSizeIterator>,
+        I: MapEntries<'v, K::Value, V::Value>,
     {
         self.map_in::<K, V, I, false>(number, entries, k, v);
     }
