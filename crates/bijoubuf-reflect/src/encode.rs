@@ -246,7 +246,7 @@ impl EncodeElement for DynEl<'_> {
         };
         let before = self.walk.failed(s);
         let info = m.descriptor().info();
-        let n = s.nested_with(&m.unknown, &info.numbers, |s, _| self.walk.size(m, s));
+        let n = s.nested_with(|| &m.unknown, &info.numbers, |s, _| self.walk.size(m, s));
         if !before && self.walk.failed(s) {
             self.failed_at.set(Some(i));
         }
@@ -255,7 +255,7 @@ impl EncodeElement for DynEl<'_> {
 
     fn write<'v>(&self, v: &'v Value, w: &mut Writer<'_, 'v>) {
         match v {
-            Value::Message(m) => w.nested_with(&m.unknown, |w, _| self.walk.write(m, w)),
+            Value::Message(m) => w.nested_with(|| &m.unknown, |w, _| self.walk.write(m, w)),
             _ => {
                 scalar(self.ty, v, Write { w, number: 0 });
             }

@@ -437,28 +437,33 @@ impl<'o, 'v> Writer<'o, 'v> {
     /// size table.
     #[inline]
     pub fn nested<M: Encode>(&mut self, m: &'v M) {
-        self.nested_with(m.__unknown().as_slice(), move |w, plain| {
-            if plain {
-                m.__write_plain(w);
-            } else {
-                m.__write(w);
-            }
-        })
+        self.nested_with(
+            || m.__unknown().as_slice(),
+            move |w, plain| {
+                if plain {
+                    m.__write_plain(w);
+                } else {
+                    m.__write(w);
+                }
+            },
+        )
     }
 
     /// [`nested`](Self::nested) for a message whose type is known only at run time:
     /// `write` makes the field calls its [`Sizer::nested_with`] content made, with the
-    /// same flag; `unknown` are its preserved unknown records.
+    /// same flag; `unknown` gives its preserved unknown records (a function, asked after
+    /// the length prefix is written, for the reason given at [`Sizer::nested_with`]).
     #[cfg_attr(not(debug_assertions), inline(always))]
     #[cfg_attr(debug_assertions, inline)]
     pub fn nested_with(
         &mut self,
-        unknown: &'v [UnknownField],
+        unknown: impl FnOnce() -> &'v [UnknownField],
         write: impl FnOnce(&mut Self, bool),
     ) {
         let n = self.next_size();
         self.varint(n as u64);
         let prev = core::mem::replace(&mut self.prev, 0);
+        let unknown = unknown();
         if unknown.is_empty() && self.unknown.is_empty() {
             write(self, true);
         } else {
