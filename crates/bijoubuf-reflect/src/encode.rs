@@ -116,9 +116,10 @@ impl Walk {
     ) -> usize {
         let el = DynEl::new(self, f.ty);
         let n = match (f.shape, v) {
-            (Shape::Single(Presence::Implicit), _) if f.oneof.is_none() => {
-                s.implicit_el(f.number, v, &el)
-            }
+            // Oneof members have explicit presence in every pool (the schema compiler's
+            // and `from_file_descriptor_set`'s), so a set member is written even when it
+            // holds the default (SPEC §5.4).
+            (Shape::Single(Presence::Implicit), _) => s.implicit_el(f.number, v, &el),
             // Explicit presence, required, and the set member of a oneof (SPEC §5.2-5.4).
             (Shape::Single(_), _) => s.explicit_el(f.number, v, &el),
             (Shape::Repeated, Value::List(items)) => s.repeated_el(f.number, items, &el),
@@ -171,9 +172,7 @@ impl Walk {
     fn field_write<'v>(&self, f: &'v FieldInfo, v: &'v Value, w: &mut Writer<'_, 'v>) {
         let el = DynEl::new(self, f.ty);
         match (f.shape, v) {
-            (Shape::Single(Presence::Implicit), _) if f.oneof.is_none() => {
-                w.implicit_el(f.number, v, &el)
-            }
+            (Shape::Single(Presence::Implicit), _) => w.implicit_el(f.number, v, &el),
             (Shape::Single(_), _) => w.explicit_el(f.number, v, &el),
             (Shape::Repeated, Value::List(items)) => w.repeated_el(f.number, items, &el),
             (Shape::Repeated, Value::Scalars(list)) => {

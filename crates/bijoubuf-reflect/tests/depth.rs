@@ -152,3 +152,45 @@ fn the_encoders_depth_refusal_names_the_path_the_decoder_names() {
         );
     }
 }
+
+#[test]
+fn the_encoders_depth_refusal_names_the_element_it_is_in() {
+    // The too-deep message is the third element of a list, or the second entry of a
+    // map: the path names that element or key, not the first.
+    let node = node();
+    let limit = bijoubuf::DEFAULT_MAX_DEPTH as usize;
+    let chain = || {
+        let mut m = DynamicMessage::new(node.clone());
+        for _ in 1..limit {
+            let mut outer = DynamicMessage::new(node.clone());
+            outer.set(2, Value::from(m)).expect("fits");
+            m = outer;
+        }
+        m
+    };
+    let empty = || Value::from(DynamicMessage::new(node.clone()));
+    let below = ".child".repeat(limit - 1);
+    let mut list = DynamicMessage::new(node.clone());
+    list.set(3, Value::List(vec![empty(), empty(), Value::from(chain())]))
+        .expect("fits");
+    let mut map = DynamicMessage::new(node.clone());
+    let entries = vec![
+        (bijoubuf_reflect::MapKey::String("a".into()), empty()),
+        (
+            bijoubuf_reflect::MapKey::String("b".into()),
+            Value::from(chain()),
+        ),
+    ];
+    map.set(4, Value::Map(entries)).expect("fits");
+    for (m, path) in [
+        (list, format!("Node.more[2]{below}")),
+        (map, format!("Node.named[\"b\"]{below}")),
+    ] {
+        assert_eq!(
+            m.encode(),
+            Err(bijoubuf_reflect::EncodeError::DepthLimitExceeded(path))
+        );
+        // One level less is within the limit.
+        assert!(m.encode_with_max_depth(limit as u32 + 1).is_ok());
+    }
+}
