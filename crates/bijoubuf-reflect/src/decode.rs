@@ -400,7 +400,7 @@ fn scalar(s: ScalarType, r: &mut Reader<'_>) -> Result<Value, DecodeError> {
 
 /// The element width of a fixed-width scalar type, whose packed runs must be a multiple
 /// of it (SPEC §6.2).
-fn fixed_width(s: ScalarType) -> Option<usize> {
+pub(crate) fn fixed_width(s: ScalarType) -> Option<usize> {
     match scalar_wire(s) {
         WireType::I32 => Some(4),
         WireType::I64 => Some(8),

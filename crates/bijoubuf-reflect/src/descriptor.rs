@@ -52,6 +52,9 @@ pub(crate) struct MsgInfo {
     pub(crate) name: String,
     /// In field-number order.
     pub(crate) fields: Vec<FieldInfo>,
+    /// The fields' numbers, ascending: the numbers preserved unknown records may not use
+    /// (SPEC §8.2), as the runtime's encoder takes them.
+    pub(crate) numbers: Vec<u32>,
     /// Oneof names, real and synthetic, indexed by [`FieldInfo::oneof`].
     pub(crate) oneofs: Vec<(String, bool)>,
     pub(crate) map_entry: bool,
@@ -81,18 +84,6 @@ pub(crate) struct FieldInfo {
     pub(crate) ty: Ty,
     pub(crate) shape: Shape,
     pub(crate) oneof: Option<usize>,
-}
-
-impl FieldInfo {
-    /// The wire type of this field's record (SPEC §4.4).
-    pub(crate) fn wire(&self) -> WireType {
-        match (self.shape, self.ty) {
-            (Shape::Repeated | Shape::Map(_), _) => WireType::Len,
-            (_, Ty::Message(_)) => WireType::Len,
-            (_, Ty::Enum(_)) => WireType::Varint,
-            (_, Ty::Scalar(s)) => scalar_wire(s),
-        }
-    }
 }
 
 /// The wire type of a singular record of scalar type `s` (SPEC §4.4).
@@ -155,6 +146,7 @@ impl DescriptorPool {
                 full_name: m.full_name.clone(),
                 name: m.name.clone(),
                 fields: m.fields.iter().map(|f| field_info(f, &resolve)).collect(),
+                numbers: m.fields.iter().map(|f| f.number).collect(),
                 oneofs: m
                     .oneofs
                     .iter()

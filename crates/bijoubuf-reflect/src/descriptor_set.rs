@@ -118,6 +118,7 @@ impl DescriptorPool {
             messages.push(MsgInfo {
                 full_name: m.full_name.clone(),
                 name: m.proto.name().to_string(),
+                numbers: fields.iter().map(|f| f.number).collect(),
                 fields,
                 oneofs: m
                     .proto

@@ -1,375 +1,416 @@
-//! The canonical encoder: a size pass that records every nested length in pre-order,
-//! then a write pass that reads them back, so encoding is linear in the output
-//! (the same two-pass design as the runtime's writer).
+//! The canonical encoder: the runtime's two passes over a descriptor instead of a struct.
+//!
+//! A message is sized and written exactly as generated `__size` and `__write` do it: the
+//! runtime's [`Sizer`] and [`Writer`] are asked for each set field in ascending field
+//! number (`implicit_el`, `explicit_el`, `repeated_el`, `map_el`; typed `repeated` for
+//! unboxed scalar lists), with nested messages through `nested_with`. Keys and their
+//! deltas, implicit defaults, empty runs, packed and fixed-width runs, length prefixes
+//! and the size table, the re-emission of preserved unknown records among the known
+//! ones and their checks (SPEC §8.2), and the depth limit (SPEC §9.3) are therefore one
+//! implementation, the runtime's. This module says, per field, which element type the
+//! descriptor gives it ([`DynEl`], [`DynKey`]), checks what only a dynamic value can get
+//! wrong (an unset proto2 `required` field), and names the path of a refusal.
 
-use bijoubuf::__private::{MAX_FIELD_NUMBER, WireType, canonical_f32, canonical_f64};
-use bijoubuf::{UnknownField, UnknownValue};
+use std::cell::{Cell, RefCell};
+
+use bijoubuf::__private::{
+    self as c, Codec, EncodeElement, Sizer, Table, WireType, Writer, encode_with, varint_len,
+};
+use bijoubuf::EncodeErrorKind;
 use bijoubuf_schema::{Presence, ScalarType};
 
-use crate::descriptor::{FieldInfo, MessageDescriptor, Shape, Ty};
-use crate::error::EncodeError;
-use crate::value::{DynamicMessage, MapKey, Value};
+use crate::decode::fixed_width;
+use crate::descriptor::{FieldInfo, Shape, Ty, scalar_wire};
+use crate::error::{EncodeError, key_segment};
+use crate::value::{DynamicMessage, MapKey, ScalarList, Value};
 
 /// Encode `m` as a top-level message, refusing nesting deeper than `max_depth`.
 pub(crate) fn encode(m: &DynamicMessage, max_depth: u32) -> Result<Vec<u8>, EncodeError> {
-    let mut s = Sizer {
-        table: Vec::new(),
+    let walk = Walk::default();
+    let out = encode_with(
         max_depth,
+        &m.unknown,
+        &m.descriptor().info().numbers,
+        |s, _| walk.size(m, s),
+        |w, _| walk.write(m, w),
+    );
+    let path = || {
+        let mut p = m.descriptor().name().to_string();
+        for seg in walk.rev_path.borrow().iter().rev() {
+            p.push_str(seg);
+        }
+        p
     };
-    let len = s
-        .message(m, 1)
-        .map_err(|f| f.finish(m.descriptor().name()))?;
-    let mut w = Writer {
-        table: &s.table,
-        slot: 0,
-        out: Vec::with_capacity(len),
-    };
-    w.message(m);
-    debug_assert_eq!(w.out.len(), len, "size and write passes agree");
-    Ok(w.out)
+    // The walk's own refusal is recorded only when it came before any of the passes'.
+    if walk.missing.get() {
+        return Err(EncodeError::MissingRequiredField(path()));
+    }
+    out.map_err(|e| match e.kind() {
+        EncodeErrorKind::DepthLimitExceeded => EncodeError::DepthLimitExceeded(path()),
+        EncodeErrorKind::UnknownFieldOrder => EncodeError::UnknownFieldConflict(path()),
+        _ => EncodeError::Refused(e, path()),
+    })
 }
 
-/// A refusal on its way out of the size pass; the path is collected innermost first.
-struct Fail {
-    kind: fn(String) -> EncodeError,
-    rev_path: Vec<String>,
+/// One encode's state beyond the runtime's passes: where the first refusal was found.
+#[derive(Default)]
+struct Walk {
+    /// A proto2 `required` field was found unset before the size pass refused anything.
+    missing: Cell<bool>,
+    /// The path of the first refusal, innermost segment first: pushed on the way out of
+    /// the size pass, and only on a refusal (no allocation otherwise).
+    rev_path: RefCell<Vec<String>>,
 }
 
-impl Fail {
-    fn new(kind: fn(String) -> EncodeError) -> Self {
-        Fail {
-            kind,
-            rev_path: Vec::new(),
-        }
+impl Walk {
+    /// True once the value has been refused, by the size pass or by this walk.
+    fn failed<T: Table>(&self, s: &Sizer<'_, T>) -> bool {
+        s.failed() || self.missing.get()
     }
 
-    fn at(mut self, seg: String) -> Self {
-        self.rev_path.push(seg);
-        self
+    #[cold]
+    fn at(&self, seg: String) {
+        self.rev_path.borrow_mut().push(seg);
     }
 
-    fn finish(self, top: &str) -> EncodeError {
-        let mut path = top.to_string();
-        for seg in self.rev_path.iter().rev() {
-            path.push_str(seg);
-        }
-        (self.kind)(path)
-    }
-}
-
-fn key_value(number: u32, prev: u32, wire: WireType) -> u64 {
-    // SPEC §4.1: Δ = n − prev − 1, numbers strictly ascending.
-    (((number - prev - 1) as u64) << 2) | wire as u64
-}
-
-/// One record of the merged known + unknown sequence of a message.
-enum Rec<'a> {
-    Known(&'a FieldInfo, &'a Value),
-    Unknown(&'a UnknownField),
-}
-
-/// The records of `m` in ascending number order (SPEC §8.2: preserved records are
-/// re-emitted among the known ones), with values that would not be written skipped.
-fn records(m: &DynamicMessage) -> Vec<Rec<'_>> {
-    let info = m.descriptor().info();
-    let mut known = m.fields.iter().filter_map(|(n, v)| {
-        let i = m.descriptor().field_index(*n)?;
-        let f = &info.fields[i];
-        let skip = match f.shape {
-            Shape::Single(Presence::Implicit) => f.oneof.is_none() && v.is_default(),
-            Shape::Single(_) => false,
-            Shape::Repeated | Shape::Map(_) => v.is_default(),
-        };
-        (!skip).then_some((f, v))
-    });
-    let mut out = Vec::with_capacity(m.fields.len() + m.unknown.len());
-    let mut unknown = m.unknown.iter().peekable();
-    let mut next_known = known.next();
-    loop {
-        match (next_known, unknown.peek()) {
-            (Some((f, _)), Some(u)) if u.number < f.number => {
-                out.push(Rec::Unknown(u));
-                unknown.next();
-            }
-            (Some((f, v)), _) => {
-                out.push(Rec::Known(f, v));
-                next_known = known.next();
-            }
-            (None, Some(u)) => {
-                out.push(Rec::Unknown(u));
-                unknown.next();
-            }
-            (None, None) => break,
-        }
-    }
-    out
-}
-
-struct Sizer {
-    table: Vec<usize>,
-    max_depth: u32,
-}
-
-impl Sizer {
-    fn message(&mut self, m: &DynamicMessage, depth: u32) -> Result<usize, Fail> {
-        let desc = m.descriptor();
-        let info = desc.info();
-        for f in &info.fields {
-            if f.shape == Shape::Single(Presence::Required) && m.get(f.number).is_none() {
-                return Err(Fail::new(EncodeError::MissingRequiredField).at(format!(".{}", f.name)));
-            }
-        }
-        // SPEC §8.2: a preserved set that could not be decoded again is refused.
-        let mut last = 0;
-        for u in &m.unknown {
-            if u.number <= last
-                || u.number > MAX_FIELD_NUMBER
-                || desc.field_index(u.number).is_some()
+    /// The size pass over `m`'s fields, in ascending number order (SPEC §4.1).
+    ///
+    /// This frame, and those of the field call holding the next message, are on the
+    /// stack once per nesting level, so each shape is sized by a function of its own,
+    /// kept out of line (as the decoder's are: in an unoptimized build one frame
+    /// holding every shape's calls would not fit the depth cap in a 2 MiB stack).
+    fn size<'v, T: Table>(&self, m: &'v DynamicMessage, s: &mut Sizer<'v, T>) -> usize {
+        let info = m.descriptor().info();
+        if !self.failed(s) {
+            // SPEC §5.3: a decoder refuses the bytes without it (generated code cannot
+            // leave a required field unset; a dynamic value can).
+            if let Some(f) = info
+                .fields
+                .iter()
+                .find(|f| f.shape == Shape::Single(Presence::Required) && m.get(f.number).is_none())
             {
-                return Err(Fail::new(EncodeError::UnknownFieldConflict));
+                self.missing.set(true);
+                self.at(format!(".{}", f.name));
             }
-            last = u.number;
         }
-        let mut prev = 0;
         let mut n = 0;
-        for rec in records(m) {
-            match rec {
-                Rec::Unknown(u) => {
-                    n += bijou64::encoded_len(key_value(u.number, prev, unknown_wire(&u.value)));
-                    n += unknown_len(&u.value);
-                    prev = u.number;
-                }
-                Rec::Known(f, v) => {
-                    n += bijou64::encoded_len(key_value(f.number, prev, f.wire()));
-                    n += self
-                        .payload(desc, f, v, depth)
-                        .map_err(|e| e.at(format!(".{}", f.name)))?;
-                    prev = f.number;
-                }
+        let mut declared = info.fields.iter();
+        for (number, v) in &m.fields {
+            // Both are in ascending number order; a value holds only declared fields.
+            let Some(f) = declared.find(|f| f.number >= *number) else {
+                break;
+            };
+            if f.number == *number {
+                n += self.field_size(f, v, s);
             }
         }
-        Ok(n)
-    }
-
-    fn payload(
-        &mut self,
-        desc: &MessageDescriptor,
-        f: &FieldInfo,
-        v: &Value,
-        depth: u32,
-    ) -> Result<usize, Fail> {
-        match (f.shape, v) {
-            (Shape::Repeated, Value::List(items)) => {
-                let slot = self.reserve();
-                let mut n = 0;
-                for (i, item) in items.iter().enumerate() {
-                    n += self
-                        .element(desc, f.ty, item, depth)
-                        .map_err(|e| e.at(format!("[{i}]")))?;
-                }
-                self.table[slot] = n;
-                Ok(bijou64::encoded_len(n as u64) + n)
-            }
-            (Shape::Repeated, Value::Scalars(items)) => {
-                let slot = self.reserve();
-                let mut n = 0;
-                for item in items.iter() {
-                    n += self.element(desc, f.ty, &item, depth)?;
-                }
-                self.table[slot] = n;
-                Ok(bijou64::encoded_len(n as u64) + n)
-            }
-            (Shape::Map(kt), Value::Map(entries)) => {
-                let slot = self.reserve();
-                let mut n = 0;
-                for (k, item) in entries {
-                    n += self.element(desc, Ty::Scalar(kt), &k.to_value(), depth)?;
-                    n += self
-                        .element(desc, f.ty, item, depth)
-                        .map_err(|e| e.at(key_segment(k)))?;
-                }
-                self.table[slot] = n;
-                Ok(bijou64::encoded_len(n as u64) + n)
-            }
-            _ => self.element(desc, f.ty, v, depth),
-        }
-    }
-
-    fn reserve(&mut self) -> usize {
-        self.table.push(0);
-        self.table.len() - 1
-    }
-
-    fn element(
-        &mut self,
-        _desc: &MessageDescriptor,
-        ty: Ty,
-        v: &Value,
-        depth: u32,
-    ) -> Result<usize, Fail> {
-        if let Value::Message(m) = v {
-            let slot = self.reserve();
-            if depth >= self.max_depth {
-                // SPEC §9: an encoder refuses what the default decoder would refuse.
-                return Err(Fail::new(EncodeError::DepthLimitExceeded));
-            }
-            let n = self.message(m, depth + 1)?;
-            self.table[slot] = n;
-            return Ok(bijou64::encoded_len(n as u64) + n);
-        }
-        Ok(match form(ty, v) {
-            Form::Varint(x) => bijou64::encoded_len(x),
-            Form::Fixed4(_) => 4,
-            Form::Fixed8(_) => 8,
-            Form::Len(b) => bijou64::encoded_len(b.len() as u64) + b.len(),
-        })
-    }
-}
-
-struct Writer<'t> {
-    table: &'t [usize],
-    slot: usize,
-    out: Vec<u8>,
-}
-
-impl Writer<'_> {
-    fn varint(&mut self, v: u64) {
-        self.out.extend_from_slice(bijou64::encode(v).as_slice());
-    }
-
-    fn next_size(&mut self) -> usize {
-        let n = self.table.get(self.slot).copied().unwrap_or_default();
-        self.slot += 1;
         n
     }
 
-    fn message(&mut self, m: &DynamicMessage) {
-        let mut prev = 0;
-        for rec in records(m) {
-            match rec {
-                Rec::Unknown(u) => {
-                    self.varint(key_value(u.number, prev, unknown_wire(&u.value)));
-                    match &u.value {
-                        UnknownValue::Varint(x) => self.varint(*x),
-                        UnknownValue::I64(x) => self.out.extend_from_slice(&x.to_be_bytes()),
-                        UnknownValue::I32(x) => self.out.extend_from_slice(&x.to_be_bytes()),
-                        UnknownValue::Len(b) => {
-                            self.varint(b.len() as u64);
-                            self.out.extend_from_slice(b);
-                        }
+    #[inline(never)]
+    fn field_size<'v, T: Table>(
+        &self,
+        f: &'v FieldInfo,
+        v: &'v Value,
+        s: &mut Sizer<'v, T>,
+    ) -> usize {
+        let el = DynEl::new(self, f.ty);
+        let n = match (f.shape, v) {
+            // Oneof members have explicit presence in every pool (the schema compiler's
+            // and `from_file_descriptor_set`'s), so a set member is written even when it
+            // holds the default (SPEC §5.4).
+            (Shape::Single(Presence::Implicit), _) => s.implicit_el(f.number, v, &el),
+            // Explicit presence, required, and the set member of a oneof (SPEC §5.2-5.4).
+            (Shape::Single(_), _) => s.explicit_el(f.number, v, &el),
+            (Shape::Repeated, Value::List(items)) => s.repeated_el(f.number, items, &el),
+            (Shape::Repeated, Value::Scalars(list)) => scalar_list(
+                f.ty,
+                list,
+                Size {
+                    s,
+                    number: f.number,
+                },
+            )
+            .unwrap_or(0),
+            (Shape::Map(key), Value::Map(entries)) => {
+                s.map_el(f.number, entries.as_slice(), &DynKey(key), &el)
+            }
+            // Unreachable: `DynamicMessage::set` and the decoder keep values of the
+            // field's shape.
+            _ => 0,
+        };
+        if let Some(i) = el.failed_at.get() {
+            // The first refusal was inside element `i` of this field.
+            match (f.shape, v) {
+                (Shape::Repeated, _) => self.at(format!("[{i}]")),
+                (Shape::Map(_), Value::Map(entries)) => {
+                    if let Some((k, _)) = entries.get(i) {
+                        self.at(key_segment(k.clone()).to_string());
                     }
-                    prev = u.number;
                 }
-                Rec::Known(f, v) => {
-                    self.varint(key_value(f.number, prev, f.wire()));
-                    self.payload(f, v);
-                    prev = f.number;
-                }
+                _ => {}
+            }
+            self.at(format!(".{}", f.name));
+        }
+        n
+    }
+
+    /// The write pass over `m`'s fields: the calls [`size`](Self::size) made.
+    fn write<'v>(&self, m: &'v DynamicMessage, w: &mut Writer<'_, 'v>) {
+        let mut declared = m.descriptor().info().fields.iter();
+        for (number, v) in &m.fields {
+            let Some(f) = declared.find(|f| f.number >= *number) else {
+                break;
+            };
+            if f.number == *number {
+                self.field_write(f, v, w);
             }
         }
     }
 
-    fn payload(&mut self, f: &FieldInfo, v: &Value) {
+    #[inline(never)]
+    fn field_write<'v>(&self, f: &'v FieldInfo, v: &'v Value, w: &mut Writer<'_, 'v>) {
+        let el = DynEl::new(self, f.ty);
         match (f.shape, v) {
-            (Shape::Repeated, Value::List(items)) => {
-                let n = self.next_size();
-                self.varint(n as u64);
-                for item in items {
-                    self.element(f.ty, item);
-                }
+            (Shape::Single(Presence::Implicit), _) => w.implicit_el(f.number, v, &el),
+            (Shape::Single(_), _) => w.explicit_el(f.number, v, &el),
+            (Shape::Repeated, Value::List(items)) => w.repeated_el(f.number, items, &el),
+            (Shape::Repeated, Value::Scalars(list)) => {
+                scalar_list(
+                    f.ty,
+                    list,
+                    Write {
+                        w,
+                        number: f.number,
+                    },
+                );
             }
-            (Shape::Repeated, Value::Scalars(items)) => {
-                let n = self.next_size();
-                self.varint(n as u64);
-                for item in items.iter() {
-                    self.element(f.ty, &item);
-                }
+            (Shape::Map(key), Value::Map(entries)) => {
+                w.map_el(f.number, entries.as_slice(), &DynKey(key), &el)
             }
-            (Shape::Map(kt), Value::Map(entries)) => {
-                let n = self.next_size();
-                self.varint(n as u64);
-                for (k, item) in entries {
-                    self.element(Ty::Scalar(kt), &k.to_value());
-                    self.element(f.ty, item);
-                }
-            }
-            _ => self.element(f.ty, v),
+            _ => {}
+        }
+    }
+}
+
+/// The element a descriptor gives a field: a scalar type, an enum or a message type,
+/// sized and written by the runtime's codec for it (a message: by this walk, one level
+/// deeper). It counts the elements it is given, and keeps the index of the one inside
+/// which the first refusal was found.
+struct DynEl<'w> {
+    walk: &'w Walk,
+    ty: Ty,
+    count: Cell<usize>,
+    failed_at: Cell<Option<usize>>,
+}
+
+impl<'w> DynEl<'w> {
+    fn new(walk: &'w Walk, ty: Ty) -> Self {
+        DynEl {
+            walk,
+            ty,
+            count: Cell::new(0),
+            failed_at: Cell::new(None),
+        }
+    }
+}
+
+impl EncodeElement for DynEl<'_> {
+    type Value = Value;
+
+    fn wire(&self) -> WireType {
+        match self.ty {
+            Ty::Scalar(s) => scalar_wire(s),
+            Ty::Enum(_) => WireType::Varint,
+            Ty::Message(_) => WireType::Len,
         }
     }
 
-    fn element(&mut self, ty: Ty, v: &Value) {
-        if let Value::Message(m) = v {
-            let n = self.next_size();
-            self.varint(n as u64);
-            self.message(m);
-            return;
+    fn fixed(&self) -> Option<usize> {
+        match self.ty {
+            Ty::Scalar(s) => fixed_width(s),
+            _ => None,
         }
-        match form(ty, v) {
-            Form::Varint(x) => self.varint(x),
-            Form::Fixed4(b) => self.out.extend_from_slice(&b),
-            Form::Fixed8(b) => self.out.extend_from_slice(&b),
-            Form::Len(b) => {
-                self.varint(b.len() as u64);
-                self.out.extend_from_slice(b);
+    }
+
+    fn is_default(&self, v: &Value) -> bool {
+        v.is_default()
+    }
+
+    fn size<'v, T: Table>(&self, v: &'v Value, s: &mut Sizer<'v, T>) -> usize {
+        let i = self.count.get();
+        self.count.set(i + 1);
+        let Value::Message(m) = v else {
+            return scalar(self.ty, v, Size { s, number: 0 }).unwrap_or(0);
+        };
+        let before = self.walk.failed(s);
+        let info = m.descriptor().info();
+        let n = s.nested_with(|| &m.unknown, &info.numbers, |s, _| self.walk.size(m, s));
+        if !before && self.walk.failed(s) {
+            self.failed_at.set(Some(i));
+        }
+        varint_len(n as u64) + n
+    }
+
+    fn write<'v>(&self, v: &'v Value, w: &mut Writer<'_, 'v>) {
+        match v {
+            Value::Message(m) => w.nested_with(|| &m.unknown, |w, _| self.walk.write(m, w)),
+            _ => {
+                scalar(self.ty, v, Write { w, number: 0 });
             }
         }
     }
 }
 
-/// How one non-message element is written (SPEC §3, §6.2).
-enum Form<'a> {
-    Varint(u64),
-    Fixed4([u8; 4]),
-    Fixed8([u8; 8]),
-    Len(&'a [u8]),
+/// A map key element of scalar type (SPEC §6.3); entries come in ascending key order,
+/// as [`Value::Map`] holds them (SPEC §6.4).
+struct DynKey(ScalarType);
+
+impl EncodeElement for DynKey {
+    type Value = MapKey;
+
+    fn wire(&self) -> WireType {
+        scalar_wire(self.0)
+    }
+
+    fn fixed(&self) -> Option<usize> {
+        fixed_width(self.0)
+    }
+
+    fn is_default(&self, k: &MapKey) -> bool {
+        match k {
+            MapKey::Bool(v) => !*v,
+            MapKey::I32(v) => *v == 0,
+            MapKey::I64(v) => *v == 0,
+            MapKey::U32(v) => *v == 0,
+            MapKey::U64(v) => *v == 0,
+            MapKey::String(v) => v.is_empty(),
+        }
+    }
+
+    fn size<'v, T: Table>(&self, k: &'v MapKey, s: &mut Sizer<'v, T>) -> usize {
+        key(self.0, k, Size { s, number: 0 }).unwrap_or(0)
+    }
+
+    fn write<'v>(&self, k: &'v MapKey, w: &mut Writer<'_, 'v>) {
+        key(self.0, k, Write { w, number: 0 });
+    }
 }
 
-fn form(ty: Ty, v: &Value) -> Form<'_> {
+/// What to do with a value once its codec is known: size or write it, as one element or
+/// as a repeated field's run. One dispatch from schema type to codec serves both passes.
+trait Op<'v> {
+    type Out;
+    fn one<C: Codec>(self, v: &'v C::Value) -> Self::Out;
+    fn run<C: Codec>(self, vs: &'v [C::Value]) -> Self::Out;
+}
+
+/// The size pass; `number` is the field's, for a run.
+struct Size<'s, 'v, T: Table> {
+    s: &'s mut Sizer<'v, T>,
+    number: u32,
+}
+
+impl<'v, T: Table> Op<'v> for Size<'_, 'v, T> {
+    type Out = usize;
+    fn one<C: Codec>(self, v: &'v C::Value) -> usize {
+        C::size(v, self.s)
+    }
+    fn run<C: Codec>(self, vs: &'v [C::Value]) -> usize {
+        self.s.repeated::<C>(self.number, vs)
+    }
+}
+
+/// The write pass; `number` is the field's, for a run.
+struct Write<'a, 'o, 'v> {
+    w: &'a mut Writer<'o, 'v>,
+    number: u32,
+}
+
+impl<'v> Op<'v> for Write<'_, '_, 'v> {
+    type Out = ();
+    fn one<C: Codec>(self, v: &'v C::Value) {
+        C::write(v, self.w)
+    }
+    fn run<C: Codec>(self, vs: &'v [C::Value]) {
+        self.w.repeated::<C>(self.number, vs)
+    }
+}
+
+/// A scalar or enum element through the runtime's codec for its type; `None` for a
+/// value that is not of that type (which `DynamicMessage::set` refuses).
+fn scalar<'v, O: Op<'v>>(ty: Ty, v: &'v Value, op: O) -> Option<O::Out> {
     use ScalarType as S;
-    let s = match ty {
-        Ty::Scalar(s) => Some(s),
-        _ => None,
+    let Ty::Scalar(s) = ty else {
+        return match (ty, v) {
+            (Ty::Enum(_), Value::EnumNumber(x)) => Some(op.one::<c::Enum>(x)),
+            _ => None,
+        };
     };
-    match (s, v) {
-        (_, Value::Bool(b)) => Form::Varint(*b as u64),
-        (Some(S::Sfixed32), Value::I32(x)) => Form::Fixed4(x.to_be_bytes()),
-        (_, Value::I32(x) | Value::EnumNumber(x)) => Form::Varint(bijou64::zigzag::encode_i32(*x)),
-        (Some(S::Sfixed64), Value::I64(x)) => Form::Fixed8(x.to_be_bytes()),
-        (_, Value::I64(x)) => Form::Varint(bijou64::zigzag::encode_i64(*x)),
-        (Some(S::Fixed32), Value::U32(x)) => Form::Fixed4(x.to_be_bytes()),
-        (_, Value::U32(x)) => Form::Varint(*x as u64),
-        (Some(S::Fixed64), Value::U64(x)) => Form::Fixed8(x.to_be_bytes()),
-        (_, Value::U64(x)) => Form::Varint(*x),
-        // SPEC §3.5: every NaN is written as the one canonical pattern.
-        (_, Value::F32(x)) => Form::Fixed4(canonical_f32(*x).to_be_bytes()),
-        (_, Value::F64(x)) => Form::Fixed8(canonical_f64(*x).to_be_bytes()),
-        (_, Value::String(x)) => Form::Len(x.as_bytes()),
-        (_, Value::Bytes(x)) => Form::Len(x),
-        // Messages are handled by the callers; lists and maps are not elements.
-        (_, Value::Message(_) | Value::List(_) | Value::Scalars(_) | Value::Map(_)) => {
-            Form::Len(&[])
-        }
-    }
+    Some(match (s, v) {
+        (S::Bool, Value::Bool(x)) => op.one::<c::Bool>(x),
+        (S::Int32, Value::I32(x)) => op.one::<c::Int32>(x),
+        (S::Sint32, Value::I32(x)) => op.one::<c::SInt32>(x),
+        (S::Sfixed32, Value::I32(x)) => op.one::<c::SFixed32>(x),
+        (S::Int64, Value::I64(x)) => op.one::<c::Int64>(x),
+        (S::Sint64, Value::I64(x)) => op.one::<c::SInt64>(x),
+        (S::Sfixed64, Value::I64(x)) => op.one::<c::SFixed64>(x),
+        (S::Uint32, Value::U32(x)) => op.one::<c::UInt32>(x),
+        (S::Fixed32, Value::U32(x)) => op.one::<c::Fixed32>(x),
+        (S::Uint64, Value::U64(x)) => op.one::<c::UInt64>(x),
+        (S::Fixed64, Value::U64(x)) => op.one::<c::Fixed64>(x),
+        (S::Float, Value::F32(x)) => op.one::<c::Float>(x),
+        (S::Double, Value::F64(x)) => op.one::<c::Double>(x),
+        (S::String, Value::String(x)) => op.one::<c::Str>(x),
+        (S::Bytes, Value::Bytes(x)) => op.one::<c::Bytes>(x),
+        _ => return None,
+    })
 }
 
-fn unknown_wire(v: &UnknownValue) -> WireType {
-    match v {
-        UnknownValue::Varint(_) => WireType::Varint,
-        UnknownValue::I64(_) => WireType::I64,
-        UnknownValue::Len(_) => WireType::Len,
-        UnknownValue::I32(_) => WireType::I32,
-    }
+/// A map key through the runtime's codec for its type.
+fn key<'v, O: Op<'v>>(s: ScalarType, k: &'v MapKey, op: O) -> Option<O::Out> {
+    use ScalarType as S;
+    Some(match (s, k) {
+        (S::Bool, MapKey::Bool(x)) => op.one::<c::Bool>(x),
+        (S::Int32, MapKey::I32(x)) => op.one::<c::Int32>(x),
+        (S::Sint32, MapKey::I32(x)) => op.one::<c::SInt32>(x),
+        (S::Sfixed32, MapKey::I32(x)) => op.one::<c::SFixed32>(x),
+        (S::Int64, MapKey::I64(x)) => op.one::<c::Int64>(x),
+        (S::Sint64, MapKey::I64(x)) => op.one::<c::SInt64>(x),
+        (S::Sfixed64, MapKey::I64(x)) => op.one::<c::SFixed64>(x),
+        (S::Uint32, MapKey::U32(x)) => op.one::<c::UInt32>(x),
+        (S::Fixed32, MapKey::U32(x)) => op.one::<c::Fixed32>(x),
+        (S::Uint64, MapKey::U64(x)) => op.one::<c::UInt64>(x),
+        (S::Fixed64, MapKey::U64(x)) => op.one::<c::Fixed64>(x),
+        (S::String, MapKey::String(x)) => op.one::<c::Str>(x),
+        _ => return None,
+    })
 }
 
-fn unknown_len(v: &UnknownValue) -> usize {
-    match v {
-        UnknownValue::Varint(x) => bijou64::encoded_len(*x),
-        UnknownValue::I64(_) => 8,
-        UnknownValue::I32(_) => 4,
-        UnknownValue::Len(b) => bijou64::encoded_len(b.len() as u64) + b.len(),
-    }
-}
-
-fn key_segment(k: &MapKey) -> String {
-    crate::error::key_segment(k.clone()).to_string()
+/// A repeated field of numbers, bools or enums, unboxed, as a run of its codec: the
+/// typed call generated code makes.
+fn scalar_list<'v, O: Op<'v>>(ty: Ty, list: &'v ScalarList, op: O) -> Option<O::Out> {
+    use ScalarType as S;
+    let Ty::Scalar(s) = ty else {
+        return match (ty, list) {
+            (Ty::Enum(_), ScalarList::Enum(l)) => Some(op.run::<c::Enum>(l)),
+            _ => None,
+        };
+    };
+    Some(match (s, list) {
+        (S::Bool, ScalarList::Bool(l)) => op.run::<c::Bool>(l),
+        (S::Int32, ScalarList::I32(l)) => op.run::<c::Int32>(l),
+        (S::Sint32, ScalarList::I32(l)) => op.run::<c::SInt32>(l),
+        (S::Sfixed32, ScalarList::I32(l)) => op.run::<c::SFixed32>(l),
+        (S::Int64, ScalarList::I64(l)) => op.run::<c::Int64>(l),
+        (S::Sint64, ScalarList::I64(l)) => op.run::<c::SInt64>(l),
+        (S::Sfixed64, ScalarList::I64(l)) => op.run::<c::SFixed64>(l),
+        (S::Uint32, ScalarList::U32(l)) => op.run::<c::UInt32>(l),
+        (S::Fixed32, ScalarList::U32(l)) => op.run::<c::Fixed32>(l),
+        (S::Uint64, ScalarList::U64(l)) => op.run::<c::UInt64>(l),
+        (S::Fixed64, ScalarList::U64(l)) => op.run::<c::Fixed64>(l),
+        (S::Float, ScalarList::F32(l)) => op.run::<c::Float>(l),
+        (S::Double, ScalarList::F64(l)) => op.run::<c::Double>(l),
+        _ => return None,
+    })
 }

@@ -45,6 +45,10 @@ pub enum EncodeError {
     /// Preserved unknown fields that could not be decoded again: a number the schema
     /// declares, a repeated number, numbers out of order or out of range; the path.
     UnknownFieldConflict(String),
+    /// Another refusal of the runtime's encoder, which these values cannot reach but
+    /// for a descriptor the schema checks would refuse (a field number out of range:
+    /// `field-order`); the path of the message.
+    Refused(bijoubuf::EncodeError, String),
 }
 
 impl fmt::Display for EncodeError {
@@ -63,6 +67,7 @@ impl fmt::Display for EncodeError {
                 f,
                 "unknown-field-order: preserved unknown fields of {p} are out of order or collide with the schema"
             ),
+            EncodeError::Refused(e, p) => write!(f, "{e} (in {p})"),
         }
     }
 }

@@ -4,7 +4,9 @@
 //! [`DynamicMessage`] holds the fields of one message type as [`Value`]s. Decoding is the
 //! strict canonical decode of SPEC §10 with the same accept/reject decisions, error codes
 //! ([`bijoubuf::ErrorKind`]), offsets and paths as generated code; encoding writes the
-//! one canonical byte string (SPEC §9). Unknown fields can be kept
+//! one canonical byte string (SPEC §9). Both go through the runtime's own field reads
+//! and size and write passes, walking a descriptor's fields in number order as generated
+//! code walks a struct's, so each record-level rule has one implementation. Unknown fields can be kept
 //! ([`bijoubuf::UnknownFieldPolicy::Preserve`]) and are re-emitted byte for byte.
 //!
 //! The [`json`] module maps messages to and from proto3 JSON, including the special

@@ -118,3 +118,79 @@ fn json_output_at_its_depth_limit_fits_a_2_mib_stack() {
         assert!(bijoubuf_reflect::json::to_string(&deeper).is_err());
     });
 }
+
+#[test]
+fn the_encoders_depth_refusal_names_the_path_the_decoder_names() {
+    // One level past the default limit, through a singular field, a list element and a
+    // map value: the encoder's path is the decoder's for the same bytes (SPEC §11.3),
+    // but for a list or a map, whose records the decoder refuses at the field's key,
+    // before any element, where the encoder names the element or the entry's key.
+    let node = node();
+    let most = DecodeOptions::new().max_depth(MAX_DEPTH_LIMIT);
+    let limit = bijoubuf::DEFAULT_MAX_DEPTH as usize;
+    for via in [Via::Child, Via::Repeated, Via::MapValue] {
+        let (bytes, _) = nested_chain(limit + 1, via);
+        let m = DynamicMessage::decode_with(&node, &bytes, &most).expect("decodes");
+        let decoded = DynamicMessage::decode(&node, &bytes).unwrap_err();
+        assert_eq!(decoded.code(), "depth-limit-exceeded");
+        match m.encode() {
+            Err(bijoubuf_reflect::EncodeError::DepthLimitExceeded(path)) => {
+                let mut expected = decoded.path_string();
+                match via {
+                    Via::Repeated => expected.push_str("[0]"),
+                    Via::MapValue => expected.push_str("[\"\"]"),
+                    _ => {}
+                }
+                assert_eq!(path, expected, "{via:?}");
+            }
+            other => panic!("{via:?}: {other:?}"),
+        }
+        // Within the limit of the encode, the same value is written back as it came.
+        assert_eq!(
+            m.encode_with_max_depth(limit as u32 + 1).expect("encodes"),
+            bytes
+        );
+    }
+}
+
+#[test]
+fn the_encoders_depth_refusal_names_the_element_it_is_in() {
+    // The too-deep message is the third element of a list, or the second entry of a
+    // map: the path names that element or key, not the first.
+    let node = node();
+    let limit = bijoubuf::DEFAULT_MAX_DEPTH as usize;
+    let chain = || {
+        let mut m = DynamicMessage::new(node.clone());
+        for _ in 1..limit {
+            let mut outer = DynamicMessage::new(node.clone());
+            outer.set(2, Value::from(m)).expect("fits");
+            m = outer;
+        }
+        m
+    };
+    let empty = || Value::from(DynamicMessage::new(node.clone()));
+    let below = ".child".repeat(limit - 1);
+    let mut list = DynamicMessage::new(node.clone());
+    list.set(3, Value::List(vec![empty(), empty(), Value::from(chain())]))
+        .expect("fits");
+    let mut map = DynamicMessage::new(node.clone());
+    let entries = vec![
+        (bijoubuf_reflect::MapKey::String("a".into()), empty()),
+        (
+            bijoubuf_reflect::MapKey::String("b".into()),
+            Value::from(chain()),
+        ),
+    ];
+    map.set(4, Value::Map(entries)).expect("fits");
+    for (m, path) in [
+        (list, format!("Node.more[2]{below}")),
+        (map, format!("Node.named[\"b\"]{below}")),
+    ] {
+        assert_eq!(
+            m.encode(),
+            Err(bijoubuf_reflect::EncodeError::DepthLimitExceeded(path))
+        );
+        // One level less is within the limit.
+        assert!(m.encode_with_max_depth(limit as u32 + 1).is_ok());
+    }
+}

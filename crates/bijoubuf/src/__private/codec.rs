@@ -123,6 +123,81 @@ pub trait KeyElement<'a>: Element<'a, Value: Ord> {
     fn segment(&self, v: &Self::Value) -> PathSegment;
 }
 
+/// An element type known by value, for the size and write passes: what the sizer's and
+/// writer's field calls ([`Sizer::implicit_el`] and the others) take, as the reader's
+/// take an [`Element`]. Every [`Codec`] is one through [`Of`] (generated code's typed
+/// calls are these calls with the codec's zero-sized element), and `bijoubuf-reflect`
+/// sizes and writes a descriptor's fields through the same calls, so each field shape's
+/// encoding rule (SPEC §5, §6) has one implementation.
+pub trait EncodeElement {
+    /// The value sized and written.
+    type Value;
+    /// The wire type of a singular record of this element (SPEC §4.4).
+    fn wire(&self) -> WireType;
+    /// `Some(4)` / `Some(8)` for fixed-width elements, whose packed runs are raw words.
+    fn fixed(&self) -> Option<usize>;
+    /// True when the value is the implicit-presence default (SPEC §5.1).
+    fn is_default(&self, v: &Self::Value) -> bool;
+    /// The element's encoded length (a LEN element includes its length prefix).
+    fn size<'v, T: Table>(&self, v: &'v Self::Value, s: &mut Sizer<'v, T>) -> usize;
+    /// Write the element.
+    fn write<'v>(&self, v: &'v Self::Value, w: &mut Writer<'_, 'v>);
+    /// Write the elements of a repeated field's run, one after another.
+    #[inline]
+    fn write_run<'v>(&self, vs: &'v [Self::Value], w: &mut Writer<'_, 'v>) {
+        for v in vs {
+            self.write(v, w);
+        }
+    }
+}
+
+/// A map's entries in ascending key order (SPEC §6.4), as the size and write passes take
+/// them ([`Sizer::map_el`], [`Writer::map_el`]): generated code's `BTreeMap` (whose
+/// iteration order is the key order) or a slice of pairs kept in key order.
+pub trait MapEntries<'v, K: 'v, V: 'v>: Copy {
+    /// The entries' iterator.
+    type Iter: Iterator<Item = (&'v K, &'v V)>;
+    /// True when there are no entries.
+    fn is_empty(self) -> bool;
+    /// The entries in ascending key order.
+    fn entries(self) -> Self::Iter;
+}
+
+impl<'v, K: 'v, V: 'v> MapEntries<'v, K, V> for &'v alloc::collections::BTreeMap<K, V> {
+    type Iter = alloc::collections::btree_map::Iter<'v, K, V>;
+    #[inline(always)]
+    fn is_empty(self) -> bool {
+        alloc::collections::BTreeMap::is_empty(self)
+    }
+    #[inline(always)]
+    fn entries(self) -> Self::Iter {
+        self.iter()
+    }
+}
+
+impl<'v, K: 'v, V: 'v> MapEntries<'v, K, V> for &'v [(K, V)] {
+    type Iter = Pairs<'v, K, V>;
+    #[inline]
+    fn is_empty(self) -> bool {
+        <[(K, V)]>::is_empty(self)
+    }
+    #[inline]
+    fn entries(self) -> Self::Iter {
+        Pairs(self.iter())
+    }
+}
+
+/// The entries of a slice of pairs, each as a pair of references.
+pub struct Pairs<'v, K, V>(core::slice::Iter<'v, (K, V)>);
+
+impl<'v, K, V> Iterator for Pairs<'v, K, V> {
+    type Item = (&'v K, &'v V);
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        self.0.next().map(|(k, v)| (k, v))
+    }
+}
+
 /// The [`Element`] of codec `C`: a zero-sized value whose methods are `C`'s, so a read
 /// through it compiles to the same code as a read through `C`.
 pub struct Of<C>(PhantomData<C>);
@@ -157,6 +232,34 @@ impl<'a, C: ReadCodec<'a>> Element<'a> for Of<C> {
     #[inline(always)]
     fn read_run(&self, r: &mut Reader<'a>, out: &mut Vec<C::Value>) -> Result<(), DecodeError> {
         C::read_run(r, out)
+    }
+}
+
+impl<C: Codec> EncodeElement for Of<C> {
+    type Value = C::Value;
+    #[inline(always)]
+    fn wire(&self) -> WireType {
+        C::WIRE
+    }
+    #[inline(always)]
+    fn fixed(&self) -> Option<usize> {
+        C::FIXED
+    }
+    #[inline(always)]
+    fn is_default(&self, v: &C::Value) -> bool {
+        C::is_default(v)
+    }
+    #[inline(always)]
+    fn size<'v, T: Table>(&self, v: &'v C::Value, s: &mut Sizer<'v, T>) -> usize {
+        C::size(v, s)
+    }
+    #[inline(always)]
+    fn write<'v>(&self, v: &'v C::Value, w: &mut Writer<'_, 'v>) {
+        C::write(v, w)
+    }
+    #[inline(always)]
+    fn write_run<'v>(&self, vs: &'v [C::Value], w: &mut Writer<'_, 'v>) {
+        C::write_run(vs, w)
     }
 }
 

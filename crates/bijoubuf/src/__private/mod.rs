@@ -59,6 +59,13 @@
 //! [`Reader::top_with`]) and take any [`FieldName`]: `bijoubuf-reflect` decodes a
 //! message described at run time by making exactly the calls above over a descriptor's
 //! fields, so the record-level rules (SPEC §4–§6, §8, §9.3) have one implementation.
+//! The size and write passes mirror them: `Sizer` and `Writer` take an
+//! [`EncodeElement`] in `implicit_el`, `explicit_el`, `repeated_el` and `map_el` (a map's
+//! entries from any container, in key order), with `nested_with` and [`encode_with`] for
+//! a message whose fields a closure sizes and writes; the typed calls generated code
+//! makes are these with the codec's zero-sized element ([`Of`]), and `bijoubuf-reflect`
+//! encodes through them, so keys, implicit defaults, empty runs, length prefixes,
+//! unknown-record re-emission and the encoder's depth limit have one implementation too.
 
 // Inlining: the reader's, sizer's and writer's small steps are `#[inline(always)]` only
 // in optimized builds (`debug_assertions` off), plain `#[inline]` otherwise. An
@@ -83,16 +90,16 @@ pub use crate::error::{DecodeError, DynFieldName, ErrorKind, FieldName};
 #[cfg(feature = "bytes")]
 pub use bytes_codec::{SharedBytes, bytes};
 pub use codec::{
-    Bool, BoxMsg, Bytes, BytesRef, Codec, Double, Element, Enum, Fixed32, Fixed64, Float, Int32,
-    Int64, KeyElement, MapKey, Msg, NAN_F32, NAN_F64, Of, ReadCodec, SFixed32, SFixed64, SInt32,
-    SInt64, Str, StrRef, UInt32, UInt64, bool_of, canonical_f32, canonical_f64, f32_bits_ok,
-    f64_bits_ok, int32_of, uint32_of, utf8,
+    Bool, BoxMsg, Bytes, BytesRef, Codec, Double, Element, EncodeElement, Enum, Fixed32, Fixed64,
+    Float, Int32, Int64, KeyElement, MapEntries, MapKey, Msg, NAN_F32, NAN_F64, Of, Pairs,
+    ReadCodec, SFixed32, SFixed64, SInt32, SInt64, Str, StrRef, UInt32, UInt64, bool_of,
+    canonical_f32, canonical_f64, f32_bits_ok, f64_bits_ok, int32_of, uint32_of, utf8,
 };
 pub use message::{Decode, Encode};
 pub use reader::{Entries, MAX_FIELD_NUMBER, Reader, WireType};
 pub use sizer::{FIRST_SIZES, KEEP_SIZES, NoTable, Plain, SizeTable, Sizer, Table};
 pub use varint::{varint_len, write_varint};
-pub(crate) use writer::Encoding;
+pub(crate) use writer::{Encoding, EncodingWith};
 pub use writer::{Fill, PlainWriter, Writer};
 
 /// A reader over `buf[start..end]` as a top-level message decoded with `opts` (depth 1):
@@ -114,4 +121,26 @@ pub fn message_reader<'a>(
 #[cold]
 pub fn push_segment(e: DecodeError, seg: crate::PathSegment) -> DecodeError {
     e.push(seg)
+}
+
+/// Encode a top-level message whose type is known only at run time, refusing nesting
+/// deeper than `max_depth`: `size` makes the message's field calls on the size pass
+/// ([`Sizer::top_with`]) and `write` the same calls on the write pass, each given whether
+/// the message has no unknown records; `unknown` are its preserved unknown records and
+/// `declared` its declared field numbers, ascending. How `bijoubuf-reflect`'s encoder
+/// writes with the same passes, and so the same rules, as generated code.
+pub fn encode_with<'v>(
+    max_depth: u32,
+    unknown: &'v [crate::UnknownField],
+    declared: &'v [u32],
+    size: impl FnOnce(&mut Sizer<'v>, bool) -> usize,
+    write: impl for<'o> FnOnce(&mut Writer<'o, 'v>, bool),
+) -> Result<alloc::vec::Vec<u8>, crate::EncodeError> {
+    use crate::BufMut;
+    let mut s = Sizer::new(max_depth);
+    let len = s.top_with(unknown, declared, size);
+    s.check()?;
+    let mut out = alloc::vec::Vec::new();
+    out.__put(len, &mut EncodingWith::new(&s, unknown, write))?;
+    Ok(out)
 }

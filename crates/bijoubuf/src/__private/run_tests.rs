@@ -416,3 +416,34 @@ fn encoded_len_is_what_encode_writes_with_and_without_generated_len() {
         assert_eq!(kept.encoded_len(), more.len(), "depth {depth}");
     }
 }
+
+#[test]
+fn unknown_records_past_the_largest_field_number_are_refused() {
+    // SPEC §4.3, §8.2: a record numbered above 2^29−1 has no key a decoder accepts, so
+    // the encoder refuses it as it refuses records out of order.
+    for (number, ok) in [
+        (super::MAX_FIELD_NUMBER, true),
+        (super::MAX_FIELD_NUMBER + 1, false),
+    ] {
+        let mut v = Runs {
+            u: vec![7],
+            ..Runs::default()
+        };
+        v.unknown_fields.push(crate::UnknownField {
+            number,
+            value: crate::UnknownValue::Varint(1),
+        });
+        match v.encode_to_vec() {
+            Ok(bytes) => {
+                assert!(ok, "{number} encoded");
+                let preserve = DecodeOptions::new().unknown_fields(UnknownFieldPolicy::Preserve);
+                let back = Runs::decode_with(&bytes, &preserve).unwrap().into_message();
+                assert_eq!(back, v);
+            }
+            Err(e) => {
+                assert!(!ok, "{number}: {e}");
+                assert_eq!(e.code(), "unknown-field-order");
+            }
+        }
+    }
+}

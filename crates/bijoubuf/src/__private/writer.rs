@@ -20,7 +20,7 @@
 use alloc::collections::BTreeMap;
 use core::mem::MaybeUninit;
 
-use super::codec::{Codec, MapKey};
+use super::codec::{Codec, EncodeElement, MapEntries, MapKey, Of};
 use super::reader::{MAX_FIELD_NUMBER, WireType};
 use super::sizer::{ONE_BYTE_KEYS, SizeTable, key_value, wire_of};
 // The codecs name both passes' types through this module.
@@ -137,6 +137,37 @@ impl<M: Encode> Fill for Encoding<'_, '_, M> {
     }
 }
 
+/// One encode of a message whose type is known only at run time: the size pass that
+/// [`encode_with`](super::encode_with) ran, and the write pass's field calls.
+pub(crate) struct EncodingWith<'s, 'v, F> {
+    sizer: &'s Sizer<'v>,
+    unknown: &'v [UnknownField],
+    write: Option<F>,
+}
+
+impl<'s, 'v, F> EncodingWith<'s, 'v, F> {
+    pub(crate) fn new(sizer: &'s Sizer<'v>, unknown: &'v [UnknownField], write: F) -> Self {
+        EncodingWith {
+            sizer,
+            unknown,
+            write: Some(write),
+        }
+    }
+}
+
+impl<F> sealed::Sealed for EncodingWith<'_, '_, F> {}
+
+impl<'v, F: for<'o> FnOnce(&mut Writer<'o, 'v>, bool)> Fill for EncodingWith<'_, 'v, F> {
+    fn fill(&mut self, out: &mut [MaybeUninit<u8>]) -> Result<(), EncodeError> {
+        // A buffer fills once; a second call has nothing left to write with.
+        let write = self
+            .write
+            .take()
+            .ok_or(EncodeError::new(EncodeErrorKind::SizeMismatch, 0))?;
+        Writer::new(out, self.sizer).top_with(self.unknown, write)
+    }
+}
+
 /// The write pass: writes into a buffer of exactly the size the [`Sizer`] computed.
 ///
 /// Every write stores bytes at the cursor and moves the cursor past them, so when the
@@ -171,11 +202,30 @@ impl<'o, 'v> Writer<'o, 'v> {
 
     /// Write a whole top-level message.
     pub(crate) fn top<M: Encode>(&mut self, m: &'v M) -> Result<(), EncodeError> {
-        self.unknown = m.__unknown().as_slice();
+        self.top_with(m.__unknown().as_slice(), move |w, plain| {
+            if plain {
+                m.__write_plain(w);
+            } else {
+                m.__write(w);
+            }
+        })
+    }
+
+    /// [`top`](Self::top) for a message whose type is known only at run time: `write`
+    /// makes the field calls its size pass made ([`Sizer::top_with`]), with the same
+    /// flag; `unknown` are its preserved unknown records.
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    pub(crate) fn top_with(
+        &mut self,
+        unknown: &'v [UnknownField],
+        write: impl FnOnce(&mut Self, bool),
+    ) -> Result<(), EncodeError> {
+        self.unknown = unknown;
         if self.unknown.is_empty() {
-            m.__write_plain(self);
+            write(self, true);
         } else {
-            m.__write(self);
+            write(self, false);
             self.rest_unknown();
         }
         if self.disorder {
@@ -387,80 +437,132 @@ impl<'o, 'v> Writer<'o, 'v> {
     /// size table.
     #[inline]
     pub fn nested<M: Encode>(&mut self, m: &'v M) {
+        self.nested_with(
+            || m.__unknown().as_slice(),
+            move |w, plain| {
+                if plain {
+                    m.__write_plain(w);
+                } else {
+                    m.__write(w);
+                }
+            },
+        )
+    }
+
+    /// [`nested`](Self::nested) for a message whose type is known only at run time:
+    /// `write` makes the field calls its [`Sizer::nested_with`] content made, with the
+    /// same flag; `unknown` gives its preserved unknown records (a function, asked after
+    /// the length prefix is written, for the reason given at [`Sizer::nested_with`]).
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    pub fn nested_with(
+        &mut self,
+        unknown: impl FnOnce() -> &'v [UnknownField],
+        write: impl FnOnce(&mut Self, bool),
+    ) {
         let n = self.next_size();
         self.varint(n as u64);
         let prev = core::mem::replace(&mut self.prev, 0);
-        let child_unknown = m.__unknown().as_slice();
-        if child_unknown.is_empty() && self.unknown.is_empty() {
-            m.__write_plain(self);
+        let unknown = unknown();
+        if unknown.is_empty() && self.unknown.is_empty() {
+            write(self, true);
         } else {
-            let unknown = core::mem::replace(&mut self.unknown, child_unknown);
-            m.__write(self);
+            let outer_unknown = core::mem::replace(&mut self.unknown, unknown);
+            write(self, false);
             self.rest_unknown();
-            self.unknown = unknown;
+            self.unknown = outer_unknown;
         }
         self.prev = prev;
     }
 
+    // ----- field shapes (SPEC §5, §6): by codec type and by element value, as in the
+    // size pass -----
+
     /// An implicit-presence field: nothing when it holds the default (SPEC §5.1).
     #[cfg_attr(not(debug_assertions), inline(always))]
     #[cfg_attr(debug_assertions, inline)]
-    fn implicit_in<C: Codec, const PLAIN: bool>(&mut self, number: u32, v: &'v C::Value) {
-        if !C::is_default(v) {
-            self.key_in::<PLAIN>(number, C::WIRE);
-            C::write(v, self);
+    fn implicit_in<E: EncodeElement, const PLAIN: bool>(
+        &mut self,
+        number: u32,
+        v: &'v E::Value,
+        el: &E,
+    ) {
+        if !el.is_default(v) {
+            self.key_in::<PLAIN>(number, el.wire());
+            el.write(v, self);
         }
     }
 
     /// An explicit-presence field, written whatever the value (SPEC §5.2).
     #[cfg_attr(not(debug_assertions), inline(always))]
     #[cfg_attr(debug_assertions, inline)]
-    fn explicit_in<C: Codec, const PLAIN: bool>(&mut self, number: u32, v: &'v C::Value) {
-        self.key_in::<PLAIN>(number, C::WIRE);
-        C::write(v, self);
+    fn explicit_in<E: EncodeElement, const PLAIN: bool>(
+        &mut self,
+        number: u32,
+        v: &'v E::Value,
+        el: &E,
+    ) {
+        self.key_in::<PLAIN>(number, el.wire());
+        el.write(v, self);
     }
 
     /// An explicit-presence field held in an `Option`.
     #[cfg_attr(not(debug_assertions), inline(always))]
     #[cfg_attr(debug_assertions, inline)]
-    fn optional_in<C: Codec, const PLAIN: bool>(&mut self, number: u32, v: Option<&'v C::Value>) {
+    fn optional_in<E: EncodeElement, const PLAIN: bool>(
+        &mut self,
+        number: u32,
+        v: Option<&'v E::Value>,
+        el: &E,
+    ) {
         if let Some(v) = v {
-            self.explicit_in::<C, PLAIN>(number, v);
+            self.explicit_in::<E, PLAIN>(number, v, el);
         }
     }
 
     /// A repeated field: one LEN record, nothing when empty (SPEC §6.1).
     #[inline]
-    fn repeated_in<C: Codec, const PLAIN: bool>(&mut self, number: u32, vs: &'v [C::Value]) {
+    fn repeated_in<E: EncodeElement, const PLAIN: bool>(
+        &mut self,
+        number: u32,
+        vs: &'v [E::Value],
+        el: &E,
+    ) {
         if vs.is_empty() {
             return;
         }
         self.key_in::<PLAIN>(number, WireType::Len);
-        let len = match C::FIXED {
+        let len = match el.fixed() {
             Some(w) => w * vs.len(),
             None => self.next_size(),
         };
         self.varint(len as u64);
-        C::write_run(vs, self);
+        el.write_run(vs, self);
     }
 
-    /// A map: entries in key order, which is `BTreeMap`'s iteration order (SPEC §6.4).
+    /// A map: entries in ascending key order, as given (SPEC §6.4).
     #[cfg_attr(not(debug_assertions), inline(always))]
     #[cfg_attr(debug_assertions, inline)]
-    fn map_in<K: MapKey, V: Codec, const PLAIN: bool>(
+    fn map_in<K: EncodeElement, V: EncodeElement, I, const PLAIN: bool>(
         &mut self,
         number: u32,
-        m: &'v BTreeMap<K::Value, V::Value>,
-    ) {
-        if m.is_empty() {
+        entries: I,
+        k: &K,
+        v: &V,
+    ) where
+        K::Value: 'v,
+        V::Value: 'v,
+        I: MapEntries<'v, K::Value, V::Value>,
+    {
+        if entries.is_empty() {
             return;
         }
         self.key_in::<PLAIN>(number, WireType::Len);
         let n = self.next_size();
         self.varint(n as u64);
-        for (k, v) in m {
-            K::write(k, self);
-            V::write(v, self);
+        for (kv, vv) in entries.entries() {
+            k.write(kv, self);
+            v.write(vv, self);
         }
     }
 
@@ -468,35 +570,74 @@ impl<'o, 'v> Writer<'o, 'v> {
     #[cfg_attr(not(debug_assertions), inline(always))]
     #[cfg_attr(debug_assertions, inline)]
     pub fn implicit<C: Codec>(&mut self, number: u32, v: &'v C::Value) {
-        self.implicit_in::<C, false>(number, v);
+        self.implicit_in::<_, false>(number, v, &Of::<C>::NEW);
     }
 
     /// An explicit-presence field, written whatever the value (SPEC §5.2).
     #[cfg_attr(not(debug_assertions), inline(always))]
     #[cfg_attr(debug_assertions, inline)]
     pub fn explicit<C: Codec>(&mut self, number: u32, v: &'v C::Value) {
-        self.explicit_in::<C, false>(number, v);
+        self.explicit_in::<_, false>(number, v, &Of::<C>::NEW);
     }
 
     /// An explicit-presence field held in an `Option`.
     #[cfg_attr(not(debug_assertions), inline(always))]
     #[cfg_attr(debug_assertions, inline)]
     pub fn optional<C: Codec>(&mut self, number: u32, v: Option<&'v C::Value>) {
-        self.optional_in::<C, false>(number, v);
+        self.optional_in::<_, false>(number, v, &Of::<C>::NEW);
     }
 
     /// A repeated field: one LEN record, nothing when empty (SPEC §6.1).
     #[cfg_attr(not(debug_assertions), inline(always))]
     #[cfg_attr(debug_assertions, inline)]
     pub fn repeated<C: Codec>(&mut self, number: u32, vs: &'v [C::Value]) {
-        self.repeated_in::<C, false>(number, vs);
+        self.repeated_in::<_, false>(number, vs, &Of::<C>::NEW);
     }
 
     /// A map: entries in key order, which is `BTreeMap`'s iteration order (SPEC §6.4).
     #[cfg_attr(not(debug_assertions), inline(always))]
     #[cfg_attr(debug_assertions, inline)]
     pub fn map<K: MapKey, V: Codec>(&mut self, number: u32, m: &'v BTreeMap<K::Value, V::Value>) {
-        self.map_in::<K, V, false>(number, m);
+        self.map_in::<_, _, _, false>(number, m, &Of::<K>::NEW, &Of::<V>::NEW);
+    }
+
+    /// [`implicit`](Self::implicit) by element.
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    pub fn implicit_el<E: EncodeElement>(&mut self, number: u32, v: &'v E::Value, el: &E) {
+        self.implicit_in::<E, false>(number, v, el);
+    }
+
+    /// [`explicit`](Self::explicit) by element.
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    pub fn explicit_el<E: EncodeElement>(&mut self, number: u32, v: &'v E::Value, el: &E) {
+        self.explicit_in::<E, false>(number, v, el);
+    }
+
+    /// [`repeated`](Self::repeated) by element.
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    pub fn repeated_el<E: EncodeElement>(&mut self, number: u32, vs: &'v [E::Value], el: &E) {
+        self.repeated_in::<E, false>(number, vs, el);
+    }
+
+    /// [`map`](Self::map) by element: `entries` in ascending key order (SPEC §6.4), the
+    /// same entries [`Sizer::map_el`] was given.
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    pub fn map_el<K: EncodeElement, V: EncodeElement, I>(
+        &mut self,
+        number: u32,
+        entries: I,
+        k: &K,
+        v: &V,
+    ) where
+        K::Value: 'v,
+        V::Value: 'v,
+        I: MapEntries<'v, K::Value, V::Value>,
+    {
+        self.map_in::<K, V, I, false>(number, entries, k, v);
     }
 
     /// This pass for a message without unknown records: the same field calls, with no
@@ -519,34 +660,35 @@ impl<'v> PlainWriter<'_, '_, 'v> {
     #[cfg_attr(not(debug_assertions), inline(always))]
     #[cfg_attr(debug_assertions, inline)]
     pub fn implicit<C: Codec>(&mut self, number: u32, v: &'v C::Value) {
-        self.0.implicit_in::<C, true>(number, v);
+        self.0.implicit_in::<_, true>(number, v, &Of::<C>::NEW);
     }
 
     /// [`Writer::explicit`].
     #[cfg_attr(not(debug_assertions), inline(always))]
     #[cfg_attr(debug_assertions, inline)]
     pub fn explicit<C: Codec>(&mut self, number: u32, v: &'v C::Value) {
-        self.0.explicit_in::<C, true>(number, v);
+        self.0.explicit_in::<_, true>(number, v, &Of::<C>::NEW);
     }
 
     /// [`Writer::optional`].
     #[cfg_attr(not(debug_assertions), inline(always))]
     #[cfg_attr(debug_assertions, inline)]
     pub fn optional<C: Codec>(&mut self, number: u32, v: Option<&'v C::Value>) {
-        self.0.optional_in::<C, true>(number, v);
+        self.0.optional_in::<_, true>(number, v, &Of::<C>::NEW);
     }
 
     /// [`Writer::repeated`].
     #[cfg_attr(not(debug_assertions), inline(always))]
     #[cfg_attr(debug_assertions, inline)]
     pub fn repeated<C: Codec>(&mut self, number: u32, vs: &'v [C::Value]) {
-        self.0.repeated_in::<C, true>(number, vs);
+        self.0.repeated_in::<_, true>(number, vs, &Of::<C>::NEW);
     }
 
     /// [`Writer::map`].
     #[cfg_attr(not(debug_assertions), inline(always))]
     #[cfg_attr(debug_assertions, inline)]
     pub fn map<K: MapKey, V: Codec>(&mut self, number: u32, m: &'v BTreeMap<K::Value, V::Value>) {
-        self.0.map_in::<K, V, true>(number, m);
+        self.0
+            .map_in::<_, _, _, true>(number, m, &Of::<K>::NEW, &Of::<V>::NEW);
     }
 }

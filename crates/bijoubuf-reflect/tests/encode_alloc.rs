@@ -1,0 +1,112 @@
+//! What the dynamic encoder allocates: the output, and nothing per message or field. The
+//! size table is the runtime's, kept by the thread for its next encode, so a thread
+//! that encodes again allocates only the output vector. One test function, so no other
+//! test allocates meanwhile.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use bijoubuf_reflect::{DescriptorPool, DynamicMessage, MapKey, Value};
+
+struct Counting;
+
+static ALLOCS: AtomicUsize = AtomicUsize::new(0);
+
+// SAFETY: every call is forwarded to `System` unchanged; the counter only observes.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: forwarded with the caller's layout.
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: `ptr` came from `alloc` with this layout.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: forwarded unchanged.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static ALLOC: Counting = Counting;
+
+const SCHEMA: &str = r#"
+syntax = "proto3";
+message Tree {
+  int32 id = 1;
+  string name = 2;
+  repeated Tree children = 3;
+  map<string, Tree> named = 4;
+  repeated sint64 deltas = 5;
+  repeated string tags = 6;
+  optional double weight = 7;
+}
+"#;
+
+/// A tree `depth` levels deep, each level with every kind of field set.
+fn tree(desc: &bijoubuf_reflect::MessageDescriptor, depth: usize) -> DynamicMessage {
+    let mut m = DynamicMessage::new(desc.clone());
+    m.set(1, Value::I32(depth as i32 + 1)).expect("fits");
+    m.set(2, Value::String(format!("level {depth}")))
+        .expect("fits");
+    m.set(5, Value::List(vec![Value::I64(-3), Value::I64(1 << 40)]))
+        .expect("fits");
+    m.set(
+        6,
+        Value::List(vec![Value::String("a".into()), Value::String("b".into())]),
+    )
+    .expect("fits");
+    m.set(7, Value::F64(0.5)).expect("fits");
+    if depth > 0 {
+        let kids = (0..3).map(|_| Value::from(tree(desc, depth - 1))).collect();
+        m.set(3, Value::List(kids)).expect("fits");
+        let named = vec![
+            (
+                MapKey::String("x".into()),
+                Value::from(tree(desc, depth - 1)),
+            ),
+            (
+                MapKey::String("y".into()),
+                Value::from(tree(desc, depth - 1)),
+            ),
+        ];
+        m.set(4, Value::Map(named)).expect("fits");
+    }
+    m
+}
+
+#[test]
+fn a_second_encode_allocates_only_its_output() {
+    let compiled = bijoubuf_schema::compile_sources(&[("tree.proto", SCHEMA)]).expect("compiles");
+    let pool = DescriptorPool::new(&compiled.schema);
+    let desc = pool.message("Tree").expect("Tree");
+    // 1 + 5 + 25 + 125 = 156 messages, each with seven fields set.
+    // A second encode of the same shape: the thread's size table is reused.
+    for depth in 0..4 {
+        let m = tree(&desc, depth);
+        m.encode().expect("encodes");
+        let before = ALLOCS.load(Ordering::Relaxed);
+        let bytes = m.encode().expect("encodes");
+        let allocs = ALLOCS.load(Ordering::Relaxed) - before;
+        assert_eq!(
+            allocs, 1,
+            "depth {depth}: the output vector and nothing else"
+        );
+        drop(bytes);
+    }
+    let m = tree(&desc, 3);
+    let first = m.encode().expect("encodes");
+    let before = ALLOCS.load(Ordering::Relaxed);
+    let again = m.encode().expect("encodes");
+    let allocs = ALLOCS.load(Ordering::Relaxed) - before;
+    assert_eq!(again, first);
+    assert_eq!(allocs, 1, "the output vector and nothing else");
+    drop(again);
+    // The bytes are the canonical ones: they decode to the same message.
+    assert_eq!(DynamicMessage::decode(&desc, &first).expect("decodes"), m);
+}
