@@ -329,7 +329,7 @@ macro_rules! varint_codec {
                 let $raw = r.varint()?;
                 $read
             }
-            #[inline]
+            #[inline(never)]
             fn read_run(r: &mut Reader<'a>, out: &mut Vec<$ty>) -> Result<(), DecodeError> {
                 r.varint_run(out, |$raw, $at| $read)
             }
