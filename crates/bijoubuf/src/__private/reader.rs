@@ -559,42 +559,13 @@ impl<'a> Reader<'a> {
     /// [`nested`](Self::nested) into `m`, reusing its allocations (`decode_into`).
     #[inline]
     pub fn nested_into<M: Decode<'a>>(&mut self, m: &mut M) -> Result<(), DecodeError> {
-        let len = self.length()?;
-        let outer = self.cur;
-        let outer_prev = self.prev;
-        self.bound(self.pos + len);
-        self.prev = 0;
-        self.depth += 1;
-        let mut r = if self.preserve {
-            let outer_unknown = core::mem::take(&mut self.unknown);
-            let outer_keep = self.keep;
-            self.keep = M::KEEPS_UNKNOWN_FIELDS;
-            let r = m.__decode_into(self);
-            self.unknown = outer_unknown;
-            self.keep = outer_keep;
-            r
-        } else {
-            m.__decode_into(self)
-        };
-        if r.is_ok() && !self.all_read() {
-            r = Err(self.unread());
-        }
-        self.depth -= 1;
-        self.cur = outer;
-        self.prev = outer_prev;
-        // A child that ended without `finish` may leave `END`, which is the child's.
-        self.next = NONE;
-        r
+        self.nested_with(M::KEEPS_UNKNOWN_FIELDS, |r| m.__decode_into(r))
     }
 
     /// [`top`](Self::top) into `m`, reusing its allocations (`decode_into`).
     pub(crate) fn top_into<M: Decode<'a>>(&mut self, m: &mut M) -> Result<(), DecodeError> {
-        self.keep = self.preserve && M::KEEPS_UNKNOWN_FIELDS;
-        let mut r = m.__decode_into(self);
-        if r.is_ok() && !self.all_read() {
-            r = Err(self.unread());
-        }
-        r.map_err(|e| e.in_message(M::NAME))
+        self.top_with(M::KEEPS_UNKNOWN_FIELDS, |r| m.__decode_into(r))
+            .map_err(|e| e.in_message(M::NAME))
     }
 
     /// SPEC §9.3, §10.1 step 1: a record whose type opens a message is refused at its

@@ -225,18 +225,23 @@ impl<'v, T: Table> Sizer<'v, T> {
         }
     }
 
+    /// The content length of `m`: the plain body when it has no unknown records.
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    fn content_of<M: Encode>(s: &mut Self, m: &'v M, plain: bool) -> usize {
+        if plain {
+            T::content_plain(s, m)
+        } else {
+            T::content(s, m)
+        }
+    }
+
     /// The content length of a whole top-level message.
     pub(crate) fn top<M: Encode>(&mut self, m: &'v M) -> usize {
         self.top_with(
             m.__unknown().as_slice(),
             M::FIELD_NUMBERS,
-            move |s, plain| {
-                if plain {
-                    T::content_plain(s, m)
-                } else {
-                    T::content(s, m)
-                }
-            },
+            move |s, plain| Self::content_of(s, m, plain),
         )
     }
 
@@ -382,13 +387,7 @@ impl<'v, T: Table> Sizer<'v, T> {
         self.nested_with(
             || m.__unknown().as_slice(),
             M::FIELD_NUMBERS,
-            move |s, plain| {
-                if plain {
-                    T::content_plain(s, m)
-                } else {
-                    T::content(s, m)
-                }
-            },
+            move |s, plain| Self::content_of(s, m, plain),
         )
     }
 

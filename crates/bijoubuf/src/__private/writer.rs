@@ -200,14 +200,21 @@ impl<'o, 'v> Writer<'o, 'v> {
         }
     }
 
+    /// Write `m`'s fields: the plain body when it has no unknown records.
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    fn write_of<M: Encode>(w: &mut Self, m: &'v M, plain: bool) {
+        if plain {
+            m.__write_plain(w);
+        } else {
+            m.__write(w);
+        }
+    }
+
     /// Write a whole top-level message.
     pub(crate) fn top<M: Encode>(&mut self, m: &'v M) -> Result<(), EncodeError> {
         self.top_with(m.__unknown().as_slice(), move |w, plain| {
-            if plain {
-                m.__write_plain(w);
-            } else {
-                m.__write(w);
-            }
+            Self::write_of(w, m, plain)
         })
     }
 
@@ -439,13 +446,7 @@ impl<'o, 'v> Writer<'o, 'v> {
     pub fn nested<M: Encode>(&mut self, m: &'v M) {
         self.nested_with(
             || m.__unknown().as_slice(),
-            move |w, plain| {
-                if plain {
-                    m.__write_plain(w);
-                } else {
-                    m.__write(w);
-                }
-            },
+            move |w, plain| Self::write_of(w, m, plain),
         )
     }
 
