@@ -582,7 +582,7 @@ fn struct_and_list_nesting_counts_messages_not_json_levels() {
 }
 
 #[test]
-fn json_nested_far_past_the_limit_is_refused_without_recursing_into_it() {
+fn json_nested_far_past_the_limit_is_refused_on_a_small_stack() {
     // 200,000 arrays: refused at the nesting limit (twice the depth limit) on a small
     // stack, before anything is built.
     let d = desc("t.v1.Chain");
