@@ -209,12 +209,26 @@ fn repeated_and_map_fields_allocate_once_per_field() {
     assert_eq!(twin.unwrap().to_owned(), long);
     assert!(n <= 2, "{n} allocations for one long-valued varint run");
 
-    // Small maps (up to 6 entries) are built in one tree node each.
+    // A twin's map is one vector of entries.
     let m = full_maps();
     let bytes = m.encode_to_vec().unwrap();
     let (n, twin) = allocations(|| MapsRef::decode(&bytes));
     assert_eq!(twin.unwrap().to_owned(), m);
     assert!(n <= 5, "{n} allocations for 5 map fields");
+
+    // However many entries it has: no tree nodes, no staging vector.
+    let big = Maps {
+        i32: (0..300).map(|i| (i * 7 - 1000, format!("v{i}"))).collect(),
+        ..Maps::default()
+    };
+    let bytes = big.encode_to_vec().unwrap();
+    let (n, twin) = allocations(|| MapsRef::decode(&bytes));
+    let twin = twin.unwrap();
+    assert_eq!(n, 1, "{n} allocations for one map of 300 entries");
+    assert_eq!(twin.i32.len(), 300);
+    assert_eq!(twin.i32.get(&(7 * 150 - 1000)), Some(&"v150"));
+    assert_eq!(twin.i32.get(&2), None);
+    assert_eq!(twin.to_owned(), big);
 }
 
 /// Owned and borrowed decodes of `bytes` agree: both accept the same value (compared

@@ -55,6 +55,7 @@
 //! | `string` (singular, repeated, map key or value, oneof member) | `&'a str` |
 //! | `bytes` (also where `bytes` asks for `bytes::Bytes`) | `&'a [u8]` |
 //! | message-typed field | the twin: `Option<NRef<'a>>`, `Vec<NRef<'a>>`, … (boxed where `M` boxes it) |
+//! | `map<K, V>` | `bijoubuf::SortedMap<K', V'>` of the twin types: the entries in one vector in ascending key order, looked up by binary search |
 //! | message mapped to an external path (well-known types, `extern_path`) | the owned type, unchanged |
 //! | `oneof o` | `Option<m::ORef<'a>>`; the owned `m::O` when no member borrows |
 //! | unknown fields | `unknown_fields: bijoubuf::UnknownFields` as in `M` (copied out of the input, so only input that has unknown records pays) |
@@ -66,8 +67,10 @@
 //! `MRef::to_owned(&self)` and the `From` impls convert. A twin without repeated or map
 //! fields (itself and the twins it holds) decodes without allocating; each repeated field
 //! allocates one vector (a packed varint run whose values average more than two bytes
-//! reallocates once to give back its excess), a map of up to six entries one tree node
-//! (a larger one a staging vector and the tree's nodes). Twins
+//! reallocates once to give back its excess), and so does each map: the wire holds its
+//! entries in key order, which the decoder checks as it appends them, so no tree is built.
+//! (A vector is first reserved for at most 16 bytes per input byte; elements much wider
+//! in memory than on the wire, such as empty nested messages, grow it as they arrive.) Twins
 //! do not derive serde or take `type_attribute`/`field_attribute` attributes. Twins are
 //! named last in their scope, so one whose name is taken by a schema type gets a
 //! trailing underscore.

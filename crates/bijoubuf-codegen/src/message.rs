@@ -37,10 +37,12 @@ pub(crate) enum Shape {
     Required,
     /// `Vec<T>` (SPEC §6.1).
     Repeated,
-    /// `BTreeMap<K, V>` (SPEC §6.3).
+    /// `BTreeMap<K, V>`, or in a borrowed twin (`sorted`) `bijoubuf::SortedMap<K, V>`
+    /// (SPEC §6.3).
     Map {
         key: TokenStream,
         value: TokenStream,
+        sorted: bool,
     },
 }
 
@@ -418,10 +420,21 @@ impl Emitter<'_> {
                         scalar(*key, &quote!(#rt::__private), &alloc)
                     };
                     let (vc, vt) = self.element(m, f, value, false, twin)?;
+                    // A twin's map is its entries in one vector, appended as the decoder
+                    // checks their order: no tree to build.
+                    let ty = if twin {
+                        quote!(#rt::SortedMap<#kt, #vt>)
+                    } else {
+                        quote!(#alloc::collections::BTreeMap<#kt, #vt>)
+                    };
                     (
-                        Shape::Map { key: kc, value: vc },
+                        Shape::Map {
+                            key: kc,
+                            value: vc,
+                            sorted: twin,
+                        },
                         TokenStream::new(),
-                        quote!(#alloc::collections::BTreeMap<#kt, #vt>),
+                        ty,
                     )
                 }
                 Cardinality::Repeated => {
@@ -541,7 +554,22 @@ impl Emitter<'_> {
                         );
                         into_stmts.push(quote!(r.repeated_into::<#codec>(#number, #proto_name, &mut self.#ident)?;));
                     }
-                    Shape::Map { key, value } => {
+                    Shape::Map {
+                        key,
+                        value,
+                        sorted: true,
+                    } => {
+                        let of = quote!(#rt::__private::Of);
+                        size_terms.push(quote!(s.map_el(#number, &self.#ident, &#of::<#key>::NEW, &#of::<#value>::NEW)));
+                        write_stmts.push(quote!(w.map_el(#number, &self.#ident, &#of::<#key>::NEW, &#of::<#value>::NEW);));
+                        decode_stmts.push(
+                            quote!(let #local = r.sorted_map::<#key, #value>(#number, #proto_name)?;),
+                        );
+                        into_stmts.push(
+                            quote!(self.#ident = r.sorted_map::<#key, #value>(#number, #proto_name)?;),
+                        );
+                    }
+                    Shape::Map { key, value, .. } => {
                         size_terms.push(quote!(s.map::<#key, #value>(#number, &self.#ident)));
                         write_stmts.push(quote!(w.map::<#key, #value>(#number, &self.#ident);));
                         decode_stmts.push(

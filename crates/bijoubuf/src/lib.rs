@@ -103,6 +103,7 @@ extern crate alloc;
 mod buf;
 mod error;
 mod options;
+pub mod sorted_map;
 mod stream;
 mod unknown;
 pub mod wkt;
@@ -118,6 +119,7 @@ pub use error::{DecodeError, EncodeError, EncodeErrorKind, ErrorKind, PathSegmen
 pub use options::{
     DEFAULT_MAX_DEPTH, DecodeOptions, Decoded, EncodeOptions, MAX_DEPTH_LIMIT, UnknownFieldPolicy,
 };
+pub use sorted_map::SortedMap;
 pub use stream::Frames;
 pub use unknown::{UnknownField, UnknownFields, UnknownValue};
 

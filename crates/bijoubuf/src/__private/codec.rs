@@ -152,8 +152,9 @@ pub trait EncodeElement {
 }
 
 /// A map's entries in ascending key order (SPEC §6.4), as the size and write passes take
-/// them ([`Sizer::map_el`], [`Writer::map_el`]): generated code's `BTreeMap` (whose
-/// iteration order is the key order) or a slice of pairs kept in key order.
+/// them ([`Sizer::map_el`], [`Writer::map_el`]): generated code's `BTreeMap` or
+/// [`SortedMap`](crate::SortedMap) (whose iteration order is the key order) or a slice of
+/// pairs kept in key order.
 pub trait MapEntries<'v, K: 'v, V: 'v>: Copy {
     /// The entries' iterator.
     type Iter: Iterator<Item = (&'v K, &'v V)>;
@@ -184,6 +185,18 @@ impl<'v, K: 'v, V: 'v> MapEntries<'v, K, V> for &'v [(K, V)] {
     #[inline]
     fn entries(self) -> Self::Iter {
         Pairs(self.iter())
+    }
+}
+
+impl<'v, K: 'v, V: 'v> MapEntries<'v, K, V> for &'v crate::SortedMap<K, V> {
+    type Iter = crate::sorted_map::Iter<'v, K, V>;
+    #[inline(always)]
+    fn is_empty(self) -> bool {
+        crate::SortedMap::is_empty(self)
+    }
+    #[inline(always)]
+    fn entries(self) -> Self::Iter {
+        self.iter()
     }
 }
 

@@ -1028,6 +1028,19 @@ impl<'a> Reader<'a> {
         Ok(map)
     }
 
+    /// [`map`](Self::map) into a [`SortedMap`](crate::SortedMap): the checked entries
+    /// appended to one vector in the wire's order, which is the key order (borrowed twins'
+    /// maps).
+    #[inline]
+    pub fn sorted_map<K: MapKey + ReadCodec<'a>, V: ReadCodec<'a>>(
+        &mut self,
+        number: u32,
+        name: impl FieldName,
+    ) -> Result<crate::SortedMap<K::Value, V::Value>, DecodeError> {
+        let entries = self.map_el(number, name, &Of::<K>::NEW, &Of::<V>::NEW)?;
+        Ok(crate::SortedMap::from_ordered(entries))
+    }
+
     /// [`map`](Self::map) by element: the entries in ascending key order (the wire
     /// order), in a vector.
     #[cfg_attr(not(debug_assertions), inline(always))]
