@@ -193,9 +193,13 @@ fn repeated_and_map_fields_allocate_once_per_field() {
     let r = full_repeats();
     let bytes = r.encode_to_vec().unwrap();
     let (n, twin) = allocations(|| RepeatsRef::decode(&bytes));
-    // Eight repeated fields are set; their message elements borrow too.
+    // Eight repeated fields are set; their message elements borrow too. Two are
+    // fixed-width runs (`f64`, `db`), read in place.
     assert_eq!(twin.unwrap().to_owned(), r);
-    assert!(n <= 8, "{n} allocations for 8 repeated fields");
+    assert_eq!(
+        n, 6,
+        "{n} allocations for 6 repeated fields and 2 fixed-width runs"
+    );
 
     // The one exception: a varint run whose values average more than two bytes gives
     // its excess slots back (the runtime reserves one slot per byte of the run rather
@@ -256,6 +260,98 @@ where
             );
         }
         (o, t) => panic!("owned {o:?} but borrowed {t:?} for {bytes:02x?}"),
+    }
+}
+
+fn fixed_repeats() -> Repeats {
+    Repeats {
+        f32: vec![0, u32::MAX, 7],
+        f64: vec![1 << 40, 2],
+        sf32: vec![-1, i32::MIN],
+        sf64: vec![i64::MAX],
+        fl: vec![1.5, f32::NAN, -0.0, f32::INFINITY],
+        db: vec![0.5, -0.0, f64::NAN],
+        ..Repeats::default()
+    }
+}
+
+/// Where a decoded run's bytes start, or `None` for a run made from values.
+fn wire_start<T: bijoubuf::FixedWidth>(run: &bijoubuf::FixedRun<'_, T>) -> Option<*const u8> {
+    run.__parts().ok().map(|b| b.as_ptr())
+}
+
+#[test]
+fn fixed_width_runs_are_read_in_place() {
+    let r = fixed_repeats();
+    let bytes = r.encode_to_vec().unwrap();
+    let (n, twin) = allocations(|| RepeatsRef::decode(&bytes));
+    assert_eq!(n, 0, "{n} allocations for six fixed-width runs");
+    let twin = twin.unwrap();
+    let range = bytes.as_ptr_range();
+    for p in [
+        wire_start(&twin.f32),
+        wire_start(&twin.f64),
+        wire_start(&twin.sf32),
+        wire_start(&twin.sf64),
+        wire_start(&twin.fl),
+        wire_start(&twin.db),
+    ] {
+        assert!(range.contains(&p.expect("a decoded run views the input")));
+    }
+    assert_eq!(twin.f32.to_vec(), r.f32);
+    assert_eq!(twin.sf32.get(1), Some(i32::MIN));
+    assert_eq!(twin.sf64.iter().collect::<Vec<_>>(), r.sf64);
+    assert!(twin.db.get(2).unwrap().is_nan());
+    // The bytes go back as they came, and a twin lent from the owned value (a view of
+    // its vectors) writes the same.
+    assert_eq!(twin.encode_to_vec().unwrap(), bytes);
+    assert_eq!(r.borrowed().encode_to_vec().unwrap(), bytes);
+    assert!(r.borrowed().db.__parts().is_err());
+    assert_eq!(
+        twin.to_owned().encode_to_vec().unwrap(),
+        bytes,
+        "the owned conversion holds the same values"
+    );
+    // Lengths and sizes agree whichever way the runs are held.
+    assert_eq!(twin.encoded_len(), bytes.len());
+    assert_eq!(r.borrowed().encoded_len(), bytes.len());
+}
+
+#[test]
+fn a_fixed_width_run_is_refused_as_the_owned_decoder_refuses_it() {
+    // A NaN other than the one (SPEC §3.5) in the middle of a `double` run, and a run
+    // whose length is not a whole number of elements (SPEC §6.2).
+    let r = Repeats {
+        db: vec![1.0, f64::NAN, 2.0],
+        ..Repeats::default()
+    };
+    let good = r.encode_to_vec().unwrap();
+    let nan = good
+        .windows(8)
+        .position(|w| w == f64::NAN.to_be_bytes())
+        .expect("the canonical NaN is in the run");
+    let mut bad = good.clone();
+    bad[nan + 7] = 1;
+    let owned = Repeats::decode(&bad).unwrap_err();
+    let twin = RepeatsRef::decode(&bad).unwrap_err();
+    assert_eq!(owned.kind(), bijoubuf::ErrorKind::NonCanonicalNan);
+    assert_eq!(
+        (twin.kind(), twin.offset(), twin.path_string()),
+        (owned.kind(), owned.offset(), owned.path_string())
+    );
+    assert!(
+        owned.path_string().contains("db[1]"),
+        "{}",
+        owned.path_string()
+    );
+    // Every byte change of every fixed-width run, judged alike.
+    let base = fixed_repeats().encode_to_vec().unwrap();
+    for i in 0..base.len() {
+        for v in [0x00, 0x01, 0x7F, 0x80, 0xC0, 0xFF] {
+            let mut b = base.clone();
+            b[i] = v;
+            agree::<RepeatsRef<'_>>(&b, &DecodeOptions::new());
+        }
     }
 }
 

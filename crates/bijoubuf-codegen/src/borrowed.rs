@@ -15,7 +15,7 @@ use quote::quote;
 
 use crate::Error;
 use crate::emit::{Emitter, doc_attrs};
-use crate::message::{Fields, Oneof, Plain, Shape};
+use crate::message::{Fields, Oneof, Plain, Shape, fixed_width};
 use crate::names;
 
 /// Which way a conversion goes.
@@ -63,7 +63,10 @@ impl Emitter<'_> {
 
         // A twin with no reference of its own (only nested twins, which may lead back
         // to it) still has the lifetime, through a marker member.
-        let uses_lifetime = decls.iter().any(|d| d.to_string().contains("& 'a"));
+        let uses_lifetime = decls.iter().any(|d| {
+            let d = d.to_string();
+            d.contains("& 'a") || d.contains("FixedRun < 'a")
+        });
         let (marker_member, marker_init) = if uses_lifetime {
             (TokenStream::new(), TokenStream::new())
         } else {
@@ -293,7 +296,12 @@ impl Emitter<'_> {
                 let c = self.element_conv(m, f, &f.ty, true, dir, x);
                 quote!(self.#ident.as_ref().map(|x| #c))
             }
-            Shape::Repeated => {
+            // The twin's member is a `FixedRun` (`p` is the owned type's member).
+            Shape::Repeated | Shape::FixedRun if fixed_width(&f.ty) => match dir {
+                Dir::Lend => quote!(::core::convert::From::from(&self.#ident)),
+                Dir::Own => quote!(self.#ident.to_vec()),
+            },
+            Shape::Repeated | Shape::FixedRun => {
                 let c = self.element_conv(m, f, &f.ty, false, dir, x);
                 quote!(self.#ident.iter().map(|x| #c).collect())
             }

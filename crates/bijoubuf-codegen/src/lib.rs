@@ -55,6 +55,7 @@
 //! | `string` (singular, repeated, map key or value, oneof member) | `&'a str` |
 //! | `bytes` (also where `bytes` asks for `bytes::Bytes`) | `&'a [u8]` |
 //! | message-typed field | the twin: `Option<NRef<'a>>`, `Vec<NRef<'a>>`, … (boxed where `M` boxes it) |
+//! | `repeated` `fixed32`, `sfixed32`, `fixed64`, `sfixed64`, `float`, `double` | `bijoubuf::FixedRun<'a, T>`: a view of the run's bytes, elements converted when read (`get`, `iter`, `to_vec`) |
 //! | `map<K, V>` | `bijoubuf::SortedMap<K', V'>` of the twin types: the entries in one vector in ascending key order, looked up by binary search |
 //! | message mapped to an external path (well-known types, `extern_path`) | the owned type, unchanged |
 //! | `oneof o` | `Option<m::ORef<'a>>`; the owned `m::O` when no member borrows |
@@ -65,8 +66,9 @@
 //! decoder of `M::decode`, with every check and the same error codes, offsets and paths,
 //! and a twin encodes to exactly the bytes of its owned value. `M::borrowed(&self)`,
 //! `MRef::to_owned(&self)` and the `From` impls convert. A twin without repeated or map
-//! fields (itself and the twins it holds) decodes without allocating; each repeated field
-//! allocates one vector (a packed varint run whose values average more than two bytes
+//! fields (itself and the twins it holds) decodes without allocating, and fixed-width runs
+//! do not count: they are views of the input. Each other repeated field allocates one
+//! vector (a packed varint run whose values average more than two bytes
 //! reallocates once to give back its excess), and so does each map: the wire holds its
 //! entries in key order, which the decoder checks as it appends them, so no tree is built.
 //! (A vector is first reserved for at most 16 bytes per input byte; elements much wider

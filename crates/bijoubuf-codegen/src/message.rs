@@ -37,6 +37,9 @@ pub(crate) enum Shape {
     Required,
     /// `Vec<T>` (SPEC §6.1).
     Repeated,
+    /// In a borrowed twin, a repeated fixed-width scalar: `bijoubuf::FixedRun<'a, T>`, a
+    /// view of the run's bytes (SPEC §6.2).
+    FixedRun,
     /// `BTreeMap<K, V>`, or in a borrowed twin (`sorted`) `bijoubuf::SortedMap<K, V>`
     /// (SPEC §6.3).
     Map {
@@ -439,7 +442,11 @@ impl Emitter<'_> {
                 }
                 Cardinality::Repeated => {
                     let (c, t) = self.element(m, f, &f.ty, false, twin)?;
-                    (Shape::Repeated, c, quote!(#alloc::vec::Vec<#t>))
+                    if twin && fixed_width(&f.ty) {
+                        (Shape::FixedRun, c, quote!(#rt::FixedRun<'a, #t>))
+                    } else {
+                        (Shape::Repeated, c, quote!(#alloc::vec::Vec<#t>))
+                    }
                 }
                 Cardinality::Single => {
                     let (c, t) = self.element(m, f, &f.ty, true, twin)?;
@@ -545,6 +552,26 @@ impl Emitter<'_> {
                         require_stmts.push(quote!(let #local = r.require(#local, #proto_name)?;));
                         into_stmts.push(quote!(let #local = r.required_into::<#codec>(#number, #proto_name, &mut self.#ident)?;));
                         into_requires.push(quote!(r.require(#local, #proto_name)?;));
+                    }
+                    Shape::FixedRun => {
+                        // A decoded run's bytes go back as one LEN record, which is what
+                        // the run's values would be written as; a run made from values
+                        // is written from them.
+                        let raw = quote!(#rt::__private::BytesRef<'a>);
+                        size_terms.push(quote!(match self.#ident.__parts() {
+                            ::core::result::Result::Ok(b) => s.implicit::<#raw>(#number, b),
+                            ::core::result::Result::Err(vs) => s.repeated::<#codec>(#number, vs),
+                        }));
+                        write_stmts.push(quote!(match self.#ident.__parts() {
+                            ::core::result::Result::Ok(b) => w.implicit::<#raw>(#number, b),
+                            ::core::result::Result::Err(vs) => w.repeated::<#codec>(#number, vs),
+                        }));
+                        decode_stmts.push(
+                            quote!(let #local = r.fixed_run::<#codec>(#number, #proto_name)?;),
+                        );
+                        into_stmts.push(
+                            quote!(self.#ident = r.fixed_run::<#codec>(#number, #proto_name)?;),
+                        );
                     }
                     Shape::Repeated => {
                         size_terms.push(quote!(s.repeated::<#codec>(#number, &self.#ident)));
@@ -876,4 +903,20 @@ pub(crate) fn scalar(
         ScalarType::Bytes => (quote!(Bytes), quote!(#alloc::vec::Vec<u8>)),
     };
     (quote!(#pre #codec), ty)
+}
+
+/// True for the scalar types written in a fixed number of bytes: a repeated field of one
+/// is a borrowed twin's [`Shape::FixedRun`].
+pub(crate) fn fixed_width(ty: &FieldType) -> bool {
+    matches!(
+        ty,
+        FieldType::Scalar(
+            ScalarType::Fixed32
+                | ScalarType::Sfixed32
+                | ScalarType::Fixed64
+                | ScalarType::Sfixed64
+                | ScalarType::Float
+                | ScalarType::Double
+        )
+    )
 }

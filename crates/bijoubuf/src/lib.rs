@@ -102,6 +102,7 @@ extern crate alloc;
 
 mod buf;
 mod error;
+pub mod fixed_run;
 mod options;
 pub mod sorted_map;
 mod stream;
@@ -116,6 +117,7 @@ use alloc::vec::Vec;
 pub use buf::BufMut;
 use error::EncodeErrorKind as EK;
 pub use error::{DecodeError, EncodeError, EncodeErrorKind, ErrorKind, PathSegment};
+pub use fixed_run::{FixedRun, FixedWidth};
 pub use options::{
     DEFAULT_MAX_DEPTH, DecodeOptions, Decoded, EncodeOptions, MAX_DEPTH_LIMIT, UnknownFieldPolicy,
 };

@@ -892,6 +892,44 @@ impl<'a> Reader<'a> {
         Ok(out)
     }
 
+    /// A repeated fixed-width field as a view of its bytes (borrowed twins): the checks
+    /// of [`repeated`](Self::repeated), with the same errors, offsets and paths, and no
+    /// vector.
+    #[inline]
+    pub fn fixed_run<C: ReadCodec<'a>>(
+        &mut self,
+        number: u32,
+        name: impl FieldName,
+    ) -> Result<crate::FixedRun<'a, C::Value>, DecodeError>
+    where
+        C::Value: crate::FixedWidth,
+    {
+        debug_assert_eq!(C::FIXED, Some(<C::Value as crate::FixedWidth>::WIDTH));
+        let Some(run_end) = self.open_run(number, name, C::FIXED, false)? else {
+            return Ok(crate::FixedRun::new());
+        };
+        let start = self.pos;
+        if <C::Value as crate::FixedWidth>::CHECKED {
+            // Each element read and dropped: a `float` or `double` word can be refused
+            // (a NaN other than the one, SPEC §3.5).
+            let outer = self.cur;
+            self.bound(run_end);
+            let mut i = 0;
+            while !self.at_end() {
+                if let Err(e) = C::read(self) {
+                    return Err(e.push(PathSegment::Index(i)).in_field(name));
+                }
+                i += 1;
+            }
+            self.cur = outer;
+        } else {
+            // Every word of an integer run is a value; its length was checked.
+            self.pos = run_end;
+        }
+        let run = self.buf.get(start..run_end).unwrap_or_default();
+        Ok(crate::FixedRun::from_wire(run))
+    }
+
     /// [`repeated`](Self::repeated) into `out`, which is cleared first and keeps its
     /// capacity (a run never reserves more than it would in a new vector).
     #[inline]
