@@ -336,7 +336,10 @@ macro_rules! varint_codec {
         $(#[$doc])*
         pub struct $name;
         impl<'a> ReadCodec<'a> for $name {
-            #[inline]
+            // Always inlined: a few instructions past the varint read, which a call's
+            // argument and result passing would double in a large message's decode.
+            #[cfg_attr(not(debug_assertions), inline(always))]
+            #[cfg_attr(debug_assertions, inline)]
             fn read(r: &mut Reader<'a>) -> Result<$ty, DecodeError> {
                 let $at = r.position();
                 let $raw = r.varint()?;
