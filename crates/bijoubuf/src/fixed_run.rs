@@ -204,7 +204,8 @@ impl<T: FixedWidth + PartialEq> PartialEq for FixedRun<'_, T> {
 
 impl<T: FixedWidth + Eq> Eq for FixedRun<'_, T> {}
 
-/// As a slice of the same values hashes.
+/// The length, then each element: equal runs hash alike whether they view wire bytes or
+/// values.
 impl<T: FixedWidth + Hash> Hash for FixedRun<'_, T> {
     fn hash<H: Hasher>(&self, state: &mut H) {
         state.write_usize(self.len());
