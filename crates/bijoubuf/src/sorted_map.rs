@@ -63,7 +63,7 @@ impl<K, V> SortedMap<K, V> {
 
     /// The entries in ascending key order, each as a pair of references.
     pub fn iter(&self) -> Iter<'_, K, V> {
-        Iter(self.entries.iter())
+        Iter::over(&self.entries)
     }
 
     /// The keys in ascending order.
@@ -230,9 +230,16 @@ impl<'m, K, V> IntoIterator for &'m SortedMap<K, V> {
     }
 }
 
-/// The entries of a [`SortedMap`] in ascending key order, each as a pair of references.
+/// The entries of a [`SortedMap`] (or of any slice of pairs) in order, each as a pair of
+/// references.
 #[derive(Clone, Debug)]
 pub struct Iter<'m, K, V>(core::slice::Iter<'m, (K, V)>);
+
+impl<'m, K, V> Iter<'m, K, V> {
+    pub(crate) fn over(entries: &'m [(K, V)]) -> Self {
+        Iter(entries.iter())
+    }
+}
 
 impl<'m, K, V> Iterator for Iter<'m, K, V> {
     type Item = (&'m K, &'m V);

@@ -177,14 +177,14 @@ impl<'v, K: 'v, V: 'v> MapEntries<'v, K, V> for &'v alloc::collections::BTreeMap
 }
 
 impl<'v, K: 'v, V: 'v> MapEntries<'v, K, V> for &'v [(K, V)] {
-    type Iter = Pairs<'v, K, V>;
+    type Iter = crate::sorted_map::Iter<'v, K, V>;
     #[inline]
     fn is_empty(self) -> bool {
         <[(K, V)]>::is_empty(self)
     }
     #[inline]
     fn entries(self) -> Self::Iter {
-        Pairs(self.iter())
+        crate::sorted_map::Iter::over(self)
     }
 }
 
@@ -197,17 +197,6 @@ impl<'v, K: 'v, V: 'v> MapEntries<'v, K, V> for &'v crate::SortedMap<K, V> {
     #[inline(always)]
     fn entries(self) -> Self::Iter {
         self.iter()
-    }
-}
-
-/// The entries of a slice of pairs, each as a pair of references.
-pub struct Pairs<'v, K, V>(core::slice::Iter<'v, (K, V)>);
-
-impl<'v, K, V> Iterator for Pairs<'v, K, V> {
-    type Item = (&'v K, &'v V);
-    #[inline]
-    fn next(&mut self) -> Option<Self::Item> {
-        self.0.next().map(|(k, v)| (k, v))
     }
 }
 

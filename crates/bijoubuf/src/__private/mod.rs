@@ -91,9 +91,9 @@ pub use crate::error::{DecodeError, DynFieldName, ErrorKind, FieldName};
 pub use bytes_codec::{SharedBytes, bytes};
 pub use codec::{
     Bool, BoxMsg, Bytes, BytesRef, Codec, Double, Element, EncodeElement, Enum, Fixed32, Fixed64,
-    Float, Int32, Int64, KeyElement, MapEntries, MapKey, Msg, NAN_F32, NAN_F64, Of, Pairs,
-    ReadCodec, SFixed32, SFixed64, SInt32, SInt64, Str, StrRef, UInt32, UInt64, bool_of,
-    canonical_f32, canonical_f64, f32_bits_ok, f64_bits_ok, int32_of, uint32_of, utf8,
+    Float, Int32, Int64, KeyElement, MapEntries, MapKey, Msg, NAN_F32, NAN_F64, Of, ReadCodec,
+    SFixed32, SFixed64, SInt32, SInt64, Str, StrRef, UInt32, UInt64, bool_of, canonical_f32,
+    canonical_f64, f32_bits_ok, f64_bits_ok, int32_of, uint32_of, utf8,
 };
 pub use message::{Decode, Encode};
 pub use reader::{Entries, MAX_FIELD_NUMBER, Reader, WireType};
