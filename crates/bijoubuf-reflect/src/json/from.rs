@@ -6,9 +6,9 @@ use base64::Engine as _;
 use base64::engine::general_purpose::{STANDARD, STANDARD_NO_PAD, URL_SAFE, URL_SAFE_NO_PAD};
 use bijoubuf_schema::ScalarType;
 
-use super::tree::{Json, Num, member_path};
+use super::tree::{Json, Num};
 use super::wkt;
-use super::{Depth, JsonError};
+use super::{At, Depth, JsonError};
 use crate::descriptor::{FieldShape, Kind, MessageDescriptor};
 use crate::value::{DynamicMessage, MapKey, Value};
 
@@ -16,16 +16,16 @@ use crate::value::{DynamicMessage, MapKey, Value};
 pub(crate) fn message(
     desc: &MessageDescriptor,
     j: &Json,
-    path: &str,
+    at: &At<'_>,
     depth: Depth,
 ) -> Result<DynamicMessage, JsonError> {
-    depth.check(path)?;
-    if let Some(m) = wkt::from_json(desc, j, path, depth)? {
+    depth.check(at)?;
+    if let Some(m) = wkt::from_json(desc, j, at, depth)? {
         return Ok(m);
     }
     let Json::Obj(members) = j else {
-        return Err(JsonError::new(
-            path,
+        return Err(JsonError::at(
+            at,
             format!(
                 "expected an object for {}, found {}",
                 desc.full_name(),
@@ -33,7 +33,7 @@ pub(crate) fn message(
             ),
         ));
     };
-    fields(desc, members, path, depth)
+    fields(desc, members, at, depth)
 }
 
 /// The members of an object as the fields of a `desc` message at `depth` (checked by
@@ -41,22 +41,22 @@ pub(crate) fn message(
 pub(crate) fn fields<'j>(
     desc: &MessageDescriptor,
     members: impl IntoIterator<Item = &'j (String, Json)>,
-    path: &str,
+    at: &At<'_>,
     depth: Depth,
 ) -> Result<DynamicMessage, JsonError> {
     let mut msg = DynamicMessage::new(desc.clone());
     let mut seen: Vec<(u32, &str)> = Vec::new();
     let mut oneofs: Vec<(String, &str)> = Vec::new();
     for (key, v) in members {
-        let here = member_path(path, key);
+        let here = At::Key(at, key);
         let Some(f) = desc.field_by_json_name(key) else {
-            return Err(JsonError::new(
+            return Err(JsonError::at(
                 &here,
                 format!("{} has no field named {key:?}", desc.full_name()),
             ));
         };
         if let Some((_, other)) = seen.iter().find(|(n, _)| *n == f.number()) {
-            return Err(JsonError::new(
+            return Err(JsonError::at(
                 &here,
                 format!("field {} is also given as {other:?}", f.name()),
             ));
@@ -69,7 +69,7 @@ pub(crate) fn fields<'j>(
         }
         if let Some(o) = f.oneof_name() {
             if let Some((_, other)) = oneofs.iter().find(|(name, _)| name == o) {
-                return Err(JsonError::new(
+                return Err(JsonError::at(
                     &here,
                     format!("oneof {o} already has a member set ({other:?})"),
                 ));
@@ -80,39 +80,39 @@ pub(crate) fn fields<'j>(
             FieldShape::Single(_) => element(&kind, v, &here, depth)?,
             FieldShape::Repeated => {
                 let Json::Arr(items) = v else {
-                    return Err(JsonError::new(
+                    return Err(JsonError::at(
                         &here,
                         format!("expected an array, found {}", v.kind()),
                     ));
                 };
                 let mut out = Vec::with_capacity(items.len());
                 for (i, item) in items.iter().enumerate() {
-                    out.push(element(&kind, item, &format!("{here}[{i}]"), depth)?);
+                    out.push(element(&kind, item, &At::Index(&here, i), depth)?);
                 }
                 Value::List(out)
             }
             FieldShape::Map(key_ty) => {
                 let Json::Obj(entries) = v else {
-                    return Err(JsonError::new(
+                    return Err(JsonError::at(
                         &here,
                         format!("expected an object for a map, found {}", v.kind()),
                     ));
                 };
                 let mut out = BTreeMap::new();
                 for (k, item) in entries {
-                    let p = member_path(&here, k);
+                    let p = At::Key(&here, k);
                     let mk = map_key(key_ty, k, &p)?;
                     let value = element(&kind, item, &p, depth)?;
                     if out.insert(mk, value).is_some() {
                         // "1" and "01" name the same integer key.
-                        return Err(JsonError::new(&p, "the same map key twice"));
+                        return Err(JsonError::at(&p, "the same map key twice"));
                     }
                 }
                 Value::Map(out.into_iter().collect())
             }
         };
         msg.set(f.number(), value)
-            .map_err(|e| JsonError::new(&here, e.to_string()))?;
+            .map_err(|e| JsonError::at(&here, e.to_string()))?;
     }
     Ok(msg)
 }
@@ -125,51 +125,53 @@ fn null_is_value(kind: &Kind) -> bool {
     }
 }
 
-fn map_key(ty: ScalarType, k: &str, path: &str) -> Result<MapKey, JsonError> {
+fn map_key(ty: ScalarType, k: &str, at: &At<'_>) -> Result<MapKey, JsonError> {
     let j = Json::Str(k.to_string());
     Ok(match ty {
         ScalarType::Bool => match k {
             "true" => MapKey::Bool(true),
             "false" => MapKey::Bool(false),
             _ => {
-                return Err(JsonError::new(
-                    path,
+                return Err(JsonError::at(
+                    at,
                     "a bool map key must be \"true\" or \"false\"",
                 ));
             }
         },
         ScalarType::String => MapKey::String(k.to_string()),
-        _ => match scalar(ty, &j, path)? {
+        _ => match scalar(ty, &j, at)? {
             Value::I32(v) => MapKey::I32(v),
             Value::I64(v) => MapKey::I64(v),
             Value::U32(v) => MapKey::U32(v),
             Value::U64(v) => MapKey::U64(v),
-            _ => return Err(JsonError::new(path, "not a valid map key type")),
+            _ => return Err(JsonError::at(at, "not a valid map key type")),
         },
     })
 }
 
 /// One element of type `kind`, in a message at `depth`.
-pub(crate) fn element(kind: &Kind, j: &Json, path: &str, depth: Depth) -> Result<Value, JsonError> {
+pub(crate) fn element(
+    kind: &Kind,
+    j: &Json,
+    at: &At<'_>,
+    depth: Depth,
+) -> Result<Value, JsonError> {
     match kind {
-        Kind::Scalar(s) => scalar(*s, j, path),
-        Kind::Message(m) => message(m, j, path, depth.next()).map(Value::from),
+        Kind::Scalar(s) => scalar(*s, j, at),
+        Kind::Message(m) => message(m, j, at, depth.next()).map(Value::from),
         Kind::Enum(e) => match j {
             Json::Null if e.full_name() == "google.protobuf.NullValue" => Ok(Value::EnumNumber(0)),
             Json::Str(name) => e.number_of(name).map(Value::EnumNumber).ok_or_else(|| {
-                JsonError::new(
-                    path,
-                    format!("{name:?} is not a value of {}", e.full_name()),
-                )
+                JsonError::at(at, format!("{name:?} is not a value of {}", e.full_name()))
             }),
             Json::Num(_) => {
-                let n = integer(j, path)?;
+                let n = integer(j, at)?;
                 i32::try_from(n).map(Value::EnumNumber).map_err(|_| {
-                    JsonError::new(path, format!("enum number {n} is outside the int32 range"))
+                    JsonError::at(at, format!("enum number {n} is outside the int32 range"))
                 })
             }
-            _ => Err(JsonError::new(
-                path,
+            _ => Err(JsonError::at(
+                at,
                 format!("expected an enum name or number, found {}", j.kind()),
             )),
         },
@@ -177,64 +179,63 @@ pub(crate) fn element(kind: &Kind, j: &Json, path: &str, depth: Depth) -> Result
 }
 
 /// One scalar with its range checks.
-pub(crate) fn scalar(s: ScalarType, j: &Json, path: &str) -> Result<Value, JsonError> {
+pub(crate) fn scalar(s: ScalarType, j: &Json, at: &At<'_>) -> Result<Value, JsonError> {
     use ScalarType as S;
-    let range = |n: i128| JsonError::new(path, format!("{n} is out of range for {}", s.keyword()));
+    let range = |n: i128| JsonError::at(at, format!("{n} is out of range for {}", s.keyword()));
     Ok(match s {
         S::Bool => match j {
             Json::Bool(b) => Value::Bool(*b),
-            _ => return Err(expected(path, "true or false", j)),
+            _ => return Err(expected(at, "true or false", j)),
         },
         S::String => match j {
             Json::Str(v) => Value::String(v.clone()),
-            _ => return Err(expected(path, "a string", j)),
+            _ => return Err(expected(at, "a string", j)),
         },
-        S::Bytes => match j {
-            Json::Str(v) => Value::Bytes(base64(v).ok_or_else(|| {
-                JsonError::new(path, "bytes must be standard or URL-safe base64")
-            })?),
-            _ => return Err(expected(path, "a base64 string", j)),
-        },
+        S::Bytes => {
+            match j {
+                Json::Str(v) => Value::Bytes(base64(v).ok_or_else(|| {
+                    JsonError::at(at, "bytes must be standard or URL-safe base64")
+                })?),
+                _ => return Err(expected(at, "a base64 string", j)),
+            }
+        }
         S::Int32 | S::Sint32 | S::Sfixed32 => {
-            let n = integer(j, path)?;
+            let n = integer(j, at)?;
             Value::I32(i32::try_from(n).map_err(|_| range(n))?)
         }
         S::Int64 | S::Sint64 | S::Sfixed64 => {
-            let n = integer(j, path)?;
+            let n = integer(j, at)?;
             Value::I64(i64::try_from(n).map_err(|_| range(n))?)
         }
         S::Uint32 | S::Fixed32 => {
-            let n = integer(j, path)?;
+            let n = integer(j, at)?;
             Value::U32(u32::try_from(n).map_err(|_| range(n))?)
         }
         S::Uint64 | S::Fixed64 => {
-            let n = integer(j, path)?;
+            let n = integer(j, at)?;
             Value::U64(u64::try_from(n).map_err(|_| range(n))?)
         }
-        S::Double => Value::F64(float(j, path)?),
+        S::Double => Value::F64(float(j, at)?),
         S::Float => {
-            let x = float(j, path)?;
+            let x = float(j, at)?;
             // In range means "rounds to a finite float": the shortest decimal of f32::MAX
             // (3.4028235e38) lies just above it as an f64 and must read back as f32::MAX.
             if x.is_finite() && !(x as f32).is_finite() {
-                return Err(JsonError::new(
-                    path,
-                    format!("{x} is out of range for float"),
-                ));
+                return Err(JsonError::at(at, format!("{x} is out of range for float")));
             }
             Value::F32(x as f32)
         }
     })
 }
 
-fn expected(path: &str, what: &str, j: &Json) -> JsonError {
-    JsonError::new(path, format!("expected {what}, found {}", j.kind()))
+fn expected(at: &At<'_>, what: &str, j: &Json) -> JsonError {
+    JsonError::at(at, format!("expected {what}, found {}", j.kind()))
 }
 
 /// An integer given as a JSON number or a decimal string (exact; a float must have no
 /// fractional part).
-pub(crate) fn integer(j: &Json, path: &str) -> Result<i128, JsonError> {
-    let not_int = || JsonError::new(path, "expected an integer");
+pub(crate) fn integer(j: &Json, at: &At<'_>) -> Result<i128, JsonError> {
+    let not_int = || JsonError::at(at, "expected an integer");
     match j {
         Json::Num(Num::U(u)) => Ok(i128::from(*u)),
         Json::Num(Num::I(i)) => Ok(i128::from(*i)),
@@ -252,7 +253,7 @@ pub(crate) fn integer(j: &Json, path: &str) -> Result<i128, JsonError> {
                 _ => Err(not_int()),
             }
         }
-        _ => Err(expected(path, "an integer", j)),
+        _ => Err(expected(at, "an integer", j)),
     }
 }
 
@@ -263,7 +264,7 @@ fn float_to_int(f: f64) -> Option<i128> {
 
 /// A float given as a JSON number, a numeric string, or "NaN" / "Infinity" /
 /// "-Infinity".
-fn float(j: &Json, path: &str) -> Result<f64, JsonError> {
+fn float(j: &Json, at: &At<'_>) -> Result<f64, JsonError> {
     match j {
         Json::Num(Num::U(u)) => Ok(*u as f64),
         Json::Num(Num::I(i)) => Ok(*i as f64),
@@ -275,10 +276,10 @@ fn float(j: &Json, path: &str) -> Result<f64, JsonError> {
             other => match other.parse::<f64>() {
                 // Rust also reads "inf" and "nan"; proto3 JSON spells them out.
                 Ok(f) if f.is_finite() => Ok(f),
-                _ => Err(JsonError::new(path, format!("{other:?} is not a number"))),
+                _ => Err(JsonError::at(at, format!("{other:?} is not a number"))),
             },
         },
-        _ => Err(expected(path, "a number", j)),
+        _ => Err(expected(at, "a number", j)),
     }
 }
 

@@ -48,6 +48,12 @@ pub struct JsonError {
 }
 
 impl JsonError {
+    /// An error at `at`, whose path is spelled out now.
+    #[cold]
+    pub(crate) fn at(at: &At<'_>, message: impl Into<String>) -> Self {
+        JsonError::new(&at.path(), message)
+    }
+
     pub(crate) fn new(path: &str, message: impl Into<String>) -> Self {
         JsonError {
             path: path.to_string(),
@@ -148,6 +154,27 @@ impl Default for JsonOptions {
     }
 }
 
+/// Where a value sits in a JSON document, as a chain up to the document, so that a path
+/// is only spelled out for an error: a string per element or member would be an
+/// allocation per element or member, in both directions.
+pub(crate) enum At<'p> {
+    Root,
+    Index(&'p At<'p>, usize),
+    Key(&'p At<'p>, &'p str),
+}
+
+impl At<'_> {
+    /// The path as [`JsonError::path`] spells it (`$.lines[3].sku`).
+    #[cold]
+    pub(crate) fn path(&self) -> String {
+        match self {
+            At::Root => "$".to_string(),
+            At::Index(parent, i) => format!("{}[{i}]", parent.path()),
+            At::Key(parent, k) => tree::member_path(&parent.path(), k),
+        }
+    }
+}
+
 /// The nesting depth of a message being read or written, and the limit.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Depth {
@@ -170,17 +197,17 @@ impl Depth {
     }
 
     /// Refuse a message past the limit.
-    pub(crate) fn check(self, path: &str) -> Result<(), JsonError> {
+    pub(crate) fn check(self, at: &At<'_>) -> Result<(), JsonError> {
         if self.at > self.max {
-            return Err(self.too_deep(path));
+            return Err(self.too_deep(at));
         }
         Ok(())
     }
 
     #[cold]
-    pub(crate) fn too_deep(self, path: &str) -> JsonError {
-        JsonError::new(
-            path,
+    pub(crate) fn too_deep(self, at: &At<'_>) -> JsonError {
+        JsonError::at(
+            at,
             format!(
                 "messages nest deeper than {} (counting those inside Any payloads)",
                 self.max
@@ -220,7 +247,7 @@ pub fn to_string_pretty(msg: &DynamicMessage) -> Result<String, JsonError> {
 /// As [`to_string`], with `opts`' depth limit.
 pub fn to_string_with(msg: &DynamicMessage, opts: &JsonOptions) -> Result<String, JsonError> {
     Ok(tree::write(
-        &to::message(msg, "$", opts.top())?,
+        &to::message(msg, &At::Root, opts.top())?,
         opts.indent,
     ))
 }
@@ -233,7 +260,7 @@ pub fn to_string_with(msg: &DynamicMessage, opts: &JsonOptions) -> Result<String
 pub fn to_value(msg: &DynamicMessage) -> Result<serde_json::Value, JsonError> {
     Ok(tree::to_serde(&to::message(
         msg,
-        "$",
+        &At::Root,
         JsonOptions::new().top(),
     )?))
 }
@@ -259,7 +286,7 @@ pub fn from_str_with(
 ) -> Result<DynamicMessage, JsonError> {
     let json =
         tree::parse(text, 2 * opts.max_depth).map_err(|e| JsonError::new("", e.to_string()))?;
-    from::message(desc, &json, "$", opts.top())
+    from::message(desc, &json, &At::Root, opts.top())
 }
 
 /// Map an already parsed `serde_json::Value` to a message of type `desc`. serde_json has
@@ -274,7 +301,7 @@ pub fn from_value(
     from::message(
         desc,
         &tree::from_serde(value),
-        "$",
+        &At::Root,
         JsonOptions::new().top(),
     )
 }

@@ -1,7 +1,7 @@
 //! The text forms of google.protobuf.Timestamp (RFC 3339, UTC, years 1 to 9999) and
 //! Duration (`"-1.5s"`, within ±10000 years), as the proto3 JSON mapping writes them.
 
-use super::JsonError;
+use super::{At, JsonError};
 
 /// Seconds of 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z, the Timestamp range.
 pub(super) const TS_MIN: i64 = -62_135_596_800;
@@ -47,10 +47,10 @@ fn fraction(nanos: i64) -> String {
     }
 }
 
-pub(super) fn timestamp_text(seconds: i64, nanos: i64, path: &str) -> Result<String, JsonError> {
+pub(super) fn timestamp_text(seconds: i64, nanos: i64, at: &At<'_>) -> Result<String, JsonError> {
     if !(TS_MIN..=TS_MAX).contains(&seconds) || !(0..1_000_000_000).contains(&nanos) {
-        return Err(JsonError::new(
-            path,
+        return Err(JsonError::at(
+            at,
             format!("Timestamp {seconds}s {nanos}ns is outside 0001-01-01 to 9999-12-31"),
         ));
     }
@@ -147,15 +147,15 @@ pub(super) fn parse_timestamp(text: &str) -> Option<(i64, i32)> {
     Some((seconds, nanos as i32))
 }
 
-pub(super) fn duration_text(seconds: i64, nanos: i64, path: &str) -> Result<String, JsonError> {
+pub(super) fn duration_text(seconds: i64, nanos: i64, at: &At<'_>) -> Result<String, JsonError> {
     let same_sign = seconds == 0 || nanos == 0 || (seconds < 0) == (nanos < 0);
     // `unsigned_abs`: `i64::MIN.abs()` overflows.
     if seconds.unsigned_abs() > DUR_MAX as u64
         || nanos.unsigned_abs() >= 1_000_000_000
         || !same_sign
     {
-        return Err(JsonError::new(
-            path,
+        return Err(JsonError::at(
+            at,
             format!("Duration {seconds}s {nanos}ns is out of range or mixes signs"),
         ));
     }
@@ -202,18 +202,18 @@ mod tests {
     #[test]
     fn timestamps() {
         assert_eq!(
-            timestamp_text(0, 0, "").as_deref(),
+            timestamp_text(0, 0, &At::Root).as_deref(),
             Ok("1970-01-01T00:00:00Z")
         );
         assert_eq!(
-            timestamp_text(1_700_000_000, 500_000_000, "").as_deref(),
+            timestamp_text(1_700_000_000, 500_000_000, &At::Root).as_deref(),
             Ok("2023-11-14T22:13:20.500Z")
         );
         assert_eq!(
-            timestamp_text(-1, 1000, "").as_deref(),
+            timestamp_text(-1, 1000, &At::Root).as_deref(),
             Ok("1969-12-31T23:59:59.000001Z")
         );
-        assert!(timestamp_text(TS_MAX + 1, 0, "").is_err());
+        assert!(timestamp_text(TS_MAX + 1, 0, &At::Root).is_err());
         assert_eq!(
             parse_timestamp("2023-11-14T22:13:20.5Z"),
             Some((1_700_000_000, 500_000_000))
@@ -237,14 +237,20 @@ mod tests {
 
     #[test]
     fn durations() {
-        assert_eq!(duration_text(1, 500_000_000, "").as_deref(), Ok("1.500s"));
-        assert_eq!(duration_text(0, -1, "").as_deref(), Ok("-0.000000001s"));
-        assert_eq!(duration_text(-3, 0, "").as_deref(), Ok("-3s"));
-        assert!(duration_text(1, -1, "").is_err());
+        assert_eq!(
+            duration_text(1, 500_000_000, &At::Root).as_deref(),
+            Ok("1.500s")
+        );
+        assert_eq!(
+            duration_text(0, -1, &At::Root).as_deref(),
+            Ok("-0.000000001s")
+        );
+        assert_eq!(duration_text(-3, 0, &At::Root).as_deref(), Ok("-3s"));
+        assert!(duration_text(1, -1, &At::Root).is_err());
         // Regression: printed "--9223372036854775808s" (and overflowed in debug builds).
-        assert!(duration_text(i64::MIN, 0, "").is_err());
-        assert!(duration_text(-DUR_MAX - 1, 0, "").is_err());
-        assert!(duration_text(0, i64::MIN, "").is_err());
+        assert!(duration_text(i64::MIN, 0, &At::Root).is_err());
+        assert!(duration_text(-DUR_MAX - 1, 0, &At::Root).is_err());
+        assert!(duration_text(0, i64::MIN, &At::Root).is_err());
         assert_eq!(parse_duration("1.5s"), Some((1, 500_000_000)));
         assert_eq!(parse_duration("-0.000000001s"), Some((0, -1)));
         for bad in ["1.5", "s", "-s", "1.s", "+1s", "315576000001s"] {

@@ -3,37 +3,37 @@
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
 
-use super::tree::{Json, Num, member_path};
+use super::tree::{Json, Num};
 use super::wkt;
-use super::{Depth, JsonError};
+use super::{At, Depth, JsonError};
 use crate::descriptor::{FieldShape, Kind};
 use crate::value::{DynamicMessage, MapKey, Value};
 
-/// A message as JSON; `path` is where it sits in the output (for errors), `depth` its
+/// A message as JSON; `at` is where it sits in the output (for errors), `depth` its
 /// nesting depth and the limit.
-pub(crate) fn message(m: &DynamicMessage, path: &str, depth: Depth) -> Result<Json, JsonError> {
-    depth.check(path)?;
-    if let Some(special) = wkt::to_json(m, path, depth)? {
+pub(crate) fn message(m: &DynamicMessage, at: &At<'_>, depth: Depth) -> Result<Json, JsonError> {
+    depth.check(at)?;
+    if let Some(special) = wkt::to_json(m, at, depth)? {
         return Ok(special);
     }
     let mut members = Vec::new();
     for (f, v) in m.fields() {
         let name = f.json_name().to_string();
-        let here = member_path(path, &name);
+        let here = At::Key(at, &name);
         let kind = f.kind();
         let j = match (f.shape(), v) {
             (FieldShape::Repeated, Value::List(items)) => Json::Arr(
                 items
                     .iter()
                     .enumerate()
-                    .map(|(i, item)| element(&kind, item, &format!("{here}[{i}]"), depth))
+                    .map(|(i, item)| element(&kind, item, &At::Index(&here, i), depth))
                     .collect::<Result<_, _>>()?,
             ),
             (FieldShape::Repeated, Value::Scalars(items)) => Json::Arr(
                 items
                     .iter()
                     .enumerate()
-                    .map(|(i, item)| element(&kind, &item, &format!("{here}[{i}]"), depth))
+                    .map(|(i, item)| element(&kind, &item, &At::Index(&here, i), depth))
                     .collect::<Result<_, _>>()?,
             ),
             (FieldShape::Map(_), Value::Map(entries)) => Json::Obj(
@@ -41,8 +41,8 @@ pub(crate) fn message(m: &DynamicMessage, path: &str, depth: Depth) -> Result<Js
                     .iter()
                     .map(|(k, item)| {
                         let key = key_string(k);
-                        let p = member_path(&here, &key);
-                        Ok((key, element(&kind, item, &p, depth)?))
+                        let j = element(&kind, item, &At::Key(&here, &key), depth)?;
+                        Ok((key, j))
                     })
                     .collect::<Result<_, JsonError>>()?,
             ),
@@ -66,7 +66,12 @@ pub(crate) fn key_string(k: &MapKey) -> String {
 }
 
 /// One value of element type `kind`, in a message at `depth`.
-pub(crate) fn element(kind: &Kind, v: &Value, path: &str, depth: Depth) -> Result<Json, JsonError> {
+pub(crate) fn element(
+    kind: &Kind,
+    v: &Value,
+    at: &At<'_>,
+    depth: Depth,
+) -> Result<Json, JsonError> {
     Ok(match v {
         Value::Bool(b) => Json::Bool(*b),
         Value::I32(x) => Json::Num(Num::I(i64::from(*x))),
@@ -86,8 +91,8 @@ pub(crate) fn element(kind: &Kind, v: &Value, path: &str, depth: Depth) -> Resul
             // JSON `null` reads back as NULL_VALUE (0); another number has no spelling.
             Kind::Enum(e) if e.full_name() == "google.protobuf.NullValue" => {
                 if *n != 0 {
-                    return Err(JsonError::new(
-                        path,
+                    return Err(JsonError::at(
+                        at,
                         format!("NullValue {n} has no JSON form (only NULL_VALUE, 0, is null)"),
                     ));
                 }
@@ -99,12 +104,9 @@ pub(crate) fn element(kind: &Kind, v: &Value, path: &str, depth: Depth) -> Resul
             },
             _ => Json::Num(Num::I(i64::from(*n))),
         },
-        Value::Message(m) => message(m, path, depth.next())?,
+        Value::Message(m) => message(m, at, depth.next())?,
         Value::List(_) | Value::Scalars(_) | Value::Map(_) => {
-            return Err(JsonError::new(
-                path,
-                "a list or map where an element belongs",
-            ));
+            return Err(JsonError::at(at, "a list or map where an element belongs"));
         }
     })
 }

@@ -7,6 +7,9 @@
 //! output keeps fields in field-number order.
 
 use std::fmt;
+use std::fmt::Write as _;
+
+use super::At;
 
 use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 
@@ -63,24 +66,6 @@ pub(crate) fn parse(text: &str, max_nesting: u32) -> Result<Json, serde_json::Er
     .deserialize(&mut de)?;
     de.end()?;
     Ok(v)
-}
-
-/// Where a value sits, as a chain up to the document, so that a path is only spelled
-/// out for an error (a string per element would be an allocation per element).
-enum At<'p> {
-    Root,
-    Index(&'p At<'p>, usize),
-    Key(&'p At<'p>, &'p str),
-}
-
-impl At<'_> {
-    fn path(&self) -> String {
-        match self {
-            At::Root => "$".to_string(),
-            At::Index(parent, i) => format!("{}[{i}]", parent.path()),
-            At::Key(parent, k) => member_path(&parent.path(), k),
-        }
-    }
 }
 
 struct Seed<'p> {
@@ -215,7 +200,38 @@ pub(crate) fn member_path(parent: &str, key: &str) -> String {
 
 /// A JSON string literal.
 pub(crate) fn quote(s: &str) -> String {
-    serde_json::to_string(s).unwrap_or_else(|_| format!("\"{s}\""))
+    let mut out = String::with_capacity(s.len() + 2);
+    quote_into(&mut out, s);
+    out
+}
+
+/// `s` as a JSON string appended to `out`: `"` and `\` escaped, control characters as
+/// `\b \f \n \r \t` or `\u00xx`, everything else as it is (serde_json's spelling).
+fn quote_into(out: &mut String, s: &str) {
+    out.push('"');
+    let mut plain = 0;
+    for (i, b) in s.bytes().enumerate() {
+        let esc: &str = match b {
+            b'"' => "\\\"",
+            b'\\' => "\\\\",
+            b'\n' => "\\n",
+            b'\r' => "\\r",
+            b'\t' => "\\t",
+            0x08 => "\\b",
+            0x0C => "\\f",
+            0..0x20 => "",
+            _ => continue,
+        };
+        out.push_str(&s[plain..i]);
+        if esc.is_empty() {
+            let _ = write!(out, "\\u{b:04x}");
+        } else {
+            out.push_str(esc);
+        }
+        plain = i + 1;
+    }
+    out.push_str(&s[plain..]);
+    out.push('"');
 }
 
 /// Write `v` compactly (`indent` = None) or pretty-printed with `indent` spaces.
@@ -236,14 +252,20 @@ fn write_into(out: &mut String, v: &Json, indent: Option<usize>, level: usize) {
     match v {
         Json::Null => out.push_str("null"),
         Json::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-        Json::Num(Num::U(n)) => out.push_str(&n.to_string()),
-        Json::Num(Num::I(n)) => out.push_str(&n.to_string()),
+        Json::Num(Num::U(n)) => {
+            let _ = write!(out, "{n}");
+        }
+        Json::Num(Num::I(n)) => {
+            let _ = write!(out, "{n}");
+        }
         Json::Num(Num::F(f)) => match serde_json::Number::from_f64(*f) {
-            Some(n) => out.push_str(&n.to_string()),
+            Some(n) => {
+                let _ = write!(out, "{n}");
+            }
             None => out.push_str("null"),
         },
         Json::Num(Num::Text(t)) => out.push_str(t),
-        Json::Str(s) => out.push_str(&quote(s)),
+        Json::Str(s) => quote_into(out, s),
         Json::Arr(items) if items.is_empty() => out.push_str("[]"),
         Json::Arr(items) => {
             out.push('[');
@@ -265,7 +287,7 @@ fn write_into(out: &mut String, v: &Json, indent: Option<usize>, level: usize) {
                     out.push(',');
                 }
                 newline(out, indent, level + 1);
-                out.push_str(&quote(k));
+                quote_into(out, k);
                 out.push(':');
                 if indent.is_some() {
                     out.push(' ');
@@ -316,5 +338,19 @@ pub(crate) fn from_serde(v: &serde_json::Value) -> Json {
         V::String(s) => Json::Str(s.clone()),
         V::Array(items) => Json::Arr(items.iter().map(from_serde).collect()),
         V::Object(m) => Json::Obj(m.iter().map(|(k, v)| (k.clone(), from_serde(v))).collect()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::quote;
+
+    #[test]
+    fn strings_are_quoted_as_serde_json_quotes_them() {
+        let mut all_low: String = (0u8..0x20).map(char::from).collect();
+        all_low.push_str("\"\\/\u{7f}é\u{2028}😀");
+        for s in ["", "plain", "a\"b", "\\", "x\ny", "\u{1}\u{1f}", &all_low] {
+            assert_eq!(quote(s), serde_json::to_string(s).unwrap(), "{s:?}");
+        }
     }
 }

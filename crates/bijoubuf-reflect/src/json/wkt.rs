@@ -8,7 +8,7 @@ use super::from;
 use super::time::{duration_text, parse_duration, parse_timestamp, timestamp_text};
 use super::to;
 use super::tree::{Json, Num};
-use super::{Depth, JsonError};
+use super::{At, Depth, JsonError};
 use crate::descriptor::{Kind, MessageDescriptor};
 use crate::value::{DynamicMessage, MapKey, Value};
 
@@ -62,14 +62,14 @@ fn sub(desc: &MessageDescriptor, n: u32) -> Result<MessageDescriptor, JsonError>
     }
 }
 
-fn set(m: &mut DynamicMessage, n: u32, v: Value, path: &str) -> Result<(), JsonError> {
-    m.set(n, v).map_err(|e| JsonError::new(path, e.to_string()))
+fn set(m: &mut DynamicMessage, n: u32, v: Value, at: &At<'_>) -> Result<(), JsonError> {
+    m.set(n, v).map_err(|e| JsonError::at(at, e.to_string()))
 }
 
 /// The special JSON of `m` (a message at `depth`), or `None` for an ordinary message.
 pub(crate) fn to_json(
     m: &DynamicMessage,
-    path: &str,
+    at: &At<'_>,
     depth: Depth,
 ) -> Result<Option<Json>, JsonError> {
     let desc = m.descriptor();
@@ -80,17 +80,17 @@ pub(crate) fn to_json(
             Some(v) => v.clone(),
             None => Value::default_of(crate::descriptor::Ty::Scalar(ty), desc),
         };
-        return to::element(&kind, &v, path, depth).map(Some);
+        return to::element(&kind, &v, at, depth).map(Some);
     }
     Ok(Some(match name {
-        "google.protobuf.Timestamp" => Json::Str(timestamp_text(int(m, 1), int(m, 2), path)?),
-        "google.protobuf.Duration" => Json::Str(duration_text(int(m, 1), int(m, 2), path)?),
+        "google.protobuf.Timestamp" => Json::Str(timestamp_text(int(m, 1), int(m, 2), at)?),
+        "google.protobuf.Duration" => Json::Str(duration_text(int(m, 1), int(m, 2), at)?),
         "google.protobuf.FieldMask" => {
             let mut paths = Vec::new();
             if let Some(Value::List(items)) = m.get(1) {
                 for (i, v) in items.iter().enumerate() {
                     if let Value::String(s) = v {
-                        paths.push(mask_path_json(s, &format!("{path}[{i}]"))?);
+                        paths.push(mask_path_json(s, &At::Index(at, i))?);
                     }
                 }
             }
@@ -102,8 +102,8 @@ pub(crate) fn to_json(
                     .iter()
                     .map(|(k, v)| {
                         let key = to::key_string(k);
-                        let p = super::tree::member_path(path, &key);
-                        Ok((key, value_json(v, &p, depth.next())?))
+                        let j = value_json(v, &At::Key(at, &key), depth.next())?;
+                        Ok((key, j))
                     })
                     .collect::<Result<_, JsonError>>()?,
             ),
@@ -114,34 +114,34 @@ pub(crate) fn to_json(
                 items
                     .iter()
                     .enumerate()
-                    .map(|(i, v)| value_json(v, &format!("{path}[{i}]"), depth.next()))
+                    .map(|(i, v)| value_json(v, &At::Index(at, i), depth.next()))
                     .collect::<Result<_, _>>()?,
             ),
             _ => Json::Arr(Vec::new()),
         },
-        "google.protobuf.Value" => value_of(m, path, depth)?,
-        "google.protobuf.Any" => any_to_json(m, path, depth)?,
+        "google.protobuf.Value" => value_of(m, at, depth)?,
+        "google.protobuf.Any" => any_to_json(m, at, depth)?,
         _ => return Ok(None),
     }))
 }
 
-fn value_json(v: &Value, path: &str, depth: Depth) -> Result<Json, JsonError> {
-    depth.check(path)?;
+fn value_json(v: &Value, at: &At<'_>, depth: Depth) -> Result<Json, JsonError> {
+    depth.check(at)?;
     match v {
-        Value::Message(m) => value_of(m, path, depth),
-        _ => Err(JsonError::new(path, "expected a google.protobuf.Value")),
+        Value::Message(m) => value_of(m, at, depth),
+        _ => Err(JsonError::at(at, "expected a google.protobuf.Value")),
     }
 }
 
 /// google.protobuf.Value (a message at `depth`): whichever member of `kind` is set.
-fn value_of(m: &DynamicMessage, path: &str, depth: Depth) -> Result<Json, JsonError> {
+fn value_of(m: &DynamicMessage, at: &At<'_>, depth: Depth) -> Result<Json, JsonError> {
     Ok(
         match (m.get(1), m.get(2), m.get(3), m.get(4), m.get(5), m.get(6)) {
             // JSON `null` reads back as NULL_VALUE (0); another number has no spelling.
             (Some(Value::EnumNumber(0)), ..) => Json::Null,
             (Some(v), ..) => {
-                return Err(JsonError::new(
-                    path,
+                return Err(JsonError::at(
+                    at,
                     format!(
                         "Value.null_value {v:?} has no JSON form (only NULL_VALUE, 0, is null)"
                     ),
@@ -149,8 +149,8 @@ fn value_of(m: &DynamicMessage, path: &str, depth: Depth) -> Result<Json, JsonEr
             }
             (_, Some(Value::F64(x)), ..) => {
                 if !x.is_finite() {
-                    return Err(JsonError::new(
-                        path,
+                    return Err(JsonError::at(
+                        at,
                         "a Value number must be finite (JSON has no NaN or Infinity)",
                     ));
                 }
@@ -159,11 +159,11 @@ fn value_of(m: &DynamicMessage, path: &str, depth: Depth) -> Result<Json, JsonEr
             (_, _, Some(Value::String(s)), ..) => Json::Str(s.clone()),
             (_, _, _, Some(Value::Bool(b)), ..) => Json::Bool(*b),
             (_, _, _, _, Some(Value::Message(s)), _) | (_, _, _, _, _, Some(Value::Message(s))) => {
-                to::message(s, path, depth.next())?
+                to::message(s, at, depth.next())?
             }
             _ => {
-                return Err(JsonError::new(
-                    path,
+                return Err(JsonError::at(
+                    at,
                     "a google.protobuf.Value with no kind set",
                 ));
             }
@@ -174,7 +174,7 @@ fn value_of(m: &DynamicMessage, path: &str, depth: Depth) -> Result<Json, JsonEr
 /// An Any at `depth`: its payload is a message one level deeper (SPEC §9.3 counts it as
 /// nested bytes), decoded with only the depth left, so a chain of Any holding Any stops
 /// at the same limit as any other nesting instead of restarting it at each payload.
-fn any_to_json(m: &DynamicMessage, path: &str, depth: Depth) -> Result<Json, JsonError> {
+fn any_to_json(m: &DynamicMessage, at: &At<'_>, depth: Depth) -> Result<Json, JsonError> {
     let url = match m.get(1) {
         Some(Value::String(s)) => s.as_str(),
         _ => "",
@@ -191,14 +191,14 @@ fn any_to_json(m: &DynamicMessage, path: &str, depth: Depth) -> Result<Json, Jso
             if url.is_empty() && bytes.is_empty() {
                 return Ok(Json::Obj(Vec::new()));
             }
-            let mut d = decode_payload(m.descriptor(), url, bytes, path, depth)?;
-            expand(&mut d, path, depth.next())?;
+            let mut d = decode_payload(m.descriptor(), url, bytes, at, depth)?;
+            expand(&mut d, at, depth.next())?;
             decoded = d;
             &decoded
         }
     };
     let mut members = vec![("@type".to_string(), Json::Str(url.to_string()))];
-    let j = to::message(inner, path, depth.next())?;
+    let j = to::message(inner, at, depth.next())?;
     match j {
         Json::Obj(fields) if !is_special(inner.descriptor().full_name()) => members.extend(fields),
         other => members.push(("value".to_string(), other)),
@@ -212,17 +212,17 @@ fn decode_payload(
     any: &MessageDescriptor,
     url: &str,
     bytes: &[u8],
-    path: &str,
+    at: &At<'_>,
     depth: Depth,
 ) -> Result<DynamicMessage, JsonError> {
-    let inner_desc = resolve(any, url, path)?;
+    let inner_desc = resolve(any, url, at)?;
     let left = depth.left();
     if left == 0 {
-        return Err(depth.next().too_deep(path));
+        return Err(depth.next().too_deep(at));
     }
     let opts = bijoubuf::DecodeOptions::new().max_depth(left);
     DynamicMessage::decode_with(&inner_desc, bytes, &opts)
-        .map_err(|e| JsonError::new(path, format!("the Any value does not decode as {url}: {e}")))
+        .map_err(|e| JsonError::at(at, format!("the Any value does not decode as {url}: {e}")))
 }
 
 /// In a message tree this module owns (decoded from an Any payload), replace each
@@ -230,8 +230,8 @@ fn decode_payload(
 /// they are decoded. Each payload is a copy of part of the one around it; kept all at
 /// once, Any holding Any would cost the input's size once per level, while this way
 /// at most two levels' bytes are alive. `m` sits at `depth`.
-fn expand(m: &mut DynamicMessage, path: &str, depth: Depth) -> Result<(), JsonError> {
-    depth.check(path)?;
+fn expand(m: &mut DynamicMessage, at: &At<'_>, depth: Depth) -> Result<(), JsonError> {
+    depth.check(at)?;
     if m.descriptor().full_name() == "google.protobuf.Any" {
         let url = match m.get(1) {
             Some(Value::String(s)) => s.clone(),
@@ -242,27 +242,27 @@ fn expand(m: &mut DynamicMessage, path: &str, depth: Depth) -> Result<(), JsonEr
             && let Value::Bytes(b) = slot
         {
             let bytes = std::mem::take(b);
-            let mut inner = decode_payload(&desc, &url, &bytes, path, depth)?;
+            let mut inner = decode_payload(&desc, &url, &bytes, at, depth)?;
             drop(bytes);
-            expand(&mut inner, path, depth.next())?;
+            expand(&mut inner, at, depth.next())?;
             *slot = Value::from(inner);
         }
         return Ok(());
     }
     for (_, v) in &mut m.fields {
         match v {
-            Value::Message(inner) => expand(inner, path, depth.next())?,
+            Value::Message(inner) => expand(inner, at, depth.next())?,
             Value::List(items) => {
                 for item in items {
                     if let Value::Message(inner) = item {
-                        expand(inner, path, depth.next())?;
+                        expand(inner, at, depth.next())?;
                     }
                 }
             }
             Value::Map(entries) => {
                 for (_, item) in entries {
                     if let Value::Message(inner) = item {
-                        expand(inner, path, depth.next())?;
+                        expand(inner, at, depth.next())?;
                     }
                 }
             }
@@ -272,17 +272,21 @@ fn expand(m: &mut DynamicMessage, path: &str, depth: Depth) -> Result<(), JsonEr
     Ok(())
 }
 
-fn resolve(any: &MessageDescriptor, url: &str, path: &str) -> Result<MessageDescriptor, JsonError> {
+fn resolve(
+    any: &MessageDescriptor,
+    url: &str,
+    at: &At<'_>,
+) -> Result<MessageDescriptor, JsonError> {
     let name = url.rsplit('/').next().unwrap_or(url);
     if !url.contains('/') || name.is_empty() {
-        return Err(JsonError::new(
-            path,
+        return Err(JsonError::at(
+            at,
             format!("type URL {url:?} is not of the form \"<host>/<message full name>\""),
         ));
     }
     any.pool().message(name).ok_or_else(|| {
-        JsonError::new(
-            path,
+        JsonError::at(
+            at,
             format!("type URL {url:?} names no message of the schema"),
         )
     })
@@ -292,37 +296,37 @@ fn resolve(any: &MessageDescriptor, url: &str, path: &str) -> Result<MessageDesc
 pub(crate) fn from_json(
     desc: &MessageDescriptor,
     j: &Json,
-    path: &str,
+    at: &At<'_>,
     depth: Depth,
 ) -> Result<Option<DynamicMessage>, JsonError> {
     let name = desc.full_name();
     let mut m = DynamicMessage::new(desc.clone());
     if let Some(ty) = wrapper(name) {
-        let v = from::scalar(ty, j, path)?;
-        set(&mut m, 1, v, path)?;
+        let v = from::scalar(ty, j, at)?;
+        set(&mut m, 1, v, at)?;
         return Ok(Some(m));
     }
     let text = |what: &str| match j {
         Json::Str(s) => Ok(s.as_str()),
-        _ => Err(JsonError::new(
-            path,
+        _ => Err(JsonError::at(
+            at,
             format!("expected {what} string, found {}", j.kind()),
         )),
     };
     match name {
         "google.protobuf.Timestamp" => {
             let (s, n) = parse_timestamp(text("an RFC 3339 timestamp")?).ok_or_else(|| {
-                JsonError::new(path, "not an RFC 3339 timestamp between years 1 and 9999")
+                JsonError::at(at, "not an RFC 3339 timestamp between years 1 and 9999")
             })?;
-            set(&mut m, 1, Value::I64(s), path)?;
-            set(&mut m, 2, Value::I32(n), path)?;
+            set(&mut m, 1, Value::I64(s), at)?;
+            set(&mut m, 2, Value::I32(n), at)?;
         }
         "google.protobuf.Duration" => {
             let (s, n) = parse_duration(text("a duration (\"1.5s\")")?).ok_or_else(|| {
-                JsonError::new(path, "not a duration such as \"1.5s\" within ±10000 years")
+                JsonError::at(at, "not a duration such as \"1.5s\" within ±10000 years")
             })?;
-            set(&mut m, 1, Value::I64(s), path)?;
-            set(&mut m, 2, Value::I32(n), path)?;
+            set(&mut m, 1, Value::I64(s), at)?;
+            set(&mut m, 2, Value::I32(n), at)?;
         }
         "google.protobuf.FieldMask" => {
             let t = text("a field mask")?;
@@ -331,31 +335,31 @@ pub(crate) fn from_json(
             } else {
                 t.split(',').map(|p| Value::String(snake(p))).collect()
             };
-            set(&mut m, 1, Value::List(paths), path)?;
+            set(&mut m, 1, Value::List(paths), at)?;
         }
         "google.protobuf.Struct" => {
             let Json::Obj(members) = j else {
-                return Err(JsonError::new(
-                    path,
+                return Err(JsonError::at(
+                    at,
                     format!("expected an object, found {}", j.kind()),
                 ));
             };
             let value_desc = match desc.field(1).map(|f| f.kind()) {
                 Some(Kind::Message(v)) => v,
-                _ => return Err(JsonError::new(path, "Struct.fields is not a map of Value")),
+                _ => return Err(JsonError::at(at, "Struct.fields is not a map of Value")),
             };
             let mut entries = Vec::with_capacity(members.len());
             for (k, v) in members {
-                let p = super::tree::member_path(path, k);
+                let p = At::Key(at, k);
                 let value = value_from(&value_desc, v, &p, depth.next())?;
                 entries.push((MapKey::String(k.clone()), Value::from(value)));
             }
-            set(&mut m, 1, Value::Map(entries), path)?;
+            set(&mut m, 1, Value::Map(entries), at)?;
         }
         "google.protobuf.ListValue" => {
             let Json::Arr(items) = j else {
-                return Err(JsonError::new(
-                    path,
+                return Err(JsonError::at(
+                    at,
                     format!("expected an array, found {}", j.kind()),
                 ));
             };
@@ -365,14 +369,14 @@ pub(crate) fn from_json(
                 out.push(Value::from(value_from(
                     &value_desc,
                     item,
-                    &format!("{path}[{i}]"),
+                    &At::Index(at, i),
                     depth.next(),
                 )?));
             }
-            set(&mut m, 1, Value::List(out), path)?;
+            set(&mut m, 1, Value::List(out), at)?;
         }
-        "google.protobuf.Value" => return value_from(desc, j, path, depth).map(Some),
-        "google.protobuf.Any" => return any_from_json(desc, j, path, depth).map(Some),
+        "google.protobuf.Value" => return value_from(desc, j, at, depth).map(Some),
+        "google.protobuf.Any" => return any_from_json(desc, j, at, depth).map(Some),
         _ => return Ok(None),
     }
     Ok(Some(m))
@@ -382,26 +386,26 @@ pub(crate) fn from_json(
 fn value_from(
     desc: &MessageDescriptor,
     j: &Json,
-    path: &str,
+    at: &At<'_>,
     depth: Depth,
 ) -> Result<DynamicMessage, JsonError> {
-    depth.check(path)?;
+    depth.check(at)?;
     let mut m = DynamicMessage::new(desc.clone());
     match j {
-        Json::Null => set(&mut m, 1, Value::EnumNumber(0), path)?,
-        Json::Bool(b) => set(&mut m, 4, Value::Bool(*b), path)?,
-        Json::Str(s) => set(&mut m, 3, Value::String(s.clone()), path)?,
+        Json::Null => set(&mut m, 1, Value::EnumNumber(0), at)?,
+        Json::Bool(b) => set(&mut m, 4, Value::Bool(*b), at)?,
+        Json::Str(s) => set(&mut m, 3, Value::String(s.clone()), at)?,
         Json::Num(_) => {
-            let x = from::scalar(ScalarType::Double, j, path)?;
-            set(&mut m, 2, x, path)?;
+            let x = from::scalar(ScalarType::Double, j, at)?;
+            set(&mut m, 2, x, at)?;
         }
         Json::Obj(_) => {
-            let s = from::message(&sub(desc, 5)?, j, path, depth.next())?;
-            set(&mut m, 5, Value::from(s), path)?;
+            let s = from::message(&sub(desc, 5)?, j, at, depth.next())?;
+            set(&mut m, 5, Value::from(s), at)?;
         }
         Json::Arr(_) => {
-            let l = from::message(&sub(desc, 6)?, j, path, depth.next())?;
-            set(&mut m, 6, Value::from(l), path)?;
+            let l = from::message(&sub(desc, 6)?, j, at, depth.next())?;
+            set(&mut m, 6, Value::from(l), at)?;
         }
     }
     Ok(m)
@@ -411,12 +415,12 @@ fn value_from(
 fn any_from_json(
     desc: &MessageDescriptor,
     j: &Json,
-    path: &str,
+    at: &At<'_>,
     depth: Depth,
 ) -> Result<DynamicMessage, JsonError> {
     let Json::Obj(members) = j else {
-        return Err(JsonError::new(
-            path,
+        return Err(JsonError::at(
+            at,
             format!("expected an object, found {}", j.kind()),
         ));
     };
@@ -425,26 +429,26 @@ fn any_from_json(
         if members.is_empty() {
             return Ok(m);
         }
-        return Err(JsonError::new(path, "an Any with fields needs \"@type\""));
+        return Err(JsonError::at(at, "an Any with fields needs \"@type\""));
     };
     let Json::Str(url) = ty else {
-        return Err(JsonError::new(
-            &format!("{path}.@type"),
+        return Err(JsonError::at(
+            &At::Key(at, "@type"),
             "expected a type URL string",
         ));
     };
-    let inner_desc = resolve(desc, url, path)?;
+    let inner_desc = resolve(desc, url, at)?;
     // The other members, by reference: a copy per level would make Any holding Any cost
     // the input's size once per level.
     let mut rest = members.iter().filter(|(k, _)| k != "@type");
     let inner = if is_special(inner_desc.full_name()) {
         match (rest.next(), rest.next()) {
             (Some((k, v)), None) if k == "value" => {
-                from::message(&inner_desc, v, &format!("{path}.value"), depth.next())?
+                from::message(&inner_desc, v, &At::Key(at, "value"), depth.next())?
             }
             _ => {
-                return Err(JsonError::new(
-                    path,
+                return Err(JsonError::at(
+                    at,
                     format!(
                         "an Any holding {} has exactly one other key, \"value\"",
                         inner_desc.full_name()
@@ -453,15 +457,15 @@ fn any_from_json(
             }
         }
     } else {
-        depth.next().check(path)?;
-        from::fields(&inner_desc, rest, path, depth.next())?
+        depth.next().check(at)?;
+        from::fields(&inner_desc, rest, at, depth.next())?
     };
     // The payload sits one level below this Any: it may use the depth left.
     let bytes = inner
         .encode_with_max_depth(depth.left().max(1))
-        .map_err(|e| JsonError::new(path, e.to_string()))?;
-    set(&mut m, 1, Value::String(url.clone()), path)?;
-    set(&mut m, 2, Value::Bytes(bytes), path)?;
+        .map_err(|e| JsonError::at(at, e.to_string()))?;
+    set(&mut m, 1, Value::String(url.clone()), at)?;
+    set(&mut m, 2, Value::Bytes(bytes), at)?;
     Ok(m)
 }
 
@@ -472,11 +476,11 @@ fn any_from_json(
 /// lower-case letter, so only a non-empty path without commas whose lowerCamelCase form
 /// converts back to exactly it survives (not `""`, `"a,b"`, `"fooBar"`, `"a__b"`,
 /// `"a_1"`).
-fn mask_path_json(p: &str, path: &str) -> Result<String, JsonError> {
+fn mask_path_json(p: &str, at: &At<'_>) -> Result<String, JsonError> {
     let c = camel(p);
     if p.is_empty() || p.contains(',') || snake(&c) != p {
-        return Err(JsonError::new(
-            path,
+        return Err(JsonError::at(
+            at,
             format!("FieldMask path {p:?} has no proto3 JSON spelling that reads back as it"),
         ));
     }
@@ -523,11 +527,11 @@ mod tests {
         assert_eq!(camel("user.display_name"), "user.displayName");
         assert_eq!(snake("user.displayName"), "user.display_name");
         assert_eq!(
-            mask_path_json("user.display_name", "").as_deref(),
+            mask_path_json("user.display_name", &At::Root).as_deref(),
             Ok("user.displayName")
         );
         for bad in ["", "fooBar", "a,b", "a__b", "a_1", "a_", "a_\u{e9}"] {
-            assert!(mask_path_json(bad, "").is_err(), "{bad:?}");
+            assert!(mask_path_json(bad, &At::Root).is_err(), "{bad:?}");
         }
     }
 }

@@ -1,0 +1,78 @@
+//! Writing and reading proto3 JSON spells out a value's path only for an error: a run of
+//! n elements costs the vectors that hold them, not a path string per element. One test
+//! function, so no other test allocates meanwhile.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use bijoubuf_reflect::{DescriptorPool, DynamicMessage, Value, json};
+
+struct Counting;
+
+static ALLOCS: AtomicUsize = AtomicUsize::new(0);
+
+// SAFETY: every call is forwarded to `System` unchanged; the counter only observes.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: forwarded with the caller's layout.
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: `ptr` came from `alloc` with this layout.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: forwarded unchanged.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static ALLOC: Counting = Counting;
+
+fn allocations<T>(f: impl FnOnce() -> T) -> (usize, T) {
+    let before = ALLOCS.load(Ordering::Relaxed);
+    let out = f();
+    (ALLOCS.load(Ordering::Relaxed) - before, out)
+}
+
+#[test]
+fn json_of_a_long_run_allocates_no_path_per_element() {
+    let compiled = bijoubuf_schema::compile_sources(&[(
+        "r.proto",
+        "syntax = \"proto3\"; message R { repeated int32 xs = 1; repeated bool flags = 2; }",
+    )])
+    .expect("the schema compiles");
+    let pool = DescriptorPool::new(&compiled.schema);
+    let desc = pool.message("R").expect("R is defined");
+    const N: usize = 10_000;
+    let mut m = DynamicMessage::new(desc.clone());
+    m.set(1, Value::List((0..N as i32).map(Value::I32).collect()))
+        .expect("fits");
+    m.set(
+        2,
+        Value::List((0..N).map(|i| Value::Bool(i % 3 == 0)).collect()),
+    )
+    .expect("fits");
+
+    // Writing: the tree's vectors and the text, a few dozen allocations; a path string
+    // per element made it more than 2 × 10,000.
+    let (n, text) = allocations(|| json::to_string(&m));
+    let text = text.expect("the message has a JSON form");
+    assert!(n < 200, "{n} allocations to write {N} × 2 elements");
+
+    // Reading: the parsed tree's vectors and the message's values, likewise.
+    let (n, back) = allocations(|| json::from_str(&desc, &text));
+    let back = back.expect("the text reads back");
+    assert!(n < 200, "{n} allocations to read {N} × 2 elements");
+    assert_eq!(back.encode().unwrap(), m.encode().unwrap());
+
+    // An error still names the element.
+    let bad = text.replacen("true", "\"yes\"", 1);
+    let err = json::from_str(&desc, &bad).unwrap_err();
+    assert_eq!(err.path(), "$.flags[0]");
+}
