@@ -240,7 +240,7 @@ pub(crate) fn integer(j: &Json, at: &At<'_>) -> Result<i128, JsonError> {
         Json::Num(Num::U(u)) => Ok(i128::from(*u)),
         Json::Num(Num::I(i)) => Ok(i128::from(*i)),
         Json::Num(Num::F(f)) => float_to_int(*f).ok_or_else(not_int),
-        Json::Num(Num::Text(t)) | Json::Str(t) => {
+        Json::Str(t) => {
             if let Ok(n) = t.parse::<i128>() {
                 return Ok(n);
             }
@@ -269,7 +269,7 @@ fn float(j: &Json, at: &At<'_>) -> Result<f64, JsonError> {
         Json::Num(Num::U(u)) => Ok(*u as f64),
         Json::Num(Num::I(i)) => Ok(*i as f64),
         Json::Num(Num::F(f)) => Ok(*f),
-        Json::Num(Num::Text(t)) | Json::Str(t) => match t.as_str() {
+        Json::Str(t) => match t.as_str() {
             "NaN" => Ok(f64::NAN),
             "Infinity" => Ok(f64::INFINITY),
             "-Infinity" => Ok(f64::NEG_INFINITY),

@@ -246,10 +246,9 @@ pub fn to_string_pretty(msg: &DynamicMessage) -> Result<String, JsonError> {
 /// # Errors
 /// As [`to_string`], with `opts`' depth limit.
 pub fn to_string_with(msg: &DynamicMessage, opts: &JsonOptions) -> Result<String, JsonError> {
-    Ok(tree::write(
-        &to::message(msg, &At::Root, opts.top())?,
-        opts.indent,
-    ))
+    let mut o = to::Out::new(opts.indent);
+    to::message(&mut o, msg, &At::Root, opts.top(), 0)?;
+    Ok(o.text)
 }
 
 /// `msg` as a `serde_json::Value` (whose object member order is serde_json's, sorted by
@@ -258,11 +257,12 @@ pub fn to_string_with(msg: &DynamicMessage, opts: &JsonOptions) -> Result<String
 /// # Errors
 /// As [`to_string`].
 pub fn to_value(msg: &DynamicMessage) -> Result<serde_json::Value, JsonError> {
-    Ok(tree::to_serde(&to::message(
-        msg,
-        &At::Root,
-        JsonOptions::new().top(),
-    )?))
+    // The text read back with this module's reader, which nests as deep as the writer
+    // may (serde_json's own reader stops at 128 levels).
+    let text = to_string(msg)?;
+    let tree = tree::parse(&text, 2 * bijoubuf::MAX_DEPTH_LIMIT)
+        .map_err(|e| JsonError::new("", e.to_string()))?;
+    Ok(tree::to_serde(&tree))
 }
 
 /// Parse proto3 JSON text as a message of type `desc`; refuses duplicate keys.

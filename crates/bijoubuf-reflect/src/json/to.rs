@@ -1,56 +1,136 @@
-//! Message → JSON tree.
+//! Message → JSON text, written as the message is walked: no tree of the output is built
+//! (a tree costs tens of bytes per element of a long run before any text exists). The
+//! well-known types' special forms are small trees written through
+//! [`tree::write_into`](super::tree::write_into).
+
+use std::fmt::Write as _;
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
 
-use super::tree::{Json, Num};
+use super::tree::{self, Json};
 use super::wkt;
 use super::{At, Depth, JsonError};
 use crate::descriptor::{FieldShape, Kind};
 use crate::value::{DynamicMessage, MapKey, Value};
 
-/// A message as JSON; `at` is where it sits in the output (for errors), `depth` its
-/// nesting depth and the limit.
-pub(crate) fn message(m: &DynamicMessage, at: &At<'_>, depth: Depth) -> Result<Json, JsonError> {
+/// The output text and its layout.
+pub(crate) struct Out {
+    pub(crate) text: String,
+    indent: Option<usize>,
+}
+
+impl Out {
+    pub(crate) fn new(indent: Option<usize>) -> Self {
+        Out {
+            text: String::new(),
+            indent,
+        }
+    }
+
+    /// Before the `first`-th member or element of a container at `level`: the comma and
+    /// the line break.
+    pub(crate) fn item(&mut self, first: &mut bool, level: usize) {
+        if !std::mem::take(first) {
+            self.text.push(',');
+        }
+        tree::newline(&mut self.text, self.indent, level + 1);
+    }
+
+    /// A member's key and colon, after [`item`](Self::item).
+    pub(crate) fn key(&mut self, key: &str) {
+        tree::quote_into(&mut self.text, key);
+        self.text.push(':');
+        if self.indent.is_some() {
+            self.text.push(' ');
+        }
+    }
+
+    /// The end of a container at `level` (`first` still set: it had no items).
+    pub(crate) fn close(&mut self, first: bool, level: usize, c: char) {
+        if !first {
+            tree::newline(&mut self.text, self.indent, level);
+        }
+        self.text.push(c);
+    }
+
+    /// A special form's tree, at `level`.
+    pub(crate) fn tree(&mut self, j: &Json, level: usize) {
+        tree::write_into(&mut self.text, j, self.indent, level);
+    }
+}
+
+/// Message `m` (at `depth`, written at indentation `level`); `at` is where it sits in the
+/// output, for errors.
+pub(crate) fn message(
+    o: &mut Out,
+    m: &DynamicMessage,
+    at: &At<'_>,
+    depth: Depth,
+    level: usize,
+) -> Result<(), JsonError> {
     depth.check(at)?;
-    if let Some(special) = wkt::to_json(m, at, depth)? {
-        return Ok(special);
+    if wkt::special(m, o, at, depth, level)? {
+        return Ok(());
     }
-    let mut members = Vec::new();
+    o.text.push('{');
+    let mut first = true;
+    members(o, m, at, depth, level, &mut first)?;
+    o.close(first, level, '}');
+    Ok(())
+}
+
+/// The members of ordinary message `m` (at `depth`) into an object at `level` that is
+/// open already; `first` says whether it holds any member yet.
+pub(crate) fn members(
+    o: &mut Out,
+    m: &DynamicMessage,
+    at: &At<'_>,
+    depth: Depth,
+    level: usize,
+    first: &mut bool,
+) -> Result<(), JsonError> {
     for (f, v) in m.fields() {
-        let name = f.json_name().to_string();
-        let here = At::Key(at, &name);
+        let name = f.json_name();
+        let here = At::Key(at, name);
         let kind = f.kind();
-        let j = match (f.shape(), v) {
-            (FieldShape::Repeated, Value::List(items)) => Json::Arr(
-                items
-                    .iter()
-                    .enumerate()
-                    .map(|(i, item)| element(&kind, item, &At::Index(&here, i), depth))
-                    .collect::<Result<_, _>>()?,
-            ),
-            (FieldShape::Repeated, Value::Scalars(items)) => Json::Arr(
-                items
-                    .iter()
-                    .enumerate()
-                    .map(|(i, item)| element(&kind, &item, &At::Index(&here, i), depth))
-                    .collect::<Result<_, _>>()?,
-            ),
-            (FieldShape::Map(_), Value::Map(entries)) => Json::Obj(
-                entries
-                    .iter()
-                    .map(|(k, item)| {
-                        let key = key_string(k);
-                        let j = element(&kind, item, &At::Key(&here, &key), depth)?;
-                        Ok((key, j))
-                    })
-                    .collect::<Result<_, JsonError>>()?,
-            ),
-            _ => element(&kind, v, &here, depth)?,
-        };
-        members.push((name, j));
+        o.item(first, level);
+        o.key(name);
+        let inner = level + 1;
+        match (f.shape(), v) {
+            (FieldShape::Repeated, Value::List(items)) => {
+                o.text.push('[');
+                let mut none = true;
+                for (i, item) in items.iter().enumerate() {
+                    o.item(&mut none, inner);
+                    element(o, &kind, item, &At::Index(&here, i), depth, inner + 1)?;
+                }
+                o.close(none, inner, ']');
+            }
+            (FieldShape::Repeated, Value::Scalars(items)) => {
+                o.text.push('[');
+                let mut none = true;
+                for (i, item) in items.iter().enumerate() {
+                    o.item(&mut none, inner);
+                    element(o, &kind, &item, &At::Index(&here, i), depth, inner + 1)?;
+                }
+                o.close(none, inner, ']');
+            }
+            (FieldShape::Map(_), Value::Map(entries)) => {
+                o.text.push('{');
+                let mut none = true;
+                for (k, item) in entries {
+                    let key = key_string(k);
+                    o.item(&mut none, inner);
+                    o.key(&key);
+                    element(o, &kind, item, &At::Key(&here, &key), depth, inner + 1)?;
+                }
+                o.close(none, inner, '}');
+            }
+            _ => element(o, &kind, v, &here, depth, inner)?,
+        }
     }
-    Ok(Json::Obj(members))
+    Ok(())
 }
 
 /// A map key as the JSON object key.
@@ -65,28 +145,51 @@ pub(crate) fn key_string(k: &MapKey) -> String {
     }
 }
 
-/// One value of element type `kind`, in a message at `depth`.
+/// One value of element type `kind`, in a message at `depth`, written at `level`.
 pub(crate) fn element(
+    o: &mut Out,
     kind: &Kind,
     v: &Value,
     at: &At<'_>,
     depth: Depth,
-) -> Result<Json, JsonError> {
-    Ok(match v {
-        Value::Bool(b) => Json::Bool(*b),
-        Value::I32(x) => Json::Num(Num::I(i64::from(*x))),
-        Value::U32(x) => Json::Num(Num::U(u64::from(*x))),
+    level: usize,
+) -> Result<(), JsonError> {
+    let t = &mut o.text;
+    // `write!` into a `String` cannot fail.
+    match v {
+        Value::Bool(b) => t.push_str(if *b { "true" } else { "false" }),
+        Value::I32(x) => {
+            let _ = write!(t, "{x}");
+        }
+        Value::U32(x) => {
+            let _ = write!(t, "{x}");
+        }
         // 64-bit integers are strings: JSON numbers are doubles in many readers.
-        Value::I64(x) => Json::Str(x.to_string()),
-        Value::U64(x) => Json::Str(x.to_string()),
+        Value::I64(x) => {
+            let _ = write!(t, "\"{x}\"");
+        }
+        Value::U64(x) => {
+            let _ = write!(t, "\"{x}\"");
+        }
         // Rust writes -0.0f32 as "-0", which JSON readers take for the integer 0.
-        Value::F32(x) if *x == 0.0 && x.is_sign_negative() => Json::Num(Num::Text("-0.0".into())),
-        Value::F32(x) => float(f64::from(*x), || x.to_string()),
-        Value::F64(x) => float(*x, || {
-            serde_json::Number::from_f64(*x).map_or_else(|| x.to_string(), |n| n.to_string())
+        Value::F32(x) if *x == 0.0 && x.is_sign_negative() => t.push_str("-0.0"),
+        Value::F32(x) => float(t, f64::from(*x), |t| {
+            let _ = write!(t, "{x}");
         }),
-        Value::String(s) => Json::Str(s.clone()),
-        Value::Bytes(b) => Json::Str(STANDARD.encode(b)),
+        Value::F64(x) => float(t, *x, |t| match serde_json::Number::from_f64(*x) {
+            Some(n) => {
+                let _ = write!(t, "{n}");
+            }
+            None => {
+                let _ = write!(t, "{x}");
+            }
+        }),
+        Value::String(s) => tree::quote_into(t, s),
+        Value::Bytes(b) => {
+            t.push('"');
+            STANDARD.encode_string(b, t);
+            t.push('"');
+        }
         Value::EnumNumber(n) => match kind {
             // JSON `null` reads back as NULL_VALUE (0); another number has no spelling.
             Kind::Enum(e) if e.full_name() == "google.protobuf.NullValue" => {
@@ -96,29 +199,35 @@ pub(crate) fn element(
                         format!("NullValue {n} has no JSON form (only NULL_VALUE, 0, is null)"),
                     ));
                 }
-                Json::Null
+                t.push_str("null");
             }
             Kind::Enum(e) => match e.name_of(*n) {
-                Some(name) => Json::Str(name.to_string()),
-                None => Json::Num(Num::I(i64::from(*n))),
+                Some(name) => tree::quote_into(t, name),
+                None => {
+                    let _ = write!(t, "{n}");
+                }
             },
-            _ => Json::Num(Num::I(i64::from(*n))),
+            _ => {
+                let _ = write!(t, "{n}");
+            }
         },
-        Value::Message(m) => message(m, at, depth.next())?,
+        Value::Message(m) => message(o, m, at, depth.next(), level)?,
         Value::List(_) | Value::Scalars(_) | Value::Map(_) => {
             return Err(JsonError::at(at, "a list or map where an element belongs"));
         }
-    })
+    }
+    Ok(())
 }
 
-fn float(x: f64, finite: impl FnOnce() -> String) -> Json {
+/// A float: its text when finite, else the quoted names proto3 JSON gives the others.
+fn float(t: &mut String, x: f64, finite: impl FnOnce(&mut String)) {
     if x.is_nan() {
-        Json::Str("NaN".into())
+        t.push_str("\"NaN\"");
     } else if x == f64::INFINITY {
-        Json::Str("Infinity".into())
+        t.push_str("\"Infinity\"");
     } else if x == f64::NEG_INFINITY {
-        Json::Str("-Infinity".into())
+        t.push_str("\"-Infinity\"");
     } else {
-        Json::Num(Num::Text(finite()))
+        finite(t);
     }
 }

@@ -24,14 +24,12 @@ pub(crate) enum Json {
     Obj(Vec<(String, Json)>),
 }
 
-/// A JSON number as read (exact integers stay exact) or as it is to be written.
+/// A JSON number as read (exact integers stay exact), or a special form's number.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Num {
     U(u64),
     I(i64),
     F(f64),
-    /// Already formatted (f32 values keep their shortest form).
-    Text(String),
 }
 
 impl Json {
@@ -207,7 +205,7 @@ pub(crate) fn quote(s: &str) -> String {
 
 /// `s` as a JSON string appended to `out`: `"` and `\` escaped, control characters as
 /// `\b \f \n \r \t` or `\u00xx`, everything else as it is (serde_json's spelling).
-fn quote_into(out: &mut String, s: &str) {
+pub(crate) fn quote_into(out: &mut String, s: &str) {
     out.push('"');
     let mut plain = 0;
     for (i, b) in s.bytes().enumerate() {
@@ -234,21 +232,17 @@ fn quote_into(out: &mut String, s: &str) {
     out.push('"');
 }
 
-/// Write `v` compactly (`indent` = None) or pretty-printed with `indent` spaces.
-pub(crate) fn write(v: &Json, indent: Option<usize>) -> String {
-    let mut out = String::new();
-    write_into(&mut out, v, indent, 0);
-    out
-}
-
-fn newline(out: &mut String, indent: Option<usize>, level: usize) {
+/// With `indent`: a line break and the indentation of `level`.
+pub(crate) fn newline(out: &mut String, indent: Option<usize>, level: usize) {
     if let Some(n) = indent {
         out.push('\n');
         out.extend(std::iter::repeat_n(' ', n * level));
     }
 }
 
-fn write_into(out: &mut String, v: &Json, indent: Option<usize>, level: usize) {
+/// `v` appended to `out`, compact (`indent` = None) or pretty-printed with `indent`
+/// spaces per level, starting at `level`.
+pub(crate) fn write_into(out: &mut String, v: &Json, indent: Option<usize>, level: usize) {
     match v {
         Json::Null => out.push_str("null"),
         Json::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
@@ -264,7 +258,6 @@ fn write_into(out: &mut String, v: &Json, indent: Option<usize>, level: usize) {
             }
             None => out.push_str("null"),
         },
-        Json::Num(Num::Text(t)) => out.push_str(t),
         Json::Str(s) => quote_into(out, s),
         Json::Arr(items) if items.is_empty() => out.push_str("[]"),
         Json::Arr(items) => {
@@ -309,9 +302,6 @@ pub(crate) fn to_serde(v: &Json) -> serde_json::Value {
         Json::Num(Num::U(n)) => V::from(*n),
         Json::Num(Num::I(n)) => V::from(*n),
         Json::Num(Num::F(f)) => serde_json::Number::from_f64(*f).map_or(V::Null, V::Number),
-        Json::Num(Num::Text(t)) => {
-            serde_json::from_str::<serde_json::Number>(t).map_or(V::Null, V::Number)
-        }
         Json::Str(s) => V::String(s.clone()),
         Json::Arr(items) => V::Array(items.iter().map(to_serde).collect()),
         Json::Obj(members) => V::Object(

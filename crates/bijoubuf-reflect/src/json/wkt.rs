@@ -6,7 +6,7 @@ use bijoubuf_schema::ScalarType;
 
 use super::from;
 use super::time::{duration_text, parse_duration, parse_timestamp, timestamp_text};
-use super::to;
+use super::to::{self, Out};
 use super::tree::{Json, Num};
 use super::{At, Depth, JsonError};
 use crate::descriptor::{Kind, MessageDescriptor};
@@ -66,12 +66,15 @@ fn set(m: &mut DynamicMessage, n: u32, v: Value, at: &At<'_>) -> Result<(), Json
     m.set(n, v).map_err(|e| JsonError::at(at, e.to_string()))
 }
 
-/// The special JSON of `m` (a message at `depth`), or `None` for an ordinary message.
-pub(crate) fn to_json(
+/// Writes `m` (a message at `depth`, written at `level`) in its special form and returns
+/// true, or returns false for an ordinary message.
+pub(crate) fn special(
     m: &DynamicMessage,
+    o: &mut Out,
     at: &At<'_>,
     depth: Depth,
-) -> Result<Option<Json>, JsonError> {
+    level: usize,
+) -> Result<bool, JsonError> {
     let desc = m.descriptor();
     let name = desc.full_name();
     if let Some(ty) = wrapper(name) {
@@ -80,8 +83,26 @@ pub(crate) fn to_json(
             Some(v) => v.clone(),
             None => Value::default_of(crate::descriptor::Ty::Scalar(ty), desc),
         };
-        return to::element(&kind, &v, at, depth).map(Some);
+        to::element(o, &kind, &v, at, depth, level)?;
+        return Ok(true);
     }
+    if name == "google.protobuf.Any" {
+        any_into(m, o, at, depth, level)?;
+        return Ok(true);
+    }
+    match tree_of(m, at, depth)? {
+        Some(j) => {
+            o.tree(&j, level);
+            Ok(true)
+        }
+        None => Ok(false),
+    }
+}
+
+/// The special JSON of `m` (a message at `depth`) as a tree, for the well-known types
+/// other than the wrappers and Any; `None` for any other message.
+fn tree_of(m: &DynamicMessage, at: &At<'_>, depth: Depth) -> Result<Option<Json>, JsonError> {
+    let name = m.descriptor().full_name();
     Ok(Some(match name {
         "google.protobuf.Timestamp" => Json::Str(timestamp_text(int(m, 1), int(m, 2), at)?),
         "google.protobuf.Duration" => Json::Str(duration_text(int(m, 1), int(m, 2), at)?),
@@ -120,7 +141,6 @@ pub(crate) fn to_json(
             _ => Json::Arr(Vec::new()),
         },
         "google.protobuf.Value" => value_of(m, at, depth)?,
-        "google.protobuf.Any" => any_to_json(m, at, depth)?,
         _ => return Ok(None),
     }))
 }
@@ -159,7 +179,11 @@ fn value_of(m: &DynamicMessage, at: &At<'_>, depth: Depth) -> Result<Json, JsonE
             (_, _, Some(Value::String(s)), ..) => Json::Str(s.clone()),
             (_, _, _, Some(Value::Bool(b)), ..) => Json::Bool(*b),
             (_, _, _, _, Some(Value::Message(s)), _) | (_, _, _, _, _, Some(Value::Message(s))) => {
-                to::message(s, at, depth.next())?
+                let d = depth.next();
+                d.check(at)?;
+                tree_of(s, at, d)?.ok_or_else(|| {
+                    JsonError::at(at, "a Value's struct or list is not a Struct or ListValue")
+                })?
             }
             _ => {
                 return Err(JsonError::at(
@@ -174,7 +198,13 @@ fn value_of(m: &DynamicMessage, at: &At<'_>, depth: Depth) -> Result<Json, JsonE
 /// An Any at `depth`: its payload is a message one level deeper (SPEC §9.3 counts it as
 /// nested bytes), decoded with only the depth left, so a chain of Any holding Any stops
 /// at the same limit as any other nesting instead of restarting it at each payload.
-fn any_to_json(m: &DynamicMessage, at: &At<'_>, depth: Depth) -> Result<Json, JsonError> {
+fn any_into(
+    m: &DynamicMessage,
+    o: &mut Out,
+    at: &At<'_>,
+    depth: Depth,
+    level: usize,
+) -> Result<(), JsonError> {
     let url = match m.get(1) {
         Some(Value::String(s)) => s.as_str(),
         _ => "",
@@ -189,7 +219,8 @@ fn any_to_json(m: &DynamicMessage, at: &At<'_>, depth: Depth) -> Result<Json, Js
                 _ => &[],
             };
             if url.is_empty() && bytes.is_empty() {
-                return Ok(Json::Obj(Vec::new()));
+                o.text.push_str("{}");
+                return Ok(());
             }
             let mut d = decode_payload(m.descriptor(), url, bytes, at, depth)?;
             expand(&mut d, at, depth.next())?;
@@ -197,13 +228,23 @@ fn any_to_json(m: &DynamicMessage, at: &At<'_>, depth: Depth) -> Result<Json, Js
             &decoded
         }
     };
-    let mut members = vec![("@type".to_string(), Json::Str(url.to_string()))];
-    let j = to::message(inner, at, depth.next())?;
-    match j {
-        Json::Obj(fields) if !is_special(inner.descriptor().full_name()) => members.extend(fields),
-        other => members.push(("value".to_string(), other)),
+    o.text.push('{');
+    let mut first = true;
+    o.item(&mut first, level);
+    o.key("@type");
+    super::tree::quote_into(&mut o.text, url);
+    let d = depth.next();
+    if is_special(inner.descriptor().full_name()) {
+        o.item(&mut first, level);
+        o.key("value");
+        to::message(o, inner, at, d, level + 1)?;
+    } else {
+        // The payload's own members, after "@type".
+        d.check(at)?;
+        to::members(o, inner, at, d, level, &mut first)?;
     }
-    Ok(Json::Obj(members))
+    o.close(first, level, '}');
+    Ok(())
 }
 
 /// The payload of an Any at `depth` whose type URL is `url`, decoded with the depth
