@@ -26,13 +26,14 @@ use super::sizer::{ONE_BYTE_KEYS, SizeTable, key_value, wire_of};
 // The codecs name both passes' types through this module.
 use super::message::Encode;
 pub(super) use super::sizer::{Sizer, Table};
-use super::varint::write_varint_uninit;
+use super::varint::{write_varint, write_varint_uninit};
 use crate::error::{EncodeError, EncodeErrorKind};
 use crate::unknown::{UnknownField, UnknownValue};
 
 /// Copy `src` into all of `dst`, with 8 to 32 bytes copied inline as two overlapping
 /// fixed-size moves instead of a `memcpy` call: short strings and bytes are the common
-/// case. The lengths are equal at every call; were they not, `copy_from_slice` would
+/// case. (Inline moves below 8 bytes too took GoogleMessage1's encode from 2,104 to 2,053
+/// instructions but cas's from 177,819 to 180,354, for the longer chain of tests.) The lengths are equal at every call; were they not, `copy_from_slice` would
 /// panic rather than leave a byte of `dst` unwritten (see [`Fill`]).
 #[cfg_attr(not(debug_assertions), inline(always))]
 #[cfg_attr(debug_assertions, inline)]
@@ -41,21 +42,24 @@ fn copy_short(dst: &mut [MaybeUninit<u8>], src: &[u8]) {
     if dst.len() != n {
         dst.copy_from_slice(as_uninit_ref(src));
     } else if (16..=32).contains(&n) {
-        if let (Some(d), Some(s)) = (dst.first_chunk_mut::<16>(), src.first_chunk::<16>()) {
-            *d = s.map(MaybeUninit::new);
-        }
-        if let (Some(d), Some(s)) = (dst.last_chunk_mut::<16>(), src.last_chunk::<16>()) {
-            *d = s.map(MaybeUninit::new);
-        }
+        copy_two::<16>(dst, src);
     } else if (8..16).contains(&n) {
-        if let (Some(d), Some(s)) = (dst.first_chunk_mut::<8>(), src.first_chunk::<8>()) {
-            *d = s.map(MaybeUninit::new);
-        }
-        if let (Some(d), Some(s)) = (dst.last_chunk_mut::<8>(), src.last_chunk::<8>()) {
-            *d = s.map(MaybeUninit::new);
-        }
+        copy_two::<8>(dst, src);
     } else {
         dst.copy_from_slice(as_uninit_ref(src));
+    }
+}
+
+/// Copy `src` into `dst` (of equal length, `N` to `2 * N` bytes) as its first and last
+/// `N` bytes, which overlap.
+#[cfg_attr(not(debug_assertions), inline(always))]
+#[cfg_attr(debug_assertions, inline)]
+fn copy_two<const N: usize>(dst: &mut [MaybeUninit<u8>], src: &[u8]) {
+    if let (Some(d), Some(s)) = (dst.first_chunk_mut::<N>(), src.first_chunk::<N>()) {
+        *d = s.map(MaybeUninit::new);
+    }
+    if let (Some(d), Some(s)) = (dst.last_chunk_mut::<N>(), src.last_chunk::<N>()) {
+        *d = s.map(MaybeUninit::new);
     }
 }
 
@@ -74,6 +78,31 @@ fn as_uninit_ref(b: &[u8]) -> &[MaybeUninit<u8>] {
     // a `u8` does, so this is the same memory, same length, read-only (nothing can be
     // written through a shared reference).
     unsafe { &*(b as *const [u8] as *const [MaybeUninit<u8>]) }
+}
+
+/// Write the bijou64 `v` at `pos` in `out`, where fewer than nine bytes may remain;
+/// returns the position after it, or `None` when it does not fit (nothing written).
+///
+/// Why a function of the buffer and not of the [`Writer`]: a call that is given the
+/// writer makes the optimizer assume the writer's fields may change under any store to
+/// the output, and reload them around every field of the message being written. The
+/// value is encoded by the fast routine into a local array and its bytes copied, where
+/// `bijou64::encode` took about 84 instructions.
+#[inline(never)]
+fn varint_near_end(out: &mut [MaybeUninit<u8>], pos: usize, v: u64) -> Option<usize> {
+    let mut e = [0u8; bijou64::MAX_LEN];
+    let n = write_varint(v, &mut e);
+    let dst = out.get_mut(pos..pos.checked_add(n)?)?;
+    let src = e.get(..n)?;
+    // Two to nine bytes (the value is multi-byte), as two overlapping moves: no
+    // `memcpy` call.
+    match n {
+        8.. => copy_two::<8>(dst, src),
+        4.. => copy_two::<4>(dst, src),
+        2.. => copy_two::<2>(dst, src),
+        _ => dst.copy_from_slice(as_uninit_ref(src)),
+    }
+    Some(pos + n)
 }
 
 mod sealed {
@@ -349,10 +378,13 @@ impl<'o, 'v> Writer<'o, 'v> {
     }
 
     /// A multi-byte value within the last eight bytes of the buffer.
-    #[inline(never)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn varint_tail(&mut self, v: u64) {
-        let e = bijou64::encode(v);
-        self.bytes(e.as_slice());
+        match varint_near_end(self.out, self.pos, v) {
+            Some(end) => self.pos = end,
+            None => self.overrun = true,
+        }
     }
 
     /// Write the key of field `number` (SPEC §4.1), after any preserved unknown records
