@@ -258,6 +258,7 @@ impl<'o, 'v> Writer<'o, 'v> {
         write: impl FnOnce(&mut Self, bool),
     ) -> Result<(), EncodeError> {
         self.unknown = unknown;
+        let len = self.out.len();
         if self.unknown.is_empty() {
             write(self, true);
         } else {
@@ -267,7 +268,11 @@ impl<'o, 'v> Writer<'o, 'v> {
         if self.disorder {
             return Err(EncodeError::new(EncodeErrorKind::FieldOrder, 0));
         }
-        if self.overrun || self.pos != self.out.len() {
+        // The output must be the one this writer started with: a `LocalWriter` takes it
+        // and gives it back when dropped, and one that is forgotten (safe code may do
+        // that) leaves this writer an empty output and a cursor that says nothing about
+        // the bytes written through it.
+        if self.overrun || self.pos != len || self.out.len() != len {
             return Err(EncodeError::new(EncodeErrorKind::SizeMismatch, 0));
         }
         Ok(())
@@ -682,6 +687,46 @@ impl<'o, 'v> Writer<'o, 'v> {
     pub fn plain(&mut self) -> PlainWriter<'_, 'o, 'v> {
         PlainWriter(self)
     }
+
+    /// [`plain`](Self::plain) through a copy of this writer's state, given back when
+    /// the [`LocalWriter`] is dropped: for a message with many scalar fields (see
+    /// [`LocalWriter`] for why and when).
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    pub fn plain_local(&mut self) -> LocalWriter<'_, 'o, 'v> {
+        let w = self.detach();
+        LocalWriter { outer: self, w }
+    }
+
+    /// A writer with this one's state and its output, which this one keeps an empty
+    /// output until [`attach`](Self::attach) gives it back.
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    fn detach(&mut self) -> Self {
+        Writer {
+            out: core::mem::take(&mut self.out),
+            pos: self.pos,
+            table: self.table,
+            slot: self.slot,
+            prev: self.prev,
+            unknown: self.unknown,
+            overrun: self.overrun,
+            disorder: self.disorder,
+        }
+    }
+
+    /// Take back the output and the state of `w`, made by [`detach`](Self::detach)
+    /// (the unknown records are this writer's, which the plain calls do not move).
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    fn attach(&mut self, w: &mut Self) {
+        self.out = core::mem::take(&mut w.out);
+        self.pos = w.pos;
+        self.slot = w.slot;
+        self.prev = w.prev;
+        self.overrun = w.overrun;
+        self.disorder = w.disorder;
+    }
 }
 
 /// The write pass over a message without unknown records ([`Writer::plain`]): the
@@ -723,5 +768,100 @@ impl<'v> PlainWriter<'_, '_, 'v> {
     pub fn map<K: MapKey, V: Codec>(&mut self, number: u32, m: &'v BTreeMap<K::Value, V::Value>) {
         self.0
             .map_in::<_, _, _, true>(number, m, &Of::<K>::NEW, &Of::<V>::NEW);
+    }
+}
+
+/// [`PlainWriter`] through a copy of the writer's state ([`Writer::plain_local`]): the
+/// same field calls, for a message with many scalar fields.
+///
+/// It writes through a copy of the writer's state (cursor, previous field number, output)
+/// that lives in the generated function's own frame and is never handed to a call that
+/// may not be inlined, so the optimizer keeps it in registers. Through the caller's
+/// `&mut Writer` it reloaded and stored the cursor around every field, since a store to
+/// the output might, for all it could tell, change the writer. Fields that open a
+/// message, and runs and maps (whose element loops are not always inlined), are written
+/// through the caller's writer, with the state handed back before and taken again after.
+///
+/// The copy and its return cost about 20 instructions per message, and as much again per
+/// field written through the caller's writer, where each scalar field saves a few: on
+/// GoogleMessage1 (proto3 2,080 → 2,041 instructions per encode, proto2 2,431 → 2,346)
+/// and the wide dataset (−5 %) it pays; for every message of telemetry and cas it cost
+/// 5–7 %. Generated code uses it for a message with at least 8 + 8·c singular scalar
+/// fields, where c counts its message, repeated and map fields.
+pub struct LocalWriter<'w, 'o, 'v> {
+    outer: &'w mut Writer<'o, 'v>,
+    w: Writer<'o, 'v>,
+}
+
+impl Drop for LocalWriter<'_, '_, '_> {
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    fn drop(&mut self) {
+        self.outer.attach(&mut self.w);
+    }
+}
+
+impl<'o, 'v> LocalWriter<'_, 'o, 'v> {
+    /// Run `f` on the caller's writer, with the state handed back for it.
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    fn outside(&mut self, f: impl FnOnce(&mut Writer<'o, 'v>)) {
+        self.outer.attach(&mut self.w);
+        f(self.outer);
+        self.w = self.outer.detach();
+    }
+
+    /// [`Writer::implicit`].
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    pub fn implicit<C: Codec>(&mut self, number: u32, v: &'v C::Value) {
+        if C::OPENS_MESSAGE {
+            self.outside(|w| w.implicit_in::<_, true>(number, v, &Of::<C>::NEW));
+        } else {
+            self.w.implicit_in::<_, true>(number, v, &Of::<C>::NEW);
+        }
+    }
+
+    /// [`Writer::explicit`].
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    pub fn explicit<C: Codec>(&mut self, number: u32, v: &'v C::Value) {
+        if C::OPENS_MESSAGE {
+            self.outside(|w| w.explicit_in::<_, true>(number, v, &Of::<C>::NEW));
+        } else {
+            self.w.explicit_in::<_, true>(number, v, &Of::<C>::NEW);
+        }
+    }
+
+    /// [`Writer::optional`].
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    pub fn optional<C: Codec>(&mut self, number: u32, v: Option<&'v C::Value>) {
+        if C::OPENS_MESSAGE {
+            // Only a present message is written through the caller's writer.
+            if let Some(v) = v {
+                self.outside(|w| w.explicit_in::<_, true>(number, v, &Of::<C>::NEW));
+            }
+        } else {
+            self.w.optional_in::<_, true>(number, v, &Of::<C>::NEW);
+        }
+    }
+
+    /// [`Writer::repeated`].
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    pub fn repeated<C: Codec>(&mut self, number: u32, vs: &'v [C::Value]) {
+        if !vs.is_empty() {
+            self.outside(|w| w.repeated_in::<_, true>(number, vs, &Of::<C>::NEW));
+        }
+    }
+
+    /// [`Writer::map`].
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    pub fn map<K: MapKey, V: Codec>(&mut self, number: u32, m: &'v BTreeMap<K::Value, V::Value>) {
+        if !m.is_empty() {
+            self.outside(|w| w.map_in::<_, _, _, true>(number, m, &Of::<K>::NEW, &Of::<V>::NEW));
+        }
     }
 }
