@@ -706,7 +706,8 @@ impl<M: Encode> Codec for Msg<M> {
     const WIRE: WireType = WireType::Len;
     const FIXED: Option<usize> = None;
     const OPENS_MESSAGE: bool = true;
-    #[inline]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn size<'v, T: Table>(v: &'v M, s: &mut Sizer<'v, T>) -> usize {
         let n = s.nested(v);
         varint_len(n as u64) + n
