@@ -712,7 +712,8 @@ impl<M: Encode> Codec for Msg<M> {
         let n = s.nested(v);
         varint_len(n as u64) + n
     }
-    #[inline]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn write<'v>(v: &'v M, w: &mut Writer<'_, 'v>) {
         w.nested(v)
     }
