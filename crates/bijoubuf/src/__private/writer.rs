@@ -90,6 +90,15 @@ fn as_uninit_ref(b: &[u8]) -> &[MaybeUninit<u8>] {
 /// `bijou64::encode` took about 84 instructions.
 #[inline(never)]
 fn varint_near_end(out: &mut [MaybeUninit<u8>], pos: usize, v: u64) -> Option<usize> {
+    // The common case here, a key with a wide delta or a length a little over F7: two
+    // bytes, tag F8 and `v − F8` (SPEC §2.1), stored directly.
+    if let Some(low) = v.checked_sub(bijou64::FIRST_TIER_TAG as u64)
+        && low < 0x100
+    {
+        let d = out.get_mut(pos..)?.first_chunk_mut::<2>()?;
+        *d = [bijou64::FIRST_TIER_TAG, low as u8].map(MaybeUninit::new);
+        return Some(pos + 2);
+    }
     let mut e = [0u8; bijou64::MAX_LEN];
     let n = write_varint(v, &mut e);
     let dst = out.get_mut(pos..pos.checked_add(n)?)?;
@@ -863,5 +872,45 @@ impl<'o, 'v> LocalWriter<'_, 'o, 'v> {
         if !m.is_empty() {
             self.outside(|w| w.map_in::<_, _, _, true>(number, m, &Of::<K>::NEW, &Of::<V>::NEW));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The slow path against `bijou64::encode`: every tier's edges, at every position
+    /// where the value just fits and where it does not.
+    #[test]
+    fn varint_near_end_writes_what_bijou64_does_or_nothing() {
+        let mut values = alloc::vec![0, 1, 247, 248, 249, 300, 503, 504, 505, u64::MAX];
+        for &o in &bijou64::OFFSETS[1..] {
+            values.extend([o - 1, o, o + 1]);
+        }
+        for v in values {
+            let want = bijou64::encode(v);
+            let want = want.as_slice();
+            for room in 0..=bijou64::MAX_LEN + 1 {
+                let mut out = [MaybeUninit::new(0xAAu8); 3 + bijou64::MAX_LEN + 1];
+                let got = varint_near_end(&mut out[..3 + room], 3, v);
+                if room < want.len() {
+                    assert_eq!(got, None, "{v} in {room} bytes");
+                    assert!(out.iter().all(|b| byte_of(b) == 0xAA), "{v}");
+                } else {
+                    assert_eq!(got, Some(3 + want.len()), "{v} in {room} bytes");
+                    let written: alloc::vec::Vec<u8> =
+                        out[3..3 + want.len()].iter().map(byte_of).collect();
+                    assert_eq!(written, want, "{v} in {room} bytes");
+                }
+            }
+        }
+    }
+
+    /// A byte of a buffer the test initialized whole.
+    #[allow(unsafe_code)]
+    fn byte_of(b: &MaybeUninit<u8>) -> u8 {
+        // SAFETY: every byte of the test's buffers is initialized (0xAA) when the buffer
+        // is made, and the writer stores only initialized bytes.
+        unsafe { b.assume_init() }
     }
 }
