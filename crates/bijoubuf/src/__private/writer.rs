@@ -80,8 +80,9 @@ fn as_uninit_ref(b: &[u8]) -> &[MaybeUninit<u8>] {
     unsafe { &*(b as *const [u8] as *const [MaybeUninit<u8>]) }
 }
 
-/// Write the bijou64 `v` at `pos` in `out`, where fewer than nine bytes may remain;
-/// returns the position after it, or `None` when it does not fit (nothing written).
+/// Write the bijou64 `v` at `pos` in `out`, exactly its bytes and no more: the writer's
+/// slow path within the last eight bytes of the buffer, and a frame's length prefix.
+/// Returns the position after it, or `None` when it does not fit (nothing written).
 ///
 /// Why a function of the buffer and not of the [`Writer`]: a call that is given the
 /// writer makes the optimizer assume the writer's fields may change under any store to
@@ -156,21 +157,17 @@ impl<M> sealed::Sealed for Encoding<'_, '_, M> {}
 
 impl<M: Encode> Fill for Encoding<'_, '_, M> {
     fn fill(&mut self, out: &mut [MaybeUninit<u8>]) -> Result<(), EncodeError> {
-        let mismatch = || EncodeError::new(EncodeErrorKind::SizeMismatch, 0);
-        let encoded;
-        let prefix: &[u8] = if self.framed {
-            encoded = bijou64::encode(self.len as u64);
-            encoded.as_slice()
+        let body = if self.framed {
+            // The prefix is written completely or this is an error, and the body is
+            // written by the writer, which fails unless its cursor ends at the end of
+            // `body`: every byte of `out` is written when this returns `Ok`.
+            let n = varint_near_end(out, 0, self.len as u64)
+                .ok_or(EncodeError::new(EncodeErrorKind::SizeMismatch, 0))?;
+            out.get_mut(n..).unwrap_or_default()
         } else {
-            &[]
+            // Nothing before the body (an empty prefix would cost a `memcpy` call).
+            out
         };
-        let (head, body) = out
-            .split_at_mut_checked(prefix.len())
-            .ok_or_else(mismatch)?;
-        copy_short(head, prefix);
-        // Both halves are written completely or this is an error: `head` by the copy of
-        // exactly its length, `body` by the writer, which fails unless its cursor ends at
-        // the end of `body`.
         Writer::new(body, self.sizer).top(self.m)
     }
 }
