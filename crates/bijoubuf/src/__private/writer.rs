@@ -91,14 +91,24 @@ fn as_uninit_ref(b: &[u8]) -> &[MaybeUninit<u8>] {
 /// `bijou64::encode` took about 84 instructions.
 #[inline(never)]
 fn varint_near_end(out: &mut [MaybeUninit<u8>], pos: usize, v: u64) -> Option<usize> {
-    // The common case here, a key with a wide delta or a length a little over F7: two
-    // bytes, tag F8 and `v − F8` (SPEC §2.1), stored directly.
-    if let Some(low) = v.checked_sub(bijou64::FIRST_TIER_TAG as u64)
-        && low < 0x100
+    // The common cases here, a key with a wide delta or a length a little over F7: two
+    // bytes (tag F8, then `v − OFFSETS[1]`) or three (tag F9, then `v − OFFSETS[2]` in
+    // two big-endian bytes), stored directly (SPEC §2.1).
+    let tag = bijou64::FIRST_TIER_TAG;
+    if let Some(p) = v.checked_sub(bijou64::OFFSETS[1])
+        && p < 0x100
     {
         let d = out.get_mut(pos..)?.first_chunk_mut::<2>()?;
-        *d = [bijou64::FIRST_TIER_TAG, low as u8].map(MaybeUninit::new);
+        *d = [tag, p as u8].map(MaybeUninit::new);
         return Some(pos + 2);
+    }
+    if let Some(p) = v.checked_sub(bijou64::OFFSETS[2])
+        && p < 0x1_0000
+    {
+        let d = out.get_mut(pos..)?.first_chunk_mut::<3>()?;
+        let [hi, lo] = (p as u16).to_be_bytes();
+        *d = [tag + 1, hi, lo].map(MaybeUninit::new);
+        return Some(pos + 3);
     }
     let mut e = [0u8; bijou64::MAX_LEN];
     let n = write_varint(v, &mut e);
