@@ -681,6 +681,26 @@ impl Emitter<'_> {
         // The same size and write calls for a value without unknown records (most
         // values): through `Sizer::plain` and `Writer::plain`, which have no test for them
         // before each key. A message without fields keeps the defaults.
+        // A message with many scalar fields is written through a copy of the writer's
+        // state that stays in registers (`Writer::plain_local`), which pays for its
+        // copying only when scalar fields far outnumber the fields that open a message,
+        // a run or a map (those are written through the caller's writer; see
+        // `LocalWriter` in the runtime for the measurements).
+        let (mut scalars, mut composites) = (0usize, 0usize);
+        for f in &m.fields {
+            let real_oneof = f.oneof.is_some() && !f.proto3_optional;
+            match (&f.cardinality, &f.ty) {
+                (Cardinality::Single, FieldType::Message(_)) => composites += 1,
+                (Cardinality::Single, _) if !real_oneof => scalars += 1,
+                (Cardinality::Single, _) => {}
+                _ => composites += 1,
+            }
+        }
+        let plain_writer = if scalars >= 8 + 8 * composites {
+            quote!(plain_local)
+        } else {
+            quote!(plain)
+        };
         let plain_fns = (!size_terms.is_empty()).then(|| {
             quote! {
                 fn __size_plain<'v>(&'v self, s: &mut #rt::__private::Sizer<'v>) -> usize {
@@ -697,7 +717,7 @@ impl Emitter<'_> {
                 }
 
                 fn __write_plain<'v>(&'v self, w: &mut #rt::__private::Writer<'_, 'v>) {
-                    let mut w = w.plain();
+                    let mut w = w.#plain_writer();
                     #(#write_stmts)*
                 }
             }

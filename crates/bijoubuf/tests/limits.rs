@@ -119,6 +119,24 @@ fn size_limit() {
 }
 
 #[test]
+fn length_delimited_with_a_two_byte_prefix() {
+    // A body of 248..=503 bytes has a two-byte prefix, F8 then length − 248 (SPEC §2.1).
+    let m = Scalars {
+        text: "x".repeat(300),
+        ..Default::default()
+    };
+    let body = m.encode_to_vec().unwrap();
+    assert!((248..=503).contains(&body.len()), "{}", body.len());
+    let mut stream = Vec::new();
+    m.encode_length_delimited(&mut stream).unwrap();
+    assert_eq!(stream[..2], [0xF8, (body.len() - 248) as u8]);
+    assert_eq!(stream[2..], body[..]);
+    assert_eq!(m.encode_length_delimited_to_vec().unwrap(), stream);
+    let (back, n) = Scalars::decode_length_delimited(&stream).unwrap();
+    assert_eq!((back, n), (m, stream.len()));
+}
+
+#[test]
 fn length_delimited_stream() {
     let a = Scalars {
         i32: 1,

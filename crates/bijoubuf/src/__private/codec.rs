@@ -711,12 +711,18 @@ impl<M: Encode> Codec for Msg<M> {
     const WIRE: WireType = WireType::Len;
     const FIXED: Option<usize> = None;
     const OPENS_MESSAGE: bool = true;
-    #[inline]
+    // Always inlined, as `write` below: left to the optimizer, a repeated or map field of
+    // messages called these once per element (a call that sets up and tears down the
+    // pass's state around the message's own call): telemetry's encode took 165,268
+    // instructions that way against 151,662 (callgrind, `messages-profile`).
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn size<'v, T: Table>(v: &'v M, s: &mut Sizer<'v, T>) -> usize {
         let n = s.nested(v);
         varint_len(n as u64) + n
     }
-    #[inline]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn write<'v>(v: &'v M, w: &mut Writer<'_, 'v>) {
         w.nested(v)
     }

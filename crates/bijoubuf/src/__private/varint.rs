@@ -59,6 +59,14 @@ const OFFSET_AT_LOG: [u64; 64] = {
 /// The number of bytes `v` encodes to (1..=9), as [`bijou64::encoded_len`].
 #[inline(always)]
 pub fn varint_len(v: u64) -> usize {
+    // Most values in messages (lengths, enums, small integers) are one byte: a test
+    // costs two instructions where the lookup below costs eight. It took
+    // GoogleMessage1's `encoded_len` from 693 to 600 instructions and telemetry's from
+    // 58,198 to 53,188 (callgrind, `messages-profile`); on values of mixed widths it is
+    // a branch the lookup did not have.
+    if v < FIRST_TIER_TAG as u64 {
+        return 1;
+    }
     // Plain byte count 1..=8 (`| 1` keeps zero at one byte), looked up by the highest
     // set bit (one `bsr`, where leading zeros would cost a subtraction more).
     let log = (v | 1).ilog2() as usize & 63;
