@@ -9,7 +9,7 @@ import { DecodeError, keySegment } from "./errors.js";
 import type { Reader } from "./reader.js";
 import { Card, Kind, Presence, fixedWidth, type Field, type UnknownField } from "./schema.js";
 import { compareBytes, decodeUtf8 } from "./utf8.js";
-import { bigFromNumber, encodedLength, unzigzag32, unzigzagToBig } from "./varint.js";
+import { bigFromNumber, unzigzag32, unzigzagToBig } from "./varint.js";
 
 /** The field numbers' upper bound, 2^29 − 1 (SPEC §4.3). */
 export const NMAX = 536870911;
@@ -279,41 +279,73 @@ export function readRepeated(r: Reader, f: Field, kAt: number, end: number, dept
 }
 
 /** A map record's payload (SPEC §6.3, §6.4): O13, then entries in strictly ascending key order. */
-export function readMap(
+export function readMap(r: Reader, f: Field, kAt: number, end: number, depth: number): Map<unknown, unknown> {
+  return readMapInto(r, f, kAt, end, depth, new Map());
+}
+
+/**
+ * {@link readMap} into `out`, an empty map: generated decoders pass the one the new value
+ * was made with (a map field has one record at most, so it is still empty), sparing a
+ * second `Map` per decoded map.
+ */
+export function readMapInto(
   r: Reader,
   f: Field,
   kAt: number,
   end: number,
   depth: number,
+  out: Map<unknown, unknown>,
 ): Map<unknown, unknown> {
   const e = r.len(end);
   if (e === r.pos) throw new DecodeError("empty-repeated", kAt); // O13
-  const out = new Map<unknown, unknown>();
-  const isString = f.keyKind === Kind.String;
+  if (f.keyKind === Kind.String) return readStringKeyed(r, f, e, depth, out);
   let prevKey: unknown;
-  let prevStart = 0;
-  let prevEnd = 0;
   let first = true;
   while (r.pos < e) {
     const ka = r.pos;
     // Errors in the key element carry the map's path: the key is not known yet.
-    const key = readValue(r, f.keyKind, f, e, depth) as string | number | bigint | boolean;
-    // A string key's content starts after its length prefix.
-    const start = isString ? ka + encodedLength(r.buf[ka]!) : 0;
-    if (!first) {
-      // SPEC §6.4: strings by UTF-8 bytes (code point order), numbers signed or unsigned
-      // as decoded, false < true (O15).
-      const ordered = isString
-        ? compareBytes(r.buf, prevStart, prevEnd, start, r.pos) < 0
-        : (prevKey as number) < (key as number);
-      if (!ordered) throw new DecodeError("map-key-order", ka).push(keySegment(key));
+    const key = readValue(r, f.keyKind, f, e, depth) as number | bigint | boolean;
+    // SPEC §6.4: numbers signed or unsigned as decoded, false < true (O15).
+    if (!first && !((prevKey as number) < (key as number))) {
+      throw new DecodeError("map-key-order", ka).push(keySegment(key));
     }
     first = false;
     prevKey = key;
-    prevStart = start;
-    prevEnd = r.pos;
     try {
       out.set(key, readValue(r, f.kind, f, e, depth));
+    } catch (err) {
+      if (err instanceof DecodeError) err.push(keySegment(key));
+      throw err;
+    }
+  }
+  return out;
+}
+
+/**
+ * The entries `r.pos..e` of a map with string keys: each key read as {@link readString}
+ * reads it, then compared with the previous key on their UTF-8 bytes (code point order,
+ * SPEC §6.4, O15).
+ */
+function readStringKeyed(r: Reader, f: Field, e: number, depth: number, out: Map<unknown, unknown>): Map<unknown, unknown> {
+  const buf = r.buf;
+  const kind = f.kind;
+  let prevStart = 0;
+  let prevEnd = -1;
+  while (r.pos < e) {
+    const ka = r.pos;
+    // Errors in the key element carry the map's path: the key is not known yet.
+    const ke = r.len(e);
+    const start = r.pos;
+    const key = decodeUtf8(buf, start, ke);
+    if (typeof key === "number") throw new DecodeError("invalid-utf8", key); // O11
+    r.pos = ke;
+    if (prevEnd >= 0 && compareBytes(buf, prevStart, prevEnd, start, ke) >= 0) {
+      throw new DecodeError("map-key-order", ka).push(keySegment(key));
+    }
+    prevStart = start;
+    prevEnd = ke;
+    try {
+      out.set(key, kind === Kind.String ? readString(r, e) : readValue(r, kind, f, e, depth));
     } catch (err) {
       if (err instanceof DecodeError) err.push(keySegment(key));
       throw err;

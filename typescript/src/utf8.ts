@@ -109,6 +109,29 @@ export function utf8Length(s: string): number {
   return n;
 }
 
+/**
+ * Node's native Latin-1 writer, `Buffer.prototype.latin1Write(string, offset, length)`,
+ * when the platform has one and it works on a plain `Uint8Array` (checked once on a probe);
+ * undefined elsewhere (browsers, other runtimes), where the loop writes. Past a few dozen
+ * units one native call costs less than a loop over the string in JavaScript; `encodeInto`
+ * costs more than both (measured in Node 20: about 45 ns a call against 1–2.5 ns a unit
+ * for the loop and 110 ns for `encodeInto` on 30–130-unit ASCII strings).
+ */
+const latin1Write: ((this: Uint8Array, s: string, offset: number, length: number) => number) | undefined =
+  /* @__PURE__ */ (() => {
+    try {
+      const f = (globalThis as { Buffer?: { prototype?: { latin1Write?: unknown } } }).Buffer?.prototype?.latin1Write;
+      if (typeof f !== "function") return undefined;
+      const probe = new Uint8Array(4);
+      const w = f.call(probe, "ab", 1, 2);
+      return w === 2 && probe[0] === 0 && probe[1] === 0x61 && probe[2] === 0x62 && probe[3] === 0
+        ? (f as (this: Uint8Array, s: string, offset: number, length: number) => number)
+        : undefined;
+    } catch {
+      return undefined;
+    }
+  })();
+
 /** A string of UTF-16 units below 0x80 only. */
 const ASCII = /^[\0-\x7f]*$/;
 
@@ -116,19 +139,24 @@ const ASCII = /^[\0-\x7f]*$/;
 const ENCODE_INTO_MIN = 64;
 const encoder = /* @__PURE__ */ new TextEncoder();
 
+/** ASCII strings longer than this are written by {@link latin1Write} where there is one. */
+const LATIN1_WRITE_MIN = 24;
+
 /**
  * Write `s` (checked by {@link utf8Length}, whose result is `n`) as UTF-8 at `pos`;
  * returns the new position. The caller has sized `buf`.
  */
 export function writeUtf8(buf: Uint8Array, pos: number, s: string, n: number): number {
+  if (n === s.length) {
+    // ASCII: one byte per unit (any other unit takes more than one byte), which is also
+    // its Latin-1 byte.
+    if (n > LATIN1_WRITE_MIN && latin1Write !== undefined) latin1Write.call(buf, s, pos, n);
+    else for (let i = 0; i < n; i++) buf[pos + i] = s.charCodeAt(i);
+    return pos + n;
+  }
   if (s.length > ENCODE_INTO_MIN) {
     // Well-formed (no lone surrogate, checked by utf8Length): encodeInto writes exactly n bytes.
     encoder.encodeInto(s, buf.subarray(pos, pos + n));
-    return pos + n;
-  }
-  if (n === s.length) {
-    // ASCII: one byte per unit (any other unit takes more than one byte).
-    for (let i = 0; i < n; i++) buf[pos + i] = s.charCodeAt(i);
     return pos + n;
   }
   for (let i = 0; i < s.length; i++) {
