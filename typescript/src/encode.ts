@@ -61,14 +61,49 @@ export interface GeneratedCodec {
   decode?(r: Reader, end: number, depth: number): object;
 }
 
-/** Lengths and sorted maps from the size pass, in visiting order. */
+/**
+ * Lengths and sorted maps from the size pass, in visiting order. The arrays are filled up
+ * to `ln` and `mn` (not pushed), so one plan can serve encode after encode without growing
+ * them again ({@link takePlan}).
+ */
 export class Plan {
   lens: number[] = [];
+  /** Lengths recorded. */
+  ln = 0;
   /** Per map in visiting order: its entries sorted, or null when it iterates in key order. */
   maps: ([unknown, unknown][] | null)[] = [];
+  /** Maps recorded. */
+  mn = 0;
   li = 0;
   mi = 0;
-  constructor(readonly maxDepth: number) {}
+  constructor(public maxDepth: number) {}
+}
+
+/** The plan {@link takePlan} hands out next, when no encode holds it. */
+let sparePlan: Plan | undefined;
+
+/**
+ * A plan for one encode: the spare one when it is free (an encode started from inside
+ * another, say by a getter, gets a new one), else a new one. Give it back with
+ * {@link releasePlan}.
+ */
+export function takePlan(maxDepth: number): Plan {
+  const p = sparePlan;
+  if (p === undefined) return new Plan(maxDepth);
+  sparePlan = undefined;
+  p.maxDepth = maxDepth;
+  return p;
+}
+
+/**
+ * Make `p` the spare plan, emptied: its sorted entry lists are dropped (they hold the
+ * caller's values), its lengths are overwritten by the next encode before they are read.
+ */
+export function releasePlan(p: Plan): void {
+  const maps = p.maps;
+  for (let i = 0; i < p.mn; i++) maps[i] = null;
+  p.ln = p.mn = p.li = p.mi = 0;
+  sparePlan = p;
 }
 
 function bad(code: EncodeError["code"], detail: string): EncodeError {
@@ -159,7 +194,7 @@ export function sizeString(p: Plan, x: unknown): number {
   if (typeof x !== "string") throw bad("invalid-value", "holds a non-string");
   const n = utf8Length(x);
   if (n < 0) throw bad("invalid-utf8", "holds a lone surrogate, which UTF-8 cannot spell");
-  p.lens.push(n);
+  p.lens[p.ln++] = n;
   return sizeNumber(n) + n;
 }
 
@@ -172,8 +207,8 @@ export function sizeBytes(x: unknown): number {
 /** The size of a nested message of `type` with its length prefix, checked; records its length. */
 export function sizeNested(p: Plan, type: EncodeTarget, x: unknown, depth: number): number {
   if (typeof x !== "object" || x === null) throw bad("invalid-value", "holds no message");
-  const slot = p.lens.length;
-  p.lens.push(0);
+  const slot = p.ln++;
+  p.lens[slot] = 0; // filled in order: no hole
   const n = type.sizeOf(p, x as Record<string, unknown>, depth + 1);
   p.lens[slot] = n;
   return sizeNumber(n) + n;
@@ -303,8 +338,8 @@ function sizePayload(p: Plan, f: Field, x: unknown, depth: number): number {
  * checked); records its length.
  */
 export function sizeList(p: Plan, kind: Kind, msg: EncodeTarget | undefined, list: unknown[], depth: number): number {
-  const slot = p.lens.length;
-  p.lens.push(0);
+  const slot = p.ln++;
+  p.lens[slot] = 0; // filled in order: no hole
   const n = sizeElements(p, kind, msg, list, depth);
   p.lens[slot] = n;
   return sizeNumber(n) + n;
@@ -322,8 +357,8 @@ export function sizeMap(
   map: Map<unknown, unknown>,
   depth: number,
 ): number {
-  const slot = p.lens.length;
-  p.lens.push(0);
+  const slot = p.ln++;
+  p.lens[slot] = 0; // filled in order: no hole
   const n = sizeEntries(p, keyKind, kind, msg, map, depth);
   p.lens[slot] = n;
   return sizeNumber(n) + n;
@@ -346,7 +381,9 @@ function sizeEntries(
   let sorted = true;
   let first = true;
   let prev: unknown;
-  for (const [k] of map) {
+  // Keys and values through their own iterators: `for (const [k, v] of map)` makes an
+  // entry array per step (measured in Node 20: about 2.5 times the cost of two iterators).
+  for (const k of map.keys()) {
     // The comparison reads characters: a string key's type is checked first.
     if (isString && typeof k !== "string") throw bad("invalid-value", "holds a non-string key");
     if (!first) {
@@ -363,10 +400,12 @@ function sizeEntries(
   }
   let n = 0;
   if (sorted) {
-    p.maps.push(null);
-    for (const [k, val] of map) {
+    p.maps[p.mn++] = null;
+    const values = map.values();
+    for (const k of map.keys()) {
+      const val = values.next().value;
       try {
-        n += sizeValue(p, keyKind, undefined, k, depth);
+        n += isString ? sizeString(p, k) : sizeValue(p, keyKind, undefined, k, depth);
         n += sizeValue(p, kind, msg, val, depth);
       } catch (e) {
         if (e instanceof EncodeError) e.push(keySegment(k as string));
@@ -381,7 +420,7 @@ function sizeEntries(
   }
   const order = keyOrder(keyKind);
   entries.sort(order);
-  p.maps.push(entries);
+  p.maps[p.mn++] = entries;
   for (let i = 0; i < entries.length; i++) {
     const [k, val] = entries[i]!;
     try {
@@ -693,7 +732,23 @@ export function writeMap(
   w.pos = writeNumber(w.buf, w.pos, p.lens[p.li++]!);
   // null: the map iterates in key order (see sizeEntries).
   const entries = p.maps[p.mi++]!;
-  for (const [k, val] of entries ?? map) {
+  if (entries === null) {
+    const values = map.values();
+    if (keyKind === Kind.String) {
+      for (const k of map.keys()) {
+        writeString(w, p, k as string);
+        writeValue(w, p, kind, msg, values.next().value);
+      }
+    } else {
+      for (const k of map.keys()) {
+        writeValue(w, p, keyKind, undefined, k);
+        writeValue(w, p, kind, msg, values.next().value);
+      }
+    }
+    return;
+  }
+  for (let i = 0; i < entries.length; i++) {
+    const [k, val] = entries[i]!;
     writeValue(w, p, keyKind, undefined, k);
     writeValue(w, p, kind, msg, val);
   }
