@@ -661,37 +661,67 @@ export function writeBool(w: Writer, x: boolean): void {
   w.buf[w.pos++] = x ? 1 : 0;
 }
 
+/**
+ * Eight bytes one float or 64-bit integer is stored into, to copy its bytes out big-endian:
+ * a single fixed-width value costs a few byte copies instead of a DataView over the output.
+ */
+const SCRATCH = /* @__PURE__ */ new ArrayBuffer(8);
+const SCRATCH_F64 = /* @__PURE__ */ new Float64Array(SCRATCH);
+const SCRATCH_F32 = /* @__PURE__ */ new Float32Array(SCRATCH);
+const SCRATCH_U64 = /* @__PURE__ */ new BigUint64Array(SCRATCH);
+const SCRATCH_BYTES = /* @__PURE__ */ new Uint8Array(SCRATCH);
+/** Whether the platform stores the low byte first (then the scratch's bytes go out reversed). */
+const LITTLE_ENDIAN = /* @__PURE__ */ new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+/** The scratch's first `width` bytes, big-endian, at `pos`. */
+function putScratch(b: Uint8Array, pos: number, width: number): void {
+  if (LITTLE_ENDIAN) for (let i = 0; i < width; i++) b[pos + i] = SCRATCH_BYTES[width - 1 - i]!;
+  else for (let i = 0; i < width; i++) b[pos + i] = SCRATCH_BYTES[i]!;
+}
+
+/** The 32 bits of the integer `x` big-endian at `pos` (a byte store keeps the low 8 bits). */
+function put32(b: Uint8Array, pos: number, x: number): void {
+  b[pos] = x >>> 24;
+  b[pos + 1] = x >>> 16;
+  b[pos + 2] = x >>> 8;
+  b[pos + 3] = x;
+}
+
 /** Write a fixed-width value of `kind` sized by {@link sizeFixed}. */
 export function writeFixed(w: Writer, kind: Kind, x: unknown): void {
+  const b = w.buf;
+  const pos = w.pos;
   switch (kind) {
     case Kind.Fixed32:
-      w.view.setUint32(w.pos, x as number);
-      w.pos += 4;
-      return;
     case Kind.Sfixed32:
-      w.view.setInt32(w.pos, x as number);
-      w.pos += 4;
+      put32(b, pos, x as number);
+      w.pos = pos + 4;
       return;
     case Kind.Float:
       // SPEC §3.5: every NaN is written as 7F C0 00 00.
-      if (Number.isNaN(x)) w.view.setUint32(w.pos, 0x7fc00000);
-      else w.view.setFloat32(w.pos, x as number);
-      w.pos += 4;
+      if (x !== x) put32(b, pos, 0x7fc00000);
+      else {
+        SCRATCH_F32[0] = x as number;
+        putScratch(b, pos, 4);
+      }
+      w.pos = pos + 4;
       return;
     case Kind.Fixed64:
-      w.view.setBigUint64(w.pos, x as bigint);
-      w.pos += 8;
-      return;
     case Kind.Sfixed64:
-      w.view.setBigInt64(w.pos, x as bigint);
-      w.pos += 8;
+      // A negative sfixed64 is stored as its two's complement (modulo 2^64).
+      SCRATCH_U64[0] = x as bigint;
+      putScratch(b, pos, 8);
+      w.pos = pos + 8;
       return;
     default:
-      if (Number.isNaN(x)) {
-        w.view.setUint32(w.pos, 0x7ff80000);
-        w.view.setUint32(w.pos + 4, 0);
-      } else w.view.setFloat64(w.pos, x as number);
-      w.pos += 8;
+      if (x !== x) {
+        put32(b, pos, 0x7ff80000);
+        put32(b, pos + 4, 0);
+      } else {
+        SCRATCH_F64[0] = x as number;
+        putScratch(b, pos, 8);
+      }
+      w.pos = pos + 8;
   }
 }
 
@@ -793,14 +823,24 @@ function writeValue(w: Writer, p: Plan, kind: Kind, msg: EncodeTarget | undefine
   }
 }
 
+/** Packed runs of 8-byte elements shorter than this are written without a DataView. */
+const SHORT_RUN = 16;
+
 /** Write a repeated field's elements, checked by {@link sizeElements}: one loop per common kind. */
 function writeElements(w: Writer, p: Plan, kind: Kind, msg: EncodeTarget | undefined, list: unknown[]): void {
   const b = w.buf;
-  const view = w.view;
   const len = list.length;
   let pos = w.pos;
+  let view: DataView;
+  if (len < SHORT_RUN && (kind === Kind.Double || kind === Kind.Fixed64)) {
+    // A short run is not worth a DataView: its elements go through the scratch bytes.
+    for (let i = 0; i < len; i++) writeFixed(w, kind, list[i]);
+    return;
+  }
   switch (kind) {
+    // Long packed runs of doubles and fixed64s go through a view of the output, made here.
     case Kind.Double:
+      view = w.view;
       for (let i = 0; i < len; i++, pos += 8) {
         const x = list[i] as number;
         if (x !== x) {
@@ -808,13 +848,17 @@ function writeElements(w: Writer, p: Plan, kind: Kind, msg: EncodeTarget | undef
           view.setUint32(pos + 4, 0);
         } else view.setFloat64(pos, x);
       }
-      break;
+      w.pos = pos;
+      return;
     case Kind.Fixed32:
-      for (let i = 0; i < len; i++, pos += 4) view.setUint32(pos, list[i] as number);
-      break;
+      for (let i = 0; i < len; i++, pos += 4) put32(b, pos, list[i] as number);
+      w.pos = pos;
+      return;
     case Kind.Fixed64:
+      view = w.view;
       for (let i = 0; i < len; i++, pos += 8) view.setBigUint64(pos, list[i] as bigint);
-      break;
+      w.pos = pos;
+      return;
     case Kind.Int32:
     case Kind.Sint32:
     case Kind.Enum:
