@@ -8,7 +8,7 @@
 import { DecodeError, keySegment } from "./errors.js";
 import type { Reader } from "./reader.js";
 import { Card, Kind, Presence, fixedWidth, type Field, type UnknownField } from "./schema.js";
-import { compareBytes, decodeUtf8 } from "./utf8.js";
+import { compareBytes, decodeKey, decodeUtf8 } from "./utf8.js";
 import { bigFromNumber, unzigzag32, unzigzagToBig } from "./varint.js";
 
 /** The field numbers' upper bound, 2^29 − 1 (SPEC §4.3). */
@@ -336,7 +336,7 @@ function readStringKeyed(r: Reader, f: Field, e: number, depth: number, out: Map
     // Errors in the key element carry the map's path: the key is not known yet.
     const ke = r.len(e);
     const start = r.pos;
-    const key = decodeUtf8(buf, start, ke);
+    const key = decodeKey(buf, start, ke);
     if (typeof key === "number") throw new DecodeError("invalid-utf8", key); // O11
     r.pos = ke;
     if (prevEnd >= 0 && compareBytes(buf, prevStart, prevEnd, start, ke) >= 0) {

@@ -85,6 +85,34 @@ export function decodeUtf8(buf: Uint8Array, start: number, end: number): string 
   }
 }
 
+/** Slots of {@link decodeKey}'s cache (a power of two). */
+const KEY_SLOTS = 256;
+/** Recently decoded ASCII map keys, by a hash of their bytes; "" in an empty slot. */
+const keyCache: string[] = /* @__PURE__ */ new Array<string>(KEY_SLOTS).fill("");
+
+/**
+ * {@link decodeUtf8} for a map key: keys repeat from map to map (attribute names, label
+ * names), so an ASCII key up to {@link ASCII_MAX} bytes is looked up among recently
+ * decoded ones first and, when its bytes equal one's char codes, that string is returned
+ * (the same string value a decode would build; a string has no identity). Only ASCII keys
+ * are kept, so equal bytes mean well-formed UTF-8 and the same characters.
+ */
+export function decodeKey(buf: Uint8Array, start: number, end: number): string | number {
+  const n = end - start;
+  if (n === 0 || n > ASCII_MAX) return decodeUtf8(buf, start, end);
+  const h = (n * 31 + buf[start]! * 7 + buf[start + (n >> 1)]! * 3 + buf[end - 1]!) & (KEY_SLOTS - 1);
+  const c = keyCache[h]!;
+  if (c.length === n) {
+    let i = 0;
+    while (i < n && c.charCodeAt(i) === buf[start + i]) i++;
+    if (i === n) return c;
+  }
+  const s = decodeUtf8(buf, start, end);
+  // A UTF-8 length equal to the UTF-16 length: every byte is ASCII.
+  if (typeof s === "string" && s.length === n) keyCache[h] = s;
+  return s;
+}
+
 /**
  * The UTF-8 length of `s`, or -1 when `s` holds a lone surrogate (no UTF-8 spelling
  * exists, and the encoder must write the code points it was given: SPEC §7).

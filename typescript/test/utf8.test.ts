@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { DecodeError, EncodeError, compareCodePoints, firstInvalidUtf8 } from "../src/index.js";
+import { decodeKey, decodeUtf8 } from "../src/utf8.js";
 import { Customer, hex } from "./schema.js";
 
 test("the ill-formed sequences SPEC §7 names are refused at their first byte", () => {
@@ -107,4 +108,23 @@ test("the encoder writes every string as TextEncoder does and refuses lone surro
       }
     }
   }
+});
+
+test("map keys through the key cache decode as without it, colliding and ill-formed ones included", () => {
+  // Keys of one length with the same first, middle and last bytes share a cache slot.
+  const keys = ["abxcd", "aexcd", "abxcd", "aéxcd", "service.name", "service.name", "a", "", "k".repeat(32), "k".repeat(33)];
+  const enc = new TextEncoder();
+  const parts: Uint8Array[] = keys.map((k) => enc.encode(k));
+  // Ill-formed: a stray continuation byte, and a key sharing a cached key's slot whose
+  // bytes differ from it only where the cache does not hash.
+  parts.push(hex("61 62 80 63 64"), hex("61 62 78 63 64"), hex("61 C0 78 63 64"));
+  for (let round = 0; round < 3; round++) {
+    for (const p of parts) {
+      // At an offset inside a larger input, as a decoder sees it.
+      const buf = new Uint8Array(p.length + 3);
+      buf.set(p, 2);
+      assert.deepEqual(decodeKey(buf, 2, 2 + p.length), decodeUtf8(buf, 2, 2 + p.length), [...p].join(" "));
+    }
+  }
+  assert.equal(decodeKey(hex("61 62 80 63 64"), 0, 5), 2);
 });
