@@ -406,7 +406,7 @@ function sizeEntries(
       const val = values.next().value;
       try {
         n += isString ? sizeString(p, k) : sizeValue(p, keyKind, undefined, k, depth);
-        n += sizeValue(p, kind, msg, val, depth);
+        n += kind === Kind.Message ? sizeNested(p, msg!, val, depth) : sizeValue(p, kind, msg, val, depth);
       } catch (e) {
         if (e instanceof EncodeError) e.push(keySegment(k as string));
         throw e;
@@ -765,9 +765,16 @@ export function writeMap(
   if (entries === null) {
     const values = map.values();
     if (keyKind === Kind.String) {
-      for (const k of map.keys()) {
-        writeString(w, p, k as string);
-        writeValue(w, p, kind, msg, values.next().value);
+      if (kind === Kind.Message) {
+        for (const k of map.keys()) {
+          writeString(w, p, k as string);
+          writeNested(w, p, msg!, values.next().value as Record<string, unknown>);
+        }
+      } else {
+        for (const k of map.keys()) {
+          writeString(w, p, k as string);
+          writeValue(w, p, kind, msg, values.next().value);
+        }
       }
     } else {
       for (const k of map.keys()) {
