@@ -50,6 +50,49 @@ export function firstInvalidUtf8(buf: Uint8Array, start: number, end: number): n
 // comes from {@link firstInvalidUtf8}.
 const decoder = /* @__PURE__ */ new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
+type Slice = (this: Uint8Array, start: number, end: number) => string;
+
+/**
+ * Node's native UTF-8 decoder, `Buffer.prototype.utf8Slice(start, end)`, when the platform
+ * has one that works on a plain `Uint8Array` and replaces every ill-formed sequence of
+ * SPEC §7 with U+FFFD while keeping a BOM (checked once on probes); undefined elsewhere.
+ * It decodes without the `subarray` and the wrapper a `TextDecoder` call costs (measured
+ * in Node 20: about 65 ns against 95 ns for 33–130-byte strings). Its result is taken only
+ * when it holds no U+FFFD: then no sequence was ill-formed, and the string is exactly the
+ * bytes' decoding. A string holding U+FFFD (ill-formed bytes, or a well-formed EF BF BD)
+ * is decoded again by the fatal `TextDecoder`, which decides.
+ */
+const utf8Slice: Slice | undefined = /* @__PURE__ */ (() => {
+  try {
+    const f = (globalThis as { Buffer?: { prototype?: { utf8Slice?: unknown } } }).Buffer?.prototype?.utf8Slice;
+    if (typeof f !== "function") return undefined;
+    const slice = f as Slice;
+    // Each probe at offset 1 of a view at byte offset 1, between bytes that must not show.
+    const run = (bytes: number[]): string => {
+      const b = new Uint8Array(bytes.length + 4).subarray(1);
+      b.set([0x7a, ...bytes, 0x7a]);
+      return slice.call(b, 1, 1 + bytes.length);
+    };
+    const illFormed = [
+      [0xc0, 0xaf], [0xc1, 0xbf], [0xe0, 0x80, 0x80], [0xe0, 0x9f, 0xbf], [0xed, 0xa0, 0x80],
+      [0xed, 0xbf, 0xbf], [0xf0, 0x80, 0x80, 0x80], [0xf0, 0x8f, 0xbf, 0xbf], [0xf4, 0x90, 0x80, 0x80],
+      [0xf5, 0x80, 0x80, 0x80], [0xff], [0x80], [0x61, 0xe2, 0x82], [0xf0, 0x9f, 0x98],
+    ];
+    for (const bytes of illFormed) if (!run(bytes).includes("\uFFFD")) return undefined;
+    const wellFormed: [number[], string][] = [
+      [[0xef, 0xbb, 0xbf, 0x61], "\uFEFFa"],
+      [[0x68, 0xc3, 0xa9], "h\u00E9"],
+      [[0xed, 0x9f, 0xbf, 0xee, 0x80, 0x80], "\uD7FF\uE000"],
+      [[0xf0, 0x9f, 0x98, 0x80, 0xf4, 0x8f, 0xbf, 0xbf], "\u{1F600}\u{10FFFF}"],
+      [[], ""],
+    ];
+    for (const [bytes, text] of wellFormed) if (run(bytes) !== text) return undefined;
+    return slice;
+  } catch {
+    return undefined;
+  }
+})();
+
 /** The longest string the ASCII fast path builds by hand; longer ones go to `TextDecoder`. */
 const ASCII_MAX = 32;
 
@@ -75,6 +118,10 @@ export function decodeUtf8(buf: Uint8Array, start: number, end: number): string 
       a[i] = b;
     }
     if (i === n) return String.fromCharCode.apply(null, a);
+  }
+  if (utf8Slice !== undefined) {
+    const s = utf8Slice.call(buf, start, end);
+    if (s.indexOf("\uFFFD") < 0) return s;
   }
   try {
     return decoder.decode(buf.subarray(start, end));
