@@ -95,13 +95,21 @@ export function takePlan(maxDepth: number): Plan {
   return p;
 }
 
+/** A spare plan keeps arrays up to this many slots; a larger one is let go. */
+const SPARE_MAX = 1 << 16;
+
 /**
  * Make `p` the spare plan, emptied: its sorted entry lists are dropped (they hold the
  * caller's values), its lengths are overwritten by the next encode before they are read.
+ * Arrays grown past {@link SPARE_MAX} by one large value are not kept.
  */
 export function releasePlan(p: Plan): void {
-  const maps = p.maps;
-  for (let i = 0; i < p.mn; i++) maps[i] = null;
+  if (p.lens.length > SPARE_MAX) p.lens = [];
+  if (p.maps.length > SPARE_MAX) p.maps = [];
+  else {
+    const maps = p.maps;
+    for (let i = 0; i < p.mn; i++) maps[i] = null;
+  }
   p.ln = p.mn = p.li = p.mi = 0;
   sparePlan = p;
 }
