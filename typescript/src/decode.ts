@@ -8,8 +8,8 @@
 import { DecodeError, keySegment } from "./errors.js";
 import type { Reader } from "./reader.js";
 import { Card, Kind, Presence, fixedWidth, type Field, type UnknownField } from "./schema.js";
-import { compareBytes, decodeUtf8 } from "./utf8.js";
-import { bigFromNumber, encodedLength, unzigzag32, unzigzagToBig } from "./varint.js";
+import { compareBytes, decodeKey, decodeUtf8 } from "./utf8.js";
+import { bigFromNumber, unzigzag32, unzigzagToBig } from "./varint.js";
 
 /** The field numbers' upper bound, 2^29 − 1 (SPEC §4.3). */
 export const NMAX = 536870911;
@@ -275,50 +275,42 @@ export function readRepeated(r: Reader, f: Field, kAt: number, end: number, dept
   if (width !== 0 && (e - r.pos) % width !== 0) {
     throw new DecodeError("packed-length-mismatch", lAt); // O14
   }
-  const out: unknown[] = [];
-  try {
-    readElements(r, f, e, depth, out);
-  } catch (err) {
-    if (err instanceof DecodeError) err.push(`[${out.length}]`);
-    throw err;
-  }
-  return out;
+  return readElements(r, f, e, depth);
 }
 
 /** A map record's payload (SPEC §6.3, §6.4): O13, then entries in strictly ascending key order. */
-export function readMap(
+export function readMap(r: Reader, f: Field, kAt: number, end: number, depth: number): Map<unknown, unknown> {
+  return readMapInto(r, f, kAt, end, depth, new Map());
+}
+
+/**
+ * {@link readMap} into `out`, an empty map: generated decoders pass the one the new value
+ * was made with (a map field has one record at most, so it is still empty), sparing a
+ * second `Map` per decoded map.
+ */
+export function readMapInto(
   r: Reader,
   f: Field,
   kAt: number,
   end: number,
   depth: number,
+  out: Map<unknown, unknown>,
 ): Map<unknown, unknown> {
   const e = r.len(end);
   if (e === r.pos) throw new DecodeError("empty-repeated", kAt); // O13
-  const out = new Map<unknown, unknown>();
-  const isString = f.keyKind === Kind.String;
+  if (f.keyKind === Kind.String) return readStringKeyed(r, f, e, depth, out);
   let prevKey: unknown;
-  let prevStart = 0;
-  let prevEnd = 0;
   let first = true;
   while (r.pos < e) {
     const ka = r.pos;
     // Errors in the key element carry the map's path: the key is not known yet.
-    const key = readValue(r, f.keyKind, f, e, depth) as string | number | bigint | boolean;
-    // A string key's content starts after its length prefix.
-    const start = isString ? ka + encodedLength(r.buf[ka]!) : 0;
-    if (!first) {
-      // SPEC §6.4: strings by UTF-8 bytes (code point order), numbers signed or unsigned
-      // as decoded, false < true (O15).
-      const ordered = isString
-        ? compareBytes(r.buf, prevStart, prevEnd, start, r.pos) < 0
-        : (prevKey as number) < (key as number);
-      if (!ordered) throw new DecodeError("map-key-order", ka).push(keySegment(key));
+    const key = readValue(r, f.keyKind, f, e, depth) as number | bigint | boolean;
+    // SPEC §6.4: numbers signed or unsigned as decoded, false < true (O15).
+    if (!first && !((prevKey as number) < (key as number))) {
+      throw new DecodeError("map-key-order", ka).push(keySegment(key));
     }
     first = false;
     prevKey = key;
-    prevStart = start;
-    prevEnd = r.pos;
     try {
       out.set(key, readValue(r, f.kind, f, e, depth));
     } catch (err) {
@@ -330,102 +322,175 @@ export function readMap(
 }
 
 /**
- * The elements of a repeated record's payload `r.pos..e` into `out`: the same checks as
+ * The entries `r.pos..e` of a map with string keys: each key read as {@link readString}
+ * reads it, then compared with the previous key on their UTF-8 bytes (code point order,
+ * SPEC §6.4, O15).
+ */
+function readStringKeyed(r: Reader, f: Field, e: number, depth: number, out: Map<unknown, unknown>): Map<unknown, unknown> {
+  const buf = r.buf;
+  const kind = f.kind;
+  let prevStart = 0;
+  let prevEnd = -1;
+  while (r.pos < e) {
+    const ka = r.pos;
+    // Errors in the key element carry the map's path: the key is not known yet.
+    const ke = r.len(e);
+    const start = r.pos;
+    const key = decodeKey(buf, start, ke);
+    if (typeof key === "number") throw new DecodeError("invalid-utf8", key); // O11
+    r.pos = ke;
+    if (prevEnd >= 0 && compareBytes(buf, prevStart, prevEnd, start, ke) >= 0) {
+      throw new DecodeError("map-key-order", ka).push(keySegment(key));
+    }
+    prevStart = start;
+    prevEnd = ke;
+    try {
+      out.set(key, kind === Kind.String ? readString(r, e) : readValue(r, kind, f, e, depth));
+    } catch (err) {
+      if (err instanceof DecodeError) err.push(keySegment(key));
+      throw err;
+    }
+  }
+  return out;
+}
+
+/**
+ * The elements of a repeated record's payload `r.pos..e`: the same checks as
  * {@link readValue} element by element, with one loop per kind for the common ones so that
  * a packed run is not a switch per element. A varint element past the one-byte tier takes
- * {@link readValue}, so its errors are exactly the general path's.
+ * {@link readValue}, so its errors are exactly the general path's; an error gets the
+ * element's index pushed to its path.
+ *
+ * Each kind makes its array at its own allocation site: V8 gives the arrays of one site
+ * the most general element kind that site has seen, so one shared `[]` holding bigints
+ * once would make every later array of doubles box each element.
  */
-function readElements(r: Reader, f: Field, e: number, depth: number, out: unknown[]): void {
+function readElements(r: Reader, f: Field, e: number, depth: number): unknown[] {
   const buf = r.buf;
   let p = r.pos;
-  switch (f.kind) {
-    case Kind.Double: {
-      const view = r.view;
-      // The length is a multiple of 8 (O14): every element is present.
-      for (; p < e; p += 8) {
-        const x = view.getFloat64(p);
-        if (x !== x && (view.getUint32(p) !== 0x7ff80000 || view.getUint32(p + 4) !== 0)) {
-          throw new DecodeError("non-canonical-nan", p); // O10
+  // The array being filled, whose length is the index of a failing element, or that
+  // index itself for a pre-sized run.
+  let out: unknown[] = [];
+  let index = -1;
+  try {
+    switch (f.kind) {
+      case Kind.Double: {
+        const view = r.view;
+        // The length is a multiple of 8 (O14): every element is present.
+        const o: number[] = new Array<number>((e - p) / 8);
+        for (let i = 0; p < e; p += 8, i++) {
+          const x = view.getFloat64(p);
+          if (x !== x && (view.getUint32(p) !== 0x7ff80000 || view.getUint32(p + 4) !== 0)) {
+            index = i;
+            throw new DecodeError("non-canonical-nan", p); // O10
+          }
+          o[i] = x;
         }
-        out.push(x);
+        r.pos = e;
+        return o;
       }
-      r.pos = e;
-      return;
-    }
-    case Kind.Float: {
-      const view = r.view;
-      for (; p < e; p += 4) {
-        const x = view.getFloat32(p);
-        if (x !== x && view.getUint32(p) !== 0x7fc00000) throw new DecodeError("non-canonical-nan", p);
-        out.push(x);
+      case Kind.Float: {
+        const view = r.view;
+        const o: number[] = new Array<number>((e - p) / 4);
+        for (let i = 0; p < e; p += 4, i++) {
+          const x = view.getFloat32(p);
+          if (x !== x && view.getUint32(p) !== 0x7fc00000) {
+            index = i;
+            throw new DecodeError("non-canonical-nan", p); // O10
+          }
+          o[i] = x;
+        }
+        r.pos = e;
+        return o;
       }
-      r.pos = e;
-      return;
-    }
-    case Kind.Fixed32: {
-      const view = r.view;
-      for (; p < e; p += 4) out.push(view.getUint32(p));
-      r.pos = e;
-      return;
-    }
-    case Kind.Sfixed32: {
-      const view = r.view;
-      for (; p < e; p += 4) out.push(view.getInt32(p));
-      r.pos = e;
-      return;
-    }
-    case Kind.Fixed64: {
-      const view = r.view;
-      for (; p < e; p += 8) out.push(view.getBigUint64(p));
-      r.pos = e;
-      return;
-    }
-    case Kind.Sfixed64: {
-      const view = r.view;
-      for (; p < e; p += 8) out.push(view.getBigInt64(p));
-      r.pos = e;
-      return;
-    }
-    case Kind.Uint64:
-      while (r.pos < e) {
-        const t = buf[r.pos]!;
-        if (t < 0xf8) {
-          out.push(bigFromNumber(t));
-          r.pos++;
-        } else out.push(r.big(e));
+      case Kind.Fixed32: {
+        const view = r.view;
+        const o: number[] = new Array<number>((e - p) / 4);
+        for (let i = 0; p < e; p += 4, i++) o[i] = view.getUint32(p);
+        r.pos = e;
+        return o;
       }
-      return;
-    case Kind.Int64:
-    case Kind.Sint64:
-      while (r.pos < e) {
-        const t = buf[r.pos]!;
-        if (t < 0xf8) {
-          out.push(unzigzagToBig(t));
-          r.pos++;
-        } else out.push(r.zigzagBig(e));
+      case Kind.Sfixed32: {
+        const view = r.view;
+        const o: number[] = new Array<number>((e - p) / 4);
+        for (let i = 0; p < e; p += 4, i++) o[i] = view.getInt32(p);
+        r.pos = e;
+        return o;
       }
-      return;
-    case Kind.Int32:
-    case Kind.Sint32:
-    case Kind.Enum:
-      while (r.pos < e) {
-        const t = buf[r.pos]!;
-        if (t < 0xf8) {
-          out.push(unzigzag32(t));
-          r.pos++;
-        } else out.push(readValue(r, f.kind, f, e, depth));
+      case Kind.Fixed64: {
+        const view = r.view;
+        const o: bigint[] = new Array<bigint>((e - p) / 8);
+        for (let i = 0; p < e; p += 8, i++) o[i] = view.getBigUint64(p);
+        r.pos = e;
+        return o;
       }
-      return;
-    case Kind.Uint32:
-      while (r.pos < e) {
-        const t = buf[r.pos]!;
-        if (t < 0xf8) {
-          out.push(t);
-          r.pos++;
-        } else out.push(readValue(r, f.kind, f, e, depth));
+      case Kind.Sfixed64: {
+        const view = r.view;
+        const o: bigint[] = new Array<bigint>((e - p) / 8);
+        for (let i = 0; p < e; p += 8, i++) o[i] = view.getBigInt64(p);
+        r.pos = e;
+        return o;
       }
-      return;
-    default:
-      while (r.pos < e) out.push(readValue(r, f.kind, f, e, depth));
+      case Kind.Uint64: {
+        const o: bigint[] = [];
+        out = o;
+        while (r.pos < e) {
+          const t = buf[r.pos]!;
+          if (t < 0xf8) {
+            o.push(bigFromNumber(t));
+            r.pos++;
+          } else o.push(r.big(e));
+        }
+        return o;
+      }
+      case Kind.Int64:
+      case Kind.Sint64: {
+        const o: bigint[] = [];
+        out = o;
+        while (r.pos < e) {
+          const t = buf[r.pos]!;
+          if (t < 0xf8) {
+            o.push(unzigzagToBig(t));
+            r.pos++;
+          } else o.push(r.zigzagBig(e));
+        }
+        return o;
+      }
+      case Kind.Int32:
+      case Kind.Sint32:
+      case Kind.Enum: {
+        const o: number[] = [];
+        out = o;
+        while (r.pos < e) {
+          const t = buf[r.pos]!;
+          if (t < 0xf8) {
+            o.push(unzigzag32(t));
+            r.pos++;
+          } else o.push(readValue(r, f.kind, f, e, depth) as number);
+        }
+        return o;
+      }
+      case Kind.Uint32: {
+        const o: number[] = [];
+        out = o;
+        while (r.pos < e) {
+          const t = buf[r.pos]!;
+          if (t < 0xf8) {
+            o.push(t);
+            r.pos++;
+          } else o.push(readValue(r, f.kind, f, e, depth) as number);
+        }
+        return o;
+      }
+      default: {
+        const o: unknown[] = [];
+        out = o;
+        while (r.pos < e) o.push(readValue(r, f.kind, f, e, depth));
+        return o;
+      }
+    }
+  } catch (err) {
+    if (err instanceof DecodeError) err.push(`[${index >= 0 ? index : out.length}]`);
+    throw err;
   }
 }

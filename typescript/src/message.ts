@@ -7,6 +7,8 @@
 import { decodeMessage, type DecodeTarget } from "./decode.js";
 import {
   Plan,
+  releasePlan,
+  takePlan,
   Writer,
   checkDepth,
   sizeMessage,
@@ -192,14 +194,18 @@ export class MessageType<T extends object> implements DecodeTarget, EncodeTarget
    *   be decoded, output longer than `maxSize`.
    */
   encode(value: T, options?: EncodeOptions): Uint8Array {
-    const p = new Plan(options?.maxDepth ?? DEFAULT_MAX_DEPTH);
-    const n = this.sized(p, value);
-    if (options?.maxSize !== undefined && n > options.maxSize) {
-      throw new EncodeError("size-limit-exceeded", `needs ${n} bytes, more than ${options.maxSize}`);
+    const p = takePlan(options?.maxDepth ?? DEFAULT_MAX_DEPTH);
+    try {
+      const n = this.sized(p, value);
+      if (options?.maxSize !== undefined && n > options.maxSize) {
+        throw new EncodeError("size-limit-exceeded", `needs ${n} bytes, more than ${options.maxSize}`);
+      }
+      const w = new Writer(new Uint8Array(n));
+      this.writeTo(w, p, value as Record<string, unknown>);
+      return w.buf;
+    } finally {
+      releasePlan(p);
     }
-    const w = new Writer(new Uint8Array(n));
-    this.writeTo(w, p, value as Record<string, unknown>);
-    return w.buf;
   }
 
   private sized(p: Plan, value: T): number {

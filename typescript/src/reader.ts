@@ -5,7 +5,7 @@
  */
 
 import { DecodeError } from "./errors.js";
-import { bigFromNumber, encodedLength, tier8Overflows, unzigzagToBig, valueBigInt, valueNumber } from "./varint.js";
+import { bigFromNumber, encodedLength, tier8Overflows, unzigzagToBig, valueBigInt, valueNumber, zigzagValueBigInt } from "./varint.js";
 
 /** Eight bytes a single fixed-width value is copied to, to read it without a DataView of the input. */
 const scratch = /* @__PURE__ */ new DataView(new ArrayBuffer(8));
@@ -90,9 +90,7 @@ export class Reader {
     const n = this.varintLength(end);
     this.pos = at + n;
     // Below 2^48: exact as a number, one conversion instead of four bigint operations.
-    if (n <= 7) return unzigzagToBig(valueNumber(this.buf, at));
-    const u = valueBigInt(this.buf, at);
-    return (u & 1n) === 0n ? u >> 1n : -((u + 1n) >> 1n);
+    return n <= 7 ? unzigzagToBig(valueNumber(this.buf, at)) : zigzagValueBigInt(this.buf, at);
   }
 
   /** A bijou64 as a `bigint`, every `u64` exact. */

@@ -200,9 +200,52 @@ export function valueBigInt(buf: Uint8Array, at: number): bigint {
   if (tag < 0xf8) return SMALL_BIG[tag]!;
   const t = tag - 0xf7;
   if (t <= 6) return bigFromNumber(valueNumber(buf, at));
-  let p = 0n;
-  for (let i = 1; i <= t; i++) p = (p << 8n) | BigInt(buf[at + i]!);
-  return p + OFFSET_BIG[t]!;
+  wideWords(buf, at, t);
+  scratch.setUint32(0, wordHi);
+  scratch.setUint32(4, wordLo);
+  return scratch.getBigUint64(0);
+}
+
+/**
+ * unzigzag of the bijou64 whose tag is at `at` as a signed `bigint` (SPEC §1); its bytes
+ * are present and valid.
+ */
+export function zigzagValueBigInt(buf: Uint8Array, at: number): bigint {
+  const tag = buf[at]!;
+  const t = tag - 0xf7;
+  if (t <= 6) return unzigzagToBig(valueNumber(buf, at));
+  wideWords(buf, at, t);
+  // u = 2m (value m) or 2m + 1 (value −m − 1 = ~m): m is u shifted right by one, and
+  // the odd case flips every bit of m's two's complement.
+  const flip = -(wordLo & 1); // 0 or all ones
+  scratch.setInt32(0, (wordHi >>> 1) ^ flip);
+  scratch.setInt32(4, ((wordLo >>> 1) | (wordHi << 31)) ^ flip);
+  return scratch.getBigInt64(0);
+}
+
+/** OFFSET[7] and OFFSET[8] as 32-bit words (high, low). */
+const OFFSET_HI: readonly number[] = [0, 0, 0, 0, 0, 0, 0, Math.floor(OFFSET[7]! / 4294967296), 0x01010101];
+const OFFSET_LO: readonly number[] = [0, 0, 0, 0, 0, 0, 0, OFFSET[7]! % 4294967296, 0x010101f8];
+
+/** The value {@link wideWords} read, as two unsigned 32-bit words. */
+let wordHi = 0;
+let wordLo = 0;
+
+/**
+ * The value of the tier-`t` (7 or 8) bijou64 whose tag is at `at` into {@link wordHi} and
+ * {@link wordLo}: the payload's two words plus OFFSET[t]'s, with the carry. The value is at
+ * most u64max (checked before), so the high word does not overflow. No bigint arithmetic:
+ * each bigint operation allocates, the words become one bigint at the end.
+ */
+function wideWords(buf: Uint8Array, at: number, t: number): void {
+  const e = at + t; // the payload's last byte
+  const lo = ((buf[e - 3]! << 24) | (buf[e - 2]! << 16) | (buf[e - 1]! << 8) | buf[e]!) >>> 0;
+  let hi = (buf[e - 6]! << 16) | (buf[e - 5]! << 8) | buf[e - 4]!;
+  if (t === 8) hi = (hi | (buf[e - 7]! << 24)) >>> 0;
+  const sum = lo + OFFSET_LO[t]!;
+  const carry = sum >= 4294967296 ? 1 : 0;
+  wordLo = sum - carry * 4294967296;
+  wordHi = hi + OFFSET_HI[t]! + carry;
 }
 
 /**

@@ -120,6 +120,26 @@ test("maps encode in key order whatever the insertion order (SPEC §6.4)", () =>
   assert.deepEqual(Keyed.decode(b), k);
 });
 
+test("an encode refused half-way, or started inside another, leaves later encodes exact", () => {
+  // The encoder reuses one plan of lengths and sorted maps from encode to encode.
+  const sorted = Keyed.create({ str: new Map([["\u{1F600}", 2], ["\uFF21", 1]]), s32: new Map([[1, 2], [-2, 1]]) });
+  const expected = "02 0B 03 EF BC A1 01 04 F0 9F 98 80 02 02 04 03 01 02 02";
+  const big = Order.create({ lines: Array.from({ length: 300 }, (_, i) => ({ sku: "s" + i, qty: i })), tags: new Map([["b", 1n], ["a", 2n]]) });
+  const bigBytes = show(Order.encode(big));
+  for (let i = 0; i < 3; i++) {
+    assert.equal(refusal(() => Order.encode(Order.create({ lines: [{ sku: "a", qty: 1 }, { sku: "\uD800", qty: 1 }] }))), "encode invalid-utf8: Order.lines[1].sku");
+    assert.equal(show(Keyed.encode(sorted)), expected);
+    assert.equal(show(Order.encode(big)), bigBytes);
+  }
+  // A getter that encodes while the outer encode holds the plan.
+  let inner = "";
+  const line = { sku: "x", get qty() { inner = show(Keyed.encode(sorted)); return 7; } };
+  const outer = Order.encode(Order.create({ lines: [line, { sku: "y", qty: 8 }], tags: new Map([["z", 1n], ["y", 2n]]) }));
+  assert.equal(inner, expected);
+  assert.deepEqual(Order.decode(outer), Order.create({ lines: [{ sku: "x", qty: 7 }, { sku: "y", qty: 8 }], tags: new Map([["y", 2n], ["z", 1n]]) }));
+  assert.equal(show(Order.encode(big)), bigBytes);
+});
+
 test("the encoder refuses values its types cannot carry", () => {
   assert.equal(refusal(() => Person.encode(Person.create({ name: "\uD800" }))), "encode invalid-utf8: Person.name");
   assert.equal(refusal(() => Person.encode(Person.create({ age: 2 ** 31 }))), "encode integer-out-of-range: Person.age");

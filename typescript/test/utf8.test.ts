@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { DecodeError, EncodeError, compareCodePoints, firstInvalidUtf8 } from "../src/index.js";
+import { decodeKey, decodeUtf8 } from "../src/utf8.js";
 import { Customer, hex } from "./schema.js";
 
 test("the ill-formed sequences SPEC §7 names are refused at their first byte", () => {
@@ -59,10 +60,11 @@ test("strings compare by code point, not by UTF-16 unit (SPEC §6.4)", () => {
 });
 
 test("the decoder refuses ill-formed strings at the validator's offset, short or long", () => {
-  // Short strings take the ASCII fast path, those past 32 bytes a fatal TextDecoder: both
-  // must accept and refuse the same strings, at the same offset.
-  const bad = ["C0 AF", "ED A0 80", "ED BF BF", "F4 90 80 80", "E2 82", "80", "E0 80 80", "F0 80 80 80", "C1 BF", "F5 80 80 80", "FF", "C2"];
-  const good = ["68 C3 A9", "EF BB BF", "00", "7F", "F0 9F 98 80", "F4 8F BF BF", "ED 9F BF", "EE 80 80"];
+  // Short ASCII strings take the fast path, the others Node's non-fatal decoder (whose
+  // result is kept only without U+FFFD) or a fatal TextDecoder: all must accept and refuse
+  // the same strings, at the same offset. EF BF BD is U+FFFD itself, well-formed.
+  const bad = ["C0 AF", "ED A0 80", "ED BF BF", "F4 90 80 80", "E2 82", "80", "E0 80 80", "F0 80 80 80", "C1 BF", "F5 80 80 80", "FF", "C2", "E0 9F BF", "F0 8F BF BF", "F0 9F 98", "EF BF BD 80"];
+  const good = ["68 C3 A9", "EF BB BF", "00", "7F", "F0 9F 98 80", "F4 8F BF BF", "ED 9F BF", "EE 80 80", "EF BF BD", "EF BF BE"];
   const plain = new TextDecoder("utf-8", { ignoreBOM: true });
   for (const pad of [0, 5, 31, 40, 200]) {
     for (const tail of [0, 3]) {
@@ -107,4 +109,23 @@ test("the encoder writes every string as TextEncoder does and refuses lone surro
       }
     }
   }
+});
+
+test("map keys through the key cache decode as without it, colliding and ill-formed ones included", () => {
+  // Keys of one length with the same first, middle and last bytes share a cache slot.
+  const keys = ["abxcd", "aexcd", "abxcd", "aéxcd", "service.name", "service.name", "a", "", "k".repeat(32), "k".repeat(33)];
+  const enc = new TextEncoder();
+  const parts: Uint8Array[] = keys.map((k) => enc.encode(k));
+  // Ill-formed: a stray continuation byte, and a key sharing a cached key's slot whose
+  // bytes differ from it only where the cache does not hash.
+  parts.push(hex("61 62 80 63 64"), hex("61 62 78 63 64"), hex("61 C0 78 63 64"));
+  for (let round = 0; round < 3; round++) {
+    for (const p of parts) {
+      // At an offset inside a larger input, as a decoder sees it.
+      const buf = new Uint8Array(p.length + 3);
+      buf.set(p, 2);
+      assert.deepEqual(decodeKey(buf, 2, 2 + p.length), decodeUtf8(buf, 2, 2 + p.length), [...p].join(" "));
+    }
+  }
+  assert.equal(decodeKey(hex("61 62 80 63 64"), 0, 5), 2);
 });

@@ -553,9 +553,11 @@ impl Emitter<'_> {
                     );
                 }
                 Cardinality::Map { .. } => {
+                    // Into the value's own empty map (one record per map field at most).
                     let _ = writeln!(
                         b,
-                        "          {target} = $d.readMap(r, {name}.fieldList[{i}]!, kAt, end, depth);"
+                        "          $d.readMapInto(r, {name}.fieldList[{i}]!, kAt, end, depth, {});",
+                        read_slot(&f.json_name)
                     );
                 }
             }
