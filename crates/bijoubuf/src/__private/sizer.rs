@@ -499,10 +499,7 @@ impl<'v, T: Table> Sizer<'v, T> {
             Some(w) => w * vs.len(),
             None => {
                 let slot = self.table.reserve();
-                let mut n = 0;
-                for v in vs {
-                    n += el.size(v, self);
-                }
+                let n = el.size_run(vs, self);
                 self.table.set(slot, n);
                 n
             }

@@ -63,10 +63,18 @@ pub fn varint_len(v: u64) -> usize {
     // costs two instructions where the lookup below costs eight. It took
     // GoogleMessage1's `encoded_len` from 693 to 600 instructions and telemetry's from
     // 58,198 to 53,188 (callgrind, `messages-profile`); on values of mixed widths it is
-    // a branch the lookup did not have.
+    // a branch the lookup did not have, so packed runs size their elements with
+    // [`varint_len_lookup`].
     if v < FIRST_TIER_TAG as u64 {
         return 1;
     }
+    varint_len_lookup(v)
+}
+
+/// [`varint_len`] without its one-byte test: the same instructions whatever `v` is, for
+/// the elements of a packed run, whose widths vary from one to the next.
+#[inline(always)]
+pub(crate) fn varint_len_lookup(v: u64) -> usize {
     // Plain byte count 1..=8 (`| 1` keeps zero at one byte), looked up by the highest
     // set bit (one `bsr`, where leading zeros would cost a subtraction more).
     let log = (v | 1).ilog2() as usize & 63;
@@ -108,7 +116,7 @@ pub(crate) fn write_varint_uninit(v: u64, buf: &mut [MaybeUninit<u8>; MAX_LEN]) 
 /// left-aligned in eight bytes (those past the length are unspecified).
 #[inline(always)]
 fn multi_byte(v: u64) -> (usize, u8, [u8; 8]) {
-    let len = varint_len(v);
+    let len = varint_len_lookup(v);
     let tier = len - 1;
     // SPEC §2.1: tag F8 + tier − 1, then `v − OFFSETS[tier]` in `tier` big-endian bytes,
     // left-aligned so one 8-byte store writes them. (`len & 15` indexes a padded table,
@@ -128,6 +136,7 @@ mod tests {
 
     fn check(v: u64) {
         assert_eq!(varint_len(v), bijou64::encoded_len(v), "len of {v}");
+        assert_eq!(varint_len_lookup(v), bijou64::encoded_len(v), "len of {v}");
         let mut buf = [0u8; MAX_LEN];
         let n = write_varint(v, &mut buf);
         assert_eq!(&buf[..n], bijou64::encode(v).as_slice(), "bytes of {v}");
