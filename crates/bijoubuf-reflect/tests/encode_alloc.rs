@@ -3,37 +3,11 @@
 //! that encodes again allocates only the output vector. One test function, so no other
 //! test allocates meanwhile.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
+mod counting;
+
+use counting::allocations;
 
 use bijoubuf_reflect::{DescriptorPool, DynamicMessage, MapKey, Value};
-
-struct Counting;
-
-static ALLOCS: AtomicUsize = AtomicUsize::new(0);
-
-// SAFETY: every call is forwarded to `System` unchanged; the counter only observes.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCS.fetch_add(1, Ordering::Relaxed);
-        // SAFETY: forwarded with the caller's layout.
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: `ptr` came from `alloc` with this layout.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCS.fetch_add(1, Ordering::Relaxed);
-        // SAFETY: forwarded unchanged.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
-#[global_allocator]
-static ALLOC: Counting = Counting;
 
 const SCHEMA: &str = r#"
 syntax = "proto3";
@@ -90,9 +64,7 @@ fn a_second_encode_allocates_only_its_output() {
     for depth in 0..4 {
         let m = tree(&desc, depth);
         m.encode().expect("encodes");
-        let before = ALLOCS.load(Ordering::Relaxed);
-        let bytes = m.encode().expect("encodes");
-        let allocs = ALLOCS.load(Ordering::Relaxed) - before;
+        let (allocs, bytes) = allocations(|| m.encode().expect("encodes"));
         assert_eq!(
             allocs, 1,
             "depth {depth}: the output vector and nothing else"
@@ -101,9 +73,7 @@ fn a_second_encode_allocates_only_its_output() {
     }
     let m = tree(&desc, 3);
     let first = m.encode().expect("encodes");
-    let before = ALLOCS.load(Ordering::Relaxed);
-    let again = m.encode().expect("encodes");
-    let allocs = ALLOCS.load(Ordering::Relaxed) - before;
+    let (allocs, again) = allocations(|| m.encode().expect("encodes"));
     assert_eq!(again, first);
     assert_eq!(allocs, 1, "the output vector and nothing else");
     drop(again);
