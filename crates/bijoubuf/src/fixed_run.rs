@@ -310,4 +310,30 @@ mod tests {
         assert!(FixedRun::<u32>::default().is_empty());
         assert!(a.__parts().is_ok() && b.__parts().is_err());
     }
+
+    #[test]
+    fn equal_runs_hash_alike_and_iterate_with_an_exact_length() {
+        use core::hash::{BuildHasher, Hash, Hasher};
+        let bytes = [0, 0, 0, 7, 0, 0, 0, 9, 0, 0, 0, 11];
+        let values = [7u32, 9, 11];
+        let a = FixedRun::<u32>::from_wire(&bytes);
+        let b = FixedRun::from(&values);
+        let state = std::hash::RandomState::new();
+        let hash = |r: &FixedRun<'_, u32>| {
+            let mut h = state.build_hasher();
+            r.hash(&mut h);
+            h.finish()
+        };
+        assert_eq!(hash(&a), hash(&b));
+        assert_ne!(hash(&a), hash(&FixedRun::from(&values[..2])));
+        for r in [a, b] {
+            let mut it = r.iter();
+            assert_eq!(it.len(), 3);
+            assert_eq!(it.next_back(), Some(11));
+            assert_eq!(it.next(), Some(7));
+            assert_eq!(it.len(), 1);
+            assert_eq!(r.into_iter().collect::<Vec<_>>(), values);
+            assert_eq!((&r).into_iter().rev().collect::<Vec<_>>(), [11, 9, 7]);
+        }
+    }
 }

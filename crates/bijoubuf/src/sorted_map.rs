@@ -307,6 +307,25 @@ mod tests {
     }
 
     #[test]
+    fn extend_and_iterators_keep_key_order() {
+        let mut m: SortedMap<u8, u8> = SortedMap::from([(5, 50), (1, 10)]);
+        m.extend([(3, 30), (9, 90), (1, 11)]);
+        assert_eq!(m.as_slice(), &[(1, 11), (3, 30), (5, 50), (9, 90)]);
+        let it = m.iter();
+        assert_eq!(it.len(), 4);
+        assert_eq!(m.iter().next_back(), Some((&9, &90)));
+        assert_eq!(
+            (&m).into_iter().map(|(k, _)| *k).collect::<Vec<_>>(),
+            [1, 3, 5, 9]
+        );
+        assert_eq!(m.keys().rev().copied().collect::<Vec<_>>(), [9, 5, 3, 1]);
+        let mut cleared = m.clone();
+        cleared.clear();
+        assert!(cleared.is_empty() && cleared.first_key_value().is_none());
+        assert_eq!(m.into_vec(), vec![(1, 11), (3, 30), (5, 50), (9, 90)]);
+    }
+
+    #[test]
     fn lookups_borrow_the_key_type() {
         let m: SortedMap<alloc::string::String, u8> =
             SortedMap::from([("b".into(), 2), ("a".into(), 1)]);
