@@ -313,17 +313,13 @@ mod tests {
 
     #[test]
     fn equal_runs_hash_alike_and_iterate_with_an_exact_length() {
-        use core::hash::{BuildHasher, Hash, Hasher};
+        use core::hash::BuildHasher;
         let bytes = [0, 0, 0, 7, 0, 0, 0, 9, 0, 0, 0, 11];
         let values = [7u32, 9, 11];
         let a = FixedRun::<u32>::from_wire(&bytes);
         let b = FixedRun::from(&values);
         let state = std::hash::RandomState::new();
-        let hash = |r: &FixedRun<'_, u32>| {
-            let mut h = state.build_hasher();
-            r.hash(&mut h);
-            h.finish()
-        };
+        let hash = |r: &FixedRun<'_, u32>| state.hash_one(r);
         assert_eq!(hash(&a), hash(&b));
         assert_ne!(hash(&a), hash(&FixedRun::from(&values[..2])));
         for r in [a, b] {
