@@ -16,7 +16,7 @@ use bijoubuf::__private::{
 use bijoubuf::{DecodeError, DecodeOptions, ErrorKind, PathSegment};
 use bijoubuf_schema::{Presence, ScalarType};
 
-use crate::descriptor::{FieldInfo, MessageDescriptor, Shape, Ty, scalar_wire};
+use crate::descriptor::{FieldInfo, MessageDescriptor, Shape, Ty, fixed_width, scalar_wire};
 use crate::error::{Located, key_segment};
 use crate::value::{DynamicMessage, MapKey, ScalarList, Value};
 
@@ -301,18 +301,11 @@ impl<'a> Element<'a> for Dyn<'_, '_> {
     type Value = Value;
 
     fn wire(&self) -> WireType {
-        match self.ty {
-            Ty::Scalar(s) => scalar_wire(s),
-            Ty::Enum(_) => WireType::Varint,
-            Ty::Message(_) => WireType::Len,
-        }
+        self.ty.wire()
     }
 
     fn fixed(&self) -> Option<usize> {
-        match self.ty {
-            Ty::Scalar(s) => fixed_width(s),
-            _ => None,
-        }
+        self.ty.fixed()
     }
 
     fn opens_message(&self) -> bool {
@@ -398,12 +391,3 @@ fn scalar(s: ScalarType, r: &mut Reader<'_>) -> Result<Value, DecodeError> {
     })
 }
 
-/// The element width of a fixed-width scalar type, whose packed runs must be a multiple
-/// of it (SPEC §6.2).
-pub(crate) fn fixed_width(s: ScalarType) -> Option<usize> {
-    match scalar_wire(s) {
-        WireType::I32 => Some(4),
-        WireType::I64 => Some(8),
-        _ => None,
-    }
-}

@@ -68,6 +68,25 @@ pub(crate) enum Ty {
     Enum(usize),
 }
 
+impl Ty {
+    /// The wire type of a singular record of this type (SPEC §4.4).
+    pub(crate) fn wire(self) -> WireType {
+        match self {
+            Ty::Scalar(s) => scalar_wire(s),
+            Ty::Enum(_) => WireType::Varint,
+            Ty::Message(_) => WireType::Len,
+        }
+    }
+
+    /// The element width of a fixed-width scalar type (SPEC §6.2), else `None`.
+    pub(crate) fn fixed(self) -> Option<usize> {
+        match self {
+            Ty::Scalar(s) => fixed_width(s),
+            _ => None,
+        }
+    }
+}
+
 /// Singular, repeated or map (with the key type).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Shape {
@@ -84,6 +103,16 @@ pub(crate) struct FieldInfo {
     pub(crate) ty: Ty,
     pub(crate) shape: Shape,
     pub(crate) oneof: Option<usize>,
+}
+
+/// The element width of a fixed-width scalar type, whose packed runs must be a multiple
+/// of it (SPEC §6.2).
+pub(crate) fn fixed_width(s: ScalarType) -> Option<usize> {
+    match scalar_wire(s) {
+        WireType::I32 => Some(4),
+        WireType::I64 => Some(8),
+        _ => None,
+    }
 }
 
 /// The wire type of a singular record of scalar type `s` (SPEC §4.4).

@@ -19,8 +19,7 @@ use bijoubuf::__private::{
 use bijoubuf::EncodeErrorKind;
 use bijoubuf_schema::{Presence, ScalarType};
 
-use crate::decode::fixed_width;
-use crate::descriptor::{FieldInfo, Shape, Ty, scalar_wire};
+use crate::descriptor::{FieldInfo, Shape, Ty, fixed_width, scalar_wire};
 use crate::error::{EncodeError, key_segment};
 use crate::value::{DynamicMessage, MapKey, ScalarList, Value};
 
@@ -219,18 +218,11 @@ impl EncodeElement for DynEl<'_> {
     type Value = Value;
 
     fn wire(&self) -> WireType {
-        match self.ty {
-            Ty::Scalar(s) => scalar_wire(s),
-            Ty::Enum(_) => WireType::Varint,
-            Ty::Message(_) => WireType::Len,
-        }
+        self.ty.wire()
     }
 
     fn fixed(&self) -> Option<usize> {
-        match self.ty {
-            Ty::Scalar(s) => fixed_width(s),
-            _ => None,
-        }
+        self.ty.fixed()
     }
 
     fn is_default(&self, v: &Value) -> bool {
