@@ -569,9 +569,7 @@ impl Emitter<'_> {
                         decode_stmts.push(
                             quote!(let #local = r.fixed_run::<#codec>(#number, #proto_name)?;),
                         );
-                        into_stmts.push(
-                            quote!(self.#ident = r.fixed_run::<#codec>(#number, #proto_name)?;),
-                        );
+                        // Only twins hold this shape, and twins have no `__decode_into`.
                     }
                     Shape::Repeated => {
                         size_terms.push(quote!(s.repeated::<#codec>(#number, &self.#ident)));
@@ -592,9 +590,7 @@ impl Emitter<'_> {
                         decode_stmts.push(
                             quote!(let #local = r.sorted_map::<#key, #value>(#number, #proto_name)?;),
                         );
-                        into_stmts.push(
-                            quote!(self.#ident = r.sorted_map::<#key, #value>(#number, #proto_name)?;),
-                        );
+                        // Only twins hold this shape, and twins have no `__decode_into`.
                     }
                     Shape::Map { key, value, .. } => {
                         size_terms.push(quote!(s.map::<#key, #value>(#number, &self.#ident)));

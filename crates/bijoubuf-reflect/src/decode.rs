@@ -390,4 +390,3 @@ fn scalar(s: ScalarType, r: &mut Reader<'_>) -> Result<Value, DecodeError> {
         S::Bytes => Value::Bytes(c::Bytes::read(r)?),
     })
 }
-

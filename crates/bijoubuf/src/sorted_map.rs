@@ -189,14 +189,16 @@ impl<K: Ord, V> FromIterator<(K, V)> for SortedMap<K, V> {
         let mut entries: Vec<(K, V)> = iter.into_iter().collect();
         // Stable: equal keys keep their order, so the last given is last of its run.
         entries.sort_by(|a, b| a.0.cmp(&b.0));
-        let mut kept: Vec<(K, V)> = Vec::with_capacity(entries.len());
-        for e in entries {
-            match kept.last_mut() {
-                Some(last) if last.0 == e.0 => *last = e,
-                _ => kept.push(e),
+        // Of a run of equal keys the first slot stays: each later entry is swapped into it
+        // before being dropped, so it ends holding the last.
+        entries.dedup_by(|later, kept| {
+            let same = later.0 == kept.0;
+            if same {
+                core::mem::swap(later, kept);
             }
-        }
-        SortedMap { entries: kept }
+            same
+        });
+        SortedMap { entries }
     }
 }
 
