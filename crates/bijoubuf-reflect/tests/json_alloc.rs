@@ -11,7 +11,8 @@ use counting::allocations;
 fn json_of_a_long_run_allocates_no_path_per_element() {
     let compiled = bijoubuf_schema::compile_sources(&[(
         "r.proto",
-        "syntax = \"proto3\"; message R { repeated int32 xs = 1; repeated bool flags = 2; }",
+        "syntax = \"proto3\"; message R { repeated int32 xs = 1; repeated bool flags = 2; \
+         map<int32, sint64> ids = 3; }",
     )])
     .expect("the schema compiles");
     let pool = DescriptorPool::new(&compiled.schema);
@@ -26,8 +27,8 @@ fn json_of_a_long_run_allocates_no_path_per_element() {
     )
     .expect("fits");
 
-    // Writing: the tree's vectors and the text, a few dozen allocations; a path string
-    // per element made it more than 2 × 10,000.
+    // Writing: the text, a few dozen allocations; a path string per element made it more
+    // than 2 × 10,000.
     let (n, text) = allocations(|| json::to_string(&m));
     let text = text.expect("the message has a JSON form");
     assert!(n < 200, "{n} allocations to write {N} × 2 elements");
@@ -37,6 +38,16 @@ fn json_of_a_long_run_allocates_no_path_per_element() {
     let back = back.expect("the text reads back");
     assert!(n < 200, "{n} allocations to read {N} × 2 elements");
     assert_eq!(back.encode().unwrap(), m.encode().unwrap());
+
+    // A map's integer keys are spelled into one buffer, not a string each.
+    let mut m = DynamicMessage::new(desc.clone());
+    let entries = (0..N as i32)
+        .map(|i| (bijoubuf_reflect::MapKey::I32(i), Value::I64(-i64::from(i))))
+        .collect();
+    m.set(3, Value::Map(entries)).expect("fits");
+    let (n, map_text) = allocations(|| json::to_string(&m));
+    map_text.expect("the map has a JSON form");
+    assert!(n < 200, "{n} allocations to write a map of {N} entries");
 
     // An error still names the element.
     let bad = text.replacen("true", "\"yes\"", 1);

@@ -119,11 +119,13 @@ pub(crate) fn members(
             (FieldShape::Map(_), Value::Map(entries)) => {
                 o.text.push('{');
                 let mut none = true;
+                // Integer keys are spelled into one buffer per map, not a string each.
+                let mut digits = String::new();
                 for (k, item) in entries {
-                    let key = key_string(k);
+                    let key = key_text(k, &mut digits);
                     o.item(&mut none, inner);
-                    o.key(&key);
-                    element(o, &kind, item, &At::Key(&here, &key), depth, inner + 1)?;
+                    o.key(key);
+                    element(o, &kind, item, &At::Key(&here, key), depth, inner + 1)?;
                 }
                 o.close(none, inner, '}');
             }
@@ -133,15 +135,31 @@ pub(crate) fn members(
     Ok(())
 }
 
+/// A map key as the JSON object key's text: a string key itself, any other spelled into
+/// `digits`.
+fn key_text<'k>(k: &'k MapKey, digits: &'k mut String) -> &'k str {
+    digits.clear();
+    // `write!` into a `String` cannot fail.
+    let _ = match k {
+        MapKey::String(s) => return s,
+        MapKey::Bool(b) => write!(digits, "{b}"),
+        MapKey::I32(v) => write!(digits, "{v}"),
+        MapKey::I64(v) => write!(digits, "{v}"),
+        MapKey::U32(v) => write!(digits, "{v}"),
+        MapKey::U64(v) => write!(digits, "{v}"),
+    };
+    digits
+}
+
 /// A map key as the JSON object key.
 pub(crate) fn key_string(k: &MapKey) -> String {
     match k {
-        MapKey::Bool(b) => b.to_string(),
-        MapKey::I32(v) => v.to_string(),
-        MapKey::I64(v) => v.to_string(),
-        MapKey::U32(v) => v.to_string(),
-        MapKey::U64(v) => v.to_string(),
         MapKey::String(s) => s.clone(),
+        _ => {
+            let mut digits = String::new();
+            key_text(k, &mut digits);
+            digits
+        }
     }
 }
 
