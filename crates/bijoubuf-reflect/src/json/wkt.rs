@@ -79,11 +79,13 @@ pub(crate) fn special(
     let name = desc.full_name();
     if let Some(ty) = wrapper(name) {
         let kind = Kind::Scalar(ty);
-        let v = match m.get(1) {
-            Some(v) => v.clone(),
-            None => Value::default_of(crate::descriptor::Ty::Scalar(ty), desc),
-        };
-        to::element(o, &kind, &v, at, depth, level)?;
+        match m.get(1) {
+            Some(v) => to::element(o, &kind, v, at, depth, level)?,
+            None => {
+                let v = Value::default_of(crate::descriptor::Ty::Scalar(ty), desc);
+                to::element(o, &kind, &v, at, depth, level)?;
+            }
+        }
         return Ok(true);
     }
     if name == "google.protobuf.Any" {
