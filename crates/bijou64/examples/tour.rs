@@ -1,6 +1,6 @@
 //! A tour of bijou64: values, their one byte string, and the inputs that are refused.
 //!
-//! Run with `cargo run -p bijou64 --example tour`.
+//! Run with `cargo run -p bijoubuf-bijou64 --example tour`.
 
 fn hex(bytes: &[u8]) -> String {
     bytes
