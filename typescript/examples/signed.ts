@@ -8,7 +8,8 @@
  *     node dist/examples/signed.js sign <seed hex>                  # signs the demo transfer
  *     node dist/examples/signed.js verify <public key hex> <signed hex>
  *
- * Both print one line of JSON.
+ * Both print one line of JSON. Imported instead (in Node or a browser: see the README's
+ * "Browsers" section), the module only exports its functions.
  */
 
 import { DecodeError } from "../src/index.js";
@@ -119,4 +120,16 @@ async function main(args: string[]): Promise<void> {
   }
 }
 
-await main(process.argv.slice(2));
+/**
+ * The command line runs only when this file is Node's entry point (`node signed.js …`).
+ * Imported — by a browser page, a bundle or another module — it only exports: browsers
+ * have no `process`, so the check reads it through `globalThis` and never names it bare.
+ */
+function isEntryPoint(): boolean {
+  const entry = (globalThis as { process?: { argv?: string[] } }).process?.argv?.[1];
+  if (entry === undefined) return false;
+  const here = decodeURIComponent(new URL(import.meta.url).pathname);
+  return here === entry.replace(/\\/g, "/") || here === "/" + entry.replace(/\\/g, "/");
+}
+
+if (isEntryPoint()) await main(process.argv.slice(2));
