@@ -7,7 +7,7 @@ use std::io::{IsTerminal, Write as _};
 use std::path::{Path, PathBuf};
 
 use bijoubuf_breaking::counterexample::{Counterexample, Outcome, counterexample};
-use bijoubuf_breaking::{Category, CheckError, Config, Finding, Old, Severity};
+use bijoubuf_breaking::{Category, CheckError, Config, Finding, Old, Severity, Side};
 use bijoubuf_reflect::DescriptorPool;
 use bijoubuf_schema::Schema;
 use clap::{Args, ValueEnum};
@@ -305,6 +305,15 @@ fn json(shown: &[(Finding, Option<Counterexample>)]) -> String {
                 "line": f.line,
                 "column": f.column,
             });
+            // The two message types compared: which old type the new one was paired with.
+            if let Some(subject) = &f.subject {
+                let (old, new) = match subject.writer {
+                    Side::Old => (&subject.writer_message, &subject.reader_message),
+                    Side::New => (&subject.reader_message, &subject.writer_message),
+                };
+                v["old_message"] = serde_json::json!(old);
+                v["new_message"] = serde_json::json!(new);
+            }
             if let Some(c) = c {
                 let hex: Vec<String> = c.bytes.iter().map(|b| format!("{b:02x}")).collect();
                 let outcome = match &c.outcome {

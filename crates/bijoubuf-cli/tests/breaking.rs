@@ -84,6 +84,8 @@ fn no_findings_exit_0() {
     assert_eq!(items[0]["severity"], "warning");
     assert_eq!(items[0]["line"], 7);
     assert_eq!(items[0]["counterexample"]["bytes"], "0c 01");
+    assert_eq!(items[0]["old_message"], "shop.v1.Order");
+    assert_eq!(items[0]["new_message"], "shop.v1.Order");
     assert_eq!(
         items[0]["counterexample"]["outcome"]["refused"],
         "unknown-field"
