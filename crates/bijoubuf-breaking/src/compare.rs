@@ -94,6 +94,9 @@ impl Renames {
         for (from, to) in renames {
             let from = from.strip_prefix('.').unwrap_or(from);
             let to = to.strip_prefix('.').unwrap_or(to);
+            if from.is_empty() || to.is_empty() {
+                return Err(format!("{from:?} → {to:?}: both names must be given"));
+            }
             let a = kind_of(old, from).ok_or_else(|| {
                 format!("{from} is not a message, enum or package of the old schema")
             })?;

@@ -275,10 +275,43 @@ fn a_rename_must_name_types_or_packages_of_one_kind_on_each_side() {
             ("capability.module.v1.Module", "circuit.v1"),
             "capability.module.v1.Module is a message but circuit.v1 is a package",
         ),
+        ((".", "circuit.v1"), "both names must be given"),
+        (
+            ("capability.v1", "circuit.v1"),
+            "capability.v1 is renamed twice",
+        ),
     ];
     for ((from, to), want) in bad {
-        let config = Config::new().rename(from, to);
+        let config = if want.ends_with("twice") {
+            Config::new().rename(from, "bank.v1").rename(from, to)
+        } else {
+            Config::new().rename(from, to)
+        };
         let e = check_with(Old::Schema(&old), &new, &config).expect_err("refused");
         assert!(e.to_string().contains(want), "{e}");
     }
+}
+
+#[test]
+fn descriptor_sets_pair_the_same_way() {
+    use bijoubuf_breaking::{check_descriptor_sets, check_descriptor_sets_with};
+    let (old, new) = modules();
+    let (old_set, new_set) = (old.file_descriptor_set(), new.file_descriptor_set());
+    let plain = check_descriptor_sets(&old_set, &new_set).expect("sets compare");
+    assert_no_cross_package_pair(&plain);
+    assert_eq!(ids(&plain, Canonical), Vec::<&str>::new());
+    let config = Config::new().rename("capability.module.v1.Module", "circuit.module.v1.Module");
+    let renamed = check_descriptor_sets_with(&old_set, &new_set, &config).expect("sets compare");
+    assert_eq!(ids(&renamed, Canonical), ["field-type-changed"]);
+    let e = check_descriptor_sets_with(
+        &old_set,
+        &new_set,
+        &Config::new().rename("capability.v1", "nowhere.v1"),
+    )
+    .expect_err("refused");
+    assert!(
+        e.to_string()
+            .contains("nowhere.v1 is not a message, enum or package of the new schema"),
+        "{e}"
+    );
 }
