@@ -2,6 +2,13 @@
 //! directions. "Old bytes read by the new schema" gives the canonical findings, "new
 //! bytes read by the old schema" the forward ones: one directional check serves both,
 //! with writer and reader swapped.
+//!
+//! Types pair by full name (package and nesting), or by a rename the caller declares
+//! ([`Renames`]); an old type whose counterpart the new schema lacks is removed, and a
+//! new type no old one pairs with is an addition, never compared with an unrelated old
+//! type of the same short name. A field whose type changed to another message or enum
+//! pairs the two types for that field's bytes only: what the new schema reads there is
+//! the new type, whatever its name.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 
@@ -33,6 +40,95 @@ pub(crate) struct Raw {
     pub(crate) subject: Option<Subject>,
 }
 
+/// What a name stands for on one side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Message,
+    Enum,
+    Package,
+}
+
+impl Kind {
+    fn word(self) -> &'static str {
+        match self {
+            Kind::Message => "a message",
+            Kind::Enum => "an enum",
+            Kind::Package => "a package",
+        }
+    }
+}
+
+fn kind_of(view: &View, name: &str) -> Option<Kind> {
+    if view.messages.get(name).is_some_and(|m| !m.map_entry) {
+        Some(Kind::Message)
+    } else if view.enums.contains_key(name) {
+        Some(Kind::Enum)
+    } else if view.files.iter().any(|f| {
+        f.package == name
+            || f.package
+                .strip_prefix(name)
+                .is_some_and(|rest| rest.starts_with('.'))
+    }) {
+        Some(Kind::Package)
+    } else {
+        None
+    }
+}
+
+/// Declared renames, checked against both sides: old full name (a message, an enum or a
+/// package) → new full name of the same kind. A rename carries the types nested or
+/// declared under the old name along with it.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Renames {
+    /// Longest old name first, so the closest rename wins.
+    rules: Vec<(String, String)>,
+}
+
+impl Renames {
+    pub(crate) fn resolve(
+        renames: &[(String, String)],
+        old: &View,
+        new: &View,
+    ) -> Result<Renames, String> {
+        let mut rules: Vec<(String, String)> = Vec::new();
+        for (from, to) in renames {
+            let from = from.strip_prefix('.').unwrap_or(from);
+            let to = to.strip_prefix('.').unwrap_or(to);
+            if from.is_empty() || to.is_empty() {
+                return Err(format!("{from:?} → {to:?}: both names must be given"));
+            }
+            let a = kind_of(old, from).ok_or_else(|| {
+                format!("{from} is not a message, enum or package of the old schema")
+            })?;
+            let b = kind_of(new, to).ok_or_else(|| {
+                format!("{to} is not a message, enum or package of the new schema")
+            })?;
+            if a != b {
+                return Err(format!("{from} is {} but {to} is {}", a.word(), b.word()));
+            }
+            if rules.iter().any(|(f, _)| f == from) {
+                return Err(format!("{from} is renamed twice"));
+            }
+            rules.push((from.to_string(), to.to_string()));
+        }
+        rules.sort_by(|x, y| y.0.len().cmp(&x.0.len()).then_with(|| x.0.cmp(&y.0)));
+        Ok(Renames { rules })
+    }
+
+    /// The new full name a rename gives old type `name`, if one covers it.
+    fn renamed(&self, name: &str) -> Option<String> {
+        self.rules.iter().find_map(|(from, to)| {
+            let rest = name.strip_prefix(from.as_str())?;
+            (rest.is_empty() || rest.starts_with('.')).then(|| format!("{to}{rest}"))
+        })
+    }
+
+    /// The full name old type `name` has in the new schema, if it kept one.
+    fn counterpart(&self, name: &str) -> String {
+        self.renamed(name).unwrap_or_else(|| name.to_string())
+    }
+}
+
 type Pair = (String, String);
 /// An enum pair's first user: (old message, new message, field number).
 type EnumUser = Option<(String, String, u32)>;
@@ -40,6 +136,7 @@ type EnumUser = Option<(String, String, u32)>;
 struct Cmp<'a> {
     old: &'a View,
     new: &'a View,
+    renames: &'a Renames,
     out: Vec<Raw>,
     msg_seen: BTreeSet<Pair>,
     queue: VecDeque<Pair>,
@@ -47,10 +144,11 @@ struct Cmp<'a> {
 }
 
 /// Every finding of `old` → `new`.
-pub(crate) fn compare(old: &View, new: &View) -> Vec<Raw> {
+pub(crate) fn compare(old: &View, new: &View, renames: &Renames) -> Vec<Raw> {
     let mut c = Cmp {
         old,
         new,
+        renames,
         out: Vec::new(),
         msg_seen: BTreeSet::new(),
         queue: VecDeque::new(),
@@ -58,19 +156,20 @@ pub(crate) fn compare(old: &View, new: &View) -> Vec<Raw> {
     };
     c.packages();
     for (name, m) in &old.messages {
-        if c.compared(m.file) && !m.map_entry && new.messages.contains_key(name) {
-            c.push_messages(name, name);
+        let there = renames.counterpart(name);
+        if c.compared(m.file) && !m.map_entry && new.messages.contains_key(&there) {
+            c.push_messages(name, &there);
         }
     }
     for (name, e) in &old.enums {
-        if c.compared(e.file) && new.enums.contains_key(name) {
-            c.enums.insert((name.clone(), name.clone()), None);
+        let there = renames.counterpart(name);
+        if c.compared(e.file) && new.enums.contains_key(&there) {
+            c.enums.insert((name.clone(), there), None);
         }
     }
     c.drain();
-    c.unmatched_messages();
-    c.drain();
-    c.unmatched_enums();
+    c.removed_messages();
+    c.removed_enums();
     let users = c.enum_users();
     let enums: Vec<(Pair, EnumUser)> = c.enums.clone().into_iter().collect();
     for ((o, n), user) in enums {
@@ -147,36 +246,24 @@ impl<'a> Cmp<'a> {
         }
     }
 
-    /// Old messages no pair reached: moved (same short name, a full name the old schema
-    /// does not have) or removed.
-    fn unmatched_messages(&mut self) {
-        let paired_old: BTreeSet<&str> = self.msg_seen.iter().map(|p| p.0.as_str()).collect();
-        let paired_new: BTreeSet<&str> = self.msg_seen.iter().map(|p| p.1.as_str()).collect();
-        // New messages no old one has the full name of, by short name.
-        let mut by_short: HashMap<&str, Vec<&MsgV>> = HashMap::new();
-        for n in self.new.messages.values() {
-            if !n.map_entry
-                && !self.old.messages.contains_key(&n.full_name)
-                && !paired_new.contains(n.full_name.as_str())
-            {
-                by_short.entry(n.name.as_str()).or_default().push(n);
-            }
-        }
-        let mut moves = Vec::new();
-        let mut removed = Vec::new();
-        for (name, m) in &self.old.messages {
-            if !self.compared(m.file) || m.map_entry || paired_old.contains(name.as_str()) {
-                continue;
-            }
-            let candidates = by_short.get(m.name.as_str()).map_or(&[][..], Vec::as_slice);
-            match candidates {
-                [one] => moves.push((name.clone(), one.full_name.clone())),
-                _ => removed.push(name.clone()),
-            }
-        }
-        for (o, n) in moves {
-            self.push_messages(&o, &n);
-        }
+    /// Old messages whose full name (or declared new name) the new schema lacks: each
+    /// is removed, even where a field's type switched to another message (that field's
+    /// bytes are compared through the pair all the same).
+    fn removed_messages(&mut self) {
+        let removed: Vec<String> = self
+            .old
+            .messages
+            .iter()
+            .filter(|(name, m)| {
+                self.compared(m.file)
+                    && !m.map_entry
+                    && !self
+                        .new
+                        .messages
+                        .contains_key(&self.renames.counterpart(name))
+            })
+            .map(|(name, _)| name.clone())
+            .collect();
         for name in removed {
             let at = self.new_place_of_removed(&name);
             self.error(
@@ -189,34 +276,32 @@ impl<'a> Cmp<'a> {
         }
     }
 
-    fn unmatched_enums(&mut self) {
-        let paired_old: BTreeSet<String> = self.enums.keys().map(|p| p.0.clone()).collect();
-        let paired_new: BTreeSet<String> = self.enums.keys().map(|p| p.1.clone()).collect();
-        let mut by_short: HashMap<&str, Vec<&EnumV>> = HashMap::new();
-        for n in self.new.enums.values() {
-            if !self.old.enums.contains_key(&n.full_name) && !paired_new.contains(&n.full_name) {
-                by_short.entry(n.name.as_str()).or_default().push(n);
-            }
+    fn removed_enums(&mut self) {
+        let removed: Vec<String> = self
+            .old
+            .enums
+            .iter()
+            .filter(|(name, e)| {
+                self.compared(e.file)
+                    && !self.new.enums.contains_key(&self.renames.counterpart(name))
+            })
+            .map(|(name, _)| name.clone())
+            .collect();
+        for name in removed {
+            let at = self.new_place_of_removed(&name);
+            self.error(
+                Rule::EnumRemoved,
+                Category::Source,
+                format!("enum {name} is removed"),
+                at,
+                None,
+            );
         }
-        for (name, e) in &self.old.enums {
-            if !self.compared(e.file) || paired_old.contains(name) {
-                continue;
-            }
-            let candidates = by_short.get(e.name.as_str()).map_or(&[][..], Vec::as_slice);
-            if let [one] = candidates {
-                self.enums
-                    .insert((name.clone(), one.full_name.clone()), None);
-            } else {
-                let at = self.new_place_of_removed(name);
-                self.error(
-                    Rule::EnumRemoved,
-                    Category::Source,
-                    format!("enum {name} is removed"),
-                    at,
-                    None,
-                );
-            }
-        }
+    }
+
+    /// Declared renamed: `o` is `n` by a rename, not only through a field's type.
+    fn declared(&self, o: &str, n: &str) -> bool {
+        o != n && self.renames.renamed(o).as_deref() == Some(n)
     }
 
     /// A removed type is shown at its parent message in the new schema, else at its file.
@@ -238,12 +323,9 @@ impl<'a> Cmp<'a> {
     }
 
     fn message_pair(&mut self, o: &'a MsgV, n: &'a MsgV) {
-        // Paired through a field whose type became another existing message: that is a
+        // Paired through a field whose type became another message: that is a
         // field-type-changed finding, not a rename.
-        let renamed = o.full_name != n.full_name
-            && !self.new.messages.contains_key(&o.full_name)
-            && !self.old.messages.contains_key(&n.full_name);
-        if renamed {
+        if self.declared(&o.full_name, &n.full_name) {
             let message = format!("message {} is now {}", o.full_name, n.full_name);
             for cat in [Category::Json, Category::Source] {
                 let at = Loc::Message(n.full_name.clone());
@@ -632,16 +714,21 @@ impl<'a> Cmp<'a> {
                 continue;
             }
             let (json_ok, rust_ok) = match (&f.elem, &g.elem) {
-                // Another type, not a renamed one: both names exist on one side.
+                // The generated type is another unless `b` is `a` by name or by a declared
+                // rename. JSON does not name the type: it changes only for a type that
+                // exists on both sides (another type, not a moved one), whose fields are
+                // another matter than the pair's.
                 (Elem::Message(a), Elem::Message(b)) => {
-                    let other = a != b
+                    let same = self.renames.counterpart(a) == *b;
+                    let other = !same
                         && (self.new.messages.contains_key(a) || self.old.messages.contains_key(b));
-                    (!other, !other)
+                    (!other, same)
                 }
                 (Elem::Enum(a), Elem::Enum(b)) => {
-                    let other = a != b
-                        && (self.new.enums.contains_key(a) || self.old.enums.contains_key(b));
-                    (!other, !other)
+                    let same = self.renames.counterpart(a) == *b;
+                    let other =
+                        !same && (self.new.enums.contains_key(a) || self.old.enums.contains_key(b));
+                    (!other, same)
                 }
                 (Elem::Message(_), _) | (_, Elem::Message(_)) => (false, false),
                 (a, b) => {
@@ -789,10 +876,7 @@ impl<'a> Cmp<'a> {
     }
 
     fn enum_pair(&mut self, o: &EnumV, n: &EnumV, user: EnumUser) {
-        let renamed = o.full_name != n.full_name
-            && !self.new.enums.contains_key(&o.full_name)
-            && !self.old.enums.contains_key(&n.full_name);
-        if renamed {
+        if self.declared(&o.full_name, &n.full_name) {
             let message = format!("enum {} is now {}", o.full_name, n.full_name);
             self.error(
                 Rule::EnumRenamed,

@@ -47,6 +47,21 @@
 //! # Ok(()) }
 //! ```
 //!
+//! # How types are paired
+//!
+//! Old and new messages and enums pair by full name, package and nesting included, as
+//! `buf breaking` pairs them. A type that moved to another package or took another name
+//! is a removal (`message-removed`, `enum-removed`, source) plus an addition, and a
+//! type of a new file is an addition: it is never compared with an old type that only
+//! shares its short name. [`check_with`] takes renames ([`Config::rename`]; the CLI's
+//! `--rename OLD=NEW`): two messages, two enums or two packages, paired and compared
+//! field by field, reported as `message-renamed` or `enum-renamed`.
+//!
+//! A field whose type changed to another message or enum is compared through the two
+//! types all the same: its bytes are read by the new type whatever its name, so a
+//! field switching from `N` to a new `O` with the same fields gives no canonical or
+//! forward finding, only `field-type-changed` (source) and `message-removed` for `N`.
+//!
 //! # What each category promises
 //!
 //! - A change with no **canonical** finding keeps every stored byte string: each message
@@ -101,13 +116,106 @@ pub enum Old<'a> {
     DescriptorSet(&'a FileDescriptorSet),
 }
 
-/// Compare `old` with `new`; findings point into `new`'s files. Findings come in the
-/// order of the old schema's types, then by field number.
+/// How [`check_with`] pairs old types with new ones.
+///
+/// Messages and enums pair by full name, package and nesting included, as `buf
+/// breaking` pairs them: a type that moved to another package or took another name is
+/// a removal (`message-removed`, `enum-removed`) plus an addition, and a new type is
+/// never compared with an unrelated old one of the same short name. A rename says
+/// otherwise: the old type is compared with the new one field by field and reported as
+/// `message-renamed` or `enum-renamed`.
+///
+/// ```
+/// use bijoubuf_breaking::Config;
+///
+/// let config = Config::new()
+///     .rename("shop.v1.Order", "shop.v1.Purchase") // one type (and the types nested in it)
+///     .rename("billing.v1", "payments.v1"); // every type of a package
+/// assert_eq!(config.renames().len(), 2);
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Config {
+    renames: Vec<(String, String)>,
+}
+
+impl Config {
+    /// Pairing by full name only.
+    pub fn new() -> Config {
+        Config::default()
+    }
+
+    /// Pair old `old` with new `new`, full names both (a leading `.` is allowed): two
+    /// messages, two enums, or two packages (every type declared under the old package
+    /// pairs with the type of the same relative name under the new one, where there is
+    /// one). Types nested in a renamed message follow it. The closest rename wins:
+    /// `a.v1` → `b.v1` together with `a.v1.M` → `b.v1.N` sends `a.v1.M` to `b.v1.N` and
+    /// every other type of `a.v1` to `b.v1`.
+    pub fn rename(mut self, old: impl Into<String>, new: impl Into<String>) -> Config {
+        self.renames.push((old.into(), new.into()));
+        self
+    }
+
+    /// The renames, in the order given.
+    pub fn renames(&self) -> &[(String, String)] {
+        &self.renames
+    }
+}
+
+/// Why [`check_with`] cannot compare two schemas.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum CheckError {
+    /// A descriptor set that cannot be compared.
+    Descriptors(ViewError),
+    /// A rename naming a type or package the schema does not have, two kinds of thing,
+    /// or one old name twice.
+    Rename(String),
+}
+
+impl std::fmt::Display for CheckError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CheckError::Descriptors(e) => e.fmt(f),
+            CheckError::Rename(m) => write!(f, "rename: {m}"),
+        }
+    }
+}
+
+impl std::error::Error for CheckError {}
+
+impl From<ViewError> for CheckError {
+    fn from(e: ViewError) -> CheckError {
+        CheckError::Descriptors(e)
+    }
+}
+
+/// Compare `old` with `new`, types paired by full name; findings point into `new`'s
+/// files. Findings come in the order of the old schema's types, then by field number.
+/// [`check_with`] takes renames.
 ///
 /// # Errors
 /// A descriptor set whose type names do not resolve, with groups or editions, or field
 /// numbers out of range.
 pub fn check(old: Old<'_>, new: &Schema) -> Result<Vec<Finding>, ViewError> {
+    let (old_view, new_view) = views(old, new)?;
+    let raw = compare::compare(&old_view, &new_view, &compare::Renames::default());
+    Ok(located(raw, new, &new_view))
+}
+
+/// [`check`] with the pairing `config` declares.
+///
+/// # Errors
+/// As [`check`], and a rename naming something neither schema has as it says
+/// ([`CheckError::Rename`]).
+pub fn check_with(old: Old<'_>, new: &Schema, config: &Config) -> Result<Vec<Finding>, CheckError> {
+    let (old_view, new_view) = views(old, new)?;
+    let renames = compare::Renames::resolve(&config.renames, &old_view, &new_view)
+        .map_err(CheckError::Rename)?;
+    let raw = compare::compare(&old_view, &new_view, &renames);
+    Ok(located(raw, new, &new_view))
+}
+
+fn views(old: Old<'_>, new: &Schema) -> Result<(view::View, view::View), ViewError> {
     let old_view = match old {
         Old::Schema(s) => {
             let requested: Vec<&str> = s
@@ -123,12 +231,15 @@ pub fn check(old: Old<'_>, new: &Schema) -> Result<Vec<Finding>, ViewError> {
         Old::DescriptorSet(set) => view::View::new(set, &|_| true)?,
     };
     let new_view = view::View::new(&new.file_descriptor_set_with_imports(), &|_| true)?;
-    let raw = compare::compare(&old_view, &new_view);
+    Ok((old_view, new_view))
+}
+
+/// Findings with their places in `new`'s files.
+fn located(raw: Vec<compare::Raw>, new: &Schema, new_view: &view::View) -> Vec<Finding> {
     let mut sources: HashMap<String, Arc<NamedSource<String>>> = HashMap::new();
-    Ok(raw
-        .into_iter()
+    raw.into_iter()
         .map(|r| {
-            let place = locate(new, &new_view, &r.at);
+            let place = locate(new, new_view, &r.at);
             let mut f = finding(r);
             if let Some((file, span)) = place {
                 let text = new.file(&file).map_or("", |d| d.source_text());
@@ -145,7 +256,7 @@ pub fn check(old: Old<'_>, new: &Schema) -> Result<Vec<Finding>, ViewError> {
             }
             f
         })
-        .collect())
+        .collect()
 }
 
 /// Compare two descriptor sets (no spans: descriptors carry no source text). Every file
@@ -159,7 +270,26 @@ pub fn check_descriptor_sets(
 ) -> Result<Vec<Finding>, ViewError> {
     let old = view::View::new(old, &|_| true)?;
     let new = view::View::new(new, &|_| true)?;
-    Ok(compare::compare(&old, &new)
+    Ok(compare::compare(&old, &new, &compare::Renames::default())
+        .into_iter()
+        .map(finding)
+        .collect())
+}
+
+/// [`check_descriptor_sets`] with the pairing `config` declares.
+///
+/// # Errors
+/// As [`check_with`].
+pub fn check_descriptor_sets_with(
+    old: &FileDescriptorSet,
+    new: &FileDescriptorSet,
+    config: &Config,
+) -> Result<Vec<Finding>, CheckError> {
+    let old = view::View::new(old, &|_| true)?;
+    let new = view::View::new(new, &|_| true)?;
+    let renames =
+        compare::Renames::resolve(&config.renames, &old, &new).map_err(CheckError::Rename)?;
+    Ok(compare::compare(&old, &new, &renames)
         .into_iter()
         .map(finding)
         .collect())

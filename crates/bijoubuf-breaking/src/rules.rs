@@ -43,13 +43,14 @@ pub enum Rule {
     EnumValueAdded,
     /// An enum number kept, its name changed.
     EnumValueRenamed,
-    /// A message type is gone.
+    /// No new message has an old message's full name (nor the name a rename gives it).
     MessageRemoved,
-    /// A message type has a new full name (renamed, moved to another package or scope).
+    /// A message type has a new full name (renamed, moved to another package or scope),
+    /// as a rename declares ([`Config::rename`](crate::Config::rename)).
     MessageRenamed,
-    /// An enum type is gone.
+    /// No new enum has an old enum's full name (nor the name a rename gives it).
     EnumRemoved,
-    /// An enum type has a new full name.
+    /// An enum type has a new full name, as a rename declares.
     EnumRenamed,
     /// A file's package changed.
     PackageChanged,
@@ -312,7 +313,11 @@ pub const RULES: &[RuleRow] = &[
         Source,
         "the generated variant has another name",
     ),
-    row(MessageRemoved, Source, "the generated type is gone"),
+    row(
+        MessageRemoved,
+        Source,
+        "the generated type is gone: no new type has its full name (a type moved to another package or name is removed and added, unless renamed)",
+    ),
     row(
         MessageRenamed,
         Json,
@@ -321,10 +326,18 @@ pub const RULES: &[RuleRow] = &[
     row(
         MessageRenamed,
         Source,
-        "the generated type has another path",
+        "the generated type has another path (a rename the caller declared; its fields are compared)",
     ),
-    row(EnumRemoved, Source, "the generated enum is gone"),
-    row(EnumRenamed, Source, "the generated enum has another path"),
+    row(
+        EnumRemoved,
+        Source,
+        "the generated enum is gone: no new enum has its full name",
+    ),
+    row(
+        EnumRenamed,
+        Source,
+        "the generated enum has another path (a rename the caller declared; its values are compared)",
+    ),
     row(PackageChanged, Json, "type URLs in Any values change"),
     row(
         PackageChanged,

@@ -78,7 +78,6 @@ impl FieldV {
 #[derive(Clone, Debug)]
 pub(crate) struct MsgV {
     pub(crate) full_name: String,
-    pub(crate) name: String,
     pub(crate) file: usize,
     /// In field-number order.
     pub(crate) fields: Vec<FieldV>,
@@ -111,7 +110,6 @@ impl MsgV {
 #[derive(Clone, Debug)]
 pub(crate) struct EnumV {
     pub(crate) full_name: String,
-    pub(crate) name: String,
     pub(crate) file: usize,
     pub(crate) values: Vec<(String, i32)>,
 }
@@ -226,7 +224,6 @@ impl View {
             full_name.clone(),
             EnumV {
                 full_name,
-                name: e.name().to_string(),
                 file,
                 values: e
                     .value
@@ -287,7 +284,6 @@ impl View {
             full_name.clone(),
             MsgV {
                 full_name,
-                name: m.name().to_string(),
                 file,
                 fields,
                 oneofs: m.oneof_decl.iter().map(|o| o.name().to_string()).collect(),

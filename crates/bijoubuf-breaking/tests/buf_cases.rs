@@ -108,7 +108,7 @@ const CASES: &[Row] = &[
         &[],
         &[],
         true,
-        "type names are not on the wire; the checker compares the renamed message's fields",
+        "type names are not on the wire; the field's bytes are compared through both types",
     ),
     (
         "message_to_bytes",

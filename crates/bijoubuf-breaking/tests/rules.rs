@@ -8,7 +8,7 @@ mod common;
 use std::collections::BTreeSet;
 
 use bijoubuf_breaking::{Category, RULES};
-use common::{Case, case};
+use common::{Case, case, renamed_case};
 
 use Category::{Canonical, Forward, Json, Source};
 
@@ -356,12 +356,26 @@ fn json_and_source_findings() {
         &p3("message M { N n = 1; } message N { int32 x = 1; }"),
         &p3("message M { O n = 1; } message O { int32 x = 1; }"),
     );
-    assert_eq!(c.ids(Source), ["message-renamed"]);
-    let c = case(
+    // Types pair by full name: N is gone and O is new, whatever their fields; M.n's
+    // bytes are still compared through the two types.
+    assert_eq!(c.ids(Source), ["field-type-changed", "message-removed"]);
+    let renamed = renamed_case(
+        &p3("message M { N n = 1; } message N { int32 x = 1; }"),
+        &p3("message M { O n = 1; } message O { int32 x = 1; }"),
+        ("t.N", "t.O"),
+    );
+    assert_eq!(renamed.ids(Source), ["message-renamed"]);
+    assert_eq!(renamed.ids(Json), ["message-renamed"]);
+    let (a, b) = (
         "syntax = \"proto3\"; package a; message M { int32 x = 1; }",
         "syntax = \"proto3\"; package b; message M { int32 x = 1; }",
     );
-    assert_eq!(c.ids(Json), ["message-renamed", "package-changed"]);
+    let c = case(a, b);
+    assert_eq!(c.ids(Json), ["package-changed"]);
+    assert_eq!(c.ids(Source), ["message-removed", "package-changed"]);
+    let renamed = renamed_case(a, b, ("a", "b"));
+    assert_eq!(renamed.ids(Json), ["message-renamed", "package-changed"]);
+    assert_eq!(renamed.ids(Source), ["message-renamed", "package-changed"]);
     let c = case(
         &p3("message M { int32 a = 1; reserved 2; reserved \"b\"; }"),
         &p3("message M { int32 a = 1; string b = 2; }"),

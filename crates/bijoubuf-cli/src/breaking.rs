@@ -7,7 +7,7 @@ use std::io::{IsTerminal, Write as _};
 use std::path::{Path, PathBuf};
 
 use bijoubuf_breaking::counterexample::{Counterexample, Outcome, counterexample};
-use bijoubuf_breaking::{Category, Finding, Old, Severity};
+use bijoubuf_breaking::{Category, CheckError, Config, Finding, Old, Severity, Side};
 use bijoubuf_reflect::DescriptorPool;
 use bijoubuf_schema::Schema;
 use clap::{Args, ValueEnum};
@@ -43,6 +43,16 @@ pub(crate) struct BreakingArgs {
     /// Output: miette reports for people, or one JSON array for CI.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     format: Format,
+    /// Types pair by full name (package and nesting): a type that moved or took another
+    /// name is a removal plus an addition. OLD=NEW pairs old message, enum or package
+    /// OLD with new NEW of the same kind, full names both (repeatable); types nested or
+    /// declared under OLD follow it.
+    #[arg(long, value_name = "OLD=NEW", value_parser = parse_rename)]
+    rename: Vec<(String, String)>,
+    /// Exit 1 when a finding of this severity is reported: error (warnings alone exit
+    /// 0), or warning (any finding). Only the categories asked for count.
+    #[arg(long, value_enum, default_value_t = FailOn::Error)]
+    fail_on: FailOn,
     /// The new .proto files, or a directory of them.
     #[arg(value_name = "NEW", required = true)]
     new: Vec<PathBuf>,
@@ -67,6 +77,35 @@ impl From<CategoryArg> for Category {
     }
 }
 
+/// The least severity that makes `bijoubuf breaking` exit 1.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum FailOn {
+    /// Errors only.
+    Error,
+    /// Errors and warnings.
+    Warning,
+}
+
+impl FailOn {
+    fn fails(self, f: &Finding) -> bool {
+        match self {
+            FailOn::Error => f.severity == Severity::Error,
+            FailOn::Warning => true,
+        }
+    }
+}
+
+fn parse_rename(s: &str) -> Result<(String, String), String> {
+    match s.split_once('=') {
+        Some((old, new)) if !old.trim().is_empty() && !new.trim().is_empty() => {
+            Ok((old.trim().to_string(), new.trim().to_string()))
+        }
+        _ => Err(format!(
+            "{s:?} is not OLD=NEW (two full names, e.g. a.v1.Order=b.v1.Order)"
+        )),
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum Format {
     Human,
@@ -83,19 +122,25 @@ pub(crate) fn run(args: &BreakingArgs) -> Result<(), Failure> {
     let old = read_old(args)?;
     let (new_includes, new_files) = proto_files(&args.new, &args.include)?;
     let new = schema::compile(&new_includes, &LintArgs::off(), &new_files)?.schema;
+    let config = args
+        .rename
+        .iter()
+        .fold(Config::new(), |c, (o, n)| c.rename(o, n));
     let (findings, old_pool) = match &old {
         OldSide::Schema(s) => (
-            bijoubuf_breaking::check(Old::Schema(s), &new),
+            bijoubuf_breaking::check_with(Old::Schema(s), &new, &config),
             DescriptorPool::new(s),
         ),
         OldSide::Set(set) => (
-            bijoubuf_breaking::check(Old::DescriptorSet(set), &new),
+            bijoubuf_breaking::check_with(Old::DescriptorSet(set), &new, &config),
             DescriptorPool::from_file_descriptor_set(set)
                 .map_err(|e| Failure::Usage(format!("{}: {e}", args.against.display())))?,
         ),
     };
-    let findings =
-        findings.map_err(|e| Failure::Usage(format!("{}: {e}", args.against.display())))?;
+    let findings = findings.map_err(|e| match e {
+        CheckError::Descriptors(e) => Failure::Usage(format!("{}: {e}", args.against.display())),
+        e => Failure::Usage(format!("--{e}")),
+    })?;
     let categories: Vec<Category> = args.categories.iter().map(|&c| c.into()).collect();
     let findings = bijoubuf_breaking::filter(findings, &categories);
     let new_pool = DescriptorPool::new(&new);
@@ -115,10 +160,10 @@ pub(crate) fn run(args: &BreakingArgs) -> Result<(), Failure> {
         .write_all(text.as_bytes())
         .and_then(|()| stdout.flush())
         .map_err(|e| Failure::Usage(format!("cannot write the output: {e}")))?;
-    if shown.is_empty() {
-        Ok(())
-    } else {
+    if shown.iter().any(|(f, _)| args.fail_on.fails(f)) {
         Err(Failure::Refused)
+    } else {
+        Ok(())
     }
 }
 
@@ -260,6 +305,15 @@ fn json(shown: &[(Finding, Option<Counterexample>)]) -> String {
                 "line": f.line,
                 "column": f.column,
             });
+            // The two message types compared: which old type the new one was paired with.
+            if let Some(subject) = &f.subject {
+                let (old, new) = match subject.writer {
+                    Side::Old => (&subject.writer_message, &subject.reader_message),
+                    Side::New => (&subject.reader_message, &subject.writer_message),
+                };
+                v["old_message"] = serde_json::json!(old);
+                v["new_message"] = serde_json::json!(new);
+            }
             if let Some(c) = c {
                 let hex: Vec<String> = c.bytes.iter().map(|b| format!("{b:02x}")).collect();
                 let outcome = match &c.outcome {

@@ -147,9 +147,11 @@ enum Command {
     },
     /// Compare a schema with an older one: what the change does to bytes already
     /// written (canonical), to old readers (forward), to JSON and to generated code;
-    /// canonical and forward findings come with bytes that fail. Exit 1 on findings.
+    /// canonical and forward findings come with bytes that fail. Types pair by full
+    /// name unless --rename says otherwise. Exit 1 on errors (--fail-on warning: on
+    /// any finding).
     #[command(
-        after_help = "Examples:\n  bijoubuf breaking --against old/ new/\n  bijoubuf breaking --against v1.binpb --categories canonical --format json -I protos protos/a.proto"
+        after_help = "Examples:\n  bijoubuf breaking --against old/ new/\n  bijoubuf breaking --against v1.binpb --categories canonical --format json -I protos protos/a.proto\n  bijoubuf breaking --against old/ --rename shop.v1.Order=shop.v1.Purchase --fail-on warning new/"
     )]
     Breaking(breaking::BreakingArgs),
 }

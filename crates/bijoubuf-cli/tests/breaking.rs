@@ -75,7 +75,8 @@ fn no_findings_exit_0() {
         "json",
         "v2",
     ]);
-    assert_eq!(r.code, 1);
+    // One warning and no error: exit 0 unless warnings are asked to fail.
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
     let v: serde_json::Value = serde_json::from_str(&r.stdout).expect("JSON output");
     let items = v.as_array().expect("an array");
     assert_eq!(items.len(), 1);
@@ -83,10 +84,127 @@ fn no_findings_exit_0() {
     assert_eq!(items[0]["severity"], "warning");
     assert_eq!(items[0]["line"], 7);
     assert_eq!(items[0]["counterexample"]["bytes"], "0c 01");
+    assert_eq!(items[0]["old_message"], "shop.v1.Order");
+    assert_eq!(items[0]["new_message"], "shop.v1.Order");
     assert_eq!(
         items[0]["counterexample"]["outcome"]["refused"],
         "unknown-field"
     );
+}
+
+#[test]
+fn fail_on_says_which_severity_exits_1() {
+    let forward = ["breaking", "--against", "v1", "--categories", "forward"];
+    let r = run(&[&forward[..], &["v2"]].concat());
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("1 finding (0 errors)"), "{}", r.stdout);
+    let r = run(&[&forward[..], &["--fail-on", "warning", "v2"]].concat());
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    let r = run(&[&forward[..], &["--fail-on", "error", "v2"]].concat());
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    // Errors fail either way.
+    let r = run(&["breaking", "--against", "v1", "--fail-on", "error", "v2"]);
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    let r = run(&["breaking", "--against", "v1", "--fail-on", "never", "v2"]);
+    assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
+}
+
+/// shop.v1 moved to store.v1 and Line became Item: by full name that is two removals;
+/// the renames pair them and compare their fields.
+#[test]
+fn types_pair_by_full_name_unless_renamed() {
+    let r = run(&[
+        "breaking",
+        "--against",
+        "moved/v1",
+        "--format",
+        "json",
+        "moved/v2",
+    ]);
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).expect("JSON output");
+    let rules: Vec<&str> = v
+        .as_array()
+        .expect("an array")
+        .iter()
+        .map(|f| f["rule"].as_str().expect("a rule"))
+        .collect();
+    assert_eq!(
+        rules,
+        [
+            "package-changed",
+            "package-changed",
+            "message-removed",
+            "message-removed"
+        ],
+        "{}",
+        r.stdout
+    );
+    let r = run(&[
+        "breaking",
+        "--against",
+        "moved/v1",
+        "--rename",
+        "shop.v1=store.v1",
+        "--rename",
+        "shop.v1.Line=store.v1.Item",
+        "--categories",
+        "forward,source",
+        "moved/v2",
+    ]);
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    for want in [
+        "message shop.v1.Order is now store.v1.Order",
+        "message shop.v1.Line is now store.v1.Item",
+        "counterexample: new bytes 04 01 (Item { qty: 1 }) are refused by the old schema: unknown-field at byte 0, path Line.2",
+    ] {
+        assert!(r.stdout.contains(want), "{want}: {}", r.stdout);
+    }
+    assert!(!r.stdout.contains("message-removed"), "{}", r.stdout);
+    // Only the forward warning is left once the source category is not asked for.
+    let r = run(&[
+        "breaking",
+        "--against",
+        "moved/v1",
+        "--rename",
+        "shop.v1=store.v1",
+        "--rename",
+        "shop.v1.Line=store.v1.Item",
+        "--categories",
+        "canonical,forward",
+        "moved/v2",
+    ]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("1 finding (0 errors)"), "{}", r.stdout);
+}
+
+#[test]
+fn a_rename_of_something_the_schemas_lack_is_a_usage_error() {
+    let r = run(&[
+        "breaking",
+        "--against",
+        "moved/v1",
+        "--rename",
+        "shop.v1.Lines=store.v1.Item",
+        "moved/v2",
+    ]);
+    assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stderr
+            .contains("shop.v1.Lines is not a message, enum or package of the old schema"),
+        "{}",
+        r.stderr
+    );
+    let r = run(&[
+        "breaking",
+        "--against",
+        "moved/v1",
+        "--rename",
+        "shop.v1.Line",
+        "moved/v2",
+    ]);
+    assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
+    assert!(r.stderr.contains("is not OLD=NEW"), "{}", r.stderr);
 }
 
 #[test]

@@ -5,7 +5,7 @@
 
 use bijoubuf_breaking::counterexample::same_message;
 use bijoubuf_breaking::counterexample::{Counterexample, counterexample};
-use bijoubuf_breaking::{Category, Finding, Old, check};
+use bijoubuf_breaking::{Category, Config, Finding, Old, check, check_with};
 use bijoubuf_reflect::{
     DescriptorPool, DynamicMessage, FieldDescriptor, FieldShape, Kind, MapKey, MessageDescriptor,
     Value,
@@ -36,6 +36,15 @@ pub fn case(old: &str, new: &str) -> Case {
     let old = compile(old);
     let new = compile(new);
     let findings = check(Old::Schema(&old), &new).expect("schemas compare");
+    Case { old, new, findings }
+}
+
+/// Compile both versions and compare them, `rename.0` (old) paired with `rename.1` (new).
+pub fn renamed_case(old: &str, new: &str, rename: (&str, &str)) -> Case {
+    let old = compile(old);
+    let new = compile(new);
+    let config = Config::new().rename(rename.0, rename.1);
+    let findings = check_with(Old::Schema(&old), &new, &config).expect("schemas compare");
     Case { old, new, findings }
 }
 
