@@ -238,6 +238,21 @@ fn decode_peak_memory_is_at_most_16_times_the_input() {
         peak as f64 / text.len() as f64
     );
     assert_eq!(back.encode().expect("encodes"), bytes);
+    // The cheapest elements there are, SPEC §9.4's table: 1 MiB of empty messages in a
+    // repeated field, one input byte each. Each costs its list slot (a 32-byte `Value`)
+    // and the boxed `DynamicMessage` (64), and the list's last growth holds its old
+    // block beside the new one.
+    let empties = run(1, &vec![0x00; MIB]);
+    let p = peak_of(&pool, "Nest", &empties);
+    eprintln!(
+        "| reflect | empty message | {:.1} | {:.1}x |",
+        p as f64 / MIB as f64,
+        p as f64 / empties.len() as f64
+    );
+    assert!(
+        p <= (64 + 2 * 32 + 16) * MIB,
+        "empty messages: {p} bytes for {MIB}"
+    );
     // Not within 16x: a message of four bytes holding a one-element run. Each costs a
     // list slot (a 32-byte `Value`), the boxed `DynamicMessage` (64), one field slot
     // (40) and the element (4): 140 bytes, 35x. This pins that bound.
