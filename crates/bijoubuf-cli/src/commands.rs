@@ -57,7 +57,7 @@ pub(crate) fn run(cmd: Command) -> Result<(), Failure> {
     }
 }
 
-fn out(bytes: &[u8]) -> Result<(), Failure> {
+pub(crate) fn out(bytes: &[u8]) -> Result<(), Failure> {
     let mut stdout = std::io::stdout().lock();
     stdout
         .write_all(bytes)
@@ -66,7 +66,7 @@ fn out(bytes: &[u8]) -> Result<(), Failure> {
 }
 
 /// Print a refusal report and fail with status 1.
-fn refuse(code: &str, message: &str) -> Failure {
+pub(crate) fn refuse(code: &str, message: &str) -> Failure {
     eprintln!("error[{code}]: {message}");
     Failure::Refused
 }
@@ -159,7 +159,7 @@ fn binary(input: &BinaryInput) -> Result<Input, Failure> {
     Ok(i)
 }
 
-fn options(limits: &Limits) -> DecodeOptions {
+pub(crate) fn options(limits: &Limits) -> DecodeOptions {
     let policy = if limits.preserve_unknown {
         UnknownFieldPolicy::Preserve
     } else {
@@ -185,25 +185,6 @@ fn decode_input(
         .map_err(|e| report_decode_error(&e, 0, input))
 }
 
-/// The messages of a length-delimited stream, frame by frame (SPEC §9.2); the first
-/// refused frame ends it, with offsets counted from the start of the input.
-fn decode_stream(
-    desc: &MessageDescriptor,
-    input: &Input,
-    limits: &Limits,
-) -> Result<Vec<DynamicMessage>, Failure> {
-    let opts = options(limits);
-    let mut messages = Vec::new();
-    let mut pos = 0;
-    while let Some(rest) = input.bytes.get(pos..).filter(|r| !r.is_empty()) {
-        let (m, used) = DynamicMessage::decode_length_delimited(desc, rest, &opts)
-            .map_err(|e| report_decode_error(&e, pos, input))?;
-        messages.push(m);
-        pos += used;
-    }
-    Ok(messages)
-}
-
 /// Print the refusal report of a decode error whose offsets count from `base`.
 fn report_decode_error(e: &bijoubuf_reflect::DecodeError, base: usize, input: &Input) -> Failure {
     let path = e.path_string();
@@ -217,7 +198,7 @@ fn report_decode_error(e: &bijoubuf_reflect::DecodeError, base: usize, input: &I
     Failure::Refused
 }
 
-fn note_unknown(msg: &DynamicMessage, what: &str) {
+pub(crate) fn note_unknown(msg: &DynamicMessage, what: &str) {
     let n = msg.unknown_field_count();
     if n > 0 {
         eprintln!(
@@ -229,35 +210,21 @@ fn note_unknown(msg: &DynamicMessage, what: &str) {
 
 fn decode(t: &Target, input: &BinaryInput, limits: &Limits) -> Result<(), Failure> {
     let desc = target(t)?;
+    if limits.stream {
+        return crate::stream::decode(&desc, input, limits);
+    }
     let input = binary(input)?;
-    let json = if limits.stream {
-        // A JSON array of the messages, each in the field order `to_string_pretty` keeps.
-        let messages = decode_stream(&desc, &input, limits)?;
-        let mut items = Vec::with_capacity(messages.len());
-        for m in &messages {
-            note_unknown(m, "proto3 JSON cannot show them");
-            let one = bijoubuf_reflect::json::to_string_with(m, &json_options(limits.max_depth))
-                .map_err(|e| refuse("json-unrepresentable", &e.to_string()))?;
-            items.push(format!("  {}", one.replace('\n', "\n  ")));
-        }
-        if items.is_empty() {
-            "[]".to_owned()
-        } else {
-            format!("[\n{}\n]", items.join(",\n"))
-        }
-    } else {
-        let msg = decode_input(&desc, &input, limits)?;
-        note_unknown(&msg, "proto3 JSON cannot show them");
-        bijoubuf_reflect::json::to_string_with(&msg, &json_options(limits.max_depth))
-            .map_err(|e| refuse("json-unrepresentable", &e.to_string()))?
-    };
+    let msg = decode_input(&desc, &input, limits)?;
+    note_unknown(&msg, "proto3 JSON cannot show them");
+    let json = bijoubuf_reflect::json::to_string_with(&msg, &json_options(limits.max_depth))
+        .map_err(|e| refuse("json-unrepresentable", &e.to_string()))?;
     out(format!("{json}\n").as_bytes())
 }
 
 /// Indented JSON with the decoder's depth limit: whatever decodes prints (or is refused
 /// for a reason other than its depth), and what prints reads back with `encode` at the
 /// same `--max-depth`.
-fn json_options(max_depth: u32) -> bijoubuf_reflect::json::JsonOptions {
+pub(crate) fn json_options(max_depth: u32) -> bijoubuf_reflect::json::JsonOptions {
     bijoubuf_reflect::json::JsonOptions::new()
         .max_depth(max_depth)
         .pretty(2)
@@ -296,24 +263,16 @@ fn encode(
 
 fn verify(t: &Target, input: &BinaryInput, limits: &Limits) -> Result<(), Failure> {
     let desc = target(t)?;
-    let input = binary(input)?;
-    let messages = if limits.stream {
-        decode_stream(&desc, &input, limits)?
-    } else {
-        vec![decode_input(&desc, &input, limits)?]
-    };
-    // Decoding is strict, so the input is canonical; re-encoding confirms it.
-    let mut again = Vec::with_capacity(input.bytes.len());
-    for msg in &messages {
-        let body = msg
-            .encode_with_max_depth(limits.max_depth)
-            .map_err(|e| refuse("not-canonical", &e.to_string()))?;
-        if limits.stream {
-            again.extend_from_slice(bijou64::encode(body.len() as u64).as_slice());
-        }
-        again.extend_from_slice(&body);
-        note_unknown(msg, "the bytes are canonical only for a preserving reader");
+    if limits.stream {
+        return crate::stream::verify(&desc, input, limits);
     }
+    let input = binary(input)?;
+    let msg = decode_input(&desc, &input, limits)?;
+    // Decoding is strict, so the input is canonical; re-encoding confirms it.
+    let again = msg
+        .encode_with_max_depth(limits.max_depth)
+        .map_err(|e| refuse("not-canonical", &e.to_string()))?;
+    note_unknown(&msg, "the bytes are canonical only for a preserving reader");
     if again != input.bytes {
         return Err(refuse(
             "not-canonical",
@@ -321,17 +280,7 @@ fn verify(t: &Target, input: &BinaryInput, limits: &Limits) -> Result<(), Failur
         ));
     }
     let hash = blake3::hash(&input.bytes);
-    let line = if limits.stream {
-        format!(
-            "ok {} bytes in {} messages blake3:{}\n",
-            input.bytes.len(),
-            messages.len(),
-            hash.to_hex()
-        )
-    } else {
-        format!("ok {} bytes blake3:{}\n", input.bytes.len(), hash.to_hex())
-    };
-    out(line.as_bytes())
+    out(format!("ok {} bytes blake3:{}\n", input.bytes.len(), hash.to_hex()).as_bytes())
 }
 
 fn decode_raw(input: &BinaryInput) -> Result<(), Failure> {

@@ -11,6 +11,7 @@ mod input;
 mod raw;
 mod report;
 mod schema;
+mod stream;
 
 use std::path::PathBuf;
 use std::process::ExitCode;

@@ -34,9 +34,44 @@ pub(crate) fn refusal(
     s
 }
 
+/// The report for a refusal in a stream read frame by frame (`--stream`): the offset
+/// `at.0` and path `at.1`, the frame `frame` = (index, offset of its first byte, its
+/// bytes as far as they were read), and a hexdump of the frame around the offset with
+/// the stream's addresses.
+pub(crate) fn stream_refusal(
+    code: &str,
+    message: &str,
+    at: (u64, &str),
+    input_name: &str,
+    frame: (u64, u64, &[u8]),
+) -> String {
+    let (offset, path) = at;
+    let (index, start, bytes) = frame;
+    let mut s = format!("error[{code}]: {message}\n");
+    let _ = writeln!(
+        s,
+        "  offset: {offset} (0x{offset:x}) of {input_name}, in frame {index} at byte {start}"
+    );
+    if !path.is_empty() {
+        let _ = writeln!(s, "  path:   {path}");
+    }
+    // A frame that could not be read has no bytes to show.
+    if let Some(within) = offset.checked_sub(start).filter(|_| !bytes.is_empty()) {
+        s.push('\n');
+        s.push_str(&hexdump_from(bytes, start, within as usize));
+    }
+    s
+}
+
 /// The rows around `offset` (one before, one after), with a `^^` line under the marked
 /// byte. An offset at the end of the input marks the place the next byte would take.
 pub(crate) fn hexdump(input: &[u8], offset: usize) -> String {
+    hexdump_from(input, 0, offset)
+}
+
+/// [`hexdump`] of `input`, a window that starts `base` bytes into the whole input: rows
+/// and addresses as in the whole input's dump where the window has them.
+fn hexdump_from(input: &[u8], base: u64, offset: usize) -> String {
     let mark_row = offset / ROW;
     let last_row = if input.is_empty() {
         0
@@ -51,7 +86,7 @@ pub(crate) fn hexdump(input: &[u8], offset: usize) -> String {
         let bytes = input
             .get(start..(start + ROW).min(input.len()))
             .unwrap_or(&[]);
-        let _ = write!(s, "  {start:08x}  ");
+        let _ = write!(s, "  {:08x}  ", base + start as u64);
         for i in 0..ROW {
             match bytes.get(i) {
                 Some(b) => {

@@ -713,6 +713,84 @@ fn streams_are_read_frame_by_frame_under_a_size_limit() {
     assert_eq!((r.code, r.out().as_str()), (0, "[]\n"));
 }
 
+#[test]
+fn streams_are_read_incrementally_from_a_file_or_stdin() {
+    // 7,000 frames of A.1 (70,000 bytes, more than the reader's first 64 KiB buffer),
+    // from a file and from stdin, verify to the hash of the whole input.
+    let frame = unhex(&format!("09 {A1}"));
+    let stream: Vec<u8> = frame
+        .iter()
+        .copied()
+        .cycle()
+        .take(frame.len() * 7_000)
+        .collect();
+    let hash = blake3::hash(&stream).to_hex().to_string();
+    let want = format!("ok {} bytes in 7000 messages blake3:{hash}\n", stream.len());
+    let dir = std::env::temp_dir().join(format!("bijoubuf-cli-stream-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("persons.bin");
+    std::fs::write(&file, &stream).unwrap();
+    let path = file.to_str().unwrap();
+    let r = run(&with(&["verify"], &with(&PERSON, &["--stream", path])), b"");
+    assert_eq!((r.code, r.out()), (0, want.clone()), "{}", r.stderr);
+    let r = run(&with(&["verify"], &with(&PERSON, &["--stream"])), &stream);
+    assert_eq!((r.code, r.out()), (0, want), "{}", r.stderr);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn stream_refusals_name_the_frame_and_show_its_bytes() {
+    let stream = with(&PERSON, &["--input-hex", "--stream"]);
+    // The second frame (bytes 10..14) holds 0xFF in its string at byte 13.
+    let r = run(
+        &with(&["verify"], &stream),
+        format!("09 {A1} 03 02 01 FF 09 {A1}").as_bytes(),
+    );
+    assert_eq!(r.code, 1);
+    let head: Vec<&str> = r.stderr.lines().take(3).collect();
+    assert_eq!(
+        head,
+        [
+            "error[invalid-utf8]: Person.name is not valid UTF-8 at byte 13",
+            "  offset: 13 (0xd) of stdin, in frame 1 at byte 10",
+            "  path:   Person.name",
+        ]
+    );
+    // The dump shows the frame at its stream address, the bad byte marked.
+    assert!(r.stderr.contains("  0000000a  03 02 01 ff"), "{}", r.stderr);
+    let caret = r.stderr.lines().find(|l| l.ends_with("^^")).unwrap();
+    assert_eq!(caret.len() - 2, 12 + 3 * 3);
+    // A frame the stream ends inside: truncated at its prefix, rooted at the type.
+    let r = run(
+        &with(&["verify"], &stream),
+        format!("09 {A1} 09 02 03").as_bytes(),
+    );
+    assert_eq!(r.code, 1);
+    assert!(
+        r.stderr.starts_with(
+            "error[truncated]: Person ends inside an element at byte 10\n  offset: 10 (0xa) of stdin, in frame 1 at byte 10\n  path:   Person\n"
+        ),
+        "{}",
+        r.stderr
+    );
+    // decode prints the messages before the refused frame, and no closing bracket.
+    let r = run(
+        &with(&["decode"], &stream),
+        format!("09 {A1} 03 02 01 FF").as_bytes(),
+    );
+    assert_eq!(r.code, 1);
+    assert!(
+        r.out().starts_with("[\n  {\n    \"name\": \"Ada\""),
+        "{}",
+        r.out()
+    );
+    assert!(!r.out().contains(']'));
+    // A source that cannot be read is a usage error.
+    let r = run(&with(&["verify"], &with(&PERSON, &["--stream", "."])), b"");
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.starts_with("error: cannot read ."), "{}", r.stderr);
+}
+
 // ----- decode-raw -----
 
 #[test]

@@ -281,6 +281,17 @@ impl DecodeError {
     pub(crate) fn in_message(self, name: &'static str) -> Self {
         self.push(PathSegment::Message(name))
     }
+
+    /// The same error with its offset moved `by` bytes later: for a frame decoded out of
+    /// a buffer that starts `by` bytes into the stream (saturating where `usize` cannot
+    /// count that far).
+    #[cfg(feature = "std")]
+    #[cold]
+    pub(crate) fn shifted(mut self, by: u64) -> Self {
+        let at = by.saturating_add(self.inner.offset as u64);
+        self.inner.offset = usize::try_from(at).unwrap_or(usize::MAX);
+        self
+    }
 }
 
 impl Clone for DecodeError {

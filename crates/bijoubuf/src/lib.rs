@@ -19,7 +19,10 @@
 //!   per byte of its content before its elements are checked; nesting is limited
 //!   ([`DEFAULT_MAX_DEPTH`], configurable up to [`MAX_DEPTH_LIMIT`]) on both sides, with
 //!   [`DecodeOptions`] and [`EncodeOptions`].
-//! - `no_std` + `alloc`; the `std` feature (default) adds nothing the runtime needs.
+//! - `no_std` + `alloc`; the `std` feature (default) adds [`FrameReader`], which reads a
+//!   length-delimited stream from an `std::io::Read` one frame at a time in one reused
+//!   buffer, and the `tokio` feature its async twin `AsyncFrameReader` over a
+//!   `tokio::io::AsyncRead`.
 //!
 //! # Encoding in linear time
 //!
@@ -103,6 +106,8 @@ extern crate alloc;
 mod buf;
 mod error;
 pub mod fixed_run;
+#[cfg(feature = "std")]
+mod frame_reader;
 mod options;
 pub mod sorted_map;
 mod stream;
@@ -118,6 +123,10 @@ pub use buf::BufMut;
 use error::EncodeErrorKind as EK;
 pub use error::{DecodeError, EncodeError, EncodeErrorKind, ErrorKind, PathSegment};
 pub use fixed_run::{FixedRun, FixedWidth};
+#[cfg(feature = "tokio")]
+pub use frame_reader::AsyncFrameReader;
+#[cfg(feature = "std")]
+pub use frame_reader::{FIRST_CHUNK, Frame, FrameReader, StreamError};
 pub use options::{
     DEFAULT_MAX_DEPTH, DecodeOptions, Decoded, EncodeOptions, MAX_DEPTH_LIMIT, UnknownFieldPolicy,
 };

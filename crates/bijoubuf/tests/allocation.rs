@@ -163,3 +163,33 @@ fn a_thread_encoding_again_allocates_no_size_table() {
     );
     assert_eq!(buf, first);
 }
+
+#[test]
+fn a_warm_frame_reader_allocates_nothing_per_frame() {
+    use bijoubuf::{DecodeOptions, FrameReader};
+    // 20,000 frames (well past the reader's first buffer) of a message without heap
+    // fields (this hand-written type's `decode_into` is a fresh decode).
+    let m = Scalars {
+        i32: 9,
+        u64: 1 << 40,
+        db: 0.5,
+        ..Default::default()
+    };
+    let mut stream = Vec::new();
+    for _ in 0..20_000 {
+        m.encode_length_delimited(&mut stream).unwrap();
+    }
+    let mut frames = FrameReader::new(&stream[..], DecodeOptions::new());
+    let mut value = Scalars::default();
+    // Warm: the buffer and the value's string are allocated by the first frame.
+    frames.next_into(&mut value).unwrap().unwrap();
+    let mut n = 1;
+    let (_, total) = measure(|| {
+        while let Some(r) = frames.next_into(&mut value) {
+            r.unwrap();
+            n += 1;
+        }
+    });
+    assert_eq!((n, &value), (20_000, &m));
+    assert_eq!(total, 0, "bytes allocated after the first frame");
+}

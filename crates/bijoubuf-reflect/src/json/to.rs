@@ -1,14 +1,13 @@
 //! Message → JSON text, written as the message is walked: no tree of the output is built
-//! (a tree costs tens of bytes per element of a long run before any text exists). The
-//! well-known types' special forms are small trees written through
-//! [`tree::write_into`](super::tree::write_into).
+//! (a tree costs tens of bytes per element of a long run before any text exists), for
+//! the well-known types' special forms too (`wkt`).
 
 use std::fmt::Write as _;
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
 
-use super::tree::{self, Json};
+use super::tree;
 use super::wkt;
 use super::{At, Depth, JsonError};
 use crate::descriptor::{FieldShape, Kind};
@@ -52,11 +51,6 @@ impl Out {
             tree::newline(&mut self.text, self.indent, level);
         }
         self.text.push(c);
-    }
-
-    /// A special form's tree, at `level`.
-    pub(crate) fn tree(&mut self, j: &Json, level: usize) {
-        tree::write_into(&mut self.text, j, self.indent, level);
     }
 }
 

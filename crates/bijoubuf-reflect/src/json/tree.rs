@@ -1,5 +1,6 @@
 //! A JSON tree that keeps object members in order and refuses duplicate keys, read
-//! with serde_json's tokenizer, and a writer for it.
+//! with serde_json's tokenizer (for reading JSON; output is written as the message is
+//! walked, `to`), and the string quoting both sides use.
 //!
 //! serde_json's own `Value` keeps the last of two equal keys and (without a crate
 //! feature that would change every user's maps) sorts members by name. Proto3 JSON
@@ -237,59 +238,6 @@ pub(crate) fn newline(out: &mut String, indent: Option<usize>, level: usize) {
     if let Some(n) = indent {
         out.push('\n');
         out.extend(std::iter::repeat_n(' ', n * level));
-    }
-}
-
-/// `v` appended to `out`, compact (`indent` = None) or pretty-printed with `indent`
-/// spaces per level, starting at `level`.
-pub(crate) fn write_into(out: &mut String, v: &Json, indent: Option<usize>, level: usize) {
-    match v {
-        Json::Null => out.push_str("null"),
-        Json::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-        Json::Num(Num::U(n)) => {
-            let _ = write!(out, "{n}");
-        }
-        Json::Num(Num::I(n)) => {
-            let _ = write!(out, "{n}");
-        }
-        Json::Num(Num::F(f)) => match serde_json::Number::from_f64(*f) {
-            Some(n) => {
-                let _ = write!(out, "{n}");
-            }
-            None => out.push_str("null"),
-        },
-        Json::Str(s) => quote_into(out, s),
-        Json::Arr(items) if items.is_empty() => out.push_str("[]"),
-        Json::Arr(items) => {
-            out.push('[');
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                newline(out, indent, level + 1);
-                write_into(out, item, indent, level + 1);
-            }
-            newline(out, indent, level);
-            out.push(']');
-        }
-        Json::Obj(members) if members.is_empty() => out.push_str("{}"),
-        Json::Obj(members) => {
-            out.push('{');
-            for (i, (k, item)) in members.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                newline(out, indent, level + 1);
-                quote_into(out, k);
-                out.push(':');
-                if indent.is_some() {
-                    out.push(' ');
-                }
-                write_into(out, item, indent, level + 1);
-            }
-            newline(out, indent, level);
-            out.push('}');
-        }
     }
 }
 

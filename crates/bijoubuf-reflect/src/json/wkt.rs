@@ -7,7 +7,9 @@ use bijoubuf_schema::ScalarType;
 use super::from;
 use super::time::{duration_text, parse_duration, parse_timestamp, timestamp_text};
 use super::to::{self, Out};
-use super::tree::{Json, Num};
+use std::fmt::Write as _;
+
+use super::tree::{Json, quote_into};
 use super::{At, Depth, JsonError};
 use crate::descriptor::{Kind, MessageDescriptor};
 use crate::value::{DynamicMessage, MapKey, Value};
@@ -92,22 +94,15 @@ pub(crate) fn special(
         any_into(m, o, at, depth, level)?;
         return Ok(true);
     }
-    match tree_of(m, at, depth)? {
-        Some(j) => {
-            o.tree(&j, level);
-            Ok(true)
+    match name {
+        "google.protobuf.Timestamp" => {
+            let t = timestamp_text(int(m, 1), int(m, 2), at)?;
+            quote_into(&mut o.text, &t);
         }
-        None => Ok(false),
-    }
-}
-
-/// The special JSON of `m` (a message at `depth`) as a tree, for the well-known types
-/// other than the wrappers and Any; `None` for any other message.
-fn tree_of(m: &DynamicMessage, at: &At<'_>, depth: Depth) -> Result<Option<Json>, JsonError> {
-    let name = m.descriptor().full_name();
-    Ok(Some(match name {
-        "google.protobuf.Timestamp" => Json::Str(timestamp_text(int(m, 1), int(m, 2), at)?),
-        "google.protobuf.Duration" => Json::Str(duration_text(int(m, 1), int(m, 2), at)?),
+        "google.protobuf.Duration" => {
+            let t = duration_text(int(m, 1), int(m, 2), at)?;
+            quote_into(&mut o.text, &t);
+        }
         "google.protobuf.FieldMask" => {
             let mut paths = Vec::new();
             if let Some(Value::List(items)) = m.get(1) {
@@ -117,84 +112,141 @@ fn tree_of(m: &DynamicMessage, at: &At<'_>, depth: Depth) -> Result<Option<Json>
                     }
                 }
             }
-            Json::Str(paths.join(","))
+            quote_into(&mut o.text, &paths.join(","));
         }
-        "google.protobuf.Struct" => match m.get(1) {
-            Some(Value::Map(entries)) => Json::Obj(
-                entries
-                    .iter()
-                    .map(|(k, v)| {
-                        let key = to::key_string(k);
-                        let j = value_json(v, &At::Key(at, &key), depth.next())?;
-                        Ok((key, j))
-                    })
-                    .collect::<Result<_, JsonError>>()?,
-            ),
-            _ => Json::Obj(Vec::new()),
-        },
-        "google.protobuf.ListValue" => match m.get(1) {
-            Some(Value::List(items)) => Json::Arr(
-                items
-                    .iter()
-                    .enumerate()
-                    .map(|(i, v)| value_json(v, &At::Index(at, i), depth.next()))
-                    .collect::<Result<_, _>>()?,
-            ),
-            _ => Json::Arr(Vec::new()),
-        },
-        "google.protobuf.Value" => value_of(m, at, depth)?,
-        _ => return Ok(None),
-    }))
+        "google.protobuf.Struct" => struct_into(o, m, at, depth, level)?,
+        "google.protobuf.ListValue" => list_into(o, m, at, depth, level)?,
+        "google.protobuf.Value" => value_into(o, m, at, depth, level)?,
+        _ => return Ok(false),
+    }
+    Ok(true)
 }
 
-fn value_json(v: &Value, at: &At<'_>, depth: Depth) -> Result<Json, JsonError> {
+// The Struct family is written as it is walked, like every other message (`to`): a tree
+// of the output built first cost about 32 bytes per element, 18.9 times the input for a
+// ListValue of nulls whose text is 1.7 times as long.
+
+/// google.protobuf.Struct (a message at `depth`, written at `level`): a JSON object of
+/// its `fields` map, each value a google.protobuf.Value one level deeper.
+fn struct_into(
+    o: &mut Out,
+    m: &DynamicMessage,
+    at: &At<'_>,
+    depth: Depth,
+    level: usize,
+) -> Result<(), JsonError> {
+    o.text.push('{');
+    let mut first = true;
+    if let Some(Value::Map(entries)) = m.get(1) {
+        for (k, v) in entries {
+            // Struct keys are strings; another key type (a malformed descriptor) is
+            // spelled as a map key would be.
+            let owned;
+            let key = match k {
+                MapKey::String(s) => s.as_str(),
+                _ => {
+                    owned = to::key_string(k);
+                    &owned
+                }
+            };
+            o.item(&mut first, level);
+            o.key(key);
+            element_into(o, v, &At::Key(at, key), depth.next(), level + 1)?;
+        }
+    }
+    o.close(first, level, '}');
+    Ok(())
+}
+
+/// google.protobuf.ListValue (a message at `depth`, written at `level`): a JSON array of
+/// its `values`, each a google.protobuf.Value one level deeper.
+fn list_into(
+    o: &mut Out,
+    m: &DynamicMessage,
+    at: &At<'_>,
+    depth: Depth,
+    level: usize,
+) -> Result<(), JsonError> {
+    o.text.push('[');
+    let mut first = true;
+    if let Some(Value::List(items)) = m.get(1) {
+        for (i, v) in items.iter().enumerate() {
+            o.item(&mut first, level);
+            element_into(o, v, &At::Index(at, i), depth.next(), level + 1)?;
+        }
+    }
+    o.close(first, level, ']');
+    Ok(())
+}
+
+/// A Struct's or ListValue's element: a google.protobuf.Value at `depth`.
+fn element_into(
+    o: &mut Out,
+    v: &Value,
+    at: &At<'_>,
+    depth: Depth,
+    level: usize,
+) -> Result<(), JsonError> {
     depth.check(at)?;
     match v {
-        Value::Message(m) => value_of(m, at, depth),
+        Value::Message(m) => value_into(o, m, at, depth, level),
         _ => Err(JsonError::at(at, "expected a google.protobuf.Value")),
     }
 }
 
-/// google.protobuf.Value (a message at `depth`): whichever member of `kind` is set.
-fn value_of(m: &DynamicMessage, at: &At<'_>, depth: Depth) -> Result<Json, JsonError> {
-    Ok(
-        match (m.get(1), m.get(2), m.get(3), m.get(4), m.get(5), m.get(6)) {
-            // JSON `null` reads back as NULL_VALUE (0); another number has no spelling.
-            (Some(Value::EnumNumber(0)), ..) => Json::Null,
-            (Some(v), ..) => {
+/// google.protobuf.Value (a message at `depth`, written at `level`): whichever member of
+/// `kind` is set.
+fn value_into(
+    o: &mut Out,
+    m: &DynamicMessage,
+    at: &At<'_>,
+    depth: Depth,
+    level: usize,
+) -> Result<(), JsonError> {
+    match (m.get(1), m.get(2), m.get(3), m.get(4), m.get(5), m.get(6)) {
+        // JSON `null` reads back as NULL_VALUE (0); another number has no spelling.
+        (Some(Value::EnumNumber(0)), ..) => o.text.push_str("null"),
+        (Some(v), ..) => {
+            return Err(JsonError::at(
+                at,
+                format!("Value.null_value {v:?} has no JSON form (only NULL_VALUE, 0, is null)"),
+            ));
+        }
+        (_, Some(Value::F64(x)), ..) => match serde_json::Number::from_f64(*x) {
+            Some(n) => {
+                let _ = write!(o.text, "{n}");
+            }
+            None => {
                 return Err(JsonError::at(
                     at,
-                    format!(
-                        "Value.null_value {v:?} has no JSON form (only NULL_VALUE, 0, is null)"
-                    ),
-                ));
-            }
-            (_, Some(Value::F64(x)), ..) => {
-                if !x.is_finite() {
-                    return Err(JsonError::at(
-                        at,
-                        "a Value number must be finite (JSON has no NaN or Infinity)",
-                    ));
-                }
-                Json::Num(Num::F(*x))
-            }
-            (_, _, Some(Value::String(s)), ..) => Json::Str(s.clone()),
-            (_, _, _, Some(Value::Bool(b)), ..) => Json::Bool(*b),
-            (_, _, _, _, Some(Value::Message(s)), _) | (_, _, _, _, _, Some(Value::Message(s))) => {
-                let d = depth.next();
-                d.check(at)?;
-                tree_of(s, at, d)?.ok_or_else(|| {
-                    JsonError::at(at, "a Value's struct or list is not a Struct or ListValue")
-                })?
-            }
-            _ => {
-                return Err(JsonError::at(
-                    at,
-                    "a google.protobuf.Value with no kind set",
+                    "a Value number must be finite (JSON has no NaN or Infinity)",
                 ));
             }
         },
-    )
+        (_, _, Some(Value::String(s)), ..) => quote_into(&mut o.text, s),
+        (_, _, _, Some(Value::Bool(b)), ..) => o.text.push_str(if *b { "true" } else { "false" }),
+        (_, _, _, _, Some(Value::Message(s)), _) | (_, _, _, _, _, Some(Value::Message(s))) => {
+            let d = depth.next();
+            d.check(at)?;
+            match s.descriptor().full_name() {
+                "google.protobuf.Struct" => struct_into(o, s, at, d, level)?,
+                "google.protobuf.ListValue" => list_into(o, s, at, d, level)?,
+                _ => {
+                    return Err(JsonError::at(
+                        at,
+                        "a Value's struct or list is not a Struct or ListValue",
+                    ));
+                }
+            }
+        }
+        _ => {
+            return Err(JsonError::at(
+                at,
+                "a google.protobuf.Value with no kind set",
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// An Any at `depth`: its payload is a message one level deeper (SPEC §9.3 counts it as
@@ -234,7 +286,7 @@ fn any_into(
     let mut first = true;
     o.item(&mut first, level);
     o.key("@type");
-    super::tree::quote_into(&mut o.text, url);
+    quote_into(&mut o.text, url);
     let d = depth.next();
     if is_special(inner.descriptor().full_name()) {
         o.item(&mut first, level);
