@@ -28,6 +28,8 @@ Examples:
   echo '00 F9 01 F1' | bijoubuf decode --schema order.proto --type shop.v1.Order --input-hex
   bijoubuf encode --schema order.proto --type shop.v1.Order --output-hex order.json
   bijoubuf verify --schema order.proto --type shop.v1.Order order.bin
+  bijoubuf decode --schema box.proto --schema thing.proto --type shop.v1.Box box.bin
+  bijoubuf decode --descriptor-set shop.binpb --type shop.v1.Order order.bin
   bijoubuf verify --schema order.proto --type shop.v1.Order --stream --max-size 65536 orders.log
   bijoubuf decode-raw --input-hex dump.txt
   bijoubuf breaking --against v1/ --categories canonical,forward v2/
