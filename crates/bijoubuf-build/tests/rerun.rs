@@ -52,10 +52,17 @@ fn runs(dir: &Path) -> Vec<String> {
 }
 
 const ORDER_V1: &str = "syntax = \"proto3\";\npackage shop.v1;\n\
+import \"shop/v1/money.proto\";\n\
 message Order {\n  string id = 1;\n  int64 totalCents = 2;\n}\n";
 
 const ORDER_V2: &str = "syntax = \"proto3\";\npackage shop.v1;\n\
+import \"shop/v1/money.proto\";\n\
 message Order {\n  string id = 1;\n  int64 totalCents = 2;\n  string note = 3;\n}\n";
+
+const MONEY_V1: &str =
+    "syntax = \"proto3\";\npackage shop.v1;\nmessage Money { int64 units = 1; }\n";
+
+const MONEY_V2: &str = "syntax = \"proto3\";\npackage shop.v1;\nmessage Money { int64 units = 1; string currency = 2; }\n";
 
 const BUILD_RS: &str = r#"
 use std::io::Write;
@@ -105,6 +112,8 @@ fn a_build_script_reruns_for_its_protos_and_only_for_them() {
     std::fs::write(app.join("src/lib.rs"), LIB_RS).unwrap();
     let proto = dir.join("protos/shop/v1/order.proto");
     std::fs::write(&proto, ORDER_V1).unwrap();
+    let money = dir.join("protos/shop/v1/money.proto");
+    std::fs::write(&money, MONEY_V1).unwrap();
     let target = dir.join("target");
 
     // First build: the script runs, and the lint warning (`totalCents` is not
@@ -112,7 +121,7 @@ fn a_build_script_reruns_for_its_protos_and_only_for_them() {
     let stderr = build(&app, &target);
     assert_eq!(runs(&dir).len(), 1);
     assert!(
-        stderr.contains("shop/v1/order.proto:5:")
+        stderr.contains("shop/v1/order.proto:6:")
             && stderr.contains("warning[lint-field-name]")
             && stderr.contains("totalCents"),
         "no lint warning in cargo's output:\n{stderr}"
@@ -149,12 +158,22 @@ fn a_build_script_reruns_for_its_protos_and_only_for_them() {
     let text = std::fs::read_to_string(&generated).unwrap();
     assert!(text.contains("pub note:"), "{text}");
 
+    // So does an edit of a file it only imports (nothing is generated from it here,
+    // but its types could change the importer's code).
+    edit(&money, MONEY_V2);
+    build(&app, &target);
+    assert_eq!(
+        runs(&dir).len(),
+        3,
+        "no rerun for an edit of an imported .proto"
+    );
+
     // A new file in the include directory reruns it too (it could shadow an import).
     edit(&dir.join("protos/other.proto"), "syntax = \"proto3\";\n");
     build(&app, &target);
     assert_eq!(
         runs(&dir).len(),
-        3,
+        4,
         "no rerun for a new file in the include folder"
     );
 }
