@@ -290,8 +290,8 @@ impl Config {
     }
 
     /// The lint rules to run, and which refuse the schema (all warn by default; the
-    /// warnings reach cargo as `cargo:warning` lines, denied rules fail the build). Rules named with
-    /// [`Config::allow_lint`] and [`Config::deny_lint`] apply on top.
+    /// warnings reach cargo as `cargo:warning` lines, denied rules fail the build).
+    /// Rules named with [`Config::allow_lint`] and [`Config::deny_lint`] apply on top.
     pub fn lints(&mut self, lints: Lints) -> &mut Self {
         self.lints = lints;
         self
