@@ -32,6 +32,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     // Every message keeps unknown fields when asked to, so one type serves both the
     // strict and the preserving decode.
     bijoubuf_build::Config::new()
+        // Benchmark schemas (protobuf's own among them) keep their shapes: no lints.
+        .no_lints()
         .out_dir(&bijou)
         .preserve_unknown_fields(["."])
         // Borrowed twins (`…Ref<'a>`) for the borrowed decode benchmarks.

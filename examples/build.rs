@@ -15,12 +15,16 @@ fn main() -> Result<(), Box<dyn Error>> {
 
     // The ledger, with a descriptor set for prost.
     let ledger_fds = out.join("ledger.fds");
+    // The example schemas sit side by side in one folder, so the layout lint
+    // (`a.b.v1` in `a/b/v1/`) is off for them; every other lint runs and warns.
     bijoubuf_build::Config::new()
+        .allow_lint("package-directory-match")
         .file_descriptor_set_path(&ledger_fds)
         .compile_protos(&["ledger.proto"], &[schemas])?;
     // The envelope also as a borrowed type (`SignedMessageRef<'a>`): the verifier reads
     // the body and signature in place instead of copying them out of the input.
     bijoubuf_build::Config::new()
+        .allow_lint("package-directory-match")
         .borrowed([".examples.signed.v1.SignedMessage"])
         .compile_protos(&["signed.proto", "catalog.proto"], &[schemas])?;
 
@@ -31,7 +35,11 @@ fn main() -> Result<(), Box<dyn Error>> {
         let dir = out.join(version);
         std::fs::create_dir_all(&dir)?;
         let mut config = bijoubuf_build::Config::new();
-        config.out_dir(&dir);
+        // One package in two versions on purpose (the package has no version suffix).
+        config
+            .out_dir(&dir)
+            .allow_lint("package-directory-match")
+            .allow_lint("package-version-suffix");
         if preserve {
             config.preserve_unknown_fields(["."]);
         }

@@ -10,6 +10,8 @@ fn main() -> Result<(), bijoubuf_build::Error> {
     ];
     println!("cargo:rerun-if-changed={schemas}");
     bijoubuf_build::Config::new()
+        // Test schemas, shaped by what they test rather than by style: no lint warnings.
+        .no_lints()
         .preserve_unknown_fields([".kitchen.Tree", ".kitchen.Choice", ".legacy"])
         .serde([".kitchen.Choice", ".kitchen.Scalars"])
         // Borrowed twins (`OptionalsRef<'a>`, …) of every kitchen message reachable
@@ -35,7 +37,7 @@ fn main() -> Result<(), bijoubuf_build::Error> {
             std::path::Path::new(&std::env::var("OUT_DIR").expect("cargo sets OUT_DIR"))
                 .join("example.fds"),
         )
-        .compile_protos(&["example/envelope.proto"], &[schemas])?;
+        .compile_protos(&["example/v1/envelope.proto"], &[schemas])?;
     // The runtime's test types (crates/bijoubuf/tests/common) as a schema, every type
     // keeping unknown fields as the hand-written ones do.
     let out_dir = std::path::PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
@@ -43,6 +45,8 @@ fn main() -> Result<(), bijoubuf_build::Error> {
     let shapes = out_dir.join("runtime_shapes");
     create_dir(&shapes)?;
     bijoubuf_build::Config::new()
+        // Test schemas, shaped by what they test rather than by style: no lint warnings.
+        .no_lints()
         .out_dir(&shapes)
         .preserve_unknown_fields([".runtime_shapes"])
         .compile_protos(
@@ -54,6 +58,8 @@ fn main() -> Result<(), bijoubuf_build::Error> {
     let shared = out_dir.join("shared_bytes");
     create_dir(&shared)?;
     bijoubuf_build::Config::new()
+        // Test schemas, shaped by what they test rather than by style: no lint warnings.
+        .no_lints()
         .out_dir(&shared)
         .bytes([".shared_bytes.Shared"])
         .compile_protos(&["shared_bytes.proto"], &["protos"])?;
@@ -70,6 +76,8 @@ fn main() -> Result<(), bijoubuf_build::Error> {
     let out = out_dir.join("corpus");
     create_dir(&out)?;
     bijoubuf_build::Config::new()
+        // Test schemas, shaped by what they test rather than by style: no lint warnings.
+        .no_lints()
         .out_dir(&out)
         .include_file("mod.rs")
         .compile_protos(&files, &[corpus])?;

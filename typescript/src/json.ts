@@ -15,6 +15,12 @@
  * numbers, and `null` for "absent". It refuses unknown field names, values out of range
  * for their type, a key twice in one object (`JSON.parse` would silently keep the last)
  * and two members of one oneof; a {@link JsonError} names the JSON path.
+ *
+ * A `float` is written as protobuf's JSON writes it (`1.0`, `0.0001`, `1e+20`,
+ * `3.4028235e+38`, `1.5e-07`), a `double` as the Rust implementation writes it. Where this
+ * JSON refuses or reads differently from protobuf's (enums open in proto2, a `Value` with
+ * no kind refused on output, subnormal floats' digits) and why: the `json` module of
+ * `bijoubuf-reflect`, "Next to protobuf's JSON".
  */
 
 import { base64Decode, base64Encode } from "./base64.js";
@@ -57,6 +63,33 @@ interface Names {
   byName: Map<string, Field>;
 }
 const names = new WeakMap<JsonType, Names>();
+
+/** Why `key` names no field of `t`, with the close JSON name a typo probably meant (as in Rust). */
+function unknownField(t: JsonType, key: string): string {
+  const close = similar(key, t.fieldList.map((f) => f.prop));
+  const hint = close === undefined ? "" : ` (did you mean ${JSON.stringify(close)}?)`;
+  return `${t.typeName} has no field named ${JSON.stringify(key)}${hint}`;
+}
+
+/** The candidate within two edits of `word`, if exactly one (the schema compiler's rule). */
+function similar(word: string, candidates: string[]): string | undefined {
+  if (word.length > 32) return undefined;
+  const distance = (a: string, b: string): number => {
+    const row = Array.from({ length: b.length + 1 }, (_, j) => j);
+    for (let i = 0; i < a.length; i++) {
+      let prev = row[0]!;
+      row[0] = i + 1;
+      for (let j = 0; j < b.length; j++) {
+        const cur = row[j + 1]!;
+        row[j + 1] = Math.min(prev + (a[i] === b[j] ? 0 : 1), row[j]! + 1, cur + 1);
+        prev = cur;
+      }
+    }
+    return row[b.length]!;
+  };
+  const close = candidates.filter((c) => distance(word, c) <= 2);
+  return close.length === 1 ? close[0] : undefined;
+}
 
 function namesOf(t: JsonType): Names {
   let n = names.get(t);
@@ -145,7 +178,7 @@ function readFields(t: JsonType, members: readonly [string, J][], path: JsonPath
   for (const [key, j] of members) {
     const here = path.push(key);
     const f = byName.get(key);
-    if (f === undefined) throw new JsonError(here, `${t.typeName} has no field named ${JSON.stringify(key)}`);
+    if (f === undefined) throw new JsonError(here, unknownField(t, key));
     const other = seen.get(f.no);
     if (other !== undefined) {
       throw new JsonError(here, `field ${f.name} is also given as ${JSON.stringify(other)}`);
@@ -657,25 +690,38 @@ function f64Text(x: number): string {
   return sign + out;
 }
 
-/** A float (f32) as Rust prints it: the shortest digits that read back, no exponent. */
+/**
+ * A float (f32) as protobuf's JSON prints it (Python `json_format`, checked value by value),
+ * the same text as the Rust implementation: the shortest digits that read back as the same
+ * f32, positional for decimal exponents −4 to 15 with `.0` on an integral value (`1.0`,
+ * `0.0001`, `16777216.0`), otherwise with a signed exponent of at least two digits
+ * (`1e+20`, `3.4028235e+38`, `1.5e-07`, `1e-45`). Python starts from six digits, so for a
+ * subnormal it may print more (`1.4013e-45`); both read back as the same f32.
+ */
 function f32Text(x: number): string {
-  // Rust writes -0.0f32 as "-0", which JSON readers take for the integer 0.
-  if (x === 0) return Object.is(x, -0) ? "-0.0" : "0";
+  if (x === 0) return Object.is(x, -0) ? "-0.0" : "0.0";
   const sign = x < 0 ? "-" : "";
   const a = Math.abs(x);
-  let e = a.toExponential(8);
+  let s = a.toExponential(8);
   for (let p = 1; p <= 9; p++) {
-    const s = a.toExponential(p - 1);
-    if (Math.fround(Number(s)) === a) {
-      e = s;
+    const t = a.toExponential(p - 1);
+    if (Math.fround(Number(t)) === a) {
+      s = t;
       break;
     }
   }
-  const [d, kk] = digitsOf(e);
+  const [mant, exp] = s.split("e") as [string, string];
+  const d = mant.replace(".", "");
+  const e = Number(exp);
+  const len = d.length;
   let out: string;
-  if (kk >= d.length) out = d + "0".repeat(kk - d.length);
-  else if (kk > 0) out = d.slice(0, kk) + "." + d.slice(kk);
-  else out = "0." + "0".repeat(-kk) + d;
+  if (e >= -4 && e <= 15) {
+    if (e < 0) out = "0." + "0".repeat(-e - 1) + d;
+    else if (len <= e + 1) out = d + "0".repeat(e + 1 - len) + ".0";
+    else out = d.slice(0, e + 1) + "." + d.slice(e + 1);
+  } else {
+    out = mant + "e" + (e < 0 ? "-" : "+") + String(Math.abs(e)).padStart(2, "0");
+  }
   return sign + out;
 }
 

@@ -8,9 +8,25 @@
 //!
 //! Schema errors come back as [`Error::Schema`] with every diagnostic already rendered
 //! (file, line, the offending span underlined, help), so `build.rs` can return the error
-//! with `?` or call `expect` and cargo shows the report. Lint rules warn silently by
-//! default; [`Config::deny_lint`] makes one fail the build, [`Config::allow_lint`] and
+//! with `?` or call `expect` and cargo shows the report. Lint rules warn by default
+//! (cargo shows each warning as `warning: <crate>@<version>: file:line:col: warning[rule]:
+//! …`); [`Config::deny_lint`] makes one fail the build, [`Config::allow_lint`] and
 //! [`Config::no_lints`] turn them off, and [`Config::max_diagnostics`] caps the report.
+//!
+//! Run from a build script, [`Config::compile_protos`] tells cargo what it read: a
+//! `cargo:rerun-if-changed` line for every `.proto` file the schema was read from (the
+//! files named and everything they import, wherever they are, outside the crate too)
+//! and for every include directory (so a new file there that would shadow an import
+//! reruns the build too). Cargo then reruns the build script when one of these changes,
+//! and only then: an edit of the crate's Rust sources no longer regenerates the code.
+//! An include directory is watched as a whole, so keep `.proto` files in a folder of
+//! their own rather than including the crate's root. The lines are written when cargo
+//! runs the build script (`OUT_DIR` and `TARGET` set) unless
+//! [`Config::cargo_directives`] says otherwise; a build script that prints its own
+//! `rerun-if-changed` lines keeps working, since cargo watches the union.
+//! An unknown path given to any option that takes paths ([`Config::borrowed`],
+//! [`Config::preserve_unknown_fields`], the attributes, …) fails the build with
+//! [`Error::Codegen`] naming it (and the close name it probably meant).
 //!
 //! ```no_run
 //! // build.rs
@@ -162,6 +178,7 @@ pub struct Config {
     lints: Lints,
     lint_levels: Vec<(String, LintLevel)>,
     max_diagnostics: Option<usize>,
+    cargo_directives: Option<bool>,
 }
 
 impl Config {
@@ -273,8 +290,8 @@ impl Config {
     }
 
     /// The lint rules to run, and which refuse the schema (all warn by default; the
-    /// warnings are not printed, denied rules fail the build). Rules named with
-    /// [`Config::allow_lint`] and [`Config::deny_lint`] apply on top.
+    /// warnings reach cargo as `cargo:warning` lines, denied rules fail the build).
+    /// Rules named with [`Config::allow_lint`] and [`Config::deny_lint`] apply on top.
     pub fn lints(&mut self, lints: Lints) -> &mut Self {
         self.lints = lints;
         self
@@ -303,6 +320,22 @@ impl Config {
     pub fn max_diagnostics(&mut self, cap: usize) -> &mut Self {
         self.max_diagnostics = Some(cap);
         self
+    }
+
+    /// Whether to print cargo's build-script lines: `cargo:rerun-if-changed=` for every
+    /// `.proto` file read and every include directory, and `cargo:warning=` for every
+    /// lint warning. By default they are printed when cargo runs the build script
+    /// (`OUT_DIR` and `TARGET` are set), and not otherwise (tests, tools).
+    pub fn cargo_directives(&mut self, on: bool) -> &mut Self {
+        self.cargo_directives = Some(on);
+        self
+    }
+
+    /// Whether this run prints cargo's lines (see [`Config::cargo_directives`]).
+    fn prints_directives(&self) -> bool {
+        self.cargo_directives.unwrap_or_else(|| {
+            std::env::var_os("OUT_DIR").is_some() && std::env::var_os("TARGET").is_some()
+        })
     }
 
     /// A compiler with this configuration's lint and diagnostic settings.
@@ -342,7 +375,13 @@ impl Config {
             rendered: render(&d),
             diagnostics: Box::new(d),
         })?;
-        self.write(&compiled)
+        let written = self.write(&compiled)?;
+        if self.prints_directives() {
+            for line in directives(&compiled, includes) {
+                println!("{line}");
+            }
+        }
+        Ok(written)
     }
 
     /// Generate code for every file of a descriptor set made elsewhere (protoc's
@@ -369,7 +408,14 @@ impl Config {
             rendered: render(&d),
             diagnostics: Box::new(d),
         })?;
-        self.write(&compiled)
+        let written = self.write(&compiled)?;
+        if self.prints_directives() {
+            // The set was read by the caller, so only the warnings are said here.
+            for line in directives(&compiled, &[] as &[&Path]) {
+                println!("{line}");
+            }
+        }
+        Ok(written)
     }
 
     /// Generate and write the files for a compiled schema.
@@ -400,6 +446,37 @@ impl Config {
         }
         Ok(written)
     }
+}
+
+/// Cargo's build-script lines for a compilation: `cargo:rerun-if-changed=` for each file
+/// read from an include directory (found as the compiler finds it: the first include
+/// directory holding the import name; built-in files are not on disk) and for each
+/// include directory, then `cargo:warning=` for each warning, one line each.
+fn directives(compiled: &bijoubuf_schema::Compiled, includes: &[impl AsRef<Path>]) -> Vec<String> {
+    let mut lines = Vec::new();
+    for file in compiled.schema.files() {
+        let on_disk = includes
+            .iter()
+            .map(|inc| inc.as_ref().join(&file.name))
+            .find(|p| p.is_file());
+        if let Some(path) = on_disk {
+            lines.push(format!("cargo:rerun-if-changed={}", path.display()));
+        }
+    }
+    for inc in includes {
+        lines.push(format!("cargo:rerun-if-changed={}", inc.as_ref().display()));
+    }
+    for w in &compiled.warnings {
+        // One diagnostic per line: cargo reads a directive up to the end of the line.
+        lines.push(format!("cargo:warning={}", w.to_line().replace('\n', " ")));
+    }
+    if compiled.omitted > 0 {
+        lines.push(format!(
+            "cargo:warning=({} more warnings not shown: Config::max_diagnostics)",
+            compiled.omitted
+        ));
+    }
+    lines
 }
 
 /// [`Config::compile_protos`] with the default configuration.

@@ -10,7 +10,7 @@ const SCHEMAS: &[&str] = &[
     "kitchen/extra.proto",
     "legacy/legacy.proto",
     "keywords/keywords.proto",
-    "example/envelope.proto",
+    "example/v1/envelope.proto",
 ];
 
 fn schemas_dir() -> PathBuf {

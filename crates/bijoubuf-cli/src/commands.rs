@@ -172,7 +172,12 @@ pub(crate) fn options(limits: &Limits) -> DecodeOptions {
 }
 
 fn target(t: &Target) -> Result<MessageDescriptor, Failure> {
-    schema::message(&t.includes.include, &t.schema, &t.type_name)
+    schema::message(
+        &t.includes.include,
+        &t.schema,
+        t.descriptor_set.as_deref(),
+        &t.type_name,
+    )
 }
 
 /// Decode strictly, printing the refusal report on failure.
@@ -195,6 +200,9 @@ fn report_decode_error(e: &bijoubuf_reflect::DecodeError, base: usize, input: &I
         "{}",
         report::refusal(e.code(), &message, offset, &path, &input.name, &input.bytes)
     );
+    if let Some(hint) = crate::hint::protobuf(&input.bytes) {
+        eprint!("\n{hint}");
+    }
     Failure::Refused
 }
 

@@ -7,6 +7,7 @@
 mod breaking;
 mod codegen;
 mod commands;
+mod hint;
 mod input;
 mod raw;
 mod report;
@@ -28,6 +29,8 @@ Examples:
   echo '00 F9 01 F1' | bijoubuf decode --schema order.proto --type shop.v1.Order --input-hex
   bijoubuf encode --schema order.proto --type shop.v1.Order --output-hex order.json
   bijoubuf verify --schema order.proto --type shop.v1.Order order.bin
+  bijoubuf decode --schema box.proto --schema thing.proto --type shop.v1.Box box.bin
+  bijoubuf decode --descriptor-set shop.binpb --type shop.v1.Order order.bin
   bijoubuf verify --schema order.proto --type shop.v1.Order --stream --max-size 65536 orders.log
   bijoubuf decode-raw --input-hex dump.txt
   bijoubuf breaking --against v1/ --categories canonical,forward v2/
@@ -214,9 +217,18 @@ impl LintArgs {
 struct Target {
     #[command(flatten)]
     includes: Includes,
-    /// The .proto file that defines (or imports) the message type.
-    #[arg(long, value_name = "FILE.proto")]
-    schema: PathBuf,
+    /// The .proto file that defines (or imports) the message type. Repeatable: the
+    /// types of every file given are known, so an `Any` may name a type of another file.
+    #[arg(
+        long,
+        value_name = "FILE.proto",
+        required_unless_present = "descriptor_set"
+    )]
+    schema: Vec<PathBuf>,
+    /// Read the types from an encoded FileDescriptorSet (`protoc --descriptor_set_out`,
+    /// `bijoubuf compile --descriptor-set-out`, buf) instead of, or besides, `--schema`.
+    #[arg(long, value_name = "FILE")]
+    descriptor_set: Option<PathBuf>,
     /// Fully-qualified message name, e.g. `shop.v1.Order`.
     #[arg(long = "type", value_name = "NAME")]
     type_name: String,

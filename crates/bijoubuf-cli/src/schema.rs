@@ -12,7 +12,9 @@ use crate::{Failure, LintArgs};
 /// The include directories and the import names of `files`.
 ///
 /// With no `-I`, each file's own directory is an include directory. A file is named
-/// by its path relative to the first include directory that contains it.
+/// by its path relative to the first include directory that contains it; a relative
+/// path that names no file from the working directory is looked up in the include
+/// directories, as protoc does.
 pub(crate) fn resolve(
     includes: &[PathBuf],
     files: &[PathBuf],
@@ -39,6 +41,14 @@ pub(crate) fn resolve(
         .collect::<Result<_, _>>()?;
     let mut names = Vec::new();
     for f in files {
+        // As protoc does: a relative name that is not a file from the working directory
+        // is looked up in the include directories (`-I protos shop/v1/order.proto`).
+        let found = if f.is_relative() && !f.exists() {
+            dirs.iter().map(|d| d.join(f)).find(|p| p.is_file())
+        } else {
+            None
+        };
+        let f = found.as_ref().unwrap_or(f);
         let canon = f
             .canonicalize()
             .map_err(|e| Failure::Usage(format!("cannot read {}: {e}", f.display())))?;
@@ -132,22 +142,45 @@ pub(crate) fn print_warnings(compiled: &Compiled) {
     }
 }
 
-/// Compile the schema of `--schema` and find message `name`.
+/// Compile the files of `--schema` (or read the `--descriptor-set`) and find message
+/// `name`. With both, the descriptor set's types come first and the schema files may not
+/// redefine them.
 pub(crate) fn message(
     includes: &[PathBuf],
-    schema: &Path,
+    schemas: &[PathBuf],
+    descriptor_set: Option<&Path>,
     name: &str,
 ) -> Result<MessageDescriptor, Failure> {
-    let quiet = LintArgs {
-        lint: false,
-        no_lint: true,
-        allow: Vec::new(),
-        warn: Vec::new(),
-        deny: Vec::new(),
-        max_diagnostics: None,
+    let pool = match descriptor_set {
+        None => DescriptorPool::new(&compile(includes, &LintArgs::off(), schemas)?.schema),
+        Some(path) => {
+            let bytes = std::fs::read(path)
+                .map_err(|e| Failure::Usage(format!("cannot read {}: {e}", path.display())))?;
+            let mut set: prost_types::FileDescriptorSet = prost::Message::decode(bytes.as_slice())
+                .map_err(|e| {
+                    Failure::Usage(format!(
+                        "{} is not a FileDescriptorSet: {e}",
+                        path.display()
+                    ))
+                })?;
+            if !schemas.is_empty() {
+                let compiled = compile(includes, &LintArgs::off(), schemas)?;
+                for f in compiled.schema.file_descriptor_set_with_imports().file {
+                    if !set.file.iter().any(|g| g.name == f.name) {
+                        set.file.push(f);
+                    }
+                }
+            }
+            add_well_known_imports(&mut set);
+            DescriptorPool::from_file_descriptor_set(&set)
+                .map_err(|e| Failure::Usage(format!("{}: {e}", path.display())))?
+        }
     };
-    let compiled = compile(includes, &quiet, &[schema.to_path_buf()])?;
-    let pool = DescriptorPool::new(&compiled.schema);
+    let source = match (schemas, descriptor_set) {
+        ([one], None) => one.display().to_string(),
+        (_, Some(set)) if schemas.is_empty() => set.display().to_string(),
+        _ => "the schema".to_string(),
+    };
     pool.message(name).ok_or_else(|| {
         let mut known: Vec<String> = pool
             .messages()
@@ -155,16 +188,41 @@ pub(crate) fn message(
             .map(|m| m.full_name().to_string())
             .collect();
         known.sort();
-        let hint = if known.is_empty() {
+        let refs: Vec<&str> = known.iter().map(String::as_str).collect();
+        let hint = if let Some(close) = bijoubuf_schema::similar(name, &refs) {
+            format!("; did you mean {close}?")
+        } else if known.is_empty() {
             String::new()
         } else {
             format!("; messages: {}", known.join(", "))
         };
         Failure::Usage(format!(
-            "{} defines no message {name} (use the fully-qualified name){hint}",
-            schema.display()
+            "{source} defines no message {name} (use the fully-qualified name){hint}"
         ))
     })
+}
+
+/// A set written without its imports (`protoc --descriptor_set_out` without
+/// `--include_imports`, `bijoubuf compile --descriptor-set-out`) still names the
+/// well-known types; the compiler's built-in copies of those files are added, first.
+fn add_well_known_imports(set: &mut prost_types::FileDescriptorSet) {
+    let missing: Vec<String> = set
+        .file
+        .iter()
+        .flat_map(|f| f.dependency.iter())
+        .filter(|d| d.starts_with("google/protobuf/"))
+        .filter(|d| !set.file.iter().any(|f| f.name() == d.as_str()))
+        .cloned()
+        .collect();
+    if missing.is_empty() {
+        return;
+    }
+    if let Ok(compiled) = Compiler::new().compile(&missing) {
+        let mut files = compiled.schema.file_descriptor_set_with_imports().file;
+        files.retain(|f| !set.file.iter().any(|g| g.name == f.name));
+        files.append(&mut set.file);
+        set.file = files;
+    }
 }
 
 /// Every warning and error, rendered with miette (colour only on a terminal).

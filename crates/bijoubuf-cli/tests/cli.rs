@@ -565,7 +565,7 @@ fn encode_refuses_bad_json_naming_the_path() {
         ),
         (
             br#"{"nmae": "Ada"}"#,
-            "error[invalid-json]: $.nmae: Person has no field named \"nmae\"",
+            "error[invalid-json]: $.nmae: Person has no field named \"nmae\" (did you mean \"name\"?)",
         ),
         (
             br#"{"age": 2147483648}"#,

@@ -29,7 +29,7 @@ fn joined(files: &[GeneratedFile]) -> String {
 fn example_envelope() {
     insta::assert_snapshot!(
         "example_envelope",
-        joined(&generate_file("example/envelope.proto"))
+        joined(&generate_file("example/v1/envelope.proto"))
     );
 }
 

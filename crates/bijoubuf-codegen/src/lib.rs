@@ -113,6 +113,7 @@ mod enums;
 mod message;
 mod names;
 mod options;
+mod paths;
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -163,6 +164,15 @@ pub enum Error {
         /// Why.
         message: String,
     },
+    /// A path given to an option names nothing in the schema.
+    UnknownPath {
+        /// The option (`borrowed`, `type_attribute`, …).
+        option: &'static str,
+        /// The path as given.
+        path: String,
+        /// A close name in the schema, spelled as the path is, if exactly one is close.
+        suggestion: Option<String>,
+    },
     /// The emitted tokens did not parse as a Rust file (a generator bug).
     Internal {
         /// The package being generated.
@@ -189,6 +199,20 @@ impl fmt::Display for Error {
                 message,
             } => write!(f, "extern path `{proto_path}` = `{rust_path}`: {message}"),
             Error::Unsupported { path, message } => write!(f, "`{path}`: {message}"),
+            Error::UnknownPath {
+                option,
+                path,
+                suggestion,
+            } => {
+                write!(
+                    f,
+                    "{option}: `{path}` names no package, type or field of the schema"
+                )?;
+                match suggestion {
+                    Some(s) => write!(f, " (did you mean `{s}`?)"),
+                    None => Ok(()),
+                }
+            }
             Error::Internal { package, message } => {
                 write!(
                     f,
@@ -208,8 +232,10 @@ type Package<'s> = (Vec<&'s MessageDef>, Vec<&'s EnumDef>, Vec<&'s str>);
 /// imported), one [`GeneratedFile`] per package, in package order.
 ///
 /// # Errors
-/// A configured attribute or extern path that does not parse, or an unsupported option.
+/// A configured path that names nothing in the schema ([`Error::UnknownPath`]), an
+/// attribute or extern path that does not parse, or an unsupported option.
 pub fn generate(schema: &Schema, options: &Options) -> Result<Vec<GeneratedFile>, Error> {
+    paths::check(schema, options)?;
     let ctx = context::Context::new(schema, options)?;
     let mut packages: BTreeMap<&str, Package<'_>> = BTreeMap::new();
     for f in schema.files().iter().filter(|f| f.requested) {

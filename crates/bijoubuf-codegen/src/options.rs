@@ -22,6 +22,11 @@ impl PathSet {
             .extend(paths.into_iter().map(|p| p.as_ref().to_string()));
     }
 
+    /// The paths as configured.
+    pub(crate) fn paths(&self) -> &[String] {
+        &self.paths
+    }
+
     /// Whether `full_name` (no leading dot) is selected.
     pub(crate) fn matches(&self, full_name: &str) -> bool {
         self.paths.iter().any(|p| path_matches(p, full_name))

@@ -259,3 +259,102 @@ fn getters_never_clash() {
     // An enum field named like a `Message` method gets no getter.
     assert!(!out.contains("pub fn encode("), "{out}");
 }
+
+/// A mistyped path used to select nothing and generate silently; every option that takes
+/// paths now refuses one that names nothing, with the close name when there is one.
+#[test]
+fn unknown_paths_in_any_option_are_errors_naming_them() {
+    const SHOP: &str = r#"syntax = "proto3"; package shop.v1;
+message Order { string id = 1; oneof pay { string card = 2; } map<string, int32> qty = 3; }
+enum Status { STATUS_UNSPECIFIED = 0; }"#;
+    let refused = |configure: &dyn Fn(&mut Options)| {
+        let mut opts = Options::new();
+        configure(&mut opts);
+        gen_with(&[("t.proto", SHOP)], &opts).unwrap_err()
+    };
+    let err = refused(&|o| {
+        o.borrowed([".shop.v1.Ordr"]);
+    });
+    assert_eq!(
+        err,
+        Error::UnknownPath {
+            option: "borrowed",
+            path: ".shop.v1.Ordr".into(),
+            suggestion: Some(".shop.v1.Order".into()),
+        }
+    );
+    assert_eq!(
+        err.to_string(),
+        "borrowed: `.shop.v1.Ordr` names no package, type or field of the schema \
+         (did you mean `.shop.v1.Order`?)"
+    );
+    // A suffix path is suggested as a suffix; a far-off name gets no suggestion.
+    let err = refused(&|o| {
+        o.preserve_unknown_fields(["Ordre.id"]);
+    });
+    assert!(
+        err.to_string()
+            .starts_with("preserve_unknown_fields: `Ordre.id`")
+            && err.to_string().ends_with("(did you mean `Order.id`?)"),
+        "{err}"
+    );
+    let err = refused(&|o| {
+        o.serde([".warehouse"]);
+    });
+    assert_eq!(
+        err,
+        Error::UnknownPath {
+            option: "serde",
+            path: ".warehouse".into(),
+            suggestion: None,
+        }
+    );
+    // Every other option that takes paths.
+    type Configure<'a> = &'a dyn Fn(&mut Options);
+    let each: [(&str, Configure<'_>); 9] = [
+        ("bytes", &|o| {
+            o.bytes([".shop.v1.Order.nope"]);
+        }),
+        ("boxed", &|o| {
+            o.boxed([".shop.v1.Order.nope"]);
+        }),
+        ("disable_comments", &|o| {
+            o.disable_comments([".shop.v2"]);
+        }),
+        ("type_attribute", &|o| {
+            o.type_attribute(".shop.v1.Stat", "#[derive(Hash)]");
+        }),
+        ("message_attribute", &|o| {
+            o.message_attribute(".shop.v1.Item", "#[derive(Hash)]");
+        }),
+        ("enum_attribute", &|o| {
+            o.enum_attribute(".shop.v1.Kind", "#[derive(Hash)]");
+        }),
+        ("field_attribute", &|o| {
+            o.field_attribute(".shop.v1.Order.idd", "#[allow(dead_code)]");
+        }),
+        ("extern_path", &|o| {
+            o.extern_path(".google.type", "::gtype");
+        }),
+        ("preserve_unknown_fields", &|o| {
+            o.preserve_unknown_fields(["Item"]);
+        }),
+    ];
+    for (option, configure) in each {
+        match refused(configure) {
+            Error::UnknownPath { option: got, .. } => assert_eq!(got, option),
+            other => panic!("{option}: {other}"),
+        }
+    }
+    // Names that exist are accepted: packages (and their prefixes), types, fields,
+    // oneofs, map entries, enum values, suffixes and ".".
+    let mut opts = Options::new();
+    opts.borrowed([".shop.v1.Order"])
+        .preserve_unknown_fields(["."])
+        .serde([".shop"])
+        .bytes(["Order.id"])
+        .type_attribute(".shop.v1.Order.pay", "#[derive(Hash)]")
+        .field_attribute(".shop.v1.Order.QtyEntry.key", "#[allow(dead_code)]")
+        .disable_comments([".shop.v1.Status.STATUS_UNSPECIFIED"]);
+    gen_with(&[("t.proto", SHOP)], &opts).unwrap();
+}

@@ -64,7 +64,7 @@ fn example_envelope() {
     opts.preserve_unknown_fields([".example.v1.Envelope"]);
     insta::assert_snapshot!(
         "example_envelope",
-        joined(&generate_file("example/envelope.proto", &opts))
+        joined(&generate_file("example/v1/envelope.proto", &opts))
     );
 }
 

@@ -21,7 +21,7 @@ fn pools() -> (DescriptorPool, DescriptorPool) {
                     "kitchen/sink.proto",
                     "kitchen/extra.proto",
                     "legacy/legacy.proto",
-                    "example/envelope.proto",
+                    "example/v1/envelope.proto",
                 ])
                 .expect("the sample schemas compile");
             let fds = compiled.schema.file_descriptor_set_with_imports();

@@ -21,7 +21,7 @@ fn pool() -> DescriptorPool {
                 "kitchen/sink.proto",
                 "kitchen/extra.proto",
                 "legacy/legacy.proto",
-                "example/envelope.proto",
+                "example/v1/envelope.proto",
             ])
             .expect("the sample schemas compile");
         DescriptorPool::new(&compiled.schema)

@@ -157,6 +157,72 @@ fn floats_read_back_bit_exact() {
     }
 }
 
+/// `float` values and the text Python `protobuf` 7.36's `json_format` prints for them in
+/// a `FloatValue` (checked by hand, value by value): the shortest digits of the f32,
+/// positional for decimal exponents −4 to 15, else `e±NN`. Before, `1e20` came out as
+/// `100000000000000000000`, which JSON tools read as an integer.
+const FLOATS_AS_PROTOBUF_PRINTS_THEM: &[(f32, &str)] = &[
+    (1.0, "1.0"),
+    (0.1, "0.1"),
+    (0.3, "0.3"),
+    (1e-5, "1e-05"),
+    (2.5e-5, "2.5e-05"),
+    (0.0001, "0.0001"),
+    (4.2e-4, "0.00042"),
+    (0.00012345, "0.00012345"),
+    (1e15, "1000000000000000.0"),
+    (9.999999e15, "9999999000000000.0"),
+    (1e16, "1e+16"),
+    (1e20, "1e+20"),
+    (f32::MAX, "3.4028235e+38"),
+    (-f32::MAX, "-3.4028235e+38"),
+    (f32::MIN_POSITIVE, "1.1754944e-38"),
+    (16777216.0, "16777216.0"),
+    (123456.79, "123456.79"),
+    (1234567.9, "1234567.9"),
+    (1.5e-7, "1.5e-07"),
+    (0.5, "0.5"),
+    (100.0, "100.0"),
+    (-2.5, "-2.5"),
+    (1e7, "10000000.0"),
+    (65504.0, "65504.0"),
+    (0.0, "0.0"),
+    (-0.0, "-0.0"),
+    (-1e-10, "-1e-10"),
+    (std::f32::consts::PI, "3.1415927"),
+];
+
+#[test]
+fn floats_print_as_protobuf_prints_them() {
+    let ratio = desc("google.protobuf.FloatValue");
+    for &(x, text) in FLOATS_AS_PROTOBUF_PRINTS_THEM {
+        // As a wrapper (where 0.0 is written too), and as a field, both read back.
+        let mut m = DynamicMessage::new(ratio.clone());
+        m.set(1, Value::F32(x)).expect("fits");
+        assert_eq!(to_string(&m).expect("writes"), text, "{x:e}");
+        let back = from_str(&ratio, text).expect(text);
+        assert_eq!(
+            back.get(1).map(|v| format!("{v:?}")),
+            m.get(1).map(|v| format!("{v:?}")),
+            "{text}"
+        );
+        if x != 0.0 {
+            round(
+                &all(),
+                &format!(r#"{{"fl": {text}}}"#),
+                &format!(r#"{{"fl":{text}}}"#),
+            );
+        }
+    }
+    // Subnormals: the shortest digits, where Python starts from six (`1.4013e-45`);
+    // both read back as the same f32.
+    let mut m = DynamicMessage::new(all());
+    m.set(8, Value::F32(f32::from_bits(1))).expect("fits");
+    assert_eq!(to_string(&m).expect("writes"), r#"{"fl":1e-45}"#);
+    // `double` is unchanged (serde_json already writes an exponent where Python does).
+    round(&all(), r#"{"db": 1e20}"#, r#"{"db":1e+20}"#);
+}
+
 #[test]
 fn the_largest_floats_round_trip_and_beyond_them_is_refused() {
     // f32::MAX is written with its shortest digits (3.4028235e38), which lie just above
@@ -225,6 +291,13 @@ fn refusals_name_the_json_path() {
         r#"{"nope": 1}"#,
         "$.nope",
         "has no field named \"nope\"",
+    );
+    // A typo gets the close JSON name.
+    refused(
+        &all(),
+        r#"{"snakeCaseNam": 1}"#,
+        "$.snakeCaseNam",
+        "has no field named \"snakeCaseNam\" (did you mean \"snakeCaseName\"?)",
     );
     refused(
         &d,

@@ -221,7 +221,12 @@ impl miette::Diagnostic for Diagnostic {
 }
 
 /// The candidate within two edits of `word` (for "did you mean" help), if exactly one.
-pub(crate) fn similar<'a>(word: &str, candidates: &[&'a str]) -> Option<&'a str> {
+///
+/// ```
+/// assert_eq!(bijoubuf_schema::similar("Ordr", &["Order", "Item"]), Some("Order"));
+/// assert_eq!(bijoubuf_schema::similar("Cart", &["Order", "Item"]), None);
+/// ```
+pub fn similar<'a>(word: &str, candidates: &[&'a str]) -> Option<&'a str> {
     fn distance(a: &str, b: &str) -> usize {
         let b: Vec<char> = b.chars().collect();
         let mut row: Vec<usize> = (0..=b.len()).collect();

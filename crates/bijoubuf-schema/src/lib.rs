@@ -74,7 +74,7 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-pub use diagnostics::{Diagnostic, Diagnostics, Label, Severity};
+pub use diagnostics::{Diagnostic, Diagnostics, Label, Severity, similar};
 pub use lints::{LINT_RULES, LintLevel, Lints, UnknownLint};
 pub use model::{
     Cardinality, Comments, EnumDef, EnumValueDef, FieldDef, FieldType, FileDef, MessageDef,

@@ -50,10 +50,7 @@ pub(crate) fn fields<'j>(
     for (key, v) in members {
         let here = At::Key(at, key);
         let Some(f) = desc.field_by_json_name(key) else {
-            return Err(JsonError::at(
-                &here,
-                format!("{} has no field named {key:?}", desc.full_name()),
-            ));
+            return Err(JsonError::at(&here, unknown_field(desc, key)));
         };
         if let Some((_, other)) = seen.iter().find(|(n, _)| *n == f.number()) {
             return Err(JsonError::at(
@@ -294,4 +291,16 @@ fn base64(s: &str) -> Option<Vec<u8>> {
         (true, false) => &URL_SAFE_NO_PAD,
     };
     engine.decode(s).ok()
+}
+
+/// Why `key` names no field of `desc`, with the close JSON name a typo probably meant.
+#[cold]
+fn unknown_field(desc: &MessageDescriptor, key: &str) -> String {
+    let names: Vec<String> = desc.fields().map(|f| f.json_name().to_string()).collect();
+    let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+    let hint = match bijoubuf_schema::similar(key, &refs) {
+        Some(name) => format!(" (did you mean {name:?}?)"),
+        None => String::new(),
+    };
+    format!("{} has no field named {key:?}{hint}", desc.full_name())
 }

@@ -14,6 +14,34 @@
 //! range for their type, a key twice in one object (serde_json's `Value` would silently
 //! keep the last one) and two members of one oneof; the error names the JSON path.
 //!
+//! Numbers: a `double` is written with the shortest digits that read back (`0.1`,
+//! `1e+20`); a `float` with the shortest digits of the f32, as protobuf's JSON writes it:
+//! positional for decimal exponents −4 to 15 (`1.0`, `0.0001`, `16777216.0`), otherwise
+//! with a signed exponent of at least two digits (`1e+20`, `3.4028235e+38`, `1.5e-07`).
+//!
+//! # Next to protobuf's JSON
+//!
+//! Checked against Python `protobuf` 7.36 (`json_format`): values written by one and
+//! read by the other come back unchanged, except as listed here. A `double` keeps
+//! serde_json's spelling, which may differ from Python's in form but never in value
+//! (`1.5e-7` for `1.5e-07`, `0.00001` for `1e-05`). The differences that are choices
+//! follow from bijoubuf's wire format (`conformance/SPEC.md`):
+//!
+//! - **Enums are open in proto2 too** (SPEC §3.6). A number the enum does not name is
+//!   read into a proto2 enum field and written back as that number; protobuf refuses
+//!   it (`Invalid enum value 99`), since its proto2 enums are closed and such numbers go
+//!   to unknown fields on the wire. In bijoubuf a message holds one value per field
+//!   whatever the syntax, so JSON and bytes agree.
+//! - **A `google.protobuf.Value` with no kind set is refused on output**; protobuf
+//!   writes it as `null`, which reads back as `null_value`, another message with other
+//!   bytes. bijoubuf writes no JSON that reads back as something else. Likewise a
+//!   `NullValue` other than 0 has no JSON form here (protobuf writes `null`).
+//! - **Subnormal `float`s** are written with their shortest digits (`1e-45`); Python
+//!   starts from six significant digits (`1.4013e-45`). Both read back as the same f32.
+//!
+//! Both refuse a key twice in one object, unknown field names, numbers out of range
+//! and a Value number that is not finite.
+//!
 //! ```
 //! # fn main() -> Result<(), Box<dyn std::error::Error>> {
 //! let compiled = bijoubuf_schema::compile_sources(&[(

@@ -183,11 +183,7 @@ pub(crate) fn element(
         Value::U64(x) => {
             let _ = write!(t, "\"{x}\"");
         }
-        // Rust writes -0.0f32 as "-0", which JSON readers take for the integer 0.
-        Value::F32(x) if *x == 0.0 && x.is_sign_negative() => t.push_str("-0.0"),
-        Value::F32(x) => float(t, f64::from(*x), |t| {
-            let _ = write!(t, "{x}");
-        }),
+        Value::F32(x) => float(t, f64::from(*x), |t| f32_text(t, *x)),
         Value::F64(x) => float(t, *x, |t| match serde_json::Number::from_f64(*x) {
             Some(n) => {
                 let _ = write!(t, "{n}");
@@ -229,6 +225,51 @@ pub(crate) fn element(
         }
     }
     Ok(())
+}
+
+/// A finite `float` as protobuf's JSON prints it (Python `json_format`, checked value by
+/// value): the shortest digits that read back as the same f32, written positionally for
+/// decimal exponents −4 to 15 with `.0` on an integral value (`1.0`, `0.0001`,
+/// `16777216.0`), otherwise with a signed exponent of at least two digits (`1e+20`,
+/// `3.4028235e+38`, `1.5e-07`, `1e-45`). Rust's own `{}` writes no exponent, so
+/// `1e20` came out as 21 digits that JSON tools read as an integer.
+///
+/// The one difference from Python: it starts from six significant digits, so a
+/// subnormal whose shortest spelling is shorter gets more (`1.4013e-45` for `1e-45`);
+/// both read back as the same f32.
+fn f32_text(t: &mut String, x: f32) {
+    if x.is_sign_negative() {
+        t.push('-');
+    }
+    if x == 0.0 {
+        t.push_str("0.0");
+        return;
+    }
+    // `{:e}` gives the shortest round-trip digits: "3.4028235e38", "1e-45".
+    let sci = format!("{:e}", x.abs());
+    let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
+    let e: i32 = exp.parse().unwrap_or(0);
+    let digits: String = mantissa.chars().filter(|c| *c != '.').collect();
+    let n = digits.len() as i32;
+    if (-4..16).contains(&e) {
+        if e < 0 {
+            t.push_str("0.");
+            t.extend(std::iter::repeat_n('0', (-e - 1) as usize));
+            t.push_str(&digits);
+        } else if n <= e + 1 {
+            t.push_str(&digits);
+            t.extend(std::iter::repeat_n('0', (e + 1 - n) as usize));
+            t.push_str(".0");
+        } else {
+            let (int, frac) = digits.split_at((e + 1) as usize);
+            t.push_str(int);
+            t.push('.');
+            t.push_str(frac);
+        }
+    } else {
+        t.push_str(mantissa);
+        let _ = write!(t, "e{}{:02}", if e < 0 { '-' } else { '+' }, e.abs());
+    }
 }
 
 /// A float: its text when finite, else the quoted names proto3 JSON gives the others.

@@ -1,0 +1,206 @@
+//! The command line's paper cuts: names found through `-I`, "did you mean" for a
+//! mistyped `--type` or `--rust-borrowed` path, a hint for protobuf's own bytes, and
+//! types from several `--schema` files or a descriptor set.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+fn data() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data")
+}
+
+/// Run the binary in `tests/data`.
+fn run(args: &[&str], stdin: &[u8]) -> Run {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_bijoubuf"))
+        .args(args)
+        .current_dir(data())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let mut input = child.stdin.take().expect("stdin");
+    let _ = input.write_all(stdin);
+    drop(input);
+    let out = child.wait_with_output().expect("the binary finishes");
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(!stderr.contains("panicked"), "panic: {stderr}");
+    Run {
+        code: out.status.code().expect("an exit status"),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr,
+    }
+}
+
+#[test]
+fn a_file_name_is_found_through_the_include_directories_as_protoc_does() {
+    // `data/person.proto` is no path from `tests/data`, but is one under `-I ..`.
+    let r = run(&["check", "-I", "..", "data/person.proto"], b"");
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.starts_with("ok 1 file checked"), "{}", r.stdout);
+    // A name found nowhere is still a usage error.
+    let r = run(&["check", "-I", "..", "data/nobody.proto"], b"");
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr.contains("cannot read data/nobody.proto"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn a_mistyped_type_gets_the_close_name() {
+    let r = run(
+        &[
+            "decode",
+            "--schema",
+            "order.proto",
+            "--type",
+            "shop.v1.Ordr",
+        ],
+        b"",
+    );
+    assert_eq!(r.code, 2);
+    assert_eq!(
+        r.stderr.trim_end(),
+        "error: order.proto defines no message shop.v1.Ordr (use the fully-qualified name); \
+         did you mean shop.v1.Order?"
+    );
+}
+
+#[test]
+fn an_unknown_borrowed_path_is_an_error_naming_it() {
+    let out = std::env::temp_dir().join(format!("bijoubuf-borrowed-{}", std::process::id()));
+    let out = out.to_str().expect("UTF-8 path");
+    let r = run(
+        &[
+            "compile",
+            "--rust-out",
+            out,
+            "--rust-borrowed",
+            ".shop.v1.Ordr",
+            "order.proto",
+        ],
+        b"",
+    );
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(
+        r.stderr.contains(
+            "borrowed: `.shop.v1.Ordr` names no package, type or field of the schema \
+             (did you mean `.shop.v1.Order`?)"
+        ),
+        "{}",
+        r.stderr
+    );
+    let _ = std::fs::remove_dir_all(out);
+}
+
+#[test]
+fn protobuf_bytes_are_refused_with_a_hint() {
+    // Person { name: "Ada", age: 36 } as protobuf encodes it (LEB128, absolute keys).
+    let protobuf = [0x0a, 0x03, b'A', b'd', b'a', 0x10, 0x24];
+    for cmd in ["verify", "decode"] {
+        let r = run(
+            &[cmd, "--schema", "person.proto", "--type", "Person"],
+            &protobuf,
+        );
+        assert_eq!(r.code, 1, "{}", r.stderr);
+        // The key 0x0a read as a delta key: field 3, wire type LEN.
+        assert!(
+            r.stderr
+                .starts_with("error[wire-type-mismatch]: Person.active "),
+            "{}",
+            r.stderr
+        );
+        assert!(
+            r.stderr.contains(
+                "hint: the input parses as protobuf's own encoding (LEB128 varints, \
+                 absolute field keys; fields 1, 2)"
+            ),
+            "{}",
+            r.stderr
+        );
+    }
+    // bijoubuf's own refused bytes get no such hint (SPEC Appendix A.1 with a byte cut).
+    let r = run(
+        &["verify", "--schema", "person.proto", "--type", "Person"],
+        &[0x02, 0x03, 0x41, 0x64],
+    );
+    assert_eq!(r.code, 1);
+    assert!(!r.stderr.contains("hint:"), "{}", r.stderr);
+}
+
+const BOXED: &[u8] =
+    br#"{"item": {"@type": "type.googleapis.com/things.v1.Thing", "label": "cup"}}"#;
+
+#[test]
+fn an_any_may_name_a_type_of_another_schema_file() {
+    let box_only = [
+        "encode",
+        "--schema",
+        "any/box.proto",
+        "--type",
+        "boxes.v1.Box",
+    ];
+    let r = run(&box_only, BOXED);
+    assert_eq!(r.code, 1, "one file knows no Thing: {}", r.stderr);
+    assert!(r.stderr.contains("things.v1.Thing"), "{}", r.stderr);
+    let both = [
+        "encode",
+        "--schema",
+        "any/box.proto",
+        "--schema",
+        "any/thing.proto",
+        "--type",
+        "boxes.v1.Box",
+        "--output-hex",
+    ];
+    let r = run(&both, BOXED);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let hex = r.stdout.clone();
+    // And back, from a descriptor set of both files.
+    let dir = std::env::temp_dir().join(format!("bijoubuf-fds-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    let set = dir.join("boxes.binpb");
+    let set = set.to_str().expect("UTF-8 path");
+    let r = run(
+        &[
+            "compile",
+            "-I",
+            "any",
+            "--descriptor-set-out",
+            set,
+            "any/box.proto",
+            "any/thing.proto",
+        ],
+        b"",
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let r = run(
+        &[
+            "decode",
+            "--descriptor-set",
+            set,
+            "--type",
+            "boxes.v1.Box",
+            "--input-hex",
+        ],
+        hex.as_bytes(),
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout
+            .contains("\"@type\": \"type.googleapis.com/things.v1.Thing\"")
+            && r.stdout.contains("\"label\": \"cup\""),
+        "{}",
+        r.stdout
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
