@@ -4,8 +4,9 @@
  * answer frame per request on stdout, over the code generated from conformance/schemas.
  *
  * Decode requests run the generated types' strict (or preserving) decoder and re-encode
- * the value; encode requests read the value from proto3 JSON and run the canonical encoder
- * with the request's depth limit, answering its refusals as `refused`. Two requests
+ * the value under the request's limits; encode requests read the value from proto3 JSON and
+ * run the canonical encoder with the request's depth and size limits, answering its
+ * refusals as `refused`. Two requests
  * beyond the protocol serve the cross-language property tests: `{"op": "arbitrary",
  * "type": …, "seed": n}` answers the encoding of an arbitrary value built in TypeScript,
  * and `{"op": "json", "type": …, "input": hex}` the proto3 JSON TypeScript writes for the
@@ -17,7 +18,7 @@
  * a refusal's code, path or text, is answered as `failed`.
  */
 
-import { DecodeError, EncodeError, JsonError, MessageType, type DecodeOptions } from "../src/index.js";
+import { DecodeError, EncodeError, JsonError, MessageType, type DecodeOptions, type EncodeOptions } from "../src/index.js";
 import * as conformance from "../gen/conformance/conformance.js";
 import * as evolutionV1 from "../gen/conformance/evolution.v1.js";
 import * as evolutionV2 from "../gen/conformance/evolution.v2.js";
@@ -102,18 +103,21 @@ export function answer(req: Request): Response {
     maxDepth: c["depth-limit"] ?? 100,
   };
   if (c["size-limit"] !== undefined) options.maxSize = c["size-limit"];
+  // Re-encoded under the request's limits (SPEC §9: an encoder's limits are the decoder's),
+  // so a value accepted under a limit above the default encodes again.
+  const limits = encodeLimits(c);
   try {
     let output: Uint8Array;
     let unknown: number;
     if (c.stream) {
       const d = type.decodeDelimited(bytes, options);
-      output = type.encodeDelimited(d.message);
+      output = type.encodeDelimited(d.message, limits);
       unknown = d.unknownFields;
     } else {
       const d = type.decodeReport(bytes, options);
-      output = type.encode(d.message);
+      output = type.encode(d.message, limits);
       unknown = d.unknownFields;
-      const why = disagreement(type, d.message);
+      const why = disagreement(type, d.message, limits.maxDepth);
       if (why !== undefined) return { status: "failed", message: why };
     }
     return { status: "accepted", output: formatHex(output), unknown };
@@ -126,7 +130,14 @@ export function answer(req: Request): Response {
   }
 }
 
-/** Answer an encode request: the JSON's value, encoded with the request's depth limit. */
+/** The encoder's limits for a request's configuration: its depth limit and size limit. */
+function encodeLimits(c: Config): EncodeOptions {
+  const o: EncodeOptions = { maxDepth: c["depth-limit"] ?? 100 };
+  if (c["size-limit"] !== undefined) o.maxSize = c["size-limit"];
+  return o;
+}
+
+/** Answer an encode request: the JSON's value, encoded with the request's depth and size limits. */
 function encode(type: MessageType<object>, req: Request): Response {
   let value: object;
   try {
@@ -136,7 +147,7 @@ function encode(type: MessageType<object>, req: Request): Response {
     return { status: "failed", message: String(e) };
   }
   try {
-    return { status: "encoded", output: formatHex(type.encode(value, { maxDepth: req.decoder?.["depth-limit"] ?? 100 })) };
+    return { status: "encoded", output: formatHex(type.encode(value, encodeLimits(req.decoder ?? {}))) };
   } catch (e) {
     // The encoder's refusal (SPEC §9): offset 0, the path as free text.
     if (e instanceof EncodeError) return { status: "refused", code: e.code, offset: 0, path: e.path };
