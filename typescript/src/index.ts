@@ -23,6 +23,8 @@ export { JsonError, fromJson, registerType, toJson, toJsonValue } from "./json.j
 export { base64Decode, base64Encode } from "./base64.js";
 export type { JsonType, JsonWriteOptions } from "./json.js";
 export { NMAX } from "./decode.js";
+export { decodeFrames } from "./stream.js";
+export type { ByteSource, FrameTarget } from "./stream.js";
 export type { GeneratedCodec } from "./encode.js";
 /** The encoder's per-kind checks and writers, which generated encoders call. */
 export * as enc from "./encode.js";

@@ -19,6 +19,7 @@ import {
 import { DecodeError, EncodeError } from "./errors.js";
 import { fromJson, registerType, toJson, type JsonWriteOptions } from "./json.js";
 import { Reader } from "./reader.js";
+import { decodeFrames, type ByteSource } from "./stream.js";
 import { Card, Kind, Presence, defaultOf, defineOwn, resolveField, type Field, type FieldSpec } from "./schema.js";
 import { sizeNumber, writeNumber } from "./varint.js";
 
@@ -290,12 +291,31 @@ export class MessageType<T extends object> implements DecodeTarget, EncodeTarget
         if (l > bytes.length - r.pos) throw new DecodeError("truncated", at);
         end = r.pos + l;
       } catch (e) {
-        if (e instanceof DecodeError) e.push(this.shortName);
+        if (e instanceof DecodeError) e.push(this.shortName).inFrame(out.length, 0);
         throw e;
       }
-      out.push(this.top(r, end));
+      try {
+        out.push(this.top(r, end));
+      } catch (e) {
+        if (e instanceof DecodeError) e.inFrame(out.length, 0);
+        throw e;
+      }
     }
     return { message: out, unknownFields: r.unknown };
+  }
+
+  /**
+   * Decode a length-delimited stream as it arrives (SPEC §9.2): the messages of `src` (a
+   * `ReadableStream<Uint8Array>`, or any async iterable of byte chunks such as a Node
+   * stream), one frame at a time, holding only the frame being decoded. The checks and
+   * errors are {@link decodeDelimited}'s; an error's `frame` is the index of its frame.
+   *
+   * ```ts
+   * for await (const { message } of Person.decodeFrames(response.body!)) use(message);
+   * ```
+   */
+  decodeFrames(src: ByteSource, options?: DecodeOptions): AsyncGenerator<Decoded<T>, void, undefined> {
+    return decodeFrames<T>(this, src, options);
   }
 
   /**
