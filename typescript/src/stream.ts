@@ -139,17 +139,19 @@ export async function* decodeFrames<T>(
   const fail = (code: ErrorCode): DecodeError => new DecodeError(code, at).push(type.shortName).inFrame(index, 0);
   try {
     for (;;) {
-      if (!(await have(1))) return; // a clean end, at a frame boundary
+      // Each wait is skipped when the bytes are already held: an await per frame part
+      // would cost more than decoding a small frame.
+      if (held.length < 1 && !(await have(1))) return; // a clean end, at a frame boundary
       // SPEC §9.2: the prefix, cut or past u64, is refused at its first byte.
       const n = encodedLength(held.first());
-      if (!(await have(n))) throw fail("truncated");
+      if (held.length < n && !(await have(n))) throw fail("truncated");
       const prefix = held.take(n);
       if (n === 9 && tier8Overflows(prefix, 1)) throw fail("varint-overflow");
       // Exact below 2^48; anything larger is past every limit and every input here.
       const len = valueNumber(prefix, 0);
       // SPEC §9.4: the frame's size limit, after its prefix, before its bytes are awaited.
       if (max !== undefined && len > max) throw fail("size-limit-exceeded");
-      if (!(await have(len))) throw fail("truncated");
+      if (held.length < len && !(await have(len))) throw fail("truncated");
       const body = held.take(len);
       let d: { message: T; unknownFields: number };
       try {
