@@ -4,7 +4,8 @@
  * answer frame per request on stdout, over the code generated from conformance/schemas.
  *
  * Decode requests run the generated types' strict (or preserving) decoder and re-encode
- * the value under the request's limits; encode requests read the value from proto3 JSON and
+ * the value under the request's limits (a stream is read twice, from the bytes and as a
+ * ReadableStream arriving in small chunks, and the two answers must agree); encode requests read the value from proto3 JSON and
  * run the canonical encoder with the request's depth and size limits, answering its
  * refusals as `refused`. Two requests
  * beyond the protocol serve the cross-language property tests: `{"op": "arbitrary",
@@ -155,6 +156,54 @@ function encode(type: MessageType<object>, req: Request): Response {
   }
 }
 
+/**
+ * Answer one request, reading a stream request's frames twice: with the slice reader
+ * ({@link answer}) and as a `ReadableStream` arriving in small chunks (`decodeFrames`). The
+ * two must give the same answer; a difference is answered as `failed`.
+ */
+async function answerAll(req: Request): Promise<Response> {
+  const res = answer(req);
+  const type = types.get(req.type);
+  if (req.op !== "decode" || req.decoder?.stream !== true || type === undefined) return res;
+  let bytes: Uint8Array;
+  try {
+    bytes = parseHex(req.input ?? "");
+  } catch {
+    return res;
+  }
+  const c = req.decoder;
+  const options: DecodeOptions = { preserveUnknown: c.preserving ?? false, maxDepth: c["depth-limit"] ?? 100 };
+  if (c["size-limit"] !== undefined) options.maxSize = c["size-limit"];
+  // Chunks of 7 bytes cut prefixes and frames at every position; long inputs in 64 KiB.
+  const size = bytes.length < 4096 ? 7 : 65536;
+  let pos = 0;
+  const src = new ReadableStream<Uint8Array>({
+    pull(ctl) {
+      if (pos >= bytes.length) ctl.close();
+      else {
+        ctl.enqueue(bytes.subarray(pos, pos + size));
+        pos += size;
+      }
+    },
+  });
+  let streamed: Response;
+  try {
+    const messages: object[] = [];
+    let unknown = 0;
+    for await (const d of type.decodeFrames(src, options)) {
+      messages.push(d.message);
+      unknown += d.unknownFields;
+    }
+    streamed = { status: "accepted", output: formatHex(type.encodeDelimited(messages, encodeLimits(c))), unknown };
+  } catch (e) {
+    if (e instanceof DecodeError) streamed = { status: "refused", code: e.code, offset: e.offset, path: e.path };
+    else streamed = { status: "failed", message: String(e) };
+  }
+  const a = JSON.stringify(res);
+  const b = JSON.stringify(streamed);
+  return a === b ? res : { status: "failed", message: `slice reader: ${a}; ReadableStream reader: ${b}` };
+}
+
 function frame(obj: Response): Buffer {
   const body = Buffer.from(JSON.stringify(obj), "utf8");
   const head = Buffer.alloc(4);
@@ -169,10 +218,11 @@ function main(): void {
   let chunks: Buffer[] = [];
   let have = 0;
   let need = -1;
+  // Answers go out in request order: each waits for the one before it.
+  let last: Promise<void> = Promise.resolve();
   process.stdin.on("data", (chunk: Buffer) => {
     chunks.push(chunk);
     have += chunk.length;
-    const out: Buffer[] = [];
     for (;;) {
       if (need < 0 && have >= 4) need = 4 + Buffer.concat(chunks).readUInt32BE(0);
       if (need < 0 || have < need) break;
@@ -182,15 +232,16 @@ function main(): void {
       chunks = rest.length > 0 ? [rest] : [];
       have = rest.length;
       need = -1;
-      let res: Response;
-      try {
-        res = answer(JSON.parse(body) as Request);
-      } catch (e) {
-        res = { status: "failed", message: `bad request: ${String(e)}` };
-      }
-      out.push(frame(res));
+      last = last.then(async () => {
+        let res: Response;
+        try {
+          res = await answerAll(JSON.parse(body) as Request);
+        } catch (e) {
+          res = { status: "failed", message: `bad request: ${String(e)}` };
+        }
+        process.stdout.write(frame(res));
+      });
     }
-    if (out.length > 0) process.stdout.write(Buffer.concat(out));
   });
 }
 
