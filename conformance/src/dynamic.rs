@@ -129,7 +129,11 @@ impl std::fmt::Display for EncodeFailure {
     }
 }
 
-/// [`encode_json`] for an encoder with `cfg`'s depth limit.
+/// [`encode_json`] for an encoder with `cfg`'s depth and size limits.
+///
+/// `bijoubuf-reflect` encodes with a depth limit only; the size limit is applied here to
+/// what it wrote, as SPEC §9 states it: an encoding longer than `S` bytes is refused with
+/// `size-limit-exceeded`.
 ///
 /// # Errors
 /// As [`EncodeFailure`].
@@ -138,19 +142,50 @@ pub fn encode_json_with(
     json: &str,
     cfg: &Config,
 ) -> Result<Vec<u8>, EncodeFailure> {
+    let m = from_json(type_name, json)?;
+    let b = encode_at_depth(&m, cfg).map_err(|e| {
+        let message = e.to_string();
+        // The display starts with the stable code (SPEC §11.4).
+        let code = message.split(':').next().unwrap_or_default().to_string();
+        EncodeFailure::Refused { code, message }
+    })?;
+    match cfg.size_limit {
+        Some(s) if b.len() > s => Err(EncodeFailure::Refused {
+            code: "size-limit-exceeded".into(),
+            message: format!(
+                "size-limit-exceeded: the encoding needs {} bytes, more than the limit of {s}",
+                b.len()
+            ),
+        }),
+        _ => Ok(b),
+    }
+}
+
+/// The canonical encoding of the value given as proto3 JSON, with no limit but the depth
+/// cap: how an encode request's value reaches an engine without a JSON mapping (generated
+/// code), which then encodes it under the request's limits.
+///
+/// # Errors
+/// An unknown type or JSON the mapping refuses ([`EncodeFailure::Input`]); a value with no
+/// encoding at all, such as one with an unset required field ([`EncodeFailure::Refused`]).
+pub fn value_bytes(type_name: &str, json: &str) -> Result<Vec<u8>, EncodeFailure> {
+    let m = from_json(type_name, json)?;
+    m.encode_with_max_depth(bijoubuf::MAX_DEPTH_LIMIT)
+        .map_err(|e| {
+            let message = e.to_string();
+            let code = message.split(':').next().unwrap_or_default().to_string();
+            EncodeFailure::Refused { code, message }
+        })
+}
+
+fn from_json(type_name: &str, json: &str) -> Result<DynamicMessage, EncodeFailure> {
     let desc = message(type_name)
         .ok_or_else(|| EncodeFailure::Input(format!("no message type {type_name}")))?;
     // The JSON only describes the value: it is read at the cap, so that the encoder's
     // own depth check is what refuses a value too deep for `cfg`.
     let opts = bijoubuf_reflect::json::JsonOptions::new().max_depth(bijoubuf::MAX_DEPTH_LIMIT);
-    let m = bijoubuf_reflect::json::from_str_with(&desc, json, &opts)
-        .map_err(|e| EncodeFailure::Input(format!("json: {e}")))?;
-    encode_at_depth(&m, cfg).map_err(|e| {
-        let message = e.to_string();
-        // The display starts with the stable code (SPEC §11.4).
-        let code = message.split(':').next().unwrap_or_default().to_string();
-        EncodeFailure::Refused { code, message }
-    })
+    bijoubuf_reflect::json::from_str_with(&desc, json, &opts)
+        .map_err(|e| EncodeFailure::Input(format!("json: {e}")))
 }
 
 /// The proto3 JSON of the message `bytes` decode to (default decoder).
@@ -161,4 +196,16 @@ pub fn to_json(type_name: &str, bytes: &[u8]) -> Result<serde_json::Value, Strin
     let desc = message(type_name).ok_or_else(|| format!("no message type {type_name}"))?;
     let m = DynamicMessage::decode(&desc, bytes).map_err(|e| e.to_string())?;
     bijoubuf_reflect::json::to_value(&m).map_err(|e| format!("json: {e}"))
+}
+
+/// The proto3 JSON text of the message `bytes` decode to under `cfg`, written with
+/// `cfg`'s depth limit (so that a value deeper than the default has a JSON form).
+///
+/// # Errors
+/// A refused input or a value without a JSON form.
+pub fn to_json_text_with(type_name: &str, bytes: &[u8], cfg: &Config) -> Result<String, String> {
+    let desc = message(type_name).ok_or_else(|| format!("no message type {type_name}"))?;
+    let m = DynamicMessage::decode_with(&desc, bytes, &cfg.options()).map_err(|e| e.to_string())?;
+    let opts = bijoubuf_reflect::json::JsonOptions::new().max_depth(cfg.options().get_max_depth());
+    bijoubuf_reflect::json::to_string_with(&m, &opts).map_err(|e| format!("json: {e}"))
 }

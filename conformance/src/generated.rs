@@ -6,6 +6,7 @@ use std::marker::PhantomData;
 
 use bijoubuf::{DecodeError, EncodeOptions, Frames, Message, MessageRef};
 
+use crate::dynamic::EncodeFailure;
 use crate::schema::{conformance as c, evolution};
 use crate::vector::{Config, Outcome, Refusal};
 
@@ -37,6 +38,7 @@ pub const TYPE_NAMES: &[&str] = &[
 /// One generated type, behind a trait object so that a type name can select it.
 trait Codec: Sync {
     fn run(&self, bytes: &[u8], cfg: &Config) -> Outcome;
+    fn encode(&self, bytes: &[u8], cfg: &Config) -> Result<Vec<u8>, EncodeFailure>;
 }
 
 struct Ty<M>(PhantomData<fn() -> M>);
@@ -44,6 +46,10 @@ struct Ty<M>(PhantomData<fn() -> M>);
 impl<M: Message> Codec for Ty<M> {
     fn run(&self, bytes: &[u8], cfg: &Config) -> Outcome {
         run::<M>(bytes, cfg)
+    }
+
+    fn encode(&self, bytes: &[u8], cfg: &Config) -> Result<Vec<u8>, EncodeFailure> {
+        encode_as::<M>(bytes, cfg)
     }
 }
 
@@ -86,6 +92,33 @@ table! {
 /// `None` when the type is not one of [`TYPE_NAMES`].
 pub fn decode(type_name: &str, bytes: &[u8], cfg: &Config) -> Option<Outcome> {
     codec(type_name).map(|c| c.run(bytes, cfg))
+}
+
+/// Encode the value `bytes` hold (its canonical encoding, read at the depth cap) as the
+/// generated type `type_name` under `cfg`'s depth and size limits (SPEC §9), as an
+/// encode request asks; `None` when the type is not one of [`TYPE_NAMES`]. Generated
+/// types have no proto3 JSON mapping: the request's JSON reaches them as the bytes
+/// reflect encodes it to ([`crate::dynamic::value_bytes`]).
+pub fn encode(
+    type_name: &str,
+    bytes: &[u8],
+    cfg: &Config,
+) -> Option<Result<Vec<u8>, EncodeFailure>> {
+    codec(type_name).map(|c| c.encode(bytes, cfg))
+}
+
+fn encode_as<M: Message>(bytes: &[u8], cfg: &Config) -> Result<Vec<u8>, EncodeFailure> {
+    let read = bijoubuf::DecodeOptions::new().max_depth(bijoubuf::MAX_DEPTH_LIMIT);
+    let m = M::decode_with(bytes, &read)
+        .map_err(|e| EncodeFailure::Input(format!("the value's bytes: {e}")))?;
+    let mut out = Vec::new();
+    m.message()
+        .encode_with(&mut out, &cfg.encode_options())
+        .map_err(|e| EncodeFailure::Refused {
+            code: e.code().to_string(),
+            message: e.to_string(),
+        })?;
+    Ok(out)
 }
 
 /// A borrowed twin's runner: decode, re-encode, and check the twin against its owned

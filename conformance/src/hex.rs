@@ -1,6 +1,9 @@
 //! The hex notation of vector inputs: two hex digits per byte, separated by whitespace;
 //! `XX{n}` stands for the byte `XX` written `n` times, so that inputs at the length tier
-//! edges (248, 504, 66040 bytes) stay readable.
+//! edges (248, 504, 66040 bytes) stay readable; `(P){n} REST` stands for `n` levels of
+//! nesting, each the bytes `P` followed by the bijou64 length of the level inside it, with
+//! `REST` (the rest of the text) innermost, so that a chain of a million nested messages
+//! is a few characters (`(02){3} 04 05` is `02 06 02 04 02 02 04 05`).
 
 use std::fmt;
 
@@ -21,6 +24,47 @@ impl std::error::Error for HexError {}
 /// # Errors
 /// A token that is not two hex digits, optionally followed by `{count}`.
 pub fn parse(text: &str) -> Result<Vec<u8>, HexError> {
+    let Some(open) = text.find('(') else {
+        return parse_flat(text);
+    };
+    // `(P){n} REST`: the bytes before the group, then the group wrapping the rest.
+    let mut out = parse_flat(&text[..open])?;
+    let after = &text[open + 1..];
+    let close = after
+        .find(')')
+        .ok_or_else(|| HexError("`(` without `)`".into()))?;
+    let prefix = parse_flat(&after[..close])?;
+    let tail = &after[close + 1..];
+    let count_end = tail
+        .find('}')
+        .filter(|_| tail.starts_with('{'))
+        .ok_or_else(|| HexError("a group needs a count: `(P){n}`".into()))?;
+    let n: usize = tail[1..count_end]
+        .parse()
+        .map_err(|_| HexError(format!("bad group count `{}`", &tail[1..count_end])))?;
+    let inner = parse(&tail[count_end + 1..])?;
+    nest(&prefix, n, &inner, &mut out);
+    Ok(out)
+}
+
+/// Append `n` levels of `prefix` + bijou64(length of the level inside) around `inner`:
+/// the lengths are computed from the inside out, then written from the outside in, so a
+/// million levels cost one pass each way and no recursion.
+fn nest(prefix: &[u8], n: usize, inner: &[u8], out: &mut Vec<u8>) {
+    let mut lens = Vec::with_capacity(n);
+    let mut len = inner.len() as u64;
+    for _ in 0..n {
+        lens.push(len);
+        len += (prefix.len() + bijou64::encode(len).as_slice().len()) as u64;
+    }
+    for &l in lens.iter().rev() {
+        out.extend_from_slice(prefix);
+        out.extend_from_slice(bijou64::encode(l).as_slice());
+    }
+    out.extend_from_slice(inner);
+}
+
+fn parse_flat(text: &str) -> Result<Vec<u8>, HexError> {
     // Byte by byte rather than through `split_whitespace`: inputs at the tier-4 length
     // edge are 16 MiB, sent as 50 MB of hex through the testee protocol.
     let b = text.as_bytes();
@@ -120,6 +164,29 @@ mod tests {
         assert!(parse("é1").is_err());
         assert_eq!(parse(" 0a\n\tFF ").unwrap(), [0x0A, 0xFF]);
         assert_eq!(format(&[0xF8, 0x34]), "F8 34");
+    }
+
+    #[test]
+    fn parses_nesting_groups() {
+        assert_eq!(parse("(02){3} 04 05").unwrap(), [2, 6, 2, 4, 2, 2, 4, 5]);
+        assert_eq!(parse("(02){0}").unwrap(), Vec::<u8>::new());
+        assert_eq!(parse("08 (0E 00){1}").unwrap(), [8, 0x0E, 0, 0]);
+        // Lengths cross a tier: 248 bytes inside take a two-byte prefix.
+        let v = parse("(02){1} 00{248}").unwrap();
+        assert_eq!(&v[..3], &[0x02, 0xF8, 0x00]);
+        assert_eq!(v.len(), 251);
+        // The default-limit vector's 99 children, spelled out in 11-framing.toml.
+        let chain = parse("(02){99}").unwrap();
+        assert_eq!(chain.len(), 198);
+        assert_eq!(&chain[..4], &[0x02, 0xC4, 0x02, 0xC2]);
+        assert_eq!(&chain[194..], &[0x02, 0x02, 0x02, 0x00]);
+        // The 501-level chain of the depth cap: 1,666 bytes.
+        let cap = parse("(02){500}").unwrap();
+        assert_eq!(cap.len(), 1666);
+        assert_eq!(&cap[..8], &[0x02, 0xF9, 0x04, 0x86, 0x02, 0xF9, 0x04, 0x82]);
+        for bad in ["(02", "(02)", "(02){x}", "(02)3", "(GG){2}"] {
+            assert!(parse(bad).is_err(), "{bad}");
+        }
     }
 
     #[test]

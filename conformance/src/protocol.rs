@@ -27,14 +27,15 @@ pub enum Request {
         #[serde(default)]
         decoder: Config,
     },
-    /// Encode the proto3 JSON `json` as `type`, for a reader with `decoder`'s depth limit.
+    /// Encode the proto3 JSON `json` as `type` under `decoder`'s depth and size limits
+    /// (SPEC §9: an encoder's limits are the decoder's).
     Encode {
         /// Full message name.
         #[serde(rename = "type")]
         type_name: String,
         /// The value as proto3 JSON text.
         json: String,
-        /// Only `depth-limit` matters to an encoder.
+        /// Only `depth-limit` and `size-limit` matter to an encoder.
         #[serde(default)]
         decoder: Config,
     },
@@ -186,12 +187,23 @@ pub fn answer(req: &Request, generated: bool) -> Response {
             json,
             decoder,
         } => {
-            if generated {
-                return Response::Unsupported {
-                    message: "generated code has no proto3 JSON mapping".into(),
-                };
-            }
-            match crate::dynamic::encode_json_with(type_name, json, decoder) {
+            let out = if generated {
+                // Generated types have no JSON mapping: the value reaches them as the
+                // bytes reflect writes for it, which they decode and encode again under
+                // the request's limits. A value with no encoding at all (an unset
+                // required field, which generated types cannot hold) is answered with
+                // reflect's refusal of it.
+                crate::dynamic::value_bytes(type_name, json).and_then(|b| {
+                    crate::generated::encode(type_name, &b, decoder).unwrap_or_else(|| {
+                        Err(crate::dynamic::EncodeFailure::Input(format!(
+                            "no generated type {type_name}"
+                        )))
+                    })
+                })
+            } else {
+                crate::dynamic::encode_json_with(type_name, json, decoder)
+            };
+            match out {
                 Ok(b) => Response::Encoded {
                     output: crate::hex::format_runs(&b),
                 },
@@ -255,6 +267,47 @@ mod tests {
                 output: "18 01".into()
             }
         );
-        assert!(matches!(answer(&enc, true), Response::Unsupported { .. }));
+        assert_eq!(
+            answer(&enc, true),
+            Response::Encoded {
+                output: "18 01".into()
+            }
+        );
+        // Both engines refuse an encoding longer than the size limit, and a value deeper
+        // than the depth limit, with the same code.
+        for (json, cfg, code) in [
+            (
+                r#"{"flag": true}"#,
+                r#"{"size-limit": 1}"#,
+                "size-limit-exceeded",
+            ),
+            (
+                r#"{"child": {"child": {}}}"#,
+                r#"{"depth-limit": 2}"#,
+                "depth-limit-exceeded",
+            ),
+            (
+                r#"{"child": {}}"#,
+                r#"{"depth-limit": 0}"#,
+                "depth-limit-exceeded",
+            ),
+        ] {
+            let ty = if json.contains("child") {
+                "conformance.Node"
+            } else {
+                "conformance.Scalars"
+            };
+            let req: Request = serde_json::from_str(&format!(
+                r#"{{"op": "encode", "type": "{ty}", "json": {}, "decoder": {cfg}}}"#,
+                serde_json::to_string(json).unwrap()
+            ))
+            .unwrap();
+            for generated in [true, false] {
+                match answer(&req, generated) {
+                    Response::Refused { code: got, .. } => assert_eq!(got, code, "{json} {cfg}"),
+                    other => panic!("{json} {cfg} generated={generated}: {other:?}"),
+                }
+            }
+        }
     }
 }

@@ -46,6 +46,16 @@ impl Config {
         }
         o
     }
+
+    /// The encoder's options for this configuration: its depth limit and size limit, as
+    /// an encode request asks (SPEC §9: an encoder's limits are the decoder's).
+    pub fn encode_options(&self) -> bijoubuf::EncodeOptions {
+        let mut o = bijoubuf::EncodeOptions::new().max_size(self.size_limit);
+        if let Some(d) = self.depth_limit {
+            o = o.max_depth(d);
+        }
+        o
+    }
 }
 
 /// A refusal: the three normative parts of an error (SPEC §11).

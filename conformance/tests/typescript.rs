@@ -217,6 +217,7 @@ impl Node {
         write_frame(&mut self.input, &req).map_err(|e| e.to_string())?;
         match read_frame(&mut self.output).map_err(|e| e.to_string())? {
             Some(Response::Encoded { output }) => hex::parse(&output).map_err(|e| e.to_string()),
+            Some(Response::Failed { message }) => Err(message),
             other => Err(format!("{other:?}")),
         }
     }
@@ -307,7 +308,8 @@ fn typescript_and_rust_write_the_same_json_and_read_each_others() {
 }
 
 /// JSON text near every vector's JSON (characters changed, inserted, removed): where both
-/// implementations read it, they encode the same bytes; and they accept the same texts.
+/// implementations read it, they encode the same bytes; they accept the same texts, and
+/// refuse the others at the same JSON path.
 #[test]
 fn typescript_and_rust_read_mutated_json_alike() {
     let Some(mut node) = Node::start() else {
@@ -315,6 +317,7 @@ fn typescript_and_rust_read_mutated_json_alike() {
     };
     let seeds = json_seeds();
     let both = std::cell::Cell::new(0u32);
+    let paths = std::cell::Cell::new(0u32);
     let node = RefCell::new(&mut node);
     let mut run = runner(2048);
     run.run(&json_mutation(seeds.len()), |(i, edits)| {
@@ -324,7 +327,19 @@ fn typescript_and_rust_read_mutated_json_alike() {
         let ts = node.borrow_mut().encode_json(ty, &text);
         match (&rust, &ts) {
             (Ok(r), Ok(t)) if r == t => both.set(both.get() + 1),
-            (Err(_), Err(_)) => {}
+            (Err(r), Err(t)) => {
+                // Both refuse the text: at the same JSON path (`$.lines[3].sku`).
+                if json_path(r) != json_path(t) {
+                    return Err(TestCaseError::fail(format!(
+                        "{ty} JSON {text:?}: Rust refuses at {:?} ({r}), TypeScript at {:?} ({t})",
+                        json_path(r),
+                        json_path(t)
+                    )));
+                }
+                if json_path(r).is_some() {
+                    paths.set(paths.get() + 1);
+                }
+            }
             _ => {
                 return Err(TestCaseError::fail(format!(
                     "{ty} JSON {text:?}: Rust {}, TypeScript {}",
@@ -337,6 +352,22 @@ fn typescript_and_rust_read_mutated_json_alike() {
     })
     .unwrap_or_else(|e| panic!("{e}"));
     assert!(both.get() >= 50, "only {} texts read by both", both.get());
+    eprintln!(
+        "{} mutated texts read alike, {} refused by both at the same JSON path",
+        both.get(),
+        paths.get()
+    );
+    assert!(paths.get() >= 50, "only {} refusals compared", paths.get());
+}
+
+/// The JSON path a JSON reader's refusal names (`$`, `$.a[2]`), from its text
+/// (`json: $.a[2]: what`); `None` for a refusal with no path (a syntax error, or the
+/// encoder's refusal of the value read).
+fn json_path(err: &str) -> Option<String> {
+    let at = err.find("json: ")? + "json: ".len();
+    let rest = &err[at..];
+    rest.starts_with('$')
+        .then(|| rest[..rest.find(": ").unwrap_or(rest.len())].to_string())
 }
 
 fn show(r: &Result<Vec<u8>, String>) -> String {
@@ -595,4 +626,75 @@ fn a_signature_made_in_rust_verifies_in_typescript_and_back() {
             );
         }
     }
+}
+
+impl Node {
+    /// Any protocol request; the answer as it came.
+    fn ask(&mut self, req: &Request) -> Result<Response, String> {
+        write_frame(&mut self.input, req).map_err(|e| e.to_string())?;
+        read_frame(&mut self.output)
+            .map_err(|e| e.to_string())?
+            .ok_or_else(|| "the testee closed".to_string())
+    }
+}
+
+/// An encode answer as comparable text: the bytes, or the refusal's code.
+fn encode_verdict(r: &Response) -> String {
+    match r {
+        Response::Encoded { output } => format!("encoded {output}"),
+        Response::Refused { code, .. } => format!("refused {code}"),
+        other => format!("{other:?}"),
+    }
+}
+
+/// Encoder limits across the three encoders: the value of every vector's JSON, encoded
+/// under size limits just below, at and above its length and under depth limits 0, 1, its
+/// own depth, 500, 501 and 10^6, is encoded or refused (with the same code) alike by
+/// TypeScript, generated Rust and reflect.
+#[test]
+fn typescript_and_rust_encoders_refuse_alike_at_their_limits() {
+    let Some(mut node) = Node::start() else {
+        return;
+    };
+    let mut compared = 0;
+    let mut refused = 0;
+    for (ty, json) in json_seeds() {
+        let Ok(bytes) = dynamic::value_bytes(&ty, &json) else {
+            continue; // no encoding at all (an unset required field)
+        };
+        let n = bytes.len();
+        let mut configs: Vec<Config> = [n.saturating_sub(1), n, n + 1]
+            .into_iter()
+            .map(|s| Config {
+                size_limit: Some(s),
+                ..Config::default()
+            })
+            .collect();
+        for d in [0, 1, 2, 3, 100, 500, 501, 1_000_000] {
+            configs.push(Config {
+                depth_limit: Some(d),
+                ..Config::default()
+            });
+        }
+        for cfg in configs {
+            let req = Request::Encode {
+                type_name: ty.clone(),
+                json: json.clone(),
+                decoder: cfg,
+            };
+            let ts = encode_verdict(&node.ask(&req).expect("testee answers"));
+            let generated = encode_verdict(&bijoubuf_conformance::protocol::answer(&req, true));
+            let reflect = encode_verdict(&bijoubuf_conformance::protocol::answer(&req, false));
+            assert!(
+                ts == generated && ts == reflect,
+                "{ty} {json} under {cfg:?}: TypeScript {ts}, generated {generated}, reflect {reflect}"
+            );
+            compared += 1;
+            if ts.starts_with("refused") {
+                refused += 1;
+            }
+        }
+    }
+    eprintln!("{compared} encodes under limits compared, {refused} refused by all three");
+    assert!(refused >= 100, "only {refused} refusals compared");
 }

@@ -81,13 +81,33 @@ abstract class PathError extends Error {
 export class DecodeError extends PathError {
   /** The stable code (SPEC §11.1). */
   readonly code: ErrorCode;
-  /** The absolute byte offset (SPEC §11.1 says which byte). */
+  /**
+   * The absolute byte offset (SPEC §11.1 says which byte): in a stream, counted from the
+   * stream's first byte (SPEC §9.2).
+   */
   readonly offset: number;
+  /**
+   * In a length-delimited stream, the index of the frame the error is in (the first frame
+   * is 0); `undefined` for a single message.
+   */
+  readonly frame: number | undefined;
   /** An error of `code` at `offset` with an empty path. */
   constructor(code: ErrorCode, offset: number) {
     super("DecodeError");
     this.code = code;
     this.offset = offset;
+    this.frame = undefined;
+  }
+
+  /**
+   * This error placed in frame `index` of a stream whose frame starts `start` bytes after
+   * the bytes the error's offset counts from (0 when it already counts from the stream's
+   * first byte).
+   */
+  inFrame(index: number, start: number): this {
+    (this as { offset: number }).offset += start;
+    (this as { frame: number | undefined }).frame = index;
+    return this;
   }
 
   /** The error's text, as the Rust runtime prints it (SPEC §11.4). */

@@ -17,12 +17,14 @@ export { DecodeError, EncodeError, keySegment } from "./errors.js";
 export type { EncodeErrorCode, ErrorCode } from "./errors.js";
 export { Kind, Presence, WireType } from "./schema.js";
 export type { EnumTypeLike, FieldSpec, MessageShape, MessageTypeLike, UnknownField } from "./schema.js";
-export { DEFAULT_MAX_DEPTH, EMPTY_BYTES, MessageType } from "./message.js";
+export { DEFAULT_MAX_DEPTH, EMPTY_BYTES, MAX_DEPTH_LIMIT, MessageType, clampDepth } from "./message.js";
 export type { DecodeOptions, Decoded, EncodeOptions } from "./message.js";
 export { JsonError, fromJson, registerType, toJson, toJsonValue } from "./json.js";
 export { base64Decode, base64Encode } from "./base64.js";
 export type { JsonType, JsonWriteOptions } from "./json.js";
 export { NMAX } from "./decode.js";
+export { decodeFrames } from "./stream.js";
+export type { ByteSource, FrameTarget } from "./stream.js";
 export type { GeneratedCodec } from "./encode.js";
 /** The encoder's per-kind checks and writers, which generated encoders call. */
 export * as enc from "./encode.js";

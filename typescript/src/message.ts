@@ -19,11 +19,32 @@ import {
 import { DecodeError, EncodeError } from "./errors.js";
 import { fromJson, registerType, toJson, type JsonWriteOptions } from "./json.js";
 import { Reader } from "./reader.js";
+import { decodeFrames, type ByteSource } from "./stream.js";
 import { Card, Kind, Presence, defaultOf, defineOwn, resolveField, type Field, type FieldSpec } from "./schema.js";
 import { sizeNumber, writeNumber } from "./varint.js";
 
 /** The default depth limit (SPEC §9.3). */
 export const DEFAULT_MAX_DEPTH = 100;
+
+/**
+ * The largest depth limit either side can be configured with (SPEC §9.3): a larger one is
+ * this. Decoding and encoding recurse once per nesting level, so this cap is what bounds
+ * their use of the engine's stack: no input, however deep, reaches past it.
+ */
+export const MAX_DEPTH_LIMIT = 500;
+
+/**
+ * A configured depth limit as both sides use it (SPEC §9.3): 0 is 1 (the top-level message
+ * is always read or written), above {@link MAX_DEPTH_LIMIT} (`Infinity` included) is the
+ * cap. Anything but a non-negative integer or `Infinity` is a caller's mistake.
+ */
+export function clampDepth(depth: number): number {
+  if (depth === Infinity) return MAX_DEPTH_LIMIT;
+  if (!Number.isInteger(depth) || depth < 0) {
+    throw new RangeError(`maxDepth must be a non-negative integer, not ${String(depth)}`);
+  }
+  return depth === 0 ? 1 : depth > MAX_DEPTH_LIMIT ? MAX_DEPTH_LIMIT : depth;
+}
 
 /** Decoder settings (SPEC §1, §8.2, §9.3, §9.4). */
 export interface DecodeOptions {
@@ -32,7 +53,10 @@ export interface DecodeOptions {
    * well-known types (package `google.protobuf`) refuse them even so (SPEC §8.2).
    */
   preserveUnknown?: boolean;
-  /** The depth limit, at least 1 (default 100). */
+  /**
+   * The depth limit (default 100): 0 is taken as 1, and a limit above 500
+   * ({@link MAX_DEPTH_LIMIT}) as 500 (SPEC §9.3).
+   */
   maxDepth?: number;
   /** The size limit in bytes, per message or per stream frame (default: none). */
   maxSize?: number;
@@ -40,7 +64,10 @@ export interface DecodeOptions {
 
 /** Encoder settings (SPEC §9). */
 export interface EncodeOptions {
-  /** Refuse values nested deeper than this (default 100, the decoder's default). */
+  /**
+   * Refuse values nested deeper than this (default 100, the decoder's default), taken as
+   * the decoder takes it: 0 is 1, above 500 is 500 (SPEC §9.3).
+   */
   maxDepth?: number;
   /** Refuse output longer than this many bytes (default: none). */
   maxSize?: number;
@@ -194,7 +221,7 @@ export class MessageType<T extends object> implements DecodeTarget, EncodeTarget
    *   be decoded, output longer than `maxSize`.
    */
   encode(value: T, options?: EncodeOptions): Uint8Array {
-    const p = takePlan(options?.maxDepth ?? DEFAULT_MAX_DEPTH);
+    const p = takePlan(clampDepth(options?.maxDepth ?? DEFAULT_MAX_DEPTH));
     try {
       const n = this.sized(p, value);
       if (options?.maxSize !== undefined && n > options.maxSize) {
@@ -264,12 +291,31 @@ export class MessageType<T extends object> implements DecodeTarget, EncodeTarget
         if (l > bytes.length - r.pos) throw new DecodeError("truncated", at);
         end = r.pos + l;
       } catch (e) {
-        if (e instanceof DecodeError) e.push(this.shortName);
+        if (e instanceof DecodeError) e.push(this.shortName).inFrame(out.length, 0);
         throw e;
       }
-      out.push(this.top(r, end));
+      try {
+        out.push(this.top(r, end));
+      } catch (e) {
+        if (e instanceof DecodeError) e.inFrame(out.length, 0);
+        throw e;
+      }
     }
     return { message: out, unknownFields: r.unknown };
+  }
+
+  /**
+   * Decode a length-delimited stream as it arrives (SPEC §9.2): the messages of `src` (a
+   * `ReadableStream<Uint8Array>`, or any async iterable of byte chunks such as a Node
+   * stream), one frame at a time, holding only the frame being decoded. The checks and
+   * errors are {@link decodeDelimited}'s; an error's `frame` is the index of its frame.
+   *
+   * ```ts
+   * for await (const { message } of Person.decodeFrames(response.body!)) use(message);
+   * ```
+   */
+  decodeFrames(src: ByteSource, options?: DecodeOptions): AsyncGenerator<Decoded<T>, void, undefined> {
+    return decodeFrames<T>(this, src, options);
   }
 
   /**
@@ -309,7 +355,6 @@ export class MessageType<T extends object> implements DecodeTarget, EncodeTarget
 }
 
 function reader(bytes: Uint8Array, options: DecodeOptions | undefined): Reader {
-  const depth = options?.maxDepth ?? DEFAULT_MAX_DEPTH;
-  if (!Number.isInteger(depth) || depth < 1) throw new RangeError("maxDepth must be at least 1");
+  const depth = clampDepth(options?.maxDepth ?? DEFAULT_MAX_DEPTH);
   return new Reader(bytes, 0, options?.preserveUnknown ?? false, depth);
 }

@@ -4,8 +4,10 @@
  * answer frame per request on stdout, over the code generated from conformance/schemas.
  *
  * Decode requests run the generated types' strict (or preserving) decoder and re-encode
- * the value; encode requests read the value from proto3 JSON and run the canonical encoder
- * with the request's depth limit, answering its refusals as `refused`. Two requests
+ * the value under the request's limits (a stream is read twice, from the bytes and as a
+ * ReadableStream arriving in small chunks, and the two answers must agree); encode requests read the value from proto3 JSON and
+ * run the canonical encoder with the request's depth and size limits, answering its
+ * refusals as `refused`. Two requests
  * beyond the protocol serve the cross-language property tests: `{"op": "arbitrary",
  * "type": …, "seed": n}` answers the encoding of an arbitrary value built in TypeScript,
  * and `{"op": "json", "type": …, "input": hex}` the proto3 JSON TypeScript writes for the
@@ -17,7 +19,7 @@
  * a refusal's code, path or text, is answered as `failed`.
  */
 
-import { DecodeError, EncodeError, JsonError, MessageType, type DecodeOptions } from "../src/index.js";
+import { DecodeError, EncodeError, JsonError, MessageType, type DecodeOptions, type EncodeOptions } from "../src/index.js";
 import * as conformance from "../gen/conformance/conformance.js";
 import * as evolutionV1 from "../gen/conformance/evolution.v1.js";
 import * as evolutionV2 from "../gen/conformance/evolution.v2.js";
@@ -102,18 +104,21 @@ export function answer(req: Request): Response {
     maxDepth: c["depth-limit"] ?? 100,
   };
   if (c["size-limit"] !== undefined) options.maxSize = c["size-limit"];
+  // Re-encoded under the request's limits (SPEC §9: an encoder's limits are the decoder's),
+  // so a value accepted under a limit above the default encodes again.
+  const limits = encodeLimits(c);
   try {
     let output: Uint8Array;
     let unknown: number;
     if (c.stream) {
       const d = type.decodeDelimited(bytes, options);
-      output = type.encodeDelimited(d.message);
+      output = type.encodeDelimited(d.message, limits);
       unknown = d.unknownFields;
     } else {
       const d = type.decodeReport(bytes, options);
-      output = type.encode(d.message);
+      output = type.encode(d.message, limits);
       unknown = d.unknownFields;
-      const why = disagreement(type, d.message);
+      const why = disagreement(type, d.message, limits.maxDepth);
       if (why !== undefined) return { status: "failed", message: why };
     }
     return { status: "accepted", output: formatHex(output), unknown };
@@ -126,7 +131,14 @@ export function answer(req: Request): Response {
   }
 }
 
-/** Answer an encode request: the JSON's value, encoded with the request's depth limit. */
+/** The encoder's limits for a request's configuration: its depth limit and size limit. */
+function encodeLimits(c: Config): EncodeOptions {
+  const o: EncodeOptions = { maxDepth: c["depth-limit"] ?? 100 };
+  if (c["size-limit"] !== undefined) o.maxSize = c["size-limit"];
+  return o;
+}
+
+/** Answer an encode request: the JSON's value, encoded with the request's depth and size limits. */
 function encode(type: MessageType<object>, req: Request): Response {
   let value: object;
   try {
@@ -136,12 +148,60 @@ function encode(type: MessageType<object>, req: Request): Response {
     return { status: "failed", message: String(e) };
   }
   try {
-    return { status: "encoded", output: formatHex(type.encode(value, { maxDepth: req.decoder?.["depth-limit"] ?? 100 })) };
+    return { status: "encoded", output: formatHex(type.encode(value, encodeLimits(req.decoder ?? {}))) };
   } catch (e) {
     // The encoder's refusal (SPEC §9): offset 0, the path as free text.
     if (e instanceof EncodeError) return { status: "refused", code: e.code, offset: 0, path: e.path };
     return { status: "failed", message: String(e) };
   }
+}
+
+/**
+ * Answer one request, reading a stream request's frames twice: with the slice reader
+ * ({@link answer}) and as a `ReadableStream` arriving in small chunks (`decodeFrames`). The
+ * two must give the same answer; a difference is answered as `failed`.
+ */
+async function answerAll(req: Request): Promise<Response> {
+  const res = answer(req);
+  const type = types.get(req.type);
+  if (req.op !== "decode" || req.decoder?.stream !== true || type === undefined) return res;
+  let bytes: Uint8Array;
+  try {
+    bytes = parseHex(req.input ?? "");
+  } catch {
+    return res;
+  }
+  const c = req.decoder;
+  const options: DecodeOptions = { preserveUnknown: c.preserving ?? false, maxDepth: c["depth-limit"] ?? 100 };
+  if (c["size-limit"] !== undefined) options.maxSize = c["size-limit"];
+  // Chunks of 7 bytes cut prefixes and frames at every position; long inputs in 64 KiB.
+  const size = bytes.length < 4096 ? 7 : 65536;
+  let pos = 0;
+  const src = new ReadableStream<Uint8Array>({
+    pull(ctl) {
+      if (pos >= bytes.length) ctl.close();
+      else {
+        ctl.enqueue(bytes.subarray(pos, pos + size));
+        pos += size;
+      }
+    },
+  });
+  let streamed: Response;
+  try {
+    const messages: object[] = [];
+    let unknown = 0;
+    for await (const d of type.decodeFrames(src, options)) {
+      messages.push(d.message);
+      unknown += d.unknownFields;
+    }
+    streamed = { status: "accepted", output: formatHex(type.encodeDelimited(messages, encodeLimits(c))), unknown };
+  } catch (e) {
+    if (e instanceof DecodeError) streamed = { status: "refused", code: e.code, offset: e.offset, path: e.path };
+    else streamed = { status: "failed", message: String(e) };
+  }
+  const a = JSON.stringify(res);
+  const b = JSON.stringify(streamed);
+  return a === b ? res : { status: "failed", message: `slice reader: ${a}; ReadableStream reader: ${b}` };
 }
 
 function frame(obj: Response): Buffer {
@@ -158,10 +218,11 @@ function main(): void {
   let chunks: Buffer[] = [];
   let have = 0;
   let need = -1;
+  // Answers go out in request order: each waits for the one before it.
+  let last: Promise<void> = Promise.resolve();
   process.stdin.on("data", (chunk: Buffer) => {
     chunks.push(chunk);
     have += chunk.length;
-    const out: Buffer[] = [];
     for (;;) {
       if (need < 0 && have >= 4) need = 4 + Buffer.concat(chunks).readUInt32BE(0);
       if (need < 0 || have < need) break;
@@ -171,15 +232,16 @@ function main(): void {
       chunks = rest.length > 0 ? [rest] : [];
       have = rest.length;
       need = -1;
-      let res: Response;
-      try {
-        res = answer(JSON.parse(body) as Request);
-      } catch (e) {
-        res = { status: "failed", message: `bad request: ${String(e)}` };
-      }
-      out.push(frame(res));
+      last = last.then(async () => {
+        let res: Response;
+        try {
+          res = await answerAll(JSON.parse(body) as Request);
+        } catch (e) {
+          res = { status: "failed", message: `bad request: ${String(e)}` };
+        }
+        process.stdout.write(frame(res));
+      });
     }
-    if (out.length > 0) process.stdout.write(Buffer.concat(out));
   });
 }
 

@@ -3,7 +3,8 @@
 //!
 //! `bijoubuf-conformance-testee [--engine reflect|generated]`; the default engine is
 //! `reflect` (`bijoubuf-reflect`, which also encodes proto3 JSON); `generated` decodes
-//! with the generated code and answers `unsupported` to encode requests.
+//! with the generated code, and encodes the value of an encode request (read from its
+//! JSON by reflect) with the generated code under the request's limits.
 
 use std::io::{self, BufReader, BufWriter};
 
