@@ -208,8 +208,15 @@ func (w *Writer) End(m Mark) {
 }
 
 // Unknown re-emits a kept unknown record, its key computed from the field before it
-// (SPEC §8.2) and its payload copied.
+// (SPEC §8.2) and its payload copied. A record whose number is not above the field
+// written before it (out of order, twice, or colliding with a set known field) or is
+// outside 1 ..= 2^29 − 1 could not be decoded again: unknown-field-order (SPEC §9).
+// A number the schema declares for a field that is not set is for the caller to refuse.
 func (w *Writer) Unknown(f UnknownRecord) {
+	if (f.Number <= w.prev || f.Number > MaxFieldNumber) && w.err == nil {
+		w.err = NewEncodeError(EncodeUnknownFieldOrder, "holds a preserved unknown field "+itoa(int(f.Number))+" after field "+itoa(int(w.prev)))
+		return
+	}
 	w.Key(f.Number, f.Wire)
 	switch f.Wire {
 	case WireVarint:

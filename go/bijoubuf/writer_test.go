@@ -135,3 +135,39 @@ func TestEncoderChecks(t *testing.T) {
 		t.Errorf("%q, want %q", got, want)
 	}
 }
+
+func TestWriterRefusesUnknownOutOfOrder(t *testing.T) {
+	for _, c := range []struct {
+		known   uint32 // a known field written first, 0 for none
+		numbers []uint32
+	}{{0, []uint32{3, 3}}, {0, []uint32{4, 2}}, {5, []uint32{5}}, {0, []uint32{0}}, {0, []uint32{MaxFieldNumber + 1}}} {
+		w := NewWriter(32)
+		if c.known != 0 {
+			w.Key(c.known, WireVarint)
+			w.Varint(1)
+		}
+		for _, n := range c.numbers {
+			w.Unknown(UnknownRecord{Number: n, Wire: WireVarint, Value: 1})
+		}
+		_, err := w.Bytes()
+		if e, ok := err.(*EncodeError); !ok || e.Code() != EncodeUnknownFieldOrder {
+			t.Errorf("known %d, unknown %v: %v", c.known, c.numbers, err)
+		}
+	}
+	// In order, each payload form: accepted and re-keyed.
+	rs := []UnknownRecord{{Number: 2, Wire: WireVarint, Value: 300}, {Number: 3, Wire: WireI64, Value: 1}, {Number: 9, Wire: WireLen, Bytes: []byte("x")}, {Number: 10, Wire: WireI32, Value: 2}}
+	size, prev := 0, uint32(0)
+	for _, r := range rs {
+		size += UnknownSize(prev, r)
+		prev = r.Number
+	}
+	w := NewWriter(size)
+	for _, r := range rs {
+		w.Unknown(r)
+	}
+	got, err := w.Bytes()
+	want := unhex(t, "04 F8 34 01 00 00 00 00 00 00 00 01 16 01 78 03 00 00 00 02")
+	if err != nil || !bytes.Equal(got, want) {
+		t.Errorf("got % X %v, want % X", got, err, want)
+	}
+}
