@@ -42,7 +42,8 @@ const (
 	endKey uint32 = math.MaxUint32
 )
 
-// canonical NaN bit patterns (SPEC §3.5).
+// NaN32Bits and NaN64Bits are the one spelling of NaN for float and double (SPEC §3.5):
+// sign clear, quiet bit set, the rest of the payload zero.
 const (
 	NaN32Bits uint32 = 0x7FC00000
 	NaN64Bits uint64 = 0x7FF8000000000000

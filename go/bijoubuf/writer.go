@@ -15,6 +15,8 @@ import (
 
 // KeySize is the length of the key of field number after field prev (0 first) (SPEC §4.1).
 func KeySize(prev, number uint32) int {
+	// Every tier's OFFSET is a multiple of 4, so the wire type in the low two bits never
+	// moves a key to another tier: the size is the same for all four.
 	return bijou64.Size(uint64(number-prev-1)<<2 | 3)
 }
 
