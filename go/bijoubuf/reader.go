@@ -1,0 +1,656 @@
+package bijoubuf
+
+import (
+	"encoding/binary"
+	"math"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/bijoubuf/bijoubuf/go/bijou64"
+)
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+// wrap adds path segments to err when it is a *DecodeError; any other error (from a
+// caller's decode function) passes through unchanged.
+func wrap(err error, add func(*DecodeError)) error {
+	if d, ok := err.(*DecodeError); ok {
+		add(d)
+	}
+	return err
+}
+
+// MaxFieldNumber is the largest field number, 2^29 − 1 (SPEC §4.3).
+const MaxFieldNumber = 1<<29 - 1
+
+// WireType is the low two bits of a key (SPEC §4.2). All four values are valid.
+type WireType uint8
+
+// The wire types.
+const (
+	WireVarint WireType = 0 // one bijou64
+	WireI64    WireType = 1 // eight big-endian bytes
+	WireLen    WireType = 2 // bijou64 length, then that many bytes
+	WireI32    WireType = 3 // four big-endian bytes
+)
+
+const (
+	// noKey: no record in the lookahead (field numbers start at 1).
+	noKey uint32 = 0
+	// endKey: the lookahead found the end of the message; above every field number, so
+	// every later question is answered "absent" by one comparison.
+	endKey uint32 = math.MaxUint32
+)
+
+// NaN32Bits and NaN64Bits are the one spelling of NaN for float and double (SPEC §3.5):
+// sign clear, quiet bit set, the rest of the payload zero.
+const (
+	NaN32Bits uint32 = 0x7FC00000
+	NaN64Bits uint64 = 0x7FF8000000000000
+)
+
+// UnknownRecord is a record the schema does not know, kept by a preserving decode (SPEC
+// §8.2) as its number, wire type and payload: Value for VARINT, I64 and I32 records,
+// Bytes (a copy of the content, without its length prefix) for LEN records.
+type UnknownRecord struct {
+	Number uint32
+	Wire   WireType
+	Value  uint64
+	Bytes  []byte
+}
+
+// Reader is the decoding cursor generated code drives: one forward pass over the input,
+// every read bounded by the current message's content (or repeated record), every
+// failure a *DecodeError at the offset SPEC §11.1 names.
+//
+// A message's decode asks for its known fields once each, in ascending field number,
+// with Field, reads each present value with an element read (Uint32, String, Message, …),
+// and ends with Finish. The reader holds one record of lookahead: a request for field n
+// first disposes of every record numbered below n (those are unknown, since the known
+// ones below n were asked for already), then answers "absent" or hands over the record.
+// Delta keys make the numbers strictly ascending (SPEC §4.1), so the first violation in
+// byte order is the one reported (SPEC §10.1).
+//
+// Element reads return errors without a path; the caller adds the field's segment with
+// DecodeError.InField (Message, Run and ReadMap add theirs).
+type Reader struct {
+	// buf is the whole input: offsets are absolute (SPEC §1).
+	buf []byte
+	// end is the end of the current message's content or run.
+	end int
+	pos int
+	// prev is the number of the last record whose key was read in this message.
+	prev uint32
+	// next is the lookahead: a record whose key was read but not handed out.
+	next     uint32
+	nextWire WireType
+	// keyPos is the offset of the last key read.
+	keyPos   int
+	depth    uint32
+	maxDepth uint32
+	preserve bool
+	// keep: unknown records of the current message are kept (preserving, and the
+	// message type is in the preserving set).
+	keep         bool
+	unknown      []UnknownRecord
+	unknownCount int
+}
+
+// newReader is a reader over buf[start:end] as a top-level message (depth 1).
+func newReader(buf []byte, start, end int, opts DecodeOptions) *Reader {
+	return &Reader{
+		buf:      buf,
+		end:      end,
+		pos:      start,
+		keyPos:   start,
+		depth:    1,
+		maxDepth: uint32(opts.MaxDepth()),
+		preserve: opts.preserve,
+	}
+}
+
+// Pos is the offset of the next unread byte.
+func (r *Reader) Pos() int { return r.pos }
+
+// KeyPos is the offset of the key of the record most recently read.
+func (r *Reader) KeyPos() int { return r.keyPos }
+
+// End is the end of the current message's content or run.
+func (r *Reader) End() int { return r.end }
+
+// AtEnd says whether the current message or run has no bytes left.
+func (r *Reader) AtEnd() bool { return r.pos >= r.end }
+
+// Depth is the current message's depth (the top level is 1).
+func (r *Reader) Depth() int { return int(r.depth) }
+
+// UnknownCount is the number of unknown records kept so far in the whole decode.
+func (r *Reader) UnknownCount() int { return r.unknownCount }
+
+// ----- raw reads (SPEC §2, §3, §7) -----
+
+// Varint reads one bijou64 (SPEC §2): truncated (O1) or varint-overflow (O2) at its tag.
+func (r *Reader) Varint() (uint64, error) {
+	at := r.pos
+	// A one-byte value (most keys, lengths and small numbers): one bounds check.
+	if at < r.end {
+		if tag := r.buf[at]; tag < bijou64.FirstTierTag {
+			r.pos = at + 1
+			return uint64(tag), nil
+		}
+	}
+	return r.varintLong(at)
+}
+
+// varintLong is Varint past its one-byte case. The slice ends at the bound, so a value
+// cut by the bound is truncated, never read from the bytes beyond it.
+func (r *Reader) varintLong(at int) (uint64, error) {
+	v, n, err := bijou64.Decode(r.buf[at:r.end])
+	if err != nil {
+		if err == bijou64.ErrOverflow {
+			return 0, NewDecodeError(VarintOverflow, at)
+		}
+		return 0, NewDecodeError(Truncated, at)
+	}
+	r.pos = at + n
+	return v, nil
+}
+
+// fixed reads n raw bytes: truncated at their first byte when they are not all there.
+func (r *Reader) fixed(n int) ([]byte, error) {
+	at := r.pos
+	if r.end-at < n {
+		return nil, NewDecodeError(Truncated, at)
+	}
+	r.pos = at + n
+	return r.buf[at : at+n], nil
+}
+
+// Fixed32 reads four big-endian bytes (fixed32; SPEC §3.4).
+func (r *Reader) Fixed32() (uint32, error) {
+	b, err := r.fixed(4)
+	if err != nil {
+		return 0, err
+	}
+	return binary.BigEndian.Uint32(b), nil
+}
+
+// Fixed64 reads eight big-endian bytes (fixed64; SPEC §3.4).
+func (r *Reader) Fixed64() (uint64, error) {
+	b, err := r.fixed(8)
+	if err != nil {
+		return 0, err
+	}
+	return binary.BigEndian.Uint64(b), nil
+}
+
+// Length reads a bijou64 length and checks it against the bytes left in the current
+// bound before anything is allocated (SPEC §9.4): a length past the end is truncated
+// at the length prefix (O1).
+func (r *Reader) Length() (int, error) {
+	at := r.pos
+	l, err := r.Varint()
+	if err != nil {
+		return 0, err
+	}
+	if l > uint64(r.end-r.pos) {
+		return 0, NewDecodeError(Truncated, at)
+	}
+	return int(l), nil
+}
+
+// LenBytes reads a length-prefixed byte string, borrowed from the input (not copied).
+func (r *Reader) LenBytes() ([]byte, error) {
+	l, err := r.Length()
+	if err != nil {
+		return nil, err
+	}
+	at := r.pos
+	r.pos = at + l
+	return r.buf[at:r.pos:r.pos], nil
+}
+
+// ----- scalar values with their checks (SPEC §3) -----
+
+// Uint64 reads a uint64 (SPEC §3.1).
+func (r *Reader) Uint64() (uint64, error) { return r.Varint() }
+
+// Uint32 reads a uint32: above u32max is integer-out-of-range at the value (O8).
+func (r *Reader) Uint32() (uint32, error) {
+	at := r.pos
+	v, err := r.Varint()
+	if err != nil {
+		return 0, err
+	}
+	if v > math.MaxUint32 {
+		return 0, NewDecodeError(IntegerOutOfRange, at)
+	}
+	return uint32(v), nil
+}
+
+// Int64 reads an int64 or sint64: zigzag, no range check (SPEC §3.2).
+func (r *Reader) Int64() (int64, error) {
+	v, err := r.Varint()
+	if err != nil {
+		return 0, err
+	}
+	return bijou64.Unzigzag(v), nil
+}
+
+// Int32 reads an int32, sint32 or enum number: a zigzag image above u32max is
+// integer-out-of-range at the value (O8; SPEC §3.2, §3.6).
+func (r *Reader) Int32() (int32, error) {
+	at := r.pos
+	v, err := r.Varint()
+	if err != nil {
+		return 0, err
+	}
+	if v > math.MaxUint32 {
+		return 0, NewDecodeError(IntegerOutOfRange, at)
+	}
+	return int32(bijou64.Unzigzag(v)), nil
+}
+
+// Bool reads a bool: anything but 0 or 1 (F8 00 too) is invalid-bool at the value (O9).
+func (r *Reader) Bool() (bool, error) {
+	at := r.pos
+	v, err := r.Varint()
+	if err != nil {
+		return false, err
+	}
+	if v > 1 {
+		return false, NewDecodeError(InvalidBool, at)
+	}
+	return v == 1, nil
+}
+
+// Sfixed32 reads an sfixed32: four big-endian bytes, two's complement.
+func (r *Reader) Sfixed32() (int32, error) {
+	v, err := r.Fixed32()
+	return int32(v), err
+}
+
+// Sfixed64 reads an sfixed64: eight big-endian bytes, two's complement.
+func (r *Reader) Sfixed64() (int64, error) {
+	v, err := r.Fixed64()
+	return int64(v), err
+}
+
+// Float32 reads a float: a NaN other than 7F C0 00 00 is non-canonical-nan at its first
+// byte (O10; SPEC §3.5).
+func (r *Reader) Float32() (float32, error) {
+	at := r.pos
+	bits, err := r.Fixed32()
+	if err != nil {
+		return 0, err
+	}
+	f := math.Float32frombits(bits)
+	if f != f && bits != NaN32Bits {
+		return 0, NewDecodeError(NonCanonicalNaN, at)
+	}
+	return f, nil
+}
+
+// Float64 reads a double: a NaN other than 7F F8 00 00 00 00 00 00 is
+// non-canonical-nan at its first byte (O10; SPEC §3.5).
+func (r *Reader) Float64() (float64, error) {
+	at := r.pos
+	bits, err := r.Fixed64()
+	if err != nil {
+		return 0, err
+	}
+	f := math.Float64frombits(bits)
+	if f != f && bits != NaN64Bits {
+		return 0, NewDecodeError(NonCanonicalNaN, at)
+	}
+	return f, nil
+}
+
+// String reads a length-prefixed string: content that is not well-formed UTF-8 is
+// invalid-utf8 at the first byte of the first ill-formed sequence (O11; SPEC §7).
+func (r *Reader) String() (string, error) {
+	b, err := r.LenBytes()
+	if err != nil {
+		return "", err
+	}
+	if bad := invalidUTF8At(b); bad >= 0 {
+		return "", NewDecodeError(InvalidUTF8, r.pos-len(b)+bad)
+	}
+	return string(b), nil
+}
+
+// Bytes reads length-prefixed bytes, borrowed from the input: copy them to keep them
+// past the input's lifetime.
+func (r *Reader) Bytes() ([]byte, error) { return r.LenBytes() }
+
+// invalidUTF8At is the length of b's longest well-formed UTF-8 prefix when b is not
+// well-formed (so the offset of the first ill-formed sequence), or −1. Go's decoder
+// refuses overlong forms, surrogates, values above U+10FFFF, truncated sequences and
+// stray continuation bytes, as SPEC §7 asks.
+func invalidUTF8At(b []byte) int {
+	for i := 0; i < len(b); {
+		c := b[i]
+		if c < utf8.RuneSelf {
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && n == 1 {
+			return i
+		}
+		i += n
+	}
+	return -1
+}
+
+// ----- keys and unknown fields (SPEC §4, §8) -----
+
+// Field asks for known field number with wire type wire: true when its record is next
+// (read its value with an element read), false when the field is absent. Records
+// numbered below number are unknown and are refused (strict) or kept (preserving); a
+// different wire type is wire-type-mismatch at the key (O5). A key past field number
+// 2^29 − 1 is field-number-overflow at the key (O3). Ask in ascending field number.
+func (r *Reader) Field(number uint32, wire WireType, name string) (bool, error) {
+	for {
+		if r.next == noKey {
+			if r.pos >= r.end {
+				r.next = endKey
+				return false, nil
+			}
+			if err := r.readKey(); err != nil {
+				return false, err
+			}
+		}
+		if r.next > number {
+			return false, nil
+		}
+		if r.next == number {
+			r.next = noKey
+			if r.nextWire != wire {
+				// SPEC §4.4
+				return false, NewDecodeError(WireTypeMismatch, r.keyPos).InField(name)
+			}
+			return true, nil
+		}
+		// The lookahead is below number: an unknown record comes first.
+		if err := r.unknownRecord(); err != nil {
+			return false, err
+		}
+	}
+}
+
+// readKey reads the key at the position (there is one) into the lookahead.
+func (r *Reader) readKey() error {
+	at := r.pos
+	k, err := r.Varint()
+	if err != nil {
+		return err
+	}
+	// SPEC §4.1: number = prev + 1 + (key >> 2); prev < 2^29 and key >> 2 < 2^62, so
+	// the sum cannot wrap in 64 bits (SPEC §4.3).
+	n := uint64(r.prev) + 1 + k>>2
+	if n > MaxFieldNumber {
+		return NewDecodeError(FieldNumberOverflow, at)
+	}
+	r.keyPos = at
+	r.prev = uint32(n)
+	r.next = uint32(n)
+	r.nextWire = WireType(k & 3)
+	return nil
+}
+
+// unknownRecord disposes of the lookahead record, which the schema does not know.
+func (r *Reader) unknownRecord() error {
+	number := r.next
+	r.next = noKey
+	if !r.keep {
+		// SPEC §8.1
+		return NewDecodeError(UnknownField, r.keyPos).InUnknown(number)
+	}
+	// SPEC §8.2: keep number, wire type and payload; the payload is not interpreted.
+	f := UnknownRecord{Number: number, Wire: r.nextWire}
+	var err error
+	switch r.nextWire {
+	case WireVarint:
+		f.Value, err = r.Varint()
+	case WireI64:
+		f.Value, err = r.Fixed64()
+	case WireLen:
+		var b []byte
+		if b, err = r.LenBytes(); err == nil {
+			f.Bytes = append([]byte{}, b...)
+		}
+	default:
+		var v uint32
+		v, err = r.Fixed32()
+		f.Value = uint64(v)
+	}
+	if err != nil {
+		return wrap(err, func(d *DecodeError) { d.InUnknown(number) })
+	}
+	r.unknown = append(r.unknown, f)
+	r.unknownCount++
+	return nil
+}
+
+// Finish ends the current message: it disposes of the records after the last known
+// field asked for (all unknown) and returns the unknown fields kept for this message
+// (none unless preserving).
+func (r *Reader) Finish() ([]UnknownRecord, error) {
+	if r.next == endKey {
+		r.next = noKey
+	}
+	for {
+		if r.next == noKey {
+			if r.pos >= r.end {
+				break
+			}
+			if err := r.readKey(); err != nil {
+				return nil, err
+			}
+		}
+		if err := r.unknownRecord(); err != nil {
+			return nil, err
+		}
+	}
+	u := r.unknown
+	r.unknown = nil
+	return u, nil
+}
+
+// allRead says whether every record of the current message was handed out or disposed
+// of: a decode that forgot Finish would otherwise accept bytes it never looked at.
+func (r *Reader) allRead() bool {
+	return (r.next == noKey || r.next == endKey) && r.pos >= r.end
+}
+
+// unread is the error for a message that left records unread: the first one left is
+// unknown-field, in every mode, since the message neither asked for it nor kept it.
+func (r *Reader) unread() error {
+	r.keep = false
+	if _, err := r.Finish(); err != nil {
+		return err
+	}
+	return NewDecodeError(UnknownField, r.pos)
+}
+
+// ----- presence and oneofs (SPEC §5) -----
+
+// DefaultValuePresent is the error for an implicit-presence field whose record holds
+// its default (O12): at the record's key, with the field's path.
+func (r *Reader) DefaultValuePresent(name string) error {
+	return NewDecodeError(DefaultValuePresent, r.keyPos).InField(name)
+}
+
+// OneofConflict is the error for a second member of a oneof (O6): at its key.
+func (r *Reader) OneofConflict(name string) error {
+	return NewDecodeError(OneofConflict, r.keyPos).InField(name)
+}
+
+// MissingRequired is the error for an absent required field (O16): just past the end
+// of the current message's content. Call it after Finish, before the message returns.
+func (r *Reader) MissingRequired(name string) error {
+	return NewDecodeError(MissingRequiredField, r.end).InField(name)
+}
+
+// ----- nested messages (SPEC §9.1, §9.3) -----
+
+// CheckDepth refuses, at the record's key and before its payload is read, a record
+// that would open a message deeper than the depth limit (O7; SPEC §9.3, §10.1 step 1):
+// a singular or repeated message field, or a map with message values.
+func (r *Reader) CheckDepth(name string) error {
+	if r.depth >= r.maxDepth {
+		return NewDecodeError(DepthLimitExceeded, r.keyPos).InField(name)
+	}
+	return nil
+}
+
+// Message reads the present record of message field name: the depth check at its key,
+// then Nested; errors get the field's segment.
+func (r *Reader) Message(name string, keeps bool, decode func(*Reader) error) error {
+	if err := r.CheckDepth(name); err != nil {
+		return err
+	}
+	if err := r.Nested(keeps, decode); err != nil {
+		return wrap(err, func(d *DecodeError) { d.InField(name) })
+	}
+	return nil
+}
+
+// Nested reads a length-prefixed message at the position: its content is exactly the
+// LEN payload (SPEC §9.1), one level deeper. decode asks for the message's fields and
+// ends with Finish; keeps says whether the type keeps unknown records when the decode
+// preserves them (the preserving set, SPEC §8.2). The caller checked the depth at the
+// record's key (CheckDepth). Errors have no segment of the field; the caller adds it.
+func (r *Reader) Nested(keeps bool, decode func(*Reader) error) error {
+	l, err := r.Length()
+	if err != nil {
+		return err
+	}
+	outerEnd, outerPrev, outerKeep, outerUnknown := r.end, r.prev, r.keep, r.unknown
+	r.end = r.pos + l
+	r.prev = 0
+	r.next = noKey
+	r.depth++
+	r.keep = r.preserve && keeps
+	r.unknown = nil
+	err = decode(r)
+	if err == nil && !r.allRead() {
+		err = r.unread()
+	}
+	r.depth--
+	r.end, r.prev, r.keep, r.unknown = outerEnd, outerPrev, outerKeep, outerUnknown
+	r.next = noKey
+	return err
+}
+
+// ----- repeated fields and maps (SPEC §6) -----
+
+// openRun reads a repeated or map record's length prefix (its errors carry the field's
+// path, without an index), refuses an empty record (O13, at the key) and, for width 4
+// or 8, a content length that is not a multiple of it (O14, at the prefix). It returns
+// the outer bound to restore.
+func (r *Reader) openRun(name string, width int) (int, error) {
+	at := r.pos
+	l, err := r.Length()
+	if err != nil {
+		return 0, wrap(err, func(d *DecodeError) { d.InField(name) })
+	}
+	if l == 0 {
+		return 0, NewDecodeError(EmptyRepeated, r.keyPos).InField(name)
+	}
+	if width > 1 && l%width != 0 {
+		return 0, NewDecodeError(PackedLengthMismatch, at).InField(name)
+	}
+	outer := r.end
+	r.end = r.pos + l
+	return outer, nil
+}
+
+// Run reads the present record of repeated field name: its length prefix, then elem(i)
+// for i = 0, 1, … until the content is used up. width is the element width for fixed
+// 4- and 8-byte types (fixed32, sfixed32, float; fixed64, sfixed64, double), else 0.
+// An element's errors get "[i]" and the field's segment. Elements are never counted
+// ahead, so nothing is allocated for elements the input did not supply. For message
+// elements call CheckDepth before Run and Nested in elem.
+func (r *Reader) Run(name string, width int, elem func(i int) error) error {
+	outer, err := r.openRun(name, width)
+	if err != nil {
+		return err
+	}
+	for i := 0; r.pos < r.end; i++ {
+		if err := elem(i); err != nil {
+			return wrap(err, func(d *DecodeError) { d.InIndex(i).InField(name) })
+		}
+	}
+	r.end = outer
+	return nil
+}
+
+// ReadMap reads the present record of map field name (SPEC §6.3): entries of a key
+// element and a value element until the content is used up. key reads and checks a key
+// element (its errors carry the map's path); each key must be strictly above the one
+// before in compare's order (O15, at the key element, with the key's segment, rendered
+// by seg); value reads the value element (its errors carry the key's segment). For
+// message values call CheckDepth before ReadMap and Nested in value.
+func ReadMap[K any](r *Reader, name string, key func() (K, error), compare func(a, b K) int, seg func(K) string, value func(K) error) error {
+	outer, err := r.openRun(name, 0)
+	if err != nil {
+		return err
+	}
+	var last K
+	for i := 0; r.pos < r.end; i++ {
+		at := r.pos
+		k, err := key()
+		if err != nil {
+			return wrap(err, func(d *DecodeError) { d.InField(name) })
+		}
+		if i > 0 && compare(k, last) <= 0 {
+			// SPEC §6.4
+			return NewDecodeError(MapKeyOrder, at).InKey(seg(k)).InField(name)
+		}
+		if err := value(k); err != nil {
+			return wrap(err, func(d *DecodeError) { d.InKey(seg(k)).InField(name) })
+		}
+		last = k
+	}
+	r.end = outer
+	return nil
+}
+
+// CompareBool is false < true (SPEC §6.4), for bool map keys.
+func CompareBool(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case !a:
+		return -1
+	}
+	return 1
+}
+
+// ----- top-level messages and frames (SPEC §9) -----
+
+// Decode decodes buf as one top-level message named name (its short name, the root of
+// error paths): the size limit first (O17, at 0), then decode over the whole input, which
+// asks for the message's fields and ends with Finish, as in Nested. It returns the number
+// of unknown records kept (preserving decodes only).
+func Decode(buf []byte, opts DecodeOptions, name string, keeps bool, decode func(*Reader) error) (int, error) {
+	if opts.hasMaxSize && len(buf) > opts.maxSize {
+		// SPEC §9.4: before any other check.
+		return 0, NewDecodeError(SizeLimitExceeded, 0).InMessage(name)
+	}
+	return decodeTop(newReader(buf, 0, len(buf), opts), name, keeps, decode)
+}
+
+func decodeTop(r *Reader, name string, keeps bool, decode func(*Reader) error) (int, error) {
+	r.keep = r.preserve && keeps
+	err := decode(r)
+	if err == nil && !r.allRead() {
+		err = r.unread()
+	}
+	if err != nil {
+		return 0, wrap(err, func(d *DecodeError) { d.InMessage(name) })
+	}
+	return r.unknownCount, nil
+}

@@ -1,0 +1,3 @@
+module github.com/bijoubuf/bijoubuf/go
+
+go 1.26
