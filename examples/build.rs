@@ -24,6 +24,15 @@ fn main() -> Result<(), Box<dyn Error>> {
         .borrowed([".examples.signed.v1.SignedMessage"])
         .compile_protos(&["signed.proto", "catalog.proto"], &[schemas])?;
 
+    // The RPC examples: tonic servers and clients (`services(true)`), with the codec
+    // of `bijoubuf-tonic`. `connect` on clients needs tonic's transport, which the
+    // examples have.
+    bijoubuf_build::Config::new()
+        .services(true)
+        .service_transport(true)
+        .extern_path(".examples.signed.v1", "crate::signed")
+        .compile_protos(&["orders.proto", "deposit.proto"], &[schemas])?;
+
     // Two versions of one package: each into its own directory, since both are
     // `examples.profile.rs`. Version 1 keeps what it does not know, so it can pass a
     // version 2 message on unchanged.
