@@ -36,6 +36,7 @@
 pub mod deposits;
 pub mod evolution;
 pub mod rpc;
+pub mod rpc_prost;
 pub mod signing;
 pub mod store;
 
@@ -59,6 +60,17 @@ pub mod orders {
     //! The order service of the RPC tests and benchmark (`schemas/examples/orders.proto`):
     //! messages, the `orders_server` and `orders_client` modules.
     bijoubuf::include_proto!("examples.orders.v1");
+}
+
+/// The order service for tonic + prost, the RPC benchmark's peer: prost's types and
+/// the service generated over them with tonic-prost's codec (see `build.rs`).
+pub mod orders_prost {
+    #![allow(missing_docs)]
+    include!(concat!(env!("OUT_DIR"), "/prost/examples.orders.v1.rs"));
+    include!(concat!(
+        env!("OUT_DIR"),
+        "/orders_prost/examples.orders.v1.rs"
+    ));
 }
 
 /// The signed-deposit service (`schemas/examples/deposit.proto`).

@@ -249,3 +249,23 @@ fn protobuf_bytes_are_refused_never_misread() {
         assert_eq!(refusal(&e).unwrap().code, "missing-marker");
     });
 }
+
+#[test]
+fn the_prost_peer_serves_the_same_orders_and_refuses_bijoubuf_bytes() {
+    use bijoubuf_examples::orders_prost::orders_client::OrdersClient as ProstClient;
+    bounded(async {
+        let server = bijoubuf_examples::rpc_prost::serve_orders().await.unwrap();
+        let mut c = ProstClient::connect(format!("http://{}", server.addr))
+            .await
+            .unwrap();
+        let q = bijoubuf_examples::orders_prost::OrderQuery { id: 9, count: 0 };
+        let got = c.get(q).await.unwrap().into_inner();
+        assert_eq!(got, bijoubuf_examples::rpc_prost::order(9));
+        assert_eq!((got.id, got.sku.as_str()), (9, "sku-9"));
+        // Our payload, marker first, sent to the protobuf service: prost refuses tag 0.
+        let mut req = vec![MARKER];
+        OrderQuery { id: 3, count: 0 }.encode(&mut req).unwrap();
+        let e = call_raw(server.addr, GET, req).await.unwrap_err();
+        assert_eq!(e.code(), Code::Internal, "{e:?}");
+    });
+}

@@ -22,6 +22,11 @@
 //! }
 //! ```
 //!
+//! Services are generated with [`Config::services`]: tonic server traits and clients
+//! over `bijoubuf-tonic`'s codec (the crate then depends on `tonic` and
+//! `bijoubuf-tonic`). Without it a schema's services are left out and the build prints a
+//! `cargo:warning` naming them.
+//!
 //! The same steps without the file system, as a runnable check:
 //!
 //! ```
