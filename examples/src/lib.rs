@@ -9,6 +9,7 @@
 //! | `signed_envelope`  | [`tamper::run`]               | Ed25519 over canonical bytes; tampering that protobuf accepts and bijoubuf refuses |
 //! | `content_store`    | [`store::run`]                | a content-addressed store on redb keyed by BLAKE3 of the canonical bytes |
 //! | `schema_evolution` | [`evolution::run`]            | an old reader passing a newer message on byte for byte |
+//! | `signed_deposit`   | [`deposits::run`]             | a tonic service verifying Ed25519 over canonical bytes; tampered requests refused by rule |
 //!
 //! Run one with `cargo run -p bijoubuf-examples --example signed_envelope`.
 //!
@@ -32,7 +33,10 @@
 //! # Ok(()) }
 //! ```
 
+pub mod deposits;
 pub mod evolution;
+pub mod rpc;
+pub mod rpc_prost;
 pub mod signing;
 pub mod store;
 
@@ -50,6 +54,28 @@ pub mod ledger {
 /// comparison. Its maps are `BTreeMap`s so that prost's encoding is deterministic too.
 pub mod ledger_prost {
     include!(concat!(env!("OUT_DIR"), "/prost/examples.ledger.v1.rs"));
+}
+
+pub mod orders {
+    //! The order service of the RPC tests and benchmark (`schemas/examples/orders.proto`):
+    //! messages, the `orders_server` and `orders_client` modules.
+    bijoubuf::include_proto!("examples.orders.v1");
+}
+
+/// The order service for tonic + prost, the RPC benchmark's peer: prost's types and
+/// the service generated over them with tonic-prost's codec (see `build.rs`).
+pub mod orders_prost {
+    #![allow(missing_docs)]
+    include!(concat!(env!("OUT_DIR"), "/prost/examples.orders.v1.rs"));
+    include!(concat!(
+        env!("OUT_DIR"),
+        "/orders_prost/examples.orders.v1.rs"
+    ));
+}
+
+/// The signed-deposit service (`schemas/examples/deposit.proto`).
+pub mod deposit {
+    bijoubuf::include_proto!("examples.deposit.v1");
 }
 
 /// `examples.signed.v1`: the envelope that carries canonical bytes and a signature.

@@ -31,4 +31,7 @@ export * as enc from "./encode.js";
 /** The decoder's per-kind reads, which generated decoders call. */
 export * as dec from "./decode.js";
 export * as bijou64 from "./varint.js";
+/** gRPC-web over `fetch`, the transport of generated service clients. */
+export * as grpcweb from "./grpcweb.js";
+export { RefusedError, RpcError } from "./grpcweb.js";
 export { compareCodePoints, firstInvalidUtf8 } from "./utf8.js";

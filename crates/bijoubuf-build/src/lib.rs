@@ -38,6 +38,11 @@
 //! }
 //! ```
 //!
+//! Services are generated with [`Config::services`]: tonic server traits and clients
+//! over `bijoubuf-tonic`'s codec (the crate then depends on `tonic` and
+//! `bijoubuf-tonic`). Without it a schema's services are left out and the build prints a
+//! `cargo:warning` naming them.
+//!
 //! The same steps without the file system, as a runnable check:
 //!
 //! ```
@@ -283,6 +288,27 @@ impl Config {
         self
     }
 
+    /// Generate a tonic server trait and client for every `service` (see
+    /// [`Options::services`]); the crate then needs `tonic` and `bijoubuf-tonic`. Without
+    /// it, a schema's services are not generated and the build prints a
+    /// `cargo:warning` naming them.
+    pub fn services(&mut self, enable: bool) -> &mut Self {
+        self.options.services(enable);
+        self
+    }
+
+    /// See [`Options::codec_path`].
+    pub fn codec_path(&mut self, path: impl Into<String>) -> &mut Self {
+        self.options.codec_path(path);
+        self
+    }
+
+    /// See [`Options::service_transport`].
+    pub fn service_transport(&mut self, enable: bool) -> &mut Self {
+        self.options.service_transport(enable);
+        self
+    }
+
     /// See [`Options::no_std`].
     pub fn no_std(&mut self) -> &mut Self {
         self.options.no_std();
@@ -421,6 +447,12 @@ impl Config {
     /// Generate and write the files for a compiled schema.
     fn write(&self, compiled: &bijoubuf_schema::Compiled) -> Result<Vec<PathBuf>, Error> {
         let files = bijoubuf_codegen::generate(&compiled.schema, &self.options)?;
+        if let Some(note) = services_note(&compiled.schema, &self.options) {
+            // Never dropped silently: cargo shows this line as a build warning.
+            if self.prints_directives() {
+                println!("cargo:warning={note}");
+            }
+        }
         let out_dir = match &self.out_dir {
             Some(d) => d.clone(),
             None => std::env::var_os("OUT_DIR")
@@ -479,6 +511,21 @@ fn directives(compiled: &bijoubuf_schema::Compiled, includes: &[impl AsRef<Path>
     lines
 }
 
+/// What a build says about services it does not generate: `None` when there are none
+/// or they are generated.
+fn services_note(schema: &bijoubuf_schema::Schema, options: &Options) -> Option<String> {
+    let names = bijoubuf_codegen::service_names(schema);
+    if names.is_empty() || options.generates_services() {
+        return None;
+    }
+    Some(format!(
+        "bijoubuf-build: service{} {} not generated; call `.services(true)` on the Config \
+         (and depend on tonic and bijoubuf-tonic) to get servers and clients",
+        if names.len() == 1 { "" } else { "s" },
+        names.join(", ")
+    ))
+}
+
 /// [`Config::compile_protos`] with the default configuration.
 ///
 /// # Errors
@@ -531,4 +578,39 @@ fn write_if_changed(path: &Path, bytes: &[u8]) -> Result<(), Error> {
         path: path.to_path_buf(),
         source,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn schema(text: &str) -> bijoubuf_schema::Schema {
+        bijoubuf_schema::compile_sources(&[("svc.proto", text)])
+            .unwrap()
+            .schema
+    }
+
+    const SHOP: &str = r#"syntax = "proto3"; package shop;
+        message Order { uint64 id = 1; }
+        service Orders { rpc Get(Order) returns (Order); }
+        service Audit { rpc Watch(Order) returns (stream Order); }"#;
+
+    #[test]
+    fn services_not_asked_for_are_named_in_a_note() {
+        let note = services_note(&schema(SHOP), &Options::new()).unwrap();
+        assert!(
+            note.contains("services shop.Orders, shop.Audit not generated"),
+            "{note}"
+        );
+        assert!(note.contains(".services(true)"), "{note}");
+    }
+
+    #[test]
+    fn no_note_when_services_are_generated_or_absent() {
+        let mut on = Options::new();
+        on.services(true);
+        assert_eq!(services_note(&schema(SHOP), &on), None);
+        let plain = r#"syntax = "proto3"; package shop; message Order { uint64 id = 1; }"#;
+        assert_eq!(services_note(&schema(plain), &Options::new()), None);
+    }
 }

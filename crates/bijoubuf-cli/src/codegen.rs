@@ -6,13 +6,15 @@ use bijoubuf_schema::Schema;
 use crate::Failure;
 
 /// `(file name, source)` for every package of the requested files; the messages at the
-/// `borrowed` paths also get borrowed twins.
+/// `borrowed` paths also get borrowed twins; `services` adds tonic servers and clients.
 pub(crate) fn generate(
     schema: &Schema,
     borrowed: &[String],
+    services: bool,
 ) -> Result<Vec<(String, String)>, Failure> {
     let mut options = bijoubuf_codegen::Options::new();
     options.borrowed(borrowed);
+    options.services(services).service_transport(services);
     let files = bijoubuf_codegen::generate(schema, &options).map_err(|e| {
         eprintln!("error[codegen]: {e}");
         Failure::Refused
@@ -21,12 +23,25 @@ pub(crate) fn generate(
 }
 
 /// `(file name, source)` for every package of the schema, as TypeScript importing the
-/// runtime from `runtime`.
-pub(crate) fn generate_ts(schema: &Schema, runtime: &str) -> Vec<(String, String)> {
+/// runtime from `runtime`; `services` adds gRPC-web clients.
+pub(crate) fn generate_ts(schema: &Schema, runtime: &str, services: bool) -> Vec<(String, String)> {
     let mut options = bijoubuf_codegen_ts::Options::new();
     options.runtime_import(runtime);
+    options.services(services);
     bijoubuf_codegen_ts::generate(schema, &options)
         .into_iter()
         .map(|f| (f.name, f.content))
         .collect()
+}
+
+/// Says on stderr which services `compile` left out, so none is dropped silently.
+pub(crate) fn note_services(schema: &Schema) {
+    let names = bijoubuf_codegen::service_names(schema);
+    if !names.is_empty() {
+        eprintln!(
+            "note: service{} {} not generated; pass --services for servers and clients",
+            if names.len() == 1 { "" } else { "s" },
+            names.join(", ")
+        );
+    }
 }

@@ -21,6 +21,7 @@ pub(crate) fn run(cmd: Command) -> Result<(), Failure> {
             lints,
             rust_out,
             rust_borrowed,
+            services,
             ts_out,
             ts_runtime,
             descriptor_set_out,
@@ -31,6 +32,7 @@ pub(crate) fn run(cmd: Command) -> Result<(), Failure> {
             Outputs {
                 rust: rust_out.as_deref(),
                 rust_borrowed: &rust_borrowed,
+                services,
                 ts: ts_out.as_deref().map(|dir| (dir, ts_runtime.as_str())),
                 descriptor_set: descriptor_set_out.as_deref(),
             },
@@ -95,6 +97,8 @@ struct Outputs<'a> {
     rust: Option<&'a Path>,
     /// Schema paths whose messages also get borrowed twins.
     rust_borrowed: &'a [String],
+    /// Generate services (Rust servers and clients, TypeScript clients).
+    services: bool,
     ts: Option<(&'a Path, &'a str)>,
     descriptor_set: Option<&'a Path>,
 }
@@ -125,15 +129,19 @@ fn compile(
     schema::print_warnings(&compiled);
     let mut written = Vec::new();
     if let Some(dir) = outputs.rust {
-        let generated = crate::codegen::generate(&compiled.schema, outputs.rust_borrowed)?;
+        let generated =
+            crate::codegen::generate(&compiled.schema, outputs.rust_borrowed, outputs.services)?;
         write_all(dir, generated, &mut written)?;
     }
     if let Some((dir, runtime)) = outputs.ts {
         write_all(
             dir,
-            crate::codegen::generate_ts(&compiled.schema, runtime),
+            crate::codegen::generate_ts(&compiled.schema, runtime, outputs.services),
             &mut written,
         )?;
+    }
+    if (outputs.rust.is_some() || outputs.ts.is_some()) && !outputs.services {
+        crate::codegen::note_services(&compiled.schema);
     }
     let descriptor_set_out = outputs.descriptor_set;
     if let Some(path) = descriptor_set_out {

@@ -77,6 +77,11 @@ enum Command {
         /// and of every message they reach. Repeatable.
         #[arg(long, value_name = "PATH", requires = "rust_out")]
         rust_borrowed: Vec<String>,
+        /// Also generate the schemas' services: tonic server traits and clients in Rust
+        /// (needs `tonic` and `bijoubuf-tonic`), gRPC-web clients in TypeScript. Without
+        /// it, services are left out and a note says which.
+        #[arg(long)]
+        services: bool,
         /// Directory the generated TypeScript `<package>.ts` files are written to (every
         /// package, imported ones included).
         #[arg(long, value_name = "DIR")]

@@ -888,3 +888,39 @@ fn the_repository_sample_schemas_round_trip_through_json() {
         assert_eq!(again.stdout, bytes.stdout, "{ty} via {}", decoded.out());
     }
 }
+
+#[test]
+fn compile_notes_services_it_leaves_out_and_generates_them_with_services() {
+    let out = std::env::temp_dir().join(format!("bijoubuf-cli-services-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    let (rust, ts) = (out.join("rs"), out.join("ts"));
+    let args = [
+        "compile",
+        "--rust-out",
+        rust.to_str().expect("utf-8 path"),
+        "--ts-out",
+        ts.to_str().expect("utf-8 path"),
+        "orders_service.proto",
+    ];
+    let r = run(&args, b"");
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("note: service shop.v1.Orders not generated; pass --services"),
+        "{}",
+        r.stderr
+    );
+    let code = std::fs::read_to_string(rust.join("shop.v1.rs")).expect("generated file");
+    assert!(!code.contains("orders_server"), "{code}");
+
+    let r = run(&with(&args, &["--services"]), b"");
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(!r.stderr.contains("not generated"), "{}", r.stderr);
+    let code = std::fs::read_to_string(rust.join("shop.v1.rs")).expect("generated file");
+    assert!(code.contains("pub trait Orders"), "{code}");
+    assert!(code.contains("pub async fn connect"), "{code}");
+    assert!(code.contains("\"/shop.v1.Orders/Watch\""), "{code}");
+    let client = std::fs::read_to_string(ts.join("shop.v1.ts")).expect("generated file");
+    assert!(client.contains("export class OrdersClient"), "{client}");
+    let _ = std::fs::remove_dir_all(&out);
+}

@@ -43,7 +43,19 @@
 //! Property names are the fields' JSON names (lowerCamelCase); error paths keep the
 //! schema's names. Types from another package are reached through a namespace import of
 //! that package's module (`./google.protobuf.js`). Well-known types are generated like any
-//! other message. Not generated: extensions, services.
+//! other message. Not generated: extensions.
+//!
+//! # Services
+//!
+//! With [`Options::services`], each `service` of a requested file becomes a class
+//! `FooClient` whose constructor takes the runtime's `grpcweb.Transport` (`{ baseUrl }`,
+//! optionally `fetch` and headers): a unary rpc is a method returning `Promise<Response>`,
+//! a server-streaming rpc one returning `AsyncGenerator<Response>`; the method path is
+//! `/package.Service/Method`. The calls speak gRPC-web with binary framing over `fetch`
+//! (browsers, Node 18 and later) to a server such as tonic with tonic-web; a failed call
+//! throws `RpcError`, or `RefusedError` with the bijoubuf error code, offset and path when
+//! a codec refused a message. gRPC-web has no client streaming: client- and
+//! bidi-streaming rpcs get no method, and the class's docs name them.
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
@@ -53,16 +65,20 @@ use bijoubuf_schema::{
 };
 use heck::ToLowerCamelCase;
 
+mod service;
+
 /// Generator settings.
 #[derive(Clone, Debug)]
 pub struct Options {
     runtime: String,
+    services: bool,
 }
 
 impl Default for Options {
     fn default() -> Self {
         Options {
             runtime: "bijoubuf".to_string(),
+            services: false,
         }
     }
 }
@@ -71,6 +87,13 @@ impl Options {
     /// Defaults: the runtime is imported as `"bijoubuf"`.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// Generate a gRPC-web client class for every `service` of the requested files (see
+    /// "Services" in the crate docs). Off by default.
+    pub fn services(&mut self, enable: bool) -> &mut Self {
+        self.services = enable;
+        self
     }
 
     /// The module specifier the generated code imports the runtime from (a package name
@@ -131,9 +154,11 @@ pub fn generate(schema: &Schema, options: &Options) -> Vec<GeneratedFile> {
     packages
         .iter()
         .filter(|(_, files)| {
-            files
-                .iter()
-                .any(|f| !f.messages.is_empty() || !f.enums.is_empty())
+            files.iter().any(|f| {
+                !f.messages.is_empty()
+                    || !f.enums.is_empty()
+                    || (options.services && f.requested && !f.services.is_empty())
+            })
         })
         .map(|(package, files)| {
             let mut e = Emitter {
@@ -148,6 +173,15 @@ pub fn generate(schema: &Schema, options: &Options) -> Vec<GeneratedFile> {
                 }
                 for m in &f.messages {
                     visit_messages(m, &mut |m| e.message(m));
+                }
+            }
+            if options.services {
+                for s in files
+                    .iter()
+                    .filter(|f| f.requested)
+                    .flat_map(|f| &f.services)
+                {
+                    e.service(s);
                 }
             }
             GeneratedFile {

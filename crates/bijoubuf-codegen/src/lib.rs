@@ -77,11 +77,24 @@
 //! named last in their scope, so one whose name is taken by a schema type gets a
 //! trailing underscore.
 //!
-//! Not generated: extensions, services, groups. With `serde`, messages derive
+//! Not generated: extensions, groups; services only when asked for (see below). With `serde`, messages derive
 //! `Serialize`/`Deserialize` with proto3 JSON *field names* (`json_name`), `default` for
 //! absent fields and oneof members flattened into the message; values keep serde's
 //! ordinary forms (enums as numbers, 64-bit integers as numbers, bytes as arrays), so it
 //! is not full proto3 JSON. Every type reachable from a serde message needs `serde` too.
+//!
+//! # Services
+//!
+//! With [`Options::services`], every `service` of a requested file becomes tonic's
+//! shape, through `tonic-build`'s codec-agnostic generator: a module `foo_server` with a
+//! trait `Foo` (one `async fn` per rpc; unary, server-, client- and bidi-streaming) and
+//! a `FooServer<T>` to serve it, and a module `foo_client` with `FooClient<T>`. Method
+//! paths are `/package.Service/Method` from the schema; the codec is
+//! `::bijoubuf_tonic::StrictCodec` unless [`Options::codec_path`] names another, so the
+//! including crate depends on `tonic` and `bijoubuf-tonic`. The schema's comments become
+//! the docs; `option deprecated = true` on an rpc becomes `#[deprecated]`. Without the
+//! option, services are left out and [`service_names`] lists them for the caller to
+//! report (`bijoubuf-build` prints a `cargo:warning`, the CLI a note).
 //!
 //! # Enums
 //!
@@ -114,6 +127,7 @@ mod message;
 mod names;
 mod options;
 mod paths;
+mod service;
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -247,7 +261,14 @@ pub fn generate(schema: &Schema, options: &Options) -> Result<Vec<GeneratedFile>
     let mut out = Vec::new();
     for (package, (messages, enums, sources)) in packages {
         let e = emit::Emitter::new(&ctx, package);
-        let tokens = e.items(&messages, &enums)?;
+        let mut tokens = e.items(&messages, &enums)?;
+        if options.services {
+            tokens.extend(service::services(
+                &ctx,
+                package,
+                &services_of(schema, package),
+            ));
+        }
         if tokens.is_empty() {
             continue;
         }
@@ -259,6 +280,27 @@ pub fn generate(schema: &Schema, options: &Options) -> Result<Vec<GeneratedFile>
         });
     }
     Ok(out)
+}
+
+/// The services of `package` in the files the schema was asked to compile.
+fn services_of<'s>(schema: &'s Schema, package: &str) -> Vec<&'s bijoubuf_schema::ServiceDef> {
+    schema
+        .files()
+        .iter()
+        .filter(|f| f.requested && f.package == package)
+        .flat_map(|f| &f.services)
+        .collect()
+}
+
+/// The full names of the services in the files the schema was asked to compile: what
+/// [`generate`] drops unless [`Options::services`] is on (callers say so to the user).
+pub fn service_names(schema: &Schema) -> Vec<String> {
+    schema
+        .files()
+        .iter()
+        .filter(|f| f.requested)
+        .flat_map(|f| f.services.iter().map(|s| s.full_name.clone()))
+        .collect()
 }
 
 /// The well-known types this project ships in the runtime (`bijoubuf::wkt`).

@@ -71,6 +71,9 @@ pub struct Options {
     pub(crate) extern_paths: Vec<(String, String)>,
     pub(crate) inside_runtime: bool,
     pub(crate) no_std: bool,
+    pub(crate) services: bool,
+    pub(crate) codec_path: Option<String>,
+    pub(crate) service_transport: bool,
 }
 
 impl Options {
@@ -202,6 +205,33 @@ impl Options {
     pub fn no_std(&mut self) -> &mut Self {
         self.no_std = true;
         self
+    }
+
+    /// Generate a tonic server trait and client for every `service` (see the crate docs,
+    /// "Services"). Off by default: the generated code needs `tonic` and
+    /// `bijoubuf-tonic`, which a crate that only stores messages should not pull in.
+    pub fn services(&mut self, enable: bool) -> &mut Self {
+        self.services = enable;
+        self
+    }
+
+    /// The codec generated services name, a type taking the request and response types
+    /// (default `::bijoubuf_tonic::StrictCodec`; `::bijoubuf_tonic::PreservingCodec`
+    /// keeps unknown fields, or name an alias of `bijoubuf_tonic::Codec` of your own).
+    pub fn codec_path(&mut self, path: impl Into<String>) -> &mut Self {
+        self.codec_path = Some(path.into());
+        self
+    }
+
+    /// Also generate `connect` on clients, which needs tonic's `transport` feature.
+    pub fn service_transport(&mut self, enable: bool) -> &mut Self {
+        self.service_transport = enable;
+        self
+    }
+
+    /// Whether [`services`](Self::services) is on.
+    pub fn generates_services(&self) -> bool {
+        self.services
     }
 
     /// Generate for the runtime crate itself (the well-known types): `crate::` paths and

@@ -588,7 +588,7 @@ pub struct MethodDef {
     pub(crate) has_body: bool,
 }
 
-/// A service (kept for descriptors; bijoubuf generates no service code).
+/// A service: in descriptors always; as code when the generators are asked for services.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ServiceDef {
     /// Short name.

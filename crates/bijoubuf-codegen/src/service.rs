@@ -1,0 +1,196 @@
+//! Services: a schema's `service` blocks as tonic server traits and clients.
+//!
+//! The shapes (a `FooServer` wrapping a `Foo` trait, a `FooClient<T>`, one method per
+//! rpc for unary, server-, client- and bidi-streaming) are tonic's, emitted by
+//! `tonic-build`'s codec-agnostic generator: this module describes each service to it
+//! from the checked schema (method paths `/package.Service/Method`, the Rust paths of
+//! the request and response types, the schema's comments) and names the codec, by
+//! default `::bijoubuf_tonic::StrictCodec`. The generated code needs `tonic` and
+//! `bijoubuf-tonic` as dependencies of the crate that includes it.
+
+use bijoubuf_schema::{Comments, MethodDef, OptionValue, ServiceDef};
+use proc_macro2::TokenStream;
+use quote::ToTokens;
+
+use crate::context::Context;
+use crate::emit::doc_attrs;
+use crate::names;
+
+/// The codec generated methods name unless `Options::codec_path` says otherwise.
+pub(crate) const DEFAULT_CODEC: &str = "::bijoubuf_tonic::StrictCodec";
+
+/// A server module and a client module for each service of `package`.
+pub(crate) fn services(ctx: &Context<'_>, package: &str, services: &[&ServiceDef]) -> TokenStream {
+    let mut out = TokenStream::new();
+    if services.is_empty() {
+        return out;
+    }
+    let mut builder = tonic_build::CodeGenBuilder::new();
+    builder
+        .emit_package(true)
+        .build_transport(ctx.opts.service_transport)
+        .compile_well_known_types(true);
+    for s in services {
+        let svc = Service::new(ctx, package, s);
+        out.extend(builder.generate_server(&svc, ""));
+        out.extend(builder.generate_client(&svc, ""));
+    }
+    out
+}
+
+/// One service as `tonic-build` asks for it.
+struct Service {
+    name: String,
+    package: String,
+    identifier: String,
+    methods: Vec<Method>,
+    comments: Vec<String>,
+}
+
+/// One rpc as `tonic-build` asks for it; the types are already Rust paths.
+struct Method {
+    /// The Rust method name (`snake_case`, raw when a keyword).
+    name: String,
+    /// The schema's name, the last segment of the method path.
+    identifier: String,
+    codec: String,
+    client_streaming: bool,
+    server_streaming: bool,
+    deprecated: bool,
+    comments: Vec<String>,
+    request: TokenStream,
+    response: TokenStream,
+}
+
+impl Service {
+    fn new(ctx: &Context<'_>, package: &str, s: &ServiceDef) -> Self {
+        let codec = ctx
+            .opts
+            .codec_path
+            .clone()
+            .unwrap_or_else(|| DEFAULT_CODEC.to_string());
+        let comments_on = !ctx.opts.no_comments.matches(&s.full_name);
+        // tonic-build puts the server's items in `<service>_server` and the client's in
+        // `<service>_client`, one module below the package's: the types are seen from
+        // there, so paths start with `super::`.
+        let inner = vec!["service".to_string()];
+        let methods = s
+            .methods
+            .iter()
+            .map(|m| Method {
+                name: method_name(&m.name),
+                identifier: m.name.clone(),
+                codec: codec.clone(),
+                client_streaming: m.client_streaming,
+                server_streaming: m.server_streaming,
+                deprecated: is_deprecated(m),
+                comments: doc_lines(
+                    &m.comments,
+                    comments_on
+                        && !ctx
+                            .opts
+                            .no_comments
+                            .matches(&format!("{}.{}", s.full_name, m.name)),
+                    &format!("The `{}` rpc.", m.name),
+                ),
+                request: ctx.path_to(&m.input_type, package, &inner),
+                response: ctx.path_to(&m.output_type, package, &inner),
+            })
+            .collect();
+        Service {
+            name: names::camel(&s.name),
+            package: package.to_string(),
+            identifier: s.name.clone(),
+            methods,
+            comments: doc_lines(
+                &s.comments,
+                comments_on,
+                &format!("The `{}` service.", s.name),
+            ),
+        }
+    }
+}
+
+/// The method's Rust name; tonic-build spells it with `format_ident!`, which takes
+/// `r#` for keywords.
+fn method_name(name: &str) -> String {
+    names::ident(&names::snake(name)).to_string()
+}
+
+fn is_deprecated(m: &MethodDef) -> bool {
+    m.options
+        .iter()
+        .any(|o| o.name == "deprecated" && matches!(o.value, OptionValue::Bool(true)))
+}
+
+/// The schema comments as doc lines, through the same rules as messages' docs (fenced
+/// when rustdoc would take them for code). `tonic-build` takes lines, not attributes.
+fn doc_lines(comments: &Comments, enabled: bool, fallback: &str) -> Vec<String> {
+    let attrs = doc_attrs(comments, enabled, fallback);
+    let parsed = syn::parse::Parser::parse2(syn::Attribute::parse_outer, attrs);
+    let mut lines = Vec::new();
+    for attr in parsed.into_iter().flatten() {
+        if let syn::Meta::NameValue(nv) = &attr.meta
+            && let syn::Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Str(s),
+                ..
+            }) = &nv.value
+        {
+            lines.push(s.value());
+        }
+    }
+    lines
+}
+
+impl tonic_build::Service for Service {
+    type Comment = String;
+    type Method = Method;
+
+    fn name(&self) -> &str {
+        &self.name
+    }
+    fn package(&self) -> &str {
+        &self.package
+    }
+    fn identifier(&self) -> &str {
+        &self.identifier
+    }
+    fn methods(&self) -> &[Method] {
+        &self.methods
+    }
+    fn comment(&self) -> &[String] {
+        &self.comments
+    }
+}
+
+impl tonic_build::Method for Method {
+    type Comment = String;
+
+    fn name(&self) -> &str {
+        &self.name
+    }
+    fn identifier(&self) -> &str {
+        &self.identifier
+    }
+    fn codec_path(&self) -> &str {
+        &self.codec
+    }
+    fn client_streaming(&self) -> bool {
+        self.client_streaming
+    }
+    fn server_streaming(&self) -> bool {
+        self.server_streaming
+    }
+    fn comment(&self) -> &[String] {
+        &self.comments
+    }
+    fn deprecated(&self) -> bool {
+        self.deprecated
+    }
+    fn request_response_name(&self, _proto_path: &str, _wkt: bool) -> (TokenStream, TokenStream) {
+        (
+            self.request.to_token_stream(),
+            self.response.to_token_stream(),
+        )
+    }
+}
