@@ -26,7 +26,7 @@ use crate::span::Span;
 
 /// An options message, present when any option was set.
 fn options_of(bytes: &[u8]) -> Option<RawOptions> {
-    (!bytes.is_empty()).then(|| wire::sorted_options(bytes))
+    (!bytes.is_empty()).then(|| wire::written_options(bytes))
 }
 
 fn scalar_type(s: ScalarType) -> Type {
@@ -92,6 +92,36 @@ impl Locs<'_> {
     fn pop(&mut self, n: usize) {
         self.path.truncate(self.path.len() - n);
     }
+}
+
+/// Locations in the order protoc's parser records them: each where its text starts,
+/// an element before its parts, so a oneof comes before its fields and an `extend`
+/// block or option statement among the declarations around it. One exception: an
+/// extension's extendee (written once, before the block) is recorded for each of its
+/// fields, right after the field's own location.
+fn protoc_location_order(locations: Vec<Location>) -> Vec<Location> {
+    let start = |l: &Location| (l.span.first().copied(), l.span.get(1).copied());
+    let mut keyed: Vec<_> = locations
+        .into_iter()
+        .map(|l| {
+            let p = &l.path;
+            let n = p.len();
+            let extendee = p.last() == Some(&2)
+                && ((n == 3 && p[0] == 7) || (n >= 5 && n % 2 == 1 && p[0] == 4 && p[n - 3] == 6));
+            (start(&l), n, !extendee, l)
+        })
+        .collect();
+    // An extendee location sorts with its field (the path one shorter).
+    for i in 1..keyed.len() {
+        if !keyed[i].2 {
+            let field = &keyed[i].3.path[..keyed[i].1 - 1];
+            if let Some(j) = (0..i).rev().find(|&j| keyed[j].3.path == field) {
+                keyed[i].0 = keyed[j].0;
+            }
+        }
+    }
+    keyed.sort_by_key(|(start, n, not_extendee, _)| (*start, *n, *not_extendee));
+    keyed.into_iter().map(|(_, _, _, l)| l).collect()
 }
 
 /// An extension written `optional` in a proto3 file.
@@ -458,7 +488,7 @@ fn file(f: &FileDef) -> FileDescriptorProto {
                         output_type: Some(format!(".{}", m.output_type)),
                         // `rpc … {}` has an options message, even an empty one.
                         options: if m.has_body {
-                            Some(wire::sorted_options(&m.encoded_options))
+                            Some(wire::written_options(&m.encoded_options))
                         } else {
                             options_of(&m.encoded_options)
                         },
@@ -487,7 +517,9 @@ fn file(f: &FileDef) -> FileDescriptorProto {
         service,
         extension,
         options: options_of(&f.encoded_options),
-        source_code_info: Some(SourceCodeInfo { location: locs.out }),
+        source_code_info: Some(SourceCodeInfo {
+            location: protoc_location_order(locs.out),
+        }),
         syntax: match f.syntax {
             Syntax::Proto3 => Some("proto3".into()),
             Syntax::Edition2023 | Syntax::Edition2024 => Some("editions".into()),

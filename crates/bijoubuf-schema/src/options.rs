@@ -312,7 +312,80 @@ impl Interpreter<'_> {
                 defs.push(def);
             }
         }
-        (defs, bytes)
+        (defs, self.protoc_order(target.message(), &bytes))
+    }
+
+    /// The options records in the order protoc writes them (with `--retain_options`):
+    /// the fields of descriptor.proto's options message, which protoc parses and writes
+    /// back, first, in field-number order, with the statements that set parts of one
+    /// message field merged into one record; then the custom options (extensions protoc
+    /// itself does not know), each statement's record as written, in source order.
+    fn protoc_order(&self, message: &str, bytes: &[u8]) -> Vec<u8> {
+        let Some(records) = split_records(bytes) else {
+            return bytes.to_vec();
+        };
+        let known = |n: u32| {
+            self.index
+                .messages
+                .get(message)
+                .is_some_and(|fs| fs.iter().any(|f| f.number == n))
+        };
+        let mut fields = Vec::new();
+        let mut custom = Vec::new();
+        for r in &records {
+            let out = if known(r.number) {
+                &mut fields
+            } else {
+                &mut custom
+            };
+            out.extend_from_slice(&bytes[r.start..r.end]);
+        }
+        let mut out = self.canonical(message, &fields);
+        out.extend_from_slice(&custom);
+        out
+    }
+
+    /// A message of type `message` as protobuf writes it after parsing it: fields in
+    /// number order (a repeated field's items in their order), each singular message
+    /// field one record holding every record set for it, merged the same way.
+    fn canonical(&self, message: &str, bytes: &[u8]) -> Vec<u8> {
+        let Some(mut records) = split_records(bytes) else {
+            return bytes.to_vec();
+        };
+        records.sort_by_key(|r| r.number);
+        let fields = self.index.messages.get(message);
+        let mut out = Vec::with_capacity(bytes.len());
+        let mut i = 0;
+        while i < records.len() {
+            let number = records[i].number;
+            let same = records[i..]
+                .iter()
+                .take_while(|r| r.number == number)
+                .count();
+            let group = &records[i..i + same];
+            i += same;
+            let sub = fields
+                .and_then(|fs| fs.iter().find(|f| f.number == number))
+                .and_then(|f| match &f.ty {
+                    FieldType::Message(m) if !f.repeated => Some(m.clone()),
+                    _ => None,
+                });
+            match sub {
+                Some(m) if group.iter().all(|r| r.wire == 2) => {
+                    let mut merged = Vec::new();
+                    for r in group {
+                        merged.extend_from_slice(&bytes[r.payload..r.end]);
+                    }
+                    record(number, 2, &self.canonical(&m, &merged), &mut out);
+                }
+                _ => {
+                    for r in group {
+                        out.extend_from_slice(&bytes[r.start..r.end]);
+                    }
+                }
+            }
+        }
+        out
     }
 
     /// Resolves one `name = value`; returns the definition, the field-number path, whether
@@ -721,6 +794,47 @@ impl Interpreter<'_> {
         record(2, 2, &payload, &mut out);
         Some((val, out))
     }
+}
+
+/// One record of an encoded message: its field number and wire type, where it starts,
+/// where its payload starts and where it ends.
+struct RecordAt {
+    number: u32,
+    wire: u8,
+    start: usize,
+    payload: usize,
+    end: usize,
+}
+
+/// The records of `bytes`; `None` if they do not parse (then nothing is reordered).
+fn split_records(bytes: &[u8]) -> Option<Vec<RecordAt>> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    while at < bytes.len() {
+        let (number, end) = next_record(bytes, at)?;
+        let wire = bytes[at] & 7;
+        // The payload follows the key and, for length-delimited records, the length.
+        let mut payload = at;
+        while bytes.get(payload)? & 0x80 != 0 {
+            payload += 1;
+        }
+        payload += 1;
+        if wire == 2 {
+            while bytes.get(payload)? & 0x80 != 0 {
+                payload += 1;
+            }
+            payload += 1;
+        }
+        out.push(RecordAt {
+            number,
+            wire,
+            start: at,
+            payload,
+            end,
+        });
+        at = end;
+    }
+    Some(out)
 }
 
 /// Reads one record of `bytes` at `at`: (field number, end of the record).
