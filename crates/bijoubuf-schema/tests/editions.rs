@@ -184,3 +184,210 @@ fn editions_descriptors_name_the_edition_as_protoc_does() {
         assert_eq!(field(12), Some(syntax.as_bytes().to_vec()), "{text}");
     }
 }
+
+/// The file's descriptor records without source-code info (field 9), whose spans differ
+/// between two spellings of the same schema.
+fn records_without_source_info(c: &Compiled) -> Vec<(u32, u8, Vec<u8>)> {
+    let mut files = file_records(&c.schema.encode_file_descriptor_set());
+    assert_eq!(files.len(), 1);
+    let mut file = files.remove(0);
+    file.retain(|(n, _, _)| *n != 9);
+    file
+}
+
+/// The same features at file, message, enum, oneof, enum value and field level, once in
+/// the aggregate spelling and once dotted (issue 23, item 1: the aggregate one was
+/// ignored, so `a` had explicit presence and `Closed` was refused for lacking a zero).
+const AGGREGATE: &str = r#"edition = "2023";
+package ed.v1;
+option features = { field_presence: IMPLICIT, enum_type: OPEN };
+message M {
+  option features = { json_format: ALLOW };
+  int32 a = 1;
+  int32 b = 2 [features = { field_presence: EXPLICIT }];
+  repeated int32 c = 3 [features = { repeated_field_encoding: EXPANDED }];
+  string s = 4 [features = { utf8_validation: NONE }];
+  Closed e = 5 [features = { field_presence: EXPLICIT }];
+  map<string, int32> m = 6;
+  oneof o { option features = { }; int32 x = 7; }
+}
+enum Closed { option features = { enum_type: CLOSED }; CLOSED_A = 1 [features = { }]; }
+"#;
+
+const DOTTED: &str = r#"edition = "2023";
+package ed.v1;
+option features.field_presence = IMPLICIT;
+option features.enum_type = OPEN;
+message M {
+  option features.json_format = ALLOW;
+  int32 a = 1;
+  int32 b = 2 [features.field_presence = EXPLICIT];
+  repeated int32 c = 3 [features.repeated_field_encoding = EXPANDED];
+  string s = 4 [features.utf8_validation = NONE];
+  Closed e = 5 [features.field_presence = EXPLICIT];
+  map<string, int32> m = 6;
+  oneof o { option features = { }; int32 x = 7; }
+}
+enum Closed { option features.enum_type = CLOSED; CLOSED_A = 1 [features = { }]; }
+"#;
+
+#[test]
+fn aggregate_and_dotted_features_are_one_resolution_step() {
+    let aggregate = compile(AGGREGATE).unwrap_or_else(|e| panic!("refused: {:?}", e.errors()));
+    let dotted = compile(DOTTED).unwrap_or_else(|e| panic!("refused: {:?}", e.errors()));
+    for c in [&aggregate, &dotted] {
+        let m = c.schema.message("ed.v1.M").expect("M");
+        let presence = |name: &str| m.field_by_name(name).expect(name).presence;
+        assert_eq!(presence("a"), Presence::Implicit, "the file's feature");
+        assert_eq!(presence("b"), Presence::Explicit, "the field's own feature");
+        assert_eq!(presence("e"), Presence::Explicit);
+        assert!(c.schema.enumeration("ed.v1.Closed").expect("Closed").closed);
+    }
+    // The same descriptors: the feature set bytes and the packing of option values.
+    assert_eq!(
+        records_without_source_info(&aggregate),
+        records_without_source_info(&dotted)
+    );
+}
+
+#[test]
+fn delimited_is_refused_in_either_spelling() {
+    for text in [
+        "edition = \"2023\";\noption features = { message_encoding: DELIMITED };\nmessage M {}",
+        "edition = \"2023\";\nmessage M { M m = 1 [features = { message_encoding: DELIMITED }]; }",
+        "edition = \"2023\";\nmessage M { M m = 1 [features.message_encoding = DELIMITED]; }",
+    ] {
+        let err = compile(text).expect_err(text);
+        let d = &err.errors()[0];
+        assert_eq!(d.code(), "unsupported", "{text}");
+        assert!(
+            d.message().contains("message_encoding = DELIMITED"),
+            "{text}"
+        );
+    }
+}
+
+#[test]
+fn map_fields_compile_in_an_edition() {
+    // Issue 23, item 2: the parser labels a map entry's key and value `optional`, and
+    // that was refused as a label written in an edition.
+    let c = compile(
+        "edition = \"2023\";\npackage ed.v1;\nmessage M { map<string, M> m = 1; map<int32, int32> n = 2; }\n",
+    )
+    .unwrap_or_else(|e| panic!("refused: {:?}", e.errors()));
+    let entry = c.schema.message("ed.v1.M.MEntry").expect("entry");
+    assert!(entry.map_entry);
+    assert_eq!(entry.fields.len(), 2);
+}
+
+#[test]
+fn feature_rules_follow_protoc() {
+    // Each refused as protoc 36.2 refuses it, in either spelling.
+    let codes = |text: &str| -> Vec<&'static str> {
+        match compile(&format!("edition = \"2023\";\npackage ed.v1;\n{text}\n")) {
+            Ok(_) => Vec::new(),
+            Err(e) => e.errors().iter().map(|d| d.code()).collect(),
+        }
+    };
+    for (text, expected) in [
+        // Features set where descriptor.proto's `targets` do not allow them.
+        (
+            "message M { option features.field_presence = IMPLICIT; }",
+            &["invalid-feature"][..],
+        ),
+        (
+            "message M { option features = { field_presence: IMPLICIT }; }",
+            &["invalid-feature"],
+        ),
+        (
+            "message M { int32 a = 1 [features = { enum_type: OPEN }]; }",
+            &["invalid-feature"],
+        ),
+        (
+            "enum E { A = 0 [features.enum_type = OPEN]; }",
+            &["invalid-feature"],
+        ),
+        (
+            "message M { oneof o { option features = { field_presence: EXPLICIT }; int32 a = 1; } }",
+            &["invalid-feature"],
+        ),
+        // Presence that cannot hold.
+        (
+            "message M { repeated int32 a = 1 [features = { field_presence: EXPLICIT }]; }",
+            &["invalid-feature"],
+        ),
+        (
+            "message M { oneof o { int32 a = 1 [features.field_presence = EXPLICIT]; } }",
+            &["invalid-feature"],
+        ),
+        (
+            "message M { M a = 1 [features = { field_presence: IMPLICIT }]; }",
+            &["invalid-feature"],
+        ),
+        (
+            "message M { int32 a = 1 [features = { repeated_field_encoding: EXPANDED }]; }",
+            &["invalid-feature"],
+        ),
+        (
+            "message M { repeated string a = 1 [features.repeated_field_encoding = PACKED]; }",
+            &["invalid-feature"],
+        ),
+        (
+            "message M { int32 a = 1 [features = { utf8_validation: NONE }]; }",
+            &["invalid-feature"],
+        ),
+        (
+            "option features = { field_presence: IMPLICIT };\nenum E { option features = { enum_type: CLOSED }; A = 1; }\nmessage M { E a = 1; }",
+            &["implicit-closed-enum"],
+        ),
+        (
+            "message M { int32 a = 1 [features.field_presence = IMPLICIT, default = 3]; }",
+            &["invalid-default"],
+        ),
+        (
+            "message M { repeated int32 a = 1 [packed = false]; }",
+            &["packed-in-edition"],
+        ),
+        // Accepted: what protoc accepts.
+        (
+            "option features = { field_presence: IMPLICIT };\nmessage M { M m = 1; oneof o { int32 a = 2; } repeated string s = 3 [features.repeated_field_encoding = EXPANDED]; }",
+            &[],
+        ),
+    ] {
+        assert_eq!(codes(text), expected, "{text}");
+    }
+}
+
+#[test]
+fn packed_false_where_packing_is_impossible_is_accepted() {
+    // Issue 23, item 3: protoc refuses only `packed = true` there (googleapis'
+    // backstory/udm.proto writes `[packed = false]` on a repeated string).
+    for text in [
+        "syntax = \"proto3\";\nmessage M { repeated string a = 1 [packed = false]; }",
+        "syntax = \"proto3\";\nmessage M { int32 a = 1 [packed = false]; }",
+        "syntax = \"proto2\";\nmessage M { repeated M a = 1 [packed = false]; }",
+    ] {
+        let c = compile(text).unwrap_or_else(|e| panic!("{text}: refused: {:?}", e.errors()));
+        assert_eq!(
+            c.schema.files()[0].messages[0].fields[0].packed,
+            Some(false)
+        );
+    }
+    for text in [
+        "syntax = \"proto3\";\nmessage M { repeated string a = 1 [packed = true]; }",
+        "syntax = \"proto2\";\nmessage M { optional int32 a = 1 [packed = true]; }",
+    ] {
+        let err = compile(text).expect_err(text);
+        assert_eq!(err.errors()[0].code(), "invalid-packed", "{text}");
+    }
+}
+
+#[test]
+fn a_closed_enum_map_value_needs_a_zero_first_value() {
+    let err =
+        compile("syntax = \"proto2\";\nenum E { A = 1; }\nmessage M { map<int32, E> m = 1; }")
+            .expect_err("closed enum without zero as map value");
+    assert_eq!(err.errors()[0].code(), "closed-enum-map-value");
+    compile("syntax = \"proto2\";\nenum E { A = 0; }\nmessage M { map<int32, E> m = 1; }")
+        .unwrap_or_else(|e| panic!("refused: {:?}", e.errors()));
+}

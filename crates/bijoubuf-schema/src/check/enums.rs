@@ -3,6 +3,7 @@
 
 use std::collections::{HashMap, HashSet};
 
+use super::features::Target;
 use super::{Checker, bool_option, fields, join, range_stmt, simple_option};
 use crate::ast;
 use crate::diagnostics::Diagnostic;
@@ -59,7 +60,8 @@ impl Checker<'_> {
         let full = join(scope, &e.name.name);
         let allow_alias = bool_option(&e.options, "allow_alias");
         let closed = if self.syntax().is_edition() {
-            self.features(self.features, &e.options).closed_enums
+            self.features(self.features, &e.options, Target::Enum)
+                .closed_enums
         } else {
             self.syntax() == Syntax::Proto2
         };
@@ -106,7 +108,9 @@ impl Checker<'_> {
         let mut values = Vec::with_capacity(e.values.len());
         let mut by_number: HashMap<i64, &ast::EnumValue> = HashMap::new();
         let mut has_alias = false;
+        let enum_features = self.features;
         for v in &e.values {
+            self.features(enum_features, &v.options, Target::EnumValue);
             if v.number < i64::from(i32::MIN) || v.number > i64::from(i32::MAX) {
                 self.err(
                     "number-out-of-range",

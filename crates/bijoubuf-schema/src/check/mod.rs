@@ -7,7 +7,7 @@ pub(crate) mod fields;
 
 use std::collections::{HashMap, HashSet};
 
-use self::features::Features;
+use self::features::{Features, Target};
 use crate::ast::{self, ImportKind, OptionStmt, ValueKind};
 use crate::diagnostics::Diagnostic;
 use crate::load::Loaded;
@@ -190,7 +190,7 @@ impl Checker<'_> {
             .as_ref()
             .map(|p| p.name.name.clone())
             .unwrap_or_default();
-        self.features = self.features(Features::EDITION_DEFAULTS, &ast.options);
+        self.features = self.features(Features::EDITION_DEFAULTS, &ast.options, Target::File);
         let mut dependencies = Vec::new();
         let mut public_dependencies = Vec::new();
         let mut weak_dependencies = Vec::new();
@@ -321,7 +321,7 @@ impl Checker<'_> {
 
     fn message(&mut self, scope: &str, m: &ast::Message) -> MessageDef {
         let outer = self.features;
-        self.features = self.features(outer, &m.options);
+        self.features = self.features(outer, &m.options, Target::Message);
         let def = self.message_inner(scope, m);
         self.features = outer;
         def
@@ -415,6 +415,9 @@ impl Checker<'_> {
                 }
             })
             .collect();
+        for o in &m.oneofs {
+            self.features(self.features, &o.options, Target::Oneof);
+        }
         for (o, def) in m.oneofs.iter().zip(&oneofs) {
             if def.fields.is_empty()
                 && !m
