@@ -202,6 +202,11 @@ impl Target {
     }
 }
 
+/// One option statement resolved: its definition, field-number path, whether the last
+/// field is repeated, its encoded record, and the paths of the fields an aggregate value
+/// sets.
+type Resolved = (OptionDef, Vec<u32>, bool, Vec<u8>, Vec<Vec<u32>>);
+
 pub(crate) struct Interpreter<'a> {
     fi: usize,
     file: &'a Loaded,
@@ -268,7 +273,7 @@ impl Interpreter<'_> {
             if pseudo && (first.name == "default" || first.name == "json_name") {
                 continue;
             }
-            if let Some((def, path, repeated, rec)) = self.option(scope, target, stmt) {
+            if let Some((def, path, repeated, rec, inner)) = self.option(scope, target, stmt) {
                 if !repeated && let Some(prev) = set.get(&path) {
                     let prev = *prev;
                     self.err(
@@ -308,6 +313,9 @@ impl Interpreter<'_> {
                     def.path.push(i32::try_from(seen).unwrap_or(i32::MAX));
                 }
                 set.insert(path, stmt.span);
+                for p in inner {
+                    set.entry(p).or_insert(stmt.span);
+                }
                 bytes.extend_from_slice(&rec);
                 defs.push(def);
             }
@@ -389,13 +397,9 @@ impl Interpreter<'_> {
     }
 
     /// Resolves one `name = value`; returns the definition, the field-number path, whether
-    /// the last field is repeated, and the encoded record.
-    fn option(
-        &mut self,
-        scope: &str,
-        target: Target,
-        stmt: &OptionStmt,
-    ) -> Option<(OptionDef, Vec<u32>, bool, Vec<u8>)> {
+    /// the last field is repeated, the encoded record, and the paths of the fields an
+    /// aggregate value sets.
+    fn option(&mut self, scope: &str, target: Target, stmt: &OptionStmt) -> Option<Resolved> {
         let mut current = target.message().to_string();
         let mut chain: Vec<FieldInfo> = Vec::new();
         let mut extension = None;
@@ -458,7 +462,43 @@ impl Interpreter<'_> {
                 .collect(),
             comments: stmt.comments.clone(),
         };
-        Some((def, path, last.repeated, rec))
+        let mut fields = Vec::new();
+        if !last.repeated {
+            self.aggregate_paths(&last.ty, &def.value, &mut path.clone(), &mut fields);
+        }
+        Some((def, path, last.repeated, rec, fields))
+    }
+
+    /// The paths of the singular fields an aggregate value sets, each from the options
+    /// message (`prefix` is the value's own path): protoc counts each as set, so a later
+    /// statement may not set one again, by path or in another aggregate.
+    fn aggregate_paths(
+        &self,
+        ty: &FieldType,
+        value: &OptionValue,
+        prefix: &mut Vec<u32>,
+        out: &mut Vec<Vec<u32>>,
+    ) {
+        let (FieldType::Message(message), OptionValue::Message(set)) = (ty, value) else {
+            return;
+        };
+        for (name, v) in set {
+            let field = match name.strip_prefix('[').and_then(|n| n.strip_suffix(']')) {
+                Some(ext) => self.index.extensions.get(ext),
+                None => self
+                    .index
+                    .messages
+                    .get(message)
+                    .and_then(|fs| fs.iter().find(|f| f.name == *name)),
+            };
+            let Some(field) = field.filter(|f| !f.repeated) else {
+                continue;
+            };
+            prefix.push(field.number);
+            out.push(prefix.clone());
+            self.aggregate_paths(&field.ty, v, prefix, out);
+            prefix.pop();
+        }
     }
 
     fn ext_full_name(&self, scope: &str, name: &str) -> String {
