@@ -5,6 +5,7 @@
 //! alike. Encoded, they are the set protoc writes; decoded as `prost_types`, they are the
 //! older view without extensions (which `prost_types` messages cannot hold).
 
+mod canonical;
 mod wire;
 
 use prost::Message as _;
@@ -536,6 +537,19 @@ fn file(f: &FileDef) -> FileDescriptorProto {
     }
 }
 
+/// What [`Schema::encode_descriptor_set`] writes beyond the requested files'
+/// descriptors: protoc's flags, off by default as in protoc.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DescriptorSetOptions {
+    /// Every file the requested ones import, transitively, dependencies first
+    /// (`--include_imports`).
+    pub include_imports: bool,
+    /// Source-code info: spans and comments (`--include_source_info`).
+    pub include_source_info: bool,
+    /// Options of source retention kept, custom options as written (`--retain_options`).
+    pub retain_options: bool,
+}
+
 impl Schema {
     /// The requested files as `prost_types` descriptors (imports are referenced by name,
     /// not included).
@@ -576,6 +590,33 @@ impl Schema {
             file: self.selected(true).map(file).collect(),
         }
         .encode_to_vec()
+    }
+
+    /// An encoded `google.protobuf.FileDescriptorSet` as protoc writes it with the same
+    /// flags (`-o`, with `--include_imports`, `--include_source_info`, `--retain_options`
+    /// as `options` says): byte for byte the set protoc 36.2 writes.
+    ///
+    /// By default, as protoc's defaults: the requested files only, no source-code info,
+    /// options of source retention dropped and every options message written back as
+    /// protobuf writes a parsed message (fields in number order, custom options
+    /// included). With `retain_options`, every option is kept, custom options as written,
+    /// in source order.
+    pub fn encode_descriptor_set(&self, options: DescriptorSetOptions) -> Vec<u8> {
+        let layout = (!options.retain_options).then(|| canonical::Layout::new(&self.files));
+        let files = self
+            .selected(options.include_imports)
+            .map(|f| {
+                let mut d = file(f);
+                if !options.include_source_info {
+                    d.source_code_info = None;
+                }
+                if let Some(layout) = &layout {
+                    layout.file(&mut d);
+                }
+                d
+            })
+            .collect();
+        wire::FileDescriptorSet { file: files }.encode_to_vec()
     }
 
     /// The requested files, with their imports (transitively) if `imports`.

@@ -74,6 +74,7 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 
+pub use descriptor::DescriptorSetOptions;
 pub use diagnostics::{Diagnostic, Diagnostics, Label, Severity};
 pub use lints::{LINT_RULES, LintLevel, Lints, UnknownLint};
 pub use model::{

@@ -152,7 +152,7 @@ fn wire_type(ty: &FieldType) -> u8 {
 }
 
 /// One record: key, then (for LEN) the length, then the payload.
-fn record(number: u32, wire: u8, payload: &[u8], out: &mut Vec<u8>) {
+pub(crate) fn record(number: u32, wire: u8, payload: &[u8], out: &mut Vec<u8>) {
     varint((u64::from(number) << 3) | u64::from(wire), out);
     if wire == 2 {
         varint(payload.len() as u64, out);
@@ -838,16 +838,16 @@ impl Interpreter<'_> {
 
 /// One record of an encoded message: its field number and wire type, where it starts,
 /// where its payload starts and where it ends.
-struct RecordAt {
-    number: u32,
-    wire: u8,
-    start: usize,
-    payload: usize,
-    end: usize,
+pub(crate) struct RecordAt {
+    pub(crate) number: u32,
+    pub(crate) wire: u8,
+    pub(crate) start: usize,
+    pub(crate) payload: usize,
+    pub(crate) end: usize,
 }
 
 /// The records of `bytes`; `None` if they do not parse (then nothing is reordered).
-fn split_records(bytes: &[u8]) -> Option<Vec<RecordAt>> {
+pub(crate) fn split_records(bytes: &[u8]) -> Option<Vec<RecordAt>> {
     let mut out = Vec::new();
     let mut at = 0;
     while at < bytes.len() {

@@ -3,7 +3,7 @@
 //! of options records and of source locations, which a field-by-field comparison does
 //! not see but a hash of the set does (issue 23, item 7).
 
-use bijoubuf_schema::{Compiled, compile_sources};
+use bijoubuf_schema::{Compiled, DescriptorSetOptions, compile_sources};
 use prost::Message as _;
 
 /// `(number, payload)` of each top-level record of a message.
@@ -155,4 +155,99 @@ fn feature_values_have_descriptor_protos_numbers() {
     let options = field(&field(&field(&last_file(&c), 4), 2), 8);
     // FieldOptions.features (21) = { utf8_validation (4): NONE (3) }.
     assert_eq!(records(&options), [(21, vec![0x20, 0x03])]);
+}
+
+#[test]
+fn protocs_default_set_drops_source_retention_and_writes_options_back_in_number_order() {
+    // protoc 36.2 without --retain_options: custom options sorted and merged like the
+    // standard ones, options of source retention gone (with their source locations),
+    // an options message left empty by that gone too.
+    let text = r#"syntax = "proto2";
+package s;
+import "google/protobuf/descriptor.proto";
+message Sub { optional int32 a = 1 [retention = RETENTION_SOURCE]; optional int32 b = 2; }
+extend google.protobuf.MessageOptions {
+  optional int32 src = 7000 [retention = RETENTION_SOURCE];
+  optional Sub sub = 7001;
+  optional int32 run = 6999;
+}
+message M { option (src) = 1; }
+message N { option (sub) = { a: 1 b: 2 }; option (run) = 3; }
+message O { option (sub).a = 1; }
+"#;
+    let c = compile_sources(&[("s.proto", text)])
+        .unwrap_or_else(|e| panic!("refused: {:?}", e.errors()));
+    let flags = DescriptorSetOptions {
+        include_source_info: true,
+        ..DescriptorSetOptions::default()
+    };
+    let set = c.schema.encode_descriptor_set(flags);
+    let file = records(&set).pop().expect("a file").1;
+    let messages: Vec<Vec<u8>> = records(&file)
+        .into_iter()
+        .filter(|r| r.0 == 4)
+        .map(|r| r.1)
+        .collect();
+    let options = |m: &[u8]| records(m).into_iter().find(|r| r.0 == 7).map(|r| r.1);
+    assert_eq!(
+        options(&messages[1]),
+        None,
+        "M: only a source-retention option"
+    );
+    assert_eq!(
+        records(&options(&messages[2]).expect("N's options")),
+        [(6999, vec![0x03]), (7001, vec![0x10, 0x02])]
+    );
+    assert_eq!(
+        records(&options(&messages[3]).expect("O's options")),
+        [(7001, vec![])]
+    );
+    let info = prost_types::SourceCodeInfo::decode(field(&file, 9).as_slice()).expect("info");
+    for gone in [&[4, 1, 7][..], &[4, 1, 7, 7000], &[4, 3, 7, 7001, 1]] {
+        assert!(
+            info.location.iter().all(|l| l.path != gone),
+            "location {gone:?} kept"
+        );
+    }
+    assert!(info.location.iter().any(|l| l.path == [4, 3, 7]));
+    // protoc's defaults leave source info out; --retain_options keeps everything.
+    let plain = c
+        .schema
+        .encode_descriptor_set(DescriptorSetOptions::default());
+    let file = records(&plain).pop().expect("a file").1;
+    assert!(records(&file).iter().all(|r| r.0 != 9));
+    let retained = c.schema.encode_descriptor_set(DescriptorSetOptions {
+        retain_options: true,
+        include_source_info: true,
+        ..DescriptorSetOptions::default()
+    });
+    assert_eq!(retained, c.schema.encode_file_descriptor_set());
+}
+
+#[test]
+fn imports_come_first_when_asked() {
+    let c = bijoubuf_schema::Compiler::new()
+        .source("r.proto", RULES)
+        .source(
+            "i.proto",
+            "syntax = \"proto2\";\nimport \"r.proto\";\nmessage I { optional r.Rules rules = 1; }\n",
+        )
+        .compile(&["i.proto"])
+        .unwrap_or_else(|e| panic!("refused: {:?}", e.errors()));
+    let names = |set: Vec<u8>| -> Vec<String> {
+        records(&set)
+            .into_iter()
+            .map(|f| String::from_utf8(field(&f.1, 1)).expect("a name"))
+            .collect()
+    };
+    let flags = DescriptorSetOptions::default();
+    assert_eq!(names(c.schema.encode_descriptor_set(flags)), ["i.proto"]);
+    let flags = DescriptorSetOptions {
+        include_imports: true,
+        ..flags
+    };
+    assert_eq!(
+        names(c.schema.encode_descriptor_set(flags)),
+        ["google/protobuf/descriptor.proto", "r.proto", "i.proto"]
+    );
 }

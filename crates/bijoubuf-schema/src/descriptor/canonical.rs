@@ -1,0 +1,240 @@
+//! Options messages as protoc writes them by default (without `--retain_options`): parsed
+//! with every option's definition, options of source retention dropped, and written
+//! back, so fields come in number order, custom options included, and the statements
+//! that set parts of one message field are one record.
+
+use std::collections::HashMap;
+
+use super::wire::{self, DescriptorProto, RawOptions};
+use crate::model::{Cardinality, FieldDef, FieldType, FileDef, MessageDef, OptionValue};
+use crate::options::{record, split_records};
+
+/// The fields and extensions of every message of the schema, by full name.
+pub(super) struct Layout<'a> {
+    fields: HashMap<&'a str, &'a [FieldDef]>,
+    extensions: HashMap<(&'a str, u32), &'a FieldDef>,
+}
+
+impl<'a> Layout<'a> {
+    pub(super) fn new(files: &'a [FileDef]) -> Self {
+        let mut layout = Layout {
+            fields: HashMap::new(),
+            extensions: HashMap::new(),
+        };
+        for f in files {
+            layout.add(&f.messages, &f.extensions);
+        }
+        layout
+    }
+
+    fn add(&mut self, messages: &'a [MessageDef], extensions: &'a [FieldDef]) {
+        for x in extensions {
+            if let Some(extendee) = &x.extendee {
+                self.extensions.insert((extendee, x.number), x);
+            }
+        }
+        for m in messages {
+            self.fields.insert(&m.full_name, &m.fields);
+            self.add(&m.messages, &m.extensions);
+        }
+    }
+
+    fn field(&self, message: &str, number: u32) -> Option<&'a FieldDef> {
+        self.fields
+            .get(message)
+            .and_then(|fs| fs.iter().find(|f| f.number == number))
+            .or_else(|| self.extensions.get(&(message, number)).copied())
+    }
+
+    /// `bytes` (a message of type `message`, at `path` in the file's descriptor) written
+    /// back; `true` if an option of source retention was dropped (its path is added to
+    /// `removed`).
+    fn canonical(
+        &self,
+        message: &str,
+        bytes: &[u8],
+        path: &mut Vec<i32>,
+        removed: &mut Vec<Vec<i32>>,
+    ) -> (Vec<u8>, bool) {
+        let Some(mut records) = split_records(bytes) else {
+            return (bytes.to_vec(), false);
+        };
+        records.sort_by_key(|r| r.number);
+        let mut out = Vec::with_capacity(bytes.len());
+        let mut dropped = false;
+        let mut i = 0;
+        while i < records.len() {
+            let number = records[i].number;
+            let same = records[i..]
+                .iter()
+                .take_while(|r| r.number == number)
+                .count();
+            let group = &records[i..i + same];
+            i += same;
+            let field = self.field(message, number);
+            let number_i32 = i32::try_from(number).unwrap_or(i32::MAX);
+            if field.is_some_and(source_retention) {
+                dropped = true;
+                path.push(number_i32);
+                removed.push(path.clone());
+                path.pop();
+                continue;
+            }
+            match field {
+                Some(FieldDef {
+                    ty: FieldType::Message(sub),
+                    cardinality: Cardinality::Single,
+                    ..
+                }) if group.iter().all(|r| r.wire == 2) => {
+                    let mut merged = Vec::new();
+                    for r in group {
+                        merged.extend_from_slice(&bytes[r.payload..r.end]);
+                    }
+                    path.push(number_i32);
+                    let (inner, d) = self.canonical(sub, &merged, path, removed);
+                    path.pop();
+                    dropped |= d;
+                    record(number, 2, &inner, &mut out);
+                }
+                _ => {
+                    for r in group {
+                        out.extend_from_slice(&bytes[r.start..r.end]);
+                    }
+                }
+            }
+        }
+        (out, dropped)
+    }
+
+    /// An options message of type `message` written back; gone if only options of
+    /// source retention were set. `path` leads to it in the file's descriptor.
+    fn options(
+        &self,
+        options: &mut Option<RawOptions>,
+        message: &str,
+        path: &mut Vec<i32>,
+        removed: &mut Vec<Vec<i32>>,
+    ) {
+        if let Some(raw) = options {
+            let (bytes, dropped) = self.canonical(message, &raw.0, path, removed);
+            if dropped && bytes.is_empty() {
+                removed.push(path.clone());
+                *options = None;
+            } else {
+                *options = Some(RawOptions(bytes));
+            }
+        }
+    }
+
+    /// Every options message of a file; the locations of what was dropped go too.
+    pub(super) fn file(&self, f: &mut wire::FileDescriptorProto) {
+        let mut removed = Vec::new();
+        let mut w = Walk {
+            layout: self,
+            path: Vec::new(),
+            removed: &mut removed,
+        };
+        w.at(&[8], |w| w.options(&mut f.options, "FileOptions"));
+        for (i, m) in f.message_type.iter_mut().enumerate() {
+            w.at(&[4, idx(i)], |w| w.message(m));
+        }
+        for (i, e) in f.enum_type.iter_mut().enumerate() {
+            w.at(&[5, idx(i)], |w| w.enumeration(e));
+        }
+        for (i, x) in f.extension.iter_mut().enumerate() {
+            w.at(&[7, idx(i), 8], |w| {
+                w.options(&mut x.options, "FieldOptions")
+            });
+        }
+        for (i, s) in f.service.iter_mut().enumerate() {
+            w.at(&[6, idx(i), 3], |w| {
+                w.options(&mut s.options, "ServiceOptions")
+            });
+            for (j, m) in s.method.iter_mut().enumerate() {
+                w.at(&[6, idx(i), 2, idx(j), 4], |w| {
+                    w.options(&mut m.options, "MethodOptions")
+                });
+            }
+        }
+        if let Some(info) = &mut f.source_code_info
+            && !removed.is_empty()
+        {
+            info.location
+                .retain(|l| !removed.iter().any(|p| l.path.starts_with(p)));
+        }
+    }
+}
+
+fn idx(i: usize) -> i32 {
+    i32::try_from(i).unwrap_or(i32::MAX)
+}
+
+/// A walk over a file's descriptor, keeping the path of where it is.
+struct Walk<'l, 'a> {
+    layout: &'l Layout<'a>,
+    path: Vec<i32>,
+    removed: &'l mut Vec<Vec<i32>>,
+}
+
+impl Walk<'_, '_> {
+    fn at(&mut self, parts: &[i32], f: impl FnOnce(&mut Self)) {
+        self.path.extend_from_slice(parts);
+        f(self);
+        self.path.truncate(self.path.len() - parts.len());
+    }
+
+    /// `options` of descriptor.proto's `google.protobuf.<message>`.
+    fn options(&mut self, options: &mut Option<RawOptions>, message: &str) {
+        let message = format!("google.protobuf.{message}");
+        self.layout
+            .options(options, &message, &mut self.path, self.removed);
+    }
+
+    fn message(&mut self, m: &mut DescriptorProto) {
+        self.at(&[7], |w| w.options(&mut m.options, "MessageOptions"));
+        for (i, f) in m.field.iter_mut().enumerate() {
+            self.at(&[2, idx(i), 8], |w| {
+                w.options(&mut f.options, "FieldOptions")
+            });
+        }
+        for (i, f) in m.extension.iter_mut().enumerate() {
+            self.at(&[6, idx(i), 8], |w| {
+                w.options(&mut f.options, "FieldOptions")
+            });
+        }
+        for (i, o) in m.oneof_decl.iter_mut().enumerate() {
+            self.at(&[8, idx(i), 2], |w| {
+                w.options(&mut o.options, "OneofOptions")
+            });
+        }
+        for (i, r) in m.extension_range.iter_mut().enumerate() {
+            self.at(&[5, idx(i), 3], |w| {
+                w.options(&mut r.options, "ExtensionRangeOptions")
+            });
+        }
+        for (i, n) in m.nested_type.iter_mut().enumerate() {
+            self.at(&[3, idx(i)], |w| w.message(n));
+        }
+        for (i, e) in m.enum_type.iter_mut().enumerate() {
+            self.at(&[4, idx(i)], |w| w.enumeration(e));
+        }
+    }
+
+    fn enumeration(&mut self, e: &mut wire::EnumDescriptorProto) {
+        self.at(&[3], |w| w.options(&mut e.options, "EnumOptions"));
+        for (i, v) in e.value.iter_mut().enumerate() {
+            self.at(&[2, idx(i), 3], |w| {
+                w.options(&mut v.options, "EnumValueOptions")
+            });
+        }
+    }
+}
+
+/// `[retention = RETENTION_SOURCE]`: the option is for the compiler only.
+fn source_retention(f: &FieldDef) -> bool {
+    f.options.iter().any(|o| {
+        o.extension.is_none()
+            && o.name == "retention"
+            && matches!(&o.value, OptionValue::Enum { name, .. } if name == "RETENTION_SOURCE")
+    })
+}
