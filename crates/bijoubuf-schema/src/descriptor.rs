@@ -602,7 +602,18 @@ impl Schema {
     /// included). With `retain_options`, every option is kept, custom options as written,
     /// in source order.
     pub fn encode_descriptor_set(&self, options: DescriptorSetOptions) -> Vec<u8> {
-        let layout = (!options.retain_options).then(|| canonical::Layout::new(&self.files));
+        // Options are messages of descriptor.proto, which protoc always knows; a schema
+        // that does not import it takes the built-in copy's definitions.
+        let builtin;
+        let layout = if options.retain_options {
+            None
+        } else if self.message("google.protobuf.FileOptions").is_some() {
+            Some(canonical::Layout::new(&self.files, &[]))
+        } else {
+            builtin = crate::Compiler::new().compile(&["google/protobuf/descriptor.proto"]);
+            let extra = builtin.as_ref().map_or(&[][..], |c| &c.schema.files[..]);
+            Some(canonical::Layout::new(&self.files, extra))
+        };
         let files = self
             .selected(options.include_imports)
             .map(|f| {

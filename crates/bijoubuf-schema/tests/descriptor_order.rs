@@ -251,3 +251,25 @@ fn imports_come_first_when_asked() {
         ["google/protobuf/descriptor.proto", "r.proto", "i.proto"]
     );
 }
+
+#[test]
+fn source_retention_features_are_dropped_without_importing_descriptor_proto() {
+    // enforce_naming_style has source retention; protoc knows descriptor.proto whether
+    // or not the file imports it, and its default set leaves the feature out (as
+    // protoc 36.2 writes it: an empty FeatureSet remains).
+    let text = "edition = \"2024\";\npackage n;\noption features.enforce_naming_style = STYLE_LEGACY;\nmessage bad_name {}\n";
+    let c = compile_sources(&[("n.proto", text)])
+        .unwrap_or_else(|e| panic!("refused: {:?}", e.errors()));
+    let set = c
+        .schema
+        .encode_descriptor_set(DescriptorSetOptions::default());
+    let file = records(&set).pop().expect("a file").1;
+    assert_eq!(records(&field(&file, 8)), [(50, vec![])]);
+    let retained = c.schema.encode_descriptor_set(DescriptorSetOptions {
+        retain_options: true,
+        ..DescriptorSetOptions::default()
+    });
+    let file = records(&retained).pop().expect("a file").1;
+    // FileOptions.features (50) = { enforce_naming_style (7): STYLE_LEGACY (2) }.
+    assert_eq!(records(&field(&file, 8)), [(50, vec![0x38, 0x02])]);
+}

@@ -16,12 +16,13 @@ pub(super) struct Layout<'a> {
 }
 
 impl<'a> Layout<'a> {
-    pub(super) fn new(files: &'a [FileDef]) -> Self {
+    /// The layout of `files`, and of `more` (files the schema does not hold).
+    pub(super) fn new(files: &'a [FileDef], more: &'a [FileDef]) -> Self {
         let mut layout = Layout {
             fields: HashMap::new(),
             extensions: HashMap::new(),
         };
-        for f in files {
+        for f in files.iter().chain(more) {
             layout.add(&f.messages, &f.extensions);
         }
         layout
