@@ -391,3 +391,70 @@ fn a_closed_enum_map_value_needs_a_zero_first_value() {
     compile("syntax = \"proto2\";\nenum E { A = 0; }\nmessage M { map<int32, E> m = 1; }")
         .unwrap_or_else(|e| panic!("refused: {:?}", e.errors()));
 }
+
+#[test]
+fn edition_2024_refuses_what_protoc_36_2_refuses() {
+    // Issue 23, item 4: edition 2024 was read as 2023. Each case as protoc 36.2 answers.
+    let codes = |edition: &str, text: &str| -> Vec<&'static str> {
+        match compile(&format!(
+            "edition = \"{edition}\";\npackage ed.v1;\n{text}\n"
+        )) {
+            Ok(_) => Vec::new(),
+            Err(e) => e.errors().iter().map(|d| d.code()).collect(),
+        }
+    };
+    for (text, expected) in [
+        (
+            "import weak \"google/protobuf/descriptor.proto\";",
+            &["weak-import"][..],
+        ),
+        (
+            "message M { string s = 1 [ctype = CORD]; }",
+            &["removed-option"],
+        ),
+        ("option java_multiple_files = true;", &["removed-option"]),
+        // Naming style (STYLE2024, the edition's default).
+        ("message bad_name {}", &["naming-style"]),
+        ("message M { int32 BadField = 1; }", &["naming-style"]),
+        ("message M { int32 a_1 = 1; }", &["naming-style"]),
+        (
+            "message M { oneof BadOneof { int32 a = 1; } }",
+            &["naming-style"],
+        ),
+        ("enum e { E_UNSPECIFIED = 0; }", &["naming-style"]),
+        ("enum E { E_b = 0; }", &["naming-style"]),
+        ("service s {}", &["naming-style"]),
+        (
+            "message A {}\nservice S { rpc do_it(A) returns (A); }",
+            &["naming-style"],
+        ),
+        // STYLE_LEGACY opts an element and what it holds out, in either spelling.
+        (
+            "option features.enforce_naming_style = STYLE_LEGACY;\nmessage bad_name { int32 BadF = 1; }",
+            &[],
+        ),
+        (
+            "message bad_name { option features = { enforce_naming_style: STYLE_LEGACY }; int32 BadF = 1; }",
+            &[],
+        ),
+        (
+            "enum E { option features.enforce_naming_style = STYLE_LEGACY; e_a = 0; }",
+            &[],
+        ),
+        // Map entries are named by protoc, not by the user.
+        ("message M { map<string, int32> my_map = 1; }", &[]),
+    ] {
+        assert_eq!(codes("2024", text), expected, "{text}");
+    }
+    // Edition 2023 keeps them.
+    for text in [
+        "import weak \"google/protobuf/descriptor.proto\";",
+        "message bad_name { int32 BadField = 1; }",
+        "message M { string s = 1 [ctype = CORD]; }",
+    ] {
+        assert_eq!(codes("2023", text), Vec::<&str>::new(), "{text}");
+    }
+    // A package name too.
+    let err = compile("edition = \"2024\";\npackage Ed.V1;\nmessage M {}\n").expect_err("package");
+    assert_eq!(err.errors()[0].code(), "naming-style");
+}

@@ -23,6 +23,8 @@ pub(crate) struct Features {
     /// (the editions default, PACKED, writes them in one record). Only protobuf's binary
     /// form of option values depends on it.
     pub(crate) expanded_repeated: bool,
+    /// `enforce_naming_style = STYLE_LEGACY`: edition 2024's naming style not checked.
+    pub(crate) style_legacy: bool,
 }
 
 impl Features {
@@ -31,6 +33,7 @@ impl Features {
         presence: Presence::Explicit,
         closed_enums: false,
         expanded_repeated: false,
+        style_legacy: false,
     };
 }
 
@@ -89,6 +92,8 @@ pub(crate) enum Target {
     Oneof,
     Enum,
     EnumValue,
+    Service,
+    Method,
 }
 
 impl Target {
@@ -101,6 +106,8 @@ impl Target {
             Target::Oneof => "oneof",
             Target::Enum => "enum",
             Target::EnumValue => "enum entry",
+            Target::Service => "service",
+            Target::Method => "method",
         }
     }
 }
@@ -163,6 +170,8 @@ impl Checker<'_> {
                 ("enum_type", "CLOSED") => out.closed_enums = true,
                 ("repeated_field_encoding", "PACKED") => out.expanded_repeated = false,
                 ("repeated_field_encoding", "EXPANDED") => out.expanded_repeated = true,
+                ("enforce_naming_style", "STYLE_LEGACY") => out.style_legacy = true,
+                ("enforce_naming_style", _) => out.style_legacy = false,
                 ("message_encoding", "DELIMITED") => {
                     self.err(
                         "unsupported",

@@ -4,6 +4,7 @@ use std::collections::{HashMap, HashSet};
 
 use super::defaults::scalar_default;
 use super::features::{Target, own_feature};
+use super::naming::Style;
 use super::{Checker, bool_option, join, simple_option};
 use crate::ast::{self, Label, ValueKind};
 use crate::diagnostics::Diagnostic;
@@ -190,6 +191,26 @@ impl Checker<'_> {
             );
         }
         let field_features = self.features(self.features, &f.options, Target::Field);
+        if !in_map_entry {
+            let legacy = field_features.style_legacy;
+            self.naming_style(
+                "field",
+                &f.name.name,
+                f.name.span,
+                Style::LowerSnake,
+                legacy,
+            );
+        }
+        if self.syntax() == Syntax::Edition2024
+            && let Some(o) = simple_option(&f.options, "ctype")
+        {
+            self.err(
+                "removed-option",
+                o.span,
+                "option `ctype` is not allowed in edition 2024",
+            )
+            .with_help("use the feature `features.(pb.cpp).string_type` instead");
+        }
         let edition_presence = field_features.presence;
         let presence = match (&cardinality, label) {
             (Cardinality::Repeated | Cardinality::Map { .. }, _) => Presence::Implicit,

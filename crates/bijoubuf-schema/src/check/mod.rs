@@ -4,10 +4,12 @@ pub(crate) mod defaults;
 mod enums;
 mod features;
 pub(crate) mod fields;
+mod naming;
 
 use std::collections::{HashMap, HashSet};
 
 use self::features::{Features, Target};
+use self::naming::Style;
 use crate::ast::{self, ImportKind, OptionStmt, ValueKind};
 use crate::diagnostics::Diagnostic;
 use crate::load::Loaded;
@@ -191,6 +193,19 @@ impl Checker<'_> {
             .map(|p| p.name.name.clone())
             .unwrap_or_default();
         self.features = self.features(Features::EDITION_DEFAULTS, &ast.options, Target::File);
+        if let Some(p) = &ast.package {
+            let legacy = self.features.style_legacy;
+            self.naming_style(
+                "package",
+                &p.name.name,
+                p.name.span,
+                Style::LowerSnake,
+                legacy,
+            );
+        }
+        if self.syntax() == Syntax::Edition2024 {
+            self.edition_2024_file(ast);
+        }
         let mut dependencies = Vec::new();
         let mut public_dependencies = Vec::new();
         let mut weak_dependencies = Vec::new();
@@ -322,6 +337,10 @@ impl Checker<'_> {
     fn message(&mut self, scope: &str, m: &ast::Message) -> MessageDef {
         let outer = self.features;
         self.features = self.features(outer, &m.options, Target::Message);
+        if !m.map_entry {
+            let legacy = self.features.style_legacy;
+            self.naming_style("message", &m.name.name, m.name.span, Style::Title, legacy);
+        }
         let def = self.message_inner(scope, m);
         self.features = outer;
         def
@@ -416,7 +435,16 @@ impl Checker<'_> {
             })
             .collect();
         for o in &m.oneofs {
-            self.features(self.features, &o.options, Target::Oneof);
+            let legacy = self
+                .features(self.features, &o.options, Target::Oneof)
+                .style_legacy;
+            self.naming_style(
+                "oneof",
+                &o.name.name,
+                o.name.span,
+                Style::LowerSnake,
+                legacy,
+            );
         }
         for (o, def) in m.oneofs.iter().zip(&oneofs) {
             if def.fields.is_empty()
@@ -516,8 +544,39 @@ impl Checker<'_> {
         out
     }
 
+    /// What protoc 36.2 refuses at file level in edition 2024.
+    fn edition_2024_file(&mut self, ast: &ast::File) {
+        for imp in ast.imports.iter().filter(|i| i.kind == ImportKind::Weak) {
+            self.err(
+                "weak-import",
+                imp.kind_span.unwrap_or(imp.span),
+                "`import weak` is not allowed in edition 2024",
+            )
+            .with_help("import the file normally");
+        }
+        if let Some(o) = simple_option(&ast.options, "java_multiple_files") {
+            self.err(
+                "removed-option",
+                o.span,
+                "option `java_multiple_files` is removed in edition 2024 (it is the default there)",
+            )
+            .with_help(
+                "drop it; `features.(pb.java).nest_in_file_class` chooses otherwise per element",
+            );
+        }
+    }
+
     fn service(&mut self, scope: &str, s: &ast::Service) -> ServiceDef {
         let full = join(scope, &s.name.name);
+        let service_features = self.features(self.features, &s.options, Target::Service);
+        let legacy = service_features.style_legacy;
+        self.naming_style("service", &s.name.name, s.name.span, Style::Title, legacy);
+        for m in &s.methods {
+            let legacy = self
+                .features(service_features, &m.options, Target::Method)
+                .style_legacy;
+            self.naming_style("method", &m.name.name, m.name.span, Style::Title, legacy);
+        }
         let methods = s
             .methods
             .iter()
