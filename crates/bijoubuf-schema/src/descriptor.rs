@@ -125,6 +125,11 @@ fn protoc_location_order(locations: Vec<Location>) -> Vec<Location> {
     keyed.into_iter().map(|(_, _, _, l)| l).collect()
 }
 
+/// descriptor.proto's SymbolVisibility of `export` (true) or `local` (false).
+fn visibility(export: bool) -> i32 {
+    if export { 2 } else { 1 }
+}
+
 /// An extension written `optional` in a proto3 file.
 fn proto3_optional_extension(f: &FieldDef, proto3: bool) -> bool {
     proto3
@@ -299,6 +304,7 @@ fn enumeration(e: &EnumDef, locs: &mut Locs<'_>, path: &[i32]) -> EnumDescriptor
         .collect();
     locs.pop(path.len());
     EnumDescriptorProto {
+        visibility: e.visibility.map(visibility),
         name: Some(e.name.clone()),
         value,
         options: options_of(&e.encoded_options),
@@ -387,6 +393,7 @@ fn message(m: &MessageDef, locs: &mut Locs<'_>, path: &[i32]) -> DescriptorProto
         options_of(&m.encoded_options)
     };
     DescriptorProto {
+        visibility: m.visibility.map(visibility),
         name: Some(m.name.clone()),
         field: fields,
         extension: extensions,
@@ -433,6 +440,9 @@ fn file(f: &FileDef) -> FileDescriptorProto {
     }
     for (i, (span, c)) in f.decls.imports.iter().enumerate() {
         locs.add(&[3, idx(i)], *span, Some(c));
+    }
+    for (i, (span, c)) in f.decls.option_imports.iter().enumerate() {
+        locs.add(&[15, idx(i)], *span, Some(c));
     }
     option_locs(&f.options, None, &mut locs, 8);
     let (mut public, mut weak) = (0, 0);
@@ -508,6 +518,7 @@ fn file(f: &FileDef) -> FileDescriptorProto {
         .collect();
     let extension = extensions(&f.extensions, &f.decls.extends, &mut locs, 7);
     FileDescriptorProto {
+        option_dependency: f.option_dependencies.clone(),
         name: Some(f.name.clone()),
         package: (!f.package.is_empty()).then(|| f.package.clone()),
         dependency: f.dependencies.clone(),
@@ -643,7 +654,8 @@ impl Schema {
             // Files come dependencies first, so one pass from the end reaches everything.
             for i in (0..self.files.len()).rev() {
                 if needed[i] {
-                    for d in &self.files[i].dependencies {
+                    let f = &self.files[i];
+                    for d in f.dependencies.iter().chain(&f.option_dependencies) {
                         if let Some(&j) = by_name.get(d.as_str()) {
                             needed[j] = true;
                         }

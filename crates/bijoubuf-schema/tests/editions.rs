@@ -458,3 +458,55 @@ fn edition_2024_refuses_what_protoc_36_2_refuses() {
     let err = compile("edition = \"2024\";\npackage Ed.V1;\nmessage M {}\n").expect_err("package");
     assert_eq!(err.errors()[0].code(), "naming-style");
 }
+
+#[test]
+fn edition_2024_visibility_and_option_imports_as_protoc_36_2() {
+    // `export`/`local` and `import option` were syntax errors (issue 23, item 4).
+    let a = "edition = \"2024\";\npackage a;\nexport message Top { message Nested {} export message Open {} local message Hidden {} }\nlocal message Private {}\nexport enum E { E_UNSPECIFIED = 0; }\n";
+    let b = "edition = \"2024\";\npackage b;\nimport \"a.proto\";\nimport option \"google/protobuf/descriptor.proto\";\nmessage User { a.Top t = 1; a.Top.Open o = 2; }\n";
+    let c = bijoubuf_schema::Compiler::new()
+        .source("a.proto", a)
+        .source("b.proto", b)
+        .compile(&["a.proto", "b.proto"])
+        .unwrap_or_else(|e| panic!("refused: {:?}", e.errors()));
+    let top = c.schema.message("a.Top").expect("Top");
+    assert_eq!(top.visibility, Some(true));
+    let vis = |name: &str| c.schema.message(name).expect(name).visibility;
+    assert_eq!(
+        (vis("a.Top.Nested"), vis("a.Top.Open"), vis("a.Top.Hidden")),
+        (None, Some(true), Some(false))
+    );
+    let user = c.schema.file("b.proto").expect("b");
+    assert_eq!(user.dependencies, ["a.proto"]);
+    assert_eq!(
+        user.option_dependencies,
+        ["google/protobuf/descriptor.proto"]
+    );
+    // As protoc writes them: DescriptorProto.visibility (11) of Top = EXPORT (2), and
+    // FileDescriptorProto.option_dependency (15).
+    let files = file_records(&c.schema.encode_file_descriptor_set());
+    let top = &files[0].iter().find(|f| f.0 == 4).expect("Top").2;
+    assert!(top.ends_with(&[0x58, 0x02]), "{top:?}");
+    assert!(
+        files[1]
+            .iter()
+            .any(|f| f.0 == 15 && f.2 == b"google/protobuf/descriptor.proto")
+    );
+    // What other files may not use.
+    for (text, code) in [
+        ("message U { a.Top.Nested n = 1; }", "not-visible"),
+        ("message U { a.Private p = 1; }", "not-visible"),
+        ("message U { a.Top.Hidden h = 1; }", "not-visible"),
+    ] {
+        let user = format!("edition = \"2024\";\npackage u;\nimport \"a.proto\";\n{text}\n");
+        let err = bijoubuf_schema::Compiler::new()
+            .source("a.proto", a)
+            .source("u.proto", user.as_str())
+            .compile(&["u.proto"])
+            .expect_err(text);
+        assert_eq!(err.errors()[0].code(), code, "{text}");
+    }
+    // Only edition 2024 knows the keywords.
+    let err = compile("edition = \"2023\";\nexport message M {}\n").expect_err("2023");
+    assert_eq!(err.errors()[0].code(), "syntax");
+}

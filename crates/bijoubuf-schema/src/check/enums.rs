@@ -195,6 +195,7 @@ impl Checker<'_> {
             values,
             allow_alias,
             closed,
+            visibility: e.visibility.map(|(export, _)| export),
             deprecated: bool_option(&e.options, "deprecated"),
             reserved_ranges,
             reserved_names,

@@ -135,6 +135,20 @@ impl Checker<'_> {
     ) -> Option<(String, SymKind)> {
         match self.syms.lookup(self.fi, scope, name, true) {
             Lookup::Found(full, sym) if matches!(sym.kind, SymKind::Message | SymKind::Enum) => {
+                if sym.file != self.fi
+                    && let Some(why) = self.hidden(sym.file, &full)
+                {
+                    let other = self.syms.names[sym.file].clone();
+                    self.err(
+                        "not-visible",
+                        span,
+                        format!(
+                            "{full:?}, defined in {other:?}, is not visible from other files: {why}"
+                        ),
+                    )
+                    .with_help("mark it `export` in its file, or use it only there");
+                    return None;
+                }
                 Some((full, sym.kind))
             }
             Lookup::Found(full, sym) => {
@@ -185,6 +199,40 @@ impl Checker<'_> {
         }
     }
 
+    /// Why type `full` of file `file` cannot be used from another file, if it cannot:
+    /// edition 2024's visibility (`local`, or a nested type under the default
+    /// `default_symbol_visibility = EXPORT_TOP_LEVEL`).
+    fn hidden(&self, file: usize, full: &str) -> Option<&'static str> {
+        let ast = &self.files[file].ast;
+        if ast.syntax != Syntax::Edition2024 {
+            return None;
+        }
+        let skip = ast.package.as_ref().map_or(0, |p| p.name.name.len() + 1);
+        let parts: Vec<&str> = full.get(skip..)?.split('.').collect();
+        let (last, outer) = parts.split_last()?;
+        let (mut messages, mut enums) = (&ast.messages, &ast.enums);
+        for part in outer {
+            let m = messages.iter().find(|m| m.name.name == *part)?;
+            (messages, enums) = (&m.messages, &m.enums);
+        }
+        let explicit = match messages.iter().find(|m| m.name.name == *last) {
+            Some(m) => m.visibility,
+            None => enums.iter().find(|e| e.name.name == *last)?.visibility,
+        };
+        match explicit {
+            Some((true, _)) => None,
+            Some((false, _)) => Some("it is marked `local`"),
+            None => match features::own_feature(&ast.options, "default_symbol_visibility") {
+                Some(("EXPORT_ALL", _)) => None,
+                Some(("LOCAL_ALL", _)) => {
+                    Some("its file sets `default_symbol_visibility = LOCAL_ALL`")
+                }
+                _ if outer.is_empty() => None,
+                _ => Some("edition 2024 makes nested types local unless marked `export`"),
+            },
+        }
+    }
+
     fn file(&mut self) -> FileDef {
         let ast = &self.file.ast;
         let package = ast
@@ -209,13 +257,19 @@ impl Checker<'_> {
         let mut dependencies = Vec::new();
         let mut public_dependencies = Vec::new();
         let mut weak_dependencies = Vec::new();
-        for (i, imp) in ast.imports.iter().enumerate() {
-            dependencies.push(imp.path.clone());
+        let mut option_dependencies = Vec::new();
+        for imp in &ast.imports {
+            let i = dependencies.len();
             match imp.kind {
+                ImportKind::Option => {
+                    option_dependencies.push(imp.path.clone());
+                    continue;
+                }
                 ImportKind::Public => public_dependencies.push(i),
                 ImportKind::Weak => weak_dependencies.push(i),
                 ImportKind::Normal => {}
             }
+            dependencies.push(imp.path.clone());
         }
         let messages = ast
             .messages
@@ -240,6 +294,7 @@ impl Checker<'_> {
             dependencies,
             public_dependencies,
             weak_dependencies,
+            option_dependencies,
             messages,
             enums,
             services,
@@ -254,6 +309,13 @@ impl Checker<'_> {
                 imports: ast
                     .imports
                     .iter()
+                    .filter(|i| i.kind != ImportKind::Option)
+                    .map(|i| (i.span, i.comments.clone()))
+                    .collect(),
+                option_imports: ast
+                    .imports
+                    .iter()
+                    .filter(|i| i.kind == ImportKind::Option)
                     .map(|i| (i.span, i.comments.clone()))
                     .collect(),
                 import_kinds: ast
@@ -515,6 +577,7 @@ impl Checker<'_> {
             reserved_ranges,
             reserved_names,
             map_entry: m.map_entry,
+            visibility: m.visibility.map(|(export, _)| export),
             deprecated: bool_option(&m.options, "deprecated"),
             options: Vec::new(),
             comments: m.comments.clone(),

@@ -77,6 +77,9 @@ pub(crate) struct FileDescriptorProto {
     /// `Edition` enum number (`EDITION_2023` = 1000, `EDITION_2024` = 1001).
     #[prost(int32, optional, tag = "14")]
     pub(crate) edition: Option<i32>,
+    /// `import option "…";` (edition 2024).
+    #[prost(string, repeated, tag = "15")]
+    pub(crate) option_dependency: Vec<String>,
 }
 
 #[derive(Clone, PartialEq, prost::Message)]
@@ -101,6 +104,9 @@ pub(crate) struct DescriptorProto {
     pub(crate) reserved_range: Vec<ReservedRange>,
     #[prost(string, repeated, tag = "10")]
     pub(crate) reserved_name: Vec<String>,
+    /// SymbolVisibility: `local` 1, `export` 2, as written (edition 2024).
+    #[prost(int32, optional, tag = "11")]
+    pub(crate) visibility: Option<i32>,
 }
 
 #[derive(Clone, PartialEq, prost::Message)]
@@ -168,6 +174,9 @@ pub(crate) struct EnumDescriptorProto {
     pub(crate) reserved_range: Vec<ReservedRange>,
     #[prost(string, repeated, tag = "5")]
     pub(crate) reserved_name: Vec<String>,
+    /// SymbolVisibility: `local` 1, `export` 2, as written (edition 2024).
+    #[prost(int32, optional, tag = "6")]
+    pub(crate) visibility: Option<i32>,
 }
 
 #[derive(Clone, PartialEq, prost::Message)]
