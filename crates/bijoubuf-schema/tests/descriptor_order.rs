@@ -170,10 +170,11 @@ extend google.protobuf.MessageOptions {
   optional int32 src = 7000 [retention = RETENTION_SOURCE];
   optional Sub sub = 7001;
   optional int32 run = 6999;
+  repeated Sub subs = 7002;
 }
 message M { option (src) = 1; }
 message N { option (sub) = { a: 1 b: 2 }; option (run) = 3; }
-message O { option (sub).a = 1; }
+message O { option (subs) = { a: 1 b: 2 }; option (subs) = { a: 3 }; }
 "#;
     let c = compile_sources(&[("s.proto", text)])
         .unwrap_or_else(|e| panic!("refused: {:?}", e.errors()));
@@ -198,12 +199,13 @@ message O { option (sub).a = 1; }
         records(&options(&messages[2]).expect("N's options")),
         [(6999, vec![0x03]), (7001, vec![0x10, 0x02])]
     );
+    // Each item of a repeated option loses its source-retention fields too.
     assert_eq!(
         records(&options(&messages[3]).expect("O's options")),
-        [(7001, vec![])]
+        [(7002, vec![0x10, 0x02]), (7002, vec![])]
     );
     let info = prost_types::SourceCodeInfo::decode(field(&file, 9).as_slice()).expect("info");
-    for gone in [&[4, 1, 7][..], &[4, 1, 7, 7000], &[4, 3, 7, 7001, 1]] {
+    for gone in [&[4, 1, 7][..], &[4, 1, 7, 7000]] {
         assert!(
             info.location.iter().all(|l| l.path != gone),
             "location {gone:?} kept"

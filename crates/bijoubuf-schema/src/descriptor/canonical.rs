@@ -97,6 +97,24 @@ impl<'a> Layout<'a> {
                     dropped |= d;
                     record(number, 2, &inner, &mut out);
                 }
+                // Each item of a repeated message field written back on its own (a
+                // location into it names the item's index).
+                Some(FieldDef {
+                    ty: FieldType::Message(sub),
+                    cardinality: Cardinality::Repeated,
+                    ..
+                }) if group.iter().all(|r| r.wire == 2) => {
+                    path.push(number_i32);
+                    for (k, r) in group.iter().enumerate() {
+                        path.push(i32::try_from(k).unwrap_or(i32::MAX));
+                        let (inner, d) =
+                            self.canonical(sub, &bytes[r.payload..r.end], path, removed);
+                        path.pop();
+                        dropped |= d;
+                        record(number, 2, &inner, &mut out);
+                    }
+                    path.pop();
+                }
                 _ => {
                     for r in group {
                         out.extend_from_slice(&bytes[r.start..r.end]);
