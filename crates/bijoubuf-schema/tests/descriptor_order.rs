@@ -275,3 +275,30 @@ fn source_retention_features_are_dropped_without_importing_descriptor_proto() {
     // FileOptions.features (50) = { enforce_naming_style (7): STYLE_LEGACY (2) }.
     assert_eq!(records(&field(&file, 8)), [(50, vec![0x38, 0x02])]);
 }
+
+#[test]
+fn a_repeated_option_is_packed_as_protobuf_writes_the_field() {
+    // googleapis' bigtable/v2/session.proto sets a repeated enum option of a proto3
+    // file once per statement: protoc's default set writes the items packed (proto3's
+    // default), its --retain_options set one record per statement, as written.
+    let text = "syntax = \"proto3\";\npackage p;\nimport \"google/protobuf/descriptor.proto\";\nenum K { K_UNSPECIFIED = 0; K_A = 1; K_B = 2; }\nextend google.protobuf.MessageOptions { repeated K kinds = 50000; }\nmessage M { option (kinds) = K_A; option (kinds) = K_B; }\n";
+    let c = compile_sources(&[("p.proto", text)])
+        .unwrap_or_else(|e| panic!("refused: {:?}", e.errors()));
+    let options = |flags: DescriptorSetOptions| {
+        let set = c.schema.encode_descriptor_set(flags);
+        let file = records(&set).pop().expect("a file").1;
+        records(&field(&field(&file, 4), 7))
+    };
+    assert_eq!(
+        options(DescriptorSetOptions::default()),
+        [(50000, vec![0x01, 0x02])]
+    );
+    let retained = DescriptorSetOptions {
+        retain_options: true,
+        ..DescriptorSetOptions::default()
+    };
+    assert_eq!(
+        options(retained),
+        [(50000, vec![0x01]), (50000, vec![0x02])]
+    );
+}

@@ -115,6 +115,33 @@ impl<'a> Layout<'a> {
                     }
                     path.pop();
                 }
+                // A repeated number, bool or enum: packed or one record per item, as
+                // protobuf's binary form writes the field (proto3's and editions'
+                // default is packed), however the statements wrote it.
+                Some(
+                    f @ FieldDef {
+                        cardinality: Cardinality::Repeated,
+                        ..
+                    },
+                ) if width(&f.ty).is_some() => {
+                    let mut items = Vec::new();
+                    for r in group {
+                        items.extend(elements(&bytes[r.payload..r.end], r.wire, width(&f.ty)));
+                    }
+                    if f.packed_on_wire {
+                        let payload: Vec<u8> = items.concat();
+                        record(number, 2, &payload, &mut out);
+                    } else {
+                        let wire = match width(&f.ty) {
+                            Some(4) => 5,
+                            Some(8) => 1,
+                            _ => 0,
+                        };
+                        for item in items {
+                            record(number, wire, item, &mut out);
+                        }
+                    }
+                }
                 _ => {
                     for r in group {
                         out.extend_from_slice(&bytes[r.start..r.end]);
@@ -247,6 +274,46 @@ impl Walk<'_, '_> {
             });
         }
     }
+}
+
+/// For a type that can be packed: the width of an item, 0 for a varint; `None` for
+/// strings, bytes and messages.
+fn width(ty: &FieldType) -> Option<usize> {
+    use crate::model::ScalarType as S;
+    match ty {
+        FieldType::Enum(_) => Some(0),
+        FieldType::Message(_) => None,
+        FieldType::Scalar(S::String | S::Bytes) => None,
+        FieldType::Scalar(S::Fixed32 | S::Sfixed32 | S::Float) => Some(4),
+        FieldType::Scalar(S::Fixed64 | S::Sfixed64 | S::Double) => Some(8),
+        FieldType::Scalar(_) => Some(0),
+    }
+}
+
+/// The items of one record of a packable field (`payload` as `split_records` gives it:
+/// a length-delimited record's payload, else the value itself).
+fn elements(payload: &[u8], wire: u8, width: Option<usize>) -> Vec<&[u8]> {
+    if wire != 2 {
+        return vec![payload];
+    }
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < payload.len() {
+        let end = match width {
+            Some(w) if w > 0 => i + w,
+            _ => {
+                let mut j = i;
+                while j < payload.len() && payload[j] & 0x80 != 0 {
+                    j += 1;
+                }
+                j + 1
+            }
+        };
+        let end = end.min(payload.len());
+        out.push(&payload[i..end]);
+        i = end;
+    }
+    out
 }
 
 /// `[retention = RETENTION_SOURCE]`: the option is for the compiler only.
