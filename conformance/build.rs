@@ -21,6 +21,7 @@ fn main() -> Result<(), bijoubuf_build::Error> {
                 "conformance/appendix.proto",
                 "conformance/reading.proto",
                 "conformance/wkt.proto",
+                "conformance/editions.proto",
                 "evolution/v1.proto",
                 "evolution/v2.proto",
             ],

@@ -31,6 +31,7 @@ pub const TYPE_NAMES: &[&str] = &[
     "conformance.Line",
     "conformance.Reading",
     "conformance.Wkt",
+    "conformance.Editions",
     "evolution.v1.Record",
     "evolution.v2.Record",
 ];
@@ -84,6 +85,7 @@ table! {
     "conformance.Line" => c::Line,
     "conformance.Reading" => c::Reading,
     "conformance.Wkt" => c::Wkt,
+    "conformance.Editions" => c::Editions,
     "evolution.v1.Record" => evolution::v1::Record,
     "evolution.v2.Record" => evolution::v2::Record,
 }
@@ -156,6 +158,7 @@ borrowed_table! {
     "conformance.Line" => c::LineRef<'_>,
     "conformance.Reading" => c::ReadingRef<'_>,
     "conformance.Wkt" => c::WktRef<'_>,
+    "conformance.Editions" => c::EditionsRef<'_>,
     "evolution.v1.Record" => evolution::v1::RecordRef<'_>,
     "evolution.v2.Record" => evolution::v2::RecordRef<'_>,
 }

@@ -64,6 +64,10 @@ pub const SCHEMA_SOURCES: &[(&str, &str)] = &[
         include_str!("../schemas/conformance/wkt.proto"),
     ),
     (
+        "conformance/editions.proto",
+        include_str!("../schemas/conformance/editions.proto"),
+    ),
+    (
         "evolution/v1.proto",
         include_str!("../schemas/evolution/v1.proto"),
     ),

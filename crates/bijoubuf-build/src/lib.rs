@@ -67,6 +67,8 @@ use std::path::{Path, PathBuf};
 use bijoubuf_codegen::Options;
 use bijoubuf_schema::{Compiler, Diagnostics, LintLevel, Lints};
 
+pub use bijoubuf_schema::DescriptorSetOptions;
+
 /// Why a build step failed.
 #[non_exhaustive]
 pub enum Error {
@@ -180,6 +182,7 @@ pub struct Config {
     out_dir: Option<PathBuf>,
     include_file: Option<PathBuf>,
     descriptor_set: Option<PathBuf>,
+    descriptor_set_options: Option<DescriptorSetOptions>,
     lints: Lints,
     lint_levels: Vec<(String, LintLevel)>,
     max_diagnostics: Option<usize>,
@@ -209,6 +212,28 @@ impl Config {
     /// encoding, with source info and every option, custom options included) to this path.
     pub fn file_descriptor_set_path(&mut self, path: impl Into<PathBuf>) -> &mut Self {
         self.descriptor_set = Some(path.into());
+        self
+    }
+
+    /// What the descriptor set of [`file_descriptor_set_path`](Self::file_descriptor_set_path)
+    /// holds, by protoc's flags: with these, it is byte for byte the set `protoc -o`
+    /// writes with the same flags (its defaults: no imports, no source info, options of
+    /// source retention dropped). Without this call, the set keeps source info and every
+    /// option, custom options as written, and leaves imports out.
+    ///
+    /// ```
+    /// use bijoubuf_build::{Config, DescriptorSetOptions};
+    ///
+    /// let mut config = Config::new();
+    /// config
+    ///     .file_descriptor_set_path("fds.binpb")
+    ///     .descriptor_set_options(DescriptorSetOptions {
+    ///         include_imports: true,
+    ///         ..DescriptorSetOptions::default()
+    ///     });
+    /// ```
+    pub fn descriptor_set_options(&mut self, options: DescriptorSetOptions) -> &mut Self {
+        self.descriptor_set_options = Some(options);
         self
     }
 
@@ -472,7 +497,10 @@ impl Config {
         }
         if let Some(path) = &self.descriptor_set {
             // Custom options included, as protoc writes them.
-            let bytes = compiled.schema.encode_file_descriptor_set();
+            let bytes = match self.descriptor_set_options {
+                Some(flags) => compiled.schema.encode_descriptor_set(flags),
+                None => compiled.schema.encode_file_descriptor_set(),
+            };
             write_if_changed(path, &bytes)?;
             written.push(path.clone());
         }

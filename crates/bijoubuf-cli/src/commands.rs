@@ -25,6 +25,9 @@ pub(crate) fn run(cmd: Command) -> Result<(), Failure> {
             ts_out,
             ts_runtime,
             descriptor_set_out,
+            include_imports,
+            include_source_info,
+            retain_options,
             files,
         } => compile(
             &includes.include,
@@ -34,7 +37,14 @@ pub(crate) fn run(cmd: Command) -> Result<(), Failure> {
                 rust_borrowed: &rust_borrowed,
                 services,
                 ts: ts_out.as_deref().map(|dir| (dir, ts_runtime.as_str())),
-                descriptor_set: descriptor_set_out.as_deref(),
+                descriptor_set: descriptor_set_out.as_deref().map(|path| {
+                    let flags = bijoubuf_schema::DescriptorSetOptions {
+                        include_imports,
+                        include_source_info,
+                        retain_options,
+                    };
+                    (path, flags)
+                }),
             },
             &files,
         ),
@@ -100,7 +110,8 @@ struct Outputs<'a> {
     /// Generate services (Rust servers and clients, TypeScript clients).
     services: bool,
     ts: Option<(&'a Path, &'a str)>,
-    descriptor_set: Option<&'a Path>,
+    /// The file, and protoc's flags for what goes in it.
+    descriptor_set: Option<(&'a Path, bijoubuf_schema::DescriptorSetOptions)>,
 }
 
 fn write_all(
@@ -144,9 +155,9 @@ fn compile(
         crate::codegen::note_services(&compiled.schema);
     }
     let descriptor_set_out = outputs.descriptor_set;
-    if let Some(path) = descriptor_set_out {
-        // Custom options included, as protoc writes them.
-        let bytes = compiled.schema.encode_file_descriptor_set();
+    if let Some((path, flags)) = descriptor_set_out {
+        // Byte for byte what protoc writes with the same flags.
+        let bytes = compiled.schema.encode_descriptor_set(flags);
         std::fs::write(path, bytes)
             .map_err(|e| Failure::Usage(format!("cannot write {}: {e}", path.display())))?;
         written.push(path.display().to_string());

@@ -94,9 +94,21 @@ enum Command {
             requires = "ts_out"
         )]
         ts_runtime: String,
-        /// Also write the schemas as an encoded protobuf FileDescriptorSet.
+        /// Also write the schemas as an encoded protobuf FileDescriptorSet, byte for byte
+        /// what `protoc -o FILE` writes with the same flags.
         #[arg(long, value_name = "FILE")]
         descriptor_set_out: Option<PathBuf>,
+        /// Put every imported file in the descriptor set too (protoc's `--include_imports`).
+        #[arg(long, requires = "descriptor_set_out")]
+        include_imports: bool,
+        /// Put source-code info (spans, comments) in the descriptor set (protoc's
+        /// `--include_source_info`).
+        #[arg(long, requires = "descriptor_set_out")]
+        include_source_info: bool,
+        /// Keep options of source retention in the descriptor set, custom options as
+        /// written (protoc's `--retain_options`).
+        #[arg(long, requires = "descriptor_set_out")]
+        retain_options: bool,
         /// The .proto files to compile.
         #[arg(value_name = "FILE.proto", required = true)]
         files: Vec<PathBuf>,

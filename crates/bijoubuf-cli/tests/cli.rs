@@ -346,6 +346,58 @@ fn compile_writes_custom_options_into_the_descriptor_set() {
     let _ = std::fs::remove_dir_all(&out);
 }
 
+#[test]
+fn compile_descriptor_set_flags_are_protocs() {
+    // protoc's defaults: the named files only, no source info; each flag adds its part.
+    let out = std::env::temp_dir().join(format!("bijoubuf-cli-flags-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    std::fs::create_dir_all(&out).expect("scratch directory");
+    let set = |flags: &[&str]| {
+        let fds = out.join("fds.binpb");
+        let fds_arg = fds.to_str().expect("utf-8 path").to_string();
+        let mut args = vec!["compile", "--descriptor-set-out", fds_arg.as_str()];
+        args.extend_from_slice(flags);
+        args.push("options.proto");
+        let r = run(&args, b"");
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let bytes = std::fs::read(&fds).expect("descriptor set");
+        <prost_types::FileDescriptorSet as prost::Message>::decode(bytes.as_slice())
+            .expect("a FileDescriptorSet")
+    };
+    let names = |s: &prost_types::FileDescriptorSet| -> Vec<String> {
+        s.file.iter().map(|f| f.name().to_string()).collect()
+    };
+    let plain = set(&[]);
+    assert_eq!(names(&plain), ["options.proto"]);
+    assert!(plain.file[0].source_code_info.is_none());
+    let with_info = set(&["--include-source-info"]);
+    assert!(with_info.file[0].source_code_info.is_some());
+    let with_imports = set(&["--include-imports"]);
+    assert_eq!(
+        names(&with_imports),
+        ["google/protobuf/descriptor.proto", "options.proto"]
+    );
+    assert!(
+        with_imports
+            .file
+            .iter()
+            .all(|f| f.source_code_info.is_none())
+    );
+    let _ = std::fs::remove_dir_all(&out);
+    // The flags describe the descriptor set, so they need one.
+    let r = run(
+        &[
+            "compile",
+            "--rust-out",
+            "never-written",
+            "--include-imports",
+            "options.proto",
+        ],
+        b"",
+    );
+    assert_eq!(r.code, 2, "{}", r.stderr);
+}
+
 // ----- decode -----
 
 #[test]

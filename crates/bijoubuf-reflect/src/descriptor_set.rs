@@ -5,7 +5,13 @@
 //! Presence follows SPEC §5 from the descriptor: proto2 singular fields and proto3
 //! fields that are `optional`, message-typed or in a oneof have explicit presence;
 //! `LABEL_REQUIRED` is required; repeated fields whose type is a map-entry message are
-//! maps.
+//! maps. In an edition (2023, 2024) the `field_presence` feature decides, set on the
+//! field or else on the file (explicit by default), as bijoubuf-schema resolves it:
+//! message fields and oneof members always track presence, LEGACY_REQUIRED is
+//! required. `prost_types` descriptors cannot hold features, so editions are read from
+//! a set's bytes ([`DescriptorPool::decode_file_descriptor_set`]).
+
+mod editions;
 
 use std::collections::HashMap;
 use std::fmt;
@@ -37,10 +43,21 @@ fn err(message: impl Into<String>) -> DescriptorError {
     }
 }
 
+/// How a file decides presence.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Rules {
+    Proto2,
+    Proto3,
+    /// An edition, with the features its file sets.
+    Edition(editions::Set),
+}
+
 struct Msg<'a> {
     full_name: String,
     proto: &'a DescriptorProto,
-    proto3: bool,
+    rules: Rules,
+    /// In an edition: the features set in the message (by field index).
+    features: Option<&'a editions::MessageFeatures>,
 }
 
 impl DescriptorPool {
@@ -50,7 +67,9 @@ impl DescriptorPool {
     /// is an error now instead of a check silently skipped while decoding.
     ///
     /// # Errors
-    /// Groups and editions (not part of bijoubuf v1), type names defined twice or that
+    /// Groups (not part of bijoubuf v1), edition files (their features are not in
+    /// `prost_types` descriptors: use
+    /// [`decode_file_descriptor_set`](Self::decode_file_descriptor_set)), type names defined twice or that
     /// resolve to nothing or to the wrong kind, field types and labels that are not
     /// values of their enums, field numbers outside 1..=2^29−1 or used twice, field or
     /// JSON names used twice in a message, enum value names used twice, a `oneof_index`
@@ -58,13 +77,34 @@ impl DescriptorPool {
     /// proto3 `optional` field outside a oneof of its own, and map entries that are not
     /// exactly an optional key 1 and value 2.
     pub fn from_file_descriptor_set(set: &FileDescriptorSet) -> Result<Self, DescriptorError> {
+        Self::from_set(set, None)
+    }
+
+    /// The pool of `set`; `features` are its files' edition features, read from its
+    /// bytes (without them, an edition file is refused).
+    fn from_set(
+        set: &FileDescriptorSet,
+        features: Option<&[editions::FileFeatures]>,
+    ) -> Result<Self, DescriptorError> {
         let mut by_name = HashMap::new();
         let mut msgs: Vec<Msg<'_>> = Vec::new();
         let mut enums: Vec<(String, &EnumDescriptorProto)> = Vec::new();
-        for file in &set.file {
-            let proto3 = match file.syntax.as_deref() {
-                None | Some("") | Some("proto2") => false,
-                Some("proto3") => true,
+        for (fi, file) in set.file.iter().enumerate() {
+            let file_features = features.and_then(|f| f.get(fi));
+            let rules = match file.syntax.as_deref() {
+                None | Some("") | Some("proto2") => Rules::Proto2,
+                Some("proto3") => Rules::Proto3,
+                Some("editions") => match file_features {
+                    Some(f) => Rules::Edition(f.file),
+                    None => {
+                        return Err(err(format!(
+                            "{}: an edition's features are not in prost_types descriptors; \
+                             build the pool from the set's bytes \
+                             (DescriptorPool::decode_file_descriptor_set)",
+                            file.name()
+                        )));
+                    }
+                },
                 Some(other) => {
                     return Err(err(format!(
                         "{}: syntax {other:?} is not supported",
@@ -81,8 +121,14 @@ impl DescriptorPool {
                 define(&mut by_name, &name, TypeIdx::Enum(enums.len()))?;
                 enums.push((name, e));
             }
-            for m in &file.message_type {
-                collect(m, &prefix, proto3, &mut msgs, &mut enums, &mut by_name)?;
+            for (i, m) in file.message_type.iter().enumerate() {
+                let features = file_features.and_then(|f| f.messages.get(i));
+                let at = Scope {
+                    prefix: &prefix,
+                    rules,
+                    features,
+                };
+                collect(m, &at, &mut msgs, &mut enums, &mut by_name)?;
             }
         }
         let resolve = |field: &str, name: &str| -> Result<TypeIdx, DescriptorError> {
@@ -94,9 +140,14 @@ impl DescriptorPool {
         let mut messages = Vec::with_capacity(msgs.len());
         for m in &msgs {
             let mut fields = Vec::with_capacity(m.proto.field.len());
-            for f in &m.proto.field {
+            for (i, f) in m.proto.field.iter().enumerate() {
                 let path = format!("{}.{}", m.full_name, f.name());
-                fields.push(field_info(m, f, &path, &resolve, &msgs)?);
+                let set = m
+                    .features
+                    .and_then(|mf| mf.fields.get(i))
+                    .copied()
+                    .unwrap_or_default();
+                fields.push(field_info(m, f, set, &path, &resolve, &msgs)?);
             }
             fields.sort_by_key(|f: &FieldInfo| f.number);
             if fields.windows(2).any(|w| w[0].number == w[1].number) {
@@ -160,7 +211,8 @@ impl DescriptorPool {
     }
 
     /// [`from_file_descriptor_set`](Self::from_file_descriptor_set) from its encoded
-    /// bytes.
+    /// bytes, editions included: their features are read from the bytes, where
+    /// `prost_types` descriptors have no room for them.
     ///
     /// # Errors
     /// Bytes that are not a `FileDescriptorSet`, and everything
@@ -168,7 +220,7 @@ impl DescriptorPool {
     pub fn decode_file_descriptor_set(bytes: &[u8]) -> Result<Self, DescriptorError> {
         let set = <FileDescriptorSet as prost::Message>::decode(bytes)
             .map_err(|e| err(format!("not a FileDescriptorSet: {e}")))?;
-        Self::from_file_descriptor_set(&set)
+        Self::from_set(&set, Some(&editions::read(bytes)))
     }
 }
 
@@ -254,20 +306,28 @@ fn check_oneofs(m: &Msg<'_>) -> Result<(), DescriptorError> {
     Ok(())
 }
 
+/// Where a message is declared: its scope's name prefix, its file's rules, and the
+/// features set in it.
+struct Scope<'s, 'a> {
+    prefix: &'s str,
+    rules: Rules,
+    features: Option<&'a editions::MessageFeatures>,
+}
+
 fn collect<'a>(
     m: &'a DescriptorProto,
-    prefix: &str,
-    proto3: bool,
+    at: &Scope<'_, 'a>,
     msgs: &mut Vec<Msg<'a>>,
     enums: &mut Vec<(String, &'a EnumDescriptorProto)>,
     by_name: &mut HashMap<String, TypeIdx>,
 ) -> Result<(), DescriptorError> {
-    let full_name = format!("{prefix}{}", m.name());
+    let full_name = format!("{}{}", at.prefix, m.name());
     define(by_name, &full_name, TypeIdx::Message(msgs.len()))?;
     msgs.push(Msg {
         full_name: full_name.clone(),
         proto: m,
-        proto3,
+        rules: at.rules,
+        features: at.features,
     });
     let inner = format!("{full_name}.");
     for e in &m.enum_type {
@@ -275,8 +335,13 @@ fn collect<'a>(
         define(by_name, &name, TypeIdx::Enum(enums.len()))?;
         enums.push((name, e));
     }
-    for n in &m.nested_type {
-        collect(n, &inner, proto3, msgs, enums, by_name)?;
+    for (i, n) in m.nested_type.iter().enumerate() {
+        let scope = Scope {
+            prefix: &inner,
+            rules: at.rules,
+            features: at.features.and_then(|f| f.nested.get(i)),
+        };
+        collect(n, &scope, msgs, enums, by_name)?;
     }
     Ok(())
 }
@@ -322,6 +387,7 @@ fn element(
 fn field_info(
     m: &Msg<'_>,
     f: &prost_types::FieldDescriptorProto,
+    features: editions::Set,
     path: &str,
     resolve: &impl Fn(&str, &str) -> Result<TypeIdx, DescriptorError>,
     msgs: &[Msg<'_>],
@@ -382,14 +448,18 @@ fn field_info(
         },
         Label::Required => (ty, Shape::Single(Presence::Required)),
         Label::Optional => {
-            let implicit = m.proto3
-                && !f.proto3_optional()
-                && oneof.is_none()
-                && !matches!(ty, Ty::Message(_));
-            let p = if implicit {
-                Presence::Implicit
-            } else {
-                Presence::Explicit
+            let p = match m.rules {
+                Rules::Proto2 => Presence::Explicit,
+                Rules::Proto3 => {
+                    let implicit =
+                        !f.proto3_optional() && oneof.is_none() && !matches!(ty, Ty::Message(_));
+                    if implicit {
+                        Presence::Implicit
+                    } else {
+                        Presence::Explicit
+                    }
+                }
+                Rules::Edition(file) => edition_presence(features, file, &ty, oneof, path)?,
             };
             (ty, Shape::Single(p))
         }
@@ -401,6 +471,31 @@ fn field_info(
         ty,
         shape,
         oneof,
+    })
+}
+
+/// A singular field's presence in an edition: its `field_presence`, else its file's,
+/// else EXPLICIT; message fields and oneof members track presence whatever it says,
+/// unless LEGACY_REQUIRED.
+fn edition_presence(
+    field: editions::Set,
+    file: editions::Set,
+    ty: &Ty,
+    oneof: Option<usize>,
+    path: &str,
+) -> Result<Presence, DescriptorError> {
+    if matches!(ty, Ty::Message(_)) && field.encoding.or(file.encoding) == Some(editions::DELIMITED)
+    {
+        return Err(err(format!(
+            "{path}: message_encoding = DELIMITED (group encoding) is not part of bijoubuf"
+        )));
+    }
+    Ok(match field.presence.or(file.presence) {
+        Some(editions::LEGACY_REQUIRED) => Presence::Required,
+        Some(editions::IMPLICIT) if oneof.is_none() && !matches!(ty, Ty::Message(_)) => {
+            Presence::Implicit
+        }
+        _ => Presence::Explicit,
     })
 }
 

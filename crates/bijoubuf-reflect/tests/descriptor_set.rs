@@ -285,3 +285,69 @@ fn oneof_indexes_and_other_references_are_checked_on_load() {
     twice.file[1].name = Some("n.proto".into());
     assert!(refusal(&twice).contains("type \"M\" is defined twice"));
 }
+
+#[test]
+fn editions_are_read_from_the_sets_bytes() {
+    // Issue 23, item 8: an edition file was refused. Presence comes from the
+    // field_presence feature, on the field or its file, in either spelling.
+    let text = r#"edition = "2023";
+package ed.v1;
+option features = { field_presence: IMPLICIT };
+message M {
+  int32 a = 1;
+  int32 b = 2 [features.field_presence = EXPLICIT];
+  int32 c = 3 [features = { field_presence: LEGACY_REQUIRED }];
+  M m = 4;
+  oneof o { int32 x = 5; }
+  repeated int32 r = 6;
+  map<string, int32> kv = 7;
+  message Inner { string s = 1; string t = 2 [features.field_presence = EXPLICIT]; }
+}
+"#;
+    let compiled = bijoubuf_schema::compile_sources(&[("ed/v1/e.proto", text)])
+        .unwrap_or_else(|e| panic!("refused: {:?}", e.errors()));
+    let bytes = compiled.schema.encode_file_descriptor_set();
+    let from_bytes = DescriptorPool::decode_file_descriptor_set(&bytes)
+        .unwrap_or_else(|e| panic!("refused: {e}"));
+    let from_schema = DescriptorPool::new(&compiled.schema);
+    for name in ["ed.v1.M", "ed.v1.M.Inner"] {
+        assert_eq!(
+            describe(&from_bytes, name),
+            describe(&from_schema, name),
+            "{name}"
+        );
+    }
+    let presence = |name: &str| match from_bytes
+        .message("ed.v1.M")
+        .expect("M")
+        .field_by_name(name)
+        .expect(name)
+        .shape()
+    {
+        FieldShape::Single(p) => p,
+        other => panic!("{name}: {other:?}"),
+    };
+    use bijoubuf_schema::Presence;
+    assert_eq!(presence("a"), Presence::Implicit);
+    assert_eq!(presence("b"), Presence::Explicit);
+    assert_eq!(presence("c"), Presence::Required);
+    assert_eq!(presence("m"), Presence::Explicit);
+    assert_eq!(presence("x"), Presence::Explicit);
+    // The same bytes both ways: `a = 0` is not written, `b = 0` is.
+    let json = r#"{"a": 0, "b": 0, "c": 0}"#;
+    let m = |pool: &DescriptorPool| {
+        bijoubuf_reflect::json::from_str(&pool.message("ed.v1.M").expect("M"), json)
+            .expect("valid JSON")
+            .encode()
+            .expect("encodes")
+    };
+    assert_eq!(m(&from_bytes), m(&from_schema));
+    // b (delta 2 from field 0: key 0x04) and c (delta 1: key 0x00), each the value 0;
+    // a, of implicit presence, is left out (SPEC §3, §5).
+    assert_eq!(m(&from_bytes), [0x04, 0x00, 0x00, 0x00]);
+    // prost_types descriptors have lost the features: refused, naming the way that works.
+    let set = <prost_types::FileDescriptorSet as prost::Message>::decode(bytes.as_slice())
+        .expect("a set");
+    let e = DescriptorPool::from_file_descriptor_set(&set).unwrap_err();
+    assert!(e.to_string().contains("decode_file_descriptor_set"), "{e}");
+}

@@ -38,6 +38,8 @@ pub(crate) enum ImportKind {
     Normal,
     Public,
     Weak,
+    /// `import option "…";` (edition 2024): for the options of the file only.
+    Option,
 }
 
 #[derive(Clone, Debug)]
@@ -176,6 +178,8 @@ pub(crate) struct Message {
     pub(crate) options: Vec<OptionStmt>,
     /// Synthesized by the parser for a `map<K, V>` field.
     pub(crate) map_entry: bool,
+    /// `export` (true) or `local` (false) as written (edition 2024).
+    pub(crate) visibility: Option<(bool, Span)>,
     pub(crate) span: Span,
     pub(crate) comments: Comments,
 }
@@ -194,6 +198,8 @@ pub(crate) struct EnumValue {
 #[derive(Clone, Debug)]
 pub(crate) struct Enum {
     pub(crate) name: Ident,
+    /// `export` (true) or `local` (false) as written (edition 2024).
+    pub(crate) visibility: Option<(bool, Span)>,
     pub(crate) values: Vec<EnumValue>,
     pub(crate) options: Vec<OptionStmt>,
     pub(crate) reserved: Vec<Reserved>,

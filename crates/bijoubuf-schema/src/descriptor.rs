@@ -5,6 +5,7 @@
 //! alike. Encoded, they are the set protoc writes; decoded as `prost_types`, they are the
 //! older view without extensions (which `prost_types` messages cannot hold).
 
+mod canonical;
 mod wire;
 
 use prost::Message as _;
@@ -26,7 +27,7 @@ use crate::span::Span;
 
 /// An options message, present when any option was set.
 fn options_of(bytes: &[u8]) -> Option<RawOptions> {
-    (!bytes.is_empty()).then(|| wire::sorted_options(bytes))
+    (!bytes.is_empty()).then(|| wire::written_options(bytes))
 }
 
 fn scalar_type(s: ScalarType) -> Type {
@@ -92,6 +93,41 @@ impl Locs<'_> {
     fn pop(&mut self, n: usize) {
         self.path.truncate(self.path.len() - n);
     }
+}
+
+/// Locations in the order protoc's parser records them: each where its text starts,
+/// an element before its parts, so a oneof comes before its fields and an `extend`
+/// block or option statement among the declarations around it. One exception: an
+/// extension's extendee (written once, before the block) is recorded for each of its
+/// fields, right after the field's own location.
+fn protoc_location_order(locations: Vec<Location>) -> Vec<Location> {
+    let start = |l: &Location| (l.span.first().copied(), l.span.get(1).copied());
+    let mut keyed: Vec<_> = locations
+        .into_iter()
+        .map(|l| {
+            let p = &l.path;
+            let n = p.len();
+            let extendee = p.last() == Some(&2)
+                && ((n == 3 && p[0] == 7) || (n >= 5 && n % 2 == 1 && p[0] == 4 && p[n - 3] == 6));
+            (start(&l), n, !extendee, l)
+        })
+        .collect();
+    // An extendee location sorts with its field (the path one shorter).
+    for i in 1..keyed.len() {
+        if !keyed[i].2 {
+            let field = &keyed[i].3.path[..keyed[i].1 - 1];
+            if let Some(j) = (0..i).rev().find(|&j| keyed[j].3.path == field) {
+                keyed[i].0 = keyed[j].0;
+            }
+        }
+    }
+    keyed.sort_by_key(|(start, n, not_extendee, _)| (*start, *n, *not_extendee));
+    keyed.into_iter().map(|(_, _, _, l)| l).collect()
+}
+
+/// descriptor.proto's SymbolVisibility of `export` (true) or `local` (false).
+fn visibility(export: bool) -> i32 {
+    if export { 2 } else { 1 }
 }
 
 /// An extension written `optional` in a proto3 file.
@@ -268,6 +304,7 @@ fn enumeration(e: &EnumDef, locs: &mut Locs<'_>, path: &[i32]) -> EnumDescriptor
         .collect();
     locs.pop(path.len());
     EnumDescriptorProto {
+        visibility: e.visibility.map(visibility),
         name: Some(e.name.clone()),
         value,
         options: options_of(&e.encoded_options),
@@ -356,6 +393,7 @@ fn message(m: &MessageDef, locs: &mut Locs<'_>, path: &[i32]) -> DescriptorProto
         options_of(&m.encoded_options)
     };
     DescriptorProto {
+        visibility: m.visibility.map(visibility),
         name: Some(m.name.clone()),
         field: fields,
         extension: extensions,
@@ -402,6 +440,9 @@ fn file(f: &FileDef) -> FileDescriptorProto {
     }
     for (i, (span, c)) in f.decls.imports.iter().enumerate() {
         locs.add(&[3, idx(i)], *span, Some(c));
+    }
+    for (i, (span, c)) in f.decls.option_imports.iter().enumerate() {
+        locs.add(&[15, idx(i)], *span, Some(c));
     }
     option_locs(&f.options, None, &mut locs, 8);
     let (mut public, mut weak) = (0, 0);
@@ -458,7 +499,7 @@ fn file(f: &FileDef) -> FileDescriptorProto {
                         output_type: Some(format!(".{}", m.output_type)),
                         // `rpc … {}` has an options message, even an empty one.
                         options: if m.has_body {
-                            Some(wire::sorted_options(&m.encoded_options))
+                            Some(wire::written_options(&m.encoded_options))
                         } else {
                             options_of(&m.encoded_options)
                         },
@@ -477,6 +518,7 @@ fn file(f: &FileDef) -> FileDescriptorProto {
         .collect();
     let extension = extensions(&f.extensions, &f.decls.extends, &mut locs, 7);
     FileDescriptorProto {
+        option_dependency: f.option_dependencies.clone(),
         name: Some(f.name.clone()),
         package: (!f.package.is_empty()).then(|| f.package.clone()),
         dependency: f.dependencies.clone(),
@@ -487,7 +529,9 @@ fn file(f: &FileDef) -> FileDescriptorProto {
         service,
         extension,
         options: options_of(&f.encoded_options),
-        source_code_info: Some(SourceCodeInfo { location: locs.out }),
+        source_code_info: Some(SourceCodeInfo {
+            location: protoc_location_order(locs.out),
+        }),
         syntax: match f.syntax {
             Syntax::Proto3 => Some("proto3".into()),
             Syntax::Edition2023 | Syntax::Edition2024 => Some("editions".into()),
@@ -502,6 +546,19 @@ fn file(f: &FileDef) -> FileDescriptorProto {
             Syntax::Proto2 | Syntax::Proto3 => None,
         },
     }
+}
+
+/// What [`Schema::encode_descriptor_set`] writes beyond the requested files'
+/// descriptors: protoc's flags, off by default as in protoc.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DescriptorSetOptions {
+    /// Every file the requested ones import, transitively, dependencies first
+    /// (`--include_imports`).
+    pub include_imports: bool,
+    /// Source-code info: spans and comments (`--include_source_info`).
+    pub include_source_info: bool,
+    /// Options of source retention kept, custom options as written (`--retain_options`).
+    pub retain_options: bool,
 }
 
 impl Schema {
@@ -546,6 +603,44 @@ impl Schema {
         .encode_to_vec()
     }
 
+    /// An encoded `google.protobuf.FileDescriptorSet` as protoc writes it with the same
+    /// flags (`-o`, with `--include_imports`, `--include_source_info`, `--retain_options`
+    /// as `options` says): byte for byte the set protoc 36.2 writes.
+    ///
+    /// By default, as protoc's defaults: the requested files only, no source-code info,
+    /// options of source retention dropped and every options message written back as
+    /// protobuf writes a parsed message (fields in number order, custom options
+    /// included). With `retain_options`, every option is kept, custom options as written,
+    /// in source order.
+    pub fn encode_descriptor_set(&self, options: DescriptorSetOptions) -> Vec<u8> {
+        // Options are messages of descriptor.proto, which protoc always knows; a schema
+        // that does not import it takes the built-in copy's definitions.
+        let builtin;
+        let layout = if options.retain_options {
+            None
+        } else if self.message("google.protobuf.FileOptions").is_some() {
+            Some(canonical::Layout::new(&self.files, &[]))
+        } else {
+            builtin = crate::Compiler::new().compile(&["google/protobuf/descriptor.proto"]);
+            let extra = builtin.as_ref().map_or(&[][..], |c| &c.schema.files[..]);
+            Some(canonical::Layout::new(&self.files, extra))
+        };
+        let files = self
+            .selected(options.include_imports)
+            .map(|f| {
+                let mut d = file(f);
+                if !options.include_source_info {
+                    d.source_code_info = None;
+                }
+                if let Some(layout) = &layout {
+                    layout.file(&mut d);
+                }
+                d
+            })
+            .collect();
+        wire::FileDescriptorSet { file: files }.encode_to_vec()
+    }
+
     /// The requested files, with their imports (transitively) if `imports`.
     fn selected(&self, imports: bool) -> impl Iterator<Item = &FileDef> {
         let mut needed: Vec<bool> = self.files.iter().map(|f| f.requested).collect();
@@ -559,7 +654,8 @@ impl Schema {
             // Files come dependencies first, so one pass from the end reaches everything.
             for i in (0..self.files.len()).rev() {
                 if needed[i] {
-                    for d in &self.files[i].dependencies {
+                    let f = &self.files[i];
+                    for d in f.dependencies.iter().chain(&f.option_dependencies) {
                         if let Some(&j) = by_name.get(d.as_str()) {
                             needed[j] = true;
                         }

@@ -5,7 +5,10 @@
 //! [`Presence`], `enum_type` whether an enum is closed, both inherited from file to
 //! message to field; `repeated_field_encoding`, `utf8_validation` and `json_format` are
 //! accepted (bijoubuf's format fixes those), and `message_encoding = DELIMITED` (groups)
-//! is refused.
+//! is refused. Features are read in both spellings (`features.x = Y` and
+//! `features = { x: Y }`) and checked as protoc 36.2 checks them; edition 2024 adds its
+//! naming style, `export`/`local` visibility and `import option`, and refuses
+//! `import weak`, `ctype` and `java_multiple_files`.
 //!
 //! This crate is the front end of bijoubuf's code generation: it parses schema files
 //! with a nom lexer and a recovering parser, resolves imports (include paths, in-memory
@@ -15,8 +18,10 @@
 //! and hands back a [`Schema`]: the model `bijoubuf-codegen` reads. The same schema
 //! converts to a `FileDescriptorSet` with source-code info: encoded with every option,
 //! custom options included, as protoc writes it
-//! ([`Schema::encode_file_descriptor_set`]), or as `prost_types` messages, which cannot
-//! hold custom options ([`Schema::file_descriptor_set`]).
+//! ([`Schema::encode_file_descriptor_set`]; [`Schema::encode_descriptor_set`] takes
+//! protoc's flags and writes byte for byte what protoc 36.2 writes with them), or as
+//! `prost_types` messages, which cannot hold custom options
+//! ([`Schema::file_descriptor_set`]).
 //!
 //! All errors of a compilation are collected into [`Diagnostics`], each with a file,
 //! span, message, labels and help, renderable with miette in time linear in their
@@ -74,6 +79,7 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 
+pub use descriptor::DescriptorSetOptions;
 pub use diagnostics::{Diagnostic, Diagnostics, Label, Severity, similar};
 pub use lints::{LINT_RULES, LintLevel, Lints, UnknownLint};
 pub use model::{

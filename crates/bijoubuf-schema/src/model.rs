@@ -355,6 +355,8 @@ pub(crate) struct FileDecls {
     pub(crate) syntax: Option<(Span, Comments)>,
     pub(crate) package: Option<(Span, Comments)>,
     pub(crate) imports: Vec<(Span, Comments)>,
+    /// `import option` statements.
+    pub(crate) option_imports: Vec<(Span, Comments)>,
     /// `public`/`weak` keywords: (is public, span).
     pub(crate) import_kinds: Vec<(bool, Span)>,
     pub(crate) extends: Vec<ExtendDecl>,
@@ -424,6 +426,9 @@ pub struct MessageDef {
     pub reserved_names: Vec<String>,
     /// Synthesized entry message of a map field.
     pub map_entry: bool,
+    /// `export` (true) or `local` (false) as written (edition 2024).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub visibility: Option<bool>,
     /// `option deprecated = true;`
     pub deprecated: bool,
     /// Options.
@@ -518,6 +523,9 @@ pub struct EnumDef {
     pub values: Vec<EnumValueDef>,
     /// `option allow_alias = true;`
     pub allow_alias: bool,
+    /// `export` (true) or `local` (false) as written (edition 2024).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub visibility: Option<bool>,
     /// Declared in a proto2 file: unknown numbers are not values of the enum.
     pub closed: bool,
     /// `option deprecated = true;`
@@ -629,6 +637,10 @@ pub struct FileDef {
     /// Indexes into `dependencies` of `import weak`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub weak_dependencies: Vec<usize>,
+    /// `import option "…";` (edition 2024): files whose definitions only the file's
+    /// options use; not in `dependencies`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub option_dependencies: Vec<String>,
     /// Top-level messages.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub messages: Vec<MessageDef>,

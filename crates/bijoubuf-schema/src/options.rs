@@ -152,7 +152,7 @@ fn wire_type(ty: &FieldType) -> u8 {
 }
 
 /// One record: key, then (for LEN) the length, then the payload.
-fn record(number: u32, wire: u8, payload: &[u8], out: &mut Vec<u8>) {
+pub(crate) fn record(number: u32, wire: u8, payload: &[u8], out: &mut Vec<u8>) {
     varint((u64::from(number) << 3) | u64::from(wire), out);
     if wire == 2 {
         varint(payload.len() as u64, out);
@@ -201,6 +201,11 @@ impl Target {
         }
     }
 }
+
+/// One option statement resolved: its definition, field-number path, whether the last
+/// field is repeated, its encoded record, and the paths of the fields an aggregate value
+/// sets.
+type Resolved = (OptionDef, Vec<u32>, bool, Vec<u8>, Vec<Vec<u32>>);
 
 pub(crate) struct Interpreter<'a> {
     fi: usize,
@@ -268,7 +273,7 @@ impl Interpreter<'_> {
             if pseudo && (first.name == "default" || first.name == "json_name") {
                 continue;
             }
-            if let Some((def, path, repeated, rec)) = self.option(scope, target, stmt) {
+            if let Some((def, path, repeated, rec, inner)) = self.option(scope, target, stmt) {
                 if !repeated && let Some(prev) = set.get(&path) {
                     let prev = *prev;
                     self.err(
@@ -308,21 +313,93 @@ impl Interpreter<'_> {
                     def.path.push(i32::try_from(seen).unwrap_or(i32::MAX));
                 }
                 set.insert(path, stmt.span);
+                for p in inner {
+                    set.entry(p).or_insert(stmt.span);
+                }
                 bytes.extend_from_slice(&rec);
                 defs.push(def);
             }
         }
-        (defs, bytes)
+        (defs, self.protoc_order(target.message(), &bytes))
+    }
+
+    /// The options records in the order protoc writes them (with `--retain_options`):
+    /// the fields of descriptor.proto's options message, which protoc parses and writes
+    /// back, first, in field-number order, with the statements that set parts of one
+    /// message field merged into one record; then the custom options (extensions protoc
+    /// itself does not know), each statement's record as written, in source order.
+    fn protoc_order(&self, message: &str, bytes: &[u8]) -> Vec<u8> {
+        let Some(records) = split_records(bytes) else {
+            return bytes.to_vec();
+        };
+        let known = |n: u32| {
+            self.index
+                .messages
+                .get(message)
+                .is_some_and(|fs| fs.iter().any(|f| f.number == n))
+        };
+        let mut fields = Vec::new();
+        let mut custom = Vec::new();
+        for r in &records {
+            let out = if known(r.number) {
+                &mut fields
+            } else {
+                &mut custom
+            };
+            out.extend_from_slice(&bytes[r.start..r.end]);
+        }
+        let mut out = self.canonical(message, &fields);
+        out.extend_from_slice(&custom);
+        out
+    }
+
+    /// A message of type `message` as protobuf writes it after parsing it: fields in
+    /// number order (a repeated field's items in their order), each singular message
+    /// field one record holding every record set for it, merged the same way.
+    fn canonical(&self, message: &str, bytes: &[u8]) -> Vec<u8> {
+        let Some(mut records) = split_records(bytes) else {
+            return bytes.to_vec();
+        };
+        records.sort_by_key(|r| r.number);
+        let fields = self.index.messages.get(message);
+        let mut out = Vec::with_capacity(bytes.len());
+        let mut i = 0;
+        while i < records.len() {
+            let number = records[i].number;
+            let same = records[i..]
+                .iter()
+                .take_while(|r| r.number == number)
+                .count();
+            let group = &records[i..i + same];
+            i += same;
+            let sub = fields
+                .and_then(|fs| fs.iter().find(|f| f.number == number))
+                .and_then(|f| match &f.ty {
+                    FieldType::Message(m) if !f.repeated => Some(m.clone()),
+                    _ => None,
+                });
+            match sub {
+                Some(m) if group.iter().all(|r| r.wire == 2) => {
+                    let mut merged = Vec::new();
+                    for r in group {
+                        merged.extend_from_slice(&bytes[r.payload..r.end]);
+                    }
+                    record(number, 2, &self.canonical(&m, &merged), &mut out);
+                }
+                _ => {
+                    for r in group {
+                        out.extend_from_slice(&bytes[r.start..r.end]);
+                    }
+                }
+            }
+        }
+        out
     }
 
     /// Resolves one `name = value`; returns the definition, the field-number path, whether
-    /// the last field is repeated, and the encoded record.
-    fn option(
-        &mut self,
-        scope: &str,
-        target: Target,
-        stmt: &OptionStmt,
-    ) -> Option<(OptionDef, Vec<u32>, bool, Vec<u8>)> {
+    /// the last field is repeated, the encoded record, and the paths of the fields an
+    /// aggregate value sets.
+    fn option(&mut self, scope: &str, target: Target, stmt: &OptionStmt) -> Option<Resolved> {
         let mut current = target.message().to_string();
         let mut chain: Vec<FieldInfo> = Vec::new();
         let mut extension = None;
@@ -385,7 +462,43 @@ impl Interpreter<'_> {
                 .collect(),
             comments: stmt.comments.clone(),
         };
-        Some((def, path, last.repeated, rec))
+        let mut fields = Vec::new();
+        if !last.repeated {
+            self.aggregate_paths(&last.ty, &def.value, &mut path.clone(), &mut fields);
+        }
+        Some((def, path, last.repeated, rec, fields))
+    }
+
+    /// The paths of the singular fields an aggregate value sets, each from the options
+    /// message (`prefix` is the value's own path): protoc counts each as set, so a later
+    /// statement may not set one again, by path or in another aggregate.
+    fn aggregate_paths(
+        &self,
+        ty: &FieldType,
+        value: &OptionValue,
+        prefix: &mut Vec<u32>,
+        out: &mut Vec<Vec<u32>>,
+    ) {
+        let (FieldType::Message(message), OptionValue::Message(set)) = (ty, value) else {
+            return;
+        };
+        for (name, v) in set {
+            let field = match name.strip_prefix('[').and_then(|n| n.strip_suffix(']')) {
+                Some(ext) => self.index.extensions.get(ext),
+                None => self
+                    .index
+                    .messages
+                    .get(message)
+                    .and_then(|fs| fs.iter().find(|f| f.name == *name)),
+            };
+            let Some(field) = field.filter(|f| !f.repeated) else {
+                continue;
+            };
+            prefix.push(field.number);
+            out.push(prefix.clone());
+            self.aggregate_paths(&field.ty, v, prefix, out);
+            prefix.pop();
+        }
     }
 
     fn ext_full_name(&self, scope: &str, name: &str) -> String {
@@ -721,6 +834,47 @@ impl Interpreter<'_> {
         record(2, 2, &payload, &mut out);
         Some((val, out))
     }
+}
+
+/// One record of an encoded message: its field number and wire type, where it starts,
+/// where its payload starts and where it ends.
+pub(crate) struct RecordAt {
+    pub(crate) number: u32,
+    pub(crate) wire: u8,
+    pub(crate) start: usize,
+    pub(crate) payload: usize,
+    pub(crate) end: usize,
+}
+
+/// The records of `bytes`; `None` if they do not parse (then nothing is reordered).
+pub(crate) fn split_records(bytes: &[u8]) -> Option<Vec<RecordAt>> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    while at < bytes.len() {
+        let (number, end) = next_record(bytes, at)?;
+        let wire = bytes[at] & 7;
+        // The payload follows the key and, for length-delimited records, the length.
+        let mut payload = at;
+        while bytes.get(payload)? & 0x80 != 0 {
+            payload += 1;
+        }
+        payload += 1;
+        if wire == 2 {
+            while bytes.get(payload)? & 0x80 != 0 {
+                payload += 1;
+            }
+            payload += 1;
+        }
+        out.push(RecordAt {
+            number,
+            wire,
+            start: at,
+            payload,
+            end,
+        });
+        at = end;
+    }
+    Some(out)
 }
 
 /// Reads one record of `bytes` at `at`: (field number, end of the record).

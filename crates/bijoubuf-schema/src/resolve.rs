@@ -297,9 +297,46 @@ impl Symbols {
         match result {
             Some((full, sym)) => Lookup::Found(full, sym),
             None => match self.undeclared.borrow_mut().take() {
+                // A package out of scope says nothing of where the name is defined:
+                // only a file that defines the name itself is worth importing.
+                Some((full, _))
+                    if self.map.get(&full).map(|s| s.kind) == Some(SymKind::Package) =>
+                {
+                    match self.defined_elsewhere(from, scope, name) {
+                        Some((full, file)) => Lookup::NotImported(full, file),
+                        None => Lookup::NotFound,
+                    }
+                }
                 Some((full, file)) => Lookup::NotImported(full, file),
                 None => Lookup::NotFound,
             },
+        }
+    }
+
+    /// The full name `name` would have from `scope` (innermost first) where a file
+    /// `from` does not see defines it (not as a package), and that file.
+    fn defined_elsewhere(&self, from: usize, scope: &str, name: &str) -> Option<(String, usize)> {
+        let defined = |full: &str| {
+            self.map
+                .get(full)
+                .filter(|s| s.kind != SymKind::Package && !self.sees(from, s.file))
+                .map(|s| (full.to_string(), s.file))
+        };
+        if let Some(abs) = name.strip_prefix('.') {
+            return defined(abs);
+        }
+        let mut scope = scope.to_string();
+        loop {
+            if let Some(found) = defined(&join(&scope, name)) {
+                return Some(found);
+            }
+            if scope.is_empty() {
+                return None;
+            }
+            match scope.rfind('.') {
+                Some(i) => scope.truncate(i),
+                None => scope.clear(),
+            }
         }
     }
 

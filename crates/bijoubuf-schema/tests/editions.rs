@@ -184,3 +184,329 @@ fn editions_descriptors_name_the_edition_as_protoc_does() {
         assert_eq!(field(12), Some(syntax.as_bytes().to_vec()), "{text}");
     }
 }
+
+/// The file's descriptor records without source-code info (field 9), whose spans differ
+/// between two spellings of the same schema.
+fn records_without_source_info(c: &Compiled) -> Vec<(u32, u8, Vec<u8>)> {
+    let mut files = file_records(&c.schema.encode_file_descriptor_set());
+    assert_eq!(files.len(), 1);
+    let mut file = files.remove(0);
+    file.retain(|(n, _, _)| *n != 9);
+    file
+}
+
+/// The same features at file, message, enum, oneof, enum value and field level, once in
+/// the aggregate spelling and once dotted (issue 23, item 1: the aggregate one was
+/// ignored, so `a` had explicit presence and `Closed` was refused for lacking a zero).
+const AGGREGATE: &str = r#"edition = "2023";
+package ed.v1;
+option features = { field_presence: IMPLICIT, enum_type: OPEN };
+message M {
+  option features = { json_format: ALLOW };
+  int32 a = 1;
+  int32 b = 2 [features = { field_presence: EXPLICIT }];
+  repeated int32 c = 3 [features = { repeated_field_encoding: EXPANDED }];
+  string s = 4 [features = { utf8_validation: NONE }];
+  Closed e = 5 [features = { field_presence: EXPLICIT }];
+  map<string, int32> m = 6;
+  oneof o { option features = { }; int32 x = 7; }
+}
+enum Closed { option features = { enum_type: CLOSED }; CLOSED_A = 1 [features = { }]; }
+"#;
+
+const DOTTED: &str = r#"edition = "2023";
+package ed.v1;
+option features.field_presence = IMPLICIT;
+option features.enum_type = OPEN;
+message M {
+  option features.json_format = ALLOW;
+  int32 a = 1;
+  int32 b = 2 [features.field_presence = EXPLICIT];
+  repeated int32 c = 3 [features.repeated_field_encoding = EXPANDED];
+  string s = 4 [features.utf8_validation = NONE];
+  Closed e = 5 [features.field_presence = EXPLICIT];
+  map<string, int32> m = 6;
+  oneof o { option features = { }; int32 x = 7; }
+}
+enum Closed { option features.enum_type = CLOSED; CLOSED_A = 1 [features = { }]; }
+"#;
+
+#[test]
+fn aggregate_and_dotted_features_are_one_resolution_step() {
+    let aggregate = compile(AGGREGATE).unwrap_or_else(|e| panic!("refused: {:?}", e.errors()));
+    let dotted = compile(DOTTED).unwrap_or_else(|e| panic!("refused: {:?}", e.errors()));
+    for c in [&aggregate, &dotted] {
+        let m = c.schema.message("ed.v1.M").expect("M");
+        let presence = |name: &str| m.field_by_name(name).expect(name).presence;
+        assert_eq!(presence("a"), Presence::Implicit, "the file's feature");
+        assert_eq!(presence("b"), Presence::Explicit, "the field's own feature");
+        assert_eq!(presence("e"), Presence::Explicit);
+        assert!(c.schema.enumeration("ed.v1.Closed").expect("Closed").closed);
+    }
+    // The same descriptors: the feature set bytes and the packing of option values.
+    assert_eq!(
+        records_without_source_info(&aggregate),
+        records_without_source_info(&dotted)
+    );
+}
+
+#[test]
+fn delimited_is_refused_in_either_spelling() {
+    for text in [
+        "edition = \"2023\";\noption features = { message_encoding: DELIMITED };\nmessage M {}",
+        "edition = \"2023\";\nmessage M { M m = 1 [features = { message_encoding: DELIMITED }]; }",
+        "edition = \"2023\";\nmessage M { M m = 1 [features.message_encoding = DELIMITED]; }",
+    ] {
+        let err = compile(text).expect_err(text);
+        let d = &err.errors()[0];
+        assert_eq!(d.code(), "unsupported", "{text}");
+        assert!(
+            d.message().contains("message_encoding = DELIMITED"),
+            "{text}"
+        );
+    }
+}
+
+#[test]
+fn map_fields_compile_in_an_edition() {
+    // Issue 23, item 2: the parser labels a map entry's key and value `optional`, and
+    // that was refused as a label written in an edition.
+    let c = compile(
+        "edition = \"2023\";\npackage ed.v1;\nmessage M { map<string, M> m = 1; map<int32, int32> n = 2; }\n",
+    )
+    .unwrap_or_else(|e| panic!("refused: {:?}", e.errors()));
+    let entry = c.schema.message("ed.v1.M.MEntry").expect("entry");
+    assert!(entry.map_entry);
+    assert_eq!(entry.fields.len(), 2);
+}
+
+#[test]
+fn feature_rules_follow_protoc() {
+    // Each refused as protoc 36.2 refuses it, in either spelling.
+    let codes = |text: &str| -> Vec<&'static str> {
+        match compile(&format!("edition = \"2023\";\npackage ed.v1;\n{text}\n")) {
+            Ok(_) => Vec::new(),
+            Err(e) => e.errors().iter().map(|d| d.code()).collect(),
+        }
+    };
+    for (text, expected) in [
+        // Features set where descriptor.proto's `targets` do not allow them.
+        (
+            "message M { option features.field_presence = IMPLICIT; }",
+            &["invalid-feature"][..],
+        ),
+        (
+            "message M { option features = { field_presence: IMPLICIT }; }",
+            &["invalid-feature"],
+        ),
+        (
+            "message M { int32 a = 1 [features = { enum_type: OPEN }]; }",
+            &["invalid-feature"],
+        ),
+        (
+            "enum E { A = 0 [features.enum_type = OPEN]; }",
+            &["invalid-feature"],
+        ),
+        (
+            "message M { oneof o { option features = { field_presence: EXPLICIT }; int32 a = 1; } }",
+            &["invalid-feature"],
+        ),
+        // Presence that cannot hold.
+        (
+            "message M { repeated int32 a = 1 [features = { field_presence: EXPLICIT }]; }",
+            &["invalid-feature"],
+        ),
+        (
+            "message M { oneof o { int32 a = 1 [features.field_presence = EXPLICIT]; } }",
+            &["invalid-feature"],
+        ),
+        (
+            "message M { M a = 1 [features = { field_presence: IMPLICIT }]; }",
+            &["invalid-feature"],
+        ),
+        (
+            "message M { int32 a = 1 [features = { repeated_field_encoding: EXPANDED }]; }",
+            &["invalid-feature"],
+        ),
+        (
+            "message M { repeated string a = 1 [features.repeated_field_encoding = PACKED]; }",
+            &["invalid-feature"],
+        ),
+        (
+            "message M { int32 a = 1 [features = { utf8_validation: NONE }]; }",
+            &["invalid-feature"],
+        ),
+        (
+            "option features = { field_presence: IMPLICIT };\nenum E { option features = { enum_type: CLOSED }; A = 1; }\nmessage M { E a = 1; }",
+            &["implicit-closed-enum"],
+        ),
+        (
+            "message M { int32 a = 1 [features.field_presence = IMPLICIT, default = 3]; }",
+            &["invalid-default"],
+        ),
+        (
+            "message M { repeated int32 a = 1 [packed = false]; }",
+            &["packed-in-edition"],
+        ),
+        // Accepted: what protoc accepts.
+        (
+            "option features = { field_presence: IMPLICIT };\nmessage M { M m = 1; oneof o { int32 a = 2; } repeated string s = 3 [features.repeated_field_encoding = EXPANDED]; }",
+            &[],
+        ),
+    ] {
+        assert_eq!(codes(text), expected, "{text}");
+    }
+}
+
+#[test]
+fn packed_false_where_packing_is_impossible_is_accepted() {
+    // Issue 23, item 3: protoc refuses only `packed = true` there (googleapis'
+    // backstory/udm.proto writes `[packed = false]` on a repeated string).
+    for text in [
+        "syntax = \"proto3\";\nmessage M { repeated string a = 1 [packed = false]; }",
+        "syntax = \"proto3\";\nmessage M { int32 a = 1 [packed = false]; }",
+        "syntax = \"proto2\";\nmessage M { repeated M a = 1 [packed = false]; }",
+    ] {
+        let c = compile(text).unwrap_or_else(|e| panic!("{text}: refused: {:?}", e.errors()));
+        assert_eq!(
+            c.schema.files()[0].messages[0].fields[0].packed,
+            Some(false)
+        );
+    }
+    for text in [
+        "syntax = \"proto3\";\nmessage M { repeated string a = 1 [packed = true]; }",
+        "syntax = \"proto2\";\nmessage M { optional int32 a = 1 [packed = true]; }",
+    ] {
+        let err = compile(text).expect_err(text);
+        assert_eq!(err.errors()[0].code(), "invalid-packed", "{text}");
+    }
+}
+
+#[test]
+fn a_closed_enum_map_value_needs_a_zero_first_value() {
+    let err =
+        compile("syntax = \"proto2\";\nenum E { A = 1; }\nmessage M { map<int32, E> m = 1; }")
+            .expect_err("closed enum without zero as map value");
+    assert_eq!(err.errors()[0].code(), "closed-enum-map-value");
+    compile("syntax = \"proto2\";\nenum E { A = 0; }\nmessage M { map<int32, E> m = 1; }")
+        .unwrap_or_else(|e| panic!("refused: {:?}", e.errors()));
+}
+
+#[test]
+fn edition_2024_refuses_what_protoc_36_2_refuses() {
+    // Issue 23, item 4: edition 2024 was read as 2023. Each case as protoc 36.2 answers.
+    let codes = |edition: &str, text: &str| -> Vec<&'static str> {
+        match compile(&format!(
+            "edition = \"{edition}\";\npackage ed.v1;\n{text}\n"
+        )) {
+            Ok(_) => Vec::new(),
+            Err(e) => e.errors().iter().map(|d| d.code()).collect(),
+        }
+    };
+    for (text, expected) in [
+        (
+            "import weak \"google/protobuf/descriptor.proto\";",
+            &["weak-import"][..],
+        ),
+        (
+            "message M { string s = 1 [ctype = CORD]; }",
+            &["removed-option"],
+        ),
+        ("option java_multiple_files = true;", &["removed-option"]),
+        // Naming style (STYLE2024, the edition's default).
+        ("message bad_name {}", &["naming-style"]),
+        ("message M { int32 BadField = 1; }", &["naming-style"]),
+        ("message M { int32 a_1 = 1; }", &["naming-style"]),
+        (
+            "message M { oneof BadOneof { int32 a = 1; } }",
+            &["naming-style"],
+        ),
+        ("enum e { E_UNSPECIFIED = 0; }", &["naming-style"]),
+        ("enum E { E_b = 0; }", &["naming-style"]),
+        ("service s {}", &["naming-style"]),
+        (
+            "message A {}\nservice S { rpc do_it(A) returns (A); }",
+            &["naming-style"],
+        ),
+        // STYLE_LEGACY opts an element and what it holds out, in either spelling.
+        (
+            "option features.enforce_naming_style = STYLE_LEGACY;\nmessage bad_name { int32 BadF = 1; }",
+            &[],
+        ),
+        (
+            "message bad_name { option features = { enforce_naming_style: STYLE_LEGACY }; int32 BadF = 1; }",
+            &[],
+        ),
+        (
+            "enum E { option features.enforce_naming_style = STYLE_LEGACY; e_a = 0; }",
+            &[],
+        ),
+        // Map entries are named by protoc, not by the user.
+        ("message M { map<string, int32> my_map = 1; }", &[]),
+    ] {
+        assert_eq!(codes("2024", text), expected, "{text}");
+    }
+    // Edition 2023 keeps them.
+    for text in [
+        "import weak \"google/protobuf/descriptor.proto\";",
+        "message bad_name { int32 BadField = 1; }",
+        "message M { string s = 1 [ctype = CORD]; }",
+    ] {
+        assert_eq!(codes("2023", text), Vec::<&str>::new(), "{text}");
+    }
+    // A package name too.
+    let err = compile("edition = \"2024\";\npackage Ed.V1;\nmessage M {}\n").expect_err("package");
+    assert_eq!(err.errors()[0].code(), "naming-style");
+}
+
+#[test]
+fn edition_2024_visibility_and_option_imports_as_protoc_36_2() {
+    // `export`/`local` and `import option` were syntax errors (issue 23, item 4).
+    let a = "edition = \"2024\";\npackage a;\nexport message Top { message Nested {} export message Open {} local message Hidden {} }\nlocal message Private {}\nexport enum E { E_UNSPECIFIED = 0; }\n";
+    let b = "edition = \"2024\";\npackage b;\nimport \"a.proto\";\nimport option \"google/protobuf/descriptor.proto\";\nmessage User { a.Top t = 1; a.Top.Open o = 2; }\n";
+    let c = bijoubuf_schema::Compiler::new()
+        .source("a.proto", a)
+        .source("b.proto", b)
+        .compile(&["a.proto", "b.proto"])
+        .unwrap_or_else(|e| panic!("refused: {:?}", e.errors()));
+    let top = c.schema.message("a.Top").expect("Top");
+    assert_eq!(top.visibility, Some(true));
+    let vis = |name: &str| c.schema.message(name).expect(name).visibility;
+    assert_eq!(
+        (vis("a.Top.Nested"), vis("a.Top.Open"), vis("a.Top.Hidden")),
+        (None, Some(true), Some(false))
+    );
+    let user = c.schema.file("b.proto").expect("b");
+    assert_eq!(user.dependencies, ["a.proto"]);
+    assert_eq!(
+        user.option_dependencies,
+        ["google/protobuf/descriptor.proto"]
+    );
+    // As protoc writes them: DescriptorProto.visibility (11) of Top = EXPORT (2), and
+    // FileDescriptorProto.option_dependency (15).
+    let files = file_records(&c.schema.encode_file_descriptor_set());
+    let top = &files[0].iter().find(|f| f.0 == 4).expect("Top").2;
+    assert!(top.ends_with(&[0x58, 0x02]), "{top:?}");
+    assert!(
+        files[1]
+            .iter()
+            .any(|f| f.0 == 15 && f.2 == b"google/protobuf/descriptor.proto")
+    );
+    // What other files may not use.
+    for (text, code) in [
+        ("message U { a.Top.Nested n = 1; }", "not-visible"),
+        ("message U { a.Private p = 1; }", "not-visible"),
+        ("message U { a.Top.Hidden h = 1; }", "not-visible"),
+    ] {
+        let user = format!("edition = \"2024\";\npackage u;\nimport \"a.proto\";\n{text}\n");
+        let err = bijoubuf_schema::Compiler::new()
+            .source("a.proto", a)
+            .source("u.proto", user.as_str())
+            .compile(&["u.proto"])
+            .expect_err(text);
+        assert_eq!(err.errors()[0].code(), code, "{text}");
+    }
+    // Only edition 2024 knows the keywords.
+    let err = compile("edition = \"2023\";\nexport message M {}\n").expect_err("2023");
+    assert_eq!(err.errors()[0].code(), "syntax");
+}

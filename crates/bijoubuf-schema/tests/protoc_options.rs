@@ -191,6 +191,29 @@ fn whole_message_after_a_sub_path_is_refused() {
 }
 
 #[test]
+fn a_field_an_aggregate_set_cannot_be_set_again() {
+    // Issue 23, item 5 (protoc 36.2: Option "(r).r" was already set): an aggregate sets
+    // each singular field it names; a later statement may set the others.
+    for body in [
+        "message M { option (r) = { r: { a: 1 } }; option (r).r = { b: 9 }; }",
+        "message M { option (r) = { r: { a: 1 } }; option (r).r.a = 9; }",
+        "message M { option (r).r = { a: 1 }; option (r).r.a = 2; }",
+        "message M { option (r) = { r: { } }; option (r).r = { a: 9 }; }",
+        "message M { option (r) = { a: 1 }; option (r).a = 9; }",
+    ] {
+        refused(body, "duplicate-option");
+    }
+    for body in [
+        "message M { option (r) = { r: { a: 1 } }; option (r).r.b = 9; }",
+        "message M { option (r) = { r: { } }; option (r).r.a = 9; }",
+        "message M { option (r).r = { a: 1 }; option (r).r.b = 2; }",
+        "message M { option (r) = { a: 1 }; option (r).r.b = 9; }",
+    ] {
+        compile(body).unwrap_or_else(|e| panic!("{body}: refused: {:?}", e.errors()));
+    }
+}
+
+#[test]
 fn hex_for_a_double_only_outside_aggregates() {
     // protoc: Expect a decimal number, got: 0x10.
     refused(

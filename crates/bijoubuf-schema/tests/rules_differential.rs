@@ -169,6 +169,8 @@ const PROTOX_UNCHECKED: &[&str] = &[
     "overlapping-ranges",
     // protoc: "Extension ranges are not allowed in proto3."; protox 0.10 allows them.
     "proto3-extension-range",
+    // protoc: "Enum value in map must define 0 as the first value."
+    "closed-enum-map-value",
 ];
 
 /// One in-memory file for protox.

@@ -1,7 +1,7 @@
 //! Package scoping in name lookup: a package counts only when the file itself or a file
 //! it imports (directly, or through `import public`) declares it, as protoc does.
 
-use bijoubuf_schema::{Compiler, FieldType};
+use bijoubuf_schema::{Compiler, FieldType, compile_sources};
 
 const A: &str = r#"syntax = "proto3";
 package envoy.extensions.config;
@@ -119,4 +119,48 @@ fn a_generated_tree_compiles_in_one_call() {
             FieldType::Message("envoy.config.core.v3.DataSource".into())
         );
     }
+}
+
+#[test]
+fn missing_import_advice_names_only_a_file_that_defines_the_name() {
+    // Issue 23, item 6: with google/type/postal_address.proto missing, the package
+    // `google` (declared by descriptor.proto, loaded for another file) was offered as
+    // where google.type.PostalAddress "seems to be defined".
+    let other = "syntax = \"proto3\";\npackage other;\nimport \"google/protobuf/descriptor.proto\";\nmessage O {}\n";
+    let user = "syntax = \"proto3\";\npackage shop;\nimport \"google/type/postal_address.proto\";\nmessage A { google.type.PostalAddress addr = 1; }\n";
+    let err = compile_sources(&[("other.proto", other), ("shop.proto", user)])
+        .expect_err("the import is missing");
+    for d in err.errors() {
+        assert!(
+            !d.message().contains("descriptor.proto")
+                && !d
+                    .help_text()
+                    .unwrap_or_default()
+                    .contains("descriptor.proto"),
+            "{}: {:?}",
+            d.message(),
+            d.help_text()
+        );
+    }
+    assert!(err.errors().iter().any(|d| d.code() == "unresolved-type"));
+    // A file that does define the name, loaded but not imported, is the advice.
+    let address = "syntax = \"proto3\";\npackage google.type;\nmessage PostalAddress {}\n";
+    let other = "syntax = \"proto3\";\npackage other;\nimport \"google/type/postal_address.proto\";\nmessage O {}\n";
+    let user =
+        "syntax = \"proto3\";\npackage shop;\nmessage A { google.type.PostalAddress addr = 1; }\n";
+    let err = compile_sources(&[
+        ("google/type/postal_address.proto", address),
+        ("other.proto", other),
+        ("shop.proto", user),
+    ])
+    .expect_err("not imported");
+    let d = &err.errors()[0];
+    assert_eq!(d.code(), "missing-import");
+    assert!(
+        d.help_text()
+            .unwrap_or_default()
+            .contains("google/type/postal_address.proto"),
+        "{:?}",
+        d.help_text()
+    );
 }

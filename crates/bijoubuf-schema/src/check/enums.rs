@@ -3,6 +3,8 @@
 
 use std::collections::{HashMap, HashSet};
 
+use super::features::Target;
+use super::naming::Style;
 use super::{Checker, bool_option, fields, join, range_stmt, simple_option};
 use crate::ast;
 use crate::diagnostics::Diagnostic;
@@ -58,11 +60,14 @@ impl Checker<'_> {
     pub(super) fn enumeration(&mut self, scope: &str, e: &ast::Enum) -> EnumDef {
         let full = join(scope, &e.name.name);
         let allow_alias = bool_option(&e.options, "allow_alias");
+        let enum_features = self.features(self.features, &e.options, Target::Enum);
         let closed = if self.syntax().is_edition() {
-            self.features(self.features, &e.options).closed_enums
+            enum_features.closed_enums
         } else {
             self.syntax() == Syntax::Proto2
         };
+        let legacy = enum_features.style_legacy;
+        self.naming_style("enum", &e.name.name, e.name.span, Style::Title, legacy);
         if e.values.is_empty() {
             self.err(
                 "empty-enum",
@@ -107,6 +112,16 @@ impl Checker<'_> {
         let mut by_number: HashMap<i64, &ast::EnumValue> = HashMap::new();
         let mut has_alias = false;
         for v in &e.values {
+            let legacy = self
+                .features(enum_features, &v.options, Target::EnumValue)
+                .style_legacy;
+            self.naming_style(
+                "enum value",
+                &v.name.name,
+                v.name.span,
+                Style::UpperSnake,
+                legacy,
+            );
             if v.number < i64::from(i32::MIN) || v.number > i64::from(i32::MAX) {
                 self.err(
                     "number-out-of-range",
@@ -180,6 +195,7 @@ impl Checker<'_> {
             values,
             allow_alias,
             closed,
+            visibility: e.visibility.map(|(export, _)| export),
             deprecated: bool_option(&e.options, "deprecated"),
             reserved_ranges,
             reserved_names,

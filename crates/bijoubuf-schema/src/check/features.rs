@@ -10,6 +10,7 @@
 use super::Checker;
 use crate::ast::{OptionStmt, ValueKind};
 use crate::model::Presence;
+use crate::span::Span;
 
 /// The features in force at one element.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -22,6 +23,8 @@ pub(crate) struct Features {
     /// (the editions default, PACKED, writes them in one record). Only protobuf's binary
     /// form of option values depends on it.
     pub(crate) expanded_repeated: bool,
+    /// `enforce_naming_style = STYLE_LEGACY`: edition 2024's naming style not checked.
+    pub(crate) style_legacy: bool,
 }
 
 impl Features {
@@ -30,61 +33,155 @@ impl Features {
         presence: Presence::Explicit,
         closed_enums: false,
         expanded_repeated: false,
+        style_legacy: false,
     };
 }
 
-/// The value of `features.<name>` set among `options`, if an identifier.
-fn feature<'a>(options: &'a [OptionStmt], name: &str) -> Option<(&'a str, &'a OptionStmt)> {
-    options.iter().find_map(|o| {
-        let [first, second] = o.name.as_slice() else {
-            return None;
-        };
-        if first.is_extension || second.is_extension || first.name != "features" {
-            return None;
+/// One feature set on an element, in either spelling: `features.<name> = VALUE` or a
+/// field of `features = { <name>: VALUE, … }`.
+struct Setting<'a> {
+    name: &'a str,
+    value: &'a str,
+    span: Span,
+}
+
+/// Every feature `options` set, in source order, whichever spelling each uses: the two
+/// spellings are one resolution step, as in protoc (a feature both spellings set is a
+/// duplicate option, reported by the option interpreter).
+fn settings(options: &[OptionStmt]) -> Vec<Setting<'_>> {
+    let mut out = Vec::new();
+    for o in options {
+        match o.name.as_slice() {
+            [first] if !first.is_extension && first.name == "features" => {
+                if let ValueKind::Aggregate(fields) = &o.value.kind {
+                    for af in fields.iter().filter(|af| !af.is_extension) {
+                        if let ValueKind::Ident(v) = &af.value.kind {
+                            out.push(Setting {
+                                name: &af.name,
+                                value: v,
+                                span: af.name_span.to(af.value.span),
+                            });
+                        }
+                    }
+                }
+            }
+            [first, second]
+                if !first.is_extension && !second.is_extension && first.name == "features" =>
+            {
+                if let ValueKind::Ident(v) = &o.value.kind {
+                    out.push(Setting {
+                        name: &second.name,
+                        value: v,
+                        span: o.span,
+                    });
+                }
+            }
+            _ => {}
         }
-        match &o.value.kind {
-            ValueKind::Ident(v) if second.name == name => Some((v.as_str(), o)),
-            _ => None,
+    }
+    out
+}
+
+/// The kind of element a feature is set on: each feature of `FeatureSet` names the
+/// kinds it may be set on (its `targets` in descriptor.proto).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Target {
+    File,
+    Message,
+    Field,
+    Oneof,
+    Enum,
+    EnumValue,
+    Service,
+    Method,
+}
+
+impl Target {
+    /// The entity's name in protoc's words.
+    fn describe(self) -> &'static str {
+        match self {
+            Target::File => "file",
+            Target::Message => "message",
+            Target::Field => "field",
+            Target::Oneof => "oneof",
+            Target::Enum => "enum",
+            Target::EnumValue => "enum entry",
+            Target::Service => "service",
+            Target::Method => "method",
         }
-    })
+    }
+}
+
+/// Whether `feature` may be set on `target` (descriptor.proto's `targets`; a feature
+/// this table does not know is left to the option interpreter).
+fn allowed(feature: &str, target: Target) -> bool {
+    use Target::*;
+    match feature {
+        "field_presence" | "repeated_field_encoding" | "utf8_validation" | "message_encoding" => {
+            matches!(target, File | Field)
+        }
+        "enum_type" => matches!(target, File | Enum),
+        "json_format" => matches!(target, File | Message | Enum),
+        "default_symbol_visibility" => target == File,
+        _ => true,
+    }
+}
+
+/// The feature `name` set among `options` in either spelling: its value and place.
+pub(crate) fn own_feature<'a>(options: &'a [OptionStmt], name: &str) -> Option<(&'a str, Span)> {
+    settings(options)
+        .into_iter()
+        .find(|s| s.name == name)
+        .map(|s| (s.value, s.span))
 }
 
 impl Checker<'_> {
     /// `inherited` with the features `options` set; reports what bijoubuf cannot honour.
-    pub(crate) fn features(&mut self, inherited: Features, options: &[OptionStmt]) -> Features {
+    /// `target` is the kind of element the options belong to.
+    pub(crate) fn features(
+        &mut self,
+        inherited: Features,
+        options: &[OptionStmt],
+        target: Target,
+    ) -> Features {
         let mut out = inherited;
         if !self.syntax().is_edition() {
             return out;
         }
-        if let Some((value, _)) = feature(options, "field_presence") {
-            match value {
-                "EXPLICIT" => out.presence = Presence::Explicit,
-                "IMPLICIT" => out.presence = Presence::Implicit,
-                "LEGACY_REQUIRED" => out.presence = Presence::Required,
+        for s in settings(options) {
+            if !allowed(s.name, target) {
+                self.err(
+                    "invalid-feature",
+                    s.span,
+                    format!(
+                        "feature `{}` cannot be set on a {}",
+                        s.name,
+                        target.describe()
+                    ),
+                )
+                .with_help("set it on the file, or on an element it applies to");
+                continue;
+            }
+            match (s.name, s.value) {
+                ("field_presence", "EXPLICIT") => out.presence = Presence::Explicit,
+                ("field_presence", "IMPLICIT") => out.presence = Presence::Implicit,
+                ("field_presence", "LEGACY_REQUIRED") => out.presence = Presence::Required,
+                ("enum_type", "OPEN") => out.closed_enums = false,
+                ("enum_type", "CLOSED") => out.closed_enums = true,
+                ("repeated_field_encoding", "PACKED") => out.expanded_repeated = false,
+                ("repeated_field_encoding", "EXPANDED") => out.expanded_repeated = true,
+                ("enforce_naming_style", "STYLE_LEGACY") => out.style_legacy = true,
+                ("enforce_naming_style", _) => out.style_legacy = false,
+                ("message_encoding", "DELIMITED") => {
+                    self.err(
+                        "unsupported",
+                        s.span,
+                        "`features.message_encoding = DELIMITED` (group encoding) is not supported by bijoubuf v1",
+                    )
+                    .with_help("remove the feature: message fields are length-prefixed in bijoubuf");
+                }
                 _ => {}
             }
-        }
-        if let Some((value, _)) = feature(options, "enum_type") {
-            match value {
-                "OPEN" => out.closed_enums = false,
-                "CLOSED" => out.closed_enums = true,
-                _ => {}
-            }
-        }
-        if let Some((value, _)) = feature(options, "repeated_field_encoding") {
-            match value {
-                "PACKED" => out.expanded_repeated = false,
-                "EXPANDED" => out.expanded_repeated = true,
-                _ => {}
-            }
-        }
-        if let Some(("DELIMITED", o)) = feature(options, "message_encoding") {
-            self.err(
-                "unsupported",
-                o.span,
-                "`features.message_encoding = DELIMITED` (group encoding) is not supported by bijoubuf v1",
-            )
-            .with_help("remove the feature: message fields are length-prefixed in bijoubuf");
         }
         out
     }

@@ -3,6 +3,8 @@
 use std::collections::{HashMap, HashSet};
 
 use super::defaults::scalar_default;
+use super::features::{Target, own_feature};
+use super::naming::Style;
 use super::{Checker, bool_option, join, simple_option};
 use crate::ast::{self, Label, ValueKind};
 use crate::diagnostics::Diagnostic;
@@ -83,8 +85,9 @@ impl Checker<'_> {
             (Some((_, span)), false, Some(_)) => {
                 self.err("label-on-map", span, "map fields must not have a label");
             }
+            // A map entry's `optional` key and value are synthesized, as protoc builds them.
             (Some((Label::Optional | Label::Required, span)), false, _)
-                if self.syntax().is_edition() =>
+                if self.syntax().is_edition() && !in_map_entry =>
             {
                 self.err(
                     "label-in-edition",
@@ -168,7 +171,46 @@ impl Checker<'_> {
             .with_help("declare the enum in a proto3 file");
         }
 
-        let field_features = self.features(self.features, &f.options);
+        if let Cardinality::Map {
+            value: FieldType::Enum(e),
+            ..
+        } = &cardinality
+            && self.enum_is_closed(e) == Some(true)
+            && let Some(first) = self.syms.get(e).and_then(|sym| {
+                let first = self.find_enum(sym.file, e)?.values.first()?;
+                Some(first.number)
+            })
+            && first != 0
+            && let Some((_, value)) = &f.map
+        {
+            // A map entry's value is always written, so its enum needs a zero value.
+            self.err(
+                "closed-enum-map-value",
+                value.span,
+                format!("closed enum {e:?} is a map value, so its first value must be 0"),
+            );
+        }
+        let field_features = self.features(self.features, &f.options, Target::Field);
+        if !in_map_entry {
+            let legacy = field_features.style_legacy;
+            self.naming_style(
+                "field",
+                &f.name.name,
+                f.name.span,
+                Style::LowerSnake,
+                legacy,
+            );
+        }
+        if self.syntax() == Syntax::Edition2024
+            && let Some(o) = simple_option(&f.options, "ctype")
+        {
+            self.err(
+                "removed-option",
+                o.span,
+                "option `ctype` is not allowed in edition 2024",
+            )
+            .with_help("use the feature `features.(pb.cpp).string_type` instead");
+        }
         let edition_presence = field_features.presence;
         let presence = match (&cardinality, label) {
             (Cardinality::Repeated | Cardinality::Map { .. }, _) => Presence::Implicit,
@@ -187,6 +229,9 @@ impl Checker<'_> {
         };
         let proto3_optional =
             proto3 && label == Some(Label::Optional) && extendee.is_none() && !in_map_entry;
+        if self.syntax().is_edition() {
+            self.check_field_features(f, &ty, &cardinality, extendee.is_some(), presence);
+        }
 
         self.check_pseudo_options(f, &ty, &cardinality);
         let default = self.default_value(f, &ty, &cardinality);
@@ -224,13 +269,14 @@ impl Checker<'_> {
                 FieldType::Enum(_) => true,
                 FieldType::Message(_) => false,
             };
-        if let Some((_, span)) = packed
+        // protoc refuses only `packed = true` where packing is impossible.
+        if let Some((true, span)) = packed
             && !packable
         {
             self.err(
                 "invalid-packed",
                 span,
-                "[packed] applies only to repeated fields of numbers, bools or enums",
+                "[packed = true] applies only to repeated fields of numbers, bools or enums",
             );
         }
         // How protobuf's binary form writes the field (in option values): one record
@@ -277,6 +323,118 @@ impl Checker<'_> {
             },
             encoded_options: Vec::new(),
         })
+    }
+
+    /// What protoc refuses of a field's features in an edition: features that do not
+    /// apply to the field, implicit presence where it cannot hold, `[packed]`.
+    fn check_field_features(
+        &mut self,
+        f: &ast::Field,
+        ty: &FieldType,
+        card: &Cardinality,
+        extension: bool,
+        presence: Presence,
+    ) {
+        let name = &f.name.name;
+        let repeated = *card != Cardinality::Single;
+        if let Some((value, span)) = own_feature(&f.options, "field_presence") {
+            let why = if repeated {
+                Some("a repeated or map field")
+            } else if f.oneof.is_some() {
+                Some("a oneof member")
+            } else if extension {
+                Some("an extension")
+            } else if value == "IMPLICIT" && matches!(ty, FieldType::Message(_)) {
+                Some("a message field (it always tracks presence)")
+            } else {
+                None
+            };
+            if let Some(why) = why {
+                self.err(
+                    "invalid-feature",
+                    span,
+                    format!("field {name:?} is {why} and cannot set `field_presence = {value}`"),
+                );
+            }
+        }
+        if let Some((value, span)) = own_feature(&f.options, "repeated_field_encoding") {
+            let packable = *card == Cardinality::Repeated
+                && match ty {
+                    FieldType::Scalar(s) => s.is_packable(),
+                    FieldType::Enum(_) => true,
+                    FieldType::Message(_) => false,
+                };
+            if *card != Cardinality::Repeated {
+                self.err(
+                    "invalid-feature",
+                    span,
+                    format!(
+                        "field {name:?} is not repeated and cannot set `repeated_field_encoding`"
+                    ),
+                );
+            }
+            if value == "PACKED" && !packable {
+                self.err(
+                    "invalid-feature",
+                    span,
+                    format!("field {name:?} cannot be packed (`repeated_field_encoding = PACKED` applies to repeated numbers, bools and enums)"),
+                );
+            }
+        }
+        if let Some((_, span)) = own_feature(&f.options, "utf8_validation")
+            && *ty != FieldType::Scalar(ScalarType::String)
+            && !matches!(card, Cardinality::Map { .. })
+        {
+            self.err(
+                "invalid-feature",
+                span,
+                format!("field {name:?} is not a string and cannot set `utf8_validation`"),
+            );
+        }
+        if let Some(o) = simple_option(&f.options, "packed") {
+            self.err(
+                "packed-in-edition",
+                o.span,
+                "`[packed]` is not allowed in an edition",
+            )
+            .with_help("set `[features.repeated_field_encoding = …]` instead");
+        }
+        if presence == Presence::Implicit && *card == Cardinality::Single {
+            if let FieldType::Enum(e) = ty
+                && self.enum_is_closed(e) == Some(true)
+            {
+                self.err(
+                    "implicit-closed-enum",
+                    f.ty.span,
+                    format!("field {name:?} has implicit presence, so its enum {e:?} must be open"),
+                )
+                .with_help("give the field `features.field_presence = EXPLICIT`, or open the enum");
+            }
+            if let Some(o) = simple_option(&f.options, "default") {
+                self.err(
+                    "invalid-default",
+                    o.span,
+                    format!("field {name:?} has implicit presence and cannot have a default value"),
+                );
+            }
+        }
+    }
+
+    /// Whether enum `full` (in any loaded file) is closed: proto2's are, proto3's are
+    /// not, an edition's by `enum_type` set on the enum or its file (the only places
+    /// the feature may be set).
+    pub(crate) fn enum_is_closed(&self, full: &str) -> Option<bool> {
+        let sym = self.syms.get(full)?;
+        let file = self.file_ast(sym.file);
+        match file.syntax {
+            Syntax::Proto2 => return Some(true),
+            Syntax::Proto3 => return Some(false),
+            Syntax::Edition2023 | Syntax::Edition2024 => {}
+        }
+        let e = self.find_enum(sym.file, full)?;
+        let set = own_feature(&e.options, "enum_type")
+            .or_else(|| own_feature(&file.options, "enum_type"));
+        Some(set.is_some_and(|(v, _)| v == "CLOSED"))
     }
 
     /// `default` and `json_name` at most once (they are not options but fields of the
@@ -401,7 +559,13 @@ impl Checker<'_> {
     /// Whether enum `full` (in any loaded file) declares value `name`.
     fn file_enum_has_value(&self, full: &str, name: &str) -> Option<bool> {
         let sym = self.syms.get(full)?;
-        let ast = &self.file_ast(sym.file);
+        let e = self.find_enum(sym.file, full)?;
+        Some(e.values.iter().any(|v| v.name.name == name))
+    }
+
+    /// The declaration of enum `full` in file `file`.
+    fn find_enum(&self, file: usize, full: &str) -> Option<&ast::Enum> {
+        let ast = self.file_ast(file);
         let scope_len = ast.package.as_ref().map_or(0, |p| p.name.name.len() + 1);
         let path = full.get(scope_len..)?;
         fn find<'a>(
@@ -417,8 +581,7 @@ impl Checker<'_> {
                 }
             }
         }
-        let e = find(&ast.messages, &ast.enums, path)?;
-        Some(e.values.iter().any(|v| v.name.name == name))
+        find(&ast.messages, &ast.enums, path)
     }
 
     fn file_ast(&self, file: usize) -> &ast::File {

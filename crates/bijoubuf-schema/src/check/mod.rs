@@ -4,10 +4,12 @@ pub(crate) mod defaults;
 mod enums;
 mod features;
 pub(crate) mod fields;
+mod naming;
 
 use std::collections::{HashMap, HashSet};
 
-use self::features::Features;
+use self::features::{Features, Target};
+use self::naming::Style;
 use crate::ast::{self, ImportKind, OptionStmt, ValueKind};
 use crate::diagnostics::Diagnostic;
 use crate::load::Loaded;
@@ -133,6 +135,20 @@ impl Checker<'_> {
     ) -> Option<(String, SymKind)> {
         match self.syms.lookup(self.fi, scope, name, true) {
             Lookup::Found(full, sym) if matches!(sym.kind, SymKind::Message | SymKind::Enum) => {
+                if sym.file != self.fi
+                    && let Some(why) = self.hidden(sym.file, &full)
+                {
+                    let other = self.syms.names[sym.file].clone();
+                    self.err(
+                        "not-visible",
+                        span,
+                        format!(
+                            "{full:?}, defined in {other:?}, is not visible from other files: {why}"
+                        ),
+                    )
+                    .with_help("mark it `export` in its file, or use it only there");
+                    return None;
+                }
                 Some((full, sym.kind))
             }
             Lookup::Found(full, sym) => {
@@ -183,6 +199,40 @@ impl Checker<'_> {
         }
     }
 
+    /// Why type `full` of file `file` cannot be used from another file, if it cannot:
+    /// edition 2024's visibility (`local`, or a nested type under the default
+    /// `default_symbol_visibility = EXPORT_TOP_LEVEL`).
+    fn hidden(&self, file: usize, full: &str) -> Option<&'static str> {
+        let ast = &self.files[file].ast;
+        if ast.syntax != Syntax::Edition2024 {
+            return None;
+        }
+        let skip = ast.package.as_ref().map_or(0, |p| p.name.name.len() + 1);
+        let parts: Vec<&str> = full.get(skip..)?.split('.').collect();
+        let (last, outer) = parts.split_last()?;
+        let (mut messages, mut enums) = (&ast.messages, &ast.enums);
+        for part in outer {
+            let m = messages.iter().find(|m| m.name.name == *part)?;
+            (messages, enums) = (&m.messages, &m.enums);
+        }
+        let explicit = match messages.iter().find(|m| m.name.name == *last) {
+            Some(m) => m.visibility,
+            None => enums.iter().find(|e| e.name.name == *last)?.visibility,
+        };
+        match explicit {
+            Some((true, _)) => None,
+            Some((false, _)) => Some("it is marked `local`"),
+            None => match features::own_feature(&ast.options, "default_symbol_visibility") {
+                Some(("EXPORT_ALL", _)) => None,
+                Some(("LOCAL_ALL", _)) => {
+                    Some("its file sets `default_symbol_visibility = LOCAL_ALL`")
+                }
+                _ if outer.is_empty() => None,
+                _ => Some("edition 2024 makes nested types local unless marked `export`"),
+            },
+        }
+    }
+
     fn file(&mut self) -> FileDef {
         let ast = &self.file.ast;
         let package = ast
@@ -190,17 +240,36 @@ impl Checker<'_> {
             .as_ref()
             .map(|p| p.name.name.clone())
             .unwrap_or_default();
-        self.features = self.features(Features::EDITION_DEFAULTS, &ast.options);
+        self.features = self.features(Features::EDITION_DEFAULTS, &ast.options, Target::File);
+        if let Some(p) = &ast.package {
+            let legacy = self.features.style_legacy;
+            self.naming_style(
+                "package",
+                &p.name.name,
+                p.name.span,
+                Style::LowerSnake,
+                legacy,
+            );
+        }
+        if self.syntax() == Syntax::Edition2024 {
+            self.edition_2024_file(ast);
+        }
         let mut dependencies = Vec::new();
         let mut public_dependencies = Vec::new();
         let mut weak_dependencies = Vec::new();
-        for (i, imp) in ast.imports.iter().enumerate() {
-            dependencies.push(imp.path.clone());
+        let mut option_dependencies = Vec::new();
+        for imp in &ast.imports {
+            let i = dependencies.len();
             match imp.kind {
+                ImportKind::Option => {
+                    option_dependencies.push(imp.path.clone());
+                    continue;
+                }
                 ImportKind::Public => public_dependencies.push(i),
                 ImportKind::Weak => weak_dependencies.push(i),
                 ImportKind::Normal => {}
             }
+            dependencies.push(imp.path.clone());
         }
         let messages = ast
             .messages
@@ -225,6 +294,7 @@ impl Checker<'_> {
             dependencies,
             public_dependencies,
             weak_dependencies,
+            option_dependencies,
             messages,
             enums,
             services,
@@ -239,6 +309,13 @@ impl Checker<'_> {
                 imports: ast
                     .imports
                     .iter()
+                    .filter(|i| i.kind != ImportKind::Option)
+                    .map(|i| (i.span, i.comments.clone()))
+                    .collect(),
+                option_imports: ast
+                    .imports
+                    .iter()
+                    .filter(|i| i.kind == ImportKind::Option)
                     .map(|i| (i.span, i.comments.clone()))
                     .collect(),
                 import_kinds: ast
@@ -321,7 +398,11 @@ impl Checker<'_> {
 
     fn message(&mut self, scope: &str, m: &ast::Message) -> MessageDef {
         let outer = self.features;
-        self.features = self.features(outer, &m.options);
+        self.features = self.features(outer, &m.options, Target::Message);
+        if !m.map_entry {
+            let legacy = self.features.style_legacy;
+            self.naming_style("message", &m.name.name, m.name.span, Style::Title, legacy);
+        }
         let def = self.message_inner(scope, m);
         self.features = outer;
         def
@@ -415,6 +496,18 @@ impl Checker<'_> {
                 }
             })
             .collect();
+        for o in &m.oneofs {
+            let legacy = self
+                .features(self.features, &o.options, Target::Oneof)
+                .style_legacy;
+            self.naming_style(
+                "oneof",
+                &o.name.name,
+                o.name.span,
+                Style::LowerSnake,
+                legacy,
+            );
+        }
         for (o, def) in m.oneofs.iter().zip(&oneofs) {
             if def.fields.is_empty()
                 && !m
@@ -484,6 +577,7 @@ impl Checker<'_> {
             reserved_ranges,
             reserved_names,
             map_entry: m.map_entry,
+            visibility: m.visibility.map(|(export, _)| export),
             deprecated: bool_option(&m.options, "deprecated"),
             options: Vec::new(),
             comments: m.comments.clone(),
@@ -513,8 +607,39 @@ impl Checker<'_> {
         out
     }
 
+    /// What protoc 36.2 refuses at file level in edition 2024.
+    fn edition_2024_file(&mut self, ast: &ast::File) {
+        for imp in ast.imports.iter().filter(|i| i.kind == ImportKind::Weak) {
+            self.err(
+                "weak-import",
+                imp.kind_span.unwrap_or(imp.span),
+                "`import weak` is not allowed in edition 2024",
+            )
+            .with_help("import the file normally");
+        }
+        if let Some(o) = simple_option(&ast.options, "java_multiple_files") {
+            self.err(
+                "removed-option",
+                o.span,
+                "option `java_multiple_files` is removed in edition 2024 (it is the default there)",
+            )
+            .with_help(
+                "drop it; `features.(pb.java).nest_in_file_class` chooses otherwise per element",
+            );
+        }
+    }
+
     fn service(&mut self, scope: &str, s: &ast::Service) -> ServiceDef {
         let full = join(scope, &s.name.name);
+        let service_features = self.features(self.features, &s.options, Target::Service);
+        let legacy = service_features.style_legacy;
+        self.naming_style("service", &s.name.name, s.name.span, Style::Title, legacy);
+        for m in &s.methods {
+            let legacy = self
+                .features(service_features, &m.options, Target::Method)
+                .style_legacy;
+            self.naming_style("method", &m.name.name, m.name.span, Style::Title, legacy);
+        }
         let methods = s
             .methods
             .iter()

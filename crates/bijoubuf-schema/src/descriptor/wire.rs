@@ -77,6 +77,9 @@ pub(crate) struct FileDescriptorProto {
     /// `Edition` enum number (`EDITION_2023` = 1000, `EDITION_2024` = 1001).
     #[prost(int32, optional, tag = "14")]
     pub(crate) edition: Option<i32>,
+    /// `import option "…";` (edition 2024).
+    #[prost(string, repeated, tag = "15")]
+    pub(crate) option_dependency: Vec<String>,
 }
 
 #[derive(Clone, PartialEq, prost::Message)]
@@ -101,6 +104,9 @@ pub(crate) struct DescriptorProto {
     pub(crate) reserved_range: Vec<ReservedRange>,
     #[prost(string, repeated, tag = "10")]
     pub(crate) reserved_name: Vec<String>,
+    /// SymbolVisibility: `local` 1, `export` 2, as written (edition 2024).
+    #[prost(int32, optional, tag = "11")]
+    pub(crate) visibility: Option<i32>,
 }
 
 #[derive(Clone, PartialEq, prost::Message)]
@@ -168,6 +174,9 @@ pub(crate) struct EnumDescriptorProto {
     pub(crate) reserved_range: Vec<ReservedRange>,
     #[prost(string, repeated, tag = "5")]
     pub(crate) reserved_name: Vec<String>,
+    /// SymbolVisibility: `local` 1, `export` 2, as written (edition 2024).
+    #[prost(int32, optional, tag = "6")]
+    pub(crate) visibility: Option<i32>,
 }
 
 #[derive(Clone, PartialEq, prost::Message)]
@@ -206,23 +215,8 @@ pub(crate) struct MethodDescriptorProto {
     pub(crate) server_streaming: Option<bool>,
 }
 
-/// An options message with its records in field-number order, as protoc writes them.
-pub(crate) fn sorted_options(bytes: &[u8]) -> RawOptions {
-    RawOptions(crate::options::sort_records(bytes))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn options_sorted_stably_by_field_number() {
-        // field 50000 (varint 1), field 1 (varint 2), field 3 (varint 3), field 1 (varint 4)
-        let bytes = [0x80, 0xb5, 0x18, 0x01, 0x08, 0x02, 0x18, 0x03, 0x08, 0x04];
-        let sorted = sorted_options(&bytes);
-        assert_eq!(
-            sorted.0,
-            [0x08, 0x02, 0x08, 0x04, 0x18, 0x03, 0x80, 0xb5, 0x18, 0x01]
-        );
-    }
+/// An options message as the option interpreter wrote it, which is protoc's order
+/// (`options::protoc_order`).
+pub(crate) fn written_options(bytes: &[u8]) -> RawOptions {
+    RawOptions(bytes.to_vec())
 }

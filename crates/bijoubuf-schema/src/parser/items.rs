@@ -40,6 +40,7 @@ fn new_message(name: Ident, span: Span, comments: Comments) -> Message {
         reserved: Vec::new(),
         options: Vec::new(),
         map_entry: false,
+        visibility: None,
         span,
         comments,
     }
@@ -115,6 +116,18 @@ impl Parser<'_> {
             return Ok(());
         }
         if oneof.is_none() {
+            if let Some(visibility) = self.visibility() {
+                if self.at_word("message") {
+                    let mut m = self.message()?;
+                    m.visibility = Some(visibility);
+                    msg.messages.push(m);
+                } else {
+                    let mut e = self.enumeration()?;
+                    e.visibility = Some(visibility);
+                    msg.enums.push(e);
+                }
+                return Ok(());
+            }
             if self.at_word("message") {
                 let m = self.message()?;
                 msg.messages.push(m);
@@ -382,6 +395,7 @@ impl Parser<'_> {
         let (start, name, comments) = self.block_head("an enum name")?;
         let mut e = Enum {
             name,
+            visibility: None,
             values: Vec::new(),
             options: Vec::new(),
             reserved: Vec::new(),

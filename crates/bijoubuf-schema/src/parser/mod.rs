@@ -95,6 +95,20 @@ impl<'a> Parser<'a> {
         self.peek().tok == Tok::Ident && self.peek_text() == word
     }
 
+    /// Edition 2024's `export` or `local` before `message` or `enum`, consumed: (is
+    /// export, its span).
+    pub(crate) fn visibility(&mut self) -> Option<(bool, Span)> {
+        let next = text_of(self.text, self.peek_at(1));
+        let keyword = (self.at_word("export") || self.at_word("local"))
+            && self.peek_at(1).tok == Tok::Ident
+            && (next == "message" || next == "enum");
+        if self.syntax != Syntax::Edition2024 || !keyword {
+            return None;
+        }
+        let export = self.at_word("export");
+        Some((export, self.bump().span))
+    }
+
     fn at_word_then_sym(&self, word: &str, c: char) -> bool {
         self.at_word(word) && self.peek_at(1).tok == Tok::Sym(c)
     }
@@ -466,6 +480,8 @@ impl<'a> Parser<'a> {
                 ImportKind::Public
             } else if self.eat_word("weak") {
                 ImportKind::Weak
+            } else if self.syntax == Syntax::Edition2024 && self.eat_word("option") {
+                ImportKind::Option
             } else {
                 ImportKind::Normal
             };
@@ -485,6 +501,18 @@ impl<'a> Parser<'a> {
         if self.at_word("option") {
             let opt = self.option_statement()?;
             file.options.push(opt);
+            return Ok(());
+        }
+        if let Some(visibility) = self.visibility() {
+            if self.at_word("message") {
+                let mut m = self.message()?;
+                m.visibility = Some(visibility);
+                file.messages.push(m);
+            } else {
+                let mut e = self.enumeration()?;
+                e.visibility = Some(visibility);
+                file.enums.push(e);
+            }
             return Ok(());
         }
         if self.at_word("message") {
