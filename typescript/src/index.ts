@@ -17,7 +17,7 @@ export { DecodeError, EncodeError, keySegment } from "./errors.js";
 export type { EncodeErrorCode, ErrorCode } from "./errors.js";
 export { Kind, Presence, WireType } from "./schema.js";
 export type { EnumTypeLike, FieldSpec, MessageShape, MessageTypeLike, UnknownField } from "./schema.js";
-export { DEFAULT_MAX_DEPTH, EMPTY_BYTES, MessageType } from "./message.js";
+export { DEFAULT_MAX_DEPTH, EMPTY_BYTES, MessageType, TYPE_URL_PREFIX } from "./message.js";
 export type { DecodeOptions, Decoded, EncodeOptions } from "./message.js";
 export { JsonError, fromJson, registerType, toJson, toJsonValue } from "./json.js";
 export { base64Decode, base64Encode } from "./base64.js";

@@ -128,6 +128,11 @@ pub use unknown::{UnknownField, UnknownFields, UnknownValue};
 use __private::{NoTable, Reader, Sizer, Writer};
 use error::ErrorKind as K;
 
+/// The prefix of the type URLs [`Message::type_url`] makes, as protobuf's libraries
+/// write them. [`Any`](wkt::Any) unpacking reads only what follows the last `/` of a
+/// URL, so URLs with another host are understood too.
+pub const TYPE_URL_PREFIX: &str = "type.googleapis.com/";
+
 /// A message type: encoded and decoded canonically.
 ///
 /// Implementations come from the code generator; the `__`-prefixed methods are its
@@ -135,6 +140,33 @@ use error::ErrorKind as K;
 pub trait Message: Sized {
     /// The short type name, the root of error paths (`Person` in `Person.age`).
     const NAME: &'static str;
+
+    /// The fully-qualified type name: the package, enclosing messages and the name,
+    /// dotted (`shop.v1.Order`, `shop.v1.Order.Line`), with no leading dot. What an
+    /// [`Any`](wkt::Any)'s type URL ends with ([`type_url`](Self::type_url)).
+    ///
+    /// Generated code always sets it; a hand-written type in no package may leave it
+    /// to default to [`NAME`](Self::NAME).
+    const FULL_NAME: &'static str = Self::NAME;
+
+    /// The proto package the type is declared in (`shop.v1`), empty for none.
+    const PACKAGE: &'static str = "";
+
+    /// [`FULL_NAME`](Self::FULL_NAME) as a function, as prost's `Name::full_name` is.
+    fn full_name() -> &'static str {
+        Self::FULL_NAME
+    }
+
+    /// The type URL an [`Any`](wkt::Any) holding this type carries:
+    /// `type.googleapis.com/` followed by [`FULL_NAME`](Self::FULL_NAME), the prefix
+    /// protobuf's own libraries write ([`TYPE_URL_PREFIX`]).
+    fn type_url() -> alloc::string::String {
+        let mut url =
+            alloc::string::String::with_capacity(TYPE_URL_PREFIX.len() + Self::FULL_NAME.len());
+        url.push_str(TYPE_URL_PREFIX);
+        url.push_str(Self::FULL_NAME);
+        url
+    }
 
     /// The field numbers the schema declares for this message, ascending (oneof members
     /// included). Preserved unknown fields may not use them (SPEC §8.2).
@@ -320,6 +352,17 @@ pub trait Message: Sized {
 pub trait MessageRef<'a>: Sized + __private::Encode + __private::Decode<'a> {
     /// The owned twin.
     type Owned: Message;
+
+    /// The owned twin's [`Message::FULL_NAME`] (`shop.v1.Order`).
+    const FULL_NAME: &'static str = <Self::Owned as Message>::FULL_NAME;
+
+    /// The owned twin's [`Message::PACKAGE`].
+    const PACKAGE: &'static str = <Self::Owned as Message>::PACKAGE;
+
+    /// The owned twin's [`Message::type_url`].
+    fn type_url() -> alloc::string::String {
+        <Self::Owned as Message>::type_url()
+    }
 
     /// Unknown field records kept by a preserving decode (empty otherwise).
     fn unknown_fields(&self) -> &UnknownFields {
