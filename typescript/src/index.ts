@@ -21,6 +21,18 @@ export { DEFAULT_MAX_DEPTH, EMPTY_BYTES, MessageType, TYPE_URL_PREFIX } from "./
 export type { DecodeOptions, Decoded, EncodeOptions } from "./message.js";
 export { JsonError, fromJson, registerType, toJson, toJsonValue } from "./json.js";
 export { base64Decode, base64Encode } from "./base64.js";
+export {
+  AnyTypeError,
+  TIMESTAMP_MAX_SECONDS,
+  TIMESTAMP_MIN_SECONDS,
+  anyIs,
+  anyPack,
+  anyTypeName,
+  anyUnpack,
+  timestampFromDate,
+  timestampToDate,
+} from "./wellknown.js";
+export type { AnyShape, TimestampShape } from "./wellknown.js";
 export type { JsonType, JsonWriteOptions } from "./json.js";
 export { NMAX } from "./decode.js";
 export type { GeneratedCodec } from "./encode.js";
