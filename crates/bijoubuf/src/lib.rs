@@ -104,6 +104,7 @@ mod buf;
 mod error;
 pub mod fixed_run;
 mod options;
+pub mod sink;
 pub mod sorted_map;
 mod stream;
 mod unknown;
@@ -121,6 +122,7 @@ pub use fixed_run::{FixedRun, FixedWidth};
 pub use options::{
     DEFAULT_MAX_DEPTH, DecodeOptions, Decoded, EncodeOptions, MAX_DEPTH_LIMIT, UnknownFieldPolicy,
 };
+pub use sink::ByteSink;
 pub use sorted_map::SortedMap;
 pub use stream::Frames;
 pub use unknown::{UnknownField, UnknownFields, UnknownValue};
@@ -292,6 +294,54 @@ pub trait Message: Sized {
         Ok(v)
     }
 
+    /// Hand the encoding to `sink` in pieces, through a chunk on the stack instead of a
+    /// buffer of the encoding's size: exactly the bytes
+    /// [`encode_to_vec`](Self::encode_to_vec) returns, in order ([`sink`] says how).
+    ///
+    /// Limits are checked before the sink sees a byte; only a hand-written `Message`
+    /// whose passes disagree fails (`size-mismatch`) after the sink has taken some.
+    fn encode_to_sink<S: ByteSink + ?Sized>(&self, sink: &mut S) -> Result<(), EncodeError> {
+        sink::encode_into(self, sink, &EncodeOptions::new())
+    }
+
+    /// [`encode_to_sink`](Self::encode_to_sink) with limits, as
+    /// [`encode_with`](Self::encode_with).
+    fn encode_to_sink_with<S: ByteSink + ?Sized>(
+        &self,
+        sink: &mut S,
+        opts: &EncodeOptions,
+    ) -> Result<(), EncodeError> {
+        sink::encode_into(self, sink, opts)
+    }
+
+    /// Write the encoding to `w` in pieces of at most [`sink::CHUNK`] bytes (one
+    /// `write_all` each), with no buffer of the encoding's size. An [`EncodeError`] comes
+    /// back as an `io::Error` of kind `InvalidInput` that wraps it.
+    #[cfg(feature = "std")]
+    fn encode_to_writer<W: std::io::Write>(&self, w: W) -> std::io::Result<()> {
+        sink::encode_to_writer(self, w, &EncodeOptions::new())
+    }
+
+    /// The value's content id: BLAKE3 of its canonical encoding, hashed as it is
+    /// encoded (no buffer). Equal values have equal ids, and since the encoding is the
+    /// value's only one, every implementation agrees on it.
+    #[cfg(feature = "blake3")]
+    fn content_id(&self) -> Result<blake3::Hash, EncodeError> {
+        let mut h = blake3::Hasher::new();
+        self.encode_to_sink(&mut h)?;
+        Ok(h.finalize())
+    }
+
+    /// Feed the encoding to a hasher of the `digest` traits (SHA-2, SHA-3, BLAKE2, …) as
+    /// it is encoded.
+    #[cfg(feature = "digest")]
+    fn encode_to_digest<D: digest::Update + ?Sized>(
+        &self,
+        hasher: &mut D,
+    ) -> Result<(), EncodeError> {
+        self.encode_to_sink(&mut sink::DigestSink(hasher))
+    }
+
     /// Decode `bytes` as one whole message with the default options: strict, depth 100.
     fn decode(bytes: &[u8]) -> Result<Self, DecodeError> {
         decode_whole(bytes)
@@ -423,6 +473,19 @@ pub trait MessageRef<'a>: Sized + __private::Encode + __private::Decode<'a> {
         let mut v = Vec::new();
         self.encode(&mut v)?;
         Ok(v)
+    }
+
+    /// Hand the encoding to `sink` in pieces, as [`Message::encode_to_sink`] does.
+    fn encode_to_sink<S: ByteSink + ?Sized>(&self, sink: &mut S) -> Result<(), EncodeError> {
+        sink::encode_into(self, sink, &EncodeOptions::new())
+    }
+
+    /// The owned twin's content id, as [`Message::content_id`] computes it.
+    #[cfg(feature = "blake3")]
+    fn content_id(&self) -> Result<blake3::Hash, EncodeError> {
+        let mut h = blake3::Hasher::new();
+        self.encode_to_sink(&mut h)?;
+        Ok(h.finalize())
     }
 }
 

@@ -125,6 +125,25 @@ fn varint_near_end(out: &mut [MaybeUninit<u8>], pos: usize, v: u64) -> Option<us
     Some(pos + n)
 }
 
+/// Where a spilling [`Writer`] hands each chunk it has filled, in order.
+pub(crate) trait Spill {
+    /// Take the next `bytes` of the encoding.
+    fn spill(&mut self, bytes: &[u8]);
+}
+
+/// `b`, a prefix of the writer's output before its cursor, as the bytes written there.
+///
+/// Why: a spilling writer hands the bytes it wrote to a sink without zero-filling its
+/// chunk first (the point of encoding into a sink is not to touch memory twice).
+#[allow(unsafe_code)]
+fn written(b: &[MaybeUninit<u8>]) -> &[u8] {
+    // SAFETY: `b` is `out[..pos]`: every write stores bytes at the cursor and only then
+    // moves the cursor past them, and a spill resets the cursor to 0, so each of the
+    // `pos` bytes before it has been stored since (the invariant `Fill` states). They
+    // are initialized, and `MaybeUninit<u8>` has `u8`'s size and alignment.
+    unsafe { &*(b as *const [MaybeUninit<u8>] as *const [u8]) }
+}
+
 mod sealed {
     /// Only this crate implements [`Fill`](super::Fill).
     #[allow(unreachable_pub)]
@@ -229,6 +248,9 @@ pub struct Writer<'o, 'v> {
     /// A field number was not above the previous one (or out of range): see
     /// [`key`](Self::key).
     disorder: bool,
+    /// Where a full `out` is handed when encoding in pieces ([`Spill`]); `None` when
+    /// `out` is the whole encoding. Only the writes' slow paths (no room left) look.
+    spill: Option<&'o mut dyn Spill>,
 }
 
 impl<'o, 'v> Writer<'o, 'v> {
@@ -242,6 +264,71 @@ impl<'o, 'v> Writer<'o, 'v> {
             unknown: &[],
             overrun: false,
             disorder: false,
+            spill: None,
+        }
+    }
+
+    /// A writer into `out`, a chunk that is handed to `spill` whenever a write finds no
+    /// room in it, and then written again from its start. The caller hands over the last
+    /// `pos` bytes after [`top`](Self::top) with [`spill_out`](Self::spill_out).
+    pub(crate) fn new_spilling(
+        out: &'o mut [MaybeUninit<u8>],
+        sizer: &'o Sizer<'_>,
+        spill: &'o mut dyn Spill,
+    ) -> Self {
+        let mut w = Self::new(out, sizer);
+        w.spill = Some(spill);
+        w
+    }
+
+    /// Hand the bytes written so far to the spill and start the chunk over; `false`
+    /// (nothing done) for a writer without one, whose output is simply full.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn spill_out(&mut self) -> bool {
+        let Some(s) = self.spill.as_mut() else {
+            return false;
+        };
+        if self.pos > 0 {
+            s.spill(written(self.out.get(..self.pos).unwrap_or_default()));
+        }
+        self.pos = 0;
+        true
+    }
+
+    /// [`bytes`](Self::bytes) with no room left: spill and write at the chunk's start, or
+    /// hand `b` itself to the spill when the chunk could not hold it (a long string or
+    /// blob goes to the sink without a copy).
+    #[cold]
+    #[inline(never)]
+    fn bytes_slow(&mut self, b: &[u8]) {
+        if !self.spill_out() {
+            self.overrun = true;
+            return;
+        }
+        match self.out.get_mut(..b.len()) {
+            Some(dst) => {
+                dst.copy_from_slice(as_uninit_ref(b));
+                self.pos = b.len();
+            }
+            None => {
+                if let Some(s) = self.spill.as_mut() {
+                    s.spill(b);
+                }
+            }
+        }
+    }
+
+    /// [`byte`](Self::byte) with no room left.
+    #[cold]
+    #[inline(never)]
+    fn byte_slow(&mut self, b: u8) {
+        match self.spill_out().then(|| self.out.first_mut()).flatten() {
+            Some(x) => {
+                *x = MaybeUninit::new(b);
+                self.pos = 1;
+            }
+            None => self.overrun = true,
         }
     }
 
@@ -288,7 +375,9 @@ impl<'o, 'v> Writer<'o, 'v> {
         // and gives it back when dropped, and one that is forgotten (safe code may do
         // that) leaves this writer an empty output and a cursor that says nothing about
         // the bytes written through it.
-        if self.overrun || self.pos != len || self.out.len() != len {
+        // A spilling writer's cursor is within its current chunk: its caller counts.
+        let whole = self.spill.is_none();
+        if self.overrun || (whole && self.pos != len) || self.out.len() != len {
             return Err(EncodeError::new(EncodeErrorKind::SizeMismatch, 0));
         }
         Ok(())
@@ -303,7 +392,7 @@ impl<'o, 'v> Writer<'o, 'v> {
                 copy_short(dst, b);
                 self.pos = end;
             }
-            None => self.overrun = true,
+            None => self.bytes_slow(b),
         }
     }
 
@@ -394,7 +483,12 @@ impl<'o, 'v> Writer<'o, 'v> {
                 }
                 self.pos = end;
             }
-            None => self.overrun = true,
+            // No room for the whole run: word by word, spilling where the chunk fills.
+            None => {
+                for v in vs {
+                    self.bytes(&enc(v));
+                }
+            }
         }
     }
 
@@ -403,6 +497,20 @@ impl<'o, 'v> Writer<'o, 'v> {
     #[cfg_attr(debug_assertions, inline)]
     fn varint_tail(&mut self, v: u64) {
         match varint_near_end(self.out, self.pos, v) {
+            Some(end) => self.pos = end,
+            None => self.varint_slow(v),
+        }
+    }
+
+    /// [`varint_tail`](Self::varint_tail) with no room left.
+    #[cold]
+    #[inline(never)]
+    fn varint_slow(&mut self, v: u64) {
+        match self
+            .spill_out()
+            .then(|| varint_near_end(self.out, 0, v))
+            .flatten()
+        {
             Some(end) => self.pos = end,
             None => self.overrun = true,
         }
@@ -451,7 +559,7 @@ impl<'o, 'v> Writer<'o, 'v> {
                 *x = MaybeUninit::new(b);
                 self.pos += 1;
             }
-            None => self.overrun = true,
+            None => self.byte_slow(b),
         }
     }
 
@@ -728,6 +836,7 @@ impl<'o, 'v> Writer<'o, 'v> {
             unknown: self.unknown,
             overrun: self.overrun,
             disorder: self.disorder,
+            spill: self.spill.take(),
         }
     }
 
@@ -742,6 +851,7 @@ impl<'o, 'v> Writer<'o, 'v> {
         self.prev = w.prev;
         self.overrun = w.overrun;
         self.disorder = w.disorder;
+        self.spill = w.spill.take();
     }
 }
 
