@@ -101,6 +101,8 @@
 extern crate alloc;
 
 mod buf;
+#[cfg(feature = "bytes")]
+mod bytes_buf;
 mod error;
 pub mod fixed_run;
 mod options;
@@ -330,6 +332,35 @@ pub trait Message: Sized {
         let mut h = blake3::Hasher::new();
         self.encode_to_sink(&mut h)?;
         Ok(h.finalize())
+    }
+
+    /// Put the encoding into any `bytes::BufMut` (feature `bytes`), in pieces, after
+    /// checking that it has room for all of it (`buffer-too-small` otherwise, with
+    /// nothing written). A `BytesMut` is also a [`BufMut`] for [`encode`](Self::encode).
+    #[cfg(feature = "bytes")]
+    fn encode_to_buf_mut<B: bytes::BufMut + ?Sized>(&self, buf: &mut B) -> Result<(), EncodeError> {
+        bytes_buf::encode_to_buf_mut(self, buf, &EncodeOptions::new())
+    }
+
+    /// Decode the rest of `buf` (any `bytes::Buf`; feature `bytes`) as one message, as
+    /// [`decode`](Self::decode) does, and consume it. A buffer whose rest is one chunk
+    /// (`Bytes`, `BytesMut`, a slice) is read in place and left as it was on error; one
+    /// split across chunks is copied once and consumed either way.
+    #[cfg(feature = "bytes")]
+    fn decode_buf<B: bytes::Buf + ?Sized>(buf: &mut B) -> Result<Self, DecodeError> {
+        bytes_buf::decode_buf(buf)
+    }
+
+    /// Decode the length-delimited frame at the front of `buf` (feature `bytes`) and
+    /// consume it, as [`decode_length_delimited`](Self::decode_length_delimited) does;
+    /// offsets count from the frame's first byte. A frame within the buffer's first
+    /// chunk is read in place (and nothing consumed on error); one split across chunks
+    /// is copied once.
+    #[cfg(feature = "bytes")]
+    fn decode_length_delimited_buf<B: bytes::Buf + ?Sized>(
+        buf: &mut B,
+    ) -> Result<Self, DecodeError> {
+        bytes_buf::decode_frame_buf(buf)
     }
 
     /// Feed the encoding to a hasher of the `digest` traits (SHA-2, SHA-3, BLAKE2, …) as
