@@ -153,7 +153,11 @@ fn a_sink_gets_a_size_mismatch_for_a_short_or_long_write_too() {
         };
         let mut out = Vec::new();
         let e = m.encode_to_sink(&mut out).unwrap_err();
-        assert_eq!(e.kind(), EncodeErrorKind::SizeMismatch, "{extra} {skip_write}");
+        assert_eq!(
+            e.kind(),
+            EncodeErrorKind::SizeMismatch,
+            "{extra} {skip_write}"
+        );
         let e = m.encode_to_writer(&mut Vec::new()).unwrap_err();
         assert_eq!(e.kind(), std::io::ErrorKind::InvalidInput);
     }
