@@ -316,9 +316,10 @@ pub trait Message: Sized {
         sink::encode_into(self, sink, opts)
     }
 
-    /// Write the encoding to `w` in pieces of at most [`sink::CHUNK`] bytes (one
-    /// `write_all` each), with no buffer of the encoding's size. An [`EncodeError`] comes
-    /// back as an `io::Error` of kind `InvalidInput` that wraps it.
+    /// Write the encoding to `w` in pieces, one `write_all` each (whole
+    /// [`sink::CHUNK`]s but the last), with no buffer of the encoding's size. An
+    /// [`EncodeError`] comes back as an `io::Error` of kind `InvalidInput` that wraps it;
+    /// the first write error ends the writing and is returned.
     #[cfg(feature = "std")]
     fn encode_to_writer<W: std::io::Write>(&self, w: W) -> std::io::Result<()> {
         sink::encode_to_writer(self, w, &EncodeOptions::new())
