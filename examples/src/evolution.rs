@@ -25,7 +25,7 @@ use bijoubuf_reflect::DescriptorPool;
 
 use crate::profile::{v1, v2};
 use crate::signed::SignedMessage;
-use crate::signing::{self, Signable as _, VerifyError};
+use crate::signing::{self, VerifyError};
 
 /// The profile a version 2 client writes.
 pub fn v2_profile() -> v2::Profile {
@@ -130,7 +130,7 @@ pub fn run() -> Result<Report, Box<dyn Error>> {
         Err(_) => (Vec::new(), Vec::new()),
     };
     let reencoded_signature =
-        signing::verify_bytes(&public, v1::Profile::TYPE_NAME, &reencoded, &signature);
+        signing::verify_bytes(&public, v1::Profile::FULL_NAME, &reencoded, &signature);
     let forwarded_envelope = SignedMessage {
         body: reencoded.clone(),
         signature: signature.clone(),
@@ -140,7 +140,7 @@ pub fn run() -> Result<Report, Box<dyn Error>> {
     let strict = v1::Profile::decode(&body);
     let edited = v2::Profile::decode(&edited_bytes);
     let edited_signature =
-        signing::verify_bytes(&public, v1::Profile::TYPE_NAME, &edited_bytes, &signature);
+        signing::verify_bytes(&public, v1::Profile::FULL_NAME, &edited_bytes, &signature);
     Ok(Report {
         schema_change: schema_change()?,
         written,
@@ -233,7 +233,7 @@ impl fmt::Display for Report {
             f,
             "  {} canonical bytes, signed as \"{}\"; envelope {} bytes",
             self.body.len(),
-            v2::Profile::TYPE_NAME,
+            v2::Profile::FULL_NAME,
             self.envelope.len()
         )?;
         writeln!(f)?;

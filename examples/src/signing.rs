@@ -1,8 +1,9 @@
 //! Ed25519 signatures over canonical bytes.
 //!
 //! The signer encodes the message (one value, one byte string) and signs
-//! `b"bijoubuf-sig-v1:" + full type name + 0x00 + bytes`. The prefix names the scheme
-//! and the type, so a signature made for one message type can never be presented as a
+//! `b"bijoubuf-sig-v1:" + full type name + 0x00 + bytes`, the name being the generated
+//! type's [`Message::FULL_NAME`] (`examples.ledger.v1.Transfer`). The prefix names the
+//! scheme and the type, so a signature made for one message type can never be presented as a
 //! signature over another type whose bytes happen to be the same.
 //!
 //! The verifier decodes strictly *first* and verifies the signature over the bytes it
@@ -23,26 +24,6 @@ use crate::signed::{SignedMessage, SignedMessageRef};
 
 /// The scheme's prefix: bump the version when the signed input changes shape.
 pub const DOMAIN_PREFIX: &[u8] = b"bijoubuf-sig-v1:";
-
-/// A message type that can be signed: its full protobuf type name goes into the signed
-/// input (domain separation).
-pub trait Signable: Message {
-    /// The full type name, package included: `examples.ledger.v1.Transfer`.
-    const TYPE_NAME: &'static str;
-}
-
-impl Signable for crate::ledger::Transfer {
-    const TYPE_NAME: &'static str = "examples.ledger.v1.Transfer";
-}
-
-// Both versions of the profile share one full name: the schema evolved, the type did not.
-impl Signable for crate::profile::v1::Profile {
-    const TYPE_NAME: &'static str = "examples.profile.Profile";
-}
-
-impl Signable for crate::profile::v2::Profile {
-    const TYPE_NAME: &'static str = "examples.profile.Profile";
-}
 
 /// A fixed key for the examples, so that their output is the same on every run.
 /// Never use a key whose seed is in source code for anything real.
@@ -72,9 +53,9 @@ pub fn sign_bytes(key: &SigningKey, type_name: &str, body: &[u8]) -> [u8; 64] {
 ///
 /// # Errors
 /// An [`EncodeError`] if the message cannot be encoded (nesting past the depth limit).
-pub fn sign<M: Signable>(key: &SigningKey, message: &M) -> Result<Vec<u8>, EncodeError> {
+pub fn sign<M: Message>(key: &SigningKey, message: &M) -> Result<Vec<u8>, EncodeError> {
     let body = message.encode_to_vec()?;
-    let signature = sign_bytes(key, M::TYPE_NAME, &body).to_vec();
+    let signature = sign_bytes(key, M::FULL_NAME, &body).to_vec();
     SignedMessage { body, signature }.encode_to_vec()
 }
 
@@ -144,7 +125,7 @@ pub fn verify_bytes(
 /// # Errors
 /// [`VerifyError::Envelope`] or [`VerifyError::Body`] with the decoder's error (code,
 /// offset within that byte string, field path), or [`VerifyError::BadSignature`].
-pub fn verify<M: Signable>(key: &VerifyingKey, signed: &[u8]) -> Result<M, VerifyError> {
+pub fn verify<M: Message>(key: &VerifyingKey, signed: &[u8]) -> Result<M, VerifyError> {
     verify_with(key, signed, &DecodeOptions::new())
 }
 
@@ -155,7 +136,7 @@ pub fn verify<M: Signable>(key: &VerifyingKey, signed: &[u8]) -> Result<M, Verif
 ///
 /// # Errors
 /// See [`verify`].
-pub fn verify_with<M: Signable>(
+pub fn verify_with<M: Message>(
     key: &VerifyingKey,
     signed: &[u8],
     options: &DecodeOptions,
@@ -165,7 +146,7 @@ pub fn verify_with<M: Signable>(
     let message = M::decode_with(envelope.body, options)
         .map_err(VerifyError::Body)?
         .into_message();
-    verify_bytes(key, M::TYPE_NAME, envelope.body, envelope.signature)?;
+    verify_bytes(key, M::FULL_NAME, envelope.body, envelope.signature)?;
     Ok(message)
 }
 

@@ -1,7 +1,8 @@
 //! The `content_store` example: a content-addressed store on redb.
 //!
-//! [`ContentStore::put`] encodes a value canonically, hashes the bytes with BLAKE3 and
-//! stores them under the hash. Since a value has exactly one encoding, equal values get
+//! [`ContentStore::put`] hashes a value's canonical bytes with BLAKE3 as they are
+//! encoded (its content id, `Message::content_id`, with no buffer), and stores the bytes
+//! under the hash unless that key is already there. Since a value has exactly one encoding, equal values get
 //! one key however they were built, and a key names a value, not a spelling of it.
 //! [`ContentStore::get`] decodes strictly and hashes again, so a damaged record is
 //! reported, never returned.
@@ -123,14 +124,39 @@ impl ContentStore {
         Ok(ContentStore { db })
     }
 
+    /// The key `value` is stored under: its content id, the BLAKE3 hash of its
+    /// canonical bytes, hashed as they are encoded (`Message::content_id`), with no
+    /// buffer of them.
+    ///
+    /// # Errors
+    /// [`StoreError::Encode`].
+    pub fn key_of<M: Message>(value: &M) -> Result<Hash, StoreError> {
+        Ok(*value.content_id().map_err(StoreError::Encode)?.as_bytes())
+    }
+
     /// Store `value` under the BLAKE3 hash of its canonical bytes; returns the hash.
-    /// Storing an equal value again changes nothing.
+    /// Storing an equal value again changes nothing and costs a hash and a lookup: the
+    /// key is computed first ([`key_of`](Self::key_of)), and the bytes are encoded only
+    /// when it is new.
     ///
     /// # Errors
     /// [`StoreError::Encode`] or [`StoreError::Db`].
     pub fn put<M: Message>(&self, value: &M) -> Result<Hash, StoreError> {
+        let hash = Self::key_of(value)?;
+        if self.contains(&hash)? {
+            return Ok(hash);
+        }
         let bytes = value.encode_to_vec().map_err(StoreError::Encode)?;
         self.insert_raw(&bytes)
+    }
+
+    /// Whether a record is stored under `hash`.
+    ///
+    /// # Errors
+    /// [`StoreError::Db`].
+    pub fn contains(&self, hash: &Hash) -> Result<bool, StoreError> {
+        let txn = self.db.begin_read()?;
+        Ok(txn.open_table(OBJECTS)?.get(hash)?.is_some())
     }
 
     /// Store bytes received from elsewhere, after checking that they are the canonical

@@ -15,7 +15,7 @@ use prost::Message as _;
 use crate::ledger::Transfer;
 use crate::ledger_prost;
 use crate::signed::SignedMessage;
-use crate::signing::{self, Signable, VerifyError};
+use crate::signing::{self, VerifyError};
 use crate::text::{diff, hex, hex_lines, wrap};
 use crate::wire::{self, Record, WireError, protobuf};
 
@@ -243,7 +243,7 @@ pub struct ProstOutcome {
 
 /// Check protobuf bytes against a signature both ways a protobuf system can.
 pub fn prost_outcome(key: &VerifyingKey, bytes: &[u8], signature: &[u8]) -> ProstOutcome {
-    let name = Transfer::TYPE_NAME;
+    let name = Transfer::FULL_NAME;
     let decoded = ledger_prost::Transfer::decode(bytes);
     let verify_bytes_ok =
         decoded.is_ok() && signing::verify_bytes(key, name, bytes, signature).is_ok();
@@ -316,7 +316,7 @@ pub fn run_with(key: &SigningKey, transfer: &Transfer) -> Result<Report, Box<dyn
     let verdict = signing::verify::<Transfer>(&public, &envelope);
 
     let protobuf = to_prost(transfer).encode_to_vec();
-    let pb_signature = signing::sign_bytes(key, Transfer::TYPE_NAME, &protobuf);
+    let pb_signature = signing::sign_bytes(key, Transfer::FULL_NAME, &protobuf);
 
     let mut rows = Vec::new();
     for m in Malleation::ALL {
@@ -449,7 +449,7 @@ impl fmt::Display for Report {
             f,
             "Signed input: \"{}\" + \"{}\" + 00 + those {} bytes",
             String::from_utf8_lossy(signing::DOMAIN_PREFIX),
-            Transfer::TYPE_NAME,
+            Transfer::FULL_NAME,
             self.body.len()
         )?;
         writeln!(f, "Signature:    {} ...", hex(&self.signature[..16]))?;

@@ -112,6 +112,11 @@ fn the_store_api_round_trips_and_refuses() {
     );
     assert_eq!(s.len().unwrap(), 1);
     assert_eq!(s.raw(&h).unwrap().as_deref(), Some(BYTES));
+    // The key is the content id: BLAKE3 of the bytes stored, computed without them.
+    assert_eq!(ContentStore::key_of(&release).unwrap(), h);
+    assert_eq!(h, *blake3::hash(BYTES).as_bytes());
+    assert!(s.contains(&h).unwrap());
+    assert!(!s.contains(&[0; 32]).unwrap());
     // Another value's bytes under this key: it decodes, the hash says it is not ours.
     let other = Release {
         name: "other".into(),

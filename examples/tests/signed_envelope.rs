@@ -4,7 +4,7 @@
 use bijoubuf::Message as _;
 use bijoubuf_examples::ledger::Transfer;
 use bijoubuf_examples::signed::SignedMessage;
-use bijoubuf_examples::signing::{self, Signable as _, VerifyError};
+use bijoubuf_examples::signing::{self, VerifyError};
 use bijoubuf_examples::tamper::{self, Malleation};
 use bijoubuf_examples::wire;
 
@@ -163,7 +163,7 @@ fn the_signature_is_bound_to_the_type_name() {
     let r = report();
     let key = signing::demo_key().verifying_key();
     assert_eq!(
-        signing::verify_bytes(&key, Transfer::TYPE_NAME, &r.body, &r.signature),
+        signing::verify_bytes(&key, Transfer::FULL_NAME, &r.body, &r.signature),
         Ok(())
     );
     assert_eq!(
@@ -242,4 +242,14 @@ fn the_printed_table_shows_each_outcome() {
     }
     assert_eq!(text.matches("ACCEPTS").count(), 5, "{text}");
     assert!(text.contains("decodes as amount 68540"));
+}
+
+#[test]
+fn the_signed_type_name_is_the_generated_full_name() {
+    use bijoubuf_examples::profile::{v1, v2};
+    assert_eq!(Transfer::FULL_NAME, "examples.ledger.v1.Transfer");
+    // The two versions of the profile schema declare one type: a signature made by either
+    // verifies under the other.
+    assert_eq!(v1::Profile::FULL_NAME, "examples.profile.Profile");
+    assert_eq!(v2::Profile::FULL_NAME, v1::Profile::FULL_NAME);
 }

@@ -17,10 +17,22 @@ export { DecodeError, EncodeError, keySegment } from "./errors.js";
 export type { EncodeErrorCode, ErrorCode } from "./errors.js";
 export { Kind, Presence, WireType } from "./schema.js";
 export type { EnumTypeLike, FieldSpec, MessageShape, MessageTypeLike, UnknownField } from "./schema.js";
-export { DEFAULT_MAX_DEPTH, EMPTY_BYTES, MAX_DEPTH_LIMIT, MessageType, clampDepth } from "./message.js";
+export { DEFAULT_MAX_DEPTH, EMPTY_BYTES, MAX_DEPTH_LIMIT, MessageType, TYPE_URL_PREFIX, clampDepth } from "./message.js";
 export type { DecodeOptions, Decoded, EncodeOptions } from "./message.js";
 export { JsonError, fromJson, registerType, toJson, toJsonValue } from "./json.js";
 export { base64Decode, base64Encode } from "./base64.js";
+export {
+  AnyTypeError,
+  TIMESTAMP_MAX_SECONDS,
+  TIMESTAMP_MIN_SECONDS,
+  anyIs,
+  anyPack,
+  anyTypeName,
+  anyUnpack,
+  timestampFromDate,
+  timestampToDate,
+} from "./wellknown.js";
+export type { AnyShape, TimestampShape } from "./wellknown.js";
 export type { JsonType, JsonWriteOptions } from "./json.js";
 export { NMAX } from "./decode.js";
 export { decodeFrames } from "./stream.js";

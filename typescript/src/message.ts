@@ -23,6 +23,12 @@ import { decodeFrames, type ByteSource } from "./stream.js";
 import { Card, Kind, Presence, defaultOf, defineOwn, resolveField, type Field, type FieldSpec } from "./schema.js";
 import { sizeNumber, writeNumber } from "./varint.js";
 
+/**
+ * The prefix of the type URLs {@link MessageType.typeUrl} makes, as protobuf's libraries
+ * write them; `Any` unpacking reads only what follows a URL's last `/`.
+ */
+export const TYPE_URL_PREFIX = "type.googleapis.com/";
+
 /** The default depth limit (SPEC §9.3). */
 export const DEFAULT_MAX_DEPTH = 100;
 
@@ -100,6 +106,11 @@ export class MessageType<T extends object> implements DecodeTarget, EncodeTarget
   /** The short name, which starts error paths (SPEC §11.3). */
   readonly shortName: string;
   /**
+   * The type URL an `Any` holding this type carries: `type.googleapis.com/` and
+   * {@link typeName}, as Rust's `Message::type_url` makes it.
+   */
+  readonly typeUrl: string;
+  /**
    * Whether a preserving decode keeps unknown records here: not in the well-known types
    * (package `google.protobuf`), which refuse them as strict mode does (SPEC §8.2).
    */
@@ -125,6 +136,7 @@ export class MessageType<T extends object> implements DecodeTarget, EncodeTarget
   ) {
     this.typeName = typeName;
     this.shortName = typeName.slice(typeName.lastIndexOf(".") + 1);
+    this.typeUrl = TYPE_URL_PREFIX + typeName;
     this.keepsUnknown = !typeName.startsWith("google.protobuf.");
     this.specs = specs;
     this.factory = factory;

@@ -116,7 +116,10 @@
 //! raw and get a trailing underscore. Two names that meet in one Rust namespace (a
 //! message `Kind` and a oneof `kind`, a field called `unknown_fields`, `fooBar` and
 //! `foo_bar`) are kept apart by trailing underscores on the later one. Error paths
-//! and `Message::NAME` keep the schema's names.
+//! and `Message::NAME` keep the schema's names, and so do `Message::FULL_NAME`
+//! (`shop.v1.Order.Line`: package, enclosing messages, name) and `Message::PACKAGE`,
+//! emitted on every message (`type_url()` and the borrowed twins' names derive from
+//! them).
 
 mod accessors;
 mod borrowed;

@@ -209,6 +209,8 @@ impl Emitter<'_> {
             .any(|f| f.deprecated)
             .then(|| quote!(#[allow(deprecated)]));
         let short = &m.name;
+        let full = &m.full_name;
+        let package = &self.package;
         let keeps = (!preserve).then(|| {
             quote!(
                 const KEEPS_UNKNOWN_FIELDS: bool = false;
@@ -268,6 +270,8 @@ impl Emitter<'_> {
             #allow_deprecated
             impl #rt::Message for #name {
                 const NAME: &'static str = #short;
+                const FULL_NAME: &'static str = #full;
+                const PACKAGE: &'static str = #package;
                 const FIELD_NUMBERS: &'static [u32] = &[#(#numbers),*];
                 #keeps
 

@@ -104,11 +104,14 @@
 extern crate alloc;
 
 mod buf;
+#[cfg(feature = "bytes")]
+mod bytes_buf;
 mod error;
 pub mod fixed_run;
 #[cfg(feature = "std")]
 mod frame_reader;
 mod options;
+pub mod sink;
 pub mod sorted_map;
 mod stream;
 mod unknown;
@@ -130,12 +133,18 @@ pub use frame_reader::{FIRST_CHUNK, Frame, FrameReader, StreamError};
 pub use options::{
     DEFAULT_MAX_DEPTH, DecodeOptions, Decoded, EncodeOptions, MAX_DEPTH_LIMIT, UnknownFieldPolicy,
 };
+pub use sink::ByteSink;
 pub use sorted_map::SortedMap;
 pub use stream::Frames;
 pub use unknown::{UnknownField, UnknownFields, UnknownValue};
 
 use __private::{NoTable, Reader, Sizer, Writer};
 use error::ErrorKind as K;
+
+/// The prefix of the type URLs [`Message::type_url`] makes, as protobuf's libraries
+/// write them. [`Any`](wkt::Any) unpacking reads only what follows the last `/` of a
+/// URL, so URLs with another host are understood too.
+pub const TYPE_URL_PREFIX: &str = "type.googleapis.com/";
 
 /// A message type: encoded and decoded canonically.
 ///
@@ -144,6 +153,33 @@ use error::ErrorKind as K;
 pub trait Message: Sized {
     /// The short type name, the root of error paths (`Person` in `Person.age`).
     const NAME: &'static str;
+
+    /// The fully-qualified type name: the package, enclosing messages and the name,
+    /// dotted (`shop.v1.Order`, `shop.v1.Order.Line`), with no leading dot. What an
+    /// [`Any`](wkt::Any)'s type URL ends with ([`type_url`](Self::type_url)).
+    ///
+    /// Generated code always sets it; a hand-written type in no package may leave it
+    /// to default to [`NAME`](Self::NAME).
+    const FULL_NAME: &'static str = Self::NAME;
+
+    /// The proto package the type is declared in (`shop.v1`), empty for none.
+    const PACKAGE: &'static str = "";
+
+    /// [`FULL_NAME`](Self::FULL_NAME) as a function, as prost's `Name::full_name` is.
+    fn full_name() -> &'static str {
+        Self::FULL_NAME
+    }
+
+    /// The type URL an [`Any`](wkt::Any) holding this type carries:
+    /// `type.googleapis.com/` followed by [`FULL_NAME`](Self::FULL_NAME), the prefix
+    /// protobuf's own libraries write ([`TYPE_URL_PREFIX`]).
+    fn type_url() -> alloc::string::String {
+        let mut url =
+            alloc::string::String::with_capacity(TYPE_URL_PREFIX.len() + Self::FULL_NAME.len());
+        url.push_str(TYPE_URL_PREFIX);
+        url.push_str(Self::FULL_NAME);
+        url
+    }
 
     /// The field numbers the schema declares for this message, ascending (oneof members
     /// included). Preserved unknown fields may not use them (SPEC §8.2).
@@ -269,6 +305,84 @@ pub trait Message: Sized {
         Ok(v)
     }
 
+    /// Hand the encoding to `sink` in pieces, through a chunk on the stack instead of a
+    /// buffer of the encoding's size: exactly the bytes
+    /// [`encode_to_vec`](Self::encode_to_vec) returns, in order ([`sink`] says how).
+    ///
+    /// Limits are checked before the sink sees a byte; only a hand-written `Message`
+    /// whose passes disagree fails (`size-mismatch`) after the sink has taken some.
+    fn encode_to_sink<S: ByteSink + ?Sized>(&self, sink: &mut S) -> Result<(), EncodeError> {
+        sink::encode_into(self, sink, &EncodeOptions::new())
+    }
+
+    /// [`encode_to_sink`](Self::encode_to_sink) with limits, as
+    /// [`encode_with`](Self::encode_with).
+    fn encode_to_sink_with<S: ByteSink + ?Sized>(
+        &self,
+        sink: &mut S,
+        opts: &EncodeOptions,
+    ) -> Result<(), EncodeError> {
+        sink::encode_into(self, sink, opts)
+    }
+
+    /// Write the encoding to `w` in pieces, one `write_all` each (whole
+    /// [`sink::CHUNK`]s but the last), with no buffer of the encoding's size. An
+    /// [`EncodeError`] comes back as an `io::Error` of kind `InvalidInput` that wraps it;
+    /// the first write error ends the writing and is returned.
+    #[cfg(feature = "std")]
+    fn encode_to_writer<W: std::io::Write>(&self, w: W) -> std::io::Result<()> {
+        sink::encode_to_writer(self, w, &EncodeOptions::new())
+    }
+
+    /// The value's content id: BLAKE3 of its canonical encoding, hashed as it is
+    /// encoded (no buffer). Equal values have equal ids, and since the encoding is the
+    /// value's only one, every implementation agrees on it.
+    #[cfg(feature = "blake3")]
+    fn content_id(&self) -> Result<blake3::Hash, EncodeError> {
+        let mut h = blake3::Hasher::new();
+        self.encode_to_sink(&mut h)?;
+        Ok(h.finalize())
+    }
+
+    /// Put the encoding into any `bytes::BufMut` (feature `bytes`), in pieces, after
+    /// checking that it has room for all of it (`buffer-too-small` otherwise, with
+    /// nothing written). A `BytesMut` is also a [`BufMut`] for [`encode`](Self::encode).
+    #[cfg(feature = "bytes")]
+    fn encode_to_buf_mut<B: bytes::BufMut + ?Sized>(&self, buf: &mut B) -> Result<(), EncodeError> {
+        bytes_buf::encode_to_buf_mut(self, buf, &EncodeOptions::new())
+    }
+
+    /// Decode the rest of `buf` (any `bytes::Buf`; feature `bytes`) as one message, as
+    /// [`decode`](Self::decode) does, and consume it. A buffer whose rest is one chunk
+    /// (`Bytes`, `BytesMut`, a slice) is read in place and left as it was on error; one
+    /// split across chunks is copied once and consumed either way.
+    #[cfg(feature = "bytes")]
+    fn decode_buf<B: bytes::Buf + ?Sized>(buf: &mut B) -> Result<Self, DecodeError> {
+        bytes_buf::decode_buf(buf)
+    }
+
+    /// Decode the length-delimited frame at the front of `buf` (feature `bytes`) and
+    /// consume it, as [`decode_length_delimited`](Self::decode_length_delimited) does;
+    /// offsets count from the frame's first byte. A frame within the buffer's first
+    /// chunk is read in place (and nothing consumed on error); one split across chunks
+    /// is copied once.
+    #[cfg(feature = "bytes")]
+    fn decode_length_delimited_buf<B: bytes::Buf + ?Sized>(
+        buf: &mut B,
+    ) -> Result<Self, DecodeError> {
+        bytes_buf::decode_frame_buf(buf)
+    }
+
+    /// Feed the encoding to a hasher of the `digest` traits (SHA-2, SHA-3, BLAKE2, …) as
+    /// it is encoded.
+    #[cfg(feature = "digest")]
+    fn encode_to_digest<D: digest::Update + ?Sized>(
+        &self,
+        hasher: &mut D,
+    ) -> Result<(), EncodeError> {
+        self.encode_to_sink(&mut sink::DigestSink(hasher))
+    }
+
     /// Decode `bytes` as one whole message with the default options: strict, depth 100.
     fn decode(bytes: &[u8]) -> Result<Self, DecodeError> {
         decode_whole(bytes)
@@ -330,6 +444,17 @@ pub trait MessageRef<'a>: Sized + __private::Encode + __private::Decode<'a> {
     /// The owned twin.
     type Owned: Message;
 
+    /// The owned twin's [`Message::FULL_NAME`] (`shop.v1.Order`).
+    const FULL_NAME: &'static str = <Self::Owned as Message>::FULL_NAME;
+
+    /// The owned twin's [`Message::PACKAGE`].
+    const PACKAGE: &'static str = <Self::Owned as Message>::PACKAGE;
+
+    /// The owned twin's [`Message::type_url`].
+    fn type_url() -> alloc::string::String {
+        <Self::Owned as Message>::type_url()
+    }
+
     /// Unknown field records kept by a preserving decode (empty otherwise).
     fn unknown_fields(&self) -> &UnknownFields {
         self.__unknown()
@@ -389,6 +514,19 @@ pub trait MessageRef<'a>: Sized + __private::Encode + __private::Decode<'a> {
         let mut v = Vec::new();
         self.encode(&mut v)?;
         Ok(v)
+    }
+
+    /// Hand the encoding to `sink` in pieces, as [`Message::encode_to_sink`] does.
+    fn encode_to_sink<S: ByteSink + ?Sized>(&self, sink: &mut S) -> Result<(), EncodeError> {
+        sink::encode_into(self, sink, &EncodeOptions::new())
+    }
+
+    /// The owned twin's content id, as [`Message::content_id`] computes it.
+    #[cfg(feature = "blake3")]
+    fn content_id(&self) -> Result<blake3::Hash, EncodeError> {
+        let mut h = blake3::Hasher::new();
+        self.encode_to_sink(&mut h)?;
+        Ok(h.finalize())
     }
 }
 

@@ -141,3 +141,24 @@ fn forgotten_local_writer_is_a_size_mismatch_not_unwritten_bytes() {
     let e = m.encode(&mut buf).unwrap_err();
     assert_eq!(e.kind(), EncodeErrorKind::SizeMismatch);
 }
+
+#[test]
+fn a_sink_gets_a_size_mismatch_for_a_short_or_long_write_too() {
+    // Short by 3 bytes, short by more than a chunk, and long by one record.
+    for (extra, skip_write) in [(3, false), (3 * bijoubuf::sink::CHUNK, false), (0, true)] {
+        let m = Lies {
+            extra,
+            skip_write,
+            ..Default::default()
+        };
+        let mut out = Vec::new();
+        let e = m.encode_to_sink(&mut out).unwrap_err();
+        assert_eq!(
+            e.kind(),
+            EncodeErrorKind::SizeMismatch,
+            "{extra} {skip_write}"
+        );
+        let e = m.encode_to_writer(&mut Vec::new()).unwrap_err();
+        assert_eq!(e.kind(), std::io::ErrorKind::InvalidInput);
+    }
+}

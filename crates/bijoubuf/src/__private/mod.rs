@@ -99,7 +99,7 @@ pub use message::{Decode, Encode};
 pub use reader::{Entries, MAX_FIELD_NUMBER, Reader, WireType};
 pub use sizer::{FIRST_SIZES, KEEP_SIZES, NoTable, Plain, SizeTable, Sizer, Table};
 pub use varint::{varint_len, write_varint};
-pub(crate) use writer::{Encoding, EncodingWith};
+pub(crate) use writer::{Encoding, EncodingWith, Spill};
 pub use writer::{Fill, LocalWriter, PlainWriter, Writer};
 
 /// A reader over `buf[start..end]` as a top-level message decoded with `opts` (depth 1):

@@ -12,6 +12,8 @@ pub struct Any {
 }
 impl crate::Message for Any {
     const NAME: &'static str = "Any";
+    const FULL_NAME: &'static str = "google.protobuf.Any";
+    const PACKAGE: &'static str = "google.protobuf";
     const FIELD_NUMBERS: &'static [u32] = &[1, 2];
     const KEEPS_UNKNOWN_FIELDS: bool = false;
     fn unknown_fields(&self) -> &crate::UnknownFields {
@@ -77,6 +79,8 @@ pub struct SourceContext {
 }
 impl crate::Message for SourceContext {
     const NAME: &'static str = "SourceContext";
+    const FULL_NAME: &'static str = "google.protobuf.SourceContext";
+    const PACKAGE: &'static str = "google.protobuf";
     const FIELD_NUMBERS: &'static [u32] = &[1];
     const KEEPS_UNKNOWN_FIELDS: bool = false;
     fn unknown_fields(&self) -> &crate::UnknownFields {
@@ -146,6 +150,8 @@ pub struct Type {
 }
 impl crate::Message for Type {
     const NAME: &'static str = "Type";
+    const FULL_NAME: &'static str = "google.protobuf.Type";
+    const PACKAGE: &'static str = "google.protobuf";
     const FIELD_NUMBERS: &'static [u32] = &[1, 2, 3, 4, 5, 6, 7];
     const KEEPS_UNKNOWN_FIELDS: bool = false;
     fn unknown_fields(&self) -> &crate::UnknownFields {
@@ -305,6 +311,8 @@ pub struct Field {
 }
 impl crate::Message for Field {
     const NAME: &'static str = "Field";
+    const FULL_NAME: &'static str = "google.protobuf.Field";
+    const PACKAGE: &'static str = "google.protobuf";
     const FIELD_NUMBERS: &'static [u32] = &[1, 2, 3, 4, 6, 7, 8, 9, 10, 11];
     const KEEPS_UNKNOWN_FIELDS: bool = false;
     fn unknown_fields(&self) -> &crate::UnknownFields {
@@ -667,6 +675,8 @@ pub struct Enum {
 }
 impl crate::Message for Enum {
     const NAME: &'static str = "Enum";
+    const FULL_NAME: &'static str = "google.protobuf.Enum";
+    const PACKAGE: &'static str = "google.protobuf";
     const FIELD_NUMBERS: &'static [u32] = &[1, 2, 3, 4, 5, 6];
     const KEEPS_UNKNOWN_FIELDS: bool = false;
     fn unknown_fields(&self) -> &crate::UnknownFields {
@@ -804,6 +814,8 @@ pub struct EnumValue {
 }
 impl crate::Message for EnumValue {
     const NAME: &'static str = "EnumValue";
+    const FULL_NAME: &'static str = "google.protobuf.EnumValue";
+    const PACKAGE: &'static str = "google.protobuf";
     const FIELD_NUMBERS: &'static [u32] = &[1, 2, 3];
     const KEEPS_UNKNOWN_FIELDS: bool = false;
     fn unknown_fields(&self) -> &crate::UnknownFields {
@@ -882,6 +894,8 @@ pub struct Option {
 }
 impl crate::Message for Option {
     const NAME: &'static str = "Option";
+    const FULL_NAME: &'static str = "google.protobuf.Option";
+    const PACKAGE: &'static str = "google.protobuf";
     const FIELD_NUMBERS: &'static [u32] = &[1, 2];
     const KEEPS_UNKNOWN_FIELDS: bool = false;
     fn unknown_fields(&self) -> &crate::UnknownFields {
@@ -959,6 +973,8 @@ pub struct Api {
 }
 impl crate::Message for Api {
     const NAME: &'static str = "Api";
+    const FULL_NAME: &'static str = "google.protobuf.Api";
+    const PACKAGE: &'static str = "google.protobuf";
     const FIELD_NUMBERS: &'static [u32] = &[1, 2, 3, 4, 5, 6, 7];
     const KEEPS_UNKNOWN_FIELDS: bool = false;
     fn unknown_fields(&self) -> &crate::UnknownFields {
@@ -1113,6 +1129,8 @@ pub struct Method {
 }
 impl crate::Message for Method {
     const NAME: &'static str = "Method";
+    const FULL_NAME: &'static str = "google.protobuf.Method";
+    const PACKAGE: &'static str = "google.protobuf";
     const FIELD_NUMBERS: &'static [u32] = &[1, 2, 3, 4, 5, 6, 7];
     const KEEPS_UNKNOWN_FIELDS: bool = false;
     fn unknown_fields(&self) -> &crate::UnknownFields {
@@ -1249,6 +1267,8 @@ pub struct Mixin {
 }
 impl crate::Message for Mixin {
     const NAME: &'static str = "Mixin";
+    const FULL_NAME: &'static str = "google.protobuf.Mixin";
+    const PACKAGE: &'static str = "google.protobuf";
     const FIELD_NUMBERS: &'static [u32] = &[1, 2];
     const KEEPS_UNKNOWN_FIELDS: bool = false;
     fn unknown_fields(&self) -> &crate::UnknownFields {
@@ -1317,6 +1337,8 @@ pub struct Duration {
 }
 impl crate::Message for Duration {
     const NAME: &'static str = "Duration";
+    const FULL_NAME: &'static str = "google.protobuf.Duration";
+    const PACKAGE: &'static str = "google.protobuf";
     const FIELD_NUMBERS: &'static [u32] = &[1, 2];
     const KEEPS_UNKNOWN_FIELDS: bool = false;
     fn unknown_fields(&self) -> &crate::UnknownFields {
@@ -1379,6 +1401,8 @@ impl crate::Message for Duration {
 pub struct Empty {}
 impl crate::Message for Empty {
     const NAME: &'static str = "Empty";
+    const FULL_NAME: &'static str = "google.protobuf.Empty";
+    const PACKAGE: &'static str = "google.protobuf";
     const FIELD_NUMBERS: &'static [u32] = &[];
     const KEEPS_UNKNOWN_FIELDS: bool = false;
     fn unknown_fields(&self) -> &crate::UnknownFields {
@@ -1418,6 +1442,8 @@ pub struct FieldMask {
 }
 impl crate::Message for FieldMask {
     const NAME: &'static str = "FieldMask";
+    const FULL_NAME: &'static str = "google.protobuf.FieldMask";
+    const PACKAGE: &'static str = "google.protobuf";
     const FIELD_NUMBERS: &'static [u32] = &[1];
     const KEEPS_UNKNOWN_FIELDS: bool = false;
     fn unknown_fields(&self) -> &crate::UnknownFields {
@@ -1475,6 +1501,8 @@ pub struct Struct {
 }
 impl crate::Message for Struct {
     const NAME: &'static str = "Struct";
+    const FULL_NAME: &'static str = "google.protobuf.Struct";
+    const PACKAGE: &'static str = "google.protobuf";
     const FIELD_NUMBERS: &'static [u32] = &[1];
     const KEEPS_UNKNOWN_FIELDS: bool = false;
     fn unknown_fields(&self) -> &crate::UnknownFields {
@@ -1534,6 +1562,8 @@ pub struct Value {
 }
 impl crate::Message for Value {
     const NAME: &'static str = "Value";
+    const FULL_NAME: &'static str = "google.protobuf.Value";
+    const PACKAGE: &'static str = "google.protobuf";
     const FIELD_NUMBERS: &'static [u32] = &[1, 2, 3, 4, 5, 6];
     const KEEPS_UNKNOWN_FIELDS: bool = false;
     fn unknown_fields(&self) -> &crate::UnknownFields {
@@ -1792,6 +1822,8 @@ pub struct ListValue {
 }
 impl crate::Message for ListValue {
     const NAME: &'static str = "ListValue";
+    const FULL_NAME: &'static str = "google.protobuf.ListValue";
+    const PACKAGE: &'static str = "google.protobuf";
     const FIELD_NUMBERS: &'static [u32] = &[1];
     const KEEPS_UNKNOWN_FIELDS: bool = false;
     fn unknown_fields(&self) -> &crate::UnknownFields {
@@ -1852,6 +1884,8 @@ pub struct Timestamp {
 }
 impl crate::Message for Timestamp {
     const NAME: &'static str = "Timestamp";
+    const FULL_NAME: &'static str = "google.protobuf.Timestamp";
+    const PACKAGE: &'static str = "google.protobuf";
     const FIELD_NUMBERS: &'static [u32] = &[1, 2];
     const KEEPS_UNKNOWN_FIELDS: bool = false;
     fn unknown_fields(&self) -> &crate::UnknownFields {
@@ -1917,6 +1951,8 @@ pub struct DoubleValue {
 }
 impl crate::Message for DoubleValue {
     const NAME: &'static str = "DoubleValue";
+    const FULL_NAME: &'static str = "google.protobuf.DoubleValue";
+    const PACKAGE: &'static str = "google.protobuf";
     const FIELD_NUMBERS: &'static [u32] = &[1];
     const KEEPS_UNKNOWN_FIELDS: bool = false;
     fn unknown_fields(&self) -> &crate::UnknownFields {
@@ -1974,6 +2010,8 @@ pub struct FloatValue {
 }
 impl crate::Message for FloatValue {
     const NAME: &'static str = "FloatValue";
+    const FULL_NAME: &'static str = "google.protobuf.FloatValue";
+    const PACKAGE: &'static str = "google.protobuf";
     const FIELD_NUMBERS: &'static [u32] = &[1];
     const KEEPS_UNKNOWN_FIELDS: bool = false;
     fn unknown_fields(&self) -> &crate::UnknownFields {
@@ -2031,6 +2069,8 @@ pub struct Int64Value {
 }
 impl crate::Message for Int64Value {
     const NAME: &'static str = "Int64Value";
+    const FULL_NAME: &'static str = "google.protobuf.Int64Value";
+    const PACKAGE: &'static str = "google.protobuf";
     const FIELD_NUMBERS: &'static [u32] = &[1];
     const KEEPS_UNKNOWN_FIELDS: bool = false;
     fn unknown_fields(&self) -> &crate::UnknownFields {
@@ -2088,6 +2128,8 @@ pub struct UInt64Value {
 }
 impl crate::Message for UInt64Value {
     const NAME: &'static str = "UInt64Value";
+    const FULL_NAME: &'static str = "google.protobuf.UInt64Value";
+    const PACKAGE: &'static str = "google.protobuf";
     const FIELD_NUMBERS: &'static [u32] = &[1];
     const KEEPS_UNKNOWN_FIELDS: bool = false;
     fn unknown_fields(&self) -> &crate::UnknownFields {
@@ -2145,6 +2187,8 @@ pub struct Int32Value {
 }
 impl crate::Message for Int32Value {
     const NAME: &'static str = "Int32Value";
+    const FULL_NAME: &'static str = "google.protobuf.Int32Value";
+    const PACKAGE: &'static str = "google.protobuf";
     const FIELD_NUMBERS: &'static [u32] = &[1];
     const KEEPS_UNKNOWN_FIELDS: bool = false;
     fn unknown_fields(&self) -> &crate::UnknownFields {
@@ -2202,6 +2246,8 @@ pub struct UInt32Value {
 }
 impl crate::Message for UInt32Value {
     const NAME: &'static str = "UInt32Value";
+    const FULL_NAME: &'static str = "google.protobuf.UInt32Value";
+    const PACKAGE: &'static str = "google.protobuf";
     const FIELD_NUMBERS: &'static [u32] = &[1];
     const KEEPS_UNKNOWN_FIELDS: bool = false;
     fn unknown_fields(&self) -> &crate::UnknownFields {
@@ -2259,6 +2305,8 @@ pub struct BoolValue {
 }
 impl crate::Message for BoolValue {
     const NAME: &'static str = "BoolValue";
+    const FULL_NAME: &'static str = "google.protobuf.BoolValue";
+    const PACKAGE: &'static str = "google.protobuf";
     const FIELD_NUMBERS: &'static [u32] = &[1];
     const KEEPS_UNKNOWN_FIELDS: bool = false;
     fn unknown_fields(&self) -> &crate::UnknownFields {
@@ -2316,6 +2364,8 @@ pub struct StringValue {
 }
 impl crate::Message for StringValue {
     const NAME: &'static str = "StringValue";
+    const FULL_NAME: &'static str = "google.protobuf.StringValue";
+    const PACKAGE: &'static str = "google.protobuf";
     const FIELD_NUMBERS: &'static [u32] = &[1];
     const KEEPS_UNKNOWN_FIELDS: bool = false;
     fn unknown_fields(&self) -> &crate::UnknownFields {
@@ -2373,6 +2423,8 @@ pub struct BytesValue {
 }
 impl crate::Message for BytesValue {
     const NAME: &'static str = "BytesValue";
+    const FULL_NAME: &'static str = "google.protobuf.BytesValue";
+    const PACKAGE: &'static str = "google.protobuf";
     const FIELD_NUMBERS: &'static [u32] = &[1];
     const KEEPS_UNKNOWN_FIELDS: bool = false;
     fn unknown_fields(&self) -> &crate::UnknownFields {

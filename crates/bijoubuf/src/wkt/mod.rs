@@ -7,6 +7,10 @@
 //! imports them (they map to `::bijoubuf::wkt` unless an `extern_path` for
 //! `.google.protobuf` says otherwise), so such schemas need no code of their own.
 //!
+//! Beside the generated code: [`Any::pack`] and [`Any::unpack`] (with a type check,
+//! [`AnyError`]), and checked conversions between [`Timestamp`]/[`Duration`] and
+//! `std::time::SystemTime`/`core::time::Duration` ([`TimeError`]).
+//!
 //! ```
 //! use bijoubuf::Message;
 //! use bijoubuf::wkt::Timestamp;
@@ -25,6 +29,12 @@
 mod google_protobuf;
 
 pub use google_protobuf::*;
+
+mod any;
+mod time;
+
+pub use any::AnyError;
+pub use time::TimeError;
 
 /// Include the code `bijoubuf-build` generated for a proto package: the file
 /// `$OUT_DIR/<package>.rs`.
