@@ -21,7 +21,7 @@ export { DEFAULT_MAX_DEPTH, EMPTY_BYTES, MAX_DEPTH_LIMIT, MessageType, clampDept
 export type { DecodeOptions, Decoded, EncodeOptions } from "./message.js";
 export { JsonError, fromJson, registerType, toJson, toJsonValue } from "./json.js";
 export { base64Decode, base64Encode } from "./base64.js";
-export type { JsonType, JsonWriteOptions } from "./json.js";
+export type { JsonReadOptions, JsonType, JsonWriteOptions } from "./json.js";
 export { NMAX } from "./decode.js";
 export { decodeFrames } from "./stream.js";
 export type { ByteSource, FrameTarget } from "./stream.js";
