@@ -33,7 +33,7 @@ export {
   timestampToDate,
 } from "./wellknown.js";
 export type { AnyShape, TimestampShape } from "./wellknown.js";
-export type { JsonType, JsonWriteOptions } from "./json.js";
+export type { JsonReadOptions, JsonType, JsonWriteOptions } from "./json.js";
 export { NMAX } from "./decode.js";
 export { decodeFrames } from "./stream.js";
 export type { ByteSource, FrameTarget } from "./stream.js";

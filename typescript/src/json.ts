@@ -27,6 +27,7 @@ import { base64Decode, base64Encode } from "./base64.js";
 import { EncodeError } from "./errors.js";
 import { JNum, JObj, JsonError, JsonPath, fromPlain, kindOf, parse, write, type J } from "./jsontext.js";
 import { durationText, maskPathJson, parseDuration, parseTimestamp, snake, timestampText } from "./jsontime.js";
+import { DEFAULT_MAX_DEPTH, clampDepth } from "./message.js";
 import { Card, Kind, Presence, defaultOf, isBigKind, ownValue, type Field, type MessageTypeLike } from "./schema.js";
 import { compareCodePoints } from "./utf8.js";
 
@@ -149,20 +150,47 @@ function asJsonType(m: MessageTypeLike | undefined, path: JsonPath): JsonType {
  * merged) as a message of `type`.
  *
  * @throws {JsonError} syntax errors, duplicate keys, unknown field names, values of the
- *   wrong type or out of range, two members of one oneof; the error names the JSON path.
+ *   wrong type or out of range, two members of one oneof, messages nested deeper than the
+ *   depth limit (`options.maxDepth`, 100 by default, counting those inside `Any`); the
+ *   error names the JSON path.
  */
-export function fromJson<T>(type: JsonType, json: string | unknown): T {
+export function fromJson<T>(type: JsonType, json: string | unknown, options?: JsonReadOptions): T {
   const j = typeof json === "string" ? parse(json) : fromPlain(json, new JsonPath(), 0);
-  return readMessage(type, j, new JsonPath()) as T;
+  const d = { at: 1, max: clampDepth(options?.maxDepth ?? DEFAULT_MAX_DEPTH) };
+  return readMessage(type, j, new JsonPath(), d) as T;
 }
 
-function readMessage(t: JsonType, j: J, path: JsonPath): Record<string, unknown> {
-  const special = wktFrom(t, j, path);
+/** Input options. */
+export interface JsonReadOptions {
+  /**
+   * How deep messages may nest (default 100; the top level is 1), counting the messages
+   * inside `google.protobuf.Any` payloads: 0 is taken as 1, and above 500 as 500 (SPEC §9.3).
+   */
+  maxDepth?: number;
+}
+
+/** The nesting depth of the message being read, and the limit. */
+interface Depth {
+  readonly at: number;
+  readonly max: number;
+}
+
+function next(d: Depth): Depth {
+  return { at: d.at + 1, max: d.max };
+}
+
+function checkDepth(d: Depth, path: JsonPath): void {
+  if (d.at > d.max) throw tooDeep(path, d.max);
+}
+
+function readMessage(t: JsonType, j: J, path: JsonPath, d: Depth): Record<string, unknown> {
+  checkDepth(d, path);
+  const special = wktFrom(t, j, path, d);
   if (special !== undefined) return special;
   if (!(j instanceof JObj)) {
     throw new JsonError(path, `expected an object for ${t.typeName}, found ${kindOf(j)}`);
   }
-  return readFields(t, j.members, path);
+  return readFields(t, j.members, path, d);
 }
 
 function nullIsValue(f: Field): boolean {
@@ -170,7 +198,7 @@ function nullIsValue(f: Field): boolean {
   return f.kind === Kind.Enum && f.enumType?.typeName === "google.protobuf.NullValue";
 }
 
-function readFields(t: JsonType, members: readonly [string, J][], path: JsonPath): Record<string, unknown> {
+function readFields(t: JsonType, members: readonly [string, J][], path: JsonPath, d: Depth): Record<string, unknown> {
   const v = t.create() as Record<string, unknown>;
   const byName = namesOf(t).byName;
   const seen = new Map<number, string>();
@@ -184,7 +212,7 @@ function readFields(t: JsonType, members: readonly [string, J][], path: JsonPath
       throw new JsonError(here, `field ${f.name} is also given as ${JSON.stringify(other)}`);
     }
     seen.set(f.no, key);
-    if (j !== null || nullIsValue(f)) readField(v, f, j, here, oneofs, key);
+    if (j !== null || nullIsValue(f)) readField(v, f, j, here, oneofs, key, d);
     path.pop();
   }
   return v;
@@ -198,6 +226,7 @@ function readField(
   here: JsonPath,
   oneofs: Map<string, string>,
   key: string,
+  d: Depth,
 ): void {
   if (f.oneof !== undefined) {
     const o = oneofs.get(f.oneof);
@@ -207,12 +236,12 @@ function readField(
     oneofs.set(f.oneof, key);
   }
   if (f.card === Card.Single) {
-    setField(v, f, element(f, f.kind, j, here));
+    setField(v, f, element(f, f.kind, j, here, d));
   } else if (f.card === Card.Repeated) {
     if (!Array.isArray(j)) throw new JsonError(here, `expected an array, found ${kindOf(j)}`);
     const out = new Array<unknown>(j.length);
     for (let i = 0; i < j.length; i++) {
-      out[i] = element(f, f.kind, j[i]!, here.push(i));
+      out[i] = element(f, f.kind, j[i]!, here.push(i), d);
       here.pop();
     }
     v[f.prop] = out;
@@ -226,7 +255,7 @@ function readField(
       // "1" and "01" name the same integer key.
       if (keys.has(mk)) throw new JsonError(p, "the same map key twice");
       keys.add(mk);
-      entries.push([mk, element(f, f.kind, item, p)]);
+      entries.push([mk, element(f, f.kind, item, p, d)]);
       here.pop();
     }
     entries.sort(keyCompare(f.keyKind));
@@ -244,8 +273,9 @@ function mapKey(kind: Kind, k: string, path: JsonPath): unknown {
   return scalar(kind, k, path);
 }
 
-function element(f: Field, kind: Kind, j: J, path: JsonPath): unknown {
-  if (kind === Kind.Message) return readMessage(asJsonType(f.msg, path), j, path);
+/** One element of type `kind`, in a message at `d`. */
+function element(f: Field, kind: Kind, j: J, path: JsonPath, d: Depth): unknown {
+  if (kind === Kind.Message) return readMessage(asJsonType(f.msg, path), j, path, next(d));
   if (kind !== Kind.Enum) return scalar(kind, j, path);
   const e = f.enumType;
   if (j === null && e?.typeName === "google.protobuf.NullValue") return 0;
@@ -385,7 +415,7 @@ function text(j: J, what: string, path: JsonPath): string {
   return j;
 }
 
-function wktFrom(t: JsonType, j: J, path: JsonPath): Record<string, unknown> | undefined {
+function wktFrom(t: JsonType, j: J, path: JsonPath, d: Depth): Record<string, unknown> | undefined {
   const name = t.typeName;
   if (!name.startsWith("google.protobuf.")) return undefined;
   if (WRAPPERS.has(name)) {
@@ -416,7 +446,7 @@ function wktFrom(t: JsonType, j: J, path: JsonPath): Record<string, unknown> | u
       const f = fieldNo(t, 1);
       const vt = asJsonType(f.msg, path);
       const entries = j.members.map(([k, x]): [string, unknown] => {
-        const r = valueFrom(vt, x, path.push(k));
+        const r = valueFrom(vt, x, path.push(k), next(d));
         path.pop();
         return [k, r];
       });
@@ -434,7 +464,7 @@ function wktFrom(t: JsonType, j: J, path: JsonPath): Record<string, unknown> | u
         m,
         f,
         j.map((x, i) => {
-          const r = valueFrom(vt, x, path.push(i));
+          const r = valueFrom(vt, x, path.push(i), next(d));
           path.pop();
           return r;
         }),
@@ -442,9 +472,9 @@ function wktFrom(t: JsonType, j: J, path: JsonPath): Record<string, unknown> | u
       return m;
     }
     case "google.protobuf.Value":
-      return valueFrom(t, j, path);
+      return valueFrom(t, j, path, d);
     case "google.protobuf.Any":
-      return anyFrom(t, j, path);
+      return anyFrom(t, j, path, d);
     default:
       return undefined;
   }
@@ -457,7 +487,9 @@ function secondsNanos(t: JsonType, [s, n]: [bigint, number]): Record<string, unk
   return m;
 }
 
-function valueFrom(t: JsonType, j: J, path: JsonPath): Record<string, unknown> {
+/** google.protobuf.Value at `d`. */
+function valueFrom(t: JsonType, j: J, path: JsonPath, d: Depth): Record<string, unknown> {
+  checkDepth(d, path);
   const m = t.create() as Record<string, unknown>;
   if (j === null) setField(m, fieldNo(t, 1), 0);
   else if (typeof j === "boolean") setField(m, fieldNo(t, 4), j);
@@ -465,7 +497,7 @@ function valueFrom(t: JsonType, j: J, path: JsonPath): Record<string, unknown> {
   else if (j instanceof JNum) setField(m, fieldNo(t, 2), j.value);
   else {
     const f = fieldNo(t, Array.isArray(j) ? 6 : 5);
-    setField(m, f, readMessage(asJsonType(f.msg, path), j, path));
+    setField(m, f, readMessage(asJsonType(f.msg, path), j, path, next(d)));
   }
   return m;
 }
@@ -483,7 +515,8 @@ function resolve(url: string, path: JsonPath): JsonType {
   return t;
 }
 
-function anyFrom(t: JsonType, j: J, path: JsonPath): Record<string, unknown> {
+/** An Any at `d`: its payload is a message one level deeper, as when writing. */
+function anyFrom(t: JsonType, j: J, path: JsonPath, d: Depth): Record<string, unknown> {
   if (!(j instanceof JObj)) throw new JsonError(path, `expected an object, found ${kindOf(j)}`);
   const m = t.create() as Record<string, unknown>;
   const ty = j.members.find(([k]) => k === "@type");
@@ -500,12 +533,16 @@ function anyFrom(t: JsonType, j: J, path: JsonPath): Record<string, unknown> {
     if (rest.length !== 1 || rest[0]![0] !== "value") {
       throw new JsonError(path, `an Any holding ${inner.typeName} has exactly one other key, "value"`);
     }
-    value = readMessage(inner, rest[0]![1], path.push("value"));
+    value = readMessage(inner, rest[0]![1], path.push("value"), next(d));
     path.pop();
-  } else value = readFields(inner, rest, path);
+  } else {
+    checkDepth(next(d), path);
+    value = readFields(inner, rest, path, next(d));
+  }
   let bytes: Uint8Array;
   try {
-    bytes = inner.encode(value as never);
+    // The payload sits one level below this Any: it may use the depth left.
+    bytes = inner.encode(value as never, { maxDepth: Math.max(1, d.max - d.at) });
   } catch (e) {
     if (e instanceof EncodeError) throw new JsonError(path, e.message);
     throw e;
@@ -543,8 +580,8 @@ export function toJsonValue(type: JsonType, value: object): unknown {
   return JSON.parse(toJson(type, value));
 }
 
-function tooDeep(path: JsonPath): JsonError {
-  return new JsonError(path, `messages nest deeper than ${MAX_DEPTH} (counting those inside Any payloads)`);
+function tooDeep(path: JsonPath, max = MAX_DEPTH): JsonError {
+  return new JsonError(path, `messages nest deeper than ${max} (counting those inside Any payloads)`);
 }
 
 function isDefault(kind: Kind, x: unknown): boolean {

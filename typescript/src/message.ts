@@ -17,7 +17,7 @@ import {
   type GeneratedCodec,
 } from "./encode.js";
 import { DecodeError, EncodeError } from "./errors.js";
-import { fromJson, registerType, toJson, type JsonWriteOptions } from "./json.js";
+import { fromJson, registerType, toJson, type JsonReadOptions, type JsonWriteOptions } from "./json.js";
 import { Reader } from "./reader.js";
 import { decodeFrames, type ByteSource } from "./stream.js";
 import { Card, Kind, Presence, defaultOf, defineOwn, resolveField, type Field, type FieldSpec } from "./schema.js";
@@ -335,10 +335,12 @@ export class MessageType<T extends object> implements DecodeTarget, EncodeTarget
    * duplicate keys are then already merged: prefer text for untrusted input).
    *
    * @throws {JsonError} syntax errors, duplicate keys, unknown field names, values of the
-   *   wrong type or out of range, two members of one oneof; the error names the JSON path.
+   *   wrong type or out of range, two members of one oneof, messages nested deeper than
+   *   `options.maxDepth` (100 by default, counting those inside `Any`); the error names
+   *   the JSON path.
    */
-  fromJson(json: string | unknown): T {
-    return fromJson<T>(this, json);
+  fromJson(json: string | unknown, options?: JsonReadOptions): T {
+    return fromJson<T>(this, json, options);
   }
 
   /**

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { EncodeError, JsonError, Kind, MessageType, Presence, base64Decode, toJsonValue } from "../src/index.js";
-import { Order, Reading, show } from "./schema.js";
+import { Node, Order, Reading, show } from "./schema.js";
 
 // Hand-written descriptions in the form the code generator emits.
 
@@ -316,4 +316,32 @@ test("JSON nested past the reader's limit is refused by name, far past it withou
     const deep = `{"id": ${"[".repeat(n)}${"]".repeat(n)}}`;
     assert.match(jsonRefusal(() => Order.fromJson(deep)), /arrays and objects nest deeper than 1000/);
   }
+});
+
+test("the JSON reader refuses messages past the depth limit where and as the Rust reader does", () => {
+  const deeper = (n: number) => `messages nest deeper than ${n} (counting those inside Any payloads)`;
+  /** `levels` Node messages nested through `child`. */
+  const chain = (levels: number) => `${'{"child":'.repeat(levels - 1)}{}${"}".repeat(levels - 1)}`;
+  assert.equal(jsonRefusal(() => Node.fromJson(chain(100))), "ok");
+  assert.equal(jsonRefusal(() => Node.fromJson(chain(101))), `$${".child".repeat(100)}: ${deeper(100)}`);
+  // The limit is configurable: 0 is 1, above 500 is 500 (SPEC §9.3).
+  assert.equal(jsonRefusal(() => Node.fromJson(chain(150), { maxDepth: 150 })), "ok");
+  assert.equal(jsonRefusal(() => Node.fromJson(chain(151), { maxDepth: 150 })), `$${".child".repeat(150)}: ${deeper(150)}`);
+  assert.equal(jsonRefusal(() => Node.fromJson("{}", { maxDepth: 0 })), "ok");
+  assert.equal(jsonRefusal(() => Node.fromJson(chain(2), { maxDepth: 0 })), `$.child: ${deeper(1)}`);
+  assert.equal(jsonRefusal(() => Node.fromJson(chain(500), { maxDepth: 1000 })), "ok");
+  assert.equal(jsonRefusal(() => Node.fromJson(chain(501), { maxDepth: 1000 })), `$${".child".repeat(500)}: ${deeper(500)}`);
+  // Struct and Value count a level each: Wkt 1, Struct 2, then Value and Struct in turn,
+  // so the 50th member's Value is at 101.
+  const st = (n: number, inner: string) => `{"st":${'{"a":'.repeat(n)}${inner}${"}".repeat(n)}}`;
+  assert.equal(jsonRefusal(() => Wkt.fromJson(st(49, "{}"))), "ok");
+  assert.equal(jsonRefusal(() => Wkt.fromJson(st(50, "1"))), `$.st${".a".repeat(50)}: ${deeper(100)}`);
+  // Any's payload is a message one level below it: Wkt 1, Any 2, Wkt 3, …
+  const any = (n: number) => `{${'"any":{"@type":"x/j.Wkt",'.repeat(n)}"big":"1"${"}".repeat(n)}}`;
+  assert.equal(jsonRefusal(() => Wkt.fromJson(any(49))), "ok");
+  assert.equal(jsonRefusal(() => Wkt.fromJson(any(50))), `$${".any".repeat(50)}: ${deeper(100)}`);
+  // … and a well-known payload under "value" sits at the member's path.
+  const val = '{"any":{"@type":"type.googleapis.com/google.protobuf.Value","value":1}}';
+  assert.equal(jsonRefusal(() => Wkt.fromJson(val, { maxDepth: 3 })), "ok");
+  assert.equal(jsonRefusal(() => Wkt.fromJson(val, { maxDepth: 2 })), `$.any.value: ${deeper(2)}`);
 });

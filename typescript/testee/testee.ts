@@ -19,7 +19,7 @@
  * a refusal's code, path or text, is answered as `failed`.
  */
 
-import { DecodeError, EncodeError, JsonError, MessageType, type DecodeOptions, type EncodeOptions } from "../src/index.js";
+import { DecodeError, EncodeError, JsonError, MAX_DEPTH_LIMIT, MessageType, type DecodeOptions, type EncodeOptions } from "../src/index.js";
 import * as conformance from "../gen/conformance/conformance.js";
 import * as evolutionV1 from "../gen/conformance/evolution.v1.js";
 import * as evolutionV2 from "../gen/conformance/evolution.v2.js";
@@ -142,7 +142,8 @@ function encodeLimits(c: Config): EncodeOptions {
 function encode(type: MessageType<object>, req: Request): Response {
   let value: object;
   try {
-    value = type.fromJson(req.json ?? "");
+    // Read at the cap, as the Rust testee does: the request's limits are the encoder's.
+    value = type.fromJson(req.json ?? "", { maxDepth: MAX_DEPTH_LIMIT });
   } catch (e) {
     if (e instanceof JsonError) return { status: "failed", message: `json: ${e.message}` };
     return { status: "failed", message: String(e) };

@@ -194,3 +194,95 @@ fn the_encoders_depth_refusal_names_the_element_it_is_in() {
         assert!(m.encode_with_max_depth(limit as u32 + 1).is_ok());
     }
 }
+
+/// The stack to run the JSON tests on: the default spawned thread's unless
+/// `DEPTH_TEST_STACK` (bytes) says otherwise, to measure what a level costs.
+fn json_stack() -> usize {
+    std::env::var("DEPTH_TEST_STACK")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(STACK)
+}
+
+fn on_json_stack(run: impl FnOnce() + Send + 'static) {
+    std::thread::Builder::new()
+        .stack_size(json_stack())
+        .spawn(run)
+        .expect("spawn")
+        .join()
+        .expect("no panic or stack overflow");
+}
+
+#[test]
+fn json_output_at_the_depth_cap_fits_a_2_mib_stack() {
+    // JSON output recurses once per message level; at the cap (500) it must fit a
+    // default spawned thread's stack, through each kind of field.
+    on_json_stack(|| {
+        let node = node();
+        let most = DecodeOptions::new().max_depth(MAX_DEPTH_LIMIT);
+        let opts = bijoubuf_reflect::json::JsonOptions::new().max_depth(MAX_DEPTH_LIMIT);
+        for via in [Via::Child, Via::Repeated, Via::MapValue] {
+            let (bytes, _) = nested_chain(MAX_DEPTH_LIMIT as usize, via);
+            let m = DynamicMessage::decode_with(&node, &bytes, &most).expect("decodes");
+            let text = bijoubuf_reflect::json::to_string_with(&m, &opts)
+                .unwrap_or_else(|e| panic!("{via:?}: the cap prints: {e}"));
+            assert_eq!(text, chain_json(MAX_DEPTH_LIMIT as usize, via), "{via:?}");
+        }
+    });
+}
+
+#[test]
+fn json_input_at_the_depth_cap_fits_a_2_mib_stack() {
+    // JSON input recurses once per message level too: through a singular field it fits
+    // the same stack.
+    on_json_stack(|| json_input_at_the_cap(Via::Child));
+}
+
+#[test]
+fn json_input_at_the_depth_cap_through_lists_and_maps_fits_3_mib() {
+    // Through a repeated or map field a message costs two levels of JSON nesting (the
+    // array or object, then the message's object), and the JSON parser's frames in an
+    // unoptimized build make the cap need about 2.4 MiB (README, "Stack"): not a 2 MiB
+    // thread's stack, but bounded, and guarded here.
+    std::thread::Builder::new()
+        .stack_size(3 << 20)
+        .spawn(|| {
+            json_input_at_the_cap(Via::Repeated);
+            json_input_at_the_cap(Via::MapValue);
+        })
+        .expect("spawn")
+        .join()
+        .expect("no panic or stack overflow");
+}
+
+fn json_input_at_the_cap(via: Via) {
+    let node = node();
+    let opts = bijoubuf_reflect::json::JsonOptions::new().max_depth(MAX_DEPTH_LIMIT);
+    let text = chain_json(MAX_DEPTH_LIMIT as usize, via);
+    let m = bijoubuf_reflect::json::from_str_with(&node, &text, &opts)
+        .unwrap_or_else(|e| panic!("{via:?}: the cap reads: {e}"));
+    assert_eq!(
+        m.encode_with_max_depth(MAX_DEPTH_LIMIT).expect("encodes"),
+        nested_chain(MAX_DEPTH_LIMIT as usize, via).0,
+        "{via:?}"
+    );
+    // One level more is refused by name (the message depth, or for a list or a map the
+    // JSON nesting, twice the limit, which it then passes).
+    let deeper = chain_json(MAX_DEPTH_LIMIT as usize + 1, via);
+    let e = bijoubuf_reflect::json::from_str_with(&node, &deeper, &opts).unwrap_err();
+    assert!(e.message().contains("nest deeper than"), "{via:?}: {e}");
+}
+
+/// The compact JSON of `nested_chain(levels, via)`'s value, built without recursion.
+fn chain_json(levels: usize, via: Via) -> String {
+    let (open, close) = match via {
+        Via::Child => ("{\"child\":", "}"),
+        Via::Repeated => ("{\"more\":[", "]}"),
+        Via::MapValue => ("{\"named\":{\"\":", "}}"),
+    };
+    format!(
+        "{}{{}}{}",
+        open.repeat(levels - 1),
+        close.repeat(levels - 1)
+    )
+}

@@ -672,3 +672,67 @@ fn json_nested_far_past_the_limit_is_refused_on_a_small_stack() {
         .expect("no stack overflow");
     assert!(e.contains("arrays and objects nest deeper than 200"), "{e}");
 }
+
+#[test]
+fn the_depth_refusal_names_the_message_past_the_limit() {
+    // The TypeScript reader refuses the same shapes at the same paths with the same words
+    // (typescript/test/json.test.ts): keep the two in step.
+    let deeper =
+        |n: u32| format!("messages nest deeper than {n} (counting those inside Any payloads)");
+    let refusal = |d: &MessageDescriptor, text: &str, max: u32| {
+        let opts = JsonOptions::new().max_depth(max);
+        match from_str_with(d, text, &opts) {
+            Ok(_) => "ok".to_string(),
+            Err(e) => format!("{}: {}", e.path(), e.message()),
+        }
+    };
+    let chain = desc("t.v1.Chain");
+    let one = |levels: usize| {
+        format!(
+            "{}{{}}{}",
+            "{\"one\":".repeat(levels - 1),
+            "}".repeat(levels - 1)
+        )
+    };
+    assert_eq!(refusal(&chain, &one(100), 100), "ok");
+    assert_eq!(
+        refusal(&chain, &one(101), 100),
+        format!("${}: {}", ".one".repeat(100), deeper(100))
+    );
+    assert_eq!(refusal(&chain, &one(2), 0), format!("$.one: {}", deeper(1)));
+    assert_eq!(
+        refusal(&chain, &one(501), 1000),
+        format!("${}: {}", ".one".repeat(500), deeper(500))
+    );
+    // Struct and Value count a level each: Wkt 1, Struct 2, then Value and Struct in turn.
+    let wkt = desc("t.v1.Wkt");
+    let st = |n: usize, inner: &str| {
+        format!(
+            "{{\"meta\":{}{inner}{}}}",
+            "{\"a\":".repeat(n),
+            "}".repeat(n)
+        )
+    };
+    assert_eq!(refusal(&wkt, &st(49, "{}"), 100), "ok");
+    assert_eq!(
+        refusal(&wkt, &st(50, "1"), 100),
+        format!("$.meta{}: {}", ".a".repeat(50), deeper(100))
+    );
+    // Any's payload is one level below it: Wkt 1, Any 2, Wkt 3, …
+    let any = |n: usize| {
+        format!(
+            "{{{}\"big\":\"1\"{}}}",
+            "\"any\":{\"@type\":\"x/t.v1.Wkt\",".repeat(n),
+            "}".repeat(n)
+        )
+    };
+    assert_eq!(refusal(&wkt, &any(49), 100), "ok");
+    assert_eq!(
+        refusal(&wkt, &any(50), 100),
+        format!("${}: {}", ".any".repeat(50), deeper(100))
+    );
+    // … and a well-known payload under "value" sits at the member's path.
+    let val = r#"{"any":{"@type":"type.googleapis.com/google.protobuf.Value","value":1}}"#;
+    assert_eq!(refusal(&wkt, val, 3), "ok");
+    assert_eq!(refusal(&wkt, val, 2), format!("$.any.value: {}", deeper(2)));
+}

@@ -24,16 +24,54 @@ pub(crate) fn message(
         return Ok(m);
     }
     let Json::Obj(members) = j else {
-        return Err(JsonError::at(
-            at,
-            format!(
-                "expected an object for {}, found {}",
-                desc.full_name(),
-                j.kind()
-            ),
-        ));
+        return Err(not_an_object(desc, j, at));
     };
     fields(desc, members, at, depth)
+}
+
+// The functions a nested message recurses through (`message`, `fields`, `element`,
+// `repeated`, `map`) keep their error paths and scalar work in `#[inline(never)]`
+// helpers: an unoptimized build gives every local and temporary of a function its own
+// stack slot, and a chain at the depth cap (500) must fit a 2 MiB thread's stack.
+
+#[cold]
+#[inline(never)]
+fn not_an_object(desc: &MessageDescriptor, j: &Json, at: &At<'_>) -> JsonError {
+    JsonError::at(
+        at,
+        format!(
+            "expected an object for {}, found {}",
+            desc.full_name(),
+            j.kind()
+        ),
+    )
+}
+
+#[cold]
+#[inline(never)]
+fn not_a(what: &str, j: &Json, at: &At<'_>) -> JsonError {
+    JsonError::at(at, format!("expected {what}, found {}", j.kind()))
+}
+
+#[cold]
+#[inline(never)]
+fn given_twice(name: &str, other: &str, at: &At<'_>) -> JsonError {
+    JsonError::at(at, format!("field {name} is also given as {other:?}"))
+}
+
+#[cold]
+#[inline(never)]
+fn oneof_twice(o: &str, other: &str, at: &At<'_>) -> JsonError {
+    JsonError::at(
+        at,
+        format!("oneof {o} already has a member set ({other:?})"),
+    )
+}
+
+#[cold]
+#[inline(never)]
+fn at_error(at: &At<'_>, e: impl std::fmt::Display) -> JsonError {
+    JsonError::at(at, e.to_string())
 }
 
 /// The members of an object as the fields of a `desc` message at `depth` (checked by
@@ -50,13 +88,10 @@ pub(crate) fn fields<'j>(
     for (key, v) in members {
         let here = At::Key(at, key);
         let Some(f) = desc.field_by_json_name(key) else {
-            return Err(JsonError::at(&here, unknown_field(desc, key)));
+            return Err(at_error(&here, unknown_field(desc, key)));
         };
         if let Some((_, other)) = seen.iter().find(|(n, _)| *n == f.number()) {
-            return Err(JsonError::at(
-                &here,
-                format!("field {} is also given as {other:?}", f.name()),
-            ));
+            return Err(given_twice(f.name(), other, &here));
         }
         seen.push((f.number(), key));
         let kind = f.kind();
@@ -66,52 +101,56 @@ pub(crate) fn fields<'j>(
         }
         if let Some(o) = f.oneof_name() {
             if let Some((_, other)) = oneofs.iter().find(|(name, _)| name == o) {
-                return Err(JsonError::at(
-                    &here,
-                    format!("oneof {o} already has a member set ({other:?})"),
-                ));
+                return Err(oneof_twice(o, other, &here));
             }
             oneofs.push((o.to_string(), key));
         }
         let value = match f.shape() {
             FieldShape::Single(_) => element(&kind, v, &here, depth)?,
-            FieldShape::Repeated => {
-                let Json::Arr(items) = v else {
-                    return Err(JsonError::at(
-                        &here,
-                        format!("expected an array, found {}", v.kind()),
-                    ));
-                };
-                let mut out = Vec::with_capacity(items.len());
-                for (i, item) in items.iter().enumerate() {
-                    out.push(element(&kind, item, &At::Index(&here, i), depth)?);
-                }
-                Value::List(out)
-            }
-            FieldShape::Map(key_ty) => {
-                let Json::Obj(entries) = v else {
-                    return Err(JsonError::at(
-                        &here,
-                        format!("expected an object for a map, found {}", v.kind()),
-                    ));
-                };
-                let mut out = BTreeMap::new();
-                for (k, item) in entries {
-                    let p = At::Key(&here, k);
-                    let mk = map_key(key_ty, k, &p)?;
-                    let value = element(&kind, item, &p, depth)?;
-                    if out.insert(mk, value).is_some() {
-                        // "1" and "01" name the same integer key.
-                        return Err(JsonError::at(&p, "the same map key twice"));
-                    }
-                }
-                Value::Map(out.into_iter().collect())
-            }
+            FieldShape::Repeated => repeated(&kind, v, &here, depth)?,
+            FieldShape::Map(key_ty) => map(key_ty, &kind, v, &here, depth)?,
         };
-        msg.set(f.number(), value)
-            .map_err(|e| JsonError::at(&here, e.to_string()))?;
+        if let Err(e) = msg.set(f.number(), value) {
+            return Err(at_error(&here, e));
+        }
     }
     Ok(msg)
+}
+
+/// A repeated field's array, its elements of type `kind`, in a message at `depth`.
+fn repeated(kind: &Kind, v: &Json, here: &At<'_>, depth: Depth) -> Result<Value, JsonError> {
+    let Json::Arr(items) = v else {
+        return Err(not_a("an array", v, here));
+    };
+    let mut out = Vec::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
+        out.push(element(kind, item, &At::Index(here, i), depth)?);
+    }
+    Ok(Value::List(out))
+}
+
+/// A map field's object, its values of type `kind`, in a message at `depth`.
+fn map(
+    key_ty: ScalarType,
+    kind: &Kind,
+    v: &Json,
+    here: &At<'_>,
+    depth: Depth,
+) -> Result<Value, JsonError> {
+    let Json::Obj(entries) = v else {
+        return Err(not_a("an object for a map", v, here));
+    };
+    let mut out = BTreeMap::new();
+    for (k, item) in entries {
+        let p = At::Key(here, k);
+        let mk = map_key(key_ty, k, &p)?;
+        let value = element(kind, item, &p, depth)?;
+        if out.insert(mk, value).is_some() {
+            // "1" and "01" name the same integer key.
+            return Err(JsonError::at(&p, "the same map key twice"));
+        }
+    }
+    Ok(Value::Map(out.into_iter().collect()))
 }
 
 fn null_is_value(kind: &Kind) -> bool {
@@ -154,8 +193,17 @@ pub(crate) fn element(
     depth: Depth,
 ) -> Result<Value, JsonError> {
     match kind {
-        Kind::Scalar(s) => scalar(*s, j, at),
         Kind::Message(m) => message(m, j, at, depth.next()).map(Value::from),
+        _ => leaf(kind, j, at),
+    }
+}
+
+/// One element of a scalar or enum type `kind`.
+#[inline(never)]
+fn leaf(kind: &Kind, j: &Json, at: &At<'_>) -> Result<Value, JsonError> {
+    match kind {
+        Kind::Scalar(s) => scalar(*s, j, at),
+        Kind::Message(_) => Err(JsonError::at(at, "a message is not a leaf")),
         Kind::Enum(e) => match j {
             Json::Null if e.full_name() == "google.protobuf.NullValue" => Ok(Value::EnumNumber(0)),
             Json::Str(name) => e.number_of(name).map(Value::EnumNumber).ok_or_else(|| {

@@ -157,20 +157,8 @@ impl<'de> Visitor<'de> for Seed<'_> {
         // per key would make a 50 000-entry map quadratic.
         let mut keys: std::collections::HashSet<String> = std::collections::HashSet::new();
         while let Some(key) = map.next_key::<String>()? {
-            let dup = if members.len() < 16 {
-                members.iter().any(|(k, _)| *k == key)
-            } else {
-                if keys.is_empty() {
-                    keys.extend(members.iter().map(|(k, _)| k.clone()));
-                }
-                !keys.insert(key.clone())
-            };
-            if dup {
-                return Err(de::Error::custom(format_args!(
-                    "duplicate key {} in the object at {}",
-                    quote(&key),
-                    self.at.path()
-                )));
+            if is_duplicate(&members, &mut keys, &key) {
+                return Err(duplicate(&key, self.at));
             }
             let at = At::Key(self.at, &key);
             let v = map.next_value_seed(Seed {
@@ -182,6 +170,36 @@ impl<'de> Visitor<'de> for Seed<'_> {
         }
         Ok(Json::Obj(members))
     }
+}
+
+// `visit_seq` and `visit_map` recurse once per level of nesting: their cold and bulky
+// parts live in `#[inline(never)]` helpers, so that an unoptimized build's frames stay
+// small enough for the depth cap on a 2 MiB thread.
+
+/// Whether `key` is already one of `members` (through `keys` once there are many).
+#[inline(never)]
+fn is_duplicate(
+    members: &[(String, Json)],
+    keys: &mut std::collections::HashSet<String>,
+    key: &str,
+) -> bool {
+    if members.len() < 16 {
+        return members.iter().any(|(k, _)| k == key);
+    }
+    if keys.is_empty() {
+        keys.extend(members.iter().map(|(k, _)| k.clone()));
+    }
+    !keys.insert(key.to_string())
+}
+
+#[cold]
+#[inline(never)]
+fn duplicate<E: de::Error>(key: &str, at: &At<'_>) -> E {
+    E::custom(format_args!(
+        "duplicate key {} in the object at {}",
+        quote(key),
+        at.path()
+    ))
 }
 
 /// `$.name` for identifier-like keys, `$["odd key"]` otherwise.
