@@ -36,11 +36,7 @@ use tonic::{Request, Response, Status};
 use crate::deposit::deposits_server::{Deposits, DepositsServer};
 use crate::deposit::{Deposit, HistoryRequest, Receipt};
 use crate::signed::SignedMessage;
-use crate::signing::{self, Signable, VerifyError};
-
-impl Signable for Deposit {
-    const TYPE_NAME: &'static str = "examples.deposit.v1.Deposit";
-}
+use crate::signing::{self, VerifyError};
 
 /// The most receipts one account keeps (and `History` streams): a bound on memory.
 pub const MAX_RECEIPTS: usize = 1000;
@@ -124,10 +120,10 @@ pub fn verify_deposit(
     signature: &[u8],
 ) -> Result<Deposit, Status> {
     let d = Deposit::decode(body).map_err(|e| bijoubuf_tonic::decode_status(&e))?;
-    signing::verify_bytes(key, Deposit::TYPE_NAME, body, signature).map_err(|e| match e {
+    signing::verify_bytes(key, Deposit::FULL_NAME, body, signature).map_err(|e| match e {
         VerifyError::BadSignature => Status::unauthenticated(format!(
             "bad-signature: the signature does not match the canonical bytes of {}",
-            Deposit::TYPE_NAME
+            Deposit::FULL_NAME
         )),
         other => Status::invalid_argument(other.to_string()),
     })?;
@@ -169,7 +165,7 @@ pub fn sign_deposit(
     deposit: &Deposit,
 ) -> Result<SignedMessage, bijoubuf::EncodeError> {
     let body = deposit.encode_to_vec()?;
-    let signature = signing::sign_bytes(key, Deposit::TYPE_NAME, &body).to_vec();
+    let signature = signing::sign_bytes(key, Deposit::FULL_NAME, &body).to_vec();
     Ok(SignedMessage { body, signature })
 }
 
