@@ -28,26 +28,12 @@ fn conformance_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../conformance")
 }
 
-/// Expands the vector hex notation (`XX{n}` is byte `XX` written `n` times) into the
-/// plain hex the CLI reads.
+/// Expands the vector hex notation (`XX{n}` repeats, `(P){n} REST` nesting groups; see
+/// `bijoubuf_conformance::hex`) into the plain hex the CLI reads.
 fn expand_hex(text: &str) -> String {
-    let mut out = String::new();
-    for token in text.split_whitespace() {
-        let (byte, count) = match token.split_once('{') {
-            Some((b, rest)) => (
-                b,
-                rest.trim_end_matches('}')
-                    .parse::<usize>()
-                    .unwrap_or_else(|_| panic!("bad repeat in `{token}`")),
-            ),
-            None => (token, 1),
-        };
-        assert_eq!(byte.len(), 2, "`{token}` is not one byte");
-        for _ in 0..count {
-            out.push_str(byte);
-            out.push(' ');
-        }
-    }
+    let bytes = bijoubuf_conformance::hex::parse(text)
+        .unwrap_or_else(|e| panic!("vector hex `{text}`: {e}"));
+    let mut out = bijoubuf_conformance::hex::format(&bytes);
     out.push('\n');
     out
 }
@@ -162,6 +148,29 @@ fn load(root: &Path, divergent: &BTreeSet<String>) -> (Vec<Vector>, usize, usize
     (vectors, encode, diverge)
 }
 
+/// `--max-depth` outside 1..=500 is a usage error (exit 2) that names the flag.
+fn flag_refused(v: &Vector, schema: &Path, depth: i64) -> Result<(), String> {
+    let out = Command::new(env!("CARGO_BIN_EXE_bijoubuf"))
+        .arg("verify")
+        .arg("--schema")
+        .arg(schema)
+        .args(["--type", &v.type_name, "--max-depth", &depth.to_string()])
+        .stdin(Stdio::null())
+        .output()
+        .map_err(|e| format!("spawn: {e}"))?;
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    if out.status.code() == Some(2)
+        && stderr.contains(&format!("invalid value '{depth}' for '--max-depth"))
+    {
+        Ok(())
+    } else {
+        Err(format!(
+            "--max-depth {depth}: expected a usage error, got exit {:?}, stderr {stderr:?}",
+            out.status.code()
+        ))
+    }
+}
+
 /// Runs `bijoubuf verify` on one vector; `Err` describes a disagreement.
 fn check(v: &Vector, root: &Path, schemas: &HashMap<String, PathBuf>) -> Result<(), String> {
     let schema = schemas
@@ -180,7 +189,14 @@ fn check(v: &Vector, root: &Path, schemas: &HashMap<String, PathBuf>) -> Result<
         cmd.arg("--preserve-unknown");
     }
     if let Some(d) = v.depth_limit {
-        cmd.arg("--max-depth").arg(d.to_string());
+        // SPEC §9.3 reads a depth limit of 0 as 1 and one above 500 as 500. The CLI
+        // refuses such a flag as a usage error instead (a person who typed 0 or 501 is
+        // told the range); the vector's answer must then come at the limit SPEC reads.
+        let read = d.clamp(1, 500);
+        if read != d {
+            flag_refused(v, schema, d)?;
+        }
+        cmd.arg("--max-depth").arg(read.to_string());
     }
     if let Some(n) = v.size_limit {
         cmd.arg("--max-size").arg(n.to_string());
