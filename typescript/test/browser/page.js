@@ -63,6 +63,22 @@ async function main() {
     assert.deepEqual(new Map([["a", [1n, Uint8Array.of(7)]]]), new Map([["a", [1n, Uint8Array.of(7)]]]));
     assert.throws(() => { throw new TypeError("t"); }, TypeError);
   });
+  await check("the assert shim's rejects refuses what node:assert/strict's refuses", async () => {
+    const refusesAsync = async (p) => {
+      let threw = false;
+      try {
+        await p;
+      } catch {
+        threw = true;
+      }
+      assert.ok(threw, "the shim accepted what node:assert/strict refuses");
+    };
+    await refusesAsync(assert.rejects(Promise.resolve(1)));
+    await refusesAsync(assert.rejects(Promise.reject(new TypeError("t")), RangeError));
+    await refusesAsync(assert.rejects(async () => { throw new Error("t"); }, /u/));
+    await assert.rejects(Promise.reject(new TypeError("t")), TypeError);
+    await assert.rejects(async () => { throw new Error("t"); }, /t/);
+  });
 
   const { tests, cases } = await (await fetch("/run.json")).json();
   for (const file of tests) {

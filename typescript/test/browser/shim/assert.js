@@ -107,6 +107,16 @@ const assert = {
     }
     fail(message, "missing expected exception");
   },
+  async rejects(promiseOrFn, expected, message) {
+    if (typeof expected === "string") [expected, message] = [undefined, expected];
+    try {
+      await (typeof promiseOrFn === "function" ? promiseOrFn() : promiseOrFn);
+    } catch (e) {
+      if (!matches(e, expected)) fail(message, `the rejection does not match: ${show(e?.message ?? e)}`);
+      return;
+    }
+    fail(message, "missing expected rejection");
+  },
   doesNotThrow(fn, message) {
     try {
       fn();

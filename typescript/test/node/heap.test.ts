@@ -9,8 +9,8 @@ import { test } from "node:test";
 import v8 from "node:v8";
 import vm from "node:vm";
 
-import { Kind, MessageType, Presence, bijou64, type MessageShape } from "../src/index.js";
-import { Person } from "./schema.js";
+import { Kind, MessageType, Presence, bijou64, type MessageShape } from "../../src/index.js";
+import { Person } from "../schema.js";
 
 v8.setFlagsFromString("--expose-gc");
 const gc = vm.runInNewContext("gc") as () => void;
