@@ -1,49 +1,9 @@
 //! The `bijoubuf` binary, run as a user runs it: every subcommand, exit statuses, and
 //! the rendered refusals (insta snapshots under `tests/snapshots/`).
 
-use std::io::Write;
-use std::path::PathBuf;
-use std::process::{Command, Stdio};
+mod common;
 
-struct Run {
-    code: i32,
-    stdout: Vec<u8>,
-    stderr: String,
-}
-
-impl Run {
-    fn out(&self) -> String {
-        String::from_utf8_lossy(&self.stdout).into_owned()
-    }
-}
-
-fn data() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data")
-}
-
-/// Run the binary in `tests/data` (so paths in messages are short and stable).
-fn run(args: &[&str], stdin: &[u8]) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_bijoubuf"))
-        .args(args)
-        .current_dir(data())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    let mut input = child.stdin.take().expect("stdin");
-    // The command may exit before reading (usage errors): ignore a closed pipe.
-    let _ = input.write_all(stdin);
-    drop(input);
-    let out = child.wait_with_output().expect("the binary finishes");
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert!(!stderr.contains("panicked"), "panic: {stderr}");
-    Run {
-        code: out.status.code().expect("an exit status"),
-        stdout: out.stdout,
-        stderr,
-    }
-}
+use common::{data, run};
 
 const PERSON: [&str; 4] = ["--schema", "person.proto", "--type", "Person"];
 const ORDER: [&str; 4] = ["--schema", "order.proto", "--type", "shop.v1.Order"];

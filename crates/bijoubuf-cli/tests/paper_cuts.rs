@@ -2,49 +2,16 @@
 //! mistyped `--type` or `--rust-borrowed` path, a hint for protobuf's own bytes, and
 //! types from several `--schema` files or a descriptor set.
 
-use std::io::Write;
-use std::path::PathBuf;
-use std::process::{Command, Stdio};
+mod common;
 
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-fn data() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data")
-}
-
-/// Run the binary in `tests/data`.
-fn run(args: &[&str], stdin: &[u8]) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_bijoubuf"))
-        .args(args)
-        .current_dir(data())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    let mut input = child.stdin.take().expect("stdin");
-    let _ = input.write_all(stdin);
-    drop(input);
-    let out = child.wait_with_output().expect("the binary finishes");
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert!(!stderr.contains("panicked"), "panic: {stderr}");
-    Run {
-        code: out.status.code().expect("an exit status"),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr,
-    }
-}
+use common::run;
 
 #[test]
 fn a_file_name_is_found_through_the_include_directories_as_protoc_does() {
     // `data/person.proto` is no path from `tests/data`, but is one under `-I ..`.
     let r = run(&["check", "-I", "..", "data/person.proto"], b"");
     assert_eq!(r.code, 0, "{}", r.stderr);
-    assert!(r.stdout.starts_with("ok 1 file checked"), "{}", r.stdout);
+    assert!(r.out().starts_with("ok 1 file checked"), "{}", r.out());
     // A name found nowhere is still a usage error.
     let r = run(&["check", "-I", "..", "data/nobody.proto"], b"");
     assert_eq!(r.code, 2);
@@ -164,7 +131,7 @@ fn an_any_may_name_a_type_of_another_schema_file() {
     ];
     let r = run(&both, BOXED);
     assert_eq!(r.code, 0, "{}", r.stderr);
-    let hex = r.stdout.clone();
+    let hex = r.out().clone();
     // And back, from a descriptor set of both files.
     let dir = std::env::temp_dir().join(format!("bijoubuf-fds-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("scratch dir");
@@ -196,11 +163,11 @@ fn an_any_may_name_a_type_of_another_schema_file() {
     );
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(
-        r.stdout
+        r.out()
             .contains("\"@type\": \"type.googleapis.com/things.v1.Thing\"")
-            && r.stdout.contains("\"label\": \"cup\""),
+            && r.out().contains("\"label\": \"cup\""),
         "{}",
-        r.stdout
+        r.out()
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
