@@ -13,12 +13,10 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-use bijoubuf::Message as _;
 use bijoubuf_conformance::typescript;
 use bijoubuf_examples::ledger::Transfer;
-use bijoubuf_examples::signed::SignedMessage;
 use bijoubuf_examples::signing::{self, demo_key};
-use bijoubuf_examples::tamper::{Malleation, demo_transfer};
+use bijoubuf_examples::tamper::{demo_transfer, tampered_envelopes};
 use serde_json::{Value, json};
 
 /// The Chromium binary, or `None` (after a note) when it is missing outside CI.
@@ -47,32 +45,7 @@ fn lower_hex(b: &[u8]) -> String {
 fn signed_cases() -> Value {
     let key = demo_key();
     let signed = signing::sign(&key, &demo_transfer()).expect("the demo transfer encodes");
-    let envelope = SignedMessage::decode(&signed).expect("envelope");
-    let mut cases: Vec<(String, Vec<u8>)> = Malleation::ALL
-        .iter()
-        .map(|m| {
-            let body = m
-                .apply_bijoubuf(&envelope.body)
-                .expect("malleation applies");
-            let tampered = SignedMessage {
-                body,
-                signature: envelope.signature.clone(),
-            };
-            (
-                m.name().to_string(),
-                tampered.encode_to_vec().expect("encodes"),
-            )
-        })
-        .collect();
-    let mut flipped = envelope.clone();
-    flipped.signature[10] ^= 1;
-    cases.push((
-        "signature bit flipped".into(),
-        flipped.encode_to_vec().expect("encodes"),
-    ));
-    let mut trailing = signed.clone();
-    trailing.push(0);
-    cases.push(("envelope with a byte appended".into(), trailing));
+    let cases = tampered_envelopes(&signed).expect("the envelope tampers");
     let tampered: Vec<Value> = cases
         .into_iter()
         .map(|(name, bytes)| {

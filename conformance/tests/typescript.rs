@@ -536,11 +536,9 @@ fn lower_hex(b: &[u8]) -> String {
 
 #[test]
 fn a_signature_made_in_rust_verifies_in_typescript_and_back() {
-    use bijoubuf::Message as _;
     use bijoubuf_examples::ledger::Transfer;
-    use bijoubuf_examples::signed::SignedMessage;
     use bijoubuf_examples::signing::{self, demo_key};
-    use bijoubuf_examples::tamper::{Malleation, demo_transfer};
+    use bijoubuf_examples::tamper::{demo_transfer, tampered_envelopes};
 
     if typescript::testee()
         .unwrap_or_else(|e| panic!("{e}"))
@@ -576,32 +574,7 @@ fn a_signature_made_in_rust_verifies_in_typescript_and_back() {
 
     // Tampered bodies under the original signature: both refuse, with the same code,
     // offset and path (or both with bad-signature).
-    let envelope = SignedMessage::decode(&signed).expect("envelope");
-    let mut cases: Vec<(String, Vec<u8>)> = Malleation::ALL
-        .iter()
-        .map(|m| {
-            let body = m
-                .apply_bijoubuf(&envelope.body)
-                .expect("malleation applies");
-            let tampered = SignedMessage {
-                body,
-                signature: envelope.signature.clone(),
-            };
-            (
-                m.name().to_string(),
-                tampered.encode_to_vec().expect("encodes"),
-            )
-        })
-        .collect();
-    let mut flipped = envelope.clone();
-    flipped.signature[10] ^= 1;
-    cases.push((
-        "signature bit flipped".into(),
-        flipped.encode_to_vec().expect("encodes"),
-    ));
-    let mut trailing = signed.clone();
-    trailing.push(0);
-    cases.push(("envelope with a byte appended".into(), trailing));
+    let cases = tampered_envelopes(&signed).expect("the envelope tampers");
     for (name, bytes) in cases {
         let rust = signing::verify::<Transfer>(&key.verifying_key(), &bytes)
             .expect_err("Rust refuses the tampered envelope");

@@ -241,6 +241,32 @@ pub struct ProstOutcome {
     pub reencode_verify_ok: bool,
 }
 
+/// A tampered envelope: what was done to it, and its bytes.
+pub type Tampered = (String, Vec<u8>);
+
+/// Tampered copies of a signed envelope, each named: every [`Malleation`] applied to the
+/// body under the original signature, the signature with one bit flipped, and the
+/// envelope with a byte appended. Every one must be refused by a strict verifier; the
+/// cross-language tests hand them to each implementation.
+pub fn tampered_envelopes(signed: &[u8]) -> Result<Vec<Tampered>, Box<dyn Error>> {
+    let envelope = SignedMessage::decode(signed)?;
+    let mut cases = Vec::with_capacity(Malleation::ALL.len() + 2);
+    for m in Malleation::ALL {
+        let tampered = SignedMessage {
+            body: m.apply_bijoubuf(&envelope.body)?,
+            signature: envelope.signature.clone(),
+        };
+        cases.push((m.name().to_string(), tampered.encode_to_vec()?));
+    }
+    let mut flipped = envelope;
+    flipped.signature[10] ^= 1;
+    cases.push(("signature bit flipped".into(), flipped.encode_to_vec()?));
+    let mut trailing = signed.to_vec();
+    trailing.push(0);
+    cases.push(("envelope with a byte appended".into(), trailing));
+    Ok(cases)
+}
+
 /// Check protobuf bytes against a signature both ways a protobuf system can.
 pub fn prost_outcome(key: &VerifyingKey, bytes: &[u8], signature: &[u8]) -> ProstOutcome {
     let name = Transfer::FULL_NAME;
