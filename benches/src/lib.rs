@@ -13,6 +13,7 @@
 //! assert_eq!(batch.len(), bijoubuf_benches::data::BATCH);
 //! ```
 
+pub mod cpu;
 pub mod data;
 pub mod msg;
 pub mod peers;
