@@ -2,8 +2,9 @@
 //!
 //! Keys are delta-decoded into field numbers (SPEC §4.1); VARINT values are shown as
 //! numbers (and their zigzag reading), I32/I64 as hex with their integer and float
-//! readings, and a LEN payload as a printable string if it is one, else as a nested
-//! message if it parses completely as records, else as hex. Nothing here can panic on
+//! readings, and a LEN payload as a printable string if it is one, else as a run of
+//! length-prefixed elements (a repeated field) or a nested message, whichever parses
+//! completely with the smaller field numbers, else as hex. Nothing here can panic on
 //! any input, and nesting guesses stop at [`MAX_NEST`] levels.
 
 use std::fmt::Write as _;
@@ -116,15 +117,18 @@ fn record(buf: &[u8], pos: &mut usize, end: usize, prev: u64) -> Result<Record, 
 
 /// Whether `[start, end)` is a complete, non-empty run of records.
 fn parses_as_message(buf: &[u8], start: usize, end: usize) -> bool {
+    last_number(buf, start, end).is_some()
+}
+
+/// The last (largest) field number of `[start, end)` read as a complete, non-empty run
+/// of records; `None` if it is not one.
+fn last_number(buf: &[u8], start: usize, end: usize) -> Option<u64> {
     let mut pos = start;
     let mut prev = 0;
     while pos < end {
-        match record(buf, &mut pos, end, prev) {
-            Ok(r) => prev = r.number,
-            Err(_) => return false,
-        }
+        prev = record(buf, &mut pos, end, prev).ok()?.number;
     }
-    end > start
+    (end > start).then_some(prev)
 }
 
 /// Render the records of `buf` into `out`; on a malformed record, what was rendered
@@ -203,18 +207,22 @@ fn render_len(
         out.push('\n');
     } else if let Some(text) = printable(bytes) {
         let _ = writeln!(out, " {text}");
-    } else if depth < MAX_NEST && parses_as_message(buf, s, s + len) {
-        out.push_str(" {\n");
-        render_range(buf, s, s + len, depth + 1, out)?;
-        let _ = writeln!(out, "{:>8}  {indent}}}", "");
-    } else if let Some(elems) = elements(buf, s, s + len).filter(|_| depth < MAX_NEST) {
+    } else if let Some(elems) = (depth < MAX_NEST)
+        .then(|| elements(buf, s, s + len))
+        .flatten()
+        .filter(|run| last_number(buf, s, s + len).is_none_or(|n| run.largest < n))
+    {
         out.push_str(" [\n");
         let inner = "  ".repeat(depth + 1);
-        for (i, (at, start, n)) in elems.into_iter().enumerate() {
+        for (i, (at, start, n)) in elems.items.into_iter().enumerate() {
             let _ = write!(out, "{at:>8}  {inner}[{i}] LEN {n}");
             render_len(buf, start, n, depth + 1, out)?;
         }
         let _ = writeln!(out, "{:>8}  {indent}]", "");
+    } else if depth < MAX_NEST && parses_as_message(buf, s, s + len) {
+        out.push_str(" {\n");
+        render_range(buf, s, s + len, depth + 1, out)?;
+        let _ = writeln!(out, "{:>8}  {indent}}}", "");
     } else {
         let shown = &bytes[..bytes.len().min(HEX_PREVIEW)];
         let _ = write!(out, " bytes {}", hex(shown));
@@ -226,11 +234,26 @@ fn render_len(
     Ok(())
 }
 
+/// A LEN payload read as a run of length-prefixed elements.
+struct Run {
+    /// (prefix offset, content start, content length) per element.
+    items: Vec<(usize, usize, usize)>,
+    /// The largest field number among the elements read as messages (0 if none is).
+    largest: u64,
+}
+
 /// `[start, end)` as a run of length-prefixed elements (SPEC §6.2: repeated messages,
 /// strings or bytes), each of which is empty, printable text or a message; `None`
-/// otherwise. Returns (prefix offset, content start, content length) per element.
-fn elements(buf: &[u8], start: usize, end: usize) -> Option<Vec<(usize, usize, usize)>> {
+/// otherwise.
+///
+/// A payload can read both as one message and as such a run (a repeated message field is
+/// one record whose elements are length-prefixed). The caller prefers the run when its
+/// messages use smaller field numbers than the single-message reading: a run misread as
+/// one message shows large, sparse field numbers, since element lengths and their
+/// contents are then taken for keys.
+fn elements(buf: &[u8], start: usize, end: usize) -> Option<Run> {
     let mut out = Vec::new();
+    let mut largest = 0;
     let mut pos = start;
     while pos < end {
         let at = pos;
@@ -240,14 +263,17 @@ fn elements(buf: &[u8], start: usize, end: usize) -> Option<Vec<(usize, usize, u
         }
         let n = len as usize;
         let body = buf.get(pos..pos + n)?;
-        if n > 0 && printable(body).is_none() && !parses_as_message(buf, pos, pos + n) {
-            return None;
+        if n > 0 && printable(body).is_none() {
+            largest = largest.max(last_number(buf, pos, pos + n)?);
         }
         out.push((at, pos, n));
         pos += n;
     }
     // One element of nothing is more likely bytes than a list.
-    (out.iter().any(|(_, _, n)| *n > 0)).then_some(out)
+    (out.iter().any(|(_, _, n)| *n > 0)).then_some(Run {
+        items: out,
+        largest,
+    })
 }
 
 /// A quoted preview when `bytes` is UTF-8 text without control characters (other than
@@ -360,6 +386,26 @@ mod tests {
             // Beyond the guess limit the innermost levels are shown as bytes.
             proptest::prop_assert_eq!(shown, depth <= MAX_NEST + 1, "{}", out);
         }
+    }
+
+    #[test]
+    fn a_repeated_message_field_reads_as_a_run_not_as_one_message() {
+        // The README's sample Person (schemas/example/person.hex): field 4 is
+        // `repeated Phone phones`, one record holding one length-prefixed Phone.
+        let bytes: Vec<u8> = (0..)
+            .step_by(2)
+            .map_while(|i| {
+                let hex = include_str!("../../../schemas/example/person.hex").trim();
+                hex.get(i..i + 2)
+                    .map(|b| u8::from_str_radix(b, 16).expect("hex"))
+            })
+            .collect();
+        let (out, e) = show(&bytes);
+        assert_eq!(e, None, "{out}");
+        assert!(out.contains("      35  #4 LEN 21 [\n"), "{out}");
+        assert!(out.contains("      37    [0] LEN 20 {\n"), "{out}");
+        assert!(out.contains("#1 LEN 16 \"+44 20 7946 0000\""), "{out}");
+        assert!(out.contains("      58  #5 LEN 3 \"Ada\""), "{out}");
     }
 
     #[test]
