@@ -1,6 +1,9 @@
 package bijoubuf
 
-import "sync"
+import (
+	"strconv"
+	"sync"
+)
 
 // Descriptors: a static table per generated message and enum, and a registry by full
 // name. Generated code builds one MessageDesc per message type and registers it in its
@@ -106,6 +109,14 @@ func (e *EnumDesc) ValueName(number int32) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// Format is number's first declared name, or the number in decimal when it has none.
+func (e *EnumDesc) Format(number int32) string {
+	if name, ok := e.ValueName(number); ok {
+		return name
+	}
+	return strconv.Itoa(int(number))
 }
 
 // ValueNumber is the number of the value declared as name.

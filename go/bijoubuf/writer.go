@@ -52,6 +52,9 @@ type Writer struct {
 	pos  int
 	prev uint32
 	err  *EncodeError
+	// sizes are a Sizes pass's recorded lengths, consumed in the same order by BeginNext.
+	sizes []int
+	next  int
 }
 
 // NewWriter is a writer for an encoding of exactly size bytes (a top-level message; its

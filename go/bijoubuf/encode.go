@@ -1,0 +1,222 @@
+package bijoubuf
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"unicode/utf8"
+)
+
+// What generated code calls to encode: a size pass over a Sizes, which checks the value
+// (depth, required fields, UTF-8, preserved unknown records) and records the length of
+// every nested message and every repeated or map record in the order it meets them; then
+// one write pass into a buffer of exactly the total, where BeginNext takes those lengths
+// back in the same order. Nothing is measured twice.
+
+// Sizer is what a generated message implements for the encoder (exported so that a
+// generated package can encode messages of another: the well-known types).
+type Sizer interface {
+	// BijoubufSize is the length of the message's content at depth (the top level is
+	// 1), or 0 after recording a refusal on s.
+	BijoubufSize(s *Sizes, depth int) int
+	// BijoubufWrite writes the content, the same walk as BijoubufSize.
+	BijoubufWrite(w *Writer)
+}
+
+// Sizes is an encode's size pass: its limits, the lengths it recorded, and the first
+// refusal.
+type Sizes struct {
+	list     []int
+	err      *EncodeError
+	maxDepth int
+	inline   [16]int
+}
+
+// Encode is the canonical encoding of m, a top-level message whose short name (the root
+// of error paths) is name: the size pass, the size limit, then one write of exactly that
+// many bytes (SPEC §9: refusals come before any output).
+func Encode(m Sizer, opts EncodeOptions, name string) ([]byte, error) {
+	s := Sizes{maxDepth: opts.MaxDepth()}
+	s.list = s.inline[:0]
+	n := m.BijoubufSize(&s, 1)
+	if s.err != nil {
+		return nil, s.err.InMessage(name)
+	}
+	if opts.hasMaxSize && n > opts.maxSize {
+		return nil, NewEncodeError(EncodeSizeLimitExceeded, "needs "+itoa(n)+" bytes, more than the limit of "+itoa(opts.maxSize)).InMessage(name)
+	}
+	w := &Writer{buf: make([]byte, n), sizes: s.list}
+	m.BijoubufWrite(w)
+	return w.Bytes()
+}
+
+// Failed says whether a refusal was recorded.
+func (s *Sizes) Failed() bool { return s.err != nil }
+
+// Err is the refusal recorded, if any.
+func (s *Sizes) Err() *EncodeError { return s.err }
+
+// fail records err when it is the first refusal, and returns 0 for the size function to
+// return.
+func (s *Sizes) fail(err *EncodeError) int {
+	if s.err == nil {
+		s.err = err
+	}
+	return 0
+}
+
+// Open starts a nested message, or a repeated or map record, of field name in a message
+// at depth, and returns its slot for Close. For a message (msg true) it refuses one
+// deeper than the depth limit (depth-limit-exceeded, SPEC §9) and returns false.
+func (s *Sizes) Open(depth int, msg bool, name string) (int, bool) {
+	if msg && depth >= s.maxDepth {
+		s.fail(NewEncodeError(EncodeDepthLimitExceeded, "nests messages deeper than "+itoa(s.maxDepth)).InField(name))
+		return 0, false
+	}
+	s.list = append(s.list, 0)
+	return len(s.list) - 1, true
+}
+
+// Close records the length of what Open started; false when the size pass of its content
+// recorded a refusal, which then gets the field's segment (return 0 at once).
+func (s *Sizes) Close(slot, n int, name string) bool {
+	if s.err != nil {
+		s.err.InField(name)
+		return false
+	}
+	s.list[slot] = n
+	return true
+}
+
+// Missing refuses an unset required field (missing-required-field); returns 0.
+func (s *Sizes) Missing(name string) int {
+	return s.fail(NewEncodeError(EncodeMissingRequiredField, "is required but unset").InField(name))
+}
+
+// BadString refuses a string that is not UTF-8 (invalid-utf8: Go strings may hold any
+// bytes, and such a string has no spelling, SPEC §9); returns 0.
+func (s *Sizes) BadString(name string) int {
+	return s.fail(NewEncodeError(EncodeInvalidUTF8, "holds a string that is not UTF-8").InField(name))
+}
+
+// ValidString says whether str is well-formed UTF-8 (what a decoder accepts, SPEC §7).
+func ValidString(str string) bool { return utf8.ValidString(str) }
+
+// CheckUnknown refuses preserved unknown records that could not be decoded again (SPEC
+// §8.2, §9: unknown-field-order): numbers not strictly ascending, outside 1 ..= 2^29 − 1,
+// or declared by the message (desc), and wire types outside 0..3. It returns false after
+// recording the refusal.
+func (s *Sizes) CheckUnknown(u []UnknownRecord, desc *MessageDesc) bool {
+	var prev uint32
+	for _, f := range u {
+		why := ""
+		switch {
+		case f.Number <= prev:
+			why = "holds preserved unknown field " + itoa(int(f.Number)) + " out of order or twice"
+		case f.Number > MaxFieldNumber:
+			why = "holds a preserved unknown field past 536870911"
+		case f.Wire > WireI32:
+			why = "holds a preserved unknown field with wire type " + itoa(int(f.Wire))
+		case f.Wire != WireLen && f.Bytes != nil, f.Wire == WireI32 && f.Value > math.MaxUint32:
+			why = "holds a preserved unknown field whose payload does not fit its wire type"
+		}
+		if why == "" {
+			if _, declared := desc.FieldByNumber(f.Number); declared {
+				why = "holds a preserved unknown field " + itoa(int(f.Number)) + " the schema declares"
+			}
+		}
+		if why != "" {
+			s.fail(NewEncodeError(EncodeUnknownFieldOrder, why))
+			return false
+		}
+		prev = f.Number
+	}
+	return true
+}
+
+// UnknownBefore adds to size the preserved records of u numbered below number, each
+// keyed from the record before it (prev), and returns the records left, the size and
+// the last number.
+func UnknownBefore(u []UnknownRecord, number uint32, size int, prev uint32) ([]UnknownRecord, int, uint32) {
+	for len(u) > 0 && u[0].Number < number {
+		size += UnknownSize(prev, u[0])
+		prev = u[0].Number
+		u = u[1:]
+	}
+	return u, size, prev
+}
+
+// ----- the write pass -----
+
+// BeginNext is Begin with the next length the size pass recorded (Sizes.Open/Close, in
+// the same order).
+func (w *Writer) BeginNext() Mark {
+	size := 0
+	if w.next < len(w.sizes) {
+		size = w.sizes[w.next]
+		w.next++
+	} else if w.err == nil {
+		w.err = NewEncodeError(EncodeSizeMismatch, "the write pass opened more records than its size pass")
+	}
+	return w.Begin(size)
+}
+
+// UnknownBefore writes the preserved records of u numbered below number and returns the
+// ones left.
+func (w *Writer) UnknownBefore(u []UnknownRecord, number uint32) []UnknownRecord {
+	for len(u) > 0 && u[0].Number < number {
+		w.Unknown(u[0])
+		u = u[1:]
+	}
+	return u
+}
+
+// ----- helpers for generated code -----
+
+// IsZero32 says whether f is +0.0, a float's default (−0.0 and NaN are not; SPEC §5.1).
+func IsZero32(f float32) bool { return math.Float32bits(f) == 0 }
+
+// IsZero64 says whether f is +0.0, a double's default.
+func IsZero64(f float64) bool { return math.Float64bits(f) == 0 }
+
+// SortedKeys is a map's keys in the order of SPEC §6.4 for integer and string keys
+// (numeric, signed for signed types; strings by their bytes).
+func SortedKeys[K cmp.Ordered, V any](m map[K]V) []K {
+	keys := make([]K, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// SortedBoolKeys is a bool-keyed map's keys, false first.
+func SortedBoolKeys[V any](m map[bool]V) []bool {
+	keys := make([]bool, 0, 2)
+	if _, ok := m[false]; ok {
+		keys = append(keys, false)
+	}
+	if _, ok := m[true]; ok {
+		keys = append(keys, true)
+	}
+	return keys
+}
+
+// Compare is the key order of SPEC §6.4 for integer and string keys (ReadMap's compare).
+func Compare[K cmp.Ordered](a, b K) int { return cmp.Compare(a, b) }
+
+// SignedKey renders a signed integer map key as a path segment: [-1].
+func SignedKey[K ~int32 | ~int64](k K) string { return IntKey(int64(k)) }
+
+// UnsignedKey renders an unsigned integer map key as a path segment: [5].
+func UnsignedKey[K ~uint32 | ~uint64](k K) string { return UintKey(uint64(k)) }
+
+// BytesCopy reads length-prefixed bytes into a new slice (empty but not nil when the
+// length is 0, so that explicit presence can tell it from absent).
+func (r *Reader) BytesCopy() ([]byte, error) {
+	b, err := r.LenBytes()
+	if err != nil {
+		return nil, err
+	}
+	return append([]byte{}, b...), nil
+}
