@@ -10,7 +10,12 @@ import (
 	"fmt"
 	"os"
 
+	// The message types the testee knows, registered by their packages' init.
+	_ "github.com/bijoubuf/bijoubuf/go/internal/schemas/conformance"
+	_ "github.com/bijoubuf/bijoubuf/go/internal/schemas/evolution/v1"
+	_ "github.com/bijoubuf/bijoubuf/go/internal/schemas/evolution/v2"
 	"github.com/bijoubuf/bijoubuf/go/internal/testee"
+	_ "github.com/bijoubuf/bijoubuf/go/wkt"
 )
 
 func main() {
