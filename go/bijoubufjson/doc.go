@@ -18,7 +18,7 @@
 //
 // Output writes fields by JSON name in field-number order, 64-bit integers as strings,
 // bytes as standard base64, enums by name (a number the enum does not name as that
-// number), doubles with the shortest digits that read back (`0.1`, `1e20`, `1.0`), floats
+// number), doubles with the shortest digits that read back (`0.1`, `1e+20`, `1.0`), floats
 // as protobuf's JSON writes them (`1.0`, `1e+20`, `3.4028235e+38`), and refuses values
 // with no JSON form that would read back as the same value (a Value with no kind set, a
 // Timestamp out of range, a FieldMask path lowerCamelCase cannot spell).

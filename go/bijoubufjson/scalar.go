@@ -191,10 +191,10 @@ func decodeBase64(s string) ([]byte, bool) {
 	return b, true
 }
 
-// formatDouble is a finite float64 as serde_json writes it: the shortest digits that
-// read back, positional when the decimal point falls within 16 digits of the first (with
-// `.0` on an integral value: `1.0`, `1000000000000000.0`, `0.00001`), otherwise with an
-// unsigned or negative exponent (`1e16`, `1.5e-7`).
+// formatDouble is a finite float64 as serde_json writes it (Rust's writer): the shortest
+// digits that read back, positional for decimal exponents −5 to 15 (with `.0` on an
+// integral value: `1.0`, `1000000000000000.0`, `0.00001`), otherwise with a signed
+// exponent (`1e+16`, `1.5e-7`, `-3.2e+178`).
 func formatDouble(x float64) string {
 	if x == 0 {
 		if math.Signbit(x) {
@@ -209,19 +209,18 @@ func formatDouble(x float64) string {
 	}
 	digits, e := shortest(strconv.FormatFloat(x, 'e', -1, 64))
 	n := len(digits)
-	kk := e + 1 // digits before the decimal point
 	switch {
-	case kk >= n && kk <= 16:
+	case e >= -5 && e <= 15 && n <= e+1:
 		b.WriteString(digits)
-		b.WriteString(strings.Repeat("0", kk-n))
+		b.WriteString(strings.Repeat("0", e+1-n))
 		b.WriteString(".0")
-	case kk > 0 && kk <= 16:
-		b.WriteString(digits[:kk])
+	case e >= 0 && e <= 15:
+		b.WriteString(digits[:e+1])
 		b.WriteByte('.')
-		b.WriteString(digits[kk:])
-	case kk > -5 && kk <= 0:
+		b.WriteString(digits[e+1:])
+	case e >= -5 && e < 0:
 		b.WriteString("0.")
-		b.WriteString(strings.Repeat("0", -kk))
+		b.WriteString(strings.Repeat("0", -e-1))
 		b.WriteString(digits)
 	default:
 		b.WriteByte(digits[0])
@@ -230,7 +229,10 @@ func formatDouble(x float64) string {
 			b.WriteString(digits[1:])
 		}
 		b.WriteByte('e')
-		b.WriteString(strconv.Itoa(kk - 1))
+		if e >= 0 {
+			b.WriteByte('+')
+		}
+		b.WriteString(strconv.Itoa(e))
 	}
 	return b.String()
 }
