@@ -13,7 +13,11 @@
 //!   the same proto3 JSON text as Rust (`{"op": "json"}`) or both refuse, and each reads
 //!   the other's text back to the same bytes; JSON text near every vector's JSON is read
 //!   alike (the same bytes, or refusals at the same JSON path); and the encoders refuse
-//!   alike at their depth and size limits.
+//!   alike at their depth and size limits;
+//! - the signed envelope of `../examples/` in Go (`go/examples/signed`, `crypto/ed25519`):
+//!   Rust's and TypeScript's signatures verify in Go, Go signs the same bytes (which both
+//!   verify), and tampered envelopes are refused by Go with Rust's code, offset, path and
+//!   text.
 //!
 //! Go 1.26 or newer is needed (`go` on the PATH, or `GO=path`); without it a local run
 //! says what to install and passes, while in CI (`CI` set) it fails. The TypeScript legs
@@ -82,6 +86,7 @@ fn go_module_is_vetted_formatted_and_its_tests_pass() {
         "go/bijoubuf",
         "go/bijoubufjson",
         "go/internal/testee",
+        "go/examples/signed",
     ] {
         assert!(
             text.lines().any(|l| l.starts_with("ok")
@@ -568,4 +573,172 @@ fn go_and_rust_encoders_refuse_alike_at_their_limits() {
     }
     eprintln!("{compared} encodes under limits compared, {refused} refused by all three");
     assert!(refused >= 100, "only {refused} refusals compared");
+}
+
+/// The Go the signed-envelope example imports (`go/examples/internal/gen`), as the
+/// generator writes it from `schemas/examples/{signed,ledger}.proto`.
+fn example_go() -> Vec<bijoubuf_codegen_go::GeneratedFile> {
+    let schemas = Path::new(env!("CARGO_MANIFEST_DIR")).join("../schemas");
+    let compiled = bijoubuf_schema::Compiler::new()
+        .include(&schemas)
+        .compile(&["examples/signed.proto", "examples/ledger.proto"])
+        .unwrap_or_else(|e| panic!("example schemas do not compile: {e}"));
+    let mut options = bijoubuf_codegen_go::Options::new();
+    options
+        .module("github.com/bijoubuf/bijoubuf/go/examples/internal/gen")
+        .package_dir("examples.signed.v1", "signed")
+        .package_dir("examples.ledger.v1", "ledger");
+    bijoubuf_codegen_go::generate(&compiled.schema, &options)
+}
+
+/// The committed Go of the example is what the generator writes today;
+/// `BIJOUBUF_GO_BLESS=1` rewrites it.
+#[test]
+fn go_example_code_is_fresh() {
+    let dir = golang::module_dir().join("examples/internal/gen");
+    let bless = std::env::var_os("BIJOUBUF_GO_BLESS").is_some();
+    for f in example_go() {
+        let path = dir.join(&f.name);
+        let have = std::fs::read_to_string(&path).unwrap_or_default();
+        if bless {
+            std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+            std::fs::write(&path, &f.content).expect("write");
+        } else {
+            assert!(
+                have == f.content,
+                "{} differs from what the generator writes; rerun with BIJOUBUF_GO_BLESS=1 and commit",
+                path.display()
+            );
+        }
+    }
+}
+
+/// Run the Go signed-envelope example (`go/examples/signed`) and parse its one line of
+/// JSON.
+fn signed_go(args: &[&str]) -> serde_json::Value {
+    static EXE: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
+    let exe = EXE.get_or_init(|| {
+        let go = golang::go()
+            .unwrap_or_else(|e| panic!("{e}"))
+            .expect("go is there");
+        golang::build(&go, "./examples/signed", "signed").unwrap_or_else(|e| panic!("{e}"))
+    });
+    let out = Command::new(exe).args(args).output().expect("signed runs");
+    assert!(
+        out.status.success(),
+        "signed {}: {}",
+        args.join(" "),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("one line of JSON")
+}
+
+fn lower_hex(b: &[u8]) -> String {
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+fn from_hex(s: &str) -> Vec<u8> {
+    (0..s.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).expect("hex"))
+        .collect()
+}
+
+/// A signature made in Rust verifies in Go, Go signs the same bytes (so its envelope
+/// verifies in Rust and, where Node is installed, in TypeScript), and tampered envelopes
+/// are refused by Go with Rust's code, offset, path and text.
+#[test]
+fn a_signature_made_in_rust_or_typescript_verifies_in_go_and_back() {
+    use bijoubuf_examples::ledger::Transfer;
+    use bijoubuf_examples::signing::{self, demo_key};
+    use bijoubuf_examples::tamper::{demo_transfer, tampered_envelopes};
+
+    if golang::go().unwrap_or_else(|e| panic!("{e}")).is_none() {
+        return;
+    }
+    let key = demo_key();
+    let public = lower_hex(key.verifying_key().as_bytes());
+    let signed = signing::sign(&key, &demo_transfer()).expect("the demo transfer encodes");
+
+    // Rust → Go: the envelope verifies and the body is the same transfer.
+    let v = signed_go(&["verify", &public, &lower_hex(&signed)]);
+    assert_eq!(v["ok"], true, "{v}");
+    assert_eq!(
+        (
+            v["payer"].as_str(),
+            v["payee"].as_str(),
+            v["amount"].as_str()
+        ),
+        (Some("alice"), Some("bob"), Some("2500"))
+    );
+
+    // Go → Rust: Ed25519 is deterministic and the encoding canonical, so the envelope Go
+    // signs is byte for byte Rust's, and Rust verifies it.
+    let from_go = signed_go(&["sign", &lower_hex(&key.to_bytes())]);
+    let from_go = from_go["signed"].as_str().expect("hex");
+    assert_eq!(from_go, lower_hex(&signed));
+    let back: Transfer =
+        signing::verify(&key.verifying_key(), &from_hex(from_go)).expect("Rust verifies Go's");
+    assert_eq!(back, demo_transfer());
+
+    // TypeScript ↔ Go: TypeScript signs the same envelope, which Go verifies, and
+    // TypeScript verifies Go's.
+    if typescript::testee()
+        .unwrap_or_else(|e| panic!("{e}"))
+        .is_some()
+    {
+        let script = typescript::package_dir().join("dist/examples/signed.js");
+        let node = |args: &[&str]| -> serde_json::Value {
+            let out = Command::new("node")
+                .arg(&script)
+                .args(args)
+                .output()
+                .expect("node runs");
+            assert!(
+                out.status.success(),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            serde_json::from_slice(&out.stdout).expect("one line of JSON")
+        };
+        let from_ts = node(&["sign", &lower_hex(&key.to_bytes())]);
+        let from_ts = from_ts["signed"].as_str().expect("hex").to_string();
+        let v = signed_go(&["verify", &public, &from_ts]);
+        assert_eq!(v["ok"], true, "Go on TypeScript's envelope: {v}");
+        let v = node(&["verify", &public, from_go]);
+        assert_eq!(v["ok"], true, "TypeScript on Go's envelope: {v}");
+    }
+
+    // Tampered bodies under the original signature: Go refuses each with Rust's code,
+    // offset, path and text (or both with bad-signature).
+    let cases = tampered_envelopes(&signed).expect("the envelope tampers");
+    assert!(cases.len() >= 5, "only {} tampered envelopes", cases.len());
+    for (name, bytes) in cases {
+        let rust = signing::verify::<Transfer>(&key.verifying_key(), &bytes)
+            .expect_err("Rust refuses the tampered envelope");
+        let got = signed_go(&["verify", &public, &lower_hex(&bytes)]);
+        assert_eq!(got["ok"], false, "{name}: Go accepted");
+        assert_eq!(
+            got["code"].as_str(),
+            Some(rust.code()),
+            "{name}: {got} vs {rust}"
+        );
+        if let Some(e) = rust.decode_error() {
+            assert_eq!(
+                got["offset"].as_u64(),
+                Some(e.offset() as u64),
+                "{name}: {got}"
+            );
+            assert_eq!(
+                got["path"].as_str(),
+                Some(e.path_string().as_str()),
+                "{name}: {got}"
+            );
+            assert_eq!(
+                got["message"].as_str(),
+                Some(e.to_string().as_str()),
+                "{name}: {got}"
+            );
+        }
+    }
 }
