@@ -462,7 +462,9 @@ fn comment_lines(comments: &Comments, indent: &str, first: &str) -> String {
     if let Some(text) = comments.leading.as_deref().or(comments.trailing.as_deref()) {
         let _ = writeln!(out, "{indent}//");
         for line in text.trim_end().lines() {
-            let line = line.strip_prefix(' ').unwrap_or(line).trim_end();
+            // Unindented: gofmt rewrites indented lines of a doc comment (code blocks,
+            // lists), and its rewrite is not what the schema's author wrote either.
+            let line = line.trim();
             if line.is_empty() {
                 let _ = writeln!(out, "{indent}//");
             } else {
