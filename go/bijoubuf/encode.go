@@ -24,30 +24,84 @@ type Sizer interface {
 }
 
 // Sizes is an encode's size pass: its limits, the lengths it recorded, and the first
-// refusal.
+// refusal. The first lengths live in the value itself, so an encode of a message with
+// few nested records allocates nothing but its output.
 type Sizes struct {
-	list     []int
+	list     sizeList
 	err      *EncodeError
 	maxDepth int
-	inline   [16]int
+	opts     EncodeOptions
+}
+
+// NewSizes starts a size pass under opts's limits.
+func NewSizes(opts EncodeOptions) Sizes {
+	return Sizes{maxDepth: opts.MaxDepth(), opts: opts}
+}
+
+// Check ends the size pass of a top-level message named name (the root of error paths)
+// whose length is n: the refusal recorded, if any, else the size limit (SPEC §9).
+func (s *Sizes) Check(n int, name string) error {
+	if s.err != nil {
+		return s.err.InMessage(name)
+	}
+	if s.opts.hasMaxSize && n > s.opts.maxSize {
+		return NewEncodeError(EncodeSizeLimitExceeded, "needs "+itoa(n)+" bytes, more than the limit of "+itoa(s.opts.maxSize)).InMessage(name)
+	}
+	return nil
+}
+
+// NewWriterFor is the write pass after s: a writer into a new buffer of n bytes, taking
+// the lengths s recorded back in order (BeginNext). It copies them, so that the
+// writer holds no pointer to s and s can stay on its caller's stack.
+func NewWriterFor(n int, s *Sizes) Writer {
+	return Writer{buf: make([]byte, n), sizes: s.list}
 }
 
 // Encode is the canonical encoding of m, a top-level message whose short name (the root
 // of error paths) is name: the size pass, the size limit, then one write of exactly that
-// many bytes (SPEC §9: refusals come before any output).
+// many bytes (SPEC §9: refusals come before any output). Generated Marshal methods do
+// the same with their own type, which lets the compiler keep the passes' state on the
+// stack.
 func Encode(m Sizer, opts EncodeOptions, name string) ([]byte, error) {
-	s := Sizes{maxDepth: opts.MaxDepth()}
-	s.list = s.inline[:0]
+	s := NewSizes(opts)
 	n := m.BijoubufSize(&s, 1)
-	if s.err != nil {
-		return nil, s.err.InMessage(name)
+	if err := s.Check(n, name); err != nil {
+		return nil, err
 	}
-	if opts.hasMaxSize && n > opts.maxSize {
-		return nil, NewEncodeError(EncodeSizeLimitExceeded, "needs "+itoa(n)+" bytes, more than the limit of "+itoa(opts.maxSize)).InMessage(name)
-	}
-	w := &Writer{buf: make([]byte, n), sizes: s.list}
-	m.BijoubufWrite(w)
+	w := NewWriterFor(n, &s)
+	m.BijoubufWrite(&w)
 	return w.Bytes()
+}
+
+// sizeList is the lengths a size pass recorded, in order: the first ones in place.
+type sizeList struct {
+	inline [8]int
+	extra  []int
+	count  int
+}
+
+func (l *sizeList) add() int {
+	i := l.count
+	l.count++
+	if i >= len(l.inline) {
+		l.extra = append(l.extra, 0)
+	}
+	return i
+}
+
+func (l *sizeList) get(i int) int {
+	if i < len(l.inline) {
+		return l.inline[i]
+	}
+	return l.extra[i-len(l.inline)]
+}
+
+func (l *sizeList) set(i, n int) {
+	if i < len(l.inline) {
+		l.inline[i] = n
+	} else {
+		l.extra[i-len(l.inline)] = n
+	}
 }
 
 // Failed says whether a refusal was recorded.
@@ -73,8 +127,7 @@ func (s *Sizes) Open(depth int, msg bool, name string) (int, bool) {
 		s.fail(NewEncodeError(EncodeDepthLimitExceeded, "nests messages deeper than "+itoa(s.maxDepth)).InField(name))
 		return 0, false
 	}
-	s.list = append(s.list, 0)
-	return len(s.list) - 1, true
+	return s.list.add(), true
 }
 
 // Close records the length of what Open started; false when the size pass of its content
@@ -84,7 +137,7 @@ func (s *Sizes) Close(slot, n int, name string) bool {
 		s.err.InField(name)
 		return false
 	}
-	s.list[slot] = n
+	s.list.set(slot, n)
 	return true
 }
 
@@ -152,8 +205,8 @@ func UnknownBefore(u []UnknownRecord, number uint32, size int, prev uint32) ([]U
 // the same order).
 func (w *Writer) BeginNext() Mark {
 	size := 0
-	if w.next < len(w.sizes) {
-		size = w.sizes[w.next]
+	if w.next < w.sizes.count {
+		size = w.sizes.get(w.next)
 		w.next++
 	} else if w.err == nil {
 		w.err = NewEncodeError(EncodeSizeMismatch, "the write pass opened more records than its size pass")

@@ -52,8 +52,8 @@ type Writer struct {
 	pos  int
 	prev uint32
 	err  *EncodeError
-	// sizes are a Sizes pass's recorded lengths, consumed in the same order by BeginNext.
-	sizes []int
+	// sizes are a size pass's recorded lengths, taken back in order by BeginNext.
+	sizes sizeList
 	next  int
 }
 

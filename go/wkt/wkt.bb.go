@@ -42,12 +42,19 @@ func (m *Any) BijoubufUnknown() []bijoubuf.UnknownRecord {
 
 // Marshal is the canonical encoding of m, with the default limits.
 func (m *Any) Marshal() ([]byte, error) {
-	return bijoubuf.Encode(m, bijoubuf.EncodeOptions{}, "Any")
+	return m.MarshalOptions(bijoubuf.EncodeOptions{})
 }
 
 // MarshalOptions is the canonical encoding of m under opts's limits.
 func (m *Any) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
-	return bijoubuf.Encode(m, opts, "Any")
+	s := bijoubuf.NewSizes(opts)
+	n := m.BijoubufSize(&s, 1)
+	if err := s.Check(n, "Any"); err != nil {
+		return nil, err
+	}
+	w := bijoubuf.NewWriterFor(n, &s)
+	m.BijoubufWrite(&w)
+	return w.Bytes()
 }
 
 // Unmarshal decodes buf strictly into m, with the default limits.
@@ -66,7 +73,11 @@ func (m *Any) UnmarshalOptions(buf []byte, opts bijoubuf.DecodeOptions) error {
 // records kept (a preserving decode). On error m holds what was read before it.
 func (m *Any) BijoubufUnmarshal(buf []byte, opts bijoubuf.DecodeOptions) (int, error) {
 	*m = Any{}
-	return bijoubuf.Decode(buf, opts, "Any", false, m.BijoubufDecode)
+	r, err := bijoubuf.StartDecode(buf, opts, "Any", false)
+	if err != nil {
+		return 0, err
+	}
+	return r.EndDecode(m.BijoubufDecode(&r), "Any")
 }
 
 // BijoubufSize is the size pass of an encode (see bijoubuf.Encode).
@@ -192,12 +203,19 @@ func (m *SourceContext) BijoubufUnknown() []bijoubuf.UnknownRecord {
 
 // Marshal is the canonical encoding of m, with the default limits.
 func (m *SourceContext) Marshal() ([]byte, error) {
-	return bijoubuf.Encode(m, bijoubuf.EncodeOptions{}, "SourceContext")
+	return m.MarshalOptions(bijoubuf.EncodeOptions{})
 }
 
 // MarshalOptions is the canonical encoding of m under opts's limits.
 func (m *SourceContext) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
-	return bijoubuf.Encode(m, opts, "SourceContext")
+	s := bijoubuf.NewSizes(opts)
+	n := m.BijoubufSize(&s, 1)
+	if err := s.Check(n, "SourceContext"); err != nil {
+		return nil, err
+	}
+	w := bijoubuf.NewWriterFor(n, &s)
+	m.BijoubufWrite(&w)
+	return w.Bytes()
 }
 
 // Unmarshal decodes buf strictly into m, with the default limits.
@@ -216,7 +234,11 @@ func (m *SourceContext) UnmarshalOptions(buf []byte, opts bijoubuf.DecodeOptions
 // records kept (a preserving decode). On error m holds what was read before it.
 func (m *SourceContext) BijoubufUnmarshal(buf []byte, opts bijoubuf.DecodeOptions) (int, error) {
 	*m = SourceContext{}
-	return bijoubuf.Decode(buf, opts, "SourceContext", false, m.BijoubufDecode)
+	r, err := bijoubuf.StartDecode(buf, opts, "SourceContext", false)
+	if err != nil {
+		return 0, err
+	}
+	return r.EndDecode(m.BijoubufDecode(&r), "SourceContext")
 }
 
 // BijoubufSize is the size pass of an encode (see bijoubuf.Encode).
@@ -365,12 +387,19 @@ func (m *Type) BijoubufUnknown() []bijoubuf.UnknownRecord {
 
 // Marshal is the canonical encoding of m, with the default limits.
 func (m *Type) Marshal() ([]byte, error) {
-	return bijoubuf.Encode(m, bijoubuf.EncodeOptions{}, "Type")
+	return m.MarshalOptions(bijoubuf.EncodeOptions{})
 }
 
 // MarshalOptions is the canonical encoding of m under opts's limits.
 func (m *Type) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
-	return bijoubuf.Encode(m, opts, "Type")
+	s := bijoubuf.NewSizes(opts)
+	n := m.BijoubufSize(&s, 1)
+	if err := s.Check(n, "Type"); err != nil {
+		return nil, err
+	}
+	w := bijoubuf.NewWriterFor(n, &s)
+	m.BijoubufWrite(&w)
+	return w.Bytes()
 }
 
 // Unmarshal decodes buf strictly into m, with the default limits.
@@ -389,7 +418,11 @@ func (m *Type) UnmarshalOptions(buf []byte, opts bijoubuf.DecodeOptions) error {
 // records kept (a preserving decode). On error m holds what was read before it.
 func (m *Type) BijoubufUnmarshal(buf []byte, opts bijoubuf.DecodeOptions) (int, error) {
 	*m = Type{}
-	return bijoubuf.Decode(buf, opts, "Type", false, m.BijoubufDecode)
+	r, err := bijoubuf.StartDecode(buf, opts, "Type", false)
+	if err != nil {
+		return 0, err
+	}
+	return r.EndDecode(m.BijoubufDecode(&r), "Type")
 }
 
 // BijoubufSize is the size pass of an encode (see bijoubuf.Encode).
@@ -841,12 +874,19 @@ func (m *Field) BijoubufUnknown() []bijoubuf.UnknownRecord {
 
 // Marshal is the canonical encoding of m, with the default limits.
 func (m *Field) Marshal() ([]byte, error) {
-	return bijoubuf.Encode(m, bijoubuf.EncodeOptions{}, "Field")
+	return m.MarshalOptions(bijoubuf.EncodeOptions{})
 }
 
 // MarshalOptions is the canonical encoding of m under opts's limits.
 func (m *Field) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
-	return bijoubuf.Encode(m, opts, "Field")
+	s := bijoubuf.NewSizes(opts)
+	n := m.BijoubufSize(&s, 1)
+	if err := s.Check(n, "Field"); err != nil {
+		return nil, err
+	}
+	w := bijoubuf.NewWriterFor(n, &s)
+	m.BijoubufWrite(&w)
+	return w.Bytes()
 }
 
 // Unmarshal decodes buf strictly into m, with the default limits.
@@ -865,7 +905,11 @@ func (m *Field) UnmarshalOptions(buf []byte, opts bijoubuf.DecodeOptions) error 
 // records kept (a preserving decode). On error m holds what was read before it.
 func (m *Field) BijoubufUnmarshal(buf []byte, opts bijoubuf.DecodeOptions) (int, error) {
 	*m = Field{}
-	return bijoubuf.Decode(buf, opts, "Field", false, m.BijoubufDecode)
+	r, err := bijoubuf.StartDecode(buf, opts, "Field", false)
+	if err != nil {
+		return 0, err
+	}
+	return r.EndDecode(m.BijoubufDecode(&r), "Field")
 }
 
 // BijoubufSize is the size pass of an encode (see bijoubuf.Encode).
@@ -1253,12 +1297,19 @@ func (m *Enum) BijoubufUnknown() []bijoubuf.UnknownRecord {
 
 // Marshal is the canonical encoding of m, with the default limits.
 func (m *Enum) Marshal() ([]byte, error) {
-	return bijoubuf.Encode(m, bijoubuf.EncodeOptions{}, "Enum")
+	return m.MarshalOptions(bijoubuf.EncodeOptions{})
 }
 
 // MarshalOptions is the canonical encoding of m under opts's limits.
 func (m *Enum) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
-	return bijoubuf.Encode(m, opts, "Enum")
+	s := bijoubuf.NewSizes(opts)
+	n := m.BijoubufSize(&s, 1)
+	if err := s.Check(n, "Enum"); err != nil {
+		return nil, err
+	}
+	w := bijoubuf.NewWriterFor(n, &s)
+	m.BijoubufWrite(&w)
+	return w.Bytes()
 }
 
 // Unmarshal decodes buf strictly into m, with the default limits.
@@ -1277,7 +1328,11 @@ func (m *Enum) UnmarshalOptions(buf []byte, opts bijoubuf.DecodeOptions) error {
 // records kept (a preserving decode). On error m holds what was read before it.
 func (m *Enum) BijoubufUnmarshal(buf []byte, opts bijoubuf.DecodeOptions) (int, error) {
 	*m = Enum{}
-	return bijoubuf.Decode(buf, opts, "Enum", false, m.BijoubufDecode)
+	r, err := bijoubuf.StartDecode(buf, opts, "Enum", false)
+	if err != nil {
+		return 0, err
+	}
+	return r.EndDecode(m.BijoubufDecode(&r), "Enum")
 }
 
 // BijoubufSize is the size pass of an encode (see bijoubuf.Encode).
@@ -1575,12 +1630,19 @@ func (m *EnumValue) BijoubufUnknown() []bijoubuf.UnknownRecord {
 
 // Marshal is the canonical encoding of m, with the default limits.
 func (m *EnumValue) Marshal() ([]byte, error) {
-	return bijoubuf.Encode(m, bijoubuf.EncodeOptions{}, "EnumValue")
+	return m.MarshalOptions(bijoubuf.EncodeOptions{})
 }
 
 // MarshalOptions is the canonical encoding of m under opts's limits.
 func (m *EnumValue) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
-	return bijoubuf.Encode(m, opts, "EnumValue")
+	s := bijoubuf.NewSizes(opts)
+	n := m.BijoubufSize(&s, 1)
+	if err := s.Check(n, "EnumValue"); err != nil {
+		return nil, err
+	}
+	w := bijoubuf.NewWriterFor(n, &s)
+	m.BijoubufWrite(&w)
+	return w.Bytes()
 }
 
 // Unmarshal decodes buf strictly into m, with the default limits.
@@ -1599,7 +1661,11 @@ func (m *EnumValue) UnmarshalOptions(buf []byte, opts bijoubuf.DecodeOptions) er
 // records kept (a preserving decode). On error m holds what was read before it.
 func (m *EnumValue) BijoubufUnmarshal(buf []byte, opts bijoubuf.DecodeOptions) (int, error) {
 	*m = EnumValue{}
-	return bijoubuf.Decode(buf, opts, "EnumValue", false, m.BijoubufDecode)
+	r, err := bijoubuf.StartDecode(buf, opts, "EnumValue", false)
+	if err != nil {
+		return 0, err
+	}
+	return r.EndDecode(m.BijoubufDecode(&r), "EnumValue")
 }
 
 // BijoubufSize is the size pass of an encode (see bijoubuf.Encode).
@@ -1781,12 +1847,19 @@ func (m *Option) BijoubufUnknown() []bijoubuf.UnknownRecord {
 
 // Marshal is the canonical encoding of m, with the default limits.
 func (m *Option) Marshal() ([]byte, error) {
-	return bijoubuf.Encode(m, bijoubuf.EncodeOptions{}, "Option")
+	return m.MarshalOptions(bijoubuf.EncodeOptions{})
 }
 
 // MarshalOptions is the canonical encoding of m under opts's limits.
 func (m *Option) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
-	return bijoubuf.Encode(m, opts, "Option")
+	s := bijoubuf.NewSizes(opts)
+	n := m.BijoubufSize(&s, 1)
+	if err := s.Check(n, "Option"); err != nil {
+		return nil, err
+	}
+	w := bijoubuf.NewWriterFor(n, &s)
+	m.BijoubufWrite(&w)
+	return w.Bytes()
 }
 
 // Unmarshal decodes buf strictly into m, with the default limits.
@@ -1805,7 +1878,11 @@ func (m *Option) UnmarshalOptions(buf []byte, opts bijoubuf.DecodeOptions) error
 // records kept (a preserving decode). On error m holds what was read before it.
 func (m *Option) BijoubufUnmarshal(buf []byte, opts bijoubuf.DecodeOptions) (int, error) {
 	*m = Option{}
-	return bijoubuf.Decode(buf, opts, "Option", false, m.BijoubufDecode)
+	r, err := bijoubuf.StartDecode(buf, opts, "Option", false)
+	if err != nil {
+		return 0, err
+	}
+	return r.EndDecode(m.BijoubufDecode(&r), "Option")
 }
 
 // BijoubufSize is the size pass of an encode (see bijoubuf.Encode).
@@ -1962,12 +2039,19 @@ func (m *Api) BijoubufUnknown() []bijoubuf.UnknownRecord {
 
 // Marshal is the canonical encoding of m, with the default limits.
 func (m *Api) Marshal() ([]byte, error) {
-	return bijoubuf.Encode(m, bijoubuf.EncodeOptions{}, "Api")
+	return m.MarshalOptions(bijoubuf.EncodeOptions{})
 }
 
 // MarshalOptions is the canonical encoding of m under opts's limits.
 func (m *Api) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
-	return bijoubuf.Encode(m, opts, "Api")
+	s := bijoubuf.NewSizes(opts)
+	n := m.BijoubufSize(&s, 1)
+	if err := s.Check(n, "Api"); err != nil {
+		return nil, err
+	}
+	w := bijoubuf.NewWriterFor(n, &s)
+	m.BijoubufWrite(&w)
+	return w.Bytes()
 }
 
 // Unmarshal decodes buf strictly into m, with the default limits.
@@ -1986,7 +2070,11 @@ func (m *Api) UnmarshalOptions(buf []byte, opts bijoubuf.DecodeOptions) error {
 // records kept (a preserving decode). On error m holds what was read before it.
 func (m *Api) BijoubufUnmarshal(buf []byte, opts bijoubuf.DecodeOptions) (int, error) {
 	*m = Api{}
-	return bijoubuf.Decode(buf, opts, "Api", false, m.BijoubufDecode)
+	r, err := bijoubuf.StartDecode(buf, opts, "Api", false)
+	if err != nil {
+		return 0, err
+	}
+	return r.EndDecode(m.BijoubufDecode(&r), "Api")
 }
 
 // BijoubufSize is the size pass of an encode (see bijoubuf.Encode).
@@ -2351,12 +2439,19 @@ func (m *Method) BijoubufUnknown() []bijoubuf.UnknownRecord {
 
 // Marshal is the canonical encoding of m, with the default limits.
 func (m *Method) Marshal() ([]byte, error) {
-	return bijoubuf.Encode(m, bijoubuf.EncodeOptions{}, "Method")
+	return m.MarshalOptions(bijoubuf.EncodeOptions{})
 }
 
 // MarshalOptions is the canonical encoding of m under opts's limits.
 func (m *Method) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
-	return bijoubuf.Encode(m, opts, "Method")
+	s := bijoubuf.NewSizes(opts)
+	n := m.BijoubufSize(&s, 1)
+	if err := s.Check(n, "Method"); err != nil {
+		return nil, err
+	}
+	w := bijoubuf.NewWriterFor(n, &s)
+	m.BijoubufWrite(&w)
+	return w.Bytes()
 }
 
 // Unmarshal decodes buf strictly into m, with the default limits.
@@ -2375,7 +2470,11 @@ func (m *Method) UnmarshalOptions(buf []byte, opts bijoubuf.DecodeOptions) error
 // records kept (a preserving decode). On error m holds what was read before it.
 func (m *Method) BijoubufUnmarshal(buf []byte, opts bijoubuf.DecodeOptions) (int, error) {
 	*m = Method{}
-	return bijoubuf.Decode(buf, opts, "Method", false, m.BijoubufDecode)
+	r, err := bijoubuf.StartDecode(buf, opts, "Method", false)
+	if err != nil {
+		return 0, err
+	}
+	return r.EndDecode(m.BijoubufDecode(&r), "Method")
 }
 
 // BijoubufSize is the size pass of an encode (see bijoubuf.Encode).
@@ -2667,12 +2766,19 @@ func (m *Mixin) BijoubufUnknown() []bijoubuf.UnknownRecord {
 
 // Marshal is the canonical encoding of m, with the default limits.
 func (m *Mixin) Marshal() ([]byte, error) {
-	return bijoubuf.Encode(m, bijoubuf.EncodeOptions{}, "Mixin")
+	return m.MarshalOptions(bijoubuf.EncodeOptions{})
 }
 
 // MarshalOptions is the canonical encoding of m under opts's limits.
 func (m *Mixin) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
-	return bijoubuf.Encode(m, opts, "Mixin")
+	s := bijoubuf.NewSizes(opts)
+	n := m.BijoubufSize(&s, 1)
+	if err := s.Check(n, "Mixin"); err != nil {
+		return nil, err
+	}
+	w := bijoubuf.NewWriterFor(n, &s)
+	m.BijoubufWrite(&w)
+	return w.Bytes()
 }
 
 // Unmarshal decodes buf strictly into m, with the default limits.
@@ -2691,7 +2797,11 @@ func (m *Mixin) UnmarshalOptions(buf []byte, opts bijoubuf.DecodeOptions) error 
 // records kept (a preserving decode). On error m holds what was read before it.
 func (m *Mixin) BijoubufUnmarshal(buf []byte, opts bijoubuf.DecodeOptions) (int, error) {
 	*m = Mixin{}
-	return bijoubuf.Decode(buf, opts, "Mixin", false, m.BijoubufDecode)
+	r, err := bijoubuf.StartDecode(buf, opts, "Mixin", false)
+	if err != nil {
+		return 0, err
+	}
+	return r.EndDecode(m.BijoubufDecode(&r), "Mixin")
 }
 
 // BijoubufSize is the size pass of an encode (see bijoubuf.Encode).
@@ -2825,12 +2935,19 @@ func (m *Duration) BijoubufUnknown() []bijoubuf.UnknownRecord {
 
 // Marshal is the canonical encoding of m, with the default limits.
 func (m *Duration) Marshal() ([]byte, error) {
-	return bijoubuf.Encode(m, bijoubuf.EncodeOptions{}, "Duration")
+	return m.MarshalOptions(bijoubuf.EncodeOptions{})
 }
 
 // MarshalOptions is the canonical encoding of m under opts's limits.
 func (m *Duration) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
-	return bijoubuf.Encode(m, opts, "Duration")
+	s := bijoubuf.NewSizes(opts)
+	n := m.BijoubufSize(&s, 1)
+	if err := s.Check(n, "Duration"); err != nil {
+		return nil, err
+	}
+	w := bijoubuf.NewWriterFor(n, &s)
+	m.BijoubufWrite(&w)
+	return w.Bytes()
 }
 
 // Unmarshal decodes buf strictly into m, with the default limits.
@@ -2849,7 +2966,11 @@ func (m *Duration) UnmarshalOptions(buf []byte, opts bijoubuf.DecodeOptions) err
 // records kept (a preserving decode). On error m holds what was read before it.
 func (m *Duration) BijoubufUnmarshal(buf []byte, opts bijoubuf.DecodeOptions) (int, error) {
 	*m = Duration{}
-	return bijoubuf.Decode(buf, opts, "Duration", false, m.BijoubufDecode)
+	r, err := bijoubuf.StartDecode(buf, opts, "Duration", false)
+	if err != nil {
+		return 0, err
+	}
+	return r.EndDecode(m.BijoubufDecode(&r), "Duration")
 }
 
 // BijoubufSize is the size pass of an encode (see bijoubuf.Encode).
@@ -2968,12 +3089,19 @@ func (m *Empty) BijoubufUnknown() []bijoubuf.UnknownRecord {
 
 // Marshal is the canonical encoding of m, with the default limits.
 func (m *Empty) Marshal() ([]byte, error) {
-	return bijoubuf.Encode(m, bijoubuf.EncodeOptions{}, "Empty")
+	return m.MarshalOptions(bijoubuf.EncodeOptions{})
 }
 
 // MarshalOptions is the canonical encoding of m under opts's limits.
 func (m *Empty) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
-	return bijoubuf.Encode(m, opts, "Empty")
+	s := bijoubuf.NewSizes(opts)
+	n := m.BijoubufSize(&s, 1)
+	if err := s.Check(n, "Empty"); err != nil {
+		return nil, err
+	}
+	w := bijoubuf.NewWriterFor(n, &s)
+	m.BijoubufWrite(&w)
+	return w.Bytes()
 }
 
 // Unmarshal decodes buf strictly into m, with the default limits.
@@ -2992,7 +3120,11 @@ func (m *Empty) UnmarshalOptions(buf []byte, opts bijoubuf.DecodeOptions) error 
 // records kept (a preserving decode). On error m holds what was read before it.
 func (m *Empty) BijoubufUnmarshal(buf []byte, opts bijoubuf.DecodeOptions) (int, error) {
 	*m = Empty{}
-	return bijoubuf.Decode(buf, opts, "Empty", false, m.BijoubufDecode)
+	r, err := bijoubuf.StartDecode(buf, opts, "Empty", false)
+	if err != nil {
+		return 0, err
+	}
+	return r.EndDecode(m.BijoubufDecode(&r), "Empty")
 }
 
 // BijoubufSize is the size pass of an encode (see bijoubuf.Encode).
@@ -3064,12 +3196,19 @@ func (m *FieldMask) BijoubufUnknown() []bijoubuf.UnknownRecord {
 
 // Marshal is the canonical encoding of m, with the default limits.
 func (m *FieldMask) Marshal() ([]byte, error) {
-	return bijoubuf.Encode(m, bijoubuf.EncodeOptions{}, "FieldMask")
+	return m.MarshalOptions(bijoubuf.EncodeOptions{})
 }
 
 // MarshalOptions is the canonical encoding of m under opts's limits.
 func (m *FieldMask) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
-	return bijoubuf.Encode(m, opts, "FieldMask")
+	s := bijoubuf.NewSizes(opts)
+	n := m.BijoubufSize(&s, 1)
+	if err := s.Check(n, "FieldMask"); err != nil {
+		return nil, err
+	}
+	w := bijoubuf.NewWriterFor(n, &s)
+	m.BijoubufWrite(&w)
+	return w.Bytes()
 }
 
 // Unmarshal decodes buf strictly into m, with the default limits.
@@ -3088,7 +3227,11 @@ func (m *FieldMask) UnmarshalOptions(buf []byte, opts bijoubuf.DecodeOptions) er
 // records kept (a preserving decode). On error m holds what was read before it.
 func (m *FieldMask) BijoubufUnmarshal(buf []byte, opts bijoubuf.DecodeOptions) (int, error) {
 	*m = FieldMask{}
-	return bijoubuf.Decode(buf, opts, "FieldMask", false, m.BijoubufDecode)
+	r, err := bijoubuf.StartDecode(buf, opts, "FieldMask", false)
+	if err != nil {
+		return 0, err
+	}
+	return r.EndDecode(m.BijoubufDecode(&r), "FieldMask")
 }
 
 // BijoubufSize is the size pass of an encode (see bijoubuf.Encode).
@@ -3221,12 +3364,19 @@ func (m *Struct) BijoubufUnknown() []bijoubuf.UnknownRecord {
 
 // Marshal is the canonical encoding of m, with the default limits.
 func (m *Struct) Marshal() ([]byte, error) {
-	return bijoubuf.Encode(m, bijoubuf.EncodeOptions{}, "Struct")
+	return m.MarshalOptions(bijoubuf.EncodeOptions{})
 }
 
 // MarshalOptions is the canonical encoding of m under opts's limits.
 func (m *Struct) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
-	return bijoubuf.Encode(m, opts, "Struct")
+	s := bijoubuf.NewSizes(opts)
+	n := m.BijoubufSize(&s, 1)
+	if err := s.Check(n, "Struct"); err != nil {
+		return nil, err
+	}
+	w := bijoubuf.NewWriterFor(n, &s)
+	m.BijoubufWrite(&w)
+	return w.Bytes()
 }
 
 // Unmarshal decodes buf strictly into m, with the default limits.
@@ -3245,7 +3395,11 @@ func (m *Struct) UnmarshalOptions(buf []byte, opts bijoubuf.DecodeOptions) error
 // records kept (a preserving decode). On error m holds what was read before it.
 func (m *Struct) BijoubufUnmarshal(buf []byte, opts bijoubuf.DecodeOptions) (int, error) {
 	*m = Struct{}
-	return bijoubuf.Decode(buf, opts, "Struct", false, m.BijoubufDecode)
+	r, err := bijoubuf.StartDecode(buf, opts, "Struct", false)
+	if err != nil {
+		return 0, err
+	}
+	return r.EndDecode(m.BijoubufDecode(&r), "Struct")
 }
 
 // BijoubufSize is the size pass of an encode (see bijoubuf.Encode).
@@ -3433,12 +3587,19 @@ func (m *Value) BijoubufUnknown() []bijoubuf.UnknownRecord {
 
 // Marshal is the canonical encoding of m, with the default limits.
 func (m *Value) Marshal() ([]byte, error) {
-	return bijoubuf.Encode(m, bijoubuf.EncodeOptions{}, "Value")
+	return m.MarshalOptions(bijoubuf.EncodeOptions{})
 }
 
 // MarshalOptions is the canonical encoding of m under opts's limits.
 func (m *Value) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
-	return bijoubuf.Encode(m, opts, "Value")
+	s := bijoubuf.NewSizes(opts)
+	n := m.BijoubufSize(&s, 1)
+	if err := s.Check(n, "Value"); err != nil {
+		return nil, err
+	}
+	w := bijoubuf.NewWriterFor(n, &s)
+	m.BijoubufWrite(&w)
+	return w.Bytes()
 }
 
 // Unmarshal decodes buf strictly into m, with the default limits.
@@ -3457,7 +3618,11 @@ func (m *Value) UnmarshalOptions(buf []byte, opts bijoubuf.DecodeOptions) error 
 // records kept (a preserving decode). On error m holds what was read before it.
 func (m *Value) BijoubufUnmarshal(buf []byte, opts bijoubuf.DecodeOptions) (int, error) {
 	*m = Value{}
-	return bijoubuf.Decode(buf, opts, "Value", false, m.BijoubufDecode)
+	r, err := bijoubuf.StartDecode(buf, opts, "Value", false)
+	if err != nil {
+		return 0, err
+	}
+	return r.EndDecode(m.BijoubufDecode(&r), "Value")
 }
 
 // BijoubufSize is the size pass of an encode (see bijoubuf.Encode).
@@ -3717,12 +3882,19 @@ func (m *ListValue) BijoubufUnknown() []bijoubuf.UnknownRecord {
 
 // Marshal is the canonical encoding of m, with the default limits.
 func (m *ListValue) Marshal() ([]byte, error) {
-	return bijoubuf.Encode(m, bijoubuf.EncodeOptions{}, "ListValue")
+	return m.MarshalOptions(bijoubuf.EncodeOptions{})
 }
 
 // MarshalOptions is the canonical encoding of m under opts's limits.
 func (m *ListValue) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
-	return bijoubuf.Encode(m, opts, "ListValue")
+	s := bijoubuf.NewSizes(opts)
+	n := m.BijoubufSize(&s, 1)
+	if err := s.Check(n, "ListValue"); err != nil {
+		return nil, err
+	}
+	w := bijoubuf.NewWriterFor(n, &s)
+	m.BijoubufWrite(&w)
+	return w.Bytes()
 }
 
 // Unmarshal decodes buf strictly into m, with the default limits.
@@ -3741,7 +3913,11 @@ func (m *ListValue) UnmarshalOptions(buf []byte, opts bijoubuf.DecodeOptions) er
 // records kept (a preserving decode). On error m holds what was read before it.
 func (m *ListValue) BijoubufUnmarshal(buf []byte, opts bijoubuf.DecodeOptions) (int, error) {
 	*m = ListValue{}
-	return bijoubuf.Decode(buf, opts, "ListValue", false, m.BijoubufDecode)
+	r, err := bijoubuf.StartDecode(buf, opts, "ListValue", false)
+	if err != nil {
+		return 0, err
+	}
+	return r.EndDecode(m.BijoubufDecode(&r), "ListValue")
 }
 
 // BijoubufSize is the size pass of an encode (see bijoubuf.Encode).
@@ -3868,12 +4044,19 @@ func (m *Timestamp) BijoubufUnknown() []bijoubuf.UnknownRecord {
 
 // Marshal is the canonical encoding of m, with the default limits.
 func (m *Timestamp) Marshal() ([]byte, error) {
-	return bijoubuf.Encode(m, bijoubuf.EncodeOptions{}, "Timestamp")
+	return m.MarshalOptions(bijoubuf.EncodeOptions{})
 }
 
 // MarshalOptions is the canonical encoding of m under opts's limits.
 func (m *Timestamp) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
-	return bijoubuf.Encode(m, opts, "Timestamp")
+	s := bijoubuf.NewSizes(opts)
+	n := m.BijoubufSize(&s, 1)
+	if err := s.Check(n, "Timestamp"); err != nil {
+		return nil, err
+	}
+	w := bijoubuf.NewWriterFor(n, &s)
+	m.BijoubufWrite(&w)
+	return w.Bytes()
 }
 
 // Unmarshal decodes buf strictly into m, with the default limits.
@@ -3892,7 +4075,11 @@ func (m *Timestamp) UnmarshalOptions(buf []byte, opts bijoubuf.DecodeOptions) er
 // records kept (a preserving decode). On error m holds what was read before it.
 func (m *Timestamp) BijoubufUnmarshal(buf []byte, opts bijoubuf.DecodeOptions) (int, error) {
 	*m = Timestamp{}
-	return bijoubuf.Decode(buf, opts, "Timestamp", false, m.BijoubufDecode)
+	r, err := bijoubuf.StartDecode(buf, opts, "Timestamp", false)
+	if err != nil {
+		return 0, err
+	}
+	return r.EndDecode(m.BijoubufDecode(&r), "Timestamp")
 }
 
 // BijoubufSize is the size pass of an encode (see bijoubuf.Encode).
@@ -4015,12 +4202,19 @@ func (m *DoubleValue) BijoubufUnknown() []bijoubuf.UnknownRecord {
 
 // Marshal is the canonical encoding of m, with the default limits.
 func (m *DoubleValue) Marshal() ([]byte, error) {
-	return bijoubuf.Encode(m, bijoubuf.EncodeOptions{}, "DoubleValue")
+	return m.MarshalOptions(bijoubuf.EncodeOptions{})
 }
 
 // MarshalOptions is the canonical encoding of m under opts's limits.
 func (m *DoubleValue) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
-	return bijoubuf.Encode(m, opts, "DoubleValue")
+	s := bijoubuf.NewSizes(opts)
+	n := m.BijoubufSize(&s, 1)
+	if err := s.Check(n, "DoubleValue"); err != nil {
+		return nil, err
+	}
+	w := bijoubuf.NewWriterFor(n, &s)
+	m.BijoubufWrite(&w)
+	return w.Bytes()
 }
 
 // Unmarshal decodes buf strictly into m, with the default limits.
@@ -4039,7 +4233,11 @@ func (m *DoubleValue) UnmarshalOptions(buf []byte, opts bijoubuf.DecodeOptions) 
 // records kept (a preserving decode). On error m holds what was read before it.
 func (m *DoubleValue) BijoubufUnmarshal(buf []byte, opts bijoubuf.DecodeOptions) (int, error) {
 	*m = DoubleValue{}
-	return bijoubuf.Decode(buf, opts, "DoubleValue", false, m.BijoubufDecode)
+	r, err := bijoubuf.StartDecode(buf, opts, "DoubleValue", false)
+	if err != nil {
+		return 0, err
+	}
+	return r.EndDecode(m.BijoubufDecode(&r), "DoubleValue")
 }
 
 // BijoubufSize is the size pass of an encode (see bijoubuf.Encode).
@@ -4136,12 +4334,19 @@ func (m *FloatValue) BijoubufUnknown() []bijoubuf.UnknownRecord {
 
 // Marshal is the canonical encoding of m, with the default limits.
 func (m *FloatValue) Marshal() ([]byte, error) {
-	return bijoubuf.Encode(m, bijoubuf.EncodeOptions{}, "FloatValue")
+	return m.MarshalOptions(bijoubuf.EncodeOptions{})
 }
 
 // MarshalOptions is the canonical encoding of m under opts's limits.
 func (m *FloatValue) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
-	return bijoubuf.Encode(m, opts, "FloatValue")
+	s := bijoubuf.NewSizes(opts)
+	n := m.BijoubufSize(&s, 1)
+	if err := s.Check(n, "FloatValue"); err != nil {
+		return nil, err
+	}
+	w := bijoubuf.NewWriterFor(n, &s)
+	m.BijoubufWrite(&w)
+	return w.Bytes()
 }
 
 // Unmarshal decodes buf strictly into m, with the default limits.
@@ -4160,7 +4365,11 @@ func (m *FloatValue) UnmarshalOptions(buf []byte, opts bijoubuf.DecodeOptions) e
 // records kept (a preserving decode). On error m holds what was read before it.
 func (m *FloatValue) BijoubufUnmarshal(buf []byte, opts bijoubuf.DecodeOptions) (int, error) {
 	*m = FloatValue{}
-	return bijoubuf.Decode(buf, opts, "FloatValue", false, m.BijoubufDecode)
+	r, err := bijoubuf.StartDecode(buf, opts, "FloatValue", false)
+	if err != nil {
+		return 0, err
+	}
+	return r.EndDecode(m.BijoubufDecode(&r), "FloatValue")
 }
 
 // BijoubufSize is the size pass of an encode (see bijoubuf.Encode).
@@ -4257,12 +4466,19 @@ func (m *Int64Value) BijoubufUnknown() []bijoubuf.UnknownRecord {
 
 // Marshal is the canonical encoding of m, with the default limits.
 func (m *Int64Value) Marshal() ([]byte, error) {
-	return bijoubuf.Encode(m, bijoubuf.EncodeOptions{}, "Int64Value")
+	return m.MarshalOptions(bijoubuf.EncodeOptions{})
 }
 
 // MarshalOptions is the canonical encoding of m under opts's limits.
 func (m *Int64Value) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
-	return bijoubuf.Encode(m, opts, "Int64Value")
+	s := bijoubuf.NewSizes(opts)
+	n := m.BijoubufSize(&s, 1)
+	if err := s.Check(n, "Int64Value"); err != nil {
+		return nil, err
+	}
+	w := bijoubuf.NewWriterFor(n, &s)
+	m.BijoubufWrite(&w)
+	return w.Bytes()
 }
 
 // Unmarshal decodes buf strictly into m, with the default limits.
@@ -4281,7 +4497,11 @@ func (m *Int64Value) UnmarshalOptions(buf []byte, opts bijoubuf.DecodeOptions) e
 // records kept (a preserving decode). On error m holds what was read before it.
 func (m *Int64Value) BijoubufUnmarshal(buf []byte, opts bijoubuf.DecodeOptions) (int, error) {
 	*m = Int64Value{}
-	return bijoubuf.Decode(buf, opts, "Int64Value", false, m.BijoubufDecode)
+	r, err := bijoubuf.StartDecode(buf, opts, "Int64Value", false)
+	if err != nil {
+		return 0, err
+	}
+	return r.EndDecode(m.BijoubufDecode(&r), "Int64Value")
 }
 
 // BijoubufSize is the size pass of an encode (see bijoubuf.Encode).
@@ -4378,12 +4598,19 @@ func (m *UInt64Value) BijoubufUnknown() []bijoubuf.UnknownRecord {
 
 // Marshal is the canonical encoding of m, with the default limits.
 func (m *UInt64Value) Marshal() ([]byte, error) {
-	return bijoubuf.Encode(m, bijoubuf.EncodeOptions{}, "UInt64Value")
+	return m.MarshalOptions(bijoubuf.EncodeOptions{})
 }
 
 // MarshalOptions is the canonical encoding of m under opts's limits.
 func (m *UInt64Value) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
-	return bijoubuf.Encode(m, opts, "UInt64Value")
+	s := bijoubuf.NewSizes(opts)
+	n := m.BijoubufSize(&s, 1)
+	if err := s.Check(n, "UInt64Value"); err != nil {
+		return nil, err
+	}
+	w := bijoubuf.NewWriterFor(n, &s)
+	m.BijoubufWrite(&w)
+	return w.Bytes()
 }
 
 // Unmarshal decodes buf strictly into m, with the default limits.
@@ -4402,7 +4629,11 @@ func (m *UInt64Value) UnmarshalOptions(buf []byte, opts bijoubuf.DecodeOptions) 
 // records kept (a preserving decode). On error m holds what was read before it.
 func (m *UInt64Value) BijoubufUnmarshal(buf []byte, opts bijoubuf.DecodeOptions) (int, error) {
 	*m = UInt64Value{}
-	return bijoubuf.Decode(buf, opts, "UInt64Value", false, m.BijoubufDecode)
+	r, err := bijoubuf.StartDecode(buf, opts, "UInt64Value", false)
+	if err != nil {
+		return 0, err
+	}
+	return r.EndDecode(m.BijoubufDecode(&r), "UInt64Value")
 }
 
 // BijoubufSize is the size pass of an encode (see bijoubuf.Encode).
@@ -4499,12 +4730,19 @@ func (m *Int32Value) BijoubufUnknown() []bijoubuf.UnknownRecord {
 
 // Marshal is the canonical encoding of m, with the default limits.
 func (m *Int32Value) Marshal() ([]byte, error) {
-	return bijoubuf.Encode(m, bijoubuf.EncodeOptions{}, "Int32Value")
+	return m.MarshalOptions(bijoubuf.EncodeOptions{})
 }
 
 // MarshalOptions is the canonical encoding of m under opts's limits.
 func (m *Int32Value) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
-	return bijoubuf.Encode(m, opts, "Int32Value")
+	s := bijoubuf.NewSizes(opts)
+	n := m.BijoubufSize(&s, 1)
+	if err := s.Check(n, "Int32Value"); err != nil {
+		return nil, err
+	}
+	w := bijoubuf.NewWriterFor(n, &s)
+	m.BijoubufWrite(&w)
+	return w.Bytes()
 }
 
 // Unmarshal decodes buf strictly into m, with the default limits.
@@ -4523,7 +4761,11 @@ func (m *Int32Value) UnmarshalOptions(buf []byte, opts bijoubuf.DecodeOptions) e
 // records kept (a preserving decode). On error m holds what was read before it.
 func (m *Int32Value) BijoubufUnmarshal(buf []byte, opts bijoubuf.DecodeOptions) (int, error) {
 	*m = Int32Value{}
-	return bijoubuf.Decode(buf, opts, "Int32Value", false, m.BijoubufDecode)
+	r, err := bijoubuf.StartDecode(buf, opts, "Int32Value", false)
+	if err != nil {
+		return 0, err
+	}
+	return r.EndDecode(m.BijoubufDecode(&r), "Int32Value")
 }
 
 // BijoubufSize is the size pass of an encode (see bijoubuf.Encode).
@@ -4620,12 +4862,19 @@ func (m *UInt32Value) BijoubufUnknown() []bijoubuf.UnknownRecord {
 
 // Marshal is the canonical encoding of m, with the default limits.
 func (m *UInt32Value) Marshal() ([]byte, error) {
-	return bijoubuf.Encode(m, bijoubuf.EncodeOptions{}, "UInt32Value")
+	return m.MarshalOptions(bijoubuf.EncodeOptions{})
 }
 
 // MarshalOptions is the canonical encoding of m under opts's limits.
 func (m *UInt32Value) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
-	return bijoubuf.Encode(m, opts, "UInt32Value")
+	s := bijoubuf.NewSizes(opts)
+	n := m.BijoubufSize(&s, 1)
+	if err := s.Check(n, "UInt32Value"); err != nil {
+		return nil, err
+	}
+	w := bijoubuf.NewWriterFor(n, &s)
+	m.BijoubufWrite(&w)
+	return w.Bytes()
 }
 
 // Unmarshal decodes buf strictly into m, with the default limits.
@@ -4644,7 +4893,11 @@ func (m *UInt32Value) UnmarshalOptions(buf []byte, opts bijoubuf.DecodeOptions) 
 // records kept (a preserving decode). On error m holds what was read before it.
 func (m *UInt32Value) BijoubufUnmarshal(buf []byte, opts bijoubuf.DecodeOptions) (int, error) {
 	*m = UInt32Value{}
-	return bijoubuf.Decode(buf, opts, "UInt32Value", false, m.BijoubufDecode)
+	r, err := bijoubuf.StartDecode(buf, opts, "UInt32Value", false)
+	if err != nil {
+		return 0, err
+	}
+	return r.EndDecode(m.BijoubufDecode(&r), "UInt32Value")
 }
 
 // BijoubufSize is the size pass of an encode (see bijoubuf.Encode).
@@ -4741,12 +4994,19 @@ func (m *BoolValue) BijoubufUnknown() []bijoubuf.UnknownRecord {
 
 // Marshal is the canonical encoding of m, with the default limits.
 func (m *BoolValue) Marshal() ([]byte, error) {
-	return bijoubuf.Encode(m, bijoubuf.EncodeOptions{}, "BoolValue")
+	return m.MarshalOptions(bijoubuf.EncodeOptions{})
 }
 
 // MarshalOptions is the canonical encoding of m under opts's limits.
 func (m *BoolValue) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
-	return bijoubuf.Encode(m, opts, "BoolValue")
+	s := bijoubuf.NewSizes(opts)
+	n := m.BijoubufSize(&s, 1)
+	if err := s.Check(n, "BoolValue"); err != nil {
+		return nil, err
+	}
+	w := bijoubuf.NewWriterFor(n, &s)
+	m.BijoubufWrite(&w)
+	return w.Bytes()
 }
 
 // Unmarshal decodes buf strictly into m, with the default limits.
@@ -4765,7 +5025,11 @@ func (m *BoolValue) UnmarshalOptions(buf []byte, opts bijoubuf.DecodeOptions) er
 // records kept (a preserving decode). On error m holds what was read before it.
 func (m *BoolValue) BijoubufUnmarshal(buf []byte, opts bijoubuf.DecodeOptions) (int, error) {
 	*m = BoolValue{}
-	return bijoubuf.Decode(buf, opts, "BoolValue", false, m.BijoubufDecode)
+	r, err := bijoubuf.StartDecode(buf, opts, "BoolValue", false)
+	if err != nil {
+		return 0, err
+	}
+	return r.EndDecode(m.BijoubufDecode(&r), "BoolValue")
 }
 
 // BijoubufSize is the size pass of an encode (see bijoubuf.Encode).
@@ -4862,12 +5126,19 @@ func (m *StringValue) BijoubufUnknown() []bijoubuf.UnknownRecord {
 
 // Marshal is the canonical encoding of m, with the default limits.
 func (m *StringValue) Marshal() ([]byte, error) {
-	return bijoubuf.Encode(m, bijoubuf.EncodeOptions{}, "StringValue")
+	return m.MarshalOptions(bijoubuf.EncodeOptions{})
 }
 
 // MarshalOptions is the canonical encoding of m under opts's limits.
 func (m *StringValue) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
-	return bijoubuf.Encode(m, opts, "StringValue")
+	s := bijoubuf.NewSizes(opts)
+	n := m.BijoubufSize(&s, 1)
+	if err := s.Check(n, "StringValue"); err != nil {
+		return nil, err
+	}
+	w := bijoubuf.NewWriterFor(n, &s)
+	m.BijoubufWrite(&w)
+	return w.Bytes()
 }
 
 // Unmarshal decodes buf strictly into m, with the default limits.
@@ -4886,7 +5157,11 @@ func (m *StringValue) UnmarshalOptions(buf []byte, opts bijoubuf.DecodeOptions) 
 // records kept (a preserving decode). On error m holds what was read before it.
 func (m *StringValue) BijoubufUnmarshal(buf []byte, opts bijoubuf.DecodeOptions) (int, error) {
 	*m = StringValue{}
-	return bijoubuf.Decode(buf, opts, "StringValue", false, m.BijoubufDecode)
+	r, err := bijoubuf.StartDecode(buf, opts, "StringValue", false)
+	if err != nil {
+		return 0, err
+	}
+	return r.EndDecode(m.BijoubufDecode(&r), "StringValue")
 }
 
 // BijoubufSize is the size pass of an encode (see bijoubuf.Encode).
@@ -4986,12 +5261,19 @@ func (m *BytesValue) BijoubufUnknown() []bijoubuf.UnknownRecord {
 
 // Marshal is the canonical encoding of m, with the default limits.
 func (m *BytesValue) Marshal() ([]byte, error) {
-	return bijoubuf.Encode(m, bijoubuf.EncodeOptions{}, "BytesValue")
+	return m.MarshalOptions(bijoubuf.EncodeOptions{})
 }
 
 // MarshalOptions is the canonical encoding of m under opts's limits.
 func (m *BytesValue) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
-	return bijoubuf.Encode(m, opts, "BytesValue")
+	s := bijoubuf.NewSizes(opts)
+	n := m.BijoubufSize(&s, 1)
+	if err := s.Check(n, "BytesValue"); err != nil {
+		return nil, err
+	}
+	w := bijoubuf.NewWriterFor(n, &s)
+	m.BijoubufWrite(&w)
+	return w.Bytes()
 }
 
 // Unmarshal decodes buf strictly into m, with the default limits.
@@ -5010,7 +5292,11 @@ func (m *BytesValue) UnmarshalOptions(buf []byte, opts bijoubuf.DecodeOptions) e
 // records kept (a preserving decode). On error m holds what was read before it.
 func (m *BytesValue) BijoubufUnmarshal(buf []byte, opts bijoubuf.DecodeOptions) (int, error) {
 	*m = BytesValue{}
-	return bijoubuf.Decode(buf, opts, "BytesValue", false, m.BijoubufDecode)
+	r, err := bijoubuf.StartDecode(buf, opts, "BytesValue", false)
+	if err != nil {
+		return 0, err
+	}
+	return r.EndDecode(m.BijoubufDecode(&r), "BytesValue")
 }
 
 // BijoubufSize is the size pass of an encode (see bijoubuf.Encode).

@@ -462,7 +462,9 @@ fn comment_lines(comments: &Comments, indent: &str, first: &str) -> String {
     if let Some(text) = comments.leading.as_deref().or(comments.trailing.as_deref()) {
         let _ = writeln!(out, "{indent}//");
         for line in text.trim_end().lines() {
-            let line = line.strip_prefix(' ').unwrap_or(line).trim_end();
+            // Unindented: gofmt rewrites indented lines of a doc comment (code blocks,
+            // lists), and its rewrite is not what the schema's author wrote either.
+            let line = line.trim();
             if line.is_empty() {
                 let _ = writeln!(out, "{indent}//");
             } else {
@@ -813,13 +815,12 @@ impl Emitter<'_> {
         );
         let _ = writeln!(
             b,
-            "// Marshal is the canonical encoding of m, with the default limits.\nfunc (m *{name}) Marshal() ([]byte, error) {{\n\treturn bijoubuf.Encode(m, bijoubuf.EncodeOptions{{}}, {})\n}}\n",
-            go_string(&short)
+            "// Marshal is the canonical encoding of m, with the default limits.\nfunc (m *{name}) Marshal() ([]byte, error) {{\n\treturn m.MarshalOptions(bijoubuf.EncodeOptions{{}})\n}}\n"
         );
         let _ = writeln!(
             b,
-            "// MarshalOptions is the canonical encoding of m under opts's limits.\nfunc (m *{name}) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {{\n\treturn bijoubuf.Encode(m, opts, {})\n}}\n",
-            go_string(&short)
+            "// MarshalOptions is the canonical encoding of m under opts's limits.\nfunc (m *{name}) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {{\n\ts := bijoubuf.NewSizes(opts)\n\tn := m.BijoubufSize(&s, 1)\n\tif err := s.Check(n, {short}); err != nil {{\n\t\treturn nil, err\n\t}}\n\tw := bijoubuf.NewWriterFor(n, &s)\n\tm.BijoubufWrite(&w)\n\treturn w.Bytes()\n}}\n",
+            short = go_string(&short)
         );
         let _ = writeln!(
             b,
@@ -831,8 +832,8 @@ impl Emitter<'_> {
         );
         let _ = writeln!(
             b,
-            "// BijoubufUnmarshal decodes buf into m under opts and returns the number of unknown\n// records kept (a preserving decode). On error m holds what was read before it.\nfunc (m *{name}) BijoubufUnmarshal(buf []byte, opts bijoubuf.DecodeOptions) (int, error) {{\n\t*m = {name}{{}}\n\treturn bijoubuf.Decode(buf, opts, {}, {keeps}, m.BijoubufDecode)\n}}\n",
-            go_string(&short)
+            "// BijoubufUnmarshal decodes buf into m under opts and returns the number of unknown\n// records kept (a preserving decode). On error m holds what was read before it.\nfunc (m *{name}) BijoubufUnmarshal(buf []byte, opts bijoubuf.DecodeOptions) (int, error) {{\n\t*m = {name}{{}}\n\tr, err := bijoubuf.StartDecode(buf, opts, {short}, {keeps})\n\tif err != nil {{\n\t\treturn 0, err\n\t}}\n\treturn r.EndDecode(m.BijoubufDecode(&r), {short})\n}}\n",
+            short = go_string(&short)
         );
         self.size_fn(m, &name);
         self.write_fn(m, &name);

@@ -36,12 +36,19 @@ func (m *Person) BijoubufUnknown() []bijoubuf.UnknownRecord {
 
 // Marshal is the canonical encoding of m, with the default limits.
 func (m *Person) Marshal() ([]byte, error) {
-	return bijoubuf.Encode(m, bijoubuf.EncodeOptions{}, "Person")
+	return m.MarshalOptions(bijoubuf.EncodeOptions{})
 }
 
 // MarshalOptions is the canonical encoding of m under opts's limits.
 func (m *Person) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
-	return bijoubuf.Encode(m, opts, "Person")
+	s := bijoubuf.NewSizes(opts)
+	n := m.BijoubufSize(&s, 1)
+	if err := s.Check(n, "Person"); err != nil {
+		return nil, err
+	}
+	w := bijoubuf.NewWriterFor(n, &s)
+	m.BijoubufWrite(&w)
+	return w.Bytes()
 }
 
 // Unmarshal decodes buf strictly into m, with the default limits.
@@ -60,7 +67,11 @@ func (m *Person) UnmarshalOptions(buf []byte, opts bijoubuf.DecodeOptions) error
 // records kept (a preserving decode). On error m holds what was read before it.
 func (m *Person) BijoubufUnmarshal(buf []byte, opts bijoubuf.DecodeOptions) (int, error) {
 	*m = Person{}
-	return bijoubuf.Decode(buf, opts, "Person", true, m.BijoubufDecode)
+	r, err := bijoubuf.StartDecode(buf, opts, "Person", true)
+	if err != nil {
+		return 0, err
+	}
+	return r.EndDecode(m.BijoubufDecode(&r), "Person")
 }
 
 // BijoubufSize is the size pass of an encode (see bijoubuf.Encode).
@@ -235,12 +246,19 @@ func (m *Order) BijoubufUnknown() []bijoubuf.UnknownRecord {
 
 // Marshal is the canonical encoding of m, with the default limits.
 func (m *Order) Marshal() ([]byte, error) {
-	return bijoubuf.Encode(m, bijoubuf.EncodeOptions{}, "Order")
+	return m.MarshalOptions(bijoubuf.EncodeOptions{})
 }
 
 // MarshalOptions is the canonical encoding of m under opts's limits.
 func (m *Order) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
-	return bijoubuf.Encode(m, opts, "Order")
+	s := bijoubuf.NewSizes(opts)
+	n := m.BijoubufSize(&s, 1)
+	if err := s.Check(n, "Order"); err != nil {
+		return nil, err
+	}
+	w := bijoubuf.NewWriterFor(n, &s)
+	m.BijoubufWrite(&w)
+	return w.Bytes()
 }
 
 // Unmarshal decodes buf strictly into m, with the default limits.
@@ -259,7 +277,11 @@ func (m *Order) UnmarshalOptions(buf []byte, opts bijoubuf.DecodeOptions) error 
 // records kept (a preserving decode). On error m holds what was read before it.
 func (m *Order) BijoubufUnmarshal(buf []byte, opts bijoubuf.DecodeOptions) (int, error) {
 	*m = Order{}
-	return bijoubuf.Decode(buf, opts, "Order", true, m.BijoubufDecode)
+	r, err := bijoubuf.StartDecode(buf, opts, "Order", true)
+	if err != nil {
+		return 0, err
+	}
+	return r.EndDecode(m.BijoubufDecode(&r), "Order")
 }
 
 // BijoubufSize is the size pass of an encode (see bijoubuf.Encode).
@@ -480,12 +502,19 @@ func (m *Customer) BijoubufUnknown() []bijoubuf.UnknownRecord {
 
 // Marshal is the canonical encoding of m, with the default limits.
 func (m *Customer) Marshal() ([]byte, error) {
-	return bijoubuf.Encode(m, bijoubuf.EncodeOptions{}, "Customer")
+	return m.MarshalOptions(bijoubuf.EncodeOptions{})
 }
 
 // MarshalOptions is the canonical encoding of m under opts's limits.
 func (m *Customer) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
-	return bijoubuf.Encode(m, opts, "Customer")
+	s := bijoubuf.NewSizes(opts)
+	n := m.BijoubufSize(&s, 1)
+	if err := s.Check(n, "Customer"); err != nil {
+		return nil, err
+	}
+	w := bijoubuf.NewWriterFor(n, &s)
+	m.BijoubufWrite(&w)
+	return w.Bytes()
 }
 
 // Unmarshal decodes buf strictly into m, with the default limits.
@@ -504,7 +533,11 @@ func (m *Customer) UnmarshalOptions(buf []byte, opts bijoubuf.DecodeOptions) err
 // records kept (a preserving decode). On error m holds what was read before it.
 func (m *Customer) BijoubufUnmarshal(buf []byte, opts bijoubuf.DecodeOptions) (int, error) {
 	*m = Customer{}
-	return bijoubuf.Decode(buf, opts, "Customer", true, m.BijoubufDecode)
+	r, err := bijoubuf.StartDecode(buf, opts, "Customer", true)
+	if err != nil {
+		return 0, err
+	}
+	return r.EndDecode(m.BijoubufDecode(&r), "Customer")
 }
 
 // BijoubufSize is the size pass of an encode (see bijoubuf.Encode).
@@ -600,12 +633,19 @@ func (m *Line) BijoubufUnknown() []bijoubuf.UnknownRecord {
 
 // Marshal is the canonical encoding of m, with the default limits.
 func (m *Line) Marshal() ([]byte, error) {
-	return bijoubuf.Encode(m, bijoubuf.EncodeOptions{}, "Line")
+	return m.MarshalOptions(bijoubuf.EncodeOptions{})
 }
 
 // MarshalOptions is the canonical encoding of m under opts's limits.
 func (m *Line) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
-	return bijoubuf.Encode(m, opts, "Line")
+	s := bijoubuf.NewSizes(opts)
+	n := m.BijoubufSize(&s, 1)
+	if err := s.Check(n, "Line"); err != nil {
+		return nil, err
+	}
+	w := bijoubuf.NewWriterFor(n, &s)
+	m.BijoubufWrite(&w)
+	return w.Bytes()
 }
 
 // Unmarshal decodes buf strictly into m, with the default limits.
@@ -624,7 +664,11 @@ func (m *Line) UnmarshalOptions(buf []byte, opts bijoubuf.DecodeOptions) error {
 // records kept (a preserving decode). On error m holds what was read before it.
 func (m *Line) BijoubufUnmarshal(buf []byte, opts bijoubuf.DecodeOptions) (int, error) {
 	*m = Line{}
-	return bijoubuf.Decode(buf, opts, "Line", true, m.BijoubufDecode)
+	r, err := bijoubuf.StartDecode(buf, opts, "Line", true)
+	if err != nil {
+		return 0, err
+	}
+	return r.EndDecode(m.BijoubufDecode(&r), "Line")
 }
 
 // BijoubufSize is the size pass of an encode (see bijoubuf.Encode).
@@ -746,12 +790,19 @@ func (m *Editions) BijoubufUnknown() []bijoubuf.UnknownRecord {
 
 // Marshal is the canonical encoding of m, with the default limits.
 func (m *Editions) Marshal() ([]byte, error) {
-	return bijoubuf.Encode(m, bijoubuf.EncodeOptions{}, "Editions")
+	return m.MarshalOptions(bijoubuf.EncodeOptions{})
 }
 
 // MarshalOptions is the canonical encoding of m under opts's limits.
 func (m *Editions) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
-	return bijoubuf.Encode(m, opts, "Editions")
+	s := bijoubuf.NewSizes(opts)
+	n := m.BijoubufSize(&s, 1)
+	if err := s.Check(n, "Editions"); err != nil {
+		return nil, err
+	}
+	w := bijoubuf.NewWriterFor(n, &s)
+	m.BijoubufWrite(&w)
+	return w.Bytes()
 }
 
 // Unmarshal decodes buf strictly into m, with the default limits.
@@ -770,7 +821,11 @@ func (m *Editions) UnmarshalOptions(buf []byte, opts bijoubuf.DecodeOptions) err
 // records kept (a preserving decode). On error m holds what was read before it.
 func (m *Editions) BijoubufUnmarshal(buf []byte, opts bijoubuf.DecodeOptions) (int, error) {
 	*m = Editions{}
-	return bijoubuf.Decode(buf, opts, "Editions", true, m.BijoubufDecode)
+	r, err := bijoubuf.StartDecode(buf, opts, "Editions", true)
+	if err != nil {
+		return 0, err
+	}
+	return r.EndDecode(m.BijoubufDecode(&r), "Editions")
 }
 
 // BijoubufSize is the size pass of an encode (see bijoubuf.Encode).
@@ -910,12 +965,19 @@ func (m *Reading) BijoubufUnknown() []bijoubuf.UnknownRecord {
 
 // Marshal is the canonical encoding of m, with the default limits.
 func (m *Reading) Marshal() ([]byte, error) {
-	return bijoubuf.Encode(m, bijoubuf.EncodeOptions{}, "Reading")
+	return m.MarshalOptions(bijoubuf.EncodeOptions{})
 }
 
 // MarshalOptions is the canonical encoding of m under opts's limits.
 func (m *Reading) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
-	return bijoubuf.Encode(m, opts, "Reading")
+	s := bijoubuf.NewSizes(opts)
+	n := m.BijoubufSize(&s, 1)
+	if err := s.Check(n, "Reading"); err != nil {
+		return nil, err
+	}
+	w := bijoubuf.NewWriterFor(n, &s)
+	m.BijoubufWrite(&w)
+	return w.Bytes()
 }
 
 // Unmarshal decodes buf strictly into m, with the default limits.
@@ -934,7 +996,11 @@ func (m *Reading) UnmarshalOptions(buf []byte, opts bijoubuf.DecodeOptions) erro
 // records kept (a preserving decode). On error m holds what was read before it.
 func (m *Reading) BijoubufUnmarshal(buf []byte, opts bijoubuf.DecodeOptions) (int, error) {
 	*m = Reading{}
-	return bijoubuf.Decode(buf, opts, "Reading", true, m.BijoubufDecode)
+	r, err := bijoubuf.StartDecode(buf, opts, "Reading", true)
+	if err != nil {
+		return 0, err
+	}
+	return r.EndDecode(m.BijoubufDecode(&r), "Reading")
 }
 
 // BijoubufSize is the size pass of an encode (see bijoubuf.Encode).
@@ -1175,12 +1241,19 @@ func (m *Required) BijoubufUnknown() []bijoubuf.UnknownRecord {
 
 // Marshal is the canonical encoding of m, with the default limits.
 func (m *Required) Marshal() ([]byte, error) {
-	return bijoubuf.Encode(m, bijoubuf.EncodeOptions{}, "Required")
+	return m.MarshalOptions(bijoubuf.EncodeOptions{})
 }
 
 // MarshalOptions is the canonical encoding of m under opts's limits.
 func (m *Required) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
-	return bijoubuf.Encode(m, opts, "Required")
+	s := bijoubuf.NewSizes(opts)
+	n := m.BijoubufSize(&s, 1)
+	if err := s.Check(n, "Required"); err != nil {
+		return nil, err
+	}
+	w := bijoubuf.NewWriterFor(n, &s)
+	m.BijoubufWrite(&w)
+	return w.Bytes()
 }
 
 // Unmarshal decodes buf strictly into m, with the default limits.
@@ -1199,7 +1272,11 @@ func (m *Required) UnmarshalOptions(buf []byte, opts bijoubuf.DecodeOptions) err
 // records kept (a preserving decode). On error m holds what was read before it.
 func (m *Required) BijoubufUnmarshal(buf []byte, opts bijoubuf.DecodeOptions) (int, error) {
 	*m = Required{}
-	return bijoubuf.Decode(buf, opts, "Required", true, m.BijoubufDecode)
+	r, err := bijoubuf.StartDecode(buf, opts, "Required", true)
+	if err != nil {
+		return 0, err
+	}
+	return r.EndDecode(m.BijoubufDecode(&r), "Required")
 }
 
 // BijoubufSize is the size pass of an encode (see bijoubuf.Encode).
@@ -1496,12 +1573,19 @@ func (m *Inner) BijoubufUnknown() []bijoubuf.UnknownRecord {
 
 // Marshal is the canonical encoding of m, with the default limits.
 func (m *Inner) Marshal() ([]byte, error) {
-	return bijoubuf.Encode(m, bijoubuf.EncodeOptions{}, "Inner")
+	return m.MarshalOptions(bijoubuf.EncodeOptions{})
 }
 
 // MarshalOptions is the canonical encoding of m under opts's limits.
 func (m *Inner) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
-	return bijoubuf.Encode(m, opts, "Inner")
+	s := bijoubuf.NewSizes(opts)
+	n := m.BijoubufSize(&s, 1)
+	if err := s.Check(n, "Inner"); err != nil {
+		return nil, err
+	}
+	w := bijoubuf.NewWriterFor(n, &s)
+	m.BijoubufWrite(&w)
+	return w.Bytes()
 }
 
 // Unmarshal decodes buf strictly into m, with the default limits.
@@ -1520,7 +1604,11 @@ func (m *Inner) UnmarshalOptions(buf []byte, opts bijoubuf.DecodeOptions) error 
 // records kept (a preserving decode). On error m holds what was read before it.
 func (m *Inner) BijoubufUnmarshal(buf []byte, opts bijoubuf.DecodeOptions) (int, error) {
 	*m = Inner{}
-	return bijoubuf.Decode(buf, opts, "Inner", true, m.BijoubufDecode)
+	r, err := bijoubuf.StartDecode(buf, opts, "Inner", true)
+	if err != nil {
+		return 0, err
+	}
+	return r.EndDecode(m.BijoubufDecode(&r), "Inner")
 }
 
 // BijoubufSize is the size pass of an encode (see bijoubuf.Encode).
@@ -1689,12 +1777,19 @@ func (m *Scalars) BijoubufUnknown() []bijoubuf.UnknownRecord {
 
 // Marshal is the canonical encoding of m, with the default limits.
 func (m *Scalars) Marshal() ([]byte, error) {
-	return bijoubuf.Encode(m, bijoubuf.EncodeOptions{}, "Scalars")
+	return m.MarshalOptions(bijoubuf.EncodeOptions{})
 }
 
 // MarshalOptions is the canonical encoding of m under opts's limits.
 func (m *Scalars) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
-	return bijoubuf.Encode(m, opts, "Scalars")
+	s := bijoubuf.NewSizes(opts)
+	n := m.BijoubufSize(&s, 1)
+	if err := s.Check(n, "Scalars"); err != nil {
+		return nil, err
+	}
+	w := bijoubuf.NewWriterFor(n, &s)
+	m.BijoubufWrite(&w)
+	return w.Bytes()
 }
 
 // Unmarshal decodes buf strictly into m, with the default limits.
@@ -1713,7 +1808,11 @@ func (m *Scalars) UnmarshalOptions(buf []byte, opts bijoubuf.DecodeOptions) erro
 // records kept (a preserving decode). On error m holds what was read before it.
 func (m *Scalars) BijoubufUnmarshal(buf []byte, opts bijoubuf.DecodeOptions) (int, error) {
 	*m = Scalars{}
-	return bijoubuf.Decode(buf, opts, "Scalars", true, m.BijoubufDecode)
+	r, err := bijoubuf.StartDecode(buf, opts, "Scalars", true)
+	if err != nil {
+		return 0, err
+	}
+	return r.EndDecode(m.BijoubufDecode(&r), "Scalars")
 }
 
 // BijoubufSize is the size pass of an encode (see bijoubuf.Encode).
@@ -2216,12 +2315,19 @@ func (m *Optionals) BijoubufUnknown() []bijoubuf.UnknownRecord {
 
 // Marshal is the canonical encoding of m, with the default limits.
 func (m *Optionals) Marshal() ([]byte, error) {
-	return bijoubuf.Encode(m, bijoubuf.EncodeOptions{}, "Optionals")
+	return m.MarshalOptions(bijoubuf.EncodeOptions{})
 }
 
 // MarshalOptions is the canonical encoding of m under opts's limits.
 func (m *Optionals) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
-	return bijoubuf.Encode(m, opts, "Optionals")
+	s := bijoubuf.NewSizes(opts)
+	n := m.BijoubufSize(&s, 1)
+	if err := s.Check(n, "Optionals"); err != nil {
+		return nil, err
+	}
+	w := bijoubuf.NewWriterFor(n, &s)
+	m.BijoubufWrite(&w)
+	return w.Bytes()
 }
 
 // Unmarshal decodes buf strictly into m, with the default limits.
@@ -2240,7 +2346,11 @@ func (m *Optionals) UnmarshalOptions(buf []byte, opts bijoubuf.DecodeOptions) er
 // records kept (a preserving decode). On error m holds what was read before it.
 func (m *Optionals) BijoubufUnmarshal(buf []byte, opts bijoubuf.DecodeOptions) (int, error) {
 	*m = Optionals{}
-	return bijoubuf.Decode(buf, opts, "Optionals", true, m.BijoubufDecode)
+	r, err := bijoubuf.StartDecode(buf, opts, "Optionals", true)
+	if err != nil {
+		return 0, err
+	}
+	return r.EndDecode(m.BijoubufDecode(&r), "Optionals")
 }
 
 // BijoubufSize is the size pass of an encode (see bijoubuf.Encode).
@@ -2752,12 +2862,19 @@ func (m *Repeats) BijoubufUnknown() []bijoubuf.UnknownRecord {
 
 // Marshal is the canonical encoding of m, with the default limits.
 func (m *Repeats) Marshal() ([]byte, error) {
-	return bijoubuf.Encode(m, bijoubuf.EncodeOptions{}, "Repeats")
+	return m.MarshalOptions(bijoubuf.EncodeOptions{})
 }
 
 // MarshalOptions is the canonical encoding of m under opts's limits.
 func (m *Repeats) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
-	return bijoubuf.Encode(m, opts, "Repeats")
+	s := bijoubuf.NewSizes(opts)
+	n := m.BijoubufSize(&s, 1)
+	if err := s.Check(n, "Repeats"); err != nil {
+		return nil, err
+	}
+	w := bijoubuf.NewWriterFor(n, &s)
+	m.BijoubufWrite(&w)
+	return w.Bytes()
 }
 
 // Unmarshal decodes buf strictly into m, with the default limits.
@@ -2776,7 +2893,11 @@ func (m *Repeats) UnmarshalOptions(buf []byte, opts bijoubuf.DecodeOptions) erro
 // records kept (a preserving decode). On error m holds what was read before it.
 func (m *Repeats) BijoubufUnmarshal(buf []byte, opts bijoubuf.DecodeOptions) (int, error) {
 	*m = Repeats{}
-	return bijoubuf.Decode(buf, opts, "Repeats", true, m.BijoubufDecode)
+	r, err := bijoubuf.StartDecode(buf, opts, "Repeats", true)
+	if err != nil {
+		return 0, err
+	}
+	return r.EndDecode(m.BijoubufDecode(&r), "Repeats")
 }
 
 // BijoubufSize is the size pass of an encode (see bijoubuf.Encode).
@@ -3492,12 +3613,19 @@ func (m *Maps) BijoubufUnknown() []bijoubuf.UnknownRecord {
 
 // Marshal is the canonical encoding of m, with the default limits.
 func (m *Maps) Marshal() ([]byte, error) {
-	return bijoubuf.Encode(m, bijoubuf.EncodeOptions{}, "Maps")
+	return m.MarshalOptions(bijoubuf.EncodeOptions{})
 }
 
 // MarshalOptions is the canonical encoding of m under opts's limits.
 func (m *Maps) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
-	return bijoubuf.Encode(m, opts, "Maps")
+	s := bijoubuf.NewSizes(opts)
+	n := m.BijoubufSize(&s, 1)
+	if err := s.Check(n, "Maps"); err != nil {
+		return nil, err
+	}
+	w := bijoubuf.NewWriterFor(n, &s)
+	m.BijoubufWrite(&w)
+	return w.Bytes()
 }
 
 // Unmarshal decodes buf strictly into m, with the default limits.
@@ -3516,7 +3644,11 @@ func (m *Maps) UnmarshalOptions(buf []byte, opts bijoubuf.DecodeOptions) error {
 // records kept (a preserving decode). On error m holds what was read before it.
 func (m *Maps) BijoubufUnmarshal(buf []byte, opts bijoubuf.DecodeOptions) (int, error) {
 	*m = Maps{}
-	return bijoubuf.Decode(buf, opts, "Maps", true, m.BijoubufDecode)
+	r, err := bijoubuf.StartDecode(buf, opts, "Maps", true)
+	if err != nil {
+		return 0, err
+	}
+	return r.EndDecode(m.BijoubufDecode(&r), "Maps")
 }
 
 // BijoubufSize is the size pass of an encode (see bijoubuf.Encode).
@@ -4532,12 +4664,19 @@ func (m *Leaf) BijoubufUnknown() []bijoubuf.UnknownRecord {
 
 // Marshal is the canonical encoding of m, with the default limits.
 func (m *Leaf) Marshal() ([]byte, error) {
-	return bijoubuf.Encode(m, bijoubuf.EncodeOptions{}, "Leaf")
+	return m.MarshalOptions(bijoubuf.EncodeOptions{})
 }
 
 // MarshalOptions is the canonical encoding of m under opts's limits.
 func (m *Leaf) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
-	return bijoubuf.Encode(m, opts, "Leaf")
+	s := bijoubuf.NewSizes(opts)
+	n := m.BijoubufSize(&s, 1)
+	if err := s.Check(n, "Leaf"); err != nil {
+		return nil, err
+	}
+	w := bijoubuf.NewWriterFor(n, &s)
+	m.BijoubufWrite(&w)
+	return w.Bytes()
 }
 
 // Unmarshal decodes buf strictly into m, with the default limits.
@@ -4556,7 +4695,11 @@ func (m *Leaf) UnmarshalOptions(buf []byte, opts bijoubuf.DecodeOptions) error {
 // records kept (a preserving decode). On error m holds what was read before it.
 func (m *Leaf) BijoubufUnmarshal(buf []byte, opts bijoubuf.DecodeOptions) (int, error) {
 	*m = Leaf{}
-	return bijoubuf.Decode(buf, opts, "Leaf", true, m.BijoubufDecode)
+	r, err := bijoubuf.StartDecode(buf, opts, "Leaf", true)
+	if err != nil {
+		return 0, err
+	}
+	return r.EndDecode(m.BijoubufDecode(&r), "Leaf")
 }
 
 // BijoubufSize is the size pass of an encode (see bijoubuf.Encode).
@@ -4733,12 +4876,19 @@ func (m *Choice) BijoubufUnknown() []bijoubuf.UnknownRecord {
 
 // Marshal is the canonical encoding of m, with the default limits.
 func (m *Choice) Marshal() ([]byte, error) {
-	return bijoubuf.Encode(m, bijoubuf.EncodeOptions{}, "Choice")
+	return m.MarshalOptions(bijoubuf.EncodeOptions{})
 }
 
 // MarshalOptions is the canonical encoding of m under opts's limits.
 func (m *Choice) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
-	return bijoubuf.Encode(m, opts, "Choice")
+	s := bijoubuf.NewSizes(opts)
+	n := m.BijoubufSize(&s, 1)
+	if err := s.Check(n, "Choice"); err != nil {
+		return nil, err
+	}
+	w := bijoubuf.NewWriterFor(n, &s)
+	m.BijoubufWrite(&w)
+	return w.Bytes()
 }
 
 // Unmarshal decodes buf strictly into m, with the default limits.
@@ -4757,7 +4907,11 @@ func (m *Choice) UnmarshalOptions(buf []byte, opts bijoubuf.DecodeOptions) error
 // records kept (a preserving decode). On error m holds what was read before it.
 func (m *Choice) BijoubufUnmarshal(buf []byte, opts bijoubuf.DecodeOptions) (int, error) {
 	*m = Choice{}
-	return bijoubuf.Decode(buf, opts, "Choice", true, m.BijoubufDecode)
+	r, err := bijoubuf.StartDecode(buf, opts, "Choice", true)
+	if err != nil {
+		return 0, err
+	}
+	return r.EndDecode(m.BijoubufDecode(&r), "Choice")
 }
 
 // BijoubufSize is the size pass of an encode (see bijoubuf.Encode).
@@ -5033,12 +5187,19 @@ func (m *Node) BijoubufUnknown() []bijoubuf.UnknownRecord {
 
 // Marshal is the canonical encoding of m, with the default limits.
 func (m *Node) Marshal() ([]byte, error) {
-	return bijoubuf.Encode(m, bijoubuf.EncodeOptions{}, "Node")
+	return m.MarshalOptions(bijoubuf.EncodeOptions{})
 }
 
 // MarshalOptions is the canonical encoding of m under opts's limits.
 func (m *Node) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
-	return bijoubuf.Encode(m, opts, "Node")
+	s := bijoubuf.NewSizes(opts)
+	n := m.BijoubufSize(&s, 1)
+	if err := s.Check(n, "Node"); err != nil {
+		return nil, err
+	}
+	w := bijoubuf.NewWriterFor(n, &s)
+	m.BijoubufWrite(&w)
+	return w.Bytes()
 }
 
 // Unmarshal decodes buf strictly into m, with the default limits.
@@ -5057,7 +5218,11 @@ func (m *Node) UnmarshalOptions(buf []byte, opts bijoubuf.DecodeOptions) error {
 // records kept (a preserving decode). On error m holds what was read before it.
 func (m *Node) BijoubufUnmarshal(buf []byte, opts bijoubuf.DecodeOptions) (int, error) {
 	*m = Node{}
-	return bijoubuf.Decode(buf, opts, "Node", true, m.BijoubufDecode)
+	r, err := bijoubuf.StartDecode(buf, opts, "Node", true)
+	if err != nil {
+		return 0, err
+	}
+	return r.EndDecode(m.BijoubufDecode(&r), "Node")
 }
 
 // BijoubufSize is the size pass of an encode (see bijoubuf.Encode).
@@ -5300,12 +5465,19 @@ func (m *Keys) BijoubufUnknown() []bijoubuf.UnknownRecord {
 
 // Marshal is the canonical encoding of m, with the default limits.
 func (m *Keys) Marshal() ([]byte, error) {
-	return bijoubuf.Encode(m, bijoubuf.EncodeOptions{}, "Keys")
+	return m.MarshalOptions(bijoubuf.EncodeOptions{})
 }
 
 // MarshalOptions is the canonical encoding of m under opts's limits.
 func (m *Keys) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
-	return bijoubuf.Encode(m, opts, "Keys")
+	s := bijoubuf.NewSizes(opts)
+	n := m.BijoubufSize(&s, 1)
+	if err := s.Check(n, "Keys"); err != nil {
+		return nil, err
+	}
+	w := bijoubuf.NewWriterFor(n, &s)
+	m.BijoubufWrite(&w)
+	return w.Bytes()
 }
 
 // Unmarshal decodes buf strictly into m, with the default limits.
@@ -5324,7 +5496,11 @@ func (m *Keys) UnmarshalOptions(buf []byte, opts bijoubuf.DecodeOptions) error {
 // records kept (a preserving decode). On error m holds what was read before it.
 func (m *Keys) BijoubufUnmarshal(buf []byte, opts bijoubuf.DecodeOptions) (int, error) {
 	*m = Keys{}
-	return bijoubuf.Decode(buf, opts, "Keys", true, m.BijoubufDecode)
+	r, err := bijoubuf.StartDecode(buf, opts, "Keys", true)
+	if err != nil {
+		return 0, err
+	}
+	return r.EndDecode(m.BijoubufDecode(&r), "Keys")
 }
 
 // BijoubufSize is the size pass of an encode (see bijoubuf.Encode).
@@ -5627,12 +5803,19 @@ func (m *Outer) BijoubufUnknown() []bijoubuf.UnknownRecord {
 
 // Marshal is the canonical encoding of m, with the default limits.
 func (m *Outer) Marshal() ([]byte, error) {
-	return bijoubuf.Encode(m, bijoubuf.EncodeOptions{}, "Outer")
+	return m.MarshalOptions(bijoubuf.EncodeOptions{})
 }
 
 // MarshalOptions is the canonical encoding of m under opts's limits.
 func (m *Outer) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
-	return bijoubuf.Encode(m, opts, "Outer")
+	s := bijoubuf.NewSizes(opts)
+	n := m.BijoubufSize(&s, 1)
+	if err := s.Check(n, "Outer"); err != nil {
+		return nil, err
+	}
+	w := bijoubuf.NewWriterFor(n, &s)
+	m.BijoubufWrite(&w)
+	return w.Bytes()
 }
 
 // Unmarshal decodes buf strictly into m, with the default limits.
@@ -5651,7 +5834,11 @@ func (m *Outer) UnmarshalOptions(buf []byte, opts bijoubuf.DecodeOptions) error 
 // records kept (a preserving decode). On error m holds what was read before it.
 func (m *Outer) BijoubufUnmarshal(buf []byte, opts bijoubuf.DecodeOptions) (int, error) {
 	*m = Outer{}
-	return bijoubuf.Decode(buf, opts, "Outer", true, m.BijoubufDecode)
+	r, err := bijoubuf.StartDecode(buf, opts, "Outer", true)
+	if err != nil {
+		return 0, err
+	}
+	return r.EndDecode(m.BijoubufDecode(&r), "Outer")
 }
 
 // BijoubufSize is the size pass of an encode (see bijoubuf.Encode).
@@ -5778,12 +5965,19 @@ func (m *Middle) BijoubufUnknown() []bijoubuf.UnknownRecord {
 
 // Marshal is the canonical encoding of m, with the default limits.
 func (m *Middle) Marshal() ([]byte, error) {
-	return bijoubuf.Encode(m, bijoubuf.EncodeOptions{}, "Middle")
+	return m.MarshalOptions(bijoubuf.EncodeOptions{})
 }
 
 // MarshalOptions is the canonical encoding of m under opts's limits.
 func (m *Middle) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
-	return bijoubuf.Encode(m, opts, "Middle")
+	s := bijoubuf.NewSizes(opts)
+	n := m.BijoubufSize(&s, 1)
+	if err := s.Check(n, "Middle"); err != nil {
+		return nil, err
+	}
+	w := bijoubuf.NewWriterFor(n, &s)
+	m.BijoubufWrite(&w)
+	return w.Bytes()
 }
 
 // Unmarshal decodes buf strictly into m, with the default limits.
@@ -5802,7 +5996,11 @@ func (m *Middle) UnmarshalOptions(buf []byte, opts bijoubuf.DecodeOptions) error
 // records kept (a preserving decode). On error m holds what was read before it.
 func (m *Middle) BijoubufUnmarshal(buf []byte, opts bijoubuf.DecodeOptions) (int, error) {
 	*m = Middle{}
-	return bijoubuf.Decode(buf, opts, "Middle", true, m.BijoubufDecode)
+	r, err := bijoubuf.StartDecode(buf, opts, "Middle", true)
+	if err != nil {
+		return 0, err
+	}
+	return r.EndDecode(m.BijoubufDecode(&r), "Middle")
 }
 
 // BijoubufSize is the size pass of an encode (see bijoubuf.Encode).
@@ -6054,12 +6252,19 @@ func (m *Bindings) BijoubufUnknown() []bijoubuf.UnknownRecord {
 
 // Marshal is the canonical encoding of m, with the default limits.
 func (m *Bindings) Marshal() ([]byte, error) {
-	return bijoubuf.Encode(m, bijoubuf.EncodeOptions{}, "Bindings")
+	return m.MarshalOptions(bijoubuf.EncodeOptions{})
 }
 
 // MarshalOptions is the canonical encoding of m under opts's limits.
 func (m *Bindings) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
-	return bijoubuf.Encode(m, opts, "Bindings")
+	s := bijoubuf.NewSizes(opts)
+	n := m.BijoubufSize(&s, 1)
+	if err := s.Check(n, "Bindings"); err != nil {
+		return nil, err
+	}
+	w := bijoubuf.NewWriterFor(n, &s)
+	m.BijoubufWrite(&w)
+	return w.Bytes()
 }
 
 // Unmarshal decodes buf strictly into m, with the default limits.
@@ -6078,7 +6283,11 @@ func (m *Bindings) UnmarshalOptions(buf []byte, opts bijoubuf.DecodeOptions) err
 // records kept (a preserving decode). On error m holds what was read before it.
 func (m *Bindings) BijoubufUnmarshal(buf []byte, opts bijoubuf.DecodeOptions) (int, error) {
 	*m = Bindings{}
-	return bijoubuf.Decode(buf, opts, "Bindings", true, m.BijoubufDecode)
+	r, err := bijoubuf.StartDecode(buf, opts, "Bindings", true)
+	if err != nil {
+		return 0, err
+	}
+	return r.EndDecode(m.BijoubufDecode(&r), "Bindings")
 }
 
 // BijoubufSize is the size pass of an encode (see bijoubuf.Encode).
@@ -6296,12 +6505,19 @@ func (m *Wkt) BijoubufUnknown() []bijoubuf.UnknownRecord {
 
 // Marshal is the canonical encoding of m, with the default limits.
 func (m *Wkt) Marshal() ([]byte, error) {
-	return bijoubuf.Encode(m, bijoubuf.EncodeOptions{}, "Wkt")
+	return m.MarshalOptions(bijoubuf.EncodeOptions{})
 }
 
 // MarshalOptions is the canonical encoding of m under opts's limits.
 func (m *Wkt) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
-	return bijoubuf.Encode(m, opts, "Wkt")
+	s := bijoubuf.NewSizes(opts)
+	n := m.BijoubufSize(&s, 1)
+	if err := s.Check(n, "Wkt"); err != nil {
+		return nil, err
+	}
+	w := bijoubuf.NewWriterFor(n, &s)
+	m.BijoubufWrite(&w)
+	return w.Bytes()
 }
 
 // Unmarshal decodes buf strictly into m, with the default limits.
@@ -6320,7 +6536,11 @@ func (m *Wkt) UnmarshalOptions(buf []byte, opts bijoubuf.DecodeOptions) error {
 // records kept (a preserving decode). On error m holds what was read before it.
 func (m *Wkt) BijoubufUnmarshal(buf []byte, opts bijoubuf.DecodeOptions) (int, error) {
 	*m = Wkt{}
-	return bijoubuf.Decode(buf, opts, "Wkt", true, m.BijoubufDecode)
+	r, err := bijoubuf.StartDecode(buf, opts, "Wkt", true)
+	if err != nil {
+		return 0, err
+	}
+	return r.EndDecode(m.BijoubufDecode(&r), "Wkt")
 }
 
 // BijoubufSize is the size pass of an encode (see bijoubuf.Encode).

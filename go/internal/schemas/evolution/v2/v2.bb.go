@@ -36,12 +36,19 @@ func (m *Record) BijoubufUnknown() []bijoubuf.UnknownRecord {
 
 // Marshal is the canonical encoding of m, with the default limits.
 func (m *Record) Marshal() ([]byte, error) {
-	return bijoubuf.Encode(m, bijoubuf.EncodeOptions{}, "Record")
+	return m.MarshalOptions(bijoubuf.EncodeOptions{})
 }
 
 // MarshalOptions is the canonical encoding of m under opts's limits.
 func (m *Record) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
-	return bijoubuf.Encode(m, opts, "Record")
+	s := bijoubuf.NewSizes(opts)
+	n := m.BijoubufSize(&s, 1)
+	if err := s.Check(n, "Record"); err != nil {
+		return nil, err
+	}
+	w := bijoubuf.NewWriterFor(n, &s)
+	m.BijoubufWrite(&w)
+	return w.Bytes()
 }
 
 // Unmarshal decodes buf strictly into m, with the default limits.
@@ -60,7 +67,11 @@ func (m *Record) UnmarshalOptions(buf []byte, opts bijoubuf.DecodeOptions) error
 // records kept (a preserving decode). On error m holds what was read before it.
 func (m *Record) BijoubufUnmarshal(buf []byte, opts bijoubuf.DecodeOptions) (int, error) {
 	*m = Record{}
-	return bijoubuf.Decode(buf, opts, "Record", true, m.BijoubufDecode)
+	r, err := bijoubuf.StartDecode(buf, opts, "Record", true)
+	if err != nil {
+		return 0, err
+	}
+	return r.EndDecode(m.BijoubufDecode(&r), "Record")
 }
 
 // BijoubufSize is the size pass of an encode (see bijoubuf.Encode).
