@@ -232,29 +232,6 @@ func IsZero32(f float32) bool { return math.Float32bits(f) == 0 }
 // IsZero64 says whether f is +0.0, a double's default.
 func IsZero64(f float64) bool { return math.Float64bits(f) == 0 }
 
-// SortedKeys is a map's keys in the order of SPEC §6.4 for integer and string keys
-// (numeric, signed for signed types; strings by their bytes).
-func SortedKeys[K cmp.Ordered, V any](m map[K]V) []K {
-	keys := make([]K, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
-}
-
-// SortedBoolKeys is a bool-keyed map's keys, false first.
-func SortedBoolKeys[V any](m map[bool]V) []bool {
-	keys := make([]bool, 0, 2)
-	if _, ok := m[false]; ok {
-		keys = append(keys, false)
-	}
-	if _, ok := m[true]; ok {
-		keys = append(keys, true)
-	}
-	return keys
-}
-
 // Compare is the key order of SPEC §6.4 for integer and string keys (ReadMap's compare).
 func Compare[K cmp.Ordered](a, b K) int { return cmp.Compare(a, b) }
 
@@ -272,4 +249,27 @@ func (r *Reader) BytesCopy() ([]byte, error) {
 		return nil, err
 	}
 	return append([]byte{}, b...), nil
+}
+
+// AppendSortedKeys appends a map's keys to dst in SPEC §6.4's order and returns the
+// extended slice: generated code passes a small array on its stack, so a map of up to
+// that many entries is written without allocating.
+func AppendSortedKeys[K cmp.Ordered, V any](dst []K, m map[K]V) []K {
+	start := len(dst)
+	for k := range m {
+		dst = append(dst, k)
+	}
+	slices.Sort(dst[start:])
+	return dst
+}
+
+// AppendSortedBoolKeys is AppendSortedKeys for bool keys: false, then true.
+func AppendSortedBoolKeys[V any](dst []bool, m map[bool]V) []bool {
+	if _, ok := m[false]; ok {
+		dst = append(dst, false)
+	}
+	if _, ok := m[true]; ok {
+		dst = append(dst, true)
+	}
+	return dst
 }

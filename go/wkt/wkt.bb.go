@@ -3419,7 +3419,8 @@ func (m *Struct) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	if len(m.Fields) != 0 {
 		slot, _ := s.Open(depth, false, "fields")
 		c := 0
-		for _, k := range bijoubuf.SortedKeys(m.Fields) {
+		var ks [8]string
+		for _, k := range bijoubuf.AppendSortedKeys(ks[:0], m.Fields) {
 			v := m.Fields[k]
 			if !bijoubuf.ValidString(k) {
 				return s.BadString("fields")
@@ -3456,7 +3457,8 @@ func (m *Struct) BijoubufWrite(w *bijoubuf.Writer) {
 	if len(m.Fields) != 0 {
 		w.Key(1, bijoubuf.WireLen)
 		mk := w.BeginNext()
-		for _, k := range bijoubuf.SortedKeys(m.Fields) {
+		var ks [8]string
+		for _, k := range bijoubuf.AppendSortedKeys(ks[:0], m.Fields) {
 			v := m.Fields[k]
 			w.String(k)
 			ek := w.BeginNext()

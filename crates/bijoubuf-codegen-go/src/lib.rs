@@ -1094,7 +1094,8 @@ impl Emitter<'_> {
                         // The values' slots are recorded in key order, the write order.
                         let _ = writeln!(
                             b,
-                            "\t\tfor _, k := range {} {{\n\t\t\tv := m.{field}[k]",
+                            "\t\t{}\n\t\tfor _, k := range {} {{\n\t\t\tv := m.{field}[k]",
+                            keys_array(*kt),
                             sorted_keys(*kt, &format!("m.{field}"))
                         );
                     } else {
@@ -1210,7 +1211,8 @@ impl Emitter<'_> {
                     let kty = FieldType::Scalar(*kt);
                     let _ = writeln!(
                         b,
-                        "\tif len(m.{field}) != 0 {{\n\t\tw.Key({n}, bijoubuf.WireLen)\n\t\tmk := w.BeginNext()\n\t\tfor _, k := range {} {{\n\t\t\tv := m.{field}[k]\n\t\t\t{}",
+                        "\tif len(m.{field}) != 0 {{\n\t\tw.Key({n}, bijoubuf.WireLen)\n\t\tmk := w.BeginNext()\n\t\t{}\n\t\tfor _, k := range {} {{\n\t\t\tv := m.{field}[k]\n\t\t\t{}",
+                        keys_array(*kt),
                         sorted_keys(*kt, &format!("m.{field}")),
                         write_stmt(&kty, "k")
                     );
@@ -1556,13 +1558,20 @@ impl Emitter<'_> {
     }
 }
 
-/// The sorted keys of map expression `m`, in SPEC §6.4's order.
+/// The sorted keys of map expression `m`, in SPEC §6.4's order, appended to `ks`, an
+/// array on the stack (declared by [`keys_array`]).
 fn sorted_keys(key: ScalarType, m: &str) -> String {
     if key == ScalarType::Bool {
-        format!("bijoubuf.SortedBoolKeys({m})")
+        format!("bijoubuf.AppendSortedBoolKeys(ks[:0], {m})")
     } else {
-        format!("bijoubuf.SortedKeys({m})")
+        format!("bijoubuf.AppendSortedKeys(ks[:0], {m})")
     }
+}
+
+/// The declaration of the stack array a map's sorted keys go in.
+fn keys_array(key: ScalarType) -> String {
+    let n = if key == ScalarType::Bool { 2 } else { 8 };
+    format!("var ks [{n}]{}", scalar_go(key))
 }
 
 /// Split a head from [`Emitter::singular_head`] into the opening lines and the closing

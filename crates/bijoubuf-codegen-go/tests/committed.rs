@@ -1,6 +1,7 @@
-//! The Go code committed in the module (`go/wkt`, the well-known types, and
-//! `go/internal/schemas`, the conformance schemas) is exactly what the generator writes
-//! today, so it cannot go stale. `BIJOUBUF_GO_BLESS=1 cargo test -p bijoubuf-codegen-go
+//! The Go code committed in the module (`go/wkt`, the well-known types,
+//! `go/internal/schemas`, the conformance schemas, and `go/bench/internal/bb`, the
+//! benchmark datasets' schemas) is exactly what the generator writes today, so it cannot
+//! go stale. `BIJOUBUF_GO_BLESS=1 cargo test -p bijoubuf-codegen-go
 //! --test committed` rewrites it.
 
 use std::collections::BTreeMap;
@@ -127,4 +128,19 @@ fn well_known_types_are_fresh() {
 #[test]
 fn conformance_schemas_are_fresh() {
     check(&repo().join("go/internal/schemas"), &conformance());
+}
+
+#[test]
+fn benchmark_schemas_are_fresh() {
+    let root = repo().join("benches/schemas");
+    let compiled = Compiler::new()
+        .include(&root)
+        .compile(&["telemetry.proto", "cas.proto"])
+        .unwrap_or_else(|e| panic!("the benchmark schemas do not compile: {e}"));
+    let mut options = Options::new();
+    options.module("github.com/bijoubuf/bijoubuf/go/bench/internal/bb");
+    check(
+        &repo().join("go/bench/internal/bb"),
+        &generate(&compiled.schema, &options),
+    );
 }

@@ -109,7 +109,7 @@ fn presence_maps_oneofs_and_enums_have_their_go_forms() {
         "r.Field(8, bijoubuf.WireVarint, \"n\")",
         "return r.OneofConflict(\"m\")",
         // Map entries written in key order.
-        "for _, k := range bijoubuf.SortedKeys(m.ByName) {",
+        "\t\tvar ks [8]string\n\t\tfor _, k := range bijoubuf.AppendSortedKeys(ks[:0], m.ByName) {",
         "{Number: 1, Name: \"opt\", JSONName: \"opt\", GoName: \"Opt\", Kind: bijoubuf.KindUint32, Explicit: true}",
         "{Number: 3, Name: \"s\", JSONName: \"s\", GoName: \"S\", Kind: bijoubuf.KindString, Explicit: true, Oneof: \"pick\", OneofGoName: \"Pick\", NewOneofWrapper: func() any { return new(M_S) }}",
     ] {

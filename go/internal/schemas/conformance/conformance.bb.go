@@ -401,7 +401,8 @@ func (m *Order) BijoubufWrite(w *bijoubuf.Writer) {
 	if len(m.Tags) != 0 {
 		w.Key(7, bijoubuf.WireLen)
 		mk := w.BeginNext()
-		for _, k := range bijoubuf.SortedKeys(m.Tags) {
+		var ks [8]string
+		for _, k := range bijoubuf.AppendSortedKeys(ks[:0], m.Tags) {
 			v := m.Tags[k]
 			w.String(k)
 			w.Zigzag(int64(v))
@@ -1365,7 +1366,8 @@ func (m *Required) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	if len(m.ById) != 0 {
 		slot, _ := s.Open(depth, false, "by_id")
 		c := 0
-		for _, k := range bijoubuf.SortedKeys(m.ById) {
+		var ks [8]uint32
+		for _, k := range bijoubuf.AppendSortedKeys(ks[:0], m.ById) {
 			v := m.ById[k]
 			es, ok := s.Open(depth, true, "by_id")
 			if !ok {
@@ -1445,7 +1447,8 @@ func (m *Required) BijoubufWrite(w *bijoubuf.Writer) {
 	if len(m.ById) != 0 {
 		w.Key(6, bijoubuf.WireLen)
 		mk := w.BeginNext()
-		for _, k := range bijoubuf.SortedKeys(m.ById) {
+		var ks [8]uint32
+		for _, k := range bijoubuf.AppendSortedKeys(ks[:0], m.ById) {
 			v := m.ById[k]
 			w.Varint(uint64(k))
 			ek := w.BeginNext()
@@ -3908,7 +3911,8 @@ func (m *Maps) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	if len(m.VLeaf) != 0 {
 		slot, _ := s.Open(depth, false, "v_leaf")
 		c := 0
-		for _, k := range bijoubuf.SortedKeys(m.VLeaf) {
+		var ks [8]uint32
+		for _, k := range bijoubuf.AppendSortedKeys(ks[:0], m.VLeaf) {
 			v := m.VLeaf[k]
 			es, ok := s.Open(depth, true, "v_leaf")
 			if !ok {
@@ -3984,7 +3988,8 @@ func (m *Maps) BijoubufWrite(w *bijoubuf.Writer) {
 	if len(m.I32) != 0 {
 		w.Key(1, bijoubuf.WireLen)
 		mk := w.BeginNext()
-		for _, k := range bijoubuf.SortedKeys(m.I32) {
+		var ks [8]int32
+		for _, k := range bijoubuf.AppendSortedKeys(ks[:0], m.I32) {
 			v := m.I32[k]
 			w.Zigzag(int64(k))
 			w.Varint(uint64(v))
@@ -3997,7 +4002,8 @@ func (m *Maps) BijoubufWrite(w *bijoubuf.Writer) {
 	if len(m.I64) != 0 {
 		w.Key(2, bijoubuf.WireLen)
 		mk := w.BeginNext()
-		for _, k := range bijoubuf.SortedKeys(m.I64) {
+		var ks [8]int64
+		for _, k := range bijoubuf.AppendSortedKeys(ks[:0], m.I64) {
 			v := m.I64[k]
 			w.Zigzag(int64(k))
 			w.Varint(uint64(v))
@@ -4010,7 +4016,8 @@ func (m *Maps) BijoubufWrite(w *bijoubuf.Writer) {
 	if len(m.U32) != 0 {
 		w.Key(3, bijoubuf.WireLen)
 		mk := w.BeginNext()
-		for _, k := range bijoubuf.SortedKeys(m.U32) {
+		var ks [8]uint32
+		for _, k := range bijoubuf.AppendSortedKeys(ks[:0], m.U32) {
 			v := m.U32[k]
 			w.Varint(uint64(k))
 			w.Varint(uint64(v))
@@ -4023,7 +4030,8 @@ func (m *Maps) BijoubufWrite(w *bijoubuf.Writer) {
 	if len(m.U64) != 0 {
 		w.Key(4, bijoubuf.WireLen)
 		mk := w.BeginNext()
-		for _, k := range bijoubuf.SortedKeys(m.U64) {
+		var ks [8]uint64
+		for _, k := range bijoubuf.AppendSortedKeys(ks[:0], m.U64) {
 			v := m.U64[k]
 			w.Varint(uint64(k))
 			w.Varint(uint64(v))
@@ -4036,7 +4044,8 @@ func (m *Maps) BijoubufWrite(w *bijoubuf.Writer) {
 	if len(m.S32) != 0 {
 		w.Key(5, bijoubuf.WireLen)
 		mk := w.BeginNext()
-		for _, k := range bijoubuf.SortedKeys(m.S32) {
+		var ks [8]int32
+		for _, k := range bijoubuf.AppendSortedKeys(ks[:0], m.S32) {
 			v := m.S32[k]
 			w.Zigzag(int64(k))
 			w.Varint(uint64(v))
@@ -4049,7 +4058,8 @@ func (m *Maps) BijoubufWrite(w *bijoubuf.Writer) {
 	if len(m.S64) != 0 {
 		w.Key(6, bijoubuf.WireLen)
 		mk := w.BeginNext()
-		for _, k := range bijoubuf.SortedKeys(m.S64) {
+		var ks [8]int64
+		for _, k := range bijoubuf.AppendSortedKeys(ks[:0], m.S64) {
 			v := m.S64[k]
 			w.Zigzag(int64(k))
 			w.Varint(uint64(v))
@@ -4062,7 +4072,8 @@ func (m *Maps) BijoubufWrite(w *bijoubuf.Writer) {
 	if len(m.F32) != 0 {
 		w.Key(7, bijoubuf.WireLen)
 		mk := w.BeginNext()
-		for _, k := range bijoubuf.SortedKeys(m.F32) {
+		var ks [8]uint32
+		for _, k := range bijoubuf.AppendSortedKeys(ks[:0], m.F32) {
 			v := m.F32[k]
 			w.Fixed32(k)
 			w.Varint(uint64(v))
@@ -4075,7 +4086,8 @@ func (m *Maps) BijoubufWrite(w *bijoubuf.Writer) {
 	if len(m.F64) != 0 {
 		w.Key(8, bijoubuf.WireLen)
 		mk := w.BeginNext()
-		for _, k := range bijoubuf.SortedKeys(m.F64) {
+		var ks [8]uint64
+		for _, k := range bijoubuf.AppendSortedKeys(ks[:0], m.F64) {
 			v := m.F64[k]
 			w.Fixed64(k)
 			w.Varint(uint64(v))
@@ -4088,7 +4100,8 @@ func (m *Maps) BijoubufWrite(w *bijoubuf.Writer) {
 	if len(m.Sf32) != 0 {
 		w.Key(9, bijoubuf.WireLen)
 		mk := w.BeginNext()
-		for _, k := range bijoubuf.SortedKeys(m.Sf32) {
+		var ks [8]int32
+		for _, k := range bijoubuf.AppendSortedKeys(ks[:0], m.Sf32) {
 			v := m.Sf32[k]
 			w.Fixed32(uint32(k))
 			w.Varint(uint64(v))
@@ -4101,7 +4114,8 @@ func (m *Maps) BijoubufWrite(w *bijoubuf.Writer) {
 	if len(m.Sf64) != 0 {
 		w.Key(10, bijoubuf.WireLen)
 		mk := w.BeginNext()
-		for _, k := range bijoubuf.SortedKeys(m.Sf64) {
+		var ks [8]int64
+		for _, k := range bijoubuf.AppendSortedKeys(ks[:0], m.Sf64) {
 			v := m.Sf64[k]
 			w.Fixed64(uint64(k))
 			w.Varint(uint64(v))
@@ -4114,7 +4128,8 @@ func (m *Maps) BijoubufWrite(w *bijoubuf.Writer) {
 	if len(m.Flag) != 0 {
 		w.Key(11, bijoubuf.WireLen)
 		mk := w.BeginNext()
-		for _, k := range bijoubuf.SortedBoolKeys(m.Flag) {
+		var ks [2]bool
+		for _, k := range bijoubuf.AppendSortedBoolKeys(ks[:0], m.Flag) {
 			v := m.Flag[k]
 			w.Bool(k)
 			w.Varint(uint64(v))
@@ -4127,7 +4142,8 @@ func (m *Maps) BijoubufWrite(w *bijoubuf.Writer) {
 	if len(m.Str) != 0 {
 		w.Key(12, bijoubuf.WireLen)
 		mk := w.BeginNext()
-		for _, k := range bijoubuf.SortedKeys(m.Str) {
+		var ks [8]string
+		for _, k := range bijoubuf.AppendSortedKeys(ks[:0], m.Str) {
 			v := m.Str[k]
 			w.String(k)
 			w.Varint(uint64(v))
@@ -4140,7 +4156,8 @@ func (m *Maps) BijoubufWrite(w *bijoubuf.Writer) {
 	if len(m.VStr) != 0 {
 		w.Key(13, bijoubuf.WireLen)
 		mk := w.BeginNext()
-		for _, k := range bijoubuf.SortedKeys(m.VStr) {
+		var ks [8]uint32
+		for _, k := range bijoubuf.AppendSortedKeys(ks[:0], m.VStr) {
 			v := m.VStr[k]
 			w.Varint(uint64(k))
 			w.String(v)
@@ -4153,7 +4170,8 @@ func (m *Maps) BijoubufWrite(w *bijoubuf.Writer) {
 	if len(m.VBy) != 0 {
 		w.Key(14, bijoubuf.WireLen)
 		mk := w.BeginNext()
-		for _, k := range bijoubuf.SortedKeys(m.VBy) {
+		var ks [8]uint32
+		for _, k := range bijoubuf.AppendSortedKeys(ks[:0], m.VBy) {
 			v := m.VBy[k]
 			w.Varint(uint64(k))
 			w.LenBytes(v)
@@ -4166,7 +4184,8 @@ func (m *Maps) BijoubufWrite(w *bijoubuf.Writer) {
 	if len(m.VDb) != 0 {
 		w.Key(15, bijoubuf.WireLen)
 		mk := w.BeginNext()
-		for _, k := range bijoubuf.SortedKeys(m.VDb) {
+		var ks [8]uint32
+		for _, k := range bijoubuf.AppendSortedKeys(ks[:0], m.VDb) {
 			v := m.VDb[k]
 			w.Varint(uint64(k))
 			w.Float64(v)
@@ -4179,7 +4198,8 @@ func (m *Maps) BijoubufWrite(w *bijoubuf.Writer) {
 	if len(m.VFl) != 0 {
 		w.Key(16, bijoubuf.WireLen)
 		mk := w.BeginNext()
-		for _, k := range bijoubuf.SortedKeys(m.VFl) {
+		var ks [8]uint32
+		for _, k := range bijoubuf.AppendSortedKeys(ks[:0], m.VFl) {
 			v := m.VFl[k]
 			w.Varint(uint64(k))
 			w.Float32(v)
@@ -4192,7 +4212,8 @@ func (m *Maps) BijoubufWrite(w *bijoubuf.Writer) {
 	if len(m.VFlag) != 0 {
 		w.Key(17, bijoubuf.WireLen)
 		mk := w.BeginNext()
-		for _, k := range bijoubuf.SortedKeys(m.VFlag) {
+		var ks [8]uint32
+		for _, k := range bijoubuf.AppendSortedKeys(ks[:0], m.VFlag) {
 			v := m.VFlag[k]
 			w.Varint(uint64(k))
 			w.Bool(v)
@@ -4205,7 +4226,8 @@ func (m *Maps) BijoubufWrite(w *bijoubuf.Writer) {
 	if len(m.VColor) != 0 {
 		w.Key(18, bijoubuf.WireLen)
 		mk := w.BeginNext()
-		for _, k := range bijoubuf.SortedKeys(m.VColor) {
+		var ks [8]uint32
+		for _, k := range bijoubuf.AppendSortedKeys(ks[:0], m.VColor) {
 			v := m.VColor[k]
 			w.Varint(uint64(k))
 			w.Zigzag(int64(v))
@@ -4218,7 +4240,8 @@ func (m *Maps) BijoubufWrite(w *bijoubuf.Writer) {
 	if len(m.VLeaf) != 0 {
 		w.Key(19, bijoubuf.WireLen)
 		mk := w.BeginNext()
-		for _, k := range bijoubuf.SortedKeys(m.VLeaf) {
+		var ks [8]uint32
+		for _, k := range bijoubuf.AppendSortedKeys(ks[:0], m.VLeaf) {
 			v := m.VLeaf[k]
 			w.Varint(uint64(k))
 			ek := w.BeginNext()
@@ -4233,7 +4256,8 @@ func (m *Maps) BijoubufWrite(w *bijoubuf.Writer) {
 	if len(m.VS64) != 0 {
 		w.Key(20, bijoubuf.WireLen)
 		mk := w.BeginNext()
-		for _, k := range bijoubuf.SortedKeys(m.VS64) {
+		var ks [8]string
+		for _, k := range bijoubuf.AppendSortedKeys(ks[:0], m.VS64) {
 			v := m.VS64[k]
 			w.String(k)
 			w.Zigzag(int64(v))
@@ -4246,7 +4270,8 @@ func (m *Maps) BijoubufWrite(w *bijoubuf.Writer) {
 	if len(m.VI32) != 0 {
 		w.Key(21, bijoubuf.WireLen)
 		mk := w.BeginNext()
-		for _, k := range bijoubuf.SortedKeys(m.VI32) {
+		var ks [8]uint32
+		for _, k := range bijoubuf.AppendSortedKeys(ks[:0], m.VI32) {
 			v := m.VI32[k]
 			w.Varint(uint64(k))
 			w.Zigzag(int64(v))
@@ -4259,7 +4284,8 @@ func (m *Maps) BijoubufWrite(w *bijoubuf.Writer) {
 	if len(m.VF64) != 0 {
 		w.Key(22, bijoubuf.WireLen)
 		mk := w.BeginNext()
-		for _, k := range bijoubuf.SortedKeys(m.VF64) {
+		var ks [8]uint32
+		for _, k := range bijoubuf.AppendSortedKeys(ks[:0], m.VF64) {
 			v := m.VF64[k]
 			w.Varint(uint64(k))
 			w.Fixed64(v)
@@ -5285,7 +5311,8 @@ func (m *Node) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	if len(m.Named) != 0 {
 		slot, _ := s.Open(depth, false, "named")
 		c := 0
-		for _, k := range bijoubuf.SortedKeys(m.Named) {
+		var ks [8]uint32
+		for _, k := range bijoubuf.AppendSortedKeys(ks[:0], m.Named) {
 			v := m.Named[k]
 			es, ok := s.Open(depth, true, "named")
 			if !ok {
@@ -5348,7 +5375,8 @@ func (m *Node) BijoubufWrite(w *bijoubuf.Writer) {
 	if len(m.Named) != 0 {
 		w.Key(4, bijoubuf.WireLen)
 		mk := w.BeginNext()
-		for _, k := range bijoubuf.SortedKeys(m.Named) {
+		var ks [8]uint32
+		for _, k := range bijoubuf.AppendSortedKeys(ks[:0], m.Named) {
 			v := m.Named[k]
 			w.Varint(uint64(k))
 			ek := w.BeginNext()
@@ -6056,7 +6084,8 @@ func (m *Middle) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	if len(m.ByName) != 0 {
 		slot, _ := s.Open(depth, false, "by_name")
 		c := 0
-		for _, k := range bijoubuf.SortedKeys(m.ByName) {
+		var ks [8]string
+		for _, k := range bijoubuf.AppendSortedKeys(ks[:0], m.ByName) {
 			v := m.ByName[k]
 			if !bijoubuf.ValidString(k) {
 				return s.BadString("by_name")
@@ -6115,7 +6144,8 @@ func (m *Middle) BijoubufWrite(w *bijoubuf.Writer) {
 	if len(m.ByName) != 0 {
 		w.Key(3, bijoubuf.WireLen)
 		mk := w.BeginNext()
-		for _, k := range bijoubuf.SortedKeys(m.ByName) {
+		var ks [8]string
+		for _, k := range bijoubuf.AppendSortedKeys(ks[:0], m.ByName) {
 			v := m.ByName[k]
 			w.String(k)
 			ek := w.BeginNext()

@@ -52,12 +52,19 @@ func (m *Transfer) BijoubufUnknown() []bijoubuf.UnknownRecord {
 
 // Marshal is the canonical encoding of m, with the default limits.
 func (m *Transfer) Marshal() ([]byte, error) {
-	return bijoubuf.Encode(m, bijoubuf.EncodeOptions{}, "Transfer")
+	return m.MarshalOptions(bijoubuf.EncodeOptions{})
 }
 
 // MarshalOptions is the canonical encoding of m under opts's limits.
 func (m *Transfer) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
-	return bijoubuf.Encode(m, opts, "Transfer")
+	s := bijoubuf.NewSizes(opts)
+	n := m.BijoubufSize(&s, 1)
+	if err := s.Check(n, "Transfer"); err != nil {
+		return nil, err
+	}
+	w := bijoubuf.NewWriterFor(n, &s)
+	m.BijoubufWrite(&w)
+	return w.Bytes()
 }
 
 // Unmarshal decodes buf strictly into m, with the default limits.
@@ -76,7 +83,11 @@ func (m *Transfer) UnmarshalOptions(buf []byte, opts bijoubuf.DecodeOptions) err
 // records kept (a preserving decode). On error m holds what was read before it.
 func (m *Transfer) BijoubufUnmarshal(buf []byte, opts bijoubuf.DecodeOptions) (int, error) {
 	*m = Transfer{}
-	return bijoubuf.Decode(buf, opts, "Transfer", true, m.BijoubufDecode)
+	r, err := bijoubuf.StartDecode(buf, opts, "Transfer", true)
+	if err != nil {
+		return 0, err
+	}
+	return r.EndDecode(m.BijoubufDecode(&r), "Transfer")
 }
 
 // BijoubufSize is the size pass of an encode (see bijoubuf.Encode).
@@ -192,7 +203,8 @@ func (m *Transfer) BijoubufWrite(w *bijoubuf.Writer) {
 	if len(m.Labels) != 0 {
 		w.Key(5, bijoubuf.WireLen)
 		mk := w.BeginNext()
-		for _, k := range bijoubuf.SortedKeys(m.Labels) {
+		var ks [8]string
+		for _, k := range bijoubuf.AppendSortedKeys(ks[:0], m.Labels) {
 			v := m.Labels[k]
 			w.String(k)
 			w.String(v)

@@ -40,12 +40,19 @@ func (m *SignedMessage) BijoubufUnknown() []bijoubuf.UnknownRecord {
 
 // Marshal is the canonical encoding of m, with the default limits.
 func (m *SignedMessage) Marshal() ([]byte, error) {
-	return bijoubuf.Encode(m, bijoubuf.EncodeOptions{}, "SignedMessage")
+	return m.MarshalOptions(bijoubuf.EncodeOptions{})
 }
 
 // MarshalOptions is the canonical encoding of m under opts's limits.
 func (m *SignedMessage) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
-	return bijoubuf.Encode(m, opts, "SignedMessage")
+	s := bijoubuf.NewSizes(opts)
+	n := m.BijoubufSize(&s, 1)
+	if err := s.Check(n, "SignedMessage"); err != nil {
+		return nil, err
+	}
+	w := bijoubuf.NewWriterFor(n, &s)
+	m.BijoubufWrite(&w)
+	return w.Bytes()
 }
 
 // Unmarshal decodes buf strictly into m, with the default limits.
@@ -64,7 +71,11 @@ func (m *SignedMessage) UnmarshalOptions(buf []byte, opts bijoubuf.DecodeOptions
 // records kept (a preserving decode). On error m holds what was read before it.
 func (m *SignedMessage) BijoubufUnmarshal(buf []byte, opts bijoubuf.DecodeOptions) (int, error) {
 	*m = SignedMessage{}
-	return bijoubuf.Decode(buf, opts, "SignedMessage", true, m.BijoubufDecode)
+	r, err := bijoubuf.StartDecode(buf, opts, "SignedMessage", true)
+	if err != nil {
+		return 0, err
+	}
+	return r.EndDecode(m.BijoubufDecode(&r), "SignedMessage")
 }
 
 // BijoubufSize is the size pass of an encode (see bijoubuf.Encode).
