@@ -22,6 +22,7 @@
 pub mod arbitrary;
 pub mod dynamic;
 pub mod generated;
+pub mod golang;
 pub mod hex;
 pub mod props;
 pub mod protocol;

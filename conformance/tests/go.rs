@@ -1,44 +1,48 @@
-//! The Go implementation (`go/` at the repository root), from `cargo test`: `go vet`,
-//! `gofmt -l` (no file may need formatting) and the module's own tests (`go test ./...`:
-//! bijou64's tier edges and fuzz seeds, the runtime's wire primitives on SPEC's cards and
-//! Appendix A).
+//! The Go implementation (`go/` at the repository root), from `cargo test`:
+//!
+//! - the module itself: `go vet`, `gofmt -l` (no file may need formatting) and its own
+//!   tests (`go test ./...`: bijou64's tier edges, the runtime's wire primitives on SPEC's
+//!   cards and Appendix A, the generated code on every decode vector, proto3 JSON, the
+//!   testee's protocol);
+//! - across the language boundary, through the Go testee (`go/cmd/bijoubuf-testee`):
+//!   values built and encoded by Rust are accepted by Go and re-encoded to the same bytes;
+//!   values built and encoded by Go (`{"op": "arbitrary"}`) are accepted by Rust (generated
+//!   code and reflect) and by TypeScript and re-encoded to the same bytes, and TypeScript's
+//!   by Go; on arbitrary and mutated bytes, strict and preserving, Go gives the same
+//!   verdict as Rust (the same re-encoding, or the same code, offset and path); Go writes
+//!   the same proto3 JSON text as Rust (`{"op": "json"}`) or both refuse, and each reads
+//!   the other's text back to the same bytes; JSON text near every vector's JSON is read
+//!   alike (the same bytes, or refusals at the same JSON path); and the encoders refuse
+//!   alike at their depth and size limits;
+//! - the signed envelope of `../examples/` in Go (`go/examples/signed`, `crypto/ed25519`):
+//!   Rust's and TypeScript's signatures verify in Go, Go signs the same bytes (which both
+//!   verify), and tampered envelopes are refused by Go with Rust's code, offset, path and
+//!   text.
 //!
 //! Go 1.26 or newer is needed (`go` on the PATH, or `GO=path`); without it a local run
-//! says what to install and passes, while in CI (`CI` set) it fails.
+//! says what to install and passes, while in CI (`CI` set) it fails. The TypeScript legs
+//! need Node as well (see `typescript.rs`) and are left out without it outside CI.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+mod common;
+use common::{json_mutation, json_seeds, mutate_json, runner};
 
-/// The `go` binary, or `None` (after a note) when it is missing outside CI.
-fn go() -> Option<PathBuf> {
-    let go = PathBuf::from(std::env::var_os("GO").unwrap_or_else(|| "go".into()));
-    if Command::new(&go)
-        .arg("version")
-        .output()
-        .is_ok_and(|o| o.status.success())
-    {
-        return Some(go);
-    }
-    let msg = format!(
-        "the Go implementation's tests need Go 1.26 or newer as `{}`: install it from go.dev/dl \
-         (or the distribution's golang package) and put `go` on the PATH, or set GO to its path",
-        go.display()
-    );
-    assert!(std::env::var_os("CI").is_none(), "CI: {msg}");
-    eprintln!("note: skipping the Go tests; {msg}");
-    None
-}
+use std::cell::RefCell;
+use std::io::{BufReader, BufWriter};
+use std::path::Path;
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
-/// The `go/` module directory.
-fn module_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../go")
-}
+use bijoubuf_conformance::generated::TYPE_NAMES;
+use bijoubuf_conformance::props::check_value;
+use bijoubuf_conformance::protocol::{Request, Response, read_frame, write_frame};
+use bijoubuf_conformance::{Config, Expect, Outcome, dynamic, generated, golang, hex, typescript};
+use proptest::prelude::*;
+use proptest::test_runner::TestCaseError;
 
 /// Run `go args…` in the module; its output on failure.
 fn run(go: &Path, args: &[&str]) -> String {
     let out = Command::new(go)
         .args(args)
-        .current_dir(module_dir())
+        .current_dir(golang::module_dir())
         .output()
         .unwrap_or_else(|e| panic!("go {}: cannot start: {e}", args.join(" ")));
     let text = format!(
@@ -57,7 +61,7 @@ fn run(go: &Path, args: &[&str]) -> String {
 
 #[test]
 fn go_module_is_vetted_formatted_and_its_tests_pass() {
-    let Some(go) = go() else {
+    let Some(go) = golang::go().unwrap_or_else(|e| panic!("{e}")) else {
         return;
     };
     run(&go, &["vet", "./..."]);
@@ -66,7 +70,7 @@ fn go_module_is_vetted_formatted_and_its_tests_pass() {
     let gofmt = Path::new(goroot.trim()).join("bin").join("gofmt");
     let out = Command::new(&gofmt)
         .args(["-l", "."])
-        .current_dir(module_dir())
+        .current_dir(golang::module_dir())
         .output()
         .unwrap_or_else(|e| panic!("{}: cannot start: {e}", gofmt.display()));
     assert!(out.status.success(), "gofmt -l failed: {out:?}");
@@ -76,11 +80,665 @@ fn go_module_is_vetted_formatted_and_its_tests_pass() {
         "files gofmt would change (run `gofmt -w .` in go/):\n{unformatted}"
     );
     let text = run(&go, &["test", "./..."]);
-    // Both packages ran (a package without tests would print "no test files").
-    for pkg in ["go/bijou64", "go/bijoubuf"] {
+    // Every package with tests ran them (a package without would print "no test files").
+    for pkg in [
+        "go/bijou64",
+        "go/bijoubuf",
+        "go/bijoubufjson",
+        "go/internal/testee",
+        "go/examples/signed",
+    ] {
         assert!(
-            text.lines().any(|l| l.starts_with("ok") && l.contains(pkg)),
+            text.lines().any(|l| l.starts_with("ok")
+                && l.split_whitespace()
+                    .nth(1)
+                    .is_some_and(|p| p.ends_with(pkg))),
             "go test ran no tests in {pkg}:\n{text}"
         );
+    }
+}
+
+/// A testee child process: the Go one or the TypeScript one.
+struct Testee {
+    child: Child,
+    input: BufWriter<ChildStdin>,
+    output: BufReader<ChildStdout>,
+    name: &'static str,
+}
+
+impl Testee {
+    fn spawn(cmd: &[String], name: &'static str) -> Testee {
+        let mut child = Command::new(&cmd[0])
+            .args(&cmd[1..])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap_or_else(|e| panic!("{name} testee starts: {e}"));
+        let input = BufWriter::new(child.stdin.take().expect("stdin"));
+        let output = BufReader::new(child.stdout.take().expect("stdout"));
+        Testee {
+            child,
+            input,
+            output,
+            name,
+        }
+    }
+
+    /// The Go testee, or `None` when Go is missing outside CI.
+    fn go() -> Option<Testee> {
+        let cmd = golang::testee().unwrap_or_else(|e| panic!("{e}"))?;
+        Some(Testee::spawn(&cmd, "Go"))
+    }
+
+    /// The TypeScript testee, or `None` when Node is missing outside CI.
+    fn typescript() -> Option<Testee> {
+        let cmd = typescript::testee().unwrap_or_else(|e| panic!("{e}"))?;
+        Some(Testee::spawn(&cmd, "TypeScript"))
+    }
+
+    fn ask<T: serde::Serialize>(&mut self, req: &T) -> Result<serde_json::Value, String> {
+        write_frame(&mut self.input, req).map_err(|e| e.to_string())?;
+        read_frame(&mut self.output)
+            .map_err(|e| e.to_string())?
+            .ok_or_else(|| format!("the {} testee closed", self.name))
+    }
+
+    fn response(&mut self, req: &Request) -> Response {
+        let v = self.ask(req).unwrap_or_else(|e| panic!("{e}"));
+        serde_json::from_value(v).expect("a protocol response")
+    }
+
+    fn decode(&mut self, type_name: &str, bytes: &[u8], cfg: &Config) -> Outcome {
+        let req = Request::Decode {
+            type_name: type_name.to_string(),
+            input: hex::format_runs(bytes),
+            decoder: *cfg,
+        };
+        self.response(&req)
+            .into_outcome()
+            .unwrap_or_else(|e| panic!("{type_name}: {e}"))
+    }
+
+    /// The encoding of an arbitrary value of `type_name` built by the testee from `seed`
+    /// (a request beyond the protocol).
+    fn arbitrary(&mut self, type_name: &str, seed: u32) -> Result<Vec<u8>, String> {
+        let res =
+            self.ask(&serde_json::json!({"op": "arbitrary", "type": type_name, "seed": seed}))?;
+        match (res["status"].as_str(), res["output"].as_str()) {
+            (Some("encoded"), Some(h)) => hex::parse(h).map_err(|e| e.to_string()),
+            _ => Err(format!("{type_name} seed {seed}: {res}")),
+        }
+    }
+
+    /// The proto3 JSON the testee writes for the value `bytes` decode to, or its refusal.
+    fn json(&mut self, type_name: &str, bytes: &[u8]) -> Result<String, String> {
+        let res = self.ask(
+            &serde_json::json!({"op": "json", "type": type_name, "input": hex::format_runs(bytes)}),
+        )?;
+        match (res["status"].as_str(), res["output"].as_str()) {
+            (Some("json"), Some(text)) => Ok(text.to_string()),
+            _ => Err(res.to_string()),
+        }
+    }
+
+    /// The testee's encoding of the value `json` gives (protocol `encode`).
+    fn encode_json(&mut self, type_name: &str, json: &str) -> Result<Vec<u8>, String> {
+        let req = Request::Encode {
+            type_name: type_name.to_string(),
+            json: json.to_string(),
+            decoder: Config::default(),
+        };
+        match self.response(&req) {
+            Response::Encoded { output } => hex::parse(&output).map_err(|e| e.to_string()),
+            Response::Failed { message } => Err(message),
+            other => Err(format!("{other:?}")),
+        }
+    }
+}
+
+impl Drop for Testee {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn rust_encoded_values_decode_in_go_to_the_same_bytes() {
+    let Some(go) = Testee::go() else {
+        return;
+    };
+    let go = RefCell::new(go);
+    for ty in TYPE_NAMES {
+        let mut run = runner(64);
+        run.run(&proptest::collection::vec(any::<u8>(), 0..256), |entropy| {
+            let bytes = check_value(ty, &entropy).map_err(TestCaseError::fail)?;
+            match go.borrow_mut().decode(ty, &bytes, &Config::default()) {
+                Outcome::Accepted { reencoded, .. } if reencoded == bytes => Ok(()),
+                other => Err(TestCaseError::fail(format!(
+                    "{ty}: Go on Rust's {}: {other:?}",
+                    hex::format(&bytes)
+                ))),
+            }
+        })
+        .unwrap_or_else(|e| panic!("{e}"));
+    }
+}
+
+/// Values built and encoded by `from` (Go or TypeScript) are accepted by Rust's
+/// generated code and reflect, and by `to` when given, and re-encoded to the same bytes.
+fn arbitrary_values_cross(from: &mut Testee, to: Option<&mut Testee>) {
+    let from = RefCell::new(from);
+    let to = RefCell::new(to);
+    for ty in TYPE_NAMES {
+        let non_empty = std::cell::Cell::new(0usize);
+        let mut run = runner(64);
+        run.run(&any::<u32>(), |seed| {
+            let bytes = from
+                .borrow_mut()
+                .arbitrary(ty, seed)
+                .map_err(TestCaseError::fail)?;
+            non_empty.set(non_empty.get() + usize::from(!bytes.is_empty()));
+            let mut answers = vec![
+                (
+                    "Rust generated",
+                    generated::decode(ty, &bytes, &Config::default()),
+                ),
+                (
+                    "Rust reflect",
+                    dynamic::decode(ty, &bytes, &Config::default()),
+                ),
+            ];
+            if let Some(t) = to.borrow_mut().as_deref_mut() {
+                answers.push((t.name, Some(t.decode(ty, &bytes, &Config::default()))));
+            }
+            for (engine, got) in answers {
+                match got {
+                    Some(Outcome::Accepted { reencoded, .. }) if reencoded == bytes => {}
+                    other => {
+                        return Err(TestCaseError::fail(format!(
+                            "{ty}: {engine} on {}'s {}: {other:?}",
+                            from.borrow().name,
+                            hex::format(&bytes)
+                        )));
+                    }
+                }
+            }
+            Ok(())
+        })
+        .unwrap_or_else(|e| panic!("{ty}: {e}"));
+        // The generator must produce real values, not only the empty message.
+        let n = non_empty.get();
+        assert!(n >= 8, "{ty}: only {n} non-empty values");
+    }
+}
+
+#[test]
+fn go_encoded_values_decode_in_rust_and_typescript_to_the_same_bytes() {
+    let Some(mut go) = Testee::go() else {
+        return;
+    };
+    let mut ts = Testee::typescript();
+    arbitrary_values_cross(&mut go, ts.as_mut());
+}
+
+#[test]
+fn typescript_encoded_values_decode_in_go_to_the_same_bytes() {
+    let Some(mut go) = Testee::go() else {
+        return;
+    };
+    let Some(mut ts) = Testee::typescript() else {
+        return;
+    };
+    arbitrary_values_cross(&mut ts, Some(&mut go));
+}
+
+fn same_verdict(go: &mut Testee, ty: &str, bytes: &[u8], cfg: &Config) -> Result<(), String> {
+    let rust = dynamic::decode(ty, bytes, cfg).ok_or("no reflect type")?;
+    let got = go.decode(ty, bytes, cfg);
+    if rust == got {
+        Ok(())
+    } else {
+        Err(format!(
+            "{ty} on {} ({cfg:?}): Rust {rust:?}, Go {got:?}",
+            hex::format(bytes)
+        ))
+    }
+}
+
+#[test]
+fn go_and_rust_agree_on_arbitrary_and_mutated_bytes() {
+    let Some(go) = Testee::go() else {
+        return;
+    };
+    let go = RefCell::new(go);
+    let preserving = Config {
+        preserving: true,
+        ..Config::default()
+    };
+    for ty in TYPE_NAMES {
+        let mut run = runner(64);
+        run.run(&proptest::collection::vec(any::<u8>(), 0..48), |b| {
+            for cfg in [Config::default(), preserving] {
+                same_verdict(&mut go.borrow_mut(), ty, &b, &cfg).map_err(TestCaseError::fail)?;
+            }
+            Ok(())
+        })
+        .unwrap_or_else(|e| panic!("{e}"));
+    }
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("vectors");
+    let seeds: Vec<(String, Vec<u8>)> = bijoubuf_conformance::load_dir(&dir)
+        .expect("vectors load")
+        .into_iter()
+        .filter(|c| c.config == Config::default() && c.bytes.len() < 600)
+        .filter(|c| matches!(c.expect, Expect::Accept(_) | Expect::Encode(_)))
+        .map(|c| (c.type_name, c.bytes))
+        .collect();
+    let mut run = runner(2048);
+    run.run(
+        &(
+            0..seeds.len(),
+            proptest::collection::vec((any::<usize>(), any::<u8>(), 0u8..3), 1..4),
+        ),
+        |(i, edits)| {
+            let (ty, b) = &seeds[i];
+            let mut v = b.clone();
+            for (at, x, op) in edits {
+                let n = v.len();
+                match op {
+                    0 if n > 0 => v[at % n] = x,
+                    1 => v.insert(at % (n + 1), x),
+                    _ if n > 0 => {
+                        v.remove(at % n);
+                    }
+                    _ => {}
+                }
+            }
+            for cfg in [Config::default(), preserving] {
+                same_verdict(&mut go.borrow_mut(), ty, &v, &cfg).map_err(TestCaseError::fail)?;
+            }
+            Ok(())
+        },
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+}
+
+/// Go writes the same proto3 JSON text as Rust for a value (or both refuse to), and each
+/// reads that text back to the same bytes.
+#[test]
+fn go_and_rust_write_the_same_json_and_read_each_others() {
+    let Some(go) = Testee::go() else {
+        return;
+    };
+    let go = RefCell::new(go);
+    for ty in TYPE_NAMES {
+        let desc = dynamic::message(ty).expect("reflect type");
+        let written = std::cell::Cell::new(0usize);
+        let mut run = runner(64);
+        run.run(&proptest::collection::vec(any::<u8>(), 0..256), |entropy| {
+            let bytes = check_value(ty, &entropy).map_err(TestCaseError::fail)?;
+            let msg = bijoubuf_reflect::DynamicMessage::decode(&desc, &bytes)
+                .map_err(|e| TestCaseError::fail(e.to_string()))?;
+            let rust = bijoubuf_reflect::json::to_string(&msg);
+            let got = go.borrow_mut().json(ty, &bytes);
+            let at = || format!("{ty} on {}", hex::format(&bytes));
+            match (&rust, &got) {
+                (Ok(r), Ok(g)) if r == g => {}
+                (Err(_), Err(_)) => return Ok(()),
+                _ => {
+                    return Err(TestCaseError::fail(format!(
+                        "{}: Rust {rust:?}, Go {got:?}",
+                        at()
+                    )));
+                }
+            }
+            let text = got.map_err(TestCaseError::fail)?;
+            written.set(written.get() + 1);
+            let back = go
+                .borrow_mut()
+                .encode_json(ty, &text)
+                .map_err(|e| TestCaseError::fail(format!("{}: Go reads {text}: {e}", at())))?;
+            if back != bytes {
+                return Err(TestCaseError::fail(format!(
+                    "{}: Go reads {text} as {}",
+                    at(),
+                    hex::format(&back)
+                )));
+            }
+            let rust_back = dynamic::encode_json(ty, &text).map_err(TestCaseError::fail)?;
+            if rust_back != bytes {
+                return Err(TestCaseError::fail(format!(
+                    "{}: Rust reads {text} differently",
+                    at()
+                )));
+            }
+            Ok(())
+        })
+        .unwrap_or_else(|e| panic!("{e}"));
+        assert!(
+            written.get() >= 8,
+            "{ty}: only {} values had a JSON form",
+            written.get()
+        );
+    }
+    // The accepted vectors: hand-picked values (well-known types, edge numbers).
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("vectors");
+    let mut compared = 0;
+    for c in bijoubuf_conformance::load_dir(&dir).expect("vectors load") {
+        if c.config != Config::default()
+            || c.bytes.len() > 4096
+            || !matches!(c.expect, Expect::Accept(_) | Expect::Encode(_))
+        {
+            continue;
+        }
+        let desc = dynamic::message(&c.type_name).expect("reflect type");
+        let msg =
+            bijoubuf_reflect::DynamicMessage::decode(&desc, &c.bytes).expect("accepted vector");
+        let rust = bijoubuf_reflect::json::to_string(&msg);
+        let got = go.borrow_mut().json(&c.type_name, &c.bytes);
+        match (&rust, &got) {
+            (Ok(r), Ok(g)) if r == g => compared += 1,
+            (Err(_), Err(_)) => {}
+            _ => panic!("{}: Rust {rust:?}, Go {got:?}", c.id),
+        }
+    }
+    eprintln!("{compared} accepted vectors print the same JSON in Rust and Go");
+    assert!(compared >= 100, "only {compared} vectors compared");
+}
+
+/// The JSON path a JSON reader's refusal names (`$`, `$.a[2]`), from its text
+/// (`json: $.a[2]: what`); `None` for a refusal with no path (a syntax error, or the
+/// encoder's refusal of the value read).
+fn json_path(err: &str) -> Option<String> {
+    let at = err.find("json: ")? + "json: ".len();
+    let rest = &err[at..];
+    rest.starts_with('$')
+        .then(|| rest[..rest.find(": ").unwrap_or(rest.len())].to_string())
+}
+
+fn show(r: &Result<Vec<u8>, String>) -> String {
+    match r {
+        Ok(b) => hex::format(b),
+        Err(e) => format!("refused ({e})"),
+    }
+}
+
+/// JSON text near every vector's JSON (characters changed, inserted, removed): where both
+/// implementations read it, they encode the same bytes; they accept the same texts, and
+/// refuse the others at the same JSON path.
+#[test]
+fn go_and_rust_read_mutated_json_alike() {
+    let Some(go) = Testee::go() else {
+        return;
+    };
+    let seeds = json_seeds();
+    let both = std::cell::Cell::new(0u32);
+    let paths = std::cell::Cell::new(0u32);
+    let go = RefCell::new(go);
+    let mut run = runner(2048);
+    run.run(&json_mutation(seeds.len()), |(i, edits)| {
+        let (ty, j) = &seeds[i];
+        let text = mutate_json(j, &edits);
+        let rust = dynamic::encode_json(ty, &text);
+        let got = go.borrow_mut().encode_json(ty, &text);
+        match (&rust, &got) {
+            (Ok(r), Ok(g)) if r == g => both.set(both.get() + 1),
+            (Err(r), Err(g)) => {
+                if json_path(r) != json_path(g) {
+                    return Err(TestCaseError::fail(format!(
+                        "{ty} JSON {text:?}: Rust refuses at {:?} ({r}), Go at {:?} ({g})",
+                        json_path(r),
+                        json_path(g)
+                    )));
+                }
+                if json_path(r).is_some() {
+                    paths.set(paths.get() + 1);
+                }
+            }
+            _ => {
+                return Err(TestCaseError::fail(format!(
+                    "{ty} JSON {text:?}: Rust {}, Go {}",
+                    show(&rust),
+                    show(&got)
+                )));
+            }
+        }
+        Ok(())
+    })
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert!(both.get() >= 50, "only {} texts read by both", both.get());
+    eprintln!(
+        "{} mutated texts read alike, {} refused by both at the same JSON path",
+        both.get(),
+        paths.get()
+    );
+    assert!(paths.get() >= 50, "only {} refusals compared", paths.get());
+}
+
+/// An encode answer as comparable text: the bytes, or the refusal's code.
+fn encode_verdict(r: &Response) -> String {
+    match r {
+        Response::Encoded { output } => format!("encoded {output}"),
+        Response::Refused { code, .. } => format!("refused {code}"),
+        other => format!("{other:?}"),
+    }
+}
+
+/// The value of every vector's JSON, encoded under size limits one below, at and one
+/// above its length and under depth limits 0 to 10^6: Go gives the same bytes or the
+/// same refusal as generated Rust and reflect.
+#[test]
+fn go_and_rust_encoders_refuse_alike_at_their_limits() {
+    let Some(mut go) = Testee::go() else {
+        return;
+    };
+    let mut compared = 0;
+    let mut refused = 0;
+    for (ty, json) in json_seeds() {
+        let Ok(bytes) = dynamic::value_bytes(&ty, &json) else {
+            continue; // no encoding at all (an unset required field)
+        };
+        let n = bytes.len();
+        let mut configs: Vec<Config> = [n.saturating_sub(1), n, n + 1]
+            .into_iter()
+            .map(|s| Config {
+                size_limit: Some(s),
+                ..Config::default()
+            })
+            .collect();
+        for d in [0, 1, 2, 3, 100, 500, 501, 1_000_000] {
+            configs.push(Config {
+                depth_limit: Some(d),
+                ..Config::default()
+            });
+        }
+        for cfg in configs {
+            let req = Request::Encode {
+                type_name: ty.clone(),
+                json: json.clone(),
+                decoder: cfg,
+            };
+            let got = encode_verdict(&go.response(&req));
+            let generated = encode_verdict(&bijoubuf_conformance::protocol::answer(&req, true));
+            let reflect = encode_verdict(&bijoubuf_conformance::protocol::answer(&req, false));
+            assert!(
+                got == generated && got == reflect,
+                "{ty} {json} under {cfg:?}: Go {got}, generated {generated}, reflect {reflect}"
+            );
+            compared += 1;
+            if got.starts_with("refused") {
+                refused += 1;
+            }
+        }
+    }
+    eprintln!("{compared} encodes under limits compared, {refused} refused by all three");
+    assert!(refused >= 100, "only {refused} refusals compared");
+}
+
+/// The Go the signed-envelope example imports (`go/examples/internal/gen`), as the
+/// generator writes it from `schemas/examples/{signed,ledger}.proto`.
+fn example_go() -> Vec<bijoubuf_codegen_go::GeneratedFile> {
+    let schemas = Path::new(env!("CARGO_MANIFEST_DIR")).join("../schemas");
+    let compiled = bijoubuf_schema::Compiler::new()
+        .include(&schemas)
+        .compile(&["examples/signed.proto", "examples/ledger.proto"])
+        .unwrap_or_else(|e| panic!("example schemas do not compile: {e}"));
+    let mut options = bijoubuf_codegen_go::Options::new();
+    options
+        .module("github.com/bijoubuf/bijoubuf/go/examples/internal/gen")
+        .package_dir("examples.signed.v1", "signed")
+        .package_dir("examples.ledger.v1", "ledger");
+    bijoubuf_codegen_go::generate(&compiled.schema, &options)
+}
+
+/// The committed Go of the example is what the generator writes today;
+/// `BIJOUBUF_GO_BLESS=1` rewrites it.
+#[test]
+fn go_example_code_is_fresh() {
+    let dir = golang::module_dir().join("examples/internal/gen");
+    let bless = std::env::var_os("BIJOUBUF_GO_BLESS").is_some();
+    for f in example_go() {
+        let path = dir.join(&f.name);
+        let have = std::fs::read_to_string(&path).unwrap_or_default();
+        if bless {
+            std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+            std::fs::write(&path, &f.content).expect("write");
+        } else {
+            assert!(
+                have == f.content,
+                "{} differs from what the generator writes; rerun with BIJOUBUF_GO_BLESS=1 and commit",
+                path.display()
+            );
+        }
+    }
+}
+
+/// Run the Go signed-envelope example (`go/examples/signed`) and parse its one line of
+/// JSON.
+fn signed_go(args: &[&str]) -> serde_json::Value {
+    static EXE: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
+    let exe = EXE.get_or_init(|| {
+        let go = golang::go()
+            .unwrap_or_else(|e| panic!("{e}"))
+            .expect("go is there");
+        golang::build(&go, "./examples/signed", "signed").unwrap_or_else(|e| panic!("{e}"))
+    });
+    let out = Command::new(exe).args(args).output().expect("signed runs");
+    assert!(
+        out.status.success(),
+        "signed {}: {}",
+        args.join(" "),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("one line of JSON")
+}
+
+fn lower_hex(b: &[u8]) -> String {
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+fn from_hex(s: &str) -> Vec<u8> {
+    (0..s.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).expect("hex"))
+        .collect()
+}
+
+/// A signature made in Rust verifies in Go, Go signs the same bytes (so its envelope
+/// verifies in Rust and, where Node is installed, in TypeScript), and tampered envelopes
+/// are refused by Go with Rust's code, offset, path and text.
+#[test]
+fn a_signature_made_in_rust_or_typescript_verifies_in_go_and_back() {
+    use bijoubuf_examples::ledger::Transfer;
+    use bijoubuf_examples::signing::{self, demo_key};
+    use bijoubuf_examples::tamper::{demo_transfer, tampered_envelopes};
+
+    if golang::go().unwrap_or_else(|e| panic!("{e}")).is_none() {
+        return;
+    }
+    let key = demo_key();
+    let public = lower_hex(key.verifying_key().as_bytes());
+    let signed = signing::sign(&key, &demo_transfer()).expect("the demo transfer encodes");
+
+    // Rust → Go: the envelope verifies and the body is the same transfer.
+    let v = signed_go(&["verify", &public, &lower_hex(&signed)]);
+    assert_eq!(v["ok"], true, "{v}");
+    assert_eq!(
+        (
+            v["payer"].as_str(),
+            v["payee"].as_str(),
+            v["amount"].as_str()
+        ),
+        (Some("alice"), Some("bob"), Some("2500"))
+    );
+
+    // Go → Rust: Ed25519 is deterministic and the encoding canonical, so the envelope Go
+    // signs is byte for byte Rust's, and Rust verifies it.
+    let from_go = signed_go(&["sign", &lower_hex(&key.to_bytes())]);
+    let from_go = from_go["signed"].as_str().expect("hex");
+    assert_eq!(from_go, lower_hex(&signed));
+    let back: Transfer =
+        signing::verify(&key.verifying_key(), &from_hex(from_go)).expect("Rust verifies Go's");
+    assert_eq!(back, demo_transfer());
+
+    // TypeScript ↔ Go: TypeScript signs the same envelope, which Go verifies, and
+    // TypeScript verifies Go's.
+    if typescript::testee()
+        .unwrap_or_else(|e| panic!("{e}"))
+        .is_some()
+    {
+        let script = typescript::package_dir().join("dist/examples/signed.js");
+        let node = |args: &[&str]| -> serde_json::Value {
+            let out = Command::new("node")
+                .arg(&script)
+                .args(args)
+                .output()
+                .expect("node runs");
+            assert!(
+                out.status.success(),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            serde_json::from_slice(&out.stdout).expect("one line of JSON")
+        };
+        let from_ts = node(&["sign", &lower_hex(&key.to_bytes())]);
+        let from_ts = from_ts["signed"].as_str().expect("hex").to_string();
+        let v = signed_go(&["verify", &public, &from_ts]);
+        assert_eq!(v["ok"], true, "Go on TypeScript's envelope: {v}");
+        let v = node(&["verify", &public, from_go]);
+        assert_eq!(v["ok"], true, "TypeScript on Go's envelope: {v}");
+    }
+
+    // Tampered bodies under the original signature: Go refuses each with Rust's code,
+    // offset, path and text (or both with bad-signature).
+    let cases = tampered_envelopes(&signed).expect("the envelope tampers");
+    assert!(cases.len() >= 5, "only {} tampered envelopes", cases.len());
+    for (name, bytes) in cases {
+        let rust = signing::verify::<Transfer>(&key.verifying_key(), &bytes)
+            .expect_err("Rust refuses the tampered envelope");
+        let got = signed_go(&["verify", &public, &lower_hex(&bytes)]);
+        assert_eq!(got["ok"], false, "{name}: Go accepted");
+        assert_eq!(
+            got["code"].as_str(),
+            Some(rust.code()),
+            "{name}: {got} vs {rust}"
+        );
+        if let Some(e) = rust.decode_error() {
+            assert_eq!(
+                got["offset"].as_u64(),
+                Some(e.offset() as u64),
+                "{name}: {got}"
+            );
+            assert_eq!(
+                got["path"].as_str(),
+                Some(e.path_string().as_str()),
+                "{name}: {got}"
+            );
+            assert_eq!(
+                got["message"].as_str(),
+                Some(e.to_string().as_str()),
+                "{name}: {got}"
+            );
+        }
     }
 }

@@ -2,7 +2,8 @@
 //! generated code (owned types and their borrowed twins), `bijoubuf-reflect`, and the
 //! reference testee over the testee protocol
 //! (twice: its `reflect` and its `generated` engine), and the TypeScript implementation's
-//! testee when Node is installed (required in CI). Set `BIJOUBUF_TESTEE` to a command line to
+//! testee when Node is installed (required in CI), and the Go implementation's testee when Go
+//! is installed (required in CI). Set `BIJOUBUF_TESTEE` to a command line to
 //! add another implementation as one more engine.
 //!
 //! A vector fails when any engine disagrees with it, or when generated code and reflect
@@ -468,6 +469,12 @@ fn main() {
             let rest: Vec<&str> = cmd[1..].iter().map(String::as_str).collect();
             testees.push(engine("typescript", false, Testee::spawn(&cmd[0], &rest)));
         }
+        Ok(None) => {}
+        Err(e) => panic!("{e}"),
+    }
+    // The Go implementation (go/), its testee built with `go build` into target/go/.
+    match bijoubuf_conformance::golang::testee() {
+        Ok(Some(cmd)) => testees.push(engine("go", false, Testee::spawn(&cmd[0], &[]))),
         Ok(None) => {}
         Err(e) => panic!("{e}"),
     }

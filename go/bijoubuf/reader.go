@@ -654,3 +654,36 @@ func decodeTop(r *Reader, name string, keeps bool, decode func(*Reader) error) (
 	}
 	return r.unknownCount, nil
 }
+
+// StartDecode begins decoding buf as one top-level message named name (its short name,
+// the root of error paths): the size limit first (O17, at 0), then a reader over the
+// whole input, which the message's decode drives and EndDecode ends. keeps says whether
+// the type keeps unknown records when opts preserve them. It is Decode in two halves,
+// for generated code: the reader is a value the caller can keep on its stack.
+func StartDecode(buf []byte, opts DecodeOptions, name string, keeps bool) (Reader, error) {
+	if opts.hasMaxSize && len(buf) > opts.maxSize {
+		// SPEC §9.4: before any other check.
+		return Reader{}, NewDecodeError(SizeLimitExceeded, 0).InMessage(name)
+	}
+	return Reader{
+		buf:      buf,
+		end:      len(buf),
+		depth:    1,
+		maxDepth: uint32(opts.MaxDepth()),
+		preserve: opts.preserve,
+		keep:     opts.preserve && keeps,
+	}, nil
+}
+
+// EndDecode ends a decode begun by StartDecode, err being what the message's decode
+// returned: records it left unread are refused, errors get the root of their path, and
+// the result is the number of unknown records kept.
+func (r *Reader) EndDecode(err error, name string) (int, error) {
+	if err == nil && !r.allRead() {
+		err = r.unread()
+	}
+	if err != nil {
+		return 0, wrap(err, func(d *DecodeError) { d.InMessage(name) })
+	}
+	return r.unknownCount, nil
+}

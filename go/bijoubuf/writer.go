@@ -52,6 +52,9 @@ type Writer struct {
 	pos  int
 	prev uint32
 	err  *EncodeError
+	// sizes are a size pass's recorded lengths, taken back in order by BeginNext.
+	sizes sizeList
+	next  int
 }
 
 // NewWriter is a writer for an encoding of exactly size bytes (a top-level message; its

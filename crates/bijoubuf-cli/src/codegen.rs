@@ -1,5 +1,5 @@
-//! `compile`: Rust code from the schema model, through `bijoubuf-codegen`, and TypeScript
-//! through `bijoubuf-codegen-ts`.
+//! `compile`: Rust code from the schema model, through `bijoubuf-codegen`, TypeScript
+//! through `bijoubuf-codegen-ts` and Go through `bijoubuf-codegen-go`.
 
 use bijoubuf_schema::Schema;
 
@@ -29,6 +29,17 @@ pub(crate) fn generate_ts(schema: &Schema, runtime: &str, services: bool) -> Vec
     options.runtime_import(runtime);
     options.services(services);
     bijoubuf_codegen_ts::generate(schema, &options)
+        .into_iter()
+        .map(|f| (f.name, f.content))
+        .collect()
+}
+
+/// `(path, source)` for every package of the schema but google.protobuf, as Go in the
+/// directory whose import path is `module`.
+pub(crate) fn generate_go(schema: &Schema, module: &str) -> Vec<(String, String)> {
+    let mut options = bijoubuf_codegen_go::Options::new();
+    options.module(module);
+    bijoubuf_codegen_go::generate(schema, &options)
         .into_iter()
         .map(|f| (f.name, f.content))
         .collect()

@@ -24,6 +24,8 @@ pub(crate) fn run(cmd: Command) -> Result<(), Failure> {
             services,
             ts_out,
             ts_runtime,
+            go_out,
+            go_module,
             descriptor_set_out,
             include_imports,
             include_source_info,
@@ -37,6 +39,9 @@ pub(crate) fn run(cmd: Command) -> Result<(), Failure> {
                 rust_borrowed: &rust_borrowed,
                 services,
                 ts: ts_out.as_deref().map(|dir| (dir, ts_runtime.as_str())),
+                go: go_out
+                    .as_deref()
+                    .map(|dir| (dir, go_module.as_deref().unwrap_or_default())),
                 descriptor_set: descriptor_set_out.as_deref().map(|path| {
                     let flags = bijoubuf_schema::DescriptorSetOptions {
                         include_imports,
@@ -110,6 +115,8 @@ struct Outputs<'a> {
     /// Generate services (Rust servers and clients, TypeScript clients).
     services: bool,
     ts: Option<(&'a Path, &'a str)>,
+    /// The Go output directory and its import path.
+    go: Option<(&'a Path, &'a str)>,
     /// The file, and protoc's flags for what goes in it.
     descriptor_set: Option<(&'a Path, bijoubuf_schema::DescriptorSetOptions)>,
 }
@@ -151,7 +158,22 @@ fn compile(
             &mut written,
         )?;
     }
-    if (outputs.rust.is_some() || outputs.ts.is_some()) && !outputs.services {
+    if let Some((dir, module)) = outputs.go {
+        // Go files go in one directory per package: create each.
+        for (name, content) in crate::codegen::generate_go(&compiled.schema, module) {
+            let path = dir.join(&name);
+            if let Some(parent) = path.parent() {
+                std::fs::create_dir_all(parent).map_err(|e| {
+                    Failure::Usage(format!("cannot create {}: {e}", parent.display()))
+                })?;
+            }
+            std::fs::write(&path, content)
+                .map_err(|e| Failure::Usage(format!("cannot write {}: {e}", path.display())))?;
+            written.push(path.display().to_string());
+        }
+    }
+    if (outputs.rust.is_some() || outputs.ts.is_some() || outputs.go.is_some()) && !outputs.services
+    {
         crate::codegen::note_services(&compiled.schema);
     }
     let descriptor_set_out = outputs.descriptor_set;

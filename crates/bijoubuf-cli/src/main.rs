@@ -59,10 +59,10 @@ enum Command {
         #[arg(value_name = "FILE.proto", required = true)]
         files: Vec<PathBuf>,
     },
-    /// Generate Rust and/or TypeScript code (and optionally a FileDescriptorSet) from schemas.
+    /// Generate Rust, TypeScript and/or Go code (and optionally a FileDescriptorSet) from schemas.
     #[command(
-        after_help = "Examples:\n  bijoubuf compile -I protos --rust-out src/gen --descriptor-set-out fds.binpb protos/a.proto\n  bijoubuf compile -I protos --ts-out web/gen protos/a.proto",
-        group = clap::ArgGroup::new("outputs").required(true).multiple(true).args(["rust_out", "ts_out", "descriptor_set_out"])
+        after_help = "Examples:\n  bijoubuf compile -I protos --rust-out src/gen --descriptor-set-out fds.binpb protos/a.proto\n  bijoubuf compile -I protos --ts-out web/gen protos/a.proto\n  bijoubuf compile -I protos --go-out gen --go-module example.com/app/gen protos/a.proto",
+        group = clap::ArgGroup::new("outputs").required(true).multiple(true).args(["rust_out", "ts_out", "go_out", "descriptor_set_out"])
     )]
     Compile {
         #[command(flatten)]
@@ -94,6 +94,15 @@ enum Command {
             requires = "ts_out"
         )]
         ts_runtime: String,
+        /// Directory the generated Go files are written to: proto package `a.b` as Go
+        /// package `b` in `DIR/a/b/b.bb.go` (every package, imported ones included, but
+        /// google.protobuf, whose types are the Go module's `wkt` package).
+        #[arg(long, value_name = "DIR", requires = "go_module")]
+        go_out: Option<PathBuf>,
+        /// The Go import path of the --go-out directory (package `a.b` is imported as
+        /// `PATH/a/b`).
+        #[arg(long, value_name = "PATH", requires = "go_out")]
+        go_module: Option<String>,
         /// Also write the schemas as an encoded protobuf FileDescriptorSet, byte for byte
         /// what `protoc -o FILE` writes with the same flags.
         #[arg(long, value_name = "FILE")]

@@ -1,0 +1,1584 @@
+//! bijoubuf-codegen-go: a checked schema model to Go source.
+//!
+//! The third backend next to `bijoubuf-codegen` (Rust) and `bijoubuf-codegen-ts`: it reads
+//! the same checked [`Schema`] from `bijoubuf-schema` and returns one Go file per proto
+//! package, for the Go module in `go/` of the bijoubuf repository (import path
+//! `github.com/bijoubuf/bijoubuf/go`). It is pure: no file system, no formatting tool; the
+//! output is already as `gofmt` writes it, and `go vet` finds nothing in it.
+//!
+//! Every message gets its own straight-line encoder and decoder over the runtime's
+//! `bijoubuf.Reader` and `bijoubuf.Writer`: no reflection, nothing allocated per field
+//! beyond what the value holds, one exact-size buffer per encode (a size pass records the
+//! length of every nested message, the write pass takes them back in order). The decoder
+//! asks for the known fields in ascending number, so every check of SPEC §10 happens in
+//! the runtime's order and errors carry the code, byte offset and path the Rust and
+//! TypeScript implementations report.
+//!
+//! ```
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let compiled = bijoubuf_schema::compile_sources(&[(
+//!     "shop.proto",
+//!     r#"syntax = "proto3"; package shop; message Order { uint64 id = 1; }"#,
+//! )])?;
+//! let files = bijoubuf_codegen_go::generate(
+//!     &compiled.schema,
+//!     bijoubuf_codegen_go::Options::new().module("example.com/gen"),
+//! );
+//! assert_eq!(files[0].name, "shop/shop.bb.go");
+//! assert!(files[0].content.contains("type Order struct"));
+//! # Ok(()) }
+//! ```
+//!
+//! # Layout
+//!
+//! Proto package `a.b.c` becomes Go package `c` in directory `a/b/c` of the output, with
+//! import path `<module>/a/b/c` ([`Options::module`]; [`Options::package_dir`] puts a
+//! package elsewhere). The empty package goes to the output's root. Package
+//! `google.protobuf` is not generated: its types are those of the module's `wkt` package
+//! (`github.com/bijoubuf/bijoubuf/go/wkt`, see [`Options::wkt_import`]), unless
+//! [`Options::well_known_types`] asks for them.
+//!
+//! # Type mapping
+//!
+//! | Schema | Go |
+//! |---|---|
+//! | `message M` | `type M struct`, methods on `*M`: `Marshal`, `MarshalOptions`, `Unmarshal` (strict), `UnmarshalOptions`, `FullName`, `BijoubufDesc`, and the `Bijoubuf*` methods generated code calls |
+//! | nested `Outer.Inner` | `Outer_Inner` |
+//! | `double` / `float` | `float64` / `float32` |
+//! | `int32`, `sint32`, `sfixed32` / `uint32`, `fixed32` | `int32` / `uint32` |
+//! | `int64`, `sint64`, `sfixed64` / `uint64`, `fixed64` | `int64` / `uint64` |
+//! | `bool` / `string` / `bytes` | `bool` / `string` / `[]byte` |
+//! | `enum E` | `type E int32` (open, SPEC §3.6), constants `E_NAME`, `String()`, `EnumDesc()` |
+//! | implicit presence | a value (the default is not written) |
+//! | explicit presence | a pointer (`*int32`, `*string`, `*E`); `bytes` stays `[]byte`, nil is absent |
+//! | message field | `*M` (nil is absent) |
+//! | proto2 `required` | a pointer; nil is refused by the encoder, absence by the decoder |
+//! | `repeated T` | `[]T` (`[]*M`) |
+//! | `map<K, V>` | `map[K]V`, encoded in the key order of SPEC §6.4 |
+//! | `oneof o` | an interface field `O isM_O`; each member a wrapper `M_Name struct{ Name T }` |
+//! | unknown fields | kept by a preserving decode in the message (`BijoubufUnknown()`), re-emitted in number order |
+//!
+//! Field names are the proto names in Go's camel case (`home_address` → `HomeAddress`);
+//! a name that collides with a method or another field gets a trailing `_`, as a type
+//! name that collides with another type or constant does. Error paths keep the schema's
+//! names. Not generated: extensions and services.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::fmt::Write as _;
+
+use bijoubuf_schema::{
+    Cardinality, Comments, EnumDef, FieldDef, FieldType, MessageDef, Presence, ScalarType, Schema,
+};
+
+/// The runtime package's import path.
+pub const RUNTIME_IMPORT: &str = "github.com/bijoubuf/bijoubuf/go/bijoubuf";
+
+/// The import path of the module's well-known types.
+pub const WKT_IMPORT: &str = "github.com/bijoubuf/bijoubuf/go/wkt";
+
+const WKT_PACKAGE: &str = "google.protobuf";
+
+/// Generator settings.
+#[derive(Clone, Debug)]
+pub struct Options {
+    module: String,
+    wkt_import: String,
+    well_known_types: bool,
+    dirs: BTreeMap<String, String>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            module: "gen".to_string(),
+            wkt_import: WKT_IMPORT.to_string(),
+            well_known_types: false,
+            dirs: BTreeMap::new(),
+        }
+    }
+}
+
+impl Options {
+    /// Defaults: the output directory's import path is `gen`.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The import path of the output directory: package `a.b` is imported as
+    /// `<module>/a/b`.
+    pub fn module(&mut self, import_path: impl Into<String>) -> &mut Self {
+        self.module = import_path.into().trim_end_matches('/').to_string();
+        self
+    }
+
+    /// Put proto package `package` in directory `dir` of the output (relative, `/`
+    /// separated; `""` is the output's root) instead of its dotted path.
+    pub fn package_dir(&mut self, package: impl Into<String>, dir: impl Into<String>) -> &mut Self {
+        self.dirs
+            .insert(package.into(), dir.into().trim_matches('/').to_string());
+        self
+    }
+
+    /// Generate package `google.protobuf` too, like any other (the module's own `wkt`
+    /// package is made this way); by default its types are imported from
+    /// [`Options::wkt_import`].
+    pub fn well_known_types(&mut self, generate: bool) -> &mut Self {
+        self.well_known_types = generate;
+        self
+    }
+
+    /// Where `google.protobuf`'s types are imported from when they are not generated.
+    pub fn wkt_import(&mut self, import_path: impl Into<String>) -> &mut Self {
+        self.wkt_import = import_path.into();
+        self
+    }
+
+    fn generated(&self, package: &str) -> bool {
+        package != WKT_PACKAGE || self.well_known_types
+    }
+
+    fn dir(&self, package: &str) -> String {
+        match self.dirs.get(package) {
+            Some(d) => d.clone(),
+            None => package.replace('.', "/"),
+        }
+    }
+
+    fn import_path(&self, package: &str) -> String {
+        if !self.generated(package) {
+            return self.wkt_import.clone();
+        }
+        let dir = self.dir(package);
+        if dir.is_empty() {
+            self.module.clone()
+        } else {
+            format!("{}/{dir}", self.module)
+        }
+    }
+}
+
+/// One generated Go file: every type of one proto package.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GeneratedFile {
+    /// The path in the output directory: `<dir>/<package>.bb.go`.
+    pub name: String,
+    /// The Go source.
+    pub content: String,
+}
+
+/// Go's keywords and predeclared names a package may not take.
+const GO_RESERVED: &[&str] = &[
+    "break",
+    "case",
+    "chan",
+    "const",
+    "continue",
+    "default",
+    "defer",
+    "else",
+    "fallthrough",
+    "for",
+    "func",
+    "go",
+    "goto",
+    "if",
+    "import",
+    "interface",
+    "map",
+    "package",
+    "range",
+    "return",
+    "select",
+    "struct",
+    "switch",
+    "type",
+    "var",
+    "bijoubuf",
+    "init",
+    "main",
+];
+
+/// Methods every generated message has: a field of the same name gets a trailing `_`.
+const METHODS: &[&str] = &[
+    "Marshal",
+    "MarshalOptions",
+    "Unmarshal",
+    "UnmarshalOptions",
+    "FullName",
+    "BijoubufDesc",
+    "BijoubufUnmarshal",
+    "BijoubufUnknown",
+    "BijoubufSize",
+    "BijoubufWrite",
+    "BijoubufDecode",
+];
+
+/// Go's camel case of a proto name: `home_address` → `HomeAddress`, `k62` → `K62`; an
+/// underscore not followed by a lowercase letter stays (`foo_1` → `Foo_1`).
+fn camel(name: &str) -> String {
+    let mut out = String::new();
+    let chars: Vec<char> = name.chars().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        if c == '_' && i + 1 < chars.len() && chars[i + 1].is_ascii_lowercase() {
+            out.push(chars[i + 1].to_ascii_uppercase());
+            i += 2;
+            continue;
+        }
+        if out.is_empty() {
+            if c == '_' {
+                out.push('X');
+            } else {
+                out.push(c.to_ascii_uppercase());
+                i += 1;
+                continue;
+            }
+        }
+        out.push(c);
+        i += 1;
+    }
+    out
+}
+
+/// A Go package name from a directory's last element (or the module's).
+fn package_name(last: &str) -> String {
+    let mut s: String = last
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if s.is_empty() || s.starts_with(|c: char| c.is_ascii_digit()) {
+        s.insert(0, 'p');
+    }
+    if GO_RESERVED.contains(&s.as_str()) {
+        s.push_str("pb");
+    }
+    s
+}
+
+/// Where a type is emitted: its proto package and its Go name there.
+#[derive(Clone, Debug)]
+struct GoType {
+    package: String,
+    local: String,
+}
+
+/// The names one package's file declares, decided before any code is written.
+#[derive(Default)]
+struct Names {
+    /// Full name of a message or enum → its Go type.
+    types: HashMap<String, GoType>,
+    /// Message full name → (field number → Go field name), oneof index → interface
+    /// field name, and member field number → wrapper type name.
+    fields: HashMap<String, MessageNames>,
+    /// Enum full name → value index → constant name.
+    values: HashMap<String, Vec<String>>,
+}
+
+#[derive(Default)]
+struct MessageNames {
+    fields: HashMap<u32, String>,
+    oneofs: Vec<String>,
+    wrappers: HashMap<u32, String>,
+}
+
+fn visit_messages<'a>(m: &'a MessageDef, f: &mut dyn FnMut(&'a MessageDef)) {
+    if m.map_entry {
+        return;
+    }
+    f(m);
+    for n in &m.messages {
+        visit_messages(n, f);
+    }
+}
+
+/// The index of the real (not synthetic) oneof `f` belongs to.
+fn real_oneof(m: &MessageDef, f: &FieldDef) -> Option<usize> {
+    f.oneof.filter(|&i| !m.oneofs[i].synthetic)
+}
+
+/// Pick `want`, or it with trailing `_`s until it is not in `taken`; mark it taken.
+fn claim(taken: &mut BTreeSet<String>, want: String) -> String {
+    let mut name = want;
+    while taken.contains(&name) {
+        name.push('_');
+    }
+    taken.insert(name.clone());
+    name
+}
+
+fn collect_names(schema: &Schema) -> Names {
+    let mut names = Names::default();
+    // Per package: every name declared at the top level of its Go file.
+    let mut taken: HashMap<String, BTreeSet<String>> = HashMap::new();
+    // Types first (their names win), then oneof wrappers and enum constants.
+    for file in schema.files() {
+        let t = taken.entry(file.package.clone()).or_default();
+        let mut add = |full: &str| {
+            let rel = full
+                .strip_prefix(&file.package)
+                .map(|r| r.trim_start_matches('.'))
+                .unwrap_or(full);
+            let local: Vec<String> = rel.split('.').map(camel).collect();
+            let local = claim(t, local.join("_"));
+            names.types.insert(
+                full.to_string(),
+                GoType {
+                    package: file.package.clone(),
+                    local,
+                },
+            );
+        };
+        for m in &file.messages {
+            visit_messages(m, &mut |m| {
+                add(&m.full_name);
+                for e in &m.enums {
+                    add(&e.full_name);
+                }
+            });
+        }
+        for e in &file.enums {
+            add(&e.full_name);
+        }
+    }
+    for file in schema.files() {
+        let t = taken.entry(file.package.clone()).or_default();
+        let mut enums: Vec<&EnumDef> = file.enums.iter().collect();
+        for m in &file.messages {
+            visit_messages(m, &mut |m| {
+                enums.extend(m.enums.iter());
+                let ty = names.types[&m.full_name].local.clone();
+                let mut own: BTreeSet<String> = METHODS.iter().map(|s| s.to_string()).collect();
+                let mut mn = MessageNames::default();
+                let mut oneof_names = vec![String::new(); m.oneofs.len()];
+                for f in m.fields_in_declaration_order() {
+                    match real_oneof(m, f) {
+                        Some(i) => {
+                            if oneof_names[i].is_empty() {
+                                oneof_names[i] = claim(&mut own, camel(&m.oneofs[i].name));
+                            }
+                            let wrapper = claim(t, format!("{ty}_{}", camel(&f.name)));
+                            mn.wrappers.insert(f.number, wrapper);
+                            // The wrapper's one field: its own namespace.
+                            let mut w: BTreeSet<String> =
+                                ["isOneof".to_string()].into_iter().collect();
+                            mn.fields.insert(f.number, claim(&mut w, camel(&f.name)));
+                        }
+                        None => {
+                            mn.fields.insert(f.number, claim(&mut own, camel(&f.name)));
+                        }
+                    }
+                }
+                mn.oneofs = oneof_names;
+                names.fields.insert(m.full_name.clone(), mn);
+            });
+        }
+        for e in enums {
+            let ty = names.types[&e.full_name].local.clone();
+            let consts = e
+                .values
+                .iter()
+                .map(|v| claim(t, format!("{ty}_{}", v.name)))
+                .collect();
+            names.values.insert(e.full_name.clone(), consts);
+        }
+    }
+    names
+}
+
+/// Generate one Go file per proto package of `schema` (imported files included, except
+/// `google.protobuf` unless [`Options::well_known_types`]), ordered by package name.
+pub fn generate(schema: &Schema, options: &Options) -> Vec<GeneratedFile> {
+    let names = collect_names(schema);
+    let mut packages: BTreeMap<String, Vec<&bijoubuf_schema::FileDef>> = BTreeMap::new();
+    for file in schema.files() {
+        packages.entry(file.package.clone()).or_default().push(file);
+    }
+    packages
+        .iter()
+        .filter(|(package, files)| {
+            options.generated(package)
+                && files
+                    .iter()
+                    .any(|f| !f.messages.is_empty() || !f.enums.is_empty())
+        })
+        .map(|(package, files)| {
+            let dir = options.dir(package);
+            let last = dir
+                .rsplit('/')
+                .next()
+                .filter(|s| !s.is_empty())
+                .or_else(|| options.module.rsplit('/').next())
+                .unwrap_or("pb");
+            let go_package = package_name(last);
+            let mut e = Emitter {
+                package,
+                options,
+                names: &names,
+                imports: BTreeMap::new(),
+                body: String::new(),
+                init: String::new(),
+            };
+            for f in files {
+                for en in &f.enums {
+                    e.enumeration(en);
+                }
+                for m in &f.messages {
+                    visit_messages(m, &mut |m| e.message(m));
+                }
+            }
+            let content = e.finish(&go_package, files);
+            let name = if dir.is_empty() {
+                format!("{go_package}.bb.go")
+            } else {
+                format!("{dir}/{go_package}.bb.go")
+            };
+            GeneratedFile { name, content }
+        })
+        .collect()
+}
+
+struct Emitter<'a> {
+    package: &'a str,
+    options: &'a Options,
+    names: &'a Names,
+    /// Import path → alias, for other packages' types.
+    imports: BTreeMap<String, String>,
+    body: String,
+    /// The statements of the file's `init`: descriptors and their registration.
+    init: String,
+}
+
+/// `// ` lines of a schema comment (leading, else trailing), with `prefix` lines first.
+fn comment_lines(comments: &Comments, indent: &str, first: &str) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "{indent}// {first}");
+    if let Some(text) = comments.leading.as_deref().or(comments.trailing.as_deref()) {
+        let _ = writeln!(out, "{indent}//");
+        for line in text.trim_end().lines() {
+            // Unindented: gofmt rewrites indented lines of a doc comment (code blocks,
+            // lists), and its rewrite is not what the schema's author wrote either.
+            let line = line.trim();
+            if line.is_empty() {
+                let _ = writeln!(out, "{indent}//");
+            } else {
+                let _ = writeln!(out, "{indent}// {line}");
+            }
+        }
+    }
+    out
+}
+
+fn go_string(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
+                let _ = write!(out, "\\x{:02x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+fn scalar_go(s: ScalarType) -> &'static str {
+    use ScalarType::*;
+    match s {
+        Double => "float64",
+        Float => "float32",
+        Int32 | Sint32 | Sfixed32 => "int32",
+        Uint32 | Fixed32 => "uint32",
+        Int64 | Sint64 | Sfixed64 => "int64",
+        Uint64 | Fixed64 => "uint64",
+        Bool => "bool",
+        String => "string",
+        Bytes => "[]byte",
+    }
+}
+
+fn scalar_kind(s: ScalarType) -> &'static str {
+    use ScalarType::*;
+    match s {
+        Double => "KindDouble",
+        Float => "KindFloat",
+        Int32 => "KindInt32",
+        Sint32 => "KindSint32",
+        Sfixed32 => "KindSfixed32",
+        Uint32 => "KindUint32",
+        Fixed32 => "KindFixed32",
+        Int64 => "KindInt64",
+        Sint64 => "KindSint64",
+        Sfixed64 => "KindSfixed64",
+        Uint64 => "KindUint64",
+        Fixed64 => "KindFixed64",
+        Bool => "KindBool",
+        String => "KindString",
+        Bytes => "KindBytes",
+    }
+}
+
+fn wire(ty: &FieldType) -> &'static str {
+    use ScalarType::*;
+    match ty {
+        FieldType::Scalar(Fixed64 | Sfixed64 | Double) => "bijoubuf.WireI64",
+        FieldType::Scalar(Fixed32 | Sfixed32 | Float) => "bijoubuf.WireI32",
+        FieldType::Scalar(String | Bytes) | FieldType::Message(_) => "bijoubuf.WireLen",
+        _ => "bijoubuf.WireVarint",
+    }
+}
+
+/// The element width of a fixed-width type (4 or 8), else 0.
+fn width(ty: &FieldType) -> usize {
+    use ScalarType::*;
+    match ty {
+        FieldType::Scalar(Fixed64 | Sfixed64 | Double) => 8,
+        FieldType::Scalar(Fixed32 | Sfixed32 | Float) => 4,
+        _ => 0,
+    }
+}
+
+/// The size of every element of a type whose elements all have one size (fixed-width
+/// types and bool), else 0.
+fn fixed_size(ty: &FieldType) -> usize {
+    match ty {
+        FieldType::Scalar(ScalarType::Bool) => 1,
+        ty => width(ty),
+    }
+}
+
+/// The Reader method reading one element of a scalar or enum type.
+fn read_method(ty: &FieldType) -> &'static str {
+    use ScalarType::*;
+    match ty {
+        FieldType::Scalar(s) => match s {
+            Double => "Float64",
+            Float => "Float32",
+            Int32 | Sint32 => "Int32",
+            Sfixed32 => "Sfixed32",
+            Uint32 => "Uint32",
+            Fixed32 => "Fixed32",
+            Int64 | Sint64 => "Int64",
+            Sfixed64 => "Sfixed64",
+            Uint64 => "Uint64",
+            Fixed64 => "Fixed64",
+            Bool => "Bool",
+            String => "String",
+            Bytes => "BytesCopy",
+        },
+        FieldType::Enum(_) => "Int32",
+        FieldType::Message(_) => unreachable!("messages are read with Nested"),
+    }
+}
+
+/// The size of one element `v` of a scalar or enum type.
+fn size_expr(ty: &FieldType, v: &str) -> String {
+    use ScalarType::*;
+    match ty {
+        FieldType::Scalar(s) => match s {
+            Double | Fixed64 | Sfixed64 => "8".to_string(),
+            Float | Fixed32 | Sfixed32 => "4".to_string(),
+            Bool => "1".to_string(),
+            Int32 | Sint32 | Int64 | Sint64 => format!("bijoubuf.ZigzagSize(int64({v}))"),
+            Uint32 | Uint64 => format!("bijoubuf.VarintSize(uint64({v}))"),
+            String | Bytes => format!("bijoubuf.LenSize(len({v}))"),
+        },
+        FieldType::Enum(_) => format!("bijoubuf.ZigzagSize(int64({v}))"),
+        FieldType::Message(_) => unreachable!("messages are sized by their own pass"),
+    }
+}
+
+/// The statement writing one element `v` of a scalar or enum type.
+fn write_stmt(ty: &FieldType, v: &str) -> String {
+    use ScalarType::*;
+    match ty {
+        FieldType::Scalar(s) => match s {
+            Double => format!("w.Float64({v})"),
+            Float => format!("w.Float32({v})"),
+            Fixed64 => format!("w.Fixed64({v})"),
+            Sfixed64 => format!("w.Fixed64(uint64({v}))"),
+            Fixed32 => format!("w.Fixed32({v})"),
+            Sfixed32 => format!("w.Fixed32(uint32({v}))"),
+            Bool => format!("w.Bool({v})"),
+            Int32 | Sint32 | Int64 | Sint64 => format!("w.Zigzag(int64({v}))"),
+            Uint32 | Uint64 => format!("w.Varint(uint64({v}))"),
+            String => format!("w.String({v})"),
+            Bytes => format!("w.LenBytes({v})"),
+        },
+        FieldType::Enum(_) => format!("w.Zigzag(int64({v}))"),
+        FieldType::Message(_) => unreachable!("messages are written by their own pass"),
+    }
+}
+
+/// The condition under which an implicit-presence value `v` is written (not the default).
+fn not_default(ty: &FieldType, v: &str) -> String {
+    match ty {
+        FieldType::Scalar(ScalarType::Bool) => v.to_string(),
+        FieldType::Scalar(ScalarType::String | ScalarType::Bytes) => format!("len({v}) != 0"),
+        FieldType::Scalar(ScalarType::Float) => format!("!bijoubuf.IsZero32({v})"),
+        FieldType::Scalar(ScalarType::Double) => format!("!bijoubuf.IsZero64({v})"),
+        _ => format!("{v} != 0"),
+    }
+}
+
+/// The condition under which a decoded implicit-presence value `v` is the default.
+fn is_default(ty: &FieldType, v: &str) -> String {
+    match ty {
+        FieldType::Scalar(ScalarType::Bool) => format!("!{v}"),
+        FieldType::Scalar(ScalarType::String | ScalarType::Bytes) => format!("len({v}) == 0"),
+        FieldType::Scalar(ScalarType::Float) => format!("bijoubuf.IsZero32({v})"),
+        FieldType::Scalar(ScalarType::Double) => format!("bijoubuf.IsZero64({v})"),
+        _ => format!("{v} == 0"),
+    }
+}
+
+fn is_string(ty: &FieldType) -> bool {
+    matches!(ty, FieldType::Scalar(ScalarType::String))
+}
+
+/// How a singular field holds its value.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Holder {
+    /// `m.X T`: implicit presence.
+    Value,
+    /// `m.X *T` (or `[]byte`, nil absent; or `*M`).
+    Pointer,
+    /// A oneof member: `m.O.(*M_X).X`.
+    Oneof,
+}
+
+impl Emitter<'_> {
+    fn message_names(&self, m: &MessageDef) -> &MessageNames {
+        &self.names.fields[&m.full_name]
+    }
+
+    /// The Go spelling of a message or enum type in this package's file.
+    fn type_ref(&mut self, full: &str) -> String {
+        let t = &self.names.types[full];
+        if t.package == self.package {
+            return t.local.clone();
+        }
+        let path = self.options.import_path(&t.package);
+        let alias = match self.imports.get(&path) {
+            Some(a) => a.clone(),
+            None => {
+                let base = package_name(path.rsplit('/').next().unwrap_or("pb"));
+                let mut alias = base.clone();
+                let mut i = 2;
+                while self.imports.values().any(|a| *a == alias) || alias == "bijoubuf" {
+                    alias = format!("{base}{i}");
+                    i += 1;
+                }
+                self.imports.insert(path, alias.clone());
+                alias
+            }
+        };
+        format!("{alias}.{}", t.local)
+    }
+
+    /// Whether decoding a message of this type keeps unknown records when preserving:
+    /// every type outside `google.protobuf` (SPEC §8.2's default preserving set).
+    fn keeps(full: &str, schema_package: &str) -> bool {
+        let _ = full;
+        schema_package != WKT_PACKAGE
+    }
+
+    fn keeps_type(&self, full: &str) -> &'static str {
+        let pkg = &self.names.types[full].package;
+        if Self::keeps(full, pkg) {
+            "true"
+        } else {
+            "false"
+        }
+    }
+
+    /// The Go type of one element of `ty`.
+    fn element_type(&mut self, ty: &FieldType) -> String {
+        match ty {
+            FieldType::Scalar(s) => scalar_go(*s).to_string(),
+            FieldType::Message(m) => format!("*{}", self.type_ref(m)),
+            FieldType::Enum(e) => self.type_ref(e),
+        }
+    }
+
+    fn holder(m: &MessageDef, f: &FieldDef) -> Holder {
+        if real_oneof(m, f).is_some() {
+            Holder::Oneof
+        } else if f.presence == Presence::Implicit && !matches!(f.ty, FieldType::Message(_)) {
+            Holder::Value
+        } else {
+            Holder::Pointer
+        }
+    }
+
+    /// The Go type of a field in its struct (or wrapper).
+    fn field_type(&mut self, m: &MessageDef, f: &FieldDef) -> String {
+        match &f.cardinality {
+            Cardinality::Map { key, value } => {
+                let v = self.element_type(value);
+                format!("map[{}]{v}", scalar_go(*key))
+            }
+            Cardinality::Repeated => format!("[]{}", self.element_type(&f.ty)),
+            Cardinality::Single => {
+                let t = self.element_type(&f.ty);
+                let pointer = Self::holder(m, f) == Holder::Pointer
+                    && !matches!(
+                        f.ty,
+                        FieldType::Message(_) | FieldType::Scalar(ScalarType::Bytes)
+                    );
+                if pointer { format!("*{t}") } else { t }
+            }
+        }
+    }
+
+    fn enumeration(&mut self, e: &EnumDef) {
+        let name = self.type_ref(&e.full_name);
+        let consts = self.names.values[&e.full_name].clone();
+        let body = &mut self.body;
+        body.push_str(&comment_lines(
+            &e.comments,
+            "",
+            &format!(
+                "{name} is the enum {}: open (SPEC §3.6), so any int32 is a value; the named ones are constants.",
+                e.full_name
+            ),
+        ));
+        let _ = writeln!(body, "type {name} int32\n");
+        for (v, c) in e.values.iter().zip(&consts) {
+            let _ = writeln!(body, "const {c} {name} = {}", v.number);
+        }
+        let _ = writeln!(body);
+        let _ = writeln!(
+            body,
+            "var enum_{name} = bijoubuf.EnumDesc{{FullName: {}, Closed: {}, Values: []bijoubuf.EnumValueDesc{{",
+            go_string(&e.full_name),
+            e.closed
+        );
+        for v in &e.values {
+            let _ = writeln!(
+                body,
+                "\t{{Name: {}, Number: {}}},",
+                go_string(&v.name),
+                v.number
+            );
+        }
+        let _ = writeln!(body, "}}}}\n");
+        let _ = writeln!(
+            body,
+            "// String is the value's name, or its number when it has none."
+        );
+        let _ = writeln!(
+            body,
+            "func (x {name}) String() string {{\n\treturn enum_{name}.Format(int32(x))\n}}\n"
+        );
+        let _ = writeln!(body, "// EnumDesc describes {}.", e.full_name);
+        let _ = writeln!(
+            body,
+            "func ({name}) EnumDesc() *bijoubuf.EnumDesc {{\n\treturn &enum_{name}\n}}\n"
+        );
+        let _ = writeln!(self.init, "\tbijoubuf.RegisterEnum(&enum_{name})");
+    }
+
+    fn message(&mut self, m: &MessageDef) {
+        for e in &m.enums {
+            self.enumeration(e);
+        }
+        let name = self.type_ref(&m.full_name);
+        let short = m.name.clone();
+        self.struct_decl(m, &name);
+        self.oneof_decls(m, &name);
+        let keeps = self.keeps_type(&m.full_name);
+        let b = &mut self.body;
+        let _ = writeln!(
+            b,
+            "// FullName is {}.\nfunc (*{name}) FullName() string {{\n\treturn {}\n}}\n",
+            m.full_name,
+            go_string(&m.full_name)
+        );
+        let _ = writeln!(
+            b,
+            "// BijoubufDesc describes {name}'s fields.\nfunc (*{name}) BijoubufDesc() *bijoubuf.MessageDesc {{\n\treturn &desc_{name}\n}}\n"
+        );
+        let _ = writeln!(
+            b,
+            "// BijoubufUnknown is the unknown records a preserving decode kept in this message.\nfunc (m *{name}) BijoubufUnknown() []bijoubuf.UnknownRecord {{\n\treturn m.unknown\n}}\n"
+        );
+        let _ = writeln!(
+            b,
+            "// Marshal is the canonical encoding of m, with the default limits.\nfunc (m *{name}) Marshal() ([]byte, error) {{\n\treturn m.MarshalOptions(bijoubuf.EncodeOptions{{}})\n}}\n"
+        );
+        let _ = writeln!(
+            b,
+            "// MarshalOptions is the canonical encoding of m under opts's limits.\nfunc (m *{name}) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {{\n\ts := bijoubuf.NewSizes(opts)\n\tn := m.BijoubufSize(&s, 1)\n\tif err := s.Check(n, {short}); err != nil {{\n\t\treturn nil, err\n\t}}\n\tw := bijoubuf.NewWriterFor(n, &s)\n\tm.BijoubufWrite(&w)\n\treturn w.Bytes()\n}}\n",
+            short = go_string(&short)
+        );
+        let _ = writeln!(
+            b,
+            "// Unmarshal decodes buf strictly into m, with the default limits.\nfunc (m *{name}) Unmarshal(buf []byte) error {{\n\t_, err := m.BijoubufUnmarshal(buf, bijoubuf.DecodeOptions{{}})\n\treturn err\n}}\n"
+        );
+        let _ = writeln!(
+            b,
+            "// UnmarshalOptions decodes buf into m under opts.\nfunc (m *{name}) UnmarshalOptions(buf []byte, opts bijoubuf.DecodeOptions) error {{\n\t_, err := m.BijoubufUnmarshal(buf, opts)\n\treturn err\n}}\n"
+        );
+        let _ = writeln!(
+            b,
+            "// BijoubufUnmarshal decodes buf into m under opts and returns the number of unknown\n// records kept (a preserving decode). On error m holds what was read before it.\nfunc (m *{name}) BijoubufUnmarshal(buf []byte, opts bijoubuf.DecodeOptions) (int, error) {{\n\t*m = {name}{{}}\n\tr, err := bijoubuf.StartDecode(buf, opts, {short}, {keeps})\n\tif err != nil {{\n\t\treturn 0, err\n\t}}\n\treturn r.EndDecode(m.BijoubufDecode(&r), {short})\n}}\n",
+            short = go_string(&short)
+        );
+        self.size_fn(m, &name);
+        self.write_fn(m, &name);
+        self.decode_fn(m, &name);
+        self.descriptor(m, &name);
+    }
+
+    fn struct_decl(&mut self, m: &MessageDef, name: &str) {
+        let mut lines: Vec<(String, String, Option<String>)> = Vec::new();
+        let mut oneofs_done = vec![false; m.oneofs.len()];
+        for f in m.fields_in_declaration_order() {
+            match real_oneof(m, f) {
+                Some(i) => {
+                    if !oneofs_done[i] {
+                        oneofs_done[i] = true;
+                        let field = self.message_names(m).oneofs[i].clone();
+                        let doc = comment_lines(
+                            &m.oneofs[i].comments,
+                            "\t",
+                            &format!(
+                                "{field} is oneof {}: nil, or one of the {name}_* wrappers.",
+                                m.oneofs[i].name
+                            ),
+                        );
+                        let iface = format!("is{name}_{field}");
+                        lines.push((field, iface, Some(doc)));
+                    }
+                }
+                None => {
+                    let field = self.message_names(m).fields[&f.number].clone();
+                    let ty = self.field_type(m, f);
+                    let doc = if f.comments.leading.is_some() || f.comments.trailing.is_some() {
+                        Some(comment_lines(
+                            &f.comments,
+                            "\t",
+                            &format!("{field} is field {} ({}).", f.number, f.name),
+                        ))
+                    } else {
+                        None
+                    };
+                    lines.push((field, ty, doc));
+                }
+            }
+        }
+        lines.push((
+            "unknown".to_string(),
+            "[]bijoubuf.UnknownRecord".to_string(),
+            None,
+        ));
+        let head = comment_lines(&m.comments, "", &format!("{name} is {}.", m.full_name));
+        let b = &mut self.body;
+        b.push_str(&head);
+        let _ = writeln!(b, "type {name} struct {{");
+        // gofmt aligns the types of consecutive fields.
+        // A comment line ends a section of aligned lines.
+        let mut i = 0;
+        while i < lines.len() {
+            let mut j = i + 1;
+            while j < lines.len() && lines[j].2.is_none() {
+                j += 1;
+            }
+            let widest = lines[i..j]
+                .iter()
+                .map(|(n, _, _)| n.len())
+                .max()
+                .unwrap_or(0);
+            for (field, ty, doc) in &lines[i..j] {
+                if let Some(d) = doc {
+                    b.push_str(d);
+                }
+                let _ = writeln!(b, "\t{field:widest$} {ty}");
+            }
+            i = j;
+        }
+        let _ = writeln!(b, "}}\n");
+    }
+
+    fn oneof_decls(&mut self, m: &MessageDef, name: &str) {
+        for (i, o) in m.oneofs.iter().enumerate() {
+            if o.synthetic {
+                continue;
+            }
+            let field = self.message_names(m).oneofs[i].clone();
+            let iface = format!("is{name}_{field}");
+            let _ = writeln!(
+                self.body,
+                "type {iface} interface {{\n\tis{name}_{field}()\n}}\n"
+            );
+            for f in m.fields.iter().filter(|f| f.oneof == Some(i)) {
+                let wrapper = self.message_names(m).wrappers[&f.number].clone();
+                let member = self.message_names(m).fields[&f.number].clone();
+                let ty = self.field_type(m, f);
+                let doc = comment_lines(
+                    &f.comments,
+                    "",
+                    &format!(
+                        "{wrapper} is {name}.{field} holding {} (field {}).",
+                        f.name, f.number
+                    ),
+                );
+                self.body.push_str(&doc);
+                let _ = writeln!(
+                    self.body,
+                    "type {wrapper} struct {{\n\t{member} {ty}\n}}\n\nfunc (*{wrapper}) {iface}() {{}}\n"
+                );
+            }
+        }
+    }
+
+    /// How the value of singular field `f` is reached: a condition-introducing statement
+    /// head (`if v := m.X; v != 0`) binding `v`, for both passes.
+    /// With `bind` false the value is not bound (a size pass of a fixed-size value).
+    fn singular_head(&mut self, m: &MessageDef, f: &FieldDef, bind: bool) -> String {
+        let names = self.message_names(m);
+        let field = names.fields[&f.number].clone();
+        match Self::holder(m, f) {
+            Holder::Value => format!("if v := m.{field}; {}", not_default(&f.ty, "v")),
+            Holder::Pointer => match &f.ty {
+                FieldType::Message(_) | FieldType::Scalar(ScalarType::Bytes) => {
+                    format!("if v := m.{field}; v != nil")
+                }
+                _ if !bind => format!("if m.{field} != nil"),
+                _ => format!("if p := m.{field}; p != nil {{\n\t\tv := *p\n\t\t//\n"),
+            },
+            Holder::Oneof => {
+                let i = real_oneof(m, f).unwrap_or_default();
+                let o = names.oneofs[i].clone();
+                let wrapper = names.wrappers[&f.number].clone();
+                if bind {
+                    format!(
+                        "if o, ok := m.{o}.(*{wrapper}); ok && o != nil {{\n\t\tv := o.{field}\n\t\t//\n"
+                    )
+                } else {
+                    format!("if o, ok := m.{o}.(*{wrapper}); ok && o != nil")
+                }
+            }
+        }
+    }
+
+    fn size_fn(&mut self, m: &MessageDef, name: &str) {
+        let mut b = String::new();
+        let _ = writeln!(
+            b,
+            "// BijoubufSize is the size pass of an encode (see bijoubuf.Encode).\nfunc (m *{name}) BijoubufSize(s *bijoubuf.Sizes, depth int) int {{"
+        );
+        let required: Vec<&FieldDef> = m
+            .fields
+            .iter()
+            .filter(|f| f.presence == Presence::Required && f.cardinality == Cardinality::Single)
+            .collect();
+        match required.first() {
+            Some(f) => {
+                let _ = writeln!(
+                    b,
+                    "\tif m == nil {{\n\t\treturn s.Missing({})\n\t}}",
+                    go_string(&f.name)
+                );
+            }
+            None => b.push_str("\tif m == nil {\n\t\treturn 0\n\t}\n"),
+        }
+        for f in &required {
+            let field = self.message_names(m).fields[&f.number].clone();
+            let _ = writeln!(
+                b,
+                "\tif m.{field} == nil {{\n\t\treturn s.Missing({})\n\t}}",
+                go_string(&f.name)
+            );
+        }
+        b.push_str("\tn := 0\n\tvar prev uint32\n\tu := m.unknown\n");
+        let _ = writeln!(
+            b,
+            "\tif len(u) != 0 && !s.CheckUnknown(u, &desc_{name}) {{\n\t\treturn 0\n\t}}"
+        );
+        for f in &m.fields {
+            let n = f.number;
+            let _ = writeln!(
+                b,
+                "\tif len(u) != 0 {{\n\t\tu, n, prev = bijoubuf.UnknownBefore(u, {n}, n, prev)\n\t}}"
+            );
+            let key = if n <= 62 {
+                "1".to_string()
+            } else {
+                format!("bijoubuf.KeySize(prev, {n})")
+            };
+            let path = go_string(&f.name);
+            match &f.cardinality {
+                Cardinality::Single => {
+                    let bind = match &f.ty {
+                        FieldType::Message(_) => true,
+                        ty => size_expr(ty, "v").contains('v'),
+                    };
+                    let head = self.singular_head(m, f, bind);
+                    let (open, close) = open_close(&head);
+                    let _ = writeln!(b, "\t{open}");
+                    match &f.ty {
+                        FieldType::Message(_) => {
+                            let _ = writeln!(
+                                b,
+                                "\t\tslot, ok := s.Open(depth, true, {path})\n\t\tif !ok {{\n\t\t\treturn 0\n\t\t}}\n\t\tc := v.BijoubufSize(s, depth+1)\n\t\tif !s.Close(slot, c, {path}) {{\n\t\t\treturn 0\n\t\t}}\n\t\tn += {key} + bijoubuf.LenSize(c)"
+                            );
+                        }
+                        ty => {
+                            if is_string(ty) {
+                                let _ = writeln!(
+                                    b,
+                                    "\t\tif !bijoubuf.ValidString(v) {{\n\t\t\treturn s.BadString({path})\n\t\t}}"
+                                );
+                            }
+                            let _ = writeln!(b, "\t\tn += {key} + {}", size_expr(ty, "v"));
+                        }
+                    }
+                    let _ = writeln!(b, "\t\tprev = {n}\n\t{close}");
+                }
+                Cardinality::Repeated => {
+                    let field = self.message_names(m).fields[&f.number].clone();
+                    let _ = writeln!(b, "\tif len(m.{field}) != 0 {{");
+                    let w = fixed_size(&f.ty);
+                    if w > 0 {
+                        let _ = writeln!(b, "\t\tc := len(m.{field}) * {w}");
+                    } else {
+                        let _ = writeln!(
+                            b,
+                            "\t\tslot, _ := s.Open(depth, false, {path})\n\t\tc := 0\n\t\tfor _, v := range m.{field} {{"
+                        );
+                        match &f.ty {
+                            FieldType::Message(_) => {
+                                let _ = writeln!(
+                                    b,
+                                    "\t\t\tes, ok := s.Open(depth, true, {path})\n\t\t\tif !ok {{\n\t\t\t\treturn 0\n\t\t\t}}\n\t\t\tec := v.BijoubufSize(s, depth+1)\n\t\t\tif !s.Close(es, ec, {path}) {{\n\t\t\t\treturn 0\n\t\t\t}}\n\t\t\tc += bijoubuf.LenSize(ec)"
+                                );
+                            }
+                            ty => {
+                                if is_string(ty) {
+                                    let _ = writeln!(
+                                        b,
+                                        "\t\t\tif !bijoubuf.ValidString(v) {{\n\t\t\t\treturn s.BadString({path})\n\t\t\t}}"
+                                    );
+                                }
+                                let _ = writeln!(b, "\t\t\tc += {}", size_expr(ty, "v"));
+                            }
+                        }
+                        let _ = writeln!(b, "\t\t}}\n\t\ts.Close(slot, c, {path})");
+                    }
+                    let _ = writeln!(
+                        b,
+                        "\t\tn += {key} + bijoubuf.LenSize(c)\n\t\tprev = {n}\n\t}}"
+                    );
+                }
+                Cardinality::Map { key: kt, value } => {
+                    let field = self.message_names(m).fields[&f.number].clone();
+                    let kty = FieldType::Scalar(*kt);
+                    let _ = writeln!(
+                        b,
+                        "\tif len(m.{field}) != 0 {{\n\t\tslot, _ := s.Open(depth, false, {path})\n\t\tc := 0"
+                    );
+                    let msg_value = matches!(value, FieldType::Message(_));
+                    if msg_value {
+                        // The values' slots are recorded in key order, the write order.
+                        let _ = writeln!(
+                            b,
+                            "\t\t{}\n\t\tfor _, k := range {} {{\n\t\t\tv := m.{field}[k]",
+                            keys_array(*kt),
+                            sorted_keys(*kt, &format!("m.{field}"))
+                        );
+                    } else {
+                        let kv = if size_expr(&kty, "k").contains('k') || is_string(&kty) {
+                            "k"
+                        } else {
+                            "_"
+                        };
+                        let vv = if size_expr(value, "v").contains('v') || is_string(value) {
+                            "v"
+                        } else {
+                            "_"
+                        };
+                        if kv == "_" && vv == "_" {
+                            let _ = writeln!(b, "\t\tfor range m.{field} {{");
+                        } else if vv == "_" {
+                            let _ = writeln!(b, "\t\tfor {kv} := range m.{field} {{");
+                        } else {
+                            let _ = writeln!(b, "\t\tfor {kv}, {vv} := range m.{field} {{");
+                        }
+                    }
+                    if is_string(&kty) {
+                        let _ = writeln!(
+                            b,
+                            "\t\t\tif !bijoubuf.ValidString(k) {{\n\t\t\t\treturn s.BadString({path})\n\t\t\t}}"
+                        );
+                    }
+                    if is_string(value) {
+                        let _ = writeln!(
+                            b,
+                            "\t\t\tif !bijoubuf.ValidString(v) {{\n\t\t\t\treturn s.BadString({path})\n\t\t\t}}"
+                        );
+                    }
+                    if msg_value {
+                        let _ = writeln!(
+                            b,
+                            "\t\t\tes, ok := s.Open(depth, true, {path})\n\t\t\tif !ok {{\n\t\t\t\treturn 0\n\t\t\t}}\n\t\t\tec := v.BijoubufSize(s, depth+1)\n\t\t\tif !s.Close(es, ec, {path}) {{\n\t\t\t\treturn 0\n\t\t\t}}\n\t\t\tc += {} + bijoubuf.LenSize(ec)",
+                            size_expr(&kty, "k")
+                        );
+                    } else {
+                        let _ = writeln!(
+                            b,
+                            "\t\t\tc += {} + {}",
+                            size_expr(&kty, "k"),
+                            size_expr(value, "v")
+                        );
+                    }
+                    let _ = writeln!(
+                        b,
+                        "\t\t}}\n\t\ts.Close(slot, c, {path})\n\t\tn += {key} + bijoubuf.LenSize(c)\n\t\tprev = {n}\n\t}}"
+                    );
+                }
+            }
+        }
+        b.push_str("\tif len(u) != 0 {\n\t\t_, n, _ = bijoubuf.UnknownBefore(u, bijoubuf.MaxFieldNumber+1, n, prev)\n\t}\n\treturn n\n}\n\n");
+        self.body.push_str(&b);
+    }
+
+    fn write_fn(&mut self, m: &MessageDef, name: &str) {
+        let mut b = String::new();
+        let _ = writeln!(
+            b,
+            "// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode).\nfunc (m *{name}) BijoubufWrite(w *bijoubuf.Writer) {{\n\tif m == nil {{\n\t\treturn\n\t}}\n\tu := m.unknown"
+        );
+        for f in &m.fields {
+            let n = f.number;
+            let _ = writeln!(
+                b,
+                "\tif len(u) != 0 {{\n\t\tu = w.UnknownBefore(u, {n})\n\t}}"
+            );
+            match &f.cardinality {
+                Cardinality::Single => {
+                    let head = self.singular_head(m, f, true);
+                    let (open, close) = open_close(&head);
+                    let _ = writeln!(b, "\t{open}");
+                    let _ = writeln!(b, "\t\tw.Key({n}, {})", wire(&f.ty));
+                    match &f.ty {
+                        FieldType::Message(_) => {
+                            b.push_str(
+                                "\t\tmk := w.BeginNext()\n\t\tv.BijoubufWrite(w)\n\t\tw.End(mk)\n",
+                            );
+                        }
+                        ty => {
+                            let _ = writeln!(b, "\t\t{}", write_stmt(ty, "v"));
+                        }
+                    }
+                    let _ = writeln!(b, "\t{close}");
+                }
+                Cardinality::Repeated => {
+                    let field = self.message_names(m).fields[&f.number].clone();
+                    let w = fixed_size(&f.ty);
+                    let begin = if w > 0 {
+                        format!("w.Begin(len(m.{field}) * {w})")
+                    } else {
+                        "w.BeginNext()".to_string()
+                    };
+                    let _ = writeln!(
+                        b,
+                        "\tif len(m.{field}) != 0 {{\n\t\tw.Key({n}, bijoubuf.WireLen)\n\t\tmk := {begin}\n\t\tfor _, v := range m.{field} {{"
+                    );
+                    match &f.ty {
+                        FieldType::Message(_) => {
+                            b.push_str("\t\t\tek := w.BeginNext()\n\t\t\tv.BijoubufWrite(w)\n\t\t\tw.End(ek)\n");
+                        }
+                        ty => {
+                            let _ = writeln!(b, "\t\t\t{}", write_stmt(ty, "v"));
+                        }
+                    }
+                    b.push_str("\t\t}\n\t\tw.End(mk)\n\t}\n");
+                }
+                Cardinality::Map { key: kt, value } => {
+                    let field = self.message_names(m).fields[&f.number].clone();
+                    let kty = FieldType::Scalar(*kt);
+                    let _ = writeln!(
+                        b,
+                        "\tif len(m.{field}) != 0 {{\n\t\tw.Key({n}, bijoubuf.WireLen)\n\t\tmk := w.BeginNext()\n\t\t{}\n\t\tfor _, k := range {} {{\n\t\t\tv := m.{field}[k]\n\t\t\t{}",
+                        keys_array(*kt),
+                        sorted_keys(*kt, &format!("m.{field}")),
+                        write_stmt(&kty, "k")
+                    );
+                    match value {
+                        FieldType::Message(_) => {
+                            b.push_str("\t\t\tek := w.BeginNext()\n\t\t\tv.BijoubufWrite(w)\n\t\t\tw.End(ek)\n");
+                        }
+                        ty => {
+                            let _ = writeln!(b, "\t\t\t{}", write_stmt(ty, "v"));
+                        }
+                    }
+                    b.push_str("\t\t}\n\t\tw.End(mk)\n\t}\n");
+                }
+            }
+        }
+        b.push_str(
+            "\tif len(u) != 0 {\n\t\tw.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)\n\t}\n}\n\n",
+        );
+        self.body.push_str(&b);
+    }
+
+    fn decode_fn(&mut self, m: &MessageDef, name: &str) {
+        let mut b = String::new();
+        let _ = writeln!(
+            b,
+            "// BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.\nfunc (m *{name}) BijoubufDecode(r *bijoubuf.Reader) error {{"
+        );
+        for f in &m.fields {
+            let n = f.number;
+            let path = go_string(&f.name);
+            let field = self.message_names(m).fields[&f.number].clone();
+            let w = match f.cardinality {
+                Cardinality::Single => wire(&f.ty),
+                _ => "bijoubuf.WireLen",
+            };
+            let _ = writeln!(
+                b,
+                "\tif ok, err := r.Field({n}, {w}, {path}); err != nil {{\n\t\treturn err\n\t}} else if ok {{"
+            );
+            match &f.cardinality {
+                Cardinality::Single => {
+                    let holder = Self::holder(m, f);
+                    if holder == Holder::Oneof {
+                        let i = real_oneof(m, f).unwrap_or_default();
+                        let o = self.message_names(m).oneofs[i].clone();
+                        let _ = writeln!(
+                            b,
+                            "\t\tif m.{o} != nil {{\n\t\t\treturn r.OneofConflict({path})\n\t\t}}"
+                        );
+                    }
+                    let value = match &f.ty {
+                        FieldType::Message(full) => {
+                            let t = self.type_ref(full);
+                            let keeps = self.keeps_type(full);
+                            let _ = writeln!(
+                                b,
+                                "\t\tv := new({t})\n\t\tif err := r.Message({path}, {keeps}, v.BijoubufDecode); err != nil {{\n\t\t\treturn err\n\t\t}}"
+                            );
+                            "v".to_string()
+                        }
+                        ty => {
+                            let _ = writeln!(
+                                b,
+                                "\t\tv, err := r.{}()\n\t\tif err != nil {{\n\t\t\treturn bijoubuf.InField(err, {path})\n\t\t}}",
+                                read_method(ty)
+                            );
+                            if holder == Holder::Value {
+                                let _ = writeln!(
+                                    b,
+                                    "\t\tif {} {{\n\t\t\treturn r.DefaultValuePresent({path})\n\t\t}}",
+                                    is_default(ty, "v")
+                                );
+                            }
+                            match ty {
+                                FieldType::Enum(e) => format!("{}(v)", self.type_ref(e)),
+                                _ => "v".to_string(),
+                            }
+                        }
+                    };
+                    match holder {
+                        Holder::Oneof => {
+                            let i = real_oneof(m, f).unwrap_or_default();
+                            let o = self.message_names(m).oneofs[i].clone();
+                            let wrapper = self.message_names(m).wrappers[&f.number].clone();
+                            let _ = writeln!(b, "\t\tm.{o} = &{wrapper}{{{field}: {value}}}");
+                        }
+                        Holder::Pointer
+                            if !matches!(
+                                f.ty,
+                                FieldType::Message(_) | FieldType::Scalar(ScalarType::Bytes)
+                            ) =>
+                        {
+                            if value == "v" {
+                                let _ = writeln!(b, "\t\tm.{field} = &v");
+                            } else {
+                                let _ = writeln!(b, "\t\te := {value}\n\t\tm.{field} = &e");
+                            }
+                        }
+                        _ => {
+                            let _ = writeln!(b, "\t\tm.{field} = {value}");
+                        }
+                    }
+                }
+                Cardinality::Repeated => match &f.ty {
+                    FieldType::Message(full) => {
+                        let t = self.type_ref(full);
+                        let keeps = self.keeps_type(full);
+                        let _ = writeln!(
+                            b,
+                            "\t\tif err := r.CheckDepth({path}); err != nil {{\n\t\t\treturn err\n\t\t}}\n\t\tif err := r.Run({path}, 0, func(int) error {{\n\t\t\tv := new({t})\n\t\t\tif err := r.Nested({keeps}, v.BijoubufDecode); err != nil {{\n\t\t\t\treturn err\n\t\t\t}}\n\t\t\tm.{field} = append(m.{field}, v)\n\t\t\treturn nil\n\t\t}}); err != nil {{\n\t\t\treturn err\n\t\t}}"
+                        );
+                    }
+                    ty => {
+                        let value = match ty {
+                            FieldType::Enum(e) => format!("{}(v)", self.type_ref(e)),
+                            _ => "v".to_string(),
+                        };
+                        let _ = writeln!(
+                            b,
+                            "\t\tif err := r.Run({path}, {}, func(int) error {{\n\t\t\tv, err := r.{}()\n\t\t\tif err != nil {{\n\t\t\t\treturn err\n\t\t\t}}\n\t\t\tm.{field} = append(m.{field}, {value})\n\t\t\treturn nil\n\t\t}}); err != nil {{\n\t\t\treturn err\n\t\t}}",
+                            width(ty),
+                            read_method(ty)
+                        );
+                    }
+                },
+                Cardinality::Map { key: kt, value } => {
+                    let kgo = scalar_go(*kt);
+                    let vgo = self.element_type(value);
+                    let kty = FieldType::Scalar(*kt);
+                    let (compare, seg) = match kt {
+                        ScalarType::Bool => (
+                            "bijoubuf.CompareBool".to_string(),
+                            "bijoubuf.BoolKey".to_string(),
+                        ),
+                        ScalarType::String => (
+                            "bijoubuf.Compare[string]".to_string(),
+                            "bijoubuf.StringKey".to_string(),
+                        ),
+                        ScalarType::Uint32
+                        | ScalarType::Fixed32
+                        | ScalarType::Uint64
+                        | ScalarType::Fixed64 => (
+                            format!("bijoubuf.Compare[{kgo}]"),
+                            format!("bijoubuf.UnsignedKey[{kgo}]"),
+                        ),
+                        _ => (
+                            format!("bijoubuf.Compare[{kgo}]"),
+                            format!("bijoubuf.SignedKey[{kgo}]"),
+                        ),
+                    };
+                    if matches!(value, FieldType::Message(_)) {
+                        let _ = writeln!(
+                            b,
+                            "\t\tif err := r.CheckDepth({path}); err != nil {{\n\t\t\treturn err\n\t\t}}"
+                        );
+                    }
+                    let _ = writeln!(
+                        b,
+                        "\t\tx := make(map[{kgo}]{vgo})\n\t\tif err := bijoubuf.ReadMap(r, {path}, r.{}, {compare}, {seg}, func(k {kgo}) error {{",
+                        read_method(&kty)
+                    );
+                    match value {
+                        FieldType::Message(full) => {
+                            let t = self.type_ref(full);
+                            let keeps = self.keeps_type(full);
+                            let _ = writeln!(
+                                b,
+                                "\t\t\tv := new({t})\n\t\t\tif err := r.Nested({keeps}, v.BijoubufDecode); err != nil {{\n\t\t\t\treturn err\n\t\t\t}}\n\t\t\tx[k] = v"
+                            );
+                        }
+                        ty => {
+                            let conv = match ty {
+                                FieldType::Enum(e) => format!("{}(v)", self.type_ref(e)),
+                                _ => "v".to_string(),
+                            };
+                            let _ = writeln!(
+                                b,
+                                "\t\t\tv, err := r.{}()\n\t\t\tif err != nil {{\n\t\t\t\treturn err\n\t\t\t}}\n\t\t\tx[k] = {conv}",
+                                read_method(ty)
+                            );
+                        }
+                    }
+                    let _ = writeln!(
+                        b,
+                        "\t\t\treturn nil\n\t\t}}); err != nil {{\n\t\t\treturn err\n\t\t}}\n\t\tm.{field} = x"
+                    );
+                }
+            }
+            b.push_str("\t}\n");
+        }
+        b.push_str(
+            "\tu, err := r.Finish()\n\tif err != nil {\n\t\treturn err\n\t}\n\tm.unknown = u\n",
+        );
+        for f in &m.fields {
+            if f.presence == Presence::Required && f.cardinality == Cardinality::Single {
+                let field = self.message_names(m).fields[&f.number].clone();
+                let _ = writeln!(
+                    b,
+                    "\tif m.{field} == nil {{\n\t\treturn r.MissingRequired({})\n\t}}",
+                    go_string(&f.name)
+                );
+            }
+        }
+        b.push_str("\treturn nil\n}\n\n");
+        self.body.push_str(&b);
+    }
+
+    /// One `bijoubuf.FieldDesc` literal (on one line) for a field, a map key or value.
+    fn field_desc(&mut self, m: &MessageDef, f: &FieldDef) -> String {
+        let names = self.message_names(m);
+        let go_name = names.fields[&f.number].clone();
+        let mut parts = vec![
+            format!("Number: {}", f.number),
+            format!("Name: {}", go_string(&f.name)),
+            format!("JSONName: {}", go_string(&f.json_name)),
+            format!("GoName: {}", go_string(&go_name)),
+        ];
+        match &f.cardinality {
+            Cardinality::Map { key, value } => {
+                parts.push("Kind: bijoubuf.KindMessage".to_string());
+                parts.push("Map: true".to_string());
+                let k = format!(
+                    "&bijoubuf.FieldDesc{{Number: 1, Name: \"key\", JSONName: \"key\", Kind: bijoubuf.{}}}",
+                    scalar_kind(*key)
+                );
+                parts.push(format!("MapKey: {k}"));
+                let v = format!(
+                    "&bijoubuf.FieldDesc{{Number: 2, Name: \"value\", JSONName: \"value\", {}}}",
+                    self.type_parts(value).join(", ")
+                );
+                parts.push(format!("MapValue: {v}"));
+            }
+            card => {
+                parts.extend(self.type_parts(&f.ty));
+                if *card == Cardinality::Repeated {
+                    parts.push("Repeated: true".to_string());
+                }
+            }
+        }
+        if f.cardinality == Cardinality::Single
+            && (f.presence != Presence::Implicit || matches!(f.ty, FieldType::Message(_)))
+        {
+            parts.push("Explicit: true".to_string());
+        }
+        if f.presence == Presence::Required {
+            parts.push("Required: true".to_string());
+        }
+        if let Some(i) = real_oneof(m, f) {
+            let names = self.message_names(m);
+            let o = names.oneofs[i].clone();
+            let wrapper = names.wrappers[&f.number].clone();
+            if !parts.iter().any(|p| p == "Explicit: true") {
+                parts.push("Explicit: true".to_string());
+            }
+            parts.push(format!("Oneof: {}", go_string(&m.oneofs[i].name)));
+            parts.push(format!("OneofGoName: {}", go_string(&o)));
+            parts.push(format!(
+                "NewOneofWrapper: func() any {{ return new({wrapper}) }}"
+            ));
+        }
+        format!("{{{}}}", parts.join(", "))
+    }
+
+    fn type_parts(&mut self, ty: &FieldType) -> Vec<String> {
+        match ty {
+            FieldType::Scalar(s) => vec![format!("Kind: bijoubuf.{}", scalar_kind(*s))],
+            FieldType::Enum(e) => {
+                let t = self.type_ref(e);
+                vec![
+                    "Kind: bijoubuf.KindEnum".to_string(),
+                    format!("Enum: {t}(0).EnumDesc()"),
+                ]
+            }
+            FieldType::Message(full) => {
+                let t = self.type_ref(full);
+                vec![
+                    "Kind: bijoubuf.KindMessage".to_string(),
+                    format!("Message: (*{t})(nil).BijoubufDesc"),
+                ]
+            }
+        }
+    }
+
+    fn descriptor(&mut self, m: &MessageDef, name: &str) {
+        let _ = writeln!(self.body, "var desc_{name} bijoubuf.MessageDesc\n");
+        let mut d = String::new();
+        let oneofs: Vec<String> = m
+            .oneofs
+            .iter()
+            .filter(|o| !o.synthetic)
+            .map(|o| go_string(&o.name))
+            .collect();
+        let _ = writeln!(
+            d,
+            "\tdesc_{name} = bijoubuf.MessageDesc{{FullName: {}, Name: {}, GoType: {}, Oneofs: []string{{{}}}, New: func() bijoubuf.Message {{ return new({name}) }}, Fields: []bijoubuf.FieldDesc{{",
+            go_string(&m.full_name),
+            go_string(&m.name),
+            go_string(name),
+            oneofs.join(", ")
+        );
+        if m.fields.is_empty() {
+            d.truncate(d.trim_end().len());
+            let _ = writeln!(d, "}}}}\n\tbijoubuf.RegisterMessage(&desc_{name})");
+        } else {
+            for f in &m.fields {
+                let fd = self.field_desc(m, f);
+                let _ = writeln!(d, "\t\t{fd},");
+            }
+            let _ = writeln!(d, "\t}}}}\n\tbijoubuf.RegisterMessage(&desc_{name})");
+        }
+        self.init.push_str(&d);
+    }
+
+    fn finish(self, go_package: &str, files: &[&bijoubuf_schema::FileDef]) -> String {
+        let mut out = String::new();
+        out.push_str("// Code generated by bijoubuf compile --go-out. DO NOT EDIT.\n");
+        let sources: Vec<&str> = files.iter().map(|f| f.name.as_str()).collect();
+        let _ = writeln!(out, "// source: {}\n", sources.join(", "));
+        let _ = writeln!(
+            out,
+            "// Package {go_package} holds the bijoubuf messages of proto package {}.",
+            if self.package.is_empty() {
+                "(none)"
+            } else {
+                self.package
+            }
+        );
+        let _ = writeln!(out, "package {go_package}\n");
+        out.push_str("import (\n");
+        let _ = writeln!(out, "\t{}", go_string(RUNTIME_IMPORT));
+        if !self.imports.is_empty() {
+            out.push('\n');
+            for (path, alias) in &self.imports {
+                let _ = writeln!(out, "\t{alias} {}", go_string(path));
+            }
+        }
+        out.push_str(")\n\n");
+        out.push_str(&self.body);
+        out.push_str("func init() {\n");
+        out.push_str(&self.init);
+        out.push_str("}\n");
+        out
+    }
+}
+
+/// The sorted keys of map expression `m`, in SPEC §6.4's order, appended to `ks`, an
+/// array on the stack (declared by [`keys_array`]).
+fn sorted_keys(key: ScalarType, m: &str) -> String {
+    if key == ScalarType::Bool {
+        format!("bijoubuf.AppendSortedBoolKeys(ks[:0], {m})")
+    } else {
+        format!("bijoubuf.AppendSortedKeys(ks[:0], {m})")
+    }
+}
+
+/// The declaration of the stack array a map's sorted keys go in.
+fn keys_array(key: ScalarType) -> String {
+    let n = if key == ScalarType::Bool { 2 } else { 8 };
+    format!("var ks [{n}]{}", scalar_go(key))
+}
+
+/// Split a head from [`Emitter::singular_head`] into the opening lines and the closing
+/// brace: a plain `if …` head opens a block; one ending in the `//` marker already has.
+fn open_close(head: &str) -> (String, &'static str) {
+    match head.strip_suffix("\t\t//\n") {
+        Some(h) => (h.trim_end_matches('\n').to_string(), "}"),
+        None => (format!("{head} {{"), "}"),
+    }
+}

@@ -1,0 +1,146 @@
+//! The Go code committed in the module (`go/wkt`, the well-known types,
+//! `go/internal/schemas`, the conformance schemas, and `go/bench/internal/bb`, the
+//! benchmark datasets' schemas) is exactly what the generator writes today, so it cannot
+//! go stale. `BIJOUBUF_GO_BLESS=1 cargo test -p bijoubuf-codegen-go
+//! --test committed` rewrites it.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use bijoubuf_codegen_go::{GeneratedFile, Options, generate};
+use bijoubuf_schema::Compiler;
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// The well-known types as generated into `go/wkt`.
+pub const WKT_FILES: &[&str] = &[
+    "google/protobuf/any.proto",
+    "google/protobuf/api.proto",
+    "google/protobuf/duration.proto",
+    "google/protobuf/empty.proto",
+    "google/protobuf/field_mask.proto",
+    "google/protobuf/source_context.proto",
+    "google/protobuf/struct.proto",
+    "google/protobuf/timestamp.proto",
+    "google/protobuf/type.proto",
+    "google/protobuf/wrappers.proto",
+];
+
+fn wkt() -> Vec<GeneratedFile> {
+    let compiled = Compiler::new()
+        .compile(WKT_FILES)
+        .unwrap_or_else(|e| panic!("the well-known types do not compile: {e}"));
+    let mut options = Options::new();
+    options
+        .module("github.com/bijoubuf/bijoubuf/go/wkt")
+        .package_dir("google.protobuf", "")
+        .well_known_types(true);
+    generate(&compiled.schema, &options)
+}
+
+/// Every `.proto` under `conformance/schemas`, relative to it, sorted.
+fn conformance_files() -> Vec<String> {
+    let root = repo().join("conformance/schemas");
+    let mut out = Vec::new();
+    let mut stack = vec![root.clone()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).expect("read schemas dir") {
+            let path = entry.expect("dir entry").path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "proto") {
+                let rel = path.strip_prefix(&root).expect("under root");
+                out.push(rel.to_string_lossy().replace('\\', "/"));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+fn conformance() -> Vec<GeneratedFile> {
+    let files = conformance_files();
+    let compiled = Compiler::new()
+        .include(repo().join("conformance/schemas"))
+        .compile(&files)
+        .unwrap_or_else(|e| panic!("the conformance schemas do not compile: {e}"));
+    let mut options = Options::new();
+    options.module("github.com/bijoubuf/bijoubuf/go/internal/schemas");
+    generate(&compiled.schema, &options)
+}
+
+/// Compare (or, blessing, write) `files` against directory `dir`, which must hold no
+/// other generated file.
+fn check(dir: &Path, files: &[GeneratedFile]) {
+    let bless = std::env::var_os("BIJOUBUF_GO_BLESS").is_some();
+    let mut want: BTreeMap<PathBuf, &str> = BTreeMap::new();
+    for f in files {
+        want.insert(dir.join(&f.name), &f.content);
+    }
+    // Generated files present on disk but no longer generated.
+    let mut stack = vec![dir.to_path_buf()];
+    let mut stale = Vec::new();
+    while let Some(d) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for entry in entries {
+            let path = entry.expect("dir entry").path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.to_string_lossy().ends_with(".bb.go") && !want.contains_key(&path) {
+                stale.push(path);
+            }
+        }
+    }
+    let mut wrong = Vec::new();
+    for (path, content) in &want {
+        let have = std::fs::read_to_string(path).unwrap_or_default();
+        if have != *content {
+            if bless {
+                std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+                std::fs::write(path, content).expect("write");
+            } else {
+                wrong.push(path.display().to_string());
+            }
+        }
+    }
+    if bless {
+        for p in &stale {
+            std::fs::remove_file(p).expect("remove stale");
+        }
+        return;
+    }
+    assert!(
+        wrong.is_empty() && stale.is_empty(),
+        "generated Go differs from the committed files {wrong:?} (stale: {stale:?}); \
+         rerun with BIJOUBUF_GO_BLESS=1 and commit"
+    );
+}
+
+#[test]
+fn well_known_types_are_fresh() {
+    check(&repo().join("go/wkt"), &wkt());
+}
+
+#[test]
+fn conformance_schemas_are_fresh() {
+    check(&repo().join("go/internal/schemas"), &conformance());
+}
+
+#[test]
+fn benchmark_schemas_are_fresh() {
+    let root = repo().join("benches/schemas");
+    let compiled = Compiler::new()
+        .include(&root)
+        .compile(&["telemetry.proto", "cas.proto"])
+        .unwrap_or_else(|e| panic!("the benchmark schemas do not compile: {e}"));
+    let mut options = Options::new();
+    options.module("github.com/bijoubuf/bijoubuf/go/bench/internal/bb");
+    check(
+        &repo().join("go/bench/internal/bb"),
+        &generate(&compiled.schema, &options),
+    );
+}

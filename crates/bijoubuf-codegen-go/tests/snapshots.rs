@@ -1,0 +1,286 @@
+//! One named snapshot of generated Go per sample schema in `schemas/`, the generator's
+//! fixed choices checked directly, and (with Go installed) every sample schema generated
+//! into a scratch module that `gofmt -l` and `go vet` must find clean.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use bijoubuf_codegen_go::{GeneratedFile, Options, generate};
+use bijoubuf_schema::Compiler;
+
+fn schemas_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../schemas")
+}
+
+fn options() -> Options {
+    let mut o = Options::new();
+    o.module("example.com/gen");
+    o
+}
+
+fn generate_files(names: &[&str]) -> Vec<GeneratedFile> {
+    let compiled = Compiler::new()
+        .include(schemas_dir())
+        .compile(names)
+        .unwrap_or_else(|e| panic!("{names:?} do not compile: {e}"));
+    generate(&compiled.schema, &options())
+}
+
+fn joined(files: &[GeneratedFile]) -> String {
+    files
+        .iter()
+        .map(|f| format!("==> {} <==\n{}\n", f.name, f.content))
+        .collect()
+}
+
+#[test]
+fn example_envelope() {
+    insta::assert_snapshot!(
+        "example_envelope",
+        joined(&generate_files(&["example/v1/envelope.proto"]))
+    );
+}
+
+#[test]
+fn kitchen_sink() {
+    insta::assert_snapshot!(
+        "kitchen_sink",
+        joined(&generate_files(&["kitchen/sink.proto"]))
+    );
+}
+
+#[test]
+fn legacy_proto2() {
+    insta::assert_snapshot!(
+        "legacy_proto2",
+        joined(&generate_files(&["legacy/legacy.proto"]))
+    );
+}
+
+#[test]
+fn keywords() {
+    insta::assert_snapshot!(
+        "keywords",
+        joined(&generate_files(&["keywords/keywords.proto"]))
+    );
+}
+
+fn one(source: &str) -> String {
+    let compiled = bijoubuf_schema::compile_sources(&[("t.proto", source)])
+        .unwrap_or_else(|e| panic!("does not compile: {e:?}"));
+    let files = generate(&compiled.schema, &options());
+    assert_eq!(files.len(), 1, "{files:?}");
+    files
+        .into_iter()
+        .next()
+        .map(|f| f.content)
+        .unwrap_or_default()
+}
+
+#[test]
+fn presence_maps_oneofs_and_enums_have_their_go_forms() {
+    let go = one(r#"syntax = "proto3"; package p;
+        enum Color { COLOR_UNSPECIFIED = 0; RED = 1; }
+        message M {
+          optional uint32 opt = 1;
+          map<string, Color> by_name = 2;
+          oneof pick { string s = 3; M m = 4; }
+          repeated M kids = 5;
+          bytes raw = 6;
+          optional bytes maybe = 7;
+          sint64 n = 8;
+        }"#);
+    for part in [
+        "type Color int32\n",
+        "const Color_RED Color = 1\n",
+        "\tOpt    *uint32\n",
+        "\tByName map[string]Color\n",
+        "\tPick    isM_Pick\n",
+        "\tKids    []*M\n",
+        "\tRaw     []byte\n",
+        // Explicit bytes: nil is absent.
+        "\tMaybe   []byte\n",
+        "\tN       int64\n",
+        "type M_S struct {\n\tS string\n}\n",
+        "type M_M struct {\n\tM *M\n}\n",
+        "func (*M_S) isM_Pick() {}\n",
+        // Field numbers in ascending order, each asked for once.
+        "r.Field(1, bijoubuf.WireVarint, \"opt\")",
+        "r.Field(8, bijoubuf.WireVarint, \"n\")",
+        "return r.OneofConflict(\"m\")",
+        // Map entries written in key order.
+        "\t\tvar ks [8]string\n\t\tfor _, k := range bijoubuf.AppendSortedKeys(ks[:0], m.ByName) {",
+        "{Number: 1, Name: \"opt\", JSONName: \"opt\", GoName: \"Opt\", Kind: bijoubuf.KindUint32, Explicit: true}",
+        "{Number: 3, Name: \"s\", JSONName: \"s\", GoName: \"S\", Kind: bijoubuf.KindString, Explicit: true, Oneof: \"pick\", OneofGoName: \"Pick\", NewOneofWrapper: func() any { return new(M_S) }}",
+    ] {
+        assert!(go.contains(part), "no `{part}` in\n{go}");
+    }
+}
+
+#[test]
+fn names_that_collide_get_a_trailing_underscore() {
+    let go = one(r#"syntax = "proto3"; package p;
+        message M {
+          uint32 marshal = 1;
+          uint32 full_name = 2;
+          uint32 bijoubuf_size = 3;
+          oneof o { uint32 a = 5; }
+          message O_A {}
+          message A {}
+        }"#);
+    for part in [
+        "\tMarshal_      uint32\n",
+        "\tFullName_     uint32\n",
+        "\tBijoubufSize_ uint32\n",
+        // The nested message M.A takes M_A; the oneof wrapper steps aside.
+        "type M_A struct {\n\tunknown",
+        "type M_A_ struct {\n\tA uint32\n}\n",
+    ] {
+        assert!(go.contains(part), "no `{part:?}` in\n{go}");
+    }
+}
+
+#[test]
+fn packages_go_to_their_directories_and_import_each_other() {
+    let compiled = bijoubuf_schema::compile_sources(&[
+        (
+            "a.proto",
+            r#"syntax = "proto3"; package shop.v1; message Item { string sku = 1; }"#,
+        ),
+        (
+            "b.proto",
+            r#"syntax = "proto3"; package audit;
+            import "a.proto"; import "google/protobuf/timestamp.proto";
+            message Entry { shop.v1.Item item = 1; google.protobuf.Timestamp at = 2; }"#,
+        ),
+    ])
+    .expect("compiles");
+    let mut o = options();
+    o.package_dir("audit", "");
+    let files = generate(&compiled.schema, &o);
+    let names: Vec<&str> = files.iter().map(|f| f.name.as_str()).collect();
+    // google.protobuf is not generated: it is the module's wkt package.
+    assert_eq!(names, ["gen.bb.go", "shop/v1/v1.bb.go"]);
+    let entry = &files[0].content;
+    for part in [
+        "package gen\n",
+        "\tv1 \"example.com/gen/shop/v1\"\n",
+        "\twkt \"github.com/bijoubuf/bijoubuf/go/wkt\"\n",
+        "\tItem    *v1.Item\n",
+        "\tAt      *wkt.Timestamp\n",
+        // Timestamp is outside the default preserving set (SPEC §8.2).
+        "r.Message(\"at\", false, v.BijoubufDecode)",
+        "r.Message(\"item\", true, v.BijoubufDecode)",
+    ] {
+        assert!(entry.contains(part), "no `{part}` in\n{entry}");
+    }
+}
+
+/// The `go` binary, or `None` (after a note) when it is missing outside CI.
+fn go() -> Option<PathBuf> {
+    let go = PathBuf::from(std::env::var_os("GO").unwrap_or_else(|| "go".into()));
+    if Command::new(&go)
+        .arg("version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+    {
+        return Some(go);
+    }
+    let msg = "the generated Go is checked with Go 1.26 or newer (`go` on the PATH, or GO)";
+    assert!(std::env::var_os("CI").is_none(), "CI: {msg}");
+    eprintln!("note: skipping; {msg}");
+    None
+}
+
+fn run(go: &Path, dir: &Path, args: &[&str]) -> String {
+    let out = Command::new(go)
+        .args(args)
+        .current_dir(dir)
+        .env("GOFLAGS", "-mod=mod")
+        .env("GOPROXY", "off")
+        .output()
+        .unwrap_or_else(|e| panic!("go {args:?}: {e}"));
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.status.success(), "go {args:?} failed:\n{text}");
+    text
+}
+
+#[test]
+fn every_sample_schema_generates_go_that_is_formatted_and_vetted() {
+    let Some(go) = go() else {
+        return;
+    };
+    // schemas/examples is its own include root (its files import each other by bare
+    // name); the rest is rooted at schemas/.
+    // The two versions of examples/evolution share a package: one module each.
+    let examples = schemas_dir().join("examples");
+    check_tree(&go, &schemas_dir(), Some("examples"), "rest");
+    check_tree(&go, &examples, Some("evolution"), "examples");
+    check_tree(&go, &examples.join("evolution/v1"), None, "evolution-v1");
+    check_tree(&go, &examples.join("evolution/v2"), None, "evolution-v2");
+}
+
+/// Generate every .proto under `root` (but the `skip` directory) into a scratch module;
+/// gofmt and go vet must find it clean.
+fn check_tree(go: &Path, root: &Path, skip: Option<&str>, tag: &str) {
+    let mut files = Vec::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).expect("read dir") {
+            let p = e.expect("entry").path();
+            if p.is_dir() {
+                if skip.is_none_or(|s| p != root.join(s)) {
+                    stack.push(p);
+                }
+            } else if p.extension().is_some_and(|x| x == "proto") {
+                let rel = p.strip_prefix(root).expect("under");
+                files.push(rel.to_string_lossy().replace('\\', "/"));
+            }
+        }
+    }
+    files.sort();
+    let names: Vec<&str> = files.iter().map(String::as_str).collect();
+    let compiled = Compiler::new()
+        .include(root)
+        .compile(&names)
+        .unwrap_or_else(|e| panic!("{names:?} do not compile: {e}"));
+    let generated = generate(&compiled.schema, &options());
+    let dir =
+        std::env::temp_dir().join(format!("bijoubuf-codegen-go-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    for f in &generated {
+        let path = dir.join(&f.name);
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        std::fs::write(&path, &f.content).expect("write");
+    }
+    let runtime = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../go")
+        .canonicalize()
+        .expect("go/");
+    std::fs::write(
+        dir.join("go.mod"),
+        format!(
+            "module example.com/gen\n\ngo 1.26\n\nrequire github.com/bijoubuf/bijoubuf/go v0.0.0\n\nreplace github.com/bijoubuf/bijoubuf/go => {}\n",
+            runtime.display()
+        ),
+    )
+    .expect("go.mod");
+    let goroot = run(go, &dir, &["env", "GOROOT"]);
+    let gofmt = Path::new(goroot.trim()).join("bin").join("gofmt");
+    let out = Command::new(gofmt)
+        .args(["-l", "."])
+        .current_dir(&dir)
+        .output()
+        .expect("gofmt");
+    let listed = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && listed.trim().is_empty(),
+        "gofmt would change: {listed}"
+    );
+    run(go, &dir, &["vet", "./..."]);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,0 +1,275 @@
+package bijoubuf
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"unicode/utf8"
+)
+
+// What generated code calls to encode: a size pass over a Sizes, which checks the value
+// (depth, required fields, UTF-8, preserved unknown records) and records the length of
+// every nested message and every repeated or map record in the order it meets them; then
+// one write pass into a buffer of exactly the total, where BeginNext takes those lengths
+// back in the same order. Nothing is measured twice.
+
+// Sizer is what a generated message implements for the encoder (exported so that a
+// generated package can encode messages of another: the well-known types).
+type Sizer interface {
+	// BijoubufSize is the length of the message's content at depth (the top level is
+	// 1), or 0 after recording a refusal on s.
+	BijoubufSize(s *Sizes, depth int) int
+	// BijoubufWrite writes the content, the same walk as BijoubufSize.
+	BijoubufWrite(w *Writer)
+}
+
+// Sizes is an encode's size pass: its limits, the lengths it recorded, and the first
+// refusal. The first lengths live in the value itself, so an encode of a message with
+// few nested records allocates nothing but its output.
+type Sizes struct {
+	list     sizeList
+	err      *EncodeError
+	maxDepth int
+	opts     EncodeOptions
+}
+
+// NewSizes starts a size pass under opts's limits.
+func NewSizes(opts EncodeOptions) Sizes {
+	return Sizes{maxDepth: opts.MaxDepth(), opts: opts}
+}
+
+// Check ends the size pass of a top-level message named name (the root of error paths)
+// whose length is n: the refusal recorded, if any, else the size limit (SPEC §9).
+func (s *Sizes) Check(n int, name string) error {
+	if s.err != nil {
+		return s.err.InMessage(name)
+	}
+	if s.opts.hasMaxSize && n > s.opts.maxSize {
+		return NewEncodeError(EncodeSizeLimitExceeded, "needs "+itoa(n)+" bytes, more than the limit of "+itoa(s.opts.maxSize)).InMessage(name)
+	}
+	return nil
+}
+
+// NewWriterFor is the write pass after s: a writer into a new buffer of n bytes, taking
+// the lengths s recorded back in order (BeginNext). It copies them, so that the
+// writer holds no pointer to s and s can stay on its caller's stack.
+func NewWriterFor(n int, s *Sizes) Writer {
+	return Writer{buf: make([]byte, n), sizes: s.list}
+}
+
+// Encode is the canonical encoding of m, a top-level message whose short name (the root
+// of error paths) is name: the size pass, the size limit, then one write of exactly that
+// many bytes (SPEC §9: refusals come before any output). Generated Marshal methods do
+// the same with their own type, which lets the compiler keep the passes' state on the
+// stack.
+func Encode(m Sizer, opts EncodeOptions, name string) ([]byte, error) {
+	s := NewSizes(opts)
+	n := m.BijoubufSize(&s, 1)
+	if err := s.Check(n, name); err != nil {
+		return nil, err
+	}
+	w := NewWriterFor(n, &s)
+	m.BijoubufWrite(&w)
+	return w.Bytes()
+}
+
+// sizeList is the lengths a size pass recorded, in order: the first ones in place.
+type sizeList struct {
+	inline [8]int
+	extra  []int
+	count  int
+}
+
+func (l *sizeList) add() int {
+	i := l.count
+	l.count++
+	if i >= len(l.inline) {
+		l.extra = append(l.extra, 0)
+	}
+	return i
+}
+
+func (l *sizeList) get(i int) int {
+	if i < len(l.inline) {
+		return l.inline[i]
+	}
+	return l.extra[i-len(l.inline)]
+}
+
+func (l *sizeList) set(i, n int) {
+	if i < len(l.inline) {
+		l.inline[i] = n
+	} else {
+		l.extra[i-len(l.inline)] = n
+	}
+}
+
+// Failed says whether a refusal was recorded.
+func (s *Sizes) Failed() bool { return s.err != nil }
+
+// Err is the refusal recorded, if any.
+func (s *Sizes) Err() *EncodeError { return s.err }
+
+// fail records err when it is the first refusal, and returns 0 for the size function to
+// return.
+func (s *Sizes) fail(err *EncodeError) int {
+	if s.err == nil {
+		s.err = err
+	}
+	return 0
+}
+
+// Open starts a nested message, or a repeated or map record, of field name in a message
+// at depth, and returns its slot for Close. For a message (msg true) it refuses one
+// deeper than the depth limit (depth-limit-exceeded, SPEC §9) and returns false.
+func (s *Sizes) Open(depth int, msg bool, name string) (int, bool) {
+	if msg && depth >= s.maxDepth {
+		s.fail(NewEncodeError(EncodeDepthLimitExceeded, "nests messages deeper than "+itoa(s.maxDepth)).InField(name))
+		return 0, false
+	}
+	return s.list.add(), true
+}
+
+// Close records the length of what Open started; false when the size pass of its content
+// recorded a refusal, which then gets the field's segment (return 0 at once).
+func (s *Sizes) Close(slot, n int, name string) bool {
+	if s.err != nil {
+		s.err.InField(name)
+		return false
+	}
+	s.list.set(slot, n)
+	return true
+}
+
+// Missing refuses an unset required field (missing-required-field); returns 0.
+func (s *Sizes) Missing(name string) int {
+	return s.fail(NewEncodeError(EncodeMissingRequiredField, "is required but unset").InField(name))
+}
+
+// BadString refuses a string that is not UTF-8 (invalid-utf8: Go strings may hold any
+// bytes, and such a string has no spelling, SPEC §9); returns 0.
+func (s *Sizes) BadString(name string) int {
+	return s.fail(NewEncodeError(EncodeInvalidUTF8, "holds a string that is not UTF-8").InField(name))
+}
+
+// ValidString says whether str is well-formed UTF-8 (what a decoder accepts, SPEC §7).
+func ValidString(str string) bool { return utf8.ValidString(str) }
+
+// CheckUnknown refuses preserved unknown records that could not be decoded again (SPEC
+// §8.2, §9: unknown-field-order): numbers not strictly ascending, outside 1 ..= 2^29 − 1,
+// or declared by the message (desc), and wire types outside 0..3. It returns false after
+// recording the refusal.
+func (s *Sizes) CheckUnknown(u []UnknownRecord, desc *MessageDesc) bool {
+	var prev uint32
+	for _, f := range u {
+		why := ""
+		switch {
+		case f.Number <= prev:
+			why = "holds preserved unknown field " + itoa(int(f.Number)) + " out of order or twice"
+		case f.Number > MaxFieldNumber:
+			why = "holds a preserved unknown field past 536870911"
+		case f.Wire > WireI32:
+			why = "holds a preserved unknown field with wire type " + itoa(int(f.Wire))
+		case f.Wire != WireLen && f.Bytes != nil, f.Wire == WireI32 && f.Value > math.MaxUint32:
+			why = "holds a preserved unknown field whose payload does not fit its wire type"
+		}
+		if why == "" {
+			if _, declared := desc.FieldByNumber(f.Number); declared {
+				why = "holds a preserved unknown field " + itoa(int(f.Number)) + " the schema declares"
+			}
+		}
+		if why != "" {
+			s.fail(NewEncodeError(EncodeUnknownFieldOrder, why))
+			return false
+		}
+		prev = f.Number
+	}
+	return true
+}
+
+// UnknownBefore adds to size the preserved records of u numbered below number, each
+// keyed from the record before it (prev), and returns the records left, the size and
+// the last number.
+func UnknownBefore(u []UnknownRecord, number uint32, size int, prev uint32) ([]UnknownRecord, int, uint32) {
+	for len(u) > 0 && u[0].Number < number {
+		size += UnknownSize(prev, u[0])
+		prev = u[0].Number
+		u = u[1:]
+	}
+	return u, size, prev
+}
+
+// ----- the write pass -----
+
+// BeginNext is Begin with the next length the size pass recorded (Sizes.Open/Close, in
+// the same order).
+func (w *Writer) BeginNext() Mark {
+	size := 0
+	if w.next < w.sizes.count {
+		size = w.sizes.get(w.next)
+		w.next++
+	} else if w.err == nil {
+		w.err = NewEncodeError(EncodeSizeMismatch, "the write pass opened more records than its size pass")
+	}
+	return w.Begin(size)
+}
+
+// UnknownBefore writes the preserved records of u numbered below number and returns the
+// ones left.
+func (w *Writer) UnknownBefore(u []UnknownRecord, number uint32) []UnknownRecord {
+	for len(u) > 0 && u[0].Number < number {
+		w.Unknown(u[0])
+		u = u[1:]
+	}
+	return u
+}
+
+// ----- helpers for generated code -----
+
+// IsZero32 says whether f is +0.0, a float's default (−0.0 and NaN are not; SPEC §5.1).
+func IsZero32(f float32) bool { return math.Float32bits(f) == 0 }
+
+// IsZero64 says whether f is +0.0, a double's default.
+func IsZero64(f float64) bool { return math.Float64bits(f) == 0 }
+
+// Compare is the key order of SPEC §6.4 for integer and string keys (ReadMap's compare).
+func Compare[K cmp.Ordered](a, b K) int { return cmp.Compare(a, b) }
+
+// SignedKey renders a signed integer map key as a path segment: [-1].
+func SignedKey[K ~int32 | ~int64](k K) string { return IntKey(int64(k)) }
+
+// UnsignedKey renders an unsigned integer map key as a path segment: [5].
+func UnsignedKey[K ~uint32 | ~uint64](k K) string { return UintKey(uint64(k)) }
+
+// BytesCopy reads length-prefixed bytes into a new slice (empty but not nil when the
+// length is 0, so that explicit presence can tell it from absent).
+func (r *Reader) BytesCopy() ([]byte, error) {
+	b, err := r.LenBytes()
+	if err != nil {
+		return nil, err
+	}
+	return append([]byte{}, b...), nil
+}
+
+// AppendSortedKeys appends a map's keys to dst in SPEC §6.4's order and returns the
+// extended slice: generated code passes a small array on its stack, so a map of up to
+// that many entries is written without allocating.
+func AppendSortedKeys[K cmp.Ordered, V any](dst []K, m map[K]V) []K {
+	start := len(dst)
+	for k := range m {
+		dst = append(dst, k)
+	}
+	slices.Sort(dst[start:])
+	return dst
+}
+
+// AppendSortedBoolKeys is AppendSortedKeys for bool keys: false, then true.
+func AppendSortedBoolKeys[V any](dst []bool, m map[bool]V) []bool {
+	if _, ok := m[false]; ok {
+		dst = append(dst, false)
+	}
+	if _, ok := m[true]; ok {
+		dst = append(dst, true)
+	}
+	return dst
+}
