@@ -332,6 +332,14 @@ fn reencode<M: Message>(
             m.encoded_len()
         ));
     }
+    // Through a sink the same walk writes into a chunk on the stack, handed over as it
+    // fills: the same bytes.
+    let mut sunk = Vec::new();
+    m.encode_to_sink_with(&mut sunk, opts)
+        .map_err(|e| format!("encode to sink: {e}"))?;
+    if v.get(v.len() - body..) != Some(&sunk[..]) {
+        return Err("encode_to_sink writes other bytes than encode".to_string());
+    }
     out.extend_from_slice(&v);
     Ok(())
 }

@@ -8,9 +8,16 @@ use proptest::test_runner::{Config as RunnerConfig, TestRunner};
 
 /// A proptest runner for `cases` cases that writes no regression files (the conformance
 /// properties draw from fixed seeds per type and report the failing input themselves).
+///
+/// `BIJOUBUF_PROPERTY_SCALE=N` runs N times as many cases (a longer run by hand).
 pub(crate) fn runner(cases: u32) -> TestRunner {
+    let scale = std::env::var("BIJOUBUF_PROPERTY_SCALE")
+        .ok()
+        .and_then(|s| s.parse::<u32>().ok())
+        .unwrap_or(1)
+        .max(1);
     TestRunner::new(RunnerConfig {
-        cases,
+        cases: cases.saturating_mul(scale),
         failure_persistence: None,
         ..RunnerConfig::default()
     })

@@ -297,11 +297,14 @@ fn encode(
     let msg = bijoubuf_reflect::json::from_str_with(&desc, text, &reading)
         .map_err(|e| refuse("invalid-json", &e.to_string()))?;
     let bytes = msg.encode_with_max_depth(max_depth).map_err(|e| {
+        // The code from the error itself; the message is the text after it.
         let text = e.to_string();
-        match text.split_once(": ") {
-            Some((code, rest)) => refuse(code, rest),
-            None => refuse("encode", &text),
-        }
+        let code = e.code();
+        let rest = text
+            .strip_prefix(code)
+            .and_then(|r| r.strip_prefix(": "))
+            .unwrap_or(&text);
+        refuse(code, rest)
     })?;
     if output_hex {
         out(format!("{}\n", input::to_hex(&bytes)).as_bytes())

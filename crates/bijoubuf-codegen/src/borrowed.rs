@@ -6,8 +6,8 @@
 //! external path stays owned). Its size, write and decode steps come from the same walk
 //! over the fields as the owned type's ([`Emitter::fields`]); only the element codecs
 //! differ (`StrRef`, `BytesRef`, `Msg<BarRef<'a>>`). It implements the runtime's
-//! `Encode` and `Decode<'a>` (the hidden contract, two size/write bodies and one decode
-//! body) and the public `MessageRef<'a>`, and converts both ways with its owned twin.
+//! `Encode` and `Decode<'a>` (the hidden contract: one walk for both encoding passes
+//! and one decode body) and the public `MessageRef<'a>`, and converts both ways with its owned twin.
 
 use bijoubuf_schema::{Cardinality, FieldDef, FieldType, MessageDef, ScalarType};
 use proc_macro2::TokenStream;
@@ -15,7 +15,7 @@ use quote::quote;
 
 use crate::Error;
 use crate::emit::{Emitter, doc_attrs};
-use crate::message::{Fields, Oneof, Plain, Shape, fixed_width};
+use crate::message::{Fields, Oneof, Plain, Shape, Walk, fixed_width};
 use crate::names;
 
 /// Which way a conversion goes.
@@ -49,17 +49,21 @@ impl Emitter<'_> {
         let preserve = self.ctx.opts.preserve.matches(&m.full_name);
         let eq = self.ctx.is_eq(&m.full_name);
         let Fields {
+            plains: tplains,
             oneofs: toneofs,
             decls,
-            size_body,
-            s_param,
-            write_stmts,
-            w_param,
             decode_stmts,
             require_stmts,
             inits,
             ..
         } = self.fields(m, true)?;
+        let Walk {
+            body: walk_body,
+            param: walk_param,
+            kind: walk_kind,
+        } = self.walk(m, &tplains, &toneofs);
+        let walk_kind = walk_kind
+            .map(|k| quote!(const WALK: #rt::__private::WalkKind = #rt::__private::WalkKind::#k;));
 
         // A twin with no reference of its own (only nested twins, which may lead back
         // to it) still has the lifetime, through a marker member.
@@ -154,17 +158,14 @@ impl Emitter<'_> {
             #allow_deprecated
             impl<'a> #rt::__private::Encode for #twin<'a> {
                 const FIELD_NUMBERS: &'static [u32] = &[#(#numbers),*];
+                #walk_kind
 
                 fn __unknown(&self) -> &#rt::UnknownFields {
                     #unknown_get
                 }
 
-                fn __size<'v>(&'v self, #s_param: &mut #rt::__private::Sizer<'v>) -> usize {
-                    #size_body
-                }
-
-                fn __write<'v>(&'v self, #w_param: &mut #rt::__private::Writer<'_, 'v>) {
-                    #(#write_stmts)*
+                fn __walk<'v, P: #rt::__private::Pass<'v>>(&'v self, #walk_param: &mut P) -> P::Out {
+                    #walk_body
                 }
             }
 

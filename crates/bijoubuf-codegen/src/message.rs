@@ -1,9 +1,10 @@
 //! Messages: the struct, its `Message` impl, accessors, and the module of nested types.
 //!
-//! The impl is three straight-line functions over the runtime's building blocks, one
-//! call per field in ascending field number (SPEC §4.1): the size pass, the write pass,
-//! and a decode that asks for each known field once, in order, and ends with
-//! `Reader::finish` (then `Reader::require` for proto2 `required`, SPEC §5.3).
+//! The impl is straight-line functions over the runtime's building blocks, one call per
+//! field in ascending field number (SPEC §4.1): the walk that both encoding passes run
+//! (`__walk`, generic over the pass), and a decode that asks for each known field once,
+//! in order, and ends with `Reader::finish` (then `Reader::require` for proto2
+//! `required`, SPEC §5.3).
 
 use bijoubuf_schema::{Cardinality, FieldDef, FieldType, MessageDef, Presence, ScalarType};
 use proc_macro2::{Ident, Literal, TokenStream};
@@ -145,17 +146,20 @@ impl Emitter<'_> {
             plains,
             oneofs,
             decls,
-            size_body,
-            s_param,
-            plain_fns,
-            write_stmts,
-            w_param,
             decode_stmts,
             require_stmts,
             inits,
             into_stmts,
             into_tail,
         } = self.fields(m, false)?;
+        let Walk {
+            body: walk_body,
+            param: walk_param,
+            kind: walk_kind,
+        } = self.walk(m, &plains, &oneofs);
+        let walk_kind = walk_kind.map(
+            |k| quote!(const __WALK: #rt::__private::WalkKind = #rt::__private::WalkKind::#k;),
+        );
         let unknown_into = if preserve {
             quote!(self.unknown_fields = r.finish()?;)
         } else {
@@ -279,21 +283,10 @@ impl Emitter<'_> {
                     #unknown_get
                 }
 
-                fn __size<'v>(&'v self, #s_param: &mut #rt::__private::Sizer<'v>) -> usize {
-                    #size_body
-                }
+                #walk_kind
 
-                fn __len<'v>(
-                    &'v self,
-                    #s_param: &mut #rt::__private::Sizer<'v, #rt::__private::NoTable>,
-                ) -> usize {
-                    #size_body
-                }
-
-                #plain_fns
-
-                fn __write<'v>(&'v self, #w_param: &mut #rt::__private::Writer<'_, 'v>) {
-                    #(#write_stmts)*
+                fn __walk<'v, P: #rt::__private::Pass<'v>>(&'v self, #walk_param: &mut P) -> P::Out {
+                    #walk_body
                 }
 
                 fn __decode(r: &mut #rt::__private::Reader<'_>) -> ::core::result::Result<Self, #rt::DecodeError> {
@@ -499,17 +492,13 @@ impl Emitter<'_> {
         decls.sort_by_key(|(i, _)| *i);
         let decls: Vec<TokenStream> = decls.into_iter().map(|(_, t)| t).collect();
 
-        // Size, write, decode: one step per field in number order (SPEC §4.1).
-        let mut size_terms: Vec<TokenStream> = Vec::new();
-        let mut write_stmts: Vec<TokenStream> = Vec::new();
+        // Decode: one step per field in number order (SPEC §4.1).
         let mut decode_stmts: Vec<TokenStream> = Vec::new();
         let mut require_stmts: Vec<TokenStream> = Vec::new();
         // `__decode_into`: the same reads into `self`'s members (`decode_into`).
         let mut into_stmts: Vec<TokenStream> = Vec::new();
         let mut into_requires: Vec<TokenStream> = Vec::new();
         let mut into_tail: Vec<TokenStream> = Vec::new();
-        let mut first_is_match = false;
-        let mut run: Option<Run> = None;
         for o in &oneofs {
             let local = &o.local;
             decode_stmts.push(quote!(let mut #local = ::core::option::Option::None;));
@@ -521,35 +510,21 @@ impl Emitter<'_> {
             let number = Literal::u32_unsuffixed(f.number);
             let proto_name = &f.name;
             if let Some(p) = plains.iter().find(|p| p.def.number == f.number) {
-                flush(
-                    &mut run,
-                    &mut size_terms,
-                    &mut write_stmts,
-                    &mut first_is_match,
-                );
                 let (ident, local, codec) = (&p.ident, &p.local, &p.codec);
                 match &p.shape {
                     Shape::Implicit => {
-                        size_terms.push(quote!(s.implicit::<#codec>(#number, &self.#ident)));
-                        write_stmts.push(quote!(w.implicit::<#codec>(#number, &self.#ident);));
                         decode_stmts.push(
                             quote!(let #local = r.implicit::<#codec>(#number, #proto_name)?;),
                         );
                         into_stmts.push(quote!(r.implicit_into::<#codec>(#number, #proto_name, &mut self.#ident)?;));
                     }
                     Shape::Optional => {
-                        size_terms
-                            .push(quote!(s.optional::<#codec>(#number, self.#ident.as_ref())));
-                        write_stmts
-                            .push(quote!(w.optional::<#codec>(#number, self.#ident.as_ref());));
                         decode_stmts.push(
                             quote!(let #local = r.optional::<#codec>(#number, #proto_name)?;),
                         );
                         into_stmts.push(quote!(r.optional_into::<#codec>(#number, #proto_name, &mut self.#ident)?;));
                     }
                     Shape::Required => {
-                        size_terms.push(quote!(s.explicit::<#codec>(#number, &self.#ident)));
-                        write_stmts.push(quote!(w.explicit::<#codec>(#number, &self.#ident);));
                         decode_stmts.push(
                             quote!(let #local = r.optional::<#codec>(#number, #proto_name)?;),
                         );
@@ -558,26 +533,12 @@ impl Emitter<'_> {
                         into_requires.push(quote!(r.require(#local, #proto_name)?;));
                     }
                     Shape::FixedRun => {
-                        // A decoded run's bytes go back as one LEN record, which is what
-                        // the run's values would be written as; a run made from values
-                        // is written from them.
-                        let raw = quote!(#rt::__private::BytesRef<'a>);
-                        size_terms.push(quote!(match self.#ident.__parts() {
-                            ::core::result::Result::Ok(b) => s.implicit::<#raw>(#number, b),
-                            ::core::result::Result::Err(vs) => s.repeated::<#codec>(#number, vs),
-                        }));
-                        write_stmts.push(quote!(match self.#ident.__parts() {
-                            ::core::result::Result::Ok(b) => w.implicit::<#raw>(#number, b),
-                            ::core::result::Result::Err(vs) => w.repeated::<#codec>(#number, vs),
-                        }));
                         decode_stmts.push(
                             quote!(let #local = r.fixed_run::<#codec>(#number, #proto_name)?;),
                         );
                         // Only twins hold this shape, and twins have no `__decode_into`.
                     }
                     Shape::Repeated => {
-                        size_terms.push(quote!(s.repeated::<#codec>(#number, &self.#ident)));
-                        write_stmts.push(quote!(w.repeated::<#codec>(#number, &self.#ident);));
                         decode_stmts.push(
                             quote!(let #local = r.repeated::<#codec>(#number, #proto_name)?;),
                         );
@@ -588,17 +549,12 @@ impl Emitter<'_> {
                         value,
                         sorted: true,
                     } => {
-                        let of = quote!(#rt::__private::Of);
-                        size_terms.push(quote!(s.map_el(#number, &self.#ident, &#of::<#key>::NEW, &#of::<#value>::NEW)));
-                        write_stmts.push(quote!(w.map_el(#number, &self.#ident, &#of::<#key>::NEW, &#of::<#value>::NEW);));
                         decode_stmts.push(
                             quote!(let #local = r.sorted_map::<#key, #value>(#number, #proto_name)?;),
                         );
                         // Only twins hold this shape, and twins have no `__decode_into`.
                     }
                     Shape::Map { key, value, .. } => {
-                        size_terms.push(quote!(s.map::<#key, #value>(#number, &self.#ident)));
-                        write_stmts.push(quote!(w.map::<#key, #value>(#number, &self.#ident);));
                         decode_stmts.push(
                             quote!(let #local = r.map::<#key, #value>(#number, #proto_name)?;),
                         );
@@ -621,31 +577,6 @@ impl Emitter<'_> {
                 continue;
             };
             let (local, path) = (&o.local, &o.enum_expr);
-            // Consecutive members of one oneof share one `match` in the size and write
-            // passes: at most one of them is set.
-            match &mut run {
-                Some(r) if r.index == o.index => {}
-                _ => {
-                    flush(
-                        &mut run,
-                        &mut size_terms,
-                        &mut write_stmts,
-                        &mut first_is_match,
-                    );
-                    run = Some(Run {
-                        index: o.index,
-                        ident: o.ident.clone(),
-                        arms: Vec::new(),
-                    });
-                }
-            }
-            if let Some(r) = &mut run {
-                r.arms.push(Arm {
-                    pat: quote!(::core::option::Option::Some(#path::#variant(v))),
-                    size: quote!(s.explicit::<#codec>(#number, v)),
-                    write: quote!(w.explicit::<#codec>(#number, v)),
-                });
-            }
             // SPEC §5.4: a second member is refused at its key.
             let step = quote! {
                 if let ::core::option::Option::Some(v) = r.oneof::<#codec>(#number, #proto_name, #local.is_some())? {
@@ -655,78 +586,6 @@ impl Emitter<'_> {
             into_stmts.push(step.clone());
             decode_stmts.push(step);
         }
-
-        flush(
-            &mut run,
-            &mut size_terms,
-            &mut write_stmts,
-            &mut first_is_match,
-        );
-
-        // A sum cannot start with a `match` in tail position (it would end the
-        // statement there), so a leading oneof term is bound first.
-        let size_body = match size_terms.split_first() {
-            None => quote!(0),
-            Some((first, rest)) if first_is_match && !rest.is_empty() => quote! {
-                let size = #first;
-                size #(+ #rest)*
-            },
-            Some(_) => quote!(#(#size_terms)+*),
-        };
-        let s_param = if size_terms.is_empty() {
-            quote!(_s)
-        } else {
-            quote!(s)
-        };
-        // The same size and write calls for a value without unknown records (most
-        // values): through `Sizer::plain` and `Writer::plain`, which have no test for them
-        // before each key. A message without fields keeps the defaults.
-        // A message with many scalar fields is written through a copy of the writer's
-        // state that stays in registers (`Writer::plain_local`), which pays for its
-        // copying only when scalar fields far outnumber the fields that open a message,
-        // a run or a map (those are written through the caller's writer; see
-        // `LocalWriter` in the runtime for the measurements).
-        let (mut scalars, mut composites) = (0usize, 0usize);
-        for f in &m.fields {
-            let real_oneof = f.oneof.is_some() && !f.proto3_optional;
-            match (&f.cardinality, &f.ty) {
-                (Cardinality::Single, FieldType::Message(_)) => composites += 1,
-                (Cardinality::Single, _) if !real_oneof => scalars += 1,
-                (Cardinality::Single, _) => {}
-                _ => composites += 1,
-            }
-        }
-        let plain_writer = if scalars >= 8 + 8 * composites {
-            quote!(plain_local)
-        } else {
-            quote!(plain)
-        };
-        let plain_fns = (!size_terms.is_empty()).then(|| {
-            quote! {
-                fn __size_plain<'v>(&'v self, s: &mut #rt::__private::Sizer<'v>) -> usize {
-                    let mut s = s.plain();
-                    #size_body
-                }
-
-                fn __len_plain<'v>(
-                    &'v self,
-                    s: &mut #rt::__private::Sizer<'v, #rt::__private::NoTable>,
-                ) -> usize {
-                    let mut s = s.plain();
-                    #size_body
-                }
-
-                fn __write_plain<'v>(&'v self, w: &mut #rt::__private::Writer<'_, 'v>) {
-                    let mut w = w.#plain_writer();
-                    #(#write_stmts)*
-                }
-            }
-        });
-        let w_param = if write_stmts.is_empty() {
-            quote!(_w)
-        } else {
-            quote!(w)
-        };
 
         let mut inits: Vec<TokenStream> = Vec::new();
         for p in &plains {
@@ -739,17 +598,133 @@ impl Emitter<'_> {
             plains,
             oneofs,
             decls,
-            size_body,
-            s_param,
-            plain_fns,
-            write_stmts,
-            w_param,
             decode_stmts,
             require_stmts,
             inits,
             into_stmts,
             into_tail: into_requires.into_iter().chain(into_tail).collect(),
         })
+    }
+
+    /// The field walk of message `m` (its owned type's or its twin's `plains` and
+    /// `oneofs`, from [`fields`](Self::fields)): one pass call per field in number order
+    /// (SPEC §4.1), summed, which both encoding passes run.
+    pub(crate) fn walk(&self, m: &MessageDef, plains: &[Plain<'_>], oneofs: &[Oneof<'_>]) -> Walk {
+        let rt = self.rt();
+        let mut terms: Vec<TokenStream> = Vec::new();
+        let mut first_is_match = false;
+        let mut run: Option<Run> = None;
+        for f in &m.fields {
+            let number = Literal::u32_unsuffixed(f.number);
+            if let Some(p) = plains.iter().find(|p| p.def.number == f.number) {
+                flush(&mut run, &mut terms, &mut first_is_match);
+                let (ident, codec) = (&p.ident, &p.codec);
+                terms.push(match &p.shape {
+                    Shape::Implicit => quote!(p.implicit::<#codec>(#number, &self.#ident)),
+                    Shape::Optional => {
+                        quote!(p.optional::<#codec>(#number, self.#ident.as_ref()))
+                    }
+                    Shape::Required => quote!(p.explicit::<#codec>(#number, &self.#ident)),
+                    Shape::FixedRun => {
+                        // A decoded run's bytes go back as one LEN record, which is what
+                        // the run's values would be written as; a run made from values
+                        // is written from them.
+                        let raw = quote!(#rt::__private::BytesRef<'a>);
+                        quote!(match self.#ident.__parts() {
+                            ::core::result::Result::Ok(b) => p.implicit::<#raw>(#number, b),
+                            ::core::result::Result::Err(vs) => p.repeated::<#codec>(#number, vs),
+                        })
+                    }
+                    Shape::Repeated => quote!(p.repeated::<#codec>(#number, &self.#ident)),
+                    Shape::Map {
+                        key,
+                        value,
+                        sorted: true,
+                    } => {
+                        let of = quote!(#rt::__private::Of);
+                        quote!(p.map_el(#number, &self.#ident, &#of::<#key>::NEW, &#of::<#value>::NEW))
+                    }
+                    Shape::Map { key, value, .. } => {
+                        quote!(p.map::<#key, #value>(#number, &self.#ident))
+                    }
+                });
+                continue;
+            }
+            let Some(o) = oneofs
+                .iter()
+                .find(|o| o.members.iter().any(|(mf, ..)| mf.number == f.number))
+            else {
+                continue;
+            };
+            let Some((_, variant, codec, _)) =
+                o.members.iter().find(|(mf, ..)| mf.number == f.number)
+            else {
+                continue;
+            };
+            let path = &o.enum_expr;
+            // Consecutive members of one oneof share one `match`: at most one of them
+            // is set.
+            match &mut run {
+                Some(r) if r.index == o.index => {}
+                _ => {
+                    flush(&mut run, &mut terms, &mut first_is_match);
+                    run = Some(Run {
+                        index: o.index,
+                        ident: o.ident.clone(),
+                        arms: Vec::new(),
+                    });
+                }
+            }
+            if let Some(r) = &mut run {
+                r.arms.push(Arm {
+                    pat: quote!(::core::option::Option::Some(#path::#variant(v))),
+                    call: quote!(p.explicit::<#codec>(#number, v)),
+                });
+            }
+        }
+        flush(&mut run, &mut terms, &mut first_is_match);
+
+        // A sum cannot start with a `match` in tail position (it would end the
+        // statement there), so a leading oneof term is bound first.
+        let body = match terms.split_first() {
+            None => quote!(::core::default::Default::default()),
+            Some((first, rest)) if first_is_match && !rest.is_empty() => quote! {
+                let out = #first;
+                out #(+ #rest)*
+            },
+            Some(_) => quote!(#(#terms)+*),
+        };
+        let param = if terms.is_empty() {
+            quote!(_p)
+        } else {
+            quote!(p)
+        };
+        // A message with many scalar fields is written, when it has no unknown records,
+        // through a copy of the writer's state that stays in registers (the runtime's
+        // `LocalWriter`), which pays for its copying only when scalar fields far
+        // outnumber the fields that open a message, a run or a map (those are written
+        // through the caller's writer; see `LocalWriter` for the measurements).
+        let (mut scalars, mut composites) = (0usize, 0usize);
+        for f in &m.fields {
+            let real_oneof = f.oneof.is_some() && !f.proto3_optional;
+            match (&f.cardinality, &f.ty) {
+                (Cardinality::Single, FieldType::Message(_)) => composites += 1,
+                (Cardinality::Single, _) if !real_oneof => scalars += 1,
+                (Cardinality::Single, _) => {}
+                _ => composites += 1,
+            }
+        }
+        // Generated code's order is fixed here, so a value without unknown records may
+        // go through the passes that do not check it (a message without fields keeps
+        // the default).
+        let kind = if terms.is_empty() {
+            None
+        } else if scalars >= 8 + 8 * composites {
+            Some(quote!(Local))
+        } else {
+            Some(quote!(Plain))
+        };
+        Walk { body, param, kind }
     }
 
     /// The enum of one oneof, emitted inside the message's module.
@@ -812,16 +787,11 @@ impl Emitter<'_> {
     }
 }
 
-/// What [`Emitter::fields`] builds for one message type.
+/// What [`Emitter::fields`] builds for one message type: its members and decode steps.
 pub(crate) struct Fields<'m> {
     pub(crate) plains: Vec<Plain<'m>>,
     pub(crate) oneofs: Vec<Oneof<'m>>,
     pub(crate) decls: Vec<TokenStream>,
-    pub(crate) size_body: TokenStream,
-    pub(crate) s_param: TokenStream,
-    pub(crate) plain_fns: Option<TokenStream>,
-    pub(crate) write_stmts: Vec<TokenStream>,
-    pub(crate) w_param: TokenStream,
     pub(crate) decode_stmts: Vec<TokenStream>,
     pub(crate) require_stmts: Vec<TokenStream>,
     pub(crate) inits: Vec<TokenStream>,
@@ -830,58 +800,44 @@ pub(crate) struct Fields<'m> {
     pub(crate) into_tail: Vec<TokenStream>,
 }
 
-/// Consecutive members of one oneof, as `match` arms for the size and write passes.
+/// What [`Emitter::walk`] builds: the body of `__walk` and its parameter's name.
+pub(crate) struct Walk {
+    pub(crate) body: TokenStream,
+    pub(crate) param: TokenStream,
+    /// The runtime's `WalkKind` variant for the type (`Plain` or `Local`), or `None`
+    /// for the default (a message without fields).
+    pub(crate) kind: Option<TokenStream>,
+}
+
+/// Consecutive members of one oneof, as `match` arms of the walk.
 struct Run {
     index: usize,
     ident: Ident,
     arms: Vec<Arm>,
 }
 
-/// One oneof member: its pattern and its size and write calls.
+/// One oneof member: its pattern and its pass call.
 struct Arm {
     pat: TokenStream,
-    size: TokenStream,
-    write: TokenStream,
+    call: TokenStream,
 }
 
-/// Emit the pending oneof run, if any.
-fn flush(
-    run: &mut Option<Run>,
-    size_terms: &mut Vec<TokenStream>,
-    write_stmts: &mut Vec<TokenStream>,
-    first_is_match: &mut bool,
-) {
+/// Emit the pending oneof run, if any, as one term of the walk's sum.
+fn flush(run: &mut Option<Run>, terms: &mut Vec<TokenStream>, first_is_match: &mut bool) {
     let Some(Run { ident, arms, .. }) = run.take() else {
         return;
     };
-    if size_terms.is_empty() {
+    if terms.is_empty() {
         *first_is_match = true;
     }
-    let pats: Vec<&TokenStream> = arms.iter().map(|a| &a.pat).collect();
-    let sizes = arms.iter().map(|a| &a.size);
-    let writes = arms.iter().map(|a| &a.write);
-    size_terms.push(quote! {
+    let pats = arms.iter().map(|a| &a.pat);
+    let calls = arms.iter().map(|a| &a.call);
+    terms.push(quote! {
         match &self.#ident {
-            #(#pats => #sizes,)*
-            _ => 0,
+            #(#pats => #calls,)*
+            _ => ::core::default::Default::default(),
         }
     });
-    if let [arm] = arms.as_slice() {
-        // One member: `if let` reads better than a two-arm match (clippy::single_match).
-        let (pat, write) = (&arm.pat, &arm.write);
-        write_stmts.push(quote! {
-            if let #pat = &self.#ident {
-                #write;
-            }
-        });
-    } else {
-        write_stmts.push(quote! {
-            match &self.#ident {
-                #(#pats => #writes,)*
-                _ => {}
-            }
-        });
-    }
 }
 
 /// Whether a generated type mentions the borrowed twin's lifetime `'a`.

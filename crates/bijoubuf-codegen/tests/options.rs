@@ -192,9 +192,9 @@ fn bytes_paths_become_shared_bytes_elsewhere_vec() {
     );
     assert!(out.contains(&format!("{shared},\n    >,")), "{out}");
     assert!(out.contains("pub v: ::std::vec::Vec<u8>,"), "{out}");
-    assert!(out.contains("s.implicit::<::bijoubuf::__private::SharedBytes>(1, &self.b)"));
+    assert!(out.contains("p.implicit::<::bijoubuf::__private::SharedBytes>(1, &self.b)"));
     assert!(out.contains("r.repeated::<::bijoubuf::__private::SharedBytes>(2, \"r\")"));
-    assert!(out.contains("w.implicit::<::bijoubuf::__private::Bytes>(4, &self.v)"));
+    assert!(out.contains("p.implicit::<::bijoubuf::__private::Bytes>(4, &self.v)"));
 }
 
 #[test]

@@ -1,6 +1,6 @@
 //! The canonical encoder: the runtime's two passes over a descriptor instead of a struct.
 //!
-//! A message is sized and written exactly as generated `__size` and `__write` do it: the
+//! A message is sized and written exactly as a generated `__walk` does it: the
 //! runtime's [`Sizer`] and [`Writer`] are asked for each set field in ascending field
 //! number (`implicit_el`, `explicit_el`, `repeated_el`, `map_el`; typed `repeated` for
 //! unboxed scalar lists), with nested messages through `nested_with`. Keys and their
@@ -14,7 +14,7 @@
 use std::cell::{Cell, RefCell};
 
 use bijoubuf::__private::{
-    self as c, Codec, EncodeElement, Sizer, Table, WireType, Writer, encode_with, varint_len,
+    self as c, Codec, EncodeElement, Pass, Sizer, Table, WireType, Writer, encode_with, varint_len,
 };
 use bijoubuf::EncodeErrorKind;
 use bijoubuf_schema::{Presence, ScalarType};
@@ -309,7 +309,7 @@ impl<'v, T: Table> Op<'v> for Size<'_, 'v, T> {
         C::size(v, self.s)
     }
     fn run<C: Codec>(self, vs: &'v [C::Value]) -> usize {
-        self.s.repeated::<C>(self.number, vs)
+        Pass::repeated::<C>(self.s, self.number, vs)
     }
 }
 
@@ -325,7 +325,7 @@ impl<'v> Op<'v> for Write<'_, '_, 'v> {
         C::write(v, self.w)
     }
     fn run<C: Codec>(self, vs: &'v [C::Value]) {
-        self.w.repeated::<C>(self.number, vs)
+        Pass::repeated::<C>(self.w, self.number, vs);
     }
 }
 

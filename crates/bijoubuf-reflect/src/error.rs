@@ -51,6 +51,29 @@ pub enum EncodeError {
     Refused(bijoubuf::EncodeError, String),
 }
 
+impl EncodeError {
+    /// The stable code of the refusal (SPEC §11.1), the start of its text: what a
+    /// program matches on instead of the message.
+    pub fn code(&self) -> &'static str {
+        match self {
+            EncodeError::DepthLimitExceeded(_) => "depth-limit-exceeded",
+            EncodeError::MissingRequiredField(_) => "missing-required-field",
+            EncodeError::UnknownFieldConflict(_) => "unknown-field-order",
+            EncodeError::Refused(e, _) => e.code(),
+        }
+    }
+
+    /// The field path the refusal names.
+    pub fn path(&self) -> &str {
+        match self {
+            EncodeError::DepthLimitExceeded(p)
+            | EncodeError::MissingRequiredField(p)
+            | EncodeError::UnknownFieldConflict(p)
+            | EncodeError::Refused(_, p) => p,
+        }
+    }
+}
+
 impl fmt::Display for EncodeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

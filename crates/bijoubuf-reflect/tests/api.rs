@@ -184,6 +184,18 @@ fn encoder_refuses_what_a_decoder_would_refuse() {
         chain(101).encode(),
         Err(EncodeError::DepthLimitExceeded(_))
     ));
+    // The code and path come from the error itself, and the text starts with the code.
+    let missing = top.encode().unwrap_err();
+    assert_eq!(
+        (missing.code(), missing.path()),
+        ("missing-required-field", "Req.next.next.id")
+    );
+    let deep = chain(101).encode().unwrap_err();
+    assert_eq!(deep.code(), "depth-limit-exceeded");
+    assert!(deep.path().starts_with("Node.child"), "{}", deep.path());
+    for e in [&missing, &deep] {
+        assert!(e.to_string().starts_with(&format!("{}: ", e.code())), "{e}");
+    }
     let e = DynamicMessage::decode(&node, &[0x02, 0x02, 0x02, 0x00]).map(|_| ());
     assert!(e.is_ok());
     let shallow = DecodeOptions::new().max_depth(2);
@@ -205,6 +217,10 @@ fn preserved_unknown_fields_that_collide_are_refused() {
     // parts is told.
     let err = EncodeError::UnknownFieldConflict("Customer".into());
     assert!(err.to_string().starts_with("unknown-field-order"));
+    assert_eq!(
+        (err.code(), err.path()),
+        ("unknown-field-order", "Customer")
+    );
 }
 
 #[test]

@@ -1,7 +1,7 @@
 //! The codec's payload rules without a network: the marker, refusals as statuses, and
 //! protobuf bytes that would be misread without the marker.
 
-use bijoubuf::__private::{Reader, Sizer, UInt64, Writer};
+use bijoubuf::__private::{Pass, Reader, UInt64};
 use bijoubuf::{DecodeError, Message, UnknownFields};
 use bijoubuf_tonic::{
     CODE_KEY, MARKER, MISSING_MARKER, OFFSET_KEY, PATH_KEY, Preserving, Refusal, Strict,
@@ -23,12 +23,8 @@ impl Message for Pair {
     fn unknown_fields(&self) -> &UnknownFields {
         &self.unknown_fields
     }
-    fn __size<'v>(&'v self, s: &mut Sizer<'v>) -> usize {
-        s.implicit::<UInt64>(1, &self.a) + s.implicit::<UInt64>(3, &self.c)
-    }
-    fn __write<'v>(&'v self, w: &mut Writer<'_, 'v>) {
-        w.implicit::<UInt64>(1, &self.a);
-        w.implicit::<UInt64>(3, &self.c);
+    fn __walk<'v, P: Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+        p.implicit::<UInt64>(1, &self.a) + p.implicit::<UInt64>(3, &self.c)
     }
     fn __decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
         let a = r.implicit::<UInt64>(1, "a")?;

@@ -102,7 +102,7 @@ mod tests {
     use alloc::vec;
     use alloc::vec::Vec;
 
-    use crate::__private::{Int32, Reader, Sizer, Writer};
+    use crate::__private::{Bytes, Int32, Pass, Reader};
     use crate::wkt::{ListValue, Value, value::Kind};
     use crate::{DecodeError, EncodeErrorKind, Message, UnknownFields};
 
@@ -154,12 +154,13 @@ mod tests {
         assert_eq!(rest.len(), alone.len() - 1);
     }
 
-    /// Sizes one field plus `extra` bytes, writes one field or none: a hand-written impl
-    /// whose passes disagree.
+    /// Sizes field 1 plus field 2 holding `pad` (when not empty), writes fields 1 to
+    /// `write`: a hand-written walk whose passes disagree (it asks which pass runs it:
+    /// the write pass's contributions are zero-sized).
     #[derive(Default)]
     struct Lies {
-        extra: usize,
-        write: usize,
+        pad: Vec<u8>,
+        write: u32,
         unknown_fields: UnknownFields,
     }
 
@@ -169,13 +170,19 @@ mod tests {
         fn unknown_fields(&self) -> &UnknownFields {
             &self.unknown_fields
         }
-        fn __size<'v>(&'v self, s: &mut Sizer<'v>) -> usize {
-            s.explicit::<Int32>(1, &7) + self.extra
-        }
-        fn __write<'v>(&'v self, w: &mut Writer<'_, 'v>) {
-            for n in 1..=self.write as u32 {
-                w.explicit::<Int32>(n, &7);
+        fn __walk<'v, P: Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+            if core::mem::size_of::<P::Out>() != 0 {
+                let n = p.explicit::<Int32>(1, &7);
+                if self.pad.is_empty() {
+                    return n;
+                }
+                return n + p.explicit::<Bytes>(2, &self.pad);
             }
+            let mut out = P::Out::default();
+            for n in 1..=self.write {
+                out = out + p.explicit::<Int32>(n, &7);
+            }
+            out
         }
         fn __decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
             r.finish()?;
@@ -187,7 +194,7 @@ mod tests {
     fn a_vec_is_left_as_it_was_when_the_passes_disagree() {
         for (extra, write) in [(0, 0), (3, 1), (0, 2), (0, 3), (1, 2), (9, 0)] {
             let m = Lies {
-                extra,
+                pad: vec![0; extra],
                 write,
                 ..Lies::default()
             };

@@ -52,7 +52,7 @@
 //! sint32 y = 2; string label = 3; }`):
 //!
 //! ```
-//! use bijoubuf::__private::{Reader, Sizer, SInt32, Str, Writer};
+//! use bijoubuf::__private::{Pass, Reader, SInt32, Str};
 //! use bijoubuf::{DecodeError, ErrorKind, Message, UnknownFields};
 //!
 //! #[derive(Debug, Default, PartialEq)]
@@ -62,15 +62,12 @@
 //!     const NAME: &'static str = "Point";
 //!     const FIELD_NUMBERS: &'static [u32] = &[1, 2, 3];
 //!     fn unknown_fields(&self) -> &UnknownFields { &self.unknown_fields }
-//!     fn __size<'v>(&'v self, s: &mut Sizer<'v>) -> usize {
-//!         s.implicit::<SInt32>(1, &self.x)
-//!             + s.implicit::<SInt32>(2, &self.y)
-//!             + s.implicit::<Str>(3, &self.label)
-//!     }
-//!     fn __write<'v>(&'v self, w: &mut Writer<'_, 'v>) {
-//!         w.implicit::<SInt32>(1, &self.x);
-//!         w.implicit::<SInt32>(2, &self.y);
-//!         w.implicit::<Str>(3, &self.label);
+//!     // One walk over the fields for both encoding passes: the size pass sums the
+//!     // fields' lengths, the write pass writes them.
+//!     fn __walk<'v, P: Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+//!         p.implicit::<SInt32>(1, &self.x)
+//!             + p.implicit::<SInt32>(2, &self.y)
+//!             + p.implicit::<Str>(3, &self.label)
 //!     }
 //!     fn __decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
 //!         let x = r.implicit::<SInt32>(1, "x")?;
@@ -138,7 +135,7 @@ pub use sorted_map::SortedMap;
 pub use stream::Frames;
 pub use unknown::{UnknownField, UnknownFields, UnknownValue};
 
-use __private::{NoTable, Reader, Sizer, Writer};
+use __private::{NoTable, Reader, Sizer};
 use error::ErrorKind as K;
 
 /// The prefix of the type URLs [`Message::type_url`] makes, as protobuf's libraries
@@ -195,39 +192,16 @@ pub trait Message: Sized {
     fn unknown_fields(&self) -> &UnknownFields;
 
     #[doc(hidden)]
-    /// Content length; not API.
-    fn __size<'v>(&'v self, s: &mut Sizer<'v>) -> usize;
+    /// Visit the fields with an encoding pass, one call per field in ascending number
+    /// order, and return the sum of the calls; not API. The size pass and the write
+    /// pass both run this one walk.
+    fn __walk<'v, P: __private::Pass<'v>>(&'v self, p: &mut P) -> P::Out;
 
     #[doc(hidden)]
-    /// Content length without recording nested lengths (for `encoded_len`); not API.
-    /// Generated code makes the same calls as in `__size`; the default runs `__size`.
-    fn __len<'v>(&'v self, s: &mut Sizer<'v, NoTable>) -> usize {
-        s.recorded(self)
-    }
-
-    #[doc(hidden)]
-    /// `__size` for a value without unknown records; not API. Generated code makes the
-    /// same calls through `Sizer::plain`; the default runs `__size`.
-    fn __size_plain<'v>(&'v self, s: &mut Sizer<'v>) -> usize {
-        self.__size(s)
-    }
-
-    #[doc(hidden)]
-    /// `__len` for a value without unknown records; not API (as `__size_plain`).
-    fn __len_plain<'v>(&'v self, s: &mut Sizer<'v, NoTable>) -> usize {
-        self.__len(s)
-    }
-
-    #[doc(hidden)]
-    /// Write the content; not API.
-    fn __write<'v>(&'v self, w: &mut Writer<'_, 'v>);
-
-    #[doc(hidden)]
-    /// `__write` for a value without unknown records; not API. Generated code makes the
-    /// same calls through `Writer::plain`; the default runs `__write`.
-    fn __write_plain<'v>(&'v self, w: &mut Writer<'_, 'v>) {
-        self.__write(w)
-    }
+    /// Which passes run `__walk` for a value without unknown records; not API. The
+    /// default, the checked passes, is the one for hand-written types (see
+    /// `__private::WalkKind`).
+    const __WALK: __private::WalkKind = __private::WalkKind::Checked;
 
     #[doc(hidden)]
     /// Read the content; not API.

@@ -2,7 +2,7 @@
 //! (fields in ascending number order; `finish` at the end of `__decode`) get an error,
 //! never bytes that mean something else and never input that is silently skipped. The
 //! checks are plain code, not `debug_assert!`: `cargo test --release` runs these too.
-use bijoubuf::__private::{Int32, Msg, Reader, Sizer, Writer};
+use bijoubuf::__private::{Int32, Msg, Pass, Reader};
 use bijoubuf::{DecodeError, DecodeOptions, EncodeErrorKind, Message, UnknownFields};
 
 /// Writes fields `first` then `second` (both `int32` 7) in the size pass, and in the
@@ -23,18 +23,16 @@ impl Message for Order {
         &self.unknown_fields
     }
 
-    fn __size<'v>(&'v self, s: &mut Sizer<'v>) -> usize {
-        s.explicit::<Int32>(self.first, &7) + s.explicit::<Int32>(self.second, &7)
-    }
-
-    fn __write<'v>(&'v self, w: &mut Writer<'_, 'v>) {
-        let (a, b) = if self.write_swapped {
+    fn __walk<'v, P: Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+        // A walk that asks which pass runs it (the write pass's contributions are
+        // zero-sized) can still disagree with itself: the write pass swaps.
+        let writing = core::mem::size_of::<P::Out>() == 0;
+        let (a, b) = if self.write_swapped && writing {
             (self.second, self.first)
         } else {
             (self.first, self.second)
         };
-        w.explicit::<Int32>(a, &7);
-        w.explicit::<Int32>(b, &7);
+        p.explicit::<Int32>(a, &7) + p.explicit::<Int32>(b, &7)
     }
 
     fn __decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
@@ -130,12 +128,8 @@ impl<const FORGETS: bool> Message for Forgetful<FORGETS> {
         &self.unknown_fields
     }
 
-    fn __size<'v>(&'v self, s: &mut Sizer<'v>) -> usize {
-        s.optional::<Int32>(1, self.a.as_ref())
-    }
-
-    fn __write<'v>(&'v self, w: &mut Writer<'_, 'v>) {
-        w.optional::<Int32>(1, self.a.as_ref());
+    fn __walk<'v, P: Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+        p.optional::<Int32>(1, self.a.as_ref())
     }
 
     fn __decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
@@ -166,16 +160,10 @@ impl Message for Outer {
         &self.unknown_fields
     }
 
-    fn __size<'v>(&'v self, s: &mut Sizer<'v>) -> usize {
-        s.optional::<Msg<Order>>(1, self.child.as_ref())
-            + s.optional::<Msg<Forgetful<true>>>(2, self.lazy.as_ref())
-            + s.optional::<Int32>(3, self.tail.as_ref())
-    }
-
-    fn __write<'v>(&'v self, w: &mut Writer<'_, 'v>) {
-        w.optional::<Msg<Order>>(1, self.child.as_ref());
-        w.optional::<Msg<Forgetful<true>>>(2, self.lazy.as_ref());
-        w.optional::<Int32>(3, self.tail.as_ref());
+    fn __walk<'v, P: Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+        p.optional::<Msg<Order>>(1, self.child.as_ref())
+            + p.optional::<Msg<Forgetful<true>>>(2, self.lazy.as_ref())
+            + p.optional::<Int32>(3, self.tail.as_ref())
     }
 
     fn __decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {

@@ -1,7 +1,7 @@
 //! The reader's position accessors, as a hand-written `__decode` sees them: the offset
 //! of the key of the record just handed out, and the offset of the next unread byte.
 
-use bijoubuf::__private::{Reader, Sizer, UInt64, Writer};
+use bijoubuf::__private::{Pass, Reader, UInt64};
 use bijoubuf::{DecodeError, Message, UnknownFields};
 
 /// `uint64 a = 2; uint64 b = 5;`, decoded with a note of where the reader stood after
@@ -22,13 +22,8 @@ impl Message for Probe {
         &self.unknown_fields
     }
 
-    fn __size<'v>(&'v self, s: &mut Sizer<'v>) -> usize {
-        s.implicit::<UInt64>(2, &self.a) + s.implicit::<UInt64>(5, &self.b)
-    }
-
-    fn __write<'v>(&'v self, w: &mut Writer<'_, 'v>) {
-        w.implicit::<UInt64>(2, &self.a);
-        w.implicit::<UInt64>(5, &self.b);
+    fn __walk<'v, P: Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+        p.implicit::<UInt64>(2, &self.a) + p.implicit::<UInt64>(5, &self.b)
     }
 
     fn __decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {

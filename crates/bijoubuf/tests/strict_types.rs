@@ -1,7 +1,7 @@
 //! A message type without unknown-field storage (`KEEPS_UNKNOWN_FIELDS = false`) is
 //! decoded strictly even when the caller asks to preserve: its unknown records are
 //! `unknown-field` at their key, while a parent that keeps them still does.
-use bijoubuf::__private::{Int32, Msg, Reader, Sizer, Writer};
+use bijoubuf::__private::{Int32, Msg, Pass, Reader};
 use bijoubuf::{DecodeError, DecodeOptions, Message, UnknownFieldPolicy, UnknownFields};
 use bijoubuf_testkit::{assert_canonical_roundtrip_with, assert_rejects_with};
 
@@ -21,12 +21,8 @@ impl Message for Bare {
         &EMPTY
     }
 
-    fn __size<'v>(&'v self, s: &mut Sizer<'v>) -> usize {
-        s.implicit::<Int32>(2, &self.a)
-    }
-
-    fn __write<'v>(&'v self, w: &mut Writer<'_, 'v>) {
-        w.implicit::<Int32>(2, &self.a);
+    fn __walk<'v, P: Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+        p.implicit::<Int32>(2, &self.a)
     }
 
     fn __decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
@@ -51,12 +47,8 @@ impl Message for Holder {
         &self.unknown_fields
     }
 
-    fn __size<'v>(&'v self, s: &mut Sizer<'v>) -> usize {
-        s.optional::<Msg<Bare>>(2, self.child.as_ref())
-    }
-
-    fn __write<'v>(&'v self, w: &mut Writer<'_, 'v>) {
-        w.optional::<Msg<Bare>>(2, self.child.as_ref());
+    fn __walk<'v, P: Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+        p.optional::<Msg<Bare>>(2, self.child.as_ref())
     }
 
     fn __decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {

@@ -6,55 +6,31 @@
 //! (`FooRef<'a>`, generated next to an owned `Foo`) implements [`Encode`] and
 //! [`Decode<'a>`] itself, and the public [`MessageRef`](crate::MessageRef).
 
+use super::pass::{Pass, WalkKind};
 use super::reader::Reader;
-use super::sizer::{NoTable, Sizer};
-use super::writer::Writer;
 use crate::Message;
 use crate::error::DecodeError;
 use crate::unknown::UnknownFields;
 
 /// The size and write passes over a message value; not API.
 ///
-/// The contract is `Message`'s (see the module docs of [`__private`](super)): `__size`
-/// and `__write` visit the same fields in ascending number order. Only `__size` and
-/// `__write` are required; the others default to them.
+/// The contract is `Message`'s (see the module docs of [`__private`](super)): `__walk`
+/// makes one [`Pass`] call per field, in ascending number order, and returns their sum;
+/// both passes run it, so they visit the same fields.
 pub trait Encode: Sized {
     /// The declared field numbers, ascending: preserved unknown records may not use
     /// them (SPEC §8.2).
     const FIELD_NUMBERS: &'static [u32];
 
+    /// Which passes run `__walk` for a value without unknown records (see
+    /// [`WalkKind`]): the checked ones unless the type says otherwise.
+    const WALK: WalkKind = WalkKind::Checked;
+
     /// Unknown records kept by a preserving decode, re-emitted by the passes.
     fn __unknown(&self) -> &UnknownFields;
 
-    /// Content length, recording nested lengths.
-    fn __size<'v>(&'v self, s: &mut Sizer<'v>) -> usize;
-
-    /// Content length without recording nested lengths.
-    #[inline]
-    fn __len<'v>(&'v self, s: &mut Sizer<'v, NoTable>) -> usize {
-        s.recorded(self)
-    }
-
-    /// `__size` for a value without unknown records.
-    #[inline]
-    fn __size_plain<'v>(&'v self, s: &mut Sizer<'v>) -> usize {
-        self.__size(s)
-    }
-
-    /// `__len` for a value without unknown records.
-    #[inline]
-    fn __len_plain<'v>(&'v self, s: &mut Sizer<'v, NoTable>) -> usize {
-        self.__len(s)
-    }
-
-    /// Write the content.
-    fn __write<'v>(&'v self, w: &mut Writer<'_, 'v>);
-
-    /// `__write` for a value without unknown records.
-    #[inline]
-    fn __write_plain<'v>(&'v self, w: &mut Writer<'_, 'v>) {
-        self.__write(w)
-    }
+    /// Visit the fields with pass `p`: one call per field, ascending, summed.
+    fn __walk<'v, P: Pass<'v>>(&'v self, p: &mut P) -> P::Out;
 }
 
 /// Reading a message value from input that lives for `'a`; not API. One method: the
@@ -79,34 +55,15 @@ pub trait Decode<'a>: Sized {
 
 impl<M: Message> Encode for M {
     const FIELD_NUMBERS: &'static [u32] = <M as Message>::FIELD_NUMBERS;
+    const WALK: WalkKind = <M as Message>::__WALK;
 
     #[inline(always)]
     fn __unknown(&self) -> &UnknownFields {
         <M as Message>::unknown_fields(self)
     }
     #[inline(always)]
-    fn __size<'v>(&'v self, s: &mut Sizer<'v>) -> usize {
-        <M as Message>::__size(self, s)
-    }
-    #[inline(always)]
-    fn __len<'v>(&'v self, s: &mut Sizer<'v, NoTable>) -> usize {
-        <M as Message>::__len(self, s)
-    }
-    #[inline(always)]
-    fn __size_plain<'v>(&'v self, s: &mut Sizer<'v>) -> usize {
-        <M as Message>::__size_plain(self, s)
-    }
-    #[inline(always)]
-    fn __len_plain<'v>(&'v self, s: &mut Sizer<'v, NoTable>) -> usize {
-        <M as Message>::__len_plain(self, s)
-    }
-    #[inline(always)]
-    fn __write<'v>(&'v self, w: &mut Writer<'_, 'v>) {
-        <M as Message>::__write(self, w)
-    }
-    #[inline(always)]
-    fn __write_plain<'v>(&'v self, w: &mut Writer<'_, 'v>) {
-        <M as Message>::__write_plain(self, w)
+    fn __walk<'v, P: Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+        <M as Message>::__walk(self, p)
     }
 }
 

@@ -1,16 +1,13 @@
 //! Building blocks for generated code. **Not API**: no stability promise, hidden from the
 //! docs, may change in any release together with the code generator.
 //!
-//! Generated code implements [`Message`](crate::Message) with three straight-line
-//! functions over these types, one call per field in ascending field number:
+//! Generated code implements [`Message`](crate::Message) with two straight-line
+//! functions over these types, one call per field in ascending field number: a walk that
+//! both encoding passes run, generic over the [`Pass`], and the decode.
 //!
 //! ```ignore
-//! fn __size<'v>(&'v self, s: &mut Sizer<'v>) -> usize {
-//!     s.implicit::<Int32>(1, &self.id) + s.optional::<Msg<Child>>(2, self.child.as_ref())
-//! }
-//! fn __write<'v>(&'v self, w: &mut Writer<'_, 'v>) {
-//!     w.implicit::<Int32>(1, &self.id);
-//!     w.optional::<Msg<Child>>(2, self.child.as_ref());
+//! fn __walk<'v, P: Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+//!     p.implicit::<Int32>(1, &self.id) + p.optional::<Msg<Child>>(2, self.child.as_ref())
 //! }
 //! fn __decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
 //!     let id = r.implicit::<Int32>(1, "id")?;
@@ -20,17 +17,22 @@
 //! }
 //! ```
 //!
-//! It also emits `__len`, the same calls as `__size` on a `Sizer<'v, NoTable>`: the pass
-//! behind `encoded_len`, which records no nested lengths because nothing is written after
-//! it. A hand-written impl may leave `__len` out; the default runs `__size`.
+//! The size pass (a [`Sizer`], with a size table or with [`NoTable`] for `encoded_len`)
+//! returns each field's length and the walk sums them; the write pass (a [`Writer`])
+//! writes each field and returns [`Written`], which sums to nothing. One walk, so the
+//! passes visit the same fields: they cannot disagree unless a hand-written walk asks
+//! which pass runs it. For a value without unknown records the passes run the walk in
+//! their plain forms (no unknown-record test and no order check before each key) when
+//! the type declares [`WalkKind::Plain`] or [`WalkKind::Local`], as generated code does;
+//! a hand-written type keeps the default, [`WalkKind::Checked`].
 //!
 //! The contract, per message:
 //!
-//! - `__size` (and `__len`) and `__write` visit the same fields in the same order,
-//!   ascending by field number; `__decode` requests each known field once, in the same
-//!   order, then calls [`Reader::finish`], then [`Reader::require`] for each proto2
-//!   `required` field in ascending number order (the lowest absent one is reported,
-//!   SPEC §5.3).
+//! - `__walk` makes one call per field, ascending by field number, and returns their
+//!   sum (an absent oneof contributes `Default::default()`); `__decode` requests each
+//!   known field once, in the same order, then calls [`Reader::finish`], then
+//!   [`Reader::require`] for each proto2 `required` field in ascending number order (the
+//!   lowest absent one is reported, SPEC §5.3).
 //! - Shapes: implicit presence → `implicit`; proto3 `optional`, proto2 `optional` and
 //!   singular messages → `optional` (`Option<T>`; messages as [`Msg`], recursive ones as
 //!   `Option<Box<M>>` with [`BoxMsg`]); proto2 `required` → a plain `T`, written with
@@ -45,7 +47,7 @@
 //!   ignores what `finish` returns: the reader then refuses its unknown records itself.
 //!
 //! The reader, sizer and writer do not ask for `Message` itself but for what they use
-//! of it: [`Encode`] (the size and write passes) and [`Decode<'a>`](Decode) (the decode,
+//! of it: [`Encode`] (the walk) and [`Decode<'a>`](Decode) (the decode,
 //! from input that lives for `'a`); every `Message` has both through blanket impls.
 //! Borrowed types (`FooRef<'a>`, generated for `bijoubuf-build`'s `borrowed` option)
 //! cannot be `Message`s, since their values borrow from the input, so they implement
@@ -71,7 +73,7 @@
 // in optimized builds (`debug_assertions` off), plain `#[inline]` otherwise. An
 // unoptimized build does not share stack slots between the calls it inlines, so forced
 // inlining there put every step's temporaries into the frame of each message's
-// `__decode`/`__write`, which stays on the stack while the next level is read: at the
+// `__decode`/`__walk`, which stays on the stack while the next level is read: at the
 // depth cap (`MAX_DEPTH_LIMIT`) that overflowed a 2 MiB thread. Optimized code is the
 // same either way.
 
@@ -79,6 +81,7 @@
 mod bytes_codec;
 mod codec;
 mod message;
+mod pass;
 mod reader;
 #[cfg(test)]
 mod run_tests;
@@ -96,6 +99,7 @@ pub use codec::{
     canonical_f64, f32_bits_ok, f64_bits_ok, int32_of, uint32_of, utf8,
 };
 pub use message::{Decode, Encode};
+pub use pass::{Pass, WalkKind, Written};
 pub use reader::{Entries, MAX_FIELD_NUMBER, Reader, WireType};
 pub use sizer::{FIRST_SIZES, KEEP_SIZES, NoTable, Plain, SizeTable, Sizer, Table};
 pub use varint::{varint_len, write_varint};

@@ -11,7 +11,7 @@ use alloc::string::String;
 use alloc::vec;
 use alloc::vec::Vec;
 
-use super::{Double, Fixed32, Msg, Reader, Sizer, UInt64, Writer};
+use super::{Double, Fixed32, Msg, Pass, Reader, UInt64};
 use crate::wkt::{ListValue, Struct, Value, value::Kind};
 use crate::{DecodeError, DecodeOptions, Message, UnknownFieldPolicy, UnknownFields};
 
@@ -30,15 +30,10 @@ impl Message for Runs {
     fn unknown_fields(&self) -> &UnknownFields {
         &self.unknown_fields
     }
-    fn __size<'v>(&'v self, s: &mut Sizer<'v>) -> usize {
-        s.repeated::<Double>(1, &self.d)
-            + s.repeated::<Fixed32>(2, &self.f)
-            + s.repeated::<UInt64>(3, &self.u)
-    }
-    fn __write<'v>(&'v self, w: &mut Writer<'_, 'v>) {
-        w.repeated::<Double>(1, &self.d);
-        w.repeated::<Fixed32>(2, &self.f);
-        w.repeated::<UInt64>(3, &self.u);
+    fn __walk<'v, P: Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+        p.repeated::<Double>(1, &self.d)
+            + p.repeated::<Fixed32>(2, &self.f)
+            + p.repeated::<UInt64>(3, &self.u)
     }
     fn __decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
         let d = r.repeated::<Double>(1, "d")?;
@@ -309,8 +304,8 @@ fn a_value_cut_by_its_message_is_truncated_with_input_after() {
 }
 
 /// `message Outer { google.protobuf.Struct s = 1; repeated Runs runs = 4; }`, written by
-/// hand without `__len`: its `encoded_len` goes through `__size`, while the generated
-/// `Struct` inside it has its own `__len`.
+/// hand with the default walk kind (checked): its `encoded_len` walks it through the
+/// checked size pass, while the generated `Struct` inside it goes through the plain one.
 #[derive(Clone, Debug, Default, PartialEq)]
 struct Outer {
     s: Option<Struct>,
@@ -324,12 +319,8 @@ impl Message for Outer {
     fn unknown_fields(&self) -> &UnknownFields {
         &self.unknown_fields
     }
-    fn __size<'v>(&'v self, s: &mut Sizer<'v>) -> usize {
-        s.optional::<Msg<Struct>>(1, self.s.as_ref()) + s.repeated::<Msg<Runs>>(4, &self.runs)
-    }
-    fn __write<'v>(&'v self, w: &mut Writer<'_, 'v>) {
-        w.optional::<Msg<Struct>>(1, self.s.as_ref());
-        w.repeated::<Msg<Runs>>(4, &self.runs);
+    fn __walk<'v, P: Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+        p.optional::<Msg<Struct>>(1, self.s.as_ref()) + p.repeated::<Msg<Runs>>(4, &self.runs)
     }
     fn __decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
         let s = r.optional::<Msg<Struct>>(1, "s")?;

@@ -2,10 +2,9 @@
 //! every nested message's, non-fixed run's and map's content length, computed bottom-up
 //! and kept in a table in pre-order for the write pass.
 
-use alloc::collections::BTreeMap;
 use alloc::vec::Vec;
 
-use super::codec::{Codec, EncodeElement, MapEntries, MapKey, Of};
+use super::codec::{EncodeElement, MapEntries};
 use super::message::Encode;
 use super::reader::{MAX_FIELD_NUMBER, WireType};
 use super::varint::varint_len;
@@ -26,15 +25,6 @@ pub trait Table: Sized {
     fn reserve(&mut self) -> usize;
     #[doc(hidden)]
     fn set(&mut self, slot: usize, n: usize);
-    /// The content length of `m`, through the size function generated for this pass
-    /// ([`Encode::__size`] or [`Encode::__len`]).
-    #[doc(hidden)]
-    fn content<'v, M: Encode>(s: &mut Sizer<'v, Self>, m: &'v M) -> usize;
-    /// [`content`](Self::content) for a message without unknown records, through the
-    /// function generated for that case ([`Encode::__size_plain`] or
-    /// [`Encode::__len_plain`]).
-    #[doc(hidden)]
-    fn content_plain<'v, M: Encode>(s: &mut Sizer<'v, Self>, m: &'v M) -> usize;
 }
 
 /// Lengths of the value's length-prefixed composites, in pre-order.
@@ -74,18 +64,6 @@ impl Table for SizeTable {
         if let Some(x) = self.sizes.get_mut(slot) {
             *x = n;
         }
-    }
-
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    #[cfg_attr(debug_assertions, inline)]
-    fn content<'v, M: Encode>(s: &mut Sizer<'v, Self>, m: &'v M) -> usize {
-        m.__size(s)
-    }
-
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    #[cfg_attr(debug_assertions, inline)]
-    fn content_plain<'v, M: Encode>(s: &mut Sizer<'v, Self>, m: &'v M) -> usize {
-        m.__size_plain(s)
     }
 }
 
@@ -176,17 +154,6 @@ impl Table for NoTable {
     #[cfg_attr(not(debug_assertions), inline(always))]
     #[cfg_attr(debug_assertions, inline)]
     fn set(&mut self, _slot: usize, _n: usize) {}
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    #[cfg_attr(debug_assertions, inline)]
-    fn content<'v, M: Encode>(s: &mut Sizer<'v, Self>, m: &'v M) -> usize {
-        m.__len(s)
-    }
-
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    #[cfg_attr(debug_assertions, inline)]
-    fn content_plain<'v, M: Encode>(s: &mut Sizer<'v, Self>, m: &'v M) -> usize {
-        m.__len_plain(s)
-    }
 }
 
 /// Field numbers whose keys are always one byte: delta ≤ 61, so `(delta << 2) | 3 < 248`.
@@ -229,10 +196,10 @@ impl<'v, T: Table> Sizer<'v, T> {
     #[cfg_attr(not(debug_assertions), inline(always))]
     #[cfg_attr(debug_assertions, inline)]
     fn content_of<M: Encode>(s: &mut Self, m: &'v M, plain: bool) -> usize {
-        if plain {
-            T::content_plain(s, m)
+        if plain && !matches!(M::WALK, super::WalkKind::Checked) {
+            m.__walk(&mut s.plain())
         } else {
-            T::content(s, m)
+            m.__walk(s)
         }
     }
 
@@ -248,7 +215,7 @@ impl<'v, T: Table> Sizer<'v, T> {
     /// [`top`](Self::top) for a message whose type is known only at run time: its
     /// preserved unknown records `unknown`, its declared field numbers `declared`
     /// (ascending), and `content`, which makes the message's field calls in ascending
-    /// number order as a generated `__size` does and returns their sum. `content`'s flag
+    /// number order as a generated `__walk` does in the size pass and returns their sum. `content`'s flag
     /// says the message has no unknown records (the [`plain`](Self::plain) calls may be
     /// used).
     #[cfg_attr(not(debug_assertions), inline(always))]
@@ -273,12 +240,12 @@ impl<'v, T: Table> Sizer<'v, T> {
     }
 
     /// This pass for a message without unknown records: the same field calls, with no
-    /// unknown records to interleave between them. For generated code only: these calls
-    /// do not check that field numbers ascend (generated code fixes the order when it is
-    /// generated); a hand-written `Message` uses the checked calls on `self`.
+    /// unknown records to interleave between them. Only for types whose walk is not
+    /// [`WalkKind::Checked`](super::WalkKind::Checked): these calls do not check that
+    /// field numbers ascend (generated code fixes the order when it is generated).
     #[cfg_attr(not(debug_assertions), inline(always))]
     #[cfg_attr(debug_assertions, inline)]
-    pub fn plain(&mut self) -> Plain<'_, 'v, T> {
+    pub(super) fn plain(&mut self) -> Plain<'_, 'v, T> {
         Plain(self)
     }
 
@@ -443,7 +410,7 @@ impl<'v, T: Table> Sizer<'v, T> {
     /// An implicit-presence field: nothing when it holds the default (SPEC §5.1).
     #[cfg_attr(not(debug_assertions), inline(always))]
     #[cfg_attr(debug_assertions, inline)]
-    fn implicit_in<E: EncodeElement, const PLAIN: bool>(
+    pub(super) fn implicit_in<E: EncodeElement, const PLAIN: bool>(
         &mut self,
         number: u32,
         v: &'v E::Value,
@@ -459,7 +426,7 @@ impl<'v, T: Table> Sizer<'v, T> {
     /// `required` fields and the set member of a oneof.
     #[cfg_attr(not(debug_assertions), inline(always))]
     #[cfg_attr(debug_assertions, inline)]
-    fn explicit_in<E: EncodeElement, const PLAIN: bool>(
+    pub(super) fn explicit_in<E: EncodeElement, const PLAIN: bool>(
         &mut self,
         number: u32,
         v: &'v E::Value,
@@ -471,7 +438,7 @@ impl<'v, T: Table> Sizer<'v, T> {
     /// An explicit-presence field held in an `Option`.
     #[cfg_attr(not(debug_assertions), inline(always))]
     #[cfg_attr(debug_assertions, inline)]
-    fn optional_in<E: EncodeElement, const PLAIN: bool>(
+    pub(super) fn optional_in<E: EncodeElement, const PLAIN: bool>(
         &mut self,
         number: u32,
         v: Option<&'v E::Value>,
@@ -485,7 +452,7 @@ impl<'v, T: Table> Sizer<'v, T> {
 
     /// A repeated field: one LEN record, nothing when empty (SPEC §6.1).
     #[inline]
-    fn repeated_in<E: EncodeElement, const PLAIN: bool>(
+    pub(super) fn repeated_in<E: EncodeElement, const PLAIN: bool>(
         &mut self,
         number: u32,
         vs: &'v [E::Value],
@@ -511,7 +478,7 @@ impl<'v, T: Table> Sizer<'v, T> {
     /// in ascending key order (SPEC §6.4).
     #[cfg_attr(not(debug_assertions), inline(always))]
     #[cfg_attr(debug_assertions, inline)]
-    fn map_in<K: EncodeElement, V: EncodeElement, I, const PLAIN: bool>(
+    pub(super) fn map_in<K: EncodeElement, V: EncodeElement, I, const PLAIN: bool>(
         &mut self,
         number: u32,
         entries: I,
@@ -536,61 +503,21 @@ impl<'v, T: Table> Sizer<'v, T> {
         key + varint_len(n as u64) + n
     }
 
-    /// An implicit-presence field: nothing when it holds the default (SPEC §5.1).
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    #[cfg_attr(debug_assertions, inline)]
-    pub fn implicit<C: Codec>(&mut self, number: u32, v: &'v C::Value) -> usize {
-        self.implicit_in::<_, false>(number, v, &Of::<C>::NEW)
-    }
-
-    /// An explicit-presence field: written whatever the value (SPEC §5.2); also proto2
-    /// `required` fields and the set member of a oneof.
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    #[cfg_attr(debug_assertions, inline)]
-    pub fn explicit<C: Codec>(&mut self, number: u32, v: &'v C::Value) -> usize {
-        self.explicit_in::<_, false>(number, v, &Of::<C>::NEW)
-    }
-
-    /// An explicit-presence field held in an `Option`.
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    #[cfg_attr(debug_assertions, inline)]
-    pub fn optional<C: Codec>(&mut self, number: u32, v: Option<&'v C::Value>) -> usize {
-        self.optional_in::<_, false>(number, v, &Of::<C>::NEW)
-    }
-
-    /// A repeated field: one LEN record, nothing when empty (SPEC §6.1).
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    #[cfg_attr(debug_assertions, inline)]
-    pub fn repeated<C: Codec>(&mut self, number: u32, vs: &'v [C::Value]) -> usize {
-        self.repeated_in::<_, false>(number, vs, &Of::<C>::NEW)
-    }
-
-    /// A map: one LEN record of entries, nothing when empty (SPEC §6.3).
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    #[cfg_attr(debug_assertions, inline)]
-    pub fn map<K: MapKey, V: Codec>(
-        &mut self,
-        number: u32,
-        m: &'v BTreeMap<K::Value, V::Value>,
-    ) -> usize {
-        self.map_in::<_, _, _, false>(number, m, &Of::<K>::NEW, &Of::<V>::NEW)
-    }
-
-    /// [`implicit`](Self::implicit) by element.
+    /// [`Pass::implicit`](super::Pass::implicit) by element.
     #[cfg_attr(not(debug_assertions), inline(always))]
     #[cfg_attr(debug_assertions, inline)]
     pub fn implicit_el<E: EncodeElement>(&mut self, number: u32, v: &'v E::Value, el: &E) -> usize {
         self.implicit_in::<E, false>(number, v, el)
     }
 
-    /// [`explicit`](Self::explicit) by element.
+    /// [`Pass::explicit`](super::Pass::explicit) by element.
     #[cfg_attr(not(debug_assertions), inline(always))]
     #[cfg_attr(debug_assertions, inline)]
     pub fn explicit_el<E: EncodeElement>(&mut self, number: u32, v: &'v E::Value, el: &E) -> usize {
         self.explicit_in::<E, false>(number, v, el)
     }
 
-    /// [`repeated`](Self::repeated) by element.
+    /// [`Pass::repeated`](super::Pass::repeated) by element.
     #[cfg_attr(not(debug_assertions), inline(always))]
     #[cfg_attr(debug_assertions, inline)]
     pub fn repeated_el<E: EncodeElement>(
@@ -602,7 +529,7 @@ impl<'v, T: Table> Sizer<'v, T> {
         self.repeated_in::<E, false>(number, vs, el)
     }
 
-    /// [`map`](Self::map) by element: `entries` in ascending key order (SPEC §6.4),
+    /// [`Pass::map`](super::Pass::map) by element: `entries` in ascending key order (SPEC §6.4),
     /// from any container.
     #[cfg_attr(not(debug_assertions), inline(always))]
     #[cfg_attr(debug_assertions, inline)]
@@ -624,72 +551,7 @@ impl<'v, T: Table> Sizer<'v, T> {
 
 /// The size pass over a message without unknown records ([`Sizer::plain`]): the
 /// [`Sizer`]'s field calls without the test for unknown records before each key.
-pub struct Plain<'s, 'v, T: Table = SizeTable>(&'s mut Sizer<'v, T>);
-
-impl<'v, T: Table> Plain<'_, 'v, T> {
-    /// [`Sizer::implicit`].
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    #[cfg_attr(debug_assertions, inline)]
-    pub fn implicit<C: Codec>(&mut self, number: u32, v: &'v C::Value) -> usize {
-        self.0.implicit_in::<_, true>(number, v, &Of::<C>::NEW)
-    }
-
-    /// [`Sizer::explicit`].
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    #[cfg_attr(debug_assertions, inline)]
-    pub fn explicit<C: Codec>(&mut self, number: u32, v: &'v C::Value) -> usize {
-        self.0.explicit_in::<_, true>(number, v, &Of::<C>::NEW)
-    }
-
-    /// [`Sizer::optional`].
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    #[cfg_attr(debug_assertions, inline)]
-    pub fn optional<C: Codec>(&mut self, number: u32, v: Option<&'v C::Value>) -> usize {
-        self.0.optional_in::<_, true>(number, v, &Of::<C>::NEW)
-    }
-
-    /// [`Sizer::repeated`].
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    #[cfg_attr(debug_assertions, inline)]
-    pub fn repeated<C: Codec>(&mut self, number: u32, vs: &'v [C::Value]) -> usize {
-        self.0.repeated_in::<_, true>(number, vs, &Of::<C>::NEW)
-    }
-
-    /// [`Sizer::map`].
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    #[cfg_attr(debug_assertions, inline)]
-    pub fn map<K: MapKey, V: Codec>(
-        &mut self,
-        number: u32,
-        m: &'v BTreeMap<K::Value, V::Value>,
-    ) -> usize {
-        self.0
-            .map_in::<_, _, _, true>(number, m, &Of::<K>::NEW, &Of::<V>::NEW)
-    }
-}
-
-impl<'v> Sizer<'v, NoTable> {
-    /// The content length of `m` through its recording size function
-    /// ([`Encode::__size`]), continuing this pass's state (previous field number,
-    /// unknown records to interleave, depth, error): the default [`Encode::__len`], for
-    /// message types whose code has no `__len` of its own.
-    pub fn recorded<M: Encode>(&mut self, m: &'v M) -> usize {
-        let mut r = Sizer::<'v, SizeTable> {
-            table: SizeTable::new(),
-            prev: self.prev,
-            depth: self.depth,
-            max_depth: self.max_depth,
-            unknown: self.unknown,
-            declared: self.declared,
-            error: self.error,
-        };
-        let n = m.__size(&mut r);
-        self.prev = r.prev;
-        self.unknown = r.unknown;
-        self.error = r.error;
-        n
-    }
-}
+pub struct Plain<'s, 'v, T: Table = SizeTable>(pub(super) &'s mut Sizer<'v, T>);
 
 #[inline]
 pub(super) fn wire_of(v: &UnknownValue) -> WireType {

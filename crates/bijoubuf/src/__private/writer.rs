@@ -17,14 +17,14 @@
 //! written as deltas (SPEC §4.1), and both re-emit preserved unknown fields in number
 //! order among the known ones (SPEC §8.2).
 
-use alloc::collections::BTreeMap;
 use core::mem::MaybeUninit;
 
-use super::codec::{Codec, EncodeElement, MapEntries, MapKey, Of};
+use super::codec::{EncodeElement, MapEntries};
 use super::reader::{MAX_FIELD_NUMBER, WireType};
 use super::sizer::{ONE_BYTE_KEYS, SizeTable, key_value, wire_of};
 // The codecs name both passes' types through this module.
 use super::message::Encode;
+use super::pass::WalkKind;
 pub(super) use super::sizer::{Sizer, Table};
 use super::varint::{write_varint, write_varint_uninit};
 use crate::error::{EncodeError, EncodeErrorKind};
@@ -346,11 +346,11 @@ impl<'o, 'v> Writer<'o, 'v> {
     #[cfg_attr(not(debug_assertions), inline(always))]
     #[cfg_attr(debug_assertions, inline)]
     fn write_of<M: Encode>(w: &mut Self, m: &'v M, plain: bool) {
-        if plain {
-            m.__write_plain(w);
-        } else {
-            m.__write(w);
-        }
+        match M::WALK {
+            WalkKind::Plain if plain => m.__walk(&mut w.plain()),
+            WalkKind::Local if plain => m.__walk(&mut w.plain_local()),
+            _ => m.__walk(w),
+        };
     }
 
     /// Write a whole top-level message.
@@ -649,7 +649,7 @@ impl<'o, 'v> Writer<'o, 'v> {
     /// An implicit-presence field: nothing when it holds the default (SPEC §5.1).
     #[cfg_attr(not(debug_assertions), inline(always))]
     #[cfg_attr(debug_assertions, inline)]
-    fn implicit_in<E: EncodeElement, const PLAIN: bool>(
+    pub(super) fn implicit_in<E: EncodeElement, const PLAIN: bool>(
         &mut self,
         number: u32,
         v: &'v E::Value,
@@ -664,7 +664,7 @@ impl<'o, 'v> Writer<'o, 'v> {
     /// An explicit-presence field, written whatever the value (SPEC §5.2).
     #[cfg_attr(not(debug_assertions), inline(always))]
     #[cfg_attr(debug_assertions, inline)]
-    fn explicit_in<E: EncodeElement, const PLAIN: bool>(
+    pub(super) fn explicit_in<E: EncodeElement, const PLAIN: bool>(
         &mut self,
         number: u32,
         v: &'v E::Value,
@@ -677,7 +677,7 @@ impl<'o, 'v> Writer<'o, 'v> {
     /// An explicit-presence field held in an `Option`.
     #[cfg_attr(not(debug_assertions), inline(always))]
     #[cfg_attr(debug_assertions, inline)]
-    fn optional_in<E: EncodeElement, const PLAIN: bool>(
+    pub(super) fn optional_in<E: EncodeElement, const PLAIN: bool>(
         &mut self,
         number: u32,
         v: Option<&'v E::Value>,
@@ -690,7 +690,7 @@ impl<'o, 'v> Writer<'o, 'v> {
 
     /// A repeated field: one LEN record, nothing when empty (SPEC §6.1).
     #[inline]
-    fn repeated_in<E: EncodeElement, const PLAIN: bool>(
+    pub(super) fn repeated_in<E: EncodeElement, const PLAIN: bool>(
         &mut self,
         number: u32,
         vs: &'v [E::Value],
@@ -711,7 +711,7 @@ impl<'o, 'v> Writer<'o, 'v> {
     /// A map: entries in ascending key order, as given (SPEC §6.4).
     #[cfg_attr(not(debug_assertions), inline(always))]
     #[cfg_attr(debug_assertions, inline)]
-    fn map_in<K: EncodeElement, V: EncodeElement, I, const PLAIN: bool>(
+    pub(super) fn map_in<K: EncodeElement, V: EncodeElement, I, const PLAIN: bool>(
         &mut self,
         number: u32,
         entries: I,
@@ -734,63 +734,28 @@ impl<'o, 'v> Writer<'o, 'v> {
         }
     }
 
-    /// An implicit-presence field: nothing when it holds the default (SPEC §5.1).
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    #[cfg_attr(debug_assertions, inline)]
-    pub fn implicit<C: Codec>(&mut self, number: u32, v: &'v C::Value) {
-        self.implicit_in::<_, false>(number, v, &Of::<C>::NEW);
-    }
-
-    /// An explicit-presence field, written whatever the value (SPEC §5.2).
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    #[cfg_attr(debug_assertions, inline)]
-    pub fn explicit<C: Codec>(&mut self, number: u32, v: &'v C::Value) {
-        self.explicit_in::<_, false>(number, v, &Of::<C>::NEW);
-    }
-
-    /// An explicit-presence field held in an `Option`.
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    #[cfg_attr(debug_assertions, inline)]
-    pub fn optional<C: Codec>(&mut self, number: u32, v: Option<&'v C::Value>) {
-        self.optional_in::<_, false>(number, v, &Of::<C>::NEW);
-    }
-
-    /// A repeated field: one LEN record, nothing when empty (SPEC §6.1).
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    #[cfg_attr(debug_assertions, inline)]
-    pub fn repeated<C: Codec>(&mut self, number: u32, vs: &'v [C::Value]) {
-        self.repeated_in::<_, false>(number, vs, &Of::<C>::NEW);
-    }
-
-    /// A map: entries in key order, which is `BTreeMap`'s iteration order (SPEC §6.4).
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    #[cfg_attr(debug_assertions, inline)]
-    pub fn map<K: MapKey, V: Codec>(&mut self, number: u32, m: &'v BTreeMap<K::Value, V::Value>) {
-        self.map_in::<_, _, _, false>(number, m, &Of::<K>::NEW, &Of::<V>::NEW);
-    }
-
-    /// [`implicit`](Self::implicit) by element.
+    /// [`Pass::implicit`](super::Pass::implicit) by element.
     #[cfg_attr(not(debug_assertions), inline(always))]
     #[cfg_attr(debug_assertions, inline)]
     pub fn implicit_el<E: EncodeElement>(&mut self, number: u32, v: &'v E::Value, el: &E) {
         self.implicit_in::<E, false>(number, v, el);
     }
 
-    /// [`explicit`](Self::explicit) by element.
+    /// [`Pass::explicit`](super::Pass::explicit) by element.
     #[cfg_attr(not(debug_assertions), inline(always))]
     #[cfg_attr(debug_assertions, inline)]
     pub fn explicit_el<E: EncodeElement>(&mut self, number: u32, v: &'v E::Value, el: &E) {
         self.explicit_in::<E, false>(number, v, el);
     }
 
-    /// [`repeated`](Self::repeated) by element.
+    /// [`Pass::repeated`](super::Pass::repeated) by element.
     #[cfg_attr(not(debug_assertions), inline(always))]
     #[cfg_attr(debug_assertions, inline)]
     pub fn repeated_el<E: EncodeElement>(&mut self, number: u32, vs: &'v [E::Value], el: &E) {
         self.repeated_in::<E, false>(number, vs, el);
     }
 
-    /// [`map`](Self::map) by element: `entries` in ascending key order (SPEC §6.4), the
+    /// [`Pass::map`](super::Pass::map) by element: `entries` in ascending key order (SPEC §6.4), the
     /// same entries [`Sizer::map_el`] was given.
     #[cfg_attr(not(debug_assertions), inline(always))]
     #[cfg_attr(debug_assertions, inline)]
@@ -809,12 +774,12 @@ impl<'o, 'v> Writer<'o, 'v> {
     }
 
     /// This pass for a message without unknown records: the same field calls, with no
-    /// unknown records to interleave between them. For generated code only: these calls
-    /// do not check that field numbers ascend (generated code fixes the order when it is
-    /// generated); a hand-written `Message` uses the checked calls on `self`.
+    /// unknown records to interleave between them. Only for types whose walk is not
+    /// [`WalkKind::Checked`]: these calls do not check that field numbers ascend
+    /// (generated code fixes the order when it is generated).
     #[cfg_attr(not(debug_assertions), inline(always))]
     #[cfg_attr(debug_assertions, inline)]
-    pub fn plain(&mut self) -> PlainWriter<'_, 'o, 'v> {
+    pub(super) fn plain(&mut self) -> PlainWriter<'_, 'o, 'v> {
         PlainWriter(self)
     }
 
@@ -823,7 +788,7 @@ impl<'o, 'v> Writer<'o, 'v> {
     /// [`LocalWriter`] for why and when).
     #[cfg_attr(not(debug_assertions), inline(always))]
     #[cfg_attr(debug_assertions, inline)]
-    pub fn plain_local(&mut self) -> LocalWriter<'_, 'o, 'v> {
+    pub(super) fn plain_local(&mut self) -> LocalWriter<'_, 'o, 'v> {
         let w = self.detach();
         LocalWriter { outer: self, w }
     }
@@ -863,45 +828,7 @@ impl<'o, 'v> Writer<'o, 'v> {
 
 /// The write pass over a message without unknown records ([`Writer::plain`]): the
 /// [`Writer`]'s field calls without the test for unknown records before each key.
-pub struct PlainWriter<'w, 'o, 'v>(&'w mut Writer<'o, 'v>);
-
-impl<'v> PlainWriter<'_, '_, 'v> {
-    /// [`Writer::implicit`].
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    #[cfg_attr(debug_assertions, inline)]
-    pub fn implicit<C: Codec>(&mut self, number: u32, v: &'v C::Value) {
-        self.0.implicit_in::<_, true>(number, v, &Of::<C>::NEW);
-    }
-
-    /// [`Writer::explicit`].
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    #[cfg_attr(debug_assertions, inline)]
-    pub fn explicit<C: Codec>(&mut self, number: u32, v: &'v C::Value) {
-        self.0.explicit_in::<_, true>(number, v, &Of::<C>::NEW);
-    }
-
-    /// [`Writer::optional`].
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    #[cfg_attr(debug_assertions, inline)]
-    pub fn optional<C: Codec>(&mut self, number: u32, v: Option<&'v C::Value>) {
-        self.0.optional_in::<_, true>(number, v, &Of::<C>::NEW);
-    }
-
-    /// [`Writer::repeated`].
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    #[cfg_attr(debug_assertions, inline)]
-    pub fn repeated<C: Codec>(&mut self, number: u32, vs: &'v [C::Value]) {
-        self.0.repeated_in::<_, true>(number, vs, &Of::<C>::NEW);
-    }
-
-    /// [`Writer::map`].
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    #[cfg_attr(debug_assertions, inline)]
-    pub fn map<K: MapKey, V: Codec>(&mut self, number: u32, m: &'v BTreeMap<K::Value, V::Value>) {
-        self.0
-            .map_in::<_, _, _, true>(number, m, &Of::<K>::NEW, &Of::<V>::NEW);
-    }
-}
+pub struct PlainWriter<'w, 'o, 'v>(pub(super) &'w mut Writer<'o, 'v>);
 
 /// [`PlainWriter`] through a copy of the writer's state ([`Writer::plain_local`]): the
 /// same field calls, for a message with many scalar fields.
@@ -922,7 +849,7 @@ impl<'v> PlainWriter<'_, '_, 'v> {
 /// fields, where c counts its message, repeated and map fields.
 pub struct LocalWriter<'w, 'o, 'v> {
     outer: &'w mut Writer<'o, 'v>,
-    w: Writer<'o, 'v>,
+    pub(super) w: Writer<'o, 'v>,
 }
 
 impl Drop for LocalWriter<'_, '_, '_> {
@@ -937,64 +864,10 @@ impl<'o, 'v> LocalWriter<'_, 'o, 'v> {
     /// Run `f` on the caller's writer, with the state handed back for it.
     #[cfg_attr(not(debug_assertions), inline(always))]
     #[cfg_attr(debug_assertions, inline)]
-    fn outside(&mut self, f: impl FnOnce(&mut Writer<'o, 'v>)) {
+    pub(super) fn outside(&mut self, f: impl FnOnce(&mut Writer<'o, 'v>)) {
         self.outer.attach(&mut self.w);
         f(self.outer);
         self.w = self.outer.detach();
-    }
-
-    /// [`Writer::implicit`].
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    #[cfg_attr(debug_assertions, inline)]
-    pub fn implicit<C: Codec>(&mut self, number: u32, v: &'v C::Value) {
-        if C::OPENS_MESSAGE {
-            self.outside(|w| w.implicit_in::<_, true>(number, v, &Of::<C>::NEW));
-        } else {
-            self.w.implicit_in::<_, true>(number, v, &Of::<C>::NEW);
-        }
-    }
-
-    /// [`Writer::explicit`].
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    #[cfg_attr(debug_assertions, inline)]
-    pub fn explicit<C: Codec>(&mut self, number: u32, v: &'v C::Value) {
-        if C::OPENS_MESSAGE {
-            self.outside(|w| w.explicit_in::<_, true>(number, v, &Of::<C>::NEW));
-        } else {
-            self.w.explicit_in::<_, true>(number, v, &Of::<C>::NEW);
-        }
-    }
-
-    /// [`Writer::optional`].
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    #[cfg_attr(debug_assertions, inline)]
-    pub fn optional<C: Codec>(&mut self, number: u32, v: Option<&'v C::Value>) {
-        if C::OPENS_MESSAGE {
-            // Only a present message is written through the caller's writer.
-            if let Some(v) = v {
-                self.outside(|w| w.explicit_in::<_, true>(number, v, &Of::<C>::NEW));
-            }
-        } else {
-            self.w.optional_in::<_, true>(number, v, &Of::<C>::NEW);
-        }
-    }
-
-    /// [`Writer::repeated`].
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    #[cfg_attr(debug_assertions, inline)]
-    pub fn repeated<C: Codec>(&mut self, number: u32, vs: &'v [C::Value]) {
-        if !vs.is_empty() {
-            self.outside(|w| w.repeated_in::<_, true>(number, vs, &Of::<C>::NEW));
-        }
-    }
-
-    /// [`Writer::map`].
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    #[cfg_attr(debug_assertions, inline)]
-    pub fn map<K: MapKey, V: Codec>(&mut self, number: u32, m: &'v BTreeMap<K::Value, V::Value>) {
-        if !m.is_empty() {
-            self.outside(|w| w.map_in::<_, _, _, true>(number, m, &Of::<K>::NEW, &Of::<V>::NEW));
-        }
     }
 }
 

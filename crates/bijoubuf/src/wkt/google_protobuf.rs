@@ -20,38 +20,10 @@ impl crate::Message for Any {
         static EMPTY: crate::UnknownFields = crate::UnknownFields::new();
         &EMPTY
     }
-    fn __size<'v>(&'v self, s: &mut crate::__private::Sizer<'v>) -> usize {
-        s.implicit::<crate::__private::Str>(1, &self.type_url)
-            + s.implicit::<crate::__private::Bytes>(2, &self.value)
-    }
-    fn __len<'v>(
-        &'v self,
-        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
-    ) -> usize {
-        s.implicit::<crate::__private::Str>(1, &self.type_url)
-            + s.implicit::<crate::__private::Bytes>(2, &self.value)
-    }
-    fn __size_plain<'v>(&'v self, s: &mut crate::__private::Sizer<'v>) -> usize {
-        let mut s = s.plain();
-        s.implicit::<crate::__private::Str>(1, &self.type_url)
-            + s.implicit::<crate::__private::Bytes>(2, &self.value)
-    }
-    fn __len_plain<'v>(
-        &'v self,
-        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
-    ) -> usize {
-        let mut s = s.plain();
-        s.implicit::<crate::__private::Str>(1, &self.type_url)
-            + s.implicit::<crate::__private::Bytes>(2, &self.value)
-    }
-    fn __write_plain<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
-        let mut w = w.plain();
-        w.implicit::<crate::__private::Str>(1, &self.type_url);
-        w.implicit::<crate::__private::Bytes>(2, &self.value);
-    }
-    fn __write<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
-        w.implicit::<crate::__private::Str>(1, &self.type_url);
-        w.implicit::<crate::__private::Bytes>(2, &self.value);
+    const __WALK: crate::__private::WalkKind = crate::__private::WalkKind::Plain;
+    fn __walk<'v, P: crate::__private::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+        p.implicit::<crate::__private::Str>(1, &self.type_url)
+            + p.implicit::<crate::__private::Bytes>(2, &self.value)
     }
     fn __decode(
         r: &mut crate::__private::Reader<'_>,
@@ -87,32 +59,9 @@ impl crate::Message for SourceContext {
         static EMPTY: crate::UnknownFields = crate::UnknownFields::new();
         &EMPTY
     }
-    fn __size<'v>(&'v self, s: &mut crate::__private::Sizer<'v>) -> usize {
-        s.implicit::<crate::__private::Str>(1, &self.file_name)
-    }
-    fn __len<'v>(
-        &'v self,
-        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
-    ) -> usize {
-        s.implicit::<crate::__private::Str>(1, &self.file_name)
-    }
-    fn __size_plain<'v>(&'v self, s: &mut crate::__private::Sizer<'v>) -> usize {
-        let mut s = s.plain();
-        s.implicit::<crate::__private::Str>(1, &self.file_name)
-    }
-    fn __len_plain<'v>(
-        &'v self,
-        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
-    ) -> usize {
-        let mut s = s.plain();
-        s.implicit::<crate::__private::Str>(1, &self.file_name)
-    }
-    fn __write_plain<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
-        let mut w = w.plain();
-        w.implicit::<crate::__private::Str>(1, &self.file_name);
-    }
-    fn __write<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
-        w.implicit::<crate::__private::Str>(1, &self.file_name);
+    const __WALK: crate::__private::WalkKind = crate::__private::WalkKind::Plain;
+    fn __walk<'v, P: crate::__private::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+        p.implicit::<crate::__private::Str>(1, &self.file_name)
     }
     fn __decode(
         r: &mut crate::__private::Reader<'_>,
@@ -158,84 +107,18 @@ impl crate::Message for Type {
         static EMPTY: crate::UnknownFields = crate::UnknownFields::new();
         &EMPTY
     }
-    fn __size<'v>(&'v self, s: &mut crate::__private::Sizer<'v>) -> usize {
-        s.implicit::<crate::__private::Str>(1, &self.name)
-            + s.repeated::<crate::__private::Msg<Field>>(2, &self.fields)
-            + s.repeated::<crate::__private::Str>(3, &self.oneofs)
-            + s.repeated::<crate::__private::Msg<Option>>(4, &self.options)
-            + s
+    const __WALK: crate::__private::WalkKind = crate::__private::WalkKind::Plain;
+    fn __walk<'v, P: crate::__private::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+        p.implicit::<crate::__private::Str>(1, &self.name)
+            + p.repeated::<crate::__private::Msg<Field>>(2, &self.fields)
+            + p.repeated::<crate::__private::Str>(3, &self.oneofs)
+            + p.repeated::<crate::__private::Msg<Option>>(4, &self.options)
+            + p
                 .optional::<
                     crate::__private::Msg<SourceContext>,
                 >(5, self.source_context.as_ref())
-            + s.implicit::<crate::__private::Enum>(6, &self.syntax)
-            + s.implicit::<crate::__private::Str>(7, &self.edition)
-    }
-    fn __len<'v>(
-        &'v self,
-        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
-    ) -> usize {
-        s.implicit::<crate::__private::Str>(1, &self.name)
-            + s.repeated::<crate::__private::Msg<Field>>(2, &self.fields)
-            + s.repeated::<crate::__private::Str>(3, &self.oneofs)
-            + s.repeated::<crate::__private::Msg<Option>>(4, &self.options)
-            + s
-                .optional::<
-                    crate::__private::Msg<SourceContext>,
-                >(5, self.source_context.as_ref())
-            + s.implicit::<crate::__private::Enum>(6, &self.syntax)
-            + s.implicit::<crate::__private::Str>(7, &self.edition)
-    }
-    fn __size_plain<'v>(&'v self, s: &mut crate::__private::Sizer<'v>) -> usize {
-        let mut s = s.plain();
-        s.implicit::<crate::__private::Str>(1, &self.name)
-            + s.repeated::<crate::__private::Msg<Field>>(2, &self.fields)
-            + s.repeated::<crate::__private::Str>(3, &self.oneofs)
-            + s.repeated::<crate::__private::Msg<Option>>(4, &self.options)
-            + s
-                .optional::<
-                    crate::__private::Msg<SourceContext>,
-                >(5, self.source_context.as_ref())
-            + s.implicit::<crate::__private::Enum>(6, &self.syntax)
-            + s.implicit::<crate::__private::Str>(7, &self.edition)
-    }
-    fn __len_plain<'v>(
-        &'v self,
-        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
-    ) -> usize {
-        let mut s = s.plain();
-        s.implicit::<crate::__private::Str>(1, &self.name)
-            + s.repeated::<crate::__private::Msg<Field>>(2, &self.fields)
-            + s.repeated::<crate::__private::Str>(3, &self.oneofs)
-            + s.repeated::<crate::__private::Msg<Option>>(4, &self.options)
-            + s
-                .optional::<
-                    crate::__private::Msg<SourceContext>,
-                >(5, self.source_context.as_ref())
-            + s.implicit::<crate::__private::Enum>(6, &self.syntax)
-            + s.implicit::<crate::__private::Str>(7, &self.edition)
-    }
-    fn __write_plain<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
-        let mut w = w.plain();
-        w.implicit::<crate::__private::Str>(1, &self.name);
-        w.repeated::<crate::__private::Msg<Field>>(2, &self.fields);
-        w.repeated::<crate::__private::Str>(3, &self.oneofs);
-        w.repeated::<crate::__private::Msg<Option>>(4, &self.options);
-        w.optional::<
-                crate::__private::Msg<SourceContext>,
-            >(5, self.source_context.as_ref());
-        w.implicit::<crate::__private::Enum>(6, &self.syntax);
-        w.implicit::<crate::__private::Str>(7, &self.edition);
-    }
-    fn __write<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
-        w.implicit::<crate::__private::Str>(1, &self.name);
-        w.repeated::<crate::__private::Msg<Field>>(2, &self.fields);
-        w.repeated::<crate::__private::Str>(3, &self.oneofs);
-        w.repeated::<crate::__private::Msg<Option>>(4, &self.options);
-        w.optional::<
-                crate::__private::Msg<SourceContext>,
-            >(5, self.source_context.as_ref());
-        w.implicit::<crate::__private::Enum>(6, &self.syntax);
-        w.implicit::<crate::__private::Str>(7, &self.edition);
+            + p.implicit::<crate::__private::Enum>(6, &self.syntax)
+            + p.implicit::<crate::__private::Str>(7, &self.edition)
     }
     fn __decode(
         r: &mut crate::__private::Reader<'_>,
@@ -319,86 +202,18 @@ impl crate::Message for Field {
         static EMPTY: crate::UnknownFields = crate::UnknownFields::new();
         &EMPTY
     }
-    fn __size<'v>(&'v self, s: &mut crate::__private::Sizer<'v>) -> usize {
-        s.implicit::<crate::__private::Enum>(1, &self.kind)
-            + s.implicit::<crate::__private::Enum>(2, &self.cardinality)
-            + s.implicit::<crate::__private::Int32>(3, &self.number)
-            + s.implicit::<crate::__private::Str>(4, &self.name)
-            + s.implicit::<crate::__private::Str>(6, &self.type_url)
-            + s.implicit::<crate::__private::Int32>(7, &self.oneof_index)
-            + s.implicit::<crate::__private::Bool>(8, &self.packed)
-            + s.repeated::<crate::__private::Msg<Option>>(9, &self.options)
-            + s.implicit::<crate::__private::Str>(10, &self.json_name)
-            + s.implicit::<crate::__private::Str>(11, &self.default_value)
-    }
-    fn __len<'v>(
-        &'v self,
-        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
-    ) -> usize {
-        s.implicit::<crate::__private::Enum>(1, &self.kind)
-            + s.implicit::<crate::__private::Enum>(2, &self.cardinality)
-            + s.implicit::<crate::__private::Int32>(3, &self.number)
-            + s.implicit::<crate::__private::Str>(4, &self.name)
-            + s.implicit::<crate::__private::Str>(6, &self.type_url)
-            + s.implicit::<crate::__private::Int32>(7, &self.oneof_index)
-            + s.implicit::<crate::__private::Bool>(8, &self.packed)
-            + s.repeated::<crate::__private::Msg<Option>>(9, &self.options)
-            + s.implicit::<crate::__private::Str>(10, &self.json_name)
-            + s.implicit::<crate::__private::Str>(11, &self.default_value)
-    }
-    fn __size_plain<'v>(&'v self, s: &mut crate::__private::Sizer<'v>) -> usize {
-        let mut s = s.plain();
-        s.implicit::<crate::__private::Enum>(1, &self.kind)
-            + s.implicit::<crate::__private::Enum>(2, &self.cardinality)
-            + s.implicit::<crate::__private::Int32>(3, &self.number)
-            + s.implicit::<crate::__private::Str>(4, &self.name)
-            + s.implicit::<crate::__private::Str>(6, &self.type_url)
-            + s.implicit::<crate::__private::Int32>(7, &self.oneof_index)
-            + s.implicit::<crate::__private::Bool>(8, &self.packed)
-            + s.repeated::<crate::__private::Msg<Option>>(9, &self.options)
-            + s.implicit::<crate::__private::Str>(10, &self.json_name)
-            + s.implicit::<crate::__private::Str>(11, &self.default_value)
-    }
-    fn __len_plain<'v>(
-        &'v self,
-        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
-    ) -> usize {
-        let mut s = s.plain();
-        s.implicit::<crate::__private::Enum>(1, &self.kind)
-            + s.implicit::<crate::__private::Enum>(2, &self.cardinality)
-            + s.implicit::<crate::__private::Int32>(3, &self.number)
-            + s.implicit::<crate::__private::Str>(4, &self.name)
-            + s.implicit::<crate::__private::Str>(6, &self.type_url)
-            + s.implicit::<crate::__private::Int32>(7, &self.oneof_index)
-            + s.implicit::<crate::__private::Bool>(8, &self.packed)
-            + s.repeated::<crate::__private::Msg<Option>>(9, &self.options)
-            + s.implicit::<crate::__private::Str>(10, &self.json_name)
-            + s.implicit::<crate::__private::Str>(11, &self.default_value)
-    }
-    fn __write_plain<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
-        let mut w = w.plain();
-        w.implicit::<crate::__private::Enum>(1, &self.kind);
-        w.implicit::<crate::__private::Enum>(2, &self.cardinality);
-        w.implicit::<crate::__private::Int32>(3, &self.number);
-        w.implicit::<crate::__private::Str>(4, &self.name);
-        w.implicit::<crate::__private::Str>(6, &self.type_url);
-        w.implicit::<crate::__private::Int32>(7, &self.oneof_index);
-        w.implicit::<crate::__private::Bool>(8, &self.packed);
-        w.repeated::<crate::__private::Msg<Option>>(9, &self.options);
-        w.implicit::<crate::__private::Str>(10, &self.json_name);
-        w.implicit::<crate::__private::Str>(11, &self.default_value);
-    }
-    fn __write<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
-        w.implicit::<crate::__private::Enum>(1, &self.kind);
-        w.implicit::<crate::__private::Enum>(2, &self.cardinality);
-        w.implicit::<crate::__private::Int32>(3, &self.number);
-        w.implicit::<crate::__private::Str>(4, &self.name);
-        w.implicit::<crate::__private::Str>(6, &self.type_url);
-        w.implicit::<crate::__private::Int32>(7, &self.oneof_index);
-        w.implicit::<crate::__private::Bool>(8, &self.packed);
-        w.repeated::<crate::__private::Msg<Option>>(9, &self.options);
-        w.implicit::<crate::__private::Str>(10, &self.json_name);
-        w.implicit::<crate::__private::Str>(11, &self.default_value);
+    const __WALK: crate::__private::WalkKind = crate::__private::WalkKind::Plain;
+    fn __walk<'v, P: crate::__private::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+        p.implicit::<crate::__private::Enum>(1, &self.kind)
+            + p.implicit::<crate::__private::Enum>(2, &self.cardinality)
+            + p.implicit::<crate::__private::Int32>(3, &self.number)
+            + p.implicit::<crate::__private::Str>(4, &self.name)
+            + p.implicit::<crate::__private::Str>(6, &self.type_url)
+            + p.implicit::<crate::__private::Int32>(7, &self.oneof_index)
+            + p.implicit::<crate::__private::Bool>(8, &self.packed)
+            + p.repeated::<crate::__private::Msg<Option>>(9, &self.options)
+            + p.implicit::<crate::__private::Str>(10, &self.json_name)
+            + p.implicit::<crate::__private::Str>(11, &self.default_value)
     }
     fn __decode(
         r: &mut crate::__private::Reader<'_>,
@@ -683,78 +498,17 @@ impl crate::Message for Enum {
         static EMPTY: crate::UnknownFields = crate::UnknownFields::new();
         &EMPTY
     }
-    fn __size<'v>(&'v self, s: &mut crate::__private::Sizer<'v>) -> usize {
-        s.implicit::<crate::__private::Str>(1, &self.name)
-            + s.repeated::<crate::__private::Msg<EnumValue>>(2, &self.enumvalue)
-            + s.repeated::<crate::__private::Msg<Option>>(3, &self.options)
-            + s
+    const __WALK: crate::__private::WalkKind = crate::__private::WalkKind::Plain;
+    fn __walk<'v, P: crate::__private::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+        p.implicit::<crate::__private::Str>(1, &self.name)
+            + p.repeated::<crate::__private::Msg<EnumValue>>(2, &self.enumvalue)
+            + p.repeated::<crate::__private::Msg<Option>>(3, &self.options)
+            + p
                 .optional::<
                     crate::__private::Msg<SourceContext>,
                 >(4, self.source_context.as_ref())
-            + s.implicit::<crate::__private::Enum>(5, &self.syntax)
-            + s.implicit::<crate::__private::Str>(6, &self.edition)
-    }
-    fn __len<'v>(
-        &'v self,
-        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
-    ) -> usize {
-        s.implicit::<crate::__private::Str>(1, &self.name)
-            + s.repeated::<crate::__private::Msg<EnumValue>>(2, &self.enumvalue)
-            + s.repeated::<crate::__private::Msg<Option>>(3, &self.options)
-            + s
-                .optional::<
-                    crate::__private::Msg<SourceContext>,
-                >(4, self.source_context.as_ref())
-            + s.implicit::<crate::__private::Enum>(5, &self.syntax)
-            + s.implicit::<crate::__private::Str>(6, &self.edition)
-    }
-    fn __size_plain<'v>(&'v self, s: &mut crate::__private::Sizer<'v>) -> usize {
-        let mut s = s.plain();
-        s.implicit::<crate::__private::Str>(1, &self.name)
-            + s.repeated::<crate::__private::Msg<EnumValue>>(2, &self.enumvalue)
-            + s.repeated::<crate::__private::Msg<Option>>(3, &self.options)
-            + s
-                .optional::<
-                    crate::__private::Msg<SourceContext>,
-                >(4, self.source_context.as_ref())
-            + s.implicit::<crate::__private::Enum>(5, &self.syntax)
-            + s.implicit::<crate::__private::Str>(6, &self.edition)
-    }
-    fn __len_plain<'v>(
-        &'v self,
-        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
-    ) -> usize {
-        let mut s = s.plain();
-        s.implicit::<crate::__private::Str>(1, &self.name)
-            + s.repeated::<crate::__private::Msg<EnumValue>>(2, &self.enumvalue)
-            + s.repeated::<crate::__private::Msg<Option>>(3, &self.options)
-            + s
-                .optional::<
-                    crate::__private::Msg<SourceContext>,
-                >(4, self.source_context.as_ref())
-            + s.implicit::<crate::__private::Enum>(5, &self.syntax)
-            + s.implicit::<crate::__private::Str>(6, &self.edition)
-    }
-    fn __write_plain<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
-        let mut w = w.plain();
-        w.implicit::<crate::__private::Str>(1, &self.name);
-        w.repeated::<crate::__private::Msg<EnumValue>>(2, &self.enumvalue);
-        w.repeated::<crate::__private::Msg<Option>>(3, &self.options);
-        w.optional::<
-                crate::__private::Msg<SourceContext>,
-            >(4, self.source_context.as_ref());
-        w.implicit::<crate::__private::Enum>(5, &self.syntax);
-        w.implicit::<crate::__private::Str>(6, &self.edition);
-    }
-    fn __write<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
-        w.implicit::<crate::__private::Str>(1, &self.name);
-        w.repeated::<crate::__private::Msg<EnumValue>>(2, &self.enumvalue);
-        w.repeated::<crate::__private::Msg<Option>>(3, &self.options);
-        w.optional::<
-                crate::__private::Msg<SourceContext>,
-            >(4, self.source_context.as_ref());
-        w.implicit::<crate::__private::Enum>(5, &self.syntax);
-        w.implicit::<crate::__private::Str>(6, &self.edition);
+            + p.implicit::<crate::__private::Enum>(5, &self.syntax)
+            + p.implicit::<crate::__private::Str>(6, &self.edition)
     }
     fn __decode(
         r: &mut crate::__private::Reader<'_>,
@@ -822,44 +576,11 @@ impl crate::Message for EnumValue {
         static EMPTY: crate::UnknownFields = crate::UnknownFields::new();
         &EMPTY
     }
-    fn __size<'v>(&'v self, s: &mut crate::__private::Sizer<'v>) -> usize {
-        s.implicit::<crate::__private::Str>(1, &self.name)
-            + s.implicit::<crate::__private::Int32>(2, &self.number)
-            + s.repeated::<crate::__private::Msg<Option>>(3, &self.options)
-    }
-    fn __len<'v>(
-        &'v self,
-        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
-    ) -> usize {
-        s.implicit::<crate::__private::Str>(1, &self.name)
-            + s.implicit::<crate::__private::Int32>(2, &self.number)
-            + s.repeated::<crate::__private::Msg<Option>>(3, &self.options)
-    }
-    fn __size_plain<'v>(&'v self, s: &mut crate::__private::Sizer<'v>) -> usize {
-        let mut s = s.plain();
-        s.implicit::<crate::__private::Str>(1, &self.name)
-            + s.implicit::<crate::__private::Int32>(2, &self.number)
-            + s.repeated::<crate::__private::Msg<Option>>(3, &self.options)
-    }
-    fn __len_plain<'v>(
-        &'v self,
-        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
-    ) -> usize {
-        let mut s = s.plain();
-        s.implicit::<crate::__private::Str>(1, &self.name)
-            + s.implicit::<crate::__private::Int32>(2, &self.number)
-            + s.repeated::<crate::__private::Msg<Option>>(3, &self.options)
-    }
-    fn __write_plain<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
-        let mut w = w.plain();
-        w.implicit::<crate::__private::Str>(1, &self.name);
-        w.implicit::<crate::__private::Int32>(2, &self.number);
-        w.repeated::<crate::__private::Msg<Option>>(3, &self.options);
-    }
-    fn __write<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
-        w.implicit::<crate::__private::Str>(1, &self.name);
-        w.implicit::<crate::__private::Int32>(2, &self.number);
-        w.repeated::<crate::__private::Msg<Option>>(3, &self.options);
+    const __WALK: crate::__private::WalkKind = crate::__private::WalkKind::Plain;
+    fn __walk<'v, P: crate::__private::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+        p.implicit::<crate::__private::Str>(1, &self.name)
+            + p.implicit::<crate::__private::Int32>(2, &self.number)
+            + p.repeated::<crate::__private::Msg<Option>>(3, &self.options)
     }
     fn __decode(
         r: &mut crate::__private::Reader<'_>,
@@ -902,38 +623,10 @@ impl crate::Message for Option {
         static EMPTY: crate::UnknownFields = crate::UnknownFields::new();
         &EMPTY
     }
-    fn __size<'v>(&'v self, s: &mut crate::__private::Sizer<'v>) -> usize {
-        s.implicit::<crate::__private::Str>(1, &self.name)
-            + s.optional::<crate::__private::Msg<Any>>(2, self.value.as_ref())
-    }
-    fn __len<'v>(
-        &'v self,
-        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
-    ) -> usize {
-        s.implicit::<crate::__private::Str>(1, &self.name)
-            + s.optional::<crate::__private::Msg<Any>>(2, self.value.as_ref())
-    }
-    fn __size_plain<'v>(&'v self, s: &mut crate::__private::Sizer<'v>) -> usize {
-        let mut s = s.plain();
-        s.implicit::<crate::__private::Str>(1, &self.name)
-            + s.optional::<crate::__private::Msg<Any>>(2, self.value.as_ref())
-    }
-    fn __len_plain<'v>(
-        &'v self,
-        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
-    ) -> usize {
-        let mut s = s.plain();
-        s.implicit::<crate::__private::Str>(1, &self.name)
-            + s.optional::<crate::__private::Msg<Any>>(2, self.value.as_ref())
-    }
-    fn __write_plain<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
-        let mut w = w.plain();
-        w.implicit::<crate::__private::Str>(1, &self.name);
-        w.optional::<crate::__private::Msg<Any>>(2, self.value.as_ref());
-    }
-    fn __write<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
-        w.implicit::<crate::__private::Str>(1, &self.name);
-        w.optional::<crate::__private::Msg<Any>>(2, self.value.as_ref());
+    const __WALK: crate::__private::WalkKind = crate::__private::WalkKind::Plain;
+    fn __walk<'v, P: crate::__private::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+        p.implicit::<crate::__private::Str>(1, &self.name)
+            + p.optional::<crate::__private::Msg<Any>>(2, self.value.as_ref())
     }
     fn __decode(
         r: &mut crate::__private::Reader<'_>,
@@ -981,84 +674,18 @@ impl crate::Message for Api {
         static EMPTY: crate::UnknownFields = crate::UnknownFields::new();
         &EMPTY
     }
-    fn __size<'v>(&'v self, s: &mut crate::__private::Sizer<'v>) -> usize {
-        s.implicit::<crate::__private::Str>(1, &self.name)
-            + s.repeated::<crate::__private::Msg<Method>>(2, &self.methods)
-            + s.repeated::<crate::__private::Msg<Option>>(3, &self.options)
-            + s.implicit::<crate::__private::Str>(4, &self.version)
-            + s
+    const __WALK: crate::__private::WalkKind = crate::__private::WalkKind::Plain;
+    fn __walk<'v, P: crate::__private::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+        p.implicit::<crate::__private::Str>(1, &self.name)
+            + p.repeated::<crate::__private::Msg<Method>>(2, &self.methods)
+            + p.repeated::<crate::__private::Msg<Option>>(3, &self.options)
+            + p.implicit::<crate::__private::Str>(4, &self.version)
+            + p
                 .optional::<
                     crate::__private::Msg<SourceContext>,
                 >(5, self.source_context.as_ref())
-            + s.repeated::<crate::__private::Msg<Mixin>>(6, &self.mixins)
-            + s.implicit::<crate::__private::Enum>(7, &self.syntax)
-    }
-    fn __len<'v>(
-        &'v self,
-        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
-    ) -> usize {
-        s.implicit::<crate::__private::Str>(1, &self.name)
-            + s.repeated::<crate::__private::Msg<Method>>(2, &self.methods)
-            + s.repeated::<crate::__private::Msg<Option>>(3, &self.options)
-            + s.implicit::<crate::__private::Str>(4, &self.version)
-            + s
-                .optional::<
-                    crate::__private::Msg<SourceContext>,
-                >(5, self.source_context.as_ref())
-            + s.repeated::<crate::__private::Msg<Mixin>>(6, &self.mixins)
-            + s.implicit::<crate::__private::Enum>(7, &self.syntax)
-    }
-    fn __size_plain<'v>(&'v self, s: &mut crate::__private::Sizer<'v>) -> usize {
-        let mut s = s.plain();
-        s.implicit::<crate::__private::Str>(1, &self.name)
-            + s.repeated::<crate::__private::Msg<Method>>(2, &self.methods)
-            + s.repeated::<crate::__private::Msg<Option>>(3, &self.options)
-            + s.implicit::<crate::__private::Str>(4, &self.version)
-            + s
-                .optional::<
-                    crate::__private::Msg<SourceContext>,
-                >(5, self.source_context.as_ref())
-            + s.repeated::<crate::__private::Msg<Mixin>>(6, &self.mixins)
-            + s.implicit::<crate::__private::Enum>(7, &self.syntax)
-    }
-    fn __len_plain<'v>(
-        &'v self,
-        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
-    ) -> usize {
-        let mut s = s.plain();
-        s.implicit::<crate::__private::Str>(1, &self.name)
-            + s.repeated::<crate::__private::Msg<Method>>(2, &self.methods)
-            + s.repeated::<crate::__private::Msg<Option>>(3, &self.options)
-            + s.implicit::<crate::__private::Str>(4, &self.version)
-            + s
-                .optional::<
-                    crate::__private::Msg<SourceContext>,
-                >(5, self.source_context.as_ref())
-            + s.repeated::<crate::__private::Msg<Mixin>>(6, &self.mixins)
-            + s.implicit::<crate::__private::Enum>(7, &self.syntax)
-    }
-    fn __write_plain<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
-        let mut w = w.plain();
-        w.implicit::<crate::__private::Str>(1, &self.name);
-        w.repeated::<crate::__private::Msg<Method>>(2, &self.methods);
-        w.repeated::<crate::__private::Msg<Option>>(3, &self.options);
-        w.implicit::<crate::__private::Str>(4, &self.version);
-        w.optional::<
-                crate::__private::Msg<SourceContext>,
-            >(5, self.source_context.as_ref());
-        w.repeated::<crate::__private::Msg<Mixin>>(6, &self.mixins);
-        w.implicit::<crate::__private::Enum>(7, &self.syntax);
-    }
-    fn __write<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
-        w.implicit::<crate::__private::Str>(1, &self.name);
-        w.repeated::<crate::__private::Msg<Method>>(2, &self.methods);
-        w.repeated::<crate::__private::Msg<Option>>(3, &self.options);
-        w.implicit::<crate::__private::Str>(4, &self.version);
-        w.optional::<
-                crate::__private::Msg<SourceContext>,
-            >(5, self.source_context.as_ref());
-        w.repeated::<crate::__private::Msg<Mixin>>(6, &self.mixins);
-        w.implicit::<crate::__private::Enum>(7, &self.syntax);
+            + p.repeated::<crate::__private::Msg<Mixin>>(6, &self.mixins)
+            + p.implicit::<crate::__private::Enum>(7, &self.syntax)
     }
     fn __decode(
         r: &mut crate::__private::Reader<'_>,
@@ -1137,68 +764,15 @@ impl crate::Message for Method {
         static EMPTY: crate::UnknownFields = crate::UnknownFields::new();
         &EMPTY
     }
-    fn __size<'v>(&'v self, s: &mut crate::__private::Sizer<'v>) -> usize {
-        s.implicit::<crate::__private::Str>(1, &self.name)
-            + s.implicit::<crate::__private::Str>(2, &self.request_type_url)
-            + s.implicit::<crate::__private::Bool>(3, &self.request_streaming)
-            + s.implicit::<crate::__private::Str>(4, &self.response_type_url)
-            + s.implicit::<crate::__private::Bool>(5, &self.response_streaming)
-            + s.repeated::<crate::__private::Msg<Option>>(6, &self.options)
-            + s.implicit::<crate::__private::Enum>(7, &self.syntax)
-    }
-    fn __len<'v>(
-        &'v self,
-        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
-    ) -> usize {
-        s.implicit::<crate::__private::Str>(1, &self.name)
-            + s.implicit::<crate::__private::Str>(2, &self.request_type_url)
-            + s.implicit::<crate::__private::Bool>(3, &self.request_streaming)
-            + s.implicit::<crate::__private::Str>(4, &self.response_type_url)
-            + s.implicit::<crate::__private::Bool>(5, &self.response_streaming)
-            + s.repeated::<crate::__private::Msg<Option>>(6, &self.options)
-            + s.implicit::<crate::__private::Enum>(7, &self.syntax)
-    }
-    fn __size_plain<'v>(&'v self, s: &mut crate::__private::Sizer<'v>) -> usize {
-        let mut s = s.plain();
-        s.implicit::<crate::__private::Str>(1, &self.name)
-            + s.implicit::<crate::__private::Str>(2, &self.request_type_url)
-            + s.implicit::<crate::__private::Bool>(3, &self.request_streaming)
-            + s.implicit::<crate::__private::Str>(4, &self.response_type_url)
-            + s.implicit::<crate::__private::Bool>(5, &self.response_streaming)
-            + s.repeated::<crate::__private::Msg<Option>>(6, &self.options)
-            + s.implicit::<crate::__private::Enum>(7, &self.syntax)
-    }
-    fn __len_plain<'v>(
-        &'v self,
-        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
-    ) -> usize {
-        let mut s = s.plain();
-        s.implicit::<crate::__private::Str>(1, &self.name)
-            + s.implicit::<crate::__private::Str>(2, &self.request_type_url)
-            + s.implicit::<crate::__private::Bool>(3, &self.request_streaming)
-            + s.implicit::<crate::__private::Str>(4, &self.response_type_url)
-            + s.implicit::<crate::__private::Bool>(5, &self.response_streaming)
-            + s.repeated::<crate::__private::Msg<Option>>(6, &self.options)
-            + s.implicit::<crate::__private::Enum>(7, &self.syntax)
-    }
-    fn __write_plain<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
-        let mut w = w.plain();
-        w.implicit::<crate::__private::Str>(1, &self.name);
-        w.implicit::<crate::__private::Str>(2, &self.request_type_url);
-        w.implicit::<crate::__private::Bool>(3, &self.request_streaming);
-        w.implicit::<crate::__private::Str>(4, &self.response_type_url);
-        w.implicit::<crate::__private::Bool>(5, &self.response_streaming);
-        w.repeated::<crate::__private::Msg<Option>>(6, &self.options);
-        w.implicit::<crate::__private::Enum>(7, &self.syntax);
-    }
-    fn __write<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
-        w.implicit::<crate::__private::Str>(1, &self.name);
-        w.implicit::<crate::__private::Str>(2, &self.request_type_url);
-        w.implicit::<crate::__private::Bool>(3, &self.request_streaming);
-        w.implicit::<crate::__private::Str>(4, &self.response_type_url);
-        w.implicit::<crate::__private::Bool>(5, &self.response_streaming);
-        w.repeated::<crate::__private::Msg<Option>>(6, &self.options);
-        w.implicit::<crate::__private::Enum>(7, &self.syntax);
+    const __WALK: crate::__private::WalkKind = crate::__private::WalkKind::Plain;
+    fn __walk<'v, P: crate::__private::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+        p.implicit::<crate::__private::Str>(1, &self.name)
+            + p.implicit::<crate::__private::Str>(2, &self.request_type_url)
+            + p.implicit::<crate::__private::Bool>(3, &self.request_streaming)
+            + p.implicit::<crate::__private::Str>(4, &self.response_type_url)
+            + p.implicit::<crate::__private::Bool>(5, &self.response_streaming)
+            + p.repeated::<crate::__private::Msg<Option>>(6, &self.options)
+            + p.implicit::<crate::__private::Enum>(7, &self.syntax)
     }
     fn __decode(
         r: &mut crate::__private::Reader<'_>,
@@ -1275,38 +849,10 @@ impl crate::Message for Mixin {
         static EMPTY: crate::UnknownFields = crate::UnknownFields::new();
         &EMPTY
     }
-    fn __size<'v>(&'v self, s: &mut crate::__private::Sizer<'v>) -> usize {
-        s.implicit::<crate::__private::Str>(1, &self.name)
-            + s.implicit::<crate::__private::Str>(2, &self.root)
-    }
-    fn __len<'v>(
-        &'v self,
-        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
-    ) -> usize {
-        s.implicit::<crate::__private::Str>(1, &self.name)
-            + s.implicit::<crate::__private::Str>(2, &self.root)
-    }
-    fn __size_plain<'v>(&'v self, s: &mut crate::__private::Sizer<'v>) -> usize {
-        let mut s = s.plain();
-        s.implicit::<crate::__private::Str>(1, &self.name)
-            + s.implicit::<crate::__private::Str>(2, &self.root)
-    }
-    fn __len_plain<'v>(
-        &'v self,
-        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
-    ) -> usize {
-        let mut s = s.plain();
-        s.implicit::<crate::__private::Str>(1, &self.name)
-            + s.implicit::<crate::__private::Str>(2, &self.root)
-    }
-    fn __write_plain<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
-        let mut w = w.plain();
-        w.implicit::<crate::__private::Str>(1, &self.name);
-        w.implicit::<crate::__private::Str>(2, &self.root);
-    }
-    fn __write<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
-        w.implicit::<crate::__private::Str>(1, &self.name);
-        w.implicit::<crate::__private::Str>(2, &self.root);
+    const __WALK: crate::__private::WalkKind = crate::__private::WalkKind::Plain;
+    fn __walk<'v, P: crate::__private::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+        p.implicit::<crate::__private::Str>(1, &self.name)
+            + p.implicit::<crate::__private::Str>(2, &self.root)
     }
     fn __decode(
         r: &mut crate::__private::Reader<'_>,
@@ -1345,38 +891,10 @@ impl crate::Message for Duration {
         static EMPTY: crate::UnknownFields = crate::UnknownFields::new();
         &EMPTY
     }
-    fn __size<'v>(&'v self, s: &mut crate::__private::Sizer<'v>) -> usize {
-        s.implicit::<crate::__private::Int64>(1, &self.seconds)
-            + s.implicit::<crate::__private::Int32>(2, &self.nanos)
-    }
-    fn __len<'v>(
-        &'v self,
-        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
-    ) -> usize {
-        s.implicit::<crate::__private::Int64>(1, &self.seconds)
-            + s.implicit::<crate::__private::Int32>(2, &self.nanos)
-    }
-    fn __size_plain<'v>(&'v self, s: &mut crate::__private::Sizer<'v>) -> usize {
-        let mut s = s.plain();
-        s.implicit::<crate::__private::Int64>(1, &self.seconds)
-            + s.implicit::<crate::__private::Int32>(2, &self.nanos)
-    }
-    fn __len_plain<'v>(
-        &'v self,
-        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
-    ) -> usize {
-        let mut s = s.plain();
-        s.implicit::<crate::__private::Int64>(1, &self.seconds)
-            + s.implicit::<crate::__private::Int32>(2, &self.nanos)
-    }
-    fn __write_plain<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
-        let mut w = w.plain();
-        w.implicit::<crate::__private::Int64>(1, &self.seconds);
-        w.implicit::<crate::__private::Int32>(2, &self.nanos);
-    }
-    fn __write<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
-        w.implicit::<crate::__private::Int64>(1, &self.seconds);
-        w.implicit::<crate::__private::Int32>(2, &self.nanos);
+    const __WALK: crate::__private::WalkKind = crate::__private::WalkKind::Plain;
+    fn __walk<'v, P: crate::__private::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+        p.implicit::<crate::__private::Int64>(1, &self.seconds)
+            + p.implicit::<crate::__private::Int32>(2, &self.nanos)
     }
     fn __decode(
         r: &mut crate::__private::Reader<'_>,
@@ -1409,16 +927,9 @@ impl crate::Message for Empty {
         static EMPTY: crate::UnknownFields = crate::UnknownFields::new();
         &EMPTY
     }
-    fn __size<'v>(&'v self, _s: &mut crate::__private::Sizer<'v>) -> usize {
-        0
+    fn __walk<'v, P: crate::__private::Pass<'v>>(&'v self, _p: &mut P) -> P::Out {
+        ::core::default::Default::default()
     }
-    fn __len<'v>(
-        &'v self,
-        _s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
-    ) -> usize {
-        0
-    }
-    fn __write<'v>(&'v self, _w: &mut crate::__private::Writer<'_, 'v>) {}
     fn __decode(
         r: &mut crate::__private::Reader<'_>,
     ) -> ::core::result::Result<Self, crate::DecodeError> {
@@ -1450,32 +961,9 @@ impl crate::Message for FieldMask {
         static EMPTY: crate::UnknownFields = crate::UnknownFields::new();
         &EMPTY
     }
-    fn __size<'v>(&'v self, s: &mut crate::__private::Sizer<'v>) -> usize {
-        s.repeated::<crate::__private::Str>(1, &self.paths)
-    }
-    fn __len<'v>(
-        &'v self,
-        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
-    ) -> usize {
-        s.repeated::<crate::__private::Str>(1, &self.paths)
-    }
-    fn __size_plain<'v>(&'v self, s: &mut crate::__private::Sizer<'v>) -> usize {
-        let mut s = s.plain();
-        s.repeated::<crate::__private::Str>(1, &self.paths)
-    }
-    fn __len_plain<'v>(
-        &'v self,
-        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
-    ) -> usize {
-        let mut s = s.plain();
-        s.repeated::<crate::__private::Str>(1, &self.paths)
-    }
-    fn __write_plain<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
-        let mut w = w.plain();
-        w.repeated::<crate::__private::Str>(1, &self.paths);
-    }
-    fn __write<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
-        w.repeated::<crate::__private::Str>(1, &self.paths);
+    const __WALK: crate::__private::WalkKind = crate::__private::WalkKind::Plain;
+    fn __walk<'v, P: crate::__private::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+        p.repeated::<crate::__private::Str>(1, &self.paths)
     }
     fn __decode(
         r: &mut crate::__private::Reader<'_>,
@@ -1509,32 +997,9 @@ impl crate::Message for Struct {
         static EMPTY: crate::UnknownFields = crate::UnknownFields::new();
         &EMPTY
     }
-    fn __size<'v>(&'v self, s: &mut crate::__private::Sizer<'v>) -> usize {
-        s.map::<crate::__private::Str, crate::__private::Msg<Value>>(1, &self.fields)
-    }
-    fn __len<'v>(
-        &'v self,
-        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
-    ) -> usize {
-        s.map::<crate::__private::Str, crate::__private::Msg<Value>>(1, &self.fields)
-    }
-    fn __size_plain<'v>(&'v self, s: &mut crate::__private::Sizer<'v>) -> usize {
-        let mut s = s.plain();
-        s.map::<crate::__private::Str, crate::__private::Msg<Value>>(1, &self.fields)
-    }
-    fn __len_plain<'v>(
-        &'v self,
-        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
-    ) -> usize {
-        let mut s = s.plain();
-        s.map::<crate::__private::Str, crate::__private::Msg<Value>>(1, &self.fields)
-    }
-    fn __write_plain<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
-        let mut w = w.plain();
-        w.map::<crate::__private::Str, crate::__private::Msg<Value>>(1, &self.fields);
-    }
-    fn __write<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
-        w.map::<crate::__private::Str, crate::__private::Msg<Value>>(1, &self.fields);
+    const __WALK: crate::__private::WalkKind = crate::__private::WalkKind::Plain;
+    fn __walk<'v, P: crate::__private::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+        p.map::<crate::__private::Str, crate::__private::Msg<Value>>(1, &self.fields)
     }
     fn __decode(
         r: &mut crate::__private::Reader<'_>,
@@ -1570,151 +1035,28 @@ impl crate::Message for Value {
         static EMPTY: crate::UnknownFields = crate::UnknownFields::new();
         &EMPTY
     }
-    fn __size<'v>(&'v self, s: &mut crate::__private::Sizer<'v>) -> usize {
+    const __WALK: crate::__private::WalkKind = crate::__private::WalkKind::Plain;
+    fn __walk<'v, P: crate::__private::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
         match &self.kind {
             ::core::option::Option::Some(value::Kind::NullValue(v)) => {
-                s.explicit::<crate::__private::Enum>(1, v)
+                p.explicit::<crate::__private::Enum>(1, v)
             }
             ::core::option::Option::Some(value::Kind::NumberValue(v)) => {
-                s.explicit::<crate::__private::Double>(2, v)
+                p.explicit::<crate::__private::Double>(2, v)
             }
             ::core::option::Option::Some(value::Kind::StringValue(v)) => {
-                s.explicit::<crate::__private::Str>(3, v)
+                p.explicit::<crate::__private::Str>(3, v)
             }
             ::core::option::Option::Some(value::Kind::BoolValue(v)) => {
-                s.explicit::<crate::__private::Bool>(4, v)
+                p.explicit::<crate::__private::Bool>(4, v)
             }
             ::core::option::Option::Some(value::Kind::StructValue(v)) => {
-                s.explicit::<crate::__private::Msg<Struct>>(5, v)
+                p.explicit::<crate::__private::Msg<Struct>>(5, v)
             }
             ::core::option::Option::Some(value::Kind::ListValue(v)) => {
-                s.explicit::<crate::__private::Msg<ListValue>>(6, v)
+                p.explicit::<crate::__private::Msg<ListValue>>(6, v)
             }
-            _ => 0,
-        }
-    }
-    fn __len<'v>(
-        &'v self,
-        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
-    ) -> usize {
-        match &self.kind {
-            ::core::option::Option::Some(value::Kind::NullValue(v)) => {
-                s.explicit::<crate::__private::Enum>(1, v)
-            }
-            ::core::option::Option::Some(value::Kind::NumberValue(v)) => {
-                s.explicit::<crate::__private::Double>(2, v)
-            }
-            ::core::option::Option::Some(value::Kind::StringValue(v)) => {
-                s.explicit::<crate::__private::Str>(3, v)
-            }
-            ::core::option::Option::Some(value::Kind::BoolValue(v)) => {
-                s.explicit::<crate::__private::Bool>(4, v)
-            }
-            ::core::option::Option::Some(value::Kind::StructValue(v)) => {
-                s.explicit::<crate::__private::Msg<Struct>>(5, v)
-            }
-            ::core::option::Option::Some(value::Kind::ListValue(v)) => {
-                s.explicit::<crate::__private::Msg<ListValue>>(6, v)
-            }
-            _ => 0,
-        }
-    }
-    fn __size_plain<'v>(&'v self, s: &mut crate::__private::Sizer<'v>) -> usize {
-        let mut s = s.plain();
-        match &self.kind {
-            ::core::option::Option::Some(value::Kind::NullValue(v)) => {
-                s.explicit::<crate::__private::Enum>(1, v)
-            }
-            ::core::option::Option::Some(value::Kind::NumberValue(v)) => {
-                s.explicit::<crate::__private::Double>(2, v)
-            }
-            ::core::option::Option::Some(value::Kind::StringValue(v)) => {
-                s.explicit::<crate::__private::Str>(3, v)
-            }
-            ::core::option::Option::Some(value::Kind::BoolValue(v)) => {
-                s.explicit::<crate::__private::Bool>(4, v)
-            }
-            ::core::option::Option::Some(value::Kind::StructValue(v)) => {
-                s.explicit::<crate::__private::Msg<Struct>>(5, v)
-            }
-            ::core::option::Option::Some(value::Kind::ListValue(v)) => {
-                s.explicit::<crate::__private::Msg<ListValue>>(6, v)
-            }
-            _ => 0,
-        }
-    }
-    fn __len_plain<'v>(
-        &'v self,
-        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
-    ) -> usize {
-        let mut s = s.plain();
-        match &self.kind {
-            ::core::option::Option::Some(value::Kind::NullValue(v)) => {
-                s.explicit::<crate::__private::Enum>(1, v)
-            }
-            ::core::option::Option::Some(value::Kind::NumberValue(v)) => {
-                s.explicit::<crate::__private::Double>(2, v)
-            }
-            ::core::option::Option::Some(value::Kind::StringValue(v)) => {
-                s.explicit::<crate::__private::Str>(3, v)
-            }
-            ::core::option::Option::Some(value::Kind::BoolValue(v)) => {
-                s.explicit::<crate::__private::Bool>(4, v)
-            }
-            ::core::option::Option::Some(value::Kind::StructValue(v)) => {
-                s.explicit::<crate::__private::Msg<Struct>>(5, v)
-            }
-            ::core::option::Option::Some(value::Kind::ListValue(v)) => {
-                s.explicit::<crate::__private::Msg<ListValue>>(6, v)
-            }
-            _ => 0,
-        }
-    }
-    fn __write_plain<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
-        let mut w = w.plain();
-        match &self.kind {
-            ::core::option::Option::Some(value::Kind::NullValue(v)) => {
-                w.explicit::<crate::__private::Enum>(1, v)
-            }
-            ::core::option::Option::Some(value::Kind::NumberValue(v)) => {
-                w.explicit::<crate::__private::Double>(2, v)
-            }
-            ::core::option::Option::Some(value::Kind::StringValue(v)) => {
-                w.explicit::<crate::__private::Str>(3, v)
-            }
-            ::core::option::Option::Some(value::Kind::BoolValue(v)) => {
-                w.explicit::<crate::__private::Bool>(4, v)
-            }
-            ::core::option::Option::Some(value::Kind::StructValue(v)) => {
-                w.explicit::<crate::__private::Msg<Struct>>(5, v)
-            }
-            ::core::option::Option::Some(value::Kind::ListValue(v)) => {
-                w.explicit::<crate::__private::Msg<ListValue>>(6, v)
-            }
-            _ => {}
-        }
-    }
-    fn __write<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
-        match &self.kind {
-            ::core::option::Option::Some(value::Kind::NullValue(v)) => {
-                w.explicit::<crate::__private::Enum>(1, v)
-            }
-            ::core::option::Option::Some(value::Kind::NumberValue(v)) => {
-                w.explicit::<crate::__private::Double>(2, v)
-            }
-            ::core::option::Option::Some(value::Kind::StringValue(v)) => {
-                w.explicit::<crate::__private::Str>(3, v)
-            }
-            ::core::option::Option::Some(value::Kind::BoolValue(v)) => {
-                w.explicit::<crate::__private::Bool>(4, v)
-            }
-            ::core::option::Option::Some(value::Kind::StructValue(v)) => {
-                w.explicit::<crate::__private::Msg<Struct>>(5, v)
-            }
-            ::core::option::Option::Some(value::Kind::ListValue(v)) => {
-                w.explicit::<crate::__private::Msg<ListValue>>(6, v)
-            }
-            _ => {}
+            _ => ::core::default::Default::default(),
         }
     }
     fn __decode(
@@ -1830,32 +1172,9 @@ impl crate::Message for ListValue {
         static EMPTY: crate::UnknownFields = crate::UnknownFields::new();
         &EMPTY
     }
-    fn __size<'v>(&'v self, s: &mut crate::__private::Sizer<'v>) -> usize {
-        s.repeated::<crate::__private::Msg<Value>>(1, &self.values)
-    }
-    fn __len<'v>(
-        &'v self,
-        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
-    ) -> usize {
-        s.repeated::<crate::__private::Msg<Value>>(1, &self.values)
-    }
-    fn __size_plain<'v>(&'v self, s: &mut crate::__private::Sizer<'v>) -> usize {
-        let mut s = s.plain();
-        s.repeated::<crate::__private::Msg<Value>>(1, &self.values)
-    }
-    fn __len_plain<'v>(
-        &'v self,
-        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
-    ) -> usize {
-        let mut s = s.plain();
-        s.repeated::<crate::__private::Msg<Value>>(1, &self.values)
-    }
-    fn __write_plain<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
-        let mut w = w.plain();
-        w.repeated::<crate::__private::Msg<Value>>(1, &self.values);
-    }
-    fn __write<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
-        w.repeated::<crate::__private::Msg<Value>>(1, &self.values);
+    const __WALK: crate::__private::WalkKind = crate::__private::WalkKind::Plain;
+    fn __walk<'v, P: crate::__private::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+        p.repeated::<crate::__private::Msg<Value>>(1, &self.values)
     }
     fn __decode(
         r: &mut crate::__private::Reader<'_>,
@@ -1892,38 +1211,10 @@ impl crate::Message for Timestamp {
         static EMPTY: crate::UnknownFields = crate::UnknownFields::new();
         &EMPTY
     }
-    fn __size<'v>(&'v self, s: &mut crate::__private::Sizer<'v>) -> usize {
-        s.implicit::<crate::__private::Int64>(1, &self.seconds)
-            + s.implicit::<crate::__private::Int32>(2, &self.nanos)
-    }
-    fn __len<'v>(
-        &'v self,
-        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
-    ) -> usize {
-        s.implicit::<crate::__private::Int64>(1, &self.seconds)
-            + s.implicit::<crate::__private::Int32>(2, &self.nanos)
-    }
-    fn __size_plain<'v>(&'v self, s: &mut crate::__private::Sizer<'v>) -> usize {
-        let mut s = s.plain();
-        s.implicit::<crate::__private::Int64>(1, &self.seconds)
-            + s.implicit::<crate::__private::Int32>(2, &self.nanos)
-    }
-    fn __len_plain<'v>(
-        &'v self,
-        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
-    ) -> usize {
-        let mut s = s.plain();
-        s.implicit::<crate::__private::Int64>(1, &self.seconds)
-            + s.implicit::<crate::__private::Int32>(2, &self.nanos)
-    }
-    fn __write_plain<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
-        let mut w = w.plain();
-        w.implicit::<crate::__private::Int64>(1, &self.seconds);
-        w.implicit::<crate::__private::Int32>(2, &self.nanos);
-    }
-    fn __write<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
-        w.implicit::<crate::__private::Int64>(1, &self.seconds);
-        w.implicit::<crate::__private::Int32>(2, &self.nanos);
+    const __WALK: crate::__private::WalkKind = crate::__private::WalkKind::Plain;
+    fn __walk<'v, P: crate::__private::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+        p.implicit::<crate::__private::Int64>(1, &self.seconds)
+            + p.implicit::<crate::__private::Int32>(2, &self.nanos)
     }
     fn __decode(
         r: &mut crate::__private::Reader<'_>,
@@ -1959,32 +1250,9 @@ impl crate::Message for DoubleValue {
         static EMPTY: crate::UnknownFields = crate::UnknownFields::new();
         &EMPTY
     }
-    fn __size<'v>(&'v self, s: &mut crate::__private::Sizer<'v>) -> usize {
-        s.implicit::<crate::__private::Double>(1, &self.value)
-    }
-    fn __len<'v>(
-        &'v self,
-        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
-    ) -> usize {
-        s.implicit::<crate::__private::Double>(1, &self.value)
-    }
-    fn __size_plain<'v>(&'v self, s: &mut crate::__private::Sizer<'v>) -> usize {
-        let mut s = s.plain();
-        s.implicit::<crate::__private::Double>(1, &self.value)
-    }
-    fn __len_plain<'v>(
-        &'v self,
-        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
-    ) -> usize {
-        let mut s = s.plain();
-        s.implicit::<crate::__private::Double>(1, &self.value)
-    }
-    fn __write_plain<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
-        let mut w = w.plain();
-        w.implicit::<crate::__private::Double>(1, &self.value);
-    }
-    fn __write<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
-        w.implicit::<crate::__private::Double>(1, &self.value);
+    const __WALK: crate::__private::WalkKind = crate::__private::WalkKind::Plain;
+    fn __walk<'v, P: crate::__private::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+        p.implicit::<crate::__private::Double>(1, &self.value)
     }
     fn __decode(
         r: &mut crate::__private::Reader<'_>,
@@ -2018,32 +1286,9 @@ impl crate::Message for FloatValue {
         static EMPTY: crate::UnknownFields = crate::UnknownFields::new();
         &EMPTY
     }
-    fn __size<'v>(&'v self, s: &mut crate::__private::Sizer<'v>) -> usize {
-        s.implicit::<crate::__private::Float>(1, &self.value)
-    }
-    fn __len<'v>(
-        &'v self,
-        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
-    ) -> usize {
-        s.implicit::<crate::__private::Float>(1, &self.value)
-    }
-    fn __size_plain<'v>(&'v self, s: &mut crate::__private::Sizer<'v>) -> usize {
-        let mut s = s.plain();
-        s.implicit::<crate::__private::Float>(1, &self.value)
-    }
-    fn __len_plain<'v>(
-        &'v self,
-        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
-    ) -> usize {
-        let mut s = s.plain();
-        s.implicit::<crate::__private::Float>(1, &self.value)
-    }
-    fn __write_plain<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
-        let mut w = w.plain();
-        w.implicit::<crate::__private::Float>(1, &self.value);
-    }
-    fn __write<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
-        w.implicit::<crate::__private::Float>(1, &self.value);
+    const __WALK: crate::__private::WalkKind = crate::__private::WalkKind::Plain;
+    fn __walk<'v, P: crate::__private::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+        p.implicit::<crate::__private::Float>(1, &self.value)
     }
     fn __decode(
         r: &mut crate::__private::Reader<'_>,
@@ -2077,32 +1322,9 @@ impl crate::Message for Int64Value {
         static EMPTY: crate::UnknownFields = crate::UnknownFields::new();
         &EMPTY
     }
-    fn __size<'v>(&'v self, s: &mut crate::__private::Sizer<'v>) -> usize {
-        s.implicit::<crate::__private::Int64>(1, &self.value)
-    }
-    fn __len<'v>(
-        &'v self,
-        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
-    ) -> usize {
-        s.implicit::<crate::__private::Int64>(1, &self.value)
-    }
-    fn __size_plain<'v>(&'v self, s: &mut crate::__private::Sizer<'v>) -> usize {
-        let mut s = s.plain();
-        s.implicit::<crate::__private::Int64>(1, &self.value)
-    }
-    fn __len_plain<'v>(
-        &'v self,
-        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
-    ) -> usize {
-        let mut s = s.plain();
-        s.implicit::<crate::__private::Int64>(1, &self.value)
-    }
-    fn __write_plain<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
-        let mut w = w.plain();
-        w.implicit::<crate::__private::Int64>(1, &self.value);
-    }
-    fn __write<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
-        w.implicit::<crate::__private::Int64>(1, &self.value);
+    const __WALK: crate::__private::WalkKind = crate::__private::WalkKind::Plain;
+    fn __walk<'v, P: crate::__private::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+        p.implicit::<crate::__private::Int64>(1, &self.value)
     }
     fn __decode(
         r: &mut crate::__private::Reader<'_>,
@@ -2136,32 +1358,9 @@ impl crate::Message for UInt64Value {
         static EMPTY: crate::UnknownFields = crate::UnknownFields::new();
         &EMPTY
     }
-    fn __size<'v>(&'v self, s: &mut crate::__private::Sizer<'v>) -> usize {
-        s.implicit::<crate::__private::UInt64>(1, &self.value)
-    }
-    fn __len<'v>(
-        &'v self,
-        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
-    ) -> usize {
-        s.implicit::<crate::__private::UInt64>(1, &self.value)
-    }
-    fn __size_plain<'v>(&'v self, s: &mut crate::__private::Sizer<'v>) -> usize {
-        let mut s = s.plain();
-        s.implicit::<crate::__private::UInt64>(1, &self.value)
-    }
-    fn __len_plain<'v>(
-        &'v self,
-        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
-    ) -> usize {
-        let mut s = s.plain();
-        s.implicit::<crate::__private::UInt64>(1, &self.value)
-    }
-    fn __write_plain<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
-        let mut w = w.plain();
-        w.implicit::<crate::__private::UInt64>(1, &self.value);
-    }
-    fn __write<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
-        w.implicit::<crate::__private::UInt64>(1, &self.value);
+    const __WALK: crate::__private::WalkKind = crate::__private::WalkKind::Plain;
+    fn __walk<'v, P: crate::__private::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+        p.implicit::<crate::__private::UInt64>(1, &self.value)
     }
     fn __decode(
         r: &mut crate::__private::Reader<'_>,
@@ -2195,32 +1394,9 @@ impl crate::Message for Int32Value {
         static EMPTY: crate::UnknownFields = crate::UnknownFields::new();
         &EMPTY
     }
-    fn __size<'v>(&'v self, s: &mut crate::__private::Sizer<'v>) -> usize {
-        s.implicit::<crate::__private::Int32>(1, &self.value)
-    }
-    fn __len<'v>(
-        &'v self,
-        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
-    ) -> usize {
-        s.implicit::<crate::__private::Int32>(1, &self.value)
-    }
-    fn __size_plain<'v>(&'v self, s: &mut crate::__private::Sizer<'v>) -> usize {
-        let mut s = s.plain();
-        s.implicit::<crate::__private::Int32>(1, &self.value)
-    }
-    fn __len_plain<'v>(
-        &'v self,
-        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
-    ) -> usize {
-        let mut s = s.plain();
-        s.implicit::<crate::__private::Int32>(1, &self.value)
-    }
-    fn __write_plain<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
-        let mut w = w.plain();
-        w.implicit::<crate::__private::Int32>(1, &self.value);
-    }
-    fn __write<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
-        w.implicit::<crate::__private::Int32>(1, &self.value);
+    const __WALK: crate::__private::WalkKind = crate::__private::WalkKind::Plain;
+    fn __walk<'v, P: crate::__private::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+        p.implicit::<crate::__private::Int32>(1, &self.value)
     }
     fn __decode(
         r: &mut crate::__private::Reader<'_>,
@@ -2254,32 +1430,9 @@ impl crate::Message for UInt32Value {
         static EMPTY: crate::UnknownFields = crate::UnknownFields::new();
         &EMPTY
     }
-    fn __size<'v>(&'v self, s: &mut crate::__private::Sizer<'v>) -> usize {
-        s.implicit::<crate::__private::UInt32>(1, &self.value)
-    }
-    fn __len<'v>(
-        &'v self,
-        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
-    ) -> usize {
-        s.implicit::<crate::__private::UInt32>(1, &self.value)
-    }
-    fn __size_plain<'v>(&'v self, s: &mut crate::__private::Sizer<'v>) -> usize {
-        let mut s = s.plain();
-        s.implicit::<crate::__private::UInt32>(1, &self.value)
-    }
-    fn __len_plain<'v>(
-        &'v self,
-        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
-    ) -> usize {
-        let mut s = s.plain();
-        s.implicit::<crate::__private::UInt32>(1, &self.value)
-    }
-    fn __write_plain<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
-        let mut w = w.plain();
-        w.implicit::<crate::__private::UInt32>(1, &self.value);
-    }
-    fn __write<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
-        w.implicit::<crate::__private::UInt32>(1, &self.value);
+    const __WALK: crate::__private::WalkKind = crate::__private::WalkKind::Plain;
+    fn __walk<'v, P: crate::__private::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+        p.implicit::<crate::__private::UInt32>(1, &self.value)
     }
     fn __decode(
         r: &mut crate::__private::Reader<'_>,
@@ -2313,32 +1466,9 @@ impl crate::Message for BoolValue {
         static EMPTY: crate::UnknownFields = crate::UnknownFields::new();
         &EMPTY
     }
-    fn __size<'v>(&'v self, s: &mut crate::__private::Sizer<'v>) -> usize {
-        s.implicit::<crate::__private::Bool>(1, &self.value)
-    }
-    fn __len<'v>(
-        &'v self,
-        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
-    ) -> usize {
-        s.implicit::<crate::__private::Bool>(1, &self.value)
-    }
-    fn __size_plain<'v>(&'v self, s: &mut crate::__private::Sizer<'v>) -> usize {
-        let mut s = s.plain();
-        s.implicit::<crate::__private::Bool>(1, &self.value)
-    }
-    fn __len_plain<'v>(
-        &'v self,
-        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
-    ) -> usize {
-        let mut s = s.plain();
-        s.implicit::<crate::__private::Bool>(1, &self.value)
-    }
-    fn __write_plain<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
-        let mut w = w.plain();
-        w.implicit::<crate::__private::Bool>(1, &self.value);
-    }
-    fn __write<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
-        w.implicit::<crate::__private::Bool>(1, &self.value);
+    const __WALK: crate::__private::WalkKind = crate::__private::WalkKind::Plain;
+    fn __walk<'v, P: crate::__private::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+        p.implicit::<crate::__private::Bool>(1, &self.value)
     }
     fn __decode(
         r: &mut crate::__private::Reader<'_>,
@@ -2372,32 +1502,9 @@ impl crate::Message for StringValue {
         static EMPTY: crate::UnknownFields = crate::UnknownFields::new();
         &EMPTY
     }
-    fn __size<'v>(&'v self, s: &mut crate::__private::Sizer<'v>) -> usize {
-        s.implicit::<crate::__private::Str>(1, &self.value)
-    }
-    fn __len<'v>(
-        &'v self,
-        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
-    ) -> usize {
-        s.implicit::<crate::__private::Str>(1, &self.value)
-    }
-    fn __size_plain<'v>(&'v self, s: &mut crate::__private::Sizer<'v>) -> usize {
-        let mut s = s.plain();
-        s.implicit::<crate::__private::Str>(1, &self.value)
-    }
-    fn __len_plain<'v>(
-        &'v self,
-        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
-    ) -> usize {
-        let mut s = s.plain();
-        s.implicit::<crate::__private::Str>(1, &self.value)
-    }
-    fn __write_plain<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
-        let mut w = w.plain();
-        w.implicit::<crate::__private::Str>(1, &self.value);
-    }
-    fn __write<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
-        w.implicit::<crate::__private::Str>(1, &self.value);
+    const __WALK: crate::__private::WalkKind = crate::__private::WalkKind::Plain;
+    fn __walk<'v, P: crate::__private::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+        p.implicit::<crate::__private::Str>(1, &self.value)
     }
     fn __decode(
         r: &mut crate::__private::Reader<'_>,
@@ -2431,32 +1538,9 @@ impl crate::Message for BytesValue {
         static EMPTY: crate::UnknownFields = crate::UnknownFields::new();
         &EMPTY
     }
-    fn __size<'v>(&'v self, s: &mut crate::__private::Sizer<'v>) -> usize {
-        s.implicit::<crate::__private::Bytes>(1, &self.value)
-    }
-    fn __len<'v>(
-        &'v self,
-        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
-    ) -> usize {
-        s.implicit::<crate::__private::Bytes>(1, &self.value)
-    }
-    fn __size_plain<'v>(&'v self, s: &mut crate::__private::Sizer<'v>) -> usize {
-        let mut s = s.plain();
-        s.implicit::<crate::__private::Bytes>(1, &self.value)
-    }
-    fn __len_plain<'v>(
-        &'v self,
-        s: &mut crate::__private::Sizer<'v, crate::__private::NoTable>,
-    ) -> usize {
-        let mut s = s.plain();
-        s.implicit::<crate::__private::Bytes>(1, &self.value)
-    }
-    fn __write_plain<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
-        let mut w = w.plain();
-        w.implicit::<crate::__private::Bytes>(1, &self.value);
-    }
-    fn __write<'v>(&'v self, w: &mut crate::__private::Writer<'_, 'v>) {
-        w.implicit::<crate::__private::Bytes>(1, &self.value);
+    const __WALK: crate::__private::WalkKind = crate::__private::WalkKind::Plain;
+    fn __walk<'v, P: crate::__private::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+        p.implicit::<crate::__private::Bytes>(1, &self.value)
     }
     fn __decode(
         r: &mut crate::__private::Reader<'_>,

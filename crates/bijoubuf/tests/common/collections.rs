@@ -23,8 +23,8 @@
 use std::collections::BTreeMap;
 
 use bijoubuf::__private::{
-    Bool, Bytes, Double, Enum, Fixed32, Fixed64, Float, Int32, Int64, Msg, Reader, SFixed32,
-    SFixed64, SInt32, SInt64, Sizer, Str, UInt32, UInt64, Writer,
+    Bool, Bytes, Double, Enum, Fixed32, Fixed64, Float, Int32, Int64, Msg, Pass, Reader, SFixed32,
+    SFixed64, SInt32, SInt64, Str, UInt32, UInt64,
 };
 use bijoubuf::{DecodeError, Message, UnknownFields};
 
@@ -61,44 +61,24 @@ impl Message for Repeats {
         &self.unknown_fields
     }
 
-    fn __size<'v>(&'v self, s: &mut Sizer<'v>) -> usize {
-        s.repeated::<Int32>(1, &self.i32)
-            + s.repeated::<Int64>(2, &self.i64)
-            + s.repeated::<UInt32>(3, &self.u32)
-            + s.repeated::<UInt64>(4, &self.u64)
-            + s.repeated::<SInt32>(5, &self.s32)
-            + s.repeated::<SInt64>(6, &self.s64)
-            + s.repeated::<Bool>(7, &self.flag)
-            + s.repeated::<Enum>(8, &self.color)
-            + s.repeated::<Fixed32>(9, &self.f32)
-            + s.repeated::<Fixed64>(10, &self.f64)
-            + s.repeated::<SFixed32>(11, &self.sf32)
-            + s.repeated::<SFixed64>(12, &self.sf64)
-            + s.repeated::<Float>(13, &self.fl)
-            + s.repeated::<Double>(14, &self.db)
-            + s.repeated::<Str>(15, &self.text)
-            + s.repeated::<Bytes>(16, &self.data)
-            + s.repeated::<Msg<Scalars>>(17, &self.msgs)
-    }
-
-    fn __write<'v>(&'v self, w: &mut Writer<'_, 'v>) {
-        w.repeated::<Int32>(1, &self.i32);
-        w.repeated::<Int64>(2, &self.i64);
-        w.repeated::<UInt32>(3, &self.u32);
-        w.repeated::<UInt64>(4, &self.u64);
-        w.repeated::<SInt32>(5, &self.s32);
-        w.repeated::<SInt64>(6, &self.s64);
-        w.repeated::<Bool>(7, &self.flag);
-        w.repeated::<Enum>(8, &self.color);
-        w.repeated::<Fixed32>(9, &self.f32);
-        w.repeated::<Fixed64>(10, &self.f64);
-        w.repeated::<SFixed32>(11, &self.sf32);
-        w.repeated::<SFixed64>(12, &self.sf64);
-        w.repeated::<Float>(13, &self.fl);
-        w.repeated::<Double>(14, &self.db);
-        w.repeated::<Str>(15, &self.text);
-        w.repeated::<Bytes>(16, &self.data);
-        w.repeated::<Msg<Scalars>>(17, &self.msgs);
+    fn __walk<'v, P: Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+        p.repeated::<Int32>(1, &self.i32)
+            + p.repeated::<Int64>(2, &self.i64)
+            + p.repeated::<UInt32>(3, &self.u32)
+            + p.repeated::<UInt64>(4, &self.u64)
+            + p.repeated::<SInt32>(5, &self.s32)
+            + p.repeated::<SInt64>(6, &self.s64)
+            + p.repeated::<Bool>(7, &self.flag)
+            + p.repeated::<Enum>(8, &self.color)
+            + p.repeated::<Fixed32>(9, &self.f32)
+            + p.repeated::<Fixed64>(10, &self.f64)
+            + p.repeated::<SFixed32>(11, &self.sf32)
+            + p.repeated::<SFixed64>(12, &self.sf64)
+            + p.repeated::<Float>(13, &self.fl)
+            + p.repeated::<Double>(14, &self.db)
+            + p.repeated::<Str>(15, &self.text)
+            + p.repeated::<Bytes>(16, &self.data)
+            + p.repeated::<Msg<Scalars>>(17, &self.msgs)
     }
 
     fn __decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
@@ -169,36 +149,20 @@ impl Message for Maps {
         &self.unknown_fields
     }
 
-    fn __size<'v>(&'v self, s: &mut Sizer<'v>) -> usize {
-        s.map::<Int32, Str>(1, &self.i32)
-            + s.map::<Int64, Int64>(2, &self.i64)
-            + s.map::<UInt32, Bytes>(3, &self.u32)
-            + s.map::<UInt64, Double>(4, &self.u64)
-            + s.map::<SInt32, Float>(5, &self.s32)
-            + s.map::<SInt64, Bool>(6, &self.s64)
-            + s.map::<Fixed32, Enum>(7, &self.f32)
-            + s.map::<Fixed64, UInt32>(8, &self.f64)
-            + s.map::<SFixed32, SFixed64>(9, &self.sf32)
-            + s.map::<SFixed64, Fixed32>(10, &self.sf64)
-            + s.map::<Bool, Str>(11, &self.flag)
-            + s.map::<Str, Msg<Scalars>>(12, &self.msgs)
-            + s.map::<Str, Int32>(13, &self.text)
-    }
-
-    fn __write<'v>(&'v self, w: &mut Writer<'_, 'v>) {
-        w.map::<Int32, Str>(1, &self.i32);
-        w.map::<Int64, Int64>(2, &self.i64);
-        w.map::<UInt32, Bytes>(3, &self.u32);
-        w.map::<UInt64, Double>(4, &self.u64);
-        w.map::<SInt32, Float>(5, &self.s32);
-        w.map::<SInt64, Bool>(6, &self.s64);
-        w.map::<Fixed32, Enum>(7, &self.f32);
-        w.map::<Fixed64, UInt32>(8, &self.f64);
-        w.map::<SFixed32, SFixed64>(9, &self.sf32);
-        w.map::<SFixed64, Fixed32>(10, &self.sf64);
-        w.map::<Bool, Str>(11, &self.flag);
-        w.map::<Str, Msg<Scalars>>(12, &self.msgs);
-        w.map::<Str, Int32>(13, &self.text);
+    fn __walk<'v, P: Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+        p.map::<Int32, Str>(1, &self.i32)
+            + p.map::<Int64, Int64>(2, &self.i64)
+            + p.map::<UInt32, Bytes>(3, &self.u32)
+            + p.map::<UInt64, Double>(4, &self.u64)
+            + p.map::<SInt32, Float>(5, &self.s32)
+            + p.map::<SInt64, Bool>(6, &self.s64)
+            + p.map::<Fixed32, Enum>(7, &self.f32)
+            + p.map::<Fixed64, UInt32>(8, &self.f64)
+            + p.map::<SFixed32, SFixed64>(9, &self.sf32)
+            + p.map::<SFixed64, Fixed32>(10, &self.sf64)
+            + p.map::<Bool, Str>(11, &self.flag)
+            + p.map::<Str, Msg<Scalars>>(12, &self.msgs)
+            + p.map::<Str, Int32>(13, &self.text)
     }
 
     fn __decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {

@@ -15,8 +15,8 @@
 //! ```
 
 use bijoubuf::__private::{
-    Bool, Bytes, Double, Enum, Fixed32, Fixed64, Float, Int32, Int64, Msg, Reader, SFixed32,
-    SFixed64, SInt32, SInt64, Sizer, Str, UInt32, UInt64, Writer,
+    Bool, Bytes, Double, Enum, Fixed32, Fixed64, Float, Int32, Int64, Msg, Pass, Reader, SFixed32,
+    SFixed64, SInt32, SInt64, Str, UInt32, UInt64,
 };
 use bijoubuf::{DecodeError, Message, UnknownFields};
 
@@ -49,42 +49,23 @@ impl Message for Scalars {
         &self.unknown_fields
     }
 
-    fn __size<'v>(&'v self, s: &mut Sizer<'v>) -> usize {
-        s.implicit::<Int32>(1, &self.i32)
-            + s.implicit::<Int64>(2, &self.i64)
-            + s.implicit::<UInt32>(3, &self.u32)
-            + s.implicit::<UInt64>(4, &self.u64)
-            + s.implicit::<SInt32>(5, &self.s32)
-            + s.implicit::<SInt64>(6, &self.s64)
-            + s.implicit::<Bool>(7, &self.flag)
-            + s.implicit::<Enum>(8, &self.color)
-            + s.implicit::<Fixed32>(9, &self.f32)
-            + s.implicit::<Fixed64>(10, &self.f64)
-            + s.implicit::<SFixed32>(11, &self.sf32)
-            + s.implicit::<SFixed64>(12, &self.sf64)
-            + s.implicit::<Float>(13, &self.fl)
-            + s.implicit::<Double>(14, &self.db)
-            + s.implicit::<Str>(15, &self.text)
-            + s.implicit::<Bytes>(16, &self.data)
-    }
-
-    fn __write<'v>(&'v self, w: &mut Writer<'_, 'v>) {
-        w.implicit::<Int32>(1, &self.i32);
-        w.implicit::<Int64>(2, &self.i64);
-        w.implicit::<UInt32>(3, &self.u32);
-        w.implicit::<UInt64>(4, &self.u64);
-        w.implicit::<SInt32>(5, &self.s32);
-        w.implicit::<SInt64>(6, &self.s64);
-        w.implicit::<Bool>(7, &self.flag);
-        w.implicit::<Enum>(8, &self.color);
-        w.implicit::<Fixed32>(9, &self.f32);
-        w.implicit::<Fixed64>(10, &self.f64);
-        w.implicit::<SFixed32>(11, &self.sf32);
-        w.implicit::<SFixed64>(12, &self.sf64);
-        w.implicit::<Float>(13, &self.fl);
-        w.implicit::<Double>(14, &self.db);
-        w.implicit::<Str>(15, &self.text);
-        w.implicit::<Bytes>(16, &self.data);
+    fn __walk<'v, P: Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+        p.implicit::<Int32>(1, &self.i32)
+            + p.implicit::<Int64>(2, &self.i64)
+            + p.implicit::<UInt32>(3, &self.u32)
+            + p.implicit::<UInt64>(4, &self.u64)
+            + p.implicit::<SInt32>(5, &self.s32)
+            + p.implicit::<SInt64>(6, &self.s64)
+            + p.implicit::<Bool>(7, &self.flag)
+            + p.implicit::<Enum>(8, &self.color)
+            + p.implicit::<Fixed32>(9, &self.f32)
+            + p.implicit::<Fixed64>(10, &self.f64)
+            + p.implicit::<SFixed32>(11, &self.sf32)
+            + p.implicit::<SFixed64>(12, &self.sf64)
+            + p.implicit::<Float>(13, &self.fl)
+            + p.implicit::<Double>(14, &self.db)
+            + p.implicit::<Str>(15, &self.text)
+            + p.implicit::<Bytes>(16, &self.data)
     }
 
     fn __decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
@@ -158,44 +139,24 @@ impl Message for Optionals {
         &self.unknown_fields
     }
 
-    fn __size<'v>(&'v self, s: &mut Sizer<'v>) -> usize {
-        s.optional::<Int32>(1, self.i32.as_ref())
-            + s.optional::<Int64>(2, self.i64.as_ref())
-            + s.optional::<UInt32>(3, self.u32.as_ref())
-            + s.optional::<UInt64>(4, self.u64.as_ref())
-            + s.optional::<SInt32>(5, self.s32.as_ref())
-            + s.optional::<SInt64>(6, self.s64.as_ref())
-            + s.optional::<Bool>(7, self.flag.as_ref())
-            + s.optional::<Enum>(8, self.color.as_ref())
-            + s.optional::<Fixed32>(9, self.f32.as_ref())
-            + s.optional::<Fixed64>(10, self.f64.as_ref())
-            + s.optional::<SFixed32>(11, self.sf32.as_ref())
-            + s.optional::<SFixed64>(12, self.sf64.as_ref())
-            + s.optional::<Float>(13, self.fl.as_ref())
-            + s.optional::<Double>(14, self.db.as_ref())
-            + s.optional::<Str>(15, self.text.as_ref())
-            + s.optional::<Bytes>(16, self.data.as_ref())
-            + s.optional::<Msg<Scalars>>(17, self.child.as_ref())
-    }
-
-    fn __write<'v>(&'v self, w: &mut Writer<'_, 'v>) {
-        w.optional::<Int32>(1, self.i32.as_ref());
-        w.optional::<Int64>(2, self.i64.as_ref());
-        w.optional::<UInt32>(3, self.u32.as_ref());
-        w.optional::<UInt64>(4, self.u64.as_ref());
-        w.optional::<SInt32>(5, self.s32.as_ref());
-        w.optional::<SInt64>(6, self.s64.as_ref());
-        w.optional::<Bool>(7, self.flag.as_ref());
-        w.optional::<Enum>(8, self.color.as_ref());
-        w.optional::<Fixed32>(9, self.f32.as_ref());
-        w.optional::<Fixed64>(10, self.f64.as_ref());
-        w.optional::<SFixed32>(11, self.sf32.as_ref());
-        w.optional::<SFixed64>(12, self.sf64.as_ref());
-        w.optional::<Float>(13, self.fl.as_ref());
-        w.optional::<Double>(14, self.db.as_ref());
-        w.optional::<Str>(15, self.text.as_ref());
-        w.optional::<Bytes>(16, self.data.as_ref());
-        w.optional::<Msg<Scalars>>(17, self.child.as_ref());
+    fn __walk<'v, P: Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+        p.optional::<Int32>(1, self.i32.as_ref())
+            + p.optional::<Int64>(2, self.i64.as_ref())
+            + p.optional::<UInt32>(3, self.u32.as_ref())
+            + p.optional::<UInt64>(4, self.u64.as_ref())
+            + p.optional::<SInt32>(5, self.s32.as_ref())
+            + p.optional::<SInt64>(6, self.s64.as_ref())
+            + p.optional::<Bool>(7, self.flag.as_ref())
+            + p.optional::<Enum>(8, self.color.as_ref())
+            + p.optional::<Fixed32>(9, self.f32.as_ref())
+            + p.optional::<Fixed64>(10, self.f64.as_ref())
+            + p.optional::<SFixed32>(11, self.sf32.as_ref())
+            + p.optional::<SFixed64>(12, self.sf64.as_ref())
+            + p.optional::<Float>(13, self.fl.as_ref())
+            + p.optional::<Double>(14, self.db.as_ref())
+            + p.optional::<Str>(15, self.text.as_ref())
+            + p.optional::<Bytes>(16, self.data.as_ref())
+            + p.optional::<Msg<Scalars>>(17, self.child.as_ref())
     }
 
     fn __decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {

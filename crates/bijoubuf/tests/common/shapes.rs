@@ -24,7 +24,7 @@
 use std::collections::BTreeMap;
 
 use bijoubuf::__private::{
-    BoxMsg, Bytes, Double, Fixed32, Fixed64, Int32, Msg, Reader, Sizer, Str, UInt32, UInt64, Writer,
+    BoxMsg, Bytes, Double, Fixed32, Fixed64, Int32, Msg, Pass, Reader, Str, UInt32, UInt64,
 };
 use bijoubuf::{DecodeError, Message, UnknownFields};
 
@@ -47,18 +47,11 @@ impl Message for Tree {
         &self.unknown_fields
     }
 
-    fn __size<'v>(&'v self, s: &mut Sizer<'v>) -> usize {
-        s.implicit::<Int32>(1, &self.value)
-            + s.optional::<BoxMsg<Tree>>(2, self.child.as_ref())
-            + s.repeated::<Msg<Tree>>(3, &self.children)
-            + s.map::<Str, Msg<Tree>>(4, &self.named)
-    }
-
-    fn __write<'v>(&'v self, w: &mut Writer<'_, 'v>) {
-        w.implicit::<Int32>(1, &self.value);
-        w.optional::<BoxMsg<Tree>>(2, self.child.as_ref());
-        w.repeated::<Msg<Tree>>(3, &self.children);
-        w.map::<Str, Msg<Tree>>(4, &self.named);
+    fn __walk<'v, P: Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+        p.implicit::<Int32>(1, &self.value)
+            + p.optional::<BoxMsg<Tree>>(2, self.child.as_ref())
+            + p.repeated::<Msg<Tree>>(3, &self.children)
+            + p.map::<Str, Msg<Tree>>(4, &self.named)
     }
 
     fn __decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
@@ -102,37 +95,22 @@ impl Message for Choice {
         &self.unknown_fields
     }
 
-    fn __size<'v>(&'v self, s: &mut Sizer<'v>) -> usize {
-        s.implicit::<Str>(1, &self.name)
+    fn __walk<'v, P: Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+        p.implicit::<Str>(1, &self.name)
             + match &self.kind {
-                Some(Kind::A(v)) => s.explicit::<Int32>(2, v),
-                _ => 0,
+                Some(Kind::A(v)) => p.explicit::<Int32>(2, v),
+                _ => Default::default(),
             }
-            + s.implicit::<UInt32>(3, &self.mid)
+            + p.implicit::<UInt32>(3, &self.mid)
             + match &self.kind {
-                Some(Kind::B(v)) => s.explicit::<Str>(4, v),
-                _ => 0,
+                Some(Kind::B(v)) => p.explicit::<Str>(4, v),
+                _ => Default::default(),
             }
             + match &self.kind {
-                Some(Kind::M(v)) => s.explicit::<Msg<Scalars>>(5, v),
-                _ => 0,
+                Some(Kind::M(v)) => p.explicit::<Msg<Scalars>>(5, v),
+                _ => Default::default(),
             }
-            + s.implicit::<Double>(6, &self.after)
-    }
-
-    fn __write<'v>(&'v self, w: &mut Writer<'_, 'v>) {
-        w.implicit::<Str>(1, &self.name);
-        if let Some(Kind::A(v)) = &self.kind {
-            w.explicit::<Int32>(2, v);
-        }
-        w.implicit::<UInt32>(3, &self.mid);
-        if let Some(Kind::B(v)) = &self.kind {
-            w.explicit::<Str>(4, v);
-        }
-        if let Some(Kind::M(v)) = &self.kind {
-            w.explicit::<Msg<Scalars>>(5, v);
-        }
-        w.implicit::<Double>(6, &self.after);
+            + p.implicit::<Double>(6, &self.after)
     }
 
     fn __decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
@@ -177,18 +155,11 @@ impl Message for Req {
         &self.unknown_fields
     }
 
-    fn __size<'v>(&'v self, s: &mut Sizer<'v>) -> usize {
-        s.explicit::<Int32>(1, &self.id)
-            + s.optional::<Str>(2, self.note.as_ref())
-            + s.explicit::<Str>(3, &self.name)
-            + s.optional::<BoxMsg<Req>>(4, self.child.as_ref())
-    }
-
-    fn __write<'v>(&'v self, w: &mut Writer<'_, 'v>) {
-        w.explicit::<Int32>(1, &self.id);
-        w.optional::<Str>(2, self.note.as_ref());
-        w.explicit::<Str>(3, &self.name);
-        w.optional::<BoxMsg<Req>>(4, self.child.as_ref());
+    fn __walk<'v, P: Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+        p.explicit::<Int32>(1, &self.id)
+            + p.optional::<Str>(2, self.note.as_ref())
+            + p.explicit::<Str>(3, &self.name)
+            + p.optional::<BoxMsg<Req>>(4, self.child.as_ref())
     }
 
     fn __decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
@@ -225,16 +196,10 @@ impl Message for Known {
         &self.unknown_fields
     }
 
-    fn __size<'v>(&'v self, s: &mut Sizer<'v>) -> usize {
-        s.implicit::<Int32>(2, &self.a)
-            + s.optional::<BoxMsg<Known>>(4, self.child.as_ref())
-            + s.implicit::<UInt64>(6, &self.d)
-    }
-
-    fn __write<'v>(&'v self, w: &mut Writer<'_, 'v>) {
-        w.implicit::<Int32>(2, &self.a);
-        w.optional::<BoxMsg<Known>>(4, self.child.as_ref());
-        w.implicit::<UInt64>(6, &self.d);
+    fn __walk<'v, P: Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+        p.implicit::<Int32>(2, &self.a)
+            + p.optional::<BoxMsg<Known>>(4, self.child.as_ref())
+            + p.implicit::<UInt64>(6, &self.d)
     }
 
     fn __decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
@@ -272,26 +237,15 @@ impl Message for Wider {
         &self.unknown_fields
     }
 
-    fn __size<'v>(&'v self, s: &mut Sizer<'v>) -> usize {
-        s.implicit::<UInt64>(1, &self.x)
-            + s.implicit::<Int32>(2, &self.a)
-            + s.implicit::<Str>(3, &self.s)
-            + s.optional::<BoxMsg<Wider>>(4, self.child.as_ref())
-            + s.implicit::<Fixed32>(5, &self.f)
-            + s.implicit::<UInt64>(6, &self.d)
-            + s.implicit::<Bytes>(7, &self.e)
-            + s.implicit::<Fixed64>(8, &self.g)
-    }
-
-    fn __write<'v>(&'v self, w: &mut Writer<'_, 'v>) {
-        w.implicit::<UInt64>(1, &self.x);
-        w.implicit::<Int32>(2, &self.a);
-        w.implicit::<Str>(3, &self.s);
-        w.optional::<BoxMsg<Wider>>(4, self.child.as_ref());
-        w.implicit::<Fixed32>(5, &self.f);
-        w.implicit::<UInt64>(6, &self.d);
-        w.implicit::<Bytes>(7, &self.e);
-        w.implicit::<Fixed64>(8, &self.g);
+    fn __walk<'v, P: Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+        p.implicit::<UInt64>(1, &self.x)
+            + p.implicit::<Int32>(2, &self.a)
+            + p.implicit::<Str>(3, &self.s)
+            + p.optional::<BoxMsg<Wider>>(4, self.child.as_ref())
+            + p.implicit::<Fixed32>(5, &self.f)
+            + p.implicit::<UInt64>(6, &self.d)
+            + p.implicit::<Bytes>(7, &self.e)
+            + p.implicit::<Fixed64>(8, &self.g)
     }
 
     fn __decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
