@@ -272,7 +272,10 @@ impl DecodeError {
         self
     }
 
+    /// Out of line, as [`push`](Self::push): every field read maps its element's error
+    /// through this, and inlined it would put the segment's construction in each.
     #[cold]
+    #[inline(never)]
     pub(crate) fn in_field<N: FieldName>(self, name: N) -> Self {
         self.push(name.segment())
     }

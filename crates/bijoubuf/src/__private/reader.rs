@@ -381,7 +381,7 @@ impl<'a> Reader<'a> {
                 self.pos = at + 1;
                 tag as u64
             } else {
-                self.varint_multi(at)?
+                self.wide_key(at)?
             };
             // SPEC §4.1: number = prev + 1 + (key >> 2); cannot wrap in u64.
             let next = self.prev as u64 + 1 + (v >> 2);
@@ -415,6 +415,15 @@ impl<'a> Reader<'a> {
         }
         // The lookahead is below `number`: an unknown record comes first.
         self.field_after_unknown(number, wire, name)
+    }
+
+    /// A key of two bytes or more (a gap of 62 numbers or more after the previous
+    /// record): one out-of-line copy of the multi-byte read, called from every field's
+    /// inlined key read instead of copied into each (not `#[cold]`: GoogleMessage1's
+    /// numbering puts such keys on its hot path).
+    #[inline(never)]
+    fn wide_key(&mut self, at: usize) -> Result<u64, DecodeError> {
+        self.varint_multi(at)
     }
 
     /// [`field`](Self::field) when unknown records come first: dispose of them, then ask
@@ -503,6 +512,10 @@ impl<'a> Reader<'a> {
     /// Read a length-prefixed nested message at the current position. The field shapes
     /// below have checked the depth limit at the record's key (SPEC §9.3) before calling
     /// this (through [`Msg`](super::Msg)).
+    ///
+    /// Left to the inliner, unlike [`map`](Self::map): out of line (one copy per message
+    /// type) it cost telemetry's borrowed decode 5 % more instructions and its owned
+    /// decode 13 % more misses in an 8 KiB instruction cache (cachegrind, benches/RESULTS.md).
     #[inline]
     pub fn nested<M: Decode<'a>>(&mut self) -> Result<M, DecodeError> {
         self.nested_with(M::KEEPS_UNKNOWN_FIELDS, M::__decode)
@@ -530,18 +543,17 @@ impl<'a> Reader<'a> {
         // The result is passed through as is (an error ends the whole decode, so the
         // restores below are then merely harmless): unwrapping and rewrapping it would
         // copy the message once more.
-        let mut m = if self.preserve {
-            // Only a preserving decode has unknown-field state to set aside.
-            let outer_unknown = core::mem::take(&mut self.unknown);
-            let outer_keep = self.keep;
-            self.keep = keeps;
-            let m = decode(self);
-            self.unknown = outer_unknown;
-            self.keep = outer_keep;
-            m
+        // Only a preserving decode has unknown-field state to set aside; `decode` is
+        // called from one place, so a child's decoder inlined here is inlined once.
+        let parent = if self.preserve {
+            Some(self.set_aside(keeps))
         } else {
-            decode(self)
+            None
         };
+        let mut m = decode(self);
+        if let Some(parent) = parent {
+            self.restore(parent);
+        }
         if m.is_ok() && !self.all_read() {
             // Replaced in place, not returned early: `m` stays the one value returned,
             // which the compiler builds in the caller's slot (an early return of
@@ -554,6 +566,25 @@ impl<'a> Reader<'a> {
         // A child that ended without `finish` may leave `END`, which is the child's.
         self.next = NONE;
         m
+    }
+
+    /// Set the parent's unknown-field state aside for a child of a type that keeps
+    /// unknown fields when `keeps` (a preserving decode only).
+    #[inline(never)]
+    fn set_aside(&mut self, keeps: bool) -> SetAside {
+        let outer = SetAside {
+            unknown: core::mem::take(&mut self.unknown),
+            keep: self.keep,
+        };
+        self.keep = keeps;
+        outer
+    }
+
+    /// Give the parent back the state [`set_aside`](Self::set_aside) took.
+    #[inline(never)]
+    fn restore(&mut self, outer: SetAside) {
+        self.unknown = outer.unknown;
+        self.keep = outer.keep;
     }
 
     /// [`nested`](Self::nested) into `m`, reusing its allocations (`decode_into`).
@@ -570,12 +601,48 @@ impl<'a> Reader<'a> {
 
     /// SPEC §9.3, §10.1 step 1: a record whose type opens a message is refused at its
     /// key, before its payload is read, when the message would be deeper than the limit.
-    #[inline]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn check_depth<N: FieldName>(&self, name: N) -> Result<(), DecodeError> {
         if self.depth >= self.max_depth {
-            return Err(
-                DecodeError::new(ErrorKind::DepthLimitExceeded, self.key_pos).in_field(name),
-            );
+            return Err(field_error(
+                ErrorKind::DepthLimitExceeded,
+                self.key_pos,
+                name,
+            ));
+        }
+        Ok(())
+    }
+
+    /// [`field`](Self::field), then, for a record that opens a message, the depth check
+    /// at its key ([`check_depth`](Self::check_depth)): how every singular shape, by
+    /// element or into a value, asks for its record.
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    fn present<N: FieldName>(
+        &mut self,
+        number: u32,
+        wire: WireType,
+        opens_message: bool,
+        name: N,
+    ) -> Result<bool, DecodeError> {
+        if !self.field(number, wire, name)? {
+            return Ok(false);
+        }
+        if opens_message {
+            self.check_depth(name)?;
+        }
+        Ok(true)
+    }
+
+    /// SPEC §5.1: an implicit-presence record holding the default is
+    /// `default-value-present` at its key `key`; the one check of
+    /// [`implicit_el`](Self::implicit_el) and [`implicit_into`](Self::implicit_into).
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    fn not_default<N: FieldName>(key: usize, is_default: bool, name: N) -> Result<(), DecodeError> {
+        if is_default {
+            return Err(field_error(ErrorKind::DefaultValuePresent, key, name));
         }
         Ok(())
     }
@@ -662,15 +729,12 @@ impl<'a> Reader<'a> {
         name: N,
         el: &E,
     ) -> Result<Option<E::Value>, DecodeError> {
-        if !self.field(number, el.wire(), name)? {
+        if !self.present(number, el.wire(), el.opens_message(), name)? {
             return Ok(None);
         }
         let key = self.key_pos;
         let v = el.read(self).map_err(|e| e.in_field(name))?;
-        if el.is_default(&v) {
-            // SPEC §5.1
-            return Err(DecodeError::new(ErrorKind::DefaultValuePresent, key).in_field(name));
-        }
+        Self::not_default(key, el.is_default(&v), name)?;
         Ok(Some(v))
     }
 
@@ -695,11 +759,8 @@ impl<'a> Reader<'a> {
         name: N,
         el: &E,
     ) -> Result<Option<E::Value>, DecodeError> {
-        if !self.field(number, el.wire(), name)? {
+        if !self.present(number, el.wire(), el.opens_message(), name)? {
             return Ok(None);
-        }
-        if el.opens_message() {
-            self.check_depth(name)?;
         }
         el.read(self).map(Some).map_err(|e| e.in_field(name))
     }
@@ -717,7 +778,7 @@ impl<'a> Reader<'a> {
     where
         C::Value: Default,
     {
-        if !self.field(number, C::WIRE, name)? {
+        if !self.present(number, C::WIRE, C::OPENS_MESSAGE, name)? {
             if !C::clear_in_place(v) {
                 *v = C::Value::default();
             }
@@ -725,11 +786,7 @@ impl<'a> Reader<'a> {
         }
         let key = self.key_pos;
         C::read_into(self, v).map_err(|e| e.in_field(name))?;
-        if C::is_default(v) {
-            // SPEC §5.1
-            return Err(DecodeError::new(ErrorKind::DefaultValuePresent, key).in_field(name));
-        }
-        Ok(())
+        Self::not_default(key, C::is_default(v), name)
     }
 
     /// [`optional`](Self::optional) into `v`, reusing the value it holds; an absent field
@@ -742,12 +799,9 @@ impl<'a> Reader<'a> {
         name: &'static str,
         v: &mut Option<C::Value>,
     ) -> Result<(), DecodeError> {
-        if !self.field(number, C::WIRE, name)? {
+        if !self.present(number, C::WIRE, C::OPENS_MESSAGE, name)? {
             *v = None;
             return Ok(());
-        }
-        if C::OPENS_MESSAGE {
-            self.check_depth(name)?;
         }
         match v {
             Some(x) => C::read_into(self, x),
@@ -767,11 +821,8 @@ impl<'a> Reader<'a> {
         name: &'static str,
         v: &mut C::Value,
     ) -> Result<Option<()>, DecodeError> {
-        if !self.field(number, C::WIRE, name)? {
+        if !self.present(number, C::WIRE, C::OPENS_MESSAGE, name)? {
             return Ok(None);
-        }
-        if C::OPENS_MESSAGE {
-            self.check_depth(name)?;
         }
         C::read_into(self, v).map_err(|e| e.in_field(name))?;
         Ok(Some(()))
@@ -806,7 +857,7 @@ impl<'a> Reader<'a> {
         }
         if taken {
             // SPEC §5.4
-            return Err(DecodeError::new(ErrorKind::OneofConflict, self.key_pos).in_field(name));
+            return Err(field_error(ErrorKind::OneofConflict, self.key_pos, name));
         }
         if el.opens_message() {
             self.check_depth(name)?;
@@ -821,7 +872,7 @@ impl<'a> Reader<'a> {
     pub fn require<T>(&self, value: Option<T>, name: impl FieldName) -> Result<T, DecodeError> {
         match value {
             Some(v) => Ok(v),
-            None => Err(DecodeError::new(ErrorKind::MissingRequiredField, self.pos).in_field(name)),
+            None => Err(field_error(ErrorKind::MissingRequiredField, self.pos, name)),
         }
     }
 
@@ -838,23 +889,20 @@ impl<'a> Reader<'a> {
         width: Option<usize>,
         opens_message: bool,
     ) -> Result<Option<usize>, DecodeError> {
-        if !self.field(number, WireType::Len, name)? {
+        if !self.present(number, WireType::Len, opens_message, name)? {
             return Ok(None);
-        }
-        if opens_message {
-            self.check_depth(name)?;
         }
         let len_at = self.pos;
         let len = self.length().map_err(|e| e.in_field(name))?;
         if len == 0 {
             // SPEC §6.1
-            return Err(DecodeError::new(ErrorKind::EmptyRepeated, self.key_pos).in_field(name));
+            return Err(field_error(ErrorKind::EmptyRepeated, self.key_pos, name));
         }
         if let Some(w) = width
             && len % w != 0
         {
             // SPEC §6.2
-            return Err(DecodeError::new(ErrorKind::PackedLengthMismatch, len_at).in_field(name));
+            return Err(field_error(ErrorKind::PackedLengthMismatch, len_at, name));
         }
         Ok(Some(self.pos + len))
     }
@@ -1041,8 +1089,10 @@ impl<'a> Reader<'a> {
     }
 
     /// A map: one LEN record of key-element value-element entries, keys strictly
-    /// ascending (SPEC §6.3, §6.4).
-    #[inline]
+    /// ascending (SPEC §6.3, §6.4). Out of line, one copy per key and value type, shared
+    /// by every map field of that shape: a map's read holds two entry loops and a tree's
+    /// insert, too much to copy into each message's decoder.
+    #[inline(never)]
     pub fn map<K: MapKey + ReadCodec<'a>, V: ReadCodec<'a>>(
         &mut self,
         number: u32,
@@ -1068,8 +1118,8 @@ impl<'a> Reader<'a> {
 
     /// [`map`](Self::map) into a [`SortedMap`](crate::SortedMap): the checked entries
     /// appended to one vector in the wire's order, which is the key order (borrowed twins'
-    /// maps).
-    #[inline]
+    /// maps); out of line as [`map`](Self::map) is.
+    #[inline(never)]
     pub fn sorted_map<K: MapKey + ReadCodec<'a>, V: ReadCodec<'a>>(
         &mut self,
         number: u32,
@@ -1235,6 +1285,21 @@ fn varint_error(e: bijou64::Error, at: usize) -> DecodeError {
 }
 
 #[cold]
+#[inline(never)]
 fn wire_mismatch<N: FieldName>(at: usize, name: N) -> DecodeError {
-    DecodeError::new(ErrorKind::WireTypeMismatch, at).in_field(name)
+    field_error(ErrorKind::WireTypeMismatch, at, name)
+}
+
+/// An error of `kind` at `at` in field `name`: built out of line, so a field read's
+/// inlined code holds a call for each refusal and nothing more.
+#[cold]
+#[inline(never)]
+fn field_error<N: FieldName>(kind: ErrorKind, at: usize, name: N) -> DecodeError {
+    DecodeError::new(kind, at).in_field(name)
+}
+
+/// A parent's unknown-field state while a child is read ([`Reader::set_aside`]).
+struct SetAside {
+    unknown: UnknownFields,
+    keep: bool,
 }
