@@ -331,9 +331,9 @@ impl bijoubuf::BufMut for Tonic<'_, '_> {
     ///
     /// Why `unsafe` (the two blocks below): writing there without zero-filling it
     /// first, then telling the buffer the bytes are there. The safe way, the runtime's
-    /// `encode_to_buf_mut` (a chunk on the stack copied in with `put_slice`), costs 3.5 %
-    /// more instructions per `Order` encoded through tonic, 10 % per `OrderQuery` and
-    /// 5 % per 19 KB telemetry batch (`rpc-codec-profile` under callgrind, the
+    /// `encode_to_buf_mut` (a chunk on the stack copied in with `put_slice`), costs 9.9 %
+    /// more instructions per `Order` encoded through tonic, 22.8 % per `OrderQuery` and
+    /// 2.8 % per GoogleMessage1 (`rpc-codec-profile` under callgrind, the
     /// `bijoubuf-safe-encode` way of `benches/rpc_codec.rs`; numbers in
     /// `benches/RESULTS-rpc.md`). A test checks the frames against the safe encode.
     #[allow(unsafe_code)]
