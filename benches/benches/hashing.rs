@@ -9,17 +9,22 @@
 //!   allocation; the buffer's memory is written and read again);
 //! - `sha256-sink` and `sha256-vec`: the same with SHA-256 through the `digest` traits.
 //!
+//! Measured by the thread's CPU time ([`ThreadTime`]), not wall time: the machine is
+//! shared, and the figure of merit is the ratio of ways run in this one process.
+//!
 //! Run: `cargo bench -p bijoubuf-benches --bench hashing` (add `-- --quick` on a busy
-//! machine); results in `benches/RESULTS.md`.
+//! machine); results in `benches/RESULTS.md`. Instruction counts of the same ways come
+//! from `hashing-profile` (`benches/src/bin/hashing-profile.rs`) under callgrind.
 
 use std::hint::black_box;
 
 use bijoubuf::Message;
+use bijoubuf_benches::cpu::ThreadTime;
 use bijoubuf_benches::msg::{data, gm1};
 use criterion::{BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main};
 use sha2::Digest as _;
 
-type Group<'a> = BenchmarkGroup<'a, criterion::measurement::WallTime>;
+type Group<'a> = BenchmarkGroup<'a, ThreadTime>;
 
 /// Cycle through `inputs`, calling `f` on the next one per iteration.
 fn cycle<'a, T, R>(g: &mut Group<'_>, id: &str, inputs: &'a [T], mut f: impl FnMut(&'a T) -> R) {
@@ -33,7 +38,7 @@ fn cycle<'a, T, R>(g: &mut Group<'_>, id: &str, inputs: &'a [T], mut f: impl FnM
     });
 }
 
-fn ways<M: Message>(c: &mut Criterion, name: &str, values: &[M]) {
+fn ways<M: Message>(c: &mut Criterion<ThreadTime>, name: &str, values: &[M]) {
     let mut g = c.benchmark_group(format!("hashing-{name}"));
     let total: usize = values.iter().map(Message::encoded_len).sum();
     g.throughput(Throughput::Bytes((total / values.len()) as u64));
@@ -69,7 +74,7 @@ fn seeds(d: data::Dataset) -> impl Iterator<Item = u64> {
     (0..d.variants()).map(move |i| d.seed() + (i << 32))
 }
 
-fn hashing(c: &mut Criterion) {
+fn hashing(c: &mut Criterion<ThreadTime>) {
     use data::Dataset as D;
     // The message benchmarks' datasets, built as `benches/messages.rs` builds them.
     let v: Vec<_> = seeds(D::Telemetry)
@@ -90,5 +95,9 @@ fn hashing(c: &mut Criterion) {
     ways(c, D::Gm1Proto2.name(), &v);
 }
 
-criterion_group!(benches, hashing);
+criterion_group! {
+    name = benches;
+    config = Criterion::default().with_measurement(ThreadTime);
+    targets = hashing
+}
 criterion_main!(benches);

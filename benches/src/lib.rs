@@ -18,3 +18,4 @@ pub mod data;
 pub mod msg;
 pub mod peers;
 pub mod results;
+pub mod rpc_codec;

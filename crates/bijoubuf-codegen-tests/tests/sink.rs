@@ -4,7 +4,7 @@
 
 use std::io;
 
-use bijoubuf::sink::{ByteSink, CHUNK};
+use bijoubuf::sink::{ByteSink, CHUNK, SMALL_CHUNK};
 use bijoubuf::{EncodeErrorKind, EncodeOptions, Message, MessageRef};
 use bijoubuf_codegen_tests::kitchen::{Repeats, RepeatsRef, Scalars};
 use proptest::collection::vec;
@@ -103,6 +103,48 @@ fn chunk_edges_at_every_offset_of_a_varint_and_a_string() {
         check_all_sinks(&r).unwrap();
     }
     check_all_sinks(&Repeats::default()).unwrap();
+}
+
+/// A value whose encoding is exactly `len` bytes: one blob, sized to fit.
+fn of_len(len: usize) -> Repeats {
+    (len.saturating_sub(12)..=len)
+        .rev()
+        .map(|n| Repeats {
+            data: vec![vec![0x5A; n]],
+            ..Repeats::default()
+        })
+        .find(|r| r.encoded_len() == len)
+        .expect("some blob length gives the encoding this length")
+}
+
+#[test]
+fn one_piece_up_to_the_chunk_either_side_of_the_small_chunk() {
+    // Each side of the small frame's edge and of the chunk's: one piece up to CHUNK
+    // bytes (content_id hashes it whole), whole chunks and a last piece past it
+    // (content_id goes through a hasher); the id is BLAKE3 of the bytes either way.
+    let edges = [SMALL_CHUNK, CHUNK];
+    for len in edges.iter().flat_map(|&e| e - 2..=e + 2) {
+        let r = of_len(len);
+        let want = r.encode_to_vec().unwrap();
+        assert_eq!(want.len(), len);
+        let mut pieces = Pieces::default();
+        r.encode_to_sink(&mut pieces).unwrap();
+        let sizes: Vec<usize> = pieces.0.iter().map(Vec::len).collect();
+        if len <= CHUNK {
+            assert_eq!(sizes, [len], "{len}");
+        } else {
+            assert_eq!(sizes, [CHUNK, len - CHUNK], "{len}");
+        }
+        assert_eq!(pieces.0.concat(), want, "{len}");
+        assert_eq!(r.content_id().unwrap(), blake3::hash(&want), "{len}");
+    }
+}
+
+#[test]
+fn the_empty_encoding_has_the_empty_id() {
+    let r = Repeats::default();
+    assert!(r.encode_to_vec().unwrap().is_empty());
+    assert_eq!(r.content_id().unwrap(), blake3::hash(&[]));
 }
 
 #[test]

@@ -313,9 +313,7 @@ pub trait Message: Sized {
     /// value's only one, every implementation agrees on it.
     #[cfg(feature = "blake3")]
     fn content_id(&self) -> Result<blake3::Hash, EncodeError> {
-        let mut h = blake3::Hasher::new();
-        self.encode_to_sink(&mut h)?;
-        Ok(h.finalize())
+        sink::content_id(self)
     }
 
     /// Put the encoding into any `bytes::BufMut` (feature `bytes`), in pieces, after
@@ -498,9 +496,7 @@ pub trait MessageRef<'a>: Sized + __private::Encode + __private::Decode<'a> {
     /// The owned twin's content id, as [`Message::content_id`] computes it.
     #[cfg(feature = "blake3")]
     fn content_id(&self) -> Result<blake3::Hash, EncodeError> {
-        let mut h = blake3::Hasher::new();
-        self.encode_to_sink(&mut h)?;
-        Ok(h.finalize())
+        sink::content_id(self)
     }
 }
 

@@ -1,9 +1,11 @@
 //! Encoding into a byte sink (a hasher, a writer) without a buffer of the message's size.
 //!
 //! [`Message::encode_to_sink`](crate::Message::encode_to_sink) runs the size pass as every
-//! encode does, then the write pass into a chunk of [`CHUNK`] bytes on the stack, handed
-//! to the sink each time it is full; a `string` or `bytes` value spanning more than a
-//! chunk goes to the sink in whole chunks' worth straight from the message. The sink receives exactly the bytes
+//! encode does, then the write pass into a chunk on the stack ([`SMALL_CHUNK`] bytes for
+//! an encoding that fits it, else [`CHUNK`]), handed to the sink each time it is full; a
+//! `string` or `bytes` value spanning more than a chunk goes to the sink in whole
+//! chunks' worth straight from the message. An encoding of at most [`CHUNK`] bytes
+//! reaches the sink as one piece. The sink receives exactly the bytes
 //! [`encode_to_vec`](crate::Message::encode_to_vec) returns, in order, in pieces: no
 //! allocation for the output, no copy of long values, and memory touched once. That is
 //! what content addressing wants: [`content_id`](crate::Message::content_id) (feature
@@ -32,16 +34,28 @@ use crate::__private::{Encode, Sizer, Spill, Writer};
 use crate::error::{EncodeError, EncodeErrorKind};
 use crate::options::EncodeOptions;
 
-/// The size of the chunk an encoding into a sink is written through, on the stack.
+/// The size of the chunk an encoding longer than [`SMALL_CHUNK`] is written through, on
+/// the stack.
 ///
 /// Every piece a sink is given is a whole number of chunks but the last (a long value
-/// is handed over in whole chunks' worth straight from the message).
+/// is handed over in whole chunks' worth straight from the message); an encoding of at
+/// most `CHUNK` bytes is one piece.
 ///
-/// Why 16 KiB: a sink call costs a few dozen instructions whatever its length, and
-/// hashers run fastest on long aligned inputs (BLAKE3 hashes sixteen of its 1 KiB
-/// chunks at once with AVX-512, eight with AVX2), while a larger frame would sit on the
-/// stack of every caller.
-pub const CHUNK: usize = 16 * 1024;
+/// Why 64 KiB: each time the chunk fills, a spilling write leaves the writer's fast
+/// path, and a packed run that straddles the edge is finished element by element (the
+/// numeric dataset, 62 KB, took 2.4 % more instructions through 16 KiB chunks than
+/// encode-then-hash, 0.1 % fewer through one 64 KiB piece); a hasher given the whole
+/// encoding at once hashes it as `blake3::hash` does. `benches/RESULTS.md` has the
+/// measurements.
+pub const CHUNK: usize = 64 * 1024;
+
+/// The chunk an encoding of at most this many bytes is written through instead of
+/// [`CHUNK`]: one piece, from a smaller frame.
+///
+/// Why: a 64 KiB frame costs a short message more than its encoding does. The stack
+/// below the caller is touched a page at a time to reach it, and hashing a 146-byte
+/// GoogleMessage1 through one took 11 % longer than through a 16 KiB frame.
+pub const SMALL_CHUNK: usize = 16 * 1024;
 
 /// A destination that takes an encoding in pieces, in order: a hasher, a writer, a
 /// network buffer. Implemented for `Vec<u8>` (appends), `blake3::Hasher` (feature
@@ -133,18 +147,86 @@ pub(crate) fn encode_checked<M: Encode, S: ByteSink + ?Sized>(
         ));
     }
     room(len)?;
-    let mut chunk = [const { MaybeUninit::<u8>::uninit() }; CHUNK];
-    let out = chunk.get_mut(..len.min(CHUNK)).unwrap_or_default();
     let mut counted = Counted { sink, taken: 0 };
-    {
-        let mut w = Writer::new_spilling(out, &s, &mut counted);
-        w.top(m)?;
-        w.spill_out();
+    if len <= SMALL_CHUNK {
+        write_through::<M, SMALL_CHUNK>(m, &s, len, &mut counted)?;
+    } else {
+        write_through::<M, CHUNK>(m, &s, len, &mut counted)?;
     }
     if counted.taken != len {
         return Err(EncodeError::new(EncodeErrorKind::SizeMismatch, 0));
     }
     Ok(())
+}
+
+/// The write pass of `m` (sized by `s` at `len` bytes) through a chunk of `N` bytes on
+/// this function's own frame, handed to `spill` whenever it fills and at the end.
+///
+/// Not inlined: each chunk size gets its own frame, so a short message does not pay
+/// for the long one's (see [`SMALL_CHUNK`]).
+#[inline(never)]
+fn write_through<M: Encode, const N: usize>(
+    m: &M,
+    s: &Sizer<'_>,
+    len: usize,
+    spill: &mut dyn Spill,
+) -> Result<(), EncodeError> {
+    let mut chunk = [const { MaybeUninit::<u8>::uninit() }; N];
+    let out = chunk.get_mut(..len.min(N)).unwrap_or_default();
+    let mut w = Writer::new_spilling(out, s, spill);
+    w.top(m)?;
+    w.spill_out();
+    Ok(())
+}
+
+/// BLAKE3 of `m`'s encoding, as [`Message::content_id`](crate::Message::content_id)
+/// computes it.
+///
+/// An encoding that comes as one piece (at most [`CHUNK`] bytes) is hashed with
+/// `blake3::hash`, which hashes a whole input in one tree; a longer one goes through a
+/// `blake3::Hasher` piece by piece. The id is the same (BLAKE3's tree does not depend
+/// on how its input is cut).
+#[cfg(feature = "blake3")]
+pub(crate) fn content_id<M: Encode>(m: &M) -> Result<blake3::Hash, EncodeError> {
+    let len = core::cell::Cell::new(0);
+    let mut id = IdSink {
+        len: &len,
+        hasher: None,
+        whole: None,
+    };
+    encode_checked(m, &mut id, &EncodeOptions::new(), |n| {
+        len.set(n);
+        Ok(())
+    })?;
+    Ok(match (id.whole, id.hasher) {
+        (Some(h), None) => h,
+        (None, Some(h)) => h.finalize(),
+        // Nothing was handed over: the empty encoding.
+        _ => blake3::hash(&[]),
+    })
+}
+
+/// The sink of [`content_id`]: the one piece hashed whole, or every piece through a
+/// hasher.
+#[cfg(feature = "blake3")]
+struct IdSink<'c> {
+    /// The encoding's length, known from the size pass before any piece comes.
+    len: &'c core::cell::Cell<usize>,
+    hasher: Option<blake3::Hasher>,
+    whole: Option<blake3::Hash>,
+}
+
+#[cfg(feature = "blake3")]
+impl ByteSink for IdSink<'_> {
+    fn accept(&mut self, bytes: &[u8]) {
+        if self.hasher.is_none() && self.whole.is_none() && bytes.len() == self.len.get() {
+            self.whole = Some(blake3::hash(bytes));
+            return;
+        }
+        self.hasher
+            .get_or_insert_with(blake3::Hasher::new)
+            .update(bytes);
+    }
 }
 
 /// An `io::Write` as a sink: the first error is kept and what follows is dropped.
