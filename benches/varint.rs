@@ -9,13 +9,14 @@
 
 use std::hint::black_box;
 
+use bijoubuf_benches::cpu::ThreadTime;
 use bijoubuf_benches::data::{BATCH, Dist, POOL, pool, values};
 use bijoubuf_benches::peers::{
     DecodeFn, Peer, canonical_decoders, decoders, encoders, packed_decoders,
 };
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 
-fn encode(c: &mut Criterion) {
+fn encode(c: &mut Criterion<ThreadTime>) {
     let mut group = c.benchmark_group("encode");
     group.throughput(Throughput::Elements(BATCH as u64));
     for dist in Dist::ALL {
@@ -36,7 +37,7 @@ fn encode(c: &mut Criterion) {
     group.finish();
 }
 
-fn decode_group(c: &mut Criterion, name: &str, peers: &[Peer<DecodeFn>]) {
+fn decode_group(c: &mut Criterion<ThreadTime>, name: &str, peers: &[Peer<DecodeFn>]) {
     let mut group = c.benchmark_group(name);
     group.throughput(Throughput::Elements(BATCH as u64));
     for dist in Dist::ALL {
@@ -58,15 +59,15 @@ fn decode_group(c: &mut Criterion, name: &str, peers: &[Peer<DecodeFn>]) {
     group.finish();
 }
 
-fn decode(c: &mut Criterion) {
+fn decode(c: &mut Criterion<ThreadTime>) {
     decode_group(c, "decode", &decoders());
 }
 
-fn decode_canonical(c: &mut Criterion) {
+fn decode_canonical(c: &mut Criterion<ThreadTime>) {
     decode_group(c, "decode-canonical", &canonical_decoders());
 }
 
-fn decode_packed(c: &mut Criterion) {
+fn decode_packed(c: &mut Criterion<ThreadTime>) {
     let mut group = c.benchmark_group("decode-packed");
     group.throughput(Throughput::Elements(BATCH as u64));
     for dist in Dist::ALL {
@@ -89,7 +90,7 @@ fn decode_packed(c: &mut Criterion) {
 }
 
 /// The control: one mixed batch decoded over and over, which the branch predictor learns.
-fn decode_same_batch(c: &mut Criterion) {
+fn decode_same_batch(c: &mut Criterion<ThreadTime>) {
     let mut group = c.benchmark_group("decode-same-batch");
     group.throughput(Throughput::Elements(BATCH as u64));
     let dist = Dist::Mixed;
@@ -108,12 +109,10 @@ fn decode_same_batch(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(
-    benches,
-    encode,
-    decode,
-    decode_canonical,
-    decode_packed,
-    decode_same_batch
-);
+criterion_group! {
+    name = benches;
+    // The thread's CPU clock, not wall time: the machine is shared (see `cpu`).
+    config = Criterion::default().with_measurement(ThreadTime);
+    targets = encode, decode, decode_canonical, decode_packed, decode_same_batch
+}
 criterion_main!(benches);

@@ -28,17 +28,22 @@ pub enum Dist {
     Uniform,
     /// About 70 % tiny, 20 % small, 8 % medium, 2 % large, in shuffled order.
     Mixed,
+    /// Log-uniform over all of `u64`: a bit width drawn uniformly from 1..=64, then a value
+    /// of that width, so every encoded length is about equally likely and a decoder cannot
+    /// predict the next one.
+    Widths,
 }
 
 impl Dist {
     /// Every distribution, in the order the tables list them.
-    pub const ALL: [Dist; 6] = [
+    pub const ALL: [Dist; 7] = [
         Dist::Tiny,
         Dist::Small,
         Dist::Medium,
         Dist::Large,
         Dist::Uniform,
         Dist::Mixed,
+        Dist::Widths,
     ];
 
     /// The name used in benchmark ids and tables.
@@ -50,6 +55,7 @@ impl Dist {
             Dist::Large => "large",
             Dist::Uniform => "uniform",
             Dist::Mixed => "mixed",
+            Dist::Widths => "widths",
         }
     }
 
@@ -62,6 +68,7 @@ impl Dist {
             Dist::Large => "log-uniform 2^32–2^64 (bit width uniform in 33..=64)",
             Dist::Uniform => "uniform over u64",
             Dist::Mixed => "70 % tiny, 20 % small, 8 % medium, 2 % large, shuffled",
+            Dist::Widths => "log-uniform over u64 (bit width uniform in 1..=64)",
         }
     }
 
@@ -118,6 +125,10 @@ fn draw(dist: Dist, rng: &mut SplitMix64) -> u64 {
             rng.of_width(bits)
         }
         Dist::Uniform => rng.next_u64(),
+        Dist::Widths => {
+            let bits = rng.range(1, 64) as u32;
+            rng.of_width(bits)
+        }
         Dist::Mixed => unreachable!("mixed is built from the others"),
     }
 }
@@ -183,6 +194,16 @@ mod tests {
         assert!((80..=84).contains(&large), "{large}");
         // Shuffled: not sorted by class.
         assert!(mix[..100].iter().any(|&x| x >= 248));
+        // Every encoded length 1..=9 occurs: about 1/8 each, except two bytes (tier 1 holds
+        // only 256 values: about 1.5 %).
+        let widths = values(Dist::Widths);
+        for len in 1..=9 {
+            let n = widths
+                .iter()
+                .filter(|&&x| bijou64::encoded_len(x) == len)
+                .count();
+            assert!(n > BATCH / 100, "{n} values of {len} bytes");
+        }
     }
 
     #[test]

@@ -2,6 +2,11 @@
 
 use integer_encoding::VarInt;
 
+/// bijou64's single-value decoders as they were before the tier-8 branch (the crate's test
+/// reference), timed beside the current ones so "before" and "after" share a process.
+#[path = "../../crates/bijou64/tests/common/before.rs"]
+mod before;
+
 /// Which family a peer belongs to; the bars compare bijou64 with the fastest LEB128 peer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Family {
@@ -245,6 +250,22 @@ pub fn decoders() -> Vec<Peer<DecodeFn>> {
             run: |input, out| {
                 by_offset(input, input.len(), out, |r| {
                     bijou64::decode_branchless(r).ok()
+                })
+            },
+        },
+        Peer {
+            name: "bijou64 (before)",
+            family: Family::Ours,
+            format: Format::Bijou64,
+            run: |input, out| by_offset(input, input.len(), out, |r| before::decode(r).ok()),
+        },
+        Peer {
+            name: "bijou64 (branchless, before)",
+            family: Family::Ours,
+            format: Format::Bijou64,
+            run: |input, out| {
+                by_offset(input, input.len(), out, |r| {
+                    before::decode_branchless(r).ok()
                 })
             },
         },

@@ -139,7 +139,8 @@ fn render(
     }
     writeln!(
         s,
-        "\nEach cell is criterion's median time for the whole batch, then the speed-up \
+        "\nEach cell is criterion's median thread CPU time (`cpu::ThreadTime`: the machine \
+         is shared, so wall time would count other processes) for the whole batch, then the speed-up \
          against the fastest LEB128 peer (prost, integer-encoding, leb128, unsigned-varint) \
          and against bijoux, the reference bijou64: `time · ×LEB · ×bijoux`, where a \
          speed-up above 1 means faster than that peer.\n"
@@ -260,6 +261,7 @@ fn render(
             let theirs = match against {
                 Against::Bijoux => get(m, group, "bijoux", d),
                 Against::FastestLeb => fastest_leb(m, op(group), d).map(|(_, t)| t),
+                Against::Peer(name) => get(m, group, name, d),
             };
             match (get(m, group, ours, d), theirs) {
                 (Some(o), Some(t)) => {
@@ -297,6 +299,34 @@ fn render(
                 1.5
             })
         },
+    )?;
+    // Issue #27: the one-value decoder against prost's LEB128 on full-width and on mixed
+    // widths, after the tier-8 branch and before it (the same process).
+    let one_27 = |d: Dist| match d {
+        Dist::Uniform => Some(3.0),
+        Dist::Mixed | Dist::Widths => Some(2.0),
+        _ => None,
+    };
+    bar(
+        "decode ≥ 3× prost on uniform, ≥ 2× on mixed widths",
+        "decode",
+        "bijou64",
+        Against::Peer("prost"),
+        &one_27,
+    )?;
+    bar(
+        "the same bar, before the tier-8 branch",
+        "decode",
+        "bijou64 (before)",
+        Against::Peer("prost"),
+        &one_27,
+    )?;
+    bar(
+        "decode not slower than before (≥ 1× bijou64 (before))",
+        "decode",
+        "bijou64",
+        Against::Peer("bijou64 (before)"),
+        &every(1.0),
     )?;
     bar(
         "decode (branchless) ≥ 1× bijoux",
@@ -358,6 +388,8 @@ fn render(
 enum Against {
     Bijoux,
     FastestLeb,
+    /// A peer named in the bar itself.
+    Peer(&'static str),
 }
 
 /// The current UTC date and time, `YYYY-MM-DD HH:MM`, from the system clock.

@@ -83,3 +83,5 @@ pub(crate) fn hex(s: &str) -> Vec<u8> {
         .map(|b| u8::from_str_radix(b, 16).expect("two hex digits"))
         .collect()
 }
+
+pub(crate) mod before;
