@@ -23,6 +23,7 @@ pub mod arbitrary;
 pub mod dynamic;
 pub mod generated;
 pub mod hex;
+pub mod manifest;
 pub mod props;
 pub mod protocol;
 pub mod typescript;
