@@ -4,17 +4,26 @@
 
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 
 const REGENERATE =
   "cargo run -p bijoubuf-conformance --bin vectors-manifest -- --version NEW-VERSION";
 
-/** The repository's conformance/ (this file runs from typescript/dist/test/node/). */
-const CONFORMANCE = fileURLToPath(new URL("../../../../conformance/", import.meta.url));
+/** The repository's conformance/: the first directory up from this compiled file
+ * (dist/test/node/ or another output directory) that holds conformance/vectors/MANIFEST. */
+const CONFORMANCE = ((): string => {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, "conformance/vectors/MANIFEST"))) {
+    const up = dirname(dir);
+    if (up === dir) throw new Error("conformance/vectors/MANIFEST not found above this test");
+    dir = up;
+  }
+  return join(dir, "conformance");
+})();
 
 /** Byte-wise order of ASCII paths (what the manifest's hash uses). */
 function byteOrder(a: string, b: string): number {
