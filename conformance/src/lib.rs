@@ -24,6 +24,7 @@ pub mod dynamic;
 pub mod generated;
 pub mod golang;
 pub mod hex;
+pub mod manifest;
 pub mod props;
 pub mod protocol;
 pub mod typescript;

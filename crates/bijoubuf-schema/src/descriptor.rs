@@ -534,7 +534,9 @@ fn file(f: &FileDef) -> FileDescriptorProto {
         }),
         syntax: match f.syntax {
             Syntax::Proto3 => Some("proto3".into()),
-            Syntax::Edition2023 | Syntax::Edition2024 => Some("editions".into()),
+            Syntax::Edition2023 | Syntax::Edition2024 | Syntax::Edition2026 => {
+                Some("editions".into())
+            }
             // protoc leaves `syntax` unset for proto2.
             Syntax::Proto2 => None,
         },
@@ -543,6 +545,7 @@ fn file(f: &FileDef) -> FileDescriptorProto {
         edition: match f.syntax {
             Syntax::Edition2023 => Some(1000),
             Syntax::Edition2024 => Some(1001),
+            Syntax::Edition2026 => Some(1002),
             Syntax::Proto2 | Syntax::Proto3 => None,
         },
     }

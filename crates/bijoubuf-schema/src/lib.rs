@@ -1,5 +1,5 @@
-//! bijoubuf-schema: `.proto` text (proto2, proto3, editions 2023 and 2024) to a checked
-//! schema model.
+//! bijoubuf-schema: `.proto` text (proto2, proto3, editions 2023, 2024 and 2026) to a
+//! checked schema model.
 //!
 //! Editions map their `features` onto the model: `field_presence` gives a field's
 //! [`Presence`], `enum_type` whether an enum is closed, both inherited from file to
@@ -7,8 +7,11 @@
 //! accepted (bijoubuf's format fixes those), and `message_encoding = DELIMITED` (groups)
 //! is refused. Features are read in both spellings (`features.x = Y` and
 //! `features = { x: Y }`) and checked as protoc 36.2 checks them; edition 2024 adds its
-//! naming style, `export`/`local` visibility and `import option`, and refuses
-//! `import weak`, `ctype` and `java_multiple_files`.
+//! naming style, `export`/`local` visibility (with `default_symbol_visibility`, STRICT
+//! included) and `import option`, and refuses `import weak`, `ctype` and
+//! `java_multiple_files`; edition 2026 (protoc 36.2's newest) keeps 2024's rules, makes
+//! every type local to its file unless marked `export` (STRICT) and refuses
+//! `cc_enable_arenas`. Any other edition is refused, as protoc 36.2 refuses it.
 //!
 //! This crate is the front end of bijoubuf's code generation: it parses schema files
 //! with a nom lexer and a recovering parser, resolves imports (include paths, in-memory

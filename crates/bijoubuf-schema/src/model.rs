@@ -23,12 +23,24 @@ pub enum Syntax {
     Edition2023,
     /// `edition = "2024";` (the same features as 2023 as far as bijoubuf is concerned).
     Edition2024,
+    /// `edition = "2026";` (protoc 36.2's newest): 2024's rules, with types local to
+    /// their file unless marked `export` (`default_symbol_visibility = STRICT`).
+    Edition2026,
 }
 
 impl Syntax {
     /// Whether the file is written in an edition (its rules come from `features`).
     pub fn is_edition(self) -> bool {
-        matches!(self, Syntax::Edition2023 | Syntax::Edition2024)
+        matches!(
+            self,
+            Syntax::Edition2023 | Syntax::Edition2024 | Syntax::Edition2026
+        )
+    }
+
+    /// Whether the file is written in edition 2024 or later (visibility, `import
+    /// option`, the naming style, the options 2024 removes).
+    pub fn is_2024_or_later(self) -> bool {
+        matches!(self, Syntax::Edition2024 | Syntax::Edition2026)
     }
 }
 

@@ -106,7 +106,14 @@ fn what_editions_refuse() {
         codes("edition = \"2023\";\nenum E { option features.enum_type = CLOSED; E_A = 1; }"),
         Vec::<&str>::new()
     );
-    assert_eq!(codes("edition = \"2025\";\nmessage M {}"), ["unsupported"]);
+    // protoc 36.2 knows 2023, 2024 and 2026; any other edition is refused.
+    for edition in ["2022", "2025", "2027", "UNSTABLE", "99997_TEST_ONLY"] {
+        assert_eq!(
+            codes(&format!("edition = \"{edition}\";\nmessage M {{}}")),
+            ["unsupported"],
+            "{edition}"
+        );
+    }
 }
 
 /// The `FileDescriptorProto` records of `set` (field 1 of a `FileDescriptorSet`), each as
@@ -509,4 +516,210 @@ fn edition_2024_visibility_and_option_imports_as_protoc_36_2() {
     // Only edition 2024 knows the keywords.
     let err = compile("edition = \"2023\";\nexport message M {}\n").expect_err("2023");
     assert_eq!(err.errors()[0].code(), "syntax");
+}
+
+/// `a.proto` and `u.proto` (which imports it) compiled together: the error codes.
+fn codes2(a: &str, u: &str) -> Vec<&'static str> {
+    match bijoubuf_schema::Compiler::new()
+        .source("a.proto", a)
+        .source("u.proto", u)
+        .compile(&["a.proto", "u.proto"])
+    {
+        Ok(_) => Vec::new(),
+        Err(e) => e.errors().iter().map(|d| d.code()).collect(),
+    }
+}
+
+#[test]
+fn strict_visibility_as_protoc_36_2() {
+    // Found by the editions differential (scripts/editions-diff.sh): under
+    // `default_symbol_visibility = STRICT` bijoubuf read every type as EXPORT_TOP_LEVEL
+    // does, and refused no `export` of a nested type.
+    let strict =
+        "edition = \"2024\";\npackage a;\noption features.default_symbol_visibility = STRICT;\n";
+    let user = |ty: &str| {
+        format!(
+            "edition = \"2024\";\npackage u;\nimport \"a.proto\";\nmessage U {{ {ty} x = 1; }}\n"
+        )
+    };
+    // Types are local unless marked `export`, top-level ones too.
+    let a = format!("{strict}message Hidden {{}}\nexport message Open {{}}\n");
+    assert_eq!(codes2(&a, &user("a.Hidden")), ["not-visible"]);
+    assert_eq!(codes2(&a, &user("a.Open")), Vec::<&str>::new());
+    // A nested type cannot be exported...
+    for text in [
+        "export message O { export message N {} }",
+        "export message O { export enum E { E_UNSPECIFIED = 0; } }",
+        "export message O { export enum E { E_UNSPECIFIED = 0; } reserved 1 to max; }",
+        "message O { export enum E { E_UNSPECIFIED = 0; } reserved 1 to 100; }",
+        "message O { message I { export enum E { E_UNSPECIFIED = 0; } reserved 1 to max; } }",
+    ] {
+        let err = compile(&format!("{strict}{text}\n")).expect_err(text);
+        assert_eq!(err.errors()[0].code(), "invalid-visibility", "{text}");
+    }
+    // ...but an enum in a top-level message that is not exported and reserves every
+    // field number (a namespace), and it can be used from elsewhere.
+    let ns = format!(
+        "{strict}local message O {{ export enum E {{ E_UNSPECIFIED = 0; }} reserved 1 to max; }}\n"
+    );
+    assert_eq!(codes2(&ns, &user("a.O.E")), Vec::<&str>::new());
+    // `local` on a nested type, and every other default, stay accepted.
+    compile(&format!(
+        "{strict}export message O {{ local message N {{}} }}\n"
+    ))
+    .unwrap_or_else(|e| panic!("refused: {:?}", e.errors()));
+    compile("edition = \"2024\";\noption features.default_symbol_visibility = LOCAL_ALL;\nexport message O { export message N {} }\n")
+        .unwrap_or_else(|e| panic!("refused: {:?}", e.errors()));
+}
+
+#[test]
+fn edition_2026_as_protoc_36_2_reads_it() {
+    // protoc 36.2 accepts edition 2026 (its newest); bijoubuf refused it as unknown.
+    let a = "edition = \"2026\";\npackage a;\nexport message Open { int32 a = 1; }\nmessage Hidden {}\nexport enum E { E_UNSPECIFIED = 0; }\n";
+    let c = compile(a).unwrap_or_else(|e| panic!("refused: {:?}", e.errors()));
+    assert_eq!(c.schema.files()[0].syntax, Syntax::Edition2026);
+    // FileDescriptorProto: syntax (12) "editions", edition (14) EDITION_2026 = 1002.
+    let files = file_records(&c.schema.encode_file_descriptor_set());
+    assert!(files[0].iter().any(|f| f.0 == 12 && f.2 == b"editions"));
+    assert!(files[0].iter().any(|f| f.0 == 14 && f.2 == [0xea, 0x07]));
+    // STRICT is its default: what is not exported stays in its file.
+    let user = |ty: &str| {
+        format!(
+            "edition = \"2026\";\npackage u;\nimport \"a.proto\";\nmessage U {{ {ty} x = 1; }}\n"
+        )
+    };
+    assert_eq!(codes2(a, &user("a.Hidden")), ["not-visible"]);
+    assert_eq!(codes2(a, &user("a.Open")), Vec::<&str>::new());
+    assert_eq!(codes2(a, &user("a.E")), Vec::<&str>::new());
+    let err = compile("edition = \"2026\";\nexport message O { export message N {} }\n")
+        .expect_err("nested export");
+    assert_eq!(err.errors()[0].code(), "invalid-visibility");
+    // 2024's rules hold, and 2026 removes cc_enable_arenas.
+    for (text, code) in [
+        ("option cc_enable_arenas = true;", "removed-option"),
+        ("option java_multiple_files = true;", "removed-option"),
+        ("message bad_name {}", "naming-style"),
+        (
+            "import weak \"google/protobuf/descriptor.proto\";",
+            "weak-import",
+        ),
+    ] {
+        let err = compile(&format!("edition = \"2026\";\npackage a;\n{text}\n")).expect_err(text);
+        assert_eq!(err.errors()[0].code(), code, "{text}");
+    }
+    compile("edition = \"2024\";\noption cc_enable_arenas = true;\n")
+        .unwrap_or_else(|e| panic!("refused: {:?}", e.errors()));
+    // `import option` and the proto-limits feature (of source retention: not written).
+    let limits = compile("edition = \"2026\";\npackage a;\nimport option \"google/protobuf/descriptor.proto\";\nmessage M { int32 a = 1 [features.enforce_proto_limits = PROTO_LIMITS2026]; }\n")
+        .unwrap_or_else(|e| panic!("refused: {:?}", e.errors()));
+    let plain = compile("edition = \"2026\";\npackage a;\nimport option \"google/protobuf/descriptor.proto\";\nmessage M { int32 a = 1; }\n")
+        .unwrap_or_else(|e| panic!("refused: {:?}", e.errors()));
+    // protoc's defaults drop it (the built-in descriptor.proto lacked the feature, so
+    // it was written); `--retain_options` keeps it.
+    let set = |c: &Compiled, retain_options| {
+        c.schema
+            .encode_descriptor_set(bijoubuf_schema::DescriptorSetOptions {
+                retain_options,
+                ..Default::default()
+            })
+    };
+    // As protoc 36.2 writes the field's options: FieldOptions (8) { features (21) { } },
+    // or with enforce_proto_limits (9) = PROTO_LIMITS2026 (2) kept.
+    let has = |set: &[u8], bytes: &[u8]| set.windows(bytes.len()).any(|w| w == bytes);
+    assert!(has(&set(&limits, false), &[0x42, 0x03, 0xaa, 0x01, 0x00]));
+    assert!(has(
+        &set(&limits, true),
+        &[0x42, 0x05, 0xaa, 0x01, 0x02, 0x48, 0x02]
+    ));
+    assert!(!has(&set(&plain, false), &[0x42]));
+}
+
+#[test]
+fn features_where_and_since_protoc_36_2_allows_them() {
+    // Found by the editions differential: each was accepted.
+    let codes = |text: &str| match compile(text) {
+        Ok(_) => Vec::new(),
+        Err(e) => e.errors().iter().map(|d| d.code()).collect(),
+    };
+    for (text, expected) in [
+        // Not before the edition that introduced them.
+        (
+            "edition = \"2023\";\noption features.enforce_naming_style = STYLE_LEGACY;",
+            &["invalid-feature"][..],
+        ),
+        (
+            "edition = \"2023\";\noption features = { default_symbol_visibility: EXPORT_ALL };",
+            &["invalid-feature"],
+        ),
+        (
+            "edition = \"2024\";\nmessage M { option features.enforce_proto_limits = PROTO_LIMITS2026; }",
+            &["invalid-feature"],
+        ),
+        // enforce_proto_limits is not a file's feature.
+        (
+            "edition = \"2026\";\noption features.enforce_proto_limits = PROTO_LIMITS2026;",
+            &["invalid-feature"],
+        ),
+        // An extension range takes only the naming style.
+        (
+            "edition = \"2023\";\nmessage M { extensions 10 to 20 [features.field_presence = IMPLICIT]; }",
+            &["invalid-feature"],
+        ),
+        (
+            "edition = \"2023\";\nmessage M { extensions 10 to 20 [features = { utf8_validation: NONE }]; }",
+            &["invalid-feature"],
+        ),
+        (
+            "edition = \"2024\";\nmessage M { extensions 10 to 20 [features.enforce_naming_style = STYLE_LEGACY]; }",
+            &[],
+        ),
+        // Required is no file's default.
+        (
+            "edition = \"2023\";\noption features.field_presence = LEGACY_REQUIRED;",
+            &["invalid-feature"],
+        ),
+        // message_encoding is a message field's feature.
+        (
+            "edition = \"2023\";\nmessage M { int32 a = 1 [features.message_encoding = LENGTH_PREFIXED]; }",
+            &["invalid-feature"],
+        ),
+        (
+            "edition = \"2023\";\nmessage M { M m = 1 [features.message_encoding = LENGTH_PREFIXED]; }",
+            &[],
+        ),
+        // Reserved names are identifiers in an edition.
+        (
+            "edition = \"2023\";\nmessage M { reserved \"a\"; }",
+            &["syntax"],
+        ),
+        (
+            "edition = \"2023\";\nenum E { E_UNSPECIFIED = 0; reserved \"X\"; }",
+            &["syntax"],
+        ),
+        ("edition = \"2023\";\nmessage M { reserved a; }", &[]),
+        // A oneof's features reach its fields.
+        (
+            "edition = \"2024\";\nmessage M { oneof o { option features.enforce_naming_style = STYLE_LEGACY; int32 bad_1 = 1; } }",
+            &[],
+        ),
+        (
+            "edition = \"2024\";\nmessage M { oneof o { int32 bad_1 = 1; } }",
+            &["naming-style"],
+        ),
+    ] {
+        assert_eq!(codes(text), expected, "{text}");
+    }
+}
+
+#[test]
+fn a_map_fields_features_reach_its_entry_as_protoc_writes_them() {
+    // Found by the editions differential: protoc copies the map field's `features` to
+    // the entry's key and value fields; bijoubuf wrote them on the map field only.
+    let c = compile("edition = \"2023\";\npackage ed.v1;\nmessage M { map<string, int32> m = 1 [features.utf8_validation = NONE]; }\n")
+        .unwrap_or_else(|e| panic!("refused: {:?}", e.errors()));
+    let set = c.schema.encode_file_descriptor_set();
+    // FieldOptions { features (21) { utf8_validation (4) = NONE (3) } }
+    let options = [0xaa, 0x01, 0x02, 0x20, 0x03];
+    let count = set.windows(options.len()).filter(|w| *w == options).count();
+    assert_eq!(count, 3, "the map field, its key and its value");
 }

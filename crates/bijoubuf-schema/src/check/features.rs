@@ -9,7 +9,7 @@
 
 use super::Checker;
 use crate::ast::{OptionStmt, ValueKind};
-use crate::model::Presence;
+use crate::model::{Presence, Syntax};
 use crate::span::Span;
 
 /// The features in force at one element.
@@ -94,6 +94,7 @@ pub(crate) enum Target {
     EnumValue,
     Service,
     Method,
+    ExtensionRange,
 }
 
 impl Target {
@@ -108,6 +109,7 @@ impl Target {
             Target::EnumValue => "enum entry",
             Target::Service => "service",
             Target::Method => "method",
+            Target::ExtensionRange => "extension range",
         }
     }
 }
@@ -123,7 +125,58 @@ fn allowed(feature: &str, target: Target) -> bool {
         "enum_type" => matches!(target, File | Enum),
         "json_format" => matches!(target, File | Message | Enum),
         "default_symbol_visibility" => target == File,
-        _ => true,
+        "enforce_proto_limits" => matches!(target, Message | Field | Oneof | Enum),
+        "enforce_naming_style" => true,
+        // A feature this table does not know is left to the option interpreter; on an
+        // extension range protoc allows only the naming style.
+        _ => target != ExtensionRange,
+    }
+}
+
+/// The edition that introduced `feature` (descriptor.proto's `edition_introduced`),
+/// where it is later than 2023; before it the feature cannot be set.
+fn introduced(feature: &str) -> Option<(Syntax, &'static str)> {
+    match feature {
+        "enforce_naming_style" | "default_symbol_visibility" => Some((Syntax::Edition2024, "2024")),
+        "enforce_proto_limits" => Some((Syntax::Edition2026, "2026")),
+        _ => None,
+    }
+}
+
+/// An edition's rank, to compare them.
+fn rank(s: Syntax) -> u8 {
+    match s {
+        Syntax::Proto2 | Syntax::Proto3 | Syntax::Edition2023 => 0,
+        Syntax::Edition2024 => 1,
+        Syntax::Edition2026 => 2,
+    }
+}
+
+/// `inherited` with the features `options` set, without checking them (their element
+/// checks them once): for a oneof's features, which its fields inherit.
+pub(crate) fn inherit(inherited: Features, options: &[OptionStmt]) -> Features {
+    let mut out = inherited;
+    for s in settings(options) {
+        out.apply(s.name, s.value);
+    }
+    out
+}
+
+impl Features {
+    /// Feature `name` set to `value` (what bijoubuf's model depends on).
+    fn apply(&mut self, name: &str, value: &str) {
+        match (name, value) {
+            ("field_presence", "EXPLICIT") => self.presence = Presence::Explicit,
+            ("field_presence", "IMPLICIT") => self.presence = Presence::Implicit,
+            ("field_presence", "LEGACY_REQUIRED") => self.presence = Presence::Required,
+            ("enum_type", "OPEN") => self.closed_enums = false,
+            ("enum_type", "CLOSED") => self.closed_enums = true,
+            ("repeated_field_encoding", "PACKED") => self.expanded_repeated = false,
+            ("repeated_field_encoding", "EXPANDED") => self.expanded_repeated = true,
+            ("enforce_naming_style", "STYLE_LEGACY") => self.style_legacy = true,
+            ("enforce_naming_style", _) => self.style_legacy = false,
+            _ => {}
+        }
     }
 }
 
@@ -149,6 +202,30 @@ impl Checker<'_> {
             return out;
         }
         for s in settings(options) {
+            if let Some((since, name)) = introduced(s.name)
+                && rank(self.syntax()) < rank(since)
+            {
+                self.err(
+                    "invalid-feature",
+                    s.span,
+                    format!(
+                        "feature `{}` was introduced in edition {name} and cannot be set in an earlier edition",
+                        s.name
+                    ),
+                )
+                .with_help(format!("write `edition = \"{name}\";` to use it"));
+                continue;
+            }
+            if target == Target::File && s.name == "field_presence" && s.value == "LEGACY_REQUIRED"
+            {
+                self.err(
+                    "invalid-feature",
+                    s.span,
+                    "`field_presence = LEGACY_REQUIRED` cannot be a file's default",
+                )
+                .with_help("set it on the fields that are required");
+                continue;
+            }
             if !allowed(s.name, target) {
                 self.err(
                     "invalid-feature",
@@ -162,25 +239,14 @@ impl Checker<'_> {
                 .with_help("set it on the file, or on an element it applies to");
                 continue;
             }
-            match (s.name, s.value) {
-                ("field_presence", "EXPLICIT") => out.presence = Presence::Explicit,
-                ("field_presence", "IMPLICIT") => out.presence = Presence::Implicit,
-                ("field_presence", "LEGACY_REQUIRED") => out.presence = Presence::Required,
-                ("enum_type", "OPEN") => out.closed_enums = false,
-                ("enum_type", "CLOSED") => out.closed_enums = true,
-                ("repeated_field_encoding", "PACKED") => out.expanded_repeated = false,
-                ("repeated_field_encoding", "EXPANDED") => out.expanded_repeated = true,
-                ("enforce_naming_style", "STYLE_LEGACY") => out.style_legacy = true,
-                ("enforce_naming_style", _) => out.style_legacy = false,
-                ("message_encoding", "DELIMITED") => {
-                    self.err(
-                        "unsupported",
-                        s.span,
-                        "`features.message_encoding = DELIMITED` (group encoding) is not supported by bijoubuf v1",
-                    )
-                    .with_help("remove the feature: message fields are length-prefixed in bijoubuf");
-                }
-                _ => {}
+            out.apply(s.name, s.value);
+            if (s.name, s.value) == ("message_encoding", "DELIMITED") {
+                self.err(
+                    "unsupported",
+                    s.span,
+                    "`features.message_encoding = DELIMITED` (group encoding) is not supported by bijoubuf v1",
+                )
+                .with_help("remove the feature: message fields are length-prefixed in bijoubuf");
             }
         }
         out

@@ -201,13 +201,13 @@ impl Checker<'_> {
                 legacy,
             );
         }
-        if self.syntax() == Syntax::Edition2024
+        if self.syntax().is_2024_or_later()
             && let Some(o) = simple_option(&f.options, "ctype")
         {
             self.err(
                 "removed-option",
                 o.span,
-                "option `ctype` is not allowed in edition 2024",
+                "option `ctype` is not allowed from edition 2024 on",
             )
             .with_help("use the feature `features.(pb.cpp).string_type` instead");
         }
@@ -229,7 +229,8 @@ impl Checker<'_> {
         };
         let proto3_optional =
             proto3 && label == Some(Label::Optional) && extendee.is_none() && !in_map_entry;
-        if self.syntax().is_edition() {
+        // A map entry's key and value carry the map field's features, checked there.
+        if self.syntax().is_edition() && !in_map_entry {
             self.check_field_features(f, &ty, &cardinality, extendee.is_some(), presence);
         }
 
@@ -357,6 +358,15 @@ impl Checker<'_> {
                 );
             }
         }
+        if let Some((_, span)) = own_feature(&f.options, "message_encoding")
+            && !matches!(ty, FieldType::Message(_))
+        {
+            self.err(
+                "invalid-feature",
+                span,
+                format!("field {name:?} is not a message and cannot set `message_encoding`"),
+            );
+        }
         if let Some((value, span)) = own_feature(&f.options, "repeated_field_encoding") {
             let packable = *card == Cardinality::Repeated
                 && match ty {
@@ -429,7 +439,7 @@ impl Checker<'_> {
         match file.syntax {
             Syntax::Proto2 => return Some(true),
             Syntax::Proto3 => return Some(false),
-            Syntax::Edition2023 | Syntax::Edition2024 => {}
+            Syntax::Edition2023 | Syntax::Edition2024 | Syntax::Edition2026 => {}
         }
         let e = self.find_enum(sym.file, full)?;
         let set = own_feature(&e.options, "enum_type")

@@ -201,10 +201,11 @@ impl Checker<'_> {
 
     /// Why type `full` of file `file` cannot be used from another file, if it cannot:
     /// edition 2024's visibility (`local`, or a nested type under the default
-    /// `default_symbol_visibility = EXPORT_TOP_LEVEL`).
+    /// `default_symbol_visibility = EXPORT_TOP_LEVEL`), or edition 2026's (every type
+    /// not marked `export`, under its default `STRICT`).
     fn hidden(&self, file: usize, full: &str) -> Option<&'static str> {
         let ast = &self.files[file].ast;
-        if ast.syntax != Syntax::Edition2024 {
+        if !ast.syntax.is_2024_or_later() {
             return None;
         }
         let skip = ast.package.as_ref().map_or(0, |p| p.name.name.len() + 1);
@@ -222,14 +223,70 @@ impl Checker<'_> {
         match explicit {
             Some((true, _)) => None,
             Some((false, _)) => Some("it is marked `local`"),
-            None => match features::own_feature(&ast.options, "default_symbol_visibility") {
-                Some(("EXPORT_ALL", _)) => None,
-                Some(("LOCAL_ALL", _)) => {
+            None => match default_visibility(ast) {
+                (DefaultVisibility::ExportAll, _) => None,
+                (DefaultVisibility::LocalAll, _) => {
                     Some("its file sets `default_symbol_visibility = LOCAL_ALL`")
                 }
-                _ if outer.is_empty() => None,
-                _ => Some("edition 2024 makes nested types local unless marked `export`"),
+                (DefaultVisibility::Strict, true) => {
+                    Some("its file sets `default_symbol_visibility = STRICT`")
+                }
+                (DefaultVisibility::Strict, false) => {
+                    Some("edition 2026 makes types local unless marked `export`")
+                }
+                (DefaultVisibility::ExportTopLevel, _) if outer.is_empty() => None,
+                (DefaultVisibility::ExportTopLevel, _) => {
+                    Some("edition 2024 makes nested types local unless marked `export`")
+                }
             },
+        }
+    }
+
+    /// Under `default_symbol_visibility = STRICT` (edition 2026's default) only top-level
+    /// types may be marked `export`, but for protoc's one exception: an enum directly in
+    /// a top-level message that is not exported and reserves every field number
+    /// (`local message Outer { export enum E { … } reserved 1 to max; }`), a namespace.
+    fn strict_exports(&mut self, ast: &ast::File) {
+        if default_visibility(ast).0 != DefaultVisibility::Strict {
+            return;
+        }
+        fn namespace(m: &ast::Message) -> bool {
+            let ranges: Vec<&ast::Range> = m.reserved.iter().flat_map(|r| &r.ranges).collect();
+            !matches!(m.visibility, Some((true, _)))
+                && matches!(ranges.as_slice(), [r] if r.start == 1 && r.end == FIELD_MAX)
+        }
+        fn walk(m: &ast::Message, top: bool, found: &mut Vec<(Span, String, &'static str)>) {
+            for n in &m.messages {
+                if let Some((true, span)) = n.visibility {
+                    found.push((span, n.name.name.clone(), "message"));
+                }
+                walk(n, false, found);
+            }
+            for e in &m.enums {
+                if let Some((true, span)) = e.visibility
+                    && !(top && namespace(m))
+                {
+                    found.push((span, e.name.name.clone(), "enum"));
+                }
+            }
+        }
+        let mut found = Vec::new();
+        for m in &ast.messages {
+            walk(m, true, &mut found);
+        }
+        for (span, name, kind) in found {
+            self.err(
+                "invalid-visibility",
+                span,
+                format!(
+                    "nested {kind} {name} cannot be marked `export` under `default_symbol_visibility = STRICT`"
+                ),
+            )
+            .with_help(if kind == "enum" {
+                "move it to the top level, or nest it in a top-level `local` message that has `reserved 1 to max;` and nothing else that uses field numbers"
+            } else {
+                "move it to the top level (ideally in a file of its own) to export it"
+            });
         }
     }
 
@@ -251,7 +308,7 @@ impl Checker<'_> {
                 legacy,
             );
         }
-        if self.syntax() == Syntax::Edition2024 {
+        if self.syntax().is_2024_or_later() {
             self.edition_2024_file(ast);
         }
         let mut dependencies = Vec::new();
@@ -460,7 +517,14 @@ impl Checker<'_> {
 
         let mut fields = Vec::with_capacity(m.fields.len());
         for (idx, f) in m.fields.iter().enumerate() {
-            if let Some(fd) = self.field(&full, f, idx, None, m.map_entry) {
+            // A oneof member inherits the oneof's features (checked with the oneof).
+            let outer = self.features;
+            if let Some(o) = f.oneof.and_then(|i| m.oneofs.get(i)) {
+                self.features = features::inherit(outer, &o.options);
+            }
+            let fd = self.field(&full, f, idx, None, m.map_entry);
+            self.features = outer;
+            if let Some(fd) = fd {
                 fields.push(fd);
             }
         }
@@ -496,6 +560,10 @@ impl Checker<'_> {
                 }
             })
             .collect();
+        for r in &m.extension_ranges {
+            // Only to check what may be set there; nothing in the model depends on it.
+            self.features(self.features, &r.options, Target::ExtensionRange);
+        }
         for o in &m.oneofs {
             let legacy = self
                 .features(self.features, &o.options, Target::Oneof)
@@ -607,21 +675,32 @@ impl Checker<'_> {
         out
     }
 
-    /// What protoc 36.2 refuses at file level in edition 2024.
+    /// What protoc 36.2 refuses at file level from edition 2024 on.
     fn edition_2024_file(&mut self, ast: &ast::File) {
+        self.strict_exports(ast);
         for imp in ast.imports.iter().filter(|i| i.kind == ImportKind::Weak) {
             self.err(
                 "weak-import",
                 imp.kind_span.unwrap_or(imp.span),
-                "`import weak` is not allowed in edition 2024",
+                "`import weak` is not allowed from edition 2024 on",
             )
             .with_help("import the file normally");
+        }
+        if ast.syntax == Syntax::Edition2026
+            && let Some(o) = simple_option(&ast.options, "cc_enable_arenas")
+        {
+            self.err(
+                "removed-option",
+                o.span,
+                "option `cc_enable_arenas` is removed from edition 2026 on (arenas are always enabled)",
+            )
+            .with_help("drop it");
         }
         if let Some(o) = simple_option(&ast.options, "java_multiple_files") {
             self.err(
                 "removed-option",
                 o.span,
-                "option `java_multiple_files` is removed in edition 2024 (it is the default there)",
+                "option `java_multiple_files` is removed from edition 2024 on (it is the default there)",
             )
             .with_help(
                 "drop it; `features.(pb.java).nest_in_file_class` chooses otherwise per element",
@@ -686,5 +765,26 @@ impl Checker<'_> {
             span: s.span,
             encoded_options: Vec::new(),
         }
+    }
+}
+
+/// A file's `default_symbol_visibility`, and whether the file sets it (else its
+/// edition's default: EXPORT_TOP_LEVEL in 2024, STRICT in 2026).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum DefaultVisibility {
+    ExportAll,
+    ExportTopLevel,
+    LocalAll,
+    Strict,
+}
+
+fn default_visibility(ast: &ast::File) -> (DefaultVisibility, bool) {
+    match features::own_feature(&ast.options, "default_symbol_visibility") {
+        Some(("EXPORT_ALL", _)) => (DefaultVisibility::ExportAll, true),
+        Some(("EXPORT_TOP_LEVEL", _)) => (DefaultVisibility::ExportTopLevel, true),
+        Some(("LOCAL_ALL", _)) => (DefaultVisibility::LocalAll, true),
+        Some(("STRICT", _)) => (DefaultVisibility::Strict, true),
+        _ if ast.syntax == Syntax::Edition2026 => (DefaultVisibility::Strict, false),
+        _ => (DefaultVisibility::ExportTopLevel, false),
     }
 }

@@ -4,7 +4,6 @@
 //! protoc 36.2 checks them. `STYLE_LEGACY` opts an element and what it holds out.
 
 use super::Checker;
-use crate::model::Syntax;
 use crate::span::Span;
 
 /// The style a kind of name must have.
@@ -75,7 +74,7 @@ impl Checker<'_> {
         style: Style,
         legacy: bool,
     ) {
-        if self.syntax() != Syntax::Edition2024 || legacy {
+        if !self.syntax().is_2024_or_later() || legacy {
             return;
         }
         if let Some(problem) = violation(name, style) {

@@ -3,9 +3,10 @@
 use super::value::int_value;
 use super::{ENUM_MAX, FIELD_MAX, PResult, Parser};
 use crate::ast::{
-    Enum, EnumValue, Extend, ExtensionRanges, Field, Ident, Label, Message, Method, Oneof, Range,
-    Reserved, Service,
+    Enum, EnumValue, Extend, ExtensionRanges, Field, Ident, Label, Message, Method, Oneof,
+    OptionStmt, Range, Reserved, Service,
 };
+use crate::diagnostics::Diagnostic;
 use crate::lexer::{Tok, text_of};
 use crate::model::Comments;
 use crate::span::Span;
@@ -244,6 +245,21 @@ impl Parser<'_> {
                     Comments::default(),
                 );
                 entry.map_entry = true;
+                // protoc gives the entry's key and value the map field's features
+                // (the whole `features` message, language features included).
+                let features: Vec<OptionStmt> = if self.syntax.is_edition() {
+                    options
+                        .iter()
+                        .filter(|o| {
+                            o.name
+                                .first()
+                                .is_some_and(|n| !n.is_extension && n.name == "features")
+                        })
+                        .cloned()
+                        .collect()
+                } else {
+                    Vec::new()
+                };
                 for (n, (t, fname)) in [(key, "key"), (value, "value")].into_iter().enumerate() {
                     entry.fields.push(Field {
                         label: Some((Label::Optional, t.span)),
@@ -255,7 +271,7 @@ impl Parser<'_> {
                         },
                         number: n as i64 + 1,
                         number_span: t.span,
-                        options: Vec::new(),
+                        options: features.clone(),
                         options_span: None,
                         oneof: None,
                         span: t.span,
@@ -357,6 +373,18 @@ impl Parser<'_> {
         if matches!(self.peek().tok, Tok::Str(_)) {
             loop {
                 let (name, span) = self.string_utf8("a reserved name")?;
+                if self.syntax.is_edition() {
+                    // protoc: "Reserved names must be identifiers in editions".
+                    self.errors.push(
+                        Diagnostic::error(
+                            "syntax",
+                            self.file,
+                            span,
+                            "reserved names are identifiers in an edition, not string literals",
+                        )
+                        .help(format!("write `reserved {name};`")),
+                    );
+                }
                 names.push(Ident { name, span });
                 if !self.eat_sym(',') {
                     break;

@@ -102,7 +102,7 @@ impl<'a> Parser<'a> {
         let keyword = (self.at_word("export") || self.at_word("local"))
             && self.peek_at(1).tok == Tok::Ident
             && (next == "message" || next == "enum");
-        if self.syntax != Syntax::Edition2024 || !keyword {
+        if !self.syntax.is_2024_or_later() || !keyword {
             return None;
         }
         let export = self.at_word("export");
@@ -428,6 +428,7 @@ impl<'a> Parser<'a> {
             file.syntax = match value.as_str() {
                 "2023" => Syntax::Edition2023,
                 "2024" => Syntax::Edition2024,
+                "2026" => Syntax::Edition2026,
                 _ => {
                     // Read on with 2023's rules to avoid follow-on noise.
                     self.syntax = Syntax::Edition2023;
@@ -435,7 +436,7 @@ impl<'a> Parser<'a> {
                     return Err(self.unsupported(
                         span,
                         &format!("edition {value:?}"),
-                        "write `edition = \"2023\";` or `edition = \"2024\";`",
+                        "write `edition = \"2023\";`, `edition = \"2024\";` or `edition = \"2026\";`",
                     ));
                 }
             };
@@ -480,7 +481,7 @@ impl<'a> Parser<'a> {
                 ImportKind::Public
             } else if self.eat_word("weak") {
                 ImportKind::Weak
-            } else if self.syntax == Syntax::Edition2024 && self.eat_word("option") {
+            } else if self.syntax.is_2024_or_later() && self.eat_word("option") {
                 ImportKind::Option
             } else {
                 ImportKind::Normal
