@@ -18,8 +18,12 @@
 
 use criterion::measurement::Measurement as _;
 
+use bijoubuf::Message as _;
+use prost::Message as _;
+
 use bijoubuf_benches::cpu::ThreadTime;
-use bijoubuf_benches::msg::otlp::{OPS, Op, Workload, op};
+use bijoubuf_benches::msg::otlp::{self, OPS, Op, Pb as _, Signal, Workload, op};
+use bijoubuf_benches::msg::{data::Dataset, gm1};
 
 /// Different inputs (seeds) per workload, cycled through.
 const VARIANTS: u64 = 4;
@@ -44,6 +48,42 @@ fn cpu_ns(f: &mut Op, iters: u64) -> f64 {
         f();
     }
     m.to_f64(&m.end(start))
+}
+
+/// Encoded bytes of the first input, bijoubuf and protobuf (prost's
+/// bytes; buffa writes the same).
+fn sizes(w: Workload) -> (usize, usize) {
+    let s = |v: Signal| v.seed(0);
+    match w {
+        Workload::Otlp(v @ Signal::Traces) => {
+            let x = otlp::traces(s(v));
+            (
+                x.encode_to_vec().expect("encodes").len(),
+                x.pb().encoded_len(),
+            )
+        }
+        Workload::Otlp(v @ Signal::Metrics) => {
+            let x = otlp::metrics(s(v));
+            (
+                x.encode_to_vec().expect("encodes").len(),
+                x.pb().encoded_len(),
+            )
+        }
+        Workload::Otlp(v @ Signal::Logs) => {
+            let x = otlp::logs(s(v));
+            (
+                x.encode_to_vec().expect("encodes").len(),
+                x.pb().encoded_len(),
+            )
+        }
+        Workload::Gm1Batch => (0..64).fold((0, 0), |(b, p), j| {
+            let x = gm1::proto3(Dataset::Gm1Proto3.seed() + j);
+            (
+                b + x.encode_to_vec().expect("encodes").len(),
+                p + gm1::proto3_to_prost(&x).encoded_len(),
+            )
+        }),
+    }
 }
 
 fn quantile(v: &mut [f64], q: f64) -> f64 {
@@ -174,4 +214,11 @@ fn main() {
     println!(
         "(peer time ÷ bijoubuf time, above 1 = bijoubuf faster; in brackets the 25th–75th percentile of the same-round ratios)"
     );
+    println!();
+    println!("| workload | bijoubuf bytes per input | protobuf bytes per input |");
+    println!("|---|---:|---:|");
+    for w in Workload::ALL {
+        let (b, p) = sizes(w);
+        println!("| {} | {b} | {p} |", w.name());
+    }
 }

@@ -14,8 +14,11 @@
 #            messages (symbol sizes in the release driver, `nm -S`), per library
 #   source   bytes of Rust generated for the OTLP protos (owned types; with twins/views)
 #
-# OTLP_DRIVER=PATH counts and sizes an otlp-profile binary built earlier instead of
-# building one. The machine's load is printed before and after: on a shared machine prefer the counts
+# Environment: OTLP_DRIVER=PATH counts and sizes an otlp-profile binary built earlier
+# instead of building one; OTLP_OPS="OP..." counts only those operations; BIJOUBUF_CLI=PATH
+# generates the source with a CLI binary built earlier.
+#
+# The machine's load is printed before and after: on a shared machine prefer the counts
 # and the ratios, never the absolute times.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -39,6 +42,9 @@ mkdir -p "$out"
 workloads=(otlp-traces otlp-metrics otlp-logs gm1-batch64)
 ops=(bijou-decode prost-decode buffa-decode bijou-borrowed-decode buffa-view-decode
   bijou-encode prost-encode buffa-encode)
+# OTLP_OPS="..." counts only these operations (the peers' counts do not change with
+# bijoubuf's code).
+[ -n "${OTLP_OPS:-}" ] && read -r -a ops <<< "$OTLP_OPS"
 
 echo "# $(date -u '+%Y-%m-%d %H:%M') UTC, commit $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- crates benches || echo ' with uncommitted changes')"
 echo "# load (1/5/15 min) before: $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) cores; $(rustc --version)"
@@ -122,12 +128,17 @@ if has source; then
   otlp=(benches/schemas/opentelemetry/proto/{common,resource,trace,metrics,logs}/v1/*.proto)
   # Owned types only: the CLI's default output (no borrowed twins).
   gen="$(mktemp -d)"
-  cargo run -q --locked -p bijoubuf-cli -- compile --no-lint -I benches/schemas \
-    --rust-out "$gen/owned" "${otlp[@]}" >/dev/null
-  cargo run -q --locked -p bijoubuf-cli -- compile --no-lint -I benches/schemas \
-    --rust-out "$gen/twins" --rust-borrowed .opentelemetry "${otlp[@]}" >/dev/null
+  # BIJOUBUF_CLI=path uses a CLI binary built earlier.
+  cli=(cargo run -q --locked -p bijoubuf-cli --)
+  [ -n "${BIJOUBUF_CLI:-}" ] && cli=("$BIJOUBUF_CLI")
+  "${cli[@]}" compile --no-lint -I benches/schemas --rust-out "$gen/owned" "${otlp[@]}" >/dev/null
+  "${cli[@]}" compile --no-lint -I benches/schemas --rust-out "$gen/twins" \
+    --rust-borrowed .opentelemetry "${otlp[@]}" >/dev/null
   # the build script's output, for prost and buffa
-  built=$(ls -td "$target"/*/build/bijoubuf-benches-*/out 2>/dev/null | head -1)
+  built=""
+  for d in $(ls -td "$target"/*/build/bijoubuf-benches-*/out); do
+    [ -e "$d/buffa/opentelemetry.proto.trace.v1.trace.rs" ] && { built=$d; break; }
+  done
   row() { # name files... -> bytes, lines, bytes without `//` comment lines
     local name=$1
     shift
