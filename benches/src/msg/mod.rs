@@ -2,13 +2,15 @@
 //! ([`bijou`]) and prost types ([`pb`]), hand-derived bilrost equivalents ([`bil`]), seeded
 //! data generators ([`data`]) and the conversions that give every peer the same logical
 //! data ([`convert`]); protobuf's own benchmark message GoogleMessage1 ([`gm1`]) also has
-//! buffa's types ([`buffa_types`]).
+//! buffa's types ([`buffa_types`]), as do OpenTelemetry's traces, metrics and logs
+//! ([`otlp`]).
 
 pub mod bil;
 pub mod convert;
 pub mod data;
 pub mod gm1;
 pub mod ops;
+pub mod otlp;
 pub mod sizes;
 
 /// The line in `RESULTS.md` after which the message sections start; the varint results
@@ -49,6 +51,63 @@ pub mod bijou {
             include!(concat!(env!("OUT_DIR"), "/bijou/benchmarks.proto2.rs"));
         }
     }
+    /// OpenTelemetry's protocol (`schemas/opentelemetry/`), nested by package so that the
+    /// generated cross-package paths resolve.
+    pub mod opentelemetry {
+        /// `opentelemetry.proto.*.v1`.
+        pub mod proto {
+            /// `opentelemetry.proto.common.v1`.
+            pub mod common {
+                /// Version 1.
+                pub mod v1 {
+                    include!(concat!(
+                        env!("OUT_DIR"),
+                        "/bijou/opentelemetry.proto.common.v1.rs"
+                    ));
+                }
+            }
+            /// `opentelemetry.proto.resource.v1`.
+            pub mod resource {
+                /// Version 1.
+                pub mod v1 {
+                    include!(concat!(
+                        env!("OUT_DIR"),
+                        "/bijou/opentelemetry.proto.resource.v1.rs"
+                    ));
+                }
+            }
+            /// `opentelemetry.proto.trace.v1`.
+            pub mod trace {
+                /// Version 1.
+                pub mod v1 {
+                    include!(concat!(
+                        env!("OUT_DIR"),
+                        "/bijou/opentelemetry.proto.trace.v1.rs"
+                    ));
+                }
+            }
+            /// `opentelemetry.proto.metrics.v1`.
+            pub mod metrics {
+                /// Version 1.
+                pub mod v1 {
+                    include!(concat!(
+                        env!("OUT_DIR"),
+                        "/bijou/opentelemetry.proto.metrics.v1.rs"
+                    ));
+                }
+            }
+            /// `opentelemetry.proto.logs.v1`.
+            pub mod logs {
+                /// Version 1.
+                pub mod v1 {
+                    include!(concat!(
+                        env!("OUT_DIR"),
+                        "/bijou/opentelemetry.proto.logs.v1.rs"
+                    ));
+                }
+            }
+        }
+    }
 }
 
 /// prost's generated types from the same descriptor set.
@@ -85,10 +144,67 @@ pub mod pb {
             include!(concat!(env!("OUT_DIR"), "/prost/benchmarks.proto2.rs"));
         }
     }
+    /// OpenTelemetry's protocol (`schemas/opentelemetry/`), nested by package so that the
+    /// generated cross-package paths resolve.
+    pub mod opentelemetry {
+        /// `opentelemetry.proto.*.v1`.
+        pub mod proto {
+            /// `opentelemetry.proto.common.v1`.
+            pub mod common {
+                /// Version 1.
+                pub mod v1 {
+                    include!(concat!(
+                        env!("OUT_DIR"),
+                        "/prost/opentelemetry.proto.common.v1.rs"
+                    ));
+                }
+            }
+            /// `opentelemetry.proto.resource.v1`.
+            pub mod resource {
+                /// Version 1.
+                pub mod v1 {
+                    include!(concat!(
+                        env!("OUT_DIR"),
+                        "/prost/opentelemetry.proto.resource.v1.rs"
+                    ));
+                }
+            }
+            /// `opentelemetry.proto.trace.v1`.
+            pub mod trace {
+                /// Version 1.
+                pub mod v1 {
+                    include!(concat!(
+                        env!("OUT_DIR"),
+                        "/prost/opentelemetry.proto.trace.v1.rs"
+                    ));
+                }
+            }
+            /// `opentelemetry.proto.metrics.v1`.
+            pub mod metrics {
+                /// Version 1.
+                pub mod v1 {
+                    include!(concat!(
+                        env!("OUT_DIR"),
+                        "/prost/opentelemetry.proto.metrics.v1.rs"
+                    ));
+                }
+            }
+            /// `opentelemetry.proto.logs.v1`.
+            pub mod logs {
+                /// Version 1.
+                pub mod v1 {
+                    include!(concat!(
+                        env!("OUT_DIR"),
+                        "/prost/opentelemetry.proto.logs.v1.rs"
+                    ));
+                }
+            }
+        }
+    }
 }
 
 /// buffa's generated types (owned, and `…View<'a>` borrowing from the input) for
-/// protobuf's benchmark messages, from the same descriptor set.
+/// protobuf's benchmark messages and OpenTelemetry's, from the same descriptor set.
 #[allow(missing_docs, unreachable_pub, clippy::all)]
 pub mod buffa_types {
     include!(concat!(env!("OUT_DIR"), "/buffa/mod.rs"));
