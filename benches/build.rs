@@ -76,9 +76,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .map_err(|d| format!("schema errors: {d}"))?;
     // Ordered maps: prost's default HashMap re-encodes entries in a random order, which
     // would make "decode, re-encode, compare bytes" fail on every map.
+    // No comments on the peer's types: opentelemetry-proto's comments hold indented
+    // examples that rustdoc would run as doctests of this crate.
     prost_build::Config::new()
         .out_dir(&prost)
         .btree_map(["."])
+        .disable_comments(["."])
         .compile_fds(compiled.schema.file_descriptor_set())?;
 
     // buffa reads a descriptor set file; views (`…View<'a>`) are generated beside the
