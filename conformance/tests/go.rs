@@ -24,7 +24,7 @@
 //! need Node as well (see `typescript.rs`) and are left out without it outside CI.
 
 mod common;
-use common::{json_mutation, json_seeds, mutate_json, runner};
+use common::{agree_with_rust_on_bytes, json_mutation, json_seeds, mutate_json, runner};
 
 use std::cell::RefCell;
 use std::io::{BufReader, BufWriter};
@@ -293,74 +293,12 @@ fn typescript_encoded_values_decode_in_go_to_the_same_bytes() {
     arbitrary_values_cross(&mut ts, Some(&mut go));
 }
 
-fn same_verdict(go: &mut Testee, ty: &str, bytes: &[u8], cfg: &Config) -> Result<(), String> {
-    let rust = dynamic::decode(ty, bytes, cfg).ok_or("no reflect type")?;
-    let got = go.decode(ty, bytes, cfg);
-    if rust == got {
-        Ok(())
-    } else {
-        Err(format!(
-            "{ty} on {} ({cfg:?}): Rust {rust:?}, Go {got:?}",
-            hex::format(bytes)
-        ))
-    }
-}
-
 #[test]
 fn go_and_rust_agree_on_arbitrary_and_mutated_bytes() {
-    let Some(go) = Testee::go() else {
+    let Some(mut go) = Testee::go() else {
         return;
     };
-    let go = RefCell::new(go);
-    let preserving = Config {
-        preserving: true,
-        ..Config::default()
-    };
-    for ty in TYPE_NAMES {
-        let mut run = runner(64);
-        run.run(&proptest::collection::vec(any::<u8>(), 0..48), |b| {
-            for cfg in [Config::default(), preserving] {
-                same_verdict(&mut go.borrow_mut(), ty, &b, &cfg).map_err(TestCaseError::fail)?;
-            }
-            Ok(())
-        })
-        .unwrap_or_else(|e| panic!("{e}"));
-    }
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("vectors");
-    let seeds: Vec<(String, Vec<u8>)> = bijoubuf_conformance::load_dir(&dir)
-        .expect("vectors load")
-        .into_iter()
-        .filter(|c| c.config == Config::default() && c.bytes.len() < 600)
-        .filter(|c| matches!(c.expect, Expect::Accept(_) | Expect::Encode(_)))
-        .map(|c| (c.type_name, c.bytes))
-        .collect();
-    let mut run = runner(2048);
-    run.run(
-        &(
-            0..seeds.len(),
-            proptest::collection::vec((any::<usize>(), any::<u8>(), 0u8..3), 1..4),
-        ),
-        |(i, edits)| {
-            let (ty, b) = &seeds[i];
-            let mut v = b.clone();
-            for (at, x, op) in edits {
-                let n = v.len();
-                match op {
-                    0 if n > 0 => v[at % n] = x,
-                    1 => v.insert(at % (n + 1), x),
-                    _ if n > 0 => {
-                        v.remove(at % n);
-                    }
-                    _ => {}
-                }
-            }
-            for cfg in [Config::default(), preserving] {
-                same_verdict(&mut go.borrow_mut(), ty, &v, &cfg).map_err(TestCaseError::fail)?;
-            }
-            Ok(())
-        },
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
+    agree_with_rust_on_bytes("Go", |ty, b, cfg| go.decode(ty, b, cfg));
 }
 
 /// Go writes the same proto3 JSON text as Rust for a value (or both refuse to), and each

@@ -12,7 +12,7 @@
 //! tests pass vacuously, while in CI (`CI` set) they fail.
 
 mod common;
-use common::{json_mutation, json_seeds, mutate_json, runner};
+use common::{agree_with_rust_on_bytes, json_mutation, json_seeds, mutate_json, runner};
 
 use std::cell::RefCell;
 use std::io::{BufReader, BufWriter};
@@ -377,74 +377,12 @@ fn show(r: &Result<Vec<u8>, String>) -> String {
     }
 }
 
-fn same_verdict(node: &mut Node, ty: &str, bytes: &[u8], cfg: &Config) -> Result<(), String> {
-    let rust = dynamic::decode(ty, bytes, cfg).ok_or("no reflect type")?;
-    let ts = node.decode(ty, bytes, cfg);
-    if rust == ts {
-        Ok(())
-    } else {
-        Err(format!(
-            "{ty} on {} ({cfg:?}): Rust {rust:?}, TypeScript {ts:?}",
-            hex::format(bytes)
-        ))
-    }
-}
-
 #[test]
 fn typescript_and_rust_agree_on_arbitrary_and_mutated_bytes() {
-    let Some(node) = Node::start() else {
+    let Some(mut node) = Node::start() else {
         return;
     };
-    let node = RefCell::new(node);
-    let preserving = Config {
-        preserving: true,
-        ..Config::default()
-    };
-    for ty in TYPE_NAMES {
-        let mut run = runner(64);
-        run.run(&proptest::collection::vec(any::<u8>(), 0..48), |b| {
-            for cfg in [Config::default(), preserving] {
-                same_verdict(&mut node.borrow_mut(), ty, &b, &cfg).map_err(TestCaseError::fail)?;
-            }
-            Ok(())
-        })
-        .unwrap_or_else(|e| panic!("{e}"));
-    }
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("vectors");
-    let seeds: Vec<(String, Vec<u8>)> = bijoubuf_conformance::load_dir(&dir)
-        .expect("vectors load")
-        .into_iter()
-        .filter(|c| c.config == Config::default() && c.bytes.len() < 600)
-        .filter(|c| matches!(c.expect, Expect::Accept(_) | Expect::Encode(_)))
-        .map(|c| (c.type_name, c.bytes))
-        .collect();
-    let mut run = runner(2048);
-    run.run(
-        &(
-            0..seeds.len(),
-            proptest::collection::vec((any::<usize>(), any::<u8>(), 0u8..3), 1..4),
-        ),
-        |(i, edits)| {
-            let (ty, b) = &seeds[i];
-            let mut v = b.clone();
-            for (at, x, op) in edits {
-                let n = v.len();
-                match op {
-                    0 if n > 0 => v[at % n] = x,
-                    1 => v.insert(at % (n + 1), x),
-                    _ if n > 0 => {
-                        v.remove(at % n);
-                    }
-                    _ => {}
-                }
-            }
-            for cfg in [Config::default(), preserving] {
-                same_verdict(&mut node.borrow_mut(), ty, &v, &cfg).map_err(TestCaseError::fail)?;
-            }
-            Ok(())
-        },
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
+    agree_with_rust_on_bytes("TypeScript", |ty, b, cfg| node.decode(ty, b, cfg));
 }
 
 /// Every `.proto` file under `dir`, relative to it.

@@ -1,10 +1,11 @@
 //! What the property test files share.
 
+use std::cell::RefCell;
 use std::path::Path;
 
-use bijoubuf_conformance::Expect;
+use bijoubuf_conformance::{Config, Expect, Outcome, dynamic, hex};
 use proptest::prelude::*;
-use proptest::test_runner::{Config as RunnerConfig, TestRunner};
+use proptest::test_runner::{Config as RunnerConfig, TestCaseError, TestRunner};
 
 /// A proptest runner for `cases` cases that writes no regression files (the conformance
 /// properties draw from fixed seeds per type and report the failing input themselves).
@@ -87,4 +88,73 @@ pub(crate) fn mutate_json(text: &str, edits: &[JsonEdit]) -> String {
         }
     }
     t.into_iter().collect()
+}
+
+/// Another implementation's verdicts (`decode`: its answer to a decode request) against
+/// reflect's, strict and preserving: on arbitrary bytes as every conformance type, then on
+/// the vectors' accepted inputs with one to three bytes changed, inserted or removed. `name`
+/// names the implementation in a failure.
+#[allow(dead_code)] // used by the cross-language test files only
+pub(crate) fn agree_with_rust_on_bytes(
+    name: &str,
+    decode: impl FnMut(&str, &[u8], &Config) -> Outcome,
+) {
+    let decode = RefCell::new(decode);
+    let same = |ty: &str, bytes: &[u8]| -> Result<(), TestCaseError> {
+        let preserving = Config {
+            preserving: true,
+            ..Config::default()
+        };
+        for cfg in [Config::default(), preserving] {
+            let rust = dynamic::decode(ty, bytes, &cfg)
+                .ok_or_else(|| TestCaseError::fail(format!("no reflect type {ty}")))?;
+            let other = (decode.borrow_mut())(ty, bytes, &cfg);
+            if rust != other {
+                return Err(TestCaseError::fail(format!(
+                    "{ty} on {} ({cfg:?}): Rust {rust:?}, {name} {other:?}",
+                    hex::format(bytes)
+                )));
+            }
+        }
+        Ok(())
+    };
+    for ty in bijoubuf_conformance::generated::TYPE_NAMES {
+        runner(64)
+            .run(&proptest::collection::vec(any::<u8>(), 0..48), |b| {
+                same(ty, &b)
+            })
+            .unwrap_or_else(|e| panic!("{e}"));
+    }
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("vectors");
+    let seeds: Vec<(String, Vec<u8>)> = bijoubuf_conformance::load_dir(&dir)
+        .expect("vectors load")
+        .into_iter()
+        .filter(|c| c.config == Config::default() && c.bytes.len() < 600)
+        .filter(|c| matches!(c.expect, Expect::Accept(_) | Expect::Encode(_)))
+        .map(|c| (c.type_name, c.bytes))
+        .collect();
+    runner(2048)
+        .run(
+            &(
+                0..seeds.len(),
+                proptest::collection::vec((any::<usize>(), any::<u8>(), 0u8..3), 1..4),
+            ),
+            |(i, edits)| {
+                let (ty, b) = &seeds[i];
+                let mut v = b.clone();
+                for (at, x, op) in edits {
+                    let n = v.len();
+                    match op {
+                        0 if n > 0 => v[at % n] = x,
+                        1 => v.insert(at % (n + 1), x),
+                        _ if n > 0 => {
+                            v.remove(at % n);
+                        }
+                        _ => {}
+                    }
+                }
+                same(ty, &v)
+            },
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
 }
