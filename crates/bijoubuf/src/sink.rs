@@ -1,12 +1,11 @@
 //! Encoding into a byte sink (a hasher, a writer) without a buffer of the message's size.
 //!
 //! [`Message::encode_to_sink`](crate::Message::encode_to_sink) runs the size pass as every
-//! encode does, then the write pass into a chunk on the stack (the smallest of
-//! [`SMALL_CHUNK`], [`MID_CHUNK`] and [`CHUNK`] bytes the encoding fits, else [`CHUNK`]),
-//! handed to the sink each time it is full; a `string` or `bytes` value spanning more
-//! than a chunk goes to the sink in whole chunks' worth straight from the message. An
-//! encoding of at most [`CHUNK`] bytes reaches the sink as one piece. The sink receives
-//! exactly the bytes
+//! encode does, then the write pass into a chunk on the stack ([`SMALL_CHUNK`] bytes for
+//! an encoding that fits it, else [`CHUNK`]), handed to the sink each time it is full; a
+//! `string` or `bytes` value spanning more than a chunk goes to the sink in whole
+//! chunks' worth straight from the message. An encoding of at most [`CHUNK`] bytes
+//! reaches the sink as one piece. The sink receives exactly the bytes
 //! [`encode_to_vec`](crate::Message::encode_to_vec) returns, in order, in pieces: no
 //! allocation for the output, no copy of long values, and memory touched once. That is
 //! what content addressing wants: [`content_id`](crate::Message::content_id) (feature
@@ -57,14 +56,6 @@ pub const CHUNK: usize = 64 * 1024;
 /// below the caller is touched a page at a time to reach it, and hashing a 146-byte
 /// GoogleMessage1 through one took 11 % longer than through a 16 KiB frame.
 pub const SMALL_CHUNK: usize = 16 * 1024;
-
-/// The chunk an encoding longer than [`SMALL_CHUNK`] and of at most this many bytes is
-/// written through instead of [`CHUNK`]: one piece, from a frame half the size.
-///
-/// Why: the telemetry dataset's 19 KB message, just past [`SMALL_CHUNK`], took the
-/// 64 KiB frame and was the one dataset where hashing through the sink was slower than
-/// encode-then-hash by thread CPU time; `benches/RESULTS.md` has the measurements.
-pub const MID_CHUNK: usize = 32 * 1024;
 
 /// A destination that takes an encoding in pieces, in order: a hasher, a writer, a
 /// network buffer. Implemented for `Vec<u8>` (appends), `blake3::Hasher` (feature
@@ -159,8 +150,6 @@ pub(crate) fn encode_checked<M: Encode, S: ByteSink + ?Sized>(
     let mut counted = Counted { sink, taken: 0 };
     if len <= SMALL_CHUNK {
         write_through::<M, SMALL_CHUNK>(m, &s, len, &mut counted)?;
-    } else if len <= MID_CHUNK {
-        write_through::<M, MID_CHUNK>(m, &s, len, &mut counted)?;
     } else {
         write_through::<M, CHUNK>(m, &s, len, &mut counted)?;
     }
