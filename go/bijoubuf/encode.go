@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"math"
 	"slices"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -52,7 +53,9 @@ func (s *Sizes) Check(n int, name string) error {
 
 // NewWriterFor is the write pass after s: a writer into a new buffer of n bytes, taking
 // the lengths s recorded back in order (BeginNext). It copies them, so that the
-// writer holds no pointer to s and s can stay on its caller's stack.
+// writer holds no pointer to s and s can stay on its caller's stack. s is handed over:
+// it gives its lengths to this one writer and is not used again (the writer's Bytes
+// gives their storage back for the next encode).
 func NewWriterFor(n int, s *Sizes) Writer {
 	return Writer{buf: make([]byte, n), sizes: s.list}
 }
@@ -73,11 +76,27 @@ func Encode(m Sizer, opts EncodeOptions, name string) ([]byte, error) {
 	return w.Bytes()
 }
 
-// sizeList is the lengths a size pass recorded, in order: the first ones in place.
+// sizeList is the lengths a size pass recorded, in order: the first ones in place, the
+// rest in a slice taken from extraPool (so that a large message's encode does not grow
+// a new one from nothing each time) and given back by the writer's Bytes.
 type sizeList struct {
 	inline [8]int
 	extra  []int
 	count  int
+	pooled *[]int
+}
+
+// extraPool holds the slices of lengths that encodes gave back.
+var extraPool = sync.Pool{New: func() any { return new([]int) }}
+
+// release gives the slice of lengths back to extraPool, once; l is not used after.
+func (l *sizeList) release() {
+	if p := l.pooled; p != nil {
+		l.pooled = nil
+		*p = l.extra[:0]
+		l.extra = nil
+		extraPool.Put(p)
+	}
 }
 
 func (l *sizeList) add() int {
@@ -91,7 +110,13 @@ func (l *sizeList) add() int {
 
 // grow makes room for one more length past the inline ones (out of line, so that add
 // and Open inline).
-func (l *sizeList) grow() { l.extra = append(l.extra, 0) }
+func (l *sizeList) grow() {
+	if l.pooled == nil {
+		l.pooled = extraPool.Get().(*[]int)
+		l.extra = (*l.pooled)[:0]
+	}
+	l.extra = append(l.extra, 0)
+}
 
 func (l *sizeList) get(i int) int {
 	if i < len(l.inline) {

@@ -65,6 +65,7 @@ func NewWriter(size int) *Writer {
 
 // Bytes is the encoding, or why the writes did not produce it.
 func (w *Writer) Bytes() ([]byte, error) {
+	w.sizes.release()
 	if w.err != nil {
 		return nil, w.err
 	}
