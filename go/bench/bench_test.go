@@ -6,13 +6,23 @@ import (
 	"testing"
 	"time"
 
+	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 
+	bbgm1 "github.com/bijoubuf/bijoubuf/go/bench/internal/bb/benchmarks/proto3"
 	bbcas "github.com/bijoubuf/bijoubuf/go/bench/internal/bb/cas"
+	bblogs "github.com/bijoubuf/bijoubuf/go/bench/internal/bb/opentelemetry/proto/logs/v1"
+	bbmetrics "github.com/bijoubuf/bijoubuf/go/bench/internal/bb/opentelemetry/proto/metrics/v1"
+	bbtrace "github.com/bijoubuf/bijoubuf/go/bench/internal/bb/opentelemetry/proto/trace/v1"
 	bbtel "github.com/bijoubuf/bijoubuf/go/bench/internal/bb/telemetry"
+	pbgm1 "github.com/bijoubuf/bijoubuf/go/bench/internal/pb/benchmarks/proto3"
 	pbcas "github.com/bijoubuf/bijoubuf/go/bench/internal/pb/cas"
+	pblogs "github.com/bijoubuf/bijoubuf/go/bench/internal/pb/opentelemetry/proto/logs/v1"
+	pbmetrics "github.com/bijoubuf/bijoubuf/go/bench/internal/pb/opentelemetry/proto/metrics/v1"
+	pbtrace "github.com/bijoubuf/bijoubuf/go/bench/internal/pb/opentelemetry/proto/trace/v1"
 	pbtel "github.com/bijoubuf/bijoubuf/go/bench/internal/pb/telemetry"
 	"github.com/bijoubuf/bijoubuf/go/bijoubuf"
+	"github.com/bijoubuf/bijoubuf/go/bijoubufjson"
 )
 
 // variants: the benchmarks cycle through 8 seeded values so that the branch predictor
@@ -26,20 +36,81 @@ type dataset struct {
 	// newBB, newPB: an empty value to decode into.
 	newBB func() bijoubuf.Message
 	newPB func() proto.Message
+	// toPB: a bijoubuf value as the protobuf-go value holding the same data.
+	toPB func(bijoubuf.Message) proto.Message
+}
+
+// viaJSON is the bijoubuf value holding the same data as a protobuf-go value, through
+// the proto3 JSON mapping both sides implement (protojson and bijoubufjson); the round
+// trip test checks the way back.
+func viaJSON(p proto.Message, into bijoubuf.Message) bijoubuf.Message {
+	text, err := protojson.Marshal(p)
+	if err != nil {
+		panic(err)
+	}
+	if err := bijoubufjson.Unmarshal(string(text), into); err != nil {
+		panic(err)
+	}
+	return into
+}
+
+// pbViaJSON is the way back: a bijoubuf value as a fresh protobuf-go value.
+func pbViaJSON(newPB func() proto.Message) func(bijoubuf.Message) proto.Message {
+	return func(m bijoubuf.Message) proto.Message {
+		text, err := bijoubufjson.Marshal(m)
+		if err != nil {
+			panic(err)
+		}
+		out := newPB()
+		if err := protojson.Unmarshal([]byte(text), out); err != nil {
+			panic(err)
+		}
+		return out
+	}
+}
+
+// jsonDataset builds a dataset from protobuf-go values made by gen (seeds seed0+i),
+// with the bijoubuf values converted from them.
+func jsonDataset(name string, seed0 uint64, gen func(uint64) proto.Message,
+	newBB func() bijoubuf.Message, newPB func() proto.Message) dataset {
+	d := dataset{name: name, newBB: newBB, newPB: newPB, toPB: pbViaJSON(newPB)}
+	for i := range uint64(variants) {
+		p := gen(seed0 + i)
+		d.pb, d.bb = append(d.pb, p), append(d.bb, viaJSON(p, newBB()))
+	}
+	return d
 }
 
 func datasets() []dataset {
 	tel := dataset{name: "telemetry", newBB: func() bijoubuf.Message { return new(bbtel.SpanBatch) },
-		newPB: func() proto.Message { return new(pbtel.SpanBatch) }}
+		newPB: func() proto.Message { return new(pbtel.SpanBatch) },
+		toPB:  func(m bijoubuf.Message) proto.Message { return pbTelemetry(m.(*bbtel.SpanBatch)) }}
 	c := dataset{name: "cas", newBB: func() bijoubuf.Message { return new(bbcas.Index) },
-		newPB: func() proto.Message { return new(pbcas.Index) }}
+		newPB: func() proto.Message { return new(pbcas.Index) },
+		toPB:  func(m bijoubuf.Message) proto.Message { return pbCas(m.(*bbcas.Index)) }}
 	for i := range uint64(variants) {
 		t := telemetry(0x5EED_0000 + i)
 		tel.bb, tel.pb = append(tel.bb, t), append(tel.pb, pbTelemetry(t))
 		x := cas(0x5EED_0100 + i)
 		c.bb, c.pb = append(c.bb, x), append(c.pb, pbCas(x))
 	}
-	return []dataset{tel, c}
+	gm1 := jsonDataset("google_message1", 0x5EED_0200,
+		func(s uint64) proto.Message { return googleMessage1(s) },
+		func() bijoubuf.Message { return new(bbgm1.GoogleMessage1) },
+		func() proto.Message { return new(pbgm1.GoogleMessage1) })
+	traces := jsonDataset("otlp-traces", 0x5EED_0300,
+		func(s uint64) proto.Message { return otlpTraces(s) },
+		func() bijoubuf.Message { return new(bbtrace.TracesData) },
+		func() proto.Message { return new(pbtrace.TracesData) })
+	metrics := jsonDataset("otlp-metrics", 0x5EED_0400,
+		func(s uint64) proto.Message { return otlpMetricsData(s) },
+		func() bijoubuf.Message { return new(bbmetrics.MetricsData) },
+		func() proto.Message { return new(pbmetrics.MetricsData) })
+	logs := jsonDataset("otlp-logs", 0x5EED_0500,
+		func(s uint64) proto.Message { return otlpLogsData(s) },
+		func() bijoubuf.Message { return new(bblogs.LogsData) },
+		func() proto.Message { return new(pblogs.LogsData) })
+	return []dataset{tel, c, gm1, traces, metrics, logs}
 }
 
 // TestDatasetsRoundTrip: both encodings of every value decode back to it (through the
@@ -68,13 +139,7 @@ func TestDatasetsRoundTrip(t *testing.T) {
 				t.Fatalf("%s[%d]: protobuf round trip: %v", d.name, i, err)
 			}
 			// The bijoubuf value decoded back is the same data as the protobuf one.
-			var conv proto.Message
-			switch v := back.(type) {
-			case *bbtel.SpanBatch:
-				conv = pbTelemetry(v)
-			case *bbcas.Index:
-				conv = pbCas(v)
-			}
+			conv := d.toPB(back)
 			if !proto.Equal(conv, d.pb[i]) {
 				t.Fatalf("%s[%d]: decoded bijoubuf value differs from the protobuf one", d.name, i)
 			}

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"math"
 	"slices"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -52,7 +53,9 @@ func (s *Sizes) Check(n int, name string) error {
 
 // NewWriterFor is the write pass after s: a writer into a new buffer of n bytes, taking
 // the lengths s recorded back in order (BeginNext). It copies them, so that the
-// writer holds no pointer to s and s can stay on its caller's stack.
+// writer holds no pointer to s and s can stay on its caller's stack. s is handed over:
+// it gives its lengths to this one writer and is not used again (the writer's Bytes
+// gives their storage back for the next encode).
 func NewWriterFor(n int, s *Sizes) Writer {
 	return Writer{buf: make([]byte, n), sizes: s.list}
 }
@@ -73,20 +76,46 @@ func Encode(m Sizer, opts EncodeOptions, name string) ([]byte, error) {
 	return w.Bytes()
 }
 
-// sizeList is the lengths a size pass recorded, in order: the first ones in place.
+// sizeList is the lengths a size pass recorded, in order: the first ones in place, the
+// rest in a slice taken from extraPool (so that a large message's encode does not grow
+// a new one from nothing each time) and given back by the writer's Bytes.
 type sizeList struct {
 	inline [8]int
 	extra  []int
 	count  int
+	pooled *[]int
+}
+
+// extraPool holds the slices of lengths that encodes gave back.
+var extraPool = sync.Pool{New: func() any { return new([]int) }}
+
+// release gives the slice of lengths back to extraPool, once; l is not used after.
+func (l *sizeList) release() {
+	if p := l.pooled; p != nil {
+		l.pooled = nil
+		*p = l.extra[:0]
+		l.extra = nil
+		extraPool.Put(p)
+	}
 }
 
 func (l *sizeList) add() int {
 	i := l.count
 	l.count++
 	if i >= len(l.inline) {
-		l.extra = append(l.extra, 0)
+		l.grow()
 	}
 	return i
+}
+
+// grow makes room for one more length past the inline ones (out of line, so that add
+// and Open inline).
+func (l *sizeList) grow() {
+	if l.pooled == nil {
+		l.pooled = extraPool.Get().(*[]int)
+		l.extra = (*l.pooled)[:0]
+	}
+	l.extra = append(l.extra, 0)
 }
 
 func (l *sizeList) get(i int) int {
@@ -124,10 +153,15 @@ func (s *Sizes) fail(err *EncodeError) int {
 // deeper than the depth limit (depth-limit-exceeded, SPEC §9) and returns false.
 func (s *Sizes) Open(depth int, msg bool, name string) (int, bool) {
 	if msg && depth >= s.maxDepth {
-		s.fail(NewEncodeError(EncodeDepthLimitExceeded, "nests messages deeper than "+itoa(s.maxDepth)).InField(name))
-		return 0, false
+		return s.tooDeep(name)
 	}
 	return s.list.add(), true
+}
+
+// tooDeep is Open's refusal, kept out of line so that Open inlines.
+func (s *Sizes) tooDeep(name string) (int, bool) {
+	s.fail(NewEncodeError(EncodeDepthLimitExceeded, "nests messages deeper than "+itoa(s.maxDepth)).InField(name))
+	return 0, false
 }
 
 // Close records the length of what Open started; false when the size pass of its content
@@ -260,6 +294,36 @@ func AppendSortedKeys[K cmp.Ordered, V any](dst []K, m map[K]V) []K {
 		dst = append(dst, k)
 	}
 	slices.Sort(dst[start:])
+	return dst
+}
+
+// Entry is one key and value of a map, as AppendSortedEntries lists them.
+type Entry[K, V any] struct {
+	Key   K
+	Value V
+}
+
+// AppendSortedEntries appends a map's entries to dst in SPEC §6.4's key order and
+// returns the extended slice. Generated code walks these rather than sorted keys, so
+// that no key is hashed again to find its value; it passes a small array on its stack,
+// so a map of up to that many entries is written without allocating.
+func AppendSortedEntries[K cmp.Ordered, V any](dst []Entry[K, V], m map[K]V) []Entry[K, V] {
+	start := len(dst)
+	for k, v := range m {
+		dst = append(dst, Entry[K, V]{k, v})
+	}
+	e := dst[start:]
+	if len(e) > 12 {
+		slices.SortFunc(e, func(a, b Entry[K, V]) int { return cmp.Compare(a.Key, b.Key) })
+		return dst
+	}
+	// Insertion sort: the maps of messages are mostly small, and this compares keys
+	// directly rather than through a function value.
+	for i := 1; i < len(e); i++ {
+		for j := i; j > 0 && e[j].Key < e[j-1].Key; j-- {
+			e[j], e[j-1] = e[j-1], e[j]
+		}
+	}
 	return dst
 }
 

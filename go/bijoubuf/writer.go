@@ -65,6 +65,7 @@ func NewWriter(size int) *Writer {
 
 // Bytes is the encoding, or why the writes did not produce it.
 func (w *Writer) Bytes() ([]byte, error) {
+	w.sizes.release()
 	if w.err != nil {
 		return nil, w.err
 	}
@@ -93,22 +94,33 @@ func (w *Writer) room(n int) bool {
 // field in the same message (SPEC §4.1). Fields must come in ascending number order.
 func (w *Writer) Key(number uint32, wire WireType) {
 	if number <= w.prev || number > MaxFieldNumber {
-		if w.err == nil {
-			w.err = NewEncodeError(EncodeFieldOrder, "wrote field "+itoa(int(number))+" after field "+itoa(int(w.prev)))
-		}
+		w.keyOrder(number)
 		return
 	}
-	w.Varint(uint64(number-w.prev-1)<<2 | uint64(wire))
+	d := uint64(number-w.prev-1)<<2 | uint64(wire)
 	w.prev = number
+	if d < bijou64.FirstTierTag && w.pos < len(w.buf) {
+		w.buf[w.pos] = byte(d)
+		w.pos++
+		return
+	}
+	w.Varint(d)
 }
 
-// Varint writes a bijou64 (uint32, uint64, a length; SPEC §2).
+// keyOrder records a field number out of order (or past the largest).
+func (w *Writer) keyOrder(number uint32) {
+	if w.err == nil {
+		w.err = NewEncodeError(EncodeFieldOrder, "wrote field "+itoa(int(number))+" after field "+itoa(int(w.prev)))
+	}
+}
+
+// Varint writes a bijou64 (uint32, uint64, a length; SPEC §2). After a refusal the
+// bytes written no longer matter (Bytes reports the refusal), so the one-byte path need
+// not look at it, only at the room left.
 func (w *Writer) Varint(v uint64) {
-	if v < bijou64.FirstTierTag {
-		if w.room(1) {
-			w.buf[w.pos] = byte(v)
-			w.pos++
-		}
+	if v < bijou64.FirstTierTag && w.pos < len(w.buf) {
+		w.buf[w.pos] = byte(v)
+		w.pos++
 		return
 	}
 	if n := bijou64.Size(v); w.room(n) {
@@ -173,6 +185,11 @@ func (w *Writer) LenBytes(b []byte) {
 // String writes a length prefix and the string's bytes. The caller has a string that
 // is valid UTF-8 (Go strings need not be): EncodeString checks.
 func (w *Writer) String(s string) {
+	if p := w.pos; len(s) < bijou64.FirstTierTag && len(w.buf)-p > len(s) {
+		w.buf[p] = byte(len(s))
+		w.pos = p + 1 + copy(w.buf[p+1:], s)
+		return
+	}
 	w.Varint(uint64(len(s)))
 	if w.room(len(s)) {
 		w.pos += copy(w.buf[w.pos:], s)

@@ -171,3 +171,87 @@ func TestWriterRefusesUnknownOutOfOrder(t *testing.T) {
 		t.Errorf("got % X %v, want % X", got, err, want)
 	}
 }
+
+func TestWriterStringFitsExactlyOrNot(t *testing.T) {
+	// The one-byte-prefix path: a string that ends exactly at the buffer's end is written;
+	// one byte more is a size mismatch, not a panic.
+	w := NewWriter(4)
+	w.String("abc")
+	if b, err := w.Bytes(); err != nil || string(b) != "\x03abc" {
+		t.Errorf("exact: %q %v", b, err)
+	}
+	w = NewWriter(4)
+	w.String("abcd")
+	if _, err := w.Bytes(); err == nil || err.(*EncodeError).Code() != EncodeSizeMismatch {
+		t.Errorf("one short: %v", err)
+	}
+	// A length of 248 or more takes the multi-byte prefix.
+	long := string(bytes.Repeat([]byte{'x'}, 300))
+	w = NewWriter(2 + 300)
+	w.String(long)
+	if b, err := w.Bytes(); err != nil || string(b[2:]) != long || b[0] != 0xF8 {
+		t.Errorf("long: % x… %v", b[:2], err)
+	}
+}
+
+func TestAppendSortedEntries(t *testing.T) {
+	// Both sorts (insertion up to 12 entries, the library's past it): every entry once,
+	// in key order, each with its own value, after what dst held.
+	for n := range 40 {
+		m := make(map[string]int, n)
+		for i := range n {
+			m[string(rune('a'+(i*7)%26))+itoa(i)] = i
+		}
+		pre := []Entry[string, int]{{"zz", -1}}
+		got := AppendSortedEntries(pre, m)
+		if len(got) != n+1 || got[0] != (Entry[string, int]{"zz", -1}) {
+			t.Fatalf("n=%d: %d entries, first %v", n, len(got), got[0])
+		}
+		for i, e := range got[1:] {
+			if m[e.Key] != e.Value {
+				t.Fatalf("n=%d: %q holds %d, the map %d", n, e.Key, e.Value, m[e.Key])
+			}
+			if i > 0 && got[i].Key >= e.Key {
+				t.Fatalf("n=%d: %q before %q", n, got[i].Key, e.Key)
+			}
+		}
+	}
+	ints := AppendSortedEntries(nil, map[int64]bool{3: true, -5: false, 0: true})
+	if len(ints) != 3 || ints[0].Key != -5 || ints[1].Key != 0 || ints[2].Key != 3 || ints[0].Value {
+		t.Errorf("signed keys: %v", ints)
+	}
+}
+
+func TestSizeListsShareNoStorage(t *testing.T) {
+	// Lengths past the inline ones live in a slice from a pool: two size passes at once
+	// get their own, one given back (twice, harmlessly) is reused by the next without
+	// touching the other's.
+	fill := func(l *sizeList, n, base int) {
+		for i := range n {
+			l.set(l.add(), base+i)
+		}
+	}
+	check := func(name string, l *sizeList, n, base int) {
+		if l.count != n {
+			t.Fatalf("%s: %d lengths, want %d", name, l.count, n)
+		}
+		for i := range n {
+			if got := l.get(i); got != base+i {
+				t.Fatalf("%s: length %d is %d, want %d", name, i, got, base+i)
+			}
+		}
+	}
+	var a, b, c sizeList
+	fill(&a, 40, 1000)
+	fill(&b, 40, 2000)
+	check("a", &a, 40, 1000)
+	check("b", &b, 40, 2000)
+	a.release()
+	a.release()
+	if a.extra != nil || a.pooled != nil {
+		t.Fatal("a still holds its slice after release")
+	}
+	fill(&c, 60, 3000)
+	check("b after c", &b, 40, 2000)
+	check("c", &c, 60, 3000)
+}

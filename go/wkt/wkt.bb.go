@@ -3419,9 +3419,9 @@ func (m *Struct) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	if len(m.Fields) != 0 {
 		slot, _ := s.Open(depth, false, "fields")
 		c := 0
-		var ks [8]string
-		for _, k := range bijoubuf.AppendSortedKeys(ks[:0], m.Fields) {
-			v := m.Fields[k]
+		var ks [8]bijoubuf.Entry[string, *Value]
+		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.Fields) {
+			k, v := e.Key, e.Value
 			if !bijoubuf.ValidString(k) {
 				return s.BadString("fields")
 			}
@@ -3457,9 +3457,9 @@ func (m *Struct) BijoubufWrite(w *bijoubuf.Writer) {
 	if len(m.Fields) != 0 {
 		w.Key(1, bijoubuf.WireLen)
 		mk := w.BeginNext()
-		var ks [8]string
-		for _, k := range bijoubuf.AppendSortedKeys(ks[:0], m.Fields) {
-			v := m.Fields[k]
+		var ks [8]bijoubuf.Entry[string, *Value]
+		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.Fields) {
+			k, v := e.Key, e.Value
 			w.String(k)
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)

@@ -702,6 +702,17 @@ impl Emitter<'_> {
         }
     }
 
+    /// The declaration of the stack array a map's sorted keys (bool) or entries go in
+    /// (see [`sorted_loop`]).
+    fn keys_array(&mut self, key: ScalarType, value: &FieldType) -> String {
+        if key == ScalarType::Bool {
+            format!("var ks [2]{}", scalar_go(key))
+        } else {
+            let v = self.element_type(value);
+            format!("var ks [8]bijoubuf.Entry[{}, {v}]", scalar_go(key))
+        }
+    }
+
     /// The Go type of one element of `ty`.
     fn element_type(&mut self, ty: &FieldType) -> String {
         match ty {
@@ -1092,11 +1103,12 @@ impl Emitter<'_> {
                     let msg_value = matches!(value, FieldType::Message(_));
                     if msg_value {
                         // The values' slots are recorded in key order, the write order.
+                        let ks = self.keys_array(*kt, value);
+                        let uses_key = size_expr(&kty, "k").contains('k') || is_string(&kty);
                         let _ = writeln!(
                             b,
-                            "\t\t{}\n\t\tfor _, k := range {} {{\n\t\t\tv := m.{field}[k]",
-                            keys_array(*kt),
-                            sorted_keys(*kt, &format!("m.{field}"))
+                            "\t\t{ks}\n\t\t{}",
+                            sorted_loop(*kt, &format!("m.{field}"), uses_key)
                         );
                     } else {
                         let kv = if size_expr(&kty, "k").contains('k') || is_string(&kty) {
@@ -1209,11 +1221,11 @@ impl Emitter<'_> {
                 Cardinality::Map { key: kt, value } => {
                     let field = self.message_names(m).fields[&f.number].clone();
                     let kty = FieldType::Scalar(*kt);
+                    let ks = self.keys_array(*kt, value);
                     let _ = writeln!(
                         b,
-                        "\tif len(m.{field}) != 0 {{\n\t\tw.Key({n}, bijoubuf.WireLen)\n\t\tmk := w.BeginNext()\n\t\t{}\n\t\tfor _, k := range {} {{\n\t\t\tv := m.{field}[k]\n\t\t\t{}",
-                        keys_array(*kt),
-                        sorted_keys(*kt, &format!("m.{field}")),
+                        "\tif len(m.{field}) != 0 {{\n\t\tw.Key({n}, bijoubuf.WireLen)\n\t\tmk := w.BeginNext()\n\t\t{ks}\n\t\t{}\n\t\t\t{}",
+                        sorted_loop(*kt, &format!("m.{field}"), true),
                         write_stmt(&kty, "k")
                     );
                     match value {
@@ -1558,20 +1570,25 @@ impl Emitter<'_> {
     }
 }
 
-/// The sorted keys of map expression `m`, in SPEC §6.4's order, appended to `ks`, an
-/// array on the stack (declared by [`keys_array`]).
-fn sorted_keys(key: ScalarType, m: &str) -> String {
+/// The head of a loop over map expression `m` in SPEC §6.4's key order, binding `k` and
+/// `v`: bool keys are looked up (two at most); other keys come as sorted entries, so that
+/// no key is hashed again. Entries or keys go in `ks`, an array on the stack (declared by
+/// [`Emitter::keys_array`]). Without `uses_key` only `v` is bound (Go refuses an unused
+/// variable).
+fn sorted_loop(key: ScalarType, m: &str, uses_key: bool) -> String {
     if key == ScalarType::Bool {
-        format!("bijoubuf.AppendSortedBoolKeys(ks[:0], {m})")
+        format!(
+            "for _, k := range bijoubuf.AppendSortedBoolKeys(ks[:0], {m}) {{\n\t\t\tv := {m}[k]"
+        )
+    } else if uses_key {
+        format!(
+            "for _, e := range bijoubuf.AppendSortedEntries(ks[:0], {m}) {{\n\t\t\tk, v := e.Key, e.Value"
+        )
     } else {
-        format!("bijoubuf.AppendSortedKeys(ks[:0], {m})")
+        format!(
+            "for _, e := range bijoubuf.AppendSortedEntries(ks[:0], {m}) {{\n\t\t\tv := e.Value"
+        )
     }
-}
-
-/// The declaration of the stack array a map's sorted keys go in.
-fn keys_array(key: ScalarType) -> String {
-    let n = if key == ScalarType::Bool { 2 } else { 8 };
-    format!("var ks [{n}]{}", scalar_go(key))
 }
 
 /// Split a head from [`Emitter::singular_head`] into the opening lines and the closing

@@ -135,7 +135,14 @@ fn benchmark_schemas_are_fresh() {
     let root = repo().join("benches/schemas");
     let compiled = Compiler::new()
         .include(&root)
-        .compile(&["telemetry.proto", "cas.proto"])
+        .compile(&[
+            "telemetry.proto",
+            "cas.proto",
+            "google_message1_proto3.proto",
+            "opentelemetry/proto/trace/v1/trace.proto",
+            "opentelemetry/proto/metrics/v1/metrics.proto",
+            "opentelemetry/proto/logs/v1/logs.proto",
+        ])
         .unwrap_or_else(|e| panic!("the benchmark schemas do not compile: {e}"));
     let mut options = Options::new();
     options.module("github.com/bijoubuf/bijoubuf/go/bench/internal/bb");

@@ -108,8 +108,8 @@ fn presence_maps_oneofs_and_enums_have_their_go_forms() {
         "r.Field(1, bijoubuf.WireVarint, \"opt\")",
         "r.Field(8, bijoubuf.WireVarint, \"n\")",
         "return r.OneofConflict(\"m\")",
-        // Map entries written in key order.
-        "\t\tvar ks [8]string\n\t\tfor _, k := range bijoubuf.AppendSortedKeys(ks[:0], m.ByName) {",
+        // Map entries written in key order, each value taken with its key (not looked up).
+        "\t\tvar ks [8]bijoubuf.Entry[string, Color]\n\t\tfor _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.ByName) {\n\t\t\tk, v := e.Key, e.Value\n",
         "{Number: 1, Name: \"opt\", JSONName: \"opt\", GoName: \"Opt\", Kind: bijoubuf.KindUint32, Explicit: true}",
         "{Number: 3, Name: \"s\", JSONName: \"s\", GoName: \"S\", Kind: bijoubuf.KindString, Explicit: true, Oneof: \"pick\", OneofGoName: \"Pick\", NewOneofWrapper: func() any { return new(M_S) }}",
     ] {

@@ -401,9 +401,9 @@ func (m *Order) BijoubufWrite(w *bijoubuf.Writer) {
 	if len(m.Tags) != 0 {
 		w.Key(7, bijoubuf.WireLen)
 		mk := w.BeginNext()
-		var ks [8]string
-		for _, k := range bijoubuf.AppendSortedKeys(ks[:0], m.Tags) {
-			v := m.Tags[k]
+		var ks [8]bijoubuf.Entry[string, int64]
+		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.Tags) {
+			k, v := e.Key, e.Value
 			w.String(k)
 			w.Zigzag(int64(v))
 		}
@@ -1366,9 +1366,9 @@ func (m *Required) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	if len(m.ById) != 0 {
 		slot, _ := s.Open(depth, false, "by_id")
 		c := 0
-		var ks [8]uint32
-		for _, k := range bijoubuf.AppendSortedKeys(ks[:0], m.ById) {
-			v := m.ById[k]
+		var ks [8]bijoubuf.Entry[uint32, *Inner]
+		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.ById) {
+			k, v := e.Key, e.Value
 			es, ok := s.Open(depth, true, "by_id")
 			if !ok {
 				return 0
@@ -1447,9 +1447,9 @@ func (m *Required) BijoubufWrite(w *bijoubuf.Writer) {
 	if len(m.ById) != 0 {
 		w.Key(6, bijoubuf.WireLen)
 		mk := w.BeginNext()
-		var ks [8]uint32
-		for _, k := range bijoubuf.AppendSortedKeys(ks[:0], m.ById) {
-			v := m.ById[k]
+		var ks [8]bijoubuf.Entry[uint32, *Inner]
+		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.ById) {
+			k, v := e.Key, e.Value
 			w.Varint(uint64(k))
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)
@@ -3911,9 +3911,9 @@ func (m *Maps) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	if len(m.VLeaf) != 0 {
 		slot, _ := s.Open(depth, false, "v_leaf")
 		c := 0
-		var ks [8]uint32
-		for _, k := range bijoubuf.AppendSortedKeys(ks[:0], m.VLeaf) {
-			v := m.VLeaf[k]
+		var ks [8]bijoubuf.Entry[uint32, *Leaf]
+		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.VLeaf) {
+			k, v := e.Key, e.Value
 			es, ok := s.Open(depth, true, "v_leaf")
 			if !ok {
 				return 0
@@ -3988,9 +3988,9 @@ func (m *Maps) BijoubufWrite(w *bijoubuf.Writer) {
 	if len(m.I32) != 0 {
 		w.Key(1, bijoubuf.WireLen)
 		mk := w.BeginNext()
-		var ks [8]int32
-		for _, k := range bijoubuf.AppendSortedKeys(ks[:0], m.I32) {
-			v := m.I32[k]
+		var ks [8]bijoubuf.Entry[int32, uint32]
+		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.I32) {
+			k, v := e.Key, e.Value
 			w.Zigzag(int64(k))
 			w.Varint(uint64(v))
 		}
@@ -4002,9 +4002,9 @@ func (m *Maps) BijoubufWrite(w *bijoubuf.Writer) {
 	if len(m.I64) != 0 {
 		w.Key(2, bijoubuf.WireLen)
 		mk := w.BeginNext()
-		var ks [8]int64
-		for _, k := range bijoubuf.AppendSortedKeys(ks[:0], m.I64) {
-			v := m.I64[k]
+		var ks [8]bijoubuf.Entry[int64, uint32]
+		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.I64) {
+			k, v := e.Key, e.Value
 			w.Zigzag(int64(k))
 			w.Varint(uint64(v))
 		}
@@ -4016,9 +4016,9 @@ func (m *Maps) BijoubufWrite(w *bijoubuf.Writer) {
 	if len(m.U32) != 0 {
 		w.Key(3, bijoubuf.WireLen)
 		mk := w.BeginNext()
-		var ks [8]uint32
-		for _, k := range bijoubuf.AppendSortedKeys(ks[:0], m.U32) {
-			v := m.U32[k]
+		var ks [8]bijoubuf.Entry[uint32, uint32]
+		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.U32) {
+			k, v := e.Key, e.Value
 			w.Varint(uint64(k))
 			w.Varint(uint64(v))
 		}
@@ -4030,9 +4030,9 @@ func (m *Maps) BijoubufWrite(w *bijoubuf.Writer) {
 	if len(m.U64) != 0 {
 		w.Key(4, bijoubuf.WireLen)
 		mk := w.BeginNext()
-		var ks [8]uint64
-		for _, k := range bijoubuf.AppendSortedKeys(ks[:0], m.U64) {
-			v := m.U64[k]
+		var ks [8]bijoubuf.Entry[uint64, uint32]
+		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.U64) {
+			k, v := e.Key, e.Value
 			w.Varint(uint64(k))
 			w.Varint(uint64(v))
 		}
@@ -4044,9 +4044,9 @@ func (m *Maps) BijoubufWrite(w *bijoubuf.Writer) {
 	if len(m.S32) != 0 {
 		w.Key(5, bijoubuf.WireLen)
 		mk := w.BeginNext()
-		var ks [8]int32
-		for _, k := range bijoubuf.AppendSortedKeys(ks[:0], m.S32) {
-			v := m.S32[k]
+		var ks [8]bijoubuf.Entry[int32, uint32]
+		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.S32) {
+			k, v := e.Key, e.Value
 			w.Zigzag(int64(k))
 			w.Varint(uint64(v))
 		}
@@ -4058,9 +4058,9 @@ func (m *Maps) BijoubufWrite(w *bijoubuf.Writer) {
 	if len(m.S64) != 0 {
 		w.Key(6, bijoubuf.WireLen)
 		mk := w.BeginNext()
-		var ks [8]int64
-		for _, k := range bijoubuf.AppendSortedKeys(ks[:0], m.S64) {
-			v := m.S64[k]
+		var ks [8]bijoubuf.Entry[int64, uint32]
+		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.S64) {
+			k, v := e.Key, e.Value
 			w.Zigzag(int64(k))
 			w.Varint(uint64(v))
 		}
@@ -4072,9 +4072,9 @@ func (m *Maps) BijoubufWrite(w *bijoubuf.Writer) {
 	if len(m.F32) != 0 {
 		w.Key(7, bijoubuf.WireLen)
 		mk := w.BeginNext()
-		var ks [8]uint32
-		for _, k := range bijoubuf.AppendSortedKeys(ks[:0], m.F32) {
-			v := m.F32[k]
+		var ks [8]bijoubuf.Entry[uint32, uint32]
+		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.F32) {
+			k, v := e.Key, e.Value
 			w.Fixed32(k)
 			w.Varint(uint64(v))
 		}
@@ -4086,9 +4086,9 @@ func (m *Maps) BijoubufWrite(w *bijoubuf.Writer) {
 	if len(m.F64) != 0 {
 		w.Key(8, bijoubuf.WireLen)
 		mk := w.BeginNext()
-		var ks [8]uint64
-		for _, k := range bijoubuf.AppendSortedKeys(ks[:0], m.F64) {
-			v := m.F64[k]
+		var ks [8]bijoubuf.Entry[uint64, uint32]
+		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.F64) {
+			k, v := e.Key, e.Value
 			w.Fixed64(k)
 			w.Varint(uint64(v))
 		}
@@ -4100,9 +4100,9 @@ func (m *Maps) BijoubufWrite(w *bijoubuf.Writer) {
 	if len(m.Sf32) != 0 {
 		w.Key(9, bijoubuf.WireLen)
 		mk := w.BeginNext()
-		var ks [8]int32
-		for _, k := range bijoubuf.AppendSortedKeys(ks[:0], m.Sf32) {
-			v := m.Sf32[k]
+		var ks [8]bijoubuf.Entry[int32, uint32]
+		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.Sf32) {
+			k, v := e.Key, e.Value
 			w.Fixed32(uint32(k))
 			w.Varint(uint64(v))
 		}
@@ -4114,9 +4114,9 @@ func (m *Maps) BijoubufWrite(w *bijoubuf.Writer) {
 	if len(m.Sf64) != 0 {
 		w.Key(10, bijoubuf.WireLen)
 		mk := w.BeginNext()
-		var ks [8]int64
-		for _, k := range bijoubuf.AppendSortedKeys(ks[:0], m.Sf64) {
-			v := m.Sf64[k]
+		var ks [8]bijoubuf.Entry[int64, uint32]
+		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.Sf64) {
+			k, v := e.Key, e.Value
 			w.Fixed64(uint64(k))
 			w.Varint(uint64(v))
 		}
@@ -4142,9 +4142,9 @@ func (m *Maps) BijoubufWrite(w *bijoubuf.Writer) {
 	if len(m.Str) != 0 {
 		w.Key(12, bijoubuf.WireLen)
 		mk := w.BeginNext()
-		var ks [8]string
-		for _, k := range bijoubuf.AppendSortedKeys(ks[:0], m.Str) {
-			v := m.Str[k]
+		var ks [8]bijoubuf.Entry[string, uint32]
+		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.Str) {
+			k, v := e.Key, e.Value
 			w.String(k)
 			w.Varint(uint64(v))
 		}
@@ -4156,9 +4156,9 @@ func (m *Maps) BijoubufWrite(w *bijoubuf.Writer) {
 	if len(m.VStr) != 0 {
 		w.Key(13, bijoubuf.WireLen)
 		mk := w.BeginNext()
-		var ks [8]uint32
-		for _, k := range bijoubuf.AppendSortedKeys(ks[:0], m.VStr) {
-			v := m.VStr[k]
+		var ks [8]bijoubuf.Entry[uint32, string]
+		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.VStr) {
+			k, v := e.Key, e.Value
 			w.Varint(uint64(k))
 			w.String(v)
 		}
@@ -4170,9 +4170,9 @@ func (m *Maps) BijoubufWrite(w *bijoubuf.Writer) {
 	if len(m.VBy) != 0 {
 		w.Key(14, bijoubuf.WireLen)
 		mk := w.BeginNext()
-		var ks [8]uint32
-		for _, k := range bijoubuf.AppendSortedKeys(ks[:0], m.VBy) {
-			v := m.VBy[k]
+		var ks [8]bijoubuf.Entry[uint32, []byte]
+		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.VBy) {
+			k, v := e.Key, e.Value
 			w.Varint(uint64(k))
 			w.LenBytes(v)
 		}
@@ -4184,9 +4184,9 @@ func (m *Maps) BijoubufWrite(w *bijoubuf.Writer) {
 	if len(m.VDb) != 0 {
 		w.Key(15, bijoubuf.WireLen)
 		mk := w.BeginNext()
-		var ks [8]uint32
-		for _, k := range bijoubuf.AppendSortedKeys(ks[:0], m.VDb) {
-			v := m.VDb[k]
+		var ks [8]bijoubuf.Entry[uint32, float64]
+		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.VDb) {
+			k, v := e.Key, e.Value
 			w.Varint(uint64(k))
 			w.Float64(v)
 		}
@@ -4198,9 +4198,9 @@ func (m *Maps) BijoubufWrite(w *bijoubuf.Writer) {
 	if len(m.VFl) != 0 {
 		w.Key(16, bijoubuf.WireLen)
 		mk := w.BeginNext()
-		var ks [8]uint32
-		for _, k := range bijoubuf.AppendSortedKeys(ks[:0], m.VFl) {
-			v := m.VFl[k]
+		var ks [8]bijoubuf.Entry[uint32, float32]
+		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.VFl) {
+			k, v := e.Key, e.Value
 			w.Varint(uint64(k))
 			w.Float32(v)
 		}
@@ -4212,9 +4212,9 @@ func (m *Maps) BijoubufWrite(w *bijoubuf.Writer) {
 	if len(m.VFlag) != 0 {
 		w.Key(17, bijoubuf.WireLen)
 		mk := w.BeginNext()
-		var ks [8]uint32
-		for _, k := range bijoubuf.AppendSortedKeys(ks[:0], m.VFlag) {
-			v := m.VFlag[k]
+		var ks [8]bijoubuf.Entry[uint32, bool]
+		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.VFlag) {
+			k, v := e.Key, e.Value
 			w.Varint(uint64(k))
 			w.Bool(v)
 		}
@@ -4226,9 +4226,9 @@ func (m *Maps) BijoubufWrite(w *bijoubuf.Writer) {
 	if len(m.VColor) != 0 {
 		w.Key(18, bijoubuf.WireLen)
 		mk := w.BeginNext()
-		var ks [8]uint32
-		for _, k := range bijoubuf.AppendSortedKeys(ks[:0], m.VColor) {
-			v := m.VColor[k]
+		var ks [8]bijoubuf.Entry[uint32, Color]
+		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.VColor) {
+			k, v := e.Key, e.Value
 			w.Varint(uint64(k))
 			w.Zigzag(int64(v))
 		}
@@ -4240,9 +4240,9 @@ func (m *Maps) BijoubufWrite(w *bijoubuf.Writer) {
 	if len(m.VLeaf) != 0 {
 		w.Key(19, bijoubuf.WireLen)
 		mk := w.BeginNext()
-		var ks [8]uint32
-		for _, k := range bijoubuf.AppendSortedKeys(ks[:0], m.VLeaf) {
-			v := m.VLeaf[k]
+		var ks [8]bijoubuf.Entry[uint32, *Leaf]
+		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.VLeaf) {
+			k, v := e.Key, e.Value
 			w.Varint(uint64(k))
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)
@@ -4256,9 +4256,9 @@ func (m *Maps) BijoubufWrite(w *bijoubuf.Writer) {
 	if len(m.VS64) != 0 {
 		w.Key(20, bijoubuf.WireLen)
 		mk := w.BeginNext()
-		var ks [8]string
-		for _, k := range bijoubuf.AppendSortedKeys(ks[:0], m.VS64) {
-			v := m.VS64[k]
+		var ks [8]bijoubuf.Entry[string, int64]
+		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.VS64) {
+			k, v := e.Key, e.Value
 			w.String(k)
 			w.Zigzag(int64(v))
 		}
@@ -4270,9 +4270,9 @@ func (m *Maps) BijoubufWrite(w *bijoubuf.Writer) {
 	if len(m.VI32) != 0 {
 		w.Key(21, bijoubuf.WireLen)
 		mk := w.BeginNext()
-		var ks [8]uint32
-		for _, k := range bijoubuf.AppendSortedKeys(ks[:0], m.VI32) {
-			v := m.VI32[k]
+		var ks [8]bijoubuf.Entry[uint32, int32]
+		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.VI32) {
+			k, v := e.Key, e.Value
 			w.Varint(uint64(k))
 			w.Zigzag(int64(v))
 		}
@@ -4284,9 +4284,9 @@ func (m *Maps) BijoubufWrite(w *bijoubuf.Writer) {
 	if len(m.VF64) != 0 {
 		w.Key(22, bijoubuf.WireLen)
 		mk := w.BeginNext()
-		var ks [8]uint32
-		for _, k := range bijoubuf.AppendSortedKeys(ks[:0], m.VF64) {
-			v := m.VF64[k]
+		var ks [8]bijoubuf.Entry[uint32, uint64]
+		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.VF64) {
+			k, v := e.Key, e.Value
 			w.Varint(uint64(k))
 			w.Fixed64(v)
 		}
@@ -5311,9 +5311,9 @@ func (m *Node) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	if len(m.Named) != 0 {
 		slot, _ := s.Open(depth, false, "named")
 		c := 0
-		var ks [8]uint32
-		for _, k := range bijoubuf.AppendSortedKeys(ks[:0], m.Named) {
-			v := m.Named[k]
+		var ks [8]bijoubuf.Entry[uint32, *Node]
+		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.Named) {
+			k, v := e.Key, e.Value
 			es, ok := s.Open(depth, true, "named")
 			if !ok {
 				return 0
@@ -5375,9 +5375,9 @@ func (m *Node) BijoubufWrite(w *bijoubuf.Writer) {
 	if len(m.Named) != 0 {
 		w.Key(4, bijoubuf.WireLen)
 		mk := w.BeginNext()
-		var ks [8]uint32
-		for _, k := range bijoubuf.AppendSortedKeys(ks[:0], m.Named) {
-			v := m.Named[k]
+		var ks [8]bijoubuf.Entry[uint32, *Node]
+		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.Named) {
+			k, v := e.Key, e.Value
 			w.Varint(uint64(k))
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)
@@ -6084,9 +6084,9 @@ func (m *Middle) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	if len(m.ByName) != 0 {
 		slot, _ := s.Open(depth, false, "by_name")
 		c := 0
-		var ks [8]string
-		for _, k := range bijoubuf.AppendSortedKeys(ks[:0], m.ByName) {
-			v := m.ByName[k]
+		var ks [8]bijoubuf.Entry[string, *Leaf]
+		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.ByName) {
+			k, v := e.Key, e.Value
 			if !bijoubuf.ValidString(k) {
 				return s.BadString("by_name")
 			}
@@ -6144,9 +6144,9 @@ func (m *Middle) BijoubufWrite(w *bijoubuf.Writer) {
 	if len(m.ByName) != 0 {
 		w.Key(3, bijoubuf.WireLen)
 		mk := w.BeginNext()
-		var ks [8]string
-		for _, k := range bijoubuf.AppendSortedKeys(ks[:0], m.ByName) {
-			v := m.ByName[k]
+		var ks [8]bijoubuf.Entry[string, *Leaf]
+		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.ByName) {
+			k, v := e.Key, e.Value
 			w.String(k)
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)

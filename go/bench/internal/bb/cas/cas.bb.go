@@ -225,9 +225,9 @@ func (m *Commit) BijoubufWrite(w *bijoubuf.Writer) {
 	if len(m.Metadata) != 0 {
 		w.Key(7, bijoubuf.WireLen)
 		mk := w.BeginNext()
-		var ks [8]string
-		for _, k := range bijoubuf.AppendSortedKeys(ks[:0], m.Metadata) {
-			v := m.Metadata[k]
+		var ks [8]bijoubuf.Entry[string, string]
+		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.Metadata) {
+			k, v := e.Key, e.Value
 			w.String(k)
 			w.String(v)
 		}
@@ -514,9 +514,9 @@ func (m *Blob) BijoubufWrite(w *bijoubuf.Writer) {
 	if len(m.Metadata) != 0 {
 		w.Key(5, bijoubuf.WireLen)
 		mk := w.BeginNext()
-		var ks [8]string
-		for _, k := range bijoubuf.AppendSortedKeys(ks[:0], m.Metadata) {
-			v := m.Metadata[k]
+		var ks [8]bijoubuf.Entry[string, string]
+		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.Metadata) {
+			k, v := e.Key, e.Value
 			w.String(k)
 			w.String(v)
 		}

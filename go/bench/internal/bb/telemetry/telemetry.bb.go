@@ -422,9 +422,9 @@ func (m *Event) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	if len(m.Attributes) != 0 {
 		slot, _ := s.Open(depth, false, "attributes")
 		c := 0
-		var ks [8]string
-		for _, k := range bijoubuf.AppendSortedKeys(ks[:0], m.Attributes) {
-			v := m.Attributes[k]
+		var ks [8]bijoubuf.Entry[string, *AnyValue]
+		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.Attributes) {
+			k, v := e.Key, e.Value
 			if !bijoubuf.ValidString(k) {
 				return s.BadString("attributes")
 			}
@@ -474,9 +474,9 @@ func (m *Event) BijoubufWrite(w *bijoubuf.Writer) {
 	if len(m.Attributes) != 0 {
 		w.Key(3, bijoubuf.WireLen)
 		mk := w.BeginNext()
-		var ks [8]string
-		for _, k := range bijoubuf.AppendSortedKeys(ks[:0], m.Attributes) {
-			v := m.Attributes[k]
+		var ks [8]bijoubuf.Entry[string, *AnyValue]
+		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.Attributes) {
+			k, v := e.Key, e.Value
 			w.String(k)
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)
@@ -640,9 +640,9 @@ func (m *Link) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	if len(m.Attributes) != 0 {
 		slot, _ := s.Open(depth, false, "attributes")
 		c := 0
-		var ks [8]string
-		for _, k := range bijoubuf.AppendSortedKeys(ks[:0], m.Attributes) {
-			v := m.Attributes[k]
+		var ks [8]bijoubuf.Entry[string, *AnyValue]
+		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.Attributes) {
+			k, v := e.Key, e.Value
 			if !bijoubuf.ValidString(k) {
 				return s.BadString("attributes")
 			}
@@ -692,9 +692,9 @@ func (m *Link) BijoubufWrite(w *bijoubuf.Writer) {
 	if len(m.Attributes) != 0 {
 		w.Key(3, bijoubuf.WireLen)
 		mk := w.BeginNext()
-		var ks [8]string
-		for _, k := range bijoubuf.AppendSortedKeys(ks[:0], m.Attributes) {
-			v := m.Attributes[k]
+		var ks [8]bijoubuf.Entry[string, *AnyValue]
+		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.Attributes) {
+			k, v := e.Key, e.Value
 			w.String(k)
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)
@@ -1064,9 +1064,9 @@ func (m *Span) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	if len(m.Attributes) != 0 {
 		slot, _ := s.Open(depth, false, "attributes")
 		c := 0
-		var ks [8]string
-		for _, k := range bijoubuf.AppendSortedKeys(ks[:0], m.Attributes) {
-			v := m.Attributes[k]
+		var ks [8]bijoubuf.Entry[string, *AnyValue]
+		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.Attributes) {
+			k, v := e.Key, e.Value
 			if !bijoubuf.ValidString(k) {
 				return s.BadString("attributes")
 			}
@@ -1215,9 +1215,9 @@ func (m *Span) BijoubufWrite(w *bijoubuf.Writer) {
 	if len(m.Attributes) != 0 {
 		w.Key(8, bijoubuf.WireLen)
 		mk := w.BeginNext()
-		var ks [8]string
-		for _, k := range bijoubuf.AppendSortedKeys(ks[:0], m.Attributes) {
-			v := m.Attributes[k]
+		var ks [8]bijoubuf.Entry[string, *AnyValue]
+		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.Attributes) {
+			k, v := e.Key, e.Value
 			w.String(k)
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)
@@ -1534,9 +1534,9 @@ func (m *SpanBatch) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	if len(m.Resource) != 0 {
 		slot, _ := s.Open(depth, false, "resource")
 		c := 0
-		var ks [8]string
-		for _, k := range bijoubuf.AppendSortedKeys(ks[:0], m.Resource) {
-			v := m.Resource[k]
+		var ks [8]bijoubuf.Entry[string, *AnyValue]
+		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.Resource) {
+			k, v := e.Key, e.Value
 			if !bijoubuf.ValidString(k) {
 				return s.BadString("resource")
 			}
@@ -1600,9 +1600,9 @@ func (m *SpanBatch) BijoubufWrite(w *bijoubuf.Writer) {
 	if len(m.Resource) != 0 {
 		w.Key(2, bijoubuf.WireLen)
 		mk := w.BeginNext()
-		var ks [8]string
-		for _, k := range bijoubuf.AppendSortedKeys(ks[:0], m.Resource) {
-			v := m.Resource[k]
+		var ks [8]bijoubuf.Entry[string, *AnyValue]
+		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.Resource) {
+			k, v := e.Key, e.Value
 			w.String(k)
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)

@@ -203,9 +203,9 @@ func (m *Transfer) BijoubufWrite(w *bijoubuf.Writer) {
 	if len(m.Labels) != 0 {
 		w.Key(5, bijoubuf.WireLen)
 		mk := w.BeginNext()
-		var ks [8]string
-		for _, k := range bijoubuf.AppendSortedKeys(ks[:0], m.Labels) {
-			v := m.Labels[k]
+		var ks [8]bijoubuf.Entry[string, string]
+		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.Labels) {
+			k, v := e.Key, e.Value
 			w.String(k)
 			w.String(v)
 		}
