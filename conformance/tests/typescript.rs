@@ -12,7 +12,10 @@
 //! tests pass vacuously, while in CI (`CI` set) they fail.
 
 mod common;
-use common::{agree_with_rust_on_bytes, json_mutation, json_seeds, mutate_json, runner};
+use common::{
+    accepted_vectors_print_the_same_json, agree_with_rust_on_bytes, json_mutation, json_path,
+    json_seeds, mutate_json, runner,
+};
 
 use std::cell::RefCell;
 use std::io::{BufReader, BufWriter};
@@ -22,7 +25,7 @@ use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use bijoubuf_conformance::generated::TYPE_NAMES;
 use bijoubuf_conformance::props::check_value;
 use bijoubuf_conformance::protocol::{Request, Response, read_frame, write_frame};
-use bijoubuf_conformance::{Config, Expect, Outcome, dynamic, generated, hex, typescript};
+use bijoubuf_conformance::{Config, Outcome, dynamic, generated, hex, typescript};
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 
@@ -283,28 +286,7 @@ fn typescript_and_rust_write_the_same_json_and_read_each_others() {
         );
     }
     // The accepted vectors: hand-picked values (well-known types, edge numbers).
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("vectors");
-    let mut compared = 0;
-    for c in bijoubuf_conformance::load_dir(&dir).expect("vectors load") {
-        if c.config != Config::default()
-            || c.bytes.len() > 4096
-            || !matches!(c.expect, Expect::Accept(_) | Expect::Encode(_))
-        {
-            continue;
-        }
-        let desc = dynamic::message(&c.type_name).expect("reflect type");
-        let msg =
-            bijoubuf_reflect::DynamicMessage::decode(&desc, &c.bytes).expect("accepted vector");
-        let rust = bijoubuf_reflect::json::to_string(&msg);
-        let ts = node.borrow_mut().json(&c.type_name, &c.bytes);
-        match (&rust, &ts) {
-            (Ok(r), Ok(t)) if r == t => compared += 1,
-            (Err(_), Err(_)) => {}
-            _ => panic!("{}: Rust {rust:?}, TypeScript {ts:?}", c.id),
-        }
-    }
-    eprintln!("{compared} accepted vectors print the same JSON in Rust and TypeScript");
-    assert!(compared >= 100, "only {compared} vectors compared");
+    accepted_vectors_print_the_same_json("TypeScript", |ty, b| node.borrow_mut().json(ty, b));
 }
 
 /// JSON text near every vector's JSON (characters changed, inserted, removed): where both
@@ -358,16 +340,6 @@ fn typescript_and_rust_read_mutated_json_alike() {
         paths.get()
     );
     assert!(paths.get() >= 50, "only {} refusals compared", paths.get());
-}
-
-/// The JSON path a JSON reader's refusal names (`$`, `$.a[2]`), from its text
-/// (`json: $.a[2]: what`); `None` for a refusal with no path (a syntax error, or the
-/// encoder's refusal of the value read).
-fn json_path(err: &str) -> Option<String> {
-    let at = err.find("json: ")? + "json: ".len();
-    let rest = &err[at..];
-    rest.starts_with('$')
-        .then(|| rest[..rest.find(": ").unwrap_or(rest.len())].to_string())
 }
 
 fn show(r: &Result<Vec<u8>, String>) -> String {

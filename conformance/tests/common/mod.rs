@@ -158,3 +158,46 @@ pub(crate) fn agree_with_rust_on_bytes(
         )
         .unwrap_or_else(|e| panic!("{e}"));
 }
+
+/// Every accepted vector (default configuration, up to 4 KiB) printed as proto3 JSON by
+/// reflect and by another implementation (`json`: its answer to a `json` request): the same
+/// text, or a refusal from both. `name` names the implementation in a failure.
+#[allow(dead_code)] // used by the cross-language test files only
+pub(crate) fn accepted_vectors_print_the_same_json(
+    name: &str,
+    mut json: impl FnMut(&str, &[u8]) -> Result<String, String>,
+) {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("vectors");
+    let mut compared = 0;
+    for c in bijoubuf_conformance::load_dir(&dir).expect("vectors load") {
+        if c.config != Config::default()
+            || c.bytes.len() > 4096
+            || !matches!(c.expect, Expect::Accept(_) | Expect::Encode(_))
+        {
+            continue;
+        }
+        let desc = dynamic::message(&c.type_name).expect("reflect type");
+        let msg =
+            bijoubuf_reflect::DynamicMessage::decode(&desc, &c.bytes).expect("accepted vector");
+        let rust = bijoubuf_reflect::json::to_string(&msg);
+        let other = json(&c.type_name, &c.bytes);
+        match (&rust, &other) {
+            (Ok(r), Ok(o)) if r == o => compared += 1,
+            (Err(_), Err(_)) => {}
+            _ => panic!("{}: Rust {rust:?}, {name} {other:?}", c.id),
+        }
+    }
+    eprintln!("{compared} accepted vectors print the same JSON in Rust and {name}");
+    assert!(compared >= 100, "only {compared} vectors compared");
+}
+
+#[allow(dead_code)] // used by the cross-language test files only
+/// The JSON path a JSON reader's refusal names (`$`, `$.a[2]`), from its text
+/// (`json: $.a[2]: what`); `None` for a refusal with no path (a syntax error, or the
+/// encoder's refusal of the value read).
+pub(crate) fn json_path(err: &str) -> Option<String> {
+    let at = err.find("json: ")? + "json: ".len();
+    let rest = &err[at..];
+    rest.starts_with('$')
+        .then(|| rest[..rest.find(": ").unwrap_or(rest.len())].to_string())
+}
