@@ -516,6 +516,8 @@ impl<'a> Reader<'a> {
     /// Left to the inliner, unlike [`map`](Self::map): out of line (one copy per message
     /// type) it cost telemetry's borrowed decode 5 % more instructions and its owned
     /// decode 13 % more misses in an 8 KiB instruction cache (cachegrind, benches/RESULTS.md).
+    /// Generated code reaches it through the out-of-line shape bodies (`optional_read`,
+    /// `repeated_read`, …), one per message type, so it is inlined there once per type.
     #[inline]
     pub fn nested<M: Decode<'a>>(&mut self) -> Result<M, DecodeError> {
         self.nested_with(M::KEEPS_UNKNOWN_FIELDS, M::__decode)
@@ -597,6 +599,14 @@ impl<'a> Reader<'a> {
     pub(crate) fn top_into<M: Decode<'a>>(&mut self, m: &mut M) -> Result<(), DecodeError> {
         self.top_with(M::KEEPS_UNKNOWN_FIELDS, |r| m.__decode_into(r))
             .map_err(|e| e.in_message(M::NAME))
+    }
+
+    /// True when the lookahead holds a record numbered above `number`, so field `number`
+    /// is absent: the one test a field shape makes in its caller's body before calling
+    /// its out-of-line read (`NONE` is 0, so an empty lookahead always calls).
+    #[inline(always)]
+    fn passed(&self, number: u32) -> bool {
+        self.next > number
     }
 
     /// SPEC §9.3, §10.1 step 1: a record whose type opens a message is refused at its
@@ -701,15 +711,38 @@ impl<'a> Reader<'a> {
     // Each shape comes twice: by codec type (`implicit::<C>`, what generated code calls)
     // and by element value (`implicit_el`, what a decoder of run-time types calls). The
     // first is the second with the codec's zero-sized element, so both are one rule.
+    //
+    // The by-codec shapes are split in two: the caller's body keeps only the lookahead
+    // test ([`passed`](Self::passed)), which answers most absent fields, and calls one
+    // out-of-line body per codec (`implicit_read::<Str>`, `repeated_read::<Msg<M>>`, …)
+    // shared by every field of that codec in every message. A generated `__decode` is
+    // then a row of short calls, and a child message's decoder is inlined into the one
+    // body of its codec instead of into every parent (machine code per decoder,
+    // instruction-cache misses: benches/RESULTS.md, #27).
 
     /// An implicit-presence singular field (SPEC §5.1): absent means the default, and a
     /// record holding the default is `default-value-present` at its key.
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    #[cfg_attr(debug_assertions, inline)]
+    #[inline(always)]
     pub fn implicit<C: ReadCodec<'a>>(
         &mut self,
         number: u32,
         name: impl FieldName,
+    ) -> Result<C::Value, DecodeError>
+    where
+        C::Value: Default,
+    {
+        if self.passed(number) {
+            return Ok(C::Value::default());
+        }
+        self.implicit_read::<C, _>(number, name)
+    }
+
+    /// [`implicit`](Self::implicit) past the lookahead test: one body per codec.
+    #[inline(never)]
+    fn implicit_read<C: ReadCodec<'a>, N: FieldName>(
+        &mut self,
+        number: u32,
+        name: N,
     ) -> Result<C::Value, DecodeError>
     where
         C::Value: Default,
@@ -740,12 +773,25 @@ impl<'a> Reader<'a> {
 
     /// An explicit-presence singular field (SPEC §5.2): proto3 `optional`, proto2
     /// `optional`/`required`, message-typed fields (with `Msg<M>`).
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    #[cfg_attr(debug_assertions, inline)]
+    #[inline(always)]
     pub fn optional<C: ReadCodec<'a>>(
         &mut self,
         number: u32,
         name: impl FieldName,
+    ) -> Result<Option<C::Value>, DecodeError> {
+        if self.passed(number) {
+            return Ok(None);
+        }
+        self.optional_read::<C, _>(number, name)
+    }
+
+    /// [`optional`](Self::optional) past the lookahead test: one body per codec (for a
+    /// message field, the one body that holds the child's decoder).
+    #[inline(never)]
+    fn optional_read<C: ReadCodec<'a>, N: FieldName>(
+        &mut self,
+        number: u32,
+        name: N,
     ) -> Result<Option<C::Value>, DecodeError> {
         self.optional_el(number, name, &Of::<C>::NEW)
     }
@@ -767,8 +813,7 @@ impl<'a> Reader<'a> {
 
     /// [`implicit`](Self::implicit) into `v`, reusing its allocation; an absent field
     /// leaves `v` the default.
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    #[cfg_attr(debug_assertions, inline)]
+    #[inline(never)]
     pub fn implicit_into<C: ReadCodec<'a>>(
         &mut self,
         number: u32,
@@ -791,8 +836,7 @@ impl<'a> Reader<'a> {
 
     /// [`optional`](Self::optional) into `v`, reusing the value it holds; an absent field
     /// makes `v` `None`.
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    #[cfg_attr(debug_assertions, inline)]
+    #[inline(never)]
     pub fn optional_into<C: ReadCodec<'a>>(
         &mut self,
         number: u32,
@@ -813,8 +857,7 @@ impl<'a> Reader<'a> {
     /// A proto2 `required` field read into `v` (which keeps its value when absent):
     /// whether it was present, for [`require`](Self::require) after
     /// [`finish`](Self::finish).
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    #[cfg_attr(debug_assertions, inline)]
+    #[inline(never)]
     pub fn required_into<C: ReadCodec<'a>>(
         &mut self,
         number: u32,
@@ -831,12 +874,25 @@ impl<'a> Reader<'a> {
     /// A oneof member (SPEC §5.4): `taken` says whether an earlier member of the same
     /// oneof was present; if so this record is `oneof-conflict` at its key, checked before
     /// its value is read.
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    #[cfg_attr(debug_assertions, inline)]
+    #[inline(always)]
     pub fn oneof<C: ReadCodec<'a>>(
         &mut self,
         number: u32,
         name: impl FieldName,
+        taken: bool,
+    ) -> Result<Option<C::Value>, DecodeError> {
+        if self.passed(number) {
+            return Ok(None);
+        }
+        self.oneof_read::<C, _>(number, name, taken)
+    }
+
+    /// [`oneof`](Self::oneof) past the lookahead test: one body per codec.
+    #[inline(never)]
+    fn oneof_read<C: ReadCodec<'a>, N: FieldName>(
+        &mut self,
+        number: u32,
+        name: N,
         taken: bool,
     ) -> Result<Option<C::Value>, DecodeError> {
         self.oneof_el(number, name, taken, &Of::<C>::NEW)
@@ -909,11 +965,24 @@ impl<'a> Reader<'a> {
 
     /// A repeated field of any element kind: one LEN record of key-less elements
     /// (SPEC §6.1, §6.2).
-    #[inline]
+    #[inline(always)]
     pub fn repeated<C: ReadCodec<'a>>(
         &mut self,
         number: u32,
         name: impl FieldName,
+    ) -> Result<Vec<C::Value>, DecodeError> {
+        if self.passed(number) {
+            return Ok(Vec::new());
+        }
+        self.repeated_read::<C, _>(number, name)
+    }
+
+    /// [`repeated`](Self::repeated) past the lookahead test: one body per codec.
+    #[inline(never)]
+    fn repeated_read<C: ReadCodec<'a>, N: FieldName>(
+        &mut self,
+        number: u32,
+        name: N,
     ) -> Result<Vec<C::Value>, DecodeError> {
         self.repeated_el(number, name, &Of::<C>::NEW)
     }
@@ -943,7 +1012,7 @@ impl<'a> Reader<'a> {
     /// A repeated fixed-width field as a view of its bytes (borrowed twins): the checks
     /// of [`repeated`](Self::repeated), with the same errors, offsets and paths, and no
     /// vector.
-    #[inline]
+    #[inline(never)]
     pub fn fixed_run<C: ReadCodec<'a>>(
         &mut self,
         number: u32,
@@ -980,7 +1049,7 @@ impl<'a> Reader<'a> {
 
     /// [`repeated`](Self::repeated) into `out`, which is cleared first and keeps its
     /// capacity (a run never reserves more than it would in a new vector).
-    #[inline]
+    #[inline(never)]
     pub fn repeated_into<C: ReadCodec<'a>>(
         &mut self,
         number: u32,
