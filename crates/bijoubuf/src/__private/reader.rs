@@ -516,8 +516,6 @@ impl<'a> Reader<'a> {
     /// Left to the inliner, unlike [`map`](Self::map): out of line (one copy per message
     /// type) it cost telemetry's borrowed decode 5 % more instructions and its owned
     /// decode 13 % more misses in an 8 KiB instruction cache (cachegrind, benches/RESULTS.md).
-    /// Generated code reaches it through the out-of-line shape bodies (`optional_read`,
-    /// `repeated_read`, …), one per message type, so it is inlined there once per type.
     #[inline]
     pub fn nested<M: Decode<'a>>(&mut self) -> Result<M, DecodeError> {
         self.nested_with(M::KEEPS_UNKNOWN_FIELDS, M::__decode)
@@ -599,14 +597,6 @@ impl<'a> Reader<'a> {
     pub(crate) fn top_into<M: Decode<'a>>(&mut self, m: &mut M) -> Result<(), DecodeError> {
         self.top_with(M::KEEPS_UNKNOWN_FIELDS, |r| m.__decode_into(r))
             .map_err(|e| e.in_message(M::NAME))
-    }
-
-    /// True when the lookahead holds a record numbered above `number`, so field `number`
-    /// is absent: the one test a field shape makes in its caller's body before calling
-    /// its out-of-line read (`NONE` is 0, so an empty lookahead always calls).
-    #[inline(always)]
-    fn passed(&self, number: u32) -> bool {
-        self.next > number
     }
 
     /// SPEC §9.3, §10.1 step 1: a record whose type opens a message is refused at its
@@ -712,37 +702,21 @@ impl<'a> Reader<'a> {
     // and by element value (`implicit_el`, what a decoder of run-time types calls). The
     // first is the second with the codec's zero-sized element, so both are one rule.
     //
-    // The by-codec shapes are split in two: the caller's body keeps only the lookahead
-    // test ([`passed`](Self::passed)), which answers most absent fields, and calls one
-    // out-of-line body per codec (`implicit_read::<Str>`, `repeated_read::<Msg<M>>`, …)
-    // shared by every field of that codec in every message. A generated `__decode` is
-    // then a row of short calls, and a child message's decoder is inlined into the one
-    // body of its codec instead of into every parent (machine code per decoder,
-    // instruction-cache misses: benches/RESULTS.md, #27).
+    // They are inlined into each generated `__decode` on purpose. Out of line, one body
+    // per codec behind an inlined lookahead test (all shapes, or strings, bytes, messages
+    // and runs only), they cut `Span`'s decoder from 17.2 KB of machine code to 3–7 KB
+    // and cachegrind's instruction-cache misses by 64–71 % on OTLP traces, but cost
+    // 6–45 % more instructions and made the decodes measured slower, not faster
+    // (benches/RESULTS.md, #27).
 
     /// An implicit-presence singular field (SPEC §5.1): absent means the default, and a
     /// record holding the default is `default-value-present` at its key.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub fn implicit<C: ReadCodec<'a>>(
         &mut self,
         number: u32,
         name: impl FieldName,
-    ) -> Result<C::Value, DecodeError>
-    where
-        C::Value: Default,
-    {
-        if self.passed(number) {
-            return Ok(C::Value::default());
-        }
-        self.implicit_read::<C, _>(number, name)
-    }
-
-    /// [`implicit`](Self::implicit) past the lookahead test: one body per codec.
-    #[inline(never)]
-    fn implicit_read<C: ReadCodec<'a>, N: FieldName>(
-        &mut self,
-        number: u32,
-        name: N,
     ) -> Result<C::Value, DecodeError>
     where
         C::Value: Default,
@@ -773,25 +747,12 @@ impl<'a> Reader<'a> {
 
     /// An explicit-presence singular field (SPEC §5.2): proto3 `optional`, proto2
     /// `optional`/`required`, message-typed fields (with `Msg<M>`).
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub fn optional<C: ReadCodec<'a>>(
         &mut self,
         number: u32,
         name: impl FieldName,
-    ) -> Result<Option<C::Value>, DecodeError> {
-        if self.passed(number) {
-            return Ok(None);
-        }
-        self.optional_read::<C, _>(number, name)
-    }
-
-    /// [`optional`](Self::optional) past the lookahead test: one body per codec (for a
-    /// message field, the one body that holds the child's decoder).
-    #[inline(never)]
-    fn optional_read<C: ReadCodec<'a>, N: FieldName>(
-        &mut self,
-        number: u32,
-        name: N,
     ) -> Result<Option<C::Value>, DecodeError> {
         self.optional_el(number, name, &Of::<C>::NEW)
     }
@@ -813,7 +774,8 @@ impl<'a> Reader<'a> {
 
     /// [`implicit`](Self::implicit) into `v`, reusing its allocation; an absent field
     /// leaves `v` the default.
-    #[inline(never)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub fn implicit_into<C: ReadCodec<'a>>(
         &mut self,
         number: u32,
@@ -836,7 +798,8 @@ impl<'a> Reader<'a> {
 
     /// [`optional`](Self::optional) into `v`, reusing the value it holds; an absent field
     /// makes `v` `None`.
-    #[inline(never)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub fn optional_into<C: ReadCodec<'a>>(
         &mut self,
         number: u32,
@@ -857,7 +820,8 @@ impl<'a> Reader<'a> {
     /// A proto2 `required` field read into `v` (which keeps its value when absent):
     /// whether it was present, for [`require`](Self::require) after
     /// [`finish`](Self::finish).
-    #[inline(never)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub fn required_into<C: ReadCodec<'a>>(
         &mut self,
         number: u32,
@@ -874,25 +838,12 @@ impl<'a> Reader<'a> {
     /// A oneof member (SPEC §5.4): `taken` says whether an earlier member of the same
     /// oneof was present; if so this record is `oneof-conflict` at its key, checked before
     /// its value is read.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub fn oneof<C: ReadCodec<'a>>(
         &mut self,
         number: u32,
         name: impl FieldName,
-        taken: bool,
-    ) -> Result<Option<C::Value>, DecodeError> {
-        if self.passed(number) {
-            return Ok(None);
-        }
-        self.oneof_read::<C, _>(number, name, taken)
-    }
-
-    /// [`oneof`](Self::oneof) past the lookahead test: one body per codec.
-    #[inline(never)]
-    fn oneof_read<C: ReadCodec<'a>, N: FieldName>(
-        &mut self,
-        number: u32,
-        name: N,
         taken: bool,
     ) -> Result<Option<C::Value>, DecodeError> {
         self.oneof_el(number, name, taken, &Of::<C>::NEW)
@@ -965,24 +916,11 @@ impl<'a> Reader<'a> {
 
     /// A repeated field of any element kind: one LEN record of key-less elements
     /// (SPEC §6.1, §6.2).
-    #[inline(always)]
+    #[inline]
     pub fn repeated<C: ReadCodec<'a>>(
         &mut self,
         number: u32,
         name: impl FieldName,
-    ) -> Result<Vec<C::Value>, DecodeError> {
-        if self.passed(number) {
-            return Ok(Vec::new());
-        }
-        self.repeated_read::<C, _>(number, name)
-    }
-
-    /// [`repeated`](Self::repeated) past the lookahead test: one body per codec.
-    #[inline(never)]
-    fn repeated_read<C: ReadCodec<'a>, N: FieldName>(
-        &mut self,
-        number: u32,
-        name: N,
     ) -> Result<Vec<C::Value>, DecodeError> {
         self.repeated_el(number, name, &Of::<C>::NEW)
     }
@@ -1012,7 +950,7 @@ impl<'a> Reader<'a> {
     /// A repeated fixed-width field as a view of its bytes (borrowed twins): the checks
     /// of [`repeated`](Self::repeated), with the same errors, offsets and paths, and no
     /// vector.
-    #[inline(never)]
+    #[inline]
     pub fn fixed_run<C: ReadCodec<'a>>(
         &mut self,
         number: u32,
@@ -1049,7 +987,7 @@ impl<'a> Reader<'a> {
 
     /// [`repeated`](Self::repeated) into `out`, which is cleared first and keeps its
     /// capacity (a run never reserves more than it would in a new vector).
-    #[inline(never)]
+    #[inline]
     pub fn repeated_into<C: ReadCodec<'a>>(
         &mut self,
         number: u32,
