@@ -124,6 +124,16 @@ impl StreamError {
         self.offset
     }
 
+    /// The stable kebab-case code: the [`DecodeError`]'s (`truncated`,
+    /// `invalid-utf8`, …; SPEC §11.1) when the frame was refused, `read-failed` when
+    /// reading the source failed.
+    pub fn code(&self) -> &'static str {
+        match &self.source {
+            Source::Decode(e) => e.code(),
+            Source::Io(_) => "read-failed",
+        }
+    }
+
     /// The decode error, when the frame was refused (not when reading failed).
     pub fn decode_error(&self) -> Option<&DecodeError> {
         match &self.source {
