@@ -26,7 +26,8 @@ use crate::{Message, MessageRef};
 /// Name it in bounds by path (`M: bijoubuf::AnyMessage<'a>`); a bound brings its
 /// methods into scope without an import. Importing it next to [`Message`] or
 /// [`MessageRef`] makes calls on a concrete type (`Foo::decode`) ambiguous, since the
-/// type then has each method twice.
+/// type then has each method twice; so does a glob import of the crate root
+/// (`use bijoubuf::*`): import the traits by name.
 ///
 /// ```
 /// use bijoubuf::{AnyMessage, DecodeError, EncodeError};
