@@ -4,7 +4,9 @@
 
 use std::marker::PhantomData;
 
-use bijoubuf::{DecodeError, EncodeOptions, Frames, Message, MessageRef};
+// `AnyMessage` is named by path in bounds, never imported: next to `Message` it would
+// give the owned types each method twice.
+use bijoubuf::{DecodeError, EncodeError, EncodeOptions, Frames, Message, MessageRef};
 
 use crate::dynamic::EncodeFailure;
 use crate::schema::{conformance as c, evolution};
@@ -46,7 +48,7 @@ struct Ty<M>(PhantomData<fn() -> M>);
 
 impl<M: Message> Codec for Ty<M> {
     fn run(&self, bytes: &[u8], cfg: &Config) -> Outcome {
-        run::<M>(bytes, cfg)
+        run::<M>(bytes, cfg, None)
     }
 
     fn encode(&self, bytes: &[u8], cfg: &Config) -> Result<Vec<u8>, EncodeFailure> {
@@ -131,7 +133,9 @@ macro_rules! borrowed_table {
     ($($full:literal => $ty:ty),* $(,)?) => {
         fn borrowed_codec(type_name: &str) -> Option<BorrowedRun> {
             match type_name {
-                $($full => Some(|b: &[u8], cfg: &Config| run_borrowed::<$ty>(b, cfg)),)*
+                $($full => Some(|b: &[u8], cfg: &Config| {
+                    run::<$ty>(b, cfg, Some(owned_encoding::<$ty>))
+                }),)*
                 _ => None,
             }
         }
@@ -171,90 +175,23 @@ pub fn decode_borrowed(type_name: &str, bytes: &[u8], cfg: &Config) -> Option<Ou
     borrowed_codec(type_name).map(|run| run(bytes, cfg))
 }
 
-fn run_borrowed<'a, M>(bytes: &'a [u8], cfg: &Config) -> Outcome
-where
-    M: MessageRef<'a>,
-    M::Owned: for<'b> From<&'b M>,
-{
-    let opts = cfg.options();
-    let enc = EncodeOptions::new().max_depth(opts.get_max_depth());
-    if cfg.stream {
-        let mut out = Vec::new();
-        let mut unknown = 0;
-        for frame in Frames::<M>::new(bytes, opts) {
-            match frame {
-                Ok(d) => {
-                    unknown += d.unknown_field_count();
-                    if let Err(e) = reencode_borrowed(d.message(), &mut out, true, &enc) {
-                        return Outcome::EncodeFailed(e);
-                    }
-                }
-                Err(e) => return Outcome::Refused(refusal(&e)),
-            }
-        }
-        return Outcome::Accepted {
-            reencoded: out,
-            unknown,
-        };
-    }
-    match M::decode_with(bytes, &opts) {
-        Ok(d) => {
-            let mut out = Vec::new();
-            match reencode_borrowed(d.message(), &mut out, false, &enc) {
-                Ok(()) => Outcome::Accepted {
-                    reencoded: out,
-                    unknown: d.unknown_field_count(),
-                },
-                Err(e) => Outcome::EncodeFailed(e),
-            }
-        }
-        Err(e) => Outcome::Refused(refusal(&e)),
-    }
-}
+/// How a borrowed value's owned twin encodes (framed for a stream): what the twin's
+/// own encoding must equal.
+type OwnedEncoding<M> = fn(&M, bool, &EncodeOptions) -> Result<Vec<u8>, EncodeError>;
 
-/// [`reencode`] for a borrowed value, which must also encode as its owned twin does.
-fn reencode_borrowed<'a, M>(
-    m: &M,
-    out: &mut Vec<u8>,
-    framed: bool,
-    opts: &EncodeOptions,
-) -> Result<(), String>
+fn owned_encoding<'a, M>(m: &M, framed: bool, opts: &EncodeOptions) -> Result<Vec<u8>, EncodeError>
 where
     M: MessageRef<'a>,
     M::Owned: for<'b> From<&'b M>,
 {
-    let mut v = Vec::new();
-    let r = if framed {
-        m.encode_length_delimited_with(&mut v, opts)
-    } else {
-        m.encode_with(&mut v, opts)
-    };
-    r.map_err(|e| format!("encode: {e}"))?;
-    let body = if framed {
-        let (_, n) = bijou64::decode(&v).map_err(|e| format!("frame prefix: {e:?}"))?;
-        v.len() - n
-    } else {
-        v.len()
-    };
-    if m.encoded_len() != body {
-        return Err(format!(
-            "encoded_len {} but encode wrote {body} bytes",
-            m.encoded_len()
-        ));
-    }
     let owned = M::Owned::from(m);
     let mut w = Vec::new();
-    let r = if framed {
-        owned.encode_length_delimited_with(&mut w, opts)
+    if framed {
+        owned.encode_length_delimited_with(&mut w, opts)?;
     } else {
-        owned.encode_with(&mut w, opts)
-    };
-    r.map_err(|e| format!("owned twin encode: {e}"))?;
-    if w != v {
-        return Err("the owned twin encodes to other bytes".to_string());
+        owned.encode_with(&mut w, opts)?;
     }
-    out.extend_from_slice(&v);
-    Ok(())
+    Ok(w)
 }
 
 /// The normative parts of a runtime error.
@@ -266,7 +203,13 @@ pub fn refusal(e: &DecodeError) -> Refusal {
     }
 }
 
-fn run<M: Message>(bytes: &[u8], cfg: &Config) -> Outcome {
+/// Decode `bytes` as `M` (an owned type or a borrowed twin) and re-encode the value;
+/// a twin's encoding must also be its owned conversion's (`owned`).
+fn run<'a, M: bijoubuf::AnyMessage<'a>>(
+    bytes: &'a [u8],
+    cfg: &Config,
+    owned: Option<OwnedEncoding<M>>,
+) -> Outcome {
     let opts = cfg.options();
     // Re-encoded with the decoder's depth limit (SPEC §9: the encoder's limits are the
     // decoder's), so a value accepted under a limit above the default encodes again.
@@ -278,7 +221,7 @@ fn run<M: Message>(bytes: &[u8], cfg: &Config) -> Outcome {
             match frame {
                 Ok(d) => {
                     unknown += d.unknown_field_count();
-                    if let Err(e) = reencode(d.message(), &mut out, true, &enc) {
+                    if let Err(e) = reencode(d.message(), &mut out, true, &enc, owned) {
                         return Outcome::EncodeFailed(e);
                     }
                 }
@@ -293,7 +236,7 @@ fn run<M: Message>(bytes: &[u8], cfg: &Config) -> Outcome {
     match M::decode_with(bytes, &opts) {
         Ok(d) => {
             let mut out = Vec::new();
-            match reencode(d.message(), &mut out, false, &enc) {
+            match reencode(d.message(), &mut out, false, &enc, owned) {
                 Ok(()) => Outcome::Accepted {
                     reencoded: out,
                     unknown: d.unknown_field_count(),
@@ -306,12 +249,14 @@ fn run<M: Message>(bytes: &[u8], cfg: &Config) -> Outcome {
 }
 
 /// Encode `m` (framed for a stream) after checking that `encoded_len` predicts the
-/// number of bytes written.
-fn reencode<M: Message>(
+/// number of bytes written, that a sink receives the same bytes, and (for a borrowed
+/// twin) that the owned conversion encodes to them too.
+fn reencode<'a, M: bijoubuf::AnyMessage<'a>>(
     m: &M,
     out: &mut Vec<u8>,
     framed: bool,
     opts: &EncodeOptions,
+    owned: Option<OwnedEncoding<M>>,
 ) -> Result<(), String> {
     let mut v = Vec::new();
     let r = if framed {
@@ -339,6 +284,12 @@ fn reencode<M: Message>(
         .map_err(|e| format!("encode to sink: {e}"))?;
     if v.get(v.len() - body..) != Some(&sunk[..]) {
         return Err("encode_to_sink writes other bytes than encode".to_string());
+    }
+    if let Some(owned) = owned {
+        let w = owned(m, framed, opts).map_err(|e| format!("owned twin encode: {e}"))?;
+        if w != v {
+            return Err("the owned twin encodes to other bytes".to_string());
+        }
     }
     out.extend_from_slice(&v);
     Ok(())

@@ -161,9 +161,21 @@ impl core::error::Error for Error {}
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct OutOfRange;
 
+impl OutOfRange {
+    /// The stable kebab-case code used by bijoubuf's SPEC (§3.1) and conformance
+    /// vectors: `integer-out-of-range`.
+    pub const fn code(self) -> &'static str {
+        "integer-out-of-range"
+    }
+}
+
 impl core::fmt::Display for OutOfRange {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str("integer-out-of-range: the value does not fit the declared width")
+        write!(
+            f,
+            "{}: the value does not fit the declared width",
+            self.code()
+        )
     }
 }
 

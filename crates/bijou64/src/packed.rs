@@ -40,6 +40,14 @@ impl PackedErrorKind {
     }
 }
 
+impl PackedError {
+    /// The stable kebab-case code of its kind ([`PackedErrorKind::code`]): `truncated`,
+    /// `varint-overflow` or `integer-out-of-range`.
+    pub const fn code(&self) -> &'static str {
+        self.kind.code()
+    }
+}
+
 impl From<Error> for PackedErrorKind {
     fn from(e: Error) -> Self {
         match e {

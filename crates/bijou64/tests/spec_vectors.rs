@@ -160,3 +160,23 @@ fn codes_are_the_spec_codes() {
     assert_eq!(Error::Truncated.code(), "truncated");
     assert_eq!(Error::Overflow.code(), "varint-overflow");
 }
+
+#[test]
+fn every_error_type_names_its_spec_code() {
+    assert_eq!(bijou64::OutOfRange.code(), "integer-out-of-range");
+    assert_eq!(
+        bijou64::to_u32(1 << 32).unwrap_err().code(),
+        "integer-out-of-range"
+    );
+    // A packed run's error carries the code of its kind, whatever the offset.
+    let big = encode(u64::MAX);
+    let cut = &big[..big.len() - 1];
+    let mut out = Vec::new();
+    let e = bijou64::decode_packed_into(cut, &mut out).unwrap_err();
+    assert_eq!(e.code(), "truncated");
+    let e = bijou64::decode_packed_into(&[0xFF; 9], &mut out).unwrap_err();
+    assert_eq!(e.code(), "varint-overflow");
+    let mut narrow: Vec<u32> = Vec::new();
+    let e = bijou64::decode_packed_u32_into(&encode(1 << 32), &mut narrow).unwrap_err();
+    assert_eq!(e.code(), "integer-out-of-range");
+}

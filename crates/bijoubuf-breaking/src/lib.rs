@@ -161,7 +161,9 @@ impl Config {
     }
 }
 
-/// Why [`check_with`] cannot compare two schemas.
+/// Why [`check_with`] cannot compare two schemas. Its [`code`](Self::code):
+/// `invalid-descriptor-set` ([`Descriptors`](Self::Descriptors)) or `invalid-rename`
+/// ([`Rename`](Self::Rename)).
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum CheckError {
@@ -170,6 +172,16 @@ pub enum CheckError {
     /// A rename naming a type or package the schema does not have, two kinds of thing,
     /// or one old name twice.
     Rename(String),
+}
+
+impl CheckError {
+    /// The stable kebab-case code of the refusal (see the type's docs).
+    pub fn code(&self) -> &'static str {
+        match self {
+            CheckError::Descriptors(e) => e.code(),
+            CheckError::Rename(_) => "invalid-rename",
+        }
+    }
 }
 
 impl std::fmt::Display for CheckError {

@@ -12,10 +12,18 @@ use bijoubuf_schema::{Presence, ScalarType};
 use prost_types::field_descriptor_proto::{Label, Type};
 use prost_types::{DescriptorProto, EnumDescriptorProto, FieldDescriptorProto, FileDescriptorSet};
 
-/// Why a descriptor set cannot be compared.
+/// Why a descriptor set cannot be compared. One [`code`](Self::code),
+/// `invalid-descriptor-set`; the message says what is wrong.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ViewError {
     message: String,
+}
+
+impl ViewError {
+    /// The stable kebab-case code: `invalid-descriptor-set`.
+    pub fn code(&self) -> &'static str {
+        "invalid-descriptor-set"
+    }
 }
 
 impl fmt::Display for ViewError {
@@ -468,6 +476,11 @@ mod tests {
             ..field()
         };
         let e = View::new(&set(bad_oneof), &|_| true).unwrap_err();
+        assert_eq!(e.code(), "invalid-descriptor-set");
+        assert_eq!(
+            crate::CheckError::from(e.clone()).code(),
+            "invalid-descriptor-set"
+        );
         assert_eq!(
             e.to_string(),
             "invalid descriptor set: M.f: oneof index 3 is out of range"

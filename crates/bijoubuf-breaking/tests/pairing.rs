@@ -289,6 +289,7 @@ fn a_rename_must_name_types_or_packages_of_one_kind_on_each_side() {
         };
         let e = check_with(Old::Schema(&old), &new, &config).expect_err("refused");
         assert!(e.to_string().contains(want), "{e}");
+        assert_eq!(e.code(), "invalid-rename", "{e}");
     }
 }
 

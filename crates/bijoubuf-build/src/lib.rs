@@ -70,6 +70,11 @@ use bijoubuf_schema::{Compiler, Diagnostics, LintLevel, Lints};
 pub use bijoubuf_schema::DescriptorSetOptions;
 
 /// Why a build step failed.
+///
+/// Each variant has a stable kebab-case [`code`](Self::code): `schema` (the schema
+/// has errors; each diagnostic has its own code), the generator's code for
+/// [`Codegen`](Self::Codegen) (`bijoubuf_codegen::Error::code`), `io`, `no-out-dir`,
+/// `unsupported-descriptor`, `not-in-includes` and `unknown-lint`.
 #[non_exhaustive]
 pub enum Error {
     /// The schema has errors; `rendered` holds every diagnostic as a report with source
@@ -105,6 +110,22 @@ pub enum Error {
     },
     /// [`Config::allow_lint`] or [`Config::deny_lint`] named no lint rule.
     UnknownLint(bijoubuf_schema::UnknownLint),
+}
+
+impl Error {
+    /// The stable kebab-case code of the failure (see the type's docs): what a program
+    /// matches on instead of the message.
+    pub fn code(&self) -> &'static str {
+        match self {
+            Error::Schema { .. } => "schema",
+            Error::Codegen(e) => e.code(),
+            Error::Io { .. } => "io",
+            Error::NoOutDir => "no-out-dir",
+            Error::Descriptor { .. } => "unsupported-descriptor",
+            Error::NotInIncludes { .. } => "not-in-includes",
+            Error::UnknownLint(e) => e.code(),
+        }
+    }
 }
 
 impl fmt::Display for Error {

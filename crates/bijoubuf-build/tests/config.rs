@@ -55,6 +55,7 @@ fn schema_errors_come_back_rendered_with_spans() {
         .out_dir(&dir)
         .compile_protos(&["bad.proto"], &[&dir])
         .unwrap_err();
+    assert_eq!(err.code(), "schema");
     let Error::Schema {
         rendered,
         diagnostics,
@@ -86,12 +87,25 @@ fn configuration_errors_are_typed() {
         .compile_protos(&["m.proto"], &[&dir])
         .unwrap_err();
     assert!(matches!(err, Error::Codegen(_)), "{err}");
+    // The generator's own code comes through.
+    assert_eq!(err.code(), "invalid-attribute");
     assert!(err.to_string().contains("#[derive("), "{err}");
     let err = Config::new()
         .out_dir(&dir)
         .compile_protos(&["/elsewhere/m.proto"], &[&dir])
         .unwrap_err();
     assert!(matches!(err, Error::NotInIncludes { .. }), "{err}");
+    assert_eq!(err.code(), "not-in-includes");
+    let io = Error::Io {
+        path: dir.join("m.proto"),
+        source: std::io::Error::other("disk on fire"),
+    };
+    assert_eq!(io.code(), "io");
+    assert_eq!(Error::NoOutDir.code(), "no-out-dir");
+    let descriptor = Error::Descriptor {
+        message: "a group".into(),
+    };
+    assert_eq!(descriptor.code(), "unsupported-descriptor");
 }
 
 #[test]
@@ -199,6 +213,7 @@ fn lint_rules_can_be_denied_allowed_and_capped() {
         .compile_protos(&["shop.proto"], &[&dir])
         .unwrap_err();
     assert!(matches!(err, Error::UnknownLint(_)), "{err}");
+    assert_eq!(err.code(), "unknown-lint");
 }
 
 #[test]

@@ -266,7 +266,7 @@ fn decode(t: &Target, input: &BinaryInput, limits: &Limits) -> Result<(), Failur
     let msg = decode_input(&desc, &input, limits)?;
     note_unknown(&msg, "proto3 JSON cannot show them");
     let json = bijoubuf_reflect::json::to_string_with(&msg, &json_options(limits.max_depth))
-        .map_err(|e| refuse("json-unrepresentable", &e.to_string()))?;
+        .map_err(|e| refuse(e.code(), &e.to_string()))?;
     out(format!("{json}\n").as_bytes())
 }
 
@@ -295,17 +295,10 @@ fn encode(
     // encoder with its code (`depth-limit-exceeded`, SPEC §9.3).
     let reading = json_options(bijoubuf::MAX_DEPTH_LIMIT);
     let msg = bijoubuf_reflect::json::from_str_with(&desc, text, &reading)
-        .map_err(|e| refuse("invalid-json", &e.to_string()))?;
-    let bytes = msg.encode_with_max_depth(max_depth).map_err(|e| {
-        // The code from the error itself; the message is the text after it.
-        let text = e.to_string();
-        let code = e.code();
-        let rest = text
-            .strip_prefix(code)
-            .and_then(|r| r.strip_prefix(": "))
-            .unwrap_or(&text);
-        refuse(code, rest)
-    })?;
+        .map_err(|e| refuse(e.code(), &e.to_string()))?;
+    let bytes = msg
+        .encode_with_max_depth(max_depth)
+        .map_err(|e| refuse(e.code(), &e.detail()))?;
     if output_hex {
         out(format!("{}\n", input::to_hex(&bytes)).as_bytes())
     } else {

@@ -151,7 +151,7 @@ pub(crate) fn decode(
     let result = frames(desc, input, limits, |frame, msg| {
         note_unknown(&msg, "proto3 JSON cannot show them");
         let one = bijoubuf_reflect::json::to_string_with(&msg, &json)
-            .map_err(|e| refuse("json-unrepresentable", &e.to_string()))?;
+            .map_err(|e| refuse(e.code(), &e.to_string()))?;
         let lead = if frame.index() == 0 { "[\n  " } else { ",\n  " };
         w.write_all(lead.as_bytes())
             .and_then(|()| w.write_all(one.replace('\n', "\n  ").as_bytes()))

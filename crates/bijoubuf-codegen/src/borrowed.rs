@@ -6,8 +6,10 @@
 //! external path stays owned). Its size, write and decode steps come from the same walk
 //! over the fields as the owned type's ([`Emitter::fields`]); only the element codecs
 //! differ (`StrRef`, `BytesRef`, `Msg<BarRef<'a>>`). It implements the runtime's
-//! `Encode` and `Decode<'a>` (the hidden contract: one walk for both encoding passes
-//! and one decode body) and the public `MessageRef<'a>`, and converts both ways with its owned twin.
+//! `Encode` and `Decode<'a>` (the hidden contract, the owned type's too: one walk for
+//! both encoding passes and one decode body; the name, field numbers and unknown-field
+//! storage come from the owned type, its `Encode::Schema`) and the public
+//! `MessageRef<'a>`, and converts both ways with its owned twin.
 
 use bijoubuf_schema::{Cardinality, FieldDef, FieldType, MessageDef, ScalarType};
 use proc_macro2::TokenStream;
@@ -107,12 +109,6 @@ impl Emitter<'_> {
                 TokenStream::new(),
             )
         };
-        let keeps = !preserve;
-        let short = &m.name;
-        let numbers = m
-            .fields
-            .iter()
-            .map(|f| proc_macro2::Literal::u32_unsuffixed(f.number));
         let eq_derive = eq.then(|| quote!(, Eq, Hash));
         let allow_deprecated = m
             .fields
@@ -157,7 +153,7 @@ impl Emitter<'_> {
 
             #allow_deprecated
             impl<'a> #rt::__private::Encode for #twin<'a> {
-                const FIELD_NUMBERS: &'static [u32] = &[#(#numbers),*];
+                type Schema = #name;
                 #walk_kind
 
                 fn __unknown(&self) -> &#rt::UnknownFields {
@@ -171,9 +167,6 @@ impl Emitter<'_> {
 
             #allow_deprecated
             impl<'a> #rt::__private::Decode<'a> for #twin<'a> {
-                const NAME: &'static str = #short;
-                const KEEPS_UNKNOWN_FIELDS: bool = !#keeps;
-
                 fn __decode(r: &mut #rt::__private::Reader<'a>) -> ::core::result::Result<Self, #rt::DecodeError> {
                     #(#decode_stmts)*
                     #unknown_finish

@@ -153,6 +153,9 @@ pub struct GeneratedFile {
 }
 
 /// Why code could not be generated.
+///
+/// Each variant has a stable kebab-case [`code`](Self::code): `invalid-attribute`,
+/// `invalid-extern-path`, `unsupported`, `unknown-path` and `internal`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Error {
@@ -197,6 +200,20 @@ pub enum Error {
         /// What the parser said.
         message: String,
     },
+}
+
+impl Error {
+    /// The stable kebab-case code of the refusal (see the type's docs): what a program
+    /// matches on instead of the message.
+    pub fn code(&self) -> &'static str {
+        match self {
+            Error::Attribute { .. } => "invalid-attribute",
+            Error::ExternPath { .. } => "invalid-extern-path",
+            Error::Unsupported { .. } => "unsupported",
+            Error::UnknownPath { .. } => "unknown-path",
+            Error::Internal { .. } => "internal",
+        }
+    }
 }
 
 impl fmt::Display for Error {

@@ -1,6 +1,7 @@
-//! Messages: the struct, its `Message` impl, accessors, and the module of nested types.
+//! Messages: the struct, its `Message` impl (the schema's facts) and the hidden
+//! contract's `Encode` and `Decode<'a>` impls, accessors, and the module of nested types.
 //!
-//! The impl is straight-line functions over the runtime's building blocks, one call per
+//! The contract is straight-line functions over the runtime's building blocks, one call per
 //! field in ascending field number (SPEC §4.1): the walk that both encoding passes run
 //! (`__walk`, generic over the pass), and a decode that asks for each known field once,
 //! in order, and ends with `Reader::finish` (then `Reader::require` for proto2
@@ -157,9 +158,8 @@ impl Emitter<'_> {
             param: walk_param,
             kind: walk_kind,
         } = self.walk(m, &plains, &oneofs);
-        let walk_kind = walk_kind.map(
-            |k| quote!(const __WALK: #rt::__private::WalkKind = #rt::__private::WalkKind::#k;),
-        );
+        let walk_kind = walk_kind
+            .map(|k| quote!(const WALK: #rt::__private::WalkKind = #rt::__private::WalkKind::#k;));
         let unknown_into = if preserve {
             quote!(self.unknown_fields = r.finish()?;)
         } else {
@@ -271,25 +271,31 @@ impl Emitter<'_> {
                 #unknown_member
             }
 
-            #allow_deprecated
             impl #rt::Message for #name {
                 const NAME: &'static str = #short;
                 const FULL_NAME: &'static str = #full;
                 const PACKAGE: &'static str = #package;
                 const FIELD_NUMBERS: &'static [u32] = &[#(#numbers),*];
                 #keeps
+            }
 
-                fn unknown_fields(&self) -> &#rt::UnknownFields {
+            #allow_deprecated
+            impl #rt::__private::Encode for #name {
+                type Schema = Self;
+                #walk_kind
+
+                fn __unknown(&self) -> &#rt::UnknownFields {
                     #unknown_get
                 }
-
-                #walk_kind
 
                 fn __walk<'v, P: #rt::__private::Pass<'v>>(&'v self, #walk_param: &mut P) -> P::Out {
                     #walk_body
                 }
+            }
 
-                fn __decode(r: &mut #rt::__private::Reader<'_>) -> ::core::result::Result<Self, #rt::DecodeError> {
+            #allow_deprecated
+            impl<'a> #rt::__private::Decode<'a> for #name {
+                fn __decode(r: &mut #rt::__private::Reader<'a>) -> ::core::result::Result<Self, #rt::DecodeError> {
                     #(#decode_stmts)*
                     #unknown_finish
                     #(#require_stmts)*
@@ -299,7 +305,7 @@ impl Emitter<'_> {
                     })
                 }
 
-                fn __decode_into(&mut self, r: &mut #rt::__private::Reader<'_>) -> ::core::result::Result<(), #rt::DecodeError> {
+                fn __decode_into(&mut self, r: &mut #rt::__private::Reader<'a>) -> ::core::result::Result<(), #rt::DecodeError> {
                     #(#into_stmts)*
                     #unknown_into
                     #(#into_tail)*

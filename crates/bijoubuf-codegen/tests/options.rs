@@ -141,6 +141,55 @@ fn attributes_land_where_configured_and_bad_ones_are_errors() {
     let compiled = bijoubuf_schema::compile_sources(&[("t.proto", text)]).unwrap();
     let err = generate(&compiled.schema, &bad).unwrap_err();
     assert!(matches!(err, Error::Attribute { .. }), "{err}");
+    assert_eq!(err.code(), "invalid-attribute");
+}
+
+#[test]
+fn every_error_has_its_own_stable_code() {
+    let s = String::new;
+    let cases = [
+        (
+            Error::Attribute {
+                path: s(),
+                attribute: s(),
+                message: s(),
+            },
+            "invalid-attribute",
+        ),
+        (
+            Error::ExternPath {
+                proto_path: s(),
+                rust_path: s(),
+                message: s(),
+            },
+            "invalid-extern-path",
+        ),
+        (
+            Error::Unsupported {
+                path: s(),
+                message: s(),
+            },
+            "unsupported",
+        ),
+        (
+            Error::UnknownPath {
+                option: "borrowed",
+                path: s(),
+                suggestion: None,
+            },
+            "unknown-path",
+        ),
+        (
+            Error::Internal {
+                package: s(),
+                message: s(),
+            },
+            "internal",
+        ),
+    ];
+    for (e, code) in cases {
+        assert_eq!(e.code(), code, "{e}");
+    }
 }
 
 #[test]

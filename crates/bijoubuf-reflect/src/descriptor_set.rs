@@ -23,10 +23,18 @@ use prost_types::{DescriptorProto, EnumDescriptorProto, FileDescriptorSet};
 
 use crate::descriptor::{DescriptorPool, EnumInfo, FieldInfo, MsgInfo, Pool, Shape, Ty, TypeIdx};
 
-/// Why a descriptor set cannot be used.
+/// Why a descriptor set cannot be used. One [`code`](Self::code),
+/// `invalid-descriptor-set`; the message says what is wrong.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DescriptorError {
     message: String,
+}
+
+impl DescriptorError {
+    /// The stable kebab-case code: `invalid-descriptor-set`.
+    pub fn code(&self) -> &'static str {
+        "invalid-descriptor-set"
+    }
 }
 
 impl fmt::Display for DescriptorError {

@@ -63,6 +63,30 @@ impl EncodeError {
         }
     }
 
+    /// What is wrong, without the leading code: the error's `Display` is
+    /// `{code}: {detail}`, and a report that prints the code on its own prints this
+    /// after it.
+    pub fn detail(&self) -> String {
+        match self {
+            EncodeError::DepthLimitExceeded(p) => {
+                format!("{p} nests deeper than the depth limit")
+            }
+            EncodeError::MissingRequiredField(p) => format!("{p} is required but unset"),
+            EncodeError::UnknownFieldConflict(p) => format!(
+                "preserved unknown fields of {p} are out of order or collide with the schema"
+            ),
+            EncodeError::Refused(e, p) => {
+                // The runtime's errors display as `{code}: {what}` too.
+                let text = e.to_string();
+                let what = text
+                    .strip_prefix(e.code())
+                    .and_then(|r| r.strip_prefix(": "))
+                    .unwrap_or(&text);
+                format!("{what} (in {p})")
+            }
+        }
+    }
+
     /// The field path the refusal names.
     pub fn path(&self) -> &str {
         match self {
@@ -76,31 +100,29 @@ impl EncodeError {
 
 impl fmt::Display for EncodeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            EncodeError::DepthLimitExceeded(p) => {
-                write!(
-                    f,
-                    "depth-limit-exceeded: {p} nests deeper than the depth limit"
-                )
-            }
-            EncodeError::MissingRequiredField(p) => {
-                write!(f, "missing-required-field: {p} is required but unset")
-            }
-            EncodeError::UnknownFieldConflict(p) => write!(
-                f,
-                "unknown-field-order: preserved unknown fields of {p} are out of order or collide with the schema"
-            ),
-            EncodeError::Refused(e, p) => write!(f, "{e} (in {p})"),
-        }
+        write!(f, "{}: {}", self.code(), self.detail())
     }
 }
 
 impl std::error::Error for EncodeError {}
 
 /// Why a value does not fit a field ([`DynamicMessage::set`](crate::DynamicMessage::set)).
+///
+/// Its [`code`](Self::code) is one of `no-such-field` (the message declares no field
+/// of that number), `type-mismatch` (the value, or an element of a list, is not of the
+/// field's type) and `duplicate-map-key` (a map value names a key twice).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TypeError {
+    pub(crate) code: &'static str,
     pub(crate) message: String,
+}
+
+impl TypeError {
+    /// The stable kebab-case code of the refusal (see the type's docs): what a program
+    /// matches on instead of the message.
+    pub fn code(&self) -> &'static str {
+        self.code
+    }
 }
 
 impl fmt::Display for TypeError {

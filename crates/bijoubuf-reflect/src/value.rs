@@ -382,6 +382,7 @@ impl DynamicMessage {
     pub fn set(&mut self, number: u32, value: Value) -> Result<(), TypeError> {
         let Some(i) = self.desc.field_index(number) else {
             return Err(TypeError {
+                code: "no-such-field",
                 message: format!("{} has no field {number}", self.desc.full_name()),
             });
         };
@@ -394,6 +395,7 @@ impl DynamicMessage {
                     for item in items {
                         if let Err(item) = list.push(item) {
                             return Err(TypeError {
+                                code: "type-mismatch",
                                 message: format!(
                                     "{}.{} cannot hold {item:?}",
                                     self.desc.full_name(),
@@ -410,6 +412,7 @@ impl DynamicMessage {
                 entries.sort_by(|a, b| a.0.cmp(&b.0));
                 if let Some(w) = entries.windows(2).find(|w| w[0].0 == w[1].0) {
                     return Err(TypeError {
+                        code: "duplicate-map-key",
                         message: format!(
                             "{}.{} is given key {:?} twice",
                             self.desc.full_name(),
@@ -424,6 +427,7 @@ impl DynamicMessage {
         };
         if !value_fits(info, &value, &self.desc) {
             return Err(TypeError {
+                code: "type-mismatch",
                 message: format!(
                     "{}.{} cannot hold {value:?}",
                     self.desc.full_name(),

@@ -89,7 +89,9 @@ fn set_checks_types_and_keeps_one_encoding() {
     let d = msg("shop.v1.Order");
     let mut m = DynamicMessage::new(d.clone());
     assert!(m.set(1, Value::I64(1)).is_err(), "uint64 takes U64");
+    assert_eq!(m.set(1, Value::I64(1)).unwrap_err().code(), "type-mismatch");
     assert!(m.set(9, Value::U64(1)).is_err(), "no field 9");
+    assert_eq!(m.set(9, Value::U64(1)).unwrap_err().code(), "no-such-field");
     assert!(
         m.set(4, Value::List(vec![Value::U64(1)])).is_err(),
         "lines hold Line messages"
@@ -103,6 +105,14 @@ fn set_checks_types_and_keeps_one_encoding() {
     assert!(
         m.set(7, Value::Map(vec![(MapKey::U32(1), Value::I64(1))]))
             .is_err()
+    );
+    let twice = vec![
+        (MapKey::String("k".into()), Value::I64(1)),
+        (MapKey::String("k".into()), Value::I64(2)),
+    ];
+    assert_eq!(
+        m.set(7, Value::Map(twice)).unwrap_err().code(),
+        "duplicate-map-key"
     );
     // Defaults of implicit fields and empty lists clear the field.
     m.set(1, Value::U64(5)).expect("fits");
@@ -195,6 +205,9 @@ fn encoder_refuses_what_a_decoder_would_refuse() {
     assert!(deep.path().starts_with("Node.child"), "{}", deep.path());
     for e in [&missing, &deep] {
         assert!(e.to_string().starts_with(&format!("{}: ", e.code())), "{e}");
+        // The text after the code, for reports that print the code on their own.
+        assert_eq!(e.to_string(), format!("{}: {}", e.code(), e.detail()));
+        assert!(e.detail().contains(e.path()), "{}", e.detail());
     }
     let e = DynamicMessage::decode(&node, &[0x02, 0x02, 0x02, 0x00]).map(|_| ());
     assert!(e.is_ok());

@@ -100,6 +100,7 @@ fn bad_descriptor_sets_are_refused() {
         }],
     };
     let e = DescriptorPool::from_file_descriptor_set(&set).unwrap_err();
+    assert_eq!(e.code(), "invalid-descriptor-set");
     assert_eq!(
         e.to_string(),
         "invalid descriptor set: G.x: type \".Nowhere\" is not defined"

@@ -89,6 +89,7 @@ fn round(d: &MessageDescriptor, input: &str, expected: &str) {
 fn refused(d: &MessageDescriptor, input: &str, path: &str, words: &str) {
     let e = from_str(d, input).expect_err(input);
     assert_eq!(e.path(), path, "{input}: {e}");
+    assert_eq!(e.code(), "invalid-json", "{input}: {e}");
     assert!(
         e.to_string().contains(words),
         "{input}: `{e}` lacks `{words}`"
@@ -372,6 +373,28 @@ fn refusals_name_the_json_path() {
     );
     refused(&d, r#"[1]"#, "$", "expected an object");
     refused(&d, r#"{"i32": 1} x"#, "", "trailing characters");
+}
+
+#[test]
+fn a_value_json_cannot_spell_is_refused_with_its_own_code() {
+    // A timestamp after 9999-12-31T23:59:59Z has no RFC 3339 text.
+    let mut at = DynamicMessage::new(desc("google.protobuf.Timestamp"));
+    at.set(1, Value::I64(253_402_300_800))
+        .expect("seconds are int64");
+    for e in [
+        to_string(&at).unwrap_err(),
+        to_value(&at).unwrap_err(),
+        to_string_pretty(&at).unwrap_err(),
+    ] {
+        assert_eq!(e.code(), "json-unrepresentable", "{e}");
+    }
+    // The same field read from text that does not parse is `invalid-json`.
+    let e = from_str(
+        &desc("google.protobuf.Timestamp"),
+        r#""10000-01-01T00:00:00Z""#,
+    )
+    .unwrap_err();
+    assert_eq!(e.code(), "invalid-json", "{e}");
 }
 
 #[test]

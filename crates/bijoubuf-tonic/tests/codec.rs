@@ -20,13 +20,21 @@ struct Pair {
 impl Message for Pair {
     const NAME: &'static str = "Pair";
     const FIELD_NUMBERS: &'static [u32] = &[1, 3];
-    fn unknown_fields(&self) -> &UnknownFields {
+}
+
+impl bijoubuf::__private::Encode for Pair {
+    type Schema = Self;
+
+    fn __unknown(&self) -> &UnknownFields {
         &self.unknown_fields
     }
     fn __walk<'v, P: Pass<'v>>(&'v self, p: &mut P) -> P::Out {
         p.implicit::<UInt64>(1, &self.a) + p.implicit::<UInt64>(3, &self.c)
     }
-    fn __decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+}
+
+impl<'a> bijoubuf::__private::Decode<'a> for Pair {
+    fn __decode(r: &mut Reader<'a>) -> Result<Self, DecodeError> {
         let a = r.implicit::<UInt64>(1, "a")?;
         let c = r.implicit::<UInt64>(3, "c")?;
         let unknown_fields = r.finish()?;

@@ -167,7 +167,12 @@ mod tests {
     impl Message for Lies {
         const NAME: &'static str = "Lies";
         const FIELD_NUMBERS: &'static [u32] = &[1, 2, 3];
-        fn unknown_fields(&self) -> &UnknownFields {
+    }
+
+    impl crate::__private::Encode for Lies {
+        type Schema = Self;
+
+        fn __unknown(&self) -> &UnknownFields {
             &self.unknown_fields
         }
         fn __walk<'v, P: Pass<'v>>(&'v self, p: &mut P) -> P::Out {
@@ -184,7 +189,10 @@ mod tests {
             }
             out
         }
-        fn __decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+    }
+
+    impl<'a> crate::__private::Decode<'a> for Lies {
+        fn __decode(r: &mut Reader<'a>) -> Result<Self, DecodeError> {
             r.finish()?;
             Ok(Lies::default())
         }

@@ -58,7 +58,7 @@ impl<B: bytes::BufMut + ?Sized> ByteSink for BufSink<'_, B> {
 }
 
 /// Encode `m` into `buf` in pieces after checking its room (see the module docs).
-pub(crate) fn encode_to_buf_mut<M: Message, B: bytes::BufMut + ?Sized>(
+pub(crate) fn encode_to_buf_mut<M: crate::__private::Encode, B: bytes::BufMut + ?Sized>(
     m: &M,
     buf: &mut B,
     opts: &EncodeOptions,

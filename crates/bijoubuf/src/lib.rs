@@ -46,22 +46,48 @@
 //! cannot exclude is checked next to the read it guards (SPEC §10), and the first
 //! violation in byte order is reported.
 //!
+//! # The traits
+//!
+//! An owned message type `Foo` implements [`Message`]; a borrowed twin `FooRef<'a>`
+//! (`bijoubuf-build`'s `borrowed` option) implements [`MessageRef<'a>`]. Both rest on
+//! one hidden contract with generated code, declared once in `__private` (not API):
+//! `Encode`, the walk both encoding passes run, and `Decode<'a>`, the decode from
+//! input that lives for `'a` (an owned type implements it for every `'a`).
+//!
+//! ```text
+//! Message      : Encode<Schema = Self> + for<'a> Decode<'a>   names, field numbers
+//! MessageRef<'a>: Decode<'a>            (Decode<'a>: Encode)    Schema = the owned twin
+//! AnyMessage<'a>: every type with the contract (blanket impl)   the public API's bodies
+//! ```
+//!
+//! The public encode and decode API is written once, on [`AnyMessage<'a>`]: the
+//! methods of [`Message`] and [`MessageRef`] forward to it, so `Order::decode(&bytes)`,
+//! `OrderRef::decode(&bytes)` and `order.encode_to_vec()` need only the trait the type
+//! implements in scope, and code generic over owned and borrowed types alike bounds
+//! on `AnyMessage<'a>`.
+//!
 //! # Example
 //!
 //! Generated code looks like this hand-written message (`message Point { sint32 x = 1;
 //! sint32 y = 2; string label = 3; }`):
 //!
 //! ```
-//! use bijoubuf::__private::{Pass, Reader, SInt32, Str};
+//! use bijoubuf::__private::{Decode, Encode, Pass, Reader, SInt32, Str};
 //! use bijoubuf::{DecodeError, ErrorKind, Message, UnknownFields};
 //!
 //! #[derive(Debug, Default, PartialEq)]
 //! struct Point { x: i32, y: i32, label: String, unknown_fields: UnknownFields }
 //!
+//! // The schema's facts; every method of `Message` is provided.
 //! impl Message for Point {
 //!     const NAME: &'static str = "Point";
 //!     const FIELD_NUMBERS: &'static [u32] = &[1, 2, 3];
-//!     fn unknown_fields(&self) -> &UnknownFields { &self.unknown_fields }
+//! }
+//!
+//! // The hidden contract (not API), the same for owned types and borrowed twins.
+//! impl Encode for Point {
+//!     type Schema = Self;
+//!     fn __unknown(&self) -> &UnknownFields { &self.unknown_fields }
 //!     // One walk over the fields for both encoding passes: the size pass sums the
 //!     // fields' lengths, the write pass writes them.
 //!     fn __walk<'v, P: Pass<'v>>(&'v self, p: &mut P) -> P::Out {
@@ -69,7 +95,10 @@
 //!             + p.implicit::<SInt32>(2, &self.y)
 //!             + p.implicit::<Str>(3, &self.label)
 //!     }
-//!     fn __decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+//! }
+//!
+//! impl<'a> Decode<'a> for Point {
+//!     fn __decode(r: &mut Reader<'a>) -> Result<Self, DecodeError> {
 //!         let x = r.implicit::<SInt32>(1, "x")?;
 //!         let y = r.implicit::<SInt32>(2, "y")?;
 //!         let label = r.implicit::<Str>(3, "label")?;
@@ -100,6 +129,7 @@
 
 extern crate alloc;
 
+mod api;
 mod buf;
 #[cfg(feature = "bytes")]
 mod bytes_buf;
@@ -119,8 +149,8 @@ pub mod __private;
 
 use alloc::vec::Vec;
 
+pub use api::AnyMessage;
 pub use buf::BufMut;
-use error::EncodeErrorKind as EK;
 pub use error::{DecodeError, EncodeError, EncodeErrorKind, ErrorKind, PathSegment};
 pub use fixed_run::{FixedRun, FixedWidth};
 #[cfg(feature = "tokio")]
@@ -135,9 +165,6 @@ pub use sorted_map::SortedMap;
 pub use stream::Frames;
 pub use unknown::{UnknownField, UnknownFields, UnknownValue};
 
-use __private::{NoTable, Reader, Sizer};
-use error::ErrorKind as K;
-
 /// The prefix of the type URLs [`Message::type_url`] makes, as protobuf's libraries
 /// write them. [`Any`](wkt::Any) unpacking reads only what follows the last `/` of a
 /// URL, so URLs with another host are understood too.
@@ -145,9 +172,12 @@ pub const TYPE_URL_PREFIX: &str = "type.googleapis.com/";
 
 /// A message type: encoded and decoded canonically.
 ///
-/// Implementations come from the code generator; the `__`-prefixed methods are its
-/// contract with this crate and are not API. Everything else is provided.
-pub trait Message: Sized {
+/// Implementations come from the code generator, which also implements the hidden
+/// contract this trait builds on (`__private::Encode` and `__private::Decode<'a>` for
+/// every `'a`: the walk and the decode, not API). The schema's facts are declared here;
+/// the methods are provided, written once on [`AnyMessage`] for owned and borrowed
+/// types alike.
+pub trait Message: __private::Encode<Schema = Self> + for<'a> __private::Decode<'a> {
     /// The short type name, the root of error paths (`Person` in `Person.age`).
     const NAME: &'static str;
 
@@ -189,30 +219,8 @@ pub trait Message: Sized {
     const KEEPS_UNKNOWN_FIELDS: bool = true;
 
     /// Unknown field records kept by a preserving decode (empty otherwise).
-    fn unknown_fields(&self) -> &UnknownFields;
-
-    #[doc(hidden)]
-    /// Visit the fields with an encoding pass, one call per field in ascending number
-    /// order, and return the sum of the calls; not API. The size pass and the write
-    /// pass both run this one walk.
-    fn __walk<'v, P: __private::Pass<'v>>(&'v self, p: &mut P) -> P::Out;
-
-    #[doc(hidden)]
-    /// Which passes run `__walk` for a value without unknown records; not API. The
-    /// default, the checked passes, is the one for hand-written types (see
-    /// `__private::WalkKind`).
-    const __WALK: __private::WalkKind = __private::WalkKind::Checked;
-
-    #[doc(hidden)]
-    /// Read the content; not API.
-    fn __decode(r: &mut Reader<'_>) -> Result<Self, DecodeError>;
-
-    #[doc(hidden)]
-    /// Read the content into `self`, reusing its allocations; not API. Generated code
-    /// reads each field in place; the default decodes a new value.
-    fn __decode_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
-        *self = Self::__decode(r)?;
-        Ok(())
+    fn unknown_fields(&self) -> &UnknownFields {
+        self.__unknown()
     }
 
     /// The exact number of bytes [`encode`](Self::encode) writes for this value.
@@ -220,8 +228,7 @@ pub trait Message: Sized {
     /// Exact for every value some [`EncodeOptions`] accept; for a value nested deeper
     /// than [`MAX_DEPTH_LIMIT`], which none do, the number is not meaningful.
     fn encoded_len(&self) -> usize {
-        let mut s = Sizer::<NoTable>::new(MAX_DEPTH_LIMIT);
-        s.top(self)
+        <Self as AnyMessage<'_>>::encoded_len(self)
     }
 
     /// Append the encoding to `buf`.
@@ -229,7 +236,7 @@ pub trait Message: Sized {
     /// Refuses values the default decoder would refuse: nesting deeper than
     /// [`DEFAULT_MAX_DEPTH`] (SPEC §9.3). Nothing is written on error.
     fn encode<B: BufMut + ?Sized>(&self, buf: &mut B) -> Result<(), EncodeError> {
-        encode_framed(self, buf, false, &EncodeOptions::new())
+        <Self as AnyMessage<'_>>::encode(self, buf)
     }
 
     /// [`encode`](Self::encode) with limits: refuses values nesting deeper than
@@ -240,26 +247,22 @@ pub trait Message: Sized {
         buf: &mut B,
         opts: &EncodeOptions,
     ) -> Result<(), EncodeError> {
-        encode_framed(self, buf, false, opts)
+        <Self as AnyMessage<'_>>::encode_with(self, buf, opts)
     }
 
     /// [`encode_with`](Self::encode_with) into a new `Vec`.
     fn encode_to_vec_with(&self, opts: &EncodeOptions) -> Result<Vec<u8>, EncodeError> {
-        let mut v = Vec::new();
-        self.encode_with(&mut v, opts)?;
-        Ok(v)
+        <Self as AnyMessage<'_>>::encode_to_vec_with(self, opts)
     }
 
     /// The encoding in a new `Vec`.
     fn encode_to_vec(&self) -> Result<Vec<u8>, EncodeError> {
-        let mut v = Vec::new();
-        self.encode(&mut v)?;
-        Ok(v)
+        <Self as AnyMessage<'_>>::encode_to_vec(self)
     }
 
     /// Append a bijou64 length and then the encoding: one frame of a stream (SPEC §9.2).
     fn encode_length_delimited<B: BufMut + ?Sized>(&self, buf: &mut B) -> Result<(), EncodeError> {
-        encode_framed(self, buf, true, &EncodeOptions::new())
+        <Self as AnyMessage<'_>>::encode_length_delimited(self, buf)
     }
 
     /// [`encode_length_delimited`](Self::encode_length_delimited) with limits; a size
@@ -269,14 +272,12 @@ pub trait Message: Sized {
         buf: &mut B,
         opts: &EncodeOptions,
     ) -> Result<(), EncodeError> {
-        encode_framed(self, buf, true, opts)
+        <Self as AnyMessage<'_>>::encode_length_delimited_with(self, buf, opts)
     }
 
     /// One length-delimited frame in a new `Vec`.
     fn encode_length_delimited_to_vec(&self) -> Result<Vec<u8>, EncodeError> {
-        let mut v = Vec::new();
-        self.encode_length_delimited(&mut v)?;
-        Ok(v)
+        <Self as AnyMessage<'_>>::encode_length_delimited_to_vec(self)
     }
 
     /// Hand the encoding to `sink` in pieces, through a chunk on the stack instead of a
@@ -286,7 +287,7 @@ pub trait Message: Sized {
     /// Limits are checked before the sink sees a byte; only a hand-written `Message`
     /// whose passes disagree fails (`size-mismatch`) after the sink has taken some.
     fn encode_to_sink<S: ByteSink + ?Sized>(&self, sink: &mut S) -> Result<(), EncodeError> {
-        sink::encode_into(self, sink, &EncodeOptions::new())
+        <Self as AnyMessage<'_>>::encode_to_sink(self, sink)
     }
 
     /// [`encode_to_sink`](Self::encode_to_sink) with limits, as
@@ -296,7 +297,7 @@ pub trait Message: Sized {
         sink: &mut S,
         opts: &EncodeOptions,
     ) -> Result<(), EncodeError> {
-        sink::encode_into(self, sink, opts)
+        <Self as AnyMessage<'_>>::encode_to_sink_with(self, sink, opts)
     }
 
     /// Write the encoding to `w` in pieces, one `write_all` each (whole
@@ -305,7 +306,7 @@ pub trait Message: Sized {
     /// the first write error ends the writing and is returned.
     #[cfg(feature = "std")]
     fn encode_to_writer<W: std::io::Write>(&self, w: W) -> std::io::Result<()> {
-        sink::encode_to_writer(self, w, &EncodeOptions::new())
+        <Self as AnyMessage<'_>>::encode_to_writer(self, w)
     }
 
     /// The value's content id: BLAKE3 of its canonical encoding, hashed as it is
@@ -313,7 +314,7 @@ pub trait Message: Sized {
     /// value's only one, every implementation agrees on it.
     #[cfg(feature = "blake3")]
     fn content_id(&self) -> Result<blake3::Hash, EncodeError> {
-        sink::content_id(self)
+        <Self as AnyMessage<'_>>::content_id(self)
     }
 
     /// Put the encoding into any `bytes::BufMut` (feature `bytes`), in pieces, after
@@ -321,7 +322,7 @@ pub trait Message: Sized {
     /// nothing written). A `BytesMut` is also a [`BufMut`] for [`encode`](Self::encode).
     #[cfg(feature = "bytes")]
     fn encode_to_buf_mut<B: bytes::BufMut + ?Sized>(&self, buf: &mut B) -> Result<(), EncodeError> {
-        bytes_buf::encode_to_buf_mut(self, buf, &EncodeOptions::new())
+        <Self as AnyMessage<'_>>::encode_to_buf_mut(self, buf)
     }
 
     /// Decode the rest of `buf` (any `bytes::Buf`; feature `bytes`) as one message, as
@@ -352,17 +353,17 @@ pub trait Message: Sized {
         &self,
         hasher: &mut D,
     ) -> Result<(), EncodeError> {
-        self.encode_to_sink(&mut sink::DigestSink(hasher))
+        <Self as AnyMessage<'_>>::encode_to_digest(self, hasher)
     }
 
     /// Decode `bytes` as one whole message with the default options: strict, depth 100.
     fn decode(bytes: &[u8]) -> Result<Self, DecodeError> {
-        decode_whole(bytes)
+        <Self as AnyMessage<'_>>::decode(bytes)
     }
 
     /// Decode `bytes` with `opts`; the result tells whether unknown fields were kept.
     fn decode_with(bytes: &[u8], opts: &DecodeOptions) -> Result<Decoded<Self>, DecodeError> {
-        decode_whole_with(bytes, opts)
+        <Self as AnyMessage<'_>>::decode_with(bytes, opts)
     }
 
     /// Decode `bytes` into `self` with the default options, keeping the capacity of its
@@ -376,16 +377,14 @@ pub trait Message: Sized {
     /// An optional field the input leaves out, a map and a oneof are replaced rather than
     /// reused.
     fn decode_into(&mut self, bytes: &[u8]) -> Result<(), DecodeError> {
-        let mut r = Reader::new(bytes, 0, bytes.len(), &DecodeOptions::new());
-        r.top_into(self)
+        <Self as AnyMessage<'_>>::decode_into(self, bytes)
     }
 
     /// Decode one length-delimited frame at the start of `bytes` (SPEC §9.2); returns the
     /// message and the number of bytes the frame used. Offsets in errors count from the
     /// start of `bytes`.
     fn decode_length_delimited(bytes: &[u8]) -> Result<(Self, usize), DecodeError> {
-        Self::decode_length_delimited_with(bytes, &DecodeOptions::new())
-            .map(|(d, n)| (d.into_message(), n))
+        <Self as AnyMessage<'_>>::decode_length_delimited(bytes)
     }
 
     /// [`decode_length_delimited`](Self::decode_length_delimited) with options; a size
@@ -395,7 +394,7 @@ pub trait Message: Sized {
         bytes: &[u8],
         opts: &DecodeOptions,
     ) -> Result<(Decoded<Self>, usize), DecodeError> {
-        stream::decode_frame(bytes, 0, opts)
+        <Self as AnyMessage<'_>>::decode_length_delimited_with(bytes, opts)
     }
 }
 
@@ -412,7 +411,7 @@ pub trait Message: Sized {
 ///
 /// Generated code converts both ways: `Foo::borrowed(&self) -> FooRef<'_>`,
 /// `FooRef::to_owned(&self) -> Foo`, and the matching `From` impls.
-pub trait MessageRef<'a>: Sized + __private::Encode + __private::Decode<'a> {
+pub trait MessageRef<'a>: __private::Decode<'a> {
     /// The owned twin.
     type Owned: Message;
 
@@ -434,12 +433,24 @@ pub trait MessageRef<'a>: Sized + __private::Encode + __private::Decode<'a> {
 
     /// Decode `bytes` as one whole message with the default options: strict, depth 100.
     fn decode(bytes: &'a [u8]) -> Result<Self, DecodeError> {
-        decode_whole(bytes)
+        <Self as AnyMessage<'a>>::decode(bytes)
     }
 
     /// Decode `bytes` with `opts`; the result tells whether unknown fields were kept.
     fn decode_with(bytes: &'a [u8], opts: &DecodeOptions) -> Result<Decoded<Self>, DecodeError> {
-        decode_whole_with(bytes, opts)
+        <Self as AnyMessage<'a>>::decode_with(bytes, opts)
+    }
+
+    /// Decode `bytes` into `self`, as [`Message::decode_into`] does (a borrowed value
+    /// has no strings to reuse; its repeated fields' vectors are replaced).
+    fn decode_into(&mut self, bytes: &'a [u8]) -> Result<(), DecodeError> {
+        <Self as AnyMessage<'a>>::decode_into(self, bytes)
+    }
+
+    /// Decode one length-delimited frame at the start of `bytes`, as
+    /// [`Message::decode_length_delimited`] does.
+    fn decode_length_delimited(bytes: &'a [u8]) -> Result<(Self, usize), DecodeError> {
+        <Self as AnyMessage<'a>>::decode_length_delimited(bytes)
     }
 
     /// Decode one length-delimited frame at the start of `bytes` (SPEC §9.2), as
@@ -448,18 +459,17 @@ pub trait MessageRef<'a>: Sized + __private::Encode + __private::Decode<'a> {
         bytes: &'a [u8],
         opts: &DecodeOptions,
     ) -> Result<(Decoded<Self>, usize), DecodeError> {
-        stream::decode_frame(bytes, 0, opts)
+        <Self as AnyMessage<'a>>::decode_length_delimited_with(bytes, opts)
     }
 
     /// The exact number of bytes [`encode`](Self::encode) writes for this value.
     fn encoded_len(&self) -> usize {
-        let mut s = Sizer::<NoTable>::new(MAX_DEPTH_LIMIT);
-        s.top(self)
+        <Self as AnyMessage<'a>>::encoded_len(self)
     }
 
     /// Append the encoding to `buf`, as [`Message::encode`] does.
     fn encode<B: BufMut + ?Sized>(&self, buf: &mut B) -> Result<(), EncodeError> {
-        encode_framed(self, buf, false, &EncodeOptions::new())
+        <Self as AnyMessage<'a>>::encode(self, buf)
     }
 
     /// Append the encoding to `buf` with limits, as [`Message::encode_with`] does.
@@ -468,7 +478,22 @@ pub trait MessageRef<'a>: Sized + __private::Encode + __private::Decode<'a> {
         buf: &mut B,
         opts: &EncodeOptions,
     ) -> Result<(), EncodeError> {
-        encode_framed(self, buf, false, opts)
+        <Self as AnyMessage<'a>>::encode_with(self, buf, opts)
+    }
+
+    /// The encoding in a new `Vec`.
+    fn encode_to_vec(&self) -> Result<Vec<u8>, EncodeError> {
+        <Self as AnyMessage<'a>>::encode_to_vec(self)
+    }
+
+    /// The encoding in a new `Vec`, with limits, as [`Message::encode_to_vec_with`].
+    fn encode_to_vec_with(&self, opts: &EncodeOptions) -> Result<Vec<u8>, EncodeError> {
+        <Self as AnyMessage<'a>>::encode_to_vec_with(self, opts)
+    }
+
+    /// Append one length-delimited frame, as [`Message::encode_length_delimited`] does.
+    fn encode_length_delimited<B: BufMut + ?Sized>(&self, buf: &mut B) -> Result<(), EncodeError> {
+        <Self as AnyMessage<'a>>::encode_length_delimited(self, buf)
     }
 
     /// Append one length-delimited frame with limits, as
@@ -478,70 +503,53 @@ pub trait MessageRef<'a>: Sized + __private::Encode + __private::Decode<'a> {
         buf: &mut B,
         opts: &EncodeOptions,
     ) -> Result<(), EncodeError> {
-        encode_framed(self, buf, true, opts)
+        <Self as AnyMessage<'a>>::encode_length_delimited_with(self, buf, opts)
     }
 
-    /// The encoding in a new `Vec`.
-    fn encode_to_vec(&self) -> Result<Vec<u8>, EncodeError> {
-        let mut v = Vec::new();
-        self.encode(&mut v)?;
-        Ok(v)
+    /// One length-delimited frame in a new `Vec`.
+    fn encode_length_delimited_to_vec(&self) -> Result<Vec<u8>, EncodeError> {
+        <Self as AnyMessage<'a>>::encode_length_delimited_to_vec(self)
     }
 
     /// Hand the encoding to `sink` in pieces, as [`Message::encode_to_sink`] does.
     fn encode_to_sink<S: ByteSink + ?Sized>(&self, sink: &mut S) -> Result<(), EncodeError> {
-        sink::encode_into(self, sink, &EncodeOptions::new())
+        <Self as AnyMessage<'a>>::encode_to_sink(self, sink)
+    }
+
+    /// [`encode_to_sink`](Self::encode_to_sink) with limits, as
+    /// [`Message::encode_to_sink_with`] does.
+    fn encode_to_sink_with<S: ByteSink + ?Sized>(
+        &self,
+        sink: &mut S,
+        opts: &EncodeOptions,
+    ) -> Result<(), EncodeError> {
+        <Self as AnyMessage<'a>>::encode_to_sink_with(self, sink, opts)
+    }
+
+    /// Write the encoding to `w` in pieces, as [`Message::encode_to_writer`] does.
+    #[cfg(feature = "std")]
+    fn encode_to_writer<W: std::io::Write>(&self, w: W) -> std::io::Result<()> {
+        <Self as AnyMessage<'a>>::encode_to_writer(self, w)
     }
 
     /// The owned twin's content id, as [`Message::content_id`] computes it.
     #[cfg(feature = "blake3")]
     fn content_id(&self) -> Result<blake3::Hash, EncodeError> {
-        sink::content_id(self)
+        <Self as AnyMessage<'a>>::content_id(self)
     }
-}
 
-fn decode_whole<'a, M: __private::Decode<'a>>(bytes: &'a [u8]) -> Result<M, DecodeError> {
-    let mut r = Reader::new(bytes, 0, bytes.len(), &DecodeOptions::new());
-    r.top()
-}
-
-fn decode_whole_with<'a, M: __private::Decode<'a>>(
-    bytes: &'a [u8],
-    opts: &DecodeOptions,
-) -> Result<Decoded<M>, DecodeError> {
-    if let Some(max) = opts.max_size
-        && bytes.len() > max
-    {
-        // SPEC §9.4
-        return Err(DecodeError::new(K::SizeLimitExceeded, 0).in_message(M::NAME));
+    /// Put the encoding into a `bytes::BufMut`, as [`Message::encode_to_buf_mut`] does.
+    #[cfg(feature = "bytes")]
+    fn encode_to_buf_mut<B: bytes::BufMut + ?Sized>(&self, buf: &mut B) -> Result<(), EncodeError> {
+        <Self as AnyMessage<'a>>::encode_to_buf_mut(self, buf)
     }
-    let mut r = Reader::new(bytes, 0, bytes.len(), opts);
-    let m = r.top()?;
-    Ok(Decoded::new(m, r.unknown_count()))
-}
 
-fn encode_framed<M: __private::Encode, B: BufMut + ?Sized>(
-    m: &M,
-    buf: &mut B,
-    framed: bool,
-    opts: &EncodeOptions,
-) -> Result<(), EncodeError> {
-    let mut s = Sizer::new(opts.max_depth);
-    let len = s.top(m);
-    s.check()?;
-    if let Some(max) = opts.max_size
-        && len > max
-    {
-        // SPEC §9, §9.4: the bytes a decoder with this size limit would refuse.
-        return Err(EncodeError::over_limit(EK::SizeLimitExceeded, len, max));
+    /// Feed the encoding to a `digest` hasher, as [`Message::encode_to_digest`] does.
+    #[cfg(feature = "digest")]
+    fn encode_to_digest<D: digest::Update + ?Sized>(
+        &self,
+        hasher: &mut D,
+    ) -> Result<(), EncodeError> {
+        <Self as AnyMessage<'a>>::encode_to_digest(self, hasher)
     }
-    let prefix = if framed {
-        bijou64::encoded_len(len as u64)
-    } else {
-        0
-    };
-    buf.__put(
-        prefix + len,
-        &mut __private::Encoding::new(m, &s, len, framed),
-    )
 }

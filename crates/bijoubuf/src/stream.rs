@@ -19,17 +19,20 @@ pub(crate) fn decode_frame<'a, M: Decode<'a>>(
             bijou64::Error::Overflow => ErrorKind::VarintOverflow,
             _ => ErrorKind::Truncated,
         };
-        DecodeError::new(kind, start).in_message(M::NAME)
+        DecodeError::new(kind, start).in_message(crate::__private::name::<M>())
     })?;
     if let Some(max) = opts.max_size
         && len > max as u64
     {
         // SPEC §9.4: per frame, at its prefix, before the frame's bytes are checked.
-        return Err(DecodeError::new(ErrorKind::SizeLimitExceeded, start).in_message(M::NAME));
+        return Err(DecodeError::new(ErrorKind::SizeLimitExceeded, start)
+            .in_message(crate::__private::name::<M>()));
     }
     if len > (rest.len() - n) as u64 {
         // SPEC §9.2: a partial frame is truncated at its length prefix.
-        return Err(DecodeError::new(ErrorKind::Truncated, start).in_message(M::NAME));
+        return Err(
+            DecodeError::new(ErrorKind::Truncated, start).in_message(crate::__private::name::<M>())
+        );
     }
     let body = start + n;
     let end = body + len as usize;

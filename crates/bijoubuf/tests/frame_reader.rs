@@ -130,6 +130,7 @@ fn errors_carry_the_frame_index_and_absolute_offset() {
     }
     let e = frames.next_message::<Scalars>().unwrap().unwrap_err();
     assert_eq!((e.index(), e.offset()), (2, 8));
+    assert_eq!(e.code(), "invalid-bool");
     assert_eq!(
         e.to_string(),
         "frame 2: invalid-bool: Scalars.flag holds a bool other than 0 or 1 at byte 8"
@@ -144,6 +145,7 @@ fn errors_carry_the_frame_index_and_absolute_offset() {
         (d.code(), d.offset(), d.path_string()),
         ("truncated", 3, "".into())
     );
+    assert_eq!(e.code(), "truncated");
 }
 
 #[test]
@@ -157,6 +159,7 @@ fn a_failing_source_is_an_io_error_at_the_bytes_read() {
     assert_eq!((e.index(), e.offset()), (1, 4));
     assert_eq!(e.io_error().unwrap().to_string(), "disk on fire");
     assert!(e.decode_error().is_none());
+    assert_eq!(e.code(), "read-failed");
     assert!(
         e.to_string()
             .starts_with("frame 1: reading the stream failed at byte 4")

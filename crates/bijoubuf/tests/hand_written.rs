@@ -18,8 +18,12 @@ struct Order {
 impl Message for Order {
     const NAME: &'static str = "Order";
     const FIELD_NUMBERS: &'static [u32] = &[1, 2, 3];
+}
 
-    fn unknown_fields(&self) -> &UnknownFields {
+impl bijoubuf::__private::Encode for Order {
+    type Schema = Self;
+
+    fn __unknown(&self) -> &UnknownFields {
         &self.unknown_fields
     }
 
@@ -34,8 +38,10 @@ impl Message for Order {
         };
         p.explicit::<Int32>(a, &7) + p.explicit::<Int32>(b, &7)
     }
+}
 
-    fn __decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+impl<'a> bijoubuf::__private::Decode<'a> for Order {
+    fn __decode(r: &mut Reader<'a>) -> Result<Self, DecodeError> {
         let _ = r.optional::<Int32>(1, "a")?;
         let _ = r.optional::<Int32>(2, "b")?;
         let unknown_fields = r.finish()?;
@@ -123,16 +129,22 @@ struct Forgetful<const FORGETS: bool> {
 impl<const FORGETS: bool> Message for Forgetful<FORGETS> {
     const NAME: &'static str = "Forgetful";
     const FIELD_NUMBERS: &'static [u32] = &[1];
+}
 
-    fn unknown_fields(&self) -> &UnknownFields {
+impl<const FORGETS: bool> bijoubuf::__private::Encode for Forgetful<FORGETS> {
+    type Schema = Self;
+
+    fn __unknown(&self) -> &UnknownFields {
         &self.unknown_fields
     }
 
     fn __walk<'v, P: Pass<'v>>(&'v self, p: &mut P) -> P::Out {
         p.optional::<Int32>(1, self.a.as_ref())
     }
+}
 
-    fn __decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+impl<'a, const FORGETS: bool> bijoubuf::__private::Decode<'a> for Forgetful<FORGETS> {
+    fn __decode(r: &mut Reader<'a>) -> Result<Self, DecodeError> {
         let a = r.optional::<Int32>(1, "a")?;
         let unknown_fields = if FORGETS {
             UnknownFields::new()
@@ -155,8 +167,12 @@ struct Outer {
 impl Message for Outer {
     const NAME: &'static str = "Outer";
     const FIELD_NUMBERS: &'static [u32] = &[1, 2, 3];
+}
 
-    fn unknown_fields(&self) -> &UnknownFields {
+impl bijoubuf::__private::Encode for Outer {
+    type Schema = Self;
+
+    fn __unknown(&self) -> &UnknownFields {
         &self.unknown_fields
     }
 
@@ -165,8 +181,10 @@ impl Message for Outer {
             + p.optional::<Msg<Forgetful<true>>>(2, self.lazy.as_ref())
             + p.optional::<Int32>(3, self.tail.as_ref())
     }
+}
 
-    fn __decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+impl<'a> bijoubuf::__private::Decode<'a> for Outer {
+    fn __decode(r: &mut Reader<'a>) -> Result<Self, DecodeError> {
         let child = r.optional::<Msg<Order>>(1, "child")?;
         let lazy = r.optional::<Msg<Forgetful<true>>>(2, "lazy")?;
         let tail = r.optional::<Int32>(3, "tail")?;

@@ -24,8 +24,12 @@ struct Lies {
 impl Message for Lies {
     const NAME: &'static str = "Lies";
     const FIELD_NUMBERS: &'static [u32] = &[1];
+}
 
-    fn unknown_fields(&self) -> &UnknownFields {
+impl bijoubuf::__private::Encode for Lies {
+    type Schema = Self;
+
+    fn __unknown(&self) -> &UnknownFields {
         &self.unknown_fields
     }
 
@@ -46,8 +50,10 @@ impl Message for Lies {
         }
         P::Out::default()
     }
+}
 
-    fn __decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+impl<'a> bijoubuf::__private::Decode<'a> for Lies {
+    fn __decode(r: &mut Reader<'a>) -> Result<Self, DecodeError> {
         let _ = r.optional::<Int32>(1, "x")?;
         let unknown_fields = r.finish()?;
         Ok(Lies {
@@ -95,9 +101,14 @@ struct Local {
 impl Message for Local {
     const NAME: &'static str = "Local";
     const FIELD_NUMBERS: &'static [u32] = &[1, 2];
-    const __WALK: WalkKind = WalkKind::Local;
+}
 
-    fn unknown_fields(&self) -> &UnknownFields {
+impl bijoubuf::__private::Encode for Local {
+    type Schema = Self;
+
+    const WALK: WalkKind = WalkKind::Local;
+
+    fn __unknown(&self) -> &UnknownFields {
         &self.unknown_fields
     }
 
@@ -108,8 +119,10 @@ impl Message for Local {
         }
         n
     }
+}
 
-    fn __decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+impl<'a> bijoubuf::__private::Decode<'a> for Local {
+    fn __decode(r: &mut Reader<'a>) -> Result<Self, DecodeError> {
         let _ = r.optional::<Int32>(1, "x")?;
         let unknown_fields = r.finish()?;
         Ok(Local {

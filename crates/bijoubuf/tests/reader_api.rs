@@ -17,16 +17,22 @@ struct Probe {
 impl Message for Probe {
     const NAME: &'static str = "Probe";
     const FIELD_NUMBERS: &'static [u32] = &[2, 5];
+}
 
-    fn unknown_fields(&self) -> &UnknownFields {
+impl bijoubuf::__private::Encode for Probe {
+    type Schema = Self;
+
+    fn __unknown(&self) -> &UnknownFields {
         &self.unknown_fields
     }
 
     fn __walk<'v, P: Pass<'v>>(&'v self, p: &mut P) -> P::Out {
         p.implicit::<UInt64>(2, &self.a) + p.implicit::<UInt64>(5, &self.b)
     }
+}
 
-    fn __decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+impl<'a> bijoubuf::__private::Decode<'a> for Probe {
+    fn __decode(r: &mut Reader<'a>) -> Result<Self, DecodeError> {
         let mut seen = Vec::new();
         let a = r.implicit::<UInt64>(2, "a")?;
         seen.push((r.key_position(), r.position()));

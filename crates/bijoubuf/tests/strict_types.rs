@@ -15,8 +15,12 @@ impl Message for Bare {
     const NAME: &'static str = "Bare";
     const FIELD_NUMBERS: &'static [u32] = &[2];
     const KEEPS_UNKNOWN_FIELDS: bool = false;
+}
 
-    fn unknown_fields(&self) -> &UnknownFields {
+impl bijoubuf::__private::Encode for Bare {
+    type Schema = Self;
+
+    fn __unknown(&self) -> &UnknownFields {
         static EMPTY: UnknownFields = UnknownFields::new();
         &EMPTY
     }
@@ -24,8 +28,10 @@ impl Message for Bare {
     fn __walk<'v, P: Pass<'v>>(&'v self, p: &mut P) -> P::Out {
         p.implicit::<Int32>(2, &self.a)
     }
+}
 
-    fn __decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+impl<'a> bijoubuf::__private::Decode<'a> for Bare {
+    fn __decode(r: &mut Reader<'a>) -> Result<Self, DecodeError> {
         let a = r.implicit::<Int32>(2, "a")?;
         r.finish()?;
         Ok(Bare { a })
@@ -42,16 +48,22 @@ struct Holder {
 impl Message for Holder {
     const NAME: &'static str = "Holder";
     const FIELD_NUMBERS: &'static [u32] = &[2];
+}
 
-    fn unknown_fields(&self) -> &UnknownFields {
+impl bijoubuf::__private::Encode for Holder {
+    type Schema = Self;
+
+    fn __unknown(&self) -> &UnknownFields {
         &self.unknown_fields
     }
 
     fn __walk<'v, P: Pass<'v>>(&'v self, p: &mut P) -> P::Out {
         p.optional::<Msg<Bare>>(2, self.child.as_ref())
     }
+}
 
-    fn __decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+impl<'a> bijoubuf::__private::Decode<'a> for Holder {
+    fn __decode(r: &mut Reader<'a>) -> Result<Self, DecodeError> {
         let child = r.optional::<Msg<Bare>>(2, "child")?;
         let unknown_fields = r.finish()?;
         Ok(Holder {

@@ -69,8 +69,14 @@ use crate::descriptor::MessageDescriptor;
 use crate::value::DynamicMessage;
 
 /// Why a JSON document does not map to (or a message cannot be written as) proto3 JSON.
+///
+/// Its [`code`](Self::code) says which way: `invalid-json` when reading
+/// ([`from_str`], [`from_value`]: the text or a value does not map to the message),
+/// `json-unrepresentable` when writing ([`to_string`], [`to_value`]: the message has
+/// a value proto3 JSON cannot spell).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct JsonError {
+    code: &'static str,
     path: String,
     message: String,
 }
@@ -84,9 +90,25 @@ impl JsonError {
 
     pub(crate) fn new(path: &str, message: impl Into<String>) -> Self {
         JsonError {
+            code: "invalid-json",
             path: path.to_string(),
             message: message.into(),
         }
+    }
+
+    /// The same error, raised while writing a message as JSON.
+    #[cold]
+    fn unrepresentable(self) -> Self {
+        JsonError {
+            code: "json-unrepresentable",
+            ..self
+        }
+    }
+
+    /// The stable kebab-case code (see the type's docs): `invalid-json` or
+    /// `json-unrepresentable`.
+    pub fn code(&self) -> &'static str {
+        self.code
     }
 
     /// The JSON path of the offending value, `$` being the document (`$.lines[3].sku`).
@@ -275,7 +297,7 @@ pub fn to_string_pretty(msg: &DynamicMessage) -> Result<String, JsonError> {
 /// As [`to_string`], with `opts`' depth limit.
 pub fn to_string_with(msg: &DynamicMessage, opts: &JsonOptions) -> Result<String, JsonError> {
     let mut o = to::Out::new(opts.indent);
-    to::message(&mut o, msg, &At::Root, opts.top(), 0)?;
+    to::message(&mut o, msg, &At::Root, opts.top(), 0).map_err(JsonError::unrepresentable)?;
     Ok(o.text)
 }
 
@@ -289,7 +311,7 @@ pub fn to_value(msg: &DynamicMessage) -> Result<serde_json::Value, JsonError> {
     // may (serde_json's own reader stops at 128 levels).
     let text = to_string(msg)?;
     let tree = tree::parse(&text, 2 * bijoubuf::MAX_DEPTH_LIMIT)
-        .map_err(|e| JsonError::new("", e.to_string()))?;
+        .map_err(|e| JsonError::new("", e.to_string()).unrepresentable())?;
     Ok(tree::to_serde(&tree))
 }
 

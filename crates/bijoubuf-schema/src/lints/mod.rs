@@ -89,9 +89,16 @@ pub const LINT_RULES: &[(&str, &str)] = &[
     ),
 ];
 
-/// A rule name [`Lints`] does not know.
+/// A rule name [`Lints`] does not know. Its [`code`](Self::code) is `unknown-lint`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UnknownLint(pub String);
+
+impl UnknownLint {
+    /// The stable kebab-case code: `unknown-lint`.
+    pub fn code(&self) -> &'static str {
+        "unknown-lint"
+    }
+}
 
 impl fmt::Display for UnknownLint {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -124,6 +131,8 @@ impl std::error::Error for UnknownLint {}
 ///     .expect_err("type-name is denied");
 /// assert_eq!(err.errors()[0].code(), "lint-type-name");
 /// assert!(err.warnings().is_empty());
+/// // A name that is no rule is refused with its own code.
+/// assert_eq!(Lints::default().allow("no-such-rule").unwrap_err().code(), "unknown-lint");
 /// # Ok::<(), bijoubuf_schema::UnknownLint>(())
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]

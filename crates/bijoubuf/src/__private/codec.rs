@@ -722,7 +722,7 @@ impl<'a> Codec for BytesRef<'a> {
 /// A nested message of type `M`: bijou64 length + content (SPEC §9.1). Its size is
 /// computed once, in the size pass, and read back by the write pass.
 pub struct Msg<M>(PhantomData<M>);
-impl<'a, M: Encode + Decode<'a>> ReadCodec<'a> for Msg<M> {
+impl<'a, M: Decode<'a>> ReadCodec<'a> for Msg<M> {
     #[inline]
     fn read(r: &mut Reader<'a>) -> Result<M, DecodeError> {
         r.nested::<M>()
@@ -760,7 +760,7 @@ impl<M: Encode> Codec for Msg<M> {
 
 /// A boxed nested message (recursive types): the same bytes as [`Msg`].
 pub struct BoxMsg<M>(PhantomData<M>);
-impl<'a, M: Encode + Decode<'a>> ReadCodec<'a> for BoxMsg<M> {
+impl<'a, M: Decode<'a>> ReadCodec<'a> for BoxMsg<M> {
     #[inline]
     fn read(r: &mut Reader<'a>) -> Result<alloc::boxed::Box<M>, DecodeError> {
         r.nested::<M>().map(alloc::boxed::Box::new)

@@ -1,10 +1,13 @@
-//! What the encoding passes and the decoder need of a message type, split so that
-//! borrowed message types (which cannot implement [`Message`]: their values borrow from
-//! the input they were decoded from) go through the very same passes.
+//! The hidden contract between generated code and this crate, declared once for owned
+//! message types and borrowed twins alike: [`Encode`] (the walk both encoding passes
+//! run) and [`Decode<'a>`] (the straight-line decode from input that lives for `'a`).
 //!
-//! Every [`Message`] is both, through the blanket impls below. A borrowed type
-//! (`FooRef<'a>`, generated next to an owned `Foo`) implements [`Encode`] and
-//! [`Decode<'a>`] itself, and the public [`MessageRef`](crate::MessageRef).
+//! An owned type `Foo` implements both (`Decode<'a>` for every `'a`) and the public
+//! [`Message`], which holds the schema's facts (names, field numbers) and the public
+//! API; a borrowed twin `FooRef<'a>` implements both and the public
+//! [`MessageRef<'a>`](crate::MessageRef), and takes the schema's facts from `Foo`
+//! through [`Encode::Schema`]. The public API is written once, on
+//! [`AnyMessage<'a>`](crate::AnyMessage), for every type with this contract.
 
 use super::pass::{Pass, WalkKind};
 use super::reader::Reader;
@@ -14,13 +17,15 @@ use crate::unknown::UnknownFields;
 
 /// The size and write passes over a message value; not API.
 ///
-/// The contract is `Message`'s (see the module docs of [`__private`](super)): `__walk`
-/// makes one [`Pass`] call per field, in ascending number order, and returns their sum;
-/// both passes run it, so they visit the same fields.
-pub trait Encode: Sized {
-    /// The declared field numbers, ascending: preserved unknown records may not use
-    /// them (SPEC §8.2).
-    const FIELD_NUMBERS: &'static [u32];
+/// `__walk` makes one [`Pass`] call per field, in ascending number order, and returns
+/// their sum (see the module docs of [`__private`](super)); both passes run it, so
+/// they visit the same fields.
+pub trait Encode {
+    /// The owned message type whose schema this type follows: `Self` for an owned
+    /// type, the owned twin for a borrowed one. Its [`Message::NAME`],
+    /// [`Message::FIELD_NUMBERS`] and [`Message::KEEPS_UNKNOWN_FIELDS`] are this
+    /// type's.
+    type Schema: Message;
 
     /// Which passes run `__walk` for a value without unknown records (see
     /// [`WalkKind`]): the checked ones unless the type says otherwise.
@@ -33,19 +38,16 @@ pub trait Encode: Sized {
     fn __walk<'v, P: Pass<'v>>(&'v self, p: &mut P) -> P::Out;
 }
 
-/// Reading a message value from input that lives for `'a`; not API. One method: the
-/// generated straight-line decode (the reader's contract is `Message::__decode`'s).
-pub trait Decode<'a>: Sized {
-    /// The short type name, the root of error paths.
-    const NAME: &'static str;
-    /// Whether values keep unknown records (see `Message::KEEPS_UNKNOWN_FIELDS`).
-    const KEEPS_UNKNOWN_FIELDS: bool;
-
+/// Reading a message value from input that lives for `'a`; not API. `__decode`
+/// requests each known field once, ascending, then calls [`Reader::finish`] and the
+/// `require` checks (see the module docs of [`__private`](super)).
+pub trait Decode<'a>: Encode + Sized {
     /// Read the content.
     fn __decode(r: &mut Reader<'a>) -> Result<Self, DecodeError>;
 
     /// Read the content into `self`, reusing its allocations where the type knows how
-    /// (`Message::__decode_into`); the default decodes a new value.
+    /// (generated owned types read each field in place); the default decodes a new
+    /// value.
     #[inline]
     fn __decode_into(&mut self, r: &mut Reader<'a>) -> Result<(), DecodeError> {
         *self = Self::__decode(r)?;
@@ -53,30 +55,20 @@ pub trait Decode<'a>: Sized {
     }
 }
 
-impl<M: Message> Encode for M {
-    const FIELD_NUMBERS: &'static [u32] = <M as Message>::FIELD_NUMBERS;
-    const WALK: WalkKind = <M as Message>::__WALK;
-
-    #[inline(always)]
-    fn __unknown(&self) -> &UnknownFields {
-        <M as Message>::unknown_fields(self)
-    }
-    #[inline(always)]
-    fn __walk<'v, P: Pass<'v>>(&'v self, p: &mut P) -> P::Out {
-        <M as Message>::__walk(self, p)
-    }
+/// The short type name of `M`'s schema, the root of error paths.
+#[inline(always)]
+pub(crate) const fn name<M: Encode>() -> &'static str {
+    <M::Schema as Message>::NAME
 }
 
-impl<'a, M: Message> Decode<'a> for M {
-    const NAME: &'static str = <M as Message>::NAME;
-    const KEEPS_UNKNOWN_FIELDS: bool = <M as Message>::KEEPS_UNKNOWN_FIELDS;
+/// Whether values of `M` keep unknown records (`Message::KEEPS_UNKNOWN_FIELDS`).
+#[inline(always)]
+pub(crate) const fn keeps_unknown<M: Encode>() -> bool {
+    <M::Schema as Message>::KEEPS_UNKNOWN_FIELDS
+}
 
-    #[inline(always)]
-    fn __decode(r: &mut Reader<'a>) -> Result<Self, DecodeError> {
-        <M as Message>::__decode(r)
-    }
-    #[inline(always)]
-    fn __decode_into(&mut self, r: &mut Reader<'a>) -> Result<(), DecodeError> {
-        <M as Message>::__decode_into(self, r)
-    }
+/// The declared field numbers of `M`'s schema, ascending (`Message::FIELD_NUMBERS`).
+#[inline(always)]
+pub(crate) const fn field_numbers<M: Encode>() -> &'static [u32] {
+    <M::Schema as Message>::FIELD_NUMBERS
 }

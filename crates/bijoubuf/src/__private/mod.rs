@@ -1,9 +1,10 @@
 //! Building blocks for generated code. **Not API**: no stability promise, hidden from the
 //! docs, may change in any release together with the code generator.
 //!
-//! Generated code implements [`Message`](crate::Message) with two straight-line
-//! functions over these types, one call per field in ascending field number: a walk that
-//! both encoding passes run, generic over the [`Pass`], and the decode.
+//! Generated code implements the hidden contract, [`Encode`] and [`Decode<'a>`](Decode),
+//! with two straight-line functions over these types, one call per field in ascending
+//! field number: a walk that both encoding passes run, generic over the [`Pass`], and
+//! the decode. The contract is declared once, for owned types and borrowed twins alike.
 //!
 //! ```ignore
 //! fn __walk<'v, P: Pass<'v>>(&'v self, p: &mut P) -> P::Out {
@@ -41,17 +42,22 @@
 //!   [`Enum`] (open, SPEC §3.6).
 //! - A oneof member is handled at its own number's position: `explicit` for the set
 //!   member in the passes, `Reader::oneof(n, name, kind.is_some())` when decoding.
-//! - `Message::NAME` is the short type name, `FIELD_NUMBERS` every declared number
-//!   ascending (oneof members included). A type without unknown-field storage sets
-//!   `KEEPS_UNKNOWN_FIELDS = false`, returns an empty set from `unknown_fields`, and
-//!   ignores what `finish` returns: the reader then refuses its unknown records itself.
+//! - The schema's facts live on the owned type's `Message`: `NAME` is the short type
+//!   name, `FIELD_NUMBERS` every declared number ascending (oneof members included). A
+//!   type without unknown-field storage sets `KEEPS_UNKNOWN_FIELDS = false`, returns an
+//!   empty set from `__unknown`, and ignores what `finish` returns: the reader then
+//!   refuses its unknown records itself. [`Encode::Schema`] names that owned type
+//!   (`Self` for an owned type, the owned twin for a borrowed one), so a twin states
+//!   none of them again.
 //!
-//! The reader, sizer and writer do not ask for `Message` itself but for what they use
-//! of it: [`Encode`] (the walk) and [`Decode<'a>`](Decode) (the decode,
-//! from input that lives for `'a`); every `Message` has both through blanket impls.
-//! Borrowed types (`FooRef<'a>`, generated for `bijoubuf-build`'s `borrowed` option)
-//! cannot be `Message`s, since their values borrow from the input, so they implement
-//! `Encode`, `Decode<'a>` and the public [`MessageRef<'a>`](crate::MessageRef) instead.
+//! The reader, sizer and writer ask only for the contract: [`Encode`] (the walk) and
+//! [`Decode<'a>`](Decode) (the decode, from input that lives for `'a`). An owned type
+//! implements `Encode`, `Decode<'a>` for every `'a`, and the public `Message`; a
+//! borrowed type (`FooRef<'a>`, generated for `bijoubuf-build`'s `borrowed` option)
+//! cannot be a `Message`, since its values borrow from the input, so it implements
+//! `Encode`, `Decode<'a>` and the public [`MessageRef<'a>`](crate::MessageRef). Both
+//! public traits forward their methods to [`AnyMessage<'a>`](crate::AnyMessage), which
+//! every type with the contract has.
 //! Codecs are split the same way: [`Codec`] sizes and writes an element, [`ReadCodec<'a>`]
 //! reads one; [`StrRef`] and [`BytesRef`] read `&'a str` and `&'a [u8]` from a
 //! `Reader<'a>` with the checks of [`Str`] and [`Bytes`], without the copy.
@@ -98,6 +104,7 @@ pub use codec::{
     SFixed32, SFixed64, SInt32, SInt64, Str, StrRef, UInt32, UInt64, bool_of, canonical_f32,
     canonical_f64, f32_bits_ok, f64_bits_ok, int32_of, uint32_of, utf8,
 };
+pub(crate) use message::name;
 pub use message::{Decode, Encode};
 pub use pass::{Pass, WalkKind, Written};
 pub use reader::{Entries, MAX_FIELD_NUMBER, Reader, WireType};

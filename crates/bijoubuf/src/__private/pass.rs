@@ -21,8 +21,8 @@ use super::sizer::{Plain, Sizer, Table};
 use super::writer::{LocalWriter, PlainWriter, Writer};
 
 /// How the passes may run a message's walk when the value has no unknown records to
-/// interleave (most values): a message type declares it (`Message::__WALK`,
-/// [`Encode::WALK`](super::Encode::WALK)).
+/// interleave (most values): a message type declares it
+/// ([`Encode::WALK`](super::Encode::WALK)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum WalkKind {
     /// Through the checked passes, which test that field numbers ascend: the default,

@@ -518,14 +518,14 @@ impl<'a> Reader<'a> {
     /// decode 13 % more misses in an 8 KiB instruction cache (cachegrind, benches/RESULTS.md).
     #[inline]
     pub fn nested<M: Decode<'a>>(&mut self) -> Result<M, DecodeError> {
-        self.nested_with(M::KEEPS_UNKNOWN_FIELDS, M::__decode)
+        self.nested_with(super::message::keeps_unknown::<M>(), M::__decode)
     }
 
     /// [`nested`](Self::nested) for a message whose type is known only at run time: its
     /// content is read by `decode`, which asks for the message's fields and ends with
     /// [`finish`](Self::finish) as a generated `__decode` does; `keeps` says whether the
     /// type keeps unknown fields when the decode preserves them
-    /// ([`Decode::KEEPS_UNKNOWN_FIELDS`]).
+    /// ([`Message::KEEPS_UNKNOWN_FIELDS`](crate::Message::KEEPS_UNKNOWN_FIELDS)).
     #[cfg_attr(not(debug_assertions), inline(always))]
     #[cfg_attr(debug_assertions, inline)]
     pub fn nested_with<T>(
@@ -590,13 +590,13 @@ impl<'a> Reader<'a> {
     /// [`nested`](Self::nested) into `m`, reusing its allocations (`decode_into`).
     #[inline]
     pub fn nested_into<M: Decode<'a>>(&mut self, m: &mut M) -> Result<(), DecodeError> {
-        self.nested_with(M::KEEPS_UNKNOWN_FIELDS, |r| m.__decode_into(r))
+        self.nested_with(super::message::keeps_unknown::<M>(), |r| m.__decode_into(r))
     }
 
     /// [`top`](Self::top) into `m`, reusing its allocations (`decode_into`).
     pub(crate) fn top_into<M: Decode<'a>>(&mut self, m: &mut M) -> Result<(), DecodeError> {
-        self.top_with(M::KEEPS_UNKNOWN_FIELDS, |r| m.__decode_into(r))
-            .map_err(|e| e.in_message(M::NAME))
+        self.top_with(super::message::keeps_unknown::<M>(), |r| m.__decode_into(r))
+            .map_err(|e| e.in_message(super::message::name::<M>()))
     }
 
     /// SPEC §9.3, §10.1 step 1: a record whose type opens a message is refused at its
@@ -648,10 +648,10 @@ impl<'a> Reader<'a> {
     }
 
     /// The top-level message: `M::__decode` over the whole range, path rooted at
-    /// `M::NAME`.
+    /// the schema's `Message::NAME`.
     pub(crate) fn top<M: Decode<'a>>(&mut self) -> Result<M, DecodeError> {
-        self.top_with(M::KEEPS_UNKNOWN_FIELDS, M::__decode)
-            .map_err(|e| e.in_message(M::NAME))
+        self.top_with(super::message::keeps_unknown::<M>(), M::__decode)
+            .map_err(|e| e.in_message(super::message::name::<M>()))
     }
 
     /// [`top`](Self::top) for a message whose type is known only at run time, read by

@@ -27,7 +27,12 @@ struct Runs {
 impl Message for Runs {
     const NAME: &'static str = "Runs";
     const FIELD_NUMBERS: &'static [u32] = &[1, 2, 3];
-    fn unknown_fields(&self) -> &UnknownFields {
+}
+
+impl crate::__private::Encode for Runs {
+    type Schema = Self;
+
+    fn __unknown(&self) -> &UnknownFields {
         &self.unknown_fields
     }
     fn __walk<'v, P: Pass<'v>>(&'v self, p: &mut P) -> P::Out {
@@ -35,7 +40,10 @@ impl Message for Runs {
             + p.repeated::<Fixed32>(2, &self.f)
             + p.repeated::<UInt64>(3, &self.u)
     }
-    fn __decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+}
+
+impl<'a> crate::__private::Decode<'a> for Runs {
+    fn __decode(r: &mut Reader<'a>) -> Result<Self, DecodeError> {
         let d = r.repeated::<Double>(1, "d")?;
         let f = r.repeated::<Fixed32>(2, "f")?;
         let u = r.repeated::<UInt64>(3, "u")?;
@@ -316,13 +324,21 @@ struct Outer {
 impl Message for Outer {
     const NAME: &'static str = "Outer";
     const FIELD_NUMBERS: &'static [u32] = &[1, 4];
-    fn unknown_fields(&self) -> &UnknownFields {
+}
+
+impl crate::__private::Encode for Outer {
+    type Schema = Self;
+
+    fn __unknown(&self) -> &UnknownFields {
         &self.unknown_fields
     }
     fn __walk<'v, P: Pass<'v>>(&'v self, p: &mut P) -> P::Out {
         p.optional::<Msg<Struct>>(1, self.s.as_ref()) + p.repeated::<Msg<Runs>>(4, &self.runs)
     }
-    fn __decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+}
+
+impl<'a> crate::__private::Decode<'a> for Outer {
+    fn __decode(r: &mut Reader<'a>) -> Result<Self, DecodeError> {
         let s = r.optional::<Msg<Struct>>(1, "s")?;
         let runs = r.repeated::<Msg<Runs>>(4, "runs")?;
         let unknown_fields = r.finish()?;

@@ -207,7 +207,7 @@ impl<'v, T: Table> Sizer<'v, T> {
     pub(crate) fn top<M: Encode>(&mut self, m: &'v M) -> usize {
         self.top_with(
             m.__unknown().as_slice(),
-            M::FIELD_NUMBERS,
+            super::message::field_numbers::<M>(),
             move |s, plain| Self::content_of(s, m, plain),
         )
     }
@@ -353,7 +353,7 @@ impl<'v, T: Table> Sizer<'v, T> {
     pub fn nested<M: Encode>(&mut self, m: &'v M) -> usize {
         self.nested_with(
             || m.__unknown().as_slice(),
-            M::FIELD_NUMBERS,
+            super::message::field_numbers::<M>(),
             move |s, plain| Self::content_of(s, m, plain),
         )
     }

@@ -124,6 +124,16 @@ impl StreamError {
         self.offset
     }
 
+    /// The stable kebab-case code: the [`DecodeError`]'s (`truncated`,
+    /// `invalid-utf8`, …; SPEC §11.1) when the frame was refused, `read-failed` when
+    /// reading the source failed.
+    pub fn code(&self) -> &'static str {
+        match &self.source {
+            Source::Decode(e) => e.code(),
+            Source::Io(_) => "read-failed",
+        }
+    }
+
     /// The decode error, when the frame was refused (not when reading failed).
     pub fn decode_error(&self) -> Option<&DecodeError> {
         match &self.source {
@@ -413,7 +423,7 @@ impl<R: Read> FrameReader<R> {
     pub fn next_message<M: Message>(&mut self) -> Option<Result<Decoded<M>, StreamError>> {
         let r = match self.next_frame()? {
             Ok(frame) => frame.decode::<M>(),
-            Err(e) => Err(e.in_message(M::NAME)),
+            Err(e) => Err(e.in_message(crate::__private::name::<M>())),
         };
         self.w.failed |= r.is_err();
         Some(r)
@@ -424,7 +434,7 @@ impl<R: Read> FrameReader<R> {
     pub fn next_into<M: Message>(&mut self, m: &mut M) -> Option<Result<(), StreamError>> {
         let r = match self.next_frame()? {
             Ok(frame) => frame.decode_into(m),
-            Err(e) => Err(e.in_message(M::NAME)),
+            Err(e) => Err(e.in_message(crate::__private::name::<M>())),
         };
         self.w.failed |= r.is_err();
         Some(r)

@@ -70,7 +70,7 @@ impl<R: AsyncRead + Unpin> AsyncFrameReader<R> {
     pub async fn next_message<M: Message>(&mut self) -> Option<Result<Decoded<M>, StreamError>> {
         let r = match self.next_frame().await? {
             Ok(frame) => frame.decode::<M>(),
-            Err(e) => Err(e.in_message(M::NAME)),
+            Err(e) => Err(e.in_message(crate::__private::name::<M>())),
         };
         self.w.failed |= r.is_err();
         Some(r)
@@ -81,7 +81,7 @@ impl<R: AsyncRead + Unpin> AsyncFrameReader<R> {
     pub async fn next_into<M: Message>(&mut self, m: &mut M) -> Option<Result<(), StreamError>> {
         let r = match self.next_frame().await? {
             Ok(frame) => frame.decode_into(m),
-            Err(e) => Err(e.in_message(M::NAME)),
+            Err(e) => Err(e.in_message(crate::__private::name::<M>())),
         };
         self.w.failed |= r.is_err();
         Some(r)

@@ -16,17 +16,22 @@ impl crate::Message for Any {
     const PACKAGE: &'static str = "google.protobuf";
     const FIELD_NUMBERS: &'static [u32] = &[1, 2];
     const KEEPS_UNKNOWN_FIELDS: bool = false;
-    fn unknown_fields(&self) -> &crate::UnknownFields {
+}
+impl crate::__private::Encode for Any {
+    type Schema = Self;
+    const WALK: crate::__private::WalkKind = crate::__private::WalkKind::Plain;
+    fn __unknown(&self) -> &crate::UnknownFields {
         static EMPTY: crate::UnknownFields = crate::UnknownFields::new();
         &EMPTY
     }
-    const __WALK: crate::__private::WalkKind = crate::__private::WalkKind::Plain;
     fn __walk<'v, P: crate::__private::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
         p.implicit::<crate::__private::Str>(1, &self.type_url)
             + p.implicit::<crate::__private::Bytes>(2, &self.value)
     }
+}
+impl<'a> crate::__private::Decode<'a> for Any {
     fn __decode(
-        r: &mut crate::__private::Reader<'_>,
+        r: &mut crate::__private::Reader<'a>,
     ) -> ::core::result::Result<Self, crate::DecodeError> {
         let type_url = r.implicit::<crate::__private::Str>(1, "type_url")?;
         let value = r.implicit::<crate::__private::Bytes>(2, "value")?;
@@ -35,7 +40,7 @@ impl crate::Message for Any {
     }
     fn __decode_into(
         &mut self,
-        r: &mut crate::__private::Reader<'_>,
+        r: &mut crate::__private::Reader<'a>,
     ) -> ::core::result::Result<(), crate::DecodeError> {
         r.implicit_into::<crate::__private::Str>(1, "type_url", &mut self.type_url)?;
         r.implicit_into::<crate::__private::Bytes>(2, "value", &mut self.value)?;
@@ -55,16 +60,21 @@ impl crate::Message for SourceContext {
     const PACKAGE: &'static str = "google.protobuf";
     const FIELD_NUMBERS: &'static [u32] = &[1];
     const KEEPS_UNKNOWN_FIELDS: bool = false;
-    fn unknown_fields(&self) -> &crate::UnknownFields {
+}
+impl crate::__private::Encode for SourceContext {
+    type Schema = Self;
+    const WALK: crate::__private::WalkKind = crate::__private::WalkKind::Plain;
+    fn __unknown(&self) -> &crate::UnknownFields {
         static EMPTY: crate::UnknownFields = crate::UnknownFields::new();
         &EMPTY
     }
-    const __WALK: crate::__private::WalkKind = crate::__private::WalkKind::Plain;
     fn __walk<'v, P: crate::__private::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
         p.implicit::<crate::__private::Str>(1, &self.file_name)
     }
+}
+impl<'a> crate::__private::Decode<'a> for SourceContext {
     fn __decode(
-        r: &mut crate::__private::Reader<'_>,
+        r: &mut crate::__private::Reader<'a>,
     ) -> ::core::result::Result<Self, crate::DecodeError> {
         let file_name = r.implicit::<crate::__private::Str>(1, "file_name")?;
         r.finish()?;
@@ -72,7 +82,7 @@ impl crate::Message for SourceContext {
     }
     fn __decode_into(
         &mut self,
-        r: &mut crate::__private::Reader<'_>,
+        r: &mut crate::__private::Reader<'a>,
     ) -> ::core::result::Result<(), crate::DecodeError> {
         r.implicit_into::<crate::__private::Str>(1, "file_name", &mut self.file_name)?;
         r.finish()?;
@@ -103,11 +113,14 @@ impl crate::Message for Type {
     const PACKAGE: &'static str = "google.protobuf";
     const FIELD_NUMBERS: &'static [u32] = &[1, 2, 3, 4, 5, 6, 7];
     const KEEPS_UNKNOWN_FIELDS: bool = false;
-    fn unknown_fields(&self) -> &crate::UnknownFields {
+}
+impl crate::__private::Encode for Type {
+    type Schema = Self;
+    const WALK: crate::__private::WalkKind = crate::__private::WalkKind::Plain;
+    fn __unknown(&self) -> &crate::UnknownFields {
         static EMPTY: crate::UnknownFields = crate::UnknownFields::new();
         &EMPTY
     }
-    const __WALK: crate::__private::WalkKind = crate::__private::WalkKind::Plain;
     fn __walk<'v, P: crate::__private::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
         p.implicit::<crate::__private::Str>(1, &self.name)
             + p.repeated::<crate::__private::Msg<Field>>(2, &self.fields)
@@ -120,8 +133,10 @@ impl crate::Message for Type {
             + p.implicit::<crate::__private::Enum>(6, &self.syntax)
             + p.implicit::<crate::__private::Str>(7, &self.edition)
     }
+}
+impl<'a> crate::__private::Decode<'a> for Type {
     fn __decode(
-        r: &mut crate::__private::Reader<'_>,
+        r: &mut crate::__private::Reader<'a>,
     ) -> ::core::result::Result<Self, crate::DecodeError> {
         let name = r.implicit::<crate::__private::Str>(1, "name")?;
         let fields = r.repeated::<crate::__private::Msg<Field>>(2, "fields")?;
@@ -144,7 +159,7 @@ impl crate::Message for Type {
     }
     fn __decode_into(
         &mut self,
-        r: &mut crate::__private::Reader<'_>,
+        r: &mut crate::__private::Reader<'a>,
     ) -> ::core::result::Result<(), crate::DecodeError> {
         r.implicit_into::<crate::__private::Str>(1, "name", &mut self.name)?;
         r.repeated_into::<crate::__private::Msg<Field>>(2, "fields", &mut self.fields)?;
@@ -198,11 +213,14 @@ impl crate::Message for Field {
     const PACKAGE: &'static str = "google.protobuf";
     const FIELD_NUMBERS: &'static [u32] = &[1, 2, 3, 4, 6, 7, 8, 9, 10, 11];
     const KEEPS_UNKNOWN_FIELDS: bool = false;
-    fn unknown_fields(&self) -> &crate::UnknownFields {
+}
+impl crate::__private::Encode for Field {
+    type Schema = Self;
+    const WALK: crate::__private::WalkKind = crate::__private::WalkKind::Plain;
+    fn __unknown(&self) -> &crate::UnknownFields {
         static EMPTY: crate::UnknownFields = crate::UnknownFields::new();
         &EMPTY
     }
-    const __WALK: crate::__private::WalkKind = crate::__private::WalkKind::Plain;
     fn __walk<'v, P: crate::__private::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
         p.implicit::<crate::__private::Enum>(1, &self.kind)
             + p.implicit::<crate::__private::Enum>(2, &self.cardinality)
@@ -215,8 +233,10 @@ impl crate::Message for Field {
             + p.implicit::<crate::__private::Str>(10, &self.json_name)
             + p.implicit::<crate::__private::Str>(11, &self.default_value)
     }
+}
+impl<'a> crate::__private::Decode<'a> for Field {
     fn __decode(
-        r: &mut crate::__private::Reader<'_>,
+        r: &mut crate::__private::Reader<'a>,
     ) -> ::core::result::Result<Self, crate::DecodeError> {
         let kind = r.implicit::<crate::__private::Enum>(1, "kind")?;
         let cardinality = r.implicit::<crate::__private::Enum>(2, "cardinality")?;
@@ -244,7 +264,7 @@ impl crate::Message for Field {
     }
     fn __decode_into(
         &mut self,
-        r: &mut crate::__private::Reader<'_>,
+        r: &mut crate::__private::Reader<'a>,
     ) -> ::core::result::Result<(), crate::DecodeError> {
         r.implicit_into::<crate::__private::Enum>(1, "kind", &mut self.kind)?;
         r.implicit_into::<
@@ -494,11 +514,14 @@ impl crate::Message for Enum {
     const PACKAGE: &'static str = "google.protobuf";
     const FIELD_NUMBERS: &'static [u32] = &[1, 2, 3, 4, 5, 6];
     const KEEPS_UNKNOWN_FIELDS: bool = false;
-    fn unknown_fields(&self) -> &crate::UnknownFields {
+}
+impl crate::__private::Encode for Enum {
+    type Schema = Self;
+    const WALK: crate::__private::WalkKind = crate::__private::WalkKind::Plain;
+    fn __unknown(&self) -> &crate::UnknownFields {
         static EMPTY: crate::UnknownFields = crate::UnknownFields::new();
         &EMPTY
     }
-    const __WALK: crate::__private::WalkKind = crate::__private::WalkKind::Plain;
     fn __walk<'v, P: crate::__private::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
         p.implicit::<crate::__private::Str>(1, &self.name)
             + p.repeated::<crate::__private::Msg<EnumValue>>(2, &self.enumvalue)
@@ -510,8 +533,10 @@ impl crate::Message for Enum {
             + p.implicit::<crate::__private::Enum>(5, &self.syntax)
             + p.implicit::<crate::__private::Str>(6, &self.edition)
     }
+}
+impl<'a> crate::__private::Decode<'a> for Enum {
     fn __decode(
-        r: &mut crate::__private::Reader<'_>,
+        r: &mut crate::__private::Reader<'a>,
     ) -> ::core::result::Result<Self, crate::DecodeError> {
         let name = r.implicit::<crate::__private::Str>(1, "name")?;
         let enumvalue = r.repeated::<crate::__private::Msg<EnumValue>>(2, "enumvalue")?;
@@ -532,7 +557,7 @@ impl crate::Message for Enum {
     }
     fn __decode_into(
         &mut self,
-        r: &mut crate::__private::Reader<'_>,
+        r: &mut crate::__private::Reader<'a>,
     ) -> ::core::result::Result<(), crate::DecodeError> {
         r.implicit_into::<crate::__private::Str>(1, "name", &mut self.name)?;
         r.repeated_into::<
@@ -572,18 +597,23 @@ impl crate::Message for EnumValue {
     const PACKAGE: &'static str = "google.protobuf";
     const FIELD_NUMBERS: &'static [u32] = &[1, 2, 3];
     const KEEPS_UNKNOWN_FIELDS: bool = false;
-    fn unknown_fields(&self) -> &crate::UnknownFields {
+}
+impl crate::__private::Encode for EnumValue {
+    type Schema = Self;
+    const WALK: crate::__private::WalkKind = crate::__private::WalkKind::Plain;
+    fn __unknown(&self) -> &crate::UnknownFields {
         static EMPTY: crate::UnknownFields = crate::UnknownFields::new();
         &EMPTY
     }
-    const __WALK: crate::__private::WalkKind = crate::__private::WalkKind::Plain;
     fn __walk<'v, P: crate::__private::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
         p.implicit::<crate::__private::Str>(1, &self.name)
             + p.implicit::<crate::__private::Int32>(2, &self.number)
             + p.repeated::<crate::__private::Msg<Option>>(3, &self.options)
     }
+}
+impl<'a> crate::__private::Decode<'a> for EnumValue {
     fn __decode(
-        r: &mut crate::__private::Reader<'_>,
+        r: &mut crate::__private::Reader<'a>,
     ) -> ::core::result::Result<Self, crate::DecodeError> {
         let name = r.implicit::<crate::__private::Str>(1, "name")?;
         let number = r.implicit::<crate::__private::Int32>(2, "number")?;
@@ -593,7 +623,7 @@ impl crate::Message for EnumValue {
     }
     fn __decode_into(
         &mut self,
-        r: &mut crate::__private::Reader<'_>,
+        r: &mut crate::__private::Reader<'a>,
     ) -> ::core::result::Result<(), crate::DecodeError> {
         r.implicit_into::<crate::__private::Str>(1, "name", &mut self.name)?;
         r.implicit_into::<crate::__private::Int32>(2, "number", &mut self.number)?;
@@ -619,17 +649,22 @@ impl crate::Message for Option {
     const PACKAGE: &'static str = "google.protobuf";
     const FIELD_NUMBERS: &'static [u32] = &[1, 2];
     const KEEPS_UNKNOWN_FIELDS: bool = false;
-    fn unknown_fields(&self) -> &crate::UnknownFields {
+}
+impl crate::__private::Encode for Option {
+    type Schema = Self;
+    const WALK: crate::__private::WalkKind = crate::__private::WalkKind::Plain;
+    fn __unknown(&self) -> &crate::UnknownFields {
         static EMPTY: crate::UnknownFields = crate::UnknownFields::new();
         &EMPTY
     }
-    const __WALK: crate::__private::WalkKind = crate::__private::WalkKind::Plain;
     fn __walk<'v, P: crate::__private::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
         p.implicit::<crate::__private::Str>(1, &self.name)
             + p.optional::<crate::__private::Msg<Any>>(2, self.value.as_ref())
     }
+}
+impl<'a> crate::__private::Decode<'a> for Option {
     fn __decode(
-        r: &mut crate::__private::Reader<'_>,
+        r: &mut crate::__private::Reader<'a>,
     ) -> ::core::result::Result<Self, crate::DecodeError> {
         let name = r.implicit::<crate::__private::Str>(1, "name")?;
         let value = r.optional::<crate::__private::Msg<Any>>(2, "value")?;
@@ -638,7 +673,7 @@ impl crate::Message for Option {
     }
     fn __decode_into(
         &mut self,
-        r: &mut crate::__private::Reader<'_>,
+        r: &mut crate::__private::Reader<'a>,
     ) -> ::core::result::Result<(), crate::DecodeError> {
         r.implicit_into::<crate::__private::Str>(1, "name", &mut self.name)?;
         r.optional_into::<crate::__private::Msg<Any>>(2, "value", &mut self.value)?;
@@ -670,11 +705,14 @@ impl crate::Message for Api {
     const PACKAGE: &'static str = "google.protobuf";
     const FIELD_NUMBERS: &'static [u32] = &[1, 2, 3, 4, 5, 6, 7];
     const KEEPS_UNKNOWN_FIELDS: bool = false;
-    fn unknown_fields(&self) -> &crate::UnknownFields {
+}
+impl crate::__private::Encode for Api {
+    type Schema = Self;
+    const WALK: crate::__private::WalkKind = crate::__private::WalkKind::Plain;
+    fn __unknown(&self) -> &crate::UnknownFields {
         static EMPTY: crate::UnknownFields = crate::UnknownFields::new();
         &EMPTY
     }
-    const __WALK: crate::__private::WalkKind = crate::__private::WalkKind::Plain;
     fn __walk<'v, P: crate::__private::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
         p.implicit::<crate::__private::Str>(1, &self.name)
             + p.repeated::<crate::__private::Msg<Method>>(2, &self.methods)
@@ -687,8 +725,10 @@ impl crate::Message for Api {
             + p.repeated::<crate::__private::Msg<Mixin>>(6, &self.mixins)
             + p.implicit::<crate::__private::Enum>(7, &self.syntax)
     }
+}
+impl<'a> crate::__private::Decode<'a> for Api {
     fn __decode(
-        r: &mut crate::__private::Reader<'_>,
+        r: &mut crate::__private::Reader<'a>,
     ) -> ::core::result::Result<Self, crate::DecodeError> {
         let name = r.implicit::<crate::__private::Str>(1, "name")?;
         let methods = r.repeated::<crate::__private::Msg<Method>>(2, "methods")?;
@@ -711,7 +751,7 @@ impl crate::Message for Api {
     }
     fn __decode_into(
         &mut self,
-        r: &mut crate::__private::Reader<'_>,
+        r: &mut crate::__private::Reader<'a>,
     ) -> ::core::result::Result<(), crate::DecodeError> {
         r.implicit_into::<crate::__private::Str>(1, "name", &mut self.name)?;
         r.repeated_into::<
@@ -760,11 +800,14 @@ impl crate::Message for Method {
     const PACKAGE: &'static str = "google.protobuf";
     const FIELD_NUMBERS: &'static [u32] = &[1, 2, 3, 4, 5, 6, 7];
     const KEEPS_UNKNOWN_FIELDS: bool = false;
-    fn unknown_fields(&self) -> &crate::UnknownFields {
+}
+impl crate::__private::Encode for Method {
+    type Schema = Self;
+    const WALK: crate::__private::WalkKind = crate::__private::WalkKind::Plain;
+    fn __unknown(&self) -> &crate::UnknownFields {
         static EMPTY: crate::UnknownFields = crate::UnknownFields::new();
         &EMPTY
     }
-    const __WALK: crate::__private::WalkKind = crate::__private::WalkKind::Plain;
     fn __walk<'v, P: crate::__private::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
         p.implicit::<crate::__private::Str>(1, &self.name)
             + p.implicit::<crate::__private::Str>(2, &self.request_type_url)
@@ -774,8 +817,10 @@ impl crate::Message for Method {
             + p.repeated::<crate::__private::Msg<Option>>(6, &self.options)
             + p.implicit::<crate::__private::Enum>(7, &self.syntax)
     }
+}
+impl<'a> crate::__private::Decode<'a> for Method {
     fn __decode(
-        r: &mut crate::__private::Reader<'_>,
+        r: &mut crate::__private::Reader<'a>,
     ) -> ::core::result::Result<Self, crate::DecodeError> {
         let name = r.implicit::<crate::__private::Str>(1, "name")?;
         let request_type_url = r
@@ -801,7 +846,7 @@ impl crate::Message for Method {
     }
     fn __decode_into(
         &mut self,
-        r: &mut crate::__private::Reader<'_>,
+        r: &mut crate::__private::Reader<'a>,
     ) -> ::core::result::Result<(), crate::DecodeError> {
         r.implicit_into::<crate::__private::Str>(1, "name", &mut self.name)?;
         r.implicit_into::<
@@ -845,17 +890,22 @@ impl crate::Message for Mixin {
     const PACKAGE: &'static str = "google.protobuf";
     const FIELD_NUMBERS: &'static [u32] = &[1, 2];
     const KEEPS_UNKNOWN_FIELDS: bool = false;
-    fn unknown_fields(&self) -> &crate::UnknownFields {
+}
+impl crate::__private::Encode for Mixin {
+    type Schema = Self;
+    const WALK: crate::__private::WalkKind = crate::__private::WalkKind::Plain;
+    fn __unknown(&self) -> &crate::UnknownFields {
         static EMPTY: crate::UnknownFields = crate::UnknownFields::new();
         &EMPTY
     }
-    const __WALK: crate::__private::WalkKind = crate::__private::WalkKind::Plain;
     fn __walk<'v, P: crate::__private::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
         p.implicit::<crate::__private::Str>(1, &self.name)
             + p.implicit::<crate::__private::Str>(2, &self.root)
     }
+}
+impl<'a> crate::__private::Decode<'a> for Mixin {
     fn __decode(
-        r: &mut crate::__private::Reader<'_>,
+        r: &mut crate::__private::Reader<'a>,
     ) -> ::core::result::Result<Self, crate::DecodeError> {
         let name = r.implicit::<crate::__private::Str>(1, "name")?;
         let root = r.implicit::<crate::__private::Str>(2, "root")?;
@@ -864,7 +914,7 @@ impl crate::Message for Mixin {
     }
     fn __decode_into(
         &mut self,
-        r: &mut crate::__private::Reader<'_>,
+        r: &mut crate::__private::Reader<'a>,
     ) -> ::core::result::Result<(), crate::DecodeError> {
         r.implicit_into::<crate::__private::Str>(1, "name", &mut self.name)?;
         r.implicit_into::<crate::__private::Str>(2, "root", &mut self.root)?;
@@ -887,17 +937,22 @@ impl crate::Message for Duration {
     const PACKAGE: &'static str = "google.protobuf";
     const FIELD_NUMBERS: &'static [u32] = &[1, 2];
     const KEEPS_UNKNOWN_FIELDS: bool = false;
-    fn unknown_fields(&self) -> &crate::UnknownFields {
+}
+impl crate::__private::Encode for Duration {
+    type Schema = Self;
+    const WALK: crate::__private::WalkKind = crate::__private::WalkKind::Plain;
+    fn __unknown(&self) -> &crate::UnknownFields {
         static EMPTY: crate::UnknownFields = crate::UnknownFields::new();
         &EMPTY
     }
-    const __WALK: crate::__private::WalkKind = crate::__private::WalkKind::Plain;
     fn __walk<'v, P: crate::__private::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
         p.implicit::<crate::__private::Int64>(1, &self.seconds)
             + p.implicit::<crate::__private::Int32>(2, &self.nanos)
     }
+}
+impl<'a> crate::__private::Decode<'a> for Duration {
     fn __decode(
-        r: &mut crate::__private::Reader<'_>,
+        r: &mut crate::__private::Reader<'a>,
     ) -> ::core::result::Result<Self, crate::DecodeError> {
         let seconds = r.implicit::<crate::__private::Int64>(1, "seconds")?;
         let nanos = r.implicit::<crate::__private::Int32>(2, "nanos")?;
@@ -906,7 +961,7 @@ impl crate::Message for Duration {
     }
     fn __decode_into(
         &mut self,
-        r: &mut crate::__private::Reader<'_>,
+        r: &mut crate::__private::Reader<'a>,
     ) -> ::core::result::Result<(), crate::DecodeError> {
         r.implicit_into::<crate::__private::Int64>(1, "seconds", &mut self.seconds)?;
         r.implicit_into::<crate::__private::Int32>(2, "nanos", &mut self.nanos)?;
@@ -923,22 +978,27 @@ impl crate::Message for Empty {
     const PACKAGE: &'static str = "google.protobuf";
     const FIELD_NUMBERS: &'static [u32] = &[];
     const KEEPS_UNKNOWN_FIELDS: bool = false;
-    fn unknown_fields(&self) -> &crate::UnknownFields {
+}
+impl crate::__private::Encode for Empty {
+    type Schema = Self;
+    fn __unknown(&self) -> &crate::UnknownFields {
         static EMPTY: crate::UnknownFields = crate::UnknownFields::new();
         &EMPTY
     }
     fn __walk<'v, P: crate::__private::Pass<'v>>(&'v self, _p: &mut P) -> P::Out {
         ::core::default::Default::default()
     }
+}
+impl<'a> crate::__private::Decode<'a> for Empty {
     fn __decode(
-        r: &mut crate::__private::Reader<'_>,
+        r: &mut crate::__private::Reader<'a>,
     ) -> ::core::result::Result<Self, crate::DecodeError> {
         r.finish()?;
         ::core::result::Result::Ok(Self {})
     }
     fn __decode_into(
         &mut self,
-        r: &mut crate::__private::Reader<'_>,
+        r: &mut crate::__private::Reader<'a>,
     ) -> ::core::result::Result<(), crate::DecodeError> {
         r.finish()?;
         ::core::result::Result::Ok(())
@@ -957,16 +1017,21 @@ impl crate::Message for FieldMask {
     const PACKAGE: &'static str = "google.protobuf";
     const FIELD_NUMBERS: &'static [u32] = &[1];
     const KEEPS_UNKNOWN_FIELDS: bool = false;
-    fn unknown_fields(&self) -> &crate::UnknownFields {
+}
+impl crate::__private::Encode for FieldMask {
+    type Schema = Self;
+    const WALK: crate::__private::WalkKind = crate::__private::WalkKind::Plain;
+    fn __unknown(&self) -> &crate::UnknownFields {
         static EMPTY: crate::UnknownFields = crate::UnknownFields::new();
         &EMPTY
     }
-    const __WALK: crate::__private::WalkKind = crate::__private::WalkKind::Plain;
     fn __walk<'v, P: crate::__private::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
         p.repeated::<crate::__private::Str>(1, &self.paths)
     }
+}
+impl<'a> crate::__private::Decode<'a> for FieldMask {
     fn __decode(
-        r: &mut crate::__private::Reader<'_>,
+        r: &mut crate::__private::Reader<'a>,
     ) -> ::core::result::Result<Self, crate::DecodeError> {
         let paths = r.repeated::<crate::__private::Str>(1, "paths")?;
         r.finish()?;
@@ -974,7 +1039,7 @@ impl crate::Message for FieldMask {
     }
     fn __decode_into(
         &mut self,
-        r: &mut crate::__private::Reader<'_>,
+        r: &mut crate::__private::Reader<'a>,
     ) -> ::core::result::Result<(), crate::DecodeError> {
         r.repeated_into::<crate::__private::Str>(1, "paths", &mut self.paths)?;
         r.finish()?;
@@ -993,16 +1058,21 @@ impl crate::Message for Struct {
     const PACKAGE: &'static str = "google.protobuf";
     const FIELD_NUMBERS: &'static [u32] = &[1];
     const KEEPS_UNKNOWN_FIELDS: bool = false;
-    fn unknown_fields(&self) -> &crate::UnknownFields {
+}
+impl crate::__private::Encode for Struct {
+    type Schema = Self;
+    const WALK: crate::__private::WalkKind = crate::__private::WalkKind::Plain;
+    fn __unknown(&self) -> &crate::UnknownFields {
         static EMPTY: crate::UnknownFields = crate::UnknownFields::new();
         &EMPTY
     }
-    const __WALK: crate::__private::WalkKind = crate::__private::WalkKind::Plain;
     fn __walk<'v, P: crate::__private::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
         p.map::<crate::__private::Str, crate::__private::Msg<Value>>(1, &self.fields)
     }
+}
+impl<'a> crate::__private::Decode<'a> for Struct {
     fn __decode(
-        r: &mut crate::__private::Reader<'_>,
+        r: &mut crate::__private::Reader<'a>,
     ) -> ::core::result::Result<Self, crate::DecodeError> {
         let fields = r
             .map::<crate::__private::Str, crate::__private::Msg<Value>>(1, "fields")?;
@@ -1011,7 +1081,7 @@ impl crate::Message for Struct {
     }
     fn __decode_into(
         &mut self,
-        r: &mut crate::__private::Reader<'_>,
+        r: &mut crate::__private::Reader<'a>,
     ) -> ::core::result::Result<(), crate::DecodeError> {
         self.fields = r
             .map::<crate::__private::Str, crate::__private::Msg<Value>>(1, "fields")?;
@@ -1031,11 +1101,14 @@ impl crate::Message for Value {
     const PACKAGE: &'static str = "google.protobuf";
     const FIELD_NUMBERS: &'static [u32] = &[1, 2, 3, 4, 5, 6];
     const KEEPS_UNKNOWN_FIELDS: bool = false;
-    fn unknown_fields(&self) -> &crate::UnknownFields {
+}
+impl crate::__private::Encode for Value {
+    type Schema = Self;
+    const WALK: crate::__private::WalkKind = crate::__private::WalkKind::Plain;
+    fn __unknown(&self) -> &crate::UnknownFields {
         static EMPTY: crate::UnknownFields = crate::UnknownFields::new();
         &EMPTY
     }
-    const __WALK: crate::__private::WalkKind = crate::__private::WalkKind::Plain;
     fn __walk<'v, P: crate::__private::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
         match &self.kind {
             ::core::option::Option::Some(value::Kind::NullValue(v)) => {
@@ -1059,8 +1132,10 @@ impl crate::Message for Value {
             _ => ::core::default::Default::default(),
         }
     }
+}
+impl<'a> crate::__private::Decode<'a> for Value {
     fn __decode(
-        r: &mut crate::__private::Reader<'_>,
+        r: &mut crate::__private::Reader<'a>,
     ) -> ::core::result::Result<Self, crate::DecodeError> {
         let mut kind = ::core::option::Option::None;
         if let ::core::option::Option::Some(v) = r
@@ -1098,7 +1173,7 @@ impl crate::Message for Value {
     }
     fn __decode_into(
         &mut self,
-        r: &mut crate::__private::Reader<'_>,
+        r: &mut crate::__private::Reader<'a>,
     ) -> ::core::result::Result<(), crate::DecodeError> {
         let mut kind = ::core::option::Option::None;
         if let ::core::option::Option::Some(v) = r
@@ -1168,16 +1243,21 @@ impl crate::Message for ListValue {
     const PACKAGE: &'static str = "google.protobuf";
     const FIELD_NUMBERS: &'static [u32] = &[1];
     const KEEPS_UNKNOWN_FIELDS: bool = false;
-    fn unknown_fields(&self) -> &crate::UnknownFields {
+}
+impl crate::__private::Encode for ListValue {
+    type Schema = Self;
+    const WALK: crate::__private::WalkKind = crate::__private::WalkKind::Plain;
+    fn __unknown(&self) -> &crate::UnknownFields {
         static EMPTY: crate::UnknownFields = crate::UnknownFields::new();
         &EMPTY
     }
-    const __WALK: crate::__private::WalkKind = crate::__private::WalkKind::Plain;
     fn __walk<'v, P: crate::__private::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
         p.repeated::<crate::__private::Msg<Value>>(1, &self.values)
     }
+}
+impl<'a> crate::__private::Decode<'a> for ListValue {
     fn __decode(
-        r: &mut crate::__private::Reader<'_>,
+        r: &mut crate::__private::Reader<'a>,
     ) -> ::core::result::Result<Self, crate::DecodeError> {
         let values = r.repeated::<crate::__private::Msg<Value>>(1, "values")?;
         r.finish()?;
@@ -1185,7 +1265,7 @@ impl crate::Message for ListValue {
     }
     fn __decode_into(
         &mut self,
-        r: &mut crate::__private::Reader<'_>,
+        r: &mut crate::__private::Reader<'a>,
     ) -> ::core::result::Result<(), crate::DecodeError> {
         r.repeated_into::<crate::__private::Msg<Value>>(1, "values", &mut self.values)?;
         r.finish()?;
@@ -1207,17 +1287,22 @@ impl crate::Message for Timestamp {
     const PACKAGE: &'static str = "google.protobuf";
     const FIELD_NUMBERS: &'static [u32] = &[1, 2];
     const KEEPS_UNKNOWN_FIELDS: bool = false;
-    fn unknown_fields(&self) -> &crate::UnknownFields {
+}
+impl crate::__private::Encode for Timestamp {
+    type Schema = Self;
+    const WALK: crate::__private::WalkKind = crate::__private::WalkKind::Plain;
+    fn __unknown(&self) -> &crate::UnknownFields {
         static EMPTY: crate::UnknownFields = crate::UnknownFields::new();
         &EMPTY
     }
-    const __WALK: crate::__private::WalkKind = crate::__private::WalkKind::Plain;
     fn __walk<'v, P: crate::__private::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
         p.implicit::<crate::__private::Int64>(1, &self.seconds)
             + p.implicit::<crate::__private::Int32>(2, &self.nanos)
     }
+}
+impl<'a> crate::__private::Decode<'a> for Timestamp {
     fn __decode(
-        r: &mut crate::__private::Reader<'_>,
+        r: &mut crate::__private::Reader<'a>,
     ) -> ::core::result::Result<Self, crate::DecodeError> {
         let seconds = r.implicit::<crate::__private::Int64>(1, "seconds")?;
         let nanos = r.implicit::<crate::__private::Int32>(2, "nanos")?;
@@ -1226,7 +1311,7 @@ impl crate::Message for Timestamp {
     }
     fn __decode_into(
         &mut self,
-        r: &mut crate::__private::Reader<'_>,
+        r: &mut crate::__private::Reader<'a>,
     ) -> ::core::result::Result<(), crate::DecodeError> {
         r.implicit_into::<crate::__private::Int64>(1, "seconds", &mut self.seconds)?;
         r.implicit_into::<crate::__private::Int32>(2, "nanos", &mut self.nanos)?;
@@ -1246,16 +1331,21 @@ impl crate::Message for DoubleValue {
     const PACKAGE: &'static str = "google.protobuf";
     const FIELD_NUMBERS: &'static [u32] = &[1];
     const KEEPS_UNKNOWN_FIELDS: bool = false;
-    fn unknown_fields(&self) -> &crate::UnknownFields {
+}
+impl crate::__private::Encode for DoubleValue {
+    type Schema = Self;
+    const WALK: crate::__private::WalkKind = crate::__private::WalkKind::Plain;
+    fn __unknown(&self) -> &crate::UnknownFields {
         static EMPTY: crate::UnknownFields = crate::UnknownFields::new();
         &EMPTY
     }
-    const __WALK: crate::__private::WalkKind = crate::__private::WalkKind::Plain;
     fn __walk<'v, P: crate::__private::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
         p.implicit::<crate::__private::Double>(1, &self.value)
     }
+}
+impl<'a> crate::__private::Decode<'a> for DoubleValue {
     fn __decode(
-        r: &mut crate::__private::Reader<'_>,
+        r: &mut crate::__private::Reader<'a>,
     ) -> ::core::result::Result<Self, crate::DecodeError> {
         let value = r.implicit::<crate::__private::Double>(1, "value")?;
         r.finish()?;
@@ -1263,7 +1353,7 @@ impl crate::Message for DoubleValue {
     }
     fn __decode_into(
         &mut self,
-        r: &mut crate::__private::Reader<'_>,
+        r: &mut crate::__private::Reader<'a>,
     ) -> ::core::result::Result<(), crate::DecodeError> {
         r.implicit_into::<crate::__private::Double>(1, "value", &mut self.value)?;
         r.finish()?;
@@ -1282,16 +1372,21 @@ impl crate::Message for FloatValue {
     const PACKAGE: &'static str = "google.protobuf";
     const FIELD_NUMBERS: &'static [u32] = &[1];
     const KEEPS_UNKNOWN_FIELDS: bool = false;
-    fn unknown_fields(&self) -> &crate::UnknownFields {
+}
+impl crate::__private::Encode for FloatValue {
+    type Schema = Self;
+    const WALK: crate::__private::WalkKind = crate::__private::WalkKind::Plain;
+    fn __unknown(&self) -> &crate::UnknownFields {
         static EMPTY: crate::UnknownFields = crate::UnknownFields::new();
         &EMPTY
     }
-    const __WALK: crate::__private::WalkKind = crate::__private::WalkKind::Plain;
     fn __walk<'v, P: crate::__private::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
         p.implicit::<crate::__private::Float>(1, &self.value)
     }
+}
+impl<'a> crate::__private::Decode<'a> for FloatValue {
     fn __decode(
-        r: &mut crate::__private::Reader<'_>,
+        r: &mut crate::__private::Reader<'a>,
     ) -> ::core::result::Result<Self, crate::DecodeError> {
         let value = r.implicit::<crate::__private::Float>(1, "value")?;
         r.finish()?;
@@ -1299,7 +1394,7 @@ impl crate::Message for FloatValue {
     }
     fn __decode_into(
         &mut self,
-        r: &mut crate::__private::Reader<'_>,
+        r: &mut crate::__private::Reader<'a>,
     ) -> ::core::result::Result<(), crate::DecodeError> {
         r.implicit_into::<crate::__private::Float>(1, "value", &mut self.value)?;
         r.finish()?;
@@ -1318,16 +1413,21 @@ impl crate::Message for Int64Value {
     const PACKAGE: &'static str = "google.protobuf";
     const FIELD_NUMBERS: &'static [u32] = &[1];
     const KEEPS_UNKNOWN_FIELDS: bool = false;
-    fn unknown_fields(&self) -> &crate::UnknownFields {
+}
+impl crate::__private::Encode for Int64Value {
+    type Schema = Self;
+    const WALK: crate::__private::WalkKind = crate::__private::WalkKind::Plain;
+    fn __unknown(&self) -> &crate::UnknownFields {
         static EMPTY: crate::UnknownFields = crate::UnknownFields::new();
         &EMPTY
     }
-    const __WALK: crate::__private::WalkKind = crate::__private::WalkKind::Plain;
     fn __walk<'v, P: crate::__private::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
         p.implicit::<crate::__private::Int64>(1, &self.value)
     }
+}
+impl<'a> crate::__private::Decode<'a> for Int64Value {
     fn __decode(
-        r: &mut crate::__private::Reader<'_>,
+        r: &mut crate::__private::Reader<'a>,
     ) -> ::core::result::Result<Self, crate::DecodeError> {
         let value = r.implicit::<crate::__private::Int64>(1, "value")?;
         r.finish()?;
@@ -1335,7 +1435,7 @@ impl crate::Message for Int64Value {
     }
     fn __decode_into(
         &mut self,
-        r: &mut crate::__private::Reader<'_>,
+        r: &mut crate::__private::Reader<'a>,
     ) -> ::core::result::Result<(), crate::DecodeError> {
         r.implicit_into::<crate::__private::Int64>(1, "value", &mut self.value)?;
         r.finish()?;
@@ -1354,16 +1454,21 @@ impl crate::Message for UInt64Value {
     const PACKAGE: &'static str = "google.protobuf";
     const FIELD_NUMBERS: &'static [u32] = &[1];
     const KEEPS_UNKNOWN_FIELDS: bool = false;
-    fn unknown_fields(&self) -> &crate::UnknownFields {
+}
+impl crate::__private::Encode for UInt64Value {
+    type Schema = Self;
+    const WALK: crate::__private::WalkKind = crate::__private::WalkKind::Plain;
+    fn __unknown(&self) -> &crate::UnknownFields {
         static EMPTY: crate::UnknownFields = crate::UnknownFields::new();
         &EMPTY
     }
-    const __WALK: crate::__private::WalkKind = crate::__private::WalkKind::Plain;
     fn __walk<'v, P: crate::__private::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
         p.implicit::<crate::__private::UInt64>(1, &self.value)
     }
+}
+impl<'a> crate::__private::Decode<'a> for UInt64Value {
     fn __decode(
-        r: &mut crate::__private::Reader<'_>,
+        r: &mut crate::__private::Reader<'a>,
     ) -> ::core::result::Result<Self, crate::DecodeError> {
         let value = r.implicit::<crate::__private::UInt64>(1, "value")?;
         r.finish()?;
@@ -1371,7 +1476,7 @@ impl crate::Message for UInt64Value {
     }
     fn __decode_into(
         &mut self,
-        r: &mut crate::__private::Reader<'_>,
+        r: &mut crate::__private::Reader<'a>,
     ) -> ::core::result::Result<(), crate::DecodeError> {
         r.implicit_into::<crate::__private::UInt64>(1, "value", &mut self.value)?;
         r.finish()?;
@@ -1390,16 +1495,21 @@ impl crate::Message for Int32Value {
     const PACKAGE: &'static str = "google.protobuf";
     const FIELD_NUMBERS: &'static [u32] = &[1];
     const KEEPS_UNKNOWN_FIELDS: bool = false;
-    fn unknown_fields(&self) -> &crate::UnknownFields {
+}
+impl crate::__private::Encode for Int32Value {
+    type Schema = Self;
+    const WALK: crate::__private::WalkKind = crate::__private::WalkKind::Plain;
+    fn __unknown(&self) -> &crate::UnknownFields {
         static EMPTY: crate::UnknownFields = crate::UnknownFields::new();
         &EMPTY
     }
-    const __WALK: crate::__private::WalkKind = crate::__private::WalkKind::Plain;
     fn __walk<'v, P: crate::__private::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
         p.implicit::<crate::__private::Int32>(1, &self.value)
     }
+}
+impl<'a> crate::__private::Decode<'a> for Int32Value {
     fn __decode(
-        r: &mut crate::__private::Reader<'_>,
+        r: &mut crate::__private::Reader<'a>,
     ) -> ::core::result::Result<Self, crate::DecodeError> {
         let value = r.implicit::<crate::__private::Int32>(1, "value")?;
         r.finish()?;
@@ -1407,7 +1517,7 @@ impl crate::Message for Int32Value {
     }
     fn __decode_into(
         &mut self,
-        r: &mut crate::__private::Reader<'_>,
+        r: &mut crate::__private::Reader<'a>,
     ) -> ::core::result::Result<(), crate::DecodeError> {
         r.implicit_into::<crate::__private::Int32>(1, "value", &mut self.value)?;
         r.finish()?;
@@ -1426,16 +1536,21 @@ impl crate::Message for UInt32Value {
     const PACKAGE: &'static str = "google.protobuf";
     const FIELD_NUMBERS: &'static [u32] = &[1];
     const KEEPS_UNKNOWN_FIELDS: bool = false;
-    fn unknown_fields(&self) -> &crate::UnknownFields {
+}
+impl crate::__private::Encode for UInt32Value {
+    type Schema = Self;
+    const WALK: crate::__private::WalkKind = crate::__private::WalkKind::Plain;
+    fn __unknown(&self) -> &crate::UnknownFields {
         static EMPTY: crate::UnknownFields = crate::UnknownFields::new();
         &EMPTY
     }
-    const __WALK: crate::__private::WalkKind = crate::__private::WalkKind::Plain;
     fn __walk<'v, P: crate::__private::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
         p.implicit::<crate::__private::UInt32>(1, &self.value)
     }
+}
+impl<'a> crate::__private::Decode<'a> for UInt32Value {
     fn __decode(
-        r: &mut crate::__private::Reader<'_>,
+        r: &mut crate::__private::Reader<'a>,
     ) -> ::core::result::Result<Self, crate::DecodeError> {
         let value = r.implicit::<crate::__private::UInt32>(1, "value")?;
         r.finish()?;
@@ -1443,7 +1558,7 @@ impl crate::Message for UInt32Value {
     }
     fn __decode_into(
         &mut self,
-        r: &mut crate::__private::Reader<'_>,
+        r: &mut crate::__private::Reader<'a>,
     ) -> ::core::result::Result<(), crate::DecodeError> {
         r.implicit_into::<crate::__private::UInt32>(1, "value", &mut self.value)?;
         r.finish()?;
@@ -1462,16 +1577,21 @@ impl crate::Message for BoolValue {
     const PACKAGE: &'static str = "google.protobuf";
     const FIELD_NUMBERS: &'static [u32] = &[1];
     const KEEPS_UNKNOWN_FIELDS: bool = false;
-    fn unknown_fields(&self) -> &crate::UnknownFields {
+}
+impl crate::__private::Encode for BoolValue {
+    type Schema = Self;
+    const WALK: crate::__private::WalkKind = crate::__private::WalkKind::Plain;
+    fn __unknown(&self) -> &crate::UnknownFields {
         static EMPTY: crate::UnknownFields = crate::UnknownFields::new();
         &EMPTY
     }
-    const __WALK: crate::__private::WalkKind = crate::__private::WalkKind::Plain;
     fn __walk<'v, P: crate::__private::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
         p.implicit::<crate::__private::Bool>(1, &self.value)
     }
+}
+impl<'a> crate::__private::Decode<'a> for BoolValue {
     fn __decode(
-        r: &mut crate::__private::Reader<'_>,
+        r: &mut crate::__private::Reader<'a>,
     ) -> ::core::result::Result<Self, crate::DecodeError> {
         let value = r.implicit::<crate::__private::Bool>(1, "value")?;
         r.finish()?;
@@ -1479,7 +1599,7 @@ impl crate::Message for BoolValue {
     }
     fn __decode_into(
         &mut self,
-        r: &mut crate::__private::Reader<'_>,
+        r: &mut crate::__private::Reader<'a>,
     ) -> ::core::result::Result<(), crate::DecodeError> {
         r.implicit_into::<crate::__private::Bool>(1, "value", &mut self.value)?;
         r.finish()?;
@@ -1498,16 +1618,21 @@ impl crate::Message for StringValue {
     const PACKAGE: &'static str = "google.protobuf";
     const FIELD_NUMBERS: &'static [u32] = &[1];
     const KEEPS_UNKNOWN_FIELDS: bool = false;
-    fn unknown_fields(&self) -> &crate::UnknownFields {
+}
+impl crate::__private::Encode for StringValue {
+    type Schema = Self;
+    const WALK: crate::__private::WalkKind = crate::__private::WalkKind::Plain;
+    fn __unknown(&self) -> &crate::UnknownFields {
         static EMPTY: crate::UnknownFields = crate::UnknownFields::new();
         &EMPTY
     }
-    const __WALK: crate::__private::WalkKind = crate::__private::WalkKind::Plain;
     fn __walk<'v, P: crate::__private::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
         p.implicit::<crate::__private::Str>(1, &self.value)
     }
+}
+impl<'a> crate::__private::Decode<'a> for StringValue {
     fn __decode(
-        r: &mut crate::__private::Reader<'_>,
+        r: &mut crate::__private::Reader<'a>,
     ) -> ::core::result::Result<Self, crate::DecodeError> {
         let value = r.implicit::<crate::__private::Str>(1, "value")?;
         r.finish()?;
@@ -1515,7 +1640,7 @@ impl crate::Message for StringValue {
     }
     fn __decode_into(
         &mut self,
-        r: &mut crate::__private::Reader<'_>,
+        r: &mut crate::__private::Reader<'a>,
     ) -> ::core::result::Result<(), crate::DecodeError> {
         r.implicit_into::<crate::__private::Str>(1, "value", &mut self.value)?;
         r.finish()?;
@@ -1534,16 +1659,21 @@ impl crate::Message for BytesValue {
     const PACKAGE: &'static str = "google.protobuf";
     const FIELD_NUMBERS: &'static [u32] = &[1];
     const KEEPS_UNKNOWN_FIELDS: bool = false;
-    fn unknown_fields(&self) -> &crate::UnknownFields {
+}
+impl crate::__private::Encode for BytesValue {
+    type Schema = Self;
+    const WALK: crate::__private::WalkKind = crate::__private::WalkKind::Plain;
+    fn __unknown(&self) -> &crate::UnknownFields {
         static EMPTY: crate::UnknownFields = crate::UnknownFields::new();
         &EMPTY
     }
-    const __WALK: crate::__private::WalkKind = crate::__private::WalkKind::Plain;
     fn __walk<'v, P: crate::__private::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
         p.implicit::<crate::__private::Bytes>(1, &self.value)
     }
+}
+impl<'a> crate::__private::Decode<'a> for BytesValue {
     fn __decode(
-        r: &mut crate::__private::Reader<'_>,
+        r: &mut crate::__private::Reader<'a>,
     ) -> ::core::result::Result<Self, crate::DecodeError> {
         let value = r.implicit::<crate::__private::Bytes>(1, "value")?;
         r.finish()?;
@@ -1551,7 +1681,7 @@ impl crate::Message for BytesValue {
     }
     fn __decode_into(
         &mut self,
-        r: &mut crate::__private::Reader<'_>,
+        r: &mut crate::__private::Reader<'a>,
     ) -> ::core::result::Result<(), crate::DecodeError> {
         r.implicit_into::<crate::__private::Bytes>(1, "value", &mut self.value)?;
         r.finish()?;

@@ -163,6 +163,10 @@ impl TryFrom<Timestamp> for std::time::SystemTime {
 }
 
 /// Why a time conversion refused: the value, and the rule it breaks.
+///
+/// Each variant has a stable kebab-case [`code`](Self::code), the start of its text:
+/// `timestamp-out-of-range`, `duration-out-of-range`, `nanos-out-of-range`,
+/// `duration-sign-mismatch`, `negative-duration` and `time-not-representable`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum TimeError {
@@ -210,41 +214,51 @@ pub enum TimeError {
     },
 }
 
+impl TimeError {
+    /// The stable kebab-case code of the rule the value breaks (see the type's docs).
+    pub const fn code(&self) -> &'static str {
+        match self {
+            TimeError::TimestampOutOfRange { .. } => "timestamp-out-of-range",
+            TimeError::DurationOutOfRange { .. } => "duration-out-of-range",
+            TimeError::NanosOutOfRange { .. } => "nanos-out-of-range",
+            TimeError::SignMismatch { .. } => "duration-sign-mismatch",
+            TimeError::Negative { .. } => "negative-duration",
+            TimeError::NotRepresentable { .. } => "time-not-representable",
+        }
+    }
+}
+
 impl fmt::Display for TimeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let (what, seconds, nanos) = match *self {
             TimeError::TimestampOutOfRange { seconds, nanos } => (
-                "timestamp-out-of-range: outside 0001-01-01T00:00:00Z..=9999-12-31T23:59:59.999999999Z",
+                "outside 0001-01-01T00:00:00Z..=9999-12-31T23:59:59.999999999Z",
                 seconds,
                 nanos,
             ),
-            TimeError::DurationOutOfRange { seconds, nanos } => (
-                "duration-out-of-range: longer than 315576000000 seconds",
-                seconds,
-                nanos,
-            ),
-            TimeError::NanosOutOfRange { seconds, nanos } => (
-                "nanos-out-of-range: nanos outside their range",
-                seconds,
-                nanos,
-            ),
-            TimeError::SignMismatch { seconds, nanos } => (
-                "duration-sign-mismatch: seconds and nanos of opposite signs",
-                seconds,
-                nanos,
-            ),
+            TimeError::DurationOutOfRange { seconds, nanos } => {
+                ("longer than 315576000000 seconds", seconds, nanos)
+            }
+            TimeError::NanosOutOfRange { seconds, nanos } => {
+                ("nanos outside their range", seconds, nanos)
+            }
+            TimeError::SignMismatch { seconds, nanos } => {
+                ("seconds and nanos of opposite signs", seconds, nanos)
+            }
             TimeError::Negative { seconds, nanos } => (
-                "negative-duration: core::time::Duration holds no negative span",
+                "core::time::Duration holds no negative span",
                 seconds,
                 nanos,
             ),
-            TimeError::NotRepresentable { seconds, nanos } => (
-                "time-not-representable: beyond this platform's SystemTime",
-                seconds,
-                nanos,
-            ),
+            TimeError::NotRepresentable { seconds, nanos } => {
+                ("beyond this platform's SystemTime", seconds, nanos)
+            }
         };
-        write!(f, "{what} (seconds {seconds}, nanos {nanos})")
+        write!(
+            f,
+            "{}: {what} (seconds {seconds}, nanos {nanos})",
+            self.code()
+        )
     }
 }
 
@@ -256,6 +270,51 @@ mod tests {
     use core::time::Duration as Std;
 
     use super::*;
+
+    #[test]
+    fn every_time_error_names_its_code_first() {
+        let (seconds, nanos) = (1, 2);
+        let cases = [
+            (
+                TimeError::TimestampOutOfRange { seconds, nanos },
+                "timestamp-out-of-range",
+            ),
+            (
+                TimeError::DurationOutOfRange { seconds, nanos },
+                "duration-out-of-range",
+            ),
+            (
+                TimeError::NanosOutOfRange { seconds, nanos },
+                "nanos-out-of-range",
+            ),
+            (
+                TimeError::SignMismatch { seconds, nanos },
+                "duration-sign-mismatch",
+            ),
+            (TimeError::Negative { seconds, nanos }, "negative-duration"),
+            (
+                TimeError::NotRepresentable { seconds, nanos },
+                "time-not-representable",
+            ),
+        ];
+        for (e, code) in cases {
+            assert_eq!(e.code(), code);
+            assert!(
+                e.to_string().starts_with(&alloc::format!("{code}: ")),
+                "{e}"
+            );
+        }
+        // A refusal from a conversion carries the code of the rule it broke.
+        let e = Timestamp {
+            seconds: Timestamp::MAX_SECONDS + 1,
+            nanos: 0,
+        }
+        .check()
+        .unwrap_err();
+        assert_eq!(e.code(), "timestamp-out-of-range");
+        let e = dur(1, -1).check().unwrap_err();
+        assert_eq!(e.code(), "duration-sign-mismatch");
+    }
 
     fn dur(seconds: i64, nanos: i32) -> Duration {
         Duration { seconds, nanos }

@@ -56,8 +56,12 @@ impl Message for Repeats {
     const NAME: &'static str = "Repeats";
     const FIELD_NUMBERS: &'static [u32] =
         &[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17];
+}
 
-    fn unknown_fields(&self) -> &UnknownFields {
+impl bijoubuf::__private::Encode for Repeats {
+    type Schema = Self;
+
+    fn __unknown(&self) -> &UnknownFields {
         &self.unknown_fields
     }
 
@@ -80,8 +84,10 @@ impl Message for Repeats {
             + p.repeated::<Bytes>(16, &self.data)
             + p.repeated::<Msg<Scalars>>(17, &self.msgs)
     }
+}
 
-    fn __decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+impl<'a> bijoubuf::__private::Decode<'a> for Repeats {
+    fn __decode(r: &mut Reader<'a>) -> Result<Self, DecodeError> {
         let i32 = r.repeated::<Int32>(1, "i32")?;
         let i64 = r.repeated::<Int64>(2, "i64")?;
         let u32 = r.repeated::<UInt32>(3, "u32")?;
@@ -144,8 +150,12 @@ pub struct Maps {
 impl Message for Maps {
     const NAME: &'static str = "Maps";
     const FIELD_NUMBERS: &'static [u32] = &[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13];
+}
 
-    fn unknown_fields(&self) -> &UnknownFields {
+impl bijoubuf::__private::Encode for Maps {
+    type Schema = Self;
+
+    fn __unknown(&self) -> &UnknownFields {
         &self.unknown_fields
     }
 
@@ -164,8 +174,10 @@ impl Message for Maps {
             + p.map::<Str, Msg<Scalars>>(12, &self.msgs)
             + p.map::<Str, Int32>(13, &self.text)
     }
+}
 
-    fn __decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+impl<'a> bijoubuf::__private::Decode<'a> for Maps {
+    fn __decode(r: &mut Reader<'a>) -> Result<Self, DecodeError> {
         let i32 = r.map::<Int32, Str>(1, "i32")?;
         let i64 = r.map::<Int64, Int64>(2, "i64")?;
         let u32 = r.map::<UInt32, Bytes>(3, "u32")?;

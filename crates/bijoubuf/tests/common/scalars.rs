@@ -44,8 +44,12 @@ pub struct Scalars {
 impl Message for Scalars {
     const NAME: &'static str = "Scalars";
     const FIELD_NUMBERS: &'static [u32] = &[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16];
+}
 
-    fn unknown_fields(&self) -> &UnknownFields {
+impl bijoubuf::__private::Encode for Scalars {
+    type Schema = Self;
+
+    fn __unknown(&self) -> &UnknownFields {
         &self.unknown_fields
     }
 
@@ -67,8 +71,10 @@ impl Message for Scalars {
             + p.implicit::<Str>(15, &self.text)
             + p.implicit::<Bytes>(16, &self.data)
     }
+}
 
-    fn __decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+impl<'a> bijoubuf::__private::Decode<'a> for Scalars {
+    fn __decode(r: &mut Reader<'a>) -> Result<Self, DecodeError> {
         let i32 = r.implicit::<Int32>(1, "i32")?;
         let i64 = r.implicit::<Int64>(2, "i64")?;
         let u32 = r.implicit::<UInt32>(3, "u32")?;
@@ -134,8 +140,12 @@ impl Message for Optionals {
     const NAME: &'static str = "Optionals";
     const FIELD_NUMBERS: &'static [u32] =
         &[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17];
+}
 
-    fn unknown_fields(&self) -> &UnknownFields {
+impl bijoubuf::__private::Encode for Optionals {
+    type Schema = Self;
+
+    fn __unknown(&self) -> &UnknownFields {
         &self.unknown_fields
     }
 
@@ -158,8 +168,10 @@ impl Message for Optionals {
             + p.optional::<Bytes>(16, self.data.as_ref())
             + p.optional::<Msg<Scalars>>(17, self.child.as_ref())
     }
+}
 
-    fn __decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+impl<'a> bijoubuf::__private::Decode<'a> for Optionals {
+    fn __decode(r: &mut Reader<'a>) -> Result<Self, DecodeError> {
         let i32 = r.optional::<Int32>(1, "i32")?;
         let i64 = r.optional::<Int64>(2, "i64")?;
         let u32 = r.optional::<UInt32>(3, "u32")?;

@@ -42,8 +42,12 @@ pub struct Tree {
 impl Message for Tree {
     const NAME: &'static str = "Tree";
     const FIELD_NUMBERS: &'static [u32] = &[1, 2, 3, 4];
+}
 
-    fn unknown_fields(&self) -> &UnknownFields {
+impl bijoubuf::__private::Encode for Tree {
+    type Schema = Self;
+
+    fn __unknown(&self) -> &UnknownFields {
         &self.unknown_fields
     }
 
@@ -53,8 +57,10 @@ impl Message for Tree {
             + p.repeated::<Msg<Tree>>(3, &self.children)
             + p.map::<Str, Msg<Tree>>(4, &self.named)
     }
+}
 
-    fn __decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+impl<'a> bijoubuf::__private::Decode<'a> for Tree {
+    fn __decode(r: &mut Reader<'a>) -> Result<Self, DecodeError> {
         let value = r.implicit::<Int32>(1, "value")?;
         let child = r.optional::<BoxMsg<Tree>>(2, "child")?;
         let children = r.repeated::<Msg<Tree>>(3, "children")?;
@@ -90,8 +96,12 @@ pub struct Choice {
 impl Message for Choice {
     const NAME: &'static str = "Choice";
     const FIELD_NUMBERS: &'static [u32] = &[1, 2, 3, 4, 5, 6];
+}
 
-    fn unknown_fields(&self) -> &UnknownFields {
+impl bijoubuf::__private::Encode for Choice {
+    type Schema = Self;
+
+    fn __unknown(&self) -> &UnknownFields {
         &self.unknown_fields
     }
 
@@ -112,8 +122,10 @@ impl Message for Choice {
             }
             + p.implicit::<Double>(6, &self.after)
     }
+}
 
-    fn __decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+impl<'a> bijoubuf::__private::Decode<'a> for Choice {
+    fn __decode(r: &mut Reader<'a>) -> Result<Self, DecodeError> {
         let name = r.implicit::<Str>(1, "name")?;
         let mut kind = None;
         if let Some(v) = r.oneof::<Int32>(2, "a", kind.is_some())? {
@@ -150,8 +162,12 @@ pub struct Req {
 impl Message for Req {
     const NAME: &'static str = "Req";
     const FIELD_NUMBERS: &'static [u32] = &[1, 2, 3, 4];
+}
 
-    fn unknown_fields(&self) -> &UnknownFields {
+impl bijoubuf::__private::Encode for Req {
+    type Schema = Self;
+
+    fn __unknown(&self) -> &UnknownFields {
         &self.unknown_fields
     }
 
@@ -161,8 +177,10 @@ impl Message for Req {
             + p.explicit::<Str>(3, &self.name)
             + p.optional::<BoxMsg<Req>>(4, self.child.as_ref())
     }
+}
 
-    fn __decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+impl<'a> bijoubuf::__private::Decode<'a> for Req {
+    fn __decode(r: &mut Reader<'a>) -> Result<Self, DecodeError> {
         let id = r.optional::<Int32>(1, "id")?;
         let note = r.optional::<Str>(2, "note")?;
         let name = r.optional::<Str>(3, "name")?;
@@ -191,8 +209,12 @@ pub struct Known {
 impl Message for Known {
     const NAME: &'static str = "Known";
     const FIELD_NUMBERS: &'static [u32] = &[2, 4, 6];
+}
 
-    fn unknown_fields(&self) -> &UnknownFields {
+impl bijoubuf::__private::Encode for Known {
+    type Schema = Self;
+
+    fn __unknown(&self) -> &UnknownFields {
         &self.unknown_fields
     }
 
@@ -201,8 +223,10 @@ impl Message for Known {
             + p.optional::<BoxMsg<Known>>(4, self.child.as_ref())
             + p.implicit::<UInt64>(6, &self.d)
     }
+}
 
-    fn __decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+impl<'a> bijoubuf::__private::Decode<'a> for Known {
+    fn __decode(r: &mut Reader<'a>) -> Result<Self, DecodeError> {
         let a = r.implicit::<Int32>(2, "a")?;
         let child = r.optional::<BoxMsg<Known>>(4, "child")?;
         let d = r.implicit::<UInt64>(6, "d")?;
@@ -232,8 +256,12 @@ pub struct Wider {
 impl Message for Wider {
     const NAME: &'static str = "Wider";
     const FIELD_NUMBERS: &'static [u32] = &[1, 2, 3, 4, 5, 6, 7, 8];
+}
 
-    fn unknown_fields(&self) -> &UnknownFields {
+impl bijoubuf::__private::Encode for Wider {
+    type Schema = Self;
+
+    fn __unknown(&self) -> &UnknownFields {
         &self.unknown_fields
     }
 
@@ -247,8 +275,10 @@ impl Message for Wider {
             + p.implicit::<Bytes>(7, &self.e)
             + p.implicit::<Fixed64>(8, &self.g)
     }
+}
 
-    fn __decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+impl<'a> bijoubuf::__private::Decode<'a> for Wider {
+    fn __decode(r: &mut Reader<'a>) -> Result<Self, DecodeError> {
         let x = r.implicit::<UInt64>(1, "x")?;
         let a = r.implicit::<Int32>(2, "a")?;
         let s = r.implicit::<Str>(3, "s")?;
