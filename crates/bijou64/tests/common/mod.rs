@@ -85,3 +85,4 @@ pub(crate) fn hex(s: &str) -> Vec<u8> {
 }
 
 pub(crate) mod before;
+pub(crate) mod tier8;
