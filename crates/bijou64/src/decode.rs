@@ -1,4 +1,4 @@
-//! Decoding one value: one tag read, then at most one big-endian load.
+//! Decoding one value: one tag read, then one big-endian load.
 
 use crate::{Error, FIRST_TIER_TAG, MAX_LEN, OFFSETS, payload_len};
 
@@ -20,7 +20,7 @@ pub fn decode(input: &[u8]) -> Result<(u64, usize), Error> {
 }
 
 /// [`decode`] with [`decode_window_branchless`] as its fast path: the same results, for
-/// inputs that mix one-byte and longer values unpredictably (see that function).
+/// inputs whose value lengths vary unpredictably and include tier 8 (see that function).
 ///
 /// ```
 /// assert_eq!(bijou64::decode_branchless(&[0xF8, 0x34]), Ok((300, 2)));
@@ -34,25 +34,22 @@ pub fn decode_branchless(input: &[u8]) -> Result<(u64, usize), Error> {
 }
 
 /// Decode the value that starts a nine-byte window (the longest encoding), so no length
-/// check is needed: one branch (one byte or more), then the length from the tag by
-/// arithmetic, one unaligned big-endian load and a shift.
+/// check is needed: one unaligned big-endian load of the payload, then either the tier-8
+/// sum or a branch-free decode of the other tiers.
 ///
-/// A sequential decode is bound by "read the tag, advance": the next value's position
-/// waits for this value's tag unless the CPU can predict the length.
+/// A sequential decoder is bound by "read the tag, advance": the next value's position
+/// waits for this value's tag unless the CPU can predict the length. So:
 ///
-/// - A run of one-byte values (field keys, lengths, small counts) is the predicted side
-///   of the one branch: the next read starts at once, without waiting for this tag.
-/// - A longer value's length is `tag − 246` (F8 → 2 … FF → 9): a subtraction after the
-///   tag load, with no branch per tier, so lengths that vary at random (tiers 1 to 8)
-///   cost no misprediction, and nine-byte values cost the same wait as shorter ones.
-///   Only tier 8 can overflow; its check is an add whose carry is never set on valid
-///   input, so its branch is always predicted (SPEC §2.4).
-///
-/// A branch per length (for example on tier 8) would let a run of one length skip the
-/// wait, but mispredicts whenever that length comes at random; a decoder without the
-/// one-byte branch waits on every one-byte value. Mixes where the one-byte branch itself
-/// is unpredictable (many one-byte values among longer ones) are what
-/// [`decode_window_branchless`] is for. `benches/RESULTS.md` measures all three shapes.
+/// - tier 8 (tag `FF`, the nine-byte values of full-width integers, hashes and random
+///   ids) is a branch with a constant length: when such values come in runs, the
+///   predicted branch lets the next read start without waiting for this tag, and only
+///   this tier needs the overflow check (SPEC §2.4);
+/// - every other tag (one byte up to eight) is decoded with conditional moves: the length
+///   is `1` or `tag − 246`, the payload a shift of the loaded word. No branch depends on
+///   the length, so a mix of lengths costs no mispredictions; the price is that a run of
+///   one-byte values waits for each tag (a few cycles each), where a predicted one-byte
+///   branch would not. Callers that expect mostly one-byte values (field keys, lengths)
+///   test `window[0] < 0xF8` first, as the bijoubuf runtime does.
 ///
 /// ```
 /// let mut window = [0u8; bijou64::MAX_LEN];
@@ -62,20 +59,34 @@ pub fn decode_branchless(input: &[u8]) -> Result<(u64, usize), Error> {
 #[inline(always)]
 pub fn decode_window(window: &[u8; MAX_LEN]) -> Result<(u64, usize), Error> {
     let [tag, payload @ ..] = *window;
-    // SPEC §2.1: a tag below F8 is the value.
-    if tag < FIRST_TIER_TAG {
-        return Ok((tag as u64, 1));
+    let word = u64::from_be_bytes(payload);
+    if tag == LAST_TAG {
+        // SPEC §2.4: tier 8 is the only one whose sum can exceed u64::MAX.
+        return match OFFSETS[8].checked_add(word) {
+            Some(v) => Ok((v, MAX_LEN)),
+            None => Err(Error::Overflow),
+        };
     }
-    // The length straight from the tag (F8 → 2 … FF → 9), in `usize`, so that the
-    // caller's next position is one subtraction and one add after the tag load.
-    let len = tag as usize - (FIRST_TIER_TAG as usize - 2);
-    // Keep the `len − 1` leading payload bytes of the big-endian word: shift by 0..=56.
-    let payload = u64::from_be_bytes(payload) >> (8 * (MAX_LEN - len));
-    // SPEC §2.4: only tier 8 can exceed u64::MAX.
-    match OFFSET_BY_LEN[len].checked_add(payload) {
-        Some(v) => Ok((v, len)),
-        None => Err(Error::Overflow),
-    }
+    Ok(below_tier_8(tag, word))
+}
+
+/// The tag of tier 8, the nine-byte values.
+const LAST_TAG: u8 = 0xFF;
+
+/// A value of tiers 0 to 7 (any tag but `FF`) from its tag and the eight bytes after it,
+/// with conditional moves only. Its sum cannot overflow: tier 7 ends below `OFFSETS[8]`.
+#[inline(always)]
+fn below_tier_8(tag: u8, word: u64) -> (u64, usize) {
+    use core::hint::select_unpredictable;
+    let multi = tag >= FIRST_TIER_TAG;
+    // The length is 1 or `tag − 246` (F8 → 2 … FE → 8).
+    let len = select_unpredictable(multi, (tag as usize).wrapping_sub(246), 1);
+    // Keep the `len − 1` leading payload bytes of the big-endian word: shift by 8..=56.
+    // (`& 63` only keeps the unused one-byte shift in range.)
+    let payload = select_unpredictable(multi, word >> ((8 * (MAX_LEN - len)) & 63), 0);
+    // SPEC §2.1: a tag below F8 is the value; else the tier's offset plus the payload.
+    let base = select_unpredictable(multi, OFFSET_BY_LEN[len & 15], tag as u64);
+    (base + payload, len)
 }
 
 /// `OFFSET_BY_LEN[n]` is the offset of the tier whose encodings are `n` bytes long (for
@@ -90,13 +101,13 @@ const OFFSET_BY_LEN: [u64; 16] = {
     o
 };
 
-/// [`decode_window`] without the one-byte branch: every tag is decoded with conditional
-/// moves, and the overflow check is the only branch.
+/// [`decode_window`] without the tier-8 branch: every tag, `FF` included, is decoded with
+/// conditional moves, and the overflow check is the only branch.
 ///
-/// For inputs where one-byte values are frequent but not in runs (a realistic mix of
-/// small and larger integers), [`decode_window`]'s one-byte branch mispredicts; this one
-/// does not, at the price of waiting for every tag, one-byte values included. Results
-/// equal [`decode_window`]'s.
+/// For inputs where tier-8 values are frequent but not in runs (widths spread over the
+/// whole `u64` range), [`decode_window`]'s tier-8 branch mispredicts; this one does not,
+/// at the price of waiting for every tag. The benchmark measures both (see
+/// `benches/RESULTS.md`). Results equal [`decode_window`]'s.
 ///
 /// ```
 /// let window = [0xF8, 0x34, 0, 0, 0, 0, 0, 0, 0];

@@ -77,12 +77,13 @@
 //! Decoding reads the tag and, when nine bytes are available, the payload with one
 //! unaligned big-endian load and a shift ([`decode_window`]): no loop over bytes and no
 //! per-byte continuation test. A sequential decode is bound by "read the tag, advance",
-//! so [`decode`] has one branch, one byte or more: predicted, it lets a run of one-byte
-//! values go without waiting for each tag. A longer value's length is computed from the
-//! tag (no branch per tier), so lengths of two to nine bytes in any mix cost no
-//! misprediction. [`decode_branchless`] computes the one-byte case too, for inputs that
-//! mix one-byte and longer values at random, where that branch would mispredict. Packed
-//! runs ([`decode_packed_into`]) also skip runs of one-byte values eight at a time.
+//! so [`decode`] has one branch, on tier 8 (the nine-byte values of full-width integers):
+//! predicted, it lets the next read start without waiting for this tag. Every other length
+//! is computed from the tag with conditional moves, so a mix of lengths costs no
+//! mispredictions; callers that expect mostly one-byte values (keys, lengths) test the
+//! tag first. [`decode_branchless`] drops the tier-8 branch too, for inputs where tier 8
+//! comes and goes at random. Packed runs ([`decode_packed_into`]) also skip runs of
+//! one-byte values eight at a time.
 //! Encoding counts the offsets below the value to find the tier and writes the tag and one
 //! 8-byte word. `benches/RESULTS.md` compares all of this with the reference implementation
 //! and with LEB128 varints; the crate has no `unsafe` code.
