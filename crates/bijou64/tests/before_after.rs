@@ -1,16 +1,14 @@
-//! The single-value decoders against their two previous implementations (`common/before.rs`,
-//! the one-byte branch with arithmetic lengths; `common/tier8.rs`, the tier-8 branch with
-//! conditional moves): the same value, length or error on random inputs and on every tier
-//! edge, truncated at every length, and on every window whose payload bytes are all one
-//! byte value.
+//! The single-value decoders against their previous implementation (`common/before.rs`):
+//! the same value, length or error on random inputs and on every tier edge, truncated at
+//! every length, and on every window whose payload bytes are all one byte value.
 
 mod common;
 
 use bijou64::{
     MAX_LEN, OFFSETS, decode, decode_branchless, decode_window, decode_window_branchless,
 };
+use common::before;
 use common::ref_encode;
-use common::{before, tier8};
 use proptest::prelude::*;
 
 /// Every decoder of the crate and of the reference on `bytes`: all must agree.
@@ -27,11 +25,6 @@ fn agree(bytes: &[u8]) {
         want,
         "the reference's two paths {bytes:02x?}"
     );
-    assert_eq!(
-        tier8::decode(bytes),
-        want,
-        "the tier-8 reference {bytes:02x?}"
-    );
     if let Some(w) = bytes.first_chunk::<MAX_LEN>() {
         assert_eq!(decode_window(w), want, "decode_window {bytes:02x?}");
         assert_eq!(
@@ -43,11 +36,6 @@ fn agree(bytes: &[u8]) {
             before::decode_window(w),
             want,
             "reference window {bytes:02x?}"
-        );
-        assert_eq!(
-            tier8::decode_window(w),
-            want,
-            "tier-8 reference window {bytes:02x?}"
         );
     }
 }

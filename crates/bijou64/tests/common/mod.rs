@@ -85,4 +85,3 @@ pub(crate) fn hex(s: &str) -> Vec<u8> {
 }
 
 pub(crate) mod before;
-pub(crate) mod tier8;
