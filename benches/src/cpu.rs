@@ -35,6 +35,21 @@ pub fn thread_cpu_now() -> Duration {
     Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
 }
 
+/// The whole process's CPU clock now: user and system time of all its threads
+/// (Linux `CLOCK_PROCESS_CPUTIME_ID`). The RPC benchmark serves and calls in one
+/// process, so this counts the client, the server and tokio's workers alike, and not
+/// what other processes on the machine did.
+pub fn process_cpu_now() -> Duration {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: as in `thread_cpu_now`: a valid, writable timespec and a constant clock id.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut ts) };
+    assert_eq!(rc, 0, "clock_gettime(CLOCK_PROCESS_CPUTIME_ID) failed");
+    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
+}
+
 impl Measurement for ThreadTime {
     type Intermediate = Duration;
     type Value = Duration;
@@ -164,6 +179,38 @@ mod tests {
         assert!(
             slept < Duration::from_millis(100),
             "sleeping 200 ms counted {slept:?} of CPU"
+        );
+    }
+
+    #[test]
+    fn the_process_clock_counts_other_threads_and_not_sleep() {
+        let start = process_cpu_now();
+        let spun = std::thread::spawn(|| {
+            let t = thread_cpu_now();
+            let mut x = 0u64;
+            for i in 0..5_000_000u64 {
+                x = std::hint::black_box(x.wrapping_mul(31).wrapping_add(i));
+            }
+            (thread_cpu_now().saturating_sub(t), x)
+        })
+        .join()
+        .expect("thread");
+        let busy = process_cpu_now().saturating_sub(start);
+        // This thread did nothing but wait: what the process clock counted is the other
+        // thread's work, which a thread clock here would not have seen.
+        assert!(
+            busy >= spun.0 && spun.0 > Duration::ZERO,
+            "the process counted {busy:?}, the spinning thread {:?} ({})",
+            spun.0,
+            spun.1
+        );
+
+        let start = process_cpu_now();
+        std::thread::sleep(Duration::from_millis(200));
+        let slept = process_cpu_now().saturating_sub(start);
+        assert!(
+            slept < Duration::from_millis(100),
+            "sleeping 200 ms counted {slept:?} of process CPU"
         );
     }
 }

@@ -161,19 +161,25 @@ where
 
     fn encoder(&mut self) -> Self::Encoder {
         MessageEncoder {
+            opts: O::encode_options(),
             _types: PhantomData,
         }
     }
 
     fn decoder(&mut self) -> Self::Decoder {
         MessageDecoder {
+            opts: O::decode_options(),
             _types: PhantomData,
         }
     }
 }
 
 /// The encoding half of [`Codec`].
+///
+/// The options are read once, when tonic makes the encoder for a call or stream, not
+/// per message.
 pub struct MessageEncoder<E, O> {
+    opts: EncodeOptions,
     _types: PhantomData<fn(E, O)>,
 }
 
@@ -190,13 +196,16 @@ impl<E: Message, O: CodecOptions> tonic::codec::Encoder for MessageEncoder<E, O>
     fn encode(&mut self, item: E, dst: &mut EncodeBuf<'_>) -> Result<(), Status> {
         // The marker goes into the region the message is encoded into, not through
         // `put_u8` (tonic's buffer copies even one byte with a `memcpy` call).
-        item.encode_with(&mut Tonic(dst), &O::encode_options())
+        item.encode_with(&mut Tonic(dst), &self.opts)
             .map_err(|e| encode_status(&e, E::NAME))
     }
 }
 
 /// The decoding half of [`Codec`].
+///
+/// The options are read once, when tonic makes the decoder for a call or stream.
 pub struct MessageDecoder<D, O> {
+    opts: DecodeOptions,
     _types: PhantomData<fn(O) -> D>,
 }
 
@@ -215,14 +224,48 @@ impl<D: Message, O: CodecOptions> tonic::codec::Decoder for MessageDecoder<D, O>
         // tonic collects a whole gRPC message into one `BytesMut` before it calls the
         // codec, so the first chunk is the whole message and is decoded where it lies.
         // Should a future tonic hand over a split buffer, the bytes are gathered first.
-        let msg = if src.chunk().len() >= len {
-            decode_payload::<D, O>(&src.chunk()[..len])?
-        } else {
-            let whole = src.copy_to_bytes(len);
-            return decode_payload::<D, O>(&whole).map(Some);
+        let read = match src.chunk().get(..len) {
+            Some(payload) => read_payload::<D>(payload, &self.opts),
+            None => read_payload::<D>(&src.copy_to_bytes(len), &self.opts),
         };
-        src.advance(len);
-        Ok(Some(msg))
+        src.advance(src.remaining());
+        // The refusal is built out of line (`Status` is large): the path every message
+        // takes only moves the decoded value.
+        match read {
+            Ok(msg) => Ok(Some(msg)),
+            Err(refused) => Err(refused.into_status(D::NAME)),
+        }
+    }
+}
+
+/// Why a payload was refused, before it becomes a [`Status`].
+enum Refused {
+    /// The first byte was not [`MARKER`] (`None`: the payload was empty).
+    Marker(Option<u8>),
+    /// The decoder refused the message.
+    Decode(DecodeError),
+}
+
+impl Refused {
+    #[cold]
+    #[inline(never)]
+    fn into_status(self, name: &str) -> Status {
+        match self {
+            Refused::Marker(first) => marker_status(first, name),
+            Refused::Decode(e) => decode_status(&e),
+        }
+    }
+}
+
+/// [`decode_payload`] without the [`Status`]: the marker, then one `D`.
+#[inline]
+fn read_payload<D: Message>(payload: &[u8], opts: &DecodeOptions) -> Result<D, Refused> {
+    // conformance/RPC.md §3: the marker is checked before any byte of the message is read.
+    match payload.split_first() {
+        Some((&MARKER, body)) => D::decode_with(body, opts)
+            .map(bijoubuf::Decoded::into_message)
+            .map_err(Refused::Decode),
+        first => Err(Refused::Marker(first.map(|(b, _)| *b))),
     }
 }
 
@@ -233,13 +276,7 @@ impl<D: Message, O: CodecOptions> tonic::codec::Decoder for MessageDecoder<D, O>
 /// `invalid_argument` with the code `missing-marker` when the payload does not start
 /// with [`MARKER`], or the decoder's code, offset and path when the message is refused.
 pub fn decode_payload<D: Message, O: CodecOptions>(payload: &[u8]) -> Result<D, Status> {
-    // conformance/RPC.md §3: the marker is checked before any byte of the message is read.
-    match payload.split_first() {
-        Some((&MARKER, body)) => D::decode_with(body, &O::decode_options())
-            .map(bijoubuf::Decoded::into_message)
-            .map_err(|e| decode_status(&e)),
-        first => Err(marker_status(first.map(|(b, _)| *b), D::NAME)),
-    }
+    read_payload::<D>(payload, &O::decode_options()).map_err(|r| r.into_status(D::NAME))
 }
 
 /// The [`Status`] a refused message becomes: `invalid_argument`, the decoder's text as
