@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use bijoubuf::__private::{
     BoxMsg, Fixed32, Int32, Int64, Of, Pass, Reader, Str, UInt32, UInt64, WalkKind,
 };
+use bijoubuf::sink::{ByteSink, CHUNK, SMALL_CHUNK};
 use bijoubuf::{DecodeError, Message, UnknownFields};
 
 /// Every field shape of the `Pass` trait, run through the walk kind `KIND` (0 checked,
@@ -131,9 +132,9 @@ fn check<const KIND: u8>(v: &Every<KIND>, want: &[u8]) {
     let bytes = v.encode_to_vec().unwrap();
     assert_eq!(bytes, want, "walk kind {KIND}");
     assert_eq!(v.encoded_len(), want.len(), "walk kind {KIND}");
-    let mut sink = Vec::new();
+    let mut sink = Pieces::default();
     v.encode_to_sink(&mut sink).unwrap();
-    assert_eq!(sink, want, "walk kind {KIND} through a sink");
+    sink.check(want);
     let mut framed = Vec::new();
     v.encode_length_delimited(&mut framed).unwrap();
     assert!(framed.ends_with(want) && framed.len() > want.len());
@@ -148,4 +149,95 @@ fn every_walk_kind_writes_the_same_bytes() {
         check::<1>(&as_kind(&v), &want);
         check::<2>(&as_kind(&v), &want);
     }
+}
+
+/// A sink that keeps each piece apart, to see where the encoding was cut.
+#[derive(Default)]
+struct Pieces(Vec<Vec<u8>>);
+
+impl ByteSink for Pieces {
+    fn accept(&mut self, bytes: &[u8]) {
+        self.0.push(bytes.to_vec());
+    }
+}
+
+impl Pieces {
+    /// The pieces are `want` in order; none is empty; every piece but the last is whole
+    /// chunks of the size the encode chose (a hasher's fast path).
+    fn check(&self, want: &[u8]) {
+        assert_eq!(self.0.concat(), want);
+        let chunk = if want.len() <= SMALL_CHUNK {
+            SMALL_CHUNK
+        } else {
+            CHUNK
+        };
+        if let Some((last, rest)) = self.0.split_last() {
+            assert!(
+                !last.is_empty() && last.len() <= chunk,
+                "last {}",
+                last.len()
+            );
+            for p in rest {
+                assert!(!p.is_empty() && p.len() % chunk == 0, "piece {}", p.len());
+            }
+        }
+    }
+}
+
+#[test]
+fn a_sink_gets_whole_chunks_wherever_a_record_crosses_the_chunk_edge() {
+    // A string sized so that the records after it (multi-byte varints, a map, a child
+    // with a string longer than a chunk) start on each of the last bytes of the first
+    // chunk, for both chunk sizes.
+    for chunk in [SMALL_CHUNK, CHUNK] {
+        for pad in chunk - 24..chunk + 2 {
+            let v = Every::<0> {
+                name: "x".repeat(pad),
+                ids: vec![u64::MAX, 300, 1 << 40],
+                names: [(1, "y".repeat(20)), (2, String::new())].into(),
+                child: Some(Box::new(Every {
+                    name: "z".repeat(CHUNK + 3),
+                    words: vec![1, 2, 3],
+                    ..Every::default()
+                })),
+                far: -1,
+                ..Every::default()
+            };
+            let want = v.encode_to_vec().unwrap();
+            check::<0>(&v, &want);
+            check::<1>(&as_kind(&v), &want);
+            check::<2>(&as_kind(&v), &want);
+        }
+    }
+}
+
+/// A message with no fields: its encoding is empty.
+#[derive(Debug, Default, PartialEq)]
+struct Nothing {
+    unknown_fields: UnknownFields,
+}
+
+impl Message for Nothing {
+    const NAME: &'static str = "Nothing";
+    const FIELD_NUMBERS: &'static [u32] = &[];
+
+    fn unknown_fields(&self) -> &UnknownFields {
+        &self.unknown_fields
+    }
+
+    fn __walk<'v, P: Pass<'v>>(&'v self, _: &mut P) -> P::Out {
+        P::Out::default()
+    }
+
+    fn __decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+        let unknown_fields = r.finish()?;
+        Ok(Nothing { unknown_fields })
+    }
+}
+
+#[test]
+fn an_empty_encoding_hands_a_sink_nothing() {
+    let mut sink = Pieces::default();
+    Nothing::default().encode_to_sink(&mut sink).unwrap();
+    assert!(sink.0.is_empty(), "{} pieces", sink.0.len());
 }
