@@ -8,7 +8,7 @@ use bijoubuf::__private::{
     BoxMsg, Fixed32, Int32, Int64, Of, Pass, Reader, Str, UInt32, UInt64, WalkKind,
 };
 use bijoubuf::sink::{ByteSink, CHUNK, SMALL_CHUNK};
-use bijoubuf::{DecodeError, Message, UnknownFields};
+use bijoubuf::{DecodeError, DecodeOptions, Message, UnknownFieldPolicy, UnknownFields};
 
 /// Every field shape of the `Pass` trait, run through the walk kind `KIND` (0 checked,
 /// 1 plain, 2 local).
@@ -240,4 +240,68 @@ fn an_empty_encoding_hands_a_sink_nothing() {
     let mut sink = Pieces::default();
     Nothing::default().encode_to_sink(&mut sink).unwrap();
     assert!(sink.0.is_empty(), "{} pieces", sink.0.len());
+}
+
+/// `Every`'s fields 1, 2 and 70 only: decoded from `Every`'s bytes while preserving, its
+/// fields 3 to 8 are unknown records that lie between field 2 and field 70.
+#[derive(Debug, Default, PartialEq)]
+struct Narrow<const KIND: u8> {
+    a: i32,
+    name: String,
+    far: i32,
+    unknown_fields: UnknownFields,
+}
+
+impl<const KIND: u8> Message for Narrow<KIND> {
+    const NAME: &'static str = "Narrow";
+    const FIELD_NUMBERS: &'static [u32] = &[1, 2, 70];
+    const __WALK: WalkKind = Every::<KIND>::__WALK;
+
+    fn unknown_fields(&self) -> &UnknownFields {
+        &self.unknown_fields
+    }
+
+    fn __walk<'v, P: Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+        p.implicit::<Int32>(1, &self.a)
+            + p.explicit::<Str>(2, &self.name)
+            + p.implicit::<Int32>(70, &self.far)
+    }
+
+    fn __decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+        let a = r.implicit::<Int32>(1, "a")?;
+        let name = r.optional::<Str>(2, "name")?.unwrap_or_default();
+        let far = r.implicit::<Int32>(70, "far")?;
+        let unknown_fields = r.finish()?;
+        Ok(Narrow {
+            a,
+            name,
+            far,
+            unknown_fields,
+        })
+    }
+}
+
+fn reencodes_with_unknowns<const KIND: u8>(want: &[u8]) {
+    let opts = DecodeOptions::new().unknown_fields(UnknownFieldPolicy::Preserve);
+    let n = Narrow::<KIND>::decode_with(want, &opts)
+        .unwrap()
+        .into_message();
+    assert!(!n.unknown_fields.is_empty());
+    assert_eq!(n.encode_to_vec().unwrap(), want, "walk kind {KIND}");
+    assert_eq!(n.encoded_len(), want.len(), "walk kind {KIND}");
+    let mut sink = Pieces::default();
+    n.encode_to_sink(&mut sink).unwrap();
+    sink.check(want);
+}
+
+#[test]
+fn every_walk_kind_writes_preserved_records_in_number_order() {
+    // A type whose walk is plain or local runs the checked passes when it holds
+    // unknown records, which are written among its fields in number order.
+    for v in samples().into_iter().skip(1) {
+        let want = v.encode_to_vec().unwrap();
+        reencodes_with_unknowns::<0>(&want);
+        reencodes_with_unknowns::<1>(&want);
+        reencodes_with_unknowns::<2>(&want);
+    }
 }
