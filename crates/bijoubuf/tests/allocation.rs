@@ -165,6 +165,27 @@ fn a_thread_encoding_again_allocates_no_size_table() {
 }
 
 #[test]
+fn a_table_of_exactly_the_kept_size_is_kept() {
+    use bijoubuf::__private::{FIRST_SIZES, KEEP_SIZES};
+    // A thread keeps a table of up to KEEP_SIZES entries of capacity, that size
+    // included. A value with KEEP_SIZES composites (the run of children and one per
+    // child) grows the table from FIRST_SIZES by doubling to exactly KEEP_SIZES.
+    assert!(KEEP_SIZES.is_multiple_of(FIRST_SIZES) && (KEEP_SIZES / FIRST_SIZES).is_power_of_two());
+    let t = tree_chain(40);
+    let first = t.encode_to_vec().unwrap();
+    let wide = Tree {
+        children: vec![tree_chain(0); KEEP_SIZES - 1],
+        ..Tree::default()
+    };
+    let wide_bytes = wide.encode_to_vec().unwrap();
+    assert_eq!(Tree::decode(&wide_bytes).unwrap(), wide);
+    let mut buf = Vec::with_capacity(first.len());
+    let (largest, total) = measure(|| t.encode(&mut buf).unwrap());
+    assert_eq!((largest, total), (0, 0), "the table was released");
+    assert_eq!(buf, first);
+}
+
+#[test]
 fn a_warm_frame_reader_allocates_nothing_per_frame() {
     use bijoubuf::{DecodeOptions, FrameReader};
     // 20,000 frames (well past the reader's first buffer) of a message without heap

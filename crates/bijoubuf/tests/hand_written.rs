@@ -2,7 +2,7 @@
 //! (fields in ascending number order; `finish` at the end of `__decode`) get an error,
 //! never bytes that mean something else and never input that is silently skipped. The
 //! checks are plain code, not `debug_assert!`: `cargo test --release` runs these too.
-use bijoubuf::__private::{Int32, Msg, Pass, Reader};
+use bijoubuf::__private::{Bytes, Int32, Msg, Pass, Reader};
 use bijoubuf::{DecodeError, DecodeOptions, EncodeErrorKind, Message, UnknownFields};
 
 /// Writes fields `first` then `second` (both `int32` 7) in the size pass, and in the
@@ -107,6 +107,53 @@ fn a_write_pass_out_of_order_is_refused() {
     let mut buf = Vec::new();
     assert!(m.encode_length_delimited(&mut buf).is_err());
     assert!(buf.is_empty());
+}
+
+/// A blob (field 1) longer than a sink's chunk, then fields 3 and 2, in both passes.
+#[derive(Debug, Default)]
+struct BlobThenDisorder {
+    blob: Vec<u8>,
+    unknown_fields: UnknownFields,
+}
+
+impl Message for BlobThenDisorder {
+    const NAME: &'static str = "BlobThenDisorder";
+    const FIELD_NUMBERS: &'static [u32] = &[1, 2, 3];
+
+    fn unknown_fields(&self) -> &UnknownFields {
+        &self.unknown_fields
+    }
+
+    fn __walk<'v, P: Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+        p.explicit::<Bytes>(1, &self.blob) + p.explicit::<Int32>(3, &7) + p.explicit::<Int32>(2, &7)
+    }
+
+    fn __decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+        let unknown_fields = r.finish()?;
+        Ok(BlobThenDisorder {
+            unknown_fields,
+            ..Default::default()
+        })
+    }
+}
+
+#[test]
+fn out_of_order_fields_are_refused_before_a_sink_sees_a_byte() {
+    // The size pass refuses the order, so a sink is handed nothing, even when the
+    // fields before the disorder fill several of its chunks (a hand-written type's
+    // size pass checks the order; were it skipped, the write pass would find the
+    // disorder only after handing the blob over).
+    let m = BlobThenDisorder {
+        blob: vec![0x5A; 3 * bijoubuf::sink::CHUNK],
+        ..Default::default()
+    };
+    let mut taken = Vec::new();
+    let e = m.encode_to_sink(&mut taken).unwrap_err();
+    assert_eq!(e.kind(), EncodeErrorKind::FieldOrder);
+    assert!(taken.is_empty(), "the sink took {} bytes", taken.len());
+    let mut w = Vec::new();
+    assert!(m.encode_to_writer(&mut w).is_err());
+    assert!(w.is_empty(), "the writer took {} bytes", w.len());
 }
 
 #[test]

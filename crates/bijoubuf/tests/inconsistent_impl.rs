@@ -167,3 +167,57 @@ fn a_sink_gets_a_size_mismatch_for_a_short_or_long_write_too() {
         assert_eq!(e.kind(), std::io::ErrorKind::InvalidInput);
     }
 }
+
+/// Sizes field 1 as empty bytes, then writes `blob` there, then field 2: the write pass
+/// runs past the end of a buffer sized exactly, and writes on.
+#[derive(Debug, Default)]
+struct Overruns {
+    blob: Vec<u8>,
+    unknown_fields: UnknownFields,
+}
+
+impl Message for Overruns {
+    const NAME: &'static str = "Overruns";
+    const FIELD_NUMBERS: &'static [u32] = &[1, 2];
+
+    fn unknown_fields(&self) -> &UnknownFields {
+        &self.unknown_fields
+    }
+
+    fn __walk<'v, P: Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+        static EMPTY: Vec<u8> = Vec::new();
+        let blob = if writing::<P>() { &self.blob } else { &EMPTY };
+        p.explicit::<Bytes>(1, blob) + p.explicit::<Int32>(2, &7)
+    }
+
+    fn __decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+        let _ = r.optional::<Bytes>(1, "blob")?;
+        let _ = r.optional::<Int32>(2, "x")?;
+        let unknown_fields = r.finish()?;
+        Ok(Overruns {
+            unknown_fields,
+            ..Default::default()
+        })
+    }
+}
+
+#[test]
+fn a_write_past_the_end_is_a_size_mismatch_however_far_it_runs() {
+    // Whatever the write pass writes past the end, nothing lands in the buffer: not
+    // even wrapped around to its start, where the field after the blob could bring the
+    // cursor to the right length (a 4-byte blob would).
+    for n in 1..=40 {
+        let m = Overruns {
+            blob: vec![0xB0; n],
+            ..Default::default()
+        };
+        let e = m.encode_to_vec().unwrap_err();
+        assert_eq!(e.kind(), EncodeErrorKind::SizeMismatch, "{n} bytes");
+        let mut buf = vec![0x11];
+        assert!(m.encode(&mut buf).is_err(), "{n} bytes");
+        assert_eq!(buf, [0x11]);
+        let mut taken = Vec::new();
+        let e = m.encode_to_sink(&mut taken).unwrap_err();
+        assert_eq!(e.kind(), EncodeErrorKind::SizeMismatch, "{n} bytes");
+    }
+}
