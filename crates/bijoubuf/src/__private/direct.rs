@@ -10,7 +10,10 @@
 //! The pass writes only what it is sure of: a value with preserved unknown records, a
 //! field out of order, nesting at the depth limit, a message the pass cannot reach
 //! through its codec, or an encoding longer than the frame makes it give up, and the
-//! caller encodes with the two passes as before (which report the errors).
+//! caller encodes with the two passes as before (which report the errors). Once it has
+//! given up, the rest of the walk writes no nested message, run or map: an encoding
+//! longer than the frame costs the attempt about a frame's worth of writing, not its
+//! own length's.
 //! [`encode_to_sink`](crate::Message::encode_to_sink) and
 //! [`content_id`](crate::Message::content_id) try it first.
 
@@ -73,6 +76,9 @@ impl<'v, const PLAIN: bool> Nested<'v> for Direct<'_, '_, 'v, PLAIN> {
     fn message<M: Encode>(&mut self, m: &'v M) {
         // SPEC §9.3: the size pass refuses this nesting; unknown records (SPEC §8.2) are
         // interleaved and checked by the two passes only.
+        if self.w.given_up() {
+            return;
+        }
         if self.left == 0 || !m.__unknown().as_slice().is_empty() {
             self.w.give_up();
             return;
@@ -115,6 +121,9 @@ impl<'v, const PLAIN: bool> Direct<'_, '_, 'v, PLAIN> {
     #[cfg_attr(not(debug_assertions), inline(always))]
     #[cfg_attr(debug_assertions, inline)]
     fn record(&mut self, number: u32, content: impl FnOnce(&mut Self)) {
+        if self.w.given_up() {
+            return;
+        }
         self.w.key_in::<PLAIN>(number, WireType::Len);
         let at = self.w.open_len();
         content(self);
@@ -158,7 +167,9 @@ impl<'v, const PLAIN: bool> Pass<'v> for Direct<'_, '_, 'v, PLAIN> {
         }
         if C::FIXED.is_some() {
             // SPEC §6.2: a run of fixed-width words, whose length the writer knows.
-            self.w.repeated_in::<_, PLAIN>(number, vs, &Of::<C>::NEW);
+            if !self.w.given_up() {
+                self.w.repeated_in::<_, PLAIN>(number, vs, &Of::<C>::NEW);
+            }
         } else if C::OPENS_MESSAGE {
             self.record(number, |d| {
                 for v in vs {

@@ -896,6 +896,13 @@ impl<'o, 'v> Writer<'o, 'v> {
         self.overrun = true;
     }
 
+    /// True once the output is not to be used: the rest of the walk need write nothing.
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    pub(super) fn given_up(&self) -> bool {
+        self.overrun
+    }
+
     /// The length written, if the output may be used: nothing overran or was given up,
     /// every key ascended, and no length was read from the size table (a write that
     /// needed one, such as a message written through a codec's `write`, had none).
