@@ -7,9 +7,10 @@
 //! content right by one or two bytes when the length needs a wider bijou64 (content of
 //! 248 bytes or more, SPEC §2.1). No size table, and every field is visited once.
 //!
-//! The pass writes only what it is sure of: a value with preserved unknown records, a
-//! field out of order, nesting at the depth limit, a message the pass cannot reach
-//! through its codec, or an encoding longer than the frame makes it give up, and the
+//! The pass writes only what it is sure of: a type whose walk is checked (a hand-written
+//! `Message`), a value with preserved unknown records, nesting at the depth limit, a
+//! message the pass cannot reach through its codec, or an encoding longer than the frame
+//! makes it give up, and the
 //! caller encodes with the two passes as before (which report the errors). Once it has
 //! given up, the rest of the walk writes no nested message, run or map: an encoding
 //! longer than the frame costs the attempt about a frame's worth of writing, not its
@@ -27,9 +28,9 @@ use super::reader::WireType;
 use super::sizer::Sizer;
 use super::writer::{Writer, written};
 
-/// The one-pass writer: `PLAIN` for a message walked without the order check (generated
-/// code), as [`PlainWriter`](super::PlainWriter) is to [`Writer`].
-struct Direct<'w, 'o, 'v, const PLAIN: bool> {
+/// The one-pass writer, over a generated message's walk: the field calls of
+/// [`PlainWriter`](super::PlainWriter), with lengths written after their content.
+struct Direct<'w, 'o, 'v> {
     w: &'w mut Writer<'o, 'v>,
     /// How many more levels of nesting the depth limit allows below this message.
     left: u32,
@@ -59,18 +60,23 @@ pub(crate) fn encode<'f, M: Encode>(
     frame.get(..len).map(written)
 }
 
-/// Walk `m`'s fields with the pass its type allows.
+/// Walk `m`'s fields, or give up for a type whose walk is [`WalkKind::Checked`].
+///
+/// Why only generated types: their walk is one function for every pass, in an order
+/// fixed when it was generated. A hand-written `Message` may walk differently in the
+/// size pass and the write pass, and the two passes compare them (a `SizeMismatch` or
+/// `FieldOrder` error); one pass has nothing to compare with.
 #[cfg_attr(not(debug_assertions), inline(always))]
 #[cfg_attr(debug_assertions, inline)]
 fn walk<'v, M: Encode>(m: &'v M, w: &mut Writer<'_, 'v>, left: u32) {
     if matches!(M::WALK, WalkKind::Checked) {
-        m.__walk(&mut Direct::<false> { w, left });
+        w.give_up();
     } else {
-        m.__walk(&mut Direct::<true> { w, left });
+        m.__walk(&mut Direct { w, left });
     }
 }
 
-impl<'v, const PLAIN: bool> Nested<'v> for Direct<'_, '_, 'v, PLAIN> {
+impl<'v> Nested<'v> for Direct<'_, '_, 'v> {
     #[cfg_attr(not(debug_assertions), inline(always))]
     #[cfg_attr(debug_assertions, inline)]
     fn message<M: Encode>(&mut self, m: &'v M) {
@@ -91,7 +97,7 @@ impl<'v, const PLAIN: bool> Nested<'v> for Direct<'_, '_, 'v, PLAIN> {
     }
 }
 
-impl<'v, const PLAIN: bool> Direct<'_, '_, 'v, PLAIN> {
+impl<'v> Direct<'_, '_, 'v> {
     /// Write element `v` of `el`: a message through [`Nested::message`], anything else
     /// through the element's own `write`.
     #[cfg_attr(not(debug_assertions), inline(always))]
@@ -107,13 +113,13 @@ impl<'v, const PLAIN: bool> Direct<'_, '_, 'v, PLAIN> {
     #[cfg_attr(debug_assertions, inline)]
     fn field<C: Codec>(&mut self, number: u32, v: &'v C::Value) {
         if C::OPENS_MESSAGE {
-            self.w.key_in::<PLAIN>(number, C::WIRE);
+            self.w.key_in::<true>(number, C::WIRE);
             if !C::visit_message(v, self) {
                 // A message type whose codec cannot hand over its message.
                 self.w.give_up();
             }
         } else {
-            self.w.explicit_in::<_, PLAIN>(number, v, &Of::<C>::NEW);
+            self.w.explicit_in::<_, true>(number, v, &Of::<C>::NEW);
         }
     }
 
@@ -124,14 +130,14 @@ impl<'v, const PLAIN: bool> Direct<'_, '_, 'v, PLAIN> {
         if self.w.given_up() {
             return;
         }
-        self.w.key_in::<PLAIN>(number, WireType::Len);
+        self.w.key_in::<true>(number, WireType::Len);
         let at = self.w.open_len();
         content(self);
         self.w.close_len(at);
     }
 }
 
-impl<'v, const PLAIN: bool> Pass<'v> for Direct<'_, '_, 'v, PLAIN> {
+impl<'v> Pass<'v> for Direct<'_, '_, 'v> {
     type Out = Written;
 
     #[cfg_attr(not(debug_assertions), inline(always))]
@@ -168,7 +174,7 @@ impl<'v, const PLAIN: bool> Pass<'v> for Direct<'_, '_, 'v, PLAIN> {
         if C::FIXED.is_some() {
             // SPEC §6.2: a run of fixed-width words, whose length the writer knows.
             if !self.w.given_up() {
-                self.w.repeated_in::<_, PLAIN>(number, vs, &Of::<C>::NEW);
+                self.w.repeated_in::<_, true>(number, vs, &Of::<C>::NEW);
             }
         } else if C::OPENS_MESSAGE {
             self.record(number, |d| {
