@@ -1,5 +1,6 @@
 //! Content addressing: hashing a message's canonical bytes as they are encoded
-//! (`encode_to_sink` through a chunk on the stack) against encoding into a buffer and
+//! (`encode_to_sink`: one pass into a frame, without a size pass, for an encoding of up
+//! to 64 KiB; the two passes through a chunk past that) against encoding into a buffer and
 //! hashing that, on the message benchmarks' datasets, in one process.
 //!
 //! Ids are `hashing-<dataset>/<way>`:

@@ -1,12 +1,17 @@
 //! Encoding into a sink (`encode_to_sink`, `encode_to_writer`, `content_id`,
 //! `encode_to_digest`) hands over exactly the bytes of `encode_to_vec`, in order, for
-//! values small and large enough to cross the stack chunk's edge anywhere.
+//! values small and large enough to cross the stack chunk's edge anywhere, and with
+//! nested lengths on each side of the bijou64 tiers' edges (the one-pass writer moves
+//! content to widen a prefix there).
 
 use std::io;
 
 use bijoubuf::sink::{ByteSink, CHUNK, SMALL_CHUNK};
-use bijoubuf::{EncodeErrorKind, EncodeOptions, Message, MessageRef};
-use bijoubuf_codegen_tests::kitchen::{Repeats, RepeatsRef, Scalars};
+use bijoubuf::{
+    DecodeOptions, EncodeErrorKind, EncodeOptions, Message, MessageRef, UnknownFieldPolicy,
+};
+use bijoubuf_codegen_tests::kitchen::{Repeats, RepeatsRef, Scalars, Tree};
+use bijoubuf_codegen_tests::runtime_shapes::{Known, Wider};
 use proptest::collection::vec;
 use proptest::prelude::*;
 use sha2::Digest as _;
@@ -195,4 +200,99 @@ fn a_writer_error_comes_back_and_nothing_follows_it() {
     let e = r.encode_to_writer(&mut full).unwrap_err();
     assert_eq!(e.kind(), io::ErrorKind::StorageFull);
     assert_eq!(full.taken, want[..CHUNK + 5]);
+}
+
+/// The sink's bytes and id against `encode_to_vec`'s, for any message type.
+fn same_as_vec<M: Message>(m: &M, what: &str) {
+    let want = m.encode_to_vec().unwrap();
+    let mut pieces = Pieces::default();
+    m.encode_to_sink(&mut pieces).unwrap();
+    assert_eq!(pieces.0.concat(), want, "{what}");
+    assert_eq!(m.content_id().unwrap(), blake3::hash(&want), "{what}");
+}
+
+#[test]
+fn nested_lengths_at_each_tier_edge_and_the_frame_edge() {
+    // SPEC §2.1: a length prefix is one byte below 248, two from 248, three from 504.
+    // An encoding of up to CHUNK bytes is written in one pass, each prefix after its
+    // content; the lengths here put a nested message, a map, a packed run and the
+    // record holding them on each side of those edges, and the whole encoding on each
+    // side of the frame's.
+    let sizes = (236..260).chain(492..516).chain(CHUNK - 48..CHUNK + 4);
+    for n in sizes {
+        let r = Repeats {
+            msgs: vec![scalars(1, "t".repeat(n)), scalars(2, String::new())],
+            u64: vec![300; n / 2],
+            ..Repeats::default()
+        };
+        same_as_vec(&r, &format!("repeats {n}"));
+        let leaf = Tree {
+            value: 7,
+            named: [("k".repeat(n), Tree::default())].into(),
+            ..Tree::default()
+        };
+        let t = Tree {
+            child: Some(Box::new(leaf.clone())),
+            children: vec![leaf, Tree::default()],
+            ..Tree::default()
+        };
+        same_as_vec(&t, &format!("tree {n}"));
+    }
+}
+
+#[test]
+fn a_nested_message_with_unknown_records_gives_the_bytes_of_encode_to_vec() {
+    // The one-pass writer leaves preserved unknown records (SPEC §8.2) to the two
+    // passes: the child here holds fields its version does not know.
+    let newer = Wider {
+        a: 1,
+        child: Some(Box::new(Wider {
+            x: 5,
+            s: "hi".into(),
+            a: 2,
+            f: 9,
+            ..Wider::default()
+        })),
+        ..Wider::default()
+    };
+    let opts = DecodeOptions::new().unknown_fields(UnknownFieldPolicy::Preserve);
+    let older = Known::decode_with(&newer.encode_to_vec().unwrap(), &opts)
+        .unwrap()
+        .into_message();
+    assert!(!older.child.as_ref().unwrap().unknown_fields().is_empty());
+    same_as_vec(&older, "known with a newer child");
+    assert_eq!(
+        older.encode_to_vec().unwrap(),
+        newer.encode_to_vec().unwrap()
+    );
+}
+
+#[test]
+fn depth_is_refused_through_the_sink_as_through_a_vec() {
+    // SPEC §9.3: a chain of 5 messages encodes with a depth limit of 5, not of 4.
+    let mut t = Tree::default();
+    for i in 0..4 {
+        t = Tree {
+            value: i,
+            child: Some(Box::new(t)),
+            ..Tree::default()
+        };
+    }
+    for max in [4, 5] {
+        let opts = EncodeOptions::new().max_depth(max);
+        let mut pieces = Pieces::default();
+        let sunk = t.encode_to_sink_with(&mut pieces, &opts);
+        assert_eq!(sunk.is_ok(), max == 5, "max depth {max}");
+        match t.encode_to_vec_with(&opts) {
+            Ok(want) => {
+                sunk.unwrap();
+                assert_eq!(pieces.0.concat(), want, "max depth {max}");
+            }
+            Err(e) => {
+                assert_eq!(sunk.unwrap_err().kind(), e.kind(), "max depth {max}");
+                assert_eq!(e.kind(), EncodeErrorKind::DepthLimitExceeded);
+                assert!(pieces.0.is_empty());
+            }
+        }
+    }
 }

@@ -74,6 +74,12 @@ pub fn assert_value_roundtrip<M: Message + PartialEq + Debug>(value: &M) -> Vec<
         .encode_to_vec()
         .unwrap_or_else(|e| panic!("encode refused {value:?}: {e}"));
     assert_eq!(value.encoded_len(), bytes.len(), "encoded_len of {value:?}");
+    // Through a sink (one pass into a frame, or the two passes): the same bytes.
+    let mut sunk = Vec::new();
+    value
+        .encode_to_sink(&mut sunk)
+        .unwrap_or_else(|e| panic!("encode_to_sink refused {value:?}: {e}"));
+    assert_eq!(sunk, bytes, "encode_to_sink of {value:?}");
     let back = M::decode_with(
         &bytes,
         &DecodeOptions::new().unknown_fields(UnknownFieldPolicy::Preserve),

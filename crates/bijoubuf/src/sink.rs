@@ -1,11 +1,16 @@
 //! Encoding into a byte sink (a hasher, a writer) without a buffer of the message's size.
 //!
-//! [`Message::encode_to_sink`](crate::Message::encode_to_sink) runs the size pass as every
-//! encode does, then the write pass into a chunk on the stack ([`SMALL_CHUNK`] bytes for
-//! an encoding that fits it, else [`CHUNK`]), handed to the sink each time it is full; a
-//! `string` or `bytes` value spanning more than a chunk goes to the sink in whole
-//! chunks' worth straight from the message. An encoding of at most [`CHUNK`] bytes
-//! reaches the sink as one piece. The sink receives exactly the bytes
+//! [`Message::encode_to_sink`](crate::Message::encode_to_sink) first writes the encoding
+//! in one pass into a frame of [`CHUNK`] bytes, with no size pass: each length prefix is
+//! written after the content it counts, in a byte reserved for it, and content of 248
+//! bytes or more is moved right by the one or two bytes its wider prefix takes. An
+//! encoding that fits goes to the sink as one piece. One that does not (or a value with
+//! preserved unknown records, or nested at the depth limit) is encoded as every encode
+//! is: the size pass, then the write pass into a chunk on the stack ([`SMALL_CHUNK`]
+//! bytes for an encoding that fits it, else [`CHUNK`]), handed to the sink each time it
+//! is full; a `string` or `bytes` value spanning more than a chunk goes to the sink in
+//! whole chunks' worth straight from the message. Either way an encoding of at most
+//! [`CHUNK`] bytes reaches the sink as one piece. The sink receives exactly the bytes
 //! [`encode_to_vec`](crate::Message::encode_to_vec) returns, in order, in pieces: no
 //! allocation for the output, no copy of long values, and memory touched once. That is
 //! what content addressing wants: [`content_id`](crate::Message::content_id) (feature
@@ -30,7 +35,7 @@
 
 use core::mem::MaybeUninit;
 
-use crate::__private::{Encode, Sizer, Spill, Writer};
+use crate::__private::{Encode, Sizer, Spill, Writer, encode_direct};
 use crate::error::{EncodeError, EncodeErrorKind};
 use crate::options::EncodeOptions;
 
@@ -112,9 +117,11 @@ impl<S: ByteSink + ?Sized> Spill for Counted<'_, S> {
     }
 }
 
-/// Encode `m` into `sink` through a chunk on the stack (see the module docs).
+/// Encode `m` into `sink` in one pass through a frame, or through a chunk on the stack
+/// (see the module docs).
 ///
-/// The depth and size limits are checked by the size pass, before the sink sees a byte;
+/// The depth and size limits are checked before the sink sees a byte (by the one pass,
+/// which gives up at the depth limit and leaves the refusal to the size pass);
 /// a `SizeMismatch` or `FieldOrder` error (a hand-written `Message` whose passes
 /// disagree) is found after the sink has taken some of the output.
 pub(crate) fn encode_into<M: Encode, S: ByteSink + ?Sized>(
@@ -133,20 +140,27 @@ pub(crate) fn encode_checked<M: Encode, S: ByteSink + ?Sized>(
     opts: &EncodeOptions,
     room: impl FnOnce(usize) -> Result<(), EncodeError>,
 ) -> Result<(), EncodeError> {
+    let mut room = Some(room);
+    // One pass into a frame first (see `frame`): given up, it has handed nothing over.
+    let one_pass = frame::with(|f| {
+        let bytes = encode_direct(m, f, opts.max_depth)?;
+        Some(within_limit(bytes.len(), opts).and_then(|()| {
+            room.take().map_or(Ok(()), |room| room(bytes.len()))?;
+            // The empty encoding is no piece at all, as through the two passes.
+            if !bytes.is_empty() {
+                sink.accept(bytes);
+            }
+            Ok(())
+        }))
+    });
+    if let Some(done) = one_pass.flatten() {
+        return done;
+    }
     let mut s = Sizer::new(opts.max_depth);
     let len = s.top(m);
     s.check()?;
-    if let Some(max) = opts.max_size
-        && len > max
-    {
-        // SPEC §9, §9.4: the bytes a decoder with this size limit would refuse.
-        return Err(EncodeError::over_limit(
-            EncodeErrorKind::SizeLimitExceeded,
-            len,
-            max,
-        ));
-    }
-    room(len)?;
+    within_limit(len, opts)?;
+    room.take().map_or(Ok(()), |room| room(len))?;
     let mut counted = Counted { sink, taken: 0 };
     if len <= SMALL_CHUNK {
         write_through::<M, SMALL_CHUNK>(m, &s, len, &mut counted)?;
@@ -157,6 +171,59 @@ pub(crate) fn encode_checked<M: Encode, S: ByteSink + ?Sized>(
         return Err(EncodeError::new(EncodeErrorKind::SizeMismatch, 0));
     }
     Ok(())
+}
+
+/// Refuse an encoding of `len` bytes past the size limit of `opts`.
+fn within_limit(len: usize, opts: &EncodeOptions) -> Result<(), EncodeError> {
+    if let Some(max) = opts.max_size
+        && len > max
+    {
+        // SPEC §9, §9.4: the bytes a decoder with this size limit would refuse.
+        return Err(EncodeError::over_limit(
+            EncodeErrorKind::SizeLimitExceeded,
+            len,
+            max,
+        ));
+    }
+    Ok(())
+}
+
+/// The frame the one-pass writer (`__private::direct`) encodes into before anything
+/// reaches the sink: an encoding that fits is handed over as one piece, with no size
+/// pass.
+///
+/// With `std`, each thread keeps one frame of [`CHUNK`] bytes on the heap for its next
+/// encode (allocated at its first, never zeroed): a frame on the stack would be touched
+/// a page at a time to reach it on every call, which cost a short message 11 % (see
+/// [`SMALL_CHUNK`]). A thread that finds its frame in use (an encode inside a sink)
+/// makes another for the time of the call. Without `std` the frame is [`SMALL_CHUNK`]
+/// bytes on the stack.
+mod frame {
+    use core::mem::MaybeUninit;
+
+    /// Run `f` on the frame; `None` when there is none to be had.
+    #[cfg(feature = "std")]
+    pub(super) fn with<R>(f: impl FnOnce(&mut [MaybeUninit<u8>]) -> R) -> Option<R> {
+        use alloc::vec::Vec;
+        use core::cell::Cell;
+        std::thread_local! {
+            static FRAME: Cell<Vec<u8>> = const { Cell::new(Vec::new()) };
+        }
+        let mut v = FRAME.try_with(Cell::take).ok()?;
+        v.clear();
+        v.reserve_exact(super::CHUNK);
+        let r = f(v.spare_capacity_mut().get_mut(..super::CHUNK)?);
+        let _ = FRAME.try_with(|c| c.set(v));
+        Some(r)
+    }
+
+    /// Run `f` on the frame, on the stack of a function of its own.
+    #[cfg(not(feature = "std"))]
+    #[inline(never)]
+    pub(super) fn with<R>(f: impl FnOnce(&mut [MaybeUninit<u8>]) -> R) -> Option<R> {
+        let mut frame = [const { MaybeUninit::<u8>::uninit() }; super::SMALL_CHUNK];
+        Some(f(&mut frame))
+    }
 }
 
 /// The write pass of `m` (sized by `s` at `len` bytes) through a chunk of `N` bytes on

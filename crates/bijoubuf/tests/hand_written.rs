@@ -119,16 +119,22 @@ struct BlobThenDisorder {
 impl Message for BlobThenDisorder {
     const NAME: &'static str = "BlobThenDisorder";
     const FIELD_NUMBERS: &'static [u32] = &[1, 2, 3];
+}
 
-    fn unknown_fields(&self) -> &UnknownFields {
+impl bijoubuf::__private::Encode for BlobThenDisorder {
+    type Schema = Self;
+
+    fn __unknown(&self) -> &UnknownFields {
         &self.unknown_fields
     }
 
     fn __walk<'v, P: Pass<'v>>(&'v self, p: &mut P) -> P::Out {
         p.explicit::<Bytes>(1, &self.blob) + p.explicit::<Int32>(3, &7) + p.explicit::<Int32>(2, &7)
     }
+}
 
-    fn __decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+impl<'a> bijoubuf::__private::Decode<'a> for BlobThenDisorder {
+    fn __decode(r: &mut Reader<'a>) -> Result<Self, DecodeError> {
         let unknown_fields = r.finish()?;
         Ok(BlobThenDisorder {
             unknown_fields,

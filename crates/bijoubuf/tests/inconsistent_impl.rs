@@ -179,8 +179,12 @@ struct Overruns {
 impl Message for Overruns {
     const NAME: &'static str = "Overruns";
     const FIELD_NUMBERS: &'static [u32] = &[1, 2];
+}
 
-    fn unknown_fields(&self) -> &UnknownFields {
+impl bijoubuf::__private::Encode for Overruns {
+    type Schema = Self;
+
+    fn __unknown(&self) -> &UnknownFields {
         &self.unknown_fields
     }
 
@@ -189,8 +193,10 @@ impl Message for Overruns {
         let blob = if writing::<P>() { &self.blob } else { &EMPTY };
         p.explicit::<Bytes>(1, blob) + p.explicit::<Int32>(2, &7)
     }
+}
 
-    fn __decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+impl<'a> bijoubuf::__private::Decode<'a> for Overruns {
+    fn __decode(r: &mut Reader<'a>) -> Result<Self, DecodeError> {
         let _ = r.optional::<Bytes>(1, "blob")?;
         let _ = r.optional::<Int32>(2, "x")?;
         let unknown_fields = r.finish()?;

@@ -38,13 +38,18 @@ struct Every<const KIND: u8> {
 impl<const KIND: u8> Message for Every<KIND> {
     const NAME: &'static str = "Every";
     const FIELD_NUMBERS: &'static [u32] = &[1, 2, 3, 4, 5, 6, 7, 8, 70];
-    const __WALK: WalkKind = match KIND {
+}
+
+impl<const KIND: u8> bijoubuf::__private::Encode for Every<KIND> {
+    type Schema = Self;
+
+    const WALK: WalkKind = match KIND {
         0 => WalkKind::Checked,
         1 => WalkKind::Plain,
         _ => WalkKind::Local,
     };
 
-    fn unknown_fields(&self) -> &UnknownFields {
+    fn __unknown(&self) -> &UnknownFields {
         &self.unknown_fields
     }
 
@@ -59,8 +64,10 @@ impl<const KIND: u8> Message for Every<KIND> {
             + p.optional::<BoxMsg<Every<KIND>>>(8, self.child.as_ref())
             + p.implicit::<Int32>(70, &self.far)
     }
+}
 
-    fn __decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+impl<'a, const KIND: u8> bijoubuf::__private::Decode<'a> for Every<KIND> {
+    fn __decode(r: &mut Reader<'a>) -> Result<Self, DecodeError> {
         let a = r.implicit::<Int32>(1, "a")?;
         let name = r.optional::<Str>(2, "name")?.unwrap_or_default();
         let opt = r.optional::<UInt64>(3, "opt")?;
@@ -220,16 +227,22 @@ struct Nothing {
 impl Message for Nothing {
     const NAME: &'static str = "Nothing";
     const FIELD_NUMBERS: &'static [u32] = &[];
+}
 
-    fn unknown_fields(&self) -> &UnknownFields {
+impl bijoubuf::__private::Encode for Nothing {
+    type Schema = Self;
+
+    fn __unknown(&self) -> &UnknownFields {
         &self.unknown_fields
     }
 
     fn __walk<'v, P: Pass<'v>>(&'v self, _: &mut P) -> P::Out {
         P::Out::default()
     }
+}
 
-    fn __decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+impl<'a> bijoubuf::__private::Decode<'a> for Nothing {
+    fn __decode(r: &mut Reader<'a>) -> Result<Self, DecodeError> {
         let unknown_fields = r.finish()?;
         Ok(Nothing { unknown_fields })
     }
@@ -255,9 +268,14 @@ struct Narrow<const KIND: u8> {
 impl<const KIND: u8> Message for Narrow<KIND> {
     const NAME: &'static str = "Narrow";
     const FIELD_NUMBERS: &'static [u32] = &[1, 2, 70];
-    const __WALK: WalkKind = Every::<KIND>::__WALK;
+}
 
-    fn unknown_fields(&self) -> &UnknownFields {
+impl<const KIND: u8> bijoubuf::__private::Encode for Narrow<KIND> {
+    type Schema = Self;
+
+    const WALK: WalkKind = Every::<KIND>::WALK;
+
+    fn __unknown(&self) -> &UnknownFields {
         &self.unknown_fields
     }
 
@@ -266,8 +284,10 @@ impl<const KIND: u8> Message for Narrow<KIND> {
             + p.explicit::<Str>(2, &self.name)
             + p.implicit::<Int32>(70, &self.far)
     }
+}
 
-    fn __decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+impl<'a, const KIND: u8> bijoubuf::__private::Decode<'a> for Narrow<KIND> {
+    fn __decode(r: &mut Reader<'a>) -> Result<Self, DecodeError> {
         let a = r.implicit::<Int32>(1, "a")?;
         let name = r.optional::<Str>(2, "name")?.unwrap_or_default();
         let far = r.implicit::<Int32>(70, "far")?;

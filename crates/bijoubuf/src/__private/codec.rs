@@ -9,6 +9,7 @@ use alloc::vec::Vec;
 use core::marker::PhantomData;
 
 use super::message::{Decode, Encode};
+use super::pass::Nested;
 use super::reader::{Reader, WireType};
 use super::varint::{varint_len, varint_len_lookup};
 use super::writer::{Sizer, Table, Writer};
@@ -52,6 +53,12 @@ pub trait Codec {
             n += Self::size(v, s);
         }
         n
+    }
+    /// For a message type, hand `v` to `n` as a nested message and return true; false
+    /// (the default: nothing done) for every other type.
+    #[inline(always)]
+    fn visit_message<'v, N: Nested<'v>>(_v: &'v Self::Value, _n: &mut N) -> bool {
+        false
     }
 }
 
@@ -166,6 +173,12 @@ pub trait EncodeElement {
             n += self.size(v, s);
         }
         n
+    }
+    /// [`Codec::visit_message`] by element: false (nothing done) unless the element is a
+    /// message type that hands `v` to `n`.
+    #[inline(always)]
+    fn visit_message<'v, N: Nested<'v>>(&self, _v: &'v Self::Value, _n: &mut N) -> bool {
+        false
     }
 }
 
@@ -284,6 +297,10 @@ impl<C: Codec> EncodeElement for Of<C> {
     #[inline(always)]
     fn size_run<'v, T: Table>(&self, vs: &'v [C::Value], s: &mut Sizer<'v, T>) -> usize {
         C::size_run(vs, s)
+    }
+    #[inline(always)]
+    fn visit_message<'v, N: Nested<'v>>(&self, v: &'v C::Value, n: &mut N) -> bool {
+        C::visit_message(v, n)
     }
 }
 
@@ -756,6 +773,11 @@ impl<M: Encode> Codec for Msg<M> {
     fn is_default(_: &M) -> bool {
         false
     }
+    #[inline(always)]
+    fn visit_message<'v, N: Nested<'v>>(v: &'v M, n: &mut N) -> bool {
+        n.message(v);
+        true
+    }
 }
 
 /// A boxed nested message (recursive types): the same bytes as [`Msg`].
@@ -786,6 +808,11 @@ impl<M: Encode> Codec for BoxMsg<M> {
     #[inline]
     fn is_default(_: &alloc::boxed::Box<M>) -> bool {
         false
+    }
+    #[inline(always)]
+    fn visit_message<'v, N: Nested<'v>>(v: &'v alloc::boxed::Box<M>, n: &mut N) -> bool {
+        n.message(&**v);
+        true
     }
 }
 

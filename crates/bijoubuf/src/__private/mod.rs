@@ -86,6 +86,7 @@
 #[cfg(feature = "bytes")]
 mod bytes_codec;
 mod codec;
+mod direct;
 mod message;
 mod pass;
 mod reader;
@@ -104,9 +105,10 @@ pub use codec::{
     SFixed32, SFixed64, SInt32, SInt64, Str, StrRef, UInt32, UInt64, bool_of, canonical_f32,
     canonical_f64, f32_bits_ok, f64_bits_ok, int32_of, uint32_of, utf8,
 };
+pub(crate) use direct::encode as encode_direct;
 pub(crate) use message::name;
 pub use message::{Decode, Encode};
-pub use pass::{Pass, WalkKind, Written};
+pub use pass::{Nested, Pass, WalkKind, Written};
 pub use reader::{Entries, MAX_FIELD_NUMBER, Reader, WireType};
 pub use sizer::{FIRST_SIZES, KEEP_SIZES, NoTable, Plain, SizeTable, Sizer, Table};
 pub use varint::{varint_len, write_varint};

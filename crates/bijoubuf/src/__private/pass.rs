@@ -17,6 +17,7 @@ use alloc::collections::BTreeMap;
 use core::ops::Add;
 
 use super::codec::{Codec, EncodeElement, MapEntries, MapKey, Of};
+use super::message::Encode;
 use super::sizer::{Plain, Sizer, Table};
 use super::writer::{LocalWriter, PlainWriter, Writer};
 
@@ -35,6 +36,14 @@ pub enum WalkKind {
     /// As `Plain`, the write pass through a copy of the writer's state kept in registers
     /// ([`LocalWriter`]): generated code's choice for messages with many scalar fields.
     Local,
+}
+
+/// A pass that writes a nested message itself rather than through a codec's `write`
+/// (the one-pass writer of [`direct`](super::direct), which has no size table): a
+/// message-typed codec hands it the message ([`Codec::visit_message`]).
+pub trait Nested<'v> {
+    /// Write `m` as a nested message: length prefix and content.
+    fn message<M: Encode>(&mut self, m: &'v M);
 }
 
 /// What a write-pass field call returns: nothing, in a type that sums, so that a walk's

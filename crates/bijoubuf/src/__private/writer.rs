@@ -136,7 +136,7 @@ pub(crate) trait Spill {
 /// Why: a spilling writer hands the bytes it wrote to a sink without zero-filling its
 /// chunk first (the point of encoding into a sink is not to touch memory twice).
 #[allow(unsafe_code)]
-fn written(b: &[MaybeUninit<u8>]) -> &[u8] {
+pub(super) fn written(b: &[MaybeUninit<u8>]) -> &[u8] {
     // SAFETY: `b` is `out[..pos]`: every write stores bytes at the cursor and only then
     // moves the cursor past them, and a spill resets the cursor to 0, so each of the
     // `pos` bytes before it has been stored since (the invariant `Fill` states). They
@@ -534,7 +534,7 @@ impl<'o, 'v> Writer<'o, 'v> {
     /// nothing to interleave and no test for it.
     #[cfg_attr(not(debug_assertions), inline(always))]
     #[cfg_attr(debug_assertions, inline)]
-    fn key_in<const PLAIN: bool>(&mut self, number: u32, wire: WireType) {
+    pub(super) fn key_in<const PLAIN: bool>(&mut self, number: u32, wire: WireType) {
         if !PLAIN
             && let Some(u) = self.unknown.first()
             && u.number < number
@@ -823,6 +823,92 @@ impl<'o, 'v> Writer<'o, 'v> {
         self.overrun = w.overrun;
         self.disorder = w.disorder;
         self.spill = w.spill.take();
+    }
+}
+
+/// What the one-pass writer of a bounded frame ([`direct`](super::direct)) needs of a
+/// [`Writer`]: a length prefix written after its content, and the writer's state.
+impl<'o, 'v> Writer<'o, 'v> {
+    /// Reserve one byte for the length prefix of what follows; its position, for
+    /// [`close_len`](Self::close_len).
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    pub(super) fn open_len(&mut self) -> usize {
+        let at = self.pos;
+        self.byte(0);
+        at
+    }
+
+    /// Write at `at` (from [`open_len`](Self::open_len)) the bijou64 length of what was
+    /// written after it. A length past one byte moves the content right to make room:
+    /// only content of 248 bytes or more moves, by one or two bytes (SPEC §2.1).
+    #[inline]
+    pub(super) fn close_len(&mut self, at: usize) {
+        if self.overrun {
+            return;
+        }
+        let body = at + 1;
+        let n = self.pos - body;
+        if n < bijou64::FIRST_TIER_TAG as usize {
+            if let Some(x) = self.out.get_mut(at) {
+                *x = MaybeUninit::new(n as u8);
+            }
+            return;
+        }
+        self.close_wide(at, n);
+    }
+
+    /// [`close_len`](Self::close_len) of a length of two bytes or more.
+    #[inline(never)]
+    fn close_wide(&mut self, at: usize, n: usize) {
+        let body = at + 1;
+        let extra = super::varint::varint_len(n as u64) - 1;
+        let end = self.pos + extra;
+        if end > self.out.len() {
+            self.overrun = true;
+            return;
+        }
+        self.out.copy_within(body..self.pos, body + extra);
+        match varint_near_end(self.out, at, n as u64) {
+            Some(p) if p == body + extra => self.pos = end,
+            _ => self.overrun = true,
+        }
+    }
+
+    /// Start a nested message: the previous field number, to give back to
+    /// [`leave`](Self::leave).
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    pub(super) fn enter(&mut self) -> u32 {
+        core::mem::replace(&mut self.prev, 0)
+    }
+
+    /// End a nested message begun by [`enter`](Self::enter).
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    pub(super) fn leave(&mut self, prev: u32) {
+        self.prev = prev;
+    }
+
+    /// Give up: the output is not to be used (as when it overruns).
+    #[cold]
+    pub(super) fn give_up(&mut self) {
+        self.overrun = true;
+    }
+
+    /// True once the output is not to be used: the rest of the walk need write nothing.
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    pub(super) fn given_up(&self) -> bool {
+        self.overrun
+    }
+
+    /// The length written, if the output may be used: nothing overran or was given up,
+    /// every key ascended, and no length was read from the size table (a write that
+    /// needed one, such as a message written through a codec's `write`, had none).
+    pub(super) fn finished(&self) -> Option<usize> {
+        (!self.overrun && !self.disorder && self.slot == 0 && self.spill.is_none())
+            .then_some(self.pos)
     }
 }
 
