@@ -640,30 +640,47 @@ func (m *Type) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("fields"); err != nil {
 			return err
 		}
-		if err := r.Run("fields", 0, func(int) error {
-			v := new(Field)
-			if err := r.Nested(false, v.BijoubufDecode); err != nil {
-				return err
-			}
-			m.Fields = append(m.Fields, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("fields", 0)
+		if err != nil {
 			return err
 		}
+		n := r.CountLens()
+		m.Fields = make([]*Field, 0, n)
+		vs := make([]Field, n)
+		for i := 0; !r.AtEnd(); i++ {
+			var v *Field
+			if i < n {
+				v = &vs[i]
+			} else {
+				v = new(Field)
+			}
+			f, err := r.Enter(false)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InElement(err, i, "fields")
+			}
+			m.Fields = append(m.Fields, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(3, bijoubuf.WireLen, "oneofs"); err != nil {
 		return err
 	} else if ok {
-		if err := r.Run("oneofs", 0, func(int) error {
-			v, err := r.String()
-			if err != nil {
-				return err
-			}
-			m.Oneofs = append(m.Oneofs, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("oneofs", 0)
+		if err != nil {
 			return err
 		}
+		m.Oneofs = make([]string, 0, r.CountLens())
+		for i := 0; !r.AtEnd(); i++ {
+			v, err := r.String()
+			if err != nil {
+				return bijoubuf.InElement(err, i, "oneofs")
+			}
+			m.Oneofs = append(m.Oneofs, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(4, bijoubuf.WireLen, "options"); err != nil {
 		return err
@@ -671,23 +688,44 @@ func (m *Type) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("options"); err != nil {
 			return err
 		}
-		if err := r.Run("options", 0, func(int) error {
-			v := new(Option)
-			if err := r.Nested(false, v.BijoubufDecode); err != nil {
-				return err
-			}
-			m.Options = append(m.Options, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("options", 0)
+		if err != nil {
 			return err
 		}
+		n := r.CountLens()
+		m.Options = make([]*Option, 0, n)
+		vs := make([]Option, n)
+		for i := 0; !r.AtEnd(); i++ {
+			var v *Option
+			if i < n {
+				v = &vs[i]
+			} else {
+				v = new(Option)
+			}
+			f, err := r.Enter(false)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InElement(err, i, "options")
+			}
+			m.Options = append(m.Options, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(5, bijoubuf.WireLen, "source_context"); err != nil {
 		return err
 	} else if ok {
-		v := new(SourceContext)
-		if err := r.Message("source_context", false, v.BijoubufDecode); err != nil {
+		if err := r.CheckDepth("source_context"); err != nil {
 			return err
+		}
+		v := new(SourceContext)
+		f, err := r.Enter(false)
+		if err == nil {
+			err = r.Leave(f, v.BijoubufDecode(r))
+		}
+		if err != nil {
+			return bijoubuf.InField(err, "source_context")
 		}
 		m.SourceContext = v
 	}
@@ -1204,16 +1242,30 @@ func (m *Field) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("options"); err != nil {
 			return err
 		}
-		if err := r.Run("options", 0, func(int) error {
-			v := new(Option)
-			if err := r.Nested(false, v.BijoubufDecode); err != nil {
-				return err
-			}
-			m.Options = append(m.Options, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("options", 0)
+		if err != nil {
 			return err
 		}
+		n := r.CountLens()
+		m.Options = make([]*Option, 0, n)
+		vs := make([]Option, n)
+		for i := 0; !r.AtEnd(); i++ {
+			var v *Option
+			if i < n {
+				v = &vs[i]
+			} else {
+				v = new(Option)
+			}
+			f, err := r.Enter(false)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InElement(err, i, "options")
+			}
+			m.Options = append(m.Options, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(10, bijoubuf.WireLen, "json_name"); err != nil {
 		return err
@@ -1523,16 +1575,30 @@ func (m *Enum) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("enumvalue"); err != nil {
 			return err
 		}
-		if err := r.Run("enumvalue", 0, func(int) error {
-			v := new(EnumValue)
-			if err := r.Nested(false, v.BijoubufDecode); err != nil {
-				return err
-			}
-			m.Enumvalue = append(m.Enumvalue, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("enumvalue", 0)
+		if err != nil {
 			return err
 		}
+		n := r.CountLens()
+		m.Enumvalue = make([]*EnumValue, 0, n)
+		vs := make([]EnumValue, n)
+		for i := 0; !r.AtEnd(); i++ {
+			var v *EnumValue
+			if i < n {
+				v = &vs[i]
+			} else {
+				v = new(EnumValue)
+			}
+			f, err := r.Enter(false)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InElement(err, i, "enumvalue")
+			}
+			m.Enumvalue = append(m.Enumvalue, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(3, bijoubuf.WireLen, "options"); err != nil {
 		return err
@@ -1540,23 +1606,44 @@ func (m *Enum) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("options"); err != nil {
 			return err
 		}
-		if err := r.Run("options", 0, func(int) error {
-			v := new(Option)
-			if err := r.Nested(false, v.BijoubufDecode); err != nil {
-				return err
-			}
-			m.Options = append(m.Options, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("options", 0)
+		if err != nil {
 			return err
 		}
+		n := r.CountLens()
+		m.Options = make([]*Option, 0, n)
+		vs := make([]Option, n)
+		for i := 0; !r.AtEnd(); i++ {
+			var v *Option
+			if i < n {
+				v = &vs[i]
+			} else {
+				v = new(Option)
+			}
+			f, err := r.Enter(false)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InElement(err, i, "options")
+			}
+			m.Options = append(m.Options, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(4, bijoubuf.WireLen, "source_context"); err != nil {
 		return err
 	} else if ok {
-		v := new(SourceContext)
-		if err := r.Message("source_context", false, v.BijoubufDecode); err != nil {
+		if err := r.CheckDepth("source_context"); err != nil {
 			return err
+		}
+		v := new(SourceContext)
+		f, err := r.Enter(false)
+		if err == nil {
+			err = r.Leave(f, v.BijoubufDecode(r))
+		}
+		if err != nil {
+			return bijoubuf.InField(err, "source_context")
 		}
 		m.SourceContext = v
 	}
@@ -1793,16 +1880,30 @@ func (m *EnumValue) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("options"); err != nil {
 			return err
 		}
-		if err := r.Run("options", 0, func(int) error {
-			v := new(Option)
-			if err := r.Nested(false, v.BijoubufDecode); err != nil {
-				return err
-			}
-			m.Options = append(m.Options, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("options", 0)
+		if err != nil {
 			return err
 		}
+		n := r.CountLens()
+		m.Options = make([]*Option, 0, n)
+		vs := make([]Option, n)
+		for i := 0; !r.AtEnd(); i++ {
+			var v *Option
+			if i < n {
+				v = &vs[i]
+			} else {
+				v = new(Option)
+			}
+			f, err := r.Enter(false)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InElement(err, i, "options")
+			}
+			m.Options = append(m.Options, v)
+		}
+		r.CloseRun(outer)
 	}
 	u, err := r.Finish()
 	if err != nil {
@@ -1971,9 +2072,16 @@ func (m *Option) BijoubufDecode(r *bijoubuf.Reader) error {
 	if ok, err := r.Field(2, bijoubuf.WireLen, "value"); err != nil {
 		return err
 	} else if ok {
-		v := new(Any)
-		if err := r.Message("value", false, v.BijoubufDecode); err != nil {
+		if err := r.CheckDepth("value"); err != nil {
 			return err
+		}
+		v := new(Any)
+		f, err := r.Enter(false)
+		if err == nil {
+			err = r.Leave(f, v.BijoubufDecode(r))
+		}
+		if err != nil {
+			return bijoubuf.InField(err, "value")
 		}
 		m.Value = v
 	}
@@ -2299,16 +2407,30 @@ func (m *Api) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("methods"); err != nil {
 			return err
 		}
-		if err := r.Run("methods", 0, func(int) error {
-			v := new(Method)
-			if err := r.Nested(false, v.BijoubufDecode); err != nil {
-				return err
-			}
-			m.Methods = append(m.Methods, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("methods", 0)
+		if err != nil {
 			return err
 		}
+		n := r.CountLens()
+		m.Methods = make([]*Method, 0, n)
+		vs := make([]Method, n)
+		for i := 0; !r.AtEnd(); i++ {
+			var v *Method
+			if i < n {
+				v = &vs[i]
+			} else {
+				v = new(Method)
+			}
+			f, err := r.Enter(false)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InElement(err, i, "methods")
+			}
+			m.Methods = append(m.Methods, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(3, bijoubuf.WireLen, "options"); err != nil {
 		return err
@@ -2316,16 +2438,30 @@ func (m *Api) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("options"); err != nil {
 			return err
 		}
-		if err := r.Run("options", 0, func(int) error {
-			v := new(Option)
-			if err := r.Nested(false, v.BijoubufDecode); err != nil {
-				return err
-			}
-			m.Options = append(m.Options, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("options", 0)
+		if err != nil {
 			return err
 		}
+		n := r.CountLens()
+		m.Options = make([]*Option, 0, n)
+		vs := make([]Option, n)
+		for i := 0; !r.AtEnd(); i++ {
+			var v *Option
+			if i < n {
+				v = &vs[i]
+			} else {
+				v = new(Option)
+			}
+			f, err := r.Enter(false)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InElement(err, i, "options")
+			}
+			m.Options = append(m.Options, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(4, bijoubuf.WireLen, "version"); err != nil {
 		return err
@@ -2342,9 +2478,16 @@ func (m *Api) BijoubufDecode(r *bijoubuf.Reader) error {
 	if ok, err := r.Field(5, bijoubuf.WireLen, "source_context"); err != nil {
 		return err
 	} else if ok {
-		v := new(SourceContext)
-		if err := r.Message("source_context", false, v.BijoubufDecode); err != nil {
+		if err := r.CheckDepth("source_context"); err != nil {
 			return err
+		}
+		v := new(SourceContext)
+		f, err := r.Enter(false)
+		if err == nil {
+			err = r.Leave(f, v.BijoubufDecode(r))
+		}
+		if err != nil {
+			return bijoubuf.InField(err, "source_context")
 		}
 		m.SourceContext = v
 	}
@@ -2354,16 +2497,30 @@ func (m *Api) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("mixins"); err != nil {
 			return err
 		}
-		if err := r.Run("mixins", 0, func(int) error {
-			v := new(Mixin)
-			if err := r.Nested(false, v.BijoubufDecode); err != nil {
-				return err
-			}
-			m.Mixins = append(m.Mixins, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("mixins", 0)
+		if err != nil {
 			return err
 		}
+		n := r.CountLens()
+		m.Mixins = make([]*Mixin, 0, n)
+		vs := make([]Mixin, n)
+		for i := 0; !r.AtEnd(); i++ {
+			var v *Mixin
+			if i < n {
+				v = &vs[i]
+			} else {
+				v = new(Mixin)
+			}
+			f, err := r.Enter(false)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InElement(err, i, "mixins")
+			}
+			m.Mixins = append(m.Mixins, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(7, bijoubuf.WireVarint, "syntax"); err != nil {
 		return err
@@ -2700,16 +2857,30 @@ func (m *Method) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("options"); err != nil {
 			return err
 		}
-		if err := r.Run("options", 0, func(int) error {
-			v := new(Option)
-			if err := r.Nested(false, v.BijoubufDecode); err != nil {
-				return err
-			}
-			m.Options = append(m.Options, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("options", 0)
+		if err != nil {
 			return err
 		}
+		n := r.CountLens()
+		m.Options = make([]*Option, 0, n)
+		vs := make([]Option, n)
+		for i := 0; !r.AtEnd(); i++ {
+			var v *Option
+			if i < n {
+				v = &vs[i]
+			} else {
+				v = new(Option)
+			}
+			f, err := r.Enter(false)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InElement(err, i, "options")
+			}
+			m.Options = append(m.Options, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(7, bijoubuf.WireVarint, "syntax"); err != nil {
 		return err
@@ -3294,16 +3465,19 @@ func (m *FieldMask) BijoubufDecode(r *bijoubuf.Reader) error {
 	if ok, err := r.Field(1, bijoubuf.WireLen, "paths"); err != nil {
 		return err
 	} else if ok {
-		if err := r.Run("paths", 0, func(int) error {
-			v, err := r.String()
-			if err != nil {
-				return err
-			}
-			m.Paths = append(m.Paths, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("paths", 0)
+		if err != nil {
 			return err
 		}
+		m.Paths = make([]string, 0, r.CountLens())
+		for i := 0; !r.AtEnd(); i++ {
+			v, err := r.String()
+			if err != nil {
+				return bijoubuf.InElement(err, i, "paths")
+			}
+			m.Paths = append(m.Paths, v)
+		}
+		r.CloseRun(outer)
 	}
 	u, err := r.Finish()
 	if err != nil {
@@ -3480,17 +3654,33 @@ func (m *Struct) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("fields"); err != nil {
 			return err
 		}
-		x := make(map[string]*Value)
-		if err := bijoubuf.ReadMap(r, "fields", r.String, bijoubuf.Compare[string], bijoubuf.StringKey, func(k string) error {
-			v := new(Value)
-			if err := r.Nested(false, v.BijoubufDecode); err != nil {
-				return err
-			}
-			x[k] = v
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("fields", 0)
+		if err != nil {
 			return err
 		}
+		x := make(map[string]*Value)
+		var last string
+		for i := 0; !r.AtEnd(); i++ {
+			at := r.Pos()
+			k, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "fields")
+			}
+			if i > 0 && bijoubuf.Compare[string](k, last) <= 0 {
+				return bijoubuf.KeyOrderError(at, bijoubuf.StringKey(k), "fields")
+			}
+			v := new(Value)
+			f, err := r.Enter(false)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InEntry(err, bijoubuf.StringKey(k), "fields")
+			}
+			x[k] = v
+			last = k
+		}
+		r.CloseRun(outer)
 		m.Fields = x
 	}
 	u, err := r.Finish()
@@ -3828,9 +4018,16 @@ func (m *Value) BijoubufDecode(r *bijoubuf.Reader) error {
 		if m.Kind != nil {
 			return r.OneofConflict("struct_value")
 		}
-		v := new(Struct)
-		if err := r.Message("struct_value", false, v.BijoubufDecode); err != nil {
+		if err := r.CheckDepth("struct_value"); err != nil {
 			return err
+		}
+		v := new(Struct)
+		f, err := r.Enter(false)
+		if err == nil {
+			err = r.Leave(f, v.BijoubufDecode(r))
+		}
+		if err != nil {
+			return bijoubuf.InField(err, "struct_value")
 		}
 		m.Kind = &Value_StructValue{StructValue: v}
 	}
@@ -3840,9 +4037,16 @@ func (m *Value) BijoubufDecode(r *bijoubuf.Reader) error {
 		if m.Kind != nil {
 			return r.OneofConflict("list_value")
 		}
-		v := new(ListValue)
-		if err := r.Message("list_value", false, v.BijoubufDecode); err != nil {
+		if err := r.CheckDepth("list_value"); err != nil {
 			return err
+		}
+		v := new(ListValue)
+		f, err := r.Enter(false)
+		if err == nil {
+			err = r.Leave(f, v.BijoubufDecode(r))
+		}
+		if err != nil {
+			return bijoubuf.InField(err, "list_value")
 		}
 		m.Kind = &Value_ListValue{ListValue: v}
 	}
@@ -3992,16 +4196,30 @@ func (m *ListValue) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("values"); err != nil {
 			return err
 		}
-		if err := r.Run("values", 0, func(int) error {
-			v := new(Value)
-			if err := r.Nested(false, v.BijoubufDecode); err != nil {
-				return err
-			}
-			m.Values = append(m.Values, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("values", 0)
+		if err != nil {
 			return err
 		}
+		n := r.CountLens()
+		m.Values = make([]*Value, 0, n)
+		vs := make([]Value, n)
+		for i := 0; !r.AtEnd(); i++ {
+			var v *Value
+			if i < n {
+				v = &vs[i]
+			} else {
+				v = new(Value)
+			}
+			f, err := r.Enter(false)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InElement(err, i, "values")
+			}
+			m.Values = append(m.Values, v)
+		}
+		r.CloseRun(outer)
 	}
 	u, err := r.Finish()
 	if err != nil {

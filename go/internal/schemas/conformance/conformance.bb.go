@@ -431,9 +431,16 @@ func (m *Order) BijoubufDecode(r *bijoubuf.Reader) error {
 	if ok, err := r.Field(2, bijoubuf.WireLen, "customer"); err != nil {
 		return err
 	} else if ok {
-		v := new(Customer)
-		if err := r.Message("customer", true, v.BijoubufDecode); err != nil {
+		if err := r.CheckDepth("customer"); err != nil {
 			return err
+		}
+		v := new(Customer)
+		f, err := r.Enter(true)
+		if err == nil {
+			err = r.Leave(f, v.BijoubufDecode(r))
+		}
+		if err != nil {
+			return bijoubuf.InField(err, "customer")
 		}
 		m.Customer = v
 	}
@@ -443,31 +450,57 @@ func (m *Order) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("lines"); err != nil {
 			return err
 		}
-		if err := r.Run("lines", 0, func(int) error {
-			v := new(Line)
-			if err := r.Nested(true, v.BijoubufDecode); err != nil {
-				return err
-			}
-			m.Lines = append(m.Lines, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("lines", 0)
+		if err != nil {
 			return err
 		}
+		n := r.CountLens()
+		m.Lines = make([]*Line, 0, n)
+		vs := make([]Line, n)
+		for i := 0; !r.AtEnd(); i++ {
+			var v *Line
+			if i < n {
+				v = &vs[i]
+			} else {
+				v = new(Line)
+			}
+			f, err := r.Enter(true)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InElement(err, i, "lines")
+			}
+			m.Lines = append(m.Lines, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(7, bijoubuf.WireLen, "tags"); err != nil {
 		return err
 	} else if ok {
-		x := make(map[string]int64)
-		if err := bijoubuf.ReadMap(r, "tags", r.String, bijoubuf.Compare[string], bijoubuf.StringKey, func(k string) error {
-			v, err := r.Int64()
-			if err != nil {
-				return err
-			}
-			x[k] = v
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("tags", 0)
+		if err != nil {
 			return err
 		}
+		x := make(map[string]int64)
+		var last string
+		for i := 0; !r.AtEnd(); i++ {
+			at := r.Pos()
+			k, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "tags")
+			}
+			if i > 0 && bijoubuf.Compare[string](k, last) <= 0 {
+				return bijoubuf.KeyOrderError(at, bijoubuf.StringKey(k), "tags")
+			}
+			v, err := r.Int64()
+			if err != nil {
+				return bijoubuf.InEntry(err, bijoubuf.StringKey(k), "tags")
+			}
+			x[k] = v
+			last = k
+		}
+		r.CloseRun(outer)
 		m.Tags = x
 	}
 	u, err := r.Finish()
@@ -1157,16 +1190,19 @@ func (m *Reading) BijoubufDecode(r *bijoubuf.Reader) error {
 	if ok, err := r.Field(3, bijoubuf.WireLen, "samples"); err != nil {
 		return err
 	} else if ok {
-		if err := r.Run("samples", 4, func(int) error {
-			v, err := r.Float32()
-			if err != nil {
-				return err
-			}
-			m.Samples = append(m.Samples, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("samples", 4)
+		if err != nil {
 			return err
 		}
+		m.Samples = make([]float32, 0, r.Left()/4)
+		for i := 0; !r.AtEnd(); i++ {
+			v, err := r.Float32()
+			if err != nil {
+				return bijoubuf.InElement(err, i, "samples")
+			}
+			m.Samples = append(m.Samples, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(4, bijoubuf.WireVarint, "celsius"); err != nil {
 		return err
@@ -1494,9 +1530,16 @@ func (m *Required) BijoubufDecode(r *bijoubuf.Reader) error {
 	if ok, err := r.Field(4, bijoubuf.WireLen, "inner"); err != nil {
 		return err
 	} else if ok {
-		v := new(Inner)
-		if err := r.Message("inner", true, v.BijoubufDecode); err != nil {
+		if err := r.CheckDepth("inner"); err != nil {
 			return err
+		}
+		v := new(Inner)
+		f, err := r.Enter(true)
+		if err == nil {
+			err = r.Leave(f, v.BijoubufDecode(r))
+		}
+		if err != nil {
+			return bijoubuf.InField(err, "inner")
 		}
 		m.Inner = v
 	}
@@ -1506,16 +1549,30 @@ func (m *Required) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("inners"); err != nil {
 			return err
 		}
-		if err := r.Run("inners", 0, func(int) error {
-			v := new(Inner)
-			if err := r.Nested(true, v.BijoubufDecode); err != nil {
-				return err
-			}
-			m.Inners = append(m.Inners, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("inners", 0)
+		if err != nil {
 			return err
 		}
+		n := r.CountLens()
+		m.Inners = make([]*Inner, 0, n)
+		vs := make([]Inner, n)
+		for i := 0; !r.AtEnd(); i++ {
+			var v *Inner
+			if i < n {
+				v = &vs[i]
+			} else {
+				v = new(Inner)
+			}
+			f, err := r.Enter(true)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InElement(err, i, "inners")
+			}
+			m.Inners = append(m.Inners, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(6, bijoubuf.WireLen, "by_id"); err != nil {
 		return err
@@ -1523,17 +1580,33 @@ func (m *Required) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("by_id"); err != nil {
 			return err
 		}
-		x := make(map[uint32]*Inner)
-		if err := bijoubuf.ReadMap(r, "by_id", r.Uint32, bijoubuf.Compare[uint32], bijoubuf.UnsignedKey[uint32], func(k uint32) error {
-			v := new(Inner)
-			if err := r.Nested(true, v.BijoubufDecode); err != nil {
-				return err
-			}
-			x[k] = v
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("by_id", 0)
+		if err != nil {
 			return err
 		}
+		x := make(map[uint32]*Inner)
+		var last uint32
+		for i := 0; !r.AtEnd(); i++ {
+			at := r.Pos()
+			k, err := r.Uint32()
+			if err != nil {
+				return bijoubuf.InField(err, "by_id")
+			}
+			if i > 0 && bijoubuf.Compare[uint32](k, last) <= 0 {
+				return bijoubuf.KeyOrderError(at, bijoubuf.UnsignedKey[uint32](k), "by_id")
+			}
+			v := new(Inner)
+			f, err := r.Enter(true)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InEntry(err, bijoubuf.UnsignedKey[uint32](k), "by_id")
+			}
+			x[k] = v
+			last = k
+		}
+		r.CloseRun(outer)
 		m.ById = x
 	}
 	u, err := r.Finish()
@@ -2808,9 +2881,16 @@ func (m *Optionals) BijoubufDecode(r *bijoubuf.Reader) error {
 	if ok, err := r.Field(17, bijoubuf.WireLen, "leaf"); err != nil {
 		return err
 	} else if ok {
-		v := new(Leaf)
-		if err := r.Message("leaf", true, v.BijoubufDecode); err != nil {
+		if err := r.CheckDepth("leaf"); err != nil {
 			return err
+		}
+		v := new(Leaf)
+		f, err := r.Enter(true)
+		if err == nil {
+			err = r.Leave(f, v.BijoubufDecode(r))
+		}
+		if err != nil {
+			return bijoubuf.InField(err, "leaf")
 		}
 		m.Leaf = v
 	}
@@ -3322,226 +3402,274 @@ func (m *Repeats) BijoubufDecode(r *bijoubuf.Reader) error {
 	if ok, err := r.Field(1, bijoubuf.WireLen, "i32"); err != nil {
 		return err
 	} else if ok {
-		if err := r.Run("i32", 0, func(int) error {
-			v, err := r.Int32()
-			if err != nil {
-				return err
-			}
-			m.I32 = append(m.I32, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("i32", 0)
+		if err != nil {
 			return err
 		}
+		m.I32 = make([]int32, 0, r.CountVarints())
+		for i := 0; !r.AtEnd(); i++ {
+			v, err := r.Int32()
+			if err != nil {
+				return bijoubuf.InElement(err, i, "i32")
+			}
+			m.I32 = append(m.I32, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(2, bijoubuf.WireLen, "i64"); err != nil {
 		return err
 	} else if ok {
-		if err := r.Run("i64", 0, func(int) error {
-			v, err := r.Int64()
-			if err != nil {
-				return err
-			}
-			m.I64 = append(m.I64, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("i64", 0)
+		if err != nil {
 			return err
 		}
+		m.I64 = make([]int64, 0, r.CountVarints())
+		for i := 0; !r.AtEnd(); i++ {
+			v, err := r.Int64()
+			if err != nil {
+				return bijoubuf.InElement(err, i, "i64")
+			}
+			m.I64 = append(m.I64, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(3, bijoubuf.WireLen, "u32"); err != nil {
 		return err
 	} else if ok {
-		if err := r.Run("u32", 0, func(int) error {
-			v, err := r.Uint32()
-			if err != nil {
-				return err
-			}
-			m.U32 = append(m.U32, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("u32", 0)
+		if err != nil {
 			return err
 		}
+		m.U32 = make([]uint32, 0, r.CountVarints())
+		for i := 0; !r.AtEnd(); i++ {
+			v, err := r.Uint32()
+			if err != nil {
+				return bijoubuf.InElement(err, i, "u32")
+			}
+			m.U32 = append(m.U32, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(4, bijoubuf.WireLen, "u64"); err != nil {
 		return err
 	} else if ok {
-		if err := r.Run("u64", 0, func(int) error {
-			v, err := r.Uint64()
-			if err != nil {
-				return err
-			}
-			m.U64 = append(m.U64, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("u64", 0)
+		if err != nil {
 			return err
 		}
+		m.U64 = make([]uint64, 0, r.CountVarints())
+		for i := 0; !r.AtEnd(); i++ {
+			v, err := r.Uint64()
+			if err != nil {
+				return bijoubuf.InElement(err, i, "u64")
+			}
+			m.U64 = append(m.U64, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(5, bijoubuf.WireLen, "s32"); err != nil {
 		return err
 	} else if ok {
-		if err := r.Run("s32", 0, func(int) error {
-			v, err := r.Int32()
-			if err != nil {
-				return err
-			}
-			m.S32 = append(m.S32, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("s32", 0)
+		if err != nil {
 			return err
 		}
+		m.S32 = make([]int32, 0, r.CountVarints())
+		for i := 0; !r.AtEnd(); i++ {
+			v, err := r.Int32()
+			if err != nil {
+				return bijoubuf.InElement(err, i, "s32")
+			}
+			m.S32 = append(m.S32, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(6, bijoubuf.WireLen, "s64"); err != nil {
 		return err
 	} else if ok {
-		if err := r.Run("s64", 0, func(int) error {
-			v, err := r.Int64()
-			if err != nil {
-				return err
-			}
-			m.S64 = append(m.S64, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("s64", 0)
+		if err != nil {
 			return err
 		}
+		m.S64 = make([]int64, 0, r.CountVarints())
+		for i := 0; !r.AtEnd(); i++ {
+			v, err := r.Int64()
+			if err != nil {
+				return bijoubuf.InElement(err, i, "s64")
+			}
+			m.S64 = append(m.S64, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(7, bijoubuf.WireLen, "flag"); err != nil {
 		return err
 	} else if ok {
-		if err := r.Run("flag", 0, func(int) error {
-			v, err := r.Bool()
-			if err != nil {
-				return err
-			}
-			m.Flag = append(m.Flag, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("flag", 0)
+		if err != nil {
 			return err
 		}
+		m.Flag = make([]bool, 0, r.CountVarints())
+		for i := 0; !r.AtEnd(); i++ {
+			v, err := r.Bool()
+			if err != nil {
+				return bijoubuf.InElement(err, i, "flag")
+			}
+			m.Flag = append(m.Flag, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(8, bijoubuf.WireLen, "color"); err != nil {
 		return err
 	} else if ok {
-		if err := r.Run("color", 0, func(int) error {
-			v, err := r.Int32()
-			if err != nil {
-				return err
-			}
-			m.Color = append(m.Color, Color(v))
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("color", 0)
+		if err != nil {
 			return err
 		}
+		m.Color = make([]Color, 0, r.CountVarints())
+		for i := 0; !r.AtEnd(); i++ {
+			v, err := r.Int32()
+			if err != nil {
+				return bijoubuf.InElement(err, i, "color")
+			}
+			m.Color = append(m.Color, Color(v))
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(9, bijoubuf.WireLen, "f32"); err != nil {
 		return err
 	} else if ok {
-		if err := r.Run("f32", 4, func(int) error {
-			v, err := r.Fixed32()
-			if err != nil {
-				return err
-			}
-			m.F32 = append(m.F32, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("f32", 4)
+		if err != nil {
 			return err
 		}
+		m.F32 = make([]uint32, 0, r.Left()/4)
+		for i := 0; !r.AtEnd(); i++ {
+			v, err := r.Fixed32()
+			if err != nil {
+				return bijoubuf.InElement(err, i, "f32")
+			}
+			m.F32 = append(m.F32, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(10, bijoubuf.WireLen, "f64"); err != nil {
 		return err
 	} else if ok {
-		if err := r.Run("f64", 8, func(int) error {
-			v, err := r.Fixed64()
-			if err != nil {
-				return err
-			}
-			m.F64 = append(m.F64, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("f64", 8)
+		if err != nil {
 			return err
 		}
+		m.F64 = make([]uint64, 0, r.Left()/8)
+		for i := 0; !r.AtEnd(); i++ {
+			v, err := r.Fixed64()
+			if err != nil {
+				return bijoubuf.InElement(err, i, "f64")
+			}
+			m.F64 = append(m.F64, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(11, bijoubuf.WireLen, "sf32"); err != nil {
 		return err
 	} else if ok {
-		if err := r.Run("sf32", 4, func(int) error {
-			v, err := r.Sfixed32()
-			if err != nil {
-				return err
-			}
-			m.Sf32 = append(m.Sf32, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("sf32", 4)
+		if err != nil {
 			return err
 		}
+		m.Sf32 = make([]int32, 0, r.Left()/4)
+		for i := 0; !r.AtEnd(); i++ {
+			v, err := r.Sfixed32()
+			if err != nil {
+				return bijoubuf.InElement(err, i, "sf32")
+			}
+			m.Sf32 = append(m.Sf32, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(12, bijoubuf.WireLen, "sf64"); err != nil {
 		return err
 	} else if ok {
-		if err := r.Run("sf64", 8, func(int) error {
-			v, err := r.Sfixed64()
-			if err != nil {
-				return err
-			}
-			m.Sf64 = append(m.Sf64, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("sf64", 8)
+		if err != nil {
 			return err
 		}
+		m.Sf64 = make([]int64, 0, r.Left()/8)
+		for i := 0; !r.AtEnd(); i++ {
+			v, err := r.Sfixed64()
+			if err != nil {
+				return bijoubuf.InElement(err, i, "sf64")
+			}
+			m.Sf64 = append(m.Sf64, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(13, bijoubuf.WireLen, "fl"); err != nil {
 		return err
 	} else if ok {
-		if err := r.Run("fl", 4, func(int) error {
-			v, err := r.Float32()
-			if err != nil {
-				return err
-			}
-			m.Fl = append(m.Fl, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("fl", 4)
+		if err != nil {
 			return err
 		}
+		m.Fl = make([]float32, 0, r.Left()/4)
+		for i := 0; !r.AtEnd(); i++ {
+			v, err := r.Float32()
+			if err != nil {
+				return bijoubuf.InElement(err, i, "fl")
+			}
+			m.Fl = append(m.Fl, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(14, bijoubuf.WireLen, "db"); err != nil {
 		return err
 	} else if ok {
-		if err := r.Run("db", 8, func(int) error {
-			v, err := r.Float64()
-			if err != nil {
-				return err
-			}
-			m.Db = append(m.Db, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("db", 8)
+		if err != nil {
 			return err
 		}
+		m.Db = make([]float64, 0, r.Left()/8)
+		for i := 0; !r.AtEnd(); i++ {
+			v, err := r.Float64()
+			if err != nil {
+				return bijoubuf.InElement(err, i, "db")
+			}
+			m.Db = append(m.Db, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(15, bijoubuf.WireLen, "str"); err != nil {
 		return err
 	} else if ok {
-		if err := r.Run("str", 0, func(int) error {
-			v, err := r.String()
-			if err != nil {
-				return err
-			}
-			m.Str = append(m.Str, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("str", 0)
+		if err != nil {
 			return err
 		}
+		m.Str = make([]string, 0, r.CountLens())
+		for i := 0; !r.AtEnd(); i++ {
+			v, err := r.String()
+			if err != nil {
+				return bijoubuf.InElement(err, i, "str")
+			}
+			m.Str = append(m.Str, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(16, bijoubuf.WireLen, "by"); err != nil {
 		return err
 	} else if ok {
-		if err := r.Run("by", 0, func(int) error {
-			v, err := r.BytesCopy()
-			if err != nil {
-				return err
-			}
-			m.By = append(m.By, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("by", 0)
+		if err != nil {
 			return err
 		}
+		m.By = make([][]byte, 0, r.CountLens())
+		for i := 0; !r.AtEnd(); i++ {
+			v, err := r.BytesCopy()
+			if err != nil {
+				return bijoubuf.InElement(err, i, "by")
+			}
+			m.By = append(m.By, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(17, bijoubuf.WireLen, "leaf"); err != nil {
 		return err
@@ -3549,16 +3677,30 @@ func (m *Repeats) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("leaf"); err != nil {
 			return err
 		}
-		if err := r.Run("leaf", 0, func(int) error {
-			v := new(Leaf)
-			if err := r.Nested(true, v.BijoubufDecode); err != nil {
-				return err
-			}
-			m.Leaf = append(m.Leaf, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("leaf", 0)
+		if err != nil {
 			return err
 		}
+		n := r.CountLens()
+		m.Leaf = make([]*Leaf, 0, n)
+		vs := make([]Leaf, n)
+		for i := 0; !r.AtEnd(); i++ {
+			var v *Leaf
+			if i < n {
+				v = &vs[i]
+			} else {
+				v = new(Leaf)
+			}
+			f, err := r.Enter(true)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InElement(err, i, "leaf")
+			}
+			m.Leaf = append(m.Leaf, v)
+		}
+		r.CloseRun(outer)
 	}
 	u, err := r.Finish()
 	if err != nil {
@@ -4302,289 +4444,505 @@ func (m *Maps) BijoubufDecode(r *bijoubuf.Reader) error {
 	if ok, err := r.Field(1, bijoubuf.WireLen, "i32"); err != nil {
 		return err
 	} else if ok {
-		x := make(map[int32]uint32)
-		if err := bijoubuf.ReadMap(r, "i32", r.Int32, bijoubuf.Compare[int32], bijoubuf.SignedKey[int32], func(k int32) error {
-			v, err := r.Uint32()
-			if err != nil {
-				return err
-			}
-			x[k] = v
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("i32", 0)
+		if err != nil {
 			return err
 		}
+		x := make(map[int32]uint32)
+		var last int32
+		for i := 0; !r.AtEnd(); i++ {
+			at := r.Pos()
+			k, err := r.Int32()
+			if err != nil {
+				return bijoubuf.InField(err, "i32")
+			}
+			if i > 0 && bijoubuf.Compare[int32](k, last) <= 0 {
+				return bijoubuf.KeyOrderError(at, bijoubuf.SignedKey[int32](k), "i32")
+			}
+			v, err := r.Uint32()
+			if err != nil {
+				return bijoubuf.InEntry(err, bijoubuf.SignedKey[int32](k), "i32")
+			}
+			x[k] = v
+			last = k
+		}
+		r.CloseRun(outer)
 		m.I32 = x
 	}
 	if ok, err := r.Field(2, bijoubuf.WireLen, "i64"); err != nil {
 		return err
 	} else if ok {
-		x := make(map[int64]uint32)
-		if err := bijoubuf.ReadMap(r, "i64", r.Int64, bijoubuf.Compare[int64], bijoubuf.SignedKey[int64], func(k int64) error {
-			v, err := r.Uint32()
-			if err != nil {
-				return err
-			}
-			x[k] = v
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("i64", 0)
+		if err != nil {
 			return err
 		}
+		x := make(map[int64]uint32)
+		var last int64
+		for i := 0; !r.AtEnd(); i++ {
+			at := r.Pos()
+			k, err := r.Int64()
+			if err != nil {
+				return bijoubuf.InField(err, "i64")
+			}
+			if i > 0 && bijoubuf.Compare[int64](k, last) <= 0 {
+				return bijoubuf.KeyOrderError(at, bijoubuf.SignedKey[int64](k), "i64")
+			}
+			v, err := r.Uint32()
+			if err != nil {
+				return bijoubuf.InEntry(err, bijoubuf.SignedKey[int64](k), "i64")
+			}
+			x[k] = v
+			last = k
+		}
+		r.CloseRun(outer)
 		m.I64 = x
 	}
 	if ok, err := r.Field(3, bijoubuf.WireLen, "u32"); err != nil {
 		return err
 	} else if ok {
-		x := make(map[uint32]uint32)
-		if err := bijoubuf.ReadMap(r, "u32", r.Uint32, bijoubuf.Compare[uint32], bijoubuf.UnsignedKey[uint32], func(k uint32) error {
-			v, err := r.Uint32()
-			if err != nil {
-				return err
-			}
-			x[k] = v
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("u32", 0)
+		if err != nil {
 			return err
 		}
+		x := make(map[uint32]uint32)
+		var last uint32
+		for i := 0; !r.AtEnd(); i++ {
+			at := r.Pos()
+			k, err := r.Uint32()
+			if err != nil {
+				return bijoubuf.InField(err, "u32")
+			}
+			if i > 0 && bijoubuf.Compare[uint32](k, last) <= 0 {
+				return bijoubuf.KeyOrderError(at, bijoubuf.UnsignedKey[uint32](k), "u32")
+			}
+			v, err := r.Uint32()
+			if err != nil {
+				return bijoubuf.InEntry(err, bijoubuf.UnsignedKey[uint32](k), "u32")
+			}
+			x[k] = v
+			last = k
+		}
+		r.CloseRun(outer)
 		m.U32 = x
 	}
 	if ok, err := r.Field(4, bijoubuf.WireLen, "u64"); err != nil {
 		return err
 	} else if ok {
-		x := make(map[uint64]uint32)
-		if err := bijoubuf.ReadMap(r, "u64", r.Uint64, bijoubuf.Compare[uint64], bijoubuf.UnsignedKey[uint64], func(k uint64) error {
-			v, err := r.Uint32()
-			if err != nil {
-				return err
-			}
-			x[k] = v
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("u64", 0)
+		if err != nil {
 			return err
 		}
+		x := make(map[uint64]uint32)
+		var last uint64
+		for i := 0; !r.AtEnd(); i++ {
+			at := r.Pos()
+			k, err := r.Uint64()
+			if err != nil {
+				return bijoubuf.InField(err, "u64")
+			}
+			if i > 0 && bijoubuf.Compare[uint64](k, last) <= 0 {
+				return bijoubuf.KeyOrderError(at, bijoubuf.UnsignedKey[uint64](k), "u64")
+			}
+			v, err := r.Uint32()
+			if err != nil {
+				return bijoubuf.InEntry(err, bijoubuf.UnsignedKey[uint64](k), "u64")
+			}
+			x[k] = v
+			last = k
+		}
+		r.CloseRun(outer)
 		m.U64 = x
 	}
 	if ok, err := r.Field(5, bijoubuf.WireLen, "s32"); err != nil {
 		return err
 	} else if ok {
-		x := make(map[int32]uint32)
-		if err := bijoubuf.ReadMap(r, "s32", r.Int32, bijoubuf.Compare[int32], bijoubuf.SignedKey[int32], func(k int32) error {
-			v, err := r.Uint32()
-			if err != nil {
-				return err
-			}
-			x[k] = v
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("s32", 0)
+		if err != nil {
 			return err
 		}
+		x := make(map[int32]uint32)
+		var last int32
+		for i := 0; !r.AtEnd(); i++ {
+			at := r.Pos()
+			k, err := r.Int32()
+			if err != nil {
+				return bijoubuf.InField(err, "s32")
+			}
+			if i > 0 && bijoubuf.Compare[int32](k, last) <= 0 {
+				return bijoubuf.KeyOrderError(at, bijoubuf.SignedKey[int32](k), "s32")
+			}
+			v, err := r.Uint32()
+			if err != nil {
+				return bijoubuf.InEntry(err, bijoubuf.SignedKey[int32](k), "s32")
+			}
+			x[k] = v
+			last = k
+		}
+		r.CloseRun(outer)
 		m.S32 = x
 	}
 	if ok, err := r.Field(6, bijoubuf.WireLen, "s64"); err != nil {
 		return err
 	} else if ok {
-		x := make(map[int64]uint32)
-		if err := bijoubuf.ReadMap(r, "s64", r.Int64, bijoubuf.Compare[int64], bijoubuf.SignedKey[int64], func(k int64) error {
-			v, err := r.Uint32()
-			if err != nil {
-				return err
-			}
-			x[k] = v
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("s64", 0)
+		if err != nil {
 			return err
 		}
+		x := make(map[int64]uint32)
+		var last int64
+		for i := 0; !r.AtEnd(); i++ {
+			at := r.Pos()
+			k, err := r.Int64()
+			if err != nil {
+				return bijoubuf.InField(err, "s64")
+			}
+			if i > 0 && bijoubuf.Compare[int64](k, last) <= 0 {
+				return bijoubuf.KeyOrderError(at, bijoubuf.SignedKey[int64](k), "s64")
+			}
+			v, err := r.Uint32()
+			if err != nil {
+				return bijoubuf.InEntry(err, bijoubuf.SignedKey[int64](k), "s64")
+			}
+			x[k] = v
+			last = k
+		}
+		r.CloseRun(outer)
 		m.S64 = x
 	}
 	if ok, err := r.Field(7, bijoubuf.WireLen, "f32"); err != nil {
 		return err
 	} else if ok {
-		x := make(map[uint32]uint32)
-		if err := bijoubuf.ReadMap(r, "f32", r.Fixed32, bijoubuf.Compare[uint32], bijoubuf.UnsignedKey[uint32], func(k uint32) error {
-			v, err := r.Uint32()
-			if err != nil {
-				return err
-			}
-			x[k] = v
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("f32", 0)
+		if err != nil {
 			return err
 		}
+		x := make(map[uint32]uint32)
+		var last uint32
+		for i := 0; !r.AtEnd(); i++ {
+			at := r.Pos()
+			k, err := r.Fixed32()
+			if err != nil {
+				return bijoubuf.InField(err, "f32")
+			}
+			if i > 0 && bijoubuf.Compare[uint32](k, last) <= 0 {
+				return bijoubuf.KeyOrderError(at, bijoubuf.UnsignedKey[uint32](k), "f32")
+			}
+			v, err := r.Uint32()
+			if err != nil {
+				return bijoubuf.InEntry(err, bijoubuf.UnsignedKey[uint32](k), "f32")
+			}
+			x[k] = v
+			last = k
+		}
+		r.CloseRun(outer)
 		m.F32 = x
 	}
 	if ok, err := r.Field(8, bijoubuf.WireLen, "f64"); err != nil {
 		return err
 	} else if ok {
-		x := make(map[uint64]uint32)
-		if err := bijoubuf.ReadMap(r, "f64", r.Fixed64, bijoubuf.Compare[uint64], bijoubuf.UnsignedKey[uint64], func(k uint64) error {
-			v, err := r.Uint32()
-			if err != nil {
-				return err
-			}
-			x[k] = v
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("f64", 0)
+		if err != nil {
 			return err
 		}
+		x := make(map[uint64]uint32)
+		var last uint64
+		for i := 0; !r.AtEnd(); i++ {
+			at := r.Pos()
+			k, err := r.Fixed64()
+			if err != nil {
+				return bijoubuf.InField(err, "f64")
+			}
+			if i > 0 && bijoubuf.Compare[uint64](k, last) <= 0 {
+				return bijoubuf.KeyOrderError(at, bijoubuf.UnsignedKey[uint64](k), "f64")
+			}
+			v, err := r.Uint32()
+			if err != nil {
+				return bijoubuf.InEntry(err, bijoubuf.UnsignedKey[uint64](k), "f64")
+			}
+			x[k] = v
+			last = k
+		}
+		r.CloseRun(outer)
 		m.F64 = x
 	}
 	if ok, err := r.Field(9, bijoubuf.WireLen, "sf32"); err != nil {
 		return err
 	} else if ok {
-		x := make(map[int32]uint32)
-		if err := bijoubuf.ReadMap(r, "sf32", r.Sfixed32, bijoubuf.Compare[int32], bijoubuf.SignedKey[int32], func(k int32) error {
-			v, err := r.Uint32()
-			if err != nil {
-				return err
-			}
-			x[k] = v
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("sf32", 0)
+		if err != nil {
 			return err
 		}
+		x := make(map[int32]uint32)
+		var last int32
+		for i := 0; !r.AtEnd(); i++ {
+			at := r.Pos()
+			k, err := r.Sfixed32()
+			if err != nil {
+				return bijoubuf.InField(err, "sf32")
+			}
+			if i > 0 && bijoubuf.Compare[int32](k, last) <= 0 {
+				return bijoubuf.KeyOrderError(at, bijoubuf.SignedKey[int32](k), "sf32")
+			}
+			v, err := r.Uint32()
+			if err != nil {
+				return bijoubuf.InEntry(err, bijoubuf.SignedKey[int32](k), "sf32")
+			}
+			x[k] = v
+			last = k
+		}
+		r.CloseRun(outer)
 		m.Sf32 = x
 	}
 	if ok, err := r.Field(10, bijoubuf.WireLen, "sf64"); err != nil {
 		return err
 	} else if ok {
-		x := make(map[int64]uint32)
-		if err := bijoubuf.ReadMap(r, "sf64", r.Sfixed64, bijoubuf.Compare[int64], bijoubuf.SignedKey[int64], func(k int64) error {
-			v, err := r.Uint32()
-			if err != nil {
-				return err
-			}
-			x[k] = v
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("sf64", 0)
+		if err != nil {
 			return err
 		}
+		x := make(map[int64]uint32)
+		var last int64
+		for i := 0; !r.AtEnd(); i++ {
+			at := r.Pos()
+			k, err := r.Sfixed64()
+			if err != nil {
+				return bijoubuf.InField(err, "sf64")
+			}
+			if i > 0 && bijoubuf.Compare[int64](k, last) <= 0 {
+				return bijoubuf.KeyOrderError(at, bijoubuf.SignedKey[int64](k), "sf64")
+			}
+			v, err := r.Uint32()
+			if err != nil {
+				return bijoubuf.InEntry(err, bijoubuf.SignedKey[int64](k), "sf64")
+			}
+			x[k] = v
+			last = k
+		}
+		r.CloseRun(outer)
 		m.Sf64 = x
 	}
 	if ok, err := r.Field(11, bijoubuf.WireLen, "flag"); err != nil {
 		return err
 	} else if ok {
-		x := make(map[bool]uint32)
-		if err := bijoubuf.ReadMap(r, "flag", r.Bool, bijoubuf.CompareBool, bijoubuf.BoolKey, func(k bool) error {
-			v, err := r.Uint32()
-			if err != nil {
-				return err
-			}
-			x[k] = v
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("flag", 0)
+		if err != nil {
 			return err
 		}
+		x := make(map[bool]uint32)
+		var last bool
+		for i := 0; !r.AtEnd(); i++ {
+			at := r.Pos()
+			k, err := r.Bool()
+			if err != nil {
+				return bijoubuf.InField(err, "flag")
+			}
+			if i > 0 && bijoubuf.CompareBool(k, last) <= 0 {
+				return bijoubuf.KeyOrderError(at, bijoubuf.BoolKey(k), "flag")
+			}
+			v, err := r.Uint32()
+			if err != nil {
+				return bijoubuf.InEntry(err, bijoubuf.BoolKey(k), "flag")
+			}
+			x[k] = v
+			last = k
+		}
+		r.CloseRun(outer)
 		m.Flag = x
 	}
 	if ok, err := r.Field(12, bijoubuf.WireLen, "str"); err != nil {
 		return err
 	} else if ok {
-		x := make(map[string]uint32)
-		if err := bijoubuf.ReadMap(r, "str", r.String, bijoubuf.Compare[string], bijoubuf.StringKey, func(k string) error {
-			v, err := r.Uint32()
-			if err != nil {
-				return err
-			}
-			x[k] = v
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("str", 0)
+		if err != nil {
 			return err
 		}
+		x := make(map[string]uint32)
+		var last string
+		for i := 0; !r.AtEnd(); i++ {
+			at := r.Pos()
+			k, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "str")
+			}
+			if i > 0 && bijoubuf.Compare[string](k, last) <= 0 {
+				return bijoubuf.KeyOrderError(at, bijoubuf.StringKey(k), "str")
+			}
+			v, err := r.Uint32()
+			if err != nil {
+				return bijoubuf.InEntry(err, bijoubuf.StringKey(k), "str")
+			}
+			x[k] = v
+			last = k
+		}
+		r.CloseRun(outer)
 		m.Str = x
 	}
 	if ok, err := r.Field(13, bijoubuf.WireLen, "v_str"); err != nil {
 		return err
 	} else if ok {
-		x := make(map[uint32]string)
-		if err := bijoubuf.ReadMap(r, "v_str", r.Uint32, bijoubuf.Compare[uint32], bijoubuf.UnsignedKey[uint32], func(k uint32) error {
-			v, err := r.String()
-			if err != nil {
-				return err
-			}
-			x[k] = v
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("v_str", 0)
+		if err != nil {
 			return err
 		}
+		x := make(map[uint32]string)
+		var last uint32
+		for i := 0; !r.AtEnd(); i++ {
+			at := r.Pos()
+			k, err := r.Uint32()
+			if err != nil {
+				return bijoubuf.InField(err, "v_str")
+			}
+			if i > 0 && bijoubuf.Compare[uint32](k, last) <= 0 {
+				return bijoubuf.KeyOrderError(at, bijoubuf.UnsignedKey[uint32](k), "v_str")
+			}
+			v, err := r.String()
+			if err != nil {
+				return bijoubuf.InEntry(err, bijoubuf.UnsignedKey[uint32](k), "v_str")
+			}
+			x[k] = v
+			last = k
+		}
+		r.CloseRun(outer)
 		m.VStr = x
 	}
 	if ok, err := r.Field(14, bijoubuf.WireLen, "v_by"); err != nil {
 		return err
 	} else if ok {
-		x := make(map[uint32][]byte)
-		if err := bijoubuf.ReadMap(r, "v_by", r.Uint32, bijoubuf.Compare[uint32], bijoubuf.UnsignedKey[uint32], func(k uint32) error {
-			v, err := r.BytesCopy()
-			if err != nil {
-				return err
-			}
-			x[k] = v
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("v_by", 0)
+		if err != nil {
 			return err
 		}
+		x := make(map[uint32][]byte)
+		var last uint32
+		for i := 0; !r.AtEnd(); i++ {
+			at := r.Pos()
+			k, err := r.Uint32()
+			if err != nil {
+				return bijoubuf.InField(err, "v_by")
+			}
+			if i > 0 && bijoubuf.Compare[uint32](k, last) <= 0 {
+				return bijoubuf.KeyOrderError(at, bijoubuf.UnsignedKey[uint32](k), "v_by")
+			}
+			v, err := r.BytesCopy()
+			if err != nil {
+				return bijoubuf.InEntry(err, bijoubuf.UnsignedKey[uint32](k), "v_by")
+			}
+			x[k] = v
+			last = k
+		}
+		r.CloseRun(outer)
 		m.VBy = x
 	}
 	if ok, err := r.Field(15, bijoubuf.WireLen, "v_db"); err != nil {
 		return err
 	} else if ok {
-		x := make(map[uint32]float64)
-		if err := bijoubuf.ReadMap(r, "v_db", r.Uint32, bijoubuf.Compare[uint32], bijoubuf.UnsignedKey[uint32], func(k uint32) error {
-			v, err := r.Float64()
-			if err != nil {
-				return err
-			}
-			x[k] = v
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("v_db", 0)
+		if err != nil {
 			return err
 		}
+		x := make(map[uint32]float64)
+		var last uint32
+		for i := 0; !r.AtEnd(); i++ {
+			at := r.Pos()
+			k, err := r.Uint32()
+			if err != nil {
+				return bijoubuf.InField(err, "v_db")
+			}
+			if i > 0 && bijoubuf.Compare[uint32](k, last) <= 0 {
+				return bijoubuf.KeyOrderError(at, bijoubuf.UnsignedKey[uint32](k), "v_db")
+			}
+			v, err := r.Float64()
+			if err != nil {
+				return bijoubuf.InEntry(err, bijoubuf.UnsignedKey[uint32](k), "v_db")
+			}
+			x[k] = v
+			last = k
+		}
+		r.CloseRun(outer)
 		m.VDb = x
 	}
 	if ok, err := r.Field(16, bijoubuf.WireLen, "v_fl"); err != nil {
 		return err
 	} else if ok {
-		x := make(map[uint32]float32)
-		if err := bijoubuf.ReadMap(r, "v_fl", r.Uint32, bijoubuf.Compare[uint32], bijoubuf.UnsignedKey[uint32], func(k uint32) error {
-			v, err := r.Float32()
-			if err != nil {
-				return err
-			}
-			x[k] = v
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("v_fl", 0)
+		if err != nil {
 			return err
 		}
+		x := make(map[uint32]float32)
+		var last uint32
+		for i := 0; !r.AtEnd(); i++ {
+			at := r.Pos()
+			k, err := r.Uint32()
+			if err != nil {
+				return bijoubuf.InField(err, "v_fl")
+			}
+			if i > 0 && bijoubuf.Compare[uint32](k, last) <= 0 {
+				return bijoubuf.KeyOrderError(at, bijoubuf.UnsignedKey[uint32](k), "v_fl")
+			}
+			v, err := r.Float32()
+			if err != nil {
+				return bijoubuf.InEntry(err, bijoubuf.UnsignedKey[uint32](k), "v_fl")
+			}
+			x[k] = v
+			last = k
+		}
+		r.CloseRun(outer)
 		m.VFl = x
 	}
 	if ok, err := r.Field(17, bijoubuf.WireLen, "v_flag"); err != nil {
 		return err
 	} else if ok {
-		x := make(map[uint32]bool)
-		if err := bijoubuf.ReadMap(r, "v_flag", r.Uint32, bijoubuf.Compare[uint32], bijoubuf.UnsignedKey[uint32], func(k uint32) error {
-			v, err := r.Bool()
-			if err != nil {
-				return err
-			}
-			x[k] = v
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("v_flag", 0)
+		if err != nil {
 			return err
 		}
+		x := make(map[uint32]bool)
+		var last uint32
+		for i := 0; !r.AtEnd(); i++ {
+			at := r.Pos()
+			k, err := r.Uint32()
+			if err != nil {
+				return bijoubuf.InField(err, "v_flag")
+			}
+			if i > 0 && bijoubuf.Compare[uint32](k, last) <= 0 {
+				return bijoubuf.KeyOrderError(at, bijoubuf.UnsignedKey[uint32](k), "v_flag")
+			}
+			v, err := r.Bool()
+			if err != nil {
+				return bijoubuf.InEntry(err, bijoubuf.UnsignedKey[uint32](k), "v_flag")
+			}
+			x[k] = v
+			last = k
+		}
+		r.CloseRun(outer)
 		m.VFlag = x
 	}
 	if ok, err := r.Field(18, bijoubuf.WireLen, "v_color"); err != nil {
 		return err
 	} else if ok {
-		x := make(map[uint32]Color)
-		if err := bijoubuf.ReadMap(r, "v_color", r.Uint32, bijoubuf.Compare[uint32], bijoubuf.UnsignedKey[uint32], func(k uint32) error {
-			v, err := r.Int32()
-			if err != nil {
-				return err
-			}
-			x[k] = Color(v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("v_color", 0)
+		if err != nil {
 			return err
 		}
+		x := make(map[uint32]Color)
+		var last uint32
+		for i := 0; !r.AtEnd(); i++ {
+			at := r.Pos()
+			k, err := r.Uint32()
+			if err != nil {
+				return bijoubuf.InField(err, "v_color")
+			}
+			if i > 0 && bijoubuf.Compare[uint32](k, last) <= 0 {
+				return bijoubuf.KeyOrderError(at, bijoubuf.UnsignedKey[uint32](k), "v_color")
+			}
+			v, err := r.Int32()
+			if err != nil {
+				return bijoubuf.InEntry(err, bijoubuf.UnsignedKey[uint32](k), "v_color")
+			}
+			x[k] = Color(v)
+			last = k
+		}
+		r.CloseRun(outer)
 		m.VColor = x
 	}
 	if ok, err := r.Field(19, bijoubuf.WireLen, "v_leaf"); err != nil {
@@ -4593,65 +4951,117 @@ func (m *Maps) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("v_leaf"); err != nil {
 			return err
 		}
-		x := make(map[uint32]*Leaf)
-		if err := bijoubuf.ReadMap(r, "v_leaf", r.Uint32, bijoubuf.Compare[uint32], bijoubuf.UnsignedKey[uint32], func(k uint32) error {
-			v := new(Leaf)
-			if err := r.Nested(true, v.BijoubufDecode); err != nil {
-				return err
-			}
-			x[k] = v
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("v_leaf", 0)
+		if err != nil {
 			return err
 		}
+		x := make(map[uint32]*Leaf)
+		var last uint32
+		for i := 0; !r.AtEnd(); i++ {
+			at := r.Pos()
+			k, err := r.Uint32()
+			if err != nil {
+				return bijoubuf.InField(err, "v_leaf")
+			}
+			if i > 0 && bijoubuf.Compare[uint32](k, last) <= 0 {
+				return bijoubuf.KeyOrderError(at, bijoubuf.UnsignedKey[uint32](k), "v_leaf")
+			}
+			v := new(Leaf)
+			f, err := r.Enter(true)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InEntry(err, bijoubuf.UnsignedKey[uint32](k), "v_leaf")
+			}
+			x[k] = v
+			last = k
+		}
+		r.CloseRun(outer)
 		m.VLeaf = x
 	}
 	if ok, err := r.Field(20, bijoubuf.WireLen, "v_s64"); err != nil {
 		return err
 	} else if ok {
-		x := make(map[string]int64)
-		if err := bijoubuf.ReadMap(r, "v_s64", r.String, bijoubuf.Compare[string], bijoubuf.StringKey, func(k string) error {
-			v, err := r.Int64()
-			if err != nil {
-				return err
-			}
-			x[k] = v
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("v_s64", 0)
+		if err != nil {
 			return err
 		}
+		x := make(map[string]int64)
+		var last string
+		for i := 0; !r.AtEnd(); i++ {
+			at := r.Pos()
+			k, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "v_s64")
+			}
+			if i > 0 && bijoubuf.Compare[string](k, last) <= 0 {
+				return bijoubuf.KeyOrderError(at, bijoubuf.StringKey(k), "v_s64")
+			}
+			v, err := r.Int64()
+			if err != nil {
+				return bijoubuf.InEntry(err, bijoubuf.StringKey(k), "v_s64")
+			}
+			x[k] = v
+			last = k
+		}
+		r.CloseRun(outer)
 		m.VS64 = x
 	}
 	if ok, err := r.Field(21, bijoubuf.WireLen, "v_i32"); err != nil {
 		return err
 	} else if ok {
-		x := make(map[uint32]int32)
-		if err := bijoubuf.ReadMap(r, "v_i32", r.Uint32, bijoubuf.Compare[uint32], bijoubuf.UnsignedKey[uint32], func(k uint32) error {
-			v, err := r.Int32()
-			if err != nil {
-				return err
-			}
-			x[k] = v
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("v_i32", 0)
+		if err != nil {
 			return err
 		}
+		x := make(map[uint32]int32)
+		var last uint32
+		for i := 0; !r.AtEnd(); i++ {
+			at := r.Pos()
+			k, err := r.Uint32()
+			if err != nil {
+				return bijoubuf.InField(err, "v_i32")
+			}
+			if i > 0 && bijoubuf.Compare[uint32](k, last) <= 0 {
+				return bijoubuf.KeyOrderError(at, bijoubuf.UnsignedKey[uint32](k), "v_i32")
+			}
+			v, err := r.Int32()
+			if err != nil {
+				return bijoubuf.InEntry(err, bijoubuf.UnsignedKey[uint32](k), "v_i32")
+			}
+			x[k] = v
+			last = k
+		}
+		r.CloseRun(outer)
 		m.VI32 = x
 	}
 	if ok, err := r.Field(22, bijoubuf.WireLen, "v_f64"); err != nil {
 		return err
 	} else if ok {
-		x := make(map[uint32]uint64)
-		if err := bijoubuf.ReadMap(r, "v_f64", r.Uint32, bijoubuf.Compare[uint32], bijoubuf.UnsignedKey[uint32], func(k uint32) error {
-			v, err := r.Fixed64()
-			if err != nil {
-				return err
-			}
-			x[k] = v
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("v_f64", 0)
+		if err != nil {
 			return err
 		}
+		x := make(map[uint32]uint64)
+		var last uint32
+		for i := 0; !r.AtEnd(); i++ {
+			at := r.Pos()
+			k, err := r.Uint32()
+			if err != nil {
+				return bijoubuf.InField(err, "v_f64")
+			}
+			if i > 0 && bijoubuf.Compare[uint32](k, last) <= 0 {
+				return bijoubuf.KeyOrderError(at, bijoubuf.UnsignedKey[uint32](k), "v_f64")
+			}
+			v, err := r.Fixed64()
+			if err != nil {
+				return bijoubuf.InEntry(err, bijoubuf.UnsignedKey[uint32](k), "v_f64")
+			}
+			x[k] = v
+			last = k
+		}
+		r.CloseRun(outer)
 		m.VF64 = x
 	}
 	u, err := r.Finish()
@@ -5121,9 +5531,16 @@ func (m *Choice) BijoubufDecode(r *bijoubuf.Reader) error {
 		if m.First != nil {
 			return r.OneofConflict("c")
 		}
-		v := new(Leaf)
-		if err := r.Message("c", true, v.BijoubufDecode); err != nil {
+		if err := r.CheckDepth("c"); err != nil {
 			return err
+		}
+		v := new(Leaf)
+		f, err := r.Enter(true)
+		if err == nil {
+			err = r.Leave(f, v.BijoubufDecode(r))
+		}
+		if err != nil {
+			return bijoubuf.InField(err, "c")
 		}
 		m.First = &Choice_C{C: v}
 	}
@@ -5395,9 +5812,16 @@ func (m *Node) BijoubufDecode(r *bijoubuf.Reader) error {
 	if ok, err := r.Field(1, bijoubuf.WireLen, "child"); err != nil {
 		return err
 	} else if ok {
-		v := new(Node)
-		if err := r.Message("child", true, v.BijoubufDecode); err != nil {
+		if err := r.CheckDepth("child"); err != nil {
 			return err
+		}
+		v := new(Node)
+		f, err := r.Enter(true)
+		if err == nil {
+			err = r.Leave(f, v.BijoubufDecode(r))
+		}
+		if err != nil {
+			return bijoubuf.InField(err, "child")
 		}
 		m.Child = v
 	}
@@ -5419,16 +5843,30 @@ func (m *Node) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("kids"); err != nil {
 			return err
 		}
-		if err := r.Run("kids", 0, func(int) error {
-			v := new(Node)
-			if err := r.Nested(true, v.BijoubufDecode); err != nil {
-				return err
-			}
-			m.Kids = append(m.Kids, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("kids", 0)
+		if err != nil {
 			return err
 		}
+		n := r.CountLens()
+		m.Kids = make([]*Node, 0, n)
+		vs := make([]Node, n)
+		for i := 0; !r.AtEnd(); i++ {
+			var v *Node
+			if i < n {
+				v = &vs[i]
+			} else {
+				v = new(Node)
+			}
+			f, err := r.Enter(true)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InElement(err, i, "kids")
+			}
+			m.Kids = append(m.Kids, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(4, bijoubuf.WireLen, "named"); err != nil {
 		return err
@@ -5436,17 +5874,33 @@ func (m *Node) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("named"); err != nil {
 			return err
 		}
-		x := make(map[uint32]*Node)
-		if err := bijoubuf.ReadMap(r, "named", r.Uint32, bijoubuf.Compare[uint32], bijoubuf.UnsignedKey[uint32], func(k uint32) error {
-			v := new(Node)
-			if err := r.Nested(true, v.BijoubufDecode); err != nil {
-				return err
-			}
-			x[k] = v
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("named", 0)
+		if err != nil {
 			return err
 		}
+		x := make(map[uint32]*Node)
+		var last uint32
+		for i := 0; !r.AtEnd(); i++ {
+			at := r.Pos()
+			k, err := r.Uint32()
+			if err != nil {
+				return bijoubuf.InField(err, "named")
+			}
+			if i > 0 && bijoubuf.Compare[uint32](k, last) <= 0 {
+				return bijoubuf.KeyOrderError(at, bijoubuf.UnsignedKey[uint32](k), "named")
+			}
+			v := new(Node)
+			f, err := r.Enter(true)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InEntry(err, bijoubuf.UnsignedKey[uint32](k), "named")
+			}
+			x[k] = v
+			last = k
+		}
+		r.CloseRun(outer)
 		m.Named = x
 	}
 	u, err := r.Finish()
@@ -5940,9 +6394,16 @@ func (m *Outer) BijoubufDecode(r *bijoubuf.Reader) error {
 	if ok, err := r.Field(1, bijoubuf.WireLen, "mid"); err != nil {
 		return err
 	} else if ok {
-		v := new(Middle)
-		if err := r.Message("mid", true, v.BijoubufDecode); err != nil {
+		if err := r.CheckDepth("mid"); err != nil {
 			return err
+		}
+		v := new(Middle)
+		f, err := r.Enter(true)
+		if err == nil {
+			err = r.Leave(f, v.BijoubufDecode(r))
+		}
+		if err != nil {
+			return bijoubuf.InField(err, "mid")
 		}
 		m.Mid = v
 	}
@@ -6164,9 +6625,16 @@ func (m *Middle) BijoubufDecode(r *bijoubuf.Reader) error {
 	if ok, err := r.Field(1, bijoubuf.WireLen, "leaf"); err != nil {
 		return err
 	} else if ok {
-		v := new(Leaf)
-		if err := r.Message("leaf", true, v.BijoubufDecode); err != nil {
+		if err := r.CheckDepth("leaf"); err != nil {
 			return err
+		}
+		v := new(Leaf)
+		f, err := r.Enter(true)
+		if err == nil {
+			err = r.Leave(f, v.BijoubufDecode(r))
+		}
+		if err != nil {
+			return bijoubuf.InField(err, "leaf")
 		}
 		m.Leaf = v
 	}
@@ -6176,16 +6644,30 @@ func (m *Middle) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("leaves"); err != nil {
 			return err
 		}
-		if err := r.Run("leaves", 0, func(int) error {
-			v := new(Leaf)
-			if err := r.Nested(true, v.BijoubufDecode); err != nil {
-				return err
-			}
-			m.Leaves = append(m.Leaves, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("leaves", 0)
+		if err != nil {
 			return err
 		}
+		n := r.CountLens()
+		m.Leaves = make([]*Leaf, 0, n)
+		vs := make([]Leaf, n)
+		for i := 0; !r.AtEnd(); i++ {
+			var v *Leaf
+			if i < n {
+				v = &vs[i]
+			} else {
+				v = new(Leaf)
+			}
+			f, err := r.Enter(true)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InElement(err, i, "leaves")
+			}
+			m.Leaves = append(m.Leaves, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(3, bijoubuf.WireLen, "by_name"); err != nil {
 		return err
@@ -6193,17 +6675,33 @@ func (m *Middle) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("by_name"); err != nil {
 			return err
 		}
-		x := make(map[string]*Leaf)
-		if err := bijoubuf.ReadMap(r, "by_name", r.String, bijoubuf.Compare[string], bijoubuf.StringKey, func(k string) error {
-			v := new(Leaf)
-			if err := r.Nested(true, v.BijoubufDecode); err != nil {
-				return err
-			}
-			x[k] = v
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("by_name", 0)
+		if err != nil {
 			return err
 		}
+		x := make(map[string]*Leaf)
+		var last string
+		for i := 0; !r.AtEnd(); i++ {
+			at := r.Pos()
+			k, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "by_name")
+			}
+			if i > 0 && bijoubuf.Compare[string](k, last) <= 0 {
+				return bijoubuf.KeyOrderError(at, bijoubuf.StringKey(k), "by_name")
+			}
+			v := new(Leaf)
+			f, err := r.Enter(true)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InEntry(err, bijoubuf.StringKey(k), "by_name")
+			}
+			x[k] = v
+			last = k
+		}
+		r.CloseRun(outer)
 		m.ByName = x
 	}
 	u, err := r.Finish()
@@ -6918,117 +7416,208 @@ func (m *Wkt) BijoubufDecode(r *bijoubuf.Reader) error {
 	if ok, err := r.Field(1, bijoubuf.WireLen, "ts"); err != nil {
 		return err
 	} else if ok {
-		v := new(wkt.Timestamp)
-		if err := r.Message("ts", false, v.BijoubufDecode); err != nil {
+		if err := r.CheckDepth("ts"); err != nil {
 			return err
+		}
+		v := new(wkt.Timestamp)
+		f, err := r.Enter(false)
+		if err == nil {
+			err = r.Leave(f, v.BijoubufDecode(r))
+		}
+		if err != nil {
+			return bijoubuf.InField(err, "ts")
 		}
 		m.Ts = v
 	}
 	if ok, err := r.Field(2, bijoubuf.WireLen, "dur"); err != nil {
 		return err
 	} else if ok {
-		v := new(wkt.Duration)
-		if err := r.Message("dur", false, v.BijoubufDecode); err != nil {
+		if err := r.CheckDepth("dur"); err != nil {
 			return err
+		}
+		v := new(wkt.Duration)
+		f, err := r.Enter(false)
+		if err == nil {
+			err = r.Leave(f, v.BijoubufDecode(r))
+		}
+		if err != nil {
+			return bijoubuf.InField(err, "dur")
 		}
 		m.Dur = v
 	}
 	if ok, err := r.Field(3, bijoubuf.WireLen, "i32"); err != nil {
 		return err
 	} else if ok {
-		v := new(wkt.Int32Value)
-		if err := r.Message("i32", false, v.BijoubufDecode); err != nil {
+		if err := r.CheckDepth("i32"); err != nil {
 			return err
+		}
+		v := new(wkt.Int32Value)
+		f, err := r.Enter(false)
+		if err == nil {
+			err = r.Leave(f, v.BijoubufDecode(r))
+		}
+		if err != nil {
+			return bijoubuf.InField(err, "i32")
 		}
 		m.I32 = v
 	}
 	if ok, err := r.Field(4, bijoubuf.WireLen, "str"); err != nil {
 		return err
 	} else if ok {
-		v := new(wkt.StringValue)
-		if err := r.Message("str", false, v.BijoubufDecode); err != nil {
+		if err := r.CheckDepth("str"); err != nil {
 			return err
+		}
+		v := new(wkt.StringValue)
+		f, err := r.Enter(false)
+		if err == nil {
+			err = r.Leave(f, v.BijoubufDecode(r))
+		}
+		if err != nil {
+			return bijoubuf.InField(err, "str")
 		}
 		m.Str = v
 	}
 	if ok, err := r.Field(5, bijoubuf.WireLen, "flag"); err != nil {
 		return err
 	} else if ok {
-		v := new(wkt.BoolValue)
-		if err := r.Message("flag", false, v.BijoubufDecode); err != nil {
+		if err := r.CheckDepth("flag"); err != nil {
 			return err
+		}
+		v := new(wkt.BoolValue)
+		f, err := r.Enter(false)
+		if err == nil {
+			err = r.Leave(f, v.BijoubufDecode(r))
+		}
+		if err != nil {
+			return bijoubuf.InField(err, "flag")
 		}
 		m.Flag = v
 	}
 	if ok, err := r.Field(6, bijoubuf.WireLen, "u64"); err != nil {
 		return err
 	} else if ok {
-		v := new(wkt.UInt64Value)
-		if err := r.Message("u64", false, v.BijoubufDecode); err != nil {
+		if err := r.CheckDepth("u64"); err != nil {
 			return err
+		}
+		v := new(wkt.UInt64Value)
+		f, err := r.Enter(false)
+		if err == nil {
+			err = r.Leave(f, v.BijoubufDecode(r))
+		}
+		if err != nil {
+			return bijoubuf.InField(err, "u64")
 		}
 		m.U64 = v
 	}
 	if ok, err := r.Field(7, bijoubuf.WireLen, "by"); err != nil {
 		return err
 	} else if ok {
-		v := new(wkt.BytesValue)
-		if err := r.Message("by", false, v.BijoubufDecode); err != nil {
+		if err := r.CheckDepth("by"); err != nil {
 			return err
+		}
+		v := new(wkt.BytesValue)
+		f, err := r.Enter(false)
+		if err == nil {
+			err = r.Leave(f, v.BijoubufDecode(r))
+		}
+		if err != nil {
+			return bijoubuf.InField(err, "by")
 		}
 		m.By = v
 	}
 	if ok, err := r.Field(8, bijoubuf.WireLen, "db"); err != nil {
 		return err
 	} else if ok {
-		v := new(wkt.DoubleValue)
-		if err := r.Message("db", false, v.BijoubufDecode); err != nil {
+		if err := r.CheckDepth("db"); err != nil {
 			return err
+		}
+		v := new(wkt.DoubleValue)
+		f, err := r.Enter(false)
+		if err == nil {
+			err = r.Leave(f, v.BijoubufDecode(r))
+		}
+		if err != nil {
+			return bijoubuf.InField(err, "db")
 		}
 		m.Db = v
 	}
 	if ok, err := r.Field(9, bijoubuf.WireLen, "mask"); err != nil {
 		return err
 	} else if ok {
-		v := new(wkt.FieldMask)
-		if err := r.Message("mask", false, v.BijoubufDecode); err != nil {
+		if err := r.CheckDepth("mask"); err != nil {
 			return err
+		}
+		v := new(wkt.FieldMask)
+		f, err := r.Enter(false)
+		if err == nil {
+			err = r.Leave(f, v.BijoubufDecode(r))
+		}
+		if err != nil {
+			return bijoubuf.InField(err, "mask")
 		}
 		m.Mask = v
 	}
 	if ok, err := r.Field(10, bijoubuf.WireLen, "empty"); err != nil {
 		return err
 	} else if ok {
-		v := new(wkt.Empty)
-		if err := r.Message("empty", false, v.BijoubufDecode); err != nil {
+		if err := r.CheckDepth("empty"); err != nil {
 			return err
+		}
+		v := new(wkt.Empty)
+		f, err := r.Enter(false)
+		if err == nil {
+			err = r.Leave(f, v.BijoubufDecode(r))
+		}
+		if err != nil {
+			return bijoubuf.InField(err, "empty")
 		}
 		m.Empty = v
 	}
 	if ok, err := r.Field(11, bijoubuf.WireLen, "st"); err != nil {
 		return err
 	} else if ok {
-		v := new(wkt.Struct)
-		if err := r.Message("st", false, v.BijoubufDecode); err != nil {
+		if err := r.CheckDepth("st"); err != nil {
 			return err
+		}
+		v := new(wkt.Struct)
+		f, err := r.Enter(false)
+		if err == nil {
+			err = r.Leave(f, v.BijoubufDecode(r))
+		}
+		if err != nil {
+			return bijoubuf.InField(err, "st")
 		}
 		m.St = v
 	}
 	if ok, err := r.Field(12, bijoubuf.WireLen, "val"); err != nil {
 		return err
 	} else if ok {
-		v := new(wkt.Value)
-		if err := r.Message("val", false, v.BijoubufDecode); err != nil {
+		if err := r.CheckDepth("val"); err != nil {
 			return err
+		}
+		v := new(wkt.Value)
+		f, err := r.Enter(false)
+		if err == nil {
+			err = r.Leave(f, v.BijoubufDecode(r))
+		}
+		if err != nil {
+			return bijoubuf.InField(err, "val")
 		}
 		m.Val = v
 	}
 	if ok, err := r.Field(13, bijoubuf.WireLen, "any"); err != nil {
 		return err
 	} else if ok {
-		v := new(wkt.Any)
-		if err := r.Message("any", false, v.BijoubufDecode); err != nil {
+		if err := r.CheckDepth("any"); err != nil {
 			return err
+		}
+		v := new(wkt.Any)
+		f, err := r.Enter(false)
+		if err == nil {
+			err = r.Leave(f, v.BijoubufDecode(r))
+		}
+		if err != nil {
+			return bijoubuf.InField(err, "any")
 		}
 		m.Any = v
 	}

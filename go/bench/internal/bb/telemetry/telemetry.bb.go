@@ -521,17 +521,33 @@ func (m *Event) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("attributes"); err != nil {
 			return err
 		}
-		x := make(map[string]*AnyValue)
-		if err := bijoubuf.ReadMap(r, "attributes", r.String, bijoubuf.Compare[string], bijoubuf.StringKey, func(k string) error {
-			v := new(AnyValue)
-			if err := r.Nested(true, v.BijoubufDecode); err != nil {
-				return err
-			}
-			x[k] = v
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("attributes", 0)
+		if err != nil {
 			return err
 		}
+		x := make(map[string]*AnyValue)
+		var last string
+		for i := 0; !r.AtEnd(); i++ {
+			at := r.Pos()
+			k, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "attributes")
+			}
+			if i > 0 && bijoubuf.Compare[string](k, last) <= 0 {
+				return bijoubuf.KeyOrderError(at, bijoubuf.StringKey(k), "attributes")
+			}
+			v := new(AnyValue)
+			f, err := r.Enter(true)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InEntry(err, bijoubuf.StringKey(k), "attributes")
+			}
+			x[k] = v
+			last = k
+		}
+		r.CloseRun(outer)
 		m.Attributes = x
 	}
 	u, err := r.Finish()
@@ -739,17 +755,33 @@ func (m *Link) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("attributes"); err != nil {
 			return err
 		}
-		x := make(map[string]*AnyValue)
-		if err := bijoubuf.ReadMap(r, "attributes", r.String, bijoubuf.Compare[string], bijoubuf.StringKey, func(k string) error {
-			v := new(AnyValue)
-			if err := r.Nested(true, v.BijoubufDecode); err != nil {
-				return err
-			}
-			x[k] = v
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("attributes", 0)
+		if err != nil {
 			return err
 		}
+		x := make(map[string]*AnyValue)
+		var last string
+		for i := 0; !r.AtEnd(); i++ {
+			at := r.Pos()
+			k, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "attributes")
+			}
+			if i > 0 && bijoubuf.Compare[string](k, last) <= 0 {
+				return bijoubuf.KeyOrderError(at, bijoubuf.StringKey(k), "attributes")
+			}
+			v := new(AnyValue)
+			f, err := r.Enter(true)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InEntry(err, bijoubuf.StringKey(k), "attributes")
+			}
+			x[k] = v
+			last = k
+		}
+		r.CloseRun(outer)
 		m.Attributes = x
 	}
 	u, err := r.Finish()
@@ -1364,17 +1396,33 @@ func (m *Span) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("attributes"); err != nil {
 			return err
 		}
-		x := make(map[string]*AnyValue)
-		if err := bijoubuf.ReadMap(r, "attributes", r.String, bijoubuf.Compare[string], bijoubuf.StringKey, func(k string) error {
-			v := new(AnyValue)
-			if err := r.Nested(true, v.BijoubufDecode); err != nil {
-				return err
-			}
-			x[k] = v
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("attributes", 0)
+		if err != nil {
 			return err
 		}
+		x := make(map[string]*AnyValue)
+		var last string
+		for i := 0; !r.AtEnd(); i++ {
+			at := r.Pos()
+			k, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "attributes")
+			}
+			if i > 0 && bijoubuf.Compare[string](k, last) <= 0 {
+				return bijoubuf.KeyOrderError(at, bijoubuf.StringKey(k), "attributes")
+			}
+			v := new(AnyValue)
+			f, err := r.Enter(true)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InEntry(err, bijoubuf.StringKey(k), "attributes")
+			}
+			x[k] = v
+			last = k
+		}
+		r.CloseRun(outer)
 		m.Attributes = x
 	}
 	if ok, err := r.Field(9, bijoubuf.WireLen, "events"); err != nil {
@@ -1383,16 +1431,30 @@ func (m *Span) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("events"); err != nil {
 			return err
 		}
-		if err := r.Run("events", 0, func(int) error {
-			v := new(Event)
-			if err := r.Nested(true, v.BijoubufDecode); err != nil {
-				return err
-			}
-			m.Events = append(m.Events, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("events", 0)
+		if err != nil {
 			return err
 		}
+		n := r.CountLens()
+		m.Events = make([]*Event, 0, n)
+		vs := make([]Event, n)
+		for i := 0; !r.AtEnd(); i++ {
+			var v *Event
+			if i < n {
+				v = &vs[i]
+			} else {
+				v = new(Event)
+			}
+			f, err := r.Enter(true)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InElement(err, i, "events")
+			}
+			m.Events = append(m.Events, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(10, bijoubuf.WireLen, "links"); err != nil {
 		return err
@@ -1400,23 +1462,44 @@ func (m *Span) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("links"); err != nil {
 			return err
 		}
-		if err := r.Run("links", 0, func(int) error {
-			v := new(Link)
-			if err := r.Nested(true, v.BijoubufDecode); err != nil {
-				return err
-			}
-			m.Links = append(m.Links, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("links", 0)
+		if err != nil {
 			return err
 		}
+		n := r.CountLens()
+		m.Links = make([]*Link, 0, n)
+		vs := make([]Link, n)
+		for i := 0; !r.AtEnd(); i++ {
+			var v *Link
+			if i < n {
+				v = &vs[i]
+			} else {
+				v = new(Link)
+			}
+			f, err := r.Enter(true)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InElement(err, i, "links")
+			}
+			m.Links = append(m.Links, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(11, bijoubuf.WireLen, "status"); err != nil {
 		return err
 	} else if ok {
-		v := new(Status)
-		if err := r.Message("status", true, v.BijoubufDecode); err != nil {
+		if err := r.CheckDepth("status"); err != nil {
 			return err
+		}
+		v := new(Status)
+		f, err := r.Enter(true)
+		if err == nil {
+			err = r.Leave(f, v.BijoubufDecode(r))
+		}
+		if err != nil {
+			return bijoubuf.InField(err, "status")
 		}
 		m.Status = v
 	}
@@ -1648,17 +1731,33 @@ func (m *SpanBatch) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("resource"); err != nil {
 			return err
 		}
-		x := make(map[string]*AnyValue)
-		if err := bijoubuf.ReadMap(r, "resource", r.String, bijoubuf.Compare[string], bijoubuf.StringKey, func(k string) error {
-			v := new(AnyValue)
-			if err := r.Nested(true, v.BijoubufDecode); err != nil {
-				return err
-			}
-			x[k] = v
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("resource", 0)
+		if err != nil {
 			return err
 		}
+		x := make(map[string]*AnyValue)
+		var last string
+		for i := 0; !r.AtEnd(); i++ {
+			at := r.Pos()
+			k, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "resource")
+			}
+			if i > 0 && bijoubuf.Compare[string](k, last) <= 0 {
+				return bijoubuf.KeyOrderError(at, bijoubuf.StringKey(k), "resource")
+			}
+			v := new(AnyValue)
+			f, err := r.Enter(true)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InEntry(err, bijoubuf.StringKey(k), "resource")
+			}
+			x[k] = v
+			last = k
+		}
+		r.CloseRun(outer)
 		m.Resource = x
 	}
 	if ok, err := r.Field(3, bijoubuf.WireLen, "spans"); err != nil {
@@ -1667,16 +1766,30 @@ func (m *SpanBatch) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("spans"); err != nil {
 			return err
 		}
-		if err := r.Run("spans", 0, func(int) error {
-			v := new(Span)
-			if err := r.Nested(true, v.BijoubufDecode); err != nil {
-				return err
-			}
-			m.Spans = append(m.Spans, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("spans", 0)
+		if err != nil {
 			return err
 		}
+		n := r.CountLens()
+		m.Spans = make([]*Span, 0, n)
+		vs := make([]Span, n)
+		for i := 0; !r.AtEnd(); i++ {
+			var v *Span
+			if i < n {
+				v = &vs[i]
+			} else {
+				v = new(Span)
+			}
+			f, err := r.Enter(true)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InElement(err, i, "spans")
+			}
+			m.Spans = append(m.Spans, v)
+		}
+		r.CloseRun(outer)
 	}
 	u, err := r.Finish()
 	if err != nil {

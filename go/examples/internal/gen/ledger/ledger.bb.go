@@ -269,17 +269,29 @@ func (m *Transfer) BijoubufDecode(r *bijoubuf.Reader) error {
 	if ok, err := r.Field(5, bijoubuf.WireLen, "labels"); err != nil {
 		return err
 	} else if ok {
-		x := make(map[string]string)
-		if err := bijoubuf.ReadMap(r, "labels", r.String, bijoubuf.Compare[string], bijoubuf.StringKey, func(k string) error {
-			v, err := r.String()
-			if err != nil {
-				return err
-			}
-			x[k] = v
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("labels", 0)
+		if err != nil {
 			return err
 		}
+		x := make(map[string]string)
+		var last string
+		for i := 0; !r.AtEnd(); i++ {
+			at := r.Pos()
+			k, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "labels")
+			}
+			if i > 0 && bijoubuf.Compare[string](k, last) <= 0 {
+				return bijoubuf.KeyOrderError(at, bijoubuf.StringKey(k), "labels")
+			}
+			v, err := r.String()
+			if err != nil {
+				return bijoubuf.InEntry(err, bijoubuf.StringKey(k), "labels")
+			}
+			x[k] = v
+			last = k
+		}
+		r.CloseRun(outer)
 		m.Labels = x
 	}
 	u, err := r.Finish()

@@ -244,16 +244,19 @@ func (m *Record) BijoubufDecode(r *bijoubuf.Reader) error {
 	if ok, err := r.Field(4, bijoubuf.WireLen, "tags"); err != nil {
 		return err
 	} else if ok {
-		if err := r.Run("tags", 0, func(int) error {
-			v, err := r.String()
-			if err != nil {
-				return err
-			}
-			m.Tags = append(m.Tags, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("tags", 0)
+		if err != nil {
 			return err
 		}
+		m.Tags = make([]string, 0, r.CountLens())
+		for i := 0; !r.AtEnd(); i++ {
+			v, err := r.String()
+			if err != nil {
+				return bijoubuf.InElement(err, i, "tags")
+			}
+			m.Tags = append(m.Tags, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(5, bijoubuf.WireVarint, "level"); err != nil {
 		return err

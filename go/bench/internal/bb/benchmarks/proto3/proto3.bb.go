@@ -805,16 +805,19 @@ func (m *GoogleMessage1) BijoubufDecode(r *bijoubuf.Reader) error {
 	if ok, err := r.Field(5, bijoubuf.WireLen, "field5"); err != nil {
 		return err
 	} else if ok {
-		if err := r.Run("field5", 8, func(int) error {
-			v, err := r.Fixed64()
-			if err != nil {
-				return err
-			}
-			m.Field5 = append(m.Field5, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("field5", 8)
+		if err != nil {
 			return err
 		}
+		m.Field5 = make([]uint64, 0, r.Left()/8)
+		for i := 0; !r.AtEnd(); i++ {
+			v, err := r.Fixed64()
+			if err != nil {
+				return bijoubuf.InElement(err, i, "field5")
+			}
+			m.Field5 = append(m.Field5, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(6, bijoubuf.WireVarint, "field6"); err != nil {
 		return err
@@ -891,9 +894,16 @@ func (m *GoogleMessage1) BijoubufDecode(r *bijoubuf.Reader) error {
 	if ok, err := r.Field(15, bijoubuf.WireLen, "field15"); err != nil {
 		return err
 	} else if ok {
-		v := new(GoogleMessage1SubMessage)
-		if err := r.Message("field15", true, v.BijoubufDecode); err != nil {
+		if err := r.CheckDepth("field15"); err != nil {
 			return err
+		}
+		v := new(GoogleMessage1SubMessage)
+		f, err := r.Enter(true)
+		if err == nil {
+			err = r.Leave(f, v.BijoubufDecode(r))
+		}
+		if err != nil {
+			return bijoubuf.InField(err, "field15")
 		}
 		m.Field15 = v
 	}

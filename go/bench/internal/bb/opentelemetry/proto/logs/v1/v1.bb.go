@@ -258,16 +258,30 @@ func (m *LogsData) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("resource_logs"); err != nil {
 			return err
 		}
-		if err := r.Run("resource_logs", 0, func(int) error {
-			v := new(ResourceLogs)
-			if err := r.Nested(true, v.BijoubufDecode); err != nil {
-				return err
-			}
-			m.ResourceLogs = append(m.ResourceLogs, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("resource_logs", 0)
+		if err != nil {
 			return err
 		}
+		n := r.CountLens()
+		m.ResourceLogs = make([]*ResourceLogs, 0, n)
+		vs := make([]ResourceLogs, n)
+		for i := 0; !r.AtEnd(); i++ {
+			var v *ResourceLogs
+			if i < n {
+				v = &vs[i]
+			} else {
+				v = new(ResourceLogs)
+			}
+			f, err := r.Enter(true)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InElement(err, i, "resource_logs")
+			}
+			m.ResourceLogs = append(m.ResourceLogs, v)
+		}
+		r.CloseRun(outer)
 	}
 	u, err := r.Finish()
 	if err != nil {
@@ -467,9 +481,16 @@ func (m *ResourceLogs) BijoubufDecode(r *bijoubuf.Reader) error {
 	if ok, err := r.Field(1, bijoubuf.WireLen, "resource"); err != nil {
 		return err
 	} else if ok {
-		v := new(v1.Resource)
-		if err := r.Message("resource", true, v.BijoubufDecode); err != nil {
+		if err := r.CheckDepth("resource"); err != nil {
 			return err
+		}
+		v := new(v1.Resource)
+		f, err := r.Enter(true)
+		if err == nil {
+			err = r.Leave(f, v.BijoubufDecode(r))
+		}
+		if err != nil {
+			return bijoubuf.InField(err, "resource")
 		}
 		m.Resource = v
 	}
@@ -479,16 +500,30 @@ func (m *ResourceLogs) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("scope_logs"); err != nil {
 			return err
 		}
-		if err := r.Run("scope_logs", 0, func(int) error {
-			v := new(ScopeLogs)
-			if err := r.Nested(true, v.BijoubufDecode); err != nil {
-				return err
-			}
-			m.ScopeLogs = append(m.ScopeLogs, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("scope_logs", 0)
+		if err != nil {
 			return err
 		}
+		n := r.CountLens()
+		m.ScopeLogs = make([]*ScopeLogs, 0, n)
+		vs := make([]ScopeLogs, n)
+		for i := 0; !r.AtEnd(); i++ {
+			var v *ScopeLogs
+			if i < n {
+				v = &vs[i]
+			} else {
+				v = new(ScopeLogs)
+			}
+			f, err := r.Enter(true)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InElement(err, i, "scope_logs")
+			}
+			m.ScopeLogs = append(m.ScopeLogs, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(3, bijoubuf.WireLen, "schema_url"); err != nil {
 		return err
@@ -701,9 +736,16 @@ func (m *ScopeLogs) BijoubufDecode(r *bijoubuf.Reader) error {
 	if ok, err := r.Field(1, bijoubuf.WireLen, "scope"); err != nil {
 		return err
 	} else if ok {
-		v := new(v12.InstrumentationScope)
-		if err := r.Message("scope", true, v.BijoubufDecode); err != nil {
+		if err := r.CheckDepth("scope"); err != nil {
 			return err
+		}
+		v := new(v12.InstrumentationScope)
+		f, err := r.Enter(true)
+		if err == nil {
+			err = r.Leave(f, v.BijoubufDecode(r))
+		}
+		if err != nil {
+			return bijoubuf.InField(err, "scope")
 		}
 		m.Scope = v
 	}
@@ -713,16 +755,30 @@ func (m *ScopeLogs) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("log_records"); err != nil {
 			return err
 		}
-		if err := r.Run("log_records", 0, func(int) error {
-			v := new(LogRecord)
-			if err := r.Nested(true, v.BijoubufDecode); err != nil {
-				return err
-			}
-			m.LogRecords = append(m.LogRecords, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("log_records", 0)
+		if err != nil {
 			return err
 		}
+		n := r.CountLens()
+		m.LogRecords = make([]*LogRecord, 0, n)
+		vs := make([]LogRecord, n)
+		for i := 0; !r.AtEnd(); i++ {
+			var v *LogRecord
+			if i < n {
+				v = &vs[i]
+			} else {
+				v = new(LogRecord)
+			}
+			f, err := r.Enter(true)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InElement(err, i, "log_records")
+			}
+			m.LogRecords = append(m.LogRecords, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(3, bijoubuf.WireLen, "schema_url"); err != nil {
 		return err
@@ -1166,9 +1222,16 @@ func (m *LogRecord) BijoubufDecode(r *bijoubuf.Reader) error {
 	if ok, err := r.Field(5, bijoubuf.WireLen, "body"); err != nil {
 		return err
 	} else if ok {
-		v := new(v12.AnyValue)
-		if err := r.Message("body", true, v.BijoubufDecode); err != nil {
+		if err := r.CheckDepth("body"); err != nil {
 			return err
+		}
+		v := new(v12.AnyValue)
+		f, err := r.Enter(true)
+		if err == nil {
+			err = r.Leave(f, v.BijoubufDecode(r))
+		}
+		if err != nil {
+			return bijoubuf.InField(err, "body")
 		}
 		m.Body = v
 	}
@@ -1178,16 +1241,30 @@ func (m *LogRecord) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("attributes"); err != nil {
 			return err
 		}
-		if err := r.Run("attributes", 0, func(int) error {
-			v := new(v12.KeyValue)
-			if err := r.Nested(true, v.BijoubufDecode); err != nil {
-				return err
-			}
-			m.Attributes = append(m.Attributes, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("attributes", 0)
+		if err != nil {
 			return err
 		}
+		n := r.CountLens()
+		m.Attributes = make([]*v12.KeyValue, 0, n)
+		vs := make([]v12.KeyValue, n)
+		for i := 0; !r.AtEnd(); i++ {
+			var v *v12.KeyValue
+			if i < n {
+				v = &vs[i]
+			} else {
+				v = new(v12.KeyValue)
+			}
+			f, err := r.Enter(true)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InElement(err, i, "attributes")
+			}
+			m.Attributes = append(m.Attributes, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(7, bijoubuf.WireVarint, "dropped_attributes_count"); err != nil {
 		return err

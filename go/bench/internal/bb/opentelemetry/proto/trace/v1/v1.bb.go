@@ -200,16 +200,30 @@ func (m *TracesData) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("resource_spans"); err != nil {
 			return err
 		}
-		if err := r.Run("resource_spans", 0, func(int) error {
-			v := new(ResourceSpans)
-			if err := r.Nested(true, v.BijoubufDecode); err != nil {
-				return err
-			}
-			m.ResourceSpans = append(m.ResourceSpans, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("resource_spans", 0)
+		if err != nil {
 			return err
 		}
+		n := r.CountLens()
+		m.ResourceSpans = make([]*ResourceSpans, 0, n)
+		vs := make([]ResourceSpans, n)
+		for i := 0; !r.AtEnd(); i++ {
+			var v *ResourceSpans
+			if i < n {
+				v = &vs[i]
+			} else {
+				v = new(ResourceSpans)
+			}
+			f, err := r.Enter(true)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InElement(err, i, "resource_spans")
+			}
+			m.ResourceSpans = append(m.ResourceSpans, v)
+		}
+		r.CloseRun(outer)
 	}
 	u, err := r.Finish()
 	if err != nil {
@@ -409,9 +423,16 @@ func (m *ResourceSpans) BijoubufDecode(r *bijoubuf.Reader) error {
 	if ok, err := r.Field(1, bijoubuf.WireLen, "resource"); err != nil {
 		return err
 	} else if ok {
-		v := new(v1.Resource)
-		if err := r.Message("resource", true, v.BijoubufDecode); err != nil {
+		if err := r.CheckDepth("resource"); err != nil {
 			return err
+		}
+		v := new(v1.Resource)
+		f, err := r.Enter(true)
+		if err == nil {
+			err = r.Leave(f, v.BijoubufDecode(r))
+		}
+		if err != nil {
+			return bijoubuf.InField(err, "resource")
 		}
 		m.Resource = v
 	}
@@ -421,16 +442,30 @@ func (m *ResourceSpans) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("scope_spans"); err != nil {
 			return err
 		}
-		if err := r.Run("scope_spans", 0, func(int) error {
-			v := new(ScopeSpans)
-			if err := r.Nested(true, v.BijoubufDecode); err != nil {
-				return err
-			}
-			m.ScopeSpans = append(m.ScopeSpans, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("scope_spans", 0)
+		if err != nil {
 			return err
 		}
+		n := r.CountLens()
+		m.ScopeSpans = make([]*ScopeSpans, 0, n)
+		vs := make([]ScopeSpans, n)
+		for i := 0; !r.AtEnd(); i++ {
+			var v *ScopeSpans
+			if i < n {
+				v = &vs[i]
+			} else {
+				v = new(ScopeSpans)
+			}
+			f, err := r.Enter(true)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InElement(err, i, "scope_spans")
+			}
+			m.ScopeSpans = append(m.ScopeSpans, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(3, bijoubuf.WireLen, "schema_url"); err != nil {
 		return err
@@ -643,9 +678,16 @@ func (m *ScopeSpans) BijoubufDecode(r *bijoubuf.Reader) error {
 	if ok, err := r.Field(1, bijoubuf.WireLen, "scope"); err != nil {
 		return err
 	} else if ok {
-		v := new(v12.InstrumentationScope)
-		if err := r.Message("scope", true, v.BijoubufDecode); err != nil {
+		if err := r.CheckDepth("scope"); err != nil {
 			return err
+		}
+		v := new(v12.InstrumentationScope)
+		f, err := r.Enter(true)
+		if err == nil {
+			err = r.Leave(f, v.BijoubufDecode(r))
+		}
+		if err != nil {
+			return bijoubuf.InField(err, "scope")
 		}
 		m.Scope = v
 	}
@@ -655,16 +697,30 @@ func (m *ScopeSpans) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("spans"); err != nil {
 			return err
 		}
-		if err := r.Run("spans", 0, func(int) error {
-			v := new(Span)
-			if err := r.Nested(true, v.BijoubufDecode); err != nil {
-				return err
-			}
-			m.Spans = append(m.Spans, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("spans", 0)
+		if err != nil {
 			return err
 		}
+		n := r.CountLens()
+		m.Spans = make([]*Span, 0, n)
+		vs := make([]Span, n)
+		for i := 0; !r.AtEnd(); i++ {
+			var v *Span
+			if i < n {
+				v = &vs[i]
+			} else {
+				v = new(Span)
+			}
+			f, err := r.Enter(true)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InElement(err, i, "spans")
+			}
+			m.Spans = append(m.Spans, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(3, bijoubuf.WireLen, "schema_url"); err != nil {
 		return err
@@ -1351,16 +1407,30 @@ func (m *Span) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("attributes"); err != nil {
 			return err
 		}
-		if err := r.Run("attributes", 0, func(int) error {
-			v := new(v12.KeyValue)
-			if err := r.Nested(true, v.BijoubufDecode); err != nil {
-				return err
-			}
-			m.Attributes = append(m.Attributes, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("attributes", 0)
+		if err != nil {
 			return err
 		}
+		n := r.CountLens()
+		m.Attributes = make([]*v12.KeyValue, 0, n)
+		vs := make([]v12.KeyValue, n)
+		for i := 0; !r.AtEnd(); i++ {
+			var v *v12.KeyValue
+			if i < n {
+				v = &vs[i]
+			} else {
+				v = new(v12.KeyValue)
+			}
+			f, err := r.Enter(true)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InElement(err, i, "attributes")
+			}
+			m.Attributes = append(m.Attributes, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(10, bijoubuf.WireVarint, "dropped_attributes_count"); err != nil {
 		return err
@@ -1380,16 +1450,30 @@ func (m *Span) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("events"); err != nil {
 			return err
 		}
-		if err := r.Run("events", 0, func(int) error {
-			v := new(Span_Event)
-			if err := r.Nested(true, v.BijoubufDecode); err != nil {
-				return err
-			}
-			m.Events = append(m.Events, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("events", 0)
+		if err != nil {
 			return err
 		}
+		n := r.CountLens()
+		m.Events = make([]*Span_Event, 0, n)
+		vs := make([]Span_Event, n)
+		for i := 0; !r.AtEnd(); i++ {
+			var v *Span_Event
+			if i < n {
+				v = &vs[i]
+			} else {
+				v = new(Span_Event)
+			}
+			f, err := r.Enter(true)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InElement(err, i, "events")
+			}
+			m.Events = append(m.Events, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(12, bijoubuf.WireVarint, "dropped_events_count"); err != nil {
 		return err
@@ -1409,16 +1493,30 @@ func (m *Span) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("links"); err != nil {
 			return err
 		}
-		if err := r.Run("links", 0, func(int) error {
-			v := new(Span_Link)
-			if err := r.Nested(true, v.BijoubufDecode); err != nil {
-				return err
-			}
-			m.Links = append(m.Links, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("links", 0)
+		if err != nil {
 			return err
 		}
+		n := r.CountLens()
+		m.Links = make([]*Span_Link, 0, n)
+		vs := make([]Span_Link, n)
+		for i := 0; !r.AtEnd(); i++ {
+			var v *Span_Link
+			if i < n {
+				v = &vs[i]
+			} else {
+				v = new(Span_Link)
+			}
+			f, err := r.Enter(true)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InElement(err, i, "links")
+			}
+			m.Links = append(m.Links, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(14, bijoubuf.WireVarint, "dropped_links_count"); err != nil {
 		return err
@@ -1435,9 +1533,16 @@ func (m *Span) BijoubufDecode(r *bijoubuf.Reader) error {
 	if ok, err := r.Field(15, bijoubuf.WireLen, "status"); err != nil {
 		return err
 	} else if ok {
-		v := new(Status)
-		if err := r.Message("status", true, v.BijoubufDecode); err != nil {
+		if err := r.CheckDepth("status"); err != nil {
 			return err
+		}
+		v := new(Status)
+		f, err := r.Enter(true)
+		if err == nil {
+			err = r.Leave(f, v.BijoubufDecode(r))
+		}
+		if err != nil {
+			return bijoubuf.InField(err, "status")
 		}
 		m.Status = v
 	}
@@ -1686,16 +1791,30 @@ func (m *Span_Event) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("attributes"); err != nil {
 			return err
 		}
-		if err := r.Run("attributes", 0, func(int) error {
-			v := new(v12.KeyValue)
-			if err := r.Nested(true, v.BijoubufDecode); err != nil {
-				return err
-			}
-			m.Attributes = append(m.Attributes, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("attributes", 0)
+		if err != nil {
 			return err
 		}
+		n := r.CountLens()
+		m.Attributes = make([]*v12.KeyValue, 0, n)
+		vs := make([]v12.KeyValue, n)
+		for i := 0; !r.AtEnd(); i++ {
+			var v *v12.KeyValue
+			if i < n {
+				v = &vs[i]
+			} else {
+				v = new(v12.KeyValue)
+			}
+			f, err := r.Enter(true)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InElement(err, i, "attributes")
+			}
+			m.Attributes = append(m.Attributes, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(4, bijoubuf.WireVarint, "dropped_attributes_count"); err != nil {
 		return err
@@ -2008,16 +2127,30 @@ func (m *Span_Link) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("attributes"); err != nil {
 			return err
 		}
-		if err := r.Run("attributes", 0, func(int) error {
-			v := new(v12.KeyValue)
-			if err := r.Nested(true, v.BijoubufDecode); err != nil {
-				return err
-			}
-			m.Attributes = append(m.Attributes, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("attributes", 0)
+		if err != nil {
 			return err
 		}
+		n := r.CountLens()
+		m.Attributes = make([]*v12.KeyValue, 0, n)
+		vs := make([]v12.KeyValue, n)
+		for i := 0; !r.AtEnd(); i++ {
+			var v *v12.KeyValue
+			if i < n {
+				v = &vs[i]
+			} else {
+				v = new(v12.KeyValue)
+			}
+			f, err := r.Enter(true)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InElement(err, i, "attributes")
+			}
+			m.Attributes = append(m.Attributes, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(5, bijoubuf.WireVarint, "dropped_attributes_count"); err != nil {
 		return err
