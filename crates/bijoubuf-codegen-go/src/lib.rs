@@ -1204,6 +1204,25 @@ impl Emitter<'_> {
                     } else {
                         "w.BeginNext()".to_string()
                     };
+                    // Fixed-width runs are written in one call (one room check).
+                    let bulk = match &f.ty {
+                        FieldType::Scalar(ScalarType::Double) => Some("Float64s"),
+                        FieldType::Scalar(ScalarType::Float) => Some("Float32s"),
+                        FieldType::Scalar(ScalarType::Fixed64 | ScalarType::Sfixed64) => {
+                            Some("Fixed64s")
+                        }
+                        FieldType::Scalar(ScalarType::Fixed32 | ScalarType::Sfixed32) => {
+                            Some("Fixed32s")
+                        }
+                        _ => None,
+                    };
+                    if let Some(bulk) = bulk {
+                        let _ = writeln!(
+                            b,
+                            "\tif len(m.{field}) != 0 {{\n\t\tw.Key({n}, bijoubuf.WireLen)\n\t\tmk := {begin}\n\t\tbijoubuf.{bulk}(w, m.{field})\n\t\tw.End(mk)\n\t}}"
+                        );
+                        continue;
+                    }
                     let _ = writeln!(
                         b,
                         "\tif len(m.{field}) != 0 {{\n\t\tw.Key({n}, bijoubuf.WireLen)\n\t\tmk := {begin}\n\t\tfor _, v := range m.{field} {{"

@@ -1133,9 +1133,7 @@ func (m *Reading) BijoubufWrite(w *bijoubuf.Writer) {
 	if len(m.Samples) != 0 {
 		w.Key(3, bijoubuf.WireLen)
 		mk := w.Begin(len(m.Samples) * 4)
-		for _, v := range m.Samples {
-			w.Float32(v)
-		}
+		bijoubuf.Float32s(w, m.Samples)
 		w.End(mk)
 	}
 	if len(u) != 0 {
@@ -3297,9 +3295,7 @@ func (m *Repeats) BijoubufWrite(w *bijoubuf.Writer) {
 	if len(m.F32) != 0 {
 		w.Key(9, bijoubuf.WireLen)
 		mk := w.Begin(len(m.F32) * 4)
-		for _, v := range m.F32 {
-			w.Fixed32(v)
-		}
+		bijoubuf.Fixed32s(w, m.F32)
 		w.End(mk)
 	}
 	if len(u) != 0 {
@@ -3308,9 +3304,7 @@ func (m *Repeats) BijoubufWrite(w *bijoubuf.Writer) {
 	if len(m.F64) != 0 {
 		w.Key(10, bijoubuf.WireLen)
 		mk := w.Begin(len(m.F64) * 8)
-		for _, v := range m.F64 {
-			w.Fixed64(v)
-		}
+		bijoubuf.Fixed64s(w, m.F64)
 		w.End(mk)
 	}
 	if len(u) != 0 {
@@ -3319,9 +3313,7 @@ func (m *Repeats) BijoubufWrite(w *bijoubuf.Writer) {
 	if len(m.Sf32) != 0 {
 		w.Key(11, bijoubuf.WireLen)
 		mk := w.Begin(len(m.Sf32) * 4)
-		for _, v := range m.Sf32 {
-			w.Fixed32(uint32(v))
-		}
+		bijoubuf.Fixed32s(w, m.Sf32)
 		w.End(mk)
 	}
 	if len(u) != 0 {
@@ -3330,9 +3322,7 @@ func (m *Repeats) BijoubufWrite(w *bijoubuf.Writer) {
 	if len(m.Sf64) != 0 {
 		w.Key(12, bijoubuf.WireLen)
 		mk := w.Begin(len(m.Sf64) * 8)
-		for _, v := range m.Sf64 {
-			w.Fixed64(uint64(v))
-		}
+		bijoubuf.Fixed64s(w, m.Sf64)
 		w.End(mk)
 	}
 	if len(u) != 0 {
@@ -3341,9 +3331,7 @@ func (m *Repeats) BijoubufWrite(w *bijoubuf.Writer) {
 	if len(m.Fl) != 0 {
 		w.Key(13, bijoubuf.WireLen)
 		mk := w.Begin(len(m.Fl) * 4)
-		for _, v := range m.Fl {
-			w.Float32(v)
-		}
+		bijoubuf.Float32s(w, m.Fl)
 		w.End(mk)
 	}
 	if len(u) != 0 {
@@ -3352,9 +3340,7 @@ func (m *Repeats) BijoubufWrite(w *bijoubuf.Writer) {
 	if len(m.Db) != 0 {
 		w.Key(14, bijoubuf.WireLen)
 		mk := w.Begin(len(m.Db) * 8)
-		for _, v := range m.Db {
-			w.Float64(v)
-		}
+		bijoubuf.Float64s(w, m.Db)
 		w.End(mk)
 	}
 	if len(u) != 0 {

@@ -488,9 +488,7 @@ func (m *GoogleMessage1) BijoubufWrite(w *bijoubuf.Writer) {
 	if len(m.Field5) != 0 {
 		w.Key(5, bijoubuf.WireLen)
 		mk := w.Begin(len(m.Field5) * 8)
-		for _, v := range m.Field5 {
-			w.Fixed64(v)
-		}
+		bijoubuf.Fixed64s(w, m.Field5)
 		w.End(mk)
 	}
 	if len(u) != 0 {

@@ -3156,9 +3156,7 @@ func (m *HistogramDataPoint) BijoubufWrite(w *bijoubuf.Writer) {
 	if len(m.BucketCounts) != 0 {
 		w.Key(6, bijoubuf.WireLen)
 		mk := w.Begin(len(m.BucketCounts) * 8)
-		for _, v := range m.BucketCounts {
-			w.Fixed64(v)
-		}
+		bijoubuf.Fixed64s(w, m.BucketCounts)
 		w.End(mk)
 	}
 	if len(u) != 0 {
@@ -3167,9 +3165,7 @@ func (m *HistogramDataPoint) BijoubufWrite(w *bijoubuf.Writer) {
 	if len(m.ExplicitBounds) != 0 {
 		w.Key(7, bijoubuf.WireLen)
 		mk := w.Begin(len(m.ExplicitBounds) * 8)
-		for _, v := range m.ExplicitBounds {
-			w.Float64(v)
-		}
+		bijoubuf.Float64s(w, m.ExplicitBounds)
 		w.End(mk)
 	}
 	if len(u) != 0 {
