@@ -204,7 +204,19 @@ func (s *Sizes) BadString(name string) int {
 }
 
 // ValidString says whether str is well-formed UTF-8 (what a decoder accepts, SPEC §7).
-func ValidString(str string) bool { return utf8.ValidString(str) }
+func ValidString(str string) bool {
+	if len(str) < 16 {
+		// Short strings (most): all ASCII, checked inline.
+		var or byte
+		for i := 0; i < len(str); i++ {
+			or |= str[i]
+		}
+		if or < utf8.RuneSelf {
+			return true
+		}
+	}
+	return utf8.ValidString(str)
+}
 
 // CheckUnknown refuses preserved unknown records that could not be decoded again (SPEC
 // §8.2, §9: unknown-field-order): numbers not strictly ascending, outside 1 ..= 2^29 − 1,
@@ -369,4 +381,39 @@ func AppendSortedBoolKeys[V any](dst []bool, m map[bool]V) []bool {
 		dst = append(dst, true)
 	}
 	return dst
+}
+
+// KeyString writes the key of string field number and the string (Key, then String):
+// one call for the common case of a one-byte key and a one-byte length.
+func (w *Writer) KeyString(number uint32, s string) {
+	d := number - w.prev - 1
+	if p := w.pos; number > w.prev && d < 62 && number <= MaxFieldNumber && len(s) < bijou64.FirstTierTag && len(w.buf)-p > len(s)+1 {
+		w.buf[p] = byte(d<<2 | uint32(WireLen))
+		w.buf[p+1] = byte(len(s))
+		w.prev = number
+		w.pos = p + 2 + copy(w.buf[p+2:], s)
+		return
+	}
+	w.Key(number, WireLen)
+	w.String(s)
+}
+
+// KeyBeginNext writes the key of field number with wire type LEN and begins its
+// content with the next recorded length (Key, then BeginNext): one call for the common
+// case of a one-byte key and a one-byte length.
+func (w *Writer) KeyBeginNext(number uint32) Mark {
+	d := number - w.prev - 1
+	if i, p := w.next, w.pos; number > w.prev && d < 62 && number <= MaxFieldNumber && i < w.sizes.count && len(w.buf)-p > 1 {
+		if size := w.sizes.get(i); size < bijou64.FirstTierTag {
+			w.buf[p] = byte(d<<2 | uint32(WireLen))
+			w.buf[p+1] = byte(size)
+			w.next = i + 1
+			w.pos = p + 2
+			m := Mark{prev: number, end: p + 2 + size}
+			w.prev = 0
+			return m
+		}
+	}
+	w.Key(number, WireLen)
+	return w.BeginNext()
 }

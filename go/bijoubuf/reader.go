@@ -193,6 +193,16 @@ func (r *Reader) Fixed64() (uint64, error) {
 // at the length prefix (O1).
 func (r *Reader) Length() (int, error) {
 	at := r.pos
+	// A one-byte prefix (most strings and nested messages) without the Varint call.
+	if at < r.end {
+		if tag := r.buf[at]; tag < bijou64.FirstTierTag {
+			if int(tag) > r.end-at-1 {
+				return 0, NewDecodeError(Truncated, at)
+			}
+			r.pos = at + 1
+			return int(tag), nil
+		}
+	}
 	l, err := r.Varint()
 	if err != nil {
 		return 0, err
@@ -387,7 +397,16 @@ func (r *Reader) Bytes() ([]byte, error) { return r.LenBytes() }
 // refuses overlong forms, surrogates, values above U+10FFFF, truncated sequences and
 // stray continuation bytes, as SPEC §7 asks.
 func invalidUTF8At(b []byte) int {
-	if utf8.Valid(b) {
+	if len(b) < 16 {
+		// Short strings (most): all ASCII, checked inline.
+		var or byte
+		for _, c := range b {
+			or |= c
+		}
+		if or < utf8.RuneSelf {
+			return -1
+		}
+	} else if utf8.Valid(b) {
 		return -1
 	}
 	for i := 0; i < len(b); {
@@ -426,11 +445,21 @@ func (r *Reader) Field(number uint32, wire WireType, name string) (bool, error) 
 func (r *Reader) field(number uint32, wire WireType, name string) (bool, error) {
 	for {
 		if r.next == noKey {
-			if r.pos >= r.end {
+			at := r.pos
+			if at >= r.end {
 				r.next = endKey
 				return false, nil
 			}
-			if err := r.readKey(); err != nil {
+			// A one-byte key (a delta below 62) read here; readKey reads the rest and
+			// refuses a number past the largest.
+			if k := r.buf[at]; k < bijou64.FirstTierTag && r.prev+1+uint32(k>>2) <= MaxFieldNumber {
+				n := r.prev + 1 + uint32(k>>2)
+				r.pos = at + 1
+				r.keyPos = at
+				r.prev = n
+				r.next = n
+				r.nextWire = WireType(k & 3)
+			} else if err := r.readKey(); err != nil {
 				return false, err
 			}
 		}

@@ -66,3 +66,40 @@ func TestBulkRuns(t *testing.T) {
 		t.Fatalf("a run past the announced size: %v, want size-mismatch", err)
 	}
 }
+
+// KeyString writes what Key then String write: one-byte key and length (its own path),
+// a wide key, a long string, and a number out of order (refused as field-order).
+func TestKeyString(t *testing.T) {
+	long := string(bytes.Repeat([]byte{'x'}, 300))
+	cases := []struct {
+		numbers []uint32
+		s       string
+	}{
+		{[]uint32{1, 2, 62}, "ab"},
+		{[]uint32{1, 70}, "ab"}, // delta 68: a two-byte key
+		{[]uint32{3}, long},     // a two-byte length
+		{[]uint32{MaxFieldNumber - 1, MaxFieldNumber}, ""},
+		{[]uint32{5, 5}, "a"}, // out of order
+	}
+	for _, c := range cases {
+		size := 0
+		for range c.numbers {
+			size += 4 + LenSize(len(c.s))
+		}
+		a, b := NewWriter(size), NewWriter(size)
+		for _, n := range c.numbers {
+			a.KeyString(n, c.s)
+			b.Key(n, WireLen)
+			b.String(c.s)
+		}
+		if a.pos != b.pos || !bytes.Equal(a.buf[:a.pos], b.buf[:b.pos]) || (a.err == nil) != (b.err == nil) {
+			t.Fatalf("%v: KeyString % X (%v), Key+String % X (%v)", c.numbers, a.buf[:a.pos], a.err, b.buf[:b.pos], b.err)
+		}
+	}
+	w := NewWriter(8)
+	w.KeyString(4, "a")
+	w.KeyString(4, "b")
+	if w.err == nil || w.err.Code() != EncodeFieldOrder {
+		t.Fatalf("field 4 twice: %v, want field-order", w.err)
+	}
+}

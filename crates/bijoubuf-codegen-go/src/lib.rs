@@ -1183,14 +1183,19 @@ impl Emitter<'_> {
                     let head = self.singular_head(m, f, true);
                     let (open, close) = open_close(&head);
                     let _ = writeln!(b, "\t{open}");
-                    let _ = writeln!(b, "\t\tw.Key({n}, {})", wire(&f.ty));
+                    // A key and what follows it in one call where the writer has one.
                     match &f.ty {
                         FieldType::Message(_) => {
-                            b.push_str(
-                                "\t\tmk := w.BeginNext()\n\t\tv.BijoubufWrite(w)\n\t\tw.End(mk)\n",
+                            let _ = writeln!(
+                                b,
+                                "\t\tmk := w.KeyBeginNext({n})\n\t\tv.BijoubufWrite(w)\n\t\tw.End(mk)"
                             );
                         }
+                        FieldType::Scalar(ScalarType::String) => {
+                            let _ = writeln!(b, "\t\tw.KeyString({n}, v)");
+                        }
                         ty => {
+                            let _ = writeln!(b, "\t\tw.Key({n}, {})", wire(ty));
                             let _ = writeln!(b, "\t\t{}", write_stmt(ty, "v"));
                         }
                     }
@@ -1203,6 +1208,11 @@ impl Emitter<'_> {
                         format!("w.Begin(len(m.{field}) * {w})")
                     } else {
                         "w.BeginNext()".to_string()
+                    };
+                    let key_begin = if w > 0 {
+                        format!("w.Key({n}, bijoubuf.WireLen)\n\t\tmk := {begin}")
+                    } else {
+                        format!("mk := w.KeyBeginNext({n})")
                     };
                     // Fixed-width runs are written in one call (one room check).
                     let bulk = match &f.ty {
@@ -1225,7 +1235,7 @@ impl Emitter<'_> {
                     }
                     let _ = writeln!(
                         b,
-                        "\tif len(m.{field}) != 0 {{\n\t\tw.Key({n}, bijoubuf.WireLen)\n\t\tmk := {begin}\n\t\tfor _, v := range m.{field} {{"
+                        "\tif len(m.{field}) != 0 {{\n\t\t{key_begin}\n\t\tfor _, v := range m.{field} {{"
                     );
                     match &f.ty {
                         FieldType::Message(_) => {
@@ -1243,7 +1253,7 @@ impl Emitter<'_> {
                     let ks = self.keys_array(*kt, value);
                     let _ = writeln!(
                         b,
-                        "\tif len(m.{field}) != 0 {{\n\t\tw.Key({n}, bijoubuf.WireLen)\n\t\tmk := w.BeginNext()\n\t\t{ks}\n\t\t{}\n\t\t\t{}",
+                        "\tif len(m.{field}) != 0 {{\n\t\tmk := w.KeyBeginNext({n})\n\t\t{ks}\n\t\t{}\n\t\t\t{}",
                         sorted_loop(*kt, &format!("m.{field}"), true),
                         write_stmt(&kty, "k")
                     );

@@ -133,8 +133,7 @@ func (m *Person) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 1)
 	}
 	if v := m.Name; len(v) != 0 {
-		w.Key(1, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(1, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 2)
@@ -377,8 +376,7 @@ func (m *Order) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 2)
 	}
 	if v := m.Customer; v != nil {
-		w.Key(2, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(2)
 		v.BijoubufWrite(w)
 		w.End(mk)
 	}
@@ -386,8 +384,7 @@ func (m *Order) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 4)
 	}
 	if len(m.Lines) != 0 {
-		w.Key(4, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(4)
 		for _, v := range m.Lines {
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)
@@ -399,8 +396,7 @@ func (m *Order) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 7)
 	}
 	if len(m.Tags) != 0 {
-		w.Key(7, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(7)
 		var ks [8]bijoubuf.Entry[string, int64]
 		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.Tags) {
 			k, v := e.Key, e.Value
@@ -611,8 +607,7 @@ func (m *Customer) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 1)
 	}
 	if v := m.Name; len(v) != 0 {
-		w.Key(1, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(1, v)
 	}
 	if len(u) != 0 {
 		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
@@ -749,8 +744,7 @@ func (m *Line) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 1)
 	}
 	if v := m.Sku; len(v) != 0 {
-		w.Key(1, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(1, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 2)
@@ -1149,8 +1143,7 @@ func (m *Reading) BijoubufWrite(w *bijoubuf.Writer) {
 	}
 	if o, ok := m.Unit.(*Reading_Other); ok && o != nil {
 		v := o.Other
-		w.Key(5, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(5, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 6)
@@ -1450,15 +1443,13 @@ func (m *Required) BijoubufWrite(w *bijoubuf.Writer) {
 	}
 	if p := m.C; p != nil {
 		v := *p
-		w.Key(3, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(3, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 4)
 	}
 	if v := m.Inner; v != nil {
-		w.Key(4, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(4)
 		v.BijoubufWrite(w)
 		w.End(mk)
 	}
@@ -1466,8 +1457,7 @@ func (m *Required) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 5)
 	}
 	if len(m.Inners) != 0 {
-		w.Key(5, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(5)
 		for _, v := range m.Inners {
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)
@@ -1479,8 +1469,7 @@ func (m *Required) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 6)
 	}
 	if len(m.ById) != 0 {
-		w.Key(6, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(6)
 		var ks [8]bijoubuf.Entry[uint32, *Inner]
 		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.ById) {
 			k, v := e.Key, e.Value
@@ -2129,8 +2118,7 @@ func (m *Scalars) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 15)
 	}
 	if v := m.Str; len(v) != 0 {
-		w.Key(15, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(15, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 16)
@@ -2705,8 +2693,7 @@ func (m *Optionals) BijoubufWrite(w *bijoubuf.Writer) {
 	}
 	if p := m.Str; p != nil {
 		v := *p
-		w.Key(15, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(15, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 16)
@@ -2719,8 +2706,7 @@ func (m *Optionals) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 17)
 	}
 	if v := m.Leaf; v != nil {
-		w.Key(17, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(17)
 		v.BijoubufWrite(w)
 		w.End(mk)
 	}
@@ -3205,8 +3191,7 @@ func (m *Repeats) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 1)
 	}
 	if len(m.I32) != 0 {
-		w.Key(1, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(1)
 		for _, v := range m.I32 {
 			w.Zigzag(int64(v))
 		}
@@ -3216,8 +3201,7 @@ func (m *Repeats) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 2)
 	}
 	if len(m.I64) != 0 {
-		w.Key(2, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(2)
 		for _, v := range m.I64 {
 			w.Zigzag(int64(v))
 		}
@@ -3227,8 +3211,7 @@ func (m *Repeats) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 3)
 	}
 	if len(m.U32) != 0 {
-		w.Key(3, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(3)
 		for _, v := range m.U32 {
 			w.Varint(uint64(v))
 		}
@@ -3238,8 +3221,7 @@ func (m *Repeats) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 4)
 	}
 	if len(m.U64) != 0 {
-		w.Key(4, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(4)
 		for _, v := range m.U64 {
 			w.Varint(uint64(v))
 		}
@@ -3249,8 +3231,7 @@ func (m *Repeats) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 5)
 	}
 	if len(m.S32) != 0 {
-		w.Key(5, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(5)
 		for _, v := range m.S32 {
 			w.Zigzag(int64(v))
 		}
@@ -3260,8 +3241,7 @@ func (m *Repeats) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 6)
 	}
 	if len(m.S64) != 0 {
-		w.Key(6, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(6)
 		for _, v := range m.S64 {
 			w.Zigzag(int64(v))
 		}
@@ -3282,8 +3262,7 @@ func (m *Repeats) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 8)
 	}
 	if len(m.Color) != 0 {
-		w.Key(8, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(8)
 		for _, v := range m.Color {
 			w.Zigzag(int64(v))
 		}
@@ -3347,8 +3326,7 @@ func (m *Repeats) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 15)
 	}
 	if len(m.Str) != 0 {
-		w.Key(15, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(15)
 		for _, v := range m.Str {
 			w.String(v)
 		}
@@ -3358,8 +3336,7 @@ func (m *Repeats) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 16)
 	}
 	if len(m.By) != 0 {
-		w.Key(16, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(16)
 		for _, v := range m.By {
 			w.LenBytes(v)
 		}
@@ -3369,8 +3346,7 @@ func (m *Repeats) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 17)
 	}
 	if len(m.Leaf) != 0 {
-		w.Key(17, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(17)
 		for _, v := range m.Leaf {
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)
@@ -4114,8 +4090,7 @@ func (m *Maps) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 1)
 	}
 	if len(m.I32) != 0 {
-		w.Key(1, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(1)
 		var ks [8]bijoubuf.Entry[int32, uint32]
 		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.I32) {
 			k, v := e.Key, e.Value
@@ -4128,8 +4103,7 @@ func (m *Maps) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 2)
 	}
 	if len(m.I64) != 0 {
-		w.Key(2, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(2)
 		var ks [8]bijoubuf.Entry[int64, uint32]
 		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.I64) {
 			k, v := e.Key, e.Value
@@ -4142,8 +4116,7 @@ func (m *Maps) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 3)
 	}
 	if len(m.U32) != 0 {
-		w.Key(3, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(3)
 		var ks [8]bijoubuf.Entry[uint32, uint32]
 		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.U32) {
 			k, v := e.Key, e.Value
@@ -4156,8 +4129,7 @@ func (m *Maps) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 4)
 	}
 	if len(m.U64) != 0 {
-		w.Key(4, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(4)
 		var ks [8]bijoubuf.Entry[uint64, uint32]
 		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.U64) {
 			k, v := e.Key, e.Value
@@ -4170,8 +4142,7 @@ func (m *Maps) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 5)
 	}
 	if len(m.S32) != 0 {
-		w.Key(5, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(5)
 		var ks [8]bijoubuf.Entry[int32, uint32]
 		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.S32) {
 			k, v := e.Key, e.Value
@@ -4184,8 +4155,7 @@ func (m *Maps) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 6)
 	}
 	if len(m.S64) != 0 {
-		w.Key(6, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(6)
 		var ks [8]bijoubuf.Entry[int64, uint32]
 		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.S64) {
 			k, v := e.Key, e.Value
@@ -4198,8 +4168,7 @@ func (m *Maps) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 7)
 	}
 	if len(m.F32) != 0 {
-		w.Key(7, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(7)
 		var ks [8]bijoubuf.Entry[uint32, uint32]
 		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.F32) {
 			k, v := e.Key, e.Value
@@ -4212,8 +4181,7 @@ func (m *Maps) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 8)
 	}
 	if len(m.F64) != 0 {
-		w.Key(8, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(8)
 		var ks [8]bijoubuf.Entry[uint64, uint32]
 		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.F64) {
 			k, v := e.Key, e.Value
@@ -4226,8 +4194,7 @@ func (m *Maps) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 9)
 	}
 	if len(m.Sf32) != 0 {
-		w.Key(9, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(9)
 		var ks [8]bijoubuf.Entry[int32, uint32]
 		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.Sf32) {
 			k, v := e.Key, e.Value
@@ -4240,8 +4207,7 @@ func (m *Maps) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 10)
 	}
 	if len(m.Sf64) != 0 {
-		w.Key(10, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(10)
 		var ks [8]bijoubuf.Entry[int64, uint32]
 		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.Sf64) {
 			k, v := e.Key, e.Value
@@ -4254,8 +4220,7 @@ func (m *Maps) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 11)
 	}
 	if len(m.Flag) != 0 {
-		w.Key(11, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(11)
 		var ks [2]bool
 		for _, k := range bijoubuf.AppendSortedBoolKeys(ks[:0], m.Flag) {
 			v := m.Flag[k]
@@ -4268,8 +4233,7 @@ func (m *Maps) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 12)
 	}
 	if len(m.Str) != 0 {
-		w.Key(12, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(12)
 		var ks [8]bijoubuf.Entry[string, uint32]
 		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.Str) {
 			k, v := e.Key, e.Value
@@ -4282,8 +4246,7 @@ func (m *Maps) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 13)
 	}
 	if len(m.VStr) != 0 {
-		w.Key(13, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(13)
 		var ks [8]bijoubuf.Entry[uint32, string]
 		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.VStr) {
 			k, v := e.Key, e.Value
@@ -4296,8 +4259,7 @@ func (m *Maps) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 14)
 	}
 	if len(m.VBy) != 0 {
-		w.Key(14, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(14)
 		var ks [8]bijoubuf.Entry[uint32, []byte]
 		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.VBy) {
 			k, v := e.Key, e.Value
@@ -4310,8 +4272,7 @@ func (m *Maps) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 15)
 	}
 	if len(m.VDb) != 0 {
-		w.Key(15, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(15)
 		var ks [8]bijoubuf.Entry[uint32, float64]
 		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.VDb) {
 			k, v := e.Key, e.Value
@@ -4324,8 +4285,7 @@ func (m *Maps) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 16)
 	}
 	if len(m.VFl) != 0 {
-		w.Key(16, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(16)
 		var ks [8]bijoubuf.Entry[uint32, float32]
 		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.VFl) {
 			k, v := e.Key, e.Value
@@ -4338,8 +4298,7 @@ func (m *Maps) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 17)
 	}
 	if len(m.VFlag) != 0 {
-		w.Key(17, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(17)
 		var ks [8]bijoubuf.Entry[uint32, bool]
 		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.VFlag) {
 			k, v := e.Key, e.Value
@@ -4352,8 +4311,7 @@ func (m *Maps) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 18)
 	}
 	if len(m.VColor) != 0 {
-		w.Key(18, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(18)
 		var ks [8]bijoubuf.Entry[uint32, Color]
 		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.VColor) {
 			k, v := e.Key, e.Value
@@ -4366,8 +4324,7 @@ func (m *Maps) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 19)
 	}
 	if len(m.VLeaf) != 0 {
-		w.Key(19, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(19)
 		var ks [8]bijoubuf.Entry[uint32, *Leaf]
 		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.VLeaf) {
 			k, v := e.Key, e.Value
@@ -4382,8 +4339,7 @@ func (m *Maps) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 20)
 	}
 	if len(m.VS64) != 0 {
-		w.Key(20, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(20)
 		var ks [8]bijoubuf.Entry[string, int64]
 		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.VS64) {
 			k, v := e.Key, e.Value
@@ -4396,8 +4352,7 @@ func (m *Maps) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 21)
 	}
 	if len(m.VI32) != 0 {
-		w.Key(21, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(21)
 		var ks [8]bijoubuf.Entry[uint32, int32]
 		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.VI32) {
 			k, v := e.Key, e.Value
@@ -4410,8 +4365,7 @@ func (m *Maps) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 22)
 	}
 	if len(m.VF64) != 0 {
-		w.Key(22, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(22)
 		var ks [8]bijoubuf.Entry[uint32, uint64]
 		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.VF64) {
 			k, v := e.Key, e.Value
@@ -5175,8 +5129,7 @@ func (m *Leaf) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 2)
 	}
 	if v := m.S; len(v) != 0 {
-		w.Key(2, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(2, v)
 	}
 	if len(u) != 0 {
 		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
@@ -5436,16 +5389,14 @@ func (m *Choice) BijoubufWrite(w *bijoubuf.Writer) {
 	}
 	if o, ok := m.First.(*Choice_B); ok && o != nil {
 		v := o.B
-		w.Key(2, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(2, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 3)
 	}
 	if o, ok := m.First.(*Choice_C); ok && o != nil {
 		v := o.C
-		w.Key(3, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(3)
 		v.BijoubufWrite(w)
 		w.End(mk)
 	}
@@ -5747,8 +5698,7 @@ func (m *Node) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 1)
 	}
 	if v := m.Child; v != nil {
-		w.Key(1, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(1)
 		v.BijoubufWrite(w)
 		w.End(mk)
 	}
@@ -5763,8 +5713,7 @@ func (m *Node) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 3)
 	}
 	if len(m.Kids) != 0 {
-		w.Key(3, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(3)
 		for _, v := range m.Kids {
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)
@@ -5776,8 +5725,7 @@ func (m *Node) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 4)
 	}
 	if len(m.Named) != 0 {
-		w.Key(4, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(4)
 		var ks [8]bijoubuf.Entry[uint32, *Node]
 		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.Named) {
 			k, v := e.Key, e.Value
@@ -6358,8 +6306,7 @@ func (m *Outer) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 1)
 	}
 	if v := m.Mid; v != nil {
-		w.Key(1, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(1)
 		v.BijoubufWrite(w)
 		w.End(mk)
 	}
@@ -6567,8 +6514,7 @@ func (m *Middle) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 1)
 	}
 	if v := m.Leaf; v != nil {
-		w.Key(1, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(1)
 		v.BijoubufWrite(w)
 		w.End(mk)
 	}
@@ -6576,8 +6522,7 @@ func (m *Middle) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 2)
 	}
 	if len(m.Leaves) != 0 {
-		w.Key(2, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(2)
 		for _, v := range m.Leaves {
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)
@@ -6589,8 +6534,7 @@ func (m *Middle) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 3)
 	}
 	if len(m.ByName) != 0 {
-		w.Key(3, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(3)
 		var ks [8]bijoubuf.Entry[string, *Leaf]
 		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.ByName) {
 			k, v := e.Key, e.Value
@@ -6881,8 +6825,7 @@ func (m *Bindings) BijoubufWrite(w *bijoubuf.Writer) {
 	}
 	if o, ok := m.V.(*Bindings_S); ok && o != nil {
 		v := o.S
-		w.Key(2, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(2, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 3)
@@ -7279,8 +7222,7 @@ func (m *Wkt) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 1)
 	}
 	if v := m.Ts; v != nil {
-		w.Key(1, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(1)
 		v.BijoubufWrite(w)
 		w.End(mk)
 	}
@@ -7288,8 +7230,7 @@ func (m *Wkt) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 2)
 	}
 	if v := m.Dur; v != nil {
-		w.Key(2, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(2)
 		v.BijoubufWrite(w)
 		w.End(mk)
 	}
@@ -7297,8 +7238,7 @@ func (m *Wkt) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 3)
 	}
 	if v := m.I32; v != nil {
-		w.Key(3, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(3)
 		v.BijoubufWrite(w)
 		w.End(mk)
 	}
@@ -7306,8 +7246,7 @@ func (m *Wkt) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 4)
 	}
 	if v := m.Str; v != nil {
-		w.Key(4, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(4)
 		v.BijoubufWrite(w)
 		w.End(mk)
 	}
@@ -7315,8 +7254,7 @@ func (m *Wkt) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 5)
 	}
 	if v := m.Flag; v != nil {
-		w.Key(5, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(5)
 		v.BijoubufWrite(w)
 		w.End(mk)
 	}
@@ -7324,8 +7262,7 @@ func (m *Wkt) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 6)
 	}
 	if v := m.U64; v != nil {
-		w.Key(6, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(6)
 		v.BijoubufWrite(w)
 		w.End(mk)
 	}
@@ -7333,8 +7270,7 @@ func (m *Wkt) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 7)
 	}
 	if v := m.By; v != nil {
-		w.Key(7, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(7)
 		v.BijoubufWrite(w)
 		w.End(mk)
 	}
@@ -7342,8 +7278,7 @@ func (m *Wkt) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 8)
 	}
 	if v := m.Db; v != nil {
-		w.Key(8, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(8)
 		v.BijoubufWrite(w)
 		w.End(mk)
 	}
@@ -7351,8 +7286,7 @@ func (m *Wkt) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 9)
 	}
 	if v := m.Mask; v != nil {
-		w.Key(9, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(9)
 		v.BijoubufWrite(w)
 		w.End(mk)
 	}
@@ -7360,8 +7294,7 @@ func (m *Wkt) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 10)
 	}
 	if v := m.Empty; v != nil {
-		w.Key(10, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(10)
 		v.BijoubufWrite(w)
 		w.End(mk)
 	}
@@ -7369,8 +7302,7 @@ func (m *Wkt) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 11)
 	}
 	if v := m.St; v != nil {
-		w.Key(11, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(11)
 		v.BijoubufWrite(w)
 		w.End(mk)
 	}
@@ -7378,8 +7310,7 @@ func (m *Wkt) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 12)
 	}
 	if v := m.Val; v != nil {
-		w.Key(12, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(12)
 		v.BijoubufWrite(w)
 		w.End(mk)
 	}
@@ -7387,8 +7318,7 @@ func (m *Wkt) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 13)
 	}
 	if v := m.Any; v != nil {
-		w.Key(13, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(13)
 		v.BijoubufWrite(w)
 		w.End(mk)
 	}

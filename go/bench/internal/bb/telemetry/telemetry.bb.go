@@ -211,8 +211,7 @@ func (m *AnyValue) BijoubufWrite(w *bijoubuf.Writer) {
 	}
 	if o, ok := m.Value.(*AnyValue_StringValue); ok && o != nil {
 		v := o.StringValue
-		w.Key(1, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(1, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 2)
@@ -465,15 +464,13 @@ func (m *Event) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 2)
 	}
 	if v := m.Name; len(v) != 0 {
-		w.Key(2, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(2, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 3)
 	}
 	if len(m.Attributes) != 0 {
-		w.Key(3, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(3)
 		var ks [8]bijoubuf.Entry[string, *AnyValue]
 		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.Attributes) {
 			k, v := e.Key, e.Value
@@ -706,8 +703,7 @@ func (m *Link) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 3)
 	}
 	if len(m.Attributes) != 0 {
-		w.Key(3, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(3)
 		var ks [8]bijoubuf.Entry[string, *AnyValue]
 		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.Attributes) {
 			k, v := e.Key, e.Value
@@ -902,8 +898,7 @@ func (m *Status) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 1)
 	}
 	if v := m.Message; len(v) != 0 {
-		w.Key(1, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(1, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 2)
@@ -1217,8 +1212,7 @@ func (m *Span) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 4)
 	}
 	if v := m.Name; len(v) != 0 {
-		w.Key(4, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(4, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 5)
@@ -1245,8 +1239,7 @@ func (m *Span) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 8)
 	}
 	if len(m.Attributes) != 0 {
-		w.Key(8, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(8)
 		var ks [8]bijoubuf.Entry[string, *AnyValue]
 		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.Attributes) {
 			k, v := e.Key, e.Value
@@ -1261,8 +1254,7 @@ func (m *Span) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 9)
 	}
 	if len(m.Events) != 0 {
-		w.Key(9, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(9)
 		for _, v := range m.Events {
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)
@@ -1274,8 +1266,7 @@ func (m *Span) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 10)
 	}
 	if len(m.Links) != 0 {
-		w.Key(10, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(10)
 		for _, v := range m.Links {
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)
@@ -1287,8 +1278,7 @@ func (m *Span) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 11)
 	}
 	if v := m.Status; v != nil {
-		w.Key(11, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(11)
 		v.BijoubufWrite(w)
 		w.End(mk)
 	}
@@ -1674,15 +1664,13 @@ func (m *SpanBatch) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 1)
 	}
 	if v := m.ServiceName; len(v) != 0 {
-		w.Key(1, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(1, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 2)
 	}
 	if len(m.Resource) != 0 {
-		w.Key(2, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(2)
 		var ks [8]bijoubuf.Entry[string, *AnyValue]
 		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.Resource) {
 			k, v := e.Key, e.Value
@@ -1697,8 +1685,7 @@ func (m *SpanBatch) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 3)
 	}
 	if len(m.Spans) != 0 {
-		w.Key(3, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(3)
 		for _, v := range m.Spans {
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)

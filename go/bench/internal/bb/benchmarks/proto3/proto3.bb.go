@@ -458,8 +458,7 @@ func (m *GoogleMessage1) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 1)
 	}
 	if v := m.Field1; len(v) != 0 {
-		w.Key(1, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(1, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 2)
@@ -479,8 +478,7 @@ func (m *GoogleMessage1) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 4)
 	}
 	if v := m.Field4; len(v) != 0 {
-		w.Key(4, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(4, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 5)
@@ -502,15 +500,13 @@ func (m *GoogleMessage1) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 7)
 	}
 	if v := m.Field7; len(v) != 0 {
-		w.Key(7, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(7, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 9)
 	}
 	if v := m.Field9; len(v) != 0 {
-		w.Key(9, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(9, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 12)
@@ -537,8 +533,7 @@ func (m *GoogleMessage1) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 15)
 	}
 	if v := m.Field15; v != nil {
-		w.Key(15, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(15)
 		v.BijoubufWrite(w)
 		w.End(mk)
 	}
@@ -560,8 +555,7 @@ func (m *GoogleMessage1) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 18)
 	}
 	if v := m.Field18; len(v) != 0 {
-		w.Key(18, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(18, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 22)
@@ -672,15 +666,13 @@ func (m *GoogleMessage1) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 102)
 	}
 	if v := m.Field102; len(v) != 0 {
-		w.Key(102, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(102, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 103)
 	}
 	if v := m.Field103; len(v) != 0 {
-		w.Key(103, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(103, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 104)
@@ -700,8 +692,7 @@ func (m *GoogleMessage1) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 129)
 	}
 	if v := m.Field129; len(v) != 0 {
-		w.Key(129, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(129, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 130)
@@ -1560,8 +1551,7 @@ func (m *GoogleMessage1SubMessage) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 15)
 	}
 	if v := m.Field15; len(v) != 0 {
-		w.Key(15, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(15, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 16)
@@ -1630,8 +1620,7 @@ func (m *GoogleMessage1SubMessage) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 205)
 	}
 	if v := m.Field205; len(v) != 0 {
-		w.Key(205, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(205, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 206)

@@ -257,8 +257,7 @@ func (m *AnyValue) BijoubufWrite(w *bijoubuf.Writer) {
 	}
 	if o, ok := m.Value.(*AnyValue_StringValue); ok && o != nil {
 		v := o.StringValue
-		w.Key(1, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(1, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 2)
@@ -289,8 +288,7 @@ func (m *AnyValue) BijoubufWrite(w *bijoubuf.Writer) {
 	}
 	if o, ok := m.Value.(*AnyValue_ArrayValue); ok && o != nil {
 		v := o.ArrayValue
-		w.Key(5, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(5)
 		v.BijoubufWrite(w)
 		w.End(mk)
 	}
@@ -299,8 +297,7 @@ func (m *AnyValue) BijoubufWrite(w *bijoubuf.Writer) {
 	}
 	if o, ok := m.Value.(*AnyValue_KvlistValue); ok && o != nil {
 		v := o.KvlistValue
-		w.Key(6, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(6)
 		v.BijoubufWrite(w)
 		w.End(mk)
 	}
@@ -562,8 +559,7 @@ func (m *ArrayValue) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 1)
 	}
 	if len(m.Values) != 0 {
-		w.Key(1, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(1)
 		for _, v := range m.Values {
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)
@@ -742,8 +738,7 @@ func (m *KeyValueList) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 1)
 	}
 	if len(m.Values) != 0 {
-		w.Key(1, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(1)
 		for _, v := range m.Values {
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)
@@ -944,15 +939,13 @@ func (m *KeyValue) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 1)
 	}
 	if v := m.Key; len(v) != 0 {
-		w.Key(1, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(1, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 2)
 	}
 	if v := m.Value; v != nil {
-		w.Key(2, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(2)
 		v.BijoubufWrite(w)
 		w.End(mk)
 	}
@@ -1181,22 +1174,19 @@ func (m *InstrumentationScope) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 1)
 	}
 	if v := m.Name; len(v) != 0 {
-		w.Key(1, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(1, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 2)
 	}
 	if v := m.Version; len(v) != 0 {
-		w.Key(2, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(2, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 3)
 	}
 	if len(m.Attributes) != 0 {
-		w.Key(3, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(3)
 		for _, v := range m.Attributes {
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)
@@ -1471,22 +1461,19 @@ func (m *EntityRef) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 1)
 	}
 	if v := m.SchemaUrl; len(v) != 0 {
-		w.Key(1, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(1, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 2)
 	}
 	if v := m.Type; len(v) != 0 {
-		w.Key(2, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(2, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 3)
 	}
 	if len(m.IdKeys) != 0 {
-		w.Key(3, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(3)
 		for _, v := range m.IdKeys {
 			w.String(v)
 		}
@@ -1496,8 +1483,7 @@ func (m *EntityRef) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 4)
 	}
 	if len(m.DescriptionKeys) != 0 {
-		w.Key(4, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(4)
 		for _, v := range m.DescriptionKeys {
 			w.String(v)
 		}

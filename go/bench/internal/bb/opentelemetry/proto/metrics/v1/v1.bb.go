@@ -211,8 +211,7 @@ func (m *MetricsData) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 1)
 	}
 	if len(m.ResourceMetrics) != 0 {
-		w.Key(1, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(1)
 		for _, v := range m.ResourceMetrics {
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)
@@ -421,8 +420,7 @@ func (m *ResourceMetrics) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 1)
 	}
 	if v := m.Resource; v != nil {
-		w.Key(1, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(1)
 		v.BijoubufWrite(w)
 		w.End(mk)
 	}
@@ -430,8 +428,7 @@ func (m *ResourceMetrics) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 2)
 	}
 	if len(m.ScopeMetrics) != 0 {
-		w.Key(2, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(2)
 		for _, v := range m.ScopeMetrics {
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)
@@ -443,8 +440,7 @@ func (m *ResourceMetrics) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 3)
 	}
 	if v := m.SchemaUrl; len(v) != 0 {
-		w.Key(3, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(3, v)
 	}
 	if len(u) != 0 {
 		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
@@ -676,8 +672,7 @@ func (m *ScopeMetrics) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 1)
 	}
 	if v := m.Scope; v != nil {
-		w.Key(1, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(1)
 		v.BijoubufWrite(w)
 		w.End(mk)
 	}
@@ -685,8 +680,7 @@ func (m *ScopeMetrics) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 2)
 	}
 	if len(m.Metrics) != 0 {
-		w.Key(2, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(2)
 		for _, v := range m.Metrics {
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)
@@ -698,8 +692,7 @@ func (m *ScopeMetrics) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 3)
 	}
 	if v := m.SchemaUrl; len(v) != 0 {
-		w.Key(3, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(3, v)
 	}
 	if len(u) != 0 {
 		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
@@ -1149,30 +1142,26 @@ func (m *Metric) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 1)
 	}
 	if v := m.Name; len(v) != 0 {
-		w.Key(1, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(1, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 2)
 	}
 	if v := m.Description; len(v) != 0 {
-		w.Key(2, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(2, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 3)
 	}
 	if v := m.Unit; len(v) != 0 {
-		w.Key(3, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(3, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 5)
 	}
 	if o, ok := m.Data.(*Metric_Gauge); ok && o != nil {
 		v := o.Gauge
-		w.Key(5, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(5)
 		v.BijoubufWrite(w)
 		w.End(mk)
 	}
@@ -1181,8 +1170,7 @@ func (m *Metric) BijoubufWrite(w *bijoubuf.Writer) {
 	}
 	if o, ok := m.Data.(*Metric_Sum); ok && o != nil {
 		v := o.Sum
-		w.Key(7, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(7)
 		v.BijoubufWrite(w)
 		w.End(mk)
 	}
@@ -1191,8 +1179,7 @@ func (m *Metric) BijoubufWrite(w *bijoubuf.Writer) {
 	}
 	if o, ok := m.Data.(*Metric_Histogram); ok && o != nil {
 		v := o.Histogram
-		w.Key(9, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(9)
 		v.BijoubufWrite(w)
 		w.End(mk)
 	}
@@ -1201,8 +1188,7 @@ func (m *Metric) BijoubufWrite(w *bijoubuf.Writer) {
 	}
 	if o, ok := m.Data.(*Metric_ExponentialHistogram); ok && o != nil {
 		v := o.ExponentialHistogram
-		w.Key(10, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(10)
 		v.BijoubufWrite(w)
 		w.End(mk)
 	}
@@ -1211,8 +1197,7 @@ func (m *Metric) BijoubufWrite(w *bijoubuf.Writer) {
 	}
 	if o, ok := m.Data.(*Metric_Summary); ok && o != nil {
 		v := o.Summary
-		w.Key(11, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(11)
 		v.BijoubufWrite(w)
 		w.End(mk)
 	}
@@ -1220,8 +1205,7 @@ func (m *Metric) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 12)
 	}
 	if len(m.Metadata) != 0 {
-		w.Key(12, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(12)
 		for _, v := range m.Metadata {
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)
@@ -1531,8 +1515,7 @@ func (m *Gauge) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 1)
 	}
 	if len(m.DataPoints) != 0 {
-		w.Key(1, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(1)
 		for _, v := range m.DataPoints {
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)
@@ -1727,8 +1710,7 @@ func (m *Sum) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 1)
 	}
 	if len(m.DataPoints) != 0 {
-		w.Key(1, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(1)
 		for _, v := range m.DataPoints {
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)
@@ -1950,8 +1932,7 @@ func (m *Histogram) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 1)
 	}
 	if len(m.DataPoints) != 0 {
-		w.Key(1, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(1)
 		for _, v := range m.DataPoints {
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)
@@ -2154,8 +2135,7 @@ func (m *ExponentialHistogram) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 1)
 	}
 	if len(m.DataPoints) != 0 {
-		w.Key(1, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(1)
 		for _, v := range m.DataPoints {
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)
@@ -2353,8 +2333,7 @@ func (m *Summary) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 1)
 	}
 	if len(m.DataPoints) != 0 {
-		w.Key(1, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(1)
 		for _, v := range m.DataPoints {
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)
@@ -2655,8 +2634,7 @@ func (m *NumberDataPoint) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 5)
 	}
 	if len(m.Exemplars) != 0 {
-		w.Key(5, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(5)
 		for _, v := range m.Exemplars {
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)
@@ -2676,8 +2654,7 @@ func (m *NumberDataPoint) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 7)
 	}
 	if len(m.Attributes) != 0 {
-		w.Key(7, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(7)
 		for _, v := range m.Attributes {
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)
@@ -3172,8 +3149,7 @@ func (m *HistogramDataPoint) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 8)
 	}
 	if len(m.Exemplars) != 0 {
-		w.Key(8, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(8)
 		for _, v := range m.Exemplars {
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)
@@ -3185,8 +3161,7 @@ func (m *HistogramDataPoint) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 9)
 	}
 	if len(m.Attributes) != 0 {
-		w.Key(9, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(9)
 		for _, v := range m.Attributes {
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)
@@ -3743,8 +3718,7 @@ func (m *ExponentialHistogramDataPoint) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 1)
 	}
 	if len(m.Attributes) != 0 {
-		w.Key(1, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(1)
 		for _, v := range m.Attributes {
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)
@@ -3799,8 +3773,7 @@ func (m *ExponentialHistogramDataPoint) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 8)
 	}
 	if v := m.Positive; v != nil {
-		w.Key(8, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(8)
 		v.BijoubufWrite(w)
 		w.End(mk)
 	}
@@ -3808,8 +3781,7 @@ func (m *ExponentialHistogramDataPoint) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 9)
 	}
 	if v := m.Negative; v != nil {
-		w.Key(9, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(9)
 		v.BijoubufWrite(w)
 		w.End(mk)
 	}
@@ -3824,8 +3796,7 @@ func (m *ExponentialHistogramDataPoint) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 11)
 	}
 	if len(m.Exemplars) != 0 {
-		w.Key(11, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(11)
 		for _, v := range m.Exemplars {
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)
@@ -4213,8 +4184,7 @@ func (m *ExponentialHistogramDataPoint_Buckets) BijoubufWrite(w *bijoubuf.Writer
 		u = w.UnknownBefore(u, 2)
 	}
 	if len(m.BucketCounts) != 0 {
-		w.Key(2, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(2)
 		for _, v := range m.BucketCounts {
 			w.Varint(uint64(v))
 		}
@@ -4510,8 +4480,7 @@ func (m *SummaryDataPoint) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 6)
 	}
 	if len(m.QuantileValues) != 0 {
-		w.Key(6, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(6)
 		for _, v := range m.QuantileValues {
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)
@@ -4523,8 +4492,7 @@ func (m *SummaryDataPoint) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 7)
 	}
 	if len(m.Attributes) != 0 {
-		w.Key(7, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(7)
 		for _, v := range m.Attributes {
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)
@@ -5084,8 +5052,7 @@ func (m *Exemplar) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 7)
 	}
 	if len(m.FilteredAttributes) != 0 {
-		w.Key(7, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(7)
 		for _, v := range m.FilteredAttributes {
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)

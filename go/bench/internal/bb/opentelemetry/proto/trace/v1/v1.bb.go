@@ -178,8 +178,7 @@ func (m *TracesData) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 1)
 	}
 	if len(m.ResourceSpans) != 0 {
-		w.Key(1, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(1)
 		for _, v := range m.ResourceSpans {
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)
@@ -388,8 +387,7 @@ func (m *ResourceSpans) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 1)
 	}
 	if v := m.Resource; v != nil {
-		w.Key(1, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(1)
 		v.BijoubufWrite(w)
 		w.End(mk)
 	}
@@ -397,8 +395,7 @@ func (m *ResourceSpans) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 2)
 	}
 	if len(m.ScopeSpans) != 0 {
-		w.Key(2, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(2)
 		for _, v := range m.ScopeSpans {
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)
@@ -410,8 +407,7 @@ func (m *ResourceSpans) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 3)
 	}
 	if v := m.SchemaUrl; len(v) != 0 {
-		w.Key(3, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(3, v)
 	}
 	if len(u) != 0 {
 		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
@@ -643,8 +639,7 @@ func (m *ScopeSpans) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 1)
 	}
 	if v := m.Scope; v != nil {
-		w.Key(1, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(1)
 		v.BijoubufWrite(w)
 		w.End(mk)
 	}
@@ -652,8 +647,7 @@ func (m *ScopeSpans) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 2)
 	}
 	if len(m.Spans) != 0 {
-		w.Key(2, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(2)
 		for _, v := range m.Spans {
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)
@@ -665,8 +659,7 @@ func (m *ScopeSpans) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 3)
 	}
 	if v := m.SchemaUrl; len(v) != 0 {
-		w.Key(3, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(3, v)
 	}
 	if len(u) != 0 {
 		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
@@ -1184,8 +1177,7 @@ func (m *Span) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 3)
 	}
 	if v := m.TraceState; len(v) != 0 {
-		w.Key(3, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(3, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 4)
@@ -1198,8 +1190,7 @@ func (m *Span) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 5)
 	}
 	if v := m.Name; len(v) != 0 {
-		w.Key(5, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(5, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 6)
@@ -1226,8 +1217,7 @@ func (m *Span) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 9)
 	}
 	if len(m.Attributes) != 0 {
-		w.Key(9, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(9)
 		for _, v := range m.Attributes {
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)
@@ -1246,8 +1236,7 @@ func (m *Span) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 11)
 	}
 	if len(m.Events) != 0 {
-		w.Key(11, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(11)
 		for _, v := range m.Events {
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)
@@ -1266,8 +1255,7 @@ func (m *Span) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 13)
 	}
 	if len(m.Links) != 0 {
-		w.Key(13, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(13)
 		for _, v := range m.Links {
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)
@@ -1286,8 +1274,7 @@ func (m *Span) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 15)
 	}
 	if v := m.Status; v != nil {
-		w.Key(15, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(15)
 		v.BijoubufWrite(w)
 		w.End(mk)
 	}
@@ -1731,15 +1718,13 @@ func (m *Span_Event) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 2)
 	}
 	if v := m.Name; len(v) != 0 {
-		w.Key(2, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(2, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 3)
 	}
 	if len(m.Attributes) != 0 {
-		w.Key(3, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(3)
 		for _, v := range m.Attributes {
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)
@@ -2048,15 +2033,13 @@ func (m *Span_Link) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 3)
 	}
 	if v := m.TraceState; len(v) != 0 {
-		w.Key(3, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(3, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 4)
 	}
 	if len(m.Attributes) != 0 {
-		w.Key(4, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(4)
 		for _, v := range m.Attributes {
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)
@@ -2327,8 +2310,7 @@ func (m *Status) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 2)
 	}
 	if v := m.Message; len(v) != 0 {
-		w.Key(2, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(2, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 3)
