@@ -7,4 +7,6 @@ require (
 	google.golang.org/protobuf v1.36.12
 )
 
+require github.com/planetscale/vtprotobuf v0.6.0
+
 replace github.com/bijoubuf/bijoubuf/go => ../

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/bijoubuf/bijoubuf/go/bijou64"
 )
 
 // What generated code calls to encode: a size pass over a Sizes, which checks the value
@@ -102,20 +104,25 @@ func (l *sizeList) release() {
 func (l *sizeList) add() int {
 	i := l.count
 	l.count++
-	if i >= len(l.inline) {
+	if i-len(l.inline) >= len(l.extra) {
 		l.grow()
 	}
 	return i
 }
 
-// grow makes room for one more length past the inline ones (out of line, so that add
-// and Open inline).
+// grow makes room for at least one more length past the inline ones (out of line, so
+// that add and Open inline): the slice is used to its capacity before it is grown, so
+// grow runs about log(n) times for n lengths, not n times.
 func (l *sizeList) grow() {
 	if l.pooled == nil {
 		l.pooled = extraPool.Get().(*[]int)
 		l.extra = (*l.pooled)[:0]
 	}
-	l.extra = append(l.extra, 0)
+	if len(l.extra) < cap(l.extra) {
+		l.extra = l.extra[:cap(l.extra)]
+		return
+	}
+	l.extra = append(l.extra, make([]int, max(16, len(l.extra)))...)
 }
 
 func (l *sizeList) get(i int) int {
@@ -152,6 +159,16 @@ func (s *Sizes) fail(err *EncodeError) int {
 // at depth, and returns its slot for Close. For a message (msg true) it refuses one
 // deeper than the depth limit (depth-limit-exceeded, SPEC §9) and returns false.
 func (s *Sizes) Open(depth int, msg bool, name string) (int, bool) {
+	// Inlined: a slot that is there, within the depth limit; the rest out of line.
+	if i := s.list.count; i-len(s.list.inline) < len(s.list.extra) && (!msg || depth < s.maxDepth) {
+		s.list.count = i + 1
+		return i, true
+	}
+	return s.open(depth, msg, name)
+}
+
+// open is Open past its inlined case: the depth refusal, or a slot to grow.
+func (s *Sizes) open(depth int, msg bool, name string) (int, bool) {
 	if msg && depth >= s.maxDepth {
 		return s.tooDeep(name)
 	}
@@ -187,7 +204,19 @@ func (s *Sizes) BadString(name string) int {
 }
 
 // ValidString says whether str is well-formed UTF-8 (what a decoder accepts, SPEC §7).
-func ValidString(str string) bool { return utf8.ValidString(str) }
+func ValidString(str string) bool {
+	if len(str) < 16 {
+		// Short strings (most): all ASCII, checked inline.
+		var or byte
+		for i := 0; i < len(str); i++ {
+			or |= str[i]
+		}
+		if or < utf8.RuneSelf {
+			return true
+		}
+	}
+	return utf8.ValidString(str)
+}
 
 // CheckUnknown refuses preserved unknown records that could not be decoded again (SPEC
 // §8.2, §9: unknown-field-order): numbers not strictly ascending, outside 1 ..= 2^29 − 1,
@@ -238,6 +267,22 @@ func UnknownBefore(u []UnknownRecord, number uint32, size int, prev uint32) ([]U
 // BeginNext is Begin with the next length the size pass recorded (Sizes.Open/Close, in
 // the same order).
 func (w *Writer) BeginNext() Mark {
+	// The common case in one call: a recorded length below 248, one byte of prefix.
+	if i, p := w.next, w.pos; i < w.sizes.count && p < len(w.buf) {
+		if size := w.sizes.get(i); size < bijou64.FirstTierTag {
+			w.next = i + 1
+			w.buf[p] = byte(size)
+			w.pos = p + 1
+			m := Mark{prev: w.prev, end: p + 1 + size}
+			w.prev = 0
+			return m
+		}
+	}
+	return w.beginNext()
+}
+
+// beginNext is BeginNext past its one-byte case.
+func (w *Writer) beginNext() Mark {
 	size := 0
 	if w.next < w.sizes.count {
 		size = w.sizes.get(w.next)
@@ -336,4 +381,39 @@ func AppendSortedBoolKeys[V any](dst []bool, m map[bool]V) []bool {
 		dst = append(dst, true)
 	}
 	return dst
+}
+
+// KeyString writes the key of string field number and the string (Key, then String):
+// one call for the common case of a one-byte key and a one-byte length.
+func (w *Writer) KeyString(number uint32, s string) {
+	d := number - w.prev - 1
+	if p := w.pos; number > w.prev && d < 62 && number <= MaxFieldNumber && len(s) < bijou64.FirstTierTag && len(w.buf)-p > len(s)+1 {
+		w.buf[p] = byte(d<<2 | uint32(WireLen))
+		w.buf[p+1] = byte(len(s))
+		w.prev = number
+		w.pos = p + 2 + copy(w.buf[p+2:], s)
+		return
+	}
+	w.Key(number, WireLen)
+	w.String(s)
+}
+
+// KeyBeginNext writes the key of field number with wire type LEN and begins its
+// content with the next recorded length (Key, then BeginNext): one call for the common
+// case of a one-byte key and a one-byte length.
+func (w *Writer) KeyBeginNext(number uint32) Mark {
+	d := number - w.prev - 1
+	if i, p := w.next, w.pos; number > w.prev && d < 62 && number <= MaxFieldNumber && i < w.sizes.count && len(w.buf)-p > 1 {
+		if size := w.sizes.get(i); size < bijou64.FirstTierTag {
+			w.buf[p] = byte(d<<2 | uint32(WireLen))
+			w.buf[p+1] = byte(size)
+			w.next = i + 1
+			w.pos = p + 2
+			m := Mark{prev: number, end: p + 2 + size}
+			w.prev = 0
+			return m
+		}
+	}
+	w.Key(number, WireLen)
+	return w.BeginNext()
 }

@@ -282,3 +282,21 @@ func (e *EncodeError) Error() string {
 func InField(err error, name string) error {
 	return wrap(err, func(d *DecodeError) { d.InField(name) })
 }
+
+// InElement adds a repeated element's segment and the field's to err when it is a
+// *DecodeError: ".name[i]".
+func InElement(err error, i int, name string) error {
+	return wrap(err, func(d *DecodeError) { d.InIndex(i).InField(name) })
+}
+
+// InEntry adds a map entry's segment (rendered by one of the Key functions) and the
+// field's to err when it is a *DecodeError: ".name[key]".
+func InEntry(err error, seg string, name string) error {
+	return wrap(err, func(d *DecodeError) { d.InKey(seg).InField(name) })
+}
+
+// KeyOrderError is the error for a map key not above the one before it (O15; SPEC
+// §6.4): at the key element at, with the key's segment and the field's.
+func KeyOrderError(at int, seg string, name string) error {
+	return NewDecodeError(MapKeyOrder, at).InKey(seg).InField(name)
+}

@@ -94,6 +94,10 @@ type Reader struct {
 	keep         bool
 	unknown      []UnknownRecord
 	unknownCount int
+	// str is a copy of buf[strBase:strBase+len(str)], which String's results are cut
+	// from (see substring).
+	str     string
+	strBase int
 }
 
 // newReader is a reader over buf[start:end] as a top-level message (depth 1).
@@ -189,6 +193,16 @@ func (r *Reader) Fixed64() (uint64, error) {
 // at the length prefix (O1).
 func (r *Reader) Length() (int, error) {
 	at := r.pos
+	// A one-byte prefix (most strings and nested messages) without the Varint call.
+	if at < r.end {
+		if tag := r.buf[at]; tag < bijou64.FirstTierTag {
+			if int(tag) > r.end-at-1 {
+				return 0, NewDecodeError(Truncated, at)
+			}
+			r.pos = at + 1
+			return int(tag), nil
+		}
+	}
 	l, err := r.Varint()
 	if err != nil {
 		return 0, err
@@ -217,6 +231,14 @@ func (r *Reader) Uint64() (uint64, error) { return r.Varint() }
 
 // Uint32 reads a uint32: above u32max is integer-out-of-range at the value (O8).
 func (r *Reader) Uint32() (uint32, error) {
+	if at := r.pos; at < r.end && r.buf[at] < bijou64.FirstTierTag {
+		r.pos = at + 1
+		return uint32(r.buf[at]), nil
+	}
+	return r.uint32Long()
+}
+
+func (r *Reader) uint32Long() (uint32, error) {
 	at := r.pos
 	v, err := r.Varint()
 	if err != nil {
@@ -230,6 +252,14 @@ func (r *Reader) Uint32() (uint32, error) {
 
 // Int64 reads an int64 or sint64: zigzag, no range check (SPEC §3.2).
 func (r *Reader) Int64() (int64, error) {
+	if at := r.pos; at < r.end && r.buf[at] < bijou64.FirstTierTag {
+		r.pos = at + 1
+		return bijou64.Unzigzag(uint64(r.buf[at])), nil
+	}
+	return r.int64Long()
+}
+
+func (r *Reader) int64Long() (int64, error) {
 	v, err := r.Varint()
 	if err != nil {
 		return 0, err
@@ -240,6 +270,14 @@ func (r *Reader) Int64() (int64, error) {
 // Int32 reads an int32, sint32 or enum number: a zigzag image above u32max is
 // integer-out-of-range at the value (O8; SPEC §3.2, §3.6).
 func (r *Reader) Int32() (int32, error) {
+	if at := r.pos; at < r.end && r.buf[at] < bijou64.FirstTierTag {
+		r.pos = at + 1
+		return int32(bijou64.Unzigzag(uint64(r.buf[at]))), nil
+	}
+	return r.int32Long()
+}
+
+func (r *Reader) int32Long() (int32, error) {
 	at := r.pos
 	v, err := r.Varint()
 	if err != nil {
@@ -253,6 +291,14 @@ func (r *Reader) Int32() (int32, error) {
 
 // Bool reads a bool: anything but 0 or 1 (F8 00 too) is invalid-bool at the value (O9).
 func (r *Reader) Bool() (bool, error) {
+	if at := r.pos; at < r.end && r.buf[at] <= 1 {
+		r.pos = at + 1
+		return r.buf[at] == 1, nil
+	}
+	return r.boolLong()
+}
+
+func (r *Reader) boolLong() (bool, error) {
 	at := r.pos
 	v, err := r.Varint()
 	if err != nil {
@@ -316,7 +362,30 @@ func (r *Reader) String() (string, error) {
 	if bad := invalidUTF8At(b); bad >= 0 {
 		return "", NewDecodeError(InvalidUTF8, r.pos-len(b)+bad)
 	}
-	return string(b), nil
+	return r.substring(r.pos-len(b), r.pos), nil
+}
+
+// stringWindow is how much of the input one string copy takes at least: the strings a
+// decode returns are substrings of copies of the input taken a window at a time, so a
+// message's short strings cost one allocation per window, not one each, and a string
+// kept alive keeps at most its own window (or itself, when longer) alive.
+const stringWindow = 4096
+
+// substring is buf[at:to] as a string: a substring of the current window's copy when
+// it lies inside it, else of a new window copied from at.
+func (r *Reader) substring(at, to int) string {
+	if at == to {
+		return ""
+	}
+	if at >= r.strBase && to <= r.strBase+len(r.str) {
+		return r.str[at-r.strBase : to-r.strBase]
+	}
+	wend := min(len(r.buf), at+stringWindow)
+	if wend < to {
+		wend = to
+	}
+	r.str, r.strBase = string(r.buf[at:wend]), at
+	return r.str[:to-at]
 }
 
 // Bytes reads length-prefixed bytes, borrowed from the input: copy them to keep them
@@ -328,6 +397,18 @@ func (r *Reader) Bytes() ([]byte, error) { return r.LenBytes() }
 // refuses overlong forms, surrogates, values above U+10FFFF, truncated sequences and
 // stray continuation bytes, as SPEC §7 asks.
 func invalidUTF8At(b []byte) int {
+	if len(b) < 16 {
+		// Short strings (most): all ASCII, checked inline.
+		var or byte
+		for _, c := range b {
+			or |= c
+		}
+		if or < utf8.RuneSelf {
+			return -1
+		}
+	} else if utf8.Valid(b) {
+		return -1
+	}
 	for i := 0; i < len(b); {
 		c := b[i]
 		if c < utf8.RuneSelf {
@@ -351,13 +432,34 @@ func invalidUTF8At(b []byte) int {
 // different wire type is wire-type-mismatch at the key (O5). A key past field number
 // 2^29 − 1 is field-number-overflow at the key (O3). Ask in ascending field number.
 func (r *Reader) Field(number uint32, wire WireType, name string) (bool, error) {
+	// Inlined: a field the lookahead is past is absent, and the record the lookahead
+	// holds is handed out when its number and wire type are the ones asked for. Reading
+	// a key, unknown records and the mismatch error are out of line.
+	if r.next > number {
+		return false, nil
+	}
+	return r.field(number, wire, name)
+}
+
+// field is Field past its inlined cases.
+func (r *Reader) field(number uint32, wire WireType, name string) (bool, error) {
 	for {
 		if r.next == noKey {
-			if r.pos >= r.end {
+			at := r.pos
+			if at >= r.end {
 				r.next = endKey
 				return false, nil
 			}
-			if err := r.readKey(); err != nil {
+			// A one-byte key (a delta below 62) read here; readKey reads the rest and
+			// refuses a number past the largest.
+			if k := r.buf[at]; k < bijou64.FirstTierTag && r.prev+1+uint32(k>>2) <= MaxFieldNumber {
+				n := r.prev + 1 + uint32(k>>2)
+				r.pos = at + 1
+				r.keyPos = at
+				r.prev = n
+				r.next = n
+				r.nextWire = WireType(k & 3)
+			} else if err := r.readKey(); err != nil {
 				return false, err
 			}
 		}
@@ -686,4 +788,94 @@ func (r *Reader) EndDecode(err error, name string) (int, error) {
 		return 0, wrap(err, func(d *DecodeError) { d.InMessage(name) })
 	}
 	return r.unknownCount, nil
+}
+
+// ----- the calls generated code makes inline (no function values, so the reader stays
+// on the caller's stack) -----
+
+// Frame is the enclosing message's state, saved by Enter and given back to Leave.
+type Frame struct {
+	end     int
+	prev    uint32
+	keep    bool
+	unknown []UnknownRecord
+}
+
+// Enter reads the length prefix of a message at the position and makes its content
+// the current message, one level deeper (SPEC §9.1): Nested's first half. The caller
+// checked the depth at the record's key (CheckDepth), then calls the message's decode
+// and passes what it returned to Leave. On error nothing changed and Leave is not
+// called. Errors have no segment of the field; the caller adds it.
+func (r *Reader) Enter(keeps bool) (Frame, error) {
+	l, err := r.Length()
+	if err != nil {
+		return Frame{}, err
+	}
+	f := Frame{end: r.end, prev: r.prev, keep: r.keep, unknown: r.unknown}
+	r.end = r.pos + l
+	r.prev = 0
+	r.next = noKey
+	r.depth++
+	r.keep = r.preserve && keeps
+	r.unknown = nil
+	return f, nil
+}
+
+// Leave ends the message Enter began, err being what its decode returned: records it
+// left unread are refused, and the enclosing message's state comes back.
+func (r *Reader) Leave(f Frame, err error) error {
+	if err == nil && !r.allRead() {
+		err = r.unread()
+	}
+	r.depth--
+	r.end, r.prev, r.keep, r.unknown = f.end, f.prev, f.keep, f.unknown
+	r.next = noKey
+	return err
+}
+
+// OpenRun reads the present record of repeated or map field name up to its content,
+// with the checks Run and ReadMap make (O13, O14), and returns the bound to give back
+// to CloseRun once the content is used up (AtEnd).
+func (r *Reader) OpenRun(name string, width int) (int, error) { return r.openRun(name, width) }
+
+// CloseRun ends a record OpenRun opened.
+func (r *Reader) CloseRun(outer int) { r.end = outer }
+
+// Left is the number of bytes left in the current message or run.
+func (r *Reader) Left() int { return r.end - r.pos }
+
+// CountVarints is the number of whole bijou64 values from the position to the end of
+// the current run, read by their tags alone and stopping at one cut by the end: the
+// count of a varint run's elements when it is well formed (an element costs the input
+// at least a byte, so a slice of that length is paid for). Nothing is consumed or
+// refused; the element reads find any error in order.
+func (r *Reader) CountVarints() int {
+	n := 0
+	b := r.buf[r.pos:r.end]
+	for i := 0; i < len(b); n++ {
+		if t := b[i]; t < bijou64.FirstTierTag {
+			i++
+		} else if i += int(t) - (bijou64.FirstTierTag - 2); i > len(b) {
+			break
+		}
+	}
+	return n
+}
+
+// CountLens is the number of whole length-prefixed elements (strings, bytes, messages)
+// from the position to the end of the current run, by their length prefixes alone,
+// stopping at the first prefix that is malformed or runs past the end: the count of
+// the run's elements when it is well formed. Nothing is consumed or refused.
+func (r *Reader) CountLens() int {
+	n := 0
+	b := r.buf[r.pos:r.end]
+	for len(b) > 0 {
+		l, k, err := bijou64.Decode(b)
+		if err != nil || l > uint64(len(b)-k) {
+			break
+		}
+		b = b[k+int(l):]
+		n++
+	}
+	return n
 }

@@ -251,3 +251,67 @@ func (w *Writer) Unknown(f UnknownRecord) {
 		w.Fixed32(uint32(f.Value))
 	}
 }
+
+// Fixed64s writes vs as the content of a packed run of fixed64 or sfixed64 elements
+// (eight big-endian bytes each) in one pass: one room check for the whole run.
+func Fixed64s[T ~uint64 | ~int64](w *Writer, vs []T) {
+	n := 8 * len(vs)
+	if !w.room(n) {
+		return
+	}
+	b := w.buf[w.pos : w.pos+n]
+	for i, v := range vs {
+		binary.BigEndian.PutUint64(b[8*i:], uint64(v))
+	}
+	w.pos += n
+}
+
+// Float64s writes vs as the content of a packed run of doubles, every NaN as
+// 7F F8 00 00 00 00 00 00 (SPEC §3.5), with one room check for the whole run.
+func Float64s(w *Writer, vs []float64) {
+	n := 8 * len(vs)
+	if !w.room(n) {
+		return
+	}
+	b := w.buf[w.pos : w.pos+n]
+	for i, f := range vs {
+		bits := math.Float64bits(f)
+		if f != f {
+			bits = NaN64Bits
+		}
+		binary.BigEndian.PutUint64(b[8*i:], bits)
+	}
+	w.pos += n
+}
+
+// Fixed32s writes vs as the content of a packed run of fixed32 or sfixed32 elements
+// (four big-endian bytes each), with one room check for the whole run.
+func Fixed32s[T ~uint32 | ~int32](w *Writer, vs []T) {
+	n := 4 * len(vs)
+	if !w.room(n) {
+		return
+	}
+	b := w.buf[w.pos : w.pos+n]
+	for i, v := range vs {
+		binary.BigEndian.PutUint32(b[4*i:], uint32(v))
+	}
+	w.pos += n
+}
+
+// Float32s writes vs as the content of a packed run of floats, every NaN as
+// 7F C0 00 00 (SPEC §3.5), with one room check for the whole run.
+func Float32s(w *Writer, vs []float32) {
+	n := 4 * len(vs)
+	if !w.room(n) {
+		return
+	}
+	b := w.buf[w.pos : w.pos+n]
+	for i, f := range vs {
+		bits := math.Float32bits(f)
+		if f != f {
+			bits = NaN32Bits
+		}
+		binary.BigEndian.PutUint32(b[4*i:], bits)
+	}
+	w.pos += n
+}

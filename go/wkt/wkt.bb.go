@@ -124,8 +124,7 @@ func (m *Any) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 1)
 	}
 	if v := m.TypeUrl; len(v) != 0 {
-		w.Key(1, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(1, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 2)
@@ -278,8 +277,7 @@ func (m *SourceContext) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 1)
 	}
 	if v := m.FileName; len(v) != 0 {
-		w.Key(1, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(1, v)
 	}
 	if len(u) != 0 {
 		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
@@ -552,15 +550,13 @@ func (m *Type) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 1)
 	}
 	if v := m.Name; len(v) != 0 {
-		w.Key(1, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(1, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 2)
 	}
 	if len(m.Fields) != 0 {
-		w.Key(2, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(2)
 		for _, v := range m.Fields {
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)
@@ -572,8 +568,7 @@ func (m *Type) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 3)
 	}
 	if len(m.Oneofs) != 0 {
-		w.Key(3, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(3)
 		for _, v := range m.Oneofs {
 			w.String(v)
 		}
@@ -583,8 +578,7 @@ func (m *Type) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 4)
 	}
 	if len(m.Options) != 0 {
-		w.Key(4, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(4)
 		for _, v := range m.Options {
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)
@@ -596,8 +590,7 @@ func (m *Type) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 5)
 	}
 	if v := m.SourceContext; v != nil {
-		w.Key(5, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(5)
 		v.BijoubufWrite(w)
 		w.End(mk)
 	}
@@ -612,8 +605,7 @@ func (m *Type) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 7)
 	}
 	if v := m.Edition; len(v) != 0 {
-		w.Key(7, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(7, v)
 	}
 	if len(u) != 0 {
 		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
@@ -640,30 +632,47 @@ func (m *Type) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("fields"); err != nil {
 			return err
 		}
-		if err := r.Run("fields", 0, func(int) error {
-			v := new(Field)
-			if err := r.Nested(false, v.BijoubufDecode); err != nil {
-				return err
-			}
-			m.Fields = append(m.Fields, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("fields", 0)
+		if err != nil {
 			return err
 		}
+		n := r.CountLens()
+		m.Fields = make([]*Field, 0, n)
+		vs := make([]Field, n)
+		for i := 0; !r.AtEnd(); i++ {
+			var v *Field
+			if i < n {
+				v = &vs[i]
+			} else {
+				v = new(Field)
+			}
+			f, err := r.Enter(false)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InElement(err, i, "fields")
+			}
+			m.Fields = append(m.Fields, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(3, bijoubuf.WireLen, "oneofs"); err != nil {
 		return err
 	} else if ok {
-		if err := r.Run("oneofs", 0, func(int) error {
-			v, err := r.String()
-			if err != nil {
-				return err
-			}
-			m.Oneofs = append(m.Oneofs, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("oneofs", 0)
+		if err != nil {
 			return err
 		}
+		m.Oneofs = make([]string, 0, r.CountLens())
+		for i := 0; !r.AtEnd(); i++ {
+			v, err := r.String()
+			if err != nil {
+				return bijoubuf.InElement(err, i, "oneofs")
+			}
+			m.Oneofs = append(m.Oneofs, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(4, bijoubuf.WireLen, "options"); err != nil {
 		return err
@@ -671,23 +680,44 @@ func (m *Type) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("options"); err != nil {
 			return err
 		}
-		if err := r.Run("options", 0, func(int) error {
-			v := new(Option)
-			if err := r.Nested(false, v.BijoubufDecode); err != nil {
-				return err
-			}
-			m.Options = append(m.Options, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("options", 0)
+		if err != nil {
 			return err
 		}
+		n := r.CountLens()
+		m.Options = make([]*Option, 0, n)
+		vs := make([]Option, n)
+		for i := 0; !r.AtEnd(); i++ {
+			var v *Option
+			if i < n {
+				v = &vs[i]
+			} else {
+				v = new(Option)
+			}
+			f, err := r.Enter(false)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InElement(err, i, "options")
+			}
+			m.Options = append(m.Options, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(5, bijoubuf.WireLen, "source_context"); err != nil {
 		return err
 	} else if ok {
-		v := new(SourceContext)
-		if err := r.Message("source_context", false, v.BijoubufDecode); err != nil {
+		if err := r.CheckDepth("source_context"); err != nil {
 			return err
+		}
+		v := new(SourceContext)
+		f, err := r.Enter(false)
+		if err == nil {
+			err = r.Leave(f, v.BijoubufDecode(r))
+		}
+		if err != nil {
+			return bijoubuf.InField(err, "source_context")
 		}
 		m.SourceContext = v
 	}
@@ -1056,15 +1086,13 @@ func (m *Field) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 4)
 	}
 	if v := m.Name; len(v) != 0 {
-		w.Key(4, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(4, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 6)
 	}
 	if v := m.TypeUrl; len(v) != 0 {
-		w.Key(6, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(6, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 7)
@@ -1084,8 +1112,7 @@ func (m *Field) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 9)
 	}
 	if len(m.Options) != 0 {
-		w.Key(9, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(9)
 		for _, v := range m.Options {
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)
@@ -1097,15 +1124,13 @@ func (m *Field) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 10)
 	}
 	if v := m.JsonName; len(v) != 0 {
-		w.Key(10, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(10, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 11)
 	}
 	if v := m.DefaultValue; len(v) != 0 {
-		w.Key(11, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(11, v)
 	}
 	if len(u) != 0 {
 		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
@@ -1204,16 +1229,30 @@ func (m *Field) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("options"); err != nil {
 			return err
 		}
-		if err := r.Run("options", 0, func(int) error {
-			v := new(Option)
-			if err := r.Nested(false, v.BijoubufDecode); err != nil {
-				return err
-			}
-			m.Options = append(m.Options, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("options", 0)
+		if err != nil {
 			return err
 		}
+		n := r.CountLens()
+		m.Options = make([]*Option, 0, n)
+		vs := make([]Option, n)
+		for i := 0; !r.AtEnd(); i++ {
+			var v *Option
+			if i < n {
+				v = &vs[i]
+			} else {
+				v = new(Option)
+			}
+			f, err := r.Enter(false)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InElement(err, i, "options")
+			}
+			m.Options = append(m.Options, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(10, bijoubuf.WireLen, "json_name"); err != nil {
 		return err
@@ -1446,15 +1485,13 @@ func (m *Enum) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 1)
 	}
 	if v := m.Name; len(v) != 0 {
-		w.Key(1, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(1, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 2)
 	}
 	if len(m.Enumvalue) != 0 {
-		w.Key(2, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(2)
 		for _, v := range m.Enumvalue {
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)
@@ -1466,8 +1503,7 @@ func (m *Enum) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 3)
 	}
 	if len(m.Options) != 0 {
-		w.Key(3, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(3)
 		for _, v := range m.Options {
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)
@@ -1479,8 +1515,7 @@ func (m *Enum) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 4)
 	}
 	if v := m.SourceContext; v != nil {
-		w.Key(4, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(4)
 		v.BijoubufWrite(w)
 		w.End(mk)
 	}
@@ -1495,8 +1530,7 @@ func (m *Enum) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 6)
 	}
 	if v := m.Edition; len(v) != 0 {
-		w.Key(6, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(6, v)
 	}
 	if len(u) != 0 {
 		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
@@ -1523,16 +1557,30 @@ func (m *Enum) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("enumvalue"); err != nil {
 			return err
 		}
-		if err := r.Run("enumvalue", 0, func(int) error {
-			v := new(EnumValue)
-			if err := r.Nested(false, v.BijoubufDecode); err != nil {
-				return err
-			}
-			m.Enumvalue = append(m.Enumvalue, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("enumvalue", 0)
+		if err != nil {
 			return err
 		}
+		n := r.CountLens()
+		m.Enumvalue = make([]*EnumValue, 0, n)
+		vs := make([]EnumValue, n)
+		for i := 0; !r.AtEnd(); i++ {
+			var v *EnumValue
+			if i < n {
+				v = &vs[i]
+			} else {
+				v = new(EnumValue)
+			}
+			f, err := r.Enter(false)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InElement(err, i, "enumvalue")
+			}
+			m.Enumvalue = append(m.Enumvalue, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(3, bijoubuf.WireLen, "options"); err != nil {
 		return err
@@ -1540,23 +1588,44 @@ func (m *Enum) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("options"); err != nil {
 			return err
 		}
-		if err := r.Run("options", 0, func(int) error {
-			v := new(Option)
-			if err := r.Nested(false, v.BijoubufDecode); err != nil {
-				return err
-			}
-			m.Options = append(m.Options, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("options", 0)
+		if err != nil {
 			return err
 		}
+		n := r.CountLens()
+		m.Options = make([]*Option, 0, n)
+		vs := make([]Option, n)
+		for i := 0; !r.AtEnd(); i++ {
+			var v *Option
+			if i < n {
+				v = &vs[i]
+			} else {
+				v = new(Option)
+			}
+			f, err := r.Enter(false)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InElement(err, i, "options")
+			}
+			m.Options = append(m.Options, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(4, bijoubuf.WireLen, "source_context"); err != nil {
 		return err
 	} else if ok {
-		v := new(SourceContext)
-		if err := r.Message("source_context", false, v.BijoubufDecode); err != nil {
+		if err := r.CheckDepth("source_context"); err != nil {
 			return err
+		}
+		v := new(SourceContext)
+		f, err := r.Enter(false)
+		if err == nil {
+			err = r.Leave(f, v.BijoubufDecode(r))
+		}
+		if err != nil {
+			return bijoubuf.InField(err, "source_context")
 		}
 		m.SourceContext = v
 	}
@@ -1733,8 +1802,7 @@ func (m *EnumValue) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 1)
 	}
 	if v := m.Name; len(v) != 0 {
-		w.Key(1, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(1, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 2)
@@ -1747,8 +1815,7 @@ func (m *EnumValue) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 3)
 	}
 	if len(m.Options) != 0 {
-		w.Key(3, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(3)
 		for _, v := range m.Options {
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)
@@ -1793,16 +1860,30 @@ func (m *EnumValue) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("options"); err != nil {
 			return err
 		}
-		if err := r.Run("options", 0, func(int) error {
-			v := new(Option)
-			if err := r.Nested(false, v.BijoubufDecode); err != nil {
-				return err
-			}
-			m.Options = append(m.Options, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("options", 0)
+		if err != nil {
 			return err
 		}
+		n := r.CountLens()
+		m.Options = make([]*Option, 0, n)
+		vs := make([]Option, n)
+		for i := 0; !r.AtEnd(); i++ {
+			var v *Option
+			if i < n {
+				v = &vs[i]
+			} else {
+				v = new(Option)
+			}
+			f, err := r.Enter(false)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InElement(err, i, "options")
+			}
+			m.Options = append(m.Options, v)
+		}
+		r.CloseRun(outer)
 	}
 	u, err := r.Finish()
 	if err != nil {
@@ -1937,15 +2018,13 @@ func (m *Option) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 1)
 	}
 	if v := m.Name; len(v) != 0 {
-		w.Key(1, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(1, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 2)
 	}
 	if v := m.Value; v != nil {
-		w.Key(2, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(2)
 		v.BijoubufWrite(w)
 		w.End(mk)
 	}
@@ -1971,9 +2050,16 @@ func (m *Option) BijoubufDecode(r *bijoubuf.Reader) error {
 	if ok, err := r.Field(2, bijoubuf.WireLen, "value"); err != nil {
 		return err
 	} else if ok {
-		v := new(Any)
-		if err := r.Message("value", false, v.BijoubufDecode); err != nil {
+		if err := r.CheckDepth("value"); err != nil {
 			return err
+		}
+		v := new(Any)
+		f, err := r.Enter(false)
+		if err == nil {
+			err = r.Leave(f, v.BijoubufDecode(r))
+		}
+		if err != nil {
+			return bijoubuf.InField(err, "value")
 		}
 		m.Value = v
 	}
@@ -2209,15 +2295,13 @@ func (m *Api) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 1)
 	}
 	if v := m.Name; len(v) != 0 {
-		w.Key(1, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(1, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 2)
 	}
 	if len(m.Methods) != 0 {
-		w.Key(2, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(2)
 		for _, v := range m.Methods {
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)
@@ -2229,8 +2313,7 @@ func (m *Api) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 3)
 	}
 	if len(m.Options) != 0 {
-		w.Key(3, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(3)
 		for _, v := range m.Options {
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)
@@ -2242,15 +2325,13 @@ func (m *Api) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 4)
 	}
 	if v := m.Version; len(v) != 0 {
-		w.Key(4, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(4, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 5)
 	}
 	if v := m.SourceContext; v != nil {
-		w.Key(5, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(5)
 		v.BijoubufWrite(w)
 		w.End(mk)
 	}
@@ -2258,8 +2339,7 @@ func (m *Api) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 6)
 	}
 	if len(m.Mixins) != 0 {
-		w.Key(6, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(6)
 		for _, v := range m.Mixins {
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)
@@ -2299,16 +2379,30 @@ func (m *Api) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("methods"); err != nil {
 			return err
 		}
-		if err := r.Run("methods", 0, func(int) error {
-			v := new(Method)
-			if err := r.Nested(false, v.BijoubufDecode); err != nil {
-				return err
-			}
-			m.Methods = append(m.Methods, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("methods", 0)
+		if err != nil {
 			return err
 		}
+		n := r.CountLens()
+		m.Methods = make([]*Method, 0, n)
+		vs := make([]Method, n)
+		for i := 0; !r.AtEnd(); i++ {
+			var v *Method
+			if i < n {
+				v = &vs[i]
+			} else {
+				v = new(Method)
+			}
+			f, err := r.Enter(false)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InElement(err, i, "methods")
+			}
+			m.Methods = append(m.Methods, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(3, bijoubuf.WireLen, "options"); err != nil {
 		return err
@@ -2316,16 +2410,30 @@ func (m *Api) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("options"); err != nil {
 			return err
 		}
-		if err := r.Run("options", 0, func(int) error {
-			v := new(Option)
-			if err := r.Nested(false, v.BijoubufDecode); err != nil {
-				return err
-			}
-			m.Options = append(m.Options, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("options", 0)
+		if err != nil {
 			return err
 		}
+		n := r.CountLens()
+		m.Options = make([]*Option, 0, n)
+		vs := make([]Option, n)
+		for i := 0; !r.AtEnd(); i++ {
+			var v *Option
+			if i < n {
+				v = &vs[i]
+			} else {
+				v = new(Option)
+			}
+			f, err := r.Enter(false)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InElement(err, i, "options")
+			}
+			m.Options = append(m.Options, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(4, bijoubuf.WireLen, "version"); err != nil {
 		return err
@@ -2342,9 +2450,16 @@ func (m *Api) BijoubufDecode(r *bijoubuf.Reader) error {
 	if ok, err := r.Field(5, bijoubuf.WireLen, "source_context"); err != nil {
 		return err
 	} else if ok {
-		v := new(SourceContext)
-		if err := r.Message("source_context", false, v.BijoubufDecode); err != nil {
+		if err := r.CheckDepth("source_context"); err != nil {
 			return err
+		}
+		v := new(SourceContext)
+		f, err := r.Enter(false)
+		if err == nil {
+			err = r.Leave(f, v.BijoubufDecode(r))
+		}
+		if err != nil {
+			return bijoubuf.InField(err, "source_context")
 		}
 		m.SourceContext = v
 	}
@@ -2354,16 +2469,30 @@ func (m *Api) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("mixins"); err != nil {
 			return err
 		}
-		if err := r.Run("mixins", 0, func(int) error {
-			v := new(Mixin)
-			if err := r.Nested(false, v.BijoubufDecode); err != nil {
-				return err
-			}
-			m.Mixins = append(m.Mixins, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("mixins", 0)
+		if err != nil {
 			return err
 		}
+		n := r.CountLens()
+		m.Mixins = make([]*Mixin, 0, n)
+		vs := make([]Mixin, n)
+		for i := 0; !r.AtEnd(); i++ {
+			var v *Mixin
+			if i < n {
+				v = &vs[i]
+			} else {
+				v = new(Mixin)
+			}
+			f, err := r.Enter(false)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InElement(err, i, "mixins")
+			}
+			m.Mixins = append(m.Mixins, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(7, bijoubuf.WireVarint, "syntax"); err != nil {
 		return err
@@ -2576,15 +2705,13 @@ func (m *Method) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 1)
 	}
 	if v := m.Name; len(v) != 0 {
-		w.Key(1, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(1, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 2)
 	}
 	if v := m.RequestTypeUrl; len(v) != 0 {
-		w.Key(2, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(2, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 3)
@@ -2597,8 +2724,7 @@ func (m *Method) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 4)
 	}
 	if v := m.ResponseTypeUrl; len(v) != 0 {
-		w.Key(4, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(4, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 5)
@@ -2611,8 +2737,7 @@ func (m *Method) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 6)
 	}
 	if len(m.Options) != 0 {
-		w.Key(6, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(6)
 		for _, v := range m.Options {
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)
@@ -2700,16 +2825,30 @@ func (m *Method) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("options"); err != nil {
 			return err
 		}
-		if err := r.Run("options", 0, func(int) error {
-			v := new(Option)
-			if err := r.Nested(false, v.BijoubufDecode); err != nil {
-				return err
-			}
-			m.Options = append(m.Options, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("options", 0)
+		if err != nil {
 			return err
 		}
+		n := r.CountLens()
+		m.Options = make([]*Option, 0, n)
+		vs := make([]Option, n)
+		for i := 0; !r.AtEnd(); i++ {
+			var v *Option
+			if i < n {
+				v = &vs[i]
+			} else {
+				v = new(Option)
+			}
+			f, err := r.Enter(false)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InElement(err, i, "options")
+			}
+			m.Options = append(m.Options, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(7, bijoubuf.WireVarint, "syntax"); err != nil {
 		return err
@@ -2851,15 +2990,13 @@ func (m *Mixin) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 1)
 	}
 	if v := m.Name; len(v) != 0 {
-		w.Key(1, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(1, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 2)
 	}
 	if v := m.Root; len(v) != 0 {
-		w.Key(2, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(2, v)
 	}
 	if len(u) != 0 {
 		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
@@ -3277,8 +3414,7 @@ func (m *FieldMask) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 1)
 	}
 	if len(m.Paths) != 0 {
-		w.Key(1, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(1)
 		for _, v := range m.Paths {
 			w.String(v)
 		}
@@ -3294,16 +3430,19 @@ func (m *FieldMask) BijoubufDecode(r *bijoubuf.Reader) error {
 	if ok, err := r.Field(1, bijoubuf.WireLen, "paths"); err != nil {
 		return err
 	} else if ok {
-		if err := r.Run("paths", 0, func(int) error {
-			v, err := r.String()
-			if err != nil {
-				return err
-			}
-			m.Paths = append(m.Paths, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("paths", 0)
+		if err != nil {
 			return err
 		}
+		m.Paths = make([]string, 0, r.CountLens())
+		for i := 0; !r.AtEnd(); i++ {
+			v, err := r.String()
+			if err != nil {
+				return bijoubuf.InElement(err, i, "paths")
+			}
+			m.Paths = append(m.Paths, v)
+		}
+		r.CloseRun(outer)
 	}
 	u, err := r.Finish()
 	if err != nil {
@@ -3455,8 +3594,7 @@ func (m *Struct) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 1)
 	}
 	if len(m.Fields) != 0 {
-		w.Key(1, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(1)
 		var ks [8]bijoubuf.Entry[string, *Value]
 		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.Fields) {
 			k, v := e.Key, e.Value
@@ -3480,17 +3618,33 @@ func (m *Struct) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("fields"); err != nil {
 			return err
 		}
-		x := make(map[string]*Value)
-		if err := bijoubuf.ReadMap(r, "fields", r.String, bijoubuf.Compare[string], bijoubuf.StringKey, func(k string) error {
-			v := new(Value)
-			if err := r.Nested(false, v.BijoubufDecode); err != nil {
-				return err
-			}
-			x[k] = v
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("fields", 0)
+		if err != nil {
 			return err
 		}
+		x := make(map[string]*Value)
+		var last string
+		for i := 0; !r.AtEnd(); i++ {
+			at := r.Pos()
+			k, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "fields")
+			}
+			if i > 0 && bijoubuf.Compare[string](k, last) <= 0 {
+				return bijoubuf.KeyOrderError(at, bijoubuf.StringKey(k), "fields")
+			}
+			v := new(Value)
+			f, err := r.Enter(false)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InEntry(err, bijoubuf.StringKey(k), "fields")
+			}
+			x[k] = v
+			last = k
+		}
+		r.CloseRun(outer)
 		m.Fields = x
 	}
 	u, err := r.Finish()
@@ -3736,8 +3890,7 @@ func (m *Value) BijoubufWrite(w *bijoubuf.Writer) {
 	}
 	if o, ok := m.Kind.(*Value_StringValue); ok && o != nil {
 		v := o.StringValue
-		w.Key(3, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(3, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 4)
@@ -3752,8 +3905,7 @@ func (m *Value) BijoubufWrite(w *bijoubuf.Writer) {
 	}
 	if o, ok := m.Kind.(*Value_StructValue); ok && o != nil {
 		v := o.StructValue
-		w.Key(5, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(5)
 		v.BijoubufWrite(w)
 		w.End(mk)
 	}
@@ -3762,8 +3914,7 @@ func (m *Value) BijoubufWrite(w *bijoubuf.Writer) {
 	}
 	if o, ok := m.Kind.(*Value_ListValue); ok && o != nil {
 		v := o.ListValue
-		w.Key(6, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(6)
 		v.BijoubufWrite(w)
 		w.End(mk)
 	}
@@ -3828,9 +3979,16 @@ func (m *Value) BijoubufDecode(r *bijoubuf.Reader) error {
 		if m.Kind != nil {
 			return r.OneofConflict("struct_value")
 		}
-		v := new(Struct)
-		if err := r.Message("struct_value", false, v.BijoubufDecode); err != nil {
+		if err := r.CheckDepth("struct_value"); err != nil {
 			return err
+		}
+		v := new(Struct)
+		f, err := r.Enter(false)
+		if err == nil {
+			err = r.Leave(f, v.BijoubufDecode(r))
+		}
+		if err != nil {
+			return bijoubuf.InField(err, "struct_value")
 		}
 		m.Kind = &Value_StructValue{StructValue: v}
 	}
@@ -3840,9 +3998,16 @@ func (m *Value) BijoubufDecode(r *bijoubuf.Reader) error {
 		if m.Kind != nil {
 			return r.OneofConflict("list_value")
 		}
-		v := new(ListValue)
-		if err := r.Message("list_value", false, v.BijoubufDecode); err != nil {
+		if err := r.CheckDepth("list_value"); err != nil {
 			return err
+		}
+		v := new(ListValue)
+		f, err := r.Enter(false)
+		if err == nil {
+			err = r.Leave(f, v.BijoubufDecode(r))
+		}
+		if err != nil {
+			return bijoubuf.InField(err, "list_value")
 		}
 		m.Kind = &Value_ListValue{ListValue: v}
 	}
@@ -3970,8 +4135,7 @@ func (m *ListValue) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 1)
 	}
 	if len(m.Values) != 0 {
-		w.Key(1, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(1)
 		for _, v := range m.Values {
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)
@@ -3992,16 +4156,30 @@ func (m *ListValue) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("values"); err != nil {
 			return err
 		}
-		if err := r.Run("values", 0, func(int) error {
-			v := new(Value)
-			if err := r.Nested(false, v.BijoubufDecode); err != nil {
-				return err
-			}
-			m.Values = append(m.Values, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("values", 0)
+		if err != nil {
 			return err
 		}
+		n := r.CountLens()
+		m.Values = make([]*Value, 0, n)
+		vs := make([]Value, n)
+		for i := 0; !r.AtEnd(); i++ {
+			var v *Value
+			if i < n {
+				v = &vs[i]
+			} else {
+				v = new(Value)
+			}
+			f, err := r.Enter(false)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InElement(err, i, "values")
+			}
+			m.Values = append(m.Values, v)
+		}
+		r.CloseRun(outer)
 	}
 	u, err := r.Finish()
 	if err != nil {
@@ -5203,8 +5381,7 @@ func (m *StringValue) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 1)
 	}
 	if v := m.Value; len(v) != 0 {
-		w.Key(1, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(1, v)
 	}
 	if len(u) != 0 {
 		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)

@@ -1183,14 +1183,19 @@ impl Emitter<'_> {
                     let head = self.singular_head(m, f, true);
                     let (open, close) = open_close(&head);
                     let _ = writeln!(b, "\t{open}");
-                    let _ = writeln!(b, "\t\tw.Key({n}, {})", wire(&f.ty));
+                    // A key and what follows it in one call where the writer has one.
                     match &f.ty {
                         FieldType::Message(_) => {
-                            b.push_str(
-                                "\t\tmk := w.BeginNext()\n\t\tv.BijoubufWrite(w)\n\t\tw.End(mk)\n",
+                            let _ = writeln!(
+                                b,
+                                "\t\tmk := w.KeyBeginNext({n})\n\t\tv.BijoubufWrite(w)\n\t\tw.End(mk)"
                             );
                         }
+                        FieldType::Scalar(ScalarType::String) => {
+                            let _ = writeln!(b, "\t\tw.KeyString({n}, v)");
+                        }
                         ty => {
+                            let _ = writeln!(b, "\t\tw.Key({n}, {})", wire(ty));
                             let _ = writeln!(b, "\t\t{}", write_stmt(ty, "v"));
                         }
                     }
@@ -1204,9 +1209,33 @@ impl Emitter<'_> {
                     } else {
                         "w.BeginNext()".to_string()
                     };
+                    let key_begin = if w > 0 {
+                        format!("w.Key({n}, bijoubuf.WireLen)\n\t\tmk := {begin}")
+                    } else {
+                        format!("mk := w.KeyBeginNext({n})")
+                    };
+                    // Fixed-width runs are written in one call (one room check).
+                    let bulk = match &f.ty {
+                        FieldType::Scalar(ScalarType::Double) => Some("Float64s"),
+                        FieldType::Scalar(ScalarType::Float) => Some("Float32s"),
+                        FieldType::Scalar(ScalarType::Fixed64 | ScalarType::Sfixed64) => {
+                            Some("Fixed64s")
+                        }
+                        FieldType::Scalar(ScalarType::Fixed32 | ScalarType::Sfixed32) => {
+                            Some("Fixed32s")
+                        }
+                        _ => None,
+                    };
+                    if let Some(bulk) = bulk {
+                        let _ = writeln!(
+                            b,
+                            "\tif len(m.{field}) != 0 {{\n\t\tw.Key({n}, bijoubuf.WireLen)\n\t\tmk := {begin}\n\t\tbijoubuf.{bulk}(w, m.{field})\n\t\tw.End(mk)\n\t}}"
+                        );
+                        continue;
+                    }
                     let _ = writeln!(
                         b,
-                        "\tif len(m.{field}) != 0 {{\n\t\tw.Key({n}, bijoubuf.WireLen)\n\t\tmk := {begin}\n\t\tfor _, v := range m.{field} {{"
+                        "\tif len(m.{field}) != 0 {{\n\t\t{key_begin}\n\t\tfor _, v := range m.{field} {{"
                     );
                     match &f.ty {
                         FieldType::Message(_) => {
@@ -1224,7 +1253,7 @@ impl Emitter<'_> {
                     let ks = self.keys_array(*kt, value);
                     let _ = writeln!(
                         b,
-                        "\tif len(m.{field}) != 0 {{\n\t\tw.Key({n}, bijoubuf.WireLen)\n\t\tmk := w.BeginNext()\n\t\t{ks}\n\t\t{}\n\t\t\t{}",
+                        "\tif len(m.{field}) != 0 {{\n\t\tmk := w.KeyBeginNext({n})\n\t\t{ks}\n\t\t{}\n\t\t\t{}",
                         sorted_loop(*kt, &format!("m.{field}"), true),
                         write_stmt(&kty, "k")
                     );
@@ -1281,7 +1310,7 @@ impl Emitter<'_> {
                             let keeps = self.keeps_type(full);
                             let _ = writeln!(
                                 b,
-                                "\t\tv := new({t})\n\t\tif err := r.Message({path}, {keeps}, v.BijoubufDecode); err != nil {{\n\t\t\treturn err\n\t\t}}"
+                                "\t\tif err := r.CheckDepth({path}); err != nil {{\n\t\t\treturn err\n\t\t}}\n\t\tv := new({t})\n\t\tf, err := r.Enter({keeps})\n\t\tif err == nil {{\n\t\t\terr = r.Leave(f, v.BijoubufDecode(r))\n\t\t}}\n\t\tif err != nil {{\n\t\t\treturn bijoubuf.InField(err, {path})\n\t\t}}"
                             );
                             "v".to_string()
                         }
@@ -1334,7 +1363,7 @@ impl Emitter<'_> {
                         let keeps = self.keeps_type(full);
                         let _ = writeln!(
                             b,
-                            "\t\tif err := r.CheckDepth({path}); err != nil {{\n\t\t\treturn err\n\t\t}}\n\t\tif err := r.Run({path}, 0, func(int) error {{\n\t\t\tv := new({t})\n\t\t\tif err := r.Nested({keeps}, v.BijoubufDecode); err != nil {{\n\t\t\t\treturn err\n\t\t\t}}\n\t\t\tm.{field} = append(m.{field}, v)\n\t\t\treturn nil\n\t\t}}); err != nil {{\n\t\t\treturn err\n\t\t}}"
+                            "\t\tif err := r.CheckDepth({path}); err != nil {{\n\t\t\treturn err\n\t\t}}\n\t\touter, err := r.OpenRun({path}, 0)\n\t\tif err != nil {{\n\t\t\treturn err\n\t\t}}\n\t\tn := r.CountLens()\n\t\tm.{field} = make([]*{t}, 0, n)\n\t\tvs := make([]{t}, n)\n\t\tfor i := 0; !r.AtEnd(); i++ {{\n\t\t\tvar v *{t}\n\t\t\tif i < n {{\n\t\t\t\tv = &vs[i]\n\t\t\t}} else {{\n\t\t\t\tv = new({t})\n\t\t\t}}\n\t\t\tf, err := r.Enter({keeps})\n\t\t\tif err == nil {{\n\t\t\t\terr = r.Leave(f, v.BijoubufDecode(r))\n\t\t\t}}\n\t\t\tif err != nil {{\n\t\t\t\treturn bijoubuf.InElement(err, i, {path})\n\t\t\t}}\n\t\t\tm.{field} = append(m.{field}, v)\n\t\t}}\n\t\tr.CloseRun(outer)"
                         );
                     }
                     ty => {
@@ -1342,10 +1371,21 @@ impl Emitter<'_> {
                             FieldType::Enum(e) => format!("{}(v)", self.type_ref(e)),
                             _ => "v".to_string(),
                         };
+                        let t = self.element_type(ty);
+                        let w = width(ty);
+                        // The slice is made once, at the element count the record
+                        // carries: its length over a fixed width, else its elements'
+                        // tags or length prefixes walked ahead.
+                        let count = if w > 0 {
+                            format!("r.Left()/{w}")
+                        } else if wire(ty) == "bijoubuf.WireLen" {
+                            "r.CountLens()".to_string()
+                        } else {
+                            "r.CountVarints()".to_string()
+                        };
                         let _ = writeln!(
                             b,
-                            "\t\tif err := r.Run({path}, {}, func(int) error {{\n\t\t\tv, err := r.{}()\n\t\t\tif err != nil {{\n\t\t\t\treturn err\n\t\t\t}}\n\t\t\tm.{field} = append(m.{field}, {value})\n\t\t\treturn nil\n\t\t}}); err != nil {{\n\t\t\treturn err\n\t\t}}",
-                            width(ty),
+                            "\t\touter, err := r.OpenRun({path}, {w})\n\t\tif err != nil {{\n\t\t\treturn err\n\t\t}}\n\t\tm.{field} = make([]{t}, 0, {count})\n\t\tfor i := 0; !r.AtEnd(); i++ {{\n\t\t\tv, err := r.{}()\n\t\t\tif err != nil {{\n\t\t\t\treturn bijoubuf.InElement(err, i, {path})\n\t\t\t}}\n\t\t\tm.{field} = append(m.{field}, {value})\n\t\t}}\n\t\tr.CloseRun(outer)",
                             read_method(ty)
                         );
                     }
@@ -1383,7 +1423,7 @@ impl Emitter<'_> {
                     }
                     let _ = writeln!(
                         b,
-                        "\t\tx := make(map[{kgo}]{vgo})\n\t\tif err := bijoubuf.ReadMap(r, {path}, r.{}, {compare}, {seg}, func(k {kgo}) error {{",
+                        "\t\touter, err := r.OpenRun({path}, 0)\n\t\tif err != nil {{\n\t\t\treturn err\n\t\t}}\n\t\tx := make(map[{kgo}]{vgo})\n\t\tvar last {kgo}\n\t\tfor i := 0; !r.AtEnd(); i++ {{\n\t\t\tat := r.Pos()\n\t\t\tk, err := r.{}()\n\t\t\tif err != nil {{\n\t\t\t\treturn bijoubuf.InField(err, {path})\n\t\t\t}}\n\t\t\tif i > 0 && {compare}(k, last) <= 0 {{\n\t\t\t\treturn bijoubuf.KeyOrderError(at, {seg}(k), {path})\n\t\t\t}}",
                         read_method(&kty)
                     );
                     match value {
@@ -1392,7 +1432,7 @@ impl Emitter<'_> {
                             let keeps = self.keeps_type(full);
                             let _ = writeln!(
                                 b,
-                                "\t\t\tv := new({t})\n\t\t\tif err := r.Nested({keeps}, v.BijoubufDecode); err != nil {{\n\t\t\t\treturn err\n\t\t\t}}\n\t\t\tx[k] = v"
+                                "\t\t\tv := new({t})\n\t\t\tf, err := r.Enter({keeps})\n\t\t\tif err == nil {{\n\t\t\t\terr = r.Leave(f, v.BijoubufDecode(r))\n\t\t\t}}\n\t\t\tif err != nil {{\n\t\t\t\treturn bijoubuf.InEntry(err, {seg}(k), {path})\n\t\t\t}}\n\t\t\tx[k] = v"
                             );
                         }
                         ty => {
@@ -1402,14 +1442,14 @@ impl Emitter<'_> {
                             };
                             let _ = writeln!(
                                 b,
-                                "\t\t\tv, err := r.{}()\n\t\t\tif err != nil {{\n\t\t\t\treturn err\n\t\t\t}}\n\t\t\tx[k] = {conv}",
+                                "\t\t\tv, err := r.{}()\n\t\t\tif err != nil {{\n\t\t\t\treturn bijoubuf.InEntry(err, {seg}(k), {path})\n\t\t\t}}\n\t\t\tx[k] = {conv}",
                                 read_method(ty)
                             );
                         }
                     }
                     let _ = writeln!(
                         b,
-                        "\t\t\treturn nil\n\t\t}}); err != nil {{\n\t\t\treturn err\n\t\t}}\n\t\tm.{field} = x"
+                        "\t\t\tlast = k\n\t\t}}\n\t\tr.CloseRun(outer)\n\t\tm.{field} = x"
                     );
                 }
             }

@@ -169,8 +169,8 @@ fn packages_go_to_their_directories_and_import_each_other() {
         "\tItem    *v1.Item\n",
         "\tAt      *wkt.Timestamp\n",
         // Timestamp is outside the default preserving set (SPEC §8.2).
-        "r.Message(\"at\", false, v.BijoubufDecode)",
-        "r.Message(\"item\", true, v.BijoubufDecode)",
+        "v := new(wkt.Timestamp)\n\t\tf, err := r.Enter(false)",
+        "v := new(v1.Item)\n\t\tf, err := r.Enter(true)",
     ] {
         assert!(entry.contains(part), "no `{part}` in\n{entry}");
     }

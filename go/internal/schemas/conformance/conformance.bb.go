@@ -133,8 +133,7 @@ func (m *Person) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 1)
 	}
 	if v := m.Name; len(v) != 0 {
-		w.Key(1, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(1, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 2)
@@ -377,8 +376,7 @@ func (m *Order) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 2)
 	}
 	if v := m.Customer; v != nil {
-		w.Key(2, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(2)
 		v.BijoubufWrite(w)
 		w.End(mk)
 	}
@@ -386,8 +384,7 @@ func (m *Order) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 4)
 	}
 	if len(m.Lines) != 0 {
-		w.Key(4, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(4)
 		for _, v := range m.Lines {
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)
@@ -399,8 +396,7 @@ func (m *Order) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 7)
 	}
 	if len(m.Tags) != 0 {
-		w.Key(7, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(7)
 		var ks [8]bijoubuf.Entry[string, int64]
 		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.Tags) {
 			k, v := e.Key, e.Value
@@ -431,9 +427,16 @@ func (m *Order) BijoubufDecode(r *bijoubuf.Reader) error {
 	if ok, err := r.Field(2, bijoubuf.WireLen, "customer"); err != nil {
 		return err
 	} else if ok {
-		v := new(Customer)
-		if err := r.Message("customer", true, v.BijoubufDecode); err != nil {
+		if err := r.CheckDepth("customer"); err != nil {
 			return err
+		}
+		v := new(Customer)
+		f, err := r.Enter(true)
+		if err == nil {
+			err = r.Leave(f, v.BijoubufDecode(r))
+		}
+		if err != nil {
+			return bijoubuf.InField(err, "customer")
 		}
 		m.Customer = v
 	}
@@ -443,31 +446,57 @@ func (m *Order) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("lines"); err != nil {
 			return err
 		}
-		if err := r.Run("lines", 0, func(int) error {
-			v := new(Line)
-			if err := r.Nested(true, v.BijoubufDecode); err != nil {
-				return err
-			}
-			m.Lines = append(m.Lines, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("lines", 0)
+		if err != nil {
 			return err
 		}
+		n := r.CountLens()
+		m.Lines = make([]*Line, 0, n)
+		vs := make([]Line, n)
+		for i := 0; !r.AtEnd(); i++ {
+			var v *Line
+			if i < n {
+				v = &vs[i]
+			} else {
+				v = new(Line)
+			}
+			f, err := r.Enter(true)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InElement(err, i, "lines")
+			}
+			m.Lines = append(m.Lines, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(7, bijoubuf.WireLen, "tags"); err != nil {
 		return err
 	} else if ok {
-		x := make(map[string]int64)
-		if err := bijoubuf.ReadMap(r, "tags", r.String, bijoubuf.Compare[string], bijoubuf.StringKey, func(k string) error {
-			v, err := r.Int64()
-			if err != nil {
-				return err
-			}
-			x[k] = v
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("tags", 0)
+		if err != nil {
 			return err
 		}
+		x := make(map[string]int64)
+		var last string
+		for i := 0; !r.AtEnd(); i++ {
+			at := r.Pos()
+			k, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "tags")
+			}
+			if i > 0 && bijoubuf.Compare[string](k, last) <= 0 {
+				return bijoubuf.KeyOrderError(at, bijoubuf.StringKey(k), "tags")
+			}
+			v, err := r.Int64()
+			if err != nil {
+				return bijoubuf.InEntry(err, bijoubuf.StringKey(k), "tags")
+			}
+			x[k] = v
+			last = k
+		}
+		r.CloseRun(outer)
 		m.Tags = x
 	}
 	u, err := r.Finish()
@@ -578,8 +607,7 @@ func (m *Customer) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 1)
 	}
 	if v := m.Name; len(v) != 0 {
-		w.Key(1, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(1, v)
 	}
 	if len(u) != 0 {
 		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
@@ -716,8 +744,7 @@ func (m *Line) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 1)
 	}
 	if v := m.Sku; len(v) != 0 {
-		w.Key(1, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(1, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 2)
@@ -1100,9 +1127,7 @@ func (m *Reading) BijoubufWrite(w *bijoubuf.Writer) {
 	if len(m.Samples) != 0 {
 		w.Key(3, bijoubuf.WireLen)
 		mk := w.Begin(len(m.Samples) * 4)
-		for _, v := range m.Samples {
-			w.Float32(v)
-		}
+		bijoubuf.Float32s(w, m.Samples)
 		w.End(mk)
 	}
 	if len(u) != 0 {
@@ -1118,8 +1143,7 @@ func (m *Reading) BijoubufWrite(w *bijoubuf.Writer) {
 	}
 	if o, ok := m.Unit.(*Reading_Other); ok && o != nil {
 		v := o.Other
-		w.Key(5, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(5, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 6)
@@ -1157,16 +1181,19 @@ func (m *Reading) BijoubufDecode(r *bijoubuf.Reader) error {
 	if ok, err := r.Field(3, bijoubuf.WireLen, "samples"); err != nil {
 		return err
 	} else if ok {
-		if err := r.Run("samples", 4, func(int) error {
-			v, err := r.Float32()
-			if err != nil {
-				return err
-			}
-			m.Samples = append(m.Samples, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("samples", 4)
+		if err != nil {
 			return err
 		}
+		m.Samples = make([]float32, 0, r.Left()/4)
+		for i := 0; !r.AtEnd(); i++ {
+			v, err := r.Float32()
+			if err != nil {
+				return bijoubuf.InElement(err, i, "samples")
+			}
+			m.Samples = append(m.Samples, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(4, bijoubuf.WireVarint, "celsius"); err != nil {
 		return err
@@ -1416,15 +1443,13 @@ func (m *Required) BijoubufWrite(w *bijoubuf.Writer) {
 	}
 	if p := m.C; p != nil {
 		v := *p
-		w.Key(3, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(3, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 4)
 	}
 	if v := m.Inner; v != nil {
-		w.Key(4, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(4)
 		v.BijoubufWrite(w)
 		w.End(mk)
 	}
@@ -1432,8 +1457,7 @@ func (m *Required) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 5)
 	}
 	if len(m.Inners) != 0 {
-		w.Key(5, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(5)
 		for _, v := range m.Inners {
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)
@@ -1445,8 +1469,7 @@ func (m *Required) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 6)
 	}
 	if len(m.ById) != 0 {
-		w.Key(6, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(6)
 		var ks [8]bijoubuf.Entry[uint32, *Inner]
 		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.ById) {
 			k, v := e.Key, e.Value
@@ -1494,9 +1517,16 @@ func (m *Required) BijoubufDecode(r *bijoubuf.Reader) error {
 	if ok, err := r.Field(4, bijoubuf.WireLen, "inner"); err != nil {
 		return err
 	} else if ok {
-		v := new(Inner)
-		if err := r.Message("inner", true, v.BijoubufDecode); err != nil {
+		if err := r.CheckDepth("inner"); err != nil {
 			return err
+		}
+		v := new(Inner)
+		f, err := r.Enter(true)
+		if err == nil {
+			err = r.Leave(f, v.BijoubufDecode(r))
+		}
+		if err != nil {
+			return bijoubuf.InField(err, "inner")
 		}
 		m.Inner = v
 	}
@@ -1506,16 +1536,30 @@ func (m *Required) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("inners"); err != nil {
 			return err
 		}
-		if err := r.Run("inners", 0, func(int) error {
-			v := new(Inner)
-			if err := r.Nested(true, v.BijoubufDecode); err != nil {
-				return err
-			}
-			m.Inners = append(m.Inners, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("inners", 0)
+		if err != nil {
 			return err
 		}
+		n := r.CountLens()
+		m.Inners = make([]*Inner, 0, n)
+		vs := make([]Inner, n)
+		for i := 0; !r.AtEnd(); i++ {
+			var v *Inner
+			if i < n {
+				v = &vs[i]
+			} else {
+				v = new(Inner)
+			}
+			f, err := r.Enter(true)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InElement(err, i, "inners")
+			}
+			m.Inners = append(m.Inners, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(6, bijoubuf.WireLen, "by_id"); err != nil {
 		return err
@@ -1523,17 +1567,33 @@ func (m *Required) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("by_id"); err != nil {
 			return err
 		}
-		x := make(map[uint32]*Inner)
-		if err := bijoubuf.ReadMap(r, "by_id", r.Uint32, bijoubuf.Compare[uint32], bijoubuf.UnsignedKey[uint32], func(k uint32) error {
-			v := new(Inner)
-			if err := r.Nested(true, v.BijoubufDecode); err != nil {
-				return err
-			}
-			x[k] = v
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("by_id", 0)
+		if err != nil {
 			return err
 		}
+		x := make(map[uint32]*Inner)
+		var last uint32
+		for i := 0; !r.AtEnd(); i++ {
+			at := r.Pos()
+			k, err := r.Uint32()
+			if err != nil {
+				return bijoubuf.InField(err, "by_id")
+			}
+			if i > 0 && bijoubuf.Compare[uint32](k, last) <= 0 {
+				return bijoubuf.KeyOrderError(at, bijoubuf.UnsignedKey[uint32](k), "by_id")
+			}
+			v := new(Inner)
+			f, err := r.Enter(true)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InEntry(err, bijoubuf.UnsignedKey[uint32](k), "by_id")
+			}
+			x[k] = v
+			last = k
+		}
+		r.CloseRun(outer)
 		m.ById = x
 	}
 	u, err := r.Finish()
@@ -2058,8 +2118,7 @@ func (m *Scalars) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 15)
 	}
 	if v := m.Str; len(v) != 0 {
-		w.Key(15, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(15, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 16)
@@ -2634,8 +2693,7 @@ func (m *Optionals) BijoubufWrite(w *bijoubuf.Writer) {
 	}
 	if p := m.Str; p != nil {
 		v := *p
-		w.Key(15, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(15, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 16)
@@ -2648,8 +2706,7 @@ func (m *Optionals) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 17)
 	}
 	if v := m.Leaf; v != nil {
-		w.Key(17, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(17)
 		v.BijoubufWrite(w)
 		w.End(mk)
 	}
@@ -2808,9 +2865,16 @@ func (m *Optionals) BijoubufDecode(r *bijoubuf.Reader) error {
 	if ok, err := r.Field(17, bijoubuf.WireLen, "leaf"); err != nil {
 		return err
 	} else if ok {
-		v := new(Leaf)
-		if err := r.Message("leaf", true, v.BijoubufDecode); err != nil {
+		if err := r.CheckDepth("leaf"); err != nil {
 			return err
+		}
+		v := new(Leaf)
+		f, err := r.Enter(true)
+		if err == nil {
+			err = r.Leave(f, v.BijoubufDecode(r))
+		}
+		if err != nil {
+			return bijoubuf.InField(err, "leaf")
 		}
 		m.Leaf = v
 	}
@@ -3127,8 +3191,7 @@ func (m *Repeats) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 1)
 	}
 	if len(m.I32) != 0 {
-		w.Key(1, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(1)
 		for _, v := range m.I32 {
 			w.Zigzag(int64(v))
 		}
@@ -3138,8 +3201,7 @@ func (m *Repeats) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 2)
 	}
 	if len(m.I64) != 0 {
-		w.Key(2, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(2)
 		for _, v := range m.I64 {
 			w.Zigzag(int64(v))
 		}
@@ -3149,8 +3211,7 @@ func (m *Repeats) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 3)
 	}
 	if len(m.U32) != 0 {
-		w.Key(3, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(3)
 		for _, v := range m.U32 {
 			w.Varint(uint64(v))
 		}
@@ -3160,8 +3221,7 @@ func (m *Repeats) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 4)
 	}
 	if len(m.U64) != 0 {
-		w.Key(4, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(4)
 		for _, v := range m.U64 {
 			w.Varint(uint64(v))
 		}
@@ -3171,8 +3231,7 @@ func (m *Repeats) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 5)
 	}
 	if len(m.S32) != 0 {
-		w.Key(5, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(5)
 		for _, v := range m.S32 {
 			w.Zigzag(int64(v))
 		}
@@ -3182,8 +3241,7 @@ func (m *Repeats) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 6)
 	}
 	if len(m.S64) != 0 {
-		w.Key(6, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(6)
 		for _, v := range m.S64 {
 			w.Zigzag(int64(v))
 		}
@@ -3204,8 +3262,7 @@ func (m *Repeats) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 8)
 	}
 	if len(m.Color) != 0 {
-		w.Key(8, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(8)
 		for _, v := range m.Color {
 			w.Zigzag(int64(v))
 		}
@@ -3217,9 +3274,7 @@ func (m *Repeats) BijoubufWrite(w *bijoubuf.Writer) {
 	if len(m.F32) != 0 {
 		w.Key(9, bijoubuf.WireLen)
 		mk := w.Begin(len(m.F32) * 4)
-		for _, v := range m.F32 {
-			w.Fixed32(v)
-		}
+		bijoubuf.Fixed32s(w, m.F32)
 		w.End(mk)
 	}
 	if len(u) != 0 {
@@ -3228,9 +3283,7 @@ func (m *Repeats) BijoubufWrite(w *bijoubuf.Writer) {
 	if len(m.F64) != 0 {
 		w.Key(10, bijoubuf.WireLen)
 		mk := w.Begin(len(m.F64) * 8)
-		for _, v := range m.F64 {
-			w.Fixed64(v)
-		}
+		bijoubuf.Fixed64s(w, m.F64)
 		w.End(mk)
 	}
 	if len(u) != 0 {
@@ -3239,9 +3292,7 @@ func (m *Repeats) BijoubufWrite(w *bijoubuf.Writer) {
 	if len(m.Sf32) != 0 {
 		w.Key(11, bijoubuf.WireLen)
 		mk := w.Begin(len(m.Sf32) * 4)
-		for _, v := range m.Sf32 {
-			w.Fixed32(uint32(v))
-		}
+		bijoubuf.Fixed32s(w, m.Sf32)
 		w.End(mk)
 	}
 	if len(u) != 0 {
@@ -3250,9 +3301,7 @@ func (m *Repeats) BijoubufWrite(w *bijoubuf.Writer) {
 	if len(m.Sf64) != 0 {
 		w.Key(12, bijoubuf.WireLen)
 		mk := w.Begin(len(m.Sf64) * 8)
-		for _, v := range m.Sf64 {
-			w.Fixed64(uint64(v))
-		}
+		bijoubuf.Fixed64s(w, m.Sf64)
 		w.End(mk)
 	}
 	if len(u) != 0 {
@@ -3261,9 +3310,7 @@ func (m *Repeats) BijoubufWrite(w *bijoubuf.Writer) {
 	if len(m.Fl) != 0 {
 		w.Key(13, bijoubuf.WireLen)
 		mk := w.Begin(len(m.Fl) * 4)
-		for _, v := range m.Fl {
-			w.Float32(v)
-		}
+		bijoubuf.Float32s(w, m.Fl)
 		w.End(mk)
 	}
 	if len(u) != 0 {
@@ -3272,17 +3319,14 @@ func (m *Repeats) BijoubufWrite(w *bijoubuf.Writer) {
 	if len(m.Db) != 0 {
 		w.Key(14, bijoubuf.WireLen)
 		mk := w.Begin(len(m.Db) * 8)
-		for _, v := range m.Db {
-			w.Float64(v)
-		}
+		bijoubuf.Float64s(w, m.Db)
 		w.End(mk)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 15)
 	}
 	if len(m.Str) != 0 {
-		w.Key(15, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(15)
 		for _, v := range m.Str {
 			w.String(v)
 		}
@@ -3292,8 +3336,7 @@ func (m *Repeats) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 16)
 	}
 	if len(m.By) != 0 {
-		w.Key(16, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(16)
 		for _, v := range m.By {
 			w.LenBytes(v)
 		}
@@ -3303,8 +3346,7 @@ func (m *Repeats) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 17)
 	}
 	if len(m.Leaf) != 0 {
-		w.Key(17, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(17)
 		for _, v := range m.Leaf {
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)
@@ -3322,226 +3364,274 @@ func (m *Repeats) BijoubufDecode(r *bijoubuf.Reader) error {
 	if ok, err := r.Field(1, bijoubuf.WireLen, "i32"); err != nil {
 		return err
 	} else if ok {
-		if err := r.Run("i32", 0, func(int) error {
-			v, err := r.Int32()
-			if err != nil {
-				return err
-			}
-			m.I32 = append(m.I32, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("i32", 0)
+		if err != nil {
 			return err
 		}
+		m.I32 = make([]int32, 0, r.CountVarints())
+		for i := 0; !r.AtEnd(); i++ {
+			v, err := r.Int32()
+			if err != nil {
+				return bijoubuf.InElement(err, i, "i32")
+			}
+			m.I32 = append(m.I32, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(2, bijoubuf.WireLen, "i64"); err != nil {
 		return err
 	} else if ok {
-		if err := r.Run("i64", 0, func(int) error {
-			v, err := r.Int64()
-			if err != nil {
-				return err
-			}
-			m.I64 = append(m.I64, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("i64", 0)
+		if err != nil {
 			return err
 		}
+		m.I64 = make([]int64, 0, r.CountVarints())
+		for i := 0; !r.AtEnd(); i++ {
+			v, err := r.Int64()
+			if err != nil {
+				return bijoubuf.InElement(err, i, "i64")
+			}
+			m.I64 = append(m.I64, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(3, bijoubuf.WireLen, "u32"); err != nil {
 		return err
 	} else if ok {
-		if err := r.Run("u32", 0, func(int) error {
-			v, err := r.Uint32()
-			if err != nil {
-				return err
-			}
-			m.U32 = append(m.U32, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("u32", 0)
+		if err != nil {
 			return err
 		}
+		m.U32 = make([]uint32, 0, r.CountVarints())
+		for i := 0; !r.AtEnd(); i++ {
+			v, err := r.Uint32()
+			if err != nil {
+				return bijoubuf.InElement(err, i, "u32")
+			}
+			m.U32 = append(m.U32, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(4, bijoubuf.WireLen, "u64"); err != nil {
 		return err
 	} else if ok {
-		if err := r.Run("u64", 0, func(int) error {
-			v, err := r.Uint64()
-			if err != nil {
-				return err
-			}
-			m.U64 = append(m.U64, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("u64", 0)
+		if err != nil {
 			return err
 		}
+		m.U64 = make([]uint64, 0, r.CountVarints())
+		for i := 0; !r.AtEnd(); i++ {
+			v, err := r.Uint64()
+			if err != nil {
+				return bijoubuf.InElement(err, i, "u64")
+			}
+			m.U64 = append(m.U64, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(5, bijoubuf.WireLen, "s32"); err != nil {
 		return err
 	} else if ok {
-		if err := r.Run("s32", 0, func(int) error {
-			v, err := r.Int32()
-			if err != nil {
-				return err
-			}
-			m.S32 = append(m.S32, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("s32", 0)
+		if err != nil {
 			return err
 		}
+		m.S32 = make([]int32, 0, r.CountVarints())
+		for i := 0; !r.AtEnd(); i++ {
+			v, err := r.Int32()
+			if err != nil {
+				return bijoubuf.InElement(err, i, "s32")
+			}
+			m.S32 = append(m.S32, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(6, bijoubuf.WireLen, "s64"); err != nil {
 		return err
 	} else if ok {
-		if err := r.Run("s64", 0, func(int) error {
-			v, err := r.Int64()
-			if err != nil {
-				return err
-			}
-			m.S64 = append(m.S64, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("s64", 0)
+		if err != nil {
 			return err
 		}
+		m.S64 = make([]int64, 0, r.CountVarints())
+		for i := 0; !r.AtEnd(); i++ {
+			v, err := r.Int64()
+			if err != nil {
+				return bijoubuf.InElement(err, i, "s64")
+			}
+			m.S64 = append(m.S64, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(7, bijoubuf.WireLen, "flag"); err != nil {
 		return err
 	} else if ok {
-		if err := r.Run("flag", 0, func(int) error {
-			v, err := r.Bool()
-			if err != nil {
-				return err
-			}
-			m.Flag = append(m.Flag, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("flag", 0)
+		if err != nil {
 			return err
 		}
+		m.Flag = make([]bool, 0, r.CountVarints())
+		for i := 0; !r.AtEnd(); i++ {
+			v, err := r.Bool()
+			if err != nil {
+				return bijoubuf.InElement(err, i, "flag")
+			}
+			m.Flag = append(m.Flag, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(8, bijoubuf.WireLen, "color"); err != nil {
 		return err
 	} else if ok {
-		if err := r.Run("color", 0, func(int) error {
-			v, err := r.Int32()
-			if err != nil {
-				return err
-			}
-			m.Color = append(m.Color, Color(v))
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("color", 0)
+		if err != nil {
 			return err
 		}
+		m.Color = make([]Color, 0, r.CountVarints())
+		for i := 0; !r.AtEnd(); i++ {
+			v, err := r.Int32()
+			if err != nil {
+				return bijoubuf.InElement(err, i, "color")
+			}
+			m.Color = append(m.Color, Color(v))
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(9, bijoubuf.WireLen, "f32"); err != nil {
 		return err
 	} else if ok {
-		if err := r.Run("f32", 4, func(int) error {
-			v, err := r.Fixed32()
-			if err != nil {
-				return err
-			}
-			m.F32 = append(m.F32, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("f32", 4)
+		if err != nil {
 			return err
 		}
+		m.F32 = make([]uint32, 0, r.Left()/4)
+		for i := 0; !r.AtEnd(); i++ {
+			v, err := r.Fixed32()
+			if err != nil {
+				return bijoubuf.InElement(err, i, "f32")
+			}
+			m.F32 = append(m.F32, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(10, bijoubuf.WireLen, "f64"); err != nil {
 		return err
 	} else if ok {
-		if err := r.Run("f64", 8, func(int) error {
-			v, err := r.Fixed64()
-			if err != nil {
-				return err
-			}
-			m.F64 = append(m.F64, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("f64", 8)
+		if err != nil {
 			return err
 		}
+		m.F64 = make([]uint64, 0, r.Left()/8)
+		for i := 0; !r.AtEnd(); i++ {
+			v, err := r.Fixed64()
+			if err != nil {
+				return bijoubuf.InElement(err, i, "f64")
+			}
+			m.F64 = append(m.F64, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(11, bijoubuf.WireLen, "sf32"); err != nil {
 		return err
 	} else if ok {
-		if err := r.Run("sf32", 4, func(int) error {
-			v, err := r.Sfixed32()
-			if err != nil {
-				return err
-			}
-			m.Sf32 = append(m.Sf32, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("sf32", 4)
+		if err != nil {
 			return err
 		}
+		m.Sf32 = make([]int32, 0, r.Left()/4)
+		for i := 0; !r.AtEnd(); i++ {
+			v, err := r.Sfixed32()
+			if err != nil {
+				return bijoubuf.InElement(err, i, "sf32")
+			}
+			m.Sf32 = append(m.Sf32, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(12, bijoubuf.WireLen, "sf64"); err != nil {
 		return err
 	} else if ok {
-		if err := r.Run("sf64", 8, func(int) error {
-			v, err := r.Sfixed64()
-			if err != nil {
-				return err
-			}
-			m.Sf64 = append(m.Sf64, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("sf64", 8)
+		if err != nil {
 			return err
 		}
+		m.Sf64 = make([]int64, 0, r.Left()/8)
+		for i := 0; !r.AtEnd(); i++ {
+			v, err := r.Sfixed64()
+			if err != nil {
+				return bijoubuf.InElement(err, i, "sf64")
+			}
+			m.Sf64 = append(m.Sf64, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(13, bijoubuf.WireLen, "fl"); err != nil {
 		return err
 	} else if ok {
-		if err := r.Run("fl", 4, func(int) error {
-			v, err := r.Float32()
-			if err != nil {
-				return err
-			}
-			m.Fl = append(m.Fl, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("fl", 4)
+		if err != nil {
 			return err
 		}
+		m.Fl = make([]float32, 0, r.Left()/4)
+		for i := 0; !r.AtEnd(); i++ {
+			v, err := r.Float32()
+			if err != nil {
+				return bijoubuf.InElement(err, i, "fl")
+			}
+			m.Fl = append(m.Fl, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(14, bijoubuf.WireLen, "db"); err != nil {
 		return err
 	} else if ok {
-		if err := r.Run("db", 8, func(int) error {
-			v, err := r.Float64()
-			if err != nil {
-				return err
-			}
-			m.Db = append(m.Db, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("db", 8)
+		if err != nil {
 			return err
 		}
+		m.Db = make([]float64, 0, r.Left()/8)
+		for i := 0; !r.AtEnd(); i++ {
+			v, err := r.Float64()
+			if err != nil {
+				return bijoubuf.InElement(err, i, "db")
+			}
+			m.Db = append(m.Db, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(15, bijoubuf.WireLen, "str"); err != nil {
 		return err
 	} else if ok {
-		if err := r.Run("str", 0, func(int) error {
-			v, err := r.String()
-			if err != nil {
-				return err
-			}
-			m.Str = append(m.Str, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("str", 0)
+		if err != nil {
 			return err
 		}
+		m.Str = make([]string, 0, r.CountLens())
+		for i := 0; !r.AtEnd(); i++ {
+			v, err := r.String()
+			if err != nil {
+				return bijoubuf.InElement(err, i, "str")
+			}
+			m.Str = append(m.Str, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(16, bijoubuf.WireLen, "by"); err != nil {
 		return err
 	} else if ok {
-		if err := r.Run("by", 0, func(int) error {
-			v, err := r.BytesCopy()
-			if err != nil {
-				return err
-			}
-			m.By = append(m.By, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("by", 0)
+		if err != nil {
 			return err
 		}
+		m.By = make([][]byte, 0, r.CountLens())
+		for i := 0; !r.AtEnd(); i++ {
+			v, err := r.BytesCopy()
+			if err != nil {
+				return bijoubuf.InElement(err, i, "by")
+			}
+			m.By = append(m.By, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(17, bijoubuf.WireLen, "leaf"); err != nil {
 		return err
@@ -3549,16 +3639,30 @@ func (m *Repeats) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("leaf"); err != nil {
 			return err
 		}
-		if err := r.Run("leaf", 0, func(int) error {
-			v := new(Leaf)
-			if err := r.Nested(true, v.BijoubufDecode); err != nil {
-				return err
-			}
-			m.Leaf = append(m.Leaf, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("leaf", 0)
+		if err != nil {
 			return err
 		}
+		n := r.CountLens()
+		m.Leaf = make([]*Leaf, 0, n)
+		vs := make([]Leaf, n)
+		for i := 0; !r.AtEnd(); i++ {
+			var v *Leaf
+			if i < n {
+				v = &vs[i]
+			} else {
+				v = new(Leaf)
+			}
+			f, err := r.Enter(true)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InElement(err, i, "leaf")
+			}
+			m.Leaf = append(m.Leaf, v)
+		}
+		r.CloseRun(outer)
 	}
 	u, err := r.Finish()
 	if err != nil {
@@ -3986,8 +4090,7 @@ func (m *Maps) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 1)
 	}
 	if len(m.I32) != 0 {
-		w.Key(1, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(1)
 		var ks [8]bijoubuf.Entry[int32, uint32]
 		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.I32) {
 			k, v := e.Key, e.Value
@@ -4000,8 +4103,7 @@ func (m *Maps) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 2)
 	}
 	if len(m.I64) != 0 {
-		w.Key(2, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(2)
 		var ks [8]bijoubuf.Entry[int64, uint32]
 		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.I64) {
 			k, v := e.Key, e.Value
@@ -4014,8 +4116,7 @@ func (m *Maps) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 3)
 	}
 	if len(m.U32) != 0 {
-		w.Key(3, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(3)
 		var ks [8]bijoubuf.Entry[uint32, uint32]
 		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.U32) {
 			k, v := e.Key, e.Value
@@ -4028,8 +4129,7 @@ func (m *Maps) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 4)
 	}
 	if len(m.U64) != 0 {
-		w.Key(4, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(4)
 		var ks [8]bijoubuf.Entry[uint64, uint32]
 		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.U64) {
 			k, v := e.Key, e.Value
@@ -4042,8 +4142,7 @@ func (m *Maps) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 5)
 	}
 	if len(m.S32) != 0 {
-		w.Key(5, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(5)
 		var ks [8]bijoubuf.Entry[int32, uint32]
 		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.S32) {
 			k, v := e.Key, e.Value
@@ -4056,8 +4155,7 @@ func (m *Maps) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 6)
 	}
 	if len(m.S64) != 0 {
-		w.Key(6, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(6)
 		var ks [8]bijoubuf.Entry[int64, uint32]
 		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.S64) {
 			k, v := e.Key, e.Value
@@ -4070,8 +4168,7 @@ func (m *Maps) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 7)
 	}
 	if len(m.F32) != 0 {
-		w.Key(7, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(7)
 		var ks [8]bijoubuf.Entry[uint32, uint32]
 		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.F32) {
 			k, v := e.Key, e.Value
@@ -4084,8 +4181,7 @@ func (m *Maps) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 8)
 	}
 	if len(m.F64) != 0 {
-		w.Key(8, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(8)
 		var ks [8]bijoubuf.Entry[uint64, uint32]
 		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.F64) {
 			k, v := e.Key, e.Value
@@ -4098,8 +4194,7 @@ func (m *Maps) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 9)
 	}
 	if len(m.Sf32) != 0 {
-		w.Key(9, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(9)
 		var ks [8]bijoubuf.Entry[int32, uint32]
 		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.Sf32) {
 			k, v := e.Key, e.Value
@@ -4112,8 +4207,7 @@ func (m *Maps) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 10)
 	}
 	if len(m.Sf64) != 0 {
-		w.Key(10, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(10)
 		var ks [8]bijoubuf.Entry[int64, uint32]
 		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.Sf64) {
 			k, v := e.Key, e.Value
@@ -4126,8 +4220,7 @@ func (m *Maps) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 11)
 	}
 	if len(m.Flag) != 0 {
-		w.Key(11, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(11)
 		var ks [2]bool
 		for _, k := range bijoubuf.AppendSortedBoolKeys(ks[:0], m.Flag) {
 			v := m.Flag[k]
@@ -4140,8 +4233,7 @@ func (m *Maps) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 12)
 	}
 	if len(m.Str) != 0 {
-		w.Key(12, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(12)
 		var ks [8]bijoubuf.Entry[string, uint32]
 		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.Str) {
 			k, v := e.Key, e.Value
@@ -4154,8 +4246,7 @@ func (m *Maps) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 13)
 	}
 	if len(m.VStr) != 0 {
-		w.Key(13, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(13)
 		var ks [8]bijoubuf.Entry[uint32, string]
 		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.VStr) {
 			k, v := e.Key, e.Value
@@ -4168,8 +4259,7 @@ func (m *Maps) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 14)
 	}
 	if len(m.VBy) != 0 {
-		w.Key(14, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(14)
 		var ks [8]bijoubuf.Entry[uint32, []byte]
 		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.VBy) {
 			k, v := e.Key, e.Value
@@ -4182,8 +4272,7 @@ func (m *Maps) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 15)
 	}
 	if len(m.VDb) != 0 {
-		w.Key(15, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(15)
 		var ks [8]bijoubuf.Entry[uint32, float64]
 		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.VDb) {
 			k, v := e.Key, e.Value
@@ -4196,8 +4285,7 @@ func (m *Maps) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 16)
 	}
 	if len(m.VFl) != 0 {
-		w.Key(16, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(16)
 		var ks [8]bijoubuf.Entry[uint32, float32]
 		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.VFl) {
 			k, v := e.Key, e.Value
@@ -4210,8 +4298,7 @@ func (m *Maps) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 17)
 	}
 	if len(m.VFlag) != 0 {
-		w.Key(17, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(17)
 		var ks [8]bijoubuf.Entry[uint32, bool]
 		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.VFlag) {
 			k, v := e.Key, e.Value
@@ -4224,8 +4311,7 @@ func (m *Maps) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 18)
 	}
 	if len(m.VColor) != 0 {
-		w.Key(18, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(18)
 		var ks [8]bijoubuf.Entry[uint32, Color]
 		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.VColor) {
 			k, v := e.Key, e.Value
@@ -4238,8 +4324,7 @@ func (m *Maps) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 19)
 	}
 	if len(m.VLeaf) != 0 {
-		w.Key(19, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(19)
 		var ks [8]bijoubuf.Entry[uint32, *Leaf]
 		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.VLeaf) {
 			k, v := e.Key, e.Value
@@ -4254,8 +4339,7 @@ func (m *Maps) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 20)
 	}
 	if len(m.VS64) != 0 {
-		w.Key(20, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(20)
 		var ks [8]bijoubuf.Entry[string, int64]
 		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.VS64) {
 			k, v := e.Key, e.Value
@@ -4268,8 +4352,7 @@ func (m *Maps) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 21)
 	}
 	if len(m.VI32) != 0 {
-		w.Key(21, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(21)
 		var ks [8]bijoubuf.Entry[uint32, int32]
 		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.VI32) {
 			k, v := e.Key, e.Value
@@ -4282,8 +4365,7 @@ func (m *Maps) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 22)
 	}
 	if len(m.VF64) != 0 {
-		w.Key(22, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(22)
 		var ks [8]bijoubuf.Entry[uint32, uint64]
 		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.VF64) {
 			k, v := e.Key, e.Value
@@ -4302,289 +4384,505 @@ func (m *Maps) BijoubufDecode(r *bijoubuf.Reader) error {
 	if ok, err := r.Field(1, bijoubuf.WireLen, "i32"); err != nil {
 		return err
 	} else if ok {
-		x := make(map[int32]uint32)
-		if err := bijoubuf.ReadMap(r, "i32", r.Int32, bijoubuf.Compare[int32], bijoubuf.SignedKey[int32], func(k int32) error {
-			v, err := r.Uint32()
-			if err != nil {
-				return err
-			}
-			x[k] = v
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("i32", 0)
+		if err != nil {
 			return err
 		}
+		x := make(map[int32]uint32)
+		var last int32
+		for i := 0; !r.AtEnd(); i++ {
+			at := r.Pos()
+			k, err := r.Int32()
+			if err != nil {
+				return bijoubuf.InField(err, "i32")
+			}
+			if i > 0 && bijoubuf.Compare[int32](k, last) <= 0 {
+				return bijoubuf.KeyOrderError(at, bijoubuf.SignedKey[int32](k), "i32")
+			}
+			v, err := r.Uint32()
+			if err != nil {
+				return bijoubuf.InEntry(err, bijoubuf.SignedKey[int32](k), "i32")
+			}
+			x[k] = v
+			last = k
+		}
+		r.CloseRun(outer)
 		m.I32 = x
 	}
 	if ok, err := r.Field(2, bijoubuf.WireLen, "i64"); err != nil {
 		return err
 	} else if ok {
-		x := make(map[int64]uint32)
-		if err := bijoubuf.ReadMap(r, "i64", r.Int64, bijoubuf.Compare[int64], bijoubuf.SignedKey[int64], func(k int64) error {
-			v, err := r.Uint32()
-			if err != nil {
-				return err
-			}
-			x[k] = v
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("i64", 0)
+		if err != nil {
 			return err
 		}
+		x := make(map[int64]uint32)
+		var last int64
+		for i := 0; !r.AtEnd(); i++ {
+			at := r.Pos()
+			k, err := r.Int64()
+			if err != nil {
+				return bijoubuf.InField(err, "i64")
+			}
+			if i > 0 && bijoubuf.Compare[int64](k, last) <= 0 {
+				return bijoubuf.KeyOrderError(at, bijoubuf.SignedKey[int64](k), "i64")
+			}
+			v, err := r.Uint32()
+			if err != nil {
+				return bijoubuf.InEntry(err, bijoubuf.SignedKey[int64](k), "i64")
+			}
+			x[k] = v
+			last = k
+		}
+		r.CloseRun(outer)
 		m.I64 = x
 	}
 	if ok, err := r.Field(3, bijoubuf.WireLen, "u32"); err != nil {
 		return err
 	} else if ok {
-		x := make(map[uint32]uint32)
-		if err := bijoubuf.ReadMap(r, "u32", r.Uint32, bijoubuf.Compare[uint32], bijoubuf.UnsignedKey[uint32], func(k uint32) error {
-			v, err := r.Uint32()
-			if err != nil {
-				return err
-			}
-			x[k] = v
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("u32", 0)
+		if err != nil {
 			return err
 		}
+		x := make(map[uint32]uint32)
+		var last uint32
+		for i := 0; !r.AtEnd(); i++ {
+			at := r.Pos()
+			k, err := r.Uint32()
+			if err != nil {
+				return bijoubuf.InField(err, "u32")
+			}
+			if i > 0 && bijoubuf.Compare[uint32](k, last) <= 0 {
+				return bijoubuf.KeyOrderError(at, bijoubuf.UnsignedKey[uint32](k), "u32")
+			}
+			v, err := r.Uint32()
+			if err != nil {
+				return bijoubuf.InEntry(err, bijoubuf.UnsignedKey[uint32](k), "u32")
+			}
+			x[k] = v
+			last = k
+		}
+		r.CloseRun(outer)
 		m.U32 = x
 	}
 	if ok, err := r.Field(4, bijoubuf.WireLen, "u64"); err != nil {
 		return err
 	} else if ok {
-		x := make(map[uint64]uint32)
-		if err := bijoubuf.ReadMap(r, "u64", r.Uint64, bijoubuf.Compare[uint64], bijoubuf.UnsignedKey[uint64], func(k uint64) error {
-			v, err := r.Uint32()
-			if err != nil {
-				return err
-			}
-			x[k] = v
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("u64", 0)
+		if err != nil {
 			return err
 		}
+		x := make(map[uint64]uint32)
+		var last uint64
+		for i := 0; !r.AtEnd(); i++ {
+			at := r.Pos()
+			k, err := r.Uint64()
+			if err != nil {
+				return bijoubuf.InField(err, "u64")
+			}
+			if i > 0 && bijoubuf.Compare[uint64](k, last) <= 0 {
+				return bijoubuf.KeyOrderError(at, bijoubuf.UnsignedKey[uint64](k), "u64")
+			}
+			v, err := r.Uint32()
+			if err != nil {
+				return bijoubuf.InEntry(err, bijoubuf.UnsignedKey[uint64](k), "u64")
+			}
+			x[k] = v
+			last = k
+		}
+		r.CloseRun(outer)
 		m.U64 = x
 	}
 	if ok, err := r.Field(5, bijoubuf.WireLen, "s32"); err != nil {
 		return err
 	} else if ok {
-		x := make(map[int32]uint32)
-		if err := bijoubuf.ReadMap(r, "s32", r.Int32, bijoubuf.Compare[int32], bijoubuf.SignedKey[int32], func(k int32) error {
-			v, err := r.Uint32()
-			if err != nil {
-				return err
-			}
-			x[k] = v
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("s32", 0)
+		if err != nil {
 			return err
 		}
+		x := make(map[int32]uint32)
+		var last int32
+		for i := 0; !r.AtEnd(); i++ {
+			at := r.Pos()
+			k, err := r.Int32()
+			if err != nil {
+				return bijoubuf.InField(err, "s32")
+			}
+			if i > 0 && bijoubuf.Compare[int32](k, last) <= 0 {
+				return bijoubuf.KeyOrderError(at, bijoubuf.SignedKey[int32](k), "s32")
+			}
+			v, err := r.Uint32()
+			if err != nil {
+				return bijoubuf.InEntry(err, bijoubuf.SignedKey[int32](k), "s32")
+			}
+			x[k] = v
+			last = k
+		}
+		r.CloseRun(outer)
 		m.S32 = x
 	}
 	if ok, err := r.Field(6, bijoubuf.WireLen, "s64"); err != nil {
 		return err
 	} else if ok {
-		x := make(map[int64]uint32)
-		if err := bijoubuf.ReadMap(r, "s64", r.Int64, bijoubuf.Compare[int64], bijoubuf.SignedKey[int64], func(k int64) error {
-			v, err := r.Uint32()
-			if err != nil {
-				return err
-			}
-			x[k] = v
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("s64", 0)
+		if err != nil {
 			return err
 		}
+		x := make(map[int64]uint32)
+		var last int64
+		for i := 0; !r.AtEnd(); i++ {
+			at := r.Pos()
+			k, err := r.Int64()
+			if err != nil {
+				return bijoubuf.InField(err, "s64")
+			}
+			if i > 0 && bijoubuf.Compare[int64](k, last) <= 0 {
+				return bijoubuf.KeyOrderError(at, bijoubuf.SignedKey[int64](k), "s64")
+			}
+			v, err := r.Uint32()
+			if err != nil {
+				return bijoubuf.InEntry(err, bijoubuf.SignedKey[int64](k), "s64")
+			}
+			x[k] = v
+			last = k
+		}
+		r.CloseRun(outer)
 		m.S64 = x
 	}
 	if ok, err := r.Field(7, bijoubuf.WireLen, "f32"); err != nil {
 		return err
 	} else if ok {
-		x := make(map[uint32]uint32)
-		if err := bijoubuf.ReadMap(r, "f32", r.Fixed32, bijoubuf.Compare[uint32], bijoubuf.UnsignedKey[uint32], func(k uint32) error {
-			v, err := r.Uint32()
-			if err != nil {
-				return err
-			}
-			x[k] = v
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("f32", 0)
+		if err != nil {
 			return err
 		}
+		x := make(map[uint32]uint32)
+		var last uint32
+		for i := 0; !r.AtEnd(); i++ {
+			at := r.Pos()
+			k, err := r.Fixed32()
+			if err != nil {
+				return bijoubuf.InField(err, "f32")
+			}
+			if i > 0 && bijoubuf.Compare[uint32](k, last) <= 0 {
+				return bijoubuf.KeyOrderError(at, bijoubuf.UnsignedKey[uint32](k), "f32")
+			}
+			v, err := r.Uint32()
+			if err != nil {
+				return bijoubuf.InEntry(err, bijoubuf.UnsignedKey[uint32](k), "f32")
+			}
+			x[k] = v
+			last = k
+		}
+		r.CloseRun(outer)
 		m.F32 = x
 	}
 	if ok, err := r.Field(8, bijoubuf.WireLen, "f64"); err != nil {
 		return err
 	} else if ok {
-		x := make(map[uint64]uint32)
-		if err := bijoubuf.ReadMap(r, "f64", r.Fixed64, bijoubuf.Compare[uint64], bijoubuf.UnsignedKey[uint64], func(k uint64) error {
-			v, err := r.Uint32()
-			if err != nil {
-				return err
-			}
-			x[k] = v
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("f64", 0)
+		if err != nil {
 			return err
 		}
+		x := make(map[uint64]uint32)
+		var last uint64
+		for i := 0; !r.AtEnd(); i++ {
+			at := r.Pos()
+			k, err := r.Fixed64()
+			if err != nil {
+				return bijoubuf.InField(err, "f64")
+			}
+			if i > 0 && bijoubuf.Compare[uint64](k, last) <= 0 {
+				return bijoubuf.KeyOrderError(at, bijoubuf.UnsignedKey[uint64](k), "f64")
+			}
+			v, err := r.Uint32()
+			if err != nil {
+				return bijoubuf.InEntry(err, bijoubuf.UnsignedKey[uint64](k), "f64")
+			}
+			x[k] = v
+			last = k
+		}
+		r.CloseRun(outer)
 		m.F64 = x
 	}
 	if ok, err := r.Field(9, bijoubuf.WireLen, "sf32"); err != nil {
 		return err
 	} else if ok {
-		x := make(map[int32]uint32)
-		if err := bijoubuf.ReadMap(r, "sf32", r.Sfixed32, bijoubuf.Compare[int32], bijoubuf.SignedKey[int32], func(k int32) error {
-			v, err := r.Uint32()
-			if err != nil {
-				return err
-			}
-			x[k] = v
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("sf32", 0)
+		if err != nil {
 			return err
 		}
+		x := make(map[int32]uint32)
+		var last int32
+		for i := 0; !r.AtEnd(); i++ {
+			at := r.Pos()
+			k, err := r.Sfixed32()
+			if err != nil {
+				return bijoubuf.InField(err, "sf32")
+			}
+			if i > 0 && bijoubuf.Compare[int32](k, last) <= 0 {
+				return bijoubuf.KeyOrderError(at, bijoubuf.SignedKey[int32](k), "sf32")
+			}
+			v, err := r.Uint32()
+			if err != nil {
+				return bijoubuf.InEntry(err, bijoubuf.SignedKey[int32](k), "sf32")
+			}
+			x[k] = v
+			last = k
+		}
+		r.CloseRun(outer)
 		m.Sf32 = x
 	}
 	if ok, err := r.Field(10, bijoubuf.WireLen, "sf64"); err != nil {
 		return err
 	} else if ok {
-		x := make(map[int64]uint32)
-		if err := bijoubuf.ReadMap(r, "sf64", r.Sfixed64, bijoubuf.Compare[int64], bijoubuf.SignedKey[int64], func(k int64) error {
-			v, err := r.Uint32()
-			if err != nil {
-				return err
-			}
-			x[k] = v
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("sf64", 0)
+		if err != nil {
 			return err
 		}
+		x := make(map[int64]uint32)
+		var last int64
+		for i := 0; !r.AtEnd(); i++ {
+			at := r.Pos()
+			k, err := r.Sfixed64()
+			if err != nil {
+				return bijoubuf.InField(err, "sf64")
+			}
+			if i > 0 && bijoubuf.Compare[int64](k, last) <= 0 {
+				return bijoubuf.KeyOrderError(at, bijoubuf.SignedKey[int64](k), "sf64")
+			}
+			v, err := r.Uint32()
+			if err != nil {
+				return bijoubuf.InEntry(err, bijoubuf.SignedKey[int64](k), "sf64")
+			}
+			x[k] = v
+			last = k
+		}
+		r.CloseRun(outer)
 		m.Sf64 = x
 	}
 	if ok, err := r.Field(11, bijoubuf.WireLen, "flag"); err != nil {
 		return err
 	} else if ok {
-		x := make(map[bool]uint32)
-		if err := bijoubuf.ReadMap(r, "flag", r.Bool, bijoubuf.CompareBool, bijoubuf.BoolKey, func(k bool) error {
-			v, err := r.Uint32()
-			if err != nil {
-				return err
-			}
-			x[k] = v
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("flag", 0)
+		if err != nil {
 			return err
 		}
+		x := make(map[bool]uint32)
+		var last bool
+		for i := 0; !r.AtEnd(); i++ {
+			at := r.Pos()
+			k, err := r.Bool()
+			if err != nil {
+				return bijoubuf.InField(err, "flag")
+			}
+			if i > 0 && bijoubuf.CompareBool(k, last) <= 0 {
+				return bijoubuf.KeyOrderError(at, bijoubuf.BoolKey(k), "flag")
+			}
+			v, err := r.Uint32()
+			if err != nil {
+				return bijoubuf.InEntry(err, bijoubuf.BoolKey(k), "flag")
+			}
+			x[k] = v
+			last = k
+		}
+		r.CloseRun(outer)
 		m.Flag = x
 	}
 	if ok, err := r.Field(12, bijoubuf.WireLen, "str"); err != nil {
 		return err
 	} else if ok {
-		x := make(map[string]uint32)
-		if err := bijoubuf.ReadMap(r, "str", r.String, bijoubuf.Compare[string], bijoubuf.StringKey, func(k string) error {
-			v, err := r.Uint32()
-			if err != nil {
-				return err
-			}
-			x[k] = v
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("str", 0)
+		if err != nil {
 			return err
 		}
+		x := make(map[string]uint32)
+		var last string
+		for i := 0; !r.AtEnd(); i++ {
+			at := r.Pos()
+			k, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "str")
+			}
+			if i > 0 && bijoubuf.Compare[string](k, last) <= 0 {
+				return bijoubuf.KeyOrderError(at, bijoubuf.StringKey(k), "str")
+			}
+			v, err := r.Uint32()
+			if err != nil {
+				return bijoubuf.InEntry(err, bijoubuf.StringKey(k), "str")
+			}
+			x[k] = v
+			last = k
+		}
+		r.CloseRun(outer)
 		m.Str = x
 	}
 	if ok, err := r.Field(13, bijoubuf.WireLen, "v_str"); err != nil {
 		return err
 	} else if ok {
-		x := make(map[uint32]string)
-		if err := bijoubuf.ReadMap(r, "v_str", r.Uint32, bijoubuf.Compare[uint32], bijoubuf.UnsignedKey[uint32], func(k uint32) error {
-			v, err := r.String()
-			if err != nil {
-				return err
-			}
-			x[k] = v
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("v_str", 0)
+		if err != nil {
 			return err
 		}
+		x := make(map[uint32]string)
+		var last uint32
+		for i := 0; !r.AtEnd(); i++ {
+			at := r.Pos()
+			k, err := r.Uint32()
+			if err != nil {
+				return bijoubuf.InField(err, "v_str")
+			}
+			if i > 0 && bijoubuf.Compare[uint32](k, last) <= 0 {
+				return bijoubuf.KeyOrderError(at, bijoubuf.UnsignedKey[uint32](k), "v_str")
+			}
+			v, err := r.String()
+			if err != nil {
+				return bijoubuf.InEntry(err, bijoubuf.UnsignedKey[uint32](k), "v_str")
+			}
+			x[k] = v
+			last = k
+		}
+		r.CloseRun(outer)
 		m.VStr = x
 	}
 	if ok, err := r.Field(14, bijoubuf.WireLen, "v_by"); err != nil {
 		return err
 	} else if ok {
-		x := make(map[uint32][]byte)
-		if err := bijoubuf.ReadMap(r, "v_by", r.Uint32, bijoubuf.Compare[uint32], bijoubuf.UnsignedKey[uint32], func(k uint32) error {
-			v, err := r.BytesCopy()
-			if err != nil {
-				return err
-			}
-			x[k] = v
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("v_by", 0)
+		if err != nil {
 			return err
 		}
+		x := make(map[uint32][]byte)
+		var last uint32
+		for i := 0; !r.AtEnd(); i++ {
+			at := r.Pos()
+			k, err := r.Uint32()
+			if err != nil {
+				return bijoubuf.InField(err, "v_by")
+			}
+			if i > 0 && bijoubuf.Compare[uint32](k, last) <= 0 {
+				return bijoubuf.KeyOrderError(at, bijoubuf.UnsignedKey[uint32](k), "v_by")
+			}
+			v, err := r.BytesCopy()
+			if err != nil {
+				return bijoubuf.InEntry(err, bijoubuf.UnsignedKey[uint32](k), "v_by")
+			}
+			x[k] = v
+			last = k
+		}
+		r.CloseRun(outer)
 		m.VBy = x
 	}
 	if ok, err := r.Field(15, bijoubuf.WireLen, "v_db"); err != nil {
 		return err
 	} else if ok {
-		x := make(map[uint32]float64)
-		if err := bijoubuf.ReadMap(r, "v_db", r.Uint32, bijoubuf.Compare[uint32], bijoubuf.UnsignedKey[uint32], func(k uint32) error {
-			v, err := r.Float64()
-			if err != nil {
-				return err
-			}
-			x[k] = v
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("v_db", 0)
+		if err != nil {
 			return err
 		}
+		x := make(map[uint32]float64)
+		var last uint32
+		for i := 0; !r.AtEnd(); i++ {
+			at := r.Pos()
+			k, err := r.Uint32()
+			if err != nil {
+				return bijoubuf.InField(err, "v_db")
+			}
+			if i > 0 && bijoubuf.Compare[uint32](k, last) <= 0 {
+				return bijoubuf.KeyOrderError(at, bijoubuf.UnsignedKey[uint32](k), "v_db")
+			}
+			v, err := r.Float64()
+			if err != nil {
+				return bijoubuf.InEntry(err, bijoubuf.UnsignedKey[uint32](k), "v_db")
+			}
+			x[k] = v
+			last = k
+		}
+		r.CloseRun(outer)
 		m.VDb = x
 	}
 	if ok, err := r.Field(16, bijoubuf.WireLen, "v_fl"); err != nil {
 		return err
 	} else if ok {
-		x := make(map[uint32]float32)
-		if err := bijoubuf.ReadMap(r, "v_fl", r.Uint32, bijoubuf.Compare[uint32], bijoubuf.UnsignedKey[uint32], func(k uint32) error {
-			v, err := r.Float32()
-			if err != nil {
-				return err
-			}
-			x[k] = v
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("v_fl", 0)
+		if err != nil {
 			return err
 		}
+		x := make(map[uint32]float32)
+		var last uint32
+		for i := 0; !r.AtEnd(); i++ {
+			at := r.Pos()
+			k, err := r.Uint32()
+			if err != nil {
+				return bijoubuf.InField(err, "v_fl")
+			}
+			if i > 0 && bijoubuf.Compare[uint32](k, last) <= 0 {
+				return bijoubuf.KeyOrderError(at, bijoubuf.UnsignedKey[uint32](k), "v_fl")
+			}
+			v, err := r.Float32()
+			if err != nil {
+				return bijoubuf.InEntry(err, bijoubuf.UnsignedKey[uint32](k), "v_fl")
+			}
+			x[k] = v
+			last = k
+		}
+		r.CloseRun(outer)
 		m.VFl = x
 	}
 	if ok, err := r.Field(17, bijoubuf.WireLen, "v_flag"); err != nil {
 		return err
 	} else if ok {
-		x := make(map[uint32]bool)
-		if err := bijoubuf.ReadMap(r, "v_flag", r.Uint32, bijoubuf.Compare[uint32], bijoubuf.UnsignedKey[uint32], func(k uint32) error {
-			v, err := r.Bool()
-			if err != nil {
-				return err
-			}
-			x[k] = v
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("v_flag", 0)
+		if err != nil {
 			return err
 		}
+		x := make(map[uint32]bool)
+		var last uint32
+		for i := 0; !r.AtEnd(); i++ {
+			at := r.Pos()
+			k, err := r.Uint32()
+			if err != nil {
+				return bijoubuf.InField(err, "v_flag")
+			}
+			if i > 0 && bijoubuf.Compare[uint32](k, last) <= 0 {
+				return bijoubuf.KeyOrderError(at, bijoubuf.UnsignedKey[uint32](k), "v_flag")
+			}
+			v, err := r.Bool()
+			if err != nil {
+				return bijoubuf.InEntry(err, bijoubuf.UnsignedKey[uint32](k), "v_flag")
+			}
+			x[k] = v
+			last = k
+		}
+		r.CloseRun(outer)
 		m.VFlag = x
 	}
 	if ok, err := r.Field(18, bijoubuf.WireLen, "v_color"); err != nil {
 		return err
 	} else if ok {
-		x := make(map[uint32]Color)
-		if err := bijoubuf.ReadMap(r, "v_color", r.Uint32, bijoubuf.Compare[uint32], bijoubuf.UnsignedKey[uint32], func(k uint32) error {
-			v, err := r.Int32()
-			if err != nil {
-				return err
-			}
-			x[k] = Color(v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("v_color", 0)
+		if err != nil {
 			return err
 		}
+		x := make(map[uint32]Color)
+		var last uint32
+		for i := 0; !r.AtEnd(); i++ {
+			at := r.Pos()
+			k, err := r.Uint32()
+			if err != nil {
+				return bijoubuf.InField(err, "v_color")
+			}
+			if i > 0 && bijoubuf.Compare[uint32](k, last) <= 0 {
+				return bijoubuf.KeyOrderError(at, bijoubuf.UnsignedKey[uint32](k), "v_color")
+			}
+			v, err := r.Int32()
+			if err != nil {
+				return bijoubuf.InEntry(err, bijoubuf.UnsignedKey[uint32](k), "v_color")
+			}
+			x[k] = Color(v)
+			last = k
+		}
+		r.CloseRun(outer)
 		m.VColor = x
 	}
 	if ok, err := r.Field(19, bijoubuf.WireLen, "v_leaf"); err != nil {
@@ -4593,65 +4891,117 @@ func (m *Maps) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("v_leaf"); err != nil {
 			return err
 		}
-		x := make(map[uint32]*Leaf)
-		if err := bijoubuf.ReadMap(r, "v_leaf", r.Uint32, bijoubuf.Compare[uint32], bijoubuf.UnsignedKey[uint32], func(k uint32) error {
-			v := new(Leaf)
-			if err := r.Nested(true, v.BijoubufDecode); err != nil {
-				return err
-			}
-			x[k] = v
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("v_leaf", 0)
+		if err != nil {
 			return err
 		}
+		x := make(map[uint32]*Leaf)
+		var last uint32
+		for i := 0; !r.AtEnd(); i++ {
+			at := r.Pos()
+			k, err := r.Uint32()
+			if err != nil {
+				return bijoubuf.InField(err, "v_leaf")
+			}
+			if i > 0 && bijoubuf.Compare[uint32](k, last) <= 0 {
+				return bijoubuf.KeyOrderError(at, bijoubuf.UnsignedKey[uint32](k), "v_leaf")
+			}
+			v := new(Leaf)
+			f, err := r.Enter(true)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InEntry(err, bijoubuf.UnsignedKey[uint32](k), "v_leaf")
+			}
+			x[k] = v
+			last = k
+		}
+		r.CloseRun(outer)
 		m.VLeaf = x
 	}
 	if ok, err := r.Field(20, bijoubuf.WireLen, "v_s64"); err != nil {
 		return err
 	} else if ok {
-		x := make(map[string]int64)
-		if err := bijoubuf.ReadMap(r, "v_s64", r.String, bijoubuf.Compare[string], bijoubuf.StringKey, func(k string) error {
-			v, err := r.Int64()
-			if err != nil {
-				return err
-			}
-			x[k] = v
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("v_s64", 0)
+		if err != nil {
 			return err
 		}
+		x := make(map[string]int64)
+		var last string
+		for i := 0; !r.AtEnd(); i++ {
+			at := r.Pos()
+			k, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "v_s64")
+			}
+			if i > 0 && bijoubuf.Compare[string](k, last) <= 0 {
+				return bijoubuf.KeyOrderError(at, bijoubuf.StringKey(k), "v_s64")
+			}
+			v, err := r.Int64()
+			if err != nil {
+				return bijoubuf.InEntry(err, bijoubuf.StringKey(k), "v_s64")
+			}
+			x[k] = v
+			last = k
+		}
+		r.CloseRun(outer)
 		m.VS64 = x
 	}
 	if ok, err := r.Field(21, bijoubuf.WireLen, "v_i32"); err != nil {
 		return err
 	} else if ok {
-		x := make(map[uint32]int32)
-		if err := bijoubuf.ReadMap(r, "v_i32", r.Uint32, bijoubuf.Compare[uint32], bijoubuf.UnsignedKey[uint32], func(k uint32) error {
-			v, err := r.Int32()
-			if err != nil {
-				return err
-			}
-			x[k] = v
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("v_i32", 0)
+		if err != nil {
 			return err
 		}
+		x := make(map[uint32]int32)
+		var last uint32
+		for i := 0; !r.AtEnd(); i++ {
+			at := r.Pos()
+			k, err := r.Uint32()
+			if err != nil {
+				return bijoubuf.InField(err, "v_i32")
+			}
+			if i > 0 && bijoubuf.Compare[uint32](k, last) <= 0 {
+				return bijoubuf.KeyOrderError(at, bijoubuf.UnsignedKey[uint32](k), "v_i32")
+			}
+			v, err := r.Int32()
+			if err != nil {
+				return bijoubuf.InEntry(err, bijoubuf.UnsignedKey[uint32](k), "v_i32")
+			}
+			x[k] = v
+			last = k
+		}
+		r.CloseRun(outer)
 		m.VI32 = x
 	}
 	if ok, err := r.Field(22, bijoubuf.WireLen, "v_f64"); err != nil {
 		return err
 	} else if ok {
-		x := make(map[uint32]uint64)
-		if err := bijoubuf.ReadMap(r, "v_f64", r.Uint32, bijoubuf.Compare[uint32], bijoubuf.UnsignedKey[uint32], func(k uint32) error {
-			v, err := r.Fixed64()
-			if err != nil {
-				return err
-			}
-			x[k] = v
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("v_f64", 0)
+		if err != nil {
 			return err
 		}
+		x := make(map[uint32]uint64)
+		var last uint32
+		for i := 0; !r.AtEnd(); i++ {
+			at := r.Pos()
+			k, err := r.Uint32()
+			if err != nil {
+				return bijoubuf.InField(err, "v_f64")
+			}
+			if i > 0 && bijoubuf.Compare[uint32](k, last) <= 0 {
+				return bijoubuf.KeyOrderError(at, bijoubuf.UnsignedKey[uint32](k), "v_f64")
+			}
+			v, err := r.Fixed64()
+			if err != nil {
+				return bijoubuf.InEntry(err, bijoubuf.UnsignedKey[uint32](k), "v_f64")
+			}
+			x[k] = v
+			last = k
+		}
+		r.CloseRun(outer)
 		m.VF64 = x
 	}
 	u, err := r.Finish()
@@ -4779,8 +5129,7 @@ func (m *Leaf) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 2)
 	}
 	if v := m.S; len(v) != 0 {
-		w.Key(2, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(2, v)
 	}
 	if len(u) != 0 {
 		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
@@ -5040,16 +5389,14 @@ func (m *Choice) BijoubufWrite(w *bijoubuf.Writer) {
 	}
 	if o, ok := m.First.(*Choice_B); ok && o != nil {
 		v := o.B
-		w.Key(2, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(2, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 3)
 	}
 	if o, ok := m.First.(*Choice_C); ok && o != nil {
 		v := o.C
-		w.Key(3, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(3)
 		v.BijoubufWrite(w)
 		w.End(mk)
 	}
@@ -5121,9 +5468,16 @@ func (m *Choice) BijoubufDecode(r *bijoubuf.Reader) error {
 		if m.First != nil {
 			return r.OneofConflict("c")
 		}
-		v := new(Leaf)
-		if err := r.Message("c", true, v.BijoubufDecode); err != nil {
+		if err := r.CheckDepth("c"); err != nil {
 			return err
+		}
+		v := new(Leaf)
+		f, err := r.Enter(true)
+		if err == nil {
+			err = r.Leave(f, v.BijoubufDecode(r))
+		}
+		if err != nil {
+			return bijoubuf.InField(err, "c")
 		}
 		m.First = &Choice_C{C: v}
 	}
@@ -5344,8 +5698,7 @@ func (m *Node) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 1)
 	}
 	if v := m.Child; v != nil {
-		w.Key(1, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(1)
 		v.BijoubufWrite(w)
 		w.End(mk)
 	}
@@ -5360,8 +5713,7 @@ func (m *Node) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 3)
 	}
 	if len(m.Kids) != 0 {
-		w.Key(3, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(3)
 		for _, v := range m.Kids {
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)
@@ -5373,8 +5725,7 @@ func (m *Node) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 4)
 	}
 	if len(m.Named) != 0 {
-		w.Key(4, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(4)
 		var ks [8]bijoubuf.Entry[uint32, *Node]
 		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.Named) {
 			k, v := e.Key, e.Value
@@ -5395,9 +5746,16 @@ func (m *Node) BijoubufDecode(r *bijoubuf.Reader) error {
 	if ok, err := r.Field(1, bijoubuf.WireLen, "child"); err != nil {
 		return err
 	} else if ok {
-		v := new(Node)
-		if err := r.Message("child", true, v.BijoubufDecode); err != nil {
+		if err := r.CheckDepth("child"); err != nil {
 			return err
+		}
+		v := new(Node)
+		f, err := r.Enter(true)
+		if err == nil {
+			err = r.Leave(f, v.BijoubufDecode(r))
+		}
+		if err != nil {
+			return bijoubuf.InField(err, "child")
 		}
 		m.Child = v
 	}
@@ -5419,16 +5777,30 @@ func (m *Node) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("kids"); err != nil {
 			return err
 		}
-		if err := r.Run("kids", 0, func(int) error {
-			v := new(Node)
-			if err := r.Nested(true, v.BijoubufDecode); err != nil {
-				return err
-			}
-			m.Kids = append(m.Kids, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("kids", 0)
+		if err != nil {
 			return err
 		}
+		n := r.CountLens()
+		m.Kids = make([]*Node, 0, n)
+		vs := make([]Node, n)
+		for i := 0; !r.AtEnd(); i++ {
+			var v *Node
+			if i < n {
+				v = &vs[i]
+			} else {
+				v = new(Node)
+			}
+			f, err := r.Enter(true)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InElement(err, i, "kids")
+			}
+			m.Kids = append(m.Kids, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(4, bijoubuf.WireLen, "named"); err != nil {
 		return err
@@ -5436,17 +5808,33 @@ func (m *Node) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("named"); err != nil {
 			return err
 		}
-		x := make(map[uint32]*Node)
-		if err := bijoubuf.ReadMap(r, "named", r.Uint32, bijoubuf.Compare[uint32], bijoubuf.UnsignedKey[uint32], func(k uint32) error {
-			v := new(Node)
-			if err := r.Nested(true, v.BijoubufDecode); err != nil {
-				return err
-			}
-			x[k] = v
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("named", 0)
+		if err != nil {
 			return err
 		}
+		x := make(map[uint32]*Node)
+		var last uint32
+		for i := 0; !r.AtEnd(); i++ {
+			at := r.Pos()
+			k, err := r.Uint32()
+			if err != nil {
+				return bijoubuf.InField(err, "named")
+			}
+			if i > 0 && bijoubuf.Compare[uint32](k, last) <= 0 {
+				return bijoubuf.KeyOrderError(at, bijoubuf.UnsignedKey[uint32](k), "named")
+			}
+			v := new(Node)
+			f, err := r.Enter(true)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InEntry(err, bijoubuf.UnsignedKey[uint32](k), "named")
+			}
+			x[k] = v
+			last = k
+		}
+		r.CloseRun(outer)
 		m.Named = x
 	}
 	u, err := r.Finish()
@@ -5918,8 +6306,7 @@ func (m *Outer) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 1)
 	}
 	if v := m.Mid; v != nil {
-		w.Key(1, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(1)
 		v.BijoubufWrite(w)
 		w.End(mk)
 	}
@@ -5940,9 +6327,16 @@ func (m *Outer) BijoubufDecode(r *bijoubuf.Reader) error {
 	if ok, err := r.Field(1, bijoubuf.WireLen, "mid"); err != nil {
 		return err
 	} else if ok {
-		v := new(Middle)
-		if err := r.Message("mid", true, v.BijoubufDecode); err != nil {
+		if err := r.CheckDepth("mid"); err != nil {
 			return err
+		}
+		v := new(Middle)
+		f, err := r.Enter(true)
+		if err == nil {
+			err = r.Leave(f, v.BijoubufDecode(r))
+		}
+		if err != nil {
+			return bijoubuf.InField(err, "mid")
 		}
 		m.Mid = v
 	}
@@ -6120,8 +6514,7 @@ func (m *Middle) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 1)
 	}
 	if v := m.Leaf; v != nil {
-		w.Key(1, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(1)
 		v.BijoubufWrite(w)
 		w.End(mk)
 	}
@@ -6129,8 +6522,7 @@ func (m *Middle) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 2)
 	}
 	if len(m.Leaves) != 0 {
-		w.Key(2, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(2)
 		for _, v := range m.Leaves {
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)
@@ -6142,8 +6534,7 @@ func (m *Middle) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 3)
 	}
 	if len(m.ByName) != 0 {
-		w.Key(3, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(3)
 		var ks [8]bijoubuf.Entry[string, *Leaf]
 		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.ByName) {
 			k, v := e.Key, e.Value
@@ -6164,9 +6555,16 @@ func (m *Middle) BijoubufDecode(r *bijoubuf.Reader) error {
 	if ok, err := r.Field(1, bijoubuf.WireLen, "leaf"); err != nil {
 		return err
 	} else if ok {
-		v := new(Leaf)
-		if err := r.Message("leaf", true, v.BijoubufDecode); err != nil {
+		if err := r.CheckDepth("leaf"); err != nil {
 			return err
+		}
+		v := new(Leaf)
+		f, err := r.Enter(true)
+		if err == nil {
+			err = r.Leave(f, v.BijoubufDecode(r))
+		}
+		if err != nil {
+			return bijoubuf.InField(err, "leaf")
 		}
 		m.Leaf = v
 	}
@@ -6176,16 +6574,30 @@ func (m *Middle) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("leaves"); err != nil {
 			return err
 		}
-		if err := r.Run("leaves", 0, func(int) error {
-			v := new(Leaf)
-			if err := r.Nested(true, v.BijoubufDecode); err != nil {
-				return err
-			}
-			m.Leaves = append(m.Leaves, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("leaves", 0)
+		if err != nil {
 			return err
 		}
+		n := r.CountLens()
+		m.Leaves = make([]*Leaf, 0, n)
+		vs := make([]Leaf, n)
+		for i := 0; !r.AtEnd(); i++ {
+			var v *Leaf
+			if i < n {
+				v = &vs[i]
+			} else {
+				v = new(Leaf)
+			}
+			f, err := r.Enter(true)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InElement(err, i, "leaves")
+			}
+			m.Leaves = append(m.Leaves, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(3, bijoubuf.WireLen, "by_name"); err != nil {
 		return err
@@ -6193,17 +6605,33 @@ func (m *Middle) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("by_name"); err != nil {
 			return err
 		}
-		x := make(map[string]*Leaf)
-		if err := bijoubuf.ReadMap(r, "by_name", r.String, bijoubuf.Compare[string], bijoubuf.StringKey, func(k string) error {
-			v := new(Leaf)
-			if err := r.Nested(true, v.BijoubufDecode); err != nil {
-				return err
-			}
-			x[k] = v
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("by_name", 0)
+		if err != nil {
 			return err
 		}
+		x := make(map[string]*Leaf)
+		var last string
+		for i := 0; !r.AtEnd(); i++ {
+			at := r.Pos()
+			k, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "by_name")
+			}
+			if i > 0 && bijoubuf.Compare[string](k, last) <= 0 {
+				return bijoubuf.KeyOrderError(at, bijoubuf.StringKey(k), "by_name")
+			}
+			v := new(Leaf)
+			f, err := r.Enter(true)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InEntry(err, bijoubuf.StringKey(k), "by_name")
+			}
+			x[k] = v
+			last = k
+		}
+		r.CloseRun(outer)
 		m.ByName = x
 	}
 	u, err := r.Finish()
@@ -6397,8 +6825,7 @@ func (m *Bindings) BijoubufWrite(w *bijoubuf.Writer) {
 	}
 	if o, ok := m.V.(*Bindings_S); ok && o != nil {
 		v := o.S
-		w.Key(2, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(2, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 3)
@@ -6795,8 +7222,7 @@ func (m *Wkt) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 1)
 	}
 	if v := m.Ts; v != nil {
-		w.Key(1, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(1)
 		v.BijoubufWrite(w)
 		w.End(mk)
 	}
@@ -6804,8 +7230,7 @@ func (m *Wkt) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 2)
 	}
 	if v := m.Dur; v != nil {
-		w.Key(2, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(2)
 		v.BijoubufWrite(w)
 		w.End(mk)
 	}
@@ -6813,8 +7238,7 @@ func (m *Wkt) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 3)
 	}
 	if v := m.I32; v != nil {
-		w.Key(3, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(3)
 		v.BijoubufWrite(w)
 		w.End(mk)
 	}
@@ -6822,8 +7246,7 @@ func (m *Wkt) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 4)
 	}
 	if v := m.Str; v != nil {
-		w.Key(4, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(4)
 		v.BijoubufWrite(w)
 		w.End(mk)
 	}
@@ -6831,8 +7254,7 @@ func (m *Wkt) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 5)
 	}
 	if v := m.Flag; v != nil {
-		w.Key(5, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(5)
 		v.BijoubufWrite(w)
 		w.End(mk)
 	}
@@ -6840,8 +7262,7 @@ func (m *Wkt) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 6)
 	}
 	if v := m.U64; v != nil {
-		w.Key(6, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(6)
 		v.BijoubufWrite(w)
 		w.End(mk)
 	}
@@ -6849,8 +7270,7 @@ func (m *Wkt) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 7)
 	}
 	if v := m.By; v != nil {
-		w.Key(7, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(7)
 		v.BijoubufWrite(w)
 		w.End(mk)
 	}
@@ -6858,8 +7278,7 @@ func (m *Wkt) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 8)
 	}
 	if v := m.Db; v != nil {
-		w.Key(8, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(8)
 		v.BijoubufWrite(w)
 		w.End(mk)
 	}
@@ -6867,8 +7286,7 @@ func (m *Wkt) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 9)
 	}
 	if v := m.Mask; v != nil {
-		w.Key(9, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(9)
 		v.BijoubufWrite(w)
 		w.End(mk)
 	}
@@ -6876,8 +7294,7 @@ func (m *Wkt) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 10)
 	}
 	if v := m.Empty; v != nil {
-		w.Key(10, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(10)
 		v.BijoubufWrite(w)
 		w.End(mk)
 	}
@@ -6885,8 +7302,7 @@ func (m *Wkt) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 11)
 	}
 	if v := m.St; v != nil {
-		w.Key(11, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(11)
 		v.BijoubufWrite(w)
 		w.End(mk)
 	}
@@ -6894,8 +7310,7 @@ func (m *Wkt) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 12)
 	}
 	if v := m.Val; v != nil {
-		w.Key(12, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(12)
 		v.BijoubufWrite(w)
 		w.End(mk)
 	}
@@ -6903,8 +7318,7 @@ func (m *Wkt) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 13)
 	}
 	if v := m.Any; v != nil {
-		w.Key(13, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(13)
 		v.BijoubufWrite(w)
 		w.End(mk)
 	}
@@ -6918,117 +7332,208 @@ func (m *Wkt) BijoubufDecode(r *bijoubuf.Reader) error {
 	if ok, err := r.Field(1, bijoubuf.WireLen, "ts"); err != nil {
 		return err
 	} else if ok {
-		v := new(wkt.Timestamp)
-		if err := r.Message("ts", false, v.BijoubufDecode); err != nil {
+		if err := r.CheckDepth("ts"); err != nil {
 			return err
+		}
+		v := new(wkt.Timestamp)
+		f, err := r.Enter(false)
+		if err == nil {
+			err = r.Leave(f, v.BijoubufDecode(r))
+		}
+		if err != nil {
+			return bijoubuf.InField(err, "ts")
 		}
 		m.Ts = v
 	}
 	if ok, err := r.Field(2, bijoubuf.WireLen, "dur"); err != nil {
 		return err
 	} else if ok {
-		v := new(wkt.Duration)
-		if err := r.Message("dur", false, v.BijoubufDecode); err != nil {
+		if err := r.CheckDepth("dur"); err != nil {
 			return err
+		}
+		v := new(wkt.Duration)
+		f, err := r.Enter(false)
+		if err == nil {
+			err = r.Leave(f, v.BijoubufDecode(r))
+		}
+		if err != nil {
+			return bijoubuf.InField(err, "dur")
 		}
 		m.Dur = v
 	}
 	if ok, err := r.Field(3, bijoubuf.WireLen, "i32"); err != nil {
 		return err
 	} else if ok {
-		v := new(wkt.Int32Value)
-		if err := r.Message("i32", false, v.BijoubufDecode); err != nil {
+		if err := r.CheckDepth("i32"); err != nil {
 			return err
+		}
+		v := new(wkt.Int32Value)
+		f, err := r.Enter(false)
+		if err == nil {
+			err = r.Leave(f, v.BijoubufDecode(r))
+		}
+		if err != nil {
+			return bijoubuf.InField(err, "i32")
 		}
 		m.I32 = v
 	}
 	if ok, err := r.Field(4, bijoubuf.WireLen, "str"); err != nil {
 		return err
 	} else if ok {
-		v := new(wkt.StringValue)
-		if err := r.Message("str", false, v.BijoubufDecode); err != nil {
+		if err := r.CheckDepth("str"); err != nil {
 			return err
+		}
+		v := new(wkt.StringValue)
+		f, err := r.Enter(false)
+		if err == nil {
+			err = r.Leave(f, v.BijoubufDecode(r))
+		}
+		if err != nil {
+			return bijoubuf.InField(err, "str")
 		}
 		m.Str = v
 	}
 	if ok, err := r.Field(5, bijoubuf.WireLen, "flag"); err != nil {
 		return err
 	} else if ok {
-		v := new(wkt.BoolValue)
-		if err := r.Message("flag", false, v.BijoubufDecode); err != nil {
+		if err := r.CheckDepth("flag"); err != nil {
 			return err
+		}
+		v := new(wkt.BoolValue)
+		f, err := r.Enter(false)
+		if err == nil {
+			err = r.Leave(f, v.BijoubufDecode(r))
+		}
+		if err != nil {
+			return bijoubuf.InField(err, "flag")
 		}
 		m.Flag = v
 	}
 	if ok, err := r.Field(6, bijoubuf.WireLen, "u64"); err != nil {
 		return err
 	} else if ok {
-		v := new(wkt.UInt64Value)
-		if err := r.Message("u64", false, v.BijoubufDecode); err != nil {
+		if err := r.CheckDepth("u64"); err != nil {
 			return err
+		}
+		v := new(wkt.UInt64Value)
+		f, err := r.Enter(false)
+		if err == nil {
+			err = r.Leave(f, v.BijoubufDecode(r))
+		}
+		if err != nil {
+			return bijoubuf.InField(err, "u64")
 		}
 		m.U64 = v
 	}
 	if ok, err := r.Field(7, bijoubuf.WireLen, "by"); err != nil {
 		return err
 	} else if ok {
-		v := new(wkt.BytesValue)
-		if err := r.Message("by", false, v.BijoubufDecode); err != nil {
+		if err := r.CheckDepth("by"); err != nil {
 			return err
+		}
+		v := new(wkt.BytesValue)
+		f, err := r.Enter(false)
+		if err == nil {
+			err = r.Leave(f, v.BijoubufDecode(r))
+		}
+		if err != nil {
+			return bijoubuf.InField(err, "by")
 		}
 		m.By = v
 	}
 	if ok, err := r.Field(8, bijoubuf.WireLen, "db"); err != nil {
 		return err
 	} else if ok {
-		v := new(wkt.DoubleValue)
-		if err := r.Message("db", false, v.BijoubufDecode); err != nil {
+		if err := r.CheckDepth("db"); err != nil {
 			return err
+		}
+		v := new(wkt.DoubleValue)
+		f, err := r.Enter(false)
+		if err == nil {
+			err = r.Leave(f, v.BijoubufDecode(r))
+		}
+		if err != nil {
+			return bijoubuf.InField(err, "db")
 		}
 		m.Db = v
 	}
 	if ok, err := r.Field(9, bijoubuf.WireLen, "mask"); err != nil {
 		return err
 	} else if ok {
-		v := new(wkt.FieldMask)
-		if err := r.Message("mask", false, v.BijoubufDecode); err != nil {
+		if err := r.CheckDepth("mask"); err != nil {
 			return err
+		}
+		v := new(wkt.FieldMask)
+		f, err := r.Enter(false)
+		if err == nil {
+			err = r.Leave(f, v.BijoubufDecode(r))
+		}
+		if err != nil {
+			return bijoubuf.InField(err, "mask")
 		}
 		m.Mask = v
 	}
 	if ok, err := r.Field(10, bijoubuf.WireLen, "empty"); err != nil {
 		return err
 	} else if ok {
-		v := new(wkt.Empty)
-		if err := r.Message("empty", false, v.BijoubufDecode); err != nil {
+		if err := r.CheckDepth("empty"); err != nil {
 			return err
+		}
+		v := new(wkt.Empty)
+		f, err := r.Enter(false)
+		if err == nil {
+			err = r.Leave(f, v.BijoubufDecode(r))
+		}
+		if err != nil {
+			return bijoubuf.InField(err, "empty")
 		}
 		m.Empty = v
 	}
 	if ok, err := r.Field(11, bijoubuf.WireLen, "st"); err != nil {
 		return err
 	} else if ok {
-		v := new(wkt.Struct)
-		if err := r.Message("st", false, v.BijoubufDecode); err != nil {
+		if err := r.CheckDepth("st"); err != nil {
 			return err
+		}
+		v := new(wkt.Struct)
+		f, err := r.Enter(false)
+		if err == nil {
+			err = r.Leave(f, v.BijoubufDecode(r))
+		}
+		if err != nil {
+			return bijoubuf.InField(err, "st")
 		}
 		m.St = v
 	}
 	if ok, err := r.Field(12, bijoubuf.WireLen, "val"); err != nil {
 		return err
 	} else if ok {
-		v := new(wkt.Value)
-		if err := r.Message("val", false, v.BijoubufDecode); err != nil {
+		if err := r.CheckDepth("val"); err != nil {
 			return err
+		}
+		v := new(wkt.Value)
+		f, err := r.Enter(false)
+		if err == nil {
+			err = r.Leave(f, v.BijoubufDecode(r))
+		}
+		if err != nil {
+			return bijoubuf.InField(err, "val")
 		}
 		m.Val = v
 	}
 	if ok, err := r.Field(13, bijoubuf.WireLen, "any"); err != nil {
 		return err
 	} else if ok {
-		v := new(wkt.Any)
-		if err := r.Message("any", false, v.BijoubufDecode); err != nil {
+		if err := r.CheckDepth("any"); err != nil {
 			return err
+		}
+		v := new(wkt.Any)
+		f, err := r.Enter(false)
+		if err == nil {
+			err = r.Leave(f, v.BijoubufDecode(r))
+		}
+		if err != nil {
+			return bijoubuf.InField(err, "any")
 		}
 		m.Any = v
 	}

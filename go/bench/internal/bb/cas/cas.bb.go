@@ -191,8 +191,7 @@ func (m *Commit) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 3)
 	}
 	if len(m.Parents) != 0 {
-		w.Key(3, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(3)
 		for _, v := range m.Parents {
 			w.LenBytes(v)
 		}
@@ -202,15 +201,13 @@ func (m *Commit) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 4)
 	}
 	if v := m.Author; len(v) != 0 {
-		w.Key(4, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(4, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 5)
 	}
 	if v := m.Message; len(v) != 0 {
-		w.Key(5, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(5, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 6)
@@ -223,8 +220,7 @@ func (m *Commit) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 7)
 	}
 	if len(m.Metadata) != 0 {
-		w.Key(7, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(7)
 		var ks [8]bijoubuf.Entry[string, string]
 		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.Metadata) {
 			k, v := e.Key, e.Value
@@ -267,16 +263,19 @@ func (m *Commit) BijoubufDecode(r *bijoubuf.Reader) error {
 	if ok, err := r.Field(3, bijoubuf.WireLen, "parents"); err != nil {
 		return err
 	} else if ok {
-		if err := r.Run("parents", 0, func(int) error {
-			v, err := r.BytesCopy()
-			if err != nil {
-				return err
-			}
-			m.Parents = append(m.Parents, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("parents", 0)
+		if err != nil {
 			return err
 		}
+		m.Parents = make([][]byte, 0, r.CountLens())
+		for i := 0; !r.AtEnd(); i++ {
+			v, err := r.BytesCopy()
+			if err != nil {
+				return bijoubuf.InElement(err, i, "parents")
+			}
+			m.Parents = append(m.Parents, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(4, bijoubuf.WireLen, "author"); err != nil {
 		return err
@@ -317,17 +316,29 @@ func (m *Commit) BijoubufDecode(r *bijoubuf.Reader) error {
 	if ok, err := r.Field(7, bijoubuf.WireLen, "metadata"); err != nil {
 		return err
 	} else if ok {
-		x := make(map[string]string)
-		if err := bijoubuf.ReadMap(r, "metadata", r.String, bijoubuf.Compare[string], bijoubuf.StringKey, func(k string) error {
-			v, err := r.String()
-			if err != nil {
-				return err
-			}
-			x[k] = v
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("metadata", 0)
+		if err != nil {
 			return err
 		}
+		x := make(map[string]string)
+		var last string
+		for i := 0; !r.AtEnd(); i++ {
+			at := r.Pos()
+			k, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "metadata")
+			}
+			if i > 0 && bijoubuf.Compare[string](k, last) <= 0 {
+				return bijoubuf.KeyOrderError(at, bijoubuf.StringKey(k), "metadata")
+			}
+			v, err := r.String()
+			if err != nil {
+				return bijoubuf.InEntry(err, bijoubuf.StringKey(k), "metadata")
+			}
+			x[k] = v
+			last = k
+		}
+		r.CloseRun(outer)
 		m.Metadata = x
 	}
 	u, err := r.Finish()
@@ -498,8 +509,7 @@ func (m *Blob) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 3)
 	}
 	if v := m.Path; len(v) != 0 {
-		w.Key(3, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(3, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 4)
@@ -512,8 +522,7 @@ func (m *Blob) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 5)
 	}
 	if len(m.Metadata) != 0 {
-		w.Key(5, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(5)
 		var ks [8]bijoubuf.Entry[string, string]
 		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.Metadata) {
 			k, v := e.Key, e.Value
@@ -580,17 +589,29 @@ func (m *Blob) BijoubufDecode(r *bijoubuf.Reader) error {
 	if ok, err := r.Field(5, bijoubuf.WireLen, "metadata"); err != nil {
 		return err
 	} else if ok {
-		x := make(map[string]string)
-		if err := bijoubuf.ReadMap(r, "metadata", r.String, bijoubuf.Compare[string], bijoubuf.StringKey, func(k string) error {
-			v, err := r.String()
-			if err != nil {
-				return err
-			}
-			x[k] = v
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("metadata", 0)
+		if err != nil {
 			return err
 		}
+		x := make(map[string]string)
+		var last string
+		for i := 0; !r.AtEnd(); i++ {
+			at := r.Pos()
+			k, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "metadata")
+			}
+			if i > 0 && bijoubuf.Compare[string](k, last) <= 0 {
+				return bijoubuf.KeyOrderError(at, bijoubuf.StringKey(k), "metadata")
+			}
+			v, err := r.String()
+			if err != nil {
+				return bijoubuf.InEntry(err, bijoubuf.StringKey(k), "metadata")
+			}
+			x[k] = v
+			last = k
+		}
+		r.CloseRun(outer)
 		m.Metadata = x
 	}
 	u, err := r.Finish()
@@ -736,8 +757,7 @@ func (m *Index) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 1)
 	}
 	if len(m.Commits) != 0 {
-		w.Key(1, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(1)
 		for _, v := range m.Commits {
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)
@@ -749,8 +769,7 @@ func (m *Index) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 2)
 	}
 	if len(m.Blobs) != 0 {
-		w.Key(2, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(2)
 		for _, v := range m.Blobs {
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)
@@ -771,16 +790,30 @@ func (m *Index) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("commits"); err != nil {
 			return err
 		}
-		if err := r.Run("commits", 0, func(int) error {
-			v := new(Commit)
-			if err := r.Nested(true, v.BijoubufDecode); err != nil {
-				return err
-			}
-			m.Commits = append(m.Commits, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("commits", 0)
+		if err != nil {
 			return err
 		}
+		n := r.CountLens()
+		m.Commits = make([]*Commit, 0, n)
+		vs := make([]Commit, n)
+		for i := 0; !r.AtEnd(); i++ {
+			var v *Commit
+			if i < n {
+				v = &vs[i]
+			} else {
+				v = new(Commit)
+			}
+			f, err := r.Enter(true)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InElement(err, i, "commits")
+			}
+			m.Commits = append(m.Commits, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(2, bijoubuf.WireLen, "blobs"); err != nil {
 		return err
@@ -788,16 +821,30 @@ func (m *Index) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("blobs"); err != nil {
 			return err
 		}
-		if err := r.Run("blobs", 0, func(int) error {
-			v := new(Blob)
-			if err := r.Nested(true, v.BijoubufDecode); err != nil {
-				return err
-			}
-			m.Blobs = append(m.Blobs, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("blobs", 0)
+		if err != nil {
 			return err
 		}
+		n := r.CountLens()
+		m.Blobs = make([]*Blob, 0, n)
+		vs := make([]Blob, n)
+		for i := 0; !r.AtEnd(); i++ {
+			var v *Blob
+			if i < n {
+				v = &vs[i]
+			} else {
+				v = new(Blob)
+			}
+			f, err := r.Enter(true)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InElement(err, i, "blobs")
+			}
+			m.Blobs = append(m.Blobs, v)
+		}
+		r.CloseRun(outer)
 	}
 	u, err := r.Finish()
 	if err != nil {

@@ -211,8 +211,7 @@ func (m *AnyValue) BijoubufWrite(w *bijoubuf.Writer) {
 	}
 	if o, ok := m.Value.(*AnyValue_StringValue); ok && o != nil {
 		v := o.StringValue
-		w.Key(1, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(1, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 2)
@@ -465,15 +464,13 @@ func (m *Event) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 2)
 	}
 	if v := m.Name; len(v) != 0 {
-		w.Key(2, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(2, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 3)
 	}
 	if len(m.Attributes) != 0 {
-		w.Key(3, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(3)
 		var ks [8]bijoubuf.Entry[string, *AnyValue]
 		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.Attributes) {
 			k, v := e.Key, e.Value
@@ -521,17 +518,33 @@ func (m *Event) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("attributes"); err != nil {
 			return err
 		}
-		x := make(map[string]*AnyValue)
-		if err := bijoubuf.ReadMap(r, "attributes", r.String, bijoubuf.Compare[string], bijoubuf.StringKey, func(k string) error {
-			v := new(AnyValue)
-			if err := r.Nested(true, v.BijoubufDecode); err != nil {
-				return err
-			}
-			x[k] = v
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("attributes", 0)
+		if err != nil {
 			return err
 		}
+		x := make(map[string]*AnyValue)
+		var last string
+		for i := 0; !r.AtEnd(); i++ {
+			at := r.Pos()
+			k, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "attributes")
+			}
+			if i > 0 && bijoubuf.Compare[string](k, last) <= 0 {
+				return bijoubuf.KeyOrderError(at, bijoubuf.StringKey(k), "attributes")
+			}
+			v := new(AnyValue)
+			f, err := r.Enter(true)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InEntry(err, bijoubuf.StringKey(k), "attributes")
+			}
+			x[k] = v
+			last = k
+		}
+		r.CloseRun(outer)
 		m.Attributes = x
 	}
 	u, err := r.Finish()
@@ -690,8 +703,7 @@ func (m *Link) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 3)
 	}
 	if len(m.Attributes) != 0 {
-		w.Key(3, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(3)
 		var ks [8]bijoubuf.Entry[string, *AnyValue]
 		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.Attributes) {
 			k, v := e.Key, e.Value
@@ -739,17 +751,33 @@ func (m *Link) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("attributes"); err != nil {
 			return err
 		}
-		x := make(map[string]*AnyValue)
-		if err := bijoubuf.ReadMap(r, "attributes", r.String, bijoubuf.Compare[string], bijoubuf.StringKey, func(k string) error {
-			v := new(AnyValue)
-			if err := r.Nested(true, v.BijoubufDecode); err != nil {
-				return err
-			}
-			x[k] = v
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("attributes", 0)
+		if err != nil {
 			return err
 		}
+		x := make(map[string]*AnyValue)
+		var last string
+		for i := 0; !r.AtEnd(); i++ {
+			at := r.Pos()
+			k, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "attributes")
+			}
+			if i > 0 && bijoubuf.Compare[string](k, last) <= 0 {
+				return bijoubuf.KeyOrderError(at, bijoubuf.StringKey(k), "attributes")
+			}
+			v := new(AnyValue)
+			f, err := r.Enter(true)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InEntry(err, bijoubuf.StringKey(k), "attributes")
+			}
+			x[k] = v
+			last = k
+		}
+		r.CloseRun(outer)
 		m.Attributes = x
 	}
 	u, err := r.Finish()
@@ -870,8 +898,7 @@ func (m *Status) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 1)
 	}
 	if v := m.Message; len(v) != 0 {
-		w.Key(1, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(1, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 2)
@@ -1185,8 +1212,7 @@ func (m *Span) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 4)
 	}
 	if v := m.Name; len(v) != 0 {
-		w.Key(4, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(4, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 5)
@@ -1213,8 +1239,7 @@ func (m *Span) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 8)
 	}
 	if len(m.Attributes) != 0 {
-		w.Key(8, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(8)
 		var ks [8]bijoubuf.Entry[string, *AnyValue]
 		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.Attributes) {
 			k, v := e.Key, e.Value
@@ -1229,8 +1254,7 @@ func (m *Span) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 9)
 	}
 	if len(m.Events) != 0 {
-		w.Key(9, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(9)
 		for _, v := range m.Events {
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)
@@ -1242,8 +1266,7 @@ func (m *Span) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 10)
 	}
 	if len(m.Links) != 0 {
-		w.Key(10, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(10)
 		for _, v := range m.Links {
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)
@@ -1255,8 +1278,7 @@ func (m *Span) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 11)
 	}
 	if v := m.Status; v != nil {
-		w.Key(11, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(11)
 		v.BijoubufWrite(w)
 		w.End(mk)
 	}
@@ -1364,17 +1386,33 @@ func (m *Span) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("attributes"); err != nil {
 			return err
 		}
-		x := make(map[string]*AnyValue)
-		if err := bijoubuf.ReadMap(r, "attributes", r.String, bijoubuf.Compare[string], bijoubuf.StringKey, func(k string) error {
-			v := new(AnyValue)
-			if err := r.Nested(true, v.BijoubufDecode); err != nil {
-				return err
-			}
-			x[k] = v
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("attributes", 0)
+		if err != nil {
 			return err
 		}
+		x := make(map[string]*AnyValue)
+		var last string
+		for i := 0; !r.AtEnd(); i++ {
+			at := r.Pos()
+			k, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "attributes")
+			}
+			if i > 0 && bijoubuf.Compare[string](k, last) <= 0 {
+				return bijoubuf.KeyOrderError(at, bijoubuf.StringKey(k), "attributes")
+			}
+			v := new(AnyValue)
+			f, err := r.Enter(true)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InEntry(err, bijoubuf.StringKey(k), "attributes")
+			}
+			x[k] = v
+			last = k
+		}
+		r.CloseRun(outer)
 		m.Attributes = x
 	}
 	if ok, err := r.Field(9, bijoubuf.WireLen, "events"); err != nil {
@@ -1383,16 +1421,30 @@ func (m *Span) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("events"); err != nil {
 			return err
 		}
-		if err := r.Run("events", 0, func(int) error {
-			v := new(Event)
-			if err := r.Nested(true, v.BijoubufDecode); err != nil {
-				return err
-			}
-			m.Events = append(m.Events, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("events", 0)
+		if err != nil {
 			return err
 		}
+		n := r.CountLens()
+		m.Events = make([]*Event, 0, n)
+		vs := make([]Event, n)
+		for i := 0; !r.AtEnd(); i++ {
+			var v *Event
+			if i < n {
+				v = &vs[i]
+			} else {
+				v = new(Event)
+			}
+			f, err := r.Enter(true)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InElement(err, i, "events")
+			}
+			m.Events = append(m.Events, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(10, bijoubuf.WireLen, "links"); err != nil {
 		return err
@@ -1400,23 +1452,44 @@ func (m *Span) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("links"); err != nil {
 			return err
 		}
-		if err := r.Run("links", 0, func(int) error {
-			v := new(Link)
-			if err := r.Nested(true, v.BijoubufDecode); err != nil {
-				return err
-			}
-			m.Links = append(m.Links, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("links", 0)
+		if err != nil {
 			return err
 		}
+		n := r.CountLens()
+		m.Links = make([]*Link, 0, n)
+		vs := make([]Link, n)
+		for i := 0; !r.AtEnd(); i++ {
+			var v *Link
+			if i < n {
+				v = &vs[i]
+			} else {
+				v = new(Link)
+			}
+			f, err := r.Enter(true)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InElement(err, i, "links")
+			}
+			m.Links = append(m.Links, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(11, bijoubuf.WireLen, "status"); err != nil {
 		return err
 	} else if ok {
-		v := new(Status)
-		if err := r.Message("status", true, v.BijoubufDecode); err != nil {
+		if err := r.CheckDepth("status"); err != nil {
 			return err
+		}
+		v := new(Status)
+		f, err := r.Enter(true)
+		if err == nil {
+			err = r.Leave(f, v.BijoubufDecode(r))
+		}
+		if err != nil {
+			return bijoubuf.InField(err, "status")
 		}
 		m.Status = v
 	}
@@ -1591,15 +1664,13 @@ func (m *SpanBatch) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 1)
 	}
 	if v := m.ServiceName; len(v) != 0 {
-		w.Key(1, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(1, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 2)
 	}
 	if len(m.Resource) != 0 {
-		w.Key(2, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(2)
 		var ks [8]bijoubuf.Entry[string, *AnyValue]
 		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.Resource) {
 			k, v := e.Key, e.Value
@@ -1614,8 +1685,7 @@ func (m *SpanBatch) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 3)
 	}
 	if len(m.Spans) != 0 {
-		w.Key(3, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(3)
 		for _, v := range m.Spans {
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)
@@ -1648,17 +1718,33 @@ func (m *SpanBatch) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("resource"); err != nil {
 			return err
 		}
-		x := make(map[string]*AnyValue)
-		if err := bijoubuf.ReadMap(r, "resource", r.String, bijoubuf.Compare[string], bijoubuf.StringKey, func(k string) error {
-			v := new(AnyValue)
-			if err := r.Nested(true, v.BijoubufDecode); err != nil {
-				return err
-			}
-			x[k] = v
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("resource", 0)
+		if err != nil {
 			return err
 		}
+		x := make(map[string]*AnyValue)
+		var last string
+		for i := 0; !r.AtEnd(); i++ {
+			at := r.Pos()
+			k, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "resource")
+			}
+			if i > 0 && bijoubuf.Compare[string](k, last) <= 0 {
+				return bijoubuf.KeyOrderError(at, bijoubuf.StringKey(k), "resource")
+			}
+			v := new(AnyValue)
+			f, err := r.Enter(true)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InEntry(err, bijoubuf.StringKey(k), "resource")
+			}
+			x[k] = v
+			last = k
+		}
+		r.CloseRun(outer)
 		m.Resource = x
 	}
 	if ok, err := r.Field(3, bijoubuf.WireLen, "spans"); err != nil {
@@ -1667,16 +1753,30 @@ func (m *SpanBatch) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("spans"); err != nil {
 			return err
 		}
-		if err := r.Run("spans", 0, func(int) error {
-			v := new(Span)
-			if err := r.Nested(true, v.BijoubufDecode); err != nil {
-				return err
-			}
-			m.Spans = append(m.Spans, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("spans", 0)
+		if err != nil {
 			return err
 		}
+		n := r.CountLens()
+		m.Spans = make([]*Span, 0, n)
+		vs := make([]Span, n)
+		for i := 0; !r.AtEnd(); i++ {
+			var v *Span
+			if i < n {
+				v = &vs[i]
+			} else {
+				v = new(Span)
+			}
+			f, err := r.Enter(true)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InElement(err, i, "spans")
+			}
+			m.Spans = append(m.Spans, v)
+		}
+		r.CloseRun(outer)
 	}
 	u, err := r.Finish()
 	if err != nil {

@@ -173,15 +173,13 @@ func (m *Transfer) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 1)
 	}
 	if v := m.Payer; len(v) != 0 {
-		w.Key(1, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(1, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 2)
 	}
 	if v := m.Payee; len(v) != 0 {
-		w.Key(2, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(2, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 3)
@@ -194,15 +192,13 @@ func (m *Transfer) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 4)
 	}
 	if v := m.Memo; len(v) != 0 {
-		w.Key(4, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(4, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 5)
 	}
 	if len(m.Labels) != 0 {
-		w.Key(5, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(5)
 		var ks [8]bijoubuf.Entry[string, string]
 		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.Labels) {
 			k, v := e.Key, e.Value
@@ -269,17 +265,29 @@ func (m *Transfer) BijoubufDecode(r *bijoubuf.Reader) error {
 	if ok, err := r.Field(5, bijoubuf.WireLen, "labels"); err != nil {
 		return err
 	} else if ok {
-		x := make(map[string]string)
-		if err := bijoubuf.ReadMap(r, "labels", r.String, bijoubuf.Compare[string], bijoubuf.StringKey, func(k string) error {
-			v, err := r.String()
-			if err != nil {
-				return err
-			}
-			x[k] = v
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("labels", 0)
+		if err != nil {
 			return err
 		}
+		x := make(map[string]string)
+		var last string
+		for i := 0; !r.AtEnd(); i++ {
+			at := r.Pos()
+			k, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "labels")
+			}
+			if i > 0 && bijoubuf.Compare[string](k, last) <= 0 {
+				return bijoubuf.KeyOrderError(at, bijoubuf.StringKey(k), "labels")
+			}
+			v, err := r.String()
+			if err != nil {
+				return bijoubuf.InEntry(err, bijoubuf.StringKey(k), "labels")
+			}
+			x[k] = v
+			last = k
+		}
+		r.CloseRun(outer)
 		m.Labels = x
 	}
 	u, err := r.Finish()

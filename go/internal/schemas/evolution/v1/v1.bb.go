@@ -129,8 +129,7 @@ func (m *Record) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 2)
 	}
 	if v := m.Name; len(v) != 0 {
-		w.Key(2, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(2, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 5)

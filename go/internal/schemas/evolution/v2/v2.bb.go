@@ -162,8 +162,7 @@ func (m *Record) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 2)
 	}
 	if v := m.Name; len(v) != 0 {
-		w.Key(2, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(2, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 3)
@@ -176,8 +175,7 @@ func (m *Record) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 4)
 	}
 	if len(m.Tags) != 0 {
-		w.Key(4, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(4)
 		for _, v := range m.Tags {
 			w.String(v)
 		}
@@ -244,16 +242,19 @@ func (m *Record) BijoubufDecode(r *bijoubuf.Reader) error {
 	if ok, err := r.Field(4, bijoubuf.WireLen, "tags"); err != nil {
 		return err
 	} else if ok {
-		if err := r.Run("tags", 0, func(int) error {
-			v, err := r.String()
-			if err != nil {
-				return err
-			}
-			m.Tags = append(m.Tags, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("tags", 0)
+		if err != nil {
 			return err
 		}
+		m.Tags = make([]string, 0, r.CountLens())
+		for i := 0; !r.AtEnd(); i++ {
+			v, err := r.String()
+			if err != nil {
+				return bijoubuf.InElement(err, i, "tags")
+			}
+			m.Tags = append(m.Tags, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(5, bijoubuf.WireVarint, "level"); err != nil {
 		return err

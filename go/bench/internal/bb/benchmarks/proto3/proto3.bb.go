@@ -458,8 +458,7 @@ func (m *GoogleMessage1) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 1)
 	}
 	if v := m.Field1; len(v) != 0 {
-		w.Key(1, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(1, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 2)
@@ -479,8 +478,7 @@ func (m *GoogleMessage1) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 4)
 	}
 	if v := m.Field4; len(v) != 0 {
-		w.Key(4, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(4, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 5)
@@ -488,9 +486,7 @@ func (m *GoogleMessage1) BijoubufWrite(w *bijoubuf.Writer) {
 	if len(m.Field5) != 0 {
 		w.Key(5, bijoubuf.WireLen)
 		mk := w.Begin(len(m.Field5) * 8)
-		for _, v := range m.Field5 {
-			w.Fixed64(v)
-		}
+		bijoubuf.Fixed64s(w, m.Field5)
 		w.End(mk)
 	}
 	if len(u) != 0 {
@@ -504,15 +500,13 @@ func (m *GoogleMessage1) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 7)
 	}
 	if v := m.Field7; len(v) != 0 {
-		w.Key(7, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(7, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 9)
 	}
 	if v := m.Field9; len(v) != 0 {
-		w.Key(9, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(9, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 12)
@@ -539,8 +533,7 @@ func (m *GoogleMessage1) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 15)
 	}
 	if v := m.Field15; v != nil {
-		w.Key(15, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(15)
 		v.BijoubufWrite(w)
 		w.End(mk)
 	}
@@ -562,8 +555,7 @@ func (m *GoogleMessage1) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 18)
 	}
 	if v := m.Field18; len(v) != 0 {
-		w.Key(18, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(18, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 22)
@@ -674,15 +666,13 @@ func (m *GoogleMessage1) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 102)
 	}
 	if v := m.Field102; len(v) != 0 {
-		w.Key(102, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(102, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 103)
 	}
 	if v := m.Field103; len(v) != 0 {
-		w.Key(103, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(103, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 104)
@@ -702,8 +692,7 @@ func (m *GoogleMessage1) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 129)
 	}
 	if v := m.Field129; len(v) != 0 {
-		w.Key(129, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(129, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 130)
@@ -805,16 +794,19 @@ func (m *GoogleMessage1) BijoubufDecode(r *bijoubuf.Reader) error {
 	if ok, err := r.Field(5, bijoubuf.WireLen, "field5"); err != nil {
 		return err
 	} else if ok {
-		if err := r.Run("field5", 8, func(int) error {
-			v, err := r.Fixed64()
-			if err != nil {
-				return err
-			}
-			m.Field5 = append(m.Field5, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("field5", 8)
+		if err != nil {
 			return err
 		}
+		m.Field5 = make([]uint64, 0, r.Left()/8)
+		for i := 0; !r.AtEnd(); i++ {
+			v, err := r.Fixed64()
+			if err != nil {
+				return bijoubuf.InElement(err, i, "field5")
+			}
+			m.Field5 = append(m.Field5, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(6, bijoubuf.WireVarint, "field6"); err != nil {
 		return err
@@ -891,9 +883,16 @@ func (m *GoogleMessage1) BijoubufDecode(r *bijoubuf.Reader) error {
 	if ok, err := r.Field(15, bijoubuf.WireLen, "field15"); err != nil {
 		return err
 	} else if ok {
-		v := new(GoogleMessage1SubMessage)
-		if err := r.Message("field15", true, v.BijoubufDecode); err != nil {
+		if err := r.CheckDepth("field15"); err != nil {
 			return err
+		}
+		v := new(GoogleMessage1SubMessage)
+		f, err := r.Enter(true)
+		if err == nil {
+			err = r.Leave(f, v.BijoubufDecode(r))
+		}
+		if err != nil {
+			return bijoubuf.InField(err, "field15")
 		}
 		m.Field15 = v
 	}
@@ -1552,8 +1551,7 @@ func (m *GoogleMessage1SubMessage) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 15)
 	}
 	if v := m.Field15; len(v) != 0 {
-		w.Key(15, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(15, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 16)
@@ -1622,8 +1620,7 @@ func (m *GoogleMessage1SubMessage) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 205)
 	}
 	if v := m.Field205; len(v) != 0 {
-		w.Key(205, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(205, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 206)

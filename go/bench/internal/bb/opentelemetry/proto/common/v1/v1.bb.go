@@ -257,8 +257,7 @@ func (m *AnyValue) BijoubufWrite(w *bijoubuf.Writer) {
 	}
 	if o, ok := m.Value.(*AnyValue_StringValue); ok && o != nil {
 		v := o.StringValue
-		w.Key(1, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(1, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 2)
@@ -289,8 +288,7 @@ func (m *AnyValue) BijoubufWrite(w *bijoubuf.Writer) {
 	}
 	if o, ok := m.Value.(*AnyValue_ArrayValue); ok && o != nil {
 		v := o.ArrayValue
-		w.Key(5, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(5)
 		v.BijoubufWrite(w)
 		w.End(mk)
 	}
@@ -299,8 +297,7 @@ func (m *AnyValue) BijoubufWrite(w *bijoubuf.Writer) {
 	}
 	if o, ok := m.Value.(*AnyValue_KvlistValue); ok && o != nil {
 		v := o.KvlistValue
-		w.Key(6, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(6)
 		v.BijoubufWrite(w)
 		w.End(mk)
 	}
@@ -381,9 +378,16 @@ func (m *AnyValue) BijoubufDecode(r *bijoubuf.Reader) error {
 		if m.Value != nil {
 			return r.OneofConflict("array_value")
 		}
-		v := new(ArrayValue)
-		if err := r.Message("array_value", true, v.BijoubufDecode); err != nil {
+		if err := r.CheckDepth("array_value"); err != nil {
 			return err
+		}
+		v := new(ArrayValue)
+		f, err := r.Enter(true)
+		if err == nil {
+			err = r.Leave(f, v.BijoubufDecode(r))
+		}
+		if err != nil {
+			return bijoubuf.InField(err, "array_value")
 		}
 		m.Value = &AnyValue_ArrayValue{ArrayValue: v}
 	}
@@ -393,9 +397,16 @@ func (m *AnyValue) BijoubufDecode(r *bijoubuf.Reader) error {
 		if m.Value != nil {
 			return r.OneofConflict("kvlist_value")
 		}
-		v := new(KeyValueList)
-		if err := r.Message("kvlist_value", true, v.BijoubufDecode); err != nil {
+		if err := r.CheckDepth("kvlist_value"); err != nil {
 			return err
+		}
+		v := new(KeyValueList)
+		f, err := r.Enter(true)
+		if err == nil {
+			err = r.Leave(f, v.BijoubufDecode(r))
+		}
+		if err != nil {
+			return bijoubuf.InField(err, "kvlist_value")
 		}
 		m.Value = &AnyValue_KvlistValue{KvlistValue: v}
 	}
@@ -548,8 +559,7 @@ func (m *ArrayValue) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 1)
 	}
 	if len(m.Values) != 0 {
-		w.Key(1, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(1)
 		for _, v := range m.Values {
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)
@@ -570,16 +580,30 @@ func (m *ArrayValue) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("values"); err != nil {
 			return err
 		}
-		if err := r.Run("values", 0, func(int) error {
-			v := new(AnyValue)
-			if err := r.Nested(true, v.BijoubufDecode); err != nil {
-				return err
-			}
-			m.Values = append(m.Values, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("values", 0)
+		if err != nil {
 			return err
 		}
+		n := r.CountLens()
+		m.Values = make([]*AnyValue, 0, n)
+		vs := make([]AnyValue, n)
+		for i := 0; !r.AtEnd(); i++ {
+			var v *AnyValue
+			if i < n {
+				v = &vs[i]
+			} else {
+				v = new(AnyValue)
+			}
+			f, err := r.Enter(true)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InElement(err, i, "values")
+			}
+			m.Values = append(m.Values, v)
+		}
+		r.CloseRun(outer)
 	}
 	u, err := r.Finish()
 	if err != nil {
@@ -714,8 +738,7 @@ func (m *KeyValueList) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 1)
 	}
 	if len(m.Values) != 0 {
-		w.Key(1, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(1)
 		for _, v := range m.Values {
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)
@@ -736,16 +759,30 @@ func (m *KeyValueList) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("values"); err != nil {
 			return err
 		}
-		if err := r.Run("values", 0, func(int) error {
-			v := new(KeyValue)
-			if err := r.Nested(true, v.BijoubufDecode); err != nil {
-				return err
-			}
-			m.Values = append(m.Values, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("values", 0)
+		if err != nil {
 			return err
 		}
+		n := r.CountLens()
+		m.Values = make([]*KeyValue, 0, n)
+		vs := make([]KeyValue, n)
+		for i := 0; !r.AtEnd(); i++ {
+			var v *KeyValue
+			if i < n {
+				v = &vs[i]
+			} else {
+				v = new(KeyValue)
+			}
+			f, err := r.Enter(true)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InElement(err, i, "values")
+			}
+			m.Values = append(m.Values, v)
+		}
+		r.CloseRun(outer)
 	}
 	u, err := r.Finish()
 	if err != nil {
@@ -902,15 +939,13 @@ func (m *KeyValue) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 1)
 	}
 	if v := m.Key; len(v) != 0 {
-		w.Key(1, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(1, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 2)
 	}
 	if v := m.Value; v != nil {
-		w.Key(2, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(2)
 		v.BijoubufWrite(w)
 		w.End(mk)
 	}
@@ -943,9 +978,16 @@ func (m *KeyValue) BijoubufDecode(r *bijoubuf.Reader) error {
 	if ok, err := r.Field(2, bijoubuf.WireLen, "value"); err != nil {
 		return err
 	} else if ok {
-		v := new(AnyValue)
-		if err := r.Message("value", true, v.BijoubufDecode); err != nil {
+		if err := r.CheckDepth("value"); err != nil {
 			return err
+		}
+		v := new(AnyValue)
+		f, err := r.Enter(true)
+		if err == nil {
+			err = r.Leave(f, v.BijoubufDecode(r))
+		}
+		if err != nil {
+			return bijoubuf.InField(err, "value")
 		}
 		m.Value = v
 	}
@@ -1132,22 +1174,19 @@ func (m *InstrumentationScope) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 1)
 	}
 	if v := m.Name; len(v) != 0 {
-		w.Key(1, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(1, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 2)
 	}
 	if v := m.Version; len(v) != 0 {
-		w.Key(2, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(2, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 3)
 	}
 	if len(m.Attributes) != 0 {
-		w.Key(3, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(3)
 		for _, v := range m.Attributes {
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)
@@ -1199,16 +1238,30 @@ func (m *InstrumentationScope) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("attributes"); err != nil {
 			return err
 		}
-		if err := r.Run("attributes", 0, func(int) error {
-			v := new(KeyValue)
-			if err := r.Nested(true, v.BijoubufDecode); err != nil {
-				return err
-			}
-			m.Attributes = append(m.Attributes, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("attributes", 0)
+		if err != nil {
 			return err
 		}
+		n := r.CountLens()
+		m.Attributes = make([]*KeyValue, 0, n)
+		vs := make([]KeyValue, n)
+		for i := 0; !r.AtEnd(); i++ {
+			var v *KeyValue
+			if i < n {
+				v = &vs[i]
+			} else {
+				v = new(KeyValue)
+			}
+			f, err := r.Enter(true)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InElement(err, i, "attributes")
+			}
+			m.Attributes = append(m.Attributes, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(4, bijoubuf.WireVarint, "dropped_attributes_count"); err != nil {
 		return err
@@ -1408,22 +1461,19 @@ func (m *EntityRef) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 1)
 	}
 	if v := m.SchemaUrl; len(v) != 0 {
-		w.Key(1, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(1, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 2)
 	}
 	if v := m.Type; len(v) != 0 {
-		w.Key(2, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(2, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 3)
 	}
 	if len(m.IdKeys) != 0 {
-		w.Key(3, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(3)
 		for _, v := range m.IdKeys {
 			w.String(v)
 		}
@@ -1433,8 +1483,7 @@ func (m *EntityRef) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 4)
 	}
 	if len(m.DescriptionKeys) != 0 {
-		w.Key(4, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(4)
 		for _, v := range m.DescriptionKeys {
 			w.String(v)
 		}
@@ -1474,30 +1523,36 @@ func (m *EntityRef) BijoubufDecode(r *bijoubuf.Reader) error {
 	if ok, err := r.Field(3, bijoubuf.WireLen, "id_keys"); err != nil {
 		return err
 	} else if ok {
-		if err := r.Run("id_keys", 0, func(int) error {
-			v, err := r.String()
-			if err != nil {
-				return err
-			}
-			m.IdKeys = append(m.IdKeys, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("id_keys", 0)
+		if err != nil {
 			return err
 		}
+		m.IdKeys = make([]string, 0, r.CountLens())
+		for i := 0; !r.AtEnd(); i++ {
+			v, err := r.String()
+			if err != nil {
+				return bijoubuf.InElement(err, i, "id_keys")
+			}
+			m.IdKeys = append(m.IdKeys, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(4, bijoubuf.WireLen, "description_keys"); err != nil {
 		return err
 	} else if ok {
-		if err := r.Run("description_keys", 0, func(int) error {
-			v, err := r.String()
-			if err != nil {
-				return err
-			}
-			m.DescriptionKeys = append(m.DescriptionKeys, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("description_keys", 0)
+		if err != nil {
 			return err
 		}
+		m.DescriptionKeys = make([]string, 0, r.CountLens())
+		for i := 0; !r.AtEnd(); i++ {
+			v, err := r.String()
+			if err != nil {
+				return bijoubuf.InElement(err, i, "description_keys")
+			}
+			m.DescriptionKeys = append(m.DescriptionKeys, v)
+		}
+		r.CloseRun(outer)
 	}
 	u, err := r.Finish()
 	if err != nil {

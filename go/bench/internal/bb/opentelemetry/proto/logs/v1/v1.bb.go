@@ -236,8 +236,7 @@ func (m *LogsData) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 1)
 	}
 	if len(m.ResourceLogs) != 0 {
-		w.Key(1, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(1)
 		for _, v := range m.ResourceLogs {
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)
@@ -258,16 +257,30 @@ func (m *LogsData) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("resource_logs"); err != nil {
 			return err
 		}
-		if err := r.Run("resource_logs", 0, func(int) error {
-			v := new(ResourceLogs)
-			if err := r.Nested(true, v.BijoubufDecode); err != nil {
-				return err
-			}
-			m.ResourceLogs = append(m.ResourceLogs, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("resource_logs", 0)
+		if err != nil {
 			return err
 		}
+		n := r.CountLens()
+		m.ResourceLogs = make([]*ResourceLogs, 0, n)
+		vs := make([]ResourceLogs, n)
+		for i := 0; !r.AtEnd(); i++ {
+			var v *ResourceLogs
+			if i < n {
+				v = &vs[i]
+			} else {
+				v = new(ResourceLogs)
+			}
+			f, err := r.Enter(true)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InElement(err, i, "resource_logs")
+			}
+			m.ResourceLogs = append(m.ResourceLogs, v)
+		}
+		r.CloseRun(outer)
 	}
 	u, err := r.Finish()
 	if err != nil {
@@ -432,8 +445,7 @@ func (m *ResourceLogs) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 1)
 	}
 	if v := m.Resource; v != nil {
-		w.Key(1, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(1)
 		v.BijoubufWrite(w)
 		w.End(mk)
 	}
@@ -441,8 +453,7 @@ func (m *ResourceLogs) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 2)
 	}
 	if len(m.ScopeLogs) != 0 {
-		w.Key(2, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(2)
 		for _, v := range m.ScopeLogs {
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)
@@ -454,8 +465,7 @@ func (m *ResourceLogs) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 3)
 	}
 	if v := m.SchemaUrl; len(v) != 0 {
-		w.Key(3, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(3, v)
 	}
 	if len(u) != 0 {
 		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
@@ -467,9 +477,16 @@ func (m *ResourceLogs) BijoubufDecode(r *bijoubuf.Reader) error {
 	if ok, err := r.Field(1, bijoubuf.WireLen, "resource"); err != nil {
 		return err
 	} else if ok {
-		v := new(v1.Resource)
-		if err := r.Message("resource", true, v.BijoubufDecode); err != nil {
+		if err := r.CheckDepth("resource"); err != nil {
 			return err
+		}
+		v := new(v1.Resource)
+		f, err := r.Enter(true)
+		if err == nil {
+			err = r.Leave(f, v.BijoubufDecode(r))
+		}
+		if err != nil {
+			return bijoubuf.InField(err, "resource")
 		}
 		m.Resource = v
 	}
@@ -479,16 +496,30 @@ func (m *ResourceLogs) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("scope_logs"); err != nil {
 			return err
 		}
-		if err := r.Run("scope_logs", 0, func(int) error {
-			v := new(ScopeLogs)
-			if err := r.Nested(true, v.BijoubufDecode); err != nil {
-				return err
-			}
-			m.ScopeLogs = append(m.ScopeLogs, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("scope_logs", 0)
+		if err != nil {
 			return err
 		}
+		n := r.CountLens()
+		m.ScopeLogs = make([]*ScopeLogs, 0, n)
+		vs := make([]ScopeLogs, n)
+		for i := 0; !r.AtEnd(); i++ {
+			var v *ScopeLogs
+			if i < n {
+				v = &vs[i]
+			} else {
+				v = new(ScopeLogs)
+			}
+			f, err := r.Enter(true)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InElement(err, i, "scope_logs")
+			}
+			m.ScopeLogs = append(m.ScopeLogs, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(3, bijoubuf.WireLen, "schema_url"); err != nil {
 		return err
@@ -666,8 +697,7 @@ func (m *ScopeLogs) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 1)
 	}
 	if v := m.Scope; v != nil {
-		w.Key(1, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(1)
 		v.BijoubufWrite(w)
 		w.End(mk)
 	}
@@ -675,8 +705,7 @@ func (m *ScopeLogs) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 2)
 	}
 	if len(m.LogRecords) != 0 {
-		w.Key(2, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(2)
 		for _, v := range m.LogRecords {
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)
@@ -688,8 +717,7 @@ func (m *ScopeLogs) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 3)
 	}
 	if v := m.SchemaUrl; len(v) != 0 {
-		w.Key(3, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(3, v)
 	}
 	if len(u) != 0 {
 		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
@@ -701,9 +729,16 @@ func (m *ScopeLogs) BijoubufDecode(r *bijoubuf.Reader) error {
 	if ok, err := r.Field(1, bijoubuf.WireLen, "scope"); err != nil {
 		return err
 	} else if ok {
-		v := new(v12.InstrumentationScope)
-		if err := r.Message("scope", true, v.BijoubufDecode); err != nil {
+		if err := r.CheckDepth("scope"); err != nil {
 			return err
+		}
+		v := new(v12.InstrumentationScope)
+		f, err := r.Enter(true)
+		if err == nil {
+			err = r.Leave(f, v.BijoubufDecode(r))
+		}
+		if err != nil {
+			return bijoubuf.InField(err, "scope")
 		}
 		m.Scope = v
 	}
@@ -713,16 +748,30 @@ func (m *ScopeLogs) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("log_records"); err != nil {
 			return err
 		}
-		if err := r.Run("log_records", 0, func(int) error {
-			v := new(LogRecord)
-			if err := r.Nested(true, v.BijoubufDecode); err != nil {
-				return err
-			}
-			m.LogRecords = append(m.LogRecords, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("log_records", 0)
+		if err != nil {
 			return err
 		}
+		n := r.CountLens()
+		m.LogRecords = make([]*LogRecord, 0, n)
+		vs := make([]LogRecord, n)
+		for i := 0; !r.AtEnd(); i++ {
+			var v *LogRecord
+			if i < n {
+				v = &vs[i]
+			} else {
+				v = new(LogRecord)
+			}
+			f, err := r.Enter(true)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InElement(err, i, "log_records")
+			}
+			m.LogRecords = append(m.LogRecords, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(3, bijoubuf.WireLen, "schema_url"); err != nil {
 		return err
@@ -1053,15 +1102,13 @@ func (m *LogRecord) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 3)
 	}
 	if v := m.SeverityText; len(v) != 0 {
-		w.Key(3, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(3, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 5)
 	}
 	if v := m.Body; v != nil {
-		w.Key(5, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(5)
 		v.BijoubufWrite(w)
 		w.End(mk)
 	}
@@ -1069,8 +1116,7 @@ func (m *LogRecord) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 6)
 	}
 	if len(m.Attributes) != 0 {
-		w.Key(6, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(6)
 		for _, v := range m.Attributes {
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)
@@ -1117,8 +1163,7 @@ func (m *LogRecord) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 12)
 	}
 	if v := m.EventName; len(v) != 0 {
-		w.Key(12, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(12, v)
 	}
 	if len(u) != 0 {
 		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
@@ -1166,9 +1211,16 @@ func (m *LogRecord) BijoubufDecode(r *bijoubuf.Reader) error {
 	if ok, err := r.Field(5, bijoubuf.WireLen, "body"); err != nil {
 		return err
 	} else if ok {
-		v := new(v12.AnyValue)
-		if err := r.Message("body", true, v.BijoubufDecode); err != nil {
+		if err := r.CheckDepth("body"); err != nil {
 			return err
+		}
+		v := new(v12.AnyValue)
+		f, err := r.Enter(true)
+		if err == nil {
+			err = r.Leave(f, v.BijoubufDecode(r))
+		}
+		if err != nil {
+			return bijoubuf.InField(err, "body")
 		}
 		m.Body = v
 	}
@@ -1178,16 +1230,30 @@ func (m *LogRecord) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("attributes"); err != nil {
 			return err
 		}
-		if err := r.Run("attributes", 0, func(int) error {
-			v := new(v12.KeyValue)
-			if err := r.Nested(true, v.BijoubufDecode); err != nil {
-				return err
-			}
-			m.Attributes = append(m.Attributes, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("attributes", 0)
+		if err != nil {
 			return err
 		}
+		n := r.CountLens()
+		m.Attributes = make([]*v12.KeyValue, 0, n)
+		vs := make([]v12.KeyValue, n)
+		for i := 0; !r.AtEnd(); i++ {
+			var v *v12.KeyValue
+			if i < n {
+				v = &vs[i]
+			} else {
+				v = new(v12.KeyValue)
+			}
+			f, err := r.Enter(true)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InElement(err, i, "attributes")
+			}
+			m.Attributes = append(m.Attributes, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(7, bijoubuf.WireVarint, "dropped_attributes_count"); err != nil {
 		return err

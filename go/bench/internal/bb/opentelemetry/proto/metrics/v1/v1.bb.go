@@ -211,8 +211,7 @@ func (m *MetricsData) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 1)
 	}
 	if len(m.ResourceMetrics) != 0 {
-		w.Key(1, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(1)
 		for _, v := range m.ResourceMetrics {
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)
@@ -233,16 +232,30 @@ func (m *MetricsData) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("resource_metrics"); err != nil {
 			return err
 		}
-		if err := r.Run("resource_metrics", 0, func(int) error {
-			v := new(ResourceMetrics)
-			if err := r.Nested(true, v.BijoubufDecode); err != nil {
-				return err
-			}
-			m.ResourceMetrics = append(m.ResourceMetrics, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("resource_metrics", 0)
+		if err != nil {
 			return err
 		}
+		n := r.CountLens()
+		m.ResourceMetrics = make([]*ResourceMetrics, 0, n)
+		vs := make([]ResourceMetrics, n)
+		for i := 0; !r.AtEnd(); i++ {
+			var v *ResourceMetrics
+			if i < n {
+				v = &vs[i]
+			} else {
+				v = new(ResourceMetrics)
+			}
+			f, err := r.Enter(true)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InElement(err, i, "resource_metrics")
+			}
+			m.ResourceMetrics = append(m.ResourceMetrics, v)
+		}
+		r.CloseRun(outer)
 	}
 	u, err := r.Finish()
 	if err != nil {
@@ -407,8 +420,7 @@ func (m *ResourceMetrics) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 1)
 	}
 	if v := m.Resource; v != nil {
-		w.Key(1, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(1)
 		v.BijoubufWrite(w)
 		w.End(mk)
 	}
@@ -416,8 +428,7 @@ func (m *ResourceMetrics) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 2)
 	}
 	if len(m.ScopeMetrics) != 0 {
-		w.Key(2, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(2)
 		for _, v := range m.ScopeMetrics {
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)
@@ -429,8 +440,7 @@ func (m *ResourceMetrics) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 3)
 	}
 	if v := m.SchemaUrl; len(v) != 0 {
-		w.Key(3, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(3, v)
 	}
 	if len(u) != 0 {
 		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
@@ -442,9 +452,16 @@ func (m *ResourceMetrics) BijoubufDecode(r *bijoubuf.Reader) error {
 	if ok, err := r.Field(1, bijoubuf.WireLen, "resource"); err != nil {
 		return err
 	} else if ok {
-		v := new(v1.Resource)
-		if err := r.Message("resource", true, v.BijoubufDecode); err != nil {
+		if err := r.CheckDepth("resource"); err != nil {
 			return err
+		}
+		v := new(v1.Resource)
+		f, err := r.Enter(true)
+		if err == nil {
+			err = r.Leave(f, v.BijoubufDecode(r))
+		}
+		if err != nil {
+			return bijoubuf.InField(err, "resource")
 		}
 		m.Resource = v
 	}
@@ -454,16 +471,30 @@ func (m *ResourceMetrics) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("scope_metrics"); err != nil {
 			return err
 		}
-		if err := r.Run("scope_metrics", 0, func(int) error {
-			v := new(ScopeMetrics)
-			if err := r.Nested(true, v.BijoubufDecode); err != nil {
-				return err
-			}
-			m.ScopeMetrics = append(m.ScopeMetrics, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("scope_metrics", 0)
+		if err != nil {
 			return err
 		}
+		n := r.CountLens()
+		m.ScopeMetrics = make([]*ScopeMetrics, 0, n)
+		vs := make([]ScopeMetrics, n)
+		for i := 0; !r.AtEnd(); i++ {
+			var v *ScopeMetrics
+			if i < n {
+				v = &vs[i]
+			} else {
+				v = new(ScopeMetrics)
+			}
+			f, err := r.Enter(true)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InElement(err, i, "scope_metrics")
+			}
+			m.ScopeMetrics = append(m.ScopeMetrics, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(3, bijoubuf.WireLen, "schema_url"); err != nil {
 		return err
@@ -641,8 +672,7 @@ func (m *ScopeMetrics) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 1)
 	}
 	if v := m.Scope; v != nil {
-		w.Key(1, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(1)
 		v.BijoubufWrite(w)
 		w.End(mk)
 	}
@@ -650,8 +680,7 @@ func (m *ScopeMetrics) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 2)
 	}
 	if len(m.Metrics) != 0 {
-		w.Key(2, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(2)
 		for _, v := range m.Metrics {
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)
@@ -663,8 +692,7 @@ func (m *ScopeMetrics) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 3)
 	}
 	if v := m.SchemaUrl; len(v) != 0 {
-		w.Key(3, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(3, v)
 	}
 	if len(u) != 0 {
 		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
@@ -676,9 +704,16 @@ func (m *ScopeMetrics) BijoubufDecode(r *bijoubuf.Reader) error {
 	if ok, err := r.Field(1, bijoubuf.WireLen, "scope"); err != nil {
 		return err
 	} else if ok {
-		v := new(v12.InstrumentationScope)
-		if err := r.Message("scope", true, v.BijoubufDecode); err != nil {
+		if err := r.CheckDepth("scope"); err != nil {
 			return err
+		}
+		v := new(v12.InstrumentationScope)
+		f, err := r.Enter(true)
+		if err == nil {
+			err = r.Leave(f, v.BijoubufDecode(r))
+		}
+		if err != nil {
+			return bijoubuf.InField(err, "scope")
 		}
 		m.Scope = v
 	}
@@ -688,16 +723,30 @@ func (m *ScopeMetrics) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("metrics"); err != nil {
 			return err
 		}
-		if err := r.Run("metrics", 0, func(int) error {
-			v := new(Metric)
-			if err := r.Nested(true, v.BijoubufDecode); err != nil {
-				return err
-			}
-			m.Metrics = append(m.Metrics, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("metrics", 0)
+		if err != nil {
 			return err
 		}
+		n := r.CountLens()
+		m.Metrics = make([]*Metric, 0, n)
+		vs := make([]Metric, n)
+		for i := 0; !r.AtEnd(); i++ {
+			var v *Metric
+			if i < n {
+				v = &vs[i]
+			} else {
+				v = new(Metric)
+			}
+			f, err := r.Enter(true)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InElement(err, i, "metrics")
+			}
+			m.Metrics = append(m.Metrics, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(3, bijoubuf.WireLen, "schema_url"); err != nil {
 		return err
@@ -1093,30 +1142,26 @@ func (m *Metric) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 1)
 	}
 	if v := m.Name; len(v) != 0 {
-		w.Key(1, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(1, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 2)
 	}
 	if v := m.Description; len(v) != 0 {
-		w.Key(2, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(2, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 3)
 	}
 	if v := m.Unit; len(v) != 0 {
-		w.Key(3, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(3, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 5)
 	}
 	if o, ok := m.Data.(*Metric_Gauge); ok && o != nil {
 		v := o.Gauge
-		w.Key(5, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(5)
 		v.BijoubufWrite(w)
 		w.End(mk)
 	}
@@ -1125,8 +1170,7 @@ func (m *Metric) BijoubufWrite(w *bijoubuf.Writer) {
 	}
 	if o, ok := m.Data.(*Metric_Sum); ok && o != nil {
 		v := o.Sum
-		w.Key(7, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(7)
 		v.BijoubufWrite(w)
 		w.End(mk)
 	}
@@ -1135,8 +1179,7 @@ func (m *Metric) BijoubufWrite(w *bijoubuf.Writer) {
 	}
 	if o, ok := m.Data.(*Metric_Histogram); ok && o != nil {
 		v := o.Histogram
-		w.Key(9, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(9)
 		v.BijoubufWrite(w)
 		w.End(mk)
 	}
@@ -1145,8 +1188,7 @@ func (m *Metric) BijoubufWrite(w *bijoubuf.Writer) {
 	}
 	if o, ok := m.Data.(*Metric_ExponentialHistogram); ok && o != nil {
 		v := o.ExponentialHistogram
-		w.Key(10, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(10)
 		v.BijoubufWrite(w)
 		w.End(mk)
 	}
@@ -1155,8 +1197,7 @@ func (m *Metric) BijoubufWrite(w *bijoubuf.Writer) {
 	}
 	if o, ok := m.Data.(*Metric_Summary); ok && o != nil {
 		v := o.Summary
-		w.Key(11, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(11)
 		v.BijoubufWrite(w)
 		w.End(mk)
 	}
@@ -1164,8 +1205,7 @@ func (m *Metric) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 12)
 	}
 	if len(m.Metadata) != 0 {
-		w.Key(12, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(12)
 		for _, v := range m.Metadata {
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)
@@ -1222,9 +1262,16 @@ func (m *Metric) BijoubufDecode(r *bijoubuf.Reader) error {
 		if m.Data != nil {
 			return r.OneofConflict("gauge")
 		}
-		v := new(Gauge)
-		if err := r.Message("gauge", true, v.BijoubufDecode); err != nil {
+		if err := r.CheckDepth("gauge"); err != nil {
 			return err
+		}
+		v := new(Gauge)
+		f, err := r.Enter(true)
+		if err == nil {
+			err = r.Leave(f, v.BijoubufDecode(r))
+		}
+		if err != nil {
+			return bijoubuf.InField(err, "gauge")
 		}
 		m.Data = &Metric_Gauge{Gauge: v}
 	}
@@ -1234,9 +1281,16 @@ func (m *Metric) BijoubufDecode(r *bijoubuf.Reader) error {
 		if m.Data != nil {
 			return r.OneofConflict("sum")
 		}
-		v := new(Sum)
-		if err := r.Message("sum", true, v.BijoubufDecode); err != nil {
+		if err := r.CheckDepth("sum"); err != nil {
 			return err
+		}
+		v := new(Sum)
+		f, err := r.Enter(true)
+		if err == nil {
+			err = r.Leave(f, v.BijoubufDecode(r))
+		}
+		if err != nil {
+			return bijoubuf.InField(err, "sum")
 		}
 		m.Data = &Metric_Sum{Sum: v}
 	}
@@ -1246,9 +1300,16 @@ func (m *Metric) BijoubufDecode(r *bijoubuf.Reader) error {
 		if m.Data != nil {
 			return r.OneofConflict("histogram")
 		}
-		v := new(Histogram)
-		if err := r.Message("histogram", true, v.BijoubufDecode); err != nil {
+		if err := r.CheckDepth("histogram"); err != nil {
 			return err
+		}
+		v := new(Histogram)
+		f, err := r.Enter(true)
+		if err == nil {
+			err = r.Leave(f, v.BijoubufDecode(r))
+		}
+		if err != nil {
+			return bijoubuf.InField(err, "histogram")
 		}
 		m.Data = &Metric_Histogram{Histogram: v}
 	}
@@ -1258,9 +1319,16 @@ func (m *Metric) BijoubufDecode(r *bijoubuf.Reader) error {
 		if m.Data != nil {
 			return r.OneofConflict("exponential_histogram")
 		}
-		v := new(ExponentialHistogram)
-		if err := r.Message("exponential_histogram", true, v.BijoubufDecode); err != nil {
+		if err := r.CheckDepth("exponential_histogram"); err != nil {
 			return err
+		}
+		v := new(ExponentialHistogram)
+		f, err := r.Enter(true)
+		if err == nil {
+			err = r.Leave(f, v.BijoubufDecode(r))
+		}
+		if err != nil {
+			return bijoubuf.InField(err, "exponential_histogram")
 		}
 		m.Data = &Metric_ExponentialHistogram{ExponentialHistogram: v}
 	}
@@ -1270,9 +1338,16 @@ func (m *Metric) BijoubufDecode(r *bijoubuf.Reader) error {
 		if m.Data != nil {
 			return r.OneofConflict("summary")
 		}
-		v := new(Summary)
-		if err := r.Message("summary", true, v.BijoubufDecode); err != nil {
+		if err := r.CheckDepth("summary"); err != nil {
 			return err
+		}
+		v := new(Summary)
+		f, err := r.Enter(true)
+		if err == nil {
+			err = r.Leave(f, v.BijoubufDecode(r))
+		}
+		if err != nil {
+			return bijoubuf.InField(err, "summary")
 		}
 		m.Data = &Metric_Summary{Summary: v}
 	}
@@ -1282,16 +1357,30 @@ func (m *Metric) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("metadata"); err != nil {
 			return err
 		}
-		if err := r.Run("metadata", 0, func(int) error {
-			v := new(v12.KeyValue)
-			if err := r.Nested(true, v.BijoubufDecode); err != nil {
-				return err
-			}
-			m.Metadata = append(m.Metadata, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("metadata", 0)
+		if err != nil {
 			return err
 		}
+		n := r.CountLens()
+		m.Metadata = make([]*v12.KeyValue, 0, n)
+		vs := make([]v12.KeyValue, n)
+		for i := 0; !r.AtEnd(); i++ {
+			var v *v12.KeyValue
+			if i < n {
+				v = &vs[i]
+			} else {
+				v = new(v12.KeyValue)
+			}
+			f, err := r.Enter(true)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InElement(err, i, "metadata")
+			}
+			m.Metadata = append(m.Metadata, v)
+		}
+		r.CloseRun(outer)
 	}
 	u, err := r.Finish()
 	if err != nil {
@@ -1426,8 +1515,7 @@ func (m *Gauge) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 1)
 	}
 	if len(m.DataPoints) != 0 {
-		w.Key(1, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(1)
 		for _, v := range m.DataPoints {
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)
@@ -1448,16 +1536,30 @@ func (m *Gauge) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("data_points"); err != nil {
 			return err
 		}
-		if err := r.Run("data_points", 0, func(int) error {
-			v := new(NumberDataPoint)
-			if err := r.Nested(true, v.BijoubufDecode); err != nil {
-				return err
-			}
-			m.DataPoints = append(m.DataPoints, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("data_points", 0)
+		if err != nil {
 			return err
 		}
+		n := r.CountLens()
+		m.DataPoints = make([]*NumberDataPoint, 0, n)
+		vs := make([]NumberDataPoint, n)
+		for i := 0; !r.AtEnd(); i++ {
+			var v *NumberDataPoint
+			if i < n {
+				v = &vs[i]
+			} else {
+				v = new(NumberDataPoint)
+			}
+			f, err := r.Enter(true)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InElement(err, i, "data_points")
+			}
+			m.DataPoints = append(m.DataPoints, v)
+		}
+		r.CloseRun(outer)
 	}
 	u, err := r.Finish()
 	if err != nil {
@@ -1608,8 +1710,7 @@ func (m *Sum) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 1)
 	}
 	if len(m.DataPoints) != 0 {
-		w.Key(1, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(1)
 		for _, v := range m.DataPoints {
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)
@@ -1644,16 +1745,30 @@ func (m *Sum) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("data_points"); err != nil {
 			return err
 		}
-		if err := r.Run("data_points", 0, func(int) error {
-			v := new(NumberDataPoint)
-			if err := r.Nested(true, v.BijoubufDecode); err != nil {
-				return err
-			}
-			m.DataPoints = append(m.DataPoints, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("data_points", 0)
+		if err != nil {
 			return err
 		}
+		n := r.CountLens()
+		m.DataPoints = make([]*NumberDataPoint, 0, n)
+		vs := make([]NumberDataPoint, n)
+		for i := 0; !r.AtEnd(); i++ {
+			var v *NumberDataPoint
+			if i < n {
+				v = &vs[i]
+			} else {
+				v = new(NumberDataPoint)
+			}
+			f, err := r.Enter(true)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InElement(err, i, "data_points")
+			}
+			m.DataPoints = append(m.DataPoints, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(2, bijoubuf.WireVarint, "aggregation_temporality"); err != nil {
 		return err
@@ -1817,8 +1932,7 @@ func (m *Histogram) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 1)
 	}
 	if len(m.DataPoints) != 0 {
-		w.Key(1, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(1)
 		for _, v := range m.DataPoints {
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)
@@ -1846,16 +1960,30 @@ func (m *Histogram) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("data_points"); err != nil {
 			return err
 		}
-		if err := r.Run("data_points", 0, func(int) error {
-			v := new(HistogramDataPoint)
-			if err := r.Nested(true, v.BijoubufDecode); err != nil {
-				return err
-			}
-			m.DataPoints = append(m.DataPoints, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("data_points", 0)
+		if err != nil {
 			return err
 		}
+		n := r.CountLens()
+		m.DataPoints = make([]*HistogramDataPoint, 0, n)
+		vs := make([]HistogramDataPoint, n)
+		for i := 0; !r.AtEnd(); i++ {
+			var v *HistogramDataPoint
+			if i < n {
+				v = &vs[i]
+			} else {
+				v = new(HistogramDataPoint)
+			}
+			f, err := r.Enter(true)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InElement(err, i, "data_points")
+			}
+			m.DataPoints = append(m.DataPoints, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(2, bijoubuf.WireVarint, "aggregation_temporality"); err != nil {
 		return err
@@ -2007,8 +2135,7 @@ func (m *ExponentialHistogram) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 1)
 	}
 	if len(m.DataPoints) != 0 {
-		w.Key(1, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(1)
 		for _, v := range m.DataPoints {
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)
@@ -2036,16 +2163,30 @@ func (m *ExponentialHistogram) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("data_points"); err != nil {
 			return err
 		}
-		if err := r.Run("data_points", 0, func(int) error {
-			v := new(ExponentialHistogramDataPoint)
-			if err := r.Nested(true, v.BijoubufDecode); err != nil {
-				return err
-			}
-			m.DataPoints = append(m.DataPoints, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("data_points", 0)
+		if err != nil {
 			return err
 		}
+		n := r.CountLens()
+		m.DataPoints = make([]*ExponentialHistogramDataPoint, 0, n)
+		vs := make([]ExponentialHistogramDataPoint, n)
+		for i := 0; !r.AtEnd(); i++ {
+			var v *ExponentialHistogramDataPoint
+			if i < n {
+				v = &vs[i]
+			} else {
+				v = new(ExponentialHistogramDataPoint)
+			}
+			f, err := r.Enter(true)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InElement(err, i, "data_points")
+			}
+			m.DataPoints = append(m.DataPoints, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(2, bijoubuf.WireVarint, "aggregation_temporality"); err != nil {
 		return err
@@ -2192,8 +2333,7 @@ func (m *Summary) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 1)
 	}
 	if len(m.DataPoints) != 0 {
-		w.Key(1, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(1)
 		for _, v := range m.DataPoints {
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)
@@ -2214,16 +2354,30 @@ func (m *Summary) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("data_points"); err != nil {
 			return err
 		}
-		if err := r.Run("data_points", 0, func(int) error {
-			v := new(SummaryDataPoint)
-			if err := r.Nested(true, v.BijoubufDecode); err != nil {
-				return err
-			}
-			m.DataPoints = append(m.DataPoints, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("data_points", 0)
+		if err != nil {
 			return err
 		}
+		n := r.CountLens()
+		m.DataPoints = make([]*SummaryDataPoint, 0, n)
+		vs := make([]SummaryDataPoint, n)
+		for i := 0; !r.AtEnd(); i++ {
+			var v *SummaryDataPoint
+			if i < n {
+				v = &vs[i]
+			} else {
+				v = new(SummaryDataPoint)
+			}
+			f, err := r.Enter(true)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InElement(err, i, "data_points")
+			}
+			m.DataPoints = append(m.DataPoints, v)
+		}
+		r.CloseRun(outer)
 	}
 	u, err := r.Finish()
 	if err != nil {
@@ -2480,8 +2634,7 @@ func (m *NumberDataPoint) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 5)
 	}
 	if len(m.Exemplars) != 0 {
-		w.Key(5, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(5)
 		for _, v := range m.Exemplars {
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)
@@ -2501,8 +2654,7 @@ func (m *NumberDataPoint) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 7)
 	}
 	if len(m.Attributes) != 0 {
-		w.Key(7, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(7)
 		for _, v := range m.Attributes {
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)
@@ -2566,16 +2718,30 @@ func (m *NumberDataPoint) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("exemplars"); err != nil {
 			return err
 		}
-		if err := r.Run("exemplars", 0, func(int) error {
-			v := new(Exemplar)
-			if err := r.Nested(true, v.BijoubufDecode); err != nil {
-				return err
-			}
-			m.Exemplars = append(m.Exemplars, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("exemplars", 0)
+		if err != nil {
 			return err
 		}
+		n := r.CountLens()
+		m.Exemplars = make([]*Exemplar, 0, n)
+		vs := make([]Exemplar, n)
+		for i := 0; !r.AtEnd(); i++ {
+			var v *Exemplar
+			if i < n {
+				v = &vs[i]
+			} else {
+				v = new(Exemplar)
+			}
+			f, err := r.Enter(true)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InElement(err, i, "exemplars")
+			}
+			m.Exemplars = append(m.Exemplars, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(6, bijoubuf.WireI64, "as_int"); err != nil {
 		return err
@@ -2595,16 +2761,30 @@ func (m *NumberDataPoint) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("attributes"); err != nil {
 			return err
 		}
-		if err := r.Run("attributes", 0, func(int) error {
-			v := new(v12.KeyValue)
-			if err := r.Nested(true, v.BijoubufDecode); err != nil {
-				return err
-			}
-			m.Attributes = append(m.Attributes, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("attributes", 0)
+		if err != nil {
 			return err
 		}
+		n := r.CountLens()
+		m.Attributes = make([]*v12.KeyValue, 0, n)
+		vs := make([]v12.KeyValue, n)
+		for i := 0; !r.AtEnd(); i++ {
+			var v *v12.KeyValue
+			if i < n {
+				v = &vs[i]
+			} else {
+				v = new(v12.KeyValue)
+			}
+			f, err := r.Enter(true)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InElement(err, i, "attributes")
+			}
+			m.Attributes = append(m.Attributes, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(8, bijoubuf.WireVarint, "flags"); err != nil {
 		return err
@@ -2953,9 +3133,7 @@ func (m *HistogramDataPoint) BijoubufWrite(w *bijoubuf.Writer) {
 	if len(m.BucketCounts) != 0 {
 		w.Key(6, bijoubuf.WireLen)
 		mk := w.Begin(len(m.BucketCounts) * 8)
-		for _, v := range m.BucketCounts {
-			w.Fixed64(v)
-		}
+		bijoubuf.Fixed64s(w, m.BucketCounts)
 		w.End(mk)
 	}
 	if len(u) != 0 {
@@ -2964,17 +3142,14 @@ func (m *HistogramDataPoint) BijoubufWrite(w *bijoubuf.Writer) {
 	if len(m.ExplicitBounds) != 0 {
 		w.Key(7, bijoubuf.WireLen)
 		mk := w.Begin(len(m.ExplicitBounds) * 8)
-		for _, v := range m.ExplicitBounds {
-			w.Float64(v)
-		}
+		bijoubuf.Float64s(w, m.ExplicitBounds)
 		w.End(mk)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 8)
 	}
 	if len(m.Exemplars) != 0 {
-		w.Key(8, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(8)
 		for _, v := range m.Exemplars {
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)
@@ -2986,8 +3161,7 @@ func (m *HistogramDataPoint) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 9)
 	}
 	if len(m.Attributes) != 0 {
-		w.Key(9, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(9)
 		for _, v := range m.Attributes {
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)
@@ -3073,30 +3247,36 @@ func (m *HistogramDataPoint) BijoubufDecode(r *bijoubuf.Reader) error {
 	if ok, err := r.Field(6, bijoubuf.WireLen, "bucket_counts"); err != nil {
 		return err
 	} else if ok {
-		if err := r.Run("bucket_counts", 8, func(int) error {
-			v, err := r.Fixed64()
-			if err != nil {
-				return err
-			}
-			m.BucketCounts = append(m.BucketCounts, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("bucket_counts", 8)
+		if err != nil {
 			return err
 		}
+		m.BucketCounts = make([]uint64, 0, r.Left()/8)
+		for i := 0; !r.AtEnd(); i++ {
+			v, err := r.Fixed64()
+			if err != nil {
+				return bijoubuf.InElement(err, i, "bucket_counts")
+			}
+			m.BucketCounts = append(m.BucketCounts, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(7, bijoubuf.WireLen, "explicit_bounds"); err != nil {
 		return err
 	} else if ok {
-		if err := r.Run("explicit_bounds", 8, func(int) error {
-			v, err := r.Float64()
-			if err != nil {
-				return err
-			}
-			m.ExplicitBounds = append(m.ExplicitBounds, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("explicit_bounds", 8)
+		if err != nil {
 			return err
 		}
+		m.ExplicitBounds = make([]float64, 0, r.Left()/8)
+		for i := 0; !r.AtEnd(); i++ {
+			v, err := r.Float64()
+			if err != nil {
+				return bijoubuf.InElement(err, i, "explicit_bounds")
+			}
+			m.ExplicitBounds = append(m.ExplicitBounds, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(8, bijoubuf.WireLen, "exemplars"); err != nil {
 		return err
@@ -3104,16 +3284,30 @@ func (m *HistogramDataPoint) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("exemplars"); err != nil {
 			return err
 		}
-		if err := r.Run("exemplars", 0, func(int) error {
-			v := new(Exemplar)
-			if err := r.Nested(true, v.BijoubufDecode); err != nil {
-				return err
-			}
-			m.Exemplars = append(m.Exemplars, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("exemplars", 0)
+		if err != nil {
 			return err
 		}
+		n := r.CountLens()
+		m.Exemplars = make([]*Exemplar, 0, n)
+		vs := make([]Exemplar, n)
+		for i := 0; !r.AtEnd(); i++ {
+			var v *Exemplar
+			if i < n {
+				v = &vs[i]
+			} else {
+				v = new(Exemplar)
+			}
+			f, err := r.Enter(true)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InElement(err, i, "exemplars")
+			}
+			m.Exemplars = append(m.Exemplars, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(9, bijoubuf.WireLen, "attributes"); err != nil {
 		return err
@@ -3121,16 +3315,30 @@ func (m *HistogramDataPoint) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("attributes"); err != nil {
 			return err
 		}
-		if err := r.Run("attributes", 0, func(int) error {
-			v := new(v12.KeyValue)
-			if err := r.Nested(true, v.BijoubufDecode); err != nil {
-				return err
-			}
-			m.Attributes = append(m.Attributes, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("attributes", 0)
+		if err != nil {
 			return err
 		}
+		n := r.CountLens()
+		m.Attributes = make([]*v12.KeyValue, 0, n)
+		vs := make([]v12.KeyValue, n)
+		for i := 0; !r.AtEnd(); i++ {
+			var v *v12.KeyValue
+			if i < n {
+				v = &vs[i]
+			} else {
+				v = new(v12.KeyValue)
+			}
+			f, err := r.Enter(true)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InElement(err, i, "attributes")
+			}
+			m.Attributes = append(m.Attributes, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(10, bijoubuf.WireVarint, "flags"); err != nil {
 		return err
@@ -3510,8 +3718,7 @@ func (m *ExponentialHistogramDataPoint) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 1)
 	}
 	if len(m.Attributes) != 0 {
-		w.Key(1, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(1)
 		for _, v := range m.Attributes {
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)
@@ -3566,8 +3773,7 @@ func (m *ExponentialHistogramDataPoint) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 8)
 	}
 	if v := m.Positive; v != nil {
-		w.Key(8, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(8)
 		v.BijoubufWrite(w)
 		w.End(mk)
 	}
@@ -3575,8 +3781,7 @@ func (m *ExponentialHistogramDataPoint) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 9)
 	}
 	if v := m.Negative; v != nil {
-		w.Key(9, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(9)
 		v.BijoubufWrite(w)
 		w.End(mk)
 	}
@@ -3591,8 +3796,7 @@ func (m *ExponentialHistogramDataPoint) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 11)
 	}
 	if len(m.Exemplars) != 0 {
-		w.Key(11, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(11)
 		for _, v := range m.Exemplars {
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)
@@ -3636,16 +3840,30 @@ func (m *ExponentialHistogramDataPoint) BijoubufDecode(r *bijoubuf.Reader) error
 		if err := r.CheckDepth("attributes"); err != nil {
 			return err
 		}
-		if err := r.Run("attributes", 0, func(int) error {
-			v := new(v12.KeyValue)
-			if err := r.Nested(true, v.BijoubufDecode); err != nil {
-				return err
-			}
-			m.Attributes = append(m.Attributes, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("attributes", 0)
+		if err != nil {
 			return err
 		}
+		n := r.CountLens()
+		m.Attributes = make([]*v12.KeyValue, 0, n)
+		vs := make([]v12.KeyValue, n)
+		for i := 0; !r.AtEnd(); i++ {
+			var v *v12.KeyValue
+			if i < n {
+				v = &vs[i]
+			} else {
+				v = new(v12.KeyValue)
+			}
+			f, err := r.Enter(true)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InElement(err, i, "attributes")
+			}
+			m.Attributes = append(m.Attributes, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(2, bijoubuf.WireI64, "start_time_unix_nano"); err != nil {
 		return err
@@ -3719,18 +3937,32 @@ func (m *ExponentialHistogramDataPoint) BijoubufDecode(r *bijoubuf.Reader) error
 	if ok, err := r.Field(8, bijoubuf.WireLen, "positive"); err != nil {
 		return err
 	} else if ok {
-		v := new(ExponentialHistogramDataPoint_Buckets)
-		if err := r.Message("positive", true, v.BijoubufDecode); err != nil {
+		if err := r.CheckDepth("positive"); err != nil {
 			return err
+		}
+		v := new(ExponentialHistogramDataPoint_Buckets)
+		f, err := r.Enter(true)
+		if err == nil {
+			err = r.Leave(f, v.BijoubufDecode(r))
+		}
+		if err != nil {
+			return bijoubuf.InField(err, "positive")
 		}
 		m.Positive = v
 	}
 	if ok, err := r.Field(9, bijoubuf.WireLen, "negative"); err != nil {
 		return err
 	} else if ok {
-		v := new(ExponentialHistogramDataPoint_Buckets)
-		if err := r.Message("negative", true, v.BijoubufDecode); err != nil {
+		if err := r.CheckDepth("negative"); err != nil {
 			return err
+		}
+		v := new(ExponentialHistogramDataPoint_Buckets)
+		f, err := r.Enter(true)
+		if err == nil {
+			err = r.Leave(f, v.BijoubufDecode(r))
+		}
+		if err != nil {
+			return bijoubuf.InField(err, "negative")
 		}
 		m.Negative = v
 	}
@@ -3752,16 +3984,30 @@ func (m *ExponentialHistogramDataPoint) BijoubufDecode(r *bijoubuf.Reader) error
 		if err := r.CheckDepth("exemplars"); err != nil {
 			return err
 		}
-		if err := r.Run("exemplars", 0, func(int) error {
-			v := new(Exemplar)
-			if err := r.Nested(true, v.BijoubufDecode); err != nil {
-				return err
-			}
-			m.Exemplars = append(m.Exemplars, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("exemplars", 0)
+		if err != nil {
 			return err
 		}
+		n := r.CountLens()
+		m.Exemplars = make([]*Exemplar, 0, n)
+		vs := make([]Exemplar, n)
+		for i := 0; !r.AtEnd(); i++ {
+			var v *Exemplar
+			if i < n {
+				v = &vs[i]
+			} else {
+				v = new(Exemplar)
+			}
+			f, err := r.Enter(true)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InElement(err, i, "exemplars")
+			}
+			m.Exemplars = append(m.Exemplars, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(12, bijoubuf.WireI64, "min"); err != nil {
 		return err
@@ -3938,8 +4184,7 @@ func (m *ExponentialHistogramDataPoint_Buckets) BijoubufWrite(w *bijoubuf.Writer
 		u = w.UnknownBefore(u, 2)
 	}
 	if len(m.BucketCounts) != 0 {
-		w.Key(2, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(2)
 		for _, v := range m.BucketCounts {
 			w.Varint(uint64(v))
 		}
@@ -3967,16 +4212,19 @@ func (m *ExponentialHistogramDataPoint_Buckets) BijoubufDecode(r *bijoubuf.Reade
 	if ok, err := r.Field(2, bijoubuf.WireLen, "bucket_counts"); err != nil {
 		return err
 	} else if ok {
-		if err := r.Run("bucket_counts", 0, func(int) error {
-			v, err := r.Uint64()
-			if err != nil {
-				return err
-			}
-			m.BucketCounts = append(m.BucketCounts, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("bucket_counts", 0)
+		if err != nil {
 			return err
 		}
+		m.BucketCounts = make([]uint64, 0, r.CountVarints())
+		for i := 0; !r.AtEnd(); i++ {
+			v, err := r.Uint64()
+			if err != nil {
+				return bijoubuf.InElement(err, i, "bucket_counts")
+			}
+			m.BucketCounts = append(m.BucketCounts, v)
+		}
+		r.CloseRun(outer)
 	}
 	u, err := r.Finish()
 	if err != nil {
@@ -4232,8 +4480,7 @@ func (m *SummaryDataPoint) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 6)
 	}
 	if len(m.QuantileValues) != 0 {
-		w.Key(6, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(6)
 		for _, v := range m.QuantileValues {
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)
@@ -4245,8 +4492,7 @@ func (m *SummaryDataPoint) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 7)
 	}
 	if len(m.Attributes) != 0 {
-		w.Key(7, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(7)
 		for _, v := range m.Attributes {
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)
@@ -4322,16 +4568,30 @@ func (m *SummaryDataPoint) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("quantile_values"); err != nil {
 			return err
 		}
-		if err := r.Run("quantile_values", 0, func(int) error {
-			v := new(SummaryDataPoint_ValueAtQuantile)
-			if err := r.Nested(true, v.BijoubufDecode); err != nil {
-				return err
-			}
-			m.QuantileValues = append(m.QuantileValues, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("quantile_values", 0)
+		if err != nil {
 			return err
 		}
+		n := r.CountLens()
+		m.QuantileValues = make([]*SummaryDataPoint_ValueAtQuantile, 0, n)
+		vs := make([]SummaryDataPoint_ValueAtQuantile, n)
+		for i := 0; !r.AtEnd(); i++ {
+			var v *SummaryDataPoint_ValueAtQuantile
+			if i < n {
+				v = &vs[i]
+			} else {
+				v = new(SummaryDataPoint_ValueAtQuantile)
+			}
+			f, err := r.Enter(true)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InElement(err, i, "quantile_values")
+			}
+			m.QuantileValues = append(m.QuantileValues, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(7, bijoubuf.WireLen, "attributes"); err != nil {
 		return err
@@ -4339,16 +4599,30 @@ func (m *SummaryDataPoint) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("attributes"); err != nil {
 			return err
 		}
-		if err := r.Run("attributes", 0, func(int) error {
-			v := new(v12.KeyValue)
-			if err := r.Nested(true, v.BijoubufDecode); err != nil {
-				return err
-			}
-			m.Attributes = append(m.Attributes, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("attributes", 0)
+		if err != nil {
 			return err
 		}
+		n := r.CountLens()
+		m.Attributes = make([]*v12.KeyValue, 0, n)
+		vs := make([]v12.KeyValue, n)
+		for i := 0; !r.AtEnd(); i++ {
+			var v *v12.KeyValue
+			if i < n {
+				v = &vs[i]
+			} else {
+				v = new(v12.KeyValue)
+			}
+			f, err := r.Enter(true)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InElement(err, i, "attributes")
+			}
+			m.Attributes = append(m.Attributes, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(8, bijoubuf.WireVarint, "flags"); err != nil {
 		return err
@@ -4778,8 +5052,7 @@ func (m *Exemplar) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 7)
 	}
 	if len(m.FilteredAttributes) != 0 {
-		w.Key(7, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(7)
 		for _, v := range m.FilteredAttributes {
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)
@@ -4860,16 +5133,30 @@ func (m *Exemplar) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("filtered_attributes"); err != nil {
 			return err
 		}
-		if err := r.Run("filtered_attributes", 0, func(int) error {
-			v := new(v12.KeyValue)
-			if err := r.Nested(true, v.BijoubufDecode); err != nil {
-				return err
-			}
-			m.FilteredAttributes = append(m.FilteredAttributes, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("filtered_attributes", 0)
+		if err != nil {
 			return err
 		}
+		n := r.CountLens()
+		m.FilteredAttributes = make([]*v12.KeyValue, 0, n)
+		vs := make([]v12.KeyValue, n)
+		for i := 0; !r.AtEnd(); i++ {
+			var v *v12.KeyValue
+			if i < n {
+				v = &vs[i]
+			} else {
+				v = new(v12.KeyValue)
+			}
+			f, err := r.Enter(true)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InElement(err, i, "filtered_attributes")
+			}
+			m.FilteredAttributes = append(m.FilteredAttributes, v)
+		}
+		r.CloseRun(outer)
 	}
 	u, err := r.Finish()
 	if err != nil {

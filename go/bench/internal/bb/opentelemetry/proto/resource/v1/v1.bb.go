@@ -168,8 +168,7 @@ func (m *Resource) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 1)
 	}
 	if len(m.Attributes) != 0 {
-		w.Key(1, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(1)
 		for _, v := range m.Attributes {
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)
@@ -188,8 +187,7 @@ func (m *Resource) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 3)
 	}
 	if len(m.EntityRefs) != 0 {
-		w.Key(3, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(3)
 		for _, v := range m.EntityRefs {
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)
@@ -210,16 +208,30 @@ func (m *Resource) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("attributes"); err != nil {
 			return err
 		}
-		if err := r.Run("attributes", 0, func(int) error {
-			v := new(v1.KeyValue)
-			if err := r.Nested(true, v.BijoubufDecode); err != nil {
-				return err
-			}
-			m.Attributes = append(m.Attributes, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("attributes", 0)
+		if err != nil {
 			return err
 		}
+		n := r.CountLens()
+		m.Attributes = make([]*v1.KeyValue, 0, n)
+		vs := make([]v1.KeyValue, n)
+		for i := 0; !r.AtEnd(); i++ {
+			var v *v1.KeyValue
+			if i < n {
+				v = &vs[i]
+			} else {
+				v = new(v1.KeyValue)
+			}
+			f, err := r.Enter(true)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InElement(err, i, "attributes")
+			}
+			m.Attributes = append(m.Attributes, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(2, bijoubuf.WireVarint, "dropped_attributes_count"); err != nil {
 		return err
@@ -239,16 +251,30 @@ func (m *Resource) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("entity_refs"); err != nil {
 			return err
 		}
-		if err := r.Run("entity_refs", 0, func(int) error {
-			v := new(v1.EntityRef)
-			if err := r.Nested(true, v.BijoubufDecode); err != nil {
-				return err
-			}
-			m.EntityRefs = append(m.EntityRefs, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("entity_refs", 0)
+		if err != nil {
 			return err
 		}
+		n := r.CountLens()
+		m.EntityRefs = make([]*v1.EntityRef, 0, n)
+		vs := make([]v1.EntityRef, n)
+		for i := 0; !r.AtEnd(); i++ {
+			var v *v1.EntityRef
+			if i < n {
+				v = &vs[i]
+			} else {
+				v = new(v1.EntityRef)
+			}
+			f, err := r.Enter(true)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InElement(err, i, "entity_refs")
+			}
+			m.EntityRefs = append(m.EntityRefs, v)
+		}
+		r.CloseRun(outer)
 	}
 	u, err := r.Finish()
 	if err != nil {

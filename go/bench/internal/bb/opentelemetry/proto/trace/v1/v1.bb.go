@@ -178,8 +178,7 @@ func (m *TracesData) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 1)
 	}
 	if len(m.ResourceSpans) != 0 {
-		w.Key(1, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(1)
 		for _, v := range m.ResourceSpans {
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)
@@ -200,16 +199,30 @@ func (m *TracesData) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("resource_spans"); err != nil {
 			return err
 		}
-		if err := r.Run("resource_spans", 0, func(int) error {
-			v := new(ResourceSpans)
-			if err := r.Nested(true, v.BijoubufDecode); err != nil {
-				return err
-			}
-			m.ResourceSpans = append(m.ResourceSpans, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("resource_spans", 0)
+		if err != nil {
 			return err
 		}
+		n := r.CountLens()
+		m.ResourceSpans = make([]*ResourceSpans, 0, n)
+		vs := make([]ResourceSpans, n)
+		for i := 0; !r.AtEnd(); i++ {
+			var v *ResourceSpans
+			if i < n {
+				v = &vs[i]
+			} else {
+				v = new(ResourceSpans)
+			}
+			f, err := r.Enter(true)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InElement(err, i, "resource_spans")
+			}
+			m.ResourceSpans = append(m.ResourceSpans, v)
+		}
+		r.CloseRun(outer)
 	}
 	u, err := r.Finish()
 	if err != nil {
@@ -374,8 +387,7 @@ func (m *ResourceSpans) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 1)
 	}
 	if v := m.Resource; v != nil {
-		w.Key(1, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(1)
 		v.BijoubufWrite(w)
 		w.End(mk)
 	}
@@ -383,8 +395,7 @@ func (m *ResourceSpans) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 2)
 	}
 	if len(m.ScopeSpans) != 0 {
-		w.Key(2, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(2)
 		for _, v := range m.ScopeSpans {
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)
@@ -396,8 +407,7 @@ func (m *ResourceSpans) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 3)
 	}
 	if v := m.SchemaUrl; len(v) != 0 {
-		w.Key(3, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(3, v)
 	}
 	if len(u) != 0 {
 		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
@@ -409,9 +419,16 @@ func (m *ResourceSpans) BijoubufDecode(r *bijoubuf.Reader) error {
 	if ok, err := r.Field(1, bijoubuf.WireLen, "resource"); err != nil {
 		return err
 	} else if ok {
-		v := new(v1.Resource)
-		if err := r.Message("resource", true, v.BijoubufDecode); err != nil {
+		if err := r.CheckDepth("resource"); err != nil {
 			return err
+		}
+		v := new(v1.Resource)
+		f, err := r.Enter(true)
+		if err == nil {
+			err = r.Leave(f, v.BijoubufDecode(r))
+		}
+		if err != nil {
+			return bijoubuf.InField(err, "resource")
 		}
 		m.Resource = v
 	}
@@ -421,16 +438,30 @@ func (m *ResourceSpans) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("scope_spans"); err != nil {
 			return err
 		}
-		if err := r.Run("scope_spans", 0, func(int) error {
-			v := new(ScopeSpans)
-			if err := r.Nested(true, v.BijoubufDecode); err != nil {
-				return err
-			}
-			m.ScopeSpans = append(m.ScopeSpans, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("scope_spans", 0)
+		if err != nil {
 			return err
 		}
+		n := r.CountLens()
+		m.ScopeSpans = make([]*ScopeSpans, 0, n)
+		vs := make([]ScopeSpans, n)
+		for i := 0; !r.AtEnd(); i++ {
+			var v *ScopeSpans
+			if i < n {
+				v = &vs[i]
+			} else {
+				v = new(ScopeSpans)
+			}
+			f, err := r.Enter(true)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InElement(err, i, "scope_spans")
+			}
+			m.ScopeSpans = append(m.ScopeSpans, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(3, bijoubuf.WireLen, "schema_url"); err != nil {
 		return err
@@ -608,8 +639,7 @@ func (m *ScopeSpans) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 1)
 	}
 	if v := m.Scope; v != nil {
-		w.Key(1, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(1)
 		v.BijoubufWrite(w)
 		w.End(mk)
 	}
@@ -617,8 +647,7 @@ func (m *ScopeSpans) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 2)
 	}
 	if len(m.Spans) != 0 {
-		w.Key(2, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(2)
 		for _, v := range m.Spans {
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)
@@ -630,8 +659,7 @@ func (m *ScopeSpans) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 3)
 	}
 	if v := m.SchemaUrl; len(v) != 0 {
-		w.Key(3, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(3, v)
 	}
 	if len(u) != 0 {
 		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
@@ -643,9 +671,16 @@ func (m *ScopeSpans) BijoubufDecode(r *bijoubuf.Reader) error {
 	if ok, err := r.Field(1, bijoubuf.WireLen, "scope"); err != nil {
 		return err
 	} else if ok {
-		v := new(v12.InstrumentationScope)
-		if err := r.Message("scope", true, v.BijoubufDecode); err != nil {
+		if err := r.CheckDepth("scope"); err != nil {
 			return err
+		}
+		v := new(v12.InstrumentationScope)
+		f, err := r.Enter(true)
+		if err == nil {
+			err = r.Leave(f, v.BijoubufDecode(r))
+		}
+		if err != nil {
+			return bijoubuf.InField(err, "scope")
 		}
 		m.Scope = v
 	}
@@ -655,16 +690,30 @@ func (m *ScopeSpans) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("spans"); err != nil {
 			return err
 		}
-		if err := r.Run("spans", 0, func(int) error {
-			v := new(Span)
-			if err := r.Nested(true, v.BijoubufDecode); err != nil {
-				return err
-			}
-			m.Spans = append(m.Spans, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("spans", 0)
+		if err != nil {
 			return err
 		}
+		n := r.CountLens()
+		m.Spans = make([]*Span, 0, n)
+		vs := make([]Span, n)
+		for i := 0; !r.AtEnd(); i++ {
+			var v *Span
+			if i < n {
+				v = &vs[i]
+			} else {
+				v = new(Span)
+			}
+			f, err := r.Enter(true)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InElement(err, i, "spans")
+			}
+			m.Spans = append(m.Spans, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(3, bijoubuf.WireLen, "schema_url"); err != nil {
 		return err
@@ -1128,8 +1177,7 @@ func (m *Span) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 3)
 	}
 	if v := m.TraceState; len(v) != 0 {
-		w.Key(3, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(3, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 4)
@@ -1142,8 +1190,7 @@ func (m *Span) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 5)
 	}
 	if v := m.Name; len(v) != 0 {
-		w.Key(5, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(5, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 6)
@@ -1170,8 +1217,7 @@ func (m *Span) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 9)
 	}
 	if len(m.Attributes) != 0 {
-		w.Key(9, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(9)
 		for _, v := range m.Attributes {
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)
@@ -1190,8 +1236,7 @@ func (m *Span) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 11)
 	}
 	if len(m.Events) != 0 {
-		w.Key(11, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(11)
 		for _, v := range m.Events {
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)
@@ -1210,8 +1255,7 @@ func (m *Span) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 13)
 	}
 	if len(m.Links) != 0 {
-		w.Key(13, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(13)
 		for _, v := range m.Links {
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)
@@ -1230,8 +1274,7 @@ func (m *Span) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 15)
 	}
 	if v := m.Status; v != nil {
-		w.Key(15, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(15)
 		v.BijoubufWrite(w)
 		w.End(mk)
 	}
@@ -1351,16 +1394,30 @@ func (m *Span) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("attributes"); err != nil {
 			return err
 		}
-		if err := r.Run("attributes", 0, func(int) error {
-			v := new(v12.KeyValue)
-			if err := r.Nested(true, v.BijoubufDecode); err != nil {
-				return err
-			}
-			m.Attributes = append(m.Attributes, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("attributes", 0)
+		if err != nil {
 			return err
 		}
+		n := r.CountLens()
+		m.Attributes = make([]*v12.KeyValue, 0, n)
+		vs := make([]v12.KeyValue, n)
+		for i := 0; !r.AtEnd(); i++ {
+			var v *v12.KeyValue
+			if i < n {
+				v = &vs[i]
+			} else {
+				v = new(v12.KeyValue)
+			}
+			f, err := r.Enter(true)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InElement(err, i, "attributes")
+			}
+			m.Attributes = append(m.Attributes, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(10, bijoubuf.WireVarint, "dropped_attributes_count"); err != nil {
 		return err
@@ -1380,16 +1437,30 @@ func (m *Span) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("events"); err != nil {
 			return err
 		}
-		if err := r.Run("events", 0, func(int) error {
-			v := new(Span_Event)
-			if err := r.Nested(true, v.BijoubufDecode); err != nil {
-				return err
-			}
-			m.Events = append(m.Events, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("events", 0)
+		if err != nil {
 			return err
 		}
+		n := r.CountLens()
+		m.Events = make([]*Span_Event, 0, n)
+		vs := make([]Span_Event, n)
+		for i := 0; !r.AtEnd(); i++ {
+			var v *Span_Event
+			if i < n {
+				v = &vs[i]
+			} else {
+				v = new(Span_Event)
+			}
+			f, err := r.Enter(true)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InElement(err, i, "events")
+			}
+			m.Events = append(m.Events, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(12, bijoubuf.WireVarint, "dropped_events_count"); err != nil {
 		return err
@@ -1409,16 +1480,30 @@ func (m *Span) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("links"); err != nil {
 			return err
 		}
-		if err := r.Run("links", 0, func(int) error {
-			v := new(Span_Link)
-			if err := r.Nested(true, v.BijoubufDecode); err != nil {
-				return err
-			}
-			m.Links = append(m.Links, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("links", 0)
+		if err != nil {
 			return err
 		}
+		n := r.CountLens()
+		m.Links = make([]*Span_Link, 0, n)
+		vs := make([]Span_Link, n)
+		for i := 0; !r.AtEnd(); i++ {
+			var v *Span_Link
+			if i < n {
+				v = &vs[i]
+			} else {
+				v = new(Span_Link)
+			}
+			f, err := r.Enter(true)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InElement(err, i, "links")
+			}
+			m.Links = append(m.Links, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(14, bijoubuf.WireVarint, "dropped_links_count"); err != nil {
 		return err
@@ -1435,9 +1520,16 @@ func (m *Span) BijoubufDecode(r *bijoubuf.Reader) error {
 	if ok, err := r.Field(15, bijoubuf.WireLen, "status"); err != nil {
 		return err
 	} else if ok {
-		v := new(Status)
-		if err := r.Message("status", true, v.BijoubufDecode); err != nil {
+		if err := r.CheckDepth("status"); err != nil {
 			return err
+		}
+		v := new(Status)
+		f, err := r.Enter(true)
+		if err == nil {
+			err = r.Leave(f, v.BijoubufDecode(r))
+		}
+		if err != nil {
+			return bijoubuf.InField(err, "status")
 		}
 		m.Status = v
 	}
@@ -1626,15 +1718,13 @@ func (m *Span_Event) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 2)
 	}
 	if v := m.Name; len(v) != 0 {
-		w.Key(2, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(2, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 3)
 	}
 	if len(m.Attributes) != 0 {
-		w.Key(3, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(3)
 		for _, v := range m.Attributes {
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)
@@ -1686,16 +1776,30 @@ func (m *Span_Event) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("attributes"); err != nil {
 			return err
 		}
-		if err := r.Run("attributes", 0, func(int) error {
-			v := new(v12.KeyValue)
-			if err := r.Nested(true, v.BijoubufDecode); err != nil {
-				return err
-			}
-			m.Attributes = append(m.Attributes, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("attributes", 0)
+		if err != nil {
 			return err
 		}
+		n := r.CountLens()
+		m.Attributes = make([]*v12.KeyValue, 0, n)
+		vs := make([]v12.KeyValue, n)
+		for i := 0; !r.AtEnd(); i++ {
+			var v *v12.KeyValue
+			if i < n {
+				v = &vs[i]
+			} else {
+				v = new(v12.KeyValue)
+			}
+			f, err := r.Enter(true)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InElement(err, i, "attributes")
+			}
+			m.Attributes = append(m.Attributes, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(4, bijoubuf.WireVarint, "dropped_attributes_count"); err != nil {
 		return err
@@ -1929,15 +2033,13 @@ func (m *Span_Link) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 3)
 	}
 	if v := m.TraceState; len(v) != 0 {
-		w.Key(3, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(3, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 4)
 	}
 	if len(m.Attributes) != 0 {
-		w.Key(4, bijoubuf.WireLen)
-		mk := w.BeginNext()
+		mk := w.KeyBeginNext(4)
 		for _, v := range m.Attributes {
 			ek := w.BeginNext()
 			v.BijoubufWrite(w)
@@ -2008,16 +2110,30 @@ func (m *Span_Link) BijoubufDecode(r *bijoubuf.Reader) error {
 		if err := r.CheckDepth("attributes"); err != nil {
 			return err
 		}
-		if err := r.Run("attributes", 0, func(int) error {
-			v := new(v12.KeyValue)
-			if err := r.Nested(true, v.BijoubufDecode); err != nil {
-				return err
-			}
-			m.Attributes = append(m.Attributes, v)
-			return nil
-		}); err != nil {
+		outer, err := r.OpenRun("attributes", 0)
+		if err != nil {
 			return err
 		}
+		n := r.CountLens()
+		m.Attributes = make([]*v12.KeyValue, 0, n)
+		vs := make([]v12.KeyValue, n)
+		for i := 0; !r.AtEnd(); i++ {
+			var v *v12.KeyValue
+			if i < n {
+				v = &vs[i]
+			} else {
+				v = new(v12.KeyValue)
+			}
+			f, err := r.Enter(true)
+			if err == nil {
+				err = r.Leave(f, v.BijoubufDecode(r))
+			}
+			if err != nil {
+				return bijoubuf.InElement(err, i, "attributes")
+			}
+			m.Attributes = append(m.Attributes, v)
+		}
+		r.CloseRun(outer)
 	}
 	if ok, err := r.Field(5, bijoubuf.WireVarint, "dropped_attributes_count"); err != nil {
 		return err
@@ -2194,8 +2310,7 @@ func (m *Status) BijoubufWrite(w *bijoubuf.Writer) {
 		u = w.UnknownBefore(u, 2)
 	}
 	if v := m.Message; len(v) != 0 {
-		w.Key(2, bijoubuf.WireLen)
-		w.String(v)
+		w.KeyString(2, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownBefore(u, 3)
