@@ -307,3 +307,26 @@ func TestAllocations(t *testing.T) {
 		t.Errorf("Person.Unmarshal: %v allocations", n)
 	}
 }
+
+// A nil element of a repeated message field (a Go value with no wire form of its own) is
+// written as the empty message and read back as one: the bytes are those of &Line{}.
+func TestNilRepeatedMessageElementIsTheEmptyMessage(t *testing.T) {
+	withNil, err := (&Order{Id: 7, Lines: []*Line{{Sku: "A1"}, nil}}).Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	withEmpty, err := (&Order{Id: 7, Lines: []*Line{{Sku: "A1"}, {}}}).Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(withNil, withEmpty) {
+		t.Fatalf("nil element %x, empty element %x", withNil, withEmpty)
+	}
+	var back Order
+	if err := back.Unmarshal(withNil); err != nil {
+		t.Fatal(err)
+	}
+	if len(back.Lines) != 2 || back.Lines[1] == nil || back.Lines[1].Sku != "" {
+		t.Fatalf("decoded %+v", back.Lines)
+	}
+}
