@@ -330,3 +330,25 @@ func TestNilRepeatedMessageElementIsTheEmptyMessage(t *testing.T) {
 		t.Fatalf("decoded %+v", back.Lines)
 	}
 }
+
+// The same for a nil message value of a map: written as the empty message.
+func TestNilMapMessageValueIsTheEmptyMessage(t *testing.T) {
+	withNil, err := (&Maps{VLeaf: map[uint32]*Leaf{1: nil}}).Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	withEmpty, err := (&Maps{VLeaf: map[uint32]*Leaf{1: {}}}).Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(withNil, withEmpty) {
+		t.Fatalf("nil value %x, empty value %x", withNil, withEmpty)
+	}
+	var back Maps
+	if err := back.Unmarshal(withNil); err != nil {
+		t.Fatal(err)
+	}
+	if v, ok := back.VLeaf[1]; !ok || v == nil {
+		t.Fatalf("decoded %+v", back.VLeaf)
+	}
+}
