@@ -28,87 +28,7 @@
 use std::time::{Duration, Instant};
 
 use bijoubuf_benches::cpu::process_cpu_now;
-use bijoubuf_examples::orders::OrderQuery;
-use bijoubuf_examples::orders::orders_client::OrdersClient;
-use bijoubuf_examples::orders_prost::OrderQuery as ProstQuery;
-use bijoubuf_examples::orders_prost::orders_client::OrdersClient as ProstClient;
-use tonic::transport::Channel;
-
-const IN_FLIGHT: usize = 32;
-/// Orders per `List` call.
-const STREAM_LEN: u32 = 100;
-const PEERS: [&str; 2] = ["bijoubuf", "tonic + prost"];
-
-/// One peer: a way to make each call.
-#[derive(Clone)]
-enum Peer {
-    Bijou(OrdersClient<Channel>),
-    Prost(ProstClient<Channel>),
-}
-
-impl Peer {
-    async fn get(&mut self, id: u64) {
-        match self {
-            Peer::Bijou(c) => {
-                let o = c.get(OrderQuery { id, count: 0 }).await.expect("call");
-                assert_eq!(o.get_ref().id, id);
-            }
-            Peer::Prost(c) => {
-                let o = c.get(ProstQuery { id, count: 0 }).await.expect("call");
-                assert_eq!(o.get_ref().id, id);
-            }
-        }
-    }
-
-    /// One `List` of `STREAM_LEN` orders from `id`, every one read and checked.
-    async fn list(&mut self, id: u64) {
-        let mut n = 0;
-        match self {
-            Peer::Bijou(c) => {
-                let mut s = c
-                    .list(OrderQuery {
-                        id,
-                        count: STREAM_LEN,
-                    })
-                    .await
-                    .expect("call")
-                    .into_inner();
-                while let Some(o) = s.message().await.expect("message") {
-                    assert_eq!(o.id, id + n);
-                    n += 1;
-                }
-            }
-            Peer::Prost(c) => {
-                let mut s = c
-                    .list(ProstQuery {
-                        id,
-                        count: STREAM_LEN,
-                    })
-                    .await
-                    .expect("call")
-                    .into_inner();
-                while let Some(o) = s.message().await.expect("message") {
-                    assert_eq!(o.id, id + n);
-                    n += 1;
-                }
-            }
-        }
-        assert_eq!(n, u64::from(STREAM_LEN));
-    }
-}
-
-#[derive(Clone, Copy)]
-enum Workload {
-    Sequential,
-    InFlight,
-    Stream,
-}
-
-const WORKLOADS: [(Workload, &str); 3] = [
-    (Workload::Sequential, "sequential Get"),
-    (Workload::InFlight, "32 in flight Get"),
-    (Workload::Stream, "stream List ×100"),
-];
+use bijoubuf_benches::rpc::{self, IN_FLIGHT, PEERS, Peer, STREAM_LEN, WORKLOADS, Workload};
 
 /// What one peer's turn at one workload in one round measured.
 struct Turn {
@@ -130,28 +50,7 @@ async fn turn(peer: &mut Peer, w: Workload, n: usize, lat: &mut Vec<Duration>) -
             }
             n
         }
-        Workload::InFlight => {
-            let per = n.div_ceil(IN_FLIGHT);
-            let mut tasks = Vec::with_capacity(IN_FLIGHT);
-            for k in 0..IN_FLIGHT {
-                let mut p = peer.clone();
-                tasks.push(tokio::spawn(async move {
-                    for i in 0..per {
-                        p.get(1 + (k * per + i) as u64).await;
-                    }
-                }));
-            }
-            for task in tasks {
-                task.await.expect("task");
-            }
-            per * IN_FLIGHT
-        }
-        Workload::Stream => {
-            for i in 0..n {
-                peer.list(1 + i as u64).await;
-            }
-            n
-        }
+        _ => rpc::calls(peer, w, n).await,
     };
     Turn {
         calls,
@@ -189,22 +88,8 @@ fn main() {
         .build()
         .expect("runtime");
     rt.block_on(async {
-        let bijou_server = bijoubuf_examples::rpc::serve_orders().await.expect("serve");
-        let prost_server = bijoubuf_examples::rpc_prost::serve_orders()
-            .await
-            .expect("serve");
-        let mut peers = [
-            Peer::Bijou(
-                OrdersClient::connect(format!("http://{}", bijou_server.addr))
-                    .await
-                    .expect("connect"),
-            ),
-            Peer::Prost(
-                ProstClient::connect(format!("http://{}", prost_server.addr))
-                    .await
-                    .expect("connect"),
-            ),
-        ];
+        let served = [Peer::connect(0).await, Peer::connect(1).await];
+        let mut peers = served.each_ref().map(|s| s.peer.clone());
         for p in &mut peers {
             for i in 0..1000 {
                 p.get(1 + i).await;

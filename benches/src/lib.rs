@@ -18,4 +18,5 @@ pub mod data;
 pub mod msg;
 pub mod peers;
 pub mod results;
+pub mod rpc;
 pub mod rpc_codec;
