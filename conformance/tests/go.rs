@@ -25,8 +25,9 @@
 
 mod common;
 use common::{
-    accepted_vectors_print_the_same_json, agree_with_rust_on_bytes, json_mutation, json_path,
-    json_seeds, mutate_json, runner,
+    accepted_vectors_print_the_same_json, agree_with_rust_on_bytes,
+    encoders_refuse_alike_at_their_limits, json_mutation, json_path, json_seeds, mutate_json,
+    runner,
 };
 
 use std::cell::RefCell;
@@ -425,15 +426,6 @@ fn go_and_rust_read_mutated_json_alike() {
     assert!(paths.get() >= 50, "only {} refusals compared", paths.get());
 }
 
-/// An encode answer as comparable text: the bytes, or the refusal's code.
-fn encode_verdict(r: &Response) -> String {
-    match r {
-        Response::Encoded { output } => format!("encoded {output}"),
-        Response::Refused { code, .. } => format!("refused {code}"),
-        other => format!("{other:?}"),
-    }
-}
-
 /// The value of every vector's JSON, encoded under size limits one below, at and one
 /// above its length and under depth limits 0 to 10^6: Go gives the same bytes or the
 /// same refusal as generated Rust and reflect.
@@ -442,47 +434,7 @@ fn go_and_rust_encoders_refuse_alike_at_their_limits() {
     let Some(mut go) = Testee::go() else {
         return;
     };
-    let mut compared = 0;
-    let mut refused = 0;
-    for (ty, json) in json_seeds() {
-        let Ok(bytes) = dynamic::value_bytes(&ty, &json) else {
-            continue; // no encoding at all (an unset required field)
-        };
-        let n = bytes.len();
-        let mut configs: Vec<Config> = [n.saturating_sub(1), n, n + 1]
-            .into_iter()
-            .map(|s| Config {
-                size_limit: Some(s),
-                ..Config::default()
-            })
-            .collect();
-        for d in [0, 1, 2, 3, 100, 500, 501, 1_000_000] {
-            configs.push(Config {
-                depth_limit: Some(d),
-                ..Config::default()
-            });
-        }
-        for cfg in configs {
-            let req = Request::Encode {
-                type_name: ty.clone(),
-                json: json.clone(),
-                decoder: cfg,
-            };
-            let got = encode_verdict(&go.response(&req));
-            let generated = encode_verdict(&bijoubuf_conformance::protocol::answer(&req, true));
-            let reflect = encode_verdict(&bijoubuf_conformance::protocol::answer(&req, false));
-            assert!(
-                got == generated && got == reflect,
-                "{ty} {json} under {cfg:?}: Go {got}, generated {generated}, reflect {reflect}"
-            );
-            compared += 1;
-            if got.starts_with("refused") {
-                refused += 1;
-            }
-        }
-    }
-    eprintln!("{compared} encodes under limits compared, {refused} refused by all three");
-    assert!(refused >= 100, "only {refused} refusals compared");
+    encoders_refuse_alike_at_their_limits("Go", |req| go.response(req));
 }
 
 /// The Go the signed-envelope example imports (`go/examples/internal/gen`), as the

@@ -3,6 +3,7 @@
 use std::cell::RefCell;
 use std::path::Path;
 
+use bijoubuf_conformance::protocol::{Request, Response};
 use bijoubuf_conformance::{Config, Expect, Outcome, dynamic, hex};
 use proptest::prelude::*;
 use proptest::test_runner::{Config as RunnerConfig, TestCaseError, TestRunner};
@@ -200,4 +201,65 @@ pub(crate) fn json_path(err: &str) -> Option<String> {
     let rest = &err[at..];
     rest.starts_with('$')
         .then(|| rest[..rest.find(": ").unwrap_or(rest.len())].to_string())
+}
+
+/// An encode answer as comparable text: the bytes, or the refusal's code.
+fn encode_verdict(r: &Response) -> String {
+    match r {
+        Response::Encoded { output } => format!("encoded {output}"),
+        Response::Refused { code, .. } => format!("refused {code}"),
+        other => format!("{other:?}"),
+    }
+}
+
+/// The value of every vector's JSON, encoded under size limits one below, at and one
+/// above its length and under depth limits 0 to 10^6: the `engine` that `ask` reaches
+/// gives the same bytes or the same refusal as generated Rust and reflect, and at least
+/// 100 of the compared encodes are refusals.
+#[allow(dead_code)] // not every test file has another encoder
+pub(crate) fn encoders_refuse_alike_at_their_limits(
+    engine: &str,
+    mut ask: impl FnMut(&Request) -> Response,
+) {
+    let mut compared = 0;
+    let mut refused = 0;
+    for (ty, json) in json_seeds() {
+        let Ok(bytes) = dynamic::value_bytes(&ty, &json) else {
+            continue; // no encoding at all (an unset required field)
+        };
+        let n = bytes.len();
+        let mut configs: Vec<Config> = [n.saturating_sub(1), n, n + 1]
+            .into_iter()
+            .map(|s| Config {
+                size_limit: Some(s),
+                ..Config::default()
+            })
+            .collect();
+        for d in [0, 1, 2, 3, 100, 500, 501, 1_000_000] {
+            configs.push(Config {
+                depth_limit: Some(d),
+                ..Config::default()
+            });
+        }
+        for cfg in configs {
+            let req = Request::Encode {
+                type_name: ty.clone(),
+                json: json.clone(),
+                decoder: cfg,
+            };
+            let got = encode_verdict(&ask(&req));
+            let generated = encode_verdict(&bijoubuf_conformance::protocol::answer(&req, true));
+            let reflect = encode_verdict(&bijoubuf_conformance::protocol::answer(&req, false));
+            assert!(
+                got == generated && got == reflect,
+                "{ty} {json} under {cfg:?}: {engine} {got}, generated {generated}, reflect {reflect}"
+            );
+            compared += 1;
+            if got.starts_with("refused") {
+                refused += 1;
+            }
+        }
+    }
+    eprintln!("{compared} encodes under limits compared, {refused} refused by all three");
+    assert!(refused >= 100, "only {refused} refusals compared");
 }
