@@ -7,9 +7,10 @@
 //! output is already as `gofmt` writes it, and `go vet` finds nothing in it.
 //!
 //! Every message gets its own straight-line encoder and decoder over the runtime's
-//! `bijoubuf.Reader` and `bijoubuf.Writer`: no reflection, nothing allocated per field
-//! beyond what the value holds, one exact-size buffer per encode (a size pass records the
-//! length of every nested message, the write pass takes them back in order). The decoder
+//! `bijoubuf.Reader` and `bijoubuf.BackWriter`: no reflection, nothing allocated per field
+//! beyond what the value holds, one exact-size buffer per encode (a size pass checks and
+//! totals, the write pass fills the buffer from its end, so that each nested message's
+//! length is known when its prefix is written). The decoder
 //! asks for the known fields in ascending number, so every check of SPEC §10 happens in
 //! the runtime's order and errors carry the code, byte offset and path the Rust and
 //! TypeScript implementations report.
@@ -830,7 +831,7 @@ impl Emitter<'_> {
         );
         let _ = writeln!(
             b,
-            "// MarshalOptions is the canonical encoding of m under opts's limits.\nfunc (m *{name}) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {{\n\ts := bijoubuf.NewSizes(opts)\n\tn := m.BijoubufSize(&s, 1)\n\tif err := s.Check(n, {short}); err != nil {{\n\t\treturn nil, err\n\t}}\n\tw := bijoubuf.NewWriterFor(n, &s)\n\tm.BijoubufWrite(&w)\n\treturn w.Bytes()\n}}\n",
+            "// MarshalOptions is the canonical encoding of m under opts's limits.\nfunc (m *{name}) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {{\n\ts := bijoubuf.NewSizes(opts)\n\tn := m.BijoubufSize(&s, 1)\n\tif err := s.Check(n, {short}); err != nil {{\n\t\treturn nil, err\n\t}}\n\tw := bijoubuf.NewBackWriter(n)\n\tm.BijoubufWrite(&w)\n\treturn w.Bytes()\n}}\n",
             short = go_string(&short)
         );
         let _ = writeln!(
@@ -1043,7 +1044,7 @@ impl Emitter<'_> {
                         FieldType::Message(_) => {
                             let _ = writeln!(
                                 b,
-                                "\t\tslot, ok := s.Open(depth, true, {path})\n\t\tif !ok {{\n\t\t\treturn 0\n\t\t}}\n\t\tc := v.BijoubufSize(s, depth+1)\n\t\tif !s.Close(slot, c, {path}) {{\n\t\t\treturn 0\n\t\t}}\n\t\tn += {key} + bijoubuf.LenSize(c)"
+                                "\t\tif !s.Enter(depth, {path}) {{\n\t\t\treturn 0\n\t\t}}\n\t\tc := v.BijoubufSize(s, depth+1)\n\t\tif !s.Leave({path}) {{\n\t\t\treturn 0\n\t\t}}\n\t\tn += {key} + bijoubuf.LenSize(c)"
                             );
                         }
                         ty => {
@@ -1065,15 +1066,12 @@ impl Emitter<'_> {
                     if w > 0 {
                         let _ = writeln!(b, "\t\tc := len(m.{field}) * {w}");
                     } else {
-                        let _ = writeln!(
-                            b,
-                            "\t\tslot, _ := s.Open(depth, false, {path})\n\t\tc := 0\n\t\tfor _, v := range m.{field} {{"
-                        );
+                        let _ = writeln!(b, "\t\tc := 0\n\t\tfor _, v := range m.{field} {{");
                         match &f.ty {
                             FieldType::Message(_) => {
                                 let _ = writeln!(
                                     b,
-                                    "\t\t\tes, ok := s.Open(depth, true, {path})\n\t\t\tif !ok {{\n\t\t\t\treturn 0\n\t\t\t}}\n\t\t\tec := v.BijoubufSize(s, depth+1)\n\t\t\tif !s.Close(es, ec, {path}) {{\n\t\t\t\treturn 0\n\t\t\t}}\n\t\t\tc += bijoubuf.LenSize(ec)"
+                                    "\t\t\tif !s.Enter(depth, {path}) {{\n\t\t\t\treturn 0\n\t\t\t}}\n\t\t\tec := v.BijoubufSize(s, depth+1)\n\t\t\tif !s.Leave({path}) {{\n\t\t\t\treturn 0\n\t\t\t}}\n\t\t\tc += bijoubuf.LenSize(ec)"
                                 );
                             }
                             ty => {
@@ -1086,7 +1084,7 @@ impl Emitter<'_> {
                                 let _ = writeln!(b, "\t\t\tc += {}", size_expr(ty, "v"));
                             }
                         }
-                        let _ = writeln!(b, "\t\t}}\n\t\ts.Close(slot, c, {path})");
+                        b.push_str("\t\t}\n");
                     }
                     let _ = writeln!(
                         b,
@@ -1096,13 +1094,10 @@ impl Emitter<'_> {
                 Cardinality::Map { key: kt, value } => {
                     let field = self.message_names(m).fields[&f.number].clone();
                     let kty = FieldType::Scalar(*kt);
-                    let _ = writeln!(
-                        b,
-                        "\tif len(m.{field}) != 0 {{\n\t\tslot, _ := s.Open(depth, false, {path})\n\t\tc := 0"
-                    );
+                    let _ = writeln!(b, "\tif len(m.{field}) != 0 {{\n\t\tc := 0");
                     let msg_value = matches!(value, FieldType::Message(_));
                     if msg_value {
-                        // The values' slots are recorded in key order, the write order.
+                        // Walked in key order, so that the first refusal is the same on every run.
                         let ks = self.keys_array(*kt, value);
                         let uses_key = size_expr(&kty, "k").contains('k') || is_string(&kty);
                         let _ = writeln!(
@@ -1144,7 +1139,7 @@ impl Emitter<'_> {
                     if msg_value {
                         let _ = writeln!(
                             b,
-                            "\t\t\tes, ok := s.Open(depth, true, {path})\n\t\t\tif !ok {{\n\t\t\t\treturn 0\n\t\t\t}}\n\t\t\tec := v.BijoubufSize(s, depth+1)\n\t\t\tif !s.Close(es, ec, {path}) {{\n\t\t\t\treturn 0\n\t\t\t}}\n\t\t\tc += {} + bijoubuf.LenSize(ec)",
+                            "\t\t\tif !s.Enter(depth, {path}) {{\n\t\t\t\treturn 0\n\t\t\t}}\n\t\t\tec := v.BijoubufSize(s, depth+1)\n\t\t\tif !s.Leave({path}) {{\n\t\t\t\treturn 0\n\t\t\t}}\n\t\t\tc += {} + bijoubuf.LenSize(ec)",
                             size_expr(&kty, "k")
                         );
                     } else {
@@ -1157,7 +1152,7 @@ impl Emitter<'_> {
                     }
                     let _ = writeln!(
                         b,
-                        "\t\t}}\n\t\ts.Close(slot, c, {path})\n\t\tn += {key} + bijoubuf.LenSize(c)\n\t\tprev = {n}\n\t}}"
+                        "\t\t}}\n\t\tn += {key} + bijoubuf.LenSize(c)\n\t\tprev = {n}\n\t}}"
                     );
                 }
             }
@@ -1166,36 +1161,37 @@ impl Emitter<'_> {
         self.body.push_str(&b);
     }
 
+    /// The write pass: the fields from the last to the first, each value before its key
+    /// (see `bijoubuf.BackWriter`), repeated elements and map entries in reverse.
     fn write_fn(&mut self, m: &MessageDef, name: &str) {
         let mut b = String::new();
         let _ = writeln!(
             b,
-            "// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode).\nfunc (m *{name}) BijoubufWrite(w *bijoubuf.Writer) {{\n\tif m == nil {{\n\t\treturn\n\t}}\n\tu := m.unknown"
+            "// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last\n// field to the first.\nfunc (m *{name}) BijoubufWrite(w *bijoubuf.BackWriter) {{\n\tif m == nil {{\n\t\treturn\n\t}}\n\tu := m.unknown"
         );
-        for f in &m.fields {
+        for f in m.fields.iter().rev() {
             let n = f.number;
             let _ = writeln!(
                 b,
-                "\tif len(u) != 0 {{\n\t\tu = w.UnknownBefore(u, {n})\n\t}}"
+                "\tif len(u) != 0 {{\n\t\tu = w.UnknownAfter(u, {n})\n\t}}"
             );
             match &f.cardinality {
                 Cardinality::Single => {
                     let head = self.singular_head(m, f, true);
                     let (open, close) = open_close(&head);
                     let _ = writeln!(b, "\t{open}");
-                    // A key and what follows it in one call where the writer has one.
                     match &f.ty {
                         FieldType::Message(_) => {
                             let _ = writeln!(
                                 b,
-                                "\t\tmk := w.KeyBeginNext({n})\n\t\tv.BijoubufWrite(w)\n\t\tw.End(mk)"
+                                "\t\tmk := w.OpenField({n})\n\t\tv.BijoubufWrite(w)\n\t\tw.Close(mk)"
                             );
                         }
                         FieldType::Scalar(ScalarType::String) => {
-                            let _ = writeln!(b, "\t\tw.KeyString({n}, v)");
+                            let _ = writeln!(b, "\t\tw.FieldString({n}, v)");
                         }
                         ty => {
-                            let _ = writeln!(b, "\t\tw.Key({n}, {})", wire(ty));
+                            let _ = writeln!(b, "\t\tw.Field({n}, {})", wire(ty));
                             let _ = writeln!(b, "\t\t{}", write_stmt(ty, "v"));
                         }
                     }
@@ -1203,49 +1199,36 @@ impl Emitter<'_> {
                 }
                 Cardinality::Repeated => {
                     let field = self.message_names(m).fields[&f.number].clone();
-                    let w = fixed_size(&f.ty);
-                    let begin = if w > 0 {
-                        format!("w.Begin(len(m.{field}) * {w})")
-                    } else {
-                        "w.BeginNext()".to_string()
-                    };
-                    let key_begin = if w > 0 {
-                        format!("w.Key({n}, bijoubuf.WireLen)\n\t\tmk := {begin}")
-                    } else {
-                        format!("mk := w.KeyBeginNext({n})")
-                    };
                     // Fixed-width runs are written in one call (one room check).
                     let bulk = match &f.ty {
                         FieldType::Scalar(ScalarType::Double) => Some("Float64s"),
                         FieldType::Scalar(ScalarType::Float) => Some("Float32s"),
-                        FieldType::Scalar(ScalarType::Fixed64 | ScalarType::Sfixed64) => {
-                            Some("Fixed64s")
-                        }
-                        FieldType::Scalar(ScalarType::Fixed32 | ScalarType::Sfixed32) => {
-                            Some("Fixed32s")
-                        }
+                        FieldType::Scalar(ScalarType::Fixed64) => Some("Fixed64s"),
+                        FieldType::Scalar(ScalarType::Sfixed64) => Some("Sfixed64s"),
+                        FieldType::Scalar(ScalarType::Fixed32) => Some("Fixed32s"),
+                        FieldType::Scalar(ScalarType::Sfixed32) => Some("Sfixed32s"),
                         _ => None,
                     };
                     if let Some(bulk) = bulk {
                         let _ = writeln!(
                             b,
-                            "\tif len(m.{field}) != 0 {{\n\t\tw.Key({n}, bijoubuf.WireLen)\n\t\tmk := {begin}\n\t\tbijoubuf.{bulk}(w, m.{field})\n\t\tw.End(mk)\n\t}}"
+                            "\tif len(m.{field}) != 0 {{\n\t\tmk := w.OpenField({n})\n\t\tw.{bulk}(m.{field})\n\t\tw.Close(mk)\n\t}}"
                         );
                         continue;
                     }
                     let _ = writeln!(
                         b,
-                        "\tif len(m.{field}) != 0 {{\n\t\t{key_begin}\n\t\tfor _, v := range m.{field} {{"
+                        "\tif x := m.{field}; len(x) != 0 {{\n\t\tmk := w.OpenField({n})\n\t\tfor i := len(x) - 1; i >= 0; i-- {{\n\t\t\tv := x[i]"
                     );
                     match &f.ty {
                         FieldType::Message(_) => {
-                            b.push_str("\t\t\tek := w.BeginNext()\n\t\t\tv.BijoubufWrite(w)\n\t\t\tw.End(ek)\n");
+                            b.push_str("\t\t\tek := w.Open()\n\t\t\tv.BijoubufWrite(w)\n\t\t\tw.Close(ek)\n");
                         }
                         ty => {
                             let _ = writeln!(b, "\t\t\t{}", write_stmt(ty, "v"));
                         }
                     }
-                    b.push_str("\t\t}\n\t\tw.End(mk)\n\t}\n");
+                    b.push_str("\t\t}\n\t\tw.Close(mk)\n\t}\n");
                 }
                 Cardinality::Map { key: kt, value } => {
                     let field = self.message_names(m).fields[&f.number].clone();
@@ -1253,25 +1236,26 @@ impl Emitter<'_> {
                     let ks = self.keys_array(*kt, value);
                     let _ = writeln!(
                         b,
-                        "\tif len(m.{field}) != 0 {{\n\t\tmk := w.KeyBeginNext({n})\n\t\t{ks}\n\t\t{}\n\t\t\t{}",
-                        sorted_loop(*kt, &format!("m.{field}"), true),
-                        write_stmt(&kty, "k")
+                        "\tif len(m.{field}) != 0 {{\n\t\tmk := w.OpenField({n})\n\t\t{ks}\n\t\t{}",
+                        sorted_loop_rev(*kt, &format!("m.{field}"))
                     );
                     match value {
                         FieldType::Message(_) => {
-                            b.push_str("\t\t\tek := w.BeginNext()\n\t\t\tv.BijoubufWrite(w)\n\t\t\tw.End(ek)\n");
+                            b.push_str("\t\t\tek := w.Open()\n\t\t\tv.BijoubufWrite(w)\n\t\t\tw.Close(ek)\n");
                         }
                         ty => {
                             let _ = writeln!(b, "\t\t\t{}", write_stmt(ty, "v"));
                         }
                     }
-                    b.push_str("\t\t}\n\t\tw.End(mk)\n\t}\n");
+                    let _ = writeln!(
+                        b,
+                        "\t\t\t{}\n\t\t}}\n\t\tw.Close(mk)\n\t}}",
+                        write_stmt(&kty, "k")
+                    );
                 }
             }
         }
-        b.push_str(
-            "\tif len(u) != 0 {\n\t\tw.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)\n\t}\n}\n\n",
-        );
+        b.push_str("\tif len(u) != 0 {\n\t\tw.UnknownAfter(u, 0)\n\t}\n}\n\n");
         self.body.push_str(&b);
     }
 
@@ -1627,6 +1611,21 @@ fn sorted_loop(key: ScalarType, m: &str, uses_key: bool) -> String {
     } else {
         format!(
             "for _, e := range bijoubuf.AppendSortedEntries(ks[:0], {m}) {{\n\t\t\tv := e.Value"
+        )
+    }
+}
+
+/// The head of a loop over map expression `m` in the reverse of SPEC §6.4's key order
+/// (the write pass writes backwards), binding `k` and `v`; entries or keys go in `ks`,
+/// as in [`sorted_loop`].
+fn sorted_loop_rev(key: ScalarType, m: &str) -> String {
+    if key == ScalarType::Bool {
+        format!(
+            "bk := bijoubuf.AppendSortedBoolKeys(ks[:0], {m})\n\t\tfor i := len(bk) - 1; i >= 0; i-- {{\n\t\t\tk := bk[i]\n\t\t\tv := {m}[k]"
+        )
+    } else {
+        format!(
+            "es := bijoubuf.AppendSortedEntries(ks[:0], {m})\n\t\tfor i := len(es) - 1; i >= 0; i-- {{\n\t\t\tk, v := es[i].Key, es[i].Value"
         )
     }
 }
