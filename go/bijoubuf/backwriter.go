@@ -225,6 +225,102 @@ func (w *BackWriter) FieldString(number uint32, s string) {
 	w.String(s)
 }
 
+// FieldBytes writes bytes field number (Field, then LenBytes) in one call where the
+// key and the length are a byte each.
+func (w *BackWriter) FieldBytes(number uint32, v []byte) {
+	p, pk := w.pos-len(v)-2, w.pending
+	if d := pk - uint64(number+1)<<2; d < bijou64.FirstTierTag && number != 0 && len(v) < bijou64.FirstTierTag && p >= 0 {
+		b := w.buf[p : p+2+len(v)]
+		b[len(v)+1] = byte(d)
+		copy(b[1:], v)
+		b[0] = byte(len(v))
+		w.pos = p
+		w.pending = uint64(number)<<2 | uint64(WireLen)
+		return
+	}
+	w.Field(number, WireLen)
+	w.LenBytes(v)
+}
+
+// FieldVarint writes field number of wire type VARINT holding v (Field, then Varint)
+// in one call where the key and the value are a byte each.
+func (w *BackWriter) FieldVarint(number uint32, v uint64) {
+	p, pk := w.pos-2, w.pending
+	if d := pk - uint64(number+1)<<2; d < bijou64.FirstTierTag && number != 0 && v < bijou64.FirstTierTag && uint(p)+1 < uint(len(w.buf)) {
+		w.buf[p+1] = byte(d)
+		w.buf[p] = byte(v)
+		w.pos = p
+		w.pending = uint64(number)<<2 | uint64(WireVarint)
+		return
+	}
+	w.Field(number, WireVarint)
+	w.Varint(v)
+}
+
+// FieldZigzag writes signed field number (int32, int64, sint32, sint64, enum).
+func (w *BackWriter) FieldZigzag(number uint32, v int64) {
+	w.FieldVarint(number, bijou64.Zigzag(v))
+}
+
+// FieldBool writes bool field number.
+func (w *BackWriter) FieldBool(number uint32, v bool) {
+	var u uint64
+	if v {
+		u = 1
+	}
+	w.FieldVarint(number, u)
+}
+
+// FieldFixed64 writes field number of wire type I64 holding v (Field, then Fixed64) in
+// one call where the key is a byte.
+func (w *BackWriter) FieldFixed64(number uint32, v uint64) {
+	p, pk := w.pos-9, w.pending
+	if d := pk - uint64(number+1)<<2; d < bijou64.FirstTierTag && number != 0 && p >= 0 {
+		b := w.buf[p : p+9]
+		b[8] = byte(d)
+		binary.BigEndian.PutUint64(b, v)
+		w.pos = p
+		w.pending = uint64(number)<<2 | uint64(WireI64)
+		return
+	}
+	w.Field(number, WireI64)
+	w.Fixed64(v)
+}
+
+// FieldFixed32 writes field number of wire type I32 holding v (Field, then Fixed32) in
+// one call where the key is a byte.
+func (w *BackWriter) FieldFixed32(number uint32, v uint32) {
+	p, pk := w.pos-5, w.pending
+	if d := pk - uint64(number+1)<<2; d < bijou64.FirstTierTag && number != 0 && p >= 0 {
+		b := w.buf[p : p+5]
+		b[4] = byte(d)
+		binary.BigEndian.PutUint32(b, v)
+		w.pos = p
+		w.pending = uint64(number)<<2 | uint64(WireI32)
+		return
+	}
+	w.Field(number, WireI32)
+	w.Fixed32(v)
+}
+
+// FieldFloat64 writes double field number, every NaN canonical (SPEC §3.5).
+func (w *BackWriter) FieldFloat64(number uint32, f float64) {
+	bits := math.Float64bits(f)
+	if f != f {
+		bits = NaN64Bits
+	}
+	w.FieldFixed64(number, bits)
+}
+
+// FieldFloat32 writes float field number, every NaN canonical (SPEC §3.5).
+func (w *BackWriter) FieldFloat32(number uint32, f float32) {
+	bits := math.Float32bits(f)
+	if f != f {
+		bits = NaN32Bits
+	}
+	w.FieldFixed32(number, bits)
+}
+
 // BackMark is what Open saves: the enclosing message's pending key and where the
 // content ends.
 type BackMark struct {

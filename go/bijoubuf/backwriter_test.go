@@ -167,6 +167,23 @@ func writeBackward(w *BackWriter, fs []tfield, r *rand.Rand) {
 			}
 			continue
 		}
+		if !split {
+			switch f.kind {
+			case 0:
+				w.FieldVarint(f.number, f.u)
+			case 1:
+				w.FieldFixed32(f.number, uint32(f.u))
+			case 2:
+				w.FieldFixed64(f.number, f.u)
+			case 3:
+				w.FieldFloat32(f.number, float32(f.f64))
+			case 4:
+				w.FieldFloat64(f.number, f.f64)
+			case 6:
+				w.FieldBytes(f.number, []byte(f.s))
+			}
+			continue
+		}
 		w.Field(f.number, f.wire())
 		switch f.kind {
 		case 0:
@@ -237,6 +254,13 @@ func TestBackWriterRefuses(t *testing.T) {
 			w.Close(m)
 		}, EncodeFieldOrder},
 		{"field 0", 2, func(w *BackWriter) { w.Field(0, WireVarint); w.Varint(0) }, EncodeFieldOrder},
+		{"varint twice", 4, func(w *BackWriter) { w.FieldVarint(2, 1); w.FieldZigzag(2, -1) }, EncodeFieldOrder},
+		{"bool after a lower field", 4, func(w *BackWriter) { w.FieldBool(1, true); w.FieldBool(3, true) }, EncodeFieldOrder},
+		{"fixed64 twice", 18, func(w *BackWriter) { w.FieldFixed64(2, 1); w.FieldFloat64(2, 1) }, EncodeFieldOrder},
+		{"fixed32 twice", 10, func(w *BackWriter) { w.FieldFixed32(2, 1); w.FieldFloat32(2, 1) }, EncodeFieldOrder},
+		{"bytes twice", 6, func(w *BackWriter) { w.FieldBytes(2, []byte{1}); w.FieldBytes(2, nil) }, EncodeFieldOrder},
+		{"too few for a fixed64", 8, func(w *BackWriter) { w.FieldFixed64(1, 1) }, EncodeSizeMismatch},
+		{"too few for a varint", 2, func(w *BackWriter) { w.FieldVarint(1, 300) }, EncodeSizeMismatch},
 		{"field 0 after 1", 4, func(w *BackWriter) { w.Field(1, WireVarint); w.Varint(0); w.Field(0, WireVarint); w.Varint(0) }, EncodeFieldOrder},
 		{"past the largest", 8, func(w *BackWriter) { w.Field(MaxFieldNumber+1, WireVarint); w.Varint(0) }, EncodeFieldOrder},
 		{"unknown ascending", 4, func(w *BackWriter) {

@@ -125,8 +125,7 @@ func (m *Any) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 2)
 	}
 	if v := m.Value; len(v) != 0 {
-		w.Field(2, bijoubuf.WireLen)
-		w.LenBytes(v)
+		w.FieldBytes(2, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 1)
@@ -550,8 +549,7 @@ func (m *Type) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 6)
 	}
 	if v := m.Syntax; v != 0 {
-		w.Field(6, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
+		w.FieldZigzag(6, int64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 5)
@@ -1085,15 +1083,13 @@ func (m *Field) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 8)
 	}
 	if v := m.Packed; v {
-		w.Field(8, bijoubuf.WireVarint)
-		w.Bool(v)
+		w.FieldBool(8, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 7)
 	}
 	if v := m.OneofIndex; v != 0 {
-		w.Field(7, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
+		w.FieldZigzag(7, int64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 6)
@@ -1111,22 +1107,19 @@ func (m *Field) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 3)
 	}
 	if v := m.Number; v != 0 {
-		w.Field(3, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
+		w.FieldZigzag(3, int64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 2)
 	}
 	if v := m.Cardinality; v != 0 {
-		w.Field(2, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
+		w.FieldZigzag(2, int64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 1)
 	}
 	if v := m.Kind; v != 0 {
-		w.Field(1, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
+		w.FieldZigzag(1, int64(v))
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)
@@ -1481,8 +1474,7 @@ func (m *Enum) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 5)
 	}
 	if v := m.Syntax; v != 0 {
-		w.Field(5, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
+		w.FieldZigzag(5, int64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 4)
@@ -1805,8 +1797,7 @@ func (m *EnumValue) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 2)
 	}
 	if v := m.Number; v != 0 {
-		w.Field(2, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
+		w.FieldZigzag(2, int64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 1)
@@ -2277,8 +2268,7 @@ func (m *Api) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 7)
 	}
 	if v := m.Syntax; v != 0 {
-		w.Field(7, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
+		w.FieldZigzag(7, int64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 6)
@@ -2688,8 +2678,7 @@ func (m *Method) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 7)
 	}
 	if v := m.Syntax; v != 0 {
-		w.Field(7, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
+		w.FieldZigzag(7, int64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 6)
@@ -2708,8 +2697,7 @@ func (m *Method) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 5)
 	}
 	if v := m.ResponseStreaming; v {
-		w.Field(5, bijoubuf.WireVarint)
-		w.Bool(v)
+		w.FieldBool(5, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 4)
@@ -2721,8 +2709,7 @@ func (m *Method) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 3)
 	}
 	if v := m.RequestStreaming; v {
-		w.Field(3, bijoubuf.WireVarint)
-		w.Bool(v)
+		w.FieldBool(3, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 2)
@@ -3137,15 +3124,13 @@ func (m *Duration) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 2)
 	}
 	if v := m.Nanos; v != 0 {
-		w.Field(2, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
+		w.FieldZigzag(2, int64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 1)
 	}
 	if v := m.Seconds; v != 0 {
-		w.Field(1, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
+		w.FieldZigzag(1, int64(v))
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)
@@ -3877,8 +3862,7 @@ func (m *Value) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if o, ok := m.Kind.(*Value_BoolValue); ok && o != nil {
 		v := o.BoolValue
-		w.Field(4, bijoubuf.WireVarint)
-		w.Bool(v)
+		w.FieldBool(4, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 3)
@@ -3892,16 +3876,14 @@ func (m *Value) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if o, ok := m.Kind.(*Value_NumberValue); ok && o != nil {
 		v := o.NumberValue
-		w.Field(2, bijoubuf.WireI64)
-		w.Float64(v)
+		w.FieldFloat64(2, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 1)
 	}
 	if o, ok := m.Kind.(*Value_NullValue); ok && o != nil {
 		v := o.NullValue
-		w.Field(1, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
+		w.FieldZigzag(1, int64(v))
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)
@@ -4288,15 +4270,13 @@ func (m *Timestamp) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 2)
 	}
 	if v := m.Nanos; v != 0 {
-		w.Field(2, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
+		w.FieldZigzag(2, int64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 1)
 	}
 	if v := m.Seconds; v != 0 {
-		w.Field(1, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
+		w.FieldZigzag(1, int64(v))
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)
@@ -4440,8 +4420,7 @@ func (m *DoubleValue) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 1)
 	}
 	if v := m.Value; !bijoubuf.IsZero64(v) {
-		w.Field(1, bijoubuf.WireI64)
-		w.Float64(v)
+		w.FieldFloat64(1, v)
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)
@@ -4573,8 +4552,7 @@ func (m *FloatValue) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 1)
 	}
 	if v := m.Value; !bijoubuf.IsZero32(v) {
-		w.Field(1, bijoubuf.WireI32)
-		w.Float32(v)
+		w.FieldFloat32(1, v)
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)
@@ -4706,8 +4684,7 @@ func (m *Int64Value) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 1)
 	}
 	if v := m.Value; v != 0 {
-		w.Field(1, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
+		w.FieldZigzag(1, int64(v))
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)
@@ -4839,8 +4816,7 @@ func (m *UInt64Value) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 1)
 	}
 	if v := m.Value; v != 0 {
-		w.Field(1, bijoubuf.WireVarint)
-		w.Varint(uint64(v))
+		w.FieldVarint(1, uint64(v))
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)
@@ -4972,8 +4948,7 @@ func (m *Int32Value) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 1)
 	}
 	if v := m.Value; v != 0 {
-		w.Field(1, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
+		w.FieldZigzag(1, int64(v))
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)
@@ -5105,8 +5080,7 @@ func (m *UInt32Value) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 1)
 	}
 	if v := m.Value; v != 0 {
-		w.Field(1, bijoubuf.WireVarint)
-		w.Varint(uint64(v))
+		w.FieldVarint(1, uint64(v))
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)
@@ -5238,8 +5212,7 @@ func (m *BoolValue) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 1)
 	}
 	if v := m.Value; v {
-		w.Field(1, bijoubuf.WireVarint)
-		w.Bool(v)
+		w.FieldBool(1, v)
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)
@@ -5506,8 +5479,7 @@ func (m *BytesValue) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 1)
 	}
 	if v := m.Value; len(v) != 0 {
-		w.Field(1, bijoubuf.WireLen)
-		w.LenBytes(v)
+		w.FieldBytes(1, v)
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)

@@ -621,6 +621,29 @@ fn write_stmt(ty: &FieldType, v: &str) -> String {
     }
 }
 
+/// The statement writing field `number` of a scalar or enum type holding `v`: its key
+/// and value in one call of the backward writer.
+fn field_write_stmt(ty: &FieldType, number: u32, v: &str) -> String {
+    use ScalarType::*;
+    match ty {
+        FieldType::Scalar(s) => match s {
+            Double => format!("w.FieldFloat64({number}, {v})"),
+            Float => format!("w.FieldFloat32({number}, {v})"),
+            Fixed64 => format!("w.FieldFixed64({number}, {v})"),
+            Sfixed64 => format!("w.FieldFixed64({number}, uint64({v}))"),
+            Fixed32 => format!("w.FieldFixed32({number}, {v})"),
+            Sfixed32 => format!("w.FieldFixed32({number}, uint32({v}))"),
+            Bool => format!("w.FieldBool({number}, {v})"),
+            Int32 | Sint32 | Int64 | Sint64 => format!("w.FieldZigzag({number}, int64({v}))"),
+            Uint32 | Uint64 => format!("w.FieldVarint({number}, uint64({v}))"),
+            String => format!("w.FieldString({number}, {v})"),
+            Bytes => format!("w.FieldBytes({number}, {v})"),
+        },
+        FieldType::Enum(_) => format!("w.FieldZigzag({number}, int64({v}))"),
+        FieldType::Message(_) => unreachable!("messages are written by their own pass"),
+    }
+}
+
 /// The condition under which an implicit-presence value `v` is written (not the default).
 fn not_default(ty: &FieldType, v: &str) -> String {
     match ty {
@@ -1187,12 +1210,8 @@ impl Emitter<'_> {
                                 "\t\tmk := w.OpenField({n})\n\t\tv.BijoubufWrite(w)\n\t\tw.Close(mk)"
                             );
                         }
-                        FieldType::Scalar(ScalarType::String) => {
-                            let _ = writeln!(b, "\t\tw.FieldString({n}, v)");
-                        }
                         ty => {
-                            let _ = writeln!(b, "\t\tw.Field({n}, {})", wire(ty));
-                            let _ = writeln!(b, "\t\t{}", write_stmt(ty, "v"));
+                            let _ = writeln!(b, "\t\t{}", field_write_stmt(ty, n, "v"));
                         }
                     }
                     let _ = writeln!(b, "\t{close}");

@@ -135,22 +135,19 @@ func (m *Person) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if p := m.Score; p != nil {
 		v := *p
-		w.Field(5, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
+		w.FieldZigzag(5, int64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 3)
 	}
 	if v := m.Active; v {
-		w.Field(3, bijoubuf.WireVarint)
-		w.Bool(v)
+		w.FieldBool(3, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 2)
 	}
 	if v := m.Age; v != 0 {
-		w.Field(2, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
+		w.FieldZigzag(2, int64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 1)
@@ -400,8 +397,7 @@ func (m *Order) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 1)
 	}
 	if v := m.Id; v != 0 {
-		w.Field(1, bijoubuf.WireVarint)
-		w.Varint(uint64(v))
+		w.FieldVarint(1, uint64(v))
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)
@@ -744,8 +740,7 @@ func (m *Line) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 2)
 	}
 	if v := m.Qty; v != 0 {
-		w.Field(2, bijoubuf.WireVarint)
-		w.Varint(uint64(v))
+		w.FieldVarint(2, uint64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 1)
@@ -900,15 +895,13 @@ func (m *Editions) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if p := m.B; p != nil {
 		v := *p
-		w.Field(2, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
+		w.FieldZigzag(2, int64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 1)
 	}
 	if v := m.A; v != 0 {
-		w.Field(1, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
+		w.FieldZigzag(1, int64(v))
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)
@@ -1112,8 +1105,7 @@ func (m *Reading) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if p := m.Offset; p != nil {
 		v := *p
-		w.Field(6, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
+		w.FieldZigzag(6, int64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 5)
@@ -1127,8 +1119,7 @@ func (m *Reading) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if o, ok := m.Unit.(*Reading_Celsius); ok && o != nil {
 		v := o.Celsius
-		w.Field(4, bijoubuf.WireVarint)
-		w.Bool(v)
+		w.FieldBool(4, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 3)
@@ -1143,16 +1134,14 @@ func (m *Reading) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if p := m.Value; p != nil {
 		v := *p
-		w.Field(2, bijoubuf.WireI64)
-		w.Float64(v)
+		w.FieldFloat64(2, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 1)
 	}
 	if p := m.Sensor; p != nil {
 		v := *p
-		w.Field(1, bijoubuf.WireI64)
-		w.Fixed64(v)
+		w.FieldFixed64(1, v)
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)
@@ -1466,16 +1455,14 @@ func (m *Required) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if p := m.B; p != nil {
 		v := *p
-		w.Field(2, bijoubuf.WireVarint)
-		w.Varint(uint64(v))
+		w.FieldVarint(2, uint64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 1)
 	}
 	if p := m.A; p != nil {
 		v := *p
-		w.Field(1, bijoubuf.WireVarint)
-		w.Varint(uint64(v))
+		w.FieldVarint(1, uint64(v))
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)
@@ -1718,16 +1705,14 @@ func (m *Inner) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if p := m.Y; p != nil {
 		v := *p
-		w.Field(2, bijoubuf.WireVarint)
-		w.Bool(v)
+		w.FieldBool(2, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 1)
 	}
 	if p := m.X; p != nil {
 		v := *p
-		w.Field(1, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
+		w.FieldZigzag(1, int64(v))
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)
@@ -2019,8 +2004,7 @@ func (m *Scalars) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 16)
 	}
 	if v := m.By; len(v) != 0 {
-		w.Field(16, bijoubuf.WireLen)
-		w.LenBytes(v)
+		w.FieldBytes(16, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 15)
@@ -2032,99 +2016,85 @@ func (m *Scalars) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 14)
 	}
 	if v := m.Db; !bijoubuf.IsZero64(v) {
-		w.Field(14, bijoubuf.WireI64)
-		w.Float64(v)
+		w.FieldFloat64(14, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 13)
 	}
 	if v := m.Fl; !bijoubuf.IsZero32(v) {
-		w.Field(13, bijoubuf.WireI32)
-		w.Float32(v)
+		w.FieldFloat32(13, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 12)
 	}
 	if v := m.Sf64; v != 0 {
-		w.Field(12, bijoubuf.WireI64)
-		w.Fixed64(uint64(v))
+		w.FieldFixed64(12, uint64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 11)
 	}
 	if v := m.Sf32; v != 0 {
-		w.Field(11, bijoubuf.WireI32)
-		w.Fixed32(uint32(v))
+		w.FieldFixed32(11, uint32(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 10)
 	}
 	if v := m.F64; v != 0 {
-		w.Field(10, bijoubuf.WireI64)
-		w.Fixed64(v)
+		w.FieldFixed64(10, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 9)
 	}
 	if v := m.F32; v != 0 {
-		w.Field(9, bijoubuf.WireI32)
-		w.Fixed32(v)
+		w.FieldFixed32(9, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 8)
 	}
 	if v := m.Color; v != 0 {
-		w.Field(8, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
+		w.FieldZigzag(8, int64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 7)
 	}
 	if v := m.Flag; v {
-		w.Field(7, bijoubuf.WireVarint)
-		w.Bool(v)
+		w.FieldBool(7, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 6)
 	}
 	if v := m.S64; v != 0 {
-		w.Field(6, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
+		w.FieldZigzag(6, int64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 5)
 	}
 	if v := m.S32; v != 0 {
-		w.Field(5, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
+		w.FieldZigzag(5, int64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 4)
 	}
 	if v := m.U64; v != 0 {
-		w.Field(4, bijoubuf.WireVarint)
-		w.Varint(uint64(v))
+		w.FieldVarint(4, uint64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 3)
 	}
 	if v := m.U32; v != 0 {
-		w.Field(3, bijoubuf.WireVarint)
-		w.Varint(uint64(v))
+		w.FieldVarint(3, uint64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 2)
 	}
 	if v := m.I64; v != 0 {
-		w.Field(2, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
+		w.FieldZigzag(2, int64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 1)
 	}
 	if v := m.I32; v != 0 {
-		w.Field(1, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
+		w.FieldZigzag(1, int64(v))
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)
@@ -2587,8 +2557,7 @@ func (m *Optionals) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 16)
 	}
 	if v := m.By; v != nil {
-		w.Field(16, bijoubuf.WireLen)
-		w.LenBytes(v)
+		w.FieldBytes(16, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 15)
@@ -2602,112 +2571,98 @@ func (m *Optionals) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if p := m.Db; p != nil {
 		v := *p
-		w.Field(14, bijoubuf.WireI64)
-		w.Float64(v)
+		w.FieldFloat64(14, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 13)
 	}
 	if p := m.Fl; p != nil {
 		v := *p
-		w.Field(13, bijoubuf.WireI32)
-		w.Float32(v)
+		w.FieldFloat32(13, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 12)
 	}
 	if p := m.Sf64; p != nil {
 		v := *p
-		w.Field(12, bijoubuf.WireI64)
-		w.Fixed64(uint64(v))
+		w.FieldFixed64(12, uint64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 11)
 	}
 	if p := m.Sf32; p != nil {
 		v := *p
-		w.Field(11, bijoubuf.WireI32)
-		w.Fixed32(uint32(v))
+		w.FieldFixed32(11, uint32(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 10)
 	}
 	if p := m.F64; p != nil {
 		v := *p
-		w.Field(10, bijoubuf.WireI64)
-		w.Fixed64(v)
+		w.FieldFixed64(10, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 9)
 	}
 	if p := m.F32; p != nil {
 		v := *p
-		w.Field(9, bijoubuf.WireI32)
-		w.Fixed32(v)
+		w.FieldFixed32(9, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 8)
 	}
 	if p := m.Color; p != nil {
 		v := *p
-		w.Field(8, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
+		w.FieldZigzag(8, int64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 7)
 	}
 	if p := m.Flag; p != nil {
 		v := *p
-		w.Field(7, bijoubuf.WireVarint)
-		w.Bool(v)
+		w.FieldBool(7, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 6)
 	}
 	if p := m.S64; p != nil {
 		v := *p
-		w.Field(6, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
+		w.FieldZigzag(6, int64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 5)
 	}
 	if p := m.S32; p != nil {
 		v := *p
-		w.Field(5, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
+		w.FieldZigzag(5, int64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 4)
 	}
 	if p := m.U64; p != nil {
 		v := *p
-		w.Field(4, bijoubuf.WireVarint)
-		w.Varint(uint64(v))
+		w.FieldVarint(4, uint64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 3)
 	}
 	if p := m.U32; p != nil {
 		v := *p
-		w.Field(3, bijoubuf.WireVarint)
-		w.Varint(uint64(v))
+		w.FieldVarint(3, uint64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 2)
 	}
 	if p := m.I64; p != nil {
 		v := *p
-		w.Field(2, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
+		w.FieldZigzag(2, int64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 1)
 	}
 	if p := m.I32; p != nil {
 		v := *p
-		w.Field(1, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
+		w.FieldZigzag(1, int64(v))
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)
@@ -5091,8 +5046,7 @@ func (m *Leaf) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 1)
 	}
 	if v := m.A; v != 0 {
-		w.Field(1, bijoubuf.WireVarint)
-		w.Varint(uint64(v))
+		w.FieldVarint(1, uint64(v))
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)
@@ -5344,31 +5298,27 @@ func (m *Choice) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if o, ok := m.Second.(*Choice_Y); ok && o != nil {
 		v := o.Y
-		w.Field(7, bijoubuf.WireLen)
-		w.LenBytes(v)
+		w.FieldBytes(7, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 6)
 	}
 	if o, ok := m.Second.(*Choice_X); ok && o != nil {
 		v := o.X
-		w.Field(6, bijoubuf.WireVarint)
-		w.Bool(v)
+		w.FieldBool(6, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 5)
 	}
 	if v := m.After; v != 0 {
-		w.Field(5, bijoubuf.WireVarint)
-		w.Varint(uint64(v))
+		w.FieldVarint(5, uint64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 4)
 	}
 	if o, ok := m.First.(*Choice_D); ok && o != nil {
 		v := o.D
-		w.Field(4, bijoubuf.WireI64)
-		w.Float64(v)
+		w.FieldFloat64(4, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 3)
@@ -5391,8 +5341,7 @@ func (m *Choice) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if o, ok := m.First.(*Choice_A); ok && o != nil {
 		v := o.A
-		w.Field(1, bijoubuf.WireVarint)
-		w.Varint(uint64(v))
+		w.FieldVarint(1, uint64(v))
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)
@@ -5684,8 +5633,7 @@ func (m *Node) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 2)
 	}
 	if v := m.Val; v != 0 {
-		w.Field(2, bijoubuf.WireVarint)
-		w.Varint(uint64(v))
+		w.FieldVarint(2, uint64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 1)
@@ -5969,64 +5917,55 @@ func (m *Keys) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 536870911)
 	}
 	if v := m.Top; v {
-		w.Field(536870911, bijoubuf.WireVarint)
-		w.Bool(v)
+		w.FieldBool(536870911, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 4210815)
 	}
 	if v := m.K4210815; v != 0 {
-		w.Field(4210815, bijoubuf.WireVarint)
-		w.Varint(uint64(v))
+		w.FieldVarint(4210815, uint64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 4210814)
 	}
 	if v := m.K4210814; v != 0 {
-		w.Field(4210814, bijoubuf.WireI32)
-		w.Fixed32(v)
+		w.FieldFixed32(4210814, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 16511)
 	}
 	if v := m.K16511; v != 0 {
-		w.Field(16511, bijoubuf.WireVarint)
-		w.Varint(uint64(v))
+		w.FieldVarint(16511, uint64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 16510)
 	}
 	if v := m.K16510; v != 0 {
-		w.Field(16510, bijoubuf.WireI32)
-		w.Fixed32(v)
+		w.FieldFixed32(16510, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 127)
 	}
 	if v := m.K127; v != 0 {
-		w.Field(127, bijoubuf.WireVarint)
-		w.Varint(uint64(v))
+		w.FieldVarint(127, uint64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 126)
 	}
 	if v := m.K126; v != 0 {
-		w.Field(126, bijoubuf.WireI32)
-		w.Fixed32(v)
+		w.FieldFixed32(126, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 63)
 	}
 	if v := m.K63; v != 0 {
-		w.Field(63, bijoubuf.WireVarint)
-		w.Varint(uint64(v))
+		w.FieldVarint(63, uint64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 62)
 	}
 	if v := m.K62; v != 0 {
-		w.Field(62, bijoubuf.WireI32)
-		w.Fixed32(v)
+		w.FieldFixed32(62, v)
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)
@@ -6266,8 +6205,7 @@ func (m *Outer) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 2)
 	}
 	if v := m.Tail; v != 0 {
-		w.Field(2, bijoubuf.WireVarint)
-		w.Varint(uint64(v))
+		w.FieldVarint(2, uint64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 1)
@@ -6773,24 +6711,21 @@ func (m *Bindings) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 5)
 	}
 	if v := m.Len; v != 0 {
-		w.Field(5, bijoubuf.WireVarint)
-		w.Varint(uint64(v))
+		w.FieldVarint(5, uint64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 4)
 	}
 	if o, ok := m.W.(*Bindings_Buf); ok && o != nil {
 		v := o.Buf
-		w.Field(4, bijoubuf.WireLen)
-		w.LenBytes(v)
+		w.FieldBytes(4, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 3)
 	}
 	if o, ok := m.W.(*Bindings_M); ok && o != nil {
 		v := o.M
-		w.Field(3, bijoubuf.WireVarint)
-		w.Bool(v)
+		w.FieldBool(3, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 2)
@@ -6804,8 +6739,7 @@ func (m *Bindings) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if o, ok := m.V.(*Bindings_R); ok && o != nil {
 		v := o.R
-		w.Field(1, bijoubuf.WireVarint)
-		w.Varint(uint64(v))
+		w.FieldVarint(1, uint64(v))
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)

@@ -188,8 +188,7 @@ func (m *Commit) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 6)
 	}
 	if v := m.Timestamp; v != 0 {
-		w.Field(6, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
+		w.FieldZigzag(6, int64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 5)
@@ -218,15 +217,13 @@ func (m *Commit) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 2)
 	}
 	if v := m.Tree; len(v) != 0 {
-		w.Field(2, bijoubuf.WireLen)
-		w.LenBytes(v)
+		w.FieldBytes(2, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 1)
 	}
 	if v := m.Id; len(v) != 0 {
-		w.Field(1, bijoubuf.WireLen)
-		w.LenBytes(v)
+		w.FieldBytes(1, v)
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)
@@ -507,8 +504,7 @@ func (m *Blob) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 4)
 	}
 	if v := m.Mode; v != 0 {
-		w.Field(4, bijoubuf.WireVarint)
-		w.Varint(uint64(v))
+		w.FieldVarint(4, uint64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 3)
@@ -520,15 +516,13 @@ func (m *Blob) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 2)
 	}
 	if v := m.Size; v != 0 {
-		w.Field(2, bijoubuf.WireVarint)
-		w.Varint(uint64(v))
+		w.FieldVarint(2, uint64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 1)
 	}
 	if v := m.Id; len(v) != 0 {
-		w.Field(1, bijoubuf.WireLen)
-		w.LenBytes(v)
+		w.FieldBytes(1, v)
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)

@@ -212,32 +212,28 @@ func (m *AnyValue) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if o, ok := m.Value.(*AnyValue_BytesValue); ok && o != nil {
 		v := o.BytesValue
-		w.Field(5, bijoubuf.WireLen)
-		w.LenBytes(v)
+		w.FieldBytes(5, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 4)
 	}
 	if o, ok := m.Value.(*AnyValue_DoubleValue); ok && o != nil {
 		v := o.DoubleValue
-		w.Field(4, bijoubuf.WireI64)
-		w.Float64(v)
+		w.FieldFloat64(4, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 3)
 	}
 	if o, ok := m.Value.(*AnyValue_IntValue); ok && o != nil {
 		v := o.IntValue
-		w.Field(3, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
+		w.FieldZigzag(3, int64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 2)
 	}
 	if o, ok := m.Value.(*AnyValue_BoolValue); ok && o != nil {
 		v := o.BoolValue
-		w.Field(2, bijoubuf.WireVarint)
-		w.Bool(v)
+		w.FieldBool(2, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 1)
@@ -478,8 +474,7 @@ func (m *Event) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 1)
 	}
 	if v := m.TimeUnixNano; v != 0 {
-		w.Field(1, bijoubuf.WireI64)
-		w.Fixed64(v)
+		w.FieldFixed64(1, v)
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)
@@ -703,15 +698,13 @@ func (m *Link) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 2)
 	}
 	if v := m.SpanId; len(v) != 0 {
-		w.Field(2, bijoubuf.WireLen)
-		w.LenBytes(v)
+		w.FieldBytes(2, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 1)
 	}
 	if v := m.TraceId; len(v) != 0 {
-		w.Field(1, bijoubuf.WireLen)
-		w.LenBytes(v)
+		w.FieldBytes(1, v)
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)
@@ -898,8 +891,7 @@ func (m *Status) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 2)
 	}
 	if v := m.Code; v != 0 {
-		w.Field(2, bijoubuf.WireVarint)
-		w.Varint(uint64(v))
+		w.FieldVarint(2, uint64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 1)
@@ -1182,8 +1174,7 @@ func (m *Span) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 12)
 	}
 	if v := m.DroppedAttributesCount; v != 0 {
-		w.Field(12, bijoubuf.WireVarint)
-		w.Varint(uint64(v))
+		w.FieldVarint(12, uint64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 11)
@@ -1239,22 +1230,19 @@ func (m *Span) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 7)
 	}
 	if v := m.EndTimeUnixNano; v != 0 {
-		w.Field(7, bijoubuf.WireI64)
-		w.Fixed64(v)
+		w.FieldFixed64(7, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 6)
 	}
 	if v := m.StartTimeUnixNano; v != 0 {
-		w.Field(6, bijoubuf.WireI64)
-		w.Fixed64(v)
+		w.FieldFixed64(6, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 5)
 	}
 	if v := m.Kind; v != 0 {
-		w.Field(5, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
+		w.FieldZigzag(5, int64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 4)
@@ -1266,22 +1254,19 @@ func (m *Span) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 3)
 	}
 	if v := m.ParentSpanId; len(v) != 0 {
-		w.Field(3, bijoubuf.WireLen)
-		w.LenBytes(v)
+		w.FieldBytes(3, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 2)
 	}
 	if v := m.SpanId; len(v) != 0 {
-		w.Field(2, bijoubuf.WireLen)
-		w.LenBytes(v)
+		w.FieldBytes(2, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 1)
 	}
 	if v := m.TraceId; len(v) != 0 {
-		w.Field(1, bijoubuf.WireLen)
-		w.LenBytes(v)
+		w.FieldBytes(1, v)
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)

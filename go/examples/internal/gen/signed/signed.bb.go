@@ -120,15 +120,13 @@ func (m *SignedMessage) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 2)
 	}
 	if v := m.Signature; len(v) != 0 {
-		w.Field(2, bijoubuf.WireLen)
-		w.LenBytes(v)
+		w.FieldBytes(2, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 1)
 	}
 	if v := m.Body; len(v) != 0 {
-		w.Field(1, bijoubuf.WireLen)
-		w.LenBytes(v)
+		w.FieldBytes(1, v)
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)

@@ -123,8 +123,7 @@ func (m *Record) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 5)
 	}
 	if v := m.Level; v != 0 {
-		w.Field(5, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
+		w.FieldZigzag(5, int64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 2)
@@ -136,8 +135,7 @@ func (m *Record) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 1)
 	}
 	if v := m.Id; v != 0 {
-		w.Field(1, bijoubuf.WireVarint)
-		w.Varint(uint64(v))
+		w.FieldVarint(1, uint64(v))
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)

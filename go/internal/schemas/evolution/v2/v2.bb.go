@@ -155,15 +155,13 @@ func (m *Record) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if p := m.Archived; p != nil {
 		v := *p
-		w.Field(6, bijoubuf.WireVarint)
-		w.Bool(v)
+		w.FieldBool(6, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 5)
 	}
 	if v := m.Level; v != 0 {
-		w.Field(5, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
+		w.FieldZigzag(5, int64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 4)
@@ -180,8 +178,7 @@ func (m *Record) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 3)
 	}
 	if v := m.NoteCount; v != 0 {
-		w.Field(3, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
+		w.FieldZigzag(3, int64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 2)
@@ -193,8 +190,7 @@ func (m *Record) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 1)
 	}
 	if v := m.Id; v != 0 {
-		w.Field(1, bijoubuf.WireVarint)
-		w.Varint(uint64(v))
+		w.FieldVarint(1, uint64(v))
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)

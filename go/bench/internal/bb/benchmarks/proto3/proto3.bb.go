@@ -458,43 +458,37 @@ func (m *GoogleMessage1) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 280)
 	}
 	if v := m.Field280; v != 0 {
-		w.Field(280, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
+		w.FieldZigzag(280, int64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 272)
 	}
 	if v := m.Field272; v != 0 {
-		w.Field(272, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
+		w.FieldZigzag(272, int64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 271)
 	}
 	if v := m.Field271; v != 0 {
-		w.Field(271, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
+		w.FieldZigzag(271, int64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 150)
 	}
 	if v := m.Field150; v != 0 {
-		w.Field(150, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
+		w.FieldZigzag(150, int64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 131)
 	}
 	if v := m.Field131; v != 0 {
-		w.Field(131, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
+		w.FieldZigzag(131, int64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 130)
 	}
 	if v := m.Field130; v != 0 {
-		w.Field(130, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
+		w.FieldZigzag(130, int64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 129)
@@ -506,15 +500,13 @@ func (m *GoogleMessage1) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 128)
 	}
 	if v := m.Field128; v != 0 {
-		w.Field(128, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
+		w.FieldZigzag(128, int64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 104)
 	}
 	if v := m.Field104; v != 0 {
-		w.Field(104, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
+		w.FieldZigzag(104, int64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 103)
@@ -532,106 +524,91 @@ func (m *GoogleMessage1) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 101)
 	}
 	if v := m.Field101; v != 0 {
-		w.Field(101, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
+		w.FieldZigzag(101, int64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 100)
 	}
 	if v := m.Field100; v != 0 {
-		w.Field(100, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
+		w.FieldZigzag(100, int64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 81)
 	}
 	if v := m.Field81; v {
-		w.Field(81, bijoubuf.WireVarint)
-		w.Bool(v)
+		w.FieldBool(81, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 80)
 	}
 	if v := m.Field80; v {
-		w.Field(80, bijoubuf.WireVarint)
-		w.Bool(v)
+		w.FieldBool(80, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 78)
 	}
 	if v := m.Field78; v {
-		w.Field(78, bijoubuf.WireVarint)
-		w.Bool(v)
+		w.FieldBool(78, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 68)
 	}
 	if v := m.Field68; v != 0 {
-		w.Field(68, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
+		w.FieldZigzag(68, int64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 67)
 	}
 	if v := m.Field67; v != 0 {
-		w.Field(67, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
+		w.FieldZigzag(67, int64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 60)
 	}
 	if v := m.Field60; v != 0 {
-		w.Field(60, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
+		w.FieldZigzag(60, int64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 59)
 	}
 	if v := m.Field59; v {
-		w.Field(59, bijoubuf.WireVarint)
-		w.Bool(v)
+		w.FieldBool(59, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 30)
 	}
 	if v := m.Field30; v {
-		w.Field(30, bijoubuf.WireVarint)
-		w.Bool(v)
+		w.FieldBool(30, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 29)
 	}
 	if v := m.Field29; v != 0 {
-		w.Field(29, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
+		w.FieldZigzag(29, int64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 25)
 	}
 	if v := m.Field25; v != 0 {
-		w.Field(25, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
+		w.FieldZigzag(25, int64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 24)
 	}
 	if v := m.Field24; v {
-		w.Field(24, bijoubuf.WireVarint)
-		w.Bool(v)
+		w.FieldBool(24, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 23)
 	}
 	if v := m.Field23; v != 0 {
-		w.Field(23, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
+		w.FieldZigzag(23, int64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 22)
 	}
 	if v := m.Field22; v != 0 {
-		w.Field(22, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
+		w.FieldZigzag(22, int64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 18)
@@ -643,15 +620,13 @@ func (m *GoogleMessage1) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 17)
 	}
 	if v := m.Field17; v {
-		w.Field(17, bijoubuf.WireVarint)
-		w.Bool(v)
+		w.FieldBool(17, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 16)
 	}
 	if v := m.Field16; v != 0 {
-		w.Field(16, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
+		w.FieldZigzag(16, int64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 15)
@@ -665,22 +640,19 @@ func (m *GoogleMessage1) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 14)
 	}
 	if v := m.Field14; v {
-		w.Field(14, bijoubuf.WireVarint)
-		w.Bool(v)
+		w.FieldBool(14, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 13)
 	}
 	if v := m.Field13; v {
-		w.Field(13, bijoubuf.WireVarint)
-		w.Bool(v)
+		w.FieldBool(13, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 12)
 	}
 	if v := m.Field12; v {
-		w.Field(12, bijoubuf.WireVarint)
-		w.Bool(v)
+		w.FieldBool(12, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 9)
@@ -698,8 +670,7 @@ func (m *GoogleMessage1) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 6)
 	}
 	if v := m.Field6; v != 0 {
-		w.Field(6, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
+		w.FieldZigzag(6, int64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 5)
@@ -719,15 +690,13 @@ func (m *GoogleMessage1) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 3)
 	}
 	if v := m.Field3; v != 0 {
-		w.Field(3, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
+		w.FieldZigzag(3, int64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 2)
 	}
 	if v := m.Field2; v != 0 {
-		w.Field(2, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
+		w.FieldZigzag(2, int64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 1)
@@ -1509,22 +1478,19 @@ func (m *GoogleMessage1SubMessage) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 300)
 	}
 	if v := m.Field300; v != 0 {
-		w.Field(300, bijoubuf.WireVarint)
-		w.Varint(uint64(v))
+		w.FieldVarint(300, uint64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 207)
 	}
 	if v := m.Field207; v != 0 {
-		w.Field(207, bijoubuf.WireVarint)
-		w.Varint(uint64(v))
+		w.FieldVarint(207, uint64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 206)
 	}
 	if v := m.Field206; v {
-		w.Field(206, bijoubuf.WireVarint)
-		w.Bool(v)
+		w.FieldBool(206, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 205)
@@ -1536,64 +1502,55 @@ func (m *GoogleMessage1SubMessage) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 204)
 	}
 	if v := m.Field204; v != 0 {
-		w.Field(204, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
+		w.FieldZigzag(204, int64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 203)
 	}
 	if v := m.Field203; v != 0 {
-		w.Field(203, bijoubuf.WireI32)
-		w.Fixed32(v)
+		w.FieldFixed32(203, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 28)
 	}
 	if v := m.Field28; v {
-		w.Field(28, bijoubuf.WireVarint)
-		w.Bool(v)
+		w.FieldBool(28, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 23)
 	}
 	if v := m.Field23; v {
-		w.Field(23, bijoubuf.WireVarint)
-		w.Bool(v)
+		w.FieldBool(23, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 22)
 	}
 	if v := m.Field22; v != 0 {
-		w.Field(22, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
+		w.FieldZigzag(22, int64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 21)
 	}
 	if v := m.Field21; v != 0 {
-		w.Field(21, bijoubuf.WireI64)
-		w.Fixed64(v)
+		w.FieldFixed64(21, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 20)
 	}
 	if v := m.Field20; v {
-		w.Field(20, bijoubuf.WireVarint)
-		w.Bool(v)
+		w.FieldBool(20, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 19)
 	}
 	if v := m.Field19; v != 0 {
-		w.Field(19, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
+		w.FieldZigzag(19, int64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 16)
 	}
 	if v := m.Field16; v != 0 {
-		w.Field(16, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
+		w.FieldZigzag(16, int64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 15)
@@ -1605,43 +1562,37 @@ func (m *GoogleMessage1SubMessage) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 14)
 	}
 	if v := m.Field14; v != 0 {
-		w.Field(14, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
+		w.FieldZigzag(14, int64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 13)
 	}
 	if v := m.Field13; v != 0 {
-		w.Field(13, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
+		w.FieldZigzag(13, int64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 12)
 	}
 	if v := m.Field12; v {
-		w.Field(12, bijoubuf.WireVarint)
-		w.Bool(v)
+		w.FieldBool(12, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 3)
 	}
 	if v := m.Field3; v != 0 {
-		w.Field(3, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
+		w.FieldZigzag(3, int64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 2)
 	}
 	if v := m.Field2; v != 0 {
-		w.Field(2, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
+		w.FieldZigzag(2, int64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 1)
 	}
 	if v := m.Field1; v != 0 {
-		w.Field(1, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
+		w.FieldZigzag(1, int64(v))
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)

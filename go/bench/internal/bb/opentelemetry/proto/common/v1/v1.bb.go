@@ -256,16 +256,14 @@ func (m *AnyValue) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if o, ok := m.Value.(*AnyValue_StringValueStrindex); ok && o != nil {
 		v := o.StringValueStrindex
-		w.Field(8, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
+		w.FieldZigzag(8, int64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 7)
 	}
 	if o, ok := m.Value.(*AnyValue_BytesValue); ok && o != nil {
 		v := o.BytesValue
-		w.Field(7, bijoubuf.WireLen)
-		w.LenBytes(v)
+		w.FieldBytes(7, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 6)
@@ -290,24 +288,21 @@ func (m *AnyValue) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if o, ok := m.Value.(*AnyValue_DoubleValue); ok && o != nil {
 		v := o.DoubleValue
-		w.Field(4, bijoubuf.WireI64)
-		w.Float64(v)
+		w.FieldFloat64(4, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 3)
 	}
 	if o, ok := m.Value.(*AnyValue_IntValue); ok && o != nil {
 		v := o.IntValue
-		w.Field(3, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
+		w.FieldZigzag(3, int64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 2)
 	}
 	if o, ok := m.Value.(*AnyValue_BoolValue); ok && o != nil {
 		v := o.BoolValue
-		w.Field(2, bijoubuf.WireVarint)
-		w.Bool(v)
+		w.FieldBool(2, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 1)
@@ -936,8 +931,7 @@ func (m *KeyValue) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 3)
 	}
 	if v := m.KeyStrindex; v != 0 {
-		w.Field(3, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
+		w.FieldZigzag(3, int64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 2)
@@ -1169,8 +1163,7 @@ func (m *InstrumentationScope) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 4)
 	}
 	if v := m.DroppedAttributesCount; v != 0 {
-		w.Field(4, bijoubuf.WireVarint)
-		w.Varint(uint64(v))
+		w.FieldVarint(4, uint64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 3)

@@ -1086,36 +1086,31 @@ func (m *LogRecord) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 11)
 	}
 	if v := m.ObservedTimeUnixNano; v != 0 {
-		w.Field(11, bijoubuf.WireI64)
-		w.Fixed64(v)
+		w.FieldFixed64(11, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 10)
 	}
 	if v := m.SpanId; len(v) != 0 {
-		w.Field(10, bijoubuf.WireLen)
-		w.LenBytes(v)
+		w.FieldBytes(10, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 9)
 	}
 	if v := m.TraceId; len(v) != 0 {
-		w.Field(9, bijoubuf.WireLen)
-		w.LenBytes(v)
+		w.FieldBytes(9, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 8)
 	}
 	if v := m.Flags; v != 0 {
-		w.Field(8, bijoubuf.WireI32)
-		w.Fixed32(v)
+		w.FieldFixed32(8, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 7)
 	}
 	if v := m.DroppedAttributesCount; v != 0 {
-		w.Field(7, bijoubuf.WireVarint)
-		w.Varint(uint64(v))
+		w.FieldVarint(7, uint64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 6)
@@ -1148,15 +1143,13 @@ func (m *LogRecord) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 2)
 	}
 	if v := m.SeverityNumber; v != 0 {
-		w.Field(2, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
+		w.FieldZigzag(2, int64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 1)
 	}
 	if v := m.TimeUnixNano; v != 0 {
-		w.Field(1, bijoubuf.WireI64)
-		w.Fixed64(v)
+		w.FieldFixed64(1, v)
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)

@@ -1696,15 +1696,13 @@ func (m *Sum) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 3)
 	}
 	if v := m.IsMonotonic; v {
-		w.Field(3, bijoubuf.WireVarint)
-		w.Bool(v)
+		w.FieldBool(3, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 2)
 	}
 	if v := m.AggregationTemporality; v != 0 {
-		w.Field(2, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
+		w.FieldZigzag(2, int64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 1)
@@ -1917,8 +1915,7 @@ func (m *Histogram) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 2)
 	}
 	if v := m.AggregationTemporality; v != 0 {
-		w.Field(2, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
+		w.FieldZigzag(2, int64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 1)
@@ -2119,8 +2116,7 @@ func (m *ExponentialHistogram) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 2)
 	}
 	if v := m.AggregationTemporality; v != 0 {
-		w.Field(2, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
+		w.FieldZigzag(2, int64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 1)
@@ -2591,8 +2587,7 @@ func (m *NumberDataPoint) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 8)
 	}
 	if v := m.Flags; v != 0 {
-		w.Field(8, bijoubuf.WireVarint)
-		w.Varint(uint64(v))
+		w.FieldVarint(8, uint64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 7)
@@ -2612,8 +2607,7 @@ func (m *NumberDataPoint) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if o, ok := m.Value.(*NumberDataPoint_AsInt); ok && o != nil {
 		v := o.AsInt
-		w.Field(6, bijoubuf.WireI64)
-		w.Fixed64(uint64(v))
+		w.FieldFixed64(6, uint64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 5)
@@ -2633,22 +2627,19 @@ func (m *NumberDataPoint) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if o, ok := m.Value.(*NumberDataPoint_AsDouble); ok && o != nil {
 		v := o.AsDouble
-		w.Field(4, bijoubuf.WireI64)
-		w.Float64(v)
+		w.FieldFloat64(4, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 3)
 	}
 	if v := m.TimeUnixNano; v != 0 {
-		w.Field(3, bijoubuf.WireI64)
-		w.Fixed64(v)
+		w.FieldFixed64(3, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 2)
 	}
 	if v := m.StartTimeUnixNano; v != 0 {
-		w.Field(2, bijoubuf.WireI64)
-		w.Fixed64(v)
+		w.FieldFixed64(2, v)
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)
@@ -3079,23 +3070,20 @@ func (m *HistogramDataPoint) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if p := m.Max; p != nil {
 		v := *p
-		w.Field(12, bijoubuf.WireI64)
-		w.Float64(v)
+		w.FieldFloat64(12, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 11)
 	}
 	if p := m.Min; p != nil {
 		v := *p
-		w.Field(11, bijoubuf.WireI64)
-		w.Float64(v)
+		w.FieldFloat64(11, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 10)
 	}
 	if v := m.Flags; v != 0 {
-		w.Field(10, bijoubuf.WireVarint)
-		w.Varint(uint64(v))
+		w.FieldVarint(10, uint64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 9)
@@ -3144,29 +3132,25 @@ func (m *HistogramDataPoint) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if p := m.Sum; p != nil {
 		v := *p
-		w.Field(5, bijoubuf.WireI64)
-		w.Float64(v)
+		w.FieldFloat64(5, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 4)
 	}
 	if v := m.Count; v != 0 {
-		w.Field(4, bijoubuf.WireI64)
-		w.Fixed64(v)
+		w.FieldFixed64(4, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 3)
 	}
 	if v := m.TimeUnixNano; v != 0 {
-		w.Field(3, bijoubuf.WireI64)
-		w.Fixed64(v)
+		w.FieldFixed64(3, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 2)
 	}
 	if v := m.StartTimeUnixNano; v != 0 {
-		w.Field(2, bijoubuf.WireI64)
-		w.Fixed64(v)
+		w.FieldFixed64(2, v)
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)
@@ -3687,24 +3671,21 @@ func (m *ExponentialHistogramDataPoint) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 14)
 	}
 	if v := m.ZeroThreshold; !bijoubuf.IsZero64(v) {
-		w.Field(14, bijoubuf.WireI64)
-		w.Float64(v)
+		w.FieldFloat64(14, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 13)
 	}
 	if p := m.Max; p != nil {
 		v := *p
-		w.Field(13, bijoubuf.WireI64)
-		w.Float64(v)
+		w.FieldFloat64(13, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 12)
 	}
 	if p := m.Min; p != nil {
 		v := *p
-		w.Field(12, bijoubuf.WireI64)
-		w.Float64(v)
+		w.FieldFloat64(12, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 11)
@@ -3723,8 +3704,7 @@ func (m *ExponentialHistogramDataPoint) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 10)
 	}
 	if v := m.Flags; v != 0 {
-		w.Field(10, bijoubuf.WireVarint)
-		w.Varint(uint64(v))
+		w.FieldVarint(10, uint64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 9)
@@ -3746,44 +3726,38 @@ func (m *ExponentialHistogramDataPoint) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 7)
 	}
 	if v := m.ZeroCount; v != 0 {
-		w.Field(7, bijoubuf.WireI64)
-		w.Fixed64(v)
+		w.FieldFixed64(7, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 6)
 	}
 	if v := m.Scale; v != 0 {
-		w.Field(6, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
+		w.FieldZigzag(6, int64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 5)
 	}
 	if p := m.Sum; p != nil {
 		v := *p
-		w.Field(5, bijoubuf.WireI64)
-		w.Float64(v)
+		w.FieldFloat64(5, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 4)
 	}
 	if v := m.Count; v != 0 {
-		w.Field(4, bijoubuf.WireI64)
-		w.Fixed64(v)
+		w.FieldFixed64(4, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 3)
 	}
 	if v := m.TimeUnixNano; v != 0 {
-		w.Field(3, bijoubuf.WireI64)
-		w.Fixed64(v)
+		w.FieldFixed64(3, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 2)
 	}
 	if v := m.StartTimeUnixNano; v != 0 {
-		w.Field(2, bijoubuf.WireI64)
-		w.Fixed64(v)
+		w.FieldFixed64(2, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 1)
@@ -4158,8 +4132,7 @@ func (m *ExponentialHistogramDataPoint_Buckets) BijoubufWrite(w *bijoubuf.BackWr
 		u = w.UnknownAfter(u, 1)
 	}
 	if v := m.Offset; v != 0 {
-		w.Field(1, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
+		w.FieldZigzag(1, int64(v))
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)
@@ -4418,8 +4391,7 @@ func (m *SummaryDataPoint) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 8)
 	}
 	if v := m.Flags; v != 0 {
-		w.Field(8, bijoubuf.WireVarint)
-		w.Varint(uint64(v))
+		w.FieldVarint(8, uint64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 7)
@@ -4451,29 +4423,25 @@ func (m *SummaryDataPoint) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 5)
 	}
 	if v := m.Sum; !bijoubuf.IsZero64(v) {
-		w.Field(5, bijoubuf.WireI64)
-		w.Float64(v)
+		w.FieldFloat64(5, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 4)
 	}
 	if v := m.Count; v != 0 {
-		w.Field(4, bijoubuf.WireI64)
-		w.Fixed64(v)
+		w.FieldFixed64(4, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 3)
 	}
 	if v := m.TimeUnixNano; v != 0 {
-		w.Field(3, bijoubuf.WireI64)
-		w.Fixed64(v)
+		w.FieldFixed64(3, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 2)
 	}
 	if v := m.StartTimeUnixNano; v != 0 {
-		w.Field(2, bijoubuf.WireI64)
-		w.Fixed64(v)
+		w.FieldFixed64(2, v)
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)
@@ -4736,15 +4704,13 @@ func (m *SummaryDataPoint_ValueAtQuantile) BijoubufWrite(w *bijoubuf.BackWriter)
 		u = w.UnknownAfter(u, 2)
 	}
 	if v := m.Value; !bijoubuf.IsZero64(v) {
-		w.Field(2, bijoubuf.WireI64)
-		w.Float64(v)
+		w.FieldFloat64(2, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 1)
 	}
 	if v := m.Quantile; !bijoubuf.IsZero64(v) {
-		w.Field(1, bijoubuf.WireI64)
-		w.Float64(v)
+		w.FieldFloat64(1, v)
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)
@@ -4996,37 +4962,32 @@ func (m *Exemplar) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if o, ok := m.Value.(*Exemplar_AsInt); ok && o != nil {
 		v := o.AsInt
-		w.Field(6, bijoubuf.WireI64)
-		w.Fixed64(uint64(v))
+		w.FieldFixed64(6, uint64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 5)
 	}
 	if v := m.TraceId; len(v) != 0 {
-		w.Field(5, bijoubuf.WireLen)
-		w.LenBytes(v)
+		w.FieldBytes(5, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 4)
 	}
 	if v := m.SpanId; len(v) != 0 {
-		w.Field(4, bijoubuf.WireLen)
-		w.LenBytes(v)
+		w.FieldBytes(4, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 3)
 	}
 	if o, ok := m.Value.(*Exemplar_AsDouble); ok && o != nil {
 		v := o.AsDouble
-		w.Field(3, bijoubuf.WireI64)
-		w.Float64(v)
+		w.FieldFloat64(3, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 2)
 	}
 	if v := m.TimeUnixNano; v != 0 {
-		w.Field(2, bijoubuf.WireI64)
-		w.Fixed64(v)
+		w.FieldFixed64(2, v)
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)

@@ -176,8 +176,7 @@ func (m *Resource) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 2)
 	}
 	if v := m.DroppedAttributesCount; v != 0 {
-		w.Field(2, bijoubuf.WireVarint)
-		w.Varint(uint64(v))
+		w.FieldVarint(2, uint64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 1)

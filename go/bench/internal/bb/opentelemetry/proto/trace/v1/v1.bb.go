@@ -1149,8 +1149,7 @@ func (m *Span) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 16)
 	}
 	if v := m.Flags; v != 0 {
-		w.Field(16, bijoubuf.WireI32)
-		w.Fixed32(v)
+		w.FieldFixed32(16, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 15)
@@ -1164,8 +1163,7 @@ func (m *Span) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 14)
 	}
 	if v := m.DroppedLinksCount; v != 0 {
-		w.Field(14, bijoubuf.WireVarint)
-		w.Varint(uint64(v))
+		w.FieldVarint(14, uint64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 13)
@@ -1184,8 +1182,7 @@ func (m *Span) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 12)
 	}
 	if v := m.DroppedEventsCount; v != 0 {
-		w.Field(12, bijoubuf.WireVarint)
-		w.Varint(uint64(v))
+		w.FieldVarint(12, uint64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 11)
@@ -1204,8 +1201,7 @@ func (m *Span) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 10)
 	}
 	if v := m.DroppedAttributesCount; v != 0 {
-		w.Field(10, bijoubuf.WireVarint)
-		w.Varint(uint64(v))
+		w.FieldVarint(10, uint64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 9)
@@ -1224,22 +1220,19 @@ func (m *Span) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 8)
 	}
 	if v := m.EndTimeUnixNano; v != 0 {
-		w.Field(8, bijoubuf.WireI64)
-		w.Fixed64(v)
+		w.FieldFixed64(8, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 7)
 	}
 	if v := m.StartTimeUnixNano; v != 0 {
-		w.Field(7, bijoubuf.WireI64)
-		w.Fixed64(v)
+		w.FieldFixed64(7, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 6)
 	}
 	if v := m.Kind; v != 0 {
-		w.Field(6, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
+		w.FieldZigzag(6, int64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 5)
@@ -1251,8 +1244,7 @@ func (m *Span) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 4)
 	}
 	if v := m.ParentSpanId; len(v) != 0 {
-		w.Field(4, bijoubuf.WireLen)
-		w.LenBytes(v)
+		w.FieldBytes(4, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 3)
@@ -1264,15 +1256,13 @@ func (m *Span) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 2)
 	}
 	if v := m.SpanId; len(v) != 0 {
-		w.Field(2, bijoubuf.WireLen)
-		w.LenBytes(v)
+		w.FieldBytes(2, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 1)
 	}
 	if v := m.TraceId; len(v) != 0 {
-		w.Field(1, bijoubuf.WireLen)
-		w.LenBytes(v)
+		w.FieldBytes(1, v)
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)
@@ -1698,8 +1688,7 @@ func (m *Span_Event) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 4)
 	}
 	if v := m.DroppedAttributesCount; v != 0 {
-		w.Field(4, bijoubuf.WireVarint)
-		w.Varint(uint64(v))
+		w.FieldVarint(4, uint64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 3)
@@ -1724,8 +1713,7 @@ func (m *Span_Event) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 1)
 	}
 	if v := m.TimeUnixNano; v != 0 {
-		w.Field(1, bijoubuf.WireI64)
-		w.Fixed64(v)
+		w.FieldFixed64(1, v)
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)
@@ -2005,15 +1993,13 @@ func (m *Span_Link) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 6)
 	}
 	if v := m.Flags; v != 0 {
-		w.Field(6, bijoubuf.WireI32)
-		w.Fixed32(v)
+		w.FieldFixed32(6, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 5)
 	}
 	if v := m.DroppedAttributesCount; v != 0 {
-		w.Field(5, bijoubuf.WireVarint)
-		w.Varint(uint64(v))
+		w.FieldVarint(5, uint64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 4)
@@ -2038,15 +2024,13 @@ func (m *Span_Link) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 2)
 	}
 	if v := m.SpanId; len(v) != 0 {
-		w.Field(2, bijoubuf.WireLen)
-		w.LenBytes(v)
+		w.FieldBytes(2, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 1)
 	}
 	if v := m.TraceId; len(v) != 0 {
-		w.Field(1, bijoubuf.WireLen)
-		w.LenBytes(v)
+		w.FieldBytes(1, v)
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)
@@ -2298,8 +2282,7 @@ func (m *Status) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 3)
 	}
 	if v := m.Code; v != 0 {
-		w.Field(3, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
+		w.FieldZigzag(3, int64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 2)
