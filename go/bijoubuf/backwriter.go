@@ -79,11 +79,12 @@ func (w *BackWriter) room(n int) int {
 // before it (the next one up), a delta from number, and leaves this one's key pending.
 // Fields go from the highest number to the lowest.
 func (w *BackWriter) Field(number uint32, wire WireType) {
-	// Inlined: a one-byte key, below the pending field's number (else the delta
-	// underflows and is not below 248), in room. The rest in field.
-	p, pk := w.pos-1, w.pending
-	if d := pk - uint64(number+1)<<2; d < bijou64.FirstTierTag && number != 0 && uint(p) < uint(len(w.buf)) {
-		w.buf[p] = byte(d)
+	// Inlined: a one-byte key or none, in room. The rest in field.
+	d, k, ok := w.pendingKey(number)
+	if p := w.pos - k; ok && p >= 0 {
+		if k != 0 {
+			w.buf[p] = byte(d)
+		}
 		w.pos = p
 		w.pending = uint64(number)<<2 | uint64(wire)
 		return
@@ -91,15 +92,29 @@ func (w *BackWriter) Field(number uint32, wire WireType) {
 	w.field(number, wire, EncodeFieldOrder)
 }
 
-// field is Field past its inlined case: the first field of a message (nothing pending),
-// a key of more than one byte, or a refusal (code: field-order or unknown-field-order).
+// pendingKey is what the one-call paths write before field number: the pending key's
+// delta from number and its length, 1, or 0 when nothing is pending (the first field of
+// its message); ok false when they cannot: a key longer than a byte, or a number out of
+// order or outside 1 ..= 2^29 − 1 (which the slow path refuses).
+func (w *BackWriter) pendingKey(number uint32) (d uint64, k int, ok bool) {
+	pk := w.pending
+	if pk == 0 {
+		return 0, 0, number-1 < MaxFieldNumber
+	}
+	// A number not below the pending one underflows the delta past any one-byte key.
+	d = pk - (uint64(number)+1)<<2
+	return d, 1, d < bijou64.FirstTierTag && number != 0
+}
+
+// field is Field past its inlined case: a key of more than one byte, or a refusal
+// (code: field-order or unknown-field-order).
 func (w *BackWriter) field(number uint32, wire WireType, code EncodeCode) {
 	if number-1 >= MaxFieldNumber || (w.pending != 0 && uint64(number) >= w.pending>>2) {
 		w.fieldOrder(number, code)
 		return
 	}
 	if pk := w.pending; pk != 0 {
-		w.Varint(pk - uint64(number+1)<<2)
+		w.Varint(pk - (uint64(number)+1)<<2)
 	}
 	w.pending = uint64(number)<<2 | uint64(wire)
 }
@@ -210,11 +225,12 @@ func (w *BackWriter) String(s string) {
 // FieldString writes string field number (Field, then String) in one call where the
 // key and the length are a byte each.
 func (w *BackWriter) FieldString(number uint32, s string) {
-	p, pk := w.pos-len(s)-2, w.pending
-	if d := pk - uint64(number+1)<<2; d < bijou64.FirstTierTag && number != 0 && len(s) < bijou64.FirstTierTag && p >= 0 {
-		b := w.buf[p : p+2+len(s)]
-		// The pending key (of the field after this one), the string, its length.
-		b[len(s)+1] = byte(d)
+	d, k, ok := w.pendingKey(number)
+	if p := w.pos - k - 1 - len(s); ok && len(s) < bijou64.FirstTierTag && p >= 0 {
+		// The length, the string, the pending key (written first: with no key pending,
+		// the string or the length overwrite it).
+		b := w.buf[p:w.pos]
+		b[len(b)-1] = byte(d)
 		copy(b[1:], s)
 		b[0] = byte(len(s))
 		w.pos = p
@@ -228,10 +244,10 @@ func (w *BackWriter) FieldString(number uint32, s string) {
 // FieldBytes writes bytes field number (Field, then LenBytes) in one call where the
 // key and the length are a byte each.
 func (w *BackWriter) FieldBytes(number uint32, v []byte) {
-	p, pk := w.pos-len(v)-2, w.pending
-	if d := pk - uint64(number+1)<<2; d < bijou64.FirstTierTag && number != 0 && len(v) < bijou64.FirstTierTag && p >= 0 {
-		b := w.buf[p : p+2+len(v)]
-		b[len(v)+1] = byte(d)
+	d, k, ok := w.pendingKey(number)
+	if p := w.pos - k - 1 - len(v); ok && len(v) < bijou64.FirstTierTag && p >= 0 {
+		b := w.buf[p:w.pos]
+		b[len(b)-1] = byte(d) // as in FieldString
 		copy(b[1:], v)
 		b[0] = byte(len(v))
 		w.pos = p
@@ -245,10 +261,11 @@ func (w *BackWriter) FieldBytes(number uint32, v []byte) {
 // FieldVarint writes field number of wire type VARINT holding v (Field, then Varint)
 // in one call where the key and the value are a byte each.
 func (w *BackWriter) FieldVarint(number uint32, v uint64) {
-	p, pk := w.pos-2, w.pending
-	if d := pk - uint64(number+1)<<2; d < bijou64.FirstTierTag && number != 0 && v < bijou64.FirstTierTag && uint(p)+1 < uint(len(w.buf)) {
-		w.buf[p+1] = byte(d)
-		w.buf[p] = byte(v)
+	d, k, ok := w.pendingKey(number)
+	if p := w.pos - k - 1; ok && v < bijou64.FirstTierTag && p >= 0 {
+		b := w.buf[p:w.pos]
+		b[len(b)-1] = byte(d) // as in FieldString
+		b[0] = byte(v)
 		w.pos = p
 		w.pending = uint64(number)<<2 | uint64(WireVarint)
 		return
@@ -274,10 +291,10 @@ func (w *BackWriter) FieldBool(number uint32, v bool) {
 // FieldFixed64 writes field number of wire type I64 holding v (Field, then Fixed64) in
 // one call where the key is a byte.
 func (w *BackWriter) FieldFixed64(number uint32, v uint64) {
-	p, pk := w.pos-9, w.pending
-	if d := pk - uint64(number+1)<<2; d < bijou64.FirstTierTag && number != 0 && p >= 0 {
-		b := w.buf[p : p+9]
-		b[8] = byte(d)
+	d, k, ok := w.pendingKey(number)
+	if p := w.pos - k - 8; ok && p >= 0 {
+		b := w.buf[p:w.pos]
+		b[len(b)-1] = byte(d) // as in FieldString
 		binary.BigEndian.PutUint64(b, v)
 		w.pos = p
 		w.pending = uint64(number)<<2 | uint64(WireI64)
@@ -290,10 +307,10 @@ func (w *BackWriter) FieldFixed64(number uint32, v uint64) {
 // FieldFixed32 writes field number of wire type I32 holding v (Field, then Fixed32) in
 // one call where the key is a byte.
 func (w *BackWriter) FieldFixed32(number uint32, v uint32) {
-	p, pk := w.pos-5, w.pending
-	if d := pk - uint64(number+1)<<2; d < bijou64.FirstTierTag && number != 0 && p >= 0 {
-		b := w.buf[p : p+5]
-		b[4] = byte(d)
+	d, k, ok := w.pendingKey(number)
+	if p := w.pos - k - 4; ok && p >= 0 {
+		b := w.buf[p:w.pos]
+		b[len(b)-1] = byte(d) // as in FieldString
 		binary.BigEndian.PutUint32(b, v)
 		w.pos = p
 		w.pending = uint64(number)<<2 | uint64(WireI32)
@@ -340,9 +357,11 @@ func (w *BackWriter) Open() BackMark {
 // OpenField begins field number as a LEN record and opens its content (Field, then
 // Open) in one call.
 func (w *BackWriter) OpenField(number uint32) BackMark {
-	p, pk := w.pos-1, w.pending
-	if d := pk - uint64(number+1)<<2; d < bijou64.FirstTierTag && number != 0 && uint(p) < uint(len(w.buf)) {
-		w.buf[p] = byte(d)
+	d, k, ok := w.pendingKey(number)
+	if p := w.pos - k; ok && p >= 0 {
+		if k != 0 {
+			w.buf[p] = byte(d)
+		}
 		w.pos = p
 		w.pending = 0
 		return BackMark{pending: uint64(number)<<2 | uint64(WireLen), end: p}

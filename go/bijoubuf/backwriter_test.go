@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // A field of a message built at random, written forwards by Writer and backwards by
@@ -262,6 +263,9 @@ func TestBackWriterRefuses(t *testing.T) {
 		{"too few for a fixed64", 8, func(w *BackWriter) { w.FieldFixed64(1, 1) }, EncodeSizeMismatch},
 		{"too few for a varint", 2, func(w *BackWriter) { w.FieldVarint(1, 300) }, EncodeSizeMismatch},
 		{"field 0 after 1", 4, func(w *BackWriter) { w.Field(1, WireVarint); w.Varint(0); w.Field(0, WireVarint); w.Varint(0) }, EncodeFieldOrder},
+		{"2^32 − 1 after field 1", 8, func(w *BackWriter) { w.FieldVarint(1, 0); w.FieldVarint(math.MaxUint32, 0) }, EncodeFieldOrder},
+		{"2^32 − 1 first", 8, func(w *BackWriter) { w.FieldString(math.MaxUint32, "") }, EncodeFieldOrder},
+		{"message at 2^32 − 1", 8, func(w *BackWriter) { w.FieldFixed32(1, 0); w.Close(w.OpenField(math.MaxUint32)) }, EncodeFieldOrder},
 		{"past the largest", 8, func(w *BackWriter) { w.Field(MaxFieldNumber+1, WireVarint); w.Varint(0) }, EncodeFieldOrder},
 		{"unknown ascending", 4, func(w *BackWriter) {
 			w.UnknownAfter([]UnknownRecord{{Number: 5, Wire: WireVarint}, {Number: 4, Wire: WireVarint}}, 0)
@@ -352,5 +356,31 @@ func TestBackWriterRuns(t *testing.T) {
 	if !bytes.HasPrefix(b, []byte{0xFF, 0xFF, 0xFF, 0xFF, 0x80, 0, 0, 0}) ||
 		!bytes.HasSuffix(b, []byte{0x7F, 0xF8, 0, 0, 0, 0, 0, 0}) {
 		t.Errorf("% X", b)
+	}
+}
+
+// TestValidString: the size pass's UTF-8 check says what utf8.ValidString says, with
+// the bad byte in the eight-byte words or in the tail, of every length to 40.
+func TestValidString(t *testing.T) {
+	for n := range 40 {
+		base := []byte(strings.Repeat("abcdefgh", 5)[:n])
+		check := func(b []byte) {
+			if got, want := ValidString(string(b)), utf8.Valid(b); got != want {
+				t.Errorf("% X: %v, want %v", b, got, want)
+			}
+		}
+		check(base)
+		for i := range n {
+			for _, c := range []byte{0x80, 0xC3, 0xFF, 0x7F} {
+				b := append([]byte{}, base...)
+				b[i] = c
+				check(b)
+			}
+			if i+1 < n {
+				b := append([]byte{}, base...)
+				b[i], b[i+1] = 0xC3, 0xA9 // é
+				check(b)
+			}
+		}
 	}
 }

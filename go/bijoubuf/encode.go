@@ -121,15 +121,20 @@ func (s *Sizes) BadString(name string) int {
 
 // ValidString says whether str is well-formed UTF-8 (what a decoder accepts, SPEC §7).
 func ValidString(str string) bool {
-	if len(str) < 16 {
-		// Short strings (most): all ASCII, checked inline.
-		var or byte
-		for i := 0; i < len(str); i++ {
-			or |= str[i]
-		}
-		if or < utf8.RuneSelf {
-			return true
-		}
+	// ASCII (most strings) eight bytes at a time, the bytes OR'ed into one word: no
+	// high bit set, no multi-byte sequence to check.
+	var or uint64
+	i := 0
+	for ; i+8 <= len(str); i += 8 {
+		s := str[i : i+8]
+		or |= uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+			uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+	}
+	for ; i < len(str); i++ {
+		or |= uint64(str[i])
+	}
+	if or&0x8080_8080_8080_8080 == 0 {
+		return true
 	}
 	return utf8.ValidString(str)
 }
