@@ -3763,68 +3763,76 @@ func (m *Value) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_Value) {
 		return 0
 	}
-	if len(u) != 0 {
-		u, n, prev = bijoubuf.UnknownBefore(u, 1, n, prev)
-	}
-	if o, ok := m.Kind.(*Value_NullValue); ok && o != nil {
-		v := o.NullValue
-		n += 1 + bijoubuf.ZigzagSize(int64(v))
-		prev = 1
-	}
-	if len(u) != 0 {
-		u, n, prev = bijoubuf.UnknownBefore(u, 2, n, prev)
-	}
-	if o, ok := m.Kind.(*Value_NumberValue); ok && o != nil {
-		n += 1 + 8
-		prev = 2
-	}
-	if len(u) != 0 {
-		u, n, prev = bijoubuf.UnknownBefore(u, 3, n, prev)
-	}
-	if o, ok := m.Kind.(*Value_StringValue); ok && o != nil {
-		v := o.StringValue
-		if !bijoubuf.ValidString(v) {
-			return s.BadString("string_value")
+	switch o := m.Kind.(type) {
+	case *Value_NullValue:
+		if len(u) != 0 {
+			u, n, prev = bijoubuf.UnknownBefore(u, 1, n, prev)
 		}
-		n += 1 + bijoubuf.LenSize(len(v))
-		prev = 3
-	}
-	if len(u) != 0 {
-		u, n, prev = bijoubuf.UnknownBefore(u, 4, n, prev)
-	}
-	if o, ok := m.Kind.(*Value_BoolValue); ok && o != nil {
-		n += 1 + 1
-		prev = 4
-	}
-	if len(u) != 0 {
-		u, n, prev = bijoubuf.UnknownBefore(u, 5, n, prev)
-	}
-	if o, ok := m.Kind.(*Value_StructValue); ok && o != nil {
-		v := o.StructValue
-		if !s.Enter(depth, "struct_value") {
-			return 0
+		if o != nil {
+			v := o.NullValue
+			n += 1 + bijoubuf.ZigzagSize(int64(v))
+			prev = 1
 		}
-		c := v.BijoubufSize(s, depth+1)
-		if !s.Leave("struct_value") {
-			return 0
+	case *Value_NumberValue:
+		if len(u) != 0 {
+			u, n, prev = bijoubuf.UnknownBefore(u, 2, n, prev)
 		}
-		n += 1 + bijoubuf.LenSize(c)
-		prev = 5
-	}
-	if len(u) != 0 {
-		u, n, prev = bijoubuf.UnknownBefore(u, 6, n, prev)
-	}
-	if o, ok := m.Kind.(*Value_ListValue); ok && o != nil {
-		v := o.ListValue
-		if !s.Enter(depth, "list_value") {
-			return 0
+		if o != nil {
+			n += 1 + 8
+			prev = 2
 		}
-		c := v.BijoubufSize(s, depth+1)
-		if !s.Leave("list_value") {
-			return 0
+	case *Value_StringValue:
+		if len(u) != 0 {
+			u, n, prev = bijoubuf.UnknownBefore(u, 3, n, prev)
 		}
-		n += 1 + bijoubuf.LenSize(c)
-		prev = 6
+		if o != nil {
+			v := o.StringValue
+			if !bijoubuf.ValidString(v) {
+				return s.BadString("string_value")
+			}
+			n += 1 + bijoubuf.LenSize(len(v))
+			prev = 3
+		}
+	case *Value_BoolValue:
+		if len(u) != 0 {
+			u, n, prev = bijoubuf.UnknownBefore(u, 4, n, prev)
+		}
+		if o != nil {
+			n += 1 + 1
+			prev = 4
+		}
+	case *Value_StructValue:
+		if len(u) != 0 {
+			u, n, prev = bijoubuf.UnknownBefore(u, 5, n, prev)
+		}
+		if o != nil {
+			v := o.StructValue
+			if !s.Enter(depth, "struct_value") {
+				return 0
+			}
+			c := v.BijoubufSize(s, depth+1)
+			if !s.Leave("struct_value") {
+				return 0
+			}
+			n += 1 + bijoubuf.LenSize(c)
+			prev = 5
+		}
+	case *Value_ListValue:
+		if len(u) != 0 {
+			u, n, prev = bijoubuf.UnknownBefore(u, 6, n, prev)
+		}
+		if o != nil {
+			v := o.ListValue
+			if !s.Enter(depth, "list_value") {
+				return 0
+			}
+			c := v.BijoubufSize(s, depth+1)
+			if !s.Leave("list_value") {
+				return 0
+			}
+			n += 1 + bijoubuf.LenSize(c)
+			prev = 6
+		}
 	}
 	if len(u) != 0 {
 		_, n, _ = bijoubuf.UnknownBefore(u, bijoubuf.MaxFieldNumber+1, n, prev)
@@ -3839,51 +3847,59 @@ func (m *Value) BijoubufWrite(w *bijoubuf.BackWriter) {
 		return
 	}
 	u := m.unknown
-	if len(u) != 0 {
-		u = w.UnknownAfter(u, 6)
-	}
-	if o, ok := m.Kind.(*Value_ListValue); ok && o != nil {
-		v := o.ListValue
-		mk := w.OpenField(6)
-		v.BijoubufWrite(w)
-		w.Close(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownAfter(u, 5)
-	}
-	if o, ok := m.Kind.(*Value_StructValue); ok && o != nil {
-		v := o.StructValue
-		mk := w.OpenField(5)
-		v.BijoubufWrite(w)
-		w.Close(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownAfter(u, 4)
-	}
-	if o, ok := m.Kind.(*Value_BoolValue); ok && o != nil {
-		v := o.BoolValue
-		w.FieldBool(4, v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownAfter(u, 3)
-	}
-	if o, ok := m.Kind.(*Value_StringValue); ok && o != nil {
-		v := o.StringValue
-		w.FieldString(3, v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownAfter(u, 2)
-	}
-	if o, ok := m.Kind.(*Value_NumberValue); ok && o != nil {
-		v := o.NumberValue
-		w.FieldFloat64(2, v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownAfter(u, 1)
-	}
-	if o, ok := m.Kind.(*Value_NullValue); ok && o != nil {
-		v := o.NullValue
-		w.FieldZigzag(1, int64(v))
+	switch o := m.Kind.(type) {
+	case *Value_ListValue:
+		if len(u) != 0 {
+			u = w.UnknownAfter(u, 6)
+		}
+		if o != nil {
+			v := o.ListValue
+			mk := w.OpenField(6)
+			v.BijoubufWrite(w)
+			w.Close(mk)
+		}
+	case *Value_StructValue:
+		if len(u) != 0 {
+			u = w.UnknownAfter(u, 5)
+		}
+		if o != nil {
+			v := o.StructValue
+			mk := w.OpenField(5)
+			v.BijoubufWrite(w)
+			w.Close(mk)
+		}
+	case *Value_BoolValue:
+		if len(u) != 0 {
+			u = w.UnknownAfter(u, 4)
+		}
+		if o != nil {
+			v := o.BoolValue
+			w.FieldBool(4, v)
+		}
+	case *Value_StringValue:
+		if len(u) != 0 {
+			u = w.UnknownAfter(u, 3)
+		}
+		if o != nil {
+			v := o.StringValue
+			w.FieldString(3, v)
+		}
+	case *Value_NumberValue:
+		if len(u) != 0 {
+			u = w.UnknownAfter(u, 2)
+		}
+		if o != nil {
+			v := o.NumberValue
+			w.FieldFloat64(2, v)
+		}
+	case *Value_NullValue:
+		if len(u) != 0 {
+			u = w.UnknownAfter(u, 1)
+		}
+		if o != nil {
+			v := o.NullValue
+			w.FieldZigzag(1, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)

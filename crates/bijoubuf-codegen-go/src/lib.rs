@@ -304,6 +304,40 @@ fn real_oneof(m: &MessageDef, f: &FieldDef) -> Option<usize> {
     f.oneof.filter(|&i| !m.oneofs[i].synthetic)
 }
 
+/// A oneof whose members are neighbours in a message's field list (no other field
+/// numbered between them), at least two: its index and its first and last member's.
+#[derive(Clone, Copy)]
+struct OneofGroup {
+    oneof: usize,
+    first: usize,
+    last: usize,
+}
+
+/// For each field of `m`, the [`OneofGroup`] it is a member of, if any: the encode
+/// passes dispatch on such a oneof once (a type switch) rather than asking for each
+/// member in turn.
+fn oneof_groups(m: &MessageDef) -> Vec<Option<OneofGroup>> {
+    let mut out = vec![None; m.fields.len()];
+    for i in 0..m.oneofs.len() {
+        let members: Vec<usize> = (0..m.fields.len())
+            .filter(|&j| real_oneof(m, &m.fields[j]) == Some(i))
+            .collect();
+        let (Some(&first), Some(&last)) = (members.first(), members.last()) else {
+            continue;
+        };
+        if members.len() >= 2 && last - first + 1 == members.len() {
+            for &j in &members {
+                out[j] = Some(OneofGroup {
+                    oneof: i,
+                    first,
+                    last,
+                });
+            }
+        }
+    }
+    out
+}
+
 /// Pick `want`, or it with trailing `_`s until it is not in `taken`; mark it taken.
 fn claim(taken: &mut BTreeSet<String>, want: String) -> String {
     let mut name = want;
@@ -1042,7 +1076,14 @@ impl Emitter<'_> {
             b,
             "\tif len(u) != 0 && !s.CheckUnknown(u, &desc_{name}) {{\n\t\treturn 0\n\t}}"
         );
-        for f in &m.fields {
+        let groups = oneof_groups(m);
+        let mut cases = String::new();
+        let mut last: Option<(usize, usize)> = None;
+        for (idx, f) in m.fields.iter().enumerate() {
+            if let Some((i, start)) = last.take() {
+                self.oneof_case(m, &groups, i, start, true, &mut b, &mut cases);
+            }
+            last = Some((idx, b.len()));
             let n = f.number;
             let _ = writeln!(
                 b,
@@ -1180,8 +1221,54 @@ impl Emitter<'_> {
                 }
             }
         }
+        if let Some((i, start)) = last.take() {
+            self.oneof_case(m, &groups, i, start, true, &mut b, &mut cases);
+        }
         b.push_str("\tif len(u) != 0 {\n\t\t_, n, _ = bijoubuf.UnknownBefore(u, bijoubuf.MaxFieldNumber+1, n, prev)\n\t}\n\treturn n\n}\n\n");
         self.body.push_str(&b);
+    }
+
+    /// Where field `idx` of `m` is a member of a oneof whose members are neighbours
+    /// (see [`oneof_groups`]), move the code emitted for it (from `start` of `b`) into
+    /// `cases` as a case of a type switch on the oneof, and after its last member (in
+    /// the pass's order: `forward`, or from the last field) emit the switch: one
+    /// dispatch instead of a type assertion per member. The unknown records the members'
+    /// code re-emits before them keep their place: the calls skipped for absent members
+    /// are only where one run of records was split from the next.
+    #[allow(clippy::too_many_arguments)]
+    fn oneof_case(
+        &mut self,
+        m: &MessageDef,
+        groups: &[Option<OneofGroup>],
+        idx: usize,
+        start: usize,
+        forward: bool,
+        b: &mut String,
+        cases: &mut String,
+    ) {
+        let Some(g) = groups[idx] else {
+            return;
+        };
+        let f = &m.fields[idx];
+        let names = self.message_names(m);
+        let o = names.oneofs[g.oneof].clone();
+        let wrapper = names.wrappers[&f.number].clone();
+        let text = b.split_off(start);
+        let head = format!("if o, ok := m.{o}.(*{wrapper}); ok && o != nil {{");
+        debug_assert!(text.contains(&head), "no `{head}` in {text}");
+        let text = text.replacen(&head, "if o != nil {", 1);
+        let _ = writeln!(cases, "\tcase *{wrapper}:");
+        for line in text.lines() {
+            if line.is_empty() {
+                cases.push('\n');
+            } else {
+                let _ = writeln!(cases, "\t{line}");
+            }
+        }
+        if idx == if forward { g.last } else { g.first } {
+            let _ = write!(b, "\tswitch o := m.{o}.(type) {{\n{cases}\t}}\n");
+            cases.clear();
+        }
     }
 
     /// The write pass: the fields from the last to the first, each value before its key
@@ -1192,7 +1279,14 @@ impl Emitter<'_> {
             b,
             "// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last\n// field to the first.\nfunc (m *{name}) BijoubufWrite(w *bijoubuf.BackWriter) {{\n\tif m == nil {{\n\t\treturn\n\t}}\n\tu := m.unknown"
         );
-        for f in m.fields.iter().rev() {
+        let groups = oneof_groups(m);
+        let mut cases = String::new();
+        let mut last: Option<(usize, usize)> = None;
+        for (idx, f) in m.fields.iter().enumerate().rev() {
+            if let Some((i, start)) = last.take() {
+                self.oneof_case(m, &groups, i, start, false, &mut b, &mut cases);
+            }
+            last = Some((idx, b.len()));
             let n = f.number;
             let _ = writeln!(
                 b,
@@ -1273,6 +1367,9 @@ impl Emitter<'_> {
                     );
                 }
             }
+        }
+        if let Some((i, start)) = last.take() {
+            self.oneof_case(m, &groups, i, start, false, &mut b, &mut cases);
         }
         b.push_str("\tif len(u) != 0 {\n\t\tw.UnknownAfter(u, 0)\n\t}\n}\n\n");
         self.body.push_str(&b);

@@ -108,6 +108,8 @@ fn presence_maps_oneofs_and_enums_have_their_go_forms() {
         "r.Field(1, bijoubuf.WireVarint, \"opt\")",
         "r.Field(8, bijoubuf.WireVarint, \"n\")",
         "return r.OneofConflict(\"m\")",
+        // The encode passes dispatch on a oneof of neighbouring members once.
+        "\tswitch o := m.Pick.(type) {\n\tcase *M_S:\n",
         // Map entries sorted by key and written from the last (the write pass goes
         // backwards), each value taken with its key (not looked up).
         "\t\tvar ks [8]bijoubuf.Entry[string, Color]\n\t\tes := bijoubuf.AppendSortedEntries(ks[:0], m.ByName)\n\t\tfor i := len(es) - 1; i >= 0; i-- {\n\t\t\tk, v := es[i].Key, es[i].Value\n",

@@ -1061,23 +1061,27 @@ func (m *Reading) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 3
 	}
-	if len(u) != 0 {
-		u, n, prev = bijoubuf.UnknownBefore(u, 4, n, prev)
-	}
-	if o, ok := m.Unit.(*Reading_Celsius); ok && o != nil {
-		n += 1 + 1
-		prev = 4
-	}
-	if len(u) != 0 {
-		u, n, prev = bijoubuf.UnknownBefore(u, 5, n, prev)
-	}
-	if o, ok := m.Unit.(*Reading_Other); ok && o != nil {
-		v := o.Other
-		if !bijoubuf.ValidString(v) {
-			return s.BadString("other")
+	switch o := m.Unit.(type) {
+	case *Reading_Celsius:
+		if len(u) != 0 {
+			u, n, prev = bijoubuf.UnknownBefore(u, 4, n, prev)
 		}
-		n += 1 + bijoubuf.LenSize(len(v))
-		prev = 5
+		if o != nil {
+			n += 1 + 1
+			prev = 4
+		}
+	case *Reading_Other:
+		if len(u) != 0 {
+			u, n, prev = bijoubuf.UnknownBefore(u, 5, n, prev)
+		}
+		if o != nil {
+			v := o.Other
+			if !bijoubuf.ValidString(v) {
+				return s.BadString("other")
+			}
+			n += 1 + bijoubuf.LenSize(len(v))
+			prev = 5
+		}
 	}
 	if len(u) != 0 {
 		u, n, prev = bijoubuf.UnknownBefore(u, 6, n, prev)
@@ -1107,19 +1111,23 @@ func (m *Reading) BijoubufWrite(w *bijoubuf.BackWriter) {
 		v := *p
 		w.FieldZigzag(6, int64(v))
 	}
-	if len(u) != 0 {
-		u = w.UnknownAfter(u, 5)
-	}
-	if o, ok := m.Unit.(*Reading_Other); ok && o != nil {
-		v := o.Other
-		w.FieldString(5, v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownAfter(u, 4)
-	}
-	if o, ok := m.Unit.(*Reading_Celsius); ok && o != nil {
-		v := o.Celsius
-		w.FieldBool(4, v)
+	switch o := m.Unit.(type) {
+	case *Reading_Other:
+		if len(u) != 0 {
+			u = w.UnknownAfter(u, 5)
+		}
+		if o != nil {
+			v := o.Other
+			w.FieldString(5, v)
+		}
+	case *Reading_Celsius:
+		if len(u) != 0 {
+			u = w.UnknownAfter(u, 4)
+		}
+		if o != nil {
+			v := o.Celsius
+			w.FieldBool(4, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 3)
@@ -5217,46 +5225,52 @@ func (m *Choice) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_Choice) {
 		return 0
 	}
-	if len(u) != 0 {
-		u, n, prev = bijoubuf.UnknownBefore(u, 1, n, prev)
-	}
-	if o, ok := m.First.(*Choice_A); ok && o != nil {
-		v := o.A
-		n += 1 + bijoubuf.VarintSize(uint64(v))
-		prev = 1
-	}
-	if len(u) != 0 {
-		u, n, prev = bijoubuf.UnknownBefore(u, 2, n, prev)
-	}
-	if o, ok := m.First.(*Choice_B); ok && o != nil {
-		v := o.B
-		if !bijoubuf.ValidString(v) {
-			return s.BadString("b")
+	switch o := m.First.(type) {
+	case *Choice_A:
+		if len(u) != 0 {
+			u, n, prev = bijoubuf.UnknownBefore(u, 1, n, prev)
 		}
-		n += 1 + bijoubuf.LenSize(len(v))
-		prev = 2
-	}
-	if len(u) != 0 {
-		u, n, prev = bijoubuf.UnknownBefore(u, 3, n, prev)
-	}
-	if o, ok := m.First.(*Choice_C); ok && o != nil {
-		v := o.C
-		if !s.Enter(depth, "c") {
-			return 0
+		if o != nil {
+			v := o.A
+			n += 1 + bijoubuf.VarintSize(uint64(v))
+			prev = 1
 		}
-		c := v.BijoubufSize(s, depth+1)
-		if !s.Leave("c") {
-			return 0
+	case *Choice_B:
+		if len(u) != 0 {
+			u, n, prev = bijoubuf.UnknownBefore(u, 2, n, prev)
 		}
-		n += 1 + bijoubuf.LenSize(c)
-		prev = 3
-	}
-	if len(u) != 0 {
-		u, n, prev = bijoubuf.UnknownBefore(u, 4, n, prev)
-	}
-	if o, ok := m.First.(*Choice_D); ok && o != nil {
-		n += 1 + 8
-		prev = 4
+		if o != nil {
+			v := o.B
+			if !bijoubuf.ValidString(v) {
+				return s.BadString("b")
+			}
+			n += 1 + bijoubuf.LenSize(len(v))
+			prev = 2
+		}
+	case *Choice_C:
+		if len(u) != 0 {
+			u, n, prev = bijoubuf.UnknownBefore(u, 3, n, prev)
+		}
+		if o != nil {
+			v := o.C
+			if !s.Enter(depth, "c") {
+				return 0
+			}
+			c := v.BijoubufSize(s, depth+1)
+			if !s.Leave("c") {
+				return 0
+			}
+			n += 1 + bijoubuf.LenSize(c)
+			prev = 3
+		}
+	case *Choice_D:
+		if len(u) != 0 {
+			u, n, prev = bijoubuf.UnknownBefore(u, 4, n, prev)
+		}
+		if o != nil {
+			n += 1 + 8
+			prev = 4
+		}
 	}
 	if len(u) != 0 {
 		u, n, prev = bijoubuf.UnknownBefore(u, 5, n, prev)
@@ -5265,20 +5279,24 @@ func (m *Choice) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		n += 1 + bijoubuf.VarintSize(uint64(v))
 		prev = 5
 	}
-	if len(u) != 0 {
-		u, n, prev = bijoubuf.UnknownBefore(u, 6, n, prev)
-	}
-	if o, ok := m.Second.(*Choice_X); ok && o != nil {
-		n += 1 + 1
-		prev = 6
-	}
-	if len(u) != 0 {
-		u, n, prev = bijoubuf.UnknownBefore(u, 7, n, prev)
-	}
-	if o, ok := m.Second.(*Choice_Y); ok && o != nil {
-		v := o.Y
-		n += 1 + bijoubuf.LenSize(len(v))
-		prev = 7
+	switch o := m.Second.(type) {
+	case *Choice_X:
+		if len(u) != 0 {
+			u, n, prev = bijoubuf.UnknownBefore(u, 6, n, prev)
+		}
+		if o != nil {
+			n += 1 + 1
+			prev = 6
+		}
+	case *Choice_Y:
+		if len(u) != 0 {
+			u, n, prev = bijoubuf.UnknownBefore(u, 7, n, prev)
+		}
+		if o != nil {
+			v := o.Y
+			n += 1 + bijoubuf.LenSize(len(v))
+			prev = 7
+		}
 	}
 	if len(u) != 0 {
 		_, n, _ = bijoubuf.UnknownBefore(u, bijoubuf.MaxFieldNumber+1, n, prev)
@@ -5293,19 +5311,23 @@ func (m *Choice) BijoubufWrite(w *bijoubuf.BackWriter) {
 		return
 	}
 	u := m.unknown
-	if len(u) != 0 {
-		u = w.UnknownAfter(u, 7)
-	}
-	if o, ok := m.Second.(*Choice_Y); ok && o != nil {
-		v := o.Y
-		w.FieldBytes(7, v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownAfter(u, 6)
-	}
-	if o, ok := m.Second.(*Choice_X); ok && o != nil {
-		v := o.X
-		w.FieldBool(6, v)
+	switch o := m.Second.(type) {
+	case *Choice_Y:
+		if len(u) != 0 {
+			u = w.UnknownAfter(u, 7)
+		}
+		if o != nil {
+			v := o.Y
+			w.FieldBytes(7, v)
+		}
+	case *Choice_X:
+		if len(u) != 0 {
+			u = w.UnknownAfter(u, 6)
+		}
+		if o != nil {
+			v := o.X
+			w.FieldBool(6, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 5)
@@ -5313,35 +5335,41 @@ func (m *Choice) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if v := m.After; v != 0 {
 		w.FieldVarint(5, uint64(v))
 	}
-	if len(u) != 0 {
-		u = w.UnknownAfter(u, 4)
-	}
-	if o, ok := m.First.(*Choice_D); ok && o != nil {
-		v := o.D
-		w.FieldFloat64(4, v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownAfter(u, 3)
-	}
-	if o, ok := m.First.(*Choice_C); ok && o != nil {
-		v := o.C
-		mk := w.OpenField(3)
-		v.BijoubufWrite(w)
-		w.Close(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownAfter(u, 2)
-	}
-	if o, ok := m.First.(*Choice_B); ok && o != nil {
-		v := o.B
-		w.FieldString(2, v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownAfter(u, 1)
-	}
-	if o, ok := m.First.(*Choice_A); ok && o != nil {
-		v := o.A
-		w.FieldVarint(1, uint64(v))
+	switch o := m.First.(type) {
+	case *Choice_D:
+		if len(u) != 0 {
+			u = w.UnknownAfter(u, 4)
+		}
+		if o != nil {
+			v := o.D
+			w.FieldFloat64(4, v)
+		}
+	case *Choice_C:
+		if len(u) != 0 {
+			u = w.UnknownAfter(u, 3)
+		}
+		if o != nil {
+			v := o.C
+			mk := w.OpenField(3)
+			v.BijoubufWrite(w)
+			w.Close(mk)
+		}
+	case *Choice_B:
+		if len(u) != 0 {
+			u = w.UnknownAfter(u, 2)
+		}
+		if o != nil {
+			v := o.B
+			w.FieldString(2, v)
+		}
+	case *Choice_A:
+		if len(u) != 0 {
+			u = w.UnknownAfter(u, 1)
+		}
+		if o != nil {
+			v := o.A
+			w.FieldVarint(1, uint64(v))
+		}
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)
@@ -6653,39 +6681,47 @@ func (m *Bindings) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_Bindings) {
 		return 0
 	}
-	if len(u) != 0 {
-		u, n, prev = bijoubuf.UnknownBefore(u, 1, n, prev)
-	}
-	if o, ok := m.V.(*Bindings_R); ok && o != nil {
-		v := o.R
-		n += 1 + bijoubuf.VarintSize(uint64(v))
-		prev = 1
-	}
-	if len(u) != 0 {
-		u, n, prev = bijoubuf.UnknownBefore(u, 2, n, prev)
-	}
-	if o, ok := m.V.(*Bindings_S); ok && o != nil {
-		v := o.S
-		if !bijoubuf.ValidString(v) {
-			return s.BadString("s")
+	switch o := m.V.(type) {
+	case *Bindings_R:
+		if len(u) != 0 {
+			u, n, prev = bijoubuf.UnknownBefore(u, 1, n, prev)
 		}
-		n += 1 + bijoubuf.LenSize(len(v))
-		prev = 2
+		if o != nil {
+			v := o.R
+			n += 1 + bijoubuf.VarintSize(uint64(v))
+			prev = 1
+		}
+	case *Bindings_S:
+		if len(u) != 0 {
+			u, n, prev = bijoubuf.UnknownBefore(u, 2, n, prev)
+		}
+		if o != nil {
+			v := o.S
+			if !bijoubuf.ValidString(v) {
+				return s.BadString("s")
+			}
+			n += 1 + bijoubuf.LenSize(len(v))
+			prev = 2
+		}
 	}
-	if len(u) != 0 {
-		u, n, prev = bijoubuf.UnknownBefore(u, 3, n, prev)
-	}
-	if o, ok := m.W.(*Bindings_M); ok && o != nil {
-		n += 1 + 1
-		prev = 3
-	}
-	if len(u) != 0 {
-		u, n, prev = bijoubuf.UnknownBefore(u, 4, n, prev)
-	}
-	if o, ok := m.W.(*Bindings_Buf); ok && o != nil {
-		v := o.Buf
-		n += 1 + bijoubuf.LenSize(len(v))
-		prev = 4
+	switch o := m.W.(type) {
+	case *Bindings_M:
+		if len(u) != 0 {
+			u, n, prev = bijoubuf.UnknownBefore(u, 3, n, prev)
+		}
+		if o != nil {
+			n += 1 + 1
+			prev = 3
+		}
+	case *Bindings_Buf:
+		if len(u) != 0 {
+			u, n, prev = bijoubuf.UnknownBefore(u, 4, n, prev)
+		}
+		if o != nil {
+			v := o.Buf
+			n += 1 + bijoubuf.LenSize(len(v))
+			prev = 4
+		}
 	}
 	if len(u) != 0 {
 		u, n, prev = bijoubuf.UnknownBefore(u, 5, n, prev)
@@ -6713,33 +6749,41 @@ func (m *Bindings) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if v := m.Len; v != 0 {
 		w.FieldVarint(5, uint64(v))
 	}
-	if len(u) != 0 {
-		u = w.UnknownAfter(u, 4)
+	switch o := m.W.(type) {
+	case *Bindings_Buf:
+		if len(u) != 0 {
+			u = w.UnknownAfter(u, 4)
+		}
+		if o != nil {
+			v := o.Buf
+			w.FieldBytes(4, v)
+		}
+	case *Bindings_M:
+		if len(u) != 0 {
+			u = w.UnknownAfter(u, 3)
+		}
+		if o != nil {
+			v := o.M
+			w.FieldBool(3, v)
+		}
 	}
-	if o, ok := m.W.(*Bindings_Buf); ok && o != nil {
-		v := o.Buf
-		w.FieldBytes(4, v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownAfter(u, 3)
-	}
-	if o, ok := m.W.(*Bindings_M); ok && o != nil {
-		v := o.M
-		w.FieldBool(3, v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownAfter(u, 2)
-	}
-	if o, ok := m.V.(*Bindings_S); ok && o != nil {
-		v := o.S
-		w.FieldString(2, v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownAfter(u, 1)
-	}
-	if o, ok := m.V.(*Bindings_R); ok && o != nil {
-		v := o.R
-		w.FieldVarint(1, uint64(v))
+	switch o := m.V.(type) {
+	case *Bindings_S:
+		if len(u) != 0 {
+			u = w.UnknownAfter(u, 2)
+		}
+		if o != nil {
+			v := o.S
+			w.FieldString(2, v)
+		}
+	case *Bindings_R:
+		if len(u) != 0 {
+			u = w.UnknownAfter(u, 1)
+		}
+		if o != nil {
+			v := o.R
+			w.FieldVarint(1, uint64(v))
+		}
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)

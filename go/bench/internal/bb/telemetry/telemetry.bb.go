@@ -153,46 +153,53 @@ func (m *AnyValue) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_AnyValue) {
 		return 0
 	}
-	if len(u) != 0 {
-		u, n, prev = bijoubuf.UnknownBefore(u, 1, n, prev)
-	}
-	if o, ok := m.Value.(*AnyValue_StringValue); ok && o != nil {
-		v := o.StringValue
-		if !bijoubuf.ValidString(v) {
-			return s.BadString("string_value")
+	switch o := m.Value.(type) {
+	case *AnyValue_StringValue:
+		if len(u) != 0 {
+			u, n, prev = bijoubuf.UnknownBefore(u, 1, n, prev)
 		}
-		n += 1 + bijoubuf.LenSize(len(v))
-		prev = 1
-	}
-	if len(u) != 0 {
-		u, n, prev = bijoubuf.UnknownBefore(u, 2, n, prev)
-	}
-	if o, ok := m.Value.(*AnyValue_BoolValue); ok && o != nil {
-		n += 1 + 1
-		prev = 2
-	}
-	if len(u) != 0 {
-		u, n, prev = bijoubuf.UnknownBefore(u, 3, n, prev)
-	}
-	if o, ok := m.Value.(*AnyValue_IntValue); ok && o != nil {
-		v := o.IntValue
-		n += 1 + bijoubuf.ZigzagSize(int64(v))
-		prev = 3
-	}
-	if len(u) != 0 {
-		u, n, prev = bijoubuf.UnknownBefore(u, 4, n, prev)
-	}
-	if o, ok := m.Value.(*AnyValue_DoubleValue); ok && o != nil {
-		n += 1 + 8
-		prev = 4
-	}
-	if len(u) != 0 {
-		u, n, prev = bijoubuf.UnknownBefore(u, 5, n, prev)
-	}
-	if o, ok := m.Value.(*AnyValue_BytesValue); ok && o != nil {
-		v := o.BytesValue
-		n += 1 + bijoubuf.LenSize(len(v))
-		prev = 5
+		if o != nil {
+			v := o.StringValue
+			if !bijoubuf.ValidString(v) {
+				return s.BadString("string_value")
+			}
+			n += 1 + bijoubuf.LenSize(len(v))
+			prev = 1
+		}
+	case *AnyValue_BoolValue:
+		if len(u) != 0 {
+			u, n, prev = bijoubuf.UnknownBefore(u, 2, n, prev)
+		}
+		if o != nil {
+			n += 1 + 1
+			prev = 2
+		}
+	case *AnyValue_IntValue:
+		if len(u) != 0 {
+			u, n, prev = bijoubuf.UnknownBefore(u, 3, n, prev)
+		}
+		if o != nil {
+			v := o.IntValue
+			n += 1 + bijoubuf.ZigzagSize(int64(v))
+			prev = 3
+		}
+	case *AnyValue_DoubleValue:
+		if len(u) != 0 {
+			u, n, prev = bijoubuf.UnknownBefore(u, 4, n, prev)
+		}
+		if o != nil {
+			n += 1 + 8
+			prev = 4
+		}
+	case *AnyValue_BytesValue:
+		if len(u) != 0 {
+			u, n, prev = bijoubuf.UnknownBefore(u, 5, n, prev)
+		}
+		if o != nil {
+			v := o.BytesValue
+			n += 1 + bijoubuf.LenSize(len(v))
+			prev = 5
+		}
 	}
 	if len(u) != 0 {
 		_, n, _ = bijoubuf.UnknownBefore(u, bijoubuf.MaxFieldNumber+1, n, prev)
@@ -207,40 +214,47 @@ func (m *AnyValue) BijoubufWrite(w *bijoubuf.BackWriter) {
 		return
 	}
 	u := m.unknown
-	if len(u) != 0 {
-		u = w.UnknownAfter(u, 5)
-	}
-	if o, ok := m.Value.(*AnyValue_BytesValue); ok && o != nil {
-		v := o.BytesValue
-		w.FieldBytes(5, v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownAfter(u, 4)
-	}
-	if o, ok := m.Value.(*AnyValue_DoubleValue); ok && o != nil {
-		v := o.DoubleValue
-		w.FieldFloat64(4, v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownAfter(u, 3)
-	}
-	if o, ok := m.Value.(*AnyValue_IntValue); ok && o != nil {
-		v := o.IntValue
-		w.FieldZigzag(3, int64(v))
-	}
-	if len(u) != 0 {
-		u = w.UnknownAfter(u, 2)
-	}
-	if o, ok := m.Value.(*AnyValue_BoolValue); ok && o != nil {
-		v := o.BoolValue
-		w.FieldBool(2, v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownAfter(u, 1)
-	}
-	if o, ok := m.Value.(*AnyValue_StringValue); ok && o != nil {
-		v := o.StringValue
-		w.FieldString(1, v)
+	switch o := m.Value.(type) {
+	case *AnyValue_BytesValue:
+		if len(u) != 0 {
+			u = w.UnknownAfter(u, 5)
+		}
+		if o != nil {
+			v := o.BytesValue
+			w.FieldBytes(5, v)
+		}
+	case *AnyValue_DoubleValue:
+		if len(u) != 0 {
+			u = w.UnknownAfter(u, 4)
+		}
+		if o != nil {
+			v := o.DoubleValue
+			w.FieldFloat64(4, v)
+		}
+	case *AnyValue_IntValue:
+		if len(u) != 0 {
+			u = w.UnknownAfter(u, 3)
+		}
+		if o != nil {
+			v := o.IntValue
+			w.FieldZigzag(3, int64(v))
+		}
+	case *AnyValue_BoolValue:
+		if len(u) != 0 {
+			u = w.UnknownAfter(u, 2)
+		}
+		if o != nil {
+			v := o.BoolValue
+			w.FieldBool(2, v)
+		}
+	case *AnyValue_StringValue:
+		if len(u) != 0 {
+			u = w.UnknownAfter(u, 1)
+		}
+		if o != nil {
+			v := o.StringValue
+			w.FieldString(1, v)
+		}
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)

@@ -159,84 +159,94 @@ func (m *AnyValue) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_AnyValue) {
 		return 0
 	}
-	if len(u) != 0 {
-		u, n, prev = bijoubuf.UnknownBefore(u, 1, n, prev)
-	}
-	if o, ok := m.Value.(*AnyValue_StringValue); ok && o != nil {
-		v := o.StringValue
-		if !bijoubuf.ValidString(v) {
-			return s.BadString("string_value")
+	switch o := m.Value.(type) {
+	case *AnyValue_StringValue:
+		if len(u) != 0 {
+			u, n, prev = bijoubuf.UnknownBefore(u, 1, n, prev)
 		}
-		n += 1 + bijoubuf.LenSize(len(v))
-		prev = 1
-	}
-	if len(u) != 0 {
-		u, n, prev = bijoubuf.UnknownBefore(u, 2, n, prev)
-	}
-	if o, ok := m.Value.(*AnyValue_BoolValue); ok && o != nil {
-		n += 1 + 1
-		prev = 2
-	}
-	if len(u) != 0 {
-		u, n, prev = bijoubuf.UnknownBefore(u, 3, n, prev)
-	}
-	if o, ok := m.Value.(*AnyValue_IntValue); ok && o != nil {
-		v := o.IntValue
-		n += 1 + bijoubuf.ZigzagSize(int64(v))
-		prev = 3
-	}
-	if len(u) != 0 {
-		u, n, prev = bijoubuf.UnknownBefore(u, 4, n, prev)
-	}
-	if o, ok := m.Value.(*AnyValue_DoubleValue); ok && o != nil {
-		n += 1 + 8
-		prev = 4
-	}
-	if len(u) != 0 {
-		u, n, prev = bijoubuf.UnknownBefore(u, 5, n, prev)
-	}
-	if o, ok := m.Value.(*AnyValue_ArrayValue); ok && o != nil {
-		v := o.ArrayValue
-		if !s.Enter(depth, "array_value") {
-			return 0
+		if o != nil {
+			v := o.StringValue
+			if !bijoubuf.ValidString(v) {
+				return s.BadString("string_value")
+			}
+			n += 1 + bijoubuf.LenSize(len(v))
+			prev = 1
 		}
-		c := v.BijoubufSize(s, depth+1)
-		if !s.Leave("array_value") {
-			return 0
+	case *AnyValue_BoolValue:
+		if len(u) != 0 {
+			u, n, prev = bijoubuf.UnknownBefore(u, 2, n, prev)
 		}
-		n += 1 + bijoubuf.LenSize(c)
-		prev = 5
-	}
-	if len(u) != 0 {
-		u, n, prev = bijoubuf.UnknownBefore(u, 6, n, prev)
-	}
-	if o, ok := m.Value.(*AnyValue_KvlistValue); ok && o != nil {
-		v := o.KvlistValue
-		if !s.Enter(depth, "kvlist_value") {
-			return 0
+		if o != nil {
+			n += 1 + 1
+			prev = 2
 		}
-		c := v.BijoubufSize(s, depth+1)
-		if !s.Leave("kvlist_value") {
-			return 0
+	case *AnyValue_IntValue:
+		if len(u) != 0 {
+			u, n, prev = bijoubuf.UnknownBefore(u, 3, n, prev)
 		}
-		n += 1 + bijoubuf.LenSize(c)
-		prev = 6
-	}
-	if len(u) != 0 {
-		u, n, prev = bijoubuf.UnknownBefore(u, 7, n, prev)
-	}
-	if o, ok := m.Value.(*AnyValue_BytesValue); ok && o != nil {
-		v := o.BytesValue
-		n += 1 + bijoubuf.LenSize(len(v))
-		prev = 7
-	}
-	if len(u) != 0 {
-		u, n, prev = bijoubuf.UnknownBefore(u, 8, n, prev)
-	}
-	if o, ok := m.Value.(*AnyValue_StringValueStrindex); ok && o != nil {
-		v := o.StringValueStrindex
-		n += 1 + bijoubuf.ZigzagSize(int64(v))
-		prev = 8
+		if o != nil {
+			v := o.IntValue
+			n += 1 + bijoubuf.ZigzagSize(int64(v))
+			prev = 3
+		}
+	case *AnyValue_DoubleValue:
+		if len(u) != 0 {
+			u, n, prev = bijoubuf.UnknownBefore(u, 4, n, prev)
+		}
+		if o != nil {
+			n += 1 + 8
+			prev = 4
+		}
+	case *AnyValue_ArrayValue:
+		if len(u) != 0 {
+			u, n, prev = bijoubuf.UnknownBefore(u, 5, n, prev)
+		}
+		if o != nil {
+			v := o.ArrayValue
+			if !s.Enter(depth, "array_value") {
+				return 0
+			}
+			c := v.BijoubufSize(s, depth+1)
+			if !s.Leave("array_value") {
+				return 0
+			}
+			n += 1 + bijoubuf.LenSize(c)
+			prev = 5
+		}
+	case *AnyValue_KvlistValue:
+		if len(u) != 0 {
+			u, n, prev = bijoubuf.UnknownBefore(u, 6, n, prev)
+		}
+		if o != nil {
+			v := o.KvlistValue
+			if !s.Enter(depth, "kvlist_value") {
+				return 0
+			}
+			c := v.BijoubufSize(s, depth+1)
+			if !s.Leave("kvlist_value") {
+				return 0
+			}
+			n += 1 + bijoubuf.LenSize(c)
+			prev = 6
+		}
+	case *AnyValue_BytesValue:
+		if len(u) != 0 {
+			u, n, prev = bijoubuf.UnknownBefore(u, 7, n, prev)
+		}
+		if o != nil {
+			v := o.BytesValue
+			n += 1 + bijoubuf.LenSize(len(v))
+			prev = 7
+		}
+	case *AnyValue_StringValueStrindex:
+		if len(u) != 0 {
+			u, n, prev = bijoubuf.UnknownBefore(u, 8, n, prev)
+		}
+		if o != nil {
+			v := o.StringValueStrindex
+			n += 1 + bijoubuf.ZigzagSize(int64(v))
+			prev = 8
+		}
 	}
 	if len(u) != 0 {
 		_, n, _ = bijoubuf.UnknownBefore(u, bijoubuf.MaxFieldNumber+1, n, prev)
@@ -251,65 +261,75 @@ func (m *AnyValue) BijoubufWrite(w *bijoubuf.BackWriter) {
 		return
 	}
 	u := m.unknown
-	if len(u) != 0 {
-		u = w.UnknownAfter(u, 8)
-	}
-	if o, ok := m.Value.(*AnyValue_StringValueStrindex); ok && o != nil {
-		v := o.StringValueStrindex
-		w.FieldZigzag(8, int64(v))
-	}
-	if len(u) != 0 {
-		u = w.UnknownAfter(u, 7)
-	}
-	if o, ok := m.Value.(*AnyValue_BytesValue); ok && o != nil {
-		v := o.BytesValue
-		w.FieldBytes(7, v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownAfter(u, 6)
-	}
-	if o, ok := m.Value.(*AnyValue_KvlistValue); ok && o != nil {
-		v := o.KvlistValue
-		mk := w.OpenField(6)
-		v.BijoubufWrite(w)
-		w.Close(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownAfter(u, 5)
-	}
-	if o, ok := m.Value.(*AnyValue_ArrayValue); ok && o != nil {
-		v := o.ArrayValue
-		mk := w.OpenField(5)
-		v.BijoubufWrite(w)
-		w.Close(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownAfter(u, 4)
-	}
-	if o, ok := m.Value.(*AnyValue_DoubleValue); ok && o != nil {
-		v := o.DoubleValue
-		w.FieldFloat64(4, v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownAfter(u, 3)
-	}
-	if o, ok := m.Value.(*AnyValue_IntValue); ok && o != nil {
-		v := o.IntValue
-		w.FieldZigzag(3, int64(v))
-	}
-	if len(u) != 0 {
-		u = w.UnknownAfter(u, 2)
-	}
-	if o, ok := m.Value.(*AnyValue_BoolValue); ok && o != nil {
-		v := o.BoolValue
-		w.FieldBool(2, v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownAfter(u, 1)
-	}
-	if o, ok := m.Value.(*AnyValue_StringValue); ok && o != nil {
-		v := o.StringValue
-		w.FieldString(1, v)
+	switch o := m.Value.(type) {
+	case *AnyValue_StringValueStrindex:
+		if len(u) != 0 {
+			u = w.UnknownAfter(u, 8)
+		}
+		if o != nil {
+			v := o.StringValueStrindex
+			w.FieldZigzag(8, int64(v))
+		}
+	case *AnyValue_BytesValue:
+		if len(u) != 0 {
+			u = w.UnknownAfter(u, 7)
+		}
+		if o != nil {
+			v := o.BytesValue
+			w.FieldBytes(7, v)
+		}
+	case *AnyValue_KvlistValue:
+		if len(u) != 0 {
+			u = w.UnknownAfter(u, 6)
+		}
+		if o != nil {
+			v := o.KvlistValue
+			mk := w.OpenField(6)
+			v.BijoubufWrite(w)
+			w.Close(mk)
+		}
+	case *AnyValue_ArrayValue:
+		if len(u) != 0 {
+			u = w.UnknownAfter(u, 5)
+		}
+		if o != nil {
+			v := o.ArrayValue
+			mk := w.OpenField(5)
+			v.BijoubufWrite(w)
+			w.Close(mk)
+		}
+	case *AnyValue_DoubleValue:
+		if len(u) != 0 {
+			u = w.UnknownAfter(u, 4)
+		}
+		if o != nil {
+			v := o.DoubleValue
+			w.FieldFloat64(4, v)
+		}
+	case *AnyValue_IntValue:
+		if len(u) != 0 {
+			u = w.UnknownAfter(u, 3)
+		}
+		if o != nil {
+			v := o.IntValue
+			w.FieldZigzag(3, int64(v))
+		}
+	case *AnyValue_BoolValue:
+		if len(u) != 0 {
+			u = w.UnknownAfter(u, 2)
+		}
+		if o != nil {
+			v := o.BoolValue
+			w.FieldBool(2, v)
+		}
+	case *AnyValue_StringValue:
+		if len(u) != 0 {
+			u = w.UnknownAfter(u, 1)
+		}
+		if o != nil {
+			v := o.StringValue
+			w.FieldString(1, v)
+		}
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)

@@ -1020,80 +1020,87 @@ func (m *Metric) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		n += 1 + bijoubuf.LenSize(len(v))
 		prev = 3
 	}
-	if len(u) != 0 {
-		u, n, prev = bijoubuf.UnknownBefore(u, 5, n, prev)
-	}
-	if o, ok := m.Data.(*Metric_Gauge); ok && o != nil {
-		v := o.Gauge
-		if !s.Enter(depth, "gauge") {
-			return 0
+	switch o := m.Data.(type) {
+	case *Metric_Gauge:
+		if len(u) != 0 {
+			u, n, prev = bijoubuf.UnknownBefore(u, 5, n, prev)
 		}
-		c := v.BijoubufSize(s, depth+1)
-		if !s.Leave("gauge") {
-			return 0
+		if o != nil {
+			v := o.Gauge
+			if !s.Enter(depth, "gauge") {
+				return 0
+			}
+			c := v.BijoubufSize(s, depth+1)
+			if !s.Leave("gauge") {
+				return 0
+			}
+			n += 1 + bijoubuf.LenSize(c)
+			prev = 5
 		}
-		n += 1 + bijoubuf.LenSize(c)
-		prev = 5
-	}
-	if len(u) != 0 {
-		u, n, prev = bijoubuf.UnknownBefore(u, 7, n, prev)
-	}
-	if o, ok := m.Data.(*Metric_Sum); ok && o != nil {
-		v := o.Sum
-		if !s.Enter(depth, "sum") {
-			return 0
+	case *Metric_Sum:
+		if len(u) != 0 {
+			u, n, prev = bijoubuf.UnknownBefore(u, 7, n, prev)
 		}
-		c := v.BijoubufSize(s, depth+1)
-		if !s.Leave("sum") {
-			return 0
+		if o != nil {
+			v := o.Sum
+			if !s.Enter(depth, "sum") {
+				return 0
+			}
+			c := v.BijoubufSize(s, depth+1)
+			if !s.Leave("sum") {
+				return 0
+			}
+			n += 1 + bijoubuf.LenSize(c)
+			prev = 7
 		}
-		n += 1 + bijoubuf.LenSize(c)
-		prev = 7
-	}
-	if len(u) != 0 {
-		u, n, prev = bijoubuf.UnknownBefore(u, 9, n, prev)
-	}
-	if o, ok := m.Data.(*Metric_Histogram); ok && o != nil {
-		v := o.Histogram
-		if !s.Enter(depth, "histogram") {
-			return 0
+	case *Metric_Histogram:
+		if len(u) != 0 {
+			u, n, prev = bijoubuf.UnknownBefore(u, 9, n, prev)
 		}
-		c := v.BijoubufSize(s, depth+1)
-		if !s.Leave("histogram") {
-			return 0
+		if o != nil {
+			v := o.Histogram
+			if !s.Enter(depth, "histogram") {
+				return 0
+			}
+			c := v.BijoubufSize(s, depth+1)
+			if !s.Leave("histogram") {
+				return 0
+			}
+			n += 1 + bijoubuf.LenSize(c)
+			prev = 9
 		}
-		n += 1 + bijoubuf.LenSize(c)
-		prev = 9
-	}
-	if len(u) != 0 {
-		u, n, prev = bijoubuf.UnknownBefore(u, 10, n, prev)
-	}
-	if o, ok := m.Data.(*Metric_ExponentialHistogram); ok && o != nil {
-		v := o.ExponentialHistogram
-		if !s.Enter(depth, "exponential_histogram") {
-			return 0
+	case *Metric_ExponentialHistogram:
+		if len(u) != 0 {
+			u, n, prev = bijoubuf.UnknownBefore(u, 10, n, prev)
 		}
-		c := v.BijoubufSize(s, depth+1)
-		if !s.Leave("exponential_histogram") {
-			return 0
+		if o != nil {
+			v := o.ExponentialHistogram
+			if !s.Enter(depth, "exponential_histogram") {
+				return 0
+			}
+			c := v.BijoubufSize(s, depth+1)
+			if !s.Leave("exponential_histogram") {
+				return 0
+			}
+			n += 1 + bijoubuf.LenSize(c)
+			prev = 10
 		}
-		n += 1 + bijoubuf.LenSize(c)
-		prev = 10
-	}
-	if len(u) != 0 {
-		u, n, prev = bijoubuf.UnknownBefore(u, 11, n, prev)
-	}
-	if o, ok := m.Data.(*Metric_Summary); ok && o != nil {
-		v := o.Summary
-		if !s.Enter(depth, "summary") {
-			return 0
+	case *Metric_Summary:
+		if len(u) != 0 {
+			u, n, prev = bijoubuf.UnknownBefore(u, 11, n, prev)
 		}
-		c := v.BijoubufSize(s, depth+1)
-		if !s.Leave("summary") {
-			return 0
+		if o != nil {
+			v := o.Summary
+			if !s.Enter(depth, "summary") {
+				return 0
+			}
+			c := v.BijoubufSize(s, depth+1)
+			if !s.Leave("summary") {
+				return 0
+			}
+			n += 1 + bijoubuf.LenSize(c)
+			prev = 11
 		}
-		n += 1 + bijoubuf.LenSize(c)
-		prev = 11
 	}
 	if len(u) != 0 {
 		u, n, prev = bijoubuf.UnknownBefore(u, 12, n, prev)
@@ -1139,50 +1146,57 @@ func (m *Metric) BijoubufWrite(w *bijoubuf.BackWriter) {
 		}
 		w.Close(mk)
 	}
-	if len(u) != 0 {
-		u = w.UnknownAfter(u, 11)
-	}
-	if o, ok := m.Data.(*Metric_Summary); ok && o != nil {
-		v := o.Summary
-		mk := w.OpenField(11)
-		v.BijoubufWrite(w)
-		w.Close(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownAfter(u, 10)
-	}
-	if o, ok := m.Data.(*Metric_ExponentialHistogram); ok && o != nil {
-		v := o.ExponentialHistogram
-		mk := w.OpenField(10)
-		v.BijoubufWrite(w)
-		w.Close(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownAfter(u, 9)
-	}
-	if o, ok := m.Data.(*Metric_Histogram); ok && o != nil {
-		v := o.Histogram
-		mk := w.OpenField(9)
-		v.BijoubufWrite(w)
-		w.Close(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownAfter(u, 7)
-	}
-	if o, ok := m.Data.(*Metric_Sum); ok && o != nil {
-		v := o.Sum
-		mk := w.OpenField(7)
-		v.BijoubufWrite(w)
-		w.Close(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownAfter(u, 5)
-	}
-	if o, ok := m.Data.(*Metric_Gauge); ok && o != nil {
-		v := o.Gauge
-		mk := w.OpenField(5)
-		v.BijoubufWrite(w)
-		w.Close(mk)
+	switch o := m.Data.(type) {
+	case *Metric_Summary:
+		if len(u) != 0 {
+			u = w.UnknownAfter(u, 11)
+		}
+		if o != nil {
+			v := o.Summary
+			mk := w.OpenField(11)
+			v.BijoubufWrite(w)
+			w.Close(mk)
+		}
+	case *Metric_ExponentialHistogram:
+		if len(u) != 0 {
+			u = w.UnknownAfter(u, 10)
+		}
+		if o != nil {
+			v := o.ExponentialHistogram
+			mk := w.OpenField(10)
+			v.BijoubufWrite(w)
+			w.Close(mk)
+		}
+	case *Metric_Histogram:
+		if len(u) != 0 {
+			u = w.UnknownAfter(u, 9)
+		}
+		if o != nil {
+			v := o.Histogram
+			mk := w.OpenField(9)
+			v.BijoubufWrite(w)
+			w.Close(mk)
+		}
+	case *Metric_Sum:
+		if len(u) != 0 {
+			u = w.UnknownAfter(u, 7)
+		}
+		if o != nil {
+			v := o.Sum
+			mk := w.OpenField(7)
+			v.BijoubufWrite(w)
+			w.Close(mk)
+		}
+	case *Metric_Gauge:
+		if len(u) != 0 {
+			u = w.UnknownAfter(u, 5)
+		}
+		if o != nil {
+			v := o.Gauge
+			mk := w.OpenField(5)
+			v.BijoubufWrite(w)
+			w.Close(mk)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 3)
