@@ -66,8 +66,7 @@ func pbViaJSON(newPB func() proto.Message) func(bijoubuf.Message) proto.Message 
 // jsonDataset builds a dataset from protobuf-go values made by gen (seeds seed0+i),
 // both sides' values parsed from their proto3 JSON text: the protobuf-go values by
 // protojson, the bijoubuf values by bijoubufjson. Each side's value is then laid out in
-// memory as its JSON parser allocates it, among that parser's garbage; neither is built
-// the way the other is not.
+// memory as its own JSON parser allocates it (see README.md).
 func jsonDataset(name string, seed0 uint64, gen func(uint64) proto.Message,
 	newBB func() bijoubuf.Message, newPB func() proto.Message) dataset {
 	d := dataset{name: name, newBB: newBB, newPB: newPB, toPB: pbViaJSON(newPB)}
