@@ -4,17 +4,16 @@ import (
 	"cmp"
 	"math"
 	"slices"
-	"sync"
 	"unicode/utf8"
 
 	"github.com/bijoubuf/bijoubuf/go/bijou64"
 )
 
 // What generated code calls to encode: a size pass over a Sizes, which checks the value
-// (depth, required fields, UTF-8, preserved unknown records) and records the length of
-// every nested message and every repeated or map record in the order it meets them; then
-// one write pass into a buffer of exactly the total, where BeginNext takes those lengths
-// back in the same order. Nothing is measured twice.
+// (depth, required fields, UTF-8, preserved unknown records) and gives the length of the
+// message; then one write pass into a buffer of exactly that length, from its end to its
+// start (BackWriter), where each nested message's length is known when its prefix is
+// written. The size pass records nothing but its first refusal.
 
 // Sizer is what a generated message implements for the encoder (exported so that a
 // generated package can encode messages of another: the well-known types).
@@ -22,15 +21,13 @@ type Sizer interface {
 	// BijoubufSize is the length of the message's content at depth (the top level is
 	// 1), or 0 after recording a refusal on s.
 	BijoubufSize(s *Sizes, depth int) int
-	// BijoubufWrite writes the content, the same walk as BijoubufSize.
-	BijoubufWrite(w *Writer)
+	// BijoubufWrite writes the content backwards, the same fields as BijoubufSize
+	// counted, from the last to the first.
+	BijoubufWrite(w *BackWriter)
 }
 
-// Sizes is an encode's size pass: its limits, the lengths it recorded, and the first
-// refusal. The first lengths live in the value itself, so an encode of a message with
-// few nested records allocates nothing but its output.
+// Sizes is an encode's size pass: its limits and the first refusal.
 type Sizes struct {
-	list     sizeList
 	err      *EncodeError
 	maxDepth int
 	opts     EncodeOptions
@@ -53,15 +50,6 @@ func (s *Sizes) Check(n int, name string) error {
 	return nil
 }
 
-// NewWriterFor is the write pass after s: a writer into a new buffer of n bytes, taking
-// the lengths s recorded back in order (BeginNext). It copies them, so that the
-// writer holds no pointer to s and s can stay on its caller's stack. s is handed over:
-// it gives its lengths to this one writer and is not used again (the writer's Bytes
-// gives their storage back for the next encode).
-func NewWriterFor(n int, s *Sizes) Writer {
-	return Writer{buf: make([]byte, n), sizes: s.list}
-}
-
 // Encode is the canonical encoding of m, a top-level message whose short name (the root
 // of error paths) is name: the size pass, the size limit, then one write of exactly that
 // many bytes (SPEC §9: refusals come before any output). Generated Marshal methods do
@@ -73,71 +61,9 @@ func Encode(m Sizer, opts EncodeOptions, name string) ([]byte, error) {
 	if err := s.Check(n, name); err != nil {
 		return nil, err
 	}
-	w := NewWriterFor(n, &s)
+	w := NewBackWriter(n)
 	m.BijoubufWrite(&w)
 	return w.Bytes()
-}
-
-// sizeList is the lengths a size pass recorded, in order: the first ones in place, the
-// rest in a slice taken from extraPool (so that a large message's encode does not grow
-// a new one from nothing each time) and given back by the writer's Bytes.
-type sizeList struct {
-	inline [8]int
-	extra  []int
-	count  int
-	pooled *[]int
-}
-
-// extraPool holds the slices of lengths that encodes gave back.
-var extraPool = sync.Pool{New: func() any { return new([]int) }}
-
-// release gives the slice of lengths back to extraPool, once; l is not used after.
-func (l *sizeList) release() {
-	if p := l.pooled; p != nil {
-		l.pooled = nil
-		*p = l.extra[:0]
-		l.extra = nil
-		extraPool.Put(p)
-	}
-}
-
-func (l *sizeList) add() int {
-	i := l.count
-	l.count++
-	if i-len(l.inline) >= len(l.extra) {
-		l.grow()
-	}
-	return i
-}
-
-// grow makes room for at least one more length past the inline ones (out of line, so
-// that add and Open inline): the slice is used to its capacity before it is grown, so
-// grow runs about log(n) times for n lengths, not n times.
-func (l *sizeList) grow() {
-	if l.pooled == nil {
-		l.pooled = extraPool.Get().(*[]int)
-		l.extra = (*l.pooled)[:0]
-	}
-	if len(l.extra) < cap(l.extra) {
-		l.extra = l.extra[:cap(l.extra)]
-		return
-	}
-	l.extra = append(l.extra, make([]int, max(16, len(l.extra)))...)
-}
-
-func (l *sizeList) get(i int) int {
-	if i < len(l.inline) {
-		return l.inline[i]
-	}
-	return l.extra[i-len(l.inline)]
-}
-
-func (l *sizeList) set(i, n int) {
-	if i < len(l.inline) {
-		l.inline[i] = n
-	} else {
-		l.extra[i-len(l.inline)] = n
-	}
 }
 
 // Failed says whether a refusal was recorded.
@@ -155,41 +81,31 @@ func (s *Sizes) fail(err *EncodeError) int {
 	return 0
 }
 
-// Open starts a nested message, or a repeated or map record, of field name in a message
-// at depth, and returns its slot for Close. For a message (msg true) it refuses one
-// deeper than the depth limit (depth-limit-exceeded, SPEC §9) and returns false.
-func (s *Sizes) Open(depth int, msg bool, name string) (int, bool) {
-	// Inlined: a slot that is there, within the depth limit; the rest out of line.
-	if i := s.list.count; i-len(s.list.inline) < len(s.list.extra) && (!msg || depth < s.maxDepth) {
-		s.list.count = i + 1
-		return i, true
+// Enter is the size pass entering a nested message of field name in a message at
+// depth: false after refusing one deeper than the depth limit (depth-limit-exceeded,
+// SPEC §9.3).
+func (s *Sizes) Enter(depth int, name string) bool {
+	if depth < s.maxDepth {
+		return true
 	}
-	return s.open(depth, msg, name)
+	return s.tooDeep(name)
 }
 
-// open is Open past its inlined case: the depth refusal, or a slot to grow.
-func (s *Sizes) open(depth int, msg bool, name string) (int, bool) {
-	if msg && depth >= s.maxDepth {
-		return s.tooDeep(name)
-	}
-	return s.list.add(), true
-}
-
-// tooDeep is Open's refusal, kept out of line so that Open inlines.
-func (s *Sizes) tooDeep(name string) (int, bool) {
+// tooDeep is Enter's refusal, kept out of line so that Enter inlines.
+func (s *Sizes) tooDeep(name string) bool {
 	s.fail(NewEncodeError(EncodeDepthLimitExceeded, "nests messages deeper than "+itoa(s.maxDepth)).InField(name))
-	return 0, false
+	return false
 }
 
-// Close records the length of what Open started; false when the size pass of its content
-// recorded a refusal, which then gets the field's segment (return 0 at once).
-func (s *Sizes) Close(slot, n int, name string) bool {
-	if s.err != nil {
-		s.err.InField(name)
-		return false
+// Leave is the size pass leaving a nested message of field name: false when the
+// message's size pass recorded a refusal, which then gets the field's segment (return
+// 0 at once).
+func (s *Sizes) Leave(name string) bool {
+	if s.err == nil {
+		return true
 	}
-	s.list.set(slot, n)
-	return true
+	s.err.InField(name)
+	return false
 }
 
 // Missing refuses an unset required field (missing-required-field); returns 0.
@@ -205,15 +121,20 @@ func (s *Sizes) BadString(name string) int {
 
 // ValidString says whether str is well-formed UTF-8 (what a decoder accepts, SPEC §7).
 func ValidString(str string) bool {
-	if len(str) < 16 {
-		// Short strings (most): all ASCII, checked inline.
-		var or byte
-		for i := 0; i < len(str); i++ {
-			or |= str[i]
-		}
-		if or < utf8.RuneSelf {
-			return true
-		}
+	// ASCII (most strings) eight bytes at a time, the bytes OR'ed into one word: no
+	// high bit set, no multi-byte sequence to check.
+	var or uint64
+	i := 0
+	for ; i+8 <= len(str); i += 8 {
+		s := str[i : i+8]
+		or |= uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+			uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+	}
+	for ; i < len(str); i++ {
+		or |= uint64(str[i])
+	}
+	if or&0x8080_8080_8080_8080 == 0 {
+		return true
 	}
 	return utf8.ValidString(str)
 }
@@ -263,35 +184,6 @@ func UnknownBefore(u []UnknownRecord, number uint32, size int, prev uint32) ([]U
 }
 
 // ----- the write pass -----
-
-// BeginNext is Begin with the next length the size pass recorded (Sizes.Open/Close, in
-// the same order).
-func (w *Writer) BeginNext() Mark {
-	// The common case in one call: a recorded length below 248, one byte of prefix.
-	if i, p := w.next, w.pos; i < w.sizes.count && p < len(w.buf) {
-		if size := w.sizes.get(i); size < bijou64.FirstTierTag {
-			w.next = i + 1
-			w.buf[p] = byte(size)
-			w.pos = p + 1
-			m := Mark{prev: w.prev, end: p + 1 + size}
-			w.prev = 0
-			return m
-		}
-	}
-	return w.beginNext()
-}
-
-// beginNext is BeginNext past its one-byte case.
-func (w *Writer) beginNext() Mark {
-	size := 0
-	if w.next < w.sizes.count {
-		size = w.sizes.get(w.next)
-		w.next++
-	} else if w.err == nil {
-		w.err = NewEncodeError(EncodeSizeMismatch, "the write pass opened more records than its size pass")
-	}
-	return w.Begin(size)
-}
 
 // UnknownBefore writes the preserved records of u numbered below number and returns the
 // ones left.
@@ -396,24 +288,4 @@ func (w *Writer) KeyString(number uint32, s string) {
 	}
 	w.Key(number, WireLen)
 	w.String(s)
-}
-
-// KeyBeginNext writes the key of field number with wire type LEN and begins its
-// content with the next recorded length (Key, then BeginNext): one call for the common
-// case of a one-byte key and a one-byte length.
-func (w *Writer) KeyBeginNext(number uint32) Mark {
-	d := number - w.prev - 1
-	if i, p := w.next, w.pos; number > w.prev && d < 62 && number <= MaxFieldNumber && i < w.sizes.count && len(w.buf)-p > 1 {
-		if size := w.sizes.get(i); size < bijou64.FirstTierTag {
-			w.buf[p] = byte(d<<2 | uint32(WireLen))
-			w.buf[p+1] = byte(size)
-			w.next = i + 1
-			w.pos = p + 2
-			m := Mark{prev: number, end: p + 2 + size}
-			w.prev = 0
-			return m
-		}
-	}
-	w.Key(number, WireLen)
-	return w.BeginNext()
 }

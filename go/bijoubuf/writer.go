@@ -8,10 +8,11 @@ import (
 )
 
 // An encode is two walks over the same fields, as the Rust encoder does: a size pass
-// (KeySize, VarintSize, LenSize, …) that gives the exact length of the message and of
-// every nested message, then one write into a buffer of exactly that length, where each
-// nested message's length prefix is written before its content. Nothing is measured
-// twice and nothing is moved.
+// (KeySize, VarintSize, LenSize, …) that gives the exact length of the message, then one
+// write into a buffer of exactly that length. Writer writes forwards, so a nested
+// message's length prefix must be known before its content (Begin takes it): for
+// encodes written by hand. Generated code writes backwards with BackWriter, which
+// learns each length as it writes, so that its size pass records none.
 
 // KeySize is the length of the key of field number after field prev (0 first) (SPEC §4.1).
 func KeySize(prev, number uint32) int {
@@ -52,9 +53,6 @@ type Writer struct {
 	pos  int
 	prev uint32
 	err  *EncodeError
-	// sizes are a size pass's recorded lengths, taken back in order by BeginNext.
-	sizes sizeList
-	next  int
 }
 
 // NewWriter is a writer for an encoding of exactly size bytes (a top-level message; its
@@ -65,7 +63,6 @@ func NewWriter(size int) *Writer {
 
 // Bytes is the encoding, or why the writes did not produce it.
 func (w *Writer) Bytes() ([]byte, error) {
-	w.sizes.release()
 	if w.err != nil {
 		return nil, w.err
 	}

@@ -221,37 +221,3 @@ func TestAppendSortedEntries(t *testing.T) {
 		t.Errorf("signed keys: %v", ints)
 	}
 }
-
-func TestSizeListsShareNoStorage(t *testing.T) {
-	// Lengths past the inline ones live in a slice from a pool: two size passes at once
-	// get their own, one given back (twice, harmlessly) is reused by the next without
-	// touching the other's.
-	fill := func(l *sizeList, n, base int) {
-		for i := range n {
-			l.set(l.add(), base+i)
-		}
-	}
-	check := func(name string, l *sizeList, n, base int) {
-		if l.count != n {
-			t.Fatalf("%s: %d lengths, want %d", name, l.count, n)
-		}
-		for i := range n {
-			if got := l.get(i); got != base+i {
-				t.Fatalf("%s: length %d is %d, want %d", name, i, got, base+i)
-			}
-		}
-	}
-	var a, b, c sizeList
-	fill(&a, 40, 1000)
-	fill(&b, 40, 2000)
-	check("a", &a, 40, 1000)
-	check("b", &b, 40, 2000)
-	a.release()
-	a.release()
-	if a.extra != nil || a.pooled != nil {
-		t.Fatal("a still holds its slice after release")
-	}
-	fill(&c, 60, 3000)
-	check("b after c", &b, 40, 2000)
-	check("c", &c, 60, 3000)
-}

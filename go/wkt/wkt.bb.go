@@ -52,7 +52,7 @@ func (m *Any) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
 	if err := s.Check(n, "Any"); err != nil {
 		return nil, err
 	}
-	w := bijoubuf.NewWriterFor(n, &s)
+	w := bijoubuf.NewBackWriter(n)
 	m.BijoubufWrite(&w)
 	return w.Bytes()
 }
@@ -114,27 +114,27 @@ func (m *Any) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	return n
 }
 
-// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode).
-func (m *Any) BijoubufWrite(w *bijoubuf.Writer) {
+// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last
+// field to the first.
+func (m *Any) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
 	u := m.unknown
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 1)
-	}
-	if v := m.TypeUrl; len(v) != 0 {
-		w.KeyString(1, v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 2)
+		u = w.UnknownAfter(u, 2)
 	}
 	if v := m.Value; len(v) != 0 {
-		w.Key(2, bijoubuf.WireLen)
-		w.LenBytes(v)
+		w.FieldBytes(2, v)
 	}
 	if len(u) != 0 {
-		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
+		u = w.UnknownAfter(u, 1)
+	}
+	if v := m.TypeUrl; len(v) != 0 {
+		w.FieldString(1, v)
+	}
+	if len(u) != 0 {
+		w.UnknownAfter(u, 0)
 	}
 }
 
@@ -212,7 +212,7 @@ func (m *SourceContext) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, err
 	if err := s.Check(n, "SourceContext"); err != nil {
 		return nil, err
 	}
-	w := bijoubuf.NewWriterFor(n, &s)
+	w := bijoubuf.NewBackWriter(n)
 	m.BijoubufWrite(&w)
 	return w.Bytes()
 }
@@ -267,20 +267,21 @@ func (m *SourceContext) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	return n
 }
 
-// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode).
-func (m *SourceContext) BijoubufWrite(w *bijoubuf.Writer) {
+// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last
+// field to the first.
+func (m *SourceContext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
 	u := m.unknown
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 1)
+		u = w.UnknownAfter(u, 1)
 	}
 	if v := m.FileName; len(v) != 0 {
-		w.KeyString(1, v)
+		w.FieldString(1, v)
 	}
 	if len(u) != 0 {
-		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
+		w.UnknownAfter(u, 0)
 	}
 }
 
@@ -395,7 +396,7 @@ func (m *Type) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
 	if err := s.Check(n, "Type"); err != nil {
 		return nil, err
 	}
-	w := bijoubuf.NewWriterFor(n, &s)
+	w := bijoubuf.NewBackWriter(n)
 	m.BijoubufWrite(&w)
 	return w.Bytes()
 }
@@ -448,20 +449,17 @@ func (m *Type) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 2, n, prev)
 	}
 	if len(m.Fields) != 0 {
-		slot, _ := s.Open(depth, false, "fields")
 		c := 0
 		for _, v := range m.Fields {
-			es, ok := s.Open(depth, true, "fields")
-			if !ok {
+			if !s.Enter(depth, "fields") {
 				return 0
 			}
 			ec := v.BijoubufSize(s, depth+1)
-			if !s.Close(es, ec, "fields") {
+			if !s.Leave("fields") {
 				return 0
 			}
 			c += bijoubuf.LenSize(ec)
 		}
-		s.Close(slot, c, "fields")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 2
 	}
@@ -469,7 +467,6 @@ func (m *Type) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 3, n, prev)
 	}
 	if len(m.Oneofs) != 0 {
-		slot, _ := s.Open(depth, false, "oneofs")
 		c := 0
 		for _, v := range m.Oneofs {
 			if !bijoubuf.ValidString(v) {
@@ -477,7 +474,6 @@ func (m *Type) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 			}
 			c += bijoubuf.LenSize(len(v))
 		}
-		s.Close(slot, c, "oneofs")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 3
 	}
@@ -485,20 +481,17 @@ func (m *Type) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 4, n, prev)
 	}
 	if len(m.Options) != 0 {
-		slot, _ := s.Open(depth, false, "options")
 		c := 0
 		for _, v := range m.Options {
-			es, ok := s.Open(depth, true, "options")
-			if !ok {
+			if !s.Enter(depth, "options") {
 				return 0
 			}
 			ec := v.BijoubufSize(s, depth+1)
-			if !s.Close(es, ec, "options") {
+			if !s.Leave("options") {
 				return 0
 			}
 			c += bijoubuf.LenSize(ec)
 		}
-		s.Close(slot, c, "options")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 4
 	}
@@ -506,12 +499,11 @@ func (m *Type) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 5, n, prev)
 	}
 	if v := m.SourceContext; v != nil {
-		slot, ok := s.Open(depth, true, "source_context")
-		if !ok {
+		if !s.Enter(depth, "source_context") {
 			return 0
 		}
 		c := v.BijoubufSize(s, depth+1)
-		if !s.Close(slot, c, "source_context") {
+		if !s.Leave("source_context") {
 			return 0
 		}
 		n += 1 + bijoubuf.LenSize(c)
@@ -540,75 +532,78 @@ func (m *Type) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	return n
 }
 
-// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode).
-func (m *Type) BijoubufWrite(w *bijoubuf.Writer) {
+// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last
+// field to the first.
+func (m *Type) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
 	u := m.unknown
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 1)
-	}
-	if v := m.Name; len(v) != 0 {
-		w.KeyString(1, v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 2)
-	}
-	if len(m.Fields) != 0 {
-		mk := w.KeyBeginNext(2)
-		for _, v := range m.Fields {
-			ek := w.BeginNext()
-			v.BijoubufWrite(w)
-			w.End(ek)
-		}
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 3)
-	}
-	if len(m.Oneofs) != 0 {
-		mk := w.KeyBeginNext(3)
-		for _, v := range m.Oneofs {
-			w.String(v)
-		}
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 4)
-	}
-	if len(m.Options) != 0 {
-		mk := w.KeyBeginNext(4)
-		for _, v := range m.Options {
-			ek := w.BeginNext()
-			v.BijoubufWrite(w)
-			w.End(ek)
-		}
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 5)
-	}
-	if v := m.SourceContext; v != nil {
-		mk := w.KeyBeginNext(5)
-		v.BijoubufWrite(w)
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 6)
-	}
-	if v := m.Syntax; v != 0 {
-		w.Key(6, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 7)
+		u = w.UnknownAfter(u, 7)
 	}
 	if v := m.Edition; len(v) != 0 {
-		w.KeyString(7, v)
+		w.FieldString(7, v)
 	}
 	if len(u) != 0 {
-		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
+		u = w.UnknownAfter(u, 6)
+	}
+	if v := m.Syntax; v != 0 {
+		w.FieldZigzag(6, int64(v))
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 5)
+	}
+	if v := m.SourceContext; v != nil {
+		mk := w.OpenField(5)
+		v.BijoubufWrite(w)
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 4)
+	}
+	if x := m.Options; len(x) != 0 {
+		mk := w.OpenField(4)
+		for i := len(x) - 1; i >= 0; i-- {
+			v := x[i]
+			ek := w.Open()
+			v.BijoubufWrite(w)
+			w.Close(ek)
+		}
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 3)
+	}
+	if x := m.Oneofs; len(x) != 0 {
+		mk := w.OpenField(3)
+		for i := len(x) - 1; i >= 0; i-- {
+			v := x[i]
+			w.String(v)
+		}
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 2)
+	}
+	if x := m.Fields; len(x) != 0 {
+		mk := w.OpenField(2)
+		for i := len(x) - 1; i >= 0; i-- {
+			v := x[i]
+			ek := w.Open()
+			v.BijoubufWrite(w)
+			w.Close(ek)
+		}
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 1)
+	}
+	if v := m.Name; len(v) != 0 {
+		w.FieldString(1, v)
+	}
+	if len(u) != 0 {
+		w.UnknownAfter(u, 0)
 	}
 }
 
@@ -914,7 +909,7 @@ func (m *Field) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
 	if err := s.Check(n, "Field"); err != nil {
 		return nil, err
 	}
-	w := bijoubuf.NewWriterFor(n, &s)
+	w := bijoubuf.NewBackWriter(n)
 	m.BijoubufWrite(&w)
 	return w.Bytes()
 }
@@ -1012,20 +1007,17 @@ func (m *Field) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 9, n, prev)
 	}
 	if len(m.Options) != 0 {
-		slot, _ := s.Open(depth, false, "options")
 		c := 0
 		for _, v := range m.Options {
-			es, ok := s.Open(depth, true, "options")
-			if !ok {
+			if !s.Enter(depth, "options") {
 				return 0
 			}
 			ec := v.BijoubufSize(s, depth+1)
-			if !s.Close(es, ec, "options") {
+			if !s.Leave("options") {
 				return 0
 			}
 			c += bijoubuf.LenSize(ec)
 		}
-		s.Close(slot, c, "options")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 9
 	}
@@ -1055,85 +1047,82 @@ func (m *Field) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	return n
 }
 
-// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode).
-func (m *Field) BijoubufWrite(w *bijoubuf.Writer) {
+// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last
+// field to the first.
+func (m *Field) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
 	u := m.unknown
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 1)
-	}
-	if v := m.Kind; v != 0 {
-		w.Key(1, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 2)
-	}
-	if v := m.Cardinality; v != 0 {
-		w.Key(2, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 3)
-	}
-	if v := m.Number; v != 0 {
-		w.Key(3, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 4)
-	}
-	if v := m.Name; len(v) != 0 {
-		w.KeyString(4, v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 6)
-	}
-	if v := m.TypeUrl; len(v) != 0 {
-		w.KeyString(6, v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 7)
-	}
-	if v := m.OneofIndex; v != 0 {
-		w.Key(7, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 8)
-	}
-	if v := m.Packed; v {
-		w.Key(8, bijoubuf.WireVarint)
-		w.Bool(v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 9)
-	}
-	if len(m.Options) != 0 {
-		mk := w.KeyBeginNext(9)
-		for _, v := range m.Options {
-			ek := w.BeginNext()
-			v.BijoubufWrite(w)
-			w.End(ek)
-		}
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 10)
-	}
-	if v := m.JsonName; len(v) != 0 {
-		w.KeyString(10, v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 11)
+		u = w.UnknownAfter(u, 11)
 	}
 	if v := m.DefaultValue; len(v) != 0 {
-		w.KeyString(11, v)
+		w.FieldString(11, v)
 	}
 	if len(u) != 0 {
-		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
+		u = w.UnknownAfter(u, 10)
+	}
+	if v := m.JsonName; len(v) != 0 {
+		w.FieldString(10, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 9)
+	}
+	if x := m.Options; len(x) != 0 {
+		mk := w.OpenField(9)
+		for i := len(x) - 1; i >= 0; i-- {
+			v := x[i]
+			ek := w.Open()
+			v.BijoubufWrite(w)
+			w.Close(ek)
+		}
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 8)
+	}
+	if v := m.Packed; v {
+		w.FieldBool(8, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 7)
+	}
+	if v := m.OneofIndex; v != 0 {
+		w.FieldZigzag(7, int64(v))
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 6)
+	}
+	if v := m.TypeUrl; len(v) != 0 {
+		w.FieldString(6, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 4)
+	}
+	if v := m.Name; len(v) != 0 {
+		w.FieldString(4, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 3)
+	}
+	if v := m.Number; v != 0 {
+		w.FieldZigzag(3, int64(v))
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 2)
+	}
+	if v := m.Cardinality; v != 0 {
+		w.FieldZigzag(2, int64(v))
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 1)
+	}
+	if v := m.Kind; v != 0 {
+		w.FieldZigzag(1, int64(v))
+	}
+	if len(u) != 0 {
+		w.UnknownAfter(u, 0)
 	}
 }
 
@@ -1346,7 +1335,7 @@ func (m *Enum) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
 	if err := s.Check(n, "Enum"); err != nil {
 		return nil, err
 	}
-	w := bijoubuf.NewWriterFor(n, &s)
+	w := bijoubuf.NewBackWriter(n)
 	m.BijoubufWrite(&w)
 	return w.Bytes()
 }
@@ -1399,20 +1388,17 @@ func (m *Enum) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 2, n, prev)
 	}
 	if len(m.Enumvalue) != 0 {
-		slot, _ := s.Open(depth, false, "enumvalue")
 		c := 0
 		for _, v := range m.Enumvalue {
-			es, ok := s.Open(depth, true, "enumvalue")
-			if !ok {
+			if !s.Enter(depth, "enumvalue") {
 				return 0
 			}
 			ec := v.BijoubufSize(s, depth+1)
-			if !s.Close(es, ec, "enumvalue") {
+			if !s.Leave("enumvalue") {
 				return 0
 			}
 			c += bijoubuf.LenSize(ec)
 		}
-		s.Close(slot, c, "enumvalue")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 2
 	}
@@ -1420,20 +1406,17 @@ func (m *Enum) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 3, n, prev)
 	}
 	if len(m.Options) != 0 {
-		slot, _ := s.Open(depth, false, "options")
 		c := 0
 		for _, v := range m.Options {
-			es, ok := s.Open(depth, true, "options")
-			if !ok {
+			if !s.Enter(depth, "options") {
 				return 0
 			}
 			ec := v.BijoubufSize(s, depth+1)
-			if !s.Close(es, ec, "options") {
+			if !s.Leave("options") {
 				return 0
 			}
 			c += bijoubuf.LenSize(ec)
 		}
-		s.Close(slot, c, "options")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 3
 	}
@@ -1441,12 +1424,11 @@ func (m *Enum) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 4, n, prev)
 	}
 	if v := m.SourceContext; v != nil {
-		slot, ok := s.Open(depth, true, "source_context")
-		if !ok {
+		if !s.Enter(depth, "source_context") {
 			return 0
 		}
 		c := v.BijoubufSize(s, depth+1)
-		if !s.Close(slot, c, "source_context") {
+		if !s.Leave("source_context") {
 			return 0
 		}
 		n += 1 + bijoubuf.LenSize(c)
@@ -1475,65 +1457,67 @@ func (m *Enum) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	return n
 }
 
-// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode).
-func (m *Enum) BijoubufWrite(w *bijoubuf.Writer) {
+// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last
+// field to the first.
+func (m *Enum) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
 	u := m.unknown
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 1)
-	}
-	if v := m.Name; len(v) != 0 {
-		w.KeyString(1, v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 2)
-	}
-	if len(m.Enumvalue) != 0 {
-		mk := w.KeyBeginNext(2)
-		for _, v := range m.Enumvalue {
-			ek := w.BeginNext()
-			v.BijoubufWrite(w)
-			w.End(ek)
-		}
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 3)
-	}
-	if len(m.Options) != 0 {
-		mk := w.KeyBeginNext(3)
-		for _, v := range m.Options {
-			ek := w.BeginNext()
-			v.BijoubufWrite(w)
-			w.End(ek)
-		}
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 4)
-	}
-	if v := m.SourceContext; v != nil {
-		mk := w.KeyBeginNext(4)
-		v.BijoubufWrite(w)
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 5)
-	}
-	if v := m.Syntax; v != 0 {
-		w.Key(5, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 6)
+		u = w.UnknownAfter(u, 6)
 	}
 	if v := m.Edition; len(v) != 0 {
-		w.KeyString(6, v)
+		w.FieldString(6, v)
 	}
 	if len(u) != 0 {
-		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
+		u = w.UnknownAfter(u, 5)
+	}
+	if v := m.Syntax; v != 0 {
+		w.FieldZigzag(5, int64(v))
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 4)
+	}
+	if v := m.SourceContext; v != nil {
+		mk := w.OpenField(4)
+		v.BijoubufWrite(w)
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 3)
+	}
+	if x := m.Options; len(x) != 0 {
+		mk := w.OpenField(3)
+		for i := len(x) - 1; i >= 0; i-- {
+			v := x[i]
+			ek := w.Open()
+			v.BijoubufWrite(w)
+			w.Close(ek)
+		}
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 2)
+	}
+	if x := m.Enumvalue; len(x) != 0 {
+		mk := w.OpenField(2)
+		for i := len(x) - 1; i >= 0; i-- {
+			v := x[i]
+			ek := w.Open()
+			v.BijoubufWrite(w)
+			w.Close(ek)
+		}
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 1)
+	}
+	if v := m.Name; len(v) != 0 {
+		w.FieldString(1, v)
+	}
+	if len(u) != 0 {
+		w.UnknownAfter(u, 0)
 	}
 }
 
@@ -1709,7 +1693,7 @@ func (m *EnumValue) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) 
 	if err := s.Check(n, "EnumValue"); err != nil {
 		return nil, err
 	}
-	w := bijoubuf.NewWriterFor(n, &s)
+	w := bijoubuf.NewBackWriter(n)
 	m.BijoubufWrite(&w)
 	return w.Bytes()
 }
@@ -1769,20 +1753,17 @@ func (m *EnumValue) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 3, n, prev)
 	}
 	if len(m.Options) != 0 {
-		slot, _ := s.Open(depth, false, "options")
 		c := 0
 		for _, v := range m.Options {
-			es, ok := s.Open(depth, true, "options")
-			if !ok {
+			if !s.Enter(depth, "options") {
 				return 0
 			}
 			ec := v.BijoubufSize(s, depth+1)
-			if !s.Close(es, ec, "options") {
+			if !s.Leave("options") {
 				return 0
 			}
 			c += bijoubuf.LenSize(ec)
 		}
-		s.Close(slot, c, "options")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 3
 	}
@@ -1792,39 +1773,40 @@ func (m *EnumValue) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	return n
 }
 
-// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode).
-func (m *EnumValue) BijoubufWrite(w *bijoubuf.Writer) {
+// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last
+// field to the first.
+func (m *EnumValue) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
 	u := m.unknown
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 1)
+		u = w.UnknownAfter(u, 3)
 	}
-	if v := m.Name; len(v) != 0 {
-		w.KeyString(1, v)
+	if x := m.Options; len(x) != 0 {
+		mk := w.OpenField(3)
+		for i := len(x) - 1; i >= 0; i-- {
+			v := x[i]
+			ek := w.Open()
+			v.BijoubufWrite(w)
+			w.Close(ek)
+		}
+		w.Close(mk)
 	}
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 2)
+		u = w.UnknownAfter(u, 2)
 	}
 	if v := m.Number; v != 0 {
-		w.Key(2, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
+		w.FieldZigzag(2, int64(v))
 	}
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 3)
+		u = w.UnknownAfter(u, 1)
 	}
-	if len(m.Options) != 0 {
-		mk := w.KeyBeginNext(3)
-		for _, v := range m.Options {
-			ek := w.BeginNext()
-			v.BijoubufWrite(w)
-			w.End(ek)
-		}
-		w.End(mk)
+	if v := m.Name; len(v) != 0 {
+		w.FieldString(1, v)
 	}
 	if len(u) != 0 {
-		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
+		w.UnknownAfter(u, 0)
 	}
 }
 
@@ -1938,7 +1920,7 @@ func (m *Option) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
 	if err := s.Check(n, "Option"); err != nil {
 		return nil, err
 	}
-	w := bijoubuf.NewWriterFor(n, &s)
+	w := bijoubuf.NewBackWriter(n)
 	m.BijoubufWrite(&w)
 	return w.Bytes()
 }
@@ -1991,12 +1973,11 @@ func (m *Option) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 2, n, prev)
 	}
 	if v := m.Value; v != nil {
-		slot, ok := s.Open(depth, true, "value")
-		if !ok {
+		if !s.Enter(depth, "value") {
 			return 0
 		}
 		c := v.BijoubufSize(s, depth+1)
-		if !s.Close(slot, c, "value") {
+		if !s.Leave("value") {
 			return 0
 		}
 		n += 1 + bijoubuf.LenSize(c)
@@ -2008,28 +1989,29 @@ func (m *Option) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	return n
 }
 
-// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode).
-func (m *Option) BijoubufWrite(w *bijoubuf.Writer) {
+// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last
+// field to the first.
+func (m *Option) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
 	u := m.unknown
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 1)
-	}
-	if v := m.Name; len(v) != 0 {
-		w.KeyString(1, v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 2)
+		u = w.UnknownAfter(u, 2)
 	}
 	if v := m.Value; v != nil {
-		mk := w.KeyBeginNext(2)
+		mk := w.OpenField(2)
 		v.BijoubufWrite(w)
-		w.End(mk)
+		w.Close(mk)
 	}
 	if len(u) != 0 {
-		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
+		u = w.UnknownAfter(u, 1)
+	}
+	if v := m.Name; len(v) != 0 {
+		w.FieldString(1, v)
+	}
+	if len(u) != 0 {
+		w.UnknownAfter(u, 0)
 	}
 }
 
@@ -2135,7 +2117,7 @@ func (m *Api) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
 	if err := s.Check(n, "Api"); err != nil {
 		return nil, err
 	}
-	w := bijoubuf.NewWriterFor(n, &s)
+	w := bijoubuf.NewBackWriter(n)
 	m.BijoubufWrite(&w)
 	return w.Bytes()
 }
@@ -2188,20 +2170,17 @@ func (m *Api) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 2, n, prev)
 	}
 	if len(m.Methods) != 0 {
-		slot, _ := s.Open(depth, false, "methods")
 		c := 0
 		for _, v := range m.Methods {
-			es, ok := s.Open(depth, true, "methods")
-			if !ok {
+			if !s.Enter(depth, "methods") {
 				return 0
 			}
 			ec := v.BijoubufSize(s, depth+1)
-			if !s.Close(es, ec, "methods") {
+			if !s.Leave("methods") {
 				return 0
 			}
 			c += bijoubuf.LenSize(ec)
 		}
-		s.Close(slot, c, "methods")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 2
 	}
@@ -2209,20 +2188,17 @@ func (m *Api) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 3, n, prev)
 	}
 	if len(m.Options) != 0 {
-		slot, _ := s.Open(depth, false, "options")
 		c := 0
 		for _, v := range m.Options {
-			es, ok := s.Open(depth, true, "options")
-			if !ok {
+			if !s.Enter(depth, "options") {
 				return 0
 			}
 			ec := v.BijoubufSize(s, depth+1)
-			if !s.Close(es, ec, "options") {
+			if !s.Leave("options") {
 				return 0
 			}
 			c += bijoubuf.LenSize(ec)
 		}
-		s.Close(slot, c, "options")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 3
 	}
@@ -2240,12 +2216,11 @@ func (m *Api) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 5, n, prev)
 	}
 	if v := m.SourceContext; v != nil {
-		slot, ok := s.Open(depth, true, "source_context")
-		if !ok {
+		if !s.Enter(depth, "source_context") {
 			return 0
 		}
 		c := v.BijoubufSize(s, depth+1)
-		if !s.Close(slot, c, "source_context") {
+		if !s.Leave("source_context") {
 			return 0
 		}
 		n += 1 + bijoubuf.LenSize(c)
@@ -2255,20 +2230,17 @@ func (m *Api) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 6, n, prev)
 	}
 	if len(m.Mixins) != 0 {
-		slot, _ := s.Open(depth, false, "mixins")
 		c := 0
 		for _, v := range m.Mixins {
-			es, ok := s.Open(depth, true, "mixins")
-			if !ok {
+			if !s.Enter(depth, "mixins") {
 				return 0
 			}
 			ec := v.BijoubufSize(s, depth+1)
-			if !s.Close(es, ec, "mixins") {
+			if !s.Leave("mixins") {
 				return 0
 			}
 			c += bijoubuf.LenSize(ec)
 		}
-		s.Close(slot, c, "mixins")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 6
 	}
@@ -2285,77 +2257,80 @@ func (m *Api) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	return n
 }
 
-// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode).
-func (m *Api) BijoubufWrite(w *bijoubuf.Writer) {
+// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last
+// field to the first.
+func (m *Api) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
 	u := m.unknown
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 1)
-	}
-	if v := m.Name; len(v) != 0 {
-		w.KeyString(1, v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 2)
-	}
-	if len(m.Methods) != 0 {
-		mk := w.KeyBeginNext(2)
-		for _, v := range m.Methods {
-			ek := w.BeginNext()
-			v.BijoubufWrite(w)
-			w.End(ek)
-		}
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 3)
-	}
-	if len(m.Options) != 0 {
-		mk := w.KeyBeginNext(3)
-		for _, v := range m.Options {
-			ek := w.BeginNext()
-			v.BijoubufWrite(w)
-			w.End(ek)
-		}
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 4)
-	}
-	if v := m.Version; len(v) != 0 {
-		w.KeyString(4, v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 5)
-	}
-	if v := m.SourceContext; v != nil {
-		mk := w.KeyBeginNext(5)
-		v.BijoubufWrite(w)
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 6)
-	}
-	if len(m.Mixins) != 0 {
-		mk := w.KeyBeginNext(6)
-		for _, v := range m.Mixins {
-			ek := w.BeginNext()
-			v.BijoubufWrite(w)
-			w.End(ek)
-		}
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 7)
+		u = w.UnknownAfter(u, 7)
 	}
 	if v := m.Syntax; v != 0 {
-		w.Key(7, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
+		w.FieldZigzag(7, int64(v))
 	}
 	if len(u) != 0 {
-		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
+		u = w.UnknownAfter(u, 6)
+	}
+	if x := m.Mixins; len(x) != 0 {
+		mk := w.OpenField(6)
+		for i := len(x) - 1; i >= 0; i-- {
+			v := x[i]
+			ek := w.Open()
+			v.BijoubufWrite(w)
+			w.Close(ek)
+		}
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 5)
+	}
+	if v := m.SourceContext; v != nil {
+		mk := w.OpenField(5)
+		v.BijoubufWrite(w)
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 4)
+	}
+	if v := m.Version; len(v) != 0 {
+		w.FieldString(4, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 3)
+	}
+	if x := m.Options; len(x) != 0 {
+		mk := w.OpenField(3)
+		for i := len(x) - 1; i >= 0; i-- {
+			v := x[i]
+			ek := w.Open()
+			v.BijoubufWrite(w)
+			w.Close(ek)
+		}
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 2)
+	}
+	if x := m.Methods; len(x) != 0 {
+		mk := w.OpenField(2)
+		for i := len(x) - 1; i >= 0; i-- {
+			v := x[i]
+			ek := w.Open()
+			v.BijoubufWrite(w)
+			w.Close(ek)
+		}
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 1)
+	}
+	if v := m.Name; len(v) != 0 {
+		w.FieldString(1, v)
+	}
+	if len(u) != 0 {
+		w.UnknownAfter(u, 0)
 	}
 }
 
@@ -2578,7 +2553,7 @@ func (m *Method) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
 	if err := s.Check(n, "Method"); err != nil {
 		return nil, err
 	}
-	w := bijoubuf.NewWriterFor(n, &s)
+	w := bijoubuf.NewBackWriter(n)
 	m.BijoubufWrite(&w)
 	return w.Bytes()
 }
@@ -2665,20 +2640,17 @@ func (m *Method) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 6, n, prev)
 	}
 	if len(m.Options) != 0 {
-		slot, _ := s.Open(depth, false, "options")
 		c := 0
 		for _, v := range m.Options {
-			es, ok := s.Open(depth, true, "options")
-			if !ok {
+			if !s.Enter(depth, "options") {
 				return 0
 			}
 			ec := v.BijoubufSize(s, depth+1)
-			if !s.Close(es, ec, "options") {
+			if !s.Leave("options") {
 				return 0
 			}
 			c += bijoubuf.LenSize(ec)
 		}
-		s.Close(slot, c, "options")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 6
 	}
@@ -2695,65 +2667,64 @@ func (m *Method) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	return n
 }
 
-// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode).
-func (m *Method) BijoubufWrite(w *bijoubuf.Writer) {
+// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last
+// field to the first.
+func (m *Method) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
 	u := m.unknown
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 1)
-	}
-	if v := m.Name; len(v) != 0 {
-		w.KeyString(1, v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 2)
-	}
-	if v := m.RequestTypeUrl; len(v) != 0 {
-		w.KeyString(2, v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 3)
-	}
-	if v := m.RequestStreaming; v {
-		w.Key(3, bijoubuf.WireVarint)
-		w.Bool(v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 4)
-	}
-	if v := m.ResponseTypeUrl; len(v) != 0 {
-		w.KeyString(4, v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 5)
-	}
-	if v := m.ResponseStreaming; v {
-		w.Key(5, bijoubuf.WireVarint)
-		w.Bool(v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 6)
-	}
-	if len(m.Options) != 0 {
-		mk := w.KeyBeginNext(6)
-		for _, v := range m.Options {
-			ek := w.BeginNext()
-			v.BijoubufWrite(w)
-			w.End(ek)
-		}
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 7)
+		u = w.UnknownAfter(u, 7)
 	}
 	if v := m.Syntax; v != 0 {
-		w.Key(7, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
+		w.FieldZigzag(7, int64(v))
 	}
 	if len(u) != 0 {
-		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
+		u = w.UnknownAfter(u, 6)
+	}
+	if x := m.Options; len(x) != 0 {
+		mk := w.OpenField(6)
+		for i := len(x) - 1; i >= 0; i-- {
+			v := x[i]
+			ek := w.Open()
+			v.BijoubufWrite(w)
+			w.Close(ek)
+		}
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 5)
+	}
+	if v := m.ResponseStreaming; v {
+		w.FieldBool(5, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 4)
+	}
+	if v := m.ResponseTypeUrl; len(v) != 0 {
+		w.FieldString(4, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 3)
+	}
+	if v := m.RequestStreaming; v {
+		w.FieldBool(3, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 2)
+	}
+	if v := m.RequestTypeUrl; len(v) != 0 {
+		w.FieldString(2, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 1)
+	}
+	if v := m.Name; len(v) != 0 {
+		w.FieldString(1, v)
+	}
+	if len(u) != 0 {
+		w.UnknownAfter(u, 0)
 	}
 }
 
@@ -2915,7 +2886,7 @@ func (m *Mixin) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
 	if err := s.Check(n, "Mixin"); err != nil {
 		return nil, err
 	}
-	w := bijoubuf.NewWriterFor(n, &s)
+	w := bijoubuf.NewBackWriter(n)
 	m.BijoubufWrite(&w)
 	return w.Bytes()
 }
@@ -2980,26 +2951,27 @@ func (m *Mixin) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	return n
 }
 
-// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode).
-func (m *Mixin) BijoubufWrite(w *bijoubuf.Writer) {
+// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last
+// field to the first.
+func (m *Mixin) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
 	u := m.unknown
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 1)
-	}
-	if v := m.Name; len(v) != 0 {
-		w.KeyString(1, v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 2)
+		u = w.UnknownAfter(u, 2)
 	}
 	if v := m.Root; len(v) != 0 {
-		w.KeyString(2, v)
+		w.FieldString(2, v)
 	}
 	if len(u) != 0 {
-		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
+		u = w.UnknownAfter(u, 1)
+	}
+	if v := m.Name; len(v) != 0 {
+		w.FieldString(1, v)
+	}
+	if len(u) != 0 {
+		w.UnknownAfter(u, 0)
 	}
 }
 
@@ -3082,7 +3054,7 @@ func (m *Duration) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
 	if err := s.Check(n, "Duration"); err != nil {
 		return nil, err
 	}
-	w := bijoubuf.NewWriterFor(n, &s)
+	w := bijoubuf.NewBackWriter(n)
 	m.BijoubufWrite(&w)
 	return w.Bytes()
 }
@@ -3141,28 +3113,27 @@ func (m *Duration) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	return n
 }
 
-// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode).
-func (m *Duration) BijoubufWrite(w *bijoubuf.Writer) {
+// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last
+// field to the first.
+func (m *Duration) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
 	u := m.unknown
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 1)
-	}
-	if v := m.Seconds; v != 0 {
-		w.Key(1, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 2)
+		u = w.UnknownAfter(u, 2)
 	}
 	if v := m.Nanos; v != 0 {
-		w.Key(2, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
+		w.FieldZigzag(2, int64(v))
 	}
 	if len(u) != 0 {
-		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
+		u = w.UnknownAfter(u, 1)
+	}
+	if v := m.Seconds; v != 0 {
+		w.FieldZigzag(1, int64(v))
+	}
+	if len(u) != 0 {
+		w.UnknownAfter(u, 0)
 	}
 }
 
@@ -3236,7 +3207,7 @@ func (m *Empty) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
 	if err := s.Check(n, "Empty"); err != nil {
 		return nil, err
 	}
-	w := bijoubuf.NewWriterFor(n, &s)
+	w := bijoubuf.NewBackWriter(n)
 	m.BijoubufWrite(&w)
 	return w.Bytes()
 }
@@ -3281,14 +3252,15 @@ func (m *Empty) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	return n
 }
 
-// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode).
-func (m *Empty) BijoubufWrite(w *bijoubuf.Writer) {
+// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last
+// field to the first.
+func (m *Empty) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
 	u := m.unknown
 	if len(u) != 0 {
-		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
+		w.UnknownAfter(u, 0)
 	}
 }
 
@@ -3343,7 +3315,7 @@ func (m *FieldMask) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) 
 	if err := s.Check(n, "FieldMask"); err != nil {
 		return nil, err
 	}
-	w := bijoubuf.NewWriterFor(n, &s)
+	w := bijoubuf.NewBackWriter(n)
 	m.BijoubufWrite(&w)
 	return w.Bytes()
 }
@@ -3386,7 +3358,6 @@ func (m *FieldMask) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 1, n, prev)
 	}
 	if len(m.Paths) != 0 {
-		slot, _ := s.Open(depth, false, "paths")
 		c := 0
 		for _, v := range m.Paths {
 			if !bijoubuf.ValidString(v) {
@@ -3394,7 +3365,6 @@ func (m *FieldMask) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 			}
 			c += bijoubuf.LenSize(len(v))
 		}
-		s.Close(slot, c, "paths")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 1
 	}
@@ -3404,24 +3374,26 @@ func (m *FieldMask) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	return n
 }
 
-// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode).
-func (m *FieldMask) BijoubufWrite(w *bijoubuf.Writer) {
+// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last
+// field to the first.
+func (m *FieldMask) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
 	u := m.unknown
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 1)
+		u = w.UnknownAfter(u, 1)
 	}
-	if len(m.Paths) != 0 {
-		mk := w.KeyBeginNext(1)
-		for _, v := range m.Paths {
+	if x := m.Paths; len(x) != 0 {
+		mk := w.OpenField(1)
+		for i := len(x) - 1; i >= 0; i-- {
+			v := x[i]
 			w.String(v)
 		}
-		w.End(mk)
+		w.Close(mk)
 	}
 	if len(u) != 0 {
-		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
+		w.UnknownAfter(u, 0)
 	}
 }
 
@@ -3513,7 +3485,7 @@ func (m *Struct) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
 	if err := s.Check(n, "Struct"); err != nil {
 		return nil, err
 	}
-	w := bijoubuf.NewWriterFor(n, &s)
+	w := bijoubuf.NewBackWriter(n)
 	m.BijoubufWrite(&w)
 	return w.Bytes()
 }
@@ -3556,7 +3528,6 @@ func (m *Struct) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 1, n, prev)
 	}
 	if len(m.Fields) != 0 {
-		slot, _ := s.Open(depth, false, "fields")
 		c := 0
 		var ks [8]bijoubuf.Entry[string, *Value]
 		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.Fields) {
@@ -3564,17 +3535,15 @@ func (m *Struct) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 			if !bijoubuf.ValidString(k) {
 				return s.BadString("fields")
 			}
-			es, ok := s.Open(depth, true, "fields")
-			if !ok {
+			if !s.Enter(depth, "fields") {
 				return 0
 			}
 			ec := v.BijoubufSize(s, depth+1)
-			if !s.Close(es, ec, "fields") {
+			if !s.Leave("fields") {
 				return 0
 			}
 			c += bijoubuf.LenSize(len(k)) + bijoubuf.LenSize(ec)
 		}
-		s.Close(slot, c, "fields")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 1
 	}
@@ -3584,29 +3553,31 @@ func (m *Struct) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	return n
 }
 
-// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode).
-func (m *Struct) BijoubufWrite(w *bijoubuf.Writer) {
+// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last
+// field to the first.
+func (m *Struct) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
 	u := m.unknown
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 1)
+		u = w.UnknownAfter(u, 1)
 	}
 	if len(m.Fields) != 0 {
-		mk := w.KeyBeginNext(1)
+		mk := w.OpenField(1)
 		var ks [8]bijoubuf.Entry[string, *Value]
-		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.Fields) {
-			k, v := e.Key, e.Value
-			w.String(k)
-			ek := w.BeginNext()
+		es := bijoubuf.AppendSortedEntries(ks[:0], m.Fields)
+		for i := len(es) - 1; i >= 0; i-- {
+			k, v := es[i].Key, es[i].Value
+			ek := w.Open()
 			v.BijoubufWrite(w)
-			w.End(ek)
+			w.Close(ek)
+			w.String(k)
 		}
-		w.End(mk)
+		w.Close(mk)
 	}
 	if len(u) != 0 {
-		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
+		w.UnknownAfter(u, 0)
 	}
 }
 
@@ -3753,7 +3724,7 @@ func (m *Value) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
 	if err := s.Check(n, "Value"); err != nil {
 		return nil, err
 	}
-	w := bijoubuf.NewWriterFor(n, &s)
+	w := bijoubuf.NewBackWriter(n)
 	m.BijoubufWrite(&w)
 	return w.Bytes()
 }
@@ -3792,70 +3763,76 @@ func (m *Value) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_Value) {
 		return 0
 	}
-	if len(u) != 0 {
-		u, n, prev = bijoubuf.UnknownBefore(u, 1, n, prev)
-	}
-	if o, ok := m.Kind.(*Value_NullValue); ok && o != nil {
-		v := o.NullValue
-		n += 1 + bijoubuf.ZigzagSize(int64(v))
-		prev = 1
-	}
-	if len(u) != 0 {
-		u, n, prev = bijoubuf.UnknownBefore(u, 2, n, prev)
-	}
-	if o, ok := m.Kind.(*Value_NumberValue); ok && o != nil {
-		n += 1 + 8
-		prev = 2
-	}
-	if len(u) != 0 {
-		u, n, prev = bijoubuf.UnknownBefore(u, 3, n, prev)
-	}
-	if o, ok := m.Kind.(*Value_StringValue); ok && o != nil {
-		v := o.StringValue
-		if !bijoubuf.ValidString(v) {
-			return s.BadString("string_value")
+	switch o := m.Kind.(type) {
+	case *Value_NullValue:
+		if len(u) != 0 {
+			u, n, prev = bijoubuf.UnknownBefore(u, 1, n, prev)
 		}
-		n += 1 + bijoubuf.LenSize(len(v))
-		prev = 3
-	}
-	if len(u) != 0 {
-		u, n, prev = bijoubuf.UnknownBefore(u, 4, n, prev)
-	}
-	if o, ok := m.Kind.(*Value_BoolValue); ok && o != nil {
-		n += 1 + 1
-		prev = 4
-	}
-	if len(u) != 0 {
-		u, n, prev = bijoubuf.UnknownBefore(u, 5, n, prev)
-	}
-	if o, ok := m.Kind.(*Value_StructValue); ok && o != nil {
-		v := o.StructValue
-		slot, ok := s.Open(depth, true, "struct_value")
-		if !ok {
-			return 0
+		if o != nil {
+			v := o.NullValue
+			n += 1 + bijoubuf.ZigzagSize(int64(v))
+			prev = 1
 		}
-		c := v.BijoubufSize(s, depth+1)
-		if !s.Close(slot, c, "struct_value") {
-			return 0
+	case *Value_NumberValue:
+		if len(u) != 0 {
+			u, n, prev = bijoubuf.UnknownBefore(u, 2, n, prev)
 		}
-		n += 1 + bijoubuf.LenSize(c)
-		prev = 5
-	}
-	if len(u) != 0 {
-		u, n, prev = bijoubuf.UnknownBefore(u, 6, n, prev)
-	}
-	if o, ok := m.Kind.(*Value_ListValue); ok && o != nil {
-		v := o.ListValue
-		slot, ok := s.Open(depth, true, "list_value")
-		if !ok {
-			return 0
+		if o != nil {
+			n += 1 + 8
+			prev = 2
 		}
-		c := v.BijoubufSize(s, depth+1)
-		if !s.Close(slot, c, "list_value") {
-			return 0
+	case *Value_StringValue:
+		if len(u) != 0 {
+			u, n, prev = bijoubuf.UnknownBefore(u, 3, n, prev)
 		}
-		n += 1 + bijoubuf.LenSize(c)
-		prev = 6
+		if o != nil {
+			v := o.StringValue
+			if !bijoubuf.ValidString(v) {
+				return s.BadString("string_value")
+			}
+			n += 1 + bijoubuf.LenSize(len(v))
+			prev = 3
+		}
+	case *Value_BoolValue:
+		if len(u) != 0 {
+			u, n, prev = bijoubuf.UnknownBefore(u, 4, n, prev)
+		}
+		if o != nil {
+			n += 1 + 1
+			prev = 4
+		}
+	case *Value_StructValue:
+		if len(u) != 0 {
+			u, n, prev = bijoubuf.UnknownBefore(u, 5, n, prev)
+		}
+		if o != nil {
+			v := o.StructValue
+			if !s.Enter(depth, "struct_value") {
+				return 0
+			}
+			c := v.BijoubufSize(s, depth+1)
+			if !s.Leave("struct_value") {
+				return 0
+			}
+			n += 1 + bijoubuf.LenSize(c)
+			prev = 5
+		}
+	case *Value_ListValue:
+		if len(u) != 0 {
+			u, n, prev = bijoubuf.UnknownBefore(u, 6, n, prev)
+		}
+		if o != nil {
+			v := o.ListValue
+			if !s.Enter(depth, "list_value") {
+				return 0
+			}
+			c := v.BijoubufSize(s, depth+1)
+			if !s.Leave("list_value") {
+				return 0
+			}
+			n += 1 + bijoubuf.LenSize(c)
+			prev = 6
+		}
 	}
 	if len(u) != 0 {
 		_, n, _ = bijoubuf.UnknownBefore(u, bijoubuf.MaxFieldNumber+1, n, prev)
@@ -3863,63 +3840,69 @@ func (m *Value) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	return n
 }
 
-// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode).
-func (m *Value) BijoubufWrite(w *bijoubuf.Writer) {
+// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last
+// field to the first.
+func (m *Value) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
 	u := m.unknown
+	switch o := m.Kind.(type) {
+	case *Value_ListValue:
+		if len(u) != 0 {
+			u = w.UnknownAfter(u, 6)
+		}
+		if o != nil {
+			v := o.ListValue
+			mk := w.OpenField(6)
+			v.BijoubufWrite(w)
+			w.Close(mk)
+		}
+	case *Value_StructValue:
+		if len(u) != 0 {
+			u = w.UnknownAfter(u, 5)
+		}
+		if o != nil {
+			v := o.StructValue
+			mk := w.OpenField(5)
+			v.BijoubufWrite(w)
+			w.Close(mk)
+		}
+	case *Value_BoolValue:
+		if len(u) != 0 {
+			u = w.UnknownAfter(u, 4)
+		}
+		if o != nil {
+			v := o.BoolValue
+			w.FieldBool(4, v)
+		}
+	case *Value_StringValue:
+		if len(u) != 0 {
+			u = w.UnknownAfter(u, 3)
+		}
+		if o != nil {
+			v := o.StringValue
+			w.FieldString(3, v)
+		}
+	case *Value_NumberValue:
+		if len(u) != 0 {
+			u = w.UnknownAfter(u, 2)
+		}
+		if o != nil {
+			v := o.NumberValue
+			w.FieldFloat64(2, v)
+		}
+	case *Value_NullValue:
+		if len(u) != 0 {
+			u = w.UnknownAfter(u, 1)
+		}
+		if o != nil {
+			v := o.NullValue
+			w.FieldZigzag(1, int64(v))
+		}
+	}
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 1)
-	}
-	if o, ok := m.Kind.(*Value_NullValue); ok && o != nil {
-		v := o.NullValue
-		w.Key(1, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 2)
-	}
-	if o, ok := m.Kind.(*Value_NumberValue); ok && o != nil {
-		v := o.NumberValue
-		w.Key(2, bijoubuf.WireI64)
-		w.Float64(v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 3)
-	}
-	if o, ok := m.Kind.(*Value_StringValue); ok && o != nil {
-		v := o.StringValue
-		w.KeyString(3, v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 4)
-	}
-	if o, ok := m.Kind.(*Value_BoolValue); ok && o != nil {
-		v := o.BoolValue
-		w.Key(4, bijoubuf.WireVarint)
-		w.Bool(v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 5)
-	}
-	if o, ok := m.Kind.(*Value_StructValue); ok && o != nil {
-		v := o.StructValue
-		mk := w.KeyBeginNext(5)
-		v.BijoubufWrite(w)
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 6)
-	}
-	if o, ok := m.Kind.(*Value_ListValue); ok && o != nil {
-		v := o.ListValue
-		mk := w.KeyBeginNext(6)
-		v.BijoubufWrite(w)
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
+		w.UnknownAfter(u, 0)
 	}
 }
 
@@ -4059,7 +4042,7 @@ func (m *ListValue) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) 
 	if err := s.Check(n, "ListValue"); err != nil {
 		return nil, err
 	}
-	w := bijoubuf.NewWriterFor(n, &s)
+	w := bijoubuf.NewBackWriter(n)
 	m.BijoubufWrite(&w)
 	return w.Bytes()
 }
@@ -4102,20 +4085,17 @@ func (m *ListValue) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 1, n, prev)
 	}
 	if len(m.Values) != 0 {
-		slot, _ := s.Open(depth, false, "values")
 		c := 0
 		for _, v := range m.Values {
-			es, ok := s.Open(depth, true, "values")
-			if !ok {
+			if !s.Enter(depth, "values") {
 				return 0
 			}
 			ec := v.BijoubufSize(s, depth+1)
-			if !s.Close(es, ec, "values") {
+			if !s.Leave("values") {
 				return 0
 			}
 			c += bijoubuf.LenSize(ec)
 		}
-		s.Close(slot, c, "values")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 1
 	}
@@ -4125,26 +4105,28 @@ func (m *ListValue) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	return n
 }
 
-// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode).
-func (m *ListValue) BijoubufWrite(w *bijoubuf.Writer) {
+// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last
+// field to the first.
+func (m *ListValue) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
 	u := m.unknown
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 1)
+		u = w.UnknownAfter(u, 1)
 	}
-	if len(m.Values) != 0 {
-		mk := w.KeyBeginNext(1)
-		for _, v := range m.Values {
-			ek := w.BeginNext()
+	if x := m.Values; len(x) != 0 {
+		mk := w.OpenField(1)
+		for i := len(x) - 1; i >= 0; i-- {
+			v := x[i]
+			ek := w.Open()
 			v.BijoubufWrite(w)
-			w.End(ek)
+			w.Close(ek)
 		}
-		w.End(mk)
+		w.Close(mk)
 	}
 	if len(u) != 0 {
-		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
+		w.UnknownAfter(u, 0)
 	}
 }
 
@@ -4234,7 +4216,7 @@ func (m *Timestamp) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) 
 	if err := s.Check(n, "Timestamp"); err != nil {
 		return nil, err
 	}
-	w := bijoubuf.NewWriterFor(n, &s)
+	w := bijoubuf.NewBackWriter(n)
 	m.BijoubufWrite(&w)
 	return w.Bytes()
 }
@@ -4293,28 +4275,27 @@ func (m *Timestamp) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	return n
 }
 
-// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode).
-func (m *Timestamp) BijoubufWrite(w *bijoubuf.Writer) {
+// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last
+// field to the first.
+func (m *Timestamp) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
 	u := m.unknown
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 1)
-	}
-	if v := m.Seconds; v != 0 {
-		w.Key(1, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 2)
+		u = w.UnknownAfter(u, 2)
 	}
 	if v := m.Nanos; v != 0 {
-		w.Key(2, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
+		w.FieldZigzag(2, int64(v))
 	}
 	if len(u) != 0 {
-		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
+		u = w.UnknownAfter(u, 1)
+	}
+	if v := m.Seconds; v != 0 {
+		w.FieldZigzag(1, int64(v))
+	}
+	if len(u) != 0 {
+		w.UnknownAfter(u, 0)
 	}
 }
 
@@ -4392,7 +4373,7 @@ func (m *DoubleValue) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error
 	if err := s.Check(n, "DoubleValue"); err != nil {
 		return nil, err
 	}
-	w := bijoubuf.NewWriterFor(n, &s)
+	w := bijoubuf.NewBackWriter(n)
 	m.BijoubufWrite(&w)
 	return w.Bytes()
 }
@@ -4444,21 +4425,21 @@ func (m *DoubleValue) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	return n
 }
 
-// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode).
-func (m *DoubleValue) BijoubufWrite(w *bijoubuf.Writer) {
+// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last
+// field to the first.
+func (m *DoubleValue) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
 	u := m.unknown
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 1)
+		u = w.UnknownAfter(u, 1)
 	}
 	if v := m.Value; !bijoubuf.IsZero64(v) {
-		w.Key(1, bijoubuf.WireI64)
-		w.Float64(v)
+		w.FieldFloat64(1, v)
 	}
 	if len(u) != 0 {
-		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
+		w.UnknownAfter(u, 0)
 	}
 }
 
@@ -4524,7 +4505,7 @@ func (m *FloatValue) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error)
 	if err := s.Check(n, "FloatValue"); err != nil {
 		return nil, err
 	}
-	w := bijoubuf.NewWriterFor(n, &s)
+	w := bijoubuf.NewBackWriter(n)
 	m.BijoubufWrite(&w)
 	return w.Bytes()
 }
@@ -4576,21 +4557,21 @@ func (m *FloatValue) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	return n
 }
 
-// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode).
-func (m *FloatValue) BijoubufWrite(w *bijoubuf.Writer) {
+// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last
+// field to the first.
+func (m *FloatValue) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
 	u := m.unknown
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 1)
+		u = w.UnknownAfter(u, 1)
 	}
 	if v := m.Value; !bijoubuf.IsZero32(v) {
-		w.Key(1, bijoubuf.WireI32)
-		w.Float32(v)
+		w.FieldFloat32(1, v)
 	}
 	if len(u) != 0 {
-		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
+		w.UnknownAfter(u, 0)
 	}
 }
 
@@ -4656,7 +4637,7 @@ func (m *Int64Value) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error)
 	if err := s.Check(n, "Int64Value"); err != nil {
 		return nil, err
 	}
-	w := bijoubuf.NewWriterFor(n, &s)
+	w := bijoubuf.NewBackWriter(n)
 	m.BijoubufWrite(&w)
 	return w.Bytes()
 }
@@ -4708,21 +4689,21 @@ func (m *Int64Value) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	return n
 }
 
-// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode).
-func (m *Int64Value) BijoubufWrite(w *bijoubuf.Writer) {
+// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last
+// field to the first.
+func (m *Int64Value) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
 	u := m.unknown
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 1)
+		u = w.UnknownAfter(u, 1)
 	}
 	if v := m.Value; v != 0 {
-		w.Key(1, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
+		w.FieldZigzag(1, int64(v))
 	}
 	if len(u) != 0 {
-		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
+		w.UnknownAfter(u, 0)
 	}
 }
 
@@ -4788,7 +4769,7 @@ func (m *UInt64Value) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error
 	if err := s.Check(n, "UInt64Value"); err != nil {
 		return nil, err
 	}
-	w := bijoubuf.NewWriterFor(n, &s)
+	w := bijoubuf.NewBackWriter(n)
 	m.BijoubufWrite(&w)
 	return w.Bytes()
 }
@@ -4840,21 +4821,21 @@ func (m *UInt64Value) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	return n
 }
 
-// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode).
-func (m *UInt64Value) BijoubufWrite(w *bijoubuf.Writer) {
+// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last
+// field to the first.
+func (m *UInt64Value) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
 	u := m.unknown
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 1)
+		u = w.UnknownAfter(u, 1)
 	}
 	if v := m.Value; v != 0 {
-		w.Key(1, bijoubuf.WireVarint)
-		w.Varint(uint64(v))
+		w.FieldVarint(1, uint64(v))
 	}
 	if len(u) != 0 {
-		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
+		w.UnknownAfter(u, 0)
 	}
 }
 
@@ -4920,7 +4901,7 @@ func (m *Int32Value) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error)
 	if err := s.Check(n, "Int32Value"); err != nil {
 		return nil, err
 	}
-	w := bijoubuf.NewWriterFor(n, &s)
+	w := bijoubuf.NewBackWriter(n)
 	m.BijoubufWrite(&w)
 	return w.Bytes()
 }
@@ -4972,21 +4953,21 @@ func (m *Int32Value) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	return n
 }
 
-// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode).
-func (m *Int32Value) BijoubufWrite(w *bijoubuf.Writer) {
+// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last
+// field to the first.
+func (m *Int32Value) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
 	u := m.unknown
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 1)
+		u = w.UnknownAfter(u, 1)
 	}
 	if v := m.Value; v != 0 {
-		w.Key(1, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
+		w.FieldZigzag(1, int64(v))
 	}
 	if len(u) != 0 {
-		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
+		w.UnknownAfter(u, 0)
 	}
 }
 
@@ -5052,7 +5033,7 @@ func (m *UInt32Value) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error
 	if err := s.Check(n, "UInt32Value"); err != nil {
 		return nil, err
 	}
-	w := bijoubuf.NewWriterFor(n, &s)
+	w := bijoubuf.NewBackWriter(n)
 	m.BijoubufWrite(&w)
 	return w.Bytes()
 }
@@ -5104,21 +5085,21 @@ func (m *UInt32Value) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	return n
 }
 
-// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode).
-func (m *UInt32Value) BijoubufWrite(w *bijoubuf.Writer) {
+// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last
+// field to the first.
+func (m *UInt32Value) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
 	u := m.unknown
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 1)
+		u = w.UnknownAfter(u, 1)
 	}
 	if v := m.Value; v != 0 {
-		w.Key(1, bijoubuf.WireVarint)
-		w.Varint(uint64(v))
+		w.FieldVarint(1, uint64(v))
 	}
 	if len(u) != 0 {
-		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
+		w.UnknownAfter(u, 0)
 	}
 }
 
@@ -5184,7 +5165,7 @@ func (m *BoolValue) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) 
 	if err := s.Check(n, "BoolValue"); err != nil {
 		return nil, err
 	}
-	w := bijoubuf.NewWriterFor(n, &s)
+	w := bijoubuf.NewBackWriter(n)
 	m.BijoubufWrite(&w)
 	return w.Bytes()
 }
@@ -5236,21 +5217,21 @@ func (m *BoolValue) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	return n
 }
 
-// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode).
-func (m *BoolValue) BijoubufWrite(w *bijoubuf.Writer) {
+// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last
+// field to the first.
+func (m *BoolValue) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
 	u := m.unknown
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 1)
+		u = w.UnknownAfter(u, 1)
 	}
 	if v := m.Value; v {
-		w.Key(1, bijoubuf.WireVarint)
-		w.Bool(v)
+		w.FieldBool(1, v)
 	}
 	if len(u) != 0 {
-		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
+		w.UnknownAfter(u, 0)
 	}
 }
 
@@ -5316,7 +5297,7 @@ func (m *StringValue) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error
 	if err := s.Check(n, "StringValue"); err != nil {
 		return nil, err
 	}
-	w := bijoubuf.NewWriterFor(n, &s)
+	w := bijoubuf.NewBackWriter(n)
 	m.BijoubufWrite(&w)
 	return w.Bytes()
 }
@@ -5371,20 +5352,21 @@ func (m *StringValue) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	return n
 }
 
-// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode).
-func (m *StringValue) BijoubufWrite(w *bijoubuf.Writer) {
+// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last
+// field to the first.
+func (m *StringValue) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
 	u := m.unknown
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 1)
+		u = w.UnknownAfter(u, 1)
 	}
 	if v := m.Value; len(v) != 0 {
-		w.KeyString(1, v)
+		w.FieldString(1, v)
 	}
 	if len(u) != 0 {
-		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
+		w.UnknownAfter(u, 0)
 	}
 }
 
@@ -5450,7 +5432,7 @@ func (m *BytesValue) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error)
 	if err := s.Check(n, "BytesValue"); err != nil {
 		return nil, err
 	}
-	w := bijoubuf.NewWriterFor(n, &s)
+	w := bijoubuf.NewBackWriter(n)
 	m.BijoubufWrite(&w)
 	return w.Bytes()
 }
@@ -5502,21 +5484,21 @@ func (m *BytesValue) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	return n
 }
 
-// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode).
-func (m *BytesValue) BijoubufWrite(w *bijoubuf.Writer) {
+// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last
+// field to the first.
+func (m *BytesValue) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
 	u := m.unknown
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 1)
+		u = w.UnknownAfter(u, 1)
 	}
 	if v := m.Value; len(v) != 0 {
-		w.Key(1, bijoubuf.WireLen)
-		w.LenBytes(v)
+		w.FieldBytes(1, v)
 	}
 	if len(u) != 0 {
-		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
+		w.UnknownAfter(u, 0)
 	}
 }
 

@@ -7,9 +7,10 @@
 //! output is already as `gofmt` writes it, and `go vet` finds nothing in it.
 //!
 //! Every message gets its own straight-line encoder and decoder over the runtime's
-//! `bijoubuf.Reader` and `bijoubuf.Writer`: no reflection, nothing allocated per field
-//! beyond what the value holds, one exact-size buffer per encode (a size pass records the
-//! length of every nested message, the write pass takes them back in order). The decoder
+//! `bijoubuf.Reader` and `bijoubuf.BackWriter`: no reflection, nothing allocated per field
+//! beyond what the value holds, one exact-size buffer per encode (a size pass checks and
+//! totals, the write pass fills the buffer from its end, so that each nested message's
+//! length is known when its prefix is written). The decoder
 //! asks for the known fields in ascending number, so every check of SPEC §10 happens in
 //! the runtime's order and errors carry the code, byte offset and path the Rust and
 //! TypeScript implementations report.
@@ -301,6 +302,40 @@ fn visit_messages<'a>(m: &'a MessageDef, f: &mut dyn FnMut(&'a MessageDef)) {
 /// The index of the real (not synthetic) oneof `f` belongs to.
 fn real_oneof(m: &MessageDef, f: &FieldDef) -> Option<usize> {
     f.oneof.filter(|&i| !m.oneofs[i].synthetic)
+}
+
+/// A oneof whose members are neighbours in a message's field list (no other field
+/// numbered between them), at least two: its index and its first and last member's.
+#[derive(Clone, Copy)]
+struct OneofGroup {
+    oneof: usize,
+    first: usize,
+    last: usize,
+}
+
+/// For each field of `m`, the [`OneofGroup`] it is a member of, if any: the encode
+/// passes dispatch on such a oneof once (a type switch) rather than asking for each
+/// member in turn.
+fn oneof_groups(m: &MessageDef) -> Vec<Option<OneofGroup>> {
+    let mut out = vec![None; m.fields.len()];
+    for i in 0..m.oneofs.len() {
+        let members: Vec<usize> = (0..m.fields.len())
+            .filter(|&j| real_oneof(m, &m.fields[j]) == Some(i))
+            .collect();
+        let (Some(&first), Some(&last)) = (members.first(), members.last()) else {
+            continue;
+        };
+        if members.len() >= 2 && last - first + 1 == members.len() {
+            for &j in &members {
+                out[j] = Some(OneofGroup {
+                    oneof: i,
+                    first,
+                    last,
+                });
+            }
+        }
+    }
+    out
 }
 
 /// Pick `want`, or it with trailing `_`s until it is not in `taken`; mark it taken.
@@ -620,6 +655,29 @@ fn write_stmt(ty: &FieldType, v: &str) -> String {
     }
 }
 
+/// The statement writing field `number` of a scalar or enum type holding `v`: its key
+/// and value in one call of the backward writer.
+fn field_write_stmt(ty: &FieldType, number: u32, v: &str) -> String {
+    use ScalarType::*;
+    match ty {
+        FieldType::Scalar(s) => match s {
+            Double => format!("w.FieldFloat64({number}, {v})"),
+            Float => format!("w.FieldFloat32({number}, {v})"),
+            Fixed64 => format!("w.FieldFixed64({number}, {v})"),
+            Sfixed64 => format!("w.FieldFixed64({number}, uint64({v}))"),
+            Fixed32 => format!("w.FieldFixed32({number}, {v})"),
+            Sfixed32 => format!("w.FieldFixed32({number}, uint32({v}))"),
+            Bool => format!("w.FieldBool({number}, {v})"),
+            Int32 | Sint32 | Int64 | Sint64 => format!("w.FieldZigzag({number}, int64({v}))"),
+            Uint32 | Uint64 => format!("w.FieldVarint({number}, uint64({v}))"),
+            String => format!("w.FieldString({number}, {v})"),
+            Bytes => format!("w.FieldBytes({number}, {v})"),
+        },
+        FieldType::Enum(_) => format!("w.FieldZigzag({number}, int64({v}))"),
+        FieldType::Message(_) => unreachable!("messages are written by their own pass"),
+    }
+}
+
 /// The condition under which an implicit-presence value `v` is written (not the default).
 fn not_default(ty: &FieldType, v: &str) -> String {
     match ty {
@@ -830,7 +888,7 @@ impl Emitter<'_> {
         );
         let _ = writeln!(
             b,
-            "// MarshalOptions is the canonical encoding of m under opts's limits.\nfunc (m *{name}) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {{\n\ts := bijoubuf.NewSizes(opts)\n\tn := m.BijoubufSize(&s, 1)\n\tif err := s.Check(n, {short}); err != nil {{\n\t\treturn nil, err\n\t}}\n\tw := bijoubuf.NewWriterFor(n, &s)\n\tm.BijoubufWrite(&w)\n\treturn w.Bytes()\n}}\n",
+            "// MarshalOptions is the canonical encoding of m under opts's limits.\nfunc (m *{name}) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {{\n\ts := bijoubuf.NewSizes(opts)\n\tn := m.BijoubufSize(&s, 1)\n\tif err := s.Check(n, {short}); err != nil {{\n\t\treturn nil, err\n\t}}\n\tw := bijoubuf.NewBackWriter(n)\n\tm.BijoubufWrite(&w)\n\treturn w.Bytes()\n}}\n",
             short = go_string(&short)
         );
         let _ = writeln!(
@@ -1018,7 +1076,14 @@ impl Emitter<'_> {
             b,
             "\tif len(u) != 0 && !s.CheckUnknown(u, &desc_{name}) {{\n\t\treturn 0\n\t}}"
         );
-        for f in &m.fields {
+        let groups = oneof_groups(m);
+        let mut cases = String::new();
+        let mut last: Option<(usize, usize)> = None;
+        for (idx, f) in m.fields.iter().enumerate() {
+            if let Some((i, start)) = last.take() {
+                self.oneof_case(m, &groups, i, start, true, &mut b, &mut cases);
+            }
+            last = Some((idx, b.len()));
             let n = f.number;
             let _ = writeln!(
                 b,
@@ -1043,7 +1108,7 @@ impl Emitter<'_> {
                         FieldType::Message(_) => {
                             let _ = writeln!(
                                 b,
-                                "\t\tslot, ok := s.Open(depth, true, {path})\n\t\tif !ok {{\n\t\t\treturn 0\n\t\t}}\n\t\tc := v.BijoubufSize(s, depth+1)\n\t\tif !s.Close(slot, c, {path}) {{\n\t\t\treturn 0\n\t\t}}\n\t\tn += {key} + bijoubuf.LenSize(c)"
+                                "\t\tif !s.Enter(depth, {path}) {{\n\t\t\treturn 0\n\t\t}}\n\t\tc := v.BijoubufSize(s, depth+1)\n\t\tif !s.Leave({path}) {{\n\t\t\treturn 0\n\t\t}}\n\t\tn += {key} + bijoubuf.LenSize(c)"
                             );
                         }
                         ty => {
@@ -1065,15 +1130,12 @@ impl Emitter<'_> {
                     if w > 0 {
                         let _ = writeln!(b, "\t\tc := len(m.{field}) * {w}");
                     } else {
-                        let _ = writeln!(
-                            b,
-                            "\t\tslot, _ := s.Open(depth, false, {path})\n\t\tc := 0\n\t\tfor _, v := range m.{field} {{"
-                        );
+                        let _ = writeln!(b, "\t\tc := 0\n\t\tfor _, v := range m.{field} {{");
                         match &f.ty {
                             FieldType::Message(_) => {
                                 let _ = writeln!(
                                     b,
-                                    "\t\t\tes, ok := s.Open(depth, true, {path})\n\t\t\tif !ok {{\n\t\t\t\treturn 0\n\t\t\t}}\n\t\t\tec := v.BijoubufSize(s, depth+1)\n\t\t\tif !s.Close(es, ec, {path}) {{\n\t\t\t\treturn 0\n\t\t\t}}\n\t\t\tc += bijoubuf.LenSize(ec)"
+                                    "\t\t\tif !s.Enter(depth, {path}) {{\n\t\t\t\treturn 0\n\t\t\t}}\n\t\t\tec := v.BijoubufSize(s, depth+1)\n\t\t\tif !s.Leave({path}) {{\n\t\t\t\treturn 0\n\t\t\t}}\n\t\t\tc += bijoubuf.LenSize(ec)"
                                 );
                             }
                             ty => {
@@ -1086,7 +1148,7 @@ impl Emitter<'_> {
                                 let _ = writeln!(b, "\t\t\tc += {}", size_expr(ty, "v"));
                             }
                         }
-                        let _ = writeln!(b, "\t\t}}\n\t\ts.Close(slot, c, {path})");
+                        b.push_str("\t\t}\n");
                     }
                     let _ = writeln!(
                         b,
@@ -1096,13 +1158,10 @@ impl Emitter<'_> {
                 Cardinality::Map { key: kt, value } => {
                     let field = self.message_names(m).fields[&f.number].clone();
                     let kty = FieldType::Scalar(*kt);
-                    let _ = writeln!(
-                        b,
-                        "\tif len(m.{field}) != 0 {{\n\t\tslot, _ := s.Open(depth, false, {path})\n\t\tc := 0"
-                    );
+                    let _ = writeln!(b, "\tif len(m.{field}) != 0 {{\n\t\tc := 0");
                     let msg_value = matches!(value, FieldType::Message(_));
                     if msg_value {
-                        // The values' slots are recorded in key order, the write order.
+                        // Walked in key order, so that the first refusal is the same on every run.
                         let ks = self.keys_array(*kt, value);
                         let uses_key = size_expr(&kty, "k").contains('k') || is_string(&kty);
                         let _ = writeln!(
@@ -1144,7 +1203,7 @@ impl Emitter<'_> {
                     if msg_value {
                         let _ = writeln!(
                             b,
-                            "\t\t\tes, ok := s.Open(depth, true, {path})\n\t\t\tif !ok {{\n\t\t\t\treturn 0\n\t\t\t}}\n\t\t\tec := v.BijoubufSize(s, depth+1)\n\t\t\tif !s.Close(es, ec, {path}) {{\n\t\t\t\treturn 0\n\t\t\t}}\n\t\t\tc += {} + bijoubuf.LenSize(ec)",
+                            "\t\t\tif !s.Enter(depth, {path}) {{\n\t\t\t\treturn 0\n\t\t\t}}\n\t\t\tec := v.BijoubufSize(s, depth+1)\n\t\t\tif !s.Leave({path}) {{\n\t\t\t\treturn 0\n\t\t\t}}\n\t\t\tc += {} + bijoubuf.LenSize(ec)",
                             size_expr(&kty, "k")
                         );
                     } else {
@@ -1157,95 +1216,132 @@ impl Emitter<'_> {
                     }
                     let _ = writeln!(
                         b,
-                        "\t\t}}\n\t\ts.Close(slot, c, {path})\n\t\tn += {key} + bijoubuf.LenSize(c)\n\t\tprev = {n}\n\t}}"
+                        "\t\t}}\n\t\tn += {key} + bijoubuf.LenSize(c)\n\t\tprev = {n}\n\t}}"
                     );
                 }
             }
+        }
+        if let Some((i, start)) = last.take() {
+            self.oneof_case(m, &groups, i, start, true, &mut b, &mut cases);
         }
         b.push_str("\tif len(u) != 0 {\n\t\t_, n, _ = bijoubuf.UnknownBefore(u, bijoubuf.MaxFieldNumber+1, n, prev)\n\t}\n\treturn n\n}\n\n");
         self.body.push_str(&b);
     }
 
+    /// Where field `idx` of `m` is a member of a oneof whose members are neighbours
+    /// (see [`oneof_groups`]), move the code emitted for it (from `start` of `b`) into
+    /// `cases` as a case of a type switch on the oneof, and after its last member (in
+    /// the pass's order: `forward`, or from the last field) emit the switch: one
+    /// dispatch instead of a type assertion per member. The unknown records the members'
+    /// code re-emits before them keep their place: the calls skipped for absent members
+    /// are only where one run of records was split from the next.
+    #[allow(clippy::too_many_arguments)]
+    fn oneof_case(
+        &mut self,
+        m: &MessageDef,
+        groups: &[Option<OneofGroup>],
+        idx: usize,
+        start: usize,
+        forward: bool,
+        b: &mut String,
+        cases: &mut String,
+    ) {
+        let Some(g) = groups[idx] else {
+            return;
+        };
+        let f = &m.fields[idx];
+        let names = self.message_names(m);
+        let o = names.oneofs[g.oneof].clone();
+        let wrapper = names.wrappers[&f.number].clone();
+        let text = b.split_off(start);
+        let head = format!("if o, ok := m.{o}.(*{wrapper}); ok && o != nil {{");
+        debug_assert!(text.contains(&head), "no `{head}` in {text}");
+        let text = text.replacen(&head, "if o != nil {", 1);
+        let _ = writeln!(cases, "\tcase *{wrapper}:");
+        for line in text.lines() {
+            if line.is_empty() {
+                cases.push('\n');
+            } else {
+                let _ = writeln!(cases, "\t{line}");
+            }
+        }
+        if idx == if forward { g.last } else { g.first } {
+            let _ = write!(b, "\tswitch o := m.{o}.(type) {{\n{cases}\t}}\n");
+            cases.clear();
+        }
+    }
+
+    /// The write pass: the fields from the last to the first, each value before its key
+    /// (see `bijoubuf.BackWriter`), repeated elements and map entries in reverse.
     fn write_fn(&mut self, m: &MessageDef, name: &str) {
         let mut b = String::new();
         let _ = writeln!(
             b,
-            "// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode).\nfunc (m *{name}) BijoubufWrite(w *bijoubuf.Writer) {{\n\tif m == nil {{\n\t\treturn\n\t}}\n\tu := m.unknown"
+            "// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last\n// field to the first.\nfunc (m *{name}) BijoubufWrite(w *bijoubuf.BackWriter) {{\n\tif m == nil {{\n\t\treturn\n\t}}\n\tu := m.unknown"
         );
-        for f in &m.fields {
+        let groups = oneof_groups(m);
+        let mut cases = String::new();
+        let mut last: Option<(usize, usize)> = None;
+        for (idx, f) in m.fields.iter().enumerate().rev() {
+            if let Some((i, start)) = last.take() {
+                self.oneof_case(m, &groups, i, start, false, &mut b, &mut cases);
+            }
+            last = Some((idx, b.len()));
             let n = f.number;
             let _ = writeln!(
                 b,
-                "\tif len(u) != 0 {{\n\t\tu = w.UnknownBefore(u, {n})\n\t}}"
+                "\tif len(u) != 0 {{\n\t\tu = w.UnknownAfter(u, {n})\n\t}}"
             );
             match &f.cardinality {
                 Cardinality::Single => {
                     let head = self.singular_head(m, f, true);
                     let (open, close) = open_close(&head);
                     let _ = writeln!(b, "\t{open}");
-                    // A key and what follows it in one call where the writer has one.
                     match &f.ty {
                         FieldType::Message(_) => {
                             let _ = writeln!(
                                 b,
-                                "\t\tmk := w.KeyBeginNext({n})\n\t\tv.BijoubufWrite(w)\n\t\tw.End(mk)"
+                                "\t\tmk := w.OpenField({n})\n\t\tv.BijoubufWrite(w)\n\t\tw.Close(mk)"
                             );
                         }
-                        FieldType::Scalar(ScalarType::String) => {
-                            let _ = writeln!(b, "\t\tw.KeyString({n}, v)");
-                        }
                         ty => {
-                            let _ = writeln!(b, "\t\tw.Key({n}, {})", wire(ty));
-                            let _ = writeln!(b, "\t\t{}", write_stmt(ty, "v"));
+                            let _ = writeln!(b, "\t\t{}", field_write_stmt(ty, n, "v"));
                         }
                     }
                     let _ = writeln!(b, "\t{close}");
                 }
                 Cardinality::Repeated => {
                     let field = self.message_names(m).fields[&f.number].clone();
-                    let w = fixed_size(&f.ty);
-                    let begin = if w > 0 {
-                        format!("w.Begin(len(m.{field}) * {w})")
-                    } else {
-                        "w.BeginNext()".to_string()
-                    };
-                    let key_begin = if w > 0 {
-                        format!("w.Key({n}, bijoubuf.WireLen)\n\t\tmk := {begin}")
-                    } else {
-                        format!("mk := w.KeyBeginNext({n})")
-                    };
                     // Fixed-width runs are written in one call (one room check).
                     let bulk = match &f.ty {
                         FieldType::Scalar(ScalarType::Double) => Some("Float64s"),
                         FieldType::Scalar(ScalarType::Float) => Some("Float32s"),
-                        FieldType::Scalar(ScalarType::Fixed64 | ScalarType::Sfixed64) => {
-                            Some("Fixed64s")
-                        }
-                        FieldType::Scalar(ScalarType::Fixed32 | ScalarType::Sfixed32) => {
-                            Some("Fixed32s")
-                        }
+                        FieldType::Scalar(ScalarType::Fixed64) => Some("Fixed64s"),
+                        FieldType::Scalar(ScalarType::Sfixed64) => Some("Sfixed64s"),
+                        FieldType::Scalar(ScalarType::Fixed32) => Some("Fixed32s"),
+                        FieldType::Scalar(ScalarType::Sfixed32) => Some("Sfixed32s"),
                         _ => None,
                     };
                     if let Some(bulk) = bulk {
                         let _ = writeln!(
                             b,
-                            "\tif len(m.{field}) != 0 {{\n\t\tw.Key({n}, bijoubuf.WireLen)\n\t\tmk := {begin}\n\t\tbijoubuf.{bulk}(w, m.{field})\n\t\tw.End(mk)\n\t}}"
+                            "\tif len(m.{field}) != 0 {{\n\t\tmk := w.OpenField({n})\n\t\tw.{bulk}(m.{field})\n\t\tw.Close(mk)\n\t}}"
                         );
                         continue;
                     }
                     let _ = writeln!(
                         b,
-                        "\tif len(m.{field}) != 0 {{\n\t\t{key_begin}\n\t\tfor _, v := range m.{field} {{"
+                        "\tif x := m.{field}; len(x) != 0 {{\n\t\tmk := w.OpenField({n})\n\t\tfor i := len(x) - 1; i >= 0; i-- {{\n\t\t\tv := x[i]"
                     );
                     match &f.ty {
                         FieldType::Message(_) => {
-                            b.push_str("\t\t\tek := w.BeginNext()\n\t\t\tv.BijoubufWrite(w)\n\t\t\tw.End(ek)\n");
+                            b.push_str("\t\t\tek := w.Open()\n\t\t\tv.BijoubufWrite(w)\n\t\t\tw.Close(ek)\n");
                         }
                         ty => {
                             let _ = writeln!(b, "\t\t\t{}", write_stmt(ty, "v"));
                         }
                     }
-                    b.push_str("\t\t}\n\t\tw.End(mk)\n\t}\n");
+                    b.push_str("\t\t}\n\t\tw.Close(mk)\n\t}\n");
                 }
                 Cardinality::Map { key: kt, value } => {
                     let field = self.message_names(m).fields[&f.number].clone();
@@ -1253,25 +1349,29 @@ impl Emitter<'_> {
                     let ks = self.keys_array(*kt, value);
                     let _ = writeln!(
                         b,
-                        "\tif len(m.{field}) != 0 {{\n\t\tmk := w.KeyBeginNext({n})\n\t\t{ks}\n\t\t{}\n\t\t\t{}",
-                        sorted_loop(*kt, &format!("m.{field}"), true),
-                        write_stmt(&kty, "k")
+                        "\tif len(m.{field}) != 0 {{\n\t\tmk := w.OpenField({n})\n\t\t{ks}\n\t\t{}",
+                        sorted_loop_rev(*kt, &format!("m.{field}"))
                     );
                     match value {
                         FieldType::Message(_) => {
-                            b.push_str("\t\t\tek := w.BeginNext()\n\t\t\tv.BijoubufWrite(w)\n\t\t\tw.End(ek)\n");
+                            b.push_str("\t\t\tek := w.Open()\n\t\t\tv.BijoubufWrite(w)\n\t\t\tw.Close(ek)\n");
                         }
                         ty => {
                             let _ = writeln!(b, "\t\t\t{}", write_stmt(ty, "v"));
                         }
                     }
-                    b.push_str("\t\t}\n\t\tw.End(mk)\n\t}\n");
+                    let _ = writeln!(
+                        b,
+                        "\t\t\t{}\n\t\t}}\n\t\tw.Close(mk)\n\t}}",
+                        write_stmt(&kty, "k")
+                    );
                 }
             }
         }
-        b.push_str(
-            "\tif len(u) != 0 {\n\t\tw.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)\n\t}\n}\n\n",
-        );
+        if let Some((i, start)) = last.take() {
+            self.oneof_case(m, &groups, i, start, false, &mut b, &mut cases);
+        }
+        b.push_str("\tif len(u) != 0 {\n\t\tw.UnknownAfter(u, 0)\n\t}\n}\n\n");
         self.body.push_str(&b);
     }
 
@@ -1627,6 +1727,21 @@ fn sorted_loop(key: ScalarType, m: &str, uses_key: bool) -> String {
     } else {
         format!(
             "for _, e := range bijoubuf.AppendSortedEntries(ks[:0], {m}) {{\n\t\t\tv := e.Value"
+        )
+    }
+}
+
+/// The head of a loop over map expression `m` in the reverse of SPEC §6.4's key order
+/// (the write pass writes backwards), binding `k` and `v`; entries or keys go in `ks`,
+/// as in [`sorted_loop`].
+fn sorted_loop_rev(key: ScalarType, m: &str) -> String {
+    if key == ScalarType::Bool {
+        format!(
+            "bk := bijoubuf.AppendSortedBoolKeys(ks[:0], {m})\n\t\tfor i := len(bk) - 1; i >= 0; i-- {{\n\t\t\tk := bk[i]\n\t\t\tv := {m}[k]"
+        )
+    } else {
+        format!(
+            "es := bijoubuf.AppendSortedEntries(ks[:0], {m})\n\t\tfor i := len(es) - 1; i >= 0; i-- {{\n\t\t\tk, v := es[i].Key, es[i].Value"
         )
     }
 }

@@ -108,8 +108,14 @@ fn presence_maps_oneofs_and_enums_have_their_go_forms() {
         "r.Field(1, bijoubuf.WireVarint, \"opt\")",
         "r.Field(8, bijoubuf.WireVarint, \"n\")",
         "return r.OneofConflict(\"m\")",
-        // Map entries written in key order, each value taken with its key (not looked up).
-        "\t\tvar ks [8]bijoubuf.Entry[string, Color]\n\t\tfor _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.ByName) {\n\t\t\tk, v := e.Key, e.Value\n",
+        // The encode passes dispatch on a oneof of neighbouring members once.
+        "\tswitch o := m.Pick.(type) {\n\tcase *M_S:\n",
+        // Map entries sorted by key and written from the last (the write pass goes
+        // backwards), each value taken with its key (not looked up).
+        "\t\tvar ks [8]bijoubuf.Entry[string, Color]\n\t\tes := bijoubuf.AppendSortedEntries(ks[:0], m.ByName)\n\t\tfor i := len(es) - 1; i >= 0; i-- {\n\t\t\tk, v := es[i].Key, es[i].Value\n",
+        // Fields from the last to the first, each key left pending for the field below,
+        // a key and its value in one call.
+        "\tif v := m.N; v != 0 {\n\t\tw.FieldZigzag(8, int64(v))\n\t}\n\tif len(u) != 0 {\n\t\tu = w.UnknownAfter(u, 7)\n\t}\n",
         "{Number: 1, Name: \"opt\", JSONName: \"opt\", GoName: \"Opt\", Kind: bijoubuf.KindUint32, Explicit: true}",
         "{Number: 3, Name: \"s\", JSONName: \"s\", GoName: \"S\", Kind: bijoubuf.KindString, Explicit: true, Oneof: \"pick\", OneofGoName: \"Pick\", NewOneofWrapper: func() any { return new(M_S) }}",
     ] {

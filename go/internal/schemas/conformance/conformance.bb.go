@@ -46,7 +46,7 @@ func (m *Person) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
 	if err := s.Check(n, "Person"); err != nil {
 		return nil, err
 	}
-	w := bijoubuf.NewWriterFor(n, &s)
+	w := bijoubuf.NewBackWriter(n)
 	m.BijoubufWrite(&w)
 	return w.Bytes()
 }
@@ -123,42 +123,40 @@ func (m *Person) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	return n
 }
 
-// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode).
-func (m *Person) BijoubufWrite(w *bijoubuf.Writer) {
+// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last
+// field to the first.
+func (m *Person) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
 	u := m.unknown
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 1)
-	}
-	if v := m.Name; len(v) != 0 {
-		w.KeyString(1, v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 2)
-	}
-	if v := m.Age; v != 0 {
-		w.Key(2, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 3)
-	}
-	if v := m.Active; v {
-		w.Key(3, bijoubuf.WireVarint)
-		w.Bool(v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 5)
+		u = w.UnknownAfter(u, 5)
 	}
 	if p := m.Score; p != nil {
 		v := *p
-		w.Key(5, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
+		w.FieldZigzag(5, int64(v))
 	}
 	if len(u) != 0 {
-		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
+		u = w.UnknownAfter(u, 3)
+	}
+	if v := m.Active; v {
+		w.FieldBool(3, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 2)
+	}
+	if v := m.Age; v != 0 {
+		w.FieldZigzag(2, int64(v))
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 1)
+	}
+	if v := m.Name; len(v) != 0 {
+		w.FieldString(1, v)
+	}
+	if len(u) != 0 {
+		w.UnknownAfter(u, 0)
 	}
 }
 
@@ -255,7 +253,7 @@ func (m *Order) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
 	if err := s.Check(n, "Order"); err != nil {
 		return nil, err
 	}
-	w := bijoubuf.NewWriterFor(n, &s)
+	w := bijoubuf.NewBackWriter(n)
 	m.BijoubufWrite(&w)
 	return w.Bytes()
 }
@@ -305,12 +303,11 @@ func (m *Order) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 2, n, prev)
 	}
 	if v := m.Customer; v != nil {
-		slot, ok := s.Open(depth, true, "customer")
-		if !ok {
+		if !s.Enter(depth, "customer") {
 			return 0
 		}
 		c := v.BijoubufSize(s, depth+1)
-		if !s.Close(slot, c, "customer") {
+		if !s.Leave("customer") {
 			return 0
 		}
 		n += 1 + bijoubuf.LenSize(c)
@@ -320,20 +317,17 @@ func (m *Order) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 4, n, prev)
 	}
 	if len(m.Lines) != 0 {
-		slot, _ := s.Open(depth, false, "lines")
 		c := 0
 		for _, v := range m.Lines {
-			es, ok := s.Open(depth, true, "lines")
-			if !ok {
+			if !s.Enter(depth, "lines") {
 				return 0
 			}
 			ec := v.BijoubufSize(s, depth+1)
-			if !s.Close(es, ec, "lines") {
+			if !s.Leave("lines") {
 				return 0
 			}
 			c += bijoubuf.LenSize(ec)
 		}
-		s.Close(slot, c, "lines")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 4
 	}
@@ -341,7 +335,6 @@ func (m *Order) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 7, n, prev)
 	}
 	if len(m.Tags) != 0 {
-		slot, _ := s.Open(depth, false, "tags")
 		c := 0
 		for k, v := range m.Tags {
 			if !bijoubuf.ValidString(k) {
@@ -349,7 +342,6 @@ func (m *Order) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 			}
 			c += bijoubuf.LenSize(len(k)) + bijoubuf.ZigzagSize(int64(v))
 		}
-		s.Close(slot, c, "tags")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 7
 	}
@@ -359,54 +351,56 @@ func (m *Order) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	return n
 }
 
-// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode).
-func (m *Order) BijoubufWrite(w *bijoubuf.Writer) {
+// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last
+// field to the first.
+func (m *Order) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
 	u := m.unknown
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 1)
-	}
-	if v := m.Id; v != 0 {
-		w.Key(1, bijoubuf.WireVarint)
-		w.Varint(uint64(v))
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 2)
-	}
-	if v := m.Customer; v != nil {
-		mk := w.KeyBeginNext(2)
-		v.BijoubufWrite(w)
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 4)
-	}
-	if len(m.Lines) != 0 {
-		mk := w.KeyBeginNext(4)
-		for _, v := range m.Lines {
-			ek := w.BeginNext()
-			v.BijoubufWrite(w)
-			w.End(ek)
-		}
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 7)
+		u = w.UnknownAfter(u, 7)
 	}
 	if len(m.Tags) != 0 {
-		mk := w.KeyBeginNext(7)
+		mk := w.OpenField(7)
 		var ks [8]bijoubuf.Entry[string, int64]
-		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.Tags) {
-			k, v := e.Key, e.Value
-			w.String(k)
+		es := bijoubuf.AppendSortedEntries(ks[:0], m.Tags)
+		for i := len(es) - 1; i >= 0; i-- {
+			k, v := es[i].Key, es[i].Value
 			w.Zigzag(int64(v))
+			w.String(k)
 		}
-		w.End(mk)
+		w.Close(mk)
 	}
 	if len(u) != 0 {
-		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
+		u = w.UnknownAfter(u, 4)
+	}
+	if x := m.Lines; len(x) != 0 {
+		mk := w.OpenField(4)
+		for i := len(x) - 1; i >= 0; i-- {
+			v := x[i]
+			ek := w.Open()
+			v.BijoubufWrite(w)
+			w.Close(ek)
+		}
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 2)
+	}
+	if v := m.Customer; v != nil {
+		mk := w.OpenField(2)
+		v.BijoubufWrite(w)
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 1)
+	}
+	if v := m.Id; v != 0 {
+		w.FieldVarint(1, uint64(v))
+	}
+	if len(u) != 0 {
+		w.UnknownAfter(u, 0)
 	}
 }
 
@@ -542,7 +536,7 @@ func (m *Customer) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
 	if err := s.Check(n, "Customer"); err != nil {
 		return nil, err
 	}
-	w := bijoubuf.NewWriterFor(n, &s)
+	w := bijoubuf.NewBackWriter(n)
 	m.BijoubufWrite(&w)
 	return w.Bytes()
 }
@@ -597,20 +591,21 @@ func (m *Customer) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	return n
 }
 
-// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode).
-func (m *Customer) BijoubufWrite(w *bijoubuf.Writer) {
+// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last
+// field to the first.
+func (m *Customer) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
 	u := m.unknown
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 1)
+		u = w.UnknownAfter(u, 1)
 	}
 	if v := m.Name; len(v) != 0 {
-		w.KeyString(1, v)
+		w.FieldString(1, v)
 	}
 	if len(u) != 0 {
-		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
+		w.UnknownAfter(u, 0)
 	}
 }
 
@@ -672,7 +667,7 @@ func (m *Line) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
 	if err := s.Check(n, "Line"); err != nil {
 		return nil, err
 	}
-	w := bijoubuf.NewWriterFor(n, &s)
+	w := bijoubuf.NewBackWriter(n)
 	m.BijoubufWrite(&w)
 	return w.Bytes()
 }
@@ -734,27 +729,27 @@ func (m *Line) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	return n
 }
 
-// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode).
-func (m *Line) BijoubufWrite(w *bijoubuf.Writer) {
+// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last
+// field to the first.
+func (m *Line) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
 	u := m.unknown
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 1)
-	}
-	if v := m.Sku; len(v) != 0 {
-		w.KeyString(1, v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 2)
+		u = w.UnknownAfter(u, 2)
 	}
 	if v := m.Qty; v != 0 {
-		w.Key(2, bijoubuf.WireVarint)
-		w.Varint(uint64(v))
+		w.FieldVarint(2, uint64(v))
 	}
 	if len(u) != 0 {
-		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
+		u = w.UnknownAfter(u, 1)
+	}
+	if v := m.Sku; len(v) != 0 {
+		w.FieldString(1, v)
+	}
+	if len(u) != 0 {
+		w.UnknownAfter(u, 0)
 	}
 }
 
@@ -828,7 +823,7 @@ func (m *Editions) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
 	if err := s.Check(n, "Editions"); err != nil {
 		return nil, err
 	}
-	w := bijoubuf.NewWriterFor(n, &s)
+	w := bijoubuf.NewBackWriter(n)
 	m.BijoubufWrite(&w)
 	return w.Bytes()
 }
@@ -888,29 +883,28 @@ func (m *Editions) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	return n
 }
 
-// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode).
-func (m *Editions) BijoubufWrite(w *bijoubuf.Writer) {
+// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last
+// field to the first.
+func (m *Editions) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
 	u := m.unknown
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 1)
-	}
-	if v := m.A; v != 0 {
-		w.Key(1, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 2)
+		u = w.UnknownAfter(u, 2)
 	}
 	if p := m.B; p != nil {
 		v := *p
-		w.Key(2, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
+		w.FieldZigzag(2, int64(v))
 	}
 	if len(u) != 0 {
-		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
+		u = w.UnknownAfter(u, 1)
+	}
+	if v := m.A; v != 0 {
+		w.FieldZigzag(1, int64(v))
+	}
+	if len(u) != 0 {
+		w.UnknownAfter(u, 0)
 	}
 }
 
@@ -1003,7 +997,7 @@ func (m *Reading) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
 	if err := s.Check(n, "Reading"); err != nil {
 		return nil, err
 	}
-	w := bijoubuf.NewWriterFor(n, &s)
+	w := bijoubuf.NewBackWriter(n)
 	m.BijoubufWrite(&w)
 	return w.Bytes()
 }
@@ -1067,23 +1061,27 @@ func (m *Reading) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 3
 	}
-	if len(u) != 0 {
-		u, n, prev = bijoubuf.UnknownBefore(u, 4, n, prev)
-	}
-	if o, ok := m.Unit.(*Reading_Celsius); ok && o != nil {
-		n += 1 + 1
-		prev = 4
-	}
-	if len(u) != 0 {
-		u, n, prev = bijoubuf.UnknownBefore(u, 5, n, prev)
-	}
-	if o, ok := m.Unit.(*Reading_Other); ok && o != nil {
-		v := o.Other
-		if !bijoubuf.ValidString(v) {
-			return s.BadString("other")
+	switch o := m.Unit.(type) {
+	case *Reading_Celsius:
+		if len(u) != 0 {
+			u, n, prev = bijoubuf.UnknownBefore(u, 4, n, prev)
 		}
-		n += 1 + bijoubuf.LenSize(len(v))
-		prev = 5
+		if o != nil {
+			n += 1 + 1
+			prev = 4
+		}
+	case *Reading_Other:
+		if len(u) != 0 {
+			u, n, prev = bijoubuf.UnknownBefore(u, 5, n, prev)
+		}
+		if o != nil {
+			v := o.Other
+			if !bijoubuf.ValidString(v) {
+				return s.BadString("other")
+			}
+			n += 1 + bijoubuf.LenSize(len(v))
+			prev = 5
+		}
 	}
 	if len(u) != 0 {
 		u, n, prev = bijoubuf.UnknownBefore(u, 6, n, prev)
@@ -1099,62 +1097,62 @@ func (m *Reading) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	return n
 }
 
-// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode).
-func (m *Reading) BijoubufWrite(w *bijoubuf.Writer) {
+// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last
+// field to the first.
+func (m *Reading) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
 	u := m.unknown
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 1)
-	}
-	if p := m.Sensor; p != nil {
-		v := *p
-		w.Key(1, bijoubuf.WireI64)
-		w.Fixed64(v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 2)
-	}
-	if p := m.Value; p != nil {
-		v := *p
-		w.Key(2, bijoubuf.WireI64)
-		w.Float64(v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 3)
-	}
-	if len(m.Samples) != 0 {
-		w.Key(3, bijoubuf.WireLen)
-		mk := w.Begin(len(m.Samples) * 4)
-		bijoubuf.Float32s(w, m.Samples)
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 4)
-	}
-	if o, ok := m.Unit.(*Reading_Celsius); ok && o != nil {
-		v := o.Celsius
-		w.Key(4, bijoubuf.WireVarint)
-		w.Bool(v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 5)
-	}
-	if o, ok := m.Unit.(*Reading_Other); ok && o != nil {
-		v := o.Other
-		w.KeyString(5, v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 6)
+		u = w.UnknownAfter(u, 6)
 	}
 	if p := m.Offset; p != nil {
 		v := *p
-		w.Key(6, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
+		w.FieldZigzag(6, int64(v))
+	}
+	switch o := m.Unit.(type) {
+	case *Reading_Other:
+		if len(u) != 0 {
+			u = w.UnknownAfter(u, 5)
+		}
+		if o != nil {
+			v := o.Other
+			w.FieldString(5, v)
+		}
+	case *Reading_Celsius:
+		if len(u) != 0 {
+			u = w.UnknownAfter(u, 4)
+		}
+		if o != nil {
+			v := o.Celsius
+			w.FieldBool(4, v)
+		}
 	}
 	if len(u) != 0 {
-		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
+		u = w.UnknownAfter(u, 3)
+	}
+	if len(m.Samples) != 0 {
+		mk := w.OpenField(3)
+		w.Float32s(m.Samples)
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 2)
+	}
+	if p := m.Value; p != nil {
+		v := *p
+		w.FieldFloat64(2, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 1)
+	}
+	if p := m.Sensor; p != nil {
+		v := *p
+		w.FieldFixed64(1, v)
+	}
+	if len(u) != 0 {
+		w.UnknownAfter(u, 0)
 	}
 }
 
@@ -1279,7 +1277,7 @@ func (m *Required) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
 	if err := s.Check(n, "Required"); err != nil {
 		return nil, err
 	}
-	w := bijoubuf.NewWriterFor(n, &s)
+	w := bijoubuf.NewBackWriter(n)
 	m.BijoubufWrite(&w)
 	return w.Bytes()
 }
@@ -1355,12 +1353,11 @@ func (m *Required) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 4, n, prev)
 	}
 	if v := m.Inner; v != nil {
-		slot, ok := s.Open(depth, true, "inner")
-		if !ok {
+		if !s.Enter(depth, "inner") {
 			return 0
 		}
 		c := v.BijoubufSize(s, depth+1)
-		if !s.Close(slot, c, "inner") {
+		if !s.Leave("inner") {
 			return 0
 		}
 		n += 1 + bijoubuf.LenSize(c)
@@ -1370,20 +1367,17 @@ func (m *Required) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 5, n, prev)
 	}
 	if len(m.Inners) != 0 {
-		slot, _ := s.Open(depth, false, "inners")
 		c := 0
 		for _, v := range m.Inners {
-			es, ok := s.Open(depth, true, "inners")
-			if !ok {
+			if !s.Enter(depth, "inners") {
 				return 0
 			}
 			ec := v.BijoubufSize(s, depth+1)
-			if !s.Close(es, ec, "inners") {
+			if !s.Leave("inners") {
 				return 0
 			}
 			c += bijoubuf.LenSize(ec)
 		}
-		s.Close(slot, c, "inners")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 5
 	}
@@ -1391,22 +1385,19 @@ func (m *Required) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 6, n, prev)
 	}
 	if len(m.ById) != 0 {
-		slot, _ := s.Open(depth, false, "by_id")
 		c := 0
 		var ks [8]bijoubuf.Entry[uint32, *Inner]
 		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.ById) {
 			k, v := e.Key, e.Value
-			es, ok := s.Open(depth, true, "by_id")
-			if !ok {
+			if !s.Enter(depth, "by_id") {
 				return 0
 			}
 			ec := v.BijoubufSize(s, depth+1)
-			if !s.Close(es, ec, "by_id") {
+			if !s.Leave("by_id") {
 				return 0
 			}
 			c += bijoubuf.VarintSize(uint64(k)) + bijoubuf.LenSize(ec)
 		}
-		s.Close(slot, c, "by_id")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 6
 	}
@@ -1416,72 +1407,73 @@ func (m *Required) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	return n
 }
 
-// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode).
-func (m *Required) BijoubufWrite(w *bijoubuf.Writer) {
+// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last
+// field to the first.
+func (m *Required) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
 	u := m.unknown
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 1)
+		u = w.UnknownAfter(u, 6)
 	}
-	if p := m.A; p != nil {
-		v := *p
-		w.Key(1, bijoubuf.WireVarint)
-		w.Varint(uint64(v))
+	if len(m.ById) != 0 {
+		mk := w.OpenField(6)
+		var ks [8]bijoubuf.Entry[uint32, *Inner]
+		es := bijoubuf.AppendSortedEntries(ks[:0], m.ById)
+		for i := len(es) - 1; i >= 0; i-- {
+			k, v := es[i].Key, es[i].Value
+			ek := w.Open()
+			v.BijoubufWrite(w)
+			w.Close(ek)
+			w.Varint(uint64(k))
+		}
+		w.Close(mk)
 	}
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 2)
+		u = w.UnknownAfter(u, 5)
 	}
-	if p := m.B; p != nil {
-		v := *p
-		w.Key(2, bijoubuf.WireVarint)
-		w.Varint(uint64(v))
+	if x := m.Inners; len(x) != 0 {
+		mk := w.OpenField(5)
+		for i := len(x) - 1; i >= 0; i-- {
+			v := x[i]
+			ek := w.Open()
+			v.BijoubufWrite(w)
+			w.Close(ek)
+		}
+		w.Close(mk)
 	}
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 3)
+		u = w.UnknownAfter(u, 4)
+	}
+	if v := m.Inner; v != nil {
+		mk := w.OpenField(4)
+		v.BijoubufWrite(w)
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 3)
 	}
 	if p := m.C; p != nil {
 		v := *p
-		w.KeyString(3, v)
+		w.FieldString(3, v)
 	}
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 4)
+		u = w.UnknownAfter(u, 2)
 	}
-	if v := m.Inner; v != nil {
-		mk := w.KeyBeginNext(4)
-		v.BijoubufWrite(w)
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 5)
-	}
-	if len(m.Inners) != 0 {
-		mk := w.KeyBeginNext(5)
-		for _, v := range m.Inners {
-			ek := w.BeginNext()
-			v.BijoubufWrite(w)
-			w.End(ek)
-		}
-		w.End(mk)
+	if p := m.B; p != nil {
+		v := *p
+		w.FieldVarint(2, uint64(v))
 	}
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 6)
+		u = w.UnknownAfter(u, 1)
 	}
-	if len(m.ById) != 0 {
-		mk := w.KeyBeginNext(6)
-		var ks [8]bijoubuf.Entry[uint32, *Inner]
-		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.ById) {
-			k, v := e.Key, e.Value
-			w.Varint(uint64(k))
-			ek := w.BeginNext()
-			v.BijoubufWrite(w)
-			w.End(ek)
-		}
-		w.End(mk)
+	if p := m.A; p != nil {
+		v := *p
+		w.FieldVarint(1, uint64(v))
 	}
 	if len(u) != 0 {
-		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
+		w.UnknownAfter(u, 0)
 	}
 }
 
@@ -1646,7 +1638,7 @@ func (m *Inner) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
 	if err := s.Check(n, "Inner"); err != nil {
 		return nil, err
 	}
-	w := bijoubuf.NewWriterFor(n, &s)
+	w := bijoubuf.NewBackWriter(n)
 	m.BijoubufWrite(&w)
 	return w.Bytes()
 }
@@ -1709,30 +1701,29 @@ func (m *Inner) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	return n
 }
 
-// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode).
-func (m *Inner) BijoubufWrite(w *bijoubuf.Writer) {
+// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last
+// field to the first.
+func (m *Inner) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
 	u := m.unknown
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 1)
-	}
-	if p := m.X; p != nil {
-		v := *p
-		w.Key(1, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 2)
+		u = w.UnknownAfter(u, 2)
 	}
 	if p := m.Y; p != nil {
 		v := *p
-		w.Key(2, bijoubuf.WireVarint)
-		w.Bool(v)
+		w.FieldBool(2, v)
 	}
 	if len(u) != 0 {
-		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
+		u = w.UnknownAfter(u, 1)
+	}
+	if p := m.X; p != nil {
+		v := *p
+		w.FieldZigzag(1, int64(v))
+	}
+	if len(u) != 0 {
+		w.UnknownAfter(u, 0)
 	}
 }
 
@@ -1850,7 +1841,7 @@ func (m *Scalars) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
 	if err := s.Check(n, "Scalars"); err != nil {
 		return nil, err
 	}
-	w := bijoubuf.NewWriterFor(n, &s)
+	w := bijoubuf.NewBackWriter(n)
 	m.BijoubufWrite(&w)
 	return w.Bytes()
 }
@@ -2010,125 +2001,111 @@ func (m *Scalars) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	return n
 }
 
-// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode).
-func (m *Scalars) BijoubufWrite(w *bijoubuf.Writer) {
+// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last
+// field to the first.
+func (m *Scalars) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
 	u := m.unknown
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 1)
-	}
-	if v := m.I32; v != 0 {
-		w.Key(1, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 2)
-	}
-	if v := m.I64; v != 0 {
-		w.Key(2, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 3)
-	}
-	if v := m.U32; v != 0 {
-		w.Key(3, bijoubuf.WireVarint)
-		w.Varint(uint64(v))
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 4)
-	}
-	if v := m.U64; v != 0 {
-		w.Key(4, bijoubuf.WireVarint)
-		w.Varint(uint64(v))
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 5)
-	}
-	if v := m.S32; v != 0 {
-		w.Key(5, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 6)
-	}
-	if v := m.S64; v != 0 {
-		w.Key(6, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 7)
-	}
-	if v := m.Flag; v {
-		w.Key(7, bijoubuf.WireVarint)
-		w.Bool(v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 8)
-	}
-	if v := m.Color; v != 0 {
-		w.Key(8, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 9)
-	}
-	if v := m.F32; v != 0 {
-		w.Key(9, bijoubuf.WireI32)
-		w.Fixed32(v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 10)
-	}
-	if v := m.F64; v != 0 {
-		w.Key(10, bijoubuf.WireI64)
-		w.Fixed64(v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 11)
-	}
-	if v := m.Sf32; v != 0 {
-		w.Key(11, bijoubuf.WireI32)
-		w.Fixed32(uint32(v))
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 12)
-	}
-	if v := m.Sf64; v != 0 {
-		w.Key(12, bijoubuf.WireI64)
-		w.Fixed64(uint64(v))
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 13)
-	}
-	if v := m.Fl; !bijoubuf.IsZero32(v) {
-		w.Key(13, bijoubuf.WireI32)
-		w.Float32(v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 14)
-	}
-	if v := m.Db; !bijoubuf.IsZero64(v) {
-		w.Key(14, bijoubuf.WireI64)
-		w.Float64(v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 15)
-	}
-	if v := m.Str; len(v) != 0 {
-		w.KeyString(15, v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 16)
+		u = w.UnknownAfter(u, 16)
 	}
 	if v := m.By; len(v) != 0 {
-		w.Key(16, bijoubuf.WireLen)
-		w.LenBytes(v)
+		w.FieldBytes(16, v)
 	}
 	if len(u) != 0 {
-		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
+		u = w.UnknownAfter(u, 15)
+	}
+	if v := m.Str; len(v) != 0 {
+		w.FieldString(15, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 14)
+	}
+	if v := m.Db; !bijoubuf.IsZero64(v) {
+		w.FieldFloat64(14, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 13)
+	}
+	if v := m.Fl; !bijoubuf.IsZero32(v) {
+		w.FieldFloat32(13, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 12)
+	}
+	if v := m.Sf64; v != 0 {
+		w.FieldFixed64(12, uint64(v))
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 11)
+	}
+	if v := m.Sf32; v != 0 {
+		w.FieldFixed32(11, uint32(v))
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 10)
+	}
+	if v := m.F64; v != 0 {
+		w.FieldFixed64(10, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 9)
+	}
+	if v := m.F32; v != 0 {
+		w.FieldFixed32(9, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 8)
+	}
+	if v := m.Color; v != 0 {
+		w.FieldZigzag(8, int64(v))
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 7)
+	}
+	if v := m.Flag; v {
+		w.FieldBool(7, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 6)
+	}
+	if v := m.S64; v != 0 {
+		w.FieldZigzag(6, int64(v))
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 5)
+	}
+	if v := m.S32; v != 0 {
+		w.FieldZigzag(5, int64(v))
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 4)
+	}
+	if v := m.U64; v != 0 {
+		w.FieldVarint(4, uint64(v))
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 3)
+	}
+	if v := m.U32; v != 0 {
+		w.FieldVarint(3, uint64(v))
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 2)
+	}
+	if v := m.I64; v != 0 {
+		w.FieldZigzag(2, int64(v))
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 1)
+	}
+	if v := m.I32; v != 0 {
+		w.FieldZigzag(1, int64(v))
+	}
+	if len(u) != 0 {
+		w.UnknownAfter(u, 0)
 	}
 }
 
@@ -2387,7 +2364,7 @@ func (m *Optionals) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) 
 	if err := s.Check(n, "Optionals"); err != nil {
 		return nil, err
 	}
-	w := bijoubuf.NewWriterFor(n, &s)
+	w := bijoubuf.NewBackWriter(n)
 	m.BijoubufWrite(&w)
 	return w.Bytes()
 }
@@ -2553,12 +2530,11 @@ func (m *Optionals) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 17, n, prev)
 	}
 	if v := m.Leaf; v != nil {
-		slot, ok := s.Open(depth, true, "leaf")
-		if !ok {
+		if !s.Enter(depth, "leaf") {
 			return 0
 		}
 		c := v.BijoubufSize(s, depth+1)
-		if !s.Close(slot, c, "leaf") {
+		if !s.Leave("leaf") {
 			return 0
 		}
 		n += 1 + bijoubuf.LenSize(c)
@@ -2570,148 +2546,134 @@ func (m *Optionals) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	return n
 }
 
-// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode).
-func (m *Optionals) BijoubufWrite(w *bijoubuf.Writer) {
+// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last
+// field to the first.
+func (m *Optionals) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
 	u := m.unknown
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 1)
+		u = w.UnknownAfter(u, 17)
 	}
-	if p := m.I32; p != nil {
-		v := *p
-		w.Key(1, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 2)
-	}
-	if p := m.I64; p != nil {
-		v := *p
-		w.Key(2, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
+	if v := m.Leaf; v != nil {
+		mk := w.OpenField(17)
+		v.BijoubufWrite(w)
+		w.Close(mk)
 	}
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 3)
+		u = w.UnknownAfter(u, 16)
 	}
-	if p := m.U32; p != nil {
-		v := *p
-		w.Key(3, bijoubuf.WireVarint)
-		w.Varint(uint64(v))
+	if v := m.By; v != nil {
+		w.FieldBytes(16, v)
 	}
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 4)
-	}
-	if p := m.U64; p != nil {
-		v := *p
-		w.Key(4, bijoubuf.WireVarint)
-		w.Varint(uint64(v))
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 5)
-	}
-	if p := m.S32; p != nil {
-		v := *p
-		w.Key(5, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 6)
-	}
-	if p := m.S64; p != nil {
-		v := *p
-		w.Key(6, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 7)
-	}
-	if p := m.Flag; p != nil {
-		v := *p
-		w.Key(7, bijoubuf.WireVarint)
-		w.Bool(v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 8)
-	}
-	if p := m.Color; p != nil {
-		v := *p
-		w.Key(8, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 9)
-	}
-	if p := m.F32; p != nil {
-		v := *p
-		w.Key(9, bijoubuf.WireI32)
-		w.Fixed32(v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 10)
-	}
-	if p := m.F64; p != nil {
-		v := *p
-		w.Key(10, bijoubuf.WireI64)
-		w.Fixed64(v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 11)
-	}
-	if p := m.Sf32; p != nil {
-		v := *p
-		w.Key(11, bijoubuf.WireI32)
-		w.Fixed32(uint32(v))
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 12)
-	}
-	if p := m.Sf64; p != nil {
-		v := *p
-		w.Key(12, bijoubuf.WireI64)
-		w.Fixed64(uint64(v))
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 13)
-	}
-	if p := m.Fl; p != nil {
-		v := *p
-		w.Key(13, bijoubuf.WireI32)
-		w.Float32(v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 14)
-	}
-	if p := m.Db; p != nil {
-		v := *p
-		w.Key(14, bijoubuf.WireI64)
-		w.Float64(v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 15)
+		u = w.UnknownAfter(u, 15)
 	}
 	if p := m.Str; p != nil {
 		v := *p
-		w.KeyString(15, v)
+		w.FieldString(15, v)
 	}
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 16)
+		u = w.UnknownAfter(u, 14)
 	}
-	if v := m.By; v != nil {
-		w.Key(16, bijoubuf.WireLen)
-		w.LenBytes(v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 17)
-	}
-	if v := m.Leaf; v != nil {
-		mk := w.KeyBeginNext(17)
-		v.BijoubufWrite(w)
-		w.End(mk)
+	if p := m.Db; p != nil {
+		v := *p
+		w.FieldFloat64(14, v)
 	}
 	if len(u) != 0 {
-		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
+		u = w.UnknownAfter(u, 13)
+	}
+	if p := m.Fl; p != nil {
+		v := *p
+		w.FieldFloat32(13, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 12)
+	}
+	if p := m.Sf64; p != nil {
+		v := *p
+		w.FieldFixed64(12, uint64(v))
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 11)
+	}
+	if p := m.Sf32; p != nil {
+		v := *p
+		w.FieldFixed32(11, uint32(v))
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 10)
+	}
+	if p := m.F64; p != nil {
+		v := *p
+		w.FieldFixed64(10, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 9)
+	}
+	if p := m.F32; p != nil {
+		v := *p
+		w.FieldFixed32(9, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 8)
+	}
+	if p := m.Color; p != nil {
+		v := *p
+		w.FieldZigzag(8, int64(v))
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 7)
+	}
+	if p := m.Flag; p != nil {
+		v := *p
+		w.FieldBool(7, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 6)
+	}
+	if p := m.S64; p != nil {
+		v := *p
+		w.FieldZigzag(6, int64(v))
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 5)
+	}
+	if p := m.S32; p != nil {
+		v := *p
+		w.FieldZigzag(5, int64(v))
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 4)
+	}
+	if p := m.U64; p != nil {
+		v := *p
+		w.FieldVarint(4, uint64(v))
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 3)
+	}
+	if p := m.U32; p != nil {
+		v := *p
+		w.FieldVarint(3, uint64(v))
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 2)
+	}
+	if p := m.I64; p != nil {
+		v := *p
+		w.FieldZigzag(2, int64(v))
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 1)
+	}
+	if p := m.I32; p != nil {
+		v := *p
+		w.FieldZigzag(1, int64(v))
+	}
+	if len(u) != 0 {
+		w.UnknownAfter(u, 0)
 	}
 }
 
@@ -2939,7 +2901,7 @@ func (m *Repeats) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
 	if err := s.Check(n, "Repeats"); err != nil {
 		return nil, err
 	}
-	w := bijoubuf.NewWriterFor(n, &s)
+	w := bijoubuf.NewBackWriter(n)
 	m.BijoubufWrite(&w)
 	return w.Bytes()
 }
@@ -2982,12 +2944,10 @@ func (m *Repeats) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 1, n, prev)
 	}
 	if len(m.I32) != 0 {
-		slot, _ := s.Open(depth, false, "i32")
 		c := 0
 		for _, v := range m.I32 {
 			c += bijoubuf.ZigzagSize(int64(v))
 		}
-		s.Close(slot, c, "i32")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 1
 	}
@@ -2995,12 +2955,10 @@ func (m *Repeats) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 2, n, prev)
 	}
 	if len(m.I64) != 0 {
-		slot, _ := s.Open(depth, false, "i64")
 		c := 0
 		for _, v := range m.I64 {
 			c += bijoubuf.ZigzagSize(int64(v))
 		}
-		s.Close(slot, c, "i64")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 2
 	}
@@ -3008,12 +2966,10 @@ func (m *Repeats) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 3, n, prev)
 	}
 	if len(m.U32) != 0 {
-		slot, _ := s.Open(depth, false, "u32")
 		c := 0
 		for _, v := range m.U32 {
 			c += bijoubuf.VarintSize(uint64(v))
 		}
-		s.Close(slot, c, "u32")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 3
 	}
@@ -3021,12 +2977,10 @@ func (m *Repeats) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 4, n, prev)
 	}
 	if len(m.U64) != 0 {
-		slot, _ := s.Open(depth, false, "u64")
 		c := 0
 		for _, v := range m.U64 {
 			c += bijoubuf.VarintSize(uint64(v))
 		}
-		s.Close(slot, c, "u64")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 4
 	}
@@ -3034,12 +2988,10 @@ func (m *Repeats) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 5, n, prev)
 	}
 	if len(m.S32) != 0 {
-		slot, _ := s.Open(depth, false, "s32")
 		c := 0
 		for _, v := range m.S32 {
 			c += bijoubuf.ZigzagSize(int64(v))
 		}
-		s.Close(slot, c, "s32")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 5
 	}
@@ -3047,12 +2999,10 @@ func (m *Repeats) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 6, n, prev)
 	}
 	if len(m.S64) != 0 {
-		slot, _ := s.Open(depth, false, "s64")
 		c := 0
 		for _, v := range m.S64 {
 			c += bijoubuf.ZigzagSize(int64(v))
 		}
-		s.Close(slot, c, "s64")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 6
 	}
@@ -3068,12 +3018,10 @@ func (m *Repeats) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 8, n, prev)
 	}
 	if len(m.Color) != 0 {
-		slot, _ := s.Open(depth, false, "color")
 		c := 0
 		for _, v := range m.Color {
 			c += bijoubuf.ZigzagSize(int64(v))
 		}
-		s.Close(slot, c, "color")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 8
 	}
@@ -3129,7 +3077,6 @@ func (m *Repeats) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 15, n, prev)
 	}
 	if len(m.Str) != 0 {
-		slot, _ := s.Open(depth, false, "str")
 		c := 0
 		for _, v := range m.Str {
 			if !bijoubuf.ValidString(v) {
@@ -3137,7 +3084,6 @@ func (m *Repeats) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 			}
 			c += bijoubuf.LenSize(len(v))
 		}
-		s.Close(slot, c, "str")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 15
 	}
@@ -3145,12 +3091,10 @@ func (m *Repeats) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 16, n, prev)
 	}
 	if len(m.By) != 0 {
-		slot, _ := s.Open(depth, false, "by")
 		c := 0
 		for _, v := range m.By {
 			c += bijoubuf.LenSize(len(v))
 		}
-		s.Close(slot, c, "by")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 16
 	}
@@ -3158,20 +3102,17 @@ func (m *Repeats) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 17, n, prev)
 	}
 	if len(m.Leaf) != 0 {
-		slot, _ := s.Open(depth, false, "leaf")
 		c := 0
 		for _, v := range m.Leaf {
-			es, ok := s.Open(depth, true, "leaf")
-			if !ok {
+			if !s.Enter(depth, "leaf") {
 				return 0
 			}
 			ec := v.BijoubufSize(s, depth+1)
-			if !s.Close(es, ec, "leaf") {
+			if !s.Leave("leaf") {
 				return 0
 			}
 			c += bijoubuf.LenSize(ec)
 		}
-		s.Close(slot, c, "leaf")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 17
 	}
@@ -3181,181 +3122,186 @@ func (m *Repeats) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	return n
 }
 
-// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode).
-func (m *Repeats) BijoubufWrite(w *bijoubuf.Writer) {
+// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last
+// field to the first.
+func (m *Repeats) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
 	u := m.unknown
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 1)
+		u = w.UnknownAfter(u, 17)
 	}
-	if len(m.I32) != 0 {
-		mk := w.KeyBeginNext(1)
-		for _, v := range m.I32 {
-			w.Zigzag(int64(v))
+	if x := m.Leaf; len(x) != 0 {
+		mk := w.OpenField(17)
+		for i := len(x) - 1; i >= 0; i-- {
+			v := x[i]
+			ek := w.Open()
+			v.BijoubufWrite(w)
+			w.Close(ek)
 		}
-		w.End(mk)
+		w.Close(mk)
 	}
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 2)
+		u = w.UnknownAfter(u, 16)
 	}
-	if len(m.I64) != 0 {
-		mk := w.KeyBeginNext(2)
-		for _, v := range m.I64 {
-			w.Zigzag(int64(v))
-		}
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 3)
-	}
-	if len(m.U32) != 0 {
-		mk := w.KeyBeginNext(3)
-		for _, v := range m.U32 {
-			w.Varint(uint64(v))
-		}
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 4)
-	}
-	if len(m.U64) != 0 {
-		mk := w.KeyBeginNext(4)
-		for _, v := range m.U64 {
-			w.Varint(uint64(v))
-		}
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 5)
-	}
-	if len(m.S32) != 0 {
-		mk := w.KeyBeginNext(5)
-		for _, v := range m.S32 {
-			w.Zigzag(int64(v))
-		}
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 6)
-	}
-	if len(m.S64) != 0 {
-		mk := w.KeyBeginNext(6)
-		for _, v := range m.S64 {
-			w.Zigzag(int64(v))
-		}
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 7)
-	}
-	if len(m.Flag) != 0 {
-		w.Key(7, bijoubuf.WireLen)
-		mk := w.Begin(len(m.Flag) * 1)
-		for _, v := range m.Flag {
-			w.Bool(v)
-		}
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 8)
-	}
-	if len(m.Color) != 0 {
-		mk := w.KeyBeginNext(8)
-		for _, v := range m.Color {
-			w.Zigzag(int64(v))
-		}
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 9)
-	}
-	if len(m.F32) != 0 {
-		w.Key(9, bijoubuf.WireLen)
-		mk := w.Begin(len(m.F32) * 4)
-		bijoubuf.Fixed32s(w, m.F32)
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 10)
-	}
-	if len(m.F64) != 0 {
-		w.Key(10, bijoubuf.WireLen)
-		mk := w.Begin(len(m.F64) * 8)
-		bijoubuf.Fixed64s(w, m.F64)
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 11)
-	}
-	if len(m.Sf32) != 0 {
-		w.Key(11, bijoubuf.WireLen)
-		mk := w.Begin(len(m.Sf32) * 4)
-		bijoubuf.Fixed32s(w, m.Sf32)
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 12)
-	}
-	if len(m.Sf64) != 0 {
-		w.Key(12, bijoubuf.WireLen)
-		mk := w.Begin(len(m.Sf64) * 8)
-		bijoubuf.Fixed64s(w, m.Sf64)
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 13)
-	}
-	if len(m.Fl) != 0 {
-		w.Key(13, bijoubuf.WireLen)
-		mk := w.Begin(len(m.Fl) * 4)
-		bijoubuf.Float32s(w, m.Fl)
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 14)
-	}
-	if len(m.Db) != 0 {
-		w.Key(14, bijoubuf.WireLen)
-		mk := w.Begin(len(m.Db) * 8)
-		bijoubuf.Float64s(w, m.Db)
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 15)
-	}
-	if len(m.Str) != 0 {
-		mk := w.KeyBeginNext(15)
-		for _, v := range m.Str {
-			w.String(v)
-		}
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 16)
-	}
-	if len(m.By) != 0 {
-		mk := w.KeyBeginNext(16)
-		for _, v := range m.By {
+	if x := m.By; len(x) != 0 {
+		mk := w.OpenField(16)
+		for i := len(x) - 1; i >= 0; i-- {
+			v := x[i]
 			w.LenBytes(v)
 		}
-		w.End(mk)
+		w.Close(mk)
 	}
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 17)
+		u = w.UnknownAfter(u, 15)
 	}
-	if len(m.Leaf) != 0 {
-		mk := w.KeyBeginNext(17)
-		for _, v := range m.Leaf {
-			ek := w.BeginNext()
-			v.BijoubufWrite(w)
-			w.End(ek)
+	if x := m.Str; len(x) != 0 {
+		mk := w.OpenField(15)
+		for i := len(x) - 1; i >= 0; i-- {
+			v := x[i]
+			w.String(v)
 		}
-		w.End(mk)
+		w.Close(mk)
 	}
 	if len(u) != 0 {
-		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
+		u = w.UnknownAfter(u, 14)
+	}
+	if len(m.Db) != 0 {
+		mk := w.OpenField(14)
+		w.Float64s(m.Db)
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 13)
+	}
+	if len(m.Fl) != 0 {
+		mk := w.OpenField(13)
+		w.Float32s(m.Fl)
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 12)
+	}
+	if len(m.Sf64) != 0 {
+		mk := w.OpenField(12)
+		w.Sfixed64s(m.Sf64)
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 11)
+	}
+	if len(m.Sf32) != 0 {
+		mk := w.OpenField(11)
+		w.Sfixed32s(m.Sf32)
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 10)
+	}
+	if len(m.F64) != 0 {
+		mk := w.OpenField(10)
+		w.Fixed64s(m.F64)
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 9)
+	}
+	if len(m.F32) != 0 {
+		mk := w.OpenField(9)
+		w.Fixed32s(m.F32)
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 8)
+	}
+	if x := m.Color; len(x) != 0 {
+		mk := w.OpenField(8)
+		for i := len(x) - 1; i >= 0; i-- {
+			v := x[i]
+			w.Zigzag(int64(v))
+		}
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 7)
+	}
+	if x := m.Flag; len(x) != 0 {
+		mk := w.OpenField(7)
+		for i := len(x) - 1; i >= 0; i-- {
+			v := x[i]
+			w.Bool(v)
+		}
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 6)
+	}
+	if x := m.S64; len(x) != 0 {
+		mk := w.OpenField(6)
+		for i := len(x) - 1; i >= 0; i-- {
+			v := x[i]
+			w.Zigzag(int64(v))
+		}
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 5)
+	}
+	if x := m.S32; len(x) != 0 {
+		mk := w.OpenField(5)
+		for i := len(x) - 1; i >= 0; i-- {
+			v := x[i]
+			w.Zigzag(int64(v))
+		}
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 4)
+	}
+	if x := m.U64; len(x) != 0 {
+		mk := w.OpenField(4)
+		for i := len(x) - 1; i >= 0; i-- {
+			v := x[i]
+			w.Varint(uint64(v))
+		}
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 3)
+	}
+	if x := m.U32; len(x) != 0 {
+		mk := w.OpenField(3)
+		for i := len(x) - 1; i >= 0; i-- {
+			v := x[i]
+			w.Varint(uint64(v))
+		}
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 2)
+	}
+	if x := m.I64; len(x) != 0 {
+		mk := w.OpenField(2)
+		for i := len(x) - 1; i >= 0; i-- {
+			v := x[i]
+			w.Zigzag(int64(v))
+		}
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 1)
+	}
+	if x := m.I32; len(x) != 0 {
+		mk := w.OpenField(1)
+		for i := len(x) - 1; i >= 0; i-- {
+			v := x[i]
+			w.Zigzag(int64(v))
+		}
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		w.UnknownAfter(u, 0)
 	}
 }
 
@@ -3730,7 +3676,7 @@ func (m *Maps) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
 	if err := s.Check(n, "Maps"); err != nil {
 		return nil, err
 	}
-	w := bijoubuf.NewWriterFor(n, &s)
+	w := bijoubuf.NewBackWriter(n)
 	m.BijoubufWrite(&w)
 	return w.Bytes()
 }
@@ -3773,12 +3719,10 @@ func (m *Maps) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 1, n, prev)
 	}
 	if len(m.I32) != 0 {
-		slot, _ := s.Open(depth, false, "i32")
 		c := 0
 		for k, v := range m.I32 {
 			c += bijoubuf.ZigzagSize(int64(k)) + bijoubuf.VarintSize(uint64(v))
 		}
-		s.Close(slot, c, "i32")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 1
 	}
@@ -3786,12 +3730,10 @@ func (m *Maps) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 2, n, prev)
 	}
 	if len(m.I64) != 0 {
-		slot, _ := s.Open(depth, false, "i64")
 		c := 0
 		for k, v := range m.I64 {
 			c += bijoubuf.ZigzagSize(int64(k)) + bijoubuf.VarintSize(uint64(v))
 		}
-		s.Close(slot, c, "i64")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 2
 	}
@@ -3799,12 +3741,10 @@ func (m *Maps) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 3, n, prev)
 	}
 	if len(m.U32) != 0 {
-		slot, _ := s.Open(depth, false, "u32")
 		c := 0
 		for k, v := range m.U32 {
 			c += bijoubuf.VarintSize(uint64(k)) + bijoubuf.VarintSize(uint64(v))
 		}
-		s.Close(slot, c, "u32")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 3
 	}
@@ -3812,12 +3752,10 @@ func (m *Maps) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 4, n, prev)
 	}
 	if len(m.U64) != 0 {
-		slot, _ := s.Open(depth, false, "u64")
 		c := 0
 		for k, v := range m.U64 {
 			c += bijoubuf.VarintSize(uint64(k)) + bijoubuf.VarintSize(uint64(v))
 		}
-		s.Close(slot, c, "u64")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 4
 	}
@@ -3825,12 +3763,10 @@ func (m *Maps) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 5, n, prev)
 	}
 	if len(m.S32) != 0 {
-		slot, _ := s.Open(depth, false, "s32")
 		c := 0
 		for k, v := range m.S32 {
 			c += bijoubuf.ZigzagSize(int64(k)) + bijoubuf.VarintSize(uint64(v))
 		}
-		s.Close(slot, c, "s32")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 5
 	}
@@ -3838,12 +3774,10 @@ func (m *Maps) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 6, n, prev)
 	}
 	if len(m.S64) != 0 {
-		slot, _ := s.Open(depth, false, "s64")
 		c := 0
 		for k, v := range m.S64 {
 			c += bijoubuf.ZigzagSize(int64(k)) + bijoubuf.VarintSize(uint64(v))
 		}
-		s.Close(slot, c, "s64")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 6
 	}
@@ -3851,12 +3785,10 @@ func (m *Maps) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 7, n, prev)
 	}
 	if len(m.F32) != 0 {
-		slot, _ := s.Open(depth, false, "f32")
 		c := 0
 		for _, v := range m.F32 {
 			c += 4 + bijoubuf.VarintSize(uint64(v))
 		}
-		s.Close(slot, c, "f32")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 7
 	}
@@ -3864,12 +3796,10 @@ func (m *Maps) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 8, n, prev)
 	}
 	if len(m.F64) != 0 {
-		slot, _ := s.Open(depth, false, "f64")
 		c := 0
 		for _, v := range m.F64 {
 			c += 8 + bijoubuf.VarintSize(uint64(v))
 		}
-		s.Close(slot, c, "f64")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 8
 	}
@@ -3877,12 +3807,10 @@ func (m *Maps) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 9, n, prev)
 	}
 	if len(m.Sf32) != 0 {
-		slot, _ := s.Open(depth, false, "sf32")
 		c := 0
 		for _, v := range m.Sf32 {
 			c += 4 + bijoubuf.VarintSize(uint64(v))
 		}
-		s.Close(slot, c, "sf32")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 9
 	}
@@ -3890,12 +3818,10 @@ func (m *Maps) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 10, n, prev)
 	}
 	if len(m.Sf64) != 0 {
-		slot, _ := s.Open(depth, false, "sf64")
 		c := 0
 		for _, v := range m.Sf64 {
 			c += 8 + bijoubuf.VarintSize(uint64(v))
 		}
-		s.Close(slot, c, "sf64")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 10
 	}
@@ -3903,12 +3829,10 @@ func (m *Maps) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 11, n, prev)
 	}
 	if len(m.Flag) != 0 {
-		slot, _ := s.Open(depth, false, "flag")
 		c := 0
 		for _, v := range m.Flag {
 			c += 1 + bijoubuf.VarintSize(uint64(v))
 		}
-		s.Close(slot, c, "flag")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 11
 	}
@@ -3916,7 +3840,6 @@ func (m *Maps) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 12, n, prev)
 	}
 	if len(m.Str) != 0 {
-		slot, _ := s.Open(depth, false, "str")
 		c := 0
 		for k, v := range m.Str {
 			if !bijoubuf.ValidString(k) {
@@ -3924,7 +3847,6 @@ func (m *Maps) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 			}
 			c += bijoubuf.LenSize(len(k)) + bijoubuf.VarintSize(uint64(v))
 		}
-		s.Close(slot, c, "str")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 12
 	}
@@ -3932,7 +3854,6 @@ func (m *Maps) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 13, n, prev)
 	}
 	if len(m.VStr) != 0 {
-		slot, _ := s.Open(depth, false, "v_str")
 		c := 0
 		for k, v := range m.VStr {
 			if !bijoubuf.ValidString(v) {
@@ -3940,7 +3861,6 @@ func (m *Maps) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 			}
 			c += bijoubuf.VarintSize(uint64(k)) + bijoubuf.LenSize(len(v))
 		}
-		s.Close(slot, c, "v_str")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 13
 	}
@@ -3948,12 +3868,10 @@ func (m *Maps) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 14, n, prev)
 	}
 	if len(m.VBy) != 0 {
-		slot, _ := s.Open(depth, false, "v_by")
 		c := 0
 		for k, v := range m.VBy {
 			c += bijoubuf.VarintSize(uint64(k)) + bijoubuf.LenSize(len(v))
 		}
-		s.Close(slot, c, "v_by")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 14
 	}
@@ -3961,12 +3879,10 @@ func (m *Maps) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 15, n, prev)
 	}
 	if len(m.VDb) != 0 {
-		slot, _ := s.Open(depth, false, "v_db")
 		c := 0
 		for k := range m.VDb {
 			c += bijoubuf.VarintSize(uint64(k)) + 8
 		}
-		s.Close(slot, c, "v_db")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 15
 	}
@@ -3974,12 +3890,10 @@ func (m *Maps) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 16, n, prev)
 	}
 	if len(m.VFl) != 0 {
-		slot, _ := s.Open(depth, false, "v_fl")
 		c := 0
 		for k := range m.VFl {
 			c += bijoubuf.VarintSize(uint64(k)) + 4
 		}
-		s.Close(slot, c, "v_fl")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 16
 	}
@@ -3987,12 +3901,10 @@ func (m *Maps) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 17, n, prev)
 	}
 	if len(m.VFlag) != 0 {
-		slot, _ := s.Open(depth, false, "v_flag")
 		c := 0
 		for k := range m.VFlag {
 			c += bijoubuf.VarintSize(uint64(k)) + 1
 		}
-		s.Close(slot, c, "v_flag")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 17
 	}
@@ -4000,12 +3912,10 @@ func (m *Maps) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 18, n, prev)
 	}
 	if len(m.VColor) != 0 {
-		slot, _ := s.Open(depth, false, "v_color")
 		c := 0
 		for k, v := range m.VColor {
 			c += bijoubuf.VarintSize(uint64(k)) + bijoubuf.ZigzagSize(int64(v))
 		}
-		s.Close(slot, c, "v_color")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 18
 	}
@@ -4013,22 +3923,19 @@ func (m *Maps) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 19, n, prev)
 	}
 	if len(m.VLeaf) != 0 {
-		slot, _ := s.Open(depth, false, "v_leaf")
 		c := 0
 		var ks [8]bijoubuf.Entry[uint32, *Leaf]
 		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.VLeaf) {
 			k, v := e.Key, e.Value
-			es, ok := s.Open(depth, true, "v_leaf")
-			if !ok {
+			if !s.Enter(depth, "v_leaf") {
 				return 0
 			}
 			ec := v.BijoubufSize(s, depth+1)
-			if !s.Close(es, ec, "v_leaf") {
+			if !s.Leave("v_leaf") {
 				return 0
 			}
 			c += bijoubuf.VarintSize(uint64(k)) + bijoubuf.LenSize(ec)
 		}
-		s.Close(slot, c, "v_leaf")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 19
 	}
@@ -4036,7 +3943,6 @@ func (m *Maps) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 20, n, prev)
 	}
 	if len(m.VS64) != 0 {
-		slot, _ := s.Open(depth, false, "v_s64")
 		c := 0
 		for k, v := range m.VS64 {
 			if !bijoubuf.ValidString(k) {
@@ -4044,7 +3950,6 @@ func (m *Maps) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 			}
 			c += bijoubuf.LenSize(len(k)) + bijoubuf.ZigzagSize(int64(v))
 		}
-		s.Close(slot, c, "v_s64")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 20
 	}
@@ -4052,12 +3957,10 @@ func (m *Maps) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 21, n, prev)
 	}
 	if len(m.VI32) != 0 {
-		slot, _ := s.Open(depth, false, "v_i32")
 		c := 0
 		for k, v := range m.VI32 {
 			c += bijoubuf.VarintSize(uint64(k)) + bijoubuf.ZigzagSize(int64(v))
 		}
-		s.Close(slot, c, "v_i32")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 21
 	}
@@ -4065,12 +3968,10 @@ func (m *Maps) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 22, n, prev)
 	}
 	if len(m.VF64) != 0 {
-		slot, _ := s.Open(depth, false, "v_f64")
 		c := 0
 		for k := range m.VF64 {
 			c += bijoubuf.VarintSize(uint64(k)) + 8
 		}
-		s.Close(slot, c, "v_f64")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 22
 	}
@@ -4080,302 +3981,326 @@ func (m *Maps) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	return n
 }
 
-// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode).
-func (m *Maps) BijoubufWrite(w *bijoubuf.Writer) {
+// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last
+// field to the first.
+func (m *Maps) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
 	u := m.unknown
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 1)
-	}
-	if len(m.I32) != 0 {
-		mk := w.KeyBeginNext(1)
-		var ks [8]bijoubuf.Entry[int32, uint32]
-		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.I32) {
-			k, v := e.Key, e.Value
-			w.Zigzag(int64(k))
-			w.Varint(uint64(v))
-		}
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 2)
-	}
-	if len(m.I64) != 0 {
-		mk := w.KeyBeginNext(2)
-		var ks [8]bijoubuf.Entry[int64, uint32]
-		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.I64) {
-			k, v := e.Key, e.Value
-			w.Zigzag(int64(k))
-			w.Varint(uint64(v))
-		}
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 3)
-	}
-	if len(m.U32) != 0 {
-		mk := w.KeyBeginNext(3)
-		var ks [8]bijoubuf.Entry[uint32, uint32]
-		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.U32) {
-			k, v := e.Key, e.Value
-			w.Varint(uint64(k))
-			w.Varint(uint64(v))
-		}
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 4)
-	}
-	if len(m.U64) != 0 {
-		mk := w.KeyBeginNext(4)
-		var ks [8]bijoubuf.Entry[uint64, uint32]
-		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.U64) {
-			k, v := e.Key, e.Value
-			w.Varint(uint64(k))
-			w.Varint(uint64(v))
-		}
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 5)
-	}
-	if len(m.S32) != 0 {
-		mk := w.KeyBeginNext(5)
-		var ks [8]bijoubuf.Entry[int32, uint32]
-		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.S32) {
-			k, v := e.Key, e.Value
-			w.Zigzag(int64(k))
-			w.Varint(uint64(v))
-		}
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 6)
-	}
-	if len(m.S64) != 0 {
-		mk := w.KeyBeginNext(6)
-		var ks [8]bijoubuf.Entry[int64, uint32]
-		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.S64) {
-			k, v := e.Key, e.Value
-			w.Zigzag(int64(k))
-			w.Varint(uint64(v))
-		}
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 7)
-	}
-	if len(m.F32) != 0 {
-		mk := w.KeyBeginNext(7)
-		var ks [8]bijoubuf.Entry[uint32, uint32]
-		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.F32) {
-			k, v := e.Key, e.Value
-			w.Fixed32(k)
-			w.Varint(uint64(v))
-		}
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 8)
-	}
-	if len(m.F64) != 0 {
-		mk := w.KeyBeginNext(8)
-		var ks [8]bijoubuf.Entry[uint64, uint32]
-		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.F64) {
-			k, v := e.Key, e.Value
-			w.Fixed64(k)
-			w.Varint(uint64(v))
-		}
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 9)
-	}
-	if len(m.Sf32) != 0 {
-		mk := w.KeyBeginNext(9)
-		var ks [8]bijoubuf.Entry[int32, uint32]
-		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.Sf32) {
-			k, v := e.Key, e.Value
-			w.Fixed32(uint32(k))
-			w.Varint(uint64(v))
-		}
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 10)
-	}
-	if len(m.Sf64) != 0 {
-		mk := w.KeyBeginNext(10)
-		var ks [8]bijoubuf.Entry[int64, uint32]
-		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.Sf64) {
-			k, v := e.Key, e.Value
-			w.Fixed64(uint64(k))
-			w.Varint(uint64(v))
-		}
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 11)
-	}
-	if len(m.Flag) != 0 {
-		mk := w.KeyBeginNext(11)
-		var ks [2]bool
-		for _, k := range bijoubuf.AppendSortedBoolKeys(ks[:0], m.Flag) {
-			v := m.Flag[k]
-			w.Bool(k)
-			w.Varint(uint64(v))
-		}
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 12)
-	}
-	if len(m.Str) != 0 {
-		mk := w.KeyBeginNext(12)
-		var ks [8]bijoubuf.Entry[string, uint32]
-		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.Str) {
-			k, v := e.Key, e.Value
-			w.String(k)
-			w.Varint(uint64(v))
-		}
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 13)
-	}
-	if len(m.VStr) != 0 {
-		mk := w.KeyBeginNext(13)
-		var ks [8]bijoubuf.Entry[uint32, string]
-		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.VStr) {
-			k, v := e.Key, e.Value
-			w.Varint(uint64(k))
-			w.String(v)
-		}
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 14)
-	}
-	if len(m.VBy) != 0 {
-		mk := w.KeyBeginNext(14)
-		var ks [8]bijoubuf.Entry[uint32, []byte]
-		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.VBy) {
-			k, v := e.Key, e.Value
-			w.Varint(uint64(k))
-			w.LenBytes(v)
-		}
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 15)
-	}
-	if len(m.VDb) != 0 {
-		mk := w.KeyBeginNext(15)
-		var ks [8]bijoubuf.Entry[uint32, float64]
-		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.VDb) {
-			k, v := e.Key, e.Value
-			w.Varint(uint64(k))
-			w.Float64(v)
-		}
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 16)
-	}
-	if len(m.VFl) != 0 {
-		mk := w.KeyBeginNext(16)
-		var ks [8]bijoubuf.Entry[uint32, float32]
-		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.VFl) {
-			k, v := e.Key, e.Value
-			w.Varint(uint64(k))
-			w.Float32(v)
-		}
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 17)
-	}
-	if len(m.VFlag) != 0 {
-		mk := w.KeyBeginNext(17)
-		var ks [8]bijoubuf.Entry[uint32, bool]
-		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.VFlag) {
-			k, v := e.Key, e.Value
-			w.Varint(uint64(k))
-			w.Bool(v)
-		}
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 18)
-	}
-	if len(m.VColor) != 0 {
-		mk := w.KeyBeginNext(18)
-		var ks [8]bijoubuf.Entry[uint32, Color]
-		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.VColor) {
-			k, v := e.Key, e.Value
-			w.Varint(uint64(k))
-			w.Zigzag(int64(v))
-		}
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 19)
-	}
-	if len(m.VLeaf) != 0 {
-		mk := w.KeyBeginNext(19)
-		var ks [8]bijoubuf.Entry[uint32, *Leaf]
-		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.VLeaf) {
-			k, v := e.Key, e.Value
-			w.Varint(uint64(k))
-			ek := w.BeginNext()
-			v.BijoubufWrite(w)
-			w.End(ek)
-		}
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 20)
-	}
-	if len(m.VS64) != 0 {
-		mk := w.KeyBeginNext(20)
-		var ks [8]bijoubuf.Entry[string, int64]
-		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.VS64) {
-			k, v := e.Key, e.Value
-			w.String(k)
-			w.Zigzag(int64(v))
-		}
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 21)
-	}
-	if len(m.VI32) != 0 {
-		mk := w.KeyBeginNext(21)
-		var ks [8]bijoubuf.Entry[uint32, int32]
-		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.VI32) {
-			k, v := e.Key, e.Value
-			w.Varint(uint64(k))
-			w.Zigzag(int64(v))
-		}
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 22)
+		u = w.UnknownAfter(u, 22)
 	}
 	if len(m.VF64) != 0 {
-		mk := w.KeyBeginNext(22)
+		mk := w.OpenField(22)
 		var ks [8]bijoubuf.Entry[uint32, uint64]
-		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.VF64) {
-			k, v := e.Key, e.Value
-			w.Varint(uint64(k))
+		es := bijoubuf.AppendSortedEntries(ks[:0], m.VF64)
+		for i := len(es) - 1; i >= 0; i-- {
+			k, v := es[i].Key, es[i].Value
 			w.Fixed64(v)
+			w.Varint(uint64(k))
 		}
-		w.End(mk)
+		w.Close(mk)
 	}
 	if len(u) != 0 {
-		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
+		u = w.UnknownAfter(u, 21)
+	}
+	if len(m.VI32) != 0 {
+		mk := w.OpenField(21)
+		var ks [8]bijoubuf.Entry[uint32, int32]
+		es := bijoubuf.AppendSortedEntries(ks[:0], m.VI32)
+		for i := len(es) - 1; i >= 0; i-- {
+			k, v := es[i].Key, es[i].Value
+			w.Zigzag(int64(v))
+			w.Varint(uint64(k))
+		}
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 20)
+	}
+	if len(m.VS64) != 0 {
+		mk := w.OpenField(20)
+		var ks [8]bijoubuf.Entry[string, int64]
+		es := bijoubuf.AppendSortedEntries(ks[:0], m.VS64)
+		for i := len(es) - 1; i >= 0; i-- {
+			k, v := es[i].Key, es[i].Value
+			w.Zigzag(int64(v))
+			w.String(k)
+		}
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 19)
+	}
+	if len(m.VLeaf) != 0 {
+		mk := w.OpenField(19)
+		var ks [8]bijoubuf.Entry[uint32, *Leaf]
+		es := bijoubuf.AppendSortedEntries(ks[:0], m.VLeaf)
+		for i := len(es) - 1; i >= 0; i-- {
+			k, v := es[i].Key, es[i].Value
+			ek := w.Open()
+			v.BijoubufWrite(w)
+			w.Close(ek)
+			w.Varint(uint64(k))
+		}
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 18)
+	}
+	if len(m.VColor) != 0 {
+		mk := w.OpenField(18)
+		var ks [8]bijoubuf.Entry[uint32, Color]
+		es := bijoubuf.AppendSortedEntries(ks[:0], m.VColor)
+		for i := len(es) - 1; i >= 0; i-- {
+			k, v := es[i].Key, es[i].Value
+			w.Zigzag(int64(v))
+			w.Varint(uint64(k))
+		}
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 17)
+	}
+	if len(m.VFlag) != 0 {
+		mk := w.OpenField(17)
+		var ks [8]bijoubuf.Entry[uint32, bool]
+		es := bijoubuf.AppendSortedEntries(ks[:0], m.VFlag)
+		for i := len(es) - 1; i >= 0; i-- {
+			k, v := es[i].Key, es[i].Value
+			w.Bool(v)
+			w.Varint(uint64(k))
+		}
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 16)
+	}
+	if len(m.VFl) != 0 {
+		mk := w.OpenField(16)
+		var ks [8]bijoubuf.Entry[uint32, float32]
+		es := bijoubuf.AppendSortedEntries(ks[:0], m.VFl)
+		for i := len(es) - 1; i >= 0; i-- {
+			k, v := es[i].Key, es[i].Value
+			w.Float32(v)
+			w.Varint(uint64(k))
+		}
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 15)
+	}
+	if len(m.VDb) != 0 {
+		mk := w.OpenField(15)
+		var ks [8]bijoubuf.Entry[uint32, float64]
+		es := bijoubuf.AppendSortedEntries(ks[:0], m.VDb)
+		for i := len(es) - 1; i >= 0; i-- {
+			k, v := es[i].Key, es[i].Value
+			w.Float64(v)
+			w.Varint(uint64(k))
+		}
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 14)
+	}
+	if len(m.VBy) != 0 {
+		mk := w.OpenField(14)
+		var ks [8]bijoubuf.Entry[uint32, []byte]
+		es := bijoubuf.AppendSortedEntries(ks[:0], m.VBy)
+		for i := len(es) - 1; i >= 0; i-- {
+			k, v := es[i].Key, es[i].Value
+			w.LenBytes(v)
+			w.Varint(uint64(k))
+		}
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 13)
+	}
+	if len(m.VStr) != 0 {
+		mk := w.OpenField(13)
+		var ks [8]bijoubuf.Entry[uint32, string]
+		es := bijoubuf.AppendSortedEntries(ks[:0], m.VStr)
+		for i := len(es) - 1; i >= 0; i-- {
+			k, v := es[i].Key, es[i].Value
+			w.String(v)
+			w.Varint(uint64(k))
+		}
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 12)
+	}
+	if len(m.Str) != 0 {
+		mk := w.OpenField(12)
+		var ks [8]bijoubuf.Entry[string, uint32]
+		es := bijoubuf.AppendSortedEntries(ks[:0], m.Str)
+		for i := len(es) - 1; i >= 0; i-- {
+			k, v := es[i].Key, es[i].Value
+			w.Varint(uint64(v))
+			w.String(k)
+		}
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 11)
+	}
+	if len(m.Flag) != 0 {
+		mk := w.OpenField(11)
+		var ks [2]bool
+		bk := bijoubuf.AppendSortedBoolKeys(ks[:0], m.Flag)
+		for i := len(bk) - 1; i >= 0; i-- {
+			k := bk[i]
+			v := m.Flag[k]
+			w.Varint(uint64(v))
+			w.Bool(k)
+		}
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 10)
+	}
+	if len(m.Sf64) != 0 {
+		mk := w.OpenField(10)
+		var ks [8]bijoubuf.Entry[int64, uint32]
+		es := bijoubuf.AppendSortedEntries(ks[:0], m.Sf64)
+		for i := len(es) - 1; i >= 0; i-- {
+			k, v := es[i].Key, es[i].Value
+			w.Varint(uint64(v))
+			w.Fixed64(uint64(k))
+		}
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 9)
+	}
+	if len(m.Sf32) != 0 {
+		mk := w.OpenField(9)
+		var ks [8]bijoubuf.Entry[int32, uint32]
+		es := bijoubuf.AppendSortedEntries(ks[:0], m.Sf32)
+		for i := len(es) - 1; i >= 0; i-- {
+			k, v := es[i].Key, es[i].Value
+			w.Varint(uint64(v))
+			w.Fixed32(uint32(k))
+		}
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 8)
+	}
+	if len(m.F64) != 0 {
+		mk := w.OpenField(8)
+		var ks [8]bijoubuf.Entry[uint64, uint32]
+		es := bijoubuf.AppendSortedEntries(ks[:0], m.F64)
+		for i := len(es) - 1; i >= 0; i-- {
+			k, v := es[i].Key, es[i].Value
+			w.Varint(uint64(v))
+			w.Fixed64(k)
+		}
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 7)
+	}
+	if len(m.F32) != 0 {
+		mk := w.OpenField(7)
+		var ks [8]bijoubuf.Entry[uint32, uint32]
+		es := bijoubuf.AppendSortedEntries(ks[:0], m.F32)
+		for i := len(es) - 1; i >= 0; i-- {
+			k, v := es[i].Key, es[i].Value
+			w.Varint(uint64(v))
+			w.Fixed32(k)
+		}
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 6)
+	}
+	if len(m.S64) != 0 {
+		mk := w.OpenField(6)
+		var ks [8]bijoubuf.Entry[int64, uint32]
+		es := bijoubuf.AppendSortedEntries(ks[:0], m.S64)
+		for i := len(es) - 1; i >= 0; i-- {
+			k, v := es[i].Key, es[i].Value
+			w.Varint(uint64(v))
+			w.Zigzag(int64(k))
+		}
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 5)
+	}
+	if len(m.S32) != 0 {
+		mk := w.OpenField(5)
+		var ks [8]bijoubuf.Entry[int32, uint32]
+		es := bijoubuf.AppendSortedEntries(ks[:0], m.S32)
+		for i := len(es) - 1; i >= 0; i-- {
+			k, v := es[i].Key, es[i].Value
+			w.Varint(uint64(v))
+			w.Zigzag(int64(k))
+		}
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 4)
+	}
+	if len(m.U64) != 0 {
+		mk := w.OpenField(4)
+		var ks [8]bijoubuf.Entry[uint64, uint32]
+		es := bijoubuf.AppendSortedEntries(ks[:0], m.U64)
+		for i := len(es) - 1; i >= 0; i-- {
+			k, v := es[i].Key, es[i].Value
+			w.Varint(uint64(v))
+			w.Varint(uint64(k))
+		}
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 3)
+	}
+	if len(m.U32) != 0 {
+		mk := w.OpenField(3)
+		var ks [8]bijoubuf.Entry[uint32, uint32]
+		es := bijoubuf.AppendSortedEntries(ks[:0], m.U32)
+		for i := len(es) - 1; i >= 0; i-- {
+			k, v := es[i].Key, es[i].Value
+			w.Varint(uint64(v))
+			w.Varint(uint64(k))
+		}
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 2)
+	}
+	if len(m.I64) != 0 {
+		mk := w.OpenField(2)
+		var ks [8]bijoubuf.Entry[int64, uint32]
+		es := bijoubuf.AppendSortedEntries(ks[:0], m.I64)
+		for i := len(es) - 1; i >= 0; i-- {
+			k, v := es[i].Key, es[i].Value
+			w.Varint(uint64(v))
+			w.Zigzag(int64(k))
+		}
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 1)
+	}
+	if len(m.I32) != 0 {
+		mk := w.OpenField(1)
+		var ks [8]bijoubuf.Entry[int32, uint32]
+		es := bijoubuf.AppendSortedEntries(ks[:0], m.I32)
+		for i := len(es) - 1; i >= 0; i-- {
+			k, v := es[i].Key, es[i].Value
+			w.Varint(uint64(v))
+			w.Zigzag(int64(k))
+		}
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		w.UnknownAfter(u, 0)
 	}
 }
 
@@ -5050,7 +4975,7 @@ func (m *Leaf) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
 	if err := s.Check(n, "Leaf"); err != nil {
 		return nil, err
 	}
-	w := bijoubuf.NewWriterFor(n, &s)
+	w := bijoubuf.NewBackWriter(n)
 	m.BijoubufWrite(&w)
 	return w.Bytes()
 }
@@ -5112,27 +5037,27 @@ func (m *Leaf) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	return n
 }
 
-// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode).
-func (m *Leaf) BijoubufWrite(w *bijoubuf.Writer) {
+// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last
+// field to the first.
+func (m *Leaf) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
 	u := m.unknown
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 1)
-	}
-	if v := m.A; v != 0 {
-		w.Key(1, bijoubuf.WireVarint)
-		w.Varint(uint64(v))
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 2)
+		u = w.UnknownAfter(u, 2)
 	}
 	if v := m.S; len(v) != 0 {
-		w.KeyString(2, v)
+		w.FieldString(2, v)
 	}
 	if len(u) != 0 {
-		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
+		u = w.UnknownAfter(u, 1)
+	}
+	if v := m.A; v != 0 {
+		w.FieldVarint(1, uint64(v))
+	}
+	if len(u) != 0 {
+		w.UnknownAfter(u, 0)
 	}
 }
 
@@ -5261,7 +5186,7 @@ func (m *Choice) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
 	if err := s.Check(n, "Choice"); err != nil {
 		return nil, err
 	}
-	w := bijoubuf.NewWriterFor(n, &s)
+	w := bijoubuf.NewBackWriter(n)
 	m.BijoubufWrite(&w)
 	return w.Bytes()
 }
@@ -5300,47 +5225,52 @@ func (m *Choice) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_Choice) {
 		return 0
 	}
-	if len(u) != 0 {
-		u, n, prev = bijoubuf.UnknownBefore(u, 1, n, prev)
-	}
-	if o, ok := m.First.(*Choice_A); ok && o != nil {
-		v := o.A
-		n += 1 + bijoubuf.VarintSize(uint64(v))
-		prev = 1
-	}
-	if len(u) != 0 {
-		u, n, prev = bijoubuf.UnknownBefore(u, 2, n, prev)
-	}
-	if o, ok := m.First.(*Choice_B); ok && o != nil {
-		v := o.B
-		if !bijoubuf.ValidString(v) {
-			return s.BadString("b")
+	switch o := m.First.(type) {
+	case *Choice_A:
+		if len(u) != 0 {
+			u, n, prev = bijoubuf.UnknownBefore(u, 1, n, prev)
 		}
-		n += 1 + bijoubuf.LenSize(len(v))
-		prev = 2
-	}
-	if len(u) != 0 {
-		u, n, prev = bijoubuf.UnknownBefore(u, 3, n, prev)
-	}
-	if o, ok := m.First.(*Choice_C); ok && o != nil {
-		v := o.C
-		slot, ok := s.Open(depth, true, "c")
-		if !ok {
-			return 0
+		if o != nil {
+			v := o.A
+			n += 1 + bijoubuf.VarintSize(uint64(v))
+			prev = 1
 		}
-		c := v.BijoubufSize(s, depth+1)
-		if !s.Close(slot, c, "c") {
-			return 0
+	case *Choice_B:
+		if len(u) != 0 {
+			u, n, prev = bijoubuf.UnknownBefore(u, 2, n, prev)
 		}
-		n += 1 + bijoubuf.LenSize(c)
-		prev = 3
-	}
-	if len(u) != 0 {
-		u, n, prev = bijoubuf.UnknownBefore(u, 4, n, prev)
-	}
-	if o, ok := m.First.(*Choice_D); ok && o != nil {
-		n += 1 + 8
-		prev = 4
+		if o != nil {
+			v := o.B
+			if !bijoubuf.ValidString(v) {
+				return s.BadString("b")
+			}
+			n += 1 + bijoubuf.LenSize(len(v))
+			prev = 2
+		}
+	case *Choice_C:
+		if len(u) != 0 {
+			u, n, prev = bijoubuf.UnknownBefore(u, 3, n, prev)
+		}
+		if o != nil {
+			v := o.C
+			if !s.Enter(depth, "c") {
+				return 0
+			}
+			c := v.BijoubufSize(s, depth+1)
+			if !s.Leave("c") {
+				return 0
+			}
+			n += 1 + bijoubuf.LenSize(c)
+			prev = 3
+		}
+	case *Choice_D:
+		if len(u) != 0 {
+			u, n, prev = bijoubuf.UnknownBefore(u, 4, n, prev)
+		}
+		if o != nil {
+			n += 1 + 8
+			prev = 4
+		}
 	}
 	if len(u) != 0 {
 		u, n, prev = bijoubuf.UnknownBefore(u, 5, n, prev)
@@ -5349,20 +5279,24 @@ func (m *Choice) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		n += 1 + bijoubuf.VarintSize(uint64(v))
 		prev = 5
 	}
-	if len(u) != 0 {
-		u, n, prev = bijoubuf.UnknownBefore(u, 6, n, prev)
-	}
-	if o, ok := m.Second.(*Choice_X); ok && o != nil {
-		n += 1 + 1
-		prev = 6
-	}
-	if len(u) != 0 {
-		u, n, prev = bijoubuf.UnknownBefore(u, 7, n, prev)
-	}
-	if o, ok := m.Second.(*Choice_Y); ok && o != nil {
-		v := o.Y
-		n += 1 + bijoubuf.LenSize(len(v))
-		prev = 7
+	switch o := m.Second.(type) {
+	case *Choice_X:
+		if len(u) != 0 {
+			u, n, prev = bijoubuf.UnknownBefore(u, 6, n, prev)
+		}
+		if o != nil {
+			n += 1 + 1
+			prev = 6
+		}
+	case *Choice_Y:
+		if len(u) != 0 {
+			u, n, prev = bijoubuf.UnknownBefore(u, 7, n, prev)
+		}
+		if o != nil {
+			v := o.Y
+			n += 1 + bijoubuf.LenSize(len(v))
+			prev = 7
+		}
 	}
 	if len(u) != 0 {
 		_, n, _ = bijoubuf.UnknownBefore(u, bijoubuf.MaxFieldNumber+1, n, prev)
@@ -5370,69 +5304,75 @@ func (m *Choice) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	return n
 }
 
-// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode).
-func (m *Choice) BijoubufWrite(w *bijoubuf.Writer) {
+// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last
+// field to the first.
+func (m *Choice) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
 	u := m.unknown
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 1)
-	}
-	if o, ok := m.First.(*Choice_A); ok && o != nil {
-		v := o.A
-		w.Key(1, bijoubuf.WireVarint)
-		w.Varint(uint64(v))
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 2)
-	}
-	if o, ok := m.First.(*Choice_B); ok && o != nil {
-		v := o.B
-		w.KeyString(2, v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 3)
-	}
-	if o, ok := m.First.(*Choice_C); ok && o != nil {
-		v := o.C
-		mk := w.KeyBeginNext(3)
-		v.BijoubufWrite(w)
-		w.End(mk)
+	switch o := m.Second.(type) {
+	case *Choice_Y:
+		if len(u) != 0 {
+			u = w.UnknownAfter(u, 7)
+		}
+		if o != nil {
+			v := o.Y
+			w.FieldBytes(7, v)
+		}
+	case *Choice_X:
+		if len(u) != 0 {
+			u = w.UnknownAfter(u, 6)
+		}
+		if o != nil {
+			v := o.X
+			w.FieldBool(6, v)
+		}
 	}
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 4)
-	}
-	if o, ok := m.First.(*Choice_D); ok && o != nil {
-		v := o.D
-		w.Key(4, bijoubuf.WireI64)
-		w.Float64(v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 5)
+		u = w.UnknownAfter(u, 5)
 	}
 	if v := m.After; v != 0 {
-		w.Key(5, bijoubuf.WireVarint)
-		w.Varint(uint64(v))
+		w.FieldVarint(5, uint64(v))
+	}
+	switch o := m.First.(type) {
+	case *Choice_D:
+		if len(u) != 0 {
+			u = w.UnknownAfter(u, 4)
+		}
+		if o != nil {
+			v := o.D
+			w.FieldFloat64(4, v)
+		}
+	case *Choice_C:
+		if len(u) != 0 {
+			u = w.UnknownAfter(u, 3)
+		}
+		if o != nil {
+			v := o.C
+			mk := w.OpenField(3)
+			v.BijoubufWrite(w)
+			w.Close(mk)
+		}
+	case *Choice_B:
+		if len(u) != 0 {
+			u = w.UnknownAfter(u, 2)
+		}
+		if o != nil {
+			v := o.B
+			w.FieldString(2, v)
+		}
+	case *Choice_A:
+		if len(u) != 0 {
+			u = w.UnknownAfter(u, 1)
+		}
+		if o != nil {
+			v := o.A
+			w.FieldVarint(1, uint64(v))
+		}
 	}
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 6)
-	}
-	if o, ok := m.Second.(*Choice_X); ok && o != nil {
-		v := o.X
-		w.Key(6, bijoubuf.WireVarint)
-		w.Bool(v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 7)
-	}
-	if o, ok := m.Second.(*Choice_Y); ok && o != nil {
-		v := o.Y
-		w.Key(7, bijoubuf.WireLen)
-		w.LenBytes(v)
-	}
-	if len(u) != 0 {
-		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
+		w.UnknownAfter(u, 0)
 	}
 }
 
@@ -5577,7 +5517,7 @@ func (m *Node) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
 	if err := s.Check(n, "Node"); err != nil {
 		return nil, err
 	}
-	w := bijoubuf.NewWriterFor(n, &s)
+	w := bijoubuf.NewBackWriter(n)
 	m.BijoubufWrite(&w)
 	return w.Bytes()
 }
@@ -5620,12 +5560,11 @@ func (m *Node) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 1, n, prev)
 	}
 	if v := m.Child; v != nil {
-		slot, ok := s.Open(depth, true, "child")
-		if !ok {
+		if !s.Enter(depth, "child") {
 			return 0
 		}
 		c := v.BijoubufSize(s, depth+1)
-		if !s.Close(slot, c, "child") {
+		if !s.Leave("child") {
 			return 0
 		}
 		n += 1 + bijoubuf.LenSize(c)
@@ -5642,20 +5581,17 @@ func (m *Node) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 3, n, prev)
 	}
 	if len(m.Kids) != 0 {
-		slot, _ := s.Open(depth, false, "kids")
 		c := 0
 		for _, v := range m.Kids {
-			es, ok := s.Open(depth, true, "kids")
-			if !ok {
+			if !s.Enter(depth, "kids") {
 				return 0
 			}
 			ec := v.BijoubufSize(s, depth+1)
-			if !s.Close(es, ec, "kids") {
+			if !s.Leave("kids") {
 				return 0
 			}
 			c += bijoubuf.LenSize(ec)
 		}
-		s.Close(slot, c, "kids")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 3
 	}
@@ -5663,22 +5599,19 @@ func (m *Node) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 4, n, prev)
 	}
 	if len(m.Named) != 0 {
-		slot, _ := s.Open(depth, false, "named")
 		c := 0
 		var ks [8]bijoubuf.Entry[uint32, *Node]
 		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.Named) {
 			k, v := e.Key, e.Value
-			es, ok := s.Open(depth, true, "named")
-			if !ok {
+			if !s.Enter(depth, "named") {
 				return 0
 			}
 			ec := v.BijoubufSize(s, depth+1)
-			if !s.Close(es, ec, "named") {
+			if !s.Leave("named") {
 				return 0
 			}
 			c += bijoubuf.VarintSize(uint64(k)) + bijoubuf.LenSize(ec)
 		}
-		s.Close(slot, c, "named")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 4
 	}
@@ -5688,56 +5621,58 @@ func (m *Node) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	return n
 }
 
-// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode).
-func (m *Node) BijoubufWrite(w *bijoubuf.Writer) {
+// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last
+// field to the first.
+func (m *Node) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
 	u := m.unknown
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 1)
-	}
-	if v := m.Child; v != nil {
-		mk := w.KeyBeginNext(1)
-		v.BijoubufWrite(w)
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 2)
-	}
-	if v := m.Val; v != 0 {
-		w.Key(2, bijoubuf.WireVarint)
-		w.Varint(uint64(v))
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 3)
-	}
-	if len(m.Kids) != 0 {
-		mk := w.KeyBeginNext(3)
-		for _, v := range m.Kids {
-			ek := w.BeginNext()
-			v.BijoubufWrite(w)
-			w.End(ek)
-		}
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 4)
+		u = w.UnknownAfter(u, 4)
 	}
 	if len(m.Named) != 0 {
-		mk := w.KeyBeginNext(4)
+		mk := w.OpenField(4)
 		var ks [8]bijoubuf.Entry[uint32, *Node]
-		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.Named) {
-			k, v := e.Key, e.Value
-			w.Varint(uint64(k))
-			ek := w.BeginNext()
+		es := bijoubuf.AppendSortedEntries(ks[:0], m.Named)
+		for i := len(es) - 1; i >= 0; i-- {
+			k, v := es[i].Key, es[i].Value
+			ek := w.Open()
 			v.BijoubufWrite(w)
-			w.End(ek)
+			w.Close(ek)
+			w.Varint(uint64(k))
 		}
-		w.End(mk)
+		w.Close(mk)
 	}
 	if len(u) != 0 {
-		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
+		u = w.UnknownAfter(u, 3)
+	}
+	if x := m.Kids; len(x) != 0 {
+		mk := w.OpenField(3)
+		for i := len(x) - 1; i >= 0; i-- {
+			v := x[i]
+			ek := w.Open()
+			v.BijoubufWrite(w)
+			w.Close(ek)
+		}
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 2)
+	}
+	if v := m.Val; v != 0 {
+		w.FieldVarint(2, uint64(v))
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 1)
+	}
+	if v := m.Child; v != nil {
+		mk := w.OpenField(1)
+		v.BijoubufWrite(w)
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		w.UnknownAfter(u, 0)
 	}
 }
 
@@ -5891,7 +5826,7 @@ func (m *Keys) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
 	if err := s.Check(n, "Keys"); err != nil {
 		return nil, err
 	}
-	w := bijoubuf.NewWriterFor(n, &s)
+	w := bijoubuf.NewBackWriter(n)
 	m.BijoubufWrite(&w)
 	return w.Bytes()
 }
@@ -5999,77 +5934,69 @@ func (m *Keys) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	return n
 }
 
-// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode).
-func (m *Keys) BijoubufWrite(w *bijoubuf.Writer) {
+// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last
+// field to the first.
+func (m *Keys) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
 	u := m.unknown
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 62)
-	}
-	if v := m.K62; v != 0 {
-		w.Key(62, bijoubuf.WireI32)
-		w.Fixed32(v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 63)
-	}
-	if v := m.K63; v != 0 {
-		w.Key(63, bijoubuf.WireVarint)
-		w.Varint(uint64(v))
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 126)
-	}
-	if v := m.K126; v != 0 {
-		w.Key(126, bijoubuf.WireI32)
-		w.Fixed32(v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 127)
-	}
-	if v := m.K127; v != 0 {
-		w.Key(127, bijoubuf.WireVarint)
-		w.Varint(uint64(v))
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 16510)
-	}
-	if v := m.K16510; v != 0 {
-		w.Key(16510, bijoubuf.WireI32)
-		w.Fixed32(v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 16511)
-	}
-	if v := m.K16511; v != 0 {
-		w.Key(16511, bijoubuf.WireVarint)
-		w.Varint(uint64(v))
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 4210814)
-	}
-	if v := m.K4210814; v != 0 {
-		w.Key(4210814, bijoubuf.WireI32)
-		w.Fixed32(v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 4210815)
-	}
-	if v := m.K4210815; v != 0 {
-		w.Key(4210815, bijoubuf.WireVarint)
-		w.Varint(uint64(v))
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 536870911)
+		u = w.UnknownAfter(u, 536870911)
 	}
 	if v := m.Top; v {
-		w.Key(536870911, bijoubuf.WireVarint)
-		w.Bool(v)
+		w.FieldBool(536870911, v)
 	}
 	if len(u) != 0 {
-		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
+		u = w.UnknownAfter(u, 4210815)
+	}
+	if v := m.K4210815; v != 0 {
+		w.FieldVarint(4210815, uint64(v))
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 4210814)
+	}
+	if v := m.K4210814; v != 0 {
+		w.FieldFixed32(4210814, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 16511)
+	}
+	if v := m.K16511; v != 0 {
+		w.FieldVarint(16511, uint64(v))
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 16510)
+	}
+	if v := m.K16510; v != 0 {
+		w.FieldFixed32(16510, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 127)
+	}
+	if v := m.K127; v != 0 {
+		w.FieldVarint(127, uint64(v))
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 126)
+	}
+	if v := m.K126; v != 0 {
+		w.FieldFixed32(126, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 63)
+	}
+	if v := m.K63; v != 0 {
+		w.FieldVarint(63, uint64(v))
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 62)
+	}
+	if v := m.K62; v != 0 {
+		w.FieldFixed32(62, v)
+	}
+	if len(u) != 0 {
+		w.UnknownAfter(u, 0)
 	}
 }
 
@@ -6229,7 +6156,7 @@ func (m *Outer) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
 	if err := s.Check(n, "Outer"); err != nil {
 		return nil, err
 	}
-	w := bijoubuf.NewWriterFor(n, &s)
+	w := bijoubuf.NewBackWriter(n)
 	m.BijoubufWrite(&w)
 	return w.Bytes()
 }
@@ -6272,12 +6199,11 @@ func (m *Outer) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 1, n, prev)
 	}
 	if v := m.Mid; v != nil {
-		slot, ok := s.Open(depth, true, "mid")
-		if !ok {
+		if !s.Enter(depth, "mid") {
 			return 0
 		}
 		c := v.BijoubufSize(s, depth+1)
-		if !s.Close(slot, c, "mid") {
+		if !s.Leave("mid") {
 			return 0
 		}
 		n += 1 + bijoubuf.LenSize(c)
@@ -6296,29 +6222,29 @@ func (m *Outer) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	return n
 }
 
-// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode).
-func (m *Outer) BijoubufWrite(w *bijoubuf.Writer) {
+// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last
+// field to the first.
+func (m *Outer) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
 	u := m.unknown
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 1)
-	}
-	if v := m.Mid; v != nil {
-		mk := w.KeyBeginNext(1)
-		v.BijoubufWrite(w)
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 2)
+		u = w.UnknownAfter(u, 2)
 	}
 	if v := m.Tail; v != 0 {
-		w.Key(2, bijoubuf.WireVarint)
-		w.Varint(uint64(v))
+		w.FieldVarint(2, uint64(v))
 	}
 	if len(u) != 0 {
-		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
+		u = w.UnknownAfter(u, 1)
+	}
+	if v := m.Mid; v != nil {
+		mk := w.OpenField(1)
+		v.BijoubufWrite(w)
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		w.UnknownAfter(u, 0)
 	}
 }
 
@@ -6397,7 +6323,7 @@ func (m *Middle) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
 	if err := s.Check(n, "Middle"); err != nil {
 		return nil, err
 	}
-	w := bijoubuf.NewWriterFor(n, &s)
+	w := bijoubuf.NewBackWriter(n)
 	m.BijoubufWrite(&w)
 	return w.Bytes()
 }
@@ -6440,12 +6366,11 @@ func (m *Middle) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 1, n, prev)
 	}
 	if v := m.Leaf; v != nil {
-		slot, ok := s.Open(depth, true, "leaf")
-		if !ok {
+		if !s.Enter(depth, "leaf") {
 			return 0
 		}
 		c := v.BijoubufSize(s, depth+1)
-		if !s.Close(slot, c, "leaf") {
+		if !s.Leave("leaf") {
 			return 0
 		}
 		n += 1 + bijoubuf.LenSize(c)
@@ -6455,20 +6380,17 @@ func (m *Middle) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 2, n, prev)
 	}
 	if len(m.Leaves) != 0 {
-		slot, _ := s.Open(depth, false, "leaves")
 		c := 0
 		for _, v := range m.Leaves {
-			es, ok := s.Open(depth, true, "leaves")
-			if !ok {
+			if !s.Enter(depth, "leaves") {
 				return 0
 			}
 			ec := v.BijoubufSize(s, depth+1)
-			if !s.Close(es, ec, "leaves") {
+			if !s.Leave("leaves") {
 				return 0
 			}
 			c += bijoubuf.LenSize(ec)
 		}
-		s.Close(slot, c, "leaves")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 2
 	}
@@ -6476,7 +6398,6 @@ func (m *Middle) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 3, n, prev)
 	}
 	if len(m.ByName) != 0 {
-		slot, _ := s.Open(depth, false, "by_name")
 		c := 0
 		var ks [8]bijoubuf.Entry[string, *Leaf]
 		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.ByName) {
@@ -6484,17 +6405,15 @@ func (m *Middle) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 			if !bijoubuf.ValidString(k) {
 				return s.BadString("by_name")
 			}
-			es, ok := s.Open(depth, true, "by_name")
-			if !ok {
+			if !s.Enter(depth, "by_name") {
 				return 0
 			}
 			ec := v.BijoubufSize(s, depth+1)
-			if !s.Close(es, ec, "by_name") {
+			if !s.Leave("by_name") {
 				return 0
 			}
 			c += bijoubuf.LenSize(len(k)) + bijoubuf.LenSize(ec)
 		}
-		s.Close(slot, c, "by_name")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 3
 	}
@@ -6504,49 +6423,52 @@ func (m *Middle) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	return n
 }
 
-// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode).
-func (m *Middle) BijoubufWrite(w *bijoubuf.Writer) {
+// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last
+// field to the first.
+func (m *Middle) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
 	u := m.unknown
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 1)
-	}
-	if v := m.Leaf; v != nil {
-		mk := w.KeyBeginNext(1)
-		v.BijoubufWrite(w)
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 2)
-	}
-	if len(m.Leaves) != 0 {
-		mk := w.KeyBeginNext(2)
-		for _, v := range m.Leaves {
-			ek := w.BeginNext()
-			v.BijoubufWrite(w)
-			w.End(ek)
-		}
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 3)
+		u = w.UnknownAfter(u, 3)
 	}
 	if len(m.ByName) != 0 {
-		mk := w.KeyBeginNext(3)
+		mk := w.OpenField(3)
 		var ks [8]bijoubuf.Entry[string, *Leaf]
-		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.ByName) {
-			k, v := e.Key, e.Value
-			w.String(k)
-			ek := w.BeginNext()
+		es := bijoubuf.AppendSortedEntries(ks[:0], m.ByName)
+		for i := len(es) - 1; i >= 0; i-- {
+			k, v := es[i].Key, es[i].Value
+			ek := w.Open()
 			v.BijoubufWrite(w)
-			w.End(ek)
+			w.Close(ek)
+			w.String(k)
 		}
-		w.End(mk)
+		w.Close(mk)
 	}
 	if len(u) != 0 {
-		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
+		u = w.UnknownAfter(u, 2)
+	}
+	if x := m.Leaves; len(x) != 0 {
+		mk := w.OpenField(2)
+		for i := len(x) - 1; i >= 0; i-- {
+			v := x[i]
+			ek := w.Open()
+			v.BijoubufWrite(w)
+			w.Close(ek)
+		}
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 1)
+	}
+	if v := m.Leaf; v != nil {
+		mk := w.OpenField(1)
+		v.BijoubufWrite(w)
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		w.UnknownAfter(u, 0)
 	}
 }
 
@@ -6720,7 +6642,7 @@ func (m *Bindings) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
 	if err := s.Check(n, "Bindings"); err != nil {
 		return nil, err
 	}
-	w := bijoubuf.NewWriterFor(n, &s)
+	w := bijoubuf.NewBackWriter(n)
 	m.BijoubufWrite(&w)
 	return w.Bytes()
 }
@@ -6759,39 +6681,47 @@ func (m *Bindings) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_Bindings) {
 		return 0
 	}
-	if len(u) != 0 {
-		u, n, prev = bijoubuf.UnknownBefore(u, 1, n, prev)
-	}
-	if o, ok := m.V.(*Bindings_R); ok && o != nil {
-		v := o.R
-		n += 1 + bijoubuf.VarintSize(uint64(v))
-		prev = 1
-	}
-	if len(u) != 0 {
-		u, n, prev = bijoubuf.UnknownBefore(u, 2, n, prev)
-	}
-	if o, ok := m.V.(*Bindings_S); ok && o != nil {
-		v := o.S
-		if !bijoubuf.ValidString(v) {
-			return s.BadString("s")
+	switch o := m.V.(type) {
+	case *Bindings_R:
+		if len(u) != 0 {
+			u, n, prev = bijoubuf.UnknownBefore(u, 1, n, prev)
 		}
-		n += 1 + bijoubuf.LenSize(len(v))
-		prev = 2
+		if o != nil {
+			v := o.R
+			n += 1 + bijoubuf.VarintSize(uint64(v))
+			prev = 1
+		}
+	case *Bindings_S:
+		if len(u) != 0 {
+			u, n, prev = bijoubuf.UnknownBefore(u, 2, n, prev)
+		}
+		if o != nil {
+			v := o.S
+			if !bijoubuf.ValidString(v) {
+				return s.BadString("s")
+			}
+			n += 1 + bijoubuf.LenSize(len(v))
+			prev = 2
+		}
 	}
-	if len(u) != 0 {
-		u, n, prev = bijoubuf.UnknownBefore(u, 3, n, prev)
-	}
-	if o, ok := m.W.(*Bindings_M); ok && o != nil {
-		n += 1 + 1
-		prev = 3
-	}
-	if len(u) != 0 {
-		u, n, prev = bijoubuf.UnknownBefore(u, 4, n, prev)
-	}
-	if o, ok := m.W.(*Bindings_Buf); ok && o != nil {
-		v := o.Buf
-		n += 1 + bijoubuf.LenSize(len(v))
-		prev = 4
+	switch o := m.W.(type) {
+	case *Bindings_M:
+		if len(u) != 0 {
+			u, n, prev = bijoubuf.UnknownBefore(u, 3, n, prev)
+		}
+		if o != nil {
+			n += 1 + 1
+			prev = 3
+		}
+	case *Bindings_Buf:
+		if len(u) != 0 {
+			u, n, prev = bijoubuf.UnknownBefore(u, 4, n, prev)
+		}
+		if o != nil {
+			v := o.Buf
+			n += 1 + bijoubuf.LenSize(len(v))
+			prev = 4
+		}
 	}
 	if len(u) != 0 {
 		u, n, prev = bijoubuf.UnknownBefore(u, 5, n, prev)
@@ -6806,52 +6736,57 @@ func (m *Bindings) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	return n
 }
 
-// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode).
-func (m *Bindings) BijoubufWrite(w *bijoubuf.Writer) {
+// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last
+// field to the first.
+func (m *Bindings) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
 	u := m.unknown
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 1)
-	}
-	if o, ok := m.V.(*Bindings_R); ok && o != nil {
-		v := o.R
-		w.Key(1, bijoubuf.WireVarint)
-		w.Varint(uint64(v))
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 2)
-	}
-	if o, ok := m.V.(*Bindings_S); ok && o != nil {
-		v := o.S
-		w.KeyString(2, v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 3)
-	}
-	if o, ok := m.W.(*Bindings_M); ok && o != nil {
-		v := o.M
-		w.Key(3, bijoubuf.WireVarint)
-		w.Bool(v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 4)
-	}
-	if o, ok := m.W.(*Bindings_Buf); ok && o != nil {
-		v := o.Buf
-		w.Key(4, bijoubuf.WireLen)
-		w.LenBytes(v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 5)
+		u = w.UnknownAfter(u, 5)
 	}
 	if v := m.Len; v != 0 {
-		w.Key(5, bijoubuf.WireVarint)
-		w.Varint(uint64(v))
+		w.FieldVarint(5, uint64(v))
+	}
+	switch o := m.W.(type) {
+	case *Bindings_Buf:
+		if len(u) != 0 {
+			u = w.UnknownAfter(u, 4)
+		}
+		if o != nil {
+			v := o.Buf
+			w.FieldBytes(4, v)
+		}
+	case *Bindings_M:
+		if len(u) != 0 {
+			u = w.UnknownAfter(u, 3)
+		}
+		if o != nil {
+			v := o.M
+			w.FieldBool(3, v)
+		}
+	}
+	switch o := m.V.(type) {
+	case *Bindings_S:
+		if len(u) != 0 {
+			u = w.UnknownAfter(u, 2)
+		}
+		if o != nil {
+			v := o.S
+			w.FieldString(2, v)
+		}
+	case *Bindings_R:
+		if len(u) != 0 {
+			u = w.UnknownAfter(u, 1)
+		}
+		if o != nil {
+			v := o.R
+			w.FieldVarint(1, uint64(v))
+		}
 	}
 	if len(u) != 0 {
-		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
+		w.UnknownAfter(u, 0)
 	}
 }
 
@@ -6972,7 +6907,7 @@ func (m *Wkt) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
 	if err := s.Check(n, "Wkt"); err != nil {
 		return nil, err
 	}
-	w := bijoubuf.NewWriterFor(n, &s)
+	w := bijoubuf.NewBackWriter(n)
 	m.BijoubufWrite(&w)
 	return w.Bytes()
 }
@@ -7015,12 +6950,11 @@ func (m *Wkt) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 1, n, prev)
 	}
 	if v := m.Ts; v != nil {
-		slot, ok := s.Open(depth, true, "ts")
-		if !ok {
+		if !s.Enter(depth, "ts") {
 			return 0
 		}
 		c := v.BijoubufSize(s, depth+1)
-		if !s.Close(slot, c, "ts") {
+		if !s.Leave("ts") {
 			return 0
 		}
 		n += 1 + bijoubuf.LenSize(c)
@@ -7030,12 +6964,11 @@ func (m *Wkt) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 2, n, prev)
 	}
 	if v := m.Dur; v != nil {
-		slot, ok := s.Open(depth, true, "dur")
-		if !ok {
+		if !s.Enter(depth, "dur") {
 			return 0
 		}
 		c := v.BijoubufSize(s, depth+1)
-		if !s.Close(slot, c, "dur") {
+		if !s.Leave("dur") {
 			return 0
 		}
 		n += 1 + bijoubuf.LenSize(c)
@@ -7045,12 +6978,11 @@ func (m *Wkt) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 3, n, prev)
 	}
 	if v := m.I32; v != nil {
-		slot, ok := s.Open(depth, true, "i32")
-		if !ok {
+		if !s.Enter(depth, "i32") {
 			return 0
 		}
 		c := v.BijoubufSize(s, depth+1)
-		if !s.Close(slot, c, "i32") {
+		if !s.Leave("i32") {
 			return 0
 		}
 		n += 1 + bijoubuf.LenSize(c)
@@ -7060,12 +6992,11 @@ func (m *Wkt) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 4, n, prev)
 	}
 	if v := m.Str; v != nil {
-		slot, ok := s.Open(depth, true, "str")
-		if !ok {
+		if !s.Enter(depth, "str") {
 			return 0
 		}
 		c := v.BijoubufSize(s, depth+1)
-		if !s.Close(slot, c, "str") {
+		if !s.Leave("str") {
 			return 0
 		}
 		n += 1 + bijoubuf.LenSize(c)
@@ -7075,12 +7006,11 @@ func (m *Wkt) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 5, n, prev)
 	}
 	if v := m.Flag; v != nil {
-		slot, ok := s.Open(depth, true, "flag")
-		if !ok {
+		if !s.Enter(depth, "flag") {
 			return 0
 		}
 		c := v.BijoubufSize(s, depth+1)
-		if !s.Close(slot, c, "flag") {
+		if !s.Leave("flag") {
 			return 0
 		}
 		n += 1 + bijoubuf.LenSize(c)
@@ -7090,12 +7020,11 @@ func (m *Wkt) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 6, n, prev)
 	}
 	if v := m.U64; v != nil {
-		slot, ok := s.Open(depth, true, "u64")
-		if !ok {
+		if !s.Enter(depth, "u64") {
 			return 0
 		}
 		c := v.BijoubufSize(s, depth+1)
-		if !s.Close(slot, c, "u64") {
+		if !s.Leave("u64") {
 			return 0
 		}
 		n += 1 + bijoubuf.LenSize(c)
@@ -7105,12 +7034,11 @@ func (m *Wkt) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 7, n, prev)
 	}
 	if v := m.By; v != nil {
-		slot, ok := s.Open(depth, true, "by")
-		if !ok {
+		if !s.Enter(depth, "by") {
 			return 0
 		}
 		c := v.BijoubufSize(s, depth+1)
-		if !s.Close(slot, c, "by") {
+		if !s.Leave("by") {
 			return 0
 		}
 		n += 1 + bijoubuf.LenSize(c)
@@ -7120,12 +7048,11 @@ func (m *Wkt) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 8, n, prev)
 	}
 	if v := m.Db; v != nil {
-		slot, ok := s.Open(depth, true, "db")
-		if !ok {
+		if !s.Enter(depth, "db") {
 			return 0
 		}
 		c := v.BijoubufSize(s, depth+1)
-		if !s.Close(slot, c, "db") {
+		if !s.Leave("db") {
 			return 0
 		}
 		n += 1 + bijoubuf.LenSize(c)
@@ -7135,12 +7062,11 @@ func (m *Wkt) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 9, n, prev)
 	}
 	if v := m.Mask; v != nil {
-		slot, ok := s.Open(depth, true, "mask")
-		if !ok {
+		if !s.Enter(depth, "mask") {
 			return 0
 		}
 		c := v.BijoubufSize(s, depth+1)
-		if !s.Close(slot, c, "mask") {
+		if !s.Leave("mask") {
 			return 0
 		}
 		n += 1 + bijoubuf.LenSize(c)
@@ -7150,12 +7076,11 @@ func (m *Wkt) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 10, n, prev)
 	}
 	if v := m.Empty; v != nil {
-		slot, ok := s.Open(depth, true, "empty")
-		if !ok {
+		if !s.Enter(depth, "empty") {
 			return 0
 		}
 		c := v.BijoubufSize(s, depth+1)
-		if !s.Close(slot, c, "empty") {
+		if !s.Leave("empty") {
 			return 0
 		}
 		n += 1 + bijoubuf.LenSize(c)
@@ -7165,12 +7090,11 @@ func (m *Wkt) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 11, n, prev)
 	}
 	if v := m.St; v != nil {
-		slot, ok := s.Open(depth, true, "st")
-		if !ok {
+		if !s.Enter(depth, "st") {
 			return 0
 		}
 		c := v.BijoubufSize(s, depth+1)
-		if !s.Close(slot, c, "st") {
+		if !s.Leave("st") {
 			return 0
 		}
 		n += 1 + bijoubuf.LenSize(c)
@@ -7180,12 +7104,11 @@ func (m *Wkt) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 12, n, prev)
 	}
 	if v := m.Val; v != nil {
-		slot, ok := s.Open(depth, true, "val")
-		if !ok {
+		if !s.Enter(depth, "val") {
 			return 0
 		}
 		c := v.BijoubufSize(s, depth+1)
-		if !s.Close(slot, c, "val") {
+		if !s.Leave("val") {
 			return 0
 		}
 		n += 1 + bijoubuf.LenSize(c)
@@ -7195,12 +7118,11 @@ func (m *Wkt) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 13, n, prev)
 	}
 	if v := m.Any; v != nil {
-		slot, ok := s.Open(depth, true, "any")
-		if !ok {
+		if !s.Enter(depth, "any") {
 			return 0
 		}
 		c := v.BijoubufSize(s, depth+1)
-		if !s.Close(slot, c, "any") {
+		if !s.Leave("any") {
 			return 0
 		}
 		n += 1 + bijoubuf.LenSize(c)
@@ -7212,118 +7134,119 @@ func (m *Wkt) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	return n
 }
 
-// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode).
-func (m *Wkt) BijoubufWrite(w *bijoubuf.Writer) {
+// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last
+// field to the first.
+func (m *Wkt) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
 	u := m.unknown
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 1)
-	}
-	if v := m.Ts; v != nil {
-		mk := w.KeyBeginNext(1)
-		v.BijoubufWrite(w)
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 2)
-	}
-	if v := m.Dur; v != nil {
-		mk := w.KeyBeginNext(2)
-		v.BijoubufWrite(w)
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 3)
-	}
-	if v := m.I32; v != nil {
-		mk := w.KeyBeginNext(3)
-		v.BijoubufWrite(w)
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 4)
-	}
-	if v := m.Str; v != nil {
-		mk := w.KeyBeginNext(4)
-		v.BijoubufWrite(w)
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 5)
-	}
-	if v := m.Flag; v != nil {
-		mk := w.KeyBeginNext(5)
-		v.BijoubufWrite(w)
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 6)
-	}
-	if v := m.U64; v != nil {
-		mk := w.KeyBeginNext(6)
-		v.BijoubufWrite(w)
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 7)
-	}
-	if v := m.By; v != nil {
-		mk := w.KeyBeginNext(7)
-		v.BijoubufWrite(w)
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 8)
-	}
-	if v := m.Db; v != nil {
-		mk := w.KeyBeginNext(8)
-		v.BijoubufWrite(w)
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 9)
-	}
-	if v := m.Mask; v != nil {
-		mk := w.KeyBeginNext(9)
-		v.BijoubufWrite(w)
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 10)
-	}
-	if v := m.Empty; v != nil {
-		mk := w.KeyBeginNext(10)
-		v.BijoubufWrite(w)
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 11)
-	}
-	if v := m.St; v != nil {
-		mk := w.KeyBeginNext(11)
-		v.BijoubufWrite(w)
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 12)
-	}
-	if v := m.Val; v != nil {
-		mk := w.KeyBeginNext(12)
-		v.BijoubufWrite(w)
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 13)
+		u = w.UnknownAfter(u, 13)
 	}
 	if v := m.Any; v != nil {
-		mk := w.KeyBeginNext(13)
+		mk := w.OpenField(13)
 		v.BijoubufWrite(w)
-		w.End(mk)
+		w.Close(mk)
 	}
 	if len(u) != 0 {
-		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
+		u = w.UnknownAfter(u, 12)
+	}
+	if v := m.Val; v != nil {
+		mk := w.OpenField(12)
+		v.BijoubufWrite(w)
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 11)
+	}
+	if v := m.St; v != nil {
+		mk := w.OpenField(11)
+		v.BijoubufWrite(w)
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 10)
+	}
+	if v := m.Empty; v != nil {
+		mk := w.OpenField(10)
+		v.BijoubufWrite(w)
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 9)
+	}
+	if v := m.Mask; v != nil {
+		mk := w.OpenField(9)
+		v.BijoubufWrite(w)
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 8)
+	}
+	if v := m.Db; v != nil {
+		mk := w.OpenField(8)
+		v.BijoubufWrite(w)
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 7)
+	}
+	if v := m.By; v != nil {
+		mk := w.OpenField(7)
+		v.BijoubufWrite(w)
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 6)
+	}
+	if v := m.U64; v != nil {
+		mk := w.OpenField(6)
+		v.BijoubufWrite(w)
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 5)
+	}
+	if v := m.Flag; v != nil {
+		mk := w.OpenField(5)
+		v.BijoubufWrite(w)
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 4)
+	}
+	if v := m.Str; v != nil {
+		mk := w.OpenField(4)
+		v.BijoubufWrite(w)
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 3)
+	}
+	if v := m.I32; v != nil {
+		mk := w.OpenField(3)
+		v.BijoubufWrite(w)
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 2)
+	}
+	if v := m.Dur; v != nil {
+		mk := w.OpenField(2)
+		v.BijoubufWrite(w)
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 1)
+	}
+	if v := m.Ts; v != nil {
+		mk := w.OpenField(1)
+		v.BijoubufWrite(w)
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		w.UnknownAfter(u, 0)
 	}
 }
 

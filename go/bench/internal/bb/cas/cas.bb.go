@@ -49,7 +49,7 @@ func (m *Commit) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
 	if err := s.Check(n, "Commit"); err != nil {
 		return nil, err
 	}
-	w := bijoubuf.NewWriterFor(n, &s)
+	w := bijoubuf.NewBackWriter(n)
 	m.BijoubufWrite(&w)
 	return w.Bytes()
 }
@@ -106,12 +106,10 @@ func (m *Commit) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 3, n, prev)
 	}
 	if len(m.Parents) != 0 {
-		slot, _ := s.Open(depth, false, "parents")
 		c := 0
 		for _, v := range m.Parents {
 			c += bijoubuf.LenSize(len(v))
 		}
-		s.Close(slot, c, "parents")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 3
 	}
@@ -146,7 +144,6 @@ func (m *Commit) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 7, n, prev)
 	}
 	if len(m.Metadata) != 0 {
-		slot, _ := s.Open(depth, false, "metadata")
 		c := 0
 		for k, v := range m.Metadata {
 			if !bijoubuf.ValidString(k) {
@@ -157,7 +154,6 @@ func (m *Commit) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 			}
 			c += bijoubuf.LenSize(len(k)) + bijoubuf.LenSize(len(v))
 		}
-		s.Close(slot, c, "metadata")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 7
 	}
@@ -167,70 +163,70 @@ func (m *Commit) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	return n
 }
 
-// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode).
-func (m *Commit) BijoubufWrite(w *bijoubuf.Writer) {
+// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last
+// field to the first.
+func (m *Commit) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
 	u := m.unknown
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 1)
-	}
-	if v := m.Id; len(v) != 0 {
-		w.Key(1, bijoubuf.WireLen)
-		w.LenBytes(v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 2)
-	}
-	if v := m.Tree; len(v) != 0 {
-		w.Key(2, bijoubuf.WireLen)
-		w.LenBytes(v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 3)
-	}
-	if len(m.Parents) != 0 {
-		mk := w.KeyBeginNext(3)
-		for _, v := range m.Parents {
-			w.LenBytes(v)
-		}
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 4)
-	}
-	if v := m.Author; len(v) != 0 {
-		w.KeyString(4, v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 5)
-	}
-	if v := m.Message; len(v) != 0 {
-		w.KeyString(5, v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 6)
-	}
-	if v := m.Timestamp; v != 0 {
-		w.Key(6, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 7)
+		u = w.UnknownAfter(u, 7)
 	}
 	if len(m.Metadata) != 0 {
-		mk := w.KeyBeginNext(7)
+		mk := w.OpenField(7)
 		var ks [8]bijoubuf.Entry[string, string]
-		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.Metadata) {
-			k, v := e.Key, e.Value
-			w.String(k)
+		es := bijoubuf.AppendSortedEntries(ks[:0], m.Metadata)
+		for i := len(es) - 1; i >= 0; i-- {
+			k, v := es[i].Key, es[i].Value
 			w.String(v)
+			w.String(k)
 		}
-		w.End(mk)
+		w.Close(mk)
 	}
 	if len(u) != 0 {
-		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
+		u = w.UnknownAfter(u, 6)
+	}
+	if v := m.Timestamp; v != 0 {
+		w.FieldZigzag(6, int64(v))
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 5)
+	}
+	if v := m.Message; len(v) != 0 {
+		w.FieldString(5, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 4)
+	}
+	if v := m.Author; len(v) != 0 {
+		w.FieldString(4, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 3)
+	}
+	if x := m.Parents; len(x) != 0 {
+		mk := w.OpenField(3)
+		for i := len(x) - 1; i >= 0; i-- {
+			v := x[i]
+			w.LenBytes(v)
+		}
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 2)
+	}
+	if v := m.Tree; len(v) != 0 {
+		w.FieldBytes(2, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 1)
+	}
+	if v := m.Id; len(v) != 0 {
+		w.FieldBytes(1, v)
+	}
+	if len(u) != 0 {
+		w.UnknownAfter(u, 0)
 	}
 }
 
@@ -390,7 +386,7 @@ func (m *Blob) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
 	if err := s.Check(n, "Blob"); err != nil {
 		return nil, err
 	}
-	w := bijoubuf.NewWriterFor(n, &s)
+	w := bijoubuf.NewBackWriter(n)
 	m.BijoubufWrite(&w)
 	return w.Bytes()
 }
@@ -464,7 +460,6 @@ func (m *Blob) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 5, n, prev)
 	}
 	if len(m.Metadata) != 0 {
-		slot, _ := s.Open(depth, false, "metadata")
 		c := 0
 		for k, v := range m.Metadata {
 			if !bijoubuf.ValidString(k) {
@@ -475,7 +470,6 @@ func (m *Blob) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 			}
 			c += bijoubuf.LenSize(len(k)) + bijoubuf.LenSize(len(v))
 		}
-		s.Close(slot, c, "metadata")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 5
 	}
@@ -485,54 +479,53 @@ func (m *Blob) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	return n
 }
 
-// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode).
-func (m *Blob) BijoubufWrite(w *bijoubuf.Writer) {
+// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last
+// field to the first.
+func (m *Blob) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
 	u := m.unknown
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 1)
-	}
-	if v := m.Id; len(v) != 0 {
-		w.Key(1, bijoubuf.WireLen)
-		w.LenBytes(v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 2)
-	}
-	if v := m.Size; v != 0 {
-		w.Key(2, bijoubuf.WireVarint)
-		w.Varint(uint64(v))
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 3)
-	}
-	if v := m.Path; len(v) != 0 {
-		w.KeyString(3, v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 4)
-	}
-	if v := m.Mode; v != 0 {
-		w.Key(4, bijoubuf.WireVarint)
-		w.Varint(uint64(v))
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 5)
+		u = w.UnknownAfter(u, 5)
 	}
 	if len(m.Metadata) != 0 {
-		mk := w.KeyBeginNext(5)
+		mk := w.OpenField(5)
 		var ks [8]bijoubuf.Entry[string, string]
-		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.Metadata) {
-			k, v := e.Key, e.Value
-			w.String(k)
+		es := bijoubuf.AppendSortedEntries(ks[:0], m.Metadata)
+		for i := len(es) - 1; i >= 0; i-- {
+			k, v := es[i].Key, es[i].Value
 			w.String(v)
+			w.String(k)
 		}
-		w.End(mk)
+		w.Close(mk)
 	}
 	if len(u) != 0 {
-		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
+		u = w.UnknownAfter(u, 4)
+	}
+	if v := m.Mode; v != 0 {
+		w.FieldVarint(4, uint64(v))
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 3)
+	}
+	if v := m.Path; len(v) != 0 {
+		w.FieldString(3, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 2)
+	}
+	if v := m.Size; v != 0 {
+		w.FieldVarint(2, uint64(v))
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 1)
+	}
+	if v := m.Id; len(v) != 0 {
+		w.FieldBytes(1, v)
+	}
+	if len(u) != 0 {
+		w.UnknownAfter(u, 0)
 	}
 }
 
@@ -660,7 +653,7 @@ func (m *Index) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
 	if err := s.Check(n, "Index"); err != nil {
 		return nil, err
 	}
-	w := bijoubuf.NewWriterFor(n, &s)
+	w := bijoubuf.NewBackWriter(n)
 	m.BijoubufWrite(&w)
 	return w.Bytes()
 }
@@ -703,20 +696,17 @@ func (m *Index) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 1, n, prev)
 	}
 	if len(m.Commits) != 0 {
-		slot, _ := s.Open(depth, false, "commits")
 		c := 0
 		for _, v := range m.Commits {
-			es, ok := s.Open(depth, true, "commits")
-			if !ok {
+			if !s.Enter(depth, "commits") {
 				return 0
 			}
 			ec := v.BijoubufSize(s, depth+1)
-			if !s.Close(es, ec, "commits") {
+			if !s.Leave("commits") {
 				return 0
 			}
 			c += bijoubuf.LenSize(ec)
 		}
-		s.Close(slot, c, "commits")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 1
 	}
@@ -724,20 +714,17 @@ func (m *Index) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 2, n, prev)
 	}
 	if len(m.Blobs) != 0 {
-		slot, _ := s.Open(depth, false, "blobs")
 		c := 0
 		for _, v := range m.Blobs {
-			es, ok := s.Open(depth, true, "blobs")
-			if !ok {
+			if !s.Enter(depth, "blobs") {
 				return 0
 			}
 			ec := v.BijoubufSize(s, depth+1)
-			if !s.Close(es, ec, "blobs") {
+			if !s.Leave("blobs") {
 				return 0
 			}
 			c += bijoubuf.LenSize(ec)
 		}
-		s.Close(slot, c, "blobs")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 2
 	}
@@ -747,38 +734,41 @@ func (m *Index) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	return n
 }
 
-// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode).
-func (m *Index) BijoubufWrite(w *bijoubuf.Writer) {
+// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last
+// field to the first.
+func (m *Index) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
 	u := m.unknown
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 1)
+		u = w.UnknownAfter(u, 2)
 	}
-	if len(m.Commits) != 0 {
-		mk := w.KeyBeginNext(1)
-		for _, v := range m.Commits {
-			ek := w.BeginNext()
+	if x := m.Blobs; len(x) != 0 {
+		mk := w.OpenField(2)
+		for i := len(x) - 1; i >= 0; i-- {
+			v := x[i]
+			ek := w.Open()
 			v.BijoubufWrite(w)
-			w.End(ek)
+			w.Close(ek)
 		}
-		w.End(mk)
+		w.Close(mk)
 	}
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 2)
+		u = w.UnknownAfter(u, 1)
 	}
-	if len(m.Blobs) != 0 {
-		mk := w.KeyBeginNext(2)
-		for _, v := range m.Blobs {
-			ek := w.BeginNext()
+	if x := m.Commits; len(x) != 0 {
+		mk := w.OpenField(1)
+		for i := len(x) - 1; i >= 0; i-- {
+			v := x[i]
+			ek := w.Open()
 			v.BijoubufWrite(w)
-			w.End(ek)
+			w.Close(ek)
 		}
-		w.End(mk)
+		w.Close(mk)
 	}
 	if len(u) != 0 {
-		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
+		w.UnknownAfter(u, 0)
 	}
 }
 

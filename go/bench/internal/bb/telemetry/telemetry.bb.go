@@ -114,7 +114,7 @@ func (m *AnyValue) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
 	if err := s.Check(n, "AnyValue"); err != nil {
 		return nil, err
 	}
-	w := bijoubuf.NewWriterFor(n, &s)
+	w := bijoubuf.NewBackWriter(n)
 	m.BijoubufWrite(&w)
 	return w.Bytes()
 }
@@ -153,46 +153,53 @@ func (m *AnyValue) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_AnyValue) {
 		return 0
 	}
-	if len(u) != 0 {
-		u, n, prev = bijoubuf.UnknownBefore(u, 1, n, prev)
-	}
-	if o, ok := m.Value.(*AnyValue_StringValue); ok && o != nil {
-		v := o.StringValue
-		if !bijoubuf.ValidString(v) {
-			return s.BadString("string_value")
+	switch o := m.Value.(type) {
+	case *AnyValue_StringValue:
+		if len(u) != 0 {
+			u, n, prev = bijoubuf.UnknownBefore(u, 1, n, prev)
 		}
-		n += 1 + bijoubuf.LenSize(len(v))
-		prev = 1
-	}
-	if len(u) != 0 {
-		u, n, prev = bijoubuf.UnknownBefore(u, 2, n, prev)
-	}
-	if o, ok := m.Value.(*AnyValue_BoolValue); ok && o != nil {
-		n += 1 + 1
-		prev = 2
-	}
-	if len(u) != 0 {
-		u, n, prev = bijoubuf.UnknownBefore(u, 3, n, prev)
-	}
-	if o, ok := m.Value.(*AnyValue_IntValue); ok && o != nil {
-		v := o.IntValue
-		n += 1 + bijoubuf.ZigzagSize(int64(v))
-		prev = 3
-	}
-	if len(u) != 0 {
-		u, n, prev = bijoubuf.UnknownBefore(u, 4, n, prev)
-	}
-	if o, ok := m.Value.(*AnyValue_DoubleValue); ok && o != nil {
-		n += 1 + 8
-		prev = 4
-	}
-	if len(u) != 0 {
-		u, n, prev = bijoubuf.UnknownBefore(u, 5, n, prev)
-	}
-	if o, ok := m.Value.(*AnyValue_BytesValue); ok && o != nil {
-		v := o.BytesValue
-		n += 1 + bijoubuf.LenSize(len(v))
-		prev = 5
+		if o != nil {
+			v := o.StringValue
+			if !bijoubuf.ValidString(v) {
+				return s.BadString("string_value")
+			}
+			n += 1 + bijoubuf.LenSize(len(v))
+			prev = 1
+		}
+	case *AnyValue_BoolValue:
+		if len(u) != 0 {
+			u, n, prev = bijoubuf.UnknownBefore(u, 2, n, prev)
+		}
+		if o != nil {
+			n += 1 + 1
+			prev = 2
+		}
+	case *AnyValue_IntValue:
+		if len(u) != 0 {
+			u, n, prev = bijoubuf.UnknownBefore(u, 3, n, prev)
+		}
+		if o != nil {
+			v := o.IntValue
+			n += 1 + bijoubuf.ZigzagSize(int64(v))
+			prev = 3
+		}
+	case *AnyValue_DoubleValue:
+		if len(u) != 0 {
+			u, n, prev = bijoubuf.UnknownBefore(u, 4, n, prev)
+		}
+		if o != nil {
+			n += 1 + 8
+			prev = 4
+		}
+	case *AnyValue_BytesValue:
+		if len(u) != 0 {
+			u, n, prev = bijoubuf.UnknownBefore(u, 5, n, prev)
+		}
+		if o != nil {
+			v := o.BytesValue
+			n += 1 + bijoubuf.LenSize(len(v))
+			prev = 5
+		}
 	}
 	if len(u) != 0 {
 		_, n, _ = bijoubuf.UnknownBefore(u, bijoubuf.MaxFieldNumber+1, n, prev)
@@ -200,53 +207,57 @@ func (m *AnyValue) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	return n
 }
 
-// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode).
-func (m *AnyValue) BijoubufWrite(w *bijoubuf.Writer) {
+// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last
+// field to the first.
+func (m *AnyValue) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
 	u := m.unknown
+	switch o := m.Value.(type) {
+	case *AnyValue_BytesValue:
+		if len(u) != 0 {
+			u = w.UnknownAfter(u, 5)
+		}
+		if o != nil {
+			v := o.BytesValue
+			w.FieldBytes(5, v)
+		}
+	case *AnyValue_DoubleValue:
+		if len(u) != 0 {
+			u = w.UnknownAfter(u, 4)
+		}
+		if o != nil {
+			v := o.DoubleValue
+			w.FieldFloat64(4, v)
+		}
+	case *AnyValue_IntValue:
+		if len(u) != 0 {
+			u = w.UnknownAfter(u, 3)
+		}
+		if o != nil {
+			v := o.IntValue
+			w.FieldZigzag(3, int64(v))
+		}
+	case *AnyValue_BoolValue:
+		if len(u) != 0 {
+			u = w.UnknownAfter(u, 2)
+		}
+		if o != nil {
+			v := o.BoolValue
+			w.FieldBool(2, v)
+		}
+	case *AnyValue_StringValue:
+		if len(u) != 0 {
+			u = w.UnknownAfter(u, 1)
+		}
+		if o != nil {
+			v := o.StringValue
+			w.FieldString(1, v)
+		}
+	}
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 1)
-	}
-	if o, ok := m.Value.(*AnyValue_StringValue); ok && o != nil {
-		v := o.StringValue
-		w.KeyString(1, v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 2)
-	}
-	if o, ok := m.Value.(*AnyValue_BoolValue); ok && o != nil {
-		v := o.BoolValue
-		w.Key(2, bijoubuf.WireVarint)
-		w.Bool(v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 3)
-	}
-	if o, ok := m.Value.(*AnyValue_IntValue); ok && o != nil {
-		v := o.IntValue
-		w.Key(3, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 4)
-	}
-	if o, ok := m.Value.(*AnyValue_DoubleValue); ok && o != nil {
-		v := o.DoubleValue
-		w.Key(4, bijoubuf.WireI64)
-		w.Float64(v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 5)
-	}
-	if o, ok := m.Value.(*AnyValue_BytesValue); ok && o != nil {
-		v := o.BytesValue
-		w.Key(5, bijoubuf.WireLen)
-		w.LenBytes(v)
-	}
-	if len(u) != 0 {
-		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
+		w.UnknownAfter(u, 0)
 	}
 }
 
@@ -359,7 +370,7 @@ func (m *Event) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
 	if err := s.Check(n, "Event"); err != nil {
 		return nil, err
 	}
-	w := bijoubuf.NewWriterFor(n, &s)
+	w := bijoubuf.NewBackWriter(n)
 	m.BijoubufWrite(&w)
 	return w.Bytes()
 }
@@ -419,7 +430,6 @@ func (m *Event) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 3, n, prev)
 	}
 	if len(m.Attributes) != 0 {
-		slot, _ := s.Open(depth, false, "attributes")
 		c := 0
 		var ks [8]bijoubuf.Entry[string, *AnyValue]
 		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.Attributes) {
@@ -427,17 +437,15 @@ func (m *Event) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 			if !bijoubuf.ValidString(k) {
 				return s.BadString("attributes")
 			}
-			es, ok := s.Open(depth, true, "attributes")
-			if !ok {
+			if !s.Enter(depth, "attributes") {
 				return 0
 			}
 			ec := v.BijoubufSize(s, depth+1)
-			if !s.Close(es, ec, "attributes") {
+			if !s.Leave("attributes") {
 				return 0
 			}
 			c += bijoubuf.LenSize(len(k)) + bijoubuf.LenSize(ec)
 		}
-		s.Close(slot, c, "attributes")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 3
 	}
@@ -447,42 +455,43 @@ func (m *Event) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	return n
 }
 
-// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode).
-func (m *Event) BijoubufWrite(w *bijoubuf.Writer) {
+// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last
+// field to the first.
+func (m *Event) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
 	u := m.unknown
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 1)
-	}
-	if v := m.TimeUnixNano; v != 0 {
-		w.Key(1, bijoubuf.WireI64)
-		w.Fixed64(v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 2)
-	}
-	if v := m.Name; len(v) != 0 {
-		w.KeyString(2, v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 3)
+		u = w.UnknownAfter(u, 3)
 	}
 	if len(m.Attributes) != 0 {
-		mk := w.KeyBeginNext(3)
+		mk := w.OpenField(3)
 		var ks [8]bijoubuf.Entry[string, *AnyValue]
-		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.Attributes) {
-			k, v := e.Key, e.Value
-			w.String(k)
-			ek := w.BeginNext()
+		es := bijoubuf.AppendSortedEntries(ks[:0], m.Attributes)
+		for i := len(es) - 1; i >= 0; i-- {
+			k, v := es[i].Key, es[i].Value
+			ek := w.Open()
 			v.BijoubufWrite(w)
-			w.End(ek)
+			w.Close(ek)
+			w.String(k)
 		}
-		w.End(mk)
+		w.Close(mk)
 	}
 	if len(u) != 0 {
-		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
+		u = w.UnknownAfter(u, 2)
+	}
+	if v := m.Name; len(v) != 0 {
+		w.FieldString(2, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 1)
+	}
+	if v := m.TimeUnixNano; v != 0 {
+		w.FieldFixed64(1, v)
+	}
+	if len(u) != 0 {
+		w.UnknownAfter(u, 0)
 	}
 }
 
@@ -594,7 +603,7 @@ func (m *Link) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
 	if err := s.Check(n, "Link"); err != nil {
 		return nil, err
 	}
-	w := bijoubuf.NewWriterFor(n, &s)
+	w := bijoubuf.NewBackWriter(n)
 	m.BijoubufWrite(&w)
 	return w.Bytes()
 }
@@ -651,7 +660,6 @@ func (m *Link) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 3, n, prev)
 	}
 	if len(m.Attributes) != 0 {
-		slot, _ := s.Open(depth, false, "attributes")
 		c := 0
 		var ks [8]bijoubuf.Entry[string, *AnyValue]
 		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.Attributes) {
@@ -659,17 +667,15 @@ func (m *Link) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 			if !bijoubuf.ValidString(k) {
 				return s.BadString("attributes")
 			}
-			es, ok := s.Open(depth, true, "attributes")
-			if !ok {
+			if !s.Enter(depth, "attributes") {
 				return 0
 			}
 			ec := v.BijoubufSize(s, depth+1)
-			if !s.Close(es, ec, "attributes") {
+			if !s.Leave("attributes") {
 				return 0
 			}
 			c += bijoubuf.LenSize(len(k)) + bijoubuf.LenSize(ec)
 		}
-		s.Close(slot, c, "attributes")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 3
 	}
@@ -679,43 +685,43 @@ func (m *Link) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	return n
 }
 
-// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode).
-func (m *Link) BijoubufWrite(w *bijoubuf.Writer) {
+// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last
+// field to the first.
+func (m *Link) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
 	u := m.unknown
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 1)
-	}
-	if v := m.TraceId; len(v) != 0 {
-		w.Key(1, bijoubuf.WireLen)
-		w.LenBytes(v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 2)
-	}
-	if v := m.SpanId; len(v) != 0 {
-		w.Key(2, bijoubuf.WireLen)
-		w.LenBytes(v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 3)
+		u = w.UnknownAfter(u, 3)
 	}
 	if len(m.Attributes) != 0 {
-		mk := w.KeyBeginNext(3)
+		mk := w.OpenField(3)
 		var ks [8]bijoubuf.Entry[string, *AnyValue]
-		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.Attributes) {
-			k, v := e.Key, e.Value
-			w.String(k)
-			ek := w.BeginNext()
+		es := bijoubuf.AppendSortedEntries(ks[:0], m.Attributes)
+		for i := len(es) - 1; i >= 0; i-- {
+			k, v := es[i].Key, es[i].Value
+			ek := w.Open()
 			v.BijoubufWrite(w)
-			w.End(ek)
+			w.Close(ek)
+			w.String(k)
 		}
-		w.End(mk)
+		w.Close(mk)
 	}
 	if len(u) != 0 {
-		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
+		u = w.UnknownAfter(u, 2)
+	}
+	if v := m.SpanId; len(v) != 0 {
+		w.FieldBytes(2, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 1)
+	}
+	if v := m.TraceId; len(v) != 0 {
+		w.FieldBytes(1, v)
+	}
+	if len(u) != 0 {
+		w.UnknownAfter(u, 0)
 	}
 }
 
@@ -826,7 +832,7 @@ func (m *Status) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
 	if err := s.Check(n, "Status"); err != nil {
 		return nil, err
 	}
-	w := bijoubuf.NewWriterFor(n, &s)
+	w := bijoubuf.NewBackWriter(n)
 	m.BijoubufWrite(&w)
 	return w.Bytes()
 }
@@ -888,27 +894,27 @@ func (m *Status) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	return n
 }
 
-// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode).
-func (m *Status) BijoubufWrite(w *bijoubuf.Writer) {
+// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last
+// field to the first.
+func (m *Status) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
 	u := m.unknown
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 1)
-	}
-	if v := m.Message; len(v) != 0 {
-		w.KeyString(1, v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 2)
+		u = w.UnknownAfter(u, 2)
 	}
 	if v := m.Code; v != 0 {
-		w.Key(2, bijoubuf.WireVarint)
-		w.Varint(uint64(v))
+		w.FieldVarint(2, uint64(v))
 	}
 	if len(u) != 0 {
-		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
+		u = w.UnknownAfter(u, 1)
+	}
+	if v := m.Message; len(v) != 0 {
+		w.FieldString(1, v)
+	}
+	if len(u) != 0 {
+		w.UnknownAfter(u, 0)
 	}
 }
 
@@ -994,7 +1000,7 @@ func (m *Span) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
 	if err := s.Check(n, "Span"); err != nil {
 		return nil, err
 	}
-	w := bijoubuf.NewWriterFor(n, &s)
+	w := bijoubuf.NewBackWriter(n)
 	m.BijoubufWrite(&w)
 	return w.Bytes()
 }
@@ -1089,7 +1095,6 @@ func (m *Span) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 8, n, prev)
 	}
 	if len(m.Attributes) != 0 {
-		slot, _ := s.Open(depth, false, "attributes")
 		c := 0
 		var ks [8]bijoubuf.Entry[string, *AnyValue]
 		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.Attributes) {
@@ -1097,17 +1102,15 @@ func (m *Span) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 			if !bijoubuf.ValidString(k) {
 				return s.BadString("attributes")
 			}
-			es, ok := s.Open(depth, true, "attributes")
-			if !ok {
+			if !s.Enter(depth, "attributes") {
 				return 0
 			}
 			ec := v.BijoubufSize(s, depth+1)
-			if !s.Close(es, ec, "attributes") {
+			if !s.Leave("attributes") {
 				return 0
 			}
 			c += bijoubuf.LenSize(len(k)) + bijoubuf.LenSize(ec)
 		}
-		s.Close(slot, c, "attributes")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 8
 	}
@@ -1115,20 +1118,17 @@ func (m *Span) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 9, n, prev)
 	}
 	if len(m.Events) != 0 {
-		slot, _ := s.Open(depth, false, "events")
 		c := 0
 		for _, v := range m.Events {
-			es, ok := s.Open(depth, true, "events")
-			if !ok {
+			if !s.Enter(depth, "events") {
 				return 0
 			}
 			ec := v.BijoubufSize(s, depth+1)
-			if !s.Close(es, ec, "events") {
+			if !s.Leave("events") {
 				return 0
 			}
 			c += bijoubuf.LenSize(ec)
 		}
-		s.Close(slot, c, "events")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 9
 	}
@@ -1136,20 +1136,17 @@ func (m *Span) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 10, n, prev)
 	}
 	if len(m.Links) != 0 {
-		slot, _ := s.Open(depth, false, "links")
 		c := 0
 		for _, v := range m.Links {
-			es, ok := s.Open(depth, true, "links")
-			if !ok {
+			if !s.Enter(depth, "links") {
 				return 0
 			}
 			ec := v.BijoubufSize(s, depth+1)
-			if !s.Close(es, ec, "links") {
+			if !s.Leave("links") {
 				return 0
 			}
 			c += bijoubuf.LenSize(ec)
 		}
-		s.Close(slot, c, "links")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 10
 	}
@@ -1157,12 +1154,11 @@ func (m *Span) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 11, n, prev)
 	}
 	if v := m.Status; v != nil {
-		slot, ok := s.Open(depth, true, "status")
-		if !ok {
+		if !s.Enter(depth, "status") {
 			return 0
 		}
 		c := v.BijoubufSize(s, depth+1)
-		if !s.Close(slot, c, "status") {
+		if !s.Leave("status") {
 			return 0
 		}
 		n += 1 + bijoubuf.LenSize(c)
@@ -1181,116 +1177,113 @@ func (m *Span) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	return n
 }
 
-// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode).
-func (m *Span) BijoubufWrite(w *bijoubuf.Writer) {
+// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last
+// field to the first.
+func (m *Span) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
 	u := m.unknown
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 1)
-	}
-	if v := m.TraceId; len(v) != 0 {
-		w.Key(1, bijoubuf.WireLen)
-		w.LenBytes(v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 2)
-	}
-	if v := m.SpanId; len(v) != 0 {
-		w.Key(2, bijoubuf.WireLen)
-		w.LenBytes(v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 3)
-	}
-	if v := m.ParentSpanId; len(v) != 0 {
-		w.Key(3, bijoubuf.WireLen)
-		w.LenBytes(v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 4)
-	}
-	if v := m.Name; len(v) != 0 {
-		w.KeyString(4, v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 5)
-	}
-	if v := m.Kind; v != 0 {
-		w.Key(5, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 6)
-	}
-	if v := m.StartTimeUnixNano; v != 0 {
-		w.Key(6, bijoubuf.WireI64)
-		w.Fixed64(v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 7)
-	}
-	if v := m.EndTimeUnixNano; v != 0 {
-		w.Key(7, bijoubuf.WireI64)
-		w.Fixed64(v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 8)
-	}
-	if len(m.Attributes) != 0 {
-		mk := w.KeyBeginNext(8)
-		var ks [8]bijoubuf.Entry[string, *AnyValue]
-		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.Attributes) {
-			k, v := e.Key, e.Value
-			w.String(k)
-			ek := w.BeginNext()
-			v.BijoubufWrite(w)
-			w.End(ek)
-		}
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 9)
-	}
-	if len(m.Events) != 0 {
-		mk := w.KeyBeginNext(9)
-		for _, v := range m.Events {
-			ek := w.BeginNext()
-			v.BijoubufWrite(w)
-			w.End(ek)
-		}
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 10)
-	}
-	if len(m.Links) != 0 {
-		mk := w.KeyBeginNext(10)
-		for _, v := range m.Links {
-			ek := w.BeginNext()
-			v.BijoubufWrite(w)
-			w.End(ek)
-		}
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 11)
-	}
-	if v := m.Status; v != nil {
-		mk := w.KeyBeginNext(11)
-		v.BijoubufWrite(w)
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 12)
+		u = w.UnknownAfter(u, 12)
 	}
 	if v := m.DroppedAttributesCount; v != 0 {
-		w.Key(12, bijoubuf.WireVarint)
-		w.Varint(uint64(v))
+		w.FieldVarint(12, uint64(v))
 	}
 	if len(u) != 0 {
-		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
+		u = w.UnknownAfter(u, 11)
+	}
+	if v := m.Status; v != nil {
+		mk := w.OpenField(11)
+		v.BijoubufWrite(w)
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 10)
+	}
+	if x := m.Links; len(x) != 0 {
+		mk := w.OpenField(10)
+		for i := len(x) - 1; i >= 0; i-- {
+			v := x[i]
+			ek := w.Open()
+			v.BijoubufWrite(w)
+			w.Close(ek)
+		}
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 9)
+	}
+	if x := m.Events; len(x) != 0 {
+		mk := w.OpenField(9)
+		for i := len(x) - 1; i >= 0; i-- {
+			v := x[i]
+			ek := w.Open()
+			v.BijoubufWrite(w)
+			w.Close(ek)
+		}
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 8)
+	}
+	if len(m.Attributes) != 0 {
+		mk := w.OpenField(8)
+		var ks [8]bijoubuf.Entry[string, *AnyValue]
+		es := bijoubuf.AppendSortedEntries(ks[:0], m.Attributes)
+		for i := len(es) - 1; i >= 0; i-- {
+			k, v := es[i].Key, es[i].Value
+			ek := w.Open()
+			v.BijoubufWrite(w)
+			w.Close(ek)
+			w.String(k)
+		}
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 7)
+	}
+	if v := m.EndTimeUnixNano; v != 0 {
+		w.FieldFixed64(7, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 6)
+	}
+	if v := m.StartTimeUnixNano; v != 0 {
+		w.FieldFixed64(6, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 5)
+	}
+	if v := m.Kind; v != 0 {
+		w.FieldZigzag(5, int64(v))
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 4)
+	}
+	if v := m.Name; len(v) != 0 {
+		w.FieldString(4, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 3)
+	}
+	if v := m.ParentSpanId; len(v) != 0 {
+		w.FieldBytes(3, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 2)
+	}
+	if v := m.SpanId; len(v) != 0 {
+		w.FieldBytes(2, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 1)
+	}
+	if v := m.TraceId; len(v) != 0 {
+		w.FieldBytes(1, v)
+	}
+	if len(u) != 0 {
+		w.UnknownAfter(u, 0)
 	}
 }
 
@@ -1552,7 +1545,7 @@ func (m *SpanBatch) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) 
 	if err := s.Check(n, "SpanBatch"); err != nil {
 		return nil, err
 	}
-	w := bijoubuf.NewWriterFor(n, &s)
+	w := bijoubuf.NewBackWriter(n)
 	m.BijoubufWrite(&w)
 	return w.Bytes()
 }
@@ -1605,7 +1598,6 @@ func (m *SpanBatch) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 2, n, prev)
 	}
 	if len(m.Resource) != 0 {
-		slot, _ := s.Open(depth, false, "resource")
 		c := 0
 		var ks [8]bijoubuf.Entry[string, *AnyValue]
 		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.Resource) {
@@ -1613,17 +1605,15 @@ func (m *SpanBatch) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 			if !bijoubuf.ValidString(k) {
 				return s.BadString("resource")
 			}
-			es, ok := s.Open(depth, true, "resource")
-			if !ok {
+			if !s.Enter(depth, "resource") {
 				return 0
 			}
 			ec := v.BijoubufSize(s, depth+1)
-			if !s.Close(es, ec, "resource") {
+			if !s.Leave("resource") {
 				return 0
 			}
 			c += bijoubuf.LenSize(len(k)) + bijoubuf.LenSize(ec)
 		}
-		s.Close(slot, c, "resource")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 2
 	}
@@ -1631,20 +1621,17 @@ func (m *SpanBatch) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 3, n, prev)
 	}
 	if len(m.Spans) != 0 {
-		slot, _ := s.Open(depth, false, "spans")
 		c := 0
 		for _, v := range m.Spans {
-			es, ok := s.Open(depth, true, "spans")
-			if !ok {
+			if !s.Enter(depth, "spans") {
 				return 0
 			}
 			ec := v.BijoubufSize(s, depth+1)
-			if !s.Close(es, ec, "spans") {
+			if !s.Leave("spans") {
 				return 0
 			}
 			c += bijoubuf.LenSize(ec)
 		}
-		s.Close(slot, c, "spans")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 3
 	}
@@ -1654,47 +1641,50 @@ func (m *SpanBatch) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	return n
 }
 
-// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode).
-func (m *SpanBatch) BijoubufWrite(w *bijoubuf.Writer) {
+// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last
+// field to the first.
+func (m *SpanBatch) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
 	u := m.unknown
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 1)
+		u = w.UnknownAfter(u, 3)
 	}
-	if v := m.ServiceName; len(v) != 0 {
-		w.KeyString(1, v)
+	if x := m.Spans; len(x) != 0 {
+		mk := w.OpenField(3)
+		for i := len(x) - 1; i >= 0; i-- {
+			v := x[i]
+			ek := w.Open()
+			v.BijoubufWrite(w)
+			w.Close(ek)
+		}
+		w.Close(mk)
 	}
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 2)
+		u = w.UnknownAfter(u, 2)
 	}
 	if len(m.Resource) != 0 {
-		mk := w.KeyBeginNext(2)
+		mk := w.OpenField(2)
 		var ks [8]bijoubuf.Entry[string, *AnyValue]
-		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.Resource) {
-			k, v := e.Key, e.Value
+		es := bijoubuf.AppendSortedEntries(ks[:0], m.Resource)
+		for i := len(es) - 1; i >= 0; i-- {
+			k, v := es[i].Key, es[i].Value
+			ek := w.Open()
+			v.BijoubufWrite(w)
+			w.Close(ek)
 			w.String(k)
-			ek := w.BeginNext()
-			v.BijoubufWrite(w)
-			w.End(ek)
 		}
-		w.End(mk)
+		w.Close(mk)
 	}
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 3)
+		u = w.UnknownAfter(u, 1)
 	}
-	if len(m.Spans) != 0 {
-		mk := w.KeyBeginNext(3)
-		for _, v := range m.Spans {
-			ek := w.BeginNext()
-			v.BijoubufWrite(w)
-			w.End(ek)
-		}
-		w.End(mk)
+	if v := m.ServiceName; len(v) != 0 {
+		w.FieldString(1, v)
 	}
 	if len(u) != 0 {
-		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
+		w.UnknownAfter(u, 0)
 	}
 }
 

@@ -62,7 +62,7 @@ func (m *Transfer) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
 	if err := s.Check(n, "Transfer"); err != nil {
 		return nil, err
 	}
-	w := bijoubuf.NewWriterFor(n, &s)
+	w := bijoubuf.NewBackWriter(n)
 	m.BijoubufWrite(&w)
 	return w.Bytes()
 }
@@ -142,7 +142,6 @@ func (m *Transfer) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 5, n, prev)
 	}
 	if len(m.Labels) != 0 {
-		slot, _ := s.Open(depth, false, "labels")
 		c := 0
 		for k, v := range m.Labels {
 			if !bijoubuf.ValidString(k) {
@@ -153,7 +152,6 @@ func (m *Transfer) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 			}
 			c += bijoubuf.LenSize(len(k)) + bijoubuf.LenSize(len(v))
 		}
-		s.Close(slot, c, "labels")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 5
 	}
@@ -163,52 +161,53 @@ func (m *Transfer) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	return n
 }
 
-// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode).
-func (m *Transfer) BijoubufWrite(w *bijoubuf.Writer) {
+// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last
+// field to the first.
+func (m *Transfer) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
 	u := m.unknown
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 1)
-	}
-	if v := m.Payer; len(v) != 0 {
-		w.KeyString(1, v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 2)
-	}
-	if v := m.Payee; len(v) != 0 {
-		w.KeyString(2, v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 3)
-	}
-	if v := m.Amount; v != 0 {
-		w.Key(3, bijoubuf.WireVarint)
-		w.Varint(uint64(v))
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 4)
-	}
-	if v := m.Memo; len(v) != 0 {
-		w.KeyString(4, v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 5)
+		u = w.UnknownAfter(u, 5)
 	}
 	if len(m.Labels) != 0 {
-		mk := w.KeyBeginNext(5)
+		mk := w.OpenField(5)
 		var ks [8]bijoubuf.Entry[string, string]
-		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.Labels) {
-			k, v := e.Key, e.Value
-			w.String(k)
+		es := bijoubuf.AppendSortedEntries(ks[:0], m.Labels)
+		for i := len(es) - 1; i >= 0; i-- {
+			k, v := es[i].Key, es[i].Value
 			w.String(v)
+			w.String(k)
 		}
-		w.End(mk)
+		w.Close(mk)
 	}
 	if len(u) != 0 {
-		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
+		u = w.UnknownAfter(u, 4)
+	}
+	if v := m.Memo; len(v) != 0 {
+		w.FieldString(4, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 3)
+	}
+	if v := m.Amount; v != 0 {
+		w.FieldVarint(3, uint64(v))
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 2)
+	}
+	if v := m.Payee; len(v) != 0 {
+		w.FieldString(2, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 1)
+	}
+	if v := m.Payer; len(v) != 0 {
+		w.FieldString(1, v)
+	}
+	if len(u) != 0 {
+		w.UnknownAfter(u, 0)
 	}
 }
 

@@ -46,7 +46,7 @@ func (m *Record) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
 	if err := s.Check(n, "Record"); err != nil {
 		return nil, err
 	}
-	w := bijoubuf.NewWriterFor(n, &s)
+	w := bijoubuf.NewBackWriter(n)
 	m.BijoubufWrite(&w)
 	return w.Bytes()
 }
@@ -113,7 +113,6 @@ func (m *Record) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 4, n, prev)
 	}
 	if len(m.Tags) != 0 {
-		slot, _ := s.Open(depth, false, "tags")
 		c := 0
 		for _, v := range m.Tags {
 			if !bijoubuf.ValidString(v) {
@@ -121,7 +120,6 @@ func (m *Record) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 			}
 			c += bijoubuf.LenSize(len(v))
 		}
-		s.Close(slot, c, "tags")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 4
 	}
@@ -145,59 +143,57 @@ func (m *Record) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	return n
 }
 
-// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode).
-func (m *Record) BijoubufWrite(w *bijoubuf.Writer) {
+// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last
+// field to the first.
+func (m *Record) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
 	u := m.unknown
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 1)
-	}
-	if v := m.Id; v != 0 {
-		w.Key(1, bijoubuf.WireVarint)
-		w.Varint(uint64(v))
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 2)
-	}
-	if v := m.Name; len(v) != 0 {
-		w.KeyString(2, v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 3)
-	}
-	if v := m.NoteCount; v != 0 {
-		w.Key(3, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 4)
-	}
-	if len(m.Tags) != 0 {
-		mk := w.KeyBeginNext(4)
-		for _, v := range m.Tags {
-			w.String(v)
-		}
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 5)
-	}
-	if v := m.Level; v != 0 {
-		w.Key(5, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 6)
+		u = w.UnknownAfter(u, 6)
 	}
 	if p := m.Archived; p != nil {
 		v := *p
-		w.Key(6, bijoubuf.WireVarint)
-		w.Bool(v)
+		w.FieldBool(6, v)
 	}
 	if len(u) != 0 {
-		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
+		u = w.UnknownAfter(u, 5)
+	}
+	if v := m.Level; v != 0 {
+		w.FieldZigzag(5, int64(v))
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 4)
+	}
+	if x := m.Tags; len(x) != 0 {
+		mk := w.OpenField(4)
+		for i := len(x) - 1; i >= 0; i-- {
+			v := x[i]
+			w.String(v)
+		}
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 3)
+	}
+	if v := m.NoteCount; v != 0 {
+		w.FieldZigzag(3, int64(v))
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 2)
+	}
+	if v := m.Name; len(v) != 0 {
+		w.FieldString(2, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 1)
+	}
+	if v := m.Id; v != 0 {
+		w.FieldVarint(1, uint64(v))
+	}
+	if len(u) != 0 {
+		w.UnknownAfter(u, 0)
 	}
 }
 

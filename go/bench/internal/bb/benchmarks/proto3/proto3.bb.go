@@ -83,7 +83,7 @@ func (m *GoogleMessage1) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, er
 	if err := s.Check(n, "GoogleMessage1"); err != nil {
 		return nil, err
 	}
-	w := bijoubuf.NewWriterFor(n, &s)
+	w := bijoubuf.NewBackWriter(n)
 	m.BijoubufWrite(&w)
 	return w.Bytes()
 }
@@ -216,12 +216,11 @@ func (m *GoogleMessage1) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 15, n, prev)
 	}
 	if v := m.Field15; v != nil {
-		slot, ok := s.Open(depth, true, "field15")
-		if !ok {
+		if !s.Enter(depth, "field15") {
 			return 0
 		}
 		c := v.BijoubufSize(s, depth+1)
-		if !s.Close(slot, c, "field15") {
+		if !s.Leave("field15") {
 			return 0
 		}
 		n += 1 + bijoubuf.LenSize(c)
@@ -448,296 +447,265 @@ func (m *GoogleMessage1) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	return n
 }
 
-// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode).
-func (m *GoogleMessage1) BijoubufWrite(w *bijoubuf.Writer) {
+// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last
+// field to the first.
+func (m *GoogleMessage1) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
 	u := m.unknown
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 1)
-	}
-	if v := m.Field1; len(v) != 0 {
-		w.KeyString(1, v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 2)
-	}
-	if v := m.Field2; v != 0 {
-		w.Key(2, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 3)
-	}
-	if v := m.Field3; v != 0 {
-		w.Key(3, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 4)
-	}
-	if v := m.Field4; len(v) != 0 {
-		w.KeyString(4, v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 5)
-	}
-	if len(m.Field5) != 0 {
-		w.Key(5, bijoubuf.WireLen)
-		mk := w.Begin(len(m.Field5) * 8)
-		bijoubuf.Fixed64s(w, m.Field5)
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 6)
-	}
-	if v := m.Field6; v != 0 {
-		w.Key(6, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 7)
-	}
-	if v := m.Field7; len(v) != 0 {
-		w.KeyString(7, v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 9)
-	}
-	if v := m.Field9; len(v) != 0 {
-		w.KeyString(9, v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 12)
-	}
-	if v := m.Field12; v {
-		w.Key(12, bijoubuf.WireVarint)
-		w.Bool(v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 13)
-	}
-	if v := m.Field13; v {
-		w.Key(13, bijoubuf.WireVarint)
-		w.Bool(v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 14)
-	}
-	if v := m.Field14; v {
-		w.Key(14, bijoubuf.WireVarint)
-		w.Bool(v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 15)
-	}
-	if v := m.Field15; v != nil {
-		mk := w.KeyBeginNext(15)
-		v.BijoubufWrite(w)
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 16)
-	}
-	if v := m.Field16; v != 0 {
-		w.Key(16, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 17)
-	}
-	if v := m.Field17; v {
-		w.Key(17, bijoubuf.WireVarint)
-		w.Bool(v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 18)
-	}
-	if v := m.Field18; len(v) != 0 {
-		w.KeyString(18, v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 22)
-	}
-	if v := m.Field22; v != 0 {
-		w.Key(22, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 23)
-	}
-	if v := m.Field23; v != 0 {
-		w.Key(23, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 24)
-	}
-	if v := m.Field24; v {
-		w.Key(24, bijoubuf.WireVarint)
-		w.Bool(v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 25)
-	}
-	if v := m.Field25; v != 0 {
-		w.Key(25, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 29)
-	}
-	if v := m.Field29; v != 0 {
-		w.Key(29, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 30)
-	}
-	if v := m.Field30; v {
-		w.Key(30, bijoubuf.WireVarint)
-		w.Bool(v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 59)
-	}
-	if v := m.Field59; v {
-		w.Key(59, bijoubuf.WireVarint)
-		w.Bool(v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 60)
-	}
-	if v := m.Field60; v != 0 {
-		w.Key(60, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 67)
-	}
-	if v := m.Field67; v != 0 {
-		w.Key(67, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 68)
-	}
-	if v := m.Field68; v != 0 {
-		w.Key(68, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 78)
-	}
-	if v := m.Field78; v {
-		w.Key(78, bijoubuf.WireVarint)
-		w.Bool(v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 80)
-	}
-	if v := m.Field80; v {
-		w.Key(80, bijoubuf.WireVarint)
-		w.Bool(v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 81)
-	}
-	if v := m.Field81; v {
-		w.Key(81, bijoubuf.WireVarint)
-		w.Bool(v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 100)
-	}
-	if v := m.Field100; v != 0 {
-		w.Key(100, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 101)
-	}
-	if v := m.Field101; v != 0 {
-		w.Key(101, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 102)
-	}
-	if v := m.Field102; len(v) != 0 {
-		w.KeyString(102, v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 103)
-	}
-	if v := m.Field103; len(v) != 0 {
-		w.KeyString(103, v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 104)
-	}
-	if v := m.Field104; v != 0 {
-		w.Key(104, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 128)
-	}
-	if v := m.Field128; v != 0 {
-		w.Key(128, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 129)
-	}
-	if v := m.Field129; len(v) != 0 {
-		w.KeyString(129, v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 130)
-	}
-	if v := m.Field130; v != 0 {
-		w.Key(130, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 131)
-	}
-	if v := m.Field131; v != 0 {
-		w.Key(131, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 150)
-	}
-	if v := m.Field150; v != 0 {
-		w.Key(150, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 271)
-	}
-	if v := m.Field271; v != 0 {
-		w.Key(271, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 272)
-	}
-	if v := m.Field272; v != 0 {
-		w.Key(272, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 280)
+		u = w.UnknownAfter(u, 280)
 	}
 	if v := m.Field280; v != 0 {
-		w.Key(280, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
+		w.FieldZigzag(280, int64(v))
 	}
 	if len(u) != 0 {
-		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
+		u = w.UnknownAfter(u, 272)
+	}
+	if v := m.Field272; v != 0 {
+		w.FieldZigzag(272, int64(v))
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 271)
+	}
+	if v := m.Field271; v != 0 {
+		w.FieldZigzag(271, int64(v))
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 150)
+	}
+	if v := m.Field150; v != 0 {
+		w.FieldZigzag(150, int64(v))
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 131)
+	}
+	if v := m.Field131; v != 0 {
+		w.FieldZigzag(131, int64(v))
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 130)
+	}
+	if v := m.Field130; v != 0 {
+		w.FieldZigzag(130, int64(v))
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 129)
+	}
+	if v := m.Field129; len(v) != 0 {
+		w.FieldString(129, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 128)
+	}
+	if v := m.Field128; v != 0 {
+		w.FieldZigzag(128, int64(v))
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 104)
+	}
+	if v := m.Field104; v != 0 {
+		w.FieldZigzag(104, int64(v))
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 103)
+	}
+	if v := m.Field103; len(v) != 0 {
+		w.FieldString(103, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 102)
+	}
+	if v := m.Field102; len(v) != 0 {
+		w.FieldString(102, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 101)
+	}
+	if v := m.Field101; v != 0 {
+		w.FieldZigzag(101, int64(v))
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 100)
+	}
+	if v := m.Field100; v != 0 {
+		w.FieldZigzag(100, int64(v))
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 81)
+	}
+	if v := m.Field81; v {
+		w.FieldBool(81, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 80)
+	}
+	if v := m.Field80; v {
+		w.FieldBool(80, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 78)
+	}
+	if v := m.Field78; v {
+		w.FieldBool(78, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 68)
+	}
+	if v := m.Field68; v != 0 {
+		w.FieldZigzag(68, int64(v))
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 67)
+	}
+	if v := m.Field67; v != 0 {
+		w.FieldZigzag(67, int64(v))
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 60)
+	}
+	if v := m.Field60; v != 0 {
+		w.FieldZigzag(60, int64(v))
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 59)
+	}
+	if v := m.Field59; v {
+		w.FieldBool(59, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 30)
+	}
+	if v := m.Field30; v {
+		w.FieldBool(30, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 29)
+	}
+	if v := m.Field29; v != 0 {
+		w.FieldZigzag(29, int64(v))
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 25)
+	}
+	if v := m.Field25; v != 0 {
+		w.FieldZigzag(25, int64(v))
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 24)
+	}
+	if v := m.Field24; v {
+		w.FieldBool(24, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 23)
+	}
+	if v := m.Field23; v != 0 {
+		w.FieldZigzag(23, int64(v))
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 22)
+	}
+	if v := m.Field22; v != 0 {
+		w.FieldZigzag(22, int64(v))
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 18)
+	}
+	if v := m.Field18; len(v) != 0 {
+		w.FieldString(18, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 17)
+	}
+	if v := m.Field17; v {
+		w.FieldBool(17, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 16)
+	}
+	if v := m.Field16; v != 0 {
+		w.FieldZigzag(16, int64(v))
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 15)
+	}
+	if v := m.Field15; v != nil {
+		mk := w.OpenField(15)
+		v.BijoubufWrite(w)
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 14)
+	}
+	if v := m.Field14; v {
+		w.FieldBool(14, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 13)
+	}
+	if v := m.Field13; v {
+		w.FieldBool(13, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 12)
+	}
+	if v := m.Field12; v {
+		w.FieldBool(12, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 9)
+	}
+	if v := m.Field9; len(v) != 0 {
+		w.FieldString(9, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 7)
+	}
+	if v := m.Field7; len(v) != 0 {
+		w.FieldString(7, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 6)
+	}
+	if v := m.Field6; v != 0 {
+		w.FieldZigzag(6, int64(v))
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 5)
+	}
+	if len(m.Field5) != 0 {
+		mk := w.OpenField(5)
+		w.Fixed64s(m.Field5)
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 4)
+	}
+	if v := m.Field4; len(v) != 0 {
+		w.FieldString(4, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 3)
+	}
+	if v := m.Field3; v != 0 {
+		w.FieldZigzag(3, int64(v))
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 2)
+	}
+	if v := m.Field2; v != 0 {
+		w.FieldZigzag(2, int64(v))
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 1)
+	}
+	if v := m.Field1; len(v) != 0 {
+		w.FieldString(1, v)
+	}
+	if len(u) != 0 {
+		w.UnknownAfter(u, 0)
 	}
 }
 
@@ -1308,7 +1276,7 @@ func (m *GoogleMessage1SubMessage) MarshalOptions(opts bijoubuf.EncodeOptions) (
 	if err := s.Check(n, "GoogleMessage1SubMessage"); err != nil {
 		return nil, err
 	}
-	w := bijoubuf.NewWriterFor(n, &s)
+	w := bijoubuf.NewBackWriter(n)
 	m.BijoubufWrite(&w)
 	return w.Bytes()
 }
@@ -1499,152 +1467,135 @@ func (m *GoogleMessage1SubMessage) BijoubufSize(s *bijoubuf.Sizes, depth int) in
 	return n
 }
 
-// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode).
-func (m *GoogleMessage1SubMessage) BijoubufWrite(w *bijoubuf.Writer) {
+// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last
+// field to the first.
+func (m *GoogleMessage1SubMessage) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
 	u := m.unknown
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 1)
-	}
-	if v := m.Field1; v != 0 {
-		w.Key(1, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 2)
-	}
-	if v := m.Field2; v != 0 {
-		w.Key(2, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 3)
-	}
-	if v := m.Field3; v != 0 {
-		w.Key(3, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 12)
-	}
-	if v := m.Field12; v {
-		w.Key(12, bijoubuf.WireVarint)
-		w.Bool(v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 13)
-	}
-	if v := m.Field13; v != 0 {
-		w.Key(13, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 14)
-	}
-	if v := m.Field14; v != 0 {
-		w.Key(14, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 15)
-	}
-	if v := m.Field15; len(v) != 0 {
-		w.KeyString(15, v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 16)
-	}
-	if v := m.Field16; v != 0 {
-		w.Key(16, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 19)
-	}
-	if v := m.Field19; v != 0 {
-		w.Key(19, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 20)
-	}
-	if v := m.Field20; v {
-		w.Key(20, bijoubuf.WireVarint)
-		w.Bool(v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 21)
-	}
-	if v := m.Field21; v != 0 {
-		w.Key(21, bijoubuf.WireI64)
-		w.Fixed64(v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 22)
-	}
-	if v := m.Field22; v != 0 {
-		w.Key(22, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 23)
-	}
-	if v := m.Field23; v {
-		w.Key(23, bijoubuf.WireVarint)
-		w.Bool(v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 28)
-	}
-	if v := m.Field28; v {
-		w.Key(28, bijoubuf.WireVarint)
-		w.Bool(v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 203)
-	}
-	if v := m.Field203; v != 0 {
-		w.Key(203, bijoubuf.WireI32)
-		w.Fixed32(v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 204)
-	}
-	if v := m.Field204; v != 0 {
-		w.Key(204, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 205)
-	}
-	if v := m.Field205; len(v) != 0 {
-		w.KeyString(205, v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 206)
-	}
-	if v := m.Field206; v {
-		w.Key(206, bijoubuf.WireVarint)
-		w.Bool(v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 207)
-	}
-	if v := m.Field207; v != 0 {
-		w.Key(207, bijoubuf.WireVarint)
-		w.Varint(uint64(v))
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 300)
+		u = w.UnknownAfter(u, 300)
 	}
 	if v := m.Field300; v != 0 {
-		w.Key(300, bijoubuf.WireVarint)
-		w.Varint(uint64(v))
+		w.FieldVarint(300, uint64(v))
 	}
 	if len(u) != 0 {
-		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
+		u = w.UnknownAfter(u, 207)
+	}
+	if v := m.Field207; v != 0 {
+		w.FieldVarint(207, uint64(v))
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 206)
+	}
+	if v := m.Field206; v {
+		w.FieldBool(206, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 205)
+	}
+	if v := m.Field205; len(v) != 0 {
+		w.FieldString(205, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 204)
+	}
+	if v := m.Field204; v != 0 {
+		w.FieldZigzag(204, int64(v))
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 203)
+	}
+	if v := m.Field203; v != 0 {
+		w.FieldFixed32(203, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 28)
+	}
+	if v := m.Field28; v {
+		w.FieldBool(28, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 23)
+	}
+	if v := m.Field23; v {
+		w.FieldBool(23, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 22)
+	}
+	if v := m.Field22; v != 0 {
+		w.FieldZigzag(22, int64(v))
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 21)
+	}
+	if v := m.Field21; v != 0 {
+		w.FieldFixed64(21, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 20)
+	}
+	if v := m.Field20; v {
+		w.FieldBool(20, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 19)
+	}
+	if v := m.Field19; v != 0 {
+		w.FieldZigzag(19, int64(v))
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 16)
+	}
+	if v := m.Field16; v != 0 {
+		w.FieldZigzag(16, int64(v))
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 15)
+	}
+	if v := m.Field15; len(v) != 0 {
+		w.FieldString(15, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 14)
+	}
+	if v := m.Field14; v != 0 {
+		w.FieldZigzag(14, int64(v))
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 13)
+	}
+	if v := m.Field13; v != 0 {
+		w.FieldZigzag(13, int64(v))
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 12)
+	}
+	if v := m.Field12; v {
+		w.FieldBool(12, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 3)
+	}
+	if v := m.Field3; v != 0 {
+		w.FieldZigzag(3, int64(v))
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 2)
+	}
+	if v := m.Field2; v != 0 {
+		w.FieldZigzag(2, int64(v))
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 1)
+	}
+	if v := m.Field1; v != 0 {
+		w.FieldZigzag(1, int64(v))
+	}
+	if len(u) != 0 {
+		w.UnknownAfter(u, 0)
 	}
 }
 

@@ -120,7 +120,7 @@ func (m *AnyValue) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
 	if err := s.Check(n, "AnyValue"); err != nil {
 		return nil, err
 	}
-	w := bijoubuf.NewWriterFor(n, &s)
+	w := bijoubuf.NewBackWriter(n)
 	m.BijoubufWrite(&w)
 	return w.Bytes()
 }
@@ -159,86 +159,94 @@ func (m *AnyValue) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_AnyValue) {
 		return 0
 	}
-	if len(u) != 0 {
-		u, n, prev = bijoubuf.UnknownBefore(u, 1, n, prev)
-	}
-	if o, ok := m.Value.(*AnyValue_StringValue); ok && o != nil {
-		v := o.StringValue
-		if !bijoubuf.ValidString(v) {
-			return s.BadString("string_value")
+	switch o := m.Value.(type) {
+	case *AnyValue_StringValue:
+		if len(u) != 0 {
+			u, n, prev = bijoubuf.UnknownBefore(u, 1, n, prev)
 		}
-		n += 1 + bijoubuf.LenSize(len(v))
-		prev = 1
-	}
-	if len(u) != 0 {
-		u, n, prev = bijoubuf.UnknownBefore(u, 2, n, prev)
-	}
-	if o, ok := m.Value.(*AnyValue_BoolValue); ok && o != nil {
-		n += 1 + 1
-		prev = 2
-	}
-	if len(u) != 0 {
-		u, n, prev = bijoubuf.UnknownBefore(u, 3, n, prev)
-	}
-	if o, ok := m.Value.(*AnyValue_IntValue); ok && o != nil {
-		v := o.IntValue
-		n += 1 + bijoubuf.ZigzagSize(int64(v))
-		prev = 3
-	}
-	if len(u) != 0 {
-		u, n, prev = bijoubuf.UnknownBefore(u, 4, n, prev)
-	}
-	if o, ok := m.Value.(*AnyValue_DoubleValue); ok && o != nil {
-		n += 1 + 8
-		prev = 4
-	}
-	if len(u) != 0 {
-		u, n, prev = bijoubuf.UnknownBefore(u, 5, n, prev)
-	}
-	if o, ok := m.Value.(*AnyValue_ArrayValue); ok && o != nil {
-		v := o.ArrayValue
-		slot, ok := s.Open(depth, true, "array_value")
-		if !ok {
-			return 0
+		if o != nil {
+			v := o.StringValue
+			if !bijoubuf.ValidString(v) {
+				return s.BadString("string_value")
+			}
+			n += 1 + bijoubuf.LenSize(len(v))
+			prev = 1
 		}
-		c := v.BijoubufSize(s, depth+1)
-		if !s.Close(slot, c, "array_value") {
-			return 0
+	case *AnyValue_BoolValue:
+		if len(u) != 0 {
+			u, n, prev = bijoubuf.UnknownBefore(u, 2, n, prev)
 		}
-		n += 1 + bijoubuf.LenSize(c)
-		prev = 5
-	}
-	if len(u) != 0 {
-		u, n, prev = bijoubuf.UnknownBefore(u, 6, n, prev)
-	}
-	if o, ok := m.Value.(*AnyValue_KvlistValue); ok && o != nil {
-		v := o.KvlistValue
-		slot, ok := s.Open(depth, true, "kvlist_value")
-		if !ok {
-			return 0
+		if o != nil {
+			n += 1 + 1
+			prev = 2
 		}
-		c := v.BijoubufSize(s, depth+1)
-		if !s.Close(slot, c, "kvlist_value") {
-			return 0
+	case *AnyValue_IntValue:
+		if len(u) != 0 {
+			u, n, prev = bijoubuf.UnknownBefore(u, 3, n, prev)
 		}
-		n += 1 + bijoubuf.LenSize(c)
-		prev = 6
-	}
-	if len(u) != 0 {
-		u, n, prev = bijoubuf.UnknownBefore(u, 7, n, prev)
-	}
-	if o, ok := m.Value.(*AnyValue_BytesValue); ok && o != nil {
-		v := o.BytesValue
-		n += 1 + bijoubuf.LenSize(len(v))
-		prev = 7
-	}
-	if len(u) != 0 {
-		u, n, prev = bijoubuf.UnknownBefore(u, 8, n, prev)
-	}
-	if o, ok := m.Value.(*AnyValue_StringValueStrindex); ok && o != nil {
-		v := o.StringValueStrindex
-		n += 1 + bijoubuf.ZigzagSize(int64(v))
-		prev = 8
+		if o != nil {
+			v := o.IntValue
+			n += 1 + bijoubuf.ZigzagSize(int64(v))
+			prev = 3
+		}
+	case *AnyValue_DoubleValue:
+		if len(u) != 0 {
+			u, n, prev = bijoubuf.UnknownBefore(u, 4, n, prev)
+		}
+		if o != nil {
+			n += 1 + 8
+			prev = 4
+		}
+	case *AnyValue_ArrayValue:
+		if len(u) != 0 {
+			u, n, prev = bijoubuf.UnknownBefore(u, 5, n, prev)
+		}
+		if o != nil {
+			v := o.ArrayValue
+			if !s.Enter(depth, "array_value") {
+				return 0
+			}
+			c := v.BijoubufSize(s, depth+1)
+			if !s.Leave("array_value") {
+				return 0
+			}
+			n += 1 + bijoubuf.LenSize(c)
+			prev = 5
+		}
+	case *AnyValue_KvlistValue:
+		if len(u) != 0 {
+			u, n, prev = bijoubuf.UnknownBefore(u, 6, n, prev)
+		}
+		if o != nil {
+			v := o.KvlistValue
+			if !s.Enter(depth, "kvlist_value") {
+				return 0
+			}
+			c := v.BijoubufSize(s, depth+1)
+			if !s.Leave("kvlist_value") {
+				return 0
+			}
+			n += 1 + bijoubuf.LenSize(c)
+			prev = 6
+		}
+	case *AnyValue_BytesValue:
+		if len(u) != 0 {
+			u, n, prev = bijoubuf.UnknownBefore(u, 7, n, prev)
+		}
+		if o != nil {
+			v := o.BytesValue
+			n += 1 + bijoubuf.LenSize(len(v))
+			prev = 7
+		}
+	case *AnyValue_StringValueStrindex:
+		if len(u) != 0 {
+			u, n, prev = bijoubuf.UnknownBefore(u, 8, n, prev)
+		}
+		if o != nil {
+			v := o.StringValueStrindex
+			n += 1 + bijoubuf.ZigzagSize(int64(v))
+			prev = 8
+		}
 	}
 	if len(u) != 0 {
 		_, n, _ = bijoubuf.UnknownBefore(u, bijoubuf.MaxFieldNumber+1, n, prev)
@@ -246,79 +254,85 @@ func (m *AnyValue) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	return n
 }
 
-// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode).
-func (m *AnyValue) BijoubufWrite(w *bijoubuf.Writer) {
+// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last
+// field to the first.
+func (m *AnyValue) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
 	u := m.unknown
+	switch o := m.Value.(type) {
+	case *AnyValue_StringValueStrindex:
+		if len(u) != 0 {
+			u = w.UnknownAfter(u, 8)
+		}
+		if o != nil {
+			v := o.StringValueStrindex
+			w.FieldZigzag(8, int64(v))
+		}
+	case *AnyValue_BytesValue:
+		if len(u) != 0 {
+			u = w.UnknownAfter(u, 7)
+		}
+		if o != nil {
+			v := o.BytesValue
+			w.FieldBytes(7, v)
+		}
+	case *AnyValue_KvlistValue:
+		if len(u) != 0 {
+			u = w.UnknownAfter(u, 6)
+		}
+		if o != nil {
+			v := o.KvlistValue
+			mk := w.OpenField(6)
+			v.BijoubufWrite(w)
+			w.Close(mk)
+		}
+	case *AnyValue_ArrayValue:
+		if len(u) != 0 {
+			u = w.UnknownAfter(u, 5)
+		}
+		if o != nil {
+			v := o.ArrayValue
+			mk := w.OpenField(5)
+			v.BijoubufWrite(w)
+			w.Close(mk)
+		}
+	case *AnyValue_DoubleValue:
+		if len(u) != 0 {
+			u = w.UnknownAfter(u, 4)
+		}
+		if o != nil {
+			v := o.DoubleValue
+			w.FieldFloat64(4, v)
+		}
+	case *AnyValue_IntValue:
+		if len(u) != 0 {
+			u = w.UnknownAfter(u, 3)
+		}
+		if o != nil {
+			v := o.IntValue
+			w.FieldZigzag(3, int64(v))
+		}
+	case *AnyValue_BoolValue:
+		if len(u) != 0 {
+			u = w.UnknownAfter(u, 2)
+		}
+		if o != nil {
+			v := o.BoolValue
+			w.FieldBool(2, v)
+		}
+	case *AnyValue_StringValue:
+		if len(u) != 0 {
+			u = w.UnknownAfter(u, 1)
+		}
+		if o != nil {
+			v := o.StringValue
+			w.FieldString(1, v)
+		}
+	}
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 1)
-	}
-	if o, ok := m.Value.(*AnyValue_StringValue); ok && o != nil {
-		v := o.StringValue
-		w.KeyString(1, v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 2)
-	}
-	if o, ok := m.Value.(*AnyValue_BoolValue); ok && o != nil {
-		v := o.BoolValue
-		w.Key(2, bijoubuf.WireVarint)
-		w.Bool(v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 3)
-	}
-	if o, ok := m.Value.(*AnyValue_IntValue); ok && o != nil {
-		v := o.IntValue
-		w.Key(3, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 4)
-	}
-	if o, ok := m.Value.(*AnyValue_DoubleValue); ok && o != nil {
-		v := o.DoubleValue
-		w.Key(4, bijoubuf.WireI64)
-		w.Float64(v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 5)
-	}
-	if o, ok := m.Value.(*AnyValue_ArrayValue); ok && o != nil {
-		v := o.ArrayValue
-		mk := w.KeyBeginNext(5)
-		v.BijoubufWrite(w)
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 6)
-	}
-	if o, ok := m.Value.(*AnyValue_KvlistValue); ok && o != nil {
-		v := o.KvlistValue
-		mk := w.KeyBeginNext(6)
-		v.BijoubufWrite(w)
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 7)
-	}
-	if o, ok := m.Value.(*AnyValue_BytesValue); ok && o != nil {
-		v := o.BytesValue
-		w.Key(7, bijoubuf.WireLen)
-		w.LenBytes(v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 8)
-	}
-	if o, ok := m.Value.(*AnyValue_StringValueStrindex); ok && o != nil {
-		v := o.StringValueStrindex
-		w.Key(8, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
-	}
-	if len(u) != 0 {
-		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
+		w.UnknownAfter(u, 0)
 	}
 }
 
@@ -483,7 +497,7 @@ func (m *ArrayValue) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error)
 	if err := s.Check(n, "ArrayValue"); err != nil {
 		return nil, err
 	}
-	w := bijoubuf.NewWriterFor(n, &s)
+	w := bijoubuf.NewBackWriter(n)
 	m.BijoubufWrite(&w)
 	return w.Bytes()
 }
@@ -526,20 +540,17 @@ func (m *ArrayValue) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 1, n, prev)
 	}
 	if len(m.Values) != 0 {
-		slot, _ := s.Open(depth, false, "values")
 		c := 0
 		for _, v := range m.Values {
-			es, ok := s.Open(depth, true, "values")
-			if !ok {
+			if !s.Enter(depth, "values") {
 				return 0
 			}
 			ec := v.BijoubufSize(s, depth+1)
-			if !s.Close(es, ec, "values") {
+			if !s.Leave("values") {
 				return 0
 			}
 			c += bijoubuf.LenSize(ec)
 		}
-		s.Close(slot, c, "values")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 1
 	}
@@ -549,26 +560,28 @@ func (m *ArrayValue) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	return n
 }
 
-// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode).
-func (m *ArrayValue) BijoubufWrite(w *bijoubuf.Writer) {
+// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last
+// field to the first.
+func (m *ArrayValue) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
 	u := m.unknown
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 1)
+		u = w.UnknownAfter(u, 1)
 	}
-	if len(m.Values) != 0 {
-		mk := w.KeyBeginNext(1)
-		for _, v := range m.Values {
-			ek := w.BeginNext()
+	if x := m.Values; len(x) != 0 {
+		mk := w.OpenField(1)
+		for i := len(x) - 1; i >= 0; i-- {
+			v := x[i]
+			ek := w.Open()
 			v.BijoubufWrite(w)
-			w.End(ek)
+			w.Close(ek)
 		}
-		w.End(mk)
+		w.Close(mk)
 	}
 	if len(u) != 0 {
-		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
+		w.UnknownAfter(u, 0)
 	}
 }
 
@@ -662,7 +675,7 @@ func (m *KeyValueList) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, erro
 	if err := s.Check(n, "KeyValueList"); err != nil {
 		return nil, err
 	}
-	w := bijoubuf.NewWriterFor(n, &s)
+	w := bijoubuf.NewBackWriter(n)
 	m.BijoubufWrite(&w)
 	return w.Bytes()
 }
@@ -705,20 +718,17 @@ func (m *KeyValueList) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 1, n, prev)
 	}
 	if len(m.Values) != 0 {
-		slot, _ := s.Open(depth, false, "values")
 		c := 0
 		for _, v := range m.Values {
-			es, ok := s.Open(depth, true, "values")
-			if !ok {
+			if !s.Enter(depth, "values") {
 				return 0
 			}
 			ec := v.BijoubufSize(s, depth+1)
-			if !s.Close(es, ec, "values") {
+			if !s.Leave("values") {
 				return 0
 			}
 			c += bijoubuf.LenSize(ec)
 		}
-		s.Close(slot, c, "values")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 1
 	}
@@ -728,26 +738,28 @@ func (m *KeyValueList) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	return n
 }
 
-// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode).
-func (m *KeyValueList) BijoubufWrite(w *bijoubuf.Writer) {
+// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last
+// field to the first.
+func (m *KeyValueList) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
 	u := m.unknown
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 1)
+		u = w.UnknownAfter(u, 1)
 	}
-	if len(m.Values) != 0 {
-		mk := w.KeyBeginNext(1)
-		for _, v := range m.Values {
-			ek := w.BeginNext()
+	if x := m.Values; len(x) != 0 {
+		mk := w.OpenField(1)
+		for i := len(x) - 1; i >= 0; i-- {
+			v := x[i]
+			ek := w.Open()
 			v.BijoubufWrite(w)
-			w.End(ek)
+			w.Close(ek)
 		}
-		w.End(mk)
+		w.Close(mk)
 	}
 	if len(u) != 0 {
-		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
+		w.UnknownAfter(u, 0)
 	}
 }
 
@@ -852,7 +864,7 @@ func (m *KeyValue) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
 	if err := s.Check(n, "KeyValue"); err != nil {
 		return nil, err
 	}
-	w := bijoubuf.NewWriterFor(n, &s)
+	w := bijoubuf.NewBackWriter(n)
 	m.BijoubufWrite(&w)
 	return w.Bytes()
 }
@@ -905,12 +917,11 @@ func (m *KeyValue) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 2, n, prev)
 	}
 	if v := m.Value; v != nil {
-		slot, ok := s.Open(depth, true, "value")
-		if !ok {
+		if !s.Enter(depth, "value") {
 			return 0
 		}
 		c := v.BijoubufSize(s, depth+1)
-		if !s.Close(slot, c, "value") {
+		if !s.Leave("value") {
 			return 0
 		}
 		n += 1 + bijoubuf.LenSize(c)
@@ -929,35 +940,35 @@ func (m *KeyValue) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	return n
 }
 
-// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode).
-func (m *KeyValue) BijoubufWrite(w *bijoubuf.Writer) {
+// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last
+// field to the first.
+func (m *KeyValue) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
 	u := m.unknown
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 1)
-	}
-	if v := m.Key; len(v) != 0 {
-		w.KeyString(1, v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 2)
-	}
-	if v := m.Value; v != nil {
-		mk := w.KeyBeginNext(2)
-		v.BijoubufWrite(w)
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 3)
+		u = w.UnknownAfter(u, 3)
 	}
 	if v := m.KeyStrindex; v != 0 {
-		w.Key(3, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
+		w.FieldZigzag(3, int64(v))
 	}
 	if len(u) != 0 {
-		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
+		u = w.UnknownAfter(u, 2)
+	}
+	if v := m.Value; v != nil {
+		mk := w.OpenField(2)
+		v.BijoubufWrite(w)
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 1)
+	}
+	if v := m.Key; len(v) != 0 {
+		w.FieldString(1, v)
+	}
+	if len(u) != 0 {
+		w.UnknownAfter(u, 0)
 	}
 }
 
@@ -1071,7 +1082,7 @@ func (m *InstrumentationScope) MarshalOptions(opts bijoubuf.EncodeOptions) ([]by
 	if err := s.Check(n, "InstrumentationScope"); err != nil {
 		return nil, err
 	}
-	w := bijoubuf.NewWriterFor(n, &s)
+	w := bijoubuf.NewBackWriter(n)
 	m.BijoubufWrite(&w)
 	return w.Bytes()
 }
@@ -1134,20 +1145,17 @@ func (m *InstrumentationScope) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 3, n, prev)
 	}
 	if len(m.Attributes) != 0 {
-		slot, _ := s.Open(depth, false, "attributes")
 		c := 0
 		for _, v := range m.Attributes {
-			es, ok := s.Open(depth, true, "attributes")
-			if !ok {
+			if !s.Enter(depth, "attributes") {
 				return 0
 			}
 			ec := v.BijoubufSize(s, depth+1)
-			if !s.Close(es, ec, "attributes") {
+			if !s.Leave("attributes") {
 				return 0
 			}
 			c += bijoubuf.LenSize(ec)
 		}
-		s.Close(slot, c, "attributes")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 3
 	}
@@ -1164,45 +1172,46 @@ func (m *InstrumentationScope) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	return n
 }
 
-// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode).
-func (m *InstrumentationScope) BijoubufWrite(w *bijoubuf.Writer) {
+// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last
+// field to the first.
+func (m *InstrumentationScope) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
 	u := m.unknown
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 1)
-	}
-	if v := m.Name; len(v) != 0 {
-		w.KeyString(1, v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 2)
-	}
-	if v := m.Version; len(v) != 0 {
-		w.KeyString(2, v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 3)
-	}
-	if len(m.Attributes) != 0 {
-		mk := w.KeyBeginNext(3)
-		for _, v := range m.Attributes {
-			ek := w.BeginNext()
-			v.BijoubufWrite(w)
-			w.End(ek)
-		}
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 4)
+		u = w.UnknownAfter(u, 4)
 	}
 	if v := m.DroppedAttributesCount; v != 0 {
-		w.Key(4, bijoubuf.WireVarint)
-		w.Varint(uint64(v))
+		w.FieldVarint(4, uint64(v))
 	}
 	if len(u) != 0 {
-		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
+		u = w.UnknownAfter(u, 3)
+	}
+	if x := m.Attributes; len(x) != 0 {
+		mk := w.OpenField(3)
+		for i := len(x) - 1; i >= 0; i-- {
+			v := x[i]
+			ek := w.Open()
+			v.BijoubufWrite(w)
+			w.Close(ek)
+		}
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 2)
+	}
+	if v := m.Version; len(v) != 0 {
+		w.FieldString(2, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 1)
+	}
+	if v := m.Name; len(v) != 0 {
+		w.FieldString(1, v)
+	}
+	if len(u) != 0 {
+		w.UnknownAfter(u, 0)
 	}
 }
 
@@ -1354,7 +1363,7 @@ func (m *EntityRef) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) 
 	if err := s.Check(n, "EntityRef"); err != nil {
 		return nil, err
 	}
-	w := bijoubuf.NewWriterFor(n, &s)
+	w := bijoubuf.NewBackWriter(n)
 	m.BijoubufWrite(&w)
 	return w.Bytes()
 }
@@ -1417,7 +1426,6 @@ func (m *EntityRef) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 3, n, prev)
 	}
 	if len(m.IdKeys) != 0 {
-		slot, _ := s.Open(depth, false, "id_keys")
 		c := 0
 		for _, v := range m.IdKeys {
 			if !bijoubuf.ValidString(v) {
@@ -1425,7 +1433,6 @@ func (m *EntityRef) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 			}
 			c += bijoubuf.LenSize(len(v))
 		}
-		s.Close(slot, c, "id_keys")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 3
 	}
@@ -1433,7 +1440,6 @@ func (m *EntityRef) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 4, n, prev)
 	}
 	if len(m.DescriptionKeys) != 0 {
-		slot, _ := s.Open(depth, false, "description_keys")
 		c := 0
 		for _, v := range m.DescriptionKeys {
 			if !bijoubuf.ValidString(v) {
@@ -1441,7 +1447,6 @@ func (m *EntityRef) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 			}
 			c += bijoubuf.LenSize(len(v))
 		}
-		s.Close(slot, c, "description_keys")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 4
 	}
@@ -1451,46 +1456,49 @@ func (m *EntityRef) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	return n
 }
 
-// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode).
-func (m *EntityRef) BijoubufWrite(w *bijoubuf.Writer) {
+// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last
+// field to the first.
+func (m *EntityRef) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
 	u := m.unknown
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 1)
+		u = w.UnknownAfter(u, 4)
 	}
-	if v := m.SchemaUrl; len(v) != 0 {
-		w.KeyString(1, v)
+	if x := m.DescriptionKeys; len(x) != 0 {
+		mk := w.OpenField(4)
+		for i := len(x) - 1; i >= 0; i-- {
+			v := x[i]
+			w.String(v)
+		}
+		w.Close(mk)
 	}
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 2)
+		u = w.UnknownAfter(u, 3)
+	}
+	if x := m.IdKeys; len(x) != 0 {
+		mk := w.OpenField(3)
+		for i := len(x) - 1; i >= 0; i-- {
+			v := x[i]
+			w.String(v)
+		}
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 2)
 	}
 	if v := m.Type; len(v) != 0 {
-		w.KeyString(2, v)
+		w.FieldString(2, v)
 	}
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 3)
+		u = w.UnknownAfter(u, 1)
 	}
-	if len(m.IdKeys) != 0 {
-		mk := w.KeyBeginNext(3)
-		for _, v := range m.IdKeys {
-			w.String(v)
-		}
-		w.End(mk)
+	if v := m.SchemaUrl; len(v) != 0 {
+		w.FieldString(1, v)
 	}
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 4)
-	}
-	if len(m.DescriptionKeys) != 0 {
-		mk := w.KeyBeginNext(4)
-		for _, v := range m.DescriptionKeys {
-			w.String(v)
-		}
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
+		w.UnknownAfter(u, 0)
 	}
 }
 

@@ -160,7 +160,7 @@ func (m *LogsData) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
 	if err := s.Check(n, "LogsData"); err != nil {
 		return nil, err
 	}
-	w := bijoubuf.NewWriterFor(n, &s)
+	w := bijoubuf.NewBackWriter(n)
 	m.BijoubufWrite(&w)
 	return w.Bytes()
 }
@@ -203,20 +203,17 @@ func (m *LogsData) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 1, n, prev)
 	}
 	if len(m.ResourceLogs) != 0 {
-		slot, _ := s.Open(depth, false, "resource_logs")
 		c := 0
 		for _, v := range m.ResourceLogs {
-			es, ok := s.Open(depth, true, "resource_logs")
-			if !ok {
+			if !s.Enter(depth, "resource_logs") {
 				return 0
 			}
 			ec := v.BijoubufSize(s, depth+1)
-			if !s.Close(es, ec, "resource_logs") {
+			if !s.Leave("resource_logs") {
 				return 0
 			}
 			c += bijoubuf.LenSize(ec)
 		}
-		s.Close(slot, c, "resource_logs")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 1
 	}
@@ -226,26 +223,28 @@ func (m *LogsData) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	return n
 }
 
-// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode).
-func (m *LogsData) BijoubufWrite(w *bijoubuf.Writer) {
+// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last
+// field to the first.
+func (m *LogsData) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
 	u := m.unknown
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 1)
+		u = w.UnknownAfter(u, 1)
 	}
-	if len(m.ResourceLogs) != 0 {
-		mk := w.KeyBeginNext(1)
-		for _, v := range m.ResourceLogs {
-			ek := w.BeginNext()
+	if x := m.ResourceLogs; len(x) != 0 {
+		mk := w.OpenField(1)
+		for i := len(x) - 1; i >= 0; i-- {
+			v := x[i]
+			ek := w.Open()
 			v.BijoubufWrite(w)
-			w.End(ek)
+			w.Close(ek)
 		}
-		w.End(mk)
+		w.Close(mk)
 	}
 	if len(u) != 0 {
-		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
+		w.UnknownAfter(u, 0)
 	}
 }
 
@@ -344,7 +343,7 @@ func (m *ResourceLogs) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, erro
 	if err := s.Check(n, "ResourceLogs"); err != nil {
 		return nil, err
 	}
-	w := bijoubuf.NewWriterFor(n, &s)
+	w := bijoubuf.NewBackWriter(n)
 	m.BijoubufWrite(&w)
 	return w.Bytes()
 }
@@ -387,12 +386,11 @@ func (m *ResourceLogs) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 1, n, prev)
 	}
 	if v := m.Resource; v != nil {
-		slot, ok := s.Open(depth, true, "resource")
-		if !ok {
+		if !s.Enter(depth, "resource") {
 			return 0
 		}
 		c := v.BijoubufSize(s, depth+1)
-		if !s.Close(slot, c, "resource") {
+		if !s.Leave("resource") {
 			return 0
 		}
 		n += 1 + bijoubuf.LenSize(c)
@@ -402,20 +400,17 @@ func (m *ResourceLogs) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 2, n, prev)
 	}
 	if len(m.ScopeLogs) != 0 {
-		slot, _ := s.Open(depth, false, "scope_logs")
 		c := 0
 		for _, v := range m.ScopeLogs {
-			es, ok := s.Open(depth, true, "scope_logs")
-			if !ok {
+			if !s.Enter(depth, "scope_logs") {
 				return 0
 			}
 			ec := v.BijoubufSize(s, depth+1)
-			if !s.Close(es, ec, "scope_logs") {
+			if !s.Leave("scope_logs") {
 				return 0
 			}
 			c += bijoubuf.LenSize(ec)
 		}
-		s.Close(slot, c, "scope_logs")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 2
 	}
@@ -435,40 +430,42 @@ func (m *ResourceLogs) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	return n
 }
 
-// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode).
-func (m *ResourceLogs) BijoubufWrite(w *bijoubuf.Writer) {
+// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last
+// field to the first.
+func (m *ResourceLogs) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
 	u := m.unknown
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 1)
-	}
-	if v := m.Resource; v != nil {
-		mk := w.KeyBeginNext(1)
-		v.BijoubufWrite(w)
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 2)
-	}
-	if len(m.ScopeLogs) != 0 {
-		mk := w.KeyBeginNext(2)
-		for _, v := range m.ScopeLogs {
-			ek := w.BeginNext()
-			v.BijoubufWrite(w)
-			w.End(ek)
-		}
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 3)
+		u = w.UnknownAfter(u, 3)
 	}
 	if v := m.SchemaUrl; len(v) != 0 {
-		w.KeyString(3, v)
+		w.FieldString(3, v)
 	}
 	if len(u) != 0 {
-		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
+		u = w.UnknownAfter(u, 2)
+	}
+	if x := m.ScopeLogs; len(x) != 0 {
+		mk := w.OpenField(2)
+		for i := len(x) - 1; i >= 0; i-- {
+			v := x[i]
+			ek := w.Open()
+			v.BijoubufWrite(w)
+			w.Close(ek)
+		}
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 1)
+	}
+	if v := m.Resource; v != nil {
+		mk := w.OpenField(1)
+		v.BijoubufWrite(w)
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		w.UnknownAfter(u, 0)
 	}
 }
 
@@ -596,7 +593,7 @@ func (m *ScopeLogs) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) 
 	if err := s.Check(n, "ScopeLogs"); err != nil {
 		return nil, err
 	}
-	w := bijoubuf.NewWriterFor(n, &s)
+	w := bijoubuf.NewBackWriter(n)
 	m.BijoubufWrite(&w)
 	return w.Bytes()
 }
@@ -639,12 +636,11 @@ func (m *ScopeLogs) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 1, n, prev)
 	}
 	if v := m.Scope; v != nil {
-		slot, ok := s.Open(depth, true, "scope")
-		if !ok {
+		if !s.Enter(depth, "scope") {
 			return 0
 		}
 		c := v.BijoubufSize(s, depth+1)
-		if !s.Close(slot, c, "scope") {
+		if !s.Leave("scope") {
 			return 0
 		}
 		n += 1 + bijoubuf.LenSize(c)
@@ -654,20 +650,17 @@ func (m *ScopeLogs) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 2, n, prev)
 	}
 	if len(m.LogRecords) != 0 {
-		slot, _ := s.Open(depth, false, "log_records")
 		c := 0
 		for _, v := range m.LogRecords {
-			es, ok := s.Open(depth, true, "log_records")
-			if !ok {
+			if !s.Enter(depth, "log_records") {
 				return 0
 			}
 			ec := v.BijoubufSize(s, depth+1)
-			if !s.Close(es, ec, "log_records") {
+			if !s.Leave("log_records") {
 				return 0
 			}
 			c += bijoubuf.LenSize(ec)
 		}
-		s.Close(slot, c, "log_records")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 2
 	}
@@ -687,40 +680,42 @@ func (m *ScopeLogs) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	return n
 }
 
-// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode).
-func (m *ScopeLogs) BijoubufWrite(w *bijoubuf.Writer) {
+// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last
+// field to the first.
+func (m *ScopeLogs) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
 	u := m.unknown
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 1)
-	}
-	if v := m.Scope; v != nil {
-		mk := w.KeyBeginNext(1)
-		v.BijoubufWrite(w)
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 2)
-	}
-	if len(m.LogRecords) != 0 {
-		mk := w.KeyBeginNext(2)
-		for _, v := range m.LogRecords {
-			ek := w.BeginNext()
-			v.BijoubufWrite(w)
-			w.End(ek)
-		}
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 3)
+		u = w.UnknownAfter(u, 3)
 	}
 	if v := m.SchemaUrl; len(v) != 0 {
-		w.KeyString(3, v)
+		w.FieldString(3, v)
 	}
 	if len(u) != 0 {
-		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
+		u = w.UnknownAfter(u, 2)
+	}
+	if x := m.LogRecords; len(x) != 0 {
+		mk := w.OpenField(2)
+		for i := len(x) - 1; i >= 0; i-- {
+			v := x[i]
+			ek := w.Open()
+			v.BijoubufWrite(w)
+			w.Close(ek)
+		}
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 1)
+	}
+	if v := m.Scope; v != nil {
+		mk := w.OpenField(1)
+		v.BijoubufWrite(w)
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		w.UnknownAfter(u, 0)
 	}
 }
 
@@ -928,7 +923,7 @@ func (m *LogRecord) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) 
 	if err := s.Check(n, "LogRecord"); err != nil {
 		return nil, err
 	}
-	w := bijoubuf.NewWriterFor(n, &s)
+	w := bijoubuf.NewBackWriter(n)
 	m.BijoubufWrite(&w)
 	return w.Bytes()
 }
@@ -995,12 +990,11 @@ func (m *LogRecord) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 5, n, prev)
 	}
 	if v := m.Body; v != nil {
-		slot, ok := s.Open(depth, true, "body")
-		if !ok {
+		if !s.Enter(depth, "body") {
 			return 0
 		}
 		c := v.BijoubufSize(s, depth+1)
-		if !s.Close(slot, c, "body") {
+		if !s.Leave("body") {
 			return 0
 		}
 		n += 1 + bijoubuf.LenSize(c)
@@ -1010,20 +1004,17 @@ func (m *LogRecord) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 6, n, prev)
 	}
 	if len(m.Attributes) != 0 {
-		slot, _ := s.Open(depth, false, "attributes")
 		c := 0
 		for _, v := range m.Attributes {
-			es, ok := s.Open(depth, true, "attributes")
-			if !ok {
+			if !s.Enter(depth, "attributes") {
 				return 0
 			}
 			ec := v.BijoubufSize(s, depth+1)
-			if !s.Close(es, ec, "attributes") {
+			if !s.Leave("attributes") {
 				return 0
 			}
 			c += bijoubuf.LenSize(ec)
 		}
-		s.Close(slot, c, "attributes")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 6
 	}
@@ -1078,95 +1069,90 @@ func (m *LogRecord) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	return n
 }
 
-// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode).
-func (m *LogRecord) BijoubufWrite(w *bijoubuf.Writer) {
+// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last
+// field to the first.
+func (m *LogRecord) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
 	u := m.unknown
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 1)
-	}
-	if v := m.TimeUnixNano; v != 0 {
-		w.Key(1, bijoubuf.WireI64)
-		w.Fixed64(v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 2)
-	}
-	if v := m.SeverityNumber; v != 0 {
-		w.Key(2, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 3)
-	}
-	if v := m.SeverityText; len(v) != 0 {
-		w.KeyString(3, v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 5)
-	}
-	if v := m.Body; v != nil {
-		mk := w.KeyBeginNext(5)
-		v.BijoubufWrite(w)
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 6)
-	}
-	if len(m.Attributes) != 0 {
-		mk := w.KeyBeginNext(6)
-		for _, v := range m.Attributes {
-			ek := w.BeginNext()
-			v.BijoubufWrite(w)
-			w.End(ek)
-		}
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 7)
-	}
-	if v := m.DroppedAttributesCount; v != 0 {
-		w.Key(7, bijoubuf.WireVarint)
-		w.Varint(uint64(v))
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 8)
-	}
-	if v := m.Flags; v != 0 {
-		w.Key(8, bijoubuf.WireI32)
-		w.Fixed32(v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 9)
-	}
-	if v := m.TraceId; len(v) != 0 {
-		w.Key(9, bijoubuf.WireLen)
-		w.LenBytes(v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 10)
-	}
-	if v := m.SpanId; len(v) != 0 {
-		w.Key(10, bijoubuf.WireLen)
-		w.LenBytes(v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 11)
-	}
-	if v := m.ObservedTimeUnixNano; v != 0 {
-		w.Key(11, bijoubuf.WireI64)
-		w.Fixed64(v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 12)
+		u = w.UnknownAfter(u, 12)
 	}
 	if v := m.EventName; len(v) != 0 {
-		w.KeyString(12, v)
+		w.FieldString(12, v)
 	}
 	if len(u) != 0 {
-		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
+		u = w.UnknownAfter(u, 11)
+	}
+	if v := m.ObservedTimeUnixNano; v != 0 {
+		w.FieldFixed64(11, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 10)
+	}
+	if v := m.SpanId; len(v) != 0 {
+		w.FieldBytes(10, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 9)
+	}
+	if v := m.TraceId; len(v) != 0 {
+		w.FieldBytes(9, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 8)
+	}
+	if v := m.Flags; v != 0 {
+		w.FieldFixed32(8, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 7)
+	}
+	if v := m.DroppedAttributesCount; v != 0 {
+		w.FieldVarint(7, uint64(v))
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 6)
+	}
+	if x := m.Attributes; len(x) != 0 {
+		mk := w.OpenField(6)
+		for i := len(x) - 1; i >= 0; i-- {
+			v := x[i]
+			ek := w.Open()
+			v.BijoubufWrite(w)
+			w.Close(ek)
+		}
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 5)
+	}
+	if v := m.Body; v != nil {
+		mk := w.OpenField(5)
+		v.BijoubufWrite(w)
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 3)
+	}
+	if v := m.SeverityText; len(v) != 0 {
+		w.FieldString(3, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 2)
+	}
+	if v := m.SeverityNumber; v != 0 {
+		w.FieldZigzag(2, int64(v))
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 1)
+	}
+	if v := m.TimeUnixNano; v != 0 {
+		w.FieldFixed64(1, v)
+	}
+	if len(u) != 0 {
+		w.UnknownAfter(u, 0)
 	}
 }
 

@@ -135,7 +135,7 @@ func (m *MetricsData) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error
 	if err := s.Check(n, "MetricsData"); err != nil {
 		return nil, err
 	}
-	w := bijoubuf.NewWriterFor(n, &s)
+	w := bijoubuf.NewBackWriter(n)
 	m.BijoubufWrite(&w)
 	return w.Bytes()
 }
@@ -178,20 +178,17 @@ func (m *MetricsData) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 1, n, prev)
 	}
 	if len(m.ResourceMetrics) != 0 {
-		slot, _ := s.Open(depth, false, "resource_metrics")
 		c := 0
 		for _, v := range m.ResourceMetrics {
-			es, ok := s.Open(depth, true, "resource_metrics")
-			if !ok {
+			if !s.Enter(depth, "resource_metrics") {
 				return 0
 			}
 			ec := v.BijoubufSize(s, depth+1)
-			if !s.Close(es, ec, "resource_metrics") {
+			if !s.Leave("resource_metrics") {
 				return 0
 			}
 			c += bijoubuf.LenSize(ec)
 		}
-		s.Close(slot, c, "resource_metrics")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 1
 	}
@@ -201,26 +198,28 @@ func (m *MetricsData) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	return n
 }
 
-// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode).
-func (m *MetricsData) BijoubufWrite(w *bijoubuf.Writer) {
+// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last
+// field to the first.
+func (m *MetricsData) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
 	u := m.unknown
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 1)
+		u = w.UnknownAfter(u, 1)
 	}
-	if len(m.ResourceMetrics) != 0 {
-		mk := w.KeyBeginNext(1)
-		for _, v := range m.ResourceMetrics {
-			ek := w.BeginNext()
+	if x := m.ResourceMetrics; len(x) != 0 {
+		mk := w.OpenField(1)
+		for i := len(x) - 1; i >= 0; i-- {
+			v := x[i]
+			ek := w.Open()
 			v.BijoubufWrite(w)
-			w.End(ek)
+			w.Close(ek)
 		}
-		w.End(mk)
+		w.Close(mk)
 	}
 	if len(u) != 0 {
-		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
+		w.UnknownAfter(u, 0)
 	}
 }
 
@@ -319,7 +318,7 @@ func (m *ResourceMetrics) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, e
 	if err := s.Check(n, "ResourceMetrics"); err != nil {
 		return nil, err
 	}
-	w := bijoubuf.NewWriterFor(n, &s)
+	w := bijoubuf.NewBackWriter(n)
 	m.BijoubufWrite(&w)
 	return w.Bytes()
 }
@@ -362,12 +361,11 @@ func (m *ResourceMetrics) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 1, n, prev)
 	}
 	if v := m.Resource; v != nil {
-		slot, ok := s.Open(depth, true, "resource")
-		if !ok {
+		if !s.Enter(depth, "resource") {
 			return 0
 		}
 		c := v.BijoubufSize(s, depth+1)
-		if !s.Close(slot, c, "resource") {
+		if !s.Leave("resource") {
 			return 0
 		}
 		n += 1 + bijoubuf.LenSize(c)
@@ -377,20 +375,17 @@ func (m *ResourceMetrics) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 2, n, prev)
 	}
 	if len(m.ScopeMetrics) != 0 {
-		slot, _ := s.Open(depth, false, "scope_metrics")
 		c := 0
 		for _, v := range m.ScopeMetrics {
-			es, ok := s.Open(depth, true, "scope_metrics")
-			if !ok {
+			if !s.Enter(depth, "scope_metrics") {
 				return 0
 			}
 			ec := v.BijoubufSize(s, depth+1)
-			if !s.Close(es, ec, "scope_metrics") {
+			if !s.Leave("scope_metrics") {
 				return 0
 			}
 			c += bijoubuf.LenSize(ec)
 		}
-		s.Close(slot, c, "scope_metrics")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 2
 	}
@@ -410,40 +405,42 @@ func (m *ResourceMetrics) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	return n
 }
 
-// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode).
-func (m *ResourceMetrics) BijoubufWrite(w *bijoubuf.Writer) {
+// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last
+// field to the first.
+func (m *ResourceMetrics) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
 	u := m.unknown
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 1)
-	}
-	if v := m.Resource; v != nil {
-		mk := w.KeyBeginNext(1)
-		v.BijoubufWrite(w)
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 2)
-	}
-	if len(m.ScopeMetrics) != 0 {
-		mk := w.KeyBeginNext(2)
-		for _, v := range m.ScopeMetrics {
-			ek := w.BeginNext()
-			v.BijoubufWrite(w)
-			w.End(ek)
-		}
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 3)
+		u = w.UnknownAfter(u, 3)
 	}
 	if v := m.SchemaUrl; len(v) != 0 {
-		w.KeyString(3, v)
+		w.FieldString(3, v)
 	}
 	if len(u) != 0 {
-		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
+		u = w.UnknownAfter(u, 2)
+	}
+	if x := m.ScopeMetrics; len(x) != 0 {
+		mk := w.OpenField(2)
+		for i := len(x) - 1; i >= 0; i-- {
+			v := x[i]
+			ek := w.Open()
+			v.BijoubufWrite(w)
+			w.Close(ek)
+		}
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 1)
+	}
+	if v := m.Resource; v != nil {
+		mk := w.OpenField(1)
+		v.BijoubufWrite(w)
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		w.UnknownAfter(u, 0)
 	}
 }
 
@@ -571,7 +568,7 @@ func (m *ScopeMetrics) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, erro
 	if err := s.Check(n, "ScopeMetrics"); err != nil {
 		return nil, err
 	}
-	w := bijoubuf.NewWriterFor(n, &s)
+	w := bijoubuf.NewBackWriter(n)
 	m.BijoubufWrite(&w)
 	return w.Bytes()
 }
@@ -614,12 +611,11 @@ func (m *ScopeMetrics) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 1, n, prev)
 	}
 	if v := m.Scope; v != nil {
-		slot, ok := s.Open(depth, true, "scope")
-		if !ok {
+		if !s.Enter(depth, "scope") {
 			return 0
 		}
 		c := v.BijoubufSize(s, depth+1)
-		if !s.Close(slot, c, "scope") {
+		if !s.Leave("scope") {
 			return 0
 		}
 		n += 1 + bijoubuf.LenSize(c)
@@ -629,20 +625,17 @@ func (m *ScopeMetrics) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 2, n, prev)
 	}
 	if len(m.Metrics) != 0 {
-		slot, _ := s.Open(depth, false, "metrics")
 		c := 0
 		for _, v := range m.Metrics {
-			es, ok := s.Open(depth, true, "metrics")
-			if !ok {
+			if !s.Enter(depth, "metrics") {
 				return 0
 			}
 			ec := v.BijoubufSize(s, depth+1)
-			if !s.Close(es, ec, "metrics") {
+			if !s.Leave("metrics") {
 				return 0
 			}
 			c += bijoubuf.LenSize(ec)
 		}
-		s.Close(slot, c, "metrics")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 2
 	}
@@ -662,40 +655,42 @@ func (m *ScopeMetrics) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	return n
 }
 
-// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode).
-func (m *ScopeMetrics) BijoubufWrite(w *bijoubuf.Writer) {
+// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last
+// field to the first.
+func (m *ScopeMetrics) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
 	u := m.unknown
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 1)
-	}
-	if v := m.Scope; v != nil {
-		mk := w.KeyBeginNext(1)
-		v.BijoubufWrite(w)
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 2)
-	}
-	if len(m.Metrics) != 0 {
-		mk := w.KeyBeginNext(2)
-		for _, v := range m.Metrics {
-			ek := w.BeginNext()
-			v.BijoubufWrite(w)
-			w.End(ek)
-		}
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 3)
+		u = w.UnknownAfter(u, 3)
 	}
 	if v := m.SchemaUrl; len(v) != 0 {
-		w.KeyString(3, v)
+		w.FieldString(3, v)
 	}
 	if len(u) != 0 {
-		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
+		u = w.UnknownAfter(u, 2)
+	}
+	if x := m.Metrics; len(x) != 0 {
+		mk := w.OpenField(2)
+		for i := len(x) - 1; i >= 0; i-- {
+			v := x[i]
+			ek := w.Open()
+			v.BijoubufWrite(w)
+			w.Close(ek)
+		}
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 1)
+	}
+	if v := m.Scope; v != nil {
+		mk := w.OpenField(1)
+		v.BijoubufWrite(w)
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		w.UnknownAfter(u, 0)
 	}
 }
 
@@ -956,7 +951,7 @@ func (m *Metric) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
 	if err := s.Check(n, "Metric"); err != nil {
 		return nil, err
 	}
-	w := bijoubuf.NewWriterFor(n, &s)
+	w := bijoubuf.NewBackWriter(n)
 	m.BijoubufWrite(&w)
 	return w.Bytes()
 }
@@ -1025,104 +1020,103 @@ func (m *Metric) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		n += 1 + bijoubuf.LenSize(len(v))
 		prev = 3
 	}
-	if len(u) != 0 {
-		u, n, prev = bijoubuf.UnknownBefore(u, 5, n, prev)
-	}
-	if o, ok := m.Data.(*Metric_Gauge); ok && o != nil {
-		v := o.Gauge
-		slot, ok := s.Open(depth, true, "gauge")
-		if !ok {
-			return 0
+	switch o := m.Data.(type) {
+	case *Metric_Gauge:
+		if len(u) != 0 {
+			u, n, prev = bijoubuf.UnknownBefore(u, 5, n, prev)
 		}
-		c := v.BijoubufSize(s, depth+1)
-		if !s.Close(slot, c, "gauge") {
-			return 0
+		if o != nil {
+			v := o.Gauge
+			if !s.Enter(depth, "gauge") {
+				return 0
+			}
+			c := v.BijoubufSize(s, depth+1)
+			if !s.Leave("gauge") {
+				return 0
+			}
+			n += 1 + bijoubuf.LenSize(c)
+			prev = 5
 		}
-		n += 1 + bijoubuf.LenSize(c)
-		prev = 5
-	}
-	if len(u) != 0 {
-		u, n, prev = bijoubuf.UnknownBefore(u, 7, n, prev)
-	}
-	if o, ok := m.Data.(*Metric_Sum); ok && o != nil {
-		v := o.Sum
-		slot, ok := s.Open(depth, true, "sum")
-		if !ok {
-			return 0
+	case *Metric_Sum:
+		if len(u) != 0 {
+			u, n, prev = bijoubuf.UnknownBefore(u, 7, n, prev)
 		}
-		c := v.BijoubufSize(s, depth+1)
-		if !s.Close(slot, c, "sum") {
-			return 0
+		if o != nil {
+			v := o.Sum
+			if !s.Enter(depth, "sum") {
+				return 0
+			}
+			c := v.BijoubufSize(s, depth+1)
+			if !s.Leave("sum") {
+				return 0
+			}
+			n += 1 + bijoubuf.LenSize(c)
+			prev = 7
 		}
-		n += 1 + bijoubuf.LenSize(c)
-		prev = 7
-	}
-	if len(u) != 0 {
-		u, n, prev = bijoubuf.UnknownBefore(u, 9, n, prev)
-	}
-	if o, ok := m.Data.(*Metric_Histogram); ok && o != nil {
-		v := o.Histogram
-		slot, ok := s.Open(depth, true, "histogram")
-		if !ok {
-			return 0
+	case *Metric_Histogram:
+		if len(u) != 0 {
+			u, n, prev = bijoubuf.UnknownBefore(u, 9, n, prev)
 		}
-		c := v.BijoubufSize(s, depth+1)
-		if !s.Close(slot, c, "histogram") {
-			return 0
+		if o != nil {
+			v := o.Histogram
+			if !s.Enter(depth, "histogram") {
+				return 0
+			}
+			c := v.BijoubufSize(s, depth+1)
+			if !s.Leave("histogram") {
+				return 0
+			}
+			n += 1 + bijoubuf.LenSize(c)
+			prev = 9
 		}
-		n += 1 + bijoubuf.LenSize(c)
-		prev = 9
-	}
-	if len(u) != 0 {
-		u, n, prev = bijoubuf.UnknownBefore(u, 10, n, prev)
-	}
-	if o, ok := m.Data.(*Metric_ExponentialHistogram); ok && o != nil {
-		v := o.ExponentialHistogram
-		slot, ok := s.Open(depth, true, "exponential_histogram")
-		if !ok {
-			return 0
+	case *Metric_ExponentialHistogram:
+		if len(u) != 0 {
+			u, n, prev = bijoubuf.UnknownBefore(u, 10, n, prev)
 		}
-		c := v.BijoubufSize(s, depth+1)
-		if !s.Close(slot, c, "exponential_histogram") {
-			return 0
+		if o != nil {
+			v := o.ExponentialHistogram
+			if !s.Enter(depth, "exponential_histogram") {
+				return 0
+			}
+			c := v.BijoubufSize(s, depth+1)
+			if !s.Leave("exponential_histogram") {
+				return 0
+			}
+			n += 1 + bijoubuf.LenSize(c)
+			prev = 10
 		}
-		n += 1 + bijoubuf.LenSize(c)
-		prev = 10
-	}
-	if len(u) != 0 {
-		u, n, prev = bijoubuf.UnknownBefore(u, 11, n, prev)
-	}
-	if o, ok := m.Data.(*Metric_Summary); ok && o != nil {
-		v := o.Summary
-		slot, ok := s.Open(depth, true, "summary")
-		if !ok {
-			return 0
+	case *Metric_Summary:
+		if len(u) != 0 {
+			u, n, prev = bijoubuf.UnknownBefore(u, 11, n, prev)
 		}
-		c := v.BijoubufSize(s, depth+1)
-		if !s.Close(slot, c, "summary") {
-			return 0
+		if o != nil {
+			v := o.Summary
+			if !s.Enter(depth, "summary") {
+				return 0
+			}
+			c := v.BijoubufSize(s, depth+1)
+			if !s.Leave("summary") {
+				return 0
+			}
+			n += 1 + bijoubuf.LenSize(c)
+			prev = 11
 		}
-		n += 1 + bijoubuf.LenSize(c)
-		prev = 11
 	}
 	if len(u) != 0 {
 		u, n, prev = bijoubuf.UnknownBefore(u, 12, n, prev)
 	}
 	if len(m.Metadata) != 0 {
-		slot, _ := s.Open(depth, false, "metadata")
 		c := 0
 		for _, v := range m.Metadata {
-			es, ok := s.Open(depth, true, "metadata")
-			if !ok {
+			if !s.Enter(depth, "metadata") {
 				return 0
 			}
 			ec := v.BijoubufSize(s, depth+1)
-			if !s.Close(es, ec, "metadata") {
+			if !s.Leave("metadata") {
 				return 0
 			}
 			c += bijoubuf.LenSize(ec)
 		}
-		s.Close(slot, c, "metadata")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 12
 	}
@@ -1132,89 +1126,98 @@ func (m *Metric) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	return n
 }
 
-// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode).
-func (m *Metric) BijoubufWrite(w *bijoubuf.Writer) {
+// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last
+// field to the first.
+func (m *Metric) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
 	u := m.unknown
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 1)
+		u = w.UnknownAfter(u, 12)
 	}
-	if v := m.Name; len(v) != 0 {
-		w.KeyString(1, v)
+	if x := m.Metadata; len(x) != 0 {
+		mk := w.OpenField(12)
+		for i := len(x) - 1; i >= 0; i-- {
+			v := x[i]
+			ek := w.Open()
+			v.BijoubufWrite(w)
+			w.Close(ek)
+		}
+		w.Close(mk)
+	}
+	switch o := m.Data.(type) {
+	case *Metric_Summary:
+		if len(u) != 0 {
+			u = w.UnknownAfter(u, 11)
+		}
+		if o != nil {
+			v := o.Summary
+			mk := w.OpenField(11)
+			v.BijoubufWrite(w)
+			w.Close(mk)
+		}
+	case *Metric_ExponentialHistogram:
+		if len(u) != 0 {
+			u = w.UnknownAfter(u, 10)
+		}
+		if o != nil {
+			v := o.ExponentialHistogram
+			mk := w.OpenField(10)
+			v.BijoubufWrite(w)
+			w.Close(mk)
+		}
+	case *Metric_Histogram:
+		if len(u) != 0 {
+			u = w.UnknownAfter(u, 9)
+		}
+		if o != nil {
+			v := o.Histogram
+			mk := w.OpenField(9)
+			v.BijoubufWrite(w)
+			w.Close(mk)
+		}
+	case *Metric_Sum:
+		if len(u) != 0 {
+			u = w.UnknownAfter(u, 7)
+		}
+		if o != nil {
+			v := o.Sum
+			mk := w.OpenField(7)
+			v.BijoubufWrite(w)
+			w.Close(mk)
+		}
+	case *Metric_Gauge:
+		if len(u) != 0 {
+			u = w.UnknownAfter(u, 5)
+		}
+		if o != nil {
+			v := o.Gauge
+			mk := w.OpenField(5)
+			v.BijoubufWrite(w)
+			w.Close(mk)
+		}
 	}
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 2)
-	}
-	if v := m.Description; len(v) != 0 {
-		w.KeyString(2, v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 3)
+		u = w.UnknownAfter(u, 3)
 	}
 	if v := m.Unit; len(v) != 0 {
-		w.KeyString(3, v)
+		w.FieldString(3, v)
 	}
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 5)
+		u = w.UnknownAfter(u, 2)
 	}
-	if o, ok := m.Data.(*Metric_Gauge); ok && o != nil {
-		v := o.Gauge
-		mk := w.KeyBeginNext(5)
-		v.BijoubufWrite(w)
-		w.End(mk)
+	if v := m.Description; len(v) != 0 {
+		w.FieldString(2, v)
 	}
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 7)
+		u = w.UnknownAfter(u, 1)
 	}
-	if o, ok := m.Data.(*Metric_Sum); ok && o != nil {
-		v := o.Sum
-		mk := w.KeyBeginNext(7)
-		v.BijoubufWrite(w)
-		w.End(mk)
+	if v := m.Name; len(v) != 0 {
+		w.FieldString(1, v)
 	}
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 9)
-	}
-	if o, ok := m.Data.(*Metric_Histogram); ok && o != nil {
-		v := o.Histogram
-		mk := w.KeyBeginNext(9)
-		v.BijoubufWrite(w)
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 10)
-	}
-	if o, ok := m.Data.(*Metric_ExponentialHistogram); ok && o != nil {
-		v := o.ExponentialHistogram
-		mk := w.KeyBeginNext(10)
-		v.BijoubufWrite(w)
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 11)
-	}
-	if o, ok := m.Data.(*Metric_Summary); ok && o != nil {
-		v := o.Summary
-		mk := w.KeyBeginNext(11)
-		v.BijoubufWrite(w)
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 12)
-	}
-	if len(m.Metadata) != 0 {
-		mk := w.KeyBeginNext(12)
-		for _, v := range m.Metadata {
-			ek := w.BeginNext()
-			v.BijoubufWrite(w)
-			w.End(ek)
-		}
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
+		w.UnknownAfter(u, 0)
 	}
 }
 
@@ -1439,7 +1442,7 @@ func (m *Gauge) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
 	if err := s.Check(n, "Gauge"); err != nil {
 		return nil, err
 	}
-	w := bijoubuf.NewWriterFor(n, &s)
+	w := bijoubuf.NewBackWriter(n)
 	m.BijoubufWrite(&w)
 	return w.Bytes()
 }
@@ -1482,20 +1485,17 @@ func (m *Gauge) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 1, n, prev)
 	}
 	if len(m.DataPoints) != 0 {
-		slot, _ := s.Open(depth, false, "data_points")
 		c := 0
 		for _, v := range m.DataPoints {
-			es, ok := s.Open(depth, true, "data_points")
-			if !ok {
+			if !s.Enter(depth, "data_points") {
 				return 0
 			}
 			ec := v.BijoubufSize(s, depth+1)
-			if !s.Close(es, ec, "data_points") {
+			if !s.Leave("data_points") {
 				return 0
 			}
 			c += bijoubuf.LenSize(ec)
 		}
-		s.Close(slot, c, "data_points")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 1
 	}
@@ -1505,26 +1505,28 @@ func (m *Gauge) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	return n
 }
 
-// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode).
-func (m *Gauge) BijoubufWrite(w *bijoubuf.Writer) {
+// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last
+// field to the first.
+func (m *Gauge) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
 	u := m.unknown
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 1)
+		u = w.UnknownAfter(u, 1)
 	}
-	if len(m.DataPoints) != 0 {
-		mk := w.KeyBeginNext(1)
-		for _, v := range m.DataPoints {
-			ek := w.BeginNext()
+	if x := m.DataPoints; len(x) != 0 {
+		mk := w.OpenField(1)
+		for i := len(x) - 1; i >= 0; i-- {
+			v := x[i]
+			ek := w.Open()
 			v.BijoubufWrite(w)
-			w.End(ek)
+			w.Close(ek)
 		}
-		w.End(mk)
+		w.Close(mk)
 	}
 	if len(u) != 0 {
-		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
+		w.UnknownAfter(u, 0)
 	}
 }
 
@@ -1620,7 +1622,7 @@ func (m *Sum) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
 	if err := s.Check(n, "Sum"); err != nil {
 		return nil, err
 	}
-	w := bijoubuf.NewWriterFor(n, &s)
+	w := bijoubuf.NewBackWriter(n)
 	m.BijoubufWrite(&w)
 	return w.Bytes()
 }
@@ -1663,20 +1665,17 @@ func (m *Sum) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 1, n, prev)
 	}
 	if len(m.DataPoints) != 0 {
-		slot, _ := s.Open(depth, false, "data_points")
 		c := 0
 		for _, v := range m.DataPoints {
-			es, ok := s.Open(depth, true, "data_points")
-			if !ok {
+			if !s.Enter(depth, "data_points") {
 				return 0
 			}
 			ec := v.BijoubufSize(s, depth+1)
-			if !s.Close(es, ec, "data_points") {
+			if !s.Leave("data_points") {
 				return 0
 			}
 			c += bijoubuf.LenSize(ec)
 		}
-		s.Close(slot, c, "data_points")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 1
 	}
@@ -1700,40 +1699,40 @@ func (m *Sum) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	return n
 }
 
-// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode).
-func (m *Sum) BijoubufWrite(w *bijoubuf.Writer) {
+// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last
+// field to the first.
+func (m *Sum) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
 	u := m.unknown
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 1)
-	}
-	if len(m.DataPoints) != 0 {
-		mk := w.KeyBeginNext(1)
-		for _, v := range m.DataPoints {
-			ek := w.BeginNext()
-			v.BijoubufWrite(w)
-			w.End(ek)
-		}
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 2)
-	}
-	if v := m.AggregationTemporality; v != 0 {
-		w.Key(2, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 3)
+		u = w.UnknownAfter(u, 3)
 	}
 	if v := m.IsMonotonic; v {
-		w.Key(3, bijoubuf.WireVarint)
-		w.Bool(v)
+		w.FieldBool(3, v)
 	}
 	if len(u) != 0 {
-		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
+		u = w.UnknownAfter(u, 2)
+	}
+	if v := m.AggregationTemporality; v != 0 {
+		w.FieldZigzag(2, int64(v))
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 1)
+	}
+	if x := m.DataPoints; len(x) != 0 {
+		mk := w.OpenField(1)
+		for i := len(x) - 1; i >= 0; i-- {
+			v := x[i]
+			ek := w.Open()
+			v.BijoubufWrite(w)
+			w.Close(ek)
+		}
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		w.UnknownAfter(u, 0)
 	}
 }
 
@@ -1849,7 +1848,7 @@ func (m *Histogram) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) 
 	if err := s.Check(n, "Histogram"); err != nil {
 		return nil, err
 	}
-	w := bijoubuf.NewWriterFor(n, &s)
+	w := bijoubuf.NewBackWriter(n)
 	m.BijoubufWrite(&w)
 	return w.Bytes()
 }
@@ -1892,20 +1891,17 @@ func (m *Histogram) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 1, n, prev)
 	}
 	if len(m.DataPoints) != 0 {
-		slot, _ := s.Open(depth, false, "data_points")
 		c := 0
 		for _, v := range m.DataPoints {
-			es, ok := s.Open(depth, true, "data_points")
-			if !ok {
+			if !s.Enter(depth, "data_points") {
 				return 0
 			}
 			ec := v.BijoubufSize(s, depth+1)
-			if !s.Close(es, ec, "data_points") {
+			if !s.Leave("data_points") {
 				return 0
 			}
 			c += bijoubuf.LenSize(ec)
 		}
-		s.Close(slot, c, "data_points")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 1
 	}
@@ -1922,33 +1918,34 @@ func (m *Histogram) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	return n
 }
 
-// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode).
-func (m *Histogram) BijoubufWrite(w *bijoubuf.Writer) {
+// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last
+// field to the first.
+func (m *Histogram) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
 	u := m.unknown
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 1)
-	}
-	if len(m.DataPoints) != 0 {
-		mk := w.KeyBeginNext(1)
-		for _, v := range m.DataPoints {
-			ek := w.BeginNext()
-			v.BijoubufWrite(w)
-			w.End(ek)
-		}
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 2)
+		u = w.UnknownAfter(u, 2)
 	}
 	if v := m.AggregationTemporality; v != 0 {
-		w.Key(2, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
+		w.FieldZigzag(2, int64(v))
 	}
 	if len(u) != 0 {
-		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
+		u = w.UnknownAfter(u, 1)
+	}
+	if x := m.DataPoints; len(x) != 0 {
+		mk := w.OpenField(1)
+		for i := len(x) - 1; i >= 0; i-- {
+			v := x[i]
+			ek := w.Open()
+			v.BijoubufWrite(w)
+			w.Close(ek)
+		}
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		w.UnknownAfter(u, 0)
 	}
 }
 
@@ -2052,7 +2049,7 @@ func (m *ExponentialHistogram) MarshalOptions(opts bijoubuf.EncodeOptions) ([]by
 	if err := s.Check(n, "ExponentialHistogram"); err != nil {
 		return nil, err
 	}
-	w := bijoubuf.NewWriterFor(n, &s)
+	w := bijoubuf.NewBackWriter(n)
 	m.BijoubufWrite(&w)
 	return w.Bytes()
 }
@@ -2095,20 +2092,17 @@ func (m *ExponentialHistogram) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 1, n, prev)
 	}
 	if len(m.DataPoints) != 0 {
-		slot, _ := s.Open(depth, false, "data_points")
 		c := 0
 		for _, v := range m.DataPoints {
-			es, ok := s.Open(depth, true, "data_points")
-			if !ok {
+			if !s.Enter(depth, "data_points") {
 				return 0
 			}
 			ec := v.BijoubufSize(s, depth+1)
-			if !s.Close(es, ec, "data_points") {
+			if !s.Leave("data_points") {
 				return 0
 			}
 			c += bijoubuf.LenSize(ec)
 		}
-		s.Close(slot, c, "data_points")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 1
 	}
@@ -2125,33 +2119,34 @@ func (m *ExponentialHistogram) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	return n
 }
 
-// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode).
-func (m *ExponentialHistogram) BijoubufWrite(w *bijoubuf.Writer) {
+// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last
+// field to the first.
+func (m *ExponentialHistogram) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
 	u := m.unknown
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 1)
-	}
-	if len(m.DataPoints) != 0 {
-		mk := w.KeyBeginNext(1)
-		for _, v := range m.DataPoints {
-			ek := w.BeginNext()
-			v.BijoubufWrite(w)
-			w.End(ek)
-		}
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 2)
+		u = w.UnknownAfter(u, 2)
 	}
 	if v := m.AggregationTemporality; v != 0 {
-		w.Key(2, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
+		w.FieldZigzag(2, int64(v))
 	}
 	if len(u) != 0 {
-		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
+		u = w.UnknownAfter(u, 1)
+	}
+	if x := m.DataPoints; len(x) != 0 {
+		mk := w.OpenField(1)
+		for i := len(x) - 1; i >= 0; i-- {
+			v := x[i]
+			ek := w.Open()
+			v.BijoubufWrite(w)
+			w.Close(ek)
+		}
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		w.UnknownAfter(u, 0)
 	}
 }
 
@@ -2257,7 +2252,7 @@ func (m *Summary) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
 	if err := s.Check(n, "Summary"); err != nil {
 		return nil, err
 	}
-	w := bijoubuf.NewWriterFor(n, &s)
+	w := bijoubuf.NewBackWriter(n)
 	m.BijoubufWrite(&w)
 	return w.Bytes()
 }
@@ -2300,20 +2295,17 @@ func (m *Summary) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 1, n, prev)
 	}
 	if len(m.DataPoints) != 0 {
-		slot, _ := s.Open(depth, false, "data_points")
 		c := 0
 		for _, v := range m.DataPoints {
-			es, ok := s.Open(depth, true, "data_points")
-			if !ok {
+			if !s.Enter(depth, "data_points") {
 				return 0
 			}
 			ec := v.BijoubufSize(s, depth+1)
-			if !s.Close(es, ec, "data_points") {
+			if !s.Leave("data_points") {
 				return 0
 			}
 			c += bijoubuf.LenSize(ec)
 		}
-		s.Close(slot, c, "data_points")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 1
 	}
@@ -2323,26 +2315,28 @@ func (m *Summary) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	return n
 }
 
-// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode).
-func (m *Summary) BijoubufWrite(w *bijoubuf.Writer) {
+// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last
+// field to the first.
+func (m *Summary) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
 	u := m.unknown
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 1)
+		u = w.UnknownAfter(u, 1)
 	}
-	if len(m.DataPoints) != 0 {
-		mk := w.KeyBeginNext(1)
-		for _, v := range m.DataPoints {
-			ek := w.BeginNext()
+	if x := m.DataPoints; len(x) != 0 {
+		mk := w.OpenField(1)
+		for i := len(x) - 1; i >= 0; i-- {
+			v := x[i]
+			ek := w.Open()
 			v.BijoubufWrite(w)
-			w.End(ek)
+			w.Close(ek)
 		}
-		w.End(mk)
+		w.Close(mk)
 	}
 	if len(u) != 0 {
-		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
+		w.UnknownAfter(u, 0)
 	}
 }
 
@@ -2480,7 +2474,7 @@ func (m *NumberDataPoint) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, e
 	if err := s.Check(n, "NumberDataPoint"); err != nil {
 		return nil, err
 	}
-	w := bijoubuf.NewWriterFor(n, &s)
+	w := bijoubuf.NewBackWriter(n)
 	m.BijoubufWrite(&w)
 	return w.Bytes()
 }
@@ -2544,20 +2538,17 @@ func (m *NumberDataPoint) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 5, n, prev)
 	}
 	if len(m.Exemplars) != 0 {
-		slot, _ := s.Open(depth, false, "exemplars")
 		c := 0
 		for _, v := range m.Exemplars {
-			es, ok := s.Open(depth, true, "exemplars")
-			if !ok {
+			if !s.Enter(depth, "exemplars") {
 				return 0
 			}
 			ec := v.BijoubufSize(s, depth+1)
-			if !s.Close(es, ec, "exemplars") {
+			if !s.Leave("exemplars") {
 				return 0
 			}
 			c += bijoubuf.LenSize(ec)
 		}
-		s.Close(slot, c, "exemplars")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 5
 	}
@@ -2572,20 +2563,17 @@ func (m *NumberDataPoint) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 7, n, prev)
 	}
 	if len(m.Attributes) != 0 {
-		slot, _ := s.Open(depth, false, "attributes")
 		c := 0
 		for _, v := range m.Attributes {
-			es, ok := s.Open(depth, true, "attributes")
-			if !ok {
+			if !s.Enter(depth, "attributes") {
 				return 0
 			}
 			ec := v.BijoubufSize(s, depth+1)
-			if !s.Close(es, ec, "attributes") {
+			if !s.Leave("attributes") {
 				return 0
 			}
 			c += bijoubuf.LenSize(ec)
 		}
-		s.Close(slot, c, "attributes")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 7
 	}
@@ -2602,75 +2590,73 @@ func (m *NumberDataPoint) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	return n
 }
 
-// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode).
-func (m *NumberDataPoint) BijoubufWrite(w *bijoubuf.Writer) {
+// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last
+// field to the first.
+func (m *NumberDataPoint) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
 	u := m.unknown
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 2)
+		u = w.UnknownAfter(u, 8)
 	}
-	if v := m.StartTimeUnixNano; v != 0 {
-		w.Key(2, bijoubuf.WireI64)
-		w.Fixed64(v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 3)
-	}
-	if v := m.TimeUnixNano; v != 0 {
-		w.Key(3, bijoubuf.WireI64)
-		w.Fixed64(v)
+	if v := m.Flags; v != 0 {
+		w.FieldVarint(8, uint64(v))
 	}
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 4)
+		u = w.UnknownAfter(u, 7)
 	}
-	if o, ok := m.Value.(*NumberDataPoint_AsDouble); ok && o != nil {
-		v := o.AsDouble
-		w.Key(4, bijoubuf.WireI64)
-		w.Float64(v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 5)
-	}
-	if len(m.Exemplars) != 0 {
-		mk := w.KeyBeginNext(5)
-		for _, v := range m.Exemplars {
-			ek := w.BeginNext()
+	if x := m.Attributes; len(x) != 0 {
+		mk := w.OpenField(7)
+		for i := len(x) - 1; i >= 0; i-- {
+			v := x[i]
+			ek := w.Open()
 			v.BijoubufWrite(w)
-			w.End(ek)
+			w.Close(ek)
 		}
-		w.End(mk)
+		w.Close(mk)
 	}
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 6)
+		u = w.UnknownAfter(u, 6)
 	}
 	if o, ok := m.Value.(*NumberDataPoint_AsInt); ok && o != nil {
 		v := o.AsInt
-		w.Key(6, bijoubuf.WireI64)
-		w.Fixed64(uint64(v))
+		w.FieldFixed64(6, uint64(v))
 	}
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 7)
+		u = w.UnknownAfter(u, 5)
 	}
-	if len(m.Attributes) != 0 {
-		mk := w.KeyBeginNext(7)
-		for _, v := range m.Attributes {
-			ek := w.BeginNext()
+	if x := m.Exemplars; len(x) != 0 {
+		mk := w.OpenField(5)
+		for i := len(x) - 1; i >= 0; i-- {
+			v := x[i]
+			ek := w.Open()
 			v.BijoubufWrite(w)
-			w.End(ek)
+			w.Close(ek)
 		}
-		w.End(mk)
+		w.Close(mk)
 	}
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 8)
+		u = w.UnknownAfter(u, 4)
 	}
-	if v := m.Flags; v != 0 {
-		w.Key(8, bijoubuf.WireVarint)
-		w.Varint(uint64(v))
+	if o, ok := m.Value.(*NumberDataPoint_AsDouble); ok && o != nil {
+		v := o.AsDouble
+		w.FieldFloat64(4, v)
 	}
 	if len(u) != 0 {
-		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
+		u = w.UnknownAfter(u, 3)
+	}
+	if v := m.TimeUnixNano; v != 0 {
+		w.FieldFixed64(3, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 2)
+	}
+	if v := m.StartTimeUnixNano; v != 0 {
+		w.FieldFixed64(2, v)
+	}
+	if len(u) != 0 {
+		w.UnknownAfter(u, 0)
 	}
 }
 
@@ -2940,7 +2926,7 @@ func (m *HistogramDataPoint) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte
 	if err := s.Check(n, "HistogramDataPoint"); err != nil {
 		return nil, err
 	}
-	w := bijoubuf.NewWriterFor(n, &s)
+	w := bijoubuf.NewBackWriter(n)
 	m.BijoubufWrite(&w)
 	return w.Bytes()
 }
@@ -3027,20 +3013,17 @@ func (m *HistogramDataPoint) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 8, n, prev)
 	}
 	if len(m.Exemplars) != 0 {
-		slot, _ := s.Open(depth, false, "exemplars")
 		c := 0
 		for _, v := range m.Exemplars {
-			es, ok := s.Open(depth, true, "exemplars")
-			if !ok {
+			if !s.Enter(depth, "exemplars") {
 				return 0
 			}
 			ec := v.BijoubufSize(s, depth+1)
-			if !s.Close(es, ec, "exemplars") {
+			if !s.Leave("exemplars") {
 				return 0
 			}
 			c += bijoubuf.LenSize(ec)
 		}
-		s.Close(slot, c, "exemplars")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 8
 	}
@@ -3048,20 +3031,17 @@ func (m *HistogramDataPoint) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 9, n, prev)
 	}
 	if len(m.Attributes) != 0 {
-		slot, _ := s.Open(depth, false, "attributes")
 		c := 0
 		for _, v := range m.Attributes {
-			es, ok := s.Open(depth, true, "attributes")
-			if !ok {
+			if !s.Enter(depth, "attributes") {
 				return 0
 			}
 			ec := v.BijoubufSize(s, depth+1)
-			if !s.Close(es, ec, "attributes") {
+			if !s.Leave("attributes") {
 				return 0
 			}
 			c += bijoubuf.LenSize(ec)
 		}
-		s.Close(slot, c, "attributes")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 9
 	}
@@ -3092,108 +3072,102 @@ func (m *HistogramDataPoint) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	return n
 }
 
-// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode).
-func (m *HistogramDataPoint) BijoubufWrite(w *bijoubuf.Writer) {
+// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last
+// field to the first.
+func (m *HistogramDataPoint) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
 	u := m.unknown
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 2)
-	}
-	if v := m.StartTimeUnixNano; v != 0 {
-		w.Key(2, bijoubuf.WireI64)
-		w.Fixed64(v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 3)
-	}
-	if v := m.TimeUnixNano; v != 0 {
-		w.Key(3, bijoubuf.WireI64)
-		w.Fixed64(v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 4)
-	}
-	if v := m.Count; v != 0 {
-		w.Key(4, bijoubuf.WireI64)
-		w.Fixed64(v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 5)
-	}
-	if p := m.Sum; p != nil {
-		v := *p
-		w.Key(5, bijoubuf.WireI64)
-		w.Float64(v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 6)
-	}
-	if len(m.BucketCounts) != 0 {
-		w.Key(6, bijoubuf.WireLen)
-		mk := w.Begin(len(m.BucketCounts) * 8)
-		bijoubuf.Fixed64s(w, m.BucketCounts)
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 7)
-	}
-	if len(m.ExplicitBounds) != 0 {
-		w.Key(7, bijoubuf.WireLen)
-		mk := w.Begin(len(m.ExplicitBounds) * 8)
-		bijoubuf.Float64s(w, m.ExplicitBounds)
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 8)
-	}
-	if len(m.Exemplars) != 0 {
-		mk := w.KeyBeginNext(8)
-		for _, v := range m.Exemplars {
-			ek := w.BeginNext()
-			v.BijoubufWrite(w)
-			w.End(ek)
-		}
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 9)
-	}
-	if len(m.Attributes) != 0 {
-		mk := w.KeyBeginNext(9)
-		for _, v := range m.Attributes {
-			ek := w.BeginNext()
-			v.BijoubufWrite(w)
-			w.End(ek)
-		}
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 10)
-	}
-	if v := m.Flags; v != 0 {
-		w.Key(10, bijoubuf.WireVarint)
-		w.Varint(uint64(v))
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 11)
-	}
-	if p := m.Min; p != nil {
-		v := *p
-		w.Key(11, bijoubuf.WireI64)
-		w.Float64(v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 12)
+		u = w.UnknownAfter(u, 12)
 	}
 	if p := m.Max; p != nil {
 		v := *p
-		w.Key(12, bijoubuf.WireI64)
-		w.Float64(v)
+		w.FieldFloat64(12, v)
 	}
 	if len(u) != 0 {
-		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
+		u = w.UnknownAfter(u, 11)
+	}
+	if p := m.Min; p != nil {
+		v := *p
+		w.FieldFloat64(11, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 10)
+	}
+	if v := m.Flags; v != 0 {
+		w.FieldVarint(10, uint64(v))
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 9)
+	}
+	if x := m.Attributes; len(x) != 0 {
+		mk := w.OpenField(9)
+		for i := len(x) - 1; i >= 0; i-- {
+			v := x[i]
+			ek := w.Open()
+			v.BijoubufWrite(w)
+			w.Close(ek)
+		}
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 8)
+	}
+	if x := m.Exemplars; len(x) != 0 {
+		mk := w.OpenField(8)
+		for i := len(x) - 1; i >= 0; i-- {
+			v := x[i]
+			ek := w.Open()
+			v.BijoubufWrite(w)
+			w.Close(ek)
+		}
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 7)
+	}
+	if len(m.ExplicitBounds) != 0 {
+		mk := w.OpenField(7)
+		w.Float64s(m.ExplicitBounds)
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 6)
+	}
+	if len(m.BucketCounts) != 0 {
+		mk := w.OpenField(6)
+		w.Fixed64s(m.BucketCounts)
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 5)
+	}
+	if p := m.Sum; p != nil {
+		v := *p
+		w.FieldFloat64(5, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 4)
+	}
+	if v := m.Count; v != 0 {
+		w.FieldFixed64(4, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 3)
+	}
+	if v := m.TimeUnixNano; v != 0 {
+		w.FieldFixed64(3, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 2)
+	}
+	if v := m.StartTimeUnixNano; v != 0 {
+		w.FieldFixed64(2, v)
+	}
+	if len(u) != 0 {
+		w.UnknownAfter(u, 0)
 	}
 }
 
@@ -3521,7 +3495,7 @@ func (m *ExponentialHistogramDataPoint) MarshalOptions(opts bijoubuf.EncodeOptio
 	if err := s.Check(n, "ExponentialHistogramDataPoint"); err != nil {
 		return nil, err
 	}
-	w := bijoubuf.NewWriterFor(n, &s)
+	w := bijoubuf.NewBackWriter(n)
 	m.BijoubufWrite(&w)
 	return w.Bytes()
 }
@@ -3564,20 +3538,17 @@ func (m *ExponentialHistogramDataPoint) BijoubufSize(s *bijoubuf.Sizes, depth in
 		u, n, prev = bijoubuf.UnknownBefore(u, 1, n, prev)
 	}
 	if len(m.Attributes) != 0 {
-		slot, _ := s.Open(depth, false, "attributes")
 		c := 0
 		for _, v := range m.Attributes {
-			es, ok := s.Open(depth, true, "attributes")
-			if !ok {
+			if !s.Enter(depth, "attributes") {
 				return 0
 			}
 			ec := v.BijoubufSize(s, depth+1)
-			if !s.Close(es, ec, "attributes") {
+			if !s.Leave("attributes") {
 				return 0
 			}
 			c += bijoubuf.LenSize(ec)
 		}
-		s.Close(slot, c, "attributes")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 1
 	}
@@ -3627,12 +3598,11 @@ func (m *ExponentialHistogramDataPoint) BijoubufSize(s *bijoubuf.Sizes, depth in
 		u, n, prev = bijoubuf.UnknownBefore(u, 8, n, prev)
 	}
 	if v := m.Positive; v != nil {
-		slot, ok := s.Open(depth, true, "positive")
-		if !ok {
+		if !s.Enter(depth, "positive") {
 			return 0
 		}
 		c := v.BijoubufSize(s, depth+1)
-		if !s.Close(slot, c, "positive") {
+		if !s.Leave("positive") {
 			return 0
 		}
 		n += 1 + bijoubuf.LenSize(c)
@@ -3642,12 +3612,11 @@ func (m *ExponentialHistogramDataPoint) BijoubufSize(s *bijoubuf.Sizes, depth in
 		u, n, prev = bijoubuf.UnknownBefore(u, 9, n, prev)
 	}
 	if v := m.Negative; v != nil {
-		slot, ok := s.Open(depth, true, "negative")
-		if !ok {
+		if !s.Enter(depth, "negative") {
 			return 0
 		}
 		c := v.BijoubufSize(s, depth+1)
-		if !s.Close(slot, c, "negative") {
+		if !s.Leave("negative") {
 			return 0
 		}
 		n += 1 + bijoubuf.LenSize(c)
@@ -3664,20 +3633,17 @@ func (m *ExponentialHistogramDataPoint) BijoubufSize(s *bijoubuf.Sizes, depth in
 		u, n, prev = bijoubuf.UnknownBefore(u, 11, n, prev)
 	}
 	if len(m.Exemplars) != 0 {
-		slot, _ := s.Open(depth, false, "exemplars")
 		c := 0
 		for _, v := range m.Exemplars {
-			es, ok := s.Open(depth, true, "exemplars")
-			if !ok {
+			if !s.Enter(depth, "exemplars") {
 				return 0
 			}
 			ec := v.BijoubufSize(s, depth+1)
-			if !s.Close(es, ec, "exemplars") {
+			if !s.Leave("exemplars") {
 				return 0
 			}
 			c += bijoubuf.LenSize(ec)
 		}
-		s.Close(slot, c, "exemplars")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 11
 	}
@@ -3708,127 +3674,120 @@ func (m *ExponentialHistogramDataPoint) BijoubufSize(s *bijoubuf.Sizes, depth in
 	return n
 }
 
-// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode).
-func (m *ExponentialHistogramDataPoint) BijoubufWrite(w *bijoubuf.Writer) {
+// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last
+// field to the first.
+func (m *ExponentialHistogramDataPoint) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
 	u := m.unknown
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 1)
+		u = w.UnknownAfter(u, 14)
 	}
-	if len(m.Attributes) != 0 {
-		mk := w.KeyBeginNext(1)
-		for _, v := range m.Attributes {
-			ek := w.BeginNext()
-			v.BijoubufWrite(w)
-			w.End(ek)
-		}
-		w.End(mk)
+	if v := m.ZeroThreshold; !bijoubuf.IsZero64(v) {
+		w.FieldFloat64(14, v)
 	}
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 2)
-	}
-	if v := m.StartTimeUnixNano; v != 0 {
-		w.Key(2, bijoubuf.WireI64)
-		w.Fixed64(v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 3)
-	}
-	if v := m.TimeUnixNano; v != 0 {
-		w.Key(3, bijoubuf.WireI64)
-		w.Fixed64(v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 4)
-	}
-	if v := m.Count; v != 0 {
-		w.Key(4, bijoubuf.WireI64)
-		w.Fixed64(v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 5)
-	}
-	if p := m.Sum; p != nil {
-		v := *p
-		w.Key(5, bijoubuf.WireI64)
-		w.Float64(v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 6)
-	}
-	if v := m.Scale; v != 0 {
-		w.Key(6, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 7)
-	}
-	if v := m.ZeroCount; v != 0 {
-		w.Key(7, bijoubuf.WireI64)
-		w.Fixed64(v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 8)
-	}
-	if v := m.Positive; v != nil {
-		mk := w.KeyBeginNext(8)
-		v.BijoubufWrite(w)
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 9)
-	}
-	if v := m.Negative; v != nil {
-		mk := w.KeyBeginNext(9)
-		v.BijoubufWrite(w)
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 10)
-	}
-	if v := m.Flags; v != 0 {
-		w.Key(10, bijoubuf.WireVarint)
-		w.Varint(uint64(v))
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 11)
-	}
-	if len(m.Exemplars) != 0 {
-		mk := w.KeyBeginNext(11)
-		for _, v := range m.Exemplars {
-			ek := w.BeginNext()
-			v.BijoubufWrite(w)
-			w.End(ek)
-		}
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 12)
-	}
-	if p := m.Min; p != nil {
-		v := *p
-		w.Key(12, bijoubuf.WireI64)
-		w.Float64(v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 13)
+		u = w.UnknownAfter(u, 13)
 	}
 	if p := m.Max; p != nil {
 		v := *p
-		w.Key(13, bijoubuf.WireI64)
-		w.Float64(v)
+		w.FieldFloat64(13, v)
 	}
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 14)
+		u = w.UnknownAfter(u, 12)
 	}
-	if v := m.ZeroThreshold; !bijoubuf.IsZero64(v) {
-		w.Key(14, bijoubuf.WireI64)
-		w.Float64(v)
+	if p := m.Min; p != nil {
+		v := *p
+		w.FieldFloat64(12, v)
 	}
 	if len(u) != 0 {
-		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
+		u = w.UnknownAfter(u, 11)
+	}
+	if x := m.Exemplars; len(x) != 0 {
+		mk := w.OpenField(11)
+		for i := len(x) - 1; i >= 0; i-- {
+			v := x[i]
+			ek := w.Open()
+			v.BijoubufWrite(w)
+			w.Close(ek)
+		}
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 10)
+	}
+	if v := m.Flags; v != 0 {
+		w.FieldVarint(10, uint64(v))
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 9)
+	}
+	if v := m.Negative; v != nil {
+		mk := w.OpenField(9)
+		v.BijoubufWrite(w)
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 8)
+	}
+	if v := m.Positive; v != nil {
+		mk := w.OpenField(8)
+		v.BijoubufWrite(w)
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 7)
+	}
+	if v := m.ZeroCount; v != 0 {
+		w.FieldFixed64(7, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 6)
+	}
+	if v := m.Scale; v != 0 {
+		w.FieldZigzag(6, int64(v))
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 5)
+	}
+	if p := m.Sum; p != nil {
+		v := *p
+		w.FieldFloat64(5, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 4)
+	}
+	if v := m.Count; v != 0 {
+		w.FieldFixed64(4, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 3)
+	}
+	if v := m.TimeUnixNano; v != 0 {
+		w.FieldFixed64(3, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 2)
+	}
+	if v := m.StartTimeUnixNano; v != 0 {
+		w.FieldFixed64(2, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 1)
+	}
+	if x := m.Attributes; len(x) != 0 {
+		mk := w.OpenField(1)
+		for i := len(x) - 1; i >= 0; i-- {
+			v := x[i]
+			ek := w.Open()
+			v.BijoubufWrite(w)
+			w.Close(ek)
+		}
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		w.UnknownAfter(u, 0)
 	}
 }
 
@@ -4102,7 +4061,7 @@ func (m *ExponentialHistogramDataPoint_Buckets) MarshalOptions(opts bijoubuf.Enc
 	if err := s.Check(n, "Buckets"); err != nil {
 		return nil, err
 	}
-	w := bijoubuf.NewWriterFor(n, &s)
+	w := bijoubuf.NewBackWriter(n)
 	m.BijoubufWrite(&w)
 	return w.Bytes()
 }
@@ -4152,12 +4111,10 @@ func (m *ExponentialHistogramDataPoint_Buckets) BijoubufSize(s *bijoubuf.Sizes, 
 		u, n, prev = bijoubuf.UnknownBefore(u, 2, n, prev)
 	}
 	if len(m.BucketCounts) != 0 {
-		slot, _ := s.Open(depth, false, "bucket_counts")
 		c := 0
 		for _, v := range m.BucketCounts {
 			c += bijoubuf.VarintSize(uint64(v))
 		}
-		s.Close(slot, c, "bucket_counts")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 2
 	}
@@ -4167,31 +4124,32 @@ func (m *ExponentialHistogramDataPoint_Buckets) BijoubufSize(s *bijoubuf.Sizes, 
 	return n
 }
 
-// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode).
-func (m *ExponentialHistogramDataPoint_Buckets) BijoubufWrite(w *bijoubuf.Writer) {
+// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last
+// field to the first.
+func (m *ExponentialHistogramDataPoint_Buckets) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
 	u := m.unknown
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 1)
+		u = w.UnknownAfter(u, 2)
 	}
-	if v := m.Offset; v != 0 {
-		w.Key(1, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 2)
-	}
-	if len(m.BucketCounts) != 0 {
-		mk := w.KeyBeginNext(2)
-		for _, v := range m.BucketCounts {
+	if x := m.BucketCounts; len(x) != 0 {
+		mk := w.OpenField(2)
+		for i := len(x) - 1; i >= 0; i-- {
+			v := x[i]
 			w.Varint(uint64(v))
 		}
-		w.End(mk)
+		w.Close(mk)
 	}
 	if len(u) != 0 {
-		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
+		u = w.UnknownAfter(u, 1)
+	}
+	if v := m.Offset; v != 0 {
+		w.FieldZigzag(1, int64(v))
+	}
+	if len(u) != 0 {
+		w.UnknownAfter(u, 0)
 	}
 }
 
@@ -4320,7 +4278,7 @@ func (m *SummaryDataPoint) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, 
 	if err := s.Check(n, "SummaryDataPoint"); err != nil {
 		return nil, err
 	}
-	w := bijoubuf.NewWriterFor(n, &s)
+	w := bijoubuf.NewBackWriter(n)
 	m.BijoubufWrite(&w)
 	return w.Bytes()
 }
@@ -4391,20 +4349,17 @@ func (m *SummaryDataPoint) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 6, n, prev)
 	}
 	if len(m.QuantileValues) != 0 {
-		slot, _ := s.Open(depth, false, "quantile_values")
 		c := 0
 		for _, v := range m.QuantileValues {
-			es, ok := s.Open(depth, true, "quantile_values")
-			if !ok {
+			if !s.Enter(depth, "quantile_values") {
 				return 0
 			}
 			ec := v.BijoubufSize(s, depth+1)
-			if !s.Close(es, ec, "quantile_values") {
+			if !s.Leave("quantile_values") {
 				return 0
 			}
 			c += bijoubuf.LenSize(ec)
 		}
-		s.Close(slot, c, "quantile_values")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 6
 	}
@@ -4412,20 +4367,17 @@ func (m *SummaryDataPoint) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 7, n, prev)
 	}
 	if len(m.Attributes) != 0 {
-		slot, _ := s.Open(depth, false, "attributes")
 		c := 0
 		for _, v := range m.Attributes {
-			es, ok := s.Open(depth, true, "attributes")
-			if !ok {
+			if !s.Enter(depth, "attributes") {
 				return 0
 			}
 			ec := v.BijoubufSize(s, depth+1)
-			if !s.Close(es, ec, "attributes") {
+			if !s.Leave("attributes") {
 				return 0
 			}
 			c += bijoubuf.LenSize(ec)
 		}
-		s.Close(slot, c, "attributes")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 7
 	}
@@ -4442,73 +4394,71 @@ func (m *SummaryDataPoint) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	return n
 }
 
-// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode).
-func (m *SummaryDataPoint) BijoubufWrite(w *bijoubuf.Writer) {
+// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last
+// field to the first.
+func (m *SummaryDataPoint) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
 	u := m.unknown
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 2)
-	}
-	if v := m.StartTimeUnixNano; v != 0 {
-		w.Key(2, bijoubuf.WireI64)
-		w.Fixed64(v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 3)
-	}
-	if v := m.TimeUnixNano; v != 0 {
-		w.Key(3, bijoubuf.WireI64)
-		w.Fixed64(v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 4)
-	}
-	if v := m.Count; v != 0 {
-		w.Key(4, bijoubuf.WireI64)
-		w.Fixed64(v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 5)
-	}
-	if v := m.Sum; !bijoubuf.IsZero64(v) {
-		w.Key(5, bijoubuf.WireI64)
-		w.Float64(v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 6)
-	}
-	if len(m.QuantileValues) != 0 {
-		mk := w.KeyBeginNext(6)
-		for _, v := range m.QuantileValues {
-			ek := w.BeginNext()
-			v.BijoubufWrite(w)
-			w.End(ek)
-		}
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 7)
-	}
-	if len(m.Attributes) != 0 {
-		mk := w.KeyBeginNext(7)
-		for _, v := range m.Attributes {
-			ek := w.BeginNext()
-			v.BijoubufWrite(w)
-			w.End(ek)
-		}
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 8)
+		u = w.UnknownAfter(u, 8)
 	}
 	if v := m.Flags; v != 0 {
-		w.Key(8, bijoubuf.WireVarint)
-		w.Varint(uint64(v))
+		w.FieldVarint(8, uint64(v))
 	}
 	if len(u) != 0 {
-		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
+		u = w.UnknownAfter(u, 7)
+	}
+	if x := m.Attributes; len(x) != 0 {
+		mk := w.OpenField(7)
+		for i := len(x) - 1; i >= 0; i-- {
+			v := x[i]
+			ek := w.Open()
+			v.BijoubufWrite(w)
+			w.Close(ek)
+		}
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 6)
+	}
+	if x := m.QuantileValues; len(x) != 0 {
+		mk := w.OpenField(6)
+		for i := len(x) - 1; i >= 0; i-- {
+			v := x[i]
+			ek := w.Open()
+			v.BijoubufWrite(w)
+			w.Close(ek)
+		}
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 5)
+	}
+	if v := m.Sum; !bijoubuf.IsZero64(v) {
+		w.FieldFloat64(5, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 4)
+	}
+	if v := m.Count; v != 0 {
+		w.FieldFixed64(4, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 3)
+	}
+	if v := m.TimeUnixNano; v != 0 {
+		w.FieldFixed64(3, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 2)
+	}
+	if v := m.StartTimeUnixNano; v != 0 {
+		w.FieldFixed64(2, v)
+	}
+	if len(u) != 0 {
+		w.UnknownAfter(u, 0)
 	}
 }
 
@@ -4698,7 +4648,7 @@ func (m *SummaryDataPoint_ValueAtQuantile) MarshalOptions(opts bijoubuf.EncodeOp
 	if err := s.Check(n, "ValueAtQuantile"); err != nil {
 		return nil, err
 	}
-	w := bijoubuf.NewWriterFor(n, &s)
+	w := bijoubuf.NewBackWriter(n)
 	m.BijoubufWrite(&w)
 	return w.Bytes()
 }
@@ -4757,28 +4707,27 @@ func (m *SummaryDataPoint_ValueAtQuantile) BijoubufSize(s *bijoubuf.Sizes, depth
 	return n
 }
 
-// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode).
-func (m *SummaryDataPoint_ValueAtQuantile) BijoubufWrite(w *bijoubuf.Writer) {
+// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last
+// field to the first.
+func (m *SummaryDataPoint_ValueAtQuantile) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
 	u := m.unknown
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 1)
-	}
-	if v := m.Quantile; !bijoubuf.IsZero64(v) {
-		w.Key(1, bijoubuf.WireI64)
-		w.Float64(v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 2)
+		u = w.UnknownAfter(u, 2)
 	}
 	if v := m.Value; !bijoubuf.IsZero64(v) {
-		w.Key(2, bijoubuf.WireI64)
-		w.Float64(v)
+		w.FieldFloat64(2, v)
 	}
 	if len(u) != 0 {
-		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
+		u = w.UnknownAfter(u, 1)
+	}
+	if v := m.Quantile; !bijoubuf.IsZero64(v) {
+		w.FieldFloat64(1, v)
+	}
+	if len(u) != 0 {
+		w.UnknownAfter(u, 0)
 	}
 }
 
@@ -4904,7 +4853,7 @@ func (m *Exemplar) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
 	if err := s.Check(n, "Exemplar"); err != nil {
 		return nil, err
 	}
-	w := bijoubuf.NewWriterFor(n, &s)
+	w := bijoubuf.NewBackWriter(n)
 	m.BijoubufWrite(&w)
 	return w.Bytes()
 }
@@ -4982,20 +4931,17 @@ func (m *Exemplar) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 7, n, prev)
 	}
 	if len(m.FilteredAttributes) != 0 {
-		slot, _ := s.Open(depth, false, "filtered_attributes")
 		c := 0
 		for _, v := range m.FilteredAttributes {
-			es, ok := s.Open(depth, true, "filtered_attributes")
-			if !ok {
+			if !s.Enter(depth, "filtered_attributes") {
 				return 0
 			}
 			ec := v.BijoubufSize(s, depth+1)
-			if !s.Close(es, ec, "filtered_attributes") {
+			if !s.Leave("filtered_attributes") {
 				return 0
 			}
 			c += bijoubuf.LenSize(ec)
 		}
-		s.Close(slot, c, "filtered_attributes")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 7
 	}
@@ -5005,63 +4951,60 @@ func (m *Exemplar) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	return n
 }
 
-// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode).
-func (m *Exemplar) BijoubufWrite(w *bijoubuf.Writer) {
+// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last
+// field to the first.
+func (m *Exemplar) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
 	u := m.unknown
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 2)
+		u = w.UnknownAfter(u, 7)
 	}
-	if v := m.TimeUnixNano; v != 0 {
-		w.Key(2, bijoubuf.WireI64)
-		w.Fixed64(v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 3)
-	}
-	if o, ok := m.Value.(*Exemplar_AsDouble); ok && o != nil {
-		v := o.AsDouble
-		w.Key(3, bijoubuf.WireI64)
-		w.Float64(v)
+	if x := m.FilteredAttributes; len(x) != 0 {
+		mk := w.OpenField(7)
+		for i := len(x) - 1; i >= 0; i-- {
+			v := x[i]
+			ek := w.Open()
+			v.BijoubufWrite(w)
+			w.Close(ek)
+		}
+		w.Close(mk)
 	}
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 4)
-	}
-	if v := m.SpanId; len(v) != 0 {
-		w.Key(4, bijoubuf.WireLen)
-		w.LenBytes(v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 5)
-	}
-	if v := m.TraceId; len(v) != 0 {
-		w.Key(5, bijoubuf.WireLen)
-		w.LenBytes(v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 6)
+		u = w.UnknownAfter(u, 6)
 	}
 	if o, ok := m.Value.(*Exemplar_AsInt); ok && o != nil {
 		v := o.AsInt
-		w.Key(6, bijoubuf.WireI64)
-		w.Fixed64(uint64(v))
+		w.FieldFixed64(6, uint64(v))
 	}
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 7)
+		u = w.UnknownAfter(u, 5)
 	}
-	if len(m.FilteredAttributes) != 0 {
-		mk := w.KeyBeginNext(7)
-		for _, v := range m.FilteredAttributes {
-			ek := w.BeginNext()
-			v.BijoubufWrite(w)
-			w.End(ek)
-		}
-		w.End(mk)
+	if v := m.TraceId; len(v) != 0 {
+		w.FieldBytes(5, v)
 	}
 	if len(u) != 0 {
-		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
+		u = w.UnknownAfter(u, 4)
+	}
+	if v := m.SpanId; len(v) != 0 {
+		w.FieldBytes(4, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 3)
+	}
+	if o, ok := m.Value.(*Exemplar_AsDouble); ok && o != nil {
+		v := o.AsDouble
+		w.FieldFloat64(3, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 2)
+	}
+	if v := m.TimeUnixNano; v != 0 {
+		w.FieldFixed64(2, v)
+	}
+	if len(u) != 0 {
+		w.UnknownAfter(u, 0)
 	}
 }
 

@@ -64,7 +64,7 @@ func (m *Resource) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
 	if err := s.Check(n, "Resource"); err != nil {
 		return nil, err
 	}
-	w := bijoubuf.NewWriterFor(n, &s)
+	w := bijoubuf.NewBackWriter(n)
 	m.BijoubufWrite(&w)
 	return w.Bytes()
 }
@@ -107,20 +107,17 @@ func (m *Resource) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 1, n, prev)
 	}
 	if len(m.Attributes) != 0 {
-		slot, _ := s.Open(depth, false, "attributes")
 		c := 0
 		for _, v := range m.Attributes {
-			es, ok := s.Open(depth, true, "attributes")
-			if !ok {
+			if !s.Enter(depth, "attributes") {
 				return 0
 			}
 			ec := v.BijoubufSize(s, depth+1)
-			if !s.Close(es, ec, "attributes") {
+			if !s.Leave("attributes") {
 				return 0
 			}
 			c += bijoubuf.LenSize(ec)
 		}
-		s.Close(slot, c, "attributes")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 1
 	}
@@ -135,20 +132,17 @@ func (m *Resource) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 3, n, prev)
 	}
 	if len(m.EntityRefs) != 0 {
-		slot, _ := s.Open(depth, false, "entity_refs")
 		c := 0
 		for _, v := range m.EntityRefs {
-			es, ok := s.Open(depth, true, "entity_refs")
-			if !ok {
+			if !s.Enter(depth, "entity_refs") {
 				return 0
 			}
 			ec := v.BijoubufSize(s, depth+1)
-			if !s.Close(es, ec, "entity_refs") {
+			if !s.Leave("entity_refs") {
 				return 0
 			}
 			c += bijoubuf.LenSize(ec)
 		}
-		s.Close(slot, c, "entity_refs")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 3
 	}
@@ -158,45 +152,47 @@ func (m *Resource) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	return n
 }
 
-// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode).
-func (m *Resource) BijoubufWrite(w *bijoubuf.Writer) {
+// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last
+// field to the first.
+func (m *Resource) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
 	u := m.unknown
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 1)
+		u = w.UnknownAfter(u, 3)
 	}
-	if len(m.Attributes) != 0 {
-		mk := w.KeyBeginNext(1)
-		for _, v := range m.Attributes {
-			ek := w.BeginNext()
+	if x := m.EntityRefs; len(x) != 0 {
+		mk := w.OpenField(3)
+		for i := len(x) - 1; i >= 0; i-- {
+			v := x[i]
+			ek := w.Open()
 			v.BijoubufWrite(w)
-			w.End(ek)
+			w.Close(ek)
 		}
-		w.End(mk)
+		w.Close(mk)
 	}
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 2)
+		u = w.UnknownAfter(u, 2)
 	}
 	if v := m.DroppedAttributesCount; v != 0 {
-		w.Key(2, bijoubuf.WireVarint)
-		w.Varint(uint64(v))
+		w.FieldVarint(2, uint64(v))
 	}
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 3)
+		u = w.UnknownAfter(u, 1)
 	}
-	if len(m.EntityRefs) != 0 {
-		mk := w.KeyBeginNext(3)
-		for _, v := range m.EntityRefs {
-			ek := w.BeginNext()
+	if x := m.Attributes; len(x) != 0 {
+		mk := w.OpenField(1)
+		for i := len(x) - 1; i >= 0; i-- {
+			v := x[i]
+			ek := w.Open()
 			v.BijoubufWrite(w)
-			w.End(ek)
+			w.Close(ek)
 		}
-		w.End(mk)
+		w.Close(mk)
 	}
 	if len(u) != 0 {
-		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
+		w.UnknownAfter(u, 0)
 	}
 }
 

@@ -102,7 +102,7 @@ func (m *TracesData) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error)
 	if err := s.Check(n, "TracesData"); err != nil {
 		return nil, err
 	}
-	w := bijoubuf.NewWriterFor(n, &s)
+	w := bijoubuf.NewBackWriter(n)
 	m.BijoubufWrite(&w)
 	return w.Bytes()
 }
@@ -145,20 +145,17 @@ func (m *TracesData) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 1, n, prev)
 	}
 	if len(m.ResourceSpans) != 0 {
-		slot, _ := s.Open(depth, false, "resource_spans")
 		c := 0
 		for _, v := range m.ResourceSpans {
-			es, ok := s.Open(depth, true, "resource_spans")
-			if !ok {
+			if !s.Enter(depth, "resource_spans") {
 				return 0
 			}
 			ec := v.BijoubufSize(s, depth+1)
-			if !s.Close(es, ec, "resource_spans") {
+			if !s.Leave("resource_spans") {
 				return 0
 			}
 			c += bijoubuf.LenSize(ec)
 		}
-		s.Close(slot, c, "resource_spans")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 1
 	}
@@ -168,26 +165,28 @@ func (m *TracesData) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	return n
 }
 
-// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode).
-func (m *TracesData) BijoubufWrite(w *bijoubuf.Writer) {
+// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last
+// field to the first.
+func (m *TracesData) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
 	u := m.unknown
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 1)
+		u = w.UnknownAfter(u, 1)
 	}
-	if len(m.ResourceSpans) != 0 {
-		mk := w.KeyBeginNext(1)
-		for _, v := range m.ResourceSpans {
-			ek := w.BeginNext()
+	if x := m.ResourceSpans; len(x) != 0 {
+		mk := w.OpenField(1)
+		for i := len(x) - 1; i >= 0; i-- {
+			v := x[i]
+			ek := w.Open()
 			v.BijoubufWrite(w)
-			w.End(ek)
+			w.Close(ek)
 		}
-		w.End(mk)
+		w.Close(mk)
 	}
 	if len(u) != 0 {
-		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
+		w.UnknownAfter(u, 0)
 	}
 }
 
@@ -286,7 +285,7 @@ func (m *ResourceSpans) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, err
 	if err := s.Check(n, "ResourceSpans"); err != nil {
 		return nil, err
 	}
-	w := bijoubuf.NewWriterFor(n, &s)
+	w := bijoubuf.NewBackWriter(n)
 	m.BijoubufWrite(&w)
 	return w.Bytes()
 }
@@ -329,12 +328,11 @@ func (m *ResourceSpans) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 1, n, prev)
 	}
 	if v := m.Resource; v != nil {
-		slot, ok := s.Open(depth, true, "resource")
-		if !ok {
+		if !s.Enter(depth, "resource") {
 			return 0
 		}
 		c := v.BijoubufSize(s, depth+1)
-		if !s.Close(slot, c, "resource") {
+		if !s.Leave("resource") {
 			return 0
 		}
 		n += 1 + bijoubuf.LenSize(c)
@@ -344,20 +342,17 @@ func (m *ResourceSpans) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 2, n, prev)
 	}
 	if len(m.ScopeSpans) != 0 {
-		slot, _ := s.Open(depth, false, "scope_spans")
 		c := 0
 		for _, v := range m.ScopeSpans {
-			es, ok := s.Open(depth, true, "scope_spans")
-			if !ok {
+			if !s.Enter(depth, "scope_spans") {
 				return 0
 			}
 			ec := v.BijoubufSize(s, depth+1)
-			if !s.Close(es, ec, "scope_spans") {
+			if !s.Leave("scope_spans") {
 				return 0
 			}
 			c += bijoubuf.LenSize(ec)
 		}
-		s.Close(slot, c, "scope_spans")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 2
 	}
@@ -377,40 +372,42 @@ func (m *ResourceSpans) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	return n
 }
 
-// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode).
-func (m *ResourceSpans) BijoubufWrite(w *bijoubuf.Writer) {
+// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last
+// field to the first.
+func (m *ResourceSpans) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
 	u := m.unknown
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 1)
-	}
-	if v := m.Resource; v != nil {
-		mk := w.KeyBeginNext(1)
-		v.BijoubufWrite(w)
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 2)
-	}
-	if len(m.ScopeSpans) != 0 {
-		mk := w.KeyBeginNext(2)
-		for _, v := range m.ScopeSpans {
-			ek := w.BeginNext()
-			v.BijoubufWrite(w)
-			w.End(ek)
-		}
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 3)
+		u = w.UnknownAfter(u, 3)
 	}
 	if v := m.SchemaUrl; len(v) != 0 {
-		w.KeyString(3, v)
+		w.FieldString(3, v)
 	}
 	if len(u) != 0 {
-		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
+		u = w.UnknownAfter(u, 2)
+	}
+	if x := m.ScopeSpans; len(x) != 0 {
+		mk := w.OpenField(2)
+		for i := len(x) - 1; i >= 0; i-- {
+			v := x[i]
+			ek := w.Open()
+			v.BijoubufWrite(w)
+			w.Close(ek)
+		}
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 1)
+	}
+	if v := m.Resource; v != nil {
+		mk := w.OpenField(1)
+		v.BijoubufWrite(w)
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		w.UnknownAfter(u, 0)
 	}
 }
 
@@ -538,7 +535,7 @@ func (m *ScopeSpans) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error)
 	if err := s.Check(n, "ScopeSpans"); err != nil {
 		return nil, err
 	}
-	w := bijoubuf.NewWriterFor(n, &s)
+	w := bijoubuf.NewBackWriter(n)
 	m.BijoubufWrite(&w)
 	return w.Bytes()
 }
@@ -581,12 +578,11 @@ func (m *ScopeSpans) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 1, n, prev)
 	}
 	if v := m.Scope; v != nil {
-		slot, ok := s.Open(depth, true, "scope")
-		if !ok {
+		if !s.Enter(depth, "scope") {
 			return 0
 		}
 		c := v.BijoubufSize(s, depth+1)
-		if !s.Close(slot, c, "scope") {
+		if !s.Leave("scope") {
 			return 0
 		}
 		n += 1 + bijoubuf.LenSize(c)
@@ -596,20 +592,17 @@ func (m *ScopeSpans) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 2, n, prev)
 	}
 	if len(m.Spans) != 0 {
-		slot, _ := s.Open(depth, false, "spans")
 		c := 0
 		for _, v := range m.Spans {
-			es, ok := s.Open(depth, true, "spans")
-			if !ok {
+			if !s.Enter(depth, "spans") {
 				return 0
 			}
 			ec := v.BijoubufSize(s, depth+1)
-			if !s.Close(es, ec, "spans") {
+			if !s.Leave("spans") {
 				return 0
 			}
 			c += bijoubuf.LenSize(ec)
 		}
-		s.Close(slot, c, "spans")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 2
 	}
@@ -629,40 +622,42 @@ func (m *ScopeSpans) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	return n
 }
 
-// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode).
-func (m *ScopeSpans) BijoubufWrite(w *bijoubuf.Writer) {
+// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last
+// field to the first.
+func (m *ScopeSpans) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
 	u := m.unknown
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 1)
-	}
-	if v := m.Scope; v != nil {
-		mk := w.KeyBeginNext(1)
-		v.BijoubufWrite(w)
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 2)
-	}
-	if len(m.Spans) != 0 {
-		mk := w.KeyBeginNext(2)
-		for _, v := range m.Spans {
-			ek := w.BeginNext()
-			v.BijoubufWrite(w)
-			w.End(ek)
-		}
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 3)
+		u = w.UnknownAfter(u, 3)
 	}
 	if v := m.SchemaUrl; len(v) != 0 {
-		w.KeyString(3, v)
+		w.FieldString(3, v)
 	}
 	if len(u) != 0 {
-		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
+		u = w.UnknownAfter(u, 2)
+	}
+	if x := m.Spans; len(x) != 0 {
+		mk := w.OpenField(2)
+		for i := len(x) - 1; i >= 0; i-- {
+			v := x[i]
+			ek := w.Open()
+			v.BijoubufWrite(w)
+			w.Close(ek)
+		}
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 1)
+	}
+	if v := m.Scope; v != nil {
+		mk := w.OpenField(1)
+		v.BijoubufWrite(w)
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		w.UnknownAfter(u, 0)
 	}
 }
 
@@ -940,7 +935,7 @@ func (m *Span) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
 	if err := s.Check(n, "Span"); err != nil {
 		return nil, err
 	}
-	w := bijoubuf.NewWriterFor(n, &s)
+	w := bijoubuf.NewBackWriter(n)
 	m.BijoubufWrite(&w)
 	return w.Bytes()
 }
@@ -1045,20 +1040,17 @@ func (m *Span) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 9, n, prev)
 	}
 	if len(m.Attributes) != 0 {
-		slot, _ := s.Open(depth, false, "attributes")
 		c := 0
 		for _, v := range m.Attributes {
-			es, ok := s.Open(depth, true, "attributes")
-			if !ok {
+			if !s.Enter(depth, "attributes") {
 				return 0
 			}
 			ec := v.BijoubufSize(s, depth+1)
-			if !s.Close(es, ec, "attributes") {
+			if !s.Leave("attributes") {
 				return 0
 			}
 			c += bijoubuf.LenSize(ec)
 		}
-		s.Close(slot, c, "attributes")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 9
 	}
@@ -1073,20 +1065,17 @@ func (m *Span) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 11, n, prev)
 	}
 	if len(m.Events) != 0 {
-		slot, _ := s.Open(depth, false, "events")
 		c := 0
 		for _, v := range m.Events {
-			es, ok := s.Open(depth, true, "events")
-			if !ok {
+			if !s.Enter(depth, "events") {
 				return 0
 			}
 			ec := v.BijoubufSize(s, depth+1)
-			if !s.Close(es, ec, "events") {
+			if !s.Leave("events") {
 				return 0
 			}
 			c += bijoubuf.LenSize(ec)
 		}
-		s.Close(slot, c, "events")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 11
 	}
@@ -1101,20 +1090,17 @@ func (m *Span) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 13, n, prev)
 	}
 	if len(m.Links) != 0 {
-		slot, _ := s.Open(depth, false, "links")
 		c := 0
 		for _, v := range m.Links {
-			es, ok := s.Open(depth, true, "links")
-			if !ok {
+			if !s.Enter(depth, "links") {
 				return 0
 			}
 			ec := v.BijoubufSize(s, depth+1)
-			if !s.Close(es, ec, "links") {
+			if !s.Leave("links") {
 				return 0
 			}
 			c += bijoubuf.LenSize(ec)
 		}
-		s.Close(slot, c, "links")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 13
 	}
@@ -1129,12 +1115,11 @@ func (m *Span) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 15, n, prev)
 	}
 	if v := m.Status; v != nil {
-		slot, ok := s.Open(depth, true, "status")
-		if !ok {
+		if !s.Enter(depth, "status") {
 			return 0
 		}
 		c := v.BijoubufSize(s, depth+1)
-		if !s.Close(slot, c, "status") {
+		if !s.Leave("status") {
 			return 0
 		}
 		n += 1 + bijoubuf.LenSize(c)
@@ -1153,140 +1138,134 @@ func (m *Span) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	return n
 }
 
-// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode).
-func (m *Span) BijoubufWrite(w *bijoubuf.Writer) {
+// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last
+// field to the first.
+func (m *Span) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
 	u := m.unknown
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 1)
-	}
-	if v := m.TraceId; len(v) != 0 {
-		w.Key(1, bijoubuf.WireLen)
-		w.LenBytes(v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 2)
-	}
-	if v := m.SpanId; len(v) != 0 {
-		w.Key(2, bijoubuf.WireLen)
-		w.LenBytes(v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 3)
-	}
-	if v := m.TraceState; len(v) != 0 {
-		w.KeyString(3, v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 4)
-	}
-	if v := m.ParentSpanId; len(v) != 0 {
-		w.Key(4, bijoubuf.WireLen)
-		w.LenBytes(v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 5)
-	}
-	if v := m.Name; len(v) != 0 {
-		w.KeyString(5, v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 6)
-	}
-	if v := m.Kind; v != 0 {
-		w.Key(6, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 7)
-	}
-	if v := m.StartTimeUnixNano; v != 0 {
-		w.Key(7, bijoubuf.WireI64)
-		w.Fixed64(v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 8)
-	}
-	if v := m.EndTimeUnixNano; v != 0 {
-		w.Key(8, bijoubuf.WireI64)
-		w.Fixed64(v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 9)
-	}
-	if len(m.Attributes) != 0 {
-		mk := w.KeyBeginNext(9)
-		for _, v := range m.Attributes {
-			ek := w.BeginNext()
-			v.BijoubufWrite(w)
-			w.End(ek)
-		}
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 10)
-	}
-	if v := m.DroppedAttributesCount; v != 0 {
-		w.Key(10, bijoubuf.WireVarint)
-		w.Varint(uint64(v))
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 11)
-	}
-	if len(m.Events) != 0 {
-		mk := w.KeyBeginNext(11)
-		for _, v := range m.Events {
-			ek := w.BeginNext()
-			v.BijoubufWrite(w)
-			w.End(ek)
-		}
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 12)
-	}
-	if v := m.DroppedEventsCount; v != 0 {
-		w.Key(12, bijoubuf.WireVarint)
-		w.Varint(uint64(v))
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 13)
-	}
-	if len(m.Links) != 0 {
-		mk := w.KeyBeginNext(13)
-		for _, v := range m.Links {
-			ek := w.BeginNext()
-			v.BijoubufWrite(w)
-			w.End(ek)
-		}
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 14)
-	}
-	if v := m.DroppedLinksCount; v != 0 {
-		w.Key(14, bijoubuf.WireVarint)
-		w.Varint(uint64(v))
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 15)
-	}
-	if v := m.Status; v != nil {
-		mk := w.KeyBeginNext(15)
-		v.BijoubufWrite(w)
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 16)
+		u = w.UnknownAfter(u, 16)
 	}
 	if v := m.Flags; v != 0 {
-		w.Key(16, bijoubuf.WireI32)
-		w.Fixed32(v)
+		w.FieldFixed32(16, v)
 	}
 	if len(u) != 0 {
-		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
+		u = w.UnknownAfter(u, 15)
+	}
+	if v := m.Status; v != nil {
+		mk := w.OpenField(15)
+		v.BijoubufWrite(w)
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 14)
+	}
+	if v := m.DroppedLinksCount; v != 0 {
+		w.FieldVarint(14, uint64(v))
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 13)
+	}
+	if x := m.Links; len(x) != 0 {
+		mk := w.OpenField(13)
+		for i := len(x) - 1; i >= 0; i-- {
+			v := x[i]
+			ek := w.Open()
+			v.BijoubufWrite(w)
+			w.Close(ek)
+		}
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 12)
+	}
+	if v := m.DroppedEventsCount; v != 0 {
+		w.FieldVarint(12, uint64(v))
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 11)
+	}
+	if x := m.Events; len(x) != 0 {
+		mk := w.OpenField(11)
+		for i := len(x) - 1; i >= 0; i-- {
+			v := x[i]
+			ek := w.Open()
+			v.BijoubufWrite(w)
+			w.Close(ek)
+		}
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 10)
+	}
+	if v := m.DroppedAttributesCount; v != 0 {
+		w.FieldVarint(10, uint64(v))
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 9)
+	}
+	if x := m.Attributes; len(x) != 0 {
+		mk := w.OpenField(9)
+		for i := len(x) - 1; i >= 0; i-- {
+			v := x[i]
+			ek := w.Open()
+			v.BijoubufWrite(w)
+			w.Close(ek)
+		}
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 8)
+	}
+	if v := m.EndTimeUnixNano; v != 0 {
+		w.FieldFixed64(8, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 7)
+	}
+	if v := m.StartTimeUnixNano; v != 0 {
+		w.FieldFixed64(7, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 6)
+	}
+	if v := m.Kind; v != 0 {
+		w.FieldZigzag(6, int64(v))
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 5)
+	}
+	if v := m.Name; len(v) != 0 {
+		w.FieldString(5, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 4)
+	}
+	if v := m.ParentSpanId; len(v) != 0 {
+		w.FieldBytes(4, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 3)
+	}
+	if v := m.TraceState; len(v) != 0 {
+		w.FieldString(3, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 2)
+	}
+	if v := m.SpanId; len(v) != 0 {
+		w.FieldBytes(2, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 1)
+	}
+	if v := m.TraceId; len(v) != 0 {
+		w.FieldBytes(1, v)
+	}
+	if len(u) != 0 {
+		w.UnknownAfter(u, 0)
 	}
 }
 
@@ -1611,7 +1590,7 @@ func (m *Span_Event) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error)
 	if err := s.Check(n, "Event"); err != nil {
 		return nil, err
 	}
-	w := bijoubuf.NewWriterFor(n, &s)
+	w := bijoubuf.NewBackWriter(n)
 	m.BijoubufWrite(&w)
 	return w.Bytes()
 }
@@ -1671,20 +1650,17 @@ func (m *Span_Event) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 3, n, prev)
 	}
 	if len(m.Attributes) != 0 {
-		slot, _ := s.Open(depth, false, "attributes")
 		c := 0
 		for _, v := range m.Attributes {
-			es, ok := s.Open(depth, true, "attributes")
-			if !ok {
+			if !s.Enter(depth, "attributes") {
 				return 0
 			}
 			ec := v.BijoubufSize(s, depth+1)
-			if !s.Close(es, ec, "attributes") {
+			if !s.Leave("attributes") {
 				return 0
 			}
 			c += bijoubuf.LenSize(ec)
 		}
-		s.Close(slot, c, "attributes")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 3
 	}
@@ -1701,46 +1677,46 @@ func (m *Span_Event) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	return n
 }
 
-// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode).
-func (m *Span_Event) BijoubufWrite(w *bijoubuf.Writer) {
+// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last
+// field to the first.
+func (m *Span_Event) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
 	u := m.unknown
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 1)
-	}
-	if v := m.TimeUnixNano; v != 0 {
-		w.Key(1, bijoubuf.WireI64)
-		w.Fixed64(v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 2)
-	}
-	if v := m.Name; len(v) != 0 {
-		w.KeyString(2, v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 3)
-	}
-	if len(m.Attributes) != 0 {
-		mk := w.KeyBeginNext(3)
-		for _, v := range m.Attributes {
-			ek := w.BeginNext()
-			v.BijoubufWrite(w)
-			w.End(ek)
-		}
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 4)
+		u = w.UnknownAfter(u, 4)
 	}
 	if v := m.DroppedAttributesCount; v != 0 {
-		w.Key(4, bijoubuf.WireVarint)
-		w.Varint(uint64(v))
+		w.FieldVarint(4, uint64(v))
 	}
 	if len(u) != 0 {
-		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
+		u = w.UnknownAfter(u, 3)
+	}
+	if x := m.Attributes; len(x) != 0 {
+		mk := w.OpenField(3)
+		for i := len(x) - 1; i >= 0; i-- {
+			v := x[i]
+			ek := w.Open()
+			v.BijoubufWrite(w)
+			w.Close(ek)
+		}
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 2)
+	}
+	if v := m.Name; len(v) != 0 {
+		w.FieldString(2, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 1)
+	}
+	if v := m.TimeUnixNano; v != 0 {
+		w.FieldFixed64(1, v)
+	}
+	if len(u) != 0 {
+		w.UnknownAfter(u, 0)
 	}
 }
 
@@ -1905,7 +1881,7 @@ func (m *Span_Link) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) 
 	if err := s.Check(n, "Link"); err != nil {
 		return nil, err
 	}
-	w := bijoubuf.NewWriterFor(n, &s)
+	w := bijoubuf.NewBackWriter(n)
 	m.BijoubufWrite(&w)
 	return w.Bytes()
 }
@@ -1972,20 +1948,17 @@ func (m *Span_Link) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		u, n, prev = bijoubuf.UnknownBefore(u, 4, n, prev)
 	}
 	if len(m.Attributes) != 0 {
-		slot, _ := s.Open(depth, false, "attributes")
 		c := 0
 		for _, v := range m.Attributes {
-			es, ok := s.Open(depth, true, "attributes")
-			if !ok {
+			if !s.Enter(depth, "attributes") {
 				return 0
 			}
 			ec := v.BijoubufSize(s, depth+1)
-			if !s.Close(es, ec, "attributes") {
+			if !s.Leave("attributes") {
 				return 0
 			}
 			c += bijoubuf.LenSize(ec)
 		}
-		s.Close(slot, c, "attributes")
 		n += 1 + bijoubuf.LenSize(c)
 		prev = 4
 	}
@@ -2009,60 +1982,58 @@ func (m *Span_Link) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	return n
 }
 
-// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode).
-func (m *Span_Link) BijoubufWrite(w *bijoubuf.Writer) {
+// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last
+// field to the first.
+func (m *Span_Link) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
 	u := m.unknown
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 1)
-	}
-	if v := m.TraceId; len(v) != 0 {
-		w.Key(1, bijoubuf.WireLen)
-		w.LenBytes(v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 2)
-	}
-	if v := m.SpanId; len(v) != 0 {
-		w.Key(2, bijoubuf.WireLen)
-		w.LenBytes(v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 3)
-	}
-	if v := m.TraceState; len(v) != 0 {
-		w.KeyString(3, v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 4)
-	}
-	if len(m.Attributes) != 0 {
-		mk := w.KeyBeginNext(4)
-		for _, v := range m.Attributes {
-			ek := w.BeginNext()
-			v.BijoubufWrite(w)
-			w.End(ek)
-		}
-		w.End(mk)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 5)
-	}
-	if v := m.DroppedAttributesCount; v != 0 {
-		w.Key(5, bijoubuf.WireVarint)
-		w.Varint(uint64(v))
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 6)
+		u = w.UnknownAfter(u, 6)
 	}
 	if v := m.Flags; v != 0 {
-		w.Key(6, bijoubuf.WireI32)
-		w.Fixed32(v)
+		w.FieldFixed32(6, v)
 	}
 	if len(u) != 0 {
-		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
+		u = w.UnknownAfter(u, 5)
+	}
+	if v := m.DroppedAttributesCount; v != 0 {
+		w.FieldVarint(5, uint64(v))
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 4)
+	}
+	if x := m.Attributes; len(x) != 0 {
+		mk := w.OpenField(4)
+		for i := len(x) - 1; i >= 0; i-- {
+			v := x[i]
+			ek := w.Open()
+			v.BijoubufWrite(w)
+			w.Close(ek)
+		}
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 3)
+	}
+	if v := m.TraceState; len(v) != 0 {
+		w.FieldString(3, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 2)
+	}
+	if v := m.SpanId; len(v) != 0 {
+		w.FieldBytes(2, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 1)
+	}
+	if v := m.TraceId; len(v) != 0 {
+		w.FieldBytes(1, v)
+	}
+	if len(u) != 0 {
+		w.UnknownAfter(u, 0)
 	}
 }
 
@@ -2238,7 +2209,7 @@ func (m *Status) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
 	if err := s.Check(n, "Status"); err != nil {
 		return nil, err
 	}
-	w := bijoubuf.NewWriterFor(n, &s)
+	w := bijoubuf.NewBackWriter(n)
 	m.BijoubufWrite(&w)
 	return w.Bytes()
 }
@@ -2300,27 +2271,27 @@ func (m *Status) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	return n
 }
 
-// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode).
-func (m *Status) BijoubufWrite(w *bijoubuf.Writer) {
+// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last
+// field to the first.
+func (m *Status) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
 	u := m.unknown
 	if len(u) != 0 {
-		u = w.UnknownBefore(u, 2)
-	}
-	if v := m.Message; len(v) != 0 {
-		w.KeyString(2, v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownBefore(u, 3)
+		u = w.UnknownAfter(u, 3)
 	}
 	if v := m.Code; v != 0 {
-		w.Key(3, bijoubuf.WireVarint)
-		w.Zigzag(int64(v))
+		w.FieldZigzag(3, int64(v))
 	}
 	if len(u) != 0 {
-		w.UnknownBefore(u, bijoubuf.MaxFieldNumber+1)
+		u = w.UnknownAfter(u, 2)
+	}
+	if v := m.Message; len(v) != 0 {
+		w.FieldString(2, v)
+	}
+	if len(u) != 0 {
+		w.UnknownAfter(u, 0)
 	}
 }
 
