@@ -104,9 +104,10 @@ fn presence_maps_oneofs_and_enums_have_their_go_forms() {
         "type M_S struct {\n\tS string\n}\n",
         "type M_M struct {\n\tM *M\n}\n",
         "func (*M_S) isM_Pick() {}\n",
-        // Field numbers in ascending order, each asked for once.
-        "r.Field(1, bijoubuf.WireVarint, \"opt\")",
-        "r.Field(8, bijoubuf.WireVarint, \"n\")",
+        // One loop over the records, a case per field number with its wire type checked.
+        "\t\tcase 1:\n\t\t\tif wt != bijoubuf.WireVarint {\n\t\t\t\treturn r.WireMismatch(\"opt\")\n",
+        "\t\tcase 8:\n\t\t\tif wt != bijoubuf.WireVarint {\n\t\t\t\treturn r.WireMismatch(\"n\")\n",
+        "\t\tdefault:\n\t\t\tif err := r.Skip(n, wt); err != nil {\n",
         "return r.OneofConflict(\"m\")",
         // Map entries written in key order, each value taken with its key (not looked up).
         "\t\tvar ks [8]bijoubuf.Entry[string, Color]\n\t\tfor _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.ByName) {\n\t\t\tk, v := e.Key, e.Value\n",
@@ -169,8 +170,8 @@ fn packages_go_to_their_directories_and_import_each_other() {
         "\tItem    *v1.Item\n",
         "\tAt      *wkt.Timestamp\n",
         // Timestamp is outside the default preserving set (SPEC §8.2).
-        "v := new(wkt.Timestamp)\n\t\tf, err := r.Enter(false)",
-        "v := new(v1.Item)\n\t\tf, err := r.Enter(true)",
+        "v := new(wkt.Timestamp)\n\t\t\tf, ok := r.EnterFast(false)",
+        "v := new(v1.Item)\n\t\t\tf, ok := r.EnterFast(true)",
     ] {
         assert!(entry.contains(part), "no `{part}` in\n{entry}");
     }
