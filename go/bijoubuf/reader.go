@@ -422,7 +422,15 @@ func (r *Reader) String() (string, error) {
 	if at < r.end {
 		if l := int(r.buf[at]); l < bijou64.FirstTierTag && l <= r.end-at-1 {
 			from, to := at+1, at+1+l
-			if isASCII(r.buf[from:to]) {
+			var ascii bool
+			if l < 8 && from+8 <= len(r.buf) {
+				// One load of eight bytes, the string's l of them kept.
+				w := binary.LittleEndian.Uint64(r.buf[from:])
+				ascii = w&(1<<(8*uint(l))-1)&0x8080808080808080 == 0
+			} else {
+				ascii = isASCII(r.buf[from:to])
+			}
+			if ascii {
 				r.pos = to
 				if from >= r.strBase && to <= r.strBase+len(r.str) {
 					return r.str[from-r.strBase : to-r.strBase], nil
@@ -470,13 +478,18 @@ func (r *Reader) Bytes() ([]byte, error) { return r.LenBytes() }
 
 // isASCII says whether b is all ASCII, eight bytes at a time.
 func isASCII(b []byte) bool {
-	var or uint64
+	if len(b) < 8 {
+		var or byte
+		for _, c := range b {
+			or |= c
+		}
+		return or < utf8.RuneSelf
+	}
+	// Whole words, then the last eight bytes (overlapping the words read).
+	or := binary.LittleEndian.Uint64(b[len(b)-8:])
 	for len(b) >= 8 {
 		or |= binary.LittleEndian.Uint64(b)
 		b = b[8:]
-	}
-	for _, c := range b {
-		or |= uint64(c)
 	}
 	return or&0x8080808080808080 == 0
 }
@@ -1064,6 +1077,15 @@ func (r *Reader) CountLens() int {
 	n := 0
 	b := r.buf[r.pos:r.end]
 	for len(b) > 0 {
+		if t := b[0]; t < bijou64.FirstTierTag {
+			// A one-byte length prefix (most elements).
+			if int(t) > len(b)-1 {
+				break
+			}
+			b = b[1+int(t):]
+			n++
+			continue
+		}
 		l, k, err := bijou64.Decode(b)
 		if err != nil || l > uint64(len(b)-k) {
 			break

@@ -1451,15 +1451,47 @@ impl Emitter<'_> {
                         } else {
                             "r.CountVarints()".to_string()
                         };
-                        let _ = writeln!(
+                        let _ = write!(
                             b,
-                            "\t\touter, err := r.OpenRun({path}, {w})\n\t\tif err != nil {{\n\t\t\treturn err\n\t\t}}\n\t\tm.{field} = make([]{t}, 0, {count})\n\t\tfor i := 0; !r.AtEnd(); i++ {{\n{}\t\t\tm.{field} = append(m.{field}, {value})\n\t\t}}\n\t\tr.CloseRun(outer)",
-                            read_value(
-                                ty,
-                                "\t\t\t",
-                                &format!("bijoubuf.InElement(err, i, {path})")
-                            )
+                            "\t\touter, err := r.OpenRun({path}, {w})\n\t\tif err != nil {{\n\t\t\treturn err\n\t\t}}\n\t\tm.{field} = make([]{t}, 0, {count})\n"
                         );
+                        // Fixed-width runs are read whole, in one call.
+                        let bulk = match ty {
+                            FieldType::Scalar(ScalarType::Double) => Some(("ReadFloat64s", true)),
+                            FieldType::Scalar(ScalarType::Float) => Some(("ReadFloat32s", true)),
+                            FieldType::Scalar(ScalarType::Fixed64 | ScalarType::Sfixed64) => {
+                                Some(("ReadFixed64s", false))
+                            }
+                            FieldType::Scalar(ScalarType::Fixed32 | ScalarType::Sfixed32) => {
+                                Some(("ReadFixed32s", false))
+                            }
+                            _ => None,
+                        };
+                        match bulk {
+                            Some((read, true)) => {
+                                let _ = writeln!(
+                                    b,
+                                    "\t\tif m.{field}, err = bijoubuf.{read}(r, m.{field}); err != nil {{\n\t\t\treturn bijoubuf.InElement(err, len(m.{field}), {path})\n\t\t}}\n\t\tr.CloseRun(outer)"
+                                );
+                            }
+                            Some((read, false)) => {
+                                let _ = writeln!(
+                                    b,
+                                    "\t\tm.{field} = bijoubuf.{read}(r, m.{field})\n\t\tr.CloseRun(outer)"
+                                );
+                            }
+                            None => {
+                                let _ = writeln!(
+                                    b,
+                                    "\t\tfor i := 0; !r.AtEnd(); i++ {{\n{}\t\t\tm.{field} = append(m.{field}, {value})\n\t\t}}\n\t\tr.CloseRun(outer)",
+                                    read_value(
+                                        ty,
+                                        "\t\t\t",
+                                        &format!("bijoubuf.InElement(err, i, {path})")
+                                    )
+                                );
+                            }
+                        }
                     }
                 },
                 Cardinality::Map { key: kt, value } => {

@@ -1305,15 +1305,8 @@ func (m *Reading) BijoubufDecode(r *bijoubuf.Reader) error {
 				return err
 			}
 			m.Samples = make([]float32, 0, r.Left()/4)
-			for i := 0; !r.AtEnd(); i++ {
-				v, ok := r.Float32Fast()
-				if !ok {
-					var err error
-					if v, err = r.Float32(); err != nil {
-						return bijoubuf.InElement(err, i, "samples")
-					}
-				}
-				m.Samples = append(m.Samples, v)
+			if m.Samples, err = bijoubuf.ReadFloat32s(r, m.Samples); err != nil {
+				return bijoubuf.InElement(err, len(m.Samples), "samples")
 			}
 			r.CloseRun(outer)
 		case 4:
@@ -3823,13 +3816,7 @@ func (m *Repeats) BijoubufDecode(r *bijoubuf.Reader) error {
 				return err
 			}
 			m.F32 = make([]uint32, 0, r.Left()/4)
-			for i := 0; !r.AtEnd(); i++ {
-				v, err := r.Fixed32()
-				if err != nil {
-					return bijoubuf.InElement(err, i, "f32")
-				}
-				m.F32 = append(m.F32, v)
-			}
+			m.F32 = bijoubuf.ReadFixed32s(r, m.F32)
 			r.CloseRun(outer)
 		case 10:
 			if wt != bijoubuf.WireLen {
@@ -3840,13 +3827,7 @@ func (m *Repeats) BijoubufDecode(r *bijoubuf.Reader) error {
 				return err
 			}
 			m.F64 = make([]uint64, 0, r.Left()/8)
-			for i := 0; !r.AtEnd(); i++ {
-				v, err := r.Fixed64()
-				if err != nil {
-					return bijoubuf.InElement(err, i, "f64")
-				}
-				m.F64 = append(m.F64, v)
-			}
+			m.F64 = bijoubuf.ReadFixed64s(r, m.F64)
 			r.CloseRun(outer)
 		case 11:
 			if wt != bijoubuf.WireLen {
@@ -3857,13 +3838,7 @@ func (m *Repeats) BijoubufDecode(r *bijoubuf.Reader) error {
 				return err
 			}
 			m.Sf32 = make([]int32, 0, r.Left()/4)
-			for i := 0; !r.AtEnd(); i++ {
-				v, err := r.Sfixed32()
-				if err != nil {
-					return bijoubuf.InElement(err, i, "sf32")
-				}
-				m.Sf32 = append(m.Sf32, v)
-			}
+			m.Sf32 = bijoubuf.ReadFixed32s(r, m.Sf32)
 			r.CloseRun(outer)
 		case 12:
 			if wt != bijoubuf.WireLen {
@@ -3874,13 +3849,7 @@ func (m *Repeats) BijoubufDecode(r *bijoubuf.Reader) error {
 				return err
 			}
 			m.Sf64 = make([]int64, 0, r.Left()/8)
-			for i := 0; !r.AtEnd(); i++ {
-				v, err := r.Sfixed64()
-				if err != nil {
-					return bijoubuf.InElement(err, i, "sf64")
-				}
-				m.Sf64 = append(m.Sf64, v)
-			}
+			m.Sf64 = bijoubuf.ReadFixed64s(r, m.Sf64)
 			r.CloseRun(outer)
 		case 13:
 			if wt != bijoubuf.WireLen {
@@ -3891,15 +3860,8 @@ func (m *Repeats) BijoubufDecode(r *bijoubuf.Reader) error {
 				return err
 			}
 			m.Fl = make([]float32, 0, r.Left()/4)
-			for i := 0; !r.AtEnd(); i++ {
-				v, ok := r.Float32Fast()
-				if !ok {
-					var err error
-					if v, err = r.Float32(); err != nil {
-						return bijoubuf.InElement(err, i, "fl")
-					}
-				}
-				m.Fl = append(m.Fl, v)
+			if m.Fl, err = bijoubuf.ReadFloat32s(r, m.Fl); err != nil {
+				return bijoubuf.InElement(err, len(m.Fl), "fl")
 			}
 			r.CloseRun(outer)
 		case 14:
@@ -3911,15 +3873,8 @@ func (m *Repeats) BijoubufDecode(r *bijoubuf.Reader) error {
 				return err
 			}
 			m.Db = make([]float64, 0, r.Left()/8)
-			for i := 0; !r.AtEnd(); i++ {
-				v, ok := r.Float64Fast()
-				if !ok {
-					var err error
-					if v, err = r.Float64(); err != nil {
-						return bijoubuf.InElement(err, i, "db")
-					}
-				}
-				m.Db = append(m.Db, v)
+			if m.Db, err = bijoubuf.ReadFloat64s(r, m.Db); err != nil {
+				return bijoubuf.InElement(err, len(m.Db), "db")
 			}
 			r.CloseRun(outer)
 		case 15:

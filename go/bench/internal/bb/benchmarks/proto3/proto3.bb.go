@@ -818,13 +818,7 @@ func (m *GoogleMessage1) BijoubufDecode(r *bijoubuf.Reader) error {
 				return err
 			}
 			m.Field5 = make([]uint64, 0, r.Left()/8)
-			for i := 0; !r.AtEnd(); i++ {
-				v, err := r.Fixed64()
-				if err != nil {
-					return bijoubuf.InElement(err, i, "field5")
-				}
-				m.Field5 = append(m.Field5, v)
-			}
+			m.Field5 = bijoubuf.ReadFixed64s(r, m.Field5)
 			r.CloseRun(outer)
 		case 6:
 			if wt != bijoubuf.WireVarint {

@@ -3534,13 +3534,7 @@ func (m *HistogramDataPoint) BijoubufDecode(r *bijoubuf.Reader) error {
 				return err
 			}
 			m.BucketCounts = make([]uint64, 0, r.Left()/8)
-			for i := 0; !r.AtEnd(); i++ {
-				v, err := r.Fixed64()
-				if err != nil {
-					return bijoubuf.InElement(err, i, "bucket_counts")
-				}
-				m.BucketCounts = append(m.BucketCounts, v)
-			}
+			m.BucketCounts = bijoubuf.ReadFixed64s(r, m.BucketCounts)
 			r.CloseRun(outer)
 		case 7:
 			if wt != bijoubuf.WireLen {
@@ -3551,15 +3545,8 @@ func (m *HistogramDataPoint) BijoubufDecode(r *bijoubuf.Reader) error {
 				return err
 			}
 			m.ExplicitBounds = make([]float64, 0, r.Left()/8)
-			for i := 0; !r.AtEnd(); i++ {
-				v, ok := r.Float64Fast()
-				if !ok {
-					var err error
-					if v, err = r.Float64(); err != nil {
-						return bijoubuf.InElement(err, i, "explicit_bounds")
-					}
-				}
-				m.ExplicitBounds = append(m.ExplicitBounds, v)
+			if m.ExplicitBounds, err = bijoubuf.ReadFloat64s(r, m.ExplicitBounds); err != nil {
+				return bijoubuf.InElement(err, len(m.ExplicitBounds), "explicit_bounds")
 			}
 			r.CloseRun(outer)
 		case 8:
