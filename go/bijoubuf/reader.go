@@ -487,9 +487,8 @@ func isASCII(b []byte) bool {
 	}
 	// Whole words, then the last eight bytes (overlapping the words read).
 	or := binary.LittleEndian.Uint64(b[len(b)-8:])
-	for len(b) >= 8 {
-		or |= binary.LittleEndian.Uint64(b)
-		b = b[8:]
+	for i := 8; i <= len(b); i += 8 {
+		or |= binary.LittleEndian.Uint64(b[i-8 : i])
 	}
 	return or&0x8080808080808080 == 0
 }
@@ -638,9 +637,10 @@ func (r *Reader) unknownRecord() error {
 }
 
 // Next reads the key of the current message's next record, for a decode that walks the
-// records in byte order (generated code: one loop, a switch on the field number): the
-// record's number and wire type, or number 0 at the end of the message's content, with
-// an error when the key is malformed (O1, O2) or names a number past 2^29 − 1 (O3).
+// records in byte order (generated code: one loop, a switch on the field number, ending
+// when AtEnd): the record's number and wire type, or number 0 at the end of the
+// message's content, with an error when the key is malformed (O1, O2) or names a
+// number past 2^29 − 1 (O3).
 // Delta keys make the numbers strictly ascending (SPEC §4.1), so each known field comes
 // at most once. Pass a record the message does not know to Skip; the wire type of a
 // known one is the caller's to check (WireMismatch). Do not mix with Field in one
@@ -703,8 +703,8 @@ func (r *Reader) WireMismatch(name string) error {
 	return NewDecodeError(WireTypeMismatch, r.keyPos).InField(name)
 }
 
-// Kept ends a message walked with Next (which returned number 0 without an error): the
-// unknown records kept for it (none unless preserving).
+// Kept ends a message walked with Next, at the end of its content (AtEnd): the unknown
+// records kept for it (none unless preserving).
 func (r *Reader) Kept() []UnknownRecord {
 	u := r.unknown
 	r.unknown = nil

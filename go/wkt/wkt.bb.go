@@ -143,12 +143,12 @@ func (m *Any) BijoubufDecode(r *bijoubuf.Reader) error {
 	for {
 		n, wt, ok := r.NextFast()
 		if !ok {
-			var err error
-			if n, wt, err = r.Next(); n == 0 {
-				if err != nil {
-					return err
-				}
+			if r.AtEnd() {
 				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
 			}
 		}
 		switch n {
@@ -303,12 +303,12 @@ func (m *SourceContext) BijoubufDecode(r *bijoubuf.Reader) error {
 	for {
 		n, wt, ok := r.NextFast()
 		if !ok {
-			var err error
-			if n, wt, err = r.Next(); n == 0 {
-				if err != nil {
-					return err
-				}
+			if r.AtEnd() {
 				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
 			}
 		}
 		switch n {
@@ -645,12 +645,12 @@ func (m *Type) BijoubufDecode(r *bijoubuf.Reader) error {
 	for {
 		n, wt, ok := r.NextFast()
 		if !ok {
-			var err error
-			if n, wt, err = r.Next(); n == 0 {
-				if err != nil {
-					return err
-				}
+			if r.AtEnd() {
 				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
 			}
 		}
 		switch n {
@@ -1205,12 +1205,12 @@ func (m *Field) BijoubufDecode(r *bijoubuf.Reader) error {
 	for {
 		n, wt, ok := r.NextFast()
 		if !ok {
-			var err error
-			if n, wt, err = r.Next(); n == 0 {
-				if err != nil {
-					return err
-				}
+			if r.AtEnd() {
 				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
 			}
 		}
 		switch n {
@@ -1640,12 +1640,12 @@ func (m *Enum) BijoubufDecode(r *bijoubuf.Reader) error {
 	for {
 		n, wt, ok := r.NextFast()
 		if !ok {
-			var err error
-			if n, wt, err = r.Next(); n == 0 {
-				if err != nil {
-					return err
-				}
+			if r.AtEnd() {
 				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
 			}
 		}
 		switch n {
@@ -1966,12 +1966,12 @@ func (m *EnumValue) BijoubufDecode(r *bijoubuf.Reader) error {
 	for {
 		n, wt, ok := r.NextFast()
 		if !ok {
-			var err error
-			if n, wt, err = r.Next(); n == 0 {
-				if err != nil {
-					return err
-				}
+			if r.AtEnd() {
 				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
 			}
 		}
 		switch n {
@@ -2194,12 +2194,12 @@ func (m *Option) BijoubufDecode(r *bijoubuf.Reader) error {
 	for {
 		n, wt, ok := r.NextFast()
 		if !ok {
-			var err error
-			if n, wt, err = r.Next(); n == 0 {
-				if err != nil {
-					return err
-				}
+			if r.AtEnd() {
 				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
 			}
 		}
 		switch n {
@@ -2540,12 +2540,12 @@ func (m *Api) BijoubufDecode(r *bijoubuf.Reader) error {
 	for {
 		n, wt, ok := r.NextFast()
 		if !ok {
-			var err error
-			if n, wt, err = r.Next(); n == 0 {
-				if err != nil {
-					return err
-				}
+			if r.AtEnd() {
 				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
 			}
 		}
 		switch n {
@@ -2979,12 +2979,12 @@ func (m *Method) BijoubufDecode(r *bijoubuf.Reader) error {
 	for {
 		n, wt, ok := r.NextFast()
 		if !ok {
-			var err error
-			if n, wt, err = r.Next(); n == 0 {
-				if err != nil {
-					return err
-				}
+			if r.AtEnd() {
 				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
 			}
 		}
 		switch n {
@@ -3254,12 +3254,12 @@ func (m *Mixin) BijoubufDecode(r *bijoubuf.Reader) error {
 	for {
 		n, wt, ok := r.NextFast()
 		if !ok {
-			var err error
-			if n, wt, err = r.Next(); n == 0 {
-				if err != nil {
-					return err
-				}
+			if r.AtEnd() {
 				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
 			}
 		}
 		switch n {
@@ -3431,12 +3431,12 @@ func (m *Duration) BijoubufDecode(r *bijoubuf.Reader) error {
 	for {
 		n, wt, ok := r.NextFast()
 		if !ok {
-			var err error
-			if n, wt, err = r.Next(); n == 0 {
-				if err != nil {
-					return err
-				}
+			if r.AtEnd() {
 				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
 			}
 		}
 		switch n {
@@ -3577,12 +3577,12 @@ func (m *Empty) BijoubufDecode(r *bijoubuf.Reader) error {
 	for {
 		n, wt, ok := r.NextFast()
 		if !ok {
-			var err error
-			if n, wt, err = r.Next(); n == 0 {
-				if err != nil {
-					return err
-				}
+			if r.AtEnd() {
 				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
 			}
 		}
 		if err := r.Skip(n, wt); err != nil {
@@ -3721,12 +3721,12 @@ func (m *FieldMask) BijoubufDecode(r *bijoubuf.Reader) error {
 	for {
 		n, wt, ok := r.NextFast()
 		if !ok {
-			var err error
-			if n, wt, err = r.Next(); n == 0 {
-				if err != nil {
-					return err
-				}
+			if r.AtEnd() {
 				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
 			}
 		}
 		switch n {
@@ -3920,12 +3920,12 @@ func (m *Struct) BijoubufDecode(r *bijoubuf.Reader) error {
 	for {
 		n, wt, ok := r.NextFast()
 		if !ok {
-			var err error
-			if n, wt, err = r.Next(); n == 0 {
-				if err != nil {
-					return err
-				}
+			if r.AtEnd() {
 				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
 			}
 		}
 		switch n {
@@ -4253,12 +4253,12 @@ func (m *Value) BijoubufDecode(r *bijoubuf.Reader) error {
 	for {
 		n, wt, ok := r.NextFast()
 		if !ok {
-			var err error
-			if n, wt, err = r.Next(); n == 0 {
-				if err != nil {
-					return err
-				}
+			if r.AtEnd() {
 				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
 			}
 		}
 		switch n {
@@ -4513,12 +4513,12 @@ func (m *ListValue) BijoubufDecode(r *bijoubuf.Reader) error {
 	for {
 		n, wt, ok := r.NextFast()
 		if !ok {
-			var err error
-			if n, wt, err = r.Next(); n == 0 {
-				if err != nil {
-					return err
-				}
+			if r.AtEnd() {
 				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
 			}
 		}
 		switch n {
@@ -4703,12 +4703,12 @@ func (m *Timestamp) BijoubufDecode(r *bijoubuf.Reader) error {
 	for {
 		n, wt, ok := r.NextFast()
 		if !ok {
-			var err error
-			if n, wt, err = r.Next(); n == 0 {
-				if err != nil {
-					return err
-				}
+			if r.AtEnd() {
 				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
 			}
 		}
 		switch n {
@@ -4867,12 +4867,12 @@ func (m *DoubleValue) BijoubufDecode(r *bijoubuf.Reader) error {
 	for {
 		n, wt, ok := r.NextFast()
 		if !ok {
-			var err error
-			if n, wt, err = r.Next(); n == 0 {
-				if err != nil {
-					return err
-				}
+			if r.AtEnd() {
 				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
 			}
 		}
 		switch n {
@@ -5016,12 +5016,12 @@ func (m *FloatValue) BijoubufDecode(r *bijoubuf.Reader) error {
 	for {
 		n, wt, ok := r.NextFast()
 		if !ok {
-			var err error
-			if n, wt, err = r.Next(); n == 0 {
-				if err != nil {
-					return err
-				}
+			if r.AtEnd() {
 				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
 			}
 		}
 		switch n {
@@ -5165,12 +5165,12 @@ func (m *Int64Value) BijoubufDecode(r *bijoubuf.Reader) error {
 	for {
 		n, wt, ok := r.NextFast()
 		if !ok {
-			var err error
-			if n, wt, err = r.Next(); n == 0 {
-				if err != nil {
-					return err
-				}
+			if r.AtEnd() {
 				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
 			}
 		}
 		switch n {
@@ -5314,12 +5314,12 @@ func (m *UInt64Value) BijoubufDecode(r *bijoubuf.Reader) error {
 	for {
 		n, wt, ok := r.NextFast()
 		if !ok {
-			var err error
-			if n, wt, err = r.Next(); n == 0 {
-				if err != nil {
-					return err
-				}
+			if r.AtEnd() {
 				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
 			}
 		}
 		switch n {
@@ -5463,12 +5463,12 @@ func (m *Int32Value) BijoubufDecode(r *bijoubuf.Reader) error {
 	for {
 		n, wt, ok := r.NextFast()
 		if !ok {
-			var err error
-			if n, wt, err = r.Next(); n == 0 {
-				if err != nil {
-					return err
-				}
+			if r.AtEnd() {
 				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
 			}
 		}
 		switch n {
@@ -5612,12 +5612,12 @@ func (m *UInt32Value) BijoubufDecode(r *bijoubuf.Reader) error {
 	for {
 		n, wt, ok := r.NextFast()
 		if !ok {
-			var err error
-			if n, wt, err = r.Next(); n == 0 {
-				if err != nil {
-					return err
-				}
+			if r.AtEnd() {
 				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
 			}
 		}
 		switch n {
@@ -5761,12 +5761,12 @@ func (m *BoolValue) BijoubufDecode(r *bijoubuf.Reader) error {
 	for {
 		n, wt, ok := r.NextFast()
 		if !ok {
-			var err error
-			if n, wt, err = r.Next(); n == 0 {
-				if err != nil {
-					return err
-				}
+			if r.AtEnd() {
 				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
 			}
 		}
 		switch n {
@@ -5912,12 +5912,12 @@ func (m *StringValue) BijoubufDecode(r *bijoubuf.Reader) error {
 	for {
 		n, wt, ok := r.NextFast()
 		if !ok {
-			var err error
-			if n, wt, err = r.Next(); n == 0 {
-				if err != nil {
-					return err
-				}
+			if r.AtEnd() {
 				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
 			}
 		}
 		switch n {
@@ -6058,12 +6058,12 @@ func (m *BytesValue) BijoubufDecode(r *bijoubuf.Reader) error {
 	for {
 		n, wt, ok := r.NextFast()
 		if !ok {
-			var err error
-			if n, wt, err = r.Next(); n == 0 {
-				if err != nil {
-					return err
-				}
+			if r.AtEnd() {
 				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
 			}
 		}
 		switch n {

@@ -1329,7 +1329,7 @@ impl Emitter<'_> {
         // once and every check happens in byte order (SPEC §10.1).
         let _ = writeln!(
             b,
-            "// BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.\nfunc (m *{name}) BijoubufDecode(r *bijoubuf.Reader) error {{\n\tfor {{\n\t\tn, wt, ok := r.NextFast()\n\t\tif !ok {{\n\t\t\tvar err error\n\t\t\tif n, wt, err = r.Next(); n == 0 {{\n\t\t\t\tif err != nil {{\n\t\t\t\t\treturn err\n\t\t\t\t}}\n\t\t\t\tbreak\n\t\t\t}}\n\t\t}}"
+            "// BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.\nfunc (m *{name}) BijoubufDecode(r *bijoubuf.Reader) error {{\n\tfor {{\n\t\tn, wt, ok := r.NextFast()\n\t\tif !ok {{\n\t\t\tif r.AtEnd() {{\n\t\t\t\tbreak\n\t\t\t}}\n\t\t\tvar err error\n\t\t\tif n, wt, err = r.Next(); err != nil {{\n\t\t\t\treturn err\n\t\t\t}}\n\t\t}}"
         );
         let skip = "if err := r.Skip(n, wt); err != nil {\n\t\t\treturn err\n\t\t}";
         if m.fields.is_empty() {

@@ -148,12 +148,12 @@ func (m *Record) BijoubufDecode(r *bijoubuf.Reader) error {
 	for {
 		n, wt, ok := r.NextFast()
 		if !ok {
-			var err error
-			if n, wt, err = r.Next(); n == 0 {
-				if err != nil {
-					return err
-				}
+			if r.AtEnd() {
 				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
 			}
 		}
 		switch n {

@@ -327,12 +327,12 @@ func (m *AnyValue) BijoubufDecode(r *bijoubuf.Reader) error {
 	for {
 		n, wt, ok := r.NextFast()
 		if !ok {
-			var err error
-			if n, wt, err = r.Next(); n == 0 {
-				if err != nil {
-					return err
-				}
+			if r.AtEnd() {
 				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
 			}
 		}
 		switch n {
@@ -615,12 +615,12 @@ func (m *ArrayValue) BijoubufDecode(r *bijoubuf.Reader) error {
 	for {
 		n, wt, ok := r.NextFast()
 		if !ok {
-			var err error
-			if n, wt, err = r.Next(); n == 0 {
-				if err != nil {
-					return err
-				}
+			if r.AtEnd() {
 				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
 			}
 		}
 		switch n {
@@ -814,12 +814,12 @@ func (m *KeyValueList) BijoubufDecode(r *bijoubuf.Reader) error {
 	for {
 		n, wt, ok := r.NextFast()
 		if !ok {
-			var err error
-			if n, wt, err = r.Next(); n == 0 {
-				if err != nil {
-					return err
-				}
+			if r.AtEnd() {
 				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
 			}
 		}
 		switch n {
@@ -1044,12 +1044,12 @@ func (m *KeyValue) BijoubufDecode(r *bijoubuf.Reader) error {
 	for {
 		n, wt, ok := r.NextFast()
 		if !ok {
-			var err error
-			if n, wt, err = r.Next(); n == 0 {
-				if err != nil {
-					return err
-				}
+			if r.AtEnd() {
 				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
 			}
 		}
 		switch n {
@@ -1312,12 +1312,12 @@ func (m *InstrumentationScope) BijoubufDecode(r *bijoubuf.Reader) error {
 	for {
 		n, wt, ok := r.NextFast()
 		if !ok {
-			var err error
-			if n, wt, err = r.Next(); n == 0 {
-				if err != nil {
-					return err
-				}
+			if r.AtEnd() {
 				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
 			}
 		}
 		switch n {
@@ -1623,12 +1623,12 @@ func (m *EntityRef) BijoubufDecode(r *bijoubuf.Reader) error {
 	for {
 		n, wt, ok := r.NextFast()
 		if !ok {
-			var err error
-			if n, wt, err = r.Next(); n == 0 {
-				if err != nil {
-					return err
-				}
+			if r.AtEnd() {
 				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
 			}
 		}
 		switch n {

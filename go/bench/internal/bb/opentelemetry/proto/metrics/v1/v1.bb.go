@@ -229,12 +229,12 @@ func (m *MetricsData) BijoubufDecode(r *bijoubuf.Reader) error {
 	for {
 		n, wt, ok := r.NextFast()
 		if !ok {
-			var err error
-			if n, wt, err = r.Next(); n == 0 {
-				if err != nil {
-					return err
-				}
+			if r.AtEnd() {
 				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
 			}
 		}
 		switch n {
@@ -472,12 +472,12 @@ func (m *ResourceMetrics) BijoubufDecode(r *bijoubuf.Reader) error {
 	for {
 		n, wt, ok := r.NextFast()
 		if !ok {
-			var err error
-			if n, wt, err = r.Next(); n == 0 {
-				if err != nil {
-					return err
-				}
+			if r.AtEnd() {
 				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
 			}
 		}
 		switch n {
@@ -750,12 +750,12 @@ func (m *ScopeMetrics) BijoubufDecode(r *bijoubuf.Reader) error {
 	for {
 		n, wt, ok := r.NextFast()
 		if !ok {
-			var err error
-			if n, wt, err = r.Next(); n == 0 {
-				if err != nil {
-					return err
-				}
+			if r.AtEnd() {
 				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
 			}
 		}
 		switch n {
@@ -1295,12 +1295,12 @@ func (m *Metric) BijoubufDecode(r *bijoubuf.Reader) error {
 	for {
 		n, wt, ok := r.NextFast()
 		if !ok {
-			var err error
-			if n, wt, err = r.Next(); n == 0 {
-				if err != nil {
-					return err
-				}
+			if r.AtEnd() {
 				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
 			}
 		}
 		switch n {
@@ -1655,12 +1655,12 @@ func (m *Gauge) BijoubufDecode(r *bijoubuf.Reader) error {
 	for {
 		n, wt, ok := r.NextFast()
 		if !ok {
-			var err error
-			if n, wt, err = r.Next(); n == 0 {
-				if err != nil {
-					return err
-				}
+			if r.AtEnd() {
 				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
 			}
 		}
 		switch n {
@@ -1884,12 +1884,12 @@ func (m *Sum) BijoubufDecode(r *bijoubuf.Reader) error {
 	for {
 		n, wt, ok := r.NextFast()
 		if !ok {
-			var err error
-			if n, wt, err = r.Next(); n == 0 {
-				if err != nil {
-					return err
-				}
+			if r.AtEnd() {
 				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
 			}
 		}
 		switch n {
@@ -2125,12 +2125,12 @@ func (m *Histogram) BijoubufDecode(r *bijoubuf.Reader) error {
 	for {
 		n, wt, ok := r.NextFast()
 		if !ok {
-			var err error
-			if n, wt, err = r.Next(); n == 0 {
-				if err != nil {
-					return err
-				}
+			if r.AtEnd() {
 				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
 			}
 		}
 		switch n {
@@ -2351,12 +2351,12 @@ func (m *ExponentialHistogram) BijoubufDecode(r *bijoubuf.Reader) error {
 	for {
 		n, wt, ok := r.NextFast()
 		if !ok {
-			var err error
-			if n, wt, err = r.Next(); n == 0 {
-				if err != nil {
-					return err
-				}
+			if r.AtEnd() {
 				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
 			}
 		}
 		switch n {
@@ -2565,12 +2565,12 @@ func (m *Summary) BijoubufDecode(r *bijoubuf.Reader) error {
 	for {
 		n, wt, ok := r.NextFast()
 		if !ok {
-			var err error
-			if n, wt, err = r.Next(); n == 0 {
-				if err != nil {
-					return err
-				}
+			if r.AtEnd() {
 				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
 			}
 		}
 		switch n {
@@ -2913,12 +2913,12 @@ func (m *NumberDataPoint) BijoubufDecode(r *bijoubuf.Reader) error {
 	for {
 		n, wt, ok := r.NextFast()
 		if !ok {
-			var err error
-			if n, wt, err = r.Next(); n == 0 {
-				if err != nil {
-					return err
-				}
+			if r.AtEnd() {
 				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
 			}
 		}
 		switch n {
@@ -3468,12 +3468,12 @@ func (m *HistogramDataPoint) BijoubufDecode(r *bijoubuf.Reader) error {
 	for {
 		n, wt, ok := r.NextFast()
 		if !ok {
-			var err error
-			if n, wt, err = r.Next(); n == 0 {
-				if err != nil {
-					return err
-				}
+			if r.AtEnd() {
 				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
 			}
 		}
 		switch n {
@@ -4131,12 +4131,12 @@ func (m *ExponentialHistogramDataPoint) BijoubufDecode(r *bijoubuf.Reader) error
 	for {
 		n, wt, ok := r.NextFast()
 		if !ok {
-			var err error
-			if n, wt, err = r.Next(); n == 0 {
-				if err != nil {
-					return err
-				}
+			if r.AtEnd() {
 				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
 			}
 		}
 		switch n {
@@ -4550,12 +4550,12 @@ func (m *ExponentialHistogramDataPoint_Buckets) BijoubufDecode(r *bijoubuf.Reade
 	for {
 		n, wt, ok := r.NextFast()
 		if !ok {
-			var err error
-			if n, wt, err = r.Next(); n == 0 {
-				if err != nil {
-					return err
-				}
+			if r.AtEnd() {
 				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
 			}
 		}
 		switch n {
@@ -4887,12 +4887,12 @@ func (m *SummaryDataPoint) BijoubufDecode(r *bijoubuf.Reader) error {
 	for {
 		n, wt, ok := r.NextFast()
 		if !ok {
-			var err error
-			if n, wt, err = r.Next(); n == 0 {
-				if err != nil {
-					return err
-				}
+			if r.AtEnd() {
 				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
 			}
 		}
 		switch n {
@@ -5189,12 +5189,12 @@ func (m *SummaryDataPoint_ValueAtQuantile) BijoubufDecode(r *bijoubuf.Reader) er
 	for {
 		n, wt, ok := r.NextFast()
 		if !ok {
-			var err error
-			if n, wt, err = r.Next(); n == 0 {
-				if err != nil {
-					return err
-				}
+			if r.AtEnd() {
 				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
 			}
 		}
 		switch n {
@@ -5492,12 +5492,12 @@ func (m *Exemplar) BijoubufDecode(r *bijoubuf.Reader) error {
 	for {
 		n, wt, ok := r.NextFast()
 		if !ok {
-			var err error
-			if n, wt, err = r.Next(); n == 0 {
-				if err != nil {
-					return err
-				}
+			if r.AtEnd() {
 				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
 			}
 		}
 		switch n {

@@ -196,12 +196,12 @@ func (m *TracesData) BijoubufDecode(r *bijoubuf.Reader) error {
 	for {
 		n, wt, ok := r.NextFast()
 		if !ok {
-			var err error
-			if n, wt, err = r.Next(); n == 0 {
-				if err != nil {
-					return err
-				}
+			if r.AtEnd() {
 				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
 			}
 		}
 		switch n {
@@ -439,12 +439,12 @@ func (m *ResourceSpans) BijoubufDecode(r *bijoubuf.Reader) error {
 	for {
 		n, wt, ok := r.NextFast()
 		if !ok {
-			var err error
-			if n, wt, err = r.Next(); n == 0 {
-				if err != nil {
-					return err
-				}
+			if r.AtEnd() {
 				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
 			}
 		}
 		switch n {
@@ -717,12 +717,12 @@ func (m *ScopeSpans) BijoubufDecode(r *bijoubuf.Reader) error {
 	for {
 		n, wt, ok := r.NextFast()
 		if !ok {
-			var err error
-			if n, wt, err = r.Next(); n == 0 {
-				if err != nil {
-					return err
-				}
+			if r.AtEnd() {
 				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
 			}
 		}
 		switch n {
@@ -1367,12 +1367,12 @@ func (m *Span) BijoubufDecode(r *bijoubuf.Reader) error {
 	for {
 		n, wt, ok := r.NextFast()
 		if !ok {
-			var err error
-			if n, wt, err = r.Next(); n == 0 {
-				if err != nil {
-					return err
-				}
+			if r.AtEnd() {
 				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
 			}
 		}
 		switch n {
@@ -1871,12 +1871,12 @@ func (m *Span_Event) BijoubufDecode(r *bijoubuf.Reader) error {
 	for {
 		n, wt, ok := r.NextFast()
 		if !ok {
-			var err error
-			if n, wt, err = r.Next(); n == 0 {
-				if err != nil {
-					return err
-				}
+			if r.AtEnd() {
 				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
 			}
 		}
 		switch n {
@@ -2216,12 +2216,12 @@ func (m *Span_Link) BijoubufDecode(r *bijoubuf.Reader) error {
 	for {
 		n, wt, ok := r.NextFast()
 		if !ok {
-			var err error
-			if n, wt, err = r.Next(); n == 0 {
-				if err != nil {
-					return err
-				}
+			if r.AtEnd() {
 				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
 			}
 		}
 		switch n {
@@ -2497,12 +2497,12 @@ func (m *Status) BijoubufDecode(r *bijoubuf.Reader) error {
 	for {
 		n, wt, ok := r.NextFast()
 		if !ok {
-			var err error
-			if n, wt, err = r.Next(); n == 0 {
-				if err != nil {
-					return err
-				}
+			if r.AtEnd() {
 				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
 			}
 		}
 		switch n {
