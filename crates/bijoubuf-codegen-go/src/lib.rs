@@ -628,6 +628,19 @@ fn decode_nested(keeps: &str, ind: &str, fail: &str) -> String {
     )
 }
 
+/// `text` with `tabs` more tabs at the start of every line that is not empty.
+fn indent(text: &str, tabs: usize) -> String {
+    let mut out = String::with_capacity(text.len() + 16);
+    for line in text.lines() {
+        if !line.is_empty() {
+            out.push_str(&"\t".repeat(tabs));
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
+}
+
 /// The size of one element `v` of a scalar or enum type.
 fn size_expr(ty: &FieldType, v: &str) -> String {
     use ScalarType::*;
@@ -1337,6 +1350,8 @@ impl Emitter<'_> {
         } else {
             b.push_str("\t\tswitch n {\n");
         }
+        // Each case's text (header at two tabs, body at three), placed below.
+        let mut cases: Vec<(u32, String)> = Vec::new();
         for f in &m.fields {
             let n = f.number;
             let path = go_string(&f.name);
@@ -1345,6 +1360,7 @@ impl Emitter<'_> {
                 Cardinality::Single => wire(&f.ty),
                 _ => "bijoubuf.WireLen",
             };
+            let before_case = std::mem::take(&mut b);
             let _ = writeln!(
                 b,
                 "\t\tcase {n}:\n\t\t\tif wt != {w} {{\n\t\t\t\treturn r.WireMismatch({path})\n\t\t\t}}"
@@ -1563,20 +1579,45 @@ impl Emitter<'_> {
                 }
             }
             let body = std::mem::replace(&mut b, outer);
-            for line in body.lines() {
-                if !line.is_empty() {
-                    b.push('\t');
-                }
-                b.push_str(line);
-                b.push('\n');
-            }
+            b.push_str(&indent(&body, 1));
+            let case = std::mem::replace(&mut b, before_case);
+            cases.push((n, case));
         }
         if !m.fields.is_empty() {
-            let _ = writeln!(
-                b,
-                "\t\tdefault:\n\t\t\t{}\n\t\t}}\n\t}}",
-                skip.replace("\n", "\n\t")
-            );
+            // Go compiles a switch to a jump table when its cases are dense (at least 8,
+            // spanning at most 4 numbers each), else to a binary search: the longest
+            // dense run of the lowest numbers gets a switch of its own, the rest a
+            // second switch in its default.
+            let mut numbers: Vec<u32> = cases.iter().map(|c| c.0).collect();
+            numbers.sort_unstable();
+            let dense = (8..=numbers.len())
+                .rev()
+                .find(|&k| (numbers[k - 1] - numbers[0] + 1) as usize <= 4 * k)
+                .unwrap_or(numbers.len());
+            let split = numbers.get(dense).copied();
+            let (low, high): (Vec<_>, Vec<_>) = cases
+                .into_iter()
+                .partition(|c| split.is_none_or(|s| c.0 < s));
+            for (_, case) in &low {
+                b.push_str(case);
+            }
+            if high.is_empty() {
+                let _ = writeln!(
+                    b,
+                    "\t\tdefault:\n\t\t\t{}\n\t\t}}\n\t}}",
+                    skip.replace("\n", "\n\t")
+                );
+            } else {
+                b.push_str("\t\tdefault:\n\t\t\tswitch n {\n");
+                for (_, case) in &high {
+                    b.push_str(&indent(case, 1));
+                }
+                let _ = writeln!(
+                    b,
+                    "\t\t\tdefault:\n\t\t\t\t{}\n\t\t\t}}\n\t\t}}\n\t}}",
+                    skip.replace("\n", "\n\t\t")
+                );
+            }
         }
         b.push_str("\tm.unknown = r.Kept()\n");
         for f in &m.fields {

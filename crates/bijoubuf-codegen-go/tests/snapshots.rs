@@ -119,6 +119,30 @@ fn presence_maps_oneofs_and_enums_have_their_go_forms() {
 }
 
 #[test]
+fn sparse_field_numbers_get_a_second_switch() {
+    // Numbers 1..8 are dense enough for Go's jump table; 1000 goes to a switch of its
+    // own in the first one's default, which refuses or keeps the unknown records.
+    let go = one(r#"syntax = "proto3"; package p;
+        message M {
+          uint32 a = 1; uint32 b = 2; uint32 c = 3; uint32 d = 4;
+          uint32 e = 5; uint32 f = 6; uint32 g = 7; uint32 h = 8;
+          uint32 far = 1000;
+        }"#);
+    for part in [
+        "\t\tcase 8:\n",
+        "\t\tdefault:\n\t\t\tswitch n {\n\t\t\tcase 1000:\n",
+        "\t\t\tdefault:\n\t\t\t\tif err := r.Skip(n, wt); err != nil {\n",
+    ] {
+        assert!(go.contains(part), "no `{part}` in\n{go}");
+    }
+    // Fewer than eight cases: one switch.
+    let go = one(r#"syntax = "proto3"; package p;
+        message M { uint32 a = 1; uint32 far = 1000; }"#);
+    assert!(go.contains("\t\tcase 1000:\n"), "{go}");
+    assert!(!go.contains("\t\t\tswitch n {"), "{go}");
+}
+
+#[test]
 fn names_that_collide_get_a_trailing_underscore() {
     let go = one(r#"syntax = "proto3"; package p;
         message M {

@@ -1304,54 +1304,57 @@ func (m *GoogleMessage1) BijoubufDecode(r *bijoubuf.Reader) error {
 				return r.DefaultValuePresent("field150")
 			}
 			m.Field150 = v
-		case 271:
-			if wt != bijoubuf.WireVarint {
-				return r.WireMismatch("field271")
-			}
-			v, ok := r.Int32Fast()
-			if !ok {
-				var err error
-				if v, err = r.Int32(); err != nil {
-					return bijoubuf.InField(err, "field271")
-				}
-			}
-			if v == 0 {
-				return r.DefaultValuePresent("field271")
-			}
-			m.Field271 = v
-		case 272:
-			if wt != bijoubuf.WireVarint {
-				return r.WireMismatch("field272")
-			}
-			v, ok := r.Int32Fast()
-			if !ok {
-				var err error
-				if v, err = r.Int32(); err != nil {
-					return bijoubuf.InField(err, "field272")
-				}
-			}
-			if v == 0 {
-				return r.DefaultValuePresent("field272")
-			}
-			m.Field272 = v
-		case 280:
-			if wt != bijoubuf.WireVarint {
-				return r.WireMismatch("field280")
-			}
-			v, ok := r.Int32Fast()
-			if !ok {
-				var err error
-				if v, err = r.Int32(); err != nil {
-					return bijoubuf.InField(err, "field280")
-				}
-			}
-			if v == 0 {
-				return r.DefaultValuePresent("field280")
-			}
-			m.Field280 = v
 		default:
-			if err := r.Skip(n, wt); err != nil {
-				return err
+			switch n {
+			case 271:
+				if wt != bijoubuf.WireVarint {
+					return r.WireMismatch("field271")
+				}
+				v, ok := r.Int32Fast()
+				if !ok {
+					var err error
+					if v, err = r.Int32(); err != nil {
+						return bijoubuf.InField(err, "field271")
+					}
+				}
+				if v == 0 {
+					return r.DefaultValuePresent("field271")
+				}
+				m.Field271 = v
+			case 272:
+				if wt != bijoubuf.WireVarint {
+					return r.WireMismatch("field272")
+				}
+				v, ok := r.Int32Fast()
+				if !ok {
+					var err error
+					if v, err = r.Int32(); err != nil {
+						return bijoubuf.InField(err, "field272")
+					}
+				}
+				if v == 0 {
+					return r.DefaultValuePresent("field272")
+				}
+				m.Field272 = v
+			case 280:
+				if wt != bijoubuf.WireVarint {
+					return r.WireMismatch("field280")
+				}
+				v, ok := r.Int32Fast()
+				if !ok {
+					var err error
+					if v, err = r.Int32(); err != nil {
+						return bijoubuf.InField(err, "field280")
+					}
+				}
+				if v == 0 {
+					return r.DefaultValuePresent("field280")
+				}
+				m.Field280 = v
+			default:
+				if err := r.Skip(n, wt); err != nil {
+					return err
+				}
 			}
 		}
 	}
@@ -1973,93 +1976,96 @@ func (m *GoogleMessage1SubMessage) BijoubufDecode(r *bijoubuf.Reader) error {
 				return r.DefaultValuePresent("field28")
 			}
 			m.Field28 = v
-		case 203:
-			if wt != bijoubuf.WireI32 {
-				return r.WireMismatch("field203")
-			}
-			v, err := r.Fixed32()
-			if err != nil {
-				return bijoubuf.InField(err, "field203")
-			}
-			if v == 0 {
-				return r.DefaultValuePresent("field203")
-			}
-			m.Field203 = v
-		case 204:
-			if wt != bijoubuf.WireVarint {
-				return r.WireMismatch("field204")
-			}
-			v, ok := r.Int32Fast()
-			if !ok {
-				var err error
-				if v, err = r.Int32(); err != nil {
-					return bijoubuf.InField(err, "field204")
-				}
-			}
-			if v == 0 {
-				return r.DefaultValuePresent("field204")
-			}
-			m.Field204 = v
-		case 205:
-			if wt != bijoubuf.WireLen {
-				return r.WireMismatch("field205")
-			}
-			v, err := r.String()
-			if err != nil {
-				return bijoubuf.InField(err, "field205")
-			}
-			if len(v) == 0 {
-				return r.DefaultValuePresent("field205")
-			}
-			m.Field205 = v
-		case 206:
-			if wt != bijoubuf.WireVarint {
-				return r.WireMismatch("field206")
-			}
-			v, ok := r.BoolFast()
-			if !ok {
-				var err error
-				if v, err = r.Bool(); err != nil {
-					return bijoubuf.InField(err, "field206")
-				}
-			}
-			if !v {
-				return r.DefaultValuePresent("field206")
-			}
-			m.Field206 = v
-		case 207:
-			if wt != bijoubuf.WireVarint {
-				return r.WireMismatch("field207")
-			}
-			v, ok := r.Uint64Fast()
-			if !ok {
-				var err error
-				if v, err = r.Uint64(); err != nil {
-					return bijoubuf.InField(err, "field207")
-				}
-			}
-			if v == 0 {
-				return r.DefaultValuePresent("field207")
-			}
-			m.Field207 = v
-		case 300:
-			if wt != bijoubuf.WireVarint {
-				return r.WireMismatch("field300")
-			}
-			v, ok := r.Uint64Fast()
-			if !ok {
-				var err error
-				if v, err = r.Uint64(); err != nil {
-					return bijoubuf.InField(err, "field300")
-				}
-			}
-			if v == 0 {
-				return r.DefaultValuePresent("field300")
-			}
-			m.Field300 = v
 		default:
-			if err := r.Skip(n, wt); err != nil {
-				return err
+			switch n {
+			case 203:
+				if wt != bijoubuf.WireI32 {
+					return r.WireMismatch("field203")
+				}
+				v, err := r.Fixed32()
+				if err != nil {
+					return bijoubuf.InField(err, "field203")
+				}
+				if v == 0 {
+					return r.DefaultValuePresent("field203")
+				}
+				m.Field203 = v
+			case 204:
+				if wt != bijoubuf.WireVarint {
+					return r.WireMismatch("field204")
+				}
+				v, ok := r.Int32Fast()
+				if !ok {
+					var err error
+					if v, err = r.Int32(); err != nil {
+						return bijoubuf.InField(err, "field204")
+					}
+				}
+				if v == 0 {
+					return r.DefaultValuePresent("field204")
+				}
+				m.Field204 = v
+			case 205:
+				if wt != bijoubuf.WireLen {
+					return r.WireMismatch("field205")
+				}
+				v, err := r.String()
+				if err != nil {
+					return bijoubuf.InField(err, "field205")
+				}
+				if len(v) == 0 {
+					return r.DefaultValuePresent("field205")
+				}
+				m.Field205 = v
+			case 206:
+				if wt != bijoubuf.WireVarint {
+					return r.WireMismatch("field206")
+				}
+				v, ok := r.BoolFast()
+				if !ok {
+					var err error
+					if v, err = r.Bool(); err != nil {
+						return bijoubuf.InField(err, "field206")
+					}
+				}
+				if !v {
+					return r.DefaultValuePresent("field206")
+				}
+				m.Field206 = v
+			case 207:
+				if wt != bijoubuf.WireVarint {
+					return r.WireMismatch("field207")
+				}
+				v, ok := r.Uint64Fast()
+				if !ok {
+					var err error
+					if v, err = r.Uint64(); err != nil {
+						return bijoubuf.InField(err, "field207")
+					}
+				}
+				if v == 0 {
+					return r.DefaultValuePresent("field207")
+				}
+				m.Field207 = v
+			case 300:
+				if wt != bijoubuf.WireVarint {
+					return r.WireMismatch("field300")
+				}
+				v, ok := r.Uint64Fast()
+				if !ok {
+					var err error
+					if v, err = r.Uint64(); err != nil {
+						return bijoubuf.InField(err, "field300")
+					}
+				}
+				if v == 0 {
+					return r.DefaultValuePresent("field300")
+				}
+				m.Field300 = v
+			default:
+				if err := r.Skip(n, wt); err != nil {
+					return err
+				}
 			}
 		}
 	}
