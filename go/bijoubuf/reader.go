@@ -71,6 +71,11 @@ type UnknownRecord struct {
 // Delta keys make the numbers strictly ascending (SPEC §4.1), so the first violation in
 // byte order is the one reported (SPEC §10.1).
 //
+// Generated code walks the records instead: Next (or its inlined half NextFast) reads
+// each key, a switch on the number reads the value or passes the record to Skip, and
+// Kept ends the message once AtEnd. The element reads' Fast halves (Int32Fast, …) and
+// EnterFast/LeaveFast are their common cases, small enough to be inlined.
+//
 // Element reads return errors without a path; the caller adds the field's segment with
 // DecodeError.InField (Message, Run and ReadMap add theirs).
 type Reader struct {
