@@ -71,6 +71,11 @@ type UnknownRecord struct {
 // Delta keys make the numbers strictly ascending (SPEC §4.1), so the first violation in
 // byte order is the one reported (SPEC §10.1).
 //
+// Generated code walks the records instead: Next (or its inlined half NextFast) reads
+// each key, a switch on the number reads the value or passes the record to Skip, and
+// Kept ends the message once AtEnd. The element reads' Fast halves (Int32Fast, …) and
+// EnterFast/LeaveFast are their common cases, small enough to be inlined.
+//
 // Element reads return errors without a path; the caller adds the field's segment with
 // DecodeError.InField (Message, Run and ReadMap add theirs).
 type Reader struct {
@@ -89,8 +94,8 @@ type Reader struct {
 	depth    uint32
 	maxDepth uint32
 	preserve bool
-	// keep: unknown records of the current message are kept (preserving, and the
-	// message type is in the preserving set).
+	// keep: unknown records of the current message are kept when the decode preserves
+	// (the message type is in the preserving set; unknownRecord asks preserve too).
 	keep         bool
 	unknown      []UnknownRecord
 	unknownCount int
@@ -136,11 +141,20 @@ func (r *Reader) UnknownCount() int { return r.unknownCount }
 // Varint reads one bijou64 (SPEC §2): truncated (O1) or varint-overflow (O2) at its tag.
 func (r *Reader) Varint() (uint64, error) {
 	at := r.pos
-	// A one-byte value (most keys, lengths and small numbers): one bounds check.
+	// One-, two- and three-byte values (most keys, lengths and numbers) here, with no
+	// further call; longer ones and every error in varintLong.
 	if at < r.end {
-		if tag := r.buf[at]; tag < bijou64.FirstTierTag {
+		b := r.buf[at:r.end]
+		switch tag := b[0]; {
+		case tag < bijou64.FirstTierTag:
 			r.pos = at + 1
 			return uint64(tag), nil
+		case tag == bijou64.FirstTierTag && len(b) >= 2:
+			r.pos = at + 2
+			return bijou64.Offsets[1] + uint64(b[1]), nil
+		case tag == bijou64.FirstTierTag+1 && len(b) >= 3:
+			r.pos = at + 3
+			return bijou64.Offsets[2] + (uint64(b[1])<<8 | uint64(b[2])), nil
 		}
 	}
 	return r.varintLong(at)
@@ -231,14 +245,6 @@ func (r *Reader) Uint64() (uint64, error) { return r.Varint() }
 
 // Uint32 reads a uint32: above u32max is integer-out-of-range at the value (O8).
 func (r *Reader) Uint32() (uint32, error) {
-	if at := r.pos; at < r.end && r.buf[at] < bijou64.FirstTierTag {
-		r.pos = at + 1
-		return uint32(r.buf[at]), nil
-	}
-	return r.uint32Long()
-}
-
-func (r *Reader) uint32Long() (uint32, error) {
 	at := r.pos
 	v, err := r.Varint()
 	if err != nil {
@@ -252,14 +258,6 @@ func (r *Reader) uint32Long() (uint32, error) {
 
 // Int64 reads an int64 or sint64: zigzag, no range check (SPEC §3.2).
 func (r *Reader) Int64() (int64, error) {
-	if at := r.pos; at < r.end && r.buf[at] < bijou64.FirstTierTag {
-		r.pos = at + 1
-		return bijou64.Unzigzag(uint64(r.buf[at])), nil
-	}
-	return r.int64Long()
-}
-
-func (r *Reader) int64Long() (int64, error) {
 	v, err := r.Varint()
 	if err != nil {
 		return 0, err
@@ -270,14 +268,6 @@ func (r *Reader) int64Long() (int64, error) {
 // Int32 reads an int32, sint32 or enum number: a zigzag image above u32max is
 // integer-out-of-range at the value (O8; SPEC §3.2, §3.6).
 func (r *Reader) Int32() (int32, error) {
-	if at := r.pos; at < r.end && r.buf[at] < bijou64.FirstTierTag {
-		r.pos = at + 1
-		return int32(bijou64.Unzigzag(uint64(r.buf[at]))), nil
-	}
-	return r.int32Long()
-}
-
-func (r *Reader) int32Long() (int32, error) {
 	at := r.pos
 	v, err := r.Varint()
 	if err != nil {
@@ -291,14 +281,6 @@ func (r *Reader) int32Long() (int32, error) {
 
 // Bool reads a bool: anything but 0 or 1 (F8 00 too) is invalid-bool at the value (O9).
 func (r *Reader) Bool() (bool, error) {
-	if at := r.pos; at < r.end && r.buf[at] <= 1 {
-		r.pos = at + 1
-		return r.buf[at] == 1, nil
-	}
-	return r.boolLong()
-}
-
-func (r *Reader) boolLong() (bool, error) {
 	at := r.pos
 	v, err := r.Varint()
 	if err != nil {
@@ -308,6 +290,90 @@ func (r *Reader) boolLong() (bool, error) {
 		return false, NewDecodeError(InvalidBool, at)
 	}
 	return v == 1, nil
+}
+
+// The Fast reads below are the element reads' common cases, small enough for the
+// compiler to inline into generated code: a one-byte value that passes its check is
+// read and true returned; otherwise nothing is read and false returned, and the caller
+// makes the full read (which finds any error at the same offset).
+
+// Uint64Fast is Uint64 for a one-byte value.
+func (r *Reader) Uint64Fast() (uint64, bool) {
+	if at := r.pos; at < r.end {
+		if t := r.buf[at]; t < bijou64.FirstTierTag {
+			r.pos = at + 1
+			return uint64(t), true
+		}
+	}
+	return 0, false
+}
+
+// Uint32Fast is Uint32 for a one-byte value.
+func (r *Reader) Uint32Fast() (uint32, bool) {
+	if at := r.pos; at < r.end {
+		if t := r.buf[at]; t < bijou64.FirstTierTag {
+			r.pos = at + 1
+			return uint32(t), true
+		}
+	}
+	return 0, false
+}
+
+// Int64Fast is Int64 for a one-byte value.
+func (r *Reader) Int64Fast() (int64, bool) {
+	if at := r.pos; at < r.end {
+		if t := r.buf[at]; t < bijou64.FirstTierTag {
+			r.pos = at + 1
+			return int64(t>>1) ^ -int64(t&1), true
+		}
+	}
+	return 0, false
+}
+
+// Int32Fast is Int32 for a one-byte value.
+func (r *Reader) Int32Fast() (int32, bool) {
+	if at := r.pos; at < r.end {
+		if t := r.buf[at]; t < bijou64.FirstTierTag {
+			r.pos = at + 1
+			return int32(t>>1) ^ -int32(t&1), true
+		}
+	}
+	return 0, false
+}
+
+// BoolFast is Bool for the bytes 00 and 01.
+func (r *Reader) BoolFast() (bool, bool) {
+	if at := r.pos; at < r.end {
+		if t := r.buf[at]; t <= 1 {
+			r.pos = at + 1
+			return t == 1, true
+		}
+	}
+	return false, false
+}
+
+// Float64Fast is Float64 for a value that is not a NaN.
+func (r *Reader) Float64Fast() (float64, bool) {
+	if at := r.pos; r.end-at >= 8 {
+		f := math.Float64frombits(binary.BigEndian.Uint64(r.buf[at : at+8]))
+		if f == f {
+			r.pos = at + 8
+			return f, true
+		}
+	}
+	return 0, false
+}
+
+// Float32Fast is Float32 for a value that is not a NaN.
+func (r *Reader) Float32Fast() (float32, bool) {
+	if at := r.pos; r.end-at >= 4 {
+		f := math.Float32frombits(binary.BigEndian.Uint32(r.buf[at : at+4]))
+		if f == f {
+			r.pos = at + 4
+			return f, true
+		}
+	}
+	return 0, false
 }
 
 // Sfixed32 reads an sfixed32: four big-endian bytes, two's complement.
@@ -355,6 +421,29 @@ func (r *Reader) Float64() (float64, error) {
 // String reads a length-prefixed string: content that is not well-formed UTF-8 is
 // invalid-utf8 at the first byte of the first ill-formed sequence (O11; SPEC §7).
 func (r *Reader) String() (string, error) {
+	at := r.pos
+	// The common case in one call: a one-byte length, ASCII content, inside the current
+	// window (see substring).
+	if at < r.end {
+		if l := int(r.buf[at]); l < bijou64.FirstTierTag && l <= r.end-at-1 {
+			from, to := at+1, at+1+l
+			var ascii bool
+			if l < 8 && from+8 <= len(r.buf) {
+				// One load of eight bytes, the string's l of them kept.
+				w := binary.LittleEndian.Uint64(r.buf[from:])
+				ascii = w&(1<<(8*uint(l))-1)&0x8080808080808080 == 0
+			} else {
+				ascii = isASCII(r.buf[from:to])
+			}
+			if ascii {
+				r.pos = to
+				if from >= r.strBase && to <= r.strBase+len(r.str) {
+					return r.str[from-r.strBase : to-r.strBase], nil
+				}
+				return r.substring(from, to), nil
+			}
+		}
+	}
 	b, err := r.LenBytes()
 	if err != nil {
 		return "", err
@@ -391,6 +480,23 @@ func (r *Reader) substring(at, to int) string {
 // Bytes reads length-prefixed bytes, borrowed from the input: copy them to keep them
 // past the input's lifetime.
 func (r *Reader) Bytes() ([]byte, error) { return r.LenBytes() }
+
+// isASCII says whether b is all ASCII, eight bytes at a time.
+func isASCII(b []byte) bool {
+	if len(b) < 8 {
+		var or byte
+		for _, c := range b {
+			or |= c
+		}
+		return or < utf8.RuneSelf
+	}
+	// Whole words, then the last eight bytes (overlapping the words read).
+	or := binary.LittleEndian.Uint64(b[len(b)-8:])
+	for i := 8; i <= len(b); i += 8 {
+		or |= binary.LittleEndian.Uint64(b[i-8 : i])
+	}
+	return or&0x8080808080808080 == 0
+}
 
 // invalidUTF8At is the length of b's longest well-formed UTF-8 prefix when b is not
 // well-formed (so the offset of the first ill-formed sequence), or −1. Go's decoder
@@ -505,7 +611,7 @@ func (r *Reader) readKey() error {
 func (r *Reader) unknownRecord() error {
 	number := r.next
 	r.next = noKey
-	if !r.keep {
+	if !r.keep || !r.preserve {
 		// SPEC §8.1
 		return NewDecodeError(UnknownField, r.keyPos).InUnknown(number)
 	}
@@ -533,6 +639,81 @@ func (r *Reader) unknownRecord() error {
 	r.unknown = append(r.unknown, f)
 	r.unknownCount++
 	return nil
+}
+
+// Next reads the key of the current message's next record, for a decode that walks the
+// records in byte order (generated code: one loop, a switch on the field number, ending
+// when AtEnd): the record's number and wire type, or number 0 at the end of the
+// message's content, with an error when the key is malformed (O1, O2) or names a
+// number past 2^29 − 1 (O3).
+// Delta keys make the numbers strictly ascending (SPEC §4.1), so each known field comes
+// at most once. Pass a record the message does not know to Skip; the wire type of a
+// known one is the caller's to check (WireMismatch). Do not mix with Field in one
+// message.
+func (r *Reader) Next() (uint32, WireType, error) {
+	at := r.pos
+	if at >= r.end {
+		return 0, 0, nil
+	}
+	// A one-byte key (a delta below 62) here; nextLong reads the rest.
+	if k := r.buf[at]; k < bijou64.FirstTierTag {
+		if n := r.prev + 1 + uint32(k>>2); n <= MaxFieldNumber {
+			r.pos = at + 1
+			r.keyPos = at
+			r.prev = n
+			return n, WireType(k & 3), nil
+		}
+	}
+	return r.nextLong()
+}
+
+// NextFast is Next's common case, small enough for the compiler to inline into a
+// message's decode: a one-byte key whose number is in range is read and true returned;
+// otherwise nothing is read and false returned, and the caller calls Next.
+func (r *Reader) NextFast() (uint32, WireType, bool) {
+	at := r.pos
+	if at < r.end {
+		if k := r.buf[at]; k < bijou64.FirstTierTag {
+			if n := r.prev + 1 + uint32(k>>2); n <= MaxFieldNumber {
+				r.pos = at + 1
+				r.keyPos = at
+				r.prev = n
+				return n, WireType(k & 3), true
+			}
+		}
+	}
+	return 0, 0, false
+}
+
+// nextLong is Next past its one-byte case.
+func (r *Reader) nextLong() (uint32, WireType, error) {
+	if err := r.readKey(); err != nil {
+		return 0, 0, err
+	}
+	n := r.next
+	r.next = noKey
+	return n, r.nextWire, nil
+}
+
+// Skip disposes of a record Next read that the message does not know: refused
+// (unknown-field at its key, strict) or kept (preserving, SPEC §8).
+func (r *Reader) Skip(number uint32, wire WireType) error {
+	r.next, r.nextWire = number, wire
+	return r.unknownRecord()
+}
+
+// WireMismatch is the error for a known field's record with another wire type (O5;
+// SPEC §4.4): at its key, with the field's path.
+func (r *Reader) WireMismatch(name string) error {
+	return NewDecodeError(WireTypeMismatch, r.keyPos).InField(name)
+}
+
+// Kept ends a message walked with Next, at the end of its content (AtEnd): the unknown
+// records kept for it (none unless preserving).
+func (r *Reader) Kept() []UnknownRecord {
+	u := r.unknown
+	r.unknown = nil
+	return u
 }
 
 // Finish ends the current message: it disposes of the records after the last known
@@ -821,6 +1002,25 @@ func (r *Reader) Enter(keeps bool) (Frame, error) {
 	return f, nil
 }
 
+// EnterFast is Enter for a one-byte length prefix that fits in the current bound, small
+// enough for the compiler to inline into generated code; otherwise nothing is read and
+// false returned, and the caller calls Enter.
+func (r *Reader) EnterFast(keeps bool) (f Frame, ok bool) {
+	if at := r.pos; at < r.end {
+		if l := int(r.buf[at]); l < bijou64.FirstTierTag && l < r.end-at {
+			f = Frame{r.end, r.prev, r.keep, r.unknown}
+			r.pos = at + 1
+			r.end = at + 1 + l
+			r.prev = 0
+			r.depth++
+			r.keep = keeps // unknownRecord also asks r.preserve
+			r.unknown = nil
+			return f, true
+		}
+	}
+	return
+}
+
 // Leave ends the message Enter began, err being what its decode returned: records it
 // left unread are refused, and the enclosing message's state comes back.
 func (r *Reader) Leave(f Frame, err error) error {
@@ -831,6 +1031,18 @@ func (r *Reader) Leave(f Frame, err error) error {
 	r.end, r.prev, r.keep, r.unknown = f.end, f.prev, f.keep, f.unknown
 	r.next = noKey
 	return err
+}
+
+// LeaveFast is Leave for a decode that returned nil and read every record, small
+// enough for the compiler to inline into generated code: true when the enclosing
+// message's state came back; otherwise nothing changed, and the caller calls Leave.
+func (r *Reader) LeaveFast(f Frame) bool {
+	if r.pos < r.end || r.next != noKey {
+		return false
+	}
+	r.depth--
+	r.end, r.prev, r.keep, r.unknown = f.end, f.prev, f.keep, f.unknown
+	return true
 }
 
 // OpenRun reads the present record of repeated or map field name up to its content,
@@ -870,6 +1082,15 @@ func (r *Reader) CountLens() int {
 	n := 0
 	b := r.buf[r.pos:r.end]
 	for len(b) > 0 {
+		if t := b[0]; t < bijou64.FirstTierTag {
+			// A one-byte length prefix (most elements).
+			if int(t) > len(b)-1 {
+				break
+			}
+			b = b[1+int(t):]
+			n++
+			continue
+		}
 		l, k, err := bijou64.Decode(b)
 		if err != nil || l > uint64(len(b)-k) {
 			break

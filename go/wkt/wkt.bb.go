@@ -140,35 +140,49 @@ func (m *Any) BijoubufWrite(w *bijoubuf.BackWriter) {
 
 // BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.
 func (m *Any) BijoubufDecode(r *bijoubuf.Reader) error {
-	if ok, err := r.Field(1, bijoubuf.WireLen, "type_url"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.String()
-		if err != nil {
-			return bijoubuf.InField(err, "type_url")
+	for {
+		n, wt, ok := r.NextFast()
+		if !ok {
+			if r.AtEnd() {
+				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
+			}
 		}
-		if len(v) == 0 {
-			return r.DefaultValuePresent("type_url")
+		switch n {
+		case 1:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("type_url")
+			}
+			v, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "type_url")
+			}
+			if len(v) == 0 {
+				return r.DefaultValuePresent("type_url")
+			}
+			m.TypeUrl = v
+		case 2:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("value")
+			}
+			v, err := r.BytesCopy()
+			if err != nil {
+				return bijoubuf.InField(err, "value")
+			}
+			if len(v) == 0 {
+				return r.DefaultValuePresent("value")
+			}
+			m.Value = v
+		default:
+			if err := r.Skip(n, wt); err != nil {
+				return err
+			}
 		}
-		m.TypeUrl = v
 	}
-	if ok, err := r.Field(2, bijoubuf.WireLen, "value"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.BytesCopy()
-		if err != nil {
-			return bijoubuf.InField(err, "value")
-		}
-		if len(v) == 0 {
-			return r.DefaultValuePresent("value")
-		}
-		m.Value = v
-	}
-	u, err := r.Finish()
-	if err != nil {
-		return err
-	}
-	m.unknown = u
+	m.unknown = r.Kept()
 	return nil
 }
 
@@ -287,23 +301,37 @@ func (m *SourceContext) BijoubufWrite(w *bijoubuf.BackWriter) {
 
 // BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.
 func (m *SourceContext) BijoubufDecode(r *bijoubuf.Reader) error {
-	if ok, err := r.Field(1, bijoubuf.WireLen, "file_name"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.String()
-		if err != nil {
-			return bijoubuf.InField(err, "file_name")
+	for {
+		n, wt, ok := r.NextFast()
+		if !ok {
+			if r.AtEnd() {
+				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
+			}
 		}
-		if len(v) == 0 {
-			return r.DefaultValuePresent("file_name")
+		switch n {
+		case 1:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("file_name")
+			}
+			v, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "file_name")
+			}
+			if len(v) == 0 {
+				return r.DefaultValuePresent("file_name")
+			}
+			m.FileName = v
+		default:
+			if err := r.Skip(n, wt); err != nil {
+				return err
+			}
 		}
-		m.FileName = v
 	}
-	u, err := r.Finish()
-	if err != nil {
-		return err
-	}
-	m.unknown = u
+	m.unknown = r.Kept()
 	return nil
 }
 
@@ -609,142 +637,177 @@ func (m *Type) BijoubufWrite(w *bijoubuf.BackWriter) {
 
 // BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.
 func (m *Type) BijoubufDecode(r *bijoubuf.Reader) error {
-	if ok, err := r.Field(1, bijoubuf.WireLen, "name"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.String()
-		if err != nil {
-			return bijoubuf.InField(err, "name")
-		}
-		if len(v) == 0 {
-			return r.DefaultValuePresent("name")
-		}
-		m.Name = v
-	}
-	if ok, err := r.Field(2, bijoubuf.WireLen, "fields"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("fields"); err != nil {
-			return err
-		}
-		outer, err := r.OpenRun("fields", 0)
-		if err != nil {
-			return err
-		}
-		n := r.CountLens()
-		m.Fields = make([]*Field, 0, n)
-		vs := make([]Field, n)
-		for i := 0; !r.AtEnd(); i++ {
-			var v *Field
-			if i < n {
-				v = &vs[i]
-			} else {
-				v = new(Field)
+	for {
+		n, wt, ok := r.NextFast()
+		if !ok {
+			if r.AtEnd() {
+				break
 			}
-			f, err := r.Enter(false)
-			if err == nil {
-				err = r.Leave(f, v.BijoubufDecode(r))
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
 			}
-			if err != nil {
-				return bijoubuf.InElement(err, i, "fields")
+		}
+		switch n {
+		case 1:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("name")
 			}
-			m.Fields = append(m.Fields, v)
-		}
-		r.CloseRun(outer)
-	}
-	if ok, err := r.Field(3, bijoubuf.WireLen, "oneofs"); err != nil {
-		return err
-	} else if ok {
-		outer, err := r.OpenRun("oneofs", 0)
-		if err != nil {
-			return err
-		}
-		m.Oneofs = make([]string, 0, r.CountLens())
-		for i := 0; !r.AtEnd(); i++ {
 			v, err := r.String()
 			if err != nil {
-				return bijoubuf.InElement(err, i, "oneofs")
+				return bijoubuf.InField(err, "name")
 			}
-			m.Oneofs = append(m.Oneofs, v)
-		}
-		r.CloseRun(outer)
-	}
-	if ok, err := r.Field(4, bijoubuf.WireLen, "options"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("options"); err != nil {
-			return err
-		}
-		outer, err := r.OpenRun("options", 0)
-		if err != nil {
-			return err
-		}
-		n := r.CountLens()
-		m.Options = make([]*Option, 0, n)
-		vs := make([]Option, n)
-		for i := 0; !r.AtEnd(); i++ {
-			var v *Option
-			if i < n {
-				v = &vs[i]
-			} else {
-				v = new(Option)
+			if len(v) == 0 {
+				return r.DefaultValuePresent("name")
 			}
-			f, err := r.Enter(false)
-			if err == nil {
-				err = r.Leave(f, v.BijoubufDecode(r))
+			m.Name = v
+		case 2:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("fields")
 			}
+			if err := r.CheckDepth("fields"); err != nil {
+				return err
+			}
+			outer, err := r.OpenRun("fields", 0)
 			if err != nil {
-				return bijoubuf.InElement(err, i, "options")
+				return err
 			}
-			m.Options = append(m.Options, v)
+			n := r.CountLens()
+			m.Fields = make([]*Field, 0, n)
+			vs := make([]Field, n)
+			for i := 0; !r.AtEnd(); i++ {
+				var v *Field
+				if i < n {
+					v = &vs[i]
+				} else {
+					v = new(Field)
+				}
+				f, ok := r.EnterFast(false)
+				var derr error
+				if !ok {
+					f, derr = r.Enter(false)
+				}
+				if derr == nil {
+					if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+						derr = r.Leave(f, derr)
+					}
+				}
+				if derr != nil {
+					return bijoubuf.InElement(derr, i, "fields")
+				}
+				m.Fields = append(m.Fields, v)
+			}
+			r.CloseRun(outer)
+		case 3:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("oneofs")
+			}
+			outer, err := r.OpenRun("oneofs", 0)
+			if err != nil {
+				return err
+			}
+			m.Oneofs = make([]string, 0, r.CountLens())
+			for i := 0; !r.AtEnd(); i++ {
+				v, err := r.String()
+				if err != nil {
+					return bijoubuf.InElement(err, i, "oneofs")
+				}
+				m.Oneofs = append(m.Oneofs, v)
+			}
+			r.CloseRun(outer)
+		case 4:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("options")
+			}
+			if err := r.CheckDepth("options"); err != nil {
+				return err
+			}
+			outer, err := r.OpenRun("options", 0)
+			if err != nil {
+				return err
+			}
+			n := r.CountLens()
+			m.Options = make([]*Option, 0, n)
+			vs := make([]Option, n)
+			for i := 0; !r.AtEnd(); i++ {
+				var v *Option
+				if i < n {
+					v = &vs[i]
+				} else {
+					v = new(Option)
+				}
+				f, ok := r.EnterFast(false)
+				var derr error
+				if !ok {
+					f, derr = r.Enter(false)
+				}
+				if derr == nil {
+					if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+						derr = r.Leave(f, derr)
+					}
+				}
+				if derr != nil {
+					return bijoubuf.InElement(derr, i, "options")
+				}
+				m.Options = append(m.Options, v)
+			}
+			r.CloseRun(outer)
+		case 5:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("source_context")
+			}
+			if err := r.CheckDepth("source_context"); err != nil {
+				return err
+			}
+			v := new(SourceContext)
+			f, ok := r.EnterFast(false)
+			var derr error
+			if !ok {
+				f, derr = r.Enter(false)
+			}
+			if derr == nil {
+				if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+					derr = r.Leave(f, derr)
+				}
+			}
+			if derr != nil {
+				return bijoubuf.InField(derr, "source_context")
+			}
+			m.SourceContext = v
+		case 6:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("syntax")
+			}
+			v, ok := r.Int32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int32(); err != nil {
+					return bijoubuf.InField(err, "syntax")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("syntax")
+			}
+			m.Syntax = Syntax(v)
+		case 7:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("edition")
+			}
+			v, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "edition")
+			}
+			if len(v) == 0 {
+				return r.DefaultValuePresent("edition")
+			}
+			m.Edition = v
+		default:
+			if err := r.Skip(n, wt); err != nil {
+				return err
+			}
 		}
-		r.CloseRun(outer)
 	}
-	if ok, err := r.Field(5, bijoubuf.WireLen, "source_context"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("source_context"); err != nil {
-			return err
-		}
-		v := new(SourceContext)
-		f, err := r.Enter(false)
-		if err == nil {
-			err = r.Leave(f, v.BijoubufDecode(r))
-		}
-		if err != nil {
-			return bijoubuf.InField(err, "source_context")
-		}
-		m.SourceContext = v
-	}
-	if ok, err := r.Field(6, bijoubuf.WireVarint, "syntax"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Int32()
-		if err != nil {
-			return bijoubuf.InField(err, "syntax")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("syntax")
-		}
-		m.Syntax = Syntax(v)
-	}
-	if ok, err := r.Field(7, bijoubuf.WireLen, "edition"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.String()
-		if err != nil {
-			return bijoubuf.InField(err, "edition")
-		}
-		if len(v) == 0 {
-			return r.DefaultValuePresent("edition")
-		}
-		m.Edition = v
-	}
-	u, err := r.Finish()
-	if err != nil {
-		return err
-	}
-	m.unknown = u
+	m.unknown = r.Kept()
 	return nil
 }
 
@@ -1128,150 +1191,185 @@ func (m *Field) BijoubufWrite(w *bijoubuf.BackWriter) {
 
 // BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.
 func (m *Field) BijoubufDecode(r *bijoubuf.Reader) error {
-	if ok, err := r.Field(1, bijoubuf.WireVarint, "kind"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Int32()
-		if err != nil {
-			return bijoubuf.InField(err, "kind")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("kind")
-		}
-		m.Kind = Field_Kind(v)
-	}
-	if ok, err := r.Field(2, bijoubuf.WireVarint, "cardinality"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Int32()
-		if err != nil {
-			return bijoubuf.InField(err, "cardinality")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("cardinality")
-		}
-		m.Cardinality = Field_Cardinality(v)
-	}
-	if ok, err := r.Field(3, bijoubuf.WireVarint, "number"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Int32()
-		if err != nil {
-			return bijoubuf.InField(err, "number")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("number")
-		}
-		m.Number = v
-	}
-	if ok, err := r.Field(4, bijoubuf.WireLen, "name"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.String()
-		if err != nil {
-			return bijoubuf.InField(err, "name")
-		}
-		if len(v) == 0 {
-			return r.DefaultValuePresent("name")
-		}
-		m.Name = v
-	}
-	if ok, err := r.Field(6, bijoubuf.WireLen, "type_url"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.String()
-		if err != nil {
-			return bijoubuf.InField(err, "type_url")
-		}
-		if len(v) == 0 {
-			return r.DefaultValuePresent("type_url")
-		}
-		m.TypeUrl = v
-	}
-	if ok, err := r.Field(7, bijoubuf.WireVarint, "oneof_index"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Int32()
-		if err != nil {
-			return bijoubuf.InField(err, "oneof_index")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("oneof_index")
-		}
-		m.OneofIndex = v
-	}
-	if ok, err := r.Field(8, bijoubuf.WireVarint, "packed"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Bool()
-		if err != nil {
-			return bijoubuf.InField(err, "packed")
-		}
-		if !v {
-			return r.DefaultValuePresent("packed")
-		}
-		m.Packed = v
-	}
-	if ok, err := r.Field(9, bijoubuf.WireLen, "options"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("options"); err != nil {
-			return err
-		}
-		outer, err := r.OpenRun("options", 0)
-		if err != nil {
-			return err
-		}
-		n := r.CountLens()
-		m.Options = make([]*Option, 0, n)
-		vs := make([]Option, n)
-		for i := 0; !r.AtEnd(); i++ {
-			var v *Option
-			if i < n {
-				v = &vs[i]
-			} else {
-				v = new(Option)
+	for {
+		n, wt, ok := r.NextFast()
+		if !ok {
+			if r.AtEnd() {
+				break
 			}
-			f, err := r.Enter(false)
-			if err == nil {
-				err = r.Leave(f, v.BijoubufDecode(r))
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
 			}
+		}
+		switch n {
+		case 1:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("kind")
+			}
+			v, ok := r.Int32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int32(); err != nil {
+					return bijoubuf.InField(err, "kind")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("kind")
+			}
+			m.Kind = Field_Kind(v)
+		case 2:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("cardinality")
+			}
+			v, ok := r.Int32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int32(); err != nil {
+					return bijoubuf.InField(err, "cardinality")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("cardinality")
+			}
+			m.Cardinality = Field_Cardinality(v)
+		case 3:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("number")
+			}
+			v, ok := r.Int32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int32(); err != nil {
+					return bijoubuf.InField(err, "number")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("number")
+			}
+			m.Number = v
+		case 4:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("name")
+			}
+			v, err := r.String()
 			if err != nil {
-				return bijoubuf.InElement(err, i, "options")
+				return bijoubuf.InField(err, "name")
 			}
-			m.Options = append(m.Options, v)
+			if len(v) == 0 {
+				return r.DefaultValuePresent("name")
+			}
+			m.Name = v
+		case 6:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("type_url")
+			}
+			v, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "type_url")
+			}
+			if len(v) == 0 {
+				return r.DefaultValuePresent("type_url")
+			}
+			m.TypeUrl = v
+		case 7:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("oneof_index")
+			}
+			v, ok := r.Int32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int32(); err != nil {
+					return bijoubuf.InField(err, "oneof_index")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("oneof_index")
+			}
+			m.OneofIndex = v
+		case 8:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("packed")
+			}
+			v, ok := r.BoolFast()
+			if !ok {
+				var err error
+				if v, err = r.Bool(); err != nil {
+					return bijoubuf.InField(err, "packed")
+				}
+			}
+			if !v {
+				return r.DefaultValuePresent("packed")
+			}
+			m.Packed = v
+		case 9:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("options")
+			}
+			if err := r.CheckDepth("options"); err != nil {
+				return err
+			}
+			outer, err := r.OpenRun("options", 0)
+			if err != nil {
+				return err
+			}
+			n := r.CountLens()
+			m.Options = make([]*Option, 0, n)
+			vs := make([]Option, n)
+			for i := 0; !r.AtEnd(); i++ {
+				var v *Option
+				if i < n {
+					v = &vs[i]
+				} else {
+					v = new(Option)
+				}
+				f, ok := r.EnterFast(false)
+				var derr error
+				if !ok {
+					f, derr = r.Enter(false)
+				}
+				if derr == nil {
+					if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+						derr = r.Leave(f, derr)
+					}
+				}
+				if derr != nil {
+					return bijoubuf.InElement(derr, i, "options")
+				}
+				m.Options = append(m.Options, v)
+			}
+			r.CloseRun(outer)
+		case 10:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("json_name")
+			}
+			v, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "json_name")
+			}
+			if len(v) == 0 {
+				return r.DefaultValuePresent("json_name")
+			}
+			m.JsonName = v
+		case 11:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("default_value")
+			}
+			v, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "default_value")
+			}
+			if len(v) == 0 {
+				return r.DefaultValuePresent("default_value")
+			}
+			m.DefaultValue = v
+		default:
+			if err := r.Skip(n, wt); err != nil {
+				return err
+			}
 		}
-		r.CloseRun(outer)
 	}
-	if ok, err := r.Field(10, bijoubuf.WireLen, "json_name"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.String()
-		if err != nil {
-			return bijoubuf.InField(err, "json_name")
-		}
-		if len(v) == 0 {
-			return r.DefaultValuePresent("json_name")
-		}
-		m.JsonName = v
-	}
-	if ok, err := r.Field(11, bijoubuf.WireLen, "default_value"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.String()
-		if err != nil {
-			return bijoubuf.InField(err, "default_value")
-		}
-		if len(v) == 0 {
-			return r.DefaultValuePresent("default_value")
-		}
-		m.DefaultValue = v
-	}
-	u, err := r.Finish()
-	if err != nil {
-		return err
-	}
-	m.unknown = u
+	m.unknown = r.Kept()
 	return nil
 }
 
@@ -1523,125 +1621,160 @@ func (m *Enum) BijoubufWrite(w *bijoubuf.BackWriter) {
 
 // BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.
 func (m *Enum) BijoubufDecode(r *bijoubuf.Reader) error {
-	if ok, err := r.Field(1, bijoubuf.WireLen, "name"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.String()
-		if err != nil {
-			return bijoubuf.InField(err, "name")
-		}
-		if len(v) == 0 {
-			return r.DefaultValuePresent("name")
-		}
-		m.Name = v
-	}
-	if ok, err := r.Field(2, bijoubuf.WireLen, "enumvalue"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("enumvalue"); err != nil {
-			return err
-		}
-		outer, err := r.OpenRun("enumvalue", 0)
-		if err != nil {
-			return err
-		}
-		n := r.CountLens()
-		m.Enumvalue = make([]*EnumValue, 0, n)
-		vs := make([]EnumValue, n)
-		for i := 0; !r.AtEnd(); i++ {
-			var v *EnumValue
-			if i < n {
-				v = &vs[i]
-			} else {
-				v = new(EnumValue)
+	for {
+		n, wt, ok := r.NextFast()
+		if !ok {
+			if r.AtEnd() {
+				break
 			}
-			f, err := r.Enter(false)
-			if err == nil {
-				err = r.Leave(f, v.BijoubufDecode(r))
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
 			}
+		}
+		switch n {
+		case 1:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("name")
+			}
+			v, err := r.String()
 			if err != nil {
-				return bijoubuf.InElement(err, i, "enumvalue")
+				return bijoubuf.InField(err, "name")
 			}
-			m.Enumvalue = append(m.Enumvalue, v)
-		}
-		r.CloseRun(outer)
-	}
-	if ok, err := r.Field(3, bijoubuf.WireLen, "options"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("options"); err != nil {
-			return err
-		}
-		outer, err := r.OpenRun("options", 0)
-		if err != nil {
-			return err
-		}
-		n := r.CountLens()
-		m.Options = make([]*Option, 0, n)
-		vs := make([]Option, n)
-		for i := 0; !r.AtEnd(); i++ {
-			var v *Option
-			if i < n {
-				v = &vs[i]
-			} else {
-				v = new(Option)
+			if len(v) == 0 {
+				return r.DefaultValuePresent("name")
 			}
-			f, err := r.Enter(false)
-			if err == nil {
-				err = r.Leave(f, v.BijoubufDecode(r))
+			m.Name = v
+		case 2:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("enumvalue")
 			}
+			if err := r.CheckDepth("enumvalue"); err != nil {
+				return err
+			}
+			outer, err := r.OpenRun("enumvalue", 0)
 			if err != nil {
-				return bijoubuf.InElement(err, i, "options")
+				return err
 			}
-			m.Options = append(m.Options, v)
+			n := r.CountLens()
+			m.Enumvalue = make([]*EnumValue, 0, n)
+			vs := make([]EnumValue, n)
+			for i := 0; !r.AtEnd(); i++ {
+				var v *EnumValue
+				if i < n {
+					v = &vs[i]
+				} else {
+					v = new(EnumValue)
+				}
+				f, ok := r.EnterFast(false)
+				var derr error
+				if !ok {
+					f, derr = r.Enter(false)
+				}
+				if derr == nil {
+					if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+						derr = r.Leave(f, derr)
+					}
+				}
+				if derr != nil {
+					return bijoubuf.InElement(derr, i, "enumvalue")
+				}
+				m.Enumvalue = append(m.Enumvalue, v)
+			}
+			r.CloseRun(outer)
+		case 3:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("options")
+			}
+			if err := r.CheckDepth("options"); err != nil {
+				return err
+			}
+			outer, err := r.OpenRun("options", 0)
+			if err != nil {
+				return err
+			}
+			n := r.CountLens()
+			m.Options = make([]*Option, 0, n)
+			vs := make([]Option, n)
+			for i := 0; !r.AtEnd(); i++ {
+				var v *Option
+				if i < n {
+					v = &vs[i]
+				} else {
+					v = new(Option)
+				}
+				f, ok := r.EnterFast(false)
+				var derr error
+				if !ok {
+					f, derr = r.Enter(false)
+				}
+				if derr == nil {
+					if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+						derr = r.Leave(f, derr)
+					}
+				}
+				if derr != nil {
+					return bijoubuf.InElement(derr, i, "options")
+				}
+				m.Options = append(m.Options, v)
+			}
+			r.CloseRun(outer)
+		case 4:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("source_context")
+			}
+			if err := r.CheckDepth("source_context"); err != nil {
+				return err
+			}
+			v := new(SourceContext)
+			f, ok := r.EnterFast(false)
+			var derr error
+			if !ok {
+				f, derr = r.Enter(false)
+			}
+			if derr == nil {
+				if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+					derr = r.Leave(f, derr)
+				}
+			}
+			if derr != nil {
+				return bijoubuf.InField(derr, "source_context")
+			}
+			m.SourceContext = v
+		case 5:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("syntax")
+			}
+			v, ok := r.Int32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int32(); err != nil {
+					return bijoubuf.InField(err, "syntax")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("syntax")
+			}
+			m.Syntax = Syntax(v)
+		case 6:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("edition")
+			}
+			v, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "edition")
+			}
+			if len(v) == 0 {
+				return r.DefaultValuePresent("edition")
+			}
+			m.Edition = v
+		default:
+			if err := r.Skip(n, wt); err != nil {
+				return err
+			}
 		}
-		r.CloseRun(outer)
 	}
-	if ok, err := r.Field(4, bijoubuf.WireLen, "source_context"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("source_context"); err != nil {
-			return err
-		}
-		v := new(SourceContext)
-		f, err := r.Enter(false)
-		if err == nil {
-			err = r.Leave(f, v.BijoubufDecode(r))
-		}
-		if err != nil {
-			return bijoubuf.InField(err, "source_context")
-		}
-		m.SourceContext = v
-	}
-	if ok, err := r.Field(5, bijoubuf.WireVarint, "syntax"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Int32()
-		if err != nil {
-			return bijoubuf.InField(err, "syntax")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("syntax")
-		}
-		m.Syntax = Syntax(v)
-	}
-	if ok, err := r.Field(6, bijoubuf.WireLen, "edition"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.String()
-		if err != nil {
-			return bijoubuf.InField(err, "edition")
-		}
-		if len(v) == 0 {
-			return r.DefaultValuePresent("edition")
-		}
-		m.Edition = v
-	}
-	u, err := r.Finish()
-	if err != nil {
-		return err
-	}
-	m.unknown = u
+	m.unknown = r.Kept()
 	return nil
 }
 
@@ -1812,66 +1945,89 @@ func (m *EnumValue) BijoubufWrite(w *bijoubuf.BackWriter) {
 
 // BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.
 func (m *EnumValue) BijoubufDecode(r *bijoubuf.Reader) error {
-	if ok, err := r.Field(1, bijoubuf.WireLen, "name"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.String()
-		if err != nil {
-			return bijoubuf.InField(err, "name")
-		}
-		if len(v) == 0 {
-			return r.DefaultValuePresent("name")
-		}
-		m.Name = v
-	}
-	if ok, err := r.Field(2, bijoubuf.WireVarint, "number"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Int32()
-		if err != nil {
-			return bijoubuf.InField(err, "number")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("number")
-		}
-		m.Number = v
-	}
-	if ok, err := r.Field(3, bijoubuf.WireLen, "options"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("options"); err != nil {
-			return err
-		}
-		outer, err := r.OpenRun("options", 0)
-		if err != nil {
-			return err
-		}
-		n := r.CountLens()
-		m.Options = make([]*Option, 0, n)
-		vs := make([]Option, n)
-		for i := 0; !r.AtEnd(); i++ {
-			var v *Option
-			if i < n {
-				v = &vs[i]
-			} else {
-				v = new(Option)
+	for {
+		n, wt, ok := r.NextFast()
+		if !ok {
+			if r.AtEnd() {
+				break
 			}
-			f, err := r.Enter(false)
-			if err == nil {
-				err = r.Leave(f, v.BijoubufDecode(r))
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
 			}
+		}
+		switch n {
+		case 1:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("name")
+			}
+			v, err := r.String()
 			if err != nil {
-				return bijoubuf.InElement(err, i, "options")
+				return bijoubuf.InField(err, "name")
 			}
-			m.Options = append(m.Options, v)
+			if len(v) == 0 {
+				return r.DefaultValuePresent("name")
+			}
+			m.Name = v
+		case 2:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("number")
+			}
+			v, ok := r.Int32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int32(); err != nil {
+					return bijoubuf.InField(err, "number")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("number")
+			}
+			m.Number = v
+		case 3:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("options")
+			}
+			if err := r.CheckDepth("options"); err != nil {
+				return err
+			}
+			outer, err := r.OpenRun("options", 0)
+			if err != nil {
+				return err
+			}
+			n := r.CountLens()
+			m.Options = make([]*Option, 0, n)
+			vs := make([]Option, n)
+			for i := 0; !r.AtEnd(); i++ {
+				var v *Option
+				if i < n {
+					v = &vs[i]
+				} else {
+					v = new(Option)
+				}
+				f, ok := r.EnterFast(false)
+				var derr error
+				if !ok {
+					f, derr = r.Enter(false)
+				}
+				if derr == nil {
+					if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+						derr = r.Leave(f, derr)
+					}
+				}
+				if derr != nil {
+					return bijoubuf.InElement(derr, i, "options")
+				}
+				m.Options = append(m.Options, v)
+			}
+			r.CloseRun(outer)
+		default:
+			if err := r.Skip(n, wt); err != nil {
+				return err
+			}
 		}
-		r.CloseRun(outer)
 	}
-	u, err := r.Finish()
-	if err != nil {
-		return err
-	}
-	m.unknown = u
+	m.unknown = r.Kept()
 	return nil
 }
 
@@ -2017,39 +2173,59 @@ func (m *Option) BijoubufWrite(w *bijoubuf.BackWriter) {
 
 // BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.
 func (m *Option) BijoubufDecode(r *bijoubuf.Reader) error {
-	if ok, err := r.Field(1, bijoubuf.WireLen, "name"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.String()
-		if err != nil {
-			return bijoubuf.InField(err, "name")
+	for {
+		n, wt, ok := r.NextFast()
+		if !ok {
+			if r.AtEnd() {
+				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
+			}
 		}
-		if len(v) == 0 {
-			return r.DefaultValuePresent("name")
+		switch n {
+		case 1:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("name")
+			}
+			v, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "name")
+			}
+			if len(v) == 0 {
+				return r.DefaultValuePresent("name")
+			}
+			m.Name = v
+		case 2:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("value")
+			}
+			if err := r.CheckDepth("value"); err != nil {
+				return err
+			}
+			v := new(Any)
+			f, ok := r.EnterFast(false)
+			var derr error
+			if !ok {
+				f, derr = r.Enter(false)
+			}
+			if derr == nil {
+				if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+					derr = r.Leave(f, derr)
+				}
+			}
+			if derr != nil {
+				return bijoubuf.InField(derr, "value")
+			}
+			m.Value = v
+		default:
+			if err := r.Skip(n, wt); err != nil {
+				return err
+			}
 		}
-		m.Name = v
 	}
-	if ok, err := r.Field(2, bijoubuf.WireLen, "value"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("value"); err != nil {
-			return err
-		}
-		v := new(Any)
-		f, err := r.Enter(false)
-		if err == nil {
-			err = r.Leave(f, v.BijoubufDecode(r))
-		}
-		if err != nil {
-			return bijoubuf.InField(err, "value")
-		}
-		m.Value = v
-	}
-	u, err := r.Finish()
-	if err != nil {
-		return err
-	}
-	m.unknown = u
+	m.unknown = r.Kept()
 	return nil
 }
 
@@ -2336,156 +2512,197 @@ func (m *Api) BijoubufWrite(w *bijoubuf.BackWriter) {
 
 // BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.
 func (m *Api) BijoubufDecode(r *bijoubuf.Reader) error {
-	if ok, err := r.Field(1, bijoubuf.WireLen, "name"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.String()
-		if err != nil {
-			return bijoubuf.InField(err, "name")
-		}
-		if len(v) == 0 {
-			return r.DefaultValuePresent("name")
-		}
-		m.Name = v
-	}
-	if ok, err := r.Field(2, bijoubuf.WireLen, "methods"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("methods"); err != nil {
-			return err
-		}
-		outer, err := r.OpenRun("methods", 0)
-		if err != nil {
-			return err
-		}
-		n := r.CountLens()
-		m.Methods = make([]*Method, 0, n)
-		vs := make([]Method, n)
-		for i := 0; !r.AtEnd(); i++ {
-			var v *Method
-			if i < n {
-				v = &vs[i]
-			} else {
-				v = new(Method)
+	for {
+		n, wt, ok := r.NextFast()
+		if !ok {
+			if r.AtEnd() {
+				break
 			}
-			f, err := r.Enter(false)
-			if err == nil {
-				err = r.Leave(f, v.BijoubufDecode(r))
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
 			}
+		}
+		switch n {
+		case 1:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("name")
+			}
+			v, err := r.String()
 			if err != nil {
-				return bijoubuf.InElement(err, i, "methods")
+				return bijoubuf.InField(err, "name")
 			}
-			m.Methods = append(m.Methods, v)
-		}
-		r.CloseRun(outer)
-	}
-	if ok, err := r.Field(3, bijoubuf.WireLen, "options"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("options"); err != nil {
-			return err
-		}
-		outer, err := r.OpenRun("options", 0)
-		if err != nil {
-			return err
-		}
-		n := r.CountLens()
-		m.Options = make([]*Option, 0, n)
-		vs := make([]Option, n)
-		for i := 0; !r.AtEnd(); i++ {
-			var v *Option
-			if i < n {
-				v = &vs[i]
-			} else {
-				v = new(Option)
+			if len(v) == 0 {
+				return r.DefaultValuePresent("name")
 			}
-			f, err := r.Enter(false)
-			if err == nil {
-				err = r.Leave(f, v.BijoubufDecode(r))
+			m.Name = v
+		case 2:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("methods")
 			}
+			if err := r.CheckDepth("methods"); err != nil {
+				return err
+			}
+			outer, err := r.OpenRun("methods", 0)
 			if err != nil {
-				return bijoubuf.InElement(err, i, "options")
+				return err
 			}
-			m.Options = append(m.Options, v)
-		}
-		r.CloseRun(outer)
-	}
-	if ok, err := r.Field(4, bijoubuf.WireLen, "version"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.String()
-		if err != nil {
-			return bijoubuf.InField(err, "version")
-		}
-		if len(v) == 0 {
-			return r.DefaultValuePresent("version")
-		}
-		m.Version = v
-	}
-	if ok, err := r.Field(5, bijoubuf.WireLen, "source_context"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("source_context"); err != nil {
-			return err
-		}
-		v := new(SourceContext)
-		f, err := r.Enter(false)
-		if err == nil {
-			err = r.Leave(f, v.BijoubufDecode(r))
-		}
-		if err != nil {
-			return bijoubuf.InField(err, "source_context")
-		}
-		m.SourceContext = v
-	}
-	if ok, err := r.Field(6, bijoubuf.WireLen, "mixins"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("mixins"); err != nil {
-			return err
-		}
-		outer, err := r.OpenRun("mixins", 0)
-		if err != nil {
-			return err
-		}
-		n := r.CountLens()
-		m.Mixins = make([]*Mixin, 0, n)
-		vs := make([]Mixin, n)
-		for i := 0; !r.AtEnd(); i++ {
-			var v *Mixin
-			if i < n {
-				v = &vs[i]
-			} else {
-				v = new(Mixin)
+			n := r.CountLens()
+			m.Methods = make([]*Method, 0, n)
+			vs := make([]Method, n)
+			for i := 0; !r.AtEnd(); i++ {
+				var v *Method
+				if i < n {
+					v = &vs[i]
+				} else {
+					v = new(Method)
+				}
+				f, ok := r.EnterFast(false)
+				var derr error
+				if !ok {
+					f, derr = r.Enter(false)
+				}
+				if derr == nil {
+					if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+						derr = r.Leave(f, derr)
+					}
+				}
+				if derr != nil {
+					return bijoubuf.InElement(derr, i, "methods")
+				}
+				m.Methods = append(m.Methods, v)
 			}
-			f, err := r.Enter(false)
-			if err == nil {
-				err = r.Leave(f, v.BijoubufDecode(r))
+			r.CloseRun(outer)
+		case 3:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("options")
 			}
+			if err := r.CheckDepth("options"); err != nil {
+				return err
+			}
+			outer, err := r.OpenRun("options", 0)
 			if err != nil {
-				return bijoubuf.InElement(err, i, "mixins")
+				return err
 			}
-			m.Mixins = append(m.Mixins, v)
+			n := r.CountLens()
+			m.Options = make([]*Option, 0, n)
+			vs := make([]Option, n)
+			for i := 0; !r.AtEnd(); i++ {
+				var v *Option
+				if i < n {
+					v = &vs[i]
+				} else {
+					v = new(Option)
+				}
+				f, ok := r.EnterFast(false)
+				var derr error
+				if !ok {
+					f, derr = r.Enter(false)
+				}
+				if derr == nil {
+					if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+						derr = r.Leave(f, derr)
+					}
+				}
+				if derr != nil {
+					return bijoubuf.InElement(derr, i, "options")
+				}
+				m.Options = append(m.Options, v)
+			}
+			r.CloseRun(outer)
+		case 4:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("version")
+			}
+			v, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "version")
+			}
+			if len(v) == 0 {
+				return r.DefaultValuePresent("version")
+			}
+			m.Version = v
+		case 5:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("source_context")
+			}
+			if err := r.CheckDepth("source_context"); err != nil {
+				return err
+			}
+			v := new(SourceContext)
+			f, ok := r.EnterFast(false)
+			var derr error
+			if !ok {
+				f, derr = r.Enter(false)
+			}
+			if derr == nil {
+				if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+					derr = r.Leave(f, derr)
+				}
+			}
+			if derr != nil {
+				return bijoubuf.InField(derr, "source_context")
+			}
+			m.SourceContext = v
+		case 6:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("mixins")
+			}
+			if err := r.CheckDepth("mixins"); err != nil {
+				return err
+			}
+			outer, err := r.OpenRun("mixins", 0)
+			if err != nil {
+				return err
+			}
+			n := r.CountLens()
+			m.Mixins = make([]*Mixin, 0, n)
+			vs := make([]Mixin, n)
+			for i := 0; !r.AtEnd(); i++ {
+				var v *Mixin
+				if i < n {
+					v = &vs[i]
+				} else {
+					v = new(Mixin)
+				}
+				f, ok := r.EnterFast(false)
+				var derr error
+				if !ok {
+					f, derr = r.Enter(false)
+				}
+				if derr == nil {
+					if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+						derr = r.Leave(f, derr)
+					}
+				}
+				if derr != nil {
+					return bijoubuf.InElement(derr, i, "mixins")
+				}
+				m.Mixins = append(m.Mixins, v)
+			}
+			r.CloseRun(outer)
+		case 7:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("syntax")
+			}
+			v, ok := r.Int32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int32(); err != nil {
+					return bijoubuf.InField(err, "syntax")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("syntax")
+			}
+			m.Syntax = Syntax(v)
+		default:
+			if err := r.Skip(n, wt); err != nil {
+				return err
+			}
 		}
-		r.CloseRun(outer)
 	}
-	if ok, err := r.Field(7, bijoubuf.WireVarint, "syntax"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Int32()
-		if err != nil {
-			return bijoubuf.InField(err, "syntax")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("syntax")
-		}
-		m.Syntax = Syntax(v)
-	}
-	u, err := r.Finish()
-	if err != nil {
-		return err
-	}
-	m.unknown = u
+	m.unknown = r.Kept()
 	return nil
 }
 
@@ -2730,114 +2947,143 @@ func (m *Method) BijoubufWrite(w *bijoubuf.BackWriter) {
 
 // BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.
 func (m *Method) BijoubufDecode(r *bijoubuf.Reader) error {
-	if ok, err := r.Field(1, bijoubuf.WireLen, "name"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.String()
-		if err != nil {
-			return bijoubuf.InField(err, "name")
-		}
-		if len(v) == 0 {
-			return r.DefaultValuePresent("name")
-		}
-		m.Name = v
-	}
-	if ok, err := r.Field(2, bijoubuf.WireLen, "request_type_url"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.String()
-		if err != nil {
-			return bijoubuf.InField(err, "request_type_url")
-		}
-		if len(v) == 0 {
-			return r.DefaultValuePresent("request_type_url")
-		}
-		m.RequestTypeUrl = v
-	}
-	if ok, err := r.Field(3, bijoubuf.WireVarint, "request_streaming"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Bool()
-		if err != nil {
-			return bijoubuf.InField(err, "request_streaming")
-		}
-		if !v {
-			return r.DefaultValuePresent("request_streaming")
-		}
-		m.RequestStreaming = v
-	}
-	if ok, err := r.Field(4, bijoubuf.WireLen, "response_type_url"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.String()
-		if err != nil {
-			return bijoubuf.InField(err, "response_type_url")
-		}
-		if len(v) == 0 {
-			return r.DefaultValuePresent("response_type_url")
-		}
-		m.ResponseTypeUrl = v
-	}
-	if ok, err := r.Field(5, bijoubuf.WireVarint, "response_streaming"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Bool()
-		if err != nil {
-			return bijoubuf.InField(err, "response_streaming")
-		}
-		if !v {
-			return r.DefaultValuePresent("response_streaming")
-		}
-		m.ResponseStreaming = v
-	}
-	if ok, err := r.Field(6, bijoubuf.WireLen, "options"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("options"); err != nil {
-			return err
-		}
-		outer, err := r.OpenRun("options", 0)
-		if err != nil {
-			return err
-		}
-		n := r.CountLens()
-		m.Options = make([]*Option, 0, n)
-		vs := make([]Option, n)
-		for i := 0; !r.AtEnd(); i++ {
-			var v *Option
-			if i < n {
-				v = &vs[i]
-			} else {
-				v = new(Option)
+	for {
+		n, wt, ok := r.NextFast()
+		if !ok {
+			if r.AtEnd() {
+				break
 			}
-			f, err := r.Enter(false)
-			if err == nil {
-				err = r.Leave(f, v.BijoubufDecode(r))
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
 			}
+		}
+		switch n {
+		case 1:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("name")
+			}
+			v, err := r.String()
 			if err != nil {
-				return bijoubuf.InElement(err, i, "options")
+				return bijoubuf.InField(err, "name")
 			}
-			m.Options = append(m.Options, v)
+			if len(v) == 0 {
+				return r.DefaultValuePresent("name")
+			}
+			m.Name = v
+		case 2:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("request_type_url")
+			}
+			v, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "request_type_url")
+			}
+			if len(v) == 0 {
+				return r.DefaultValuePresent("request_type_url")
+			}
+			m.RequestTypeUrl = v
+		case 3:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("request_streaming")
+			}
+			v, ok := r.BoolFast()
+			if !ok {
+				var err error
+				if v, err = r.Bool(); err != nil {
+					return bijoubuf.InField(err, "request_streaming")
+				}
+			}
+			if !v {
+				return r.DefaultValuePresent("request_streaming")
+			}
+			m.RequestStreaming = v
+		case 4:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("response_type_url")
+			}
+			v, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "response_type_url")
+			}
+			if len(v) == 0 {
+				return r.DefaultValuePresent("response_type_url")
+			}
+			m.ResponseTypeUrl = v
+		case 5:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("response_streaming")
+			}
+			v, ok := r.BoolFast()
+			if !ok {
+				var err error
+				if v, err = r.Bool(); err != nil {
+					return bijoubuf.InField(err, "response_streaming")
+				}
+			}
+			if !v {
+				return r.DefaultValuePresent("response_streaming")
+			}
+			m.ResponseStreaming = v
+		case 6:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("options")
+			}
+			if err := r.CheckDepth("options"); err != nil {
+				return err
+			}
+			outer, err := r.OpenRun("options", 0)
+			if err != nil {
+				return err
+			}
+			n := r.CountLens()
+			m.Options = make([]*Option, 0, n)
+			vs := make([]Option, n)
+			for i := 0; !r.AtEnd(); i++ {
+				var v *Option
+				if i < n {
+					v = &vs[i]
+				} else {
+					v = new(Option)
+				}
+				f, ok := r.EnterFast(false)
+				var derr error
+				if !ok {
+					f, derr = r.Enter(false)
+				}
+				if derr == nil {
+					if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+						derr = r.Leave(f, derr)
+					}
+				}
+				if derr != nil {
+					return bijoubuf.InElement(derr, i, "options")
+				}
+				m.Options = append(m.Options, v)
+			}
+			r.CloseRun(outer)
+		case 7:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("syntax")
+			}
+			v, ok := r.Int32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int32(); err != nil {
+					return bijoubuf.InField(err, "syntax")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("syntax")
+			}
+			m.Syntax = Syntax(v)
+		default:
+			if err := r.Skip(n, wt); err != nil {
+				return err
+			}
 		}
-		r.CloseRun(outer)
 	}
-	if ok, err := r.Field(7, bijoubuf.WireVarint, "syntax"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Int32()
-		if err != nil {
-			return bijoubuf.InField(err, "syntax")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("syntax")
-		}
-		m.Syntax = Syntax(v)
-	}
-	u, err := r.Finish()
-	if err != nil {
-		return err
-	}
-	m.unknown = u
+	m.unknown = r.Kept()
 	return nil
 }
 
@@ -2977,35 +3223,49 @@ func (m *Mixin) BijoubufWrite(w *bijoubuf.BackWriter) {
 
 // BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.
 func (m *Mixin) BijoubufDecode(r *bijoubuf.Reader) error {
-	if ok, err := r.Field(1, bijoubuf.WireLen, "name"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.String()
-		if err != nil {
-			return bijoubuf.InField(err, "name")
+	for {
+		n, wt, ok := r.NextFast()
+		if !ok {
+			if r.AtEnd() {
+				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
+			}
 		}
-		if len(v) == 0 {
-			return r.DefaultValuePresent("name")
+		switch n {
+		case 1:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("name")
+			}
+			v, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "name")
+			}
+			if len(v) == 0 {
+				return r.DefaultValuePresent("name")
+			}
+			m.Name = v
+		case 2:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("root")
+			}
+			v, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "root")
+			}
+			if len(v) == 0 {
+				return r.DefaultValuePresent("root")
+			}
+			m.Root = v
+		default:
+			if err := r.Skip(n, wt); err != nil {
+				return err
+			}
 		}
-		m.Name = v
 	}
-	if ok, err := r.Field(2, bijoubuf.WireLen, "root"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.String()
-		if err != nil {
-			return bijoubuf.InField(err, "root")
-		}
-		if len(v) == 0 {
-			return r.DefaultValuePresent("root")
-		}
-		m.Root = v
-	}
-	u, err := r.Finish()
-	if err != nil {
-		return err
-	}
-	m.unknown = u
+	m.unknown = r.Kept()
 	return nil
 }
 
@@ -3139,35 +3399,55 @@ func (m *Duration) BijoubufWrite(w *bijoubuf.BackWriter) {
 
 // BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.
 func (m *Duration) BijoubufDecode(r *bijoubuf.Reader) error {
-	if ok, err := r.Field(1, bijoubuf.WireVarint, "seconds"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Int64()
-		if err != nil {
-			return bijoubuf.InField(err, "seconds")
+	for {
+		n, wt, ok := r.NextFast()
+		if !ok {
+			if r.AtEnd() {
+				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
+			}
 		}
-		if v == 0 {
-			return r.DefaultValuePresent("seconds")
+		switch n {
+		case 1:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("seconds")
+			}
+			v, ok := r.Int64Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int64(); err != nil {
+					return bijoubuf.InField(err, "seconds")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("seconds")
+			}
+			m.Seconds = v
+		case 2:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("nanos")
+			}
+			v, ok := r.Int32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int32(); err != nil {
+					return bijoubuf.InField(err, "nanos")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("nanos")
+			}
+			m.Nanos = v
+		default:
+			if err := r.Skip(n, wt); err != nil {
+				return err
+			}
 		}
-		m.Seconds = v
 	}
-	if ok, err := r.Field(2, bijoubuf.WireVarint, "nanos"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Int32()
-		if err != nil {
-			return bijoubuf.InField(err, "nanos")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("nanos")
-		}
-		m.Nanos = v
-	}
-	u, err := r.Finish()
-	if err != nil {
-		return err
-	}
-	m.unknown = u
+	m.unknown = r.Kept()
 	return nil
 }
 
@@ -3266,11 +3546,22 @@ func (m *Empty) BijoubufWrite(w *bijoubuf.BackWriter) {
 
 // BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.
 func (m *Empty) BijoubufDecode(r *bijoubuf.Reader) error {
-	u, err := r.Finish()
-	if err != nil {
-		return err
+	for {
+		n, wt, ok := r.NextFast()
+		if !ok {
+			if r.AtEnd() {
+				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
+			}
+		}
+		if err := r.Skip(n, wt); err != nil {
+			return err
+		}
 	}
-	m.unknown = u
+	m.unknown = r.Kept()
 	return nil
 }
 
@@ -3399,28 +3690,42 @@ func (m *FieldMask) BijoubufWrite(w *bijoubuf.BackWriter) {
 
 // BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.
 func (m *FieldMask) BijoubufDecode(r *bijoubuf.Reader) error {
-	if ok, err := r.Field(1, bijoubuf.WireLen, "paths"); err != nil {
-		return err
-	} else if ok {
-		outer, err := r.OpenRun("paths", 0)
-		if err != nil {
-			return err
-		}
-		m.Paths = make([]string, 0, r.CountLens())
-		for i := 0; !r.AtEnd(); i++ {
-			v, err := r.String()
-			if err != nil {
-				return bijoubuf.InElement(err, i, "paths")
+	for {
+		n, wt, ok := r.NextFast()
+		if !ok {
+			if r.AtEnd() {
+				break
 			}
-			m.Paths = append(m.Paths, v)
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
+			}
 		}
-		r.CloseRun(outer)
+		switch n {
+		case 1:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("paths")
+			}
+			outer, err := r.OpenRun("paths", 0)
+			if err != nil {
+				return err
+			}
+			m.Paths = make([]string, 0, r.CountLens())
+			for i := 0; !r.AtEnd(); i++ {
+				v, err := r.String()
+				if err != nil {
+					return bijoubuf.InElement(err, i, "paths")
+				}
+				m.Paths = append(m.Paths, v)
+			}
+			r.CloseRun(outer)
+		default:
+			if err := r.Skip(n, wt); err != nil {
+				return err
+			}
+		}
 	}
-	u, err := r.Finish()
-	if err != nil {
-		return err
-	}
-	m.unknown = u
+	m.unknown = r.Kept()
 	return nil
 }
 
@@ -3583,46 +3888,66 @@ func (m *Struct) BijoubufWrite(w *bijoubuf.BackWriter) {
 
 // BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.
 func (m *Struct) BijoubufDecode(r *bijoubuf.Reader) error {
-	if ok, err := r.Field(1, bijoubuf.WireLen, "fields"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("fields"); err != nil {
-			return err
+	for {
+		n, wt, ok := r.NextFast()
+		if !ok {
+			if r.AtEnd() {
+				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
+			}
 		}
-		outer, err := r.OpenRun("fields", 0)
-		if err != nil {
-			return err
-		}
-		x := make(map[string]*Value)
-		var last string
-		for i := 0; !r.AtEnd(); i++ {
-			at := r.Pos()
-			k, err := r.String()
+		switch n {
+		case 1:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("fields")
+			}
+			if err := r.CheckDepth("fields"); err != nil {
+				return err
+			}
+			outer, err := r.OpenRun("fields", 0)
 			if err != nil {
-				return bijoubuf.InField(err, "fields")
+				return err
 			}
-			if i > 0 && bijoubuf.Compare[string](k, last) <= 0 {
-				return bijoubuf.KeyOrderError(at, bijoubuf.StringKey(k), "fields")
+			x := make(map[string]*Value)
+			var last string
+			for i := 0; !r.AtEnd(); i++ {
+				at := r.Pos()
+				k, err := r.String()
+				if err != nil {
+					return bijoubuf.InField(err, "fields")
+				}
+				if i > 0 && bijoubuf.Compare[string](k, last) <= 0 {
+					return bijoubuf.KeyOrderError(at, bijoubuf.StringKey(k), "fields")
+				}
+				v := new(Value)
+				f, ok := r.EnterFast(false)
+				var derr error
+				if !ok {
+					f, derr = r.Enter(false)
+				}
+				if derr == nil {
+					if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+						derr = r.Leave(f, derr)
+					}
+				}
+				if derr != nil {
+					return bijoubuf.InEntry(derr, bijoubuf.StringKey(k), "fields")
+				}
+				x[k] = v
+				last = k
 			}
-			v := new(Value)
-			f, err := r.Enter(false)
-			if err == nil {
-				err = r.Leave(f, v.BijoubufDecode(r))
+			r.CloseRun(outer)
+			m.Fields = x
+		default:
+			if err := r.Skip(n, wt); err != nil {
+				return err
 			}
-			if err != nil {
-				return bijoubuf.InEntry(err, bijoubuf.StringKey(k), "fields")
-			}
-			x[k] = v
-			last = k
 		}
-		r.CloseRun(outer)
-		m.Fields = x
 	}
-	u, err := r.Finish()
-	if err != nil {
-		return err
-	}
-	m.unknown = u
+	m.unknown = r.Kept()
 	return nil
 }
 
@@ -3908,97 +4233,132 @@ func (m *Value) BijoubufWrite(w *bijoubuf.BackWriter) {
 
 // BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.
 func (m *Value) BijoubufDecode(r *bijoubuf.Reader) error {
-	if ok, err := r.Field(1, bijoubuf.WireVarint, "null_value"); err != nil {
-		return err
-	} else if ok {
-		if m.Kind != nil {
-			return r.OneofConflict("null_value")
+	for {
+		n, wt, ok := r.NextFast()
+		if !ok {
+			if r.AtEnd() {
+				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
+			}
 		}
-		v, err := r.Int32()
-		if err != nil {
-			return bijoubuf.InField(err, "null_value")
+		switch n {
+		case 1:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("null_value")
+			}
+			if m.Kind != nil {
+				return r.OneofConflict("null_value")
+			}
+			v, ok := r.Int32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int32(); err != nil {
+					return bijoubuf.InField(err, "null_value")
+				}
+			}
+			m.Kind = &Value_NullValue{NullValue: NullValue(v)}
+		case 2:
+			if wt != bijoubuf.WireI64 {
+				return r.WireMismatch("number_value")
+			}
+			if m.Kind != nil {
+				return r.OneofConflict("number_value")
+			}
+			v, ok := r.Float64Fast()
+			if !ok {
+				var err error
+				if v, err = r.Float64(); err != nil {
+					return bijoubuf.InField(err, "number_value")
+				}
+			}
+			m.Kind = &Value_NumberValue{NumberValue: v}
+		case 3:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("string_value")
+			}
+			if m.Kind != nil {
+				return r.OneofConflict("string_value")
+			}
+			v, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "string_value")
+			}
+			m.Kind = &Value_StringValue{StringValue: v}
+		case 4:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("bool_value")
+			}
+			if m.Kind != nil {
+				return r.OneofConflict("bool_value")
+			}
+			v, ok := r.BoolFast()
+			if !ok {
+				var err error
+				if v, err = r.Bool(); err != nil {
+					return bijoubuf.InField(err, "bool_value")
+				}
+			}
+			m.Kind = &Value_BoolValue{BoolValue: v}
+		case 5:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("struct_value")
+			}
+			if m.Kind != nil {
+				return r.OneofConflict("struct_value")
+			}
+			if err := r.CheckDepth("struct_value"); err != nil {
+				return err
+			}
+			v := new(Struct)
+			f, ok := r.EnterFast(false)
+			var derr error
+			if !ok {
+				f, derr = r.Enter(false)
+			}
+			if derr == nil {
+				if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+					derr = r.Leave(f, derr)
+				}
+			}
+			if derr != nil {
+				return bijoubuf.InField(derr, "struct_value")
+			}
+			m.Kind = &Value_StructValue{StructValue: v}
+		case 6:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("list_value")
+			}
+			if m.Kind != nil {
+				return r.OneofConflict("list_value")
+			}
+			if err := r.CheckDepth("list_value"); err != nil {
+				return err
+			}
+			v := new(ListValue)
+			f, ok := r.EnterFast(false)
+			var derr error
+			if !ok {
+				f, derr = r.Enter(false)
+			}
+			if derr == nil {
+				if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+					derr = r.Leave(f, derr)
+				}
+			}
+			if derr != nil {
+				return bijoubuf.InField(derr, "list_value")
+			}
+			m.Kind = &Value_ListValue{ListValue: v}
+		default:
+			if err := r.Skip(n, wt); err != nil {
+				return err
+			}
 		}
-		m.Kind = &Value_NullValue{NullValue: NullValue(v)}
 	}
-	if ok, err := r.Field(2, bijoubuf.WireI64, "number_value"); err != nil {
-		return err
-	} else if ok {
-		if m.Kind != nil {
-			return r.OneofConflict("number_value")
-		}
-		v, err := r.Float64()
-		if err != nil {
-			return bijoubuf.InField(err, "number_value")
-		}
-		m.Kind = &Value_NumberValue{NumberValue: v}
-	}
-	if ok, err := r.Field(3, bijoubuf.WireLen, "string_value"); err != nil {
-		return err
-	} else if ok {
-		if m.Kind != nil {
-			return r.OneofConflict("string_value")
-		}
-		v, err := r.String()
-		if err != nil {
-			return bijoubuf.InField(err, "string_value")
-		}
-		m.Kind = &Value_StringValue{StringValue: v}
-	}
-	if ok, err := r.Field(4, bijoubuf.WireVarint, "bool_value"); err != nil {
-		return err
-	} else if ok {
-		if m.Kind != nil {
-			return r.OneofConflict("bool_value")
-		}
-		v, err := r.Bool()
-		if err != nil {
-			return bijoubuf.InField(err, "bool_value")
-		}
-		m.Kind = &Value_BoolValue{BoolValue: v}
-	}
-	if ok, err := r.Field(5, bijoubuf.WireLen, "struct_value"); err != nil {
-		return err
-	} else if ok {
-		if m.Kind != nil {
-			return r.OneofConflict("struct_value")
-		}
-		if err := r.CheckDepth("struct_value"); err != nil {
-			return err
-		}
-		v := new(Struct)
-		f, err := r.Enter(false)
-		if err == nil {
-			err = r.Leave(f, v.BijoubufDecode(r))
-		}
-		if err != nil {
-			return bijoubuf.InField(err, "struct_value")
-		}
-		m.Kind = &Value_StructValue{StructValue: v}
-	}
-	if ok, err := r.Field(6, bijoubuf.WireLen, "list_value"); err != nil {
-		return err
-	} else if ok {
-		if m.Kind != nil {
-			return r.OneofConflict("list_value")
-		}
-		if err := r.CheckDepth("list_value"); err != nil {
-			return err
-		}
-		v := new(ListValue)
-		f, err := r.Enter(false)
-		if err == nil {
-			err = r.Leave(f, v.BijoubufDecode(r))
-		}
-		if err != nil {
-			return bijoubuf.InField(err, "list_value")
-		}
-		m.Kind = &Value_ListValue{ListValue: v}
-	}
-	u, err := r.Finish()
-	if err != nil {
-		return err
-	}
-	m.unknown = u
+	m.unknown = r.Kept()
 	return nil
 }
 
@@ -4132,42 +4492,62 @@ func (m *ListValue) BijoubufWrite(w *bijoubuf.BackWriter) {
 
 // BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.
 func (m *ListValue) BijoubufDecode(r *bijoubuf.Reader) error {
-	if ok, err := r.Field(1, bijoubuf.WireLen, "values"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("values"); err != nil {
-			return err
-		}
-		outer, err := r.OpenRun("values", 0)
-		if err != nil {
-			return err
-		}
-		n := r.CountLens()
-		m.Values = make([]*Value, 0, n)
-		vs := make([]Value, n)
-		for i := 0; !r.AtEnd(); i++ {
-			var v *Value
-			if i < n {
-				v = &vs[i]
-			} else {
-				v = new(Value)
+	for {
+		n, wt, ok := r.NextFast()
+		if !ok {
+			if r.AtEnd() {
+				break
 			}
-			f, err := r.Enter(false)
-			if err == nil {
-				err = r.Leave(f, v.BijoubufDecode(r))
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
 			}
+		}
+		switch n {
+		case 1:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("values")
+			}
+			if err := r.CheckDepth("values"); err != nil {
+				return err
+			}
+			outer, err := r.OpenRun("values", 0)
 			if err != nil {
-				return bijoubuf.InElement(err, i, "values")
+				return err
 			}
-			m.Values = append(m.Values, v)
+			n := r.CountLens()
+			m.Values = make([]*Value, 0, n)
+			vs := make([]Value, n)
+			for i := 0; !r.AtEnd(); i++ {
+				var v *Value
+				if i < n {
+					v = &vs[i]
+				} else {
+					v = new(Value)
+				}
+				f, ok := r.EnterFast(false)
+				var derr error
+				if !ok {
+					f, derr = r.Enter(false)
+				}
+				if derr == nil {
+					if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+						derr = r.Leave(f, derr)
+					}
+				}
+				if derr != nil {
+					return bijoubuf.InElement(derr, i, "values")
+				}
+				m.Values = append(m.Values, v)
+			}
+			r.CloseRun(outer)
+		default:
+			if err := r.Skip(n, wt); err != nil {
+				return err
+			}
 		}
-		r.CloseRun(outer)
 	}
-	u, err := r.Finish()
-	if err != nil {
-		return err
-	}
-	m.unknown = u
+	m.unknown = r.Kept()
 	return nil
 }
 
@@ -4301,35 +4681,55 @@ func (m *Timestamp) BijoubufWrite(w *bijoubuf.BackWriter) {
 
 // BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.
 func (m *Timestamp) BijoubufDecode(r *bijoubuf.Reader) error {
-	if ok, err := r.Field(1, bijoubuf.WireVarint, "seconds"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Int64()
-		if err != nil {
-			return bijoubuf.InField(err, "seconds")
+	for {
+		n, wt, ok := r.NextFast()
+		if !ok {
+			if r.AtEnd() {
+				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
+			}
 		}
-		if v == 0 {
-			return r.DefaultValuePresent("seconds")
+		switch n {
+		case 1:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("seconds")
+			}
+			v, ok := r.Int64Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int64(); err != nil {
+					return bijoubuf.InField(err, "seconds")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("seconds")
+			}
+			m.Seconds = v
+		case 2:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("nanos")
+			}
+			v, ok := r.Int32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int32(); err != nil {
+					return bijoubuf.InField(err, "nanos")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("nanos")
+			}
+			m.Nanos = v
+		default:
+			if err := r.Skip(n, wt); err != nil {
+				return err
+			}
 		}
-		m.Seconds = v
 	}
-	if ok, err := r.Field(2, bijoubuf.WireVarint, "nanos"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Int32()
-		if err != nil {
-			return bijoubuf.InField(err, "nanos")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("nanos")
-		}
-		m.Nanos = v
-	}
-	u, err := r.Finish()
-	if err != nil {
-		return err
-	}
-	m.unknown = u
+	m.unknown = r.Kept()
 	return nil
 }
 
@@ -4445,23 +4845,40 @@ func (m *DoubleValue) BijoubufWrite(w *bijoubuf.BackWriter) {
 
 // BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.
 func (m *DoubleValue) BijoubufDecode(r *bijoubuf.Reader) error {
-	if ok, err := r.Field(1, bijoubuf.WireI64, "value"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Float64()
-		if err != nil {
-			return bijoubuf.InField(err, "value")
+	for {
+		n, wt, ok := r.NextFast()
+		if !ok {
+			if r.AtEnd() {
+				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
+			}
 		}
-		if bijoubuf.IsZero64(v) {
-			return r.DefaultValuePresent("value")
+		switch n {
+		case 1:
+			if wt != bijoubuf.WireI64 {
+				return r.WireMismatch("value")
+			}
+			v, ok := r.Float64Fast()
+			if !ok {
+				var err error
+				if v, err = r.Float64(); err != nil {
+					return bijoubuf.InField(err, "value")
+				}
+			}
+			if bijoubuf.IsZero64(v) {
+				return r.DefaultValuePresent("value")
+			}
+			m.Value = v
+		default:
+			if err := r.Skip(n, wt); err != nil {
+				return err
+			}
 		}
-		m.Value = v
 	}
-	u, err := r.Finish()
-	if err != nil {
-		return err
-	}
-	m.unknown = u
+	m.unknown = r.Kept()
 	return nil
 }
 
@@ -4577,23 +4994,40 @@ func (m *FloatValue) BijoubufWrite(w *bijoubuf.BackWriter) {
 
 // BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.
 func (m *FloatValue) BijoubufDecode(r *bijoubuf.Reader) error {
-	if ok, err := r.Field(1, bijoubuf.WireI32, "value"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Float32()
-		if err != nil {
-			return bijoubuf.InField(err, "value")
+	for {
+		n, wt, ok := r.NextFast()
+		if !ok {
+			if r.AtEnd() {
+				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
+			}
 		}
-		if bijoubuf.IsZero32(v) {
-			return r.DefaultValuePresent("value")
+		switch n {
+		case 1:
+			if wt != bijoubuf.WireI32 {
+				return r.WireMismatch("value")
+			}
+			v, ok := r.Float32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Float32(); err != nil {
+					return bijoubuf.InField(err, "value")
+				}
+			}
+			if bijoubuf.IsZero32(v) {
+				return r.DefaultValuePresent("value")
+			}
+			m.Value = v
+		default:
+			if err := r.Skip(n, wt); err != nil {
+				return err
+			}
 		}
-		m.Value = v
 	}
-	u, err := r.Finish()
-	if err != nil {
-		return err
-	}
-	m.unknown = u
+	m.unknown = r.Kept()
 	return nil
 }
 
@@ -4709,23 +5143,40 @@ func (m *Int64Value) BijoubufWrite(w *bijoubuf.BackWriter) {
 
 // BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.
 func (m *Int64Value) BijoubufDecode(r *bijoubuf.Reader) error {
-	if ok, err := r.Field(1, bijoubuf.WireVarint, "value"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Int64()
-		if err != nil {
-			return bijoubuf.InField(err, "value")
+	for {
+		n, wt, ok := r.NextFast()
+		if !ok {
+			if r.AtEnd() {
+				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
+			}
 		}
-		if v == 0 {
-			return r.DefaultValuePresent("value")
+		switch n {
+		case 1:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("value")
+			}
+			v, ok := r.Int64Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int64(); err != nil {
+					return bijoubuf.InField(err, "value")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("value")
+			}
+			m.Value = v
+		default:
+			if err := r.Skip(n, wt); err != nil {
+				return err
+			}
 		}
-		m.Value = v
 	}
-	u, err := r.Finish()
-	if err != nil {
-		return err
-	}
-	m.unknown = u
+	m.unknown = r.Kept()
 	return nil
 }
 
@@ -4841,23 +5292,40 @@ func (m *UInt64Value) BijoubufWrite(w *bijoubuf.BackWriter) {
 
 // BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.
 func (m *UInt64Value) BijoubufDecode(r *bijoubuf.Reader) error {
-	if ok, err := r.Field(1, bijoubuf.WireVarint, "value"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Uint64()
-		if err != nil {
-			return bijoubuf.InField(err, "value")
+	for {
+		n, wt, ok := r.NextFast()
+		if !ok {
+			if r.AtEnd() {
+				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
+			}
 		}
-		if v == 0 {
-			return r.DefaultValuePresent("value")
+		switch n {
+		case 1:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("value")
+			}
+			v, ok := r.Uint64Fast()
+			if !ok {
+				var err error
+				if v, err = r.Uint64(); err != nil {
+					return bijoubuf.InField(err, "value")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("value")
+			}
+			m.Value = v
+		default:
+			if err := r.Skip(n, wt); err != nil {
+				return err
+			}
 		}
-		m.Value = v
 	}
-	u, err := r.Finish()
-	if err != nil {
-		return err
-	}
-	m.unknown = u
+	m.unknown = r.Kept()
 	return nil
 }
 
@@ -4973,23 +5441,40 @@ func (m *Int32Value) BijoubufWrite(w *bijoubuf.BackWriter) {
 
 // BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.
 func (m *Int32Value) BijoubufDecode(r *bijoubuf.Reader) error {
-	if ok, err := r.Field(1, bijoubuf.WireVarint, "value"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Int32()
-		if err != nil {
-			return bijoubuf.InField(err, "value")
+	for {
+		n, wt, ok := r.NextFast()
+		if !ok {
+			if r.AtEnd() {
+				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
+			}
 		}
-		if v == 0 {
-			return r.DefaultValuePresent("value")
+		switch n {
+		case 1:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("value")
+			}
+			v, ok := r.Int32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int32(); err != nil {
+					return bijoubuf.InField(err, "value")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("value")
+			}
+			m.Value = v
+		default:
+			if err := r.Skip(n, wt); err != nil {
+				return err
+			}
 		}
-		m.Value = v
 	}
-	u, err := r.Finish()
-	if err != nil {
-		return err
-	}
-	m.unknown = u
+	m.unknown = r.Kept()
 	return nil
 }
 
@@ -5105,23 +5590,40 @@ func (m *UInt32Value) BijoubufWrite(w *bijoubuf.BackWriter) {
 
 // BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.
 func (m *UInt32Value) BijoubufDecode(r *bijoubuf.Reader) error {
-	if ok, err := r.Field(1, bijoubuf.WireVarint, "value"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Uint32()
-		if err != nil {
-			return bijoubuf.InField(err, "value")
+	for {
+		n, wt, ok := r.NextFast()
+		if !ok {
+			if r.AtEnd() {
+				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
+			}
 		}
-		if v == 0 {
-			return r.DefaultValuePresent("value")
+		switch n {
+		case 1:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("value")
+			}
+			v, ok := r.Uint32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Uint32(); err != nil {
+					return bijoubuf.InField(err, "value")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("value")
+			}
+			m.Value = v
+		default:
+			if err := r.Skip(n, wt); err != nil {
+				return err
+			}
 		}
-		m.Value = v
 	}
-	u, err := r.Finish()
-	if err != nil {
-		return err
-	}
-	m.unknown = u
+	m.unknown = r.Kept()
 	return nil
 }
 
@@ -5237,23 +5739,40 @@ func (m *BoolValue) BijoubufWrite(w *bijoubuf.BackWriter) {
 
 // BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.
 func (m *BoolValue) BijoubufDecode(r *bijoubuf.Reader) error {
-	if ok, err := r.Field(1, bijoubuf.WireVarint, "value"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Bool()
-		if err != nil {
-			return bijoubuf.InField(err, "value")
+	for {
+		n, wt, ok := r.NextFast()
+		if !ok {
+			if r.AtEnd() {
+				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
+			}
 		}
-		if !v {
-			return r.DefaultValuePresent("value")
+		switch n {
+		case 1:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("value")
+			}
+			v, ok := r.BoolFast()
+			if !ok {
+				var err error
+				if v, err = r.Bool(); err != nil {
+					return bijoubuf.InField(err, "value")
+				}
+			}
+			if !v {
+				return r.DefaultValuePresent("value")
+			}
+			m.Value = v
+		default:
+			if err := r.Skip(n, wt); err != nil {
+				return err
+			}
 		}
-		m.Value = v
 	}
-	u, err := r.Finish()
-	if err != nil {
-		return err
-	}
-	m.unknown = u
+	m.unknown = r.Kept()
 	return nil
 }
 
@@ -5372,23 +5891,37 @@ func (m *StringValue) BijoubufWrite(w *bijoubuf.BackWriter) {
 
 // BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.
 func (m *StringValue) BijoubufDecode(r *bijoubuf.Reader) error {
-	if ok, err := r.Field(1, bijoubuf.WireLen, "value"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.String()
-		if err != nil {
-			return bijoubuf.InField(err, "value")
+	for {
+		n, wt, ok := r.NextFast()
+		if !ok {
+			if r.AtEnd() {
+				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
+			}
 		}
-		if len(v) == 0 {
-			return r.DefaultValuePresent("value")
+		switch n {
+		case 1:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("value")
+			}
+			v, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "value")
+			}
+			if len(v) == 0 {
+				return r.DefaultValuePresent("value")
+			}
+			m.Value = v
+		default:
+			if err := r.Skip(n, wt); err != nil {
+				return err
+			}
 		}
-		m.Value = v
 	}
-	u, err := r.Finish()
-	if err != nil {
-		return err
-	}
-	m.unknown = u
+	m.unknown = r.Kept()
 	return nil
 }
 
@@ -5504,23 +6037,37 @@ func (m *BytesValue) BijoubufWrite(w *bijoubuf.BackWriter) {
 
 // BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.
 func (m *BytesValue) BijoubufDecode(r *bijoubuf.Reader) error {
-	if ok, err := r.Field(1, bijoubuf.WireLen, "value"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.BytesCopy()
-		if err != nil {
-			return bijoubuf.InField(err, "value")
+	for {
+		n, wt, ok := r.NextFast()
+		if !ok {
+			if r.AtEnd() {
+				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
+			}
 		}
-		if len(v) == 0 {
-			return r.DefaultValuePresent("value")
+		switch n {
+		case 1:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("value")
+			}
+			v, err := r.BytesCopy()
+			if err != nil {
+				return bijoubuf.InField(err, "value")
+			}
+			if len(v) == 0 {
+				return r.DefaultValuePresent("value")
+			}
+			m.Value = v
+		default:
+			if err := r.Skip(n, wt); err != nil {
+				return err
+			}
 		}
-		m.Value = v
 	}
-	u, err := r.Finish()
-	if err != nil {
-		return err
-	}
-	m.unknown = u
+	m.unknown = r.Kept()
 	return nil
 }
 

@@ -11,9 +11,11 @@
 //! beyond what the value holds, one exact-size buffer per encode (a size pass checks and
 //! totals, the write pass fills the buffer from its end, so that each nested message's
 //! length is known when its prefix is written). The decoder
-//! asks for the known fields in ascending number, so every check of SPEC §10 happens in
-//! the runtime's order and errors carry the code, byte offset and path the Rust and
-//! TypeScript implementations report.
+//! is one loop over a message's records in byte order with a `switch` on the field number
+//! (delta keys make the numbers ascend, so each case runs at most once), the common cases
+//! of keys and values read by the reader's inlined halves (`NextFast`, `Int32Fast`,
+//! `EnterFast`, …): every check of SPEC §10 happens in byte order and errors carry the
+//! code, byte offset and path the Rust and TypeScript implementations report.
 //!
 //! ```
 //! # fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -614,6 +616,64 @@ fn read_method(ty: &FieldType) -> &'static str {
         FieldType::Enum(_) => "Int32",
         FieldType::Message(_) => unreachable!("messages are read with Nested"),
     }
+}
+
+/// The Reader method reading the common case of an element of a scalar or enum type
+/// inline (a one-byte varint, a float that is not a NaN), where there is one.
+fn fast_method(ty: &FieldType) -> Option<&'static str> {
+    use ScalarType::*;
+    match ty {
+        FieldType::Scalar(s) => match s {
+            Double => Some("Float64Fast"),
+            Float => Some("Float32Fast"),
+            Int32 | Sint32 => Some("Int32Fast"),
+            Uint32 => Some("Uint32Fast"),
+            Int64 | Sint64 => Some("Int64Fast"),
+            Uint64 => Some("Uint64Fast"),
+            Bool => Some("BoolFast"),
+            _ => None,
+        },
+        FieldType::Enum(_) => Some("Int32Fast"),
+        FieldType::Message(_) => None,
+    }
+}
+
+/// The statements reading one element of a scalar or enum type into a new `v`, at
+/// indentation `ind`, returning `fail` (which names `err`) on error: the inline common
+/// case first where there is one, else the full read.
+fn read_value(ty: &FieldType, ind: &str, fail: &str) -> String {
+    let read = read_method(ty);
+    match fast_method(ty) {
+        Some(fast) => format!(
+            "{ind}v, ok := r.{fast}()\n{ind}if !ok {{\n{ind}\tvar err error\n{ind}\tif v, err = r.{read}(); err != nil {{\n{ind}\t\treturn {fail}\n{ind}\t}}\n{ind}}}\n"
+        ),
+        None => format!(
+            "{ind}v, err := r.{read}()\n{ind}if err != nil {{\n{ind}\treturn {fail}\n{ind}}}\n"
+        ),
+    }
+}
+
+/// The statements decoding the length-prefixed message at the position into `v`, at
+/// indentation `ind`, returning `fail` (which names `derr`) on error: the reader's
+/// inline halves for a one-byte length and a decode that read every record, its full
+/// `Enter` and `Leave` otherwise.
+fn decode_nested(keeps: &str, ind: &str, fail: &str) -> String {
+    format!(
+        "{ind}f, ok := r.EnterFast({keeps})\n{ind}var derr error\n{ind}if !ok {{\n{ind}\tf, derr = r.Enter({keeps})\n{ind}}}\n{ind}if derr == nil {{\n{ind}\tif derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {{\n{ind}\t\tderr = r.Leave(f, derr)\n{ind}\t}}\n{ind}}}\n{ind}if derr != nil {{\n{ind}\treturn {fail}\n{ind}}}\n"
+    )
+}
+
+/// `text` with `tabs` more tabs at the start of every line that is not empty.
+fn indent(text: &str, tabs: usize) -> String {
+    let mut out = String::with_capacity(text.len() + 16);
+    for line in text.lines() {
+        if !line.is_empty() {
+            out.push_str(&"\t".repeat(tabs));
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
 }
 
 /// The size of one element `v` of a scalar or enum type.
@@ -1377,10 +1437,21 @@ impl Emitter<'_> {
 
     fn decode_fn(&mut self, m: &MessageDef, name: &str) {
         let mut b = String::new();
+        // One loop over the records in byte order, a switch on the field number: delta
+        // keys make the numbers strictly ascending (SPEC §4.1), so each case runs at most
+        // once and every check happens in byte order (SPEC §10.1).
         let _ = writeln!(
             b,
-            "// BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.\nfunc (m *{name}) BijoubufDecode(r *bijoubuf.Reader) error {{"
+            "// BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.\nfunc (m *{name}) BijoubufDecode(r *bijoubuf.Reader) error {{\n\tfor {{\n\t\tn, wt, ok := r.NextFast()\n\t\tif !ok {{\n\t\t\tif r.AtEnd() {{\n\t\t\t\tbreak\n\t\t\t}}\n\t\t\tvar err error\n\t\t\tif n, wt, err = r.Next(); err != nil {{\n\t\t\t\treturn err\n\t\t\t}}\n\t\t}}"
         );
+        let skip = "if err := r.Skip(n, wt); err != nil {\n\t\t\treturn err\n\t\t}";
+        if m.fields.is_empty() {
+            let _ = writeln!(b, "\t\t{skip}\n\t}}");
+        } else {
+            b.push_str("\t\tswitch n {\n");
+        }
+        // Each case's text (header at two tabs, body at three), placed below.
+        let mut cases: Vec<(u32, String)> = Vec::new();
         for f in &m.fields {
             let n = f.number;
             let path = go_string(&f.name);
@@ -1389,10 +1460,13 @@ impl Emitter<'_> {
                 Cardinality::Single => wire(&f.ty),
                 _ => "bijoubuf.WireLen",
             };
+            let before_case = std::mem::take(&mut b);
             let _ = writeln!(
                 b,
-                "\tif ok, err := r.Field({n}, {w}, {path}); err != nil {{\n\t\treturn err\n\t}} else if ok {{"
+                "\t\tcase {n}:\n\t\t\tif wt != {w} {{\n\t\t\t\treturn r.WireMismatch({path})\n\t\t\t}}"
             );
+            // The case's body, written at two tabs and indented by one more below.
+            let outer = std::mem::take(&mut b);
             match &f.cardinality {
                 Cardinality::Single => {
                     let holder = Self::holder(m, f);
@@ -1408,18 +1482,23 @@ impl Emitter<'_> {
                         FieldType::Message(full) => {
                             let t = self.type_ref(full);
                             let keeps = self.keeps_type(full);
-                            let _ = writeln!(
+                            let _ = write!(
                                 b,
-                                "\t\tif err := r.CheckDepth({path}); err != nil {{\n\t\t\treturn err\n\t\t}}\n\t\tv := new({t})\n\t\tf, err := r.Enter({keeps})\n\t\tif err == nil {{\n\t\t\terr = r.Leave(f, v.BijoubufDecode(r))\n\t\t}}\n\t\tif err != nil {{\n\t\t\treturn bijoubuf.InField(err, {path})\n\t\t}}"
+                                "\t\tif err := r.CheckDepth({path}); err != nil {{\n\t\t\treturn err\n\t\t}}\n\t\tv := new({t})\n{}",
+                                decode_nested(
+                                    keeps,
+                                    "\t\t",
+                                    &format!("bijoubuf.InField(derr, {path})")
+                                )
                             );
                             "v".to_string()
                         }
                         ty => {
-                            let _ = writeln!(
-                                b,
-                                "\t\tv, err := r.{}()\n\t\tif err != nil {{\n\t\t\treturn bijoubuf.InField(err, {path})\n\t\t}}",
-                                read_method(ty)
-                            );
+                            b.push_str(&read_value(
+                                ty,
+                                "\t\t",
+                                &format!("bijoubuf.InField(err, {path})"),
+                            ));
                             if holder == Holder::Value {
                                 let _ = writeln!(
                                     b,
@@ -1463,7 +1542,12 @@ impl Emitter<'_> {
                         let keeps = self.keeps_type(full);
                         let _ = writeln!(
                             b,
-                            "\t\tif err := r.CheckDepth({path}); err != nil {{\n\t\t\treturn err\n\t\t}}\n\t\touter, err := r.OpenRun({path}, 0)\n\t\tif err != nil {{\n\t\t\treturn err\n\t\t}}\n\t\tn := r.CountLens()\n\t\tm.{field} = make([]*{t}, 0, n)\n\t\tvs := make([]{t}, n)\n\t\tfor i := 0; !r.AtEnd(); i++ {{\n\t\t\tvar v *{t}\n\t\t\tif i < n {{\n\t\t\t\tv = &vs[i]\n\t\t\t}} else {{\n\t\t\t\tv = new({t})\n\t\t\t}}\n\t\t\tf, err := r.Enter({keeps})\n\t\t\tif err == nil {{\n\t\t\t\terr = r.Leave(f, v.BijoubufDecode(r))\n\t\t\t}}\n\t\t\tif err != nil {{\n\t\t\t\treturn bijoubuf.InElement(err, i, {path})\n\t\t\t}}\n\t\t\tm.{field} = append(m.{field}, v)\n\t\t}}\n\t\tr.CloseRun(outer)"
+                            "\t\tif err := r.CheckDepth({path}); err != nil {{\n\t\t\treturn err\n\t\t}}\n\t\touter, err := r.OpenRun({path}, 0)\n\t\tif err != nil {{\n\t\t\treturn err\n\t\t}}\n\t\tn := r.CountLens()\n\t\tm.{field} = make([]*{t}, 0, n)\n\t\tvs := make([]{t}, n)\n\t\tfor i := 0; !r.AtEnd(); i++ {{\n\t\t\tvar v *{t}\n\t\t\tif i < n {{\n\t\t\t\tv = &vs[i]\n\t\t\t}} else {{\n\t\t\t\tv = new({t})\n\t\t\t}}\n{}\t\t\tm.{field} = append(m.{field}, v)\n\t\t}}\n\t\tr.CloseRun(outer)",
+                            decode_nested(
+                                keeps,
+                                "\t\t\t",
+                                &format!("bijoubuf.InElement(derr, i, {path})")
+                            )
                         );
                     }
                     ty => {
@@ -1483,11 +1567,47 @@ impl Emitter<'_> {
                         } else {
                             "r.CountVarints()".to_string()
                         };
-                        let _ = writeln!(
+                        let _ = write!(
                             b,
-                            "\t\touter, err := r.OpenRun({path}, {w})\n\t\tif err != nil {{\n\t\t\treturn err\n\t\t}}\n\t\tm.{field} = make([]{t}, 0, {count})\n\t\tfor i := 0; !r.AtEnd(); i++ {{\n\t\t\tv, err := r.{}()\n\t\t\tif err != nil {{\n\t\t\t\treturn bijoubuf.InElement(err, i, {path})\n\t\t\t}}\n\t\t\tm.{field} = append(m.{field}, {value})\n\t\t}}\n\t\tr.CloseRun(outer)",
-                            read_method(ty)
+                            "\t\touter, err := r.OpenRun({path}, {w})\n\t\tif err != nil {{\n\t\t\treturn err\n\t\t}}\n\t\tm.{field} = make([]{t}, 0, {count})\n"
                         );
+                        // Fixed-width runs are read whole, in one call.
+                        let bulk = match ty {
+                            FieldType::Scalar(ScalarType::Double) => Some(("ReadFloat64s", true)),
+                            FieldType::Scalar(ScalarType::Float) => Some(("ReadFloat32s", true)),
+                            FieldType::Scalar(ScalarType::Fixed64 | ScalarType::Sfixed64) => {
+                                Some(("ReadFixed64s", false))
+                            }
+                            FieldType::Scalar(ScalarType::Fixed32 | ScalarType::Sfixed32) => {
+                                Some(("ReadFixed32s", false))
+                            }
+                            _ => None,
+                        };
+                        match bulk {
+                            Some((read, true)) => {
+                                let _ = writeln!(
+                                    b,
+                                    "\t\tif m.{field}, err = bijoubuf.{read}(r, m.{field}); err != nil {{\n\t\t\treturn bijoubuf.InElement(err, len(m.{field}), {path})\n\t\t}}\n\t\tr.CloseRun(outer)"
+                                );
+                            }
+                            Some((read, false)) => {
+                                let _ = writeln!(
+                                    b,
+                                    "\t\tm.{field} = bijoubuf.{read}(r, m.{field})\n\t\tr.CloseRun(outer)"
+                                );
+                            }
+                            None => {
+                                let _ = writeln!(
+                                    b,
+                                    "\t\tfor i := 0; !r.AtEnd(); i++ {{\n{}\t\t\tm.{field} = append(m.{field}, {value})\n\t\t}}\n\t\tr.CloseRun(outer)",
+                                    read_value(
+                                        ty,
+                                        "\t\t\t",
+                                        &format!("bijoubuf.InElement(err, i, {path})")
+                                    )
+                                );
+                            }
+                        }
                     }
                 },
                 Cardinality::Map { key: kt, value } => {
@@ -1532,7 +1652,12 @@ impl Emitter<'_> {
                             let keeps = self.keeps_type(full);
                             let _ = writeln!(
                                 b,
-                                "\t\t\tv := new({t})\n\t\t\tf, err := r.Enter({keeps})\n\t\t\tif err == nil {{\n\t\t\t\terr = r.Leave(f, v.BijoubufDecode(r))\n\t\t\t}}\n\t\t\tif err != nil {{\n\t\t\t\treturn bijoubuf.InEntry(err, {seg}(k), {path})\n\t\t\t}}\n\t\t\tx[k] = v"
+                                "\t\t\tv := new({t})\n{}\t\t\tx[k] = v",
+                                decode_nested(
+                                    keeps,
+                                    "\t\t\t",
+                                    &format!("bijoubuf.InEntry(derr, {seg}(k), {path})")
+                                )
                             );
                         }
                         ty => {
@@ -1553,11 +1678,48 @@ impl Emitter<'_> {
                     );
                 }
             }
-            b.push_str("\t}\n");
+            let body = std::mem::replace(&mut b, outer);
+            b.push_str(&indent(&body, 1));
+            let case = std::mem::replace(&mut b, before_case);
+            cases.push((n, case));
         }
-        b.push_str(
-            "\tu, err := r.Finish()\n\tif err != nil {\n\t\treturn err\n\t}\n\tm.unknown = u\n",
-        );
+        if !m.fields.is_empty() {
+            // Go compiles a switch to a jump table when its cases are dense (at least 8,
+            // spanning at most 4 numbers each), else to a binary search: the longest
+            // dense run of the lowest numbers gets a switch of its own, the rest a
+            // second switch in its default.
+            let mut numbers: Vec<u32> = cases.iter().map(|c| c.0).collect();
+            numbers.sort_unstable();
+            let dense = (8..=numbers.len())
+                .rev()
+                .find(|&k| (numbers[k - 1] - numbers[0] + 1) as usize <= 4 * k)
+                .unwrap_or(numbers.len());
+            let split = numbers.get(dense).copied();
+            let (low, high): (Vec<_>, Vec<_>) = cases
+                .into_iter()
+                .partition(|c| split.is_none_or(|s| c.0 < s));
+            for (_, case) in &low {
+                b.push_str(case);
+            }
+            if high.is_empty() {
+                let _ = writeln!(
+                    b,
+                    "\t\tdefault:\n\t\t\t{}\n\t\t}}\n\t}}",
+                    skip.replace("\n", "\n\t")
+                );
+            } else {
+                b.push_str("\t\tdefault:\n\t\t\tswitch n {\n");
+                for (_, case) in &high {
+                    b.push_str(&indent(case, 1));
+                }
+                let _ = writeln!(
+                    b,
+                    "\t\t\tdefault:\n\t\t\t\t{}\n\t\t\t}}\n\t\t}}\n\t}}",
+                    skip.replace("\n", "\n\t\t")
+                );
+            }
+        }
+        b.push_str("\tm.unknown = r.Kept()\n");
         for f in &m.fields {
             if f.presence == Presence::Required && f.cardinality == Cardinality::Single {
                 let field = self.message_names(m).fields[&f.number].clone();

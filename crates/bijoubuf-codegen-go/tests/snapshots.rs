@@ -104,9 +104,10 @@ fn presence_maps_oneofs_and_enums_have_their_go_forms() {
         "type M_S struct {\n\tS string\n}\n",
         "type M_M struct {\n\tM *M\n}\n",
         "func (*M_S) isM_Pick() {}\n",
-        // Field numbers in ascending order, each asked for once.
-        "r.Field(1, bijoubuf.WireVarint, \"opt\")",
-        "r.Field(8, bijoubuf.WireVarint, \"n\")",
+        // One loop over the records, a case per field number with its wire type checked.
+        "\t\tcase 1:\n\t\t\tif wt != bijoubuf.WireVarint {\n\t\t\t\treturn r.WireMismatch(\"opt\")\n",
+        "\t\tcase 8:\n\t\t\tif wt != bijoubuf.WireVarint {\n\t\t\t\treturn r.WireMismatch(\"n\")\n",
+        "\t\tdefault:\n\t\t\tif err := r.Skip(n, wt); err != nil {\n",
         "return r.OneofConflict(\"m\")",
         // The encode passes dispatch on a oneof of neighbouring members once.
         "\tswitch o := m.Pick.(type) {\n\tcase *M_S:\n",
@@ -121,6 +122,30 @@ fn presence_maps_oneofs_and_enums_have_their_go_forms() {
     ] {
         assert!(go.contains(part), "no `{part}` in\n{go}");
     }
+}
+
+#[test]
+fn sparse_field_numbers_get_a_second_switch() {
+    // Numbers 1..8 are dense enough for Go's jump table; 1000 goes to a switch of its
+    // own in the first one's default, which refuses or keeps the unknown records.
+    let go = one(r#"syntax = "proto3"; package p;
+        message M {
+          uint32 a = 1; uint32 b = 2; uint32 c = 3; uint32 d = 4;
+          uint32 e = 5; uint32 f = 6; uint32 g = 7; uint32 h = 8;
+          uint32 far = 1000;
+        }"#);
+    for part in [
+        "\t\tcase 8:\n",
+        "\t\tdefault:\n\t\t\tswitch n {\n\t\t\tcase 1000:\n",
+        "\t\t\tdefault:\n\t\t\t\tif err := r.Skip(n, wt); err != nil {\n",
+    ] {
+        assert!(go.contains(part), "no `{part}` in\n{go}");
+    }
+    // Fewer than eight cases: one switch.
+    let go = one(r#"syntax = "proto3"; package p;
+        message M { uint32 a = 1; uint32 far = 1000; }"#);
+    assert!(go.contains("\t\tcase 1000:\n"), "{go}");
+    assert!(!go.contains("\t\t\tswitch n {"), "{go}");
 }
 
 #[test]
@@ -175,8 +200,8 @@ fn packages_go_to_their_directories_and_import_each_other() {
         "\tItem    *v1.Item\n",
         "\tAt      *wkt.Timestamp\n",
         // Timestamp is outside the default preserving set (SPEC §8.2).
-        "v := new(wkt.Timestamp)\n\t\tf, err := r.Enter(false)",
-        "v := new(v1.Item)\n\t\tf, err := r.Enter(true)",
+        "v := new(wkt.Timestamp)\n\t\t\tf, ok := r.EnterFast(false)",
+        "v := new(v1.Item)\n\t\t\tf, ok := r.EnterFast(true)",
     ] {
         assert!(entry.contains(part), "no `{part}` in\n{entry}");
     }

@@ -162,56 +162,79 @@ func (m *Person) BijoubufWrite(w *bijoubuf.BackWriter) {
 
 // BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.
 func (m *Person) BijoubufDecode(r *bijoubuf.Reader) error {
-	if ok, err := r.Field(1, bijoubuf.WireLen, "name"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.String()
-		if err != nil {
-			return bijoubuf.InField(err, "name")
+	for {
+		n, wt, ok := r.NextFast()
+		if !ok {
+			if r.AtEnd() {
+				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
+			}
 		}
-		if len(v) == 0 {
-			return r.DefaultValuePresent("name")
+		switch n {
+		case 1:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("name")
+			}
+			v, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "name")
+			}
+			if len(v) == 0 {
+				return r.DefaultValuePresent("name")
+			}
+			m.Name = v
+		case 2:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("age")
+			}
+			v, ok := r.Int32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int32(); err != nil {
+					return bijoubuf.InField(err, "age")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("age")
+			}
+			m.Age = v
+		case 3:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("active")
+			}
+			v, ok := r.BoolFast()
+			if !ok {
+				var err error
+				if v, err = r.Bool(); err != nil {
+					return bijoubuf.InField(err, "active")
+				}
+			}
+			if !v {
+				return r.DefaultValuePresent("active")
+			}
+			m.Active = v
+		case 5:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("score")
+			}
+			v, ok := r.Int32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int32(); err != nil {
+					return bijoubuf.InField(err, "score")
+				}
+			}
+			m.Score = &v
+		default:
+			if err := r.Skip(n, wt); err != nil {
+				return err
+			}
 		}
-		m.Name = v
 	}
-	if ok, err := r.Field(2, bijoubuf.WireVarint, "age"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Int32()
-		if err != nil {
-			return bijoubuf.InField(err, "age")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("age")
-		}
-		m.Age = v
-	}
-	if ok, err := r.Field(3, bijoubuf.WireVarint, "active"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Bool()
-		if err != nil {
-			return bijoubuf.InField(err, "active")
-		}
-		if !v {
-			return r.DefaultValuePresent("active")
-		}
-		m.Active = v
-	}
-	if ok, err := r.Field(5, bijoubuf.WireVarint, "score"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Int32()
-		if err != nil {
-			return bijoubuf.InField(err, "score")
-		}
-		m.Score = &v
-	}
-	u, err := r.Finish()
-	if err != nil {
-		return err
-	}
-	m.unknown = u
+	m.unknown = r.Kept()
 	return nil
 }
 
@@ -406,98 +429,127 @@ func (m *Order) BijoubufWrite(w *bijoubuf.BackWriter) {
 
 // BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.
 func (m *Order) BijoubufDecode(r *bijoubuf.Reader) error {
-	if ok, err := r.Field(1, bijoubuf.WireVarint, "id"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Uint64()
-		if err != nil {
-			return bijoubuf.InField(err, "id")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("id")
-		}
-		m.Id = v
-	}
-	if ok, err := r.Field(2, bijoubuf.WireLen, "customer"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("customer"); err != nil {
-			return err
-		}
-		v := new(Customer)
-		f, err := r.Enter(true)
-		if err == nil {
-			err = r.Leave(f, v.BijoubufDecode(r))
-		}
-		if err != nil {
-			return bijoubuf.InField(err, "customer")
-		}
-		m.Customer = v
-	}
-	if ok, err := r.Field(4, bijoubuf.WireLen, "lines"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("lines"); err != nil {
-			return err
-		}
-		outer, err := r.OpenRun("lines", 0)
-		if err != nil {
-			return err
-		}
-		n := r.CountLens()
-		m.Lines = make([]*Line, 0, n)
-		vs := make([]Line, n)
-		for i := 0; !r.AtEnd(); i++ {
-			var v *Line
-			if i < n {
-				v = &vs[i]
-			} else {
-				v = new(Line)
+	for {
+		n, wt, ok := r.NextFast()
+		if !ok {
+			if r.AtEnd() {
+				break
 			}
-			f, err := r.Enter(true)
-			if err == nil {
-				err = r.Leave(f, v.BijoubufDecode(r))
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
 			}
+		}
+		switch n {
+		case 1:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("id")
+			}
+			v, ok := r.Uint64Fast()
+			if !ok {
+				var err error
+				if v, err = r.Uint64(); err != nil {
+					return bijoubuf.InField(err, "id")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("id")
+			}
+			m.Id = v
+		case 2:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("customer")
+			}
+			if err := r.CheckDepth("customer"); err != nil {
+				return err
+			}
+			v := new(Customer)
+			f, ok := r.EnterFast(true)
+			var derr error
+			if !ok {
+				f, derr = r.Enter(true)
+			}
+			if derr == nil {
+				if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+					derr = r.Leave(f, derr)
+				}
+			}
+			if derr != nil {
+				return bijoubuf.InField(derr, "customer")
+			}
+			m.Customer = v
+		case 4:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("lines")
+			}
+			if err := r.CheckDepth("lines"); err != nil {
+				return err
+			}
+			outer, err := r.OpenRun("lines", 0)
 			if err != nil {
-				return bijoubuf.InElement(err, i, "lines")
+				return err
 			}
-			m.Lines = append(m.Lines, v)
-		}
-		r.CloseRun(outer)
-	}
-	if ok, err := r.Field(7, bijoubuf.WireLen, "tags"); err != nil {
-		return err
-	} else if ok {
-		outer, err := r.OpenRun("tags", 0)
-		if err != nil {
-			return err
-		}
-		x := make(map[string]int64)
-		var last string
-		for i := 0; !r.AtEnd(); i++ {
-			at := r.Pos()
-			k, err := r.String()
+			n := r.CountLens()
+			m.Lines = make([]*Line, 0, n)
+			vs := make([]Line, n)
+			for i := 0; !r.AtEnd(); i++ {
+				var v *Line
+				if i < n {
+					v = &vs[i]
+				} else {
+					v = new(Line)
+				}
+				f, ok := r.EnterFast(true)
+				var derr error
+				if !ok {
+					f, derr = r.Enter(true)
+				}
+				if derr == nil {
+					if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+						derr = r.Leave(f, derr)
+					}
+				}
+				if derr != nil {
+					return bijoubuf.InElement(derr, i, "lines")
+				}
+				m.Lines = append(m.Lines, v)
+			}
+			r.CloseRun(outer)
+		case 7:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("tags")
+			}
+			outer, err := r.OpenRun("tags", 0)
 			if err != nil {
-				return bijoubuf.InField(err, "tags")
+				return err
 			}
-			if i > 0 && bijoubuf.Compare[string](k, last) <= 0 {
-				return bijoubuf.KeyOrderError(at, bijoubuf.StringKey(k), "tags")
+			x := make(map[string]int64)
+			var last string
+			for i := 0; !r.AtEnd(); i++ {
+				at := r.Pos()
+				k, err := r.String()
+				if err != nil {
+					return bijoubuf.InField(err, "tags")
+				}
+				if i > 0 && bijoubuf.Compare[string](k, last) <= 0 {
+					return bijoubuf.KeyOrderError(at, bijoubuf.StringKey(k), "tags")
+				}
+				v, err := r.Int64()
+				if err != nil {
+					return bijoubuf.InEntry(err, bijoubuf.StringKey(k), "tags")
+				}
+				x[k] = v
+				last = k
 			}
-			v, err := r.Int64()
-			if err != nil {
-				return bijoubuf.InEntry(err, bijoubuf.StringKey(k), "tags")
+			r.CloseRun(outer)
+			m.Tags = x
+		default:
+			if err := r.Skip(n, wt); err != nil {
+				return err
 			}
-			x[k] = v
-			last = k
 		}
-		r.CloseRun(outer)
-		m.Tags = x
 	}
-	u, err := r.Finish()
-	if err != nil {
-		return err
-	}
-	m.unknown = u
+	m.unknown = r.Kept()
 	return nil
 }
 
@@ -611,23 +663,37 @@ func (m *Customer) BijoubufWrite(w *bijoubuf.BackWriter) {
 
 // BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.
 func (m *Customer) BijoubufDecode(r *bijoubuf.Reader) error {
-	if ok, err := r.Field(1, bijoubuf.WireLen, "name"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.String()
-		if err != nil {
-			return bijoubuf.InField(err, "name")
+	for {
+		n, wt, ok := r.NextFast()
+		if !ok {
+			if r.AtEnd() {
+				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
+			}
 		}
-		if len(v) == 0 {
-			return r.DefaultValuePresent("name")
+		switch n {
+		case 1:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("name")
+			}
+			v, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "name")
+			}
+			if len(v) == 0 {
+				return r.DefaultValuePresent("name")
+			}
+			m.Name = v
+		default:
+			if err := r.Skip(n, wt); err != nil {
+				return err
+			}
 		}
-		m.Name = v
 	}
-	u, err := r.Finish()
-	if err != nil {
-		return err
-	}
-	m.unknown = u
+	m.unknown = r.Kept()
 	return nil
 }
 
@@ -755,35 +821,52 @@ func (m *Line) BijoubufWrite(w *bijoubuf.BackWriter) {
 
 // BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.
 func (m *Line) BijoubufDecode(r *bijoubuf.Reader) error {
-	if ok, err := r.Field(1, bijoubuf.WireLen, "sku"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.String()
-		if err != nil {
-			return bijoubuf.InField(err, "sku")
+	for {
+		n, wt, ok := r.NextFast()
+		if !ok {
+			if r.AtEnd() {
+				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
+			}
 		}
-		if len(v) == 0 {
-			return r.DefaultValuePresent("sku")
+		switch n {
+		case 1:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("sku")
+			}
+			v, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "sku")
+			}
+			if len(v) == 0 {
+				return r.DefaultValuePresent("sku")
+			}
+			m.Sku = v
+		case 2:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("qty")
+			}
+			v, ok := r.Uint32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Uint32(); err != nil {
+					return bijoubuf.InField(err, "qty")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("qty")
+			}
+			m.Qty = v
+		default:
+			if err := r.Skip(n, wt); err != nil {
+				return err
+			}
 		}
-		m.Sku = v
 	}
-	if ok, err := r.Field(2, bijoubuf.WireVarint, "qty"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Uint32()
-		if err != nil {
-			return bijoubuf.InField(err, "qty")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("qty")
-		}
-		m.Qty = v
-	}
-	u, err := r.Finish()
-	if err != nil {
-		return err
-	}
-	m.unknown = u
+	m.unknown = r.Kept()
 	return nil
 }
 
@@ -910,32 +993,52 @@ func (m *Editions) BijoubufWrite(w *bijoubuf.BackWriter) {
 
 // BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.
 func (m *Editions) BijoubufDecode(r *bijoubuf.Reader) error {
-	if ok, err := r.Field(1, bijoubuf.WireVarint, "a"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Int32()
-		if err != nil {
-			return bijoubuf.InField(err, "a")
+	for {
+		n, wt, ok := r.NextFast()
+		if !ok {
+			if r.AtEnd() {
+				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
+			}
 		}
-		if v == 0 {
-			return r.DefaultValuePresent("a")
+		switch n {
+		case 1:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("a")
+			}
+			v, ok := r.Int32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int32(); err != nil {
+					return bijoubuf.InField(err, "a")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("a")
+			}
+			m.A = v
+		case 2:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("b")
+			}
+			v, ok := r.Int32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int32(); err != nil {
+					return bijoubuf.InField(err, "b")
+				}
+			}
+			m.B = &v
+		default:
+			if err := r.Skip(n, wt); err != nil {
+				return err
+			}
 		}
-		m.A = v
 	}
-	if ok, err := r.Field(2, bijoubuf.WireVarint, "b"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Int32()
-		if err != nil {
-			return bijoubuf.InField(err, "b")
-		}
-		m.B = &v
-	}
-	u, err := r.Finish()
-	if err != nil {
-		return err
-	}
-	m.unknown = u
+	m.unknown = r.Kept()
 	return nil
 }
 
@@ -1158,79 +1261,98 @@ func (m *Reading) BijoubufWrite(w *bijoubuf.BackWriter) {
 
 // BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.
 func (m *Reading) BijoubufDecode(r *bijoubuf.Reader) error {
-	if ok, err := r.Field(1, bijoubuf.WireI64, "sensor"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Fixed64()
-		if err != nil {
-			return bijoubuf.InField(err, "sensor")
-		}
-		m.Sensor = &v
-	}
-	if ok, err := r.Field(2, bijoubuf.WireI64, "value"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Float64()
-		if err != nil {
-			return bijoubuf.InField(err, "value")
-		}
-		m.Value = &v
-	}
-	if ok, err := r.Field(3, bijoubuf.WireLen, "samples"); err != nil {
-		return err
-	} else if ok {
-		outer, err := r.OpenRun("samples", 4)
-		if err != nil {
-			return err
-		}
-		m.Samples = make([]float32, 0, r.Left()/4)
-		for i := 0; !r.AtEnd(); i++ {
-			v, err := r.Float32()
-			if err != nil {
-				return bijoubuf.InElement(err, i, "samples")
+	for {
+		n, wt, ok := r.NextFast()
+		if !ok {
+			if r.AtEnd() {
+				break
 			}
-			m.Samples = append(m.Samples, v)
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
+			}
 		}
-		r.CloseRun(outer)
+		switch n {
+		case 1:
+			if wt != bijoubuf.WireI64 {
+				return r.WireMismatch("sensor")
+			}
+			v, err := r.Fixed64()
+			if err != nil {
+				return bijoubuf.InField(err, "sensor")
+			}
+			m.Sensor = &v
+		case 2:
+			if wt != bijoubuf.WireI64 {
+				return r.WireMismatch("value")
+			}
+			v, ok := r.Float64Fast()
+			if !ok {
+				var err error
+				if v, err = r.Float64(); err != nil {
+					return bijoubuf.InField(err, "value")
+				}
+			}
+			m.Value = &v
+		case 3:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("samples")
+			}
+			outer, err := r.OpenRun("samples", 4)
+			if err != nil {
+				return err
+			}
+			m.Samples = make([]float32, 0, r.Left()/4)
+			if m.Samples, err = bijoubuf.ReadFloat32s(r, m.Samples); err != nil {
+				return bijoubuf.InElement(err, len(m.Samples), "samples")
+			}
+			r.CloseRun(outer)
+		case 4:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("celsius")
+			}
+			if m.Unit != nil {
+				return r.OneofConflict("celsius")
+			}
+			v, ok := r.BoolFast()
+			if !ok {
+				var err error
+				if v, err = r.Bool(); err != nil {
+					return bijoubuf.InField(err, "celsius")
+				}
+			}
+			m.Unit = &Reading_Celsius{Celsius: v}
+		case 5:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("other")
+			}
+			if m.Unit != nil {
+				return r.OneofConflict("other")
+			}
+			v, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "other")
+			}
+			m.Unit = &Reading_Other{Other: v}
+		case 6:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("offset")
+			}
+			v, ok := r.Int32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int32(); err != nil {
+					return bijoubuf.InField(err, "offset")
+				}
+			}
+			m.Offset = &v
+		default:
+			if err := r.Skip(n, wt); err != nil {
+				return err
+			}
+		}
 	}
-	if ok, err := r.Field(4, bijoubuf.WireVarint, "celsius"); err != nil {
-		return err
-	} else if ok {
-		if m.Unit != nil {
-			return r.OneofConflict("celsius")
-		}
-		v, err := r.Bool()
-		if err != nil {
-			return bijoubuf.InField(err, "celsius")
-		}
-		m.Unit = &Reading_Celsius{Celsius: v}
-	}
-	if ok, err := r.Field(5, bijoubuf.WireLen, "other"); err != nil {
-		return err
-	} else if ok {
-		if m.Unit != nil {
-			return r.OneofConflict("other")
-		}
-		v, err := r.String()
-		if err != nil {
-			return bijoubuf.InField(err, "other")
-		}
-		m.Unit = &Reading_Other{Other: v}
-	}
-	if ok, err := r.Field(6, bijoubuf.WireVarint, "offset"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Int32()
-		if err != nil {
-			return bijoubuf.InField(err, "offset")
-		}
-		m.Offset = &v
-	}
-	u, err := r.Finish()
-	if err != nil {
-		return err
-	}
-	m.unknown = u
+	m.unknown = r.Kept()
 	if m.Sensor == nil {
 		return r.MissingRequired("sensor")
 	}
@@ -1479,120 +1601,158 @@ func (m *Required) BijoubufWrite(w *bijoubuf.BackWriter) {
 
 // BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.
 func (m *Required) BijoubufDecode(r *bijoubuf.Reader) error {
-	if ok, err := r.Field(1, bijoubuf.WireVarint, "a"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Uint32()
-		if err != nil {
-			return bijoubuf.InField(err, "a")
-		}
-		m.A = &v
-	}
-	if ok, err := r.Field(2, bijoubuf.WireVarint, "b"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Uint32()
-		if err != nil {
-			return bijoubuf.InField(err, "b")
-		}
-		m.B = &v
-	}
-	if ok, err := r.Field(3, bijoubuf.WireLen, "c"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.String()
-		if err != nil {
-			return bijoubuf.InField(err, "c")
-		}
-		m.C = &v
-	}
-	if ok, err := r.Field(4, bijoubuf.WireLen, "inner"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("inner"); err != nil {
-			return err
-		}
-		v := new(Inner)
-		f, err := r.Enter(true)
-		if err == nil {
-			err = r.Leave(f, v.BijoubufDecode(r))
-		}
-		if err != nil {
-			return bijoubuf.InField(err, "inner")
-		}
-		m.Inner = v
-	}
-	if ok, err := r.Field(5, bijoubuf.WireLen, "inners"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("inners"); err != nil {
-			return err
-		}
-		outer, err := r.OpenRun("inners", 0)
-		if err != nil {
-			return err
-		}
-		n := r.CountLens()
-		m.Inners = make([]*Inner, 0, n)
-		vs := make([]Inner, n)
-		for i := 0; !r.AtEnd(); i++ {
-			var v *Inner
-			if i < n {
-				v = &vs[i]
-			} else {
-				v = new(Inner)
+	for {
+		n, wt, ok := r.NextFast()
+		if !ok {
+			if r.AtEnd() {
+				break
 			}
-			f, err := r.Enter(true)
-			if err == nil {
-				err = r.Leave(f, v.BijoubufDecode(r))
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
 			}
+		}
+		switch n {
+		case 1:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("a")
+			}
+			v, ok := r.Uint32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Uint32(); err != nil {
+					return bijoubuf.InField(err, "a")
+				}
+			}
+			m.A = &v
+		case 2:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("b")
+			}
+			v, ok := r.Uint32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Uint32(); err != nil {
+					return bijoubuf.InField(err, "b")
+				}
+			}
+			m.B = &v
+		case 3:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("c")
+			}
+			v, err := r.String()
 			if err != nil {
-				return bijoubuf.InElement(err, i, "inners")
+				return bijoubuf.InField(err, "c")
 			}
-			m.Inners = append(m.Inners, v)
-		}
-		r.CloseRun(outer)
-	}
-	if ok, err := r.Field(6, bijoubuf.WireLen, "by_id"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("by_id"); err != nil {
-			return err
-		}
-		outer, err := r.OpenRun("by_id", 0)
-		if err != nil {
-			return err
-		}
-		x := make(map[uint32]*Inner)
-		var last uint32
-		for i := 0; !r.AtEnd(); i++ {
-			at := r.Pos()
-			k, err := r.Uint32()
-			if err != nil {
-				return bijoubuf.InField(err, "by_id")
+			m.C = &v
+		case 4:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("inner")
 			}
-			if i > 0 && bijoubuf.Compare[uint32](k, last) <= 0 {
-				return bijoubuf.KeyOrderError(at, bijoubuf.UnsignedKey[uint32](k), "by_id")
+			if err := r.CheckDepth("inner"); err != nil {
+				return err
 			}
 			v := new(Inner)
-			f, err := r.Enter(true)
-			if err == nil {
-				err = r.Leave(f, v.BijoubufDecode(r))
+			f, ok := r.EnterFast(true)
+			var derr error
+			if !ok {
+				f, derr = r.Enter(true)
 			}
+			if derr == nil {
+				if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+					derr = r.Leave(f, derr)
+				}
+			}
+			if derr != nil {
+				return bijoubuf.InField(derr, "inner")
+			}
+			m.Inner = v
+		case 5:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("inners")
+			}
+			if err := r.CheckDepth("inners"); err != nil {
+				return err
+			}
+			outer, err := r.OpenRun("inners", 0)
 			if err != nil {
-				return bijoubuf.InEntry(err, bijoubuf.UnsignedKey[uint32](k), "by_id")
+				return err
 			}
-			x[k] = v
-			last = k
+			n := r.CountLens()
+			m.Inners = make([]*Inner, 0, n)
+			vs := make([]Inner, n)
+			for i := 0; !r.AtEnd(); i++ {
+				var v *Inner
+				if i < n {
+					v = &vs[i]
+				} else {
+					v = new(Inner)
+				}
+				f, ok := r.EnterFast(true)
+				var derr error
+				if !ok {
+					f, derr = r.Enter(true)
+				}
+				if derr == nil {
+					if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+						derr = r.Leave(f, derr)
+					}
+				}
+				if derr != nil {
+					return bijoubuf.InElement(derr, i, "inners")
+				}
+				m.Inners = append(m.Inners, v)
+			}
+			r.CloseRun(outer)
+		case 6:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("by_id")
+			}
+			if err := r.CheckDepth("by_id"); err != nil {
+				return err
+			}
+			outer, err := r.OpenRun("by_id", 0)
+			if err != nil {
+				return err
+			}
+			x := make(map[uint32]*Inner)
+			var last uint32
+			for i := 0; !r.AtEnd(); i++ {
+				at := r.Pos()
+				k, err := r.Uint32()
+				if err != nil {
+					return bijoubuf.InField(err, "by_id")
+				}
+				if i > 0 && bijoubuf.Compare[uint32](k, last) <= 0 {
+					return bijoubuf.KeyOrderError(at, bijoubuf.UnsignedKey[uint32](k), "by_id")
+				}
+				v := new(Inner)
+				f, ok := r.EnterFast(true)
+				var derr error
+				if !ok {
+					f, derr = r.Enter(true)
+				}
+				if derr == nil {
+					if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+						derr = r.Leave(f, derr)
+					}
+				}
+				if derr != nil {
+					return bijoubuf.InEntry(derr, bijoubuf.UnsignedKey[uint32](k), "by_id")
+				}
+				x[k] = v
+				last = k
+			}
+			r.CloseRun(outer)
+			m.ById = x
+		default:
+			if err := r.Skip(n, wt); err != nil {
+				return err
+			}
 		}
-		r.CloseRun(outer)
-		m.ById = x
 	}
-	u, err := r.Finish()
-	if err != nil {
-		return err
-	}
-	m.unknown = u
+	m.unknown = r.Kept()
 	if m.A == nil {
 		return r.MissingRequired("a")
 	}
@@ -1729,29 +1889,49 @@ func (m *Inner) BijoubufWrite(w *bijoubuf.BackWriter) {
 
 // BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.
 func (m *Inner) BijoubufDecode(r *bijoubuf.Reader) error {
-	if ok, err := r.Field(1, bijoubuf.WireVarint, "x"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Int32()
-		if err != nil {
-			return bijoubuf.InField(err, "x")
+	for {
+		n, wt, ok := r.NextFast()
+		if !ok {
+			if r.AtEnd() {
+				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
+			}
 		}
-		m.X = &v
-	}
-	if ok, err := r.Field(2, bijoubuf.WireVarint, "y"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Bool()
-		if err != nil {
-			return bijoubuf.InField(err, "y")
+		switch n {
+		case 1:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("x")
+			}
+			v, ok := r.Int32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int32(); err != nil {
+					return bijoubuf.InField(err, "x")
+				}
+			}
+			m.X = &v
+		case 2:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("y")
+			}
+			v, ok := r.BoolFast()
+			if !ok {
+				var err error
+				if v, err = r.Bool(); err != nil {
+					return bijoubuf.InField(err, "y")
+				}
+			}
+			m.Y = &v
+		default:
+			if err := r.Skip(n, wt); err != nil {
+				return err
+			}
 		}
-		m.Y = &v
 	}
-	u, err := r.Finish()
-	if err != nil {
-		return err
-	}
-	m.unknown = u
+	m.unknown = r.Kept()
 	if m.X == nil {
 		return r.MissingRequired("x")
 	}
@@ -2111,203 +2291,247 @@ func (m *Scalars) BijoubufWrite(w *bijoubuf.BackWriter) {
 
 // BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.
 func (m *Scalars) BijoubufDecode(r *bijoubuf.Reader) error {
-	if ok, err := r.Field(1, bijoubuf.WireVarint, "i32"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Int32()
-		if err != nil {
-			return bijoubuf.InField(err, "i32")
+	for {
+		n, wt, ok := r.NextFast()
+		if !ok {
+			if r.AtEnd() {
+				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
+			}
 		}
-		if v == 0 {
-			return r.DefaultValuePresent("i32")
+		switch n {
+		case 1:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("i32")
+			}
+			v, ok := r.Int32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int32(); err != nil {
+					return bijoubuf.InField(err, "i32")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("i32")
+			}
+			m.I32 = v
+		case 2:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("i64")
+			}
+			v, ok := r.Int64Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int64(); err != nil {
+					return bijoubuf.InField(err, "i64")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("i64")
+			}
+			m.I64 = v
+		case 3:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("u32")
+			}
+			v, ok := r.Uint32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Uint32(); err != nil {
+					return bijoubuf.InField(err, "u32")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("u32")
+			}
+			m.U32 = v
+		case 4:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("u64")
+			}
+			v, ok := r.Uint64Fast()
+			if !ok {
+				var err error
+				if v, err = r.Uint64(); err != nil {
+					return bijoubuf.InField(err, "u64")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("u64")
+			}
+			m.U64 = v
+		case 5:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("s32")
+			}
+			v, ok := r.Int32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int32(); err != nil {
+					return bijoubuf.InField(err, "s32")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("s32")
+			}
+			m.S32 = v
+		case 6:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("s64")
+			}
+			v, ok := r.Int64Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int64(); err != nil {
+					return bijoubuf.InField(err, "s64")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("s64")
+			}
+			m.S64 = v
+		case 7:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("flag")
+			}
+			v, ok := r.BoolFast()
+			if !ok {
+				var err error
+				if v, err = r.Bool(); err != nil {
+					return bijoubuf.InField(err, "flag")
+				}
+			}
+			if !v {
+				return r.DefaultValuePresent("flag")
+			}
+			m.Flag = v
+		case 8:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("color")
+			}
+			v, ok := r.Int32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int32(); err != nil {
+					return bijoubuf.InField(err, "color")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("color")
+			}
+			m.Color = Color(v)
+		case 9:
+			if wt != bijoubuf.WireI32 {
+				return r.WireMismatch("f32")
+			}
+			v, err := r.Fixed32()
+			if err != nil {
+				return bijoubuf.InField(err, "f32")
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("f32")
+			}
+			m.F32 = v
+		case 10:
+			if wt != bijoubuf.WireI64 {
+				return r.WireMismatch("f64")
+			}
+			v, err := r.Fixed64()
+			if err != nil {
+				return bijoubuf.InField(err, "f64")
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("f64")
+			}
+			m.F64 = v
+		case 11:
+			if wt != bijoubuf.WireI32 {
+				return r.WireMismatch("sf32")
+			}
+			v, err := r.Sfixed32()
+			if err != nil {
+				return bijoubuf.InField(err, "sf32")
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("sf32")
+			}
+			m.Sf32 = v
+		case 12:
+			if wt != bijoubuf.WireI64 {
+				return r.WireMismatch("sf64")
+			}
+			v, err := r.Sfixed64()
+			if err != nil {
+				return bijoubuf.InField(err, "sf64")
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("sf64")
+			}
+			m.Sf64 = v
+		case 13:
+			if wt != bijoubuf.WireI32 {
+				return r.WireMismatch("fl")
+			}
+			v, ok := r.Float32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Float32(); err != nil {
+					return bijoubuf.InField(err, "fl")
+				}
+			}
+			if bijoubuf.IsZero32(v) {
+				return r.DefaultValuePresent("fl")
+			}
+			m.Fl = v
+		case 14:
+			if wt != bijoubuf.WireI64 {
+				return r.WireMismatch("db")
+			}
+			v, ok := r.Float64Fast()
+			if !ok {
+				var err error
+				if v, err = r.Float64(); err != nil {
+					return bijoubuf.InField(err, "db")
+				}
+			}
+			if bijoubuf.IsZero64(v) {
+				return r.DefaultValuePresent("db")
+			}
+			m.Db = v
+		case 15:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("str")
+			}
+			v, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "str")
+			}
+			if len(v) == 0 {
+				return r.DefaultValuePresent("str")
+			}
+			m.Str = v
+		case 16:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("by")
+			}
+			v, err := r.BytesCopy()
+			if err != nil {
+				return bijoubuf.InField(err, "by")
+			}
+			if len(v) == 0 {
+				return r.DefaultValuePresent("by")
+			}
+			m.By = v
+		default:
+			if err := r.Skip(n, wt); err != nil {
+				return err
+			}
 		}
-		m.I32 = v
 	}
-	if ok, err := r.Field(2, bijoubuf.WireVarint, "i64"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Int64()
-		if err != nil {
-			return bijoubuf.InField(err, "i64")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("i64")
-		}
-		m.I64 = v
-	}
-	if ok, err := r.Field(3, bijoubuf.WireVarint, "u32"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Uint32()
-		if err != nil {
-			return bijoubuf.InField(err, "u32")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("u32")
-		}
-		m.U32 = v
-	}
-	if ok, err := r.Field(4, bijoubuf.WireVarint, "u64"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Uint64()
-		if err != nil {
-			return bijoubuf.InField(err, "u64")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("u64")
-		}
-		m.U64 = v
-	}
-	if ok, err := r.Field(5, bijoubuf.WireVarint, "s32"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Int32()
-		if err != nil {
-			return bijoubuf.InField(err, "s32")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("s32")
-		}
-		m.S32 = v
-	}
-	if ok, err := r.Field(6, bijoubuf.WireVarint, "s64"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Int64()
-		if err != nil {
-			return bijoubuf.InField(err, "s64")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("s64")
-		}
-		m.S64 = v
-	}
-	if ok, err := r.Field(7, bijoubuf.WireVarint, "flag"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Bool()
-		if err != nil {
-			return bijoubuf.InField(err, "flag")
-		}
-		if !v {
-			return r.DefaultValuePresent("flag")
-		}
-		m.Flag = v
-	}
-	if ok, err := r.Field(8, bijoubuf.WireVarint, "color"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Int32()
-		if err != nil {
-			return bijoubuf.InField(err, "color")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("color")
-		}
-		m.Color = Color(v)
-	}
-	if ok, err := r.Field(9, bijoubuf.WireI32, "f32"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Fixed32()
-		if err != nil {
-			return bijoubuf.InField(err, "f32")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("f32")
-		}
-		m.F32 = v
-	}
-	if ok, err := r.Field(10, bijoubuf.WireI64, "f64"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Fixed64()
-		if err != nil {
-			return bijoubuf.InField(err, "f64")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("f64")
-		}
-		m.F64 = v
-	}
-	if ok, err := r.Field(11, bijoubuf.WireI32, "sf32"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Sfixed32()
-		if err != nil {
-			return bijoubuf.InField(err, "sf32")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("sf32")
-		}
-		m.Sf32 = v
-	}
-	if ok, err := r.Field(12, bijoubuf.WireI64, "sf64"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Sfixed64()
-		if err != nil {
-			return bijoubuf.InField(err, "sf64")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("sf64")
-		}
-		m.Sf64 = v
-	}
-	if ok, err := r.Field(13, bijoubuf.WireI32, "fl"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Float32()
-		if err != nil {
-			return bijoubuf.InField(err, "fl")
-		}
-		if bijoubuf.IsZero32(v) {
-			return r.DefaultValuePresent("fl")
-		}
-		m.Fl = v
-	}
-	if ok, err := r.Field(14, bijoubuf.WireI64, "db"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Float64()
-		if err != nil {
-			return bijoubuf.InField(err, "db")
-		}
-		if bijoubuf.IsZero64(v) {
-			return r.DefaultValuePresent("db")
-		}
-		m.Db = v
-	}
-	if ok, err := r.Field(15, bijoubuf.WireLen, "str"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.String()
-		if err != nil {
-			return bijoubuf.InField(err, "str")
-		}
-		if len(v) == 0 {
-			return r.DefaultValuePresent("str")
-		}
-		m.Str = v
-	}
-	if ok, err := r.Field(16, bijoubuf.WireLen, "by"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.BytesCopy()
-		if err != nil {
-			return bijoubuf.InField(err, "by")
-		}
-		if len(v) == 0 {
-			return r.DefaultValuePresent("by")
-		}
-		m.By = v
-	}
-	u, err := r.Finish()
-	if err != nil {
-		return err
-	}
-	m.unknown = u
+	m.unknown = r.Kept()
 	return nil
 }
 
@@ -2679,172 +2903,222 @@ func (m *Optionals) BijoubufWrite(w *bijoubuf.BackWriter) {
 
 // BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.
 func (m *Optionals) BijoubufDecode(r *bijoubuf.Reader) error {
-	if ok, err := r.Field(1, bijoubuf.WireVarint, "i32"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Int32()
-		if err != nil {
-			return bijoubuf.InField(err, "i32")
+	for {
+		n, wt, ok := r.NextFast()
+		if !ok {
+			if r.AtEnd() {
+				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
+			}
 		}
-		m.I32 = &v
+		switch n {
+		case 1:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("i32")
+			}
+			v, ok := r.Int32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int32(); err != nil {
+					return bijoubuf.InField(err, "i32")
+				}
+			}
+			m.I32 = &v
+		case 2:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("i64")
+			}
+			v, ok := r.Int64Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int64(); err != nil {
+					return bijoubuf.InField(err, "i64")
+				}
+			}
+			m.I64 = &v
+		case 3:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("u32")
+			}
+			v, ok := r.Uint32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Uint32(); err != nil {
+					return bijoubuf.InField(err, "u32")
+				}
+			}
+			m.U32 = &v
+		case 4:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("u64")
+			}
+			v, ok := r.Uint64Fast()
+			if !ok {
+				var err error
+				if v, err = r.Uint64(); err != nil {
+					return bijoubuf.InField(err, "u64")
+				}
+			}
+			m.U64 = &v
+		case 5:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("s32")
+			}
+			v, ok := r.Int32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int32(); err != nil {
+					return bijoubuf.InField(err, "s32")
+				}
+			}
+			m.S32 = &v
+		case 6:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("s64")
+			}
+			v, ok := r.Int64Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int64(); err != nil {
+					return bijoubuf.InField(err, "s64")
+				}
+			}
+			m.S64 = &v
+		case 7:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("flag")
+			}
+			v, ok := r.BoolFast()
+			if !ok {
+				var err error
+				if v, err = r.Bool(); err != nil {
+					return bijoubuf.InField(err, "flag")
+				}
+			}
+			m.Flag = &v
+		case 8:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("color")
+			}
+			v, ok := r.Int32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int32(); err != nil {
+					return bijoubuf.InField(err, "color")
+				}
+			}
+			e := Color(v)
+			m.Color = &e
+		case 9:
+			if wt != bijoubuf.WireI32 {
+				return r.WireMismatch("f32")
+			}
+			v, err := r.Fixed32()
+			if err != nil {
+				return bijoubuf.InField(err, "f32")
+			}
+			m.F32 = &v
+		case 10:
+			if wt != bijoubuf.WireI64 {
+				return r.WireMismatch("f64")
+			}
+			v, err := r.Fixed64()
+			if err != nil {
+				return bijoubuf.InField(err, "f64")
+			}
+			m.F64 = &v
+		case 11:
+			if wt != bijoubuf.WireI32 {
+				return r.WireMismatch("sf32")
+			}
+			v, err := r.Sfixed32()
+			if err != nil {
+				return bijoubuf.InField(err, "sf32")
+			}
+			m.Sf32 = &v
+		case 12:
+			if wt != bijoubuf.WireI64 {
+				return r.WireMismatch("sf64")
+			}
+			v, err := r.Sfixed64()
+			if err != nil {
+				return bijoubuf.InField(err, "sf64")
+			}
+			m.Sf64 = &v
+		case 13:
+			if wt != bijoubuf.WireI32 {
+				return r.WireMismatch("fl")
+			}
+			v, ok := r.Float32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Float32(); err != nil {
+					return bijoubuf.InField(err, "fl")
+				}
+			}
+			m.Fl = &v
+		case 14:
+			if wt != bijoubuf.WireI64 {
+				return r.WireMismatch("db")
+			}
+			v, ok := r.Float64Fast()
+			if !ok {
+				var err error
+				if v, err = r.Float64(); err != nil {
+					return bijoubuf.InField(err, "db")
+				}
+			}
+			m.Db = &v
+		case 15:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("str")
+			}
+			v, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "str")
+			}
+			m.Str = &v
+		case 16:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("by")
+			}
+			v, err := r.BytesCopy()
+			if err != nil {
+				return bijoubuf.InField(err, "by")
+			}
+			m.By = v
+		case 17:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("leaf")
+			}
+			if err := r.CheckDepth("leaf"); err != nil {
+				return err
+			}
+			v := new(Leaf)
+			f, ok := r.EnterFast(true)
+			var derr error
+			if !ok {
+				f, derr = r.Enter(true)
+			}
+			if derr == nil {
+				if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+					derr = r.Leave(f, derr)
+				}
+			}
+			if derr != nil {
+				return bijoubuf.InField(derr, "leaf")
+			}
+			m.Leaf = v
+		default:
+			if err := r.Skip(n, wt); err != nil {
+				return err
+			}
+		}
 	}
-	if ok, err := r.Field(2, bijoubuf.WireVarint, "i64"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Int64()
-		if err != nil {
-			return bijoubuf.InField(err, "i64")
-		}
-		m.I64 = &v
-	}
-	if ok, err := r.Field(3, bijoubuf.WireVarint, "u32"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Uint32()
-		if err != nil {
-			return bijoubuf.InField(err, "u32")
-		}
-		m.U32 = &v
-	}
-	if ok, err := r.Field(4, bijoubuf.WireVarint, "u64"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Uint64()
-		if err != nil {
-			return bijoubuf.InField(err, "u64")
-		}
-		m.U64 = &v
-	}
-	if ok, err := r.Field(5, bijoubuf.WireVarint, "s32"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Int32()
-		if err != nil {
-			return bijoubuf.InField(err, "s32")
-		}
-		m.S32 = &v
-	}
-	if ok, err := r.Field(6, bijoubuf.WireVarint, "s64"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Int64()
-		if err != nil {
-			return bijoubuf.InField(err, "s64")
-		}
-		m.S64 = &v
-	}
-	if ok, err := r.Field(7, bijoubuf.WireVarint, "flag"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Bool()
-		if err != nil {
-			return bijoubuf.InField(err, "flag")
-		}
-		m.Flag = &v
-	}
-	if ok, err := r.Field(8, bijoubuf.WireVarint, "color"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Int32()
-		if err != nil {
-			return bijoubuf.InField(err, "color")
-		}
-		e := Color(v)
-		m.Color = &e
-	}
-	if ok, err := r.Field(9, bijoubuf.WireI32, "f32"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Fixed32()
-		if err != nil {
-			return bijoubuf.InField(err, "f32")
-		}
-		m.F32 = &v
-	}
-	if ok, err := r.Field(10, bijoubuf.WireI64, "f64"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Fixed64()
-		if err != nil {
-			return bijoubuf.InField(err, "f64")
-		}
-		m.F64 = &v
-	}
-	if ok, err := r.Field(11, bijoubuf.WireI32, "sf32"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Sfixed32()
-		if err != nil {
-			return bijoubuf.InField(err, "sf32")
-		}
-		m.Sf32 = &v
-	}
-	if ok, err := r.Field(12, bijoubuf.WireI64, "sf64"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Sfixed64()
-		if err != nil {
-			return bijoubuf.InField(err, "sf64")
-		}
-		m.Sf64 = &v
-	}
-	if ok, err := r.Field(13, bijoubuf.WireI32, "fl"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Float32()
-		if err != nil {
-			return bijoubuf.InField(err, "fl")
-		}
-		m.Fl = &v
-	}
-	if ok, err := r.Field(14, bijoubuf.WireI64, "db"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Float64()
-		if err != nil {
-			return bijoubuf.InField(err, "db")
-		}
-		m.Db = &v
-	}
-	if ok, err := r.Field(15, bijoubuf.WireLen, "str"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.String()
-		if err != nil {
-			return bijoubuf.InField(err, "str")
-		}
-		m.Str = &v
-	}
-	if ok, err := r.Field(16, bijoubuf.WireLen, "by"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.BytesCopy()
-		if err != nil {
-			return bijoubuf.InField(err, "by")
-		}
-		m.By = v
-	}
-	if ok, err := r.Field(17, bijoubuf.WireLen, "leaf"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("leaf"); err != nil {
-			return err
-		}
-		v := new(Leaf)
-		f, err := r.Enter(true)
-		if err == nil {
-			err = r.Leave(f, v.BijoubufDecode(r))
-		}
-		if err != nil {
-			return bijoubuf.InField(err, "leaf")
-		}
-		m.Leaf = v
-	}
-	u, err := r.Finish()
-	if err != nil {
-		return err
-	}
-	m.unknown = u
+	m.unknown = r.Kept()
 	return nil
 }
 
@@ -3307,314 +3581,326 @@ func (m *Repeats) BijoubufWrite(w *bijoubuf.BackWriter) {
 
 // BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.
 func (m *Repeats) BijoubufDecode(r *bijoubuf.Reader) error {
-	if ok, err := r.Field(1, bijoubuf.WireLen, "i32"); err != nil {
-		return err
-	} else if ok {
-		outer, err := r.OpenRun("i32", 0)
-		if err != nil {
-			return err
+	for {
+		n, wt, ok := r.NextFast()
+		if !ok {
+			if r.AtEnd() {
+				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
+			}
 		}
-		m.I32 = make([]int32, 0, r.CountVarints())
-		for i := 0; !r.AtEnd(); i++ {
-			v, err := r.Int32()
+		switch n {
+		case 1:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("i32")
+			}
+			outer, err := r.OpenRun("i32", 0)
 			if err != nil {
-				return bijoubuf.InElement(err, i, "i32")
+				return err
 			}
-			m.I32 = append(m.I32, v)
-		}
-		r.CloseRun(outer)
-	}
-	if ok, err := r.Field(2, bijoubuf.WireLen, "i64"); err != nil {
-		return err
-	} else if ok {
-		outer, err := r.OpenRun("i64", 0)
-		if err != nil {
-			return err
-		}
-		m.I64 = make([]int64, 0, r.CountVarints())
-		for i := 0; !r.AtEnd(); i++ {
-			v, err := r.Int64()
+			m.I32 = make([]int32, 0, r.CountVarints())
+			for i := 0; !r.AtEnd(); i++ {
+				v, ok := r.Int32Fast()
+				if !ok {
+					var err error
+					if v, err = r.Int32(); err != nil {
+						return bijoubuf.InElement(err, i, "i32")
+					}
+				}
+				m.I32 = append(m.I32, v)
+			}
+			r.CloseRun(outer)
+		case 2:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("i64")
+			}
+			outer, err := r.OpenRun("i64", 0)
 			if err != nil {
-				return bijoubuf.InElement(err, i, "i64")
+				return err
 			}
-			m.I64 = append(m.I64, v)
-		}
-		r.CloseRun(outer)
-	}
-	if ok, err := r.Field(3, bijoubuf.WireLen, "u32"); err != nil {
-		return err
-	} else if ok {
-		outer, err := r.OpenRun("u32", 0)
-		if err != nil {
-			return err
-		}
-		m.U32 = make([]uint32, 0, r.CountVarints())
-		for i := 0; !r.AtEnd(); i++ {
-			v, err := r.Uint32()
+			m.I64 = make([]int64, 0, r.CountVarints())
+			for i := 0; !r.AtEnd(); i++ {
+				v, ok := r.Int64Fast()
+				if !ok {
+					var err error
+					if v, err = r.Int64(); err != nil {
+						return bijoubuf.InElement(err, i, "i64")
+					}
+				}
+				m.I64 = append(m.I64, v)
+			}
+			r.CloseRun(outer)
+		case 3:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("u32")
+			}
+			outer, err := r.OpenRun("u32", 0)
 			if err != nil {
-				return bijoubuf.InElement(err, i, "u32")
+				return err
 			}
-			m.U32 = append(m.U32, v)
-		}
-		r.CloseRun(outer)
-	}
-	if ok, err := r.Field(4, bijoubuf.WireLen, "u64"); err != nil {
-		return err
-	} else if ok {
-		outer, err := r.OpenRun("u64", 0)
-		if err != nil {
-			return err
-		}
-		m.U64 = make([]uint64, 0, r.CountVarints())
-		for i := 0; !r.AtEnd(); i++ {
-			v, err := r.Uint64()
+			m.U32 = make([]uint32, 0, r.CountVarints())
+			for i := 0; !r.AtEnd(); i++ {
+				v, ok := r.Uint32Fast()
+				if !ok {
+					var err error
+					if v, err = r.Uint32(); err != nil {
+						return bijoubuf.InElement(err, i, "u32")
+					}
+				}
+				m.U32 = append(m.U32, v)
+			}
+			r.CloseRun(outer)
+		case 4:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("u64")
+			}
+			outer, err := r.OpenRun("u64", 0)
 			if err != nil {
-				return bijoubuf.InElement(err, i, "u64")
+				return err
 			}
-			m.U64 = append(m.U64, v)
-		}
-		r.CloseRun(outer)
-	}
-	if ok, err := r.Field(5, bijoubuf.WireLen, "s32"); err != nil {
-		return err
-	} else if ok {
-		outer, err := r.OpenRun("s32", 0)
-		if err != nil {
-			return err
-		}
-		m.S32 = make([]int32, 0, r.CountVarints())
-		for i := 0; !r.AtEnd(); i++ {
-			v, err := r.Int32()
+			m.U64 = make([]uint64, 0, r.CountVarints())
+			for i := 0; !r.AtEnd(); i++ {
+				v, ok := r.Uint64Fast()
+				if !ok {
+					var err error
+					if v, err = r.Uint64(); err != nil {
+						return bijoubuf.InElement(err, i, "u64")
+					}
+				}
+				m.U64 = append(m.U64, v)
+			}
+			r.CloseRun(outer)
+		case 5:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("s32")
+			}
+			outer, err := r.OpenRun("s32", 0)
 			if err != nil {
-				return bijoubuf.InElement(err, i, "s32")
+				return err
 			}
-			m.S32 = append(m.S32, v)
-		}
-		r.CloseRun(outer)
-	}
-	if ok, err := r.Field(6, bijoubuf.WireLen, "s64"); err != nil {
-		return err
-	} else if ok {
-		outer, err := r.OpenRun("s64", 0)
-		if err != nil {
-			return err
-		}
-		m.S64 = make([]int64, 0, r.CountVarints())
-		for i := 0; !r.AtEnd(); i++ {
-			v, err := r.Int64()
+			m.S32 = make([]int32, 0, r.CountVarints())
+			for i := 0; !r.AtEnd(); i++ {
+				v, ok := r.Int32Fast()
+				if !ok {
+					var err error
+					if v, err = r.Int32(); err != nil {
+						return bijoubuf.InElement(err, i, "s32")
+					}
+				}
+				m.S32 = append(m.S32, v)
+			}
+			r.CloseRun(outer)
+		case 6:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("s64")
+			}
+			outer, err := r.OpenRun("s64", 0)
 			if err != nil {
-				return bijoubuf.InElement(err, i, "s64")
+				return err
 			}
-			m.S64 = append(m.S64, v)
-		}
-		r.CloseRun(outer)
-	}
-	if ok, err := r.Field(7, bijoubuf.WireLen, "flag"); err != nil {
-		return err
-	} else if ok {
-		outer, err := r.OpenRun("flag", 0)
-		if err != nil {
-			return err
-		}
-		m.Flag = make([]bool, 0, r.CountVarints())
-		for i := 0; !r.AtEnd(); i++ {
-			v, err := r.Bool()
+			m.S64 = make([]int64, 0, r.CountVarints())
+			for i := 0; !r.AtEnd(); i++ {
+				v, ok := r.Int64Fast()
+				if !ok {
+					var err error
+					if v, err = r.Int64(); err != nil {
+						return bijoubuf.InElement(err, i, "s64")
+					}
+				}
+				m.S64 = append(m.S64, v)
+			}
+			r.CloseRun(outer)
+		case 7:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("flag")
+			}
+			outer, err := r.OpenRun("flag", 0)
 			if err != nil {
-				return bijoubuf.InElement(err, i, "flag")
+				return err
 			}
-			m.Flag = append(m.Flag, v)
-		}
-		r.CloseRun(outer)
-	}
-	if ok, err := r.Field(8, bijoubuf.WireLen, "color"); err != nil {
-		return err
-	} else if ok {
-		outer, err := r.OpenRun("color", 0)
-		if err != nil {
-			return err
-		}
-		m.Color = make([]Color, 0, r.CountVarints())
-		for i := 0; !r.AtEnd(); i++ {
-			v, err := r.Int32()
+			m.Flag = make([]bool, 0, r.CountVarints())
+			for i := 0; !r.AtEnd(); i++ {
+				v, ok := r.BoolFast()
+				if !ok {
+					var err error
+					if v, err = r.Bool(); err != nil {
+						return bijoubuf.InElement(err, i, "flag")
+					}
+				}
+				m.Flag = append(m.Flag, v)
+			}
+			r.CloseRun(outer)
+		case 8:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("color")
+			}
+			outer, err := r.OpenRun("color", 0)
 			if err != nil {
-				return bijoubuf.InElement(err, i, "color")
+				return err
 			}
-			m.Color = append(m.Color, Color(v))
-		}
-		r.CloseRun(outer)
-	}
-	if ok, err := r.Field(9, bijoubuf.WireLen, "f32"); err != nil {
-		return err
-	} else if ok {
-		outer, err := r.OpenRun("f32", 4)
-		if err != nil {
-			return err
-		}
-		m.F32 = make([]uint32, 0, r.Left()/4)
-		for i := 0; !r.AtEnd(); i++ {
-			v, err := r.Fixed32()
+			m.Color = make([]Color, 0, r.CountVarints())
+			for i := 0; !r.AtEnd(); i++ {
+				v, ok := r.Int32Fast()
+				if !ok {
+					var err error
+					if v, err = r.Int32(); err != nil {
+						return bijoubuf.InElement(err, i, "color")
+					}
+				}
+				m.Color = append(m.Color, Color(v))
+			}
+			r.CloseRun(outer)
+		case 9:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("f32")
+			}
+			outer, err := r.OpenRun("f32", 4)
 			if err != nil {
-				return bijoubuf.InElement(err, i, "f32")
+				return err
 			}
-			m.F32 = append(m.F32, v)
-		}
-		r.CloseRun(outer)
-	}
-	if ok, err := r.Field(10, bijoubuf.WireLen, "f64"); err != nil {
-		return err
-	} else if ok {
-		outer, err := r.OpenRun("f64", 8)
-		if err != nil {
-			return err
-		}
-		m.F64 = make([]uint64, 0, r.Left()/8)
-		for i := 0; !r.AtEnd(); i++ {
-			v, err := r.Fixed64()
+			m.F32 = make([]uint32, 0, r.Left()/4)
+			m.F32 = bijoubuf.ReadFixed32s(r, m.F32)
+			r.CloseRun(outer)
+		case 10:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("f64")
+			}
+			outer, err := r.OpenRun("f64", 8)
 			if err != nil {
-				return bijoubuf.InElement(err, i, "f64")
+				return err
 			}
-			m.F64 = append(m.F64, v)
-		}
-		r.CloseRun(outer)
-	}
-	if ok, err := r.Field(11, bijoubuf.WireLen, "sf32"); err != nil {
-		return err
-	} else if ok {
-		outer, err := r.OpenRun("sf32", 4)
-		if err != nil {
-			return err
-		}
-		m.Sf32 = make([]int32, 0, r.Left()/4)
-		for i := 0; !r.AtEnd(); i++ {
-			v, err := r.Sfixed32()
+			m.F64 = make([]uint64, 0, r.Left()/8)
+			m.F64 = bijoubuf.ReadFixed64s(r, m.F64)
+			r.CloseRun(outer)
+		case 11:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("sf32")
+			}
+			outer, err := r.OpenRun("sf32", 4)
 			if err != nil {
-				return bijoubuf.InElement(err, i, "sf32")
+				return err
 			}
-			m.Sf32 = append(m.Sf32, v)
-		}
-		r.CloseRun(outer)
-	}
-	if ok, err := r.Field(12, bijoubuf.WireLen, "sf64"); err != nil {
-		return err
-	} else if ok {
-		outer, err := r.OpenRun("sf64", 8)
-		if err != nil {
-			return err
-		}
-		m.Sf64 = make([]int64, 0, r.Left()/8)
-		for i := 0; !r.AtEnd(); i++ {
-			v, err := r.Sfixed64()
+			m.Sf32 = make([]int32, 0, r.Left()/4)
+			m.Sf32 = bijoubuf.ReadFixed32s(r, m.Sf32)
+			r.CloseRun(outer)
+		case 12:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("sf64")
+			}
+			outer, err := r.OpenRun("sf64", 8)
 			if err != nil {
-				return bijoubuf.InElement(err, i, "sf64")
+				return err
 			}
-			m.Sf64 = append(m.Sf64, v)
-		}
-		r.CloseRun(outer)
-	}
-	if ok, err := r.Field(13, bijoubuf.WireLen, "fl"); err != nil {
-		return err
-	} else if ok {
-		outer, err := r.OpenRun("fl", 4)
-		if err != nil {
-			return err
-		}
-		m.Fl = make([]float32, 0, r.Left()/4)
-		for i := 0; !r.AtEnd(); i++ {
-			v, err := r.Float32()
+			m.Sf64 = make([]int64, 0, r.Left()/8)
+			m.Sf64 = bijoubuf.ReadFixed64s(r, m.Sf64)
+			r.CloseRun(outer)
+		case 13:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("fl")
+			}
+			outer, err := r.OpenRun("fl", 4)
 			if err != nil {
-				return bijoubuf.InElement(err, i, "fl")
+				return err
 			}
-			m.Fl = append(m.Fl, v)
-		}
-		r.CloseRun(outer)
-	}
-	if ok, err := r.Field(14, bijoubuf.WireLen, "db"); err != nil {
-		return err
-	} else if ok {
-		outer, err := r.OpenRun("db", 8)
-		if err != nil {
-			return err
-		}
-		m.Db = make([]float64, 0, r.Left()/8)
-		for i := 0; !r.AtEnd(); i++ {
-			v, err := r.Float64()
+			m.Fl = make([]float32, 0, r.Left()/4)
+			if m.Fl, err = bijoubuf.ReadFloat32s(r, m.Fl); err != nil {
+				return bijoubuf.InElement(err, len(m.Fl), "fl")
+			}
+			r.CloseRun(outer)
+		case 14:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("db")
+			}
+			outer, err := r.OpenRun("db", 8)
 			if err != nil {
-				return bijoubuf.InElement(err, i, "db")
+				return err
 			}
-			m.Db = append(m.Db, v)
-		}
-		r.CloseRun(outer)
-	}
-	if ok, err := r.Field(15, bijoubuf.WireLen, "str"); err != nil {
-		return err
-	} else if ok {
-		outer, err := r.OpenRun("str", 0)
-		if err != nil {
-			return err
-		}
-		m.Str = make([]string, 0, r.CountLens())
-		for i := 0; !r.AtEnd(); i++ {
-			v, err := r.String()
+			m.Db = make([]float64, 0, r.Left()/8)
+			if m.Db, err = bijoubuf.ReadFloat64s(r, m.Db); err != nil {
+				return bijoubuf.InElement(err, len(m.Db), "db")
+			}
+			r.CloseRun(outer)
+		case 15:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("str")
+			}
+			outer, err := r.OpenRun("str", 0)
 			if err != nil {
-				return bijoubuf.InElement(err, i, "str")
+				return err
 			}
-			m.Str = append(m.Str, v)
-		}
-		r.CloseRun(outer)
-	}
-	if ok, err := r.Field(16, bijoubuf.WireLen, "by"); err != nil {
-		return err
-	} else if ok {
-		outer, err := r.OpenRun("by", 0)
-		if err != nil {
-			return err
-		}
-		m.By = make([][]byte, 0, r.CountLens())
-		for i := 0; !r.AtEnd(); i++ {
-			v, err := r.BytesCopy()
+			m.Str = make([]string, 0, r.CountLens())
+			for i := 0; !r.AtEnd(); i++ {
+				v, err := r.String()
+				if err != nil {
+					return bijoubuf.InElement(err, i, "str")
+				}
+				m.Str = append(m.Str, v)
+			}
+			r.CloseRun(outer)
+		case 16:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("by")
+			}
+			outer, err := r.OpenRun("by", 0)
 			if err != nil {
-				return bijoubuf.InElement(err, i, "by")
+				return err
 			}
-			m.By = append(m.By, v)
-		}
-		r.CloseRun(outer)
-	}
-	if ok, err := r.Field(17, bijoubuf.WireLen, "leaf"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("leaf"); err != nil {
-			return err
-		}
-		outer, err := r.OpenRun("leaf", 0)
-		if err != nil {
-			return err
-		}
-		n := r.CountLens()
-		m.Leaf = make([]*Leaf, 0, n)
-		vs := make([]Leaf, n)
-		for i := 0; !r.AtEnd(); i++ {
-			var v *Leaf
-			if i < n {
-				v = &vs[i]
-			} else {
-				v = new(Leaf)
+			m.By = make([][]byte, 0, r.CountLens())
+			for i := 0; !r.AtEnd(); i++ {
+				v, err := r.BytesCopy()
+				if err != nil {
+					return bijoubuf.InElement(err, i, "by")
+				}
+				m.By = append(m.By, v)
 			}
-			f, err := r.Enter(true)
-			if err == nil {
-				err = r.Leave(f, v.BijoubufDecode(r))
+			r.CloseRun(outer)
+		case 17:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("leaf")
 			}
+			if err := r.CheckDepth("leaf"); err != nil {
+				return err
+			}
+			outer, err := r.OpenRun("leaf", 0)
 			if err != nil {
-				return bijoubuf.InElement(err, i, "leaf")
+				return err
 			}
-			m.Leaf = append(m.Leaf, v)
+			n := r.CountLens()
+			m.Leaf = make([]*Leaf, 0, n)
+			vs := make([]Leaf, n)
+			for i := 0; !r.AtEnd(); i++ {
+				var v *Leaf
+				if i < n {
+					v = &vs[i]
+				} else {
+					v = new(Leaf)
+				}
+				f, ok := r.EnterFast(true)
+				var derr error
+				if !ok {
+					f, derr = r.Enter(true)
+				}
+				if derr == nil {
+					if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+						derr = r.Leave(f, derr)
+					}
+				}
+				if derr != nil {
+					return bijoubuf.InElement(derr, i, "leaf")
+				}
+				m.Leaf = append(m.Leaf, v)
+			}
+			r.CloseRun(outer)
+		default:
+			if err := r.Skip(n, wt); err != nil {
+				return err
+			}
 		}
-		r.CloseRun(outer)
 	}
-	u, err := r.Finish()
-	if err != nil {
-		return err
-	}
-	m.unknown = u
+	m.unknown = r.Kept()
 	return nil
 }
 
@@ -4306,634 +4592,654 @@ func (m *Maps) BijoubufWrite(w *bijoubuf.BackWriter) {
 
 // BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.
 func (m *Maps) BijoubufDecode(r *bijoubuf.Reader) error {
-	if ok, err := r.Field(1, bijoubuf.WireLen, "i32"); err != nil {
-		return err
-	} else if ok {
-		outer, err := r.OpenRun("i32", 0)
-		if err != nil {
-			return err
+	for {
+		n, wt, ok := r.NextFast()
+		if !ok {
+			if r.AtEnd() {
+				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
+			}
 		}
-		x := make(map[int32]uint32)
-		var last int32
-		for i := 0; !r.AtEnd(); i++ {
-			at := r.Pos()
-			k, err := r.Int32()
+		switch n {
+		case 1:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("i32")
+			}
+			outer, err := r.OpenRun("i32", 0)
 			if err != nil {
-				return bijoubuf.InField(err, "i32")
+				return err
 			}
-			if i > 0 && bijoubuf.Compare[int32](k, last) <= 0 {
-				return bijoubuf.KeyOrderError(at, bijoubuf.SignedKey[int32](k), "i32")
+			x := make(map[int32]uint32)
+			var last int32
+			for i := 0; !r.AtEnd(); i++ {
+				at := r.Pos()
+				k, err := r.Int32()
+				if err != nil {
+					return bijoubuf.InField(err, "i32")
+				}
+				if i > 0 && bijoubuf.Compare[int32](k, last) <= 0 {
+					return bijoubuf.KeyOrderError(at, bijoubuf.SignedKey[int32](k), "i32")
+				}
+				v, err := r.Uint32()
+				if err != nil {
+					return bijoubuf.InEntry(err, bijoubuf.SignedKey[int32](k), "i32")
+				}
+				x[k] = v
+				last = k
 			}
-			v, err := r.Uint32()
+			r.CloseRun(outer)
+			m.I32 = x
+		case 2:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("i64")
+			}
+			outer, err := r.OpenRun("i64", 0)
 			if err != nil {
-				return bijoubuf.InEntry(err, bijoubuf.SignedKey[int32](k), "i32")
+				return err
 			}
-			x[k] = v
-			last = k
+			x := make(map[int64]uint32)
+			var last int64
+			for i := 0; !r.AtEnd(); i++ {
+				at := r.Pos()
+				k, err := r.Int64()
+				if err != nil {
+					return bijoubuf.InField(err, "i64")
+				}
+				if i > 0 && bijoubuf.Compare[int64](k, last) <= 0 {
+					return bijoubuf.KeyOrderError(at, bijoubuf.SignedKey[int64](k), "i64")
+				}
+				v, err := r.Uint32()
+				if err != nil {
+					return bijoubuf.InEntry(err, bijoubuf.SignedKey[int64](k), "i64")
+				}
+				x[k] = v
+				last = k
+			}
+			r.CloseRun(outer)
+			m.I64 = x
+		case 3:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("u32")
+			}
+			outer, err := r.OpenRun("u32", 0)
+			if err != nil {
+				return err
+			}
+			x := make(map[uint32]uint32)
+			var last uint32
+			for i := 0; !r.AtEnd(); i++ {
+				at := r.Pos()
+				k, err := r.Uint32()
+				if err != nil {
+					return bijoubuf.InField(err, "u32")
+				}
+				if i > 0 && bijoubuf.Compare[uint32](k, last) <= 0 {
+					return bijoubuf.KeyOrderError(at, bijoubuf.UnsignedKey[uint32](k), "u32")
+				}
+				v, err := r.Uint32()
+				if err != nil {
+					return bijoubuf.InEntry(err, bijoubuf.UnsignedKey[uint32](k), "u32")
+				}
+				x[k] = v
+				last = k
+			}
+			r.CloseRun(outer)
+			m.U32 = x
+		case 4:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("u64")
+			}
+			outer, err := r.OpenRun("u64", 0)
+			if err != nil {
+				return err
+			}
+			x := make(map[uint64]uint32)
+			var last uint64
+			for i := 0; !r.AtEnd(); i++ {
+				at := r.Pos()
+				k, err := r.Uint64()
+				if err != nil {
+					return bijoubuf.InField(err, "u64")
+				}
+				if i > 0 && bijoubuf.Compare[uint64](k, last) <= 0 {
+					return bijoubuf.KeyOrderError(at, bijoubuf.UnsignedKey[uint64](k), "u64")
+				}
+				v, err := r.Uint32()
+				if err != nil {
+					return bijoubuf.InEntry(err, bijoubuf.UnsignedKey[uint64](k), "u64")
+				}
+				x[k] = v
+				last = k
+			}
+			r.CloseRun(outer)
+			m.U64 = x
+		case 5:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("s32")
+			}
+			outer, err := r.OpenRun("s32", 0)
+			if err != nil {
+				return err
+			}
+			x := make(map[int32]uint32)
+			var last int32
+			for i := 0; !r.AtEnd(); i++ {
+				at := r.Pos()
+				k, err := r.Int32()
+				if err != nil {
+					return bijoubuf.InField(err, "s32")
+				}
+				if i > 0 && bijoubuf.Compare[int32](k, last) <= 0 {
+					return bijoubuf.KeyOrderError(at, bijoubuf.SignedKey[int32](k), "s32")
+				}
+				v, err := r.Uint32()
+				if err != nil {
+					return bijoubuf.InEntry(err, bijoubuf.SignedKey[int32](k), "s32")
+				}
+				x[k] = v
+				last = k
+			}
+			r.CloseRun(outer)
+			m.S32 = x
+		case 6:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("s64")
+			}
+			outer, err := r.OpenRun("s64", 0)
+			if err != nil {
+				return err
+			}
+			x := make(map[int64]uint32)
+			var last int64
+			for i := 0; !r.AtEnd(); i++ {
+				at := r.Pos()
+				k, err := r.Int64()
+				if err != nil {
+					return bijoubuf.InField(err, "s64")
+				}
+				if i > 0 && bijoubuf.Compare[int64](k, last) <= 0 {
+					return bijoubuf.KeyOrderError(at, bijoubuf.SignedKey[int64](k), "s64")
+				}
+				v, err := r.Uint32()
+				if err != nil {
+					return bijoubuf.InEntry(err, bijoubuf.SignedKey[int64](k), "s64")
+				}
+				x[k] = v
+				last = k
+			}
+			r.CloseRun(outer)
+			m.S64 = x
+		case 7:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("f32")
+			}
+			outer, err := r.OpenRun("f32", 0)
+			if err != nil {
+				return err
+			}
+			x := make(map[uint32]uint32)
+			var last uint32
+			for i := 0; !r.AtEnd(); i++ {
+				at := r.Pos()
+				k, err := r.Fixed32()
+				if err != nil {
+					return bijoubuf.InField(err, "f32")
+				}
+				if i > 0 && bijoubuf.Compare[uint32](k, last) <= 0 {
+					return bijoubuf.KeyOrderError(at, bijoubuf.UnsignedKey[uint32](k), "f32")
+				}
+				v, err := r.Uint32()
+				if err != nil {
+					return bijoubuf.InEntry(err, bijoubuf.UnsignedKey[uint32](k), "f32")
+				}
+				x[k] = v
+				last = k
+			}
+			r.CloseRun(outer)
+			m.F32 = x
+		case 8:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("f64")
+			}
+			outer, err := r.OpenRun("f64", 0)
+			if err != nil {
+				return err
+			}
+			x := make(map[uint64]uint32)
+			var last uint64
+			for i := 0; !r.AtEnd(); i++ {
+				at := r.Pos()
+				k, err := r.Fixed64()
+				if err != nil {
+					return bijoubuf.InField(err, "f64")
+				}
+				if i > 0 && bijoubuf.Compare[uint64](k, last) <= 0 {
+					return bijoubuf.KeyOrderError(at, bijoubuf.UnsignedKey[uint64](k), "f64")
+				}
+				v, err := r.Uint32()
+				if err != nil {
+					return bijoubuf.InEntry(err, bijoubuf.UnsignedKey[uint64](k), "f64")
+				}
+				x[k] = v
+				last = k
+			}
+			r.CloseRun(outer)
+			m.F64 = x
+		case 9:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("sf32")
+			}
+			outer, err := r.OpenRun("sf32", 0)
+			if err != nil {
+				return err
+			}
+			x := make(map[int32]uint32)
+			var last int32
+			for i := 0; !r.AtEnd(); i++ {
+				at := r.Pos()
+				k, err := r.Sfixed32()
+				if err != nil {
+					return bijoubuf.InField(err, "sf32")
+				}
+				if i > 0 && bijoubuf.Compare[int32](k, last) <= 0 {
+					return bijoubuf.KeyOrderError(at, bijoubuf.SignedKey[int32](k), "sf32")
+				}
+				v, err := r.Uint32()
+				if err != nil {
+					return bijoubuf.InEntry(err, bijoubuf.SignedKey[int32](k), "sf32")
+				}
+				x[k] = v
+				last = k
+			}
+			r.CloseRun(outer)
+			m.Sf32 = x
+		case 10:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("sf64")
+			}
+			outer, err := r.OpenRun("sf64", 0)
+			if err != nil {
+				return err
+			}
+			x := make(map[int64]uint32)
+			var last int64
+			for i := 0; !r.AtEnd(); i++ {
+				at := r.Pos()
+				k, err := r.Sfixed64()
+				if err != nil {
+					return bijoubuf.InField(err, "sf64")
+				}
+				if i > 0 && bijoubuf.Compare[int64](k, last) <= 0 {
+					return bijoubuf.KeyOrderError(at, bijoubuf.SignedKey[int64](k), "sf64")
+				}
+				v, err := r.Uint32()
+				if err != nil {
+					return bijoubuf.InEntry(err, bijoubuf.SignedKey[int64](k), "sf64")
+				}
+				x[k] = v
+				last = k
+			}
+			r.CloseRun(outer)
+			m.Sf64 = x
+		case 11:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("flag")
+			}
+			outer, err := r.OpenRun("flag", 0)
+			if err != nil {
+				return err
+			}
+			x := make(map[bool]uint32)
+			var last bool
+			for i := 0; !r.AtEnd(); i++ {
+				at := r.Pos()
+				k, err := r.Bool()
+				if err != nil {
+					return bijoubuf.InField(err, "flag")
+				}
+				if i > 0 && bijoubuf.CompareBool(k, last) <= 0 {
+					return bijoubuf.KeyOrderError(at, bijoubuf.BoolKey(k), "flag")
+				}
+				v, err := r.Uint32()
+				if err != nil {
+					return bijoubuf.InEntry(err, bijoubuf.BoolKey(k), "flag")
+				}
+				x[k] = v
+				last = k
+			}
+			r.CloseRun(outer)
+			m.Flag = x
+		case 12:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("str")
+			}
+			outer, err := r.OpenRun("str", 0)
+			if err != nil {
+				return err
+			}
+			x := make(map[string]uint32)
+			var last string
+			for i := 0; !r.AtEnd(); i++ {
+				at := r.Pos()
+				k, err := r.String()
+				if err != nil {
+					return bijoubuf.InField(err, "str")
+				}
+				if i > 0 && bijoubuf.Compare[string](k, last) <= 0 {
+					return bijoubuf.KeyOrderError(at, bijoubuf.StringKey(k), "str")
+				}
+				v, err := r.Uint32()
+				if err != nil {
+					return bijoubuf.InEntry(err, bijoubuf.StringKey(k), "str")
+				}
+				x[k] = v
+				last = k
+			}
+			r.CloseRun(outer)
+			m.Str = x
+		case 13:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("v_str")
+			}
+			outer, err := r.OpenRun("v_str", 0)
+			if err != nil {
+				return err
+			}
+			x := make(map[uint32]string)
+			var last uint32
+			for i := 0; !r.AtEnd(); i++ {
+				at := r.Pos()
+				k, err := r.Uint32()
+				if err != nil {
+					return bijoubuf.InField(err, "v_str")
+				}
+				if i > 0 && bijoubuf.Compare[uint32](k, last) <= 0 {
+					return bijoubuf.KeyOrderError(at, bijoubuf.UnsignedKey[uint32](k), "v_str")
+				}
+				v, err := r.String()
+				if err != nil {
+					return bijoubuf.InEntry(err, bijoubuf.UnsignedKey[uint32](k), "v_str")
+				}
+				x[k] = v
+				last = k
+			}
+			r.CloseRun(outer)
+			m.VStr = x
+		case 14:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("v_by")
+			}
+			outer, err := r.OpenRun("v_by", 0)
+			if err != nil {
+				return err
+			}
+			x := make(map[uint32][]byte)
+			var last uint32
+			for i := 0; !r.AtEnd(); i++ {
+				at := r.Pos()
+				k, err := r.Uint32()
+				if err != nil {
+					return bijoubuf.InField(err, "v_by")
+				}
+				if i > 0 && bijoubuf.Compare[uint32](k, last) <= 0 {
+					return bijoubuf.KeyOrderError(at, bijoubuf.UnsignedKey[uint32](k), "v_by")
+				}
+				v, err := r.BytesCopy()
+				if err != nil {
+					return bijoubuf.InEntry(err, bijoubuf.UnsignedKey[uint32](k), "v_by")
+				}
+				x[k] = v
+				last = k
+			}
+			r.CloseRun(outer)
+			m.VBy = x
+		case 15:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("v_db")
+			}
+			outer, err := r.OpenRun("v_db", 0)
+			if err != nil {
+				return err
+			}
+			x := make(map[uint32]float64)
+			var last uint32
+			for i := 0; !r.AtEnd(); i++ {
+				at := r.Pos()
+				k, err := r.Uint32()
+				if err != nil {
+					return bijoubuf.InField(err, "v_db")
+				}
+				if i > 0 && bijoubuf.Compare[uint32](k, last) <= 0 {
+					return bijoubuf.KeyOrderError(at, bijoubuf.UnsignedKey[uint32](k), "v_db")
+				}
+				v, err := r.Float64()
+				if err != nil {
+					return bijoubuf.InEntry(err, bijoubuf.UnsignedKey[uint32](k), "v_db")
+				}
+				x[k] = v
+				last = k
+			}
+			r.CloseRun(outer)
+			m.VDb = x
+		case 16:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("v_fl")
+			}
+			outer, err := r.OpenRun("v_fl", 0)
+			if err != nil {
+				return err
+			}
+			x := make(map[uint32]float32)
+			var last uint32
+			for i := 0; !r.AtEnd(); i++ {
+				at := r.Pos()
+				k, err := r.Uint32()
+				if err != nil {
+					return bijoubuf.InField(err, "v_fl")
+				}
+				if i > 0 && bijoubuf.Compare[uint32](k, last) <= 0 {
+					return bijoubuf.KeyOrderError(at, bijoubuf.UnsignedKey[uint32](k), "v_fl")
+				}
+				v, err := r.Float32()
+				if err != nil {
+					return bijoubuf.InEntry(err, bijoubuf.UnsignedKey[uint32](k), "v_fl")
+				}
+				x[k] = v
+				last = k
+			}
+			r.CloseRun(outer)
+			m.VFl = x
+		case 17:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("v_flag")
+			}
+			outer, err := r.OpenRun("v_flag", 0)
+			if err != nil {
+				return err
+			}
+			x := make(map[uint32]bool)
+			var last uint32
+			for i := 0; !r.AtEnd(); i++ {
+				at := r.Pos()
+				k, err := r.Uint32()
+				if err != nil {
+					return bijoubuf.InField(err, "v_flag")
+				}
+				if i > 0 && bijoubuf.Compare[uint32](k, last) <= 0 {
+					return bijoubuf.KeyOrderError(at, bijoubuf.UnsignedKey[uint32](k), "v_flag")
+				}
+				v, err := r.Bool()
+				if err != nil {
+					return bijoubuf.InEntry(err, bijoubuf.UnsignedKey[uint32](k), "v_flag")
+				}
+				x[k] = v
+				last = k
+			}
+			r.CloseRun(outer)
+			m.VFlag = x
+		case 18:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("v_color")
+			}
+			outer, err := r.OpenRun("v_color", 0)
+			if err != nil {
+				return err
+			}
+			x := make(map[uint32]Color)
+			var last uint32
+			for i := 0; !r.AtEnd(); i++ {
+				at := r.Pos()
+				k, err := r.Uint32()
+				if err != nil {
+					return bijoubuf.InField(err, "v_color")
+				}
+				if i > 0 && bijoubuf.Compare[uint32](k, last) <= 0 {
+					return bijoubuf.KeyOrderError(at, bijoubuf.UnsignedKey[uint32](k), "v_color")
+				}
+				v, err := r.Int32()
+				if err != nil {
+					return bijoubuf.InEntry(err, bijoubuf.UnsignedKey[uint32](k), "v_color")
+				}
+				x[k] = Color(v)
+				last = k
+			}
+			r.CloseRun(outer)
+			m.VColor = x
+		case 19:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("v_leaf")
+			}
+			if err := r.CheckDepth("v_leaf"); err != nil {
+				return err
+			}
+			outer, err := r.OpenRun("v_leaf", 0)
+			if err != nil {
+				return err
+			}
+			x := make(map[uint32]*Leaf)
+			var last uint32
+			for i := 0; !r.AtEnd(); i++ {
+				at := r.Pos()
+				k, err := r.Uint32()
+				if err != nil {
+					return bijoubuf.InField(err, "v_leaf")
+				}
+				if i > 0 && bijoubuf.Compare[uint32](k, last) <= 0 {
+					return bijoubuf.KeyOrderError(at, bijoubuf.UnsignedKey[uint32](k), "v_leaf")
+				}
+				v := new(Leaf)
+				f, ok := r.EnterFast(true)
+				var derr error
+				if !ok {
+					f, derr = r.Enter(true)
+				}
+				if derr == nil {
+					if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+						derr = r.Leave(f, derr)
+					}
+				}
+				if derr != nil {
+					return bijoubuf.InEntry(derr, bijoubuf.UnsignedKey[uint32](k), "v_leaf")
+				}
+				x[k] = v
+				last = k
+			}
+			r.CloseRun(outer)
+			m.VLeaf = x
+		case 20:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("v_s64")
+			}
+			outer, err := r.OpenRun("v_s64", 0)
+			if err != nil {
+				return err
+			}
+			x := make(map[string]int64)
+			var last string
+			for i := 0; !r.AtEnd(); i++ {
+				at := r.Pos()
+				k, err := r.String()
+				if err != nil {
+					return bijoubuf.InField(err, "v_s64")
+				}
+				if i > 0 && bijoubuf.Compare[string](k, last) <= 0 {
+					return bijoubuf.KeyOrderError(at, bijoubuf.StringKey(k), "v_s64")
+				}
+				v, err := r.Int64()
+				if err != nil {
+					return bijoubuf.InEntry(err, bijoubuf.StringKey(k), "v_s64")
+				}
+				x[k] = v
+				last = k
+			}
+			r.CloseRun(outer)
+			m.VS64 = x
+		case 21:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("v_i32")
+			}
+			outer, err := r.OpenRun("v_i32", 0)
+			if err != nil {
+				return err
+			}
+			x := make(map[uint32]int32)
+			var last uint32
+			for i := 0; !r.AtEnd(); i++ {
+				at := r.Pos()
+				k, err := r.Uint32()
+				if err != nil {
+					return bijoubuf.InField(err, "v_i32")
+				}
+				if i > 0 && bijoubuf.Compare[uint32](k, last) <= 0 {
+					return bijoubuf.KeyOrderError(at, bijoubuf.UnsignedKey[uint32](k), "v_i32")
+				}
+				v, err := r.Int32()
+				if err != nil {
+					return bijoubuf.InEntry(err, bijoubuf.UnsignedKey[uint32](k), "v_i32")
+				}
+				x[k] = v
+				last = k
+			}
+			r.CloseRun(outer)
+			m.VI32 = x
+		case 22:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("v_f64")
+			}
+			outer, err := r.OpenRun("v_f64", 0)
+			if err != nil {
+				return err
+			}
+			x := make(map[uint32]uint64)
+			var last uint32
+			for i := 0; !r.AtEnd(); i++ {
+				at := r.Pos()
+				k, err := r.Uint32()
+				if err != nil {
+					return bijoubuf.InField(err, "v_f64")
+				}
+				if i > 0 && bijoubuf.Compare[uint32](k, last) <= 0 {
+					return bijoubuf.KeyOrderError(at, bijoubuf.UnsignedKey[uint32](k), "v_f64")
+				}
+				v, err := r.Fixed64()
+				if err != nil {
+					return bijoubuf.InEntry(err, bijoubuf.UnsignedKey[uint32](k), "v_f64")
+				}
+				x[k] = v
+				last = k
+			}
+			r.CloseRun(outer)
+			m.VF64 = x
+		default:
+			if err := r.Skip(n, wt); err != nil {
+				return err
+			}
 		}
-		r.CloseRun(outer)
-		m.I32 = x
 	}
-	if ok, err := r.Field(2, bijoubuf.WireLen, "i64"); err != nil {
-		return err
-	} else if ok {
-		outer, err := r.OpenRun("i64", 0)
-		if err != nil {
-			return err
-		}
-		x := make(map[int64]uint32)
-		var last int64
-		for i := 0; !r.AtEnd(); i++ {
-			at := r.Pos()
-			k, err := r.Int64()
-			if err != nil {
-				return bijoubuf.InField(err, "i64")
-			}
-			if i > 0 && bijoubuf.Compare[int64](k, last) <= 0 {
-				return bijoubuf.KeyOrderError(at, bijoubuf.SignedKey[int64](k), "i64")
-			}
-			v, err := r.Uint32()
-			if err != nil {
-				return bijoubuf.InEntry(err, bijoubuf.SignedKey[int64](k), "i64")
-			}
-			x[k] = v
-			last = k
-		}
-		r.CloseRun(outer)
-		m.I64 = x
-	}
-	if ok, err := r.Field(3, bijoubuf.WireLen, "u32"); err != nil {
-		return err
-	} else if ok {
-		outer, err := r.OpenRun("u32", 0)
-		if err != nil {
-			return err
-		}
-		x := make(map[uint32]uint32)
-		var last uint32
-		for i := 0; !r.AtEnd(); i++ {
-			at := r.Pos()
-			k, err := r.Uint32()
-			if err != nil {
-				return bijoubuf.InField(err, "u32")
-			}
-			if i > 0 && bijoubuf.Compare[uint32](k, last) <= 0 {
-				return bijoubuf.KeyOrderError(at, bijoubuf.UnsignedKey[uint32](k), "u32")
-			}
-			v, err := r.Uint32()
-			if err != nil {
-				return bijoubuf.InEntry(err, bijoubuf.UnsignedKey[uint32](k), "u32")
-			}
-			x[k] = v
-			last = k
-		}
-		r.CloseRun(outer)
-		m.U32 = x
-	}
-	if ok, err := r.Field(4, bijoubuf.WireLen, "u64"); err != nil {
-		return err
-	} else if ok {
-		outer, err := r.OpenRun("u64", 0)
-		if err != nil {
-			return err
-		}
-		x := make(map[uint64]uint32)
-		var last uint64
-		for i := 0; !r.AtEnd(); i++ {
-			at := r.Pos()
-			k, err := r.Uint64()
-			if err != nil {
-				return bijoubuf.InField(err, "u64")
-			}
-			if i > 0 && bijoubuf.Compare[uint64](k, last) <= 0 {
-				return bijoubuf.KeyOrderError(at, bijoubuf.UnsignedKey[uint64](k), "u64")
-			}
-			v, err := r.Uint32()
-			if err != nil {
-				return bijoubuf.InEntry(err, bijoubuf.UnsignedKey[uint64](k), "u64")
-			}
-			x[k] = v
-			last = k
-		}
-		r.CloseRun(outer)
-		m.U64 = x
-	}
-	if ok, err := r.Field(5, bijoubuf.WireLen, "s32"); err != nil {
-		return err
-	} else if ok {
-		outer, err := r.OpenRun("s32", 0)
-		if err != nil {
-			return err
-		}
-		x := make(map[int32]uint32)
-		var last int32
-		for i := 0; !r.AtEnd(); i++ {
-			at := r.Pos()
-			k, err := r.Int32()
-			if err != nil {
-				return bijoubuf.InField(err, "s32")
-			}
-			if i > 0 && bijoubuf.Compare[int32](k, last) <= 0 {
-				return bijoubuf.KeyOrderError(at, bijoubuf.SignedKey[int32](k), "s32")
-			}
-			v, err := r.Uint32()
-			if err != nil {
-				return bijoubuf.InEntry(err, bijoubuf.SignedKey[int32](k), "s32")
-			}
-			x[k] = v
-			last = k
-		}
-		r.CloseRun(outer)
-		m.S32 = x
-	}
-	if ok, err := r.Field(6, bijoubuf.WireLen, "s64"); err != nil {
-		return err
-	} else if ok {
-		outer, err := r.OpenRun("s64", 0)
-		if err != nil {
-			return err
-		}
-		x := make(map[int64]uint32)
-		var last int64
-		for i := 0; !r.AtEnd(); i++ {
-			at := r.Pos()
-			k, err := r.Int64()
-			if err != nil {
-				return bijoubuf.InField(err, "s64")
-			}
-			if i > 0 && bijoubuf.Compare[int64](k, last) <= 0 {
-				return bijoubuf.KeyOrderError(at, bijoubuf.SignedKey[int64](k), "s64")
-			}
-			v, err := r.Uint32()
-			if err != nil {
-				return bijoubuf.InEntry(err, bijoubuf.SignedKey[int64](k), "s64")
-			}
-			x[k] = v
-			last = k
-		}
-		r.CloseRun(outer)
-		m.S64 = x
-	}
-	if ok, err := r.Field(7, bijoubuf.WireLen, "f32"); err != nil {
-		return err
-	} else if ok {
-		outer, err := r.OpenRun("f32", 0)
-		if err != nil {
-			return err
-		}
-		x := make(map[uint32]uint32)
-		var last uint32
-		for i := 0; !r.AtEnd(); i++ {
-			at := r.Pos()
-			k, err := r.Fixed32()
-			if err != nil {
-				return bijoubuf.InField(err, "f32")
-			}
-			if i > 0 && bijoubuf.Compare[uint32](k, last) <= 0 {
-				return bijoubuf.KeyOrderError(at, bijoubuf.UnsignedKey[uint32](k), "f32")
-			}
-			v, err := r.Uint32()
-			if err != nil {
-				return bijoubuf.InEntry(err, bijoubuf.UnsignedKey[uint32](k), "f32")
-			}
-			x[k] = v
-			last = k
-		}
-		r.CloseRun(outer)
-		m.F32 = x
-	}
-	if ok, err := r.Field(8, bijoubuf.WireLen, "f64"); err != nil {
-		return err
-	} else if ok {
-		outer, err := r.OpenRun("f64", 0)
-		if err != nil {
-			return err
-		}
-		x := make(map[uint64]uint32)
-		var last uint64
-		for i := 0; !r.AtEnd(); i++ {
-			at := r.Pos()
-			k, err := r.Fixed64()
-			if err != nil {
-				return bijoubuf.InField(err, "f64")
-			}
-			if i > 0 && bijoubuf.Compare[uint64](k, last) <= 0 {
-				return bijoubuf.KeyOrderError(at, bijoubuf.UnsignedKey[uint64](k), "f64")
-			}
-			v, err := r.Uint32()
-			if err != nil {
-				return bijoubuf.InEntry(err, bijoubuf.UnsignedKey[uint64](k), "f64")
-			}
-			x[k] = v
-			last = k
-		}
-		r.CloseRun(outer)
-		m.F64 = x
-	}
-	if ok, err := r.Field(9, bijoubuf.WireLen, "sf32"); err != nil {
-		return err
-	} else if ok {
-		outer, err := r.OpenRun("sf32", 0)
-		if err != nil {
-			return err
-		}
-		x := make(map[int32]uint32)
-		var last int32
-		for i := 0; !r.AtEnd(); i++ {
-			at := r.Pos()
-			k, err := r.Sfixed32()
-			if err != nil {
-				return bijoubuf.InField(err, "sf32")
-			}
-			if i > 0 && bijoubuf.Compare[int32](k, last) <= 0 {
-				return bijoubuf.KeyOrderError(at, bijoubuf.SignedKey[int32](k), "sf32")
-			}
-			v, err := r.Uint32()
-			if err != nil {
-				return bijoubuf.InEntry(err, bijoubuf.SignedKey[int32](k), "sf32")
-			}
-			x[k] = v
-			last = k
-		}
-		r.CloseRun(outer)
-		m.Sf32 = x
-	}
-	if ok, err := r.Field(10, bijoubuf.WireLen, "sf64"); err != nil {
-		return err
-	} else if ok {
-		outer, err := r.OpenRun("sf64", 0)
-		if err != nil {
-			return err
-		}
-		x := make(map[int64]uint32)
-		var last int64
-		for i := 0; !r.AtEnd(); i++ {
-			at := r.Pos()
-			k, err := r.Sfixed64()
-			if err != nil {
-				return bijoubuf.InField(err, "sf64")
-			}
-			if i > 0 && bijoubuf.Compare[int64](k, last) <= 0 {
-				return bijoubuf.KeyOrderError(at, bijoubuf.SignedKey[int64](k), "sf64")
-			}
-			v, err := r.Uint32()
-			if err != nil {
-				return bijoubuf.InEntry(err, bijoubuf.SignedKey[int64](k), "sf64")
-			}
-			x[k] = v
-			last = k
-		}
-		r.CloseRun(outer)
-		m.Sf64 = x
-	}
-	if ok, err := r.Field(11, bijoubuf.WireLen, "flag"); err != nil {
-		return err
-	} else if ok {
-		outer, err := r.OpenRun("flag", 0)
-		if err != nil {
-			return err
-		}
-		x := make(map[bool]uint32)
-		var last bool
-		for i := 0; !r.AtEnd(); i++ {
-			at := r.Pos()
-			k, err := r.Bool()
-			if err != nil {
-				return bijoubuf.InField(err, "flag")
-			}
-			if i > 0 && bijoubuf.CompareBool(k, last) <= 0 {
-				return bijoubuf.KeyOrderError(at, bijoubuf.BoolKey(k), "flag")
-			}
-			v, err := r.Uint32()
-			if err != nil {
-				return bijoubuf.InEntry(err, bijoubuf.BoolKey(k), "flag")
-			}
-			x[k] = v
-			last = k
-		}
-		r.CloseRun(outer)
-		m.Flag = x
-	}
-	if ok, err := r.Field(12, bijoubuf.WireLen, "str"); err != nil {
-		return err
-	} else if ok {
-		outer, err := r.OpenRun("str", 0)
-		if err != nil {
-			return err
-		}
-		x := make(map[string]uint32)
-		var last string
-		for i := 0; !r.AtEnd(); i++ {
-			at := r.Pos()
-			k, err := r.String()
-			if err != nil {
-				return bijoubuf.InField(err, "str")
-			}
-			if i > 0 && bijoubuf.Compare[string](k, last) <= 0 {
-				return bijoubuf.KeyOrderError(at, bijoubuf.StringKey(k), "str")
-			}
-			v, err := r.Uint32()
-			if err != nil {
-				return bijoubuf.InEntry(err, bijoubuf.StringKey(k), "str")
-			}
-			x[k] = v
-			last = k
-		}
-		r.CloseRun(outer)
-		m.Str = x
-	}
-	if ok, err := r.Field(13, bijoubuf.WireLen, "v_str"); err != nil {
-		return err
-	} else if ok {
-		outer, err := r.OpenRun("v_str", 0)
-		if err != nil {
-			return err
-		}
-		x := make(map[uint32]string)
-		var last uint32
-		for i := 0; !r.AtEnd(); i++ {
-			at := r.Pos()
-			k, err := r.Uint32()
-			if err != nil {
-				return bijoubuf.InField(err, "v_str")
-			}
-			if i > 0 && bijoubuf.Compare[uint32](k, last) <= 0 {
-				return bijoubuf.KeyOrderError(at, bijoubuf.UnsignedKey[uint32](k), "v_str")
-			}
-			v, err := r.String()
-			if err != nil {
-				return bijoubuf.InEntry(err, bijoubuf.UnsignedKey[uint32](k), "v_str")
-			}
-			x[k] = v
-			last = k
-		}
-		r.CloseRun(outer)
-		m.VStr = x
-	}
-	if ok, err := r.Field(14, bijoubuf.WireLen, "v_by"); err != nil {
-		return err
-	} else if ok {
-		outer, err := r.OpenRun("v_by", 0)
-		if err != nil {
-			return err
-		}
-		x := make(map[uint32][]byte)
-		var last uint32
-		for i := 0; !r.AtEnd(); i++ {
-			at := r.Pos()
-			k, err := r.Uint32()
-			if err != nil {
-				return bijoubuf.InField(err, "v_by")
-			}
-			if i > 0 && bijoubuf.Compare[uint32](k, last) <= 0 {
-				return bijoubuf.KeyOrderError(at, bijoubuf.UnsignedKey[uint32](k), "v_by")
-			}
-			v, err := r.BytesCopy()
-			if err != nil {
-				return bijoubuf.InEntry(err, bijoubuf.UnsignedKey[uint32](k), "v_by")
-			}
-			x[k] = v
-			last = k
-		}
-		r.CloseRun(outer)
-		m.VBy = x
-	}
-	if ok, err := r.Field(15, bijoubuf.WireLen, "v_db"); err != nil {
-		return err
-	} else if ok {
-		outer, err := r.OpenRun("v_db", 0)
-		if err != nil {
-			return err
-		}
-		x := make(map[uint32]float64)
-		var last uint32
-		for i := 0; !r.AtEnd(); i++ {
-			at := r.Pos()
-			k, err := r.Uint32()
-			if err != nil {
-				return bijoubuf.InField(err, "v_db")
-			}
-			if i > 0 && bijoubuf.Compare[uint32](k, last) <= 0 {
-				return bijoubuf.KeyOrderError(at, bijoubuf.UnsignedKey[uint32](k), "v_db")
-			}
-			v, err := r.Float64()
-			if err != nil {
-				return bijoubuf.InEntry(err, bijoubuf.UnsignedKey[uint32](k), "v_db")
-			}
-			x[k] = v
-			last = k
-		}
-		r.CloseRun(outer)
-		m.VDb = x
-	}
-	if ok, err := r.Field(16, bijoubuf.WireLen, "v_fl"); err != nil {
-		return err
-	} else if ok {
-		outer, err := r.OpenRun("v_fl", 0)
-		if err != nil {
-			return err
-		}
-		x := make(map[uint32]float32)
-		var last uint32
-		for i := 0; !r.AtEnd(); i++ {
-			at := r.Pos()
-			k, err := r.Uint32()
-			if err != nil {
-				return bijoubuf.InField(err, "v_fl")
-			}
-			if i > 0 && bijoubuf.Compare[uint32](k, last) <= 0 {
-				return bijoubuf.KeyOrderError(at, bijoubuf.UnsignedKey[uint32](k), "v_fl")
-			}
-			v, err := r.Float32()
-			if err != nil {
-				return bijoubuf.InEntry(err, bijoubuf.UnsignedKey[uint32](k), "v_fl")
-			}
-			x[k] = v
-			last = k
-		}
-		r.CloseRun(outer)
-		m.VFl = x
-	}
-	if ok, err := r.Field(17, bijoubuf.WireLen, "v_flag"); err != nil {
-		return err
-	} else if ok {
-		outer, err := r.OpenRun("v_flag", 0)
-		if err != nil {
-			return err
-		}
-		x := make(map[uint32]bool)
-		var last uint32
-		for i := 0; !r.AtEnd(); i++ {
-			at := r.Pos()
-			k, err := r.Uint32()
-			if err != nil {
-				return bijoubuf.InField(err, "v_flag")
-			}
-			if i > 0 && bijoubuf.Compare[uint32](k, last) <= 0 {
-				return bijoubuf.KeyOrderError(at, bijoubuf.UnsignedKey[uint32](k), "v_flag")
-			}
-			v, err := r.Bool()
-			if err != nil {
-				return bijoubuf.InEntry(err, bijoubuf.UnsignedKey[uint32](k), "v_flag")
-			}
-			x[k] = v
-			last = k
-		}
-		r.CloseRun(outer)
-		m.VFlag = x
-	}
-	if ok, err := r.Field(18, bijoubuf.WireLen, "v_color"); err != nil {
-		return err
-	} else if ok {
-		outer, err := r.OpenRun("v_color", 0)
-		if err != nil {
-			return err
-		}
-		x := make(map[uint32]Color)
-		var last uint32
-		for i := 0; !r.AtEnd(); i++ {
-			at := r.Pos()
-			k, err := r.Uint32()
-			if err != nil {
-				return bijoubuf.InField(err, "v_color")
-			}
-			if i > 0 && bijoubuf.Compare[uint32](k, last) <= 0 {
-				return bijoubuf.KeyOrderError(at, bijoubuf.UnsignedKey[uint32](k), "v_color")
-			}
-			v, err := r.Int32()
-			if err != nil {
-				return bijoubuf.InEntry(err, bijoubuf.UnsignedKey[uint32](k), "v_color")
-			}
-			x[k] = Color(v)
-			last = k
-		}
-		r.CloseRun(outer)
-		m.VColor = x
-	}
-	if ok, err := r.Field(19, bijoubuf.WireLen, "v_leaf"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("v_leaf"); err != nil {
-			return err
-		}
-		outer, err := r.OpenRun("v_leaf", 0)
-		if err != nil {
-			return err
-		}
-		x := make(map[uint32]*Leaf)
-		var last uint32
-		for i := 0; !r.AtEnd(); i++ {
-			at := r.Pos()
-			k, err := r.Uint32()
-			if err != nil {
-				return bijoubuf.InField(err, "v_leaf")
-			}
-			if i > 0 && bijoubuf.Compare[uint32](k, last) <= 0 {
-				return bijoubuf.KeyOrderError(at, bijoubuf.UnsignedKey[uint32](k), "v_leaf")
-			}
-			v := new(Leaf)
-			f, err := r.Enter(true)
-			if err == nil {
-				err = r.Leave(f, v.BijoubufDecode(r))
-			}
-			if err != nil {
-				return bijoubuf.InEntry(err, bijoubuf.UnsignedKey[uint32](k), "v_leaf")
-			}
-			x[k] = v
-			last = k
-		}
-		r.CloseRun(outer)
-		m.VLeaf = x
-	}
-	if ok, err := r.Field(20, bijoubuf.WireLen, "v_s64"); err != nil {
-		return err
-	} else if ok {
-		outer, err := r.OpenRun("v_s64", 0)
-		if err != nil {
-			return err
-		}
-		x := make(map[string]int64)
-		var last string
-		for i := 0; !r.AtEnd(); i++ {
-			at := r.Pos()
-			k, err := r.String()
-			if err != nil {
-				return bijoubuf.InField(err, "v_s64")
-			}
-			if i > 0 && bijoubuf.Compare[string](k, last) <= 0 {
-				return bijoubuf.KeyOrderError(at, bijoubuf.StringKey(k), "v_s64")
-			}
-			v, err := r.Int64()
-			if err != nil {
-				return bijoubuf.InEntry(err, bijoubuf.StringKey(k), "v_s64")
-			}
-			x[k] = v
-			last = k
-		}
-		r.CloseRun(outer)
-		m.VS64 = x
-	}
-	if ok, err := r.Field(21, bijoubuf.WireLen, "v_i32"); err != nil {
-		return err
-	} else if ok {
-		outer, err := r.OpenRun("v_i32", 0)
-		if err != nil {
-			return err
-		}
-		x := make(map[uint32]int32)
-		var last uint32
-		for i := 0; !r.AtEnd(); i++ {
-			at := r.Pos()
-			k, err := r.Uint32()
-			if err != nil {
-				return bijoubuf.InField(err, "v_i32")
-			}
-			if i > 0 && bijoubuf.Compare[uint32](k, last) <= 0 {
-				return bijoubuf.KeyOrderError(at, bijoubuf.UnsignedKey[uint32](k), "v_i32")
-			}
-			v, err := r.Int32()
-			if err != nil {
-				return bijoubuf.InEntry(err, bijoubuf.UnsignedKey[uint32](k), "v_i32")
-			}
-			x[k] = v
-			last = k
-		}
-		r.CloseRun(outer)
-		m.VI32 = x
-	}
-	if ok, err := r.Field(22, bijoubuf.WireLen, "v_f64"); err != nil {
-		return err
-	} else if ok {
-		outer, err := r.OpenRun("v_f64", 0)
-		if err != nil {
-			return err
-		}
-		x := make(map[uint32]uint64)
-		var last uint32
-		for i := 0; !r.AtEnd(); i++ {
-			at := r.Pos()
-			k, err := r.Uint32()
-			if err != nil {
-				return bijoubuf.InField(err, "v_f64")
-			}
-			if i > 0 && bijoubuf.Compare[uint32](k, last) <= 0 {
-				return bijoubuf.KeyOrderError(at, bijoubuf.UnsignedKey[uint32](k), "v_f64")
-			}
-			v, err := r.Fixed64()
-			if err != nil {
-				return bijoubuf.InEntry(err, bijoubuf.UnsignedKey[uint32](k), "v_f64")
-			}
-			x[k] = v
-			last = k
-		}
-		r.CloseRun(outer)
-		m.VF64 = x
-	}
-	u, err := r.Finish()
-	if err != nil {
-		return err
-	}
-	m.unknown = u
+	m.unknown = r.Kept()
 	return nil
 }
 
@@ -5063,35 +5369,52 @@ func (m *Leaf) BijoubufWrite(w *bijoubuf.BackWriter) {
 
 // BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.
 func (m *Leaf) BijoubufDecode(r *bijoubuf.Reader) error {
-	if ok, err := r.Field(1, bijoubuf.WireVarint, "a"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Uint32()
-		if err != nil {
-			return bijoubuf.InField(err, "a")
+	for {
+		n, wt, ok := r.NextFast()
+		if !ok {
+			if r.AtEnd() {
+				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
+			}
 		}
-		if v == 0 {
-			return r.DefaultValuePresent("a")
+		switch n {
+		case 1:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("a")
+			}
+			v, ok := r.Uint32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Uint32(); err != nil {
+					return bijoubuf.InField(err, "a")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("a")
+			}
+			m.A = v
+		case 2:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("s")
+			}
+			v, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "s")
+			}
+			if len(v) == 0 {
+				return r.DefaultValuePresent("s")
+			}
+			m.S = v
+		default:
+			if err := r.Skip(n, wt); err != nil {
+				return err
+			}
 		}
-		m.A = v
 	}
-	if ok, err := r.Field(2, bijoubuf.WireLen, "s"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.String()
-		if err != nil {
-			return bijoubuf.InField(err, "s")
-		}
-		if len(v) == 0 {
-			return r.DefaultValuePresent("s")
-		}
-		m.S = v
-	}
-	u, err := r.Finish()
-	if err != nil {
-		return err
-	}
-	m.unknown = u
+	m.unknown = r.Kept()
 	return nil
 }
 
@@ -5378,102 +5701,134 @@ func (m *Choice) BijoubufWrite(w *bijoubuf.BackWriter) {
 
 // BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.
 func (m *Choice) BijoubufDecode(r *bijoubuf.Reader) error {
-	if ok, err := r.Field(1, bijoubuf.WireVarint, "a"); err != nil {
-		return err
-	} else if ok {
-		if m.First != nil {
-			return r.OneofConflict("a")
+	for {
+		n, wt, ok := r.NextFast()
+		if !ok {
+			if r.AtEnd() {
+				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
+			}
 		}
-		v, err := r.Uint32()
-		if err != nil {
-			return bijoubuf.InField(err, "a")
+		switch n {
+		case 1:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("a")
+			}
+			if m.First != nil {
+				return r.OneofConflict("a")
+			}
+			v, ok := r.Uint32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Uint32(); err != nil {
+					return bijoubuf.InField(err, "a")
+				}
+			}
+			m.First = &Choice_A{A: v}
+		case 2:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("b")
+			}
+			if m.First != nil {
+				return r.OneofConflict("b")
+			}
+			v, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "b")
+			}
+			m.First = &Choice_B{B: v}
+		case 3:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("c")
+			}
+			if m.First != nil {
+				return r.OneofConflict("c")
+			}
+			if err := r.CheckDepth("c"); err != nil {
+				return err
+			}
+			v := new(Leaf)
+			f, ok := r.EnterFast(true)
+			var derr error
+			if !ok {
+				f, derr = r.Enter(true)
+			}
+			if derr == nil {
+				if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+					derr = r.Leave(f, derr)
+				}
+			}
+			if derr != nil {
+				return bijoubuf.InField(derr, "c")
+			}
+			m.First = &Choice_C{C: v}
+		case 4:
+			if wt != bijoubuf.WireI64 {
+				return r.WireMismatch("d")
+			}
+			if m.First != nil {
+				return r.OneofConflict("d")
+			}
+			v, ok := r.Float64Fast()
+			if !ok {
+				var err error
+				if v, err = r.Float64(); err != nil {
+					return bijoubuf.InField(err, "d")
+				}
+			}
+			m.First = &Choice_D{D: v}
+		case 5:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("after")
+			}
+			v, ok := r.Uint32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Uint32(); err != nil {
+					return bijoubuf.InField(err, "after")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("after")
+			}
+			m.After = v
+		case 6:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("x")
+			}
+			if m.Second != nil {
+				return r.OneofConflict("x")
+			}
+			v, ok := r.BoolFast()
+			if !ok {
+				var err error
+				if v, err = r.Bool(); err != nil {
+					return bijoubuf.InField(err, "x")
+				}
+			}
+			m.Second = &Choice_X{X: v}
+		case 7:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("y")
+			}
+			if m.Second != nil {
+				return r.OneofConflict("y")
+			}
+			v, err := r.BytesCopy()
+			if err != nil {
+				return bijoubuf.InField(err, "y")
+			}
+			m.Second = &Choice_Y{Y: v}
+		default:
+			if err := r.Skip(n, wt); err != nil {
+				return err
+			}
 		}
-		m.First = &Choice_A{A: v}
 	}
-	if ok, err := r.Field(2, bijoubuf.WireLen, "b"); err != nil {
-		return err
-	} else if ok {
-		if m.First != nil {
-			return r.OneofConflict("b")
-		}
-		v, err := r.String()
-		if err != nil {
-			return bijoubuf.InField(err, "b")
-		}
-		m.First = &Choice_B{B: v}
-	}
-	if ok, err := r.Field(3, bijoubuf.WireLen, "c"); err != nil {
-		return err
-	} else if ok {
-		if m.First != nil {
-			return r.OneofConflict("c")
-		}
-		if err := r.CheckDepth("c"); err != nil {
-			return err
-		}
-		v := new(Leaf)
-		f, err := r.Enter(true)
-		if err == nil {
-			err = r.Leave(f, v.BijoubufDecode(r))
-		}
-		if err != nil {
-			return bijoubuf.InField(err, "c")
-		}
-		m.First = &Choice_C{C: v}
-	}
-	if ok, err := r.Field(4, bijoubuf.WireI64, "d"); err != nil {
-		return err
-	} else if ok {
-		if m.First != nil {
-			return r.OneofConflict("d")
-		}
-		v, err := r.Float64()
-		if err != nil {
-			return bijoubuf.InField(err, "d")
-		}
-		m.First = &Choice_D{D: v}
-	}
-	if ok, err := r.Field(5, bijoubuf.WireVarint, "after"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Uint32()
-		if err != nil {
-			return bijoubuf.InField(err, "after")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("after")
-		}
-		m.After = v
-	}
-	if ok, err := r.Field(6, bijoubuf.WireVarint, "x"); err != nil {
-		return err
-	} else if ok {
-		if m.Second != nil {
-			return r.OneofConflict("x")
-		}
-		v, err := r.Bool()
-		if err != nil {
-			return bijoubuf.InField(err, "x")
-		}
-		m.Second = &Choice_X{X: v}
-	}
-	if ok, err := r.Field(7, bijoubuf.WireLen, "y"); err != nil {
-		return err
-	} else if ok {
-		if m.Second != nil {
-			return r.OneofConflict("y")
-		}
-		v, err := r.BytesCopy()
-		if err != nil {
-			return bijoubuf.InField(err, "y")
-		}
-		m.Second = &Choice_Y{Y: v}
-	}
-	u, err := r.Finish()
-	if err != nil {
-		return err
-	}
-	m.unknown = u
+	m.unknown = r.Kept()
 	return nil
 }
 
@@ -5678,105 +6033,140 @@ func (m *Node) BijoubufWrite(w *bijoubuf.BackWriter) {
 
 // BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.
 func (m *Node) BijoubufDecode(r *bijoubuf.Reader) error {
-	if ok, err := r.Field(1, bijoubuf.WireLen, "child"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("child"); err != nil {
-			return err
-		}
-		v := new(Node)
-		f, err := r.Enter(true)
-		if err == nil {
-			err = r.Leave(f, v.BijoubufDecode(r))
-		}
-		if err != nil {
-			return bijoubuf.InField(err, "child")
-		}
-		m.Child = v
-	}
-	if ok, err := r.Field(2, bijoubuf.WireVarint, "val"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Uint32()
-		if err != nil {
-			return bijoubuf.InField(err, "val")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("val")
-		}
-		m.Val = v
-	}
-	if ok, err := r.Field(3, bijoubuf.WireLen, "kids"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("kids"); err != nil {
-			return err
-		}
-		outer, err := r.OpenRun("kids", 0)
-		if err != nil {
-			return err
-		}
-		n := r.CountLens()
-		m.Kids = make([]*Node, 0, n)
-		vs := make([]Node, n)
-		for i := 0; !r.AtEnd(); i++ {
-			var v *Node
-			if i < n {
-				v = &vs[i]
-			} else {
-				v = new(Node)
+	for {
+		n, wt, ok := r.NextFast()
+		if !ok {
+			if r.AtEnd() {
+				break
 			}
-			f, err := r.Enter(true)
-			if err == nil {
-				err = r.Leave(f, v.BijoubufDecode(r))
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
 			}
-			if err != nil {
-				return bijoubuf.InElement(err, i, "kids")
+		}
+		switch n {
+		case 1:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("child")
 			}
-			m.Kids = append(m.Kids, v)
-		}
-		r.CloseRun(outer)
-	}
-	if ok, err := r.Field(4, bijoubuf.WireLen, "named"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("named"); err != nil {
-			return err
-		}
-		outer, err := r.OpenRun("named", 0)
-		if err != nil {
-			return err
-		}
-		x := make(map[uint32]*Node)
-		var last uint32
-		for i := 0; !r.AtEnd(); i++ {
-			at := r.Pos()
-			k, err := r.Uint32()
-			if err != nil {
-				return bijoubuf.InField(err, "named")
-			}
-			if i > 0 && bijoubuf.Compare[uint32](k, last) <= 0 {
-				return bijoubuf.KeyOrderError(at, bijoubuf.UnsignedKey[uint32](k), "named")
+			if err := r.CheckDepth("child"); err != nil {
+				return err
 			}
 			v := new(Node)
-			f, err := r.Enter(true)
-			if err == nil {
-				err = r.Leave(f, v.BijoubufDecode(r))
+			f, ok := r.EnterFast(true)
+			var derr error
+			if !ok {
+				f, derr = r.Enter(true)
 			}
+			if derr == nil {
+				if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+					derr = r.Leave(f, derr)
+				}
+			}
+			if derr != nil {
+				return bijoubuf.InField(derr, "child")
+			}
+			m.Child = v
+		case 2:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("val")
+			}
+			v, ok := r.Uint32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Uint32(); err != nil {
+					return bijoubuf.InField(err, "val")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("val")
+			}
+			m.Val = v
+		case 3:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("kids")
+			}
+			if err := r.CheckDepth("kids"); err != nil {
+				return err
+			}
+			outer, err := r.OpenRun("kids", 0)
 			if err != nil {
-				return bijoubuf.InEntry(err, bijoubuf.UnsignedKey[uint32](k), "named")
+				return err
 			}
-			x[k] = v
-			last = k
+			n := r.CountLens()
+			m.Kids = make([]*Node, 0, n)
+			vs := make([]Node, n)
+			for i := 0; !r.AtEnd(); i++ {
+				var v *Node
+				if i < n {
+					v = &vs[i]
+				} else {
+					v = new(Node)
+				}
+				f, ok := r.EnterFast(true)
+				var derr error
+				if !ok {
+					f, derr = r.Enter(true)
+				}
+				if derr == nil {
+					if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+						derr = r.Leave(f, derr)
+					}
+				}
+				if derr != nil {
+					return bijoubuf.InElement(derr, i, "kids")
+				}
+				m.Kids = append(m.Kids, v)
+			}
+			r.CloseRun(outer)
+		case 4:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("named")
+			}
+			if err := r.CheckDepth("named"); err != nil {
+				return err
+			}
+			outer, err := r.OpenRun("named", 0)
+			if err != nil {
+				return err
+			}
+			x := make(map[uint32]*Node)
+			var last uint32
+			for i := 0; !r.AtEnd(); i++ {
+				at := r.Pos()
+				k, err := r.Uint32()
+				if err != nil {
+					return bijoubuf.InField(err, "named")
+				}
+				if i > 0 && bijoubuf.Compare[uint32](k, last) <= 0 {
+					return bijoubuf.KeyOrderError(at, bijoubuf.UnsignedKey[uint32](k), "named")
+				}
+				v := new(Node)
+				f, ok := r.EnterFast(true)
+				var derr error
+				if !ok {
+					f, derr = r.Enter(true)
+				}
+				if derr == nil {
+					if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+						derr = r.Leave(f, derr)
+					}
+				}
+				if derr != nil {
+					return bijoubuf.InEntry(derr, bijoubuf.UnsignedKey[uint32](k), "named")
+				}
+				x[k] = v
+				last = k
+			}
+			r.CloseRun(outer)
+			m.Named = x
+		default:
+			if err := r.Skip(n, wt); err != nil {
+				return err
+			}
 		}
-		r.CloseRun(outer)
-		m.Named = x
 	}
-	u, err := r.Finish()
-	if err != nil {
-		return err
-	}
-	m.unknown = u
+	m.unknown = r.Kept()
 	return nil
 }
 
@@ -6002,119 +6392,148 @@ func (m *Keys) BijoubufWrite(w *bijoubuf.BackWriter) {
 
 // BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.
 func (m *Keys) BijoubufDecode(r *bijoubuf.Reader) error {
-	if ok, err := r.Field(62, bijoubuf.WireI32, "k62"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Fixed32()
-		if err != nil {
-			return bijoubuf.InField(err, "k62")
+	for {
+		n, wt, ok := r.NextFast()
+		if !ok {
+			if r.AtEnd() {
+				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
+			}
 		}
-		if v == 0 {
-			return r.DefaultValuePresent("k62")
+		switch n {
+		case 62:
+			if wt != bijoubuf.WireI32 {
+				return r.WireMismatch("k62")
+			}
+			v, err := r.Fixed32()
+			if err != nil {
+				return bijoubuf.InField(err, "k62")
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("k62")
+			}
+			m.K62 = v
+		case 63:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("k63")
+			}
+			v, ok := r.Uint32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Uint32(); err != nil {
+					return bijoubuf.InField(err, "k63")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("k63")
+			}
+			m.K63 = v
+		case 126:
+			if wt != bijoubuf.WireI32 {
+				return r.WireMismatch("k126")
+			}
+			v, err := r.Fixed32()
+			if err != nil {
+				return bijoubuf.InField(err, "k126")
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("k126")
+			}
+			m.K126 = v
+		case 127:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("k127")
+			}
+			v, ok := r.Uint32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Uint32(); err != nil {
+					return bijoubuf.InField(err, "k127")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("k127")
+			}
+			m.K127 = v
+		case 16510:
+			if wt != bijoubuf.WireI32 {
+				return r.WireMismatch("k16510")
+			}
+			v, err := r.Fixed32()
+			if err != nil {
+				return bijoubuf.InField(err, "k16510")
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("k16510")
+			}
+			m.K16510 = v
+		case 16511:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("k16511")
+			}
+			v, ok := r.Uint32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Uint32(); err != nil {
+					return bijoubuf.InField(err, "k16511")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("k16511")
+			}
+			m.K16511 = v
+		case 4210814:
+			if wt != bijoubuf.WireI32 {
+				return r.WireMismatch("k4210814")
+			}
+			v, err := r.Fixed32()
+			if err != nil {
+				return bijoubuf.InField(err, "k4210814")
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("k4210814")
+			}
+			m.K4210814 = v
+		case 4210815:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("k4210815")
+			}
+			v, ok := r.Uint32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Uint32(); err != nil {
+					return bijoubuf.InField(err, "k4210815")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("k4210815")
+			}
+			m.K4210815 = v
+		case 536870911:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("top")
+			}
+			v, ok := r.BoolFast()
+			if !ok {
+				var err error
+				if v, err = r.Bool(); err != nil {
+					return bijoubuf.InField(err, "top")
+				}
+			}
+			if !v {
+				return r.DefaultValuePresent("top")
+			}
+			m.Top = v
+		default:
+			if err := r.Skip(n, wt); err != nil {
+				return err
+			}
 		}
-		m.K62 = v
 	}
-	if ok, err := r.Field(63, bijoubuf.WireVarint, "k63"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Uint32()
-		if err != nil {
-			return bijoubuf.InField(err, "k63")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("k63")
-		}
-		m.K63 = v
-	}
-	if ok, err := r.Field(126, bijoubuf.WireI32, "k126"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Fixed32()
-		if err != nil {
-			return bijoubuf.InField(err, "k126")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("k126")
-		}
-		m.K126 = v
-	}
-	if ok, err := r.Field(127, bijoubuf.WireVarint, "k127"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Uint32()
-		if err != nil {
-			return bijoubuf.InField(err, "k127")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("k127")
-		}
-		m.K127 = v
-	}
-	if ok, err := r.Field(16510, bijoubuf.WireI32, "k16510"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Fixed32()
-		if err != nil {
-			return bijoubuf.InField(err, "k16510")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("k16510")
-		}
-		m.K16510 = v
-	}
-	if ok, err := r.Field(16511, bijoubuf.WireVarint, "k16511"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Uint32()
-		if err != nil {
-			return bijoubuf.InField(err, "k16511")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("k16511")
-		}
-		m.K16511 = v
-	}
-	if ok, err := r.Field(4210814, bijoubuf.WireI32, "k4210814"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Fixed32()
-		if err != nil {
-			return bijoubuf.InField(err, "k4210814")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("k4210814")
-		}
-		m.K4210814 = v
-	}
-	if ok, err := r.Field(4210815, bijoubuf.WireVarint, "k4210815"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Uint32()
-		if err != nil {
-			return bijoubuf.InField(err, "k4210815")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("k4210815")
-		}
-		m.K4210815 = v
-	}
-	if ok, err := r.Field(536870911, bijoubuf.WireVarint, "top"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Bool()
-		if err != nil {
-			return bijoubuf.InField(err, "top")
-		}
-		if !v {
-			return r.DefaultValuePresent("top")
-		}
-		m.Top = v
-	}
-	u, err := r.Finish()
-	if err != nil {
-		return err
-	}
-	m.unknown = u
+	m.unknown = r.Kept()
 	return nil
 }
 
@@ -6250,39 +6669,62 @@ func (m *Outer) BijoubufWrite(w *bijoubuf.BackWriter) {
 
 // BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.
 func (m *Outer) BijoubufDecode(r *bijoubuf.Reader) error {
-	if ok, err := r.Field(1, bijoubuf.WireLen, "mid"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("mid"); err != nil {
-			return err
+	for {
+		n, wt, ok := r.NextFast()
+		if !ok {
+			if r.AtEnd() {
+				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
+			}
 		}
-		v := new(Middle)
-		f, err := r.Enter(true)
-		if err == nil {
-			err = r.Leave(f, v.BijoubufDecode(r))
+		switch n {
+		case 1:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("mid")
+			}
+			if err := r.CheckDepth("mid"); err != nil {
+				return err
+			}
+			v := new(Middle)
+			f, ok := r.EnterFast(true)
+			var derr error
+			if !ok {
+				f, derr = r.Enter(true)
+			}
+			if derr == nil {
+				if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+					derr = r.Leave(f, derr)
+				}
+			}
+			if derr != nil {
+				return bijoubuf.InField(derr, "mid")
+			}
+			m.Mid = v
+		case 2:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("tail")
+			}
+			v, ok := r.Uint32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Uint32(); err != nil {
+					return bijoubuf.InField(err, "tail")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("tail")
+			}
+			m.Tail = v
+		default:
+			if err := r.Skip(n, wt); err != nil {
+				return err
+			}
 		}
-		if err != nil {
-			return bijoubuf.InField(err, "mid")
-		}
-		m.Mid = v
 	}
-	if ok, err := r.Field(2, bijoubuf.WireVarint, "tail"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Uint32()
-		if err != nil {
-			return bijoubuf.InField(err, "tail")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("tail")
-		}
-		m.Tail = v
-	}
-	u, err := r.Finish()
-	if err != nil {
-		return err
-	}
-	m.unknown = u
+	m.unknown = r.Kept()
 	return nil
 }
 
@@ -6474,93 +6916,125 @@ func (m *Middle) BijoubufWrite(w *bijoubuf.BackWriter) {
 
 // BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.
 func (m *Middle) BijoubufDecode(r *bijoubuf.Reader) error {
-	if ok, err := r.Field(1, bijoubuf.WireLen, "leaf"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("leaf"); err != nil {
-			return err
-		}
-		v := new(Leaf)
-		f, err := r.Enter(true)
-		if err == nil {
-			err = r.Leave(f, v.BijoubufDecode(r))
-		}
-		if err != nil {
-			return bijoubuf.InField(err, "leaf")
-		}
-		m.Leaf = v
-	}
-	if ok, err := r.Field(2, bijoubuf.WireLen, "leaves"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("leaves"); err != nil {
-			return err
-		}
-		outer, err := r.OpenRun("leaves", 0)
-		if err != nil {
-			return err
-		}
-		n := r.CountLens()
-		m.Leaves = make([]*Leaf, 0, n)
-		vs := make([]Leaf, n)
-		for i := 0; !r.AtEnd(); i++ {
-			var v *Leaf
-			if i < n {
-				v = &vs[i]
-			} else {
-				v = new(Leaf)
+	for {
+		n, wt, ok := r.NextFast()
+		if !ok {
+			if r.AtEnd() {
+				break
 			}
-			f, err := r.Enter(true)
-			if err == nil {
-				err = r.Leave(f, v.BijoubufDecode(r))
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
 			}
-			if err != nil {
-				return bijoubuf.InElement(err, i, "leaves")
+		}
+		switch n {
+		case 1:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("leaf")
 			}
-			m.Leaves = append(m.Leaves, v)
-		}
-		r.CloseRun(outer)
-	}
-	if ok, err := r.Field(3, bijoubuf.WireLen, "by_name"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("by_name"); err != nil {
-			return err
-		}
-		outer, err := r.OpenRun("by_name", 0)
-		if err != nil {
-			return err
-		}
-		x := make(map[string]*Leaf)
-		var last string
-		for i := 0; !r.AtEnd(); i++ {
-			at := r.Pos()
-			k, err := r.String()
-			if err != nil {
-				return bijoubuf.InField(err, "by_name")
-			}
-			if i > 0 && bijoubuf.Compare[string](k, last) <= 0 {
-				return bijoubuf.KeyOrderError(at, bijoubuf.StringKey(k), "by_name")
+			if err := r.CheckDepth("leaf"); err != nil {
+				return err
 			}
 			v := new(Leaf)
-			f, err := r.Enter(true)
-			if err == nil {
-				err = r.Leave(f, v.BijoubufDecode(r))
+			f, ok := r.EnterFast(true)
+			var derr error
+			if !ok {
+				f, derr = r.Enter(true)
 			}
+			if derr == nil {
+				if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+					derr = r.Leave(f, derr)
+				}
+			}
+			if derr != nil {
+				return bijoubuf.InField(derr, "leaf")
+			}
+			m.Leaf = v
+		case 2:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("leaves")
+			}
+			if err := r.CheckDepth("leaves"); err != nil {
+				return err
+			}
+			outer, err := r.OpenRun("leaves", 0)
 			if err != nil {
-				return bijoubuf.InEntry(err, bijoubuf.StringKey(k), "by_name")
+				return err
 			}
-			x[k] = v
-			last = k
+			n := r.CountLens()
+			m.Leaves = make([]*Leaf, 0, n)
+			vs := make([]Leaf, n)
+			for i := 0; !r.AtEnd(); i++ {
+				var v *Leaf
+				if i < n {
+					v = &vs[i]
+				} else {
+					v = new(Leaf)
+				}
+				f, ok := r.EnterFast(true)
+				var derr error
+				if !ok {
+					f, derr = r.Enter(true)
+				}
+				if derr == nil {
+					if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+						derr = r.Leave(f, derr)
+					}
+				}
+				if derr != nil {
+					return bijoubuf.InElement(derr, i, "leaves")
+				}
+				m.Leaves = append(m.Leaves, v)
+			}
+			r.CloseRun(outer)
+		case 3:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("by_name")
+			}
+			if err := r.CheckDepth("by_name"); err != nil {
+				return err
+			}
+			outer, err := r.OpenRun("by_name", 0)
+			if err != nil {
+				return err
+			}
+			x := make(map[string]*Leaf)
+			var last string
+			for i := 0; !r.AtEnd(); i++ {
+				at := r.Pos()
+				k, err := r.String()
+				if err != nil {
+					return bijoubuf.InField(err, "by_name")
+				}
+				if i > 0 && bijoubuf.Compare[string](k, last) <= 0 {
+					return bijoubuf.KeyOrderError(at, bijoubuf.StringKey(k), "by_name")
+				}
+				v := new(Leaf)
+				f, ok := r.EnterFast(true)
+				var derr error
+				if !ok {
+					f, derr = r.Enter(true)
+				}
+				if derr == nil {
+					if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+						derr = r.Leave(f, derr)
+					}
+				}
+				if derr != nil {
+					return bijoubuf.InEntry(derr, bijoubuf.StringKey(k), "by_name")
+				}
+				x[k] = v
+				last = k
+			}
+			r.CloseRun(outer)
+			m.ByName = x
+		default:
+			if err := r.Skip(n, wt); err != nil {
+				return err
+			}
 		}
-		r.CloseRun(outer)
-		m.ByName = x
 	}
-	u, err := r.Finish()
-	if err != nil {
-		return err
-	}
-	m.unknown = u
+	m.unknown = r.Kept()
 	return nil
 }
 
@@ -6792,71 +7266,94 @@ func (m *Bindings) BijoubufWrite(w *bijoubuf.BackWriter) {
 
 // BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.
 func (m *Bindings) BijoubufDecode(r *bijoubuf.Reader) error {
-	if ok, err := r.Field(1, bijoubuf.WireVarint, "r"); err != nil {
-		return err
-	} else if ok {
-		if m.V != nil {
-			return r.OneofConflict("r")
+	for {
+		n, wt, ok := r.NextFast()
+		if !ok {
+			if r.AtEnd() {
+				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
+			}
 		}
-		v, err := r.Uint32()
-		if err != nil {
-			return bijoubuf.InField(err, "r")
+		switch n {
+		case 1:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("r")
+			}
+			if m.V != nil {
+				return r.OneofConflict("r")
+			}
+			v, ok := r.Uint32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Uint32(); err != nil {
+					return bijoubuf.InField(err, "r")
+				}
+			}
+			m.V = &Bindings_R{R: v}
+		case 2:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("s")
+			}
+			if m.V != nil {
+				return r.OneofConflict("s")
+			}
+			v, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "s")
+			}
+			m.V = &Bindings_S{S: v}
+		case 3:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("m")
+			}
+			if m.W != nil {
+				return r.OneofConflict("m")
+			}
+			v, ok := r.BoolFast()
+			if !ok {
+				var err error
+				if v, err = r.Bool(); err != nil {
+					return bijoubuf.InField(err, "m")
+				}
+			}
+			m.W = &Bindings_M{M: v}
+		case 4:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("buf")
+			}
+			if m.W != nil {
+				return r.OneofConflict("buf")
+			}
+			v, err := r.BytesCopy()
+			if err != nil {
+				return bijoubuf.InField(err, "buf")
+			}
+			m.W = &Bindings_Buf{Buf: v}
+		case 5:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("len")
+			}
+			v, ok := r.Uint32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Uint32(); err != nil {
+					return bijoubuf.InField(err, "len")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("len")
+			}
+			m.Len = v
+		default:
+			if err := r.Skip(n, wt); err != nil {
+				return err
+			}
 		}
-		m.V = &Bindings_R{R: v}
 	}
-	if ok, err := r.Field(2, bijoubuf.WireLen, "s"); err != nil {
-		return err
-	} else if ok {
-		if m.V != nil {
-			return r.OneofConflict("s")
-		}
-		v, err := r.String()
-		if err != nil {
-			return bijoubuf.InField(err, "s")
-		}
-		m.V = &Bindings_S{S: v}
-	}
-	if ok, err := r.Field(3, bijoubuf.WireVarint, "m"); err != nil {
-		return err
-	} else if ok {
-		if m.W != nil {
-			return r.OneofConflict("m")
-		}
-		v, err := r.Bool()
-		if err != nil {
-			return bijoubuf.InField(err, "m")
-		}
-		m.W = &Bindings_M{M: v}
-	}
-	if ok, err := r.Field(4, bijoubuf.WireLen, "buf"); err != nil {
-		return err
-	} else if ok {
-		if m.W != nil {
-			return r.OneofConflict("buf")
-		}
-		v, err := r.BytesCopy()
-		if err != nil {
-			return bijoubuf.InField(err, "buf")
-		}
-		m.W = &Bindings_Buf{Buf: v}
-	}
-	if ok, err := r.Field(5, bijoubuf.WireVarint, "len"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Uint32()
-		if err != nil {
-			return bijoubuf.InField(err, "len")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("len")
-		}
-		m.Len = v
-	}
-	u, err := r.Finish()
-	if err != nil {
-		return err
-	}
-	m.unknown = u
+	m.unknown = r.Kept()
 	return nil
 }
 
@@ -7252,219 +7749,311 @@ func (m *Wkt) BijoubufWrite(w *bijoubuf.BackWriter) {
 
 // BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.
 func (m *Wkt) BijoubufDecode(r *bijoubuf.Reader) error {
-	if ok, err := r.Field(1, bijoubuf.WireLen, "ts"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("ts"); err != nil {
-			return err
+	for {
+		n, wt, ok := r.NextFast()
+		if !ok {
+			if r.AtEnd() {
+				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
+			}
 		}
-		v := new(wkt.Timestamp)
-		f, err := r.Enter(false)
-		if err == nil {
-			err = r.Leave(f, v.BijoubufDecode(r))
+		switch n {
+		case 1:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("ts")
+			}
+			if err := r.CheckDepth("ts"); err != nil {
+				return err
+			}
+			v := new(wkt.Timestamp)
+			f, ok := r.EnterFast(false)
+			var derr error
+			if !ok {
+				f, derr = r.Enter(false)
+			}
+			if derr == nil {
+				if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+					derr = r.Leave(f, derr)
+				}
+			}
+			if derr != nil {
+				return bijoubuf.InField(derr, "ts")
+			}
+			m.Ts = v
+		case 2:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("dur")
+			}
+			if err := r.CheckDepth("dur"); err != nil {
+				return err
+			}
+			v := new(wkt.Duration)
+			f, ok := r.EnterFast(false)
+			var derr error
+			if !ok {
+				f, derr = r.Enter(false)
+			}
+			if derr == nil {
+				if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+					derr = r.Leave(f, derr)
+				}
+			}
+			if derr != nil {
+				return bijoubuf.InField(derr, "dur")
+			}
+			m.Dur = v
+		case 3:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("i32")
+			}
+			if err := r.CheckDepth("i32"); err != nil {
+				return err
+			}
+			v := new(wkt.Int32Value)
+			f, ok := r.EnterFast(false)
+			var derr error
+			if !ok {
+				f, derr = r.Enter(false)
+			}
+			if derr == nil {
+				if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+					derr = r.Leave(f, derr)
+				}
+			}
+			if derr != nil {
+				return bijoubuf.InField(derr, "i32")
+			}
+			m.I32 = v
+		case 4:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("str")
+			}
+			if err := r.CheckDepth("str"); err != nil {
+				return err
+			}
+			v := new(wkt.StringValue)
+			f, ok := r.EnterFast(false)
+			var derr error
+			if !ok {
+				f, derr = r.Enter(false)
+			}
+			if derr == nil {
+				if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+					derr = r.Leave(f, derr)
+				}
+			}
+			if derr != nil {
+				return bijoubuf.InField(derr, "str")
+			}
+			m.Str = v
+		case 5:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("flag")
+			}
+			if err := r.CheckDepth("flag"); err != nil {
+				return err
+			}
+			v := new(wkt.BoolValue)
+			f, ok := r.EnterFast(false)
+			var derr error
+			if !ok {
+				f, derr = r.Enter(false)
+			}
+			if derr == nil {
+				if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+					derr = r.Leave(f, derr)
+				}
+			}
+			if derr != nil {
+				return bijoubuf.InField(derr, "flag")
+			}
+			m.Flag = v
+		case 6:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("u64")
+			}
+			if err := r.CheckDepth("u64"); err != nil {
+				return err
+			}
+			v := new(wkt.UInt64Value)
+			f, ok := r.EnterFast(false)
+			var derr error
+			if !ok {
+				f, derr = r.Enter(false)
+			}
+			if derr == nil {
+				if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+					derr = r.Leave(f, derr)
+				}
+			}
+			if derr != nil {
+				return bijoubuf.InField(derr, "u64")
+			}
+			m.U64 = v
+		case 7:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("by")
+			}
+			if err := r.CheckDepth("by"); err != nil {
+				return err
+			}
+			v := new(wkt.BytesValue)
+			f, ok := r.EnterFast(false)
+			var derr error
+			if !ok {
+				f, derr = r.Enter(false)
+			}
+			if derr == nil {
+				if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+					derr = r.Leave(f, derr)
+				}
+			}
+			if derr != nil {
+				return bijoubuf.InField(derr, "by")
+			}
+			m.By = v
+		case 8:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("db")
+			}
+			if err := r.CheckDepth("db"); err != nil {
+				return err
+			}
+			v := new(wkt.DoubleValue)
+			f, ok := r.EnterFast(false)
+			var derr error
+			if !ok {
+				f, derr = r.Enter(false)
+			}
+			if derr == nil {
+				if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+					derr = r.Leave(f, derr)
+				}
+			}
+			if derr != nil {
+				return bijoubuf.InField(derr, "db")
+			}
+			m.Db = v
+		case 9:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("mask")
+			}
+			if err := r.CheckDepth("mask"); err != nil {
+				return err
+			}
+			v := new(wkt.FieldMask)
+			f, ok := r.EnterFast(false)
+			var derr error
+			if !ok {
+				f, derr = r.Enter(false)
+			}
+			if derr == nil {
+				if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+					derr = r.Leave(f, derr)
+				}
+			}
+			if derr != nil {
+				return bijoubuf.InField(derr, "mask")
+			}
+			m.Mask = v
+		case 10:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("empty")
+			}
+			if err := r.CheckDepth("empty"); err != nil {
+				return err
+			}
+			v := new(wkt.Empty)
+			f, ok := r.EnterFast(false)
+			var derr error
+			if !ok {
+				f, derr = r.Enter(false)
+			}
+			if derr == nil {
+				if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+					derr = r.Leave(f, derr)
+				}
+			}
+			if derr != nil {
+				return bijoubuf.InField(derr, "empty")
+			}
+			m.Empty = v
+		case 11:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("st")
+			}
+			if err := r.CheckDepth("st"); err != nil {
+				return err
+			}
+			v := new(wkt.Struct)
+			f, ok := r.EnterFast(false)
+			var derr error
+			if !ok {
+				f, derr = r.Enter(false)
+			}
+			if derr == nil {
+				if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+					derr = r.Leave(f, derr)
+				}
+			}
+			if derr != nil {
+				return bijoubuf.InField(derr, "st")
+			}
+			m.St = v
+		case 12:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("val")
+			}
+			if err := r.CheckDepth("val"); err != nil {
+				return err
+			}
+			v := new(wkt.Value)
+			f, ok := r.EnterFast(false)
+			var derr error
+			if !ok {
+				f, derr = r.Enter(false)
+			}
+			if derr == nil {
+				if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+					derr = r.Leave(f, derr)
+				}
+			}
+			if derr != nil {
+				return bijoubuf.InField(derr, "val")
+			}
+			m.Val = v
+		case 13:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("any")
+			}
+			if err := r.CheckDepth("any"); err != nil {
+				return err
+			}
+			v := new(wkt.Any)
+			f, ok := r.EnterFast(false)
+			var derr error
+			if !ok {
+				f, derr = r.Enter(false)
+			}
+			if derr == nil {
+				if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+					derr = r.Leave(f, derr)
+				}
+			}
+			if derr != nil {
+				return bijoubuf.InField(derr, "any")
+			}
+			m.Any = v
+		default:
+			if err := r.Skip(n, wt); err != nil {
+				return err
+			}
 		}
-		if err != nil {
-			return bijoubuf.InField(err, "ts")
-		}
-		m.Ts = v
 	}
-	if ok, err := r.Field(2, bijoubuf.WireLen, "dur"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("dur"); err != nil {
-			return err
-		}
-		v := new(wkt.Duration)
-		f, err := r.Enter(false)
-		if err == nil {
-			err = r.Leave(f, v.BijoubufDecode(r))
-		}
-		if err != nil {
-			return bijoubuf.InField(err, "dur")
-		}
-		m.Dur = v
-	}
-	if ok, err := r.Field(3, bijoubuf.WireLen, "i32"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("i32"); err != nil {
-			return err
-		}
-		v := new(wkt.Int32Value)
-		f, err := r.Enter(false)
-		if err == nil {
-			err = r.Leave(f, v.BijoubufDecode(r))
-		}
-		if err != nil {
-			return bijoubuf.InField(err, "i32")
-		}
-		m.I32 = v
-	}
-	if ok, err := r.Field(4, bijoubuf.WireLen, "str"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("str"); err != nil {
-			return err
-		}
-		v := new(wkt.StringValue)
-		f, err := r.Enter(false)
-		if err == nil {
-			err = r.Leave(f, v.BijoubufDecode(r))
-		}
-		if err != nil {
-			return bijoubuf.InField(err, "str")
-		}
-		m.Str = v
-	}
-	if ok, err := r.Field(5, bijoubuf.WireLen, "flag"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("flag"); err != nil {
-			return err
-		}
-		v := new(wkt.BoolValue)
-		f, err := r.Enter(false)
-		if err == nil {
-			err = r.Leave(f, v.BijoubufDecode(r))
-		}
-		if err != nil {
-			return bijoubuf.InField(err, "flag")
-		}
-		m.Flag = v
-	}
-	if ok, err := r.Field(6, bijoubuf.WireLen, "u64"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("u64"); err != nil {
-			return err
-		}
-		v := new(wkt.UInt64Value)
-		f, err := r.Enter(false)
-		if err == nil {
-			err = r.Leave(f, v.BijoubufDecode(r))
-		}
-		if err != nil {
-			return bijoubuf.InField(err, "u64")
-		}
-		m.U64 = v
-	}
-	if ok, err := r.Field(7, bijoubuf.WireLen, "by"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("by"); err != nil {
-			return err
-		}
-		v := new(wkt.BytesValue)
-		f, err := r.Enter(false)
-		if err == nil {
-			err = r.Leave(f, v.BijoubufDecode(r))
-		}
-		if err != nil {
-			return bijoubuf.InField(err, "by")
-		}
-		m.By = v
-	}
-	if ok, err := r.Field(8, bijoubuf.WireLen, "db"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("db"); err != nil {
-			return err
-		}
-		v := new(wkt.DoubleValue)
-		f, err := r.Enter(false)
-		if err == nil {
-			err = r.Leave(f, v.BijoubufDecode(r))
-		}
-		if err != nil {
-			return bijoubuf.InField(err, "db")
-		}
-		m.Db = v
-	}
-	if ok, err := r.Field(9, bijoubuf.WireLen, "mask"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("mask"); err != nil {
-			return err
-		}
-		v := new(wkt.FieldMask)
-		f, err := r.Enter(false)
-		if err == nil {
-			err = r.Leave(f, v.BijoubufDecode(r))
-		}
-		if err != nil {
-			return bijoubuf.InField(err, "mask")
-		}
-		m.Mask = v
-	}
-	if ok, err := r.Field(10, bijoubuf.WireLen, "empty"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("empty"); err != nil {
-			return err
-		}
-		v := new(wkt.Empty)
-		f, err := r.Enter(false)
-		if err == nil {
-			err = r.Leave(f, v.BijoubufDecode(r))
-		}
-		if err != nil {
-			return bijoubuf.InField(err, "empty")
-		}
-		m.Empty = v
-	}
-	if ok, err := r.Field(11, bijoubuf.WireLen, "st"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("st"); err != nil {
-			return err
-		}
-		v := new(wkt.Struct)
-		f, err := r.Enter(false)
-		if err == nil {
-			err = r.Leave(f, v.BijoubufDecode(r))
-		}
-		if err != nil {
-			return bijoubuf.InField(err, "st")
-		}
-		m.St = v
-	}
-	if ok, err := r.Field(12, bijoubuf.WireLen, "val"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("val"); err != nil {
-			return err
-		}
-		v := new(wkt.Value)
-		f, err := r.Enter(false)
-		if err == nil {
-			err = r.Leave(f, v.BijoubufDecode(r))
-		}
-		if err != nil {
-			return bijoubuf.InField(err, "val")
-		}
-		m.Val = v
-	}
-	if ok, err := r.Field(13, bijoubuf.WireLen, "any"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("any"); err != nil {
-			return err
-		}
-		v := new(wkt.Any)
-		f, err := r.Enter(false)
-		if err == nil {
-			err = r.Leave(f, v.BijoubufDecode(r))
-		}
-		if err != nil {
-			return bijoubuf.InField(err, "any")
-		}
-		m.Any = v
-	}
-	u, err := r.Finish()
-	if err != nil {
-		return err
-	}
-	m.unknown = u
+	m.unknown = r.Kept()
 	return nil
 }
 

@@ -232,116 +232,133 @@ func (m *Commit) BijoubufWrite(w *bijoubuf.BackWriter) {
 
 // BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.
 func (m *Commit) BijoubufDecode(r *bijoubuf.Reader) error {
-	if ok, err := r.Field(1, bijoubuf.WireLen, "id"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.BytesCopy()
-		if err != nil {
-			return bijoubuf.InField(err, "id")
+	for {
+		n, wt, ok := r.NextFast()
+		if !ok {
+			if r.AtEnd() {
+				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
+			}
 		}
-		if len(v) == 0 {
-			return r.DefaultValuePresent("id")
-		}
-		m.Id = v
-	}
-	if ok, err := r.Field(2, bijoubuf.WireLen, "tree"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.BytesCopy()
-		if err != nil {
-			return bijoubuf.InField(err, "tree")
-		}
-		if len(v) == 0 {
-			return r.DefaultValuePresent("tree")
-		}
-		m.Tree = v
-	}
-	if ok, err := r.Field(3, bijoubuf.WireLen, "parents"); err != nil {
-		return err
-	} else if ok {
-		outer, err := r.OpenRun("parents", 0)
-		if err != nil {
-			return err
-		}
-		m.Parents = make([][]byte, 0, r.CountLens())
-		for i := 0; !r.AtEnd(); i++ {
+		switch n {
+		case 1:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("id")
+			}
 			v, err := r.BytesCopy()
 			if err != nil {
-				return bijoubuf.InElement(err, i, "parents")
+				return bijoubuf.InField(err, "id")
 			}
-			m.Parents = append(m.Parents, v)
-		}
-		r.CloseRun(outer)
-	}
-	if ok, err := r.Field(4, bijoubuf.WireLen, "author"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.String()
-		if err != nil {
-			return bijoubuf.InField(err, "author")
-		}
-		if len(v) == 0 {
-			return r.DefaultValuePresent("author")
-		}
-		m.Author = v
-	}
-	if ok, err := r.Field(5, bijoubuf.WireLen, "message"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.String()
-		if err != nil {
-			return bijoubuf.InField(err, "message")
-		}
-		if len(v) == 0 {
-			return r.DefaultValuePresent("message")
-		}
-		m.Message = v
-	}
-	if ok, err := r.Field(6, bijoubuf.WireVarint, "timestamp"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Int64()
-		if err != nil {
-			return bijoubuf.InField(err, "timestamp")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("timestamp")
-		}
-		m.Timestamp = v
-	}
-	if ok, err := r.Field(7, bijoubuf.WireLen, "metadata"); err != nil {
-		return err
-	} else if ok {
-		outer, err := r.OpenRun("metadata", 0)
-		if err != nil {
-			return err
-		}
-		x := make(map[string]string)
-		var last string
-		for i := 0; !r.AtEnd(); i++ {
-			at := r.Pos()
-			k, err := r.String()
+			if len(v) == 0 {
+				return r.DefaultValuePresent("id")
+			}
+			m.Id = v
+		case 2:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("tree")
+			}
+			v, err := r.BytesCopy()
 			if err != nil {
-				return bijoubuf.InField(err, "metadata")
+				return bijoubuf.InField(err, "tree")
 			}
-			if i > 0 && bijoubuf.Compare[string](k, last) <= 0 {
-				return bijoubuf.KeyOrderError(at, bijoubuf.StringKey(k), "metadata")
+			if len(v) == 0 {
+				return r.DefaultValuePresent("tree")
+			}
+			m.Tree = v
+		case 3:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("parents")
+			}
+			outer, err := r.OpenRun("parents", 0)
+			if err != nil {
+				return err
+			}
+			m.Parents = make([][]byte, 0, r.CountLens())
+			for i := 0; !r.AtEnd(); i++ {
+				v, err := r.BytesCopy()
+				if err != nil {
+					return bijoubuf.InElement(err, i, "parents")
+				}
+				m.Parents = append(m.Parents, v)
+			}
+			r.CloseRun(outer)
+		case 4:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("author")
 			}
 			v, err := r.String()
 			if err != nil {
-				return bijoubuf.InEntry(err, bijoubuf.StringKey(k), "metadata")
+				return bijoubuf.InField(err, "author")
 			}
-			x[k] = v
-			last = k
+			if len(v) == 0 {
+				return r.DefaultValuePresent("author")
+			}
+			m.Author = v
+		case 5:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("message")
+			}
+			v, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "message")
+			}
+			if len(v) == 0 {
+				return r.DefaultValuePresent("message")
+			}
+			m.Message = v
+		case 6:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("timestamp")
+			}
+			v, ok := r.Int64Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int64(); err != nil {
+					return bijoubuf.InField(err, "timestamp")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("timestamp")
+			}
+			m.Timestamp = v
+		case 7:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("metadata")
+			}
+			outer, err := r.OpenRun("metadata", 0)
+			if err != nil {
+				return err
+			}
+			x := make(map[string]string)
+			var last string
+			for i := 0; !r.AtEnd(); i++ {
+				at := r.Pos()
+				k, err := r.String()
+				if err != nil {
+					return bijoubuf.InField(err, "metadata")
+				}
+				if i > 0 && bijoubuf.Compare[string](k, last) <= 0 {
+					return bijoubuf.KeyOrderError(at, bijoubuf.StringKey(k), "metadata")
+				}
+				v, err := r.String()
+				if err != nil {
+					return bijoubuf.InEntry(err, bijoubuf.StringKey(k), "metadata")
+				}
+				x[k] = v
+				last = k
+			}
+			r.CloseRun(outer)
+			m.Metadata = x
+		default:
+			if err := r.Skip(n, wt); err != nil {
+				return err
+			}
 		}
-		r.CloseRun(outer)
-		m.Metadata = x
 	}
-	u, err := r.Finish()
-	if err != nil {
-		return err
-	}
-	m.unknown = u
+	m.unknown = r.Kept()
 	return nil
 }
 
@@ -531,87 +548,107 @@ func (m *Blob) BijoubufWrite(w *bijoubuf.BackWriter) {
 
 // BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.
 func (m *Blob) BijoubufDecode(r *bijoubuf.Reader) error {
-	if ok, err := r.Field(1, bijoubuf.WireLen, "id"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.BytesCopy()
-		if err != nil {
-			return bijoubuf.InField(err, "id")
-		}
-		if len(v) == 0 {
-			return r.DefaultValuePresent("id")
-		}
-		m.Id = v
-	}
-	if ok, err := r.Field(2, bijoubuf.WireVarint, "size"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Uint64()
-		if err != nil {
-			return bijoubuf.InField(err, "size")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("size")
-		}
-		m.Size = v
-	}
-	if ok, err := r.Field(3, bijoubuf.WireLen, "path"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.String()
-		if err != nil {
-			return bijoubuf.InField(err, "path")
-		}
-		if len(v) == 0 {
-			return r.DefaultValuePresent("path")
-		}
-		m.Path = v
-	}
-	if ok, err := r.Field(4, bijoubuf.WireVarint, "mode"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Uint32()
-		if err != nil {
-			return bijoubuf.InField(err, "mode")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("mode")
-		}
-		m.Mode = v
-	}
-	if ok, err := r.Field(5, bijoubuf.WireLen, "metadata"); err != nil {
-		return err
-	} else if ok {
-		outer, err := r.OpenRun("metadata", 0)
-		if err != nil {
-			return err
-		}
-		x := make(map[string]string)
-		var last string
-		for i := 0; !r.AtEnd(); i++ {
-			at := r.Pos()
-			k, err := r.String()
-			if err != nil {
-				return bijoubuf.InField(err, "metadata")
+	for {
+		n, wt, ok := r.NextFast()
+		if !ok {
+			if r.AtEnd() {
+				break
 			}
-			if i > 0 && bijoubuf.Compare[string](k, last) <= 0 {
-				return bijoubuf.KeyOrderError(at, bijoubuf.StringKey(k), "metadata")
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
+			}
+		}
+		switch n {
+		case 1:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("id")
+			}
+			v, err := r.BytesCopy()
+			if err != nil {
+				return bijoubuf.InField(err, "id")
+			}
+			if len(v) == 0 {
+				return r.DefaultValuePresent("id")
+			}
+			m.Id = v
+		case 2:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("size")
+			}
+			v, ok := r.Uint64Fast()
+			if !ok {
+				var err error
+				if v, err = r.Uint64(); err != nil {
+					return bijoubuf.InField(err, "size")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("size")
+			}
+			m.Size = v
+		case 3:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("path")
 			}
 			v, err := r.String()
 			if err != nil {
-				return bijoubuf.InEntry(err, bijoubuf.StringKey(k), "metadata")
+				return bijoubuf.InField(err, "path")
 			}
-			x[k] = v
-			last = k
+			if len(v) == 0 {
+				return r.DefaultValuePresent("path")
+			}
+			m.Path = v
+		case 4:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("mode")
+			}
+			v, ok := r.Uint32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Uint32(); err != nil {
+					return bijoubuf.InField(err, "mode")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("mode")
+			}
+			m.Mode = v
+		case 5:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("metadata")
+			}
+			outer, err := r.OpenRun("metadata", 0)
+			if err != nil {
+				return err
+			}
+			x := make(map[string]string)
+			var last string
+			for i := 0; !r.AtEnd(); i++ {
+				at := r.Pos()
+				k, err := r.String()
+				if err != nil {
+					return bijoubuf.InField(err, "metadata")
+				}
+				if i > 0 && bijoubuf.Compare[string](k, last) <= 0 {
+					return bijoubuf.KeyOrderError(at, bijoubuf.StringKey(k), "metadata")
+				}
+				v, err := r.String()
+				if err != nil {
+					return bijoubuf.InEntry(err, bijoubuf.StringKey(k), "metadata")
+				}
+				x[k] = v
+				last = k
+			}
+			r.CloseRun(outer)
+			m.Metadata = x
+		default:
+			if err := r.Skip(n, wt); err != nil {
+				return err
+			}
 		}
-		r.CloseRun(outer)
-		m.Metadata = x
 	}
-	u, err := r.Finish()
-	if err != nil {
-		return err
-	}
-	m.unknown = u
+	m.unknown = r.Kept()
 	return nil
 }
 
@@ -774,73 +811,99 @@ func (m *Index) BijoubufWrite(w *bijoubuf.BackWriter) {
 
 // BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.
 func (m *Index) BijoubufDecode(r *bijoubuf.Reader) error {
-	if ok, err := r.Field(1, bijoubuf.WireLen, "commits"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("commits"); err != nil {
-			return err
-		}
-		outer, err := r.OpenRun("commits", 0)
-		if err != nil {
-			return err
-		}
-		n := r.CountLens()
-		m.Commits = make([]*Commit, 0, n)
-		vs := make([]Commit, n)
-		for i := 0; !r.AtEnd(); i++ {
-			var v *Commit
-			if i < n {
-				v = &vs[i]
-			} else {
-				v = new(Commit)
+	for {
+		n, wt, ok := r.NextFast()
+		if !ok {
+			if r.AtEnd() {
+				break
 			}
-			f, err := r.Enter(true)
-			if err == nil {
-				err = r.Leave(f, v.BijoubufDecode(r))
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
 			}
+		}
+		switch n {
+		case 1:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("commits")
+			}
+			if err := r.CheckDepth("commits"); err != nil {
+				return err
+			}
+			outer, err := r.OpenRun("commits", 0)
 			if err != nil {
-				return bijoubuf.InElement(err, i, "commits")
+				return err
 			}
-			m.Commits = append(m.Commits, v)
-		}
-		r.CloseRun(outer)
-	}
-	if ok, err := r.Field(2, bijoubuf.WireLen, "blobs"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("blobs"); err != nil {
-			return err
-		}
-		outer, err := r.OpenRun("blobs", 0)
-		if err != nil {
-			return err
-		}
-		n := r.CountLens()
-		m.Blobs = make([]*Blob, 0, n)
-		vs := make([]Blob, n)
-		for i := 0; !r.AtEnd(); i++ {
-			var v *Blob
-			if i < n {
-				v = &vs[i]
-			} else {
-				v = new(Blob)
+			n := r.CountLens()
+			m.Commits = make([]*Commit, 0, n)
+			vs := make([]Commit, n)
+			for i := 0; !r.AtEnd(); i++ {
+				var v *Commit
+				if i < n {
+					v = &vs[i]
+				} else {
+					v = new(Commit)
+				}
+				f, ok := r.EnterFast(true)
+				var derr error
+				if !ok {
+					f, derr = r.Enter(true)
+				}
+				if derr == nil {
+					if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+						derr = r.Leave(f, derr)
+					}
+				}
+				if derr != nil {
+					return bijoubuf.InElement(derr, i, "commits")
+				}
+				m.Commits = append(m.Commits, v)
 			}
-			f, err := r.Enter(true)
-			if err == nil {
-				err = r.Leave(f, v.BijoubufDecode(r))
+			r.CloseRun(outer)
+		case 2:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("blobs")
 			}
+			if err := r.CheckDepth("blobs"); err != nil {
+				return err
+			}
+			outer, err := r.OpenRun("blobs", 0)
 			if err != nil {
-				return bijoubuf.InElement(err, i, "blobs")
+				return err
 			}
-			m.Blobs = append(m.Blobs, v)
+			n := r.CountLens()
+			m.Blobs = make([]*Blob, 0, n)
+			vs := make([]Blob, n)
+			for i := 0; !r.AtEnd(); i++ {
+				var v *Blob
+				if i < n {
+					v = &vs[i]
+				} else {
+					v = new(Blob)
+				}
+				f, ok := r.EnterFast(true)
+				var derr error
+				if !ok {
+					f, derr = r.Enter(true)
+				}
+				if derr == nil {
+					if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+						derr = r.Leave(f, derr)
+					}
+				}
+				if derr != nil {
+					return bijoubuf.InElement(derr, i, "blobs")
+				}
+				m.Blobs = append(m.Blobs, v)
+			}
+			r.CloseRun(outer)
+		default:
+			if err := r.Skip(n, wt); err != nil {
+				return err
+			}
 		}
-		r.CloseRun(outer)
 	}
-	u, err := r.Finish()
-	if err != nil {
-		return err
-	}
-	m.unknown = u
+	m.unknown = r.Kept()
 	return nil
 }
 

@@ -263,71 +263,94 @@ func (m *AnyValue) BijoubufWrite(w *bijoubuf.BackWriter) {
 
 // BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.
 func (m *AnyValue) BijoubufDecode(r *bijoubuf.Reader) error {
-	if ok, err := r.Field(1, bijoubuf.WireLen, "string_value"); err != nil {
-		return err
-	} else if ok {
-		if m.Value != nil {
-			return r.OneofConflict("string_value")
+	for {
+		n, wt, ok := r.NextFast()
+		if !ok {
+			if r.AtEnd() {
+				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
+			}
 		}
-		v, err := r.String()
-		if err != nil {
-			return bijoubuf.InField(err, "string_value")
+		switch n {
+		case 1:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("string_value")
+			}
+			if m.Value != nil {
+				return r.OneofConflict("string_value")
+			}
+			v, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "string_value")
+			}
+			m.Value = &AnyValue_StringValue{StringValue: v}
+		case 2:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("bool_value")
+			}
+			if m.Value != nil {
+				return r.OneofConflict("bool_value")
+			}
+			v, ok := r.BoolFast()
+			if !ok {
+				var err error
+				if v, err = r.Bool(); err != nil {
+					return bijoubuf.InField(err, "bool_value")
+				}
+			}
+			m.Value = &AnyValue_BoolValue{BoolValue: v}
+		case 3:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("int_value")
+			}
+			if m.Value != nil {
+				return r.OneofConflict("int_value")
+			}
+			v, ok := r.Int64Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int64(); err != nil {
+					return bijoubuf.InField(err, "int_value")
+				}
+			}
+			m.Value = &AnyValue_IntValue{IntValue: v}
+		case 4:
+			if wt != bijoubuf.WireI64 {
+				return r.WireMismatch("double_value")
+			}
+			if m.Value != nil {
+				return r.OneofConflict("double_value")
+			}
+			v, ok := r.Float64Fast()
+			if !ok {
+				var err error
+				if v, err = r.Float64(); err != nil {
+					return bijoubuf.InField(err, "double_value")
+				}
+			}
+			m.Value = &AnyValue_DoubleValue{DoubleValue: v}
+		case 5:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("bytes_value")
+			}
+			if m.Value != nil {
+				return r.OneofConflict("bytes_value")
+			}
+			v, err := r.BytesCopy()
+			if err != nil {
+				return bijoubuf.InField(err, "bytes_value")
+			}
+			m.Value = &AnyValue_BytesValue{BytesValue: v}
+		default:
+			if err := r.Skip(n, wt); err != nil {
+				return err
+			}
 		}
-		m.Value = &AnyValue_StringValue{StringValue: v}
 	}
-	if ok, err := r.Field(2, bijoubuf.WireVarint, "bool_value"); err != nil {
-		return err
-	} else if ok {
-		if m.Value != nil {
-			return r.OneofConflict("bool_value")
-		}
-		v, err := r.Bool()
-		if err != nil {
-			return bijoubuf.InField(err, "bool_value")
-		}
-		m.Value = &AnyValue_BoolValue{BoolValue: v}
-	}
-	if ok, err := r.Field(3, bijoubuf.WireVarint, "int_value"); err != nil {
-		return err
-	} else if ok {
-		if m.Value != nil {
-			return r.OneofConflict("int_value")
-		}
-		v, err := r.Int64()
-		if err != nil {
-			return bijoubuf.InField(err, "int_value")
-		}
-		m.Value = &AnyValue_IntValue{IntValue: v}
-	}
-	if ok, err := r.Field(4, bijoubuf.WireI64, "double_value"); err != nil {
-		return err
-	} else if ok {
-		if m.Value != nil {
-			return r.OneofConflict("double_value")
-		}
-		v, err := r.Float64()
-		if err != nil {
-			return bijoubuf.InField(err, "double_value")
-		}
-		m.Value = &AnyValue_DoubleValue{DoubleValue: v}
-	}
-	if ok, err := r.Field(5, bijoubuf.WireLen, "bytes_value"); err != nil {
-		return err
-	} else if ok {
-		if m.Value != nil {
-			return r.OneofConflict("bytes_value")
-		}
-		v, err := r.BytesCopy()
-		if err != nil {
-			return bijoubuf.InField(err, "bytes_value")
-		}
-		m.Value = &AnyValue_BytesValue{BytesValue: v}
-	}
-	u, err := r.Finish()
-	if err != nil {
-		return err
-	}
-	m.unknown = u
+	m.unknown = r.Kept()
 	return nil
 }
 
@@ -497,70 +520,90 @@ func (m *Event) BijoubufWrite(w *bijoubuf.BackWriter) {
 
 // BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.
 func (m *Event) BijoubufDecode(r *bijoubuf.Reader) error {
-	if ok, err := r.Field(1, bijoubuf.WireI64, "time_unix_nano"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Fixed64()
-		if err != nil {
-			return bijoubuf.InField(err, "time_unix_nano")
+	for {
+		n, wt, ok := r.NextFast()
+		if !ok {
+			if r.AtEnd() {
+				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
+			}
 		}
-		if v == 0 {
-			return r.DefaultValuePresent("time_unix_nano")
-		}
-		m.TimeUnixNano = v
-	}
-	if ok, err := r.Field(2, bijoubuf.WireLen, "name"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.String()
-		if err != nil {
-			return bijoubuf.InField(err, "name")
-		}
-		if len(v) == 0 {
-			return r.DefaultValuePresent("name")
-		}
-		m.Name = v
-	}
-	if ok, err := r.Field(3, bijoubuf.WireLen, "attributes"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("attributes"); err != nil {
-			return err
-		}
-		outer, err := r.OpenRun("attributes", 0)
-		if err != nil {
-			return err
-		}
-		x := make(map[string]*AnyValue)
-		var last string
-		for i := 0; !r.AtEnd(); i++ {
-			at := r.Pos()
-			k, err := r.String()
+		switch n {
+		case 1:
+			if wt != bijoubuf.WireI64 {
+				return r.WireMismatch("time_unix_nano")
+			}
+			v, err := r.Fixed64()
 			if err != nil {
-				return bijoubuf.InField(err, "attributes")
+				return bijoubuf.InField(err, "time_unix_nano")
 			}
-			if i > 0 && bijoubuf.Compare[string](k, last) <= 0 {
-				return bijoubuf.KeyOrderError(at, bijoubuf.StringKey(k), "attributes")
+			if v == 0 {
+				return r.DefaultValuePresent("time_unix_nano")
 			}
-			v := new(AnyValue)
-			f, err := r.Enter(true)
-			if err == nil {
-				err = r.Leave(f, v.BijoubufDecode(r))
+			m.TimeUnixNano = v
+		case 2:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("name")
 			}
+			v, err := r.String()
 			if err != nil {
-				return bijoubuf.InEntry(err, bijoubuf.StringKey(k), "attributes")
+				return bijoubuf.InField(err, "name")
 			}
-			x[k] = v
-			last = k
+			if len(v) == 0 {
+				return r.DefaultValuePresent("name")
+			}
+			m.Name = v
+		case 3:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("attributes")
+			}
+			if err := r.CheckDepth("attributes"); err != nil {
+				return err
+			}
+			outer, err := r.OpenRun("attributes", 0)
+			if err != nil {
+				return err
+			}
+			x := make(map[string]*AnyValue)
+			var last string
+			for i := 0; !r.AtEnd(); i++ {
+				at := r.Pos()
+				k, err := r.String()
+				if err != nil {
+					return bijoubuf.InField(err, "attributes")
+				}
+				if i > 0 && bijoubuf.Compare[string](k, last) <= 0 {
+					return bijoubuf.KeyOrderError(at, bijoubuf.StringKey(k), "attributes")
+				}
+				v := new(AnyValue)
+				f, ok := r.EnterFast(true)
+				var derr error
+				if !ok {
+					f, derr = r.Enter(true)
+				}
+				if derr == nil {
+					if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+						derr = r.Leave(f, derr)
+					}
+				}
+				if derr != nil {
+					return bijoubuf.InEntry(derr, bijoubuf.StringKey(k), "attributes")
+				}
+				x[k] = v
+				last = k
+			}
+			r.CloseRun(outer)
+			m.Attributes = x
+		default:
+			if err := r.Skip(n, wt); err != nil {
+				return err
+			}
 		}
-		r.CloseRun(outer)
-		m.Attributes = x
 	}
-	u, err := r.Finish()
-	if err != nil {
-		return err
-	}
-	m.unknown = u
+	m.unknown = r.Kept()
 	return nil
 }
 
@@ -727,70 +770,90 @@ func (m *Link) BijoubufWrite(w *bijoubuf.BackWriter) {
 
 // BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.
 func (m *Link) BijoubufDecode(r *bijoubuf.Reader) error {
-	if ok, err := r.Field(1, bijoubuf.WireLen, "trace_id"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.BytesCopy()
-		if err != nil {
-			return bijoubuf.InField(err, "trace_id")
+	for {
+		n, wt, ok := r.NextFast()
+		if !ok {
+			if r.AtEnd() {
+				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
+			}
 		}
-		if len(v) == 0 {
-			return r.DefaultValuePresent("trace_id")
-		}
-		m.TraceId = v
-	}
-	if ok, err := r.Field(2, bijoubuf.WireLen, "span_id"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.BytesCopy()
-		if err != nil {
-			return bijoubuf.InField(err, "span_id")
-		}
-		if len(v) == 0 {
-			return r.DefaultValuePresent("span_id")
-		}
-		m.SpanId = v
-	}
-	if ok, err := r.Field(3, bijoubuf.WireLen, "attributes"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("attributes"); err != nil {
-			return err
-		}
-		outer, err := r.OpenRun("attributes", 0)
-		if err != nil {
-			return err
-		}
-		x := make(map[string]*AnyValue)
-		var last string
-		for i := 0; !r.AtEnd(); i++ {
-			at := r.Pos()
-			k, err := r.String()
+		switch n {
+		case 1:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("trace_id")
+			}
+			v, err := r.BytesCopy()
 			if err != nil {
-				return bijoubuf.InField(err, "attributes")
+				return bijoubuf.InField(err, "trace_id")
 			}
-			if i > 0 && bijoubuf.Compare[string](k, last) <= 0 {
-				return bijoubuf.KeyOrderError(at, bijoubuf.StringKey(k), "attributes")
+			if len(v) == 0 {
+				return r.DefaultValuePresent("trace_id")
 			}
-			v := new(AnyValue)
-			f, err := r.Enter(true)
-			if err == nil {
-				err = r.Leave(f, v.BijoubufDecode(r))
+			m.TraceId = v
+		case 2:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("span_id")
 			}
+			v, err := r.BytesCopy()
 			if err != nil {
-				return bijoubuf.InEntry(err, bijoubuf.StringKey(k), "attributes")
+				return bijoubuf.InField(err, "span_id")
 			}
-			x[k] = v
-			last = k
+			if len(v) == 0 {
+				return r.DefaultValuePresent("span_id")
+			}
+			m.SpanId = v
+		case 3:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("attributes")
+			}
+			if err := r.CheckDepth("attributes"); err != nil {
+				return err
+			}
+			outer, err := r.OpenRun("attributes", 0)
+			if err != nil {
+				return err
+			}
+			x := make(map[string]*AnyValue)
+			var last string
+			for i := 0; !r.AtEnd(); i++ {
+				at := r.Pos()
+				k, err := r.String()
+				if err != nil {
+					return bijoubuf.InField(err, "attributes")
+				}
+				if i > 0 && bijoubuf.Compare[string](k, last) <= 0 {
+					return bijoubuf.KeyOrderError(at, bijoubuf.StringKey(k), "attributes")
+				}
+				v := new(AnyValue)
+				f, ok := r.EnterFast(true)
+				var derr error
+				if !ok {
+					f, derr = r.Enter(true)
+				}
+				if derr == nil {
+					if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+						derr = r.Leave(f, derr)
+					}
+				}
+				if derr != nil {
+					return bijoubuf.InEntry(derr, bijoubuf.StringKey(k), "attributes")
+				}
+				x[k] = v
+				last = k
+			}
+			r.CloseRun(outer)
+			m.Attributes = x
+		default:
+			if err := r.Skip(n, wt); err != nil {
+				return err
+			}
 		}
-		r.CloseRun(outer)
-		m.Attributes = x
 	}
-	u, err := r.Finish()
-	if err != nil {
-		return err
-	}
-	m.unknown = u
+	m.unknown = r.Kept()
 	return nil
 }
 
@@ -920,35 +983,52 @@ func (m *Status) BijoubufWrite(w *bijoubuf.BackWriter) {
 
 // BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.
 func (m *Status) BijoubufDecode(r *bijoubuf.Reader) error {
-	if ok, err := r.Field(1, bijoubuf.WireLen, "message"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.String()
-		if err != nil {
-			return bijoubuf.InField(err, "message")
+	for {
+		n, wt, ok := r.NextFast()
+		if !ok {
+			if r.AtEnd() {
+				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
+			}
 		}
-		if len(v) == 0 {
-			return r.DefaultValuePresent("message")
+		switch n {
+		case 1:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("message")
+			}
+			v, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "message")
+			}
+			if len(v) == 0 {
+				return r.DefaultValuePresent("message")
+			}
+			m.Message = v
+		case 2:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("code")
+			}
+			v, ok := r.Uint32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Uint32(); err != nil {
+					return bijoubuf.InField(err, "code")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("code")
+			}
+			m.Code = v
+		default:
+			if err := r.Skip(n, wt); err != nil {
+				return err
+			}
 		}
-		m.Message = v
 	}
-	if ok, err := r.Field(2, bijoubuf.WireVarint, "code"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Uint32()
-		if err != nil {
-			return bijoubuf.InField(err, "code")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("code")
-		}
-		m.Code = v
-	}
-	u, err := r.Finish()
-	if err != nil {
-		return err
-	}
-	m.unknown = u
+	m.unknown = r.Kept()
 	return nil
 }
 
@@ -1289,220 +1369,264 @@ func (m *Span) BijoubufWrite(w *bijoubuf.BackWriter) {
 
 // BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.
 func (m *Span) BijoubufDecode(r *bijoubuf.Reader) error {
-	if ok, err := r.Field(1, bijoubuf.WireLen, "trace_id"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.BytesCopy()
-		if err != nil {
-			return bijoubuf.InField(err, "trace_id")
+	for {
+		n, wt, ok := r.NextFast()
+		if !ok {
+			if r.AtEnd() {
+				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
+			}
 		}
-		if len(v) == 0 {
-			return r.DefaultValuePresent("trace_id")
-		}
-		m.TraceId = v
-	}
-	if ok, err := r.Field(2, bijoubuf.WireLen, "span_id"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.BytesCopy()
-		if err != nil {
-			return bijoubuf.InField(err, "span_id")
-		}
-		if len(v) == 0 {
-			return r.DefaultValuePresent("span_id")
-		}
-		m.SpanId = v
-	}
-	if ok, err := r.Field(3, bijoubuf.WireLen, "parent_span_id"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.BytesCopy()
-		if err != nil {
-			return bijoubuf.InField(err, "parent_span_id")
-		}
-		if len(v) == 0 {
-			return r.DefaultValuePresent("parent_span_id")
-		}
-		m.ParentSpanId = v
-	}
-	if ok, err := r.Field(4, bijoubuf.WireLen, "name"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.String()
-		if err != nil {
-			return bijoubuf.InField(err, "name")
-		}
-		if len(v) == 0 {
-			return r.DefaultValuePresent("name")
-		}
-		m.Name = v
-	}
-	if ok, err := r.Field(5, bijoubuf.WireVarint, "kind"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Int32()
-		if err != nil {
-			return bijoubuf.InField(err, "kind")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("kind")
-		}
-		m.Kind = SpanKind(v)
-	}
-	if ok, err := r.Field(6, bijoubuf.WireI64, "start_time_unix_nano"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Fixed64()
-		if err != nil {
-			return bijoubuf.InField(err, "start_time_unix_nano")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("start_time_unix_nano")
-		}
-		m.StartTimeUnixNano = v
-	}
-	if ok, err := r.Field(7, bijoubuf.WireI64, "end_time_unix_nano"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Fixed64()
-		if err != nil {
-			return bijoubuf.InField(err, "end_time_unix_nano")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("end_time_unix_nano")
-		}
-		m.EndTimeUnixNano = v
-	}
-	if ok, err := r.Field(8, bijoubuf.WireLen, "attributes"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("attributes"); err != nil {
-			return err
-		}
-		outer, err := r.OpenRun("attributes", 0)
-		if err != nil {
-			return err
-		}
-		x := make(map[string]*AnyValue)
-		var last string
-		for i := 0; !r.AtEnd(); i++ {
-			at := r.Pos()
-			k, err := r.String()
+		switch n {
+		case 1:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("trace_id")
+			}
+			v, err := r.BytesCopy()
 			if err != nil {
-				return bijoubuf.InField(err, "attributes")
+				return bijoubuf.InField(err, "trace_id")
 			}
-			if i > 0 && bijoubuf.Compare[string](k, last) <= 0 {
-				return bijoubuf.KeyOrderError(at, bijoubuf.StringKey(k), "attributes")
+			if len(v) == 0 {
+				return r.DefaultValuePresent("trace_id")
 			}
-			v := new(AnyValue)
-			f, err := r.Enter(true)
-			if err == nil {
-				err = r.Leave(f, v.BijoubufDecode(r))
+			m.TraceId = v
+		case 2:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("span_id")
 			}
+			v, err := r.BytesCopy()
 			if err != nil {
-				return bijoubuf.InEntry(err, bijoubuf.StringKey(k), "attributes")
+				return bijoubuf.InField(err, "span_id")
 			}
-			x[k] = v
-			last = k
-		}
-		r.CloseRun(outer)
-		m.Attributes = x
-	}
-	if ok, err := r.Field(9, bijoubuf.WireLen, "events"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("events"); err != nil {
-			return err
-		}
-		outer, err := r.OpenRun("events", 0)
-		if err != nil {
-			return err
-		}
-		n := r.CountLens()
-		m.Events = make([]*Event, 0, n)
-		vs := make([]Event, n)
-		for i := 0; !r.AtEnd(); i++ {
-			var v *Event
-			if i < n {
-				v = &vs[i]
-			} else {
-				v = new(Event)
+			if len(v) == 0 {
+				return r.DefaultValuePresent("span_id")
 			}
-			f, err := r.Enter(true)
-			if err == nil {
-				err = r.Leave(f, v.BijoubufDecode(r))
+			m.SpanId = v
+		case 3:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("parent_span_id")
 			}
+			v, err := r.BytesCopy()
 			if err != nil {
-				return bijoubuf.InElement(err, i, "events")
+				return bijoubuf.InField(err, "parent_span_id")
 			}
-			m.Events = append(m.Events, v)
-		}
-		r.CloseRun(outer)
-	}
-	if ok, err := r.Field(10, bijoubuf.WireLen, "links"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("links"); err != nil {
-			return err
-		}
-		outer, err := r.OpenRun("links", 0)
-		if err != nil {
-			return err
-		}
-		n := r.CountLens()
-		m.Links = make([]*Link, 0, n)
-		vs := make([]Link, n)
-		for i := 0; !r.AtEnd(); i++ {
-			var v *Link
-			if i < n {
-				v = &vs[i]
-			} else {
-				v = new(Link)
+			if len(v) == 0 {
+				return r.DefaultValuePresent("parent_span_id")
 			}
-			f, err := r.Enter(true)
-			if err == nil {
-				err = r.Leave(f, v.BijoubufDecode(r))
+			m.ParentSpanId = v
+		case 4:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("name")
 			}
+			v, err := r.String()
 			if err != nil {
-				return bijoubuf.InElement(err, i, "links")
+				return bijoubuf.InField(err, "name")
 			}
-			m.Links = append(m.Links, v)
+			if len(v) == 0 {
+				return r.DefaultValuePresent("name")
+			}
+			m.Name = v
+		case 5:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("kind")
+			}
+			v, ok := r.Int32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int32(); err != nil {
+					return bijoubuf.InField(err, "kind")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("kind")
+			}
+			m.Kind = SpanKind(v)
+		case 6:
+			if wt != bijoubuf.WireI64 {
+				return r.WireMismatch("start_time_unix_nano")
+			}
+			v, err := r.Fixed64()
+			if err != nil {
+				return bijoubuf.InField(err, "start_time_unix_nano")
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("start_time_unix_nano")
+			}
+			m.StartTimeUnixNano = v
+		case 7:
+			if wt != bijoubuf.WireI64 {
+				return r.WireMismatch("end_time_unix_nano")
+			}
+			v, err := r.Fixed64()
+			if err != nil {
+				return bijoubuf.InField(err, "end_time_unix_nano")
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("end_time_unix_nano")
+			}
+			m.EndTimeUnixNano = v
+		case 8:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("attributes")
+			}
+			if err := r.CheckDepth("attributes"); err != nil {
+				return err
+			}
+			outer, err := r.OpenRun("attributes", 0)
+			if err != nil {
+				return err
+			}
+			x := make(map[string]*AnyValue)
+			var last string
+			for i := 0; !r.AtEnd(); i++ {
+				at := r.Pos()
+				k, err := r.String()
+				if err != nil {
+					return bijoubuf.InField(err, "attributes")
+				}
+				if i > 0 && bijoubuf.Compare[string](k, last) <= 0 {
+					return bijoubuf.KeyOrderError(at, bijoubuf.StringKey(k), "attributes")
+				}
+				v := new(AnyValue)
+				f, ok := r.EnterFast(true)
+				var derr error
+				if !ok {
+					f, derr = r.Enter(true)
+				}
+				if derr == nil {
+					if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+						derr = r.Leave(f, derr)
+					}
+				}
+				if derr != nil {
+					return bijoubuf.InEntry(derr, bijoubuf.StringKey(k), "attributes")
+				}
+				x[k] = v
+				last = k
+			}
+			r.CloseRun(outer)
+			m.Attributes = x
+		case 9:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("events")
+			}
+			if err := r.CheckDepth("events"); err != nil {
+				return err
+			}
+			outer, err := r.OpenRun("events", 0)
+			if err != nil {
+				return err
+			}
+			n := r.CountLens()
+			m.Events = make([]*Event, 0, n)
+			vs := make([]Event, n)
+			for i := 0; !r.AtEnd(); i++ {
+				var v *Event
+				if i < n {
+					v = &vs[i]
+				} else {
+					v = new(Event)
+				}
+				f, ok := r.EnterFast(true)
+				var derr error
+				if !ok {
+					f, derr = r.Enter(true)
+				}
+				if derr == nil {
+					if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+						derr = r.Leave(f, derr)
+					}
+				}
+				if derr != nil {
+					return bijoubuf.InElement(derr, i, "events")
+				}
+				m.Events = append(m.Events, v)
+			}
+			r.CloseRun(outer)
+		case 10:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("links")
+			}
+			if err := r.CheckDepth("links"); err != nil {
+				return err
+			}
+			outer, err := r.OpenRun("links", 0)
+			if err != nil {
+				return err
+			}
+			n := r.CountLens()
+			m.Links = make([]*Link, 0, n)
+			vs := make([]Link, n)
+			for i := 0; !r.AtEnd(); i++ {
+				var v *Link
+				if i < n {
+					v = &vs[i]
+				} else {
+					v = new(Link)
+				}
+				f, ok := r.EnterFast(true)
+				var derr error
+				if !ok {
+					f, derr = r.Enter(true)
+				}
+				if derr == nil {
+					if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+						derr = r.Leave(f, derr)
+					}
+				}
+				if derr != nil {
+					return bijoubuf.InElement(derr, i, "links")
+				}
+				m.Links = append(m.Links, v)
+			}
+			r.CloseRun(outer)
+		case 11:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("status")
+			}
+			if err := r.CheckDepth("status"); err != nil {
+				return err
+			}
+			v := new(Status)
+			f, ok := r.EnterFast(true)
+			var derr error
+			if !ok {
+				f, derr = r.Enter(true)
+			}
+			if derr == nil {
+				if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+					derr = r.Leave(f, derr)
+				}
+			}
+			if derr != nil {
+				return bijoubuf.InField(derr, "status")
+			}
+			m.Status = v
+		case 12:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("dropped_attributes_count")
+			}
+			v, ok := r.Uint32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Uint32(); err != nil {
+					return bijoubuf.InField(err, "dropped_attributes_count")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("dropped_attributes_count")
+			}
+			m.DroppedAttributesCount = v
+		default:
+			if err := r.Skip(n, wt); err != nil {
+				return err
+			}
 		}
-		r.CloseRun(outer)
 	}
-	if ok, err := r.Field(11, bijoubuf.WireLen, "status"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("status"); err != nil {
-			return err
-		}
-		v := new(Status)
-		f, err := r.Enter(true)
-		if err == nil {
-			err = r.Leave(f, v.BijoubufDecode(r))
-		}
-		if err != nil {
-			return bijoubuf.InField(err, "status")
-		}
-		m.Status = v
-	}
-	if ok, err := r.Field(12, bijoubuf.WireVarint, "dropped_attributes_count"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Uint32()
-		if err != nil {
-			return bijoubuf.InField(err, "dropped_attributes_count")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("dropped_attributes_count")
-		}
-		m.DroppedAttributesCount = v
-	}
-	u, err := r.Finish()
-	if err != nil {
-		return err
-	}
-	m.unknown = u
+	m.unknown = r.Kept()
 	return nil
 }
 
@@ -1690,89 +1814,115 @@ func (m *SpanBatch) BijoubufWrite(w *bijoubuf.BackWriter) {
 
 // BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.
 func (m *SpanBatch) BijoubufDecode(r *bijoubuf.Reader) error {
-	if ok, err := r.Field(1, bijoubuf.WireLen, "service_name"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.String()
-		if err != nil {
-			return bijoubuf.InField(err, "service_name")
+	for {
+		n, wt, ok := r.NextFast()
+		if !ok {
+			if r.AtEnd() {
+				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
+			}
 		}
-		if len(v) == 0 {
-			return r.DefaultValuePresent("service_name")
-		}
-		m.ServiceName = v
-	}
-	if ok, err := r.Field(2, bijoubuf.WireLen, "resource"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("resource"); err != nil {
-			return err
-		}
-		outer, err := r.OpenRun("resource", 0)
-		if err != nil {
-			return err
-		}
-		x := make(map[string]*AnyValue)
-		var last string
-		for i := 0; !r.AtEnd(); i++ {
-			at := r.Pos()
-			k, err := r.String()
+		switch n {
+		case 1:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("service_name")
+			}
+			v, err := r.String()
 			if err != nil {
-				return bijoubuf.InField(err, "resource")
+				return bijoubuf.InField(err, "service_name")
 			}
-			if i > 0 && bijoubuf.Compare[string](k, last) <= 0 {
-				return bijoubuf.KeyOrderError(at, bijoubuf.StringKey(k), "resource")
+			if len(v) == 0 {
+				return r.DefaultValuePresent("service_name")
 			}
-			v := new(AnyValue)
-			f, err := r.Enter(true)
-			if err == nil {
-				err = r.Leave(f, v.BijoubufDecode(r))
+			m.ServiceName = v
+		case 2:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("resource")
 			}
+			if err := r.CheckDepth("resource"); err != nil {
+				return err
+			}
+			outer, err := r.OpenRun("resource", 0)
 			if err != nil {
-				return bijoubuf.InEntry(err, bijoubuf.StringKey(k), "resource")
+				return err
 			}
-			x[k] = v
-			last = k
-		}
-		r.CloseRun(outer)
-		m.Resource = x
-	}
-	if ok, err := r.Field(3, bijoubuf.WireLen, "spans"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("spans"); err != nil {
-			return err
-		}
-		outer, err := r.OpenRun("spans", 0)
-		if err != nil {
-			return err
-		}
-		n := r.CountLens()
-		m.Spans = make([]*Span, 0, n)
-		vs := make([]Span, n)
-		for i := 0; !r.AtEnd(); i++ {
-			var v *Span
-			if i < n {
-				v = &vs[i]
-			} else {
-				v = new(Span)
+			x := make(map[string]*AnyValue)
+			var last string
+			for i := 0; !r.AtEnd(); i++ {
+				at := r.Pos()
+				k, err := r.String()
+				if err != nil {
+					return bijoubuf.InField(err, "resource")
+				}
+				if i > 0 && bijoubuf.Compare[string](k, last) <= 0 {
+					return bijoubuf.KeyOrderError(at, bijoubuf.StringKey(k), "resource")
+				}
+				v := new(AnyValue)
+				f, ok := r.EnterFast(true)
+				var derr error
+				if !ok {
+					f, derr = r.Enter(true)
+				}
+				if derr == nil {
+					if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+						derr = r.Leave(f, derr)
+					}
+				}
+				if derr != nil {
+					return bijoubuf.InEntry(derr, bijoubuf.StringKey(k), "resource")
+				}
+				x[k] = v
+				last = k
 			}
-			f, err := r.Enter(true)
-			if err == nil {
-				err = r.Leave(f, v.BijoubufDecode(r))
+			r.CloseRun(outer)
+			m.Resource = x
+		case 3:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("spans")
 			}
+			if err := r.CheckDepth("spans"); err != nil {
+				return err
+			}
+			outer, err := r.OpenRun("spans", 0)
 			if err != nil {
-				return bijoubuf.InElement(err, i, "spans")
+				return err
 			}
-			m.Spans = append(m.Spans, v)
+			n := r.CountLens()
+			m.Spans = make([]*Span, 0, n)
+			vs := make([]Span, n)
+			for i := 0; !r.AtEnd(); i++ {
+				var v *Span
+				if i < n {
+					v = &vs[i]
+				} else {
+					v = new(Span)
+				}
+				f, ok := r.EnterFast(true)
+				var derr error
+				if !ok {
+					f, derr = r.Enter(true)
+				}
+				if derr == nil {
+					if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+						derr = r.Leave(f, derr)
+					}
+				}
+				if derr != nil {
+					return bijoubuf.InElement(derr, i, "spans")
+				}
+				m.Spans = append(m.Spans, v)
+			}
+			r.CloseRun(outer)
+		default:
+			if err := r.Skip(n, wt); err != nil {
+				return err
+			}
 		}
-		r.CloseRun(outer)
 	}
-	u, err := r.Finish()
-	if err != nil {
-		return err
-	}
-	m.unknown = u
+	m.unknown = r.Kept()
 	return nil
 }
 

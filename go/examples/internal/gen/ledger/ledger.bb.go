@@ -213,87 +213,104 @@ func (m *Transfer) BijoubufWrite(w *bijoubuf.BackWriter) {
 
 // BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.
 func (m *Transfer) BijoubufDecode(r *bijoubuf.Reader) error {
-	if ok, err := r.Field(1, bijoubuf.WireLen, "payer"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.String()
-		if err != nil {
-			return bijoubuf.InField(err, "payer")
-		}
-		if len(v) == 0 {
-			return r.DefaultValuePresent("payer")
-		}
-		m.Payer = v
-	}
-	if ok, err := r.Field(2, bijoubuf.WireLen, "payee"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.String()
-		if err != nil {
-			return bijoubuf.InField(err, "payee")
-		}
-		if len(v) == 0 {
-			return r.DefaultValuePresent("payee")
-		}
-		m.Payee = v
-	}
-	if ok, err := r.Field(3, bijoubuf.WireVarint, "amount"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Uint64()
-		if err != nil {
-			return bijoubuf.InField(err, "amount")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("amount")
-		}
-		m.Amount = v
-	}
-	if ok, err := r.Field(4, bijoubuf.WireLen, "memo"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.String()
-		if err != nil {
-			return bijoubuf.InField(err, "memo")
-		}
-		if len(v) == 0 {
-			return r.DefaultValuePresent("memo")
-		}
-		m.Memo = v
-	}
-	if ok, err := r.Field(5, bijoubuf.WireLen, "labels"); err != nil {
-		return err
-	} else if ok {
-		outer, err := r.OpenRun("labels", 0)
-		if err != nil {
-			return err
-		}
-		x := make(map[string]string)
-		var last string
-		for i := 0; !r.AtEnd(); i++ {
-			at := r.Pos()
-			k, err := r.String()
-			if err != nil {
-				return bijoubuf.InField(err, "labels")
+	for {
+		n, wt, ok := r.NextFast()
+		if !ok {
+			if r.AtEnd() {
+				break
 			}
-			if i > 0 && bijoubuf.Compare[string](k, last) <= 0 {
-				return bijoubuf.KeyOrderError(at, bijoubuf.StringKey(k), "labels")
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
+			}
+		}
+		switch n {
+		case 1:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("payer")
 			}
 			v, err := r.String()
 			if err != nil {
-				return bijoubuf.InEntry(err, bijoubuf.StringKey(k), "labels")
+				return bijoubuf.InField(err, "payer")
 			}
-			x[k] = v
-			last = k
+			if len(v) == 0 {
+				return r.DefaultValuePresent("payer")
+			}
+			m.Payer = v
+		case 2:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("payee")
+			}
+			v, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "payee")
+			}
+			if len(v) == 0 {
+				return r.DefaultValuePresent("payee")
+			}
+			m.Payee = v
+		case 3:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("amount")
+			}
+			v, ok := r.Uint64Fast()
+			if !ok {
+				var err error
+				if v, err = r.Uint64(); err != nil {
+					return bijoubuf.InField(err, "amount")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("amount")
+			}
+			m.Amount = v
+		case 4:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("memo")
+			}
+			v, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "memo")
+			}
+			if len(v) == 0 {
+				return r.DefaultValuePresent("memo")
+			}
+			m.Memo = v
+		case 5:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("labels")
+			}
+			outer, err := r.OpenRun("labels", 0)
+			if err != nil {
+				return err
+			}
+			x := make(map[string]string)
+			var last string
+			for i := 0; !r.AtEnd(); i++ {
+				at := r.Pos()
+				k, err := r.String()
+				if err != nil {
+					return bijoubuf.InField(err, "labels")
+				}
+				if i > 0 && bijoubuf.Compare[string](k, last) <= 0 {
+					return bijoubuf.KeyOrderError(at, bijoubuf.StringKey(k), "labels")
+				}
+				v, err := r.String()
+				if err != nil {
+					return bijoubuf.InEntry(err, bijoubuf.StringKey(k), "labels")
+				}
+				x[k] = v
+				last = k
+			}
+			r.CloseRun(outer)
+			m.Labels = x
+		default:
+			if err := r.Skip(n, wt); err != nil {
+				return err
+			}
 		}
-		r.CloseRun(outer)
-		m.Labels = x
 	}
-	u, err := r.Finish()
-	if err != nil {
-		return err
-	}
-	m.unknown = u
+	m.unknown = r.Kept()
 	return nil
 }
 

@@ -144,47 +144,67 @@ func (m *Record) BijoubufWrite(w *bijoubuf.BackWriter) {
 
 // BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.
 func (m *Record) BijoubufDecode(r *bijoubuf.Reader) error {
-	if ok, err := r.Field(1, bijoubuf.WireVarint, "id"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Uint32()
-		if err != nil {
-			return bijoubuf.InField(err, "id")
+	for {
+		n, wt, ok := r.NextFast()
+		if !ok {
+			if r.AtEnd() {
+				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
+			}
 		}
-		if v == 0 {
-			return r.DefaultValuePresent("id")
+		switch n {
+		case 1:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("id")
+			}
+			v, ok := r.Uint32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Uint32(); err != nil {
+					return bijoubuf.InField(err, "id")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("id")
+			}
+			m.Id = v
+		case 2:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("name")
+			}
+			v, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "name")
+			}
+			if len(v) == 0 {
+				return r.DefaultValuePresent("name")
+			}
+			m.Name = v
+		case 5:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("level")
+			}
+			v, ok := r.Int32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int32(); err != nil {
+					return bijoubuf.InField(err, "level")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("level")
+			}
+			m.Level = v
+		default:
+			if err := r.Skip(n, wt); err != nil {
+				return err
+			}
 		}
-		m.Id = v
 	}
-	if ok, err := r.Field(2, bijoubuf.WireLen, "name"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.String()
-		if err != nil {
-			return bijoubuf.InField(err, "name")
-		}
-		if len(v) == 0 {
-			return r.DefaultValuePresent("name")
-		}
-		m.Name = v
-	}
-	if ok, err := r.Field(5, bijoubuf.WireVarint, "level"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Int32()
-		if err != nil {
-			return bijoubuf.InField(err, "level")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("level")
-		}
-		m.Level = v
-	}
-	u, err := r.Finish()
-	if err != nil {
-		return err
-	}
-	m.unknown = u
+	m.unknown = r.Kept()
 	return nil
 }
 

@@ -199,85 +199,111 @@ func (m *Record) BijoubufWrite(w *bijoubuf.BackWriter) {
 
 // BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.
 func (m *Record) BijoubufDecode(r *bijoubuf.Reader) error {
-	if ok, err := r.Field(1, bijoubuf.WireVarint, "id"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Uint64()
-		if err != nil {
-			return bijoubuf.InField(err, "id")
+	for {
+		n, wt, ok := r.NextFast()
+		if !ok {
+			if r.AtEnd() {
+				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
+			}
 		}
-		if v == 0 {
-			return r.DefaultValuePresent("id")
-		}
-		m.Id = v
-	}
-	if ok, err := r.Field(2, bijoubuf.WireLen, "name"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.String()
-		if err != nil {
-			return bijoubuf.InField(err, "name")
-		}
-		if len(v) == 0 {
-			return r.DefaultValuePresent("name")
-		}
-		m.Name = v
-	}
-	if ok, err := r.Field(3, bijoubuf.WireVarint, "note_count"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Int64()
-		if err != nil {
-			return bijoubuf.InField(err, "note_count")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("note_count")
-		}
-		m.NoteCount = v
-	}
-	if ok, err := r.Field(4, bijoubuf.WireLen, "tags"); err != nil {
-		return err
-	} else if ok {
-		outer, err := r.OpenRun("tags", 0)
-		if err != nil {
-			return err
-		}
-		m.Tags = make([]string, 0, r.CountLens())
-		for i := 0; !r.AtEnd(); i++ {
+		switch n {
+		case 1:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("id")
+			}
+			v, ok := r.Uint64Fast()
+			if !ok {
+				var err error
+				if v, err = r.Uint64(); err != nil {
+					return bijoubuf.InField(err, "id")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("id")
+			}
+			m.Id = v
+		case 2:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("name")
+			}
 			v, err := r.String()
 			if err != nil {
-				return bijoubuf.InElement(err, i, "tags")
+				return bijoubuf.InField(err, "name")
 			}
-			m.Tags = append(m.Tags, v)
+			if len(v) == 0 {
+				return r.DefaultValuePresent("name")
+			}
+			m.Name = v
+		case 3:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("note_count")
+			}
+			v, ok := r.Int64Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int64(); err != nil {
+					return bijoubuf.InField(err, "note_count")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("note_count")
+			}
+			m.NoteCount = v
+		case 4:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("tags")
+			}
+			outer, err := r.OpenRun("tags", 0)
+			if err != nil {
+				return err
+			}
+			m.Tags = make([]string, 0, r.CountLens())
+			for i := 0; !r.AtEnd(); i++ {
+				v, err := r.String()
+				if err != nil {
+					return bijoubuf.InElement(err, i, "tags")
+				}
+				m.Tags = append(m.Tags, v)
+			}
+			r.CloseRun(outer)
+		case 5:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("level")
+			}
+			v, ok := r.Int64Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int64(); err != nil {
+					return bijoubuf.InField(err, "level")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("level")
+			}
+			m.Level = v
+		case 6:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("archived")
+			}
+			v, ok := r.BoolFast()
+			if !ok {
+				var err error
+				if v, err = r.Bool(); err != nil {
+					return bijoubuf.InField(err, "archived")
+				}
+			}
+			m.Archived = &v
+		default:
+			if err := r.Skip(n, wt); err != nil {
+				return err
+			}
 		}
-		r.CloseRun(outer)
 	}
-	if ok, err := r.Field(5, bijoubuf.WireVarint, "level"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Int64()
-		if err != nil {
-			return bijoubuf.InField(err, "level")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("level")
-		}
-		m.Level = v
-	}
-	if ok, err := r.Field(6, bijoubuf.WireVarint, "archived"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Bool()
-		if err != nil {
-			return bijoubuf.InField(err, "archived")
-		}
-		m.Archived = &v
-	}
-	u, err := r.Finish()
-	if err != nil {
-		return err
-	}
-	m.unknown = u
+	m.unknown = r.Kept()
 	return nil
 }
 

@@ -711,512 +711,622 @@ func (m *GoogleMessage1) BijoubufWrite(w *bijoubuf.BackWriter) {
 
 // BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.
 func (m *GoogleMessage1) BijoubufDecode(r *bijoubuf.Reader) error {
-	if ok, err := r.Field(1, bijoubuf.WireLen, "field1"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.String()
-		if err != nil {
-			return bijoubuf.InField(err, "field1")
-		}
-		if len(v) == 0 {
-			return r.DefaultValuePresent("field1")
-		}
-		m.Field1 = v
-	}
-	if ok, err := r.Field(2, bijoubuf.WireVarint, "field2"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Int32()
-		if err != nil {
-			return bijoubuf.InField(err, "field2")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("field2")
-		}
-		m.Field2 = v
-	}
-	if ok, err := r.Field(3, bijoubuf.WireVarint, "field3"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Int32()
-		if err != nil {
-			return bijoubuf.InField(err, "field3")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("field3")
-		}
-		m.Field3 = v
-	}
-	if ok, err := r.Field(4, bijoubuf.WireLen, "field4"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.String()
-		if err != nil {
-			return bijoubuf.InField(err, "field4")
-		}
-		if len(v) == 0 {
-			return r.DefaultValuePresent("field4")
-		}
-		m.Field4 = v
-	}
-	if ok, err := r.Field(5, bijoubuf.WireLen, "field5"); err != nil {
-		return err
-	} else if ok {
-		outer, err := r.OpenRun("field5", 8)
-		if err != nil {
-			return err
-		}
-		m.Field5 = make([]uint64, 0, r.Left()/8)
-		for i := 0; !r.AtEnd(); i++ {
-			v, err := r.Fixed64()
-			if err != nil {
-				return bijoubuf.InElement(err, i, "field5")
+	for {
+		n, wt, ok := r.NextFast()
+		if !ok {
+			if r.AtEnd() {
+				break
 			}
-			m.Field5 = append(m.Field5, v)
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
+			}
 		}
-		r.CloseRun(outer)
+		switch n {
+		case 1:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("field1")
+			}
+			v, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "field1")
+			}
+			if len(v) == 0 {
+				return r.DefaultValuePresent("field1")
+			}
+			m.Field1 = v
+		case 2:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("field2")
+			}
+			v, ok := r.Int32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int32(); err != nil {
+					return bijoubuf.InField(err, "field2")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("field2")
+			}
+			m.Field2 = v
+		case 3:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("field3")
+			}
+			v, ok := r.Int32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int32(); err != nil {
+					return bijoubuf.InField(err, "field3")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("field3")
+			}
+			m.Field3 = v
+		case 4:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("field4")
+			}
+			v, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "field4")
+			}
+			if len(v) == 0 {
+				return r.DefaultValuePresent("field4")
+			}
+			m.Field4 = v
+		case 5:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("field5")
+			}
+			outer, err := r.OpenRun("field5", 8)
+			if err != nil {
+				return err
+			}
+			m.Field5 = make([]uint64, 0, r.Left()/8)
+			m.Field5 = bijoubuf.ReadFixed64s(r, m.Field5)
+			r.CloseRun(outer)
+		case 6:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("field6")
+			}
+			v, ok := r.Int32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int32(); err != nil {
+					return bijoubuf.InField(err, "field6")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("field6")
+			}
+			m.Field6 = v
+		case 7:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("field7")
+			}
+			v, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "field7")
+			}
+			if len(v) == 0 {
+				return r.DefaultValuePresent("field7")
+			}
+			m.Field7 = v
+		case 9:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("field9")
+			}
+			v, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "field9")
+			}
+			if len(v) == 0 {
+				return r.DefaultValuePresent("field9")
+			}
+			m.Field9 = v
+		case 12:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("field12")
+			}
+			v, ok := r.BoolFast()
+			if !ok {
+				var err error
+				if v, err = r.Bool(); err != nil {
+					return bijoubuf.InField(err, "field12")
+				}
+			}
+			if !v {
+				return r.DefaultValuePresent("field12")
+			}
+			m.Field12 = v
+		case 13:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("field13")
+			}
+			v, ok := r.BoolFast()
+			if !ok {
+				var err error
+				if v, err = r.Bool(); err != nil {
+					return bijoubuf.InField(err, "field13")
+				}
+			}
+			if !v {
+				return r.DefaultValuePresent("field13")
+			}
+			m.Field13 = v
+		case 14:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("field14")
+			}
+			v, ok := r.BoolFast()
+			if !ok {
+				var err error
+				if v, err = r.Bool(); err != nil {
+					return bijoubuf.InField(err, "field14")
+				}
+			}
+			if !v {
+				return r.DefaultValuePresent("field14")
+			}
+			m.Field14 = v
+		case 15:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("field15")
+			}
+			if err := r.CheckDepth("field15"); err != nil {
+				return err
+			}
+			v := new(GoogleMessage1SubMessage)
+			f, ok := r.EnterFast(true)
+			var derr error
+			if !ok {
+				f, derr = r.Enter(true)
+			}
+			if derr == nil {
+				if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+					derr = r.Leave(f, derr)
+				}
+			}
+			if derr != nil {
+				return bijoubuf.InField(derr, "field15")
+			}
+			m.Field15 = v
+		case 16:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("field16")
+			}
+			v, ok := r.Int32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int32(); err != nil {
+					return bijoubuf.InField(err, "field16")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("field16")
+			}
+			m.Field16 = v
+		case 17:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("field17")
+			}
+			v, ok := r.BoolFast()
+			if !ok {
+				var err error
+				if v, err = r.Bool(); err != nil {
+					return bijoubuf.InField(err, "field17")
+				}
+			}
+			if !v {
+				return r.DefaultValuePresent("field17")
+			}
+			m.Field17 = v
+		case 18:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("field18")
+			}
+			v, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "field18")
+			}
+			if len(v) == 0 {
+				return r.DefaultValuePresent("field18")
+			}
+			m.Field18 = v
+		case 22:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("field22")
+			}
+			v, ok := r.Int64Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int64(); err != nil {
+					return bijoubuf.InField(err, "field22")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("field22")
+			}
+			m.Field22 = v
+		case 23:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("field23")
+			}
+			v, ok := r.Int32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int32(); err != nil {
+					return bijoubuf.InField(err, "field23")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("field23")
+			}
+			m.Field23 = v
+		case 24:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("field24")
+			}
+			v, ok := r.BoolFast()
+			if !ok {
+				var err error
+				if v, err = r.Bool(); err != nil {
+					return bijoubuf.InField(err, "field24")
+				}
+			}
+			if !v {
+				return r.DefaultValuePresent("field24")
+			}
+			m.Field24 = v
+		case 25:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("field25")
+			}
+			v, ok := r.Int32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int32(); err != nil {
+					return bijoubuf.InField(err, "field25")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("field25")
+			}
+			m.Field25 = v
+		case 29:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("field29")
+			}
+			v, ok := r.Int32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int32(); err != nil {
+					return bijoubuf.InField(err, "field29")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("field29")
+			}
+			m.Field29 = v
+		case 30:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("field30")
+			}
+			v, ok := r.BoolFast()
+			if !ok {
+				var err error
+				if v, err = r.Bool(); err != nil {
+					return bijoubuf.InField(err, "field30")
+				}
+			}
+			if !v {
+				return r.DefaultValuePresent("field30")
+			}
+			m.Field30 = v
+		case 59:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("field59")
+			}
+			v, ok := r.BoolFast()
+			if !ok {
+				var err error
+				if v, err = r.Bool(); err != nil {
+					return bijoubuf.InField(err, "field59")
+				}
+			}
+			if !v {
+				return r.DefaultValuePresent("field59")
+			}
+			m.Field59 = v
+		case 60:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("field60")
+			}
+			v, ok := r.Int32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int32(); err != nil {
+					return bijoubuf.InField(err, "field60")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("field60")
+			}
+			m.Field60 = v
+		case 67:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("field67")
+			}
+			v, ok := r.Int32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int32(); err != nil {
+					return bijoubuf.InField(err, "field67")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("field67")
+			}
+			m.Field67 = v
+		case 68:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("field68")
+			}
+			v, ok := r.Int32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int32(); err != nil {
+					return bijoubuf.InField(err, "field68")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("field68")
+			}
+			m.Field68 = v
+		case 78:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("field78")
+			}
+			v, ok := r.BoolFast()
+			if !ok {
+				var err error
+				if v, err = r.Bool(); err != nil {
+					return bijoubuf.InField(err, "field78")
+				}
+			}
+			if !v {
+				return r.DefaultValuePresent("field78")
+			}
+			m.Field78 = v
+		case 80:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("field80")
+			}
+			v, ok := r.BoolFast()
+			if !ok {
+				var err error
+				if v, err = r.Bool(); err != nil {
+					return bijoubuf.InField(err, "field80")
+				}
+			}
+			if !v {
+				return r.DefaultValuePresent("field80")
+			}
+			m.Field80 = v
+		case 81:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("field81")
+			}
+			v, ok := r.BoolFast()
+			if !ok {
+				var err error
+				if v, err = r.Bool(); err != nil {
+					return bijoubuf.InField(err, "field81")
+				}
+			}
+			if !v {
+				return r.DefaultValuePresent("field81")
+			}
+			m.Field81 = v
+		case 100:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("field100")
+			}
+			v, ok := r.Int32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int32(); err != nil {
+					return bijoubuf.InField(err, "field100")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("field100")
+			}
+			m.Field100 = v
+		case 101:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("field101")
+			}
+			v, ok := r.Int32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int32(); err != nil {
+					return bijoubuf.InField(err, "field101")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("field101")
+			}
+			m.Field101 = v
+		case 102:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("field102")
+			}
+			v, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "field102")
+			}
+			if len(v) == 0 {
+				return r.DefaultValuePresent("field102")
+			}
+			m.Field102 = v
+		case 103:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("field103")
+			}
+			v, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "field103")
+			}
+			if len(v) == 0 {
+				return r.DefaultValuePresent("field103")
+			}
+			m.Field103 = v
+		case 104:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("field104")
+			}
+			v, ok := r.Int32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int32(); err != nil {
+					return bijoubuf.InField(err, "field104")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("field104")
+			}
+			m.Field104 = v
+		case 128:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("field128")
+			}
+			v, ok := r.Int32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int32(); err != nil {
+					return bijoubuf.InField(err, "field128")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("field128")
+			}
+			m.Field128 = v
+		case 129:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("field129")
+			}
+			v, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "field129")
+			}
+			if len(v) == 0 {
+				return r.DefaultValuePresent("field129")
+			}
+			m.Field129 = v
+		case 130:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("field130")
+			}
+			v, ok := r.Int32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int32(); err != nil {
+					return bijoubuf.InField(err, "field130")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("field130")
+			}
+			m.Field130 = v
+		case 131:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("field131")
+			}
+			v, ok := r.Int32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int32(); err != nil {
+					return bijoubuf.InField(err, "field131")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("field131")
+			}
+			m.Field131 = v
+		case 150:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("field150")
+			}
+			v, ok := r.Int32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int32(); err != nil {
+					return bijoubuf.InField(err, "field150")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("field150")
+			}
+			m.Field150 = v
+		default:
+			switch n {
+			case 271:
+				if wt != bijoubuf.WireVarint {
+					return r.WireMismatch("field271")
+				}
+				v, ok := r.Int32Fast()
+				if !ok {
+					var err error
+					if v, err = r.Int32(); err != nil {
+						return bijoubuf.InField(err, "field271")
+					}
+				}
+				if v == 0 {
+					return r.DefaultValuePresent("field271")
+				}
+				m.Field271 = v
+			case 272:
+				if wt != bijoubuf.WireVarint {
+					return r.WireMismatch("field272")
+				}
+				v, ok := r.Int32Fast()
+				if !ok {
+					var err error
+					if v, err = r.Int32(); err != nil {
+						return bijoubuf.InField(err, "field272")
+					}
+				}
+				if v == 0 {
+					return r.DefaultValuePresent("field272")
+				}
+				m.Field272 = v
+			case 280:
+				if wt != bijoubuf.WireVarint {
+					return r.WireMismatch("field280")
+				}
+				v, ok := r.Int32Fast()
+				if !ok {
+					var err error
+					if v, err = r.Int32(); err != nil {
+						return bijoubuf.InField(err, "field280")
+					}
+				}
+				if v == 0 {
+					return r.DefaultValuePresent("field280")
+				}
+				m.Field280 = v
+			default:
+				if err := r.Skip(n, wt); err != nil {
+					return err
+				}
+			}
+		}
 	}
-	if ok, err := r.Field(6, bijoubuf.WireVarint, "field6"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Int32()
-		if err != nil {
-			return bijoubuf.InField(err, "field6")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("field6")
-		}
-		m.Field6 = v
-	}
-	if ok, err := r.Field(7, bijoubuf.WireLen, "field7"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.String()
-		if err != nil {
-			return bijoubuf.InField(err, "field7")
-		}
-		if len(v) == 0 {
-			return r.DefaultValuePresent("field7")
-		}
-		m.Field7 = v
-	}
-	if ok, err := r.Field(9, bijoubuf.WireLen, "field9"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.String()
-		if err != nil {
-			return bijoubuf.InField(err, "field9")
-		}
-		if len(v) == 0 {
-			return r.DefaultValuePresent("field9")
-		}
-		m.Field9 = v
-	}
-	if ok, err := r.Field(12, bijoubuf.WireVarint, "field12"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Bool()
-		if err != nil {
-			return bijoubuf.InField(err, "field12")
-		}
-		if !v {
-			return r.DefaultValuePresent("field12")
-		}
-		m.Field12 = v
-	}
-	if ok, err := r.Field(13, bijoubuf.WireVarint, "field13"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Bool()
-		if err != nil {
-			return bijoubuf.InField(err, "field13")
-		}
-		if !v {
-			return r.DefaultValuePresent("field13")
-		}
-		m.Field13 = v
-	}
-	if ok, err := r.Field(14, bijoubuf.WireVarint, "field14"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Bool()
-		if err != nil {
-			return bijoubuf.InField(err, "field14")
-		}
-		if !v {
-			return r.DefaultValuePresent("field14")
-		}
-		m.Field14 = v
-	}
-	if ok, err := r.Field(15, bijoubuf.WireLen, "field15"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("field15"); err != nil {
-			return err
-		}
-		v := new(GoogleMessage1SubMessage)
-		f, err := r.Enter(true)
-		if err == nil {
-			err = r.Leave(f, v.BijoubufDecode(r))
-		}
-		if err != nil {
-			return bijoubuf.InField(err, "field15")
-		}
-		m.Field15 = v
-	}
-	if ok, err := r.Field(16, bijoubuf.WireVarint, "field16"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Int32()
-		if err != nil {
-			return bijoubuf.InField(err, "field16")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("field16")
-		}
-		m.Field16 = v
-	}
-	if ok, err := r.Field(17, bijoubuf.WireVarint, "field17"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Bool()
-		if err != nil {
-			return bijoubuf.InField(err, "field17")
-		}
-		if !v {
-			return r.DefaultValuePresent("field17")
-		}
-		m.Field17 = v
-	}
-	if ok, err := r.Field(18, bijoubuf.WireLen, "field18"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.String()
-		if err != nil {
-			return bijoubuf.InField(err, "field18")
-		}
-		if len(v) == 0 {
-			return r.DefaultValuePresent("field18")
-		}
-		m.Field18 = v
-	}
-	if ok, err := r.Field(22, bijoubuf.WireVarint, "field22"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Int64()
-		if err != nil {
-			return bijoubuf.InField(err, "field22")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("field22")
-		}
-		m.Field22 = v
-	}
-	if ok, err := r.Field(23, bijoubuf.WireVarint, "field23"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Int32()
-		if err != nil {
-			return bijoubuf.InField(err, "field23")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("field23")
-		}
-		m.Field23 = v
-	}
-	if ok, err := r.Field(24, bijoubuf.WireVarint, "field24"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Bool()
-		if err != nil {
-			return bijoubuf.InField(err, "field24")
-		}
-		if !v {
-			return r.DefaultValuePresent("field24")
-		}
-		m.Field24 = v
-	}
-	if ok, err := r.Field(25, bijoubuf.WireVarint, "field25"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Int32()
-		if err != nil {
-			return bijoubuf.InField(err, "field25")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("field25")
-		}
-		m.Field25 = v
-	}
-	if ok, err := r.Field(29, bijoubuf.WireVarint, "field29"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Int32()
-		if err != nil {
-			return bijoubuf.InField(err, "field29")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("field29")
-		}
-		m.Field29 = v
-	}
-	if ok, err := r.Field(30, bijoubuf.WireVarint, "field30"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Bool()
-		if err != nil {
-			return bijoubuf.InField(err, "field30")
-		}
-		if !v {
-			return r.DefaultValuePresent("field30")
-		}
-		m.Field30 = v
-	}
-	if ok, err := r.Field(59, bijoubuf.WireVarint, "field59"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Bool()
-		if err != nil {
-			return bijoubuf.InField(err, "field59")
-		}
-		if !v {
-			return r.DefaultValuePresent("field59")
-		}
-		m.Field59 = v
-	}
-	if ok, err := r.Field(60, bijoubuf.WireVarint, "field60"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Int32()
-		if err != nil {
-			return bijoubuf.InField(err, "field60")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("field60")
-		}
-		m.Field60 = v
-	}
-	if ok, err := r.Field(67, bijoubuf.WireVarint, "field67"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Int32()
-		if err != nil {
-			return bijoubuf.InField(err, "field67")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("field67")
-		}
-		m.Field67 = v
-	}
-	if ok, err := r.Field(68, bijoubuf.WireVarint, "field68"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Int32()
-		if err != nil {
-			return bijoubuf.InField(err, "field68")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("field68")
-		}
-		m.Field68 = v
-	}
-	if ok, err := r.Field(78, bijoubuf.WireVarint, "field78"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Bool()
-		if err != nil {
-			return bijoubuf.InField(err, "field78")
-		}
-		if !v {
-			return r.DefaultValuePresent("field78")
-		}
-		m.Field78 = v
-	}
-	if ok, err := r.Field(80, bijoubuf.WireVarint, "field80"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Bool()
-		if err != nil {
-			return bijoubuf.InField(err, "field80")
-		}
-		if !v {
-			return r.DefaultValuePresent("field80")
-		}
-		m.Field80 = v
-	}
-	if ok, err := r.Field(81, bijoubuf.WireVarint, "field81"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Bool()
-		if err != nil {
-			return bijoubuf.InField(err, "field81")
-		}
-		if !v {
-			return r.DefaultValuePresent("field81")
-		}
-		m.Field81 = v
-	}
-	if ok, err := r.Field(100, bijoubuf.WireVarint, "field100"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Int32()
-		if err != nil {
-			return bijoubuf.InField(err, "field100")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("field100")
-		}
-		m.Field100 = v
-	}
-	if ok, err := r.Field(101, bijoubuf.WireVarint, "field101"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Int32()
-		if err != nil {
-			return bijoubuf.InField(err, "field101")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("field101")
-		}
-		m.Field101 = v
-	}
-	if ok, err := r.Field(102, bijoubuf.WireLen, "field102"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.String()
-		if err != nil {
-			return bijoubuf.InField(err, "field102")
-		}
-		if len(v) == 0 {
-			return r.DefaultValuePresent("field102")
-		}
-		m.Field102 = v
-	}
-	if ok, err := r.Field(103, bijoubuf.WireLen, "field103"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.String()
-		if err != nil {
-			return bijoubuf.InField(err, "field103")
-		}
-		if len(v) == 0 {
-			return r.DefaultValuePresent("field103")
-		}
-		m.Field103 = v
-	}
-	if ok, err := r.Field(104, bijoubuf.WireVarint, "field104"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Int32()
-		if err != nil {
-			return bijoubuf.InField(err, "field104")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("field104")
-		}
-		m.Field104 = v
-	}
-	if ok, err := r.Field(128, bijoubuf.WireVarint, "field128"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Int32()
-		if err != nil {
-			return bijoubuf.InField(err, "field128")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("field128")
-		}
-		m.Field128 = v
-	}
-	if ok, err := r.Field(129, bijoubuf.WireLen, "field129"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.String()
-		if err != nil {
-			return bijoubuf.InField(err, "field129")
-		}
-		if len(v) == 0 {
-			return r.DefaultValuePresent("field129")
-		}
-		m.Field129 = v
-	}
-	if ok, err := r.Field(130, bijoubuf.WireVarint, "field130"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Int32()
-		if err != nil {
-			return bijoubuf.InField(err, "field130")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("field130")
-		}
-		m.Field130 = v
-	}
-	if ok, err := r.Field(131, bijoubuf.WireVarint, "field131"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Int32()
-		if err != nil {
-			return bijoubuf.InField(err, "field131")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("field131")
-		}
-		m.Field131 = v
-	}
-	if ok, err := r.Field(150, bijoubuf.WireVarint, "field150"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Int32()
-		if err != nil {
-			return bijoubuf.InField(err, "field150")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("field150")
-		}
-		m.Field150 = v
-	}
-	if ok, err := r.Field(271, bijoubuf.WireVarint, "field271"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Int32()
-		if err != nil {
-			return bijoubuf.InField(err, "field271")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("field271")
-		}
-		m.Field271 = v
-	}
-	if ok, err := r.Field(272, bijoubuf.WireVarint, "field272"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Int32()
-		if err != nil {
-			return bijoubuf.InField(err, "field272")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("field272")
-		}
-		m.Field272 = v
-	}
-	if ok, err := r.Field(280, bijoubuf.WireVarint, "field280"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Int32()
-		if err != nil {
-			return bijoubuf.InField(err, "field280")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("field280")
-		}
-		m.Field280 = v
-	}
-	u, err := r.Finish()
-	if err != nil {
-		return err
-	}
-	m.unknown = u
+	m.unknown = r.Kept()
 	return nil
 }
 
@@ -1601,251 +1711,316 @@ func (m *GoogleMessage1SubMessage) BijoubufWrite(w *bijoubuf.BackWriter) {
 
 // BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.
 func (m *GoogleMessage1SubMessage) BijoubufDecode(r *bijoubuf.Reader) error {
-	if ok, err := r.Field(1, bijoubuf.WireVarint, "field1"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Int32()
-		if err != nil {
-			return bijoubuf.InField(err, "field1")
+	for {
+		n, wt, ok := r.NextFast()
+		if !ok {
+			if r.AtEnd() {
+				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
+			}
 		}
-		if v == 0 {
-			return r.DefaultValuePresent("field1")
+		switch n {
+		case 1:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("field1")
+			}
+			v, ok := r.Int32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int32(); err != nil {
+					return bijoubuf.InField(err, "field1")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("field1")
+			}
+			m.Field1 = v
+		case 2:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("field2")
+			}
+			v, ok := r.Int32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int32(); err != nil {
+					return bijoubuf.InField(err, "field2")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("field2")
+			}
+			m.Field2 = v
+		case 3:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("field3")
+			}
+			v, ok := r.Int32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int32(); err != nil {
+					return bijoubuf.InField(err, "field3")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("field3")
+			}
+			m.Field3 = v
+		case 12:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("field12")
+			}
+			v, ok := r.BoolFast()
+			if !ok {
+				var err error
+				if v, err = r.Bool(); err != nil {
+					return bijoubuf.InField(err, "field12")
+				}
+			}
+			if !v {
+				return r.DefaultValuePresent("field12")
+			}
+			m.Field12 = v
+		case 13:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("field13")
+			}
+			v, ok := r.Int64Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int64(); err != nil {
+					return bijoubuf.InField(err, "field13")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("field13")
+			}
+			m.Field13 = v
+		case 14:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("field14")
+			}
+			v, ok := r.Int64Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int64(); err != nil {
+					return bijoubuf.InField(err, "field14")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("field14")
+			}
+			m.Field14 = v
+		case 15:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("field15")
+			}
+			v, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "field15")
+			}
+			if len(v) == 0 {
+				return r.DefaultValuePresent("field15")
+			}
+			m.Field15 = v
+		case 16:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("field16")
+			}
+			v, ok := r.Int32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int32(); err != nil {
+					return bijoubuf.InField(err, "field16")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("field16")
+			}
+			m.Field16 = v
+		case 19:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("field19")
+			}
+			v, ok := r.Int32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int32(); err != nil {
+					return bijoubuf.InField(err, "field19")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("field19")
+			}
+			m.Field19 = v
+		case 20:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("field20")
+			}
+			v, ok := r.BoolFast()
+			if !ok {
+				var err error
+				if v, err = r.Bool(); err != nil {
+					return bijoubuf.InField(err, "field20")
+				}
+			}
+			if !v {
+				return r.DefaultValuePresent("field20")
+			}
+			m.Field20 = v
+		case 21:
+			if wt != bijoubuf.WireI64 {
+				return r.WireMismatch("field21")
+			}
+			v, err := r.Fixed64()
+			if err != nil {
+				return bijoubuf.InField(err, "field21")
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("field21")
+			}
+			m.Field21 = v
+		case 22:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("field22")
+			}
+			v, ok := r.Int32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int32(); err != nil {
+					return bijoubuf.InField(err, "field22")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("field22")
+			}
+			m.Field22 = v
+		case 23:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("field23")
+			}
+			v, ok := r.BoolFast()
+			if !ok {
+				var err error
+				if v, err = r.Bool(); err != nil {
+					return bijoubuf.InField(err, "field23")
+				}
+			}
+			if !v {
+				return r.DefaultValuePresent("field23")
+			}
+			m.Field23 = v
+		case 28:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("field28")
+			}
+			v, ok := r.BoolFast()
+			if !ok {
+				var err error
+				if v, err = r.Bool(); err != nil {
+					return bijoubuf.InField(err, "field28")
+				}
+			}
+			if !v {
+				return r.DefaultValuePresent("field28")
+			}
+			m.Field28 = v
+		default:
+			switch n {
+			case 203:
+				if wt != bijoubuf.WireI32 {
+					return r.WireMismatch("field203")
+				}
+				v, err := r.Fixed32()
+				if err != nil {
+					return bijoubuf.InField(err, "field203")
+				}
+				if v == 0 {
+					return r.DefaultValuePresent("field203")
+				}
+				m.Field203 = v
+			case 204:
+				if wt != bijoubuf.WireVarint {
+					return r.WireMismatch("field204")
+				}
+				v, ok := r.Int32Fast()
+				if !ok {
+					var err error
+					if v, err = r.Int32(); err != nil {
+						return bijoubuf.InField(err, "field204")
+					}
+				}
+				if v == 0 {
+					return r.DefaultValuePresent("field204")
+				}
+				m.Field204 = v
+			case 205:
+				if wt != bijoubuf.WireLen {
+					return r.WireMismatch("field205")
+				}
+				v, err := r.String()
+				if err != nil {
+					return bijoubuf.InField(err, "field205")
+				}
+				if len(v) == 0 {
+					return r.DefaultValuePresent("field205")
+				}
+				m.Field205 = v
+			case 206:
+				if wt != bijoubuf.WireVarint {
+					return r.WireMismatch("field206")
+				}
+				v, ok := r.BoolFast()
+				if !ok {
+					var err error
+					if v, err = r.Bool(); err != nil {
+						return bijoubuf.InField(err, "field206")
+					}
+				}
+				if !v {
+					return r.DefaultValuePresent("field206")
+				}
+				m.Field206 = v
+			case 207:
+				if wt != bijoubuf.WireVarint {
+					return r.WireMismatch("field207")
+				}
+				v, ok := r.Uint64Fast()
+				if !ok {
+					var err error
+					if v, err = r.Uint64(); err != nil {
+						return bijoubuf.InField(err, "field207")
+					}
+				}
+				if v == 0 {
+					return r.DefaultValuePresent("field207")
+				}
+				m.Field207 = v
+			case 300:
+				if wt != bijoubuf.WireVarint {
+					return r.WireMismatch("field300")
+				}
+				v, ok := r.Uint64Fast()
+				if !ok {
+					var err error
+					if v, err = r.Uint64(); err != nil {
+						return bijoubuf.InField(err, "field300")
+					}
+				}
+				if v == 0 {
+					return r.DefaultValuePresent("field300")
+				}
+				m.Field300 = v
+			default:
+				if err := r.Skip(n, wt); err != nil {
+					return err
+				}
+			}
 		}
-		m.Field1 = v
 	}
-	if ok, err := r.Field(2, bijoubuf.WireVarint, "field2"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Int32()
-		if err != nil {
-			return bijoubuf.InField(err, "field2")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("field2")
-		}
-		m.Field2 = v
-	}
-	if ok, err := r.Field(3, bijoubuf.WireVarint, "field3"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Int32()
-		if err != nil {
-			return bijoubuf.InField(err, "field3")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("field3")
-		}
-		m.Field3 = v
-	}
-	if ok, err := r.Field(12, bijoubuf.WireVarint, "field12"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Bool()
-		if err != nil {
-			return bijoubuf.InField(err, "field12")
-		}
-		if !v {
-			return r.DefaultValuePresent("field12")
-		}
-		m.Field12 = v
-	}
-	if ok, err := r.Field(13, bijoubuf.WireVarint, "field13"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Int64()
-		if err != nil {
-			return bijoubuf.InField(err, "field13")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("field13")
-		}
-		m.Field13 = v
-	}
-	if ok, err := r.Field(14, bijoubuf.WireVarint, "field14"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Int64()
-		if err != nil {
-			return bijoubuf.InField(err, "field14")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("field14")
-		}
-		m.Field14 = v
-	}
-	if ok, err := r.Field(15, bijoubuf.WireLen, "field15"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.String()
-		if err != nil {
-			return bijoubuf.InField(err, "field15")
-		}
-		if len(v) == 0 {
-			return r.DefaultValuePresent("field15")
-		}
-		m.Field15 = v
-	}
-	if ok, err := r.Field(16, bijoubuf.WireVarint, "field16"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Int32()
-		if err != nil {
-			return bijoubuf.InField(err, "field16")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("field16")
-		}
-		m.Field16 = v
-	}
-	if ok, err := r.Field(19, bijoubuf.WireVarint, "field19"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Int32()
-		if err != nil {
-			return bijoubuf.InField(err, "field19")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("field19")
-		}
-		m.Field19 = v
-	}
-	if ok, err := r.Field(20, bijoubuf.WireVarint, "field20"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Bool()
-		if err != nil {
-			return bijoubuf.InField(err, "field20")
-		}
-		if !v {
-			return r.DefaultValuePresent("field20")
-		}
-		m.Field20 = v
-	}
-	if ok, err := r.Field(21, bijoubuf.WireI64, "field21"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Fixed64()
-		if err != nil {
-			return bijoubuf.InField(err, "field21")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("field21")
-		}
-		m.Field21 = v
-	}
-	if ok, err := r.Field(22, bijoubuf.WireVarint, "field22"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Int32()
-		if err != nil {
-			return bijoubuf.InField(err, "field22")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("field22")
-		}
-		m.Field22 = v
-	}
-	if ok, err := r.Field(23, bijoubuf.WireVarint, "field23"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Bool()
-		if err != nil {
-			return bijoubuf.InField(err, "field23")
-		}
-		if !v {
-			return r.DefaultValuePresent("field23")
-		}
-		m.Field23 = v
-	}
-	if ok, err := r.Field(28, bijoubuf.WireVarint, "field28"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Bool()
-		if err != nil {
-			return bijoubuf.InField(err, "field28")
-		}
-		if !v {
-			return r.DefaultValuePresent("field28")
-		}
-		m.Field28 = v
-	}
-	if ok, err := r.Field(203, bijoubuf.WireI32, "field203"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Fixed32()
-		if err != nil {
-			return bijoubuf.InField(err, "field203")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("field203")
-		}
-		m.Field203 = v
-	}
-	if ok, err := r.Field(204, bijoubuf.WireVarint, "field204"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Int32()
-		if err != nil {
-			return bijoubuf.InField(err, "field204")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("field204")
-		}
-		m.Field204 = v
-	}
-	if ok, err := r.Field(205, bijoubuf.WireLen, "field205"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.String()
-		if err != nil {
-			return bijoubuf.InField(err, "field205")
-		}
-		if len(v) == 0 {
-			return r.DefaultValuePresent("field205")
-		}
-		m.Field205 = v
-	}
-	if ok, err := r.Field(206, bijoubuf.WireVarint, "field206"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Bool()
-		if err != nil {
-			return bijoubuf.InField(err, "field206")
-		}
-		if !v {
-			return r.DefaultValuePresent("field206")
-		}
-		m.Field206 = v
-	}
-	if ok, err := r.Field(207, bijoubuf.WireVarint, "field207"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Uint64()
-		if err != nil {
-			return bijoubuf.InField(err, "field207")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("field207")
-		}
-		m.Field207 = v
-	}
-	if ok, err := r.Field(300, bijoubuf.WireVarint, "field300"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Uint64()
-		if err != nil {
-			return bijoubuf.InField(err, "field300")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("field300")
-		}
-		m.Field300 = v
-	}
-	u, err := r.Finish()
-	if err != nil {
-		return err
-	}
-	m.unknown = u
+	m.unknown = r.Kept()
 	return nil
 }
 

@@ -338,121 +338,159 @@ func (m *AnyValue) BijoubufWrite(w *bijoubuf.BackWriter) {
 
 // BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.
 func (m *AnyValue) BijoubufDecode(r *bijoubuf.Reader) error {
-	if ok, err := r.Field(1, bijoubuf.WireLen, "string_value"); err != nil {
-		return err
-	} else if ok {
-		if m.Value != nil {
-			return r.OneofConflict("string_value")
+	for {
+		n, wt, ok := r.NextFast()
+		if !ok {
+			if r.AtEnd() {
+				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
+			}
 		}
-		v, err := r.String()
-		if err != nil {
-			return bijoubuf.InField(err, "string_value")
+		switch n {
+		case 1:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("string_value")
+			}
+			if m.Value != nil {
+				return r.OneofConflict("string_value")
+			}
+			v, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "string_value")
+			}
+			m.Value = &AnyValue_StringValue{StringValue: v}
+		case 2:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("bool_value")
+			}
+			if m.Value != nil {
+				return r.OneofConflict("bool_value")
+			}
+			v, ok := r.BoolFast()
+			if !ok {
+				var err error
+				if v, err = r.Bool(); err != nil {
+					return bijoubuf.InField(err, "bool_value")
+				}
+			}
+			m.Value = &AnyValue_BoolValue{BoolValue: v}
+		case 3:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("int_value")
+			}
+			if m.Value != nil {
+				return r.OneofConflict("int_value")
+			}
+			v, ok := r.Int64Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int64(); err != nil {
+					return bijoubuf.InField(err, "int_value")
+				}
+			}
+			m.Value = &AnyValue_IntValue{IntValue: v}
+		case 4:
+			if wt != bijoubuf.WireI64 {
+				return r.WireMismatch("double_value")
+			}
+			if m.Value != nil {
+				return r.OneofConflict("double_value")
+			}
+			v, ok := r.Float64Fast()
+			if !ok {
+				var err error
+				if v, err = r.Float64(); err != nil {
+					return bijoubuf.InField(err, "double_value")
+				}
+			}
+			m.Value = &AnyValue_DoubleValue{DoubleValue: v}
+		case 5:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("array_value")
+			}
+			if m.Value != nil {
+				return r.OneofConflict("array_value")
+			}
+			if err := r.CheckDepth("array_value"); err != nil {
+				return err
+			}
+			v := new(ArrayValue)
+			f, ok := r.EnterFast(true)
+			var derr error
+			if !ok {
+				f, derr = r.Enter(true)
+			}
+			if derr == nil {
+				if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+					derr = r.Leave(f, derr)
+				}
+			}
+			if derr != nil {
+				return bijoubuf.InField(derr, "array_value")
+			}
+			m.Value = &AnyValue_ArrayValue{ArrayValue: v}
+		case 6:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("kvlist_value")
+			}
+			if m.Value != nil {
+				return r.OneofConflict("kvlist_value")
+			}
+			if err := r.CheckDepth("kvlist_value"); err != nil {
+				return err
+			}
+			v := new(KeyValueList)
+			f, ok := r.EnterFast(true)
+			var derr error
+			if !ok {
+				f, derr = r.Enter(true)
+			}
+			if derr == nil {
+				if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+					derr = r.Leave(f, derr)
+				}
+			}
+			if derr != nil {
+				return bijoubuf.InField(derr, "kvlist_value")
+			}
+			m.Value = &AnyValue_KvlistValue{KvlistValue: v}
+		case 7:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("bytes_value")
+			}
+			if m.Value != nil {
+				return r.OneofConflict("bytes_value")
+			}
+			v, err := r.BytesCopy()
+			if err != nil {
+				return bijoubuf.InField(err, "bytes_value")
+			}
+			m.Value = &AnyValue_BytesValue{BytesValue: v}
+		case 8:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("string_value_strindex")
+			}
+			if m.Value != nil {
+				return r.OneofConflict("string_value_strindex")
+			}
+			v, ok := r.Int32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int32(); err != nil {
+					return bijoubuf.InField(err, "string_value_strindex")
+				}
+			}
+			m.Value = &AnyValue_StringValueStrindex{StringValueStrindex: v}
+		default:
+			if err := r.Skip(n, wt); err != nil {
+				return err
+			}
 		}
-		m.Value = &AnyValue_StringValue{StringValue: v}
 	}
-	if ok, err := r.Field(2, bijoubuf.WireVarint, "bool_value"); err != nil {
-		return err
-	} else if ok {
-		if m.Value != nil {
-			return r.OneofConflict("bool_value")
-		}
-		v, err := r.Bool()
-		if err != nil {
-			return bijoubuf.InField(err, "bool_value")
-		}
-		m.Value = &AnyValue_BoolValue{BoolValue: v}
-	}
-	if ok, err := r.Field(3, bijoubuf.WireVarint, "int_value"); err != nil {
-		return err
-	} else if ok {
-		if m.Value != nil {
-			return r.OneofConflict("int_value")
-		}
-		v, err := r.Int64()
-		if err != nil {
-			return bijoubuf.InField(err, "int_value")
-		}
-		m.Value = &AnyValue_IntValue{IntValue: v}
-	}
-	if ok, err := r.Field(4, bijoubuf.WireI64, "double_value"); err != nil {
-		return err
-	} else if ok {
-		if m.Value != nil {
-			return r.OneofConflict("double_value")
-		}
-		v, err := r.Float64()
-		if err != nil {
-			return bijoubuf.InField(err, "double_value")
-		}
-		m.Value = &AnyValue_DoubleValue{DoubleValue: v}
-	}
-	if ok, err := r.Field(5, bijoubuf.WireLen, "array_value"); err != nil {
-		return err
-	} else if ok {
-		if m.Value != nil {
-			return r.OneofConflict("array_value")
-		}
-		if err := r.CheckDepth("array_value"); err != nil {
-			return err
-		}
-		v := new(ArrayValue)
-		f, err := r.Enter(true)
-		if err == nil {
-			err = r.Leave(f, v.BijoubufDecode(r))
-		}
-		if err != nil {
-			return bijoubuf.InField(err, "array_value")
-		}
-		m.Value = &AnyValue_ArrayValue{ArrayValue: v}
-	}
-	if ok, err := r.Field(6, bijoubuf.WireLen, "kvlist_value"); err != nil {
-		return err
-	} else if ok {
-		if m.Value != nil {
-			return r.OneofConflict("kvlist_value")
-		}
-		if err := r.CheckDepth("kvlist_value"); err != nil {
-			return err
-		}
-		v := new(KeyValueList)
-		f, err := r.Enter(true)
-		if err == nil {
-			err = r.Leave(f, v.BijoubufDecode(r))
-		}
-		if err != nil {
-			return bijoubuf.InField(err, "kvlist_value")
-		}
-		m.Value = &AnyValue_KvlistValue{KvlistValue: v}
-	}
-	if ok, err := r.Field(7, bijoubuf.WireLen, "bytes_value"); err != nil {
-		return err
-	} else if ok {
-		if m.Value != nil {
-			return r.OneofConflict("bytes_value")
-		}
-		v, err := r.BytesCopy()
-		if err != nil {
-			return bijoubuf.InField(err, "bytes_value")
-		}
-		m.Value = &AnyValue_BytesValue{BytesValue: v}
-	}
-	if ok, err := r.Field(8, bijoubuf.WireVarint, "string_value_strindex"); err != nil {
-		return err
-	} else if ok {
-		if m.Value != nil {
-			return r.OneofConflict("string_value_strindex")
-		}
-		v, err := r.Int32()
-		if err != nil {
-			return bijoubuf.InField(err, "string_value_strindex")
-		}
-		m.Value = &AnyValue_StringValueStrindex{StringValueStrindex: v}
-	}
-	u, err := r.Finish()
-	if err != nil {
-		return err
-	}
-	m.unknown = u
+	m.unknown = r.Kept()
 	return nil
 }
 
@@ -587,42 +625,62 @@ func (m *ArrayValue) BijoubufWrite(w *bijoubuf.BackWriter) {
 
 // BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.
 func (m *ArrayValue) BijoubufDecode(r *bijoubuf.Reader) error {
-	if ok, err := r.Field(1, bijoubuf.WireLen, "values"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("values"); err != nil {
-			return err
-		}
-		outer, err := r.OpenRun("values", 0)
-		if err != nil {
-			return err
-		}
-		n := r.CountLens()
-		m.Values = make([]*AnyValue, 0, n)
-		vs := make([]AnyValue, n)
-		for i := 0; !r.AtEnd(); i++ {
-			var v *AnyValue
-			if i < n {
-				v = &vs[i]
-			} else {
-				v = new(AnyValue)
+	for {
+		n, wt, ok := r.NextFast()
+		if !ok {
+			if r.AtEnd() {
+				break
 			}
-			f, err := r.Enter(true)
-			if err == nil {
-				err = r.Leave(f, v.BijoubufDecode(r))
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
 			}
+		}
+		switch n {
+		case 1:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("values")
+			}
+			if err := r.CheckDepth("values"); err != nil {
+				return err
+			}
+			outer, err := r.OpenRun("values", 0)
 			if err != nil {
-				return bijoubuf.InElement(err, i, "values")
+				return err
 			}
-			m.Values = append(m.Values, v)
+			n := r.CountLens()
+			m.Values = make([]*AnyValue, 0, n)
+			vs := make([]AnyValue, n)
+			for i := 0; !r.AtEnd(); i++ {
+				var v *AnyValue
+				if i < n {
+					v = &vs[i]
+				} else {
+					v = new(AnyValue)
+				}
+				f, ok := r.EnterFast(true)
+				var derr error
+				if !ok {
+					f, derr = r.Enter(true)
+				}
+				if derr == nil {
+					if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+						derr = r.Leave(f, derr)
+					}
+				}
+				if derr != nil {
+					return bijoubuf.InElement(derr, i, "values")
+				}
+				m.Values = append(m.Values, v)
+			}
+			r.CloseRun(outer)
+		default:
+			if err := r.Skip(n, wt); err != nil {
+				return err
+			}
 		}
-		r.CloseRun(outer)
 	}
-	u, err := r.Finish()
-	if err != nil {
-		return err
-	}
-	m.unknown = u
+	m.unknown = r.Kept()
 	return nil
 }
 
@@ -765,42 +823,62 @@ func (m *KeyValueList) BijoubufWrite(w *bijoubuf.BackWriter) {
 
 // BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.
 func (m *KeyValueList) BijoubufDecode(r *bijoubuf.Reader) error {
-	if ok, err := r.Field(1, bijoubuf.WireLen, "values"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("values"); err != nil {
-			return err
-		}
-		outer, err := r.OpenRun("values", 0)
-		if err != nil {
-			return err
-		}
-		n := r.CountLens()
-		m.Values = make([]*KeyValue, 0, n)
-		vs := make([]KeyValue, n)
-		for i := 0; !r.AtEnd(); i++ {
-			var v *KeyValue
-			if i < n {
-				v = &vs[i]
-			} else {
-				v = new(KeyValue)
+	for {
+		n, wt, ok := r.NextFast()
+		if !ok {
+			if r.AtEnd() {
+				break
 			}
-			f, err := r.Enter(true)
-			if err == nil {
-				err = r.Leave(f, v.BijoubufDecode(r))
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
 			}
+		}
+		switch n {
+		case 1:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("values")
+			}
+			if err := r.CheckDepth("values"); err != nil {
+				return err
+			}
+			outer, err := r.OpenRun("values", 0)
 			if err != nil {
-				return bijoubuf.InElement(err, i, "values")
+				return err
 			}
-			m.Values = append(m.Values, v)
+			n := r.CountLens()
+			m.Values = make([]*KeyValue, 0, n)
+			vs := make([]KeyValue, n)
+			for i := 0; !r.AtEnd(); i++ {
+				var v *KeyValue
+				if i < n {
+					v = &vs[i]
+				} else {
+					v = new(KeyValue)
+				}
+				f, ok := r.EnterFast(true)
+				var derr error
+				if !ok {
+					f, derr = r.Enter(true)
+				}
+				if derr == nil {
+					if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+						derr = r.Leave(f, derr)
+					}
+				}
+				if derr != nil {
+					return bijoubuf.InElement(derr, i, "values")
+				}
+				m.Values = append(m.Values, v)
+			}
+			r.CloseRun(outer)
+		default:
+			if err := r.Skip(n, wt); err != nil {
+				return err
+			}
 		}
-		r.CloseRun(outer)
 	}
-	u, err := r.Finish()
-	if err != nil {
-		return err
-	}
-	m.unknown = u
+	m.unknown = r.Kept()
 	return nil
 }
 
@@ -974,51 +1052,74 @@ func (m *KeyValue) BijoubufWrite(w *bijoubuf.BackWriter) {
 
 // BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.
 func (m *KeyValue) BijoubufDecode(r *bijoubuf.Reader) error {
-	if ok, err := r.Field(1, bijoubuf.WireLen, "key"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.String()
-		if err != nil {
-			return bijoubuf.InField(err, "key")
+	for {
+		n, wt, ok := r.NextFast()
+		if !ok {
+			if r.AtEnd() {
+				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
+			}
 		}
-		if len(v) == 0 {
-			return r.DefaultValuePresent("key")
+		switch n {
+		case 1:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("key")
+			}
+			v, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "key")
+			}
+			if len(v) == 0 {
+				return r.DefaultValuePresent("key")
+			}
+			m.Key = v
+		case 2:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("value")
+			}
+			if err := r.CheckDepth("value"); err != nil {
+				return err
+			}
+			v := new(AnyValue)
+			f, ok := r.EnterFast(true)
+			var derr error
+			if !ok {
+				f, derr = r.Enter(true)
+			}
+			if derr == nil {
+				if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+					derr = r.Leave(f, derr)
+				}
+			}
+			if derr != nil {
+				return bijoubuf.InField(derr, "value")
+			}
+			m.Value = v
+		case 3:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("key_strindex")
+			}
+			v, ok := r.Int32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int32(); err != nil {
+					return bijoubuf.InField(err, "key_strindex")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("key_strindex")
+			}
+			m.KeyStrindex = v
+		default:
+			if err := r.Skip(n, wt); err != nil {
+				return err
+			}
 		}
-		m.Key = v
 	}
-	if ok, err := r.Field(2, bijoubuf.WireLen, "value"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("value"); err != nil {
-			return err
-		}
-		v := new(AnyValue)
-		f, err := r.Enter(true)
-		if err == nil {
-			err = r.Leave(f, v.BijoubufDecode(r))
-		}
-		if err != nil {
-			return bijoubuf.InField(err, "value")
-		}
-		m.Value = v
-	}
-	if ok, err := r.Field(3, bijoubuf.WireVarint, "key_strindex"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Int32()
-		if err != nil {
-			return bijoubuf.InField(err, "key_strindex")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("key_strindex")
-		}
-		m.KeyStrindex = v
-	}
-	u, err := r.Finish()
-	if err != nil {
-		return err
-	}
-	m.unknown = u
+	m.unknown = r.Kept()
 	return nil
 }
 
@@ -1217,78 +1318,101 @@ func (m *InstrumentationScope) BijoubufWrite(w *bijoubuf.BackWriter) {
 
 // BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.
 func (m *InstrumentationScope) BijoubufDecode(r *bijoubuf.Reader) error {
-	if ok, err := r.Field(1, bijoubuf.WireLen, "name"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.String()
-		if err != nil {
-			return bijoubuf.InField(err, "name")
-		}
-		if len(v) == 0 {
-			return r.DefaultValuePresent("name")
-		}
-		m.Name = v
-	}
-	if ok, err := r.Field(2, bijoubuf.WireLen, "version"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.String()
-		if err != nil {
-			return bijoubuf.InField(err, "version")
-		}
-		if len(v) == 0 {
-			return r.DefaultValuePresent("version")
-		}
-		m.Version = v
-	}
-	if ok, err := r.Field(3, bijoubuf.WireLen, "attributes"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("attributes"); err != nil {
-			return err
-		}
-		outer, err := r.OpenRun("attributes", 0)
-		if err != nil {
-			return err
-		}
-		n := r.CountLens()
-		m.Attributes = make([]*KeyValue, 0, n)
-		vs := make([]KeyValue, n)
-		for i := 0; !r.AtEnd(); i++ {
-			var v *KeyValue
-			if i < n {
-				v = &vs[i]
-			} else {
-				v = new(KeyValue)
+	for {
+		n, wt, ok := r.NextFast()
+		if !ok {
+			if r.AtEnd() {
+				break
 			}
-			f, err := r.Enter(true)
-			if err == nil {
-				err = r.Leave(f, v.BijoubufDecode(r))
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
 			}
+		}
+		switch n {
+		case 1:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("name")
+			}
+			v, err := r.String()
 			if err != nil {
-				return bijoubuf.InElement(err, i, "attributes")
+				return bijoubuf.InField(err, "name")
 			}
-			m.Attributes = append(m.Attributes, v)
+			if len(v) == 0 {
+				return r.DefaultValuePresent("name")
+			}
+			m.Name = v
+		case 2:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("version")
+			}
+			v, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "version")
+			}
+			if len(v) == 0 {
+				return r.DefaultValuePresent("version")
+			}
+			m.Version = v
+		case 3:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("attributes")
+			}
+			if err := r.CheckDepth("attributes"); err != nil {
+				return err
+			}
+			outer, err := r.OpenRun("attributes", 0)
+			if err != nil {
+				return err
+			}
+			n := r.CountLens()
+			m.Attributes = make([]*KeyValue, 0, n)
+			vs := make([]KeyValue, n)
+			for i := 0; !r.AtEnd(); i++ {
+				var v *KeyValue
+				if i < n {
+					v = &vs[i]
+				} else {
+					v = new(KeyValue)
+				}
+				f, ok := r.EnterFast(true)
+				var derr error
+				if !ok {
+					f, derr = r.Enter(true)
+				}
+				if derr == nil {
+					if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+						derr = r.Leave(f, derr)
+					}
+				}
+				if derr != nil {
+					return bijoubuf.InElement(derr, i, "attributes")
+				}
+				m.Attributes = append(m.Attributes, v)
+			}
+			r.CloseRun(outer)
+		case 4:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("dropped_attributes_count")
+			}
+			v, ok := r.Uint32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Uint32(); err != nil {
+					return bijoubuf.InField(err, "dropped_attributes_count")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("dropped_attributes_count")
+			}
+			m.DroppedAttributesCount = v
+		default:
+			if err := r.Skip(n, wt); err != nil {
+				return err
+			}
 		}
-		r.CloseRun(outer)
 	}
-	if ok, err := r.Field(4, bijoubuf.WireVarint, "dropped_attributes_count"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Uint32()
-		if err != nil {
-			return bijoubuf.InField(err, "dropped_attributes_count")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("dropped_attributes_count")
-		}
-		m.DroppedAttributesCount = v
-	}
-	u, err := r.Finish()
-	if err != nil {
-		return err
-	}
-	m.unknown = u
+	m.unknown = r.Kept()
 	return nil
 }
 
@@ -1504,69 +1628,83 @@ func (m *EntityRef) BijoubufWrite(w *bijoubuf.BackWriter) {
 
 // BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.
 func (m *EntityRef) BijoubufDecode(r *bijoubuf.Reader) error {
-	if ok, err := r.Field(1, bijoubuf.WireLen, "schema_url"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.String()
-		if err != nil {
-			return bijoubuf.InField(err, "schema_url")
+	for {
+		n, wt, ok := r.NextFast()
+		if !ok {
+			if r.AtEnd() {
+				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
+			}
 		}
-		if len(v) == 0 {
-			return r.DefaultValuePresent("schema_url")
-		}
-		m.SchemaUrl = v
-	}
-	if ok, err := r.Field(2, bijoubuf.WireLen, "type"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.String()
-		if err != nil {
-			return bijoubuf.InField(err, "type")
-		}
-		if len(v) == 0 {
-			return r.DefaultValuePresent("type")
-		}
-		m.Type = v
-	}
-	if ok, err := r.Field(3, bijoubuf.WireLen, "id_keys"); err != nil {
-		return err
-	} else if ok {
-		outer, err := r.OpenRun("id_keys", 0)
-		if err != nil {
-			return err
-		}
-		m.IdKeys = make([]string, 0, r.CountLens())
-		for i := 0; !r.AtEnd(); i++ {
+		switch n {
+		case 1:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("schema_url")
+			}
 			v, err := r.String()
 			if err != nil {
-				return bijoubuf.InElement(err, i, "id_keys")
+				return bijoubuf.InField(err, "schema_url")
 			}
-			m.IdKeys = append(m.IdKeys, v)
-		}
-		r.CloseRun(outer)
-	}
-	if ok, err := r.Field(4, bijoubuf.WireLen, "description_keys"); err != nil {
-		return err
-	} else if ok {
-		outer, err := r.OpenRun("description_keys", 0)
-		if err != nil {
-			return err
-		}
-		m.DescriptionKeys = make([]string, 0, r.CountLens())
-		for i := 0; !r.AtEnd(); i++ {
+			if len(v) == 0 {
+				return r.DefaultValuePresent("schema_url")
+			}
+			m.SchemaUrl = v
+		case 2:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("type")
+			}
 			v, err := r.String()
 			if err != nil {
-				return bijoubuf.InElement(err, i, "description_keys")
+				return bijoubuf.InField(err, "type")
 			}
-			m.DescriptionKeys = append(m.DescriptionKeys, v)
+			if len(v) == 0 {
+				return r.DefaultValuePresent("type")
+			}
+			m.Type = v
+		case 3:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("id_keys")
+			}
+			outer, err := r.OpenRun("id_keys", 0)
+			if err != nil {
+				return err
+			}
+			m.IdKeys = make([]string, 0, r.CountLens())
+			for i := 0; !r.AtEnd(); i++ {
+				v, err := r.String()
+				if err != nil {
+					return bijoubuf.InElement(err, i, "id_keys")
+				}
+				m.IdKeys = append(m.IdKeys, v)
+			}
+			r.CloseRun(outer)
+		case 4:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("description_keys")
+			}
+			outer, err := r.OpenRun("description_keys", 0)
+			if err != nil {
+				return err
+			}
+			m.DescriptionKeys = make([]string, 0, r.CountLens())
+			for i := 0; !r.AtEnd(); i++ {
+				v, err := r.String()
+				if err != nil {
+					return bijoubuf.InElement(err, i, "description_keys")
+				}
+				m.DescriptionKeys = append(m.DescriptionKeys, v)
+			}
+			r.CloseRun(outer)
+		default:
+			if err := r.Skip(n, wt); err != nil {
+				return err
+			}
 		}
-		r.CloseRun(outer)
 	}
-	u, err := r.Finish()
-	if err != nil {
-		return err
-	}
-	m.unknown = u
+	m.unknown = r.Kept()
 	return nil
 }
 

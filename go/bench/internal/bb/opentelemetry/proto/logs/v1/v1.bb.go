@@ -250,42 +250,62 @@ func (m *LogsData) BijoubufWrite(w *bijoubuf.BackWriter) {
 
 // BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.
 func (m *LogsData) BijoubufDecode(r *bijoubuf.Reader) error {
-	if ok, err := r.Field(1, bijoubuf.WireLen, "resource_logs"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("resource_logs"); err != nil {
-			return err
-		}
-		outer, err := r.OpenRun("resource_logs", 0)
-		if err != nil {
-			return err
-		}
-		n := r.CountLens()
-		m.ResourceLogs = make([]*ResourceLogs, 0, n)
-		vs := make([]ResourceLogs, n)
-		for i := 0; !r.AtEnd(); i++ {
-			var v *ResourceLogs
-			if i < n {
-				v = &vs[i]
-			} else {
-				v = new(ResourceLogs)
+	for {
+		n, wt, ok := r.NextFast()
+		if !ok {
+			if r.AtEnd() {
+				break
 			}
-			f, err := r.Enter(true)
-			if err == nil {
-				err = r.Leave(f, v.BijoubufDecode(r))
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
 			}
+		}
+		switch n {
+		case 1:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("resource_logs")
+			}
+			if err := r.CheckDepth("resource_logs"); err != nil {
+				return err
+			}
+			outer, err := r.OpenRun("resource_logs", 0)
 			if err != nil {
-				return bijoubuf.InElement(err, i, "resource_logs")
+				return err
 			}
-			m.ResourceLogs = append(m.ResourceLogs, v)
+			n := r.CountLens()
+			m.ResourceLogs = make([]*ResourceLogs, 0, n)
+			vs := make([]ResourceLogs, n)
+			for i := 0; !r.AtEnd(); i++ {
+				var v *ResourceLogs
+				if i < n {
+					v = &vs[i]
+				} else {
+					v = new(ResourceLogs)
+				}
+				f, ok := r.EnterFast(true)
+				var derr error
+				if !ok {
+					f, derr = r.Enter(true)
+				}
+				if derr == nil {
+					if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+						derr = r.Leave(f, derr)
+					}
+				}
+				if derr != nil {
+					return bijoubuf.InElement(derr, i, "resource_logs")
+				}
+				m.ResourceLogs = append(m.ResourceLogs, v)
+			}
+			r.CloseRun(outer)
+		default:
+			if err := r.Skip(n, wt); err != nil {
+				return err
+			}
 		}
-		r.CloseRun(outer)
 	}
-	u, err := r.Finish()
-	if err != nil {
-		return err
-	}
-	m.unknown = u
+	m.unknown = r.Kept()
 	return nil
 }
 
@@ -471,70 +491,96 @@ func (m *ResourceLogs) BijoubufWrite(w *bijoubuf.BackWriter) {
 
 // BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.
 func (m *ResourceLogs) BijoubufDecode(r *bijoubuf.Reader) error {
-	if ok, err := r.Field(1, bijoubuf.WireLen, "resource"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("resource"); err != nil {
-			return err
-		}
-		v := new(v1.Resource)
-		f, err := r.Enter(true)
-		if err == nil {
-			err = r.Leave(f, v.BijoubufDecode(r))
-		}
-		if err != nil {
-			return bijoubuf.InField(err, "resource")
-		}
-		m.Resource = v
-	}
-	if ok, err := r.Field(2, bijoubuf.WireLen, "scope_logs"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("scope_logs"); err != nil {
-			return err
-		}
-		outer, err := r.OpenRun("scope_logs", 0)
-		if err != nil {
-			return err
-		}
-		n := r.CountLens()
-		m.ScopeLogs = make([]*ScopeLogs, 0, n)
-		vs := make([]ScopeLogs, n)
-		for i := 0; !r.AtEnd(); i++ {
-			var v *ScopeLogs
-			if i < n {
-				v = &vs[i]
-			} else {
-				v = new(ScopeLogs)
+	for {
+		n, wt, ok := r.NextFast()
+		if !ok {
+			if r.AtEnd() {
+				break
 			}
-			f, err := r.Enter(true)
-			if err == nil {
-				err = r.Leave(f, v.BijoubufDecode(r))
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
 			}
+		}
+		switch n {
+		case 1:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("resource")
+			}
+			if err := r.CheckDepth("resource"); err != nil {
+				return err
+			}
+			v := new(v1.Resource)
+			f, ok := r.EnterFast(true)
+			var derr error
+			if !ok {
+				f, derr = r.Enter(true)
+			}
+			if derr == nil {
+				if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+					derr = r.Leave(f, derr)
+				}
+			}
+			if derr != nil {
+				return bijoubuf.InField(derr, "resource")
+			}
+			m.Resource = v
+		case 2:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("scope_logs")
+			}
+			if err := r.CheckDepth("scope_logs"); err != nil {
+				return err
+			}
+			outer, err := r.OpenRun("scope_logs", 0)
 			if err != nil {
-				return bijoubuf.InElement(err, i, "scope_logs")
+				return err
 			}
-			m.ScopeLogs = append(m.ScopeLogs, v)
+			n := r.CountLens()
+			m.ScopeLogs = make([]*ScopeLogs, 0, n)
+			vs := make([]ScopeLogs, n)
+			for i := 0; !r.AtEnd(); i++ {
+				var v *ScopeLogs
+				if i < n {
+					v = &vs[i]
+				} else {
+					v = new(ScopeLogs)
+				}
+				f, ok := r.EnterFast(true)
+				var derr error
+				if !ok {
+					f, derr = r.Enter(true)
+				}
+				if derr == nil {
+					if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+						derr = r.Leave(f, derr)
+					}
+				}
+				if derr != nil {
+					return bijoubuf.InElement(derr, i, "scope_logs")
+				}
+				m.ScopeLogs = append(m.ScopeLogs, v)
+			}
+			r.CloseRun(outer)
+		case 3:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("schema_url")
+			}
+			v, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "schema_url")
+			}
+			if len(v) == 0 {
+				return r.DefaultValuePresent("schema_url")
+			}
+			m.SchemaUrl = v
+		default:
+			if err := r.Skip(n, wt); err != nil {
+				return err
+			}
 		}
-		r.CloseRun(outer)
 	}
-	if ok, err := r.Field(3, bijoubuf.WireLen, "schema_url"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.String()
-		if err != nil {
-			return bijoubuf.InField(err, "schema_url")
-		}
-		if len(v) == 0 {
-			return r.DefaultValuePresent("schema_url")
-		}
-		m.SchemaUrl = v
-	}
-	u, err := r.Finish()
-	if err != nil {
-		return err
-	}
-	m.unknown = u
+	m.unknown = r.Kept()
 	return nil
 }
 
@@ -721,70 +767,96 @@ func (m *ScopeLogs) BijoubufWrite(w *bijoubuf.BackWriter) {
 
 // BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.
 func (m *ScopeLogs) BijoubufDecode(r *bijoubuf.Reader) error {
-	if ok, err := r.Field(1, bijoubuf.WireLen, "scope"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("scope"); err != nil {
-			return err
-		}
-		v := new(v12.InstrumentationScope)
-		f, err := r.Enter(true)
-		if err == nil {
-			err = r.Leave(f, v.BijoubufDecode(r))
-		}
-		if err != nil {
-			return bijoubuf.InField(err, "scope")
-		}
-		m.Scope = v
-	}
-	if ok, err := r.Field(2, bijoubuf.WireLen, "log_records"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("log_records"); err != nil {
-			return err
-		}
-		outer, err := r.OpenRun("log_records", 0)
-		if err != nil {
-			return err
-		}
-		n := r.CountLens()
-		m.LogRecords = make([]*LogRecord, 0, n)
-		vs := make([]LogRecord, n)
-		for i := 0; !r.AtEnd(); i++ {
-			var v *LogRecord
-			if i < n {
-				v = &vs[i]
-			} else {
-				v = new(LogRecord)
+	for {
+		n, wt, ok := r.NextFast()
+		if !ok {
+			if r.AtEnd() {
+				break
 			}
-			f, err := r.Enter(true)
-			if err == nil {
-				err = r.Leave(f, v.BijoubufDecode(r))
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
 			}
+		}
+		switch n {
+		case 1:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("scope")
+			}
+			if err := r.CheckDepth("scope"); err != nil {
+				return err
+			}
+			v := new(v12.InstrumentationScope)
+			f, ok := r.EnterFast(true)
+			var derr error
+			if !ok {
+				f, derr = r.Enter(true)
+			}
+			if derr == nil {
+				if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+					derr = r.Leave(f, derr)
+				}
+			}
+			if derr != nil {
+				return bijoubuf.InField(derr, "scope")
+			}
+			m.Scope = v
+		case 2:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("log_records")
+			}
+			if err := r.CheckDepth("log_records"); err != nil {
+				return err
+			}
+			outer, err := r.OpenRun("log_records", 0)
 			if err != nil {
-				return bijoubuf.InElement(err, i, "log_records")
+				return err
 			}
-			m.LogRecords = append(m.LogRecords, v)
+			n := r.CountLens()
+			m.LogRecords = make([]*LogRecord, 0, n)
+			vs := make([]LogRecord, n)
+			for i := 0; !r.AtEnd(); i++ {
+				var v *LogRecord
+				if i < n {
+					v = &vs[i]
+				} else {
+					v = new(LogRecord)
+				}
+				f, ok := r.EnterFast(true)
+				var derr error
+				if !ok {
+					f, derr = r.Enter(true)
+				}
+				if derr == nil {
+					if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+						derr = r.Leave(f, derr)
+					}
+				}
+				if derr != nil {
+					return bijoubuf.InElement(derr, i, "log_records")
+				}
+				m.LogRecords = append(m.LogRecords, v)
+			}
+			r.CloseRun(outer)
+		case 3:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("schema_url")
+			}
+			v, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "schema_url")
+			}
+			if len(v) == 0 {
+				return r.DefaultValuePresent("schema_url")
+			}
+			m.SchemaUrl = v
+		default:
+			if err := r.Skip(n, wt); err != nil {
+				return err
+			}
 		}
-		r.CloseRun(outer)
 	}
-	if ok, err := r.Field(3, bijoubuf.WireLen, "schema_url"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.String()
-		if err != nil {
-			return bijoubuf.InField(err, "schema_url")
-		}
-		if len(v) == 0 {
-			return r.DefaultValuePresent("schema_url")
-		}
-		m.SchemaUrl = v
-	}
-	u, err := r.Finish()
-	if err != nil {
-		return err
-	}
-	m.unknown = u
+	m.unknown = r.Kept()
 	return nil
 }
 
@@ -1158,166 +1230,198 @@ func (m *LogRecord) BijoubufWrite(w *bijoubuf.BackWriter) {
 
 // BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.
 func (m *LogRecord) BijoubufDecode(r *bijoubuf.Reader) error {
-	if ok, err := r.Field(1, bijoubuf.WireI64, "time_unix_nano"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Fixed64()
-		if err != nil {
-			return bijoubuf.InField(err, "time_unix_nano")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("time_unix_nano")
-		}
-		m.TimeUnixNano = v
-	}
-	if ok, err := r.Field(2, bijoubuf.WireVarint, "severity_number"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Int32()
-		if err != nil {
-			return bijoubuf.InField(err, "severity_number")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("severity_number")
-		}
-		m.SeverityNumber = SeverityNumber(v)
-	}
-	if ok, err := r.Field(3, bijoubuf.WireLen, "severity_text"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.String()
-		if err != nil {
-			return bijoubuf.InField(err, "severity_text")
-		}
-		if len(v) == 0 {
-			return r.DefaultValuePresent("severity_text")
-		}
-		m.SeverityText = v
-	}
-	if ok, err := r.Field(5, bijoubuf.WireLen, "body"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("body"); err != nil {
-			return err
-		}
-		v := new(v12.AnyValue)
-		f, err := r.Enter(true)
-		if err == nil {
-			err = r.Leave(f, v.BijoubufDecode(r))
-		}
-		if err != nil {
-			return bijoubuf.InField(err, "body")
-		}
-		m.Body = v
-	}
-	if ok, err := r.Field(6, bijoubuf.WireLen, "attributes"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("attributes"); err != nil {
-			return err
-		}
-		outer, err := r.OpenRun("attributes", 0)
-		if err != nil {
-			return err
-		}
-		n := r.CountLens()
-		m.Attributes = make([]*v12.KeyValue, 0, n)
-		vs := make([]v12.KeyValue, n)
-		for i := 0; !r.AtEnd(); i++ {
-			var v *v12.KeyValue
-			if i < n {
-				v = &vs[i]
-			} else {
-				v = new(v12.KeyValue)
+	for {
+		n, wt, ok := r.NextFast()
+		if !ok {
+			if r.AtEnd() {
+				break
 			}
-			f, err := r.Enter(true)
-			if err == nil {
-				err = r.Leave(f, v.BijoubufDecode(r))
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
 			}
+		}
+		switch n {
+		case 1:
+			if wt != bijoubuf.WireI64 {
+				return r.WireMismatch("time_unix_nano")
+			}
+			v, err := r.Fixed64()
 			if err != nil {
-				return bijoubuf.InElement(err, i, "attributes")
+				return bijoubuf.InField(err, "time_unix_nano")
 			}
-			m.Attributes = append(m.Attributes, v)
+			if v == 0 {
+				return r.DefaultValuePresent("time_unix_nano")
+			}
+			m.TimeUnixNano = v
+		case 2:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("severity_number")
+			}
+			v, ok := r.Int32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int32(); err != nil {
+					return bijoubuf.InField(err, "severity_number")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("severity_number")
+			}
+			m.SeverityNumber = SeverityNumber(v)
+		case 3:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("severity_text")
+			}
+			v, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "severity_text")
+			}
+			if len(v) == 0 {
+				return r.DefaultValuePresent("severity_text")
+			}
+			m.SeverityText = v
+		case 5:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("body")
+			}
+			if err := r.CheckDepth("body"); err != nil {
+				return err
+			}
+			v := new(v12.AnyValue)
+			f, ok := r.EnterFast(true)
+			var derr error
+			if !ok {
+				f, derr = r.Enter(true)
+			}
+			if derr == nil {
+				if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+					derr = r.Leave(f, derr)
+				}
+			}
+			if derr != nil {
+				return bijoubuf.InField(derr, "body")
+			}
+			m.Body = v
+		case 6:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("attributes")
+			}
+			if err := r.CheckDepth("attributes"); err != nil {
+				return err
+			}
+			outer, err := r.OpenRun("attributes", 0)
+			if err != nil {
+				return err
+			}
+			n := r.CountLens()
+			m.Attributes = make([]*v12.KeyValue, 0, n)
+			vs := make([]v12.KeyValue, n)
+			for i := 0; !r.AtEnd(); i++ {
+				var v *v12.KeyValue
+				if i < n {
+					v = &vs[i]
+				} else {
+					v = new(v12.KeyValue)
+				}
+				f, ok := r.EnterFast(true)
+				var derr error
+				if !ok {
+					f, derr = r.Enter(true)
+				}
+				if derr == nil {
+					if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+						derr = r.Leave(f, derr)
+					}
+				}
+				if derr != nil {
+					return bijoubuf.InElement(derr, i, "attributes")
+				}
+				m.Attributes = append(m.Attributes, v)
+			}
+			r.CloseRun(outer)
+		case 7:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("dropped_attributes_count")
+			}
+			v, ok := r.Uint32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Uint32(); err != nil {
+					return bijoubuf.InField(err, "dropped_attributes_count")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("dropped_attributes_count")
+			}
+			m.DroppedAttributesCount = v
+		case 8:
+			if wt != bijoubuf.WireI32 {
+				return r.WireMismatch("flags")
+			}
+			v, err := r.Fixed32()
+			if err != nil {
+				return bijoubuf.InField(err, "flags")
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("flags")
+			}
+			m.Flags = v
+		case 9:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("trace_id")
+			}
+			v, err := r.BytesCopy()
+			if err != nil {
+				return bijoubuf.InField(err, "trace_id")
+			}
+			if len(v) == 0 {
+				return r.DefaultValuePresent("trace_id")
+			}
+			m.TraceId = v
+		case 10:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("span_id")
+			}
+			v, err := r.BytesCopy()
+			if err != nil {
+				return bijoubuf.InField(err, "span_id")
+			}
+			if len(v) == 0 {
+				return r.DefaultValuePresent("span_id")
+			}
+			m.SpanId = v
+		case 11:
+			if wt != bijoubuf.WireI64 {
+				return r.WireMismatch("observed_time_unix_nano")
+			}
+			v, err := r.Fixed64()
+			if err != nil {
+				return bijoubuf.InField(err, "observed_time_unix_nano")
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("observed_time_unix_nano")
+			}
+			m.ObservedTimeUnixNano = v
+		case 12:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("event_name")
+			}
+			v, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "event_name")
+			}
+			if len(v) == 0 {
+				return r.DefaultValuePresent("event_name")
+			}
+			m.EventName = v
+		default:
+			if err := r.Skip(n, wt); err != nil {
+				return err
+			}
 		}
-		r.CloseRun(outer)
 	}
-	if ok, err := r.Field(7, bijoubuf.WireVarint, "dropped_attributes_count"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Uint32()
-		if err != nil {
-			return bijoubuf.InField(err, "dropped_attributes_count")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("dropped_attributes_count")
-		}
-		m.DroppedAttributesCount = v
-	}
-	if ok, err := r.Field(8, bijoubuf.WireI32, "flags"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Fixed32()
-		if err != nil {
-			return bijoubuf.InField(err, "flags")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("flags")
-		}
-		m.Flags = v
-	}
-	if ok, err := r.Field(9, bijoubuf.WireLen, "trace_id"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.BytesCopy()
-		if err != nil {
-			return bijoubuf.InField(err, "trace_id")
-		}
-		if len(v) == 0 {
-			return r.DefaultValuePresent("trace_id")
-		}
-		m.TraceId = v
-	}
-	if ok, err := r.Field(10, bijoubuf.WireLen, "span_id"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.BytesCopy()
-		if err != nil {
-			return bijoubuf.InField(err, "span_id")
-		}
-		if len(v) == 0 {
-			return r.DefaultValuePresent("span_id")
-		}
-		m.SpanId = v
-	}
-	if ok, err := r.Field(11, bijoubuf.WireI64, "observed_time_unix_nano"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Fixed64()
-		if err != nil {
-			return bijoubuf.InField(err, "observed_time_unix_nano")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("observed_time_unix_nano")
-		}
-		m.ObservedTimeUnixNano = v
-	}
-	if ok, err := r.Field(12, bijoubuf.WireLen, "event_name"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.String()
-		if err != nil {
-			return bijoubuf.InField(err, "event_name")
-		}
-		if len(v) == 0 {
-			return r.DefaultValuePresent("event_name")
-		}
-		m.EventName = v
-	}
-	u, err := r.Finish()
-	if err != nil {
-		return err
-	}
-	m.unknown = u
+	m.unknown = r.Kept()
 	return nil
 }
 

@@ -225,42 +225,62 @@ func (m *MetricsData) BijoubufWrite(w *bijoubuf.BackWriter) {
 
 // BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.
 func (m *MetricsData) BijoubufDecode(r *bijoubuf.Reader) error {
-	if ok, err := r.Field(1, bijoubuf.WireLen, "resource_metrics"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("resource_metrics"); err != nil {
-			return err
-		}
-		outer, err := r.OpenRun("resource_metrics", 0)
-		if err != nil {
-			return err
-		}
-		n := r.CountLens()
-		m.ResourceMetrics = make([]*ResourceMetrics, 0, n)
-		vs := make([]ResourceMetrics, n)
-		for i := 0; !r.AtEnd(); i++ {
-			var v *ResourceMetrics
-			if i < n {
-				v = &vs[i]
-			} else {
-				v = new(ResourceMetrics)
+	for {
+		n, wt, ok := r.NextFast()
+		if !ok {
+			if r.AtEnd() {
+				break
 			}
-			f, err := r.Enter(true)
-			if err == nil {
-				err = r.Leave(f, v.BijoubufDecode(r))
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
 			}
+		}
+		switch n {
+		case 1:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("resource_metrics")
+			}
+			if err := r.CheckDepth("resource_metrics"); err != nil {
+				return err
+			}
+			outer, err := r.OpenRun("resource_metrics", 0)
 			if err != nil {
-				return bijoubuf.InElement(err, i, "resource_metrics")
+				return err
 			}
-			m.ResourceMetrics = append(m.ResourceMetrics, v)
+			n := r.CountLens()
+			m.ResourceMetrics = make([]*ResourceMetrics, 0, n)
+			vs := make([]ResourceMetrics, n)
+			for i := 0; !r.AtEnd(); i++ {
+				var v *ResourceMetrics
+				if i < n {
+					v = &vs[i]
+				} else {
+					v = new(ResourceMetrics)
+				}
+				f, ok := r.EnterFast(true)
+				var derr error
+				if !ok {
+					f, derr = r.Enter(true)
+				}
+				if derr == nil {
+					if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+						derr = r.Leave(f, derr)
+					}
+				}
+				if derr != nil {
+					return bijoubuf.InElement(derr, i, "resource_metrics")
+				}
+				m.ResourceMetrics = append(m.ResourceMetrics, v)
+			}
+			r.CloseRun(outer)
+		default:
+			if err := r.Skip(n, wt); err != nil {
+				return err
+			}
 		}
-		r.CloseRun(outer)
 	}
-	u, err := r.Finish()
-	if err != nil {
-		return err
-	}
-	m.unknown = u
+	m.unknown = r.Kept()
 	return nil
 }
 
@@ -446,70 +466,96 @@ func (m *ResourceMetrics) BijoubufWrite(w *bijoubuf.BackWriter) {
 
 // BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.
 func (m *ResourceMetrics) BijoubufDecode(r *bijoubuf.Reader) error {
-	if ok, err := r.Field(1, bijoubuf.WireLen, "resource"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("resource"); err != nil {
-			return err
-		}
-		v := new(v1.Resource)
-		f, err := r.Enter(true)
-		if err == nil {
-			err = r.Leave(f, v.BijoubufDecode(r))
-		}
-		if err != nil {
-			return bijoubuf.InField(err, "resource")
-		}
-		m.Resource = v
-	}
-	if ok, err := r.Field(2, bijoubuf.WireLen, "scope_metrics"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("scope_metrics"); err != nil {
-			return err
-		}
-		outer, err := r.OpenRun("scope_metrics", 0)
-		if err != nil {
-			return err
-		}
-		n := r.CountLens()
-		m.ScopeMetrics = make([]*ScopeMetrics, 0, n)
-		vs := make([]ScopeMetrics, n)
-		for i := 0; !r.AtEnd(); i++ {
-			var v *ScopeMetrics
-			if i < n {
-				v = &vs[i]
-			} else {
-				v = new(ScopeMetrics)
+	for {
+		n, wt, ok := r.NextFast()
+		if !ok {
+			if r.AtEnd() {
+				break
 			}
-			f, err := r.Enter(true)
-			if err == nil {
-				err = r.Leave(f, v.BijoubufDecode(r))
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
 			}
+		}
+		switch n {
+		case 1:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("resource")
+			}
+			if err := r.CheckDepth("resource"); err != nil {
+				return err
+			}
+			v := new(v1.Resource)
+			f, ok := r.EnterFast(true)
+			var derr error
+			if !ok {
+				f, derr = r.Enter(true)
+			}
+			if derr == nil {
+				if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+					derr = r.Leave(f, derr)
+				}
+			}
+			if derr != nil {
+				return bijoubuf.InField(derr, "resource")
+			}
+			m.Resource = v
+		case 2:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("scope_metrics")
+			}
+			if err := r.CheckDepth("scope_metrics"); err != nil {
+				return err
+			}
+			outer, err := r.OpenRun("scope_metrics", 0)
 			if err != nil {
-				return bijoubuf.InElement(err, i, "scope_metrics")
+				return err
 			}
-			m.ScopeMetrics = append(m.ScopeMetrics, v)
+			n := r.CountLens()
+			m.ScopeMetrics = make([]*ScopeMetrics, 0, n)
+			vs := make([]ScopeMetrics, n)
+			for i := 0; !r.AtEnd(); i++ {
+				var v *ScopeMetrics
+				if i < n {
+					v = &vs[i]
+				} else {
+					v = new(ScopeMetrics)
+				}
+				f, ok := r.EnterFast(true)
+				var derr error
+				if !ok {
+					f, derr = r.Enter(true)
+				}
+				if derr == nil {
+					if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+						derr = r.Leave(f, derr)
+					}
+				}
+				if derr != nil {
+					return bijoubuf.InElement(derr, i, "scope_metrics")
+				}
+				m.ScopeMetrics = append(m.ScopeMetrics, v)
+			}
+			r.CloseRun(outer)
+		case 3:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("schema_url")
+			}
+			v, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "schema_url")
+			}
+			if len(v) == 0 {
+				return r.DefaultValuePresent("schema_url")
+			}
+			m.SchemaUrl = v
+		default:
+			if err := r.Skip(n, wt); err != nil {
+				return err
+			}
 		}
-		r.CloseRun(outer)
 	}
-	if ok, err := r.Field(3, bijoubuf.WireLen, "schema_url"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.String()
-		if err != nil {
-			return bijoubuf.InField(err, "schema_url")
-		}
-		if len(v) == 0 {
-			return r.DefaultValuePresent("schema_url")
-		}
-		m.SchemaUrl = v
-	}
-	u, err := r.Finish()
-	if err != nil {
-		return err
-	}
-	m.unknown = u
+	m.unknown = r.Kept()
 	return nil
 }
 
@@ -696,70 +742,96 @@ func (m *ScopeMetrics) BijoubufWrite(w *bijoubuf.BackWriter) {
 
 // BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.
 func (m *ScopeMetrics) BijoubufDecode(r *bijoubuf.Reader) error {
-	if ok, err := r.Field(1, bijoubuf.WireLen, "scope"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("scope"); err != nil {
-			return err
-		}
-		v := new(v12.InstrumentationScope)
-		f, err := r.Enter(true)
-		if err == nil {
-			err = r.Leave(f, v.BijoubufDecode(r))
-		}
-		if err != nil {
-			return bijoubuf.InField(err, "scope")
-		}
-		m.Scope = v
-	}
-	if ok, err := r.Field(2, bijoubuf.WireLen, "metrics"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("metrics"); err != nil {
-			return err
-		}
-		outer, err := r.OpenRun("metrics", 0)
-		if err != nil {
-			return err
-		}
-		n := r.CountLens()
-		m.Metrics = make([]*Metric, 0, n)
-		vs := make([]Metric, n)
-		for i := 0; !r.AtEnd(); i++ {
-			var v *Metric
-			if i < n {
-				v = &vs[i]
-			} else {
-				v = new(Metric)
+	for {
+		n, wt, ok := r.NextFast()
+		if !ok {
+			if r.AtEnd() {
+				break
 			}
-			f, err := r.Enter(true)
-			if err == nil {
-				err = r.Leave(f, v.BijoubufDecode(r))
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
 			}
+		}
+		switch n {
+		case 1:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("scope")
+			}
+			if err := r.CheckDepth("scope"); err != nil {
+				return err
+			}
+			v := new(v12.InstrumentationScope)
+			f, ok := r.EnterFast(true)
+			var derr error
+			if !ok {
+				f, derr = r.Enter(true)
+			}
+			if derr == nil {
+				if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+					derr = r.Leave(f, derr)
+				}
+			}
+			if derr != nil {
+				return bijoubuf.InField(derr, "scope")
+			}
+			m.Scope = v
+		case 2:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("metrics")
+			}
+			if err := r.CheckDepth("metrics"); err != nil {
+				return err
+			}
+			outer, err := r.OpenRun("metrics", 0)
 			if err != nil {
-				return bijoubuf.InElement(err, i, "metrics")
+				return err
 			}
-			m.Metrics = append(m.Metrics, v)
+			n := r.CountLens()
+			m.Metrics = make([]*Metric, 0, n)
+			vs := make([]Metric, n)
+			for i := 0; !r.AtEnd(); i++ {
+				var v *Metric
+				if i < n {
+					v = &vs[i]
+				} else {
+					v = new(Metric)
+				}
+				f, ok := r.EnterFast(true)
+				var derr error
+				if !ok {
+					f, derr = r.Enter(true)
+				}
+				if derr == nil {
+					if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+						derr = r.Leave(f, derr)
+					}
+				}
+				if derr != nil {
+					return bijoubuf.InElement(derr, i, "metrics")
+				}
+				m.Metrics = append(m.Metrics, v)
+			}
+			r.CloseRun(outer)
+		case 3:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("schema_url")
+			}
+			v, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "schema_url")
+			}
+			if len(v) == 0 {
+				return r.DefaultValuePresent("schema_url")
+			}
+			m.SchemaUrl = v
+		default:
+			if err := r.Skip(n, wt); err != nil {
+				return err
+			}
 		}
-		r.CloseRun(outer)
 	}
-	if ok, err := r.Field(3, bijoubuf.WireLen, "schema_url"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.String()
-		if err != nil {
-			return bijoubuf.InField(err, "schema_url")
-		}
-		if len(v) == 0 {
-			return r.DefaultValuePresent("schema_url")
-		}
-		m.SchemaUrl = v
-	}
-	u, err := r.Finish()
-	if err != nil {
-		return err
-	}
-	m.unknown = u
+	m.unknown = r.Kept()
 	return nil
 }
 
@@ -1223,173 +1295,223 @@ func (m *Metric) BijoubufWrite(w *bijoubuf.BackWriter) {
 
 // BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.
 func (m *Metric) BijoubufDecode(r *bijoubuf.Reader) error {
-	if ok, err := r.Field(1, bijoubuf.WireLen, "name"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.String()
-		if err != nil {
-			return bijoubuf.InField(err, "name")
-		}
-		if len(v) == 0 {
-			return r.DefaultValuePresent("name")
-		}
-		m.Name = v
-	}
-	if ok, err := r.Field(2, bijoubuf.WireLen, "description"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.String()
-		if err != nil {
-			return bijoubuf.InField(err, "description")
-		}
-		if len(v) == 0 {
-			return r.DefaultValuePresent("description")
-		}
-		m.Description = v
-	}
-	if ok, err := r.Field(3, bijoubuf.WireLen, "unit"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.String()
-		if err != nil {
-			return bijoubuf.InField(err, "unit")
-		}
-		if len(v) == 0 {
-			return r.DefaultValuePresent("unit")
-		}
-		m.Unit = v
-	}
-	if ok, err := r.Field(5, bijoubuf.WireLen, "gauge"); err != nil {
-		return err
-	} else if ok {
-		if m.Data != nil {
-			return r.OneofConflict("gauge")
-		}
-		if err := r.CheckDepth("gauge"); err != nil {
-			return err
-		}
-		v := new(Gauge)
-		f, err := r.Enter(true)
-		if err == nil {
-			err = r.Leave(f, v.BijoubufDecode(r))
-		}
-		if err != nil {
-			return bijoubuf.InField(err, "gauge")
-		}
-		m.Data = &Metric_Gauge{Gauge: v}
-	}
-	if ok, err := r.Field(7, bijoubuf.WireLen, "sum"); err != nil {
-		return err
-	} else if ok {
-		if m.Data != nil {
-			return r.OneofConflict("sum")
-		}
-		if err := r.CheckDepth("sum"); err != nil {
-			return err
-		}
-		v := new(Sum)
-		f, err := r.Enter(true)
-		if err == nil {
-			err = r.Leave(f, v.BijoubufDecode(r))
-		}
-		if err != nil {
-			return bijoubuf.InField(err, "sum")
-		}
-		m.Data = &Metric_Sum{Sum: v}
-	}
-	if ok, err := r.Field(9, bijoubuf.WireLen, "histogram"); err != nil {
-		return err
-	} else if ok {
-		if m.Data != nil {
-			return r.OneofConflict("histogram")
-		}
-		if err := r.CheckDepth("histogram"); err != nil {
-			return err
-		}
-		v := new(Histogram)
-		f, err := r.Enter(true)
-		if err == nil {
-			err = r.Leave(f, v.BijoubufDecode(r))
-		}
-		if err != nil {
-			return bijoubuf.InField(err, "histogram")
-		}
-		m.Data = &Metric_Histogram{Histogram: v}
-	}
-	if ok, err := r.Field(10, bijoubuf.WireLen, "exponential_histogram"); err != nil {
-		return err
-	} else if ok {
-		if m.Data != nil {
-			return r.OneofConflict("exponential_histogram")
-		}
-		if err := r.CheckDepth("exponential_histogram"); err != nil {
-			return err
-		}
-		v := new(ExponentialHistogram)
-		f, err := r.Enter(true)
-		if err == nil {
-			err = r.Leave(f, v.BijoubufDecode(r))
-		}
-		if err != nil {
-			return bijoubuf.InField(err, "exponential_histogram")
-		}
-		m.Data = &Metric_ExponentialHistogram{ExponentialHistogram: v}
-	}
-	if ok, err := r.Field(11, bijoubuf.WireLen, "summary"); err != nil {
-		return err
-	} else if ok {
-		if m.Data != nil {
-			return r.OneofConflict("summary")
-		}
-		if err := r.CheckDepth("summary"); err != nil {
-			return err
-		}
-		v := new(Summary)
-		f, err := r.Enter(true)
-		if err == nil {
-			err = r.Leave(f, v.BijoubufDecode(r))
-		}
-		if err != nil {
-			return bijoubuf.InField(err, "summary")
-		}
-		m.Data = &Metric_Summary{Summary: v}
-	}
-	if ok, err := r.Field(12, bijoubuf.WireLen, "metadata"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("metadata"); err != nil {
-			return err
-		}
-		outer, err := r.OpenRun("metadata", 0)
-		if err != nil {
-			return err
-		}
-		n := r.CountLens()
-		m.Metadata = make([]*v12.KeyValue, 0, n)
-		vs := make([]v12.KeyValue, n)
-		for i := 0; !r.AtEnd(); i++ {
-			var v *v12.KeyValue
-			if i < n {
-				v = &vs[i]
-			} else {
-				v = new(v12.KeyValue)
+	for {
+		n, wt, ok := r.NextFast()
+		if !ok {
+			if r.AtEnd() {
+				break
 			}
-			f, err := r.Enter(true)
-			if err == nil {
-				err = r.Leave(f, v.BijoubufDecode(r))
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
 			}
+		}
+		switch n {
+		case 1:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("name")
+			}
+			v, err := r.String()
 			if err != nil {
-				return bijoubuf.InElement(err, i, "metadata")
+				return bijoubuf.InField(err, "name")
 			}
-			m.Metadata = append(m.Metadata, v)
+			if len(v) == 0 {
+				return r.DefaultValuePresent("name")
+			}
+			m.Name = v
+		case 2:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("description")
+			}
+			v, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "description")
+			}
+			if len(v) == 0 {
+				return r.DefaultValuePresent("description")
+			}
+			m.Description = v
+		case 3:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("unit")
+			}
+			v, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "unit")
+			}
+			if len(v) == 0 {
+				return r.DefaultValuePresent("unit")
+			}
+			m.Unit = v
+		case 5:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("gauge")
+			}
+			if m.Data != nil {
+				return r.OneofConflict("gauge")
+			}
+			if err := r.CheckDepth("gauge"); err != nil {
+				return err
+			}
+			v := new(Gauge)
+			f, ok := r.EnterFast(true)
+			var derr error
+			if !ok {
+				f, derr = r.Enter(true)
+			}
+			if derr == nil {
+				if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+					derr = r.Leave(f, derr)
+				}
+			}
+			if derr != nil {
+				return bijoubuf.InField(derr, "gauge")
+			}
+			m.Data = &Metric_Gauge{Gauge: v}
+		case 7:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("sum")
+			}
+			if m.Data != nil {
+				return r.OneofConflict("sum")
+			}
+			if err := r.CheckDepth("sum"); err != nil {
+				return err
+			}
+			v := new(Sum)
+			f, ok := r.EnterFast(true)
+			var derr error
+			if !ok {
+				f, derr = r.Enter(true)
+			}
+			if derr == nil {
+				if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+					derr = r.Leave(f, derr)
+				}
+			}
+			if derr != nil {
+				return bijoubuf.InField(derr, "sum")
+			}
+			m.Data = &Metric_Sum{Sum: v}
+		case 9:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("histogram")
+			}
+			if m.Data != nil {
+				return r.OneofConflict("histogram")
+			}
+			if err := r.CheckDepth("histogram"); err != nil {
+				return err
+			}
+			v := new(Histogram)
+			f, ok := r.EnterFast(true)
+			var derr error
+			if !ok {
+				f, derr = r.Enter(true)
+			}
+			if derr == nil {
+				if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+					derr = r.Leave(f, derr)
+				}
+			}
+			if derr != nil {
+				return bijoubuf.InField(derr, "histogram")
+			}
+			m.Data = &Metric_Histogram{Histogram: v}
+		case 10:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("exponential_histogram")
+			}
+			if m.Data != nil {
+				return r.OneofConflict("exponential_histogram")
+			}
+			if err := r.CheckDepth("exponential_histogram"); err != nil {
+				return err
+			}
+			v := new(ExponentialHistogram)
+			f, ok := r.EnterFast(true)
+			var derr error
+			if !ok {
+				f, derr = r.Enter(true)
+			}
+			if derr == nil {
+				if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+					derr = r.Leave(f, derr)
+				}
+			}
+			if derr != nil {
+				return bijoubuf.InField(derr, "exponential_histogram")
+			}
+			m.Data = &Metric_ExponentialHistogram{ExponentialHistogram: v}
+		case 11:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("summary")
+			}
+			if m.Data != nil {
+				return r.OneofConflict("summary")
+			}
+			if err := r.CheckDepth("summary"); err != nil {
+				return err
+			}
+			v := new(Summary)
+			f, ok := r.EnterFast(true)
+			var derr error
+			if !ok {
+				f, derr = r.Enter(true)
+			}
+			if derr == nil {
+				if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+					derr = r.Leave(f, derr)
+				}
+			}
+			if derr != nil {
+				return bijoubuf.InField(derr, "summary")
+			}
+			m.Data = &Metric_Summary{Summary: v}
+		case 12:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("metadata")
+			}
+			if err := r.CheckDepth("metadata"); err != nil {
+				return err
+			}
+			outer, err := r.OpenRun("metadata", 0)
+			if err != nil {
+				return err
+			}
+			n := r.CountLens()
+			m.Metadata = make([]*v12.KeyValue, 0, n)
+			vs := make([]v12.KeyValue, n)
+			for i := 0; !r.AtEnd(); i++ {
+				var v *v12.KeyValue
+				if i < n {
+					v = &vs[i]
+				} else {
+					v = new(v12.KeyValue)
+				}
+				f, ok := r.EnterFast(true)
+				var derr error
+				if !ok {
+					f, derr = r.Enter(true)
+				}
+				if derr == nil {
+					if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+						derr = r.Leave(f, derr)
+					}
+				}
+				if derr != nil {
+					return bijoubuf.InElement(derr, i, "metadata")
+				}
+				m.Metadata = append(m.Metadata, v)
+			}
+			r.CloseRun(outer)
+		default:
+			if err := r.Skip(n, wt); err != nil {
+				return err
+			}
 		}
-		r.CloseRun(outer)
 	}
-	u, err := r.Finish()
-	if err != nil {
-		return err
-	}
-	m.unknown = u
+	m.unknown = r.Kept()
 	return nil
 }
 
@@ -1532,42 +1654,62 @@ func (m *Gauge) BijoubufWrite(w *bijoubuf.BackWriter) {
 
 // BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.
 func (m *Gauge) BijoubufDecode(r *bijoubuf.Reader) error {
-	if ok, err := r.Field(1, bijoubuf.WireLen, "data_points"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("data_points"); err != nil {
-			return err
-		}
-		outer, err := r.OpenRun("data_points", 0)
-		if err != nil {
-			return err
-		}
-		n := r.CountLens()
-		m.DataPoints = make([]*NumberDataPoint, 0, n)
-		vs := make([]NumberDataPoint, n)
-		for i := 0; !r.AtEnd(); i++ {
-			var v *NumberDataPoint
-			if i < n {
-				v = &vs[i]
-			} else {
-				v = new(NumberDataPoint)
+	for {
+		n, wt, ok := r.NextFast()
+		if !ok {
+			if r.AtEnd() {
+				break
 			}
-			f, err := r.Enter(true)
-			if err == nil {
-				err = r.Leave(f, v.BijoubufDecode(r))
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
 			}
+		}
+		switch n {
+		case 1:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("data_points")
+			}
+			if err := r.CheckDepth("data_points"); err != nil {
+				return err
+			}
+			outer, err := r.OpenRun("data_points", 0)
 			if err != nil {
-				return bijoubuf.InElement(err, i, "data_points")
+				return err
 			}
-			m.DataPoints = append(m.DataPoints, v)
+			n := r.CountLens()
+			m.DataPoints = make([]*NumberDataPoint, 0, n)
+			vs := make([]NumberDataPoint, n)
+			for i := 0; !r.AtEnd(); i++ {
+				var v *NumberDataPoint
+				if i < n {
+					v = &vs[i]
+				} else {
+					v = new(NumberDataPoint)
+				}
+				f, ok := r.EnterFast(true)
+				var derr error
+				if !ok {
+					f, derr = r.Enter(true)
+				}
+				if derr == nil {
+					if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+						derr = r.Leave(f, derr)
+					}
+				}
+				if derr != nil {
+					return bijoubuf.InElement(derr, i, "data_points")
+				}
+				m.DataPoints = append(m.DataPoints, v)
+			}
+			r.CloseRun(outer)
+		default:
+			if err := r.Skip(n, wt); err != nil {
+				return err
+			}
 		}
-		r.CloseRun(outer)
 	}
-	u, err := r.Finish()
-	if err != nil {
-		return err
-	}
-	m.unknown = u
+	m.unknown = r.Kept()
 	return nil
 }
 
@@ -1738,66 +1880,92 @@ func (m *Sum) BijoubufWrite(w *bijoubuf.BackWriter) {
 
 // BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.
 func (m *Sum) BijoubufDecode(r *bijoubuf.Reader) error {
-	if ok, err := r.Field(1, bijoubuf.WireLen, "data_points"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("data_points"); err != nil {
-			return err
-		}
-		outer, err := r.OpenRun("data_points", 0)
-		if err != nil {
-			return err
-		}
-		n := r.CountLens()
-		m.DataPoints = make([]*NumberDataPoint, 0, n)
-		vs := make([]NumberDataPoint, n)
-		for i := 0; !r.AtEnd(); i++ {
-			var v *NumberDataPoint
-			if i < n {
-				v = &vs[i]
-			} else {
-				v = new(NumberDataPoint)
+	for {
+		n, wt, ok := r.NextFast()
+		if !ok {
+			if r.AtEnd() {
+				break
 			}
-			f, err := r.Enter(true)
-			if err == nil {
-				err = r.Leave(f, v.BijoubufDecode(r))
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
 			}
+		}
+		switch n {
+		case 1:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("data_points")
+			}
+			if err := r.CheckDepth("data_points"); err != nil {
+				return err
+			}
+			outer, err := r.OpenRun("data_points", 0)
 			if err != nil {
-				return bijoubuf.InElement(err, i, "data_points")
+				return err
 			}
-			m.DataPoints = append(m.DataPoints, v)
+			n := r.CountLens()
+			m.DataPoints = make([]*NumberDataPoint, 0, n)
+			vs := make([]NumberDataPoint, n)
+			for i := 0; !r.AtEnd(); i++ {
+				var v *NumberDataPoint
+				if i < n {
+					v = &vs[i]
+				} else {
+					v = new(NumberDataPoint)
+				}
+				f, ok := r.EnterFast(true)
+				var derr error
+				if !ok {
+					f, derr = r.Enter(true)
+				}
+				if derr == nil {
+					if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+						derr = r.Leave(f, derr)
+					}
+				}
+				if derr != nil {
+					return bijoubuf.InElement(derr, i, "data_points")
+				}
+				m.DataPoints = append(m.DataPoints, v)
+			}
+			r.CloseRun(outer)
+		case 2:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("aggregation_temporality")
+			}
+			v, ok := r.Int32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int32(); err != nil {
+					return bijoubuf.InField(err, "aggregation_temporality")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("aggregation_temporality")
+			}
+			m.AggregationTemporality = AggregationTemporality(v)
+		case 3:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("is_monotonic")
+			}
+			v, ok := r.BoolFast()
+			if !ok {
+				var err error
+				if v, err = r.Bool(); err != nil {
+					return bijoubuf.InField(err, "is_monotonic")
+				}
+			}
+			if !v {
+				return r.DefaultValuePresent("is_monotonic")
+			}
+			m.IsMonotonic = v
+		default:
+			if err := r.Skip(n, wt); err != nil {
+				return err
+			}
 		}
-		r.CloseRun(outer)
 	}
-	if ok, err := r.Field(2, bijoubuf.WireVarint, "aggregation_temporality"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Int32()
-		if err != nil {
-			return bijoubuf.InField(err, "aggregation_temporality")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("aggregation_temporality")
-		}
-		m.AggregationTemporality = AggregationTemporality(v)
-	}
-	if ok, err := r.Field(3, bijoubuf.WireVarint, "is_monotonic"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Bool()
-		if err != nil {
-			return bijoubuf.InField(err, "is_monotonic")
-		}
-		if !v {
-			return r.DefaultValuePresent("is_monotonic")
-		}
-		m.IsMonotonic = v
-	}
-	u, err := r.Finish()
-	if err != nil {
-		return err
-	}
-	m.unknown = u
+	m.unknown = r.Kept()
 	return nil
 }
 
@@ -1951,54 +2119,77 @@ func (m *Histogram) BijoubufWrite(w *bijoubuf.BackWriter) {
 
 // BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.
 func (m *Histogram) BijoubufDecode(r *bijoubuf.Reader) error {
-	if ok, err := r.Field(1, bijoubuf.WireLen, "data_points"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("data_points"); err != nil {
-			return err
-		}
-		outer, err := r.OpenRun("data_points", 0)
-		if err != nil {
-			return err
-		}
-		n := r.CountLens()
-		m.DataPoints = make([]*HistogramDataPoint, 0, n)
-		vs := make([]HistogramDataPoint, n)
-		for i := 0; !r.AtEnd(); i++ {
-			var v *HistogramDataPoint
-			if i < n {
-				v = &vs[i]
-			} else {
-				v = new(HistogramDataPoint)
+	for {
+		n, wt, ok := r.NextFast()
+		if !ok {
+			if r.AtEnd() {
+				break
 			}
-			f, err := r.Enter(true)
-			if err == nil {
-				err = r.Leave(f, v.BijoubufDecode(r))
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
 			}
+		}
+		switch n {
+		case 1:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("data_points")
+			}
+			if err := r.CheckDepth("data_points"); err != nil {
+				return err
+			}
+			outer, err := r.OpenRun("data_points", 0)
 			if err != nil {
-				return bijoubuf.InElement(err, i, "data_points")
+				return err
 			}
-			m.DataPoints = append(m.DataPoints, v)
+			n := r.CountLens()
+			m.DataPoints = make([]*HistogramDataPoint, 0, n)
+			vs := make([]HistogramDataPoint, n)
+			for i := 0; !r.AtEnd(); i++ {
+				var v *HistogramDataPoint
+				if i < n {
+					v = &vs[i]
+				} else {
+					v = new(HistogramDataPoint)
+				}
+				f, ok := r.EnterFast(true)
+				var derr error
+				if !ok {
+					f, derr = r.Enter(true)
+				}
+				if derr == nil {
+					if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+						derr = r.Leave(f, derr)
+					}
+				}
+				if derr != nil {
+					return bijoubuf.InElement(derr, i, "data_points")
+				}
+				m.DataPoints = append(m.DataPoints, v)
+			}
+			r.CloseRun(outer)
+		case 2:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("aggregation_temporality")
+			}
+			v, ok := r.Int32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int32(); err != nil {
+					return bijoubuf.InField(err, "aggregation_temporality")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("aggregation_temporality")
+			}
+			m.AggregationTemporality = AggregationTemporality(v)
+		default:
+			if err := r.Skip(n, wt); err != nil {
+				return err
+			}
 		}
-		r.CloseRun(outer)
 	}
-	if ok, err := r.Field(2, bijoubuf.WireVarint, "aggregation_temporality"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Int32()
-		if err != nil {
-			return bijoubuf.InField(err, "aggregation_temporality")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("aggregation_temporality")
-		}
-		m.AggregationTemporality = AggregationTemporality(v)
-	}
-	u, err := r.Finish()
-	if err != nil {
-		return err
-	}
-	m.unknown = u
+	m.unknown = r.Kept()
 	return nil
 }
 
@@ -2152,54 +2343,77 @@ func (m *ExponentialHistogram) BijoubufWrite(w *bijoubuf.BackWriter) {
 
 // BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.
 func (m *ExponentialHistogram) BijoubufDecode(r *bijoubuf.Reader) error {
-	if ok, err := r.Field(1, bijoubuf.WireLen, "data_points"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("data_points"); err != nil {
-			return err
-		}
-		outer, err := r.OpenRun("data_points", 0)
-		if err != nil {
-			return err
-		}
-		n := r.CountLens()
-		m.DataPoints = make([]*ExponentialHistogramDataPoint, 0, n)
-		vs := make([]ExponentialHistogramDataPoint, n)
-		for i := 0; !r.AtEnd(); i++ {
-			var v *ExponentialHistogramDataPoint
-			if i < n {
-				v = &vs[i]
-			} else {
-				v = new(ExponentialHistogramDataPoint)
+	for {
+		n, wt, ok := r.NextFast()
+		if !ok {
+			if r.AtEnd() {
+				break
 			}
-			f, err := r.Enter(true)
-			if err == nil {
-				err = r.Leave(f, v.BijoubufDecode(r))
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
 			}
+		}
+		switch n {
+		case 1:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("data_points")
+			}
+			if err := r.CheckDepth("data_points"); err != nil {
+				return err
+			}
+			outer, err := r.OpenRun("data_points", 0)
 			if err != nil {
-				return bijoubuf.InElement(err, i, "data_points")
+				return err
 			}
-			m.DataPoints = append(m.DataPoints, v)
+			n := r.CountLens()
+			m.DataPoints = make([]*ExponentialHistogramDataPoint, 0, n)
+			vs := make([]ExponentialHistogramDataPoint, n)
+			for i := 0; !r.AtEnd(); i++ {
+				var v *ExponentialHistogramDataPoint
+				if i < n {
+					v = &vs[i]
+				} else {
+					v = new(ExponentialHistogramDataPoint)
+				}
+				f, ok := r.EnterFast(true)
+				var derr error
+				if !ok {
+					f, derr = r.Enter(true)
+				}
+				if derr == nil {
+					if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+						derr = r.Leave(f, derr)
+					}
+				}
+				if derr != nil {
+					return bijoubuf.InElement(derr, i, "data_points")
+				}
+				m.DataPoints = append(m.DataPoints, v)
+			}
+			r.CloseRun(outer)
+		case 2:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("aggregation_temporality")
+			}
+			v, ok := r.Int32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int32(); err != nil {
+					return bijoubuf.InField(err, "aggregation_temporality")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("aggregation_temporality")
+			}
+			m.AggregationTemporality = AggregationTemporality(v)
+		default:
+			if err := r.Skip(n, wt); err != nil {
+				return err
+			}
 		}
-		r.CloseRun(outer)
 	}
-	if ok, err := r.Field(2, bijoubuf.WireVarint, "aggregation_temporality"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Int32()
-		if err != nil {
-			return bijoubuf.InField(err, "aggregation_temporality")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("aggregation_temporality")
-		}
-		m.AggregationTemporality = AggregationTemporality(v)
-	}
-	u, err := r.Finish()
-	if err != nil {
-		return err
-	}
-	m.unknown = u
+	m.unknown = r.Kept()
 	return nil
 }
 
@@ -2342,42 +2556,62 @@ func (m *Summary) BijoubufWrite(w *bijoubuf.BackWriter) {
 
 // BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.
 func (m *Summary) BijoubufDecode(r *bijoubuf.Reader) error {
-	if ok, err := r.Field(1, bijoubuf.WireLen, "data_points"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("data_points"); err != nil {
-			return err
-		}
-		outer, err := r.OpenRun("data_points", 0)
-		if err != nil {
-			return err
-		}
-		n := r.CountLens()
-		m.DataPoints = make([]*SummaryDataPoint, 0, n)
-		vs := make([]SummaryDataPoint, n)
-		for i := 0; !r.AtEnd(); i++ {
-			var v *SummaryDataPoint
-			if i < n {
-				v = &vs[i]
-			} else {
-				v = new(SummaryDataPoint)
+	for {
+		n, wt, ok := r.NextFast()
+		if !ok {
+			if r.AtEnd() {
+				break
 			}
-			f, err := r.Enter(true)
-			if err == nil {
-				err = r.Leave(f, v.BijoubufDecode(r))
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
 			}
+		}
+		switch n {
+		case 1:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("data_points")
+			}
+			if err := r.CheckDepth("data_points"); err != nil {
+				return err
+			}
+			outer, err := r.OpenRun("data_points", 0)
 			if err != nil {
-				return bijoubuf.InElement(err, i, "data_points")
+				return err
 			}
-			m.DataPoints = append(m.DataPoints, v)
+			n := r.CountLens()
+			m.DataPoints = make([]*SummaryDataPoint, 0, n)
+			vs := make([]SummaryDataPoint, n)
+			for i := 0; !r.AtEnd(); i++ {
+				var v *SummaryDataPoint
+				if i < n {
+					v = &vs[i]
+				} else {
+					v = new(SummaryDataPoint)
+				}
+				f, ok := r.EnterFast(true)
+				var derr error
+				if !ok {
+					f, derr = r.Enter(true)
+				}
+				if derr == nil {
+					if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+						derr = r.Leave(f, derr)
+					}
+				}
+				if derr != nil {
+					return bijoubuf.InElement(derr, i, "data_points")
+				}
+				m.DataPoints = append(m.DataPoints, v)
+			}
+			r.CloseRun(outer)
+		default:
+			if err := r.Skip(n, wt); err != nil {
+				return err
+			}
 		}
-		r.CloseRun(outer)
 	}
-	u, err := r.Finish()
-	if err != nil {
-		return err
-	}
-	m.unknown = u
+	m.unknown = r.Kept()
 	return nil
 }
 
@@ -2662,133 +2896,165 @@ func (m *NumberDataPoint) BijoubufWrite(w *bijoubuf.BackWriter) {
 
 // BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.
 func (m *NumberDataPoint) BijoubufDecode(r *bijoubuf.Reader) error {
-	if ok, err := r.Field(2, bijoubuf.WireI64, "start_time_unix_nano"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Fixed64()
-		if err != nil {
-			return bijoubuf.InField(err, "start_time_unix_nano")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("start_time_unix_nano")
-		}
-		m.StartTimeUnixNano = v
-	}
-	if ok, err := r.Field(3, bijoubuf.WireI64, "time_unix_nano"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Fixed64()
-		if err != nil {
-			return bijoubuf.InField(err, "time_unix_nano")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("time_unix_nano")
-		}
-		m.TimeUnixNano = v
-	}
-	if ok, err := r.Field(4, bijoubuf.WireI64, "as_double"); err != nil {
-		return err
-	} else if ok {
-		if m.Value != nil {
-			return r.OneofConflict("as_double")
-		}
-		v, err := r.Float64()
-		if err != nil {
-			return bijoubuf.InField(err, "as_double")
-		}
-		m.Value = &NumberDataPoint_AsDouble{AsDouble: v}
-	}
-	if ok, err := r.Field(5, bijoubuf.WireLen, "exemplars"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("exemplars"); err != nil {
-			return err
-		}
-		outer, err := r.OpenRun("exemplars", 0)
-		if err != nil {
-			return err
-		}
-		n := r.CountLens()
-		m.Exemplars = make([]*Exemplar, 0, n)
-		vs := make([]Exemplar, n)
-		for i := 0; !r.AtEnd(); i++ {
-			var v *Exemplar
-			if i < n {
-				v = &vs[i]
-			} else {
-				v = new(Exemplar)
+	for {
+		n, wt, ok := r.NextFast()
+		if !ok {
+			if r.AtEnd() {
+				break
 			}
-			f, err := r.Enter(true)
-			if err == nil {
-				err = r.Leave(f, v.BijoubufDecode(r))
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
 			}
+		}
+		switch n {
+		case 2:
+			if wt != bijoubuf.WireI64 {
+				return r.WireMismatch("start_time_unix_nano")
+			}
+			v, err := r.Fixed64()
 			if err != nil {
-				return bijoubuf.InElement(err, i, "exemplars")
+				return bijoubuf.InField(err, "start_time_unix_nano")
 			}
-			m.Exemplars = append(m.Exemplars, v)
-		}
-		r.CloseRun(outer)
-	}
-	if ok, err := r.Field(6, bijoubuf.WireI64, "as_int"); err != nil {
-		return err
-	} else if ok {
-		if m.Value != nil {
-			return r.OneofConflict("as_int")
-		}
-		v, err := r.Sfixed64()
-		if err != nil {
-			return bijoubuf.InField(err, "as_int")
-		}
-		m.Value = &NumberDataPoint_AsInt{AsInt: v}
-	}
-	if ok, err := r.Field(7, bijoubuf.WireLen, "attributes"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("attributes"); err != nil {
-			return err
-		}
-		outer, err := r.OpenRun("attributes", 0)
-		if err != nil {
-			return err
-		}
-		n := r.CountLens()
-		m.Attributes = make([]*v12.KeyValue, 0, n)
-		vs := make([]v12.KeyValue, n)
-		for i := 0; !r.AtEnd(); i++ {
-			var v *v12.KeyValue
-			if i < n {
-				v = &vs[i]
-			} else {
-				v = new(v12.KeyValue)
+			if v == 0 {
+				return r.DefaultValuePresent("start_time_unix_nano")
 			}
-			f, err := r.Enter(true)
-			if err == nil {
-				err = r.Leave(f, v.BijoubufDecode(r))
+			m.StartTimeUnixNano = v
+		case 3:
+			if wt != bijoubuf.WireI64 {
+				return r.WireMismatch("time_unix_nano")
 			}
+			v, err := r.Fixed64()
 			if err != nil {
-				return bijoubuf.InElement(err, i, "attributes")
+				return bijoubuf.InField(err, "time_unix_nano")
 			}
-			m.Attributes = append(m.Attributes, v)
+			if v == 0 {
+				return r.DefaultValuePresent("time_unix_nano")
+			}
+			m.TimeUnixNano = v
+		case 4:
+			if wt != bijoubuf.WireI64 {
+				return r.WireMismatch("as_double")
+			}
+			if m.Value != nil {
+				return r.OneofConflict("as_double")
+			}
+			v, ok := r.Float64Fast()
+			if !ok {
+				var err error
+				if v, err = r.Float64(); err != nil {
+					return bijoubuf.InField(err, "as_double")
+				}
+			}
+			m.Value = &NumberDataPoint_AsDouble{AsDouble: v}
+		case 5:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("exemplars")
+			}
+			if err := r.CheckDepth("exemplars"); err != nil {
+				return err
+			}
+			outer, err := r.OpenRun("exemplars", 0)
+			if err != nil {
+				return err
+			}
+			n := r.CountLens()
+			m.Exemplars = make([]*Exemplar, 0, n)
+			vs := make([]Exemplar, n)
+			for i := 0; !r.AtEnd(); i++ {
+				var v *Exemplar
+				if i < n {
+					v = &vs[i]
+				} else {
+					v = new(Exemplar)
+				}
+				f, ok := r.EnterFast(true)
+				var derr error
+				if !ok {
+					f, derr = r.Enter(true)
+				}
+				if derr == nil {
+					if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+						derr = r.Leave(f, derr)
+					}
+				}
+				if derr != nil {
+					return bijoubuf.InElement(derr, i, "exemplars")
+				}
+				m.Exemplars = append(m.Exemplars, v)
+			}
+			r.CloseRun(outer)
+		case 6:
+			if wt != bijoubuf.WireI64 {
+				return r.WireMismatch("as_int")
+			}
+			if m.Value != nil {
+				return r.OneofConflict("as_int")
+			}
+			v, err := r.Sfixed64()
+			if err != nil {
+				return bijoubuf.InField(err, "as_int")
+			}
+			m.Value = &NumberDataPoint_AsInt{AsInt: v}
+		case 7:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("attributes")
+			}
+			if err := r.CheckDepth("attributes"); err != nil {
+				return err
+			}
+			outer, err := r.OpenRun("attributes", 0)
+			if err != nil {
+				return err
+			}
+			n := r.CountLens()
+			m.Attributes = make([]*v12.KeyValue, 0, n)
+			vs := make([]v12.KeyValue, n)
+			for i := 0; !r.AtEnd(); i++ {
+				var v *v12.KeyValue
+				if i < n {
+					v = &vs[i]
+				} else {
+					v = new(v12.KeyValue)
+				}
+				f, ok := r.EnterFast(true)
+				var derr error
+				if !ok {
+					f, derr = r.Enter(true)
+				}
+				if derr == nil {
+					if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+						derr = r.Leave(f, derr)
+					}
+				}
+				if derr != nil {
+					return bijoubuf.InElement(derr, i, "attributes")
+				}
+				m.Attributes = append(m.Attributes, v)
+			}
+			r.CloseRun(outer)
+		case 8:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("flags")
+			}
+			v, ok := r.Uint32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Uint32(); err != nil {
+					return bijoubuf.InField(err, "flags")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("flags")
+			}
+			m.Flags = v
+		default:
+			if err := r.Skip(n, wt); err != nil {
+				return err
+			}
 		}
-		r.CloseRun(outer)
 	}
-	if ok, err := r.Field(8, bijoubuf.WireVarint, "flags"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Uint32()
-		if err != nil {
-			return bijoubuf.InField(err, "flags")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("flags")
-		}
-		m.Flags = v
-	}
-	u, err := r.Finish()
-	if err != nil {
-		return err
-	}
-	m.unknown = u
+	m.unknown = r.Kept()
 	return nil
 }
 
@@ -3173,182 +3439,210 @@ func (m *HistogramDataPoint) BijoubufWrite(w *bijoubuf.BackWriter) {
 
 // BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.
 func (m *HistogramDataPoint) BijoubufDecode(r *bijoubuf.Reader) error {
-	if ok, err := r.Field(2, bijoubuf.WireI64, "start_time_unix_nano"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Fixed64()
-		if err != nil {
-			return bijoubuf.InField(err, "start_time_unix_nano")
+	for {
+		n, wt, ok := r.NextFast()
+		if !ok {
+			if r.AtEnd() {
+				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
+			}
 		}
-		if v == 0 {
-			return r.DefaultValuePresent("start_time_unix_nano")
-		}
-		m.StartTimeUnixNano = v
-	}
-	if ok, err := r.Field(3, bijoubuf.WireI64, "time_unix_nano"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Fixed64()
-		if err != nil {
-			return bijoubuf.InField(err, "time_unix_nano")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("time_unix_nano")
-		}
-		m.TimeUnixNano = v
-	}
-	if ok, err := r.Field(4, bijoubuf.WireI64, "count"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Fixed64()
-		if err != nil {
-			return bijoubuf.InField(err, "count")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("count")
-		}
-		m.Count = v
-	}
-	if ok, err := r.Field(5, bijoubuf.WireI64, "sum"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Float64()
-		if err != nil {
-			return bijoubuf.InField(err, "sum")
-		}
-		m.Sum = &v
-	}
-	if ok, err := r.Field(6, bijoubuf.WireLen, "bucket_counts"); err != nil {
-		return err
-	} else if ok {
-		outer, err := r.OpenRun("bucket_counts", 8)
-		if err != nil {
-			return err
-		}
-		m.BucketCounts = make([]uint64, 0, r.Left()/8)
-		for i := 0; !r.AtEnd(); i++ {
+		switch n {
+		case 2:
+			if wt != bijoubuf.WireI64 {
+				return r.WireMismatch("start_time_unix_nano")
+			}
 			v, err := r.Fixed64()
 			if err != nil {
-				return bijoubuf.InElement(err, i, "bucket_counts")
+				return bijoubuf.InField(err, "start_time_unix_nano")
 			}
-			m.BucketCounts = append(m.BucketCounts, v)
-		}
-		r.CloseRun(outer)
-	}
-	if ok, err := r.Field(7, bijoubuf.WireLen, "explicit_bounds"); err != nil {
-		return err
-	} else if ok {
-		outer, err := r.OpenRun("explicit_bounds", 8)
-		if err != nil {
-			return err
-		}
-		m.ExplicitBounds = make([]float64, 0, r.Left()/8)
-		for i := 0; !r.AtEnd(); i++ {
-			v, err := r.Float64()
+			if v == 0 {
+				return r.DefaultValuePresent("start_time_unix_nano")
+			}
+			m.StartTimeUnixNano = v
+		case 3:
+			if wt != bijoubuf.WireI64 {
+				return r.WireMismatch("time_unix_nano")
+			}
+			v, err := r.Fixed64()
 			if err != nil {
-				return bijoubuf.InElement(err, i, "explicit_bounds")
+				return bijoubuf.InField(err, "time_unix_nano")
 			}
-			m.ExplicitBounds = append(m.ExplicitBounds, v)
-		}
-		r.CloseRun(outer)
-	}
-	if ok, err := r.Field(8, bijoubuf.WireLen, "exemplars"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("exemplars"); err != nil {
-			return err
-		}
-		outer, err := r.OpenRun("exemplars", 0)
-		if err != nil {
-			return err
-		}
-		n := r.CountLens()
-		m.Exemplars = make([]*Exemplar, 0, n)
-		vs := make([]Exemplar, n)
-		for i := 0; !r.AtEnd(); i++ {
-			var v *Exemplar
-			if i < n {
-				v = &vs[i]
-			} else {
-				v = new(Exemplar)
+			if v == 0 {
+				return r.DefaultValuePresent("time_unix_nano")
 			}
-			f, err := r.Enter(true)
-			if err == nil {
-				err = r.Leave(f, v.BijoubufDecode(r))
+			m.TimeUnixNano = v
+		case 4:
+			if wt != bijoubuf.WireI64 {
+				return r.WireMismatch("count")
 			}
+			v, err := r.Fixed64()
 			if err != nil {
-				return bijoubuf.InElement(err, i, "exemplars")
+				return bijoubuf.InField(err, "count")
 			}
-			m.Exemplars = append(m.Exemplars, v)
-		}
-		r.CloseRun(outer)
-	}
-	if ok, err := r.Field(9, bijoubuf.WireLen, "attributes"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("attributes"); err != nil {
-			return err
-		}
-		outer, err := r.OpenRun("attributes", 0)
-		if err != nil {
-			return err
-		}
-		n := r.CountLens()
-		m.Attributes = make([]*v12.KeyValue, 0, n)
-		vs := make([]v12.KeyValue, n)
-		for i := 0; !r.AtEnd(); i++ {
-			var v *v12.KeyValue
-			if i < n {
-				v = &vs[i]
-			} else {
-				v = new(v12.KeyValue)
+			if v == 0 {
+				return r.DefaultValuePresent("count")
 			}
-			f, err := r.Enter(true)
-			if err == nil {
-				err = r.Leave(f, v.BijoubufDecode(r))
+			m.Count = v
+		case 5:
+			if wt != bijoubuf.WireI64 {
+				return r.WireMismatch("sum")
 			}
+			v, ok := r.Float64Fast()
+			if !ok {
+				var err error
+				if v, err = r.Float64(); err != nil {
+					return bijoubuf.InField(err, "sum")
+				}
+			}
+			m.Sum = &v
+		case 6:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("bucket_counts")
+			}
+			outer, err := r.OpenRun("bucket_counts", 8)
 			if err != nil {
-				return bijoubuf.InElement(err, i, "attributes")
+				return err
 			}
-			m.Attributes = append(m.Attributes, v)
+			m.BucketCounts = make([]uint64, 0, r.Left()/8)
+			m.BucketCounts = bijoubuf.ReadFixed64s(r, m.BucketCounts)
+			r.CloseRun(outer)
+		case 7:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("explicit_bounds")
+			}
+			outer, err := r.OpenRun("explicit_bounds", 8)
+			if err != nil {
+				return err
+			}
+			m.ExplicitBounds = make([]float64, 0, r.Left()/8)
+			if m.ExplicitBounds, err = bijoubuf.ReadFloat64s(r, m.ExplicitBounds); err != nil {
+				return bijoubuf.InElement(err, len(m.ExplicitBounds), "explicit_bounds")
+			}
+			r.CloseRun(outer)
+		case 8:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("exemplars")
+			}
+			if err := r.CheckDepth("exemplars"); err != nil {
+				return err
+			}
+			outer, err := r.OpenRun("exemplars", 0)
+			if err != nil {
+				return err
+			}
+			n := r.CountLens()
+			m.Exemplars = make([]*Exemplar, 0, n)
+			vs := make([]Exemplar, n)
+			for i := 0; !r.AtEnd(); i++ {
+				var v *Exemplar
+				if i < n {
+					v = &vs[i]
+				} else {
+					v = new(Exemplar)
+				}
+				f, ok := r.EnterFast(true)
+				var derr error
+				if !ok {
+					f, derr = r.Enter(true)
+				}
+				if derr == nil {
+					if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+						derr = r.Leave(f, derr)
+					}
+				}
+				if derr != nil {
+					return bijoubuf.InElement(derr, i, "exemplars")
+				}
+				m.Exemplars = append(m.Exemplars, v)
+			}
+			r.CloseRun(outer)
+		case 9:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("attributes")
+			}
+			if err := r.CheckDepth("attributes"); err != nil {
+				return err
+			}
+			outer, err := r.OpenRun("attributes", 0)
+			if err != nil {
+				return err
+			}
+			n := r.CountLens()
+			m.Attributes = make([]*v12.KeyValue, 0, n)
+			vs := make([]v12.KeyValue, n)
+			for i := 0; !r.AtEnd(); i++ {
+				var v *v12.KeyValue
+				if i < n {
+					v = &vs[i]
+				} else {
+					v = new(v12.KeyValue)
+				}
+				f, ok := r.EnterFast(true)
+				var derr error
+				if !ok {
+					f, derr = r.Enter(true)
+				}
+				if derr == nil {
+					if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+						derr = r.Leave(f, derr)
+					}
+				}
+				if derr != nil {
+					return bijoubuf.InElement(derr, i, "attributes")
+				}
+				m.Attributes = append(m.Attributes, v)
+			}
+			r.CloseRun(outer)
+		case 10:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("flags")
+			}
+			v, ok := r.Uint32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Uint32(); err != nil {
+					return bijoubuf.InField(err, "flags")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("flags")
+			}
+			m.Flags = v
+		case 11:
+			if wt != bijoubuf.WireI64 {
+				return r.WireMismatch("min")
+			}
+			v, ok := r.Float64Fast()
+			if !ok {
+				var err error
+				if v, err = r.Float64(); err != nil {
+					return bijoubuf.InField(err, "min")
+				}
+			}
+			m.Min = &v
+		case 12:
+			if wt != bijoubuf.WireI64 {
+				return r.WireMismatch("max")
+			}
+			v, ok := r.Float64Fast()
+			if !ok {
+				var err error
+				if v, err = r.Float64(); err != nil {
+					return bijoubuf.InField(err, "max")
+				}
+			}
+			m.Max = &v
+		default:
+			if err := r.Skip(n, wt); err != nil {
+				return err
+			}
 		}
-		r.CloseRun(outer)
 	}
-	if ok, err := r.Field(10, bijoubuf.WireVarint, "flags"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Uint32()
-		if err != nil {
-			return bijoubuf.InField(err, "flags")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("flags")
-		}
-		m.Flags = v
-	}
-	if ok, err := r.Field(11, bijoubuf.WireI64, "min"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Float64()
-		if err != nil {
-			return bijoubuf.InField(err, "min")
-		}
-		m.Min = &v
-	}
-	if ok, err := r.Field(12, bijoubuf.WireI64, "max"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Float64()
-		if err != nil {
-			return bijoubuf.InField(err, "max")
-		}
-		m.Max = &v
-	}
-	u, err := r.Finish()
-	if err != nil {
-		return err
-	}
-	m.unknown = u
+	m.unknown = r.Kept()
 	return nil
 }
 
@@ -3793,216 +4087,272 @@ func (m *ExponentialHistogramDataPoint) BijoubufWrite(w *bijoubuf.BackWriter) {
 
 // BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.
 func (m *ExponentialHistogramDataPoint) BijoubufDecode(r *bijoubuf.Reader) error {
-	if ok, err := r.Field(1, bijoubuf.WireLen, "attributes"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("attributes"); err != nil {
-			return err
-		}
-		outer, err := r.OpenRun("attributes", 0)
-		if err != nil {
-			return err
-		}
-		n := r.CountLens()
-		m.Attributes = make([]*v12.KeyValue, 0, n)
-		vs := make([]v12.KeyValue, n)
-		for i := 0; !r.AtEnd(); i++ {
-			var v *v12.KeyValue
-			if i < n {
-				v = &vs[i]
-			} else {
-				v = new(v12.KeyValue)
+	for {
+		n, wt, ok := r.NextFast()
+		if !ok {
+			if r.AtEnd() {
+				break
 			}
-			f, err := r.Enter(true)
-			if err == nil {
-				err = r.Leave(f, v.BijoubufDecode(r))
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
 			}
+		}
+		switch n {
+		case 1:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("attributes")
+			}
+			if err := r.CheckDepth("attributes"); err != nil {
+				return err
+			}
+			outer, err := r.OpenRun("attributes", 0)
 			if err != nil {
-				return bijoubuf.InElement(err, i, "attributes")
+				return err
 			}
-			m.Attributes = append(m.Attributes, v)
-		}
-		r.CloseRun(outer)
-	}
-	if ok, err := r.Field(2, bijoubuf.WireI64, "start_time_unix_nano"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Fixed64()
-		if err != nil {
-			return bijoubuf.InField(err, "start_time_unix_nano")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("start_time_unix_nano")
-		}
-		m.StartTimeUnixNano = v
-	}
-	if ok, err := r.Field(3, bijoubuf.WireI64, "time_unix_nano"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Fixed64()
-		if err != nil {
-			return bijoubuf.InField(err, "time_unix_nano")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("time_unix_nano")
-		}
-		m.TimeUnixNano = v
-	}
-	if ok, err := r.Field(4, bijoubuf.WireI64, "count"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Fixed64()
-		if err != nil {
-			return bijoubuf.InField(err, "count")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("count")
-		}
-		m.Count = v
-	}
-	if ok, err := r.Field(5, bijoubuf.WireI64, "sum"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Float64()
-		if err != nil {
-			return bijoubuf.InField(err, "sum")
-		}
-		m.Sum = &v
-	}
-	if ok, err := r.Field(6, bijoubuf.WireVarint, "scale"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Int32()
-		if err != nil {
-			return bijoubuf.InField(err, "scale")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("scale")
-		}
-		m.Scale = v
-	}
-	if ok, err := r.Field(7, bijoubuf.WireI64, "zero_count"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Fixed64()
-		if err != nil {
-			return bijoubuf.InField(err, "zero_count")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("zero_count")
-		}
-		m.ZeroCount = v
-	}
-	if ok, err := r.Field(8, bijoubuf.WireLen, "positive"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("positive"); err != nil {
-			return err
-		}
-		v := new(ExponentialHistogramDataPoint_Buckets)
-		f, err := r.Enter(true)
-		if err == nil {
-			err = r.Leave(f, v.BijoubufDecode(r))
-		}
-		if err != nil {
-			return bijoubuf.InField(err, "positive")
-		}
-		m.Positive = v
-	}
-	if ok, err := r.Field(9, bijoubuf.WireLen, "negative"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("negative"); err != nil {
-			return err
-		}
-		v := new(ExponentialHistogramDataPoint_Buckets)
-		f, err := r.Enter(true)
-		if err == nil {
-			err = r.Leave(f, v.BijoubufDecode(r))
-		}
-		if err != nil {
-			return bijoubuf.InField(err, "negative")
-		}
-		m.Negative = v
-	}
-	if ok, err := r.Field(10, bijoubuf.WireVarint, "flags"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Uint32()
-		if err != nil {
-			return bijoubuf.InField(err, "flags")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("flags")
-		}
-		m.Flags = v
-	}
-	if ok, err := r.Field(11, bijoubuf.WireLen, "exemplars"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("exemplars"); err != nil {
-			return err
-		}
-		outer, err := r.OpenRun("exemplars", 0)
-		if err != nil {
-			return err
-		}
-		n := r.CountLens()
-		m.Exemplars = make([]*Exemplar, 0, n)
-		vs := make([]Exemplar, n)
-		for i := 0; !r.AtEnd(); i++ {
-			var v *Exemplar
-			if i < n {
-				v = &vs[i]
-			} else {
-				v = new(Exemplar)
+			n := r.CountLens()
+			m.Attributes = make([]*v12.KeyValue, 0, n)
+			vs := make([]v12.KeyValue, n)
+			for i := 0; !r.AtEnd(); i++ {
+				var v *v12.KeyValue
+				if i < n {
+					v = &vs[i]
+				} else {
+					v = new(v12.KeyValue)
+				}
+				f, ok := r.EnterFast(true)
+				var derr error
+				if !ok {
+					f, derr = r.Enter(true)
+				}
+				if derr == nil {
+					if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+						derr = r.Leave(f, derr)
+					}
+				}
+				if derr != nil {
+					return bijoubuf.InElement(derr, i, "attributes")
+				}
+				m.Attributes = append(m.Attributes, v)
 			}
-			f, err := r.Enter(true)
-			if err == nil {
-				err = r.Leave(f, v.BijoubufDecode(r))
+			r.CloseRun(outer)
+		case 2:
+			if wt != bijoubuf.WireI64 {
+				return r.WireMismatch("start_time_unix_nano")
 			}
+			v, err := r.Fixed64()
 			if err != nil {
-				return bijoubuf.InElement(err, i, "exemplars")
+				return bijoubuf.InField(err, "start_time_unix_nano")
 			}
-			m.Exemplars = append(m.Exemplars, v)
+			if v == 0 {
+				return r.DefaultValuePresent("start_time_unix_nano")
+			}
+			m.StartTimeUnixNano = v
+		case 3:
+			if wt != bijoubuf.WireI64 {
+				return r.WireMismatch("time_unix_nano")
+			}
+			v, err := r.Fixed64()
+			if err != nil {
+				return bijoubuf.InField(err, "time_unix_nano")
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("time_unix_nano")
+			}
+			m.TimeUnixNano = v
+		case 4:
+			if wt != bijoubuf.WireI64 {
+				return r.WireMismatch("count")
+			}
+			v, err := r.Fixed64()
+			if err != nil {
+				return bijoubuf.InField(err, "count")
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("count")
+			}
+			m.Count = v
+		case 5:
+			if wt != bijoubuf.WireI64 {
+				return r.WireMismatch("sum")
+			}
+			v, ok := r.Float64Fast()
+			if !ok {
+				var err error
+				if v, err = r.Float64(); err != nil {
+					return bijoubuf.InField(err, "sum")
+				}
+			}
+			m.Sum = &v
+		case 6:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("scale")
+			}
+			v, ok := r.Int32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int32(); err != nil {
+					return bijoubuf.InField(err, "scale")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("scale")
+			}
+			m.Scale = v
+		case 7:
+			if wt != bijoubuf.WireI64 {
+				return r.WireMismatch("zero_count")
+			}
+			v, err := r.Fixed64()
+			if err != nil {
+				return bijoubuf.InField(err, "zero_count")
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("zero_count")
+			}
+			m.ZeroCount = v
+		case 8:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("positive")
+			}
+			if err := r.CheckDepth("positive"); err != nil {
+				return err
+			}
+			v := new(ExponentialHistogramDataPoint_Buckets)
+			f, ok := r.EnterFast(true)
+			var derr error
+			if !ok {
+				f, derr = r.Enter(true)
+			}
+			if derr == nil {
+				if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+					derr = r.Leave(f, derr)
+				}
+			}
+			if derr != nil {
+				return bijoubuf.InField(derr, "positive")
+			}
+			m.Positive = v
+		case 9:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("negative")
+			}
+			if err := r.CheckDepth("negative"); err != nil {
+				return err
+			}
+			v := new(ExponentialHistogramDataPoint_Buckets)
+			f, ok := r.EnterFast(true)
+			var derr error
+			if !ok {
+				f, derr = r.Enter(true)
+			}
+			if derr == nil {
+				if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+					derr = r.Leave(f, derr)
+				}
+			}
+			if derr != nil {
+				return bijoubuf.InField(derr, "negative")
+			}
+			m.Negative = v
+		case 10:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("flags")
+			}
+			v, ok := r.Uint32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Uint32(); err != nil {
+					return bijoubuf.InField(err, "flags")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("flags")
+			}
+			m.Flags = v
+		case 11:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("exemplars")
+			}
+			if err := r.CheckDepth("exemplars"); err != nil {
+				return err
+			}
+			outer, err := r.OpenRun("exemplars", 0)
+			if err != nil {
+				return err
+			}
+			n := r.CountLens()
+			m.Exemplars = make([]*Exemplar, 0, n)
+			vs := make([]Exemplar, n)
+			for i := 0; !r.AtEnd(); i++ {
+				var v *Exemplar
+				if i < n {
+					v = &vs[i]
+				} else {
+					v = new(Exemplar)
+				}
+				f, ok := r.EnterFast(true)
+				var derr error
+				if !ok {
+					f, derr = r.Enter(true)
+				}
+				if derr == nil {
+					if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+						derr = r.Leave(f, derr)
+					}
+				}
+				if derr != nil {
+					return bijoubuf.InElement(derr, i, "exemplars")
+				}
+				m.Exemplars = append(m.Exemplars, v)
+			}
+			r.CloseRun(outer)
+		case 12:
+			if wt != bijoubuf.WireI64 {
+				return r.WireMismatch("min")
+			}
+			v, ok := r.Float64Fast()
+			if !ok {
+				var err error
+				if v, err = r.Float64(); err != nil {
+					return bijoubuf.InField(err, "min")
+				}
+			}
+			m.Min = &v
+		case 13:
+			if wt != bijoubuf.WireI64 {
+				return r.WireMismatch("max")
+			}
+			v, ok := r.Float64Fast()
+			if !ok {
+				var err error
+				if v, err = r.Float64(); err != nil {
+					return bijoubuf.InField(err, "max")
+				}
+			}
+			m.Max = &v
+		case 14:
+			if wt != bijoubuf.WireI64 {
+				return r.WireMismatch("zero_threshold")
+			}
+			v, ok := r.Float64Fast()
+			if !ok {
+				var err error
+				if v, err = r.Float64(); err != nil {
+					return bijoubuf.InField(err, "zero_threshold")
+				}
+			}
+			if bijoubuf.IsZero64(v) {
+				return r.DefaultValuePresent("zero_threshold")
+			}
+			m.ZeroThreshold = v
+		default:
+			if err := r.Skip(n, wt); err != nil {
+				return err
+			}
 		}
-		r.CloseRun(outer)
 	}
-	if ok, err := r.Field(12, bijoubuf.WireI64, "min"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Float64()
-		if err != nil {
-			return bijoubuf.InField(err, "min")
-		}
-		m.Min = &v
-	}
-	if ok, err := r.Field(13, bijoubuf.WireI64, "max"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Float64()
-		if err != nil {
-			return bijoubuf.InField(err, "max")
-		}
-		m.Max = &v
-	}
-	if ok, err := r.Field(14, bijoubuf.WireI64, "zero_threshold"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Float64()
-		if err != nil {
-			return bijoubuf.InField(err, "zero_threshold")
-		}
-		if bijoubuf.IsZero64(v) {
-			return r.DefaultValuePresent("zero_threshold")
-		}
-		m.ZeroThreshold = v
-	}
-	u, err := r.Finish()
-	if err != nil {
-		return err
-	}
-	m.unknown = u
+	m.unknown = r.Kept()
 	return nil
 }
 
@@ -4155,40 +4505,60 @@ func (m *ExponentialHistogramDataPoint_Buckets) BijoubufWrite(w *bijoubuf.BackWr
 
 // BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.
 func (m *ExponentialHistogramDataPoint_Buckets) BijoubufDecode(r *bijoubuf.Reader) error {
-	if ok, err := r.Field(1, bijoubuf.WireVarint, "offset"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Int32()
-		if err != nil {
-			return bijoubuf.InField(err, "offset")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("offset")
-		}
-		m.Offset = v
-	}
-	if ok, err := r.Field(2, bijoubuf.WireLen, "bucket_counts"); err != nil {
-		return err
-	} else if ok {
-		outer, err := r.OpenRun("bucket_counts", 0)
-		if err != nil {
-			return err
-		}
-		m.BucketCounts = make([]uint64, 0, r.CountVarints())
-		for i := 0; !r.AtEnd(); i++ {
-			v, err := r.Uint64()
-			if err != nil {
-				return bijoubuf.InElement(err, i, "bucket_counts")
+	for {
+		n, wt, ok := r.NextFast()
+		if !ok {
+			if r.AtEnd() {
+				break
 			}
-			m.BucketCounts = append(m.BucketCounts, v)
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
+			}
 		}
-		r.CloseRun(outer)
+		switch n {
+		case 1:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("offset")
+			}
+			v, ok := r.Int32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int32(); err != nil {
+					return bijoubuf.InField(err, "offset")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("offset")
+			}
+			m.Offset = v
+		case 2:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("bucket_counts")
+			}
+			outer, err := r.OpenRun("bucket_counts", 0)
+			if err != nil {
+				return err
+			}
+			m.BucketCounts = make([]uint64, 0, r.CountVarints())
+			for i := 0; !r.AtEnd(); i++ {
+				v, ok := r.Uint64Fast()
+				if !ok {
+					var err error
+					if v, err = r.Uint64(); err != nil {
+						return bijoubuf.InElement(err, i, "bucket_counts")
+					}
+				}
+				m.BucketCounts = append(m.BucketCounts, v)
+			}
+			r.CloseRun(outer)
+		default:
+			if err := r.Skip(n, wt); err != nil {
+				return err
+			}
+		}
 	}
-	u, err := r.Finish()
-	if err != nil {
-		return err
-	}
-	m.unknown = u
+	m.unknown = r.Kept()
 	return nil
 }
 
@@ -4464,133 +4834,165 @@ func (m *SummaryDataPoint) BijoubufWrite(w *bijoubuf.BackWriter) {
 
 // BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.
 func (m *SummaryDataPoint) BijoubufDecode(r *bijoubuf.Reader) error {
-	if ok, err := r.Field(2, bijoubuf.WireI64, "start_time_unix_nano"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Fixed64()
-		if err != nil {
-			return bijoubuf.InField(err, "start_time_unix_nano")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("start_time_unix_nano")
-		}
-		m.StartTimeUnixNano = v
-	}
-	if ok, err := r.Field(3, bijoubuf.WireI64, "time_unix_nano"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Fixed64()
-		if err != nil {
-			return bijoubuf.InField(err, "time_unix_nano")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("time_unix_nano")
-		}
-		m.TimeUnixNano = v
-	}
-	if ok, err := r.Field(4, bijoubuf.WireI64, "count"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Fixed64()
-		if err != nil {
-			return bijoubuf.InField(err, "count")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("count")
-		}
-		m.Count = v
-	}
-	if ok, err := r.Field(5, bijoubuf.WireI64, "sum"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Float64()
-		if err != nil {
-			return bijoubuf.InField(err, "sum")
-		}
-		if bijoubuf.IsZero64(v) {
-			return r.DefaultValuePresent("sum")
-		}
-		m.Sum = v
-	}
-	if ok, err := r.Field(6, bijoubuf.WireLen, "quantile_values"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("quantile_values"); err != nil {
-			return err
-		}
-		outer, err := r.OpenRun("quantile_values", 0)
-		if err != nil {
-			return err
-		}
-		n := r.CountLens()
-		m.QuantileValues = make([]*SummaryDataPoint_ValueAtQuantile, 0, n)
-		vs := make([]SummaryDataPoint_ValueAtQuantile, n)
-		for i := 0; !r.AtEnd(); i++ {
-			var v *SummaryDataPoint_ValueAtQuantile
-			if i < n {
-				v = &vs[i]
-			} else {
-				v = new(SummaryDataPoint_ValueAtQuantile)
+	for {
+		n, wt, ok := r.NextFast()
+		if !ok {
+			if r.AtEnd() {
+				break
 			}
-			f, err := r.Enter(true)
-			if err == nil {
-				err = r.Leave(f, v.BijoubufDecode(r))
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
 			}
+		}
+		switch n {
+		case 2:
+			if wt != bijoubuf.WireI64 {
+				return r.WireMismatch("start_time_unix_nano")
+			}
+			v, err := r.Fixed64()
 			if err != nil {
-				return bijoubuf.InElement(err, i, "quantile_values")
+				return bijoubuf.InField(err, "start_time_unix_nano")
 			}
-			m.QuantileValues = append(m.QuantileValues, v)
-		}
-		r.CloseRun(outer)
-	}
-	if ok, err := r.Field(7, bijoubuf.WireLen, "attributes"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("attributes"); err != nil {
-			return err
-		}
-		outer, err := r.OpenRun("attributes", 0)
-		if err != nil {
-			return err
-		}
-		n := r.CountLens()
-		m.Attributes = make([]*v12.KeyValue, 0, n)
-		vs := make([]v12.KeyValue, n)
-		for i := 0; !r.AtEnd(); i++ {
-			var v *v12.KeyValue
-			if i < n {
-				v = &vs[i]
-			} else {
-				v = new(v12.KeyValue)
+			if v == 0 {
+				return r.DefaultValuePresent("start_time_unix_nano")
 			}
-			f, err := r.Enter(true)
-			if err == nil {
-				err = r.Leave(f, v.BijoubufDecode(r))
+			m.StartTimeUnixNano = v
+		case 3:
+			if wt != bijoubuf.WireI64 {
+				return r.WireMismatch("time_unix_nano")
 			}
+			v, err := r.Fixed64()
 			if err != nil {
-				return bijoubuf.InElement(err, i, "attributes")
+				return bijoubuf.InField(err, "time_unix_nano")
 			}
-			m.Attributes = append(m.Attributes, v)
+			if v == 0 {
+				return r.DefaultValuePresent("time_unix_nano")
+			}
+			m.TimeUnixNano = v
+		case 4:
+			if wt != bijoubuf.WireI64 {
+				return r.WireMismatch("count")
+			}
+			v, err := r.Fixed64()
+			if err != nil {
+				return bijoubuf.InField(err, "count")
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("count")
+			}
+			m.Count = v
+		case 5:
+			if wt != bijoubuf.WireI64 {
+				return r.WireMismatch("sum")
+			}
+			v, ok := r.Float64Fast()
+			if !ok {
+				var err error
+				if v, err = r.Float64(); err != nil {
+					return bijoubuf.InField(err, "sum")
+				}
+			}
+			if bijoubuf.IsZero64(v) {
+				return r.DefaultValuePresent("sum")
+			}
+			m.Sum = v
+		case 6:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("quantile_values")
+			}
+			if err := r.CheckDepth("quantile_values"); err != nil {
+				return err
+			}
+			outer, err := r.OpenRun("quantile_values", 0)
+			if err != nil {
+				return err
+			}
+			n := r.CountLens()
+			m.QuantileValues = make([]*SummaryDataPoint_ValueAtQuantile, 0, n)
+			vs := make([]SummaryDataPoint_ValueAtQuantile, n)
+			for i := 0; !r.AtEnd(); i++ {
+				var v *SummaryDataPoint_ValueAtQuantile
+				if i < n {
+					v = &vs[i]
+				} else {
+					v = new(SummaryDataPoint_ValueAtQuantile)
+				}
+				f, ok := r.EnterFast(true)
+				var derr error
+				if !ok {
+					f, derr = r.Enter(true)
+				}
+				if derr == nil {
+					if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+						derr = r.Leave(f, derr)
+					}
+				}
+				if derr != nil {
+					return bijoubuf.InElement(derr, i, "quantile_values")
+				}
+				m.QuantileValues = append(m.QuantileValues, v)
+			}
+			r.CloseRun(outer)
+		case 7:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("attributes")
+			}
+			if err := r.CheckDepth("attributes"); err != nil {
+				return err
+			}
+			outer, err := r.OpenRun("attributes", 0)
+			if err != nil {
+				return err
+			}
+			n := r.CountLens()
+			m.Attributes = make([]*v12.KeyValue, 0, n)
+			vs := make([]v12.KeyValue, n)
+			for i := 0; !r.AtEnd(); i++ {
+				var v *v12.KeyValue
+				if i < n {
+					v = &vs[i]
+				} else {
+					v = new(v12.KeyValue)
+				}
+				f, ok := r.EnterFast(true)
+				var derr error
+				if !ok {
+					f, derr = r.Enter(true)
+				}
+				if derr == nil {
+					if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+						derr = r.Leave(f, derr)
+					}
+				}
+				if derr != nil {
+					return bijoubuf.InElement(derr, i, "attributes")
+				}
+				m.Attributes = append(m.Attributes, v)
+			}
+			r.CloseRun(outer)
+		case 8:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("flags")
+			}
+			v, ok := r.Uint32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Uint32(); err != nil {
+					return bijoubuf.InField(err, "flags")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("flags")
+			}
+			m.Flags = v
+		default:
+			if err := r.Skip(n, wt); err != nil {
+				return err
+			}
 		}
-		r.CloseRun(outer)
 	}
-	if ok, err := r.Field(8, bijoubuf.WireVarint, "flags"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Uint32()
-		if err != nil {
-			return bijoubuf.InField(err, "flags")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("flags")
-		}
-		m.Flags = v
-	}
-	u, err := r.Finish()
-	if err != nil {
-		return err
-	}
-	m.unknown = u
+	m.unknown = r.Kept()
 	return nil
 }
 
@@ -4733,35 +5135,55 @@ func (m *SummaryDataPoint_ValueAtQuantile) BijoubufWrite(w *bijoubuf.BackWriter)
 
 // BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.
 func (m *SummaryDataPoint_ValueAtQuantile) BijoubufDecode(r *bijoubuf.Reader) error {
-	if ok, err := r.Field(1, bijoubuf.WireI64, "quantile"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Float64()
-		if err != nil {
-			return bijoubuf.InField(err, "quantile")
+	for {
+		n, wt, ok := r.NextFast()
+		if !ok {
+			if r.AtEnd() {
+				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
+			}
 		}
-		if bijoubuf.IsZero64(v) {
-			return r.DefaultValuePresent("quantile")
+		switch n {
+		case 1:
+			if wt != bijoubuf.WireI64 {
+				return r.WireMismatch("quantile")
+			}
+			v, ok := r.Float64Fast()
+			if !ok {
+				var err error
+				if v, err = r.Float64(); err != nil {
+					return bijoubuf.InField(err, "quantile")
+				}
+			}
+			if bijoubuf.IsZero64(v) {
+				return r.DefaultValuePresent("quantile")
+			}
+			m.Quantile = v
+		case 2:
+			if wt != bijoubuf.WireI64 {
+				return r.WireMismatch("value")
+			}
+			v, ok := r.Float64Fast()
+			if !ok {
+				var err error
+				if v, err = r.Float64(); err != nil {
+					return bijoubuf.InField(err, "value")
+				}
+			}
+			if bijoubuf.IsZero64(v) {
+				return r.DefaultValuePresent("value")
+			}
+			m.Value = v
+		default:
+			if err := r.Skip(n, wt); err != nil {
+				return err
+			}
 		}
-		m.Quantile = v
 	}
-	if ok, err := r.Field(2, bijoubuf.WireI64, "value"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Float64()
-		if err != nil {
-			return bijoubuf.InField(err, "value")
-		}
-		if bijoubuf.IsZero64(v) {
-			return r.DefaultValuePresent("value")
-		}
-		m.Value = v
-	}
-	u, err := r.Finish()
-	if err != nil {
-		return err
-	}
-	m.unknown = u
+	m.unknown = r.Kept()
 	return nil
 }
 
@@ -5010,102 +5432,125 @@ func (m *Exemplar) BijoubufWrite(w *bijoubuf.BackWriter) {
 
 // BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.
 func (m *Exemplar) BijoubufDecode(r *bijoubuf.Reader) error {
-	if ok, err := r.Field(2, bijoubuf.WireI64, "time_unix_nano"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Fixed64()
-		if err != nil {
-			return bijoubuf.InField(err, "time_unix_nano")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("time_unix_nano")
-		}
-		m.TimeUnixNano = v
-	}
-	if ok, err := r.Field(3, bijoubuf.WireI64, "as_double"); err != nil {
-		return err
-	} else if ok {
-		if m.Value != nil {
-			return r.OneofConflict("as_double")
-		}
-		v, err := r.Float64()
-		if err != nil {
-			return bijoubuf.InField(err, "as_double")
-		}
-		m.Value = &Exemplar_AsDouble{AsDouble: v}
-	}
-	if ok, err := r.Field(4, bijoubuf.WireLen, "span_id"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.BytesCopy()
-		if err != nil {
-			return bijoubuf.InField(err, "span_id")
-		}
-		if len(v) == 0 {
-			return r.DefaultValuePresent("span_id")
-		}
-		m.SpanId = v
-	}
-	if ok, err := r.Field(5, bijoubuf.WireLen, "trace_id"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.BytesCopy()
-		if err != nil {
-			return bijoubuf.InField(err, "trace_id")
-		}
-		if len(v) == 0 {
-			return r.DefaultValuePresent("trace_id")
-		}
-		m.TraceId = v
-	}
-	if ok, err := r.Field(6, bijoubuf.WireI64, "as_int"); err != nil {
-		return err
-	} else if ok {
-		if m.Value != nil {
-			return r.OneofConflict("as_int")
-		}
-		v, err := r.Sfixed64()
-		if err != nil {
-			return bijoubuf.InField(err, "as_int")
-		}
-		m.Value = &Exemplar_AsInt{AsInt: v}
-	}
-	if ok, err := r.Field(7, bijoubuf.WireLen, "filtered_attributes"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("filtered_attributes"); err != nil {
-			return err
-		}
-		outer, err := r.OpenRun("filtered_attributes", 0)
-		if err != nil {
-			return err
-		}
-		n := r.CountLens()
-		m.FilteredAttributes = make([]*v12.KeyValue, 0, n)
-		vs := make([]v12.KeyValue, n)
-		for i := 0; !r.AtEnd(); i++ {
-			var v *v12.KeyValue
-			if i < n {
-				v = &vs[i]
-			} else {
-				v = new(v12.KeyValue)
+	for {
+		n, wt, ok := r.NextFast()
+		if !ok {
+			if r.AtEnd() {
+				break
 			}
-			f, err := r.Enter(true)
-			if err == nil {
-				err = r.Leave(f, v.BijoubufDecode(r))
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
 			}
+		}
+		switch n {
+		case 2:
+			if wt != bijoubuf.WireI64 {
+				return r.WireMismatch("time_unix_nano")
+			}
+			v, err := r.Fixed64()
 			if err != nil {
-				return bijoubuf.InElement(err, i, "filtered_attributes")
+				return bijoubuf.InField(err, "time_unix_nano")
 			}
-			m.FilteredAttributes = append(m.FilteredAttributes, v)
+			if v == 0 {
+				return r.DefaultValuePresent("time_unix_nano")
+			}
+			m.TimeUnixNano = v
+		case 3:
+			if wt != bijoubuf.WireI64 {
+				return r.WireMismatch("as_double")
+			}
+			if m.Value != nil {
+				return r.OneofConflict("as_double")
+			}
+			v, ok := r.Float64Fast()
+			if !ok {
+				var err error
+				if v, err = r.Float64(); err != nil {
+					return bijoubuf.InField(err, "as_double")
+				}
+			}
+			m.Value = &Exemplar_AsDouble{AsDouble: v}
+		case 4:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("span_id")
+			}
+			v, err := r.BytesCopy()
+			if err != nil {
+				return bijoubuf.InField(err, "span_id")
+			}
+			if len(v) == 0 {
+				return r.DefaultValuePresent("span_id")
+			}
+			m.SpanId = v
+		case 5:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("trace_id")
+			}
+			v, err := r.BytesCopy()
+			if err != nil {
+				return bijoubuf.InField(err, "trace_id")
+			}
+			if len(v) == 0 {
+				return r.DefaultValuePresent("trace_id")
+			}
+			m.TraceId = v
+		case 6:
+			if wt != bijoubuf.WireI64 {
+				return r.WireMismatch("as_int")
+			}
+			if m.Value != nil {
+				return r.OneofConflict("as_int")
+			}
+			v, err := r.Sfixed64()
+			if err != nil {
+				return bijoubuf.InField(err, "as_int")
+			}
+			m.Value = &Exemplar_AsInt{AsInt: v}
+		case 7:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("filtered_attributes")
+			}
+			if err := r.CheckDepth("filtered_attributes"); err != nil {
+				return err
+			}
+			outer, err := r.OpenRun("filtered_attributes", 0)
+			if err != nil {
+				return err
+			}
+			n := r.CountLens()
+			m.FilteredAttributes = make([]*v12.KeyValue, 0, n)
+			vs := make([]v12.KeyValue, n)
+			for i := 0; !r.AtEnd(); i++ {
+				var v *v12.KeyValue
+				if i < n {
+					v = &vs[i]
+				} else {
+					v = new(v12.KeyValue)
+				}
+				f, ok := r.EnterFast(true)
+				var derr error
+				if !ok {
+					f, derr = r.Enter(true)
+				}
+				if derr == nil {
+					if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+						derr = r.Leave(f, derr)
+					}
+				}
+				if derr != nil {
+					return bijoubuf.InElement(derr, i, "filtered_attributes")
+				}
+				m.FilteredAttributes = append(m.FilteredAttributes, v)
+			}
+			r.CloseRun(outer)
+		default:
+			if err := r.Skip(n, wt); err != nil {
+				return err
+			}
 		}
-		r.CloseRun(outer)
 	}
-	u, err := r.Finish()
-	if err != nil {
-		return err
-	}
-	m.unknown = u
+	m.unknown = r.Kept()
 	return nil
 }
 

@@ -198,85 +198,114 @@ func (m *Resource) BijoubufWrite(w *bijoubuf.BackWriter) {
 
 // BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.
 func (m *Resource) BijoubufDecode(r *bijoubuf.Reader) error {
-	if ok, err := r.Field(1, bijoubuf.WireLen, "attributes"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("attributes"); err != nil {
-			return err
-		}
-		outer, err := r.OpenRun("attributes", 0)
-		if err != nil {
-			return err
-		}
-		n := r.CountLens()
-		m.Attributes = make([]*v1.KeyValue, 0, n)
-		vs := make([]v1.KeyValue, n)
-		for i := 0; !r.AtEnd(); i++ {
-			var v *v1.KeyValue
-			if i < n {
-				v = &vs[i]
-			} else {
-				v = new(v1.KeyValue)
+	for {
+		n, wt, ok := r.NextFast()
+		if !ok {
+			if r.AtEnd() {
+				break
 			}
-			f, err := r.Enter(true)
-			if err == nil {
-				err = r.Leave(f, v.BijoubufDecode(r))
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
 			}
+		}
+		switch n {
+		case 1:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("attributes")
+			}
+			if err := r.CheckDepth("attributes"); err != nil {
+				return err
+			}
+			outer, err := r.OpenRun("attributes", 0)
 			if err != nil {
-				return bijoubuf.InElement(err, i, "attributes")
+				return err
 			}
-			m.Attributes = append(m.Attributes, v)
-		}
-		r.CloseRun(outer)
-	}
-	if ok, err := r.Field(2, bijoubuf.WireVarint, "dropped_attributes_count"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Uint32()
-		if err != nil {
-			return bijoubuf.InField(err, "dropped_attributes_count")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("dropped_attributes_count")
-		}
-		m.DroppedAttributesCount = v
-	}
-	if ok, err := r.Field(3, bijoubuf.WireLen, "entity_refs"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("entity_refs"); err != nil {
-			return err
-		}
-		outer, err := r.OpenRun("entity_refs", 0)
-		if err != nil {
-			return err
-		}
-		n := r.CountLens()
-		m.EntityRefs = make([]*v1.EntityRef, 0, n)
-		vs := make([]v1.EntityRef, n)
-		for i := 0; !r.AtEnd(); i++ {
-			var v *v1.EntityRef
-			if i < n {
-				v = &vs[i]
-			} else {
-				v = new(v1.EntityRef)
+			n := r.CountLens()
+			m.Attributes = make([]*v1.KeyValue, 0, n)
+			vs := make([]v1.KeyValue, n)
+			for i := 0; !r.AtEnd(); i++ {
+				var v *v1.KeyValue
+				if i < n {
+					v = &vs[i]
+				} else {
+					v = new(v1.KeyValue)
+				}
+				f, ok := r.EnterFast(true)
+				var derr error
+				if !ok {
+					f, derr = r.Enter(true)
+				}
+				if derr == nil {
+					if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+						derr = r.Leave(f, derr)
+					}
+				}
+				if derr != nil {
+					return bijoubuf.InElement(derr, i, "attributes")
+				}
+				m.Attributes = append(m.Attributes, v)
 			}
-			f, err := r.Enter(true)
-			if err == nil {
-				err = r.Leave(f, v.BijoubufDecode(r))
+			r.CloseRun(outer)
+		case 2:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("dropped_attributes_count")
 			}
+			v, ok := r.Uint32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Uint32(); err != nil {
+					return bijoubuf.InField(err, "dropped_attributes_count")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("dropped_attributes_count")
+			}
+			m.DroppedAttributesCount = v
+		case 3:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("entity_refs")
+			}
+			if err := r.CheckDepth("entity_refs"); err != nil {
+				return err
+			}
+			outer, err := r.OpenRun("entity_refs", 0)
 			if err != nil {
-				return bijoubuf.InElement(err, i, "entity_refs")
+				return err
 			}
-			m.EntityRefs = append(m.EntityRefs, v)
+			n := r.CountLens()
+			m.EntityRefs = make([]*v1.EntityRef, 0, n)
+			vs := make([]v1.EntityRef, n)
+			for i := 0; !r.AtEnd(); i++ {
+				var v *v1.EntityRef
+				if i < n {
+					v = &vs[i]
+				} else {
+					v = new(v1.EntityRef)
+				}
+				f, ok := r.EnterFast(true)
+				var derr error
+				if !ok {
+					f, derr = r.Enter(true)
+				}
+				if derr == nil {
+					if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+						derr = r.Leave(f, derr)
+					}
+				}
+				if derr != nil {
+					return bijoubuf.InElement(derr, i, "entity_refs")
+				}
+				m.EntityRefs = append(m.EntityRefs, v)
+			}
+			r.CloseRun(outer)
+		default:
+			if err := r.Skip(n, wt); err != nil {
+				return err
+			}
 		}
-		r.CloseRun(outer)
 	}
-	u, err := r.Finish()
-	if err != nil {
-		return err
-	}
-	m.unknown = u
+	m.unknown = r.Kept()
 	return nil
 }
 

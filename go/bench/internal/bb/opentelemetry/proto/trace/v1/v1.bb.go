@@ -192,42 +192,62 @@ func (m *TracesData) BijoubufWrite(w *bijoubuf.BackWriter) {
 
 // BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.
 func (m *TracesData) BijoubufDecode(r *bijoubuf.Reader) error {
-	if ok, err := r.Field(1, bijoubuf.WireLen, "resource_spans"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("resource_spans"); err != nil {
-			return err
-		}
-		outer, err := r.OpenRun("resource_spans", 0)
-		if err != nil {
-			return err
-		}
-		n := r.CountLens()
-		m.ResourceSpans = make([]*ResourceSpans, 0, n)
-		vs := make([]ResourceSpans, n)
-		for i := 0; !r.AtEnd(); i++ {
-			var v *ResourceSpans
-			if i < n {
-				v = &vs[i]
-			} else {
-				v = new(ResourceSpans)
+	for {
+		n, wt, ok := r.NextFast()
+		if !ok {
+			if r.AtEnd() {
+				break
 			}
-			f, err := r.Enter(true)
-			if err == nil {
-				err = r.Leave(f, v.BijoubufDecode(r))
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
 			}
+		}
+		switch n {
+		case 1:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("resource_spans")
+			}
+			if err := r.CheckDepth("resource_spans"); err != nil {
+				return err
+			}
+			outer, err := r.OpenRun("resource_spans", 0)
 			if err != nil {
-				return bijoubuf.InElement(err, i, "resource_spans")
+				return err
 			}
-			m.ResourceSpans = append(m.ResourceSpans, v)
+			n := r.CountLens()
+			m.ResourceSpans = make([]*ResourceSpans, 0, n)
+			vs := make([]ResourceSpans, n)
+			for i := 0; !r.AtEnd(); i++ {
+				var v *ResourceSpans
+				if i < n {
+					v = &vs[i]
+				} else {
+					v = new(ResourceSpans)
+				}
+				f, ok := r.EnterFast(true)
+				var derr error
+				if !ok {
+					f, derr = r.Enter(true)
+				}
+				if derr == nil {
+					if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+						derr = r.Leave(f, derr)
+					}
+				}
+				if derr != nil {
+					return bijoubuf.InElement(derr, i, "resource_spans")
+				}
+				m.ResourceSpans = append(m.ResourceSpans, v)
+			}
+			r.CloseRun(outer)
+		default:
+			if err := r.Skip(n, wt); err != nil {
+				return err
+			}
 		}
-		r.CloseRun(outer)
 	}
-	u, err := r.Finish()
-	if err != nil {
-		return err
-	}
-	m.unknown = u
+	m.unknown = r.Kept()
 	return nil
 }
 
@@ -413,70 +433,96 @@ func (m *ResourceSpans) BijoubufWrite(w *bijoubuf.BackWriter) {
 
 // BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.
 func (m *ResourceSpans) BijoubufDecode(r *bijoubuf.Reader) error {
-	if ok, err := r.Field(1, bijoubuf.WireLen, "resource"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("resource"); err != nil {
-			return err
-		}
-		v := new(v1.Resource)
-		f, err := r.Enter(true)
-		if err == nil {
-			err = r.Leave(f, v.BijoubufDecode(r))
-		}
-		if err != nil {
-			return bijoubuf.InField(err, "resource")
-		}
-		m.Resource = v
-	}
-	if ok, err := r.Field(2, bijoubuf.WireLen, "scope_spans"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("scope_spans"); err != nil {
-			return err
-		}
-		outer, err := r.OpenRun("scope_spans", 0)
-		if err != nil {
-			return err
-		}
-		n := r.CountLens()
-		m.ScopeSpans = make([]*ScopeSpans, 0, n)
-		vs := make([]ScopeSpans, n)
-		for i := 0; !r.AtEnd(); i++ {
-			var v *ScopeSpans
-			if i < n {
-				v = &vs[i]
-			} else {
-				v = new(ScopeSpans)
+	for {
+		n, wt, ok := r.NextFast()
+		if !ok {
+			if r.AtEnd() {
+				break
 			}
-			f, err := r.Enter(true)
-			if err == nil {
-				err = r.Leave(f, v.BijoubufDecode(r))
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
 			}
+		}
+		switch n {
+		case 1:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("resource")
+			}
+			if err := r.CheckDepth("resource"); err != nil {
+				return err
+			}
+			v := new(v1.Resource)
+			f, ok := r.EnterFast(true)
+			var derr error
+			if !ok {
+				f, derr = r.Enter(true)
+			}
+			if derr == nil {
+				if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+					derr = r.Leave(f, derr)
+				}
+			}
+			if derr != nil {
+				return bijoubuf.InField(derr, "resource")
+			}
+			m.Resource = v
+		case 2:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("scope_spans")
+			}
+			if err := r.CheckDepth("scope_spans"); err != nil {
+				return err
+			}
+			outer, err := r.OpenRun("scope_spans", 0)
 			if err != nil {
-				return bijoubuf.InElement(err, i, "scope_spans")
+				return err
 			}
-			m.ScopeSpans = append(m.ScopeSpans, v)
+			n := r.CountLens()
+			m.ScopeSpans = make([]*ScopeSpans, 0, n)
+			vs := make([]ScopeSpans, n)
+			for i := 0; !r.AtEnd(); i++ {
+				var v *ScopeSpans
+				if i < n {
+					v = &vs[i]
+				} else {
+					v = new(ScopeSpans)
+				}
+				f, ok := r.EnterFast(true)
+				var derr error
+				if !ok {
+					f, derr = r.Enter(true)
+				}
+				if derr == nil {
+					if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+						derr = r.Leave(f, derr)
+					}
+				}
+				if derr != nil {
+					return bijoubuf.InElement(derr, i, "scope_spans")
+				}
+				m.ScopeSpans = append(m.ScopeSpans, v)
+			}
+			r.CloseRun(outer)
+		case 3:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("schema_url")
+			}
+			v, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "schema_url")
+			}
+			if len(v) == 0 {
+				return r.DefaultValuePresent("schema_url")
+			}
+			m.SchemaUrl = v
+		default:
+			if err := r.Skip(n, wt); err != nil {
+				return err
+			}
 		}
-		r.CloseRun(outer)
 	}
-	if ok, err := r.Field(3, bijoubuf.WireLen, "schema_url"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.String()
-		if err != nil {
-			return bijoubuf.InField(err, "schema_url")
-		}
-		if len(v) == 0 {
-			return r.DefaultValuePresent("schema_url")
-		}
-		m.SchemaUrl = v
-	}
-	u, err := r.Finish()
-	if err != nil {
-		return err
-	}
-	m.unknown = u
+	m.unknown = r.Kept()
 	return nil
 }
 
@@ -663,70 +709,96 @@ func (m *ScopeSpans) BijoubufWrite(w *bijoubuf.BackWriter) {
 
 // BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.
 func (m *ScopeSpans) BijoubufDecode(r *bijoubuf.Reader) error {
-	if ok, err := r.Field(1, bijoubuf.WireLen, "scope"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("scope"); err != nil {
-			return err
-		}
-		v := new(v12.InstrumentationScope)
-		f, err := r.Enter(true)
-		if err == nil {
-			err = r.Leave(f, v.BijoubufDecode(r))
-		}
-		if err != nil {
-			return bijoubuf.InField(err, "scope")
-		}
-		m.Scope = v
-	}
-	if ok, err := r.Field(2, bijoubuf.WireLen, "spans"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("spans"); err != nil {
-			return err
-		}
-		outer, err := r.OpenRun("spans", 0)
-		if err != nil {
-			return err
-		}
-		n := r.CountLens()
-		m.Spans = make([]*Span, 0, n)
-		vs := make([]Span, n)
-		for i := 0; !r.AtEnd(); i++ {
-			var v *Span
-			if i < n {
-				v = &vs[i]
-			} else {
-				v = new(Span)
+	for {
+		n, wt, ok := r.NextFast()
+		if !ok {
+			if r.AtEnd() {
+				break
 			}
-			f, err := r.Enter(true)
-			if err == nil {
-				err = r.Leave(f, v.BijoubufDecode(r))
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
 			}
+		}
+		switch n {
+		case 1:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("scope")
+			}
+			if err := r.CheckDepth("scope"); err != nil {
+				return err
+			}
+			v := new(v12.InstrumentationScope)
+			f, ok := r.EnterFast(true)
+			var derr error
+			if !ok {
+				f, derr = r.Enter(true)
+			}
+			if derr == nil {
+				if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+					derr = r.Leave(f, derr)
+				}
+			}
+			if derr != nil {
+				return bijoubuf.InField(derr, "scope")
+			}
+			m.Scope = v
+		case 2:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("spans")
+			}
+			if err := r.CheckDepth("spans"); err != nil {
+				return err
+			}
+			outer, err := r.OpenRun("spans", 0)
 			if err != nil {
-				return bijoubuf.InElement(err, i, "spans")
+				return err
 			}
-			m.Spans = append(m.Spans, v)
+			n := r.CountLens()
+			m.Spans = make([]*Span, 0, n)
+			vs := make([]Span, n)
+			for i := 0; !r.AtEnd(); i++ {
+				var v *Span
+				if i < n {
+					v = &vs[i]
+				} else {
+					v = new(Span)
+				}
+				f, ok := r.EnterFast(true)
+				var derr error
+				if !ok {
+					f, derr = r.Enter(true)
+				}
+				if derr == nil {
+					if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+						derr = r.Leave(f, derr)
+					}
+				}
+				if derr != nil {
+					return bijoubuf.InElement(derr, i, "spans")
+				}
+				m.Spans = append(m.Spans, v)
+			}
+			r.CloseRun(outer)
+		case 3:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("schema_url")
+			}
+			v, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "schema_url")
+			}
+			if len(v) == 0 {
+				return r.DefaultValuePresent("schema_url")
+			}
+			m.SchemaUrl = v
+		default:
+			if err := r.Skip(n, wt); err != nil {
+				return err
+			}
 		}
-		r.CloseRun(outer)
 	}
-	if ok, err := r.Field(3, bijoubuf.WireLen, "schema_url"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.String()
-		if err != nil {
-			return bijoubuf.InField(err, "schema_url")
-		}
-		if len(v) == 0 {
-			return r.DefaultValuePresent("schema_url")
-		}
-		m.SchemaUrl = v
-	}
-	u, err := r.Finish()
-	if err != nil {
-		return err
-	}
-	m.unknown = u
+	m.unknown = r.Kept()
 	return nil
 }
 
@@ -1271,264 +1343,314 @@ func (m *Span) BijoubufWrite(w *bijoubuf.BackWriter) {
 
 // BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.
 func (m *Span) BijoubufDecode(r *bijoubuf.Reader) error {
-	if ok, err := r.Field(1, bijoubuf.WireLen, "trace_id"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.BytesCopy()
-		if err != nil {
-			return bijoubuf.InField(err, "trace_id")
-		}
-		if len(v) == 0 {
-			return r.DefaultValuePresent("trace_id")
-		}
-		m.TraceId = v
-	}
-	if ok, err := r.Field(2, bijoubuf.WireLen, "span_id"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.BytesCopy()
-		if err != nil {
-			return bijoubuf.InField(err, "span_id")
-		}
-		if len(v) == 0 {
-			return r.DefaultValuePresent("span_id")
-		}
-		m.SpanId = v
-	}
-	if ok, err := r.Field(3, bijoubuf.WireLen, "trace_state"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.String()
-		if err != nil {
-			return bijoubuf.InField(err, "trace_state")
-		}
-		if len(v) == 0 {
-			return r.DefaultValuePresent("trace_state")
-		}
-		m.TraceState = v
-	}
-	if ok, err := r.Field(4, bijoubuf.WireLen, "parent_span_id"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.BytesCopy()
-		if err != nil {
-			return bijoubuf.InField(err, "parent_span_id")
-		}
-		if len(v) == 0 {
-			return r.DefaultValuePresent("parent_span_id")
-		}
-		m.ParentSpanId = v
-	}
-	if ok, err := r.Field(5, bijoubuf.WireLen, "name"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.String()
-		if err != nil {
-			return bijoubuf.InField(err, "name")
-		}
-		if len(v) == 0 {
-			return r.DefaultValuePresent("name")
-		}
-		m.Name = v
-	}
-	if ok, err := r.Field(6, bijoubuf.WireVarint, "kind"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Int32()
-		if err != nil {
-			return bijoubuf.InField(err, "kind")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("kind")
-		}
-		m.Kind = Span_SpanKind(v)
-	}
-	if ok, err := r.Field(7, bijoubuf.WireI64, "start_time_unix_nano"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Fixed64()
-		if err != nil {
-			return bijoubuf.InField(err, "start_time_unix_nano")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("start_time_unix_nano")
-		}
-		m.StartTimeUnixNano = v
-	}
-	if ok, err := r.Field(8, bijoubuf.WireI64, "end_time_unix_nano"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Fixed64()
-		if err != nil {
-			return bijoubuf.InField(err, "end_time_unix_nano")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("end_time_unix_nano")
-		}
-		m.EndTimeUnixNano = v
-	}
-	if ok, err := r.Field(9, bijoubuf.WireLen, "attributes"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("attributes"); err != nil {
-			return err
-		}
-		outer, err := r.OpenRun("attributes", 0)
-		if err != nil {
-			return err
-		}
-		n := r.CountLens()
-		m.Attributes = make([]*v12.KeyValue, 0, n)
-		vs := make([]v12.KeyValue, n)
-		for i := 0; !r.AtEnd(); i++ {
-			var v *v12.KeyValue
-			if i < n {
-				v = &vs[i]
-			} else {
-				v = new(v12.KeyValue)
+	for {
+		n, wt, ok := r.NextFast()
+		if !ok {
+			if r.AtEnd() {
+				break
 			}
-			f, err := r.Enter(true)
-			if err == nil {
-				err = r.Leave(f, v.BijoubufDecode(r))
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
 			}
+		}
+		switch n {
+		case 1:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("trace_id")
+			}
+			v, err := r.BytesCopy()
 			if err != nil {
-				return bijoubuf.InElement(err, i, "attributes")
+				return bijoubuf.InField(err, "trace_id")
 			}
-			m.Attributes = append(m.Attributes, v)
-		}
-		r.CloseRun(outer)
-	}
-	if ok, err := r.Field(10, bijoubuf.WireVarint, "dropped_attributes_count"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Uint32()
-		if err != nil {
-			return bijoubuf.InField(err, "dropped_attributes_count")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("dropped_attributes_count")
-		}
-		m.DroppedAttributesCount = v
-	}
-	if ok, err := r.Field(11, bijoubuf.WireLen, "events"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("events"); err != nil {
-			return err
-		}
-		outer, err := r.OpenRun("events", 0)
-		if err != nil {
-			return err
-		}
-		n := r.CountLens()
-		m.Events = make([]*Span_Event, 0, n)
-		vs := make([]Span_Event, n)
-		for i := 0; !r.AtEnd(); i++ {
-			var v *Span_Event
-			if i < n {
-				v = &vs[i]
-			} else {
-				v = new(Span_Event)
+			if len(v) == 0 {
+				return r.DefaultValuePresent("trace_id")
 			}
-			f, err := r.Enter(true)
-			if err == nil {
-				err = r.Leave(f, v.BijoubufDecode(r))
+			m.TraceId = v
+		case 2:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("span_id")
 			}
+			v, err := r.BytesCopy()
 			if err != nil {
-				return bijoubuf.InElement(err, i, "events")
+				return bijoubuf.InField(err, "span_id")
 			}
-			m.Events = append(m.Events, v)
-		}
-		r.CloseRun(outer)
-	}
-	if ok, err := r.Field(12, bijoubuf.WireVarint, "dropped_events_count"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Uint32()
-		if err != nil {
-			return bijoubuf.InField(err, "dropped_events_count")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("dropped_events_count")
-		}
-		m.DroppedEventsCount = v
-	}
-	if ok, err := r.Field(13, bijoubuf.WireLen, "links"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("links"); err != nil {
-			return err
-		}
-		outer, err := r.OpenRun("links", 0)
-		if err != nil {
-			return err
-		}
-		n := r.CountLens()
-		m.Links = make([]*Span_Link, 0, n)
-		vs := make([]Span_Link, n)
-		for i := 0; !r.AtEnd(); i++ {
-			var v *Span_Link
-			if i < n {
-				v = &vs[i]
-			} else {
-				v = new(Span_Link)
+			if len(v) == 0 {
+				return r.DefaultValuePresent("span_id")
 			}
-			f, err := r.Enter(true)
-			if err == nil {
-				err = r.Leave(f, v.BijoubufDecode(r))
+			m.SpanId = v
+		case 3:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("trace_state")
 			}
+			v, err := r.String()
 			if err != nil {
-				return bijoubuf.InElement(err, i, "links")
+				return bijoubuf.InField(err, "trace_state")
 			}
-			m.Links = append(m.Links, v)
+			if len(v) == 0 {
+				return r.DefaultValuePresent("trace_state")
+			}
+			m.TraceState = v
+		case 4:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("parent_span_id")
+			}
+			v, err := r.BytesCopy()
+			if err != nil {
+				return bijoubuf.InField(err, "parent_span_id")
+			}
+			if len(v) == 0 {
+				return r.DefaultValuePresent("parent_span_id")
+			}
+			m.ParentSpanId = v
+		case 5:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("name")
+			}
+			v, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "name")
+			}
+			if len(v) == 0 {
+				return r.DefaultValuePresent("name")
+			}
+			m.Name = v
+		case 6:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("kind")
+			}
+			v, ok := r.Int32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int32(); err != nil {
+					return bijoubuf.InField(err, "kind")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("kind")
+			}
+			m.Kind = Span_SpanKind(v)
+		case 7:
+			if wt != bijoubuf.WireI64 {
+				return r.WireMismatch("start_time_unix_nano")
+			}
+			v, err := r.Fixed64()
+			if err != nil {
+				return bijoubuf.InField(err, "start_time_unix_nano")
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("start_time_unix_nano")
+			}
+			m.StartTimeUnixNano = v
+		case 8:
+			if wt != bijoubuf.WireI64 {
+				return r.WireMismatch("end_time_unix_nano")
+			}
+			v, err := r.Fixed64()
+			if err != nil {
+				return bijoubuf.InField(err, "end_time_unix_nano")
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("end_time_unix_nano")
+			}
+			m.EndTimeUnixNano = v
+		case 9:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("attributes")
+			}
+			if err := r.CheckDepth("attributes"); err != nil {
+				return err
+			}
+			outer, err := r.OpenRun("attributes", 0)
+			if err != nil {
+				return err
+			}
+			n := r.CountLens()
+			m.Attributes = make([]*v12.KeyValue, 0, n)
+			vs := make([]v12.KeyValue, n)
+			for i := 0; !r.AtEnd(); i++ {
+				var v *v12.KeyValue
+				if i < n {
+					v = &vs[i]
+				} else {
+					v = new(v12.KeyValue)
+				}
+				f, ok := r.EnterFast(true)
+				var derr error
+				if !ok {
+					f, derr = r.Enter(true)
+				}
+				if derr == nil {
+					if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+						derr = r.Leave(f, derr)
+					}
+				}
+				if derr != nil {
+					return bijoubuf.InElement(derr, i, "attributes")
+				}
+				m.Attributes = append(m.Attributes, v)
+			}
+			r.CloseRun(outer)
+		case 10:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("dropped_attributes_count")
+			}
+			v, ok := r.Uint32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Uint32(); err != nil {
+					return bijoubuf.InField(err, "dropped_attributes_count")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("dropped_attributes_count")
+			}
+			m.DroppedAttributesCount = v
+		case 11:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("events")
+			}
+			if err := r.CheckDepth("events"); err != nil {
+				return err
+			}
+			outer, err := r.OpenRun("events", 0)
+			if err != nil {
+				return err
+			}
+			n := r.CountLens()
+			m.Events = make([]*Span_Event, 0, n)
+			vs := make([]Span_Event, n)
+			for i := 0; !r.AtEnd(); i++ {
+				var v *Span_Event
+				if i < n {
+					v = &vs[i]
+				} else {
+					v = new(Span_Event)
+				}
+				f, ok := r.EnterFast(true)
+				var derr error
+				if !ok {
+					f, derr = r.Enter(true)
+				}
+				if derr == nil {
+					if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+						derr = r.Leave(f, derr)
+					}
+				}
+				if derr != nil {
+					return bijoubuf.InElement(derr, i, "events")
+				}
+				m.Events = append(m.Events, v)
+			}
+			r.CloseRun(outer)
+		case 12:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("dropped_events_count")
+			}
+			v, ok := r.Uint32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Uint32(); err != nil {
+					return bijoubuf.InField(err, "dropped_events_count")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("dropped_events_count")
+			}
+			m.DroppedEventsCount = v
+		case 13:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("links")
+			}
+			if err := r.CheckDepth("links"); err != nil {
+				return err
+			}
+			outer, err := r.OpenRun("links", 0)
+			if err != nil {
+				return err
+			}
+			n := r.CountLens()
+			m.Links = make([]*Span_Link, 0, n)
+			vs := make([]Span_Link, n)
+			for i := 0; !r.AtEnd(); i++ {
+				var v *Span_Link
+				if i < n {
+					v = &vs[i]
+				} else {
+					v = new(Span_Link)
+				}
+				f, ok := r.EnterFast(true)
+				var derr error
+				if !ok {
+					f, derr = r.Enter(true)
+				}
+				if derr == nil {
+					if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+						derr = r.Leave(f, derr)
+					}
+				}
+				if derr != nil {
+					return bijoubuf.InElement(derr, i, "links")
+				}
+				m.Links = append(m.Links, v)
+			}
+			r.CloseRun(outer)
+		case 14:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("dropped_links_count")
+			}
+			v, ok := r.Uint32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Uint32(); err != nil {
+					return bijoubuf.InField(err, "dropped_links_count")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("dropped_links_count")
+			}
+			m.DroppedLinksCount = v
+		case 15:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("status")
+			}
+			if err := r.CheckDepth("status"); err != nil {
+				return err
+			}
+			v := new(Status)
+			f, ok := r.EnterFast(true)
+			var derr error
+			if !ok {
+				f, derr = r.Enter(true)
+			}
+			if derr == nil {
+				if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+					derr = r.Leave(f, derr)
+				}
+			}
+			if derr != nil {
+				return bijoubuf.InField(derr, "status")
+			}
+			m.Status = v
+		case 16:
+			if wt != bijoubuf.WireI32 {
+				return r.WireMismatch("flags")
+			}
+			v, err := r.Fixed32()
+			if err != nil {
+				return bijoubuf.InField(err, "flags")
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("flags")
+			}
+			m.Flags = v
+		default:
+			if err := r.Skip(n, wt); err != nil {
+				return err
+			}
 		}
-		r.CloseRun(outer)
 	}
-	if ok, err := r.Field(14, bijoubuf.WireVarint, "dropped_links_count"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Uint32()
-		if err != nil {
-			return bijoubuf.InField(err, "dropped_links_count")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("dropped_links_count")
-		}
-		m.DroppedLinksCount = v
-	}
-	if ok, err := r.Field(15, bijoubuf.WireLen, "status"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("status"); err != nil {
-			return err
-		}
-		v := new(Status)
-		f, err := r.Enter(true)
-		if err == nil {
-			err = r.Leave(f, v.BijoubufDecode(r))
-		}
-		if err != nil {
-			return bijoubuf.InField(err, "status")
-		}
-		m.Status = v
-	}
-	if ok, err := r.Field(16, bijoubuf.WireI32, "flags"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Fixed32()
-		if err != nil {
-			return bijoubuf.InField(err, "flags")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("flags")
-		}
-		m.Flags = v
-	}
-	u, err := r.Finish()
-	if err != nil {
-		return err
-	}
-	m.unknown = u
+	m.unknown = r.Kept()
 	return nil
 }
 
@@ -1722,78 +1844,101 @@ func (m *Span_Event) BijoubufWrite(w *bijoubuf.BackWriter) {
 
 // BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.
 func (m *Span_Event) BijoubufDecode(r *bijoubuf.Reader) error {
-	if ok, err := r.Field(1, bijoubuf.WireI64, "time_unix_nano"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Fixed64()
-		if err != nil {
-			return bijoubuf.InField(err, "time_unix_nano")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("time_unix_nano")
-		}
-		m.TimeUnixNano = v
-	}
-	if ok, err := r.Field(2, bijoubuf.WireLen, "name"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.String()
-		if err != nil {
-			return bijoubuf.InField(err, "name")
-		}
-		if len(v) == 0 {
-			return r.DefaultValuePresent("name")
-		}
-		m.Name = v
-	}
-	if ok, err := r.Field(3, bijoubuf.WireLen, "attributes"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("attributes"); err != nil {
-			return err
-		}
-		outer, err := r.OpenRun("attributes", 0)
-		if err != nil {
-			return err
-		}
-		n := r.CountLens()
-		m.Attributes = make([]*v12.KeyValue, 0, n)
-		vs := make([]v12.KeyValue, n)
-		for i := 0; !r.AtEnd(); i++ {
-			var v *v12.KeyValue
-			if i < n {
-				v = &vs[i]
-			} else {
-				v = new(v12.KeyValue)
+	for {
+		n, wt, ok := r.NextFast()
+		if !ok {
+			if r.AtEnd() {
+				break
 			}
-			f, err := r.Enter(true)
-			if err == nil {
-				err = r.Leave(f, v.BijoubufDecode(r))
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
 			}
+		}
+		switch n {
+		case 1:
+			if wt != bijoubuf.WireI64 {
+				return r.WireMismatch("time_unix_nano")
+			}
+			v, err := r.Fixed64()
 			if err != nil {
-				return bijoubuf.InElement(err, i, "attributes")
+				return bijoubuf.InField(err, "time_unix_nano")
 			}
-			m.Attributes = append(m.Attributes, v)
+			if v == 0 {
+				return r.DefaultValuePresent("time_unix_nano")
+			}
+			m.TimeUnixNano = v
+		case 2:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("name")
+			}
+			v, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "name")
+			}
+			if len(v) == 0 {
+				return r.DefaultValuePresent("name")
+			}
+			m.Name = v
+		case 3:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("attributes")
+			}
+			if err := r.CheckDepth("attributes"); err != nil {
+				return err
+			}
+			outer, err := r.OpenRun("attributes", 0)
+			if err != nil {
+				return err
+			}
+			n := r.CountLens()
+			m.Attributes = make([]*v12.KeyValue, 0, n)
+			vs := make([]v12.KeyValue, n)
+			for i := 0; !r.AtEnd(); i++ {
+				var v *v12.KeyValue
+				if i < n {
+					v = &vs[i]
+				} else {
+					v = new(v12.KeyValue)
+				}
+				f, ok := r.EnterFast(true)
+				var derr error
+				if !ok {
+					f, derr = r.Enter(true)
+				}
+				if derr == nil {
+					if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+						derr = r.Leave(f, derr)
+					}
+				}
+				if derr != nil {
+					return bijoubuf.InElement(derr, i, "attributes")
+				}
+				m.Attributes = append(m.Attributes, v)
+			}
+			r.CloseRun(outer)
+		case 4:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("dropped_attributes_count")
+			}
+			v, ok := r.Uint32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Uint32(); err != nil {
+					return bijoubuf.InField(err, "dropped_attributes_count")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("dropped_attributes_count")
+			}
+			m.DroppedAttributesCount = v
+		default:
+			if err := r.Skip(n, wt); err != nil {
+				return err
+			}
 		}
-		r.CloseRun(outer)
 	}
-	if ok, err := r.Field(4, bijoubuf.WireVarint, "dropped_attributes_count"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Uint32()
-		if err != nil {
-			return bijoubuf.InField(err, "dropped_attributes_count")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("dropped_attributes_count")
-		}
-		m.DroppedAttributesCount = v
-	}
-	u, err := r.Finish()
-	if err != nil {
-		return err
-	}
-	m.unknown = u
+	m.unknown = r.Kept()
 	return nil
 }
 
@@ -2039,102 +2184,125 @@ func (m *Span_Link) BijoubufWrite(w *bijoubuf.BackWriter) {
 
 // BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.
 func (m *Span_Link) BijoubufDecode(r *bijoubuf.Reader) error {
-	if ok, err := r.Field(1, bijoubuf.WireLen, "trace_id"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.BytesCopy()
-		if err != nil {
-			return bijoubuf.InField(err, "trace_id")
-		}
-		if len(v) == 0 {
-			return r.DefaultValuePresent("trace_id")
-		}
-		m.TraceId = v
-	}
-	if ok, err := r.Field(2, bijoubuf.WireLen, "span_id"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.BytesCopy()
-		if err != nil {
-			return bijoubuf.InField(err, "span_id")
-		}
-		if len(v) == 0 {
-			return r.DefaultValuePresent("span_id")
-		}
-		m.SpanId = v
-	}
-	if ok, err := r.Field(3, bijoubuf.WireLen, "trace_state"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.String()
-		if err != nil {
-			return bijoubuf.InField(err, "trace_state")
-		}
-		if len(v) == 0 {
-			return r.DefaultValuePresent("trace_state")
-		}
-		m.TraceState = v
-	}
-	if ok, err := r.Field(4, bijoubuf.WireLen, "attributes"); err != nil {
-		return err
-	} else if ok {
-		if err := r.CheckDepth("attributes"); err != nil {
-			return err
-		}
-		outer, err := r.OpenRun("attributes", 0)
-		if err != nil {
-			return err
-		}
-		n := r.CountLens()
-		m.Attributes = make([]*v12.KeyValue, 0, n)
-		vs := make([]v12.KeyValue, n)
-		for i := 0; !r.AtEnd(); i++ {
-			var v *v12.KeyValue
-			if i < n {
-				v = &vs[i]
-			} else {
-				v = new(v12.KeyValue)
+	for {
+		n, wt, ok := r.NextFast()
+		if !ok {
+			if r.AtEnd() {
+				break
 			}
-			f, err := r.Enter(true)
-			if err == nil {
-				err = r.Leave(f, v.BijoubufDecode(r))
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
 			}
+		}
+		switch n {
+		case 1:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("trace_id")
+			}
+			v, err := r.BytesCopy()
 			if err != nil {
-				return bijoubuf.InElement(err, i, "attributes")
+				return bijoubuf.InField(err, "trace_id")
 			}
-			m.Attributes = append(m.Attributes, v)
+			if len(v) == 0 {
+				return r.DefaultValuePresent("trace_id")
+			}
+			m.TraceId = v
+		case 2:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("span_id")
+			}
+			v, err := r.BytesCopy()
+			if err != nil {
+				return bijoubuf.InField(err, "span_id")
+			}
+			if len(v) == 0 {
+				return r.DefaultValuePresent("span_id")
+			}
+			m.SpanId = v
+		case 3:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("trace_state")
+			}
+			v, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "trace_state")
+			}
+			if len(v) == 0 {
+				return r.DefaultValuePresent("trace_state")
+			}
+			m.TraceState = v
+		case 4:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("attributes")
+			}
+			if err := r.CheckDepth("attributes"); err != nil {
+				return err
+			}
+			outer, err := r.OpenRun("attributes", 0)
+			if err != nil {
+				return err
+			}
+			n := r.CountLens()
+			m.Attributes = make([]*v12.KeyValue, 0, n)
+			vs := make([]v12.KeyValue, n)
+			for i := 0; !r.AtEnd(); i++ {
+				var v *v12.KeyValue
+				if i < n {
+					v = &vs[i]
+				} else {
+					v = new(v12.KeyValue)
+				}
+				f, ok := r.EnterFast(true)
+				var derr error
+				if !ok {
+					f, derr = r.Enter(true)
+				}
+				if derr == nil {
+					if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+						derr = r.Leave(f, derr)
+					}
+				}
+				if derr != nil {
+					return bijoubuf.InElement(derr, i, "attributes")
+				}
+				m.Attributes = append(m.Attributes, v)
+			}
+			r.CloseRun(outer)
+		case 5:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("dropped_attributes_count")
+			}
+			v, ok := r.Uint32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Uint32(); err != nil {
+					return bijoubuf.InField(err, "dropped_attributes_count")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("dropped_attributes_count")
+			}
+			m.DroppedAttributesCount = v
+		case 6:
+			if wt != bijoubuf.WireI32 {
+				return r.WireMismatch("flags")
+			}
+			v, err := r.Fixed32()
+			if err != nil {
+				return bijoubuf.InField(err, "flags")
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("flags")
+			}
+			m.Flags = v
+		default:
+			if err := r.Skip(n, wt); err != nil {
+				return err
+			}
 		}
-		r.CloseRun(outer)
 	}
-	if ok, err := r.Field(5, bijoubuf.WireVarint, "dropped_attributes_count"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Uint32()
-		if err != nil {
-			return bijoubuf.InField(err, "dropped_attributes_count")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("dropped_attributes_count")
-		}
-		m.DroppedAttributesCount = v
-	}
-	if ok, err := r.Field(6, bijoubuf.WireI32, "flags"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Fixed32()
-		if err != nil {
-			return bijoubuf.InField(err, "flags")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("flags")
-		}
-		m.Flags = v
-	}
-	u, err := r.Finish()
-	if err != nil {
-		return err
-	}
-	m.unknown = u
+	m.unknown = r.Kept()
 	return nil
 }
 
@@ -2297,35 +2465,52 @@ func (m *Status) BijoubufWrite(w *bijoubuf.BackWriter) {
 
 // BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.
 func (m *Status) BijoubufDecode(r *bijoubuf.Reader) error {
-	if ok, err := r.Field(2, bijoubuf.WireLen, "message"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.String()
-		if err != nil {
-			return bijoubuf.InField(err, "message")
+	for {
+		n, wt, ok := r.NextFast()
+		if !ok {
+			if r.AtEnd() {
+				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
+			}
 		}
-		if len(v) == 0 {
-			return r.DefaultValuePresent("message")
+		switch n {
+		case 2:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("message")
+			}
+			v, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "message")
+			}
+			if len(v) == 0 {
+				return r.DefaultValuePresent("message")
+			}
+			m.Message = v
+		case 3:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("code")
+			}
+			v, ok := r.Int32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int32(); err != nil {
+					return bijoubuf.InField(err, "code")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("code")
+			}
+			m.Code = Status_StatusCode(v)
+		default:
+			if err := r.Skip(n, wt); err != nil {
+				return err
+			}
 		}
-		m.Message = v
 	}
-	if ok, err := r.Field(3, bijoubuf.WireVarint, "code"); err != nil {
-		return err
-	} else if ok {
-		v, err := r.Int32()
-		if err != nil {
-			return bijoubuf.InField(err, "code")
-		}
-		if v == 0 {
-			return r.DefaultValuePresent("code")
-		}
-		m.Code = Status_StatusCode(v)
-	}
-	u, err := r.Finish()
-	if err != nil {
-		return err
-	}
-	m.unknown = u
+	m.unknown = r.Kept()
 	return nil
 }
 
