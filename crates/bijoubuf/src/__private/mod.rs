@@ -115,6 +115,17 @@ pub use varint::{varint_len, write_varint};
 pub(crate) use writer::{Encoding, EncodingWith, Spill};
 pub use writer::{Fill, LocalWriter, PlainWriter, Writer};
 
+// Generated code names this module through one private alias per module
+// (`use ::bijoubuf::__private as __bb;`), and these through it (`__bb::Ok(..)`,
+// `__bb::Some(v)`, `-> __bb::Result<Self>`): short, and never the prelude's names,
+// which a schema's type named `Option` or `Ok` would shadow.
+pub use core::default::Default;
+pub use core::option::Option::{None, Some};
+pub use core::result::Result::{Err, Ok};
+
+/// The result of a decode: `__bb::Result<Self>` in generated code.
+pub type Result<T, E = DecodeError> = core::result::Result<T, E>;
+
 /// A reader over `buf[start..end]` as a top-level message decoded with `opts` (depth 1):
 /// how `bijoubuf-reflect`'s dynamic decoder walks a message with the same field reads
 /// as generated code ([`Reader::top_with`], [`Reader::nested_with`]). Offsets in its
