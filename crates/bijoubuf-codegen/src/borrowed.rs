@@ -45,6 +45,7 @@ impl Emitter<'_> {
             return Ok((TokenStream::new(), TokenStream::new()));
         };
         let rt = self.rt();
+        let bb = self.hidden();
         let name = names::ident(&loc.name);
         let twin = names::ident(twin_name);
         let inner = self.child(&loc.module);
@@ -64,8 +65,7 @@ impl Emitter<'_> {
             param: walk_param,
             kind: walk_kind,
         } = self.walk(m, &tplains, &toneofs);
-        let walk_kind = walk_kind
-            .map(|k| quote!(const WALK: #rt::__private::WalkKind = #rt::__private::WalkKind::#k;));
+        let walk_kind = walk_kind.map(|k| quote!(const WALK: #bb::WalkKind = #bb::WalkKind::#k;));
 
         // A twin with no reference of its own (only nested twins, which may lead back
         // to it) still has the lifetime, through a marker member.
@@ -152,7 +152,7 @@ impl Emitter<'_> {
             }
 
             #allow_deprecated
-            impl<'a> #rt::__private::Encode for #twin<'a> {
+            impl<'a> #bb::Encode for #twin<'a> {
                 type Schema = #name;
                 #walk_kind
 
@@ -160,18 +160,18 @@ impl Emitter<'_> {
                     #unknown_get
                 }
 
-                fn __walk<'v, P: #rt::__private::Pass<'v>>(&'v self, #walk_param: &mut P) -> P::Out {
+                fn __walk<'v, P: #bb::Pass<'v>>(&'v self, #walk_param: &mut P) -> P::Out {
                     #walk_body
                 }
             }
 
             #allow_deprecated
-            impl<'a> #rt::__private::Decode<'a> for #twin<'a> {
-                fn __decode(r: &mut #rt::__private::Reader<'a>) -> ::core::result::Result<Self, #rt::DecodeError> {
+            impl<'a> #bb::Decode<'a> for #twin<'a> {
+                fn __decode(r: &mut #bb::Reader<'a>) -> #bb::Result<Self> {
                     #(#decode_stmts)*
                     #unknown_finish
                     #(#require_stmts)*
-                    ::core::result::Result::Ok(Self {
+                    #bb::Ok(Self {
                         #(#inits,)*
                         #unknown_init
                         #marker_init
@@ -339,7 +339,6 @@ impl Emitter<'_> {
         dir: Dir,
         x: TokenStream,
     ) -> TokenStream {
-        let rt = self.rt();
         let alloc = self.alloc();
         match ty {
             FieldType::Scalar(ScalarType::String) => match dir {
@@ -349,7 +348,8 @@ impl Emitter<'_> {
             FieldType::Scalar(ScalarType::Bytes) => match dir {
                 Dir::Lend => quote!(&#x[..]),
                 Dir::Own if self.ctx.opts.bytes.matches(&field.full_name) => {
-                    quote!(#rt::__private::bytes::Bytes::copy_from_slice(#x))
+                    let bb = self.hidden();
+                    quote!(#bb::bytes::Bytes::copy_from_slice(#x))
                 }
                 Dir::Own => quote!(#x.to_vec()),
             },

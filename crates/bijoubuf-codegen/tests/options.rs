@@ -233,17 +233,27 @@ fn bytes_paths_become_shared_bytes_elsewhere_vec() {
     )])
     .unwrap();
     let out = &generate(&compiled.schema, &opts).unwrap()[0].content;
-    let shared = "::bijoubuf::__private::bytes::Bytes";
+    // The runtime's hidden module through the file's alias of it.
+    assert!(
+        out.contains("\nuse ::bijoubuf::__private as __bb;\n"),
+        "{out}"
+    );
+    let shared = "__bb::bytes::Bytes";
     assert!(out.contains(&format!("pub b: {shared},")), "{out}");
     assert!(
         out.contains(&format!("pub r: ::std::vec::Vec<{shared}>,")),
         "{out}"
     );
-    assert!(out.contains(&format!("{shared},\n    >,")), "{out}");
+    assert!(
+        out.contains(&format!(
+            "pub m: ::std::collections::BTreeMap<::std::string::String, {shared}>,"
+        )),
+        "{out}"
+    );
     assert!(out.contains("pub v: ::std::vec::Vec<u8>,"), "{out}");
-    assert!(out.contains("p.implicit::<::bijoubuf::__private::SharedBytes>(1, &self.b)"));
-    assert!(out.contains("r.repeated::<::bijoubuf::__private::SharedBytes>(2, \"r\")"));
-    assert!(out.contains("p.implicit::<::bijoubuf::__private::Bytes>(4, &self.v)"));
+    assert!(out.contains("p.implicit::<__bb::SharedBytes>(1, &self.b)"));
+    assert!(out.contains("r.repeated::<__bb::SharedBytes>(2, \"r\")"));
+    assert!(out.contains("p.implicit::<__bb::Bytes>(4, &self.v)"));
 }
 
 #[test]
