@@ -92,7 +92,11 @@ impl Emitter<'_> {
                     /// encode (SPEC §8.2).
                     pub unknown_fields: #rt::UnknownFields,
                 },
-                quote!(&self.unknown_fields),
+                quote! {
+                    fn __unknown(&self) -> &#rt::UnknownFields {
+                        &self.unknown_fields
+                    }
+                },
                 quote!(let unknown_fields = r.finish()?;),
                 quote!(unknown_fields,),
                 quote!(unknown_fields: ::core::clone::Clone::clone(&self.unknown_fields),),
@@ -100,10 +104,9 @@ impl Emitter<'_> {
         } else {
             (
                 TokenStream::new(),
-                quote! {
-                    static EMPTY: #rt::UnknownFields = #rt::UnknownFields::new();
-                    &EMPTY
-                },
+                // The contract's default: no records (the owned type's
+                // `KEEPS_UNKNOWN_FIELDS` is `false`).
+                TokenStream::new(),
                 quote!(r.finish()?;),
                 TokenStream::new(),
                 TokenStream::new(),
@@ -155,10 +158,7 @@ impl Emitter<'_> {
             impl<'a> #bb::Encode for #twin<'a> {
                 type Schema = #name;
                 #walk_kind
-
-                fn __unknown(&self) -> &#rt::UnknownFields {
-                    #unknown_get
-                }
+                #unknown_get
 
                 fn __walk<'v, P: #bb::Pass<'v>>(&'v self, #walk_param: &mut P) -> P::Out {
                     #walk_body

@@ -39,7 +39,7 @@
 //! | `repeated T` | `Vec<T>` |
 //! | `map<K, V>` | `BTreeMap<K, V>` (its order is the wire order, SPEC §6.4) |
 //! | `oneof o` | `Option<m::O>`, an enum with one variant per member |
-//! | unknown fields (types named by `preserve_unknown_fields`) | `unknown_fields: bijoubuf::UnknownFields`; other types set `KEEPS_UNKNOWN_FIELDS = false` and refuse unknown records even under `Preserve` |
+//! | unknown fields (types named by `preserve_unknown_fields`) | `unknown_fields: bijoubuf::UnknownFields` and `KEEPS_UNKNOWN_FIELDS = true`; other types keep the default, `false`, and refuse unknown records even under `Preserve` |
 //! | well-known types (`google.protobuf.Timestamp`, …) | `::bijoubuf::wkt::Timestamp`, … (the runtime ships them; `extern_path` overrides) |
 //! | `String`, `Vec`, `Box`, `BTreeMap` | spelled `::std::…`, or `::alloc::…` with `no_std` |
 //! | messages named by `borrowed`, and every message they reach | also `pub struct MRef<'a>` next to `M`: see below |

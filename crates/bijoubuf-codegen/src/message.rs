@@ -164,7 +164,10 @@ impl Emitter<'_> {
         } else {
             quote!(r.finish()?;)
         };
-        let (unknown_member, unknown_get, unknown_finish, unknown_init) = if preserve {
+        // A type without storage keeps the contract's defaults (`KEEPS_UNKNOWN_FIELDS =
+        // false`, an empty `__unknown`): the reader then refuses unknown records at their
+        // key even under `Preserve` (SPEC §8.1), so `finish` gives nothing back.
+        let (unknown_member, keeps, unknown_get, unknown_finish, unknown_init) = if preserve {
             let skip = serde.then(|| quote!(#[serde(skip)]));
             (
                 quote! {
@@ -173,19 +176,22 @@ impl Emitter<'_> {
                     #skip
                     pub unknown_fields: #rt::UnknownFields,
                 },
-                quote!(&self.unknown_fields),
+                quote!(
+                    const KEEPS_UNKNOWN_FIELDS: bool = true;
+                ),
+                quote! {
+                    fn __unknown(&self) -> &#rt::UnknownFields {
+                        &self.unknown_fields
+                    }
+                },
                 quote!(let unknown_fields = r.finish()?;),
                 quote!(unknown_fields,),
             )
         } else {
             (
                 TokenStream::new(),
-                quote! {
-                    static EMPTY: #rt::UnknownFields = #rt::UnknownFields::new();
-                    &EMPTY
-                },
-                // `KEEPS_UNKNOWN_FIELDS = false` makes the reader refuse unknown records
-                // at their key even under `Preserve` (SPEC §8.1), so nothing comes back.
+                TokenStream::new(),
+                TokenStream::new(),
                 quote!(r.finish()?;),
                 TokenStream::new(),
             )
@@ -214,11 +220,6 @@ impl Emitter<'_> {
         let short = &m.name;
         let full = &m.full_name;
         let package = &self.package;
-        let keeps = (!preserve).then(|| {
-            quote!(
-                const KEEPS_UNKNOWN_FIELDS: bool = false;
-            )
-        });
         let numbers = m.fields.iter().map(|f| Literal::u32_unsuffixed(f.number));
         let accessors = self.accessors(m, &plains)?;
         let accessors = if accessors.is_empty() {
@@ -283,10 +284,7 @@ impl Emitter<'_> {
             impl #bb::Encode for #name {
                 type Schema = Self;
                 #walk_kind
-
-                fn __unknown(&self) -> &#rt::UnknownFields {
-                    #unknown_get
-                }
+                #unknown_get
 
                 fn __walk<'v, P: #bb::Pass<'v>>(&'v self, #walk_param: &mut P) -> P::Out {
                     #walk_body

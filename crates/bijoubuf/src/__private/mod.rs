@@ -44,9 +44,12 @@
 //!   member in the passes, `Reader::oneof(n, name, kind.is_some())` when decoding.
 //! - The schema's facts live on the owned type's `Message`: `NAME` is the short type
 //!   name, `FIELD_NUMBERS` every declared number ascending (oneof members included). A
-//!   type without unknown-field storage sets `KEEPS_UNKNOWN_FIELDS = false`, returns an
-//!   empty set from `__unknown`, and ignores what `finish` returns: the reader then
-//!   refuses its unknown records itself. [`Encode::Schema`] names that owned type
+//!   type without unknown-field storage keeps the defaults (`KEEPS_UNKNOWN_FIELDS =
+//!   false`, an empty set from `__unknown`) and ignores what `finish` returns: the
+//!   reader then refuses its unknown records itself; a type with storage sets
+//!   `KEEPS_UNKNOWN_FIELDS = true` and returns it from `__unknown`. The other defaults
+//!   serve hand-written types: `WALK` is [`WalkKind::Checked`] and `__decode_into`
+//!   decodes a new value. [`Encode::Schema`] names that owned type
 //!   (`Self` for an owned type, the owned twin for a borrowed one), so a twin states
 //!   none of them again.
 //!

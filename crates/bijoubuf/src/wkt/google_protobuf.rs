@@ -16,15 +16,10 @@ impl crate::Message for Any {
     const FULL_NAME: &'static str = "google.protobuf.Any";
     const PACKAGE: &'static str = "google.protobuf";
     const FIELD_NUMBERS: &'static [u32] = &[1, 2];
-    const KEEPS_UNKNOWN_FIELDS: bool = false;
 }
 impl __bb::Encode for Any {
     type Schema = Self;
     const WALK: __bb::WalkKind = __bb::WalkKind::Plain;
-    fn __unknown(&self) -> &crate::UnknownFields {
-        static EMPTY: crate::UnknownFields = crate::UnknownFields::new();
-        &EMPTY
-    }
     fn __walk<'v, P: __bb::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
         p.implicit::<__bb::Str>(1, &self.type_url)
             + p.implicit::<__bb::Bytes>(2, &self.value)
@@ -55,15 +50,10 @@ impl crate::Message for SourceContext {
     const FULL_NAME: &'static str = "google.protobuf.SourceContext";
     const PACKAGE: &'static str = "google.protobuf";
     const FIELD_NUMBERS: &'static [u32] = &[1];
-    const KEEPS_UNKNOWN_FIELDS: bool = false;
 }
 impl __bb::Encode for SourceContext {
     type Schema = Self;
     const WALK: __bb::WalkKind = __bb::WalkKind::Plain;
-    fn __unknown(&self) -> &crate::UnknownFields {
-        static EMPTY: crate::UnknownFields = crate::UnknownFields::new();
-        &EMPTY
-    }
     fn __walk<'v, P: __bb::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
         p.implicit::<__bb::Str>(1, &self.file_name)
     }
@@ -103,15 +93,10 @@ impl crate::Message for Type {
     const FULL_NAME: &'static str = "google.protobuf.Type";
     const PACKAGE: &'static str = "google.protobuf";
     const FIELD_NUMBERS: &'static [u32] = &[1, 2, 3, 4, 5, 6, 7];
-    const KEEPS_UNKNOWN_FIELDS: bool = false;
 }
 impl __bb::Encode for Type {
     type Schema = Self;
     const WALK: __bb::WalkKind = __bb::WalkKind::Plain;
-    fn __unknown(&self) -> &crate::UnknownFields {
-        static EMPTY: crate::UnknownFields = crate::UnknownFields::new();
-        &EMPTY
-    }
     fn __walk<'v, P: __bb::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
         p.implicit::<__bb::Str>(1, &self.name)
             + p.repeated::<__bb::Msg<Field>>(2, &self.fields)
@@ -193,15 +178,10 @@ impl crate::Message for Field {
     const FULL_NAME: &'static str = "google.protobuf.Field";
     const PACKAGE: &'static str = "google.protobuf";
     const FIELD_NUMBERS: &'static [u32] = &[1, 2, 3, 4, 6, 7, 8, 9, 10, 11];
-    const KEEPS_UNKNOWN_FIELDS: bool = false;
 }
 impl __bb::Encode for Field {
     type Schema = Self;
     const WALK: __bb::WalkKind = __bb::WalkKind::Plain;
-    fn __unknown(&self) -> &crate::UnknownFields {
-        static EMPTY: crate::UnknownFields = crate::UnknownFields::new();
-        &EMPTY
-    }
     fn __walk<'v, P: __bb::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
         p.implicit::<__bb::Enum>(1, &self.kind)
             + p.implicit::<__bb::Enum>(2, &self.cardinality)
@@ -482,15 +462,10 @@ impl crate::Message for Enum {
     const FULL_NAME: &'static str = "google.protobuf.Enum";
     const PACKAGE: &'static str = "google.protobuf";
     const FIELD_NUMBERS: &'static [u32] = &[1, 2, 3, 4, 5, 6];
-    const KEEPS_UNKNOWN_FIELDS: bool = false;
 }
 impl __bb::Encode for Enum {
     type Schema = Self;
     const WALK: __bb::WalkKind = __bb::WalkKind::Plain;
-    fn __unknown(&self) -> &crate::UnknownFields {
-        static EMPTY: crate::UnknownFields = crate::UnknownFields::new();
-        &EMPTY
-    }
     fn __walk<'v, P: __bb::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
         p.implicit::<__bb::Str>(1, &self.name)
             + p.repeated::<__bb::Msg<EnumValue>>(2, &self.enumvalue)
@@ -553,15 +528,10 @@ impl crate::Message for EnumValue {
     const FULL_NAME: &'static str = "google.protobuf.EnumValue";
     const PACKAGE: &'static str = "google.protobuf";
     const FIELD_NUMBERS: &'static [u32] = &[1, 2, 3];
-    const KEEPS_UNKNOWN_FIELDS: bool = false;
 }
 impl __bb::Encode for EnumValue {
     type Schema = Self;
     const WALK: __bb::WalkKind = __bb::WalkKind::Plain;
-    fn __unknown(&self) -> &crate::UnknownFields {
-        static EMPTY: crate::UnknownFields = crate::UnknownFields::new();
-        &EMPTY
-    }
     fn __walk<'v, P: __bb::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
         p.implicit::<__bb::Str>(1, &self.name)
             + p.implicit::<__bb::Int32>(2, &self.number)
@@ -598,15 +568,10 @@ impl crate::Message for Option {
     const FULL_NAME: &'static str = "google.protobuf.Option";
     const PACKAGE: &'static str = "google.protobuf";
     const FIELD_NUMBERS: &'static [u32] = &[1, 2];
-    const KEEPS_UNKNOWN_FIELDS: bool = false;
 }
 impl __bb::Encode for Option {
     type Schema = Self;
     const WALK: __bb::WalkKind = __bb::WalkKind::Plain;
-    fn __unknown(&self) -> &crate::UnknownFields {
-        static EMPTY: crate::UnknownFields = crate::UnknownFields::new();
-        &EMPTY
-    }
     fn __walk<'v, P: __bb::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
         p.implicit::<__bb::Str>(1, &self.name)
             + p.optional::<__bb::Msg<Any>>(2, self.value.as_ref())
@@ -649,15 +614,10 @@ impl crate::Message for Api {
     const FULL_NAME: &'static str = "google.protobuf.Api";
     const PACKAGE: &'static str = "google.protobuf";
     const FIELD_NUMBERS: &'static [u32] = &[1, 2, 3, 4, 5, 6, 7];
-    const KEEPS_UNKNOWN_FIELDS: bool = false;
 }
 impl __bb::Encode for Api {
     type Schema = Self;
     const WALK: __bb::WalkKind = __bb::WalkKind::Plain;
-    fn __unknown(&self) -> &crate::UnknownFields {
-        static EMPTY: crate::UnknownFields = crate::UnknownFields::new();
-        &EMPTY
-    }
     fn __walk<'v, P: __bb::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
         p.implicit::<__bb::Str>(1, &self.name)
             + p.repeated::<__bb::Msg<Method>>(2, &self.methods)
@@ -732,15 +692,10 @@ impl crate::Message for Method {
     const FULL_NAME: &'static str = "google.protobuf.Method";
     const PACKAGE: &'static str = "google.protobuf";
     const FIELD_NUMBERS: &'static [u32] = &[1, 2, 3, 4, 5, 6, 7];
-    const KEEPS_UNKNOWN_FIELDS: bool = false;
 }
 impl __bb::Encode for Method {
     type Schema = Self;
     const WALK: __bb::WalkKind = __bb::WalkKind::Plain;
-    fn __unknown(&self) -> &crate::UnknownFields {
-        static EMPTY: crate::UnknownFields = crate::UnknownFields::new();
-        &EMPTY
-    }
     fn __walk<'v, P: __bb::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
         p.implicit::<__bb::Str>(1, &self.name)
             + p.implicit::<__bb::Str>(2, &self.request_type_url)
@@ -809,15 +764,10 @@ impl crate::Message for Mixin {
     const FULL_NAME: &'static str = "google.protobuf.Mixin";
     const PACKAGE: &'static str = "google.protobuf";
     const FIELD_NUMBERS: &'static [u32] = &[1, 2];
-    const KEEPS_UNKNOWN_FIELDS: bool = false;
 }
 impl __bb::Encode for Mixin {
     type Schema = Self;
     const WALK: __bb::WalkKind = __bb::WalkKind::Plain;
-    fn __unknown(&self) -> &crate::UnknownFields {
-        static EMPTY: crate::UnknownFields = crate::UnknownFields::new();
-        &EMPTY
-    }
     fn __walk<'v, P: __bb::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
         p.implicit::<__bb::Str>(1, &self.name) + p.implicit::<__bb::Str>(2, &self.root)
     }
@@ -850,15 +800,10 @@ impl crate::Message for Duration {
     const FULL_NAME: &'static str = "google.protobuf.Duration";
     const PACKAGE: &'static str = "google.protobuf";
     const FIELD_NUMBERS: &'static [u32] = &[1, 2];
-    const KEEPS_UNKNOWN_FIELDS: bool = false;
 }
 impl __bb::Encode for Duration {
     type Schema = Self;
     const WALK: __bb::WalkKind = __bb::WalkKind::Plain;
-    fn __unknown(&self) -> &crate::UnknownFields {
-        static EMPTY: crate::UnknownFields = crate::UnknownFields::new();
-        &EMPTY
-    }
     fn __walk<'v, P: __bb::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
         p.implicit::<__bb::Int64>(1, &self.seconds)
             + p.implicit::<__bb::Int32>(2, &self.nanos)
@@ -886,14 +831,9 @@ impl crate::Message for Empty {
     const FULL_NAME: &'static str = "google.protobuf.Empty";
     const PACKAGE: &'static str = "google.protobuf";
     const FIELD_NUMBERS: &'static [u32] = &[];
-    const KEEPS_UNKNOWN_FIELDS: bool = false;
 }
 impl __bb::Encode for Empty {
     type Schema = Self;
-    fn __unknown(&self) -> &crate::UnknownFields {
-        static EMPTY: crate::UnknownFields = crate::UnknownFields::new();
-        &EMPTY
-    }
     fn __walk<'v, P: __bb::Pass<'v>>(&'v self, _p: &mut P) -> P::Out {
         __bb::Default::default()
     }
@@ -920,15 +860,10 @@ impl crate::Message for FieldMask {
     const FULL_NAME: &'static str = "google.protobuf.FieldMask";
     const PACKAGE: &'static str = "google.protobuf";
     const FIELD_NUMBERS: &'static [u32] = &[1];
-    const KEEPS_UNKNOWN_FIELDS: bool = false;
 }
 impl __bb::Encode for FieldMask {
     type Schema = Self;
     const WALK: __bb::WalkKind = __bb::WalkKind::Plain;
-    fn __unknown(&self) -> &crate::UnknownFields {
-        static EMPTY: crate::UnknownFields = crate::UnknownFields::new();
-        &EMPTY
-    }
     fn __walk<'v, P: __bb::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
         p.repeated::<__bb::Str>(1, &self.paths)
     }
@@ -956,15 +891,10 @@ impl crate::Message for Struct {
     const FULL_NAME: &'static str = "google.protobuf.Struct";
     const PACKAGE: &'static str = "google.protobuf";
     const FIELD_NUMBERS: &'static [u32] = &[1];
-    const KEEPS_UNKNOWN_FIELDS: bool = false;
 }
 impl __bb::Encode for Struct {
     type Schema = Self;
     const WALK: __bb::WalkKind = __bb::WalkKind::Plain;
-    fn __unknown(&self) -> &crate::UnknownFields {
-        static EMPTY: crate::UnknownFields = crate::UnknownFields::new();
-        &EMPTY
-    }
     fn __walk<'v, P: __bb::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
         p.map::<__bb::Str, __bb::Msg<Value>>(1, &self.fields)
     }
@@ -992,15 +922,10 @@ impl crate::Message for Value {
     const FULL_NAME: &'static str = "google.protobuf.Value";
     const PACKAGE: &'static str = "google.protobuf";
     const FIELD_NUMBERS: &'static [u32] = &[1, 2, 3, 4, 5, 6];
-    const KEEPS_UNKNOWN_FIELDS: bool = false;
 }
 impl __bb::Encode for Value {
     type Schema = Self;
     const WALK: __bb::WalkKind = __bb::WalkKind::Plain;
-    fn __unknown(&self) -> &crate::UnknownFields {
-        static EMPTY: crate::UnknownFields = crate::UnknownFields::new();
-        &EMPTY
-    }
     fn __walk<'v, P: __bb::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
         match &self.kind {
             __bb::Some(value::Kind::NullValue(v)) => p.explicit::<__bb::Enum>(1, v),
@@ -1109,15 +1034,10 @@ impl crate::Message for ListValue {
     const FULL_NAME: &'static str = "google.protobuf.ListValue";
     const PACKAGE: &'static str = "google.protobuf";
     const FIELD_NUMBERS: &'static [u32] = &[1];
-    const KEEPS_UNKNOWN_FIELDS: bool = false;
 }
 impl __bb::Encode for ListValue {
     type Schema = Self;
     const WALK: __bb::WalkKind = __bb::WalkKind::Plain;
-    fn __unknown(&self) -> &crate::UnknownFields {
-        static EMPTY: crate::UnknownFields = crate::UnknownFields::new();
-        &EMPTY
-    }
     fn __walk<'v, P: __bb::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
         p.repeated::<__bb::Msg<Value>>(1, &self.values)
     }
@@ -1148,15 +1068,10 @@ impl crate::Message for Timestamp {
     const FULL_NAME: &'static str = "google.protobuf.Timestamp";
     const PACKAGE: &'static str = "google.protobuf";
     const FIELD_NUMBERS: &'static [u32] = &[1, 2];
-    const KEEPS_UNKNOWN_FIELDS: bool = false;
 }
 impl __bb::Encode for Timestamp {
     type Schema = Self;
     const WALK: __bb::WalkKind = __bb::WalkKind::Plain;
-    fn __unknown(&self) -> &crate::UnknownFields {
-        static EMPTY: crate::UnknownFields = crate::UnknownFields::new();
-        &EMPTY
-    }
     fn __walk<'v, P: __bb::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
         p.implicit::<__bb::Int64>(1, &self.seconds)
             + p.implicit::<__bb::Int32>(2, &self.nanos)
@@ -1187,15 +1102,10 @@ impl crate::Message for DoubleValue {
     const FULL_NAME: &'static str = "google.protobuf.DoubleValue";
     const PACKAGE: &'static str = "google.protobuf";
     const FIELD_NUMBERS: &'static [u32] = &[1];
-    const KEEPS_UNKNOWN_FIELDS: bool = false;
 }
 impl __bb::Encode for DoubleValue {
     type Schema = Self;
     const WALK: __bb::WalkKind = __bb::WalkKind::Plain;
-    fn __unknown(&self) -> &crate::UnknownFields {
-        static EMPTY: crate::UnknownFields = crate::UnknownFields::new();
-        &EMPTY
-    }
     fn __walk<'v, P: __bb::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
         p.implicit::<__bb::Double>(1, &self.value)
     }
@@ -1223,15 +1133,10 @@ impl crate::Message for FloatValue {
     const FULL_NAME: &'static str = "google.protobuf.FloatValue";
     const PACKAGE: &'static str = "google.protobuf";
     const FIELD_NUMBERS: &'static [u32] = &[1];
-    const KEEPS_UNKNOWN_FIELDS: bool = false;
 }
 impl __bb::Encode for FloatValue {
     type Schema = Self;
     const WALK: __bb::WalkKind = __bb::WalkKind::Plain;
-    fn __unknown(&self) -> &crate::UnknownFields {
-        static EMPTY: crate::UnknownFields = crate::UnknownFields::new();
-        &EMPTY
-    }
     fn __walk<'v, P: __bb::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
         p.implicit::<__bb::Float>(1, &self.value)
     }
@@ -1259,15 +1164,10 @@ impl crate::Message for Int64Value {
     const FULL_NAME: &'static str = "google.protobuf.Int64Value";
     const PACKAGE: &'static str = "google.protobuf";
     const FIELD_NUMBERS: &'static [u32] = &[1];
-    const KEEPS_UNKNOWN_FIELDS: bool = false;
 }
 impl __bb::Encode for Int64Value {
     type Schema = Self;
     const WALK: __bb::WalkKind = __bb::WalkKind::Plain;
-    fn __unknown(&self) -> &crate::UnknownFields {
-        static EMPTY: crate::UnknownFields = crate::UnknownFields::new();
-        &EMPTY
-    }
     fn __walk<'v, P: __bb::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
         p.implicit::<__bb::Int64>(1, &self.value)
     }
@@ -1295,15 +1195,10 @@ impl crate::Message for UInt64Value {
     const FULL_NAME: &'static str = "google.protobuf.UInt64Value";
     const PACKAGE: &'static str = "google.protobuf";
     const FIELD_NUMBERS: &'static [u32] = &[1];
-    const KEEPS_UNKNOWN_FIELDS: bool = false;
 }
 impl __bb::Encode for UInt64Value {
     type Schema = Self;
     const WALK: __bb::WalkKind = __bb::WalkKind::Plain;
-    fn __unknown(&self) -> &crate::UnknownFields {
-        static EMPTY: crate::UnknownFields = crate::UnknownFields::new();
-        &EMPTY
-    }
     fn __walk<'v, P: __bb::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
         p.implicit::<__bb::UInt64>(1, &self.value)
     }
@@ -1331,15 +1226,10 @@ impl crate::Message for Int32Value {
     const FULL_NAME: &'static str = "google.protobuf.Int32Value";
     const PACKAGE: &'static str = "google.protobuf";
     const FIELD_NUMBERS: &'static [u32] = &[1];
-    const KEEPS_UNKNOWN_FIELDS: bool = false;
 }
 impl __bb::Encode for Int32Value {
     type Schema = Self;
     const WALK: __bb::WalkKind = __bb::WalkKind::Plain;
-    fn __unknown(&self) -> &crate::UnknownFields {
-        static EMPTY: crate::UnknownFields = crate::UnknownFields::new();
-        &EMPTY
-    }
     fn __walk<'v, P: __bb::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
         p.implicit::<__bb::Int32>(1, &self.value)
     }
@@ -1367,15 +1257,10 @@ impl crate::Message for UInt32Value {
     const FULL_NAME: &'static str = "google.protobuf.UInt32Value";
     const PACKAGE: &'static str = "google.protobuf";
     const FIELD_NUMBERS: &'static [u32] = &[1];
-    const KEEPS_UNKNOWN_FIELDS: bool = false;
 }
 impl __bb::Encode for UInt32Value {
     type Schema = Self;
     const WALK: __bb::WalkKind = __bb::WalkKind::Plain;
-    fn __unknown(&self) -> &crate::UnknownFields {
-        static EMPTY: crate::UnknownFields = crate::UnknownFields::new();
-        &EMPTY
-    }
     fn __walk<'v, P: __bb::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
         p.implicit::<__bb::UInt32>(1, &self.value)
     }
@@ -1403,15 +1288,10 @@ impl crate::Message for BoolValue {
     const FULL_NAME: &'static str = "google.protobuf.BoolValue";
     const PACKAGE: &'static str = "google.protobuf";
     const FIELD_NUMBERS: &'static [u32] = &[1];
-    const KEEPS_UNKNOWN_FIELDS: bool = false;
 }
 impl __bb::Encode for BoolValue {
     type Schema = Self;
     const WALK: __bb::WalkKind = __bb::WalkKind::Plain;
-    fn __unknown(&self) -> &crate::UnknownFields {
-        static EMPTY: crate::UnknownFields = crate::UnknownFields::new();
-        &EMPTY
-    }
     fn __walk<'v, P: __bb::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
         p.implicit::<__bb::Bool>(1, &self.value)
     }
@@ -1439,15 +1319,10 @@ impl crate::Message for StringValue {
     const FULL_NAME: &'static str = "google.protobuf.StringValue";
     const PACKAGE: &'static str = "google.protobuf";
     const FIELD_NUMBERS: &'static [u32] = &[1];
-    const KEEPS_UNKNOWN_FIELDS: bool = false;
 }
 impl __bb::Encode for StringValue {
     type Schema = Self;
     const WALK: __bb::WalkKind = __bb::WalkKind::Plain;
-    fn __unknown(&self) -> &crate::UnknownFields {
-        static EMPTY: crate::UnknownFields = crate::UnknownFields::new();
-        &EMPTY
-    }
     fn __walk<'v, P: __bb::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
         p.implicit::<__bb::Str>(1, &self.value)
     }
@@ -1475,15 +1350,10 @@ impl crate::Message for BytesValue {
     const FULL_NAME: &'static str = "google.protobuf.BytesValue";
     const PACKAGE: &'static str = "google.protobuf";
     const FIELD_NUMBERS: &'static [u32] = &[1];
-    const KEEPS_UNKNOWN_FIELDS: bool = false;
 }
 impl __bb::Encode for BytesValue {
     type Schema = Self;
     const WALK: __bb::WalkKind = __bb::WalkKind::Plain;
-    fn __unknown(&self) -> &crate::UnknownFields {
-        static EMPTY: crate::UnknownFields = crate::UnknownFields::new();
-        &EMPTY
-    }
     fn __walk<'v, P: __bb::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
         p.implicit::<__bb::Bytes>(1, &self.value)
     }
