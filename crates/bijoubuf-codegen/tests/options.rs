@@ -81,13 +81,10 @@ fn extern_paths_and_cross_package_paths() {
         ),
     ];
     let out = gen_with(&files, &Options::new()).unwrap();
-    // From x.b up two levels, then down into x.a.
+    // From x.b up to x, the packages' common ancestor, then down into x.a.
+    assert!(out.contains("::core::option::Option<super::a::A>"), "{out}");
     assert!(
-        out.contains("::core::option::Option<super::super::x::a::A>"),
-        "{out}"
-    );
-    assert!(
-        out.contains("::core::option::Option<super::super::x::a::a::N>"),
+        out.contains("::core::option::Option<super::a::a::N>"),
         "{out}"
     );
     assert!(
@@ -112,6 +109,44 @@ fn extern_paths_and_cross_package_paths() {
     );
     // Extern types are not generated.
     assert!(!out.contains("pub struct A "), "{out}");
+}
+
+#[test]
+fn cross_package_paths_climb_to_the_common_ancestor() {
+    let files = [
+        (
+            "a.proto",
+            r#"syntax = "proto3"; package x.a; message A { int32 v = 1; }"#,
+        ),
+        (
+            "x.proto",
+            r#"syntax = "proto3"; package x; message X { int32 v = 1; }"#,
+        ),
+        (
+            "y.proto",
+            r#"syntax = "proto3"; package y.z; message Y { int32 v = 1; }"#,
+        ),
+        (
+            "c.proto",
+            r#"syntax = "proto3"; package x.a.c; import "a.proto"; import "x.proto"; import "y.proto";
+            message C { message D { x.a.A a = 1; x.X x = 2; y.z.Y y = 3; } }"#,
+        ),
+    ];
+    let out = gen_with(&files, &Options::new()).unwrap();
+    // From module x::a::c::c (C's nested types): up one to the package, then one more
+    // to x::a (A's package, an ancestor), two to x, three to the root for y.z.
+    assert!(
+        out.contains("pub a: ::core::option::Option<super::super::A>"),
+        "{out}"
+    );
+    assert!(
+        out.contains("pub x: ::core::option::Option<super::super::super::X>"),
+        "{out}"
+    );
+    assert!(
+        out.contains("pub y: ::core::option::Option<super::super::super::super::y::z::Y>"),
+        "{out}"
+    );
 }
 
 #[test]
