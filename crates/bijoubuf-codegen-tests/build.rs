@@ -63,6 +63,15 @@ fn main() -> Result<(), bijoubuf_build::Error> {
         .out_dir(&shared)
         .bytes([".shared_bytes.Shared"])
         .compile_protos(&["shared_bytes.proto"], &["protos"])?;
+    // Schema names that would shadow what generated code names through its alias of the
+    // runtime's hidden module, or the alias itself.
+    let alias = out_dir.join("hidden_alias");
+    create_dir(&alias)?;
+    bijoubuf_build::Config::new()
+        .no_lints()
+        .out_dir(&alias)
+        .borrowed([".hidden_alias"])
+        .compile_protos(&["hidden_alias.proto"], &["protos"])?;
     // The schema compiler's accepting corpus: one file per language feature, generated
     // and compiled here so every feature the parser accepts also builds as Rust.
     let corpus = "../bijoubuf-schema/tests/corpus/pass";

@@ -34,3 +34,9 @@ pub mod runtime_shapes {
 pub mod shared_bytes {
     include!(concat!(env!("OUT_DIR"), "/shared_bytes/shared_bytes.rs"));
 }
+
+/// Schema types named `Ok`, `Err`, `Some`, `None`, `Default`, `Result` and `__bb`, from
+/// `protos/hidden_alias.proto`: generated code still finds the runtime's names.
+pub mod hidden_alias {
+    include!(concat!(env!("OUT_DIR"), "/hidden_alias/hidden_alias.rs"));
+}

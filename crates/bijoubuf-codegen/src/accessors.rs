@@ -18,6 +18,7 @@ impl Emitter<'_> {
         m: &MessageDef,
         plains: &[Plain<'_>],
     ) -> Result<TokenStream, Error> {
+        let bb = self.hidden();
         let mut out = Vec::new();
         // Enum getters take the field's own name; a default getter whose name is taken
         // by one of those (or by a `Message` method) is left out rather than clash.
@@ -73,8 +74,8 @@ impl Emitter<'_> {
                         #[doc = #doc]
                         pub fn #ident(&self) -> ::core::option::Option<#path> {
                             match self.#ident {
-                                ::core::option::Option::Some(n) => #path::try_from(n).ok(),
-                                ::core::option::Option::None => ::core::option::Option::Some(#default),
+                                #bb::Some(n) => #path::try_from(n).ok(),
+                                #bb::None => #bb::Some(#default),
                             }
                         }
                     });

@@ -45,6 +45,7 @@ impl Emitter<'_> {
             return Ok((TokenStream::new(), TokenStream::new()));
         };
         let rt = self.rt();
+        let bb = self.hidden();
         let name = names::ident(&loc.name);
         let twin = names::ident(twin_name);
         let inner = self.child(&loc.module);
@@ -64,8 +65,7 @@ impl Emitter<'_> {
             param: walk_param,
             kind: walk_kind,
         } = self.walk(m, &tplains, &toneofs);
-        let walk_kind = walk_kind
-            .map(|k| quote!(const WALK: #rt::__private::WalkKind = #rt::__private::WalkKind::#k;));
+        let walk_kind = walk_kind.map(|k| quote!(const WALK: #bb::WalkKind = #bb::WalkKind::#k;));
 
         // A twin with no reference of its own (only nested twins, which may lead back
         // to it) still has the lifetime, through a marker member.
@@ -92,7 +92,11 @@ impl Emitter<'_> {
                     /// encode (SPEC §8.2).
                     pub unknown_fields: #rt::UnknownFields,
                 },
-                quote!(&self.unknown_fields),
+                quote! {
+                    fn __unknown(&self) -> &#rt::UnknownFields {
+                        &self.unknown_fields
+                    }
+                },
                 quote!(let unknown_fields = r.finish()?;),
                 quote!(unknown_fields,),
                 quote!(unknown_fields: ::core::clone::Clone::clone(&self.unknown_fields),),
@@ -100,10 +104,9 @@ impl Emitter<'_> {
         } else {
             (
                 TokenStream::new(),
-                quote! {
-                    static EMPTY: #rt::UnknownFields = #rt::UnknownFields::new();
-                    &EMPTY
-                },
+                // The contract's default: no records (the owned type's
+                // `KEEPS_UNKNOWN_FIELDS` is `false`).
+                TokenStream::new(),
                 quote!(r.finish()?;),
                 TokenStream::new(),
                 TokenStream::new(),
@@ -152,26 +155,23 @@ impl Emitter<'_> {
             }
 
             #allow_deprecated
-            impl<'a> #rt::__private::Encode for #twin<'a> {
+            impl<'a> #bb::Encode for #twin<'a> {
                 type Schema = #name;
                 #walk_kind
+                #unknown_get
 
-                fn __unknown(&self) -> &#rt::UnknownFields {
-                    #unknown_get
-                }
-
-                fn __walk<'v, P: #rt::__private::Pass<'v>>(&'v self, #walk_param: &mut P) -> P::Out {
+                fn __walk<'v, P: #bb::Pass<'v>>(&'v self, #walk_param: &mut P) -> P::Out {
                     #walk_body
                 }
             }
 
             #allow_deprecated
-            impl<'a> #rt::__private::Decode<'a> for #twin<'a> {
-                fn __decode(r: &mut #rt::__private::Reader<'a>) -> ::core::result::Result<Self, #rt::DecodeError> {
+            impl<'a> #bb::Decode<'a> for #twin<'a> {
+                fn __decode(r: &mut #bb::Reader<'a>) -> #bb::Result<Self> {
                     #(#decode_stmts)*
                     #unknown_finish
                     #(#require_stmts)*
-                    ::core::result::Result::Ok(Self {
+                    #bb::Ok(Self {
                         #(#inits,)*
                         #unknown_init
                         #marker_init
@@ -339,7 +339,6 @@ impl Emitter<'_> {
         dir: Dir,
         x: TokenStream,
     ) -> TokenStream {
-        let rt = self.rt();
         let alloc = self.alloc();
         match ty {
             FieldType::Scalar(ScalarType::String) => match dir {
@@ -349,7 +348,8 @@ impl Emitter<'_> {
             FieldType::Scalar(ScalarType::Bytes) => match dir {
                 Dir::Lend => quote!(&#x[..]),
                 Dir::Own if self.ctx.opts.bytes.matches(&field.full_name) => {
-                    quote!(#rt::__private::bytes::Bytes::copy_from_slice(#x))
+                    let bb = self.hidden();
+                    quote!(#bb::bytes::Bytes::copy_from_slice(#x))
                 }
                 Dir::Own => quote!(#x.to_vec()),
             },

@@ -401,12 +401,15 @@ impl<'s> Context<'s> {
                 segs.push(quote!(#m));
             }
         } else {
-            let depth = package_segments(package).len() + modules.len();
-            for _ in 0..depth {
+            // Up to the packages' common ancestor in the module tree (a package `a.b` is
+            // module `a::b`), then down: the shortest path, and the same module.
+            let (here, there) = (package_segments(package), package_segments(&loc.package));
+            let common = here.iter().zip(&there).take_while(|(a, b)| a == b).count();
+            for _ in 0..(here.len() - common) + modules.len() {
                 segs.push(quote!(super));
             }
-            for p in package_segments(&loc.package) {
-                let p = names::ident(&p);
+            for p in &there[common..] {
+                let p = names::ident(p);
                 segs.push(quote!(#p));
             }
             for m in &loc.modules {

@@ -2,7 +2,7 @@
 //! user attributes, runtime paths.
 
 use bijoubuf_schema::{Comments, EnumDef, MessageDef};
-use proc_macro2::TokenStream;
+use proc_macro2::{Ident, Span, TokenStream, TokenTree};
 use quote::quote;
 
 use crate::Error;
@@ -54,6 +54,13 @@ impl<'c> Emitter<'c> {
         }
     }
 
+    /// The runtime's hidden module (`__private`, the building blocks of the contract) as
+    /// generated code names it: [`HIDDEN`], the alias [`hidden_alias`] declares.
+    pub(crate) fn hidden(&self) -> TokenStream {
+        let id = Ident::new(HIDDEN, Span::call_site());
+        quote!(#id)
+    }
+
     /// The crate `String`, `Vec`, `Box` and `BTreeMap` come from.
     pub(crate) fn alloc(&self) -> TokenStream {
         if self.ctx.opts.inside_runtime || self.ctx.opts.no_std {
@@ -78,6 +85,36 @@ impl<'c> Emitter<'c> {
         }
         Ok(out)
     }
+}
+
+/// The alias generated code names the runtime's hidden module by, declared by a private
+/// `use` in each module that needs it (the package's file, a message's module of nested
+/// types), so it works however the file is included and nested. No schema name can
+/// produce it: type and module names are case-converted (which drops leading
+/// underscores; `_` is only prefixed to a leading digit) and keywords are suffixed.
+pub(crate) const HIDDEN: &str = "__bb";
+
+/// `items` with the alias of the runtime's hidden module declared before them when they
+/// use it (`use ::bijoubuf::__private as __bb;`; `rt` is the runtime crate's path).
+pub(crate) fn hidden_alias(rt: &TokenStream, items: TokenStream) -> TokenStream {
+    if !mentions(&items, HIDDEN) {
+        return items;
+    }
+    let id = Ident::new(HIDDEN, Span::call_site());
+    quote! {
+        use #rt::__private as #id;
+        #items
+    }
+}
+
+/// Whether identifier `name` occurs in `tokens`, nested modules included (a module of
+/// nested types exists only beside a message, whose impls use the alias anyway).
+fn mentions(tokens: &TokenStream, name: &str) -> bool {
+    tokens.clone().into_iter().any(|t| match t {
+        TokenTree::Ident(i) => i == name,
+        TokenTree::Group(g) => mentions(&g.stream(), name),
+        _ => false,
+    })
 }
 
 /// `#[doc]` attributes from schema comments (leading, then trailing as its own

@@ -57,6 +57,7 @@ impl Emitter<'_> {
             serde.then(|| quote!(#[derive(::serde::Serialize, ::serde::Deserialize)]));
 
         let variants = variant_names(e);
+        let bb = self.hidden();
         let mut seen = Vec::new();
         let mut defs = Vec::new();
         let mut aliases = Vec::new();
@@ -80,7 +81,7 @@ impl Emitter<'_> {
                     #[allow(non_upper_case_globals)] // spelled like the variant it aliases
                     pub const #id: Self = Self::#first;
                 });
-                parse_arms.push(quote!(#proto_name => ::core::option::Option::Some(Self::#first)));
+                parse_arms.push(quote!(#proto_name => #bb::Some(Self::#first)));
                 continue;
             }
             let rename = serde.then(|| quote!(#[serde(rename = #proto_name)]));
@@ -89,9 +90,9 @@ impl Emitter<'_> {
                 #rename
                 #id = #num
             });
-            from_arms.push(quote!(#num => ::core::result::Result::Ok(Self::#id)));
+            from_arms.push(quote!(#num => #bb::Ok(Self::#id)));
             name_arms.push(quote!(Self::#id => #proto_name));
-            parse_arms.push(quote!(#proto_name => ::core::option::Option::Some(Self::#id)));
+            parse_arms.push(quote!(#proto_name => #bb::Some(Self::#id)));
             seen.push((id, v.number));
         }
         let default = &seen[0].0;
@@ -120,7 +121,7 @@ impl Emitter<'_> {
                 pub fn from_str_name(name: &str) -> ::core::option::Option<Self> {
                     match name {
                         #(#parse_arms,)*
-                        _ => ::core::option::Option::None,
+                        _ => #bb::None,
                     }
                 }
             }
@@ -145,7 +146,7 @@ impl Emitter<'_> {
                 fn try_from(number: i32) -> ::core::result::Result<Self, i32> {
                     match number {
                         #(#from_arms,)*
-                        n => ::core::result::Result::Err(n),
+                        n => #bb::Err(n),
                     }
                 }
             }

@@ -39,7 +39,7 @@
 //! | `repeated T` | `Vec<T>` |
 //! | `map<K, V>` | `BTreeMap<K, V>` (its order is the wire order, SPEC §6.4) |
 //! | `oneof o` | `Option<m::O>`, an enum with one variant per member |
-//! | unknown fields (types named by `preserve_unknown_fields`) | `unknown_fields: bijoubuf::UnknownFields`; other types set `KEEPS_UNKNOWN_FIELDS = false` and refuse unknown records even under `Preserve` |
+//! | unknown fields (types named by `preserve_unknown_fields`) | `unknown_fields: bijoubuf::UnknownFields` and `KEEPS_UNKNOWN_FIELDS = true`; other types keep the default, `false`, and refuse unknown records even under `Preserve` |
 //! | well-known types (`google.protobuf.Timestamp`, …) | `::bijoubuf::wkt::Timestamp`, … (the runtime ships them; `extern_path` overrides) |
 //! | `String`, `Vec`, `Box`, `BTreeMap` | spelled `::std::…`, or `::alloc::…` with `no_std` |
 //! | messages named by `borrowed`, and every message they reach | also `pub struct MRef<'a>` next to `M`: see below |
@@ -120,6 +120,18 @@
 //! (`shop.v1.Order.Line`: package, enclosing messages, name) and `Message::PACKAGE`,
 //! emitted on every message (`type_url()` and the borrowed twins' names derive from
 //! them).
+//!
+//! # Paths in generated code
+//!
+//! Generated code never relies on the prelude or on a name the schema could shadow: std
+//! and runtime items are spelled from the crate root (`::core::option::Option`,
+//! `::bijoubuf::UnknownFields`). The runtime's hidden building blocks
+//! (`bijoubuf::__private`: the codecs, the reader, the passes, and `Ok`, `Some`,
+//! `Default`, … for the bodies) are named through an alias, `__bb`, which each module
+//! that uses it declares privately (`use ::bijoubuf::__private as __bb;` at the top of
+//! the package's file and of each module of nested types), so a file works wherever it
+//! is included, next to other packages' files. No schema name becomes `__bb`: names
+//! are case-converted, which drops leading underscores.
 
 mod accessors;
 mod borrowed;
@@ -292,6 +304,7 @@ pub fn generate(schema: &Schema, options: &Options) -> Result<Vec<GeneratedFile>
         if tokens.is_empty() {
             continue;
         }
+        let tokens = emit::hidden_alias(&e.rt(), tokens);
         let content = format(package, tokens, &sources)?;
         out.push(GeneratedFile {
             package: package.to_string(),

@@ -12,7 +12,7 @@ use proc_macro2::{Ident, Literal, TokenStream};
 use quote::quote;
 
 use crate::Error;
-use crate::emit::{Emitter, attrs_for, doc_attrs};
+use crate::emit::{Emitter, attrs_for, doc_attrs, hidden_alias};
 use crate::names::{self, Scope};
 
 /// Methods of `Message` an accessor must not shadow.
@@ -86,9 +86,8 @@ impl Emitter<'_> {
         may_box: bool,
         twin: bool,
     ) -> Result<(TokenStream, TokenStream), Error> {
-        let rt = self.rt();
         let alloc = self.alloc();
-        let p = quote!(#rt::__private);
+        let p = self.hidden();
         Ok(match ty {
             FieldType::Scalar(ScalarType::String) if twin => {
                 (quote!(#p::StrRef<'a>), quote!(&'a ::core::primitive::str))
@@ -136,6 +135,7 @@ impl Emitter<'_> {
             return Ok(TokenStream::new());
         }
         let rt = self.rt();
+        let bb = self.hidden();
         let name = names::ident(&loc.name);
         let module = names::ident(&loc.module);
         let inner = self.child(&loc.module);
@@ -158,14 +158,16 @@ impl Emitter<'_> {
             param: walk_param,
             kind: walk_kind,
         } = self.walk(m, &plains, &oneofs);
-        let walk_kind = walk_kind
-            .map(|k| quote!(const WALK: #rt::__private::WalkKind = #rt::__private::WalkKind::#k;));
+        let walk_kind = walk_kind.map(|k| quote!(const WALK: #bb::WalkKind = #bb::WalkKind::#k;));
         let unknown_into = if preserve {
             quote!(self.unknown_fields = r.finish()?;)
         } else {
             quote!(r.finish()?;)
         };
-        let (unknown_member, unknown_get, unknown_finish, unknown_init) = if preserve {
+        // A type without storage keeps the contract's defaults (`KEEPS_UNKNOWN_FIELDS =
+        // false`, an empty `__unknown`): the reader then refuses unknown records at their
+        // key even under `Preserve` (SPEC §8.1), so `finish` gives nothing back.
+        let (unknown_member, keeps, unknown_get, unknown_finish, unknown_init) = if preserve {
             let skip = serde.then(|| quote!(#[serde(skip)]));
             (
                 quote! {
@@ -174,19 +176,22 @@ impl Emitter<'_> {
                     #skip
                     pub unknown_fields: #rt::UnknownFields,
                 },
-                quote!(&self.unknown_fields),
+                quote!(
+                    const KEEPS_UNKNOWN_FIELDS: bool = true;
+                ),
+                quote! {
+                    fn __unknown(&self) -> &#rt::UnknownFields {
+                        &self.unknown_fields
+                    }
+                },
                 quote!(let unknown_fields = r.finish()?;),
                 quote!(unknown_fields,),
             )
         } else {
             (
                 TokenStream::new(),
-                quote! {
-                    static EMPTY: #rt::UnknownFields = #rt::UnknownFields::new();
-                    &EMPTY
-                },
-                // `KEEPS_UNKNOWN_FIELDS = false` makes the reader refuse unknown records
-                // at their key even under `Preserve` (SPEC §8.1), so nothing comes back.
+                TokenStream::new(),
+                TokenStream::new(),
                 quote!(r.finish()?;),
                 TokenStream::new(),
             )
@@ -215,11 +220,6 @@ impl Emitter<'_> {
         let short = &m.name;
         let full = &m.full_name;
         let package = &self.package;
-        let keeps = (!preserve).then(|| {
-            quote!(
-                const KEEPS_UNKNOWN_FIELDS: bool = false;
-            )
-        });
         let numbers = m.fields.iter().map(|f| Literal::u32_unsuffixed(f.number));
         let accessors = self.accessors(m, &plains)?;
         let accessors = if accessors.is_empty() {
@@ -251,6 +251,7 @@ impl Emitter<'_> {
         let inception = (enclosing.as_deref() == Some(loc.module.as_str()))
             .then(|| quote!(#[allow(clippy::module_inception)]));
         let module_item = (!nested.is_empty()).then(|| {
+            let nested = hidden_alias(&rt, nested);
             let mdoc = format!(" Nested types and oneofs of [`{}`].", loc.name);
             quote! {
                 #[doc = #mdoc]
@@ -280,36 +281,33 @@ impl Emitter<'_> {
             }
 
             #allow_deprecated
-            impl #rt::__private::Encode for #name {
+            impl #bb::Encode for #name {
                 type Schema = Self;
                 #walk_kind
+                #unknown_get
 
-                fn __unknown(&self) -> &#rt::UnknownFields {
-                    #unknown_get
-                }
-
-                fn __walk<'v, P: #rt::__private::Pass<'v>>(&'v self, #walk_param: &mut P) -> P::Out {
+                fn __walk<'v, P: #bb::Pass<'v>>(&'v self, #walk_param: &mut P) -> P::Out {
                     #walk_body
                 }
             }
 
             #allow_deprecated
-            impl<'a> #rt::__private::Decode<'a> for #name {
-                fn __decode(r: &mut #rt::__private::Reader<'a>) -> ::core::result::Result<Self, #rt::DecodeError> {
+            impl<'a> #bb::Decode<'a> for #name {
+                fn __decode(r: &mut #bb::Reader<'a>) -> #bb::Result<Self> {
                     #(#decode_stmts)*
                     #unknown_finish
                     #(#require_stmts)*
-                    ::core::result::Result::Ok(Self {
+                    #bb::Ok(Self {
                         #(#inits,)*
                         #unknown_init
                     })
                 }
 
-                fn __decode_into(&mut self, r: &mut #rt::__private::Reader<'a>) -> ::core::result::Result<(), #rt::DecodeError> {
+                fn __decode_into(&mut self, r: &mut #bb::Reader<'a>) -> #bb::Result<()> {
                     #(#into_stmts)*
                     #unknown_into
                     #(#into_tail)*
-                    ::core::result::Result::Ok(())
+                    #bb::Ok(())
                 }
             }
 
@@ -329,6 +327,7 @@ impl Emitter<'_> {
             });
         };
         let rt = self.rt();
+        let bb = self.hidden();
         let alloc = self.alloc();
         let module = names::ident(&loc.module);
         let inner = self.child(&loc.module);
@@ -418,12 +417,9 @@ impl Emitter<'_> {
             let (shape, codec, ty) = match &f.cardinality {
                 Cardinality::Map { key, value } => {
                     let (kc, kt) = if twin && *key == ScalarType::String {
-                        (
-                            quote!(#rt::__private::StrRef<'a>),
-                            quote!(&'a ::core::primitive::str),
-                        )
+                        (quote!(#bb::StrRef<'a>), quote!(&'a ::core::primitive::str))
                     } else {
-                        scalar(*key, &quote!(#rt::__private), &alloc)
+                        scalar(*key, &bb, &alloc)
                     };
                     let (vc, vt) = self.element(m, f, value, false, twin)?;
                     // A twin's map is its entries in one vector, appended as the decoder
@@ -507,8 +503,8 @@ impl Emitter<'_> {
         let mut into_tail: Vec<TokenStream> = Vec::new();
         for o in &oneofs {
             let local = &o.local;
-            decode_stmts.push(quote!(let mut #local = ::core::option::Option::None;));
-            into_stmts.push(quote!(let mut #local = ::core::option::Option::None;));
+            decode_stmts.push(quote!(let mut #local = #bb::None;));
+            into_stmts.push(quote!(let mut #local = #bb::None;));
             let ident = &o.ident;
             into_tail.push(quote!(self.#ident = #local;));
         }
@@ -585,8 +581,8 @@ impl Emitter<'_> {
             let (local, path) = (&o.local, &o.enum_expr);
             // SPEC §5.4: a second member is refused at its key.
             let step = quote! {
-                if let ::core::option::Option::Some(v) = r.oneof::<#codec>(#number, #proto_name, #local.is_some())? {
-                    #local = ::core::option::Option::Some(#path::#variant(v));
+                if let #bb::Some(v) = r.oneof::<#codec>(#number, #proto_name, #local.is_some())? {
+                    #local = #bb::Some(#path::#variant(v));
                 }
             };
             into_stmts.push(step.clone());
@@ -616,14 +612,14 @@ impl Emitter<'_> {
     /// `oneofs`, from [`fields`](Self::fields)): one pass call per field in number order
     /// (SPEC §4.1), summed, which both encoding passes run.
     pub(crate) fn walk(&self, m: &MessageDef, plains: &[Plain<'_>], oneofs: &[Oneof<'_>]) -> Walk {
-        let rt = self.rt();
+        let bb = self.hidden();
         let mut terms: Vec<TokenStream> = Vec::new();
         let mut first_is_match = false;
         let mut run: Option<Run> = None;
         for f in &m.fields {
             let number = Literal::u32_unsuffixed(f.number);
             if let Some(p) = plains.iter().find(|p| p.def.number == f.number) {
-                flush(&mut run, &mut terms, &mut first_is_match);
+                flush(&mut run, &mut terms, &mut first_is_match, &bb);
                 let (ident, codec) = (&p.ident, &p.codec);
                 terms.push(match &p.shape {
                     Shape::Implicit => quote!(p.implicit::<#codec>(#number, &self.#ident)),
@@ -635,10 +631,9 @@ impl Emitter<'_> {
                         // A decoded run's bytes go back as one LEN record, which is what
                         // the run's values would be written as; a run made from values
                         // is written from them.
-                        let raw = quote!(#rt::__private::BytesRef<'a>);
                         quote!(match self.#ident.__parts() {
-                            ::core::result::Result::Ok(b) => p.implicit::<#raw>(#number, b),
-                            ::core::result::Result::Err(vs) => p.repeated::<#codec>(#number, vs),
+                            #bb::Ok(b) => p.implicit::<#bb::BytesRef<'a>>(#number, b),
+                            #bb::Err(vs) => p.repeated::<#codec>(#number, vs),
                         })
                     }
                     Shape::Repeated => quote!(p.repeated::<#codec>(#number, &self.#ident)),
@@ -647,8 +642,7 @@ impl Emitter<'_> {
                         value,
                         sorted: true,
                     } => {
-                        let of = quote!(#rt::__private::Of);
-                        quote!(p.map_el(#number, &self.#ident, &#of::<#key>::NEW, &#of::<#value>::NEW))
+                        quote!(p.map_el(#number, &self.#ident, &#bb::Of::<#key>::NEW, &#bb::Of::<#value>::NEW))
                     }
                     Shape::Map { key, value, .. } => {
                         quote!(p.map::<#key, #value>(#number, &self.#ident))
@@ -673,7 +667,7 @@ impl Emitter<'_> {
             match &mut run {
                 Some(r) if r.index == o.index => {}
                 _ => {
-                    flush(&mut run, &mut terms, &mut first_is_match);
+                    flush(&mut run, &mut terms, &mut first_is_match, &bb);
                     run = Some(Run {
                         index: o.index,
                         ident: o.ident.clone(),
@@ -683,17 +677,17 @@ impl Emitter<'_> {
             }
             if let Some(r) = &mut run {
                 r.arms.push(Arm {
-                    pat: quote!(::core::option::Option::Some(#path::#variant(v))),
+                    pat: quote!(#bb::Some(#path::#variant(v))),
                     call: quote!(p.explicit::<#codec>(#number, v)),
                 });
             }
         }
-        flush(&mut run, &mut terms, &mut first_is_match);
+        flush(&mut run, &mut terms, &mut first_is_match, &bb);
 
         // A sum cannot start with a `match` in tail position (it would end the
         // statement there), so a leading oneof term is bound first.
         let body = match terms.split_first() {
-            None => quote!(::core::default::Default::default()),
+            None => quote!(#bb::Default::default()),
             Some((first, rest)) if first_is_match && !rest.is_empty() => quote! {
                 let out = #first;
                 out #(+ #rest)*
@@ -829,7 +823,12 @@ struct Arm {
 }
 
 /// Emit the pending oneof run, if any, as one term of the walk's sum.
-fn flush(run: &mut Option<Run>, terms: &mut Vec<TokenStream>, first_is_match: &mut bool) {
+fn flush(
+    run: &mut Option<Run>,
+    terms: &mut Vec<TokenStream>,
+    first_is_match: &mut bool,
+    bb: &TokenStream,
+) {
     let Some(Run { ident, arms, .. }) = run.take() else {
         return;
     };
@@ -841,7 +840,7 @@ fn flush(run: &mut Option<Run>, terms: &mut Vec<TokenStream>, first_is_match: &m
     terms.push(quote! {
         match &self.#ident {
             #(#pats => #calls,)*
-            _ => ::core::default::Default::default(),
+            _ => #bb::Default::default(),
         }
     });
 }

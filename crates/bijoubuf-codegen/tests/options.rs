@@ -81,13 +81,10 @@ fn extern_paths_and_cross_package_paths() {
         ),
     ];
     let out = gen_with(&files, &Options::new()).unwrap();
-    // From x.b up two levels, then down into x.a.
+    // From x.b up to x, the packages' common ancestor, then down into x.a.
+    assert!(out.contains("::core::option::Option<super::a::A>"), "{out}");
     assert!(
-        out.contains("::core::option::Option<super::super::x::a::A>"),
-        "{out}"
-    );
-    assert!(
-        out.contains("::core::option::Option<super::super::x::a::a::N>"),
+        out.contains("::core::option::Option<super::a::a::N>"),
         "{out}"
     );
     assert!(
@@ -112,6 +109,44 @@ fn extern_paths_and_cross_package_paths() {
     );
     // Extern types are not generated.
     assert!(!out.contains("pub struct A "), "{out}");
+}
+
+#[test]
+fn cross_package_paths_climb_to_the_common_ancestor() {
+    let files = [
+        (
+            "a.proto",
+            r#"syntax = "proto3"; package x.a; message A { int32 v = 1; }"#,
+        ),
+        (
+            "x.proto",
+            r#"syntax = "proto3"; package x; message X { int32 v = 1; }"#,
+        ),
+        (
+            "y.proto",
+            r#"syntax = "proto3"; package y.z; message Y { int32 v = 1; }"#,
+        ),
+        (
+            "c.proto",
+            r#"syntax = "proto3"; package x.a.c; import "a.proto"; import "x.proto"; import "y.proto";
+            message C { message D { x.a.A a = 1; x.X x = 2; y.z.Y y = 3; } }"#,
+        ),
+    ];
+    let out = gen_with(&files, &Options::new()).unwrap();
+    // From module x::a::c::c (C's nested types): up one to the package, then one more
+    // to x::a (A's package, an ancestor), two to x, three to the root for y.z.
+    assert!(
+        out.contains("pub a: ::core::option::Option<super::super::A>"),
+        "{out}"
+    );
+    assert!(
+        out.contains("pub x: ::core::option::Option<super::super::super::X>"),
+        "{out}"
+    );
+    assert!(
+        out.contains("pub y: ::core::option::Option<super::super::super::super::y::z::Y>"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -233,17 +268,27 @@ fn bytes_paths_become_shared_bytes_elsewhere_vec() {
     )])
     .unwrap();
     let out = &generate(&compiled.schema, &opts).unwrap()[0].content;
-    let shared = "::bijoubuf::__private::bytes::Bytes";
+    // The runtime's hidden module through the file's alias of it.
+    assert!(
+        out.contains("\nuse ::bijoubuf::__private as __bb;\n"),
+        "{out}"
+    );
+    let shared = "__bb::bytes::Bytes";
     assert!(out.contains(&format!("pub b: {shared},")), "{out}");
     assert!(
         out.contains(&format!("pub r: ::std::vec::Vec<{shared}>,")),
         "{out}"
     );
-    assert!(out.contains(&format!("{shared},\n    >,")), "{out}");
+    assert!(
+        out.contains(&format!(
+            "pub m: ::std::collections::BTreeMap<::std::string::String, {shared}>,"
+        )),
+        "{out}"
+    );
     assert!(out.contains("pub v: ::std::vec::Vec<u8>,"), "{out}");
-    assert!(out.contains("p.implicit::<::bijoubuf::__private::SharedBytes>(1, &self.b)"));
-    assert!(out.contains("r.repeated::<::bijoubuf::__private::SharedBytes>(2, \"r\")"));
-    assert!(out.contains("p.implicit::<::bijoubuf::__private::Bytes>(4, &self.v)"));
+    assert!(out.contains("p.implicit::<__bb::SharedBytes>(1, &self.b)"));
+    assert!(out.contains("r.repeated::<__bb::SharedBytes>(2, \"r\")"));
+    assert!(out.contains("p.implicit::<__bb::Bytes>(4, &self.v)"));
 }
 
 #[test]

@@ -19,6 +19,7 @@ struct Pair {
 
 impl Message for Pair {
     const NAME: &'static str = "Pair";
+    const KEEPS_UNKNOWN_FIELDS: bool = true;
     const FIELD_NUMBERS: &'static [u32] = &[1, 3];
 }
 

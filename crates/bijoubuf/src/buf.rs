@@ -166,6 +166,7 @@ mod tests {
 
     impl Message for Lies {
         const NAME: &'static str = "Lies";
+        const KEEPS_UNKNOWN_FIELDS: bool = true;
         const FIELD_NUMBERS: &'static [u32] = &[1, 2, 3];
     }
 

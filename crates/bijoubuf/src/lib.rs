@@ -78,10 +78,12 @@
 //! #[derive(Debug, Default, PartialEq)]
 //! struct Point { x: i32, y: i32, label: String, unknown_fields: UnknownFields }
 //!
-//! // The schema's facts; every method of `Message` is provided.
+//! // The schema's facts; every method of `Message` is provided. A type without
+//! // unknown-field storage leaves out `KEEPS_UNKNOWN_FIELDS` and `__unknown` below.
 //! impl Message for Point {
 //!     const NAME: &'static str = "Point";
 //!     const FIELD_NUMBERS: &'static [u32] = &[1, 2, 3];
+//!     const KEEPS_UNKNOWN_FIELDS: bool = true;
 //! }
 //!
 //! // The hidden contract (not API), the same for owned types and borrowed twins.
@@ -216,7 +218,11 @@ pub trait Message: __private::Encode<Schema = Self> + for<'a> __private::Decode<
     /// `unknown_fields` is always empty) is decoded strictly even under
     /// [`UnknownFieldPolicy::Preserve`]: an unknown record in it is `unknown-field` at
     /// the record's key, like in strict mode (SPEC §8.1), instead of being dropped.
-    const KEEPS_UNKNOWN_FIELDS: bool = true;
+    ///
+    /// `false` by default, as the hidden contract's default for the stored records is
+    /// the empty set; a type with unknown-field storage sets it to `true` (generated
+    /// code does for the types the `preserve_unknown_fields` option selects).
+    const KEEPS_UNKNOWN_FIELDS: bool = false;
 
     /// Unknown field records kept by a preserving decode (empty otherwise).
     fn unknown_fields(&self) -> &UnknownFields {

@@ -17,6 +17,7 @@ struct Order {
 
 impl Message for Order {
     const NAME: &'static str = "Order";
+    const KEEPS_UNKNOWN_FIELDS: bool = true;
     const FIELD_NUMBERS: &'static [u32] = &[1, 2, 3];
 }
 
@@ -118,6 +119,7 @@ struct BlobThenDisorder {
 
 impl Message for BlobThenDisorder {
     const NAME: &'static str = "BlobThenDisorder";
+    const KEEPS_UNKNOWN_FIELDS: bool = true;
     const FIELD_NUMBERS: &'static [u32] = &[1, 2, 3];
 }
 
@@ -181,6 +183,7 @@ struct Forgetful<const FORGETS: bool> {
 
 impl<const FORGETS: bool> Message for Forgetful<FORGETS> {
     const NAME: &'static str = "Forgetful";
+    const KEEPS_UNKNOWN_FIELDS: bool = true;
     const FIELD_NUMBERS: &'static [u32] = &[1];
 }
 
@@ -219,6 +222,7 @@ struct Outer {
 
 impl Message for Outer {
     const NAME: &'static str = "Outer";
+    const KEEPS_UNKNOWN_FIELDS: bool = true;
     const FIELD_NUMBERS: &'static [u32] = &[1, 2, 3];
 }
 

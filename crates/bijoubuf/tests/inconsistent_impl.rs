@@ -23,6 +23,7 @@ struct Lies {
 
 impl Message for Lies {
     const NAME: &'static str = "Lies";
+    const KEEPS_UNKNOWN_FIELDS: bool = true;
     const FIELD_NUMBERS: &'static [u32] = &[1];
 }
 
@@ -100,6 +101,7 @@ struct Local {
 
 impl Message for Local {
     const NAME: &'static str = "Local";
+    const KEEPS_UNKNOWN_FIELDS: bool = true;
     const FIELD_NUMBERS: &'static [u32] = &[1, 2];
 }
 
@@ -178,6 +180,7 @@ struct Overruns {
 
 impl Message for Overruns {
     const NAME: &'static str = "Overruns";
+    const KEEPS_UNKNOWN_FIELDS: bool = true;
     const FIELD_NUMBERS: &'static [u32] = &[1, 2];
 }
 

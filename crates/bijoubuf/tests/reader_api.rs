@@ -16,6 +16,7 @@ struct Probe {
 
 impl Message for Probe {
     const NAME: &'static str = "Probe";
+    const KEEPS_UNKNOWN_FIELDS: bool = true;
     const FIELD_NUMBERS: &'static [u32] = &[2, 5];
 }
 

@@ -1,11 +1,12 @@
-//! A message type without unknown-field storage (`KEEPS_UNKNOWN_FIELDS = false`) is
-//! decoded strictly even when the caller asks to preserve: its unknown records are
-//! `unknown-field` at their key, while a parent that keeps them still does.
+//! A message type without unknown-field storage (the defaults, which `Bare` keeps:
+//! `KEEPS_UNKNOWN_FIELDS = false` and an empty `__unknown`) is decoded strictly even when
+//! the caller asks to preserve: its unknown records are `unknown-field` at their key,
+//! while a parent that keeps them still does.
 use bijoubuf::__private::{Int32, Msg, Pass, Reader};
 use bijoubuf::{DecodeError, DecodeOptions, Message, UnknownFieldPolicy, UnknownFields};
 use bijoubuf_testkit::{assert_canonical_roundtrip_with, assert_rejects_with};
 
-/// `message Bare { int32 a = 2; }`, generated without unknown-field storage.
+/// `message Bare { int32 a = 2; }`, without unknown-field storage: the contract's defaults.
 #[derive(Debug, Default, PartialEq)]
 struct Bare {
     a: i32,
@@ -14,16 +15,10 @@ struct Bare {
 impl Message for Bare {
     const NAME: &'static str = "Bare";
     const FIELD_NUMBERS: &'static [u32] = &[2];
-    const KEEPS_UNKNOWN_FIELDS: bool = false;
 }
 
 impl bijoubuf::__private::Encode for Bare {
     type Schema = Self;
-
-    fn __unknown(&self) -> &UnknownFields {
-        static EMPTY: UnknownFields = UnknownFields::new();
-        &EMPTY
-    }
 
     fn __walk<'v, P: Pass<'v>>(&'v self, p: &mut P) -> P::Out {
         p.implicit::<Int32>(2, &self.a)
@@ -47,6 +42,7 @@ struct Holder {
 
 impl Message for Holder {
     const NAME: &'static str = "Holder";
+    const KEEPS_UNKNOWN_FIELDS: bool = true;
     const FIELD_NUMBERS: &'static [u32] = &[2];
 }
 

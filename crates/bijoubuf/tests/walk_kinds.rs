@@ -37,6 +37,7 @@ struct Every<const KIND: u8> {
 
 impl<const KIND: u8> Message for Every<KIND> {
     const NAME: &'static str = "Every";
+    const KEEPS_UNKNOWN_FIELDS: bool = true;
     const FIELD_NUMBERS: &'static [u32] = &[1, 2, 3, 4, 5, 6, 7, 8, 70];
 }
 
@@ -226,6 +227,7 @@ struct Nothing {
 
 impl Message for Nothing {
     const NAME: &'static str = "Nothing";
+    const KEEPS_UNKNOWN_FIELDS: bool = true;
     const FIELD_NUMBERS: &'static [u32] = &[];
 }
 
@@ -267,6 +269,7 @@ struct Narrow<const KIND: u8> {
 
 impl<const KIND: u8> Message for Narrow<KIND> {
     const NAME: &'static str = "Narrow";
+    const KEEPS_UNKNOWN_FIELDS: bool = true;
     const FIELD_NUMBERS: &'static [u32] = &[1, 2, 70];
 }
 

@@ -31,8 +31,15 @@ pub trait Encode {
     /// [`WalkKind`]): the checked ones unless the type says otherwise.
     const WALK: WalkKind = WalkKind::Checked;
 
-    /// Unknown records kept by a preserving decode, re-emitted by the passes.
-    fn __unknown(&self) -> &UnknownFields;
+    /// Unknown records kept by a preserving decode, re-emitted by the passes. The
+    /// default is the empty set of a type without unknown-field storage, which is what
+    /// [`Message::KEEPS_UNKNOWN_FIELDS`]'s default (`false`) says: a type that keeps them
+    /// sets that to `true` and returns its storage here.
+    #[inline]
+    fn __unknown(&self) -> &UnknownFields {
+        static EMPTY: UnknownFields = UnknownFields::new();
+        &EMPTY
+    }
 
     /// Visit the fields with pass `p`: one call per field, ascending, summed.
     fn __walk<'v, P: Pass<'v>>(&'v self, p: &mut P) -> P::Out;

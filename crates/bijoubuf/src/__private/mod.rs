@@ -44,9 +44,12 @@
 //!   member in the passes, `Reader::oneof(n, name, kind.is_some())` when decoding.
 //! - The schema's facts live on the owned type's `Message`: `NAME` is the short type
 //!   name, `FIELD_NUMBERS` every declared number ascending (oneof members included). A
-//!   type without unknown-field storage sets `KEEPS_UNKNOWN_FIELDS = false`, returns an
-//!   empty set from `__unknown`, and ignores what `finish` returns: the reader then
-//!   refuses its unknown records itself. [`Encode::Schema`] names that owned type
+//!   type without unknown-field storage keeps the defaults (`KEEPS_UNKNOWN_FIELDS =
+//!   false`, an empty set from `__unknown`) and ignores what `finish` returns: the
+//!   reader then refuses its unknown records itself; a type with storage sets
+//!   `KEEPS_UNKNOWN_FIELDS = true` and returns it from `__unknown`. The other defaults
+//!   serve hand-written types: `WALK` is [`WalkKind::Checked`] and `__decode_into`
+//!   decodes a new value. [`Encode::Schema`] names that owned type
 //!   (`Self` for an owned type, the owned twin for a borrowed one), so a twin states
 //!   none of them again.
 //!
@@ -114,6 +117,17 @@ pub use sizer::{FIRST_SIZES, KEEP_SIZES, NoTable, Plain, SizeTable, Sizer, Table
 pub use varint::{varint_len, write_varint};
 pub(crate) use writer::{Encoding, EncodingWith, Spill};
 pub use writer::{Fill, LocalWriter, PlainWriter, Writer};
+
+// Generated code names this module through one private alias per module
+// (`use ::bijoubuf::__private as __bb;`), and these through it (`__bb::Ok(..)`,
+// `__bb::Some(v)`, `-> __bb::Result<Self>`): short, and never the prelude's names,
+// which a schema's type named `Option` or `Ok` would shadow.
+pub use core::default::Default;
+pub use core::option::Option::{None, Some};
+pub use core::result::Result::{Err, Ok};
+
+/// The result of a decode: `__bb::Result<Self>` in generated code.
+pub type Result<T, E = DecodeError> = core::result::Result<T, E>;
 
 /// A reader over `buf[start..end]` as a top-level message decoded with `opts` (depth 1):
 /// how `bijoubuf-reflect`'s dynamic decoder walks a message with the same field reads

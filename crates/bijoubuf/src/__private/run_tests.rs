@@ -26,6 +26,7 @@ struct Runs {
 
 impl Message for Runs {
     const NAME: &'static str = "Runs";
+    const KEEPS_UNKNOWN_FIELDS: bool = true;
     const FIELD_NUMBERS: &'static [u32] = &[1, 2, 3];
 }
 
@@ -323,6 +324,7 @@ struct Outer {
 
 impl Message for Outer {
     const NAME: &'static str = "Outer";
+    const KEEPS_UNKNOWN_FIELDS: bool = true;
     const FIELD_NUMBERS: &'static [u32] = &[1, 4];
 }
 

@@ -54,6 +54,7 @@ pub struct Repeats {
 
 impl Message for Repeats {
     const NAME: &'static str = "Repeats";
+    const KEEPS_UNKNOWN_FIELDS: bool = true;
     const FIELD_NUMBERS: &'static [u32] =
         &[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17];
 }
@@ -149,6 +150,7 @@ pub struct Maps {
 
 impl Message for Maps {
     const NAME: &'static str = "Maps";
+    const KEEPS_UNKNOWN_FIELDS: bool = true;
     const FIELD_NUMBERS: &'static [u32] = &[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13];
 }
 

@@ -43,6 +43,7 @@ pub struct Scalars {
 
 impl Message for Scalars {
     const NAME: &'static str = "Scalars";
+    const KEEPS_UNKNOWN_FIELDS: bool = true;
     const FIELD_NUMBERS: &'static [u32] = &[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16];
 }
 
@@ -138,6 +139,7 @@ pub struct Optionals {
 
 impl Message for Optionals {
     const NAME: &'static str = "Optionals";
+    const KEEPS_UNKNOWN_FIELDS: bool = true;
     const FIELD_NUMBERS: &'static [u32] =
         &[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17];
 }

@@ -41,6 +41,7 @@ pub struct Tree {
 
 impl Message for Tree {
     const NAME: &'static str = "Tree";
+    const KEEPS_UNKNOWN_FIELDS: bool = true;
     const FIELD_NUMBERS: &'static [u32] = &[1, 2, 3, 4];
 }
 
@@ -95,6 +96,7 @@ pub struct Choice {
 
 impl Message for Choice {
     const NAME: &'static str = "Choice";
+    const KEEPS_UNKNOWN_FIELDS: bool = true;
     const FIELD_NUMBERS: &'static [u32] = &[1, 2, 3, 4, 5, 6];
 }
 
@@ -161,6 +163,7 @@ pub struct Req {
 
 impl Message for Req {
     const NAME: &'static str = "Req";
+    const KEEPS_UNKNOWN_FIELDS: bool = true;
     const FIELD_NUMBERS: &'static [u32] = &[1, 2, 3, 4];
 }
 
@@ -208,6 +211,7 @@ pub struct Known {
 
 impl Message for Known {
     const NAME: &'static str = "Known";
+    const KEEPS_UNKNOWN_FIELDS: bool = true;
     const FIELD_NUMBERS: &'static [u32] = &[2, 4, 6];
 }
 
@@ -255,6 +259,7 @@ pub struct Wider {
 
 impl Message for Wider {
     const NAME: &'static str = "Wider";
+    const KEEPS_UNKNOWN_FIELDS: bool = true;
     const FIELD_NUMBERS: &'static [u32] = &[1, 2, 3, 4, 5, 6, 7, 8];
 }
 
