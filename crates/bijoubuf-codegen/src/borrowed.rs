@@ -57,8 +57,10 @@ impl Emitter<'_> {
             decode_stmts,
             require_stmts,
             inits,
-            ..
+            into_stmts,
+            into_tail,
         } = self.fields(m, true)?;
+        let alloc = self.alloc();
         let Walk {
             body: walk_body,
             param: walk_param,
@@ -84,31 +86,33 @@ impl Emitter<'_> {
                 quote!(_borrow: ::core::marker::PhantomData,),
             )
         };
-        let (unknown_member, unknown_get, unknown_finish, unknown_init, unknown_conv) = if preserve
-        {
-            (
-                quote! {
-                    /// Unknown field records kept by a preserving decode, re-emitted on
-                    /// encode (SPEC §8.2).
-                    pub unknown_fields: #rt::UnknownFields,
-                },
-                quote!(&self.unknown_fields),
-                quote!(let unknown_fields = r.finish()?;),
-                quote!(unknown_fields,),
-                quote!(unknown_fields: ::core::clone::Clone::clone(&self.unknown_fields),),
-            )
-        } else {
-            (
-                TokenStream::new(),
-                quote! {
-                    static EMPTY: #rt::UnknownFields = #rt::UnknownFields::new();
-                    &EMPTY
-                },
-                quote!(r.finish()?;),
-                TokenStream::new(),
-                TokenStream::new(),
-            )
-        };
+        let (unknown_member, unknown_get, unknown_finish, unknown_init, unknown_into, unknown_conv) =
+            if preserve {
+                (
+                    quote! {
+                        /// Unknown field records kept by a preserving decode, re-emitted on
+                        /// encode (SPEC §8.2).
+                        pub unknown_fields: #rt::UnknownFields,
+                    },
+                    quote!(&self.unknown_fields),
+                    quote!(let unknown_fields = r.finish()?;),
+                    quote!(unknown_fields,),
+                    quote!(self.unknown_fields = r.finish()?;),
+                    quote!(unknown_fields: ::core::clone::Clone::clone(&self.unknown_fields),),
+                )
+            } else {
+                (
+                    TokenStream::new(),
+                    quote! {
+                        static EMPTY: #rt::UnknownFields = #rt::UnknownFields::new();
+                        &EMPTY
+                    },
+                    quote!(r.finish()?;),
+                    TokenStream::new(),
+                    quote!(r.finish()?;),
+                    TokenStream::new(),
+                )
+            };
         let eq_derive = eq.then(|| quote!(, Eq, Hash));
         let allow_deprecated = m
             .fields
@@ -176,6 +180,24 @@ impl Emitter<'_> {
                         #unknown_init
                         #marker_init
                     })
+                }
+
+                // As the owned type's: a nested twin in a vector or an option is read
+                // where it lies.
+
+                fn __decode_push(r: &mut #rt::__private::Reader<'a>, out: &mut #alloc::vec::Vec<Self>) -> ::core::result::Result<(), #rt::DecodeError> {
+                    #rt::__private::push_in_place(r, out)
+                }
+
+                fn __decode_some(r: &mut #rt::__private::Reader<'a>, v: &mut ::core::option::Option<Self>) -> ::core::result::Result<(), #rt::DecodeError> {
+                    #rt::__private::some_in_place(r, v)
+                }
+
+                fn __decode_into(&mut self, r: &mut #rt::__private::Reader<'a>) -> ::core::result::Result<(), #rt::DecodeError> {
+                    #(#into_stmts)*
+                    #unknown_into
+                    #(#into_tail)*
+                    ::core::result::Result::Ok(())
                 }
             }
 

@@ -136,6 +136,7 @@ impl Emitter<'_> {
             return Ok(TokenStream::new());
         }
         let rt = self.rt();
+        let alloc = self.alloc();
         let name = names::ident(&loc.name);
         let module = names::ident(&loc.module);
         let inner = self.child(&loc.module);
@@ -303,6 +304,18 @@ impl Emitter<'_> {
                         #(#inits,)*
                         #unknown_init
                     })
+                }
+
+                // A nested message in a vector or an option is read where it lies (the
+                // default, then `__decode_into`): built in locals and assembled, it was
+                // copied whole into its parent once more per level.
+
+                fn __decode_push(r: &mut #rt::__private::Reader<'a>, out: &mut #alloc::vec::Vec<Self>) -> ::core::result::Result<(), #rt::DecodeError> {
+                    #rt::__private::push_in_place(r, out)
+                }
+
+                fn __decode_some(r: &mut #rt::__private::Reader<'a>, v: &mut ::core::option::Option<Self>) -> ::core::result::Result<(), #rt::DecodeError> {
+                    #rt::__private::some_in_place(r, v)
                 }
 
                 fn __decode_into(&mut self, r: &mut #rt::__private::Reader<'a>) -> ::core::result::Result<(), #rt::DecodeError> {
@@ -542,7 +555,10 @@ impl Emitter<'_> {
                         decode_stmts.push(
                             quote!(let #local = r.fixed_run::<#codec>(#number, #proto_name)?;),
                         );
-                        // Only twins hold this shape, and twins have no `__decode_into`.
+                        // Only twins hold this shape.
+                        into_stmts.push(
+                            quote!(self.#ident = r.fixed_run::<#codec>(#number, #proto_name)?;),
+                        );
                     }
                     Shape::Repeated => {
                         decode_stmts.push(
@@ -558,7 +574,10 @@ impl Emitter<'_> {
                         decode_stmts.push(
                             quote!(let #local = r.sorted_map::<#key, #value>(#number, #proto_name)?;),
                         );
-                        // Only twins hold this shape, and twins have no `__decode_into`.
+                        // Only twins hold this shape.
+                        into_stmts.push(
+                            quote!(self.#ident = r.sorted_map::<#key, #value>(#number, #proto_name)?;),
+                        );
                     }
                     Shape::Map { key, value, .. } => {
                         decode_stmts.push(

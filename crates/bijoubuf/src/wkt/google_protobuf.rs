@@ -38,6 +38,18 @@ impl<'a> crate::__private::Decode<'a> for Any {
         r.finish()?;
         ::core::result::Result::Ok(Self { type_url, value })
     }
+    fn __decode_push(
+        r: &mut crate::__private::Reader<'a>,
+        out: &mut ::alloc::vec::Vec<Self>,
+    ) -> ::core::result::Result<(), crate::DecodeError> {
+        crate::__private::push_in_place(r, out)
+    }
+    fn __decode_some(
+        r: &mut crate::__private::Reader<'a>,
+        v: &mut ::core::option::Option<Self>,
+    ) -> ::core::result::Result<(), crate::DecodeError> {
+        crate::__private::some_in_place(r, v)
+    }
     fn __decode_into(
         &mut self,
         r: &mut crate::__private::Reader<'a>,
@@ -79,6 +91,18 @@ impl<'a> crate::__private::Decode<'a> for SourceContext {
         let file_name = r.implicit::<crate::__private::Str>(1, "file_name")?;
         r.finish()?;
         ::core::result::Result::Ok(Self { file_name })
+    }
+    fn __decode_push(
+        r: &mut crate::__private::Reader<'a>,
+        out: &mut ::alloc::vec::Vec<Self>,
+    ) -> ::core::result::Result<(), crate::DecodeError> {
+        crate::__private::push_in_place(r, out)
+    }
+    fn __decode_some(
+        r: &mut crate::__private::Reader<'a>,
+        v: &mut ::core::option::Option<Self>,
+    ) -> ::core::result::Result<(), crate::DecodeError> {
+        crate::__private::some_in_place(r, v)
     }
     fn __decode_into(
         &mut self,
@@ -156,6 +180,18 @@ impl<'a> crate::__private::Decode<'a> for Type {
             syntax,
             edition,
         })
+    }
+    fn __decode_push(
+        r: &mut crate::__private::Reader<'a>,
+        out: &mut ::alloc::vec::Vec<Self>,
+    ) -> ::core::result::Result<(), crate::DecodeError> {
+        crate::__private::push_in_place(r, out)
+    }
+    fn __decode_some(
+        r: &mut crate::__private::Reader<'a>,
+        v: &mut ::core::option::Option<Self>,
+    ) -> ::core::result::Result<(), crate::DecodeError> {
+        crate::__private::some_in_place(r, v)
     }
     fn __decode_into(
         &mut self,
@@ -261,6 +297,18 @@ impl<'a> crate::__private::Decode<'a> for Field {
             json_name,
             default_value,
         })
+    }
+    fn __decode_push(
+        r: &mut crate::__private::Reader<'a>,
+        out: &mut ::alloc::vec::Vec<Self>,
+    ) -> ::core::result::Result<(), crate::DecodeError> {
+        crate::__private::push_in_place(r, out)
+    }
+    fn __decode_some(
+        r: &mut crate::__private::Reader<'a>,
+        v: &mut ::core::option::Option<Self>,
+    ) -> ::core::result::Result<(), crate::DecodeError> {
+        crate::__private::some_in_place(r, v)
     }
     fn __decode_into(
         &mut self,
@@ -555,6 +603,18 @@ impl<'a> crate::__private::Decode<'a> for Enum {
             edition,
         })
     }
+    fn __decode_push(
+        r: &mut crate::__private::Reader<'a>,
+        out: &mut ::alloc::vec::Vec<Self>,
+    ) -> ::core::result::Result<(), crate::DecodeError> {
+        crate::__private::push_in_place(r, out)
+    }
+    fn __decode_some(
+        r: &mut crate::__private::Reader<'a>,
+        v: &mut ::core::option::Option<Self>,
+    ) -> ::core::result::Result<(), crate::DecodeError> {
+        crate::__private::some_in_place(r, v)
+    }
     fn __decode_into(
         &mut self,
         r: &mut crate::__private::Reader<'a>,
@@ -621,6 +681,18 @@ impl<'a> crate::__private::Decode<'a> for EnumValue {
         r.finish()?;
         ::core::result::Result::Ok(Self { name, number, options })
     }
+    fn __decode_push(
+        r: &mut crate::__private::Reader<'a>,
+        out: &mut ::alloc::vec::Vec<Self>,
+    ) -> ::core::result::Result<(), crate::DecodeError> {
+        crate::__private::push_in_place(r, out)
+    }
+    fn __decode_some(
+        r: &mut crate::__private::Reader<'a>,
+        v: &mut ::core::option::Option<Self>,
+    ) -> ::core::result::Result<(), crate::DecodeError> {
+        crate::__private::some_in_place(r, v)
+    }
     fn __decode_into(
         &mut self,
         r: &mut crate::__private::Reader<'a>,
@@ -670,6 +742,18 @@ impl<'a> crate::__private::Decode<'a> for Option {
         let value = r.optional::<crate::__private::Msg<Any>>(2, "value")?;
         r.finish()?;
         ::core::result::Result::Ok(Self { name, value })
+    }
+    fn __decode_push(
+        r: &mut crate::__private::Reader<'a>,
+        out: &mut ::alloc::vec::Vec<Self>,
+    ) -> ::core::result::Result<(), crate::DecodeError> {
+        crate::__private::push_in_place(r, out)
+    }
+    fn __decode_some(
+        r: &mut crate::__private::Reader<'a>,
+        v: &mut ::core::option::Option<Self>,
+    ) -> ::core::result::Result<(), crate::DecodeError> {
+        crate::__private::some_in_place(r, v)
     }
     fn __decode_into(
         &mut self,
@@ -748,6 +832,18 @@ impl<'a> crate::__private::Decode<'a> for Api {
             mixins,
             syntax,
         })
+    }
+    fn __decode_push(
+        r: &mut crate::__private::Reader<'a>,
+        out: &mut ::alloc::vec::Vec<Self>,
+    ) -> ::core::result::Result<(), crate::DecodeError> {
+        crate::__private::push_in_place(r, out)
+    }
+    fn __decode_some(
+        r: &mut crate::__private::Reader<'a>,
+        v: &mut ::core::option::Option<Self>,
+    ) -> ::core::result::Result<(), crate::DecodeError> {
+        crate::__private::some_in_place(r, v)
     }
     fn __decode_into(
         &mut self,
@@ -844,6 +940,18 @@ impl<'a> crate::__private::Decode<'a> for Method {
             syntax,
         })
     }
+    fn __decode_push(
+        r: &mut crate::__private::Reader<'a>,
+        out: &mut ::alloc::vec::Vec<Self>,
+    ) -> ::core::result::Result<(), crate::DecodeError> {
+        crate::__private::push_in_place(r, out)
+    }
+    fn __decode_some(
+        r: &mut crate::__private::Reader<'a>,
+        v: &mut ::core::option::Option<Self>,
+    ) -> ::core::result::Result<(), crate::DecodeError> {
+        crate::__private::some_in_place(r, v)
+    }
     fn __decode_into(
         &mut self,
         r: &mut crate::__private::Reader<'a>,
@@ -912,6 +1020,18 @@ impl<'a> crate::__private::Decode<'a> for Mixin {
         r.finish()?;
         ::core::result::Result::Ok(Self { name, root })
     }
+    fn __decode_push(
+        r: &mut crate::__private::Reader<'a>,
+        out: &mut ::alloc::vec::Vec<Self>,
+    ) -> ::core::result::Result<(), crate::DecodeError> {
+        crate::__private::push_in_place(r, out)
+    }
+    fn __decode_some(
+        r: &mut crate::__private::Reader<'a>,
+        v: &mut ::core::option::Option<Self>,
+    ) -> ::core::result::Result<(), crate::DecodeError> {
+        crate::__private::some_in_place(r, v)
+    }
     fn __decode_into(
         &mut self,
         r: &mut crate::__private::Reader<'a>,
@@ -959,6 +1079,18 @@ impl<'a> crate::__private::Decode<'a> for Duration {
         r.finish()?;
         ::core::result::Result::Ok(Self { seconds, nanos })
     }
+    fn __decode_push(
+        r: &mut crate::__private::Reader<'a>,
+        out: &mut ::alloc::vec::Vec<Self>,
+    ) -> ::core::result::Result<(), crate::DecodeError> {
+        crate::__private::push_in_place(r, out)
+    }
+    fn __decode_some(
+        r: &mut crate::__private::Reader<'a>,
+        v: &mut ::core::option::Option<Self>,
+    ) -> ::core::result::Result<(), crate::DecodeError> {
+        crate::__private::some_in_place(r, v)
+    }
     fn __decode_into(
         &mut self,
         r: &mut crate::__private::Reader<'a>,
@@ -995,6 +1127,18 @@ impl<'a> crate::__private::Decode<'a> for Empty {
     ) -> ::core::result::Result<Self, crate::DecodeError> {
         r.finish()?;
         ::core::result::Result::Ok(Self {})
+    }
+    fn __decode_push(
+        r: &mut crate::__private::Reader<'a>,
+        out: &mut ::alloc::vec::Vec<Self>,
+    ) -> ::core::result::Result<(), crate::DecodeError> {
+        crate::__private::push_in_place(r, out)
+    }
+    fn __decode_some(
+        r: &mut crate::__private::Reader<'a>,
+        v: &mut ::core::option::Option<Self>,
+    ) -> ::core::result::Result<(), crate::DecodeError> {
+        crate::__private::some_in_place(r, v)
     }
     fn __decode_into(
         &mut self,
@@ -1037,6 +1181,18 @@ impl<'a> crate::__private::Decode<'a> for FieldMask {
         r.finish()?;
         ::core::result::Result::Ok(Self { paths })
     }
+    fn __decode_push(
+        r: &mut crate::__private::Reader<'a>,
+        out: &mut ::alloc::vec::Vec<Self>,
+    ) -> ::core::result::Result<(), crate::DecodeError> {
+        crate::__private::push_in_place(r, out)
+    }
+    fn __decode_some(
+        r: &mut crate::__private::Reader<'a>,
+        v: &mut ::core::option::Option<Self>,
+    ) -> ::core::result::Result<(), crate::DecodeError> {
+        crate::__private::some_in_place(r, v)
+    }
     fn __decode_into(
         &mut self,
         r: &mut crate::__private::Reader<'a>,
@@ -1078,6 +1234,18 @@ impl<'a> crate::__private::Decode<'a> for Struct {
             .map::<crate::__private::Str, crate::__private::Msg<Value>>(1, "fields")?;
         r.finish()?;
         ::core::result::Result::Ok(Self { fields })
+    }
+    fn __decode_push(
+        r: &mut crate::__private::Reader<'a>,
+        out: &mut ::alloc::vec::Vec<Self>,
+    ) -> ::core::result::Result<(), crate::DecodeError> {
+        crate::__private::push_in_place(r, out)
+    }
+    fn __decode_some(
+        r: &mut crate::__private::Reader<'a>,
+        v: &mut ::core::option::Option<Self>,
+    ) -> ::core::result::Result<(), crate::DecodeError> {
+        crate::__private::some_in_place(r, v)
     }
     fn __decode_into(
         &mut self,
@@ -1171,6 +1339,18 @@ impl<'a> crate::__private::Decode<'a> for Value {
         r.finish()?;
         ::core::result::Result::Ok(Self { kind })
     }
+    fn __decode_push(
+        r: &mut crate::__private::Reader<'a>,
+        out: &mut ::alloc::vec::Vec<Self>,
+    ) -> ::core::result::Result<(), crate::DecodeError> {
+        crate::__private::push_in_place(r, out)
+    }
+    fn __decode_some(
+        r: &mut crate::__private::Reader<'a>,
+        v: &mut ::core::option::Option<Self>,
+    ) -> ::core::result::Result<(), crate::DecodeError> {
+        crate::__private::some_in_place(r, v)
+    }
     fn __decode_into(
         &mut self,
         r: &mut crate::__private::Reader<'a>,
@@ -1263,6 +1443,18 @@ impl<'a> crate::__private::Decode<'a> for ListValue {
         r.finish()?;
         ::core::result::Result::Ok(Self { values })
     }
+    fn __decode_push(
+        r: &mut crate::__private::Reader<'a>,
+        out: &mut ::alloc::vec::Vec<Self>,
+    ) -> ::core::result::Result<(), crate::DecodeError> {
+        crate::__private::push_in_place(r, out)
+    }
+    fn __decode_some(
+        r: &mut crate::__private::Reader<'a>,
+        v: &mut ::core::option::Option<Self>,
+    ) -> ::core::result::Result<(), crate::DecodeError> {
+        crate::__private::some_in_place(r, v)
+    }
     fn __decode_into(
         &mut self,
         r: &mut crate::__private::Reader<'a>,
@@ -1309,6 +1501,18 @@ impl<'a> crate::__private::Decode<'a> for Timestamp {
         r.finish()?;
         ::core::result::Result::Ok(Self { seconds, nanos })
     }
+    fn __decode_push(
+        r: &mut crate::__private::Reader<'a>,
+        out: &mut ::alloc::vec::Vec<Self>,
+    ) -> ::core::result::Result<(), crate::DecodeError> {
+        crate::__private::push_in_place(r, out)
+    }
+    fn __decode_some(
+        r: &mut crate::__private::Reader<'a>,
+        v: &mut ::core::option::Option<Self>,
+    ) -> ::core::result::Result<(), crate::DecodeError> {
+        crate::__private::some_in_place(r, v)
+    }
     fn __decode_into(
         &mut self,
         r: &mut crate::__private::Reader<'a>,
@@ -1351,6 +1555,18 @@ impl<'a> crate::__private::Decode<'a> for DoubleValue {
         r.finish()?;
         ::core::result::Result::Ok(Self { value })
     }
+    fn __decode_push(
+        r: &mut crate::__private::Reader<'a>,
+        out: &mut ::alloc::vec::Vec<Self>,
+    ) -> ::core::result::Result<(), crate::DecodeError> {
+        crate::__private::push_in_place(r, out)
+    }
+    fn __decode_some(
+        r: &mut crate::__private::Reader<'a>,
+        v: &mut ::core::option::Option<Self>,
+    ) -> ::core::result::Result<(), crate::DecodeError> {
+        crate::__private::some_in_place(r, v)
+    }
     fn __decode_into(
         &mut self,
         r: &mut crate::__private::Reader<'a>,
@@ -1391,6 +1607,18 @@ impl<'a> crate::__private::Decode<'a> for FloatValue {
         let value = r.implicit::<crate::__private::Float>(1, "value")?;
         r.finish()?;
         ::core::result::Result::Ok(Self { value })
+    }
+    fn __decode_push(
+        r: &mut crate::__private::Reader<'a>,
+        out: &mut ::alloc::vec::Vec<Self>,
+    ) -> ::core::result::Result<(), crate::DecodeError> {
+        crate::__private::push_in_place(r, out)
+    }
+    fn __decode_some(
+        r: &mut crate::__private::Reader<'a>,
+        v: &mut ::core::option::Option<Self>,
+    ) -> ::core::result::Result<(), crate::DecodeError> {
+        crate::__private::some_in_place(r, v)
     }
     fn __decode_into(
         &mut self,
@@ -1433,6 +1661,18 @@ impl<'a> crate::__private::Decode<'a> for Int64Value {
         r.finish()?;
         ::core::result::Result::Ok(Self { value })
     }
+    fn __decode_push(
+        r: &mut crate::__private::Reader<'a>,
+        out: &mut ::alloc::vec::Vec<Self>,
+    ) -> ::core::result::Result<(), crate::DecodeError> {
+        crate::__private::push_in_place(r, out)
+    }
+    fn __decode_some(
+        r: &mut crate::__private::Reader<'a>,
+        v: &mut ::core::option::Option<Self>,
+    ) -> ::core::result::Result<(), crate::DecodeError> {
+        crate::__private::some_in_place(r, v)
+    }
     fn __decode_into(
         &mut self,
         r: &mut crate::__private::Reader<'a>,
@@ -1473,6 +1713,18 @@ impl<'a> crate::__private::Decode<'a> for UInt64Value {
         let value = r.implicit::<crate::__private::UInt64>(1, "value")?;
         r.finish()?;
         ::core::result::Result::Ok(Self { value })
+    }
+    fn __decode_push(
+        r: &mut crate::__private::Reader<'a>,
+        out: &mut ::alloc::vec::Vec<Self>,
+    ) -> ::core::result::Result<(), crate::DecodeError> {
+        crate::__private::push_in_place(r, out)
+    }
+    fn __decode_some(
+        r: &mut crate::__private::Reader<'a>,
+        v: &mut ::core::option::Option<Self>,
+    ) -> ::core::result::Result<(), crate::DecodeError> {
+        crate::__private::some_in_place(r, v)
     }
     fn __decode_into(
         &mut self,
@@ -1515,6 +1767,18 @@ impl<'a> crate::__private::Decode<'a> for Int32Value {
         r.finish()?;
         ::core::result::Result::Ok(Self { value })
     }
+    fn __decode_push(
+        r: &mut crate::__private::Reader<'a>,
+        out: &mut ::alloc::vec::Vec<Self>,
+    ) -> ::core::result::Result<(), crate::DecodeError> {
+        crate::__private::push_in_place(r, out)
+    }
+    fn __decode_some(
+        r: &mut crate::__private::Reader<'a>,
+        v: &mut ::core::option::Option<Self>,
+    ) -> ::core::result::Result<(), crate::DecodeError> {
+        crate::__private::some_in_place(r, v)
+    }
     fn __decode_into(
         &mut self,
         r: &mut crate::__private::Reader<'a>,
@@ -1555,6 +1819,18 @@ impl<'a> crate::__private::Decode<'a> for UInt32Value {
         let value = r.implicit::<crate::__private::UInt32>(1, "value")?;
         r.finish()?;
         ::core::result::Result::Ok(Self { value })
+    }
+    fn __decode_push(
+        r: &mut crate::__private::Reader<'a>,
+        out: &mut ::alloc::vec::Vec<Self>,
+    ) -> ::core::result::Result<(), crate::DecodeError> {
+        crate::__private::push_in_place(r, out)
+    }
+    fn __decode_some(
+        r: &mut crate::__private::Reader<'a>,
+        v: &mut ::core::option::Option<Self>,
+    ) -> ::core::result::Result<(), crate::DecodeError> {
+        crate::__private::some_in_place(r, v)
     }
     fn __decode_into(
         &mut self,
@@ -1597,6 +1873,18 @@ impl<'a> crate::__private::Decode<'a> for BoolValue {
         r.finish()?;
         ::core::result::Result::Ok(Self { value })
     }
+    fn __decode_push(
+        r: &mut crate::__private::Reader<'a>,
+        out: &mut ::alloc::vec::Vec<Self>,
+    ) -> ::core::result::Result<(), crate::DecodeError> {
+        crate::__private::push_in_place(r, out)
+    }
+    fn __decode_some(
+        r: &mut crate::__private::Reader<'a>,
+        v: &mut ::core::option::Option<Self>,
+    ) -> ::core::result::Result<(), crate::DecodeError> {
+        crate::__private::some_in_place(r, v)
+    }
     fn __decode_into(
         &mut self,
         r: &mut crate::__private::Reader<'a>,
@@ -1638,6 +1926,18 @@ impl<'a> crate::__private::Decode<'a> for StringValue {
         r.finish()?;
         ::core::result::Result::Ok(Self { value })
     }
+    fn __decode_push(
+        r: &mut crate::__private::Reader<'a>,
+        out: &mut ::alloc::vec::Vec<Self>,
+    ) -> ::core::result::Result<(), crate::DecodeError> {
+        crate::__private::push_in_place(r, out)
+    }
+    fn __decode_some(
+        r: &mut crate::__private::Reader<'a>,
+        v: &mut ::core::option::Option<Self>,
+    ) -> ::core::result::Result<(), crate::DecodeError> {
+        crate::__private::some_in_place(r, v)
+    }
     fn __decode_into(
         &mut self,
         r: &mut crate::__private::Reader<'a>,
@@ -1678,6 +1978,18 @@ impl<'a> crate::__private::Decode<'a> for BytesValue {
         let value = r.implicit::<crate::__private::Bytes>(1, "value")?;
         r.finish()?;
         ::core::result::Result::Ok(Self { value })
+    }
+    fn __decode_push(
+        r: &mut crate::__private::Reader<'a>,
+        out: &mut ::alloc::vec::Vec<Self>,
+    ) -> ::core::result::Result<(), crate::DecodeError> {
+        crate::__private::push_in_place(r, out)
+    }
+    fn __decode_some(
+        r: &mut crate::__private::Reader<'a>,
+        v: &mut ::core::option::Option<Self>,
+    ) -> ::core::result::Result<(), crate::DecodeError> {
+        crate::__private::some_in_place(r, v)
     }
     fn __decode_into(
         &mut self,
