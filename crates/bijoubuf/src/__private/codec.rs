@@ -641,6 +641,12 @@ impl<'a> ReadCodec<'a> for Str {
     #[inline]
     fn read_into(r: &mut Reader<'a>, v: &mut String) -> Result<(), DecodeError> {
         let s = StrRef::read(r)?;
+        if v.capacity() == 0 {
+            // A new value's (a message read in place): one exact allocation, not the
+            // amortized growth path of `push_str` on an empty string.
+            *v = String::from(s);
+            return Ok(());
+        }
         v.clear();
         v.push_str(s);
         Ok(())
@@ -679,6 +685,11 @@ impl<'a> ReadCodec<'a> for Bytes {
     #[inline]
     fn read_into(r: &mut Reader<'a>, v: &mut Vec<u8>) -> Result<(), DecodeError> {
         let b = r.len_bytes()?;
+        if v.capacity() == 0 {
+            // As for `Str`: one exact allocation for a new value.
+            *v = b.to_vec();
+            return Ok(());
+        }
         v.clear();
         v.extend_from_slice(b);
         Ok(())
