@@ -235,6 +235,33 @@ fn repeated_and_map_fields_allocate_once_per_field() {
     assert_eq!(twin.to_owned(), big);
 }
 
+#[test]
+fn a_twin_decoded_into_keeps_its_vectors() {
+    // Twins read into themselves as owned types do (their nested twins in vectors and
+    // options are read where they lie): a second decode of input no larger than the
+    // first reuses every vector, so it allocates nothing, and gives what `decode` gives.
+    let r = full_repeats();
+    let bytes = r.encode_to_vec().unwrap();
+    let mut twin = RepeatsRef::decode(&bytes).unwrap();
+    let small = Repeats {
+        i32: vec![4],
+        text: vec!["b".into()],
+        msgs: vec![Scalars::default()],
+        ..Repeats::default()
+    };
+    let small_bytes = small.encode_to_vec().unwrap();
+    let (n, res) = allocations(|| twin.decode_into(&small_bytes));
+    res.unwrap();
+    assert_eq!(n, 0, "{n} allocations decoding into a twin with room");
+    assert_eq!(twin, RepeatsRef::decode(&small_bytes).unwrap());
+    assert_eq!(twin.to_owned(), small);
+
+    // A refused input leaves some valid value; the next decode gives `decode`'s.
+    assert!(twin.decode_into(&bytes[..bytes.len() - 1]).is_err());
+    twin.decode_into(&bytes).unwrap();
+    assert_eq!(twin.to_owned(), r);
+}
+
 /// Owned and borrowed decodes of `bytes` agree: both accept the same value (compared
 /// through the owned conversion) or both refuse with the same code, offset and path.
 fn agree<'a, M>(bytes: &'a [u8], opts: &DecodeOptions)

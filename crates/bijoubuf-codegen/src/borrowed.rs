@@ -58,8 +58,10 @@ impl Emitter<'_> {
             decode_stmts,
             require_stmts,
             inits,
-            ..
+            into_stmts,
+            into_tail,
         } = self.fields(m, true)?;
+        let alloc = self.alloc();
         let Walk {
             body: walk_body,
             param: walk_param,
@@ -84,34 +86,36 @@ impl Emitter<'_> {
                 quote!(_borrow: ::core::marker::PhantomData,),
             )
         };
-        let (unknown_member, unknown_get, unknown_finish, unknown_init, unknown_conv) = if preserve
-        {
-            (
-                quote! {
-                    /// Unknown field records kept by a preserving decode, re-emitted on
-                    /// encode (SPEC §8.2).
-                    pub unknown_fields: #rt::UnknownFields,
-                },
-                quote! {
-                    fn __unknown(&self) -> &#rt::UnknownFields {
-                        &self.unknown_fields
-                    }
-                },
-                quote!(let unknown_fields = r.finish()?;),
-                quote!(unknown_fields,),
-                quote!(unknown_fields: ::core::clone::Clone::clone(&self.unknown_fields),),
-            )
-        } else {
-            (
-                TokenStream::new(),
-                // The contract's default: no records (the owned type's
-                // `KEEPS_UNKNOWN_FIELDS` is `false`).
-                TokenStream::new(),
-                quote!(r.finish()?;),
-                TokenStream::new(),
-                TokenStream::new(),
-            )
-        };
+        let (unknown_member, unknown_get, unknown_finish, unknown_init, unknown_into, unknown_conv) =
+            if preserve {
+                (
+                    quote! {
+                        /// Unknown field records kept by a preserving decode, re-emitted on
+                        /// encode (SPEC §8.2).
+                        pub unknown_fields: #rt::UnknownFields,
+                    },
+                    quote! {
+                        fn __unknown(&self) -> &#rt::UnknownFields {
+                            &self.unknown_fields
+                        }
+                    },
+                    quote!(let unknown_fields = r.finish()?;),
+                    quote!(unknown_fields,),
+                    quote!(self.unknown_fields = r.finish()?;),
+                    quote!(unknown_fields: ::core::clone::Clone::clone(&self.unknown_fields),),
+                )
+            } else {
+                (
+                    TokenStream::new(),
+                    // The contract's default: no records (the owned type's
+                    // `KEEPS_UNKNOWN_FIELDS` is `false`).
+                    TokenStream::new(),
+                    quote!(r.finish()?;),
+                    TokenStream::new(),
+                    quote!(r.finish()?;),
+                    TokenStream::new(),
+                )
+            };
         let eq_derive = eq.then(|| quote!(, Eq, Hash));
         let allow_deprecated = m
             .fields
@@ -176,6 +180,24 @@ impl Emitter<'_> {
                         #unknown_init
                         #marker_init
                     })
+                }
+
+                // As the owned type's: a nested twin in a vector or an option is read
+                // where it lies.
+
+                fn __decode_push(r: &mut #bb::Reader<'a>, out: &mut #alloc::vec::Vec<Self>) -> #bb::Result<()> {
+                    #bb::push_in_place(r, out)
+                }
+
+                fn __decode_some(r: &mut #bb::Reader<'a>, v: &mut ::core::option::Option<Self>) -> #bb::Result<()> {
+                    #bb::some_in_place(r, v)
+                }
+
+                fn __decode_into(&mut self, r: &mut #bb::Reader<'a>) -> #bb::Result<()> {
+                    #(#into_stmts)*
+                    #unknown_into
+                    #(#into_tail)*
+                    #bb::Ok(())
                 }
             }
 

@@ -136,6 +136,7 @@ impl Emitter<'_> {
         }
         let rt = self.rt();
         let bb = self.hidden();
+        let alloc = self.alloc();
         let name = names::ident(&loc.name);
         let module = names::ident(&loc.module);
         let inner = self.child(&loc.module);
@@ -301,6 +302,18 @@ impl Emitter<'_> {
                         #(#inits,)*
                         #unknown_init
                     })
+                }
+
+                // A nested message in a vector or an option is read where it lies (the
+                // default, then `__decode_into`): built in locals and assembled, it was
+                // copied whole into its parent once more per level.
+
+                fn __decode_push(r: &mut #bb::Reader<'a>, out: &mut #alloc::vec::Vec<Self>) -> #bb::Result<()> {
+                    #bb::push_in_place(r, out)
+                }
+
+                fn __decode_some(r: &mut #bb::Reader<'a>, v: &mut ::core::option::Option<Self>) -> #bb::Result<()> {
+                    #bb::some_in_place(r, v)
                 }
 
                 fn __decode_into(&mut self, r: &mut #bb::Reader<'a>) -> #bb::Result<()> {
@@ -538,7 +551,10 @@ impl Emitter<'_> {
                         decode_stmts.push(
                             quote!(let #local = r.fixed_run::<#codec>(#number, #proto_name)?;),
                         );
-                        // Only twins hold this shape, and twins have no `__decode_into`.
+                        // Only twins hold this shape.
+                        into_stmts.push(
+                            quote!(self.#ident = r.fixed_run::<#codec>(#number, #proto_name)?;),
+                        );
                     }
                     Shape::Repeated => {
                         decode_stmts.push(
@@ -554,7 +570,10 @@ impl Emitter<'_> {
                         decode_stmts.push(
                             quote!(let #local = r.sorted_map::<#key, #value>(#number, #proto_name)?;),
                         );
-                        // Only twins hold this shape, and twins have no `__decode_into`.
+                        // Only twins hold this shape.
+                        into_stmts.push(
+                            quote!(self.#ident = r.sorted_map::<#key, #value>(#number, #proto_name)?;),
+                        );
                     }
                     Shape::Map { key, value, .. } => {
                         decode_stmts.push(

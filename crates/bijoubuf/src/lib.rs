@@ -448,7 +448,7 @@ pub trait MessageRef<'a>: __private::Decode<'a> {
     }
 
     /// Decode `bytes` into `self`, as [`Message::decode_into`] does (a borrowed value
-    /// has no strings to reuse; its repeated fields' vectors are replaced).
+    /// has no strings to reuse; its repeated fields' vectors keep their capacity).
     fn decode_into(&mut self, bytes: &'a [u8]) -> Result<(), DecodeError> {
         <Self as AnyMessage<'a>>::decode_into(self, bytes)
     }

@@ -93,6 +93,21 @@ pub trait ReadCodec<'a>: Codec {
     fn clear_in_place(_v: &mut Self::Value) -> bool {
         false
     }
+    /// Read one element as the new last element of `out` (a run of length-prefixed
+    /// elements); a message reads itself where it lies ([`Decode::__decode_push`]). On
+    /// error an element may have been pushed: the caller truncates.
+    #[inline(always)]
+    fn read_push(r: &mut Reader<'a>, out: &mut Vec<Self::Value>) -> Result<(), DecodeError> {
+        out.push(Self::read(r)?);
+        Ok(())
+    }
+    /// [`read`](Self::read) into the empty `v`; a message reads itself where it lies
+    /// ([`Decode::__decode_some`]).
+    #[inline(always)]
+    fn read_some(r: &mut Reader<'a>, v: &mut Option<Self::Value>) -> Result<(), DecodeError> {
+        *v = Some(Self::read(r)?);
+        Ok(())
+    }
 }
 
 /// Codecs that can be map keys: ordered as SPEC §6.4 says (Rust's `Ord` on the value
@@ -121,6 +136,14 @@ pub trait Element<'a> {
     fn read(&self, r: &mut Reader<'a>) -> Result<Self::Value, DecodeError>;
     /// True when the value is the implicit-presence default (SPEC §5.1).
     fn is_default(&self, v: &Self::Value) -> bool;
+    /// Read one element as the new last element of `out`, as
+    /// [`ReadCodec::read_push`] does. On error an element may have been pushed: the
+    /// caller truncates.
+    #[inline]
+    fn read_push(&self, r: &mut Reader<'a>, out: &mut Vec<Self::Value>) -> Result<(), DecodeError> {
+        out.push(self.read(r)?);
+        Ok(())
+    }
     /// Read a repeated field's run up to the reader's bound, appending to `out`; on
     /// error, `out.len()` is the failing element's index.
     #[inline]
@@ -265,6 +288,10 @@ impl<'a, C: ReadCodec<'a>> Element<'a> for Of<C> {
     #[inline(always)]
     fn read_run(&self, r: &mut Reader<'a>, out: &mut Vec<C::Value>) -> Result<(), DecodeError> {
         C::read_run(r, out)
+    }
+    #[inline(always)]
+    fn read_push(&self, r: &mut Reader<'a>, out: &mut Vec<C::Value>) -> Result<(), DecodeError> {
+        C::read_push(r, out)
     }
 }
 
@@ -614,6 +641,12 @@ impl<'a> ReadCodec<'a> for Str {
     #[inline]
     fn read_into(r: &mut Reader<'a>, v: &mut String) -> Result<(), DecodeError> {
         let s = StrRef::read(r)?;
+        if v.capacity() == 0 {
+            // A new value's (a message read in place): one exact allocation, not the
+            // amortized growth path of `push_str` on an empty string.
+            *v = String::from(s);
+            return Ok(());
+        }
         v.clear();
         v.push_str(s);
         Ok(())
@@ -652,6 +685,11 @@ impl<'a> ReadCodec<'a> for Bytes {
     #[inline]
     fn read_into(r: &mut Reader<'a>, v: &mut Vec<u8>) -> Result<(), DecodeError> {
         let b = r.len_bytes()?;
+        if v.capacity() == 0 {
+            // As for `Str`: one exact allocation for a new value.
+            *v = b.to_vec();
+            return Ok(());
+        }
         v.clear();
         v.extend_from_slice(b);
         Ok(())
@@ -747,6 +785,18 @@ impl<'a, M: Decode<'a>> ReadCodec<'a> for Msg<M> {
     #[inline]
     fn read_into(r: &mut Reader<'a>, v: &mut M) -> Result<(), DecodeError> {
         r.nested_into(v)
+    }
+    #[inline]
+    fn read_push(r: &mut Reader<'a>, out: &mut Vec<M>) -> Result<(), DecodeError> {
+        r.nested_with(super::message::keeps_unknown::<M>(), |r| {
+            M::__decode_push(r, out)
+        })
+    }
+    #[inline]
+    fn read_some(r: &mut Reader<'a>, v: &mut Option<M>) -> Result<(), DecodeError> {
+        r.nested_with(super::message::keeps_unknown::<M>(), |r| {
+            M::__decode_some(r, v)
+        })
     }
 }
 impl<M: Encode> Codec for Msg<M> {

@@ -9,6 +9,8 @@
 //! through [`Encode::Schema`]. The public API is written once, on
 //! [`AnyMessage<'a>`](crate::AnyMessage), for every type with this contract.
 
+use alloc::vec::Vec;
+
 use super::pass::{Pass, WalkKind};
 use super::reader::Reader;
 use crate::Message;
@@ -53,13 +55,57 @@ pub trait Decode<'a>: Encode + Sized {
     fn __decode(r: &mut Reader<'a>) -> Result<Self, DecodeError>;
 
     /// Read the content into `self`, reusing its allocations where the type knows how
-    /// (generated owned types read each field in place); the default decodes a new
+    /// (generated types, owned and twins, read each field in place); the default decodes a new
     /// value.
     #[inline]
     fn __decode_into(&mut self, r: &mut Reader<'a>) -> Result<(), DecodeError> {
         *self = Self::__decode(r)?;
         Ok(())
     }
+
+    /// Read the content as a new last element of `out` (a repeated field's element). The
+    /// default pushes a decoded value; generated types (owned and twins) push their default
+    /// and read into it where it lies ([`push_in_place`]), so a message is not built aside and
+    /// copied into the vector. On error the element may have been pushed: the caller
+    /// truncates.
+    #[inline]
+    fn __decode_push(r: &mut Reader<'a>, out: &mut Vec<Self>) -> Result<(), DecodeError> {
+        out.push(Self::__decode(r)?);
+        Ok(())
+    }
+
+    /// Read the content into the empty `v` (an explicit-presence field read into a value,
+    /// [`Reader::optional_into`]); generated types read in place
+    /// ([`some_in_place`]), as [`__decode_push`](Self::__decode_push) does.
+    #[inline]
+    fn __decode_some(r: &mut Reader<'a>, v: &mut Option<Self>) -> Result<(), DecodeError> {
+        *v = Some(Self::__decode(r)?);
+        Ok(())
+    }
+}
+
+/// A generated type's [`Decode::__decode_push`]: the default pushed, then read into
+/// where it lies.
+#[inline(always)]
+pub fn push_in_place<'a, M: Decode<'a> + Default>(
+    r: &mut Reader<'a>,
+    out: &mut Vec<M>,
+) -> Result<(), DecodeError> {
+    out.push(M::default());
+    match out.last_mut() {
+        Some(m) => m.__decode_into(r),
+        None => Ok(()),
+    }
+}
+
+/// A generated type's [`Decode::__decode_some`]: the default put in `v`, then read
+/// into where it lies.
+#[inline(always)]
+pub fn some_in_place<'a, M: Decode<'a> + Default>(
+    r: &mut Reader<'a>,
+    v: &mut Option<M>,
+) -> Result<(), DecodeError> {
+    v.insert(M::default()).__decode_into(r)
 }
 
 /// The short type name of `M`'s schema, the root of error paths.

@@ -110,7 +110,7 @@ pub use codec::{
 };
 pub(crate) use direct::encode as encode_direct;
 pub(crate) use message::name;
-pub use message::{Decode, Encode};
+pub use message::{Decode, Encode, push_in_place, some_in_place};
 pub use pass::{Nested, Pass, WalkKind, Written};
 pub use reader::{Entries, MAX_FIELD_NUMBER, Reader, WireType};
 pub use sizer::{FIRST_SIZES, KEEP_SIZES, NoTable, Plain, SizeTable, Sizer, Table};

@@ -650,8 +650,12 @@ impl<'a> Reader<'a> {
     /// The top-level message: `M::__decode` over the whole range, path rooted at
     /// the schema's `Message::NAME`.
     pub(crate) fn top<M: Decode<'a>>(&mut self) -> Result<M, DecodeError> {
-        self.top_with(super::message::keeps_unknown::<M>(), M::__decode)
-            .map_err(|e| e.in_message(super::message::name::<M>()))
+        let mut m = self.top_with(super::message::keeps_unknown::<M>(), M::__decode);
+        // The error rooted in place: `map_err` copied the whole decoded message.
+        if let Err(e) = &mut m {
+            e.root_in(super::message::name::<M>());
+        }
+        m
     }
 
     /// [`top`](Self::top) for a message whose type is known only at run time, read by
@@ -812,7 +816,7 @@ impl<'a> Reader<'a> {
         }
         match v {
             Some(x) => C::read_into(self, x),
-            None => C::read(self).map(|x| *v = Some(x)),
+            None => C::read_some(self, v),
         }
         .map_err(|e| e.in_field(name))
     }
@@ -1054,12 +1058,17 @@ impl<'a> Reader<'a> {
         while !self.at_end() {
             // Grown only when full after `capacity` checked elements (the first
             // reservation holds one at least when the count is not 0), and only toward
-            // the count; past it, `push` grows by itself. The element is read straight
-            // into the push: a temporary would copy every message element once more.
+            // the count; past it, `push` grows by itself.
             if out.len() == out.capacity() && out.len() < count {
                 grow(out, count);
             }
-            out.push(el.read(self)?);
+            // Read where it lies (a message is not built aside and copied in); a failed
+            // element is taken off again, so the length is its index.
+            let i = out.len();
+            if let Err(e) = el.read_push(self, out) {
+                out.truncate(i);
+                return Err(e);
+            }
         }
         Ok(())
     }

@@ -32,6 +32,18 @@ impl<'a> __bb::Decode<'a> for Any {
         r.finish()?;
         __bb::Ok(Self { type_url, value })
     }
+    fn __decode_push(
+        r: &mut __bb::Reader<'a>,
+        out: &mut ::alloc::vec::Vec<Self>,
+    ) -> __bb::Result<()> {
+        __bb::push_in_place(r, out)
+    }
+    fn __decode_some(
+        r: &mut __bb::Reader<'a>,
+        v: &mut ::core::option::Option<Self>,
+    ) -> __bb::Result<()> {
+        __bb::some_in_place(r, v)
+    }
     fn __decode_into(&mut self, r: &mut __bb::Reader<'a>) -> __bb::Result<()> {
         r.implicit_into::<__bb::Str>(1, "type_url", &mut self.type_url)?;
         r.implicit_into::<__bb::Bytes>(2, "value", &mut self.value)?;
@@ -63,6 +75,18 @@ impl<'a> __bb::Decode<'a> for SourceContext {
         let file_name = r.implicit::<__bb::Str>(1, "file_name")?;
         r.finish()?;
         __bb::Ok(Self { file_name })
+    }
+    fn __decode_push(
+        r: &mut __bb::Reader<'a>,
+        out: &mut ::alloc::vec::Vec<Self>,
+    ) -> __bb::Result<()> {
+        __bb::push_in_place(r, out)
+    }
+    fn __decode_some(
+        r: &mut __bb::Reader<'a>,
+        v: &mut ::core::option::Option<Self>,
+    ) -> __bb::Result<()> {
+        __bb::some_in_place(r, v)
     }
     fn __decode_into(&mut self, r: &mut __bb::Reader<'a>) -> __bb::Result<()> {
         r.implicit_into::<__bb::Str>(1, "file_name", &mut self.file_name)?;
@@ -127,6 +151,18 @@ impl<'a> __bb::Decode<'a> for Type {
             syntax,
             edition,
         })
+    }
+    fn __decode_push(
+        r: &mut __bb::Reader<'a>,
+        out: &mut ::alloc::vec::Vec<Self>,
+    ) -> __bb::Result<()> {
+        __bb::push_in_place(r, out)
+    }
+    fn __decode_some(
+        r: &mut __bb::Reader<'a>,
+        v: &mut ::core::option::Option<Self>,
+    ) -> __bb::Result<()> {
+        __bb::some_in_place(r, v)
     }
     fn __decode_into(&mut self, r: &mut __bb::Reader<'a>) -> __bb::Result<()> {
         r.implicit_into::<__bb::Str>(1, "name", &mut self.name)?;
@@ -220,6 +256,18 @@ impl<'a> __bb::Decode<'a> for Field {
             json_name,
             default_value,
         })
+    }
+    fn __decode_push(
+        r: &mut __bb::Reader<'a>,
+        out: &mut ::alloc::vec::Vec<Self>,
+    ) -> __bb::Result<()> {
+        __bb::push_in_place(r, out)
+    }
+    fn __decode_some(
+        r: &mut __bb::Reader<'a>,
+        v: &mut ::core::option::Option<Self>,
+    ) -> __bb::Result<()> {
+        __bb::some_in_place(r, v)
     }
     fn __decode_into(&mut self, r: &mut __bb::Reader<'a>) -> __bb::Result<()> {
         r.implicit_into::<__bb::Enum>(1, "kind", &mut self.kind)?;
@@ -494,6 +542,18 @@ impl<'a> __bb::Decode<'a> for Enum {
             edition,
         })
     }
+    fn __decode_push(
+        r: &mut __bb::Reader<'a>,
+        out: &mut ::alloc::vec::Vec<Self>,
+    ) -> __bb::Result<()> {
+        __bb::push_in_place(r, out)
+    }
+    fn __decode_some(
+        r: &mut __bb::Reader<'a>,
+        v: &mut ::core::option::Option<Self>,
+    ) -> __bb::Result<()> {
+        __bb::some_in_place(r, v)
+    }
     fn __decode_into(&mut self, r: &mut __bb::Reader<'a>) -> __bb::Result<()> {
         r.implicit_into::<__bb::Str>(1, "name", &mut self.name)?;
         r.repeated_into::<__bb::Msg<EnumValue>>(2, "enumvalue", &mut self.enumvalue)?;
@@ -546,6 +606,18 @@ impl<'a> __bb::Decode<'a> for EnumValue {
         r.finish()?;
         __bb::Ok(Self { name, number, options })
     }
+    fn __decode_push(
+        r: &mut __bb::Reader<'a>,
+        out: &mut ::alloc::vec::Vec<Self>,
+    ) -> __bb::Result<()> {
+        __bb::push_in_place(r, out)
+    }
+    fn __decode_some(
+        r: &mut __bb::Reader<'a>,
+        v: &mut ::core::option::Option<Self>,
+    ) -> __bb::Result<()> {
+        __bb::some_in_place(r, v)
+    }
     fn __decode_into(&mut self, r: &mut __bb::Reader<'a>) -> __bb::Result<()> {
         r.implicit_into::<__bb::Str>(1, "name", &mut self.name)?;
         r.implicit_into::<__bb::Int32>(2, "number", &mut self.number)?;
@@ -583,6 +655,18 @@ impl<'a> __bb::Decode<'a> for Option {
         let value = r.optional::<__bb::Msg<Any>>(2, "value")?;
         r.finish()?;
         __bb::Ok(Self { name, value })
+    }
+    fn __decode_push(
+        r: &mut __bb::Reader<'a>,
+        out: &mut ::alloc::vec::Vec<Self>,
+    ) -> __bb::Result<()> {
+        __bb::push_in_place(r, out)
+    }
+    fn __decode_some(
+        r: &mut __bb::Reader<'a>,
+        v: &mut ::core::option::Option<Self>,
+    ) -> __bb::Result<()> {
+        __bb::some_in_place(r, v)
     }
     fn __decode_into(&mut self, r: &mut __bb::Reader<'a>) -> __bb::Result<()> {
         r.implicit_into::<__bb::Str>(1, "name", &mut self.name)?;
@@ -648,6 +732,18 @@ impl<'a> __bb::Decode<'a> for Api {
             mixins,
             syntax,
         })
+    }
+    fn __decode_push(
+        r: &mut __bb::Reader<'a>,
+        out: &mut ::alloc::vec::Vec<Self>,
+    ) -> __bb::Result<()> {
+        __bb::push_in_place(r, out)
+    }
+    fn __decode_some(
+        r: &mut __bb::Reader<'a>,
+        v: &mut ::core::option::Option<Self>,
+    ) -> __bb::Result<()> {
+        __bb::some_in_place(r, v)
     }
     fn __decode_into(&mut self, r: &mut __bb::Reader<'a>) -> __bb::Result<()> {
         r.implicit_into::<__bb::Str>(1, "name", &mut self.name)?;
@@ -726,6 +822,18 @@ impl<'a> __bb::Decode<'a> for Method {
             syntax,
         })
     }
+    fn __decode_push(
+        r: &mut __bb::Reader<'a>,
+        out: &mut ::alloc::vec::Vec<Self>,
+    ) -> __bb::Result<()> {
+        __bb::push_in_place(r, out)
+    }
+    fn __decode_some(
+        r: &mut __bb::Reader<'a>,
+        v: &mut ::core::option::Option<Self>,
+    ) -> __bb::Result<()> {
+        __bb::some_in_place(r, v)
+    }
     fn __decode_into(&mut self, r: &mut __bb::Reader<'a>) -> __bb::Result<()> {
         r.implicit_into::<__bb::Str>(1, "name", &mut self.name)?;
         r.implicit_into::<__bb::Str>(2, "request_type_url", &mut self.request_type_url)?;
@@ -779,6 +887,18 @@ impl<'a> __bb::Decode<'a> for Mixin {
         r.finish()?;
         __bb::Ok(Self { name, root })
     }
+    fn __decode_push(
+        r: &mut __bb::Reader<'a>,
+        out: &mut ::alloc::vec::Vec<Self>,
+    ) -> __bb::Result<()> {
+        __bb::push_in_place(r, out)
+    }
+    fn __decode_some(
+        r: &mut __bb::Reader<'a>,
+        v: &mut ::core::option::Option<Self>,
+    ) -> __bb::Result<()> {
+        __bb::some_in_place(r, v)
+    }
     fn __decode_into(&mut self, r: &mut __bb::Reader<'a>) -> __bb::Result<()> {
         r.implicit_into::<__bb::Str>(1, "name", &mut self.name)?;
         r.implicit_into::<__bb::Str>(2, "root", &mut self.root)?;
@@ -816,6 +936,18 @@ impl<'a> __bb::Decode<'a> for Duration {
         r.finish()?;
         __bb::Ok(Self { seconds, nanos })
     }
+    fn __decode_push(
+        r: &mut __bb::Reader<'a>,
+        out: &mut ::alloc::vec::Vec<Self>,
+    ) -> __bb::Result<()> {
+        __bb::push_in_place(r, out)
+    }
+    fn __decode_some(
+        r: &mut __bb::Reader<'a>,
+        v: &mut ::core::option::Option<Self>,
+    ) -> __bb::Result<()> {
+        __bb::some_in_place(r, v)
+    }
     fn __decode_into(&mut self, r: &mut __bb::Reader<'a>) -> __bb::Result<()> {
         r.implicit_into::<__bb::Int64>(1, "seconds", &mut self.seconds)?;
         r.implicit_into::<__bb::Int32>(2, "nanos", &mut self.nanos)?;
@@ -842,6 +974,18 @@ impl<'a> __bb::Decode<'a> for Empty {
     fn __decode(r: &mut __bb::Reader<'a>) -> __bb::Result<Self> {
         r.finish()?;
         __bb::Ok(Self {})
+    }
+    fn __decode_push(
+        r: &mut __bb::Reader<'a>,
+        out: &mut ::alloc::vec::Vec<Self>,
+    ) -> __bb::Result<()> {
+        __bb::push_in_place(r, out)
+    }
+    fn __decode_some(
+        r: &mut __bb::Reader<'a>,
+        v: &mut ::core::option::Option<Self>,
+    ) -> __bb::Result<()> {
+        __bb::some_in_place(r, v)
     }
     fn __decode_into(&mut self, r: &mut __bb::Reader<'a>) -> __bb::Result<()> {
         r.finish()?;
@@ -874,6 +1018,18 @@ impl<'a> __bb::Decode<'a> for FieldMask {
         r.finish()?;
         __bb::Ok(Self { paths })
     }
+    fn __decode_push(
+        r: &mut __bb::Reader<'a>,
+        out: &mut ::alloc::vec::Vec<Self>,
+    ) -> __bb::Result<()> {
+        __bb::push_in_place(r, out)
+    }
+    fn __decode_some(
+        r: &mut __bb::Reader<'a>,
+        v: &mut ::core::option::Option<Self>,
+    ) -> __bb::Result<()> {
+        __bb::some_in_place(r, v)
+    }
     fn __decode_into(&mut self, r: &mut __bb::Reader<'a>) -> __bb::Result<()> {
         r.repeated_into::<__bb::Str>(1, "paths", &mut self.paths)?;
         r.finish()?;
@@ -904,6 +1060,18 @@ impl<'a> __bb::Decode<'a> for Struct {
         let fields = r.map::<__bb::Str, __bb::Msg<Value>>(1, "fields")?;
         r.finish()?;
         __bb::Ok(Self { fields })
+    }
+    fn __decode_push(
+        r: &mut __bb::Reader<'a>,
+        out: &mut ::alloc::vec::Vec<Self>,
+    ) -> __bb::Result<()> {
+        __bb::push_in_place(r, out)
+    }
+    fn __decode_some(
+        r: &mut __bb::Reader<'a>,
+        v: &mut ::core::option::Option<Self>,
+    ) -> __bb::Result<()> {
+        __bb::some_in_place(r, v)
     }
     fn __decode_into(&mut self, r: &mut __bb::Reader<'a>) -> __bb::Result<()> {
         self.fields = r.map::<__bb::Str, __bb::Msg<Value>>(1, "fields")?;
@@ -971,6 +1139,18 @@ impl<'a> __bb::Decode<'a> for Value {
         }
         r.finish()?;
         __bb::Ok(Self { kind })
+    }
+    fn __decode_push(
+        r: &mut __bb::Reader<'a>,
+        out: &mut ::alloc::vec::Vec<Self>,
+    ) -> __bb::Result<()> {
+        __bb::push_in_place(r, out)
+    }
+    fn __decode_some(
+        r: &mut __bb::Reader<'a>,
+        v: &mut ::core::option::Option<Self>,
+    ) -> __bb::Result<()> {
+        __bb::some_in_place(r, v)
     }
     fn __decode_into(&mut self, r: &mut __bb::Reader<'a>) -> __bb::Result<()> {
         let mut kind = __bb::None;
@@ -1048,6 +1228,18 @@ impl<'a> __bb::Decode<'a> for ListValue {
         r.finish()?;
         __bb::Ok(Self { values })
     }
+    fn __decode_push(
+        r: &mut __bb::Reader<'a>,
+        out: &mut ::alloc::vec::Vec<Self>,
+    ) -> __bb::Result<()> {
+        __bb::push_in_place(r, out)
+    }
+    fn __decode_some(
+        r: &mut __bb::Reader<'a>,
+        v: &mut ::core::option::Option<Self>,
+    ) -> __bb::Result<()> {
+        __bb::some_in_place(r, v)
+    }
     fn __decode_into(&mut self, r: &mut __bb::Reader<'a>) -> __bb::Result<()> {
         r.repeated_into::<__bb::Msg<Value>>(1, "values", &mut self.values)?;
         r.finish()?;
@@ -1084,6 +1276,18 @@ impl<'a> __bb::Decode<'a> for Timestamp {
         r.finish()?;
         __bb::Ok(Self { seconds, nanos })
     }
+    fn __decode_push(
+        r: &mut __bb::Reader<'a>,
+        out: &mut ::alloc::vec::Vec<Self>,
+    ) -> __bb::Result<()> {
+        __bb::push_in_place(r, out)
+    }
+    fn __decode_some(
+        r: &mut __bb::Reader<'a>,
+        v: &mut ::core::option::Option<Self>,
+    ) -> __bb::Result<()> {
+        __bb::some_in_place(r, v)
+    }
     fn __decode_into(&mut self, r: &mut __bb::Reader<'a>) -> __bb::Result<()> {
         r.implicit_into::<__bb::Int64>(1, "seconds", &mut self.seconds)?;
         r.implicit_into::<__bb::Int32>(2, "nanos", &mut self.nanos)?;
@@ -1116,6 +1320,18 @@ impl<'a> __bb::Decode<'a> for DoubleValue {
         r.finish()?;
         __bb::Ok(Self { value })
     }
+    fn __decode_push(
+        r: &mut __bb::Reader<'a>,
+        out: &mut ::alloc::vec::Vec<Self>,
+    ) -> __bb::Result<()> {
+        __bb::push_in_place(r, out)
+    }
+    fn __decode_some(
+        r: &mut __bb::Reader<'a>,
+        v: &mut ::core::option::Option<Self>,
+    ) -> __bb::Result<()> {
+        __bb::some_in_place(r, v)
+    }
     fn __decode_into(&mut self, r: &mut __bb::Reader<'a>) -> __bb::Result<()> {
         r.implicit_into::<__bb::Double>(1, "value", &mut self.value)?;
         r.finish()?;
@@ -1146,6 +1362,18 @@ impl<'a> __bb::Decode<'a> for FloatValue {
         let value = r.implicit::<__bb::Float>(1, "value")?;
         r.finish()?;
         __bb::Ok(Self { value })
+    }
+    fn __decode_push(
+        r: &mut __bb::Reader<'a>,
+        out: &mut ::alloc::vec::Vec<Self>,
+    ) -> __bb::Result<()> {
+        __bb::push_in_place(r, out)
+    }
+    fn __decode_some(
+        r: &mut __bb::Reader<'a>,
+        v: &mut ::core::option::Option<Self>,
+    ) -> __bb::Result<()> {
+        __bb::some_in_place(r, v)
     }
     fn __decode_into(&mut self, r: &mut __bb::Reader<'a>) -> __bb::Result<()> {
         r.implicit_into::<__bb::Float>(1, "value", &mut self.value)?;
@@ -1178,6 +1406,18 @@ impl<'a> __bb::Decode<'a> for Int64Value {
         r.finish()?;
         __bb::Ok(Self { value })
     }
+    fn __decode_push(
+        r: &mut __bb::Reader<'a>,
+        out: &mut ::alloc::vec::Vec<Self>,
+    ) -> __bb::Result<()> {
+        __bb::push_in_place(r, out)
+    }
+    fn __decode_some(
+        r: &mut __bb::Reader<'a>,
+        v: &mut ::core::option::Option<Self>,
+    ) -> __bb::Result<()> {
+        __bb::some_in_place(r, v)
+    }
     fn __decode_into(&mut self, r: &mut __bb::Reader<'a>) -> __bb::Result<()> {
         r.implicit_into::<__bb::Int64>(1, "value", &mut self.value)?;
         r.finish()?;
@@ -1208,6 +1448,18 @@ impl<'a> __bb::Decode<'a> for UInt64Value {
         let value = r.implicit::<__bb::UInt64>(1, "value")?;
         r.finish()?;
         __bb::Ok(Self { value })
+    }
+    fn __decode_push(
+        r: &mut __bb::Reader<'a>,
+        out: &mut ::alloc::vec::Vec<Self>,
+    ) -> __bb::Result<()> {
+        __bb::push_in_place(r, out)
+    }
+    fn __decode_some(
+        r: &mut __bb::Reader<'a>,
+        v: &mut ::core::option::Option<Self>,
+    ) -> __bb::Result<()> {
+        __bb::some_in_place(r, v)
     }
     fn __decode_into(&mut self, r: &mut __bb::Reader<'a>) -> __bb::Result<()> {
         r.implicit_into::<__bb::UInt64>(1, "value", &mut self.value)?;
@@ -1240,6 +1492,18 @@ impl<'a> __bb::Decode<'a> for Int32Value {
         r.finish()?;
         __bb::Ok(Self { value })
     }
+    fn __decode_push(
+        r: &mut __bb::Reader<'a>,
+        out: &mut ::alloc::vec::Vec<Self>,
+    ) -> __bb::Result<()> {
+        __bb::push_in_place(r, out)
+    }
+    fn __decode_some(
+        r: &mut __bb::Reader<'a>,
+        v: &mut ::core::option::Option<Self>,
+    ) -> __bb::Result<()> {
+        __bb::some_in_place(r, v)
+    }
     fn __decode_into(&mut self, r: &mut __bb::Reader<'a>) -> __bb::Result<()> {
         r.implicit_into::<__bb::Int32>(1, "value", &mut self.value)?;
         r.finish()?;
@@ -1270,6 +1534,18 @@ impl<'a> __bb::Decode<'a> for UInt32Value {
         let value = r.implicit::<__bb::UInt32>(1, "value")?;
         r.finish()?;
         __bb::Ok(Self { value })
+    }
+    fn __decode_push(
+        r: &mut __bb::Reader<'a>,
+        out: &mut ::alloc::vec::Vec<Self>,
+    ) -> __bb::Result<()> {
+        __bb::push_in_place(r, out)
+    }
+    fn __decode_some(
+        r: &mut __bb::Reader<'a>,
+        v: &mut ::core::option::Option<Self>,
+    ) -> __bb::Result<()> {
+        __bb::some_in_place(r, v)
     }
     fn __decode_into(&mut self, r: &mut __bb::Reader<'a>) -> __bb::Result<()> {
         r.implicit_into::<__bb::UInt32>(1, "value", &mut self.value)?;
@@ -1302,6 +1578,18 @@ impl<'a> __bb::Decode<'a> for BoolValue {
         r.finish()?;
         __bb::Ok(Self { value })
     }
+    fn __decode_push(
+        r: &mut __bb::Reader<'a>,
+        out: &mut ::alloc::vec::Vec<Self>,
+    ) -> __bb::Result<()> {
+        __bb::push_in_place(r, out)
+    }
+    fn __decode_some(
+        r: &mut __bb::Reader<'a>,
+        v: &mut ::core::option::Option<Self>,
+    ) -> __bb::Result<()> {
+        __bb::some_in_place(r, v)
+    }
     fn __decode_into(&mut self, r: &mut __bb::Reader<'a>) -> __bb::Result<()> {
         r.implicit_into::<__bb::Bool>(1, "value", &mut self.value)?;
         r.finish()?;
@@ -1333,6 +1621,18 @@ impl<'a> __bb::Decode<'a> for StringValue {
         r.finish()?;
         __bb::Ok(Self { value })
     }
+    fn __decode_push(
+        r: &mut __bb::Reader<'a>,
+        out: &mut ::alloc::vec::Vec<Self>,
+    ) -> __bb::Result<()> {
+        __bb::push_in_place(r, out)
+    }
+    fn __decode_some(
+        r: &mut __bb::Reader<'a>,
+        v: &mut ::core::option::Option<Self>,
+    ) -> __bb::Result<()> {
+        __bb::some_in_place(r, v)
+    }
     fn __decode_into(&mut self, r: &mut __bb::Reader<'a>) -> __bb::Result<()> {
         r.implicit_into::<__bb::Str>(1, "value", &mut self.value)?;
         r.finish()?;
@@ -1363,6 +1663,18 @@ impl<'a> __bb::Decode<'a> for BytesValue {
         let value = r.implicit::<__bb::Bytes>(1, "value")?;
         r.finish()?;
         __bb::Ok(Self { value })
+    }
+    fn __decode_push(
+        r: &mut __bb::Reader<'a>,
+        out: &mut ::alloc::vec::Vec<Self>,
+    ) -> __bb::Result<()> {
+        __bb::push_in_place(r, out)
+    }
+    fn __decode_some(
+        r: &mut __bb::Reader<'a>,
+        v: &mut ::core::option::Option<Self>,
+    ) -> __bb::Result<()> {
+        __bb::some_in_place(r, v)
     }
     fn __decode_into(&mut self, r: &mut __bb::Reader<'a>) -> __bb::Result<()> {
         r.implicit_into::<__bb::Bytes>(1, "value", &mut self.value)?;
