@@ -872,6 +872,13 @@ where
                     black_box(buf.len());
                 }
             }),
+            // Not in `OPS` (the benchmark does not time it), for counting by hand: a new
+            // `Vec` each time, so the encode has no room of its own to write into.
+            "bijou-encode-to-vec" => cycle(self.bijou, |v| {
+                for m in v {
+                    black_box(black_box(m).encode_to_vec().expect("encodes"));
+                }
+            }),
             "prost-decode" => cycle(pb(), |v| {
                 for x in v {
                     black_box(P::decode(black_box(&x[..])).expect("valid"));
