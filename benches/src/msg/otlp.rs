@@ -879,6 +879,23 @@ where
                     black_box(black_box(m).encode_to_vec().expect("encodes"));
                 }
             }),
+            "bijou-encode-two-passes" => cycle(self.bijou, |v| {
+                for m in v {
+                    black_box(
+                        bijoubuf::__private::encode_two_passes(
+                            black_box(m),
+                            false,
+                            &bijoubuf::EncodeOptions::new(),
+                        )
+                        .expect("encodes"),
+                    );
+                }
+            }),
+            "prost-encode-to-vec" => cycle(self.prost, |v| {
+                for m in v {
+                    black_box(prost::Message::encode_to_vec(black_box(m)));
+                }
+            }),
             "prost-decode" => cycle(pb(), |v| {
                 for x in v {
                     black_box(P::decode(black_box(&x[..])).expect("valid"));

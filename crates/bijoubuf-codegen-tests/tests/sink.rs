@@ -434,3 +434,34 @@ fn depth_is_refused_through_the_sink_as_through_a_vec() {
         }
     }
 }
+
+#[test]
+fn encode_to_vec_alternating_long_and_short_encodings_gives_the_two_passes_bytes() {
+    // A thread remembers that its last encode past the frame was long and skips the
+    // frame's attempt next time; every order of long and short must still give the two
+    // passes' bytes, with the frame tried again once a short one has gone through.
+    let opts = EncodeOptions::new();
+    let frame = 64 * 1024;
+    let lens = [
+        frame + 10,
+        frame + 10,
+        100,
+        frame - 10,
+        frame + 300,
+        10,
+        3 * frame,
+        frame,
+        frame + 1,
+    ];
+    for (i, len) in lens.into_iter().enumerate() {
+        let m = of_len(len);
+        let two = bijoubuf::__private::encode_two_passes(&m, false, &opts).unwrap();
+        assert_eq!(m.encode_to_vec().unwrap(), two, "step {i}, {len} bytes");
+        let framed = bijoubuf::__private::encode_two_passes(&m, true, &opts).unwrap();
+        assert_eq!(
+            m.encode_length_delimited_to_vec().unwrap(),
+            framed,
+            "step {i}, {len} bytes, framed"
+        );
+    }
+}

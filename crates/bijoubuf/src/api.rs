@@ -14,9 +14,12 @@
 //! depth limit) it encodes with the two passes, which give the same bytes and report
 //! the errors. Either way the limits are checked before the buffer takes a byte, and
 //! nothing is appended on error. An encoding longer than both the room and the frame
-//! pays for the attempt, about a frame's worth of writing, before the two passes: for
-//! `encode_to_vec` of encodings a little over 64 KiB that is 40–80 % more work than the
-//! two passes alone (`benches/RESULTS.md`); encode into a reused `Vec` to avoid it.
+//! pays for the attempt, about a frame's worth of writing, before the two passes; the
+//! thread then remembers that its last such encoding was long and goes straight to the
+//! two passes next time, until one fits the frame again. So a thread that encodes only
+//! long messages with `encode_to_vec` pays the attempt once, and a thread alternating
+//! short and long ones pays it at each change from short to long (`benches/RESULTS.md`).
+//! A reused `Vec` with room for the encoding never pays it.
 
 use alloc::vec::Vec;
 
@@ -215,13 +218,18 @@ fn encode_framed<M: Encode, B: BufMut + ?Sized>(
         match one.outcome {
             // Written and taken, or refused by the size limit.
             Some(__private::Outcome::Wrote { .. }) => return put,
-            Some(__private::Outcome::Refused) => return encode_sized(m, buf, framed, opts),
+            Some(__private::Outcome::Refused) => {
+                return encode_sized(m, buf, framed, opts).map(drop);
+            }
             Some(__private::Outcome::Full) | None => {}
         }
     }
     // 2. Into the thread's frame when that is more room than the buffer had, then one
-    // copy into a region of the buffer claimed at the exact size.
-    if room < sink::frame::LEN {
+    // copy into a region of the buffer claimed at the exact size; not when this
+    // thread's last encoding that came here was longer than the frame (an encoding
+    // longer than the frame pays for a frame's worth of writing before the two passes:
+    // a thread encoding long messages pays it once, not on every call).
+    if room < sink::frame::LEN && !sink::frame::last_was_long() {
         let one =
             sink::frame::with(
                 |f| match __private::encode_direct(m, f, opts.max_depth, framed) {
@@ -237,7 +245,9 @@ fn encode_framed<M: Encode, B: BufMut + ?Sized>(
         }
     }
     // 3. Longer than the frame, or only the two passes take it.
-    encode_sized(m, buf, framed, opts)
+    let len = encode_sized(m, buf, framed, opts)?;
+    sink::frame::set_last_was_long(len > sink::frame::LEN);
+    Ok(())
 }
 
 /// `m`'s encoding (after its length when `framed`) by the two passes only: the
@@ -261,7 +271,7 @@ fn encode_sized<M: Encode, B: BufMut + ?Sized>(
     buf: &mut B,
     framed: bool,
     opts: &EncodeOptions,
-) -> Result<(), EncodeError> {
+) -> Result<usize, EncodeError> {
     let mut s = Sizer::new(opts.max_depth);
     let len = s.top(m);
     s.check()?;
@@ -279,5 +289,6 @@ fn encode_sized<M: Encode, B: BufMut + ?Sized>(
     buf.__put(
         prefix + len,
         &mut __private::Encoding::new(m, &s, len, framed),
-    )
+    )?;
+    Ok(prefix + len)
 }

@@ -212,6 +212,40 @@ pub(crate) mod frame {
         Some(r)
     }
 
+    #[cfg(feature = "std")]
+    std::thread_local! {
+        /// Whether this thread's last encode into a buffer without room was longer than
+        /// the frame (see `api::encode_framed`).
+        static LONG: core::cell::Cell<bool> = const { core::cell::Cell::new(false) };
+    }
+
+    /// Whether this thread's last encode that went past the frame's attempt was longer
+    /// than the frame; `false` without `std` (no thread state: the frame is always tried).
+    #[inline]
+    pub(crate) fn last_was_long() -> bool {
+        #[cfg(feature = "std")]
+        {
+            LONG.try_with(core::cell::Cell::get).unwrap_or(false)
+        }
+        #[cfg(not(feature = "std"))]
+        {
+            false
+        }
+    }
+
+    /// Record whether an encode that the two passes wrote was longer than the frame.
+    #[inline]
+    pub(crate) fn set_last_was_long(long: bool) {
+        #[cfg(feature = "std")]
+        {
+            let _ = LONG.try_with(|c| c.set(long));
+        }
+        #[cfg(not(feature = "std"))]
+        {
+            let _ = long;
+        }
+    }
+
     /// Run `f` on the frame, on the stack of a function of its own.
     #[cfg(not(feature = "std"))]
     #[inline(never)]
