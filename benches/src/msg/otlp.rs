@@ -872,6 +872,30 @@ where
                     black_box(buf.len());
                 }
             }),
+            // Not in `OPS` (the benchmark does not time it), for counting by hand: a new
+            // `Vec` each time, so the encode has no room of its own to write into.
+            "bijou-encode-to-vec" => cycle(self.bijou, |v| {
+                for m in v {
+                    black_box(black_box(m).encode_to_vec().expect("encodes"));
+                }
+            }),
+            "bijou-encode-two-passes" => cycle(self.bijou, |v| {
+                for m in v {
+                    black_box(
+                        bijoubuf::__private::encode_two_passes(
+                            black_box(m),
+                            false,
+                            &bijoubuf::EncodeOptions::new(),
+                        )
+                        .expect("encodes"),
+                    );
+                }
+            }),
+            "prost-encode-to-vec" => cycle(self.prost, |v| {
+                for m in v {
+                    black_box(prost::Message::encode_to_vec(black_box(m)));
+                }
+            }),
             "prost-decode" => cycle(pb(), |v| {
                 for x in v {
                     black_box(P::decode(black_box(&x[..])).expect("valid"));

@@ -58,6 +58,7 @@ fn big_repeats() -> impl Strategy<Value = Repeats> {
 }
 
 fn check_all_sinks(r: &Repeats) -> Result<(), TestCaseError> {
+    same_as_two_passes(r, &EncodeOptions::new(), "repeats");
     let want = r.encode_to_vec().unwrap();
     let mut pieces = Pieces::default();
     r.encode_to_sink(&mut pieces).unwrap();
@@ -165,6 +166,54 @@ fn limits_are_checked_before_the_sink_sees_a_byte() {
     assert!(pieces.0.is_empty());
 }
 
+#[test]
+fn the_size_limit_is_the_two_passes_at_its_edge_and_past_the_frame() {
+    // SPEC §9.4: an encoding of exactly max_size bytes is written, one more is refused
+    // (the length prefix of a length-delimited encoding is not counted), whether the
+    // one pass wrote it into the buffer, into the frame, or gave up for the size pass.
+    for len in [
+        10,
+        240,
+        260,
+        1000,
+        SMALL_CHUNK + 3,
+        CHUNK - 1,
+        CHUNK,
+        CHUNK + 1,
+    ] {
+        let r = of_len(len);
+        for max in [len.saturating_sub(1), len, len + 1] {
+            let opts = EncodeOptions::new().max_size(Some(max));
+            same_as_two_passes(&r, &opts, &format!("len {len}, max {max}"));
+            let e = r.encode_to_vec_with(&opts);
+            assert_eq!(e.is_ok(), len <= max, "len {len}, max {max}");
+        }
+    }
+}
+
+#[test]
+fn a_message_nested_at_the_depth_limit_is_refused_with_room_to_spare() {
+    // SPEC §9.3: the one pass gives up at the limit and the size pass refuses, into a
+    // buffer with more than enough room as into an empty one; each limit around the
+    // chain's depth.
+    let mut t = Tree::default();
+    for i in 0..9 {
+        t = Tree {
+            value: i,
+            child: Some(Box::new(t)),
+            named: [("n".repeat(300), Tree::default())].into(),
+            ..Tree::default()
+        };
+    }
+    for max in 0..14 {
+        same_as_two_passes(
+            &t,
+            &EncodeOptions::new().max_depth(max),
+            &format!("max {max}"),
+        );
+    }
+}
+
 /// A writer that takes `room` bytes and then fails.
 struct Full {
     room: usize,
@@ -202,8 +251,96 @@ fn a_writer_error_comes_back_and_nothing_follows_it() {
     assert_eq!(full.taken, want[..CHUNK + 5]);
 }
 
-/// The sink's bytes and id against `encode_to_vec`'s, for any message type.
+/// Every way into a buffer (`encode_to_vec`, `encode` into a `Vec` of each capacity
+/// around the encoding's length, after bytes it already holds, into a slice, and the
+/// length-delimited variants) against the two passes alone: the same bytes, or the same
+/// error with the buffer as it was. The one pass writes into a `Vec`'s spare capacity
+/// when it has any, else into a frame and copies; these capacities put it on each side
+/// of the room it needs.
+fn same_as_two_passes<M: Message>(m: &M, opts: &EncodeOptions, what: &str) {
+    use bijoubuf::__private::encode_two_passes;
+    for framed in [false, true] {
+        let want = encode_two_passes(m, framed, opts);
+        let what = format!("{what}, framed {framed}");
+        let to_vec = if framed {
+            let mut v = Vec::new();
+            m.encode_length_delimited_with(&mut v, opts).map(|()| v)
+        } else {
+            m.encode_to_vec_with(opts)
+        };
+        assert_eq!(
+            to_vec.as_ref().map_err(|e| e.kind()),
+            want.as_ref().map_err(|e| e.kind()),
+            "to_vec: {what}"
+        );
+        let len = want.as_ref().map_or_else(|_| m.encoded_len(), Vec::len);
+        let head: &[u8] = &[0xC1, 0xC2, 0xC3];
+        let caps = [
+            0,
+            1,
+            len / 2,
+            len.saturating_sub(1),
+            len,
+            len + 1,
+            2 * len + 8,
+        ];
+        for (skip, cap) in [0, head.len()]
+            .into_iter()
+            .flat_map(|skip| caps.map(|c| (skip, c)))
+        {
+            let mut buf = Vec::with_capacity(skip + cap);
+            buf.extend_from_slice(&head[..skip]);
+            let room = buf.capacity() - buf.len();
+            let r = if framed {
+                m.encode_length_delimited_with(&mut buf, opts)
+            } else {
+                m.encode_with(&mut buf, opts)
+            };
+            let what = format!("{what}, head {skip}, room {room}");
+            match &want {
+                Ok(want) => {
+                    r.unwrap_or_else(|e| panic!("{what}: {e}"));
+                    assert_eq!(&buf[..skip], &head[..skip], "{what}");
+                    assert_eq!(&buf[skip..], &want[..], "{what}");
+                }
+                Err(e) => {
+                    assert_eq!(r.map_err(|e| e.kind()), Err(e.kind()), "{what}");
+                    assert_eq!(buf, &head[..skip], "{what}");
+                }
+            }
+        }
+        // A slice: filled from the front, or refused whole when short.
+        for room in [len.saturating_sub(1), len, len + 2] {
+            let mut space = vec![0xEE; room];
+            let mut rest = &mut space[..];
+            let r = if framed {
+                m.encode_length_delimited_with(&mut rest, opts)
+            } else {
+                m.encode_with(&mut rest, opts)
+            };
+            let left = rest.len();
+            match (&want, r) {
+                (Ok(want), Ok(())) => {
+                    assert_eq!(&space[..want.len()], &want[..], "slice {room}: {what}");
+                    assert_eq!(left, room - want.len(), "slice {room}: {what}");
+                }
+                (Ok(want), Err(e)) => {
+                    assert!(room < want.len(), "slice {room}: {what}: {e}");
+                    assert_eq!(e.kind(), EncodeErrorKind::BufferTooSmall);
+                    assert_eq!((left, space), (room, vec![0xEE; room]), "{what}");
+                }
+                (Err(want), r) => {
+                    assert_eq!(r.map_err(|e| e.kind()), Err(want.kind()), "{what}");
+                }
+            }
+        }
+    }
+}
+
+/// The sink's bytes and id against `encode_to_vec`'s, and every buffer's against the
+/// two passes', for any message type.
 fn same_as_vec<M: Message>(m: &M, what: &str) {
+    same_as_two_passes(m, &EncodeOptions::new(), what);
     let want = m.encode_to_vec().unwrap();
     let mut pieces = Pieces::default();
     m.encode_to_sink(&mut pieces).unwrap();
@@ -280,6 +417,7 @@ fn depth_is_refused_through_the_sink_as_through_a_vec() {
     }
     for max in [4, 5] {
         let opts = EncodeOptions::new().max_depth(max);
+        same_as_two_passes(&t, &opts, &format!("max depth {max}"));
         let mut pieces = Pieces::default();
         let sunk = t.encode_to_sink_with(&mut pieces, &opts);
         assert_eq!(sunk.is_ok(), max == 5, "max depth {max}");
@@ -294,5 +432,36 @@ fn depth_is_refused_through_the_sink_as_through_a_vec() {
                 assert!(pieces.0.is_empty());
             }
         }
+    }
+}
+
+#[test]
+fn encode_to_vec_alternating_long_and_short_encodings_gives_the_two_passes_bytes() {
+    // A thread remembers that its last encode past the frame was long and skips the
+    // frame's attempt next time; every order of long and short must still give the two
+    // passes' bytes, with the frame tried again once a short one has gone through.
+    let opts = EncodeOptions::new();
+    let frame = 64 * 1024;
+    let lens = [
+        frame + 10,
+        frame + 10,
+        100,
+        frame - 10,
+        frame + 300,
+        10,
+        3 * frame,
+        frame,
+        frame + 1,
+    ];
+    for (i, len) in lens.into_iter().enumerate() {
+        let m = of_len(len);
+        let two = bijoubuf::__private::encode_two_passes(&m, false, &opts).unwrap();
+        assert_eq!(m.encode_to_vec().unwrap(), two, "step {i}, {len} bytes");
+        let framed = bijoubuf::__private::encode_two_passes(&m, true, &opts).unwrap();
+        assert_eq!(
+            m.encode_length_delimited_to_vec().unwrap(),
+            framed,
+            "step {i}, {len} bytes, framed"
+        );
     }
 }

@@ -20,7 +20,7 @@
 
 use std::fmt::Debug;
 
-use bijoubuf::{DecodeError, DecodeOptions, Decoded, Message, UnknownFieldPolicy};
+use bijoubuf::{DecodeError, DecodeOptions, Decoded, EncodeOptions, Message, UnknownFieldPolicy};
 
 /// Decode `bytes` strictly; then re-encoding must give `bytes` back, `encoded_len` must be
 /// exact, and decoding the re-encoding must give an equal value. Returns the value.
@@ -62,7 +62,10 @@ fn check_reencode<M: Message + PartialEq + Debug>(m: &M, bytes: &[u8]) {
 
 /// Encode `value`; `encoded_len` must be exact, the bytes must decode (strictly, and
 /// with unknown fields preserved) to an equal value, the decoded value must re-encode to
-/// the same bytes, and the length-delimited form must round-trip too. Values holding a
+/// the same bytes, and the length-delimited form must round-trip too. Every way of
+/// encoding (`encode_to_vec`, `encode` into a reused buffer, the sink, the
+/// length-delimited form) must give the bytes of the two passes alone (size, then
+/// write), which the one pass replaces where it can. Values holding a
 /// NaN are not equal to themselves, so for them equality is checked on the bytes.
 /// Returns the bytes.
 ///
@@ -80,6 +83,26 @@ pub fn assert_value_roundtrip<M: Message + PartialEq + Debug>(value: &M) -> Vec<
         .encode_to_sink(&mut sunk)
         .unwrap_or_else(|e| panic!("encode_to_sink refused {value:?}: {e}"));
     assert_eq!(sunk, bytes, "encode_to_sink of {value:?}");
+    // `encode_to_vec` (the one pass, through a frame) against the two passes alone, and
+    // `encode` into a reused buffer with exactly the room (the one pass in its spare
+    // capacity) and one byte short of it (given up, then through the frame).
+    let opts = EncodeOptions::new();
+    let two = bijoubuf::__private::encode_two_passes(value, false, &opts)
+        .unwrap_or_else(|e| panic!("the two passes refused {value:?}: {e}"));
+    assert_eq!(
+        bytes, two,
+        "encode_to_vec against the two passes of {value:?}"
+    );
+    for room in [bytes.len(), bytes.len().saturating_sub(1)] {
+        let mut reused = Vec::with_capacity(room);
+        value
+            .encode(&mut reused)
+            .unwrap_or_else(|e| panic!("encode refused {value:?}: {e}"));
+        assert_eq!(
+            reused, bytes,
+            "encode into room for {room} bytes of {value:?}"
+        );
+    }
     let back = M::decode_with(
         &bytes,
         &DecodeOptions::new().unknown_fields(UnknownFieldPolicy::Preserve),
@@ -100,6 +123,12 @@ pub fn assert_value_roundtrip<M: Message + PartialEq + Debug>(value: &M) -> Vec<
     let framed = value
         .encode_length_delimited_to_vec()
         .unwrap_or_else(|e| panic!("framed encode refused {value:?}: {e}"));
+    let two = bijoubuf::__private::encode_two_passes(value, true, &opts)
+        .unwrap_or_else(|e| panic!("the two passes refused {value:?}: {e}"));
+    assert_eq!(
+        framed, two,
+        "framed encode against the two passes of {value:?}"
+    );
     let mut stream = framed.clone();
     stream.extend_from_slice(&framed);
     let (first, used) = M::decode_length_delimited_with(

@@ -3,6 +3,23 @@
 //! [`MessageRef<'a>`] forward to it, so that `Order::decode(&bytes)`,
 //! `OrderRef::decode(&bytes)` and `m.encode_to_vec()` need only the trait the type
 //! implements in scope.
+//!
+//! Encoding into a buffer ([`encode`](Message::encode), [`encode_to_vec`](Message::encode_to_vec),
+//! the `_with` and length-delimited variants) tries one pass first, with no size pass
+//! (see `__private::direct`): straight into a `Vec`'s spare capacity when it has any (a
+//! reused buffer), else into the thread's 64 KiB frame and then one copy into a region
+//! claimed at the exact length (`encode_to_vec` returns a `Vec` of exactly the
+//! encoding's capacity). When that gives up (room too short and the encoding longer
+//! than the frame, a hand-written `Message`, preserved unknown records, nesting at the
+//! depth limit) it encodes with the two passes, which give the same bytes and report
+//! the errors. Either way the limits are checked before the buffer takes a byte, and
+//! nothing is appended on error. An encoding longer than both the room and the frame
+//! pays for the attempt, about a frame's worth of writing, before the two passes; the
+//! thread then remembers that its last such encoding was long and goes straight to the
+//! two passes next time, until one fits the frame again. So a thread that encodes only
+//! long messages with `encode_to_vec` pays the attempt once, and a thread alternating
+//! short and long ones pays it at each change from short to long (`benches/RESULTS.md`).
+//! A reused `Vec` with room for the encoding never pays it.
 
 use alloc::vec::Vec;
 
@@ -185,14 +202,76 @@ pub trait AnyMessage<'a>: Decode<'a> {
 
 impl<'a, M: Decode<'a>> AnyMessage<'a> for M {}
 
-/// Size `m`, check the limits, then write it (after its length when `framed`) into a
-/// buffer claimed once at the exact size.
+/// Encode `m` (after its length when `framed`) into `buf`: in one pass when it can
+/// (see the module docs), else with the size pass first.
 fn encode_framed<M: Encode, B: BufMut + ?Sized>(
     m: &M,
     buf: &mut B,
     framed: bool,
     opts: &EncodeOptions,
 ) -> Result<(), EncodeError> {
+    // 1. Straight into the buffer's room (a reused `Vec`'s capacity).
+    let room = buf.__room();
+    if room > 0 {
+        let mut one = __private::OnePass::new(m, framed, opts);
+        let put = buf.__put_front(&mut one);
+        match one.outcome {
+            // Written and taken, or refused by the size limit.
+            Some(__private::Outcome::Wrote { .. }) => return put,
+            Some(__private::Outcome::Refused) => {
+                return encode_sized(m, buf, framed, opts).map(drop);
+            }
+            Some(__private::Outcome::Full) | None => {}
+        }
+    }
+    // 2. Into the thread's frame when that is more room than the buffer had, then one
+    // copy into a region of the buffer claimed at the exact size; not when this
+    // thread's last encoding that came here was longer than the frame (an encoding
+    // longer than the frame pays for a frame's worth of writing before the two passes:
+    // a thread encoding long messages pays it once, not on every call).
+    if room < sink::frame::LEN && !sink::frame::last_was_long() {
+        let one =
+            sink::frame::with(
+                |f| match __private::encode_direct(m, f, opts.max_depth, framed) {
+                    __private::Outcome::Wrote { bytes, content } => Some(
+                        __private::within_limit(content, opts)
+                            .and_then(|()| buf.__put(bytes.len(), &mut __private::Copied(bytes))),
+                    ),
+                    __private::Outcome::Full | __private::Outcome::Refused => None,
+                },
+            );
+        if let Some(done) = one.flatten() {
+            return done;
+        }
+    }
+    // 3. Longer than the frame, or only the two passes take it.
+    let len = encode_sized(m, buf, framed, opts)?;
+    sink::frame::set_last_was_long(len > sink::frame::LEN);
+    Ok(())
+}
+
+/// `m`'s encoding (after its length when `framed`) by the two passes only: the
+/// reference the one pass is tested against, byte for byte and error for error. Not API.
+#[doc(hidden)]
+pub fn encode_two_passes<M: Encode>(
+    m: &M,
+    framed: bool,
+    opts: &EncodeOptions,
+) -> Result<Vec<u8>, EncodeError> {
+    let mut v = Vec::new();
+    encode_sized(m, &mut v, framed, opts)?;
+    Ok(v)
+}
+
+/// Size `m`, check the limits, then write it (after its length when `framed`) into a
+/// buffer claimed once at the exact size: the two passes, which the one pass must match
+/// byte for byte.
+fn encode_sized<M: Encode, B: BufMut + ?Sized>(
+    m: &M,
+    buf: &mut B,
+    framed: bool,
+    opts: &EncodeOptions,
+) -> Result<usize, EncodeError> {
     let mut s = Sizer::new(opts.max_depth);
     let len = s.top(m);
     s.check()?;
@@ -210,5 +289,6 @@ fn encode_framed<M: Encode, B: BufMut + ?Sized>(
     buf.__put(
         prefix + len,
         &mut __private::Encoding::new(m, &s, len, framed),
-    )
+    )?;
+    Ok(prefix + len)
 }

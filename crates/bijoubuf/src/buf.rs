@@ -3,13 +3,15 @@
 use alloc::vec::Vec;
 use core::mem::MaybeUninit;
 
-use crate::__private::Fill;
+use crate::__private::{Fill, FillFront};
 use crate::error::{EncodeError, EncodeErrorKind};
 
 /// A destination for encoded bytes.
 ///
-/// Encoding computes the exact length first, then asks the buffer once for that many
-/// bytes and fills them, so a buffer only has to hand out one contiguous region.
+/// Encoding asks the buffer once for the encoding's exact length in bytes and fills
+/// them, so a buffer only has to hand out one contiguous region. (A `Vec` with spare
+/// capacity is also written in one pass straight into that capacity, through hidden
+/// methods only the crate's `Vec` impl overrides.)
 /// Implemented for `Vec<u8>` (grows) and `&mut [u8]` (fills from the front and advances,
 /// like `std::io::Write for &mut [u8]`).
 pub trait BufMut {
@@ -26,6 +28,24 @@ pub trait BufMut {
             .claim(len)
             .ok_or_else(|| EncodeError::new(EncodeErrorKind::BufferTooSmall, len))?;
         fill.fill(as_uninit(out))
+    }
+
+    /// How many bytes the buffer holds ready to write without growing: where the encoder
+    /// writes in one pass, with no size pass, through
+    /// [`__put_front`](Self::__put_front). Not API; 0 unless the buffer takes it.
+    #[doc(hidden)]
+    fn __room(&self) -> usize {
+        0
+    }
+
+    /// Append the bytes `fill` writes at the front of the [`__room`](Self::__room),
+    /// however many it says it wrote; on error the buffer is as it was. Not API: the
+    /// encoder's one pass, which only a buffer with room calls.
+    #[doc(hidden)]
+    fn __put_front(&mut self, fill: &mut dyn FillFront) -> Result<(), EncodeError> {
+        // No room of its own: the encoder writes elsewhere and calls `__put`.
+        let _ = fill;
+        Err(EncodeError::new(EncodeErrorKind::BufferTooSmall, 0))
     }
 }
 
@@ -81,6 +101,38 @@ impl BufMut for Vec<u8> {
         // writer's cursor moves only past bytes it stored and must end at the region's end)
         // means all `len` bytes are now initialized.
         unsafe { self.set_len(start + len) };
+        Ok(())
+    }
+
+    #[inline]
+    fn __room(&self) -> usize {
+        self.capacity() - self.len()
+    }
+
+    /// The one pass writes into the spare capacity, and only what it wrote is then made
+    /// part of the vector: no zero-fill, no copy from a frame, and nothing appended on
+    /// error.
+    ///
+    /// Why unsafe, as in [`__put`](BufMut::__put): the safe way to write into the
+    /// capacity is to zero-fill it first (`resize`), which cost 9–19 % of encode
+    /// instructions; the other way, writing into the frame and copying the bytes here,
+    /// is what a buffer without room gets (`benches/RESULTS.md` has both paths' counts).
+    #[allow(unsafe_code)]
+    #[inline]
+    fn __put_front(&mut self, fill: &mut dyn FillFront) -> Result<(), EncodeError> {
+        let start = self.len();
+        let spare = self.spare_capacity_mut();
+        let room = spare.len();
+        let n = fill.fill_front(spare)?;
+        if n > room {
+            return Err(EncodeError::new(EncodeErrorKind::SizeMismatch, 0));
+        }
+        // SAFETY: `n <= room`, the spare capacity's length, so `start + n <= capacity`.
+        // `fill_front` returned `Ok(n)`, which by `FillFront`'s contract (kept by its only
+        // implementation, the encoder's one pass: the writer's cursor moves only past
+        // bytes it stored, and `n` is where it ended) means the first `n` bytes of the
+        // spare capacity, right after the `start` initialized ones, are initialized.
+        unsafe { self.set_len(start + n) };
         Ok(())
     }
 }

@@ -38,6 +38,13 @@
 //! the delta keys (SPEC §4.1) would have to be known before the field they precede; the
 //! table keeps both passes forward and lets [`BufMut`] be any contiguous destination.
 //!
+//! Where the encoding fits a bounded region (a reused `Vec`'s spare capacity, or a
+//! per-thread frame of 64 KiB), encode runs one pass instead: a byte reserved for each
+//! length, the content written, then the length, the content moved right when the
+//! length needs more bytes. That costs at most one move per nesting level a byte sits
+//! under (bounded by the depth limit) and no size pass; the two passes remain for
+//! everything else and give the same bytes (`__private`'s `direct` docs).
+//!
 //! # Decoding
 //!
 //! One forward pass, no lookups: generated code asks for each known field once, in

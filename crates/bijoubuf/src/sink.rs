@@ -35,7 +35,7 @@
 
 use core::mem::MaybeUninit;
 
-use crate::__private::{Encode, Sizer, Spill, Writer, encode_direct};
+use crate::__private::{Encode, Outcome, Sizer, Spill, Writer, encode_direct, within_limit};
 use crate::error::{EncodeError, EncodeErrorKind};
 use crate::options::EncodeOptions;
 
@@ -143,7 +143,9 @@ pub(crate) fn encode_checked<M: Encode, S: ByteSink + ?Sized>(
     let mut room = Some(room);
     // One pass into a frame first (see `frame`): given up, it has handed nothing over.
     let one_pass = frame::with(|f| {
-        let bytes = encode_direct(m, f, opts.max_depth)?;
+        let Outcome::Wrote { bytes, .. } = encode_direct(m, f, opts.max_depth, false) else {
+            return None;
+        };
         Some(within_limit(bytes.len(), opts).and_then(|()| {
             room.take().map_or(Ok(()), |room| room(bytes.len()))?;
             // The empty encoding is no piece at all, as through the two passes.
@@ -173,24 +175,10 @@ pub(crate) fn encode_checked<M: Encode, S: ByteSink + ?Sized>(
     Ok(())
 }
 
-/// Refuse an encoding of `len` bytes past the size limit of `opts`.
-fn within_limit(len: usize, opts: &EncodeOptions) -> Result<(), EncodeError> {
-    if let Some(max) = opts.max_size
-        && len > max
-    {
-        // SPEC §9, §9.4: the bytes a decoder with this size limit would refuse.
-        return Err(EncodeError::over_limit(
-            EncodeErrorKind::SizeLimitExceeded,
-            len,
-            max,
-        ));
-    }
-    Ok(())
-}
-
 /// The frame the one-pass writer (`__private::direct`) encodes into before anything
 /// reaches the sink: an encoding that fits is handed over as one piece, with no size
-/// pass.
+/// pass. `encode` and `encode_to_vec` use it too, for a buffer with less room of its own
+/// (a new `Vec`), and copy the encoding out of it.
 ///
 /// With `std`, each thread keeps one frame of [`CHUNK`] bytes on the heap for its next
 /// encode (allocated at its first, never zeroed): a frame on the stack would be touched
@@ -198,12 +186,19 @@ fn within_limit(len: usize, opts: &EncodeOptions) -> Result<(), EncodeError> {
 /// [`SMALL_CHUNK`]). A thread that finds its frame in use (an encode inside a sink)
 /// makes another for the time of the call. Without `std` the frame is [`SMALL_CHUNK`]
 /// bytes on the stack.
-mod frame {
+pub(crate) mod frame {
     use core::mem::MaybeUninit;
+
+    /// The frame's length.
+    #[cfg(feature = "std")]
+    pub(crate) const LEN: usize = super::CHUNK;
+    /// The frame's length.
+    #[cfg(not(feature = "std"))]
+    pub(crate) const LEN: usize = super::SMALL_CHUNK;
 
     /// Run `f` on the frame; `None` when there is none to be had.
     #[cfg(feature = "std")]
-    pub(super) fn with<R>(f: impl FnOnce(&mut [MaybeUninit<u8>]) -> R) -> Option<R> {
+    pub(crate) fn with<R>(f: impl FnOnce(&mut [MaybeUninit<u8>]) -> R) -> Option<R> {
         use alloc::vec::Vec;
         use core::cell::Cell;
         std::thread_local! {
@@ -217,10 +212,44 @@ mod frame {
         Some(r)
     }
 
+    #[cfg(feature = "std")]
+    std::thread_local! {
+        /// Whether this thread's last encode into a buffer without room was longer than
+        /// the frame (see `api::encode_framed`).
+        static LONG: core::cell::Cell<bool> = const { core::cell::Cell::new(false) };
+    }
+
+    /// Whether this thread's last encode that went past the frame's attempt was longer
+    /// than the frame; `false` without `std` (no thread state: the frame is always tried).
+    #[inline]
+    pub(crate) fn last_was_long() -> bool {
+        #[cfg(feature = "std")]
+        {
+            LONG.try_with(core::cell::Cell::get).unwrap_or(false)
+        }
+        #[cfg(not(feature = "std"))]
+        {
+            false
+        }
+    }
+
+    /// Record whether an encode that the two passes wrote was longer than the frame.
+    #[inline]
+    pub(crate) fn set_last_was_long(long: bool) {
+        #[cfg(feature = "std")]
+        {
+            let _ = LONG.try_with(|c| c.set(long));
+        }
+        #[cfg(not(feature = "std"))]
+        {
+            let _ = long;
+        }
+    }
+
     /// Run `f` on the frame, on the stack of a function of its own.
     #[cfg(not(feature = "std"))]
     #[inline(never)]
-    pub(super) fn with<R>(f: impl FnOnce(&mut [MaybeUninit<u8>]) -> R) -> Option<R> {
+    pub(crate) fn with<R>(f: impl FnOnce(&mut [MaybeUninit<u8>]) -> R) -> Option<R> {
         let mut frame = [const { MaybeUninit::<u8>::uninit() }; super::SMALL_CHUNK];
         Some(f(&mut frame))
     }

@@ -133,8 +133,8 @@ fn tree_chain(n: usize) -> Tree {
 
 #[test]
 fn a_thread_encoding_again_allocates_no_size_table() {
-    // The size table's vector is kept by the thread for its next encode: after a first
-    // encode, encoding into a buffer with room allocates nothing at all.
+    // Encoding into a buffer with room is one pass, with no size table: nothing is
+    // allocated at all.
     let t = tree_chain(40);
     let mut buf = Vec::with_capacity(t.encoded_len());
     t.encode(&mut buf).unwrap();
@@ -144,6 +144,17 @@ fn a_thread_encoding_again_allocates_no_size_table() {
     assert_eq!((largest, total), (0, 0));
     assert_eq!(buf, first);
     assert_eq!(Tree::decode(&buf).unwrap(), t);
+    // The two passes' size table is kept by the thread for its next encode: after a
+    // first, the second allocates only its output.
+    let opts = bijoubuf::EncodeOptions::new();
+    let two_passes = || bijoubuf::__private::encode_two_passes(&t, false, &opts).unwrap();
+    assert_eq!(two_passes(), first);
+    let (largest, total) = measure(|| assert_eq!(two_passes(), first));
+    assert_eq!(
+        (largest, total),
+        (first.len(), first.len()),
+        "the table was kept"
+    );
 
     // A table larger than the thread keeps is released (the thread keeps no more than
     // KEEP_SIZES entries of capacity); the next encode allocates a table again, and the
@@ -152,16 +163,16 @@ fn a_thread_encoding_again_allocates_no_size_table() {
         children: vec![tree_chain(0); bijoubuf::__private::KEEP_SIZES + 1],
         ..Tree::default()
     };
-    let wide_bytes = wide.encode_to_vec().unwrap();
+    let wide_bytes = bijoubuf::__private::encode_two_passes(&wide, false, &opts).unwrap();
     assert_eq!(Tree::decode(&wide_bytes).unwrap(), wide);
-    buf.clear();
-    let (largest, _) = measure(|| t.encode(&mut buf).unwrap());
+    let table = bijoubuf::__private::FIRST_SIZES * size_of::<usize>();
+    assert!(first.len() < table);
+    let (largest, total) = measure(|| assert_eq!(two_passes(), first));
     assert_eq!(
-        largest,
-        bijoubuf::__private::FIRST_SIZES * size_of::<usize>(),
+        (largest, total),
+        (table, table + first.len()),
         "a new table, not the large one"
     );
-    assert_eq!(buf, first);
 }
 
 #[test]
@@ -171,18 +182,24 @@ fn a_table_of_exactly_the_kept_size_is_kept() {
     // included. A value with KEEP_SIZES composites (the run of children and one per
     // child) grows the table from FIRST_SIZES by doubling to exactly KEEP_SIZES.
     assert!(KEEP_SIZES.is_multiple_of(FIRST_SIZES) && (KEEP_SIZES / FIRST_SIZES).is_power_of_two());
+    // Through the two passes: the one pass has no table.
+    let opts = bijoubuf::EncodeOptions::new();
+    let two_passes = |m: &Tree| bijoubuf::__private::encode_two_passes(m, false, &opts).unwrap();
     let t = tree_chain(40);
-    let first = t.encode_to_vec().unwrap();
+    let first = two_passes(&t);
     let wide = Tree {
         children: vec![tree_chain(0); KEEP_SIZES - 1],
         ..Tree::default()
     };
-    let wide_bytes = wide.encode_to_vec().unwrap();
+    let wide_bytes = two_passes(&wide);
     assert_eq!(Tree::decode(&wide_bytes).unwrap(), wide);
-    let mut buf = Vec::with_capacity(first.len());
-    let (largest, total) = measure(|| t.encode(&mut buf).unwrap());
-    assert_eq!((largest, total), (0, 0), "the table was released");
-    assert_eq!(buf, first);
+    // Only the output is allocated: the table was kept.
+    let (largest, total) = measure(|| assert_eq!(two_passes(&t), first));
+    assert_eq!(
+        (largest, total),
+        (first.len(), first.len()),
+        "the table was released"
+    );
 }
 
 #[test]

@@ -1,22 +1,51 @@
-//! One pass instead of two, for an encoding that fits a bounded frame.
+//! One pass instead of two, for an encoding that fits the room it is written into.
 //!
 //! The size pass exists only so that each length prefix is known before the content it
-//! counts (see [`writer`](super::writer)). Into a frame of bounded size a writer can do
+//! counts (see [`writer`](super::writer)). Into a region of bounded size a writer can do
 //! without it: it reserves one byte for each nested message's, packed run's and map's
 //! length, writes the content, then writes the length in front of it, moving the
-//! content right by one or two bytes when the length needs a wider bijou64 (content of
-//! 248 bytes or more, SPEC §2.1). No size table, and every field is visited once.
+//! content right by the bytes the length needs past the first (content of 248 bytes or
+//! more, SPEC §2.1: one more byte from 248, two from 504, three from 66,040). No size
+//! table, and every field is visited once. The region needs no more room than the
+//! encoding itself: every reserved byte becomes at least one byte of its length.
 //!
 //! The pass writes only what it is sure of: a type whose walk is checked (a hand-written
-//! `Message`), a value with preserved unknown records, nesting at the depth limit, a
-//! message the pass cannot reach through its codec, or an encoding longer than the frame
-//! makes it give up, and the
-//! caller encodes with the two passes as before (which report the errors). Once it has
-//! given up, the rest of the walk writes no nested message, run or map: an encoding
-//! longer than the frame costs the attempt about a frame's worth of writing, not its
-//! own length's.
-//! [`encode_to_sink`](crate::Message::encode_to_sink) and
-//! [`content_id`](crate::Message::content_id) try it first.
+//! `Message`), a value with preserved unknown records, nesting at the depth limit, or a
+//! message the pass cannot reach through its codec makes it give up as
+//! [`Outcome::Refused`]; an encoding longer than its output as [`Outcome::Full`]. Either
+//! way the caller can still encode with the two passes as before (which report the
+//! errors, byte for byte the same encoding otherwise). Once it has given up, the rest of
+//! the walk writes no nested message, run or map: an encoding longer than the output
+//! costs the attempt about the output's length in writing, not its own.
+//!
+//! A type whose walk is declared [`WalkKind::Plain`] or [`WalkKind::Local`] (generated
+//! code) is trusted to walk alike in every pass: the two passes would find a walk that
+//! sizes one thing and writes another (a `SizeMismatch`), the one pass writes what the
+//! walk writes. Hand-written types keep the default, [`WalkKind::Checked`], which this
+//! pass leaves to the two passes.
+//!
+//! Where it runs:
+//! - [`encode`](crate::Message::encode) and its variants into a `Vec` with spare
+//!   capacity (a reused buffer) write straight into that capacity ([`OnePass`], through
+//!   `BufMut::__put_front`): no size pass, no copy. Into a buffer with less room than the
+//!   frame (a new `Vec`, as [`encode_to_vec`](crate::Message::encode_to_vec) makes, or
+//!   a slice), or when the capacity was too short, it writes into the thread's frame of
+//!   64 KiB (`sink::frame`) and the bytes are copied once into a region claimed at their
+//!   exact length (so `encode_to_vec` returns a `Vec` of exactly the encoding's
+//!   capacity). An encoding longer than the room and the frame is encoded with the two
+//!   passes, which is also the reference the tests hold this pass to.
+//! - [`encode_to_sink`](crate::Message::encode_to_sink) and
+//!   [`content_id`](crate::Message::content_id) try it first, into the frame.
+//!
+//! The length-delimited variants write the outer length the same way, in a byte reserved
+//! before the content. A length of 248 bytes or more moves its content (one to three
+//! bytes right, more only past 16 MiB), so a byte nested `d` levels deep, each
+//! level long enough to need a wide prefix, is moved up to `d` times: the pass costs at
+//! most the depth limit's number of moves per byte
+//! ([`DEFAULT_MAX_DEPTH`](crate::DEFAULT_MAX_DEPTH), 100, unless [`EncodeOptions`]
+//! raises it, at most [`MAX_DEPTH_LIMIT`](crate::MAX_DEPTH_LIMIT), 500), where the two
+//! passes are linear. Each move is one `memmove` of the level's content; only levels
+//! of 248 bytes or more move at all.
 
 use alloc::collections::BTreeMap;
 use core::mem::MaybeUninit;
@@ -26,7 +55,9 @@ use super::message::Encode;
 use super::pass::{Nested, Pass, WalkKind, Written};
 use super::reader::WireType;
 use super::sizer::Sizer;
-use super::writer::{Writer, written};
+use super::writer::{FillFront, Writer, sealed::Sealed, written};
+use crate::error::{EncodeError, EncodeErrorKind};
+use crate::options::EncodeOptions;
 
 /// The one-pass writer, over a generated message's walk: the field calls of
 /// [`PlainWriter`](super::PlainWriter), with lengths written after their content.
@@ -36,28 +67,125 @@ struct Direct<'w, 'o, 'v> {
     left: u32,
 }
 
-/// Encode `m` into `frame` in one pass; the bytes written, or `None` when the pass gave
-/// up (see the module docs) and the caller must encode with the two passes.
+/// What the one pass did with its output.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Outcome<'o> {
+    /// The encoding, at the front of the output; `content` of its bytes follow the
+    /// length prefix (all of them when the pass wrote no prefix).
+    Wrote { bytes: &'o [u8], content: usize },
+    /// The output was too short; more room may do.
+    Full,
+    /// Given up for another reason (see the module docs): only the two passes encode it.
+    Refused,
+}
+
+/// Encode `m` in one pass at the front of `out`, after its bijou64 length when
+/// `framed` (SPEC §9.2).
 ///
 /// `max_depth` is the depth limit (SPEC §9.3): a message whose nesting reaches it is
 /// given up here and refused by the size pass the caller then runs.
-pub(crate) fn encode<'f, M: Encode>(
+pub(crate) fn encode<'o, M: Encode>(
     m: &M,
-    frame: &'f mut [MaybeUninit<u8>],
+    out: &'o mut [MaybeUninit<u8>],
     max_depth: u32,
-) -> Option<&'f [u8]> {
+    framed: bool,
+) -> Outcome<'o> {
     if !m.__unknown().as_slice().is_empty() {
-        return None;
+        return Outcome::Refused;
     }
     // The writer asks a sizer only for its table, which this pass never reads: an empty
     // one (no allocation; `finished` checks that no write asked it for a length).
     let s = Sizer::new(max_depth);
-    let len = {
-        let mut w = Writer::new(&mut *frame, &s);
+    let (finished, content) = {
+        let mut w = Writer::new(&mut *out, &s);
+        let prefix = framed.then(|| w.open_len());
         walk(m, &mut w, max_depth.saturating_sub(1));
-        w.finished()?
+        let content = w.pos().saturating_sub(prefix.map_or(0, |at| at + 1));
+        if let Some(at) = prefix {
+            w.close_len(at);
+        }
+        match w.finished() {
+            Some(len) => (len, content),
+            None if w.refused() => return Outcome::Refused,
+            None => return Outcome::Full,
+        }
     };
-    frame.get(..len).map(written)
+    let out: &'o [MaybeUninit<u8>] = out;
+    match out.get(..finished) {
+        Some(b) => Outcome::Wrote {
+            bytes: written(b),
+            content,
+        },
+        None => Outcome::Full,
+    }
+}
+
+/// [`encode`] as a buffer's [`FillFront`]: the one pass into a `Vec`'s spare capacity,
+/// with the size limit checked before the buffer takes the bytes.
+pub(crate) struct OnePass<'m, M> {
+    m: &'m M,
+    framed: bool,
+    opts: &'m EncodeOptions,
+    /// What the pass did, once the buffer has called it (`Wrote` without its bytes,
+    /// which the buffer has taken).
+    pub(crate) outcome: Option<Outcome<'static>>,
+}
+
+impl<'m, M> OnePass<'m, M> {
+    pub(crate) fn new(m: &'m M, framed: bool, opts: &'m EncodeOptions) -> Self {
+        OnePass {
+            m,
+            framed,
+            opts,
+            outcome: None,
+        }
+    }
+}
+
+impl<M> Sealed for OnePass<'_, M> {}
+
+impl<M: Encode> FillFront for OnePass<'_, M> {
+    fn fill_front(&mut self, out: &mut [MaybeUninit<u8>]) -> Result<usize, EncodeError> {
+        let (outcome, written) = match encode(self.m, out, self.opts.max_depth, self.framed) {
+            Outcome::Wrote { bytes, content } => (
+                Outcome::Wrote {
+                    bytes: &[],
+                    content,
+                },
+                Ok(bytes.len()),
+            ),
+            // Nothing to take: the caller encodes another way (see `outcome`).
+            Outcome::Full => (Outcome::Full, Err(gave_up())),
+            Outcome::Refused => (Outcome::Refused, Err(gave_up())),
+        };
+        if let Outcome::Wrote { content, .. } = outcome {
+            within_limit(content, self.opts)?;
+        }
+        self.outcome = Some(outcome);
+        written
+    }
+}
+
+/// The error a buffer is handed when the one pass gave up (its caller reads the
+/// outcome instead).
+#[cold]
+fn gave_up() -> EncodeError {
+    EncodeError::new(EncodeErrorKind::BufferTooSmall, 0)
+}
+
+/// Refuse an encoding of `len` bytes past the size limit of `opts`.
+pub(crate) fn within_limit(len: usize, opts: &EncodeOptions) -> Result<(), EncodeError> {
+    if let Some(max) = opts.max_size
+        && len > max
+    {
+        // SPEC §9, §9.4: the bytes a decoder with this size limit would refuse.
+        return Err(EncodeError::over_limit(
+            EncodeErrorKind::SizeLimitExceeded,
+            len,
+            max,
+        ));
+    }
+    Ok(())
 }
 
 /// Walk `m`'s fields, or give up for a type whose walk is [`WalkKind::Checked`].
@@ -267,7 +395,10 @@ mod tests {
     /// The one-pass encoding of `m` into a frame of `room` bytes.
     fn direct<M: crate::__private::Encode>(m: &M, room: usize, depth: u32) -> Option<Vec<u8>> {
         let mut frame = vec![MaybeUninit::new(0u8); room];
-        super::encode(m, &mut frame, depth).map(<[u8]>::to_vec)
+        match super::encode(m, &mut frame, depth, false) {
+            super::Outcome::Wrote { bytes, .. } => Some(bytes.to_vec()),
+            _ => None,
+        }
     }
 
     #[test]

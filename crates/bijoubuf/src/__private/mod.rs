@@ -99,6 +99,7 @@ mod sizer;
 mod varint;
 mod writer;
 
+pub use crate::api::encode_two_passes;
 pub use crate::error::{DecodeError, DynFieldName, ErrorKind, FieldName};
 #[cfg(feature = "bytes")]
 pub use bytes_codec::{SharedBytes, bytes};
@@ -108,15 +109,15 @@ pub use codec::{
     SFixed32, SFixed64, SInt32, SInt64, Str, StrRef, UInt32, UInt64, bool_of, canonical_f32,
     canonical_f64, f32_bits_ok, f64_bits_ok, int32_of, uint32_of, utf8,
 };
-pub(crate) use direct::encode as encode_direct;
+pub(crate) use direct::{OnePass, Outcome, encode as encode_direct, within_limit};
 pub(crate) use message::name;
 pub use message::{Decode, Encode, push_in_place, some_in_place};
 pub use pass::{Nested, Pass, WalkKind, Written};
 pub use reader::{Entries, MAX_FIELD_NUMBER, Reader, WireType};
 pub use sizer::{FIRST_SIZES, KEEP_SIZES, NoTable, Plain, SizeTable, Sizer, Table};
 pub use varint::{varint_len, write_varint};
-pub(crate) use writer::{Encoding, EncodingWith, Spill};
-pub use writer::{Fill, LocalWriter, PlainWriter, Writer};
+pub(crate) use writer::{Copied, Encoding, EncodingWith, Spill};
+pub use writer::{Fill, FillFront, LocalWriter, PlainWriter, Writer};
 
 // Generated code names this module through one private alias per module
 // (`use ::bijoubuf::__private as __bb;`), and these through it (`__bb::Ok(..)`,

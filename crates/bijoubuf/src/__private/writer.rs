@@ -144,8 +144,8 @@ pub(super) fn written(b: &[MaybeUninit<u8>]) -> &[u8] {
     unsafe { &*(b as *const [MaybeUninit<u8>] as *const [u8]) }
 }
 
-mod sealed {
-    /// Only this crate implements [`Fill`](super::Fill).
+pub(super) mod sealed {
+    /// Only this crate implements [`Fill`](super::Fill) and [`FillFront`](super::FillFront).
     #[allow(unreachable_pub)]
     pub trait Sealed {}
 }
@@ -232,6 +232,36 @@ impl<'v, F: for<'o> FnOnce(&mut Writer<'o, 'v>, bool)> Fill for EncodingWith<'_,
     }
 }
 
+/// An encoding already written (by the one pass, into a frame), copied into a buffer's
+/// region of its exact length.
+pub(crate) struct Copied<'b>(pub(crate) &'b [u8]);
+
+impl sealed::Sealed for Copied<'_> {}
+
+impl Fill for Copied<'_> {
+    fn fill(&mut self, out: &mut [MaybeUninit<u8>]) -> Result<(), EncodeError> {
+        if out.len() != self.0.len() {
+            return Err(EncodeError::new(EncodeErrorKind::SizeMismatch, 0));
+        }
+        out.copy_from_slice(as_uninit_ref(self.0));
+        Ok(())
+    }
+}
+
+/// Writes an encoding of a length not known in advance at the front of a buffer's spare
+/// room (the one pass, [`direct`](super::direct)); implemented only by the encoder
+/// (sealed), which a `Vec` calls from `BufMut::__put_front`.
+///
+/// The contract a buffer may rely on: `fill_front` returns `Ok(n)` only with
+/// `n <= out.len()` and after it has written each of the first `n` bytes of `out`, so
+/// `out` may be uninitialized memory (a `Vec`'s spare capacity) of which those `n` are
+/// initialized afterwards. It never writes an uninitialized byte.
+pub trait FillFront: sealed::Sealed {
+    /// Write the encoding at the front of `out`; its length. An error leaves nothing to
+    /// use (the caller learns from the encoder whether to encode another way).
+    fn fill_front(&mut self, out: &mut [MaybeUninit<u8>]) -> Result<usize, EncodeError>;
+}
+
 /// The write pass: writes into a buffer of exactly the size the [`Sizer`] computed.
 ///
 /// Every write stores bytes at the cursor and moves the cursor past them, so when the
@@ -251,6 +281,9 @@ pub struct Writer<'o, 'v> {
     /// Where a full `out` is handed when encoding in pieces ([`Spill`]); `None` when
     /// `out` is the whole encoding. Only the writes' slow paths (no room left) look.
     spill: Option<&'o mut dyn Spill>,
+    /// The one-pass writer gave up for a reason other than room (see
+    /// [`give_up`](Self::give_up)): more room would not help.
+    refused: bool,
 }
 
 impl<'o, 'v> Writer<'o, 'v> {
@@ -265,6 +298,7 @@ impl<'o, 'v> Writer<'o, 'v> {
             overrun: false,
             disorder: false,
             spill: None,
+            refused: false,
         }
     }
 
@@ -808,6 +842,7 @@ impl<'o, 'v> Writer<'o, 'v> {
             overrun: self.overrun,
             disorder: self.disorder,
             spill: self.spill.take(),
+            refused: self.refused,
         }
     }
 
@@ -823,6 +858,7 @@ impl<'o, 'v> Writer<'o, 'v> {
         self.overrun = w.overrun;
         self.disorder = w.disorder;
         self.spill = w.spill.take();
+        self.refused = w.refused;
     }
 }
 
@@ -890,10 +926,19 @@ impl<'o, 'v> Writer<'o, 'v> {
         self.prev = prev;
     }
 
-    /// Give up: the output is not to be used (as when it overruns).
+    /// Give up for a reason more room would not change: the output is not to be used
+    /// (as when it overruns), and the caller must encode with the two passes.
     #[cold]
     pub(super) fn give_up(&mut self) {
         self.overrun = true;
+        self.refused = true;
+    }
+
+    /// The current length of the output.
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    pub(super) fn pos(&self) -> usize {
+        self.pos
     }
 
     /// True once the output is not to be used: the rest of the walk need write nothing.
@@ -907,8 +952,14 @@ impl<'o, 'v> Writer<'o, 'v> {
     /// every key ascended, and no length was read from the size table (a write that
     /// needed one, such as a message written through a codec's `write`, had none).
     pub(super) fn finished(&self) -> Option<usize> {
-        (!self.overrun && !self.disorder && self.slot == 0 && self.spill.is_none())
-            .then_some(self.pos)
+        (!self.overrun && !self.refused() && self.spill.is_none()).then_some(self.pos)
+    }
+
+    /// True when the output is not to be used for a reason other than room: the pass
+    /// [gave up](Self::give_up), a key did not ascend, or a write asked the size table
+    /// for a length.
+    pub(super) fn refused(&self) -> bool {
+        self.refused || self.disorder || self.slot != 0
     }
 }
 
