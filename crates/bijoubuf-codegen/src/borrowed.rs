@@ -61,7 +61,6 @@ impl Emitter<'_> {
             into_stmts,
             into_tail,
         } = self.fields(m, true)?;
-        let alloc = self.alloc();
         let Walk {
             body: walk_body,
             param: walk_param,
@@ -149,6 +148,11 @@ impl Emitter<'_> {
             nested.extend(inner.oneof_twin(m, t, eq));
         }
 
+        let in_place = self.decode_in_place(quote! {
+            #(#into_stmts)*
+            #unknown_into
+            #(#into_tail)*
+        });
         let items = quote! {
             #docs
             #[derive(Clone, Debug, Default, PartialEq #eq_derive)]
@@ -182,23 +186,7 @@ impl Emitter<'_> {
                     })
                 }
 
-                // As the owned type's: a nested twin in a vector or an option is read
-                // where it lies.
-
-                fn __decode_push(r: &mut #bb::Reader<'a>, out: &mut #alloc::vec::Vec<Self>) -> #bb::Result<()> {
-                    #bb::push_in_place(r, out)
-                }
-
-                fn __decode_some(r: &mut #bb::Reader<'a>, v: &mut ::core::option::Option<Self>) -> #bb::Result<()> {
-                    #bb::some_in_place(r, v)
-                }
-
-                fn __decode_into(&mut self, r: &mut #bb::Reader<'a>) -> #bb::Result<()> {
-                    #(#into_stmts)*
-                    #unknown_into
-                    #(#into_tail)*
-                    #bb::Ok(())
-                }
+                #in_place
             }
 
             impl<'a> #rt::MessageRef<'a> for #twin<'a> {

@@ -61,6 +61,30 @@ impl<'c> Emitter<'c> {
         quote!(#id)
     }
 
+    /// A generated type's in-place reads, owned type and twin alike: `__decode_push`,
+    /// `__decode_some`, and `__decode_into` around `into_body`. A nested message in a
+    /// vector or an option is read where it lies (the default, then `__decode_into`):
+    /// built in locals and assembled, it was copied whole into its parent once more per
+    /// level.
+    pub(crate) fn decode_in_place(&self, into_body: TokenStream) -> TokenStream {
+        let bb = self.hidden();
+        let alloc = self.alloc();
+        quote! {
+            fn __decode_push(r: &mut #bb::Reader<'a>, out: &mut #alloc::vec::Vec<Self>) -> #bb::Result<()> {
+                #bb::push_in_place(r, out)
+            }
+
+            fn __decode_some(r: &mut #bb::Reader<'a>, v: &mut ::core::option::Option<Self>) -> #bb::Result<()> {
+                #bb::some_in_place(r, v)
+            }
+
+            fn __decode_into(&mut self, r: &mut #bb::Reader<'a>) -> #bb::Result<()> {
+                #into_body
+                #bb::Ok(())
+            }
+        }
+    }
+
     /// The crate `String`, `Vec`, `Box` and `BTreeMap` come from.
     pub(crate) fn alloc(&self) -> TokenStream {
         if self.ctx.opts.inside_runtime || self.ctx.opts.no_std {

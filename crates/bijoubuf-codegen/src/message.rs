@@ -136,7 +136,6 @@ impl Emitter<'_> {
         }
         let rt = self.rt();
         let bb = self.hidden();
-        let alloc = self.alloc();
         let name = names::ident(&loc.name);
         let module = names::ident(&loc.module);
         let inner = self.child(&loc.module);
@@ -263,6 +262,11 @@ impl Emitter<'_> {
             }
         });
 
+        let in_place = self.decode_in_place(quote! {
+            #(#into_stmts)*
+            #unknown_into
+            #(#into_tail)*
+        });
         Ok(quote! {
             #docs
             #[derive(Clone, Debug, Default, PartialEq #eq_derive)]
@@ -304,24 +308,7 @@ impl Emitter<'_> {
                     })
                 }
 
-                // A nested message in a vector or an option is read where it lies (the
-                // default, then `__decode_into`): built in locals and assembled, it was
-                // copied whole into its parent once more per level.
-
-                fn __decode_push(r: &mut #bb::Reader<'a>, out: &mut #alloc::vec::Vec<Self>) -> #bb::Result<()> {
-                    #bb::push_in_place(r, out)
-                }
-
-                fn __decode_some(r: &mut #bb::Reader<'a>, v: &mut ::core::option::Option<Self>) -> #bb::Result<()> {
-                    #bb::some_in_place(r, v)
-                }
-
-                fn __decode_into(&mut self, r: &mut #bb::Reader<'a>) -> #bb::Result<()> {
-                    #(#into_stmts)*
-                    #unknown_into
-                    #(#into_tail)*
-                    #bb::Ok(())
-                }
+                #in_place
             }
 
             #accessors
