@@ -286,15 +286,8 @@ impl<'v, T: Table> Sizer<'v, T> {
     }
 
     /// The length of the key for field `number` (SPEC §4.1), after any preserved unknown
-    /// records numbered below it.
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    #[cfg_attr(debug_assertions, inline)]
-    pub fn key(&mut self, number: u32, wire: WireType) -> usize {
-        self.key_in::<false>(number, wire)
-    }
-
-    /// [`key`](Self::key); with `PLAIN` the message has no unknown records, so there is
-    /// nothing to interleave and no test for it.
+    /// records numbered below it; with `PLAIN` the message has no unknown records, so
+    /// there is nothing to interleave and no test for it.
     #[cfg_attr(not(debug_assertions), inline(always))]
     #[cfg_attr(debug_assertions, inline)]
     fn key_in<const PLAIN: bool>(&mut self, number: u32, wire: WireType) -> usize {

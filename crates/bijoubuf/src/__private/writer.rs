@@ -276,7 +276,7 @@ pub struct Writer<'o, 'v> {
     unknown: &'v [UnknownField],
     overrun: bool,
     /// A field number was not above the previous one (or out of range): see
-    /// [`key`](Self::key).
+    /// [`key_in`](Self::key_in).
     disorder: bool,
     /// Where a full `out` is handed when encoding in pieces ([`Spill`]); `None` when
     /// `out` is the whole encoding. Only the writes' slow paths (no room left) look.
@@ -557,14 +557,7 @@ impl<'o, 'v> Writer<'o, 'v> {
     }
 
     /// Write the key of field `number` (SPEC §4.1), after any preserved unknown records
-    /// numbered below it.
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    #[cfg_attr(debug_assertions, inline)]
-    pub fn key(&mut self, number: u32, wire: WireType) {
-        self.key_in::<false>(number, wire);
-    }
-
-    /// [`key`](Self::key); with `PLAIN` the message has no unknown records, so there is
+    /// numbered below it; with `PLAIN` the message has no unknown records, so there is
     /// nothing to interleave and no test for it.
     #[cfg_attr(not(debug_assertions), inline(always))]
     #[cfg_attr(debug_assertions, inline)]
