@@ -497,6 +497,9 @@ func scalar(kind bijoubuf.Kind, t reflect.Type, j *Value, at *At) (reflect.Value
 func scalarInto(kind bijoubuf.Kind, out reflect.Value, j *Value, at *At) error {
 	expected := func(what string) error { return errAt(at, "expected "+what+", found "+j.Kind.What()) }
 	integral := func(lo, hi int64) (int64, error) {
+		if n, ok := plainInt64(j); ok && n >= lo && n <= hi {
+			return n, nil
+		}
 		n, why := integer(j)
 		if why != "" {
 			return 0, errAt(at, why)
@@ -548,6 +551,10 @@ func scalarInto(kind bijoubuf.Kind, out reflect.Value, j *Value, at *At) error {
 		}
 		out.SetUint(uint64(n))
 	case bijoubuf.KindUint64, bijoubuf.KindFixed64:
+		if n, ok := plainUint64(j); ok {
+			out.SetUint(n)
+			return nil
+		}
 		n, why := integer(j)
 		if why != "" {
 			return errAt(at, why)

@@ -209,6 +209,10 @@ func TestRefusesWhatRustRefuses(t *testing.T) {
 		{`{"when": "1970-01-01T00:00:00"}`, "$.when", "RFC 3339"},
 		{`{"when": 0}`, "$.when", "expected an RFC 3339 timestamp string"},
 		{`[]`, "$", "expected an object"},
+		{`{"i64": "9223372036854775808"}`, "$.i64", "out of range for int64"},
+		{`{"i32": "-2147483649"}`, "$.i32", "out of range for sint32"},
+		{`{"u64": "18446744073709551616"}`, "$.u64", "out of range for fixed64"},
+		{`{"u64": "-1"}`, "$.u64", "out of range for fixed64"},
 		// A repeated message's elements: one not an object, one with a bad field, and
 		// paths spelled right after the reader has been deeper elsewhere.
 		{`{"kids": [{}, null]}`, "$.kids[1]", "expected an object for t.Msg, found null"},
@@ -312,5 +316,25 @@ func TestRepeatedMessagesLieTogether(t *testing.T) {
 		slabbable(&tsDesc, reflect.TypeOf(m.When), objects, depth{at: 2, max: 2}) ||
 		slabbable(&msgDesc, et, []Value{{Kind: Object}, {Kind: Null}}, depth{at: 2, max: 2}) {
 		t.Fatal("slabbable")
+	}
+}
+
+// The integers written plainly, read without a big.Int, agree with integer.
+func TestPlainIntegers(t *testing.T) {
+	for _, text := range []string{`0`, `5`, `-5`, `"5"`, `"+5"`, `"-0"`, `"007"`, `"-007"`,
+		`9223372036854775807`, `9223372036854775808`, `-9223372036854775808`,
+		`"9223372036854775807"`, `"9223372036854775808"`, `"-9223372036854775808"`,
+		`"-9223372036854775809"`, `18446744073709551615`, `"18446744073709551615"`,
+		`18446744073709551616`, `"18446744073709551616"`, `1e2`, `"1e2"`, `5.0`, `1.5`, `true`} {
+		j := parseOne(t, text)
+		n, why := integer(&j)
+		if i, ok := plainInt64(&j); ok && (why != "" || !n.IsInt64() || n.Int64() != i) {
+			t.Errorf("%s: plainInt64 %d, integer %v %q", text, i, n, why)
+		} else if !ok && why == "" && n.IsInt64() && j.Kind == String && !strings.ContainsAny(j.Str, "e.") {
+			t.Errorf("%s: plainInt64 refused %v", text, n)
+		}
+		if u, ok := plainUint64(&j); ok && (why != "" || !n.IsUint64() || n.Uint64() != u) {
+			t.Errorf("%s: plainUint64 %d, integer %v %q", text, u, n, why)
+		}
 	}
 }
