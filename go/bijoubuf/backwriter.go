@@ -229,10 +229,10 @@ func (w *BackWriter) FieldString(number uint32, s string) {
 	if p := w.pos - k - 1 - len(s); ok && len(s) < bijou64.FirstTierTag && p >= 0 {
 		// The length, the string, the pending key (written first: with no key pending,
 		// the string or the length overwrite it).
-		b := w.buf[p:w.pos]
-		b[len(b)-1] = byte(d)
-		copy(b[1:], s)
-		b[0] = byte(len(s))
+		buf := w.buf // indexed, as in FieldVarint
+		buf[p+k+len(s)] = byte(d)
+		copy(buf[p+1:], s)
+		buf[p] = byte(len(s))
 		w.pos = p
 		w.pending = uint64(number)<<2 | uint64(WireLen)
 		return
@@ -246,10 +246,10 @@ func (w *BackWriter) FieldString(number uint32, s string) {
 func (w *BackWriter) FieldBytes(number uint32, v []byte) {
 	d, k, ok := w.pendingKey(number)
 	if p := w.pos - k - 1 - len(v); ok && len(v) < bijou64.FirstTierTag && p >= 0 {
-		b := w.buf[p:w.pos]
-		b[len(b)-1] = byte(d) // as in FieldString
-		copy(b[1:], v)
-		b[0] = byte(len(v))
+		buf := w.buf              // indexed, as in FieldVarint
+		buf[p+k+len(v)] = byte(d) // as in FieldString
+		copy(buf[p+1:], v)
+		buf[p] = byte(len(v))
 		w.pos = p
 		w.pending = uint64(number)<<2 | uint64(WireLen)
 		return
@@ -263,9 +263,39 @@ func (w *BackWriter) FieldBytes(number uint32, v []byte) {
 func (w *BackWriter) FieldVarint(number uint32, v uint64) {
 	d, k, ok := w.pendingKey(number)
 	if p := w.pos - k - 1; ok && v < bijou64.FirstTierTag && p >= 0 {
+		// Indexed, not sliced (a slice of buf costs more checks than the two stores).
+		buf := w.buf
+		buf[p+k] = byte(d) // as in FieldString
+		buf[p] = byte(v)
+		w.pos = p
+		w.pending = uint64(number)<<2 | uint64(WireVarint)
+		return
+	}
+	w.fieldVarint(number, v)
+}
+
+// fieldVarint is FieldVarint past its one-byte case: a longer value under a one-byte key
+// (or none) in one write, tiers 1 and 2 spelled here (SPEC §2.2: the tag, then the
+// value less the tier's offset in big-endian bytes); a longer key or a refusal through
+// Field and Varint.
+func (w *BackWriter) fieldVarint(number uint32, v uint64) {
+	d, k, ok := w.pendingKey(number)
+	n := bijou64.Size(v)
+	if p := w.pos - k - n; ok && p >= 0 {
 		b := w.buf[p:w.pos]
-		b[len(b)-1] = byte(d) // as in FieldString
-		b[0] = byte(v)
+		b[len(b)-1] = byte(d) // as in FieldString: with no key pending, the value overwrites it
+		switch n {
+		case 2:
+			b[1] = byte(v - bijou64.Offsets[1])
+			b[0] = bijou64.FirstTierTag
+		case 3:
+			x := v - bijou64.Offsets[2]
+			b[2] = byte(x)
+			b[1] = byte(x >> 8)
+			b[0] = bijou64.FirstTierTag + 1
+		default:
+			bijou64.Put(b, v)
+		}
 		w.pos = p
 		w.pending = uint64(number)<<2 | uint64(WireVarint)
 		return
@@ -293,9 +323,9 @@ func (w *BackWriter) FieldBool(number uint32, v bool) {
 func (w *BackWriter) FieldFixed64(number uint32, v uint64) {
 	d, k, ok := w.pendingKey(number)
 	if p := w.pos - k - 8; ok && p >= 0 {
-		b := w.buf[p:w.pos]
-		b[len(b)-1] = byte(d) // as in FieldString
-		binary.BigEndian.PutUint64(b, v)
+		buf := w.buf         // indexed, as in FieldVarint
+		buf[p+k+7] = byte(d) // as in FieldString
+		binary.BigEndian.PutUint64(buf[p:], v)
 		w.pos = p
 		w.pending = uint64(number)<<2 | uint64(WireI64)
 		return
@@ -309,9 +339,9 @@ func (w *BackWriter) FieldFixed64(number uint32, v uint64) {
 func (w *BackWriter) FieldFixed32(number uint32, v uint32) {
 	d, k, ok := w.pendingKey(number)
 	if p := w.pos - k - 4; ok && p >= 0 {
-		b := w.buf[p:w.pos]
-		b[len(b)-1] = byte(d) // as in FieldString
-		binary.BigEndian.PutUint32(b, v)
+		buf := w.buf         // indexed, as in FieldVarint
+		buf[p+k+3] = byte(d) // as in FieldString
+		binary.BigEndian.PutUint32(buf[p:], v)
 		w.pos = p
 		w.pending = uint64(number)<<2 | uint64(WireI32)
 		return

@@ -16,6 +16,10 @@
 // Any ("@type" plus the message's members, or plus "value" for a type with a special
 // form).
 //
+// Input is read into a tree, then each value into its place in the message; the elements
+// of a repeated message field are allocated together, as one array of structs the slice
+// points into, so that a walk over them (the encoder's) reads memory in order.
+//
 // Output writes fields by JSON name in field-number order, 64-bit integers as strings,
 // bytes as standard base64, enums by name (a number the enum does not name as that
 // number), doubles with the shortest digits that read back (`0.1`, `1e+20`, `1.0`), floats

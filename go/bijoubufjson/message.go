@@ -4,6 +4,7 @@ import (
 	"math"
 	"reflect"
 	"strconv"
+	"strings"
 
 	"github.com/bijoubuf/bijoubuf/go/bijoubuf"
 )
@@ -86,7 +87,8 @@ func UnmarshalOptions(text string, m bijoubuf.Message, opts Options) error {
 	if err != nil {
 		return &Error{Message: err.Error()}
 	}
-	got, err := readMessage(m.BijoubufDesc(), &j, &root, d)
+	// A root of the reader's own: its places (At.keyIn) are written as it reads.
+	got, err := readMessage(m.BijoubufDesc(), &j, new(At), d)
 	if err != nil {
 		return err
 	}
@@ -100,14 +102,22 @@ func readMessage(desc *bijoubuf.MessageDesc, j *Value, at *At, d depth) (bijoubu
 		return nil, err
 	}
 	m := desc.New()
-	sv := reflect.ValueOf(m).Elem()
+	if err := readMessageInto(desc, reflect.ValueOf(m).Elem(), j, at, d); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// readMessageInto sets the fields of sv, an empty desc message at depth d (already
+// checked against the limit), from a JSON value.
+func readMessageInto(desc *bijoubuf.MessageDesc, sv reflect.Value, j *Value, at *At, d depth) error {
 	if done, err := readSpecial(desc, sv, j, at, d); done || err != nil {
-		return m, err
+		return err
 	}
 	if j.Kind != Object {
-		return nil, errAt(at, "expected an object for "+desc.FullName+", found "+j.Kind.What())
+		return errAt(at, "expected an object for "+desc.FullName+", found "+j.Kind.What())
 	}
-	return m, readFields(desc, sv, j.Members, at, d)
+	return readFields(desc, sv, j.Members, at, d)
 }
 
 // fieldByJSONName is the field whose JSON name is key, or else whose .proto name is.
@@ -135,14 +145,14 @@ func readFields(desc *bijoubuf.MessageDesc, sv reflect.Value, members []Member, 
 	var oneofs [][2]string
 	for i := range members {
 		key, v := members[i].Key, &members[i].Value
-		here := at.Key(key)
+		here := at.keyIn(key)
 		f := fieldByJSONName(desc, key)
 		if f == nil {
-			return errAt(&here, desc.FullName+" has no field named "+quote(key))
+			return errAt(here, desc.FullName+" has no field named "+quote(key))
 		}
 		for _, s := range seen {
 			if s.number == f.Number {
-				return errAt(&here, "field "+f.Name+" is also given as "+quote(s.key))
+				return errAt(here, "field "+f.Name+" is also given as "+quote(s.key))
 			}
 		}
 		seen = append(seen, seenField{f.Number, key})
@@ -153,26 +163,38 @@ func readFields(desc *bijoubuf.MessageDesc, sv reflect.Value, members []Member, 
 		if f.Oneof != "" {
 			for _, o := range oneofs {
 				if o[0] == f.Oneof {
-					return errAt(&here, "oneof "+f.Oneof+" already has a member set ("+quote(o[1])+")")
+					return errAt(here, "oneof "+f.Oneof+" already has a member set ("+quote(o[1])+")")
 				}
 			}
 			oneofs = append(oneofs, [2]string{f.Oneof, key})
 		}
-		var val reflect.Value
+		// The value is read into its place: the struct field, or the oneof wrapper's
+		// field (the wrapper is stored once its value is read).
+		var dst, wrapper reflect.Value
+		if f.Oneof != "" {
+			wrapper = reflect.ValueOf(f.NewOneofWrapper())
+			dst = wrapper.Elem().FieldByName(f.GoName)
+		} else {
+			dst = sv.FieldByName(f.GoName)
+		}
 		var err error
-		target := fieldType(sv, f)
 		switch {
 		case f.Map:
-			val, err = readMap(f, target, v, &here, d)
+			var val reflect.Value
+			if val, err = readMap(f, dst.Type(), v, here, d); err == nil {
+				dst.Set(val)
+			}
 		case f.Repeated:
-			val, err = readRepeated(f, target, v, &here, d)
+			err = readRepeatedInto(f, dst, v, here, d)
 		default:
-			val, err = readElement(f, target, v, &here, d)
+			err = readElementInto(f, dst, v, here, d)
 		}
 		if err != nil {
 			return err
 		}
-		setField(sv, f, val)
+		if wrapper.IsValid() {
+			sv.FieldByName(f.OneofGoName).Set(wrapper)
+		}
 	}
 	return nil
 }
@@ -284,20 +306,58 @@ func isDefault(v reflect.Value) bool {
 	return v.IsZero()
 }
 
-func readRepeated(f *bijoubuf.FieldDesc, t reflect.Type, v *Value, here *At, d depth) (reflect.Value, error) {
+// readRepeatedInto sets dst, a repeated field's slice, from a JSON array. The elements
+// of a repeated message field lie together, in one array of structs the slice points
+// into (so that a walk over the field, as the encoder's, reads memory in order), when
+// every element is an object of a type with no special JSON form, and the depth limit
+// leaves room for them; otherwise each element is its own message, and the first bad one
+// is reported.
+func readRepeatedInto(f *bijoubuf.FieldDesc, dst reflect.Value, v *Value, here *At, d depth) error {
 	if v.Kind != Array {
-		return reflect.Value{}, errAt(here, "expected an array, found "+v.Kind.What())
+		return errAt(here, "expected an array, found "+v.Kind.What())
 	}
-	out := reflect.MakeSlice(t, 0, len(v.Items))
-	for i := range v.Items {
-		p := here.Index(i)
-		e, err := readElement(f, t.Elem(), &v.Items[i], &p, d)
-		if err != nil {
-			return reflect.Value{}, err
+	t := dst.Type()
+	n := len(v.Items)
+	out := reflect.MakeSlice(t, n, n)
+	if f.Kind == bijoubuf.KindMessage && n > 0 && slabbable(f.Message(), t.Elem(), v.Items, d.next()) {
+		desc, nd := f.Message(), d.next()
+		slab := reflect.MakeSlice(reflect.SliceOf(t.Elem().Elem()), n, n)
+		for i := range v.Items {
+			p := here.indexIn(i)
+			e := slab.Index(i)
+			if err := readFields(desc, e, v.Items[i].Members, p, nd); err != nil {
+				return err
+			}
+			out.Index(i).Set(e.Addr())
 		}
-		out = reflect.Append(out, e)
+		dst.Set(out)
+		return nil
 	}
-	return out, nil
+	for i := range v.Items {
+		p := here.indexIn(i)
+		if err := readElementInto(f, out.Index(i), &v.Items[i], p, d); err != nil {
+			return err
+		}
+	}
+	dst.Set(out)
+	return nil
+}
+
+// slabbable says whether the elements of a repeated desc field (Go element type et) may
+// be read into one array of structs: each is an object of an ordinary message (one with
+// no special JSON form), within the depth limit at d, so that none can be refused before
+// its fields are read and the array is no larger than the text paid for.
+func slabbable(desc *bijoubuf.MessageDesc, et reflect.Type, items []Value, d depth) bool {
+	if et.Kind() != reflect.Pointer || et.Elem().Kind() != reflect.Struct || d.at > d.max ||
+		strings.HasPrefix(desc.FullName, "google.protobuf.") {
+		return false
+	}
+	for i := range items {
+		if items[i].Kind != Object {
+			return false
+		}
+	}
+	return true
 }
 
 func readMap(f *bijoubuf.FieldDesc, t reflect.Type, v *Value, here *At, d depth) (reflect.Value, error) {
@@ -307,18 +367,18 @@ func readMap(f *bijoubuf.FieldDesc, t reflect.Type, v *Value, here *At, d depth)
 	out := reflect.MakeMapWithSize(t, len(v.Members))
 	for i := range v.Members {
 		k := v.Members[i].Key
-		p := here.Key(k)
-		mk, err := mapKey(f.MapKey.Kind, t.Key(), k, &p)
+		p := here.keyIn(k)
+		mk, err := mapKey(f.MapKey.Kind, t.Key(), k, p)
 		if err != nil {
 			return reflect.Value{}, err
 		}
-		e, err := readElement(f.MapValue, t.Elem(), &v.Members[i].Value, &p, d)
+		e, err := readElement(f.MapValue, t.Elem(), &v.Members[i].Value, p, d)
 		if err != nil {
 			return reflect.Value{}, err
 		}
 		if out.MapIndex(mk).IsValid() {
 			// "1" and "01" name the same integer key.
-			return reflect.Value{}, errAt(&p, "the same map key twice")
+			return reflect.Value{}, errAt(p, "the same map key twice")
 		}
 		out.SetMapIndex(mk, e)
 	}
@@ -364,39 +424,82 @@ func readElement(f *bijoubuf.FieldDesc, t reflect.Type, j *Value, at *At, d dept
 	return scalar(f.Kind, t, j, at)
 }
 
+// readElementInto reads one element of field f into dst, where it is kept: a message
+// field's *M, an explicit-presence scalar's pointer (allocated here) or the value itself.
+func readElementInto(f *bijoubuf.FieldDesc, dst reflect.Value, j *Value, at *At, d depth) error {
+	if f.Kind == bijoubuf.KindMessage {
+		m, err := readMessage(f.Message(), j, at, d.next())
+		if err != nil {
+			return err
+		}
+		dst.Set(reflect.ValueOf(m))
+		return nil
+	}
+	if dst.Kind() != reflect.Pointer {
+		return scalarOrEnumInto(f, dst, j, at)
+	}
+	p := reflect.New(dst.Type().Elem())
+	if err := scalarOrEnumInto(f, p.Elem(), j, at); err != nil {
+		return err
+	}
+	dst.Set(p)
+	return nil
+}
+
+func scalarOrEnumInto(f *bijoubuf.FieldDesc, out reflect.Value, j *Value, at *At) error {
+	if f.Kind == bijoubuf.KindEnum {
+		return enumInto(f.Enum, out, j, at)
+	}
+	return scalarInto(f.Kind, out, j, at)
+}
+
 func enumValue(e *bijoubuf.EnumDesc, t reflect.Type, j *Value, at *At) (reflect.Value, error) {
 	out := reflect.New(t).Elem()
+	return out, enumInto(e, out, j, at)
+}
+
+// enumInto sets out (an enum's Go integer) from a JSON name or number.
+func enumInto(e *bijoubuf.EnumDesc, out reflect.Value, j *Value, at *At) error {
 	switch j.Kind {
 	case Null:
 		if e.FullName == "google.protobuf.NullValue" {
-			return out, nil
+			return nil
 		}
 	case String:
 		n, ok := e.ValueNumber(j.Str)
 		if !ok {
-			return out, errAt(at, quote(j.Str)+" is not a value of "+e.FullName)
+			return errAt(at, quote(j.Str)+" is not a value of "+e.FullName)
 		}
 		out.SetInt(int64(n))
-		return out, nil
+		return nil
 	case Number:
 		n, why := integer(j)
 		if why != "" {
-			return out, errAt(at, why)
+			return errAt(at, why)
 		}
 		if !n.IsInt64() || n.Int64() < math.MinInt32 || n.Int64() > math.MaxInt32 {
-			return out, errAt(at, "enum number "+n.String()+" is outside the int32 range")
+			return errAt(at, "enum number "+n.String()+" is outside the int32 range")
 		}
 		out.SetInt(n.Int64())
-		return out, nil
+		return nil
 	}
-	return out, errAt(at, "expected an enum name or number, found "+j.Kind.What())
+	return errAt(at, "expected an enum name or number, found "+j.Kind.What())
 }
 
 // scalar is one scalar of schema type kind as a value of Go type t, with its range check.
 func scalar(kind bijoubuf.Kind, t reflect.Type, j *Value, at *At) (reflect.Value, error) {
 	out := reflect.New(t).Elem()
+	return out, scalarInto(kind, out, j, at)
+}
+
+// scalarInto sets out (a settable value of the Go type holding kind) from JSON, with the
+// range check.
+func scalarInto(kind bijoubuf.Kind, out reflect.Value, j *Value, at *At) error {
 	expected := func(what string) error { return errAt(at, "expected "+what+", found "+j.Kind.What()) }
 	integral := func(lo, hi int64) (int64, error) {
+		if n, ok := plainInt64(j); ok && n >= lo && n <= hi {
+			return n, nil
+		}
 		n, why := integer(j)
 		if why != "" {
 			return 0, errAt(at, why)
@@ -409,21 +512,21 @@ func scalar(kind bijoubuf.Kind, t reflect.Type, j *Value, at *At) (reflect.Value
 	switch kind {
 	case bijoubuf.KindBool:
 		if j.Kind != Bool {
-			return out, expected("true or false")
+			return expected("true or false")
 		}
 		out.SetBool(j.Bool)
 	case bijoubuf.KindString:
 		if j.Kind != String {
-			return out, expected("a string")
+			return expected("a string")
 		}
 		out.SetString(j.Str)
 	case bijoubuf.KindBytes:
 		if j.Kind != String {
-			return out, expected("a base64 string")
+			return expected("a base64 string")
 		}
 		b, ok := decodeBase64(j.Str)
 		if !ok {
-			return out, errAt(at, "bytes must be standard or URL-safe base64")
+			return errAt(at, "bytes must be standard or URL-safe base64")
 		}
 		if b == nil {
 			b = []byte{}
@@ -432,44 +535,48 @@ func scalar(kind bijoubuf.Kind, t reflect.Type, j *Value, at *At) (reflect.Value
 	case bijoubuf.KindInt32, bijoubuf.KindSint32, bijoubuf.KindSfixed32:
 		n, err := integral(math.MinInt32, math.MaxInt32)
 		if err != nil {
-			return out, err
+			return err
 		}
 		out.SetInt(n)
 	case bijoubuf.KindInt64, bijoubuf.KindSint64, bijoubuf.KindSfixed64:
 		n, err := integral(math.MinInt64, math.MaxInt64)
 		if err != nil {
-			return out, err
+			return err
 		}
 		out.SetInt(n)
 	case bijoubuf.KindUint32, bijoubuf.KindFixed32:
 		n, err := integral(0, math.MaxUint32)
 		if err != nil {
-			return out, err
+			return err
 		}
 		out.SetUint(uint64(n))
 	case bijoubuf.KindUint64, bijoubuf.KindFixed64:
+		if n, ok := plainUint64(j); ok {
+			out.SetUint(n)
+			return nil
+		}
 		n, why := integer(j)
 		if why != "" {
-			return out, errAt(at, why)
+			return errAt(at, why)
 		}
 		if n.Sign() < 0 || !n.IsUint64() {
-			return out, errAt(at, n.String()+" is out of range for "+kind.String())
+			return errAt(at, n.String()+" is out of range for "+kind.String())
 		}
 		out.SetUint(n.Uint64())
 	case bijoubuf.KindDouble:
 		x, why := toFloat(j)
 		if why != "" {
-			return out, errAt(at, why)
+			return errAt(at, why)
 		}
 		out.SetFloat(x)
 	case bijoubuf.KindFloat:
 		x, why := toFloat32(j)
 		if why != "" {
-			return out, errAt(at, why)
+			return errAt(at, why)
 		}
 		out.SetFloat(float64(x))
 	default:
-		return out, errAt(at, "not a scalar type: "+kind.String())
+		return errAt(at, "not a scalar type: "+kind.String())
 	}
-	return out, nil
+	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/bijoubuf/bijoubuf/go/bijoubuf"
 )
@@ -208,6 +209,20 @@ func TestRefusesWhatRustRefuses(t *testing.T) {
 		{`{"when": "1970-01-01T00:00:00"}`, "$.when", "RFC 3339"},
 		{`{"when": 0}`, "$.when", "expected an RFC 3339 timestamp string"},
 		{`[]`, "$", "expected an object"},
+		{`{"i64": "9223372036854775808"}`, "$.i64", "out of range for int64"},
+		{`{"i32": "-2147483649"}`, "$.i32", "out of range for sint32"},
+		{`{"u64": "18446744073709551616"}`, "$.u64", "out of range for fixed64"},
+		{`{"u64": "-1"}`, "$.u64", "out of range for fixed64"},
+		// A repeated message's elements: one not an object, one with a bad field, and
+		// paths spelled right after the reader has been deeper elsewhere.
+		{`{"kids": [{}, null]}`, "$.kids[1]", "expected an object for t.Msg, found null"},
+		{`{"kids": [{}, 5]}`, "$.kids[1]", "expected an object for t.Msg, found a number"},
+		{`{"kids": [{}, {"s": 1}]}`, "$.kids[1].s", "expected a string"},
+		{`{"kids": [{"child": {"kids": [{}]}}], "child": {"kids": [{}, {"list": [1, -1]}]}}`,
+			"$.child.kids[1].list[1]", "out of range"},
+		{`{"im": {"1": {"kids": [{"im": {}}]}, "2": {"s": 1}}}`, "$.im.2.s", "expected a string"},
+		{`{"kids": [{"kids": [{"i32": 1}]}, {"kids": [{"i32": true}]}]}`, "$.kids[1].kids[0].i32",
+			"expected an integer"},
 	} {
 		err := Unmarshal(c.text, &tMsgFull{})
 		var e *Error
@@ -268,6 +283,58 @@ func TestWriteRefusesValuesWithNoJSONForm(t *testing.T) {
 	} {
 		if text, err := Marshal(m); err == nil {
 			t.Errorf("%+v written as %s", m, text)
+		}
+	}
+}
+
+// The elements of a repeated message field are read into one array of structs, one
+// after the other, so that a walk over them reads memory in order; elements with no
+// room under the depth limit are refused as before.
+func TestRepeatedMessagesLieTogether(t *testing.T) {
+	m := read(t, `{"kids": [{"i32": 1}, {"name": "x"}, {"kids": [{}, {"s": "y"}]}, {}]}`)
+	want := []*tMsgFull{{I32: 1}, {Choice: &tMsg_Name{Name: "x"}}, {Kids: []*tMsgFull{{}, {S: "y"}}}, {}}
+	if !reflect.DeepEqual(m.Kids, want) {
+		t.Fatalf("read %+v", m.Kids)
+	}
+	size := unsafe.Sizeof(tMsgFull{})
+	together := func(kids []*tMsgFull) bool {
+		for i := 1; i < len(kids); i++ {
+			if uintptr(unsafe.Pointer(kids[i]))-uintptr(unsafe.Pointer(kids[i-1])) != size {
+				return false
+			}
+		}
+		return true
+	}
+	if !together(m.Kids) || !together(m.Kids[2].Kids) {
+		t.Fatalf("elements of %d bytes at %p %p %p %p", size, m.Kids[0], m.Kids[1], m.Kids[2], m.Kids[3])
+	}
+	// Not read together: elements past the depth limit (which the text's nesting limit
+	// refuses first, except inside Any), of a type with a special form, or not objects.
+	et := reflect.TypeOf(m.Kids).Elem()
+	objects := []Value{{Kind: Object}, {Kind: Object}}
+	if !slabbable(&msgDesc, et, objects, depth{at: 2, max: 2}) || slabbable(&msgDesc, et, objects, depth{at: 3, max: 2}) ||
+		slabbable(&tsDesc, reflect.TypeOf(m.When), objects, depth{at: 2, max: 2}) ||
+		slabbable(&msgDesc, et, []Value{{Kind: Object}, {Kind: Null}}, depth{at: 2, max: 2}) {
+		t.Fatal("slabbable")
+	}
+}
+
+// The integers written plainly, read without a big.Int, agree with integer.
+func TestPlainIntegers(t *testing.T) {
+	for _, text := range []string{`0`, `5`, `-5`, `"5"`, `"+5"`, `"-0"`, `"007"`, `"-007"`,
+		`9223372036854775807`, `9223372036854775808`, `-9223372036854775808`,
+		`"9223372036854775807"`, `"9223372036854775808"`, `"-9223372036854775808"`,
+		`"-9223372036854775809"`, `18446744073709551615`, `"18446744073709551615"`,
+		`18446744073709551616`, `"18446744073709551616"`, `1e2`, `"1e2"`, `5.0`, `1.5`, `true`} {
+		j := parseOne(t, text)
+		n, why := integer(&j)
+		if i, ok := plainInt64(&j); ok && (why != "" || !n.IsInt64() || n.Int64() != i) {
+			t.Errorf("%s: plainInt64 %d, integer %v %q", text, i, n, why)
+		} else if !ok && why == "" && n.IsInt64() && j.Kind == String && !strings.ContainsAny(j.Str, "e.") {
+			t.Errorf("%s: plainInt64 refused %v", text, n)
+		}
+		if u, ok := plainUint64(&j); ok && (why != "" || !n.IsUint64() || n.Uint64() != u) {
+			t.Errorf("%s: plainUint64 %d, integer %v %q", text, u, n, why)
 		}
 	}
 }

@@ -13,6 +13,8 @@ type At struct {
 	key    string
 	index  int
 	isKey  bool
+	// child is the place keyIn and indexIn reuse for the values below this one.
+	child *At
 }
 
 var root At
@@ -22,6 +24,29 @@ func (a *At) Key(key string) At { return At{parent: a, key: key, isKey: true} }
 
 // Index is element i of the array at a.
 func (a *At) Index(i int) At { return At{parent: a, index: i} }
+
+// keyIn is Key in a place kept for a's children, which the next keyIn or indexIn on a
+// overwrites: for a reader that visits one value at a time and spells a path (Path) at
+// once when it needs one, so that walking a document does not allocate a place per value.
+func (a *At) keyIn(key string) *At {
+	c := a.place()
+	c.key, c.index, c.isKey = key, 0, true
+	return c
+}
+
+// indexIn is Index in the place keyIn uses.
+func (a *At) indexIn(i int) *At {
+	c := a.place()
+	c.key, c.index, c.isKey = "", i, false
+	return c
+}
+
+func (a *At) place() *At {
+	if a.child == nil {
+		a.child = &At{parent: a}
+	}
+	return a.child
+}
 
 // Path spells the path as the Rust and TypeScript readers do: `$.lines[3].sku`, with
 // `$["odd key"]` for a key that is not a plain identifier.

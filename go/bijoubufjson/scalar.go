@@ -43,6 +43,34 @@ func integer(j *Value) (n *big.Int, why string) {
 	return nil, "expected an integer, found " + j.Kind.What()
 }
 
+// plainInt64 is j's value where it is an integer written plainly (a JSON integer, or a
+// decimal string) that fits an int64; otherwise integer reads it, with its errors. It
+// spares the common case integer's big.Int.
+func plainInt64(j *Value) (int64, bool) {
+	switch {
+	case j.Kind == Number && j.form == numI:
+		return j.i, true
+	case j.Kind == Number && j.form == numU:
+		return int64(j.u), j.u <= math.MaxInt64
+	case j.Kind == String && isDecimal(j.Str):
+		n, err := strconv.ParseInt(j.Str, 10, 64)
+		return n, err == nil
+	}
+	return 0, false
+}
+
+// plainUint64 is plainInt64 for a uint64.
+func plainUint64(j *Value) (uint64, bool) {
+	switch {
+	case j.Kind == Number && j.form == numU:
+		return j.u, true
+	case j.Kind == String && isDecimal(j.Str):
+		n, err := strconv.ParseUint(j.Str, 10, 64)
+		return n, err == nil
+	}
+	return 0, false
+}
+
 // isDecimal: [+-]?[0-9]+.
 func isDecimal(t string) bool {
 	if t != "" && (t[0] == '+' || t[0] == '-') {
