@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"math"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/bijoubuf/bijoubuf/go/bijou64"
@@ -103,6 +104,20 @@ type Reader struct {
 	// from (see substring).
 	str     string
 	strBase int
+	// pend are the string fields StringTo read whose values are not written yet, and
+	// npend how many; flushStrings writes them, all cut from one copy of their bytes.
+	pend  [pendingStrings]pendingString
+	npend int
+}
+
+// pendingStrings is how many string fields a decode holds before it copies their bytes
+// (flushStrings): one allocation per that many non-empty strings at most.
+const pendingStrings = 16
+
+// pendingString is a string field StringTo read: its value will be buf[from:from+n].
+type pendingString struct {
+	p       *string
+	from, n int
 }
 
 // newReader is a reader over buf[start:end] as a top-level message (depth 1).
@@ -452,6 +467,80 @@ func (r *Reader) String() (string, error) {
 		return "", NewDecodeError(InvalidUTF8, r.pos-len(b)+bad)
 	}
 	return r.substring(r.pos-len(b), r.pos), nil
+}
+
+// StringTo reads a length-prefixed string as String does (the same checks, at the same
+// offsets) and returns its length; its value is written to *p when the decode ends
+// (EndDecode, or Decode and DecodeFrame returning) or earlier, *p holding "" until then.
+// The values of up to 16 such fields are cut from one exact copy of their bytes, so a
+// message's short strings cost one allocation together and a string kept alive keeps
+// only those bytes alive. Nothing but the decode may write *p before it ends, and p
+// must stay where it is (a field of a message, not an element of a slice that may
+// grow). An empty string is not held.
+func (r *Reader) StringTo(p *string) (int, error) {
+	at := r.pos
+	from, l := at+1, 0
+	ascii := false
+	if at < r.end {
+		if l = int(r.buf[at]); l < bijou64.FirstTierTag && l <= r.end-at-1 {
+			// The common case: a one-byte length and ASCII content.
+			if l < 8 && from+8 <= len(r.buf) {
+				w := binary.LittleEndian.Uint64(r.buf[from:])
+				ascii = w&(1<<(8*uint(l))-1)&0x8080808080808080 == 0
+			} else {
+				ascii = isASCII(r.buf[from : from+l])
+			}
+		}
+	}
+	if ascii {
+		r.pos = from + l
+	} else {
+		b, err := r.LenBytes()
+		if err != nil {
+			return 0, err
+		}
+		if bad := invalidUTF8At(b); bad >= 0 {
+			return 0, NewDecodeError(InvalidUTF8, r.pos-len(b)+bad)
+		}
+		from, l = r.pos-len(b), len(b)
+	}
+	if l == 0 {
+		return 0, nil
+	}
+	if r.npend == pendingStrings {
+		r.flushStrings()
+	}
+	r.pend[r.npend] = pendingString{p, from, l}
+	r.npend++
+	return l, nil
+}
+
+// flushStrings writes the pending strings' values (see StringTo): one allocation of
+// their total length, each value a substring of it.
+func (r *Reader) flushStrings() {
+	if r.npend == 0 {
+		return
+	}
+	pend := r.pend[:r.npend]
+	total := 0
+	for i := range pend {
+		total += pend[i].n
+	}
+	// A Builder hands out its bytes as a string without copying them again; it never
+	// grows here (one Grow of the exact total), so no byte of a value changes.
+	var sb strings.Builder
+	sb.Grow(total)
+	for i := range pend {
+		sb.Write(r.buf[pend[i].from : pend[i].from+pend[i].n])
+	}
+	all := sb.String()
+	off := 0
+	for i := range pend {
+		*pend[i].p = all[off : off+pend[i].n]
+		off += pend[i].n
+		pend[i].p = nil
+	}
+	r.npend = 0
 }
 
 // stringWindow is how much of the input one string copy takes at least: the strings a
@@ -929,6 +1018,7 @@ func Decode(buf []byte, opts DecodeOptions, name string, keeps bool, decode func
 func decodeTop(r *Reader, name string, keeps bool, decode func(*Reader) error) (int, error) {
 	r.keep = r.preserve && keeps
 	err := decode(r)
+	r.flushStrings()
 	if err == nil && !r.allRead() {
 		err = r.unread()
 	}
@@ -962,6 +1052,7 @@ func StartDecode(buf []byte, opts DecodeOptions, name string, keeps bool) (Reade
 // returned: records it left unread are refused, errors get the root of their path, and
 // the result is the number of unknown records kept.
 func (r *Reader) EndDecode(err error, name string) (int, error) {
+	r.flushStrings()
 	if err == nil && !r.allRead() {
 		err = r.unread()
 	}

@@ -90,3 +90,124 @@ func TestStringWindows(t *testing.T) {
 		}
 	}
 }
+
+// StringTo reads what String reads, with the same errors at the same offsets; the value
+// reaches its field when the decode ends, and an empty string is not held.
+func TestStringToAgreesWithString(t *testing.T) {
+	for l := 0; l <= 40; l++ {
+		for bad := -1; bad < l; bad++ {
+			for _, b := range []byte{0xC3, 0xFF, 0x80} {
+				content := make([]byte, l)
+				for i := range content {
+					content[i] = 'a' + byte(i%26)
+				}
+				if bad >= 0 {
+					content[bad] = b
+					if b == 0xC3 && bad+1 < l {
+						content[bad+1] = 0xA9 // é
+					}
+				}
+				for _, tail := range [][]byte{nil, {0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF}} {
+					in := append(append([]byte{byte(l)}, content...), tail...)
+					want, werr := newReader(in, 0, 1+l, DecodeOptions{}).String()
+					wcode, wat := codeAt(t, werr)
+					r := newReader(in, 0, 1+l, DecodeOptions{})
+					var got string
+					n, err := r.StringTo(&got)
+					code, at := codeAt(t, err)
+					if code != wcode || at != wat {
+						t.Errorf("% x: StringTo gave %v, String %v", in, err, werr)
+						continue
+					}
+					if err != nil {
+						continue
+					}
+					if got != "" || n != l || r.Pos() != 1+l || (l == 0) != (r.npend == 0) {
+						t.Errorf("% x: before the end: %q, length %d at %d, %d held", in, got, n, r.Pos(), r.npend)
+					}
+					r.flushStrings()
+					if got != want {
+						t.Errorf("% x: StringTo gave %q, String %q", in, got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// StringTo's values, however many and however long, are the bytes they were read from,
+// written by the end of the decode, untouched by later changes to the input; the values
+// of up to 16 fields share one allocation of exactly their bytes.
+func TestStringToCopiesOncePerSixteen(t *testing.T) {
+	var in []byte
+	var want []string
+	for i := 0; i < 300; i++ {
+		n := i % 41
+		if i == 150 {
+			n = 5000
+		}
+		s := strings.Repeat(string(rune('a'+i%26)), n)
+		want = append(want, s)
+		if n < 0xF8 {
+			in = append(in, byte(n))
+		} else {
+			in = append(in, 0xF9, byte((n-504)>>8), byte(n-504))
+		}
+		in = append(in, s...)
+	}
+	got := make([]string, len(want))
+	r, err := StartDecode(in, DecodeOptions{}, "M", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; !r.AtEnd(); i++ {
+		if _, err := r.StringTo(&got[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got[len(got)-1] != "" {
+		t.Fatalf("the last value was written before the decode ended")
+	}
+	if _, err := r.EndDecode(nil, "M"); err != nil {
+		t.Fatal(err)
+	}
+	for i := range in {
+		in[i] = 0
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("string %d = %q…, want %q…", i, got[i][:min(8, len(got[i]))], want[i][:min(8, len(want[i]))])
+		}
+	}
+
+	// Allocations: one per sixteen non-empty strings, whatever their lengths.
+	in = nil
+	for i := 1; i <= 17; i++ {
+		in = append(in, byte(i))
+		in = append(in, strings.Repeat("x", i)...)
+	}
+	var fields [17]string
+	for _, c := range []struct{ strings, allocs int }{{1, 1}, {16, 1}, {17, 2}} {
+		end := 0
+		for i := 1; i <= c.strings; i++ {
+			end += 1 + i
+		}
+		allocs := testing.AllocsPerRun(20, func() {
+			r, _ := StartDecode(in[:end], DecodeOptions{}, "M", false)
+			for i := 0; !r.AtEnd(); i++ {
+				if _, err := r.StringTo(&fields[i]); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if _, err := r.EndDecode(nil, "M"); err != nil {
+				t.Fatal(err)
+			}
+		})
+		if int(allocs) != c.allocs {
+			t.Errorf("%d strings: %v allocations, want %d", c.strings, allocs, c.allocs)
+		}
+		if fields[c.strings-1] != strings.Repeat("x", c.strings) {
+			t.Errorf("%d strings: the last is %q", c.strings, fields[c.strings-1])
+		}
+	}
+}

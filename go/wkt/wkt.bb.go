@@ -156,14 +156,13 @@ func (m *Any) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("type_url")
 			}
-			v, err := r.String()
+			l, err := r.StringTo(&m.TypeUrl)
 			if err != nil {
 				return bijoubuf.InField(err, "type_url")
 			}
-			if len(v) == 0 {
+			if l == 0 {
 				return r.DefaultValuePresent("type_url")
 			}
-			m.TypeUrl = v
 		case 2:
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("value")
@@ -317,14 +316,13 @@ func (m *SourceContext) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("file_name")
 			}
-			v, err := r.String()
+			l, err := r.StringTo(&m.FileName)
 			if err != nil {
 				return bijoubuf.InField(err, "file_name")
 			}
-			if len(v) == 0 {
+			if l == 0 {
 				return r.DefaultValuePresent("file_name")
 			}
-			m.FileName = v
 		default:
 			if err := r.Skip(n, wt); err != nil {
 				return err
@@ -653,14 +651,13 @@ func (m *Type) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("name")
 			}
-			v, err := r.String()
+			l, err := r.StringTo(&m.Name)
 			if err != nil {
 				return bijoubuf.InField(err, "name")
 			}
-			if len(v) == 0 {
+			if l == 0 {
 				return r.DefaultValuePresent("name")
 			}
-			m.Name = v
 		case 2:
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("fields")
@@ -793,14 +790,13 @@ func (m *Type) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("edition")
 			}
-			v, err := r.String()
+			l, err := r.StringTo(&m.Edition)
 			if err != nil {
 				return bijoubuf.InField(err, "edition")
 			}
-			if len(v) == 0 {
+			if l == 0 {
 				return r.DefaultValuePresent("edition")
 			}
-			m.Edition = v
 		default:
 			if err := r.Skip(n, wt); err != nil {
 				return err
@@ -1252,26 +1248,24 @@ func (m *Field) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("name")
 			}
-			v, err := r.String()
+			l, err := r.StringTo(&m.Name)
 			if err != nil {
 				return bijoubuf.InField(err, "name")
 			}
-			if len(v) == 0 {
+			if l == 0 {
 				return r.DefaultValuePresent("name")
 			}
-			m.Name = v
 		case 6:
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("type_url")
 			}
-			v, err := r.String()
+			l, err := r.StringTo(&m.TypeUrl)
 			if err != nil {
 				return bijoubuf.InField(err, "type_url")
 			}
-			if len(v) == 0 {
+			if l == 0 {
 				return r.DefaultValuePresent("type_url")
 			}
-			m.TypeUrl = v
 		case 7:
 			if wt != bijoubuf.WireVarint {
 				return r.WireMismatch("oneof_index")
@@ -1343,26 +1337,24 @@ func (m *Field) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("json_name")
 			}
-			v, err := r.String()
+			l, err := r.StringTo(&m.JsonName)
 			if err != nil {
 				return bijoubuf.InField(err, "json_name")
 			}
-			if len(v) == 0 {
+			if l == 0 {
 				return r.DefaultValuePresent("json_name")
 			}
-			m.JsonName = v
 		case 11:
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("default_value")
 			}
-			v, err := r.String()
+			l, err := r.StringTo(&m.DefaultValue)
 			if err != nil {
 				return bijoubuf.InField(err, "default_value")
 			}
-			if len(v) == 0 {
+			if l == 0 {
 				return r.DefaultValuePresent("default_value")
 			}
-			m.DefaultValue = v
 		default:
 			if err := r.Skip(n, wt); err != nil {
 				return err
@@ -1637,14 +1629,13 @@ func (m *Enum) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("name")
 			}
-			v, err := r.String()
+			l, err := r.StringTo(&m.Name)
 			if err != nil {
 				return bijoubuf.InField(err, "name")
 			}
-			if len(v) == 0 {
+			if l == 0 {
 				return r.DefaultValuePresent("name")
 			}
-			m.Name = v
 		case 2:
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("enumvalue")
@@ -1760,14 +1751,13 @@ func (m *Enum) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("edition")
 			}
-			v, err := r.String()
+			l, err := r.StringTo(&m.Edition)
 			if err != nil {
 				return bijoubuf.InField(err, "edition")
 			}
-			if len(v) == 0 {
+			if l == 0 {
 				return r.DefaultValuePresent("edition")
 			}
-			m.Edition = v
 		default:
 			if err := r.Skip(n, wt); err != nil {
 				return err
@@ -1961,14 +1951,13 @@ func (m *EnumValue) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("name")
 			}
-			v, err := r.String()
+			l, err := r.StringTo(&m.Name)
 			if err != nil {
 				return bijoubuf.InField(err, "name")
 			}
-			if len(v) == 0 {
+			if l == 0 {
 				return r.DefaultValuePresent("name")
 			}
-			m.Name = v
 		case 2:
 			if wt != bijoubuf.WireVarint {
 				return r.WireMismatch("number")
@@ -2189,14 +2178,13 @@ func (m *Option) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("name")
 			}
-			v, err := r.String()
+			l, err := r.StringTo(&m.Name)
 			if err != nil {
 				return bijoubuf.InField(err, "name")
 			}
-			if len(v) == 0 {
+			if l == 0 {
 				return r.DefaultValuePresent("name")
 			}
-			m.Name = v
 		case 2:
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("value")
@@ -2528,14 +2516,13 @@ func (m *Api) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("name")
 			}
-			v, err := r.String()
+			l, err := r.StringTo(&m.Name)
 			if err != nil {
 				return bijoubuf.InField(err, "name")
 			}
-			if len(v) == 0 {
+			if l == 0 {
 				return r.DefaultValuePresent("name")
 			}
-			m.Name = v
 		case 2:
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("methods")
@@ -2614,14 +2601,13 @@ func (m *Api) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("version")
 			}
-			v, err := r.String()
+			l, err := r.StringTo(&m.Version)
 			if err != nil {
 				return bijoubuf.InField(err, "version")
 			}
-			if len(v) == 0 {
+			if l == 0 {
 				return r.DefaultValuePresent("version")
 			}
-			m.Version = v
 		case 5:
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("source_context")
@@ -2963,26 +2949,24 @@ func (m *Method) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("name")
 			}
-			v, err := r.String()
+			l, err := r.StringTo(&m.Name)
 			if err != nil {
 				return bijoubuf.InField(err, "name")
 			}
-			if len(v) == 0 {
+			if l == 0 {
 				return r.DefaultValuePresent("name")
 			}
-			m.Name = v
 		case 2:
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("request_type_url")
 			}
-			v, err := r.String()
+			l, err := r.StringTo(&m.RequestTypeUrl)
 			if err != nil {
 				return bijoubuf.InField(err, "request_type_url")
 			}
-			if len(v) == 0 {
+			if l == 0 {
 				return r.DefaultValuePresent("request_type_url")
 			}
-			m.RequestTypeUrl = v
 		case 3:
 			if wt != bijoubuf.WireVarint {
 				return r.WireMismatch("request_streaming")
@@ -3002,14 +2986,13 @@ func (m *Method) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("response_type_url")
 			}
-			v, err := r.String()
+			l, err := r.StringTo(&m.ResponseTypeUrl)
 			if err != nil {
 				return bijoubuf.InField(err, "response_type_url")
 			}
-			if len(v) == 0 {
+			if l == 0 {
 				return r.DefaultValuePresent("response_type_url")
 			}
-			m.ResponseTypeUrl = v
 		case 5:
 			if wt != bijoubuf.WireVarint {
 				return r.WireMismatch("response_streaming")
@@ -3239,26 +3222,24 @@ func (m *Mixin) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("name")
 			}
-			v, err := r.String()
+			l, err := r.StringTo(&m.Name)
 			if err != nil {
 				return bijoubuf.InField(err, "name")
 			}
-			if len(v) == 0 {
+			if l == 0 {
 				return r.DefaultValuePresent("name")
 			}
-			m.Name = v
 		case 2:
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("root")
 			}
-			v, err := r.String()
+			l, err := r.StringTo(&m.Root)
 			if err != nil {
 				return bijoubuf.InField(err, "root")
 			}
-			if len(v) == 0 {
+			if l == 0 {
 				return r.DefaultValuePresent("root")
 			}
-			m.Root = v
 		default:
 			if err := r.Skip(n, wt); err != nil {
 				return err
@@ -4282,11 +4263,11 @@ func (m *Value) BijoubufDecode(r *bijoubuf.Reader) error {
 			if m.Kind != nil {
 				return r.OneofConflict("string_value")
 			}
-			v, err := r.String()
-			if err != nil {
+			w := new(Value_StringValue)
+			if _, err := r.StringTo(&w.StringValue); err != nil {
 				return bijoubuf.InField(err, "string_value")
 			}
-			m.Kind = &Value_StringValue{StringValue: v}
+			m.Kind = w
 		case 4:
 			if wt != bijoubuf.WireVarint {
 				return r.WireMismatch("bool_value")
@@ -5907,14 +5888,13 @@ func (m *StringValue) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("value")
 			}
-			v, err := r.String()
+			l, err := r.StringTo(&m.Value)
 			if err != nil {
 				return bijoubuf.InField(err, "value")
 			}
-			if len(v) == 0 {
+			if l == 0 {
 				return r.DefaultValuePresent("value")
 			}
-			m.Value = v
 		default:
 			if err := r.Skip(n, wt); err != nil {
 				return err

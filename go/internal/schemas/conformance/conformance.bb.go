@@ -178,14 +178,13 @@ func (m *Person) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("name")
 			}
-			v, err := r.String()
+			l, err := r.StringTo(&m.Name)
 			if err != nil {
 				return bijoubuf.InField(err, "name")
 			}
-			if len(v) == 0 {
+			if l == 0 {
 				return r.DefaultValuePresent("name")
 			}
-			m.Name = v
 		case 2:
 			if wt != bijoubuf.WireVarint {
 				return r.WireMismatch("age")
@@ -679,14 +678,13 @@ func (m *Customer) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("name")
 			}
-			v, err := r.String()
+			l, err := r.StringTo(&m.Name)
 			if err != nil {
 				return bijoubuf.InField(err, "name")
 			}
-			if len(v) == 0 {
+			if l == 0 {
 				return r.DefaultValuePresent("name")
 			}
-			m.Name = v
 		default:
 			if err := r.Skip(n, wt); err != nil {
 				return err
@@ -837,14 +835,13 @@ func (m *Line) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("sku")
 			}
-			v, err := r.String()
+			l, err := r.StringTo(&m.Sku)
 			if err != nil {
 				return bijoubuf.InField(err, "sku")
 			}
-			if len(v) == 0 {
+			if l == 0 {
 				return r.DefaultValuePresent("sku")
 			}
-			m.Sku = v
 		case 2:
 			if wt != bijoubuf.WireVarint {
 				return r.WireMismatch("qty")
@@ -1329,11 +1326,11 @@ func (m *Reading) BijoubufDecode(r *bijoubuf.Reader) error {
 			if m.Unit != nil {
 				return r.OneofConflict("other")
 			}
-			v, err := r.String()
-			if err != nil {
+			w := new(Reading_Other)
+			if _, err := r.StringTo(&w.Other); err != nil {
 				return bijoubuf.InField(err, "other")
 			}
-			m.Unit = &Reading_Other{Other: v}
+			m.Unit = w
 		case 6:
 			if wt != bijoubuf.WireVarint {
 				return r.WireMismatch("offset")
@@ -1641,11 +1638,11 @@ func (m *Required) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("c")
 			}
-			v, err := r.String()
-			if err != nil {
+			v := new(string)
+			if _, err := r.StringTo(v); err != nil {
 				return bijoubuf.InField(err, "c")
 			}
-			m.C = &v
+			m.C = v
 		case 4:
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("inner")
@@ -2505,14 +2502,13 @@ func (m *Scalars) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("str")
 			}
-			v, err := r.String()
+			l, err := r.StringTo(&m.Str)
 			if err != nil {
 				return bijoubuf.InField(err, "str")
 			}
-			if len(v) == 0 {
+			if l == 0 {
 				return r.DefaultValuePresent("str")
 			}
-			m.Str = v
 		case 16:
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("by")
@@ -3076,11 +3072,11 @@ func (m *Optionals) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("str")
 			}
-			v, err := r.String()
-			if err != nil {
+			v := new(string)
+			if _, err := r.StringTo(v); err != nil {
 				return bijoubuf.InField(err, "str")
 			}
-			m.Str = &v
+			m.Str = v
 		case 16:
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("by")
@@ -5400,14 +5396,13 @@ func (m *Leaf) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("s")
 			}
-			v, err := r.String()
+			l, err := r.StringTo(&m.S)
 			if err != nil {
 				return bijoubuf.InField(err, "s")
 			}
-			if len(v) == 0 {
+			if l == 0 {
 				return r.DefaultValuePresent("s")
 			}
-			m.S = v
 		default:
 			if err := r.Skip(n, wt); err != nil {
 				return err
@@ -5735,11 +5730,11 @@ func (m *Choice) BijoubufDecode(r *bijoubuf.Reader) error {
 			if m.First != nil {
 				return r.OneofConflict("b")
 			}
-			v, err := r.String()
-			if err != nil {
+			w := new(Choice_B)
+			if _, err := r.StringTo(&w.B); err != nil {
 				return bijoubuf.InField(err, "b")
 			}
-			m.First = &Choice_B{B: v}
+			m.First = w
 		case 3:
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("c")
@@ -7300,11 +7295,11 @@ func (m *Bindings) BijoubufDecode(r *bijoubuf.Reader) error {
 			if m.V != nil {
 				return r.OneofConflict("s")
 			}
-			v, err := r.String()
-			if err != nil {
+			w := new(Bindings_S)
+			if _, err := r.StringTo(&w.S); err != nil {
 				return bijoubuf.InField(err, "s")
 			}
-			m.V = &Bindings_S{S: v}
+			m.V = w
 		case 3:
 			if wt != bijoubuf.WireVarint {
 				return r.WireMismatch("m")

@@ -11,12 +11,13 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/bijoubuf/bijoubuf/go/bijoubuf"
 	"github.com/bijoubuf/bijoubuf/go/wkt"
 )
 
-func unhex(t *testing.T, s string) []byte {
+func unhex(t testing.TB, s string) []byte {
 	t.Helper()
 	b, err := hex.DecodeString(strings.ReplaceAll(s, " ", ""))
 	if err != nil {
@@ -305,6 +306,28 @@ func TestAllocations(t *testing.T) {
 	var q Person
 	if n := testing.AllocsPerRun(100, func() { _ = q.Unmarshal(in) }); n != 2 {
 		t.Errorf("Person.Unmarshal: %v allocations", n)
+	}
+}
+
+// A decode's singular strings, nested ones too, are cut from one copy of exactly their
+// bytes, in the order they were read (not from a copy of the input with the keys and
+// lengths between them), and do not change when the input does.
+func TestSingularStringsShareOneExactCopy(t *testing.T) {
+	in, err := (&Order{Id: 1, Customer: &Customer{Name: "Bo"}, Lines: []*Line{{Sku: "A1", Qty: 2}, {Sku: "B7"}}}).Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var o Order
+	if err := o.Unmarshal(in); err != nil {
+		t.Fatal(err)
+	}
+	clear(in)
+	if o.Customer.Name != "Bo" || o.Lines[0].Sku != "A1" || o.Lines[1].Sku != "B7" {
+		t.Fatalf("decoded %q %q %q", o.Customer.Name, o.Lines[0].Sku, o.Lines[1].Sku)
+	}
+	at := func(s string) uintptr { return uintptr(unsafe.Pointer(unsafe.StringData(s))) }
+	if at(o.Lines[0].Sku) != at(o.Customer.Name)+2 || at(o.Lines[1].Sku) != at(o.Customer.Name)+4 {
+		t.Errorf("the strings are not one run of their bytes: %#x %#x %#x", at(o.Customer.Name), at(o.Lines[0].Sku), at(o.Lines[1].Sku))
 	}
 }
 

@@ -289,26 +289,24 @@ func (m *Commit) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("author")
 			}
-			v, err := r.String()
+			l, err := r.StringTo(&m.Author)
 			if err != nil {
 				return bijoubuf.InField(err, "author")
 			}
-			if len(v) == 0 {
+			if l == 0 {
 				return r.DefaultValuePresent("author")
 			}
-			m.Author = v
 		case 5:
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("message")
 			}
-			v, err := r.String()
+			l, err := r.StringTo(&m.Message)
 			if err != nil {
 				return bijoubuf.InField(err, "message")
 			}
-			if len(v) == 0 {
+			if l == 0 {
 				return r.DefaultValuePresent("message")
 			}
-			m.Message = v
 		case 6:
 			if wt != bijoubuf.WireVarint {
 				return r.WireMismatch("timestamp")
@@ -591,14 +589,13 @@ func (m *Blob) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("path")
 			}
-			v, err := r.String()
+			l, err := r.StringTo(&m.Path)
 			if err != nil {
 				return bijoubuf.InField(err, "path")
 			}
-			if len(v) == 0 {
+			if l == 0 {
 				return r.DefaultValuePresent("path")
 			}
-			m.Path = v
 		case 4:
 			if wt != bijoubuf.WireVarint {
 				return r.WireMismatch("mode")

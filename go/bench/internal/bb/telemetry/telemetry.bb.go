@@ -282,11 +282,11 @@ func (m *AnyValue) BijoubufDecode(r *bijoubuf.Reader) error {
 			if m.Value != nil {
 				return r.OneofConflict("string_value")
 			}
-			v, err := r.String()
-			if err != nil {
+			w := new(AnyValue_StringValue)
+			if _, err := r.StringTo(&w.StringValue); err != nil {
 				return bijoubuf.InField(err, "string_value")
 			}
-			m.Value = &AnyValue_StringValue{StringValue: v}
+			m.Value = w
 		case 2:
 			if wt != bijoubuf.WireVarint {
 				return r.WireMismatch("bool_value")
@@ -548,14 +548,13 @@ func (m *Event) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("name")
 			}
-			v, err := r.String()
+			l, err := r.StringTo(&m.Name)
 			if err != nil {
 				return bijoubuf.InField(err, "name")
 			}
-			if len(v) == 0 {
+			if l == 0 {
 				return r.DefaultValuePresent("name")
 			}
-			m.Name = v
 		case 3:
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("attributes")
@@ -999,14 +998,13 @@ func (m *Status) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("message")
 			}
-			v, err := r.String()
+			l, err := r.StringTo(&m.Message)
 			if err != nil {
 				return bijoubuf.InField(err, "message")
 			}
-			if len(v) == 0 {
+			if l == 0 {
 				return r.DefaultValuePresent("message")
 			}
-			m.Message = v
 		case 2:
 			if wt != bijoubuf.WireVarint {
 				return r.WireMismatch("code")
@@ -1421,14 +1419,13 @@ func (m *Span) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("name")
 			}
-			v, err := r.String()
+			l, err := r.StringTo(&m.Name)
 			if err != nil {
 				return bijoubuf.InField(err, "name")
 			}
-			if len(v) == 0 {
+			if l == 0 {
 				return r.DefaultValuePresent("name")
 			}
-			m.Name = v
 		case 5:
 			if wt != bijoubuf.WireVarint {
 				return r.WireMismatch("kind")
@@ -1830,14 +1827,13 @@ func (m *SpanBatch) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("service_name")
 			}
-			v, err := r.String()
+			l, err := r.StringTo(&m.ServiceName)
 			if err != nil {
 				return bijoubuf.InField(err, "service_name")
 			}
-			if len(v) == 0 {
+			if l == 0 {
 				return r.DefaultValuePresent("service_name")
 			}
-			m.ServiceName = v
 		case 2:
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("resource")

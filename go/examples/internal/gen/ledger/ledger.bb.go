@@ -229,26 +229,24 @@ func (m *Transfer) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("payer")
 			}
-			v, err := r.String()
+			l, err := r.StringTo(&m.Payer)
 			if err != nil {
 				return bijoubuf.InField(err, "payer")
 			}
-			if len(v) == 0 {
+			if l == 0 {
 				return r.DefaultValuePresent("payer")
 			}
-			m.Payer = v
 		case 2:
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("payee")
 			}
-			v, err := r.String()
+			l, err := r.StringTo(&m.Payee)
 			if err != nil {
 				return bijoubuf.InField(err, "payee")
 			}
-			if len(v) == 0 {
+			if l == 0 {
 				return r.DefaultValuePresent("payee")
 			}
-			m.Payee = v
 		case 3:
 			if wt != bijoubuf.WireVarint {
 				return r.WireMismatch("amount")
@@ -268,14 +266,13 @@ func (m *Transfer) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("memo")
 			}
-			v, err := r.String()
+			l, err := r.StringTo(&m.Memo)
 			if err != nil {
 				return bijoubuf.InField(err, "memo")
 			}
-			if len(v) == 0 {
+			if l == 0 {
 				return r.DefaultValuePresent("memo")
 			}
-			m.Memo = v
 		case 5:
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("labels")

@@ -175,14 +175,13 @@ func (m *Record) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("name")
 			}
-			v, err := r.String()
+			l, err := r.StringTo(&m.Name)
 			if err != nil {
 				return bijoubuf.InField(err, "name")
 			}
-			if len(v) == 0 {
+			if l == 0 {
 				return r.DefaultValuePresent("name")
 			}
-			m.Name = v
 		case 5:
 			if wt != bijoubuf.WireVarint {
 				return r.WireMismatch("level")

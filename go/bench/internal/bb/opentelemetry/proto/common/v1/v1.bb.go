@@ -357,11 +357,11 @@ func (m *AnyValue) BijoubufDecode(r *bijoubuf.Reader) error {
 			if m.Value != nil {
 				return r.OneofConflict("string_value")
 			}
-			v, err := r.String()
-			if err != nil {
+			w := new(AnyValue_StringValue)
+			if _, err := r.StringTo(&w.StringValue); err != nil {
 				return bijoubuf.InField(err, "string_value")
 			}
-			m.Value = &AnyValue_StringValue{StringValue: v}
+			m.Value = w
 		case 2:
 			if wt != bijoubuf.WireVarint {
 				return r.WireMismatch("bool_value")
@@ -1068,14 +1068,13 @@ func (m *KeyValue) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("key")
 			}
-			v, err := r.String()
+			l, err := r.StringTo(&m.Key)
 			if err != nil {
 				return bijoubuf.InField(err, "key")
 			}
-			if len(v) == 0 {
+			if l == 0 {
 				return r.DefaultValuePresent("key")
 			}
-			m.Key = v
 		case 2:
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("value")
@@ -1334,26 +1333,24 @@ func (m *InstrumentationScope) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("name")
 			}
-			v, err := r.String()
+			l, err := r.StringTo(&m.Name)
 			if err != nil {
 				return bijoubuf.InField(err, "name")
 			}
-			if len(v) == 0 {
+			if l == 0 {
 				return r.DefaultValuePresent("name")
 			}
-			m.Name = v
 		case 2:
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("version")
 			}
-			v, err := r.String()
+			l, err := r.StringTo(&m.Version)
 			if err != nil {
 				return bijoubuf.InField(err, "version")
 			}
-			if len(v) == 0 {
+			if l == 0 {
 				return r.DefaultValuePresent("version")
 			}
-			m.Version = v
 		case 3:
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("attributes")
@@ -1644,26 +1641,24 @@ func (m *EntityRef) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("schema_url")
 			}
-			v, err := r.String()
+			l, err := r.StringTo(&m.SchemaUrl)
 			if err != nil {
 				return bijoubuf.InField(err, "schema_url")
 			}
-			if len(v) == 0 {
+			if l == 0 {
 				return r.DefaultValuePresent("schema_url")
 			}
-			m.SchemaUrl = v
 		case 2:
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("type")
 			}
-			v, err := r.String()
+			l, err := r.StringTo(&m.Type)
 			if err != nil {
 				return bijoubuf.InField(err, "type")
 			}
-			if len(v) == 0 {
+			if l == 0 {
 				return r.DefaultValuePresent("type")
 			}
-			m.Type = v
 		case 3:
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("id_keys")

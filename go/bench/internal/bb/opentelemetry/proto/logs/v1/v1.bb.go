@@ -566,14 +566,13 @@ func (m *ResourceLogs) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("schema_url")
 			}
-			v, err := r.String()
+			l, err := r.StringTo(&m.SchemaUrl)
 			if err != nil {
 				return bijoubuf.InField(err, "schema_url")
 			}
-			if len(v) == 0 {
+			if l == 0 {
 				return r.DefaultValuePresent("schema_url")
 			}
-			m.SchemaUrl = v
 		default:
 			if err := r.Skip(n, wt); err != nil {
 				return err
@@ -842,14 +841,13 @@ func (m *ScopeLogs) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("schema_url")
 			}
-			v, err := r.String()
+			l, err := r.StringTo(&m.SchemaUrl)
 			if err != nil {
 				return bijoubuf.InField(err, "schema_url")
 			}
-			if len(v) == 0 {
+			if l == 0 {
 				return r.DefaultValuePresent("schema_url")
 			}
-			m.SchemaUrl = v
 		default:
 			if err := r.Skip(n, wt); err != nil {
 				return err
@@ -1273,14 +1271,13 @@ func (m *LogRecord) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("severity_text")
 			}
-			v, err := r.String()
+			l, err := r.StringTo(&m.SeverityText)
 			if err != nil {
 				return bijoubuf.InField(err, "severity_text")
 			}
-			if len(v) == 0 {
+			if l == 0 {
 				return r.DefaultValuePresent("severity_text")
 			}
-			m.SeverityText = v
 		case 5:
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("body")
@@ -1407,14 +1404,13 @@ func (m *LogRecord) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("event_name")
 			}
-			v, err := r.String()
+			l, err := r.StringTo(&m.EventName)
 			if err != nil {
 				return bijoubuf.InField(err, "event_name")
 			}
-			if len(v) == 0 {
+			if l == 0 {
 				return r.DefaultValuePresent("event_name")
 			}
-			m.EventName = v
 		default:
 			if err := r.Skip(n, wt); err != nil {
 				return err

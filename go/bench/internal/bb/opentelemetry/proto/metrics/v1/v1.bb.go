@@ -541,14 +541,13 @@ func (m *ResourceMetrics) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("schema_url")
 			}
-			v, err := r.String()
+			l, err := r.StringTo(&m.SchemaUrl)
 			if err != nil {
 				return bijoubuf.InField(err, "schema_url")
 			}
-			if len(v) == 0 {
+			if l == 0 {
 				return r.DefaultValuePresent("schema_url")
 			}
-			m.SchemaUrl = v
 		default:
 			if err := r.Skip(n, wt); err != nil {
 				return err
@@ -817,14 +816,13 @@ func (m *ScopeMetrics) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("schema_url")
 			}
-			v, err := r.String()
+			l, err := r.StringTo(&m.SchemaUrl)
 			if err != nil {
 				return bijoubuf.InField(err, "schema_url")
 			}
-			if len(v) == 0 {
+			if l == 0 {
 				return r.DefaultValuePresent("schema_url")
 			}
-			m.SchemaUrl = v
 		default:
 			if err := r.Skip(n, wt); err != nil {
 				return err
@@ -1311,38 +1309,35 @@ func (m *Metric) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("name")
 			}
-			v, err := r.String()
+			l, err := r.StringTo(&m.Name)
 			if err != nil {
 				return bijoubuf.InField(err, "name")
 			}
-			if len(v) == 0 {
+			if l == 0 {
 				return r.DefaultValuePresent("name")
 			}
-			m.Name = v
 		case 2:
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("description")
 			}
-			v, err := r.String()
+			l, err := r.StringTo(&m.Description)
 			if err != nil {
 				return bijoubuf.InField(err, "description")
 			}
-			if len(v) == 0 {
+			if l == 0 {
 				return r.DefaultValuePresent("description")
 			}
-			m.Description = v
 		case 3:
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("unit")
 			}
-			v, err := r.String()
+			l, err := r.StringTo(&m.Unit)
 			if err != nil {
 				return bijoubuf.InField(err, "unit")
 			}
-			if len(v) == 0 {
+			if l == 0 {
 				return r.DefaultValuePresent("unit")
 			}
-			m.Unit = v
 		case 5:
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("gauge")

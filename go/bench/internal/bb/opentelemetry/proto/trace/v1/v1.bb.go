@@ -508,14 +508,13 @@ func (m *ResourceSpans) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("schema_url")
 			}
-			v, err := r.String()
+			l, err := r.StringTo(&m.SchemaUrl)
 			if err != nil {
 				return bijoubuf.InField(err, "schema_url")
 			}
-			if len(v) == 0 {
+			if l == 0 {
 				return r.DefaultValuePresent("schema_url")
 			}
-			m.SchemaUrl = v
 		default:
 			if err := r.Skip(n, wt); err != nil {
 				return err
@@ -784,14 +783,13 @@ func (m *ScopeSpans) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("schema_url")
 			}
-			v, err := r.String()
+			l, err := r.StringTo(&m.SchemaUrl)
 			if err != nil {
 				return bijoubuf.InField(err, "schema_url")
 			}
-			if len(v) == 0 {
+			if l == 0 {
 				return r.DefaultValuePresent("schema_url")
 			}
-			m.SchemaUrl = v
 		default:
 			if err := r.Skip(n, wt); err != nil {
 				return err
@@ -1383,14 +1381,13 @@ func (m *Span) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("trace_state")
 			}
-			v, err := r.String()
+			l, err := r.StringTo(&m.TraceState)
 			if err != nil {
 				return bijoubuf.InField(err, "trace_state")
 			}
-			if len(v) == 0 {
+			if l == 0 {
 				return r.DefaultValuePresent("trace_state")
 			}
-			m.TraceState = v
 		case 4:
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("parent_span_id")
@@ -1407,14 +1404,13 @@ func (m *Span) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("name")
 			}
-			v, err := r.String()
+			l, err := r.StringTo(&m.Name)
 			if err != nil {
 				return bijoubuf.InField(err, "name")
 			}
-			if len(v) == 0 {
+			if l == 0 {
 				return r.DefaultValuePresent("name")
 			}
-			m.Name = v
 		case 6:
 			if wt != bijoubuf.WireVarint {
 				return r.WireMismatch("kind")
@@ -1872,14 +1868,13 @@ func (m *Span_Event) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("name")
 			}
-			v, err := r.String()
+			l, err := r.StringTo(&m.Name)
 			if err != nil {
 				return bijoubuf.InField(err, "name")
 			}
-			if len(v) == 0 {
+			if l == 0 {
 				return r.DefaultValuePresent("name")
 			}
-			m.Name = v
 		case 3:
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("attributes")
@@ -2224,14 +2219,13 @@ func (m *Span_Link) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("trace_state")
 			}
-			v, err := r.String()
+			l, err := r.StringTo(&m.TraceState)
 			if err != nil {
 				return bijoubuf.InField(err, "trace_state")
 			}
-			if len(v) == 0 {
+			if l == 0 {
 				return r.DefaultValuePresent("trace_state")
 			}
-			m.TraceState = v
 		case 4:
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("attributes")
@@ -2481,14 +2475,13 @@ func (m *Status) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("message")
 			}
-			v, err := r.String()
+			l, err := r.StringTo(&m.Message)
 			if err != nil {
 				return bijoubuf.InField(err, "message")
 			}
-			if len(v) == 0 {
+			if l == 0 {
 				return r.DefaultValuePresent("message")
 			}
-			m.Message = v
 		case 3:
 			if wt != bijoubuf.WireVarint {
 				return r.WireMismatch("code")
