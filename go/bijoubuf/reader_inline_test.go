@@ -3,6 +3,7 @@ package bijoubuf
 import (
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 // runReader is a reader whose current run is b (a repeated record's content).
@@ -48,13 +49,13 @@ func TestCountLens(t *testing.T) {
 	}
 }
 
-// Strings are cut from window copies: each is the bytes it was read from, however the
-// windows fall, and changing the input afterwards changes none of them.
-func TestStringWindows(t *testing.T) {
+// Strings are copied into chunks: each is the bytes it was read from, however the
+// chunks fall, and changing the input afterwards changes none of them.
+func TestStringCopies(t *testing.T) {
 	var in []byte
 	var want []string
 	for i := 0; i < 300; i++ {
-		// Lengths 0–40, one string of 5000 bytes (longer than a window) at 150.
+		// Lengths 0–40, one string of 5000 bytes (longer than a chunk) at 150.
 		n := i % 41
 		if i == 150 {
 			n = 5000
@@ -91,123 +92,79 @@ func TestStringWindows(t *testing.T) {
 	}
 }
 
-// StringTo reads what String reads, with the same errors at the same offsets; the value
-// reaches its field when the decode ends, and an empty string is not held.
-func TestStringToAgreesWithString(t *testing.T) {
-	for l := 0; l <= 40; l++ {
-		for bad := -1; bad < l; bad++ {
-			for _, b := range []byte{0xC3, 0xFF, 0x80} {
-				content := make([]byte, l)
-				for i := range content {
-					content[i] = 'a' + byte(i%26)
-				}
-				if bad >= 0 {
-					content[bad] = b
-					if b == 0xC3 && bad+1 < l {
-						content[bad+1] = 0xA9 // é
-					}
-				}
-				for _, tail := range [][]byte{nil, {0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF}} {
-					in := append(append([]byte{byte(l)}, content...), tail...)
-					want, werr := newReader(in, 0, 1+l, DecodeOptions{}).String()
-					wcode, wat := codeAt(t, werr)
-					r := newReader(in, 0, 1+l, DecodeOptions{})
-					var got string
-					n, err := r.StringTo(&got)
-					code, at := codeAt(t, err)
-					if code != wcode || at != wat {
-						t.Errorf("% x: StringTo gave %v, String %v", in, err, werr)
-						continue
-					}
-					if err != nil {
-						continue
-					}
-					if got != "" || n != l || r.Pos() != 1+l || (l == 0) != (r.npend == 0) {
-						t.Errorf("% x: before the end: %q, length %d at %d, %d held", in, got, n, r.Pos(), r.npend)
-					}
-					r.flushStrings()
-					if got != want {
-						t.Errorf("% x: StringTo gave %q, String %q", in, got, want)
-					}
-				}
-			}
-		}
-	}
-}
-
-// StringTo's values, however many and however long, are the bytes they were read from,
-// written by the end of the decode, untouched by later changes to the input; the values
-// of up to 16 fields share one allocation of exactly their bytes.
-func TestStringToCopiesOncePerSixteen(t *testing.T) {
+// Strings are copied one after another into chunks while more than a chunk of input is
+// left: those of a run lie back to back in memory (no key or length between them), one
+// allocation holds all of them while they fit in a chunk, and a string longer than a
+// chunk is its own allocation without ending the chunk. Once a chunk or less is left,
+// all of it is copied once.
+func TestStringChunks(t *testing.T) {
 	var in []byte
-	var want []string
-	for i := 0; i < 300; i++ {
-		n := i % 41
-		if i == 150 {
-			n = 5000
-		}
-		s := strings.Repeat(string(rune('a'+i%26)), n)
-		want = append(want, s)
-		if n < 0xF8 {
-			in = append(in, byte(n))
-		} else {
-			in = append(in, 0xF9, byte((n-504)>>8), byte(n-504))
-		}
-		in = append(in, s...)
+	for i := 1; i <= 100; i++ {
+		in = append(in, byte(i%41))
+		in = append(in, strings.Repeat("s", i%41)...)
 	}
-	got := make([]string, len(want))
-	r, err := StartDecode(in, DecodeOptions{}, "M", false)
-	if err != nil {
-		t.Fatal(err)
+	run := len(in)
+	in = append(in, make([]byte, stringChunk)...) // input after the run
+	at := func(s string) uintptr { return uintptr(unsafe.Pointer(unsafe.StringData(s))) }
+	var got []string
+	allocs := testing.AllocsPerRun(10, func() {
+		got = got[:0]
+		r := runReader(in)
+		r.end = run
+		for !r.AtEnd() {
+			s, err := r.String()
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, s)
+		}
+	})
+	// 100 strings of 1975 bytes in all, read into a slice with room: one chunk.
+	if allocs != 1 {
+		t.Errorf("%v allocations, want 1", allocs)
 	}
-	for i := 0; !r.AtEnd(); i++ {
-		if _, err := r.StringTo(&got[i]); err != nil {
+	var prev string
+	for i, s := range got {
+		if s == "" {
+			continue
+		}
+		if prev != "" && at(s) != at(prev)+uintptr(len(prev)) {
+			t.Fatalf("string %d does not follow the one before it", i)
+		}
+		prev = s
+	}
+
+	// A string longer than a chunk between short ones.
+	long := strings.Repeat("L", stringChunk+1)
+	in = append([]byte{3}, "abc"...)
+	in = append(in, 0xF9, byte((len(long)-504)>>8), byte(len(long)-504))
+	in = append(in, long...)
+	in = append(in, 2, 'd', 'e')
+	in = append(in, make([]byte, stringChunk)...)
+	r := readerOver(in)
+	r.end = len(in) - stringChunk
+	var s [3]string
+	for i := range s {
+		var err error
+		if s[i], err = r.String(); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if got[len(got)-1] != "" {
-		t.Fatalf("the last value was written before the decode ended")
-	}
-	if _, err := r.EndDecode(nil, "M"); err != nil {
-		t.Fatal(err)
-	}
-	for i := range in {
-		in[i] = 0
-	}
-	for i := range want {
-		if got[i] != want[i] {
-			t.Fatalf("string %d = %q…, want %q…", i, got[i][:min(8, len(got[i]))], want[i][:min(8, len(want[i]))])
-		}
+	if s[0] != "abc" || s[1] != long || s[2] != "de" || at(s[2]) != at(s[0])+3 {
+		t.Errorf("got %q, %d bytes, %q; the third at %+d from the first", s[0], len(s[1]), s[2], at(s[2])-at(s[0]))
 	}
 
-	// Allocations: one per sixteen non-empty strings, whatever their lengths.
-	in = nil
-	for i := 1; i <= 17; i++ {
-		in = append(in, byte(i))
-		in = append(in, strings.Repeat("x", i)...)
+	// A small input: its strings are cut from one copy of it, keys and lengths included.
+	in = []byte{3, 'a', 'b', 'c', 2, 'd', 'e'}
+	r = readerOver(in)
+	for i := range 2 {
+		var err error
+		if s[i], err = r.String(); err != nil {
+			t.Fatal(err)
+		}
 	}
-	var fields [17]string
-	for _, c := range []struct{ strings, allocs int }{{1, 1}, {16, 1}, {17, 2}} {
-		end := 0
-		for i := 1; i <= c.strings; i++ {
-			end += 1 + i
-		}
-		allocs := testing.AllocsPerRun(20, func() {
-			r, _ := StartDecode(in[:end], DecodeOptions{}, "M", false)
-			for i := 0; !r.AtEnd(); i++ {
-				if _, err := r.StringTo(&fields[i]); err != nil {
-					t.Fatal(err)
-				}
-			}
-			if _, err := r.EndDecode(nil, "M"); err != nil {
-				t.Fatal(err)
-			}
-		})
-		if int(allocs) != c.allocs {
-			t.Errorf("%d strings: %v allocations, want %d", c.strings, allocs, c.allocs)
-		}
-		if fields[c.strings-1] != strings.Repeat("x", c.strings) {
-			t.Errorf("%d strings: the last is %q", c.strings, fields[c.strings-1])
-		}
+	clear(in)
+	if s[0] != "abc" || s[1] != "de" || at(s[1]) != at(s[0])+4 {
+		t.Errorf("got %q, %q; the second at %+d from the first", s[0], s[1], at(s[1])-at(s[0]))
 	}
 }

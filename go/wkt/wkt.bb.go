@@ -156,13 +156,14 @@ func (m *Any) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("type_url")
 			}
-			l, err := r.StringTo(&m.TypeUrl)
+			v, err := r.String()
 			if err != nil {
 				return bijoubuf.InField(err, "type_url")
 			}
-			if l == 0 {
+			if len(v) == 0 {
 				return r.DefaultValuePresent("type_url")
 			}
+			m.TypeUrl = v
 		case 2:
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("value")
@@ -316,13 +317,14 @@ func (m *SourceContext) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("file_name")
 			}
-			l, err := r.StringTo(&m.FileName)
+			v, err := r.String()
 			if err != nil {
 				return bijoubuf.InField(err, "file_name")
 			}
-			if l == 0 {
+			if len(v) == 0 {
 				return r.DefaultValuePresent("file_name")
 			}
+			m.FileName = v
 		default:
 			if err := r.Skip(n, wt); err != nil {
 				return err
@@ -651,13 +653,14 @@ func (m *Type) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("name")
 			}
-			l, err := r.StringTo(&m.Name)
+			v, err := r.String()
 			if err != nil {
 				return bijoubuf.InField(err, "name")
 			}
-			if l == 0 {
+			if len(v) == 0 {
 				return r.DefaultValuePresent("name")
 			}
+			m.Name = v
 		case 2:
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("fields")
@@ -790,13 +793,14 @@ func (m *Type) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("edition")
 			}
-			l, err := r.StringTo(&m.Edition)
+			v, err := r.String()
 			if err != nil {
 				return bijoubuf.InField(err, "edition")
 			}
-			if l == 0 {
+			if len(v) == 0 {
 				return r.DefaultValuePresent("edition")
 			}
+			m.Edition = v
 		default:
 			if err := r.Skip(n, wt); err != nil {
 				return err
@@ -1248,24 +1252,26 @@ func (m *Field) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("name")
 			}
-			l, err := r.StringTo(&m.Name)
+			v, err := r.String()
 			if err != nil {
 				return bijoubuf.InField(err, "name")
 			}
-			if l == 0 {
+			if len(v) == 0 {
 				return r.DefaultValuePresent("name")
 			}
+			m.Name = v
 		case 6:
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("type_url")
 			}
-			l, err := r.StringTo(&m.TypeUrl)
+			v, err := r.String()
 			if err != nil {
 				return bijoubuf.InField(err, "type_url")
 			}
-			if l == 0 {
+			if len(v) == 0 {
 				return r.DefaultValuePresent("type_url")
 			}
+			m.TypeUrl = v
 		case 7:
 			if wt != bijoubuf.WireVarint {
 				return r.WireMismatch("oneof_index")
@@ -1337,24 +1343,26 @@ func (m *Field) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("json_name")
 			}
-			l, err := r.StringTo(&m.JsonName)
+			v, err := r.String()
 			if err != nil {
 				return bijoubuf.InField(err, "json_name")
 			}
-			if l == 0 {
+			if len(v) == 0 {
 				return r.DefaultValuePresent("json_name")
 			}
+			m.JsonName = v
 		case 11:
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("default_value")
 			}
-			l, err := r.StringTo(&m.DefaultValue)
+			v, err := r.String()
 			if err != nil {
 				return bijoubuf.InField(err, "default_value")
 			}
-			if l == 0 {
+			if len(v) == 0 {
 				return r.DefaultValuePresent("default_value")
 			}
+			m.DefaultValue = v
 		default:
 			if err := r.Skip(n, wt); err != nil {
 				return err
@@ -1629,13 +1637,14 @@ func (m *Enum) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("name")
 			}
-			l, err := r.StringTo(&m.Name)
+			v, err := r.String()
 			if err != nil {
 				return bijoubuf.InField(err, "name")
 			}
-			if l == 0 {
+			if len(v) == 0 {
 				return r.DefaultValuePresent("name")
 			}
+			m.Name = v
 		case 2:
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("enumvalue")
@@ -1751,13 +1760,14 @@ func (m *Enum) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("edition")
 			}
-			l, err := r.StringTo(&m.Edition)
+			v, err := r.String()
 			if err != nil {
 				return bijoubuf.InField(err, "edition")
 			}
-			if l == 0 {
+			if len(v) == 0 {
 				return r.DefaultValuePresent("edition")
 			}
+			m.Edition = v
 		default:
 			if err := r.Skip(n, wt); err != nil {
 				return err
@@ -1951,13 +1961,14 @@ func (m *EnumValue) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("name")
 			}
-			l, err := r.StringTo(&m.Name)
+			v, err := r.String()
 			if err != nil {
 				return bijoubuf.InField(err, "name")
 			}
-			if l == 0 {
+			if len(v) == 0 {
 				return r.DefaultValuePresent("name")
 			}
+			m.Name = v
 		case 2:
 			if wt != bijoubuf.WireVarint {
 				return r.WireMismatch("number")
@@ -2178,13 +2189,14 @@ func (m *Option) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("name")
 			}
-			l, err := r.StringTo(&m.Name)
+			v, err := r.String()
 			if err != nil {
 				return bijoubuf.InField(err, "name")
 			}
-			if l == 0 {
+			if len(v) == 0 {
 				return r.DefaultValuePresent("name")
 			}
+			m.Name = v
 		case 2:
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("value")
@@ -2516,13 +2528,14 @@ func (m *Api) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("name")
 			}
-			l, err := r.StringTo(&m.Name)
+			v, err := r.String()
 			if err != nil {
 				return bijoubuf.InField(err, "name")
 			}
-			if l == 0 {
+			if len(v) == 0 {
 				return r.DefaultValuePresent("name")
 			}
+			m.Name = v
 		case 2:
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("methods")
@@ -2601,13 +2614,14 @@ func (m *Api) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("version")
 			}
-			l, err := r.StringTo(&m.Version)
+			v, err := r.String()
 			if err != nil {
 				return bijoubuf.InField(err, "version")
 			}
-			if l == 0 {
+			if len(v) == 0 {
 				return r.DefaultValuePresent("version")
 			}
+			m.Version = v
 		case 5:
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("source_context")
@@ -2949,24 +2963,26 @@ func (m *Method) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("name")
 			}
-			l, err := r.StringTo(&m.Name)
+			v, err := r.String()
 			if err != nil {
 				return bijoubuf.InField(err, "name")
 			}
-			if l == 0 {
+			if len(v) == 0 {
 				return r.DefaultValuePresent("name")
 			}
+			m.Name = v
 		case 2:
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("request_type_url")
 			}
-			l, err := r.StringTo(&m.RequestTypeUrl)
+			v, err := r.String()
 			if err != nil {
 				return bijoubuf.InField(err, "request_type_url")
 			}
-			if l == 0 {
+			if len(v) == 0 {
 				return r.DefaultValuePresent("request_type_url")
 			}
+			m.RequestTypeUrl = v
 		case 3:
 			if wt != bijoubuf.WireVarint {
 				return r.WireMismatch("request_streaming")
@@ -2986,13 +3002,14 @@ func (m *Method) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("response_type_url")
 			}
-			l, err := r.StringTo(&m.ResponseTypeUrl)
+			v, err := r.String()
 			if err != nil {
 				return bijoubuf.InField(err, "response_type_url")
 			}
-			if l == 0 {
+			if len(v) == 0 {
 				return r.DefaultValuePresent("response_type_url")
 			}
+			m.ResponseTypeUrl = v
 		case 5:
 			if wt != bijoubuf.WireVarint {
 				return r.WireMismatch("response_streaming")
@@ -3222,24 +3239,26 @@ func (m *Mixin) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("name")
 			}
-			l, err := r.StringTo(&m.Name)
+			v, err := r.String()
 			if err != nil {
 				return bijoubuf.InField(err, "name")
 			}
-			if l == 0 {
+			if len(v) == 0 {
 				return r.DefaultValuePresent("name")
 			}
+			m.Name = v
 		case 2:
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("root")
 			}
-			l, err := r.StringTo(&m.Root)
+			v, err := r.String()
 			if err != nil {
 				return bijoubuf.InField(err, "root")
 			}
-			if l == 0 {
+			if len(v) == 0 {
 				return r.DefaultValuePresent("root")
 			}
+			m.Root = v
 		default:
 			if err := r.Skip(n, wt); err != nil {
 				return err
@@ -4263,11 +4282,11 @@ func (m *Value) BijoubufDecode(r *bijoubuf.Reader) error {
 			if m.Kind != nil {
 				return r.OneofConflict("string_value")
 			}
-			w := new(Value_StringValue)
-			if _, err := r.StringTo(&w.StringValue); err != nil {
+			v, err := r.String()
+			if err != nil {
 				return bijoubuf.InField(err, "string_value")
 			}
-			m.Kind = w
+			m.Kind = &Value_StringValue{StringValue: v}
 		case 4:
 			if wt != bijoubuf.WireVarint {
 				return r.WireMismatch("bool_value")
@@ -5888,13 +5907,14 @@ func (m *StringValue) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("value")
 			}
-			l, err := r.StringTo(&m.Value)
+			v, err := r.String()
 			if err != nil {
 				return bijoubuf.InField(err, "value")
 			}
-			if l == 0 {
+			if len(v) == 0 {
 				return r.DefaultValuePresent("value")
 			}
+			m.Value = v
 		default:
 			if err := r.Skip(n, wt); err != nil {
 				return err

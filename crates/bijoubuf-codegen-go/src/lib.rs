@@ -1478,39 +1478,6 @@ impl Emitter<'_> {
                             "\t\tif m.{o} != nil {{\n\t\t\treturn r.OneofConflict({path})\n\t\t}}"
                         );
                     }
-                    if is_string(&f.ty) {
-                        // A singular string is read into its place (StringTo): its value
-                        // is written when the decode ends, cut with others' from one copy.
-                        let fail = format!("bijoubuf.InField(err, {path})");
-                        match holder {
-                            Holder::Value => {
-                                let _ = writeln!(
-                                    b,
-                                    "\t\tl, err := r.StringTo(&m.{field})\n\t\tif err != nil {{\n\t\t\treturn {fail}\n\t\t}}\n\t\tif l == 0 {{\n\t\t\treturn r.DefaultValuePresent({path})\n\t\t}}"
-                                );
-                            }
-                            Holder::Pointer => {
-                                let _ = writeln!(
-                                    b,
-                                    "\t\tv := new(string)\n\t\tif _, err := r.StringTo(v); err != nil {{\n\t\t\treturn {fail}\n\t\t}}\n\t\tm.{field} = v"
-                                );
-                            }
-                            Holder::Oneof => {
-                                let i = real_oneof(m, f).unwrap_or_default();
-                                let o = self.message_names(m).oneofs[i].clone();
-                                let wrapper = self.message_names(m).wrappers[&f.number].clone();
-                                let _ = writeln!(
-                                    b,
-                                    "\t\tw := new({wrapper})\n\t\tif _, err := r.StringTo(&w.{field}); err != nil {{\n\t\t\treturn {fail}\n\t\t}}\n\t\tm.{o} = w"
-                                );
-                            }
-                        }
-                        let body = std::mem::replace(&mut b, outer);
-                        b.push_str(&indent(&body, 1));
-                        let case = std::mem::replace(&mut b, before_case);
-                        cases.push((n, case));
-                        continue;
-                    }
                     let value = match &f.ty {
                         FieldType::Message(full) => {
                             let t = self.type_ref(full);

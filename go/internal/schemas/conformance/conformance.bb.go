@@ -178,13 +178,14 @@ func (m *Person) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("name")
 			}
-			l, err := r.StringTo(&m.Name)
+			v, err := r.String()
 			if err != nil {
 				return bijoubuf.InField(err, "name")
 			}
-			if l == 0 {
+			if len(v) == 0 {
 				return r.DefaultValuePresent("name")
 			}
+			m.Name = v
 		case 2:
 			if wt != bijoubuf.WireVarint {
 				return r.WireMismatch("age")
@@ -678,13 +679,14 @@ func (m *Customer) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("name")
 			}
-			l, err := r.StringTo(&m.Name)
+			v, err := r.String()
 			if err != nil {
 				return bijoubuf.InField(err, "name")
 			}
-			if l == 0 {
+			if len(v) == 0 {
 				return r.DefaultValuePresent("name")
 			}
+			m.Name = v
 		default:
 			if err := r.Skip(n, wt); err != nil {
 				return err
@@ -835,13 +837,14 @@ func (m *Line) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("sku")
 			}
-			l, err := r.StringTo(&m.Sku)
+			v, err := r.String()
 			if err != nil {
 				return bijoubuf.InField(err, "sku")
 			}
-			if l == 0 {
+			if len(v) == 0 {
 				return r.DefaultValuePresent("sku")
 			}
+			m.Sku = v
 		case 2:
 			if wt != bijoubuf.WireVarint {
 				return r.WireMismatch("qty")
@@ -1326,11 +1329,11 @@ func (m *Reading) BijoubufDecode(r *bijoubuf.Reader) error {
 			if m.Unit != nil {
 				return r.OneofConflict("other")
 			}
-			w := new(Reading_Other)
-			if _, err := r.StringTo(&w.Other); err != nil {
+			v, err := r.String()
+			if err != nil {
 				return bijoubuf.InField(err, "other")
 			}
-			m.Unit = w
+			m.Unit = &Reading_Other{Other: v}
 		case 6:
 			if wt != bijoubuf.WireVarint {
 				return r.WireMismatch("offset")
@@ -1638,11 +1641,11 @@ func (m *Required) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("c")
 			}
-			v := new(string)
-			if _, err := r.StringTo(v); err != nil {
+			v, err := r.String()
+			if err != nil {
 				return bijoubuf.InField(err, "c")
 			}
-			m.C = v
+			m.C = &v
 		case 4:
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("inner")
@@ -2502,13 +2505,14 @@ func (m *Scalars) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("str")
 			}
-			l, err := r.StringTo(&m.Str)
+			v, err := r.String()
 			if err != nil {
 				return bijoubuf.InField(err, "str")
 			}
-			if l == 0 {
+			if len(v) == 0 {
 				return r.DefaultValuePresent("str")
 			}
+			m.Str = v
 		case 16:
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("by")
@@ -3072,11 +3076,11 @@ func (m *Optionals) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("str")
 			}
-			v := new(string)
-			if _, err := r.StringTo(v); err != nil {
+			v, err := r.String()
+			if err != nil {
 				return bijoubuf.InField(err, "str")
 			}
-			m.Str = v
+			m.Str = &v
 		case 16:
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("by")
@@ -5396,13 +5400,14 @@ func (m *Leaf) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("s")
 			}
-			l, err := r.StringTo(&m.S)
+			v, err := r.String()
 			if err != nil {
 				return bijoubuf.InField(err, "s")
 			}
-			if l == 0 {
+			if len(v) == 0 {
 				return r.DefaultValuePresent("s")
 			}
+			m.S = v
 		default:
 			if err := r.Skip(n, wt); err != nil {
 				return err
@@ -5730,11 +5735,11 @@ func (m *Choice) BijoubufDecode(r *bijoubuf.Reader) error {
 			if m.First != nil {
 				return r.OneofConflict("b")
 			}
-			w := new(Choice_B)
-			if _, err := r.StringTo(&w.B); err != nil {
+			v, err := r.String()
+			if err != nil {
 				return bijoubuf.InField(err, "b")
 			}
-			m.First = w
+			m.First = &Choice_B{B: v}
 		case 3:
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("c")
@@ -7295,11 +7300,11 @@ func (m *Bindings) BijoubufDecode(r *bijoubuf.Reader) error {
 			if m.V != nil {
 				return r.OneofConflict("s")
 			}
-			w := new(Bindings_S)
-			if _, err := r.StringTo(&w.S); err != nil {
+			v, err := r.String()
+			if err != nil {
 				return bijoubuf.InField(err, "s")
 			}
-			m.V = w
+			m.V = &Bindings_S{S: v}
 		case 3:
 			if wt != bijoubuf.WireVarint {
 				return r.WireMismatch("m")

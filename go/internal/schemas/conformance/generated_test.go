@@ -309,25 +309,29 @@ func TestAllocations(t *testing.T) {
 	}
 }
 
-// A decode's singular strings, nested ones too, are cut from one copy of exactly their
-// bytes, in the order they were read (not from a copy of the input with the keys and
-// lengths between them), and do not change when the input does.
-func TestSingularStringsShareOneExactCopy(t *testing.T) {
-	in, err := (&Order{Id: 1, Customer: &Customer{Name: "Bo"}, Lines: []*Line{{Sku: "A1", Qty: 2}, {Sku: "B7"}}}).Marshal()
+// A decode of a large input copies its strings, nested ones too, one after another
+// into shared chunks, in the order they were read (not a copy of the input with the
+// keys and lengths between them), and they do not change when the input does.
+func TestStringsAreCopiedBackToBack(t *testing.T) {
+	o := &Order{Id: 1, Customer: &Customer{Name: "Bo"}}
+	for i := range 1000 {
+		o.Lines = append(o.Lines, &Line{Sku: string(rune('A' + i%26)), Qty: uint32(i)})
+	}
+	in, err := o.Marshal()
 	if err != nil {
 		t.Fatal(err)
 	}
-	var o Order
-	if err := o.Unmarshal(in); err != nil {
+	var back Order
+	if err := back.Unmarshal(in); err != nil {
 		t.Fatal(err)
 	}
 	clear(in)
-	if o.Customer.Name != "Bo" || o.Lines[0].Sku != "A1" || o.Lines[1].Sku != "B7" {
-		t.Fatalf("decoded %q %q %q", o.Customer.Name, o.Lines[0].Sku, o.Lines[1].Sku)
+	if back.Customer.Name != "Bo" || len(back.Lines) != 1000 || back.Lines[0].Sku != "A" || back.Lines[999].Sku != "L" {
+		t.Fatalf("decoded %q, %d lines", back.Customer.Name, len(back.Lines))
 	}
 	at := func(s string) uintptr { return uintptr(unsafe.Pointer(unsafe.StringData(s))) }
-	if at(o.Lines[0].Sku) != at(o.Customer.Name)+2 || at(o.Lines[1].Sku) != at(o.Customer.Name)+4 {
-		t.Errorf("the strings are not one run of their bytes: %#x %#x %#x", at(o.Customer.Name), at(o.Lines[0].Sku), at(o.Lines[1].Sku))
+	if at(back.Lines[0].Sku) != at(back.Customer.Name)+2 || at(back.Lines[1].Sku) != at(back.Customer.Name)+3 {
+		t.Errorf("the strings are not one run of their bytes: %#x %#x %#x", at(back.Customer.Name), at(back.Lines[0].Sku), at(back.Lines[1].Sku))
 	}
 }
 

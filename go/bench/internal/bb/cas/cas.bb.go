@@ -289,24 +289,26 @@ func (m *Commit) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("author")
 			}
-			l, err := r.StringTo(&m.Author)
+			v, err := r.String()
 			if err != nil {
 				return bijoubuf.InField(err, "author")
 			}
-			if l == 0 {
+			if len(v) == 0 {
 				return r.DefaultValuePresent("author")
 			}
+			m.Author = v
 		case 5:
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("message")
 			}
-			l, err := r.StringTo(&m.Message)
+			v, err := r.String()
 			if err != nil {
 				return bijoubuf.InField(err, "message")
 			}
-			if l == 0 {
+			if len(v) == 0 {
 				return r.DefaultValuePresent("message")
 			}
+			m.Message = v
 		case 6:
 			if wt != bijoubuf.WireVarint {
 				return r.WireMismatch("timestamp")
@@ -589,13 +591,14 @@ func (m *Blob) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("path")
 			}
-			l, err := r.StringTo(&m.Path)
+			v, err := r.String()
 			if err != nil {
 				return bijoubuf.InField(err, "path")
 			}
-			if l == 0 {
+			if len(v) == 0 {
 				return r.DefaultValuePresent("path")
 			}
+			m.Path = v
 		case 4:
 			if wt != bijoubuf.WireVarint {
 				return r.WireMismatch("mode")

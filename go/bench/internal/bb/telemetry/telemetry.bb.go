@@ -282,11 +282,11 @@ func (m *AnyValue) BijoubufDecode(r *bijoubuf.Reader) error {
 			if m.Value != nil {
 				return r.OneofConflict("string_value")
 			}
-			w := new(AnyValue_StringValue)
-			if _, err := r.StringTo(&w.StringValue); err != nil {
+			v, err := r.String()
+			if err != nil {
 				return bijoubuf.InField(err, "string_value")
 			}
-			m.Value = w
+			m.Value = &AnyValue_StringValue{StringValue: v}
 		case 2:
 			if wt != bijoubuf.WireVarint {
 				return r.WireMismatch("bool_value")
@@ -548,13 +548,14 @@ func (m *Event) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("name")
 			}
-			l, err := r.StringTo(&m.Name)
+			v, err := r.String()
 			if err != nil {
 				return bijoubuf.InField(err, "name")
 			}
-			if l == 0 {
+			if len(v) == 0 {
 				return r.DefaultValuePresent("name")
 			}
+			m.Name = v
 		case 3:
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("attributes")
@@ -998,13 +999,14 @@ func (m *Status) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("message")
 			}
-			l, err := r.StringTo(&m.Message)
+			v, err := r.String()
 			if err != nil {
 				return bijoubuf.InField(err, "message")
 			}
-			if l == 0 {
+			if len(v) == 0 {
 				return r.DefaultValuePresent("message")
 			}
+			m.Message = v
 		case 2:
 			if wt != bijoubuf.WireVarint {
 				return r.WireMismatch("code")
@@ -1419,13 +1421,14 @@ func (m *Span) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("name")
 			}
-			l, err := r.StringTo(&m.Name)
+			v, err := r.String()
 			if err != nil {
 				return bijoubuf.InField(err, "name")
 			}
-			if l == 0 {
+			if len(v) == 0 {
 				return r.DefaultValuePresent("name")
 			}
+			m.Name = v
 		case 5:
 			if wt != bijoubuf.WireVarint {
 				return r.WireMismatch("kind")
@@ -1827,13 +1830,14 @@ func (m *SpanBatch) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("service_name")
 			}
-			l, err := r.StringTo(&m.ServiceName)
+			v, err := r.String()
 			if err != nil {
 				return bijoubuf.InField(err, "service_name")
 			}
-			if l == 0 {
+			if len(v) == 0 {
 				return r.DefaultValuePresent("service_name")
 			}
+			m.ServiceName = v
 		case 2:
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("resource")

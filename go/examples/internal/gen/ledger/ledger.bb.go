@@ -229,24 +229,26 @@ func (m *Transfer) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("payer")
 			}
-			l, err := r.StringTo(&m.Payer)
+			v, err := r.String()
 			if err != nil {
 				return bijoubuf.InField(err, "payer")
 			}
-			if l == 0 {
+			if len(v) == 0 {
 				return r.DefaultValuePresent("payer")
 			}
+			m.Payer = v
 		case 2:
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("payee")
 			}
-			l, err := r.StringTo(&m.Payee)
+			v, err := r.String()
 			if err != nil {
 				return bijoubuf.InField(err, "payee")
 			}
-			if l == 0 {
+			if len(v) == 0 {
 				return r.DefaultValuePresent("payee")
 			}
+			m.Payee = v
 		case 3:
 			if wt != bijoubuf.WireVarint {
 				return r.WireMismatch("amount")
@@ -266,13 +268,14 @@ func (m *Transfer) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("memo")
 			}
-			l, err := r.StringTo(&m.Memo)
+			v, err := r.String()
 			if err != nil {
 				return bijoubuf.InField(err, "memo")
 			}
-			if l == 0 {
+			if len(v) == 0 {
 				return r.DefaultValuePresent("memo")
 			}
+			m.Memo = v
 		case 5:
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("labels")

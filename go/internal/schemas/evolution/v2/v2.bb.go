@@ -230,13 +230,14 @@ func (m *Record) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("name")
 			}
-			l, err := r.StringTo(&m.Name)
+			v, err := r.String()
 			if err != nil {
 				return bijoubuf.InField(err, "name")
 			}
-			if l == 0 {
+			if len(v) == 0 {
 				return r.DefaultValuePresent("name")
 			}
+			m.Name = v
 		case 3:
 			if wt != bijoubuf.WireVarint {
 				return r.WireMismatch("note_count")

@@ -727,13 +727,14 @@ func (m *GoogleMessage1) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("field1")
 			}
-			l, err := r.StringTo(&m.Field1)
+			v, err := r.String()
 			if err != nil {
 				return bijoubuf.InField(err, "field1")
 			}
-			if l == 0 {
+			if len(v) == 0 {
 				return r.DefaultValuePresent("field1")
 			}
+			m.Field1 = v
 		case 2:
 			if wt != bijoubuf.WireVarint {
 				return r.WireMismatch("field2")
@@ -768,13 +769,14 @@ func (m *GoogleMessage1) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("field4")
 			}
-			l, err := r.StringTo(&m.Field4)
+			v, err := r.String()
 			if err != nil {
 				return bijoubuf.InField(err, "field4")
 			}
-			if l == 0 {
+			if len(v) == 0 {
 				return r.DefaultValuePresent("field4")
 			}
+			m.Field4 = v
 		case 5:
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("field5")
@@ -805,24 +807,26 @@ func (m *GoogleMessage1) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("field7")
 			}
-			l, err := r.StringTo(&m.Field7)
+			v, err := r.String()
 			if err != nil {
 				return bijoubuf.InField(err, "field7")
 			}
-			if l == 0 {
+			if len(v) == 0 {
 				return r.DefaultValuePresent("field7")
 			}
+			m.Field7 = v
 		case 9:
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("field9")
 			}
-			l, err := r.StringTo(&m.Field9)
+			v, err := r.String()
 			if err != nil {
 				return bijoubuf.InField(err, "field9")
 			}
-			if l == 0 {
+			if len(v) == 0 {
 				return r.DefaultValuePresent("field9")
 			}
+			m.Field9 = v
 		case 12:
 			if wt != bijoubuf.WireVarint {
 				return r.WireMismatch("field12")
@@ -924,13 +928,14 @@ func (m *GoogleMessage1) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("field18")
 			}
-			l, err := r.StringTo(&m.Field18)
+			v, err := r.String()
 			if err != nil {
 				return bijoubuf.InField(err, "field18")
 			}
-			if l == 0 {
+			if len(v) == 0 {
 				return r.DefaultValuePresent("field18")
 			}
+			m.Field18 = v
 		case 22:
 			if wt != bijoubuf.WireVarint {
 				return r.WireMismatch("field22")
@@ -1160,24 +1165,26 @@ func (m *GoogleMessage1) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("field102")
 			}
-			l, err := r.StringTo(&m.Field102)
+			v, err := r.String()
 			if err != nil {
 				return bijoubuf.InField(err, "field102")
 			}
-			if l == 0 {
+			if len(v) == 0 {
 				return r.DefaultValuePresent("field102")
 			}
+			m.Field102 = v
 		case 103:
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("field103")
 			}
-			l, err := r.StringTo(&m.Field103)
+			v, err := r.String()
 			if err != nil {
 				return bijoubuf.InField(err, "field103")
 			}
-			if l == 0 {
+			if len(v) == 0 {
 				return r.DefaultValuePresent("field103")
 			}
+			m.Field103 = v
 		case 104:
 			if wt != bijoubuf.WireVarint {
 				return r.WireMismatch("field104")
@@ -1212,13 +1219,14 @@ func (m *GoogleMessage1) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("field129")
 			}
-			l, err := r.StringTo(&m.Field129)
+			v, err := r.String()
 			if err != nil {
 				return bijoubuf.InField(err, "field129")
 			}
-			if l == 0 {
+			if len(v) == 0 {
 				return r.DefaultValuePresent("field129")
 			}
+			m.Field129 = v
 		case 130:
 			if wt != bijoubuf.WireVarint {
 				return r.WireMismatch("field130")
@@ -1809,13 +1817,14 @@ func (m *GoogleMessage1SubMessage) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("field15")
 			}
-			l, err := r.StringTo(&m.Field15)
+			v, err := r.String()
 			if err != nil {
 				return bijoubuf.InField(err, "field15")
 			}
-			if l == 0 {
+			if len(v) == 0 {
 				return r.DefaultValuePresent("field15")
 			}
+			m.Field15 = v
 		case 16:
 			if wt != bijoubuf.WireVarint {
 				return r.WireMismatch("field16")
@@ -1951,13 +1960,14 @@ func (m *GoogleMessage1SubMessage) BijoubufDecode(r *bijoubuf.Reader) error {
 				if wt != bijoubuf.WireLen {
 					return r.WireMismatch("field205")
 				}
-				l, err := r.StringTo(&m.Field205)
+				v, err := r.String()
 				if err != nil {
 					return bijoubuf.InField(err, "field205")
 				}
-				if l == 0 {
+				if len(v) == 0 {
 					return r.DefaultValuePresent("field205")
 				}
+				m.Field205 = v
 			case 206:
 				if wt != bijoubuf.WireVarint {
 					return r.WireMismatch("field206")

@@ -357,11 +357,11 @@ func (m *AnyValue) BijoubufDecode(r *bijoubuf.Reader) error {
 			if m.Value != nil {
 				return r.OneofConflict("string_value")
 			}
-			w := new(AnyValue_StringValue)
-			if _, err := r.StringTo(&w.StringValue); err != nil {
+			v, err := r.String()
+			if err != nil {
 				return bijoubuf.InField(err, "string_value")
 			}
-			m.Value = w
+			m.Value = &AnyValue_StringValue{StringValue: v}
 		case 2:
 			if wt != bijoubuf.WireVarint {
 				return r.WireMismatch("bool_value")
@@ -1068,13 +1068,14 @@ func (m *KeyValue) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("key")
 			}
-			l, err := r.StringTo(&m.Key)
+			v, err := r.String()
 			if err != nil {
 				return bijoubuf.InField(err, "key")
 			}
-			if l == 0 {
+			if len(v) == 0 {
 				return r.DefaultValuePresent("key")
 			}
+			m.Key = v
 		case 2:
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("value")
@@ -1333,24 +1334,26 @@ func (m *InstrumentationScope) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("name")
 			}
-			l, err := r.StringTo(&m.Name)
+			v, err := r.String()
 			if err != nil {
 				return bijoubuf.InField(err, "name")
 			}
-			if l == 0 {
+			if len(v) == 0 {
 				return r.DefaultValuePresent("name")
 			}
+			m.Name = v
 		case 2:
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("version")
 			}
-			l, err := r.StringTo(&m.Version)
+			v, err := r.String()
 			if err != nil {
 				return bijoubuf.InField(err, "version")
 			}
-			if l == 0 {
+			if len(v) == 0 {
 				return r.DefaultValuePresent("version")
 			}
+			m.Version = v
 		case 3:
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("attributes")
@@ -1641,24 +1644,26 @@ func (m *EntityRef) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("schema_url")
 			}
-			l, err := r.StringTo(&m.SchemaUrl)
+			v, err := r.String()
 			if err != nil {
 				return bijoubuf.InField(err, "schema_url")
 			}
-			if l == 0 {
+			if len(v) == 0 {
 				return r.DefaultValuePresent("schema_url")
 			}
+			m.SchemaUrl = v
 		case 2:
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("type")
 			}
-			l, err := r.StringTo(&m.Type)
+			v, err := r.String()
 			if err != nil {
 				return bijoubuf.InField(err, "type")
 			}
-			if l == 0 {
+			if len(v) == 0 {
 				return r.DefaultValuePresent("type")
 			}
+			m.Type = v
 		case 3:
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("id_keys")

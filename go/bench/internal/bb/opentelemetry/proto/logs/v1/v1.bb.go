@@ -566,13 +566,14 @@ func (m *ResourceLogs) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("schema_url")
 			}
-			l, err := r.StringTo(&m.SchemaUrl)
+			v, err := r.String()
 			if err != nil {
 				return bijoubuf.InField(err, "schema_url")
 			}
-			if l == 0 {
+			if len(v) == 0 {
 				return r.DefaultValuePresent("schema_url")
 			}
+			m.SchemaUrl = v
 		default:
 			if err := r.Skip(n, wt); err != nil {
 				return err
@@ -841,13 +842,14 @@ func (m *ScopeLogs) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("schema_url")
 			}
-			l, err := r.StringTo(&m.SchemaUrl)
+			v, err := r.String()
 			if err != nil {
 				return bijoubuf.InField(err, "schema_url")
 			}
-			if l == 0 {
+			if len(v) == 0 {
 				return r.DefaultValuePresent("schema_url")
 			}
+			m.SchemaUrl = v
 		default:
 			if err := r.Skip(n, wt); err != nil {
 				return err
@@ -1271,13 +1273,14 @@ func (m *LogRecord) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("severity_text")
 			}
-			l, err := r.StringTo(&m.SeverityText)
+			v, err := r.String()
 			if err != nil {
 				return bijoubuf.InField(err, "severity_text")
 			}
-			if l == 0 {
+			if len(v) == 0 {
 				return r.DefaultValuePresent("severity_text")
 			}
+			m.SeverityText = v
 		case 5:
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("body")
@@ -1404,13 +1407,14 @@ func (m *LogRecord) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("event_name")
 			}
-			l, err := r.StringTo(&m.EventName)
+			v, err := r.String()
 			if err != nil {
 				return bijoubuf.InField(err, "event_name")
 			}
-			if l == 0 {
+			if len(v) == 0 {
 				return r.DefaultValuePresent("event_name")
 			}
+			m.EventName = v
 		default:
 			if err := r.Skip(n, wt); err != nil {
 				return err

@@ -541,13 +541,14 @@ func (m *ResourceMetrics) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("schema_url")
 			}
-			l, err := r.StringTo(&m.SchemaUrl)
+			v, err := r.String()
 			if err != nil {
 				return bijoubuf.InField(err, "schema_url")
 			}
-			if l == 0 {
+			if len(v) == 0 {
 				return r.DefaultValuePresent("schema_url")
 			}
+			m.SchemaUrl = v
 		default:
 			if err := r.Skip(n, wt); err != nil {
 				return err
@@ -816,13 +817,14 @@ func (m *ScopeMetrics) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("schema_url")
 			}
-			l, err := r.StringTo(&m.SchemaUrl)
+			v, err := r.String()
 			if err != nil {
 				return bijoubuf.InField(err, "schema_url")
 			}
-			if l == 0 {
+			if len(v) == 0 {
 				return r.DefaultValuePresent("schema_url")
 			}
+			m.SchemaUrl = v
 		default:
 			if err := r.Skip(n, wt); err != nil {
 				return err
@@ -1309,35 +1311,38 @@ func (m *Metric) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("name")
 			}
-			l, err := r.StringTo(&m.Name)
+			v, err := r.String()
 			if err != nil {
 				return bijoubuf.InField(err, "name")
 			}
-			if l == 0 {
+			if len(v) == 0 {
 				return r.DefaultValuePresent("name")
 			}
+			m.Name = v
 		case 2:
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("description")
 			}
-			l, err := r.StringTo(&m.Description)
+			v, err := r.String()
 			if err != nil {
 				return bijoubuf.InField(err, "description")
 			}
-			if l == 0 {
+			if len(v) == 0 {
 				return r.DefaultValuePresent("description")
 			}
+			m.Description = v
 		case 3:
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("unit")
 			}
-			l, err := r.StringTo(&m.Unit)
+			v, err := r.String()
 			if err != nil {
 				return bijoubuf.InField(err, "unit")
 			}
-			if l == 0 {
+			if len(v) == 0 {
 				return r.DefaultValuePresent("unit")
 			}
+			m.Unit = v
 		case 5:
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("gauge")

@@ -508,13 +508,14 @@ func (m *ResourceSpans) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("schema_url")
 			}
-			l, err := r.StringTo(&m.SchemaUrl)
+			v, err := r.String()
 			if err != nil {
 				return bijoubuf.InField(err, "schema_url")
 			}
-			if l == 0 {
+			if len(v) == 0 {
 				return r.DefaultValuePresent("schema_url")
 			}
+			m.SchemaUrl = v
 		default:
 			if err := r.Skip(n, wt); err != nil {
 				return err
@@ -783,13 +784,14 @@ func (m *ScopeSpans) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("schema_url")
 			}
-			l, err := r.StringTo(&m.SchemaUrl)
+			v, err := r.String()
 			if err != nil {
 				return bijoubuf.InField(err, "schema_url")
 			}
-			if l == 0 {
+			if len(v) == 0 {
 				return r.DefaultValuePresent("schema_url")
 			}
+			m.SchemaUrl = v
 		default:
 			if err := r.Skip(n, wt); err != nil {
 				return err
@@ -1381,13 +1383,14 @@ func (m *Span) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("trace_state")
 			}
-			l, err := r.StringTo(&m.TraceState)
+			v, err := r.String()
 			if err != nil {
 				return bijoubuf.InField(err, "trace_state")
 			}
-			if l == 0 {
+			if len(v) == 0 {
 				return r.DefaultValuePresent("trace_state")
 			}
+			m.TraceState = v
 		case 4:
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("parent_span_id")
@@ -1404,13 +1407,14 @@ func (m *Span) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("name")
 			}
-			l, err := r.StringTo(&m.Name)
+			v, err := r.String()
 			if err != nil {
 				return bijoubuf.InField(err, "name")
 			}
-			if l == 0 {
+			if len(v) == 0 {
 				return r.DefaultValuePresent("name")
 			}
+			m.Name = v
 		case 6:
 			if wt != bijoubuf.WireVarint {
 				return r.WireMismatch("kind")
@@ -1868,13 +1872,14 @@ func (m *Span_Event) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("name")
 			}
-			l, err := r.StringTo(&m.Name)
+			v, err := r.String()
 			if err != nil {
 				return bijoubuf.InField(err, "name")
 			}
-			if l == 0 {
+			if len(v) == 0 {
 				return r.DefaultValuePresent("name")
 			}
+			m.Name = v
 		case 3:
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("attributes")
@@ -2219,13 +2224,14 @@ func (m *Span_Link) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("trace_state")
 			}
-			l, err := r.StringTo(&m.TraceState)
+			v, err := r.String()
 			if err != nil {
 				return bijoubuf.InField(err, "trace_state")
 			}
-			if l == 0 {
+			if len(v) == 0 {
 				return r.DefaultValuePresent("trace_state")
 			}
+			m.TraceState = v
 		case 4:
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("attributes")
@@ -2475,13 +2481,14 @@ func (m *Status) BijoubufDecode(r *bijoubuf.Reader) error {
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("message")
 			}
-			l, err := r.StringTo(&m.Message)
+			v, err := r.String()
 			if err != nil {
 				return bijoubuf.InField(err, "message")
 			}
-			if l == 0 {
+			if len(v) == 0 {
 				return r.DefaultValuePresent("message")
 			}
+			m.Message = v
 		case 3:
 			if wt != bijoubuf.WireVarint {
 				return r.WireMismatch("code")
