@@ -426,8 +426,8 @@ func (r *Reader) Float64() (float64, error) {
 // invalid-utf8 at the first byte of the first ill-formed sequence (O11; SPEC §7).
 func (r *Reader) String() (string, error) {
 	at := r.pos
-	// The common case in one call: a one-byte length, ASCII content, inside the current
-	// window (see substring).
+	// The common case in one call: a one-byte length and ASCII content, cut from the
+	// copy of the input's last bytes when it lies there (see substring).
 	if at < r.end {
 		if l := int(r.buf[at]); l < bijou64.FirstTierTag && l <= r.end-at-1 {
 			from, to := at+1, at+1+l
