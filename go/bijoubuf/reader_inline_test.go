@@ -3,6 +3,7 @@ package bijoubuf
 import (
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 // runReader is a reader whose current run is b (a repeated record's content).
@@ -48,13 +49,13 @@ func TestCountLens(t *testing.T) {
 	}
 }
 
-// Strings are cut from window copies: each is the bytes it was read from, however the
-// windows fall, and changing the input afterwards changes none of them.
-func TestStringWindows(t *testing.T) {
+// Strings are copied into chunks: each is the bytes it was read from, however the
+// chunks fall, and changing the input afterwards changes none of them.
+func TestStringCopies(t *testing.T) {
 	var in []byte
 	var want []string
 	for i := 0; i < 300; i++ {
-		// Lengths 0–40, one string of 5000 bytes (longer than a window) at 150.
+		// Lengths 0–40, one string of 5000 bytes (longer than a chunk) at 150.
 		n := i % 41
 		if i == 150 {
 			n = 5000
@@ -88,5 +89,82 @@ func TestStringWindows(t *testing.T) {
 		if got[i] != want[i] {
 			t.Fatalf("string %d = %q…, want %q…", i, got[i][:min(8, len(got[i]))], want[i][:min(8, len(want[i]))])
 		}
+	}
+}
+
+// Strings are copied one after another into chunks while more than a chunk of input is
+// left: those of a run lie back to back in memory (no key or length between them), one
+// allocation holds all of them while they fit in a chunk, and a string longer than a
+// chunk is its own allocation without ending the chunk. Once a chunk or less is left,
+// all of it is copied once.
+func TestStringChunks(t *testing.T) {
+	var in []byte
+	for i := 1; i <= 100; i++ {
+		in = append(in, byte(i%41))
+		in = append(in, strings.Repeat("s", i%41)...)
+	}
+	run := len(in)
+	in = append(in, make([]byte, stringChunk)...) // input after the run
+	at := func(s string) uintptr { return uintptr(unsafe.Pointer(unsafe.StringData(s))) }
+	var got []string
+	allocs := testing.AllocsPerRun(10, func() {
+		got = got[:0]
+		r := runReader(in)
+		r.end = run
+		for !r.AtEnd() {
+			s, err := r.String()
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, s)
+		}
+	})
+	// 100 strings of 1975 bytes in all, read into a slice with room: one chunk.
+	if allocs != 1 {
+		t.Errorf("%v allocations, want 1", allocs)
+	}
+	var prev string
+	for i, s := range got {
+		if s == "" {
+			continue
+		}
+		if prev != "" && at(s) != at(prev)+uintptr(len(prev)) {
+			t.Fatalf("string %d does not follow the one before it", i)
+		}
+		prev = s
+	}
+
+	// A string longer than a chunk between short ones.
+	long := strings.Repeat("L", stringChunk+1)
+	in = append([]byte{3}, "abc"...)
+	in = append(in, 0xF9, byte((len(long)-504)>>8), byte(len(long)-504))
+	in = append(in, long...)
+	in = append(in, 2, 'd', 'e')
+	in = append(in, make([]byte, stringChunk)...)
+	r := readerOver(in)
+	r.end = len(in) - stringChunk
+	var s [3]string
+	for i := range s {
+		var err error
+		if s[i], err = r.String(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if s[0] != "abc" || s[1] != long || s[2] != "de" || at(s[2]) != at(s[0])+3 {
+		t.Errorf("got %q, %d bytes, %q; the third at %+d from the first", s[0], len(s[1]), s[2], at(s[2])-at(s[0]))
+	}
+
+	// A small input: its strings are cut from one copy of it, keys and lengths included.
+	in = []byte{3, 'a', 'b', 'c', 2, 'd', 'e'}
+	r = readerOver(in)
+	for i := range 2 {
+		var err error
+		if s[i], err = r.String(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	clear(in)
+	if s[0] != "abc" || s[1] != "de" || at(s[1]) != at(s[0])+4 {
+		t.Errorf("got %q, %q; the second at %+d from the first", s[0], s[1], at(s[1])-at(s[0]))
 	}
 }

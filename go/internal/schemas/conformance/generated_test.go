@@ -11,12 +11,13 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/bijoubuf/bijoubuf/go/bijoubuf"
 	"github.com/bijoubuf/bijoubuf/go/wkt"
 )
 
-func unhex(t *testing.T, s string) []byte {
+func unhex(t testing.TB, s string) []byte {
 	t.Helper()
 	b, err := hex.DecodeString(strings.ReplaceAll(s, " ", ""))
 	if err != nil {
@@ -305,6 +306,32 @@ func TestAllocations(t *testing.T) {
 	var q Person
 	if n := testing.AllocsPerRun(100, func() { _ = q.Unmarshal(in) }); n != 2 {
 		t.Errorf("Person.Unmarshal: %v allocations", n)
+	}
+}
+
+// A decode of a large input copies its strings, nested ones too, one after another
+// into shared chunks, in the order they were read (not a copy of the input with the
+// keys and lengths between them), and they do not change when the input does.
+func TestStringsAreCopiedBackToBack(t *testing.T) {
+	o := &Order{Id: 1, Customer: &Customer{Name: "Bo"}}
+	for i := range 1000 {
+		o.Lines = append(o.Lines, &Line{Sku: string(rune('A' + i%26)), Qty: uint32(i)})
+	}
+	in, err := o.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back Order
+	if err := back.Unmarshal(in); err != nil {
+		t.Fatal(err)
+	}
+	clear(in)
+	if back.Customer.Name != "Bo" || len(back.Lines) != 1000 || back.Lines[0].Sku != "A" || back.Lines[999].Sku != "L" {
+		t.Fatalf("decoded %q, %d lines", back.Customer.Name, len(back.Lines))
+	}
+	at := func(s string) uintptr { return uintptr(unsafe.Pointer(unsafe.StringData(s))) }
+	if at(back.Lines[0].Sku) != at(back.Customer.Name)+2 || at(back.Lines[1].Sku) != at(back.Customer.Name)+3 {
+		t.Errorf("the strings are not one run of their bytes: %#x %#x %#x", at(back.Customer.Name), at(back.Lines[0].Sku), at(back.Lines[1].Sku))
 	}
 }
 
