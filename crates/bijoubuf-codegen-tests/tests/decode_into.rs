@@ -237,3 +237,56 @@ fn depth_is_judged_like_decode() {
         agree(start, &bytes);
     }
 }
+
+/// A `Maps` value whose string-keyed maps hold `n` entries each.
+fn maps(n: usize) -> Maps {
+    Maps {
+        text: (0..n).map(|i| (format!("k{i:02}"), i as i32)).collect(),
+        msgs: (0..n)
+            .map(|i| (format!("m{i:02}"), scalars(&"v".repeat(i + 1), &[i as u8])))
+            .collect(),
+        ..Maps::default()
+    }
+}
+
+#[test]
+fn maps_are_read_into_the_tree_they_replace() {
+    // A map field read in place is filled in its own tree (emptied first), up to six
+    // entries by inserting, past six by a tree built aside: every start, small or large,
+    // meets every input, small or large, as `decode` does.
+    let mut emptied = maps(3);
+    // A tree whose entries were all removed: empty, yet it may still hold its node.
+    emptied.text.retain(|_, _| false);
+    emptied.msgs.retain(|_, _| false);
+    let starts = [
+        Maps::default(),
+        maps(1),
+        maps(6),
+        maps(7),
+        maps(20),
+        emptied,
+    ];
+    for n in [0, 1, 5, 6, 7, 12] {
+        let bytes = maps(n).encode_to_vec().unwrap();
+        for start in &starts {
+            let mut v = start.clone();
+            v.decode_into(&bytes).unwrap();
+            assert_eq!(
+                v,
+                maps(n),
+                "{n} entries into {} and {}",
+                start.text.len(),
+                start.msgs.len()
+            );
+            // Every cut and a refused byte at every offset, against `decode`.
+            for i in 0..bytes.len() {
+                agree(start, &bytes[..i]);
+                for byte in [0x00, 0x01, 0x7F, 0xFF] {
+                    let mut b = bytes.clone();
+                    b[i] = byte;
+                    agree(start, &b);
+                }
+            }
+        }
+    }
+}

@@ -566,9 +566,7 @@ impl Emitter<'_> {
                         decode_stmts.push(
                             quote!(let #local = r.map::<#key, #value>(#number, #proto_name)?;),
                         );
-                        into_stmts.push(
-                            quote!(self.#ident = r.map::<#key, #value>(#number, #proto_name)?;),
-                        );
+                        into_stmts.push(quote!(r.map_into::<#key, #value>(#number, #proto_name, &mut self.#ident)?;));
                     }
                 }
                 continue;

@@ -1105,31 +1105,53 @@ impl<'a> Reader<'a> {
     }
 
     /// A map: one LEN record of key-element value-element entries, keys strictly
-    /// ascending (SPEC §6.3, §6.4). Out of line, one copy per key and value type, shared
-    /// by every map field of that shape: a map's read holds two entry loops and a tree's
-    /// insert, too much to copy into each message's decoder.
-    #[inline(never)]
+    /// ascending (SPEC §6.3, §6.4): [`map_into`](Self::map_into) a new tree.
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub fn map<K: MapKey + ReadCodec<'a>, V: ReadCodec<'a>>(
         &mut self,
         number: u32,
         name: impl FieldName,
     ) -> Result<BTreeMap<K::Value, V::Value>, DecodeError> {
+        let mut map = BTreeMap::new();
+        self.map_into::<K, V>(number, name, &mut map)?;
+        Ok(map)
+    }
+
+    /// [`map`](Self::map) into `out`, which is emptied first (a message read in place:
+    /// `__decode_into`). A small map's entries are inserted into `out` itself, so the
+    /// empty tree a default holds is filled where it lies, not dropped and replaced (a
+    /// drop per message read in place). Out of line, one copy per key and value type,
+    /// shared by every map field of that shape: a map's read holds two entry loops and a
+    /// tree's insert, too much to copy into each message's decoder. On error `out` may
+    /// hold the entries before the failing one.
+    #[inline(never)]
+    pub fn map_into<K: MapKey + ReadCodec<'a>, V: ReadCodec<'a>>(
+        &mut self,
+        number: u32,
+        name: impl FieldName,
+        out: &mut BTreeMap<K::Value, V::Value>,
+    ) -> Result<(), DecodeError> {
+        if !out.is_empty() {
+            out.clear();
+        }
         let (k, v) = (&Of::<K>::NEW, &Of::<V>::NEW);
         let Some(run_end) = self.open_run(number, name, None, v.opens_message())? else {
-            return Ok(BTreeMap::new());
+            return Ok(());
         };
         let outer = self.cur;
         self.bound(run_end);
         let count = self.count_entries(run_end, k, v);
-        let map = if count <= SMALL_MAP {
-            self.map_direct(run_end, name, k, v)?
+        if count <= SMALL_MAP {
+            self.map_direct(run_end, name, k, v, out)?;
         } else {
-            self.map_collected(run_end, name, count, k, v)?
+            *out = self
+                .map_collected(run_end, name, count, k, v)?
                 .into_iter()
-                .collect()
-        };
+                .collect();
+        }
         self.cur = outer;
-        Ok(map)
+        Ok(())
     }
 
     /// [`map`](Self::map) into a [`SortedMap`](crate::SortedMap): the checked entries
@@ -1193,8 +1215,9 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// A small map's entries inserted straight into the tree: for a few entries the
-    /// tree's own key comparisons cost less than an entry vector and a bulk build.
+    /// A small map's entries inserted straight into the empty tree `map`: for a few
+    /// entries the tree's own key comparisons cost less than an entry vector and a bulk
+    /// build.
     #[inline]
     fn map_direct<K: KeyElement<'a>, V: Element<'a>, N: FieldName>(
         &mut self,
@@ -1202,13 +1225,13 @@ impl<'a> Reader<'a> {
         name: N,
         k: &K,
         v: &V,
-    ) -> Result<BTreeMap<K::Value, V::Value>, DecodeError> {
-        let mut map = BTreeMap::new();
+        map: &mut BTreeMap<K::Value, V::Value>,
+    ) -> Result<(), DecodeError> {
         while self.pos < run_end {
             let (key, value) = self.map_entry(name, k, v, map.last_key_value().map(|(k, _)| k))?;
             map.insert(key, value);
         }
-        Ok(map)
+        Ok(())
     }
 
     /// A larger map's entries collected into a vector of the counted size (a tree is

@@ -1074,7 +1074,7 @@ impl<'a> __bb::Decode<'a> for Struct {
         __bb::some_in_place(r, v)
     }
     fn __decode_into(&mut self, r: &mut __bb::Reader<'a>) -> __bb::Result<()> {
-        self.fields = r.map::<__bb::Str, __bb::Msg<Value>>(1, "fields")?;
+        r.map_into::<__bb::Str, __bb::Msg<Value>>(1, "fields", &mut self.fields)?;
         r.finish()?;
         __bb::Ok(())
     }
