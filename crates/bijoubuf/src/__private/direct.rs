@@ -360,8 +360,8 @@ mod tests {
     use alloc::vec::Vec;
     use core::mem::MaybeUninit;
 
-    use crate::wkt::{ListValue, Struct, Value, value};
     use crate::EncodeOptions;
+    use crate::wkt::{ListValue, Struct, Value, value};
 
     fn string(n: usize) -> Value {
         Value {
