@@ -1,7 +1,7 @@
 //! What the dynamic encoder allocates: the output, and nothing per message or field. The
 //! size table is the runtime's, kept by the thread for its next encode, so a thread
-//! that encodes again allocates only the output vector. One test function, so no other
-//! test allocates meanwhile.
+//! that encodes again allocates only the output vector. Allocations are counted on the
+//! measuring thread only (`counting`), so other tests and the harness do not mix in.
 
 mod counting;
 
@@ -79,4 +79,39 @@ fn a_second_encode_allocates_only_its_output() {
     drop(again);
     // The bytes are the canonical ones: they decode to the same message.
     assert_eq!(DynamicMessage::decode(&desc, &first).expect("decodes"), m);
+}
+
+/// The counter counts the measuring thread alone: another thread allocating all the
+/// while (as the test harness's thread may) does not show up in a measurement.
+#[test]
+fn allocations_on_other_threads_are_not_counted() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::{Arc, Barrier};
+    let stop = Arc::new(AtomicBool::new(false));
+    let started = Arc::new(Barrier::new(2));
+    let other = {
+        let (stop, started) = (stop.clone(), started.clone());
+        std::thread::spawn(move || {
+            started.wait();
+            let mut kept = 0usize;
+            while !stop.load(Ordering::Relaxed) {
+                kept = kept.wrapping_add(std::hint::black_box(vec![1u8; 32]).len());
+            }
+            kept
+        })
+    };
+    started.wait();
+    let (allocs, v) = allocations(|| {
+        let v = std::hint::black_box(Vec::<u8>::with_capacity(64));
+        // Long enough for the other thread to allocate many times meanwhile.
+        let t = std::time::Instant::now();
+        while t.elapsed() < std::time::Duration::from_millis(20) {
+            std::hint::spin_loop();
+        }
+        v
+    });
+    stop.store(true, Ordering::Relaxed);
+    assert!(other.join().expect("joins") > 0);
+    drop(v);
+    assert_eq!(allocs, 1, "this thread's one vector");
 }

@@ -1,6 +1,6 @@
 //! Writing and reading proto3 JSON spells out a value's path only for an error: a run of
-//! n elements costs the vectors that hold them, not a path string per element. One test
-//! function, so no other test allocates meanwhile.
+//! n elements costs the vectors that hold them, not a path string per element. Allocations
+//! are counted on the measuring thread only (`counting`).
 
 mod counting;
 
