@@ -426,6 +426,24 @@ impl<'a> Reader<'a> {
         self.varint_multi(at)
     }
 
+    /// Read one bijou64 as a scalar field's value (`int32`, `bool`, enums, …): the
+    /// one-byte case inline, a longer value through the one out-of-line copy of the
+    /// multi-byte read ([`wide_key`](Self::wide_key)). Small enough to inline into
+    /// every field read: with [`varint`](Self::varint)'s window path inlined, each
+    /// codec's `read` stayed one out-of-line function called per field.
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    pub(crate) fn scalar_varint(&mut self) -> Result<u64, DecodeError> {
+        let at = self.pos;
+        if let Some(&tag) = self.cur.get(at)
+            && tag < bijou64::FIRST_TIER_TAG
+        {
+            self.pos = at + 1;
+            return Ok(tag as u64);
+        }
+        self.wide_key(at)
+    }
+
     /// [`field`](Self::field) when unknown records come first: dispose of them, then ask
     /// again.
     #[cold]
