@@ -395,7 +395,7 @@ macro_rules! varint_codec {
             #[cfg_attr(debug_assertions, inline)]
             fn read(r: &mut Reader<'a>) -> Result<$ty, DecodeError> {
                 let $at = r.position();
-                let $raw = r.scalar_varint()?;
+                let $raw = r.varint()?;
                 $read
             }
             #[inline(never)]

@@ -137,7 +137,14 @@ impl<'a> Reader<'a> {
 
     // ----- raw element reads (SPEC §3, §7) -----
 
-    /// Read one bijou64 (SPEC §2).
+    /// Read one bijou64 (SPEC §2): the one-byte case inline, a longer value through the
+    /// one out-of-line copy of the multi-byte read ([`wide_key`](Self::wide_key)).
+    ///
+    /// Small enough to inline into every field read. With the nine-byte window path
+    /// inlined too, the scalar codecs' reads (`Int32::read`, `Bool::read`, …) stayed out
+    /// of line, one call per field, and every length and unknown record carried a copy
+    /// of the window path (the OTLP decoders 6 % larger in machine code,
+    /// benches/RESULTS.md).
     #[cfg_attr(not(debug_assertions), inline(always))]
     #[cfg_attr(debug_assertions, inline)]
     pub fn varint(&mut self) -> Result<u64, DecodeError> {
@@ -149,7 +156,7 @@ impl<'a> Reader<'a> {
             self.pos = at + 1;
             return Ok(tag as u64);
         }
-        self.varint_multi(at)
+        self.wide_key(at)
     }
 
     /// [`varint`](Self::varint) past its one-byte case.
@@ -418,30 +425,13 @@ impl<'a> Reader<'a> {
     }
 
     /// A key of two bytes or more (a gap of 62 numbers or more after the previous
-    /// record): one out-of-line copy of the multi-byte read, called from every field's
-    /// inlined key read instead of copied into each (not `#[cold]`: GoogleMessage1's
-    /// numbering puts such keys on its hot path).
+    /// record), or any other bijou64 of two bytes or more ([`varint`](Self::varint)):
+    /// one out-of-line copy of the multi-byte read, called from every field's inlined
+    /// read instead of copied into each (not `#[cold]`: GoogleMessage1's numbering puts
+    /// such keys on its hot path, and lengths of 248 bytes or more are common).
     #[inline(never)]
     fn wide_key(&mut self, at: usize) -> Result<u64, DecodeError> {
         self.varint_multi(at)
-    }
-
-    /// Read one bijou64 as a scalar field's value (`int32`, `bool`, enums, …): the
-    /// one-byte case inline, a longer value through the one out-of-line copy of the
-    /// multi-byte read ([`wide_key`](Self::wide_key)). Small enough to inline into
-    /// every field read: with [`varint`](Self::varint)'s window path inlined, each
-    /// codec's `read` stayed one out-of-line function called per field.
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    #[cfg_attr(debug_assertions, inline)]
-    pub(crate) fn scalar_varint(&mut self) -> Result<u64, DecodeError> {
-        let at = self.pos;
-        if let Some(&tag) = self.cur.get(at)
-            && tag < bijou64::FIRST_TIER_TAG
-        {
-            self.pos = at + 1;
-            return Ok(tag as u64);
-        }
-        self.wide_key(at)
     }
 
     /// [`field`](Self::field) when unknown records come first: dispose of them, then ask
