@@ -285,14 +285,6 @@ impl DecodeError {
         self.push(PathSegment::Message(name))
     }
 
-    /// [`in_message`](Self::in_message) in place: the top-level decode roots its error
-    /// without moving the `Result` that holds it.
-    #[cold]
-    #[inline(never)]
-    pub(crate) fn root_in(&mut self, name: &'static str) {
-        self.inner.rev_path.push(PathSegment::Message(name));
-    }
-
     /// The same error with its offset moved `by` bytes later: for a frame decoded out of
     /// a buffer that starts `by` bytes into the stream (saturating where `usize` cannot
     /// count that far).

@@ -391,7 +391,8 @@ macro_rules! varint_codec {
         $(#[$doc])*
         pub struct $name;
         impl<'a> ReadCodec<'a> for $name {
-            #[inline]
+            #[cfg_attr(not(debug_assertions), inline(always))]
+            #[cfg_attr(debug_assertions, inline)]
             fn read(r: &mut Reader<'a>) -> Result<$ty, DecodeError> {
                 let $at = r.position();
                 let $raw = r.varint()?;

@@ -137,7 +137,14 @@ impl<'a> Reader<'a> {
 
     // ----- raw element reads (SPEC §3, §7) -----
 
-    /// Read one bijou64 (SPEC §2).
+    /// Read one bijou64 (SPEC §2): the one-byte case inline, a longer value through the
+    /// one out-of-line copy of the multi-byte read ([`wide_key`](Self::wide_key)).
+    ///
+    /// Small enough to inline into every field read. With the nine-byte window path
+    /// inlined too, the scalar codecs' reads (`Int32::read`, `Bool::read`, …) stayed out
+    /// of line, one call per field, and every length and unknown record carried a copy
+    /// of the window path (the OTLP decoders 6 % larger in machine code,
+    /// benches/RESULTS.md).
     #[cfg_attr(not(debug_assertions), inline(always))]
     #[cfg_attr(debug_assertions, inline)]
     pub fn varint(&mut self) -> Result<u64, DecodeError> {
@@ -149,7 +156,7 @@ impl<'a> Reader<'a> {
             self.pos = at + 1;
             return Ok(tag as u64);
         }
-        self.varint_multi(at)
+        self.wide_key(at)
     }
 
     /// [`varint`](Self::varint) past its one-byte case.
@@ -418,9 +425,10 @@ impl<'a> Reader<'a> {
     }
 
     /// A key of two bytes or more (a gap of 62 numbers or more after the previous
-    /// record): one out-of-line copy of the multi-byte read, called from every field's
-    /// inlined key read instead of copied into each (not `#[cold]`: GoogleMessage1's
-    /// numbering puts such keys on its hot path).
+    /// record), or any other bijou64 of two bytes or more ([`varint`](Self::varint)):
+    /// one out-of-line copy of the multi-byte read, called from every field's inlined
+    /// read instead of copied into each (not `#[cold]`: GoogleMessage1's numbering puts
+    /// such keys on its hot path, and lengths of 248 bytes or more are common).
     #[inline(never)]
     fn wide_key(&mut self, at: usize) -> Result<u64, DecodeError> {
         self.varint_multi(at)
@@ -649,11 +657,22 @@ impl<'a> Reader<'a> {
 
     /// The top-level message: `M::__decode` over the whole range, path rooted at
     /// the schema's `Message::NAME`.
+    ///
+    /// The result is tested by variant only (never borrowed) and each change is a
+    /// reassignment of the one value returned: the decoded message is copied once on its
+    /// way out where it was copied twice through [`top_with`](Self::top_with) and an
+    /// error rooted in place (GoogleMessage1: 416 bytes a copy, benches/RESULTS.md).
+    #[inline]
+    // `matches!` rather than `is_ok`: the form measured, which takes no borrow of `m`.
+    #[allow(clippy::redundant_pattern_matching)]
     pub(crate) fn top<M: Decode<'a>>(&mut self) -> Result<M, DecodeError> {
-        let mut m = self.top_with(super::message::keeps_unknown::<M>(), M::__decode);
-        // The error rooted in place: `map_err` copied the whole decoded message.
-        if let Err(e) = &mut m {
-            e.root_in(super::message::name::<M>());
+        self.keep = self.preserve && super::message::keeps_unknown::<M>();
+        let mut m = M::__decode(self);
+        if matches!(m, Ok(_)) && !self.all_read() {
+            m = Err(self.unread());
+        }
+        if let Err(e) = m {
+            m = Err(e.in_message(super::message::name::<M>()));
         }
         m
     }
