@@ -500,12 +500,11 @@ func (r *Reader) substring(at, to int) string {
 	}
 	// SAFETY: chunk[off:off+n] is never written again: the chunk is only written past
 	// its length, within its capacity (checked above), so later strings land after
-	// this one and
-	// the chunk is never moved; a new chunk is a new allocation. The string's bytes
-	// therefore never change, as a string's must not. Without this, each string is its
-	// own allocation, or (as before) a substring of a 4 KiB copy of the input, keys
-	// and numbers included: about 64 KB copied per OpenTelemetry metrics batch for
-	// 21 KB of strings.
+	// this one and the chunk is never moved; a new chunk is a new allocation. The
+	// string's bytes therefore never change, as a string's must not. Without this, each
+	// string is its own allocation, or (as before) a substring of a 4 KiB copy of the
+	// input, keys and numbers included: about 64 KB copied per OpenTelemetry metrics
+	// batch for 21 KB of strings.
 	return unsafe.String(&r.chunk[off], n)
 }
 
