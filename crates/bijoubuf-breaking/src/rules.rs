@@ -199,7 +199,7 @@ pub const RULES: &[RuleRow] = &[
     row(
         FieldPresenceChanged,
         Source,
-        "the generated field changes between T and Option<T> (implicit and required are T, explicit is Option<T>)",
+        "the generated field changes between `T` and `Option<T>` (implicit and required are `T`, explicit is `Option<T>`)",
     ),
     row(
         FieldOneofChanged,
@@ -234,7 +234,7 @@ pub const RULES: &[RuleRow] = &[
     row(
         FieldCardinalityChanged,
         Source,
-        "the generated field changes between T and Vec<T>",
+        "the generated field changes between `T` and `Vec<T>`",
     ),
     row(
         FieldMapChanged,

@@ -39,7 +39,7 @@ pub enum WalkKind {
 }
 
 /// A pass that writes a nested message itself rather than through a codec's `write`
-/// (the one-pass writer of [`direct`](super::direct), which has no size table): a
+/// (the one-pass writer of the `direct` module, which has no size table): a
 /// message-typed codec hands it the message ([`Codec::visit_message`]).
 pub trait Nested<'v> {
     /// Write `m` as a nested message: length prefix and content.

@@ -553,7 +553,7 @@ impl<'v, T: Table> Sizer<'v, T> {
     }
 }
 
-/// The size pass over a message without unknown records ([`Sizer::plain`]): the
+/// The size pass over a message without unknown records (`Sizer::plain`): the
 /// [`Sizer`]'s field calls without the test for unknown records before each key.
 pub struct Plain<'s, 'v, T: Table = SizeTable>(pub(super) &'s mut Sizer<'v, T>);
 

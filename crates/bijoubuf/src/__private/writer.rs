@@ -249,7 +249,7 @@ impl Fill for Copied<'_> {
 }
 
 /// Writes an encoding of a length not known in advance at the front of a buffer's spare
-/// room (the one pass, [`direct`](super::direct)); implemented only by the encoder
+/// room (the one pass, the `direct` module); implemented only by the encoder
 /// (sealed), which a `Vec` calls from `BufMut::__put_front`.
 ///
 /// The contract a buffer may rely on: `fill_front` returns `Ok(n)` only with
@@ -956,11 +956,11 @@ impl<'o, 'v> Writer<'o, 'v> {
     }
 }
 
-/// The write pass over a message without unknown records ([`Writer::plain`]): the
+/// The write pass over a message without unknown records (`Writer::plain`): the
 /// [`Writer`]'s field calls without the test for unknown records before each key.
 pub struct PlainWriter<'w, 'o, 'v>(pub(super) &'w mut Writer<'o, 'v>);
 
-/// [`PlainWriter`] through a copy of the writer's state ([`Writer::plain_local`]): the
+/// [`PlainWriter`] through a copy of the writer's state (`Writer::plain_local`): the
 /// same field calls, for a message with many scalar fields.
 ///
 /// It writes through a copy of the writer's state (cursor, previous field number, output)
