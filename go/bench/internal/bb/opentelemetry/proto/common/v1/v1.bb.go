@@ -19,7 +19,7 @@ type AnyValue struct {
 	// The value is one of the listed fields. It is valid for all values to be unspecified
 	// in which case this AnyValue is considered to be "empty".
 	Value   isAnyValue_Value
-	unknown []bijoubuf.UnknownRecord
+	unknown *[]bijoubuf.UnknownRecord
 }
 
 type isAnyValue_Value interface {
@@ -105,7 +105,7 @@ func (*AnyValue) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *AnyValue) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -155,7 +155,7 @@ func (m *AnyValue) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_AnyValue) {
 		return 0
 	}
@@ -260,7 +260,7 @@ func (m *AnyValue) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	switch o := m.Value.(type) {
 	case *AnyValue_StringValueStrindex:
 		if len(u) != 0 {
@@ -490,7 +490,7 @@ func (m *AnyValue) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	return nil
 }
 
@@ -505,7 +505,7 @@ type ArrayValue struct {
 	//
 	// Array of values. The array may be empty (contain 0 elements).
 	Values  []*AnyValue
-	unknown []bijoubuf.UnknownRecord
+	unknown *[]bijoubuf.UnknownRecord
 }
 
 // FullName is opentelemetry.proto.common.v1.ArrayValue.
@@ -520,7 +520,7 @@ func (*ArrayValue) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *ArrayValue) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -570,7 +570,7 @@ func (m *ArrayValue) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_ArrayValue) {
 		return 0
 	}
@@ -604,7 +604,7 @@ func (m *ArrayValue) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 1)
 	}
@@ -680,7 +680,7 @@ func (m *ArrayValue) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	return nil
 }
 
@@ -703,7 +703,7 @@ type KeyValueList struct {
 	// value with the same key).
 	// The behavior of software that receives duplicated keys can be unpredictable.
 	Values  []*KeyValue
-	unknown []bijoubuf.UnknownRecord
+	unknown *[]bijoubuf.UnknownRecord
 }
 
 // FullName is opentelemetry.proto.common.v1.KeyValueList.
@@ -718,7 +718,7 @@ func (*KeyValueList) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *KeyValueList) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -768,7 +768,7 @@ func (m *KeyValueList) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_KeyValueList) {
 		return 0
 	}
@@ -802,7 +802,7 @@ func (m *KeyValueList) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 1)
 	}
@@ -878,7 +878,7 @@ func (m *KeyValueList) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	return nil
 }
 
@@ -912,7 +912,7 @@ type KeyValue struct {
 	//
 	// Status: [Alpha]
 	KeyStrindex int32
-	unknown     []bijoubuf.UnknownRecord
+	unknown     *[]bijoubuf.UnknownRecord
 }
 
 // FullName is opentelemetry.proto.common.v1.KeyValue.
@@ -927,7 +927,7 @@ func (*KeyValue) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *KeyValue) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -977,7 +977,7 @@ func (m *KeyValue) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_KeyValue) {
 		return 0
 	}
@@ -1024,7 +1024,7 @@ func (m *KeyValue) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 3)
 	}
@@ -1119,7 +1119,7 @@ func (m *KeyValue) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	return nil
 }
 
@@ -1153,7 +1153,7 @@ type InstrumentationScope struct {
 	// can be discarded because their keys are too long or because there are too many
 	// attributes. If this value is 0, then no attributes were dropped.
 	DroppedAttributesCount uint32
-	unknown                []bijoubuf.UnknownRecord
+	unknown                *[]bijoubuf.UnknownRecord
 }
 
 // FullName is opentelemetry.proto.common.v1.InstrumentationScope.
@@ -1168,7 +1168,7 @@ func (*InstrumentationScope) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *InstrumentationScope) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -1218,7 +1218,7 @@ func (m *InstrumentationScope) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_InstrumentationScope) {
 		return 0
 	}
@@ -1279,7 +1279,7 @@ func (m *InstrumentationScope) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 4)
 	}
@@ -1412,7 +1412,7 @@ func (m *InstrumentationScope) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	return nil
 }
 
@@ -1457,7 +1457,7 @@ type EntityRef struct {
 	// These attribute keys are not part of entity's identity.
 	// These keys MUST exist in the containing {message}.attributes.
 	DescriptionKeys []string
-	unknown         []bijoubuf.UnknownRecord
+	unknown         *[]bijoubuf.UnknownRecord
 }
 
 // FullName is opentelemetry.proto.common.v1.EntityRef.
@@ -1472,7 +1472,7 @@ func (*EntityRef) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *EntityRef) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -1522,7 +1522,7 @@ func (m *EntityRef) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_EntityRef) {
 		return 0
 	}
@@ -1586,7 +1586,7 @@ func (m *EntityRef) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 4)
 	}
@@ -1704,7 +1704,7 @@ func (m *EntityRef) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	return nil
 }
 
