@@ -4312,7 +4312,11 @@ func (m *Value) BijoubufDecode(r *bijoubuf.Reader) error {
 			if err := r.CheckDepth("struct_value"); err != nil {
 				return err
 			}
-			v := new(Struct)
+			x := new(struct {
+				w Value_StructValue
+				v Struct
+			})
+			v := &x.v
 			f, ok := r.EnterFast(false)
 			var derr error
 			if !ok {
@@ -4326,7 +4330,8 @@ func (m *Value) BijoubufDecode(r *bijoubuf.Reader) error {
 			if derr != nil {
 				return bijoubuf.InField(derr, "struct_value")
 			}
-			m.Kind = &Value_StructValue{StructValue: v}
+			x.w.StructValue = v
+			m.Kind = &x.w
 		case 6:
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("list_value")
@@ -4337,7 +4342,11 @@ func (m *Value) BijoubufDecode(r *bijoubuf.Reader) error {
 			if err := r.CheckDepth("list_value"); err != nil {
 				return err
 			}
-			v := new(ListValue)
+			x := new(struct {
+				w Value_ListValue
+				v ListValue
+			})
+			v := &x.v
 			f, ok := r.EnterFast(false)
 			var derr error
 			if !ok {
@@ -4351,7 +4360,8 @@ func (m *Value) BijoubufDecode(r *bijoubuf.Reader) error {
 			if derr != nil {
 				return bijoubuf.InField(derr, "list_value")
 			}
-			m.Kind = &Value_ListValue{ListValue: v}
+			x.w.ListValue = v
+			m.Kind = &x.w
 		default:
 			if err := r.Skip(n, wt); err != nil {
 				return err

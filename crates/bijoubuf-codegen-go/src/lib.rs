@@ -1512,9 +1512,19 @@ impl Emitter<'_> {
                         FieldType::Message(full) => {
                             let t = self.type_ref(full);
                             let keeps = self.keeps_type(full);
+                            // A oneof's message and its wrapper are one allocation: the
+                            // wrapper points into the struct holding both.
+                            let alloc = if holder == Holder::Oneof {
+                                let wrapper = self.message_names(m).wrappers[&f.number].clone();
+                                format!(
+                                    "x := new(struct {{\n\t\t\tw {wrapper}\n\t\t\tv {t}\n\t\t}})\n\t\tv := &x.v"
+                                )
+                            } else {
+                                format!("v := new({t})")
+                            };
                             let _ = write!(
                                 b,
-                                "\t\tif err := r.CheckDepth({path}); err != nil {{\n\t\t\treturn err\n\t\t}}\n\t\tv := new({t})\n{}",
+                                "\t\tif err := r.CheckDepth({path}); err != nil {{\n\t\t\treturn err\n\t\t}}\n\t\t{alloc}\n{}",
                                 decode_nested(
                                     keeps,
                                     "\t\t",
@@ -1547,7 +1557,11 @@ impl Emitter<'_> {
                             let i = real_oneof(m, f).unwrap_or_default();
                             let o = self.message_names(m).oneofs[i].clone();
                             let wrapper = self.message_names(m).wrappers[&f.number].clone();
-                            let _ = writeln!(b, "\t\tm.{o} = &{wrapper}{{{field}: {value}}}");
+                            if matches!(f.ty, FieldType::Message(_)) {
+                                let _ = writeln!(b, "\t\tx.w.{field} = v\n\t\tm.{o} = &x.w");
+                            } else {
+                                let _ = writeln!(b, "\t\tm.{o} = &{wrapper}{{{field}: {value}}}");
+                            }
                         }
                         Holder::Pointer
                             if !matches!(

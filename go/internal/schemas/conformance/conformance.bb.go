@@ -5750,7 +5750,11 @@ func (m *Choice) BijoubufDecode(r *bijoubuf.Reader) error {
 			if err := r.CheckDepth("c"); err != nil {
 				return err
 			}
-			v := new(Leaf)
+			x := new(struct {
+				w Choice_C
+				v Leaf
+			})
+			v := &x.v
 			f, ok := r.EnterFast(true)
 			var derr error
 			if !ok {
@@ -5764,7 +5768,8 @@ func (m *Choice) BijoubufDecode(r *bijoubuf.Reader) error {
 			if derr != nil {
 				return bijoubuf.InField(derr, "c")
 			}
-			m.First = &Choice_C{C: v}
+			x.w.C = v
+			m.First = &x.w
 		case 4:
 			if wt != bijoubuf.WireI64 {
 				return r.WireMismatch("d")

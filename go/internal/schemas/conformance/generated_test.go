@@ -307,6 +307,18 @@ func TestAllocations(t *testing.T) {
 	if n := testing.AllocsPerRun(100, func() { _ = q.Unmarshal(in) }); n != 2 {
 		t.Errorf("Person.Unmarshal: %v allocations", n)
 	}
+	// A oneof's message and its wrapper are one allocation.
+	c, err := (&Choice{First: &Choice_C{C: &Leaf{A: 7}}, After: 1}).Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var d Choice
+	if n := testing.AllocsPerRun(100, func() { _ = d.Unmarshal(c) }); n != 1 {
+		t.Errorf("Choice.Unmarshal: %v allocations", n)
+	}
+	if w, ok := d.First.(*Choice_C); !ok || w.C.A != 7 || d.After != 1 {
+		t.Errorf("Choice decoded as %+v", d)
+	}
 }
 
 // A decode of a large input copies its strings, nested ones too, one after another

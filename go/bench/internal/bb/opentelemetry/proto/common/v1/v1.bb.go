@@ -417,7 +417,11 @@ func (m *AnyValue) BijoubufDecode(r *bijoubuf.Reader) error {
 			if err := r.CheckDepth("array_value"); err != nil {
 				return err
 			}
-			v := new(ArrayValue)
+			x := new(struct {
+				w AnyValue_ArrayValue
+				v ArrayValue
+			})
+			v := &x.v
 			f, ok := r.EnterFast(true)
 			var derr error
 			if !ok {
@@ -431,7 +435,8 @@ func (m *AnyValue) BijoubufDecode(r *bijoubuf.Reader) error {
 			if derr != nil {
 				return bijoubuf.InField(derr, "array_value")
 			}
-			m.Value = &AnyValue_ArrayValue{ArrayValue: v}
+			x.w.ArrayValue = v
+			m.Value = &x.w
 		case 6:
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("kvlist_value")
@@ -442,7 +447,11 @@ func (m *AnyValue) BijoubufDecode(r *bijoubuf.Reader) error {
 			if err := r.CheckDepth("kvlist_value"); err != nil {
 				return err
 			}
-			v := new(KeyValueList)
+			x := new(struct {
+				w AnyValue_KvlistValue
+				v KeyValueList
+			})
+			v := &x.v
 			f, ok := r.EnterFast(true)
 			var derr error
 			if !ok {
@@ -456,7 +465,8 @@ func (m *AnyValue) BijoubufDecode(r *bijoubuf.Reader) error {
 			if derr != nil {
 				return bijoubuf.InField(derr, "kvlist_value")
 			}
-			m.Value = &AnyValue_KvlistValue{KvlistValue: v}
+			x.w.KvlistValue = v
+			m.Value = &x.w
 		case 7:
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("bytes_value")

@@ -1353,7 +1353,11 @@ func (m *Metric) BijoubufDecode(r *bijoubuf.Reader) error {
 			if err := r.CheckDepth("gauge"); err != nil {
 				return err
 			}
-			v := new(Gauge)
+			x := new(struct {
+				w Metric_Gauge
+				v Gauge
+			})
+			v := &x.v
 			f, ok := r.EnterFast(true)
 			var derr error
 			if !ok {
@@ -1367,7 +1371,8 @@ func (m *Metric) BijoubufDecode(r *bijoubuf.Reader) error {
 			if derr != nil {
 				return bijoubuf.InField(derr, "gauge")
 			}
-			m.Data = &Metric_Gauge{Gauge: v}
+			x.w.Gauge = v
+			m.Data = &x.w
 		case 7:
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("sum")
@@ -1378,7 +1383,11 @@ func (m *Metric) BijoubufDecode(r *bijoubuf.Reader) error {
 			if err := r.CheckDepth("sum"); err != nil {
 				return err
 			}
-			v := new(Sum)
+			x := new(struct {
+				w Metric_Sum
+				v Sum
+			})
+			v := &x.v
 			f, ok := r.EnterFast(true)
 			var derr error
 			if !ok {
@@ -1392,7 +1401,8 @@ func (m *Metric) BijoubufDecode(r *bijoubuf.Reader) error {
 			if derr != nil {
 				return bijoubuf.InField(derr, "sum")
 			}
-			m.Data = &Metric_Sum{Sum: v}
+			x.w.Sum = v
+			m.Data = &x.w
 		case 9:
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("histogram")
@@ -1403,7 +1413,11 @@ func (m *Metric) BijoubufDecode(r *bijoubuf.Reader) error {
 			if err := r.CheckDepth("histogram"); err != nil {
 				return err
 			}
-			v := new(Histogram)
+			x := new(struct {
+				w Metric_Histogram
+				v Histogram
+			})
+			v := &x.v
 			f, ok := r.EnterFast(true)
 			var derr error
 			if !ok {
@@ -1417,7 +1431,8 @@ func (m *Metric) BijoubufDecode(r *bijoubuf.Reader) error {
 			if derr != nil {
 				return bijoubuf.InField(derr, "histogram")
 			}
-			m.Data = &Metric_Histogram{Histogram: v}
+			x.w.Histogram = v
+			m.Data = &x.w
 		case 10:
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("exponential_histogram")
@@ -1428,7 +1443,11 @@ func (m *Metric) BijoubufDecode(r *bijoubuf.Reader) error {
 			if err := r.CheckDepth("exponential_histogram"); err != nil {
 				return err
 			}
-			v := new(ExponentialHistogram)
+			x := new(struct {
+				w Metric_ExponentialHistogram
+				v ExponentialHistogram
+			})
+			v := &x.v
 			f, ok := r.EnterFast(true)
 			var derr error
 			if !ok {
@@ -1442,7 +1461,8 @@ func (m *Metric) BijoubufDecode(r *bijoubuf.Reader) error {
 			if derr != nil {
 				return bijoubuf.InField(derr, "exponential_histogram")
 			}
-			m.Data = &Metric_ExponentialHistogram{ExponentialHistogram: v}
+			x.w.ExponentialHistogram = v
+			m.Data = &x.w
 		case 11:
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("summary")
@@ -1453,7 +1473,11 @@ func (m *Metric) BijoubufDecode(r *bijoubuf.Reader) error {
 			if err := r.CheckDepth("summary"); err != nil {
 				return err
 			}
-			v := new(Summary)
+			x := new(struct {
+				w Metric_Summary
+				v Summary
+			})
+			v := &x.v
 			f, ok := r.EnterFast(true)
 			var derr error
 			if !ok {
@@ -1467,7 +1491,8 @@ func (m *Metric) BijoubufDecode(r *bijoubuf.Reader) error {
 			if derr != nil {
 				return bijoubuf.InField(derr, "summary")
 			}
-			m.Data = &Metric_Summary{Summary: v}
+			x.w.Summary = v
+			m.Data = &x.w
 		case 12:
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("metadata")
