@@ -1,7 +1,9 @@
 package bijoubuf
 
 import (
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 )
 
@@ -241,6 +243,23 @@ func FindMessage(fullName string) (*MessageDesc, bool) {
 	defer registry.RUnlock()
 	d, ok := registry.messages[fullName]
 	return d, ok
+}
+
+// RangeMessages calls f with every registered message type, in the order of their full
+// names, until f returns false.
+func RangeMessages(f func(*MessageDesc) bool) {
+	registry.RLock()
+	all := make([]*MessageDesc, 0, len(registry.messages))
+	for _, d := range registry.messages {
+		all = append(all, d)
+	}
+	registry.RUnlock()
+	slices.SortFunc(all, func(a, b *MessageDesc) int { return strings.Compare(a.FullName, b.FullName) })
+	for _, d := range all {
+		if !f(d) {
+			return
+		}
+	}
 }
 
 // FindEnum is the registered enum type of fullName.

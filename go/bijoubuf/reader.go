@@ -747,6 +747,27 @@ func (r *Reader) Kept() []UnknownRecord {
 	return u
 }
 
+// KeptRef is Kept for a generated message's field: nil when no record was kept (every
+// strict decode), else the records behind a pointer, so that a message pays 8 bytes for
+// them, not a slice header's 24.
+func (r *Reader) KeptRef() *[]UnknownRecord {
+	if r.unknown == nil {
+		return nil
+	}
+	u := new([]UnknownRecord)
+	*u = r.unknown
+	r.unknown = nil
+	return u
+}
+
+// Unknowns is the records a generated message's field holds (KeptRef): nil for nil.
+func Unknowns(u *[]UnknownRecord) []UnknownRecord {
+	if u == nil {
+		return nil
+	}
+	return *u
+}
+
 // Finish ends the current message: it disposes of the records after the last known
 // field asked for (all unknown) and returns the unknown fields kept for this message
 // (none unless preserving).

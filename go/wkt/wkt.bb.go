@@ -22,7 +22,7 @@ type Any struct {
 	//
 	// The packed message, serialized.
 	Value   []byte
-	unknown []bijoubuf.UnknownRecord
+	unknown *[]bijoubuf.UnknownRecord
 }
 
 // FullName is google.protobuf.Any.
@@ -37,7 +37,7 @@ func (*Any) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *Any) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -87,7 +87,7 @@ func (m *Any) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_Any) {
 		return 0
 	}
@@ -120,7 +120,7 @@ func (m *Any) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 2)
 	}
@@ -182,7 +182,7 @@ func (m *Any) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	return nil
 }
 
@@ -196,7 +196,7 @@ type SourceContext struct {
 	//
 	// Path of the defining .proto file relative to its root.
 	FileName string
-	unknown  []bijoubuf.UnknownRecord
+	unknown  *[]bijoubuf.UnknownRecord
 }
 
 // FullName is google.protobuf.SourceContext.
@@ -211,7 +211,7 @@ func (*SourceContext) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *SourceContext) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -261,7 +261,7 @@ func (m *SourceContext) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_SourceContext) {
 		return 0
 	}
@@ -287,7 +287,7 @@ func (m *SourceContext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 1)
 	}
@@ -331,7 +331,7 @@ func (m *SourceContext) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	return nil
 }
 
@@ -386,15 +386,15 @@ type Type struct {
 	//
 	// Where the type was declared.
 	SourceContext *SourceContext
-	// Syntax is field 6 (syntax).
-	//
-	// Which syntax the declaring file used.
-	Syntax Syntax
 	// Edition is field 7 (edition).
 	//
 	// The edition, when syntax is SYNTAX_EDITIONS.
 	Edition string
-	unknown []bijoubuf.UnknownRecord
+	// Syntax is field 6 (syntax).
+	//
+	// Which syntax the declaring file used.
+	Syntax  Syntax
+	unknown *[]bijoubuf.UnknownRecord
 }
 
 // FullName is google.protobuf.Type.
@@ -409,7 +409,7 @@ func (*Type) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *Type) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -459,7 +459,7 @@ func (m *Type) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_Type) {
 		return 0
 	}
@@ -566,7 +566,7 @@ func (m *Type) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 7)
 	}
@@ -807,7 +807,7 @@ func (m *Type) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	return nil
 }
 
@@ -901,18 +901,6 @@ func (Field_Cardinality) EnumDesc() *bijoubuf.EnumDesc {
 //
 // One field of a message type.
 type Field struct {
-	// Kind is field 1 (kind).
-	//
-	// Value type.
-	Kind Field_Kind
-	// Cardinality is field 2 (cardinality).
-	//
-	// Label.
-	Cardinality Field_Cardinality
-	// Number is field 3 (number).
-	//
-	// Field number.
-	Number int32
 	// Name is field 4 (name).
 	//
 	// Field name.
@@ -922,14 +910,6 @@ type Field struct {
 	// For message and enum kinds: the type URL, e.g.
 	// "type.googleapis.com/google.protobuf.Timestamp".
 	TypeUrl string
-	// OneofIndex is field 7 (oneof_index).
-	//
-	// 1-based index into Type.oneofs; 0 when not in a oneof.
-	OneofIndex int32
-	// Packed is field 8 (packed).
-	//
-	// Whether a repeated scalar uses the packed form.
-	Packed bool
 	// Options is field 9 (options).
 	//
 	// Options set on the field.
@@ -942,7 +922,27 @@ type Field struct {
 	//
 	// Default value as text (proto2 only).
 	DefaultValue string
-	unknown      []bijoubuf.UnknownRecord
+	// Kind is field 1 (kind).
+	//
+	// Value type.
+	Kind Field_Kind
+	// Cardinality is field 2 (cardinality).
+	//
+	// Label.
+	Cardinality Field_Cardinality
+	// Number is field 3 (number).
+	//
+	// Field number.
+	Number int32
+	// OneofIndex is field 7 (oneof_index).
+	//
+	// 1-based index into Type.oneofs; 0 when not in a oneof.
+	OneofIndex int32
+	// Packed is field 8 (packed).
+	//
+	// Whether a repeated scalar uses the packed form.
+	Packed  bool
+	unknown *[]bijoubuf.UnknownRecord
 }
 
 // FullName is google.protobuf.Field.
@@ -957,7 +957,7 @@ func (*Field) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *Field) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -1007,7 +1007,7 @@ func (m *Field) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_Field) {
 		return 0
 	}
@@ -1116,7 +1116,7 @@ func (m *Field) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 11)
 	}
@@ -1369,7 +1369,7 @@ func (m *Field) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	return nil
 }
 
@@ -1395,15 +1395,15 @@ type Enum struct {
 	//
 	// Where the enum was declared.
 	SourceContext *SourceContext
-	// Syntax is field 5 (syntax).
-	//
-	// Which syntax the declaring file used.
-	Syntax Syntax
 	// Edition is field 6 (edition).
 	//
 	// The edition, when syntax is SYNTAX_EDITIONS.
 	Edition string
-	unknown []bijoubuf.UnknownRecord
+	// Syntax is field 5 (syntax).
+	//
+	// Which syntax the declaring file used.
+	Syntax  Syntax
+	unknown *[]bijoubuf.UnknownRecord
 }
 
 // FullName is google.protobuf.Enum.
@@ -1418,7 +1418,7 @@ func (*Enum) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *Enum) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -1468,7 +1468,7 @@ func (m *Enum) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_Enum) {
 		return 0
 	}
@@ -1561,7 +1561,7 @@ func (m *Enum) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 6)
 	}
@@ -1774,7 +1774,7 @@ func (m *Enum) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	return nil
 }
 
@@ -1788,15 +1788,15 @@ type EnumValue struct {
 	//
 	// Value name.
 	Name string
-	// Number is field 2 (number).
-	//
-	// Value number.
-	Number int32
 	// Options is field 3 (options).
 	//
 	// Options set on the value.
 	Options []*Option
-	unknown []bijoubuf.UnknownRecord
+	// Number is field 2 (number).
+	//
+	// Value number.
+	Number  int32
+	unknown *[]bijoubuf.UnknownRecord
 }
 
 // FullName is google.protobuf.EnumValue.
@@ -1811,7 +1811,7 @@ func (*EnumValue) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *EnumValue) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -1861,7 +1861,7 @@ func (m *EnumValue) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_EnumValue) {
 		return 0
 	}
@@ -1912,7 +1912,7 @@ func (m *EnumValue) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 3)
 	}
@@ -2027,7 +2027,7 @@ func (m *EnumValue) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	return nil
 }
 
@@ -2046,7 +2046,7 @@ type Option struct {
 	//
 	// The option's value, packed; scalars use the wrapper types.
 	Value   *Any
-	unknown []bijoubuf.UnknownRecord
+	unknown *[]bijoubuf.UnknownRecord
 }
 
 // FullName is google.protobuf.Option.
@@ -2061,7 +2061,7 @@ func (*Option) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *Option) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -2111,7 +2111,7 @@ func (m *Option) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_Option) {
 		return 0
 	}
@@ -2151,7 +2151,7 @@ func (m *Option) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 2)
 	}
@@ -2225,7 +2225,7 @@ func (m *Option) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	return nil
 }
 
@@ -2263,7 +2263,7 @@ type Api struct {
 	//
 	// Which syntax the declaring file used.
 	Syntax  Syntax
-	unknown []bijoubuf.UnknownRecord
+	unknown *[]bijoubuf.UnknownRecord
 }
 
 // FullName is google.protobuf.Api.
@@ -2278,7 +2278,7 @@ func (*Api) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *Api) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -2328,7 +2328,7 @@ func (m *Api) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_Api) {
 		return 0
 	}
@@ -2439,7 +2439,7 @@ func (m *Api) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 7)
 	}
@@ -2702,7 +2702,7 @@ func (m *Api) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	return nil
 }
 
@@ -2720,18 +2720,10 @@ type Method struct {
 	//
 	// Type URL of the request message.
 	RequestTypeUrl string
-	// RequestStreaming is field 3 (request_streaming).
-	//
-	// Whether the request is a stream.
-	RequestStreaming bool
 	// ResponseTypeUrl is field 4 (response_type_url).
 	//
 	// Type URL of the response message.
 	ResponseTypeUrl string
-	// ResponseStreaming is field 5 (response_streaming).
-	//
-	// Whether the response is a stream.
-	ResponseStreaming bool
 	// Options is field 6 (options).
 	//
 	// Options set on the method.
@@ -2739,8 +2731,16 @@ type Method struct {
 	// Syntax is field 7 (syntax).
 	//
 	// Which syntax the declaring file used.
-	Syntax  Syntax
-	unknown []bijoubuf.UnknownRecord
+	Syntax Syntax
+	// RequestStreaming is field 3 (request_streaming).
+	//
+	// Whether the request is a stream.
+	RequestStreaming bool
+	// ResponseStreaming is field 5 (response_streaming).
+	//
+	// Whether the response is a stream.
+	ResponseStreaming bool
+	unknown           *[]bijoubuf.UnknownRecord
 }
 
 // FullName is google.protobuf.Method.
@@ -2755,7 +2755,7 @@ func (*Method) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *Method) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -2805,7 +2805,7 @@ func (m *Method) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_Method) {
 		return 0
 	}
@@ -2890,7 +2890,7 @@ func (m *Method) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 7)
 	}
@@ -3083,7 +3083,7 @@ func (m *Method) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	return nil
 }
 
@@ -3102,7 +3102,7 @@ type Mixin struct {
 	// If set, a path prefix under which the included methods' HTTP paths are
 	// re-rooted.
 	Root    string
-	unknown []bijoubuf.UnknownRecord
+	unknown *[]bijoubuf.UnknownRecord
 }
 
 // FullName is google.protobuf.Mixin.
@@ -3117,7 +3117,7 @@ func (*Mixin) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *Mixin) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -3167,7 +3167,7 @@ func (m *Mixin) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_Mixin) {
 		return 0
 	}
@@ -3203,7 +3203,7 @@ func (m *Mixin) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 2)
 	}
@@ -3265,7 +3265,7 @@ func (m *Mixin) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	return nil
 }
 
@@ -3284,7 +3284,7 @@ type Duration struct {
 	//
 	// Fraction of a second in nanoseconds, -999,999,999 to +999,999,999.
 	Nanos   int32
-	unknown []bijoubuf.UnknownRecord
+	unknown *[]bijoubuf.UnknownRecord
 }
 
 // FullName is google.protobuf.Duration.
@@ -3299,7 +3299,7 @@ func (*Duration) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *Duration) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -3349,7 +3349,7 @@ func (m *Duration) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_Duration) {
 		return 0
 	}
@@ -3379,7 +3379,7 @@ func (m *Duration) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 2)
 	}
@@ -3447,7 +3447,7 @@ func (m *Duration) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	return nil
 }
 
@@ -3457,7 +3457,7 @@ var desc_Duration bijoubuf.MessageDesc
 //
 // A message with no fields, for requests or replies that carry nothing.
 type Empty struct {
-	unknown []bijoubuf.UnknownRecord
+	unknown *[]bijoubuf.UnknownRecord
 }
 
 // FullName is google.protobuf.Empty.
@@ -3472,7 +3472,7 @@ func (*Empty) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *Empty) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -3522,7 +3522,7 @@ func (m *Empty) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_Empty) {
 		return 0
 	}
@@ -3538,7 +3538,7 @@ func (m *Empty) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)
 	}
@@ -3561,7 +3561,7 @@ func (m *Empty) BijoubufDecode(r *bijoubuf.Reader) error {
 			return err
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	return nil
 }
 
@@ -3576,7 +3576,7 @@ type FieldMask struct {
 	//
 	// Dot-separated field paths.
 	Paths   []string
-	unknown []bijoubuf.UnknownRecord
+	unknown *[]bijoubuf.UnknownRecord
 }
 
 // FullName is google.protobuf.FieldMask.
@@ -3591,7 +3591,7 @@ func (*FieldMask) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *FieldMask) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -3641,7 +3641,7 @@ func (m *FieldMask) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_FieldMask) {
 		return 0
 	}
@@ -3671,7 +3671,7 @@ func (m *FieldMask) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 1)
 	}
@@ -3725,7 +3725,7 @@ func (m *FieldMask) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	return nil
 }
 
@@ -3760,7 +3760,7 @@ type Struct struct {
 	//
 	// The object's members.
 	Fields  map[string]*Value
-	unknown []bijoubuf.UnknownRecord
+	unknown *[]bijoubuf.UnknownRecord
 }
 
 // FullName is google.protobuf.Struct.
@@ -3775,7 +3775,7 @@ func (*Struct) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *Struct) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -3825,7 +3825,7 @@ func (m *Struct) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_Struct) {
 		return 0
 	}
@@ -3864,7 +3864,7 @@ func (m *Struct) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 1)
 	}
@@ -3947,7 +3947,7 @@ func (m *Struct) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	return nil
 }
 
@@ -3961,7 +3961,7 @@ type Value struct {
 	//
 	// Which JSON kind this value holds.
 	Kind    isValue_Kind
-	unknown []bijoubuf.UnknownRecord
+	unknown *[]bijoubuf.UnknownRecord
 }
 
 type isValue_Kind interface {
@@ -4034,7 +4034,7 @@ func (*Value) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *Value) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -4084,7 +4084,7 @@ func (m *Value) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_Value) {
 		return 0
 	}
@@ -4171,7 +4171,7 @@ func (m *Value) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	switch o := m.Kind.(type) {
 	case *Value_ListValue:
 		if len(u) != 0 {
@@ -4312,7 +4312,11 @@ func (m *Value) BijoubufDecode(r *bijoubuf.Reader) error {
 			if err := r.CheckDepth("struct_value"); err != nil {
 				return err
 			}
-			v := new(Struct)
+			x := new(struct {
+				w Value_StructValue
+				v Struct
+			})
+			v := &x.v
 			f, ok := r.EnterFast(false)
 			var derr error
 			if !ok {
@@ -4326,7 +4330,8 @@ func (m *Value) BijoubufDecode(r *bijoubuf.Reader) error {
 			if derr != nil {
 				return bijoubuf.InField(derr, "struct_value")
 			}
-			m.Kind = &Value_StructValue{StructValue: v}
+			x.w.StructValue = v
+			m.Kind = &x.w
 		case 6:
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("list_value")
@@ -4337,7 +4342,11 @@ func (m *Value) BijoubufDecode(r *bijoubuf.Reader) error {
 			if err := r.CheckDepth("list_value"); err != nil {
 				return err
 			}
-			v := new(ListValue)
+			x := new(struct {
+				w Value_ListValue
+				v ListValue
+			})
+			v := &x.v
 			f, ok := r.EnterFast(false)
 			var derr error
 			if !ok {
@@ -4351,14 +4360,15 @@ func (m *Value) BijoubufDecode(r *bijoubuf.Reader) error {
 			if derr != nil {
 				return bijoubuf.InField(derr, "list_value")
 			}
-			m.Kind = &Value_ListValue{ListValue: v}
+			x.w.ListValue = v
+			m.Kind = &x.w
 		default:
 			if err := r.Skip(n, wt); err != nil {
 				return err
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	return nil
 }
 
@@ -4372,7 +4382,7 @@ type ListValue struct {
 	//
 	// The array's elements, in order.
 	Values  []*Value
-	unknown []bijoubuf.UnknownRecord
+	unknown *[]bijoubuf.UnknownRecord
 }
 
 // FullName is google.protobuf.ListValue.
@@ -4387,7 +4397,7 @@ func (*ListValue) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *ListValue) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -4437,7 +4447,7 @@ func (m *ListValue) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_ListValue) {
 		return 0
 	}
@@ -4471,7 +4481,7 @@ func (m *ListValue) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 1)
 	}
@@ -4547,7 +4557,7 @@ func (m *ListValue) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	return nil
 }
 
@@ -4566,7 +4576,7 @@ type Timestamp struct {
 	//
 	// Non-negative nanoseconds within the second, 0 to 999,999,999.
 	Nanos   int32
-	unknown []bijoubuf.UnknownRecord
+	unknown *[]bijoubuf.UnknownRecord
 }
 
 // FullName is google.protobuf.Timestamp.
@@ -4581,7 +4591,7 @@ func (*Timestamp) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *Timestamp) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -4631,7 +4641,7 @@ func (m *Timestamp) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_Timestamp) {
 		return 0
 	}
@@ -4661,7 +4671,7 @@ func (m *Timestamp) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 2)
 	}
@@ -4729,7 +4739,7 @@ func (m *Timestamp) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	return nil
 }
 
@@ -4743,7 +4753,7 @@ type DoubleValue struct {
 	//
 	// The wrapped value.
 	Value   float64
-	unknown []bijoubuf.UnknownRecord
+	unknown *[]bijoubuf.UnknownRecord
 }
 
 // FullName is google.protobuf.DoubleValue.
@@ -4758,7 +4768,7 @@ func (*DoubleValue) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *DoubleValue) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -4808,7 +4818,7 @@ func (m *DoubleValue) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_DoubleValue) {
 		return 0
 	}
@@ -4831,7 +4841,7 @@ func (m *DoubleValue) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 1)
 	}
@@ -4878,7 +4888,7 @@ func (m *DoubleValue) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	return nil
 }
 
@@ -4892,7 +4902,7 @@ type FloatValue struct {
 	//
 	// The wrapped value.
 	Value   float32
-	unknown []bijoubuf.UnknownRecord
+	unknown *[]bijoubuf.UnknownRecord
 }
 
 // FullName is google.protobuf.FloatValue.
@@ -4907,7 +4917,7 @@ func (*FloatValue) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *FloatValue) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -4957,7 +4967,7 @@ func (m *FloatValue) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_FloatValue) {
 		return 0
 	}
@@ -4980,7 +4990,7 @@ func (m *FloatValue) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 1)
 	}
@@ -5027,7 +5037,7 @@ func (m *FloatValue) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	return nil
 }
 
@@ -5041,7 +5051,7 @@ type Int64Value struct {
 	//
 	// The wrapped value.
 	Value   int64
-	unknown []bijoubuf.UnknownRecord
+	unknown *[]bijoubuf.UnknownRecord
 }
 
 // FullName is google.protobuf.Int64Value.
@@ -5056,7 +5066,7 @@ func (*Int64Value) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *Int64Value) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -5106,7 +5116,7 @@ func (m *Int64Value) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_Int64Value) {
 		return 0
 	}
@@ -5129,7 +5139,7 @@ func (m *Int64Value) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 1)
 	}
@@ -5176,7 +5186,7 @@ func (m *Int64Value) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	return nil
 }
 
@@ -5190,7 +5200,7 @@ type UInt64Value struct {
 	//
 	// The wrapped value.
 	Value   uint64
-	unknown []bijoubuf.UnknownRecord
+	unknown *[]bijoubuf.UnknownRecord
 }
 
 // FullName is google.protobuf.UInt64Value.
@@ -5205,7 +5215,7 @@ func (*UInt64Value) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *UInt64Value) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -5255,7 +5265,7 @@ func (m *UInt64Value) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_UInt64Value) {
 		return 0
 	}
@@ -5278,7 +5288,7 @@ func (m *UInt64Value) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 1)
 	}
@@ -5325,7 +5335,7 @@ func (m *UInt64Value) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	return nil
 }
 
@@ -5339,7 +5349,7 @@ type Int32Value struct {
 	//
 	// The wrapped value.
 	Value   int32
-	unknown []bijoubuf.UnknownRecord
+	unknown *[]bijoubuf.UnknownRecord
 }
 
 // FullName is google.protobuf.Int32Value.
@@ -5354,7 +5364,7 @@ func (*Int32Value) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *Int32Value) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -5404,7 +5414,7 @@ func (m *Int32Value) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_Int32Value) {
 		return 0
 	}
@@ -5427,7 +5437,7 @@ func (m *Int32Value) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 1)
 	}
@@ -5474,7 +5484,7 @@ func (m *Int32Value) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	return nil
 }
 
@@ -5488,7 +5498,7 @@ type UInt32Value struct {
 	//
 	// The wrapped value.
 	Value   uint32
-	unknown []bijoubuf.UnknownRecord
+	unknown *[]bijoubuf.UnknownRecord
 }
 
 // FullName is google.protobuf.UInt32Value.
@@ -5503,7 +5513,7 @@ func (*UInt32Value) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *UInt32Value) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -5553,7 +5563,7 @@ func (m *UInt32Value) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_UInt32Value) {
 		return 0
 	}
@@ -5576,7 +5586,7 @@ func (m *UInt32Value) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 1)
 	}
@@ -5623,7 +5633,7 @@ func (m *UInt32Value) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	return nil
 }
 
@@ -5637,7 +5647,7 @@ type BoolValue struct {
 	//
 	// The wrapped value.
 	Value   bool
-	unknown []bijoubuf.UnknownRecord
+	unknown *[]bijoubuf.UnknownRecord
 }
 
 // FullName is google.protobuf.BoolValue.
@@ -5652,7 +5662,7 @@ func (*BoolValue) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *BoolValue) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -5702,7 +5712,7 @@ func (m *BoolValue) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_BoolValue) {
 		return 0
 	}
@@ -5725,7 +5735,7 @@ func (m *BoolValue) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 1)
 	}
@@ -5772,7 +5782,7 @@ func (m *BoolValue) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	return nil
 }
 
@@ -5786,7 +5796,7 @@ type StringValue struct {
 	//
 	// The wrapped value.
 	Value   string
-	unknown []bijoubuf.UnknownRecord
+	unknown *[]bijoubuf.UnknownRecord
 }
 
 // FullName is google.protobuf.StringValue.
@@ -5801,7 +5811,7 @@ func (*StringValue) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *StringValue) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -5851,7 +5861,7 @@ func (m *StringValue) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_StringValue) {
 		return 0
 	}
@@ -5877,7 +5887,7 @@ func (m *StringValue) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 1)
 	}
@@ -5921,7 +5931,7 @@ func (m *StringValue) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	return nil
 }
 
@@ -5935,7 +5945,7 @@ type BytesValue struct {
 	//
 	// The wrapped value.
 	Value   []byte
-	unknown []bijoubuf.UnknownRecord
+	unknown *[]bijoubuf.UnknownRecord
 }
 
 // FullName is google.protobuf.BytesValue.
@@ -5950,7 +5960,7 @@ func (*BytesValue) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *BytesValue) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -6000,7 +6010,7 @@ func (m *BytesValue) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_BytesValue) {
 		return 0
 	}
@@ -6023,7 +6033,7 @@ func (m *BytesValue) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 1)
 	}
@@ -6067,7 +6077,7 @@ func (m *BytesValue) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	return nil
 }
 

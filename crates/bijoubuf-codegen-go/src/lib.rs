@@ -59,7 +59,13 @@
 //! | `repeated T` | `[]T` (`[]*M`) |
 //! | `map<K, V>` | `map[K]V`, encoded in the key order of SPEC §6.4 |
 //! | `oneof o` | an interface field `O isM_O`; each member a wrapper `M_Name struct{ Name T }` |
-//! | unknown fields | kept by a preserving decode in the message (`BijoubufUnknown()`), re-emitted in number order |
+//! | unknown fields | kept by a preserving decode in the message (`BijoubufUnknown()`; behind a pointer, 8 bytes when none are kept), re-emitted in number order |
+//!
+//! A struct's fields are declared widest alignment first (8-byte types, then 4-byte
+//! ones, then `bool`), in declaration order within each, so that no padding lies between
+//! them: a decode allocates these structs, and the bytes allocated are what a garbage
+//! collector's work follows. So the order of a struct's fields is not the schema's;
+//! Go code addresses them by name.
 //!
 //! Field names are the proto names in Go's camel case (`home_address` → `HomeAddress`);
 //! a name that collides with a method or another field gets a trailing `_`, as a type
@@ -529,6 +535,21 @@ fn go_string(s: &str) -> String {
     out
 }
 
+/// The alignment of a struct field's Go type on 64-bit platforms, from the type as
+/// `field_type` spells it: 1 for `bool`, 4 for the 32-bit numbers and enums
+/// (named types over `int32`), 8 for the rest (64-bit numbers, strings, slices, maps,
+/// pointers, interfaces).
+fn go_alignment(ty: &str) -> u8 {
+    match ty {
+        "bool" => 1,
+        "int32" | "uint32" | "float32" => 4,
+        "int64" | "uint64" | "float64" | "string" => 8,
+        t if t.starts_with(['*', '[']) || t.starts_with("map[") => 8,
+        // What is left is an enum's name (possibly package-qualified): an int32.
+        _ => 4,
+    }
+}
+
 fn scalar_go(s: ScalarType) -> &'static str {
     use ScalarType::*;
     match s {
@@ -940,7 +961,7 @@ impl Emitter<'_> {
         );
         let _ = writeln!(
             b,
-            "// BijoubufUnknown is the unknown records a preserving decode kept in this message.\nfunc (m *{name}) BijoubufUnknown() []bijoubuf.UnknownRecord {{\n\treturn m.unknown\n}}\n"
+            "// BijoubufUnknown is the unknown records a preserving decode kept in this message.\nfunc (m *{name}) BijoubufUnknown() []bijoubuf.UnknownRecord {{\n\treturn bijoubuf.Unknowns(m.unknown)\n}}\n"
         );
         let _ = writeln!(
             b,
@@ -971,7 +992,8 @@ impl Emitter<'_> {
     }
 
     fn struct_decl(&mut self, m: &MessageDef, name: &str) {
-        let mut lines: Vec<(String, String, Option<String>)> = Vec::new();
+        // (alignment, field, type, doc)
+        let mut lines: Vec<(u8, String, String, Option<String>)> = Vec::new();
         let mut oneofs_done = vec![false; m.oneofs.len()];
         for f in m.fields_in_declaration_order() {
             match real_oneof(m, f) {
@@ -988,7 +1010,7 @@ impl Emitter<'_> {
                             ),
                         );
                         let iface = format!("is{name}_{field}");
-                        lines.push((field, iface, Some(doc)));
+                        lines.push((8, field, iface, Some(doc)));
                     }
                 }
                 None => {
@@ -1003,15 +1025,23 @@ impl Emitter<'_> {
                     } else {
                         None
                     };
-                    lines.push((field, ty, doc));
+                    lines.push((go_alignment(&ty), field, ty, doc));
                 }
             }
         }
+        // Widest alignment first, declaration order within each: no padding between
+        // fields, so the struct is as small as its fields allow (a bool between two
+        // int64s would cost 7 bytes).
+        lines.sort_by_key(|l| std::cmp::Reverse(l.0));
+        // Behind a pointer: 8 bytes in every message, the records only when kept.
         lines.push((
+            8,
             "unknown".to_string(),
-            "[]bijoubuf.UnknownRecord".to_string(),
+            "*[]bijoubuf.UnknownRecord".to_string(),
             None,
         ));
+        let lines: Vec<(String, String, Option<String>)> =
+            lines.into_iter().map(|(_, f, t, d)| (f, t, d)).collect();
         let head = comment_lines(&m.comments, "", &format!("{name} is {}.", m.full_name));
         let b = &mut self.body;
         b.push_str(&head);
@@ -1131,7 +1161,7 @@ impl Emitter<'_> {
                 go_string(&f.name)
             );
         }
-        b.push_str("\tn := 0\n\tvar prev uint32\n\tu := m.unknown\n");
+        b.push_str("\tn := 0\n\tvar prev uint32\n\tu := bijoubuf.Unknowns(m.unknown)\n");
         let _ = writeln!(
             b,
             "\tif len(u) != 0 && !s.CheckUnknown(u, &desc_{name}) {{\n\t\treturn 0\n\t}}"
@@ -1337,7 +1367,7 @@ impl Emitter<'_> {
         let mut b = String::new();
         let _ = writeln!(
             b,
-            "// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last\n// field to the first.\nfunc (m *{name}) BijoubufWrite(w *bijoubuf.BackWriter) {{\n\tif m == nil {{\n\t\treturn\n\t}}\n\tu := m.unknown"
+            "// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last\n// field to the first.\nfunc (m *{name}) BijoubufWrite(w *bijoubuf.BackWriter) {{\n\tif m == nil {{\n\t\treturn\n\t}}\n\tu := bijoubuf.Unknowns(m.unknown)"
         );
         let groups = oneof_groups(m);
         let mut cases = String::new();
@@ -1482,9 +1512,19 @@ impl Emitter<'_> {
                         FieldType::Message(full) => {
                             let t = self.type_ref(full);
                             let keeps = self.keeps_type(full);
+                            // A oneof's message and its wrapper are one allocation: the
+                            // wrapper points into the struct holding both.
+                            let alloc = if holder == Holder::Oneof {
+                                let wrapper = self.message_names(m).wrappers[&f.number].clone();
+                                format!(
+                                    "x := new(struct {{\n\t\t\tw {wrapper}\n\t\t\tv {t}\n\t\t}})\n\t\tv := &x.v"
+                                )
+                            } else {
+                                format!("v := new({t})")
+                            };
                             let _ = write!(
                                 b,
-                                "\t\tif err := r.CheckDepth({path}); err != nil {{\n\t\t\treturn err\n\t\t}}\n\t\tv := new({t})\n{}",
+                                "\t\tif err := r.CheckDepth({path}); err != nil {{\n\t\t\treturn err\n\t\t}}\n\t\t{alloc}\n{}",
                                 decode_nested(
                                     keeps,
                                     "\t\t",
@@ -1517,7 +1557,11 @@ impl Emitter<'_> {
                             let i = real_oneof(m, f).unwrap_or_default();
                             let o = self.message_names(m).oneofs[i].clone();
                             let wrapper = self.message_names(m).wrappers[&f.number].clone();
-                            let _ = writeln!(b, "\t\tm.{o} = &{wrapper}{{{field}: {value}}}");
+                            if matches!(f.ty, FieldType::Message(_)) {
+                                let _ = writeln!(b, "\t\tx.w.{field} = v\n\t\tm.{o} = &x.w");
+                            } else {
+                                let _ = writeln!(b, "\t\tm.{o} = &{wrapper}{{{field}: {value}}}");
+                            }
                         }
                         Holder::Pointer
                             if !matches!(
@@ -1719,7 +1763,7 @@ impl Emitter<'_> {
                 );
             }
         }
-        b.push_str("\tm.unknown = r.Kept()\n");
+        b.push_str("\tm.unknown = r.KeptRef()\n");
         for f in &m.fields {
             if f.presence == Presence::Required && f.cardinality == Cardinality::Single {
                 let field = self.message_names(m).fields[&f.number].clone();

@@ -13,10 +13,10 @@ import (
 // Person is conformance.Person.
 type Person struct {
 	Name    string
+	Score   *int32
 	Age     int32
 	Active  bool
-	Score   *int32
-	unknown []bijoubuf.UnknownRecord
+	unknown *[]bijoubuf.UnknownRecord
 }
 
 // FullName is conformance.Person.
@@ -31,7 +31,7 @@ func (*Person) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *Person) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -81,7 +81,7 @@ func (m *Person) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_Person) {
 		return 0
 	}
@@ -129,7 +129,7 @@ func (m *Person) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 5)
 	}
@@ -234,7 +234,7 @@ func (m *Person) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	return nil
 }
 
@@ -246,7 +246,7 @@ type Order struct {
 	Customer *Customer
 	Lines    []*Line
 	Tags     map[string]int64
-	unknown  []bijoubuf.UnknownRecord
+	unknown  *[]bijoubuf.UnknownRecord
 }
 
 // FullName is conformance.Order.
@@ -261,7 +261,7 @@ func (*Order) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *Order) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -311,7 +311,7 @@ func (m *Order) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_Order) {
 		return 0
 	}
@@ -380,7 +380,7 @@ func (m *Order) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 7)
 	}
@@ -549,7 +549,7 @@ func (m *Order) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	return nil
 }
 
@@ -558,7 +558,7 @@ var desc_Order bijoubuf.MessageDesc
 // Customer is conformance.Customer.
 type Customer struct {
 	Name    string
-	unknown []bijoubuf.UnknownRecord
+	unknown *[]bijoubuf.UnknownRecord
 }
 
 // FullName is conformance.Customer.
@@ -573,7 +573,7 @@ func (*Customer) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *Customer) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -623,7 +623,7 @@ func (m *Customer) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_Customer) {
 		return 0
 	}
@@ -649,7 +649,7 @@ func (m *Customer) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 1)
 	}
@@ -693,7 +693,7 @@ func (m *Customer) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	return nil
 }
 
@@ -703,7 +703,7 @@ var desc_Customer bijoubuf.MessageDesc
 type Line struct {
 	Sku     string
 	Qty     uint32
-	unknown []bijoubuf.UnknownRecord
+	unknown *[]bijoubuf.UnknownRecord
 }
 
 // FullName is conformance.Line.
@@ -718,7 +718,7 @@ func (*Line) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *Line) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -768,7 +768,7 @@ func (m *Line) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_Line) {
 		return 0
 	}
@@ -801,7 +801,7 @@ func (m *Line) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 2)
 	}
@@ -866,7 +866,7 @@ func (m *Line) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	return nil
 }
 
@@ -874,9 +874,9 @@ var desc_Line bijoubuf.MessageDesc
 
 // Editions is conformance.Editions.
 type Editions struct {
-	A       int32
 	B       *int32
-	unknown []bijoubuf.UnknownRecord
+	A       int32
+	unknown *[]bijoubuf.UnknownRecord
 }
 
 // FullName is conformance.Editions.
@@ -891,7 +891,7 @@ func (*Editions) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *Editions) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -941,7 +941,7 @@ func (m *Editions) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_Editions) {
 		return 0
 	}
@@ -972,7 +972,7 @@ func (m *Editions) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 2)
 	}
@@ -1038,7 +1038,7 @@ func (m *Editions) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	return nil
 }
 
@@ -1052,7 +1052,7 @@ type Reading struct {
 	// Unit is oneof unit: nil, or one of the Reading_* wrappers.
 	Unit    isReading_Unit
 	Offset  *int32
-	unknown []bijoubuf.UnknownRecord
+	unknown *[]bijoubuf.UnknownRecord
 }
 
 type isReading_Unit interface {
@@ -1085,7 +1085,7 @@ func (*Reading) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *Reading) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -1138,7 +1138,7 @@ func (m *Reading) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_Reading) {
 		return 0
 	}
@@ -1206,7 +1206,7 @@ func (m *Reading) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 6)
 	}
@@ -1352,7 +1352,7 @@ func (m *Reading) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	if m.Sensor == nil {
 		return r.MissingRequired("sensor")
 	}
@@ -1369,7 +1369,7 @@ type Required struct {
 	Inner   *Inner
 	Inners  []*Inner
 	ById    map[uint32]*Inner
-	unknown []bijoubuf.UnknownRecord
+	unknown *[]bijoubuf.UnknownRecord
 }
 
 // FullName is conformance.Required.
@@ -1384,7 +1384,7 @@ func (*Required) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *Required) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -1440,7 +1440,7 @@ func (m *Required) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_Required) {
 		return 0
 	}
@@ -1535,7 +1535,7 @@ func (m *Required) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 6)
 	}
@@ -1752,7 +1752,7 @@ func (m *Required) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	if m.A == nil {
 		return r.MissingRequired("a")
 	}
@@ -1768,7 +1768,7 @@ var desc_Required bijoubuf.MessageDesc
 type Inner struct {
 	X       *int32
 	Y       *bool
-	unknown []bijoubuf.UnknownRecord
+	unknown *[]bijoubuf.UnknownRecord
 }
 
 // FullName is conformance.Inner.
@@ -1783,7 +1783,7 @@ func (*Inner) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *Inner) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -1836,7 +1836,7 @@ func (m *Inner) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_Inner) {
 		return 0
 	}
@@ -1867,7 +1867,7 @@ func (m *Inner) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 2)
 	}
@@ -1931,7 +1931,7 @@ func (m *Inner) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	if m.X == nil {
 		return r.MissingRequired("x")
 	}
@@ -1975,23 +1975,23 @@ func (Color) EnumDesc() *bijoubuf.EnumDesc {
 //
 // Implicit presence (SPEC §5.1).
 type Scalars struct {
-	I32     int32
 	I64     int64
-	U32     uint32
 	U64     uint64
-	S32     int32
 	S64     int64
-	Flag    bool
-	Color   Color
-	F32     uint32
 	F64     uint64
-	Sf32    int32
 	Sf64    int64
-	Fl      float32
 	Db      float64
 	Str     string
 	By      []byte
-	unknown []bijoubuf.UnknownRecord
+	I32     int32
+	U32     uint32
+	S32     int32
+	Color   Color
+	F32     uint32
+	Sf32    int32
+	Fl      float32
+	Flag    bool
+	unknown *[]bijoubuf.UnknownRecord
 }
 
 // FullName is conformance.Scalars.
@@ -2006,7 +2006,7 @@ func (*Scalars) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *Scalars) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -2056,7 +2056,7 @@ func (m *Scalars) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_Scalars) {
 		return 0
 	}
@@ -2187,7 +2187,7 @@ func (m *Scalars) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 16)
 	}
@@ -2531,7 +2531,7 @@ func (m *Scalars) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	return nil
 }
 
@@ -2558,7 +2558,7 @@ type Optionals struct {
 	Str     *string
 	By      []byte
 	Leaf    *Leaf
-	unknown []bijoubuf.UnknownRecord
+	unknown *[]bijoubuf.UnknownRecord
 }
 
 // FullName is conformance.Optionals.
@@ -2573,7 +2573,7 @@ func (*Optionals) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *Optionals) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -2623,7 +2623,7 @@ func (m *Optionals) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_Optionals) {
 		return 0
 	}
@@ -2776,7 +2776,7 @@ func (m *Optionals) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 17)
 	}
@@ -3118,7 +3118,7 @@ func (m *Optionals) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	return nil
 }
 
@@ -3145,7 +3145,7 @@ type Repeats struct {
 	Str     []string
 	By      [][]byte
 	Leaf    []*Leaf
-	unknown []bijoubuf.UnknownRecord
+	unknown *[]bijoubuf.UnknownRecord
 }
 
 // FullName is conformance.Repeats.
@@ -3160,7 +3160,7 @@ func (*Repeats) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *Repeats) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -3210,7 +3210,7 @@ func (m *Repeats) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_Repeats) {
 		return 0
 	}
@@ -3402,7 +3402,7 @@ func (m *Repeats) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 17)
 	}
@@ -3900,7 +3900,7 @@ func (m *Repeats) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	return nil
 }
 
@@ -3932,7 +3932,7 @@ type Maps struct {
 	VS64    map[string]int64
 	VI32    map[uint32]int32
 	VF64    map[uint32]uint64
-	unknown []bijoubuf.UnknownRecord
+	unknown *[]bijoubuf.UnknownRecord
 }
 
 // FullName is conformance.Maps.
@@ -3947,7 +3947,7 @@ func (*Maps) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *Maps) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -3997,7 +3997,7 @@ func (m *Maps) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_Maps) {
 		return 0
 	}
@@ -4273,7 +4273,7 @@ func (m *Maps) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 22)
 	}
@@ -5239,7 +5239,7 @@ func (m *Maps) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	return nil
 }
 
@@ -5249,9 +5249,9 @@ var desc_Maps bijoubuf.MessageDesc
 //
 // A small message used as field, element and map value.
 type Leaf struct {
-	A       uint32
 	S       string
-	unknown []bijoubuf.UnknownRecord
+	A       uint32
+	unknown *[]bijoubuf.UnknownRecord
 }
 
 // FullName is conformance.Leaf.
@@ -5266,7 +5266,7 @@ func (*Leaf) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *Leaf) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -5316,7 +5316,7 @@ func (m *Leaf) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_Leaf) {
 		return 0
 	}
@@ -5349,7 +5349,7 @@ func (m *Leaf) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 2)
 	}
@@ -5414,7 +5414,7 @@ func (m *Leaf) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	return nil
 }
 
@@ -5426,10 +5426,10 @@ var desc_Leaf bijoubuf.MessageDesc
 type Choice struct {
 	// First is oneof first: nil, or one of the Choice_* wrappers.
 	First isChoice_First
-	After uint32
 	// Second is oneof second: nil, or one of the Choice_* wrappers.
 	Second  isChoice_Second
-	unknown []bijoubuf.UnknownRecord
+	After   uint32
+	unknown *[]bijoubuf.UnknownRecord
 }
 
 type isChoice_First interface {
@@ -5494,7 +5494,7 @@ func (*Choice) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *Choice) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -5544,7 +5544,7 @@ func (m *Choice) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_Choice) {
 		return 0
 	}
@@ -5633,7 +5633,7 @@ func (m *Choice) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	switch o := m.Second.(type) {
 	case *Choice_Y:
 		if len(u) != 0 {
@@ -5750,7 +5750,11 @@ func (m *Choice) BijoubufDecode(r *bijoubuf.Reader) error {
 			if err := r.CheckDepth("c"); err != nil {
 				return err
 			}
-			v := new(Leaf)
+			x := new(struct {
+				w Choice_C
+				v Leaf
+			})
+			v := &x.v
 			f, ok := r.EnterFast(true)
 			var derr error
 			if !ok {
@@ -5764,7 +5768,8 @@ func (m *Choice) BijoubufDecode(r *bijoubuf.Reader) error {
 			if derr != nil {
 				return bijoubuf.InField(derr, "c")
 			}
-			m.First = &Choice_C{C: v}
+			x.w.C = v
+			m.First = &x.w
 		case 4:
 			if wt != bijoubuf.WireI64 {
 				return r.WireMismatch("d")
@@ -5828,7 +5833,7 @@ func (m *Choice) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	return nil
 }
 
@@ -5839,10 +5844,10 @@ var desc_Choice bijoubuf.MessageDesc
 // Recursion through a singular field, a repeated field and a map value (SPEC §9.3).
 type Node struct {
 	Child   *Node
-	Val     uint32
 	Kids    []*Node
 	Named   map[uint32]*Node
-	unknown []bijoubuf.UnknownRecord
+	Val     uint32
+	unknown *[]bijoubuf.UnknownRecord
 }
 
 // FullName is conformance.Node.
@@ -5857,7 +5862,7 @@ func (*Node) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *Node) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -5907,7 +5912,7 @@ func (m *Node) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_Node) {
 		return 0
 	}
@@ -5982,7 +5987,7 @@ func (m *Node) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 4)
 	}
@@ -6166,7 +6171,7 @@ func (m *Node) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	return nil
 }
 
@@ -6186,7 +6191,7 @@ type Keys struct {
 	K4210814 uint32
 	K4210815 uint32
 	Top      bool
-	unknown  []bijoubuf.UnknownRecord
+	unknown  *[]bijoubuf.UnknownRecord
 }
 
 // FullName is conformance.Keys.
@@ -6201,7 +6206,7 @@ func (*Keys) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *Keys) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -6251,7 +6256,7 @@ func (m *Keys) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_Keys) {
 		return 0
 	}
@@ -6330,7 +6335,7 @@ func (m *Keys) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 536870911)
 	}
@@ -6533,7 +6538,7 @@ func (m *Keys) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	return nil
 }
 
@@ -6545,7 +6550,7 @@ var desc_Keys bijoubuf.MessageDesc
 type Outer struct {
 	Mid     *Middle
 	Tail    uint32
-	unknown []bijoubuf.UnknownRecord
+	unknown *[]bijoubuf.UnknownRecord
 }
 
 // FullName is conformance.Outer.
@@ -6560,7 +6565,7 @@ func (*Outer) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *Outer) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -6610,7 +6615,7 @@ func (m *Outer) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_Outer) {
 		return 0
 	}
@@ -6647,7 +6652,7 @@ func (m *Outer) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 2)
 	}
@@ -6724,7 +6729,7 @@ func (m *Outer) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	return nil
 }
 
@@ -6735,7 +6740,7 @@ type Middle struct {
 	Leaf    *Leaf
 	Leaves  []*Leaf
 	ByName  map[string]*Leaf
-	unknown []bijoubuf.UnknownRecord
+	unknown *[]bijoubuf.UnknownRecord
 }
 
 // FullName is conformance.Middle.
@@ -6750,7 +6755,7 @@ func (*Middle) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *Middle) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -6800,7 +6805,7 @@ func (m *Middle) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_Middle) {
 		return 0
 	}
@@ -6871,7 +6876,7 @@ func (m *Middle) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 3)
 	}
@@ -7034,7 +7039,7 @@ func (m *Middle) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	return nil
 }
 
@@ -7050,7 +7055,7 @@ type Bindings struct {
 	// W is oneof w: nil, or one of the Bindings_* wrappers.
 	W       isBindings_W
 	Len     uint32
-	unknown []bijoubuf.UnknownRecord
+	unknown *[]bijoubuf.UnknownRecord
 }
 
 type isBindings_V interface {
@@ -7101,7 +7106,7 @@ func (*Bindings) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *Bindings) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -7151,7 +7156,7 @@ func (m *Bindings) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_Bindings) {
 		return 0
 	}
@@ -7216,7 +7221,7 @@ func (m *Bindings) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 5)
 	}
@@ -7353,7 +7358,7 @@ func (m *Bindings) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	return nil
 }
 
@@ -7374,7 +7379,7 @@ type Wkt struct {
 	St      *wkt.Struct
 	Val     *wkt.Value
 	Any     *wkt.Any
-	unknown []bijoubuf.UnknownRecord
+	unknown *[]bijoubuf.UnknownRecord
 }
 
 // FullName is conformance.Wkt.
@@ -7389,7 +7394,7 @@ func (*Wkt) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *Wkt) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -7439,7 +7444,7 @@ func (m *Wkt) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_Wkt) {
 		return 0
 	}
@@ -7637,7 +7642,7 @@ func (m *Wkt) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 13)
 	}
@@ -8053,7 +8058,7 @@ func (m *Wkt) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	return nil
 }
 

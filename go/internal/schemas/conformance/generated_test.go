@@ -283,7 +283,7 @@ func TestPreservedRecordsThatCouldNotBeDecodedAreRefused(t *testing.T) {
 		{{Number: bijoubuf.MaxFieldNumber + 1, Wire: bijoubuf.WireVarint}},
 	} {
 		var m Leaf
-		m.unknown = u
+		m.unknown = &u
 		_, err := m.Marshal()
 		wantEncodeError(t, err, bijoubuf.EncodeUnknownFieldOrder, "Leaf")
 	}
@@ -306,6 +306,18 @@ func TestAllocations(t *testing.T) {
 	var q Person
 	if n := testing.AllocsPerRun(100, func() { _ = q.Unmarshal(in) }); n != 2 {
 		t.Errorf("Person.Unmarshal: %v allocations", n)
+	}
+	// A oneof's message and its wrapper are one allocation.
+	c, err := (&Choice{First: &Choice_C{C: &Leaf{A: 7}}, After: 1}).Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var d Choice
+	if n := testing.AllocsPerRun(100, func() { _ = d.Unmarshal(c) }); n != 1 {
+		t.Errorf("Choice.Unmarshal: %v allocations", n)
+	}
+	if w, ok := d.First.(*Choice_C); !ok || w.C.A != 7 || d.After != 1 {
+		t.Errorf("Choice decoded as %+v", d)
 	}
 }
 
@@ -377,5 +389,35 @@ func TestNilMapMessageValueIsTheEmptyMessage(t *testing.T) {
 	}
 	if v, ok := back.VLeaf[1]; !ok || v == nil {
 		t.Fatalf("decoded %+v", back.VLeaf)
+	}
+}
+
+// TestStructsHaveNoPadding: every generated message struct (the conformance schemas',
+// the evolution schemas' and the well-known types') is as small as its fields allow:
+// the fields are declared widest alignment first, so no padding lies between them, and
+// the unknown records cost a pointer. A decode allocates these structs, and in a
+// program with a live heap the collector's work grows with the bytes allocated.
+func TestStructsHaveNoPadding(t *testing.T) {
+	checked := map[string]bool{}
+	bijoubuf.RangeMessages(func(d *bijoubuf.MessageDesc) bool {
+		typ := reflect.TypeOf(d.New()).Elem()
+		sum := uintptr(0)
+		for i := range typ.NumField() {
+			sum += typ.Field(i).Type.Size()
+		}
+		align := uintptr(typ.Align())
+		if want := (sum + align - 1) / align * align; typ.Size() != want {
+			t.Errorf("%s: %d bytes, its fields %d (%d with the tail padding)", d.FullName, typ.Size(), sum, want)
+		}
+		if f, ok := typ.FieldByName("unknown"); !ok || f.Type.Size() != unsafe.Sizeof(uintptr(0)) {
+			t.Errorf("%s: the unknown records are not behind a pointer: %v", d.FullName, f.Type)
+		}
+		checked[d.FullName] = true
+		return true
+	})
+	for _, name := range []string{"conformance.Person", "google.protobuf.Timestamp", "evolution.v2.Record"} {
+		if !checked[name] {
+			t.Errorf("%s was not checked (%d types were)", name, len(checked))
+		}
 	}
 }

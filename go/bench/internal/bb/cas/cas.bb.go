@@ -19,7 +19,7 @@ type Commit struct {
 	Message   string
 	Timestamp int64
 	Metadata  map[string]string
-	unknown   []bijoubuf.UnknownRecord
+	unknown   *[]bijoubuf.UnknownRecord
 }
 
 // FullName is cas.Commit.
@@ -34,7 +34,7 @@ func (*Commit) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *Commit) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -84,7 +84,7 @@ func (m *Commit) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_Commit) {
 		return 0
 	}
@@ -169,7 +169,7 @@ func (m *Commit) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 7)
 	}
@@ -358,7 +358,7 @@ func (m *Commit) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	return nil
 }
 
@@ -371,9 +371,9 @@ type Blob struct {
 	Id       []byte
 	Size     uint64
 	Path     string
-	Mode     uint32
 	Metadata map[string]string
-	unknown  []bijoubuf.UnknownRecord
+	Mode     uint32
+	unknown  *[]bijoubuf.UnknownRecord
 }
 
 // FullName is cas.Blob.
@@ -388,7 +388,7 @@ func (*Blob) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *Blob) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -438,7 +438,7 @@ func (m *Blob) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_Blob) {
 		return 0
 	}
@@ -502,7 +502,7 @@ func (m *Blob) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 5)
 	}
@@ -648,7 +648,7 @@ func (m *Blob) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	return nil
 }
 
@@ -660,7 +660,7 @@ var desc_Blob bijoubuf.MessageDesc
 type Index struct {
 	Commits []*Commit
 	Blobs   []*Blob
-	unknown []bijoubuf.UnknownRecord
+	unknown *[]bijoubuf.UnknownRecord
 }
 
 // FullName is cas.Index.
@@ -675,7 +675,7 @@ func (*Index) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *Index) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -725,7 +725,7 @@ func (m *Index) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_Index) {
 		return 0
 	}
@@ -777,7 +777,7 @@ func (m *Index) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 2)
 	}
@@ -903,7 +903,7 @@ func (m *Index) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	return nil
 }
 

@@ -45,7 +45,7 @@ func (SpanKind) EnumDesc() *bijoubuf.EnumDesc {
 type AnyValue struct {
 	// Value is oneof value: nil, or one of the AnyValue_* wrappers.
 	Value   isAnyValue_Value
-	unknown []bijoubuf.UnknownRecord
+	unknown *[]bijoubuf.UnknownRecord
 }
 
 type isAnyValue_Value interface {
@@ -99,7 +99,7 @@ func (*AnyValue) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *AnyValue) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -149,7 +149,7 @@ func (m *AnyValue) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_AnyValue) {
 		return 0
 	}
@@ -213,7 +213,7 @@ func (m *AnyValue) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	switch o := m.Value.(type) {
 	case *AnyValue_BytesValue:
 		if len(u) != 0 {
@@ -350,7 +350,7 @@ func (m *AnyValue) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	return nil
 }
 
@@ -363,7 +363,7 @@ type Event struct {
 	TimeUnixNano uint64
 	Name         string
 	Attributes   map[string]*AnyValue
-	unknown      []bijoubuf.UnknownRecord
+	unknown      *[]bijoubuf.UnknownRecord
 }
 
 // FullName is telemetry.Event.
@@ -378,7 +378,7 @@ func (*Event) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *Event) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -428,7 +428,7 @@ func (m *Event) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_Event) {
 		return 0
 	}
@@ -484,7 +484,7 @@ func (m *Event) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 3)
 	}
@@ -603,7 +603,7 @@ func (m *Event) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	return nil
 }
 
@@ -616,7 +616,7 @@ type Link struct {
 	TraceId    []byte
 	SpanId     []byte
 	Attributes map[string]*AnyValue
-	unknown    []bijoubuf.UnknownRecord
+	unknown    *[]bijoubuf.UnknownRecord
 }
 
 // FullName is telemetry.Link.
@@ -631,7 +631,7 @@ func (*Link) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *Link) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -681,7 +681,7 @@ func (m *Link) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_Link) {
 		return 0
 	}
@@ -734,7 +734,7 @@ func (m *Link) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 3)
 	}
@@ -853,7 +853,7 @@ func (m *Link) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	return nil
 }
 
@@ -865,7 +865,7 @@ var desc_Link bijoubuf.MessageDesc
 type Status struct {
 	Message string
 	Code    uint32
-	unknown []bijoubuf.UnknownRecord
+	unknown *[]bijoubuf.UnknownRecord
 }
 
 // FullName is telemetry.Status.
@@ -880,7 +880,7 @@ func (*Status) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *Status) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -930,7 +930,7 @@ func (m *Status) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_Status) {
 		return 0
 	}
@@ -963,7 +963,7 @@ func (m *Status) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 2)
 	}
@@ -1028,7 +1028,7 @@ func (m *Status) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	return nil
 }
 
@@ -1042,15 +1042,15 @@ type Span struct {
 	SpanId                 []byte
 	ParentSpanId           []byte
 	Name                   string
-	Kind                   SpanKind
 	StartTimeUnixNano      uint64
 	EndTimeUnixNano        uint64
 	Attributes             map[string]*AnyValue
 	Events                 []*Event
 	Links                  []*Link
 	Status                 *Status
+	Kind                   SpanKind
 	DroppedAttributesCount uint32
-	unknown                []bijoubuf.UnknownRecord
+	unknown                *[]bijoubuf.UnknownRecord
 }
 
 // FullName is telemetry.Span.
@@ -1065,7 +1065,7 @@ func (*Span) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *Span) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -1115,7 +1115,7 @@ func (m *Span) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_Span) {
 		return 0
 	}
@@ -1263,7 +1263,7 @@ func (m *Span) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 12)
 	}
@@ -1626,7 +1626,7 @@ func (m *Span) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	return nil
 }
 
@@ -1639,7 +1639,7 @@ type SpanBatch struct {
 	ServiceName string
 	Resource    map[string]*AnyValue
 	Spans       []*Span
-	unknown     []bijoubuf.UnknownRecord
+	unknown     *[]bijoubuf.UnknownRecord
 }
 
 // FullName is telemetry.SpanBatch.
@@ -1654,7 +1654,7 @@ func (*SpanBatch) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *SpanBatch) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -1704,7 +1704,7 @@ func (m *SpanBatch) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_SpanBatch) {
 		return 0
 	}
@@ -1771,7 +1771,7 @@ func (m *SpanBatch) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 3)
 	}
@@ -1922,7 +1922,7 @@ func (m *SpanBatch) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	return nil
 }
 

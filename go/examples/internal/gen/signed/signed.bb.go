@@ -20,7 +20,7 @@ type SignedMessage struct {
 	//
 	// Ed25519 signature (64 bytes) over "bijoubuf-sig-v1:" + full type name + 0x00 + body.
 	Signature []byte
-	unknown   []bijoubuf.UnknownRecord
+	unknown   *[]bijoubuf.UnknownRecord
 }
 
 // FullName is examples.signed.v1.SignedMessage.
@@ -35,7 +35,7 @@ func (*SignedMessage) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *SignedMessage) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -85,7 +85,7 @@ func (m *SignedMessage) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_SignedMessage) {
 		return 0
 	}
@@ -115,7 +115,7 @@ func (m *SignedMessage) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 2)
 	}
@@ -177,7 +177,7 @@ func (m *SignedMessage) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	return nil
 }
 

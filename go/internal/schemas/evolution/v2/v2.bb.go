@@ -16,7 +16,7 @@ type Record struct {
 	Tags      []string
 	Level     int64
 	Archived  *bool
-	unknown   []bijoubuf.UnknownRecord
+	unknown   *[]bijoubuf.UnknownRecord
 }
 
 // FullName is evolution.v2.Record.
@@ -31,7 +31,7 @@ func (*Record) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *Record) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -81,7 +81,7 @@ func (m *Record) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_Record) {
 		return 0
 	}
@@ -149,7 +149,7 @@ func (m *Record) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 6)
 	}
@@ -303,7 +303,7 @@ func (m *Record) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	return nil
 }
 

@@ -15,45 +15,45 @@ type GoogleMessage1 struct {
 	Field1   string
 	Field9   string
 	Field18  string
-	Field80  bool
-	Field81  bool
+	Field22  int64
+	Field4   string
+	Field5   []uint64
+	Field7   string
+	Field102 string
+	Field103 string
+	Field15  *GoogleMessage1SubMessage
+	Field129 string
 	Field2   int32
 	Field3   int32
 	Field280 int32
 	Field6   int32
-	Field22  int64
-	Field4   string
-	Field5   []uint64
-	Field59  bool
-	Field7   string
 	Field16  int32
 	Field130 int32
-	Field12  bool
-	Field17  bool
-	Field13  bool
-	Field14  bool
 	Field104 int32
 	Field100 int32
 	Field101 int32
-	Field102 string
-	Field103 string
 	Field29  int32
-	Field30  bool
 	Field60  int32
 	Field271 int32
 	Field272 int32
 	Field150 int32
 	Field23  int32
-	Field24  bool
 	Field25  int32
-	Field15  *GoogleMessage1SubMessage
-	Field78  bool
 	Field67  int32
 	Field68  int32
 	Field128 int32
-	Field129 string
 	Field131 int32
-	unknown  []bijoubuf.UnknownRecord
+	Field80  bool
+	Field81  bool
+	Field59  bool
+	Field12  bool
+	Field17  bool
+	Field13  bool
+	Field14  bool
+	Field30  bool
+	Field24  bool
+	Field78  bool
+	unknown  *[]bijoubuf.UnknownRecord
 }
 
 // FullName is benchmarks.proto3.GoogleMessage1.
@@ -68,7 +68,7 @@ func (*GoogleMessage1) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *GoogleMessage1) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -118,7 +118,7 @@ func (m *GoogleMessage1) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_GoogleMessage1) {
 		return 0
 	}
@@ -453,7 +453,7 @@ func (m *GoogleMessage1) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 280)
 	}
@@ -1326,7 +1326,7 @@ func (m *GoogleMessage1) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	return nil
 }
 
@@ -1336,27 +1336,27 @@ var desc_GoogleMessage1 bijoubuf.MessageDesc
 //
 // The nested message of field 15.
 type GoogleMessage1SubMessage struct {
-	Field1   int32
-	Field2   int32
-	Field3   int32
 	Field15  string
-	Field12  bool
 	Field13  int64
 	Field14  int64
-	Field16  int32
-	Field19  int32
-	Field20  bool
-	Field28  bool
 	Field21  uint64
-	Field22  int32
-	Field23  bool
-	Field206 bool
-	Field203 uint32
-	Field204 int32
 	Field205 string
 	Field207 uint64
 	Field300 uint64
-	unknown  []bijoubuf.UnknownRecord
+	Field1   int32
+	Field2   int32
+	Field3   int32
+	Field16  int32
+	Field19  int32
+	Field22  int32
+	Field203 uint32
+	Field204 int32
+	Field12  bool
+	Field20  bool
+	Field28  bool
+	Field23  bool
+	Field206 bool
+	unknown  *[]bijoubuf.UnknownRecord
 }
 
 // FullName is benchmarks.proto3.GoogleMessage1SubMessage.
@@ -1371,7 +1371,7 @@ func (*GoogleMessage1SubMessage) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *GoogleMessage1SubMessage) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -1421,7 +1421,7 @@ func (m *GoogleMessage1SubMessage) BijoubufSize(s *bijoubuf.Sizes, depth int) in
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_GoogleMessage1SubMessage) {
 		return 0
 	}
@@ -1583,7 +1583,7 @@ func (m *GoogleMessage1SubMessage) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 300)
 	}
@@ -2020,7 +2020,7 @@ func (m *GoogleMessage1SubMessage) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	return nil
 }
 

@@ -19,7 +19,7 @@ type AnyValue struct {
 	// The value is one of the listed fields. It is valid for all values to be unspecified
 	// in which case this AnyValue is considered to be "empty".
 	Value   isAnyValue_Value
-	unknown []bijoubuf.UnknownRecord
+	unknown *[]bijoubuf.UnknownRecord
 }
 
 type isAnyValue_Value interface {
@@ -105,7 +105,7 @@ func (*AnyValue) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *AnyValue) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -155,7 +155,7 @@ func (m *AnyValue) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_AnyValue) {
 		return 0
 	}
@@ -260,7 +260,7 @@ func (m *AnyValue) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	switch o := m.Value.(type) {
 	case *AnyValue_StringValueStrindex:
 		if len(u) != 0 {
@@ -417,7 +417,11 @@ func (m *AnyValue) BijoubufDecode(r *bijoubuf.Reader) error {
 			if err := r.CheckDepth("array_value"); err != nil {
 				return err
 			}
-			v := new(ArrayValue)
+			x := new(struct {
+				w AnyValue_ArrayValue
+				v ArrayValue
+			})
+			v := &x.v
 			f, ok := r.EnterFast(true)
 			var derr error
 			if !ok {
@@ -431,7 +435,8 @@ func (m *AnyValue) BijoubufDecode(r *bijoubuf.Reader) error {
 			if derr != nil {
 				return bijoubuf.InField(derr, "array_value")
 			}
-			m.Value = &AnyValue_ArrayValue{ArrayValue: v}
+			x.w.ArrayValue = v
+			m.Value = &x.w
 		case 6:
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("kvlist_value")
@@ -442,7 +447,11 @@ func (m *AnyValue) BijoubufDecode(r *bijoubuf.Reader) error {
 			if err := r.CheckDepth("kvlist_value"); err != nil {
 				return err
 			}
-			v := new(KeyValueList)
+			x := new(struct {
+				w AnyValue_KvlistValue
+				v KeyValueList
+			})
+			v := &x.v
 			f, ok := r.EnterFast(true)
 			var derr error
 			if !ok {
@@ -456,7 +465,8 @@ func (m *AnyValue) BijoubufDecode(r *bijoubuf.Reader) error {
 			if derr != nil {
 				return bijoubuf.InField(derr, "kvlist_value")
 			}
-			m.Value = &AnyValue_KvlistValue{KvlistValue: v}
+			x.w.KvlistValue = v
+			m.Value = &x.w
 		case 7:
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("bytes_value")
@@ -490,7 +500,7 @@ func (m *AnyValue) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	return nil
 }
 
@@ -505,7 +515,7 @@ type ArrayValue struct {
 	//
 	// Array of values. The array may be empty (contain 0 elements).
 	Values  []*AnyValue
-	unknown []bijoubuf.UnknownRecord
+	unknown *[]bijoubuf.UnknownRecord
 }
 
 // FullName is opentelemetry.proto.common.v1.ArrayValue.
@@ -520,7 +530,7 @@ func (*ArrayValue) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *ArrayValue) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -570,7 +580,7 @@ func (m *ArrayValue) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_ArrayValue) {
 		return 0
 	}
@@ -604,7 +614,7 @@ func (m *ArrayValue) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 1)
 	}
@@ -680,7 +690,7 @@ func (m *ArrayValue) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	return nil
 }
 
@@ -703,7 +713,7 @@ type KeyValueList struct {
 	// value with the same key).
 	// The behavior of software that receives duplicated keys can be unpredictable.
 	Values  []*KeyValue
-	unknown []bijoubuf.UnknownRecord
+	unknown *[]bijoubuf.UnknownRecord
 }
 
 // FullName is opentelemetry.proto.common.v1.KeyValueList.
@@ -718,7 +728,7 @@ func (*KeyValueList) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *KeyValueList) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -768,7 +778,7 @@ func (m *KeyValueList) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_KeyValueList) {
 		return 0
 	}
@@ -802,7 +812,7 @@ func (m *KeyValueList) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 1)
 	}
@@ -878,7 +888,7 @@ func (m *KeyValueList) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	return nil
 }
 
@@ -912,7 +922,7 @@ type KeyValue struct {
 	//
 	// Status: [Alpha]
 	KeyStrindex int32
-	unknown     []bijoubuf.UnknownRecord
+	unknown     *[]bijoubuf.UnknownRecord
 }
 
 // FullName is opentelemetry.proto.common.v1.KeyValue.
@@ -927,7 +937,7 @@ func (*KeyValue) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *KeyValue) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -977,7 +987,7 @@ func (m *KeyValue) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_KeyValue) {
 		return 0
 	}
@@ -1024,7 +1034,7 @@ func (m *KeyValue) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 3)
 	}
@@ -1119,7 +1129,7 @@ func (m *KeyValue) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	return nil
 }
 
@@ -1153,7 +1163,7 @@ type InstrumentationScope struct {
 	// can be discarded because their keys are too long or because there are too many
 	// attributes. If this value is 0, then no attributes were dropped.
 	DroppedAttributesCount uint32
-	unknown                []bijoubuf.UnknownRecord
+	unknown                *[]bijoubuf.UnknownRecord
 }
 
 // FullName is opentelemetry.proto.common.v1.InstrumentationScope.
@@ -1168,7 +1178,7 @@ func (*InstrumentationScope) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *InstrumentationScope) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -1218,7 +1228,7 @@ func (m *InstrumentationScope) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_InstrumentationScope) {
 		return 0
 	}
@@ -1279,7 +1289,7 @@ func (m *InstrumentationScope) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 4)
 	}
@@ -1412,7 +1422,7 @@ func (m *InstrumentationScope) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	return nil
 }
 
@@ -1457,7 +1467,7 @@ type EntityRef struct {
 	// These attribute keys are not part of entity's identity.
 	// These keys MUST exist in the containing {message}.attributes.
 	DescriptionKeys []string
-	unknown         []bijoubuf.UnknownRecord
+	unknown         *[]bijoubuf.UnknownRecord
 }
 
 // FullName is opentelemetry.proto.common.v1.EntityRef.
@@ -1472,7 +1482,7 @@ func (*EntityRef) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *EntityRef) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -1522,7 +1532,7 @@ func (m *EntityRef) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_EntityRef) {
 		return 0
 	}
@@ -1586,7 +1596,7 @@ func (m *EntityRef) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 4)
 	}
@@ -1704,7 +1714,7 @@ func (m *EntityRef) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	return nil
 }
 

@@ -130,7 +130,7 @@ type LogsData struct {
 	// typically batch the data before forwarding further and in that case this
 	// array will contain multiple elements.
 	ResourceLogs []*ResourceLogs
-	unknown      []bijoubuf.UnknownRecord
+	unknown      *[]bijoubuf.UnknownRecord
 }
 
 // FullName is opentelemetry.proto.logs.v1.LogsData.
@@ -145,7 +145,7 @@ func (*LogsData) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *LogsData) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -195,7 +195,7 @@ func (m *LogsData) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_LogsData) {
 		return 0
 	}
@@ -229,7 +229,7 @@ func (m *LogsData) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 1)
 	}
@@ -305,7 +305,7 @@ func (m *LogsData) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	return nil
 }
 
@@ -333,7 +333,7 @@ type ResourceLogs struct {
 	// This schema_url applies to the data in the "resource" field. It does not apply
 	// to the data in the "scope_logs" field which have their own schema_url field.
 	SchemaUrl string
-	unknown   []bijoubuf.UnknownRecord
+	unknown   *[]bijoubuf.UnknownRecord
 }
 
 // FullName is opentelemetry.proto.logs.v1.ResourceLogs.
@@ -348,7 +348,7 @@ func (*ResourceLogs) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *ResourceLogs) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -398,7 +398,7 @@ func (m *ResourceLogs) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_ResourceLogs) {
 		return 0
 	}
@@ -456,7 +456,7 @@ func (m *ResourceLogs) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 3)
 	}
@@ -580,7 +580,7 @@ func (m *ResourceLogs) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	return nil
 }
 
@@ -609,7 +609,7 @@ type ScopeLogs struct {
 	// This schema_url applies to the data in the "scope" field and all logs in the
 	// "log_records" field.
 	SchemaUrl string
-	unknown   []bijoubuf.UnknownRecord
+	unknown   *[]bijoubuf.UnknownRecord
 }
 
 // FullName is opentelemetry.proto.logs.v1.ScopeLogs.
@@ -624,7 +624,7 @@ func (*ScopeLogs) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *ScopeLogs) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -674,7 +674,7 @@ func (m *ScopeLogs) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_ScopeLogs) {
 		return 0
 	}
@@ -732,7 +732,7 @@ func (m *ScopeLogs) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 3)
 	}
@@ -856,7 +856,7 @@ func (m *ScopeLogs) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	return nil
 }
 
@@ -891,11 +891,6 @@ type LogRecord struct {
 	// Value is UNIX Epoch time in nanoseconds since 00:00:00 UTC on 1 January 1970.
 	// Value of 0 indicates unknown or missing timestamp.
 	ObservedTimeUnixNano uint64
-	// SeverityNumber is field 2 (severity_number).
-	//
-	// Numerical value of the severity, normalized to values described in Log Data Model.
-	// [Optional].
-	SeverityNumber SeverityNumber
 	// SeverityText is field 3 (severity_text).
 	//
 	// The severity text (also known as log level). The original string representation as
@@ -913,16 +908,7 @@ type LogRecord struct {
 	// Attribute keys MUST be unique (it is not allowed to have more than one
 	// attribute with the same key).
 	// The behavior of software that receives duplicated keys can be unpredictable.
-	Attributes             []*v12.KeyValue
-	DroppedAttributesCount uint32
-	// Flags is field 8 (flags).
-	//
-	// Flags, a bit field. 8 least significant bits are the trace flags as
-	// defined in W3C Trace Context specification. 24 most significant bits are reserved
-	// and must be set to 0. Readers must not assume that 24 most significant bits
-	// will be zero and must correctly mask the bits when reading 8-bit trace flag (use
-	// flags & LOG_RECORD_FLAGS_TRACE_FLAGS_MASK). [Optional].
-	Flags uint32
+	Attributes []*v12.KeyValue
 	// TraceId is field 9 (trace_id).
 	//
 	// A unique identifier for a trace. All logs from the same trace share
@@ -965,7 +951,21 @@ type LogRecord struct {
 	//
 	// [Optional].
 	EventName string
-	unknown   []bijoubuf.UnknownRecord
+	// SeverityNumber is field 2 (severity_number).
+	//
+	// Numerical value of the severity, normalized to values described in Log Data Model.
+	// [Optional].
+	SeverityNumber         SeverityNumber
+	DroppedAttributesCount uint32
+	// Flags is field 8 (flags).
+	//
+	// Flags, a bit field. 8 least significant bits are the trace flags as
+	// defined in W3C Trace Context specification. 24 most significant bits are reserved
+	// and must be set to 0. Readers must not assume that 24 most significant bits
+	// will be zero and must correctly mask the bits when reading 8-bit trace flag (use
+	// flags & LOG_RECORD_FLAGS_TRACE_FLAGS_MASK). [Optional].
+	Flags   uint32
+	unknown *[]bijoubuf.UnknownRecord
 }
 
 // FullName is opentelemetry.proto.logs.v1.LogRecord.
@@ -980,7 +980,7 @@ func (*LogRecord) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *LogRecord) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -1030,7 +1030,7 @@ func (m *LogRecord) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_LogRecord) {
 		return 0
 	}
@@ -1147,7 +1147,7 @@ func (m *LogRecord) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 12)
 	}
@@ -1421,7 +1421,7 @@ func (m *LogRecord) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	return nil
 }
 

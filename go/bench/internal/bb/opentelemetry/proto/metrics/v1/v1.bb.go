@@ -105,7 +105,7 @@ type MetricsData struct {
 	// typically batch the data before forwarding further and in that case this
 	// array will contain multiple elements.
 	ResourceMetrics []*ResourceMetrics
-	unknown         []bijoubuf.UnknownRecord
+	unknown         *[]bijoubuf.UnknownRecord
 }
 
 // FullName is opentelemetry.proto.metrics.v1.MetricsData.
@@ -120,7 +120,7 @@ func (*MetricsData) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *MetricsData) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -170,7 +170,7 @@ func (m *MetricsData) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_MetricsData) {
 		return 0
 	}
@@ -204,7 +204,7 @@ func (m *MetricsData) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 1)
 	}
@@ -280,7 +280,7 @@ func (m *MetricsData) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	return nil
 }
 
@@ -308,7 +308,7 @@ type ResourceMetrics struct {
 	// This schema_url applies to the data in the "resource" field. It does not apply
 	// to the data in the "scope_metrics" field which have their own schema_url field.
 	SchemaUrl string
-	unknown   []bijoubuf.UnknownRecord
+	unknown   *[]bijoubuf.UnknownRecord
 }
 
 // FullName is opentelemetry.proto.metrics.v1.ResourceMetrics.
@@ -323,7 +323,7 @@ func (*ResourceMetrics) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *ResourceMetrics) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -373,7 +373,7 @@ func (m *ResourceMetrics) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_ResourceMetrics) {
 		return 0
 	}
@@ -431,7 +431,7 @@ func (m *ResourceMetrics) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 3)
 	}
@@ -555,7 +555,7 @@ func (m *ResourceMetrics) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	return nil
 }
 
@@ -584,7 +584,7 @@ type ScopeMetrics struct {
 	// This schema_url applies to the data in the "scope" field and all metrics in the
 	// "metrics" field.
 	SchemaUrl string
-	unknown   []bijoubuf.UnknownRecord
+	unknown   *[]bijoubuf.UnknownRecord
 }
 
 // FullName is opentelemetry.proto.metrics.v1.ScopeMetrics.
@@ -599,7 +599,7 @@ func (*ScopeMetrics) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *ScopeMetrics) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -649,7 +649,7 @@ func (m *ScopeMetrics) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_ScopeMetrics) {
 		return 0
 	}
@@ -707,7 +707,7 @@ func (m *ScopeMetrics) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 3)
 	}
@@ -831,7 +831,7 @@ func (m *ScopeMetrics) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	return nil
 }
 
@@ -954,7 +954,7 @@ type Metric struct {
 	// attribute with the same key).
 	// The behavior of software that receives duplicated keys can be unpredictable.
 	Metadata []*v12.KeyValue
-	unknown  []bijoubuf.UnknownRecord
+	unknown  *[]bijoubuf.UnknownRecord
 }
 
 type isMetric_Data interface {
@@ -1008,7 +1008,7 @@ func (*Metric) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *Metric) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -1058,7 +1058,7 @@ func (m *Metric) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_Metric) {
 		return 0
 	}
@@ -1204,7 +1204,7 @@ func (m *Metric) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 12)
 	}
@@ -1353,7 +1353,11 @@ func (m *Metric) BijoubufDecode(r *bijoubuf.Reader) error {
 			if err := r.CheckDepth("gauge"); err != nil {
 				return err
 			}
-			v := new(Gauge)
+			x := new(struct {
+				w Metric_Gauge
+				v Gauge
+			})
+			v := &x.v
 			f, ok := r.EnterFast(true)
 			var derr error
 			if !ok {
@@ -1367,7 +1371,8 @@ func (m *Metric) BijoubufDecode(r *bijoubuf.Reader) error {
 			if derr != nil {
 				return bijoubuf.InField(derr, "gauge")
 			}
-			m.Data = &Metric_Gauge{Gauge: v}
+			x.w.Gauge = v
+			m.Data = &x.w
 		case 7:
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("sum")
@@ -1378,7 +1383,11 @@ func (m *Metric) BijoubufDecode(r *bijoubuf.Reader) error {
 			if err := r.CheckDepth("sum"); err != nil {
 				return err
 			}
-			v := new(Sum)
+			x := new(struct {
+				w Metric_Sum
+				v Sum
+			})
+			v := &x.v
 			f, ok := r.EnterFast(true)
 			var derr error
 			if !ok {
@@ -1392,7 +1401,8 @@ func (m *Metric) BijoubufDecode(r *bijoubuf.Reader) error {
 			if derr != nil {
 				return bijoubuf.InField(derr, "sum")
 			}
-			m.Data = &Metric_Sum{Sum: v}
+			x.w.Sum = v
+			m.Data = &x.w
 		case 9:
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("histogram")
@@ -1403,7 +1413,11 @@ func (m *Metric) BijoubufDecode(r *bijoubuf.Reader) error {
 			if err := r.CheckDepth("histogram"); err != nil {
 				return err
 			}
-			v := new(Histogram)
+			x := new(struct {
+				w Metric_Histogram
+				v Histogram
+			})
+			v := &x.v
 			f, ok := r.EnterFast(true)
 			var derr error
 			if !ok {
@@ -1417,7 +1431,8 @@ func (m *Metric) BijoubufDecode(r *bijoubuf.Reader) error {
 			if derr != nil {
 				return bijoubuf.InField(derr, "histogram")
 			}
-			m.Data = &Metric_Histogram{Histogram: v}
+			x.w.Histogram = v
+			m.Data = &x.w
 		case 10:
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("exponential_histogram")
@@ -1428,7 +1443,11 @@ func (m *Metric) BijoubufDecode(r *bijoubuf.Reader) error {
 			if err := r.CheckDepth("exponential_histogram"); err != nil {
 				return err
 			}
-			v := new(ExponentialHistogram)
+			x := new(struct {
+				w Metric_ExponentialHistogram
+				v ExponentialHistogram
+			})
+			v := &x.v
 			f, ok := r.EnterFast(true)
 			var derr error
 			if !ok {
@@ -1442,7 +1461,8 @@ func (m *Metric) BijoubufDecode(r *bijoubuf.Reader) error {
 			if derr != nil {
 				return bijoubuf.InField(derr, "exponential_histogram")
 			}
-			m.Data = &Metric_ExponentialHistogram{ExponentialHistogram: v}
+			x.w.ExponentialHistogram = v
+			m.Data = &x.w
 		case 11:
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("summary")
@@ -1453,7 +1473,11 @@ func (m *Metric) BijoubufDecode(r *bijoubuf.Reader) error {
 			if err := r.CheckDepth("summary"); err != nil {
 				return err
 			}
-			v := new(Summary)
+			x := new(struct {
+				w Metric_Summary
+				v Summary
+			})
+			v := &x.v
 			f, ok := r.EnterFast(true)
 			var derr error
 			if !ok {
@@ -1467,7 +1491,8 @@ func (m *Metric) BijoubufDecode(r *bijoubuf.Reader) error {
 			if derr != nil {
 				return bijoubuf.InField(derr, "summary")
 			}
-			m.Data = &Metric_Summary{Summary: v}
+			x.w.Summary = v
+			m.Data = &x.w
 		case 12:
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("metadata")
@@ -1511,7 +1536,7 @@ func (m *Metric) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	return nil
 }
 
@@ -1534,7 +1559,7 @@ type Gauge struct {
 	// The time series data points.
 	// Note: Multiple time series may be included (same timestamp, different attributes).
 	DataPoints []*NumberDataPoint
-	unknown    []bijoubuf.UnknownRecord
+	unknown    *[]bijoubuf.UnknownRecord
 }
 
 // FullName is opentelemetry.proto.metrics.v1.Gauge.
@@ -1549,7 +1574,7 @@ func (*Gauge) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *Gauge) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -1599,7 +1624,7 @@ func (m *Gauge) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_Gauge) {
 		return 0
 	}
@@ -1633,7 +1658,7 @@ func (m *Gauge) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 1)
 	}
@@ -1709,7 +1734,7 @@ func (m *Gauge) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	return nil
 }
 
@@ -1734,7 +1759,7 @@ type Sum struct {
 	//
 	// Represents whether the sum is monotonic.
 	IsMonotonic bool
-	unknown     []bijoubuf.UnknownRecord
+	unknown     *[]bijoubuf.UnknownRecord
 }
 
 // FullName is opentelemetry.proto.metrics.v1.Sum.
@@ -1749,7 +1774,7 @@ func (*Sum) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *Sum) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -1799,7 +1824,7 @@ func (m *Sum) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_Sum) {
 		return 0
 	}
@@ -1847,7 +1872,7 @@ func (m *Sum) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 3)
 	}
@@ -1965,7 +1990,7 @@ func (m *Sum) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	return nil
 }
 
@@ -1986,7 +2011,7 @@ type Histogram struct {
 	// aggregation_temporality describes if the aggregator reports delta changes
 	// since last report time, or cumulative changes since a fixed start time.
 	AggregationTemporality AggregationTemporality
-	unknown                []bijoubuf.UnknownRecord
+	unknown                *[]bijoubuf.UnknownRecord
 }
 
 // FullName is opentelemetry.proto.metrics.v1.Histogram.
@@ -2001,7 +2026,7 @@ func (*Histogram) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *Histogram) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -2051,7 +2076,7 @@ func (m *Histogram) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_Histogram) {
 		return 0
 	}
@@ -2092,7 +2117,7 @@ func (m *Histogram) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 2)
 	}
@@ -2189,7 +2214,7 @@ func (m *Histogram) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	return nil
 }
 
@@ -2210,7 +2235,7 @@ type ExponentialHistogram struct {
 	// aggregation_temporality describes if the aggregator reports delta changes
 	// since last report time, or cumulative changes since a fixed start time.
 	AggregationTemporality AggregationTemporality
-	unknown                []bijoubuf.UnknownRecord
+	unknown                *[]bijoubuf.UnknownRecord
 }
 
 // FullName is opentelemetry.proto.metrics.v1.ExponentialHistogram.
@@ -2225,7 +2250,7 @@ func (*ExponentialHistogram) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *ExponentialHistogram) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -2275,7 +2300,7 @@ func (m *ExponentialHistogram) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_ExponentialHistogram) {
 		return 0
 	}
@@ -2316,7 +2341,7 @@ func (m *ExponentialHistogram) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 2)
 	}
@@ -2413,7 +2438,7 @@ func (m *ExponentialHistogram) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	return nil
 }
 
@@ -2436,7 +2461,7 @@ type Summary struct {
 	// The time series data points.
 	// Note: Multiple time series may be included (same timestamp, different attributes).
 	DataPoints []*SummaryDataPoint
-	unknown    []bijoubuf.UnknownRecord
+	unknown    *[]bijoubuf.UnknownRecord
 }
 
 // FullName is opentelemetry.proto.metrics.v1.Summary.
@@ -2451,7 +2476,7 @@ func (*Summary) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *Summary) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -2501,7 +2526,7 @@ func (m *Summary) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_Summary) {
 		return 0
 	}
@@ -2535,7 +2560,7 @@ func (m *Summary) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 1)
 	}
@@ -2611,7 +2636,7 @@ func (m *Summary) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	return nil
 }
 
@@ -2660,7 +2685,7 @@ type NumberDataPoint struct {
 	// Flags that apply to this specific data point.  See DataPointFlags
 	// for the available flags and their meaning.
 	Flags   uint32
-	unknown []bijoubuf.UnknownRecord
+	unknown *[]bijoubuf.UnknownRecord
 }
 
 type isNumberDataPoint_Value interface {
@@ -2693,7 +2718,7 @@ func (*NumberDataPoint) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *NumberDataPoint) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -2743,7 +2768,7 @@ func (m *NumberDataPoint) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_NumberDataPoint) {
 		return 0
 	}
@@ -2830,7 +2855,7 @@ func (m *NumberDataPoint) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 8)
 	}
@@ -3054,7 +3079,7 @@ func (m *NumberDataPoint) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	return nil
 }
 
@@ -3149,11 +3174,6 @@ type HistogramDataPoint struct {
 	// (Optional) List of exemplars collected from
 	// measurements that were used to form the data point
 	Exemplars []*Exemplar
-	// Flags is field 10 (flags).
-	//
-	// Flags that apply to this specific data point.  See DataPointFlags
-	// for the available flags and their meaning.
-	Flags uint32
 	// Min is field 11 (min).
 	//
 	// min is the minimum value over (start_time, end_time].
@@ -3161,8 +3181,13 @@ type HistogramDataPoint struct {
 	// Max is field 12 (max).
 	//
 	// max is the maximum value over (start_time, end_time].
-	Max     *float64
-	unknown []bijoubuf.UnknownRecord
+	Max *float64
+	// Flags is field 10 (flags).
+	//
+	// Flags that apply to this specific data point.  See DataPointFlags
+	// for the available flags and their meaning.
+	Flags   uint32
+	unknown *[]bijoubuf.UnknownRecord
 }
 
 // FullName is opentelemetry.proto.metrics.v1.HistogramDataPoint.
@@ -3177,7 +3202,7 @@ func (*HistogramDataPoint) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *HistogramDataPoint) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -3227,7 +3252,7 @@ func (m *HistogramDataPoint) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_HistogramDataPoint) {
 		return 0
 	}
@@ -3344,7 +3369,7 @@ func (m *HistogramDataPoint) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 12)
 	}
@@ -3642,7 +3667,7 @@ func (m *HistogramDataPoint) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	return nil
 }
 
@@ -3695,24 +3720,6 @@ type ExponentialHistogramDataPoint struct {
 	// doing so.  This is specifically to enforce compatibility w/ OpenMetrics,
 	// see: https://github.com/prometheus/OpenMetrics/blob/v1.0.0/specification/OpenMetrics.md#histogram
 	Sum *float64
-	// Scale is field 6 (scale).
-	//
-	// scale describes the resolution of the histogram.  Boundaries are
-	// located at powers of the base, where:
-	//
-	// base = (2^(2^-scale))
-	//
-	// The histogram bucket identified by `index`, a signed integer,
-	// contains values that are greater than (base^index) and
-	// less than or equal to (base^(index+1)).
-	//
-	// The positive and negative ranges of the histogram are expressed
-	// separately.  Negative values are mapped by their absolute value
-	// into the negative range using the same scale as the positive range.
-	//
-	// scale is not restricted by the protocol, as the permissible
-	// values depend on the range of the data.
-	Scale int32
 	// ZeroCount is field 7 (zero_count).
 	//
 	// The count of values that are either exactly zero or
@@ -3732,11 +3739,6 @@ type ExponentialHistogramDataPoint struct {
 	//
 	// negative carries the negative range of exponential bucket counts.
 	Negative *ExponentialHistogramDataPoint_Buckets
-	// Flags is field 10 (flags).
-	//
-	// Flags that apply to this specific data point.  See DataPointFlags
-	// for the available flags and their meaning.
-	Flags uint32
 	// Exemplars is field 11 (exemplars).
 	//
 	// (Optional) List of exemplars collected from
@@ -3759,7 +3761,30 @@ type ExponentialHistogramDataPoint struct {
 	// expressed using the standard exponential formula as well as values that
 	// have been rounded to zero.
 	ZeroThreshold float64
-	unknown       []bijoubuf.UnknownRecord
+	// Scale is field 6 (scale).
+	//
+	// scale describes the resolution of the histogram.  Boundaries are
+	// located at powers of the base, where:
+	//
+	// base = (2^(2^-scale))
+	//
+	// The histogram bucket identified by `index`, a signed integer,
+	// contains values that are greater than (base^index) and
+	// less than or equal to (base^(index+1)).
+	//
+	// The positive and negative ranges of the histogram are expressed
+	// separately.  Negative values are mapped by their absolute value
+	// into the negative range using the same scale as the positive range.
+	//
+	// scale is not restricted by the protocol, as the permissible
+	// values depend on the range of the data.
+	Scale int32
+	// Flags is field 10 (flags).
+	//
+	// Flags that apply to this specific data point.  See DataPointFlags
+	// for the available flags and their meaning.
+	Flags   uint32
+	unknown *[]bijoubuf.UnknownRecord
 }
 
 // FullName is opentelemetry.proto.metrics.v1.ExponentialHistogramDataPoint.
@@ -3774,7 +3799,7 @@ func (*ExponentialHistogramDataPoint) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *ExponentialHistogramDataPoint) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -3824,7 +3849,7 @@ func (m *ExponentialHistogramDataPoint) BijoubufSize(s *bijoubuf.Sizes, depth in
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_ExponentialHistogramDataPoint) {
 		return 0
 	}
@@ -3974,7 +3999,7 @@ func (m *ExponentialHistogramDataPoint) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 14)
 	}
@@ -4352,7 +4377,7 @@ func (m *ExponentialHistogramDataPoint) BijoubufDecode(r *bijoubuf.Reader) error
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	return nil
 }
 
@@ -4363,12 +4388,6 @@ var desc_ExponentialHistogramDataPoint bijoubuf.MessageDesc
 // Buckets are a set of bucket counts, encoded in a contiguous array
 // of counts.
 type ExponentialHistogramDataPoint_Buckets struct {
-	// Offset is field 1 (offset).
-	//
-	// The bucket index of the first entry in the bucket_counts array.
-	//
-	// Note: This uses a varint encoding as a simple form of compression.
-	Offset int32
 	// BucketCounts is field 2 (bucket_counts).
 	//
 	// An array of count values, where bucket_counts[i] carries
@@ -4381,7 +4400,13 @@ type ExponentialHistogramDataPoint_Buckets struct {
 	// especially zeros, so uint64 has been selected to ensure
 	// varint encoding.
 	BucketCounts []uint64
-	unknown      []bijoubuf.UnknownRecord
+	// Offset is field 1 (offset).
+	//
+	// The bucket index of the first entry in the bucket_counts array.
+	//
+	// Note: This uses a varint encoding as a simple form of compression.
+	Offset  int32
+	unknown *[]bijoubuf.UnknownRecord
 }
 
 // FullName is opentelemetry.proto.metrics.v1.ExponentialHistogramDataPoint.Buckets.
@@ -4396,7 +4421,7 @@ func (*ExponentialHistogramDataPoint_Buckets) BijoubufDesc() *bijoubuf.MessageDe
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *ExponentialHistogramDataPoint_Buckets) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -4446,7 +4471,7 @@ func (m *ExponentialHistogramDataPoint_Buckets) BijoubufSize(s *bijoubuf.Sizes, 
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_ExponentialHistogramDataPoint_Buckets) {
 		return 0
 	}
@@ -4480,7 +4505,7 @@ func (m *ExponentialHistogramDataPoint_Buckets) BijoubufWrite(w *bijoubuf.BackWr
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 2)
 	}
@@ -4558,7 +4583,7 @@ func (m *ExponentialHistogramDataPoint_Buckets) BijoubufDecode(r *bijoubuf.Reade
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	return nil
 }
 
@@ -4618,7 +4643,7 @@ type SummaryDataPoint struct {
 	// Flags that apply to this specific data point.  See DataPointFlags
 	// for the available flags and their meaning.
 	Flags   uint32
-	unknown []bijoubuf.UnknownRecord
+	unknown *[]bijoubuf.UnknownRecord
 }
 
 // FullName is opentelemetry.proto.metrics.v1.SummaryDataPoint.
@@ -4633,7 +4658,7 @@ func (*SummaryDataPoint) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *SummaryDataPoint) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -4683,7 +4708,7 @@ func (m *SummaryDataPoint) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_SummaryDataPoint) {
 		return 0
 	}
@@ -4770,7 +4795,7 @@ func (m *SummaryDataPoint) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 8)
 	}
@@ -4992,7 +5017,7 @@ func (m *SummaryDataPoint) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	return nil
 }
 
@@ -5020,7 +5045,7 @@ type SummaryDataPoint_ValueAtQuantile struct {
 	//
 	// Quantile values must NOT be negative.
 	Value   float64
-	unknown []bijoubuf.UnknownRecord
+	unknown *[]bijoubuf.UnknownRecord
 }
 
 // FullName is opentelemetry.proto.metrics.v1.SummaryDataPoint.ValueAtQuantile.
@@ -5035,7 +5060,7 @@ func (*SummaryDataPoint_ValueAtQuantile) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *SummaryDataPoint_ValueAtQuantile) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -5085,7 +5110,7 @@ func (m *SummaryDataPoint_ValueAtQuantile) BijoubufSize(s *bijoubuf.Sizes, depth
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_SummaryDataPoint_ValueAtQuantile) {
 		return 0
 	}
@@ -5115,7 +5140,7 @@ func (m *SummaryDataPoint_ValueAtQuantile) BijoubufWrite(w *bijoubuf.BackWriter)
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 2)
 	}
@@ -5183,7 +5208,7 @@ func (m *SummaryDataPoint_ValueAtQuantile) BijoubufDecode(r *bijoubuf.Reader) er
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	return nil
 }
 
@@ -5227,7 +5252,7 @@ type Exemplar struct {
 	// trace_id may be missing if the measurement is not recorded inside a trace
 	// or if the trace is not sampled.
 	TraceId []byte
-	unknown []bijoubuf.UnknownRecord
+	unknown *[]bijoubuf.UnknownRecord
 }
 
 type isExemplar_Value interface {
@@ -5260,7 +5285,7 @@ func (*Exemplar) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *Exemplar) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -5310,7 +5335,7 @@ func (m *Exemplar) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_Exemplar) {
 		return 0
 	}
@@ -5379,7 +5404,7 @@ func (m *Exemplar) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 7)
 	}
@@ -5550,7 +5575,7 @@ func (m *Exemplar) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	return nil
 }
 

@@ -21,11 +21,6 @@ type Resource struct {
 	// attribute with the same key).
 	// The behavior of software that receives duplicated keys can be unpredictable.
 	Attributes []*v1.KeyValue
-	// DroppedAttributesCount is field 2 (dropped_attributes_count).
-	//
-	// The number of dropped attributes. If the value is 0, then
-	// no attributes were dropped.
-	DroppedAttributesCount uint32
 	// EntityRefs is field 3 (entity_refs).
 	//
 	// Set of entities that participate in this Resource.
@@ -34,7 +29,12 @@ type Resource struct {
 	//
 	// Status: [Development]
 	EntityRefs []*v1.EntityRef
-	unknown    []bijoubuf.UnknownRecord
+	// DroppedAttributesCount is field 2 (dropped_attributes_count).
+	//
+	// The number of dropped attributes. If the value is 0, then
+	// no attributes were dropped.
+	DroppedAttributesCount uint32
+	unknown                *[]bijoubuf.UnknownRecord
 }
 
 // FullName is opentelemetry.proto.resource.v1.Resource.
@@ -49,7 +49,7 @@ func (*Resource) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *Resource) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -99,7 +99,7 @@ func (m *Resource) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_Resource) {
 		return 0
 	}
@@ -158,7 +158,7 @@ func (m *Resource) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 3)
 	}
@@ -305,7 +305,7 @@ func (m *Resource) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	return nil
 }
 

@@ -72,7 +72,7 @@ type TracesData struct {
 	// typically batch the data before forwarding further and in that case this
 	// array will contain multiple elements.
 	ResourceSpans []*ResourceSpans
-	unknown       []bijoubuf.UnknownRecord
+	unknown       *[]bijoubuf.UnknownRecord
 }
 
 // FullName is opentelemetry.proto.trace.v1.TracesData.
@@ -87,7 +87,7 @@ func (*TracesData) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *TracesData) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -137,7 +137,7 @@ func (m *TracesData) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_TracesData) {
 		return 0
 	}
@@ -171,7 +171,7 @@ func (m *TracesData) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 1)
 	}
@@ -247,7 +247,7 @@ func (m *TracesData) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	return nil
 }
 
@@ -275,7 +275,7 @@ type ResourceSpans struct {
 	// This schema_url applies to the data in the "resource" field. It does not apply
 	// to the data in the "scope_spans" field which have their own schema_url field.
 	SchemaUrl string
-	unknown   []bijoubuf.UnknownRecord
+	unknown   *[]bijoubuf.UnknownRecord
 }
 
 // FullName is opentelemetry.proto.trace.v1.ResourceSpans.
@@ -290,7 +290,7 @@ func (*ResourceSpans) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *ResourceSpans) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -340,7 +340,7 @@ func (m *ResourceSpans) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_ResourceSpans) {
 		return 0
 	}
@@ -398,7 +398,7 @@ func (m *ResourceSpans) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 3)
 	}
@@ -522,7 +522,7 @@ func (m *ResourceSpans) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	return nil
 }
 
@@ -551,7 +551,7 @@ type ScopeSpans struct {
 	// This schema_url applies to the data in the "scope" field and all spans and span
 	// events in the "spans" field.
 	SchemaUrl string
-	unknown   []bijoubuf.UnknownRecord
+	unknown   *[]bijoubuf.UnknownRecord
 }
 
 // FullName is opentelemetry.proto.trace.v1.ScopeSpans.
@@ -566,7 +566,7 @@ func (*ScopeSpans) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *ScopeSpans) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -616,7 +616,7 @@ func (m *ScopeSpans) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_ScopeSpans) {
 		return 0
 	}
@@ -674,7 +674,7 @@ func (m *ScopeSpans) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 3)
 	}
@@ -798,7 +798,7 @@ func (m *ScopeSpans) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	return nil
 }
 
@@ -871,30 +871,6 @@ type Span struct {
 	// The `span_id` of this span's parent span. If this is a root span, then this
 	// field must be empty. The ID is an 8-byte array.
 	ParentSpanId []byte
-	// Flags is field 16 (flags).
-	//
-	// Flags, a bit field.
-	//
-	// Bits 0-7 (8 least significant bits) are the trace flags as defined in W3C Trace
-	// Context specification. To read the 8-bit W3C trace flag, use
-	// `flags & SPAN_FLAGS_TRACE_FLAGS_MASK`.
-	//
-	// See https://www.w3.org/TR/trace-context-2/#trace-flags for the flag definitions.
-	//
-	// Bits 8 and 9 represent the 3 states of whether a span's parent
-	// is remote. The states are (unknown, is not remote, is remote).
-	// To read whether the value is known, use `(flags & SPAN_FLAGS_CONTEXT_HAS_IS_REMOTE_MASK) != 0`.
-	// To read whether the span is remote, use `(flags & SPAN_FLAGS_CONTEXT_IS_REMOTE_MASK) != 0`.
-	//
-	// When creating span messages, if the message is logically forwarded from another source
-	// with an equivalent flags fields (i.e., usually another OTLP span message), the field SHOULD
-	// be copied as-is. If creating from a source that does not have an equivalent flags field
-	// (such as a runtime representation of an OpenTelemetry span), the high 22 bits MUST
-	// be set to zero.
-	// Readers MUST NOT assume that bits 10-31 (22 most significant bits) will be zero.
-	//
-	// [Optional].
-	Flags uint32
 	// Name is field 5 (name).
 	//
 	// A description of the span's operation.
@@ -909,12 +885,6 @@ type Span struct {
 	//
 	// This field is required.
 	Name string
-	// Kind is field 6 (kind).
-	//
-	// Distinguishes between spans generated in a particular context. For example,
-	// two spans with the same name may be distinguished using `CLIENT` (caller)
-	// and `SERVER` (callee) to identify queueing latency associated with the span.
-	Kind Span_SpanKind
 	// StartTimeUnixNano is field 7 (start_time_unix_nano).
 	//
 	// The start time of the span. On the client side, this is the time
@@ -947,37 +917,67 @@ type Span struct {
 	// attribute with the same key).
 	// The behavior of software that receives duplicated keys can be unpredictable.
 	Attributes []*v12.KeyValue
+	// Events is field 11 (events).
+	//
+	// A collection of Event items.
+	Events []*Span_Event
+	// Links is field 13 (links).
+	//
+	// A collection of Links, which are references from this span to a span
+	// in the same or different trace.
+	Links []*Span_Link
+	// Status is field 15 (status).
+	//
+	// An optional final status for this span. Semantically when Status isn't set, it means
+	// span's status code is unset, i.e. assume STATUS_CODE_UNSET (code = 0).
+	Status *Status
+	// Flags is field 16 (flags).
+	//
+	// Flags, a bit field.
+	//
+	// Bits 0-7 (8 least significant bits) are the trace flags as defined in W3C Trace
+	// Context specification. To read the 8-bit W3C trace flag, use
+	// `flags & SPAN_FLAGS_TRACE_FLAGS_MASK`.
+	//
+	// See https://www.w3.org/TR/trace-context-2/#trace-flags for the flag definitions.
+	//
+	// Bits 8 and 9 represent the 3 states of whether a span's parent
+	// is remote. The states are (unknown, is not remote, is remote).
+	// To read whether the value is known, use `(flags & SPAN_FLAGS_CONTEXT_HAS_IS_REMOTE_MASK) != 0`.
+	// To read whether the span is remote, use `(flags & SPAN_FLAGS_CONTEXT_IS_REMOTE_MASK) != 0`.
+	//
+	// When creating span messages, if the message is logically forwarded from another source
+	// with an equivalent flags fields (i.e., usually another OTLP span message), the field SHOULD
+	// be copied as-is. If creating from a source that does not have an equivalent flags field
+	// (such as a runtime representation of an OpenTelemetry span), the high 22 bits MUST
+	// be set to zero.
+	// Readers MUST NOT assume that bits 10-31 (22 most significant bits) will be zero.
+	//
+	// [Optional].
+	Flags uint32
+	// Kind is field 6 (kind).
+	//
+	// Distinguishes between spans generated in a particular context. For example,
+	// two spans with the same name may be distinguished using `CLIENT` (caller)
+	// and `SERVER` (callee) to identify queueing latency associated with the span.
+	Kind Span_SpanKind
 	// DroppedAttributesCount is field 10 (dropped_attributes_count).
 	//
 	// The number of attributes that were discarded. Attributes
 	// can be discarded because their keys are too long or because there are too many
 	// attributes. If this value is 0, then no attributes were dropped.
 	DroppedAttributesCount uint32
-	// Events is field 11 (events).
-	//
-	// A collection of Event items.
-	Events []*Span_Event
 	// DroppedEventsCount is field 12 (dropped_events_count).
 	//
 	// The number of dropped events. If the value is 0, then no
 	// events were dropped.
 	DroppedEventsCount uint32
-	// Links is field 13 (links).
-	//
-	// A collection of Links, which are references from this span to a span
-	// in the same or different trace.
-	Links []*Span_Link
 	// DroppedLinksCount is field 14 (dropped_links_count).
 	//
 	// The number of dropped links after the maximum size was
 	// enforced. If this value is 0, then no links were dropped.
 	DroppedLinksCount uint32
-	// Status is field 15 (status).
-	//
-	// An optional final status for this span. Semantically when Status isn't set, it means
-	// span's status code is unset, i.e. assume STATUS_CODE_UNSET (code = 0).
-	Status  *Status
-	unknown []bijoubuf.UnknownRecord
+	unknown           *[]bijoubuf.UnknownRecord
 }
 
 // FullName is opentelemetry.proto.trace.v1.Span.
@@ -992,7 +992,7 @@ func (*Span) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *Span) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -1042,7 +1042,7 @@ func (m *Span) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_Span) {
 		return 0
 	}
@@ -1216,7 +1216,7 @@ func (m *Span) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 16)
 	}
@@ -1650,7 +1650,7 @@ func (m *Span) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	return nil
 }
 
@@ -1682,7 +1682,7 @@ type Span_Event struct {
 	// The number of dropped attributes. If the value is 0,
 	// then no attributes were dropped.
 	DroppedAttributesCount uint32
-	unknown                []bijoubuf.UnknownRecord
+	unknown                *[]bijoubuf.UnknownRecord
 }
 
 // FullName is opentelemetry.proto.trace.v1.Span.Event.
@@ -1697,7 +1697,7 @@ func (*Span_Event) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *Span_Event) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -1747,7 +1747,7 @@ func (m *Span_Event) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_Span_Event) {
 		return 0
 	}
@@ -1805,7 +1805,7 @@ func (m *Span_Event) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 4)
 	}
@@ -1938,7 +1938,7 @@ func (m *Span_Event) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	return nil
 }
 
@@ -1996,7 +1996,7 @@ type Span_Link struct {
 	//
 	// [Optional].
 	Flags   uint32
-	unknown []bijoubuf.UnknownRecord
+	unknown *[]bijoubuf.UnknownRecord
 }
 
 // FullName is opentelemetry.proto.trace.v1.Span.Link.
@@ -2011,7 +2011,7 @@ func (*Span_Link) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *Span_Link) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -2061,7 +2061,7 @@ func (m *Span_Link) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_Span_Link) {
 		return 0
 	}
@@ -2133,7 +2133,7 @@ func (m *Span_Link) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 6)
 	}
@@ -2302,7 +2302,7 @@ func (m *Span_Link) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	return nil
 }
 
@@ -2347,7 +2347,7 @@ type Status struct {
 	//
 	// The status code.
 	Code    Status_StatusCode
-	unknown []bijoubuf.UnknownRecord
+	unknown *[]bijoubuf.UnknownRecord
 }
 
 // FullName is opentelemetry.proto.trace.v1.Status.
@@ -2362,7 +2362,7 @@ func (*Status) BijoubufDesc() *bijoubuf.MessageDesc {
 
 // BijoubufUnknown is the unknown records a preserving decode kept in this message.
 func (m *Status) BijoubufUnknown() []bijoubuf.UnknownRecord {
-	return m.unknown
+	return bijoubuf.Unknowns(m.unknown)
 }
 
 // Marshal is the canonical encoding of m, with the default limits.
@@ -2412,7 +2412,7 @@ func (m *Status) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	}
 	n := 0
 	var prev uint32
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 && !s.CheckUnknown(u, &desc_Status) {
 		return 0
 	}
@@ -2445,7 +2445,7 @@ func (m *Status) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if m == nil {
 		return
 	}
-	u := m.unknown
+	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 3)
 	}
@@ -2510,7 +2510,7 @@ func (m *Status) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 		}
 	}
-	m.unknown = r.Kept()
+	m.unknown = r.KeptRef()
 	return nil
 }
 
