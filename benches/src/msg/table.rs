@@ -1,0 +1,821 @@
+//! A table-driven strict decoder, measured against the generated decoders (#27 item 2,
+//! hypothesis d): one shared loop over a message's records, driven by a static table of
+//! its fields (number, kind, offset in the struct), instead of one generated `__decode`
+//! per message.
+//!
+//! A prototype for measurement, not wired into the generator: the tables below are
+//! written by hand for one message family, `benchmarks.proto3.GoogleMessage1` and its
+//! sub-message, borrowed twins ([`GoogleMessage1Ref`]) and owned types
+//! ([`GoogleMessage1`]). It decodes as `Message::decode` / `MessageRef::decode` do with
+//! the default options (strict: unknown records refused, depth limit 100) and keeps every
+//! check of SPEC §10 that these types can meet, with the same error codes, byte offsets
+//! and paths (the tests compare both decoders on the datasets and on every one-byte
+//! change and every cut of them). Preserving unknown fields is not implemented.
+//!
+//! The loop reads a key, finds the field by its number in a dense index (number → field),
+//! checks the wire type and jumps on the field's kind: the field's code is in the loop
+//! once for all messages, and the cursor (position, bound, previous number) lives in
+//! locals. A value is written at its field's offset into a value that starts as the
+//! type's default; a nested message is `Some(default)` first and is read where it lies.
+//!
+//! The one borrowed repeated field (`field5`, `repeated fixed64`) is handed to the
+//! runtime's reader after the loop has checked it: a [`FixedRun`] over wire bytes can
+//! only be built inside the runtime. That costs a reader's set-up per run (out of line,
+//! [`fixed_run_view`], counted on its own in benches/RESULTS.md); a generated table
+//! would have the runtime build it directly.
+
+use core::mem::offset_of;
+
+use bijoubuf::__private::{Fixed64 as Fixed64Codec, bool_of, int32_of, push_segment, uint32_of};
+use bijoubuf::{DecodeError, DecodeOptions, ErrorKind, FixedRun, PathSegment};
+
+use super::bijou::benchmarks::proto3::{
+    GoogleMessage1, GoogleMessage1Ref, GoogleMessage1SubMessage, GoogleMessage1SubMessageRef,
+};
+
+/// The largest field number (SPEC §4.3).
+const MAX_FIELD_NUMBER: u64 = (1 << 29) - 1;
+
+/// The depth limit of the default options (SPEC §9.3).
+const MAX_DEPTH: u32 = bijoubuf::DEFAULT_MAX_DEPTH;
+
+/// What a field holds and how its record is read: the schema type and, for strings and
+/// runs, the Rust type it is stored as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Kind {
+    /// `bool`, implicit presence.
+    Bool,
+    /// `int32`, implicit presence.
+    Int32,
+    /// `int64`, implicit presence.
+    Int64,
+    /// `uint32`, implicit presence.
+    UInt32,
+    /// `uint64`, implicit presence.
+    UInt64,
+    /// `fixed32`, implicit presence.
+    Fixed32,
+    /// `fixed64`, implicit presence.
+    Fixed64,
+    /// `string` as `&str` borrowed from the input, implicit presence.
+    StrRef,
+    /// `string` as `String`, implicit presence.
+    String,
+    /// `repeated fixed64` as a [`FixedRun<u64>`] over the input.
+    Fixed64Run,
+    /// `repeated fixed64` as a `Vec<u64>`.
+    Fixed64Vec,
+    /// A singular message field (explicit presence) as `Option<M>`; the field's
+    /// [`Field::sub`] says how.
+    Message,
+}
+
+impl Kind {
+    /// The wire type of the kind's record (SPEC §4.4).
+    const fn wire(self) -> u8 {
+        match self {
+            Kind::Bool | Kind::Int32 | Kind::Int64 | Kind::UInt32 | Kind::UInt64 => 0,
+            Kind::Fixed64 => 1,
+            Kind::Fixed32 => 3,
+            Kind::StrRef | Kind::String | Kind::Fixed64Run | Kind::Fixed64Vec | Kind::Message => 2,
+        }
+    }
+}
+
+/// One field of a message's table.
+#[derive(Debug)]
+pub struct Field {
+    number: u32,
+    kind: Kind,
+    wire: u8,
+    /// Byte offset of the field in the message's struct.
+    offset: u32,
+    name: &'static str,
+    /// For [`Kind::Message`]: the child's table and how its `Option` is filled.
+    sub: Option<&'static Sub>,
+}
+
+impl Field {
+    /// A field; built only by the `field!` macro below, which takes the offset from
+    /// `offset_of!` and checks that the kind's Rust type is the field's.
+    const fn new(
+        number: u32,
+        kind: Kind,
+        offset: usize,
+        name: &'static str,
+        sub: Option<&'static Sub>,
+    ) -> Field {
+        Field {
+            number,
+            kind,
+            wire: kind.wire(),
+            offset: offset as u32,
+            name,
+            sub,
+        }
+    }
+}
+
+/// A nested message field's child: its table, and the function that makes the parent's
+/// `Option<M>` at a pointer `Some(M::default())` and returns a pointer to the `M`.
+#[derive(Debug)]
+pub struct Sub {
+    table: &'static Table,
+    some: unsafe fn(*mut u8) -> *mut u8,
+}
+
+/// A message's fields, in ascending number, and the dense index from field number to
+/// field (`index[n]` is the field's position + 1, 0 for a number the schema does not
+/// know; numbers past the index are unknown too).
+#[derive(Debug)]
+pub struct Table {
+    fields: &'static [Field],
+    index: &'static [u8],
+}
+
+/// The dense index of `fields` (see [`Table`]), `N` = the largest number + 1.
+const fn index<const N: usize>(fields: &[Field]) -> [u8; N] {
+    let mut out = [0u8; N];
+    let mut i = 0;
+    while i < fields.len() {
+        assert!(i < 255, "at most 254 fields");
+        if i > 0 {
+            assert!(fields[i - 1].number < fields[i].number, "ascending numbers");
+        }
+        out[fields[i].number as usize] = (i + 1) as u8;
+        i += 1;
+    }
+    out
+}
+
+/// `Option<M>` at `p` made `Some(M::default())`; returns a pointer to the `M`.
+///
+/// # Safety
+/// `p` points to a valid, writable `Option<M>`.
+unsafe fn some_default<M: Default>(p: *mut u8) -> *mut u8 {
+    // SAFETY: the caller's contract: `p` is a valid `Option<M>`, borrowed for this call.
+    let slot = unsafe { &mut *p.cast::<Option<M>>() };
+    let m: *mut M = slot.insert(M::default());
+    m.cast()
+}
+
+/// A type the table decoder can read: its table and its schema name.
+///
+/// # Safety
+/// [`TABLE`](Self::TABLE) describes `Self`: each field's offset is that of a field of
+/// `Self` whose Rust type is the one its kind writes (`&'a str` for
+/// [`Kind::StrRef`], `FixedRun<'a, u64>` for [`Kind::Fixed64Run`], `Option<M>` with
+/// `M: TableDecode<'a>` and `M`'s table for [`Kind::Message`], …), so that the borrowed
+/// values written live as long as the input `'a`.
+pub unsafe trait TableDecode<'a>: Default {
+    /// The message's fields.
+    const TABLE: &'static Table;
+    /// The message's short name (the root of an error's path).
+    const NAME: &'static str;
+}
+
+/// Decode `bytes` as `T` with the default options (strict), through `T`'s table.
+pub fn decode<'a, T: TableDecode<'a>>(bytes: &'a [u8]) -> Result<T, DecodeError> {
+    decode_with_depth(bytes, MAX_DEPTH)
+}
+
+/// [`decode`] with the depth limit `max_depth` (as `DecodeOptions::max_depth`; the tests
+/// use it to reach the depth check with GoogleMessage1's one level of nesting).
+pub fn decode_with_depth<'a, T: TableDecode<'a>>(
+    bytes: &'a [u8],
+    max_depth: u32,
+) -> Result<T, DecodeError> {
+    let mut m = T::default();
+    let cx = Cx {
+        buf: bytes,
+        max_depth,
+    };
+    // SAFETY: `m` is a valid `T`, and `T`'s table describes `T` (the `TableDecode`
+    // contract), with borrowed values of the input's lifetime `'a`.
+    match unsafe { cx.message(0, bytes.len(), 1, T::TABLE, (&raw mut m).cast()) } {
+        Ok(()) => Ok(m),
+        Err(e) => Err(push_segment(e, PathSegment::Message(T::NAME))),
+    }
+}
+
+/// What every message of one decode shares: the whole input (offsets are absolute) and
+/// the depth limit.
+struct Cx<'a> {
+    buf: &'a [u8],
+    max_depth: u32,
+}
+
+impl<'a> Cx<'a> {
+    /// Read the records of the message at `buf[pos..end]` (depth `depth`) into the value
+    /// at `base`, which `table` describes; every field starts at its default.
+    ///
+    /// # Safety
+    /// `base` points to a valid, writable value of a type `table` describes as
+    /// [`TableDecode`] requires, with borrowed values of lifetime `'a`.
+    unsafe fn message(
+        &self,
+        mut pos: usize,
+        end: usize,
+        depth: u32,
+        table: &Table,
+        base: *mut u8,
+    ) -> Result<(), DecodeError> {
+        // The message's bytes: every read below is bounded by the message's end.
+        let bytes = self.buf.get(..end).unwrap_or_default();
+        let mut prev: u64 = 0;
+        while pos < end {
+            // SPEC §4.1: the key, then number = prev + 1 + (key >> 2).
+            let key_at = pos;
+            let v = match bytes.get(pos) {
+                Some(&t) if t < bijou64::FIRST_TIER_TAG => {
+                    pos += 1;
+                    t as u64
+                }
+                _ => {
+                    let (v, p) = varint_wide(bytes, pos)?;
+                    pos = p;
+                    v
+                }
+            };
+            let number = prev + 1 + (v >> 2);
+            prev = number;
+            let f = match table.index.get(number as usize) {
+                Some(&i) if i != 0 => &table.fields[i as usize - 1],
+                // SPEC §4.3, §8.1
+                _ => return Err(unknown(number, key_at)),
+            };
+            if (v & 3) as u8 != f.wire {
+                // SPEC §4.4
+                return Err(field_error(ErrorKind::WireTypeMismatch, key_at, f.name));
+            }
+            // SAFETY: `f.offset` is the offset of a field of the value at `base` (the
+            // caller's contract), so `dst` points into that value.
+            let dst = unsafe { base.add(f.offset as usize) };
+            pos = match f.kind {
+                Kind::Bool => {
+                    let (raw, p) = varint(bytes, pos).map_err(|e| in_field(e, f.name))?;
+                    let b = bool_of(raw, pos).map_err(|e| in_field(e, f.name))?;
+                    if !b {
+                        return Err(default_present(key_at, f.name));
+                    }
+                    // SAFETY: a `Bool` field is a `bool` (the table's contract).
+                    unsafe { dst.cast::<bool>().write(true) };
+                    p
+                }
+                Kind::Int32 => {
+                    let (raw, p) = varint(bytes, pos).map_err(|e| in_field(e, f.name))?;
+                    let x = int32_of(raw, pos).map_err(|e| in_field(e, f.name))?;
+                    if x == 0 {
+                        return Err(default_present(key_at, f.name));
+                    }
+                    // SAFETY: an `Int32` field is an `i32`.
+                    unsafe { dst.cast::<i32>().write(x) };
+                    p
+                }
+                Kind::Int64 => {
+                    let (raw, p) = varint(bytes, pos).map_err(|e| in_field(e, f.name))?;
+                    if raw == 0 {
+                        return Err(default_present(key_at, f.name));
+                    }
+                    let x = bijou64::zigzag::decode_i64(raw);
+                    // SAFETY: an `Int64` field is an `i64`.
+                    unsafe { dst.cast::<i64>().write(x) };
+                    p
+                }
+                Kind::UInt32 => {
+                    let (raw, p) = varint(bytes, pos).map_err(|e| in_field(e, f.name))?;
+                    let x = uint32_of(raw, pos).map_err(|e| in_field(e, f.name))?;
+                    if x == 0 {
+                        return Err(default_present(key_at, f.name));
+                    }
+                    // SAFETY: a `UInt32` field is a `u32`.
+                    unsafe { dst.cast::<u32>().write(x) };
+                    p
+                }
+                Kind::UInt64 => {
+                    let (raw, p) = varint(bytes, pos).map_err(|e| in_field(e, f.name))?;
+                    if raw == 0 {
+                        return Err(default_present(key_at, f.name));
+                    }
+                    // SAFETY: a `UInt64` field is a `u64`.
+                    unsafe { dst.cast::<u64>().write(raw) };
+                    p
+                }
+                Kind::Fixed32 => {
+                    let Some(w) = bytes.get(pos..).and_then(|r| r.first_chunk::<4>()) else {
+                        return Err(field_error(ErrorKind::Truncated, pos, f.name));
+                    };
+                    let x = u32::from_be_bytes(*w);
+                    if x == 0 {
+                        return Err(default_present(key_at, f.name));
+                    }
+                    // SAFETY: a `Fixed32` field is a `u32`.
+                    unsafe { dst.cast::<u32>().write(x) };
+                    pos + 4
+                }
+                Kind::Fixed64 => {
+                    let Some(w) = bytes.get(pos..).and_then(|r| r.first_chunk::<8>()) else {
+                        return Err(field_error(ErrorKind::Truncated, pos, f.name));
+                    };
+                    let x = u64::from_be_bytes(*w);
+                    if x == 0 {
+                        return Err(default_present(key_at, f.name));
+                    }
+                    // SAFETY: a `Fixed64` field is a `u64`.
+                    unsafe { dst.cast::<u64>().write(x) };
+                    pos + 8
+                }
+                Kind::StrRef | Kind::String => {
+                    let (start, len) = length(bytes, pos).map_err(|e| in_field(e, f.name))?;
+                    let s = &bytes[start..start + len];
+                    // SPEC §7
+                    let s = bijoubuf::__private::utf8(s, start).map_err(|e| in_field(e, f.name))?;
+                    if s.is_empty() {
+                        return Err(default_present(key_at, f.name));
+                    }
+                    if f.kind == Kind::StrRef {
+                        // SAFETY: a `StrRef` field is a `&'a str`, and `s` borrows the
+                        // input, which lives for `'a`.
+                        unsafe { dst.cast::<&'a str>().write(s) };
+                    } else {
+                        // SAFETY: a `String` field is a `String`, valid (the default or
+                        // a value read before), so it is assigned and the old one dropped.
+                        unsafe { *dst.cast::<String>() = String::from(s) };
+                    }
+                    start + len
+                }
+                Kind::Fixed64Run | Kind::Fixed64Vec => {
+                    let len_at = pos;
+                    let (start, len) = length(bytes, pos).map_err(|e| in_field(e, f.name))?;
+                    if len == 0 {
+                        // SPEC §6.1
+                        return Err(field_error(ErrorKind::EmptyRepeated, key_at, f.name));
+                    }
+                    if len % 8 != 0 {
+                        // SPEC §6.2
+                        return Err(field_error(ErrorKind::PackedLengthMismatch, len_at, f.name));
+                    }
+                    let run = &bytes[start..start + len];
+                    if f.kind == Kind::Fixed64Run {
+                        let r = fixed_run_view(self.buf, key_at, start + len, number, f.name)?;
+                        // SAFETY: a `Fixed64Run` field is a `FixedRun<'a, u64>` over the
+                        // input, which lives for `'a`.
+                        unsafe { dst.cast::<FixedRun<'a, u64>>().write(r) };
+                    } else {
+                        let v: Vec<u64> = run
+                            .chunks_exact(8)
+                            .map(|w| u64::from_be_bytes(w.try_into().unwrap_or_default()))
+                            .collect();
+                        // SAFETY: a `Fixed64Vec` field is a valid `Vec<u64>`: assigned,
+                        // the old one dropped.
+                        unsafe { *dst.cast::<Vec<u64>>() = v };
+                    }
+                    start + len
+                }
+                Kind::Message => {
+                    // SPEC §9.3, §10.1: the depth limit at the key, before the length.
+                    if depth >= self.max_depth {
+                        return Err(field_error(ErrorKind::DepthLimitExceeded, key_at, f.name));
+                    }
+                    let (start, len) = length(bytes, pos).map_err(|e| in_field(e, f.name))?;
+                    let Some(sub) = f.sub else {
+                        return Err(field_error(ErrorKind::UnknownField, key_at, f.name));
+                    };
+                    // SAFETY: a `Message` field is an `Option<M>` whose `sub.some` fills
+                    // it (the table's contract), and `M` is described by `sub.table`.
+                    unsafe {
+                        let child = (sub.some)(dst);
+                        self.message(start, start + len, depth + 1, sub.table, child)
+                    }
+                    .map_err(|e| in_field(e, f.name))?;
+                    start + len
+                }
+            };
+        }
+        Ok(())
+    }
+}
+
+/// One bijou64 at `at` (SPEC §2): the one-byte case inline, longer ones out of line.
+#[inline(always)]
+fn varint(bytes: &[u8], at: usize) -> Result<(u64, usize), DecodeError> {
+    match bytes.get(at) {
+        Some(&t) if t < bijou64::FIRST_TIER_TAG => Ok((t as u64, at + 1)),
+        _ => varint_wide(bytes, at),
+    }
+}
+
+/// A bijou64 of two bytes or more at `at`, or none there: its tag's length checked
+/// against the message's bound first (a value cut by it is `truncated` at its tag).
+#[inline(never)]
+fn varint_wide(bytes: &[u8], at: usize) -> Result<(u64, usize), DecodeError> {
+    let Some(&tag) = bytes.get(at) else {
+        return Err(DecodeError::new(ErrorKind::Truncated, at));
+    };
+    let len = 1 + bijou64::payload_len(tag);
+    let Some(v) = bytes.get(at..at + len) else {
+        return Err(DecodeError::new(ErrorKind::Truncated, at));
+    };
+    match bijou64::decode(v) {
+        Ok((x, n)) => Ok((x, at + n)),
+        Err(bijou64::Error::Overflow) => Err(DecodeError::new(ErrorKind::VarintOverflow, at)),
+        Err(_) => Err(DecodeError::new(ErrorKind::Truncated, at)),
+    }
+}
+
+/// A length prefix at `at` and the content it announces, inside the bound (SPEC §9.4:
+/// a length past the end is `truncated` at the prefix): `(content start, length)`.
+#[inline(always)]
+fn length(bytes: &[u8], at: usize) -> Result<(usize, usize), DecodeError> {
+    let (len, start) = varint(bytes, at)?;
+    if len > (bytes.len() - start) as u64 {
+        return Err(DecodeError::new(ErrorKind::Truncated, at));
+    }
+    Ok((start, len as usize))
+}
+
+/// The checked `repeated fixed64` record at `key_at..run_end` (its field number
+/// `number`) as a [`FixedRun`] over the input: read again by a reader of the runtime,
+/// which alone can build one over wire bytes. The reader starts at the record's key with
+/// no previous record, so the key's delta names field `1 + (key >> 2)`.
+#[inline(never)]
+fn fixed_run_view<'a>(
+    buf: &'a [u8],
+    key_at: usize,
+    run_end: usize,
+    number: u64,
+    name: &'static str,
+) -> Result<FixedRun<'a, u64>, DecodeError> {
+    let opts = DecodeOptions::new();
+    let mut r = bijoubuf::__private::message_reader(buf, key_at, run_end, &opts);
+    let (v, _) = varint(buf.get(..run_end).unwrap_or_default(), key_at)?;
+    // The reader sees the key as a delta from 0; `number` is what the message's delta
+    // made of it. Both name the record at `key_at`.
+    debug_assert!(number > v >> 2);
+    r.fixed_run::<Fixed64Codec>((1 + (v >> 2)) as u32, name)
+}
+
+#[cold]
+#[inline(never)]
+fn in_field(e: DecodeError, name: &'static str) -> DecodeError {
+    push_segment(e, PathSegment::Field(name))
+}
+
+#[cold]
+#[inline(never)]
+fn field_error(kind: ErrorKind, at: usize, name: &'static str) -> DecodeError {
+    in_field(DecodeError::new(kind, at), name)
+}
+
+/// SPEC §5.1: an implicit-presence record holding the default, at its key.
+#[cold]
+#[inline(never)]
+fn default_present(key_at: usize, name: &'static str) -> DecodeError {
+    field_error(ErrorKind::DefaultValuePresent, key_at, name)
+}
+
+/// A record whose number is past the largest (SPEC §4.3) or not in the schema (strict,
+/// SPEC §8.1), at its key.
+#[cold]
+#[inline(never)]
+fn unknown(number: u64, key_at: usize) -> DecodeError {
+    if number > MAX_FIELD_NUMBER {
+        return DecodeError::new(ErrorKind::FieldNumberOverflow, key_at);
+    }
+    push_segment(
+        DecodeError::new(ErrorKind::UnknownField, key_at),
+        PathSegment::Unknown(number as u32),
+    )
+}
+
+/// A table field of struct `$ty`: `$kind` at `offset_of!($ty, $f)`, whose Rust type must
+/// be `$rust` (checked by the compiler: the closure does not compile otherwise).
+macro_rules! field {
+    ($ty:ty, $f:ident = $n:literal, $kind:ident, $rust:ty $(, $sub:expr)?) => {
+        Field::new(
+            $n,
+            Kind::$kind,
+            {
+                let _: for<'m> fn(&'m $ty) -> &'m $rust = |m| &m.$f;
+                offset_of!($ty, $f)
+            },
+            stringify!($f),
+            field!(@sub $($sub)?),
+        )
+    };
+    (@sub) => { None };
+    (@sub $sub:expr) => { Some($sub) };
+}
+
+/// The fields of `GoogleMessage1SubMessage` (or its twin `$ty`), `$str` the string kind
+/// and `$s` its Rust type.
+macro_rules! sub_fields {
+    ($ty:ty, $str:ident, $s:ty) => {
+        [
+            field!($ty, field1 = 1, Int32, i32),
+            field!($ty, field2 = 2, Int32, i32),
+            field!($ty, field3 = 3, Int32, i32),
+            field!($ty, field12 = 12, Bool, bool),
+            field!($ty, field13 = 13, Int64, i64),
+            field!($ty, field14 = 14, Int64, i64),
+            field!($ty, field15 = 15, $str, $s),
+            field!($ty, field16 = 16, Int32, i32),
+            field!($ty, field19 = 19, Int32, i32),
+            field!($ty, field20 = 20, Bool, bool),
+            field!($ty, field21 = 21, Fixed64, u64),
+            field!($ty, field22 = 22, Int32, i32),
+            field!($ty, field23 = 23, Bool, bool),
+            field!($ty, field28 = 28, Bool, bool),
+            field!($ty, field203 = 203, Fixed32, u32),
+            field!($ty, field204 = 204, Int32, i32),
+            field!($ty, field205 = 205, $str, $s),
+            field!($ty, field206 = 206, Bool, bool),
+            field!($ty, field207 = 207, UInt64, u64),
+            field!($ty, field300 = 300, UInt64, u64),
+        ]
+    };
+}
+
+/// The fields of `GoogleMessage1` (or its twin `$ty`): `$str`/`$s` the string kind and
+/// type, `$run`/`$r` field5's, `$sub_ty` the sub-message's type and `$sub` its [`Sub`].
+macro_rules! top_fields {
+    ($ty:ty, $str:ident, $s:ty, $run:ident, $r:ty, $sub_ty:ty, $sub:expr) => {
+        [
+            field!($ty, field1 = 1, $str, $s),
+            field!($ty, field2 = 2, Int32, i32),
+            field!($ty, field3 = 3, Int32, i32),
+            field!($ty, field4 = 4, $str, $s),
+            field!($ty, field5 = 5, $run, $r),
+            field!($ty, field6 = 6, Int32, i32),
+            field!($ty, field7 = 7, $str, $s),
+            field!($ty, field9 = 9, $str, $s),
+            field!($ty, field12 = 12, Bool, bool),
+            field!($ty, field13 = 13, Bool, bool),
+            field!($ty, field14 = 14, Bool, bool),
+            field!($ty, field15 = 15, Message, Option<$sub_ty>, $sub),
+            field!($ty, field16 = 16, Int32, i32),
+            field!($ty, field17 = 17, Bool, bool),
+            field!($ty, field18 = 18, $str, $s),
+            field!($ty, field22 = 22, Int64, i64),
+            field!($ty, field23 = 23, Int32, i32),
+            field!($ty, field24 = 24, Bool, bool),
+            field!($ty, field25 = 25, Int32, i32),
+            field!($ty, field29 = 29, Int32, i32),
+            field!($ty, field30 = 30, Bool, bool),
+            field!($ty, field59 = 59, Bool, bool),
+            field!($ty, field60 = 60, Int32, i32),
+            field!($ty, field67 = 67, Int32, i32),
+            field!($ty, field68 = 68, Int32, i32),
+            field!($ty, field78 = 78, Bool, bool),
+            field!($ty, field80 = 80, Bool, bool),
+            field!($ty, field81 = 81, Bool, bool),
+            field!($ty, field100 = 100, Int32, i32),
+            field!($ty, field101 = 101, Int32, i32),
+            field!($ty, field102 = 102, $str, $s),
+            field!($ty, field103 = 103, $str, $s),
+            field!($ty, field104 = 104, Int32, i32),
+            field!($ty, field128 = 128, Int32, i32),
+            field!($ty, field129 = 129, $str, $s),
+            field!($ty, field130 = 130, Int32, i32),
+            field!($ty, field131 = 131, Int32, i32),
+            field!($ty, field150 = 150, Int32, i32),
+            field!($ty, field271 = 271, Int32, i32),
+            field!($ty, field272 = 272, Int32, i32),
+            field!($ty, field280 = 280, Int32, i32),
+        ]
+    };
+}
+
+// The borrowed twins. Lifetimes do not change a type's layout, so the tables are built
+// for `'static` and serve every `'a`.
+
+const SUB_REF_FIELDS: [Field; 20] =
+    sub_fields!(GoogleMessage1SubMessageRef<'static>, StrRef, &'static str);
+static SUB_REF_INDEX: [u8; 301] = index(&SUB_REF_FIELDS);
+static SUB_REF_TABLE: Table = Table {
+    fields: &SUB_REF_FIELDS,
+    index: &SUB_REF_INDEX,
+};
+static SUB_REF: Sub = Sub {
+    table: &SUB_REF_TABLE,
+    some: some_default::<GoogleMessage1SubMessageRef<'static>>,
+};
+
+const TOP_REF_FIELDS: [Field; 41] = top_fields!(
+    GoogleMessage1Ref<'static>,
+    StrRef,
+    &'static str,
+    Fixed64Run,
+    FixedRun<'static, u64>,
+    GoogleMessage1SubMessageRef<'static>,
+    &SUB_REF
+);
+static TOP_REF_INDEX: [u8; 281] = index(&TOP_REF_FIELDS);
+static TOP_REF_TABLE: Table = Table {
+    fields: &TOP_REF_FIELDS,
+    index: &TOP_REF_INDEX,
+};
+
+// SAFETY: the table is built field by field with `offset_of!` on this type, each
+// field's Rust type checked against its kind by `field!`; the strings and runs borrow
+// for `'a`, as the twin's fields do, and the sub-message's `Sub` is this family's.
+unsafe impl<'a> TableDecode<'a> for GoogleMessage1SubMessageRef<'a> {
+    const TABLE: &'static Table = &SUB_REF_TABLE;
+    const NAME: &'static str = "GoogleMessage1SubMessage";
+}
+
+// SAFETY: as for the sub-message's twin.
+unsafe impl<'a> TableDecode<'a> for GoogleMessage1Ref<'a> {
+    const TABLE: &'static Table = &TOP_REF_TABLE;
+    const NAME: &'static str = "GoogleMessage1";
+}
+
+// The owned types.
+
+const SUB_FIELDS: [Field; 20] = sub_fields!(GoogleMessage1SubMessage, String, String);
+static SUB_INDEX: [u8; 301] = index(&SUB_FIELDS);
+static SUB_TABLE: Table = Table {
+    fields: &SUB_FIELDS,
+    index: &SUB_INDEX,
+};
+static SUB: Sub = Sub {
+    table: &SUB_TABLE,
+    some: some_default::<GoogleMessage1SubMessage>,
+};
+
+const TOP_FIELDS: [Field; 41] = top_fields!(
+    GoogleMessage1,
+    String,
+    String,
+    Fixed64Vec,
+    Vec<u64>,
+    GoogleMessage1SubMessage,
+    &SUB
+);
+static TOP_INDEX: [u8; 281] = index(&TOP_FIELDS);
+static TOP_TABLE: Table = Table {
+    fields: &TOP_FIELDS,
+    index: &TOP_INDEX,
+};
+
+// SAFETY: as for the twins; every string is an owned `String`, field5 a `Vec<u64>`.
+unsafe impl TableDecode<'_> for GoogleMessage1SubMessage {
+    const TABLE: &'static Table = &SUB_TABLE;
+    const NAME: &'static str = "GoogleMessage1SubMessage";
+}
+
+// SAFETY: as for the sub-message.
+unsafe impl TableDecode<'_> for GoogleMessage1 {
+    const TABLE: &'static Table = &TOP_TABLE;
+    const NAME: &'static str = "GoogleMessage1";
+}
+
+/// A strict decode of `bytes` as the borrowed twin through the table, the value dropped:
+/// the benchmarks' counterpart of `ops::bijou_borrowed_decode`.
+pub fn table_borrowed_decode(bytes: &[u8]) -> bool {
+    std::hint::black_box(decode::<GoogleMessage1Ref<'_>>(bytes).ok()).is_some()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::msg::data::Dataset;
+    use crate::msg::gm1;
+    use bijoubuf::{Message as _, MessageRef as _};
+
+    /// Encoded GoogleMessage1 values of the benchmarks' generator (the gm1-batch64
+    /// workload's first batch and more).
+    fn inputs() -> Vec<Vec<u8>> {
+        let base = Dataset::Gm1Proto3.seed();
+        (0..96)
+            .map(|j| gm1::proto3(base + j).encode_to_vec().expect("encodes"))
+            .collect()
+    }
+
+    /// The same result from the table and from the generated decoder, with the same
+    /// error (code, offset and path) when refused, borrowed and owned.
+    fn same(x: &[u8], what: &str) -> bool {
+        let twin = GoogleMessage1Ref::decode(x);
+        let table = decode::<GoogleMessage1Ref<'_>>(x);
+        match (&twin, &table) {
+            (Ok(a), Ok(b)) => assert_eq!(a, b, "{what}: borrowed values differ"),
+            (Err(a), Err(b)) => {
+                assert_eq!(
+                    (a.code(), a.offset(), a.path_string()),
+                    (b.code(), b.offset(), b.path_string()),
+                    "{what}: borrowed errors differ"
+                );
+                assert_eq!(a, b, "{what}");
+            }
+            _ => panic!("{what}: generated {twin:?}, table {table:?}"),
+        }
+        let owned = GoogleMessage1::decode(x);
+        let table_owned = decode::<GoogleMessage1>(x);
+        match (&owned, &table_owned) {
+            (Ok(a), Ok(b)) => assert_eq!(a, b, "{what}: owned values differ"),
+            (Err(a), Err(b)) => assert_eq!(
+                (a.code(), a.offset(), a.path_string()),
+                (b.code(), b.offset(), b.path_string()),
+                "{what}: owned errors differ"
+            ),
+            _ => panic!("{what}: generated {owned:?}, table {table_owned:?}"),
+        }
+        twin.is_ok()
+    }
+
+    #[test]
+    fn datasets_decode_as_the_generated_decoder_does() {
+        let inputs = inputs();
+        for (i, x) in inputs.iter().enumerate() {
+            assert!(same(x, &format!("input {i}")), "input {i} is canonical");
+            // Not a trivially empty comparison: the values carry the data.
+            let m = decode::<GoogleMessage1Ref<'_>>(x).expect("decodes");
+            assert_eq!(
+                m,
+                gm1::proto3(Dataset::Gm1Proto3.seed() + i as u64).borrowed()
+            );
+        }
+        // Some inputs have the sub-message and field5, so both paths are compared.
+        let some = |f: fn(&GoogleMessage1) -> bool| {
+            inputs
+                .iter()
+                .any(|x| f(&GoogleMessage1::decode(x).expect("decodes")))
+        };
+        assert!(some(|m| m.field15.is_some()));
+        assert!(some(|m| !m.field5.is_empty()));
+    }
+
+    #[test]
+    fn every_byte_changed_gives_the_same_result_or_error() {
+        let mut refused = 0;
+        for (i, x) in inputs().iter().take(12).enumerate() {
+            for at in 0..x.len() {
+                for b in [
+                    0x00,
+                    0x01,
+                    0x02,
+                    0x03,
+                    0x7F,
+                    0xF7,
+                    0xF8,
+                    0xFB,
+                    0xFF,
+                    x[at] ^ 0x04,
+                ] {
+                    let mut y = x.clone();
+                    y[at] = b;
+                    refused += usize::from(!same(&y, &format!("input {i}, byte {at} = {b:#x}")));
+                }
+            }
+        }
+        // Many of the changes are refused, so the errors were compared.
+        assert!(refused > 1000, "{refused} refused");
+    }
+
+    #[test]
+    fn every_cut_gives_the_same_error() {
+        for (i, x) in inputs().iter().take(24).enumerate() {
+            for n in 0..x.len() {
+                same(&x[..n], &format!("input {i} cut at {n}"));
+            }
+            // A byte appended: an unknown or malformed record after the last.
+            for b in [0x00, 0x02, 0xF8, 0xFF] {
+                let mut y = x.clone();
+                y.push(b);
+                assert!(!same(&y, &format!("input {i} + {b:#x}")));
+            }
+        }
+    }
+
+    #[test]
+    fn the_benchmark_operations_run() {
+        use crate::msg::otlp::{Workload, op};
+        for name in ["bijou-table-decode", "bijou-table-owned-decode"] {
+            // Each decode asserts it succeeded.
+            let mut f = op(Workload::Gm1Batch, name, 2).expect("an operation");
+            f();
+            f();
+        }
+    }
+
+    #[test]
+    fn the_depth_limit_is_checked_at_the_key() {
+        let opts = DecodeOptions::new().max_depth(1);
+        let mut seen = 0;
+        for x in inputs() {
+            let generated = GoogleMessage1Ref::decode_with(&x, &opts).map(|d| d.into_message());
+            let table = decode_with_depth::<GoogleMessage1Ref<'_>>(&x, 1);
+            match (generated, table) {
+                (Ok(a), Ok(b)) => assert_eq!(a, b),
+                (Err(a), Err(b)) => {
+                    assert_eq!(a.kind(), ErrorKind::DepthLimitExceeded);
+                    assert_eq!(a, b);
+                    seen += 1;
+                }
+                (a, b) => panic!("generated {a:?}, table {b:?}"),
+            }
+        }
+        assert!(seen > 0);
+    }
+}
