@@ -126,27 +126,58 @@ pub struct Sub {
 }
 
 /// A message's fields, in ascending number, and the dense index from field number to
-/// field (`index[n]` is the field's position + 1, 0 for a number the schema does not
-/// know; numbers past the index are unknown too).
+/// what the loop needs of the field (numbers past the index are unknown).
 #[derive(Debug)]
 pub struct Table {
     fields: &'static [Field],
-    index: &'static [u8],
+    index: &'static [Entry],
+}
+
+/// One slot of a table's dense index: what the loop needs of a field, in one load of
+/// eight bytes (the field's number is the slot's).
+#[derive(Debug, Clone, Copy)]
+#[repr(C, align(8))]
+pub struct Entry {
+    offset: u32,
+    kind: Kind,
+    wire: u8,
+    /// The field's position in [`Table::fields`] + 1; 0 for a number the schema does not
+    /// know.
+    field: u8,
 }
 
 /// The dense index of `fields` (see [`Table`]), `N` = the largest number + 1.
-const fn index<const N: usize>(fields: &[Field]) -> [u8; N] {
-    let mut out = [0u8; N];
+const fn index<const N: usize>(fields: &[Field]) -> [Entry; N] {
+    let mut out = [Entry {
+        offset: 0,
+        kind: Kind::Bool,
+        wire: 0,
+        field: 0,
+    }; N];
     let mut i = 0;
     while i < fields.len() {
         assert!(i < 255, "at most 254 fields");
         if i > 0 {
             assert!(fields[i - 1].number < fields[i].number, "ascending numbers");
         }
-        out[fields[i].number as usize] = (i + 1) as u8;
+        let f = &fields[i];
+        out[f.number as usize] = Entry {
+            offset: f.offset,
+            kind: f.kind,
+            wire: f.wire,
+            field: (i + 1) as u8,
+        };
         i += 1;
     }
     out
+}
+
+impl Table {
+    /// The field of index entry `e` (one with a field).
+    #[inline(always)]
+    fn field(&self, e: &Entry) -> &Field {
+        &self.fields[e.field as usize - 1]
+    }
 }
 
 /// `Option<M>` at `p` made `Some(M::default())`; returns a pointer to the `M`.
@@ -241,42 +272,49 @@ impl<'a> Cx<'a> {
             let number = prev + 1 + (v >> 2);
             prev = number;
             let f = match table.index.get(number as usize) {
-                Some(&i) if i != 0 => &table.fields[i as usize - 1],
+                Some(e) if e.field != 0 => e,
                 // SPEC §4.3, §8.1
                 _ => return Err(unknown(number, key_at)),
             };
             if (v & 3) as u8 != f.wire {
                 // SPEC §4.4
-                return Err(field_error(ErrorKind::WireTypeMismatch, key_at, f.name));
+                return Err(field_error(
+                    ErrorKind::WireTypeMismatch,
+                    key_at,
+                    table.field(f).name,
+                ));
             }
             // SAFETY: `f.offset` is the offset of a field of the value at `base` (the
             // caller's contract), so `dst` points into that value.
             let dst = unsafe { base.add(f.offset as usize) };
             pos = match f.kind {
                 Kind::Bool => {
-                    let (raw, p) = varint(bytes, pos).map_err(|e| in_field(e, f.name))?;
-                    let b = bool_of(raw, pos).map_err(|e| in_field(e, f.name))?;
+                    let (raw, p) =
+                        varint(bytes, pos).map_err(|e| in_field(e, table.field(f).name))?;
+                    let b = bool_of(raw, pos).map_err(|e| in_field(e, table.field(f).name))?;
                     if !b {
-                        return Err(default_present(key_at, f.name));
+                        return Err(default_present(key_at, table.field(f).name));
                     }
                     // SAFETY: a `Bool` field is a `bool` (the table's contract).
                     unsafe { dst.cast::<bool>().write(true) };
                     p
                 }
                 Kind::Int32 => {
-                    let (raw, p) = varint(bytes, pos).map_err(|e| in_field(e, f.name))?;
-                    let x = int32_of(raw, pos).map_err(|e| in_field(e, f.name))?;
+                    let (raw, p) =
+                        varint(bytes, pos).map_err(|e| in_field(e, table.field(f).name))?;
+                    let x = int32_of(raw, pos).map_err(|e| in_field(e, table.field(f).name))?;
                     if x == 0 {
-                        return Err(default_present(key_at, f.name));
+                        return Err(default_present(key_at, table.field(f).name));
                     }
                     // SAFETY: an `Int32` field is an `i32`.
                     unsafe { dst.cast::<i32>().write(x) };
                     p
                 }
                 Kind::Int64 => {
-                    let (raw, p) = varint(bytes, pos).map_err(|e| in_field(e, f.name))?;
+                    let (raw, p) =
+                        varint(bytes, pos).map_err(|e| in_field(e, table.field(f).name))?;
                     if raw == 0 {
-                        return Err(default_present(key_at, f.name));
+                        return Err(default_present(key_at, table.field(f).name));
                     }
                     let x = bijou64::zigzag::decode_i64(raw);
                     // SAFETY: an `Int64` field is an `i64`.
@@ -284,19 +322,21 @@ impl<'a> Cx<'a> {
                     p
                 }
                 Kind::UInt32 => {
-                    let (raw, p) = varint(bytes, pos).map_err(|e| in_field(e, f.name))?;
-                    let x = uint32_of(raw, pos).map_err(|e| in_field(e, f.name))?;
+                    let (raw, p) =
+                        varint(bytes, pos).map_err(|e| in_field(e, table.field(f).name))?;
+                    let x = uint32_of(raw, pos).map_err(|e| in_field(e, table.field(f).name))?;
                     if x == 0 {
-                        return Err(default_present(key_at, f.name));
+                        return Err(default_present(key_at, table.field(f).name));
                     }
                     // SAFETY: a `UInt32` field is a `u32`.
                     unsafe { dst.cast::<u32>().write(x) };
                     p
                 }
                 Kind::UInt64 => {
-                    let (raw, p) = varint(bytes, pos).map_err(|e| in_field(e, f.name))?;
+                    let (raw, p) =
+                        varint(bytes, pos).map_err(|e| in_field(e, table.field(f).name))?;
                     if raw == 0 {
-                        return Err(default_present(key_at, f.name));
+                        return Err(default_present(key_at, table.field(f).name));
                     }
                     // SAFETY: a `UInt64` field is a `u64`.
                     unsafe { dst.cast::<u64>().write(raw) };
@@ -304,11 +344,11 @@ impl<'a> Cx<'a> {
                 }
                 Kind::Fixed32 => {
                     let Some(w) = bytes.get(pos..).and_then(|r| r.first_chunk::<4>()) else {
-                        return Err(field_error(ErrorKind::Truncated, pos, f.name));
+                        return Err(field_error(ErrorKind::Truncated, pos, table.field(f).name));
                     };
                     let x = u32::from_be_bytes(*w);
                     if x == 0 {
-                        return Err(default_present(key_at, f.name));
+                        return Err(default_present(key_at, table.field(f).name));
                     }
                     // SAFETY: a `Fixed32` field is a `u32`.
                     unsafe { dst.cast::<u32>().write(x) };
@@ -316,23 +356,25 @@ impl<'a> Cx<'a> {
                 }
                 Kind::Fixed64 => {
                     let Some(w) = bytes.get(pos..).and_then(|r| r.first_chunk::<8>()) else {
-                        return Err(field_error(ErrorKind::Truncated, pos, f.name));
+                        return Err(field_error(ErrorKind::Truncated, pos, table.field(f).name));
                     };
                     let x = u64::from_be_bytes(*w);
                     if x == 0 {
-                        return Err(default_present(key_at, f.name));
+                        return Err(default_present(key_at, table.field(f).name));
                     }
                     // SAFETY: a `Fixed64` field is a `u64`.
                     unsafe { dst.cast::<u64>().write(x) };
                     pos + 8
                 }
                 Kind::StrRef | Kind::String => {
-                    let (start, len) = length(bytes, pos).map_err(|e| in_field(e, f.name))?;
+                    let (start, len) =
+                        length(bytes, pos).map_err(|e| in_field(e, table.field(f).name))?;
                     let s = &bytes[start..start + len];
                     // SPEC §7
-                    let s = bijoubuf::__private::utf8(s, start).map_err(|e| in_field(e, f.name))?;
+                    let s = bijoubuf::__private::utf8(s, start)
+                        .map_err(|e| in_field(e, table.field(f).name))?;
                     if s.is_empty() {
-                        return Err(default_present(key_at, f.name));
+                        return Err(default_present(key_at, table.field(f).name));
                     }
                     if f.kind == Kind::StrRef {
                         // SAFETY: a `StrRef` field is a `&'a str`, and `s` borrows the
@@ -347,18 +389,33 @@ impl<'a> Cx<'a> {
                 }
                 Kind::Fixed64Run | Kind::Fixed64Vec => {
                     let len_at = pos;
-                    let (start, len) = length(bytes, pos).map_err(|e| in_field(e, f.name))?;
+                    let (start, len) =
+                        length(bytes, pos).map_err(|e| in_field(e, table.field(f).name))?;
                     if len == 0 {
                         // SPEC §6.1
-                        return Err(field_error(ErrorKind::EmptyRepeated, key_at, f.name));
+                        return Err(field_error(
+                            ErrorKind::EmptyRepeated,
+                            key_at,
+                            table.field(f).name,
+                        ));
                     }
                     if len % 8 != 0 {
                         // SPEC §6.2
-                        return Err(field_error(ErrorKind::PackedLengthMismatch, len_at, f.name));
+                        return Err(field_error(
+                            ErrorKind::PackedLengthMismatch,
+                            len_at,
+                            table.field(f).name,
+                        ));
                     }
                     let run = &bytes[start..start + len];
                     if f.kind == Kind::Fixed64Run {
-                        let r = fixed_run_view(self.buf, key_at, start + len, number, f.name)?;
+                        let r = fixed_run_view(
+                            self.buf,
+                            key_at,
+                            start + len,
+                            number,
+                            table.field(f).name,
+                        )?;
                         // SAFETY: a `Fixed64Run` field is a `FixedRun<'a, u64>` over the
                         // input, which lives for `'a`.
                         unsafe { dst.cast::<FixedRun<'a, u64>>().write(r) };
@@ -376,11 +433,20 @@ impl<'a> Cx<'a> {
                 Kind::Message => {
                     // SPEC §9.3, §10.1: the depth limit at the key, before the length.
                     if depth >= self.max_depth {
-                        return Err(field_error(ErrorKind::DepthLimitExceeded, key_at, f.name));
+                        return Err(field_error(
+                            ErrorKind::DepthLimitExceeded,
+                            key_at,
+                            table.field(f).name,
+                        ));
                     }
-                    let (start, len) = length(bytes, pos).map_err(|e| in_field(e, f.name))?;
-                    let Some(sub) = f.sub else {
-                        return Err(field_error(ErrorKind::UnknownField, key_at, f.name));
+                    let (start, len) =
+                        length(bytes, pos).map_err(|e| in_field(e, table.field(f).name))?;
+                    let Some(sub) = table.field(f).sub else {
+                        return Err(field_error(
+                            ErrorKind::UnknownField,
+                            key_at,
+                            table.field(f).name,
+                        ));
                     };
                     // SAFETY: a `Message` field is an `Option<M>` whose `sub.some` fills
                     // it (the table's contract), and `M` is described by `sub.table`.
@@ -388,7 +454,7 @@ impl<'a> Cx<'a> {
                         let child = (sub.some)(dst);
                         self.message(start, start + len, depth + 1, sub.table, child)
                     }
-                    .map_err(|e| in_field(e, f.name))?;
+                    .map_err(|e| in_field(e, table.field(f).name))?;
                     start + len
                 }
             };
@@ -413,14 +479,32 @@ fn varint_wide(bytes: &[u8], at: usize) -> Result<(u64, usize), DecodeError> {
     let Some(&tag) = bytes.get(at) else {
         return Err(DecodeError::new(ErrorKind::Truncated, at));
     };
+    // With nine bytes left in the message, one window load decodes any tier.
+    if let Some(w) = bytes
+        .get(at..)
+        .and_then(|r| r.first_chunk::<{ bijou64::MAX_LEN }>())
+    {
+        return match bijou64::decode_window(w) {
+            Ok((x, n)) => Ok((x, at + n)),
+            Err(e) => Err(varint_error(e, at)),
+        };
+    }
     let len = 1 + bijou64::payload_len(tag);
     let Some(v) = bytes.get(at..at + len) else {
         return Err(DecodeError::new(ErrorKind::Truncated, at));
     };
     match bijou64::decode(v) {
         Ok((x, n)) => Ok((x, at + n)),
-        Err(bijou64::Error::Overflow) => Err(DecodeError::new(ErrorKind::VarintOverflow, at)),
-        Err(_) => Err(DecodeError::new(ErrorKind::Truncated, at)),
+        Err(e) => Err(varint_error(e, at)),
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn varint_error(e: bijou64::Error, at: usize) -> DecodeError {
+    match e {
+        bijou64::Error::Overflow => DecodeError::new(ErrorKind::VarintOverflow, at),
+        _ => DecodeError::new(ErrorKind::Truncated, at),
     }
 }
 
@@ -592,7 +676,7 @@ macro_rules! top_fields {
 
 const SUB_REF_FIELDS: [Field; 20] =
     sub_fields!(GoogleMessage1SubMessageRef<'static>, StrRef, &'static str);
-static SUB_REF_INDEX: [u8; 301] = index(&SUB_REF_FIELDS);
+static SUB_REF_INDEX: [Entry; 301] = index(&SUB_REF_FIELDS);
 static SUB_REF_TABLE: Table = Table {
     fields: &SUB_REF_FIELDS,
     index: &SUB_REF_INDEX,
@@ -611,7 +695,7 @@ const TOP_REF_FIELDS: [Field; 41] = top_fields!(
     GoogleMessage1SubMessageRef<'static>,
     &SUB_REF
 );
-static TOP_REF_INDEX: [u8; 281] = index(&TOP_REF_FIELDS);
+static TOP_REF_INDEX: [Entry; 281] = index(&TOP_REF_FIELDS);
 static TOP_REF_TABLE: Table = Table {
     fields: &TOP_REF_FIELDS,
     index: &TOP_REF_INDEX,
@@ -634,7 +718,7 @@ unsafe impl<'a> TableDecode<'a> for GoogleMessage1Ref<'a> {
 // The owned types.
 
 const SUB_FIELDS: [Field; 20] = sub_fields!(GoogleMessage1SubMessage, String, String);
-static SUB_INDEX: [u8; 301] = index(&SUB_FIELDS);
+static SUB_INDEX: [Entry; 301] = index(&SUB_FIELDS);
 static SUB_TABLE: Table = Table {
     fields: &SUB_FIELDS,
     index: &SUB_INDEX,
@@ -653,7 +737,7 @@ const TOP_FIELDS: [Field; 41] = top_fields!(
     GoogleMessage1SubMessage,
     &SUB
 );
-static TOP_INDEX: [u8; 281] = index(&TOP_FIELDS);
+static TOP_INDEX: [Entry; 281] = index(&TOP_FIELDS);
 static TOP_TABLE: Table = Table {
     fields: &TOP_FIELDS,
     index: &TOP_INDEX,
