@@ -1,6 +1,7 @@
 //! The table-driven decoder prototype (`bijoubuf_benches::msg::table`) against the
 //! generated decoders, prost and buffa, on GoogleMessage1 in batches of 64: borrowed
-//! (twin) and owned strict decode, in one process.
+//! (twin) and owned strict decode, in one process; and against the generated
+//! `KeyValueListRef` decoder on OpenTelemetry span attribute lists.
 //!
 //! As `benches/otlp.rs`: the operations run in turn, each for about `--slot-ms` of
 //! thread CPU time per round ([`ThreadTime`]), the starting operation rotating; medians
@@ -14,7 +15,7 @@
 use criterion::measurement::Measurement as _;
 
 use bijoubuf_benches::cpu::ThreadTime;
-use bijoubuf_benches::msg::otlp::{Op, Workload, op};
+use bijoubuf_benches::msg::otlp::{Op, Signal, Workload, op};
 
 /// Different inputs (seeds), cycled through.
 const VARIANTS: u64 = 4;
@@ -77,6 +78,52 @@ fn quantile(v: &mut [f64], q: f64) -> f64 {
     v[at]
 }
 
+/// The attribute workload: every span's attribute list of an OpenTelemetry traces
+/// input as one `KeyValueList` (450 lists per input), the generated `KeyValueListRef`
+/// decoder against the table's, alternated as above.
+fn attributes(rounds: usize, slot_ns: f64) {
+    let names = ["bijou-kvl-decode", "bijou-table-kvl-decode"];
+    let w = Workload::Otlp(Signal::Traces);
+    let mut ops: Vec<Op> = names
+        .iter()
+        .map(|name| op(w, name, VARIANTS).expect("the operation exists"))
+        .collect();
+    let iters: Vec<u64> = ops
+        .iter_mut()
+        .map(|f| {
+            cpu_ns(f, VARIANTS);
+            let one = cpu_ns(f, VARIANTS) / VARIANTS as f64;
+            ((slot_ns / one.max(1.0)) as u64).max(1)
+        })
+        .collect();
+    let mut times = vec![Vec::with_capacity(rounds); ops.len()];
+    for r in 0..rounds {
+        for j in 0..ops.len() {
+            let k = (j + r) % ops.len();
+            let ns = cpu_ns(&mut ops[k], iters[k]);
+            times[k].push(ns / iters[k] as f64);
+        }
+    }
+    let m: Vec<f64> = times
+        .iter()
+        .map(|t| quantile(&mut t.clone(), 0.5))
+        .collect();
+    let mut per_round: Vec<f64> = times[0].iter().zip(&times[1]).map(|(x, y)| x / y).collect();
+    let lo = quantile(&mut per_round, 0.25);
+    let hi = quantile(&mut per_round, 0.75);
+    println!("attribute lists of one traces input (450 KeyValueList), µs of thread CPU time:");
+    println!();
+    println!("| generated | table | generated ÷ table | 25th–75th |");
+    println!("|---:|---:|---:|---:|");
+    println!(
+        "| {:.2} | {:.2} | {:.3}× | {lo:.3}–{hi:.3} |",
+        m[0] / 1e3,
+        m[1] / 1e3,
+        m[0] / m[1]
+    );
+    println!();
+}
+
 fn main() {
     let mut rounds = 15;
     let mut slot_ms = 20.0;
@@ -122,6 +169,7 @@ fn main() {
             times[k].push(ns / iters[k] as f64);
         }
     }
+    attributes(rounds, slot_ns);
     let index = |name: &str| OPS.iter().position(|o| *o == name).expect("known op");
     let medians: Vec<f64> = times
         .iter()

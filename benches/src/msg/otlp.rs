@@ -947,6 +947,12 @@ fn otlp_inputs<B: Pb<P = P>, P: prost::Message, F: buffa::Message>(
 /// for an unknown operation.
 pub fn op(w: Workload, op: &str, variants: u64) -> Option<Op> {
     use super::ops::bijou_borrowed_decode as twin;
+    // The table-driven prototype's attribute lists (`super::table`), not in `OPS`.
+    if w == Workload::Otlp(Signal::Traces)
+        && let Some(f) = super::table::attribute_op(op, variants)
+    {
+        return Some(f);
+    }
     let seeds = |s: Signal| (0..variants).map(move |i| s.seed(i));
     match w {
         Workload::Otlp(s @ Signal::Traces) => {

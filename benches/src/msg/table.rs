@@ -69,6 +69,12 @@ pub enum Kind {
     /// A singular message field (explicit presence) as `Option<M>`; the field's
     /// [`Field::sub`] says how.
     Message,
+    /// A repeated message field as `Vec<M>`, each element read where it lies; the
+    /// field's [`Field::sub`] says how.
+    MessageVec,
+    /// A member of a oneof: the field's offset is the oneof's `Option<enum>`, and its
+    /// [`Field::member`] says how the member is read and set.
+    Member,
 }
 
 impl Kind {
@@ -78,7 +84,14 @@ impl Kind {
             Kind::Bool | Kind::Int32 | Kind::Int64 | Kind::UInt32 | Kind::UInt64 => 0,
             Kind::Fixed64 => 1,
             Kind::Fixed32 => 3,
-            Kind::StrRef | Kind::String | Kind::Fixed64Run | Kind::Fixed64Vec | Kind::Message => 2,
+            Kind::StrRef
+            | Kind::String
+            | Kind::Fixed64Run
+            | Kind::Fixed64Vec
+            | Kind::Message
+            | Kind::MessageVec => 2,
+            // A member's wire type is its own (`Field::member_of`).
+            Kind::Member => 2,
         }
     }
 }
@@ -92,8 +105,11 @@ pub struct Field {
     /// Byte offset of the field in the message's struct.
     offset: u32,
     name: &'static str,
-    /// For [`Kind::Message`]: the child's table and how its `Option` is filled.
+    /// For [`Kind::Message`] and [`Kind::MessageVec`]: the child's table and how its
+    /// `Option` or `Vec` is filled.
     sub: Option<&'static Sub>,
+    /// For [`Kind::Member`]: how the member is read and set.
+    member: Option<&'static Member>,
 }
 
 impl Field {
@@ -113,8 +129,58 @@ impl Field {
             offset: offset as u32,
             name,
             sub,
+            member: None,
         }
     }
+
+    /// A oneof member of wire type `wire` (SPEC §4.4) whose oneof is at `offset`.
+    const fn member_of(
+        number: u32,
+        wire: u8,
+        offset: usize,
+        name: &'static str,
+        member: &'static Member,
+    ) -> Field {
+        Field {
+            number,
+            kind: Kind::Member,
+            wire,
+            offset: offset as u32,
+            name,
+            sub: None,
+            member: Some(member),
+        }
+    }
+}
+
+/// How a oneof member is read and set into the oneof's `Option<enum>` at a pointer:
+/// `taken` says whether a member is already set (SPEC §5.4), `set` is by the member's
+/// type.
+#[derive(Debug)]
+pub struct Member {
+    taken: unsafe fn(*const u8) -> bool,
+    set: Set,
+}
+
+/// A oneof member's setter, by the member's type: each makes the `Option<enum>` at the
+/// pointer `Some` of its variant.
+#[derive(Debug)]
+pub enum Set {
+    /// `string`, borrowed.
+    Str(for<'x> unsafe fn(*mut u8, &'x str)),
+    /// `bytes`, borrowed.
+    Bytes(for<'x> unsafe fn(*mut u8, &'x [u8])),
+    /// `bool`.
+    Bool(unsafe fn(*mut u8, bool)),
+    /// `int32`.
+    Int32(unsafe fn(*mut u8, i32)),
+    /// `int64`.
+    Int64(unsafe fn(*mut u8, i64)),
+    /// `double` (one NaN, SPEC §3.5).
+    Double(unsafe fn(*mut u8, f64)),
+    /// A message: its table, and the function that sets the variant to the message's
+    /// default and returns a pointer to it (read in place).
+    Message(&'static Table, unsafe fn(*mut u8) -> *mut u8),
 }
 
 /// A nested message field's child: its table, and the function that makes the parent's
@@ -123,6 +189,23 @@ impl Field {
 pub struct Sub {
     table: &'static Table,
     some: unsafe fn(*mut u8) -> *mut u8,
+    /// The `Vec<M>` at a pointer given room for the run's counted elements (at most as
+    /// the reader reserves: see [`reserve`]).
+    reserve: unsafe fn(*mut u8, usize, usize),
+    /// A default `M` pushed onto the `Vec<M>` at a pointer; returns a pointer to it.
+    push: unsafe fn(*mut u8) -> *mut u8,
+}
+
+impl Sub {
+    /// The `Sub` of message type `M` with table `table`.
+    const fn of<M: Default>(table: &'static Table) -> Sub {
+        Sub {
+            table,
+            some: some_default::<M>,
+            reserve: reserve::<M>,
+            push: push_default::<M>,
+        }
+    }
 }
 
 /// A message's fields, in ascending number, and the dense index from field number to
@@ -189,6 +272,31 @@ unsafe fn some_default<M: Default>(p: *mut u8) -> *mut u8 {
     let slot = unsafe { &mut *p.cast::<Option<M>>() };
     let m: *mut M = slot.insert(M::default());
     m.cast()
+}
+
+/// Room in the `Vec<M>` at `p` for a run of `count` elements over `run_len` bytes: all of
+/// them when that is at most 16 bytes of vector per input byte, else as many as that
+/// budget holds (the reader's rule, SPEC §9.4: no allocation the input did not pay for).
+///
+/// # Safety
+/// `p` points to a valid, writable `Vec<M>`.
+unsafe fn reserve<M>(p: *mut u8, count: usize, run_len: usize) {
+    // SAFETY: the caller's contract.
+    let v = unsafe { &mut *p.cast::<Vec<M>>() };
+    let budget = run_len.saturating_mul(16) / core::mem::size_of::<M>().max(1);
+    v.reserve_exact(count.min(budget.max(1)));
+}
+
+/// A default `M` pushed onto the `Vec<M>` at `p`; returns a pointer to it.
+///
+/// # Safety
+/// `p` points to a valid, writable `Vec<M>`.
+unsafe fn push_default<M: Default>(p: *mut u8) -> *mut u8 {
+    // SAFETY: the caller's contract.
+    let v = unsafe { &mut *p.cast::<Vec<M>>() };
+    v.push(M::default());
+    let last: *mut M = v.as_mut_ptr().wrapping_add(v.len() - 1);
+    last.cast()
 }
 
 /// A type the table decoder can read: its table and its schema name.
@@ -457,10 +565,158 @@ impl<'a> Cx<'a> {
                     .map_err(|e| in_field(e, table.field(f).name))?;
                     start + len
                 }
+                Kind::MessageVec => {
+                    let name = table.field(f).name;
+                    // SPEC §9.3: at the key, before the length.
+                    if depth >= self.max_depth {
+                        return Err(field_error(ErrorKind::DepthLimitExceeded, key_at, name));
+                    }
+                    let (start, len) = length(bytes, pos).map_err(|e| in_field(e, name))?;
+                    if len == 0 {
+                        // SPEC §6.1
+                        return Err(field_error(ErrorKind::EmptyRepeated, key_at, name));
+                    }
+                    let Some(sub) = table.field(f).sub else {
+                        return Err(field_error(ErrorKind::UnknownField, key_at, name));
+                    };
+                    let run_end = start + len;
+                    let run = &bytes[..run_end];
+                    // SAFETY: a `MessageVec` field is a `Vec<M>` whose `sub` is `M`'s,
+                    // and `M` is described by `sub.table` (the table's contract).
+                    unsafe { (sub.reserve)(dst, count_len_elements(run, start), len) };
+                    let mut p = start;
+                    let mut i = 0;
+                    while p < run_end {
+                        // Each element: a length prefix and a message, inside the run.
+                        let (s, l) = length(run, p).map_err(|e| in_element(e, i, name))?;
+                        // SAFETY: as above; the element is read where it was pushed.
+                        unsafe {
+                            let child = (sub.push)(dst);
+                            self.message(s, s + l, depth + 1, sub.table, child)
+                        }
+                        .map_err(|e| in_element(e, i, name))?;
+                        p = s + l;
+                        i += 1;
+                    }
+                    run_end
+                }
+                Kind::Member => {
+                    let name = table.field(f).name;
+                    let Some(m) = table.field(f).member else {
+                        return Err(field_error(ErrorKind::UnknownField, key_at, name));
+                    };
+                    // SPEC §5.4: a second member is refused at its key, before its value.
+                    // SAFETY: a `Member` field's offset is its oneof's (the table's
+                    // contract), which `m`'s functions read and set.
+                    if unsafe { (m.taken)(dst) } {
+                        return Err(field_error(ErrorKind::OneofConflict, key_at, name));
+                    }
+                    // SAFETY (each `set` below): as for `taken`.
+                    match m.set {
+                        Set::Str(set) => {
+                            let (start, len) = length(bytes, pos).map_err(|e| in_field(e, name))?;
+                            let s = bijoubuf::__private::utf8(&bytes[start..start + len], start)
+                                .map_err(|e| in_field(e, name))?;
+                            // SAFETY: as above; `s` borrows the input.
+                            unsafe { set(dst, s) };
+                            start + len
+                        }
+                        Set::Bytes(set) => {
+                            let (start, len) = length(bytes, pos).map_err(|e| in_field(e, name))?;
+                            // SAFETY: as above.
+                            unsafe { set(dst, &bytes[start..start + len]) };
+                            start + len
+                        }
+                        Set::Bool(set) => {
+                            let (raw, p) = varint(bytes, pos).map_err(|e| in_field(e, name))?;
+                            let b = bool_of(raw, pos).map_err(|e| in_field(e, name))?;
+                            // SAFETY: as above.
+                            unsafe { set(dst, b) };
+                            p
+                        }
+                        Set::Int32(set) => {
+                            let (raw, p) = varint(bytes, pos).map_err(|e| in_field(e, name))?;
+                            let x = int32_of(raw, pos).map_err(|e| in_field(e, name))?;
+                            // SAFETY: as above.
+                            unsafe { set(dst, x) };
+                            p
+                        }
+                        Set::Int64(set) => {
+                            let (raw, p) = varint(bytes, pos).map_err(|e| in_field(e, name))?;
+                            // SAFETY: as above.
+                            unsafe { set(dst, bijou64::zigzag::decode_i64(raw)) };
+                            p
+                        }
+                        Set::Double(set) => {
+                            let Some(w) = bytes.get(pos..).and_then(|r| r.first_chunk::<8>())
+                            else {
+                                return Err(field_error(ErrorKind::Truncated, pos, name));
+                            };
+                            let bits = u64::from_be_bytes(*w);
+                            if !bijoubuf::__private::f64_bits_ok(bits) {
+                                // SPEC §3.5
+                                return Err(field_error(ErrorKind::NonCanonicalNan, pos, name));
+                            }
+                            // SAFETY: as above.
+                            unsafe { set(dst, f64::from_bits(bits)) };
+                            pos + 8
+                        }
+                        Set::Message(sub, put) => {
+                            if depth >= self.max_depth {
+                                return Err(field_error(
+                                    ErrorKind::DepthLimitExceeded,
+                                    key_at,
+                                    name,
+                                ));
+                            }
+                            let (start, len) = length(bytes, pos).map_err(|e| in_field(e, name))?;
+                            // SAFETY: as above; `put` returns the variant's message, which
+                            // `sub` describes.
+                            unsafe {
+                                let child = put(dst);
+                                self.message(start, start + len, depth + 1, sub, child)
+                            }
+                            .map_err(|e| in_field(e, name))?;
+                            start + len
+                        }
+                    }
+                }
             };
         }
         Ok(())
     }
+}
+
+/// How many length-prefixed elements `run[at..]` holds, at most (the reader's count: a
+/// malformed element stops it, and the decode that follows reports it).
+#[inline]
+fn count_len_elements(run: &[u8], mut at: usize) -> usize {
+    let mut n = 0;
+    while let Some(&tag) = run.get(at) {
+        let next = if tag < bijou64::FIRST_TIER_TAG {
+            at + 1 + tag as usize
+        } else {
+            match run.get(at..).map(bijou64::decode) {
+                Some(Ok((len, k))) => at
+                    .saturating_add(k)
+                    .saturating_add(usize::try_from(len).unwrap_or(usize::MAX)),
+                _ => break,
+            }
+        };
+        if next > run.len() {
+            break;
+        }
+        at = next;
+        n += 1;
+    }
+    n
+}
+
+/// An element's error: its index, then the field.
+#[cold]
+#[inline(never)]
+fn in_element(e: DecodeError, i: usize, name: &'static str) -> DecodeError {
+    in_field(push_segment(e, PathSegment::Index(i)), name)
 }
 
 /// One bijou64 at `at` (SPEC §2): the one-byte case inline, longer ones out of line.
@@ -681,10 +937,7 @@ static SUB_REF_TABLE: Table = Table {
     fields: &SUB_REF_FIELDS,
     index: &SUB_REF_INDEX,
 };
-static SUB_REF: Sub = Sub {
-    table: &SUB_REF_TABLE,
-    some: some_default::<GoogleMessage1SubMessageRef<'static>>,
-};
+static SUB_REF: Sub = Sub::of::<GoogleMessage1SubMessageRef<'static>>(&SUB_REF_TABLE);
 
 const TOP_REF_FIELDS: [Field; 41] = top_fields!(
     GoogleMessage1Ref<'static>,
@@ -723,10 +976,7 @@ static SUB_TABLE: Table = Table {
     fields: &SUB_FIELDS,
     index: &SUB_INDEX,
 };
-static SUB: Sub = Sub {
-    table: &SUB_TABLE,
-    some: some_default::<GoogleMessage1SubMessage>,
-};
+static SUB: Sub = Sub::of::<GoogleMessage1SubMessage>(&SUB_TABLE);
 
 const TOP_FIELDS: [Field; 41] = top_fields!(
     GoogleMessage1,
@@ -755,10 +1005,249 @@ unsafe impl TableDecode<'_> for GoogleMessage1 {
     const NAME: &'static str = "GoogleMessage1";
 }
 
+// OpenTelemetry's attribute family, borrowed twins: `KeyValueList`, `KeyValue`,
+// `AnyValue` (a oneof of eight members, two of them messages) and `ArrayValue`.
+
+use super::bijou::opentelemetry::proto::common::v1::{
+    AnyValueRef, ArrayValueRef, KeyValueListRef, KeyValueRef, any_value::ValueRef,
+};
+
+/// The `Option<ValueRef>` of an `AnyValueRef`, at a pointer.
+type AnyOneof = Option<ValueRef<'static>>;
+
+/// Whether the oneof at `p` holds a member.
+///
+/// # Safety
+/// `p` points to a valid `Option<ValueRef>`.
+unsafe fn any_taken(p: *const u8) -> bool {
+    // SAFETY: the caller's contract.
+    unsafe { (*p.cast::<AnyOneof>()).is_some() }
+}
+
+/// Setters of `AnyValue`'s members; each makes the `Option<ValueRef<'x>>` at `p` its
+/// variant.
+///
+/// # Safety (each)
+/// `p` points to a valid, writable `Option<ValueRef<'x>>`, and a borrowed value lives
+/// as long as the input the oneof borrows from.
+macro_rules! any_setter {
+    ($f:ident, $variant:ident, $ty:ty) => {
+        // `'x` names the oneof's type in the body, also for the scalar members.
+        #[allow(clippy::extra_unused_lifetimes)]
+        unsafe fn $f<'x>(p: *mut u8, v: $ty) {
+            // SAFETY: the caller's contract: `p` is the oneof of `'x`.
+            unsafe { *p.cast::<Option<ValueRef<'x>>>() = Some(ValueRef::$variant(v)) };
+        }
+    };
+}
+any_setter!(any_str, StringValue, &'x str);
+any_setter!(any_bytes, BytesValue, &'x [u8]);
+any_setter!(any_bool, BoolValue, bool);
+any_setter!(any_int, IntValue, i64);
+any_setter!(any_double, DoubleValue, f64);
+any_setter!(any_strindex, StringValueStrindex, i32);
+
+/// `AnyValue.array_value` set to the default `ArrayValueRef`; returns a pointer to it.
+///
+/// # Safety
+/// `p` points to a valid, writable `Option<ValueRef>`.
+unsafe fn any_array(p: *mut u8) -> *mut u8 {
+    // SAFETY: the caller's contract.
+    let slot = unsafe { &mut *p.cast::<AnyOneof>() };
+    match slot.insert(ValueRef::ArrayValue(ArrayValueRef::default())) {
+        ValueRef::ArrayValue(m) => (m as *mut ArrayValueRef<'static>).cast(),
+        _ => unreachable!("the variant just set"),
+    }
+}
+
+/// `AnyValue.kvlist_value` set to the default `KeyValueListRef`; returns a pointer to it.
+///
+/// # Safety
+/// As [`any_array`].
+unsafe fn any_kvlist(p: *mut u8) -> *mut u8 {
+    // SAFETY: the caller's contract.
+    let slot = unsafe { &mut *p.cast::<AnyOneof>() };
+    match slot.insert(ValueRef::KvlistValue(KeyValueListRef::default())) {
+        ValueRef::KvlistValue(m) => (m as *mut KeyValueListRef<'static>).cast(),
+        _ => unreachable!("the variant just set"),
+    }
+}
+
+static ANY_MEMBERS: [Member; 8] = [
+    Member {
+        taken: any_taken,
+        set: Set::Str(any_str),
+    },
+    Member {
+        taken: any_taken,
+        set: Set::Bool(any_bool),
+    },
+    Member {
+        taken: any_taken,
+        set: Set::Int64(any_int),
+    },
+    Member {
+        taken: any_taken,
+        set: Set::Double(any_double),
+    },
+    Member {
+        taken: any_taken,
+        set: Set::Message(&ARRAY_TABLE, any_array),
+    },
+    Member {
+        taken: any_taken,
+        set: Set::Message(&KVLIST_TABLE, any_kvlist),
+    },
+    Member {
+        taken: any_taken,
+        set: Set::Bytes(any_bytes),
+    },
+    Member {
+        taken: any_taken,
+        set: Set::Int32(any_strindex),
+    },
+];
+
+/// A member of `AnyValue`'s oneof `value`: number, wire type, name, setter.
+macro_rules! any_member {
+    ($n:literal, $wire:literal, $name:literal) => {
+        Field::member_of(
+            $n,
+            $wire,
+            {
+                let _: for<'m> fn(&'m AnyValueRef<'static>) -> &'m AnyOneof = |m| &m.value;
+                offset_of!(AnyValueRef<'static>, value)
+            },
+            $name,
+            &ANY_MEMBERS[$n - 1],
+        )
+    };
+}
+
+static ANY_FIELDS: [Field; 8] = [
+    any_member!(1, 2, "string_value"),
+    any_member!(2, 0, "bool_value"),
+    any_member!(3, 0, "int_value"),
+    any_member!(4, 1, "double_value"),
+    any_member!(5, 2, "array_value"),
+    any_member!(6, 2, "kvlist_value"),
+    any_member!(7, 2, "bytes_value"),
+    any_member!(8, 0, "string_value_strindex"),
+];
+static ANY_INDEX: [Entry; 9] = index(&ANY_FIELDS);
+static ANY_TABLE: Table = Table {
+    fields: &ANY_FIELDS,
+    index: &ANY_INDEX,
+};
+static ANY_SUB: Sub = Sub::of::<AnyValueRef<'static>>(&ANY_TABLE);
+
+static KV_FIELDS: [Field; 3] = [
+    field!(KeyValueRef<'static>, key = 1, StrRef, &'static str),
+    field!(
+        KeyValueRef<'static>,
+        value = 2,
+        Message,
+        Option<AnyValueRef<'static>>,
+        &ANY_SUB
+    ),
+    field!(KeyValueRef<'static>, key_strindex = 3, Int32, i32),
+];
+static KV_INDEX: [Entry; 4] = index(&KV_FIELDS);
+static KV_TABLE: Table = Table {
+    fields: &KV_FIELDS,
+    index: &KV_INDEX,
+};
+static KV_SUB: Sub = Sub::of::<KeyValueRef<'static>>(&KV_TABLE);
+
+static KVLIST_FIELDS: [Field; 1] = [field!(
+    KeyValueListRef<'static>,
+    values = 1,
+    MessageVec,
+    Vec<KeyValueRef<'static>>,
+    &KV_SUB
+)];
+static KVLIST_INDEX: [Entry; 2] = index(&KVLIST_FIELDS);
+static KVLIST_TABLE: Table = Table {
+    fields: &KVLIST_FIELDS,
+    index: &KVLIST_INDEX,
+};
+
+static ARRAY_FIELDS: [Field; 1] = [field!(
+    ArrayValueRef<'static>,
+    values = 1,
+    MessageVec,
+    Vec<AnyValueRef<'static>>,
+    &ANY_SUB
+)];
+static ARRAY_INDEX: [Entry; 2] = index(&ARRAY_FIELDS);
+static ARRAY_TABLE: Table = Table {
+    fields: &ARRAY_FIELDS,
+    index: &ARRAY_INDEX,
+};
+
+// SAFETY: built with `offset_of!` on each type, kinds checked by `field!` and the
+// oneof's type by `any_member!`; the setters write the variant of their member, the
+// strings and bytes borrowing for `'a` as the twins' fields do.
+unsafe impl<'a> TableDecode<'a> for KeyValueListRef<'a> {
+    const TABLE: &'static Table = &KVLIST_TABLE;
+    const NAME: &'static str = "KeyValueList";
+}
+
 /// A strict decode of `bytes` as the borrowed twin through the table, the value dropped:
 /// the benchmarks' counterpart of `ops::bijou_borrowed_decode`.
 pub fn table_borrowed_decode(bytes: &[u8]) -> bool {
     std::hint::black_box(decode::<GoogleMessage1Ref<'_>>(bytes).ok()).is_some()
+}
+
+/// The attributes of every span of the traces input of `seed` (`otlp::traces`), each
+/// span's list encoded as one `KeyValueList`: the attribute workload of the benchmarks.
+pub fn span_attributes(seed: u64) -> Vec<Vec<u8>> {
+    use super::bijou::opentelemetry::proto::common::v1::KeyValueList;
+    use bijoubuf::Message as _;
+    let t = super::otlp::traces(seed);
+    t.resource_spans
+        .iter()
+        .flat_map(|r| &r.scope_spans)
+        .flat_map(|s| &s.spans)
+        .map(|span| {
+            KeyValueList {
+                values: span.attributes.clone(),
+                ..Default::default()
+            }
+            .encode_to_vec()
+            .expect("encodes")
+        })
+        .collect()
+}
+
+/// A strict decode of `bytes` as `KeyValueListRef` through the table, the value dropped.
+pub fn table_kvlist_decode(bytes: &[u8]) -> bool {
+    std::hint::black_box(decode::<KeyValueListRef<'_>>(bytes).ok()).is_some()
+}
+
+/// The attribute workload's operations (not in `otlp::OPS`): `bijou-kvl-decode` (the
+/// generated `KeyValueListRef` decoder) and `bijou-table-kvl-decode` (the table's), each
+/// call decoding every span's attribute list of one traces input, `variants` inputs
+/// cycled; `None` for another name.
+pub fn attribute_op(name: &str, variants: u64) -> Option<super::otlp::Op> {
+    use super::otlp::Signal;
+    let decode: fn(&[u8]) -> bool = match name {
+        "bijou-kvl-decode" => {
+            |x: &[u8]| super::ops::bijou_borrowed_decode::<KeyValueListRef<'_>>(x)
+        }
+        "bijou-table-kvl-decode" => table_kvlist_decode,
+        _ => return None,
+    };
+    let inputs: Vec<Vec<Vec<u8>>> = (0..variants)
+        .map(|i| span_attributes(Signal::Traces.seed(i)))
+        .collect();
+    let mut i = 0;
+    Some(Box::new(move || {
+        for x in &inputs[i] {
+            assert!(decode(std::hint::black_box(x)));
+        }
+        i = (i + 1) % inputs.len();
+    }))
 }
 
 #[cfg(test)]
@@ -872,12 +1361,123 @@ mod tests {
         }
     }
 
+    /// The same result from the table and the generated decoder for `KeyValueListRef`.
+    fn same_kvlist(x: &[u8], what: &str) -> bool {
+        let generated = KeyValueListRef::decode(x);
+        let table = decode::<KeyValueListRef<'_>>(x);
+        match (&generated, &table) {
+            (Ok(a), Ok(b)) => assert_eq!(a, b, "{what}: values differ"),
+            (Err(a), Err(b)) => {
+                assert_eq!(
+                    (a.code(), a.offset(), a.path_string()),
+                    (b.code(), b.offset(), b.path_string()),
+                    "{what}: errors differ"
+                );
+                assert_eq!(a, b, "{what}");
+            }
+            _ => panic!("{what}: generated {generated:?}, table {table:?}"),
+        }
+        generated.is_ok()
+    }
+
+    /// Span attribute lists, and one list holding every member of `AnyValue` (an array
+    /// and a nested list among them).
+    fn kvlist_inputs() -> Vec<Vec<u8>> {
+        use crate::msg::bijou::opentelemetry::proto::common::v1::{
+            AnyValue, ArrayValue, KeyValue, KeyValueList, any_value::Value,
+        };
+        let any = |v: Value| AnyValue {
+            value: Some(v),
+            ..Default::default()
+        };
+        let kv = |k: &str, v: Option<AnyValue>| KeyValue {
+            key: k.into(),
+            value: v,
+            ..Default::default()
+        };
+        let every = KeyValueList {
+            values: vec![
+                kv("s", Some(any(Value::StringValue("é".into())))),
+                kv("b", Some(any(Value::BoolValue(false)))),
+                kv("i", Some(any(Value::IntValue(-3)))),
+                kv("d", Some(any(Value::DoubleValue(2.5)))),
+                kv(
+                    "a",
+                    Some(any(Value::ArrayValue(ArrayValue {
+                        values: vec![any(Value::IntValue(0)), AnyValue::default()],
+                        ..Default::default()
+                    }))),
+                ),
+                kv(
+                    "l",
+                    Some(any(Value::KvlistValue(KeyValueList {
+                        values: vec![kv("x", None), kv("", Some(any(Value::BytesValue(vec![1]))))],
+                        ..Default::default()
+                    }))),
+                ),
+                kv("y", Some(any(Value::BytesValue(Vec::new())))),
+                kv("n", Some(any(Value::StringValueStrindex(7)))),
+                KeyValue {
+                    key_strindex: 2,
+                    ..Default::default()
+                },
+            ],
+            ..Default::default()
+        };
+        let mut inputs = vec![every.encode_to_vec().expect("encodes")];
+        inputs.extend(span_attributes(crate::msg::otlp::Signal::Traces.seed(0)));
+        inputs
+    }
+
+    #[test]
+    fn attribute_lists_decode_as_the_generated_decoder_does() {
+        let inputs = kvlist_inputs();
+        assert!(inputs.len() > 400);
+        for (i, x) in inputs.iter().enumerate() {
+            assert!(
+                same_kvlist(x, &format!("list {i}")),
+                "list {i} is canonical"
+            );
+        }
+        let every = decode::<KeyValueListRef<'_>>(&inputs[0]).expect("decodes");
+        assert_eq!(every.values.len(), 9);
+        for (i, x) in inputs.iter().take(40).enumerate() {
+            for at in 0..x.len() {
+                for b in [0x00, 0x01, 0x02, 0x03, 0x05, 0x7F, 0xF8, 0xFF, x[at] ^ 0x04] {
+                    let mut y = x.clone();
+                    y[at] = b;
+                    same_kvlist(&y, &format!("list {i}, byte {at} = {b:#x}"));
+                }
+            }
+            for n in 0..x.len() {
+                same_kvlist(&x[..n], &format!("list {i} cut at {n}"));
+            }
+        }
+        // Depth: the nested list of the first input is at depth 4.
+        for depth in 1..5 {
+            let opts = DecodeOptions::new().max_depth(depth);
+            let generated =
+                KeyValueListRef::decode_with(&inputs[0], &opts).map(|d| d.into_message());
+            let table = decode_with_depth::<KeyValueListRef<'_>>(&inputs[0], depth);
+            match (generated, table) {
+                (Err(a), Err(b)) => assert_eq!(a, b, "depth {depth}"),
+                (a, b) => panic!("depth {depth}: generated {a:?}, table {b:?}"),
+            }
+        }
+    }
+
     #[test]
     fn the_benchmark_operations_run() {
         use crate::msg::otlp::{Workload, op};
         for name in ["bijou-table-decode", "bijou-table-owned-decode"] {
             // Each decode asserts it succeeded.
             let mut f = op(Workload::Gm1Batch, name, 2).expect("an operation");
+            f();
+            f();
+        }
+        for name in ["bijou-kvl-decode", "bijou-table-kvl-decode"] {
+            let mut f = op(Workload::Otlp(crate::msg::otlp::Signal::Traces), name, 2)
+                .expect("an operation");
             f();
             f();
         }
