@@ -4,9 +4,11 @@
 //! per message.
 //!
 //! A prototype for measurement, not wired into the generator: the tables below are
-//! written by hand for one message family, `benchmarks.proto3.GoogleMessage1` and its
+//! written by hand for two message families, `benchmarks.proto3.GoogleMessage1` and its
 //! sub-message, borrowed twins ([`GoogleMessage1Ref`]) and owned types
-//! ([`GoogleMessage1`]). It decodes as `Message::decode` / `MessageRef::decode` do with
+//! ([`GoogleMessage1`]), and OpenTelemetry's attributes (`KeyValueList`, `KeyValue`,
+//! `AnyValue` with its oneof, `ArrayValue`; borrowed twins only: [`KeyValueListRef`]).
+//! It decodes as `Message::decode` / `MessageRef::decode` do with
 //! the default options (strict: unknown records refused, depth limit 100) and keeps every
 //! check of SPEC §10 that these types can meet, with the same error codes, byte offsets
 //! and paths (the tests compare both decoders on the datasets and on every one-byte
