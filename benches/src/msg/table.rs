@@ -6,8 +6,12 @@
 //! A prototype for measurement, not wired into the generator: the tables below are
 //! written by hand for two message families, `benchmarks.proto3.GoogleMessage1` and its
 //! sub-message, borrowed twins ([`GoogleMessage1Ref`]) and owned types
-//! ([`GoogleMessage1`]), and OpenTelemetry's attributes (`KeyValueList`, `KeyValue`,
-//! `AnyValue` with its oneof, `ArrayValue`; borrowed twins only: [`KeyValueListRef`]).
+//! ([`GoogleMessage1`]), OpenTelemetry's attributes (`KeyValueList`, `KeyValue`,
+//! `AnyValue` with its oneof, `ArrayValue`; borrowed twins, [`KeyValueListRef`], and
+//! owned types, [`KeyValueList`]), and OpenTelemetry's whole logs request, owned
+//! ([`LogsData`] with `ResourceLogs`, `Resource`, `ScopeLogs`, `InstrumentationScope` and
+//! `LogRecord`; `Resource.entity_refs`, absent from the benchmark's inputs, is handed to
+//! the runtime's reader out of line, [`Kind::Runtime`]).
 //! It decodes as `Message::decode` / `MessageRef::decode` do with
 //! the default options (strict: unknown records refused, depth limit 100) and keeps every
 //! check of SPEC §10 that these types can meet, with the same error codes, byte offsets
@@ -77,6 +81,11 @@ pub enum Kind {
     /// A member of a oneof: the field's offset is the oneof's `Option<enum>`, and its
     /// [`Field::member`] says how the member is read and set.
     Member,
+    /// `bytes` as `Vec<u8>`, implicit presence.
+    Bytes,
+    /// A rare field handed to the runtime's reader, out of line: its
+    /// [`Field::runtime`] reads the record and writes the field.
+    Runtime,
 }
 
 impl Kind {
@@ -91,7 +100,9 @@ impl Kind {
             | Kind::Fixed64Run
             | Kind::Fixed64Vec
             | Kind::Message
-            | Kind::MessageVec => 2,
+            | Kind::MessageVec
+            | Kind::Bytes
+            | Kind::Runtime => 2,
             // A member's wire type is its own (`Field::member_of`).
             Kind::Member => 2,
         }
@@ -112,7 +123,18 @@ pub struct Field {
     sub: Option<&'static Sub>,
     /// For [`Kind::Member`]: how the member is read and set.
     member: Option<&'static Member>,
+    /// For [`Kind::Runtime`]: the out-of-line read of the record.
+    runtime: Option<RuntimeRead>,
 }
+
+/// The out-of-line read of a [`Kind::Runtime`] record: `(message bytes, the record's key
+/// offset, the depth limit as seen from a reader at depth 1, the field, its name)` →
+/// the offset after the record.
+///
+/// # Safety
+/// The pointer is the field of the type the reader writes.
+pub type RuntimeRead =
+    unsafe fn(&[u8], usize, u32, *mut u8, &'static str) -> Result<usize, DecodeError>;
 
 impl Field {
     /// A field; built only by the `field!` macro below, which takes the offset from
@@ -132,7 +154,15 @@ impl Field {
             name,
             sub,
             member: None,
+            runtime: None,
         }
+    }
+
+    /// A field read out of line by `read` ([`Kind::Runtime`]).
+    const fn runtime(number: u32, offset: usize, name: &'static str, read: RuntimeRead) -> Field {
+        let mut f = Field::new(number, Kind::Runtime, offset, name, None);
+        f.runtime = Some(read);
+        f
     }
 
     /// A oneof member of wire type `wire` (SPEC §4.4) whose oneof is at `offset`.
@@ -151,6 +181,7 @@ impl Field {
             name,
             sub: None,
             member: Some(member),
+            runtime: None,
         }
     }
 }
@@ -602,6 +633,29 @@ impl<'a> Cx<'a> {
                     }
                     run_end
                 }
+                Kind::Bytes => {
+                    let (start, len) =
+                        length(bytes, pos).map_err(|e| in_field(e, table.field(f).name))?;
+                    if len == 0 {
+                        return Err(default_present(key_at, table.field(f).name));
+                    }
+                    // SAFETY: a `Bytes` field is a valid `Vec<u8>`: assigned, the old one
+                    // dropped.
+                    unsafe { *dst.cast::<Vec<u8>>() = bytes[start..start + len].to_vec() };
+                    start + len
+                }
+                Kind::Runtime => {
+                    let field = table.field(f);
+                    let Some(read) = field.runtime else {
+                        return Err(field_error(ErrorKind::UnknownField, key_at, field.name));
+                    };
+                    // A reader starts at depth 1: the limit it sees is shifted so that
+                    // its checks fall where this message's depth puts them.
+                    let limit = self.max_depth.saturating_sub(depth) + 1;
+                    // SAFETY: a `Runtime` field is the type its `read` writes (the
+                    // table's contract).
+                    unsafe { read(bytes, key_at, limit, dst, field.name) }?
+                }
                 Kind::Member => {
                     let name = table.field(f).name;
                     let Some(m) = table.field(f).member else {
@@ -796,6 +850,30 @@ fn fixed_run_view<'a>(
     // made of it. Both name the record at `key_at`.
     debug_assert!(number > v >> 2);
     r.fixed_run::<Fixed64Codec>((1 + (v >> 2)) as u32, name)
+}
+
+/// A repeated message field of element type `M` read by a reader of the runtime, out of
+/// line ([`Kind::Runtime`]): the record at `key_at` of the message `bytes`, the reader
+/// at depth 1 with depth limit `max_depth` (shifted by the caller). As in
+/// [`fixed_run_view`], the reader sees the key as a delta from 0.
+///
+/// # Safety
+/// `dst` points to a valid, writable `Vec<M>`.
+#[inline(never)]
+unsafe fn runtime_vec<M: for<'x> bijoubuf::__private::Decode<'x>>(
+    bytes: &[u8],
+    key_at: usize,
+    max_depth: u32,
+    dst: *mut u8,
+    name: &'static str,
+) -> Result<usize, DecodeError> {
+    let opts = DecodeOptions::new().max_depth(max_depth);
+    let mut r = bijoubuf::__private::message_reader(bytes, key_at, bytes.len(), &opts);
+    let (v, _) = varint(bytes, key_at)?;
+    let out = r.repeated::<bijoubuf::__private::Msg<M>>((1 + (v >> 2)) as u32, name)?;
+    // SAFETY: the caller's contract.
+    unsafe { *dst.cast::<Vec<M>>() = out };
+    Ok(r.position())
 }
 
 #[cold]
@@ -1113,15 +1191,25 @@ static ANY_MEMBERS: [Member; 8] = [
 /// A member of `AnyValue`'s oneof `value`: number, wire type, name, setter.
 macro_rules! any_member {
     ($n:literal, $wire:literal, $name:literal) => {
+        any_member!(
+            AnyValueRef<'static>,
+            AnyOneof,
+            ANY_MEMBERS,
+            $n,
+            $wire,
+            $name
+        )
+    };
+    ($ty:ty, $oneof:ty, $members:ident, $n:literal, $wire:literal, $name:literal) => {
         Field::member_of(
             $n,
             $wire,
             {
-                let _: for<'m> fn(&'m AnyValueRef<'static>) -> &'m AnyOneof = |m| &m.value;
-                offset_of!(AnyValueRef<'static>, value)
+                let _: for<'m> fn(&'m $ty) -> &'m $oneof = |m| &m.value;
+                offset_of!($ty, value)
             },
             $name,
-            &ANY_MEMBERS[$n - 1],
+            &$members[$n - 1],
         )
     };
 }
@@ -1193,6 +1281,349 @@ static ARRAY_TABLE: Table = Table {
 unsafe impl<'a> TableDecode<'a> for KeyValueListRef<'a> {
     const TABLE: &'static Table = &KVLIST_TABLE;
     const NAME: &'static str = "KeyValueList";
+}
+
+// OpenTelemetry's attribute family, owned types: the same tables over `KeyValueList`,
+// `KeyValue`, `AnyValue` and `ArrayValue`, strings and bytes copied.
+
+use super::bijou::opentelemetry::proto::common::v1::{
+    AnyValue, ArrayValue, EntityRef, InstrumentationScope, KeyValue, KeyValueList, any_value::Value,
+};
+use super::bijou::opentelemetry::proto::logs::v1::{LogRecord, LogsData, ResourceLogs, ScopeLogs};
+use super::bijou::opentelemetry::proto::resource::v1::Resource;
+
+/// The `Option<Value>` of an `AnyValue`, at a pointer.
+type AnyOwnedOneof = Option<Value>;
+
+/// Whether the owned oneof at `p` holds a member.
+///
+/// # Safety
+/// `p` points to a valid `Option<Value>`.
+unsafe fn any_owned_taken(p: *const u8) -> bool {
+    // SAFETY: the caller's contract.
+    unsafe { (*p.cast::<AnyOwnedOneof>()).is_some() }
+}
+
+/// Setters of the owned `AnyValue`'s members; each makes the `Option<Value>` at `p` its
+/// variant, strings and bytes copied.
+///
+/// # Safety (each)
+/// `p` points to a valid, writable `Option<Value>`.
+macro_rules! any_owned_setter {
+    ($f:ident, $variant:ident, $ty:ty, $conv:expr) => {
+        unsafe fn $f(p: *mut u8, v: $ty) {
+            // SAFETY: the caller's contract.
+            unsafe { *p.cast::<AnyOwnedOneof>() = Some(Value::$variant($conv(v))) };
+        }
+    };
+}
+any_owned_setter!(any_owned_str, StringValue, &str, String::from);
+any_owned_setter!(any_owned_bytes, BytesValue, &[u8], <[u8]>::to_vec);
+any_owned_setter!(any_owned_bool, BoolValue, bool, core::convert::identity);
+any_owned_setter!(any_owned_int, IntValue, i64, core::convert::identity);
+any_owned_setter!(any_owned_double, DoubleValue, f64, core::convert::identity);
+any_owned_setter!(
+    any_owned_strindex,
+    StringValueStrindex,
+    i32,
+    core::convert::identity
+);
+
+/// The owned `AnyValue.array_value` set to the default; returns a pointer to it.
+///
+/// # Safety
+/// `p` points to a valid, writable `Option<Value>`.
+unsafe fn any_owned_array(p: *mut u8) -> *mut u8 {
+    // SAFETY: the caller's contract.
+    let slot = unsafe { &mut *p.cast::<AnyOwnedOneof>() };
+    match slot.insert(Value::ArrayValue(ArrayValue::default())) {
+        Value::ArrayValue(m) => (m as *mut ArrayValue).cast(),
+        _ => unreachable!("the variant just set"),
+    }
+}
+
+/// The owned `AnyValue.kvlist_value` set to the default; returns a pointer to it.
+///
+/// # Safety
+/// As [`any_owned_array`].
+unsafe fn any_owned_kvlist(p: *mut u8) -> *mut u8 {
+    // SAFETY: the caller's contract.
+    let slot = unsafe { &mut *p.cast::<AnyOwnedOneof>() };
+    match slot.insert(Value::KvlistValue(KeyValueList::default())) {
+        Value::KvlistValue(m) => (m as *mut KeyValueList).cast(),
+        _ => unreachable!("the variant just set"),
+    }
+}
+
+static ANY_OWNED_MEMBERS: [Member; 8] = [
+    Member {
+        taken: any_owned_taken,
+        set: Set::Str(any_owned_str),
+    },
+    Member {
+        taken: any_owned_taken,
+        set: Set::Bool(any_owned_bool),
+    },
+    Member {
+        taken: any_owned_taken,
+        set: Set::Int64(any_owned_int),
+    },
+    Member {
+        taken: any_owned_taken,
+        set: Set::Double(any_owned_double),
+    },
+    Member {
+        taken: any_owned_taken,
+        set: Set::Message(&ARRAY_OWNED_TABLE, any_owned_array),
+    },
+    Member {
+        taken: any_owned_taken,
+        set: Set::Message(&KVLIST_OWNED_TABLE, any_owned_kvlist),
+    },
+    Member {
+        taken: any_owned_taken,
+        set: Set::Bytes(any_owned_bytes),
+    },
+    Member {
+        taken: any_owned_taken,
+        set: Set::Int32(any_owned_strindex),
+    },
+];
+
+/// A member of the owned `AnyValue`'s oneof.
+macro_rules! any_owned_member {
+    ($n:literal, $wire:literal, $name:literal) => {
+        any_member!(AnyValue, AnyOwnedOneof, ANY_OWNED_MEMBERS, $n, $wire, $name)
+    };
+}
+
+static ANY_OWNED_FIELDS: [Field; 8] = [
+    any_owned_member!(1, 2, "string_value"),
+    any_owned_member!(2, 0, "bool_value"),
+    any_owned_member!(3, 0, "int_value"),
+    any_owned_member!(4, 1, "double_value"),
+    any_owned_member!(5, 2, "array_value"),
+    any_owned_member!(6, 2, "kvlist_value"),
+    any_owned_member!(7, 2, "bytes_value"),
+    any_owned_member!(8, 0, "string_value_strindex"),
+];
+static ANY_OWNED_INDEX: [Entry; 9] = index(&ANY_OWNED_FIELDS);
+static ANY_OWNED_TABLE: Table = Table {
+    fields: &ANY_OWNED_FIELDS,
+    index: &ANY_OWNED_INDEX,
+};
+static ANY_OWNED_SUB: Sub = Sub::of::<AnyValue>(&ANY_OWNED_TABLE);
+
+static KV_OWNED_FIELDS: [Field; 3] = [
+    field!(KeyValue, key = 1, String, String),
+    field!(
+        KeyValue,
+        value = 2,
+        Message,
+        Option<AnyValue>,
+        &ANY_OWNED_SUB
+    ),
+    field!(KeyValue, key_strindex = 3, Int32, i32),
+];
+static KV_OWNED_INDEX: [Entry; 4] = index(&KV_OWNED_FIELDS);
+static KV_OWNED_TABLE: Table = Table {
+    fields: &KV_OWNED_FIELDS,
+    index: &KV_OWNED_INDEX,
+};
+static KV_OWNED_SUB: Sub = Sub::of::<KeyValue>(&KV_OWNED_TABLE);
+
+static KVLIST_OWNED_FIELDS: [Field; 1] = [field!(
+    KeyValueList,
+    values = 1,
+    MessageVec,
+    Vec<KeyValue>,
+    &KV_OWNED_SUB
+)];
+static KVLIST_OWNED_INDEX: [Entry; 2] = index(&KVLIST_OWNED_FIELDS);
+static KVLIST_OWNED_TABLE: Table = Table {
+    fields: &KVLIST_OWNED_FIELDS,
+    index: &KVLIST_OWNED_INDEX,
+};
+
+static ARRAY_OWNED_FIELDS: [Field; 1] = [field!(
+    ArrayValue,
+    values = 1,
+    MessageVec,
+    Vec<AnyValue>,
+    &ANY_OWNED_SUB
+)];
+static ARRAY_OWNED_INDEX: [Entry; 2] = index(&ARRAY_OWNED_FIELDS);
+static ARRAY_OWNED_TABLE: Table = Table {
+    fields: &ARRAY_OWNED_FIELDS,
+    index: &ARRAY_OWNED_INDEX,
+};
+
+// SAFETY: as for the twins; the setters copy strings and bytes into the owned variants.
+unsafe impl TableDecode<'_> for KeyValueList {
+    const TABLE: &'static Table = &KVLIST_OWNED_TABLE;
+    const NAME: &'static str = "KeyValueList";
+}
+
+// OpenTelemetry's logs request, owned: `LogsData` → `ResourceLogs` → `Resource` (its
+// attributes), `ScopeLogs` → `InstrumentationScope`, `LogRecord`. `Resource.entity_refs`
+// (not in the benchmark's inputs) is read by the runtime's reader, out of line.
+
+static RESOURCE_FIELDS: [Field; 3] = [
+    field!(
+        Resource,
+        attributes = 1,
+        MessageVec,
+        Vec<KeyValue>,
+        &KV_OWNED_SUB
+    ),
+    field!(Resource, dropped_attributes_count = 2, UInt32, u32),
+    Field::runtime(
+        3,
+        {
+            let _: for<'m> fn(&'m Resource) -> &'m Vec<EntityRef> = |m| &m.entity_refs;
+            offset_of!(Resource, entity_refs)
+        },
+        "entity_refs",
+        runtime_vec::<EntityRef>,
+    ),
+];
+static RESOURCE_INDEX: [Entry; 4] = index(&RESOURCE_FIELDS);
+static RESOURCE_TABLE: Table = Table {
+    fields: &RESOURCE_FIELDS,
+    index: &RESOURCE_INDEX,
+};
+static RESOURCE_SUB: Sub = Sub::of::<Resource>(&RESOURCE_TABLE);
+
+static SCOPE_FIELDS: [Field; 4] = [
+    field!(InstrumentationScope, name = 1, String, String),
+    field!(InstrumentationScope, version = 2, String, String),
+    field!(
+        InstrumentationScope,
+        attributes = 3,
+        MessageVec,
+        Vec<KeyValue>,
+        &KV_OWNED_SUB
+    ),
+    field!(
+        InstrumentationScope,
+        dropped_attributes_count = 4,
+        UInt32,
+        u32
+    ),
+];
+static SCOPE_INDEX: [Entry; 5] = index(&SCOPE_FIELDS);
+static SCOPE_TABLE: Table = Table {
+    fields: &SCOPE_FIELDS,
+    index: &SCOPE_INDEX,
+};
+static SCOPE_SUB: Sub = Sub::of::<InstrumentationScope>(&SCOPE_TABLE);
+
+static LOG_RECORD_FIELDS: [Field; 11] = [
+    field!(LogRecord, time_unix_nano = 1, Fixed64, u64),
+    // An open enum: any `int32`, kept as its number (SPEC §3.6).
+    field!(LogRecord, severity_number = 2, Int32, i32),
+    field!(LogRecord, severity_text = 3, String, String),
+    field!(
+        LogRecord,
+        body = 5,
+        Message,
+        Option<AnyValue>,
+        &ANY_OWNED_SUB
+    ),
+    field!(
+        LogRecord,
+        attributes = 6,
+        MessageVec,
+        Vec<KeyValue>,
+        &KV_OWNED_SUB
+    ),
+    field!(LogRecord, dropped_attributes_count = 7, UInt32, u32),
+    field!(LogRecord, flags = 8, Fixed32, u32),
+    field!(LogRecord, trace_id = 9, Bytes, Vec<u8>),
+    field!(LogRecord, span_id = 10, Bytes, Vec<u8>),
+    field!(LogRecord, observed_time_unix_nano = 11, Fixed64, u64),
+    field!(LogRecord, event_name = 12, String, String),
+];
+static LOG_RECORD_INDEX: [Entry; 13] = index(&LOG_RECORD_FIELDS);
+static LOG_RECORD_TABLE: Table = Table {
+    fields: &LOG_RECORD_FIELDS,
+    index: &LOG_RECORD_INDEX,
+};
+static LOG_RECORD_SUB: Sub = Sub::of::<LogRecord>(&LOG_RECORD_TABLE);
+
+static SCOPE_LOGS_FIELDS: [Field; 3] = [
+    field!(
+        ScopeLogs,
+        scope = 1,
+        Message,
+        Option<InstrumentationScope>,
+        &SCOPE_SUB
+    ),
+    field!(
+        ScopeLogs,
+        log_records = 2,
+        MessageVec,
+        Vec<LogRecord>,
+        &LOG_RECORD_SUB
+    ),
+    field!(ScopeLogs, schema_url = 3, String, String),
+];
+static SCOPE_LOGS_INDEX: [Entry; 4] = index(&SCOPE_LOGS_FIELDS);
+static SCOPE_LOGS_TABLE: Table = Table {
+    fields: &SCOPE_LOGS_FIELDS,
+    index: &SCOPE_LOGS_INDEX,
+};
+static SCOPE_LOGS_SUB: Sub = Sub::of::<ScopeLogs>(&SCOPE_LOGS_TABLE);
+
+static RESOURCE_LOGS_FIELDS: [Field; 3] = [
+    field!(
+        ResourceLogs,
+        resource = 1,
+        Message,
+        Option<Resource>,
+        &RESOURCE_SUB
+    ),
+    field!(
+        ResourceLogs,
+        scope_logs = 2,
+        MessageVec,
+        Vec<ScopeLogs>,
+        &SCOPE_LOGS_SUB
+    ),
+    field!(ResourceLogs, schema_url = 3, String, String),
+];
+static RESOURCE_LOGS_INDEX: [Entry; 4] = index(&RESOURCE_LOGS_FIELDS);
+static RESOURCE_LOGS_TABLE: Table = Table {
+    fields: &RESOURCE_LOGS_FIELDS,
+    index: &RESOURCE_LOGS_INDEX,
+};
+static RESOURCE_LOGS_SUB: Sub = Sub::of::<ResourceLogs>(&RESOURCE_LOGS_TABLE);
+
+static LOGS_DATA_FIELDS: [Field; 1] = [field!(
+    LogsData,
+    resource_logs = 1,
+    MessageVec,
+    Vec<ResourceLogs>,
+    &RESOURCE_LOGS_SUB
+)];
+static LOGS_DATA_INDEX: [Entry; 2] = index(&LOGS_DATA_FIELDS);
+static LOGS_DATA_TABLE: Table = Table {
+    fields: &LOGS_DATA_FIELDS,
+    index: &LOGS_DATA_INDEX,
+};
+
+// SAFETY: every table above is built with `offset_of!` on its type, each field's Rust
+// type checked against its kind by `field!` (and `entity_refs`'s by its closure); the
+// values are owned.
+unsafe impl TableDecode<'_> for LogsData {
+    const TABLE: &'static Table = &LOGS_DATA_TABLE;
+    const NAME: &'static str = "LogsData";
+}
+
+/// A strict decode of `bytes` as the owned `LogsData` through the table, the value
+/// dropped.
+pub fn table_logs_decode(bytes: &[u8]) -> bool {
+    std::hint::black_box(decode::<LogsData>(bytes).ok()).is_some()
 }
 
 /// A strict decode of `bytes` as the borrowed twin through the table, the value dropped:
@@ -1379,6 +1810,13 @@ mod tests {
             }
             _ => panic!("{what}: generated {generated:?}, table {table:?}"),
         }
+        let owned = KeyValueList::decode(x);
+        let table_owned = decode::<KeyValueList>(x);
+        match (&owned, &table_owned) {
+            (Ok(a), Ok(b)) => assert_eq!(a, b, "{what}: owned values differ"),
+            (Err(a), Err(b)) => assert_eq!(a, b, "{what}: owned errors differ"),
+            _ => panic!("{what}: owned: generated {owned:?}, table {table_owned:?}"),
+        }
         generated.is_ok()
     }
 
@@ -1466,6 +1904,161 @@ mod tests {
                 (a, b) => panic!("depth {depth}: generated {a:?}, table {b:?}"),
             }
         }
+    }
+
+    /// The same result from the table and the generated decoder for the owned `LogsData`
+    /// (the same error: code, offset and path).
+    fn same_logs(x: &[u8], what: &str) -> bool {
+        let generated = LogsData::decode(x);
+        let table = decode::<LogsData>(x);
+        match (&generated, &table) {
+            (Ok(a), Ok(b)) => assert_eq!(a, b, "{what}: values differ"),
+            (Err(a), Err(b)) => {
+                assert_eq!(
+                    (a.code(), a.offset(), a.path_string()),
+                    (b.code(), b.offset(), b.path_string()),
+                    "{what}: errors differ"
+                );
+                assert_eq!(a, b, "{what}");
+            }
+            _ => panic!("{what}: generated {generated:?}, table {table:?}"),
+        }
+        generated.is_ok()
+    }
+
+    /// Small logs requests for the byte-by-byte tests: the benchmark's first request cut
+    /// to one resource, one scope and `n` records, and one with every field set (an
+    /// entity reference, a list and an array as bodies, a negative severity), also
+    /// without the resource's attributes.
+    fn small_logs() -> Vec<LogsData> {
+        use crate::msg::bijou::opentelemetry::proto::common::v1::{EntityRef, any_value};
+        use crate::msg::otlp::{Signal, logs};
+        let full = logs(Signal::Logs.seed(0));
+        let mut out = Vec::new();
+        for (n, skip) in [(1, 0), (2, 5), (3, 11)] {
+            let mut l = full.clone();
+            l.resource_logs.truncate(1);
+            let r = &mut l.resource_logs[0];
+            r.scope_logs.truncate(1);
+            let recs = &mut r.scope_logs[0].log_records;
+            *recs = recs.iter().skip(skip).take(n).cloned().collect();
+            out.push(l);
+        }
+        let mut every = out[0].clone();
+        let r = &mut every.resource_logs[0];
+        let res = r.resource.as_mut().expect("a resource");
+        res.dropped_attributes_count = 3;
+        res.entity_refs = vec![EntityRef {
+            schema_url: "u".into(),
+            r#type: "service".into(),
+            id_keys: vec!["a".into(), String::new()],
+            description_keys: vec!["d".into()],
+            ..Default::default()
+        }];
+        let s = &mut r.scope_logs[0];
+        let scope = s.scope.as_mut().expect("a scope");
+        scope.dropped_attributes_count = 1;
+        scope.attributes = s.log_records[0].attributes.clone();
+        let mut rec = s.log_records[0].clone();
+        rec.severity_number = -2;
+        rec.dropped_attributes_count = 7;
+        rec.flags = 0x0102_0304;
+        rec.event_name = "ev".into();
+        rec.trace_id = vec![1; 16];
+        rec.span_id = vec![2; 8];
+        rec.body = Some(AnyValue {
+            value: Some(any_value::Value::KvlistValue(KeyValueList {
+                values: rec.attributes.clone(),
+                ..Default::default()
+            })),
+            ..Default::default()
+        });
+        let mut rec2 = rec.clone();
+        rec2.body = Some(AnyValue {
+            value: Some(any_value::Value::ArrayValue(ArrayValue {
+                values: vec![
+                    AnyValue::default(),
+                    AnyValue {
+                        value: Some(any_value::Value::BytesValue(vec![9])),
+                        ..Default::default()
+                    },
+                ],
+                ..Default::default()
+            })),
+            ..Default::default()
+        });
+        s.log_records.extend([rec, rec2]);
+        // The same without the resource's attributes: the entity references are the
+        // resource's first nested messages, so the depth limit falls on them.
+        let mut bare = every.clone();
+        if let Some(res) = bare.resource_logs[0].resource.as_mut() {
+            res.attributes.clear();
+        }
+        out.extend([every, bare]);
+        out
+    }
+
+    #[test]
+    fn logs_requests_decode_as_the_generated_decoder_does() {
+        use crate::msg::otlp::{Signal, logs};
+        // Whole requests of the benchmark (300 records each).
+        for i in 0..4 {
+            let x = logs(Signal::Logs.seed(i)).encode_to_vec().expect("encodes");
+            assert!(same_logs(&x, &format!("request {i}")), "request {i}");
+            let m = decode::<LogsData>(&x).expect("decodes");
+            assert_eq!(m, logs(Signal::Logs.seed(i)));
+        }
+        let small: Vec<Vec<u8>> = small_logs()
+            .iter()
+            .map(|l| l.encode_to_vec().expect("encodes"))
+            .collect();
+        let every = decode::<LogsData>(&small[3]).expect("decodes");
+        assert_eq!(every, small_logs()[3]);
+        assert_eq!(
+            every.resource_logs[0]
+                .resource
+                .as_ref()
+                .map(|r| r.entity_refs.len()),
+            Some(1)
+        );
+        let mut refused = 0;
+        for (i, x) in small.iter().enumerate() {
+            assert!(same_logs(x, &format!("small {i}")));
+            for at in 0..x.len() {
+                for b in [0x00, 0x01, 0x02, 0x03, 0x05, 0x7F, 0xF8, 0xFF, x[at] ^ 0x04] {
+                    let mut y = x.clone();
+                    y[at] = b;
+                    refused +=
+                        usize::from(!same_logs(&y, &format!("small {i}, byte {at} = {b:#x}")));
+                }
+            }
+            for n in 0..x.len() {
+                same_logs(&x[..n], &format!("small {i} cut at {n}"));
+            }
+            for b in [0x00, 0x02, 0xF8, 0xFF] {
+                let mut y = x.clone();
+                y.push(b);
+                assert!(!same_logs(&y, &format!("small {i} + {b:#x}")));
+            }
+        }
+        assert!(refused > 1000, "{refused} refused");
+        // Depth: the requests with every field nest to 6 (the body's list's values).
+        let mut seen = 0;
+        for (x, depth) in small[3..].iter().flat_map(|x| (1..8).map(move |d| (x, d))) {
+            let opts = DecodeOptions::new().max_depth(depth);
+            let generated = LogsData::decode_with(x, &opts).map(|d| d.into_message());
+            let table = decode_with_depth::<LogsData>(x, depth);
+            match (generated, table) {
+                (Ok(a), Ok(b)) => assert_eq!(a, b, "depth {depth}"),
+                (Err(a), Err(b)) => {
+                    assert_eq!(a, b, "depth {depth}");
+                    assert_eq!(a.kind(), ErrorKind::DepthLimitExceeded);
+                    seen += 1;
+                }
+                (a, b) => panic!("depth {depth}: generated {a:?}, table {b:?}"),
+            }
+        }
+        assert!(seen >= 10, "{seen}");
     }
 
     #[test]
