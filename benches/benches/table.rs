@@ -1,7 +1,8 @@
 //! The table-driven decoder prototype (`bijoubuf_benches::msg::table`) against the
 //! generated decoders, prost and buffa, on GoogleMessage1 in batches of 64: borrowed
-//! (twin) and owned strict decode, in one process; and against the generated
-//! `KeyValueListRef` decoder on OpenTelemetry span attribute lists.
+//! (twin) and owned strict decode, in one process; against the generated
+//! `KeyValueListRef` decoder on OpenTelemetry span attribute lists; and on whole
+//! OpenTelemetry logs requests, owned, against the generated decoder, prost and buffa.
 //!
 //! As `benches/otlp.rs`: the operations run in turn, each for about `--slot-ms` of
 //! thread CPU time per round ([`ThreadTime`]), the starting operation rotating; medians
@@ -124,6 +125,75 @@ fn attributes(rounds: usize, slot_ns: f64) {
     println!();
 }
 
+/// The operations `names` of workload `w` alternated as in `main`: per operation, the
+/// rounds' times per input in ns.
+fn timed(w: Workload, names: &[&str], rounds: usize, slot_ns: f64) -> Vec<Vec<f64>> {
+    let mut ops: Vec<Op> = names
+        .iter()
+        .map(|name| op(w, name, VARIANTS).expect("the operation exists"))
+        .collect();
+    let iters: Vec<u64> = ops
+        .iter_mut()
+        .map(|f| {
+            cpu_ns(f, VARIANTS);
+            let one = cpu_ns(f, VARIANTS) / VARIANTS as f64;
+            ((slot_ns / one.max(1.0)) as u64).max(1)
+        })
+        .collect();
+    let mut times = vec![Vec::with_capacity(rounds); ops.len()];
+    for r in 0..rounds {
+        for j in 0..ops.len() {
+            let k = (j + r) % ops.len();
+            let ns = cpu_ns(&mut ops[k], iters[k]);
+            times[k].push(ns / iters[k] as f64);
+        }
+    }
+    times
+}
+
+/// Whole logs requests (`otlp-logs`: 300 records each), owned decode: the generated
+/// decoder, the table's, prost and buffa, alternated as above.
+fn logs(rounds: usize, slot_ns: f64) {
+    let names = [
+        "bijou-decode",
+        "bijou-table-owned-decode",
+        "prost-decode",
+        "buffa-decode",
+    ];
+    let times = timed(Workload::Otlp(Signal::Logs), &names, rounds, slot_ns);
+    let m: Vec<f64> = times
+        .iter()
+        .map(|t| quantile(&mut t.clone(), 0.5))
+        .collect();
+    println!("otlp-logs, owned decode, µs of thread CPU time per request:");
+    println!();
+    println!("| {} |", names.join(" | "));
+    println!("|{}", "---:|".repeat(names.len()));
+    println!(
+        "| {} |",
+        m.iter()
+            .map(|x| format!("{:.2}", x / 1e3))
+            .collect::<Vec<_>>()
+            .join(" | ")
+    );
+    println!();
+    println!("| ratio | median | 25th–75th |");
+    println!("|---|---:|---:|");
+    for (name, a, b) in [
+        ("generated ÷ table", 0, 1),
+        ("prost ÷ generated", 2, 0),
+        ("prost ÷ table", 2, 1),
+        ("buffa owned ÷ generated", 3, 0),
+        ("buffa owned ÷ table", 3, 1),
+    ] {
+        let mut per_round: Vec<f64> = times[a].iter().zip(&times[b]).map(|(x, y)| x / y).collect();
+        let lo = quantile(&mut per_round, 0.25);
+        let hi = quantile(&mut per_round, 0.75);
+        println!("| {name} | {:.3}× | {lo:.3}–{hi:.3} |", m[a] / m[b]);
+    }
+    println!();
+}
+
 fn main() {
     let mut rounds = 15;
     let mut slot_ms = 20.0;
@@ -170,6 +240,7 @@ fn main() {
         }
     }
     attributes(rounds, slot_ns);
+    logs(rounds, slot_ns);
     let index = |name: &str| OPS.iter().position(|o| *o == name).expect("known op");
     let medians: Vec<f64> = times
         .iter()

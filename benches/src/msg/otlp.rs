@@ -970,6 +970,16 @@ pub fn op(w: Workload, op: &str, variants: u64) -> Option<Op> {
             )
         }
         Workload::Otlp(s @ Signal::Logs) => {
+            // The table-driven prototype's owned decode (`super::table`), not in `OPS`.
+            if op == "bijou-table-owned-decode" {
+                use bijoubuf::Message as _;
+                let inputs: Vec<Vec<u8>> = seeds(s)
+                    .map(|seed| logs(seed).encode_to_vec().expect("encodes"))
+                    .collect();
+                return Some(cycle(inputs, |x| {
+                    assert!(super::table::table_logs_decode(std::hint::black_box(x)));
+                }));
+            }
             otlp_inputs::<_, _, buffa_types::LogsData>(seeds(s).map(logs).collect()).op(
                 op,
                 |x: &[u8]| twin::<b::logs::v1::LogsDataRef<'_>>(x),

@@ -2070,6 +2070,14 @@ mod tests {
             f();
             f();
         }
+        let mut f = op(
+            Workload::Otlp(crate::msg::otlp::Signal::Logs),
+            "bijou-table-owned-decode",
+            2,
+        )
+        .expect("an operation");
+        f();
+        f();
         for name in ["bijou-kvl-decode", "bijou-table-kvl-decode"] {
             let mut f = op(Workload::Otlp(crate::msg::otlp::Signal::Traces), name, 2)
                 .expect("an operation");
