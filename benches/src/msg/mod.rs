@@ -3,7 +3,8 @@
 //! data generators ([`data`]) and the conversions that give every peer the same logical
 //! data ([`convert`]); protobuf's own benchmark message GoogleMessage1 ([`gm1`]) also has
 //! buffa's types ([`buffa_types`]), as do OpenTelemetry's traces, metrics and logs
-//! ([`otlp`]).
+//! ([`otlp`]). [`table`] is a table-driven decoder of GoogleMessage1, measured against the
+//! generated one.
 
 pub mod bil;
 pub mod convert;
@@ -12,6 +13,7 @@ pub mod gm1;
 pub mod ops;
 pub mod otlp;
 pub mod sizes;
+pub mod table;
 
 /// The line in `RESULTS.md` after which the message sections start; the varint results
 /// generator keeps everything from it on.

@@ -947,6 +947,12 @@ fn otlp_inputs<B: Pb<P = P>, P: prost::Message, F: buffa::Message>(
 /// for an unknown operation.
 pub fn op(w: Workload, op: &str, variants: u64) -> Option<Op> {
     use super::ops::bijou_borrowed_decode as twin;
+    // The table-driven prototype's attribute lists (`super::table`), not in `OPS`.
+    if w == Workload::Otlp(Signal::Traces)
+        && let Some(f) = super::table::attribute_op(op, variants)
+    {
+        return Some(f);
+    }
     let seeds = |s: Signal| (0..variants).map(move |i| s.seed(i));
     match w {
         Workload::Otlp(s @ Signal::Traces) => {
@@ -964,6 +970,16 @@ pub fn op(w: Workload, op: &str, variants: u64) -> Option<Op> {
             )
         }
         Workload::Otlp(s @ Signal::Logs) => {
+            // The table-driven prototype's owned decode (`super::table`), not in `OPS`.
+            if op == "bijou-table-owned-decode" {
+                use bijoubuf::Message as _;
+                let inputs: Vec<Vec<u8>> = seeds(s)
+                    .map(|seed| logs(seed).encode_to_vec().expect("encodes"))
+                    .collect();
+                return Some(cycle(inputs, |x| {
+                    assert!(super::table::table_logs_decode(std::hint::black_box(x)));
+                }));
+            }
             otlp_inputs::<_, _, buffa_types::LogsData>(seeds(s).map(logs).collect()).op(
                 op,
                 |x: &[u8]| twin::<b::logs::v1::LogsDataRef<'_>>(x),
@@ -978,16 +994,35 @@ pub fn op(w: Workload, op: &str, variants: u64) -> Option<Op> {
             let bijou: Vec<Vec<_>> = (0..variants)
                 .map(|i| (0..64).map(|j| gm1::proto3(base + (i << 32) + j)).collect())
                 .collect();
+            // The table-driven prototype (`super::table`), not in `OPS`: its borrowed
+            // decode is the borrowed operation with the table's decoder, its owned decode
+            // an operation of its own.
+            let (op, borrowed): (&str, fn(&[u8]) -> bool) = match op {
+                "bijou-table-decode" => {
+                    ("bijou-borrowed-decode", super::table::table_borrowed_decode)
+                }
+                "bijou-table-owned-decode" => {
+                    use bijoubuf::Message as _;
+                    let inputs = encoded(&bijou, |m| m.encode_to_vec().expect("encodes"));
+                    return Some(cycle(inputs, |v| {
+                        for x in v {
+                            std::hint::black_box(
+                                super::table::decode::<b3::GoogleMessage1>(std::hint::black_box(x))
+                                    .expect("canonical"),
+                            );
+                        }
+                    }));
+                }
+                _ => (op, |x: &[u8]| twin::<b3::GoogleMessage1Ref<'_>>(x)),
+            };
             Inputs {
                 prost: encoded_map(&bijou, gm1::proto3_to_prost),
                 buffa: encoded_map(&bijou, gm1::proto3_to_buffa),
                 bijou,
             }
-            .op(
-                op,
-                |x: &[u8]| twin::<b3::GoogleMessage1Ref<'_>>(x),
-                |x: &[u8]| buffa_view::<f3::GoogleMessage1View<'_>>(x),
-            )
+            .op(op, borrowed, |x: &[u8]| {
+                buffa_view::<f3::GoogleMessage1View<'_>>(x)
+            })
         }
     }
 }
