@@ -2,7 +2,7 @@
 //! generated decoders, prost and buffa, on GoogleMessage1 in batches of 64: borrowed
 //! (twin) and owned strict decode, in one process; against the generated
 //! `KeyValueListRef` decoder on OpenTelemetry span attribute lists; and on whole
-//! OpenTelemetry logs requests, owned, against the generated decoder, prost and buffa.
+//! OpenTelemetry logs requests, borrowed and owned, against the same peers.
 //!
 //! As `benches/otlp.rs`: the operations run in turn, each for about `--slot-ms` of
 //! thread CPU time per round ([`ThreadTime`]), the starting operation rotating; medians
