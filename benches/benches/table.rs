@@ -2,7 +2,7 @@
 //! generated decoders, prost and buffa, on GoogleMessage1 in batches of 64: borrowed
 //! (twin) and owned strict decode, in one process; against the generated
 //! `KeyValueListRef` decoder on OpenTelemetry span attribute lists; and on whole
-//! OpenTelemetry logs requests, owned, against the generated decoder, prost and buffa.
+//! OpenTelemetry logs requests, borrowed and owned, against the same peers.
 //!
 //! As `benches/otlp.rs`: the operations run in turn, each for about `--slot-ms` of
 //! thread CPU time per round ([`ThreadTime`]), the starting operation rotating; medians
@@ -151,21 +151,16 @@ fn timed(w: Workload, names: &[&str], rounds: usize, slot_ns: f64) -> Vec<Vec<f6
     times
 }
 
-/// Whole logs requests (`otlp-logs`: 300 records each), owned decode: the generated
-/// decoder, the table's, prost and buffa, alternated as above.
+/// Whole logs requests (`otlp-logs`: 300 records each), the seven operations of
+/// GoogleMessage1's table alternated as above.
 fn logs(rounds: usize, slot_ns: f64) {
-    let names = [
-        "bijou-decode",
-        "bijou-table-owned-decode",
-        "prost-decode",
-        "buffa-decode",
-    ];
+    let names = OPS;
     let times = timed(Workload::Otlp(Signal::Logs), &names, rounds, slot_ns);
     let m: Vec<f64> = times
         .iter()
         .map(|t| quantile(&mut t.clone(), 0.5))
         .collect();
-    println!("otlp-logs, owned decode, µs of thread CPU time per request:");
+    println!("otlp-logs, µs of thread CPU time per request:");
     println!();
     println!("| {} |", names.join(" | "));
     println!("|{}", "---:|".repeat(names.len()));
@@ -179,13 +174,9 @@ fn logs(rounds: usize, slot_ns: f64) {
     println!();
     println!("| ratio | median | 25th–75th |");
     println!("|---|---:|---:|");
-    for (name, a, b) in [
-        ("generated ÷ table", 0, 1),
-        ("prost ÷ generated", 2, 0),
-        ("prost ÷ table", 2, 1),
-        ("buffa owned ÷ generated", 3, 0),
-        ("buffa owned ÷ table", 3, 1),
-    ] {
+    for (name, a, b) in RATIOS {
+        let index = |name: &str| names.iter().position(|o| *o == name).expect("known op");
+        let (a, b) = (index(a), index(b));
         let mut per_round: Vec<f64> = times[a].iter().zip(&times[b]).map(|(x, y)| x / y).collect();
         let lo = quantile(&mut per_round, 0.25);
         let hi = quantile(&mut per_round, 0.75);

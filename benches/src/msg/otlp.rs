@@ -970,7 +970,16 @@ pub fn op(w: Workload, op: &str, variants: u64) -> Option<Op> {
             )
         }
         Workload::Otlp(s @ Signal::Logs) => {
-            // The table-driven prototype's owned decode (`super::table`), not in `OPS`.
+            // The table-driven prototype's decodes (`super::table`), not in `OPS`.
+            if op == "bijou-table-decode" {
+                use bijoubuf::Message as _;
+                let inputs: Vec<Vec<u8>> = seeds(s)
+                    .map(|seed| logs(seed).encode_to_vec().expect("encodes"))
+                    .collect();
+                return Some(cycle(inputs, |x| {
+                    assert!(super::table::table_logs_ref_decode(std::hint::black_box(x)));
+                }));
+            }
             if op == "bijou-table-owned-decode" {
                 use bijoubuf::Message as _;
                 let inputs: Vec<Vec<u8>> = seeds(s)

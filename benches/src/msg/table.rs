@@ -83,6 +83,8 @@ pub enum Kind {
     Member,
     /// `bytes` as `Vec<u8>`, implicit presence.
     Bytes,
+    /// `bytes` as `&[u8]` borrowed from the input, implicit presence.
+    BytesRef,
     /// A rare field handed to the runtime's reader, out of line: its
     /// [`Field::runtime`] reads the record and writes the field.
     Runtime,
@@ -102,6 +104,7 @@ impl Kind {
             | Kind::Message
             | Kind::MessageVec
             | Kind::Bytes
+            | Kind::BytesRef
             | Kind::Runtime => 2,
             // A member's wire type is its own (`Field::member_of`).
             Kind::Member => 2,
@@ -633,15 +636,22 @@ impl<'a> Cx<'a> {
                     }
                     run_end
                 }
-                Kind::Bytes => {
+                Kind::Bytes | Kind::BytesRef => {
                     let (start, len) =
                         length(bytes, pos).map_err(|e| in_field(e, table.field(f).name))?;
                     if len == 0 {
                         return Err(default_present(key_at, table.field(f).name));
                     }
-                    // SAFETY: a `Bytes` field is a valid `Vec<u8>`: assigned, the old one
-                    // dropped.
-                    unsafe { *dst.cast::<Vec<u8>>() = bytes[start..start + len].to_vec() };
+                    let b = &bytes[start..start + len];
+                    if f.kind == Kind::BytesRef {
+                        // SAFETY: a `BytesRef` field is a `&'a [u8]`, and `b` borrows the
+                        // input, which lives for `'a`.
+                        unsafe { dst.cast::<&'a [u8]>().write(b) };
+                    } else {
+                        // SAFETY: a `Bytes` field is a valid `Vec<u8>`: assigned, the old
+                        // one dropped.
+                        unsafe { *dst.cast::<Vec<u8>>() = b.to_vec() };
+                    }
                     start + len
                 }
                 Kind::Runtime => {
@@ -1620,6 +1630,231 @@ unsafe impl TableDecode<'_> for LogsData {
     const NAME: &'static str = "LogsData";
 }
 
+// The same request, borrowed twins: strings and bytes borrowed, the attribute family's
+// twin tables above, `entity_refs` read by the runtime's reader as for the owned type.
+
+use super::bijou::opentelemetry::proto::common::v1::{EntityRefRef, InstrumentationScopeRef};
+use super::bijou::opentelemetry::proto::logs::v1::{
+    LogRecordRef, LogsDataRef, ResourceLogsRef, ScopeLogsRef,
+};
+use super::bijou::opentelemetry::proto::resource::v1::ResourceRef;
+
+/// `ResourceRef.entity_refs` read by a reader of the runtime, out of line: as
+/// [`runtime_vec`], the references borrowing from `bytes`.
+///
+/// # Safety
+/// `dst` points to a valid, writable `Vec<EntityRefRef<'a>>`, and `bytes` lives for
+/// `'a`.
+#[inline(never)]
+unsafe fn runtime_entity_refs_ref(
+    bytes: &[u8],
+    key_at: usize,
+    max_depth: u32,
+    dst: *mut u8,
+    name: &'static str,
+) -> Result<usize, DecodeError> {
+    let opts = DecodeOptions::new().max_depth(max_depth);
+    let mut r = bijoubuf::__private::message_reader(bytes, key_at, bytes.len(), &opts);
+    let (v, _) = varint(bytes, key_at)?;
+    let out =
+        r.repeated::<bijoubuf::__private::Msg<EntityRefRef<'_>>>((1 + (v >> 2)) as u32, name)?;
+    // SAFETY: the caller's contract: the references borrow the input, which lives as
+    // long as the vector's type says.
+    unsafe { *dst.cast::<Vec<EntityRefRef<'_>>>() = out };
+    Ok(r.position())
+}
+
+static RESOURCE_REF_FIELDS: [Field; 3] = [
+    field!(
+        ResourceRef<'static>,
+        attributes = 1,
+        MessageVec,
+        Vec<KeyValueRef<'static>>,
+        &KV_SUB
+    ),
+    field!(
+        ResourceRef<'static>,
+        dropped_attributes_count = 2,
+        UInt32,
+        u32
+    ),
+    Field::runtime(
+        3,
+        {
+            let _: for<'m> fn(&'m ResourceRef<'static>) -> &'m Vec<EntityRefRef<'static>> =
+                |m| &m.entity_refs;
+            offset_of!(ResourceRef<'static>, entity_refs)
+        },
+        "entity_refs",
+        runtime_entity_refs_ref,
+    ),
+];
+static RESOURCE_REF_INDEX: [Entry; 4] = index(&RESOURCE_REF_FIELDS);
+static RESOURCE_REF_TABLE: Table = Table {
+    fields: &RESOURCE_REF_FIELDS,
+    index: &RESOURCE_REF_INDEX,
+};
+static RESOURCE_REF_SUB: Sub = Sub::of::<ResourceRef<'static>>(&RESOURCE_REF_TABLE);
+
+static SCOPE_REF_FIELDS: [Field; 4] = [
+    field!(
+        InstrumentationScopeRef<'static>,
+        name = 1,
+        StrRef,
+        &'static str
+    ),
+    field!(
+        InstrumentationScopeRef<'static>,
+        version = 2,
+        StrRef,
+        &'static str
+    ),
+    field!(
+        InstrumentationScopeRef<'static>,
+        attributes = 3,
+        MessageVec,
+        Vec<KeyValueRef<'static>>,
+        &KV_SUB
+    ),
+    field!(
+        InstrumentationScopeRef<'static>,
+        dropped_attributes_count = 4,
+        UInt32,
+        u32
+    ),
+];
+static SCOPE_REF_INDEX: [Entry; 5] = index(&SCOPE_REF_FIELDS);
+static SCOPE_REF_TABLE: Table = Table {
+    fields: &SCOPE_REF_FIELDS,
+    index: &SCOPE_REF_INDEX,
+};
+static SCOPE_REF_SUB: Sub = Sub::of::<InstrumentationScopeRef<'static>>(&SCOPE_REF_TABLE);
+
+static LOG_RECORD_REF_FIELDS: [Field; 11] = [
+    field!(LogRecordRef<'static>, time_unix_nano = 1, Fixed64, u64),
+    field!(LogRecordRef<'static>, severity_number = 2, Int32, i32),
+    field!(
+        LogRecordRef<'static>,
+        severity_text = 3,
+        StrRef,
+        &'static str
+    ),
+    field!(
+        LogRecordRef<'static>,
+        body = 5,
+        Message,
+        Option<AnyValueRef<'static>>,
+        &ANY_SUB
+    ),
+    field!(
+        LogRecordRef<'static>,
+        attributes = 6,
+        MessageVec,
+        Vec<KeyValueRef<'static>>,
+        &KV_SUB
+    ),
+    field!(
+        LogRecordRef<'static>,
+        dropped_attributes_count = 7,
+        UInt32,
+        u32
+    ),
+    field!(LogRecordRef<'static>, flags = 8, Fixed32, u32),
+    field!(LogRecordRef<'static>, trace_id = 9, BytesRef, &'static [u8]),
+    field!(LogRecordRef<'static>, span_id = 10, BytesRef, &'static [u8]),
+    field!(
+        LogRecordRef<'static>,
+        observed_time_unix_nano = 11,
+        Fixed64,
+        u64
+    ),
+    field!(LogRecordRef<'static>, event_name = 12, StrRef, &'static str),
+];
+static LOG_RECORD_REF_INDEX: [Entry; 13] = index(&LOG_RECORD_REF_FIELDS);
+static LOG_RECORD_REF_TABLE: Table = Table {
+    fields: &LOG_RECORD_REF_FIELDS,
+    index: &LOG_RECORD_REF_INDEX,
+};
+static LOG_RECORD_REF_SUB: Sub = Sub::of::<LogRecordRef<'static>>(&LOG_RECORD_REF_TABLE);
+
+static SCOPE_LOGS_REF_FIELDS: [Field; 3] = [
+    field!(
+        ScopeLogsRef<'static>,
+        scope = 1,
+        Message,
+        Option<InstrumentationScopeRef<'static>>,
+        &SCOPE_REF_SUB
+    ),
+    field!(
+        ScopeLogsRef<'static>,
+        log_records = 2,
+        MessageVec,
+        Vec<LogRecordRef<'static>>,
+        &LOG_RECORD_REF_SUB
+    ),
+    field!(ScopeLogsRef<'static>, schema_url = 3, StrRef, &'static str),
+];
+static SCOPE_LOGS_REF_INDEX: [Entry; 4] = index(&SCOPE_LOGS_REF_FIELDS);
+static SCOPE_LOGS_REF_TABLE: Table = Table {
+    fields: &SCOPE_LOGS_REF_FIELDS,
+    index: &SCOPE_LOGS_REF_INDEX,
+};
+static SCOPE_LOGS_REF_SUB: Sub = Sub::of::<ScopeLogsRef<'static>>(&SCOPE_LOGS_REF_TABLE);
+
+static RESOURCE_LOGS_REF_FIELDS: [Field; 3] = [
+    field!(
+        ResourceLogsRef<'static>,
+        resource = 1,
+        Message,
+        Option<ResourceRef<'static>>,
+        &RESOURCE_REF_SUB
+    ),
+    field!(
+        ResourceLogsRef<'static>,
+        scope_logs = 2,
+        MessageVec,
+        Vec<ScopeLogsRef<'static>>,
+        &SCOPE_LOGS_REF_SUB
+    ),
+    field!(
+        ResourceLogsRef<'static>,
+        schema_url = 3,
+        StrRef,
+        &'static str
+    ),
+];
+static RESOURCE_LOGS_REF_INDEX: [Entry; 4] = index(&RESOURCE_LOGS_REF_FIELDS);
+static RESOURCE_LOGS_REF_TABLE: Table = Table {
+    fields: &RESOURCE_LOGS_REF_FIELDS,
+    index: &RESOURCE_LOGS_REF_INDEX,
+};
+static RESOURCE_LOGS_REF_SUB: Sub = Sub::of::<ResourceLogsRef<'static>>(&RESOURCE_LOGS_REF_TABLE);
+
+static LOGS_DATA_REF_FIELDS: [Field; 1] = [field!(
+    LogsDataRef<'static>,
+    resource_logs = 1,
+    MessageVec,
+    Vec<ResourceLogsRef<'static>>,
+    &RESOURCE_LOGS_REF_SUB
+)];
+static LOGS_DATA_REF_INDEX: [Entry; 2] = index(&LOGS_DATA_REF_FIELDS);
+static LOGS_DATA_REF_TABLE: Table = Table {
+    fields: &LOGS_DATA_REF_FIELDS,
+    index: &LOGS_DATA_REF_INDEX,
+};
+
+// SAFETY: as for the owned request; the strings and bytes borrow for `'a`, as the
+// twins' fields do, and so do the entity references of the out-of-line read.
+unsafe impl<'a> TableDecode<'a> for LogsDataRef<'a> {
+    const TABLE: &'static Table = &LOGS_DATA_REF_TABLE;
+    const NAME: &'static str = "LogsData";
+}
+
+/// A strict decode of `bytes` as `LogsDataRef` through the table, the value dropped.
+pub fn table_logs_ref_decode(bytes: &[u8]) -> bool {
+    std::hint::black_box(decode::<LogsDataRef<'_>>(bytes).ok()).is_some()
+}
+
 /// A strict decode of `bytes` as the owned `LogsData` through the table, the value
 /// dropped.
 pub fn table_logs_decode(bytes: &[u8]) -> bool {
@@ -1923,6 +2158,13 @@ mod tests {
             }
             _ => panic!("{what}: generated {generated:?}, table {table:?}"),
         }
+        let twin = LogsDataRef::decode(x);
+        let table_twin = decode::<LogsDataRef<'_>>(x);
+        match (&twin, &table_twin) {
+            (Ok(a), Ok(b)) => assert_eq!(a, b, "{what}: borrowed values differ"),
+            (Err(a), Err(b)) => assert_eq!(a, b, "{what}: borrowed errors differ"),
+            _ => panic!("{what}: borrowed: generated {twin:?}, table {table_twin:?}"),
+        }
         generated.is_ok()
     }
 
@@ -2048,6 +2290,13 @@ mod tests {
             let opts = DecodeOptions::new().max_depth(depth);
             let generated = LogsData::decode_with(x, &opts).map(|d| d.into_message());
             let table = decode_with_depth::<LogsData>(x, depth);
+            let twin = LogsDataRef::decode_with(x, &opts).map(|d| d.into_message());
+            let table_twin = decode_with_depth::<LogsDataRef<'_>>(x, depth);
+            match (twin, table_twin) {
+                (Ok(a), Ok(b)) => assert_eq!(a, b, "borrowed, depth {depth}"),
+                (Err(a), Err(b)) => assert_eq!(a, b, "borrowed, depth {depth}"),
+                (a, b) => panic!("borrowed, depth {depth}: generated {a:?}, table {b:?}"),
+            }
             match (generated, table) {
                 (Ok(a), Ok(b)) => assert_eq!(a, b, "depth {depth}"),
                 (Err(a), Err(b)) => {
@@ -2070,14 +2319,12 @@ mod tests {
             f();
             f();
         }
-        let mut f = op(
-            Workload::Otlp(crate::msg::otlp::Signal::Logs),
-            "bijou-table-owned-decode",
-            2,
-        )
-        .expect("an operation");
-        f();
-        f();
+        for name in ["bijou-table-decode", "bijou-table-owned-decode"] {
+            let mut f =
+                op(Workload::Otlp(crate::msg::otlp::Signal::Logs), name, 2).expect("an operation");
+            f();
+            f();
+        }
         for name in ["bijou-kvl-decode", "bijou-table-kvl-decode"] {
             let mut f = op(Workload::Otlp(crate::msg::otlp::Signal::Traces), name, 2)
                 .expect("an operation");
