@@ -5,10 +5,10 @@
 //! Not criterion: on a machine shared with other work the neighbours' load drifts over a
 //! run, so the libraries are alternated round by round. Each round runs every operation
 //! of a workload for about `--slot-ms` of CPU time (the starting operation rotating from
-//! round to round), timed by the thread's CPU clock ([`ThreadTime`]); the median of the
-//! rounds' per-input times is reported, with ratios peer ÷ bijoubuf (above 1 = bijoubuf
-//! faster) and, across rounds, the spread of each ratio (the rounds' 25th and 75th
-//! percentiles of the same-round ratio).
+//! round to round), timed by the thread's CPU clock (`otlp::alternate`); the median of
+//! the rounds' per-input times is reported, with ratios peer ÷ bijoubuf (above 1 =
+//! bijoubuf faster) and, across rounds, the spread of each ratio (the rounds' 25th and
+//! 75th percentiles of the same-round ratio).
 //!
 //! ```text
 //! cargo bench -p bijoubuf-benches --bench otlp -- [--rounds N] [--slot-ms MS] [WORKLOAD...]
@@ -16,13 +16,10 @@
 //! WORKLOAD is any of `otlp-traces`, `otlp-metrics`, `otlp-logs`, `gm1-batch64` (all by
 //! default). `benches/scripts/otlp.sh` runs it with the instruction counts and code sizes.
 
-use criterion::measurement::Measurement as _;
-
 use bijoubuf::Message as _;
 use prost::Message as _;
 
-use bijoubuf_benches::cpu::ThreadTime;
-use bijoubuf_benches::msg::otlp::{self, OPS, Op, Pb as _, Signal, Workload, op};
+use bijoubuf_benches::msg::otlp::{self, OPS, Pb as _, Signal, Workload, alternate, quantile};
 use bijoubuf_benches::msg::{data::Dataset, gm1};
 
 /// Different inputs (seeds) per workload, cycled through.
@@ -40,15 +37,6 @@ const RATIOS: [(&str, &str, &str); 5] = [
     ("encode ÷ prost", "prost-encode", "bijou-encode"),
     ("÷ buffa", "buffa-encode", "bijou-encode"),
 ];
-
-fn cpu_ns(f: &mut Op, iters: u64) -> f64 {
-    let m = ThreadTime;
-    let start = m.start();
-    for _ in 0..iters {
-        f();
-    }
-    m.to_f64(&m.end(start))
-}
 
 /// Encoded bytes of the first input, bijoubuf and protobuf (prost's
 /// bytes; buffa writes the same).
@@ -84,38 +72,6 @@ fn sizes(w: Workload) -> (usize, usize) {
             )
         }),
     }
-}
-
-fn quantile(v: &mut [f64], q: f64) -> f64 {
-    v.sort_by(f64::total_cmp);
-    let at = ((v.len() - 1) as f64 * q).round() as usize;
-    v[at]
-}
-
-/// Per operation, the per-input CPU time of each round.
-fn run(w: Workload, rounds: usize, slot_ns: f64) -> Vec<Vec<f64>> {
-    let mut ops: Vec<Op> = OPS
-        .iter()
-        .map(|name| op(w, name, VARIANTS).expect("every operation exists"))
-        .collect();
-    // Warm up and calibrate: enough inputs per slot to fill about `slot_ns`.
-    let iters: Vec<u64> = ops
-        .iter_mut()
-        .map(|f| {
-            cpu_ns(f, VARIANTS);
-            let one = cpu_ns(f, VARIANTS) / VARIANTS as f64;
-            ((slot_ns / one.max(1.0)) as u64).max(1)
-        })
-        .collect();
-    let mut times = vec![Vec::with_capacity(rounds); ops.len()];
-    for r in 0..rounds {
-        for j in 0..ops.len() {
-            let k = (j + r) % ops.len();
-            let ns = cpu_ns(&mut ops[k], iters[k]);
-            times[k].push(ns / iters[k] as f64);
-        }
-    }
-    times
 }
 
 fn main() {
@@ -157,7 +113,7 @@ fn main() {
     let mut otlp_logs = vec![0.0; RATIOS.len()];
     let mut otlp_n = 0;
     for w in only {
-        let mut times = run(w, rounds, slot_ms * 1e6);
+        let mut times = alternate(w, &OPS, VARIANTS, rounds, slot_ms * 1e6);
         let medians: Vec<f64> = times
             .iter_mut()
             .map(|t| quantile(&mut t.clone(), 0.5))

@@ -4,19 +4,16 @@
 //! `KeyValueListRef` decoder on OpenTelemetry span attribute lists; and on whole
 //! OpenTelemetry logs requests, borrowed and owned, against the same peers.
 //!
-//! As `benches/otlp.rs`: the operations run in turn, each for about `--slot-ms` of
-//! thread CPU time per round ([`ThreadTime`]), the starting operation rotating; medians
-//! of the rounds' per-input times, and ratios of medians with the 25th–75th percentile
-//! of the same-round ratios.
+//! As `benches/otlp.rs` (both time through `otlp::alternate`): the operations run in
+//! turn, each for about `--slot-ms` of thread CPU time per round, the starting operation
+//! rotating; medians of the rounds' per-input times, and ratios of medians with the
+//! 25th–75th percentile of the same-round ratios.
 //!
 //! ```text
 //! cargo bench -p bijoubuf-benches --bench table -- [--rounds N] [--slot-ms MS]
 //! ```
 
-use criterion::measurement::Measurement as _;
-
-use bijoubuf_benches::cpu::ThreadTime;
-use bijoubuf_benches::msg::otlp::{Op, Signal, Workload, op};
+use bijoubuf_benches::msg::otlp::{Signal, Workload, alternate, quantile};
 
 /// Different inputs (seeds), cycled through.
 const VARIANTS: u64 = 4;
@@ -64,47 +61,13 @@ const RATIOS: [(&str, &str, &str); 8] = [
     ),
 ];
 
-fn cpu_ns(f: &mut Op, iters: u64) -> f64 {
-    let m = ThreadTime;
-    let start = m.start();
-    for _ in 0..iters {
-        f();
-    }
-    m.to_f64(&m.end(start))
-}
-
-fn quantile(v: &mut [f64], q: f64) -> f64 {
-    v.sort_by(f64::total_cmp);
-    let at = ((v.len() - 1) as f64 * q).round() as usize;
-    v[at]
-}
-
 /// The attribute workload: every span's attribute list of an OpenTelemetry traces
 /// input as one `KeyValueList` (450 lists per input), the generated `KeyValueListRef`
 /// decoder against the table's, alternated as above.
 fn attributes(rounds: usize, slot_ns: f64) {
     let names = ["bijou-kvl-decode", "bijou-table-kvl-decode"];
     let w = Workload::Otlp(Signal::Traces);
-    let mut ops: Vec<Op> = names
-        .iter()
-        .map(|name| op(w, name, VARIANTS).expect("the operation exists"))
-        .collect();
-    let iters: Vec<u64> = ops
-        .iter_mut()
-        .map(|f| {
-            cpu_ns(f, VARIANTS);
-            let one = cpu_ns(f, VARIANTS) / VARIANTS as f64;
-            ((slot_ns / one.max(1.0)) as u64).max(1)
-        })
-        .collect();
-    let mut times = vec![Vec::with_capacity(rounds); ops.len()];
-    for r in 0..rounds {
-        for j in 0..ops.len() {
-            let k = (j + r) % ops.len();
-            let ns = cpu_ns(&mut ops[k], iters[k]);
-            times[k].push(ns / iters[k] as f64);
-        }
-    }
+    let times = alternate(w, &names, VARIANTS, rounds, slot_ns);
     let m: Vec<f64> = times
         .iter()
         .map(|t| quantile(&mut t.clone(), 0.5))
@@ -125,37 +88,17 @@ fn attributes(rounds: usize, slot_ns: f64) {
     println!();
 }
 
-/// The operations `names` of workload `w` alternated as in `main`: per operation, the
-/// rounds' times per input in ns.
-fn timed(w: Workload, names: &[&str], rounds: usize, slot_ns: f64) -> Vec<Vec<f64>> {
-    let mut ops: Vec<Op> = names
-        .iter()
-        .map(|name| op(w, name, VARIANTS).expect("the operation exists"))
-        .collect();
-    let iters: Vec<u64> = ops
-        .iter_mut()
-        .map(|f| {
-            cpu_ns(f, VARIANTS);
-            let one = cpu_ns(f, VARIANTS) / VARIANTS as f64;
-            ((slot_ns / one.max(1.0)) as u64).max(1)
-        })
-        .collect();
-    let mut times = vec![Vec::with_capacity(rounds); ops.len()];
-    for r in 0..rounds {
-        for j in 0..ops.len() {
-            let k = (j + r) % ops.len();
-            let ns = cpu_ns(&mut ops[k], iters[k]);
-            times[k].push(ns / iters[k] as f64);
-        }
-    }
-    times
-}
-
 /// Whole logs requests (`otlp-logs`: 300 records each), the seven operations of
 /// GoogleMessage1's table alternated as above.
 fn logs(rounds: usize, slot_ns: f64) {
     let names = OPS;
-    let times = timed(Workload::Otlp(Signal::Logs), &names, rounds, slot_ns);
+    let times = alternate(
+        Workload::Otlp(Signal::Logs),
+        &names,
+        VARIANTS,
+        rounds,
+        slot_ns,
+    );
     let m: Vec<f64> = times
         .iter()
         .map(|t| quantile(&mut t.clone(), 0.5))
@@ -209,27 +152,8 @@ fn main() {
         }
     }
     let w = Workload::Gm1Batch;
-    let mut ops: Vec<Op> = OPS
-        .iter()
-        .map(|name| op(w, name, VARIANTS).expect("every operation exists"))
-        .collect();
     let slot_ns = slot_ms * 1e6;
-    let iters: Vec<u64> = ops
-        .iter_mut()
-        .map(|f| {
-            cpu_ns(f, VARIANTS);
-            let one = cpu_ns(f, VARIANTS) / VARIANTS as f64;
-            ((slot_ns / one.max(1.0)) as u64).max(1)
-        })
-        .collect();
-    let mut times = vec![Vec::with_capacity(rounds); ops.len()];
-    for r in 0..rounds {
-        for j in 0..ops.len() {
-            let k = (j + r) % ops.len();
-            let ns = cpu_ns(&mut ops[k], iters[k]);
-            times[k].push(ns / iters[k] as f64);
-        }
-    }
+    let times = alternate(w, &OPS, VARIANTS, rounds, slot_ns);
     attributes(rounds, slot_ns);
     logs(rounds, slot_ns);
     let index = |name: &str| OPS.iter().position(|o| *o == name).expect("known op");

@@ -818,6 +818,67 @@ pub const OPS: [&str; 8] = [
 /// (cycling through `variants` values built from different seeds).
 pub type Op = Box<dyn FnMut()>;
 
+/// Thread CPU time, in ns, of `iters` calls of `f`.
+fn cpu_ns(f: &mut Op, iters: u64) -> f64 {
+    use criterion::measurement::Measurement as _;
+    let m = crate::cpu::ThreadTime;
+    let start = m.start();
+    for _ in 0..iters {
+        f();
+    }
+    m.to_f64(&m.end(start))
+}
+
+/// The operations `names` of workload `w` (each over `variants` inputs) run in turn,
+/// `rounds` times, each for about `slot_ns` of thread CPU time per round, the starting
+/// operation rotating from round to round: per operation, each round's time per input
+/// in ns. The benchmarks that compare libraries in one process (`benches/otlp.rs`,
+/// `benches/table.rs`) time through this, so a slow patch of the machine falls on
+/// every operation alike.
+///
+/// # Panics
+/// If a name is not an operation of `w` (see [`op`]).
+pub fn alternate(
+    w: Workload,
+    names: &[&str],
+    variants: u64,
+    rounds: usize,
+    slot_ns: f64,
+) -> Vec<Vec<f64>> {
+    let mut ops: Vec<Op> = names
+        .iter()
+        .map(|name| op(w, name, variants).unwrap_or_else(|| panic!("no operation {name}")))
+        .collect();
+    // Warm up and calibrate: enough inputs per slot to fill about `slot_ns`.
+    let iters: Vec<u64> = ops
+        .iter_mut()
+        .map(|f| {
+            cpu_ns(f, variants);
+            let one = cpu_ns(f, variants) / variants as f64;
+            ((slot_ns / one.max(1.0)) as u64).max(1)
+        })
+        .collect();
+    let mut times = vec![Vec::with_capacity(rounds); ops.len()];
+    for r in 0..rounds {
+        for j in 0..ops.len() {
+            let k = (j + r) % ops.len();
+            let ns = cpu_ns(&mut ops[k], iters[k]);
+            times[k].push(ns / iters[k] as f64);
+        }
+    }
+    times
+}
+
+/// The `q` quantile (0 to 1, nearest rank) of `v`, which it sorts.
+///
+/// # Panics
+/// If `v` is empty.
+pub fn quantile(v: &mut [f64], q: f64) -> f64 {
+    v.sort_by(f64::total_cmp);
+    let at = ((v.len() - 1) as f64 * q).round() as usize;
+    v[at]
+}
+
 /// Each library's inputs: `variants` inputs, each a list of messages.
 struct Inputs<B, P, F> {
     bijou: Vec<Vec<B>>,
