@@ -938,6 +938,20 @@ macro_rules! field {
     (@sub $sub:expr) => { Some($sub) };
 }
 
+/// A message's dense index and table over its field list `$fields` (the index `$n`
+/// slots long: its highest field number plus one), and with `$sub` its `Sub` for the
+/// messages that hold it.
+macro_rules! table {
+    ($fields:ident, $index:ident: $n:literal, $table:ident $(, $sub:ident: $ty:ty)?) => {
+        static $index: [Entry; $n] = index(&$fields);
+        static $table: Table = Table {
+            fields: &$fields,
+            index: &$index,
+        };
+        $(static $sub: Sub = Sub::of::<$ty>(&$table);)?
+    };
+}
+
 /// The fields of `GoogleMessage1SubMessage` (or its twin `$ty`), `$str` the string kind
 /// and `$s` its Rust type.
 macro_rules! sub_fields {
@@ -1022,12 +1036,7 @@ macro_rules! top_fields {
 
 const SUB_REF_FIELDS: [Field; 20] =
     sub_fields!(GoogleMessage1SubMessageRef<'static>, StrRef, &'static str);
-static SUB_REF_INDEX: [Entry; 301] = index(&SUB_REF_FIELDS);
-static SUB_REF_TABLE: Table = Table {
-    fields: &SUB_REF_FIELDS,
-    index: &SUB_REF_INDEX,
-};
-static SUB_REF: Sub = Sub::of::<GoogleMessage1SubMessageRef<'static>>(&SUB_REF_TABLE);
+table!(SUB_REF_FIELDS, SUB_REF_INDEX: 301, SUB_REF_TABLE, SUB_REF: GoogleMessage1SubMessageRef<'static>);
 
 const TOP_REF_FIELDS: [Field; 41] = top_fields!(
     GoogleMessage1Ref<'static>,
@@ -1038,11 +1047,7 @@ const TOP_REF_FIELDS: [Field; 41] = top_fields!(
     GoogleMessage1SubMessageRef<'static>,
     &SUB_REF
 );
-static TOP_REF_INDEX: [Entry; 281] = index(&TOP_REF_FIELDS);
-static TOP_REF_TABLE: Table = Table {
-    fields: &TOP_REF_FIELDS,
-    index: &TOP_REF_INDEX,
-};
+table!(TOP_REF_FIELDS, TOP_REF_INDEX: 281, TOP_REF_TABLE);
 
 // SAFETY: the table is built field by field with `offset_of!` on this type, each
 // field's Rust type checked against its kind by `field!`; the strings and runs borrow
@@ -1061,12 +1066,7 @@ unsafe impl<'a> TableDecode<'a> for GoogleMessage1Ref<'a> {
 // The owned types.
 
 const SUB_FIELDS: [Field; 20] = sub_fields!(GoogleMessage1SubMessage, String, String);
-static SUB_INDEX: [Entry; 301] = index(&SUB_FIELDS);
-static SUB_TABLE: Table = Table {
-    fields: &SUB_FIELDS,
-    index: &SUB_INDEX,
-};
-static SUB: Sub = Sub::of::<GoogleMessage1SubMessage>(&SUB_TABLE);
+table!(SUB_FIELDS, SUB_INDEX: 301, SUB_TABLE, SUB: GoogleMessage1SubMessage);
 
 const TOP_FIELDS: [Field; 41] = top_fields!(
     GoogleMessage1,
@@ -1077,11 +1077,7 @@ const TOP_FIELDS: [Field; 41] = top_fields!(
     GoogleMessage1SubMessage,
     &SUB
 );
-static TOP_INDEX: [Entry; 281] = index(&TOP_FIELDS);
-static TOP_TABLE: Table = Table {
-    fields: &TOP_FIELDS,
-    index: &TOP_INDEX,
-};
+table!(TOP_FIELDS, TOP_INDEX: 281, TOP_TABLE);
 
 // SAFETY: as for the twins; every string is an owned `String`, field5 a `Vec<u64>`.
 unsafe impl TableDecode<'_> for GoogleMessage1SubMessage {
@@ -1234,12 +1230,7 @@ static ANY_FIELDS: [Field; 8] = [
     any_member!(7, 2, "bytes_value"),
     any_member!(8, 0, "string_value_strindex"),
 ];
-static ANY_INDEX: [Entry; 9] = index(&ANY_FIELDS);
-static ANY_TABLE: Table = Table {
-    fields: &ANY_FIELDS,
-    index: &ANY_INDEX,
-};
-static ANY_SUB: Sub = Sub::of::<AnyValueRef<'static>>(&ANY_TABLE);
+table!(ANY_FIELDS, ANY_INDEX: 9, ANY_TABLE, ANY_SUB: AnyValueRef<'static>);
 
 static KV_FIELDS: [Field; 3] = [
     field!(KeyValueRef<'static>, key = 1, StrRef, &'static str),
@@ -1252,12 +1243,7 @@ static KV_FIELDS: [Field; 3] = [
     ),
     field!(KeyValueRef<'static>, key_strindex = 3, Int32, i32),
 ];
-static KV_INDEX: [Entry; 4] = index(&KV_FIELDS);
-static KV_TABLE: Table = Table {
-    fields: &KV_FIELDS,
-    index: &KV_INDEX,
-};
-static KV_SUB: Sub = Sub::of::<KeyValueRef<'static>>(&KV_TABLE);
+table!(KV_FIELDS, KV_INDEX: 4, KV_TABLE, KV_SUB: KeyValueRef<'static>);
 
 static KVLIST_FIELDS: [Field; 1] = [field!(
     KeyValueListRef<'static>,
@@ -1266,11 +1252,7 @@ static KVLIST_FIELDS: [Field; 1] = [field!(
     Vec<KeyValueRef<'static>>,
     &KV_SUB
 )];
-static KVLIST_INDEX: [Entry; 2] = index(&KVLIST_FIELDS);
-static KVLIST_TABLE: Table = Table {
-    fields: &KVLIST_FIELDS,
-    index: &KVLIST_INDEX,
-};
+table!(KVLIST_FIELDS, KVLIST_INDEX: 2, KVLIST_TABLE);
 
 static ARRAY_FIELDS: [Field; 1] = [field!(
     ArrayValueRef<'static>,
@@ -1279,11 +1261,7 @@ static ARRAY_FIELDS: [Field; 1] = [field!(
     Vec<AnyValueRef<'static>>,
     &ANY_SUB
 )];
-static ARRAY_INDEX: [Entry; 2] = index(&ARRAY_FIELDS);
-static ARRAY_TABLE: Table = Table {
-    fields: &ARRAY_FIELDS,
-    index: &ARRAY_INDEX,
-};
+table!(ARRAY_FIELDS, ARRAY_INDEX: 2, ARRAY_TABLE);
 
 // SAFETY: built with `offset_of!` on each type, kinds checked by `field!` and the
 // oneof's type by `any_member!`; the setters write the variant of their member, the
@@ -1417,12 +1395,7 @@ static ANY_OWNED_FIELDS: [Field; 8] = [
     any_owned_member!(7, 2, "bytes_value"),
     any_owned_member!(8, 0, "string_value_strindex"),
 ];
-static ANY_OWNED_INDEX: [Entry; 9] = index(&ANY_OWNED_FIELDS);
-static ANY_OWNED_TABLE: Table = Table {
-    fields: &ANY_OWNED_FIELDS,
-    index: &ANY_OWNED_INDEX,
-};
-static ANY_OWNED_SUB: Sub = Sub::of::<AnyValue>(&ANY_OWNED_TABLE);
+table!(ANY_OWNED_FIELDS, ANY_OWNED_INDEX: 9, ANY_OWNED_TABLE, ANY_OWNED_SUB: AnyValue);
 
 static KV_OWNED_FIELDS: [Field; 3] = [
     field!(KeyValue, key = 1, String, String),
@@ -1435,12 +1408,7 @@ static KV_OWNED_FIELDS: [Field; 3] = [
     ),
     field!(KeyValue, key_strindex = 3, Int32, i32),
 ];
-static KV_OWNED_INDEX: [Entry; 4] = index(&KV_OWNED_FIELDS);
-static KV_OWNED_TABLE: Table = Table {
-    fields: &KV_OWNED_FIELDS,
-    index: &KV_OWNED_INDEX,
-};
-static KV_OWNED_SUB: Sub = Sub::of::<KeyValue>(&KV_OWNED_TABLE);
+table!(KV_OWNED_FIELDS, KV_OWNED_INDEX: 4, KV_OWNED_TABLE, KV_OWNED_SUB: KeyValue);
 
 static KVLIST_OWNED_FIELDS: [Field; 1] = [field!(
     KeyValueList,
@@ -1449,11 +1417,7 @@ static KVLIST_OWNED_FIELDS: [Field; 1] = [field!(
     Vec<KeyValue>,
     &KV_OWNED_SUB
 )];
-static KVLIST_OWNED_INDEX: [Entry; 2] = index(&KVLIST_OWNED_FIELDS);
-static KVLIST_OWNED_TABLE: Table = Table {
-    fields: &KVLIST_OWNED_FIELDS,
-    index: &KVLIST_OWNED_INDEX,
-};
+table!(KVLIST_OWNED_FIELDS, KVLIST_OWNED_INDEX: 2, KVLIST_OWNED_TABLE);
 
 static ARRAY_OWNED_FIELDS: [Field; 1] = [field!(
     ArrayValue,
@@ -1462,11 +1426,7 @@ static ARRAY_OWNED_FIELDS: [Field; 1] = [field!(
     Vec<AnyValue>,
     &ANY_OWNED_SUB
 )];
-static ARRAY_OWNED_INDEX: [Entry; 2] = index(&ARRAY_OWNED_FIELDS);
-static ARRAY_OWNED_TABLE: Table = Table {
-    fields: &ARRAY_OWNED_FIELDS,
-    index: &ARRAY_OWNED_INDEX,
-};
+table!(ARRAY_OWNED_FIELDS, ARRAY_OWNED_INDEX: 2, ARRAY_OWNED_TABLE);
 
 // SAFETY: as for the twins; the setters copy strings and bytes into the owned variants.
 unsafe impl TableDecode<'_> for KeyValueList {
@@ -1497,12 +1457,7 @@ static RESOURCE_FIELDS: [Field; 3] = [
         runtime_vec::<EntityRef>,
     ),
 ];
-static RESOURCE_INDEX: [Entry; 4] = index(&RESOURCE_FIELDS);
-static RESOURCE_TABLE: Table = Table {
-    fields: &RESOURCE_FIELDS,
-    index: &RESOURCE_INDEX,
-};
-static RESOURCE_SUB: Sub = Sub::of::<Resource>(&RESOURCE_TABLE);
+table!(RESOURCE_FIELDS, RESOURCE_INDEX: 4, RESOURCE_TABLE, RESOURCE_SUB: Resource);
 
 static SCOPE_FIELDS: [Field; 4] = [
     field!(InstrumentationScope, name = 1, String, String),
@@ -1521,12 +1476,7 @@ static SCOPE_FIELDS: [Field; 4] = [
         u32
     ),
 ];
-static SCOPE_INDEX: [Entry; 5] = index(&SCOPE_FIELDS);
-static SCOPE_TABLE: Table = Table {
-    fields: &SCOPE_FIELDS,
-    index: &SCOPE_INDEX,
-};
-static SCOPE_SUB: Sub = Sub::of::<InstrumentationScope>(&SCOPE_TABLE);
+table!(SCOPE_FIELDS, SCOPE_INDEX: 5, SCOPE_TABLE, SCOPE_SUB: InstrumentationScope);
 
 static LOG_RECORD_FIELDS: [Field; 11] = [
     field!(LogRecord, time_unix_nano = 1, Fixed64, u64),
@@ -1554,12 +1504,7 @@ static LOG_RECORD_FIELDS: [Field; 11] = [
     field!(LogRecord, observed_time_unix_nano = 11, Fixed64, u64),
     field!(LogRecord, event_name = 12, String, String),
 ];
-static LOG_RECORD_INDEX: [Entry; 13] = index(&LOG_RECORD_FIELDS);
-static LOG_RECORD_TABLE: Table = Table {
-    fields: &LOG_RECORD_FIELDS,
-    index: &LOG_RECORD_INDEX,
-};
-static LOG_RECORD_SUB: Sub = Sub::of::<LogRecord>(&LOG_RECORD_TABLE);
+table!(LOG_RECORD_FIELDS, LOG_RECORD_INDEX: 13, LOG_RECORD_TABLE, LOG_RECORD_SUB: LogRecord);
 
 static SCOPE_LOGS_FIELDS: [Field; 3] = [
     field!(
@@ -1578,12 +1523,7 @@ static SCOPE_LOGS_FIELDS: [Field; 3] = [
     ),
     field!(ScopeLogs, schema_url = 3, String, String),
 ];
-static SCOPE_LOGS_INDEX: [Entry; 4] = index(&SCOPE_LOGS_FIELDS);
-static SCOPE_LOGS_TABLE: Table = Table {
-    fields: &SCOPE_LOGS_FIELDS,
-    index: &SCOPE_LOGS_INDEX,
-};
-static SCOPE_LOGS_SUB: Sub = Sub::of::<ScopeLogs>(&SCOPE_LOGS_TABLE);
+table!(SCOPE_LOGS_FIELDS, SCOPE_LOGS_INDEX: 4, SCOPE_LOGS_TABLE, SCOPE_LOGS_SUB: ScopeLogs);
 
 static RESOURCE_LOGS_FIELDS: [Field; 3] = [
     field!(
@@ -1602,12 +1542,7 @@ static RESOURCE_LOGS_FIELDS: [Field; 3] = [
     ),
     field!(ResourceLogs, schema_url = 3, String, String),
 ];
-static RESOURCE_LOGS_INDEX: [Entry; 4] = index(&RESOURCE_LOGS_FIELDS);
-static RESOURCE_LOGS_TABLE: Table = Table {
-    fields: &RESOURCE_LOGS_FIELDS,
-    index: &RESOURCE_LOGS_INDEX,
-};
-static RESOURCE_LOGS_SUB: Sub = Sub::of::<ResourceLogs>(&RESOURCE_LOGS_TABLE);
+table!(RESOURCE_LOGS_FIELDS, RESOURCE_LOGS_INDEX: 4, RESOURCE_LOGS_TABLE, RESOURCE_LOGS_SUB: ResourceLogs);
 
 static LOGS_DATA_FIELDS: [Field; 1] = [field!(
     LogsData,
@@ -1616,11 +1551,7 @@ static LOGS_DATA_FIELDS: [Field; 1] = [field!(
     Vec<ResourceLogs>,
     &RESOURCE_LOGS_SUB
 )];
-static LOGS_DATA_INDEX: [Entry; 2] = index(&LOGS_DATA_FIELDS);
-static LOGS_DATA_TABLE: Table = Table {
-    fields: &LOGS_DATA_FIELDS,
-    index: &LOGS_DATA_INDEX,
-};
+table!(LOGS_DATA_FIELDS, LOGS_DATA_INDEX: 2, LOGS_DATA_TABLE);
 
 // SAFETY: every table above is built with `offset_of!` on its type, each field's Rust
 // type checked against its kind by `field!` (and `entity_refs`'s by its closure); the
@@ -1689,12 +1620,7 @@ static RESOURCE_REF_FIELDS: [Field; 3] = [
         runtime_entity_refs_ref,
     ),
 ];
-static RESOURCE_REF_INDEX: [Entry; 4] = index(&RESOURCE_REF_FIELDS);
-static RESOURCE_REF_TABLE: Table = Table {
-    fields: &RESOURCE_REF_FIELDS,
-    index: &RESOURCE_REF_INDEX,
-};
-static RESOURCE_REF_SUB: Sub = Sub::of::<ResourceRef<'static>>(&RESOURCE_REF_TABLE);
+table!(RESOURCE_REF_FIELDS, RESOURCE_REF_INDEX: 4, RESOURCE_REF_TABLE, RESOURCE_REF_SUB: ResourceRef<'static>);
 
 static SCOPE_REF_FIELDS: [Field; 4] = [
     field!(
@@ -1723,12 +1649,7 @@ static SCOPE_REF_FIELDS: [Field; 4] = [
         u32
     ),
 ];
-static SCOPE_REF_INDEX: [Entry; 5] = index(&SCOPE_REF_FIELDS);
-static SCOPE_REF_TABLE: Table = Table {
-    fields: &SCOPE_REF_FIELDS,
-    index: &SCOPE_REF_INDEX,
-};
-static SCOPE_REF_SUB: Sub = Sub::of::<InstrumentationScopeRef<'static>>(&SCOPE_REF_TABLE);
+table!(SCOPE_REF_FIELDS, SCOPE_REF_INDEX: 5, SCOPE_REF_TABLE, SCOPE_REF_SUB: InstrumentationScopeRef<'static>);
 
 static LOG_RECORD_REF_FIELDS: [Field; 11] = [
     field!(LogRecordRef<'static>, time_unix_nano = 1, Fixed64, u64),
@@ -1770,12 +1691,7 @@ static LOG_RECORD_REF_FIELDS: [Field; 11] = [
     ),
     field!(LogRecordRef<'static>, event_name = 12, StrRef, &'static str),
 ];
-static LOG_RECORD_REF_INDEX: [Entry; 13] = index(&LOG_RECORD_REF_FIELDS);
-static LOG_RECORD_REF_TABLE: Table = Table {
-    fields: &LOG_RECORD_REF_FIELDS,
-    index: &LOG_RECORD_REF_INDEX,
-};
-static LOG_RECORD_REF_SUB: Sub = Sub::of::<LogRecordRef<'static>>(&LOG_RECORD_REF_TABLE);
+table!(LOG_RECORD_REF_FIELDS, LOG_RECORD_REF_INDEX: 13, LOG_RECORD_REF_TABLE, LOG_RECORD_REF_SUB: LogRecordRef<'static>);
 
 static SCOPE_LOGS_REF_FIELDS: [Field; 3] = [
     field!(
@@ -1794,12 +1710,7 @@ static SCOPE_LOGS_REF_FIELDS: [Field; 3] = [
     ),
     field!(ScopeLogsRef<'static>, schema_url = 3, StrRef, &'static str),
 ];
-static SCOPE_LOGS_REF_INDEX: [Entry; 4] = index(&SCOPE_LOGS_REF_FIELDS);
-static SCOPE_LOGS_REF_TABLE: Table = Table {
-    fields: &SCOPE_LOGS_REF_FIELDS,
-    index: &SCOPE_LOGS_REF_INDEX,
-};
-static SCOPE_LOGS_REF_SUB: Sub = Sub::of::<ScopeLogsRef<'static>>(&SCOPE_LOGS_REF_TABLE);
+table!(SCOPE_LOGS_REF_FIELDS, SCOPE_LOGS_REF_INDEX: 4, SCOPE_LOGS_REF_TABLE, SCOPE_LOGS_REF_SUB: ScopeLogsRef<'static>);
 
 static RESOURCE_LOGS_REF_FIELDS: [Field; 3] = [
     field!(
@@ -1823,12 +1734,7 @@ static RESOURCE_LOGS_REF_FIELDS: [Field; 3] = [
         &'static str
     ),
 ];
-static RESOURCE_LOGS_REF_INDEX: [Entry; 4] = index(&RESOURCE_LOGS_REF_FIELDS);
-static RESOURCE_LOGS_REF_TABLE: Table = Table {
-    fields: &RESOURCE_LOGS_REF_FIELDS,
-    index: &RESOURCE_LOGS_REF_INDEX,
-};
-static RESOURCE_LOGS_REF_SUB: Sub = Sub::of::<ResourceLogsRef<'static>>(&RESOURCE_LOGS_REF_TABLE);
+table!(RESOURCE_LOGS_REF_FIELDS, RESOURCE_LOGS_REF_INDEX: 4, RESOURCE_LOGS_REF_TABLE, RESOURCE_LOGS_REF_SUB: ResourceLogsRef<'static>);
 
 static LOGS_DATA_REF_FIELDS: [Field; 1] = [field!(
     LogsDataRef<'static>,
@@ -1837,11 +1743,7 @@ static LOGS_DATA_REF_FIELDS: [Field; 1] = [field!(
     Vec<ResourceLogsRef<'static>>,
     &RESOURCE_LOGS_REF_SUB
 )];
-static LOGS_DATA_REF_INDEX: [Entry; 2] = index(&LOGS_DATA_REF_FIELDS);
-static LOGS_DATA_REF_TABLE: Table = Table {
-    fields: &LOGS_DATA_REF_FIELDS,
-    index: &LOGS_DATA_REF_INDEX,
-};
+table!(LOGS_DATA_REF_FIELDS, LOGS_DATA_REF_INDEX: 2, LOGS_DATA_REF_TABLE);
 
 // SAFETY: as for the owned request; the strings and bytes borrow for `'a`, as the
 // twins' fields do, and so do the entity references of the out-of-line read.
