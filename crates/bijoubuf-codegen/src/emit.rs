@@ -170,6 +170,8 @@ pub(crate) fn doc_attrs(comments: &Comments, enabled: bool, fallback: &str) -> T
         fenced.extend(lines);
         fenced.push(" ````".to_string());
         lines = fenced;
+    } else {
+        lines = lines.iter().map(|l| escape_markdown(l)).collect();
     }
     let lines = lines.iter().map(|l| {
         // A doc line keeps one leading space so it prints as `/// text`.
@@ -197,6 +199,114 @@ fn doc_text(text: &str) -> String {
         }
     }
     out
+}
+
+/// A comment line made safe for rustdoc's lints, which every user's `cargo doc` runs
+/// on generated code: square brackets escaped, so that schema prose such as
+/// `Status: [Alpha]` is not read as an intra-doc link to an item that does not exist
+/// (`broken_intra_doc_links`); `<` escaped, so that `<version>` is not an unclosed HTML
+/// tag (`invalid_html_tags`); bare URLs put in angle brackets (`bare_urls`). Kept as
+/// written: markdown inline links (`[text](url)` on one line), autolinks
+/// (`<https://…>`) and code spans, where a backslash would print.
+fn escape_markdown(line: &str) -> String {
+    let bytes = line.as_bytes();
+    let mut out = String::with_capacity(line.len() + 8);
+    let mut i = 0;
+    // The length of the backtick run that opened the current code span, if in one.
+    let mut code: Option<usize> = None;
+    while i < bytes.len() {
+        let c = bytes[i];
+        if c == b'`' {
+            let run = bytes[i..].iter().take_while(|&&b| b == b'`').count();
+            match code {
+                // A span opens only where a run as long closes it later on the line;
+                // else the backticks are text.
+                None if closes(&bytes[i + run..], run) => code = Some(run),
+                None => {}
+                Some(open) if open == run => code = None,
+                Some(_) => {}
+            }
+            out.push_str(&line[i..i + run]);
+            i += run;
+            continue;
+        }
+        if code.is_none() {
+            let rest = &line[i..];
+            let kept = match c {
+                b'[' => inline_link(rest),
+                b'<' if is_url(&rest[1..]) => rest.find('>').map(|end| end + 1),
+                _ => None,
+            };
+            if let Some(len) = kept {
+                out.push_str(&rest[..len]);
+                i += len;
+                continue;
+            }
+            match c {
+                b'[' | b']' | b'<' => {
+                    out.push('\\');
+                    out.push(c as char);
+                    i += 1;
+                    continue;
+                }
+                b'h' if is_url(rest)
+                    && !line[..i].ends_with(|p: char| p.is_alphanumeric() || p == '/') =>
+                {
+                    let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+                    let url = rest[..end]
+                        .trim_end_matches(['.', ',', ';', ':', '!', '?', ')', '\'', '"']);
+                    out.push('<');
+                    out.push_str(url);
+                    out.push('>');
+                    i += url.len();
+                    continue;
+                }
+                _ => {}
+            }
+        }
+        // Copy the whole character (the bytes looked at above are ASCII, so a
+        // multi-byte character is never split).
+        let len = line[i..].chars().next().map_or(1, char::len_utf8);
+        out.push_str(&line[i..i + len]);
+        i += len;
+    }
+    out
+}
+
+/// Whether `text` starts with an `http` or `https` URL.
+fn is_url(text: &str) -> bool {
+    text.starts_with("https://") || text.starts_with("http://")
+}
+
+/// The length of the markdown inline link `[text](target)` that `rest` starts with, if
+/// it does (on this line, no bracket inside the text, no space in the target).
+fn inline_link(rest: &str) -> Option<usize> {
+    let close = rest[1..].find(']')? + 1;
+    if rest[1..close].contains('[') || rest.as_bytes().get(close + 1) != Some(&b'(') {
+        return None;
+    }
+    let end = rest[close + 2..].find(')')? + close + 2;
+    if rest[close + 2..end].contains(char::is_whitespace) {
+        return None;
+    }
+    Some(end + 1)
+}
+
+/// Whether `rest` holds a run of exactly `run` backticks.
+fn closes(rest: &[u8], run: usize) -> bool {
+    let mut i = 0;
+    while i < rest.len() {
+        if rest[i] == b'`' {
+            let n = rest[i..].iter().take_while(|&&b| b == b'`').count();
+            if n == run {
+                return true;
+            }
+            i += n;
+        } else {
+            i += 1;
+        }
+    }
+    false
 }
 
 /// Lines rustdoc would treat as code: indented four or more (after the usual single

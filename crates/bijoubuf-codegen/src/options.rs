@@ -148,6 +148,12 @@ impl Options {
     }
 
     /// Schema comments are not copied into doc comments at these paths.
+    ///
+    /// Elsewhere they are, made safe for rustdoc: a comment rustdoc would run as a
+    /// doctest (indented or fenced code) is fenced as `text`; in the others square
+    /// brackets and `<` are escaped and bare URLs put in angle brackets, so prose such as
+    /// `Status: [Alpha]` or `<version>` raises no rustdoc warning, while markdown links
+    /// and code spans stay as written.
     pub fn disable_comments<I, S>(&mut self, paths: I) -> &mut Self
     where
         I: IntoIterator<Item = S>,

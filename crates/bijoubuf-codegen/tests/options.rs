@@ -241,6 +241,33 @@ fn comments_become_docs_unless_disabled() {
 }
 
 #[test]
+fn comments_are_safe_from_rustdocs_lints() {
+    // rustdoc reads `[Alpha]` as a link to an item named `Alpha`, `<version>` as an
+    // unclosed HTML tag and a bare URL as a missed link, and warns in every user's
+    // `cargo doc` (OpenTelemetry's protos have all three); links, autolinks and code
+    // spans stay as written.
+    let text = "syntax = \"proto3\"; package p;\n\
+        // Status: [Alpha]\n\
+        // See [the spec](https://example.com/spec) and `a[0]`, ``b[`1`]``.\n\
+        // It`s [Optional]; a lone ] too.\n\
+        // Format: <name>/<version>, see https://example.com/v1. Or <https://example.com/a>.\n\
+        message M { int32 a = 1; }\n";
+    let out = gen_one(text, &Options::new());
+    for line in [
+        "/// Status: \\[Alpha\\]\n",
+        "/// See [the spec](https://example.com/spec) and `a[0]`, ``b[`1`]``.\n",
+        "/// It`s \\[Optional\\]; a lone \\] too.\n",
+        "/// Format: \\<name>/\\<version>, see <https://example.com/v1>. Or <https://example.com/a>.\n",
+    ] {
+        assert!(out.contains(line), "{line} in {out}");
+    }
+    // A comment rustdoc would take for code is fenced as text, and left as written.
+    let text = "syntax = \"proto3\"; package p;\n// Example:\n//     x = [1]\nmessage M { int32 a = 1; }\n";
+    let out = gen_one(text, &Options::new());
+    assert!(out.contains("///     x = [1]\n"), "{out}");
+}
+
+#[test]
 fn unknown_field_member_only_where_asked() {
     let text = r#"syntax = "proto3"; package p; message Keep { int32 a = 1; } message Strict { int32 a = 1; }"#;
     let mut opts = Options::new();
