@@ -27,7 +27,7 @@
 //! The one borrowed repeated field (`field5`, `repeated fixed64`) is handed to the
 //! runtime's reader after the loop has checked it: a [`FixedRun`] over wire bytes can
 //! only be built inside the runtime. That costs a reader's set-up per run (out of line,
-//! [`fixed_run_view`], counted on its own in benches/RESULTS.md); a generated table
+//! `fixed_run_view`, counted on its own in benches/RESULTS.md); a generated table
 //! would have the runtime build it directly.
 
 use core::mem::offset_of;
@@ -73,20 +73,20 @@ pub enum Kind {
     /// `repeated fixed64` as a `Vec<u64>`.
     Fixed64Vec,
     /// A singular message field (explicit presence) as `Option<M>`; the field's
-    /// [`Field::sub`] says how.
+    /// `Field::sub` says how.
     Message,
     /// A repeated message field as `Vec<M>`, each element read where it lies; the
-    /// field's [`Field::sub`] says how.
+    /// field's `Field::sub` says how.
     MessageVec,
     /// A member of a oneof: the field's offset is the oneof's `Option<enum>`, and its
-    /// [`Field::member`] says how the member is read and set.
+    /// `Field::member` says how the member is read and set.
     Member,
     /// `bytes` as `Vec<u8>`, implicit presence.
     Bytes,
     /// `bytes` as `&[u8]` borrowed from the input, implicit presence.
     BytesRef,
     /// A rare field handed to the runtime's reader, out of line: its
-    /// [`Field::runtime`] reads the record and writes the field.
+    /// `Field::runtime` reads the record and writes the field.
     Runtime,
 }
 
