@@ -171,7 +171,10 @@ pub(crate) fn doc_attrs(comments: &Comments, enabled: bool, fallback: &str) -> T
         fenced.push(" ````".to_string());
         lines = fenced;
     } else {
-        lines = lines.iter().map(|l| escape_markdown(l)).collect();
+        lines = escape_markdown(&lines.join("\n"))
+            .split('\n')
+            .map(str::to_string)
+            .collect();
     }
     let lines = lines.iter().map(|l| {
         // A doc line keeps one leading space so it prints as `/// text`.
@@ -201,13 +204,14 @@ fn doc_text(text: &str) -> String {
     out
 }
 
-/// A comment line made safe for rustdoc's lints, which every user's `cargo doc` runs
-/// on generated code: square brackets escaped, so that schema prose such as
-/// `Status: [Alpha]` is not read as an intra-doc link to an item that does not exist
-/// (`broken_intra_doc_links`); `<` escaped, so that `<version>` is not an unclosed HTML
-/// tag (`invalid_html_tags`); bare URLs put in angle brackets (`bare_urls`). Kept as
-/// written: markdown inline links (`[text](url)` on one line), autolinks
-/// (`<https://…>`) and code spans, where a backslash would print.
+/// A comment (its lines joined by `\n`) made safe for rustdoc's lints, which every
+/// user's `cargo doc` runs on generated code: square brackets escaped, so that schema
+/// prose such as `Status: [Alpha]` is not read as an intra-doc link to an item that does
+/// not exist (`broken_intra_doc_links`); `<` escaped, so that `<version>` is not an
+/// unclosed HTML tag (`invalid_html_tags`); bare URLs put in angle brackets
+/// (`bare_urls`). Kept as written: markdown inline links (`[text](url)`, the text
+/// possibly over several lines of one paragraph), autolinks (`<https://…>`) and code
+/// spans, where a backslash would print. Never adds or removes a line break.
 fn escape_markdown(line: &str) -> String {
     let bytes = line.as_bytes();
     let mut out = String::with_capacity(line.len() + 8);
@@ -279,20 +283,27 @@ fn is_url(text: &str) -> bool {
 }
 
 /// The length of the markdown inline link `[text](target)` that `rest` starts with, if
-/// it does (on this line, no bracket inside the text, no space in the target).
+/// it does (no bracket and no blank line inside the text, no space inside the target,
+/// which may begin on the next line).
 fn inline_link(rest: &str) -> Option<usize> {
     let close = rest[1..].find(']')? + 1;
-    if rest[1..close].contains('[') || rest.as_bytes().get(close + 1) != Some(&b'(') {
+    let text = &rest[1..close];
+    if text.contains('[')
+        || text.split('\n').skip(1).any(|l| l.trim().is_empty())
+        || rest.as_bytes().get(close + 1) != Some(&b'(')
+    {
         return None;
     }
     let end = rest[close + 2..].find(')')? + close + 2;
-    if rest[close + 2..end].contains(char::is_whitespace) {
+    // The target may start on the next line; it holds no space itself.
+    let target = rest[close + 2..end].trim();
+    if target.is_empty() || target.contains(char::is_whitespace) {
         return None;
     }
     Some(end + 1)
 }
 
-/// Whether `rest` holds a run of exactly `run` backticks.
+/// Whether `rest` holds a run of exactly `run` backticks before the paragraph ends.
 fn closes(rest: &[u8], run: usize) -> bool {
     let mut i = 0;
     while i < rest.len() {
@@ -302,11 +313,20 @@ fn closes(rest: &[u8], run: usize) -> bool {
                 return true;
             }
             i += n;
+        } else if rest[i] == b'\n' && blank_line_follows(&rest[i + 1..]) {
+            return false;
         } else {
             i += 1;
         }
     }
     false
+}
+
+/// Whether `rest` (just after a line break) starts with a line of spaces only.
+fn blank_line_follows(rest: &[u8]) -> bool {
+    rest.iter()
+        .take_while(|&&b| b != b'\n')
+        .all(|b| b.is_ascii_whitespace())
 }
 
 /// Lines rustdoc would treat as code: indented four or more (after the usual single
