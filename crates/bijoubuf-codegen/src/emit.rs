@@ -247,6 +247,12 @@ fn escape_markdown(line: &str) -> String {
                 continue;
             }
             match c {
+                // Already a markdown escape: kept, and what it escapes with it.
+                b'\\' if bytes.get(i + 1).is_some_and(u8::is_ascii_punctuation) => {
+                    out.push_str(&line[i..i + 2]);
+                    i += 2;
+                    continue;
+                }
                 b'[' | b']' | b'<' => {
                     out.push('\\');
                     out.push(c as char);

@@ -253,7 +253,7 @@ fn comments_are_safe_from_rustdocs_lints() {
         // Format: <name>/<version>, see https://example.com/v1. Or <https://example.com/a>.\n\
         // A link over two lines: the [bucket naming\n\
         // requirements](https://example.com/b). And [this](\n\
-        // https://example.com/c).\n\
+        // https://example.com/c). Escaped already: \\[x\\] \\<y>.\n\
         message M { int32 a = 1; }\n";
     let out = gen_one(text, &Options::new());
     for line in [
@@ -261,7 +261,7 @@ fn comments_are_safe_from_rustdocs_lints() {
         "/// See [the spec](https://example.com/spec) and `a[0]`, ``b[`1`]``.\n",
         "/// It`s \\[Optional\\]; a lone \\] too.\n",
         "/// Format: \\<name>/\\<version>, see <https://example.com/v1>. Or <https://example.com/a>.\n",
-        "/// A link over two lines: the [bucket naming\n/// requirements](https://example.com/b). And [this](\n/// https://example.com/c).\n",
+        "/// A link over two lines: the [bucket naming\n/// requirements](https://example.com/b). And [this](\n/// https://example.com/c). Escaped already: \\[x\\] \\<y>.\n",
     ] {
         assert!(out.contains(line), "{line} in {out}");
     }
