@@ -138,7 +138,7 @@ impl<'a> Reader<'a> {
     // ----- raw element reads (SPEC §3, §7) -----
 
     /// Read one bijou64 (SPEC §2): the one-byte case inline, a longer value through the
-    /// one out-of-line copy of the multi-byte read ([`wide_key`](Self::wide_key)).
+    /// one out-of-line copy of the multi-byte read ([`varint_wide`](Self::varint_wide)).
     ///
     /// Small enough to inline into every field read. With the nine-byte window path
     /// inlined too, the scalar codecs' reads (`Int32::read`, `Bool::read`, …) stayed out
@@ -156,13 +156,16 @@ impl<'a> Reader<'a> {
             self.pos = at + 1;
             return Ok(tag as u64);
         }
-        self.wide_key(at)
+        self.varint_wide(at)
     }
 
-    /// [`varint`](Self::varint) past its one-byte case.
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    #[cfg_attr(debug_assertions, inline)]
-    fn varint_multi(&mut self, at: usize) -> Result<u64, DecodeError> {
+    /// A bijou64 of two bytes or more at `at`: a key after a gap of 62 numbers or more,
+    /// or any value read by [`varint`](Self::varint) past its one-byte case. One
+    /// out-of-line copy, called from every field's inlined read instead of copied into
+    /// each (not `#[cold]`: GoogleMessage1's numbering puts such keys on its hot path,
+    /// and lengths of 248 bytes or more are common).
+    #[inline(never)]
+    fn varint_wide(&mut self, at: usize) -> Result<u64, DecodeError> {
         // With nine bytes of input left, one window load decodes any tier; the tag's
         // length is checked against the current bound, so a value cut by the bound is
         // `truncated`, never read from the bytes beyond it.
@@ -388,7 +391,7 @@ impl<'a> Reader<'a> {
                 self.pos = at + 1;
                 tag as u64
             } else {
-                self.wide_key(at)?
+                self.varint_wide(at)?
             };
             // SPEC §4.1: number = prev + 1 + (key >> 2); cannot wrap in u64.
             let next = self.prev as u64 + 1 + (v >> 2);
@@ -422,16 +425,6 @@ impl<'a> Reader<'a> {
         }
         // The lookahead is below `number`: an unknown record comes first.
         self.field_after_unknown(number, wire, name)
-    }
-
-    /// A key of two bytes or more (a gap of 62 numbers or more after the previous
-    /// record), or any other bijou64 of two bytes or more ([`varint`](Self::varint)):
-    /// one out-of-line copy of the multi-byte read, called from every field's inlined
-    /// read instead of copied into each (not `#[cold]`: GoogleMessage1's numbering puts
-    /// such keys on its hot path, and lengths of 248 bytes or more are common).
-    #[inline(never)]
-    fn wide_key(&mut self, at: usize) -> Result<u64, DecodeError> {
-        self.varint_multi(at)
     }
 
     /// [`field`](Self::field) when unknown records come first: dispose of them, then ask
