@@ -212,9 +212,9 @@ fn doc_text(text: &str) -> String {
 /// (`bare_urls`). Kept as written: markdown inline links (`[text](url)`, the text
 /// possibly over several lines of one paragraph), autolinks (`<https://…>`) and code
 /// spans, where a backslash would print. Never adds or removes a line break.
-fn escape_markdown(line: &str) -> String {
-    let bytes = line.as_bytes();
-    let mut out = String::with_capacity(line.len() + 8);
+fn escape_markdown(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = String::with_capacity(text.len() + 8);
     let mut i = 0;
     // The length of the backtick run that opened the current code span, if in one.
     let mut code: Option<usize> = None;
@@ -223,22 +223,22 @@ fn escape_markdown(line: &str) -> String {
         if c == b'`' {
             let run = bytes[i..].iter().take_while(|&&b| b == b'`').count();
             match code {
-                // A span opens only where a run as long closes it later on the line;
-                // else the backticks are text.
+                // A span opens only where a run as long closes it later in the
+                // paragraph; else the backticks are text.
                 None if closes(&bytes[i + run..], run) => code = Some(run),
                 None => {}
                 Some(open) if open == run => code = None,
                 Some(_) => {}
             }
-            out.push_str(&line[i..i + run]);
+            out.push_str(&text[i..i + run]);
             i += run;
             continue;
         }
         if code.is_none() {
-            let rest = &line[i..];
+            let rest = &text[i..];
             let kept = match c {
                 b'[' => inline_link(rest),
-                b'<' if is_url(&rest[1..]) => rest.find('>').map(|end| end + 1),
+                b'<' if is_url(&rest[1..]) => autolink(rest),
                 _ => None,
             };
             if let Some(len) = kept {
@@ -249,7 +249,7 @@ fn escape_markdown(line: &str) -> String {
             match c {
                 // Already a markdown escape: kept, and what it escapes with it.
                 b'\\' if bytes.get(i + 1).is_some_and(u8::is_ascii_punctuation) => {
-                    out.push_str(&line[i..i + 2]);
+                    out.push_str(&text[i..i + 2]);
                     i += 2;
                     continue;
                 }
@@ -260,7 +260,7 @@ fn escape_markdown(line: &str) -> String {
                     continue;
                 }
                 b'h' if is_url(rest)
-                    && !line[..i].ends_with(|p: char| p.is_alphanumeric() || p == '/') =>
+                    && !text[..i].ends_with(|p: char| p.is_alphanumeric() || p == '/') =>
                 {
                     let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
                     let url = rest[..end]
@@ -276,11 +276,18 @@ fn escape_markdown(line: &str) -> String {
         }
         // Copy the whole character (the bytes looked at above are ASCII, so a
         // multi-byte character is never split).
-        let len = line[i..].chars().next().map_or(1, char::len_utf8);
-        out.push_str(&line[i..i + len]);
+        let len = text[i..].chars().next().map_or(1, char::len_utf8);
+        out.push_str(&text[i..i + len]);
         i += len;
     }
     out
+}
+
+/// The length of the autolink `<url>` that `rest` starts with, if it does: the URL runs
+/// to a `>` with no space before it.
+fn autolink(rest: &str) -> Option<usize> {
+    let end = rest.find(|c: char| c == '>' || c.is_whitespace())?;
+    (rest.as_bytes()[end] == b'>').then_some(end + 1)
 }
 
 /// Whether `text` starts with an `http` or `https` URL.

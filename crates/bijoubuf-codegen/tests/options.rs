@@ -254,6 +254,7 @@ fn comments_are_safe_from_rustdocs_lints() {
         // A link over two lines: the [bucket naming\n\
         // requirements](https://example.com/b). And [this](\n\
         // https://example.com/c). Escaped already: \\[x\\] \\<y>.\n\
+        // Not an autolink: <https://example.com/d and more>.\n\
         message M { int32 a = 1; }\n";
     let out = gen_one(text, &Options::new());
     for line in [
@@ -261,7 +262,7 @@ fn comments_are_safe_from_rustdocs_lints() {
         "/// See [the spec](https://example.com/spec) and `a[0]`, ``b[`1`]``.\n",
         "/// It`s \\[Optional\\]; a lone \\] too.\n",
         "/// Format: \\<name>/\\<version>, see <https://example.com/v1>. Or <https://example.com/a>.\n",
-        "/// A link over two lines: the [bucket naming\n/// requirements](https://example.com/b). And [this](\n/// https://example.com/c). Escaped already: \\[x\\] \\<y>.\n",
+        "/// A link over two lines: the [bucket naming\n/// requirements](https://example.com/b). And [this](\n/// https://example.com/c). Escaped already: \\[x\\] \\<y>.\n/// Not an autolink: \\<<https://example.com/d> and more>.\n",
     ] {
         assert!(out.contains(line), "{line} in {out}");
     }
