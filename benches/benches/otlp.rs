@@ -19,7 +19,9 @@
 use bijoubuf::Message as _;
 use prost::Message as _;
 
-use bijoubuf_benches::msg::otlp::{self, OPS, Pb as _, Signal, Workload, alternate, quantile};
+use bijoubuf_benches::msg::otlp::{
+    self, OPS, Pb as _, Signal, Workload, alternate, quantile, round_args,
+};
 use bijoubuf_benches::msg::{data::Dataset, gm1};
 
 /// Different inputs (seeds) per workload, cycled through.
@@ -75,31 +77,12 @@ fn sizes(w: Workload) -> (usize, usize) {
 }
 
 fn main() {
-    let mut rounds = 15;
-    let mut slot_ms = 20.0;
-    let mut only = Vec::new();
-    let mut args = std::env::args().skip(1);
-    while let Some(a) = args.next() {
-        match a.as_str() {
-            "--rounds" => {
-                rounds = args
-                    .next()
-                    .and_then(|v| v.parse().ok())
-                    .expect("--rounds N")
-            }
-            "--slot-ms" => {
-                slot_ms = args
-                    .next()
-                    .and_then(|v| v.parse().ok())
-                    .expect("--slot-ms MS")
-            }
-            // cargo bench passes --bench; criterion's filters do not apply here.
-            "--bench" => {}
-            w => {
-                only.push(Workload::from_name(w).unwrap_or_else(|| panic!("unknown workload {w}")))
-            }
-        }
-    }
+    let (rounds, slot_ms, rest) = round_args(std::env::args().skip(1));
+    // criterion's filters do not apply here: every other argument names a workload.
+    let mut only: Vec<Workload> = rest
+        .iter()
+        .map(|w| Workload::from_name(w).unwrap_or_else(|| panic!("unknown workload {w}")))
+        .collect();
     if only.is_empty() {
         only = Workload::ALL.to_vec();
     }

@@ -13,7 +13,7 @@
 //! cargo bench -p bijoubuf-benches --bench table -- [--rounds N] [--slot-ms MS]
 //! ```
 
-use bijoubuf_benches::msg::otlp::{Signal, Workload, alternate, quantile};
+use bijoubuf_benches::msg::otlp::{Signal, Workload, alternate, quantile, round_args};
 
 /// Different inputs (seeds), cycled through.
 const VARIANTS: u64 = 4;
@@ -129,27 +129,9 @@ fn logs(rounds: usize, slot_ns: f64) {
 }
 
 fn main() {
-    let mut rounds = 15;
-    let mut slot_ms = 20.0;
-    let mut args = std::env::args().skip(1);
-    while let Some(a) = args.next() {
-        match a.as_str() {
-            "--rounds" => {
-                rounds = args
-                    .next()
-                    .and_then(|v| v.parse().ok())
-                    .expect("--rounds N")
-            }
-            "--slot-ms" => {
-                slot_ms = args
-                    .next()
-                    .and_then(|v| v.parse().ok())
-                    .expect("--slot-ms MS")
-            }
-            // cargo bench passes --bench.
-            "--bench" => {}
-            a => panic!("unknown argument {a}"),
-        }
+    let (rounds, slot_ms, rest) = round_args(std::env::args().skip(1));
+    if let Some(a) = rest.first() {
+        panic!("unknown argument {a}");
     }
     let w = Workload::Gm1Batch;
     let slot_ns = slot_ms * 1e6;

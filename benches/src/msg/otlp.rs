@@ -869,6 +869,36 @@ pub fn alternate(
     times
 }
 
+/// The arguments of the benchmarks that time through [`alternate`]: `--rounds N`
+/// (default 15) and `--slot-ms MS` (default 20); `--bench`, which `cargo bench` passes,
+/// is skipped; the rest are returned in order.
+///
+/// # Panics
+/// If `--rounds` or `--slot-ms` lacks a number.
+pub fn round_args(args: impl IntoIterator<Item = String>) -> (usize, f64, Vec<String>) {
+    let (mut rounds, mut slot_ms, mut rest) = (15, 20.0, Vec::new());
+    let mut args = args.into_iter();
+    while let Some(a) = args.next() {
+        match a.as_str() {
+            "--rounds" => {
+                rounds = args
+                    .next()
+                    .and_then(|v| v.parse().ok())
+                    .expect("--rounds N")
+            }
+            "--slot-ms" => {
+                slot_ms = args
+                    .next()
+                    .and_then(|v| v.parse().ok())
+                    .expect("--slot-ms MS")
+            }
+            "--bench" => {}
+            _ => rest.push(a),
+        }
+    }
+    (rounds, slot_ms, rest)
+}
+
 /// The `q` quantile (0 to 1, nearest rank) of `v`, which it sorts.
 ///
 /// # Panics
@@ -1032,22 +1062,18 @@ pub fn op(w: Workload, op: &str, variants: u64) -> Option<Op> {
         }
         Workload::Otlp(s @ Signal::Logs) => {
             // The table-driven prototype's decodes (`super::table`), not in `OPS`.
-            if op == "bijou-table-decode" {
+            let table: Option<fn(&[u8]) -> bool> = match op {
+                "bijou-table-decode" => Some(super::table::table_logs_ref_decode),
+                "bijou-table-owned-decode" => Some(super::table::table_logs_decode),
+                _ => None,
+            };
+            if let Some(decode) = table {
                 use bijoubuf::Message as _;
                 let inputs: Vec<Vec<u8>> = seeds(s)
                     .map(|seed| logs(seed).encode_to_vec().expect("encodes"))
                     .collect();
-                return Some(cycle(inputs, |x| {
-                    assert!(super::table::table_logs_ref_decode(std::hint::black_box(x)));
-                }));
-            }
-            if op == "bijou-table-owned-decode" {
-                use bijoubuf::Message as _;
-                let inputs: Vec<Vec<u8>> = seeds(s)
-                    .map(|seed| logs(seed).encode_to_vec().expect("encodes"))
-                    .collect();
-                return Some(cycle(inputs, |x| {
-                    assert!(super::table::table_logs_decode(std::hint::black_box(x)));
+                return Some(cycle(inputs, move |x| {
+                    assert!(decode(std::hint::black_box(x)));
                 }));
             }
             otlp_inputs::<_, _, buffa_types::LogsData>(seeds(s).map(logs).collect()).op(
