@@ -1011,7 +1011,12 @@ impl<'a> Reader<'a> {
         name: &'static str,
         out: &mut Vec<C::Value>,
     ) -> Result<(), DecodeError> {
-        out.clear();
+        // Tested first: `clear` on a vector of messages is an out-of-line drop of its
+        // elements even when there are none, as in every message read in place from its
+        // default (one call per repeated field per message).
+        if !out.is_empty() {
+            out.clear();
+        }
         let Some(run_end) = self.open_run(number, name, C::FIXED, C::OPENS_MESSAGE)? else {
             return Ok(());
         };
