@@ -985,7 +985,7 @@ impl<'a> Reader<'a> {
             // A `float` or `double` word can be refused (a NaN other than the one, SPEC
             // §3.5): every word checked in one pass over the run's bytes, the first refused
             // one reported as its element read reports it (at its offset, with its index).
-            // Read element by element through `C::read`, the check cost 25 instructions a
+            // Read element by element through `C::read`, the check cost 15 instructions a
             // `double` (OpenTelemetry's histogram bounds, benches/RESULTS.md).
             let w = <C::Value as crate::FixedWidth>::WIDTH;
             if let Some(i) = run
