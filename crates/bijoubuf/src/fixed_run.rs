@@ -21,10 +21,16 @@ pub trait FixedWidth: Copy + sealed::Sealed {
     /// The element whose wire bytes are `b` (`b.len()` is [`WIDTH`](Self::WIDTH)).
     #[doc(hidden)]
     fn from_wire(b: &[u8]) -> Self;
+    /// False for wire bytes `b` that no element is written as (`b.len()` is
+    /// [`WIDTH`](Self::WIDTH)): a NaN other than the one (SPEC §3.5); always true where
+    /// [`CHECKED`](Self::CHECKED) is false. The rule is the codecs' (`f32_bits_ok`,
+    /// `f64_bits_ok`), so a twin's run is judged as the owned decoder judges it.
+    #[doc(hidden)]
+    fn wire_ok(b: &[u8]) -> bool;
 }
 
 macro_rules! fixed_width {
-    ($($ty:ty: $checked:literal),* $(,)?) => {$(
+    ($($ty:ty: $checked:literal, |$b:ident| $ok:expr);* $(;)?) => {$(
         impl sealed::Sealed for $ty {}
         impl FixedWidth for $ty {
             const WIDTH: usize = core::mem::size_of::<$ty>();
@@ -35,11 +41,23 @@ macro_rules! fixed_width {
                 w.copy_from_slice(b);
                 <$ty>::from_be_bytes(w)
             }
+            #[inline(always)]
+            #[allow(unused_variables)]
+            fn wire_ok($b: &[u8]) -> bool {
+                $ok
+            }
         }
     )*};
 }
 
-fixed_width!(u32: false, i32: false, u64: false, i64: false, f32: true, f64: true);
+fixed_width!(
+    u32: false, |b| true;
+    i32: false, |b| true;
+    u64: false, |b| true;
+    i64: false, |b| true;
+    f32: true, |b| crate::__private::f32_bits_ok(u32::from_wire(b));
+    f64: true, |b| crate::__private::f64_bits_ok(u64::from_wire(b));
+);
 
 /// A repeated `fixed32`, `sfixed32`, `fixed64`, `sfixed64`, `float` or `double` field of a
 /// borrowed twin (`MRef<'a>`): the elements where they are, in the input's bytes or in a

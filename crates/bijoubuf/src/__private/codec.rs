@@ -623,13 +623,42 @@ pub fn utf8(bytes: &[u8], start: usize) -> Result<&str, DecodeError> {
 #[allow(unsafe_code)]
 #[inline]
 fn ascii_str(bytes: &[u8]) -> Option<&str> {
-    if bytes.is_ascii() {
+    if is_ascii(bytes) {
         // SAFETY: every byte is below 0x80, and any sequence of ASCII bytes is valid
         // UTF-8 (each byte is a one-byte sequence).
         Some(unsafe { core::str::from_utf8_unchecked(bytes) })
     } else {
         None
     }
+}
+
+/// True when every byte of `b` is below 0x80: the high bits of all its bytes ORed
+/// together, read as whole words, the last one overlapping the one before.
+///
+/// Why not `<[u8]>::is_ascii`: on x86-64 it checks 64-byte blocks and then every byte
+/// left over one at a time (up to 63, four instructions each), and a short string word
+/// by word then byte by byte; OpenTelemetry's strings (keys, values, log bodies of 30–160
+/// bytes) spent most of their check in those byte loops (benches/RESULTS.md). No early
+/// exit: a string that is not ASCII goes on to `from_utf8`, which finds where.
+#[inline(always)]
+fn is_ascii(b: &[u8]) -> bool {
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    if let (Some(first), Some(last)) = (b.first_chunk::<8>(), b.last_chunk::<8>()) {
+        // Eight bytes or more: every whole word, then the last eight bytes (which
+        // overlap the words before when the length is not a multiple of eight).
+        let (words, _) = b.as_chunks::<8>();
+        let acc = words.iter().fold(
+            u64::from_ne_bytes(*first) | u64::from_ne_bytes(*last),
+            |a, w| a | u64::from_ne_bytes(*w),
+        );
+        return acc & HIGH == 0;
+    }
+    if let (Some(first), Some(last)) = (b.first_chunk::<4>(), b.last_chunk::<4>()) {
+        // Four to seven bytes: two words that overlap.
+        return (u32::from_ne_bytes(*first) | u32::from_ne_bytes(*last)) & 0x8080_8080 == 0;
+    }
+    // Up to three bytes.
+    b.iter().fold(0, |a, &c| a | c) < 0x80
 }
 
 /// `string`: bijou64 length + UTF-8 bytes, never normalized (SPEC §7).
@@ -728,6 +757,13 @@ impl<'a> ReadCodec<'a> for StrRef<'a> {
         let bytes = r.len_bytes()?;
         let start = r.position() - bytes.len();
         utf8(bytes, start)
+    }
+    /// Inlined as `read` is: the default's `#[inline]` left one out-of-line call per
+    /// string field of a twin read in place.
+    #[inline(always)]
+    fn read_into(r: &mut Reader<'a>, v: &mut &'a str) -> Result<(), DecodeError> {
+        *v = Self::read(r)?;
+        Ok(())
     }
 }
 impl<'a> Codec for StrRef<'a> {
