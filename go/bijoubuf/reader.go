@@ -148,21 +148,47 @@ func (r *Reader) Varint() (uint64, error) {
 	// One-, two- and three-byte values (most keys, lengths and numbers) here, with no
 	// further call; longer ones and every error in varintLong.
 	if at < r.end {
-		b := r.buf[at:r.end]
-		switch tag := b[0]; {
-		case tag < bijou64.FirstTierTag:
+		if tag := r.buf[at]; tag < bijou64.FirstTierTag {
 			r.pos = at + 1
 			return uint64(tag), nil
-		case tag == bijou64.FirstTierTag && len(b) >= 2:
-			r.pos = at + 2
-			return bijou64.Offsets[1] + uint64(b[1]), nil
-		case tag == bijou64.FirstTierTag+1 && len(b) >= 3:
-			r.pos = at + 3
-			return bijou64.Offsets[2] + (uint64(b[1])<<8 | uint64(b[2])), nil
 		}
+	}
+	if v, ok := r.varintMid(); ok {
+		return v, nil
 	}
 	return r.varintLong(at)
 }
+
+// varintMid reads a two- or three-byte value (tiers 1 and 2) when at least three bytes
+// are left before the bound, and declines otherwise, reading nothing. It is small enough
+// to be inlined into the full reads (Int32, Uint32, …), which generated code calls once
+// the one-byte Fast read declined: so a value of up to three bytes costs one call there,
+// not two (Int32, then Varint). A value near the bound, a longer one and every error
+// are Varint's.
+func (r *Reader) varintMid() (uint64, bool) {
+	at := r.pos
+	if r.end-at < 3 {
+		return 0, false
+	}
+	b := r.buf[at : at+3 : at+3]
+	switch b[0] {
+	case bijou64.FirstTierTag:
+		r.pos = at + 2
+		return tier1Offset + uint64(b[1]), true
+	case bijou64.FirstTierTag + 1:
+		r.pos = at + 3
+		return tier2Offset + (uint64(b[1])<<8 | uint64(b[2])), true
+	}
+	return 0, false
+}
+
+// The first values of tiers 1 and 2 (bijou64.Offsets[1] and [2]) as constants, which
+// the inliner counts cheaper than the table's elements (TestVarintAgreesWithBijou64
+// checks them against the table through every tier's edges).
+const (
+	tier1Offset = 248
+	tier2Offset = 504
+)
 
 // varintLong is Varint past its one-byte case. The slice ends at the bound, so a value
 // cut by the bound is truncated, never read from the bytes beyond it.
@@ -250,9 +276,12 @@ func (r *Reader) Uint64() (uint64, error) { return r.Varint() }
 // Uint32 reads a uint32: above u32max is integer-out-of-range at the value (O8).
 func (r *Reader) Uint32() (uint32, error) {
 	at := r.pos
-	v, err := r.Varint()
-	if err != nil {
-		return 0, err
+	v, ok := r.varintMid()
+	if !ok {
+		var err error
+		if v, err = r.Varint(); err != nil {
+			return 0, err
+		}
 	}
 	if v > math.MaxUint32 {
 		return 0, NewDecodeError(IntegerOutOfRange, at)
@@ -262,9 +291,12 @@ func (r *Reader) Uint32() (uint32, error) {
 
 // Int64 reads an int64 or sint64: zigzag, no range check (SPEC §3.2).
 func (r *Reader) Int64() (int64, error) {
-	v, err := r.Varint()
-	if err != nil {
-		return 0, err
+	v, ok := r.varintMid()
+	if !ok {
+		var err error
+		if v, err = r.Varint(); err != nil {
+			return 0, err
+		}
 	}
 	return bijou64.Unzigzag(v), nil
 }
@@ -273,9 +305,12 @@ func (r *Reader) Int64() (int64, error) {
 // integer-out-of-range at the value (O8; SPEC §3.2, §3.6).
 func (r *Reader) Int32() (int32, error) {
 	at := r.pos
-	v, err := r.Varint()
-	if err != nil {
-		return 0, err
+	v, ok := r.varintMid()
+	if !ok {
+		var err error
+		if v, err = r.Varint(); err != nil {
+			return 0, err
+		}
 	}
 	if v > math.MaxUint32 {
 		return 0, NewDecodeError(IntegerOutOfRange, at)
@@ -429,22 +464,28 @@ func (r *Reader) String() (string, error) {
 	// The common case in one call: a one-byte length and ASCII content, cut from the
 	// copy of the input's last bytes when it lies there (see substring).
 	if at < r.end {
-		if l := int(r.buf[at]); l < bijou64.FirstTierTag && l <= r.end-at-1 {
-			from, to := at+1, at+1+l
+		l := int(r.buf[at])
+		from := at + 1
+		if l < bijou64.FirstTierTag && l <= r.end-from {
 			var ascii bool
-			if l < 8 && from+8 <= len(r.buf) {
+			switch b := r.buf[from : from+l]; {
+			case l < 8 && from+8 <= len(r.buf):
 				// One load of eight bytes, the string's l of them kept.
 				w := binary.LittleEndian.Uint64(r.buf[from:])
 				ascii = w&(1<<(8*uint(l))-1)&0x8080808080808080 == 0
-			} else {
-				ascii = isASCII(r.buf[from:to])
+			case l >= 8 && l <= 16:
+				// Two loads, which overlap below 16 bytes.
+				w := binary.LittleEndian.Uint64(b) | binary.LittleEndian.Uint64(b[l-8:])
+				ascii = w&0x8080808080808080 == 0
+			default:
+				ascii = isASCII(b)
 			}
 			if ascii {
-				r.pos = to
-				if from >= r.strBase && to <= r.strBase+len(r.str) {
-					return r.str[from-r.strBase : to-r.strBase], nil
+				r.pos = from + l
+				if off := from - r.strBase; off >= 0 && l <= len(r.str)-off {
+					return r.str[off : off+l], nil
 				}
-				return r.substring(from, to), nil
+				return r.substring(from, from+l), nil
 			}
 		}
 	}
@@ -512,19 +553,23 @@ func (r *Reader) substring(at, to int) string {
 // past the input's lifetime.
 func (r *Reader) Bytes() ([]byte, error) { return r.LenBytes() }
 
-// isASCII says whether b is all ASCII, eight bytes at a time.
+// isASCII says whether b is all ASCII, eight bytes at a time: up to 32 bytes in two or
+// four loads, which may overlap, then the words between.
 func isASCII(b []byte) bool {
-	if len(b) < 8 {
+	n := len(b)
+	if n < 8 {
 		var or byte
 		for _, c := range b {
 			or |= c
 		}
 		return or < utf8.RuneSelf
 	}
-	// Whole words, then the last eight bytes (overlapping the words read).
-	or := binary.LittleEndian.Uint64(b[len(b)-8:])
-	for i := 8; i <= len(b); i += 8 {
-		or |= binary.LittleEndian.Uint64(b[i-8 : i])
+	or := binary.LittleEndian.Uint64(b) | binary.LittleEndian.Uint64(b[n-8:])
+	if n > 16 {
+		or |= binary.LittleEndian.Uint64(b[8:]) | binary.LittleEndian.Uint64(b[n-16:])
+		for i := 16; i < n-16; i += 8 {
+			or |= binary.LittleEndian.Uint64(b[i:])
+		}
 	}
 	return or&0x8080808080808080 == 0
 }
@@ -686,10 +731,19 @@ func (r *Reader) Next() (uint32, WireType, error) {
 	if at >= r.end {
 		return 0, 0, nil
 	}
-	// A one-byte key (a delta below 62) here; nextLong reads the rest.
+	// A one-byte key (a delta below 62) and a two-byte one (below 126: GoogleMessage1's
+	// steps to fields 100, 150 and 271) here; nextLong reads the rest.
 	if k := r.buf[at]; k < bijou64.FirstTierTag {
 		if n := r.prev + 1 + uint32(k>>2); n <= MaxFieldNumber {
 			r.pos = at + 1
+			r.keyPos = at
+			r.prev = n
+			return n, WireType(k & 3), nil
+		}
+	} else if k == bijou64.FirstTierTag && r.end-at >= 2 {
+		k := tier1Offset + uint32(r.buf[at+1])
+		if n := r.prev + 1 + k>>2; n <= MaxFieldNumber {
+			r.pos = at + 2
 			r.keyPos = at
 			r.prev = n
 			return n, WireType(k & 3), nil
