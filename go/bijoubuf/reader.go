@@ -148,13 +148,18 @@ func (r *Reader) Varint() (uint64, error) {
 	// One-, two- and three-byte values (most keys, lengths and numbers) here, with no
 	// further call; longer ones and every error in varintLong.
 	if at < r.end {
-		if tag := r.buf[at]; tag < bijou64.FirstTierTag {
+		b := r.buf[at:r.end]
+		switch tag := b[0]; {
+		case tag < bijou64.FirstTierTag:
 			r.pos = at + 1
 			return uint64(tag), nil
+		case tag == bijou64.FirstTierTag && len(b) >= 2:
+			r.pos = at + 2
+			return bijou64.Offsets[1] + uint64(b[1]), nil
+		case tag == bijou64.FirstTierTag+1 && len(b) >= 3:
+			r.pos = at + 3
+			return bijou64.Offsets[2] + (uint64(b[1])<<8 | uint64(b[2])), nil
 		}
-	}
-	if v, ok := r.varintMid(); ok {
-		return v, nil
 	}
 	return r.varintLong(at)
 }
@@ -163,8 +168,8 @@ func (r *Reader) Varint() (uint64, error) {
 // are left before the bound, and declines otherwise, reading nothing. It is small enough
 // to be inlined into the full reads (Int32, Uint32, …), which generated code calls once
 // the one-byte Fast read declined: so a value of up to three bytes costs one call there,
-// not two (Int32, then Varint). A value near the bound, a longer one and every error
-// are Varint's.
+// not two (Int32, then Varint). A value near the bound, a longer one, a one-byte value
+// (a map key's, read without a Fast read first) and every error are Varint's.
 func (r *Reader) varintMid() (uint64, bool) {
 	at := r.pos
 	if r.end-at < 3 {
@@ -183,8 +188,8 @@ func (r *Reader) varintMid() (uint64, bool) {
 }
 
 // The first values of tiers 1 and 2 (bijou64.Offsets[1] and [2]) as constants, which
-// the inliner counts cheaper than the table's elements (TestVarintAgreesWithBijou64
-// checks them against the table through every tier's edges).
+// the inliner counts cheaper than the table's elements (TestFullReadsAgreeWithVarint
+// checks the reads against bijou64.Decode on every tier's edges).
 const (
 	tier1Offset = 248
 	tier2Offset = 504
@@ -464,28 +469,22 @@ func (r *Reader) String() (string, error) {
 	// The common case in one call: a one-byte length and ASCII content, cut from the
 	// copy of the input's last bytes when it lies there (see substring).
 	if at < r.end {
-		l := int(r.buf[at])
-		from := at + 1
-		if l < bijou64.FirstTierTag && l <= r.end-from {
+		if l := int(r.buf[at]); l < bijou64.FirstTierTag && l <= r.end-at-1 {
+			from, to := at+1, at+1+l
 			var ascii bool
-			switch b := r.buf[from : from+l]; {
-			case l < 8 && from+8 <= len(r.buf):
+			if l < 8 && from+8 <= len(r.buf) {
 				// One load of eight bytes, the string's l of them kept.
 				w := binary.LittleEndian.Uint64(r.buf[from:])
 				ascii = w&(1<<(8*uint(l))-1)&0x8080808080808080 == 0
-			case l >= 8 && l <= 16:
-				// Two loads, which overlap below 16 bytes.
-				w := binary.LittleEndian.Uint64(b) | binary.LittleEndian.Uint64(b[l-8:])
-				ascii = w&0x8080808080808080 == 0
-			default:
-				ascii = isASCII(b)
+			} else {
+				ascii = isASCII(r.buf[from:to])
 			}
 			if ascii {
-				r.pos = from + l
-				if off := from - r.strBase; off >= 0 && l <= len(r.str)-off {
-					return r.str[off : off+l], nil
+				r.pos = to
+				if from >= r.strBase && to <= r.strBase+len(r.str) {
+					return r.str[from-r.strBase : to-r.strBase], nil
 				}
-				return r.substring(from, from+l), nil
+				return r.substring(from, to), nil
 			}
 		}
 	}
@@ -553,23 +552,19 @@ func (r *Reader) substring(at, to int) string {
 // past the input's lifetime.
 func (r *Reader) Bytes() ([]byte, error) { return r.LenBytes() }
 
-// isASCII says whether b is all ASCII, eight bytes at a time: up to 32 bytes in two or
-// four loads, which may overlap, then the words between.
+// isASCII says whether b is all ASCII, eight bytes at a time.
 func isASCII(b []byte) bool {
-	n := len(b)
-	if n < 8 {
+	if len(b) < 8 {
 		var or byte
 		for _, c := range b {
 			or |= c
 		}
 		return or < utf8.RuneSelf
 	}
-	or := binary.LittleEndian.Uint64(b) | binary.LittleEndian.Uint64(b[n-8:])
-	if n > 16 {
-		or |= binary.LittleEndian.Uint64(b[8:]) | binary.LittleEndian.Uint64(b[n-16:])
-		for i := 16; i < n-16; i += 8 {
-			or |= binary.LittleEndian.Uint64(b[i:])
-		}
+	// Whole words, then the last eight bytes (overlapping the words read).
+	or := binary.LittleEndian.Uint64(b[len(b)-8:])
+	for i := 8; i <= len(b); i += 8 {
+		or |= binary.LittleEndian.Uint64(b[i-8 : i])
 	}
 	return or&0x8080808080808080 == 0
 }
