@@ -164,6 +164,37 @@ func (r *Reader) Varint() (uint64, error) {
 	return r.varintLong(at)
 }
 
+// varintMid reads a two- or three-byte value (tiers 1 and 2) when at least three bytes
+// are left before the bound, and declines otherwise, reading nothing. It is small enough
+// to be inlined into the full reads (Int32, Uint32, …), which generated code calls once
+// the one-byte Fast read declined: so a value of up to three bytes costs one call there,
+// not two (Int32, then Varint). A value near the bound, a longer one, a one-byte value
+// (a map key's, read without a Fast read first) and every error are Varint's.
+func (r *Reader) varintMid() (uint64, bool) {
+	at := r.pos
+	if r.end-at < 3 {
+		return 0, false
+	}
+	b := r.buf[at : at+3 : at+3]
+	switch b[0] {
+	case bijou64.FirstTierTag:
+		r.pos = at + 2
+		return tier1Offset + uint64(b[1]), true
+	case bijou64.FirstTierTag + 1:
+		r.pos = at + 3
+		return tier2Offset + (uint64(b[1])<<8 | uint64(b[2])), true
+	}
+	return 0, false
+}
+
+// The first values of tiers 1 and 2 (bijou64.Offsets[1] and [2]) as constants, which
+// the inliner counts cheaper than the table's elements (TestFullReadsAgreeWithVarint
+// checks the reads against bijou64.Decode on every tier's edges).
+const (
+	tier1Offset = 248
+	tier2Offset = 504
+)
+
 // varintLong is Varint past its one-byte case. The slice ends at the bound, so a value
 // cut by the bound is truncated, never read from the bytes beyond it.
 func (r *Reader) varintLong(at int) (uint64, error) {
@@ -250,9 +281,12 @@ func (r *Reader) Uint64() (uint64, error) { return r.Varint() }
 // Uint32 reads a uint32: above u32max is integer-out-of-range at the value (O8).
 func (r *Reader) Uint32() (uint32, error) {
 	at := r.pos
-	v, err := r.Varint()
-	if err != nil {
-		return 0, err
+	v, ok := r.varintMid()
+	if !ok {
+		var err error
+		if v, err = r.Varint(); err != nil {
+			return 0, err
+		}
 	}
 	if v > math.MaxUint32 {
 		return 0, NewDecodeError(IntegerOutOfRange, at)
@@ -262,9 +296,12 @@ func (r *Reader) Uint32() (uint32, error) {
 
 // Int64 reads an int64 or sint64: zigzag, no range check (SPEC §3.2).
 func (r *Reader) Int64() (int64, error) {
-	v, err := r.Varint()
-	if err != nil {
-		return 0, err
+	v, ok := r.varintMid()
+	if !ok {
+		var err error
+		if v, err = r.Varint(); err != nil {
+			return 0, err
+		}
 	}
 	return bijou64.Unzigzag(v), nil
 }
@@ -273,9 +310,12 @@ func (r *Reader) Int64() (int64, error) {
 // integer-out-of-range at the value (O8; SPEC §3.2, §3.6).
 func (r *Reader) Int32() (int32, error) {
 	at := r.pos
-	v, err := r.Varint()
-	if err != nil {
-		return 0, err
+	v, ok := r.varintMid()
+	if !ok {
+		var err error
+		if v, err = r.Varint(); err != nil {
+			return 0, err
+		}
 	}
 	if v > math.MaxUint32 {
 		return 0, NewDecodeError(IntegerOutOfRange, at)
@@ -686,10 +726,19 @@ func (r *Reader) Next() (uint32, WireType, error) {
 	if at >= r.end {
 		return 0, 0, nil
 	}
-	// A one-byte key (a delta below 62) here; nextLong reads the rest.
+	// A one-byte key (a delta below 62) and a two-byte one (below 126: GoogleMessage1's
+	// steps to fields 100, 150 and 271) here; nextLong reads the rest.
 	if k := r.buf[at]; k < bijou64.FirstTierTag {
 		if n := r.prev + 1 + uint32(k>>2); n <= MaxFieldNumber {
 			r.pos = at + 1
+			r.keyPos = at
+			r.prev = n
+			return n, WireType(k & 3), nil
+		}
+	} else if k == bijou64.FirstTierTag && r.end-at >= 2 {
+		k := tier1Offset + uint32(r.buf[at+1])
+		if n := r.prev + 1 + k>>2; n <= MaxFieldNumber {
+			r.pos = at + 2
 			r.keyPos = at
 			r.prev = n
 			return n, WireType(k & 3), nil

@@ -53,6 +53,76 @@ func TestVarintAgreesWithBijou64(t *testing.T) {
 	}
 }
 
+// The full integer reads (which read two- and three-byte values without calling Varint)
+// agree with bijou64.Decode and the checks of SPEC §3 on every tier edge, exact, padded and cut
+// short: the value, the bytes read, and an error's code and offset.
+func TestFullReadsAgreeWithVarint(t *testing.T) {
+	var values []uint64
+	for _, o := range bijou64.Offsets {
+		values = append(values, o, o+1, o+255, o+256)
+		if o > 0 {
+			values = append(values, o-1)
+		}
+	}
+	values = append(values, math.MaxUint32, math.MaxUint32+1, math.MaxUint64)
+	type want struct {
+		v    any
+		code string
+		at   int
+	}
+	reads := []struct {
+		name string
+		full func(*Reader) (any, error)
+		ref  func(v uint64) (any, string)
+	}{
+		{"Int64", func(r *Reader) (any, error) { return r.Int64() },
+			func(v uint64) (any, string) { return bijou64.Unzigzag(v), "" }},
+		{"Int32", func(r *Reader) (any, error) { return r.Int32() },
+			func(v uint64) (any, string) {
+				if v > math.MaxUint32 {
+					return int32(0), "integer-out-of-range"
+				}
+				return int32(bijou64.Unzigzag(v)), ""
+			}},
+		{"Uint32", func(r *Reader) (any, error) { return r.Uint32() },
+			func(v uint64) (any, string) {
+				if v > math.MaxUint32 {
+					return uint32(0), "integer-out-of-range"
+				}
+				return uint32(v), ""
+			}},
+	}
+	checked := 0
+	for _, v := range values {
+		enc := bijou64.Encode(v)
+		for _, in := range [][]byte{enc, append(append([]byte{}, enc...), 0xFF, 0xFF), enc[:len(enc)-1]} {
+			for _, rd := range reads {
+				rv, n, rerr := bijou64.Decode(in)
+				var w want
+				if rerr != nil {
+					w.code = rerr.(bijou64.Error).Code()
+				} else {
+					w.v, w.code = rd.ref(rv)
+				}
+				r := readerOver(in)
+				got, err := rd.full(r)
+				code, at := codeAt(t, err)
+				if code != w.code || (code != "" && at != w.at) {
+					t.Errorf("%s(% x): error %v, want %s at %d", rd.name, in, err, w.code, w.at)
+					continue
+				}
+				if code == "" && (got != w.v || r.Pos() != n) {
+					t.Errorf("%s(% x) = %v at %d, want %v at %d", rd.name, in, got, r.Pos(), w.v, n)
+				}
+				checked++
+			}
+		}
+	}
+	if checked == 0 {
+		t.Fatal("nothing checked")
+	}
+}
+
 // Every Fast read either declines, reading nothing, or returns what the full read does.
 func TestFastReadsAgreeWithFullReads(t *testing.T) {
 	var inputs [][]byte
@@ -123,6 +193,32 @@ func TestNextFastAgreesWithNext(t *testing.T) {
 				t.Errorf("key %#x after %d: fast %d/%d, Next %d/%d (%v)", k, prev, n, w, fn, fw, err)
 			}
 		}
+	}
+}
+
+// Next's inline two-byte keys read what the general key read (nextLong) does: every
+// tier-1 key, after field numbers near and far from the limit, whole and cut by the
+// bound.
+func TestNextTwoByteKeys(t *testing.T) {
+	checked := 0
+	for b := range 256 {
+		for _, prev := range []uint32{0, 5, MaxFieldNumber - 130, MaxFieldNumber - 1} {
+			for _, in := range [][]byte{{bijou64.FirstTierTag, byte(b), 0x00}, {bijou64.FirstTierTag, byte(b)}, {bijou64.FirstTierTag}} {
+				next, long := readerOver(in), readerOver(in)
+				next.prev, long.prev = prev, prev
+				n, w, err := next.Next()
+				ln, lw, lerr := long.nextLong()
+				code, at := codeAt(t, err)
+				lcode, lat := codeAt(t, lerr)
+				if n != ln || w != lw || code != lcode || at != lat || next.Pos() != long.Pos() || next.KeyPos() != long.KeyPos() || next.prev != long.prev {
+					t.Errorf("% x after %d: Next %d/%d %v at %d, nextLong %d/%d %v at %d", in, prev, n, w, err, next.Pos(), ln, lw, lerr, long.Pos())
+				}
+				checked++
+			}
+		}
+	}
+	if checked == 0 {
+		t.Fatal("nothing checked")
 	}
 }
 
