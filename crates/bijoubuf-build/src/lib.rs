@@ -319,6 +319,23 @@ impl Config {
         self
     }
 
+    /// See [`Options::decode_dispatch`]: messages at these paths are decoded by
+    /// dispatch (a `match` on each record's field number) whatever their size.
+    pub fn decode_dispatch<I: IntoIterator<Item = S>, S: AsRef<str>>(
+        &mut self,
+        paths: I,
+    ) -> &mut Self {
+        self.options.decode_dispatch(paths);
+        self
+    }
+
+    /// See [`Options::decode_walk`]: messages at these paths are decoded by the walk
+    /// (one question per declared field, in number order) whatever their size.
+    pub fn decode_walk<I: IntoIterator<Item = S>, S: AsRef<str>>(&mut self, paths: I) -> &mut Self {
+        self.options.decode_walk(paths);
+        self
+    }
+
     /// See [`Options::serde`].
     pub fn serde<I: IntoIterator<Item = S>, S: AsRef<str>>(&mut self, paths: I) -> &mut Self {
         self.options.serde(paths);

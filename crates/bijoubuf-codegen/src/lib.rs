@@ -136,6 +136,7 @@
 mod accessors;
 mod borrowed;
 mod context;
+mod dispatch;
 mod emit;
 mod enums;
 mod message;
