@@ -67,7 +67,20 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             ".numeric",
             ".opentelemetry",
         ])
+        // GoogleMessage1 (41 declared fields, few present) decoded by dispatch.
+        .decode_dispatch([".benchmarks"])
         .compile_protos(&PROTOS, &["schemas"])?;
+    // GoogleMessage1 again with the walk decoder, timed against dispatch in one process
+    // (the table bench's `bijou-walk-…` operations).
+    let walk = out.join("bijou-walk");
+    std::fs::create_dir_all(&walk)?;
+    bijoubuf_build::Config::new()
+        .no_lints()
+        .out_dir(&walk)
+        .preserve_unknown_fields(["."])
+        .borrowed([".benchmarks"])
+        .decode_walk(["."])
+        .compile_protos(&["google_message1_proto3.proto"], &["schemas"])?;
 
     let mut compiler = bijoubuf_schema::Compiler::new();
     compiler.include("schemas");
