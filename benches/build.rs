@@ -67,8 +67,6 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             ".numeric",
             ".opentelemetry",
         ])
-        // GoogleMessage1 (41 declared fields, few present) decoded by dispatch.
-        .decode_dispatch([".benchmarks"])
         .compile_protos(&PROTOS, &["schemas"])?;
     // GoogleMessage1 again with the walk decoder, timed against dispatch in one process
     // (the table bench's `bijou-walk-…` operations).
