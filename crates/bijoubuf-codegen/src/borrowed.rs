@@ -154,7 +154,7 @@ impl Emitter<'_> {
             #(#into_tail)*
         };
         // The decode methods: the walk's, or dispatch's beside the walk's `_into`.
-        let (decode_methods, dispatch_impl) = if self.dispatches(m) {
+        let (decode_methods, dispatch_impl) = if self.dispatches(m, true) {
             let d = self.dispatch(m, &tplains, &toneofs, preserve);
             let (methods, body, into) = (d.methods, d.body, self.decode_into(into_body));
             (

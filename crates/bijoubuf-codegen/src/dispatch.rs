@@ -26,11 +26,12 @@ use crate::message::{Oneof, Plain, Shape};
 /// [`Options::decode_dispatch`](crate::Options::decode_dispatch)).
 ///
 /// Measured (benches/RESULTS.md, "Dispatch decoders"): on GoogleMessage1 (41 fields, its
-/// sub-message 20, most absent) dispatch decodes owned values 1.14× as fast as the walk
-/// in 2.7 KB of machine code against 29 KB, borrowed level; on OpenTelemetry's messages
-/// (2–16 fields, most present) dispatch for every message was level with the walk or a
-/// few percent ahead. The line is drawn where the gain was measured: no schema with
-/// fewer fields was shown to gain.
+/// sub-message 20, most absent) dispatch decodes owned values 1.07–1.14× as fast as the
+/// walk in 2.7 KB of machine code against 29 KB; on OpenTelemetry's messages (2–16
+/// fields, most present) dispatch for every message was level with the walk or a few
+/// percent ahead. The line is drawn where the gain was measured: no schema with fewer
+/// fields was shown to gain. Twins walk by default (their dispatch measured level with
+/// the walk or up to 15 % slower on GoogleMessage1).
 pub(crate) const DISPATCH_MIN_FIELDS: usize = 20;
 
 /// A dispatch decoder's items: the `Decode` methods it replaces and the inherent method
@@ -43,16 +44,19 @@ pub(crate) struct Dispatch {
 }
 
 impl Emitter<'_> {
-    /// Whether message `m` is decoded by dispatch: the `decode_dispatch` paths force it,
-    /// the `decode_walk` paths forbid it, else [`DISPATCH_MIN_FIELDS`] decides.
-    pub(crate) fn dispatches(&self, m: &MessageDef) -> bool {
+    /// Whether message `m`'s owned type (or, `twin`, its borrowed twin) is decoded by
+    /// dispatch: the `decode_dispatch` paths force it, the `decode_walk` paths forbid it,
+    /// else owned types with [`DISPATCH_MIN_FIELDS`] declared fields or more get it, and
+    /// twins do not (measured: on GoogleMessage1 the twin's dispatch decoder was level
+    /// with its walk or up to 15 % slower, where the owned type's was 7–14 % faster).
+    pub(crate) fn dispatches(&self, m: &MessageDef, twin: bool) -> bool {
         if self.ctx.opts.dispatch.matches(&m.full_name) {
             return true;
         }
         if self.ctx.opts.walk.matches(&m.full_name) {
             return false;
         }
-        m.fields.len() >= DISPATCH_MIN_FIELDS
+        !twin && m.fields.len() >= DISPATCH_MIN_FIELDS
     }
 
     /// The dispatch decoder of message `m` over its owned type's or twin's `plains` and

@@ -121,8 +121,10 @@
 //!   Absent fields cost nothing and the decoder stays small (GoogleMessage1's 2.7 KB of
 //!   machine code against the walk's 29 KB).
 //!
-//! Messages with 20 declared fields or more dispatch, the others walk;
-//! [`Options::decode_dispatch`] and [`Options::decode_walk`] choose per message.
+//! Owned types of messages with 20 declared fields or more dispatch; the others, and
+//! every borrowed twin (whose reads are too cheap for the call: measured level or
+//! slower), walk. [`Options::decode_dispatch`] and [`Options::decode_walk`] choose per
+//! message, for the owned type and its twin.
 //! `decode_into` is the walk in both (it reuses what the value holds, field by field).
 //!
 //! # Names

@@ -525,6 +525,15 @@ fn messages_with_twenty_fields_or_more_dispatch_by_default_and_options_choose() 
         "{wide}"
     );
     let narrow = decoder_of(&out, "Narrow");
+    // A borrowed twin walks unless named.
+    let mut opts = Options::new();
+    opts.borrowed([".p.Wide"]);
+    let twins = gen_one(&text, &opts);
+    assert!(decoder_of(&twins, "Wide").contains("r.record()"));
+    assert!(!decoder_of(&twins, "WideRef<'a>").contains("r.record()"));
+    opts.decode_dispatch([".p.Wide"]);
+    let twins = gen_one(&text, &opts);
+    assert!(decoder_of(&twins, "WideRef<'a>").contains("r.record()"));
     assert!(!narrow.contains("r.record()"), "{narrow}");
     assert!(narrow.contains("let f19 = r.implicit::<__bb::Int32>(19, \"f19\")?;"));
 
