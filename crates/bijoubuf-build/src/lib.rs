@@ -41,7 +41,7 @@
 //! Each message's decoder is one of two shapes with the same checks and errors: the
 //! *walk* (one question per declared field, in number order) or *dispatch* (a `match` on
 //! each record's field number into reads shared by every field of a shape). Owned types
-//! of messages with 20 declared fields or more dispatch, the rest walk (see
+//! of messages with 32 declared fields or more dispatch, the rest walk (see
 //! `bijoubuf_codegen::Options::decode_dispatch` for the measurements);
 //! [`Config::decode_dispatch`] and [`Config::decode_walk`] choose per message.
 //!

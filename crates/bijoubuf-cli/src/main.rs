@@ -79,7 +79,7 @@ enum Command {
         rust_borrowed: Vec<String>,
         /// Decode the messages at this schema path by dispatch (a `match` on each
         /// record's field number), owned types and twins, whatever their size; by
-        /// default owned types of messages with 20 declared fields or more do.
+        /// default owned types of messages with 32 declared fields or more do.
         /// Repeatable.
         #[arg(long, value_name = "PATH", requires = "rust_out")]
         rust_dispatch: Vec<String>,

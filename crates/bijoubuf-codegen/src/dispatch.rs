@@ -25,14 +25,15 @@ use crate::message::{Oneof, Plain, Shape};
 /// dispatch decoder unless configured otherwise (see
 /// [`Options::decode_dispatch`](crate::Options::decode_dispatch)).
 ///
-/// Measured (benches/RESULTS.md, "Dispatch decoders"): on GoogleMessage1 (41 fields, its
-/// sub-message 20, most absent) dispatch decodes owned values 1.07–1.14× as fast as the
-/// walk in 2.7 KB of machine code against 29 KB; on OpenTelemetry's messages (2–16
-/// fields, most present) dispatch for every message was level with the walk or a few
-/// percent ahead. The line is drawn where the gain was measured: no schema with fewer
-/// fields was shown to gain. Twins walk by default (their dispatch measured level with
-/// the walk or up to 15 % slower on GoogleMessage1).
-pub(crate) const DISPATCH_MIN_FIELDS: usize = 20;
+/// Measured (benches/RESULTS.md, "Dispatch decoders"): on GoogleMessage1 (41 fields,
+/// most absent) dispatch decodes owned values faster than the walk in a tenth of the
+/// machine code; on OpenTelemetry's messages (2–16 fields, most present, strings and
+/// messages) dispatch for every message was level with the walk or a few percent ahead;
+/// on `wide.Wide` (27 fields, all present, mostly small scalars) it ran 7.5 % more
+/// instructions and took about a fifth more time, a call per field where the walk's
+/// reads are inline. The line sits between the two. Twins walk by default (their
+/// dispatch measured level with the walk or up to 15 % slower on GoogleMessage1).
+pub(crate) const DISPATCH_MIN_FIELDS: usize = 32;
 
 /// A dispatch decoder's items: the `Decode` methods it replaces and the inherent method
 /// that holds the loop.

@@ -121,7 +121,7 @@
 //!   Absent fields cost nothing and the decoder stays small (GoogleMessage1's 2.7 KB of
 //!   machine code against the walk's 29 KB).
 //!
-//! Owned types of messages with 20 declared fields or more dispatch; the others, and
+//! Owned types of messages with 32 declared fields or more dispatch; the others, and
 //! every borrowed twin (whose reads are too cheap for the call: measured level or
 //! slower), walk. [`Options::decode_dispatch`] and [`Options::decode_walk`] choose per
 //! message, for the owned type and its twin.

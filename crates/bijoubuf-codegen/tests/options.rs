@@ -505,18 +505,18 @@ fn decoder_of<'o>(out: &'o str, name: &str) -> &'o str {
 }
 
 #[test]
-fn messages_with_twenty_fields_or_more_dispatch_by_default_and_options_choose() {
+fn messages_with_32_fields_or_more_dispatch_by_default_and_options_choose() {
     let text = format!(
         r#"syntax = "proto3"; package p; {} {} {}"#,
-        fields("Wide", 20),
-        fields("Narrow", 19),
+        fields("Wide", 32),
+        fields("Narrow", 31),
         fields("Other", 2)
     );
     let out = gen_one(&text, &Options::new());
     let wide = decoder_of(&out, "Wide");
     assert!(wide.contains("match r.record()?"), "{wide}");
     assert!(
-        wide.contains("20 => r.implicit_here::<__bb::Int32>(\"f20\", &mut self.f20)?"),
+        wide.contains("32 => r.implicit_here::<__bb::Int32>(\"f32\", &mut self.f32)?"),
         "{wide}"
     );
     // `decode_into` stays the walk.
@@ -535,7 +535,7 @@ fn messages_with_twenty_fields_or_more_dispatch_by_default_and_options_choose() 
     let twins = gen_one(&text, &opts);
     assert!(decoder_of(&twins, "WideRef<'a>").contains("r.record()"));
     assert!(!narrow.contains("r.record()"), "{narrow}");
-    assert!(narrow.contains("let f19 = r.implicit::<__bb::Int32>(19, \"f19\")?;"));
+    assert!(narrow.contains("let f31 = r.implicit::<__bb::Int32>(31, \"f31\")?;"));
 
     // `decode_walk` keeps a wide message on the walk, `decode_dispatch` moves a narrow one.
     let mut opts = Options::new();
