@@ -46,12 +46,12 @@ const LOGS_OPS: [&str; 7] = [
 /// (ratio name, numerator operation, denominator operation).
 const RATIOS: [(&str, &str, &str); 10] = [
     (
-        "owned: walk ÷ generated (dispatch on GoogleMessage1)",
+        "owned: walk copy ÷ generated (the default: dispatch)",
         "bijou-walk-decode",
         "bijou-decode",
     ),
     (
-        "borrowed: walk ÷ generated (dispatch on GoogleMessage1)",
+        "borrowed: walk copy ÷ generated (the default: walk)",
         "bijou-walk-borrowed-decode",
         "bijou-borrowed-decode",
     ),
