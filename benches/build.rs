@@ -68,6 +68,17 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             ".opentelemetry",
         ])
         .compile_protos(&PROTOS, &["schemas"])?;
+    // GoogleMessage1 again with the walk decoder, timed against dispatch in one process
+    // (the table bench's `bijou-walk-…` operations).
+    let walk = out.join("bijou-walk");
+    std::fs::create_dir_all(&walk)?;
+    bijoubuf_build::Config::new()
+        .no_lints()
+        .out_dir(&walk)
+        .preserve_unknown_fields(["."])
+        .borrowed([".benchmarks"])
+        .decode_walk(["."])
+        .compile_protos(&["google_message1_proto3.proto"], &["schemas"])?;
 
     let mut compiler = bijoubuf_schema::Compiler::new();
     compiler.include("schemas");

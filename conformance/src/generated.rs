@@ -9,7 +9,6 @@ use std::marker::PhantomData;
 use bijoubuf::{DecodeError, EncodeError, EncodeOptions, Frames, Message, MessageRef};
 
 use crate::dynamic::EncodeFailure;
-use crate::schema::{conformance as c, evolution};
 use crate::vector::{Config, Outcome, Refusal};
 
 /// Every message type of the conformance schemas, by full name.
@@ -56,11 +55,20 @@ impl<M: Message> Codec for Ty<M> {
     }
 }
 
+/// The two registries of one list of types: `$name` over the walk decoders of
+/// [`crate::schema`], `$dispatch` over the dispatch decoders of
+/// [`crate::schema_dispatch`] (the same types, generated again).
 macro_rules! table {
-    ($($full:literal => $ty:ty),* $(,)?) => {
-        fn codec(type_name: &str) -> Option<&'static dyn Codec> {
+    ($name:ident, $dispatch:ident: $($full:literal => $($seg:ident)::+),* $(,)?) => {
+        fn $name(type_name: &str) -> Option<&'static dyn Codec> {
             match type_name {
-                $($full => Some(&Ty::<$ty>(PhantomData)),)*
+                $($full => Some(&Ty::<crate::schema::$($seg)::+>(PhantomData)),)*
+                _ => None,
+            }
+        }
+        fn $dispatch(type_name: &str) -> Option<&'static dyn Codec> {
+            match type_name {
+                $($full => Some(&Ty::<crate::schema_dispatch::$($seg)::+>(PhantomData)),)*
                 _ => None,
             }
         }
@@ -68,26 +76,27 @@ macro_rules! table {
 }
 
 table! {
-    "conformance.Scalars" => c::Scalars,
-    "conformance.Optionals" => c::Optionals,
-    "conformance.Repeats" => c::Repeats,
-    "conformance.Maps" => c::Maps,
-    "conformance.Leaf" => c::Leaf,
-    "conformance.Choice" => c::Choice,
-    "conformance.Node" => c::Node,
-    "conformance.Keys" => c::Keys,
-    "conformance.Outer" => c::Outer,
-    "conformance.Middle" => c::Middle,
-    "conformance.Bindings" => c::Bindings,
-    "conformance.Required" => c::Required,
-    "conformance.Inner" => c::Inner,
-    "conformance.Person" => c::Person,
-    "conformance.Order" => c::Order,
-    "conformance.Customer" => c::Customer,
-    "conformance.Line" => c::Line,
-    "conformance.Reading" => c::Reading,
-    "conformance.Wkt" => c::Wkt,
-    "conformance.Editions" => c::Editions,
+    codec, dispatch_codec:
+    "conformance.Scalars" => conformance::Scalars,
+    "conformance.Optionals" => conformance::Optionals,
+    "conformance.Repeats" => conformance::Repeats,
+    "conformance.Maps" => conformance::Maps,
+    "conformance.Leaf" => conformance::Leaf,
+    "conformance.Choice" => conformance::Choice,
+    "conformance.Node" => conformance::Node,
+    "conformance.Keys" => conformance::Keys,
+    "conformance.Outer" => conformance::Outer,
+    "conformance.Middle" => conformance::Middle,
+    "conformance.Bindings" => conformance::Bindings,
+    "conformance.Required" => conformance::Required,
+    "conformance.Inner" => conformance::Inner,
+    "conformance.Person" => conformance::Person,
+    "conformance.Order" => conformance::Order,
+    "conformance.Customer" => conformance::Customer,
+    "conformance.Line" => conformance::Line,
+    "conformance.Reading" => conformance::Reading,
+    "conformance.Wkt" => conformance::Wkt,
+    "conformance.Editions" => conformance::Editions,
     "evolution.v1.Record" => evolution::v1::Record,
     "evolution.v2.Record" => evolution::v2::Record,
 }
@@ -96,6 +105,12 @@ table! {
 /// `None` when the type is not one of [`TYPE_NAMES`].
 pub fn decode(type_name: &str, bytes: &[u8], cfg: &Config) -> Option<Outcome> {
     codec(type_name).map(|c| c.run(bytes, cfg))
+}
+
+/// [`decode`] with the dispatch decoders ([`crate::schema_dispatch`]): the outcome must
+/// be the walk's, error code, offset and path included.
+pub fn decode_dispatch(type_name: &str, bytes: &[u8], cfg: &Config) -> Option<Outcome> {
+    dispatch_codec(type_name).map(|c| c.run(bytes, cfg))
 }
 
 /// Encode the value `bytes` hold (its canonical encoding, read at the depth cap) as the
@@ -129,12 +144,29 @@ fn encode_as<M: Message>(bytes: &[u8], cfg: &Config) -> Result<Vec<u8>, EncodeFa
 /// conversion (same bytes).
 type BorrowedRun = fn(&[u8], &Config) -> Outcome;
 
+/// The borrowed registries, walk (`$name`) and dispatch (`$dispatch`), as [`table!`].
 macro_rules! borrowed_table {
-    ($($full:literal => $ty:ty),* $(,)?) => {
-        fn borrowed_codec(type_name: &str) -> Option<BorrowedRun> {
+    ($name:ident, $dispatch:ident: $($full:literal => $($seg:ident)::+),* $(,)?) => {
+        fn $name(type_name: &str) -> Option<BorrowedRun> {
             match type_name {
                 $($full => Some(|b: &[u8], cfg: &Config| {
-                    run::<$ty>(b, cfg, Some(owned_encoding::<$ty>))
+                    run::<crate::schema::$($seg)::+<'_>>(
+                        b,
+                        cfg,
+                        Some(owned_encoding::<crate::schema::$($seg)::+<'_>>),
+                    )
+                }),)*
+                _ => None,
+            }
+        }
+        fn $dispatch(type_name: &str) -> Option<BorrowedRun> {
+            match type_name {
+                $($full => Some(|b: &[u8], cfg: &Config| {
+                    run::<crate::schema_dispatch::$($seg)::+<'_>>(
+                        b,
+                        cfg,
+                        Some(owned_encoding::<crate::schema_dispatch::$($seg)::+<'_>>),
+                    )
                 }),)*
                 _ => None,
             }
@@ -143,28 +175,29 @@ macro_rules! borrowed_table {
 }
 
 borrowed_table! {
-    "conformance.Scalars" => c::ScalarsRef<'_>,
-    "conformance.Optionals" => c::OptionalsRef<'_>,
-    "conformance.Repeats" => c::RepeatsRef<'_>,
-    "conformance.Maps" => c::MapsRef<'_>,
-    "conformance.Leaf" => c::LeafRef<'_>,
-    "conformance.Choice" => c::ChoiceRef<'_>,
-    "conformance.Node" => c::NodeRef<'_>,
-    "conformance.Keys" => c::KeysRef<'_>,
-    "conformance.Outer" => c::OuterRef<'_>,
-    "conformance.Middle" => c::MiddleRef<'_>,
-    "conformance.Bindings" => c::BindingsRef<'_>,
-    "conformance.Required" => c::RequiredRef<'_>,
-    "conformance.Inner" => c::InnerRef<'_>,
-    "conformance.Person" => c::PersonRef<'_>,
-    "conformance.Order" => c::OrderRef<'_>,
-    "conformance.Customer" => c::CustomerRef<'_>,
-    "conformance.Line" => c::LineRef<'_>,
-    "conformance.Reading" => c::ReadingRef<'_>,
-    "conformance.Wkt" => c::WktRef<'_>,
-    "conformance.Editions" => c::EditionsRef<'_>,
-    "evolution.v1.Record" => evolution::v1::RecordRef<'_>,
-    "evolution.v2.Record" => evolution::v2::RecordRef<'_>,
+    borrowed_codec, borrowed_dispatch_codec:
+    "conformance.Scalars" => conformance::ScalarsRef,
+    "conformance.Optionals" => conformance::OptionalsRef,
+    "conformance.Repeats" => conformance::RepeatsRef,
+    "conformance.Maps" => conformance::MapsRef,
+    "conformance.Leaf" => conformance::LeafRef,
+    "conformance.Choice" => conformance::ChoiceRef,
+    "conformance.Node" => conformance::NodeRef,
+    "conformance.Keys" => conformance::KeysRef,
+    "conformance.Outer" => conformance::OuterRef,
+    "conformance.Middle" => conformance::MiddleRef,
+    "conformance.Bindings" => conformance::BindingsRef,
+    "conformance.Required" => conformance::RequiredRef,
+    "conformance.Inner" => conformance::InnerRef,
+    "conformance.Person" => conformance::PersonRef,
+    "conformance.Order" => conformance::OrderRef,
+    "conformance.Customer" => conformance::CustomerRef,
+    "conformance.Line" => conformance::LineRef,
+    "conformance.Reading" => conformance::ReadingRef,
+    "conformance.Wkt" => conformance::WktRef,
+    "conformance.Editions" => conformance::EditionsRef,
+    "evolution.v1.Record" => evolution::v1::RecordRef,
+    "evolution.v2.Record" => evolution::v2::RecordRef,
 }
 
 /// Decode `bytes` as the borrowed twin of `type_name` and re-encode the value, as
@@ -173,6 +206,11 @@ borrowed_table! {
 /// outcome is `EncodeFailed`). `None` when the type is not one of [`TYPE_NAMES`].
 pub fn decode_borrowed(type_name: &str, bytes: &[u8], cfg: &Config) -> Option<Outcome> {
     borrowed_codec(type_name).map(|run| run(bytes, cfg))
+}
+
+/// [`decode_borrowed`] with the dispatch decoders' twins ([`crate::schema_dispatch`]).
+pub fn decode_borrowed_dispatch(type_name: &str, bytes: &[u8], cfg: &Config) -> Option<Outcome> {
+    borrowed_dispatch_codec(type_name).map(|run| run(bytes, cfg))
 }
 
 /// How a borrowed value's owned twin encodes (framed for a stream): what the twin's

@@ -38,6 +38,14 @@ pub mod schema {
     include!(concat!(env!("OUT_DIR"), "/protos.rs"));
 }
 
+/// The same schemas generated with every message decoded by dispatch
+/// (`bijoubuf_build::Config::decode_dispatch`) where [`schema`]'s walk: engine (a) run
+/// through [`generated::decode_dispatch`] and [`generated::decode_borrowed_dispatch`].
+pub mod schema_dispatch {
+    #![allow(missing_docs)]
+    include!(concat!(env!("OUT_DIR"), "/dispatch/protos.rs"));
+}
+
 /// The `.proto` sources of the conformance schemas, by import name, embedded so that a
 /// testee binary needs no files at run time.
 pub const SCHEMA_SOURCES: &[(&str, &str)] = &[

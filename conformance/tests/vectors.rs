@@ -207,6 +207,25 @@ fn run_borrowed(case: &Case) -> Result<Outcome, String> {
     Ok(o)
 }
 
+/// The dispatch decoders (`schema_dispatch`), owned and borrowed: each case's outcome, and
+/// the walk's, code, offset and path included.
+fn run_dispatch(case: &Case, borrowed: bool) -> Result<Outcome, String> {
+    if matches!(case.expect, Expect::EncodeRefused { .. }) {
+        return Ok(Outcome::Accepted {
+            reencoded: Vec::new(),
+            unknown: 0,
+        });
+    }
+    let o = if borrowed {
+        generated::decode_borrowed_dispatch(&case.type_name, &case.bytes, &case.config)
+    } else {
+        generated::decode_dispatch(&case.type_name, &case.bytes, &case.config)
+    }
+    .ok_or_else(|| format!("no dispatch type {}", case.type_name))?;
+    check_outcome(case, &o)?;
+    Ok(o)
+}
+
 fn run_reflect(case: &Case) -> Result<Outcome, String> {
     if let Expect::EncodeRefused { json, code } = &case.expect {
         return match dynamic::encode_json_with(&case.type_name, json, &case.config) {
@@ -284,6 +303,8 @@ fn run_case(case: &Case, known: &[Known], engines: &Engines) -> Result<(), Faile
     };
     let g = run_generated(case);
     let b = run_borrowed(case);
+    let d = run_dispatch(case, false);
+    let db = run_dispatch(case, true);
     let r = run_reflect(case);
     let disagree = match (&g, &r) {
         (Ok(a), Ok(b)) if a != b => {
@@ -298,14 +319,26 @@ fn run_case(case: &Case, known: &[Known], engines: &Engines) -> Result<(), Faile
         }
         _ => None,
     };
+    // Dispatch decoders answer exactly as the walk, owned and borrowed.
+    let dispatch = [(&d, "dispatch"), (&db, "dispatch borrowed")]
+        .into_iter()
+        .find_map(|(x, name)| match (&g, x) {
+            (Ok(a), Ok(b)) if a != b => {
+                Some(format!("generated {} but {name} {}", short(a), short(b)))
+            }
+            _ => None,
+        });
     judge("generated", g.map(|_| ()));
     judge("borrowed", b.map(|_| ()));
+    judge("dispatch", d.map(|_| ()));
+    judge("dispatch-borrowed", db.map(|_| ()));
     judge("reflect", r.map(|_| ()));
     for e in &engines.testees {
         judge(&e.name, run_testee(case, e));
     }
     failures.extend(disagree);
     failures.extend(twin);
+    failures.extend(dispatch);
     if failures.is_empty() {
         Ok(())
     } else {
@@ -425,6 +458,11 @@ fn self_check() -> Result<(), Failed> {
         }
         if run_borrowed(case).is_ok() && case.id != "wrong-json" {
             return Err(format!("borrowed engine passed the bad vector {}", case.id).into());
+        }
+        for borrowed in [false, true] {
+            if run_dispatch(case, borrowed).is_ok() && case.id != "wrong-json" {
+                return Err(format!("dispatch engine passed the bad vector {}", case.id).into());
+            }
         }
     }
     Ok(())

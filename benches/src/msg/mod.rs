@@ -53,6 +53,11 @@ pub mod bijou {
             include!(concat!(env!("OUT_DIR"), "/bijou/benchmarks.proto2.rs"));
         }
     }
+    /// GoogleMessage1 (proto3) again, decoded by the walk rather than dispatch (see
+    /// `bijoubuf_codegen::Options::decode_dispatch`), timed against it by the table bench.
+    pub mod walk {
+        include!(concat!(env!("OUT_DIR"), "/bijou-walk/benchmarks.proto3.rs"));
+    }
     /// OpenTelemetry's protocol (`schemas/opentelemetry/`), nested by package so that the
     /// generated cross-package paths resolve.
     pub mod opentelemetry {

@@ -1109,6 +1109,24 @@ pub fn op(w: Workload, op: &str, variants: u64) -> Option<Op> {
                         }
                     }));
                 }
+                // The same messages' walk decoders (`super::bijou::walk`), not in `OPS`.
+                "bijou-walk-decode" => {
+                    use bijoubuf::Message as _;
+                    let inputs = encoded(&bijou, |m| m.encode_to_vec().expect("encodes"));
+                    return Some(cycle(inputs, |v| {
+                        for x in v {
+                            std::hint::black_box(
+                                super::bijou::walk::GoogleMessage1::decode(std::hint::black_box(x))
+                                    .expect("canonical"),
+                            );
+                        }
+                    }));
+                }
+                "bijou-walk-borrowed-decode" => (
+                    "bijou-borrowed-decode",
+                    (|x: &[u8]| twin::<super::bijou::walk::GoogleMessage1Ref<'_>>(x))
+                        as fn(&[u8]) -> bool,
+                ),
                 _ => (op, |x: &[u8]| twin::<b3::GoogleMessage1Ref<'_>>(x)),
             };
             Inputs {

@@ -38,6 +38,13 @@
 //! }
 //! ```
 //!
+//! Each message's decoder is one of two shapes with the same checks and errors: the
+//! *walk* (one question per declared field, in number order) or *dispatch* (a `match` on
+//! each record's field number into reads shared by every field of a shape). Owned types
+//! of messages with 32 declared fields or more dispatch, the rest walk (see
+//! `bijoubuf_codegen::Options::decode_dispatch` for the measurements);
+//! [`Config::decode_dispatch`] and [`Config::decode_walk`] choose per message.
+//!
 //! Services are generated with [`Config::services`]: tonic server traits and clients
 //! over `bijoubuf-tonic`'s codec (the crate then depends on `tonic` and
 //! `bijoubuf-tonic`). Without it a schema's services are left out and the build prints a
@@ -316,6 +323,23 @@ impl Config {
         paths: I,
     ) -> &mut Self {
         self.options.preserve_unknown_fields(paths);
+        self
+    }
+
+    /// See [`Options::decode_dispatch`]: messages at these paths are decoded by
+    /// dispatch (a `match` on each record's field number) whatever their size.
+    pub fn decode_dispatch<I: IntoIterator<Item = S>, S: AsRef<str>>(
+        &mut self,
+        paths: I,
+    ) -> &mut Self {
+        self.options.decode_dispatch(paths);
+        self
+    }
+
+    /// See [`Options::decode_walk`]: messages at these paths are decoded by the walk
+    /// (one question per declared field, in number order) whatever their size.
+    pub fn decode_walk<I: IntoIterator<Item = S>, S: AsRef<str>>(&mut self, paths: I) -> &mut Self {
+        self.options.decode_walk(paths);
         self
     }
 

@@ -6,14 +6,17 @@ use bijoubuf_schema::Schema;
 use crate::Failure;
 
 /// `(file name, source)` for every package of the requested files; the messages at the
-/// `borrowed` paths also get borrowed twins; `services` adds tonic servers and clients.
+/// `borrowed` paths also get borrowed twins; those at the `dispatch` paths are decoded
+/// by dispatch; `services` adds tonic servers and clients.
 pub(crate) fn generate(
     schema: &Schema,
     borrowed: &[String],
+    dispatch: &[String],
     services: bool,
 ) -> Result<Vec<(String, String)>, Failure> {
     let mut options = bijoubuf_codegen::Options::new();
     options.borrowed(borrowed);
+    options.decode_dispatch(dispatch);
     options.services(services).service_transport(services);
     let files = bijoubuf_codegen::generate(schema, &options).map_err(|e| {
         eprintln!("error[codegen]: {e}");

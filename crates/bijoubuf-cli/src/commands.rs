@@ -21,6 +21,7 @@ pub(crate) fn run(cmd: Command) -> Result<(), Failure> {
             lints,
             rust_out,
             rust_borrowed,
+            rust_dispatch,
             services,
             ts_out,
             ts_runtime,
@@ -37,6 +38,7 @@ pub(crate) fn run(cmd: Command) -> Result<(), Failure> {
             Outputs {
                 rust: rust_out.as_deref(),
                 rust_borrowed: &rust_borrowed,
+                rust_dispatch: &rust_dispatch,
                 services,
                 ts: ts_out.as_deref().map(|dir| (dir, ts_runtime.as_str())),
                 go: go_out
@@ -112,6 +114,8 @@ struct Outputs<'a> {
     rust: Option<&'a Path>,
     /// Schema paths whose messages also get borrowed twins.
     rust_borrowed: &'a [String],
+    /// Schema paths whose messages are decoded by dispatch.
+    rust_dispatch: &'a [String],
     /// Generate services (Rust servers and clients, TypeScript clients).
     services: bool,
     ts: Option<(&'a Path, &'a str)>,
@@ -147,8 +151,12 @@ fn compile(
     schema::print_warnings(&compiled);
     let mut written = Vec::new();
     if let Some(dir) = outputs.rust {
-        let generated =
-            crate::codegen::generate(&compiled.schema, outputs.rust_borrowed, outputs.services)?;
+        let generated = crate::codegen::generate(
+            &compiled.schema,
+            outputs.rust_borrowed,
+            outputs.rust_dispatch,
+            outputs.services,
+        )?;
         write_all(dir, generated, &mut written)?;
     }
     if let Some((dir, runtime)) = outputs.ts {

@@ -77,6 +77,12 @@ enum Command {
         /// and of every message they reach. Repeatable.
         #[arg(long, value_name = "PATH", requires = "rust_out")]
         rust_borrowed: Vec<String>,
+        /// Decode the messages at this schema path by dispatch (a `match` on each
+        /// record's field number), owned types and twins, whatever their size; by
+        /// default owned types of messages with 32 declared fields or more do.
+        /// Repeatable.
+        #[arg(long, value_name = "PATH", requires = "rust_out")]
+        rust_dispatch: Vec<String>,
         /// Also generate the schemas' services: tonic server traits and clients in Rust
         /// (needs `tonic` and `bijoubuf-tonic`), gRPC-web clients in TypeScript. Without
         /// it, services are left out and a note says which.

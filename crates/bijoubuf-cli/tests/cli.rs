@@ -269,6 +269,22 @@ fn compile_writes_rust_and_a_descriptor_set() {
     let code = std::fs::read_to_string(rust.join("shop.v1.rs")).expect("generated file");
     assert!(code.contains("pub struct OrderRef<'a>"), "{code}");
     assert!(code.contains("pub struct LineRef<'a>"), "{code}");
+    assert!(!code.contains("r.record()"), "{code}");
+    // Dispatch decoders on request.
+    let r = run(
+        &[
+            "compile",
+            "--rust-out",
+            rust.to_str().expect("utf-8 path"),
+            "--rust-dispatch",
+            ".shop.v1.Order",
+            "order.proto",
+        ],
+        b"",
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let code = std::fs::read_to_string(rust.join("shop.v1.rs")).expect("generated file");
+    assert_eq!(code.matches("match r.record()?").count(), 1, "{code}");
     let _ = std::fs::remove_dir_all(&out);
     // A broken schema writes nothing and exits 1.
     let r = run(

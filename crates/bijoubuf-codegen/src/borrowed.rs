@@ -148,11 +148,46 @@ impl Emitter<'_> {
             nested.extend(inner.oneof_twin(m, t, eq));
         }
 
-        let in_place = self.decode_in_place(quote! {
+        let into_body = quote! {
             #(#into_stmts)*
             #unknown_into
             #(#into_tail)*
-        });
+        };
+        // The decode methods: the walk's, or dispatch's beside the walk's `_into`.
+        let (decode_methods, dispatch_impl) = if self.dispatches(m, true) {
+            let d = self.dispatch(m, &tplains, &toneofs, preserve);
+            let (methods, body, into) = (d.methods, d.body, self.decode_into(into_body));
+            (
+                quote!(#methods #into),
+                quote! {
+                    #allow_deprecated
+                    impl<'a> #twin<'a> {
+                        fn __bb_dispatch(&mut self, r: &mut #bb::Reader<'a>) -> #bb::Result<()> {
+                            #body
+                        }
+                    }
+                },
+            )
+        } else {
+            let in_place = self.decode_in_place(into_body);
+            (
+                quote! {
+                    fn __decode(r: &mut #bb::Reader<'a>) -> #bb::Result<Self> {
+                        #(#decode_stmts)*
+                        #unknown_finish
+                        #(#require_stmts)*
+                        #bb::Ok(Self {
+                            #(#inits,)*
+                            #unknown_init
+                            #marker_init
+                        })
+                    }
+
+                    #in_place
+                },
+                TokenStream::new(),
+            )
+        };
         let items = quote! {
             #docs
             #[derive(Clone, Debug, Default, PartialEq #eq_derive)]
@@ -175,19 +210,9 @@ impl Emitter<'_> {
 
             #allow_deprecated
             impl<'a> #bb::Decode<'a> for #twin<'a> {
-                fn __decode(r: &mut #bb::Reader<'a>) -> #bb::Result<Self> {
-                    #(#decode_stmts)*
-                    #unknown_finish
-                    #(#require_stmts)*
-                    #bb::Ok(Self {
-                        #(#inits,)*
-                        #unknown_init
-                        #marker_init
-                    })
-                }
-
-                #in_place
+                #decode_methods
             }
+            #dispatch_impl
 
             impl<'a> #rt::MessageRef<'a> for #twin<'a> {
                 type Owned = #name;

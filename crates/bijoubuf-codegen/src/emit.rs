@@ -69,6 +69,7 @@ impl<'c> Emitter<'c> {
     pub(crate) fn decode_in_place(&self, into_body: TokenStream) -> TokenStream {
         let bb = self.hidden();
         let alloc = self.alloc();
+        let into = self.decode_into(into_body);
         quote! {
             fn __decode_push(r: &mut #bb::Reader<'a>, out: &mut #alloc::vec::Vec<Self>) -> #bb::Result<()> {
                 #bb::push_in_place(r, out)
@@ -78,6 +79,14 @@ impl<'c> Emitter<'c> {
                 #bb::some_in_place(r, v)
             }
 
+            #into
+        }
+    }
+
+    /// `__decode_into` around `into_body` (the walk into `self`'s members).
+    pub(crate) fn decode_into(&self, into_body: TokenStream) -> TokenStream {
+        let bb = self.hidden();
+        quote! {
             fn __decode_into(&mut self, r: &mut #bb::Reader<'a>) -> #bb::Result<()> {
                 #into_body
                 #bb::Ok(())

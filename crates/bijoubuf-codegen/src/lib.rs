@@ -108,6 +108,25 @@
 //! `Unknown(i32)` variant was the alternative; it makes every `match` carry a case that
 //! most schemas never produce and loses `#[repr(i32)]` casts.
 //!
+//! # Decoders: the walk and dispatch
+//!
+//! Each message's strict decoder (`M::decode`, and the twin's) has one of two shapes,
+//! with the same checks, errors, byte offsets and paths:
+//!
+//! - the *walk* asks the reader for every declared field once, in number order, each read
+//!   inlined: small messages whose fields are mostly present;
+//! - *dispatch* starts from the default and loops over the records the input holds: the
+//!   record's field number picks the field in a `match` (a jump table), whose arm hands
+//!   the member to a read the runtime shares between every field of that shape and codec.
+//!   Absent fields cost nothing and the decoder stays small (GoogleMessage1's 2.7 KB of
+//!   machine code against the walk's 29 KB).
+//!
+//! Owned types of messages with 32 declared fields or more dispatch; the others, and
+//! every borrowed twin (whose reads are too cheap for the call: measured level or
+//! slower), walk. [`Options::decode_dispatch`] and [`Options::decode_walk`] choose per
+//! message, for the owned type and its twin.
+//! `decode_into` is the walk in both (it reuses what the value holds, field by field).
+//!
 //! # Names
 //!
 //! Fields and modules are `snake_case`, types and variants `UpperCamelCase` (enum
@@ -136,6 +155,7 @@
 mod accessors;
 mod borrowed;
 mod context;
+mod dispatch;
 mod emit;
 mod enums;
 mod message;

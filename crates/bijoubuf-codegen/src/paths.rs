@@ -16,6 +16,8 @@ pub(crate) fn check(schema: &Schema, options: &Options) -> Result<(), Error> {
         ("boxed", &options.boxed),
         ("borrowed", &options.borrowed),
         ("preserve_unknown_fields", &options.preserve),
+        ("decode_dispatch", &options.dispatch),
+        ("decode_walk", &options.walk),
         ("serde", &options.serde),
         ("disable_comments", &options.no_comments),
     ];

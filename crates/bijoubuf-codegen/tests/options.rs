@@ -484,3 +484,102 @@ enum Status { STATUS_UNSPECIFIED = 0; }"#;
         .disable_comments([".shop.v1.Status.STATUS_UNSPECIFIED"]);
     gen_with(&[("t.proto", SHOP)], &opts).unwrap();
 }
+
+/// A proto3 message `name` with `n` `int32` fields numbered 1 to `n`.
+fn fields(name: &str, n: u32) -> String {
+    let body: String = (1..=n).map(|i| format!("int32 f{i} = {i}; ")).collect();
+    format!("message {name} {{ {body}}}")
+}
+
+/// The text of the `impl` blocks that decode message `name` (from its `Decode` impl
+/// to the next item).
+fn decoder_of<'o>(out: &'o str, name: &str) -> &'o str {
+    let at = out
+        .find(&format!("__bb::Decode<'a> for {name} {{"))
+        .unwrap_or_else(|| panic!("no Decode impl for {name}: {out}"));
+    let rest = &out[at..];
+    let end = rest
+        .find("\nimpl ::bijoubuf::Message for")
+        .unwrap_or(rest.len());
+    &rest[..end]
+}
+
+#[test]
+fn messages_with_32_fields_or_more_dispatch_by_default_and_options_choose() {
+    let text = format!(
+        r#"syntax = "proto3"; package p; {} {} {}"#,
+        fields("Wide", 32),
+        fields("Narrow", 31),
+        fields("Other", 2)
+    );
+    let out = gen_one(&text, &Options::new());
+    let wide = decoder_of(&out, "Wide");
+    assert!(wide.contains("match r.record()?"), "{wide}");
+    assert!(
+        wide.contains("32 => r.implicit_here::<__bb::Int32>(\"f32\", &mut self.f32)?"),
+        "{wide}"
+    );
+    // `decode_into` stays the walk.
+    assert!(
+        wide.contains("r.implicit_into::<__bb::Int32>(1, \"f1\""),
+        "{wide}"
+    );
+    let narrow = decoder_of(&out, "Narrow");
+    // A borrowed twin walks unless named.
+    let mut opts = Options::new();
+    opts.borrowed([".p.Wide"]);
+    let twins = gen_one(&text, &opts);
+    assert!(decoder_of(&twins, "Wide").contains("r.record()"));
+    assert!(!decoder_of(&twins, "WideRef<'a>").contains("r.record()"));
+    opts.decode_dispatch([".p.Wide"]);
+    let twins = gen_one(&text, &opts);
+    assert!(decoder_of(&twins, "WideRef<'a>").contains("r.record()"));
+    assert!(!narrow.contains("r.record()"), "{narrow}");
+    assert!(narrow.contains("let f31 = r.implicit::<__bb::Int32>(31, \"f31\")?;"));
+
+    // `decode_walk` keeps a wide message on the walk, `decode_dispatch` moves a narrow one.
+    let mut opts = Options::new();
+    opts.decode_walk([".p.Wide"]).decode_dispatch(["Other"]);
+    let out = gen_one(&text, &opts);
+    assert!(!decoder_of(&out, "Wide").contains("r.record()"));
+    assert!(!decoder_of(&out, "Narrow").contains("r.record()"));
+    assert!(decoder_of(&out, "Other").contains("r.record()"));
+    // A path named by both dispatches.
+    let mut opts = Options::new();
+    opts.decode_walk(["."]).decode_dispatch([".p.Narrow"]);
+    let out = gen_one(&text, &opts);
+    assert!(decoder_of(&out, "Narrow").contains("r.record()"));
+    assert!(!decoder_of(&out, "Wide").contains("r.record()"));
+}
+
+#[test]
+fn dispatch_checks_required_fields_after_finish_in_number_order() {
+    let mut opts = Options::new();
+    opts.decode_dispatch(["."]);
+    let out = gen_one(
+        r#"syntax = "proto2"; package p;
+        message R { required int32 b = 2; optional int32 c = 3; required string a = 1; }"#,
+        &opts,
+    );
+    let r = decoder_of(&out, "R");
+    let finish = r.find("r.finish()?;").expect("finish");
+    let a = r
+        .find("r.require(__seen_a.then_some(()), \"a\")?;")
+        .expect("a's check");
+    let b = r
+        .find("r.require(__seen_b.then_some(()), \"b\")?;")
+        .expect("b's check");
+    assert!(finish < a && a < b, "{r}");
+}
+
+#[test]
+fn a_mistyped_dispatch_path_is_an_error() {
+    let mut opts = Options::new();
+    opts.decode_dispatch([".p.Nope"]);
+    let err = gen_with(
+        &[("t.proto", r#"syntax = "proto3"; package p; message M {}"#)],
+        &opts,
+    )
+    .expect_err("unknown path");
+    assert!(err.to_string().contains("decode_dispatch"), "{err}");
+}

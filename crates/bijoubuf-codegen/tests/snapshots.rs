@@ -81,3 +81,18 @@ fn kitchen_borrowed() {
         joined(&generate_file("kitchen/sink.proto", &opts))
     );
 }
+
+#[test]
+fn kitchen_dispatch() {
+    // Every message decoded by dispatch, owned types and twins: every field shape's arm
+    // (implicit, optional, repeated, fixed-width runs and maps in twins, maps, oneofs,
+    // boxed recursion) and the unknown-field member's `finish`.
+    let mut opts = Options::new();
+    opts.preserve_unknown_fields([".kitchen.Tree"])
+        .borrowed([".kitchen.Choice", ".kitchen.Tree", ".kitchen.Repeats"])
+        .decode_dispatch(["."]);
+    insta::assert_snapshot!(
+        "kitchen_dispatch",
+        joined(&generate_file("kitchen/sink.proto", &opts))
+    );
+}

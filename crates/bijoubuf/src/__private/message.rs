@@ -48,8 +48,9 @@ pub trait Encode {
 }
 
 /// Reading a message value from input that lives for `'a`; not API. `__decode`
-/// requests each known field once, ascending, then calls [`Reader::finish`] and the
-/// `require` checks (see the module docs of [`__private`](super)).
+/// requests each known field once, ascending (or dispatches on each record's number),
+/// then calls [`Reader::finish`] and the `require` checks (see the module docs of
+/// [`__private`](super)).
 pub trait Decode<'a>: Encode + Sized {
     /// Read the content.
     fn __decode(r: &mut Reader<'a>) -> Result<Self, DecodeError>;

@@ -42,6 +42,14 @@
 //!   [`Enum`] (open, SPEC §3.6).
 //! - A oneof member is handled at its own number's position: `explicit` for the set
 //!   member in the passes, `Reader::oneof(n, name, kind.is_some())` when decoding.
+//! - Or `__decode` *dispatches* (the generator's `decode_dispatch` option, and its
+//!   default for messages with many declared fields): it starts from `Self::default()`
+//!   and loops `match r.record()? { 0 => break, n => …, _ => r.unknown_here(n)? }`,
+//!   each field's arm handing its member to a shared read (`implicit_here`,
+//!   `optional_here`, `required_here`, `oneof_here`, `repeated_here`, `fixed_run_here`,
+//!   `map_here`, `sorted_map_here`), then calls [`Reader::finish`] and
+//!   [`Reader::require`] for each `required` field not seen, ascending. The same checks,
+//!   errors, offsets and paths as the walk; `__decode_into` stays the walk.
 //! - The schema's facts live on the owned type's `Message`: `NAME` is the short type
 //!   name, `FIELD_NUMBERS` every declared number ascending (oneof members included). A
 //!   type without unknown-field storage keeps the defaults (`KEEPS_UNKNOWN_FIELDS =

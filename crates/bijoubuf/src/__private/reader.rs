@@ -11,6 +11,8 @@
 use alloc::collections::BTreeMap;
 use alloc::vec::Vec;
 
+mod dispatch;
+
 use super::codec::{Element, KeyElement, MapKey, Of, ReadCodec};
 use super::message::Decode;
 use crate::error::{DecodeError, ErrorKind, FieldName, PathSegment};
@@ -915,6 +917,19 @@ impl<'a> Reader<'a> {
         if !self.present(number, WireType::Len, opens_message, name)? {
             return Ok(None);
         }
+        self.run_here(name, width).map(Some)
+    }
+
+    /// The checks of [`open_run`](Self::open_run) after its record was handed out: the
+    /// run's length, then `empty-repeated` and `packed-length-mismatch`; the end of the
+    /// run. Shared with the dispatch decoder (`dispatch.rs`).
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    fn run_here<N: FieldName>(
+        &mut self,
+        name: N,
+        width: Option<usize>,
+    ) -> Result<usize, DecodeError> {
         let len_at = self.pos;
         let len = self.length().map_err(|e| e.in_field(name))?;
         if len == 0 {
@@ -927,7 +942,7 @@ impl<'a> Reader<'a> {
             // SPEC §6.2
             return Err(field_error(ErrorKind::PackedLengthMismatch, len_at, name));
         }
-        Ok(Some(self.pos + len))
+        Ok(self.pos + len)
     }
 
     /// A repeated field of any element kind: one LEN record of key-less elements
@@ -979,6 +994,20 @@ impl<'a> Reader<'a> {
         let Some(run_end) = self.open_run(number, name, C::FIXED, false)? else {
             return Ok(crate::FixedRun::new());
         };
+        self.fixed_run_at::<C>(run_end, name)
+    }
+
+    /// The elements of an opened fixed-width run up to `run_end` as a view: the body of
+    /// [`fixed_run`](Self::fixed_run), shared with the dispatch decoder.
+    #[inline]
+    fn fixed_run_at<C: ReadCodec<'a>>(
+        &mut self,
+        run_end: usize,
+        name: impl FieldName,
+    ) -> Result<crate::FixedRun<'a, C::Value>, DecodeError>
+    where
+        C::Value: crate::FixedWidth,
+    {
         let start = self.pos;
         let run = self.buf.get(start..run_end).unwrap_or_default();
         if <C::Value as crate::FixedWidth>::CHECKED {
@@ -1157,6 +1186,21 @@ impl<'a> Reader<'a> {
         let Some(run_end) = self.open_run(number, name, None, v.opens_message())? else {
             return Ok(());
         };
+        self.map_at(run_end, name, k, v, out)
+    }
+
+    /// The entries of an opened map run up to `run_end` into the empty `out`: the body
+    /// of [`map_into`](Self::map_into), shared with the dispatch decoder.
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    fn map_at<K: KeyElement<'a>, V: Element<'a>, N: FieldName>(
+        &mut self,
+        run_end: usize,
+        name: N,
+        k: &K,
+        v: &V,
+        out: &mut BTreeMap<K::Value, V::Value>,
+    ) -> Result<(), DecodeError> {
         let outer = self.cur;
         self.bound(run_end);
         let count = self.count_entries(run_end, k, v);
@@ -1199,6 +1243,20 @@ impl<'a> Reader<'a> {
         let Some(run_end) = self.open_run(number, name, None, v.opens_message())? else {
             return Ok(Vec::new());
         };
+        self.map_el_at(run_end, name, k, v)
+    }
+
+    /// The entries of an opened map run up to `run_end`, in a vector: the body of
+    /// [`map_el`](Self::map_el), shared with the dispatch decoder.
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    fn map_el_at<K: KeyElement<'a>, V: Element<'a>, N: FieldName>(
+        &mut self,
+        run_end: usize,
+        name: N,
+        k: &K,
+        v: &V,
+    ) -> Result<Entries<'a, K, V>, DecodeError> {
         let outer = self.cur;
         self.bound(run_end);
         let count = self.count_entries(run_end, k, v);

@@ -1,0 +1,150 @@
+//! The two shapes of generated decoder, the walk ([`bijoubuf_conformance::schema`]) and
+//! dispatch ([`bijoubuf_conformance::schema_dispatch`]), give the same outcome on every
+//! conformance vector's input and on inputs near it: the same value (re-encoded to the
+//! same bytes, the same number of unknown records kept) or the same refusal (code, byte
+//! offset and path), owned and borrowed.
+//!
+//! Near inputs: every byte set to each of [`BYTE_VALUES`] and flipped in one bit, every
+//! cut, a byte appended (in a long input, near its two ends only); each under the vector's configuration, and the vector's own
+//! input also under depth limits 1 to 4 and with the unknown-field policy flipped.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use bijoubuf_conformance::{Config, Expect, Outcome, generated};
+
+/// Values each byte is set to: the small keys and lengths, a wire type's neighbours, the
+/// last one-byte bijou64, the tier tags around it and the largest.
+const BYTE_VALUES: [u8; 8] = [0x00, 0x01, 0x02, 0x03, 0x7F, 0xF7, 0xF8, 0xFF];
+
+/// Inputs longer than this (deep nesting, large runs) are mutated at their first and last
+/// [`MUTATED`] bytes only.
+const MUTATED: usize = 128;
+
+/// Inputs longer than this are not mutated (only cut in half and run whole).
+const LONG: usize = 4096;
+
+/// The inputs near `bytes`, one at a time, each handed to `f`.
+fn mutations(bytes: &[u8], mut f: impl FnMut(&[u8])) {
+    let n = bytes.len();
+    if n > LONG {
+        f(&bytes[..n / 2]);
+        return;
+    }
+    let mut b = bytes.to_vec();
+    let at = (0..n.min(MUTATED)).chain(n.saturating_sub(MUTATED).max(MUTATED)..n);
+    for i in at {
+        for v in BYTE_VALUES.into_iter().chain([bytes[i] ^ 0x04]) {
+            if v != bytes[i] {
+                b[i] = v;
+                f(&b);
+            }
+        }
+        b[i] = bytes[i];
+        f(&bytes[..i]);
+    }
+    for v in [0x00, 0x04] {
+        b.push(v);
+        f(&b);
+        b.pop();
+    }
+}
+
+/// Walk and dispatch, owned and borrowed, on one input: `Err` names the first
+/// disagreement. Returns the walk's owned outcome.
+fn compare(type_name: &str, bytes: &[u8], cfg: &Config) -> Result<Outcome, String> {
+    let run = |f: fn(&str, &[u8], &Config) -> Option<Outcome>| {
+        f(type_name, bytes, cfg).ok_or_else(|| format!("no generated type {type_name}"))
+    };
+    let walk = run(generated::decode)?;
+    let dispatch = run(generated::decode_dispatch)?;
+    let walk_ref = run(generated::decode_borrowed)?;
+    let dispatch_ref = run(generated::decode_borrowed_dispatch)?;
+    if walk != dispatch {
+        return Err(format!("owned: walk {walk:?}, dispatch {dispatch:?}"));
+    }
+    if walk_ref != dispatch_ref {
+        return Err(format!(
+            "borrowed: walk {walk_ref:?}, dispatch {dispatch_ref:?}"
+        ));
+    }
+    Ok(walk)
+}
+
+#[test]
+fn walk_and_dispatch_agree_on_the_vectors_and_near_them() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let cases = bijoubuf_conformance::load_dir(&root.join("vectors")).expect("vector files load");
+    let mut failures = Vec::new();
+    let mut inputs = 0usize;
+    let mut codes = BTreeSet::new();
+    let mut accepted = 0usize;
+    for case in &cases {
+        if matches!(case.expect, Expect::EncodeRefused { .. }) {
+            continue;
+        }
+        let mut check = |bytes: &[u8], cfg: &Config| {
+            inputs += 1;
+            match compare(&case.type_name, bytes, cfg) {
+                Ok(Outcome::Refused(r)) => {
+                    codes.insert(r.code);
+                }
+                Ok(Outcome::Accepted { .. }) => accepted += 1,
+                Ok(Outcome::EncodeFailed(_)) => {}
+                Err(e) if failures.len() < 20 => failures.push(format!(
+                    "{} ({}) on {:02x?} with {cfg:?}: {e}",
+                    case.id,
+                    case.type_name,
+                    &bytes[..bytes.len().min(64)]
+                )),
+                Err(_) => {}
+            }
+        };
+        mutations(&case.bytes, |b| check(b, &case.config));
+        for depth in 1..=4 {
+            let cfg = Config {
+                depth_limit: Some(depth),
+                ..case.config
+            };
+            check(&case.bytes, &cfg);
+        }
+        let flipped = Config {
+            preserving: !case.config.preserving,
+            ..case.config
+        };
+        check(&case.bytes, &flipped);
+        check(&case.bytes, &case.config);
+    }
+    assert!(
+        failures.is_empty(),
+        "walk and dispatch disagree:\n{}",
+        failures.join("\n")
+    );
+    // The inputs reach both sides of the decoders: accepted values and refusals of
+    // (nearly) every kind a decode can give.
+    assert!(inputs > 10_000, "only {inputs} inputs");
+    assert!(accepted > 1_000, "only {accepted} inputs accepted");
+    for code in [
+        "truncated",
+        "varint-overflow",
+        "field-number-overflow",
+        "unknown-field",
+        "wire-type-mismatch",
+        "oneof-conflict",
+        "depth-limit-exceeded",
+        "integer-out-of-range",
+        "invalid-bool",
+        "non-canonical-nan",
+        "invalid-utf8",
+        "default-value-present",
+        "empty-repeated",
+        "packed-length-mismatch",
+        "map-key-order",
+        "missing-required-field",
+    ] {
+        assert!(
+            codes.contains(code),
+            "no input refused with {code}: {codes:?}"
+        );
+    }
+}
