@@ -46,6 +46,29 @@ pub mod schema_dispatch {
     include!(concat!(env!("OUT_DIR"), "/dispatch/protos.rs"));
 }
 
+/// The 17 error codes of SPEC §11.1, one per obligation O1–O17,
+/// in obligation order (the vectors' suite and the dispatch decoders' test check that
+/// inputs reach each).
+pub const CODES: [&str; 17] = [
+    "truncated",
+    "varint-overflow",
+    "field-number-overflow",
+    "unknown-field",
+    "wire-type-mismatch",
+    "oneof-conflict",
+    "depth-limit-exceeded",
+    "integer-out-of-range",
+    "invalid-bool",
+    "non-canonical-nan",
+    "invalid-utf8",
+    "default-value-present",
+    "empty-repeated",
+    "packed-length-mismatch",
+    "map-key-order",
+    "missing-required-field",
+    "size-limit-exceeded",
+];
+
 /// The `.proto` sources of the conformance schemas, by import name, embedded so that a
 /// testee binary needs no files at run time.
 pub const SCHEMA_SOURCES: &[(&str, &str)] = &[

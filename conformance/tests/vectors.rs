@@ -17,7 +17,7 @@ use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::Mutex;
 
 use bijoubuf_conformance::protocol::{Request, Response, read_frame, write_frame};
-use bijoubuf_conformance::{Case, Expect, Known, Outcome, dynamic, generated, hex};
+use bijoubuf_conformance::{CODES, Case, Expect, Known, Outcome, dynamic, generated, hex};
 use libtest_mimic::{Arguments, Failed, Trial};
 
 /// A testee child process, shared by all trials.
@@ -353,27 +353,6 @@ fn run_case(case: &Case, known: &[Known], engines: &Engines) -> Result<(), Faile
         .into())
     }
 }
-
-/// The 17 error codes of SPEC §11.1, one per obligation O1–O17.
-const CODES: [&str; 17] = [
-    "truncated",
-    "varint-overflow",
-    "field-number-overflow",
-    "unknown-field",
-    "wire-type-mismatch",
-    "oneof-conflict",
-    "depth-limit-exceeded",
-    "integer-out-of-range",
-    "invalid-bool",
-    "non-canonical-nan",
-    "invalid-utf8",
-    "default-value-present",
-    "empty-repeated",
-    "packed-length-mismatch",
-    "map-key-order",
-    "missing-required-field",
-    "size-limit-exceeded",
-];
 
 /// Every obligation has reject vectors and every REJECT_CLASSES entry (A1–G27) is named
 /// by some vector; every reject vector names the SPEC section it tests.
