@@ -130,6 +130,45 @@ fn stale_values_do_not_survive_a_successful_decode() {
     assert_eq!(m, Maps::default());
 }
 
+#[test]
+fn stale_unknown_fields_do_not_survive_a_successful_decode() {
+    use bijoubuf::{DecodeOptions, UnknownFieldPolicy};
+    let preserve = DecodeOptions::new().unknown_fields(UnknownFieldPolicy::Preserve);
+    // Tree { value: 1, children: [Tree { value: 2 }] }, each with unknown 9 (VARINT 5;
+    // key 1C after 1, key 14 after 3): the element's record is kept by a read in place
+    // (the pushed default), the top's by the top-level decode.
+    let element = [0x00, 0x04, 0x1C, 0x05];
+    let bytes = [
+        &[
+            0x00,
+            0x02,
+            0x06,
+            1 + element.len() as u8,
+            element.len() as u8,
+        ][..],
+        &element,
+        &[0x14, 0x05],
+    ]
+    .concat();
+    let kept = Tree::decode_with(&bytes, &preserve).unwrap().into_message();
+    assert_eq!(kept.unknown_fields.len(), 1);
+    assert_eq!(kept.children[0].unknown_fields.len(), 1);
+    assert_eq!(kept.encode_to_vec().unwrap(), bytes);
+    // Read in place over it without records: none are left, at either level.
+    let plain = Tree {
+        value: 3,
+        children: vec![Tree::default()],
+        ..Tree::default()
+    };
+    let mut v = kept.clone();
+    v.decode_into(&plain.encode_to_vec().unwrap()).unwrap();
+    assert!(v.unknown_fields.is_empty() && v.children[0].unknown_fields.is_empty());
+    assert_eq!(v, plain);
+    agree(&kept, &plain.encode_to_vec().unwrap());
+    // And records are still refused (not kept) by `decode_into`, as by `decode`.
+    agree(&kept, &bytes);
+}
+
 /// `decode_into` on a value that starts as `start` agrees with `decode`.
 fn agree<M: Message + Clone + std::fmt::Debug>(start: &M, bytes: &[u8]) {
     let mut v = start.clone();

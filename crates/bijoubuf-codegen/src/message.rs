@@ -160,7 +160,7 @@ impl Emitter<'_> {
         } = self.walk(m, &plains, &oneofs);
         let walk_kind = walk_kind.map(|k| quote!(const WALK: #bb::WalkKind = #bb::WalkKind::#k;));
         let unknown_into = if preserve {
-            quote!(self.unknown_fields = r.finish()?;)
+            quote!(r.finish_into(&mut self.unknown_fields)?;)
         } else {
             quote!(r.finish()?;)
         };
