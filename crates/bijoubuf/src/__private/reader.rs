@@ -910,6 +910,40 @@ impl<'a> Reader<'a> {
         el.read(self).map(Some).map_err(|e| e.in_field(name))
     }
 
+    /// [`oneof`](Self::oneof) read where it lies, for a decode in place: `slot` is the
+    /// message's own oneof field (emptied before its first member is asked), and `place`
+    /// stores this member's default in it and hands out that value to read into. The
+    /// same checks, in the same order, with the same codes, offsets and paths; the
+    /// conflict check reads `slot` only when the member is present. Decoded by value, a
+    /// nested message member was moved twice more (into the oneof's local, then into
+    /// the field), and the `taken` flag was computed before each member's key check
+    /// (benches/RESULTS.md).
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    pub fn oneof_into<C: ReadCodec<'a>, O, N: FieldName>(
+        &mut self,
+        number: u32,
+        name: N,
+        slot: &mut Option<O>,
+        place: impl FnOnce(&mut Option<O>) -> Option<&mut C::Value>,
+    ) -> Result<(), DecodeError> {
+        if !self.field(number, C::WIRE, name)? {
+            return Ok(());
+        }
+        if slot.is_some() {
+            // SPEC §5.4
+            return Err(field_error(ErrorKind::OneofConflict, self.key_pos, name));
+        }
+        if C::OPENS_MESSAGE {
+            self.check_depth(name)?;
+        }
+        match place(slot) {
+            Some(v) => C::read_into(self, v).map_err(|e| e.in_field(name)),
+            // Not reached: `place` has just stored this member.
+            None => Ok(()),
+        }
+    }
+
     /// After [`finish`](Self::finish): a proto2 `required` field read with
     /// [`optional`](Self::optional) must be present (SPEC §5.3); the error's offset is
     /// the end of the message's content.
