@@ -6,7 +6,9 @@
 use std::collections::BTreeMap;
 
 use bijoubuf::Message;
-use bijoubuf_codegen_tests::kitchen::{Choice, Maps, Optionals, Repeats, Scalars, Tree, choice};
+use bijoubuf_codegen_tests::kitchen::{
+    Choice, Maps, Optionals, Repeats, Scalars, Tree, choice, tree,
+};
 use bijoubuf_codegen_tests::legacy::Record;
 
 mod counting;
@@ -128,6 +130,128 @@ fn stale_values_do_not_survive_a_successful_decode() {
     };
     m.decode_into(&[]).unwrap();
     assert_eq!(m, Maps::default());
+}
+
+#[test]
+fn stale_unknown_fields_do_not_survive_a_successful_decode() {
+    use bijoubuf::{DecodeOptions, UnknownFieldPolicy};
+    let preserve = DecodeOptions::new().unknown_fields(UnknownFieldPolicy::Preserve);
+    // Tree { value: 1, children: [Tree { value: 2 }] }, each with unknown 9 (VARINT 5;
+    // key 1C after 1, key 14 after 3): the element's record is kept by a read in place
+    // (the pushed default), the top's by the top-level decode.
+    let element = [0x00, 0x04, 0x1C, 0x05];
+    let bytes = [
+        &[
+            0x00,
+            0x02,
+            0x06,
+            1 + element.len() as u8,
+            element.len() as u8,
+        ][..],
+        &element,
+        &[0x14, 0x05],
+    ]
+    .concat();
+    let kept = Tree::decode_with(&bytes, &preserve).unwrap().into_message();
+    assert_eq!(kept.unknown_fields.len(), 1);
+    assert_eq!(kept.children[0].unknown_fields.len(), 1);
+    assert_eq!(kept.encode_to_vec().unwrap(), bytes);
+    // Read in place over it without records: none are left, at either level.
+    let plain = Tree {
+        value: 3,
+        children: vec![Tree::default()],
+        ..Tree::default()
+    };
+    let mut v = kept.clone();
+    v.decode_into(&plain.encode_to_vec().unwrap()).unwrap();
+    assert!(v.unknown_fields.is_empty() && v.children[0].unknown_fields.is_empty());
+    assert_eq!(v, plain);
+    agree(&kept, &plain.encode_to_vec().unwrap());
+    // And records are still refused (not kept) by `decode_into`, as by `decode`.
+    agree(&kept, &bytes);
+}
+
+#[test]
+fn oneofs_are_read_in_place_and_judged_like_decode() {
+    // A oneof read in place is emptied first and each member read into its field: every
+    // member over every start, and a second member refused as `decode` refuses it.
+    let choice = |kind| Choice {
+        name: "n".into(),
+        kind: Some(kind),
+        ..Choice::default()
+    };
+    let choices = [
+        Choice::default(),
+        choice(choice::Kind::A(3)),
+        choice(choice::Kind::B("b".into())),
+        choice(choice::Kind::M(scalars("m", &[5]))),
+        choice(choice::Kind::D(vec![8])),
+        choice(choice::Kind::F(true)),
+    ];
+    let leaf = tree::Leaf {
+        label: "x".into(),
+        ..tree::Leaf::default()
+    };
+    let next = Tree {
+        value: 1,
+        ..Tree::default()
+    };
+    let trees = [
+        Tree::default(),
+        Tree {
+            link: Some(tree::Link::Next(Box::new(next.clone()))),
+            ..Tree::default()
+        },
+        Tree {
+            link: Some(tree::Link::Leaf(Box::new(leaf.clone()))),
+            ..Tree::default()
+        },
+    ];
+    for start in &choices {
+        for c in &choices {
+            let mut v = start.clone();
+            v.decode_into(&c.encode_to_vec().unwrap()).unwrap();
+            assert_eq!(&v, c);
+        }
+    }
+    for start in &trees {
+        for t in &trees {
+            let mut v = start.clone();
+            v.decode_into(&t.encode_to_vec().unwrap()).unwrap();
+            assert_eq!(&v, t);
+        }
+    }
+    // Second members: b (4) after a (2), d (8) after m (5), m after a, leaf (6) after
+    // next (5); keys are (delta - 1) << 2 | wire type.
+    let m = scalars("m", &[5]).encode_to_vec().unwrap();
+    let leaf_bytes = leaf.encode_to_vec().unwrap();
+    let conflicts = [
+        [choices[1].encode_to_vec().unwrap(), vec![0x06, 0x01, b'b']].concat(),
+        [choices[3].encode_to_vec().unwrap(), vec![0x0A, 0x01, 0x07]].concat(),
+        [
+            choices[1].encode_to_vec().unwrap(),
+            vec![0x0A, m.len() as u8],
+            m,
+        ]
+        .concat(),
+    ];
+    for bytes in &conflicts {
+        let e = Choice::decode(bytes).unwrap_err();
+        assert_eq!(e.code(), "oneof-conflict", "{bytes:02x?}");
+        for start in &choices {
+            agree(start, bytes);
+        }
+    }
+    let bytes = [
+        trees[1].encode_to_vec().unwrap(),
+        vec![0x02, leaf_bytes.len() as u8],
+        leaf_bytes,
+    ]
+    .concat();
+    assert_eq!(Tree::decode(&bytes).unwrap_err().code(), "oneof-conflict");
+    for start in &trees {
+        agree(start, &bytes);
+    }
 }
 
 /// `decode_into` on a value that starts as `start` agrees with `decode`.

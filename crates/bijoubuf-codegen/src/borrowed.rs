@@ -100,7 +100,7 @@ impl Emitter<'_> {
                     },
                     quote!(let unknown_fields = r.finish()?;),
                     quote!(unknown_fields,),
-                    quote!(self.unknown_fields = r.finish()?;),
+                    quote!(r.finish_into(&mut self.unknown_fields)?;),
                     quote!(unknown_fields: ::core::clone::Clone::clone(&self.unknown_fields),),
                 )
             } else {

@@ -160,7 +160,7 @@ impl Emitter<'_> {
         } = self.walk(m, &plains, &oneofs);
         let walk_kind = walk_kind.map(|k| quote!(const WALK: #bb::WalkKind = #bb::WalkKind::#k;));
         let unknown_into = if preserve {
-            quote!(self.unknown_fields = r.finish()?;)
+            quote!(r.finish_into(&mut self.unknown_fields)?;)
         } else {
             quote!(r.finish()?;)
         };
@@ -525,13 +525,13 @@ impl Emitter<'_> {
         // `__decode_into`: the same reads into `self`'s members (`decode_into`).
         let mut into_stmts: Vec<TokenStream> = Vec::new();
         let mut into_requires: Vec<TokenStream> = Vec::new();
-        let mut into_tail: Vec<TokenStream> = Vec::new();
         for o in &oneofs {
             let local = &o.local;
             decode_stmts.push(quote!(let mut #local = #bb::None;));
-            into_stmts.push(quote!(let mut #local = #bb::None;));
+            // Read in place: the oneof's own field, emptied first (SPEC §5.4's check then
+            // asks it), each member read into the variant stored there.
             let ident = &o.ident;
-            into_tail.push(quote!(self.#ident = #local;));
+            into_stmts.push(quote!(self.#ident = #bb::None;));
         }
         for f in &m.fields {
             let number = Literal::u32_unsuffixed(f.number);
@@ -607,15 +607,23 @@ impl Emitter<'_> {
             else {
                 continue;
             };
-            let (local, path) = (&o.local, &o.enum_expr);
+            let (local, path, oident) = (&o.local, &o.enum_expr, &o.ident);
             // SPEC §5.4: a second member is refused at its key.
             let step = quote! {
                 if let #bb::Some(v) = r.oneof::<#codec>(#number, #proto_name, #local.is_some())? {
                     #local = #bb::Some(#path::#variant(v));
                 }
             };
-            into_stmts.push(step.clone());
             decode_stmts.push(step);
+            into_stmts.push(quote! {
+                r.oneof_into::<#codec, _, _>(#number, #proto_name, &mut self.#oident, |o| {
+                    match o.insert(#path::#variant(::core::default::Default::default())) {
+                        #path::#variant(v) => #bb::Some(v),
+                        #[allow(unreachable_patterns)]
+                        _ => #bb::None,
+                    }
+                })?;
+            });
         }
 
         let mut inits: Vec<TokenStream> = Vec::new();
@@ -633,7 +641,7 @@ impl Emitter<'_> {
             require_stmts,
             inits,
             into_stmts,
-            into_tail: into_requires.into_iter().chain(into_tail).collect(),
+            into_tail: into_requires,
         })
     }
 

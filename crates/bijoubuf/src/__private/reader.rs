@@ -494,6 +494,28 @@ impl<'a> Reader<'a> {
         self.finish_unknown()
     }
 
+    /// [`finish`](Self::finish) into a message's own set, for a decode in place: the
+    /// same checks and errors. When the message ends with no record kept and `unknown`
+    /// is empty already (the common case), nothing is stored: assigning `finish()`'s
+    /// result dropped the old, empty set and wrote a new one at every message's end
+    /// (about 10 instructions a message, benches/RESULTS.md).
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    pub fn finish_into(&mut self, unknown: &mut UnknownFields) -> Result<(), DecodeError> {
+        if self.all_read() {
+            // The parent's lookahead is empty while a nested message is read: leave it so.
+            self.next = NONE;
+            if self.keep && !self.unknown.is_empty() {
+                *unknown = core::mem::take(&mut self.unknown);
+            } else if !unknown.is_empty() {
+                unknown.clear();
+            }
+            return Ok(());
+        }
+        *unknown = self.finish_unknown()?;
+        Ok(())
+    }
+
     /// [`finish`](Self::finish) when records remain: all of them are unknown.
     #[cold]
     #[inline(never)]
@@ -888,6 +910,40 @@ impl<'a> Reader<'a> {
             self.check_depth(name)?;
         }
         el.read(self).map(Some).map_err(|e| e.in_field(name))
+    }
+
+    /// [`oneof`](Self::oneof) read where it lies, for a decode in place: `slot` is the
+    /// message's own oneof field (emptied before its first member is asked), and `place`
+    /// stores this member's default in it and hands out that value to read into. The
+    /// same checks, in the same order, with the same codes, offsets and paths; the
+    /// conflict check reads `slot` only when the member is present. Decoded by value, a
+    /// nested message member was moved twice more (into the oneof's local, then into
+    /// the field), and the `taken` flag was computed before each member's key check
+    /// (benches/RESULTS.md).
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    pub fn oneof_into<C: ReadCodec<'a>, O, N: FieldName>(
+        &mut self,
+        number: u32,
+        name: N,
+        slot: &mut Option<O>,
+        place: impl FnOnce(&mut Option<O>) -> Option<&mut C::Value>,
+    ) -> Result<(), DecodeError> {
+        if !self.field(number, C::WIRE, name)? {
+            return Ok(());
+        }
+        if slot.is_some() {
+            // SPEC §5.4
+            return Err(field_error(ErrorKind::OneofConflict, self.key_pos, name));
+        }
+        if C::OPENS_MESSAGE {
+            self.check_depth(name)?;
+        }
+        match place(slot) {
+            Some(v) => C::read_into(self, v).map_err(|e| e.in_field(name)),
+            // Not reached: `place` has just stored this member.
+            None => Ok(()),
+        }
     }
 
     /// After [`finish`](Self::finish): a proto2 `required` field read with

@@ -1153,33 +1153,122 @@ impl<'a> __bb::Decode<'a> for Value {
         __bb::some_in_place(r, v)
     }
     fn __decode_into(&mut self, r: &mut __bb::Reader<'a>) -> __bb::Result<()> {
-        let mut kind = __bb::None;
-        if let __bb::Some(v) = r.oneof::<__bb::Enum>(1, "null_value", kind.is_some())? {
-            kind = __bb::Some(value::Kind::NullValue(v));
-        }
-        if let __bb::Some(v) = r
-            .oneof::<__bb::Double>(2, "number_value", kind.is_some())?
-        {
-            kind = __bb::Some(value::Kind::NumberValue(v));
-        }
-        if let __bb::Some(v) = r.oneof::<__bb::Str>(3, "string_value", kind.is_some())? {
-            kind = __bb::Some(value::Kind::StringValue(v));
-        }
-        if let __bb::Some(v) = r.oneof::<__bb::Bool>(4, "bool_value", kind.is_some())? {
-            kind = __bb::Some(value::Kind::BoolValue(v));
-        }
-        if let __bb::Some(v) = r
-            .oneof::<__bb::Msg<Struct>>(5, "struct_value", kind.is_some())?
-        {
-            kind = __bb::Some(value::Kind::StructValue(v));
-        }
-        if let __bb::Some(v) = r
-            .oneof::<__bb::Msg<ListValue>>(6, "list_value", kind.is_some())?
-        {
-            kind = __bb::Some(value::Kind::ListValue(v));
-        }
+        self.kind = __bb::None;
+        r.oneof_into::<
+                __bb::Enum,
+                _,
+                _,
+            >(
+            1,
+            "null_value",
+            &mut self.kind,
+            |o| {
+                match o
+                    .insert(value::Kind::NullValue(::core::default::Default::default()))
+                {
+                    value::Kind::NullValue(v) => __bb::Some(v),
+                    #[allow(unreachable_patterns)]
+                    _ => __bb::None,
+                }
+            },
+        )?;
+        r.oneof_into::<
+                __bb::Double,
+                _,
+                _,
+            >(
+            2,
+            "number_value",
+            &mut self.kind,
+            |o| {
+                match o
+                    .insert(
+                        value::Kind::NumberValue(::core::default::Default::default()),
+                    )
+                {
+                    value::Kind::NumberValue(v) => __bb::Some(v),
+                    #[allow(unreachable_patterns)]
+                    _ => __bb::None,
+                }
+            },
+        )?;
+        r.oneof_into::<
+                __bb::Str,
+                _,
+                _,
+            >(
+            3,
+            "string_value",
+            &mut self.kind,
+            |o| {
+                match o
+                    .insert(
+                        value::Kind::StringValue(::core::default::Default::default()),
+                    )
+                {
+                    value::Kind::StringValue(v) => __bb::Some(v),
+                    #[allow(unreachable_patterns)]
+                    _ => __bb::None,
+                }
+            },
+        )?;
+        r.oneof_into::<
+                __bb::Bool,
+                _,
+                _,
+            >(
+            4,
+            "bool_value",
+            &mut self.kind,
+            |o| {
+                match o
+                    .insert(value::Kind::BoolValue(::core::default::Default::default()))
+                {
+                    value::Kind::BoolValue(v) => __bb::Some(v),
+                    #[allow(unreachable_patterns)]
+                    _ => __bb::None,
+                }
+            },
+        )?;
+        r.oneof_into::<
+                __bb::Msg<Struct>,
+                _,
+                _,
+            >(
+            5,
+            "struct_value",
+            &mut self.kind,
+            |o| {
+                match o
+                    .insert(
+                        value::Kind::StructValue(::core::default::Default::default()),
+                    )
+                {
+                    value::Kind::StructValue(v) => __bb::Some(v),
+                    #[allow(unreachable_patterns)]
+                    _ => __bb::None,
+                }
+            },
+        )?;
+        r.oneof_into::<
+                __bb::Msg<ListValue>,
+                _,
+                _,
+            >(
+            6,
+            "list_value",
+            &mut self.kind,
+            |o| {
+                match o
+                    .insert(value::Kind::ListValue(::core::default::Default::default()))
+                {
+                    value::Kind::ListValue(v) => __bb::Some(v),
+                    #[allow(unreachable_patterns)]
+                    _ => __bb::None,
+                }
+            },
+        )?;
         r.finish()?;
-        self.kind = kind;
         __bb::Ok(())
     }
 }
