@@ -137,7 +137,7 @@ impl Emitter<'_> {
             });
         }
         let finish = if preserve {
-            quote!(self.unknown_fields = r.finish()?;)
+            quote!(r.finish_into(&mut self.unknown_fields)?;)
         } else {
             quote!(r.finish()?;)
         };
