@@ -19,7 +19,7 @@ use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
 use crate::emit::Emitter;
-use crate::message::{Oneof, Plain, Shape};
+use crate::message::{Oneof, Plain, Shape, oneof_member};
 
 /// Messages with at least this many declared fields (oneof members included) get a
 /// dispatch decoder unless configured otherwise (see
@@ -116,15 +116,7 @@ impl Emitter<'_> {
                 arms.push(quote!(#number => #read,));
                 continue;
             }
-            let Some(o) = oneofs
-                .iter()
-                .find(|o| o.members.iter().any(|(mf, ..)| mf.number == f.number))
-            else {
-                continue;
-            };
-            let Some((_, variant, codec, _)) =
-                o.members.iter().find(|(mf, ..)| mf.number == f.number)
-            else {
+            let Some((o, (_, variant, codec, _))) = oneof_member(oneofs, f.number) else {
                 continue;
             };
             let (ident, path) = (&o.ident, &o.enum_expr);

@@ -61,6 +61,9 @@ pub(crate) struct Plain<'m> {
     pub(crate) codec: TokenStream,
 }
 
+/// A oneof member: (field, variant, codec, variant type).
+pub(crate) type Member<'m> = (&'m FieldDef, Ident, TokenStream, TokenStream);
+
 /// A real oneof: its member field and its enum.
 pub(crate) struct Oneof<'m> {
     pub(crate) ident: Ident,
@@ -69,11 +72,25 @@ pub(crate) struct Oneof<'m> {
     pub(crate) enum_expr: TokenStream,
     pub(crate) enum_name: Ident,
     /// (field, variant, codec, variant type)
-    pub(crate) members: Vec<(&'m FieldDef, Ident, TokenStream, TokenStream)>,
+    pub(crate) members: Vec<Member<'m>>,
     pub(crate) index: usize,
     /// In a borrowed twin: the enum is a twin of its own (some member borrows); else the
     /// owned enum is used as is.
     pub(crate) twin_enum: bool,
+}
+
+/// The oneof that holds the field numbered `number`, and its member entry (field,
+/// variant, codec, variant type); `None` for a field outside every oneof.
+pub(crate) fn oneof_member<'o, 'm>(
+    oneofs: &'o [Oneof<'m>],
+    number: u32,
+) -> Option<(&'o Oneof<'m>, &'o Member<'m>)> {
+    oneofs.iter().find_map(|o| {
+        o.members
+            .iter()
+            .find(|(mf, ..)| mf.number == number)
+            .map(|m| (o, m))
+    })
 }
 
 impl Emitter<'_> {
@@ -596,15 +613,7 @@ impl Emitter<'_> {
                 }
                 continue;
             }
-            let Some(o) = oneofs
-                .iter()
-                .find(|o| o.members.iter().any(|(mf, ..)| mf.number == f.number))
-            else {
-                continue;
-            };
-            let Some((_, variant, codec, _)) =
-                o.members.iter().find(|(mf, ..)| mf.number == f.number)
-            else {
+            let Some((o, (_, variant, codec, _))) = oneof_member(&oneofs, f.number) else {
                 continue;
             };
             let (local, path, oident) = (&o.local, &o.enum_expr, &o.ident);
@@ -687,15 +696,7 @@ impl Emitter<'_> {
                 });
                 continue;
             }
-            let Some(o) = oneofs
-                .iter()
-                .find(|o| o.members.iter().any(|(mf, ..)| mf.number == f.number))
-            else {
-                continue;
-            };
-            let Some((_, variant, codec, _)) =
-                o.members.iter().find(|(mf, ..)| mf.number == f.number)
-            else {
+            let Some((o, (_, variant, codec, _))) = oneof_member(oneofs, f.number) else {
                 continue;
             };
             let path = &o.enum_expr;
