@@ -132,3 +132,49 @@ fn walk_and_dispatch_agree_on_the_vectors_and_near_them() {
         );
     }
 }
+
+/// A varint run is sized before it is read, one slot per byte of the run, and a run of
+/// long values gives the excess back once read (more than two slots per element); the
+/// dispatch read of a repeated field must leave the vector the walk leaves, capacity
+/// included. Runs of one-byte values (no excess), of two-byte values (exactly two slots
+/// per element: kept), of longer values and of mixed widths, for 64- and 32-bit elements.
+#[test]
+fn dispatch_gives_back_a_runs_excess_capacity_as_the_walk_does() {
+    use bijoubuf::Message;
+    use bijoubuf_conformance::{schema, schema_dispatch};
+
+    // One-, two-, three- and nine-byte bijou64 values.
+    let widths: [u64; 4] = [5, 300, 70_000, u64::MAX];
+    let mut runs: Vec<Vec<u64>> = Vec::new();
+    for n in 1..=12u64 {
+        for w in widths {
+            runs.push((0..n).map(|i| w - (i % 3)).collect());
+        }
+        runs.push((0..n).map(|i| widths[i as usize % 4]).collect());
+    }
+    let mut shrunk = 0;
+    for run in &runs {
+        let value = schema::conformance::Repeats {
+            u64: run.clone(),
+            i32: run.iter().map(|&v| v as i32).collect(),
+            ..Default::default()
+        };
+        let bytes = value.encode_to_vec().expect("encodes");
+        let walk = schema::conformance::Repeats::decode(&bytes).expect("walk decodes");
+        let dispatch =
+            schema_dispatch::conformance::Repeats::decode(&bytes).expect("dispatch decodes");
+        assert_eq!(walk.u64, dispatch.u64);
+        assert_eq!(walk.i32, dispatch.i32);
+        for (field, w, d) in [
+            ("u64", walk.u64.capacity(), dispatch.u64.capacity()),
+            ("i32", walk.i32.capacity(), dispatch.i32.capacity()),
+        ] {
+            assert_eq!(w, d, "{field} capacity, walk {w}, dispatch {d}, of {run:?}");
+        }
+        if walk.u64.capacity() == run.len() && run.iter().any(|&v| v >= 70_000) {
+            shrunk += 1;
+        }
+    }
+    // The comparison reaches runs whose excess was given back.
+    assert!(shrunk > 0, "no run of long values was shrunk by the walk");
+}

@@ -41,6 +41,29 @@ fn ascii_edges_and_high_bytes_in_every_position() {
     }
 }
 
+#[test]
+fn high_bytes_that_cancel_or_fill_a_lane_are_not_taken_for_ascii() {
+    // Two or more bytes at or above 0x80: an even number of high bits in one bit lane
+    // (cancelled by an XOR where the check ORs), and strings whose bytes are all 0x80
+    // (every lane's high bit set and nothing else: what a mask test with the wrong
+    // operator takes for zero). None of them is valid UTF-8 but C3 A9 pairs.
+    for len in 1..40 {
+        agrees(&vec![0x80; len], 5);
+        agrees(&vec![0xFF; len], 5);
+        let ascii: Vec<u8> = (0..len).map(|i| b'a' + (i % 26) as u8).collect();
+        for i in 0..len {
+            for j in i + 1..len {
+                for (x, y) in [(0x80, 0x80), (0xC3, 0xA9), (0xFF, 0x80)] {
+                    let mut b = ascii.clone();
+                    b[i] = x;
+                    b[j] = y;
+                    agrees(&b, 7);
+                }
+            }
+        }
+    }
+}
+
 proptest! {
     #[test]
     fn agrees_with_from_utf8_on_arbitrary_bytes(

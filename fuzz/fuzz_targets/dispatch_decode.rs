@@ -1,0 +1,31 @@
+//! Arbitrary bytes against every conformance type decoded by both shapes of generated
+//! decoder, the walk (`schema`) and dispatch (`schema_dispatch`), owned and borrowed,
+//! under every decoder configuration: the same outcome from both (the same value,
+//! re-encoded to the same bytes with the same unknown records kept, or the same refusal:
+//! code, byte offset and field path).
+#![no_main]
+
+use bijoubuf_conformance::Config;
+use bijoubuf_conformance::generated::{
+    TYPE_NAMES, decode, decode_borrowed, decode_borrowed_dispatch, decode_dispatch,
+};
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let [sel, flags, limit, bytes @ ..] = data else {
+        return;
+    };
+    let ty = TYPE_NAMES[*sel as usize % TYPE_NAMES.len()];
+    let cfg = Config {
+        depth_limit: (flags & 1 == 1).then_some(u32::from(limit % 8) + 1),
+        size_limit: (flags & 2 == 2).then_some(usize::from(*limit)),
+        preserving: flags & 4 == 4,
+        stream: flags & 8 == 8,
+    };
+    let walk = decode(ty, bytes, &cfg);
+    let dispatch = decode_dispatch(ty, bytes, &cfg);
+    assert_eq!(walk, dispatch, "owned {ty} {cfg:?}");
+    let walk_ref = decode_borrowed(ty, bytes, &cfg);
+    let dispatch_ref = decode_borrowed_dispatch(ty, bytes, &cfg);
+    assert_eq!(walk_ref, dispatch_ref, "borrowed {ty} {cfg:?}");
+});
