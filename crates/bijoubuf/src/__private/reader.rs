@@ -1134,7 +1134,7 @@ impl<'a> Reader<'a> {
             // tags (`repeated_el` gives back the excess of a run of long values).
             _ => run_len,
         };
-        out.reserve_exact(first_capacity::<E::Value>(count, run_len));
+        reserve_first(out, first_capacity::<E::Value>(count, run_len));
         let read = if el.fixed().is_none() && matches!(el.wire(), WireType::Len) {
             self.len_run(el, out, count)
         } else {
@@ -1411,6 +1411,25 @@ const RESERVE_PER_BYTE: usize = 16;
 fn first_capacity<T>(count: usize, run_len: usize) -> usize {
     let budget = run_len.saturating_mul(RESERVE_PER_BYTE) / core::mem::size_of::<T>().max(1);
     count.min(budget.max(1))
+}
+
+/// Make room for `n` more elements in the empty `out` (a run's first reservation).
+///
+/// Why not `reserve_exact` alone: on a vector without an allocation (every vector of a
+/// message decoded anew or read in place from its default) it goes through the
+/// out-of-line growth path (`do_reserve_and_handle`, `finish_grow`: its checks for an
+/// allocation to grow or move), where `Vec::with_capacity` is the allocation itself
+/// (benches/RESULTS.md, "Owned decode: the runtime's own work"). A vector read into again
+/// keeps its capacity, as before.
+#[cfg_attr(not(debug_assertions), inline(always))]
+#[cfg_attr(debug_assertions, inline)]
+fn reserve_first<T>(out: &mut Vec<T>, n: usize) {
+    if out.capacity() == 0 {
+        // Nothing to free or keep: the empty vector is replaced by an allocated one.
+        *out = Vec::with_capacity(n);
+    } else {
+        out.reserve_exact(n);
+    }
 }
 
 /// Room for more elements in the full vector `out`, which holds fewer than the `count`
