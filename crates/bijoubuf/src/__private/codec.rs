@@ -823,7 +823,13 @@ impl<'a, M: Decode<'a>> ReadCodec<'a> for Msg<M> {
     fn read_into(r: &mut Reader<'a>, v: &mut M) -> Result<(), DecodeError> {
         r.nested_into(v)
     }
-    #[inline]
+    /// Always inlined (into the run's loop, one copy per message type): left to the
+    /// optimizer it stayed a call per element between the run's loop and the message's
+    /// own `__decode_into`, whose entry and exit (saving and restoring six registers)
+    /// cost about 20 instructions per element (benches/RESULTS.md, "Owned decode: the
+    /// runtime's own work").
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn read_push(r: &mut Reader<'a>, out: &mut Vec<M>) -> Result<(), DecodeError> {
         r.nested_with(super::message::keeps_unknown::<M>(), |r| {
             M::__decode_push(r, out)
