@@ -13,7 +13,9 @@ use alloc::vec::Vec;
 
 mod dispatch;
 
-use super::codec::{Element, KeyElement, MapKey, Of, ReadCodec};
+use super::codec::{
+    Element, KeyElement, MapKey, Of, ReadCodec, f32_exponent_ones, f64_exponent_ones,
+};
 use super::message::Decode;
 use crate::error::{DecodeError, ErrorKind, FieldName, PathSegment};
 use crate::options::{DecodeOptions, UnknownFieldPolicy};
@@ -1072,10 +1074,27 @@ impl<'a> Reader<'a> {
             // one reported as its element read reports it (at its offset, with its index).
             // Read element by element through `C::read`, the check cost 15 instructions a
             // `double` (OpenTelemetry's histogram bounds, benches/RESULTS.md).
+            // The run is first tested whole, without a branch per word, for a word with
+            // an exponent of all ones (an infinity or a NaN: the only words refused), as
+            // the owned run's read does (`codec.rs`); only a run holding one is searched.
             let w = <C::Value as crate::FixedWidth>::WIDTH;
-            if let Some(i) = run
-                .chunks_exact(w)
-                .position(|b| !<C::Value as crate::FixedWidth>::wire_ok(b))
+            let suspect = match w {
+                4 => run
+                    .as_chunks::<4>()
+                    .0
+                    .iter()
+                    .fold(false, |s, b| s | f32_exponent_ones(*b)),
+                8 => run
+                    .as_chunks::<8>()
+                    .0
+                    .iter()
+                    .fold(false, |s, b| s | f64_exponent_ones(*b)),
+                _ => true,
+            };
+            if suspect
+                && let Some(i) = run
+                    .chunks_exact(w)
+                    .position(|b| !<C::Value as crate::FixedWidth>::wire_ok(b))
             {
                 return Err(DecodeError::new(ErrorKind::NonCanonicalNan, start + i * w)
                     .push(PathSegment::Index(i))
