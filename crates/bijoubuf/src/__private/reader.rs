@@ -170,6 +170,15 @@ impl<'a> Reader<'a> {
     /// and lengths of 248 bytes or more are common).
     #[inline(never)]
     fn varint_wide(&mut self, at: usize) -> Result<u64, DecodeError> {
+        // Two bytes (tag F8: 248 to 503, lengths of most nested messages and strings
+        // past the one-byte case), read without the window's general decode: the tag
+        // and the byte after it, inside the bound, are the value.
+        if let Some(&[tag, low]) = self.cur.get(at..).and_then(|r| r.first_chunk::<2>())
+            && tag == bijou64::FIRST_TIER_TAG
+        {
+            self.pos = at + 2;
+            return Ok(bijou64::OFFSETS[1] + low as u64);
+        }
         // With nine bytes of input left, one window load decodes any tier; the tag's
         // length is checked against the current bound, so a value cut by the bound is
         // `truncated`, never read from the bytes beyond it.
@@ -1511,4 +1520,48 @@ fn field_error<N: FieldName>(kind: ErrorKind, at: usize, name: N) -> DecodeError
 struct SetAside {
     unknown: UnknownFields,
     keep: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `Reader::varint` at offset 1 of `buf`, with the bound at `end`: the value and
+    /// position after it, or the error's kind and offset.
+    fn varint_at(buf: &[u8], end: usize) -> Result<(u64, usize), (ErrorKind, usize)> {
+        let mut r = Reader::new(buf, 1, end, &DecodeOptions::default());
+        match r.varint() {
+            Ok(v) => Ok((v, r.position())),
+            Err(e) => Err((e.kind(), e.offset())),
+        }
+    }
+
+    #[test]
+    fn two_byte_values_read_as_bijou64_decodes_them() {
+        // Every two-byte value (tag F8), with input after it and without, and cut by
+        // the bound or by the end of the input after its tag.
+        for low in 0..=255u8 {
+            let value = bijou64::OFFSETS[1] + low as u64;
+            for tail in [0usize, 1, 7, 8, 12] {
+                let mut buf = vec![0x55, 0xF8, low];
+                buf.extend(core::iter::repeat_n(0xFF, tail));
+                assert_eq!(bijou64::decode(&buf[1..]), Ok((value, 2)));
+                assert_eq!(varint_at(&buf, buf.len()), Ok((value, 3)), "{buf:02x?}");
+                // The bound after the tag: the value is cut, whatever follows.
+                assert_eq!(
+                    varint_at(&buf, 2),
+                    Err((ErrorKind::Truncated, 1)),
+                    "{buf:02x?}"
+                );
+            }
+            assert_eq!(varint_at(&[0x55, 0xF8], 2), Err((ErrorKind::Truncated, 1)));
+        }
+        // The tags either side still take the other paths: one byte, three bytes.
+        let mut three = vec![0x55, 0xF9, 0x01, 0x02];
+        assert_eq!(varint_at(&three, 4), Ok((bijou64::OFFSETS[2] + 0x0102, 4)));
+        assert_eq!(varint_at(&three, 3), Err((ErrorKind::Truncated, 1)));
+        three.extend([0u8; 9]);
+        assert_eq!(varint_at(&three, 4), Ok((bijou64::OFFSETS[2] + 0x0102, 4)));
+        assert_eq!(varint_at(&[0x55, 0xF7, 0xF8], 3), Ok((0xF7, 2)));
+    }
 }
