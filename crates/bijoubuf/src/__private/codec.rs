@@ -715,22 +715,103 @@ fn is_ascii(b: &[u8]) -> bool {
     b.iter().fold(0, |a, &c| a | c) < 0x80
 }
 
+/// `bytes` as a new `String` of exactly their length, when there are at most 32 of them
+/// and every one is ASCII (so valid UTF-8); else `None` and nothing allocated.
+///
+/// Why: most strings of OpenTelemetry's requests (attribute keys, short values, names)
+/// are short and ASCII, and for them the check ([`is_ascii`]) and the copy (a call to
+/// `memcpy` behind `String::from`, a call per string) went over the same bytes. Here
+/// both take the same two words, which overlap for a length between the powers of two:
+/// checked together, then stored where they came from (benches/RESULTS.md, "Owned
+/// decode: the runtime's own work"). A test compares it with `String::from` on every
+/// length up to 40, ASCII and not.
+#[allow(unsafe_code)]
+#[cfg_attr(not(debug_assertions), inline(always))]
+#[cfg_attr(debug_assertions, inline)]
+fn short_ascii(b: &[u8]) -> Option<String> {
+    let n = b.len();
+    if n > 32 || !short_is_ascii(b) {
+        return None;
+    }
+    if n == 0 {
+        return Some(String::new());
+    }
+    // One allocation site: with one per length class (four), the allocator's wrapper
+    // was left out of line, a call per string.
+    let mut out: Vec<u8> = Vec::with_capacity(n);
+    let p = out.as_mut_ptr();
+    // SAFETY: `out` has room for `n` bytes, 1 <= n <= 32. Each class writes its two
+    // words at offsets 0 and `n - width` with `width <= n` (or, below 4 bytes, bytes at
+    // 0, `n / 2` and `n - 1`), all inside `out`; together they cover every offset below
+    // `n`, so after the writes the first `n` slots are initialized.
+    unsafe {
+        if let (Some(f), Some(l)) = (b.first_chunk::<16>(), b.last_chunk::<16>()) {
+            p.cast::<[u8; 16]>().write(*f);
+            p.add(n - 16).cast::<[u8; 16]>().write(*l);
+        } else if let (Some(f), Some(l)) = (b.first_chunk::<8>(), b.last_chunk::<8>()) {
+            p.cast::<[u8; 8]>().write(*f);
+            p.add(n - 8).cast::<[u8; 8]>().write(*l);
+        } else if let (Some(f), Some(l)) = (b.first_chunk::<4>(), b.last_chunk::<4>()) {
+            p.cast::<[u8; 4]>().write(*f);
+            p.add(n - 4).cast::<[u8; 4]>().write(*l);
+        } else if let (Some(&x), Some(&y), Some(&z)) = (b.first(), b.get(n / 2), b.last()) {
+            p.write(x);
+            p.add(n / 2).write(y);
+            p.add(n - 1).write(z);
+        }
+        out.set_len(n);
+    }
+    // SAFETY: every byte of `out` is one of `b`'s, all below 0x80 (checked above): ASCII,
+    // which is valid UTF-8.
+    Some(unsafe { String::from_utf8_unchecked(out) })
+}
+
+/// True when the at most 32 bytes `b` are all ASCII: two words of the widest width that
+/// fits (16, 8 or 4 bytes; they overlap unless the length is twice the width), or the
+/// first, middle and last of up to three bytes. The same loads [`short_ascii`] copies.
+#[cfg_attr(not(debug_assertions), inline(always))]
+#[cfg_attr(debug_assertions, inline)]
+fn short_is_ascii(b: &[u8]) -> bool {
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    if let (Some(f), Some(l)) = (b.first_chunk::<16>(), b.last_chunk::<16>()) {
+        let acc = u128::from_ne_bytes(*f) | u128::from_ne_bytes(*l);
+        acc & (u128::from(HIGH) << 64 | u128::from(HIGH)) == 0
+    } else if let (Some(f), Some(l)) = (b.first_chunk::<8>(), b.last_chunk::<8>()) {
+        (u64::from_ne_bytes(*f) | u64::from_ne_bytes(*l)) & HIGH == 0
+    } else if let (Some(f), Some(l)) = (b.first_chunk::<4>(), b.last_chunk::<4>()) {
+        (u32::from_ne_bytes(*f) | u32::from_ne_bytes(*l)) & HIGH as u32 == 0
+    } else {
+        b.iter().fold(0, |a, &c| a | c) < 0x80
+    }
+}
+
 /// `string`: bijou64 length + UTF-8 bytes, never normalized (SPEC §7).
 pub struct Str;
 impl<'a> ReadCodec<'a> for Str {
-    #[inline(always)]
+    /// A string of up to 32 ASCII bytes is checked and copied by [`short_ascii`] in one
+    /// go; any other is checked by [`utf8`] and copied by `String::from`. Inlined in
+    /// release builds only (with the short copy): unoptimized, each inlined copy's
+    /// locals widen the frame of a message's `__decode`, which a chain of nested
+    /// messages at the depth cap holds once per level (`runtime_stack`, a 2 MiB stack).
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn read(r: &mut Reader<'a>) -> Result<String, DecodeError> {
-        StrRef::read(r).map(String::from)
+        let bytes = r.len_bytes()?;
+        if let Some(s) = short_ascii(bytes) {
+            return Ok(s);
+        }
+        let start = r.position() - bytes.len();
+        utf8(bytes, start).map(String::from)
     }
     #[inline]
     fn read_into(r: &mut Reader<'a>, v: &mut String) -> Result<(), DecodeError> {
-        let s = StrRef::read(r)?;
         if v.capacity() == 0 {
             // A new value's (a message read in place): one exact allocation, not the
             // amortized growth path of `push_str` on an empty string.
-            *v = String::from(s);
+            *v = Self::read(r)?;
             return Ok(());
         }
+        let s = StrRef::read(r)?;
         v.clear();
         v.push_str(s);
         Ok(())
@@ -1021,6 +1102,68 @@ mod tests {
         assert!(bool_of(1, 1).unwrap());
         for raw in [2, 247, u64::MAX] {
             assert_eq!(err_at(bool_of(raw, 9)), (ErrorKind::InvalidBool, 9));
+        }
+    }
+
+    #[test]
+    fn short_ascii_strings_are_exact_copies() {
+        // Every length up to 40, ASCII throughout and with one byte of 0x80 or above at
+        // each position: `short_ascii` copies exactly the ASCII ones of 32 bytes or
+        // fewer, into a string of exactly their length, and declines the rest.
+        for n in 0..=40usize {
+            let ascii: Vec<u8> = (0..n).map(|i| b'a' + (i % 26) as u8).collect();
+            let got = short_ascii(&ascii);
+            if n <= 32 {
+                let s = got.unwrap_or_else(|| panic!("declined {n} ASCII bytes"));
+                assert_eq!(s.as_bytes(), &ascii[..]);
+                assert_eq!(s.capacity(), n);
+            } else {
+                assert_eq!(got, None);
+            }
+            for at in 0..n {
+                for high in [0x80u8, 0xC3, 0xFF] {
+                    let mut b = ascii.clone();
+                    b[at] = high;
+                    assert_eq!(short_ascii(&b), None, "{b:02x?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn owned_strings_read_as_borrowed_ones() {
+        // `Str::read` against `StrRef::read` copied: the same strings, errors and offsets,
+        // for ASCII, valid UTF-8 and invalid UTF-8 of every length up to 40.
+        let opts = crate::DecodeOptions::default();
+        for n in 0..=40usize {
+            let ascii: Vec<u8> = (0..n).map(|i| b' ' + (i % 90) as u8).collect();
+            let mut cases = vec![ascii.clone()];
+            for at in 0..n {
+                let mut bad = ascii.clone();
+                bad[at] = 0xC3;
+                cases.push(bad.clone());
+                if at + 1 < n {
+                    bad[at + 1] = 0xA9;
+                    cases.push(bad);
+                }
+            }
+            for content in cases {
+                let mut bytes = vec![0x11, n as u8];
+                bytes.extend_from_slice(&content);
+                let mut r = Reader::new(&bytes, 1, bytes.len(), &opts);
+                let owned = Str::read(&mut r).map_err(|e| (e.kind(), e.offset()));
+                let pos = r.position();
+                let mut r = Reader::new(&bytes, 1, bytes.len(), &opts);
+                let borrowed = StrRef::read(&mut r)
+                    .map(String::from)
+                    .map_err(|e| (e.kind(), e.offset()));
+                assert_eq!(owned, borrowed, "{bytes:02x?}");
+                assert_eq!(pos, r.position(), "{bytes:02x?}");
+                let mut r = Reader::new(&bytes, 1, bytes.len(), &opts);
+                let mut into = String::new();
+                let res = Str::read_into(&mut r, &mut into).map_err(|e| (e.kind(), e.offset()));
+                assert_eq!(res.map(|()| into), borrowed, "{bytes:02x?}");
+            }
         }
     }
 
