@@ -385,6 +385,23 @@ pub fn f64_bits_ok(bits: u64) -> bool {
     bits & 0x7FFF_FFFF_FFFF_FFFF <= 0x7FF0_0000_0000_0000 || bits == NAN_F64
 }
 
+/// True when the `float` whose wire bytes (big-endian) are `b` has an exponent of all
+/// ones (an infinity or a NaN): the only words [`f32_bits_ok`] can refuse. Tested on the
+/// bytes as loaded, with the mask in the same byte order, so a run's test needs no byte
+/// swap.
+#[inline(always)]
+pub(crate) fn f32_exponent_ones(b: [u8; 4]) -> bool {
+    const EXP: u32 = u32::from_ne_bytes(0x7F80_0000u32.to_be_bytes());
+    u32::from_ne_bytes(b) & EXP == EXP
+}
+
+/// [`f32_exponent_ones`] for a `double` (the words [`f64_bits_ok`] can refuse).
+#[inline(always)]
+pub(crate) fn f64_exponent_ones(b: [u8; 8]) -> bool {
+    const EXP: u64 = u64::from_ne_bytes(0x7FF0_0000_0000_0000u64.to_be_bytes());
+    u64::from_ne_bytes(b) & EXP == EXP
+}
+
 macro_rules! varint_codec {
     ($(#[$doc:meta])* $name:ident, $ty:ty,
      |$at:ident, $raw:ident| $read:expr, |$v:ident| $enc:expr) => {
@@ -482,7 +499,7 @@ varint_codec!(
 macro_rules! fixed_codec {
     ($(#[$doc:meta])* $name:ident, $ty:ty, $n:literal, $wire:ident,
      |$b:ident| $conv:expr, |$v:ident| $enc:expr, |$d:ident| $def:expr
-     $(, valid |$vb:ident| $valid:expr)?) => {
+     $(, valid |$vb:ident| $valid:expr, suspect |$sb:ident| $suspect:expr)?) => {
         $(#[$doc])*
         pub struct $name;
         impl $name {
@@ -499,6 +516,15 @@ macro_rules! fixed_codec {
                 #[allow(unreachable_code)]
                 true
             }
+            /// True for bytes [`valid`](Self::valid) may refuse (an exponent of all
+            /// ones: an infinity or a NaN); false for every word it accepts but those.
+            #[inline(always)]
+            #[allow(unused_variables)]
+            fn suspect(b: &[u8; $n]) -> bool {
+                $(let $sb = b; return $suspect;)?
+                #[allow(unreachable_code)]
+                false
+            }
         }
         impl<'a> ReadCodec<'a> for $name {
             #[inline]
@@ -513,10 +539,36 @@ macro_rules! fixed_codec {
             /// The run's words converted in bulk: the run's length is a multiple of the
             /// width (checked when it was opened, SPEC §6.2), and every word but a
             /// non-canonical NaN is a value.
+            ///
+            /// A `float` or `double` run is first tested as a whole, without a branch
+            /// per word, for a word with an exponent of all ones; only a run holding one
+            /// (an infinity or a NaN) is searched word by word for the first refused
+            /// word. Searched always, the test and its branches cost 11 instructions a
+            /// `double`; the test of the whole run, which the compiler vectorizes, about
+            /// 4 (OpenTelemetry's histogram bounds, benches/RESULTS.md).
             #[inline]
             fn read_run(r: &mut Reader<'a>, out: &mut Vec<$ty>) -> Result<(), DecodeError> {
                 let (start, run) = r.rest_of_run();
                 let (words, tail) = run.as_chunks::<$n>();
+                if !words.iter().fold(false, |s, w| s | Self::suspect(w)) && tail.is_empty() {
+                    out.extend(words.iter().map(|w| Self::convert(*w)));
+                    return Ok(());
+                }
+                Self::read_run_searched(start, words, tail, out)
+            }
+        }
+        impl $name {
+            /// [`read_run`](ReadCodec::read_run) of a run that may hold a refused word
+            /// (or a cut one): the words before the first refused one are appended, and
+            /// it is reported at its offset.
+            #[cold]
+            #[inline(never)]
+            fn read_run_searched(
+                start: usize,
+                words: &[[u8; $n]],
+                tail: &[u8],
+                out: &mut Vec<$ty>,
+            ) -> Result<(), DecodeError> {
                 let bad = words.iter().position(|w| !Self::valid(w));
                 let good = words.get(..bad.unwrap_or(words.len())).unwrap_or_default();
                 out.extend(good.iter().map(|w| Self::convert(*w)));
@@ -526,7 +578,7 @@ macro_rules! fixed_codec {
                 if !tail.is_empty() {
                     // Unreachable after the run's length check; reported as a value cut
                     // by the run's end should that check ever be bypassed.
-                    return Err(DecodeError::new(ErrorKind::Truncated, start + run.len() - tail.len()));
+                    return Err(DecodeError::new(ErrorKind::Truncated, start + words.len() * $n));
                 }
                 Ok(())
             }
@@ -579,7 +631,8 @@ fixed_codec!(
     |v| canonical_f32(*v).to_be_bytes(),
     |d| d.to_bits() == 0,
     // SPEC §3.5: NaN is exponent all ones with a non-zero fraction.
-    valid |b| f32_bits_ok(u32::from_be_bytes(*b))
+    valid |b| f32_bits_ok(u32::from_be_bytes(*b)),
+    suspect |b| f32_exponent_ones(*b)
 );
 fixed_codec!(
     /// `double`: IEEE 754 bits, big-endian; one NaN (SPEC §3.5). The implicit default is
@@ -588,7 +641,8 @@ fixed_codec!(
     |b| f64::from_bits(u64::from_be_bytes(b)),
     |v| canonical_f64(*v).to_be_bytes(),
     |d| d.to_bits() == 0,
-    valid |b| f64_bits_ok(u64::from_be_bytes(*b))
+    valid |b| f64_bits_ok(u64::from_be_bytes(*b)),
+    suspect |b| f64_exponent_ones(*b)
 );
 
 /// The bits written for an `f32`: every NaN becomes 0x7FC00000 (SPEC §3.5).
@@ -661,22 +715,103 @@ fn is_ascii(b: &[u8]) -> bool {
     b.iter().fold(0, |a, &c| a | c) < 0x80
 }
 
+/// `bytes` as a new `String` of exactly their length, when there are at most 32 of them
+/// and every one is ASCII (so valid UTF-8); else `None` and nothing allocated.
+///
+/// Why: most strings of OpenTelemetry's requests (attribute keys, short values, names)
+/// are short and ASCII, and for them the check ([`is_ascii`]) and the copy (a call to
+/// `memcpy` behind `String::from`, a call per string) went over the same bytes. Here
+/// both take the same two words, which overlap for a length between the powers of two:
+/// checked together, then stored where they came from (benches/RESULTS.md, "Owned
+/// decode: the runtime's own work"). A test compares it with `String::from` on every
+/// length up to 40, ASCII and not.
+#[allow(unsafe_code)]
+#[cfg_attr(not(debug_assertions), inline(always))]
+#[cfg_attr(debug_assertions, inline)]
+fn short_ascii(b: &[u8]) -> Option<String> {
+    let n = b.len();
+    if n > 32 || !short_is_ascii(b) {
+        return None;
+    }
+    if n == 0 {
+        return Some(String::new());
+    }
+    // One allocation site: with one per length class (four), the allocator's wrapper
+    // was left out of line, a call per string.
+    let mut out: Vec<u8> = Vec::with_capacity(n);
+    let p = out.as_mut_ptr();
+    // SAFETY: `out` has room for `n` bytes, 1 <= n <= 32. Each class writes its two
+    // words at offsets 0 and `n - width` with `width <= n` (or, below 4 bytes, bytes at
+    // 0, `n / 2` and `n - 1`), all inside `out`; together they cover every offset below
+    // `n`, so after the writes the first `n` slots are initialized.
+    unsafe {
+        if let (Some(f), Some(l)) = (b.first_chunk::<16>(), b.last_chunk::<16>()) {
+            p.cast::<[u8; 16]>().write(*f);
+            p.add(n - 16).cast::<[u8; 16]>().write(*l);
+        } else if let (Some(f), Some(l)) = (b.first_chunk::<8>(), b.last_chunk::<8>()) {
+            p.cast::<[u8; 8]>().write(*f);
+            p.add(n - 8).cast::<[u8; 8]>().write(*l);
+        } else if let (Some(f), Some(l)) = (b.first_chunk::<4>(), b.last_chunk::<4>()) {
+            p.cast::<[u8; 4]>().write(*f);
+            p.add(n - 4).cast::<[u8; 4]>().write(*l);
+        } else if let (Some(&x), Some(&y), Some(&z)) = (b.first(), b.get(n / 2), b.last()) {
+            p.write(x);
+            p.add(n / 2).write(y);
+            p.add(n - 1).write(z);
+        }
+        out.set_len(n);
+    }
+    // SAFETY: every byte of `out` is one of `b`'s, all below 0x80 (checked above): ASCII,
+    // which is valid UTF-8.
+    Some(unsafe { String::from_utf8_unchecked(out) })
+}
+
+/// True when the at most 32 bytes `b` are all ASCII: two words of the widest width that
+/// fits (16, 8 or 4 bytes; they overlap unless the length is twice the width), or the
+/// first, middle and last of up to three bytes. The same loads [`short_ascii`] copies.
+#[cfg_attr(not(debug_assertions), inline(always))]
+#[cfg_attr(debug_assertions, inline)]
+fn short_is_ascii(b: &[u8]) -> bool {
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    if let (Some(f), Some(l)) = (b.first_chunk::<16>(), b.last_chunk::<16>()) {
+        let acc = u128::from_ne_bytes(*f) | u128::from_ne_bytes(*l);
+        acc & (u128::from(HIGH) << 64 | u128::from(HIGH)) == 0
+    } else if let (Some(f), Some(l)) = (b.first_chunk::<8>(), b.last_chunk::<8>()) {
+        (u64::from_ne_bytes(*f) | u64::from_ne_bytes(*l)) & HIGH == 0
+    } else if let (Some(f), Some(l)) = (b.first_chunk::<4>(), b.last_chunk::<4>()) {
+        (u32::from_ne_bytes(*f) | u32::from_ne_bytes(*l)) & HIGH as u32 == 0
+    } else {
+        b.iter().fold(0, |a, &c| a | c) < 0x80
+    }
+}
+
 /// `string`: bijou64 length + UTF-8 bytes, never normalized (SPEC §7).
 pub struct Str;
 impl<'a> ReadCodec<'a> for Str {
-    #[inline(always)]
+    /// A string of up to 32 ASCII bytes is checked and copied by [`short_ascii`] in one
+    /// go; any other is checked by [`utf8`] and copied by `String::from`. Inlined in
+    /// release builds only (with the short copy): unoptimized, each inlined copy's
+    /// locals widen the frame of a message's `__decode`, which a chain of nested
+    /// messages at the depth cap holds once per level (`runtime_stack`, a 2 MiB stack).
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn read(r: &mut Reader<'a>) -> Result<String, DecodeError> {
-        StrRef::read(r).map(String::from)
+        let bytes = r.len_bytes()?;
+        if let Some(s) = short_ascii(bytes) {
+            return Ok(s);
+        }
+        let start = r.position() - bytes.len();
+        utf8(bytes, start).map(String::from)
     }
     #[inline]
     fn read_into(r: &mut Reader<'a>, v: &mut String) -> Result<(), DecodeError> {
-        let s = StrRef::read(r)?;
         if v.capacity() == 0 {
             // A new value's (a message read in place): one exact allocation, not the
             // amortized growth path of `push_str` on an empty string.
-            *v = String::from(s);
+            *v = Self::read(r)?;
             return Ok(());
         }
+        let s = StrRef::read(r)?;
         v.clear();
         v.push_str(s);
         Ok(())
@@ -823,7 +958,13 @@ impl<'a, M: Decode<'a>> ReadCodec<'a> for Msg<M> {
     fn read_into(r: &mut Reader<'a>, v: &mut M) -> Result<(), DecodeError> {
         r.nested_into(v)
     }
-    #[inline]
+    /// Always inlined (into the run's loop, one copy per message type): left to the
+    /// optimizer it stayed a call per element between the run's loop and the message's
+    /// own `__decode_into`, whose entry and exit (saving and restoring six registers)
+    /// cost about 20 instructions per element (benches/RESULTS.md, "Owned decode: the
+    /// runtime's own work").
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn read_push(r: &mut Reader<'a>, out: &mut Vec<M>) -> Result<(), DecodeError> {
         r.nested_with(super::message::keeps_unknown::<M>(), |r| {
             M::__decode_push(r, out)
@@ -961,6 +1102,187 @@ mod tests {
         assert!(bool_of(1, 1).unwrap());
         for raw in [2, 247, u64::MAX] {
             assert_eq!(err_at(bool_of(raw, 9)), (ErrorKind::InvalidBool, 9));
+        }
+    }
+
+    #[test]
+    fn short_ascii_strings_are_exact_copies() {
+        // Every length up to 40, ASCII throughout and with one byte of 0x80 or above at
+        // each position: `short_ascii` copies exactly the ASCII ones of 32 bytes or
+        // fewer, into a string of exactly their length, and declines the rest.
+        for n in 0..=40usize {
+            let ascii: Vec<u8> = (0..n).map(|i| b'a' + (i % 26) as u8).collect();
+            let got = short_ascii(&ascii);
+            if n <= 32 {
+                let s = got.unwrap_or_else(|| panic!("declined {n} ASCII bytes"));
+                assert_eq!(s.as_bytes(), &ascii[..]);
+                assert_eq!(s.capacity(), n);
+            } else {
+                assert_eq!(got, None);
+            }
+            for at in 0..n {
+                for high in [0x80u8, 0xC3, 0xFF] {
+                    let mut b = ascii.clone();
+                    b[at] = high;
+                    assert_eq!(short_ascii(&b), None, "{b:02x?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn owned_strings_read_as_borrowed_ones() {
+        // `Str::read` against `StrRef::read` copied: the same strings, errors and offsets,
+        // for ASCII, valid UTF-8 and invalid UTF-8 of every length up to 40.
+        let opts = crate::DecodeOptions::default();
+        for n in 0..=40usize {
+            let ascii: Vec<u8> = (0..n).map(|i| b' ' + (i % 90) as u8).collect();
+            let mut cases = vec![ascii.clone()];
+            for at in 0..n {
+                let mut bad = ascii.clone();
+                bad[at] = 0xC3;
+                cases.push(bad.clone());
+                if at + 1 < n {
+                    bad[at + 1] = 0xA9;
+                    cases.push(bad);
+                }
+            }
+            for content in cases {
+                let mut bytes = vec![0x11, n as u8];
+                bytes.extend_from_slice(&content);
+                let mut r = Reader::new(&bytes, 1, bytes.len(), &opts);
+                let owned = Str::read(&mut r).map_err(|e| (e.kind(), e.offset()));
+                let pos = r.position();
+                let mut r = Reader::new(&bytes, 1, bytes.len(), &opts);
+                let borrowed = StrRef::read(&mut r)
+                    .map(String::from)
+                    .map_err(|e| (e.kind(), e.offset()));
+                assert_eq!(owned, borrowed, "{bytes:02x?}");
+                assert_eq!(pos, r.position(), "{bytes:02x?}");
+                let mut r = Reader::new(&bytes, 1, bytes.len(), &opts);
+                let mut into = String::new();
+                let res = Str::read_into(&mut r, &mut into).map_err(|e| (e.kind(), e.offset()));
+                assert_eq!(res.map(|()| into), borrowed, "{bytes:02x?}");
+            }
+        }
+    }
+
+    #[test]
+    fn exponent_ones_covers_every_refused_word() {
+        // Every word `*_bits_ok` refuses has an exponent of all ones; of the words it
+        // accepts, only the infinities and the one NaN do.
+        let f32s = [
+            0u32,
+            1,
+            0x8000_0000,
+            0x7F7F_FFFF,
+            0x7F80_0000,
+            0xFF80_0000,
+            NAN_F32,
+            0x7F80_0001,
+            0xFFC0_0000,
+            0x7FFF_FFFF,
+            0x3F80_0000,
+            0x0080_0000,
+        ];
+        for bits in f32s
+            .into_iter()
+            .chain((0..4096u32).map(|i| i.wrapping_mul(0x9E37_79B9)))
+        {
+            let ones = f32_exponent_ones(bits.to_be_bytes());
+            assert_eq!(ones, bits & 0x7F80_0000 == 0x7F80_0000, "{bits:#x}");
+            if !f32_bits_ok(bits) {
+                assert!(ones, "{bits:#x}");
+            }
+        }
+        let inf = 0x7FF0_0000_0000_0000u64;
+        let f64s = [
+            0u64,
+            1,
+            1 << 63,
+            inf - 1,
+            inf,
+            inf | 1 << 63,
+            NAN_F64,
+            inf + 1,
+            u64::MAX,
+        ];
+        let spread = (0..4096u64).map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        for bits in f64s.into_iter().chain(spread) {
+            let ones = f64_exponent_ones(bits.to_be_bytes());
+            assert_eq!(ones, bits & inf == inf, "{bits:#x}");
+            if !f64_bits_ok(bits) {
+                assert!(ones, "{bits:#x}");
+            }
+        }
+    }
+
+    /// `read_run` over `words` (big-endian bytes after a two-byte prefix the reader
+    /// skips), against reading the same bytes one element at a time.
+    fn run_against_reads<C: for<'a> ReadCodec<'a>>(bytes: &[u8])
+    where
+        C::Value: core::fmt::Debug,
+    {
+        let opts = crate::DecodeOptions::default();
+        let mut r = Reader::new(bytes, 2, bytes.len(), &opts);
+        let mut run = Vec::new();
+        let got = C::read_run(&mut r, &mut run).map_err(|e| (e.kind(), e.offset()));
+        let mut r = Reader::new(bytes, 2, bytes.len(), &opts);
+        let mut each = Vec::new();
+        let mut want = Ok(());
+        while !r.at_end() {
+            match C::read(&mut r) {
+                Ok(v) => each.push(v),
+                Err(e) => {
+                    want = Err((e.kind(), e.offset()));
+                    break;
+                }
+            }
+        }
+        assert_eq!(got, want, "{bytes:02x?}");
+        // Compared as printed: a NaN is not equal to itself (the one NaN read is the
+        // canonical one, so printing loses nothing).
+        assert_eq!(format!("{run:?}"), format!("{each:?}"), "{bytes:02x?}");
+    }
+
+    #[test]
+    fn float_runs_read_as_their_elements() {
+        let inf = 0x7FF0_0000_0000_0000u64;
+        let specials = [
+            inf,
+            inf | 1 << 63,
+            NAN_F64,
+            inf + 1,
+            NAN_F64 | 1 << 63,
+            u64::MAX,
+        ];
+        for len in 0..12usize {
+            for at in 0..len.max(1) {
+                for &special in &specials {
+                    let mut bytes = vec![0xAA, 0xBB];
+                    for i in 0..len {
+                        let w = if i == at {
+                            special
+                        } else {
+                            (i as f64 * 1.5).to_bits()
+                        };
+                        bytes.extend_from_slice(&w.to_be_bytes());
+                    }
+                    run_against_reads::<Double>(&bytes);
+                    run_against_reads::<Fixed64>(&bytes);
+                    let bits32 = [0x7F80_0000u32, NAN_F32, 0x7F80_0001, 0xFFC0_0000];
+                    let mut bytes = vec![0xAA, 0xBB];
+                    for i in 0..len {
+                        let w = if i == at {
+                            bits32[special as usize % 4]
+                        } else {
+                            (i as f32 * 0.25).to_bits()
+                        };
+                        bytes.extend_from_slice(&w.to_be_bytes());
+                    }
+                    run_against_reads::<Float>(&bytes);
+                }
+            }
         }
     }
 

@@ -13,7 +13,9 @@ use alloc::vec::Vec;
 
 mod dispatch;
 
-use super::codec::{Element, KeyElement, MapKey, Of, ReadCodec};
+use super::codec::{
+    Element, KeyElement, MapKey, Of, ReadCodec, f32_exponent_ones, f64_exponent_ones,
+};
 use super::message::Decode;
 use crate::error::{DecodeError, ErrorKind, FieldName, PathSegment};
 use crate::options::{DecodeOptions, UnknownFieldPolicy};
@@ -168,6 +170,15 @@ impl<'a> Reader<'a> {
     /// and lengths of 248 bytes or more are common).
     #[inline(never)]
     fn varint_wide(&mut self, at: usize) -> Result<u64, DecodeError> {
+        // Two bytes (tag F8: 248 to 503, lengths of most nested messages and strings
+        // past the one-byte case), read without the window's general decode: the tag
+        // and the byte after it, inside the bound, are the value.
+        if let Some(&[tag, low]) = self.cur.get(at..).and_then(|r| r.first_chunk::<2>())
+            && tag == bijou64::FIRST_TIER_TAG
+        {
+            self.pos = at + 2;
+            return Ok(bijou64::OFFSETS[1] + low as u64);
+        }
         // With nine bytes of input left, one window load decodes any tier; the tag's
         // length is checked against the current bound, so a value cut by the bound is
         // `truncated`, never read from the bytes beyond it.
@@ -1072,10 +1083,27 @@ impl<'a> Reader<'a> {
             // one reported as its element read reports it (at its offset, with its index).
             // Read element by element through `C::read`, the check cost 15 instructions a
             // `double` (OpenTelemetry's histogram bounds, benches/RESULTS.md).
+            // The run is first tested whole, without a branch per word, for a word with
+            // an exponent of all ones (an infinity or a NaN: the only words refused), as
+            // the owned run's read does (`codec.rs`); only a run holding one is searched.
             let w = <C::Value as crate::FixedWidth>::WIDTH;
-            if let Some(i) = run
-                .chunks_exact(w)
-                .position(|b| !<C::Value as crate::FixedWidth>::wire_ok(b))
+            let suspect = match w {
+                4 => run
+                    .as_chunks::<4>()
+                    .0
+                    .iter()
+                    .fold(false, |s, b| s | f32_exponent_ones(*b)),
+                8 => run
+                    .as_chunks::<8>()
+                    .0
+                    .iter()
+                    .fold(false, |s, b| s | f64_exponent_ones(*b)),
+                _ => true,
+            };
+            if suspect
+                && let Some(i) = run
+                    .chunks_exact(w)
+                    .position(|b| !<C::Value as crate::FixedWidth>::wire_ok(b))
             {
                 return Err(DecodeError::new(ErrorKind::NonCanonicalNan, start + i * w)
                     .push(PathSegment::Index(i))
@@ -1134,7 +1162,7 @@ impl<'a> Reader<'a> {
             // tags (`repeated_el` gives back the excess of a run of long values).
             _ => run_len,
         };
-        out.reserve_exact(first_capacity::<E::Value>(count, run_len));
+        reserve_first(out, first_capacity::<E::Value>(count, run_len));
         let read = if el.fixed().is_none() && matches!(el.wire(), WireType::Len) {
             self.len_run(el, out, count)
         } else {
@@ -1413,6 +1441,25 @@ fn first_capacity<T>(count: usize, run_len: usize) -> usize {
     count.min(budget.max(1))
 }
 
+/// Make room for `n` more elements in the empty `out` (a run's first reservation).
+///
+/// Why not `reserve_exact` alone: on a vector without an allocation (every vector of a
+/// message decoded anew or read in place from its default) it goes through the
+/// out-of-line growth path (`do_reserve_and_handle`, `finish_grow`: its checks for an
+/// allocation to grow or move), where `Vec::with_capacity` is the allocation itself
+/// (benches/RESULTS.md, "Owned decode: the runtime's own work"). A vector read into again
+/// keeps its capacity, as before.
+#[cfg_attr(not(debug_assertions), inline(always))]
+#[cfg_attr(debug_assertions, inline)]
+fn reserve_first<T>(out: &mut Vec<T>, n: usize) {
+    if out.capacity() == 0 {
+        // Nothing to free or keep: the empty vector is replaced by an allocated one.
+        *out = Vec::with_capacity(n);
+    } else {
+        out.reserve_exact(n);
+    }
+}
+
 /// Room for more elements in the full vector `out`, which holds fewer than the `count`
 /// counted: it grows by its length (doubling, so pushes stay amortized O(1)) but never
 /// past `count`, so a run read to its end leaves no spare slots.
@@ -1473,4 +1520,48 @@ fn field_error<N: FieldName>(kind: ErrorKind, at: usize, name: N) -> DecodeError
 struct SetAside {
     unknown: UnknownFields,
     keep: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `Reader::varint` at offset 1 of `buf`, with the bound at `end`: the value and
+    /// position after it, or the error's kind and offset.
+    fn varint_at(buf: &[u8], end: usize) -> Result<(u64, usize), (ErrorKind, usize)> {
+        let mut r = Reader::new(buf, 1, end, &DecodeOptions::default());
+        match r.varint() {
+            Ok(v) => Ok((v, r.position())),
+            Err(e) => Err((e.kind(), e.offset())),
+        }
+    }
+
+    #[test]
+    fn two_byte_values_read_as_bijou64_decodes_them() {
+        // Every two-byte value (tag F8), with input after it and without, and cut by
+        // the bound or by the end of the input after its tag.
+        for low in 0..=255u8 {
+            let value = bijou64::OFFSETS[1] + low as u64;
+            for tail in [0usize, 1, 7, 8, 12] {
+                let mut buf = vec![0x55, 0xF8, low];
+                buf.extend(core::iter::repeat_n(0xFF, tail));
+                assert_eq!(bijou64::decode(&buf[1..]), Ok((value, 2)));
+                assert_eq!(varint_at(&buf, buf.len()), Ok((value, 3)), "{buf:02x?}");
+                // The bound after the tag: the value is cut, whatever follows.
+                assert_eq!(
+                    varint_at(&buf, 2),
+                    Err((ErrorKind::Truncated, 1)),
+                    "{buf:02x?}"
+                );
+            }
+            assert_eq!(varint_at(&[0x55, 0xF8], 2), Err((ErrorKind::Truncated, 1)));
+        }
+        // The tags either side still take the other paths: one byte, three bytes.
+        let mut three = vec![0x55, 0xF9, 0x01, 0x02];
+        assert_eq!(varint_at(&three, 4), Ok((bijou64::OFFSETS[2] + 0x0102, 4)));
+        assert_eq!(varint_at(&three, 3), Err((ErrorKind::Truncated, 1)));
+        three.extend([0u8; 9]);
+        assert_eq!(varint_at(&three, 4), Ok((bijou64::OFFSETS[2] + 0x0102, 4)));
+        assert_eq!(varint_at(&[0x55, 0xF7, 0xF8], 3), Ok((0xF7, 2)));
+    }
 }
