@@ -79,6 +79,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .borrowed([".benchmarks"])
         .decode_walk(["."])
         .compile_protos(&["google_message1_proto3.proto"], &["schemas"])?;
+    // OpenTelemetry's protocol again with the walk decoder (owned types), timed against
+    // the default's choice in one process (the `dispatch` bench's `bijou-walk-decode`).
+    let walk_otlp = out.join("bijou-walk-otlp");
+    std::fs::create_dir_all(&walk_otlp)?;
+    bijoubuf_build::Config::new()
+        .no_lints()
+        .out_dir(&walk_otlp)
+        .preserve_unknown_fields(["."])
+        .decode_walk(["."])
+        .compile_protos(&OTLP_PROTOS, &["schemas"])?;
 
     let mut compiler = bijoubuf_schema::Compiler::new();
     compiler.include("schemas");

@@ -115,6 +115,66 @@ pub mod bijou {
             }
         }
     }
+    /// OpenTelemetry's protocol again, every message decoded by the walk (owned types
+    /// only), timed against the default's choice by the `dispatch` bench.
+    pub mod walk_otlp {
+        /// As `bijou::opentelemetry`, nested by package.
+        pub mod opentelemetry {
+            /// `opentelemetry.proto.*.v1`.
+            pub mod proto {
+                /// `opentelemetry.proto.common.v1`.
+                pub mod common {
+                    /// Version 1.
+                    pub mod v1 {
+                        include!(concat!(
+                            env!("OUT_DIR"),
+                            "/bijou-walk-otlp/opentelemetry.proto.common.v1.rs"
+                        ));
+                    }
+                }
+                /// `opentelemetry.proto.resource.v1`.
+                pub mod resource {
+                    /// Version 1.
+                    pub mod v1 {
+                        include!(concat!(
+                            env!("OUT_DIR"),
+                            "/bijou-walk-otlp/opentelemetry.proto.resource.v1.rs"
+                        ));
+                    }
+                }
+                /// `opentelemetry.proto.trace.v1`.
+                pub mod trace {
+                    /// Version 1.
+                    pub mod v1 {
+                        include!(concat!(
+                            env!("OUT_DIR"),
+                            "/bijou-walk-otlp/opentelemetry.proto.trace.v1.rs"
+                        ));
+                    }
+                }
+                /// `opentelemetry.proto.metrics.v1`.
+                pub mod metrics {
+                    /// Version 1.
+                    pub mod v1 {
+                        include!(concat!(
+                            env!("OUT_DIR"),
+                            "/bijou-walk-otlp/opentelemetry.proto.metrics.v1.rs"
+                        ));
+                    }
+                }
+                /// `opentelemetry.proto.logs.v1`.
+                pub mod logs {
+                    /// Version 1.
+                    pub mod v1 {
+                        include!(concat!(
+                            env!("OUT_DIR"),
+                            "/bijou-walk-otlp/opentelemetry.proto.logs.v1.rs"
+                        ));
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// prost's generated types from the same descriptor set.

@@ -1034,6 +1034,13 @@ fn otlp_inputs<B: Pb<P = P>, P: prost::Message, F: buffa::Message>(
     }
 }
 
+/// A strict decode of each input into `M`.
+fn walk_decode<M: bijoubuf::Message + 'static>(inputs: Vec<Vec<u8>>) -> Op {
+    cycle(inputs, |x| {
+        std::hint::black_box(M::decode(std::hint::black_box(x)).expect("canonical"));
+    })
+}
+
 /// The operation `op` (one of [`OPS`]) on `variants` inputs of workload `w`, or `None`
 /// for an unknown operation.
 pub fn op(w: Workload, op: &str, variants: u64) -> Option<Op> {
@@ -1045,6 +1052,24 @@ pub fn op(w: Workload, op: &str, variants: u64) -> Option<Op> {
         return Some(f);
     }
     let seeds = |s: Signal| (0..variants).map(move |i| s.seed(i));
+    // The same requests decoded by the walk copy (`super::bijou::walk_otlp`), not in
+    // `OPS`: the default's choice against the walk, in one process.
+    if let (Workload::Otlp(s), "bijou-walk-decode") = (w, op) {
+        use super::bijou::walk_otlp::opentelemetry::proto as wk;
+        use bijoubuf::Message as _;
+        let bytes = |m: &dyn Fn(u64) -> Vec<u8>| seeds(s).map(m).collect::<Vec<_>>();
+        return Some(match s {
+            Signal::Traces => walk_decode::<wk::trace::v1::TracesData>(bytes(&|x| {
+                traces(x).encode_to_vec().expect("encodes")
+            })),
+            Signal::Metrics => walk_decode::<wk::metrics::v1::MetricsData>(bytes(&|x| {
+                metrics(x).encode_to_vec().expect("encodes")
+            })),
+            Signal::Logs => walk_decode::<wk::logs::v1::LogsData>(bytes(&|x| {
+                logs(x).encode_to_vec().expect("encodes")
+            })),
+        });
+    }
     match w {
         Workload::Otlp(s @ Signal::Traces) => {
             otlp_inputs::<_, _, buffa_types::TracesData>(seeds(s).map(traces).collect()).op(

@@ -154,8 +154,7 @@ impl Emitter<'_> {
             }
 
             fn __decode_push(r: &mut #bb::Reader<'a>, out: &mut #alloc::vec::Vec<Self>) -> #bb::Result<()> {
-                out.push(<Self as #bb::Default>::default());
-                match out.last_mut() {
+                match #bb::pushed_default(out) {
                     #bb::Some(m) => m.__bb_dispatch(r),
                     #bb::None => #bb::Ok(()),
                 }

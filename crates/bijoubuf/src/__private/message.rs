@@ -99,6 +99,15 @@ pub fn push_in_place<'a, M: Decode<'a> + Default>(
     }
 }
 
+/// A dispatch decoder's [`Decode::__decode_push`]: the default pushed as
+/// [`push_in_place`] pushes it (no copy through the stack), handed back to be read
+/// into.
+#[inline(always)]
+pub fn pushed_default<M: Default>(out: &mut Vec<M>) -> Option<&mut M> {
+    push_default(out);
+    out.last_mut()
+}
+
 /// Append `M::default()` to `out`, written straight into the vector's first free slot.
 ///
 /// Why not `out.push(M::default())`: `push` builds the value before it knows where it

@@ -119,7 +119,7 @@ pub use codec::{
 };
 pub(crate) use direct::{OnePass, Outcome, encode as encode_direct, within_limit};
 pub(crate) use message::name;
-pub use message::{Decode, Encode, push_in_place, some_in_place};
+pub use message::{Decode, Encode, push_in_place, pushed_default, some_in_place};
 pub use pass::{Nested, Pass, WalkKind, Written};
 pub use reader::{Entries, MAX_FIELD_NUMBER, Reader, WireType};
 pub use sizer::{FIRST_SIZES, KEEP_SIZES, NoTable, Plain, SizeTable, Sizer, Table};
