@@ -625,13 +625,9 @@ impl Emitter<'_> {
             };
             decode_stmts.push(step);
             into_stmts.push(quote! {
-                r.oneof_into::<#codec, _, _>(#number, #proto_name, &mut self.#oident, |o| {
-                    match o.insert(#path::#variant(::core::default::Default::default())) {
-                        #path::#variant(v) => #bb::Some(v),
-                        #[allow(unreachable_patterns)]
-                        _ => #bb::None,
-                    }
-                })?;
+                r.oneof_into::<#codec, _, _>(
+                    #number, #proto_name, &mut self.#oident, #bb::oneof_member!(#path::#variant),
+                )?;
             });
         }
 

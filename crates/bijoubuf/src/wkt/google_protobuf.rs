@@ -1162,15 +1162,7 @@ impl<'a> __bb::Decode<'a> for Value {
             1,
             "null_value",
             &mut self.kind,
-            |o| {
-                match o
-                    .insert(value::Kind::NullValue(::core::default::Default::default()))
-                {
-                    value::Kind::NullValue(v) => __bb::Some(v),
-                    #[allow(unreachable_patterns)]
-                    _ => __bb::None,
-                }
-            },
+            __bb::oneof_member!(value::Kind::NullValue),
         )?;
         r.oneof_into::<
                 __bb::Double,
@@ -1180,17 +1172,7 @@ impl<'a> __bb::Decode<'a> for Value {
             2,
             "number_value",
             &mut self.kind,
-            |o| {
-                match o
-                    .insert(
-                        value::Kind::NumberValue(::core::default::Default::default()),
-                    )
-                {
-                    value::Kind::NumberValue(v) => __bb::Some(v),
-                    #[allow(unreachable_patterns)]
-                    _ => __bb::None,
-                }
-            },
+            __bb::oneof_member!(value::Kind::NumberValue),
         )?;
         r.oneof_into::<
                 __bb::Str,
@@ -1200,17 +1182,7 @@ impl<'a> __bb::Decode<'a> for Value {
             3,
             "string_value",
             &mut self.kind,
-            |o| {
-                match o
-                    .insert(
-                        value::Kind::StringValue(::core::default::Default::default()),
-                    )
-                {
-                    value::Kind::StringValue(v) => __bb::Some(v),
-                    #[allow(unreachable_patterns)]
-                    _ => __bb::None,
-                }
-            },
+            __bb::oneof_member!(value::Kind::StringValue),
         )?;
         r.oneof_into::<
                 __bb::Bool,
@@ -1220,15 +1192,7 @@ impl<'a> __bb::Decode<'a> for Value {
             4,
             "bool_value",
             &mut self.kind,
-            |o| {
-                match o
-                    .insert(value::Kind::BoolValue(::core::default::Default::default()))
-                {
-                    value::Kind::BoolValue(v) => __bb::Some(v),
-                    #[allow(unreachable_patterns)]
-                    _ => __bb::None,
-                }
-            },
+            __bb::oneof_member!(value::Kind::BoolValue),
         )?;
         r.oneof_into::<
                 __bb::Msg<Struct>,
@@ -1238,17 +1202,7 @@ impl<'a> __bb::Decode<'a> for Value {
             5,
             "struct_value",
             &mut self.kind,
-            |o| {
-                match o
-                    .insert(
-                        value::Kind::StructValue(::core::default::Default::default()),
-                    )
-                {
-                    value::Kind::StructValue(v) => __bb::Some(v),
-                    #[allow(unreachable_patterns)]
-                    _ => __bb::None,
-                }
-            },
+            __bb::oneof_member!(value::Kind::StructValue),
         )?;
         r.oneof_into::<
                 __bb::Msg<ListValue>,
@@ -1258,15 +1212,7 @@ impl<'a> __bb::Decode<'a> for Value {
             6,
             "list_value",
             &mut self.kind,
-            |o| {
-                match o
-                    .insert(value::Kind::ListValue(::core::default::Default::default()))
-                {
-                    value::Kind::ListValue(v) => __bb::Some(v),
-                    #[allow(unreachable_patterns)]
-                    _ => __bb::None,
-                }
-            },
+            __bb::oneof_member!(value::Kind::ListValue),
         )?;
         r.finish()?;
         __bb::Ok(())
