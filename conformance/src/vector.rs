@@ -35,6 +35,18 @@ pub struct Config {
 }
 
 impl Config {
+    /// A configuration picked by two bytes of a fuzz input, as every fuzz target over
+    /// configurations reads them: `flags` bit 0 sets a depth limit of `limit % 8 + 1`,
+    /// bit 1 a size limit of `limit` bytes, bit 2 preserving mode, bit 3 a stream.
+    pub fn from_fuzz(flags: u8, limit: u8) -> Config {
+        Config {
+            depth_limit: (flags & 1 == 1).then_some(u32::from(limit % 8) + 1),
+            size_limit: (flags & 2 == 2).then_some(usize::from(limit)),
+            preserving: flags & 4 == 4,
+            stream: flags & 8 == 8,
+        }
+    }
+
     /// The runtime's options for this configuration.
     pub fn options(&self) -> bijoubuf::DecodeOptions {
         let mut o = bijoubuf::DecodeOptions::new().max_size(self.size_limit);
@@ -298,6 +310,31 @@ mod tests {
     fn load(text: &str) -> Result<Vec<Case>, LoadError> {
         let raw: RawFile = toml::from_str(text).map_err(|e| LoadError(e.to_string()))?;
         raw.case.into_iter().map(|c| convert("t.toml", c)).collect()
+    }
+
+    #[test]
+    fn a_fuzz_input_picks_each_setting_by_its_own_bit() {
+        assert_eq!(Config::from_fuzz(0, 200), Config::default());
+        assert_eq!(
+            Config::from_fuzz(0b1111, 9),
+            Config {
+                depth_limit: Some(2),
+                size_limit: Some(9),
+                preserving: true,
+                stream: true,
+            }
+        );
+        for bit in 0..4 {
+            let c = Config::from_fuzz(1 << bit, 15);
+            let set = [
+                c.depth_limit == Some(8),
+                c.size_limit == Some(15),
+                c.preserving,
+                c.stream,
+            ];
+            assert_eq!(set.iter().filter(|s| **s).count(), 1, "bit {bit}: {c:?}");
+            assert!(set[bit], "bit {bit}: {c:?}");
+        }
     }
 
     #[test]

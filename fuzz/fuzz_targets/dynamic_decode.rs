@@ -12,12 +12,7 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let ty = TYPE_NAMES[*sel as usize % TYPE_NAMES.len()];
-    let cfg = Config {
-        depth_limit: (flags & 1 == 1).then_some(u32::from(limit % 8) + 1),
-        size_limit: (flags & 2 == 2).then_some(usize::from(*limit)),
-        preserving: flags & 4 == 4,
-        stream: flags & 8 == 8,
-    };
+    let cfg = Config::from_fuzz(*flags, *limit);
     if let Err(e) = props::check_bytes(ty, bytes, &cfg) {
         panic!("{e}");
     }
