@@ -17,7 +17,7 @@
 //! cargo bench -p bijoubuf-benches --bench dispatch -- [--rounds N] [--slot-ms MS] [WORKLOAD...]
 //! ```
 
-use bijoubuf_benches::msg::otlp::{Workload, alternate, quantile, round_args};
+use bijoubuf_benches::msg::otlp::{alternate, named_workloads, quantile, round_args};
 
 /// Different inputs (seeds), cycled through.
 const VARIANTS: u64 = 4;
@@ -41,13 +41,7 @@ const RATIOS: [(&str, &str, &str); 4] = [
 
 fn main() {
     let (rounds, slot_ms, rest) = round_args(std::env::args().skip(1));
-    let mut only: Vec<Workload> = rest
-        .iter()
-        .map(|w| Workload::from_name(w).unwrap_or_else(|| panic!("unknown workload {w}")))
-        .collect();
-    if only.is_empty() {
-        only = Workload::ALL.to_vec();
-    }
+    let only = named_workloads(&rest);
     let index = |name: &str| OPS.iter().position(|o| *o == name).expect("known op");
     println!("rounds: {rounds}, slot: {slot_ms} ms of thread CPU time per operation and round");
     println!();

@@ -20,7 +20,7 @@ use bijoubuf::Message as _;
 use prost::Message as _;
 
 use bijoubuf_benches::msg::otlp::{
-    self, OPS, Pb as _, Signal, Workload, alternate, quantile, round_args,
+    self, OPS, Pb as _, Signal, Workload, alternate, named_workloads, quantile, round_args,
 };
 use bijoubuf_benches::msg::{data::Dataset, gm1};
 
@@ -79,13 +79,7 @@ fn sizes(w: Workload) -> (usize, usize) {
 fn main() {
     let (rounds, slot_ms, rest) = round_args(std::env::args().skip(1));
     // criterion's filters do not apply here: every other argument names a workload.
-    let mut only: Vec<Workload> = rest
-        .iter()
-        .map(|w| Workload::from_name(w).unwrap_or_else(|| panic!("unknown workload {w}")))
-        .collect();
-    if only.is_empty() {
-        only = Workload::ALL.to_vec();
-    }
+    let only = named_workloads(&rest);
     let index = |name: &str| OPS.iter().position(|o| *o == name).expect("known op");
 
     println!("rounds: {rounds}, slot: {slot_ms} ms of thread CPU time per operation and round");

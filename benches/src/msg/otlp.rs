@@ -869,6 +869,21 @@ pub fn alternate(
     times
 }
 
+/// The workloads named on a bench's command line (what [`round_args`] leaves), every
+/// workload when none is named.
+///
+/// # Panics
+/// On a name that is no workload's.
+pub fn named_workloads(names: &[String]) -> Vec<Workload> {
+    if names.is_empty() {
+        return Workload::ALL.to_vec();
+    }
+    names
+        .iter()
+        .map(|w| Workload::from_name(w).unwrap_or_else(|| panic!("unknown workload {w}")))
+        .collect()
+}
+
 /// The arguments of the benchmarks that time through [`alternate`]: `--rounds N`
 /// (default 15) and `--slot-ms MS` (default 20); `--bench`, which `cargo bench` passes,
 /// is skipped; the rest are returned in order.
