@@ -1564,4 +1564,21 @@ mod tests {
         assert_eq!(varint_at(&three, 4), Ok((bijou64::OFFSETS[2] + 0x0102, 4)));
         assert_eq!(varint_at(&[0x55, 0xF7, 0xF8], 3), Ok((0xF7, 2)));
     }
+
+    #[test]
+    fn a_runs_first_reservation_keeps_a_buffer_it_has() {
+        // A vector without an allocation gets the room asked for; an emptied vector with
+        // one (a message read into again) keeps that buffer when it is large enough,
+        // rather than trading it for a new allocation; a smaller one grows to the room.
+        let mut fresh: Vec<u32> = Vec::new();
+        reserve_first(&mut fresh, 5);
+        assert_eq!(fresh.capacity(), 5);
+        let mut kept: Vec<u32> = Vec::with_capacity(40);
+        let buffer = kept.as_ptr();
+        reserve_first(&mut kept, 5);
+        assert_eq!((kept.capacity(), kept.as_ptr()), (40, buffer));
+        let mut small: Vec<u32> = Vec::with_capacity(2);
+        reserve_first(&mut small, 9);
+        assert!(small.capacity() >= 9, "{}", small.capacity());
+    }
 }
