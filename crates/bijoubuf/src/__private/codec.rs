@@ -1131,6 +1131,30 @@ mod tests {
     }
 
     #[test]
+    fn short_ascii_declines_high_bytes_that_cancel_or_fill_a_lane() {
+        // Two bytes at or above 0x80 at every pair of positions (an even number of high
+        // bits in one bit lane, which an XOR where the check ORs would cancel), and
+        // strings of 0x80 alone (every lane's high bit and nothing else, what a mask test
+        // with the wrong operator takes for zero): none of them is ASCII. The result is
+        // not printed on failure: a string taken for ASCII by mistake need not be UTF-8.
+        for n in 1..=32usize {
+            assert!(short_ascii(&vec![0x80; n]).is_none(), "{n} bytes of 0x80");
+            assert!(short_ascii(&vec![0xFF; n]).is_none(), "{n} bytes of 0xFF");
+            let ascii: Vec<u8> = (0..n).map(|i| b'a' + (i % 26) as u8).collect();
+            for i in 0..n {
+                for j in i + 1..n {
+                    for (x, y) in [(0x80, 0x80), (0xC3, 0xA9), (0xFF, 0x80)] {
+                        let mut b = ascii.clone();
+                        b[i] = x;
+                        b[j] = y;
+                        assert!(short_ascii(&b).is_none(), "{b:02x?}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
     fn owned_strings_read_as_borrowed_ones() {
         // `Str::read` against `StrRef::read` copied: the same strings, errors and offsets,
         // for ASCII, valid UTF-8 and invalid UTF-8 of every length up to 40.
@@ -1162,7 +1186,18 @@ mod tests {
                 let mut r = Reader::new(&bytes, 1, bytes.len(), &opts);
                 let mut into = String::new();
                 let res = Str::read_into(&mut r, &mut into).map_err(|e| (e.kind(), e.offset()));
+                // A new value's string is one allocation of exactly its length.
+                assert_eq!(into.capacity(), into.len(), "{bytes:02x?}");
                 assert_eq!(res.map(|()| into), borrowed, "{bytes:02x?}");
+                // A string read into again keeps its buffer (40 bytes fit in it).
+                let mut r = Reader::new(&bytes, 1, bytes.len(), &opts);
+                let mut kept = String::with_capacity(64);
+                kept.push_str("stale");
+                let res = Str::read_into(&mut r, &mut kept).map_err(|e| (e.kind(), e.offset()));
+                if res.is_ok() {
+                    assert_eq!(kept.capacity(), 64, "{bytes:02x?}");
+                }
+                assert_eq!(res.map(|()| kept), borrowed, "{bytes:02x?}");
             }
         }
     }
@@ -1281,6 +1316,48 @@ mod tests {
                         bytes.extend_from_slice(&w.to_be_bytes());
                     }
                     run_against_reads::<Float>(&bytes);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn float_runs_with_two_special_words_read_as_their_elements() {
+        // Two words with an exponent of all ones at every pair of positions, one or both
+        // refused: a test of the whole run whose words cancel (an even number of them)
+        // would take the run for clean and convert a refused word.
+        let inf = 0x7FF0_0000_0000_0000u64;
+        let pairs64 = [(inf, inf + 1), (inf + 1, inf), (inf + 1, u64::MAX)];
+        let pairs32 = [
+            (0x7F80_0000u32, 0x7F80_0001u32),
+            (0x7F80_0001, 0x7F80_0000),
+            (0x7F80_0001, 0xFFC0_0000),
+        ];
+        for len in 2..10usize {
+            for i in 0..len {
+                for j in i + 1..len {
+                    for (&(a, b), &(c, d)) in pairs64.iter().zip(&pairs32) {
+                        let mut bytes = vec![0xAA, 0xBB];
+                        for k in 0..len {
+                            let w = match k {
+                                _ if k == i => a,
+                                _ if k == j => b,
+                                _ => (k as f64 * 1.5).to_bits(),
+                            };
+                            bytes.extend_from_slice(&w.to_be_bytes());
+                        }
+                        run_against_reads::<Double>(&bytes);
+                        let mut bytes = vec![0xAA, 0xBB];
+                        for k in 0..len {
+                            let w = match k {
+                                _ if k == i => c,
+                                _ if k == j => d,
+                                _ => (k as f32 * 0.25).to_bits(),
+                            };
+                            bytes.extend_from_slice(&w.to_be_bytes());
+                        }
+                        run_against_reads::<Float>(&bytes);
+                    }
                 }
             }
         }

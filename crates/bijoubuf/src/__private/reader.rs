@@ -1564,4 +1564,78 @@ mod tests {
         assert_eq!(varint_at(&three, 4), Ok((bijou64::OFFSETS[2] + 0x0102, 4)));
         assert_eq!(varint_at(&[0x55, 0xF7, 0xF8], 3), Ok((0xF7, 2)));
     }
+
+    #[test]
+    fn a_runs_first_reservation_keeps_a_buffer_it_has() {
+        // A vector without an allocation gets the room asked for; an emptied vector with
+        // one (a message read into again) keeps that buffer when it is large enough,
+        // rather than trading it for a new allocation; a smaller one grows to the room.
+        let mut fresh: Vec<u32> = Vec::new();
+        reserve_first(&mut fresh, 5);
+        assert_eq!(fresh.capacity(), 5);
+        let mut kept: Vec<u32> = Vec::with_capacity(40);
+        let buffer = kept.as_ptr();
+        reserve_first(&mut kept, 5);
+        assert_eq!((kept.capacity(), kept.as_ptr()), (40, buffer));
+        let mut small: Vec<u32> = Vec::with_capacity(2);
+        reserve_first(&mut small, 9);
+        assert!(small.capacity() >= 9, "{}", small.capacity());
+    }
+
+    /// `fixed_run_at` over the words of `buf` after a two-byte prefix: the run's
+    /// length, or the error's kind and offset.
+    fn borrowed_run<C>(buf: &[u8]) -> Result<usize, (ErrorKind, usize)>
+    where
+        C: for<'b> ReadCodec<'b>,
+        C::Value: crate::FixedWidth,
+    {
+        let opts = DecodeOptions::default();
+        let mut r = Reader::new(buf, 2, buf.len(), &opts);
+        r.fixed_run_at::<C>(buf.len(), "f")
+            .map(|run| run.len())
+            .map_err(|e| (e.kind(), e.offset()))
+    }
+
+    #[test]
+    fn borrowed_float_runs_with_two_special_words_are_checked() {
+        // Two words with an exponent of all ones at every pair of positions, the first or
+        // both refused: a test of the whole run whose words cancel (an even number of
+        // them) would take the run for clean and hand out a refused word. Two infinities
+        // (accepted) are read whole.
+        use crate::__private::codec::{Double, Float};
+        let inf = 0x7FF0_0000_0000_0000u64;
+        let inf32 = 0x7F80_0000u64;
+        for len in 2..10usize {
+            for i in 0..len {
+                for j in i + 1..len {
+                    for (width, inf, bad, other) in [
+                        (8, inf, inf + 1, u64::MAX),
+                        (4, inf32, inf32 + 1, 0xFFC0_0000),
+                    ] {
+                        for (a, b) in [(inf, bad), (bad, inf), (bad, other), (inf, inf)] {
+                            let mut bytes = vec![0xAA, 0xBB];
+                            for k in 0..len {
+                                let w = match k {
+                                    _ if k == i => a,
+                                    _ if k == j => b,
+                                    _ => k as u64,
+                                };
+                                bytes.extend_from_slice(&w.to_be_bytes()[8 - width..]);
+                            }
+                            let first = [(i, a), (j, b)].into_iter().find(|&(_, w)| w != inf);
+                            let want = match first {
+                                Some((at, _)) => Err((ErrorKind::NonCanonicalNan, 2 + at * width)),
+                                None => Ok(len),
+                            };
+                            let got = match width {
+                                8 => borrowed_run::<Double>(&bytes),
+                                _ => borrowed_run::<Float>(&bytes),
+                            };
+                            assert_eq!(got, want, "{bytes:02x?}");
+                        }
+                    }
+                }
+            }
+        }
+    }
 }
