@@ -45,6 +45,41 @@ pub(crate) struct Dispatch {
 }
 
 impl Emitter<'_> {
+    /// The decode methods of message `m`'s owned type or twin (`twin`), and the inherent
+    /// impl dispatch adds: dispatch's (`__decode`, `__decode_push`, `__decode_some`,
+    /// the walk's `__decode_into`, and `__bb_dispatch` in `impl #head`) when
+    /// [`dispatches`](Self::dispatches), else the walk's `walk_decode` and its in-place
+    /// reads. `head` is the type as its inherent impl names it (`impl<'a> T<'a>` or
+    /// `impl T`), under `allow_deprecated`; `lt` the reader's lifetime there.
+    pub(crate) fn decode_methods(
+        &self,
+        m: &MessageDef,
+        twin: bool,
+        (plains, oneofs, preserve): (&[Plain<'_>], &[Oneof<'_>], bool),
+        (allow_deprecated, head, lt): (&Option<TokenStream>, TokenStream, TokenStream),
+        walk_decode: TokenStream,
+        into_body: TokenStream,
+    ) -> (TokenStream, TokenStream) {
+        if !self.dispatches(m, twin) {
+            let in_place = self.decode_in_place(into_body);
+            return (quote!(#walk_decode #in_place), TokenStream::new());
+        }
+        let bb = self.hidden();
+        let d = self.dispatch(m, plains, oneofs, preserve);
+        let (methods, body, into) = (d.methods, d.body, self.decode_into(into_body));
+        (
+            quote!(#methods #into),
+            quote! {
+                #allow_deprecated
+                #head {
+                    fn __bb_dispatch(&mut self, r: &mut #bb::Reader<#lt>) -> #bb::Result<()> {
+                        #body
+                    }
+                }
+            },
+        )
+    }
+
     /// Whether message `m`'s owned type (or, `twin`, its borrowed twin) is decoded by
     /// dispatch: the `decode_dispatch` paths force it, the `decode_walk` paths forbid it,
     /// else owned types with [`DISPATCH_MIN_FIELDS`] declared fields or more get it, and

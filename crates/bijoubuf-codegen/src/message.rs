@@ -285,39 +285,25 @@ impl Emitter<'_> {
             #(#into_tail)*
         };
         // The decode methods: the walk's, or dispatch's beside the walk's `_into`.
-        let (decode_methods, dispatch_impl) = if self.dispatches(m, false) {
-            let d = self.dispatch(m, &plains, &oneofs, preserve);
-            let (methods, body, into) = (d.methods, d.body, self.decode_into(into_body));
-            (
-                quote!(#methods #into),
-                quote! {
-                    #allow_deprecated
-                    impl #name {
-                        fn __bb_dispatch(&mut self, r: &mut #bb::Reader<'_>) -> #bb::Result<()> {
-                            #body
-                        }
-                    }
-                },
-            )
-        } else {
-            let in_place = self.decode_in_place(into_body);
-            (
-                quote! {
-                    fn __decode(r: &mut #bb::Reader<'a>) -> #bb::Result<Self> {
-                        #(#decode_stmts)*
-                        #unknown_finish
-                        #(#require_stmts)*
-                        #bb::Ok(Self {
-                            #(#inits,)*
-                            #unknown_init
-                        })
-                    }
-
-                    #in_place
-                },
-                TokenStream::new(),
-            )
+        let walk_decode = quote! {
+            fn __decode(r: &mut #bb::Reader<'a>) -> #bb::Result<Self> {
+                #(#decode_stmts)*
+                #unknown_finish
+                #(#require_stmts)*
+                #bb::Ok(Self {
+                    #(#inits,)*
+                    #unknown_init
+                })
+            }
         };
+        let (decode_methods, dispatch_impl) = self.decode_methods(
+            m,
+            false,
+            (&plains, &oneofs, preserve),
+            (&allow_deprecated, quote!(impl #name), quote!('_)),
+            walk_decode,
+            into_body,
+        );
         Ok(quote! {
             #docs
             #[derive(Clone, Debug, Default, PartialEq #eq_derive)]
