@@ -3,25 +3,42 @@
 //! machine has no hardware counters; valgrind's counts repeat where time does not).
 //!
 //! ```text
-//! otlp-profile WORKLOAD OP ITERATIONS
+//! otlp-profile WORKLOAD OP ITERATIONS [VARIANTS [FIRST [repeat]]]
 //! valgrind --tool=cachegrind --cache-sim=yes target/release/otlp-profile otlp-traces bijou-decode 10
 //! ```
 //! WORKLOAD is one of `otlp-traces`, `otlp-metrics`, `otlp-logs`, `gm1-batch64`; OP one of
-//! `bijou_benches::msg::otlp::OPS`. Cachegrind counts the whole process, setup included,
+//! `bijou_benches::msg::otlp::OPS`. VARIANTS (default 1) inputs are cycled through, made
+//! from seeds FIRST (default 0) onwards, or, with `repeat`, VARIANTS copies of seed
+//! FIRST's input (`bijoubuf_benches::msg::otlp::Seeds`). Cachegrind counts the whole process, setup included,
 //! so `benches/scripts/otlp.sh` runs two iteration counts and divides the difference.
-//! Every iteration takes the same input, so the difference is steady state: the first,
+//! By default every iteration takes the same input, so the difference is steady state: the first,
 //! cold run is in both counts.
 
-use bijoubuf_benches::msg::otlp::{Workload, op};
+use bijoubuf_benches::msg::otlp::{Seeds, Workload, op_seeded};
 
 fn main() -> Result<(), String> {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let [w, o, n] = &args[..] else {
-        return Err("usage: otlp-profile WORKLOAD OP ITERATIONS".into());
+    let usage = "usage: otlp-profile WORKLOAD OP ITERATIONS [VARIANTS [FIRST [repeat]]]";
+    let (w, o, n, rest) = match &args[..] {
+        [w, o, n, rest @ ..] if rest.len() <= 3 => (w, o, n, rest),
+        _ => return Err(usage.into()),
+    };
+    let number = |i: usize, default: u64| {
+        rest.get(i)
+            .map_or(Ok(default), |v| v.parse().map_err(|e| format!("{v}: {e}")))
+    };
+    let seeds = Seeds {
+        count: number(0, 1)?.max(1),
+        first: number(1, 0)?,
+        repeat: match rest.get(2).map(String::as_str) {
+            None => false,
+            Some("repeat") => true,
+            Some(_) => return Err(usage.into()),
+        },
     };
     let w = Workload::from_name(w).ok_or_else(|| format!("unknown workload {w}"))?;
     let n: u64 = n.parse().map_err(|e| format!("ITERATIONS: {e}"))?;
-    let mut f = op(w, o, 1).ok_or_else(|| format!("unknown operation {o}"))?;
+    let mut f = op_seeded(w, o, seeds).ok_or_else(|| format!("unknown operation {o}"))?;
     for _ in 0..n {
         f();
     }

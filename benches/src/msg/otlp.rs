@@ -1059,14 +1059,55 @@ fn walk_decode<M: bijoubuf::Message + 'static>(inputs: Vec<Vec<u8>>) -> Op {
 /// The operation `op` (one of [`OPS`]) on `variants` inputs of workload `w`, or `None`
 /// for an unknown operation.
 pub fn op(w: Workload, op: &str, variants: u64) -> Option<Op> {
+    op_seeded(w, op, Seeds::first(variants))
+}
+
+/// Which inputs of a workload an operation cycles through: `count` of them, made from
+/// seeds `first`, `first + 1`, … — or, when `repeat`, `count` separate copies of seed
+/// `first`'s input (the same bytes in different buffers, for telling what a decoder
+/// learns from one input decoded again apart from where its inputs lie).
+#[derive(Clone, Copy, Debug)]
+pub struct Seeds {
+    /// How many inputs.
+    pub count: u64,
+    /// The first input's seed index.
+    pub first: u64,
+    /// Every input made from seed `first`.
+    pub repeat: bool,
+}
+
+impl Seeds {
+    /// Seeds 0 to `count - 1`, as the timing benches use.
+    pub const fn first(count: u64) -> Self {
+        Seeds {
+            count,
+            first: 0,
+            repeat: false,
+        }
+    }
+
+    /// The seed index of the `i`th input.
+    const fn index(self, i: u64) -> u64 {
+        if self.repeat {
+            self.first
+        } else {
+            self.first + i
+        }
+    }
+}
+
+/// [`op`] on the inputs `seeds` names. The table prototype's attribute lists take the
+/// count only.
+pub fn op_seeded(w: Workload, op: &str, seeds_of: Seeds) -> Option<Op> {
     use super::ops::bijou_borrowed_decode as twin;
+    let variants = seeds_of.count;
     // The table-driven prototype's attribute lists (`super::table`), not in `OPS`.
     if w == Workload::Otlp(Signal::Traces)
         && let Some(f) = super::table::attribute_op(op, variants)
     {
         return Some(f);
     }
-    let seeds = |s: Signal| (0..variants).map(move |i| s.seed(i));
+    let seeds = |s: Signal| (0..variants).map(move |i| s.seed(seeds_of.index(i)));
     // The same requests decoded by the walk copy (`super::bijou::walk_otlp`), not in
     // `OPS`: the default's choice against the walk, in one process.
     if let (Workload::Otlp(s), "bijou-walk-decode") = (w, op) {
@@ -1128,6 +1169,7 @@ pub fn op(w: Workload, op: &str, variants: u64) -> Option<Op> {
             use super::gm1;
             let base = super::data::Dataset::Gm1Proto3.seed();
             let bijou: Vec<Vec<_>> = (0..variants)
+                .map(|i| seeds_of.index(i))
                 .map(|i| (0..64).map(|j| gm1::proto3(base + (i << 32) + j)).collect())
                 .collect();
             // The table-driven prototype (`super::table`), not in `OPS`: its borrowed
@@ -1379,6 +1421,35 @@ mod tests {
             assert!(op(w, "bijou-frobnicate", 1).is_none());
         }
         assert!(Workload::from_name("otlp-profiles").is_none());
+    }
+
+    #[test]
+    fn seeds_name_their_inputs() {
+        let idx = |s: Seeds| (0..s.count).map(|i| s.index(i)).collect::<Vec<_>>();
+        assert_eq!(idx(Seeds::first(3)), [0, 1, 2]);
+        let from = Seeds {
+            count: 3,
+            first: 5,
+            repeat: false,
+        };
+        assert_eq!(idx(from), [5, 6, 7]);
+        assert_eq!(
+            idx(Seeds {
+                repeat: true,
+                ..from
+            }),
+            [5, 5, 5]
+        );
+        let mut f = op_seeded(
+            Workload::Gm1Batch,
+            "bijou-decode",
+            Seeds {
+                repeat: true,
+                ..from
+            },
+        )
+        .expect("an operation");
+        f();
     }
 
     #[test]
