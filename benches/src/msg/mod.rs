@@ -19,255 +19,89 @@ pub mod table;
 /// generator keeps everything from it on.
 pub const RESULTS_MARKER: &str = "<!-- message benchmarks -->";
 
+/// The modules of one generator's output in `OUT_DIR/$dir`: the schemas of the older
+/// datasets and protobuf's benchmark messages (`datasets`), or OpenTelemetry's protocol
+/// nested by package so that the generated cross-package paths resolve (`otlp`).
+macro_rules! generated {
+    (datasets $dir:literal) => {
+        /// `telemetry.proto`.
+        pub mod telemetry {
+            include!(concat!(env!("OUT_DIR"), "/", $dir, "/telemetry.rs"));
+        }
+        /// `cas.proto`.
+        pub mod cas {
+            include!(concat!(env!("OUT_DIR"), "/", $dir, "/cas.rs"));
+        }
+        /// `wide.proto`.
+        pub mod wide {
+            include!(concat!(env!("OUT_DIR"), "/", $dir, "/wide.rs"));
+        }
+        /// `numeric.proto`.
+        pub mod numeric {
+            include!(concat!(env!("OUT_DIR"), "/", $dir, "/numeric.rs"));
+        }
+        /// `nest.proto`.
+        pub mod nest {
+            include!(concat!(env!("OUT_DIR"), "/", $dir, "/nest.rs"));
+        }
+        /// protobuf's benchmark messages.
+        pub mod benchmarks {
+            /// `google_message1_proto3.proto`.
+            pub mod proto3 {
+                include!(concat!(env!("OUT_DIR"), "/", $dir, "/benchmarks.proto3.rs"));
+            }
+            /// `google_message1_proto2.proto`.
+            pub mod proto2 {
+                include!(concat!(env!("OUT_DIR"), "/", $dir, "/benchmarks.proto2.rs"));
+            }
+        }
+    };
+    (otlp $dir:literal) => {
+        /// OpenTelemetry's protocol (`schemas/opentelemetry/`), nested by package.
+        pub mod opentelemetry {
+            /// `opentelemetry.proto.*.v1`.
+            pub mod proto {
+                generated!(otlp_package $dir common "/opentelemetry.proto.common.v1.rs");
+                generated!(otlp_package $dir resource "/opentelemetry.proto.resource.v1.rs");
+                generated!(otlp_package $dir trace "/opentelemetry.proto.trace.v1.rs");
+                generated!(otlp_package $dir metrics "/opentelemetry.proto.metrics.v1.rs");
+                generated!(otlp_package $dir logs "/opentelemetry.proto.logs.v1.rs");
+            }
+        }
+    };
+    (otlp_package $dir:literal $name:ident $file:literal) => {
+        #[doc = concat!("`opentelemetry.proto.", stringify!($name), ".v1`.")]
+        pub mod $name {
+            /// Version 1.
+            pub mod v1 {
+                include!(concat!(env!("OUT_DIR"), "/", $dir, $file));
+            }
+        }
+    };
+}
+
 /// bijoubuf's generated types, one module per schema package.
 #[allow(missing_docs, unreachable_pub, clippy::all)]
 pub mod bijou {
-    /// `telemetry.proto`.
-    pub mod telemetry {
-        include!(concat!(env!("OUT_DIR"), "/bijou/telemetry.rs"));
-    }
-    /// `cas.proto`.
-    pub mod cas {
-        include!(concat!(env!("OUT_DIR"), "/bijou/cas.rs"));
-    }
-    /// `wide.proto`.
-    pub mod wide {
-        include!(concat!(env!("OUT_DIR"), "/bijou/wide.rs"));
-    }
-    /// `numeric.proto`.
-    pub mod numeric {
-        include!(concat!(env!("OUT_DIR"), "/bijou/numeric.rs"));
-    }
-    /// `nest.proto`.
-    pub mod nest {
-        include!(concat!(env!("OUT_DIR"), "/bijou/nest.rs"));
-    }
-    /// protobuf's benchmark messages.
-    pub mod benchmarks {
-        /// `google_message1_proto3.proto`.
-        pub mod proto3 {
-            include!(concat!(env!("OUT_DIR"), "/bijou/benchmarks.proto3.rs"));
-        }
-        /// `google_message1_proto2.proto`.
-        pub mod proto2 {
-            include!(concat!(env!("OUT_DIR"), "/bijou/benchmarks.proto2.rs"));
-        }
-    }
+    generated!(datasets "bijou");
+    generated!(otlp "bijou");
     /// GoogleMessage1 (proto3) again, decoded by the walk rather than dispatch (see
     /// `bijoubuf_codegen::Options::decode_dispatch`), timed against it by the table bench.
     pub mod walk {
         include!(concat!(env!("OUT_DIR"), "/bijou-walk/benchmarks.proto3.rs"));
     }
-    /// OpenTelemetry's protocol (`schemas/opentelemetry/`), nested by package so that the
-    /// generated cross-package paths resolve.
-    pub mod opentelemetry {
-        /// `opentelemetry.proto.*.v1`.
-        pub mod proto {
-            /// `opentelemetry.proto.common.v1`.
-            pub mod common {
-                /// Version 1.
-                pub mod v1 {
-                    include!(concat!(
-                        env!("OUT_DIR"),
-                        "/bijou/opentelemetry.proto.common.v1.rs"
-                    ));
-                }
-            }
-            /// `opentelemetry.proto.resource.v1`.
-            pub mod resource {
-                /// Version 1.
-                pub mod v1 {
-                    include!(concat!(
-                        env!("OUT_DIR"),
-                        "/bijou/opentelemetry.proto.resource.v1.rs"
-                    ));
-                }
-            }
-            /// `opentelemetry.proto.trace.v1`.
-            pub mod trace {
-                /// Version 1.
-                pub mod v1 {
-                    include!(concat!(
-                        env!("OUT_DIR"),
-                        "/bijou/opentelemetry.proto.trace.v1.rs"
-                    ));
-                }
-            }
-            /// `opentelemetry.proto.metrics.v1`.
-            pub mod metrics {
-                /// Version 1.
-                pub mod v1 {
-                    include!(concat!(
-                        env!("OUT_DIR"),
-                        "/bijou/opentelemetry.proto.metrics.v1.rs"
-                    ));
-                }
-            }
-            /// `opentelemetry.proto.logs.v1`.
-            pub mod logs {
-                /// Version 1.
-                pub mod v1 {
-                    include!(concat!(
-                        env!("OUT_DIR"),
-                        "/bijou/opentelemetry.proto.logs.v1.rs"
-                    ));
-                }
-            }
-        }
-    }
     /// OpenTelemetry's protocol again, every message decoded by the walk (owned types
     /// only), timed against the default's choice by the `dispatch` bench.
     pub mod walk_otlp {
-        /// As `bijou::opentelemetry`, nested by package.
-        pub mod opentelemetry {
-            /// `opentelemetry.proto.*.v1`.
-            pub mod proto {
-                /// `opentelemetry.proto.common.v1`.
-                pub mod common {
-                    /// Version 1.
-                    pub mod v1 {
-                        include!(concat!(
-                            env!("OUT_DIR"),
-                            "/bijou-walk-otlp/opentelemetry.proto.common.v1.rs"
-                        ));
-                    }
-                }
-                /// `opentelemetry.proto.resource.v1`.
-                pub mod resource {
-                    /// Version 1.
-                    pub mod v1 {
-                        include!(concat!(
-                            env!("OUT_DIR"),
-                            "/bijou-walk-otlp/opentelemetry.proto.resource.v1.rs"
-                        ));
-                    }
-                }
-                /// `opentelemetry.proto.trace.v1`.
-                pub mod trace {
-                    /// Version 1.
-                    pub mod v1 {
-                        include!(concat!(
-                            env!("OUT_DIR"),
-                            "/bijou-walk-otlp/opentelemetry.proto.trace.v1.rs"
-                        ));
-                    }
-                }
-                /// `opentelemetry.proto.metrics.v1`.
-                pub mod metrics {
-                    /// Version 1.
-                    pub mod v1 {
-                        include!(concat!(
-                            env!("OUT_DIR"),
-                            "/bijou-walk-otlp/opentelemetry.proto.metrics.v1.rs"
-                        ));
-                    }
-                }
-                /// `opentelemetry.proto.logs.v1`.
-                pub mod logs {
-                    /// Version 1.
-                    pub mod v1 {
-                        include!(concat!(
-                            env!("OUT_DIR"),
-                            "/bijou-walk-otlp/opentelemetry.proto.logs.v1.rs"
-                        ));
-                    }
-                }
-            }
-        }
+        generated!(otlp "bijou-walk-otlp");
     }
 }
 
 /// prost's generated types from the same descriptor set.
 #[allow(missing_docs, unreachable_pub, clippy::all)]
 pub mod pb {
-    /// `telemetry.proto`.
-    pub mod telemetry {
-        include!(concat!(env!("OUT_DIR"), "/prost/telemetry.rs"));
-    }
-    /// `cas.proto`.
-    pub mod cas {
-        include!(concat!(env!("OUT_DIR"), "/prost/cas.rs"));
-    }
-    /// `wide.proto`.
-    pub mod wide {
-        include!(concat!(env!("OUT_DIR"), "/prost/wide.rs"));
-    }
-    /// `numeric.proto`.
-    pub mod numeric {
-        include!(concat!(env!("OUT_DIR"), "/prost/numeric.rs"));
-    }
-    /// `nest.proto`.
-    pub mod nest {
-        include!(concat!(env!("OUT_DIR"), "/prost/nest.rs"));
-    }
-    /// protobuf's benchmark messages.
-    pub mod benchmarks {
-        /// `google_message1_proto3.proto`.
-        pub mod proto3 {
-            include!(concat!(env!("OUT_DIR"), "/prost/benchmarks.proto3.rs"));
-        }
-        /// `google_message1_proto2.proto`.
-        pub mod proto2 {
-            include!(concat!(env!("OUT_DIR"), "/prost/benchmarks.proto2.rs"));
-        }
-    }
-    /// OpenTelemetry's protocol (`schemas/opentelemetry/`), nested by package so that the
-    /// generated cross-package paths resolve.
-    pub mod opentelemetry {
-        /// `opentelemetry.proto.*.v1`.
-        pub mod proto {
-            /// `opentelemetry.proto.common.v1`.
-            pub mod common {
-                /// Version 1.
-                pub mod v1 {
-                    include!(concat!(
-                        env!("OUT_DIR"),
-                        "/prost/opentelemetry.proto.common.v1.rs"
-                    ));
-                }
-            }
-            /// `opentelemetry.proto.resource.v1`.
-            pub mod resource {
-                /// Version 1.
-                pub mod v1 {
-                    include!(concat!(
-                        env!("OUT_DIR"),
-                        "/prost/opentelemetry.proto.resource.v1.rs"
-                    ));
-                }
-            }
-            /// `opentelemetry.proto.trace.v1`.
-            pub mod trace {
-                /// Version 1.
-                pub mod v1 {
-                    include!(concat!(
-                        env!("OUT_DIR"),
-                        "/prost/opentelemetry.proto.trace.v1.rs"
-                    ));
-                }
-            }
-            /// `opentelemetry.proto.metrics.v1`.
-            pub mod metrics {
-                /// Version 1.
-                pub mod v1 {
-                    include!(concat!(
-                        env!("OUT_DIR"),
-                        "/prost/opentelemetry.proto.metrics.v1.rs"
-                    ));
-                }
-            }
-            /// `opentelemetry.proto.logs.v1`.
-            pub mod logs {
-                /// Version 1.
-                pub mod v1 {
-                    include!(concat!(
-                        env!("OUT_DIR"),
-                        "/prost/opentelemetry.proto.logs.v1.rs"
-                    ));
-                }
-            }
-        }
-    }
+    generated!(datasets "prost");
+    generated!(otlp "prost");
 }
 
 /// buffa's generated types (owned, and `…View<'a>` borrowing from the input) for
