@@ -166,7 +166,7 @@ fn variant(dim: &str, i: u64) -> m::MetricsData {
         "exemplars" => for_points(&mut d, |j, mut p| {
             let e = p.exemplars();
             e.clear();
-            if h(i, j) % 3 == 0 {
+            if h(i, j).is_multiple_of(3) {
                 e.push(m::Exemplar {
                     time_unix_nano: 1_700_000_000_000_000_000,
                     span_id: vec![7; 8],
@@ -190,7 +190,7 @@ fn variant(dim: &str, i: u64) -> m::MetricsData {
         }
         "numkind" => for_points(&mut d, |j, p| {
             if let Point::Num(p) = p {
-                p.value = Some(if h(i, j) % 2 == 0 {
+                p.value = Some(if h(i, j).is_multiple_of(2) {
                     m::number_data_point::Value::AsInt(123_456)
                 } else {
                     m::number_data_point::Value::AsDouble(123.5)
