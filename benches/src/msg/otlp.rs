@@ -1462,3 +1462,15 @@ mod tests {
         assert_ne!(v.pb(), before);
     }
 }
+
+/// The operation `op` (one of [`OPS`]) cycling through the given metrics requests, for
+/// experiments that make their own inputs (`otlp-vary`: inputs differing in one
+/// dimension only).
+pub fn metrics_op(values: Vec<b::metrics::v1::MetricsData>, op: &str) -> Option<Op> {
+    use super::ops::bijou_borrowed_decode as twin;
+    otlp_inputs::<_, _, buffa_types::MetricsData>(values).op(
+        op,
+        |x: &[u8]| twin::<b::metrics::v1::MetricsDataRef<'_>>(x),
+        |x: &[u8]| buffa_view::<buffa_types::MetricsDataView<'_>>(x),
+    )
+}
