@@ -1234,6 +1234,18 @@ pub mod buffa_types {
     pub use super::f::trace::v1::{TracesData, TracesDataView};
 }
 
+/// The operation `op` (one of [`OPS`]) cycling through the given metrics requests, for
+/// experiments that make their own inputs (`otlp-vary`: inputs differing in one
+/// dimension only).
+pub fn metrics_op(values: Vec<b::metrics::v1::MetricsData>, op: &str) -> Option<Op> {
+    use super::ops::bijou_borrowed_decode as twin;
+    otlp_inputs::<_, _, buffa_types::MetricsData>(values).op(
+        op,
+        |x: &[u8]| twin::<b::metrics::v1::MetricsDataRef<'_>>(x),
+        |x: &[u8]| buffa_view::<buffa_types::MetricsDataView<'_>>(x),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1461,16 +1473,4 @@ mod tests {
         v.resource_logs[2].scope_logs[1].log_records[49].dropped_attributes_count = 1;
         assert_ne!(v.pb(), before);
     }
-}
-
-/// The operation `op` (one of [`OPS`]) cycling through the given metrics requests, for
-/// experiments that make their own inputs (`otlp-vary`: inputs differing in one
-/// dimension only).
-pub fn metrics_op(values: Vec<b::metrics::v1::MetricsData>, op: &str) -> Option<Op> {
-    use super::ops::bijou_borrowed_decode as twin;
-    otlp_inputs::<_, _, buffa_types::MetricsData>(values).op(
-        op,
-        |x: &[u8]| twin::<b::metrics::v1::MetricsDataRef<'_>>(x),
-        |x: &[u8]| buffa_view::<buffa_types::MetricsDataView<'_>>(x),
-    )
 }
