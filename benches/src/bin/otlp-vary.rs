@@ -70,36 +70,35 @@ const ROUTES: [&str; 4] = [
     "/health",
 ];
 
+/// `f` on every metric of `d`, with its index in the request.
+fn for_metrics(d: &mut m::MetricsData, mut f: impl FnMut(u64, &mut m::Metric)) {
+    let metrics = d
+        .resource_metrics
+        .iter_mut()
+        .flat_map(|rm| &mut rm.scope_metrics)
+        .flat_map(|sm| &mut sm.metrics);
+    for (k, metric) in (0..).zip(metrics) {
+        f(k, metric);
+    }
+}
+
 /// Each data point of `d`, with its index over the whole request.
 fn for_points(d: &mut m::MetricsData, mut f: impl FnMut(u64, Point<'_>)) {
     let mut j = 0;
-    for rm in &mut d.resource_metrics {
-        for sm in &mut rm.scope_metrics {
-            for metric in &mut sm.metrics {
-                match &mut metric.data {
-                    Some(m::metric::Data::Histogram(x)) => {
-                        for p in &mut x.data_points {
-                            f(j, Point::Hist(p));
-                            j += 1;
-                        }
-                    }
-                    Some(m::metric::Data::Sum(x)) => {
-                        for p in &mut x.data_points {
-                            f(j, Point::Num(p));
-                            j += 1;
-                        }
-                    }
-                    Some(m::metric::Data::Gauge(x)) => {
-                        for p in &mut x.data_points {
-                            f(j, Point::Num(p));
-                            j += 1;
-                        }
-                    }
-                    _ => {}
-                }
-            }
+    let mut each = |p: Point<'_>| {
+        f(j, p);
+        j += 1;
+    };
+    for_metrics(d, |_, metric| match &mut metric.data {
+        Some(m::metric::Data::Histogram(x)) => {
+            x.data_points.iter_mut().for_each(|p| each(Point::Hist(p)))
         }
-    }
+        Some(m::metric::Data::Sum(x)) => x.data_points.iter_mut().for_each(|p| each(Point::Num(p))),
+        Some(m::metric::Data::Gauge(x)) => {
+            x.data_points.iter_mut().for_each(|p| each(Point::Num(p)))
+        }
+        _ => {}
+    });
 }
 
 enum Point<'a> {
@@ -140,23 +139,15 @@ fn variant(dim: &str, i: u64) -> m::MetricsData {
                 }
             }
         }),
-        "points" => {
-            let mut k = 0;
-            for rm in &mut d.resource_metrics {
-                for sm in &mut rm.scope_metrics {
-                    for metric in &mut sm.metrics {
-                        let n = (h(i, k) % 4 + 1) as usize;
-                        k += 1;
-                        match &mut metric.data {
-                            Some(m::metric::Data::Histogram(x)) => resize(&mut x.data_points, n),
-                            Some(m::metric::Data::Sum(x)) => resize(&mut x.data_points, n),
-                            Some(m::metric::Data::Gauge(x)) => resize(&mut x.data_points, n),
-                            _ => {}
-                        }
-                    }
-                }
+        "points" => for_metrics(&mut d, |k, metric| {
+            let n = (h(i, k) % 4 + 1) as usize;
+            match &mut metric.data {
+                Some(m::metric::Data::Histogram(x)) => resize(&mut x.data_points, n),
+                Some(m::metric::Data::Sum(x)) => resize(&mut x.data_points, n),
+                Some(m::metric::Data::Gauge(x)) => resize(&mut x.data_points, n),
+                _ => {}
             }
-        }
+        }),
         "attrs" => for_points(&mut d, |j, mut p| {
             *p.attributes() = attrs(h(i, j) % 3 + 1, ROUTES[0]);
         }),
@@ -176,18 +167,10 @@ fn variant(dim: &str, i: u64) -> m::MetricsData {
                 });
             }
         }),
-        "desc" => {
-            let mut k = 0;
-            for rm in &mut d.resource_metrics {
-                for sm in &mut rm.scope_metrics {
-                    for metric in &mut sm.metrics {
-                        let n = (h(i, k) % 40 + 1) as usize;
-                        k += 1;
-                        metric.description = "abcdefghij".repeat(4)[..n].to_owned();
-                    }
-                }
-            }
-        }
+        "desc" => for_metrics(&mut d, |k, metric| {
+            let n = (h(i, k) % 40 + 1) as usize;
+            metric.description = "abcdefghij".repeat(4)[..n].to_owned();
+        }),
         "numkind" => for_points(&mut d, |j, p| {
             if let Point::Num(p) = p {
                 p.value = Some(if h(i, j).is_multiple_of(2) {
