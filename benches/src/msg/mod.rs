@@ -4,12 +4,13 @@
 //! data ([`convert`]); protobuf's own benchmark message GoogleMessage1 ([`gm1`]) also has
 //! buffa's types ([`buffa_types`]), as do OpenTelemetry's traces, metrics and logs
 //! ([`otlp`]). [`table`] is a table-driven decoder of GoogleMessage1, measured against the
-//! generated one.
+//! generated one; [`kindsel`] a safe decoder of it that chooses the field by data.
 
 pub mod bil;
 pub mod convert;
 pub mod data;
 pub mod gm1;
+pub mod kindsel;
 pub mod ops;
 pub mod otlp;
 pub mod sizes;

@@ -1179,6 +1179,11 @@ pub fn op_seeded(w: Workload, op: &str, seeds_of: Seeds) -> Option<Op> {
                 "bijou-table-decode" => {
                     ("bijou-borrowed-decode", super::table::table_borrowed_decode)
                 }
+                // The safe decoder choosing the field by data (`super::kindsel`).
+                "bijou-kindsel-decode" => (
+                    "bijou-borrowed-decode",
+                    super::kindsel::kindsel_borrowed_decode,
+                ),
                 "bijou-table-owned-decode" => {
                     use bijoubuf::Message as _;
                     let inputs = encoded(&bijou, |m| m.encode_to_vec().expect("encodes"));
