@@ -77,18 +77,34 @@ impl Kind {
     }
 }
 
-/// The dense array number → kind of a message whose fields are `groups` (each a kind
-/// and its numbers), `N` = the largest number + 1; a number given twice fails to build.
-const fn kinds<const N: usize>(groups: &[(Kind, &[u32])]) -> [Kind; N] {
-    let mut out = [Kind::None; N];
+/// One slot of a message's number → kind array: the kind and its wire type, in one load
+/// (a `match` on the kind for its wire type was a second jump).
+#[derive(Debug, Clone, Copy)]
+#[repr(C)]
+pub struct Slot {
+    kind: Kind,
+    wire: u8,
+}
+
+/// The dense array number → [`Slot`] of a message whose fields are `groups` (each a
+/// kind and its numbers), `N` = the largest number + 1; a number given twice fails to
+/// build.
+const fn kinds<const N: usize>(groups: &[(Kind, &[u32])]) -> [Slot; N] {
+    let mut out = [Slot {
+        kind: Kind::None,
+        wire: Kind::None.wire(),
+    }; N];
     let mut g = 0;
     while g < groups.len() {
         let (kind, numbers) = groups[g];
         let mut i = 0;
         while i < numbers.len() {
             let n = numbers[i] as usize;
-            assert!(matches!(out[n], Kind::None), "a number given twice");
-            out[n] = kind;
+            assert!(matches!(out[n].kind, Kind::None), "a number given twice");
+            out[n] = Slot {
+                kind,
+                wire: kind.wire(),
+            };
             i += 1;
         }
         g += 1;
@@ -139,7 +155,7 @@ const TOP_INT32: &[u32] = &[
 const TOP_BOOL: &[u32] = &[12, 13, 14, 17, 24, 30, 59, 78, 80, 81];
 
 /// GoogleMessage1's number → kind.
-static TOP_KINDS: [Kind; 281] = kinds(&[
+static TOP_KINDS: [Slot; 281] = kinds(&[
     (Kind::Str, TOP_STR),
     (Kind::Int32, TOP_INT32),
     (Kind::Bool, TOP_BOOL),
@@ -193,7 +209,7 @@ names! {
 // GoogleMessage1SubMessage.
 
 /// The sub-message's number → kind.
-static SUB_KINDS: [Kind; 301] = kinds(&[
+static SUB_KINDS: [Slot; 301] = kinds(&[
     (Kind::Int32, &[1, 2, 3, 16, 19, 22, 204]),
     (Kind::Bool, &[12, 20, 23, 28, 206]),
     (Kind::Int64, &[13, 14]),
@@ -284,7 +300,10 @@ fn key(bytes: &[u8], pos: usize, prev: &mut u64) -> Result<(u64, u8, usize), Dec
 }
 
 /// The records of GoogleMessage1 at `buf[0..end]` into `m`, at depth 1 under the limit
-/// `max_depth`.
+/// `max_depth`. Out of line, so that `m` is a pointer here: inlined into its caller, `m`
+/// is a local on the stack, and LLVM keeps a selector's `match` as a jump over stack
+/// addresses rather than folding it into a table of offsets from `m`.
+#[inline(never)]
 fn top<'a>(
     buf: &'a [u8],
     end: usize,
@@ -298,12 +317,14 @@ fn top<'a>(
         let key_at = pos;
         let (n, wire, p) = key(bytes, pos, &mut prev)?;
         pos = p;
-        let kind = TOP_KINDS.get(n as usize).copied().unwrap_or(Kind::None);
+        let Some(&Slot { kind, wire: w }) = TOP_KINDS.get(n as usize) else {
+            return Err(unknown(n, key_at));
+        };
         if kind == Kind::None {
             // SPEC §4.3, §8.1
             return Err(unknown(n, key_at));
         }
-        if wire != kind.wire() {
+        if wire != w {
             // SPEC §4.4
             return Err(field_error(
                 ErrorKind::WireTypeMismatch,
@@ -375,6 +396,7 @@ fn top<'a>(
 
 /// The records of the sub-message at `buf[pos..end]` into `m` (it holds no message, so
 /// the depth limit is not checked inside).
+#[inline(never)]
 fn sub<'a>(
     buf: &'a [u8],
     mut pos: usize,
@@ -387,11 +409,13 @@ fn sub<'a>(
         let key_at = pos;
         let (n, wire, p) = key(bytes, pos, &mut prev)?;
         pos = p;
-        let kind = SUB_KINDS.get(n as usize).copied().unwrap_or(Kind::None);
+        let Some(&Slot { kind, wire: w }) = SUB_KINDS.get(n as usize) else {
+            return Err(unknown(n, key_at));
+        };
         if kind == Kind::None {
             return Err(unknown(n, key_at));
         }
-        if wire != kind.wire() {
+        if wire != w {
             return Err(field_error(
                 ErrorKind::WireTypeMismatch,
                 key_at,
