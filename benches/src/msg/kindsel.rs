@@ -19,6 +19,13 @@
 //!   selector's fallback arm (the kind's first field) only keeps it total, without a
 //!   panic.
 //!
+//! LLVM did not make that table: each selector stays a jump over the members (a
+//! `lea` of the member's address per target), so the field is still chosen by control
+//! flow, one jump per kind instead of one over all numbers. A second form picks the
+//! member by data through an array of accessors per message and kind, indexed by the
+//! number (`TOP_I32_AT[n](m)`: an indirect call); [`Form`] chooses, and both are tested.
+//! benches/RESULTS.md has what each costs.
+//!
 //! A prototype for measurement, written by hand for `GoogleMessage1Ref` and its
 //! sub-message only, not wired into the generator. It decodes as `MessageRef::decode`
 //! does with the default options (strict: unknown records refused, depth limit 100),
@@ -266,18 +273,115 @@ names! {
     }
 }
 
-/// Decode `bytes` as `GoogleMessage1Ref` with the default options (strict).
-pub fn decode(bytes: &[u8]) -> Result<GoogleMessage1Ref<'_>, DecodeError> {
-    decode_with_depth(bytes, bijoubuf::DEFAULT_MAX_DEPTH)
+// The second form: the member by an array of accessors indexed by the field's number,
+// one array per message and kind (an indirect call whose callee is chosen by data).
+
+/// An array of accessors `$at` (one per field number, `$len` of them): the member of
+/// number `n` is `$name[n](m)`; numbers not of the kind give the first field, as the
+/// selectors' fallback does.
+macro_rules! accessors {
+    ($(#[$doc:meta])* static $name:ident: [$at:ty; $len:literal] {
+        $n0:literal => $f0:ident $(, $n:literal => $f:ident)* $(,)?
+    }) => {
+        $(#[$doc])*
+        static $name: [$at; $len] = {
+            let first: $at = |m| &mut m.$f0;
+            let mut a: [$at; $len] = [first; $len];
+            $(a[$n] = |m| &mut m.$f;)*
+            a
+        };
+    };
 }
 
-/// [`decode`] with the depth limit `max_depth` (as `DecodeOptions::max_depth`).
-pub fn decode_with_depth(
+/// An accessor of a GoogleMessage1 member of type `T`.
+type TopAt<T> = for<'m, 'a> fn(&'m mut GoogleMessage1Ref<'a>) -> &'m mut T;
+/// An accessor of a GoogleMessage1 `string` member.
+type TopStrAt = for<'m, 'a> fn(&'m mut GoogleMessage1Ref<'a>) -> &'m mut &'a str;
+/// An accessor of a sub-message member of type `T`.
+type SubAt<T> = for<'m, 'a> fn(&'m mut GoogleMessage1SubMessageRef<'a>) -> &'m mut T;
+/// An accessor of a sub-message `string` member.
+type SubStrAt = for<'m, 'a> fn(&'m mut GoogleMessage1SubMessageRef<'a>) -> &'m mut &'a str;
+
+accessors! {
+    /// GoogleMessage1's `string` members by number.
+    static TOP_STR_AT: [TopStrAt; 281] {
+        1 => field1, 4 => field4, 7 => field7, 9 => field9, 18 => field18,
+        102 => field102, 103 => field103, 129 => field129,
+    }
+}
+
+accessors! {
+    /// GoogleMessage1's `int32` members by number.
+    static TOP_I32_AT: [TopAt<i32>; 281] {
+        2 => field2, 3 => field3, 6 => field6, 16 => field16, 23 => field23,
+        25 => field25, 29 => field29, 60 => field60, 67 => field67, 68 => field68,
+        100 => field100, 101 => field101, 104 => field104, 128 => field128,
+        130 => field130, 131 => field131, 150 => field150, 271 => field271,
+        272 => field272, 280 => field280,
+    }
+}
+
+accessors! {
+    /// GoogleMessage1's `bool` members by number.
+    static TOP_BOOL_AT: [TopAt<bool>; 281] {
+        12 => field12, 13 => field13, 14 => field14, 17 => field17, 24 => field24,
+        30 => field30, 59 => field59, 78 => field78, 80 => field80, 81 => field81,
+    }
+}
+
+accessors! {
+    /// The sub-message's `int32` members by number.
+    static SUB_I32_AT: [SubAt<i32>; 301] {
+        1 => field1, 2 => field2, 3 => field3, 16 => field16, 19 => field19,
+        22 => field22, 204 => field204,
+    }
+}
+
+accessors! {
+    /// The sub-message's `bool` members by number.
+    static SUB_BOOL_AT: [SubAt<bool>; 301] {
+        12 => field12, 20 => field20, 23 => field23, 28 => field28, 206 => field206,
+    }
+}
+
+accessors! {
+    /// The sub-message's `int64` members by number.
+    static SUB_I64_AT: [SubAt<i64>; 301] { 13 => field13, 14 => field14 }
+}
+
+accessors! {
+    /// The sub-message's `string` members by number.
+    static SUB_STR_AT: [SubStrAt; 301] { 15 => field15, 205 => field205 }
+}
+
+accessors! {
+    /// The sub-message's `uint64` members by number.
+    static SUB_U64_AT: [SubAt<u64>; 301] { 207 => field207, 300 => field300 }
+}
+
+/// Which form picks the member: `false` the selectors' `match`, `true` the arrays of
+/// accessors.
+pub type Form = bool;
+
+/// Decode `bytes` as `GoogleMessage1Ref` with the default options (strict), the member
+/// picked by the selectors.
+pub fn decode(bytes: &[u8]) -> Result<GoogleMessage1Ref<'_>, DecodeError> {
+    decode_with_depth::<false>(bytes, bijoubuf::DEFAULT_MAX_DEPTH)
+}
+
+/// [`decode`] with the member picked by the arrays of accessors.
+pub fn decode_by_accessors(bytes: &[u8]) -> Result<GoogleMessage1Ref<'_>, DecodeError> {
+    decode_with_depth::<true>(bytes, bijoubuf::DEFAULT_MAX_DEPTH)
+}
+
+/// A decode in form `ACCESSORS` (see [`Form`]) with the depth limit `max_depth` (as
+/// `DecodeOptions::max_depth`).
+pub fn decode_with_depth<const ACCESSORS: Form>(
     bytes: &[u8],
     max_depth: u32,
 ) -> Result<GoogleMessage1Ref<'_>, DecodeError> {
     let mut m = GoogleMessage1Ref::default();
-    match top(bytes, bytes.len(), max_depth, &mut m) {
+    match top::<ACCESSORS>(bytes, bytes.len(), max_depth, &mut m) {
         Ok(()) => Ok(m),
         Err(e) => Err(push_segment(e, PathSegment::Message("GoogleMessage1"))),
     }
@@ -287,6 +391,11 @@ pub fn decode_with_depth(
 /// counterpart of `ops::bijou_borrowed_decode`.
 pub fn kindsel_borrowed_decode(bytes: &[u8]) -> bool {
     std::hint::black_box(decode(bytes).ok()).is_some()
+}
+
+/// [`kindsel_borrowed_decode`] with the member picked by the arrays of accessors.
+pub fn kindsel_accessors_borrowed_decode(bytes: &[u8]) -> bool {
+    std::hint::black_box(decode_by_accessors(bytes).ok()).is_some()
 }
 
 /// The next record's key at `pos` in `bytes`, after the record numbered `*prev`:
@@ -304,7 +413,7 @@ fn key(bytes: &[u8], pos: usize, prev: &mut u64) -> Result<(u64, u8, usize), Dec
 /// is a local on the stack, and LLVM keeps a selector's `match` as a jump over stack
 /// addresses rather than folding it into a table of offsets from `m`.
 #[inline(never)]
-fn top<'a>(
+fn top<'a, const ACCESSORS: Form>(
     buf: &'a [u8],
     end: usize,
     max_depth: u32,
@@ -336,17 +445,32 @@ fn top<'a>(
         pos = match kind {
             Kind::Str => {
                 let (s, p) = str_value(bytes, pos, key_at).map_err(at)?;
-                *top_str(m, n) = s;
+                let slot = if ACCESSORS {
+                    TOP_STR_AT[n as usize](m)
+                } else {
+                    top_str(m, n)
+                };
+                *slot = s;
                 p
             }
             Kind::Int32 => {
                 let (x, p) = i32_value(bytes, pos, key_at).map_err(at)?;
-                *top_i32(m, n) = x;
+                let slot = if ACCESSORS {
+                    TOP_I32_AT[n as usize](m)
+                } else {
+                    top_i32(m, n)
+                };
+                *slot = x;
                 p
             }
             Kind::Bool => {
                 let p = true_value(bytes, pos, key_at).map_err(at)?;
-                *top_bool(m, n) = true;
+                let slot = if ACCESSORS {
+                    TOP_BOOL_AT[n as usize](m)
+                } else {
+                    top_bool(m, n)
+                };
+                *slot = true;
                 p
             }
             Kind::Int64 => {
@@ -382,7 +506,7 @@ fn top<'a>(
                 }
                 let (start, len) = length(bytes, pos).map_err(at)?;
                 let child = m.field15.insert(GoogleMessage1SubMessageRef::default());
-                sub(buf, start, start + len, child).map_err(at)?;
+                sub::<ACCESSORS>(buf, start, start + len, child).map_err(at)?;
                 start + len
             }
             // Not GoogleMessage1's kinds: `TOP_KINDS` gives none of them.
@@ -397,7 +521,7 @@ fn top<'a>(
 /// The records of the sub-message at `buf[pos..end]` into `m` (it holds no message, so
 /// the depth limit is not checked inside).
 #[inline(never)]
-fn sub<'a>(
+fn sub<'a, const ACCESSORS: Form>(
     buf: &'a [u8],
     mut pos: usize,
     end: usize,
@@ -426,17 +550,32 @@ fn sub<'a>(
         pos = match kind {
             Kind::Int32 => {
                 let (x, p) = i32_value(bytes, pos, key_at).map_err(at)?;
-                *sub_i32(m, n) = x;
+                let slot = if ACCESSORS {
+                    SUB_I32_AT[n as usize](m)
+                } else {
+                    sub_i32(m, n)
+                };
+                *slot = x;
                 p
             }
             Kind::Bool => {
                 let p = true_value(bytes, pos, key_at).map_err(at)?;
-                *sub_bool(m, n) = true;
+                let slot = if ACCESSORS {
+                    SUB_BOOL_AT[n as usize](m)
+                } else {
+                    sub_bool(m, n)
+                };
+                *slot = true;
                 p
             }
             Kind::Int64 => {
                 let (x, p) = i64_value(bytes, pos, key_at).map_err(at)?;
-                *sub_i64(m, n) = x;
+                let slot = if ACCESSORS {
+                    SUB_I64_AT[n as usize](m)
+                } else {
+                    sub_i64(m, n)
+                };
+                *slot = x;
                 p
             }
             Kind::UInt64 => {
@@ -444,12 +583,22 @@ fn sub<'a>(
                 if x == 0 {
                     return Err(default_present(key_at, sub_name(n)));
                 }
-                *sub_u64(m, n) = x;
+                let slot = if ACCESSORS {
+                    SUB_U64_AT[n as usize](m)
+                } else {
+                    sub_u64(m, n)
+                };
+                *slot = x;
                 p
             }
             Kind::Str => {
                 let (s, p) = str_value(bytes, pos, key_at).map_err(at)?;
-                *sub_str(m, n) = s;
+                let slot = if ACCESSORS {
+                    SUB_STR_AT[n as usize](m)
+                } else {
+                    sub_str(m, n)
+                };
+                *slot = s;
                 p
             }
             Kind::Fixed64 => {
@@ -632,6 +781,8 @@ mod tests {
     fn same(x: &[u8], what: &str) -> bool {
         let generated = GoogleMessage1Ref::decode(x);
         let kindsel = decode(x);
+        let accessors = decode_by_accessors(x);
+        assert_eq!(kindsel, accessors, "{what}: the two forms differ");
         match (&generated, &kindsel) {
             (Ok(a), Ok(b)) => assert_eq!(a, b, "{what}: values differ"),
             (Err(a), Err(b)) => {
@@ -713,7 +864,10 @@ mod tests {
         let mut seen = 0;
         for x in inputs() {
             let generated = GoogleMessage1Ref::decode_with(&x, &opts).map(|d| d.into_message());
-            match (generated, decode_with_depth(&x, 1)) {
+            let accessors = decode_with_depth::<true>(&x, 1);
+            let kindsel = decode_with_depth::<false>(&x, 1);
+            assert_eq!(kindsel, accessors);
+            match (generated, kindsel) {
                 (Ok(a), Ok(b)) => assert_eq!(a, b),
                 (Err(a), Err(b)) => {
                     assert_eq!(a.kind(), ErrorKind::DepthLimitExceeded);
@@ -730,8 +884,10 @@ mod tests {
     fn the_benchmark_operation_runs() {
         use crate::msg::otlp::{Workload, op};
         // Each decode asserts it succeeded.
-        let mut f = op(Workload::Gm1Batch, "bijou-kindsel-decode", 2).expect("an operation");
-        f();
-        f();
+        for name in ["bijou-kindsel-decode", "bijou-kindsel-fn-decode"] {
+            let mut f = op(Workload::Gm1Batch, name, 2).expect("an operation");
+            f();
+            f();
+        }
     }
 }

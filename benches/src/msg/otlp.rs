@@ -1184,6 +1184,10 @@ pub fn op_seeded(w: Workload, op: &str, seeds_of: Seeds) -> Option<Op> {
                     "bijou-borrowed-decode",
                     super::kindsel::kindsel_borrowed_decode,
                 ),
+                "bijou-kindsel-fn-decode" => (
+                    "bijou-borrowed-decode",
+                    super::kindsel::kindsel_accessors_borrowed_decode,
+                ),
                 "bijou-table-owned-decode" => {
                     use bijoubuf::Message as _;
                     let inputs = encoded(&bijou, |m| m.encode_to_vec().expect("encodes"));
