@@ -38,7 +38,9 @@
 use bijoubuf::__private::{Fixed64 as Fixed64Codec, bool_of, int32_of, push_segment};
 use bijoubuf::{DecodeError, DecodeOptions, ErrorKind, FixedRun, PathSegment};
 
-use super::bijou::benchmarks::proto3::{GoogleMessage1Ref, GoogleMessage1SubMessageRef};
+use super::bijou::benchmarks::proto3::{
+    GoogleMessage1, GoogleMessage1Ref, GoogleMessage1SubMessage, GoogleMessage1SubMessageRef,
+};
 
 /// The largest field number (SPEC §4.3).
 const MAX_FIELD_NUMBER: u64 = (1 << 29) - 1;
@@ -630,6 +632,279 @@ fn sub<'a, const ACCESSORS: Form>(
     Ok(())
 }
 
+// The owned types (`GoogleMessage1`, its `String`s and `Vec<u64>`), selectors only.
+
+selector! {
+    /// The owned GoogleMessage1's `string` fields.
+    fn owned_top_str<'m>(m: &'m mut GoogleMessage1) -> &'m mut String {
+        1 => field1, 4 => field4, 7 => field7, 9 => field9, 18 => field18,
+        102 => field102, 103 => field103, 129 => field129,
+    }
+}
+
+selector! {
+    /// The owned GoogleMessage1's `int32` fields.
+    fn owned_top_i32<'m>(m: &'m mut GoogleMessage1) -> &'m mut i32 {
+        2 => field2, 3 => field3, 6 => field6, 16 => field16, 23 => field23,
+        25 => field25, 29 => field29, 60 => field60, 67 => field67, 68 => field68,
+        100 => field100, 101 => field101, 104 => field104, 128 => field128,
+        130 => field130, 131 => field131, 150 => field150, 271 => field271,
+        272 => field272, 280 => field280,
+    }
+}
+
+selector! {
+    /// The owned GoogleMessage1's `bool` fields.
+    fn owned_top_bool<'m>(m: &'m mut GoogleMessage1) -> &'m mut bool {
+        12 => field12, 13 => field13, 14 => field14, 17 => field17, 24 => field24,
+        30 => field30, 59 => field59, 78 => field78, 80 => field80, 81 => field81,
+    }
+}
+
+selector! {
+    /// The owned sub-message's `int32` fields.
+    fn owned_sub_i32<'m>(m: &'m mut GoogleMessage1SubMessage) -> &'m mut i32 {
+        1 => field1, 2 => field2, 3 => field3, 16 => field16, 19 => field19,
+        22 => field22, 204 => field204,
+    }
+}
+
+selector! {
+    /// The owned sub-message's `bool` fields.
+    fn owned_sub_bool<'m>(m: &'m mut GoogleMessage1SubMessage) -> &'m mut bool {
+        12 => field12, 20 => field20, 23 => field23, 28 => field28, 206 => field206,
+    }
+}
+
+selector! {
+    /// The owned sub-message's `int64` fields.
+    fn owned_sub_i64<'m>(m: &'m mut GoogleMessage1SubMessage) -> &'m mut i64 {
+        13 => field13, 14 => field14,
+    }
+}
+
+selector! {
+    /// The owned sub-message's `string` fields.
+    fn owned_sub_str<'m>(m: &'m mut GoogleMessage1SubMessage) -> &'m mut String {
+        15 => field15, 205 => field205,
+    }
+}
+
+selector! {
+    /// The owned sub-message's `uint64` fields.
+    fn owned_sub_u64<'m>(m: &'m mut GoogleMessage1SubMessage) -> &'m mut u64 {
+        207 => field207, 300 => field300,
+    }
+}
+
+/// Decode `bytes` as the owned `GoogleMessage1` with the default options (strict), the
+/// member picked by the selectors.
+pub fn decode_owned(bytes: &[u8]) -> Result<GoogleMessage1, DecodeError> {
+    decode_owned_with_depth(bytes, bijoubuf::DEFAULT_MAX_DEPTH)
+}
+
+/// [`decode_owned`] with the depth limit `max_depth`.
+pub fn decode_owned_with_depth(
+    bytes: &[u8],
+    max_depth: u32,
+) -> Result<GoogleMessage1, DecodeError> {
+    let mut m = GoogleMessage1::default();
+    match owned_top(bytes, bytes.len(), max_depth, &mut m) {
+        Ok(()) => Ok(m),
+        Err(e) => Err(push_segment(e, PathSegment::Message("GoogleMessage1"))),
+    }
+}
+
+/// [`top`] for the owned `GoogleMessage1`: the strings copied into `String`s, field5
+/// into a `Vec<u64>`.
+#[inline(never)]
+fn owned_top(
+    buf: &[u8],
+    end: usize,
+    max_depth: u32,
+    m: &mut GoogleMessage1,
+) -> Result<(), DecodeError> {
+    let bytes = buf.get(..end).unwrap_or_default();
+    let mut prev = 0;
+    let mut pos = 0;
+    while pos < end {
+        let key_at = pos;
+        let (n, wire, p) = key(bytes, pos, &mut prev)?;
+        pos = p;
+        let Some(&Slot { kind, wire: w }) = TOP_KINDS.get(n as usize) else {
+            return Err(unknown(n, key_at));
+        };
+        if kind == Kind::None {
+            // SPEC §4.3, §8.1
+            return Err(unknown(n, key_at));
+        }
+        if wire != w {
+            // SPEC §4.4
+            return Err(field_error(
+                ErrorKind::WireTypeMismatch,
+                key_at,
+                top_name(n),
+            ));
+        }
+        let at = |e| in_field(e, top_name(n));
+        pos = match kind {
+            Kind::Str => {
+                let (s, p) = str_value(bytes, pos, key_at).map_err(at)?;
+                let slot = owned_top_str(m, n);
+                *slot = String::from(s);
+                p
+            }
+            Kind::Int32 => {
+                let (x, p) = i32_value(bytes, pos, key_at).map_err(at)?;
+                let slot = owned_top_i32(m, n);
+                *slot = x;
+                p
+            }
+            Kind::Bool => {
+                let p = true_value(bytes, pos, key_at).map_err(at)?;
+                let slot = owned_top_bool(m, n);
+                *slot = true;
+                p
+            }
+            Kind::Int64 => {
+                let (x, p) = i64_value(bytes, pos, key_at).map_err(at)?;
+                m.field22 = x;
+                p
+            }
+            Kind::Fixed64Run => {
+                let (start, len) = length(bytes, pos).map_err(at)?;
+                if len == 0 {
+                    // SPEC §6.1
+                    return Err(field_error(ErrorKind::EmptyRepeated, key_at, top_name(n)));
+                }
+                if len % 8 != 0 {
+                    // SPEC §6.2
+                    return Err(field_error(
+                        ErrorKind::PackedLengthMismatch,
+                        pos,
+                        top_name(n),
+                    ));
+                }
+                m.field5 = bytes[start..start + len]
+                    .chunks_exact(8)
+                    .map(|w| u64::from_be_bytes(w.try_into().unwrap_or_default()))
+                    .collect();
+                start + len
+            }
+            Kind::Message => {
+                // SPEC §9.3, §10.1: the depth limit at the key, before the length.
+                if 1 >= max_depth {
+                    return Err(field_error(
+                        ErrorKind::DepthLimitExceeded,
+                        key_at,
+                        top_name(n),
+                    ));
+                }
+                let (start, len) = length(bytes, pos).map_err(at)?;
+                let child = m.field15.insert(GoogleMessage1SubMessage::default());
+                owned_sub(buf, start, start + len, child).map_err(at)?;
+                start + len
+            }
+            // Not GoogleMessage1's kinds: `TOP_KINDS` gives none of them.
+            Kind::None | Kind::UInt64 | Kind::Fixed32 | Kind::Fixed64 => {
+                return Err(unknown(n, key_at));
+            }
+        };
+    }
+    Ok(())
+}
+
+/// [`sub`] for the owned sub-message.
+#[inline(never)]
+fn owned_sub(
+    buf: &[u8],
+    mut pos: usize,
+    end: usize,
+    m: &mut GoogleMessage1SubMessage,
+) -> Result<(), DecodeError> {
+    let bytes = buf.get(..end).unwrap_or_default();
+    let mut prev = 0;
+    while pos < end {
+        let key_at = pos;
+        let (n, wire, p) = key(bytes, pos, &mut prev)?;
+        pos = p;
+        let Some(&Slot { kind, wire: w }) = SUB_KINDS.get(n as usize) else {
+            return Err(unknown(n, key_at));
+        };
+        if kind == Kind::None {
+            return Err(unknown(n, key_at));
+        }
+        if wire != w {
+            return Err(field_error(
+                ErrorKind::WireTypeMismatch,
+                key_at,
+                sub_name(n),
+            ));
+        }
+        let at = |e| in_field(e, sub_name(n));
+        pos = match kind {
+            Kind::Int32 => {
+                let (x, p) = i32_value(bytes, pos, key_at).map_err(at)?;
+                let slot = owned_sub_i32(m, n);
+                *slot = x;
+                p
+            }
+            Kind::Bool => {
+                let p = true_value(bytes, pos, key_at).map_err(at)?;
+                let slot = owned_sub_bool(m, n);
+                *slot = true;
+                p
+            }
+            Kind::Int64 => {
+                let (x, p) = i64_value(bytes, pos, key_at).map_err(at)?;
+                let slot = owned_sub_i64(m, n);
+                *slot = x;
+                p
+            }
+            Kind::UInt64 => {
+                let (x, p) = varint(bytes, pos).map_err(at)?;
+                if x == 0 {
+                    return Err(default_present(key_at, sub_name(n)));
+                }
+                let slot = owned_sub_u64(m, n);
+                *slot = x;
+                p
+            }
+            Kind::Str => {
+                let (s, p) = str_value(bytes, pos, key_at).map_err(at)?;
+                let slot = owned_sub_str(m, n);
+                *slot = String::from(s);
+                p
+            }
+            Kind::Fixed64 => {
+                let Some(w) = bytes.get(pos..).and_then(|r| r.first_chunk::<8>()) else {
+                    return Err(field_error(ErrorKind::Truncated, pos, sub_name(n)));
+                };
+                let x = u64::from_be_bytes(*w);
+                if x == 0 {
+                    return Err(default_present(key_at, sub_name(n)));
+                }
+                m.field21 = x;
+                pos + 8
+            }
+            Kind::Fixed32 => {
+                let Some(w) = bytes.get(pos..).and_then(|r| r.first_chunk::<4>()) else {
+                    return Err(field_error(ErrorKind::Truncated, pos, sub_name(n)));
+                };
+                let x = u32::from_be_bytes(*w);
+                if x == 0 {
+                    return Err(default_present(key_at, sub_name(n)));
+                }
+                m.field203 = x;
+                pos + 4
+            }
+            // Not the sub-message's kinds: `SUB_KINDS` gives none of them.
+            Kind::None | Kind::Fixed64Run | Kind::Message => return Err(unknown(n, key_at)),
+        };
+    }
+    Ok(())
+}
+
 /// An `int32` record's value at `pos` (its key at `key_at`): not the default (SPEC
 /// §5.1).
 #[inline(always)]
@@ -795,6 +1070,13 @@ mod tests {
             }
             _ => panic!("{what}: generated {generated:?}, kindsel {kindsel:?}"),
         }
+        let owned = GoogleMessage1::decode(x);
+        let kindsel_owned = decode_owned(x);
+        match (&owned, &kindsel_owned) {
+            (Ok(a), Ok(b)) => assert_eq!(a, b, "{what}: owned values differ"),
+            (Err(a), Err(b)) => assert_eq!(a, b, "{what}: owned errors differ"),
+            _ => panic!("{what}: generated {owned:?}, kindsel {kindsel_owned:?}"),
+        }
         generated.is_ok()
     }
 
@@ -864,6 +1146,8 @@ mod tests {
         let mut seen = 0;
         for x in inputs() {
             let generated = GoogleMessage1Ref::decode_with(&x, &opts).map(|d| d.into_message());
+            let owned = GoogleMessage1::decode_with(&x, &opts).map(|d| d.into_message());
+            assert_eq!(owned, decode_owned_with_depth(&x, 1));
             let accessors = decode_with_depth::<true>(&x, 1);
             let kindsel = decode_with_depth::<false>(&x, 1);
             assert_eq!(kindsel, accessors);
@@ -884,7 +1168,11 @@ mod tests {
     fn the_benchmark_operation_runs() {
         use crate::msg::otlp::{Workload, op};
         // Each decode asserts it succeeded.
-        for name in ["bijou-kindsel-decode", "bijou-kindsel-fn-decode"] {
+        for name in [
+            "bijou-kindsel-decode",
+            "bijou-kindsel-fn-decode",
+            "bijou-kindsel-owned-decode",
+        ] {
             let mut f = op(Workload::Gm1Batch, name, 2).expect("an operation");
             f();
             f();

@@ -1188,6 +1188,18 @@ pub fn op_seeded(w: Workload, op: &str, seeds_of: Seeds) -> Option<Op> {
                     "bijou-borrowed-decode",
                     super::kindsel::kindsel_accessors_borrowed_decode,
                 ),
+                "bijou-kindsel-owned-decode" => {
+                    use bijoubuf::Message as _;
+                    let inputs = encoded(&bijou, |m| m.encode_to_vec().expect("encodes"));
+                    return Some(cycle(inputs, |v| {
+                        for x in v {
+                            std::hint::black_box(
+                                super::kindsel::decode_owned(std::hint::black_box(x))
+                                    .expect("canonical"),
+                            );
+                        }
+                    }));
+                }
                 "bijou-table-owned-decode" => {
                     use bijoubuf::Message as _;
                     let inputs = encoded(&bijou, |m| m.encode_to_vec().expect("encodes"));
