@@ -27,8 +27,9 @@
 //! benches/RESULTS.md has what each costs.
 //!
 //! A prototype for measurement, written by hand for `GoogleMessage1Ref` and its
-//! sub-message only, not wired into the generator. It decodes as `MessageRef::decode`
-//! does with the default options (strict: unknown records refused, depth limit 100),
+//! sub-message (both forms) and for the owned `GoogleMessage1` ([`decode_owned`],
+//! selectors only), not wired into the generator. It decodes as `MessageRef::decode` /
+//! `Message::decode` do with the default options (strict: unknown records refused, depth limit 100),
 //! with every check the generated decoder makes and the same errors (code, offset,
 //! path): the tests compare both on the datasets, every one-byte change, every cut and
 //! depth limit 1. `field5` (`repeated fixed64`), once checked, is handed to the
