@@ -9,6 +9,8 @@
 pub mod bil;
 pub mod convert;
 pub mod data;
+#[cfg(test)]
+mod differential;
 pub mod gm1;
 pub mod kindsel;
 pub mod ops;
