@@ -39,12 +39,11 @@
 use bijoubuf::__private::{Fixed64 as Fixed64Codec, bool_of, int32_of, push_segment};
 use bijoubuf::{DecodeError, DecodeOptions, ErrorKind, FixedRun, PathSegment};
 
+use super::table::{default_present, field_error, in_field, unknown};
+
 use super::bijou::benchmarks::proto3::{
     GoogleMessage1, GoogleMessage1Ref, GoogleMessage1SubMessage, GoogleMessage1SubMessageRef,
 };
-
-/// The largest field number (SPEC §4.3).
-const MAX_FIELD_NUMBER: u64 = (1 << 29) - 1;
 
 /// What a field holds and how its record is read: one per codec and shape, so that the
 /// loop's `match` has few arms.
@@ -1001,39 +1000,6 @@ fn fixed_run_view<'a>(
     let mut r = bijoubuf::__private::message_reader(buf, key_at, run_end, &opts);
     let (v, _) = varint(buf.get(..run_end).unwrap_or_default(), key_at)?;
     r.fixed_run::<Fixed64Codec>((1 + (v >> 2)) as u32, name)
-}
-
-#[cold]
-#[inline(never)]
-fn in_field(e: DecodeError, name: &'static str) -> DecodeError {
-    push_segment(e, PathSegment::Field(name))
-}
-
-#[cold]
-#[inline(never)]
-fn field_error(kind: ErrorKind, at: usize, name: &'static str) -> DecodeError {
-    in_field(DecodeError::new(kind, at), name)
-}
-
-/// SPEC §5.1: an implicit-presence record holding the default, at its key.
-#[cold]
-#[inline(never)]
-fn default_present(key_at: usize, name: &'static str) -> DecodeError {
-    field_error(ErrorKind::DefaultValuePresent, key_at, name)
-}
-
-/// A record whose number is past the largest (SPEC §4.3) or not in the schema (strict,
-/// SPEC §8.1), at its key.
-#[cold]
-#[inline(never)]
-fn unknown(number: u64, key_at: usize) -> DecodeError {
-    if number > MAX_FIELD_NUMBER {
-        return DecodeError::new(ErrorKind::FieldNumberOverflow, key_at);
-    }
-    push_segment(
-        DecodeError::new(ErrorKind::UnknownField, key_at),
-        PathSegment::Unknown(number as u32),
-    )
 }
 
 #[cfg(test)]

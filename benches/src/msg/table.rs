@@ -888,20 +888,20 @@ unsafe fn runtime_vec<M: for<'x> bijoubuf::__private::Decode<'x>>(
 
 #[cold]
 #[inline(never)]
-fn in_field(e: DecodeError, name: &'static str) -> DecodeError {
+pub(super) fn in_field(e: DecodeError, name: &'static str) -> DecodeError {
     push_segment(e, PathSegment::Field(name))
 }
 
 #[cold]
 #[inline(never)]
-fn field_error(kind: ErrorKind, at: usize, name: &'static str) -> DecodeError {
+pub(super) fn field_error(kind: ErrorKind, at: usize, name: &'static str) -> DecodeError {
     in_field(DecodeError::new(kind, at), name)
 }
 
 /// SPEC §5.1: an implicit-presence record holding the default, at its key.
 #[cold]
 #[inline(never)]
-fn default_present(key_at: usize, name: &'static str) -> DecodeError {
+pub(super) fn default_present(key_at: usize, name: &'static str) -> DecodeError {
     field_error(ErrorKind::DefaultValuePresent, key_at, name)
 }
 
@@ -909,7 +909,7 @@ fn default_present(key_at: usize, name: &'static str) -> DecodeError {
 /// SPEC §8.1), at its key.
 #[cold]
 #[inline(never)]
-fn unknown(number: u64, key_at: usize) -> DecodeError {
+pub(super) fn unknown(number: u64, key_at: usize) -> DecodeError {
     if number > MAX_FIELD_NUMBER {
         return DecodeError::new(ErrorKind::FieldNumberOverflow, key_at);
     }
