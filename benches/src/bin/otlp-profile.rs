@@ -7,7 +7,14 @@
 //! valgrind --tool=cachegrind --cache-sim=yes target/release/otlp-profile otlp-traces bijou-decode 10
 //! ```
 //! WORKLOAD is one of `otlp-traces`, `otlp-metrics`, `otlp-logs`, `gm1-batch64`; OP one of
-//! `bijou_benches::msg::otlp::OPS`. VARIANTS (default 1) inputs are cycled through, made
+//! `bijou_benches::msg::otlp::OPS`, or one of the prototypes' and copies' operations that
+//! `bijoubuf_benches::msg::otlp::op_seeded` also knows (not timed by the bench):
+//! `bijou-walk-decode` (the walk copy; OpenTelemetry and `gm1-batch64`),
+//! `bijou-walk-borrowed-decode`, `bijou-table-decode`, `bijou-table-owned-decode` and
+//! `bijou-kindsel-decode`, `bijou-kindsel-fn-decode`, `bijou-kindsel-owned-decode`
+//! (`gm1-batch64`; the table's two also `otlp-logs`), `bijou-kvl-decode` and
+//! `bijou-table-kvl-decode` (`otlp-traces`: every span's attribute list), and
+//! `bijou-encode-to-vec`, `bijou-encode-two-passes` (every workload). VARIANTS (default 1) inputs are cycled through, made
 //! from seeds FIRST (default 0) onwards, or, with `repeat`, VARIANTS copies of seed
 //! FIRST's input (`bijoubuf_benches::msg::otlp::Seeds`). Cachegrind counts the whole process, setup included,
 //! so `benches/scripts/otlp.sh` runs two iteration counts and divides the difference.
