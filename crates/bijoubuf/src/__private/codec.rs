@@ -1280,6 +1280,33 @@ mod tests {
         assert_eq!(format!("{run:?}"), format!("{each:?}"), "{bytes:02x?}");
     }
 
+    /// Two bytes before a run of `len` big-endian doubles, `1.5 * i` except the words
+    /// `at` names.
+    fn run64(len: usize, at: &[(usize, u64)]) -> Vec<u8> {
+        let mut bytes = vec![0xAA, 0xBB];
+        for i in 0..len {
+            let w = at
+                .iter()
+                .find(|p| p.0 == i)
+                .map_or((i as f64 * 1.5).to_bits(), |p| p.1);
+            bytes.extend_from_slice(&w.to_be_bytes());
+        }
+        bytes
+    }
+
+    /// [`run64`] for floats, `0.25 * i`.
+    fn run32(len: usize, at: &[(usize, u32)]) -> Vec<u8> {
+        let mut bytes = vec![0xAA, 0xBB];
+        for i in 0..len {
+            let w = at
+                .iter()
+                .find(|p| p.0 == i)
+                .map_or((i as f32 * 0.25).to_bits(), |p| p.1);
+            bytes.extend_from_slice(&w.to_be_bytes());
+        }
+        bytes
+    }
+
     #[test]
     fn float_runs_read_as_their_elements() {
         let inf = 0x7FF0_0000_0000_0000u64;
@@ -1294,28 +1321,11 @@ mod tests {
         for len in 0..12usize {
             for at in 0..len.max(1) {
                 for &special in &specials {
-                    let mut bytes = vec![0xAA, 0xBB];
-                    for i in 0..len {
-                        let w = if i == at {
-                            special
-                        } else {
-                            (i as f64 * 1.5).to_bits()
-                        };
-                        bytes.extend_from_slice(&w.to_be_bytes());
-                    }
+                    let bytes = run64(len, &[(at, special)]);
                     run_against_reads::<Double>(&bytes);
                     run_against_reads::<Fixed64>(&bytes);
                     let bits32 = [0x7F80_0000u32, NAN_F32, 0x7F80_0001, 0xFFC0_0000];
-                    let mut bytes = vec![0xAA, 0xBB];
-                    for i in 0..len {
-                        let w = if i == at {
-                            bits32[special as usize % 4]
-                        } else {
-                            (i as f32 * 0.25).to_bits()
-                        };
-                        bytes.extend_from_slice(&w.to_be_bytes());
-                    }
-                    run_against_reads::<Float>(&bytes);
+                    run_against_reads::<Float>(&run32(len, &[(at, bits32[special as usize % 4])]));
                 }
             }
         }
@@ -1337,26 +1347,8 @@ mod tests {
             for i in 0..len {
                 for j in i + 1..len {
                     for (&(a, b), &(c, d)) in pairs64.iter().zip(&pairs32) {
-                        let mut bytes = vec![0xAA, 0xBB];
-                        for k in 0..len {
-                            let w = match k {
-                                _ if k == i => a,
-                                _ if k == j => b,
-                                _ => (k as f64 * 1.5).to_bits(),
-                            };
-                            bytes.extend_from_slice(&w.to_be_bytes());
-                        }
-                        run_against_reads::<Double>(&bytes);
-                        let mut bytes = vec![0xAA, 0xBB];
-                        for k in 0..len {
-                            let w = match k {
-                                _ if k == i => c,
-                                _ if k == j => d,
-                                _ => (k as f32 * 0.25).to_bits(),
-                            };
-                            bytes.extend_from_slice(&w.to_be_bytes());
-                        }
-                        run_against_reads::<Float>(&bytes);
+                        run_against_reads::<Double>(&run64(len, &[(i, a), (j, b)]));
+                        run_against_reads::<Float>(&run32(len, &[(i, c), (j, d)]));
                     }
                 }
             }
