@@ -154,18 +154,10 @@ impl Emitter<'_> {
             #(#into_tail)*
         };
         // The decode methods: the walk's, or dispatch's beside the walk's `_into`.
-        let walk_decode = quote! {
-            fn __decode(r: &mut #bb::Reader<'a>) -> #bb::Result<Self> {
-                #(#decode_stmts)*
-                #unknown_finish
-                #(#require_stmts)*
-                #bb::Ok(Self {
-                    #(#inits,)*
-                    #unknown_init
-                    #marker_init
-                })
-            }
-        };
+        let walk_decode = self.walk_decode(
+            quote!(#(#decode_stmts)* #unknown_finish #(#require_stmts)*),
+            quote!(#(#inits,)* #unknown_init #marker_init),
+        );
         let (decode_methods, dispatch_impl) = self.decode_methods(
             m,
             true,

@@ -45,6 +45,18 @@ pub(crate) struct Dispatch {
 }
 
 impl Emitter<'_> {
+    /// The walk's `__decode` (owned types and twins alike): `body` asks for every field
+    /// in number order, then the message is built from `fields`.
+    pub(crate) fn walk_decode(&self, body: TokenStream, fields: TokenStream) -> TokenStream {
+        let bb = self.hidden();
+        quote! {
+            fn __decode(r: &mut #bb::Reader<'a>) -> #bb::Result<Self> {
+                #body
+                #bb::Ok(Self { #fields })
+            }
+        }
+    }
+
     /// The decode methods of message `m`'s owned type or twin (`twin`), and the inherent
     /// impl dispatch adds: dispatch's (`__decode`, `__decode_push`, `__decode_some`,
     /// the walk's `__decode_into`, and `__bb_dispatch` in `impl #head`) when
