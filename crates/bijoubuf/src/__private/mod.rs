@@ -121,6 +121,10 @@ pub(crate) use direct::{OnePass, Outcome, encode as encode_direct, within_limit}
 pub(crate) use message::name;
 pub use message::{Decode, Encode, push_in_place, pushed_default, some_in_place};
 pub use pass::{Nested, Pass, WalkKind, Written};
+pub use reader::table::{
+    DecodeTable, TABLE_REQUIRED_MAX, TableArm, TableDecode, TableField, table_arm, table_decode,
+    table_witness,
+};
 pub use reader::{Entries, MAX_FIELD_NUMBER, Reader, WireType};
 pub use sizer::{FIRST_SIZES, KEEP_SIZES, NoTable, Plain, SizeTable, Sizer, Table};
 pub use varint::{varint_len, write_varint};
@@ -153,6 +157,13 @@ macro_rules! __bijoubuf_oneof_member {
 }
 #[doc(hidden)]
 pub use crate::__bijoubuf_oneof_member as oneof_member;
+
+#[doc(hidden)]
+pub use crate::__bijoubuf_decode_table as decode_table;
+
+// The containers `decode_table!` names in its type checks.
+pub use alloc::collections::BTreeMap;
+pub use alloc::vec::Vec;
 
 /// The result of a decode: `__bb::Result<Self>` in generated code.
 pub type Result<T, E = DecodeError> = core::result::Result<T, E>;
