@@ -12,7 +12,7 @@
 //! Generated code holds no `unsafe`: the macro writes the `unsafe impl` and checks each
 //! member's type beside its `offset_of!`. `__decode_into` stays the walk.
 
-use bijoubuf_schema::MessageDef;
+use bijoubuf_schema::{FieldType, MessageDef, ScalarType};
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::quote;
 
@@ -21,6 +21,27 @@ use crate::message::{Oneof, Plain, Shape, oneof_member};
 
 /// The `required` fields a table tracks (the runtime's `TABLE_REQUIRED_MAX`).
 const REQUIRED_MAX: usize = 64;
+
+/// Whether an implicit-presence field of type `ty` is read inside the runtime's loop
+/// rather than through a call: its codec is one of the runtime's `InlineRead` codecs
+/// (a codec that is not would fail to compile, never misread).
+fn inline_read(ty: &FieldType) -> bool {
+    match ty {
+        FieldType::Enum(_) => true,
+        FieldType::Scalar(s) => matches!(
+            s,
+            ScalarType::Int32
+                | ScalarType::Int64
+                | ScalarType::Uint32
+                | ScalarType::Uint64
+                | ScalarType::Bool
+                | ScalarType::Double
+                | ScalarType::Fixed64
+                | ScalarType::String
+        ),
+        FieldType::Message(_) => false,
+    }
+}
 
 impl Emitter<'_> {
     /// Whether message `m` is decoded by a table: named by `decode_table`, and its
@@ -64,6 +85,9 @@ impl Emitter<'_> {
             if let Some(p) = plains.iter().find(|p| p.def.number == f.number) {
                 let (ident, codec) = (&p.ident, &p.codec);
                 let entry = match &p.shape {
+                    Shape::Implicit if inline_read(&p.def.ty) => {
+                        quote!(#number #name implicit_inline #ident (#codec))
+                    }
                     Shape::Implicit => quote!(#number #name implicit #ident (#codec)),
                     Shape::Optional => quote!(#number #name optional #ident (#codec)),
                     Shape::Required => quote!(#number #name required #ident (#codec)),

@@ -605,7 +605,10 @@ fn a_table_is_chosen_by_path_before_dispatch_and_walk() {
     assert!(!other.contains("r.record()"), "{other}");
     let table = flat(&out);
     assert!(table.contains("impl < 'a > for Other;"), "{out}");
-    assert!(table.contains("2 \"f2\" implicit f2(__bb::Int32)"), "{out}");
+    assert!(
+        table.contains("2 \"f2\" implicit_inline f2(__bb::Int32)"),
+        "{out}"
+    );
     // Wide keeps the default rule.
     assert!(decoder_of(&out, "Wide").contains("match r.record()?"));
     assert!(!out.contains("impl < 'a > for Wide;"), "{out}");

@@ -122,8 +122,8 @@ pub(crate) use message::name;
 pub use message::{Decode, Encode, push_in_place, pushed_default, some_in_place};
 pub use pass::{Nested, Pass, WalkKind, Written};
 pub use reader::table::{
-    DecodeTable, TABLE_REQUIRED_MAX, TableArm, TableDecode, TableField, table_arm, table_decode,
-    table_witness,
+    DecodeTable, InlineRead, TABLE_REQUIRED_MAX, TableArm, TableDecode, TableField, table_arm,
+    table_decode, table_witness,
 };
 pub use reader::{Entries, MAX_FIELD_NUMBER, Reader, WireType};
 pub use sizer::{FIRST_SIZES, KEEP_SIZES, NoTable, Plain, SizeTable, Sizer, Table};

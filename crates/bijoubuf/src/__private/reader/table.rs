@@ -43,7 +43,9 @@
 use alloc::collections::BTreeMap;
 
 use super::Reader;
-use crate::__private::codec::{MapKey, ReadCodec};
+use crate::__private::codec::{
+    Bool, Double, Enum, Fixed64, Int32, Int64, MapKey, ReadCodec, Str, StrRef, UInt32, UInt64,
+};
 use crate::__private::message::Decode;
 use crate::error::DecodeError;
 use crate::unknown::UnknownFields;
@@ -79,6 +81,9 @@ pub struct TableField {
     name: &'static str,
     /// A proto2 `required` field: checked after the end (SPEC §5.3).
     required: bool,
+    /// `0`, or the [`InlineRead::KIND`] of the field's codec: the loop reads the field
+    /// itself, without the call through `read`.
+    kind: u8,
     /// The field's read; `None` for a oneof member, read by the table's arm.
     read: Option<Read>,
 }
@@ -197,6 +202,7 @@ impl TableField {
             offset: offset as u32,
             name,
             required: false,
+            kind: 0,
             read: Some(read),
         }
     }
@@ -211,6 +217,21 @@ impl TableField {
         offset: usize,
     ) -> TableField {
         Self::at(number, name, offset, erase(implicit_at::<C>))
+    }
+
+    /// An implicit-presence field of type `C::Value` at `offset` that the loop reads
+    /// inline (the same read as [`implicit`](Self::implicit), without the call).
+    ///
+    /// # Safety
+    /// `offset` is a field of type `C::Value` of the table's type.
+    pub const unsafe fn implicit_inline<'a, C: InlineRead<'a>>(
+        number: u32,
+        name: &'static str,
+        offset: usize,
+    ) -> TableField {
+        let mut f = Self::at(number, name, offset, erase(implicit_at::<C>));
+        f.kind = C::KIND;
+        f
     }
 
     /// An explicit-presence field (SPEC §5.2) of type `Option<C::Value>` at `offset`.
@@ -299,9 +320,47 @@ impl TableField {
             offset: 0,
             name,
             required: false,
+            kind: 0,
             read: None,
         }
     }
+}
+
+/// A codec whose implicit-presence fields the table loop reads inline, by a `match` on
+/// the entry's kind, where other fields cost a call through the entry's read: the
+/// common scalars and strings of measured messages (OpenTelemetry, GoogleMessage1).
+///
+/// # Safety
+/// `KIND` is the arm of `run`'s `match` that reads this very codec (the arm reads the
+/// field as its `Value`); no two codecs share a kind, and `0` is none.
+pub unsafe trait InlineRead<'a>: ReadCodec<'a> {
+    /// The codec's arm in the loop.
+    const KIND: u8;
+}
+
+macro_rules! inline_kinds {
+    ($($kind:ident = $n:literal: $codec:ty;)*) => {
+        $(
+            const $kind: u8 = $n;
+            // SAFETY: `run`'s arm for this kind reads this codec.
+            unsafe impl<'a> InlineRead<'a> for $codec {
+                const KIND: u8 = $kind;
+            }
+        )*
+    };
+}
+
+inline_kinds! {
+    K_INT32 = 1: Int32;
+    K_INT64 = 2: Int64;
+    K_UINT32 = 3: UInt32;
+    K_UINT64 = 4: UInt64;
+    K_BOOL = 5: Bool;
+    K_ENUM = 6: Enum;
+    K_DOUBLE = 7: Double;
+    K_FIXED64 = 8: Fixed64;
+    K_STR = 9: Str;
+    K_STR_REF = 10: StrRef<'a>;
 }
 
 /// The field of `f` in message `m`, as a `V`.
@@ -409,7 +468,7 @@ pub fn table_decode<'a, T: TableDecode<'a>>(
 /// `m` points to a value of the type `t` was made for, borrowed exclusively, and `r`
 /// has the lifetime `t`'s reads were made for.
 #[inline(never)]
-unsafe fn run(r: &mut Reader<'_>, m: *mut u8, t: &DecodeTable) -> Result<(), DecodeError> {
+unsafe fn run<'r>(r: &mut Reader<'r>, m: *mut u8, t: &DecodeTable) -> Result<(), DecodeError> {
     let fields = t.fields;
     // The scan's cursor, for numbers the index does not hold.
     let mut i = 0;
@@ -444,14 +503,34 @@ unsafe fn run(r: &mut Reader<'_>, m: *mut u8, t: &DecodeTable) -> Result<(), Dec
                 continue;
             }
         };
-        match f.read {
-            // SAFETY: `f` is an entry of `m`'s type's table.
-            Some(read) => unsafe { read(r, m, f)? },
-            None => match t.arm {
+        // A field of an inline kind, read here.
+        macro_rules! inline {
+            ($codec:ty) => {{
+                // SAFETY: the entry was made by `implicit_inline` for the codec of its
+                // kind (`InlineRead`), so its field is that codec's `Value`.
+                let v = unsafe { field(m, f) };
+                r.implicit_in::<$codec>(f.name, v)?
+            }};
+        }
+        match f.kind {
+            K_INT32 => inline!(Int32),
+            K_INT64 => inline!(Int64),
+            K_UINT32 => inline!(UInt32),
+            K_UINT64 => inline!(UInt64),
+            K_BOOL => inline!(Bool),
+            K_ENUM => inline!(Enum),
+            K_DOUBLE => inline!(Double),
+            K_FIXED64 => inline!(Fixed64),
+            K_STR => inline!(Str),
+            K_STR_REF => inline!(StrRef<'r>),
+            // No kind: the entry's read, or the arm for a oneof member.
+            _ => match (f.read, t.arm) {
+                // SAFETY: `f` is an entry of `m`'s type's table.
+                (Some(read), _) => unsafe { read(r, m, f)? },
                 // SAFETY: the arm is `m`'s type's (`TableDecode`).
-                Some(arm) => unsafe { arm(m, r, number)? },
+                (None, Some(arm)) => unsafe { arm(m, r, number)? },
                 // Not made by `decode_table!`: a member without an arm.
-                None => r.unknown_here(number)?,
+                (None, None) => r.unknown_here(number)?,
             },
         }
         // Only the first 64 fields are noted (`TABLE_REQUIRED_MAX`): no branch.
@@ -540,6 +619,16 @@ macro_rules! __bijoubuf_table_field {
             |m| &mut m.$member,
         );
         $crate::__private::TableField::implicit::<$lt, $codec>(
+            $number,
+            $name,
+            ::core::mem::offset_of!(Self, $member),
+        )
+    }};
+    ($lt:lifetime; implicit_inline $number:literal $name:literal $member:ident ($codec:ty)) => {{
+        $crate::__private::table_witness::<Self, <$codec as $crate::__private::Codec>::Value>(
+            |m| &mut m.$member,
+        );
+        $crate::__private::TableField::implicit_inline::<$lt, $codec>(
             $number,
             $name,
             ::core::mem::offset_of!(Self, $member),
