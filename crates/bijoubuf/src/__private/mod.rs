@@ -50,6 +50,11 @@
 //!   `map_here`, `sorted_map_here`), then calls [`Reader::finish`] and
 //!   [`Reader::require`] for each `required` field not seen, ascending. The same checks,
 //!   errors, offsets and paths as the walk; `__decode_into` stays the walk.
+//! - Or the type is decoded by a *table* (the generator's `decode_table` option): its
+//!   `__decode`, `__decode_push` and `__decode_some` call [`table_decode`] on a default
+//!   value, and its [`TableDecode`] impl, written by [`decode_table!`](crate::__bijoubuf_decode_table),
+//!   lists the fields for one loop in the runtime that reads every table message with
+//!   dispatch's reads (`reader/table.rs`); oneof members go through a generated arm.
 //! - The schema's facts live on the owned type's `Message`: `NAME` is the short type
 //!   name, `FIELD_NUMBERS` every declared number ascending (oneof members included). A
 //!   type without unknown-field storage keeps the defaults (`KEEPS_UNKNOWN_FIELDS =
