@@ -172,8 +172,8 @@ impl Options {
     /// runtime's `decode_table!` macro writes the offsets and checks each field's type).
     ///
     /// Opt-in: benches/RESULTS.md, "Table decoders generated", has what it measured
-    /// (far less machine code, more instructions; slower on OpenTelemetry, level owned
-    /// and ahead borrowed on GoogleMessage1). A path
+    /// (far less machine code, more instructions; slower on OpenTelemetry, about level
+    /// on GoogleMessage1). A path
     /// named here makes both the owned type and its twin use a table, before
     /// [`decode_dispatch`](Self::decode_dispatch) and [`decode_walk`](Self::decode_walk);
     /// a message with a proto2 `required` field beyond its 64th field dispatches
