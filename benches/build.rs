@@ -89,6 +89,28 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .preserve_unknown_fields(["."])
         .decode_walk(["."])
         .compile_protos(&OTLP_PROTOS, &["schemas"])?;
+    // GoogleMessage1 and OpenTelemetry's protocol again with every message decoded by a
+    // table (owned types and twins), timed against the default's choice and the walk in
+    // one process (the `dispatch` bench's `bijou-table-…` operations).
+    let table = out.join("bijou-table");
+    std::fs::create_dir_all(&table)?;
+    bijoubuf_build::Config::new()
+        .no_lints()
+        .out_dir(&table)
+        .preserve_unknown_fields(["."])
+        .borrowed([".benchmarks", ".opentelemetry"])
+        .decode_table(["."])
+        .compile_protos(
+            &[
+                "google_message1_proto3.proto",
+                OTLP_PROTOS[0],
+                OTLP_PROTOS[1],
+                OTLP_PROTOS[2],
+                OTLP_PROTOS[3],
+                OTLP_PROTOS[4],
+            ],
+            &["schemas"],
+        )?;
 
     let mut compiler = bijoubuf_schema::Compiler::new();
     compiler.include("schemas");

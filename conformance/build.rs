@@ -32,6 +32,21 @@ fn main() -> Result<(), bijoubuf_build::Error> {
         .decode_dispatch(["."])
         .include_file("protos.rs")
         .compile_protos(&protos, &[schemas])?;
+    // A third time with every message decoded by a table (`crate::schema_table`).
+    let table = std::path::PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"))
+        .join("table");
+    std::fs::create_dir_all(&table).map_err(|e| bijoubuf_build::Error::Io {
+        path: table.clone(),
+        source: e,
+    })?;
+    bijoubuf_build::Config::new()
+        .no_lints()
+        .out_dir(&table)
+        .preserve_unknown_fields([".conformance", ".evolution"])
+        .borrowed([".conformance", ".evolution"])
+        .decode_table(["."])
+        .include_file("protos.rs")
+        .compile_protos(&protos, &[schemas])?;
     bijoubuf_build::Config::new()
         // Test schemas, shaped by the vectors rather than by style: no lint warnings.
         .no_lints()

@@ -1,7 +1,8 @@
 //! The generator's default choice of decoder shape (walk or dispatch, per message:
-//! `bijoubuf_codegen`'s `dispatch.rs`) against the walk for every message, on owned
+//! `bijoubuf_codegen`'s `dispatch.rs`) against the walk for every message and against a
+//! table for every message (`bijoubuf_codegen`'s `table.rs`, owned types and twins), on
 //! strict decode of the OpenTelemetry requests and GoogleMessage1 in batches of 64, with
-//! prost and buffa owned, in one process.
+//! prost and buffa (owned and views), in one process.
 //!
 //! With today's default every OpenTelemetry message walks, so its two bijoubuf columns
 //! are the same code built twice (what two copies differ by in one process); the bench
@@ -19,24 +20,42 @@
 
 use bijoubuf_benches::msg::otlp::{alternate, named_workloads, quantile, round_args};
 
-/// Different inputs (seeds), cycled through.
-const VARIANTS: u64 = 4;
+/// Different inputs (seeds), cycled through: sixteen, as `benches/otlp.rs` (a decoder
+/// runs faster on inputs it decoded just before).
+const VARIANTS: u64 = 16;
 
 /// The operations timed, in table order: the default rule's decoders, the walk copy
-/// (`bijou::walk_otlp`, and `bijou::walk` for GoogleMessage1), the peers.
-const OPS: [&str; 4] = [
+/// (`bijou::walk_otlp`, and `bijou::walk` for GoogleMessage1), the table copy
+/// (`bijou::table`), the peers; owned, then borrowed.
+const OPS: [&str; 8] = [
     "bijou-decode",
     "bijou-walk-decode",
+    "bijou-gtable-decode",
     "prost-decode",
     "buffa-decode",
+    "bijou-borrowed-decode",
+    "bijou-gtable-borrowed-decode",
+    "buffa-view-decode",
 ];
 
 /// (ratio name, numerator operation, denominator operation).
-const RATIOS: [(&str, &str, &str); 4] = [
+const RATIOS: [(&str, &str, &str); 8] = [
     ("walk ÷ default", "bijou-walk-decode", "bijou-decode"),
+    ("default ÷ table", "bijou-decode", "bijou-gtable-decode"),
     ("prost ÷ default", "prost-decode", "bijou-decode"),
-    ("prost ÷ walk", "prost-decode", "bijou-walk-decode"),
+    ("prost ÷ table", "prost-decode", "bijou-gtable-decode"),
     ("buffa owned ÷ default", "buffa-decode", "bijou-decode"),
+    ("buffa owned ÷ table", "buffa-decode", "bijou-gtable-decode"),
+    (
+        "borrowed: default ÷ table",
+        "bijou-borrowed-decode",
+        "bijou-gtable-borrowed-decode",
+    ),
+    (
+        "buffa views ÷ table",
+        "buffa-view-decode",
+        "bijou-gtable-borrowed-decode",
+    ),
 ];
 
 fn main() {

@@ -55,11 +55,12 @@ impl<M: Message> Codec for Ty<M> {
     }
 }
 
-/// The two registries of one list of types: `$name` over the walk decoders of
+/// The three registries of one list of types: `$name` over the walk decoders of
 /// [`crate::schema`], `$dispatch` over the dispatch decoders of
-/// [`crate::schema_dispatch`] (the same types, generated again).
+/// [`crate::schema_dispatch`] and `$table` over the table decoders of
+/// [`crate::schema_table`] (the same types, generated again).
 macro_rules! table {
-    ($name:ident, $dispatch:ident: $($full:literal => $($seg:ident)::+),* $(,)?) => {
+    ($name:ident, $dispatch:ident, $table:ident: $($full:literal => $($seg:ident)::+),* $(,)?) => {
         fn $name(type_name: &str) -> Option<&'static dyn Codec> {
             match type_name {
                 $($full => Some(&Ty::<crate::schema::$($seg)::+>(PhantomData)),)*
@@ -72,11 +73,17 @@ macro_rules! table {
                 _ => None,
             }
         }
+        fn $table(type_name: &str) -> Option<&'static dyn Codec> {
+            match type_name {
+                $($full => Some(&Ty::<crate::schema_table::$($seg)::+>(PhantomData)),)*
+                _ => None,
+            }
+        }
     };
 }
 
 table! {
-    codec, dispatch_codec:
+    codec, dispatch_codec, table_codec:
     "conformance.Scalars" => conformance::Scalars,
     "conformance.Optionals" => conformance::Optionals,
     "conformance.Repeats" => conformance::Repeats,
@@ -113,6 +120,12 @@ pub fn decode_dispatch(type_name: &str, bytes: &[u8], cfg: &Config) -> Option<Ou
     dispatch_codec(type_name).map(|c| c.run(bytes, cfg))
 }
 
+/// [`decode`] with the table decoders ([`crate::schema_table`]): the outcome must be
+/// the walk's, error code, offset and path included.
+pub fn decode_table(type_name: &str, bytes: &[u8], cfg: &Config) -> Option<Outcome> {
+    table_codec(type_name).map(|c| c.run(bytes, cfg))
+}
+
 /// Encode the value `bytes` hold (its canonical encoding, read at the depth cap) as the
 /// generated type `type_name` under `cfg`'s depth and size limits (SPEC §9), as an
 /// encode request asks; `None` when the type is not one of [`TYPE_NAMES`]. Generated
@@ -144,9 +157,10 @@ fn encode_as<M: Message>(bytes: &[u8], cfg: &Config) -> Result<Vec<u8>, EncodeFa
 /// conversion (same bytes).
 type BorrowedRun = fn(&[u8], &Config) -> Outcome;
 
-/// The borrowed registries, walk (`$name`) and dispatch (`$dispatch`), as [`table!`].
+/// The borrowed registries, walk (`$name`), dispatch (`$dispatch`) and table
+/// (`$table`), as [`table!`].
 macro_rules! borrowed_table {
-    ($name:ident, $dispatch:ident: $($full:literal => $($seg:ident)::+),* $(,)?) => {
+    ($name:ident, $dispatch:ident, $table:ident: $($full:literal => $($seg:ident)::+),* $(,)?) => {
         fn $name(type_name: &str) -> Option<BorrowedRun> {
             match type_name {
                 $($full => Some(|b: &[u8], cfg: &Config| {
@@ -171,11 +185,23 @@ macro_rules! borrowed_table {
                 _ => None,
             }
         }
+        fn $table(type_name: &str) -> Option<BorrowedRun> {
+            match type_name {
+                $($full => Some(|b: &[u8], cfg: &Config| {
+                    run::<crate::schema_table::$($seg)::+<'_>>(
+                        b,
+                        cfg,
+                        Some(owned_encoding::<crate::schema_table::$($seg)::+<'_>>),
+                    )
+                }),)*
+                _ => None,
+            }
+        }
     };
 }
 
 borrowed_table! {
-    borrowed_codec, borrowed_dispatch_codec:
+    borrowed_codec, borrowed_dispatch_codec, borrowed_table_codec:
     "conformance.Scalars" => conformance::ScalarsRef,
     "conformance.Optionals" => conformance::OptionalsRef,
     "conformance.Repeats" => conformance::RepeatsRef,
@@ -211,6 +237,11 @@ pub fn decode_borrowed(type_name: &str, bytes: &[u8], cfg: &Config) -> Option<Ou
 /// [`decode_borrowed`] with the dispatch decoders' twins ([`crate::schema_dispatch`]).
 pub fn decode_borrowed_dispatch(type_name: &str, bytes: &[u8], cfg: &Config) -> Option<Outcome> {
     borrowed_dispatch_codec(type_name).map(|run| run(bytes, cfg))
+}
+
+/// [`decode_borrowed`] with the table decoders' twins ([`crate::schema_table`]).
+pub fn decode_borrowed_table(type_name: &str, bytes: &[u8], cfg: &Config) -> Option<Outcome> {
+    borrowed_table_codec(type_name).map(|run| run(bytes, cfg))
 }
 
 /// How a borrowed value's owned twin encodes (framed for a stream): what the twin's

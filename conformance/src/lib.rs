@@ -46,6 +46,16 @@ pub mod schema_dispatch {
     include!(concat!(env!("OUT_DIR"), "/dispatch/protos.rs"));
 }
 
+/// The same schemas generated a third time with every message decoded by a table
+/// (`bijoubuf_build::Config::decode_table`): engine (a) run through
+/// [`generated::decode_table`] and [`generated::decode_borrowed_table`]. Compiled under
+/// `forbid(unsafe_code)`: table-shaped generated code holds no `unsafe` of its own.
+pub mod schema_table {
+    #![forbid(unsafe_code)]
+    #![allow(missing_docs)]
+    include!(concat!(env!("OUT_DIR"), "/table/protos.rs"));
+}
+
 /// The 17 error codes of SPEC §11.1, one per obligation O1–O17,
 /// in obligation order (the vectors' suite and the dispatch decoders' test check that
 /// inputs reach each).

@@ -1,5 +1,6 @@
-//! The two shapes of generated decoder, the walk ([`bijoubuf_conformance::schema`]) and
-//! dispatch ([`bijoubuf_conformance::schema_dispatch`]), give the same outcome on every
+//! The three shapes of generated decoder, the walk ([`bijoubuf_conformance::schema`]),
+//! dispatch ([`bijoubuf_conformance::schema_dispatch`]) and the table
+//! ([`bijoubuf_conformance::schema_table`]), give the same outcome on every
 //! conformance vector's input and on inputs near it: the same value (re-encoded to the
 //! same bytes, the same number of unknown records kept) or the same refusal (code, byte
 //! offset and path), owned and borrowed.
@@ -50,7 +51,7 @@ fn mutations(bytes: &[u8], mut f: impl FnMut(&[u8])) {
     }
 }
 
-/// Walk and dispatch, owned and borrowed, on one input: `Err` names the first
+/// Walk, dispatch and table, owned and borrowed, on one input: `Err` names the first
 /// disagreement. Returns the walk's owned outcome.
 fn compare(type_name: &str, bytes: &[u8], cfg: &Config) -> Result<Outcome, String> {
     let run = |f: fn(&str, &[u8], &Config) -> Option<Outcome>| {
@@ -60,6 +61,8 @@ fn compare(type_name: &str, bytes: &[u8], cfg: &Config) -> Result<Outcome, Strin
     let dispatch = run(generated::decode_dispatch)?;
     let walk_ref = run(generated::decode_borrowed)?;
     let dispatch_ref = run(generated::decode_borrowed_dispatch)?;
+    let table = run(generated::decode_table)?;
+    let table_ref = run(generated::decode_borrowed_table)?;
     if walk != dispatch {
         return Err(format!("owned: walk {walk:?}, dispatch {dispatch:?}"));
     }
@@ -68,11 +71,17 @@ fn compare(type_name: &str, bytes: &[u8], cfg: &Config) -> Result<Outcome, Strin
             "borrowed: walk {walk_ref:?}, dispatch {dispatch_ref:?}"
         ));
     }
+    if walk != table {
+        return Err(format!("owned: walk {walk:?}, table {table:?}"));
+    }
+    if walk_ref != table_ref {
+        return Err(format!("borrowed: walk {walk_ref:?}, table {table_ref:?}"));
+    }
     Ok(walk)
 }
 
 #[test]
-fn walk_and_dispatch_agree_on_the_vectors_and_near_them() {
+fn walk_dispatch_and_table_agree_on_the_vectors_and_near_them() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let cases = bijoubuf_conformance::load_dir(&root.join("vectors")).expect("vector files load");
     let mut failures = Vec::new();
@@ -117,7 +126,7 @@ fn walk_and_dispatch_agree_on_the_vectors_and_near_them() {
     }
     assert!(
         failures.is_empty(),
-        "walk and dispatch disagree:\n{}",
+        "walk, dispatch and table disagree:\n{}",
         failures.join("\n")
     );
     // The inputs reach both sides of the decoders: accepted values and refusals of
@@ -135,13 +144,13 @@ fn walk_and_dispatch_agree_on_the_vectors_and_near_them() {
 
 /// A varint run is sized before it is read, one slot per byte of the run, and a run of
 /// long values gives the excess back once read (more than two slots per element); the
-/// dispatch read of a repeated field must leave the vector the walk leaves, capacity
+/// dispatch and table reads of a repeated field must leave the vector the walk leaves, capacity
 /// included. Runs of one-byte values (no excess), of two-byte values (exactly two slots
 /// per element: kept), of longer values and of mixed widths, for 64- and 32-bit elements.
 #[test]
-fn dispatch_gives_back_a_runs_excess_capacity_as_the_walk_does() {
+fn dispatch_and_table_give_back_a_runs_excess_capacity_as_the_walk_does() {
     use bijoubuf::Message;
-    use bijoubuf_conformance::{schema, schema_dispatch};
+    use bijoubuf_conformance::{schema, schema_dispatch, schema_table};
 
     // One-, two-, three- and nine-byte bijou64 values.
     let widths: [u64; 4] = [5, 300, 70_000, u64::MAX];
@@ -163,13 +172,27 @@ fn dispatch_gives_back_a_runs_excess_capacity_as_the_walk_does() {
         let walk = schema::conformance::Repeats::decode(&bytes).expect("walk decodes");
         let dispatch =
             schema_dispatch::conformance::Repeats::decode(&bytes).expect("dispatch decodes");
+        let table = schema_table::conformance::Repeats::decode(&bytes).expect("table decodes");
         assert_eq!(walk.u64, dispatch.u64);
         assert_eq!(walk.i32, dispatch.i32);
-        for (field, w, d) in [
-            ("u64", walk.u64.capacity(), dispatch.u64.capacity()),
-            ("i32", walk.i32.capacity(), dispatch.i32.capacity()),
+        assert_eq!(walk.u64, table.u64);
+        assert_eq!(walk.i32, table.i32);
+        for (field, w, d, t) in [
+            (
+                "u64",
+                walk.u64.capacity(),
+                dispatch.u64.capacity(),
+                table.u64.capacity(),
+            ),
+            (
+                "i32",
+                walk.i32.capacity(),
+                dispatch.i32.capacity(),
+                table.i32.capacity(),
+            ),
         ] {
             assert_eq!(w, d, "{field} capacity, walk {w}, dispatch {d}, of {run:?}");
+            assert_eq!(w, t, "{field} capacity, walk {w}, table {t}, of {run:?}");
         }
         if walk.u64.capacity() == run.len() && run.iter().any(|&v| v >= 70_000) {
             shrunk += 1;

@@ -210,18 +210,31 @@ fn run_borrowed(case: &Case) -> Result<Outcome, String> {
 /// The dispatch decoders (`schema_dispatch`), owned and borrowed: each case's outcome, and
 /// the walk's, code, offset and path included.
 fn run_dispatch(case: &Case, borrowed: bool) -> Result<Outcome, String> {
+    run_shape(case, borrowed, "dispatch")
+}
+
+/// The table decoders (`schema_table`), owned and borrowed, as [`run_dispatch`].
+fn run_table(case: &Case, borrowed: bool) -> Result<Outcome, String> {
+    run_shape(case, borrowed, "table")
+}
+
+/// A case through the decoders of one more shape (`dispatch` or `table`), owned or
+/// borrowed.
+fn run_shape(case: &Case, borrowed: bool, shape: &str) -> Result<Outcome, String> {
     if matches!(case.expect, Expect::EncodeRefused { .. }) {
         return Ok(Outcome::Accepted {
             reencoded: Vec::new(),
             unknown: 0,
         });
     }
-    let o = if borrowed {
-        generated::decode_borrowed_dispatch(&case.type_name, &case.bytes, &case.config)
-    } else {
-        generated::decode_dispatch(&case.type_name, &case.bytes, &case.config)
+    let (t, b, c) = (&case.type_name, &case.bytes, &case.config);
+    let o = match (shape, borrowed) {
+        ("table", true) => generated::decode_borrowed_table(t, b, c),
+        ("table", false) => generated::decode_table(t, b, c),
+        (_, true) => generated::decode_borrowed_dispatch(t, b, c),
+        (_, false) => generated::decode_dispatch(t, b, c),
     }
-    .ok_or_else(|| format!("no dispatch type {}", case.type_name))?;
+    .ok_or_else(|| format!("no {shape} type {}", case.type_name))?;
     check_outcome(case, &o)?;
     Ok(o)
 }
@@ -305,6 +318,8 @@ fn run_case(case: &Case, known: &[Known], engines: &Engines) -> Result<(), Faile
     let b = run_borrowed(case);
     let d = run_dispatch(case, false);
     let db = run_dispatch(case, true);
+    let t = run_table(case, false);
+    let tb = run_table(case, true);
     let r = run_reflect(case);
     let disagree = match (&g, &r) {
         (Ok(a), Ok(b)) if a != b => {
@@ -319,19 +334,24 @@ fn run_case(case: &Case, known: &[Known], engines: &Engines) -> Result<(), Faile
         }
         _ => None,
     };
-    // Dispatch decoders answer exactly as the walk, owned and borrowed.
-    let dispatch = [(&d, "dispatch"), (&db, "dispatch borrowed")]
-        .into_iter()
-        .find_map(|(x, name)| match (&g, x) {
-            (Ok(a), Ok(b)) if a != b => {
-                Some(format!("generated {} but {name} {}", short(a), short(b)))
-            }
-            _ => None,
-        });
+    // Dispatch and table decoders answer exactly as the walk, owned and borrowed.
+    let dispatch = [
+        (&d, "dispatch"),
+        (&db, "dispatch borrowed"),
+        (&t, "table"),
+        (&tb, "table borrowed"),
+    ]
+    .into_iter()
+    .find_map(|(x, name)| match (&g, x) {
+        (Ok(a), Ok(b)) if a != b => Some(format!("generated {} but {name} {}", short(a), short(b))),
+        _ => None,
+    });
     judge("generated", g.map(|_| ()));
     judge("borrowed", b.map(|_| ()));
     judge("dispatch", d.map(|_| ()));
     judge("dispatch-borrowed", db.map(|_| ()));
+    judge("table", t.map(|_| ()));
+    judge("table-borrowed", tb.map(|_| ()));
     judge("reflect", r.map(|_| ()));
     for e in &engines.testees {
         judge(&e.name, run_testee(case, e));
@@ -441,6 +461,9 @@ fn self_check() -> Result<(), Failed> {
         for borrowed in [false, true] {
             if run_dispatch(case, borrowed).is_ok() && case.id != "wrong-json" {
                 return Err(format!("dispatch engine passed the bad vector {}", case.id).into());
+            }
+            if run_table(case, borrowed).is_ok() && case.id != "wrong-json" {
+                return Err(format!("table engine passed the bad vector {}", case.id).into());
             }
         }
     }

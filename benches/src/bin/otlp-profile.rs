@@ -10,6 +10,8 @@
 //! `bijou_benches::msg::otlp::OPS`, or one of the prototypes' and copies' operations that
 //! `bijoubuf_benches::msg::otlp::op_seeded` also knows (not timed by the bench):
 //! `bijou-walk-decode` (the walk copy; OpenTelemetry and `gm1-batch64`),
+//! `bijou-gtable-decode` and `bijou-gtable-borrowed-decode` (the generated table
+//! copy, owned and twins; every workload),
 //! `bijou-walk-borrowed-decode`, `bijou-table-decode`, `bijou-table-owned-decode` and
 //! `bijou-kindsel-decode`, `bijou-kindsel-fn-decode`, `bijou-kindsel-owned-decode`
 //! (`gm1-batch64`; the table's two also `otlp-logs`), `bijou-kvl-decode` and

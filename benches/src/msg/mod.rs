@@ -93,6 +93,22 @@ pub mod bijou {
     pub mod walk {
         include!(concat!(env!("OUT_DIR"), "/bijou-walk/benchmarks.proto3.rs"));
     }
+    /// GoogleMessage1 (proto3) and OpenTelemetry's protocol again, every message (owned
+    /// types and twins) decoded by a table (`bijoubuf_codegen::Options::decode_table`),
+    /// timed against the default's choice by the `dispatch` bench.
+    pub mod table {
+        /// `benchmarks.proto3`.
+        pub mod benchmarks {
+            /// GoogleMessage1.
+            pub mod proto3 {
+                include!(concat!(
+                    env!("OUT_DIR"),
+                    "/bijou-table/benchmarks.proto3.rs"
+                ));
+            }
+        }
+        generated!(otlp "bijou-table");
+    }
     /// OpenTelemetry's protocol again, every message decoded by the walk (owned types
     /// only), timed against the default's choice by the `dispatch` bench.
     pub mod walk_otlp {

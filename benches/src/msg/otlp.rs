@@ -1126,6 +1126,44 @@ pub fn op_seeded(w: Workload, op: &str, seeds_of: Seeds) -> Option<Op> {
             })),
         });
     }
+    // The same requests decoded by the table copy (`super::bijou::table`), owned and
+    // borrowed, not in `OPS`: the table shape against the default's choice.
+    if let (Workload::Otlp(s), "bijou-gtable-decode" | "bijou-gtable-borrowed-decode") = (w, op) {
+        use super::bijou::table::opentelemetry::proto as tb;
+        use bijoubuf::Message as _;
+        let bytes: Vec<Vec<u8>> = seeds(s)
+            .map(|x| match s {
+                Signal::Traces => traces(x).encode_to_vec(),
+                Signal::Metrics => metrics(x).encode_to_vec(),
+                Signal::Logs => logs(x).encode_to_vec(),
+            })
+            .map(|b| b.expect("encodes"))
+            .collect();
+        return Some(match (s, op) {
+            (Signal::Traces, "bijou-gtable-decode") => {
+                walk_decode::<tb::trace::v1::TracesData>(bytes)
+            }
+            (Signal::Metrics, "bijou-gtable-decode") => {
+                walk_decode::<tb::metrics::v1::MetricsData>(bytes)
+            }
+            (Signal::Logs, "bijou-gtable-decode") => walk_decode::<tb::logs::v1::LogsData>(bytes),
+            (Signal::Traces, _) => cycle(bytes, |x| {
+                assert!(twin::<tb::trace::v1::TracesDataRef<'_>>(
+                    std::hint::black_box(x)
+                ));
+            }),
+            (Signal::Metrics, _) => cycle(bytes, |x| {
+                assert!(twin::<tb::metrics::v1::MetricsDataRef<'_>>(
+                    std::hint::black_box(x)
+                ));
+            }),
+            (Signal::Logs, _) => cycle(bytes, |x| {
+                assert!(twin::<tb::logs::v1::LogsDataRef<'_>>(std::hint::black_box(
+                    x
+                )));
+            }),
+        });
+    }
     match w {
         Workload::Otlp(s @ Signal::Traces) => {
             otlp_inputs::<_, _, buffa_types::TracesData>(seeds(s).map(traces).collect()).op(
@@ -1230,6 +1268,25 @@ pub fn op_seeded(w: Workload, op: &str, seeds_of: Seeds) -> Option<Op> {
                     (|x: &[u8]| twin::<super::bijou::walk::GoogleMessage1Ref<'_>>(x))
                         as fn(&[u8]) -> bool,
                 ),
+                // The same messages' table decoders (`super::bijou::table`), not in `OPS`.
+                "bijou-gtable-decode" => {
+                    use super::bijou::table::benchmarks::proto3::GoogleMessage1 as T;
+                    use bijoubuf::Message as _;
+                    let inputs = encoded(&bijou, |m| m.encode_to_vec().expect("encodes"));
+                    return Some(cycle(inputs, |v| {
+                        for x in v {
+                            std::hint::black_box(
+                                T::decode(std::hint::black_box(x)).expect("canonical"),
+                            );
+                        }
+                    }));
+                }
+                "bijou-gtable-borrowed-decode" => (
+                    "bijou-borrowed-decode",
+                    (|x: &[u8]| {
+                        twin::<super::bijou::table::benchmarks::proto3::GoogleMessage1Ref<'_>>(x)
+                    }) as fn(&[u8]) -> bool,
+                ),
                 _ => (op, |x: &[u8]| twin::<b3::GoogleMessage1Ref<'_>>(x)),
             };
             Inputs {
@@ -1300,6 +1357,59 @@ mod tests {
         assert_eq!(FV::decode_from_slice(&fb).expect("buffa decode"), fv);
         assert_eq!(PV::decode(&fb[..]).expect("prost reads buffa"), pv);
         (bb, fb)
+    }
+
+    /// The table copy (`bijou::table`) decodes each workload's inputs, owned and borrowed,
+    /// to values that re-encode to the same bytes, and its operations run.
+    #[test]
+    fn the_table_copy_reads_every_workload_back() {
+        use crate::msg::bijou::table::opentelemetry::proto as tb;
+        use bijoubuf::Message as _;
+        for i in 0..2 {
+            let traces_in = traces(Signal::Traces.seed(i))
+                .encode_to_vec()
+                .expect("encodes");
+            let metrics_in = metrics(Signal::Metrics.seed(i))
+                .encode_to_vec()
+                .expect("encodes");
+            let logs_in = logs(Signal::Logs.seed(i)).encode_to_vec().expect("encodes");
+            let owned = [
+                tb::trace::v1::TracesData::decode(&traces_in)
+                    .expect("table decode")
+                    .encode_to_vec(),
+                tb::metrics::v1::MetricsData::decode(&metrics_in)
+                    .expect("table decode")
+                    .encode_to_vec(),
+                tb::logs::v1::LogsData::decode(&logs_in)
+                    .expect("table decode")
+                    .encode_to_vec(),
+            ];
+            let borrowed = [
+                tb::trace::v1::TracesDataRef::decode(&traces_in)
+                    .expect("table decode")
+                    .encode_to_vec(),
+                tb::metrics::v1::MetricsDataRef::decode(&metrics_in)
+                    .expect("table decode")
+                    .encode_to_vec(),
+                tb::logs::v1::LogsDataRef::decode(&logs_in)
+                    .expect("table decode")
+                    .encode_to_vec(),
+            ];
+            for (input, (o, b)) in [&traces_in, &metrics_in, &logs_in]
+                .into_iter()
+                .zip(owned.into_iter().zip(borrowed))
+            {
+                assert_eq!(&o.expect("encodes"), input);
+                assert_eq!(&b.expect("encodes"), input);
+            }
+        }
+        for w in Workload::ALL {
+            for name in ["bijou-gtable-decode", "bijou-gtable-borrowed-decode"] {
+                let mut f = op(w, name, 2).expect("an operation");
+                f();
+                f();
+            }
+        }
     }
 
     #[test]

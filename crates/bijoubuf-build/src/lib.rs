@@ -38,12 +38,14 @@
 //! }
 //! ```
 //!
-//! Each message's decoder is one of two shapes with the same checks and errors: the
-//! *walk* (one question per declared field, in number order) or *dispatch* (a `match` on
-//! each record's field number into reads shared by every field of a shape). Owned types
-//! of messages with 32 declared fields or more dispatch, the rest walk (see
-//! `bijoubuf_codegen::Options::decode_dispatch` for the measurements);
-//! [`Config::decode_dispatch`] and [`Config::decode_walk`] choose per message.
+//! Each message's decoder is one of three shapes with the same checks and errors: the
+//! *walk* (one question per declared field, in number order), *dispatch* (a `match` on
+//! each record's field number into reads shared by every field of a shape) or a
+//! *table* (a static table of the fields read by one loop in the runtime that every
+//! message shares). Owned types of messages with 32 declared fields or more dispatch,
+//! the rest walk (see `bijoubuf_codegen::Options::decode_dispatch` for the
+//! measurements); [`Config::decode_dispatch`], [`Config::decode_table`] and
+//! [`Config::decode_walk`] choose per message.
 //!
 //! Services are generated with [`Config::services`]: tonic server traits and clients
 //! over `bijoubuf-tonic`'s codec (the crate then depends on `tonic` and
@@ -333,6 +335,17 @@ impl Config {
         paths: I,
     ) -> &mut Self {
         self.options.decode_dispatch(paths);
+        self
+    }
+
+    /// See [`Options::decode_table`]: messages at these paths are decoded by a static
+    /// table of their fields and one loop in the runtime shared by every message
+    /// (opt-in).
+    pub fn decode_table<I: IntoIterator<Item = S>, S: AsRef<str>>(
+        &mut self,
+        paths: I,
+    ) -> &mut Self {
+        self.options.decode_table(paths);
         self
     }
 

@@ -162,7 +162,12 @@ impl Emitter<'_> {
             m,
             true,
             (&tplains, &toneofs, preserve),
-            (&allow_deprecated, quote!(impl<'a> #twin<'a>), quote!('a)),
+            (
+                &allow_deprecated,
+                quote!(impl<'a> #twin<'a>),
+                quote!('a),
+                quote!(#twin<'a>),
+            ),
             walk_decode,
             into_body,
         );

@@ -57,8 +57,9 @@ impl Emitter<'_> {
         }
     }
 
-    /// The decode methods of message `m`'s owned type or twin (`twin`), and the inherent
-    /// impl dispatch adds: dispatch's (`__decode`, `__decode_push`, `__decode_some`,
+    /// The decode methods of message `m`'s owned type or twin (`twin`), and the items
+    /// dispatch or a table adds: a table's when [`tables`](Self::tables) (see
+    /// `table.rs`; `ty` names the type in its `impl<'a> … for`), else dispatch's (`__decode`, `__decode_push`, `__decode_some`,
     /// the walk's `__decode_into`, and `__bb_dispatch` in `impl #head`) when
     /// [`dispatches`](Self::dispatches), else the walk's `walk_decode` and its in-place
     /// reads. `head` is the type as its inherent impl names it (`impl<'a> T<'a>` or
@@ -68,10 +69,24 @@ impl Emitter<'_> {
         m: &MessageDef,
         twin: bool,
         (plains, oneofs, preserve): (&[Plain<'_>], &[Oneof<'_>], bool),
-        (allow_deprecated, head, lt): (&Option<TokenStream>, TokenStream, TokenStream),
+        (allow_deprecated, head, lt, ty): (
+            &Option<TokenStream>,
+            TokenStream,
+            TokenStream,
+            TokenStream,
+        ),
         walk_decode: TokenStream,
         into_body: TokenStream,
     ) -> (TokenStream, TokenStream) {
+        if self.tables(m, plains) {
+            let (methods, items) = self.table(
+                m,
+                (plains, oneofs, preserve),
+                (allow_deprecated, head, lt, ty),
+            );
+            let into = self.decode_into(into_body);
+            return (quote!(#methods #into), items);
+        }
         if !self.dispatches(m, twin) {
             let in_place = self.decode_in_place(into_body);
             return (quote!(#walk_decode #in_place), TokenStream::new());

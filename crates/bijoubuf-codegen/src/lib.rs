@@ -108,9 +108,9 @@
 //! `Unknown(i32)` variant was the alternative; it makes every `match` carry a case that
 //! most schemas never produce and loses `#[repr(i32)]` casts.
 //!
-//! # Decoders: the walk and dispatch
+//! # Decoders: the walk, dispatch and tables
 //!
-//! Each message's strict decoder (`M::decode`, and the twin's) has one of two shapes,
+//! Each message's strict decoder (`M::decode`, and the twin's) has one of three shapes,
 //! with the same checks, errors, byte offsets and paths:
 //!
 //! - the *walk* asks the reader for every declared field once, in number order, each read
@@ -119,13 +119,21 @@
 //!   record's field number picks the field in a `match` (a jump table), whose arm hands
 //!   the member to a read the runtime shares between every field of that shape and codec.
 //!   Absent fields cost nothing and the decoder stays small (GoogleMessage1's 2.7 KB of
-//!   machine code against the walk's 29 KB).
+//!   machine code against the walk's 29 KB);
+//! - a *table* is no loop of its own: the message's fields become a static table (number,
+//!   name, offset in the struct, the shared read of its shape and codec), written by the
+//!   runtime's `decode_table!` macro, and one loop in the runtime decodes every table
+//!   message of a program. Oneof members go through a small generated arm. Generated
+//!   code holds no `unsafe` (the macro writes the offsets and checks each member's type),
+//!   so a crate of generated code may `#![forbid(unsafe_code)]`.
 //!
 //! Owned types of messages with 32 declared fields or more dispatch; the others, and
 //! every borrowed twin (whose reads are too cheap for the call: measured level or
-//! slower), walk. [`Options::decode_dispatch`] and [`Options::decode_walk`] choose per
-//! message, for the owned type and its twin.
-//! `decode_into` is the walk in both (it reuses what the value holds, field by field).
+//! slower), walk. Tables are opt-in (benches/RESULTS.md, "Table decoders generated").
+//! [`Options::decode_dispatch`], [`Options::decode_table`] and [`Options::decode_walk`]
+//! choose per message, for the owned type and its twin.
+//! `decode_into` is the walk in all three (it reuses what the value holds, field by
+//! field).
 //!
 //! # Names
 //!
@@ -163,6 +171,7 @@ mod names;
 mod options;
 mod paths;
 mod service;
+mod table;
 
 use std::collections::BTreeMap;
 use std::fmt;

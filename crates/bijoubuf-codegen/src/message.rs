@@ -293,7 +293,12 @@ impl Emitter<'_> {
             m,
             false,
             (&plains, &oneofs, preserve),
-            (&allow_deprecated, quote!(impl #name), quote!('_)),
+            (
+                &allow_deprecated,
+                quote!(impl #name),
+                quote!('_),
+                quote!(#name),
+            ),
             walk_decode,
             into_body,
         );

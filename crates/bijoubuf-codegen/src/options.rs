@@ -63,6 +63,7 @@ pub struct Options {
     pub(crate) borrowed: PathSet,
     pub(crate) preserve: PathSet,
     pub(crate) dispatch: PathSet,
+    pub(crate) table: PathSet,
     pub(crate) walk: PathSet,
     pub(crate) serde: PathSet,
     pub(crate) no_comments: PathSet,
@@ -158,6 +159,31 @@ impl Options {
         S: AsRef<str>,
     {
         self.dispatch.extend(paths);
+        self
+    }
+
+    /// Messages at these paths are decoded by a *table*: the generated code is a static
+    /// table of the message's fields (number, name, offset in the struct, the shared
+    /// read of its shape and codec), and one loop in the runtime, the same for every
+    /// message, reads the records the input holds and writes each at its field's
+    /// offset; oneof members go through a small generated function. The same inputs
+    /// accepted and refused with the same error, offset and path as the walk and
+    /// dispatch; `decode_into` is the walk. Generated code holds no `unsafe` (the
+    /// runtime's `decode_table!` macro writes the offsets and checks each field's type).
+    ///
+    /// Opt-in: benches/RESULTS.md, "Table decoders generated", has what it measured
+    /// (far less machine code, more instructions; slower on OpenTelemetry, about level
+    /// on GoogleMessage1). A path
+    /// named here makes both the owned type and its twin use a table, before
+    /// [`decode_dispatch`](Self::decode_dispatch) and [`decode_walk`](Self::decode_walk);
+    /// a message with a proto2 `required` field beyond its 64th field dispatches
+    /// instead.
+    pub fn decode_table<I, S>(&mut self, paths: I) -> &mut Self
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        self.table.extend(paths);
         self
     }
 

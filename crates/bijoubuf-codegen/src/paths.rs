@@ -17,6 +17,7 @@ pub(crate) fn check(schema: &Schema, options: &Options) -> Result<(), Error> {
         ("borrowed", &options.borrowed),
         ("preserve_unknown_fields", &options.preserve),
         ("decode_dispatch", &options.dispatch),
+        ("decode_table", &options.table),
         ("decode_walk", &options.walk),
         ("serde", &options.serde),
         ("disable_comments", &options.no_comments),

@@ -583,3 +583,80 @@ fn a_mistyped_dispatch_path_is_an_error() {
     .expect_err("unknown path");
     assert!(err.to_string().contains("decode_dispatch"), "{err}");
 }
+
+/// `text` with every run of whitespace one space: a `decode_table!` invocation's tokens
+/// are wrapped wherever the line fills.
+fn flat(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[test]
+fn a_table_is_chosen_by_path_before_dispatch_and_walk() {
+    let text = format!(
+        r#"syntax = "proto3"; package p; {} {}"#,
+        fields("Wide", 32),
+        fields("Other", 2)
+    );
+    let mut opts = Options::new();
+    opts.decode_table([".p.Other"]).decode_walk([".p.Other"]);
+    let out = gen_one(&text, &opts);
+    let other = decoder_of(&out, "Other");
+    assert!(other.contains("__bb::table_decode(r, &mut m)?;"), "{other}");
+    assert!(!other.contains("r.record()"), "{other}");
+    let table = flat(&out);
+    assert!(table.contains("impl < 'a > for Other;"), "{out}");
+    assert!(
+        table.contains("2 \"f2\" implicit_inline f2(__bb::Int32)"),
+        "{out}"
+    );
+    // Wide keeps the default rule.
+    assert!(decoder_of(&out, "Wide").contains("match r.record()?"));
+    assert!(!out.contains("impl < 'a > for Wide;"), "{out}");
+    // Generated code holds no `unsafe`: the runtime's macro writes it.
+    assert!(!out.contains("unsafe"), "{out}");
+}
+
+#[test]
+fn a_table_notes_required_fields_among_its_first_64_else_dispatches() {
+    let field = |i: usize| format!("optional int32 f{i} = {i};");
+    let body = |required: usize| {
+        (1..=70)
+            .map(|i| {
+                if i == required {
+                    format!("required int32 f{i} = {i};")
+                } else {
+                    field(i)
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let text = format!(
+        r#"syntax = "proto2"; package p; message Low {{ {} }} message High {{ {} }}"#,
+        body(64),
+        body(65)
+    );
+    let mut opts = Options::new();
+    opts.decode_table(["."]);
+    let out = gen_one(&text, &opts);
+    let table = flat(&out);
+    assert!(table.contains("impl < 'a > for Low;"), "{out}");
+    assert!(
+        table.contains("64 \"f64\" required f64(__bb::Int32)"),
+        "{out}"
+    );
+    assert!(!table.contains("impl < 'a > for High;"), "{out}");
+    assert!(decoder_of(&out, "High").contains("match r.record()?"));
+}
+
+#[test]
+fn a_mistyped_table_path_is_an_error() {
+    let mut opts = Options::new();
+    opts.decode_table([".p.Nope"]);
+    let err = gen_with(
+        &[("t.proto", r#"syntax = "proto3"; package p; message M {}"#)],
+        &opts,
+    )
+    .expect_err("unknown path");
+    assert!(err.to_string().contains("decode_table"), "{err}");
+}

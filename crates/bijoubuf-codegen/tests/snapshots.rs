@@ -96,3 +96,18 @@ fn kitchen_dispatch() {
         joined(&generate_file("kitchen/sink.proto", &opts))
     );
 }
+
+#[test]
+fn kitchen_table() {
+    // Every message decoded by a table, owned types and twins: every field shape's entry
+    // (implicit, optional, repeated, fixed-width runs and sorted maps in twins, maps,
+    // boxed recursion), oneof members through the arm, and the unknown-field member.
+    let mut opts = Options::new();
+    opts.preserve_unknown_fields([".kitchen.Tree"])
+        .borrowed([".kitchen.Choice", ".kitchen.Tree", ".kitchen.Repeats"])
+        .decode_table(["."]);
+    insta::assert_snapshot!(
+        "kitchen_table",
+        joined(&generate_file("kitchen/sink.proto", &opts))
+    );
+}

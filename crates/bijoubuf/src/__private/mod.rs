@@ -50,6 +50,11 @@
 //!   `map_here`, `sorted_map_here`), then calls [`Reader::finish`] and
 //!   [`Reader::require`] for each `required` field not seen, ascending. The same checks,
 //!   errors, offsets and paths as the walk; `__decode_into` stays the walk.
+//! - Or the type is decoded by a *table* (the generator's `decode_table` option): its
+//!   `__decode`, `__decode_push` and `__decode_some` call [`table_decode`] on a default
+//!   value, and its [`TableDecode`] impl, written by [`decode_table!`](crate::__bijoubuf_decode_table),
+//!   lists the fields for one loop in the runtime that reads every table message with
+//!   dispatch's reads (`reader/table.rs`); oneof members go through a generated arm.
 //! - The schema's facts live on the owned type's `Message`: `NAME` is the short type
 //!   name, `FIELD_NUMBERS` every declared number ascending (oneof members included). A
 //!   type without unknown-field storage keeps the defaults (`KEEPS_UNKNOWN_FIELDS =
@@ -121,6 +126,10 @@ pub(crate) use direct::{OnePass, Outcome, encode as encode_direct, within_limit}
 pub(crate) use message::name;
 pub use message::{Decode, Encode, push_in_place, pushed_default, some_in_place};
 pub use pass::{Nested, Pass, WalkKind, Written};
+pub use reader::table::{
+    DecodeTable, InlineRead, TABLE_REQUIRED_MAX, TableArm, TableDecode, TableField, table_arm,
+    table_decode, table_witness,
+};
 pub use reader::{Entries, MAX_FIELD_NUMBER, Reader, WireType};
 pub use sizer::{FIRST_SIZES, KEEP_SIZES, NoTable, Plain, SizeTable, Sizer, Table};
 pub use varint::{varint_len, write_varint};
@@ -153,6 +162,13 @@ macro_rules! __bijoubuf_oneof_member {
 }
 #[doc(hidden)]
 pub use crate::__bijoubuf_oneof_member as oneof_member;
+
+#[doc(hidden)]
+pub use crate::__bijoubuf_decode_table as decode_table;
+
+// The containers `decode_table!` names in its type checks.
+pub use alloc::collections::BTreeMap;
+pub use alloc::vec::Vec;
 
 /// The result of a decode: `__bb::Result<Self>` in generated code.
 pub type Result<T, E = DecodeError> = core::result::Result<T, E>;

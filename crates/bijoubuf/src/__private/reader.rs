@@ -12,6 +12,7 @@ use alloc::collections::BTreeMap;
 use alloc::vec::Vec;
 
 mod dispatch;
+pub(super) mod table;
 
 use super::codec::{
     Element, KeyElement, MapKey, Of, ReadCodec, f32_exponent_ones, f64_exponent_ones,

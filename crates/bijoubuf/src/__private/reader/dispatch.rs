@@ -89,6 +89,17 @@ impl<'a> Reader<'a> {
         name: &'static str,
         v: &mut C::Value,
     ) -> Result<(), DecodeError> {
+        self.implicit_in::<C>(name, v)
+    }
+
+    /// [`implicit_here`](Self::implicit_here) inlined: the body the table's reads share.
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    pub(super) fn implicit_in<C: ReadCodec<'a>>(
+        &mut self,
+        name: &'static str,
+        v: &mut C::Value,
+    ) -> Result<(), DecodeError> {
         self.here(C::WIRE, C::OPENS_MESSAGE, name)?;
         let key = self.key_pos;
         *v = C::read(self).map_err(|e| e.in_field(name))?;
@@ -103,6 +114,17 @@ impl<'a> Reader<'a> {
         name: &'static str,
         v: &mut Option<C::Value>,
     ) -> Result<(), DecodeError> {
+        self.optional_in::<C>(name, v)
+    }
+
+    /// [`optional_here`](Self::optional_here) inlined: the body the table's reads share.
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    pub(super) fn optional_in<C: ReadCodec<'a>>(
+        &mut self,
+        name: &'static str,
+        v: &mut Option<C::Value>,
+    ) -> Result<(), DecodeError> {
         self.here(C::WIRE, C::OPENS_MESSAGE, name)?;
         C::read_some(self, v).map_err(|e| e.in_field(name))
     }
@@ -111,6 +133,17 @@ impl<'a> Reader<'a> {
     /// it was present and checks after [`finish`](Self::finish) (SPEC §5.3).
     #[inline(never)]
     pub fn required_here<C: ReadCodec<'a>>(
+        &mut self,
+        name: &'static str,
+        v: &mut C::Value,
+    ) -> Result<(), DecodeError> {
+        self.required_in::<C>(name, v)
+    }
+
+    /// [`required_here`](Self::required_here) inlined: the body the table's reads share.
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    pub(super) fn required_in<C: ReadCodec<'a>>(
         &mut self,
         name: &'static str,
         v: &mut C::Value,
@@ -150,6 +183,17 @@ impl<'a> Reader<'a> {
         name: &'static str,
         out: &mut Vec<C::Value>,
     ) -> Result<(), DecodeError> {
+        self.repeated_in::<C>(name, out)
+    }
+
+    /// [`repeated_here`](Self::repeated_here) inlined: the body the table's reads share.
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    pub(super) fn repeated_in<C: ReadCodec<'a>>(
+        &mut self,
+        name: &'static str,
+        out: &mut Vec<C::Value>,
+    ) -> Result<(), DecodeError> {
         self.here(WireType::Len, C::OPENS_MESSAGE, name)?;
         let run_end = self.run_here(name, C::FIXED)?;
         self.run_into(run_end, name, &Of::<C>::NEW, out)?;
@@ -169,6 +213,19 @@ impl<'a> Reader<'a> {
     where
         C::Value: crate::FixedWidth,
     {
+        self.fixed_run_in::<C>(name)
+    }
+
+    /// [`fixed_run_here`](Self::fixed_run_here) inlined: the body the table's reads share.
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    pub(super) fn fixed_run_in<C: ReadCodec<'a>>(
+        &mut self,
+        name: &'static str,
+    ) -> Result<crate::FixedRun<'a, C::Value>, DecodeError>
+    where
+        C::Value: crate::FixedWidth,
+    {
         self.here(WireType::Len, false, name)?;
         let run_end = self.run_here(name, C::FIXED)?;
         self.fixed_run_at::<C>(run_end, name)
@@ -181,6 +238,17 @@ impl<'a> Reader<'a> {
         name: &'static str,
         out: &mut BTreeMap<K::Value, V::Value>,
     ) -> Result<(), DecodeError> {
+        self.map_in::<K, V>(name, out)
+    }
+
+    /// [`map_here`](Self::map_here) inlined: the body the table's reads share.
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    pub(super) fn map_in<K: MapKey + ReadCodec<'a>, V: ReadCodec<'a>>(
+        &mut self,
+        name: &'static str,
+        out: &mut BTreeMap<K::Value, V::Value>,
+    ) -> Result<(), DecodeError> {
         self.here(WireType::Len, V::OPENS_MESSAGE, name)?;
         let run_end = self.run_here(name, None)?;
         self.map_at(run_end, name, &Of::<K>::NEW, &Of::<V>::NEW, out)
@@ -189,6 +257,16 @@ impl<'a> Reader<'a> {
     /// A map field's record as a [`SortedMap`](crate::SortedMap) (borrowed twins).
     #[inline(never)]
     pub fn sorted_map_here<K: MapKey + ReadCodec<'a>, V: ReadCodec<'a>>(
+        &mut self,
+        name: &'static str,
+    ) -> Result<crate::SortedMap<K::Value, V::Value>, DecodeError> {
+        self.sorted_map_in::<K, V>(name)
+    }
+
+    /// [`sorted_map_here`](Self::sorted_map_here) inlined: the body the table's reads share.
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    pub(super) fn sorted_map_in<K: MapKey + ReadCodec<'a>, V: ReadCodec<'a>>(
         &mut self,
         name: &'static str,
     ) -> Result<crate::SortedMap<K::Value, V::Value>, DecodeError> {
