@@ -1,5 +1,9 @@
 //! Generates the conformance schemas into `OUT_DIR` with the build crate users use.
 
+/// A `Config` method that forces one decoder shape on the messages it names.
+type Shape =
+    for<'c> fn(&'c mut bijoubuf_build::Config, [&'static str; 1]) -> &'c mut bijoubuf_build::Config;
+
 fn main() -> Result<(), bijoubuf_build::Error> {
     let schemas = "schemas";
     println!("cargo:rerun-if-changed={schemas}");
@@ -15,38 +19,35 @@ fn main() -> Result<(), bijoubuf_build::Error> {
         "evolution/v2.proto",
     ];
     // The same schemas with every message decoded by dispatch rather than the walk
-    // (`crate::schema_dispatch`): the vectors and the differential tests hold both
-    // decoders to one outcome.
-    let dispatch =
-        std::path::PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"))
-            .join("dispatch");
-    std::fs::create_dir_all(&dispatch).map_err(|e| bijoubuf_build::Error::Io {
-        path: dispatch.clone(),
-        source: e,
-    })?;
-    bijoubuf_build::Config::new()
-        .no_lints()
-        .out_dir(&dispatch)
-        .preserve_unknown_fields([".conformance", ".evolution"])
-        .borrowed([".conformance", ".evolution"])
-        .decode_dispatch(["."])
-        .include_file("protos.rs")
-        .compile_protos(&protos, &[schemas])?;
-    // A third time with every message decoded by a table (`crate::schema_table`).
-    let table = std::path::PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"))
-        .join("table");
-    std::fs::create_dir_all(&table).map_err(|e| bijoubuf_build::Error::Io {
-        path: table.clone(),
-        source: e,
-    })?;
-    bijoubuf_build::Config::new()
-        .no_lints()
-        .out_dir(&table)
-        .preserve_unknown_fields([".conformance", ".evolution"])
-        .borrowed([".conformance", ".evolution"])
-        .decode_table(["."])
-        .include_file("protos.rs")
-        .compile_protos(&protos, &[schemas])?;
+    // (`crate::schema_dispatch`), and a third time by a table (`crate::schema_table`):
+    // the vectors and the differential tests hold the three decoders to one outcome.
+    for (dir, shape) in [
+        (
+            "dispatch",
+            bijoubuf_build::Config::decode_dispatch::<[&str; 1], &str> as Shape,
+        ),
+        (
+            "table",
+            bijoubuf_build::Config::decode_table::<[&str; 1], &str>,
+        ),
+    ] {
+        let out =
+            std::path::PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"))
+                .join(dir);
+        std::fs::create_dir_all(&out).map_err(|e| bijoubuf_build::Error::Io {
+            path: out.clone(),
+            source: e,
+        })?;
+        let mut config = bijoubuf_build::Config::new();
+        config
+            .no_lints()
+            .out_dir(&out)
+            .preserve_unknown_fields([".conformance", ".evolution"])
+            .borrowed([".conformance", ".evolution"]);
+        shape(&mut config, ["."])
+            .include_file("protos.rs")
+            .compile_protos(&protos, &[schemas])?;
+    }
     bijoubuf_build::Config::new()
         // Test schemas, shaped by the vectors rather than by style: no lint warnings.
         .no_lints()
