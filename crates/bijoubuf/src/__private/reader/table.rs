@@ -162,9 +162,37 @@ impl DecodeTable {
 }
 
 /// The oneof arm `f` of a message type `T`, type-erased for its [`DecodeTable`].
+///
+/// `'a` is early-bound (the `where` clause) so that `decode_table!` names it: the arm
+/// must read from the `Reader<'a>` of the table's impl, not from a reader it chose (an
+/// arm taking `Reader<'static>` could keep a borrow of the input past the decode).
+///
+/// An arm over the table's reader is taken:
+/// ```
+/// use bijoubuf::__private::{Reader, TableArm, table_arm};
+/// fn arm<'a>(_: &mut u8, _: &mut Reader<'a>, _: u32) -> Result<(), bijoubuf::DecodeError> {
+///     Ok(())
+/// }
+/// fn erased<'a>() -> TableArm {
+///     table_arm::<'a, u8>(arm)
+/// }
+/// ```
+/// and one that chose its own reader's lifetime is refused:
+/// ```compile_fail
+/// use bijoubuf::__private::{Reader, TableArm, table_arm};
+/// fn arm(_: &mut u8, _: &mut Reader<'static>, _: u32) -> Result<(), bijoubuf::DecodeError> {
+///     Ok(())
+/// }
+/// fn erased<'a>() -> TableArm {
+///     table_arm::<'a, u8>(arm)
+/// }
+/// ```
 pub const fn table_arm<'a, T>(
     f: fn(&mut T, &mut Reader<'a>, u32) -> Result<(), DecodeError>,
-) -> TableArm {
+) -> TableArm
+where
+    'a: 'a,
+{
     // SAFETY: `&mut T` and `*mut u8` are ABI-compatible (both thin pointers, T sized),
     // as are readers of any lifetime; `run` calls the arm only with the `T` and the
     // reader the table was built for (`TableDecode`'s contract), and the erased type is
@@ -602,7 +630,7 @@ macro_rules! __bijoubuf_table_field {
         $crate::__private::None
     };
     (@arm $lt:lifetime; $arm:path) => {
-        $crate::__private::Some($crate::__private::table_arm::<Self>($arm))
+        $crate::__private::Some($crate::__private::table_arm::<$lt, Self>($arm))
     };
     (@unknown) => {
         $crate::__private::None
