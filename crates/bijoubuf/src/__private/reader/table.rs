@@ -94,9 +94,11 @@ pub struct TableField {
 pub struct DecodeTable {
     fields: &'static [TableField],
     /// `index[n]`: one more than the position in `fields` of field number `n`, `0` when
-    /// `n` is no field's (or its position does not fit): one load finds a field, where a
+    /// `n` is no field's: one load finds a field or tells an unknown number, where a
     /// scan of the fields cost a step per field passed (GoogleMessage1: 41 fields,
-    /// numbered up to 300, most absent). Numbers past the index are scanned for.
+    /// numbered up to 300, most absent). Numbers past the index are scanned for. A
+    /// position fits: field numbers start at 1 and ascend, so the field numbered `n`
+    /// is at most at position `n - 1 < 255`.
     index: [u8; INDEX_LEN],
     /// The position in `fields` of the first field numbered past the index.
     high: u32,
@@ -134,14 +136,15 @@ impl DecodeTable {
             let f = &fields[i];
             // The cursor in `run` moves forward only: the fields must ascend.
             assert!(i == 0 || fields[i - 1].number < f.number);
+            // Field numbers start at 1 (SPEC §4.3): with the line above, the field
+            // numbered `n` is at most at position `n - 1`, which the index's `u8` holds.
+            assert!(f.number != 0);
             assert!(!f.required || i < TABLE_REQUIRED_MAX);
             if f.required {
                 required |= 1 << i;
             }
             if (f.number as usize) < INDEX_LEN {
-                if i < u8::MAX as usize {
-                    index[f.number as usize] = i as u8 + 1;
-                }
+                index[f.number as usize] = i as u8 + 1;
             } else if high == fields.len() as u32 {
                 high = i as u32;
             }
@@ -498,8 +501,8 @@ pub fn table_decode<'a, T: TableDecode<'a>>(
 #[inline(never)]
 unsafe fn run<'r>(r: &mut Reader<'r>, m: *mut u8, t: &DecodeTable) -> Result<(), DecodeError> {
     let fields = t.fields;
-    // The scan's cursor, for numbers the index does not hold.
-    let mut i = 0;
+    // The scan's cursor, for numbers past the index: no field before `high` has one.
+    let mut i = t.high as usize;
     // Bit `j`: field `j` was read (only `required` fields are asked about).
     let mut seen: u64 = 0;
     loop {
@@ -508,13 +511,10 @@ unsafe fn run<'r>(r: &mut Reader<'r>, m: *mut u8, t: &DecodeTable) -> Result<(),
             break;
         }
         let j = match t.index.get(number as usize) {
-            Some(&k) if k != 0 => k as usize - 1,
-            below => {
-                // SPEC §4.1: numbers ascend, so the fields before the cursor (and, past
-                // the index, before `high`) are behind us.
-                if below.is_none() {
-                    i = i.max(t.high as usize);
-                }
+            // `0` (no field) wraps to a position past every table: unknown below.
+            Some(&k) => (k as usize).wrapping_sub(1),
+            None => {
+                // SPEC §4.1: numbers ascend, so the fields before the cursor are behind us.
                 while let Some(f) = fields.get(i) {
                     if f.number >= number {
                         break;
