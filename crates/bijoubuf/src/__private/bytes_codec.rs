@@ -38,4 +38,8 @@ impl Codec for SharedBytes {
         // SPEC §5.1: the empty string is the implicit default.
         v.is_empty()
     }
+    #[inline(always)]
+    fn prefetch(v: &bytes::Bytes) {
+        super::prefetch::bytes(v);
+    }
 }

@@ -38,22 +38,36 @@ pub trait Codec {
     fn write<'v>(v: &'v Self::Value, w: &mut Writer<'_, 'v>);
     /// True when the value is the implicit-presence default (SPEC §5.1).
     fn is_default(v: &Self::Value) -> bool;
-    /// Write the elements of a repeated field's run, one after another.
+    /// Write the elements of a repeated field's run, one after another, a large next
+    /// element's memory asked for ([`prefetch`](Self::prefetch)) before the current one
+    /// is written.
     #[inline]
     fn write_run<'v>(vs: &'v [Self::Value], w: &mut Writer<'_, 'v>) {
-        for v in vs {
+        for (i, v) in vs.iter().enumerate() {
+            if let Some(next) = vs.get(i + 1) {
+                super::prefetch::element::<Self>(next);
+            }
             Self::write(v, w);
         }
     }
-    /// The summed lengths of a repeated field's elements (its run's content).
+    /// The summed lengths of a repeated field's elements (its run's content), prefetched
+    /// as [`write_run`](Self::write_run) does.
     #[inline]
     fn size_run<'v, T: Table>(vs: &'v [Self::Value], s: &mut Sizer<'v, T>) -> usize {
         let mut n = 0;
-        for v in vs {
+        for (i, v) in vs.iter().enumerate() {
+            if let Some(next) = vs.get(i + 1) {
+                super::prefetch::element::<Self>(next);
+            }
             n += Self::size(v, s);
         }
         n
     }
+    /// Ask for the memory `v` points to, ahead of its encoding: a string's or byte
+    /// string's bytes, what a message's fields point to (see the `prefetch` module). A
+    /// hint only; the default, for values that point to nothing, does nothing.
+    #[inline(always)]
+    fn prefetch(_v: &Self::Value) {}
     /// For a message type, hand `v` to `n` as a nested message and return true; false
     /// (the default: nothing done) for every other type.
     #[inline(always)]
@@ -838,6 +852,10 @@ impl Codec for Str {
     fn is_default(v: &String) -> bool {
         v.is_empty()
     }
+    #[inline(always)]
+    fn prefetch(v: &Self::Value) {
+        super::prefetch::bytes(v.as_bytes());
+    }
 }
 
 /// `bytes`: bijou64 length + bytes (SPEC §7).
@@ -881,6 +899,10 @@ impl Codec for Bytes {
     fn is_default(v: &Vec<u8>) -> bool {
         v.is_empty()
     }
+    #[inline(always)]
+    fn prefetch(v: &Self::Value) {
+        super::prefetch::bytes(v);
+    }
 }
 
 /// `string` borrowed from the input (borrowed message types): the same bytes and
@@ -917,6 +939,10 @@ impl<'a> Codec for StrRef<'a> {
     fn is_default(v: &&'a str) -> bool {
         v.is_empty()
     }
+    #[inline(always)]
+    fn prefetch(v: &Self::Value) {
+        super::prefetch::bytes(v.as_bytes());
+    }
 }
 
 /// `bytes` borrowed from the input (borrowed message types): the same bytes and checks
@@ -943,6 +969,10 @@ impl<'a> Codec for BytesRef<'a> {
     #[inline]
     fn is_default(v: &&'a [u8]) -> bool {
         v.is_empty()
+    }
+    #[inline(always)]
+    fn prefetch(v: &Self::Value) {
+        super::prefetch::bytes(v);
     }
 }
 
@@ -1006,6 +1036,10 @@ impl<M: Encode> Codec for Msg<M> {
         n.message(v);
         true
     }
+    #[inline(always)]
+    fn prefetch(v: &M) {
+        super::prefetch::message(v);
+    }
 }
 
 /// A boxed nested message (recursive types): the same bytes as [`Msg`].
@@ -1041,6 +1075,11 @@ impl<M: Encode> Codec for BoxMsg<M> {
     fn visit_message<'v, N: Nested<'v>>(v: &'v alloc::boxed::Box<M>, n: &mut N) -> bool {
         n.message(&**v);
         true
+    }
+    /// The box's own line only: its fields are reached through it.
+    #[inline(always)]
+    fn prefetch(v: &alloc::boxed::Box<M>) {
+        super::prefetch::line(&**v);
     }
 }
 

@@ -306,7 +306,10 @@ impl<'v> Pass<'v> for Direct<'_, '_, 'v> {
             }
         } else if C::OPENS_MESSAGE {
             self.record(number, |d| {
-                for v in vs {
+                for (i, v) in vs.iter().enumerate() {
+                    if let Some(next) = vs.get(i + 1) {
+                        super::prefetch::element::<C>(next);
+                    }
                     d.element(v, &Of::<C>::NEW);
                 }
             });

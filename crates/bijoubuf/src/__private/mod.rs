@@ -105,6 +105,7 @@ mod codec;
 mod direct;
 mod message;
 mod pass;
+mod prefetch;
 mod reader;
 #[cfg(test)]
 mod run_tests;
