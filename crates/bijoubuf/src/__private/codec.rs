@@ -44,9 +44,7 @@ pub trait Codec {
     #[inline]
     fn write_run<'v>(vs: &'v [Self::Value], w: &mut Writer<'_, 'v>) {
         for (i, v) in vs.iter().enumerate() {
-            if let Some(next) = vs.get(i + 1) {
-                super::prefetch::element::<Self>(next);
-            }
+            super::prefetch::ahead::<Self>(vs, i);
             Self::write(v, w);
         }
     }
@@ -56,9 +54,7 @@ pub trait Codec {
     fn size_run<'v, T: Table>(vs: &'v [Self::Value], s: &mut Sizer<'v, T>) -> usize {
         let mut n = 0;
         for (i, v) in vs.iter().enumerate() {
-            if let Some(next) = vs.get(i + 1) {
-                super::prefetch::element::<Self>(next);
-            }
+            super::prefetch::ahead::<Self>(vs, i);
             n += Self::size(v, s);
         }
         n

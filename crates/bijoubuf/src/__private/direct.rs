@@ -307,9 +307,7 @@ impl<'v> Pass<'v> for Direct<'_, '_, 'v> {
         } else if C::OPENS_MESSAGE {
             self.record(number, |d| {
                 for (i, v) in vs.iter().enumerate() {
-                    if let Some(next) = vs.get(i + 1) {
-                        super::prefetch::element::<C>(next);
-                    }
+                    super::prefetch::ahead::<C>(vs, i);
                     d.element(v, &Of::<C>::NEW);
                 }
             });

@@ -40,6 +40,17 @@ pub(crate) fn element<C: Codec + ?Sized>(v: &C::Value) {
     }
 }
 
+/// In a run loop at element `i` of `vs`: [`element`] for the next one, if any. The one
+/// place the run loops (the one pass's, [`Codec::write_run`], [`Codec::size_run`]) look
+/// ahead.
+#[cfg_attr(not(debug_assertions), inline(always))]
+#[cfg_attr(debug_assertions, inline)]
+pub(crate) fn ahead<C: Codec + ?Sized>(vs: &[C::Value], i: usize) {
+    if let Some(next) = vs.get(i + 1) {
+        element::<C>(next);
+    }
+}
+
 /// Ask for the cache line at `p` to be loaded; no effect on any value. A no-op where the
 /// target has no prefetch instruction that stable Rust reaches.
 #[cfg_attr(not(debug_assertions), inline(always))]
