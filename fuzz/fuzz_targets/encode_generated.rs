@@ -1,13 +1,13 @@
 //! Arbitrary values of generated types, encoded by generated code: the strict decoder
 //! takes the bytes back to the same value, `encoded_len` is the number of bytes written,
-//! `encode_to_sink` hands over the same bytes, and a preserving decode of a wider
-//! message's bytes re-encodes (unknown records interleaved) to those bytes.
+//! `encode_to_sink` and the two passes hand over the same bytes, and a preserving decode
+//! of a wider message's bytes re-encodes (unknown records interleaved) to those bytes.
 //!
 //! The types are the runtime's test shapes (`runtime_shapes.proto` in
 //! `bijoubuf-codegen-tests`): every scalar kind with implicit and explicit presence,
 //! strings and bytes, repeated fields of every element kind, maps of every key kind,
 //! a oneof split by a plain field, recursion through singular, repeated and map fields,
-//! and proto2 `required`. `value_roundtrip` starts from reflection's values and bytes;
+//! proto2 `required`, and a run of elements wide enough to be prefetched (`Wides`). `value_roundtrip` starts from reflection's values and bytes;
 //! this target starts from a generated type's value, so the encoder is the first code to
 //! see it.
 #![no_main]
@@ -17,7 +17,7 @@ use std::collections::BTreeMap;
 use bijoubuf::sink::ByteSink;
 use bijoubuf::{DecodeOptions, Message, UnknownFieldPolicy};
 use bijoubuf_codegen_tests::runtime_shapes::{
-    Choice, Known, Maps, Optionals, Repeats, Req, Scalars, Tree, Wider, choice,
+    Choice, Known, Maps, Optionals, Repeats, Req, Scalars, Tree, Wider, Wides, choice,
 };
 use libfuzzer_sys::arbitrary::{Result, Unstructured};
 use libfuzzer_sys::fuzz_target;
@@ -290,10 +290,24 @@ fn wider(u: &mut Unstructured, depth: u32) -> Result<Wider> {
     })
 }
 
+/// A run of elements large enough in memory for the encoder to prefetch each next one
+/// (`Optionals` holds its `Scalars` inline; `tests/sink.rs` in `bijoubuf-codegen-tests`
+/// asserts the size).
+fn wides(u: &mut Unstructured) -> Result<Wides> {
+    Ok(Wides {
+        items: vec_of(u, optionals)?,
+        tail: opt(u, scalars)?,
+        ..Wides::default()
+    })
+}
+
 /// Encode `v` every way and check what the decoder makes of it; returns the bytes.
 fn check<M: Message + std::fmt::Debug>(v: &M) -> Vec<u8> {
     let bytes = v.encode_to_vec().expect("a generated value encodes");
     assert_eq!(v.encoded_len(), bytes.len(), "encoded_len of {v:?}");
+    let two = bijoubuf::__private::encode_two_passes(v, false, &bijoubuf::EncodeOptions::new())
+        .expect("the two passes encode what the one pass did");
+    assert_eq!(two, bytes, "the two passes against the one pass of {v:?}");
     let mut sink = Pieces::default();
     v.encode_to_sink(&mut sink).expect("encodes into a sink");
     assert_eq!(sink.0, bytes, "encode_to_sink of {v:?}");
@@ -309,7 +323,7 @@ fn check<M: Message + std::fmt::Debug>(v: &M) -> Vec<u8> {
 
 fuzz_target!(|data: &[u8]| {
     let mut u = Unstructured::new(data);
-    let Ok(pick) = u.int_in_range(0u8..=8) else {
+    let Ok(pick) = u.int_in_range(0u8..=9) else {
         return;
     };
     let _ = match pick {
@@ -345,6 +359,7 @@ fuzz_target!(|data: &[u8]| {
                 bytes
             })
         }
+        8 => wides(&mut u).map(|v| check(&v)),
         _ => {
             // A framed value: a bijou64 length, then the same bytes.
             repeats(&mut u).map(|v| {

@@ -127,6 +127,9 @@ pub(crate) use direct::{OnePass, Outcome, encode as encode_direct, within_limit}
 pub(crate) use message::name;
 pub use message::{Decode, Encode, push_in_place, pushed_default, some_in_place};
 pub use pass::{Nested, Pass, WalkKind, Written};
+/// For tests outside the runtime that must hold a run's elements above the prefetch
+/// threshold (generated types' runs are prefetched only from this size up).
+pub use prefetch::MIN_ELEMENT as PREFETCH_MIN_ELEMENT;
 pub use reader::table::{
     DecodeTable, InlineRead, TABLE_REQUIRED_MAX, TableArm, TableDecode, TableField, table_arm,
     table_decode, table_witness,

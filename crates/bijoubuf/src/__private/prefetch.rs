@@ -26,7 +26,7 @@ use super::pass::{Pass, Written};
 /// as fast as without, logs' 0.95–1.01×; from 256 bytes up, traces' 1.05–1.24×, logs'
 /// 0.98–1.01× (benches/RESULTS.md, "Encode: the next element's memory asked for
 /// ahead").
-pub(crate) const MIN_ELEMENT: usize = 256;
+pub const MIN_ELEMENT: usize = 256;
 
 /// Ask for the memory that the run element `v` points to ([`Codec::prefetch`]), when
 /// its type is at least [`MIN_ELEMENT`] bytes; otherwise nothing (decided when
