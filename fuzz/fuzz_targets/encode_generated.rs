@@ -7,9 +7,9 @@
 //! `bijoubuf-codegen-tests`): every scalar kind with implicit and explicit presence,
 //! strings and bytes, repeated fields of every element kind, maps of every key kind,
 //! a oneof split by a plain field, recursion through singular, repeated and map fields,
-//! proto2 `required`, and a run of elements wide enough to be prefetched (`Wides`). `value_roundtrip` starts from reflection's values and bytes;
-//! this target starts from a generated type's value, so the encoder is the first code to
-//! see it.
+//! proto2 `required`, and a run of elements wide enough to be prefetched (`Wides`).
+//! `value_roundtrip` starts from reflection's values and bytes; this target starts from
+//! a generated type's value, so the encoder is the first code to see it.
 #![no_main]
 
 use std::collections::BTreeMap;
