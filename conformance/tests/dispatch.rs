@@ -253,6 +253,27 @@ fn built_inputs() -> Vec<(&'static str, Vec<u8>)> {
             }),
         ));
     }
+    // Numbers past the table's index (read by its scan), keys at bijou64's tier edges;
+    // one value with the low ones only, one with the high ones only.
+    out.push((
+        "conformance.Keys",
+        enc(&c::Keys {
+            k62: 1,
+            k63: 2,
+            k126: 3,
+            k127: 4,
+            ..Default::default()
+        }),
+    ));
+    out.push((
+        "conformance.Keys",
+        enc(&c::Keys {
+            k16511: 5,
+            k4210814: 6,
+            top: true,
+            ..Default::default()
+        }),
+    ));
     out.push((
         "conformance.Bindings",
         enc(&c::Bindings {
