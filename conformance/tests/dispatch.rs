@@ -458,15 +458,12 @@ fn built_inputs() -> Vec<(&'static str, Vec<u8>)> {
             ts: Some(bijoubuf::wkt::Timestamp {
                 seconds: 1_700_000_000,
                 nanos: 5,
-                ..Default::default()
             }),
             str: Some(bijoubuf::wkt::StringValue {
                 value: "wrapped".into(),
-                ..Default::default()
             }),
             mask: Some(bijoubuf::wkt::FieldMask {
                 paths: vec!["a.b".into(), "c".into()],
-                ..Default::default()
             }),
             empty: Some(Default::default()),
             ..Default::default()
