@@ -54,6 +54,23 @@ fn main() -> Result<(), bijoubuf_build::Error> {
             &["protos"],
         )?;
     copy_runtime_tests(&out_dir)?;
+    // A wide proto2 message with `required` fields past its 32nd, twice: decoded by a
+    // table, and by the walk it must agree with.
+    for (dir, table) in [
+        ("table_required_table", true),
+        ("table_required_walk", false),
+    ] {
+        let out = out_dir.join(dir);
+        create_dir(&out)?;
+        let mut config = bijoubuf_build::Config::new();
+        config.no_lints().out_dir(&out);
+        if table {
+            config.decode_table([".table_required.Wide"]);
+        } else {
+            config.decode_walk(["."]);
+        }
+        config.compile_protos(&["table_required.proto"], &["protos"])?;
+    }
     // `bytes::Bytes` fields (the runtime's `bytes` feature).
     let shared = out_dir.join("shared_bytes");
     create_dir(&shared)?;

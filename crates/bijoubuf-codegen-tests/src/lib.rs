@@ -29,6 +29,27 @@ pub mod runtime_shapes {
     ));
 }
 
+/// `protos/table_required.proto`: `Wide`, a proto2 message of 64 fields with `required`
+/// ones past its 32nd, decoded by a table (`table`) and by the walk (`walk`), and `Open`,
+/// the same numbers all optional.
+pub mod table_required {
+    /// `Wide` decoded by a table.
+    pub mod table {
+        include!(concat!(
+            env!("OUT_DIR"),
+            "/table_required_table/table_required.rs"
+        ));
+    }
+    /// Every message decoded by the walk.
+    pub mod walk {
+        include!(concat!(
+            env!("OUT_DIR"),
+            "/table_required_walk/table_required.rs"
+        ));
+    }
+    pub use walk::Open;
+}
+
 /// `bytes` fields as `bytes::Bytes` (`Shared`) beside the same schema with `Vec<u8>`
 /// (`Owned`), from `protos/shared_bytes.proto`.
 pub mod shared_bytes {
