@@ -1,9 +1,10 @@
 //! The three shapes of generated decoder, the walk ([`bijoubuf_conformance::schema`]),
 //! dispatch ([`bijoubuf_conformance::schema_dispatch`]) and the table
 //! ([`bijoubuf_conformance::schema_table`]), give the same outcome on every
-//! conformance vector's input and on inputs near it: the same value (re-encoded to the
-//! same bytes, the same number of unknown records kept) or the same refusal (code, byte
-//! offset and path), owned and borrowed.
+//! conformance vector's input and on inputs near it, and on values built here in Rust
+//! and inputs near them (the form of the test Miri can run): the same value (re-encoded
+//! to the same bytes, the same number of unknown records kept) or the same refusal (code,
+//! byte offset and path), owned and borrowed.
 //!
 //! Near inputs: every byte set to each of [`BYTE_VALUES`] and flipped in one bit, every
 //! cut, a byte appended (in a long input, near its two ends only); each under the vector's configuration, and the vector's own
