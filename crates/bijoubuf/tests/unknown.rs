@@ -216,6 +216,38 @@ fn is_empty_and_clear() {
 }
 
 #[test]
+fn an_empty_set_is_one_pointer_and_equal_to_a_new_one() {
+    // Every message holds an `UnknownFields`: empty, it is 8 bytes, not a vector's 24.
+    assert_eq!(
+        core::mem::size_of::<bijoubuf::UnknownFields>(),
+        core::mem::size_of::<usize>()
+    );
+    // A set emptied by `clear` is the empty set: equal, same hash, same Debug text.
+    let bytes = wider().encode_to_vec().unwrap();
+    let mut k = Known::decode_with(&bytes, &preserve())
+        .unwrap()
+        .into_message();
+    let state = std::collections::hash_map::RandomState::new();
+    let hash = |u: &bijoubuf::UnknownFields| core::hash::BuildHasher::hash_one(&state, u);
+    let kept = k.unknown_fields.clone();
+    assert_eq!(kept, k.unknown_fields);
+    assert_ne!(kept, bijoubuf::UnknownFields::new());
+    k.unknown_fields.clear();
+    assert_eq!(k.unknown_fields, bijoubuf::UnknownFields::new());
+    assert_eq!(
+        hash(&k.unknown_fields),
+        hash(&bijoubuf::UnknownFields::new())
+    );
+    assert_eq!(
+        format!("{:?}", k.unknown_fields),
+        "UnknownFields { records: [] }"
+    );
+    let numbers: Vec<u32> = Vec::from(kept).iter().map(|u| u.number).collect();
+    assert_eq!(numbers, [1, 3, 5, 7, 8]);
+    assert_eq!(Vec::from(k.unknown_fields.clone()), []);
+}
+
+#[test]
 fn an_unknown_key_with_nothing_after_it() {
     // Known (2, 4, 6): a = 1 (key 04, value 02), then the key of field 7 (delta 4,
     // VARINT: 10) as the message's last byte; and that key alone (delta 6: 18). The
