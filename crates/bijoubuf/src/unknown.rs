@@ -52,9 +52,9 @@ pub struct UnknownField {
 /// Only a preserving decode fills this; encoding re-emits the records among the known
 /// fields in number order, so decode → encode gives back the input byte for byte.
 ///
-/// Every generated message holds one and almost none holds a record, so an empty set is
-/// one null pointer: 8 bytes in each message where a vector would take 24 (benches/RESULTS.md,
-/// "Unknown fields in 8 bytes").
+/// Every generated message holds one and almost none holds a record, so an empty set
+/// is one null pointer: 8 bytes in each message where a vector would take 24
+/// (benches/RESULTS.md, "Unknown fields in 8 bytes").
 #[derive(Clone, Default, PartialEq, Eq, Hash)]
 pub struct UnknownFields {
     /// `None` when there is no record: never `Some` of an empty vector, so that equal
