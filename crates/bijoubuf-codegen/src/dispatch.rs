@@ -11,8 +11,8 @@
 //!
 //! Both shapes keep every check with the same error kind, offset and path (the runtime's
 //! `reader/dispatch.rs` says how). `__decode_into` stays the walk (its reads reuse the
-//! allocations the value holds); `__decode`, `__decode_push` and `__decode_some`, whose
-//! target is a fresh default, dispatch.
+//! allocations the value holds); `__decode`, `__decode_top`, `__decode_push` and
+//! `__decode_some`, whose target is a fresh default, dispatch.
 
 use bijoubuf_schema::MessageDef;
 use proc_macro2::{Literal, TokenStream};
@@ -38,7 +38,8 @@ pub(crate) const DISPATCH_MIN_FIELDS: usize = 32;
 /// A dispatch decoder's items: the `Decode` methods it replaces and the inherent method
 /// that holds the loop.
 pub(crate) struct Dispatch {
-    /// `__decode`, `__decode_push` and `__decode_some`, for the `Decode` impl.
+    /// `__decode`, `__decode_top`, `__decode_push` and `__decode_some`, for the `Decode`
+    /// impl.
     pub(crate) methods: TokenStream,
     /// The body of the type's inherent `__bb_dispatch(&mut self, r)`.
     pub(crate) body: TokenStream,
@@ -59,7 +60,7 @@ impl Emitter<'_> {
 
     /// The decode methods of message `m`'s owned type or twin (`twin`), and the items
     /// dispatch or a table adds: a table's when [`tables`](Self::tables) (see
-    /// `table.rs`; `ty` names the type in its `impl<'a> … for`), else dispatch's (`__decode`, `__decode_push`, `__decode_some`,
+    /// `table.rs`; `ty` names the type in its `impl<'a> … for`), else dispatch's (`__decode`, `__decode_top`, `__decode_push`, `__decode_some`,
     /// the walk's `__decode_into`, and `__bb_dispatch` in `impl #head`) when
     /// [`dispatches`](Self::dispatches), else the walk's `walk_decode` and its in-place
     /// reads. `head` is the type as its inherent impl names it (`impl<'a> T<'a>` or
@@ -213,6 +214,10 @@ impl Emitter<'_> {
                 let mut m = <Self as #bb::Default>::default();
                 m.__bb_dispatch(r)?;
                 #bb::Ok(m)
+            }
+
+            fn __decode_top(r: &mut #bb::Reader<'a>) -> #bb::Result<Self> {
+                r.top_in_place(Self::__bb_dispatch)
             }
 
             fn __decode_push(r: &mut #bb::Reader<'a>, out: &mut #alloc::vec::Vec<Self>) -> #bb::Result<()> {

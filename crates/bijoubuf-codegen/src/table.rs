@@ -162,6 +162,10 @@ impl Emitter<'_> {
                 #bb::Ok(m)
             }
 
+            fn __decode_top(r: &mut #bb::Reader<'a>) -> #bb::Result<Self> {
+                r.top_in_place(|m, r| #bb::table_decode(r, m))
+            }
+
             fn __decode_push(r: &mut #bb::Reader<'a>, out: &mut #alloc::vec::Vec<Self>) -> #bb::Result<()> {
                 match #bb::pushed_default(out) {
                     #bb::Some(m) => #bb::table_decode(r, m),

@@ -55,6 +55,17 @@ pub trait Decode<'a>: Encode + Sized {
     /// Read the content.
     fn __decode(r: &mut Reader<'a>) -> Result<Self, DecodeError>;
 
+    /// Read the whole input as the top-level message: the content, then the test that
+    /// every record was read ([`Reader::top_by_value`]), an error rooted at the type's
+    /// name. Generated dispatch and table types read into a default where their result
+    /// is returned ([`Reader::top_in_place`]): called in tail position from the public
+    /// `decode`, the value is then copied once on its way to the caller, where the
+    /// default, decoding into a value it then tests, copies it twice.
+    #[inline]
+    fn __decode_top(r: &mut Reader<'a>) -> Result<Self, DecodeError> {
+        r.top_by_value()
+    }
+
     /// Read the content into `self`, reusing its allocations where the type knows how
     /// (generated types, owned and twins, read each field in place); the default decodes a new
     /// value.

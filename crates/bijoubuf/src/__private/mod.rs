@@ -49,10 +49,13 @@
 //!   `optional_here`, `required_here`, `oneof_here`, `repeated_here`, `fixed_run_here`,
 //!   `map_here`, `sorted_map_here`), then calls [`Reader::finish`] and
 //!   [`Reader::require`] for each `required` field not seen, ascending. The same checks,
-//!   errors, offsets and paths as the walk; `__decode_into` stays the walk.
+//!   errors, offsets and paths as the walk; `__decode_into` stays the walk. Its
+//!   `__decode_top` (the top-level message) dispatches into the default where it is
+//!   returned from ([`Reader::top_in_place`]), so the value is copied once on its way out.
 //! - Or the type is decoded by a *table* (the generator's `decode_table` option): its
-//!   `__decode`, `__decode_push` and `__decode_some` call [`table_decode`] on a default
-//!   value, and its [`TableDecode`] impl, written by [`decode_table!`](crate::__bijoubuf_decode_table),
+//!   `__decode`, `__decode_top`, `__decode_push` and `__decode_some` call
+//!   [`table_decode`] on a default value, and its [`TableDecode`] impl, written by
+//!   [`decode_table!`](crate::__bijoubuf_decode_table),
 //!   lists the fields for one loop in the runtime that reads every table message with
 //!   dispatch's reads (`reader/table.rs`); oneof members go through a generated arm.
 //! - The schema's facts live on the owned type's `Message`: `NAME` is the short type

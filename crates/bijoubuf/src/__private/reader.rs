@@ -684,8 +684,17 @@ impl<'a> Reader<'a> {
         Ok(())
     }
 
-    /// The top-level message: `M::__decode` over the whole range, path rooted at
-    /// the schema's `Message::NAME`.
+    /// The top-level message over the whole range, path rooted at the schema's
+    /// `Message::NAME`: [`Decode::__decode_top`], called last so that the value it
+    /// returns is the caller's.
+    #[inline]
+    pub(crate) fn top<M: Decode<'a>>(&mut self) -> Result<M, DecodeError> {
+        self.keep = self.preserve && super::message::keeps_unknown::<M>();
+        M::__decode_top(self)
+    }
+
+    /// [`Decode::__decode_top`] by default: `M::__decode`, then the test that every
+    /// record was read ([`all_read`](Self::all_read)).
     ///
     /// The result is tested by variant only (never borrowed) and each change is a
     /// reassignment of the one value returned: the decoded message is copied once on its
@@ -694,8 +703,7 @@ impl<'a> Reader<'a> {
     #[inline]
     // `matches!` rather than `is_ok`: the form measured, which takes no borrow of `m`.
     #[allow(clippy::redundant_pattern_matching)]
-    pub(crate) fn top<M: Decode<'a>>(&mut self) -> Result<M, DecodeError> {
-        self.keep = self.preserve && super::message::keeps_unknown::<M>();
+    pub fn top_by_value<M: Decode<'a>>(&mut self) -> Result<M, DecodeError> {
         let mut m = M::__decode(self);
         if matches!(m, Ok(_)) && !self.all_read() {
             m = Err(self.unread());
@@ -704,6 +712,27 @@ impl<'a> Reader<'a> {
             m = Err(e.in_message(super::message::name::<M>()));
         }
         m
+    }
+
+    /// [`Decode::__decode_top`] of a generated type that reads into a value in place
+    /// (dispatch and table decoders): the default, `read` into it, then the checks of
+    /// [`top_by_value`](Self::top_by_value). The value is built where it is returned
+    /// from, so it is copied once on its way out (into the caller's slot), as
+    /// `Self::default()` followed by `merge` is in prost; through `__decode` it was
+    /// copied twice (the decoder's result into `top`'s, then out), since a callee that
+    /// can unwind cannot be handed the caller's slot.
+    #[inline(always)]
+    pub fn top_in_place<M: Decode<'a> + Default>(
+        &mut self,
+        read: impl FnOnce(&mut M, &mut Self) -> Result<(), DecodeError>,
+    ) -> Result<M, DecodeError> {
+        let mut m = M::default();
+        let read = match read(&mut m, self) {
+            Ok(()) if self.all_read() => return Ok(m),
+            Ok(()) => self.unread(),
+            Err(e) => e,
+        };
+        Err(read.in_message(super::message::name::<M>()))
     }
 
     /// [`top`](Self::top) for a message whose type is known only at run time, read by
