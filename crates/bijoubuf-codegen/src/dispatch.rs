@@ -60,8 +60,9 @@ impl Emitter<'_> {
 
     /// The decode methods of message `m`'s owned type or twin (`twin`), and the items
     /// dispatch or a table adds: a table's when [`tables`](Self::tables) (see
-    /// `table.rs`; `ty` names the type in its `impl<'a> … for`), else dispatch's (`__decode`, `__decode_top`, `__decode_push`, `__decode_some`,
-    /// the walk's `__decode_into`, and `__bb_dispatch` in `impl #head`) when
+    /// `table.rs`; `ty` names the type in its `impl<'a> … for`), else dispatch's
+    /// (`__decode`, `__decode_top`, `__decode_push`, `__decode_some`, the walk's
+    /// `__decode_into`, and `__bb_dispatch` in `impl #head`) when
     /// [`dispatches`](Self::dispatches), else the walk's `walk_decode` and its in-place
     /// reads. `head` is the type as its inherent impl names it (`impl<'a> T<'a>` or
     /// `impl T`), under `allow_deprecated`; `lt` the reader's lifetime there.

@@ -280,6 +280,83 @@ fn records_a_top_level_decode_did_not_read_are_refused() {
     assert_eq!((e.code(), e.offset()), ("unknown-field", 0));
 }
 
+/// `Forgetful<true>`'s read (field 1, never `finish`) made in place, and its top-level
+/// read through `Reader::top_in_place`, as generated dispatch and table types make it.
+#[derive(Debug, Default, PartialEq)]
+struct ForgetfulInPlace {
+    a: Option<i32>,
+    unknown_fields: UnknownFields,
+}
+
+impl ForgetfulInPlace {
+    fn read(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        self.a = r.optional::<Int32>(1, "a")?;
+        Ok(())
+    }
+}
+
+impl Message for ForgetfulInPlace {
+    const NAME: &'static str = "ForgetfulInPlace";
+    const KEEPS_UNKNOWN_FIELDS: bool = true;
+    const FIELD_NUMBERS: &'static [u32] = &[1];
+}
+
+impl bijoubuf::__private::Encode for ForgetfulInPlace {
+    type Schema = Self;
+
+    fn __unknown(&self) -> &UnknownFields {
+        &self.unknown_fields
+    }
+
+    fn __walk<'v, P: Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+        p.optional::<Int32>(1, self.a.as_ref())
+    }
+}
+
+impl<'a> bijoubuf::__private::Decode<'a> for ForgetfulInPlace {
+    fn __decode(r: &mut Reader<'a>) -> Result<Self, DecodeError> {
+        let mut m = Self::default();
+        m.read(r)?;
+        Ok(m)
+    }
+
+    fn __decode_top(r: &mut Reader<'a>) -> Result<Self, DecodeError> {
+        r.top_in_place(Self::read)
+    }
+}
+
+#[test]
+fn records_a_top_level_read_in_place_did_not_read_are_refused() {
+    // The inputs of `records_a_top_level_decode_did_not_read_are_refused`, refused the
+    // same way by the read in place: its test, not the type, catches them.
+    let preserve = DecodeOptions::new().unknown_fields(bijoubuf::UnknownFieldPolicy::Preserve);
+    for (input, offset) in [(&[0x00, 0x02, 0x04, 0x02][..], 2), (&[0x04, 0x02][..], 0)] {
+        let by_value = Forgetful::<true>::decode(input).unwrap_err();
+        for e in [
+            ForgetfulInPlace::decode(input).unwrap_err(),
+            ForgetfulInPlace::decode_with(input, &preserve).unwrap_err(),
+        ] {
+            assert_eq!((e.code(), e.offset()), ("unknown-field", offset));
+            assert_eq!((e.code(), e.offset()), (by_value.code(), by_value.offset()));
+            assert_eq!(
+                e.path_string(),
+                by_value
+                    .path_string()
+                    .replace("Forgetful", "ForgetfulInPlace")
+            );
+        }
+    }
+    let m = ForgetfulInPlace::decode(&[0x00, 0x02]).unwrap();
+    assert_eq!(m.a, Some(1));
+    // An error the read returns is rooted at the type's name too: field 1's key with
+    // no value after it.
+    let e = ForgetfulInPlace::decode(&[0x00]).unwrap_err();
+    let by_value = Forgetful::<true>::decode(&[0x00]).unwrap_err();
+    assert_eq!((e.code(), e.offset()), (by_value.code(), by_value.offset()));
+    assert_eq!(e.path_string(), "ForgetfulInPlace.a");
+    assert_eq!(by_value.path_string(), "Forgetful.a");
+}
+
 #[test]
 fn records_a_nested_decode_did_not_read_are_refused() {
     // Outer.lazy (2, key 06) = { a = 1, field 3 = 1 }.

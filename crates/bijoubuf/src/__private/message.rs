@@ -56,11 +56,13 @@ pub trait Decode<'a>: Encode + Sized {
     fn __decode(r: &mut Reader<'a>) -> Result<Self, DecodeError>;
 
     /// Read the whole input as the top-level message: the content, then the test that
-    /// every record was read ([`Reader::top_by_value`]), an error rooted at the type's
-    /// name. Generated dispatch and table types read into a default where their result
-    /// is returned ([`Reader::top_in_place`]): called in tail position from the public
-    /// `decode`, the value is then copied once on its way to the caller, where the
-    /// default, decoding into a value it then tests, copies it twice.
+    /// every record was read, an error rooted at the type's name. The default is
+    /// [`Reader::top_by_value`] (`__decode`, then the test). Generated dispatch and table
+    /// types read into a default where their result is returned
+    /// ([`Reader::top_in_place`]), so that, called last by the public `decode`, their
+    /// value is copied once on its way to the caller; through `__decode`, which builds it
+    /// in its own frame, and the default it was copied twice. An override ends in one of
+    /// the two, which make the test and root the error.
     #[inline]
     fn __decode_top(r: &mut Reader<'a>) -> Result<Self, DecodeError> {
         r.top_by_value()

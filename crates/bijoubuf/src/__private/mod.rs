@@ -55,9 +55,14 @@
 //! - Or the type is decoded by a *table* (the generator's `decode_table` option): its
 //!   `__decode`, `__decode_top`, `__decode_push` and `__decode_some` call
 //!   [`table_decode`] on a default value, and its [`TableDecode`] impl, written by
-//!   [`decode_table!`](crate::__bijoubuf_decode_table),
-//!   lists the fields for one loop in the runtime that reads every table message with
-//!   dispatch's reads (`reader/table.rs`); oneof members go through a generated arm.
+//!   [`decode_table!`](crate::__bijoubuf_decode_table), lists the fields for one loop
+//!   in the runtime that reads every table message with dispatch's reads
+//!   (`reader/table.rs`); oneof members go through a generated arm.
+//! - `__decode_top`, the top-level read: the default ([`Reader::top_by_value`]:
+//!   `__decode`, then the test that every record was read, and the error rooted at
+//!   `NAME`) everywhere but in dispatch and table types, which end it in
+//!   [`Reader::top_in_place`] (the same test and rooting around a read into the
+//!   default). A hand-written override ends in one of the two.
 //! - The schema's facts live on the owned type's `Message`: `NAME` is the short type
 //!   name, `FIELD_NUMBERS` every declared number ascending (oneof members included). A
 //!   type without unknown-field storage keeps the defaults (`KEEPS_UNKNOWN_FIELDS =

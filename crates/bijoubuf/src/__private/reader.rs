@@ -694,12 +694,17 @@ impl<'a> Reader<'a> {
     }
 
     /// [`Decode::__decode_top`] by default: `M::__decode`, then the test that every
-    /// record was read ([`all_read`](Self::all_read)).
+    /// record was read ([`all_read`](Self::all_read)), an error rooted at the type's name.
     ///
-    /// The result is tested by variant only (never borrowed) and each change is a
-    /// reassignment of the one value returned: the decoded message is copied once on its
-    /// way out where it was copied twice through [`top_with`](Self::top_with) and an
-    /// error rooted in place (GoogleMessage1: 416 bytes a copy, benches/RESULTS.md).
+    /// The value `M::__decode` returns is copied once more here, into the caller's slot,
+    /// across the test: a callee that can unwind cannot be handed that slot. For a walk
+    /// decoder, which builds its value in its return slot, that is the one copy; for
+    /// one that builds a default in its own frame and returns it (dispatch, table) it is
+    /// a second, so those use [`top_in_place`](Self::top_in_place). The result is tested
+    /// by variant only (never borrowed) and each change reassigns the one value, which
+    /// measured one copy fewer than going through [`top_with`](Self::top_with) and
+    /// rooting the error in place (benches/RESULTS.md, "Decode: the top-level result
+    /// copied once").
     #[inline]
     // `matches!` rather than `is_ok`: the form measured, which takes no borrow of `m`.
     #[allow(clippy::redundant_pattern_matching)]
@@ -716,11 +721,10 @@ impl<'a> Reader<'a> {
 
     /// [`Decode::__decode_top`] of a generated type that reads into a value in place
     /// (dispatch and table decoders): the default, `read` into it, then the checks of
-    /// [`top_by_value`](Self::top_by_value). The value is built where it is returned
-    /// from, so it is copied once on its way out (into the caller's slot), as
-    /// `Self::default()` followed by `merge` is in prost; through `__decode` it was
-    /// copied twice (the decoder's result into `top`'s, then out), since a callee that
-    /// can unwind cannot be handed the caller's slot.
+    /// [`top_by_value`](Self::top_by_value) (every record read, the error rooted). The
+    /// value is built where it is returned from, so it is copied once on its way out
+    /// (into the caller's slot), as `Self::default()` followed by `merge` is in prost;
+    /// through `__decode` and `top_by_value` it was copied twice.
     #[inline(always)]
     pub fn top_in_place<M: Decode<'a> + Default>(
         &mut self,
@@ -754,9 +758,11 @@ impl<'a> Reader<'a> {
     /// True when every record of the current message has been handed out or disposed
     /// of. Generated code ends `__decode` with [`finish`](Self::finish), which disposes of
     /// every record it did not ask for; a hand-written `Message` that forgets it, or asks
-    /// for a field after it, would otherwise accept bytes it never looked at, so
-    /// [`top`](Self::top) and [`nested`](Self::nested) check this after every message, in
-    /// every build.
+    /// for a field after it, would otherwise accept bytes it never looked at, so the
+    /// top-level reads ([`top_by_value`](Self::top_by_value) and
+    /// [`top_in_place`](Self::top_in_place), one of which ends every `__decode_top` the
+    /// runtime and the generator write) and [`nested`](Self::nested) check this after
+    /// every message, in every build.
     #[cfg_attr(not(debug_assertions), inline(always))]
     #[cfg_attr(debug_assertions, inline)]
     fn all_read(&self) -> bool {
