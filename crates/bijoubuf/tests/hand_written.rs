@@ -174,20 +174,34 @@ fn out_of_order_inside_a_nested_message_is_refused() {
     assert_eq!(e.kind(), EncodeErrorKind::FieldOrder);
 }
 
-/// Reads field 1 only and, with `FORGETS`, never calls `finish`.
+/// Reads field 1 only and, with `FORGETS`, never calls `finish`; with `IN_PLACE`, its
+/// top-level read goes through `Reader::top_in_place`, as generated dispatch and table
+/// types' do, rather than the default `Reader::top_by_value`.
 #[derive(Debug, Default, PartialEq)]
-struct Forgetful<const FORGETS: bool> {
+struct Forgetful<const FORGETS: bool, const IN_PLACE: bool = false> {
     a: Option<i32>,
     unknown_fields: UnknownFields,
 }
 
-impl<const FORGETS: bool> Message for Forgetful<FORGETS> {
+impl<const FORGETS: bool, const IN_PLACE: bool> Forgetful<FORGETS, IN_PLACE> {
+    fn read(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        self.a = r.optional::<Int32>(1, "a")?;
+        if !FORGETS {
+            self.unknown_fields = r.finish()?;
+        }
+        Ok(())
+    }
+}
+
+impl<const FORGETS: bool, const IN_PLACE: bool> Message for Forgetful<FORGETS, IN_PLACE> {
     const NAME: &'static str = "Forgetful";
     const KEEPS_UNKNOWN_FIELDS: bool = true;
     const FIELD_NUMBERS: &'static [u32] = &[1];
 }
 
-impl<const FORGETS: bool> bijoubuf::__private::Encode for Forgetful<FORGETS> {
+impl<const FORGETS: bool, const IN_PLACE: bool> bijoubuf::__private::Encode
+    for Forgetful<FORGETS, IN_PLACE>
+{
     type Schema = Self;
 
     fn __unknown(&self) -> &UnknownFields {
@@ -199,15 +213,21 @@ impl<const FORGETS: bool> bijoubuf::__private::Encode for Forgetful<FORGETS> {
     }
 }
 
-impl<'a, const FORGETS: bool> bijoubuf::__private::Decode<'a> for Forgetful<FORGETS> {
+impl<'a, const FORGETS: bool, const IN_PLACE: bool> bijoubuf::__private::Decode<'a>
+    for Forgetful<FORGETS, IN_PLACE>
+{
     fn __decode(r: &mut Reader<'a>) -> Result<Self, DecodeError> {
-        let a = r.optional::<Int32>(1, "a")?;
-        let unknown_fields = if FORGETS {
-            UnknownFields::new()
+        let mut m = Self::default();
+        m.read(r)?;
+        Ok(m)
+    }
+
+    fn __decode_top(r: &mut Reader<'a>) -> Result<Self, DecodeError> {
+        if IN_PLACE {
+            r.top_in_place(Self::read)
         } else {
-            r.finish()?
-        };
-        Ok(Forgetful { a, unknown_fields })
+            r.top_by_value()
+        }
     }
 }
 
@@ -280,81 +300,42 @@ fn records_a_top_level_decode_did_not_read_are_refused() {
     assert_eq!((e.code(), e.offset()), ("unknown-field", 0));
 }
 
-/// `Forgetful<true>`'s read (field 1, never `finish`) made in place, and its top-level
-/// read through `Reader::top_in_place`, as generated dispatch and table types make it.
-#[derive(Debug, Default, PartialEq)]
-struct ForgetfulInPlace {
-    a: Option<i32>,
-    unknown_fields: UnknownFields,
-}
-
-impl ForgetfulInPlace {
-    fn read(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
-        self.a = r.optional::<Int32>(1, "a")?;
-        Ok(())
-    }
-}
-
-impl Message for ForgetfulInPlace {
-    const NAME: &'static str = "ForgetfulInPlace";
-    const KEEPS_UNKNOWN_FIELDS: bool = true;
-    const FIELD_NUMBERS: &'static [u32] = &[1];
-}
-
-impl bijoubuf::__private::Encode for ForgetfulInPlace {
-    type Schema = Self;
-
-    fn __unknown(&self) -> &UnknownFields {
-        &self.unknown_fields
-    }
-
-    fn __walk<'v, P: Pass<'v>>(&'v self, p: &mut P) -> P::Out {
-        p.optional::<Int32>(1, self.a.as_ref())
-    }
-}
-
-impl<'a> bijoubuf::__private::Decode<'a> for ForgetfulInPlace {
-    fn __decode(r: &mut Reader<'a>) -> Result<Self, DecodeError> {
-        let mut m = Self::default();
-        m.read(r)?;
-        Ok(m)
-    }
-
-    fn __decode_top(r: &mut Reader<'a>) -> Result<Self, DecodeError> {
-        r.top_in_place(Self::read)
-    }
-}
-
 #[test]
 fn records_a_top_level_read_in_place_did_not_read_are_refused() {
-    // The inputs of `records_a_top_level_decode_did_not_read_are_refused`, refused the
-    // same way by the read in place: its test, not the type, catches them.
+    // The inputs above, read in place at the top level (`Reader::top_in_place`): its own
+    // all-read test refuses them, with the error the default path gives, rooted alike.
     let preserve = DecodeOptions::new().unknown_fields(bijoubuf::UnknownFieldPolicy::Preserve);
     for (input, offset) in [(&[0x00, 0x02, 0x04, 0x02][..], 2), (&[0x04, 0x02][..], 0)] {
         let by_value = Forgetful::<true>::decode(input).unwrap_err();
-        for e in [
-            ForgetfulInPlace::decode(input).unwrap_err(),
-            ForgetfulInPlace::decode_with(input, &preserve).unwrap_err(),
-        ] {
-            assert_eq!((e.code(), e.offset()), ("unknown-field", offset));
-            assert_eq!((e.code(), e.offset()), (by_value.code(), by_value.offset()));
-            assert_eq!(
-                e.path_string(),
-                by_value
-                    .path_string()
-                    .replace("Forgetful", "ForgetfulInPlace")
-            );
-        }
+        assert_eq!(
+            (by_value.code(), by_value.offset()),
+            ("unknown-field", offset)
+        );
+        assert_eq!(
+            Forgetful::<true, true>::decode(input).unwrap_err(),
+            by_value
+        );
+        assert_eq!(
+            Forgetful::<true, true>::decode_with(input, &preserve).unwrap_err(),
+            by_value
+        );
     }
-    let m = ForgetfulInPlace::decode(&[0x00, 0x02]).unwrap();
-    assert_eq!(m.a, Some(1));
+    // The impl that calls finish reads in place the same way: strict refuses the record,
+    // preserving keeps it.
+    let input = [0x00, 0x02, 0x04, 0x02];
+    let e = Forgetful::<false, true>::decode(&input).unwrap_err();
+    assert_eq!((e.code(), e.offset()), ("unknown-field", 2));
+    let d = Forgetful::<false, true>::decode_with(&input, &preserve).unwrap();
+    assert_eq!(d.unknown_field_count(), 1);
+    assert_eq!(
+        Forgetful::<true, true>::decode(&[0x00, 0x02]).unwrap().a,
+        Some(1)
+    );
     // An error the read returns is rooted at the type's name too: field 1's key with
     // no value after it.
-    let e = ForgetfulInPlace::decode(&[0x00]).unwrap_err();
-    let by_value = Forgetful::<true>::decode(&[0x00]).unwrap_err();
-    assert_eq!((e.code(), e.offset()), (by_value.code(), by_value.offset()));
-    assert_eq!(e.path_string(), "ForgetfulInPlace.a");
-    assert_eq!(by_value.path_string(), "Forgetful.a");
+    let e = Forgetful::<true, true>::decode(&[0x00]).unwrap_err();
+    assert_eq!(e, Forgetful::<true>::decode(&[0x00]).unwrap_err());
+    assert_eq!(e.path_string(), "Forgetful.a");
 }
 
 #[test]

@@ -49,9 +49,7 @@
 //!   `optional_here`, `required_here`, `oneof_here`, `repeated_here`, `fixed_run_here`,
 //!   `map_here`, `sorted_map_here`), then calls [`Reader::finish`] and
 //!   [`Reader::require`] for each `required` field not seen, ascending. The same checks,
-//!   errors, offsets and paths as the walk; `__decode_into` stays the walk. Its
-//!   `__decode_top` (the top-level message) dispatches into the default where it is
-//!   returned from ([`Reader::top_in_place`]), so the value is copied once on its way out.
+//!   errors, offsets and paths as the walk; `__decode_into` stays the walk.
 //! - Or the type is decoded by a *table* (the generator's `decode_table` option): its
 //!   `__decode`, `__decode_top`, `__decode_push` and `__decode_some` call
 //!   [`table_decode`] on a default value, and its [`TableDecode`] impl, written by
@@ -62,7 +60,8 @@
 //!   `__decode`, then the test that every record was read, and the error rooted at
 //!   `NAME`) everywhere but in dispatch and table types, which end it in
 //!   [`Reader::top_in_place`] (the same test and rooting around a read into the
-//!   default). A hand-written override ends in one of the two.
+//!   default, which is then copied once on its way out). A hand-written override ends
+//!   in one of the two.
 //! - The schema's facts live on the owned type's `Message`: `NAME` is the short type
 //!   name, `FIELD_NUMBERS` every declared number ascending (oneof members included). A
 //!   type without unknown-field storage keeps the defaults (`KEEPS_UNKNOWN_FIELDS =
