@@ -89,6 +89,14 @@ fn main() -> Result<(), bijoubuf_build::Error> {
         .out_dir(&alias)
         .borrowed([".hidden_alias"])
         .compile_protos(&["hidden_alias.proto"], &["protos"])?;
+    // Names that start with an underscore and a digit, which case conversion would turn
+    // into identifiers starting with a digit.
+    let digits = out_dir.join("digit_names");
+    create_dir(&digits)?;
+    bijoubuf_build::Config::new()
+        .no_lints()
+        .out_dir(&digits)
+        .compile_protos(&["digit_names.proto"], &["protos"])?;
     // The schema compiler's accepting corpus: one file per language feature, generated
     // and compiled here so every feature the parser accepts also builds as Rust.
     let corpus = "../bijoubuf-schema/tests/corpus/pass";

@@ -111,3 +111,26 @@ fn fields_named_like_generated_bindings() {
     };
     assert_value_roundtrip(&l);
 }
+
+/// `protos/digit_names.proto`: names of an underscore and a digit keep the underscore in
+/// Rust (the generator panicked on them), and the schema's names on the wire and in paths.
+#[test]
+fn names_of_an_underscore_and_a_digit_compile_and_round_trip() {
+    use bijoubuf_codegen_tests::digit_names::{self as d, m};
+    let v = d::M {
+        _2conflict: 2,
+        _3o: Some(m::_3o::Y("y".into())),
+        _7m: BTreeMap::from([("k".into(), 7)]),
+        n: Some(m::_8n { v: 8 }),
+        _9ns: vec![m::_8n { v: 9 }],
+    };
+    assert_value_roundtrip(&v);
+    assert_value_roundtrip(&d::_2m { m: Some(v) });
+    assert_value_roundtrip(&d::UsesEnum {
+        e: d::_4e::_4eOne as i32,
+    });
+    assert_eq!(d::_2m::NAME, "_2M");
+    // `_2conflict` is field 1 (key 00): holding its default is refused under its name.
+    let e = assert_rejects::<d::M>(&[0x00, 0x00], "default-value-present", 0);
+    assert_eq!(e.path_string(), "M._2conflict");
+}

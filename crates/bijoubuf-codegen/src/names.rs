@@ -43,10 +43,18 @@ pub(crate) fn spelled(name: &str) -> String {
     }
 }
 
-/// `snake_case` for fields, modules and packages.
+/// `snake_case` for fields, modules and packages. Case conversion drops leading
+/// underscores, so a schema name such as `_2d` would start with a digit, which no Rust
+/// identifier may: such a name keeps one leading underscore (`_2d`), as in [`camel`].
 pub(crate) fn snake(name: &str) -> String {
     let s = name.to_snake_case();
-    if s.is_empty() { "_".into() } else { s }
+    if s.is_empty() {
+        "_".into()
+    } else if s.starts_with(|c: char| c.is_ascii_digit()) {
+        format!("_{s}")
+    } else {
+        s
+    }
 }
 
 /// `UpperCamelCase` for types and variants.
@@ -120,5 +128,33 @@ mod tests {
         assert_eq!(snake("fooBar"), "foo_bar");
         assert_eq!(camel("foo_bar"), "FooBar");
         assert_eq!(camel("2d"), "_2d");
+        assert_eq!(snake("_2conflict"), "_2conflict");
+        assert_eq!(camel("_2M"), "_2m");
+    }
+
+    /// Every protobuf identifier of up to four characters (a letter or underscore, then
+    /// letters, digits and underscores; one of each class stands for the rest) becomes a
+    /// Rust identifier in both cases: `Ident::new` panics on anything else.
+    #[test]
+    fn every_short_schema_name_is_an_identifier_in_both_cases() {
+        let first = ['a', 'B', '_'];
+        let rest = ['a', 'B', '_', '7'];
+        let mut names: Vec<String> = first.iter().map(|c| c.to_string()).collect();
+        let mut last = names.clone();
+        for _ in 0..3 {
+            last = last
+                .iter()
+                .flat_map(|n| rest.iter().map(move |c| format!("{n}{c}")))
+                .collect();
+            names.extend(last.iter().cloned());
+        }
+        assert_eq!(names.len(), 3 + 12 + 48 + 192);
+        for n in &names {
+            for converted in [snake(n), camel(n)] {
+                let id = std::panic::catch_unwind(|| ident(&converted).to_string());
+                assert!(id.is_ok(), "{n:?} converted to {converted:?}");
+                assert_eq!(id.unwrap().trim_start_matches("r#"), spelled(&converted));
+            }
+        }
     }
 }

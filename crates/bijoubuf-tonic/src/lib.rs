@@ -224,49 +224,52 @@ impl<D: Message, O: CodecOptions> tonic::codec::Decoder for MessageDecoder<D, O>
         // tonic collects a whole gRPC message into one `BytesMut` before it calls the
         // codec, so the first chunk is the whole message and is decoded where it lies.
         // Should a future tonic hand over a split buffer, the bytes are gathered first.
-        let read = match src.chunk().get(..len) {
-            Some(payload) => read_payload::<D>(payload, &self.opts),
-            None => read_payload::<D>(&src.copy_to_bytes(len), &self.opts),
+        let gathered;
+        let payload = if src.chunk().len() >= len {
+            &src.chunk()[..len]
+        } else {
+            gathered = src.copy_to_bytes(len);
+            &gathered[..]
+        };
+        let Some(read) = read_payload::<D>(payload, &self.opts) else {
+            let first = payload.first().copied();
+            src.advance(src.remaining());
+            return Err(marker_status(first, D::NAME));
         };
         src.advance(src.remaining());
         // The refusal is built out of line (`Status` is large): the path every message
-        // takes only moves the decoded value.
+        // takes only moves the decoded value, twice after the decoder returns it (three
+        // times before: benches/RESULTS-rpc.md, "The codec's decode: one copy of the
+        // value fewer").
         match read {
             Ok(msg) => Ok(Some(msg)),
-            Err(refused) => Err(refused.into_status(D::NAME)),
+            Err(e) => Err(refused_status(&e)),
         }
     }
 }
 
-/// Why a payload was refused, before it becomes a [`Status`].
-enum Refused {
-    /// The first byte was not [`MARKER`] (`None`: the payload was empty).
-    Marker(Option<u8>),
-    /// The decoder refused the message.
-    Decode(DecodeError),
-}
-
-impl Refused {
-    #[cold]
-    #[inline(never)]
-    fn into_status(self, name: &str) -> Status {
-        match self {
-            Refused::Marker(first) => marker_status(first, name),
-            Refused::Decode(e) => decode_status(&e),
-        }
-    }
-}
-
-/// [`decode_payload`] without the [`Status`]: the marker, then one `D`.
+/// [`decode_payload`] without the [`Status`]: the marker, then one `D`; `None` when the
+/// payload does not start with [`MARKER`]. The decoder's own `Result` is handed back, not
+/// mapped into an error type of the codec's, which cost a copy of the value.
 #[inline]
-fn read_payload<D: Message>(payload: &[u8], opts: &DecodeOptions) -> Result<D, Refused> {
+fn read_payload<D: Message>(
+    payload: &[u8],
+    opts: &DecodeOptions,
+) -> Option<Result<D, DecodeError>> {
     // conformance/RPC.md §3: the marker is checked before any byte of the message is read.
     match payload.split_first() {
-        Some((&MARKER, body)) => D::decode_with(body, opts)
-            .map(bijoubuf::Decoded::into_message)
-            .map_err(Refused::Decode),
-        first => Err(Refused::Marker(first.map(|(b, _)| *b))),
+        // The value alone, not `decode_with`'s `Decoded`: another copy fewer.
+        Some((&MARKER, body)) => Some(bijoubuf::__private::decode_value_with::<D>(body, opts)),
+        _ => None,
     }
+}
+
+/// [`decode_status`], out of line: the path every accepted message takes holds no
+/// [`Status`].
+#[cold]
+#[inline(never)]
+fn refused_status(e: &DecodeError) -> Status {
+    decode_status(e)
 }
 
 /// Decode one gRPC message's payload as the codec does: [`MARKER`], then one `D` read
@@ -276,7 +279,10 @@ fn read_payload<D: Message>(payload: &[u8], opts: &DecodeOptions) -> Result<D, R
 /// `invalid_argument` with the code `missing-marker` when the payload does not start
 /// with [`MARKER`], or the decoder's code, offset and path when the message is refused.
 pub fn decode_payload<D: Message, O: CodecOptions>(payload: &[u8]) -> Result<D, Status> {
-    read_payload::<D>(payload, &O::decode_options()).map_err(|r| r.into_status(D::NAME))
+    match read_payload::<D>(payload, &O::decode_options()) {
+        Some(read) => read.map_err(|e| refused_status(&e)),
+        None => Err(marker_status(payload.first().copied(), D::NAME)),
+    }
 }
 
 /// The [`Status`] a refused message becomes: `invalid_argument`, the decoder's text as

@@ -177,3 +177,37 @@ fn unknown_fields_follow_the_options_type() {
     kept.encode(&mut again).unwrap();
     assert_eq!(again, bytes);
 }
+
+/// Options with a size limit of two bytes.
+struct TwoBytes;
+
+impl bijoubuf_tonic::CodecOptions for TwoBytes {
+    fn decode_options() -> bijoubuf::DecodeOptions {
+        bijoubuf::DecodeOptions::new().max_size(Some(2))
+    }
+}
+
+#[test]
+fn a_message_longer_than_the_options_size_limit_is_refused_at_its_first_byte() {
+    // `a = 5`: key 0x00, value 0x05, two bytes after the marker; with `c` too, four.
+    let short = payload(&Pair {
+        a: 5,
+        ..Pair::default()
+    });
+    assert_eq!(short.len(), 3);
+    assert_eq!(decode_payload::<Pair, TwoBytes>(&short).unwrap().a, 5);
+    let long = payload(&Pair {
+        a: 5,
+        c: 6,
+        ..Pair::default()
+    });
+    let status = decode_payload::<Pair, TwoBytes>(&long).unwrap_err();
+    assert_eq!(
+        refusal(&status),
+        Some(Refusal {
+            code: "size-limit-exceeded".into(),
+            offset: Some(0),
+            path: "Pair".into(),
+        })
+    );
+}

@@ -32,6 +32,34 @@ use crate::{
 #[cfg(doc)]
 use crate::{Message, MessageRef};
 
+/// A reader over all of `bytes` as a top-level `M` read with `opts`, or the refusal of an
+/// input longer than the size limit (SPEC §9.4), at byte 0 and rooted at `M`'s name.
+#[inline]
+fn top_reader<'a, M: Decode<'a>>(
+    bytes: &'a [u8],
+    opts: &DecodeOptions,
+) -> Result<Reader<'a>, DecodeError> {
+    match opts.max_size {
+        // SPEC §9.4
+        Some(max) if bytes.len() > max => {
+            Err(DecodeError::new(K::SizeLimitExceeded, 0).in_message(__private::name::<M>()))
+        }
+        _ => Ok(Reader::new(bytes, 0, bytes.len(), opts)),
+    }
+}
+
+/// [`AnyMessage::decode_with`]'s value alone, without the count of unknown records: for
+/// a caller that hands the value on (the gRPC codec). `decode_with` moves the value once
+/// more, into its [`Decoded`] (benches/RESULTS-rpc.md, "The codec's decode: one copy of
+/// the value fewer").
+#[inline]
+pub fn decode_value_with<'a, M: Decode<'a>>(
+    bytes: &'a [u8],
+    opts: &DecodeOptions,
+) -> Result<M, DecodeError> {
+    top_reader::<M>(bytes, opts)?.top()
+}
+
 /// Any message type, owned (`Foo`, a [`Message`]) or borrowed (`FooRef<'a>`, a
 /// [`MessageRef<'a>`]), decoded from input that lives for `'a`: the public API of both,
 /// for code generic over either.
@@ -72,15 +100,7 @@ pub trait AnyMessage<'a>: Decode<'a> {
 
     /// [`Message::decode_with`].
     fn decode_with(bytes: &'a [u8], opts: &DecodeOptions) -> Result<Decoded<Self>, DecodeError> {
-        if let Some(max) = opts.max_size
-            && bytes.len() > max
-        {
-            // SPEC §9.4
-            return Err(
-                DecodeError::new(K::SizeLimitExceeded, 0).in_message(__private::name::<Self>())
-            );
-        }
-        let mut r = Reader::new(bytes, 0, bytes.len(), opts);
+        let mut r = top_reader::<Self>(bytes, opts)?;
         let m = r.top()?;
         Ok(Decoded::new(m, r.unknown_count()))
     }

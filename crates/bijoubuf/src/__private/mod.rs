@@ -120,7 +120,7 @@ mod sizer;
 mod varint;
 mod writer;
 
-pub use crate::api::encode_two_passes;
+pub use crate::api::{decode_value_with, encode_two_passes};
 pub use crate::error::{DecodeError, DynFieldName, ErrorKind, FieldName};
 #[cfg(feature = "bytes")]
 pub use bytes_codec::{SharedBytes, bytes};
