@@ -1,7 +1,7 @@
 //! Compiling the schema files named on the command line.
 
 use std::io::IsTerminal;
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 
 use bijoubuf_reflect::{DescriptorPool, MessageDescriptor};
 use bijoubuf_schema::{Compiled, Compiler, Diagnostic, Diagnostics, LintLevel, Lints};
@@ -52,9 +52,20 @@ pub(crate) fn resolve(
         let canon = f
             .canonicalize()
             .map_err(|e| Failure::Usage(format!("cannot read {}: {e}", f.display())))?;
-        let name = canon_dirs
+        // As spelled first, as protoc does: a file reached through a symbolic link below
+        // an include directory (`-I root root/link/a.proto`, `link` pointing elsewhere)
+        // is named by the path written, which its resolved path is not under. Then
+        // resolved, so that two spellings of one directory still meet.
+        let spelled = lexical(f);
+        let name = dirs
             .iter()
-            .find_map(|(_, d)| canon.strip_prefix(d).ok())
+            .find_map(|d| spelled.strip_prefix(lexical(d)).ok().map(Path::to_path_buf))
+            .or_else(|| {
+                canon_dirs
+                    .iter()
+                    .find_map(|(_, d)| canon.strip_prefix(d).ok().map(Path::to_path_buf))
+            })
+            .as_deref()
             .map(import_name)
             .ok_or_else(|| {
                 Failure::Usage(format!(
@@ -65,6 +76,25 @@ pub(crate) fn resolve(
         names.push(name);
     }
     Ok((dirs, names))
+}
+
+/// `p` made absolute from the working directory, with `.` and `..` folded away as
+/// written, without following symbolic links.
+fn lexical(p: &Path) -> PathBuf {
+    let abs = std::env::current_dir()
+        .map(|cwd| cwd.join(p))
+        .unwrap_or_else(|_| p.to_path_buf());
+    let mut out = PathBuf::new();
+    for c in abs.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
 }
 
 fn import_name(rel: &Path) -> String {

@@ -223,6 +223,65 @@ fn check_finds_files_under_include_directories() {
     );
 }
 
+/// A schema reached through a symbolic link below the include directory is named by the
+/// path as written, as protoc names it (the resolved path is outside `-I`); its import
+/// of a file beside it resolves through the link too.
+#[cfg(unix)]
+#[test]
+fn a_schema_below_a_symbolic_link_in_an_include_directory_is_found() {
+    let tmp = std::env::temp_dir().join(format!("bijoubuf-cli-link-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&tmp);
+    let pkg = tmp.join("real/pkg");
+    std::fs::create_dir_all(&pkg).unwrap();
+    std::fs::create_dir_all(tmp.join("root")).unwrap();
+    std::fs::write(
+        pkg.join("b.proto"),
+        "syntax = \"proto3\";\npackage pkg;\nmessage B { int32 x = 1; }\n",
+    )
+    .unwrap();
+    std::fs::write(
+        pkg.join("a.proto"),
+        "syntax = \"proto3\";\npackage pkg;\nimport \"link/pkg/b.proto\";\n\
+         message A { B b = 1; }\n",
+    )
+    .unwrap();
+    std::os::unix::fs::symlink("../real", tmp.join("root/link")).unwrap();
+    let root = tmp.join("root");
+    let a = root.join("link/pkg/a.proto");
+    let fds = tmp.join("a.binpb");
+    let r = run(
+        &[
+            "compile",
+            "--no-lint",
+            "-I",
+            root.to_str().unwrap(),
+            "--descriptor-set-out",
+            fds.to_str().unwrap(),
+            a.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    // The file's name in the descriptor set is the import name through the link.
+    let bytes = std::fs::read(&fds).unwrap();
+    let has = |n: &[u8]| bytes.windows(n.len()).any(|w| w == n);
+    assert!(has(b"link/pkg/a.proto"));
+    // Outside every include directory it is still refused.
+    let other = tmp.join("other");
+    std::fs::create_dir_all(&other).unwrap();
+    let r = run(
+        &["check", "-I", other.to_str().unwrap(), a.to_str().unwrap()],
+        b"",
+    );
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("is not inside any include directory"),
+        "{}",
+        r.stderr
+    );
+    let _ = std::fs::remove_dir_all(&tmp);
+}
+
 // ----- compile -----
 
 #[test]
