@@ -53,6 +53,13 @@ fn source_retention_features_are_dropped_without_descriptor_proto() {
 }
 
 #[test]
+fn enum_reserved_spans_are_protocs() {
+    // The end of a one-number range spans the number's first token: the `-` alone of
+    // `reserved -1;`; a range written with `to` ends at its last token.
+    check("reserved_spans");
+}
+
+#[test]
 fn builtin_descriptor_proto_has_protocs_source_retention_fields() {
     // Options are dropped by the `retention` of descriptor.proto's fields; without an
     // include directory holding protoc's copy, bijoubuf's built-in copy decides, so its

@@ -323,6 +323,7 @@ impl Parser<'_> {
     fn ranges(&mut self, max: i64) -> PResult<Vec<Range>> {
         let mut out = Vec::new();
         loop {
+            let first = self.peek().span;
             let (start, start_span) = self.number("a number")?;
             let (end, end_span) = if self.eat_word("to") {
                 if self.at_word("max") {
@@ -331,7 +332,9 @@ impl Parser<'_> {
                     self.number("a number or `max`")?
                 }
             } else {
-                (start, start_span)
+                // protoc gives the end of a one-number range the span of the number's
+                // first token: only the `-` of `reserved -1;` in an enum.
+                (start, first)
             };
             out.push(Range {
                 start,
