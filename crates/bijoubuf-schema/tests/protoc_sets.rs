@@ -60,6 +60,13 @@ fn enum_reserved_spans_are_protocs() {
 }
 
 #[test]
+fn message_set_extensions_and_reserved_numbers_reach_int32_max() {
+    // A MessageSet's extension numbers and `max` go to 2^31 - 2; reserved numbers may
+    // in any message.
+    check("message_set");
+}
+
+#[test]
 fn builtin_descriptor_proto_has_protocs_source_retention_fields() {
     // Options are dropped by the `retention` of descriptor.proto's fields; without an
     // include directory holding protoc's copy, bijoubuf's built-in copy decides, so its

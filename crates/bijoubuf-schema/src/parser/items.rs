@@ -325,8 +325,10 @@ impl Parser<'_> {
         loop {
             let first = self.peek().span;
             let (start, start_span) = self.number("a number")?;
+            let mut to_max = false;
             let (end, end_span) = if self.eat_word("to") {
                 if self.at_word("max") {
+                    to_max = true;
                     (max, self.bump().span)
                 } else {
                     self.number("a number or `max`")?
@@ -342,6 +344,7 @@ impl Parser<'_> {
                 span: start_span.to(end_span),
                 start_span,
                 end_span,
+                max: to_max,
             });
             if !self.eat_sym(',') {
                 return Ok(out);
