@@ -25,6 +25,15 @@ pub(crate) fn generate(
     Ok(files.into_iter().map(|f| (f.name, f.content)).collect())
 }
 
+/// Refuses a schema with a MessageSet anywhere (`message_set_wire_format`), which no
+/// generator writes code for.
+pub(crate) fn refuse_message_sets(schema: &Schema) -> Result<(), Failure> {
+    bijoubuf_codegen::refuse_message_sets(schema.files()).map_err(|e| {
+        eprintln!("error[{}]: {e}", e.code());
+        Failure::Refused
+    })
+}
+
 /// `(file name, source)` for every package of the schema, as TypeScript importing the
 /// runtime from `runtime`; `services` adds gRPC-web clients.
 pub(crate) fn generate_ts(schema: &Schema, runtime: &str, services: bool) -> Vec<(String, String)> {

@@ -149,6 +149,11 @@ fn compile(
 ) -> Result<(), Failure> {
     let compiled = schema::compile(includes, lints, files)?;
     schema::print_warnings(&compiled);
+    if outputs.ts.is_some() || outputs.go.is_some() {
+        // TypeScript and Go are generated for every file of the schema; refused before
+        // anything is written, as the Rust generator refuses its files.
+        crate::codegen::refuse_message_sets(&compiled.schema)?;
+    }
     let mut written = Vec::new();
     if let Some(dir) = outputs.rust {
         let generated = crate::codegen::generate(

@@ -171,3 +171,45 @@ fn an_any_may_name_a_type_of_another_schema_file() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_message_set_compiles_to_a_descriptor_set_but_no_code() {
+    // protoc accepts a MessageSet, extension numbers past 2^29 included; bijoubuf's
+    // format cannot encode one, so every code generator refuses it, naming it.
+    let dir = std::env::temp_dir().join(format!("bijoubuf-message-set-{}", std::process::id()));
+    let dir = dir.to_str().expect("UTF-8 path");
+    let r = run(&["check", "--no-lint", "message_set.proto"], b"");
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let set = format!("{dir}.binpb");
+    let r = run(
+        &[
+            "compile",
+            "--no-lint",
+            "--descriptor-set-out",
+            &set,
+            "message_set.proto",
+        ],
+        b"",
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let _ = std::fs::remove_file(&set);
+    for flags in [
+        &["--rust-out", dir][..],
+        &["--ts-out", dir],
+        &["--go-out", dir, "--go-module", "example.com/gen"],
+    ] {
+        let mut args = vec!["compile", "--no-lint"];
+        args.extend_from_slice(flags);
+        args.push("message_set.proto");
+        let r = run(&args, b"");
+        assert_eq!(r.code, 1, "{flags:?}: {}", r.stderr);
+        assert!(
+            r.stderr
+                .contains("`ms.MS`: `option message_set_wire_format = true`")
+                && r.stderr.contains("not supported by bijoubuf v1"),
+            "{flags:?}: {}",
+            r.stderr
+        );
+        assert!(!std::path::Path::new(dir).exists(), "{flags:?} wrote files");
+    }
+}

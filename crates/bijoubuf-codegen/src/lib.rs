@@ -176,7 +176,7 @@ mod table;
 use std::collections::BTreeMap;
 use std::fmt;
 
-use bijoubuf_schema::{EnumDef, MessageDef, Schema};
+use bijoubuf_schema::{EnumDef, FileDef, MessageDef, Schema};
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -300,6 +300,36 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
+/// [`Error::Unsupported`] for the first message of `files` (nested ones included) with
+/// `option message_set_wire_format = true`: protobuf's MessageSet writes its extensions
+/// in a wire form bijoubuf's format does not have (SPEC §4: no groups), so no code is
+/// generated for one. The schema compiler accepts it, as protoc does, for `check` and
+/// descriptor sets. The TypeScript and Go generators are refused the same way by their
+/// callers.
+///
+/// # Errors
+/// The first such message, by full name.
+pub fn refuse_message_sets<'a>(files: impl IntoIterator<Item = &'a FileDef>) -> Result<(), Error> {
+    fn walk(messages: &[MessageDef]) -> Option<&MessageDef> {
+        messages.iter().find_map(|m| {
+            if m.message_set_wire_format() {
+                Some(m)
+            } else {
+                walk(&m.messages)
+            }
+        })
+    }
+    match files.into_iter().find_map(|f| walk(&f.messages)) {
+        Some(m) => Err(Error::Unsupported {
+            path: m.full_name.clone(),
+            message: "`option message_set_wire_format = true` (protobuf's MessageSet) is not \
+                      supported by bijoubuf v1: its extensions have no wire form in the format"
+                .to_string(),
+        }),
+        None => Ok(()),
+    }
+}
+
 /// One package's top-level messages, enums and source file names.
 type Package<'s> = (Vec<&'s MessageDef>, Vec<&'s EnumDef>, Vec<&'s str>);
 
@@ -310,6 +340,7 @@ type Package<'s> = (Vec<&'s MessageDef>, Vec<&'s EnumDef>, Vec<&'s str>);
 /// A configured path that names nothing in the schema ([`Error::UnknownPath`]), an
 /// attribute or extern path that does not parse, or an unsupported option.
 pub fn generate(schema: &Schema, options: &Options) -> Result<Vec<GeneratedFile>, Error> {
+    refuse_message_sets(schema.files().iter().filter(|f| f.requested))?;
     paths::check(schema, options)?;
     let ctx = context::Context::new(schema, options)?;
     let mut packages: BTreeMap<&str, Package<'_>> = BTreeMap::new();

@@ -138,7 +138,8 @@ pub(crate) struct Oneof {
     pub(crate) comments: Comments,
 }
 
-/// `a`, `a to b` or `a to max` (inclusive; `max` already replaced by its number).
+/// `a`, `a to b` or `a to max` (inclusive; `max` replaced by the parser's number for
+/// it, which a MessageSet's ranges change).
 #[derive(Clone, Debug)]
 pub(crate) struct Range {
     pub(crate) start: i64,
@@ -146,6 +147,8 @@ pub(crate) struct Range {
     pub(crate) span: Span,
     pub(crate) start_span: Span,
     pub(crate) end_span: Span,
+    /// The end was written `max` (`end` then holds the parser's default for it).
+    pub(crate) max: bool,
 }
 
 #[derive(Clone, Debug)]

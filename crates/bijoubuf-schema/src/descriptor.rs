@@ -21,7 +21,7 @@ use wire::{
 use crate::SourceInfo;
 use crate::model::{
     Cardinality, Comments, EnumDef, ExtendDecl, FieldDef, FieldType, FileDef, MessageDef,
-    OptionDef, OptionValue, Presence, RangeStmt, ScalarType, Schema, Syntax,
+    OptionDef, Presence, RangeStmt, ScalarType, Schema, Syntax,
 };
 use crate::span::Span;
 
@@ -136,29 +136,6 @@ fn proto3_optional_extension(f: &FieldDef, proto3: bool) -> bool {
         && f.extendee.is_some()
         && f.parts.label.is_some()
         && f.cardinality == Cardinality::Single
-}
-
-/// The exclusive end of extension range `i`: `max` in a message using
-/// `message_set_wire_format` reaches 2^31 − 1, as protoc writes it.
-fn extension_range_end(m: &MessageDef, i: usize, src: &SourceInfo) -> i32 {
-    let r = &m.extension_ranges[i];
-    let message_set = m.options.iter().any(|o| {
-        o.extension.is_none()
-            && o.name == "message_set_wire_format"
-            && o.value == OptionValue::Bool(true)
-    });
-    let written_max = || {
-        m.extension_range_decls
-            .iter()
-            .flat_map(|s| &s.ranges)
-            .nth(i)
-            .is_some_and(|[_, _, end]| src.text.inner().get(end.start..end.end) == Some("max"))
-    };
-    if message_set && written_max() {
-        i32::MAX
-    } else {
-        r.end as i32 + 1
-    }
 }
 
 fn idx(i: usize) -> i32 {
@@ -405,7 +382,8 @@ fn message(m: &MessageDef, locs: &mut Locs<'_>, path: &[i32]) -> DescriptorProto
             .enumerate()
             .map(|(i, r)| wire::ExtensionRange {
                 start: Some(r.start as i32),
-                end: Some(extension_range_end(m, i, locs.src)),
+                // Exclusive, as descriptor.proto writes ranges.
+                end: Some(r.end as i32 + 1),
                 options: m.extension_range_options.get(i).and_then(|b| options_of(b)),
             })
             .collect(),

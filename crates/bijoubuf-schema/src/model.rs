@@ -495,6 +495,17 @@ impl MessageDef {
     pub fn name_span(&self) -> Span {
         self.name_span
     }
+
+    /// `option message_set_wire_format = true;`: protobuf's MessageSet, whose extensions
+    /// have their own wire form. Schemas with one compile and write descriptor sets as
+    /// protoc does; bijoubuf's format has no such form, so code generators refuse them.
+    pub fn message_set_wire_format(&self) -> bool {
+        self.options.iter().any(|o| {
+            o.extension.is_none()
+                && o.name == "message_set_wire_format"
+                && o.value == OptionValue::Bool(true)
+        })
+    }
 }
 
 /// An enum value.

@@ -11,6 +11,7 @@ use crate::ast;
 use crate::diagnostics::Diagnostic;
 use crate::load::Loaded;
 use crate::model::Syntax;
+use crate::parser::{FIELD_MAX, RANGE_MAX};
 use crate::span::Span;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -80,6 +81,8 @@ pub(crate) struct Symbols {
     pub(crate) names: Vec<String>,
     /// Extension ranges declared by each message (full name), inclusive.
     pub(crate) extension_ranges: HashMap<String, Vec<(i64, i64)>>,
+    /// Messages with `message_set_wire_format = true` (full names).
+    pub(crate) message_sets: HashSet<String>,
     undeclared: RefCell<Option<(String, usize)>>,
     /// The scope a dotted name's first part picked in the last failed lookup.
     partial: RefCell<Option<String>>,
@@ -148,12 +151,21 @@ impl Builder<'_> {
 
     fn message(&mut self, file: usize, scope: &str, m: &ast::Message) {
         let full = self.add(file, scope, &m.name.name, m.name.span, SymKind::Message);
+        let message_set = crate::check::message_set(m);
+        let max = if message_set { RANGE_MAX } else { FIELD_MAX };
         let ranges = m
             .extension_ranges
             .iter()
-            .flat_map(|r| r.ranges.iter().map(|r| (r.start, r.end)))
+            .flat_map(|r| {
+                r.ranges
+                    .iter()
+                    .map(|r| (r.start, if r.max { max } else { r.end }))
+            })
             .collect();
         self.syms.extension_ranges.insert(full.clone(), ranges);
+        if message_set {
+            self.syms.message_sets.insert(full.clone());
+        }
         for f in &m.fields {
             self.add(file, &full, &f.name.name, f.name.span, SymKind::Field);
         }
@@ -203,6 +215,7 @@ impl Symbols {
             syntax: files.iter().map(|f| f.ast.syntax).collect(),
             names: files.iter().map(|f| f.name.clone()).collect(),
             extension_ranges: HashMap::new(),
+            message_sets: HashSet::new(),
             undeclared: RefCell::new(None),
             partial: RefCell::new(None),
             used: RefCell::new(HashSet::new()),

@@ -119,3 +119,56 @@ fn a_nul_byte_in_a_comment_is_refused() {
     // Other control characters in comments are fine (protoc accepts them).
     assert!(compile("syntax = \"proto3\";\n// a \u{1} b \u{7f}\nmessage M {}\n").is_ok());
 }
+
+#[test]
+fn message_sets_as_protoc_36_2_checks_them() {
+    let ms = "syntax = \"proto2\";\nmessage MS { option message_set_wire_format = true; extensions 4 to max; }\n";
+    let with = |rest: &str| codes(&format!("{ms}{rest}"));
+    // Extension numbers reach 2^31 - 2 in a MessageSet only.
+    assert_eq!(
+        with("message I { extend MS { optional I x = 2147483646; } }"),
+        Vec::<&str>::new()
+    );
+    assert_eq!(
+        with("message I { extend MS { optional I x = 2147483647; } }"),
+        ["field-number-out-of-range"]
+    );
+    assert_eq!(
+        codes(
+            "syntax = \"proto2\";\nmessage N { extensions 4 to max; }\nmessage I { extend N { optional I x = 536870912; } }"
+        ),
+        ["field-number-out-of-range"]
+    );
+    assert_eq!(
+        codes("syntax = \"proto2\";\nmessage N { extensions 4 to 536870912; }"),
+        ["number-out-of-range"]
+    );
+    // protoc: "Extensions of MessageSets must be optional messages."
+    assert_eq!(
+        with("extend MS { optional int32 x = 5; }"),
+        ["invalid-message-set-extension"]
+    );
+    assert_eq!(
+        with("message I { extend MS { repeated I x = 5; } }"),
+        ["invalid-message-set-extension"]
+    );
+    // "MessageSets cannot have fields, only extensions." and "MessageSet is not
+    // supported in proto3."
+    assert_eq!(
+        codes(
+            "syntax = \"proto2\";\nmessage MS { option message_set_wire_format = true; optional int32 a = 1; }"
+        ),
+        ["invalid-message-set"]
+    );
+    assert_eq!(
+        codes("syntax = \"proto3\";\nmessage MS { option message_set_wire_format = true; }"),
+        ["invalid-message-set"]
+    );
+    // In an edition, a field without a label is optional.
+    assert_eq!(
+        codes(
+            "edition = \"2023\";\nmessage MS { option message_set_wire_format = true; extensions 4 to max; }\nmessage I { extend MS { I x = 1000000000; } }"
+        ),
+        Vec::<&str>::new()
+    );
+}

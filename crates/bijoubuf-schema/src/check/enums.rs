@@ -97,7 +97,7 @@ impl Checker<'_> {
         let reserved_ranges = self.ranges(
             "reserved",
             &reserved,
-            i64::from(i32::MIN),
+            (i64::from(i32::MIN), i64::from(i32::MAX)),
             i64::from(i32::MAX),
         );
         let reserved_names: Vec<String> = e

@@ -11,7 +11,7 @@ use crate::diagnostics::Diagnostic;
 use crate::model::{
     Cardinality, FieldDef, FieldSpans, FieldType, NumberRange, Presence, ScalarType, Syntax,
 };
-use crate::parser::FIELD_MAX;
+use crate::parser::{FIELD_MAX, RANGE_MAX};
 use crate::resolve::SymKind;
 use crate::span::Span;
 
@@ -120,7 +120,11 @@ impl Checker<'_> {
             );
         }
 
-        let number_ok = self.check_number(f.number, f.number_span);
+        // An extension of a MessageSet may take any number its ranges hold (up to
+        // 2^31 − 2), as protoc allows.
+        let message_set = extendee.is_some_and(|e| self.syms.message_sets.contains(e));
+        let hi = if message_set { RANGE_MAX } else { FIELD_MAX };
+        let number_ok = self.check_number(f.number, f.number_span, hi);
         let (ty, cardinality) = match &f.map {
             Some((key, value)) => {
                 let key_ty = match ScalarType::from_keyword(&key.name) {
@@ -291,6 +295,20 @@ impl Checker<'_> {
         let number = if number_ok { f.number as u32 } else { 0 };
         if let (Some(extendee), true) = (extendee, number_ok) {
             self.check_extension(scope, f, extendee, number);
+        }
+        if message_set
+            && (cardinality != Cardinality::Single || !matches!(ty, FieldType::Message(_)))
+        {
+            // protoc: "Extensions of MessageSets must be optional messages."
+            self.err(
+                "invalid-message-set-extension",
+                f.span,
+                format!(
+                    "extension {:?} of MessageSet {:?} must be an optional message",
+                    f.name.name,
+                    extendee.unwrap_or_default()
+                ),
+            );
         }
         Some(FieldDef {
             name: f.name.name.clone(),
@@ -495,13 +513,14 @@ impl Checker<'_> {
         }
     }
 
-    /// SPEC §4.3: field numbers are 1..=2^29−1; protobuf also keeps 19000..=19999.
-    fn check_number(&mut self, n: i64, span: Span) -> bool {
-        if !(1..=FIELD_MAX).contains(&n) {
+    /// SPEC §4.3: field numbers are 1..=2^29−1 (`hi`; an extension of a MessageSet, which
+    /// the format does not encode, may go further); protobuf also keeps 19000..=19999.
+    fn check_number(&mut self, n: i64, span: Span, hi: i64) -> bool {
+        if !(1..=hi).contains(&n) {
             self.err(
                 "field-number-out-of-range",
                 span,
-                format!("field number {n} is outside 1 to {FIELD_MAX}"),
+                format!("field number {n} is outside 1 to {hi}"),
             );
             return false;
         }

@@ -17,7 +17,7 @@ use crate::model::{
     Comments, ExtendDecl, FileDecls, FileDef, MessageDef, MethodDef, NumberRange, OneofDef,
     RangeStmt, ServiceDef, Syntax,
 };
-use crate::parser::FIELD_MAX;
+use crate::parser::{FIELD_MAX, RANGE_MAX};
 use crate::resolve::{Lookup, SymKind, Symbols};
 use crate::span::Span;
 
@@ -89,6 +89,12 @@ pub(crate) fn simple_option<'a>(options: &'a [OptionStmt], name: &str) -> Option
     options
         .iter()
         .find(|o| o.name.len() == 1 && !o.name[0].is_extension && o.name[0].name == name)
+}
+
+/// `option message_set_wire_format = true;`: its extension numbers and reserved `max`
+/// reach 2^31 − 2 (protoc's `kint32max` with an exclusive end).
+pub(crate) fn message_set(m: &ast::Message) -> bool {
+    bool_option(&m.options, "message_set_wire_format")
 }
 
 /// `true` if the named bool option is set to `true`.
@@ -386,10 +392,21 @@ impl Checker<'_> {
         }
     }
 
-    /// Checks `reserved`/`extensions` ranges: bounds, order, overlaps.
-    fn ranges(&mut self, what: &str, ranges: &[&ast::Range], lo: i64, hi: i64) -> Vec<NumberRange> {
+    /// Checks `reserved`/`extensions` ranges: bounds (`lo` to `hi`, with `max` for an end
+    /// written `max`), order, overlaps.
+    fn ranges(
+        &mut self,
+        what: &str,
+        ranges: &[&ast::Range],
+        (lo, hi): (i64, i64),
+        max: i64,
+    ) -> Vec<NumberRange> {
         let mut out: Vec<(NumberRange, Span)> = Vec::with_capacity(ranges.len());
         for r in ranges {
+            let r = &ast::Range {
+                end: if r.max { max } else { r.end },
+                ..(*r).clone()
+            };
             if r.start < lo || r.end > hi {
                 self.err(
                     "number-out-of-range",
@@ -465,12 +482,45 @@ impl Checker<'_> {
         def
     }
 
+    /// What protoc refuses in a MessageSet: fields, and proto3.
+    fn message_set_rules(&mut self, m: &ast::Message) {
+        if self.syntax() == Syntax::Proto3 {
+            let span =
+                simple_option(&m.options, "message_set_wire_format").map_or(m.span, |o| o.span);
+            self.err(
+                "invalid-message-set",
+                span,
+                format!(
+                    "message {:?}: MessageSet is not supported in proto3",
+                    m.name.name
+                ),
+            );
+        }
+        for f in &m.fields {
+            self.err(
+                "invalid-message-set",
+                f.span,
+                format!(
+                    "field {:?}: a MessageSet has extensions only, no fields",
+                    f.name.name
+                ),
+            );
+        }
+    }
+
     fn message_inner(&mut self, scope: &str, m: &ast::Message) -> MessageDef {
         let full = join(scope, &m.name.name);
         let proto3 = self.syntax() == Syntax::Proto3;
 
+        // protoc: `max` is 2^31 − 2 in a MessageSet, else 2^29 − 1; reserved numbers may
+        // reach 2^31 − 2 in any message, extension numbers only in a MessageSet.
+        let message_set = message_set(m);
+        let max = if message_set { RANGE_MAX } else { FIELD_MAX };
+        if message_set {
+            self.message_set_rules(m);
+        }
         let reserved: Vec<&ast::Range> = m.reserved.iter().flat_map(|r| &r.ranges).collect();
-        let reserved_ranges = self.ranges("reserved", &reserved, 1, FIELD_MAX);
+        let reserved_ranges = self.ranges("reserved", &reserved, (1, RANGE_MAX), max);
         let ext: Vec<&ast::Range> = m.extension_ranges.iter().flat_map(|r| &r.ranges).collect();
         if proto3 && let Some(first) = m.extension_ranges.first() {
             self.err(
@@ -482,7 +532,7 @@ impl Checker<'_> {
                 "proto3 messages cannot be extended; use a field of type google.protobuf.Any",
             );
         }
-        let extension_ranges = self.ranges("extension", &ext, 1, FIELD_MAX);
+        let extension_ranges = self.ranges("extension", &ext, (1, max), max);
         let sorted_reserved = fields::sorted_ranges(&reserved_ranges);
         for (r, range) in ext.iter().zip(&extension_ranges) {
             // The first reserved range (by start) that ends at or after this one's start.

@@ -323,15 +323,20 @@ impl Parser<'_> {
     fn ranges(&mut self, max: i64) -> PResult<Vec<Range>> {
         let mut out = Vec::new();
         loop {
+            let first = self.peek().span;
             let (start, start_span) = self.number("a number")?;
+            let mut to_max = false;
             let (end, end_span) = if self.eat_word("to") {
                 if self.at_word("max") {
+                    to_max = true;
                     (max, self.bump().span)
                 } else {
                     self.number("a number or `max`")?
                 }
             } else {
-                (start, start_span)
+                // protoc gives the end of a one-number range the span of the number's
+                // first token: only the `-` of `reserved -1;` in an enum.
+                (start, first)
             };
             out.push(Range {
                 start,
@@ -339,6 +344,7 @@ impl Parser<'_> {
                 span: start_span.to(end_span),
                 start_span,
                 end_span,
+                max: to_max,
             });
             if !self.eat_sym(',') {
                 return Ok(out);

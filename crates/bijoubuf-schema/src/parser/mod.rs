@@ -26,6 +26,10 @@ pub(crate) type PResult<T> = Result<T, Recorded>;
 pub(crate) const FIELD_MAX: i64 = 536_870_911;
 /// Highest enum value number (`max` in enum reserved ranges).
 pub(crate) const ENUM_MAX: i64 = i32::MAX as i64;
+/// Highest number a message's reserved range may hold, and the highest extension
+/// number of a message with `message_set_wire_format` (`max` in its ranges): protoc
+/// writes ranges with an exclusive end, so 2^31 − 2.
+pub(crate) const RANGE_MAX: i64 = i32::MAX as i64 - 1;
 
 pub(crate) struct Parser<'a> {
     text: &'a str,

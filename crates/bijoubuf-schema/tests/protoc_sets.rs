@@ -1,0 +1,106 @@
+//! Descriptor sets byte for byte as protoc writes them, for the fixtures under
+//! `tests/protoc/sets`: `NAME.binpb` is protoc 36.2's set with its defaults,
+//! `NAME.si.binpb` with `--include_source_info` (protoc 30.2 writes the same bytes for
+//! every fixture it compiles). How to regenerate them is in `tests/protoc/README.md`.
+//! Each fixture closes a difference a corpus run found; none imports a file from
+//! protoc's include directory, so descriptor.proto is bijoubuf's built-in copy.
+
+use std::path::{Path, PathBuf};
+
+use bijoubuf_schema::{Compiler, DescriptorSetOptions};
+
+fn dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/protoc/sets")
+}
+
+/// The fixture's set with and without source info against protoc's.
+fn check(name: &str) {
+    let c = Compiler::new()
+        .include(dir())
+        .compile(&[format!("{name}.proto").as_str()])
+        .unwrap_or_else(|e| panic!("{name}: refused: {:?}", e.errors()));
+    for (suffix, include_source_info) in [("binpb", false), ("si.binpb", true)] {
+        let reference = std::fs::read(dir().join(format!("{name}.{suffix}"))).expect("reference");
+        let ours = c.schema.encode_descriptor_set(DescriptorSetOptions {
+            include_source_info,
+            ..DescriptorSetOptions::default()
+        });
+        assert!(
+            ours == reference,
+            "{name}.{suffix}: bijoubuf's set differs from protoc's ({} bytes against {})",
+            ours.len(),
+            reference.len()
+        );
+    }
+}
+
+#[test]
+fn extension_range_verification_is_dropped_with_its_locations() {
+    // `verification` has source retention: protoc drops it (and an options message it
+    // leaves empty, with their locations) whether or not the file imports
+    // descriptor.proto, beside `declaration`.
+    check("plain");
+}
+
+#[test]
+fn source_retention_custom_options_of_extension_ranges_are_dropped() {
+    check("custom");
+}
+
+#[test]
+fn source_retention_features_are_dropped_without_descriptor_proto() {
+    check("features");
+}
+
+#[test]
+fn enum_reserved_spans_are_protocs() {
+    // The end of a one-number range spans the number's first token: the `-` alone of
+    // `reserved -1;`; a range written with `to` ends at its last token.
+    check("reserved_spans");
+}
+
+#[test]
+fn message_set_extensions_and_reserved_numbers_reach_int32_max() {
+    // A MessageSet's extension numbers and `max` go to 2^31 - 2; reserved numbers may
+    // in any message.
+    check("message_set");
+}
+
+#[test]
+fn builtin_descriptor_proto_has_protocs_source_retention_fields() {
+    // Options are dropped by the `retention` of descriptor.proto's fields; without an
+    // include directory holding protoc's copy, bijoubuf's built-in copy decides, so its
+    // source-retention fields are protoc 36.2's, every options message and FeatureSet
+    // included (`grep -n RETENTION_SOURCE` in protoc 36.2's descriptor.proto).
+    let c = Compiler::new()
+        .compile(&["google/protobuf/descriptor.proto"])
+        .unwrap_or_else(|e| panic!("refused: {:?}", e.errors()));
+    let mut found = Vec::new();
+    for f in c.schema.files() {
+        let mut stack: Vec<_> = f.messages.iter().collect();
+        while let Some(m) = stack.pop() {
+            stack.extend(&m.messages);
+            for field in &m.fields {
+                let source = field.options.iter().any(|o| {
+                    o.extension.is_none()
+                        && o.name == "retention"
+                        && matches!(&o.value, bijoubuf_schema::OptionValue::Enum { name, .. } if name == "RETENTION_SOURCE")
+                });
+                if source {
+                    found.push(field.full_name.clone());
+                }
+            }
+        }
+    }
+    found.sort();
+    assert_eq!(
+        found,
+        [
+            "google.protobuf.ExtensionRangeOptions.declaration",
+            "google.protobuf.ExtensionRangeOptions.verification",
+            "google.protobuf.FeatureSet.default_symbol_visibility",
+            "google.protobuf.FeatureSet.enforce_naming_style",
+            "google.protobuf.FeatureSet.enforce_proto_limits",
+        ]
+    );
+}
