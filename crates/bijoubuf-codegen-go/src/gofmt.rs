@@ -106,8 +106,14 @@ fn reformat_top_level(paragraphs: Vec<Vec<String>>) -> Vec<Vec<String>> {
         match parsed {
             Some(d) => defs.extend(d),
             None => {
-                texts.push(p.join("\n"));
-                blocks.push(p);
+                let text = p.join("\n");
+                blocks.push(
+                    smart_quotes(&text)
+                        .split('\n')
+                        .map(str::to_string)
+                        .collect(),
+                );
+                texts.push(text);
             }
         }
     }
@@ -136,6 +142,120 @@ fn reformat_top_level(paragraphs: Vec<Vec<String>>) -> Vec<Vec<String>> {
     }
     blocks
 }
+
+/// go/doc/comment's `parseText` on a paragraph: ``` `` ``` becomes `“` and `''` becomes
+/// `”`, except inside a run of three or more backquotes and inside a URL it links
+/// (which it looks for at the start of each word).
+fn smart_quotes(text: &str) -> String {
+    let b = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    let (mut i, mut wrote) = (0, 0);
+    while i < b.len() {
+        if let Some(n) = auto_url(&b[i..]).or_else(|| ident(&b[i..])) {
+            i += n;
+        } else if b[i..].starts_with(b"```") {
+            i += 3;
+            while b.get(i) == Some(&b'`') {
+                i += 1;
+            }
+        } else if b[i..].starts_with(b"``") || b[i..].starts_with(b"''") {
+            // Both bytes are ASCII, so `i` is on a character boundary.
+            out.push_str(&text[wrote..i]);
+            out.push(if b[i] == b'`' { '“' } else { '”' });
+            i += 2;
+            wrote = i;
+        } else {
+            i += 1;
+        }
+    }
+    out.push_str(&text[wrote..]);
+    out
+}
+
+/// go/doc/comment's `ident`: the length of the identifier `s` starts with, if any.
+fn ident(s: &[u8]) -> Option<usize> {
+    let mut n = 0;
+    while n < s.len() {
+        let c = s[n];
+        if c.is_ascii() {
+            if c.is_ascii_alphabetic() || c == b'_' || (n > 0 && c.is_ascii_digit()) {
+                n += 1;
+                continue;
+            }
+            break;
+        }
+        // A character that starts here (not inside one) and is a letter.
+        let letter = (2..=4)
+            .filter_map(|k| s.get(n..n + k))
+            .find_map(|bytes| std::str::from_utf8(bytes).ok())
+            .and_then(|c| c.chars().next())
+            .filter(|c| c.is_alphabetic());
+        match letter {
+            Some(c) => n += c.len_utf8(),
+            None => break,
+        }
+    }
+    (n > 0).then_some(n)
+}
+
+/// go/doc/comment's `autoURL`: the length of the URL `s` starts with, if any: a known
+/// scheme, a host, and a path without trailing punctuation or unmatched brackets.
+fn auto_url(s: &[u8]) -> Option<usize> {
+    let is_punct = |c: u8| b".,:;?!".contains(&c);
+    let is_host = |c: u8| c.is_ascii_alphanumeric() || b"_@-.[]:".contains(&c);
+    let is_path = |c: u8| c.is_ascii_alphanumeric() || b"$'()*+&#=@~_/-[]{}%".contains(&c);
+    if s.len() < 7 {
+        return None;
+    }
+    let colon = (3..=6).find(|&k| s[k] == b':')?;
+    if s.get(colon..colon + 3) != Some(b"://".as_slice())
+        || !SCHEMES.iter().any(|x| x.as_bytes() == &s[..colon])
+    {
+        return None;
+    }
+    let mut i = colon + 3;
+    if i >= s.len() || !is_host(s[i]) || is_punct(s[i]) {
+        return None;
+    }
+    i += 1;
+    let mut end = i;
+    while i < s.len() && is_host(s[i]) {
+        if !is_punct(s[i]) {
+            end = i + 1;
+        }
+        i += 1;
+    }
+    i = end;
+    let mut open: Vec<u8> = Vec::new();
+    while i < s.len() {
+        let c = s[i];
+        if !is_punct(c) {
+            if !is_path(c) {
+                break;
+            }
+            match c {
+                b'(' => open.push(b')'),
+                b'{' => open.push(b'}'),
+                b'[' => open.push(b']'),
+                b')' | b'}' | b']' => {
+                    if open.last() != Some(&c) {
+                        break;
+                    }
+                    open.pop();
+                }
+                _ => {}
+            }
+            if open.is_empty() {
+                end = i + 1;
+            }
+        }
+        i += 1;
+    }
+    Some(end)
+}
+
+/// The URL schemes go/doc/comment links.
+const SCHEMES: &[&str] = &["file", "ftp", "gopher", "http", "https", "mailto", "nntp"];
 
 /// go/doc/comment's `isHeading`: `#`, a blank or tab, and some text; the heading's text.
 fn new_heading(line: &str) -> Option<&str> {
@@ -180,7 +300,6 @@ fn link_def(line: &str) -> Option<(String, String)> {
     }
     let url = after[1..].trim();
     let (scheme, _) = url.split_once("://")?;
-    const SCHEMES: &[&str] = &["file", "ftp", "gopher", "http", "https", "mailto", "nntp"];
     SCHEMES
         .contains(&scheme)
         .then(|| (inner[..i].to_string(), url.to_string()))
@@ -261,6 +380,10 @@ mod tests {
         assert_eq!(doc_comment("E.", Some(" \n\t\n"), true), ["E."]);
         assert!(!is_old_heading("Ends with a period."));
         assert!(!is_old_heading("A 'quoted' thing"));
+        assert_eq!(
+            smart_quotes("``a'' ```b'' c``` http://x.example/d''e. xhttp://x/''"),
+            "“a” ```b” c``` http://x.example/d''e. xhttp://x/”"
+        );
         assert!(is_old_heading("Bob's thing v1.2"));
     }
 }

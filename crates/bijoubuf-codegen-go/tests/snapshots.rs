@@ -354,6 +354,7 @@ message EmptyLines {
 //
 //
 // After three blank lines; // slashes /* and */ inside; * a star.
+// Quotes: ''a'' ``b'' ```c'' d``` http://example.com/e''f xhttp://example.com/''.
 //
 //
 message Spacing {
