@@ -38,8 +38,9 @@
 //! import path `<module>/a/b/c` ([`Options::module`]; [`Options::package_dir`] puts a
 //! package elsewhere). The empty package goes to the output's root. Package
 //! `google.protobuf` is not generated: its types are those of the module's `wkt` package
-//! (`github.com/bijoubuf/bijoubuf/go/wkt`, see [`Options::wkt_import`]), unless
-//! [`Options::well_known_types`] asks for them.
+//! (`github.com/bijoubuf/bijoubuf/go/wkt`, see [`Options::wkt_import`]), which holds every
+//! type of the built-in `google/protobuf/*.proto` files, `descriptor.proto`'s included,
+//! unless [`Options::well_known_types`] asks for them.
 //!
 //! # Type mapping
 //!

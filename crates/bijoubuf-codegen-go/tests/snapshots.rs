@@ -443,3 +443,25 @@ fn comments_of_every_shape_and_long_names_are_gofmt_clean() {
     .unwrap_or_else(|e| panic!("does not compile: {e:?}"));
     check_module(&go, &generate(&compiled.schema, &options()), "shapes");
 }
+
+#[test]
+fn descriptor_proto_types_compile() {
+    let Some(go) = go() else {
+        return;
+    };
+    // Found in protovalidate's validate.proto and protobuf's plugin.proto: fields of
+    // descriptor.proto's types, which come from the module's wkt package.
+    let compiled = bijoubuf_schema::compile_sources(&[(
+        "d.proto",
+        r#"syntax = "proto2"; package d;
+        import "google/protobuf/descriptor.proto";
+        message M {
+          optional google.protobuf.FieldDescriptorProto.Type t = 1;
+          optional google.protobuf.FileDescriptorSet set = 2;
+          repeated google.protobuf.FieldOptions options = 3;
+          optional google.protobuf.Edition edition = 4;
+        }"#,
+    )])
+    .unwrap_or_else(|e| panic!("does not compile: {e:?}"));
+    check_module(&go, &generate(&compiled.schema, &options()), "descriptor");
+}
