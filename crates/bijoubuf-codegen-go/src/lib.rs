@@ -38,8 +38,9 @@
 //! import path `<module>/a/b/c` ([`Options::module`]; [`Options::package_dir`] puts a
 //! package elsewhere). The empty package goes to the output's root. Package
 //! `google.protobuf` is not generated: its types are those of the module's `wkt` package
-//! (`github.com/bijoubuf/bijoubuf/go/wkt`, see [`Options::wkt_import`]), unless
-//! [`Options::well_known_types`] asks for them.
+//! (`github.com/bijoubuf/bijoubuf/go/wkt`, see [`Options::wkt_import`]), which holds every
+//! type of the built-in `google/protobuf/*.proto` files, `descriptor.proto`'s included,
+//! unless [`Options::well_known_types`] asks for them.
 //!
 //! # Type mapping
 //!
@@ -74,6 +75,8 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt::Write as _;
+
+mod gofmt;
 
 use bijoubuf_schema::{
     Cardinality, Comments, EnumDef, FieldDef, FieldType, MessageDef, Presence, ScalarType, Schema,
@@ -498,21 +501,17 @@ struct Emitter<'a> {
     init: String,
 }
 
-/// `// ` lines of a schema comment (leading, else trailing), with `prefix` lines first.
+/// `// ` lines of a schema comment (leading, else trailing), with `first` line first, as
+/// gofmt prints them ([`gofmt::doc_comment`]; a comment at `indent` `""` is a top-level
+/// doc comment, which gofmt reformats).
 fn comment_lines(comments: &Comments, indent: &str, first: &str) -> String {
+    let text = comments.leading.as_deref().or(comments.trailing.as_deref());
     let mut out = String::new();
-    let _ = writeln!(out, "{indent}// {first}");
-    if let Some(text) = comments.leading.as_deref().or(comments.trailing.as_deref()) {
-        let _ = writeln!(out, "{indent}//");
-        for line in text.trim_end().lines() {
-            // Unindented: gofmt rewrites indented lines of a doc comment (code blocks,
-            // lists), and its rewrite is not what the schema's author wrote either.
-            let line = line.trim();
-            if line.is_empty() {
-                let _ = writeln!(out, "{indent}//");
-            } else {
-                let _ = writeln!(out, "{indent}// {line}");
-            }
+    for line in gofmt::doc_comment(first, text, indent.is_empty()) {
+        if line.is_empty() {
+            let _ = writeln!(out, "{indent}//");
+        } else {
+            let _ = writeln!(out, "{indent}// {line}");
         }
     }
     out
@@ -1094,9 +1093,10 @@ impl Emitter<'_> {
                     ),
                 );
                 self.body.push_str(&doc);
+                let marker = gofmt::func_decl(&format!("func (*{wrapper}) {iface}()"), "");
                 let _ = writeln!(
                     self.body,
-                    "type {wrapper} struct {{\n\t{member} {ty}\n}}\n\nfunc (*{wrapper}) {iface}() {{}}\n"
+                    "type {wrapper} struct {{\n\t{member} {ty}\n}}\n\n{marker}\n"
                 );
             }
         }
@@ -1827,9 +1827,9 @@ impl Emitter<'_> {
             }
             parts.push(format!("Oneof: {}", go_string(&m.oneofs[i].name)));
             parts.push(format!("OneofGoName: {}", go_string(&o)));
-            parts.push(format!(
-                "NewOneofWrapper: func() any {{ return new({wrapper}) }}"
-            ));
+            // The literal is on the line of its field's entry in the table.
+            let new = gofmt::func_lit("func() any", &format!("return new({wrapper})"), "\t\t");
+            parts.push(format!("NewOneofWrapper: {new}"));
         }
         format!("{{{}}}", parts.join(", "))
     }
@@ -1863,9 +1863,14 @@ impl Emitter<'_> {
             .filter(|o| !o.synthetic)
             .map(|o| go_string(&o.name))
             .collect();
+        let new = gofmt::func_lit(
+            "func() bijoubuf.Message",
+            &format!("return new({name})"),
+            "\t",
+        );
         let _ = writeln!(
             d,
-            "\tdesc_{name} = bijoubuf.MessageDesc{{FullName: {}, Name: {}, GoType: {}, Oneofs: []string{{{}}}, New: func() bijoubuf.Message {{ return new({name}) }}, Fields: []bijoubuf.FieldDesc{{",
+            "\tdesc_{name} = bijoubuf.MessageDesc{{FullName: {}, Name: {}, GoType: {}, Oneofs: []string{{{}}}, New: {new}, Fields: []bijoubuf.FieldDesc{{",
             go_string(&m.full_name),
             go_string(&m.name),
             go_string(name),

@@ -14,10 +14,13 @@ fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-/// The well-known types as generated into `go/wkt`.
+/// The files generated into `go/wkt`: every built-in `google.protobuf` file, so that
+/// whatever type of that package a schema uses is there (`descriptor.proto`'s too:
+/// schemas with custom options or for protoc plugins use them).
 pub const WKT_FILES: &[&str] = &[
     "google/protobuf/any.proto",
     "google/protobuf/api.proto",
+    "google/protobuf/descriptor.proto",
     "google/protobuf/duration.proto",
     "google/protobuf/empty.proto",
     "google/protobuf/field_mask.proto",

@@ -255,8 +255,8 @@ fn every_sample_schema_generates_go_that_is_formatted_and_vetted() {
     check_tree(&go, &examples.join("evolution/v2"), None, "evolution-v2");
 }
 
-/// Generate every .proto under `root` (but the `skip` directory) into a scratch module;
-/// gofmt and go vet must find it clean.
+/// Generate every .proto under `root` (but the `skip` directory) into a scratch module
+/// ([`check_module`]).
 fn check_tree(go: &Path, root: &Path, skip: Option<&str>, tag: &str) {
     let mut files = Vec::new();
     let mut stack = vec![root.to_path_buf()];
@@ -279,11 +279,16 @@ fn check_tree(go: &Path, root: &Path, skip: Option<&str>, tag: &str) {
         .include(root)
         .compile(&names)
         .unwrap_or_else(|e| panic!("{names:?} do not compile: {e}"));
-    let generated = generate(&compiled.schema, &options());
+    check_module(go, &generate(&compiled.schema, &options()), tag);
+}
+
+/// Write `generated` into a scratch module that uses this repository's runtime;
+/// gofmt and go vet must find it clean.
+fn check_module(go: &Path, generated: &[GeneratedFile], tag: &str) {
     let dir =
         std::env::temp_dir().join(format!("bijoubuf-codegen-go-{tag}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    for f in &generated {
+    for f in generated {
         let path = dir.join(&f.name);
         std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
         std::fs::write(&path, &f.content).expect("write");
@@ -314,4 +319,149 @@ fn check_tree(go: &Path, root: &Path, skip: Option<&str>, tag: &str) {
     );
     run(go, &dir, &["vet", "./..."]);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Comments of every shape gofmt rewrites: a block comment opening on its own line,
+/// empty ones, runs of blank lines, trailing blanks and tabs, indented lines, `//` and
+/// `*` inside, headings old and new, link definitions, list and code look-alikes; on
+/// every declaration that carries a doc comment, top-level and in a struct. `·` stands
+/// for a trailing blank and `→` for a tab ([`comment_shapes`]).
+const COMMENT_SHAPES: &str = r#"syntax = "proto3"; package shapes;
+
+/*
+Block comment starting on its own line.
+*/
+message Block {
+  /*
+  Field comment on its own line.
+  */
+  uint32 a = 1;
+}
+
+/**/
+message EmptyBlock { /* */ uint32 a = 1; }
+
+//
+//
+message EmptyLines {
+  //
+  uint32 a = 1;
+}
+
+//   Leading blanks, trailing blanks and tabs.··
+//→Tabbed→inside.→
+//
+//
+//
+// After three blank lines; // slashes /* and */ inside; * a star.
+// Quotes: ''a'' ``b'' ```c'' d``` http://example.com/e''f xhttp://example.com/''.
+//
+//
+message Spacing {
+  // Trailing··
+  //
+  //
+  //     indented as code
+  uint32 a = 1;
+}
+
+// Overview
+//
+// Details of the old heading form: a line between paragraphs.
+//
+// Its Parts v1.2
+//
+// # New heading
+//
+// #→Tabbed heading
+//
+// Last Line Looks Like A Heading
+message Headings {
+  // Overview
+  //
+  // In a struct, not reformatted.
+  uint32 a = 1;
+}
+
+// [spec]: https://example.com/spec
+// [unused]: https://example.com/unused
+//
+// See [spec] and [missing].
+//
+// [later]: http://example.com/later
+//
+// - a list look-alike
+// 1. numbered
+//     func code() {
+//     }
+enum Links {
+  LINKS_UNSPECIFIED = 0;
+}
+
+message Oneofs {
+  // Overview
+  //
+  // A member's wrapper doc is top-level.
+  oneof pick {
+    // Overview
+    //
+    // Text.
+    string s = 1;
+    uint32 n = 2;
+  }
+}
+"#;
+
+fn comment_shapes() -> String {
+    COMMENT_SHAPES.replace('·', " ").replace('→', "\t")
+}
+
+/// Messages whose names put gofmt's one-line function bodies (oneof wrapper marker
+/// methods, `New` and `NewOneofWrapper` in descriptor tables) on both sides of its
+/// 100-byte limit, at every length across it.
+fn long_names() -> String {
+    let mut s = String::from("syntax = \"proto3\"; package longnames;\n");
+    for len in 30..=72 {
+        let name = format!("M{}", "x".repeat(len - 1));
+        s.push_str(&format!(
+            "message {name} {{ oneof o {{ string f234567890 = 1; uint32 f2345678901 = 2; }} }}\n"
+        ));
+    }
+    s
+}
+
+#[test]
+fn comments_of_every_shape_and_long_names_are_gofmt_clean() {
+    let Some(go) = go() else {
+        return;
+    };
+    let (shapes, long) = (comment_shapes(), long_names());
+    let compiled = bijoubuf_schema::compile_sources(&[
+        ("shapes.proto", shapes.as_str()),
+        ("long.proto", long.as_str()),
+    ])
+    .unwrap_or_else(|e| panic!("does not compile: {e:?}"));
+    check_module(&go, &generate(&compiled.schema, &options()), "shapes");
+}
+
+#[test]
+fn descriptor_proto_types_compile() {
+    let Some(go) = go() else {
+        return;
+    };
+    // Found in protovalidate's validate.proto and protobuf's plugin.proto: fields of
+    // descriptor.proto's types, which come from the module's wkt package.
+    let compiled = bijoubuf_schema::compile_sources(&[(
+        "d.proto",
+        r#"syntax = "proto2"; package d;
+        import "google/protobuf/descriptor.proto";
+        message M {
+          optional google.protobuf.FieldDescriptorProto.Type t = 1;
+          optional google.protobuf.FileDescriptorSet set = 2;
+          repeated google.protobuf.FieldOptions options = 3;
+          optional google.protobuf.Edition edition = 4;
+        }"#,
+    )])
+    .unwrap_or_else(|e| panic!("does not compile: {e:?}"));
+    check_module(&go, &generate(&compiled.schema, &options()), "descriptor");
 }
