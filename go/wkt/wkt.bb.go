@@ -5478,7 +5478,7 @@ type ExtensionRangeOptions struct {
 	// Verification is field 3 (verification).
 	//
 	// Defaults to UNVERIFIED so that ranges written before declarations
-	// existed keep working.
+	// existed keep working. Like the declarations, only read by the compiler.
 	Verification *ExtensionRangeOptions_VerificationState
 	unknown      *[]bijoubuf.UnknownRecord
 }
