@@ -84,6 +84,7 @@ fn code_for(slug: &str) -> &'static str {
         "invalid-utf8" => "invalid-utf8",
         "json-name-conflict" | "json-name-custom-conflict" => "json-name-conflict",
         "map-in-oneof" => "map-in-oneof",
+        "map-entry-type" => "map-entry-type",
         "map-key-bytes" | "map-key-enum" | "map-key-float" | "map-key-message" => "invalid-map-key",
         "map-with-label" => "label-on-map",
         "missing-label-proto2" => "missing-label",

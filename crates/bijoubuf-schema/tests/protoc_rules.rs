@@ -1,4 +1,4 @@
-//! Rules where protoc's verdict was checked by hand (protoc 30.2): accepted what it
+//! Rules where protoc's verdict was checked by hand (protoc 30.2; later ones with 36.2 too): accepted what it
 //! accepts, refused what it refuses.
 
 use bijoubuf_schema::{Compiled, Diagnostics, Severity, compile_sources};
@@ -169,6 +169,47 @@ fn message_sets_as_protoc_36_2_checks_them() {
         codes(
             "edition = \"2023\";\nmessage MS { option message_set_wire_format = true; extensions 4 to max; }\nmessage I { extend MS { I x = 1000000000; } }"
         ),
+        Vec::<&str>::new()
+    );
+}
+
+#[test]
+fn a_map_entry_message_is_no_field_type() {
+    let map = "syntax = \"proto2\";\npackage r;\nmessage Foo { map<int32, int32> foo_bar = 1; extensions 100 to 200; }\n";
+    let with = |rest: &str| codes(&format!("{map}{rest}"));
+    // protoc 36.2: "r.Foo.FooBarEntry is a synthetic MapEntry message type, which is not
+    // allowed to be used as a field type." (30.2: "map_entry should not be set
+    // explicitly"), for a field, a repeated field, a oneof member, an extension and a
+    // map's value.
+    assert_eq!(
+        codes(
+            "syntax = \"proto3\";\nmessage Foo { map<int32, int32> foo_bar = 1; FooBarEntry bad = 2; }"
+        ),
+        ["map-entry-type"]
+    );
+    assert_eq!(
+        with("message O { repeated Foo.FooBarEntry e = 1; }"),
+        ["map-entry-type"]
+    );
+    assert_eq!(
+        with("message O { oneof o { Foo.FooBarEntry e = 1; } }"),
+        ["map-entry-type"]
+    );
+    assert_eq!(
+        with("extend Foo { optional Foo.FooBarEntry e = 100; }"),
+        ["map-entry-type"]
+    );
+    assert_eq!(
+        codes("syntax = \"proto3\";\nmessage Foo { map<int32, Foo.FooBarEntry> foo_bar = 1; }"),
+        ["map-entry-type"]
+    );
+    // The entry is still a symbol: it takes its name, and a method may name it.
+    assert_eq!(
+        with("message Foo2 { map<int32, int32> x = 1; message XEntry {} }"),
+        ["duplicate-name"]
+    );
+    assert_eq!(
+        with("service S { rpc M(Foo.FooBarEntry) returns (Foo.FooBarEntry); }"),
         Vec::<&str>::new()
     );
 }

@@ -509,6 +509,20 @@ impl Checker<'_> {
         }
         match self.resolve_type(scope, &ty.name, ty.span)? {
             (full, SymKind::Enum) => Some(FieldType::Enum(full)),
+            // A map field's own entry is named by the map, never through here; any
+            // other field of that type is refused, as protoc does (an entry is only
+            // ever written as part of its map). Methods and `extend` may still name it.
+            (full, _) if self.syms.map_entries.contains(&full) => {
+                self.err(
+                    "map-entry-type",
+                    ty.span,
+                    format!(
+                        "{full:?} is the synthetic entry message of a map field and cannot be a field's type"
+                    ),
+                )
+                .with_help("declare the field as `map<KeyType, ValueType>`, or define a message of its own");
+                None
+            }
             (full, _) => Some(FieldType::Message(full)),
         }
     }
