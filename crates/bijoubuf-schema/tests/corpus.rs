@@ -37,7 +37,7 @@ fn snapshot_name(file: &str) -> String {
 /// The corpus names rules by a short slug; this is the diagnostic code we report for each.
 fn code_for(slug: &str) -> &'static str {
     match slug {
-        "allow-alias-without-alias" => "useless-allow-alias",
+        "allow-alias-without-alias" | "allow-alias-false" => "useless-allow-alias",
         "custom-option-unknown" | "custom-option-unknown-subfield" | "unknown-builtin-option" => {
             "unknown-option"
         }

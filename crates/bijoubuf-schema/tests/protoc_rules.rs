@@ -213,3 +213,22 @@ fn a_map_entry_message_is_no_field_type() {
         Vec::<&str>::new()
     );
 }
+
+#[test]
+fn allow_alias_false_is_refused() {
+    // protoc: "\"Bat\" declares 'option allow_alias = false;' which has no effect. Please
+    // remove the declaration."
+    assert_eq!(
+        codes(
+            "syntax = \"proto3\";\nenum Bat { option allow_alias = false; BAT_UNSPECIFIED = 0; BAT_ONE = 1; }"
+        ),
+        ["useless-allow-alias"]
+    );
+    // Whether or not the enum has aliases.
+    assert!(
+        codes(
+            "syntax = \"proto2\";\nmessage M { enum E { option allow_alias = false; A = 0; B = 0; } }"
+        )
+        .contains(&"useless-allow-alias")
+    );
+}
