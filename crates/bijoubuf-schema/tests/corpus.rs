@@ -60,7 +60,9 @@ fn code_for(slug: &str) -> &'static str {
         "duplicate-field-number" => "duplicate-field-number",
         "edition-unsupported" | "group-unsupported" | "proto3-group" => "unsupported",
         "empty-oneof" => "empty-oneof",
-        "extend-non-message" | "method-type-not-message" => "not-a-message",
+        "extend-non-message" | "method-type-not-message" | "method-name-shadows-type" => {
+            "not-a-message"
+        }
         "extend-without-ranges" | "extension-number-out-of-range" => {
             "extension-number-not-declared"
         }

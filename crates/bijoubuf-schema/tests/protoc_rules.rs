@@ -232,3 +232,49 @@ fn allow_alias_false_is_refused() {
         .contains(&"useless-allow-alias")
     );
 }
+
+#[test]
+fn methods_and_extendees_find_the_nearest_symbol_of_any_kind() {
+    // protoc looks a method's types and an extendee up among all symbols, not only
+    // types: the method `Foo` hides the message `Foo` ("\"Foo\" is not a message type.").
+    assert_eq!(
+        codes(
+            "syntax = \"proto3\";\npackage a;\nmessage Foo {}\nmessage Bar {}\nservice MyService { rpc Foo(Foo) returns (Bar); }"
+        ),
+        ["not-a-message"]
+    );
+    assert_eq!(
+        codes(
+            "syntax = \"proto3\";\npackage a;\nmessage Foo {}\nmessage Bar {}\nservice MyService { rpc Bar(Foo) returns (Bar); }"
+        ),
+        ["not-a-message"]
+    );
+    // A dotted name skips a first part that cannot hold members.
+    assert_eq!(
+        codes(
+            "syntax = \"proto3\";\nmessage Foo { message In {} }\nservice S { rpc Foo(Foo.In) returns (Foo.In); }"
+        ),
+        Vec::<&str>::new()
+    );
+    // A field or an enum value named like the extended message hides it too.
+    let foo = "syntax = \"proto2\";\nmessage Foo { extensions 100 to 200; }\n";
+    assert_eq!(
+        codes(&format!(
+            "{foo}message Bar {{ optional int32 Foo = 1; extend Foo {{ optional int32 x = 100; }} }}"
+        )),
+        ["not-a-message"]
+    );
+    assert_eq!(
+        codes(&format!(
+            "{foo}message Bar {{ enum E {{ Foo = 0; }} extend Foo {{ optional int32 x = 100; }} }}"
+        )),
+        ["not-a-message"]
+    );
+    // A field's type skips what is not a type.
+    assert_eq!(
+        codes(&format!(
+            "{foo}message Bar {{ optional int32 Foo = 1; optional Foo f = 2; }}"
+        )),
+        Vec::<&str>::new()
+    );
+}

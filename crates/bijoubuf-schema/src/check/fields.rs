@@ -670,14 +670,18 @@ impl Checker<'_> {
 
     /// `extend Foo { … }`: resolves the extended message and checks each field.
     pub(crate) fn extend(&mut self, scope: &str, x: &ast::Extend, start: usize) -> Vec<FieldDef> {
-        let extendee = match self.resolve_type(scope, &x.extendee.name, x.extendee.span) {
+        let extendee = match self.resolve_any(scope, &x.extendee.name, x.extendee.span) {
             Some((name, SymKind::Message)) => name,
-            Some((name, _)) => {
-                self.err(
+            Some((name, kind)) => {
+                let what = kind.describe();
+                let d = self.err(
                     "not-a-message",
                     x.extendee.span,
-                    format!("{name:?} is not a message, so it cannot be extended"),
+                    format!("{name:?} is {what}, not a message, so it cannot be extended"),
                 );
+                if let Some(help) = super::shadow_help(kind) {
+                    d.with_help(help);
+                }
                 return Vec::new();
             }
             None => return Vec::new(),
