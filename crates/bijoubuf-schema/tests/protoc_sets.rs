@@ -76,6 +76,13 @@ fn implicit_presence_defaults_are_left_out_of_option_values() {
 }
 
 #[test]
+fn extension_range_options_are_located_range_by_range() {
+    // `extensions A, B [opt]`: protoc records the bracket and its options for range A,
+    // then again for range B.
+    check("range_options");
+}
+
+#[test]
 fn builtin_descriptor_proto_has_protocs_source_retention_fields() {
     // Options are dropped by the `retention` of descriptor.proto's fields; without an
     // include directory holding protoc's copy, bijoubuf's built-in copy decides, so its
