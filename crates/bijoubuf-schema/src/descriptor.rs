@@ -97,9 +97,11 @@ impl Locs<'_> {
 
 /// Locations in the order protoc's parser records them: each where its text starts,
 /// an element before its parts, so a oneof comes before its fields and an `extend`
-/// block or option statement among the declarations around it. One exception: an
+/// block or option statement among the declarations around it. Two exceptions: an
 /// extension's extendee (written once, before the block) is recorded for each of its
-/// fields, right after the field's own location.
+/// fields, right after the field's own location; and the options of an `extensions`
+/// statement (written once, after its ranges) are recorded for each range in turn,
+/// the bracket then its options.
 fn protoc_location_order(locations: Vec<Location>) -> Vec<Location> {
     let start = |l: &Location| (l.span.first().copied(), l.span.get(1).copied());
     let mut keyed: Vec<_> = locations
@@ -109,20 +111,55 @@ fn protoc_location_order(locations: Vec<Location>) -> Vec<Location> {
             let n = p.len();
             let extendee = p.last() == Some(&2)
                 && ((n == 3 && p[0] == 7) || (n >= 5 && n % 2 == 1 && p[0] == 4 && p[n - 3] == 6));
-            (start(&l), n, !extendee, l)
+            // (start, path length, not an extendee, range, own start, own length)
+            let own = (start(&l), n);
+            ((own.0, n, !extendee, 0, own), l)
         })
         .collect();
-    // An extendee location sorts with its field (the path one shorter).
     for i in 1..keyed.len() {
-        if !keyed[i].2 {
-            let field = &keyed[i].3.path[..keyed[i].1 - 1];
-            if let Some(j) = (0..i).rev().find(|&j| keyed[j].3.path == field) {
-                keyed[i].0 = keyed[j].0;
-            }
+        let path = &keyed[i].1.path;
+        // An extendee location sorts with its field (the path one shorter).
+        let field = (!keyed[i].0.2)
+            .then(|| {
+                (0..i)
+                    .rev()
+                    .find(|&j| keyed[j].1.path[..] == path[..path.len() - 1])
+            })
+            .flatten();
+        // An extension range's options sort with that range's copy of the bracket,
+        // ranges in order.
+        let bracket = range_options_path(path).and_then(|len| {
+            let range = path[len - 2];
+            (0..=i)
+                .rev()
+                .find(|&j| keyed[j].1.path[..] == path[..len])
+                .map(|j| (j, range))
+        });
+        if let Some(j) = field {
+            keyed[i].0.0 = keyed[j].0.0;
+        }
+        if let Some((j, range)) = bracket {
+            keyed[i].0.0 = keyed[j].0.0;
+            keyed[i].0.1 = keyed[j].0.1;
+            keyed[i].0.3 = range;
         }
     }
-    keyed.sort_by_key(|(start, n, not_extendee, _)| (*start, *n, *not_extendee));
-    keyed.into_iter().map(|(_, _, _, l)| l).collect()
+    keyed.sort_by_key(|(key, _)| *key);
+    keyed.into_iter().map(|(_, l)| l).collect()
+}
+
+/// For a path inside a message's extension range options (`…, 5, k, 3, …`), the length
+/// of the path of those options (ending in the `3`).
+fn range_options_path(p: &[i32]) -> Option<usize> {
+    if p.first() != Some(&4) {
+        return None;
+    }
+    // Past `4, i` and any nested messages (`3, j`).
+    let mut i = 2;
+    while p.get(i) == Some(&3) && i + 1 < p.len() {
+        i += 2;
+    }
+    (p.get(i) == Some(&5) && p.get(i + 2) == Some(&3)).then_some(i + 3)
 }
 
 /// descriptor.proto's SymbolVisibility of `export` (true) or `local` (false).

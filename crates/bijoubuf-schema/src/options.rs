@@ -11,7 +11,9 @@ use crate::check::defaults::{float_of, int_of, int_range};
 use crate::check::join;
 use crate::diagnostics::Diagnostic;
 use crate::load::Loaded;
-use crate::model::{FieldDef, FieldType, FileDef, MessageDef, OptionDef, OptionValue, ScalarType};
+use crate::model::{
+    FieldDef, FieldType, FileDef, MessageDef, OptionDef, OptionValue, Presence, ScalarType,
+};
 use crate::resolve::{Lookup, SymKind, Symbols};
 use crate::span::Span;
 
@@ -23,6 +25,10 @@ struct FieldInfo {
     repeated: bool,
     /// Packed in protobuf's binary form (all items in one record).
     packed: bool,
+    /// Singular with implicit presence (proto3 without `optional`, or an edition's
+    /// `field_presence = IMPLICIT`), outside a map entry: protobuf does not write such a
+    /// field when it holds its default, so neither does an option value.
+    implicit: bool,
     ty: FieldType,
     extendee: Option<String>,
 }
@@ -35,12 +41,18 @@ struct Index {
     extensions: HashMap<String, FieldInfo>,
 }
 
-fn info(f: &FieldDef) -> FieldInfo {
+/// `in_map_entry`: a map entry's key and value are written whatever they hold.
+fn info(f: &FieldDef, in_map_entry: bool) -> FieldInfo {
+    let single = matches!(f.cardinality, crate::model::Cardinality::Single);
     FieldInfo {
         name: f.name.clone(),
         number: f.number,
-        repeated: !matches!(f.cardinality, crate::model::Cardinality::Single),
+        repeated: !single,
         packed: f.packed_on_wire,
+        implicit: single
+            && !in_map_entry
+            && f.presence == Presence::Implicit
+            && !matches!(f.ty, FieldType::Message(_)),
         ty: f.ty.clone(),
         extendee: f.extendee.clone(),
     }
@@ -102,7 +114,7 @@ impl Index {
         let mut enums: Vec<&str> = Vec::new();
 
         for x in &all.extensions {
-            ix.extensions.insert(x.full_name.clone(), info(x));
+            ix.extensions.insert(x.full_name.clone(), info(x, false));
             all.note(&x.ty, &mut queue, &mut enums);
         }
         while let Some(name) = queue.pop() {
@@ -115,8 +127,8 @@ impl Index {
             for f in &m.fields {
                 all.note(&f.ty, &mut queue, &mut enums);
             }
-            ix.messages
-                .insert(name.to_string(), m.fields.iter().map(info).collect());
+            let fields = m.fields.iter().map(|f| info(f, m.map_entry)).collect();
+            ix.messages.insert(name.to_string(), fields);
         }
         for name in enums {
             if let Some(e) = all.enums.get(name) {
@@ -131,6 +143,19 @@ impl Index {
         }
         ix
     }
+}
+
+/// Whether `payload`, the encoded value of `field`, is left out of its message: a field
+/// of implicit presence holding its default (zero, `false`, the first enum value, empty
+/// text) is not written, as protobuf serializes the parsed value. A float is its default
+/// only as `+0.0`: protobuf compares the bits, so `-0.0` is written.
+fn omitted(field: &FieldInfo, payload: &[u8]) -> bool {
+    field.implicit
+        && match &field.ty {
+            FieldType::Scalar(ScalarType::String | ScalarType::Bytes) => payload.is_empty(),
+            FieldType::Scalar(_) | FieldType::Enum(_) => payload.iter().all(|&b| b == 0),
+            FieldType::Message(_) => false,
+        }
 }
 
 fn varint(mut v: u64, out: &mut Vec<u8>) {
@@ -445,7 +470,9 @@ impl Interpreter<'_> {
         let last = chain.last()?.clone();
         let (value, payload) = self.value(scope, &last, &stmt.value, false)?;
         let mut rec = Vec::new();
-        record(last.number, wire_type(&last.ty), &payload, &mut rec);
+        if !omitted(&last, &payload) {
+            record(last.number, wire_type(&last.ty), &payload, &mut rec);
+        }
         for f in chain.iter().rev().skip(1) {
             let inner = std::mem::take(&mut rec);
             record(f.number, 2, &inner, &mut rec);
@@ -760,7 +787,7 @@ impl Interpreter<'_> {
                                 .entry(sub.number)
                                 .or_default()
                                 .extend_from_slice(&payload);
-                        } else {
+                        } else if !omitted(&sub, &payload) {
                             record(sub.number, wire_type(&sub.ty), &payload, &mut out);
                         }
                         vals.push(val);
@@ -825,13 +852,22 @@ impl Interpreter<'_> {
             number: 2,
             repeated: false,
             packed: false,
+            implicit: false,
             ty: FieldType::Message(type_name.to_string()),
             extendee: None,
         };
         let (val, payload) = self.value(scope, &inner, &af.value, true)?;
         let mut out = Vec::new();
         record(1, 2, af.name.as_bytes(), &mut out);
-        record(2, 2, &payload, &mut out);
+        // `value` is proto3 `bytes`: an empty message leaves it out.
+        let value_field = self
+            .index
+            .messages
+            .get(of)
+            .and_then(|fs| fs.iter().find(|f| f.number == 2));
+        if !value_field.is_some_and(|f| omitted(f, &payload)) {
+            record(2, 2, &payload, &mut out);
+        }
         Some((val, out))
     }
 }

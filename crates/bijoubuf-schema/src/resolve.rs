@@ -83,6 +83,9 @@ pub(crate) struct Symbols {
     pub(crate) extension_ranges: HashMap<String, Vec<(i64, i64)>>,
     /// Messages with `message_set_wire_format = true` (full names).
     pub(crate) message_sets: HashSet<String>,
+    /// The synthetic entry messages of map fields (full names): symbols like any message
+    /// (they take their names, as in protoc), but no field may be declared of their type.
+    pub(crate) map_entries: HashSet<String>,
     undeclared: RefCell<Option<(String, usize)>>,
     /// The scope a dotted name's first part picked in the last failed lookup.
     partial: RefCell<Option<String>>,
@@ -166,6 +169,9 @@ impl Builder<'_> {
         if message_set {
             self.syms.message_sets.insert(full.clone());
         }
+        if m.map_entry {
+            self.syms.map_entries.insert(full.clone());
+        }
         for f in &m.fields {
             self.add(file, &full, &f.name.name, f.name.span, SymKind::Field);
         }
@@ -216,6 +222,7 @@ impl Symbols {
             names: files.iter().map(|f| f.name.clone()).collect(),
             extension_ranges: HashMap::new(),
             message_sets: HashSet::new(),
+            map_entries: HashSet::new(),
             undeclared: RefCell::new(None),
             partial: RefCell::new(None),
             used: RefCell::new(HashSet::new()),

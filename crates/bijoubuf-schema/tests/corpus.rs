@@ -37,7 +37,7 @@ fn snapshot_name(file: &str) -> String {
 /// The corpus names rules by a short slug; this is the diagnostic code we report for each.
 fn code_for(slug: &str) -> &'static str {
     match slug {
-        "allow-alias-without-alias" => "useless-allow-alias",
+        "allow-alias-without-alias" | "allow-alias-false" => "useless-allow-alias",
         "custom-option-unknown" | "custom-option-unknown-subfield" | "unknown-builtin-option" => {
             "unknown-option"
         }
@@ -60,7 +60,9 @@ fn code_for(slug: &str) -> &'static str {
         "duplicate-field-number" => "duplicate-field-number",
         "edition-unsupported" | "group-unsupported" | "proto3-group" => "unsupported",
         "empty-oneof" => "empty-oneof",
-        "extend-non-message" | "method-type-not-message" => "not-a-message",
+        "extend-non-message" | "method-type-not-message" | "method-name-shadows-type" => {
+            "not-a-message"
+        }
         "extend-without-ranges" | "extension-number-out-of-range" => {
             "extension-number-not-declared"
         }
@@ -84,6 +86,7 @@ fn code_for(slug: &str) -> &'static str {
         "invalid-utf8" => "invalid-utf8",
         "json-name-conflict" | "json-name-custom-conflict" => "json-name-conflict",
         "map-in-oneof" => "map-in-oneof",
+        "map-entry-type" => "map-entry-type",
         "map-key-bytes" | "map-key-enum" | "map-key-float" | "map-key-message" => "invalid-map-key",
         "map-with-label" => "label-on-map",
         "missing-label-proto2" => "missing-label",

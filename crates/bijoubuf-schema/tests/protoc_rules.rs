@@ -1,4 +1,4 @@
-//! Rules where protoc's verdict was checked by hand (protoc 30.2): accepted what it
+//! Rules where protoc's verdict was checked by hand (protoc 30.2; later ones with 36.2 too): accepted what it
 //! accepts, refused what it refuses.
 
 use bijoubuf_schema::{Compiled, Diagnostics, Severity, compile_sources};
@@ -169,6 +169,112 @@ fn message_sets_as_protoc_36_2_checks_them() {
         codes(
             "edition = \"2023\";\nmessage MS { option message_set_wire_format = true; extensions 4 to max; }\nmessage I { extend MS { I x = 1000000000; } }"
         ),
+        Vec::<&str>::new()
+    );
+}
+
+#[test]
+fn a_map_entry_message_is_no_field_type() {
+    let map = "syntax = \"proto2\";\npackage r;\nmessage Foo { map<int32, int32> foo_bar = 1; extensions 100 to 200; }\n";
+    let with = |rest: &str| codes(&format!("{map}{rest}"));
+    // protoc 36.2: "r.Foo.FooBarEntry is a synthetic MapEntry message type, which is not
+    // allowed to be used as a field type." (30.2: "map_entry should not be set
+    // explicitly"), for a field, a repeated field, a oneof member, an extension and a
+    // map's value.
+    assert_eq!(
+        codes(
+            "syntax = \"proto3\";\nmessage Foo { map<int32, int32> foo_bar = 1; FooBarEntry bad = 2; }"
+        ),
+        ["map-entry-type"]
+    );
+    assert_eq!(
+        with("message O { repeated Foo.FooBarEntry e = 1; }"),
+        ["map-entry-type"]
+    );
+    assert_eq!(
+        with("message O { oneof o { Foo.FooBarEntry e = 1; } }"),
+        ["map-entry-type"]
+    );
+    assert_eq!(
+        with("extend Foo { optional Foo.FooBarEntry e = 100; }"),
+        ["map-entry-type"]
+    );
+    assert_eq!(
+        codes("syntax = \"proto3\";\nmessage Foo { map<int32, Foo.FooBarEntry> foo_bar = 1; }"),
+        ["map-entry-type"]
+    );
+    // The entry is still a symbol: it takes its name, and a method may name it.
+    assert_eq!(
+        with("message Foo2 { map<int32, int32> x = 1; message XEntry {} }"),
+        ["duplicate-name"]
+    );
+    assert_eq!(
+        with("service S { rpc M(Foo.FooBarEntry) returns (Foo.FooBarEntry); }"),
+        Vec::<&str>::new()
+    );
+}
+
+#[test]
+fn allow_alias_false_is_refused() {
+    // protoc: "\"Bat\" declares 'option allow_alias = false;' which has no effect. Please
+    // remove the declaration."
+    assert_eq!(
+        codes(
+            "syntax = \"proto3\";\nenum Bat { option allow_alias = false; BAT_UNSPECIFIED = 0; BAT_ONE = 1; }"
+        ),
+        ["useless-allow-alias"]
+    );
+    // Whether or not the enum has aliases.
+    assert!(
+        codes(
+            "syntax = \"proto2\";\nmessage M { enum E { option allow_alias = false; A = 0; B = 0; } }"
+        )
+        .contains(&"useless-allow-alias")
+    );
+}
+
+#[test]
+fn methods_and_extendees_find_the_nearest_symbol_of_any_kind() {
+    // protoc looks a method's types and an extendee up among all symbols, not only
+    // types: the method `Foo` hides the message `Foo` ("\"Foo\" is not a message type.").
+    assert_eq!(
+        codes(
+            "syntax = \"proto3\";\npackage a;\nmessage Foo {}\nmessage Bar {}\nservice MyService { rpc Foo(Foo) returns (Bar); }"
+        ),
+        ["not-a-message"]
+    );
+    assert_eq!(
+        codes(
+            "syntax = \"proto3\";\npackage a;\nmessage Foo {}\nmessage Bar {}\nservice MyService { rpc Bar(Foo) returns (Bar); }"
+        ),
+        ["not-a-message"]
+    );
+    // A dotted name skips a first part that cannot hold members.
+    assert_eq!(
+        codes(
+            "syntax = \"proto3\";\nmessage Foo { message In {} }\nservice S { rpc Foo(Foo.In) returns (Foo.In); }"
+        ),
+        Vec::<&str>::new()
+    );
+    // A field or an enum value named like the extended message hides it too.
+    let foo = "syntax = \"proto2\";\nmessage Foo { extensions 100 to 200; }\n";
+    assert_eq!(
+        codes(&format!(
+            "{foo}message Bar {{ optional int32 Foo = 1; extend Foo {{ optional int32 x = 100; }} }}"
+        )),
+        ["not-a-message"]
+    );
+    assert_eq!(
+        codes(&format!(
+            "{foo}message Bar {{ enum E {{ Foo = 0; }} extend Foo {{ optional int32 x = 100; }} }}"
+        )),
+        ["not-a-message"]
+    );
+    // A field's type skips what is not a type.
+    assert_eq!(
+        codes(&format!(
+            "{foo}message Bar {{ optional int32 Foo = 1; optional Foo f = 2; }}"
+        )),
         Vec::<&str>::new()
     );
 }

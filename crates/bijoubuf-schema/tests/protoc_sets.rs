@@ -67,6 +67,22 @@ fn message_set_extensions_and_reserved_numbers_reach_int32_max() {
 }
 
 #[test]
+fn implicit_presence_defaults_are_left_out_of_option_values() {
+    // protoc parses a message-typed option's value and writes the message back, so a
+    // proto3 field without `optional` that holds its default is not written (an
+    // expanded Any's empty `value` neither); fields with presence and map entries are.
+    check("implicit_defaults");
+    check("implicit_defaults_editions");
+}
+
+#[test]
+fn extension_range_options_are_located_range_by_range() {
+    // `extensions A, B [opt]`: protoc records the bracket and its options for range A,
+    // then again for range B.
+    check("range_options");
+}
+
+#[test]
 fn builtin_descriptor_proto_has_protocs_source_retention_fields() {
     // Options are dropped by the `retention` of descriptor.proto's fields; without an
     // include directory holding protoc's copy, bijoubuf's built-in copy decides, so its

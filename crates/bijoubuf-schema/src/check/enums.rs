@@ -6,7 +6,7 @@ use std::collections::{HashMap, HashSet};
 use super::features::Target;
 use super::naming::Style;
 use super::{Checker, bool_option, fields, join, range_stmt, simple_option};
-use crate::ast;
+use crate::ast::{self, ValueKind};
 use crate::diagnostics::Diagnostic;
 use crate::model::{EnumDef, EnumValueDef, Syntax};
 
@@ -187,6 +187,20 @@ impl Checker<'_> {
                 format!("enum {:?} sets allow_alias but has no aliases", e.name.name),
             )
             .with_help("remove the option, or give two values the same number");
+        }
+        // protoc refuses an explicit `false` too: it is the default, so it says nothing.
+        if let Some(o) = simple_option(&e.options, "allow_alias")
+            && o.value.kind == ValueKind::Ident("false".into())
+        {
+            self.err(
+                "useless-allow-alias",
+                o.span,
+                format!(
+                    "enum {:?} sets allow_alias = false, which has no effect",
+                    e.name.name
+                ),
+            )
+            .with_help("remove the option: aliases are refused unless it is true");
         }
         self.check_enum_pascal_conflicts(e);
         EnumDef {

@@ -509,6 +509,20 @@ impl Checker<'_> {
         }
         match self.resolve_type(scope, &ty.name, ty.span)? {
             (full, SymKind::Enum) => Some(FieldType::Enum(full)),
+            // A map field's own entry is named by the map, never through here; any
+            // other field of that type is refused, as protoc does (an entry is only
+            // ever written as part of its map). Methods and `extend` may still name it.
+            (full, _) if self.syms.map_entries.contains(&full) => {
+                self.err(
+                    "map-entry-type",
+                    ty.span,
+                    format!(
+                        "{full:?} is the synthetic entry message of a map field and cannot be a field's type"
+                    ),
+                )
+                .with_help("declare the field as `map<KeyType, ValueType>`, or define a message of its own");
+                None
+            }
             (full, _) => Some(FieldType::Message(full)),
         }
     }
@@ -656,14 +670,18 @@ impl Checker<'_> {
 
     /// `extend Foo { … }`: resolves the extended message and checks each field.
     pub(crate) fn extend(&mut self, scope: &str, x: &ast::Extend, start: usize) -> Vec<FieldDef> {
-        let extendee = match self.resolve_type(scope, &x.extendee.name, x.extendee.span) {
+        let extendee = match self.resolve_any(scope, &x.extendee.name, x.extendee.span) {
             Some((name, SymKind::Message)) => name,
-            Some((name, _)) => {
-                self.err(
+            Some((name, kind)) => {
+                let what = kind.describe();
+                let d = self.err(
                     "not-a-message",
                     x.extendee.span,
-                    format!("{name:?} is not a message, so it cannot be extended"),
+                    format!("{name:?} is {what}, not a message, so it cannot be extended"),
                 );
+                if let Some(help) = super::shadow_help(kind) {
+                    d.with_help(help);
+                }
                 return Vec::new();
             }
             None => return Vec::new(),

@@ -102,6 +102,14 @@ pub(crate) fn bool_option(options: &[OptionStmt], name: &str) -> bool {
     simple_option(options, name).is_some_and(|o| o.value.kind == ValueKind::Ident("true".into()))
 }
 
+/// For a method's type or an extendee that found a symbol which is not a type: why a
+/// message of that name further out was not reached.
+pub(crate) fn shadow_help(kind: SymKind) -> Option<&'static str> {
+    (!matches!(kind, SymKind::Message | SymKind::Enum | SymKind::Package)).then_some(
+        "this name is looked up among all symbols, innermost scope first, and this one hides any message of the same name further out; write the message's full name with a leading dot",
+    )
+}
+
 pub(crate) struct Checker<'a> {
     pub(crate) fi: usize,
     pub(crate) file: &'a Loaded,
@@ -132,14 +140,38 @@ impl Checker<'_> {
         self.file.ast.syntax
     }
 
-    /// Resolves a message or enum name, reporting failures.
+    /// Resolves a field's message or enum type, reporting failures. As protoc does for a
+    /// field's type, a single name skips symbols that are not types.
     pub(crate) fn resolve_type(
         &mut self,
         scope: &str,
         name: &str,
         span: Span,
     ) -> Option<(String, SymKind)> {
-        match self.syms.lookup(self.fi, scope, name, true) {
+        self.resolve(scope, name, span, true)
+    }
+
+    /// Resolves the message an `extend` or a method's input or output names. protoc
+    /// looks these up among all symbols, not only types, so the nearest symbol of that
+    /// name wins even when it is a field or a method (`rpc Foo(Foo)` finds the method);
+    /// the symbol found is returned whatever its kind, for the caller to refuse.
+    pub(crate) fn resolve_any(
+        &mut self,
+        scope: &str,
+        name: &str,
+        span: Span,
+    ) -> Option<(String, SymKind)> {
+        self.resolve(scope, name, span, false)
+    }
+
+    fn resolve(
+        &mut self,
+        scope: &str,
+        name: &str,
+        span: Span,
+        types_only: bool,
+    ) -> Option<(String, SymKind)> {
+        match self.syms.lookup(self.fi, scope, name, types_only) {
             Lookup::Found(full, sym) if matches!(sym.kind, SymKind::Message | SymKind::Enum) => {
                 if sym.file != self.fi
                     && let Some(why) = self.hidden(sym.file, &full)
@@ -157,6 +189,7 @@ impl Checker<'_> {
                 }
                 Some((full, sym.kind))
             }
+            Lookup::Found(full, sym) if !types_only => Some((full, sym.kind)),
             Lookup::Found(full, sym) => {
                 let kind = sym.kind.describe();
                 self.err(
@@ -775,15 +808,19 @@ impl Checker<'_> {
             .map(|m| {
                 let mut io = [String::new(), String::new()];
                 for (slot, ty) in io.iter_mut().zip([&m.input, &m.output]) {
-                    match self.resolve_type(&full, &ty.name, ty.span) {
+                    match self.resolve_any(&full, &ty.name, ty.span) {
                         Some((name, SymKind::Message)) => *slot = name,
-                        Some((name, _)) => {
-                            self.err(
+                        Some((name, kind)) => {
+                            let what = kind.describe();
+                            let d = self.err(
                                 "not-a-message",
                                 ty.span,
-                                format!("{name:?} is not a message type"),
-                            )
-                            .with_help("rpc requests and responses must be messages");
+                                format!("{name:?} is {what}, not a message type"),
+                            );
+                            match shadow_help(kind) {
+                                Some(help) => d.with_help(help),
+                                None => d.with_help("rpc requests and responses must be messages"),
+                            };
                         }
                         None => {}
                     }
