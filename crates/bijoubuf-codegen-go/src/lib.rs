@@ -573,6 +573,9 @@ fn comment_lines(comments: &Comments, indent: &str, first: &str) -> String {
     for line in gofmt::doc_comment(first, text, indent.is_empty()) {
         if line.is_empty() {
             let _ = writeln!(out, "{indent}//");
+        } else if line.starts_with('\t') {
+            // A code block's line, as gofmt prints it.
+            let _ = writeln!(out, "{indent}//{line}");
         } else {
             let _ = writeln!(out, "{indent}// {line}");
         }

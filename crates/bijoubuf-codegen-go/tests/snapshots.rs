@@ -407,9 +407,44 @@ message Oneofs {
     //
     // Text.
     string s = 1;
+    // A code sample in a wrapper's doc:
+    //
+    //     pick: n = 2 // not ''quoted''
     uint32 n = 2;
   }
+  // In a struct, a code sample stays as written:
+  //     oneof_sample ''here''
+  oneof other { uint32 o = 3; }
 }
+
+// A code sample, indented in the .proto; gofmt leaves its quotes alone:
+//
+//     expression: "x < 18 ? 'too young' : ''"
+//       deeper, then two blank lines inside
+//
+//
+//     last ''line''
+// Text ''after'' it.
+//
+// Heading Before Code
+//
+//    code after a heading look-alike
+//
+// An unindented line ends the code.
+//  - an indented list
+//  - of two
+//
+//Unspaced, then
+//  spaced by one more
+message CodeSamples {
+  // A field's sample:
+  //
+  //     field ''sample''
+  uint32 a = 1;
+}
+
+/*   */
+message EmptyBlockSpaces { uint32 a = 1; }
 "#;
 
 fn comment_shapes() -> String {
@@ -442,6 +477,36 @@ fn comments_of_every_shape_and_long_names_are_gofmt_clean() {
     ])
     .unwrap_or_else(|e| panic!("does not compile: {e:?}"));
     check_module(&go, &generate(&compiled.schema, &options()), "shapes");
+}
+
+#[test]
+fn code_samples_in_comments_keep_their_indentation() {
+    let compiled = bijoubuf_schema::compile_sources(&[("shapes.proto", comment_shapes().as_str())])
+        .unwrap_or_else(|e| panic!("does not compile: {e:?}"));
+    let files = generate(&compiled.schema, &options());
+    let go = &files[0].content;
+    for part in [
+        // Top-level: gofmt's code block, a tab after `//`, the run's own indentation
+        // gone and the rest kept, blank lines inside kept, quotes as written.
+        "// A code sample, indented in the .proto; gofmt leaves its quotes alone:\n//\n\
+         //\texpression: \"x < 18 ? 'too young' : ''\"\n\
+         //\t  deeper, then two blank lines inside\n//\n//\n//\tlast ''line''\n//\n\
+         // Text \u{201d}after\u{201d} it.\n//\n",
+        // A heading look-alike before code is not a heading.
+        "//\n// Heading Before Code\n//\n//\tcode after a heading look-alike\n//\n",
+        // A list is kept as paragraph lines.
+        "// An unindented line ends the code.\n//\n// - an indented list\n// - of two\n//\n",
+        // One blank after `//` is the comment marker's, not indentation.
+        "//\n// Unspaced, then\n//\n//\tspaced by one more\ntype CodeSamples struct",
+        "//\n//\tpick: n = 2 // not ''quoted''\ntype Oneofs_N struct",
+        // In a struct: as written.
+        "\t// A field's sample:\n\t//\n\t//     field ''sample''\n",
+        "\t// In a struct, a code sample stays as written:\n\t//     oneof_sample ''here''\n",
+        // A blank comment adds nothing.
+        "// EmptyBlockSpaces is shapes.EmptyBlockSpaces.\ntype EmptyBlockSpaces struct",
+    ] {
+        assert!(go.contains(part), "no `{part}` in\n{go}");
+    }
 }
 
 #[test]
