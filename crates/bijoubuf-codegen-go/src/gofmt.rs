@@ -41,64 +41,218 @@ pub(crate) fn func_lit(sig: &str, stmt: &str, indent: &str) -> String {
 }
 
 /// The lines (without `//`) of a doc comment: `first`, then the schema's comment
-/// `text`, each line trimmed (gofmt would make an indented line a code block or a list
-/// item, which is not what the schema's author wrote either), blank lines around and
-/// between paragraphs collapsed to one, as gofmt prints them.
+/// `text`, as gofmt prints them. The text loses the indentation all its lines share and
+/// trailing blanks; blank lines around and between blocks collapse to one.
 ///
 /// A comment in the first column (`top_level`, a declaration's doc comment) is parsed and
-/// printed again by gofmt (go/doc/comment), which also changes content: a paragraph of
-/// one line that is a heading (`# Text`, or a line in the old implicit heading form
-/// between two paragraphs) is printed as `# Text`, and paragraphs of link definitions
-/// (`[text]: https://…`) move to the end of the comment, the used ones first. The lines
-/// are given in that form. An indented comment (a struct field's) is left as it is.
+/// printed again by gofmt (go/doc/comment), so the lines are given in the form it prints:
+/// a run of lines indented further than the rest (a code sample) is a code block, each
+/// line a tab (given here as the line's first character) and the line less the run's
+/// common indentation, blank lines inside it kept; a paragraph of one line that is a
+/// heading (`# Text`, or a line in the old implicit heading form between two paragraphs)
+/// is printed as `# Text`; quotes in paragraphs become typographic ones; paragraphs of
+/// link definitions (`[text]: https://…`) move to the end, the used ones first. An
+/// indented run that starts like a list item (`- `, `1. `) is left as paragraph lines,
+/// trimmed, rather than reformatted as gofmt's list. An indented comment (a struct
+/// field's) is left as written: gofmt does not reformat it.
 pub(crate) fn doc_comment(first: &str, text: Option<&str>, top_level: bool) -> Vec<String> {
-    // Paragraphs: runs of non-blank lines.
-    let mut paragraphs: Vec<Vec<String>> = vec![vec![first.to_string()]];
-    let mut open = false;
-    for line in text.unwrap_or("").lines() {
-        let line = line.trim();
-        if line.is_empty() {
-            open = false;
-        } else if open {
-            paragraphs
-                .last_mut()
-                .expect("a paragraph")
-                .push(line.to_string());
-        } else {
-            paragraphs.push(vec![line.to_string()]);
-            open = true;
+    let lines = unindent(text.unwrap_or(""));
+    let mut out = vec![first.to_string()];
+    if !top_level {
+        // As written, one blank line between runs of text.
+        for (i, line) in lines.iter().enumerate() {
+            if !line.is_empty() {
+                if i == 0 || lines[i - 1].is_empty() {
+                    out.push(String::new());
+                }
+                out.push(line.clone());
+            }
         }
+        return out;
     }
-    if top_level {
-        paragraphs = reformat_top_level(paragraphs);
-    }
+    let mut blocks = vec![Block::Para(out)];
+    blocks.extend(parse_blocks(&lines));
     let mut out = Vec::new();
-    for (i, p) in paragraphs.into_iter().enumerate() {
+    for (i, block) in reformat_top_level(blocks).into_iter().enumerate() {
         if i > 0 {
             out.push(String::new());
         }
-        out.extend(p);
+        match block {
+            Block::Para(p) => out.extend(p),
+            Block::Code(c) => out.extend(
+                c.into_iter()
+                    .map(|l| if l.is_empty() { l } else { format!("\t{l}") }),
+            ),
+        }
     }
     out
 }
 
-/// What go/doc/comment's parser and printer make of paragraphs of unindented lines.
-fn reformat_top_level(paragraphs: Vec<Vec<String>>) -> Vec<Vec<String>> {
-    let count = paragraphs.len();
-    let mut blocks: Vec<Vec<String>> = Vec::new();
+/// A block of a top-level doc comment.
+#[derive(Debug, PartialEq)]
+enum Block {
+    /// Unindented lines.
+    Para(Vec<String>),
+    /// Lines of a code sample, less their common indentation; blank lines inside kept.
+    Code(Vec<String>),
+}
+
+/// The lines of `text` without trailing blanks and one leading blank (go/printer's
+/// reading of `// text`; a schema comment is the text after `//` or inside `/* */`), less
+/// the leading blanks and tabs all its non-blank lines share (go/doc/comment's
+/// `unindent`), leading and trailing blank lines dropped.
+fn unindent(text: &str) -> Vec<String> {
+    let lines: Vec<&str> = text
+        .lines()
+        .map(|l| l.trim_end().strip_prefix(' ').unwrap_or(l.trim_end()))
+        .collect();
+    let cut = common_indent(lines.iter().copied());
+    let mut out: Vec<String> = lines
+        .iter()
+        .map(|l| l.get(cut..).unwrap_or("").to_string())
+        .collect();
+    while out.last().is_some_and(String::is_empty) {
+        out.pop();
+    }
+    let lead = out.iter().take_while(|l| l.is_empty()).count();
+    out.drain(..lead);
+    out
+}
+
+/// The length of the leading blanks and tabs the non-blank `lines` share.
+fn common_indent<'a>(lines: impl Iterator<Item = &'a str>) -> usize {
+    lines
+        .filter(|l| !l.is_empty())
+        .map(|l| &l[..l.len() - l.trim_start_matches([' ', '\t']).len()])
+        .reduce(|a, b| {
+            let n = a.bytes().zip(b.bytes()).take_while(|(x, y)| x == y).count();
+            &a[..n]
+        })
+        .map_or(0, str::len)
+}
+
+/// go/doc/comment's `indented`.
+fn indented(line: &str) -> bool {
+    line.starts_with([' ', '\t'])
+}
+
+/// go/doc/comment's `parseSpans`: runs of unindented lines are paragraphs, runs of
+/// indented and blank lines code blocks (or lists, which are kept as paragraphs here,
+/// trimmed). Its repairs of text that gofmt has not printed apply: a paragraph's last
+/// line ending in `{` or `\` starts the indented lines that follow it at once (a code
+/// sample whose first line was not indented), and a line starting with `}` right after
+/// them ends them; indented lines right after a list item continue it.
+fn parse_blocks(lines: &[String]) -> Vec<Block> {
+    let mut blocks = Vec::new();
+    let mut i = 0;
+    // A line moved from a paragraph to the code that follows it.
+    let mut forced: Option<usize> = None;
+    while i < lines.len() {
+        if lines[i].is_empty() {
+            i += 1;
+            continue;
+        }
+        let start = forced.take().unwrap_or(i);
+        if indented(&lines[i]) {
+            while i < lines.len() && (lines[i].is_empty() || indented(&lines[i])) {
+                i += 1;
+            }
+            let mut end = i;
+            while lines[end - 1].is_empty() {
+                end -= 1;
+            }
+            if end < lines.len() && lines[end].starts_with('}') {
+                end += 1;
+                i = end;
+            }
+            let run = &lines[start..end];
+            if is_list(&run[0]) {
+                for p in run.split(|l| l.is_empty()).filter(|p| !p.is_empty()) {
+                    blocks.push(Block::Para(
+                        p.iter().map(|l| l.trim().to_string()).collect(),
+                    ));
+                }
+            } else {
+                // The run's own common indentation goes; gofmt writes a tab instead.
+                let cut = common_indent(run.iter().map(String::as_str));
+                blocks.push(Block::Code(
+                    run.iter()
+                        .map(|l| l.get(cut..).unwrap_or("").to_string())
+                        .collect(),
+                ));
+            }
+        } else {
+            while i < lines.len() && !lines[i].is_empty() && !indented(&lines[i]) {
+                i += 1;
+            }
+            let mut para = lines[start..i].to_vec();
+            if i < lines.len() && !lines[i].is_empty() && !is_list(&lines[i]) {
+                let last = &lines[i - 1];
+                if is_list(last) {
+                    // The item's wrapped lines, up to a blank or unindented line.
+                    while i < lines.len() && indented(&lines[i]) {
+                        para.push(lines[i].trim().to_string());
+                        i += 1;
+                    }
+                } else if last.ends_with(['{', '\\']) {
+                    para.pop();
+                    forced = Some(i - 1);
+                }
+            }
+            if !para.is_empty() {
+                blocks.push(Block::Para(para));
+            }
+        }
+    }
+    blocks
+}
+
+/// go/doc/comment's `isList`: the line starts (after blanks) with `-`, `*`, `+`, `•`
+/// or a number and `.` or `)`, then a blank and some text.
+fn is_list(line: &str) -> bool {
+    let line = line.trim();
+    let rest = if let Some(r) = line.strip_prefix(['•', '*', '+', '-']) {
+        r
+    } else {
+        let digits = line.len() - line.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        if digits == 0 {
+            return false;
+        }
+        match line[digits..].strip_prefix(['.', ')']) {
+            Some(r) => r,
+            None => return false,
+        }
+    };
+    indented(rest) && !rest.trim().is_empty()
+}
+
+/// What go/doc/comment's parser and printer make of the blocks of a top-level comment.
+fn reformat_top_level(input: Vec<Block>) -> Vec<Block> {
+    let count = input.len();
+    // Whether block i is a paragraph, for the old heading form.
+    let paras: Vec<bool> = input.iter().map(|b| matches!(b, Block::Para(_))).collect();
+    let mut blocks: Vec<Block> = Vec::new();
     // Paragraphs whose text links are read from (not headings).
     let mut texts: Vec<String> = Vec::new();
     // (text, url) in the order met.
     let mut defs: Vec<(String, String)> = Vec::new();
-    for (i, p) in paragraphs.into_iter().enumerate() {
-        if let [line] = p.as_slice() {
-            if let Some(rest) = new_heading(line) {
-                blocks.push(vec![format!("# {rest}")]);
+    for (i, b) in input.into_iter().enumerate() {
+        let p = match b {
+            Block::Para(p) => p,
+            code @ Block::Code(_) => {
+                blocks.push(code);
                 continue;
             }
-            // The old form needs a paragraph before and after it.
-            if i > 0 && i + 1 < count && is_old_heading(line) {
-                blocks.push(vec![format!("# {line}")]);
+        };
+        if let [line] = p.as_slice() {
+            if let Some(rest) = new_heading(line) {
+                blocks.push(Block::Para(vec![format!("# {rest}")]));
+                continue;
+            }
+            // The old form needs a paragraph before it and one after it, which is
+            // not indented.
+            if i > 0 && i + 1 < count && paras[i + 1] && is_old_heading(line) {
+                blocks.push(Block::Para(vec![format!("# {line}")]));
                 continue;
             }
         }
@@ -107,12 +261,12 @@ fn reformat_top_level(paragraphs: Vec<Vec<String>>) -> Vec<Vec<String>> {
             Some(d) => defs.extend(d),
             None => {
                 let text = p.join("\n");
-                blocks.push(
+                blocks.push(Block::Para(
                     smart_quotes(&text)
                         .split('\n')
                         .map(str::to_string)
                         .collect(),
-                );
+                ));
                 texts.push(text);
             }
         }
@@ -137,7 +291,7 @@ fn reformat_top_level(paragraphs: Vec<Vec<String>>) -> Vec<Vec<String>> {
             .map(|((t, u), _)| format!("[{t}]: {u}"))
             .collect();
         if !block.is_empty() {
-            blocks.push(block);
+            blocks.push(Block::Para(block));
         }
     }
     blocks
@@ -354,7 +508,7 @@ mod tests {
 
     #[test]
     fn doc_comments_take_gofmt_form() {
-        let text = "\n\n  Overview  \n\n\n\n[a]: https://a.example\n[b]: https://b.example\n\nSee [b].\n#\tNew\n\nNext.\n\n";
+        let text = "\n\n Overview  \n\n\n\n[a]: https://a.example\n[b]: https://b.example\n\nSee [b].\n#\tNew\n\nNext.\n\n";
         assert_eq!(
             doc_comment("T is t.", Some(text), true),
             [
@@ -378,6 +532,48 @@ mod tests {
             ["F is f.", "", "Overview", "", "Next."]
         );
         assert_eq!(doc_comment("E.", Some(" \n\t\n"), true), ["E."]);
+        // A line indented past the rest is a code sample: a code block.
+        assert_eq!(
+            doc_comment("C.", Some(" See:\n   a ''b''\n\n\n    c\n d"), true),
+            ["C.", "", "See:", "", "\ta ''b''", "", "", "\t c", "", "d"]
+        );
+        assert_eq!(
+            doc_comment("C.", Some(" See:\n   a ''b''\n\n\n    c\n d"), false),
+            ["C.", "", "See:", "  a ''b''", "", "   c", "d"]
+        );
+        // gofmt's repairs: an unindented `{` line starts the code and a `}` line
+        // ends it; indented lines after a list item continue the item.
+        assert_eq!(
+            doc_comment(
+                "C.",
+                Some(" For example:\n message M {\n   int32 a = 1;\n }\n - an item\n   wrapped."),
+                true
+            ),
+            [
+                "C.",
+                "",
+                "For example:",
+                "",
+                "\tmessage M {",
+                "\t  int32 a = 1;",
+                "\t}",
+                "",
+                "- an item",
+                "wrapped."
+            ]
+        );
+        for (line, list) in [
+            ("  - a", true),
+            ("\t•\ta", true),
+            ("12) a", true),
+            ("3. a", true),
+            ("-a", false),
+            ("- ", false),
+            ("1 a", false),
+            ("x. a", false),
+        ] {
+            assert_eq!(is_list(line), list, "{line:?}");
+        }
         assert!(!is_old_heading("Ends with a period."));
         assert!(!is_old_heading("A 'quoted' thing"));
         assert_eq!(

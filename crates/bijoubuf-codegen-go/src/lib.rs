@@ -36,7 +36,10 @@
 //!
 //! Proto package `a.b.c` becomes Go package `c` in directory `a/b/c` of the output, with
 //! import path `<module>/a/b/c` ([`Options::module`]; [`Options::package_dir`] puts a
-//! package elsewhere). The empty package goes to the output's root. Package
+//! package elsewhere). The empty package goes to the output's root. A last element that is
+//! a Go keyword or predeclared identifier gets a `pb` suffix (`a.error` is package
+//! `errorpb` in `a/error/errorpb.bb.go`), so that importing it hides nothing; an import's
+//! alias also steps aside from the names generated code binds (`m`, `v`, `err`, …). Package
 //! `google.protobuf` is not generated: its types are those of the module's `wkt` package
 //! (`github.com/bijoubuf/bijoubuf/go/wkt`, see [`Options::wkt_import`]), which holds every
 //! type of the built-in `google/protobuf/*.proto` files, `descriptor.proto`'s included,
@@ -178,8 +181,12 @@ pub struct GeneratedFile {
     pub content: String,
 }
 
-/// Go's keywords and predeclared names a package may not take.
+/// Names a generated package does not take (it gets a `pb` suffix): Go's keywords; its
+/// predeclared identifiers, which a package of that name would hide in every file that
+/// imports it without an alias (generated code itself names `error`, `string`, `len`,
+/// `new`, …); the runtime's package; and the names with a meaning at package scope.
 const GO_RESERVED: &[&str] = &[
+    // Keywords.
     "break",
     "case",
     "chan",
@@ -205,9 +212,65 @@ const GO_RESERVED: &[&str] = &[
     "switch",
     "type",
     "var",
+    // Predeclared types, constants, zero value and functions.
+    "any",
+    "bool",
+    "byte",
+    "comparable",
+    "complex64",
+    "complex128",
+    "error",
+    "float32",
+    "float64",
+    "int",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "rune",
+    "string",
+    "uint",
+    "uint8",
+    "uint16",
+    "uint32",
+    "uint64",
+    "uintptr",
+    "true",
+    "false",
+    "iota",
+    "nil",
+    "append",
+    "cap",
+    "clear",
+    "close",
+    "complex",
+    "copy",
+    "delete",
+    "imag",
+    "len",
+    "make",
+    "max",
+    "min",
+    "new",
+    "panic",
+    "print",
+    "println",
+    "real",
+    "recover",
+    // The runtime's package, and names with a meaning at package scope.
     "bijoubuf",
     "init",
     "main",
+];
+
+/// The names generated functions bind (receivers, parameters, locals). An import alias
+/// is used inside those functions (`new(v1.Item)`), where a local of the same name would
+/// hide it, so an alias steps aside from these as from another alias (a digit suffix).
+/// `tests/snapshots.rs` imports a package of each name into every kind of field.
+const GO_LOCALS: &[&str] = &[
+    "at", "bk", "buf", "c", "depth", "derr", "e", "ec", "ek", "err", "es", "f", "i", "k", "ks",
+    "last", "m", "mk", "n", "o", "ok", "opts", "outer", "p", "prev", "r", "s", "u", "v", "vs", "w",
+    "wt", "x",
 ];
 
 /// Methods every generated message has: a field of the same name gets a trailing `_`.
@@ -510,6 +573,9 @@ fn comment_lines(comments: &Comments, indent: &str, first: &str) -> String {
     for line in gofmt::doc_comment(first, text, indent.is_empty()) {
         if line.is_empty() {
             let _ = writeln!(out, "{indent}//");
+        } else if line.starts_with('\t') {
+            // A code block's line, as gofmt prints it.
+            let _ = writeln!(out, "{indent}//{line}");
         } else {
             let _ = writeln!(out, "{indent}// {line}");
         }
@@ -813,7 +879,13 @@ impl Emitter<'_> {
                 let base = package_name(path.rsplit('/').next().unwrap_or("pb"));
                 let mut alias = base.clone();
                 let mut i = 2;
-                while self.imports.values().any(|a| *a == alias) || alias == "bijoubuf" {
+                // `base` has stepped aside from Go's reserved names (`package_name`),
+                // but a suffix could land on one (`float` → `float32`). `wkt` is an
+                // alias like any other.
+                while self.imports.values().any(|a| *a == alias)
+                    || GO_LOCALS.contains(&alias.as_str())
+                    || GO_RESERVED.contains(&alias.as_str())
+                {
                     alias = format!("{base}{i}");
                     i += 1;
                 }

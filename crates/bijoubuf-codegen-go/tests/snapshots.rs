@@ -407,9 +407,44 @@ message Oneofs {
     //
     // Text.
     string s = 1;
+    // A code sample in a wrapper's doc:
+    //
+    //     pick: n = 2 // not ''quoted''
     uint32 n = 2;
   }
+  // In a struct, a code sample stays as written:
+  //     oneof_sample ''here''
+  oneof other { uint32 o = 3; }
 }
+
+// A code sample, indented in the .proto; gofmt leaves its quotes alone:
+//
+//     expression: "x < 18 ? 'too young' : ''"
+//       deeper, then two blank lines inside
+//
+//
+//     last ''line''
+// Text ''after'' it.
+//
+// Heading Before Code
+//
+//    code after a heading look-alike
+//
+// An unindented line ends the code.
+//  - an indented list
+//  - of two
+//
+//Unspaced, then
+//  spaced by one more
+message CodeSamples {
+  // A field's sample:
+  //
+  //     field ''sample''
+  uint32 a = 1;
+}
+
+/*   */
+message EmptyBlockSpaces { uint32 a = 1; }
 "#;
 
 fn comment_shapes() -> String {
@@ -445,6 +480,36 @@ fn comments_of_every_shape_and_long_names_are_gofmt_clean() {
 }
 
 #[test]
+fn code_samples_in_comments_keep_their_indentation() {
+    let compiled = bijoubuf_schema::compile_sources(&[("shapes.proto", comment_shapes().as_str())])
+        .unwrap_or_else(|e| panic!("does not compile: {e:?}"));
+    let files = generate(&compiled.schema, &options());
+    let go = &files[0].content;
+    for part in [
+        // Top-level: gofmt's code block, a tab after `//`, the run's own indentation
+        // gone and the rest kept, blank lines inside kept, quotes as written.
+        "// A code sample, indented in the .proto; gofmt leaves its quotes alone:\n//\n\
+         //\texpression: \"x < 18 ? 'too young' : ''\"\n\
+         //\t  deeper, then two blank lines inside\n//\n//\n//\tlast ''line''\n//\n\
+         // Text \u{201d}after\u{201d} it.\n//\n",
+        // A heading look-alike before code is not a heading.
+        "//\n// Heading Before Code\n//\n//\tcode after a heading look-alike\n//\n",
+        // A list is kept as paragraph lines.
+        "// An unindented line ends the code.\n//\n// - an indented list\n// - of two\n//\n",
+        // One blank after `//` is the comment marker's, not indentation.
+        "//\n// Unspaced, then\n//\n//\tspaced by one more\ntype CodeSamples struct",
+        "//\n//\tpick: n = 2 // not ''quoted''\ntype Oneofs_N struct",
+        // In a struct: as written.
+        "\t// A field's sample:\n\t//\n\t//     field ''sample''\n",
+        "\t// In a struct, a code sample stays as written:\n\t//     oneof_sample ''here''\n",
+        // A blank comment adds nothing.
+        "// EmptyBlockSpaces is shapes.EmptyBlockSpaces.\ntype EmptyBlockSpaces struct",
+    ] {
+        assert!(go.contains(part), "no `{part}` in\n{go}");
+    }
+}
+
+#[test]
 fn descriptor_proto_types_compile() {
     let Some(go) = go() else {
         return;
@@ -464,4 +529,155 @@ fn descriptor_proto_types_compile() {
     )])
     .unwrap_or_else(|e| panic!("does not compile: {e:?}"));
     check_module(&go, &generate(&compiled.schema, &options()), "descriptor");
+}
+
+/// Last components of proto packages that must not become an import alias or a package
+/// name as they are: Go's predeclared identifiers and keywords, the runtime's and the
+/// well-known types' packages, and the names generated code binds in its functions
+/// (where an alias of the same name would be hidden).
+const SHADOWING_PACKAGES: &[&str] = &[
+    // Predeclared.
+    "bool",
+    "byte",
+    "complex64",
+    "complex128",
+    "error",
+    "float32",
+    "float64",
+    "int",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "rune",
+    "string",
+    "uint",
+    "uint8",
+    "uint16",
+    "uint32",
+    "uint64",
+    "uintptr",
+    "any",
+    "comparable",
+    "true",
+    "false",
+    "iota",
+    "nil",
+    "append",
+    "cap",
+    "clear",
+    "close",
+    "complex",
+    "copy",
+    "delete",
+    "imag",
+    "len",
+    "make",
+    "max",
+    "min",
+    "new",
+    "panic",
+    "print",
+    "println",
+    "real",
+    "recover",
+    // Keywords a proto package may hold, and names with a meaning at package scope.
+    "break",
+    "chan",
+    "func",
+    "go",
+    "range",
+    "type",
+    "var",
+    "init",
+    "main",
+    // Imported by generated code.
+    "bijoubuf",
+    "wkt",
+    // Bound by generated code's functions.
+    "m",
+    "x",
+    "r",
+    "s",
+    "w",
+    "buf",
+    "opts",
+    "depth",
+    "v",
+    "i",
+    "ok",
+    "err",
+    "derr",
+    "n",
+    "wt",
+    "mk",
+    "c",
+    "u",
+    "p",
+    "outer",
+    "prev",
+    "k",
+    "f",
+    "ks",
+    "last",
+    "o",
+    "at",
+    "es",
+    "ek",
+    "ec",
+    "e",
+    "vs",
+    "bk",
+];
+
+#[test]
+fn import_aliases_and_package_names_shadow_nothing() {
+    let Some(go) = go() else {
+        return;
+    };
+    let mut sources: Vec<(String, String)> = Vec::new();
+    let mut user = String::from(
+        "syntax = \"proto3\"; package t.user;\nimport \"google/protobuf/timestamp.proto\";\n",
+    );
+    let mut fields = String::from("  google.protobuf.Timestamp at_wkt = 1;\n");
+    let mut oneof = String::new();
+    for (i, name) in SHADOWING_PACKAGES.iter().enumerate() {
+        sources.push((
+            format!("{name}.proto"),
+            format!(
+                "syntax = \"proto3\"; package t.{name};\nmessage M {{ int32 a = 1; }}\nenum E {{ E_ZERO = 0; E_ONE = 1; }}\n"
+            ),
+        ));
+        user.push_str(&format!("import \"{name}.proto\";\n"));
+        let n = 10 * i as u32 + 10;
+        fields.push_str(&format!(
+            "  t.{name}.M m_{i} = {};\n  repeated t.{name}.M rm_{i} = {};\n  map<string, t.{name}.M> mm_{i} = {};\n  t.{name}.E e_{i} = {};\n  optional t.{name}.E oe_{i} = {};\n  repeated t.{name}.E re_{i} = {};\n  map<int32, t.{name}.E> me_{i} = {};\n",
+            n, n + 1, n + 2, n + 3, n + 4, n + 5, n + 6
+        ));
+        oneof.push_str(&format!(
+            "    t.{name}.M pm_{i} = {};\n    t.{name}.E pe_{i} = {};\n",
+            n + 7,
+            n + 8
+        ));
+    }
+    user.push_str(&format!(
+        "message Use {{\n{fields}  oneof pick {{\n{oneof}  }}\n}}\n"
+    ));
+    sources.push(("user.proto".to_string(), user));
+    let refs: Vec<(&str, &str)> = sources
+        .iter()
+        .map(|(n, s)| (n.as_str(), s.as_str()))
+        .collect();
+    let compiled = bijoubuf_schema::compile_sources(&refs)
+        .unwrap_or_else(|e| panic!("does not compile: {e:?}"));
+    let files = generate(&compiled.schema, &options());
+    let error = files
+        .iter()
+        .find(|f| f.name.starts_with("t/error/"))
+        .expect("t.error generated");
+    // A package named `error` would hide the type from every file that imports it
+    // without an alias.
+    assert_eq!(error.name, "t/error/errorpb.bb.go");
+    assert!(error.content.contains("\npackage errorpb\n"));
+    check_module(&go, &files, "aliases");
 }

@@ -88,7 +88,7 @@ func (SeverityNumber) EnumDesc() *bijoubuf.EnumDesc {
 // a bit-mask.  To extract the bit-field, for example, use an
 // expression like:
 //
-// (logRecord.flags & LOG_RECORD_FLAGS_TRACE_FLAGS_MASK)
+//	(logRecord.flags & LOG_RECORD_FLAGS_TRACE_FLAGS_MASK)
 type LogRecordFlags int32
 
 const LogRecordFlags_LOG_RECORD_FLAGS_DO_NOT_USE LogRecordFlags = 0
@@ -886,7 +886,7 @@ type LogRecord struct {
 	// For converting OpenTelemetry log data to formats that support only one timestamp or
 	// when receiving OpenTelemetry log data by recipients that support only one timestamp
 	// internally the following logic is recommended:
-	// - Use time_unix_nano if it is present, otherwise use observed_time_unix_nano.
+	//   - Use time_unix_nano if it is present, otherwise use observed_time_unix_nano.
 	//
 	// Value is UNIX Epoch time in nanoseconds since 00:00:00 UTC on 1 January 1970.
 	// Value of 0 indicates unknown or missing timestamp.
@@ -920,8 +920,8 @@ type LogRecord struct {
 	//
 	// The receivers SHOULD assume that the log record is not associated with a
 	// trace if any of the following is true:
-	// - the field is not present,
-	// - the field contains an invalid value.
+	//   - the field is not present,
+	//   - the field contains an invalid value.
 	TraceId []byte
 	// SpanId is field 10 (span_id).
 	//
@@ -935,8 +935,8 @@ type LogRecord struct {
 	//
 	// The receivers SHOULD assume that the log record is not associated with a
 	// span if any of the following is true:
-	// - the field is not present,
-	// - the field contains an invalid value.
+	//   - the field is not present,
+	//   - the field contains an invalid value.
 	SpanId []byte
 	// EventName is field 12 (event_name).
 	//

@@ -45,7 +45,7 @@ func (AggregationTemporality) EnumDesc() *bijoubuf.EnumDesc {
 // enum is a bit-mask.  To test the presence of a single flag in the flags of
 // a data point, for example, use an expression like:
 //
-// (point.flags & DATA_POINT_FLAGS_NO_RECORDED_VALUE_MASK) == DATA_POINT_FLAGS_NO_RECORDED_VALUE_MASK
+//	(point.flags & DATA_POINT_FLAGS_NO_RECORDED_VALUE_MASK) == DATA_POINT_FLAGS_NO_RECORDED_VALUE_MASK
 type DataPointFlags int32
 
 const DataPointFlags_DATA_POINT_FLAGS_DO_NOT_USE DataPointFlags = 0
@@ -74,21 +74,22 @@ func (DataPointFlags) EnumDesc() *bijoubuf.EnumDesc {
 //
 // MetricsData
 // └─── ResourceMetrics
-// ├── Resource
-// ├── SchemaURL
-// └── ScopeMetrics
-// ├── Scope
-// ├── SchemaURL
-// └── Metric
-// ├── Name
-// ├── Description
-// ├── Unit
-// └── data
-// ├── Gauge
-// ├── Sum
-// ├── Histogram
-// ├── ExponentialHistogram
-// └── Summary
+//
+//	├── Resource
+//	├── SchemaURL
+//	└── ScopeMetrics
+//	   ├── Scope
+//	   ├── SchemaURL
+//	   └── Metric
+//	      ├── Name
+//	      ├── Description
+//	      ├── Unit
+//	      └── data
+//	         ├── Gauge
+//	         ├── Sum
+//	         ├── Histogram
+//	         ├── ExponentialHistogram
+//	         └── Summary
 //
 // The main difference between this message and collector protocol is that
 // in this message there will not be any "control" or "metadata" specific to
@@ -842,7 +843,7 @@ var desc_ScopeMetrics bijoubuf.MessageDesc
 // Defines a Metric which has one or more timeseries.  The following is a
 // brief summary of the Metric data model.  For more details, see:
 //
-// https://github.com/open-telemetry/opentelemetry-specification/blob/main/specification/metrics/data-model.md
+//	https://github.com/open-telemetry/opentelemetry-specification/blob/main/specification/metrics/data-model.md
 //
 // The data model and relation between entities is shown in the
 // diagram below. Here, "DataPoint" is the term used to refer to any
@@ -855,42 +856,42 @@ var desc_ScopeMetrics bijoubuf.MessageDesc
 // - DataPoint contains timestamps, attributes, and one of the possible value type
 // fields.
 //
-// Metric
-// +------------+
-// |name        |
-// |description |
-// |unit        |     +------------------------------------+
-// |data        |---> |Gauge, Sum, Histogram, Summary, ... |
-// +------------+     +------------------------------------+
+//	  Metric
+//	+------------+
+//	|name        |
+//	|description |
+//	|unit        |     +------------------------------------+
+//	|data        |---> |Gauge, Sum, Histogram, Summary, ... |
+//	+------------+     +------------------------------------+
 //
-// Data [One of Gauge, Sum, Histogram, Summary, ...]
-// +-----------+
-// |...        |  // Metadata about the Data.
-// |points     |--+
-// +-----------+  |
-// |      +---------------------------+
-// |      |DataPoint 1                |
-// v      |+------+------+   +------+ |
-// +-----+   ||label |label |...|label | |
-// |  1  |-->||value1|value2|...|valueN| |
-// +-----+   |+------+------+   +------+ |
-// |  .  |   |+-----+                    |
-// |  .  |   ||value|                    |
-// |  .  |   |+-----+                    |
-// |  .  |   +---------------------------+
-// |  .  |                   .
-// |  .  |                   .
-// |  .  |                   .
-// |  .  |   +---------------------------+
-// |  .  |   |DataPoint M                |
-// +-----+   |+------+------+   +------+ |
-// |  M  |-->||label |label |...|label | |
-// +-----+   ||value1|value2|...|valueN| |
-// |+------+------+   +------+ |
-// |+-----+                    |
-// ||value|                    |
-// |+-----+                    |
-// +---------------------------+
+//	  Data [One of Gauge, Sum, Histogram, Summary, ...]
+//	+-----------+
+//	|...        |  // Metadata about the Data.
+//	|points     |--+
+//	+-----------+  |
+//	               |      +---------------------------+
+//	               |      |DataPoint 1                |
+//	               v      |+------+------+   +------+ |
+//	            +-----+   ||label |label |...|label | |
+//	            |  1  |-->||value1|value2|...|valueN| |
+//	            +-----+   |+------+------+   +------+ |
+//	            |  .  |   |+-----+                    |
+//	            |  .  |   ||value|                    |
+//	            |  .  |   |+-----+                    |
+//	            |  .  |   +---------------------------+
+//	            |  .  |                   .
+//	            |  .  |                   .
+//	            |  .  |                   .
+//	            |  .  |   +---------------------------+
+//	            |  .  |   |DataPoint M                |
+//	            +-----+   |+------+------+   +------+ |
+//	            |  M  |-->||label |label |...|label | |
+//	            +-----+   ||value1|value2|...|valueN| |
+//	                      |+------+------+   +------+ |
+//	                      |+-----+                    |
+//	                      ||value|                    |
+//	                      |+-----+                    |
+//	                      +---------------------------+
 //
 // Each distinct type of DataPoint represents the output of a specific
 // aggregation function, the result of applying the DataPoint's
@@ -3766,7 +3767,7 @@ type ExponentialHistogramDataPoint struct {
 	// scale describes the resolution of the histogram.  Boundaries are
 	// located at powers of the base, where:
 	//
-	// base = (2^(2^-scale))
+	//   base = (2^(2^-scale))
 	//
 	// The histogram bucket identified by `index`, a signed integer,
 	// contains values that are greater than (base^index) and

@@ -19,7 +19,7 @@ import (
 // a bit-mask.  To extract the bit-field, for example, use an
 // expression like:
 //
-// (span.flags & SPAN_FLAGS_TRACE_FLAGS_MASK)
+//	(span.flags & SPAN_FLAGS_TRACE_FLAGS_MASK)
 //
 // See https://www.w3.org/TR/trace-context-2/#trace-flags for the flag definitions.
 //
@@ -908,10 +908,10 @@ type Span struct {
 	// A collection of key/value pairs. Note, global attributes
 	// like server name can be set using the resource API. Examples of attributes:
 	//
-	// "/http/user_agent": "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_14_2) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/71.0.3578.98 Safari/537.36"
-	// "/http/server_latency": 300
-	// "example.com/myattribute": true
-	// "example.com/score": 10.239
+	//     "/http/user_agent": "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_14_2) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/71.0.3578.98 Safari/537.36"
+	//     "/http/server_latency": 300
+	//     "example.com/myattribute": true
+	//     "example.com/score": 10.239
 	//
 	// Attribute keys MUST be unique (it is not allowed to have more than one
 	// attribute with the same key).
