@@ -539,3 +539,82 @@ fn typescript_and_rust_encoders_refuse_alike_at_their_limits() {
         node.ask(req).expect("testee answers")
     });
 }
+
+/// Keys of every width (SPEC §2.3, §4.1) before and after every field shape: TypeScript
+/// encodes each value of the key schema (`typescript::key_schema`) to the bytes Rust
+/// (reflect) writes, decodes them back to the same bytes, and Rust takes TypeScript's
+/// arbitrary values to the same bytes. Regression: a message whose only field was past 62
+/// threw `ReferenceError: prev is not defined` when encoded (and did not type-check).
+#[test]
+fn keys_of_every_width_encode_alike_in_typescript_and_rust() {
+    use bijoubuf_reflect::{DescriptorPool, DynamicMessage};
+
+    let Some(mut node) = Node::start() else {
+        return;
+    };
+    let src = typescript::key_schema();
+    let compiled = bijoubuf_schema::compile_sources(&[("keys.proto", src.as_str())])
+        .unwrap_or_else(|d| panic!("{d:?}"));
+    let pool = DescriptorPool::new(&compiled.schema);
+    let mut checked = 0;
+    for n in typescript::KEY_EDGES {
+        for (_, shape, value) in typescript::KEY_SHAPES {
+            for (name, jsons) in [
+                (
+                    format!("keys.Alone{n}_{shape}"),
+                    vec![format!("{{\"f\": {value}}}")],
+                ),
+                (
+                    format!("keys.After{n}_{shape}"),
+                    vec![
+                        format!("{{\"f\": {value}}}"),
+                        format!("{{\"a\": 1, \"f\": {value}}}"),
+                        format!("{{\"a\": 1, \"f\": {value}, \"z\": 2}}"),
+                        format!("{{\"f\": {value}, \"z\": 2}}"),
+                    ],
+                ),
+            ] {
+                let Some(desc) = pool.message(&name) else {
+                    assert!(n == 1 && name.contains("After"), "no {name}");
+                    continue;
+                };
+                for json in jsons {
+                    if n == typescript::KEY_EDGES[9] && json.contains("\"z\"") {
+                        continue;
+                    }
+                    let rust = bijoubuf_reflect::json::from_str(&desc, &json)
+                        .unwrap_or_else(|e| panic!("{name} {json}: {e}"))
+                        .encode()
+                        .unwrap_or_else(|e| panic!("{name} {json}: {e}"));
+                    let ts = node.encode_json(&name, &json);
+                    assert_eq!(
+                        ts.as_deref().map(hex::format),
+                        Ok(hex::format(&rust)),
+                        "{name} {json}: TypeScript's encoding"
+                    );
+                    match node.decode(&name, &rust, &Config::default()) {
+                        Outcome::Accepted { reencoded, .. } if reencoded == rust => {}
+                        other => {
+                            panic!("{name} {json}: TypeScript decodes Rust's bytes to {other:?}")
+                        }
+                    }
+                    checked += 1;
+                }
+                for seed in 0..8 {
+                    let bytes = node
+                        .arbitrary(&name, seed)
+                        .unwrap_or_else(|e| panic!("{name}: {e}"));
+                    let back = DynamicMessage::decode(&desc, &bytes)
+                        .unwrap_or_else(|e| panic!("{name} {}: {e}", hex::format(&bytes)))
+                        .encode()
+                        .unwrap_or_else(|e| panic!("{name} {}: {e}", hex::format(&bytes)));
+                    assert_eq!(
+                        back, bytes,
+                        "{name} seed {seed}: Rust re-encodes TypeScript's"
+                    );
+                }
+            }
+        }
+    }
+    assert!(checked > 400, "only {checked} values");
+}

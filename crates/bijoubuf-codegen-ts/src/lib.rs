@@ -638,8 +638,10 @@ impl Emitter<'_> {
             }
         }
         // Keys of fields up to 62 take one byte whatever field precedes them (SPEC §4.1);
-        // past that the size pass tracks the previous written field too.
-        let track_prev = m.fields.iter().any(|f| f.number > 62);
+        // past that the size pass tracks the previous written field too. The first field's
+        // key is always written after field 0, so its size and bytes are constants and it
+        // needs no `prev`: a message whose only field is past 62 declares none.
+        let track_prev = m.fields.iter().skip(1).any(|f| f.number > 62);
         let mut size = String::new();
         let mut write = String::new();
         for (idx, f) in m.fields.iter().enumerate() {
@@ -647,6 +649,8 @@ impl Emitter<'_> {
             let wire = c.wire;
             let key_size = if f.number <= 62 {
                 "1".to_string()
+            } else if idx == 0 {
+                first_key_len(f.number, wire).to_string()
             } else {
                 format!("$e.sizeKey({}, prev, {wire})", f.number)
             };
@@ -675,6 +679,8 @@ impl Emitter<'_> {
                 } else {
                     format!("w.buf[w.pos++] = {k} - prev * 4;")
                 }
+            } else if idx == 0 {
+                format!("$e.writeKey(w, {}, 0, {wire});", f.number)
             } else {
                 format!("$e.writeKey(w, {}, prev, {wire});", f.number)
             };
@@ -1042,6 +1048,19 @@ fn decoded_default(ty: &FieldType) -> &'static str {
         FieldType::Scalar(Float | Double) => "Object.is(x, 0)",
         FieldType::Scalar(Int64 | Sint64 | Uint64 | Fixed64 | Sfixed64) => "x === 0n",
         _ => "x === 0",
+    }
+}
+
+/// The length of the key of field `no` with wire type `wire` written first in its message,
+/// after field 0: the bijou64 length (SPEC §2.3) of `(no - 1) * 4 + wire` (SPEC §4.1).
+fn first_key_len(no: u32, wire: u32) -> u32 {
+    match (u64::from(no) - 1) * 4 + u64::from(wire) {
+        0..=247 => 1,
+        248..=503 => 2,
+        504..=66_039 => 3,
+        66_040..=16_843_255 => 4,
+        // Field numbers stop at 2^29 - 1 (SPEC §4.3), so a key stays within tier 5.
+        _ => 5,
     }
 }
 

@@ -1,6 +1,7 @@
 //! One named snapshot of generated TypeScript per schema in `schemas/`, and the
 //! generator's fixed choices checked directly.
 
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use bijoubuf_codegen_ts::{GeneratedFile, Options, generate};
@@ -199,6 +200,83 @@ fn keys_past_field_62_are_sized_and_written_from_the_previous_field() {
         "    if (x !== \"\" && x != null) { n += $e.sizeKey(1000, prev, 2) + $e.sizeString(p, x); }",
         "  if (x !== 0 && x !== 0n && x != null) { w.buf[w.pos++] = 244 - prev * 4; $e.writeUint32(w, x); prev = 62; }",
         "  if (x !== \"\" && x != null) { $e.writeKey(w, 1000, prev, 2); $e.writeString(w, p, x); }",
+    ] {
+        assert!(ts.contains(line), "no `{line}` in\n{ts}");
+    }
+}
+
+/// The field numbers at each side of a bijou64 tier edge for a first record's key
+/// `(n - 1) * 4 + wire` (SPEC §2.3, §4.1): one-byte keys end at 62, two-byte at 126, …
+const KEY_EDGES: [u32; 10] = [
+    1, 62, 63, 126, 127, 16510, 16511, 4210814, 4210815, 536870911,
+];
+
+/// One field declaration of each shape, numbered `n` (`Leaf` and `E` declared beside).
+fn shapes(n: u32) -> Vec<String> {
+    [
+        "int32 f",
+        "fixed32 f",
+        "double f",
+        "string f",
+        "bytes f",
+        "bool f",
+        "E f",
+        "Leaf f",
+        "optional uint64 f",
+        "repeated uint32 f",
+        "repeated string f",
+        "repeated Leaf f",
+        "map<string, uint32> f",
+        "map<uint32, Leaf> f",
+        "oneof o { string f",
+        "oneof o { Leaf f",
+    ]
+    .iter()
+    .map(|s| {
+        let close = if s.starts_with("oneof") { " }" } else { "" };
+        format!("{s} = {n};{close}")
+    })
+    .collect()
+}
+
+#[test]
+fn every_function_declares_the_previous_field_it_reads() {
+    // Regression: a message whose only field was past 62 wrote its key from a `prev` its
+    // write pass never declared (a ReferenceError when encoding).
+    let mut src = String::from(
+        "syntax = \"proto3\"; package p; enum E { E_ZERO = 0; E_ONE = 1; } message Leaf { uint32 x = 1; }\n",
+    );
+    for (i, n) in KEY_EDGES.iter().enumerate() {
+        for (j, field) in shapes(*n).iter().enumerate() {
+            // Alone, and after field 1 (another key delta).
+            let _ = writeln!(src, "message Alone{i}_{j} {{ {field} }}");
+            if *n > 1 {
+                let _ = writeln!(src, "message After{i}_{j} {{ uint32 a = 1; {field} }}");
+            }
+        }
+    }
+    let ts = one(&src);
+    let mut checked = 0;
+    for func in ts.split("\nfunction ").skip(1) {
+        let body = func.split("\n}\n").next().unwrap_or_default();
+        let reads = body.contains("prev)")
+            || body.contains("prev,")
+            || body.contains("prev *")
+            || body.contains("prev +");
+        if reads {
+            checked += 1;
+            assert!(
+                body.contains("let prev = 0;"),
+                "reads `prev` undeclared:\nfunction {body}"
+            );
+        }
+    }
+    assert!(checked > 100, "only {checked} functions read `prev`");
+    // A first key is a constant: field 99 alone, a two-byte key (98 * 4 = 392).
+    let ts = one("syntax = \"proto3\"; package p; message S99 { int32 f = 99; }");
+    for line in [
+        "    if (x !== 0 && x !== 0n && x != null) { n += 2 + $e.sizeInt32(x); }",
+        "  if (x !== 0 && x !== 0n && x != null) { $e.writeKey(w, 99, 0, 0); $e.writeInt32(w, x); }",
     ] {
         assert!(ts.contains(line), "no `{line}` in\n{ts}");
     }
