@@ -375,6 +375,39 @@ fn protos(dir: &Path, rel: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
+/// Schemas (each a set of files) whose TypeScript modules have shapes the samples lack,
+/// type-checked with them (with service clients).
+const TYPE_CHECK_SHAPES: &[(&str, &[(&str, &str)])] = &[
+    (
+        "enums_only",
+        &[(
+            "e.proto",
+            "syntax = \"proto3\"; package e; enum Code { OK = 0; CANCELLED = 1; }",
+        )],
+    ),
+    (
+        "services_only",
+        &[
+            (
+                "m.proto",
+                "syntax = \"proto3\"; package m; message Req {} message Res { uint32 x = 1; }",
+            ),
+            (
+                "s.proto",
+                "syntax = \"proto3\"; package s; import \"m.proto\"; \
+                 service Svc { rpc Get(m.Req) returns (m.Res); rpc Watch(m.Req) returns (stream m.Res); }",
+            ),
+        ],
+    ),
+    (
+        "empty_message_and_enum",
+        &[(
+            "x.proto",
+            "syntax = \"proto3\"; package x; enum E { E_ZERO = 0; } message Empty {}",
+        )],
+    ),
+];
+
 #[test]
 fn generated_typescript_for_every_sample_schema_type_checks() {
     if typescript::testee()
@@ -403,6 +436,22 @@ fn generated_typescript_for_every_sample_schema_type_checks() {
         std::fs::create_dir_all(&dir).expect("gen dir");
         let mut options = bijoubuf_codegen_ts::Options::new();
         options.runtime_import("../../../src/index.js");
+        for f in bijoubuf_codegen_ts::generate(&compiled.schema, &options) {
+            std::fs::write(dir.join(&f.name), f.content).expect("write");
+        }
+    }
+    // Module shapes the samples lack, under the package's strict settings
+    // (`noUnusedLocals` included). Regressions: a package of enums alone declared `$e` and
+    // `$d` without using them.
+    for (name, sources) in TYPE_CHECK_SHAPES {
+        let compiled =
+            bijoubuf_schema::compile_sources(sources).unwrap_or_else(|d| panic!("{name}: {d:?}"));
+        let dir = out.join(name);
+        std::fs::create_dir_all(&dir).expect("gen dir");
+        let mut options = bijoubuf_codegen_ts::Options::new();
+        options
+            .runtime_import("../../../src/index.js")
+            .services(true);
         for f in bijoubuf_codegen_ts::generate(&compiled.schema, &options) {
             std::fs::write(dir.join(&f.name), f.content).expect("write");
         }

@@ -165,6 +165,8 @@ pub fn generate(schema: &Schema, options: &Options) -> Vec<GeneratedFile> {
                 package,
                 names: &names,
                 imports: BTreeMap::new(),
+                has_messages: false,
+                uses_runtime: false,
                 body: String::new(),
             };
             for f in files {
@@ -336,6 +338,12 @@ struct Emitter<'a> {
     names: &'a HashMap<String, TypeName>,
     /// Other packages referenced: package → namespace alias.
     imports: BTreeMap<String, String>,
+    /// Whether the module holds a message type, whose code reaches the runtime's encoder
+    /// and decoder through `$e` and `$d`.
+    has_messages: bool,
+    /// Whether anything refers to the runtime (`$bb`): a message or a service client;
+    /// enums alone do not.
+    uses_runtime: bool,
     body: String,
 }
 
@@ -428,6 +436,8 @@ impl Emitter<'_> {
             self.enumeration(e);
         }
         let name = self.type_ref(&m.full_name);
+        self.has_messages = true;
+        self.uses_runtime = true;
         self.doc(&m.comments, "");
         let _ = writeln!(
             self.body,
@@ -980,7 +990,11 @@ impl Emitter<'_> {
             sources.join(", "),
             self.package
         );
-        let _ = writeln!(out, "import * as $bb from {runtime:?};");
+        // Only what the module uses: `noUnusedLocals` refuses an unused `$e` or `$d` (a
+        // package of enums alone, or of service clients alone).
+        if self.uses_runtime {
+            let _ = writeln!(out, "import * as $bb from {runtime:?};");
+        }
         for (package, alias) in &self.imports {
             let _ = writeln!(
                 out,
@@ -988,9 +1002,11 @@ impl Emitter<'_> {
                 format!("./{}", module_file(package).replace(".ts", ".js"))
             );
         }
-        out.push_str(
-            "\n/** The encoder's per-kind checks and writers, the decoder's reads. */\nconst $e = $bb.enc;\nconst $d = $bb.dec;\n",
-        );
+        if self.has_messages {
+            out.push_str(
+                "\n/** The encoder's per-kind checks and writers, the decoder's reads. */\nconst $e = $bb.enc;\nconst $d = $bb.dec;\n",
+            );
+        }
         out.push('\n');
         out.push_str(&self.body);
         while out.ends_with("\n\n") {

@@ -281,3 +281,21 @@ fn every_function_declares_the_previous_field_it_reads() {
         assert!(ts.contains(line), "no `{line}` in\n{ts}");
     }
 }
+
+#[test]
+fn a_module_declares_only_the_runtime_bindings_it_uses() {
+    // Regression: a package of enums alone declared `$e` and `$d` (TS6133 under
+    // `noUnusedLocals`); it uses nothing of the runtime.
+    let ts = one(r#"syntax = "proto3"; package p; enum Code { OK = 0; }"#);
+    for absent in ["import * as $bb", "const $e", "const $d"] {
+        assert!(!ts.contains(absent), "`{absent}` in\n{ts}");
+    }
+    let ts = one(r#"syntax = "proto3"; package p; message Empty {}"#);
+    for present in [
+        "import * as $bb",
+        "const $e = $bb.enc;",
+        "const $d = $bb.dec;",
+    ] {
+        assert!(ts.contains(present), "no `{present}` in\n{ts}");
+    }
+}
