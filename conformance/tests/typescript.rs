@@ -400,6 +400,19 @@ const TYPE_CHECK_SHAPES: &[(&str, &[(&str, &str)])] = &[
         ],
     ),
     (
+        // Fields whose JSON names coincide, which proto2 allows (bufbuild's lint testdata
+        // field_no_descriptor): each gets its own property.
+        "json_name_collisions",
+        &[(
+            "c.proto",
+            "syntax = \"proto2\"; package c; message M { \
+             optional string descriptor = 1; optional string Descriptor = 2; \
+             optional string _descriptor = 3; optional string descriptor_ = 4; \
+             repeated int32 list = 5; repeated int32 list_ = 6; \
+             oneof pick { string a_b = 7; string a_b_ = 8; } optional string pick_ = 9; }",
+        )],
+    ),
+    (
         "empty_message_and_enum",
         &[(
             "x.proto",
@@ -442,7 +455,7 @@ fn generated_typescript_for_every_sample_schema_type_checks() {
     }
     // Module shapes the samples lack, under the package's strict settings
     // (`noUnusedLocals` included). Regressions: a package of enums alone declared `$e` and
-    // `$d` without using them.
+    // `$d` without using them; fields of one JSON name gave one property twice.
     for (name, sources) in TYPE_CHECK_SHAPES {
         let compiled =
             bijoubuf_schema::compile_sources(sources).unwrap_or_else(|d| panic!("{name}: {d:?}"));

@@ -41,7 +41,11 @@
 //! | unknown fields | `$unknown?: UnknownField[]`, filled by a preserving decode |
 //!
 //! Property names are the fields' JSON names (lowerCamelCase); error paths keep the
-//! schema's names. Types from another package are reached through a namespace import of
+//! schema's names. Where two would be one property (proto2 allows `descriptor` and
+//! `descriptor_`, both JSON name `descriptor`; a oneof named like a field's JSON name), the
+//! later declared gets `$` appended (`descriptor$`), as does a oneof member's `case`; the
+//! proto3 JSON mapping still writes and reads the JSON name (`json` in the field's
+//! description), and a JSON name two fields share reads as the lower-numbered, as in Rust. Types from another package are reached through a namespace import of
 //! that package's module (`./google.protobuf.js`). Well-known types are generated like any
 //! other message. Not generated: extensions.
 //!
@@ -167,6 +171,7 @@ pub fn generate(schema: &Schema, options: &Options) -> Vec<GeneratedFile> {
                 imports: BTreeMap::new(),
                 has_messages: false,
                 uses_runtime: false,
+                props: Props::default(),
                 body: String::new(),
             };
             for f in files {
@@ -344,7 +349,58 @@ struct Emitter<'a> {
     /// Whether anything refers to the runtime (`$bb`): a message or a service client;
     /// enums alone do not.
     uses_runtime: bool,
+    /// The properties of the message being emitted ([`Props`]).
+    props: Props,
     body: String,
+}
+
+/// The TypeScript names of one message's members: each field's property (a oneof member's
+/// `case`) by field number, and each oneof's property. They start from the JSON names and
+/// the oneofs' lowerCamelCase names; where two would be one (proto2 allows two fields one
+/// JSON name, `descriptor` and `descriptor_`), the later declared gets `$` appended until
+/// it is unique, as a type named like a global does. The JSON mapping keeps the JSON name.
+#[derive(Default)]
+struct Props {
+    fields: HashMap<u32, String>,
+    oneofs: Vec<String>,
+}
+
+impl Props {
+    fn of(m: &MessageDef) -> Props {
+        fn unique(taken: &mut Vec<String>, base: String) -> String {
+            let mut name = base;
+            while taken.contains(&name) {
+                name.push('$');
+            }
+            taken.push(name.clone());
+            name
+        }
+        // The interface's properties, `$unknown` (preserved records) among them; and the
+        // cases of each oneof.
+        let mut taken = vec!["$unknown".to_string()];
+        let mut cases: Vec<Vec<String>> = vec![Vec::new(); m.oneofs.len()];
+        let mut oneofs: Vec<Option<String>> = vec![None; m.oneofs.len()];
+        let mut fields = HashMap::new();
+        for f in m.fields_in_declaration_order() {
+            let prop = match real_oneof(m, f) {
+                Some(i) => {
+                    if oneofs[i].is_none() {
+                        let o = m.oneofs[i].name.to_lower_camel_case();
+                        oneofs[i] = Some(unique(&mut taken, o));
+                    }
+                    unique(&mut cases[i], f.json_name.clone())
+                }
+                None => unique(&mut taken, f.json_name.clone()),
+            };
+            fields.insert(f.number, prop);
+        }
+        let oneofs = oneofs
+            .into_iter()
+            .zip(&m.oneofs)
+            .map(|(p, o)| p.unwrap_or_else(|| o.name.to_lower_camel_case()))
+            .collect();
+        Props { fields, oneofs }
+    }
 }
 
 impl Emitter<'_> {
@@ -422,6 +478,20 @@ impl Emitter<'_> {
         let _ = writeln!(self.body, "export type {name} = number;\n");
     }
 
+    /// The property of field `f` of the message being emitted (its `case` in a oneof).
+    fn prop(&self, f: &FieldDef) -> String {
+        self.props
+            .fields
+            .get(&f.number)
+            .cloned()
+            .unwrap_or_else(|| f.json_name.clone())
+    }
+
+    /// The property of oneof `i` of the message being emitted.
+    fn oneof_prop(&self, i: usize) -> String {
+        self.props.oneofs[i].clone()
+    }
+
     /// The TypeScript type of one element of `ty`.
     fn element_type(&mut self, ty: &FieldType) -> String {
         match ty {
@@ -436,6 +506,7 @@ impl Emitter<'_> {
             self.enumeration(e);
         }
         let name = self.type_ref(&m.full_name);
+        self.props = Props::of(m);
         self.has_messages = true;
         self.uses_runtime = true;
         self.doc(&m.comments, "");
@@ -462,7 +533,7 @@ impl Emitter<'_> {
                     } else {
                         ""
                     };
-                    let _ = writeln!(self.body, "  {}{opt}: {ty};", prop_key(&f.json_name));
+                    let _ = writeln!(self.body, "  {}{opt}: {ty};", prop_key(&self.prop(f)));
                 }
             }
         }
@@ -487,7 +558,7 @@ impl Emitter<'_> {
             if let Some(i) = real_oneof(m, f) {
                 if !oneofs_done[i] {
                     oneofs_done[i] = true;
-                    let name = literal_key(&m.oneofs[i].name.to_lower_camel_case());
+                    let name = literal_key(&self.oneof_prop(i));
                     let _ = writeln!(self.body, "  {name}: undefined,");
                 }
                 continue;
@@ -495,7 +566,7 @@ impl Emitter<'_> {
             let _ = writeln!(
                 self.body,
                 "  {}: {},",
-                literal_key(&f.json_name),
+                literal_key(&self.prop(f)),
                 initial(f)
             );
         }
@@ -544,7 +615,7 @@ impl Emitter<'_> {
             );
             let oneof = real_oneof(m, f).filter(|_| f.cardinality == Cardinality::Single);
             if let Some(o) = oneof {
-                let slot = read_slot(&m.oneofs[o].name.to_lower_camel_case());
+                let slot = read_slot(&self.oneof_prop(o));
                 let _ = writeln!(
                     b,
                     "          if ({slot} !== undefined) throw new $bb.DecodeError(\"oneof-conflict\", kAt);"
@@ -560,8 +631,8 @@ impl Emitter<'_> {
                 );
             }
             let target = match oneof {
-                Some(o) => write_slot(&m.oneofs[o].name.to_lower_camel_case()),
-                None => write_slot(&f.json_name),
+                Some(o) => write_slot(&self.oneof_prop(o)),
+                None => write_slot(&self.prop(f)),
             };
             match &f.cardinality {
                 Cardinality::Single => {
@@ -577,7 +648,7 @@ impl Emitter<'_> {
                         let _ = writeln!(
                             b,
                             "          {target} = {{ case: {:?}, value: x }};",
-                            f.json_name
+                            self.prop(f)
                         );
                     } else {
                         if f.presence == Presence::Implicit {
@@ -601,7 +672,7 @@ impl Emitter<'_> {
                     let _ = writeln!(
                         b,
                         "          $d.readMapInto(r, {name}.fieldList[{i}]!, kAt, end, depth, {});",
-                        read_slot(&f.json_name)
+                        read_slot(&self.prop(f))
                     );
                 }
             }
@@ -622,7 +693,7 @@ impl Emitter<'_> {
                 let _ = writeln!(
                     b,
                     "  if ({} === undefined) throw new $bb.DecodeError(\"missing-required-field\", end).push({:?});",
-                    read_slot(&f.json_name),
+                    read_slot(&self.prop(f)),
                     format!(".{}", f.name)
                 );
             }
@@ -642,7 +713,7 @@ impl Emitter<'_> {
                 && oneof_vars[i].is_none()
             {
                 let var = format!("o{i}");
-                let slot = read_slot(&m.oneofs[i].name.to_lower_camel_case());
+                let slot = read_slot(&self.oneof_prop(i));
                 let _ = writeln!(loads, "  const {var}: any = {slot};");
                 oneof_vars[i] = Some(var);
             }
@@ -758,7 +829,7 @@ impl Emitter<'_> {
         let oneof = real_oneof(m, f).and_then(|i| oneofs[i].clone());
         let read = match &oneof {
             Some(_) => String::new(),
-            None => read_slot(&f.json_name),
+            None => read_slot(&self.prop(f)),
         };
         let mut c = FieldCode {
             read,
@@ -793,7 +864,7 @@ impl Emitter<'_> {
                 c.cond = match (&oneof, f.presence) {
                     (Some(o), _) => format!(
                         "{o} != null && {o}.case === {:?} && (x = {o}.value) !== undefined",
-                        f.json_name
+                        self.prop(f)
                     ),
                     (None, Presence::Required) => {
                         c.size_pre
@@ -892,12 +963,12 @@ impl Emitter<'_> {
         for no in &o.fields {
             let Some(f) = m.field(*no) else { continue };
             let ty = self.element_type(&f.ty);
-            arms.push(format!("{{ case: {:?}; value: {ty} }}", f.json_name));
+            arms.push(format!("{{ case: {:?}; value: {ty} }}", self.prop(f)));
         }
         let _ = writeln!(
             self.body,
             "  {}?:\n    | {};",
-            prop_key(&o.name.to_lower_camel_case()),
+            prop_key(&self.oneof_prop(i)),
             arms.join("\n    | ")
         );
     }
@@ -922,8 +993,12 @@ impl Emitter<'_> {
 
     fn field_spec(&mut self, m: &MessageDef, f: &FieldDef) -> String {
         let mut s = format!("{{ no: {}, name: {:?}", f.number, f.name);
-        if f.json_name != f.name {
-            let _ = write!(s, ", prop: {:?}", f.json_name);
+        let prop = self.prop(f);
+        if prop != f.name {
+            let _ = write!(s, ", prop: {prop:?}");
+        }
+        if f.json_name != prop {
+            let _ = write!(s, ", json: {:?}", f.json_name);
         }
         let value_ty = match &f.cardinality {
             Cardinality::Map { key, value } => {
@@ -956,7 +1031,7 @@ impl Emitter<'_> {
         if f.cardinality == Cardinality::Single {
             match (real_oneof(m, f), f.presence) {
                 (Some(i), _) => {
-                    let _ = write!(s, ", oneof: {:?}", m.oneofs[i].name.to_lower_camel_case());
+                    let _ = write!(s, ", oneof: {:?}", self.oneof_prop(i));
                 }
                 (None, Presence::Explicit) => s.push_str(", presence: $bb.Presence.Explicit"),
                 (None, Presence::Required) => s.push_str(", presence: $bb.Presence.Required"),
@@ -967,10 +1042,8 @@ impl Emitter<'_> {
         // the name written out are what makes a runtime's field loop fast (a property access
         // of one name, where `v[key]` over all fields of all types is slow).
         let slot = match real_oneof(m, f) {
-            Some(i) if f.cardinality == Cardinality::Single => {
-                m.oneofs[i].name.to_lower_camel_case()
-            }
-            _ => f.json_name.clone(),
+            Some(i) if f.cardinality == Cardinality::Single => self.oneof_prop(i),
+            _ => prop,
         };
         let access = member_access(&slot);
         let _ = write!(

@@ -299,3 +299,29 @@ fn a_module_declares_only_the_runtime_bindings_it_uses() {
         assert!(ts.contains(present), "no `{present}` in\n{ts}");
     }
 }
+
+#[test]
+fn fields_of_one_json_name_get_distinct_properties_and_keep_it_in_json() {
+    // Regression: proto2 lets `descriptor` and `descriptor_` share the JSON name
+    // "descriptor"; the interface declared it twice (TS2300). The later declared gets `$`.
+    let ts = one(r#"syntax = "proto2"; package p;
+        message M {
+          optional string descriptor = 1;
+          optional string descriptor_ = 2;
+          oneof pick { string a_b = 3; string a_b_ = 4; }
+          optional string pick_ = 5;
+        }"#);
+    for part in [
+        "  descriptor?: string;\n  descriptor$?: string;\n",
+        "  pick?:\n    | { case: \"aB\"; value: string }\n    | { case: \"aB$\"; value: string };\n  pick$?: string;",
+        "{ no: 2, name: \"descriptor_\", prop: \"descriptor$\", json: \"descriptor\", kind: $bb.Kind.String, presence: $bb.Presence.Explicit, get: (v) => v.descriptor$, set: (v, x) => { v.descriptor$ = x; } }",
+        "{ no: 4, name: \"a_b_\", prop: \"aB$\", json: \"aB\", kind: $bb.Kind.String, oneof: \"pick\",",
+        "  descriptor$: undefined,",
+        "          v.pick = { case: \"aB$\", value: x };",
+        "  x = v.descriptor$;",
+        "o0.case === \"aB$\" && (x = o0.value)",
+        "{ no: 5, name: \"pick_\", prop: \"pick$\", json: \"pick\",",
+    ] {
+        assert!(ts.contains(part), "no `{part}` in\n{ts}");
+    }
+}
