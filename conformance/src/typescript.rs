@@ -60,14 +60,80 @@ fn write(schema: &bijoubuf_schema::Schema, out: &Path, runtime: &str) -> Result<
     Ok(())
 }
 
+/// The field numbers at each side of a bijou64 tier edge for the key of a message's first
+/// record, `(n - 1) * 4 + wire` (SPEC §2.3, §4.1), from 1 to the highest number (SPEC §4.3).
+pub const KEY_EDGES: [u32; 10] = [
+    1, 62, 63, 126, 127, 16510, 16511, 4210814, 4210815, 536870911,
+];
+
+/// Each field shape of [`key_schema`]: its declaration up to the number (`f = n;` follows,
+/// then `}` for a oneof), its name in the schema's message names, and a set value of it
+/// as proto3 JSON.
+pub const KEY_SHAPES: [(&str, &str, &str); 16] = [
+    ("int32 f", "Int32", "-7"),
+    ("fixed32 f", "Fixed32", "5"),
+    ("double f", "Double", "1.5"),
+    ("string f", "String", "\"hi\""),
+    ("bytes f", "Bytes", "\"AQI=\""),
+    ("bool f", "Bool", "true"),
+    ("E f", "Enum", "\"E_ONE\""),
+    ("Leaf f", "Message", "{\"x\": 3}"),
+    ("optional uint64 f", "Optional", "\"0\""),
+    ("repeated uint32 f", "Packed", "[1, 300]"),
+    ("repeated string f", "Strings", "[\"a\", \"\"]"),
+    ("repeated Leaf f", "Messages", "[{\"x\": 1}, {}]"),
+    ("map<string, uint32> f", "StringMap", "{\"b\": 2, \"a\": 1}"),
+    ("map<uint32, Leaf> f", "LeafMap", "{\"7\": {\"x\": 1}}"),
+    ("oneof o { string f", "OneofString", "\"\""),
+    ("oneof o { Leaf f", "OneofMessage", "{}"),
+];
+
+/// A schema (package `keys`) for the keys of every width: for each field number of
+/// [`KEY_EDGES`] and shape of [`KEY_SHAPES`], `Alone<n>_<shape>` holds only that field
+/// and `After<n>_<shape>` holds it between `uint32 a = 1` and `uint32 z = n + 1`, so its
+/// key follows field 0 or 1 and the next key follows it. Generated TypeScript once read a
+/// `prev` it never declared when a message's only field was past 62.
+pub fn key_schema() -> String {
+    let mut s = String::from(
+        "syntax = \"proto3\";\npackage keys;\nenum E { E_ZERO = 0; E_ONE = 1; }\nmessage Leaf { uint32 x = 1; }\n",
+    );
+    for n in KEY_EDGES {
+        for (decl, shape, _) in KEY_SHAPES {
+            let close = if decl.starts_with("oneof") { " }" } else { "" };
+            let field = format!("{decl} = {n};{close}");
+            s.push_str(&format!("message Alone{n}_{shape} {{ {field} }}\n"));
+            if n > 1 {
+                let z = if n < KEY_EDGES[9] {
+                    format!(" uint32 z = {};", n + 1)
+                } else {
+                    String::new()
+                };
+                s.push_str(&format!(
+                    "message After{n}_{shape} {{ uint32 a = 1; {field}{z} }}\n"
+                ));
+            }
+        }
+    }
+    s
+}
+
 /// Generate the TypeScript the testee and the examples import: the conformance schemas
-/// to `typescript/gen/conformance`, the signed-envelope example's to `typescript/gen/examples`.
+/// to `typescript/gen/conformance`, [`key_schema`] to `typescript/gen/keys`, the
+/// signed-envelope example's to `typescript/gen/examples`.
 fn generate(dir: &Path) -> Result<(), String> {
     let compiled = bijoubuf_schema::compile_sources(crate::SCHEMA_SOURCES)
         .map_err(|d| format!("conformance schemas do not compile: {d:?}"))?;
     write(
         &compiled.schema,
         &dir.join("gen/conformance"),
+        "../../src/index.js",
+    )?;
+    let keys = key_schema();
+    let compiled = bijoubuf_schema::compile_sources(&[("keys.proto", keys.as_str())])
+        .map_err(|d| format!("the key schema does not compile: {d:?}"))?;
+    write(
+        &compiled.schema,
+        &dir.join("gen/keys"),
         "../../src/index.js",
     )?;
     let schemas = Path::new(env!("CARGO_MANIFEST_DIR")).join("../schemas");

@@ -375,6 +375,52 @@ fn protos(dir: &Path, rel: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
+/// Schemas (each a set of files) whose TypeScript modules have shapes the samples lack,
+/// type-checked with them (with service clients).
+const TYPE_CHECK_SHAPES: &[(&str, &[(&str, &str)])] = &[
+    (
+        "enums_only",
+        &[(
+            "e.proto",
+            "syntax = \"proto3\"; package e; enum Code { OK = 0; CANCELLED = 1; }",
+        )],
+    ),
+    (
+        "services_only",
+        &[
+            (
+                "m.proto",
+                "syntax = \"proto3\"; package m; message Req {} message Res { uint32 x = 1; }",
+            ),
+            (
+                "s.proto",
+                "syntax = \"proto3\"; package s; import \"m.proto\"; \
+                 service Svc { rpc Get(m.Req) returns (m.Res); rpc Watch(m.Req) returns (stream m.Res); }",
+            ),
+        ],
+    ),
+    (
+        // Fields whose JSON names coincide, which proto2 allows (bufbuild's lint testdata
+        // field_no_descriptor): each gets its own property.
+        "json_name_collisions",
+        &[(
+            "c.proto",
+            "syntax = \"proto2\"; package c; message M { \
+             optional string descriptor = 1; optional string Descriptor = 2; \
+             optional string _descriptor = 3; optional string descriptor_ = 4; \
+             repeated int32 list = 5; repeated int32 list_ = 6; \
+             oneof pick { string a_b = 7; string a_b_ = 8; } optional string pick_ = 9; }",
+        )],
+    ),
+    (
+        "empty_message_and_enum",
+        &[(
+            "x.proto",
+            "syntax = \"proto3\"; package x; enum E { E_ZERO = 0; } message Empty {}",
+        )],
+    ),
+];
+
 #[test]
 fn generated_typescript_for_every_sample_schema_type_checks() {
     if typescript::testee()
@@ -403,6 +449,22 @@ fn generated_typescript_for_every_sample_schema_type_checks() {
         std::fs::create_dir_all(&dir).expect("gen dir");
         let mut options = bijoubuf_codegen_ts::Options::new();
         options.runtime_import("../../../src/index.js");
+        for f in bijoubuf_codegen_ts::generate(&compiled.schema, &options) {
+            std::fs::write(dir.join(&f.name), f.content).expect("write");
+        }
+    }
+    // Module shapes the samples lack, under the package's strict settings
+    // (`noUnusedLocals` included). Regressions: a package of enums alone declared `$e` and
+    // `$d` without using them; fields of one JSON name gave one property twice.
+    for (name, sources) in TYPE_CHECK_SHAPES {
+        let compiled =
+            bijoubuf_schema::compile_sources(sources).unwrap_or_else(|d| panic!("{name}: {d:?}"));
+        let dir = out.join(name);
+        std::fs::create_dir_all(&dir).expect("gen dir");
+        let mut options = bijoubuf_codegen_ts::Options::new();
+        options
+            .runtime_import("../../../src/index.js")
+            .services(true);
         for f in bijoubuf_codegen_ts::generate(&compiled.schema, &options) {
             std::fs::write(dir.join(&f.name), f.content).expect("write");
         }
@@ -538,4 +600,83 @@ fn typescript_and_rust_encoders_refuse_alike_at_their_limits() {
     encoders_refuse_alike_at_their_limits("TypeScript", |req| {
         node.ask(req).expect("testee answers")
     });
+}
+
+/// Keys of every width (SPEC §2.3, §4.1) before and after every field shape: TypeScript
+/// encodes each value of the key schema (`typescript::key_schema`) to the bytes Rust
+/// (reflect) writes, decodes them back to the same bytes, and Rust takes TypeScript's
+/// arbitrary values to the same bytes. Regression: a message whose only field was past 62
+/// threw `ReferenceError: prev is not defined` when encoded (and did not type-check).
+#[test]
+fn keys_of_every_width_encode_alike_in_typescript_and_rust() {
+    use bijoubuf_reflect::{DescriptorPool, DynamicMessage};
+
+    let Some(mut node) = Node::start() else {
+        return;
+    };
+    let src = typescript::key_schema();
+    let compiled = bijoubuf_schema::compile_sources(&[("keys.proto", src.as_str())])
+        .unwrap_or_else(|d| panic!("{d:?}"));
+    let pool = DescriptorPool::new(&compiled.schema);
+    let mut checked = 0;
+    for n in typescript::KEY_EDGES {
+        for (_, shape, value) in typescript::KEY_SHAPES {
+            for (name, jsons) in [
+                (
+                    format!("keys.Alone{n}_{shape}"),
+                    vec![format!("{{\"f\": {value}}}")],
+                ),
+                (
+                    format!("keys.After{n}_{shape}"),
+                    vec![
+                        format!("{{\"f\": {value}}}"),
+                        format!("{{\"a\": 1, \"f\": {value}}}"),
+                        format!("{{\"a\": 1, \"f\": {value}, \"z\": 2}}"),
+                        format!("{{\"f\": {value}, \"z\": 2}}"),
+                    ],
+                ),
+            ] {
+                let Some(desc) = pool.message(&name) else {
+                    assert!(n == 1 && name.contains("After"), "no {name}");
+                    continue;
+                };
+                for json in jsons {
+                    if n == typescript::KEY_EDGES[9] && json.contains("\"z\"") {
+                        continue;
+                    }
+                    let rust = bijoubuf_reflect::json::from_str(&desc, &json)
+                        .unwrap_or_else(|e| panic!("{name} {json}: {e}"))
+                        .encode()
+                        .unwrap_or_else(|e| panic!("{name} {json}: {e}"));
+                    let ts = node.encode_json(&name, &json);
+                    assert_eq!(
+                        ts.as_deref().map(hex::format),
+                        Ok(hex::format(&rust)),
+                        "{name} {json}: TypeScript's encoding"
+                    );
+                    match node.decode(&name, &rust, &Config::default()) {
+                        Outcome::Accepted { reencoded, .. } if reencoded == rust => {}
+                        other => {
+                            panic!("{name} {json}: TypeScript decodes Rust's bytes to {other:?}")
+                        }
+                    }
+                    checked += 1;
+                }
+                for seed in 0..8 {
+                    let bytes = node
+                        .arbitrary(&name, seed)
+                        .unwrap_or_else(|e| panic!("{name}: {e}"));
+                    let back = DynamicMessage::decode(&desc, &bytes)
+                        .unwrap_or_else(|e| panic!("{name} {}: {e}", hex::format(&bytes)))
+                        .encode()
+                        .unwrap_or_else(|e| panic!("{name} {}: {e}", hex::format(&bytes)));
+                    assert_eq!(
+                        back, bytes,
+                        "{name} seed {seed}: Rust re-encodes TypeScript's"
+                    );
+                }
+            }
+        }
+    }
+    assert!(checked > 400, "only {checked} values");
 }

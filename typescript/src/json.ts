@@ -67,7 +67,7 @@ const names = new WeakMap<JsonType, Names>();
 
 /** Why `key` names no field of `t`, with the close JSON name a typo probably meant (as in Rust). */
 function unknownField(t: JsonType, key: string): string {
-  const close = similar(key, t.fieldList.map((f) => f.prop));
+  const close = similar(key, t.fieldList.map((f) => f.json));
   const hint = close === undefined ? "" : ` (did you mean ${JSON.stringify(close)}?)`;
   return `${t.typeName} has no field named ${JSON.stringify(key)}${hint}`;
 }
@@ -97,8 +97,9 @@ function namesOf(t: JsonType): Names {
   if (n === undefined) {
     const byName = new Map<string, Field>();
     // The JSON name first, then the schema name (a schema name equal to another
-    // field's JSON name means that field).
-    for (const f of t.fieldList) byName.set(f.prop, f);
+    // field's JSON name means that field). Two fields of one JSON name (proto2 allows it)
+    // read as the lower-numbered, as in Rust (`field_by_json_name`).
+    for (const f of t.fieldList) if (!byName.has(f.json)) byName.set(f.json, f);
     for (const f of t.fieldList) if (!byName.has(f.name)) byName.set(f.name, f);
     n = { byName };
     names.set(t, n);
@@ -614,7 +615,7 @@ function writeMessage(t: JsonType, v: Record<string, unknown>, path: JsonPath, d
     if (f.card === Card.Repeated) {
       const list = x as unknown[];
       if (list.length === 0) continue;
-      const here = path.push(f.prop);
+      const here = path.push(f.json);
       j = list.map((item, i) => {
         const r = writeElement(f, item, here.push(i), depth);
         here.pop();
@@ -623,7 +624,7 @@ function writeMessage(t: JsonType, v: Record<string, unknown>, path: JsonPath, d
     } else if (f.card === Card.Map) {
       const map = x as Map<unknown, unknown>;
       if (map.size === 0) continue;
-      const here = path.push(f.prop);
+      const here = path.push(f.json);
       const entries = [...map].sort(keyCompare(f.keyKind));
       j = new JObj(
         entries.map(([k, item]) => {
@@ -635,10 +636,10 @@ function writeMessage(t: JsonType, v: Record<string, unknown>, path: JsonPath, d
       );
     } else {
       if (f.oneof === undefined && f.presence === Presence.Implicit && isDefault(f.kind, x)) continue;
-      j = writeElement(f, x, path.push(f.prop), depth);
+      j = writeElement(f, x, path.push(f.json), depth);
     }
     path.pop();
-    members.push([f.prop, j]);
+    members.push([f.json, j]);
   }
   return new JObj(members);
 }

@@ -43,8 +43,14 @@ export interface FieldSpec {
   readonly no: number;
   /** The schema's field name: error paths use it (SPEC §11.3). */
   readonly name: string;
-  /** The property of the TypeScript object; `name` when absent. */
+  /** The property of the TypeScript object (and a oneof member's `case`); `name` when absent. */
   readonly prop?: string;
+  /**
+   * The JSON name (proto3 JSON mapping); `prop` when absent. Generated code gives it when a
+   * property had to differ from it: proto2 allows two fields one JSON name, which cannot
+   * also be one property.
+   */
+  readonly json?: string;
   /** The element kind: for a map, the value's kind. */
   readonly kind: Kind;
   /** Presence of a singular field; implicit when absent. */
@@ -115,6 +121,8 @@ export interface Field {
   /** `.name`, the path segment of the field. */
   readonly seg: string;
   readonly prop: string;
+  /** The JSON name: `prop` unless the spec says otherwise. */
+  readonly json: string;
   readonly kind: Kind;
   readonly card: Card;
   readonly presence: Presence;
@@ -220,6 +228,7 @@ export function resolveField(s: FieldSpec): Field {
     name: s.name,
     seg: "." + s.name,
     prop: s.prop ?? s.name,
+    json: s.json ?? s.prop ?? s.name,
     kind: s.kind,
     card,
     presence: s.presence ?? Presence.Implicit,

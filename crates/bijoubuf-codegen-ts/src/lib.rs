@@ -41,7 +41,11 @@
 //! | unknown fields | `$unknown?: UnknownField[]`, filled by a preserving decode |
 //!
 //! Property names are the fields' JSON names (lowerCamelCase); error paths keep the
-//! schema's names. Types from another package are reached through a namespace import of
+//! schema's names. Where two would be one property (proto2 allows `descriptor` and
+//! `descriptor_`, both JSON name `descriptor`; a oneof named like a field's JSON name), the
+//! later declared gets `$` appended (`descriptor$`), as does a oneof member's `case`; the
+//! proto3 JSON mapping still writes and reads the JSON name (`json` in the field's
+//! description), and a JSON name two fields share reads as the lower-numbered, as in Rust. Types from another package are reached through a namespace import of
 //! that package's module (`./google.protobuf.js`). Well-known types are generated like any
 //! other message. Not generated: extensions.
 //!
@@ -165,6 +169,9 @@ pub fn generate(schema: &Schema, options: &Options) -> Vec<GeneratedFile> {
                 package,
                 names: &names,
                 imports: BTreeMap::new(),
+                has_messages: false,
+                uses_runtime: false,
+                props: Props::default(),
                 body: String::new(),
             };
             for f in files {
@@ -336,7 +343,64 @@ struct Emitter<'a> {
     names: &'a HashMap<String, TypeName>,
     /// Other packages referenced: package → namespace alias.
     imports: BTreeMap<String, String>,
+    /// Whether the module holds a message type, whose code reaches the runtime's encoder
+    /// and decoder through `$e` and `$d`.
+    has_messages: bool,
+    /// Whether anything refers to the runtime (`$bb`): a message or a service client;
+    /// enums alone do not.
+    uses_runtime: bool,
+    /// The properties of the message being emitted ([`Props`]).
+    props: Props,
     body: String,
+}
+
+/// The TypeScript names of one message's members: each field's property (a oneof member's
+/// `case`) by field number, and each oneof's property. They start from the JSON names and
+/// the oneofs' lowerCamelCase names; where two would be one (proto2 allows two fields one
+/// JSON name, `descriptor` and `descriptor_`), the later declared gets `$` appended until
+/// it is unique, as a type named like a global does. The JSON mapping keeps the JSON name.
+#[derive(Default)]
+struct Props {
+    fields: HashMap<u32, String>,
+    oneofs: Vec<String>,
+}
+
+impl Props {
+    fn of(m: &MessageDef) -> Props {
+        fn unique(taken: &mut Vec<String>, base: String) -> String {
+            let mut name = base;
+            while taken.contains(&name) {
+                name.push('$');
+            }
+            taken.push(name.clone());
+            name
+        }
+        // The interface's properties, `$unknown` (preserved records) among them; and the
+        // cases of each oneof.
+        let mut taken = vec!["$unknown".to_string()];
+        let mut cases: Vec<Vec<String>> = vec![Vec::new(); m.oneofs.len()];
+        let mut oneofs: Vec<Option<String>> = vec![None; m.oneofs.len()];
+        let mut fields = HashMap::new();
+        for f in m.fields_in_declaration_order() {
+            let prop = match real_oneof(m, f) {
+                Some(i) => {
+                    if oneofs[i].is_none() {
+                        let o = m.oneofs[i].name.to_lower_camel_case();
+                        oneofs[i] = Some(unique(&mut taken, o));
+                    }
+                    unique(&mut cases[i], f.json_name.clone())
+                }
+                None => unique(&mut taken, f.json_name.clone()),
+            };
+            fields.insert(f.number, prop);
+        }
+        let oneofs = oneofs
+            .into_iter()
+            .zip(&m.oneofs)
+            .map(|(p, o)| p.unwrap_or_else(|| o.name.to_lower_camel_case()))
+            .collect();
+        Props { fields, oneofs }
+    }
 }
 
 impl Emitter<'_> {
@@ -414,6 +478,20 @@ impl Emitter<'_> {
         let _ = writeln!(self.body, "export type {name} = number;\n");
     }
 
+    /// The property of field `f` of the message being emitted (its `case` in a oneof).
+    fn prop(&self, f: &FieldDef) -> String {
+        self.props
+            .fields
+            .get(&f.number)
+            .cloned()
+            .unwrap_or_else(|| f.json_name.clone())
+    }
+
+    /// The property of oneof `i` of the message being emitted.
+    fn oneof_prop(&self, i: usize) -> String {
+        self.props.oneofs[i].clone()
+    }
+
     /// The TypeScript type of one element of `ty`.
     fn element_type(&mut self, ty: &FieldType) -> String {
         match ty {
@@ -428,6 +506,9 @@ impl Emitter<'_> {
             self.enumeration(e);
         }
         let name = self.type_ref(&m.full_name);
+        self.props = Props::of(m);
+        self.has_messages = true;
+        self.uses_runtime = true;
         self.doc(&m.comments, "");
         let _ = writeln!(
             self.body,
@@ -452,7 +533,7 @@ impl Emitter<'_> {
                     } else {
                         ""
                     };
-                    let _ = writeln!(self.body, "  {}{opt}: {ty};", prop_key(&f.json_name));
+                    let _ = writeln!(self.body, "  {}{opt}: {ty};", prop_key(&self.prop(f)));
                 }
             }
         }
@@ -477,7 +558,7 @@ impl Emitter<'_> {
             if let Some(i) = real_oneof(m, f) {
                 if !oneofs_done[i] {
                     oneofs_done[i] = true;
-                    let name = literal_key(&m.oneofs[i].name.to_lower_camel_case());
+                    let name = literal_key(&self.oneof_prop(i));
                     let _ = writeln!(self.body, "  {name}: undefined,");
                 }
                 continue;
@@ -485,7 +566,7 @@ impl Emitter<'_> {
             let _ = writeln!(
                 self.body,
                 "  {}: {},",
-                literal_key(&f.json_name),
+                literal_key(&self.prop(f)),
                 initial(f)
             );
         }
@@ -534,7 +615,7 @@ impl Emitter<'_> {
             );
             let oneof = real_oneof(m, f).filter(|_| f.cardinality == Cardinality::Single);
             if let Some(o) = oneof {
-                let slot = read_slot(&m.oneofs[o].name.to_lower_camel_case());
+                let slot = read_slot(&self.oneof_prop(o));
                 let _ = writeln!(
                     b,
                     "          if ({slot} !== undefined) throw new $bb.DecodeError(\"oneof-conflict\", kAt);"
@@ -550,8 +631,8 @@ impl Emitter<'_> {
                 );
             }
             let target = match oneof {
-                Some(o) => write_slot(&m.oneofs[o].name.to_lower_camel_case()),
-                None => write_slot(&f.json_name),
+                Some(o) => write_slot(&self.oneof_prop(o)),
+                None => write_slot(&self.prop(f)),
             };
             match &f.cardinality {
                 Cardinality::Single => {
@@ -567,7 +648,7 @@ impl Emitter<'_> {
                         let _ = writeln!(
                             b,
                             "          {target} = {{ case: {:?}, value: x }};",
-                            f.json_name
+                            self.prop(f)
                         );
                     } else {
                         if f.presence == Presence::Implicit {
@@ -591,7 +672,7 @@ impl Emitter<'_> {
                     let _ = writeln!(
                         b,
                         "          $d.readMapInto(r, {name}.fieldList[{i}]!, kAt, end, depth, {});",
-                        read_slot(&f.json_name)
+                        read_slot(&self.prop(f))
                     );
                 }
             }
@@ -612,7 +693,7 @@ impl Emitter<'_> {
                 let _ = writeln!(
                     b,
                     "  if ({} === undefined) throw new $bb.DecodeError(\"missing-required-field\", end).push({:?});",
-                    read_slot(&f.json_name),
+                    read_slot(&self.prop(f)),
                     format!(".{}", f.name)
                 );
             }
@@ -632,14 +713,16 @@ impl Emitter<'_> {
                 && oneof_vars[i].is_none()
             {
                 let var = format!("o{i}");
-                let slot = read_slot(&m.oneofs[i].name.to_lower_camel_case());
+                let slot = read_slot(&self.oneof_prop(i));
                 let _ = writeln!(loads, "  const {var}: any = {slot};");
                 oneof_vars[i] = Some(var);
             }
         }
         // Keys of fields up to 62 take one byte whatever field precedes them (SPEC §4.1);
-        // past that the size pass tracks the previous written field too.
-        let track_prev = m.fields.iter().any(|f| f.number > 62);
+        // past that the size pass tracks the previous written field too. The first field's
+        // key is always written after field 0, so its size and bytes are constants and it
+        // needs no `prev`: a message whose only field is past 62 declares none.
+        let track_prev = m.fields.iter().skip(1).any(|f| f.number > 62);
         let mut size = String::new();
         let mut write = String::new();
         for (idx, f) in m.fields.iter().enumerate() {
@@ -647,6 +730,8 @@ impl Emitter<'_> {
             let wire = c.wire;
             let key_size = if f.number <= 62 {
                 "1".to_string()
+            } else if idx == 0 {
+                first_key_len(f.number, wire).to_string()
             } else {
                 format!("$e.sizeKey({}, prev, {wire})", f.number)
             };
@@ -675,6 +760,8 @@ impl Emitter<'_> {
                 } else {
                     format!("w.buf[w.pos++] = {k} - prev * 4;")
                 }
+            } else if idx == 0 {
+                format!("$e.writeKey(w, {}, 0, {wire});", f.number)
             } else {
                 format!("$e.writeKey(w, {}, prev, {wire});", f.number)
             };
@@ -742,7 +829,7 @@ impl Emitter<'_> {
         let oneof = real_oneof(m, f).and_then(|i| oneofs[i].clone());
         let read = match &oneof {
             Some(_) => String::new(),
-            None => read_slot(&f.json_name),
+            None => read_slot(&self.prop(f)),
         };
         let mut c = FieldCode {
             read,
@@ -777,7 +864,7 @@ impl Emitter<'_> {
                 c.cond = match (&oneof, f.presence) {
                     (Some(o), _) => format!(
                         "{o} != null && {o}.case === {:?} && (x = {o}.value) !== undefined",
-                        f.json_name
+                        self.prop(f)
                     ),
                     (None, Presence::Required) => {
                         c.size_pre
@@ -876,12 +963,12 @@ impl Emitter<'_> {
         for no in &o.fields {
             let Some(f) = m.field(*no) else { continue };
             let ty = self.element_type(&f.ty);
-            arms.push(format!("{{ case: {:?}; value: {ty} }}", f.json_name));
+            arms.push(format!("{{ case: {:?}; value: {ty} }}", self.prop(f)));
         }
         let _ = writeln!(
             self.body,
             "  {}?:\n    | {};",
-            prop_key(&o.name.to_lower_camel_case()),
+            prop_key(&self.oneof_prop(i)),
             arms.join("\n    | ")
         );
     }
@@ -906,8 +993,12 @@ impl Emitter<'_> {
 
     fn field_spec(&mut self, m: &MessageDef, f: &FieldDef) -> String {
         let mut s = format!("{{ no: {}, name: {:?}", f.number, f.name);
-        if f.json_name != f.name {
-            let _ = write!(s, ", prop: {:?}", f.json_name);
+        let prop = self.prop(f);
+        if prop != f.name {
+            let _ = write!(s, ", prop: {prop:?}");
+        }
+        if f.json_name != prop {
+            let _ = write!(s, ", json: {:?}", f.json_name);
         }
         let value_ty = match &f.cardinality {
             Cardinality::Map { key, value } => {
@@ -940,7 +1031,7 @@ impl Emitter<'_> {
         if f.cardinality == Cardinality::Single {
             match (real_oneof(m, f), f.presence) {
                 (Some(i), _) => {
-                    let _ = write!(s, ", oneof: {:?}", m.oneofs[i].name.to_lower_camel_case());
+                    let _ = write!(s, ", oneof: {:?}", self.oneof_prop(i));
                 }
                 (None, Presence::Explicit) => s.push_str(", presence: $bb.Presence.Explicit"),
                 (None, Presence::Required) => s.push_str(", presence: $bb.Presence.Required"),
@@ -951,10 +1042,8 @@ impl Emitter<'_> {
         // the name written out are what makes a runtime's field loop fast (a property access
         // of one name, where `v[key]` over all fields of all types is slow).
         let slot = match real_oneof(m, f) {
-            Some(i) if f.cardinality == Cardinality::Single => {
-                m.oneofs[i].name.to_lower_camel_case()
-            }
-            _ => f.json_name.clone(),
+            Some(i) if f.cardinality == Cardinality::Single => self.oneof_prop(i),
+            _ => prop,
         };
         let access = member_access(&slot);
         let _ = write!(
@@ -974,7 +1063,11 @@ impl Emitter<'_> {
             sources.join(", "),
             self.package
         );
-        let _ = writeln!(out, "import * as $bb from {runtime:?};");
+        // Only what the module uses: `noUnusedLocals` refuses an unused `$e` or `$d` (a
+        // package of enums alone, or of service clients alone).
+        if self.uses_runtime {
+            let _ = writeln!(out, "import * as $bb from {runtime:?};");
+        }
         for (package, alias) in &self.imports {
             let _ = writeln!(
                 out,
@@ -982,9 +1075,11 @@ impl Emitter<'_> {
                 format!("./{}", module_file(package).replace(".ts", ".js"))
             );
         }
-        out.push_str(
-            "\n/** The encoder's per-kind checks and writers, the decoder's reads. */\nconst $e = $bb.enc;\nconst $d = $bb.dec;\n",
-        );
+        if self.has_messages {
+            out.push_str(
+                "\n/** The encoder's per-kind checks and writers, the decoder's reads. */\nconst $e = $bb.enc;\nconst $d = $bb.dec;\n",
+            );
+        }
         out.push('\n');
         out.push_str(&self.body);
         while out.ends_with("\n\n") {
@@ -1042,6 +1137,19 @@ fn decoded_default(ty: &FieldType) -> &'static str {
         FieldType::Scalar(Float | Double) => "Object.is(x, 0)",
         FieldType::Scalar(Int64 | Sint64 | Uint64 | Fixed64 | Sfixed64) => "x === 0n",
         _ => "x === 0",
+    }
+}
+
+/// The length of the key of field `no` with wire type `wire` written first in its message,
+/// after field 0: the bijou64 length (SPEC §2.3) of `(no - 1) * 4 + wire` (SPEC §4.1).
+fn first_key_len(no: u32, wire: u32) -> u32 {
+    match (u64::from(no) - 1) * 4 + u64::from(wire) {
+        0..=247 => 1,
+        248..=503 => 2,
+        504..=66_039 => 3,
+        66_040..=16_843_255 => 4,
+        // Field numbers stop at 2^29 - 1 (SPEC §4.3), so a key stays within tier 5.
+        _ => 5,
     }
 }
 

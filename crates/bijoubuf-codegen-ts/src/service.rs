@@ -15,6 +15,7 @@ use crate::{Emitter, safe_type_name};
 impl Emitter<'_> {
     /// The client class of `s`.
     pub(crate) fn service(&mut self, s: &ServiceDef) {
+        self.uses_runtime = true;
         let class = safe_type_name(&format!("{}Client", s.name));
         let skipped: Vec<&str> = s
             .methods

@@ -1,6 +1,7 @@
 //! One named snapshot of generated TypeScript per schema in `schemas/`, and the
 //! generator's fixed choices checked directly.
 
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use bijoubuf_codegen_ts::{GeneratedFile, Options, generate};
@@ -201,5 +202,126 @@ fn keys_past_field_62_are_sized_and_written_from_the_previous_field() {
         "  if (x !== \"\" && x != null) { $e.writeKey(w, 1000, prev, 2); $e.writeString(w, p, x); }",
     ] {
         assert!(ts.contains(line), "no `{line}` in\n{ts}");
+    }
+}
+
+/// The field numbers at each side of a bijou64 tier edge for a first record's key
+/// `(n - 1) * 4 + wire` (SPEC §2.3, §4.1): one-byte keys end at 62, two-byte at 126, …
+const KEY_EDGES: [u32; 10] = [
+    1, 62, 63, 126, 127, 16510, 16511, 4210814, 4210815, 536870911,
+];
+
+/// One field declaration of each shape, numbered `n` (`Leaf` and `E` declared beside).
+fn shapes(n: u32) -> Vec<String> {
+    [
+        "int32 f",
+        "fixed32 f",
+        "double f",
+        "string f",
+        "bytes f",
+        "bool f",
+        "E f",
+        "Leaf f",
+        "optional uint64 f",
+        "repeated uint32 f",
+        "repeated string f",
+        "repeated Leaf f",
+        "map<string, uint32> f",
+        "map<uint32, Leaf> f",
+        "oneof o { string f",
+        "oneof o { Leaf f",
+    ]
+    .iter()
+    .map(|s| {
+        let close = if s.starts_with("oneof") { " }" } else { "" };
+        format!("{s} = {n};{close}")
+    })
+    .collect()
+}
+
+#[test]
+fn every_function_declares_the_previous_field_it_reads() {
+    // Regression: a message whose only field was past 62 wrote its key from a `prev` its
+    // write pass never declared (a ReferenceError when encoding).
+    let mut src = String::from(
+        "syntax = \"proto3\"; package p; enum E { E_ZERO = 0; E_ONE = 1; } message Leaf { uint32 x = 1; }\n",
+    );
+    for (i, n) in KEY_EDGES.iter().enumerate() {
+        for (j, field) in shapes(*n).iter().enumerate() {
+            // Alone, and after field 1 (another key delta).
+            let _ = writeln!(src, "message Alone{i}_{j} {{ {field} }}");
+            if *n > 1 {
+                let _ = writeln!(src, "message After{i}_{j} {{ uint32 a = 1; {field} }}");
+            }
+        }
+    }
+    let ts = one(&src);
+    let mut checked = 0;
+    for func in ts.split("\nfunction ").skip(1) {
+        let body = func.split("\n}\n").next().unwrap_or_default();
+        let reads = body.contains("prev)")
+            || body.contains("prev,")
+            || body.contains("prev *")
+            || body.contains("prev +");
+        if reads {
+            checked += 1;
+            assert!(
+                body.contains("let prev = 0;"),
+                "reads `prev` undeclared:\nfunction {body}"
+            );
+        }
+    }
+    assert!(checked > 100, "only {checked} functions read `prev`");
+    // A first key is a constant: field 99 alone, a two-byte key (98 * 4 = 392).
+    let ts = one("syntax = \"proto3\"; package p; message S99 { int32 f = 99; }");
+    for line in [
+        "    if (x !== 0 && x !== 0n && x != null) { n += 2 + $e.sizeInt32(x); }",
+        "  if (x !== 0 && x !== 0n && x != null) { $e.writeKey(w, 99, 0, 0); $e.writeInt32(w, x); }",
+    ] {
+        assert!(ts.contains(line), "no `{line}` in\n{ts}");
+    }
+}
+
+#[test]
+fn a_module_declares_only_the_runtime_bindings_it_uses() {
+    // Regression: a package of enums alone declared `$e` and `$d` (TS6133 under
+    // `noUnusedLocals`); it uses nothing of the runtime.
+    let ts = one(r#"syntax = "proto3"; package p; enum Code { OK = 0; }"#);
+    for absent in ["import * as $bb", "const $e", "const $d"] {
+        assert!(!ts.contains(absent), "`{absent}` in\n{ts}");
+    }
+    let ts = one(r#"syntax = "proto3"; package p; message Empty {}"#);
+    for present in [
+        "import * as $bb",
+        "const $e = $bb.enc;",
+        "const $d = $bb.dec;",
+    ] {
+        assert!(ts.contains(present), "no `{present}` in\n{ts}");
+    }
+}
+
+#[test]
+fn fields_of_one_json_name_get_distinct_properties_and_keep_it_in_json() {
+    // Regression: proto2 lets `descriptor` and `descriptor_` share the JSON name
+    // "descriptor"; the interface declared it twice (TS2300). The later declared gets `$`.
+    let ts = one(r#"syntax = "proto2"; package p;
+        message M {
+          optional string descriptor = 1;
+          optional string descriptor_ = 2;
+          oneof pick { string a_b = 3; string a_b_ = 4; }
+          optional string pick_ = 5;
+        }"#);
+    for part in [
+        "  descriptor?: string;\n  descriptor$?: string;\n",
+        "  pick?:\n    | { case: \"aB\"; value: string }\n    | { case: \"aB$\"; value: string };\n  pick$?: string;",
+        "{ no: 2, name: \"descriptor_\", prop: \"descriptor$\", json: \"descriptor\", kind: $bb.Kind.String, presence: $bb.Presence.Explicit, get: (v) => v.descriptor$, set: (v, x) => { v.descriptor$ = x; } }",
+        "{ no: 4, name: \"a_b_\", prop: \"aB$\", json: \"aB\", kind: $bb.Kind.String, oneof: \"pick\",",
+        "  descriptor$: undefined,",
+        "          v.pick = { case: \"aB$\", value: x };",
+        "  x = v.descriptor$;",
+        "o0.case === \"aB$\" && (x = o0.value)",
+        "{ no: 5, name: \"pick_\", prop: \"pick$\", json: \"pick\",",
+    ] {
+        assert!(ts.contains(part), "no `{part}` in\n{ts}");
     }
 }
