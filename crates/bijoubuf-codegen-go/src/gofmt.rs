@@ -227,16 +227,37 @@ fn is_list(line: &str) -> bool {
 }
 
 /// What go/doc/comment's parser and printer make of the blocks of a top-level comment.
+///
+/// gofmt reads the comment in the order it is written here, link definitions already
+/// moved to the end, and with its quotes already typographic; so the old heading form is
+/// decided on that text: a one-line paragraph in the form is a heading when a paragraph
+/// follows it there, even if that paragraph is a link definition that came first in the
+/// schema's text.
 fn reformat_top_level(input: Vec<Block>) -> Vec<Block> {
-    let count = input.len();
-    // Whether block i is a paragraph, for the old heading form.
-    let paras: Vec<bool> = input.iter().map(|b| matches!(b, Block::Para(_))).collect();
+    // (text, url) in the order met.
+    let mut defs: Vec<(String, String)> = Vec::new();
+    let mut kept: Vec<Block> = Vec::new();
+    for b in input {
+        if let Block::Para(p) = &b {
+            let parsed: Option<Vec<(String, String)>> = p.iter().map(|l| link_def(l)).collect();
+            if let Some(d) = parsed {
+                defs.extend(d);
+                continue;
+            }
+        }
+        kept.push(b);
+    }
+    // Whether a paragraph follows block i in the output (the link definitions do).
+    let paras_after: Vec<bool> = (0..kept.len())
+        .map(|i| match kept.get(i + 1) {
+            Some(b) => matches!(b, Block::Para(_)),
+            None => !defs.is_empty(),
+        })
+        .collect();
     let mut blocks: Vec<Block> = Vec::new();
     // Paragraphs whose text links are read from (not headings).
     let mut texts: Vec<String> = Vec::new();
-    // (text, url) in the order met.
-    let mut defs: Vec<(String, String)> = Vec::new();
-    for (i, b) in input.into_iter().enumerate() {
+    for (i, b) in kept.into_iter().enumerate() {
         let p = match b {
             Block::Para(p) => p,
             code @ Block::Code(_) => {
@@ -251,25 +272,20 @@ fn reformat_top_level(input: Vec<Block>) -> Vec<Block> {
             }
             // The old form needs a paragraph before it and one after it, which is
             // not indented.
-            if i > 0 && i + 1 < count && paras[i + 1] && is_old_heading(line) {
-                blocks.push(Block::Para(vec![format!("# {line}")]));
+            let quoted = smart_quotes(line);
+            if i > 0 && paras_after[i] && is_old_heading(&quoted) {
+                blocks.push(Block::Para(vec![format!("# {quoted}")]));
                 continue;
             }
         }
-        let parsed: Option<Vec<(String, String)>> = p.iter().map(|l| link_def(l)).collect();
-        match parsed {
-            Some(d) => defs.extend(d),
-            None => {
-                let text = p.join("\n");
-                blocks.push(Block::Para(
-                    smart_quotes(&text)
-                        .split('\n')
-                        .map(str::to_string)
-                        .collect(),
-                ));
-                texts.push(text);
-            }
-        }
+        let text = p.join("\n");
+        blocks.push(Block::Para(
+            smart_quotes(&text)
+                .split('\n')
+                .map(str::to_string)
+                .collect(),
+        ));
+        texts.push(text);
     }
     if defs.is_empty() {
         return blocks;
@@ -421,8 +437,10 @@ fn new_heading(line: &str) -> Option<&str> {
 }
 
 /// go/doc/comment's `isOldHeading`, but for its place in the comment: an uppercase
-/// letter first, a letter or digit last, none of ``;:!?+*/=[]{}_^°&§~%#@<">\``, `'`
-/// only in `'s`, and `.` only before a non-blank.
+/// letter first, a letter or digit last, none of ``;:!?+*/=[]{}_^°&§~%#@<">\``; each `'`
+/// followed by an `s` that ends the line or is followed by a blank (so `A's's` is not a
+/// heading), and each `.` followed by something other than a blank (so `Range 1..2` is).
+/// Each rule looks at all the rest of the line after the mark, not only up to the next.
 fn is_old_heading(line: &str) -> bool {
     let (Some(first), Some(last)) = (line.chars().next(), line.chars().last()) else {
         return false;
@@ -433,15 +451,9 @@ fn is_old_heading(line: &str) -> bool {
     {
         return false;
     }
-    let apostrophes_ok = line
-        .split('\'')
-        .skip(1)
-        .all(|after| after == "s" || after.starts_with("s "));
-    let periods_ok = line
-        .split('.')
-        .skip(1)
-        .all(|after| !after.is_empty() && !after.starts_with(' '));
-    apostrophes_ok && periods_ok
+    let rest_after = |mark: char| line.match_indices(mark).map(|(i, _)| &line[i + 1..]);
+    rest_after('\'').all(|rest| rest == "s" || rest.starts_with("s "))
+        && rest_after('.').all(|rest| !rest.is_empty() && !rest.starts_with(' '))
 }
 
 /// go/doc/comment's `parseLink`: `[text]: url`, the URL with a scheme it knows.
@@ -581,5 +593,57 @@ mod tests {
             "“a” ```b” c``` http://x.example/d''e. xhttp://x/”"
         );
         assert!(is_old_heading("Bob's thing v1.2"));
+    }
+
+    /// As gofmt 1.26 decided each line between two paragraphs (`tests/snapshots.rs`
+    /// checks the same lines against gofmt itself).
+    #[test]
+    fn old_headings_follow_gofmt() {
+        for (line, heading) in [
+            ("Range 1..2", true),
+            ("A.\tb", true),
+            ("A.. b", false),
+            ("A..", false),
+            ("It's Bob's", true),
+            ("A 's", true),
+            ("A's's", false),
+            ("A's's x", false),
+            ("A's\tb", false),
+            ("Ab's.s", false),
+            ("A”s", true),
+        ] {
+            assert_eq!(is_old_heading(line), heading, "{line:?}");
+        }
+    }
+
+    #[test]
+    fn old_headings_are_decided_after_link_definitions_move() {
+        // The definition goes last, so a paragraph follows `Overview` after all.
+        assert_eq!(
+            doc_comment("T.", Some("[spec]: https://x.example\n\nOverview"), true),
+            ["T.", "", "# Overview", "", "[spec]: https://x.example"]
+        );
+        // The definition goes last, so code follows `Overview`, not a paragraph.
+        assert_eq!(
+            doc_comment(
+                "T.",
+                Some("Overview\n\n[spec]: https://x.example\n\n    code"),
+                true
+            ),
+            [
+                "T.",
+                "",
+                "Overview",
+                "",
+                "\tcode",
+                "",
+                "[spec]: https://x.example"
+            ]
+        );
+        // gofmt writes `A''s` as `A”s`, and reads that as a heading.
+        assert_eq!(
+            doc_comment("T.", Some("A''s\n\nNext."), true),
+            ["T.", "", "# A”s", "", "Next."]
+        );
     }
 }

@@ -305,9 +305,7 @@ fn check_module(go: &Path, generated: &[GeneratedFile], tag: &str) {
         ),
     )
     .expect("go.mod");
-    let goroot = run(go, &dir, &["env", "GOROOT"]);
-    let gofmt = Path::new(goroot.trim()).join("bin").join("gofmt");
-    let out = Command::new(gofmt)
+    let out = Command::new(gofmt(go))
         .args(["-l", "."])
         .current_dir(&dir)
         .output()
@@ -319,6 +317,31 @@ fn check_module(go: &Path, generated: &[GeneratedFile], tag: &str) {
     );
     run(go, &dir, &["vet", "./..."]);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The `gofmt` beside `go`.
+fn gofmt(go: &Path) -> PathBuf {
+    let goroot = run(go, Path::new("."), &["env", "GOROOT"]);
+    Path::new(goroot.trim()).join("bin").join("gofmt")
+}
+
+/// `src` as `gofmt` prints it.
+fn gofmt_text(go: &Path, src: &str) -> String {
+    use std::io::Write;
+    let mut child = Command::new(gofmt(go))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("gofmt");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(src.as_bytes())
+        .expect("write to gofmt");
+    let out = child.wait_with_output().expect("gofmt");
+    assert!(out.status.success(), "gofmt refused:\n{src}");
+    String::from_utf8(out.stdout).expect("UTF-8")
 }
 
 /// Comments of every shape gofmt rewrites: a block comment opening on its own line,
@@ -376,6 +399,12 @@ message Spacing {
 // #→Tabbed heading
 //
 // Last Line Looks Like A Heading
+//
+// Range 1..2
+//
+// Not A's's heading
+//
+// Last.
 message Headings {
   // Overview
   //
@@ -397,6 +426,18 @@ message Headings {
 enum Links {
   LINKS_UNSPECIFIED = 0;
 }
+
+// [first]: https://example.com/first
+//
+// Heading Once The Definition Moves
+message LinkFirst {}
+
+// Not A Heading Once The Definition Moves
+//
+// [between]: https://example.com/between
+//
+//     code after the definition
+message LinkBetween {}
 
 message Oneofs {
   // Overview
@@ -465,18 +506,93 @@ fn long_names() -> String {
     s
 }
 
+/// Lines that may or may not be gofmt's old implicit heading form, each between two
+/// paragraphs (its message's first line and `Next.`): whichever gofmt decides, the
+/// generated comment must already be in the form it prints. Periods (`..`, `.` before a
+/// tab or a blank), apostrophes (`'s` once, twice, before a tab), the characters that
+/// rule a heading out, and the first and last characters.
+const HEADING_CANDIDATES: &[&str] = &[
+    "Range 1..2",
+    "Version 1.2.3",
+    "A.b",
+    "A.\tb",
+    "A.. b",
+    "Ends.",
+    "A..",
+    "A's",
+    "A's x",
+    "A 's",
+    "It's Bob's",
+    "A's's",
+    "A's's x",
+    "A's\tb",
+    "Ab's.s",
+    "A''s",
+    "A 'quoted' thing",
+    "Café 2",
+    "Éclair v2",
+    "A,b",
+    "A (b) c",
+    "A-b",
+    "A$b",
+    "A|b",
+    "A\tb",
+    "A: b",
+    "A_b",
+    "a lowercase start",
+    "Ends with a dash -",
+    "Ends in a digit 9",
+];
+
+/// One message per heading candidate.
+fn heading_candidates() -> String {
+    let mut s = String::from("syntax = \"proto3\"; package headings;\n");
+    for (i, line) in HEADING_CANDIDATES.iter().enumerate() {
+        s.push_str(&format!("// {line}\n//\n// Next.\nmessage H{i} {{}}\n"));
+    }
+    s
+}
+
 #[test]
 fn comments_of_every_shape_and_long_names_are_gofmt_clean() {
     let Some(go) = go() else {
         return;
     };
-    let (shapes, long) = (comment_shapes(), long_names());
+    let (shapes, long, headings) = (comment_shapes(), long_names(), heading_candidates());
     let compiled = bijoubuf_schema::compile_sources(&[
         ("shapes.proto", shapes.as_str()),
         ("long.proto", long.as_str()),
+        ("headings.proto", headings.as_str()),
     ])
     .unwrap_or_else(|e| panic!("does not compile: {e:?}"));
-    check_module(&go, &generate(&compiled.schema, &options()), "shapes");
+    let files = generate(&compiled.schema, &options());
+    check_module(&go, &files, "shapes");
+
+    // gofmt -l cannot see a line made a heading that gofmt would have left a paragraph
+    // (it keeps `# ` headings), so each candidate's comment is also compared with what
+    // gofmt makes of the schema's text as written: printed twice, as gofmt does not
+    // always reach its fixed point at once (`A''s` prints as `A”s`, a heading to it).
+    let mut raw = String::from("package headings\n");
+    for (i, line) in HEADING_CANDIDATES.iter().enumerate() {
+        raw.push_str(&format!(
+            "\n// H{i} is headings.H{i}.\n//\n// {line}\n//\n// Next.\ntype H{i} struct{{}}\n"
+        ));
+    }
+    let want = gofmt_text(&go, &gofmt_text(&go, &raw));
+    let got = &files
+        .iter()
+        .find(|f| f.name.starts_with("headings/"))
+        .expect("headings package")
+        .content;
+    for (i, line) in HEADING_CANDIDATES.iter().enumerate() {
+        let head = format!("// H{i} is headings.H{i}.\n");
+        let comment = |text: &str| {
+            let at = text.find(&head).expect("doc comment");
+            let end = at + text[at..].find("\ntype ").expect("declaration");
+            text[at..end].to_string()
+        };
+        assert_eq!(comment(got), comment(&want), "{line:?}");
+    }
 }
 
 #[test]
@@ -502,6 +618,11 @@ fn code_samples_in_comments_keep_their_indentation() {
         // In a struct: as written.
         "\t// A field's sample:\n\t//\n\t//     field ''sample''\n",
         "\t// In a struct, a code sample stays as written:\n\t//     oneof_sample ''here''\n",
+        // Old headings are decided in the printed order, link definitions last.
+        "// # Heading Once The Definition Moves\n//\n// [first]: https://example.com/first\n",
+        "// Not A Heading Once The Definition Moves\n//\n//\tcode after the definition\n//\n\
+         // [between]: https://example.com/between\n",
+        "//\n// # Range 1..2\n//\n// Not A's's heading\n//\n",
         // A blank comment adds nothing.
         "// EmptyBlockSpaces is shapes.EmptyBlockSpaces.\ntype EmptyBlockSpaces struct",
     ] {
