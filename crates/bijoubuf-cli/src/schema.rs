@@ -52,14 +52,20 @@ pub(crate) fn resolve(
         let canon = f
             .canonicalize()
             .map_err(|e| Failure::Usage(format!("cannot read {}: {e}", f.display())))?;
-        // As spelled first, as protoc does: a file reached through a symbolic link below
-        // an include directory (`-I root root/link/a.proto`, `link` pointing elsewhere)
-        // is named by the path written, which its resolved path is not under. Then
+        // As spelled first: a file reached through a symbolic link below an include
+        // directory (`-I root root/link/a.proto`, `link` pointing elsewhere) is named by
+        // the path written, which its resolved path is not under, as protoc names it.
+        // The name is taken only if the include directory and it lead to this very file
+        // (`..` folded as written can name another one when it follows a link). Then
         // resolved, so that two spellings of one directory still meet.
         let spelled = lexical(f);
         let name = dirs
             .iter()
-            .find_map(|d| spelled.strip_prefix(lexical(d)).ok().map(Path::to_path_buf))
+            .find_map(|d| {
+                let rest = spelled.strip_prefix(lexical(d)).ok()?;
+                let same = d.join(rest).canonicalize().is_ok_and(|c| c == canon);
+                same.then(|| rest.to_path_buf())
+            })
             .or_else(|| {
                 canon_dirs
                     .iter()

@@ -265,7 +265,45 @@ fn a_schema_below_a_symbolic_link_in_an_include_directory_is_found() {
     // The file's name in the descriptor set is the import name through the link.
     let bytes = std::fs::read(&fds).unwrap();
     let has = |n: &[u8]| bytes.windows(n.len()).any(|w| w == n);
-    assert!(has(b"link/pkg/a.proto"));
+    // `name` (field 1, 16 bytes): exactly `link/pkg/a.proto`, not a longer path.
+    assert!(has(b"\x0a\x10link/pkg/a.proto"));
+    // An include directory that is itself a link: named from it as written.
+    std::os::unix::fs::symlink("root", tmp.join("rootlink")).unwrap();
+    let r = run(
+        &[
+            "check",
+            "--no-lint",
+            "-I",
+            tmp.join("rootlink").to_str().unwrap(),
+            tmp.join("rootlink/link/pkg/a.proto").to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    // `..` after a link leaves it where the link points (`root/link/..` is `tmp`), not
+    // where the spelling says (`root`): the name `c.proto` would read the decoy in
+    // `root`, so the file is refused as outside `-I`, as protoc refuses it.
+    std::fs::write(
+        tmp.join("c.proto"),
+        "syntax = \"proto3\";\nmessage Real {}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("c.proto"),
+        "syntax = \"proto3\";\nmessage Decoy {}\n",
+    )
+    .unwrap();
+    let r = run(
+        &[
+            "check",
+            "--no-lint",
+            "-I",
+            root.to_str().unwrap(),
+            root.join("link/../c.proto").to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert_eq!(r.code, 2, "{}", r.stderr);
     // Outside every include directory it is still refused.
     let other = tmp.join("other");
     std::fs::create_dir_all(&other).unwrap();

@@ -56,12 +56,12 @@ pub mod shared_bytes {
     include!(concat!(env!("OUT_DIR"), "/shared_bytes/shared_bytes.rs"));
 }
 
-/// Schema types named `Ok`, `Err`, `Some`, `None`, `Default`, `Result` and `__bb`, from
 /// `protos/digit_names.proto`: schema names of an underscore and a digit.
 pub mod digit_names {
     include!(concat!(env!("OUT_DIR"), "/digit_names/digit_names.rs"));
 }
 
+/// Schema types named `Ok`, `Err`, `Some`, `None`, `Default`, `Result` and `__bb`, from
 /// `protos/hidden_alias.proto`: generated code still finds the runtime's names.
 pub mod hidden_alias {
     include!(concat!(env!("OUT_DIR"), "/hidden_alias/hidden_alias.rs"));

@@ -304,8 +304,10 @@ impl std::error::Error for Error {}
 /// `option message_set_wire_format = true`: protobuf's MessageSet writes its extensions
 /// in a wire form bijoubuf's format does not have (SPEC §4: no groups), so no code is
 /// generated for one. The schema compiler accepts it, as protoc does, for `check` and
-/// descriptor sets. The TypeScript and Go generators are refused the same way by their
-/// callers.
+/// descriptor sets. The TypeScript and Go generators cannot fail and do not check: the
+/// command line (`bijoubuf compile --ts-out`, `--go-out`) calls this on every file of the
+/// schema, imports included, before it writes anything; other callers of those
+/// generators should too.
 ///
 /// # Errors
 /// The first such message, by full name.

@@ -299,7 +299,7 @@ impl Checker<'_> {
         if message_set
             && (cardinality != Cardinality::Single || !matches!(ty, FieldType::Message(_)))
         {
-            // protoc: "Extensions of MessageSets must be optional messages."
+            // As protoc: a MessageSet's extensions are singular messages only.
             self.err(
                 "invalid-message-set-extension",
                 f.span,

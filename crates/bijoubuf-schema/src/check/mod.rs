@@ -524,7 +524,7 @@ impl Checker<'_> {
                 "invalid-message-set",
                 span,
                 format!(
-                    "message {:?}: MessageSet is not supported in proto3",
+                    "message {:?}: a proto3 file cannot declare a MessageSet",
                     m.name.name
                 ),
             );
