@@ -19,7 +19,7 @@ pub(crate) fn generate(
     options.decode_dispatch(dispatch);
     options.services(services).service_transport(services);
     let files = bijoubuf_codegen::generate(schema, &options).map_err(|e| {
-        eprintln!("error[codegen]: {e}");
+        eprintln!("error[{}]: {e}", e.code());
         Failure::Refused
     })?;
     Ok(files.into_iter().map(|f| (f.name, f.content)).collect())

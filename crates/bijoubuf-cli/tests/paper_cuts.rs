@@ -205,7 +205,7 @@ fn a_message_set_compiles_to_a_descriptor_set_but_no_code() {
         assert_eq!(r.code, 1, "{flags:?}: {}", r.stderr);
         assert!(
             r.stderr
-                .contains("`ms.MS`: `option message_set_wire_format = true`")
+                .contains("error[unsupported]: `ms.MS`: `option message_set_wire_format = true`")
                 && r.stderr.contains("not supported by bijoubuf v1"),
             "{flags:?}: {}",
             r.stderr
