@@ -27,7 +27,7 @@
 //! | Schema | TypeScript |
 //! |---|---|
 //! | `message M` | `export interface M` and `export const M: MessageType<M>` (`M.encode`, `M.decode`, `M.create`, `M.decodeDelimited`, …) |
-//! | nested `Outer.Inner` | `Outer_Inner` (`Outer_Inner_` if the package also has a top-level `Outer_Inner`: names taken get `_`, in declaration order) |
+//! | nested `Outer.Inner` | `Outer_Inner` (`Outer_Inner_` if a type declared before took the name) |
 //! | `double`, `float`, `int32`, `sint32`, `sfixed32`, `uint32`, `fixed32` | `number` |
 //! | `int64`, `sint64`, `sfixed64`, `uint64`, `fixed64` | `bigint` |
 //! | `bool` / `string` / `bytes` | `boolean` / `string` / `Uint8Array` |
@@ -52,14 +52,15 @@
 //! # Services
 //!
 //! With [`Options::services`], each `service` of a requested file becomes a class
-//! `FooClient` (`FooClient_` when a type has that name) whose constructor takes the runtime's `grpcweb.Transport` (`{ baseUrl }`,
-//! optionally `fetch` and headers): a unary rpc is a method returning `Promise<Response>`,
-//! a server-streaming rpc one returning `AsyncGenerator<Response>`; the method path is
-//! `/package.Service/Method`. The calls speak gRPC-web with binary framing over `fetch`
-//! (browsers, Node 18 and later) to a server such as tonic with tonic-web; a failed call
-//! throws `RpcError`, or `RefusedError` with the bijoubuf error code, offset and path when
-//! a codec refused a message. gRPC-web has no client streaming: client- and
-//! bidi-streaming rpcs get no method, and the class's docs name them.
+//! `FooClient` (`FooClient_` when a type has that name) whose constructor takes the
+//! runtime's `grpcweb.Transport` (`{ baseUrl }`, optionally `fetch` and headers): a unary
+//! rpc is a method returning `Promise<Response>`, a server-streaming rpc one returning
+//! `AsyncGenerator<Response>`; the method path is `/package.Service/Method`. The calls
+//! speak gRPC-web with binary framing over `fetch` (browsers, Node 18 and later) to a
+//! server such as tonic with tonic-web; a failed call throws `RpcError`, or
+//! `RefusedError` with the bijoubuf error code, offset and path when a codec refused a
+//! message. gRPC-web has no client streaming: client- and bidi-streaming rpcs get no
+//! method, and the class's docs name them.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt::Write as _;
