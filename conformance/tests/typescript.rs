@@ -704,8 +704,9 @@ fn reflect_outcome(
 /// fields among them), whose passes the generator splits: Rust takes TypeScript's
 /// arbitrary values to the same bytes; TypeScript encodes the JSON Rust writes for them to
 /// those bytes, writes the same JSON and decodes the bytes back to them; and on the bytes
-/// with one to three bytes changed, inserted or removed, strict and preserving, TypeScript
-/// gives Rust's verdict (the same re-encoding, or the same code, offset and path). The
+/// with one to three bytes changed, inserted or removed, strict and preserving, and on
+/// every prefix of a value's bytes, TypeScript gives Rust's verdict (the same
+/// re-encoding, or the same code, offset and path). The
 /// testee checks each arbitrary value and broken copies of it against the runtime's
 /// field-list walk (bytes, codes, paths and texts). Regression: the generated TypeScript
 /// of a message of about 450 fields or more did not type-check (TS2563, too large for
@@ -797,6 +798,26 @@ fn wide_messages_encode_and_decode_alike_in_typescript_and_rust() {
             "{name}: no field past {} set",
             fields.get()
         );
+        // Every prefix of one value's bytes: cut inside a record, or before a record,
+        // where proto2's first required field not yet read is missing (the checks of all
+        // three helpers of Required1000).
+        let bytes = node
+            .borrow_mut()
+            .arbitrary(name, 1)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let mut missing = 0;
+        for end in 0..bytes.len() {
+            let cut = &bytes[..end];
+            let rust = reflect_outcome(&desc, cut, &Config::default());
+            if let Outcome::Refused(r) = &rust {
+                missing += usize::from(r.code == "missing-required-field");
+            }
+            let ts = node.borrow_mut().decode(name, cut, &Config::default());
+            assert_eq!(ts, rust, "{name} on {}", hex::format(cut));
+        }
+        if name.starts_with("wide2.") {
+            assert!(missing > 200, "{name}: {missing} missing required fields");
+        }
     }
     assert!(
         refused.get() >= 20,
