@@ -118,8 +118,9 @@ pub fn key_schema() -> String {
 }
 
 /// The field counts of the proto3 messages of [`wide_schema`] (`wide.Wide<n>`); its proto2
-/// message `wide2.Required1000` has 1,000.
-pub const WIDE_COUNTS: [usize; 2] = [1000, 2000];
+/// message `wide2.Required1000` has 1,000. A 2,000-field message passed as well but made
+/// every build of the testee about 9.5 s slower, so it is left out.
+pub const WIDE_COUNTS: [usize; 1] = [1000];
 
 /// The field shapes of [`wide_schema`]'s proto3 messages, taken in turn; `oneof` is three
 /// fields in one oneof.

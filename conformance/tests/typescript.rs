@@ -700,7 +700,7 @@ fn reflect_outcome(
 }
 
 /// Messages of more fields than one generated TypeScript function holds (the wide schema,
-/// `typescript::wide_schema`, 1,000 and 2,000 fields of every shape, proto2 required
+/// `typescript::wide_schema`, 1,000 fields of every shape, proto2 required
 /// fields among them), whose passes the generator splits: Rust takes TypeScript's
 /// arbitrary values to the same bytes; TypeScript encodes the JSON Rust writes for them to
 /// those bytes, writes the same JSON and decodes the bytes back to them; and on the bytes
