@@ -117,8 +117,108 @@ pub fn key_schema() -> String {
     s
 }
 
+/// The field counts of the proto3 messages of [`wide_schema`] (`wide.Wide<n>`); its proto2
+/// message `wide2.Required1000` has 1,000. A 2,000-field message passed as well but made
+/// every build of the testee about 9.5 s slower, so it is left out.
+pub const WIDE_COUNTS: [usize; 1] = [1000];
+
+/// The field shapes of [`wide_schema`]'s proto3 messages, taken in turn; `oneof` is three
+/// fields in one oneof.
+const WIDE_SHAPES: [&str; 19] = [
+    "int32",
+    "uint64",
+    "sint64",
+    "string",
+    "bytes",
+    "bool",
+    "double",
+    "fixed32",
+    "sfixed64",
+    "float",
+    "E",
+    "Leaf",
+    "optional uint32",
+    "repeated uint32",
+    "repeated string",
+    "repeated Leaf",
+    "map<string, uint32>",
+    "map<uint32, Leaf>",
+    "oneof",
+];
+
+/// The field shapes of [`wide_schema`]'s proto2 message.
+const WIDE_SHAPES_PROTO2: [&str; 8] = [
+    "required uint32",
+    "optional string",
+    "required string",
+    "repeated int64",
+    "optional Leaf2",
+    "map<uint32, string>",
+    "required fixed64",
+    "oneof",
+];
+
+/// The fields of a wide message: `count` fields of `shapes` in turn, numbered from 1 with a
+/// gap after every tenth (so unknown numbers fall between the fields of every stretch).
+fn wide_fields(count: usize, shapes: &[&str]) -> String {
+    let mut s = String::new();
+    let (mut i, mut turn, mut oneofs) = (0, 0, 0);
+    let number = |i: usize| i + 1 + i / 10;
+    while i < count {
+        let shape = shapes[turn % shapes.len()];
+        turn += 1;
+        if shape == "oneof" {
+            let members: Vec<String> = ["string", "Leaf", "uint32"]
+                .iter()
+                .zip(i..count)
+                .map(|(ty, j)| {
+                    let ty = if *ty == "Leaf" && shapes == WIDE_SHAPES_PROTO2 {
+                        "Leaf2"
+                    } else {
+                        ty
+                    };
+                    format!("{ty} f{} = {};", number(j), number(j))
+                })
+                .collect();
+            i += members.len();
+            s.push_str(&format!("  oneof o{oneofs} {{ {} }}\n", members.join(" ")));
+            oneofs += 1;
+        } else {
+            s.push_str(&format!("  {shape} f{n} = {n};\n", n = number(i)));
+            i += 1;
+        }
+    }
+    s
+}
+
+/// Schemas (packages `wide` and `wide2`) of messages of more fields than one generated
+/// TypeScript function holds, which the generator splits: `wide.Wide<n>` for each count of
+/// [`WIDE_COUNTS`], every proto3 field shape in turn, and `wide2.Required1000`, proto2
+/// with required fields. `tsc` once refused such code as too large for its control flow
+/// analysis (TS2563). As `(file name, source)`.
+pub fn wide_schema() -> [(String, String); 2] {
+    let mut proto3 = String::from(
+        "syntax = \"proto3\";\npackage wide;\nenum E { E_ZERO = 0; E_ONE = 1; }\nmessage Leaf { uint32 x = 1; }\n",
+    );
+    for n in WIDE_COUNTS {
+        proto3.push_str(&format!(
+            "message Wide{n} {{\n{}}}\n",
+            wide_fields(n, &WIDE_SHAPES)
+        ));
+    }
+    let proto2 = format!(
+        "syntax = \"proto2\";\npackage wide2;\nmessage Leaf2 {{ optional uint32 x = 1; }}\nmessage Required1000 {{\n{}}}\n",
+        wide_fields(1000, &WIDE_SHAPES_PROTO2)
+    );
+    [
+        ("wide.proto".to_string(), proto3),
+        ("wide2.proto".to_string(), proto2),
+    ]
+}
+
 /// Generate the TypeScript the testee and the examples import: the conformance schemas
-/// to `typescript/gen/conformance`, [`key_schema`] to `typescript/gen/keys`, the
+/// to `typescript/gen/conformance`, [`key_schema`] to `typescript/gen/keys`,
+/// [`wide_schema`] to `typescript/gen/wide`, the
 /// signed-envelope example's to `typescript/gen/examples`.
 fn generate(dir: &Path) -> Result<(), String> {
     let compiled = bijoubuf_schema::compile_sources(crate::SCHEMA_SOURCES)
@@ -134,6 +234,15 @@ fn generate(dir: &Path) -> Result<(), String> {
     write(
         &compiled.schema,
         &dir.join("gen/keys"),
+        "../../src/index.js",
+    )?;
+    let wide = wide_schema();
+    let sources: Vec<(&str, &str)> = wide.iter().map(|(n, s)| (n.as_str(), s.as_str())).collect();
+    let compiled = bijoubuf_schema::compile_sources(&sources)
+        .map_err(|d| format!("the wide schema does not compile: {d:?}"))?;
+    write(
+        &compiled.schema,
+        &dir.join("gen/wide"),
         "../../src/index.js",
     )?;
     let schemas = Path::new(env!("CARGO_MANIFEST_DIR")).join("../schemas");

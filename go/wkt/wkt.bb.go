@@ -3554,6 +3554,11 @@ type FileDescriptorProto struct {
 	//
 	// Indexes into `dependency` of the weak imports.
 	WeakDependency []int32
+	// OptionDependency is field 15 (option_dependency).
+	//
+	// Files imported with `import option` (edition 2024 on): only their
+	// extensions may be used, as option names. Not listed in `dependency`.
+	OptionDependency []string
 	// MessageType is field 4 (message_type).
 	//
 	// Top-level definitions, in declaration order.
@@ -3821,6 +3826,20 @@ func (m *FileDescriptorProto) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		prev = 14
 	}
 	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 15, n, prev)
+	}
+	if len(m.OptionDependency) != 0 {
+		c := 0
+		for _, v := range m.OptionDependency {
+			if !bijoubuf.ValidString(v) {
+				return s.BadString("option_dependency")
+			}
+			c += bijoubuf.LenSize(len(v))
+		}
+		n += 1 + bijoubuf.LenSize(c)
+		prev = 15
+	}
+	if len(u) != 0 {
 		_, n, _ = bijoubuf.UnknownBefore(u, bijoubuf.MaxFieldNumber+1, n, prev)
 	}
 	return n
@@ -3833,6 +3852,17 @@ func (m *FileDescriptorProto) BijoubufWrite(w *bijoubuf.BackWriter) {
 		return
 	}
 	u := bijoubuf.Unknowns(m.unknown)
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 15)
+	}
+	if x := m.OptionDependency; len(x) != 0 {
+		mk := w.OpenField(15)
+		for i := len(x) - 1; i >= 0; i-- {
+			v := x[i]
+			w.String(v)
+		}
+		w.Close(mk)
+	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 14)
 	}
@@ -4270,6 +4300,23 @@ func (m *FileDescriptorProto) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 			e := Edition(v)
 			m.Edition = &e
+		case 15:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("option_dependency")
+			}
+			outer, err := r.OpenRun("option_dependency", 0)
+			if err != nil {
+				return err
+			}
+			m.OptionDependency = make([]string, 0, r.CountLens())
+			for i := 0; !r.AtEnd(); i++ {
+				v, err := r.String()
+				if err != nil {
+					return bijoubuf.InElement(err, i, "option_dependency")
+				}
+				m.OptionDependency = append(m.OptionDependency, v)
+			}
+			r.CloseRun(outer)
 		default:
 			if err := r.Skip(n, wt); err != nil {
 				return err
@@ -8216,7 +8263,8 @@ type FileOptions struct {
 	JavaOuterClassname *string
 	// JavaMultipleFiles is field 10 (java_multiple_files).
 	//
-	// Whether each top-level type gets its own .java file.
+	// Whether each top-level type gets its own .java file. Removed in edition
+	// 2024, where that is the default.
 	JavaMultipleFiles *bool
 	// JavaGenerateEqualsAndHash is field 20 (java_generate_equals_and_hash).
 	//
@@ -8237,14 +8285,14 @@ type FileOptions struct {
 	CcGenericServices   *bool
 	JavaGenericServices *bool
 	PyGenericServices   *bool
-	PhpGenericServices  *bool
 	// Deprecated is field 23 (deprecated).
 	//
 	// Marks everything in the file deprecated.
 	Deprecated *bool
 	// CcEnableArenas is field 31 (cc_enable_arenas).
 	//
-	// Whether C++ arena allocation is enabled for the file's messages.
+	// Whether C++ arena allocation is enabled for the file's messages; always
+	// on, and removed in edition 2026.
 	CcEnableArenas *bool
 	// ObjcClassPrefix is field 36 (objc_class_prefix).
 	//
@@ -8504,13 +8552,6 @@ func (m *FileOptions) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		prev = 41
 	}
 	if len(u) != 0 {
-		u, n, prev = bijoubuf.UnknownBefore(u, 42, n, prev)
-	}
-	if m.PhpGenericServices != nil {
-		n += 1 + 1
-		prev = 42
-	}
-	if len(u) != 0 {
 		u, n, prev = bijoubuf.UnknownBefore(u, 44, n, prev)
 	}
 	if p := m.PhpMetadataNamespace; p != nil {
@@ -8611,13 +8652,6 @@ func (m *FileOptions) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.PhpMetadataNamespace; p != nil {
 		v := *p
 		w.FieldString(44, v)
-	}
-	if len(u) != 0 {
-		u = w.UnknownAfter(u, 42)
-	}
-	if p := m.PhpGenericServices; p != nil {
-		v := *p
-		w.FieldBool(42, v)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 41)
@@ -8938,18 +8972,6 @@ func (m *FileOptions) BijoubufDecode(r *bijoubuf.Reader) error {
 				return bijoubuf.InField(err, "php_namespace")
 			}
 			m.PhpNamespace = &v
-		case 42:
-			if wt != bijoubuf.WireVarint {
-				return r.WireMismatch("php_generic_services")
-			}
-			v, ok := r.BoolFast()
-			if !ok {
-				var err error
-				if v, err = r.Bool(); err != nil {
-					return bijoubuf.InField(err, "php_generic_services")
-				}
-			}
-			m.PhpGenericServices = &v
 		case 44:
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("php_metadata_namespace")
@@ -10410,7 +10432,11 @@ type FieldOptions_FeatureSupport struct {
 	//
 	// First edition in which it may no longer be set.
 	EditionRemoved *Edition
-	unknown        *[]bijoubuf.UnknownRecord
+	// RemovalError is field 5 (removal_error).
+	//
+	// The error's text from that edition on.
+	RemovalError *string
+	unknown      *[]bijoubuf.UnknownRecord
 }
 
 // FullName is google.protobuf.FieldOptions.FeatureSupport.
@@ -10515,6 +10541,17 @@ func (m *FieldOptions_FeatureSupport) BijoubufSize(s *bijoubuf.Sizes, depth int)
 		prev = 4
 	}
 	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 5, n, prev)
+	}
+	if p := m.RemovalError; p != nil {
+		v := *p
+		if !bijoubuf.ValidString(v) {
+			return s.BadString("removal_error")
+		}
+		n += 1 + bijoubuf.LenSize(len(v))
+		prev = 5
+	}
+	if len(u) != 0 {
 		_, n, _ = bijoubuf.UnknownBefore(u, bijoubuf.MaxFieldNumber+1, n, prev)
 	}
 	return n
@@ -10527,6 +10564,13 @@ func (m *FieldOptions_FeatureSupport) BijoubufWrite(w *bijoubuf.BackWriter) {
 		return
 	}
 	u := bijoubuf.Unknowns(m.unknown)
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 5)
+	}
+	if p := m.RemovalError; p != nil {
+		v := *p
+		w.FieldString(5, v)
+	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 4)
 	}
@@ -10622,6 +10666,15 @@ func (m *FieldOptions_FeatureSupport) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 			e := Edition(v)
 			m.EditionRemoved = &e
+		case 5:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("removal_error")
+			}
+			v, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "removal_error")
+			}
+			m.RemovalError = &v
 		default:
 			if err := r.Skip(n, wt); err != nil {
 				return err
@@ -11214,6 +11267,10 @@ type EnumValueOptions struct {
 	//
 	// Hide the value in debug output.
 	DebugRedact *bool
+	// FeatureSupport is field 4 (feature_support).
+	//
+	// For a value of a feature's enum: the editions in which it may be used.
+	FeatureSupport *FieldOptions_FeatureSupport
 	// UninterpretedOption is field 999 (uninterpreted_option).
 	//
 	// Options whose values have not been resolved yet.
@@ -11316,6 +11373,20 @@ func (m *EnumValueOptions) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		prev = 3
 	}
 	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 4, n, prev)
+	}
+	if v := m.FeatureSupport; v != nil {
+		if !s.Enter(depth, "feature_support") {
+			return 0
+		}
+		c := v.BijoubufSize(s, depth+1)
+		if !s.Leave("feature_support") {
+			return 0
+		}
+		n += 1 + bijoubuf.LenSize(c)
+		prev = 4
+	}
+	if len(u) != 0 {
 		u, n, prev = bijoubuf.UnknownBefore(u, 999, n, prev)
 	}
 	if len(m.UninterpretedOption) != 0 {
@@ -11357,6 +11428,14 @@ func (m *EnumValueOptions) BijoubufWrite(w *bijoubuf.BackWriter) {
 			v.BijoubufWrite(w)
 			w.Close(ek)
 		}
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 4)
+	}
+	if v := m.FeatureSupport; v != nil {
+		mk := w.OpenField(4)
+		v.BijoubufWrite(w)
 		w.Close(mk)
 	}
 	if len(u) != 0 {
@@ -11446,6 +11525,28 @@ func (m *EnumValueOptions) BijoubufDecode(r *bijoubuf.Reader) error {
 				}
 			}
 			m.DebugRedact = &v
+		case 4:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("feature_support")
+			}
+			if err := r.CheckDepth("feature_support"); err != nil {
+				return err
+			}
+			v := new(FieldOptions_FeatureSupport)
+			f, ok := r.EnterFast(false)
+			var derr error
+			if !ok {
+				f, derr = r.Enter(false)
+			}
+			if derr == nil {
+				if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+					derr = r.Leave(f, derr)
+				}
+			}
+			if derr != nil {
+				return bijoubuf.InField(derr, "feature_support")
+			}
+			m.FeatureSupport = v
 		case 999:
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("uninterpreted_option")
@@ -13706,9 +13807,16 @@ var desc_FeatureSetDefaults bijoubuf.MessageDesc
 //
 // The defaults in force from one edition on.
 type FeatureSetDefaults_FeatureSetEditionDefault struct {
-	Edition  *Edition
-	Features *FeatureSet
-	unknown  *[]bijoubuf.UnknownRecord
+	Edition *Edition
+	// OverridableFeatures is field 4 (overridable_features).
+	//
+	// Defaults of the features a file may still set in this edition.
+	OverridableFeatures *FeatureSet
+	// FixedFeatures is field 5 (fixed_features).
+	//
+	// Defaults of the features it may not set (not yet introduced, or removed).
+	FixedFeatures *FeatureSet
+	unknown       *[]bijoubuf.UnknownRecord
 }
 
 // FullName is google.protobuf.FeatureSetDefaults.FeatureSetEditionDefault.
@@ -13778,26 +13886,40 @@ func (m *FeatureSetDefaults_FeatureSetEditionDefault) BijoubufSize(s *bijoubuf.S
 		return 0
 	}
 	if len(u) != 0 {
-		u, n, prev = bijoubuf.UnknownBefore(u, 2, n, prev)
-	}
-	if v := m.Features; v != nil {
-		if !s.Enter(depth, "features") {
-			return 0
-		}
-		c := v.BijoubufSize(s, depth+1)
-		if !s.Leave("features") {
-			return 0
-		}
-		n += 1 + bijoubuf.LenSize(c)
-		prev = 2
-	}
-	if len(u) != 0 {
 		u, n, prev = bijoubuf.UnknownBefore(u, 3, n, prev)
 	}
 	if p := m.Edition; p != nil {
 		v := *p
 		n += 1 + bijoubuf.ZigzagSize(int64(v))
 		prev = 3
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 4, n, prev)
+	}
+	if v := m.OverridableFeatures; v != nil {
+		if !s.Enter(depth, "overridable_features") {
+			return 0
+		}
+		c := v.BijoubufSize(s, depth+1)
+		if !s.Leave("overridable_features") {
+			return 0
+		}
+		n += 1 + bijoubuf.LenSize(c)
+		prev = 4
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 5, n, prev)
+	}
+	if v := m.FixedFeatures; v != nil {
+		if !s.Enter(depth, "fixed_features") {
+			return 0
+		}
+		c := v.BijoubufSize(s, depth+1)
+		if !s.Leave("fixed_features") {
+			return 0
+		}
+		n += 1 + bijoubuf.LenSize(c)
+		prev = 5
 	}
 	if len(u) != 0 {
 		_, n, _ = bijoubuf.UnknownBefore(u, bijoubuf.MaxFieldNumber+1, n, prev)
@@ -13813,19 +13935,27 @@ func (m *FeatureSetDefaults_FeatureSetEditionDefault) BijoubufWrite(w *bijoubuf.
 	}
 	u := bijoubuf.Unknowns(m.unknown)
 	if len(u) != 0 {
+		u = w.UnknownAfter(u, 5)
+	}
+	if v := m.FixedFeatures; v != nil {
+		mk := w.OpenField(5)
+		v.BijoubufWrite(w)
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 4)
+	}
+	if v := m.OverridableFeatures; v != nil {
+		mk := w.OpenField(4)
+		v.BijoubufWrite(w)
+		w.Close(mk)
+	}
+	if len(u) != 0 {
 		u = w.UnknownAfter(u, 3)
 	}
 	if p := m.Edition; p != nil {
 		v := *p
 		w.FieldZigzag(3, int64(v))
-	}
-	if len(u) != 0 {
-		u = w.UnknownAfter(u, 2)
-	}
-	if v := m.Features; v != nil {
-		mk := w.OpenField(2)
-		v.BijoubufWrite(w)
-		w.Close(mk)
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)
@@ -13846,11 +13976,24 @@ func (m *FeatureSetDefaults_FeatureSetEditionDefault) BijoubufDecode(r *bijoubuf
 			}
 		}
 		switch n {
-		case 2:
-			if wt != bijoubuf.WireLen {
-				return r.WireMismatch("features")
+		case 3:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("edition")
 			}
-			if err := r.CheckDepth("features"); err != nil {
+			v, ok := r.Int32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int32(); err != nil {
+					return bijoubuf.InField(err, "edition")
+				}
+			}
+			e := Edition(v)
+			m.Edition = &e
+		case 4:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("overridable_features")
+			}
+			if err := r.CheckDepth("overridable_features"); err != nil {
 				return err
 			}
 			v := new(FeatureSet)
@@ -13865,22 +14008,31 @@ func (m *FeatureSetDefaults_FeatureSetEditionDefault) BijoubufDecode(r *bijoubuf
 				}
 			}
 			if derr != nil {
-				return bijoubuf.InField(derr, "features")
+				return bijoubuf.InField(derr, "overridable_features")
 			}
-			m.Features = v
-		case 3:
-			if wt != bijoubuf.WireVarint {
-				return r.WireMismatch("edition")
+			m.OverridableFeatures = v
+		case 5:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("fixed_features")
 			}
-			v, ok := r.Int32Fast()
+			if err := r.CheckDepth("fixed_features"); err != nil {
+				return err
+			}
+			v := new(FeatureSet)
+			f, ok := r.EnterFast(false)
+			var derr error
 			if !ok {
-				var err error
-				if v, err = r.Int32(); err != nil {
-					return bijoubuf.InField(err, "edition")
+				f, derr = r.Enter(false)
+			}
+			if derr == nil {
+				if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+					derr = r.Leave(f, derr)
 				}
 			}
-			e := Edition(v)
-			m.Edition = &e
+			if derr != nil {
+				return bijoubuf.InField(derr, "fixed_features")
+			}
+			m.FixedFeatures = v
 		default:
 			if err := r.Skip(n, wt); err != nil {
 				return err
@@ -17806,6 +17958,7 @@ func init() {
 		{Number: 11, Name: "weak_dependency", JSONName: "weakDependency", GoName: "WeakDependency", Kind: bijoubuf.KindInt32, Repeated: true},
 		{Number: 12, Name: "syntax", JSONName: "syntax", GoName: "Syntax", Kind: bijoubuf.KindString, Explicit: true},
 		{Number: 14, Name: "edition", JSONName: "edition", GoName: "Edition", Kind: bijoubuf.KindEnum, Enum: Edition(0).EnumDesc(), Explicit: true},
+		{Number: 15, Name: "option_dependency", JSONName: "optionDependency", GoName: "OptionDependency", Kind: bijoubuf.KindString, Repeated: true},
 	}}
 	bijoubuf.RegisterMessage(&desc_FileDescriptorProto)
 	desc_DescriptorProto = bijoubuf.MessageDesc{FullName: "google.protobuf.DescriptorProto", Name: "DescriptorProto", GoType: "DescriptorProto", Oneofs: []string{}, New: func() bijoubuf.Message { return new(DescriptorProto) }, Fields: []bijoubuf.FieldDesc{
@@ -17924,7 +18077,6 @@ func init() {
 		{Number: 39, Name: "swift_prefix", JSONName: "swiftPrefix", GoName: "SwiftPrefix", Kind: bijoubuf.KindString, Explicit: true},
 		{Number: 40, Name: "php_class_prefix", JSONName: "phpClassPrefix", GoName: "PhpClassPrefix", Kind: bijoubuf.KindString, Explicit: true},
 		{Number: 41, Name: "php_namespace", JSONName: "phpNamespace", GoName: "PhpNamespace", Kind: bijoubuf.KindString, Explicit: true},
-		{Number: 42, Name: "php_generic_services", JSONName: "phpGenericServices", GoName: "PhpGenericServices", Kind: bijoubuf.KindBool, Explicit: true},
 		{Number: 44, Name: "php_metadata_namespace", JSONName: "phpMetadataNamespace", GoName: "PhpMetadataNamespace", Kind: bijoubuf.KindString, Explicit: true},
 		{Number: 45, Name: "ruby_package", JSONName: "rubyPackage", GoName: "RubyPackage", Kind: bijoubuf.KindString, Explicit: true},
 		{Number: 50, Name: "features", JSONName: "features", GoName: "Features", Kind: bijoubuf.KindMessage, Message: (*FeatureSet)(nil).BijoubufDesc, Explicit: true},
@@ -17972,6 +18124,7 @@ func init() {
 		{Number: 2, Name: "edition_deprecated", JSONName: "editionDeprecated", GoName: "EditionDeprecated", Kind: bijoubuf.KindEnum, Enum: Edition(0).EnumDesc(), Explicit: true},
 		{Number: 3, Name: "deprecation_warning", JSONName: "deprecationWarning", GoName: "DeprecationWarning", Kind: bijoubuf.KindString, Explicit: true},
 		{Number: 4, Name: "edition_removed", JSONName: "editionRemoved", GoName: "EditionRemoved", Kind: bijoubuf.KindEnum, Enum: Edition(0).EnumDesc(), Explicit: true},
+		{Number: 5, Name: "removal_error", JSONName: "removalError", GoName: "RemovalError", Kind: bijoubuf.KindString, Explicit: true},
 	}}
 	bijoubuf.RegisterMessage(&desc_FieldOptions_FeatureSupport)
 	desc_OneofOptions = bijoubuf.MessageDesc{FullName: "google.protobuf.OneofOptions", Name: "OneofOptions", GoType: "OneofOptions", Oneofs: []string{}, New: func() bijoubuf.Message { return new(OneofOptions) }, Fields: []bijoubuf.FieldDesc{
@@ -17991,6 +18144,7 @@ func init() {
 		{Number: 1, Name: "deprecated", JSONName: "deprecated", GoName: "Deprecated", Kind: bijoubuf.KindBool, Explicit: true},
 		{Number: 2, Name: "features", JSONName: "features", GoName: "Features", Kind: bijoubuf.KindMessage, Message: (*FeatureSet)(nil).BijoubufDesc, Explicit: true},
 		{Number: 3, Name: "debug_redact", JSONName: "debugRedact", GoName: "DebugRedact", Kind: bijoubuf.KindBool, Explicit: true},
+		{Number: 4, Name: "feature_support", JSONName: "featureSupport", GoName: "FeatureSupport", Kind: bijoubuf.KindMessage, Message: (*FieldOptions_FeatureSupport)(nil).BijoubufDesc, Explicit: true},
 		{Number: 999, Name: "uninterpreted_option", JSONName: "uninterpretedOption", GoName: "UninterpretedOption", Kind: bijoubuf.KindMessage, Message: (*UninterpretedOption)(nil).BijoubufDesc, Repeated: true},
 	}}
 	bijoubuf.RegisterMessage(&desc_EnumValueOptions)
@@ -18055,8 +18209,9 @@ func init() {
 	}}
 	bijoubuf.RegisterMessage(&desc_FeatureSetDefaults)
 	desc_FeatureSetDefaults_FeatureSetEditionDefault = bijoubuf.MessageDesc{FullName: "google.protobuf.FeatureSetDefaults.FeatureSetEditionDefault", Name: "FeatureSetEditionDefault", GoType: "FeatureSetDefaults_FeatureSetEditionDefault", Oneofs: []string{}, New: func() bijoubuf.Message { return new(FeatureSetDefaults_FeatureSetEditionDefault) }, Fields: []bijoubuf.FieldDesc{
-		{Number: 2, Name: "features", JSONName: "features", GoName: "Features", Kind: bijoubuf.KindMessage, Message: (*FeatureSet)(nil).BijoubufDesc, Explicit: true},
 		{Number: 3, Name: "edition", JSONName: "edition", GoName: "Edition", Kind: bijoubuf.KindEnum, Enum: Edition(0).EnumDesc(), Explicit: true},
+		{Number: 4, Name: "overridable_features", JSONName: "overridableFeatures", GoName: "OverridableFeatures", Kind: bijoubuf.KindMessage, Message: (*FeatureSet)(nil).BijoubufDesc, Explicit: true},
+		{Number: 5, Name: "fixed_features", JSONName: "fixedFeatures", GoName: "FixedFeatures", Kind: bijoubuf.KindMessage, Message: (*FeatureSet)(nil).BijoubufDesc, Explicit: true},
 	}}
 	bijoubuf.RegisterMessage(&desc_FeatureSetDefaults_FeatureSetEditionDefault)
 	desc_SourceCodeInfo = bijoubuf.MessageDesc{FullName: "google.protobuf.SourceCodeInfo", Name: "SourceCodeInfo", GoType: "SourceCodeInfo", Oneofs: []string{}, New: func() bijoubuf.Message { return new(SourceCodeInfo) }, Fields: []bijoubuf.FieldDesc{

@@ -2,7 +2,8 @@
  * The conformance testee for the TypeScript implementation (conformance/README.md, "The
  * testee protocol"): frames of a 4-byte big-endian length and UTF-8 JSON on stdin, one
  * answer frame per request on stdout, over the code generated from conformance/schemas
- * (and from the key schema of conformance/src/typescript.rs, `keys.*`).
+ * (and from the key and wide schemas of conformance/src/typescript.rs, `keys.*`, `wide.*`
+ * and `wide2.*`).
  *
  * Decode requests run the generated types' strict (or preserving) decoder and re-encode
  * the value under the request's limits (a stream is read twice, from the bytes and as a
@@ -26,12 +27,14 @@ import * as evolutionV1 from "../gen/conformance/evolution.v1.js";
 import * as evolutionV2 from "../gen/conformance/evolution.v2.js";
 import * as wkt from "../gen/conformance/google.protobuf.js";
 import * as keys from "../gen/keys/keys.js";
+import * as wide from "../gen/wide/wide.js";
+import * as wide2 from "../gen/wide/wide2.js";
 import { arbitrary, rng } from "./arbitrary.js";
 import { corrupt, disagreement } from "./reference.js";
 import { formatHex, parseHex } from "./hex.js";
 
 const types = new Map<string, MessageType<object>>();
-for (const mod of [conformance, evolutionV1, evolutionV2, wkt, keys]) {
+for (const mod of [conformance, evolutionV1, evolutionV2, wkt, keys, wide, wide2]) {
   for (const v of Object.values(mod)) {
     if (v instanceof MessageType) types.set(v.typeName, v);
   }

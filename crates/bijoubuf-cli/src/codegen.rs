@@ -19,7 +19,7 @@ pub(crate) fn generate(
     options.decode_dispatch(dispatch);
     options.services(services).service_transport(services);
     let files = bijoubuf_codegen::generate(schema, &options).map_err(|e| {
-        eprintln!("error[{}]: {e}", e.code());
+        sayln!("error[{}]: {e}", e.code());
         Failure::Refused
     })?;
     Ok(files.into_iter().map(|f| (f.name, f.content)).collect())
@@ -29,7 +29,7 @@ pub(crate) fn generate(
 /// generator writes code for.
 pub(crate) fn refuse_message_sets(schema: &Schema) -> Result<(), Failure> {
     bijoubuf_codegen::refuse_message_sets(schema.files()).map_err(|e| {
-        eprintln!("error[{}]: {e}", e.code());
+        sayln!("error[{}]: {e}", e.code());
         Failure::Refused
     })
 }
@@ -61,7 +61,7 @@ pub(crate) fn generate_go(schema: &Schema, module: &str) -> Vec<(String, String)
 pub(crate) fn note_services(schema: &Schema) {
     let names = bijoubuf_codegen::service_names(schema);
     if !names.is_empty() {
-        eprintln!(
+        sayln!(
             "note: service{} {} not generated; pass --services for servers and clients",
             if names.len() == 1 { "" } else { "s" },
             names.join(", ")

@@ -86,7 +86,7 @@ pub(crate) fn out(bytes: &[u8]) -> Result<(), Failure> {
 
 /// Print a refusal report and fail with status 1.
 pub(crate) fn refuse(code: &str, message: &str) -> Failure {
-    eprintln!("error[{code}]: {message}");
+    sayln!("error[{code}]: {message}");
     Failure::Refused
 }
 
@@ -250,12 +250,12 @@ fn report_decode_error(e: &bijoubuf_reflect::DecodeError, base: usize, input: &I
     let subject = if path.is_empty() { "input" } else { &path };
     let offset = base + e.offset();
     let message = format!("{subject} {} at byte {offset}", e.kind().what());
-    eprint!(
+    say!(
         "{}",
         report::refusal(e.code(), &message, offset, &path, &input.name, &input.bytes)
     );
     if let Some(hint) = crate::hint::protobuf(&input.bytes) {
-        eprint!("\n{hint}");
+        say!("\n{hint}");
     }
     Failure::Refused
 }
@@ -263,7 +263,7 @@ fn report_decode_error(e: &bijoubuf_reflect::DecodeError, base: usize, input: &I
 pub(crate) fn note_unknown(msg: &DynamicMessage, what: &str) {
     let n = msg.unknown_field_count();
     if n > 0 {
-        eprintln!(
+        sayln!(
             "note: {n} unknown field record{} preserved; {what}",
             if n == 1 { " was" } else { "s were" }
         );
@@ -349,7 +349,7 @@ fn decode_raw(input: &BinaryInput) -> Result<(), Failure> {
     match result {
         Ok(()) => Ok(()),
         Err(e) => {
-            eprint!(
+            say!(
                 "{}",
                 report::refusal(
                     e.code,

@@ -4,6 +4,21 @@
 //! Exit status: 0 on success, 1 when the input or the schema is refused, 2 for usage
 //! errors (bad arguments, unreadable files, a type the schema does not define).
 
+/// `eprint!` that never panics: a report to a closed or full stderr (`bijoubuf check … 2>&1
+/// | head -1`) is dropped, and the exit status still says what happened.
+macro_rules! say {
+    ($($arg:tt)*) => {
+        crate::to_stderr(format_args!($($arg)*))
+    };
+}
+
+/// `eprintln!` that never panics (see `say!`).
+macro_rules! sayln {
+    ($($arg:tt)*) => {
+        crate::to_stderr(format_args!("{}\n", format_args!($($arg)*)))
+    };
+}
+
 mod breaking;
 mod codegen;
 mod commands;
@@ -309,6 +324,13 @@ enum Failure {
     Usage(String),
 }
 
+/// Writes a report to stderr; a failed write is ignored, since there is nowhere left to say
+/// it (std's `eprint!` panics instead, which turned a refusal's status 1 into 101).
+fn to_stderr(args: std::fmt::Arguments<'_>) {
+    use std::io::Write as _;
+    let _ = std::io::stderr().lock().write_fmt(args);
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     // Deeply nested inputs recurse once per level; a large stack keeps the depth limit
@@ -326,7 +348,7 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure::Refused) => ExitCode::from(1),
         Err(Failure::Usage(msg)) => {
-            eprintln!("error: {msg}");
+            sayln!("error: {msg}");
             ExitCode::from(2)
         }
     }

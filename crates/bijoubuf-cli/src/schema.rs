@@ -150,12 +150,12 @@ pub(crate) fn compile(
         c.max_diagnostics(cap);
     }
     c.compile(&names).map_err(|d| {
-        eprint!("{}", render_all(&d));
+        say!("{}", render_all(&d));
         if d.omitted() > 0 {
-            eprintln!("({} more not shown: --max-diagnostics)", d.omitted());
+            sayln!("({} more not shown: --max-diagnostics)", d.omitted());
         }
         let (e, w) = (d.errors().len(), d.warnings().len());
-        eprintln!(
+        sayln!(
             "error: the schema has {e} error{} and {w} warning{}{}",
             if e == 1 { "" } else { "s" },
             if w == 1 { "" } else { "s" },
@@ -168,10 +168,10 @@ pub(crate) fn compile(
 /// Every warning of a successful compilation, then how many the cap left out.
 pub(crate) fn print_warnings(compiled: &Compiled) {
     for w in &compiled.warnings {
-        eprint!("{}", render(w));
+        say!("{}", render(w));
     }
     if compiled.omitted > 0 {
-        eprintln!(
+        sayln!(
             "({} more warnings not shown: --max-diagnostics)",
             compiled.omitted
         );

@@ -62,7 +62,7 @@ fn frame_error(
     let subject = if path.is_empty() { "input" } else { &path };
     let offset = base + e.offset() as u64;
     let message = format!("{subject} {} at byte {offset}", e.kind().what());
-    eprint!(
+    say!(
         "{}",
         report::stream_refusal(
             e.code(),
@@ -84,7 +84,7 @@ fn stream_error(e: &StreamError, desc: &MessageDescriptor, name: &str) -> Failur
     };
     let path = desc.name();
     let message = format!("{path} {} at byte {}", d.kind().what(), e.offset());
-    eprint!(
+    say!(
         "{}",
         report::stream_refusal(
             d.code(),

@@ -1,6 +1,7 @@
 //! The command line's paper cuts: names found through `-I`, "did you mean" for a
-//! mistyped `--type` or `--rust-borrowed` path, a hint for protobuf's own bytes, and
-//! types from several `--schema` files or a descriptor set.
+//! mistyped `--type` or `--rust-borrowed` path, a hint for protobuf's own bytes,
+//! types from several `--schema` files or a descriptor set, and exit statuses kept when
+//! stderr is a closed pipe.
 
 mod common;
 
@@ -212,4 +213,63 @@ fn a_message_set_compiles_to_a_descriptor_set_but_no_code() {
         );
         assert!(!std::path::Path::new(dir).exists(), "{flags:?} wrote files");
     }
+}
+
+/// The status of a run whose stderr is a pipe no one reads any more (`2>&1 | head -1`
+/// after `head` has exited): every write to it fails with a broken pipe.
+fn status_with_stderr_closed(args: &[&str]) -> i32 {
+    let (reader, writer) = std::io::pipe().expect("a pipe");
+    drop(reader);
+    let status = std::process::Command::new(env!("CARGO_BIN_EXE_bijoubuf"))
+        .args(args)
+        .current_dir(common::data())
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(writer)
+        .status()
+        .expect("the binary runs");
+    status.code().expect("an exit status")
+}
+
+#[test]
+fn a_report_to_a_closed_stderr_keeps_the_exit_status() {
+    // A refused schema (status 1), a refused message (1) and a usage error (2): each
+    // writes its report to stderr, which fails; the status must still be the command's,
+    // not a panic's 101.
+    let dir = std::env::temp_dir().join(format!("bijoubuf-closed-stderr-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let bad = dir.join("bad.proto");
+    std::fs::write(
+        &bad,
+        "syntax = \"proto3\";\nmessage A { int32 x = 1; int32 y = 1; }\n",
+    )
+    .expect("write schema");
+    let bad = bad.to_str().expect("UTF-8 path");
+    assert_eq!(status_with_stderr_closed(&["check", bad]), 1);
+    let input = dir.join("bad.bin");
+    std::fs::write(&input, [0x00]).expect("write input");
+    let input = input.to_str().expect("UTF-8 path");
+    assert_eq!(
+        status_with_stderr_closed(&[
+            "verify",
+            "--schema",
+            "order.proto",
+            "--type",
+            "shop.v1.Order",
+            input
+        ]),
+        1
+    );
+    assert_eq!(
+        status_with_stderr_closed(&[
+            "decode",
+            "--schema",
+            "order.proto",
+            "--type",
+            "shop.v1.Ordr",
+            input
+        ]),
+        2
+    );
+    std::fs::remove_dir_all(&dir).expect("clean up");
 }

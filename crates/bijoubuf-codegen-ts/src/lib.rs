@@ -8,7 +8,9 @@
 //! two functions (a size pass and a write pass) with the field list unrolled, and its own
 //! decoder, a loop over the records switching on the field number; both call the runtime's
 //! per-kind checks, reads and writers in the order of its field-list walk, so a refused
-//! value or input gets the same error, code, offset and path.
+//! value or input gets the same error, code, offset and path. A message of more than 100
+//! fields gets each of the three in parts of 100 fields, functions called in turn, since
+//! `tsc` refuses to analyse one function holding a few hundred (TS2563).
 //!
 //! ```
 //! # fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -71,6 +73,9 @@ use bijoubuf_schema::{
 use heck::ToLowerCamelCase;
 
 mod service;
+mod split;
+
+use split::SPLIT;
 
 /// Generator settings.
 #[derive(Clone, Debug)]
@@ -628,8 +633,10 @@ impl Emitter<'_> {
         b.push_str(
             "      if (n > $bb.NMAX) throw new $bb.DecodeError(\"field-number-overflow\", kAt);\n",
         );
-        b.push_str("      const w = k % 4;\n      switch (n) {\n");
+        // Each field's case of the switch on the field number.
+        let mut cases = Vec::with_capacity(m.fields.len());
         for (i, f) in m.fields.iter().enumerate() {
+            let mut b = String::new();
             let _ = writeln!(b, "        case {}:", f.number);
             let _ = writeln!(b, "          seg = {:?};", format!(".{}", f.name));
             let wire = match &f.cardinality {
@@ -704,7 +711,25 @@ impl Emitter<'_> {
                 }
             }
             b.push_str("          break;\n");
+            cases.push(b);
         }
+        // Required fields at the end of the content (O16), lowest number first.
+        let mut required = Vec::new();
+        for f in &m.fields {
+            if f.cardinality == Cardinality::Single && f.presence == Presence::Required {
+                required.push(format!(
+                    "  if ({} === undefined) throw new $bb.DecodeError(\"missing-required-field\", end).push({:?});\n",
+                    read_slot(&self.prop(f)),
+                    format!(".{}", f.name)
+                ));
+            }
+        }
+        if m.fields.len() > SPLIT {
+            self.split_decoder(m, name, &cases, &required);
+            return;
+        }
+        b.push_str("      const w = k % 4;\n      switch (n) {\n");
+        b.push_str(&cases.concat());
         b.push_str("        default:\n          seg = \".\" + n;\n");
         let _ = writeln!(
             b,
@@ -714,17 +739,7 @@ impl Emitter<'_> {
         b.push_str("          r.unknown++;\n");
         b.push_str("      }\n      seg = \"\";\n      prev = n;\n    }\n");
         b.push_str("  } catch (e) {\n    if (e instanceof $bb.DecodeError && seg !== \"\") e.push(seg);\n    throw e;\n  }\n");
-        // Required fields at the end of the content (O16), lowest number first.
-        for f in &m.fields {
-            if f.cardinality == Cardinality::Single && f.presence == Presence::Required {
-                let _ = writeln!(
-                    b,
-                    "  if ({} === undefined) throw new $bb.DecodeError(\"missing-required-field\", end).push({:?});",
-                    read_slot(&self.prop(f)),
-                    format!(".{}", f.name)
-                );
-            }
-        }
+        b.push_str(&required.concat());
         b.push_str("  if (unknown !== undefined) v.$unknown = unknown;\n  return v;\n}\n\n");
         self.body.push_str(&b);
     }
@@ -750,9 +765,12 @@ impl Emitter<'_> {
         // key is always written after field 0, so its size and bytes are constants and it
         // needs no `prev`: a message whose only field is past 62 declares none.
         let track_prev = m.fields.iter().skip(1).any(|f| f.number > 62);
-        let mut size = String::new();
-        let mut write = String::new();
+        // Each field's lines of the size pass and of the write pass.
+        let mut sizes = Vec::with_capacity(m.fields.len());
+        let mut writes = Vec::with_capacity(m.fields.len());
         for (idx, f) in m.fields.iter().enumerate() {
+            let mut size = String::new();
+            let mut write = String::new();
             let c = self.field_code(m, f, &oneof_vars);
             let wire = c.wire;
             let key_size = if f.number <= 62 {
@@ -805,7 +823,15 @@ impl Emitter<'_> {
                 "  if ({}) {{ {key_write} {};{set_prev} }}",
                 c.write_cond, c.write
             );
+            sizes.push(size);
+            writes.push(write);
         }
+        if m.fields.len() > SPLIT {
+            self.split_encoder(m, name, track_prev, &sizes, &writes);
+            return;
+        }
+        let size = sizes.concat();
+        let write = writes.concat();
         let _ = writeln!(
             self.body,
             "function {name}$size(p: $bb.enc.Plan, v: any, d: number): number {{"

@@ -325,3 +325,110 @@ fn fields_of_one_json_name_get_distinct_properties_and_keep_it_in_json() {
         assert!(ts.contains(part), "no `{part}` in\n{ts}");
     }
 }
+
+/// A message `M` of `count` fields numbered from 1: a `uint32` (`required` when
+/// `proto2`), a oneof of two, an optional `string`, a `repeated uint32`, … in turns of
+/// seven, so a oneof holds fields 100 and 101.
+fn many_fields(count: u32, proto2: bool) -> String {
+    let (syntax, single) = if proto2 {
+        ("proto2", "required uint32")
+    } else {
+        ("proto3", "uint32")
+    };
+    let mut s = format!("syntax = \"{syntax}\"; package p; message M {{\n");
+    let mut n = 1;
+    while n <= count {
+        match n % 7 {
+            2 if n < count => {
+                s.push_str(&format!(
+                    "  oneof o{n} {{ string f{n} = {n}; uint32 f{} = {}; }}\n",
+                    n + 1,
+                    n + 1
+                ));
+                n += 1;
+            }
+            1 | 6 => s.push_str(&format!("  {single} f{n} = {n};\n")),
+            5 => s.push_str(&format!("  repeated uint32 f{n} = {n};\n")),
+            _ => s.push_str(&format!("  optional string f{n} = {n};\n")),
+        }
+        n += 1;
+    }
+    s.push_str("}\n");
+    s
+}
+
+/// The generated functions of `ts` by name, each with its body.
+fn functions(ts: &str) -> Vec<(&str, &str)> {
+    ts.split("\nfunction ")
+        .skip(1)
+        .map(|f| {
+            let name = &f[..f.find('(').expect("a parameter list")];
+            let body = &f[..f.find("\n}\n").map_or(f.len(), |e| e + 2)];
+            (name, body)
+        })
+        .collect()
+}
+
+#[test]
+fn a_pass_over_more_than_a_hundred_fields_is_split_into_functions_of_a_hundred() {
+    // Regression: `tsc` refuses a function of the code of about 450 fields as too large
+    // for control flow analysis (TS2563); the size pass held every field, as did the
+    // write pass and the decoder. (`conformance/tests/typescript.rs` type-checks and runs
+    // messages of 1,000 and 2,000 fields.)
+    for proto2 in [false, true] {
+        let ts = one(&many_fields(1000, proto2));
+        let fns = functions(&ts);
+        // A line for each field in each pass: its error path in the size pass, its
+        // record in the write pass, its case in the decoder, its check when required.
+        for (name, body) in &fns {
+            let fields = body
+                .lines()
+                .filter(|l| {
+                    let t = l.trim_start();
+                    l.starts_with("  if (")
+                        || t.starts_with("at = \".")
+                        || t.starts_with("case ")
+                        || t.contains("missing-required-field")
+                })
+                .count();
+            assert!(fields <= 101, "{name} holds the code of {fields} fields");
+        }
+        for pass in ["size", "write", "decode"] {
+            let parts: Vec<&str> = fns
+                .iter()
+                .map(|(n, _)| *n)
+                .filter(|n| n.starts_with(&format!("M${pass}$")))
+                .collect();
+            assert_eq!(parts.len(), 10, "{pass}: {parts:?}");
+        }
+        let required = fns
+            .iter()
+            .filter(|(n, _)| n.starts_with("M$required$"))
+            .count();
+        assert_eq!(required, if proto2 { 3 } else { 0 });
+    }
+    // The first helper of each pass takes the fields up to 100, the decoder hands it the
+    // numbers up to its last field's and the last helper the rest; the helpers hand the
+    // previous written field on.
+    let ts = one(&many_fields(1000, false));
+    for line in [
+        "  const s = { prev: 0 };\n  let n = M$size$0(p, v, d, s);\n  n += M$size$1(p, v, d, s);\n",
+        "  n += M$size$9(p, v, d, s);\n  return n;\n}\n",
+        "  let prev = M$write$0(w, p, v, 0);\n  prev = M$write$1(w, p, v, prev);\n",
+        "  M$write$9(w, p, v, prev);\n}\n",
+        "      if (n <= 100) known = M$decode$0(r, v, n, w, kAt, end, depth);\n      else if (n <= 200) known = M$decode$1(r, v, n, w, kAt, end, depth);\n",
+        "      else known = M$decode$9(r, v, n, w, kAt, end, depth);\n      if (!known) {\n",
+        "function M$size$1(p: $bb.enc.Plan, v: any, d: number, s: { prev: number }): number {\n  let n = 0;\n  let at = \"\";\n  let prev = s.prev;\n",
+        "  s.prev = prev;\n  return n;\n}\n\nfunction M$size$2(",
+        "function M$write$8(w: $bb.enc.Writer, p: $bb.enc.Plan, v: any, prev: number): number {\n",
+        "function M$write$9(w: $bb.enc.Writer, p: $bb.enc.Plan, v: any, prev: number): void {\n",
+    ] {
+        assert!(ts.contains(line), "no `{line}` in\n{ts}");
+    }
+    // The oneof of fields 100 and 101 is read by the first two helpers of both passes.
+    assert_eq!(ts.matches(": any = v.o100;\n").count(), 4, "{ts}");
+    // Up to 100 fields, one function per pass, as before.
+    let small = one(&many_fields(100, false));
+    assert!(!small.contains("$size$0"), "{small}");
+    assert!(one(&many_fields(101, false)).contains("M$size$1"));
+}

@@ -11,7 +11,10 @@
 //! included) and `import option`, and refuses `import weak`, `ctype` and
 //! `java_multiple_files`; edition 2026 (protoc 36.2's newest) keeps 2024's rules, makes
 //! every type local to its file unless marked `export` (STRICT) and refuses
-//! `cc_enable_arenas`. Any other edition is refused, as protoc 36.2 refuses it.
+//! `cc_enable_arenas`. Any other edition is refused, as protoc 36.2 refuses it. A custom
+//! option or feature (or an enum value it holds) whose `feature_support` puts the file's
+//! edition before `edition_introduced` or from `edition_removed` on is refused, and one
+//! from `edition_deprecated` on draws a warning, as in protoc 36.2.
 //!
 //! This crate is the front end of bijoubuf's code generation: it parses schema files
 //! with a nom lexer and a recovering parser, resolves imports (include paths, in-memory

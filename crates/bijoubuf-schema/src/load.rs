@@ -184,6 +184,7 @@ pub(crate) fn compile(compiler: &Compiler, names: &[&str]) -> Result<Compiled, D
     let (mut models, mut errs) = check::build(&files, &symbols);
     errors.append(&mut errs);
     errors.append(&mut options::interpret(&files, &mut models, &symbols));
+    errors.append(&mut options::support::check(&files, &models));
     // The checker reports a few protoc warnings beside its errors; denied lints are
     // errors.
     errors.extend(lints::run(&compiler.lints, &files, &models, &symbols));

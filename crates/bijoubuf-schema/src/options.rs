@@ -2,6 +2,7 @@
 //! their extensions (custom options), values type-checked and encoded in protobuf's
 //! binary form so the standard ones can be decoded into `prost_types` options.
 
+pub(crate) mod support;
 mod walk;
 
 use std::collections::HashMap;

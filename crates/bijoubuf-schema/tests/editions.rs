@@ -723,3 +723,129 @@ fn a_map_fields_features_reach_its_entry_as_protoc_writes_them() {
     let count = set.windows(options.len()).filter(|w| *w == options).count();
     assert_eq!(count, 3, "the map field, its key and its value");
 }
+
+/// An options file with `feature_support` on fields, an enum's values and a custom
+/// feature, as protoc 36.2's own feature files declare them.
+const SUPPORTED: &str = r#"edition = "2023";
+package o;
+import "google/protobuf/descriptor.proto";
+message Inner {
+  int32 gone = 1 [feature_support = { edition_introduced: EDITION_2023, edition_removed: EDITION_2024, removal_error: "inner gone" }];
+  int32 fresh = 2 [feature_support = { edition_introduced: EDITION_2024 }];
+  int32 plain = 3;
+  Kind kind = 4;
+}
+enum Kind {
+  KIND_UNKNOWN = 0;
+  OLD = 1 [feature_support = { edition_introduced: EDITION_2023, edition_removed: EDITION_2024, removal_error: "old value" }];
+  NEW = 2 [feature_support = { edition_introduced: EDITION_2024 }];
+}
+extend google.protobuf.MessageOptions {
+  Inner inner = 50000;
+  Kind kind = 50001;
+  repeated Kind kinds = 50002;
+}
+extend google.protobuf.FileOptions {
+  int32 dep = 50003 [feature_support = { edition_introduced: EDITION_2023, edition_deprecated: EDITION_2024, deprecation_warning: "use another" }];
+}
+extend google.protobuf.FeatureSet { Features my = 9995; }
+message Features {
+  bool legacy = 1 [
+    targets = TARGET_TYPE_FILE,
+    feature_support = { edition_introduced: EDITION_2023, edition_removed: EDITION_2024, removal_error: "feature gone" },
+    edition_defaults = { edition: EDITION_LEGACY, value: "false" }
+  ];
+}
+"#;
+
+/// `SUPPORTED` as `a.proto` and `u.proto` importing it: errors, then warnings (lints
+/// left out), by code and message.
+fn support_diagnostics(u: &str) -> (Vec<String>, Vec<String>) {
+    let show = |d: &bijoubuf_schema::Diagnostic| format!("{}: {}", d.code(), d.message());
+    let checker = |ws: &[bijoubuf_schema::Diagnostic]| {
+        ws.iter()
+            .filter(|w| !w.code().starts_with("lint-"))
+            .map(show)
+            .collect()
+    };
+    match bijoubuf_schema::Compiler::new()
+        .source("a.proto", SUPPORTED)
+        .source("u.proto", u)
+        .compile(&["u.proto"])
+    {
+        Ok(c) => (Vec::new(), checker(&c.warnings)),
+        Err(e) => (e.errors().iter().map(show).collect(), checker(e.warnings())),
+    }
+}
+
+#[test]
+fn feature_support_of_options_as_protoc_36_2_enforces_it() {
+    // protoc 36.2: "o.Inner.gone has been removed in edition 2024: inner gone",
+    // "o.NEW wasn't introduced until edition 2024 and can't be used in edition 2023",
+    // a warning for a deprecated one; by the option path, inside aggregate values, for
+    // enum values, repeated or not, and for a custom feature.
+    let in_2024 = r#"edition = "2024";
+package u;
+import "a.proto";
+option (o.dep) = 1;
+message A { option (o.inner).gone = 1; option (o.inner).plain = 2; }
+message B { option (o.inner) = { fresh: 2 kind: OLD }; }
+message C { option (o.kind) = NEW; option (o.kinds) = NEW; option (o.kinds) = OLD; }
+"#;
+    let (errors, warnings) = support_diagnostics(in_2024);
+    assert_eq!(
+        errors,
+        [
+            "removed-option: o.Inner.gone is removed from edition 2024 on: inner gone",
+            "removed-option: o.OLD is removed from edition 2024 on: old value",
+            "removed-option: o.OLD is removed from edition 2024 on: old value",
+        ]
+    );
+    assert_eq!(
+        warnings,
+        ["deprecated-option: o.dep is deprecated from edition 2024 on: use another"]
+    );
+    let in_2023 = r#"edition = "2023";
+package u;
+import "a.proto";
+option (o.dep) = 1;
+option features.(o.my).legacy = true;
+message A { option (o.inner).fresh = 1; option (o.inner).gone = 2; }
+message B { option (o.inner) = { kind: NEW }; }
+message C { option (o.kind) = OLD; option (o.kinds) = NEW; }
+"#;
+    let (errors, warnings) = support_diagnostics(in_2023);
+    assert_eq!(
+        errors,
+        [
+            "option-not-introduced: o.Inner.fresh was introduced in edition 2024 and cannot be used in edition 2023",
+            "option-not-introduced: o.NEW was introduced in edition 2024 and cannot be used in edition 2023",
+            "option-not-introduced: o.NEW was introduced in edition 2024 and cannot be used in edition 2023",
+        ]
+    );
+    assert!(warnings.is_empty(), "{warnings:?}");
+    // The custom feature is removed in 2024; options introduced in 2023 are not for
+    // proto3.
+    let (errors, _) = support_diagnostics(
+        "edition = \"2024\";\npackage u;\nimport \"a.proto\";\noption features.(o.my).legacy = true;\n",
+    );
+    assert_eq!(
+        errors,
+        ["removed-option: o.Features.legacy is removed from edition 2024 on: feature gone"]
+    );
+    let (errors, _) = support_diagnostics(
+        "syntax = \"proto3\";\npackage u;\nimport \"a.proto\";\noption (o.dep) = 1;\n",
+    );
+    assert_eq!(
+        errors,
+        [
+            "option-not-introduced: o.dep was introduced in edition 2023 and cannot be used in edition PROTO3"
+        ]
+    );
+    // An edition bijoubuf refuses is read on as 2023, but not judged as 2023 here.
+    let (errors, _) = support_diagnostics(
+        "edition = \"UNSTABLE\";\npackage u;\nimport \"a.proto\";\nmessage A { option (o.inner).fresh = 1; }\n",
+    );
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(errors[0].starts_with("unsupported: "), "{errors:?}");
+}

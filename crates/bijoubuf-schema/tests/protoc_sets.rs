@@ -3,7 +3,9 @@
 //! `NAME.si.binpb` with `--include_source_info` (protoc 30.2 writes the same bytes for
 //! every fixture it compiles). How to regenerate them is in `tests/protoc/README.md`.
 //! Each fixture closes a difference a corpus run found; none imports a file from
-//! protoc's include directory, so descriptor.proto is bijoubuf's built-in copy.
+//! protoc's include directory, so descriptor.proto is bijoubuf's built-in copy, and
+//! protoc's own in protoc's sets: `NAME.imports.binpb` (`--include_imports`) and
+//! `NAME.imports.retain.binpb` (with `--retain_options` too) hold both descriptor.proto's.
 
 use std::path::{Path, PathBuf};
 
@@ -32,6 +34,40 @@ fn check(name: &str) {
             reference.len()
         );
     }
+}
+
+/// The fixture's set with its imports against protoc's, with protoc's defaults and
+/// with `--retain_options`; no source info, which for the built-in files is
+/// bijoubuf's own text.
+fn check_with_imports(name: &str) {
+    let c = Compiler::new()
+        .include(dir())
+        .compile(&[format!("{name}.proto").as_str()])
+        .unwrap_or_else(|e| panic!("{name}: refused: {:?}", e.errors()));
+    for (suffix, retain_options) in [("imports.binpb", false), ("imports.retain.binpb", true)] {
+        let reference = std::fs::read(dir().join(format!("{name}.{suffix}"))).expect("reference");
+        let ours = c.schema.encode_descriptor_set(DescriptorSetOptions {
+            include_imports: true,
+            retain_options,
+            ..DescriptorSetOptions::default()
+        });
+        assert!(
+            ours == reference,
+            "{name}.{suffix}: bijoubuf's set differs from protoc's ({} bytes against {})",
+            ours.len(),
+            reference.len()
+        );
+    }
+}
+
+#[test]
+fn builtin_descriptor_proto_is_protocs_byte_for_byte() {
+    // With `--include_imports` a file with custom options carries descriptor.proto:
+    // the built-in copy declares what protoc 36.2's does (option_dependency, the
+    // 990 to 998 ranges, extension declarations, feature_support, the reserved
+    // php_generic_services ...), so the sets are the same bytes.
+    check("descriptor_imports");
+    check_with_imports("descriptor_imports");
 }
 
 #[test]

@@ -1,0 +1,221 @@
+//! Messages of many fields: their size, write and decode passes split into helper
+//! functions of at most [`SPLIT`] fields each.
+//!
+//! `tsc` follows the flow of each variable through a whole function body, and past a
+//! depth it gives up with TS2563 ("The containing function or module body is too large
+//! for control flow analysis"): with the field list unrolled, a size pass of about 450
+//! fields, or a decoder of about 550 `int32` fields, is past it. A message of more than
+//! [`SPLIT`] fields gets one helper per run of [`SPLIT`] fields (in number order), and
+//! its `$size`, `$write` and `$decode` call them in turn, handing on what the fields
+//! share: the previous written field number (for the keys, SPEC §4.1), the decoder's
+//! reader, value and record. Each helper keeps the error path of the field it is at and
+//! adds it to an error as the whole function did, so values and inputs get the same
+//! bytes, errors, offsets and paths. A message of up to [`SPLIT`] fields is generated as
+//! before, as one function per pass.
+
+use std::fmt::Write as _;
+
+use bijoubuf_schema::{Cardinality, MessageDef};
+
+use crate::{Emitter, read_slot, real_oneof};
+
+/// The most fields whose code one generated function holds. A message of 250 fields of
+/// one shape passes `tsc` in one function for each of the eight shapes tried (`int32`,
+/// `string`, message, `optional`, `repeated`, map, oneof members, proto2 `required`); a
+/// mix of every shape passes at 350 and fails at 450. A helper of 100 is well inside, and
+/// messages of 100 fields or fewer (all of the sample and conformance schemas) are
+/// generated unchanged.
+pub(crate) const SPLIT: usize = 100;
+
+impl Emitter<'_> {
+    /// The loads of the oneofs the fields `from..to` of `m` are members of, once each, as
+    /// the encoder's variables `o<i>`.
+    fn oneof_loads(&self, m: &MessageDef, from: usize, to: usize) -> String {
+        let mut done = vec![false; m.oneofs.len()];
+        let mut loads = String::new();
+        for f in &m.fields[from..to] {
+            if let Some(i) = real_oneof(m, f)
+                && !done[i]
+            {
+                done[i] = true;
+                let slot = read_slot(&self.oneof_prop(i));
+                let _ = writeln!(loads, "  const o{i}: any = {slot};");
+            }
+        }
+        loads
+    }
+
+    /// The encoder of a message of more than [`SPLIT`] fields: `sizes` and `writes` are
+    /// each field's lines of the two passes, as the one-function encoder has them. A size
+    /// helper returns its fields' size and hands the previous written field number on in
+    /// `s.prev`; a write helper takes it and returns it.
+    pub(crate) fn split_encoder(
+        &mut self,
+        m: &MessageDef,
+        name: &str,
+        track_prev: bool,
+        sizes: &[String],
+        writes: &[String],
+    ) {
+        let parts = sizes.len().div_ceil(SPLIT);
+        let _ = writeln!(
+            self.body,
+            "function {name}$size(p: $bb.enc.Plan, v: any, d: number): number {{"
+        );
+        let _ = writeln!(
+            self.body,
+            "  if (v.$unknown !== undefined) return $e.sizeMessage(p, {name}, v, d);"
+        );
+        self.body.push_str("  const s = { prev: 0 };\n");
+        for k in 0..parts {
+            let call = format!("{name}$size${k}(p, v, d, s)");
+            let _ = match k {
+                0 => writeln!(self.body, "  let n = {call};"),
+                _ => writeln!(self.body, "  n += {call};"),
+            };
+        }
+        self.body.push_str("  return n;\n}\n\n");
+        for k in 0..parts {
+            let (from, to) = (k * SPLIT, ((k + 1) * SPLIT).min(sizes.len()));
+            let _ = writeln!(
+                self.body,
+                "function {name}$size${k}(p: $bb.enc.Plan, v: any, d: number, s: {{ prev: number }}): number {{"
+            );
+            self.body.push_str("  let n = 0;\n  let at = \"\";\n");
+            if track_prev {
+                self.body.push_str("  let prev = s.prev;\n");
+            }
+            self.body.push_str("  try {\n    let x: any;\n");
+            for l in self.oneof_loads(m, from, to).lines() {
+                let _ = writeln!(self.body, "  {l}");
+            }
+            self.body.push_str(&sizes[from..to].concat());
+            self.body
+                .push_str("  } catch (e) {\n    throw $e.atField(e, at);\n  }\n");
+            if track_prev && k + 1 < parts {
+                self.body.push_str("  s.prev = prev;\n");
+            }
+            self.body.push_str("  return n;\n}\n\n");
+        }
+
+        let _ = writeln!(
+            self.body,
+            "function {name}$write(w: $bb.enc.Writer, p: $bb.enc.Plan, v: any): void {{",
+        );
+        let _ = writeln!(
+            self.body,
+            "  if (v.$unknown !== undefined) return $e.writeMessage(w, p, {name}, v);"
+        );
+        for k in 0..parts {
+            let _ = match k {
+                0 => writeln!(self.body, "  let prev = {name}$write$0(w, p, v, 0);"),
+                _ if k + 1 < parts => {
+                    writeln!(self.body, "  prev = {name}$write${k}(w, p, v, prev);")
+                }
+                _ => writeln!(self.body, "  {name}$write${k}(w, p, v, prev);"),
+            };
+        }
+        self.body.push_str("}\n\n");
+        for k in 0..parts {
+            let (from, to) = (k * SPLIT, ((k + 1) * SPLIT).min(writes.len()));
+            let last = k + 1 == parts;
+            let ret = if last { "void" } else { "number" };
+            let _ = writeln!(
+                self.body,
+                "function {name}$write${k}(w: $bb.enc.Writer, p: $bb.enc.Plan, v: any, prev: number): {ret} {{"
+            );
+            self.body.push_str("  let x: any;\n");
+            self.body.push_str(&self.oneof_loads(m, from, to));
+            self.body.push_str(&writes[from..to].concat());
+            if !last {
+                self.body.push_str("  return prev;\n");
+            }
+            self.body.push_str("}\n\n");
+        }
+    }
+
+    /// The decoder of a message of more than [`SPLIT`] fields: `cases` are each field's
+    /// case of the switch on the field number and `required` the checks of its required
+    /// fields, as the one-function decoder has them. The loop over the records stays in
+    /// `$decode`; a helper takes the records of its fields (the numbers up to its last
+    /// field's, past the previous helper's) and answers whether it knew the number, and
+    /// the records no helper knows are unknown fields, as in the one-function decoder.
+    pub(crate) fn split_decoder(
+        &mut self,
+        m: &MessageDef,
+        name: &str,
+        cases: &[String],
+        required: &[String],
+    ) {
+        let parts = cases.len().div_ceil(SPLIT);
+        let mut b = String::new();
+        let _ = writeln!(
+            b,
+            "function {name}$decode(r: $bb.dec.Reader, end: number, depth: number): any {{"
+        );
+        let _ = writeln!(b, "  const v: any = {name}.create();");
+        b.push_str("  let prev = 0;\n  let kAt = 0;\n  let seg = \"\";\n");
+        b.push_str("  let unknown: $bb.UnknownField[] | undefined;\n");
+        b.push_str("  try {\n    while (r.pos < end) {\n      kAt = r.pos;\n");
+        b.push_str("      const k = r.num(end);\n      const n = prev + 1 + Math.floor(k / 4);\n");
+        b.push_str(
+            "      if (n > $bb.NMAX) throw new $bb.DecodeError(\"field-number-overflow\", kAt);\n",
+        );
+        b.push_str("      const w = k % 4;\n      let known: boolean;\n");
+        for k in 0..parts {
+            let call = format!("known = {name}$decode${k}(r, v, n, w, kAt, end, depth);");
+            let top = m.fields[((k + 1) * SPLIT).min(m.fields.len()) - 1].number;
+            let _ = match k {
+                0 => writeln!(b, "      if (n <= {top}) {call}"),
+                _ if k + 1 < parts => writeln!(b, "      else if (n <= {top}) {call}"),
+                _ => writeln!(b, "      else {call}"),
+            };
+        }
+        b.push_str("      if (!known) {\n        seg = \".\" + n;\n");
+        let _ = writeln!(
+            b,
+            "        if (!r.preserving || !{name}.keepsUnknown) throw new $bb.DecodeError(\"unknown-field\", kAt);"
+        );
+        b.push_str("        (unknown ??= []).push($d.readUnknown(r, n, w, end));\n");
+        b.push_str("        r.unknown++;\n        seg = \"\";\n      }\n      prev = n;\n    }\n");
+        b.push_str("  } catch (e) {\n    if (e instanceof $bb.DecodeError && seg !== \"\") e.push(seg);\n    throw e;\n  }\n");
+        let checks = required.len().div_ceil(SPLIT);
+        for k in 0..checks {
+            let _ = writeln!(b, "  {name}$required${k}(v, end);");
+        }
+        b.push_str("  if (unknown !== undefined) v.$unknown = unknown;\n  return v;\n}\n\n");
+
+        for k in 0..parts {
+            let (from, to) = (k * SPLIT, ((k + 1) * SPLIT).min(cases.len()));
+            let _ = writeln!(
+                b,
+                "function {name}$decode${k}(r: $bb.dec.Reader, v: any, n: number, w: number, kAt: number, end: number, depth: number): boolean {{"
+            );
+            b.push_str("  let seg = \"\";\n");
+            if m.fields[from..to]
+                .iter()
+                .any(|f| f.cardinality == Cardinality::Single)
+            {
+                b.push_str("  let x: any;\n");
+            }
+            b.push_str("  try {\n    switch (n) {\n");
+            // The cases as the one-function decoder indents them, inside its loop.
+            for l in cases[from..to].concat().lines() {
+                let _ = writeln!(b, "{}", l.strip_prefix("  ").unwrap_or(l));
+            }
+            b.push_str("      default:\n        return false;\n    }\n");
+            b.push_str("  } catch (e) {\n    if (e instanceof $bb.DecodeError && seg !== \"\") e.push(seg);\n    throw e;\n  }\n");
+            b.push_str("  return true;\n}\n\n");
+        }
+        for k in 0..checks {
+            let (from, to) = (k * SPLIT, ((k + 1) * SPLIT).min(required.len()));
+            let _ = writeln!(
+                b,
+                "function {name}$required${k}(v: any, end: number): void {{"
+            );
+            b.push_str(&required[from..to].concat());
+            b.push_str("}\n\n");
+        }
+        self.body.push_str(&b);
+    }
+}
