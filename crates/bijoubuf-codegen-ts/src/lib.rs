@@ -29,7 +29,7 @@
 //! | Schema | TypeScript |
 //! |---|---|
 //! | `message M` | `export interface M` and `export const M: MessageType<M>` (`M.encode`, `M.decode`, `M.create`, `M.decodeDelimited`, …) |
-//! | nested `Outer.Inner` | `Outer_Inner` |
+//! | nested `Outer.Inner` | `Outer_Inner` (`Outer_Inner_` if a type declared before took the name) |
 //! | `double`, `float`, `int32`, `sint32`, `sfixed32`, `uint32`, `fixed32` | `number` |
 //! | `int64`, `sint64`, `sfixed64`, `uint64`, `fixed64` | `bigint` |
 //! | `bool` / `string` / `bytes` | `boolean` / `string` / `Uint8Array` |
@@ -54,16 +54,17 @@
 //! # Services
 //!
 //! With [`Options::services`], each `service` of a requested file becomes a class
-//! `FooClient` whose constructor takes the runtime's `grpcweb.Transport` (`{ baseUrl }`,
-//! optionally `fetch` and headers): a unary rpc is a method returning `Promise<Response>`,
-//! a server-streaming rpc one returning `AsyncGenerator<Response>`; the method path is
-//! `/package.Service/Method`. The calls speak gRPC-web with binary framing over `fetch`
-//! (browsers, Node 18 and later) to a server such as tonic with tonic-web; a failed call
-//! throws `RpcError`, or `RefusedError` with the bijoubuf error code, offset and path when
-//! a codec refused a message. gRPC-web has no client streaming: client- and
-//! bidi-streaming rpcs get no method, and the class's docs name them.
+//! `FooClient` (`FooClient_` when a type has that name) whose constructor takes the
+//! runtime's `grpcweb.Transport` (`{ baseUrl }`, optionally `fetch` and headers): a unary
+//! rpc is a method returning `Promise<Response>`, a server-streaming rpc one returning
+//! `AsyncGenerator<Response>`; the method path is `/package.Service/Method`. The calls
+//! speak gRPC-web with binary framing over `fetch` (browsers, Node 18 and later) to a
+//! server such as tonic with tonic-web; a failed call throws `RpcError`, or
+//! `RefusedError` with the bijoubuf error code, offset and path when a codec refused a
+//! message. gRPC-web has no client streaming: client- and bidi-streaming rpcs get no
+//! method, and the class's docs name them.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt::Write as _;
 
 use bijoubuf_schema::{
@@ -133,8 +134,13 @@ struct TypeName {
 pub fn generate(schema: &Schema, options: &Options) -> Vec<GeneratedFile> {
     let mut names: HashMap<String, TypeName> = HashMap::new();
     let mut packages: BTreeMap<String, Vec<&bijoubuf_schema::FileDef>> = BTreeMap::new();
+    // Per package, the names its module declares: a nested type's `A_B` may be a
+    // top-level type's name too, and a service's `FooClient` a message's. Types claim
+    // theirs first, in declaration order, so no type's name depends on `services`.
+    let mut taken: HashMap<String, BTreeSet<String>> = HashMap::new();
     for file in schema.files() {
         packages.entry(file.package.clone()).or_default().push(file);
+        let taken = taken.entry(file.package.clone()).or_default();
         let mut add = |full: &str| {
             let rel = full
                 .strip_prefix(&file.package)
@@ -144,7 +150,7 @@ pub fn generate(schema: &Schema, options: &Options) -> Vec<GeneratedFile> {
                 full.to_string(),
                 TypeName {
                     package: file.package.clone(),
-                    local: safe_type_name(&rel.replace('.', "_")),
+                    local: claim(taken, safe_type_name(&rel.replace('.', "_"))),
                 },
             );
         };
@@ -160,6 +166,14 @@ pub fn generate(schema: &Schema, options: &Options) -> Vec<GeneratedFile> {
             add(&e.full_name);
         }
     }
+    let mut clients: HashMap<String, String> = HashMap::new();
+    for file in schema.files() {
+        let taken = taken.entry(file.package.clone()).or_default();
+        for s in &file.services {
+            let class = claim(taken, safe_type_name(&format!("{}Client", s.name)));
+            clients.insert(s.full_name.clone(), class);
+        }
+    }
     packages
         .iter()
         .filter(|(_, files)| {
@@ -173,6 +187,7 @@ pub fn generate(schema: &Schema, options: &Options) -> Vec<GeneratedFile> {
             let mut e = Emitter {
                 package,
                 names: &names,
+                clients: &clients,
                 imports: BTreeMap::new(),
                 has_messages: false,
                 uses_runtime: false,
@@ -305,6 +320,16 @@ fn safe_type_name(name: &str) -> String {
     }
 }
 
+/// `want`, or it with `_` appended until no name in `taken` is it; then taken.
+fn claim(taken: &mut BTreeSet<String>, want: String) -> String {
+    let mut name = want;
+    while taken.contains(&name) {
+        name.push('_');
+    }
+    taken.insert(name.clone());
+    name
+}
+
 /// A property name as it appears in an interface or object literal: bare when it is an
 /// identifier, quoted otherwise.
 fn prop_key(name: &str) -> String {
@@ -346,6 +371,8 @@ fn member_access(name: &str) -> String {
 struct Emitter<'a> {
     package: &'a str,
     names: &'a HashMap<String, TypeName>,
+    /// Each service's client class, by the service's full name.
+    clients: &'a HashMap<String, String>,
     /// Other packages referenced: package → namespace alias.
     imports: BTreeMap<String, String>,
     /// Whether the module holds a message type, whose code reaches the runtime's encoder

@@ -10,13 +10,13 @@ use std::fmt::Write as _;
 use bijoubuf_schema::ServiceDef;
 use heck::ToLowerCamelCase;
 
-use crate::{Emitter, safe_type_name};
+use crate::Emitter;
 
 impl Emitter<'_> {
     /// The client class of `s`.
     pub(crate) fn service(&mut self, s: &ServiceDef) {
         self.uses_runtime = true;
-        let class = safe_type_name(&format!("{}Client", s.name));
+        let class = self.clients[&s.full_name].clone();
         let skipped: Vec<&str> = s
             .methods
             .iter()

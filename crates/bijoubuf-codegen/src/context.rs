@@ -48,6 +48,9 @@ pub(crate) struct Context<'s> {
     /// The twin's name of each message in `borrowed`, and of each of their oneof enums.
     ref_names: HashMap<String, String>,
     ref_oneofs: HashMap<(String, usize), String>,
+    /// Each service's Rust name (its server trait; `FooServer` and `FooClient` derive from
+    /// it), by full name.
+    services: HashMap<String, String>,
 }
 
 /// The path of a well-known type below `bijoubuf::wkt` (nested types sit in modules).
@@ -79,6 +82,7 @@ impl<'s> Context<'s> {
             borrowed: BTreeSet::new(),
             ref_names: HashMap::new(),
             ref_oneofs: HashMap::new(),
+            services: HashMap::new(),
         };
         ctx.borrowed = borrowed_closure(schema, opts);
         for f in schema
@@ -144,6 +148,24 @@ impl<'s> Context<'s> {
                     scope.claim_exact(&names::snake(seg));
                 }
             }
+            // tonic-build puts each service's server and client in modules of the
+            // package's root: message modules keep clear of those too, whether or not
+            // services are generated, so a message's path does not depend on the option.
+            // Two services of one Rust name (`FooBar`, `foo_bar`) take distinct ones.
+            let schema = self.schema;
+            let mut services = Scope::default();
+            for s in schema
+                .files()
+                .iter()
+                .filter(|f| f.package == package)
+                .flat_map(|f| &f.services)
+            {
+                let name = services.claim(&names::camel(&s.name));
+                let module = names::tonic_snake(&name);
+                scope.claim_exact(&format!("{module}_server"));
+                scope.claim_exact(&format!("{module}_client"));
+                self.services.insert(s.full_name.clone(), name);
+            }
         }
         let mut msgs = Vec::new();
         for m in members.messages.iter().filter(|m| !m.map_entry) {
@@ -191,6 +213,14 @@ impl<'s> Context<'s> {
             self.name_scope(package, &inner, &nested, Some(m))?;
         }
         Ok(())
+    }
+
+    /// The Rust name of the service `full_name` (see `services`).
+    pub(crate) fn service_name(&self, full_name: &str) -> String {
+        self.services
+            .get(full_name)
+            .cloned()
+            .unwrap_or_else(|| panic!("service {full_name} was named"))
     }
 
     fn insert(

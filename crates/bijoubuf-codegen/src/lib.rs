@@ -92,7 +92,10 @@
 //! paths are `/package.Service/Method` from the schema; the codec is
 //! `::bijoubuf_tonic::StrictCodec` unless [`Options::codec_path`] names another, so the
 //! including crate depends on `tonic` and `bijoubuf-tonic`. The schema's comments become
-//! the docs; `option deprecated = true` on an rpc becomes `#[deprecated]`. Without the
+//! the docs; `option deprecated = true` on an rpc becomes `#[deprecated]`. An rpc whose
+//! Rust name is one of the client's own methods (`connect`, `new`, `with_origin`, ...)
+//! or another rpc's takes a trailing `_` (`rpc Connect` is `connect_`), and a message
+//! module that would be `foo_server` or `foo_client` is `foo_server_`. Without the
 //! option, services are left out and [`service_names`] lists them for the caller to
 //! report (`bijoubuf-build` prints a `cargo:warning`, the CLI a note).
 //!

@@ -57,6 +57,20 @@ pub(crate) fn snake(name: &str) -> String {
     }
 }
 
+/// The module name tonic-build gives a service's server and client (`FooBar` is
+/// `foo_bar`, then `_server`, `_client`): each character lower-cased, with `_` inserted
+/// before every upper-case one but the first. Not [`snake`]: `HTTPApi` is `h_t_t_p_api`.
+pub(crate) fn tonic_snake(name: &str) -> String {
+    let mut out = String::with_capacity(name.len() + 4);
+    for (i, c) in name.chars().enumerate() {
+        if i > 0 && c.is_uppercase() {
+            out.push('_');
+        }
+        out.push(c.to_ascii_lowercase());
+    }
+    out
+}
+
 /// `UpperCamelCase` for types and variants.
 pub(crate) fn camel(name: &str) -> String {
     let s = name.to_upper_camel_case();

@@ -14,7 +14,7 @@ use quote::ToTokens;
 
 use crate::context::Context;
 use crate::emit::doc_attrs;
-use crate::names;
+use crate::names::{self, Scope};
 
 /// The codec generated methods name unless `Options::codec_path` says otherwise.
 pub(crate) const DEFAULT_CODEC: &str = "::bijoubuf_tonic::StrictCodec";
@@ -74,11 +74,15 @@ impl Service {
         // `<service>_client`, one module below the package's: the types are seen from
         // there, so paths start with `super::`.
         let inner = vec!["service".to_string()];
+        // The rpcs' Rust names share the client's inherent methods with tonic's own
+        // (`connect`, `new`, ...), and two rpcs may spell one snake-case name (`GetFoo`
+        // and `get_foo`): a name taken is suffixed with `_`, in the schema's order.
+        let mut taken = Scope::with(CLIENT_METHODS);
         let methods = s
             .methods
             .iter()
             .map(|m| Method {
-                name: method_name(&m.name),
+                name: method_name(&mut taken, &m.name),
                 identifier: m.name.clone(),
                 codec: codec.clone(),
                 client_streaming: m.client_streaming,
@@ -98,7 +102,7 @@ impl Service {
             })
             .collect();
         Service {
-            name: names::camel(&s.name),
+            name: ctx.service_name(&s.full_name),
             package: package.to_string(),
             identifier: s.name.clone(),
             methods,
@@ -111,10 +115,23 @@ impl Service {
     }
 }
 
-/// The method's Rust name; tonic-build spells it with `format_ident!`, which takes
-/// `r#` for keywords.
-fn method_name(name: &str) -> String {
-    names::ident(&names::snake(name)).to_string()
+/// The inherent methods tonic-build gives every client (`connect` only with transport:
+/// taken always, so an rpc's Rust name does not depend on that option).
+const CLIENT_METHODS: &[&str] = &[
+    "connect",
+    "new",
+    "with_origin",
+    "with_interceptor",
+    "send_compressed",
+    "accept_compressed",
+    "max_decoding_message_size",
+    "max_encoding_message_size",
+];
+
+/// The method's Rust name, unique among `taken`; tonic-build spells it with
+/// `format_ident!`, which takes `r#` for keywords.
+fn method_name(taken: &mut Scope, name: &str) -> String {
+    names::ident(&taken.claim(&names::snake(name))).to_string()
 }
 
 fn is_deprecated(m: &MethodDef) -> bool {

@@ -71,3 +71,125 @@ fn a_server_trait_and_client_per_service_with_every_streaming_shape() {
     assert!(text.contains("crate::MyCodec::default()"));
     assert!(!text.contains("StrictCodec"));
 }
+
+/// Every inherent method name of `FooClient`, across its `impl` blocks.
+fn client_methods(text: &str, client: &str) -> Vec<String> {
+    let file = syn::parse_file(text).expect("generated code parses");
+    let mut names = Vec::new();
+    let mut items: Vec<&syn::Item> = file.items.iter().collect();
+    while let Some(item) = items.pop() {
+        match item {
+            syn::Item::Mod(m) => items.extend(m.content.iter().flat_map(|(_, i)| i)),
+            syn::Item::Impl(i) if i.trait_.is_none() => {
+                if let syn::Type::Path(p) = &*i.self_ty
+                    && p.path.segments.last().is_some_and(|s| s.ident == client)
+                {
+                    for f in &i.items {
+                        if let syn::ImplItem::Fn(f) = f {
+                            names.push(f.sig.ident.to_string());
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    names
+}
+
+#[test]
+fn rpc_names_give_way_to_the_clients_own_methods_and_to_each_other() {
+    // An rpc `Connect` (containerd's task service, Milvus) would define `connect` twice
+    // on the client; `GetFoo` and `get_foo` are distinct rpcs with one snake-case name.
+    let schema = r#"syntax = "proto3";
+package clash.v1;
+message M {}
+service Tasks {
+  rpc Connect(M) returns (M);
+  rpc New(M) returns (M);
+  rpc SendCompressed(M) returns (stream M);
+  rpc GetFoo(M) returns (M);
+  rpc get_foo(M) returns (M);
+  rpc connect_(M) returns (M);
+}"#;
+    let compiled = bijoubuf_schema::compile_sources(&[("clash.proto", schema)]).unwrap();
+    let mut o = Options::new();
+    o.services(true).service_transport(true);
+    let text: String = generate(&compiled.schema, &o)
+        .unwrap()
+        .into_iter()
+        .map(|f| f.content)
+        .collect();
+    let mut names = client_methods(&text, "TasksClient");
+    names.sort();
+    let mut unique = names.clone();
+    unique.dedup();
+    assert_eq!(names, unique, "a client method is defined twice in\n{text}");
+    for rpc in [
+        "connect_",
+        "new_",
+        "send_compressed_",
+        "get_foo",
+        "get_foo_",
+        "connect__",
+    ] {
+        assert!(names.iter().any(|n| n == rpc), "no {rpc} in {names:?}");
+        assert!(text.contains(&format!("async fn {rpc}(")), "{rpc}");
+    }
+    // The server trait takes the same names, and the paths stay the schema's.
+    assert!(text.contains("\"/clash.v1.Tasks/Connect\""));
+    assert!(text.contains("<T as Tasks>::connect_("), "{text}");
+}
+
+#[test]
+fn message_modules_and_services_of_one_rust_name_keep_clear_of_the_service_modules() {
+    // The nested types of `TasksServer` would sit in `tasks_server`, the module of the
+    // server of `Tasks`; `foo_bar` and `FooBar` are one Rust name `FooBar`.
+    let schema = r#"syntax = "proto3";
+package clash.v1;
+message TasksServer { message Inner {} Inner i = 1; }
+message M {}
+service Tasks { rpc X(M) returns (M); }
+service FooBar { rpc X(M) returns (M); }
+service foo_bar { rpc X(M) returns (M); }
+"#;
+    let compiled = bijoubuf_schema::compile_sources(&[("clash.proto", schema)]).unwrap();
+    for services in [false, true] {
+        let mut o = Options::new();
+        o.services(services);
+        let text: String = generate(&compiled.schema, &o)
+            .unwrap()
+            .into_iter()
+            .map(|f| f.content)
+            .collect();
+        let file = syn::parse_file(&text).expect("generated code parses");
+        let mut modules: Vec<String> = file
+            .items
+            .iter()
+            .filter_map(|i| match i {
+                syn::Item::Mod(m) => Some(m.ident.to_string()),
+                _ => None,
+            })
+            .collect();
+        modules.sort();
+        let mut unique = modules.clone();
+        unique.dedup();
+        assert_eq!(modules, unique, "a module is defined twice in\n{text}");
+        // The message's module is the same with or without services.
+        assert!(
+            modules.contains(&"tasks_server_".to_string()),
+            "{modules:?}"
+        );
+        if services {
+            for m in [
+                "tasks_server",
+                "tasks_client",
+                "foo_bar_server",
+                "foo_bar__server",
+            ] {
+                assert!(modules.contains(&m.to_string()), "no {m} in {modules:?}");
+            }
+            assert!(text.contains("\"/clash.v1.foo_bar/X\""), "{text}");
+        }
+    }
+}

@@ -119,6 +119,28 @@ fn extension_range_options_are_located_range_by_range() {
 }
 
 #[test]
+fn extension_numbers_another_file_uses_are_warned_about_not_refused() {
+    // protoc writes the set and warns when an extension takes a number an imported
+    // file's extension of the same message already has (in one file it refuses, as the
+    // rejecting corpus checks).
+    check("extension_numbers");
+    let c = Compiler::new()
+        .include(dir())
+        .compile(&["extension_numbers.proto"])
+        .expect("accepted");
+    let codes: Vec<&str> = c
+        .warnings
+        .iter()
+        .map(|w| w.code())
+        .filter(|code| !code.starts_with("lint-"))
+        .collect();
+    assert_eq!(
+        codes,
+        ["duplicate-extension-number", "duplicate-extension-number"]
+    );
+}
+
+#[test]
 fn builtin_descriptor_proto_has_protocs_source_retention_fields() {
     // Options are dropped by the `retention` of descriptor.proto's fields; without an
     // include directory holding protoc's copy, bijoubuf's built-in copy decides, so its

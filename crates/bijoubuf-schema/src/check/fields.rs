@@ -651,17 +651,24 @@ impl Checker<'_> {
         let full = join(scope, &f.name.name);
         let key = (extendee.to_string(), number);
         if let Some((other, ofile, ospan)) = self.ext_numbers.get(&key).cloned() {
-            let same_file = ofile == self.fi;
-            let name = self.syms.names[ofile].clone();
-            let d = self.err(
-                "duplicate-extension-number",
-                f.number_span,
-                format!("extension number {n} of {extendee:?} is already used by {other:?}"),
-            );
-            if same_file {
-                d.with_label(ospan, "used here");
+            let message =
+                format!("extension number {n} of {extendee:?} is already used by {other:?}");
+            if ofile == self.fi {
+                self.err("duplicate-extension-number", f.number_span, message)
+                    .with_label(ospan, "used here");
             } else {
+                // A number another file's extension already uses is only a warning for
+                // protoc, and schemas rely on it: protobuf-go's test files reuse custom
+                // option numbers from file to file.
+                let name = self.syms.names[ofile].clone();
+                let mut d = Diagnostic::warning(
+                    "duplicate-extension-number",
+                    &self.file.name,
+                    f.number_span,
+                    message,
+                );
                 d.with_help(format!("{other:?} is declared in {name:?}"));
+                self.errors.push(d);
             }
         } else {
             self.ext_numbers.insert(key, (full, self.fi, f.number_span));
