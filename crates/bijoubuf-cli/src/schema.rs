@@ -14,14 +14,15 @@ use crate::{Failure, LintArgs};
 /// With no `-I`, each file's own directory is an include directory. A file is named
 /// by its path relative to the first include directory that contains it; a relative
 /// path that names no file from the working directory is looked up in the include
-/// directories, as protoc does.
+/// directories, as protoc does, and a built-in file's name
+/// (`google/protobuf/compiler/plugin.proto`) that names no file is taken as it is.
 pub(crate) fn resolve(
     includes: &[PathBuf],
     files: &[PathBuf],
 ) -> Result<(Vec<PathBuf>, Vec<String>), Failure> {
     let mut dirs: Vec<PathBuf> = includes.to_vec();
     if dirs.is_empty() {
-        for f in files {
+        for f in files.iter().filter(|f| !builtin_name(f)) {
             let dir = match f.parent() {
                 Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
                 _ => PathBuf::from("."),
@@ -41,6 +42,12 @@ pub(crate) fn resolve(
         .collect::<Result<_, _>>()?;
     let mut names = Vec::new();
     for f in files {
+        // As protoc does: a file it bundles is found without an include directory
+        // (`google/protobuf/compiler/plugin.proto`), so its types can be generated.
+        if builtin_name(f) {
+            names.push(import_name(f));
+            continue;
+        }
         // As protoc does: a relative name that is not a file from the working directory
         // is looked up in the include directories (`-I protos shop/v1/order.proto`).
         let found = if f.is_relative() && !f.exists() {
@@ -82,6 +89,13 @@ pub(crate) fn resolve(
         names.push(name);
     }
     Ok((dirs, names))
+}
+
+/// Whether `f` names a built-in file (`google/protobuf/descriptor.proto`) and no file
+/// from the working directory. A file of that name in an include directory still wins:
+/// the compiler reads include directories before its built-in files.
+fn builtin_name(f: &Path) -> bool {
+    f.is_relative() && !f.exists() && bijoubuf_schema::is_builtin(&import_name(f))
 }
 
 /// `p` made absolute from the working directory, with `.` and `..` folded away as

@@ -393,6 +393,50 @@ fn compile_writes_rust_and_a_descriptor_set() {
 }
 
 #[test]
+fn compile_finds_protocs_bundled_files_without_an_include_directory() {
+    // As protoc: go_features.proto and compiler/plugin.proto are imported without -I,
+    // and named on the command line they are generated (Rust writes only the files
+    // named; TypeScript and Go every package but google.protobuf's in Go).
+    let out = std::env::temp_dir().join(format!("bijoubuf-cli-bundled-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    let (rust, ts, go) = (out.join("rs"), out.join("ts"), out.join("go"));
+    let r = run(
+        &[
+            "compile",
+            "--rust-out",
+            rust.to_str().expect("utf-8 path"),
+            "--ts-out",
+            ts.to_str().expect("utf-8 path"),
+            "--go-out",
+            go.to_str().expect("utf-8 path"),
+            "--go-module",
+            "example.com/gen",
+            "plugin_job.proto",
+            "google/protobuf/compiler/plugin.proto",
+            "google/protobuf/descriptor.proto",
+        ],
+        b"",
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let job = std::fs::read_to_string(rust.join("tools.v1.rs")).expect("generated file");
+    assert!(
+        job.contains("google::protobuf::compiler::CodeGeneratorRequest"),
+        "{job}"
+    );
+    let plugin =
+        std::fs::read_to_string(rust.join("google.protobuf.compiler.rs")).expect("plugin.proto");
+    assert!(
+        plugin.contains("pub struct CodeGeneratorResponse"),
+        "{plugin}"
+    );
+    assert!(rust.join("google.protobuf.rs").exists());
+    assert!(ts.join("google.protobuf.compiler.ts").exists());
+    assert!(go.join("google/protobuf/compiler/compiler.bb.go").exists());
+    assert!(!go.join("google/protobuf").join("protobuf.bb.go").exists());
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+#[test]
 fn compile_writes_custom_options_into_the_descriptor_set() {
     let out = std::env::temp_dir().join(format!("bijoubuf-cli-options-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&out);

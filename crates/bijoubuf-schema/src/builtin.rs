@@ -1,5 +1,6 @@
-//! The well-known types and descriptor.proto, built in so imports of
-//! `google/protobuf/*.proto` work without an include path.
+//! The well-known types, descriptor.proto and the other files protoc 36.2 bundles
+//! (the language feature files, `compiler/plugin.proto`, the JSON and C++ options),
+//! built in so their imports work without an include path as they do with protoc.
 
 /// `(import path, text)` of every built-in file.
 pub(crate) const FILES: &[(&str, &str)] = &[
@@ -46,6 +47,42 @@ pub(crate) const FILES: &[(&str, &str)] = &[
     (
         "google/protobuf/wrappers.proto",
         include_str!("../protos/google/protobuf/wrappers.proto"),
+    ),
+    (
+        "google/protobuf/c_sharp_features.proto",
+        include_str!("../protos/google/protobuf/c_sharp_features.proto"),
+    ),
+    (
+        "google/protobuf/compiler/plugin.proto",
+        include_str!("../protos/google/protobuf/compiler/plugin.proto"),
+    ),
+    (
+        "google/protobuf/cpp_features.proto",
+        include_str!("../protos/google/protobuf/cpp_features.proto"),
+    ),
+    (
+        "google/protobuf/cpp_file_options.proto",
+        include_str!("../protos/google/protobuf/cpp_file_options.proto"),
+    ),
+    (
+        "google/protobuf/cpp_options.proto",
+        include_str!("../protos/google/protobuf/cpp_options.proto"),
+    ),
+    (
+        "google/protobuf/go_features.proto",
+        include_str!("../protos/google/protobuf/go_features.proto"),
+    ),
+    (
+        "google/protobuf/java_features.proto",
+        include_str!("../protos/google/protobuf/java_features.proto"),
+    ),
+    (
+        "google/protobuf/json_enumvalue_options.proto",
+        include_str!("../protos/google/protobuf/json_enumvalue_options.proto"),
+    ),
+    (
+        "google/protobuf/json_options.proto",
+        include_str!("../protos/google/protobuf/json_options.proto"),
     ),
 ];
 

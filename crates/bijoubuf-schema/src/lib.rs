@@ -219,3 +219,11 @@ pub fn compile_sources(files: &[(&str, &str)]) -> Result<Compiled, Diagnostics> 
     let names: Vec<&str> = files.iter().map(|(n, _)| *n).collect();
     c.compile(&names)
 }
+
+/// Whether `name` is a file built into the compiler: the well-known types,
+/// descriptor.proto and the other files protoc 36.2 bundles
+/// (`google/protobuf/go_features.proto`, `google/protobuf/compiler/plugin.proto`, …),
+/// which imports, and [`Compiler::compile`], find without an include path.
+pub fn is_builtin(name: &str) -> bool {
+    builtin::get(name).is_some()
+}

@@ -423,6 +423,15 @@ fn well_known_types_match_protox() {
     let dir = builtin_dir();
     let mut names = Vec::new();
     proto_files(&dir, &dir, &mut names);
+    assert_eq!(names.len(), 20);
+    // The language feature files, plugin.proto and the JSON and C++ options are
+    // compared with protoc 36.2's byte for byte in `protoc_sets.rs`: protox reads no
+    // edition 2024 (`local`), and its own descriptor.proto lacks C#'s feature number.
+    names.retain(|n| {
+        !(n.ends_with("_features.proto")
+            || n.ends_with("_options.proto")
+            || n.starts_with("google/protobuf/compiler/"))
+    });
     assert_eq!(names.len(), 11);
     let tmp = Path::new(env!("CARGO_TARGET_TMPDIR")).join("wkt-for-protox");
     let mut problems = Vec::new();

@@ -849,3 +849,177 @@ message C { option (o.kind) = OLD; option (o.kinds) = NEW; }
     assert_eq!(errors.len(), 1, "{errors:?}");
     assert!(errors[0].starts_with("unsupported: "), "{errors:?}");
 }
+
+/// `u` compiled alone, the bundled files built in: errors, then warnings (lints left
+/// out), by code and message.
+fn bundled_diagnostics(u: &str) -> (Vec<String>, Vec<String>) {
+    let show = |d: &bijoubuf_schema::Diagnostic| format!("{}: {}", d.code(), d.message());
+    let checker = |ws: &[bijoubuf_schema::Diagnostic]| {
+        ws.iter()
+            .filter(|w| !w.code().starts_with("lint-"))
+            .map(show)
+            .collect()
+    };
+    match bijoubuf_schema::Compiler::new()
+        .source("u.proto", u)
+        .compile(&["u.proto"])
+    {
+        Ok(c) => (Vec::new(), checker(&c.warnings)),
+        Err(e) => (e.errors().iter().map(show).collect(), checker(e.warnings())),
+    }
+}
+
+#[test]
+fn features_of_the_builtin_language_files_as_protoc_36_2_allows_them() {
+    // Each case as protoc 36.2 judges it with its bundled files: accepted (no error), or
+    // refused ("wasn't introduced until edition 2024", "has been removed in edition
+    // 2024", "cannot be set on an entity of type `field`", "is not visible").
+    let cases: &[(&str, &str, Option<&str>)] = &[
+        (
+            "2024",
+            "import \"google/protobuf/go_features.proto\";\noption features.(pb.go).api_level = API_OPAQUE;\nenum E { option features.(pb.go).strip_enum_prefix = STRIP_ENUM_PREFIX_STRIP; E_A = 0; }",
+            None,
+        ),
+        (
+            "2023",
+            "import \"google/protobuf/go_features.proto\";\nenum E { option features.(pb.go).strip_enum_prefix = STRIP_ENUM_PREFIX_STRIP; E_A = 0; }",
+            Some(
+                "option-not-introduced: pb.GoFeatures.strip_enum_prefix was introduced in edition 2024 and cannot be used in edition 2023",
+            ),
+        ),
+        (
+            "2024",
+            "import \"google/protobuf/go_features.proto\";\nmessage M { int32 x = 1 [features.(pb.go).api_level = API_OPAQUE]; }",
+            Some("option-target: pb.GoFeatures.api_level cannot be set on a field"),
+        ),
+        (
+            "2024",
+            "import \"google/protobuf/go_features.proto\";\nmessage M { int32 x = 1 [features = { [pb.go] { api_level: API_OPAQUE } }]; }",
+            Some("option-target: pb.GoFeatures.api_level cannot be set on a field"),
+        ),
+        (
+            "2024",
+            "import \"google/protobuf/go_features.proto\";\nservice S { option features.(pb.go).api_level = API_OPAQUE; }",
+            Some("option-target: pb.GoFeatures.api_level cannot be set on a service"),
+        ),
+        (
+            "2024",
+            "import \"google/protobuf/java_features.proto\";\noption features.(pb.java).use_old_outer_classname_default = true;",
+            Some(
+                "removed-option: pb.JavaFeatures.use_old_outer_classname_default is removed from edition 2024 on",
+            ),
+        ),
+        (
+            "2024",
+            "import \"google/protobuf/java_features.proto\";\nmessage M { option features.(pb.java).nest_in_file_class = LEGACY; }",
+            Some(
+                "removed-option: pb.JavaFeatures.NestInFileClassFeature.LEGACY is removed from edition 2024 on",
+            ),
+        ),
+        (
+            "2024",
+            "import \"google/protobuf/java_features.proto\";\nmessage M { option features.(pb.java).nest_in_file_class = YES; }",
+            None,
+        ),
+        (
+            "2024",
+            "import \"google/protobuf/cpp_features.proto\";\noption features.(pb.cpp).repeated_type = PROXY;",
+            Some(
+                "option-not-introduced: pb.CppFeatures.repeated_type was introduced in edition UNSTABLE and cannot be used in edition 2024",
+            ),
+        ),
+        (
+            "2024",
+            "import \"google/protobuf/c_sharp_features.proto\";\noption features.(pb.csharp).nullable_reference_types = true;",
+            Some(
+                "option-not-introduced: pb.CSharpFeatures.nullable_reference_types was introduced in edition 2026 and cannot be used in edition 2024",
+            ),
+        ),
+        (
+            "2026",
+            "import \"google/protobuf/c_sharp_features.proto\";\noption features.(pb.csharp).nullable_reference_types = true;",
+            None,
+        ),
+        (
+            "2024",
+            "import \"google/protobuf/cpp_options.proto\";\noption (pb.file.cpp) = { namespace: \"x\" };",
+            Some(
+                "option-not-introduced: pb.file.cpp was introduced in edition 2026 and cannot be used in edition 2024",
+            ),
+        ),
+        (
+            "2024",
+            "import \"google/protobuf/json_options.proto\";\nenum E { E_A = 0 [(pb.enumvalue.json) = { string: \"a\" }]; }",
+            Some(
+                "option-not-introduced: pb.enumvalue.json was introduced in edition 2026 and cannot be used in edition 2024",
+            ),
+        ),
+    ];
+    for (edition, body, want) in cases {
+        let u = format!("edition = \"{edition}\";\npackage u;\n{body}\n");
+        let (errors, _) = bundled_diagnostics(&u);
+        match want {
+            None => assert!(errors.is_empty(), "{u}: {errors:?}"),
+            Some(want) => assert_eq!(errors, [*want], "{u}"),
+        }
+    }
+    // Deprecated in 2023: a warning with the file's own text.
+    let (errors, warnings) = bundled_diagnostics(
+        "edition = \"2023\";\npackage u;\nimport \"google/protobuf/go_features.proto\";\noption features.(pb.go).legacy_unmarshal_json_enum = true;\n",
+    );
+    assert!(errors.is_empty(), "{errors:?}");
+    assert_eq!(
+        warnings,
+        [
+            "deprecated-option: pb.GoFeatures.legacy_unmarshal_json_enum is deprecated from edition 2023 on: The legacy UnmarshalJSON API is deprecated and will be removed in a future edition."
+        ]
+    );
+    // The JSON options message is `local` to its file.
+    let (errors, _) = bundled_diagnostics(
+        "edition = \"2026\";\npackage u;\nimport \"google/protobuf/json_options.proto\";\nmessage M { pb.enumvalue.JsonEnumValueOptions o = 1; }\n",
+    );
+    assert_eq!(errors.len(), 1, "{errors:?}");
+}
+
+#[test]
+fn targets_of_custom_options_as_protoc_36_2_enforces_them() {
+    // protoc 36.2: "Option t.Opts.a cannot be set on an entity of type `field`.", by the
+    // option path and inside aggregate values; an allowed kind passes.
+    let a = r#"syntax = "proto2";
+package t;
+import "google/protobuf/descriptor.proto";
+message Opts { optional int32 a = 1 [targets = TARGET_TYPE_FILE]; optional int32 b = 2; }
+extend google.protobuf.FieldOptions { optional Opts o = 50000; }
+extend google.protobuf.FileOptions { optional Opts f = 50000; }
+extend google.protobuf.MessageOptions {
+  optional int32 m = 50000 [targets = TARGET_TYPE_FIELD, targets = TARGET_TYPE_ONEOF];
+}
+"#;
+    let u = r#"syntax = "proto2";
+package u;
+import "a.proto";
+option (t.f).a = 1;
+message A {
+  option (t.m) = 1;
+  optional int32 x = 1 [(t.o).a = 1];
+  optional int32 y = 2 [(t.o) = { b: 1 a: 2 }];
+  optional int32 z = 3 [(t.o).b = 1];
+}
+"#;
+    let errors: Vec<String> = match bijoubuf_schema::Compiler::new()
+        .source("a.proto", a)
+        .source("u.proto", u)
+        .compile(&["u.proto"])
+    {
+        Ok(_) => Vec::new(),
+        Err(e) => e.errors().iter().map(|d| d.message().to_string()).collect(),
+    };
+    assert_eq!(
+        errors,
+        [
+            "t.m cannot be set on a message",
+            "t.Opts.a cannot be set on a field",
+            "t.Opts.a cannot be set on a field",
+        ]
+    );
+}

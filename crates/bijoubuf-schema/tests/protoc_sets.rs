@@ -71,6 +71,19 @@ fn builtin_descriptor_proto_is_protocs_byte_for_byte() {
 }
 
 #[test]
+fn builtin_bundled_files_are_protocs_byte_for_byte() {
+    // The language feature files, compiler/plugin.proto and the JSON and C++ options
+    // protoc 36.2 bundles are built in too: a file importing them (features of each
+    // language set, plugin.proto's messages as field types) compiles without an include
+    // directory, and with `--include_imports` the built-in copies are protoc's bytes.
+    check("bundled_imports");
+    check_with_imports("bundled_imports");
+    // Edition 2026 introduces C#'s feature and the JSON and C++ options.
+    check("bundled_2026");
+    check_with_imports("bundled_2026");
+}
+
+#[test]
 fn extension_range_verification_is_dropped_with_its_locations() {
     // `verification` has source retention: protoc drops it (and an options message it
     // leaves empty, with their locations) whether or not the file imports

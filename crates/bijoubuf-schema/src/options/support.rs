@@ -2,7 +2,9 @@
 //! option (a custom option, a field reached through it, a custom feature) or an enum
 //! value it holds may carry `feature_support`, and a file whose edition is before
 //! `edition_introduced` or from `edition_removed` on may not set it (from
-//! `edition_deprecated` on, it draws a warning). Fields of descriptor.proto itself are
+//! `edition_deprecated` on, it draws a warning). A field with `targets` may be set only
+//! on the kinds of element they name, as protoc refuses `features.(pb.go).api_level` on a
+//! field. Fields of descriptor.proto itself are
 //! left to the checker's own rules (`features`, `java_multiple_files`,
 //! `cc_enable_arenas`), which say more than protoc's generic text.
 
@@ -110,9 +112,43 @@ impl<'a> Index<'a> {
     }
 }
 
+/// The kind of element options are set on: descriptor.proto's `OptionTargetType`
+/// number and protoc's name for it.
+#[derive(Clone, Copy)]
+struct Target(i32, &'static str);
+
+const FILE: Target = Target(1, "file");
+const MESSAGE: Target = Target(3, "message");
+const FIELD: Target = Target(4, "field");
+const ONEOF: Target = Target(5, "oneof");
+const ENUM: Target = Target(6, "enum");
+const ENUM_ENTRY: Target = Target(7, "enum entry");
+const SERVICE: Target = Target(8, "service");
+const METHOD: Target = Target(9, "method");
+
+/// The `targets` among a field's options, by number; empty when any element may set it.
+fn targets(options: &[OptionDef]) -> Vec<i32> {
+    let mut out = Vec::new();
+    for o in options
+        .iter()
+        .filter(|o| o.extension.is_none() && o.name == "targets")
+    {
+        match &o.value {
+            OptionValue::Enum { number, .. } => out.push(*number),
+            OptionValue::List(items) => out.extend(items.iter().filter_map(|v| match v {
+                OptionValue::Enum { number, .. } => Some(*number),
+                _ => None,
+            })),
+            _ => {}
+        }
+    }
+    out
+}
+
 struct Checker<'a> {
     index: &'a Index<'a>,
     file: &'a str,
+    target: Target,
     edition: i32,
     out: Vec<Diagnostic>,
 }
@@ -135,6 +171,7 @@ pub(crate) fn check(files: &[Loaded], models: &[FileDef]) -> Vec<Diagnostic> {
             index: &index,
             file: &f.name,
             edition: edition(f.syntax),
+            target: FILE,
             out: Vec::new(),
         };
         c.file(f);
@@ -145,7 +182,7 @@ pub(crate) fn check(files: &[Loaded], models: &[FileDef]) -> Vec<Diagnostic> {
 
 impl Checker<'_> {
     fn file(&mut self, f: &FileDef) {
-        self.options("google.protobuf.FileOptions", &f.options);
+        self.options(FILE, "google.protobuf.FileOptions", &f.options);
         for m in &f.messages {
             self.message(m);
         }
@@ -153,23 +190,23 @@ impl Checker<'_> {
             self.enumeration(e);
         }
         for x in &f.extensions {
-            self.options("google.protobuf.FieldOptions", &x.options);
+            self.options(FIELD, "google.protobuf.FieldOptions", &x.options);
         }
         for s in &f.services {
-            self.options("google.protobuf.ServiceOptions", &s.options);
+            self.options(SERVICE, "google.protobuf.ServiceOptions", &s.options);
             for m in &s.methods {
-                self.options("google.protobuf.MethodOptions", &m.options);
+                self.options(METHOD, "google.protobuf.MethodOptions", &m.options);
             }
         }
     }
 
     fn message(&mut self, m: &MessageDef) {
-        self.options("google.protobuf.MessageOptions", &m.options);
+        self.options(MESSAGE, "google.protobuf.MessageOptions", &m.options);
         for f in m.fields.iter().chain(&m.extensions) {
-            self.options("google.protobuf.FieldOptions", &f.options);
+            self.options(FIELD, "google.protobuf.FieldOptions", &f.options);
         }
         for o in &m.oneofs {
-            self.options("google.protobuf.OneofOptions", &o.options);
+            self.options(ONEOF, "google.protobuf.OneofOptions", &o.options);
         }
         for n in &m.messages {
             self.message(n);
@@ -180,13 +217,14 @@ impl Checker<'_> {
     }
 
     fn enumeration(&mut self, e: &EnumDef) {
-        self.options("google.protobuf.EnumOptions", &e.options);
+        self.options(ENUM, "google.protobuf.EnumOptions", &e.options);
         for v in &e.values {
-            self.options("google.protobuf.EnumValueOptions", &v.options);
+            self.options(ENUM_ENTRY, "google.protobuf.EnumValueOptions", &v.options);
         }
     }
 
-    fn options(&mut self, message: &str, options: &[OptionDef]) {
+    fn options(&mut self, target: Target, message: &str, options: &[OptionDef]) {
+        self.target = target;
         for o in options {
             self.option(message, o);
         }
@@ -259,6 +297,22 @@ impl Checker<'_> {
 
     fn field(&mut self, field: &FieldDef, o: &OptionDef) {
         if field.full_name.starts_with("google.protobuf.") {
+            return;
+        }
+        let targets = targets(&field.options);
+        if !targets.is_empty() && !targets.contains(&self.target.0) {
+            self.out.push(
+                Diagnostic::error(
+                    "option-target",
+                    self.file,
+                    o.span,
+                    format!("{} cannot be set on a {}", field.full_name, self.target.1),
+                )
+                .help(format!(
+                    "drop option {:?}: its field's `targets` do not include this kind of element",
+                    o.name
+                )),
+            );
             return;
         }
         if let Some(s) = support(&field.options) {
