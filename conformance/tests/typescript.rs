@@ -13,7 +13,7 @@
 
 mod common;
 use common::{
-    accepted_vectors_print_the_same_json, agree_with_rust_on_bytes,
+    accepted_vectors_print_the_same_json, agree_with_rust_on_bytes, edited,
     encoders_refuse_alike_at_their_limits, json_mutation, json_path, json_seeds, mutate_json,
     runner,
 };
@@ -761,18 +761,7 @@ fn wide_messages_encode_and_decode_alike_in_typescript_and_rust() {
                 );
                 let ts_json = node.borrow_mut().json(name, &bytes).map_err(&fail)?;
                 prop_assert_eq!(&ts_json, &json, "{} seed {}: TypeScript's JSON", name, seed);
-                let mut v = bytes.clone();
-                for (at, x, op) in edits {
-                    let n = v.len();
-                    match op {
-                        0 if n > 0 => v[at % n] = x,
-                        1 => v.insert(at % (n + 1), x),
-                        _ if n > 0 => {
-                            v.remove(at % n);
-                        }
-                        _ => {}
-                    }
-                }
+                let v = edited(&bytes, &edits);
                 for (input, cfg) in [
                     (&bytes, Config::default()),
                     (&v, Config::default()),

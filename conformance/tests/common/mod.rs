@@ -142,22 +142,30 @@ pub(crate) fn agree_with_rust_on_bytes(
             ),
             |(i, edits)| {
                 let (ty, b) = &seeds[i];
-                let mut v = b.clone();
-                for (at, x, op) in edits {
-                    let n = v.len();
-                    match op {
-                        0 if n > 0 => v[at % n] = x,
-                        1 => v.insert(at % (n + 1), x),
-                        _ if n > 0 => {
-                            v.remove(at % n);
-                        }
-                        _ => {}
-                    }
-                }
-                same(ty, &v)
+                same(ty, &edited(b, &edits))
             },
         )
         .unwrap_or_else(|e| panic!("{e}"));
+}
+
+/// `bytes` with `edits` made in turn, each `(at, x, op)` at `at` modulo the length: op 0
+/// sets the byte there to `x`, 1 inserts `x` there, 2 removes the byte there (0 and 2 do
+/// nothing to empty bytes).
+#[allow(dead_code)] // used by the cross-language test files only
+pub(crate) fn edited(bytes: &[u8], edits: &[(usize, u8, u8)]) -> Vec<u8> {
+    let mut v = bytes.to_vec();
+    for &(at, x, op) in edits {
+        let n = v.len();
+        match op {
+            0 if n > 0 => v[at % n] = x,
+            1 => v.insert(at % (n + 1), x),
+            _ if n > 0 => {
+                v.remove(at % n);
+            }
+            _ => {}
+        }
+    }
+    v
 }
 
 /// Every accepted vector (default configuration, up to 4 KiB) printed as proto3 JSON by

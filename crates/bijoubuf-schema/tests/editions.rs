@@ -758,9 +758,9 @@ message Features {
 }
 "#;
 
-/// `SUPPORTED` as `a.proto` and `u.proto` importing it: errors, then warnings (lints
-/// left out), by code and message.
-fn support_diagnostics(u: &str) -> (Vec<String>, Vec<String>) {
+/// `u` compiled as `u.proto` beside the files `others` (name, text) and the built-in
+/// ones: errors, then warnings (lints left out), by code and message.
+fn diagnostics(others: &[(&str, &str)], u: &str) -> (Vec<String>, Vec<String>) {
     let show = |d: &bijoubuf_schema::Diagnostic| format!("{}: {}", d.code(), d.message());
     let checker = |ws: &[bijoubuf_schema::Diagnostic]| {
         ws.iter()
@@ -768,14 +768,19 @@ fn support_diagnostics(u: &str) -> (Vec<String>, Vec<String>) {
             .map(show)
             .collect()
     };
-    match bijoubuf_schema::Compiler::new()
-        .source("a.proto", SUPPORTED)
-        .source("u.proto", u)
-        .compile(&["u.proto"])
-    {
+    let mut compiler = bijoubuf_schema::Compiler::new();
+    for &(name, text) in others {
+        compiler.source(name, text);
+    }
+    match compiler.source("u.proto", u).compile(&["u.proto"]) {
         Ok(c) => (Vec::new(), checker(&c.warnings)),
         Err(e) => (e.errors().iter().map(show).collect(), checker(e.warnings())),
     }
+}
+
+/// `SUPPORTED` as `a.proto` and `u.proto` importing it (see [`diagnostics`]).
+fn support_diagnostics(u: &str) -> (Vec<String>, Vec<String>) {
+    diagnostics(&[("a.proto", SUPPORTED)], u)
 }
 
 #[test]
@@ -850,23 +855,9 @@ message C { option (o.kind) = OLD; option (o.kinds) = NEW; }
     assert!(errors[0].starts_with("unsupported: "), "{errors:?}");
 }
 
-/// `u` compiled alone, the bundled files built in: errors, then warnings (lints left
-/// out), by code and message.
+/// `u` compiled alone, the bundled files built in (see [`diagnostics`]).
 fn bundled_diagnostics(u: &str) -> (Vec<String>, Vec<String>) {
-    let show = |d: &bijoubuf_schema::Diagnostic| format!("{}: {}", d.code(), d.message());
-    let checker = |ws: &[bijoubuf_schema::Diagnostic]| {
-        ws.iter()
-            .filter(|w| !w.code().starts_with("lint-"))
-            .map(show)
-            .collect()
-    };
-    match bijoubuf_schema::Compiler::new()
-        .source("u.proto", u)
-        .compile(&["u.proto"])
-    {
-        Ok(c) => (Vec::new(), checker(&c.warnings)),
-        Err(e) => (e.errors().iter().map(show).collect(), checker(e.warnings())),
-    }
+    diagnostics(&[], u)
 }
 
 #[test]
