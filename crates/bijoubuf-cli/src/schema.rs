@@ -78,6 +78,7 @@ pub(crate) fn resolve(
                     .iter()
                     .find_map(|(_, d)| canon.strip_prefix(d).ok().map(Path::to_path_buf))
             })
+            .or_else(|| read_as_import_name(&dirs, f))
             .as_deref()
             .map(import_name)
             .ok_or_else(|| {
@@ -89,6 +90,24 @@ pub(crate) fn resolve(
         names.push(name);
     }
     Ok((dirs, names))
+}
+
+/// As protoc does for a relative path to a file outside every include directory: the
+/// path read as an import name, when an include directory holds a file of that name
+/// (`-I vendor api/a.proto`, with `api/a.proto` both here and in `vendor`: the one in
+/// `vendor` is compiled). A note says which file that is, since it is not the one the
+/// path names from the working directory. Names with `.` or `..` are no import names.
+fn read_as_import_name(dirs: &[PathBuf], f: &Path) -> Option<PathBuf> {
+    if !f.is_relative() || !f.components().all(|c| matches!(c, Component::Normal(_))) {
+        return None;
+    }
+    let found = dirs.iter().map(|d| d.join(f)).find(|p| p.is_file())?;
+    sayln!(
+        "note: {} is not inside any include directory; read as the import name, it is {} (as protoc reads it)",
+        f.display(),
+        found.display()
+    );
+    Some(f.to_path_buf())
 }
 
 /// Whether `f` names a built-in file (`google/protobuf/descriptor.proto`) and no file

@@ -273,3 +273,50 @@ fn a_report_to_a_closed_stderr_keeps_the_exit_status() {
     );
     std::fs::remove_dir_all(&dir).expect("clean up");
 }
+
+#[test]
+fn a_path_outside_the_include_directories_is_read_as_an_import_name_as_protoc_does() {
+    // `api/a.proto` is a file here and another under `-I vendor`: protoc compiles the one
+    // in `vendor` (the path read as an import name); so does bijoubuf, with a note.
+    let dir = std::env::temp_dir().join(format!("bijoubuf-import-name-{}", std::process::id()));
+    for (path, message) in [("api/a.proto", "Here"), ("vendor/api/a.proto", "Vendored")] {
+        let p = dir.join(path);
+        std::fs::create_dir_all(p.parent().expect("a parent")).expect("dirs");
+        std::fs::write(
+            &p,
+            format!("syntax = \"proto3\";\nmessage {message} {{}}\n"),
+        )
+        .expect("write schema");
+    }
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_bijoubuf"))
+        .args([
+            "compile",
+            "--no-lint",
+            "-I",
+            "vendor",
+            "--descriptor-set-out",
+            "a.binpb",
+        ])
+        .arg("api/a.proto")
+        .current_dir(&dir)
+        .output()
+        .expect("the binary runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(
+        stderr.contains("note: api/a.proto is not inside any include directory")
+            && stderr.contains("vendor/api/a.proto"),
+        "{stderr}"
+    );
+    let set = std::fs::read(dir.join("a.binpb")).expect("the set");
+    let has = |n: &[u8]| set.windows(n.len()).any(|w| w == n);
+    assert!(has(b"Vendored") && !has(b"Here"));
+    // Not for paths that are no import names: `./api/a.proto` stays refused.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_bijoubuf"))
+        .args(["check", "--no-lint", "-I", "vendor", "./api/a.proto"])
+        .current_dir(&dir)
+        .output()
+        .expect("the binary runs");
+    assert_eq!(out.status.code(), Some(2));
+    std::fs::remove_dir_all(&dir).expect("clean up");
+}
