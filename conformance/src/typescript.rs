@@ -123,7 +123,8 @@ pub fn key_schema() -> String {
 pub const WIDE_COUNTS: [usize; 1] = [1000];
 
 /// The field shapes of [`wide_schema`]'s proto3 messages, taken in turn; `oneof` is three
-/// fields in one oneof.
+/// fields in one oneof. The message type is named `s`, a name the generated code once used
+/// for a local of its own.
 const WIDE_SHAPES: [&str; 19] = [
     "int32",
     "uint64",
@@ -136,13 +137,13 @@ const WIDE_SHAPES: [&str; 19] = [
     "sfixed64",
     "float",
     "E",
-    "Leaf",
+    "s",
     "optional uint32",
     "repeated uint32",
     "repeated string",
-    "repeated Leaf",
+    "repeated s",
     "map<string, uint32>",
-    "map<uint32, Leaf>",
+    "map<uint32, s>",
     "oneof",
 ];
 
@@ -168,11 +169,11 @@ fn wide_fields(count: usize, shapes: &[&str]) -> String {
         let shape = shapes[turn % shapes.len()];
         turn += 1;
         if shape == "oneof" {
-            let members: Vec<String> = ["string", "Leaf", "uint32"]
+            let members: Vec<String> = ["string", "s", "uint32"]
                 .iter()
                 .zip(i..count)
                 .map(|(ty, j)| {
-                    let ty = if *ty == "Leaf" && shapes == WIDE_SHAPES_PROTO2 {
+                    let ty = if *ty == "s" && shapes == WIDE_SHAPES_PROTO2 {
                         "Leaf2"
                     } else {
                         ty
@@ -198,7 +199,7 @@ fn wide_fields(count: usize, shapes: &[&str]) -> String {
 /// analysis (TS2563). As `(file name, source)`.
 pub fn wide_schema() -> [(String, String); 2] {
     let mut proto3 = String::from(
-        "syntax = \"proto3\";\npackage wide;\nenum E { E_ZERO = 0; E_ONE = 1; }\nmessage Leaf { uint32 x = 1; }\n",
+        "syntax = \"proto3\";\npackage wide;\nenum E { E_ZERO = 0; E_ONE = 1; }\nmessage s { uint32 x = 1; }\n",
     );
     for n in WIDE_COUNTS {
         proto3.push_str(&format!(

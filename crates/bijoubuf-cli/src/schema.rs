@@ -77,7 +77,23 @@ pub(crate) fn resolve(
                 canon_dirs
                     .iter()
                     .find_map(|(_, d)| canon.strip_prefix(d).ok().map(Path::to_path_buf))
-            })
+            });
+        // As protoc refuses it: an include directory earlier in the list holds another
+        // file of the same name, which imports of that name would read
+        // (`-I a -I b b/x.proto` with `a/x.proto` there too).
+        if let Some(rest) = &name
+            && let Some(first) = dirs.iter().map(|d| d.join(rest)).find(|p| p.is_file())
+            && first.canonicalize().is_ok_and(|c| c != canon)
+        {
+            return Err(Failure::Usage(format!(
+                "{} is shadowed in the include directories by {}, a different file of the same \
+                 name ({}), as protoc refuses it",
+                f.display(),
+                first.display(),
+                import_name(rest)
+            )));
+        }
+        let name = name
             .or_else(|| read_as_import_name(&dirs, f))
             .as_deref()
             .map(import_name)
@@ -98,7 +114,14 @@ pub(crate) fn resolve(
 /// `vendor` is compiled). A note says which file that is, since it is not the one the
 /// path names from the working directory. Names with `.` or `..` are no import names.
 fn read_as_import_name(dirs: &[PathBuf], f: &Path) -> Option<PathBuf> {
-    if !f.is_relative() || !f.components().all(|c| matches!(c, Component::Normal(_))) {
+    // `components` drops `//` and an inner `.`, which protoc refuses in an import name.
+    let written = f.to_string_lossy();
+    if !f.is_relative()
+        || !f.components().all(|c| matches!(c, Component::Normal(_)))
+        || written.contains("//")
+        || written.contains("/./")
+        || written.ends_with("/.")
+    {
         return None;
     }
     let found = dirs.iter().map(|d| d.join(f)).find(|p| p.is_file())?;

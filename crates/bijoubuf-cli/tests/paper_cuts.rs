@@ -320,3 +320,54 @@ fn a_path_outside_the_include_directories_is_read_as_an_import_name_as_protoc_do
     assert_eq!(out.status.code(), Some(2));
     std::fs::remove_dir_all(&dir).expect("clean up");
 }
+
+#[test]
+fn an_input_shadowed_by_an_earlier_include_directory_is_refused_as_protoc_refuses_it() {
+    // `-I a -I b b/x.proto` with `a/x.proto` too: the name `x.proto` reads `a/x.proto`,
+    // so compiling it would compile another file than the one named.
+    let dir = std::env::temp_dir().join(format!("bijoubuf-shadowed-{}", std::process::id()));
+    for (path, message) in [("a/x.proto", "A"), ("b/x.proto", "B"), ("api/y.proto", "Y")] {
+        let p = dir.join(path);
+        std::fs::create_dir_all(p.parent().expect("a parent")).expect("dirs");
+        std::fs::write(
+            &p,
+            format!("syntax = \"proto3\";\nmessage {message} {{}}\n"),
+        )
+        .expect("write schema");
+    }
+    std::fs::create_dir_all(dir.join("b/api")).expect("dirs");
+    std::fs::write(
+        dir.join("b/api/y.proto"),
+        "syntax = \"proto3\";\nmessage Y2 {}\n",
+    )
+    .expect("write schema");
+    let status = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_bijoubuf"))
+            .args(args)
+            .current_dir(&dir)
+            .output()
+            .expect("the binary runs");
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (code, stderr) = status(&["check", "--no-lint", "-I", "a", "-I", "b", "b/x.proto"]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(
+        stderr.contains("b/x.proto is shadowed") && stderr.contains("a/x.proto"),
+        "{stderr}"
+    );
+    // The first of the two is no shadow.
+    let (code, stderr) = status(&["check", "--no-lint", "-I", "a", "-I", "b", "a/x.proto"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    // A path read as an import name must be one: `api//y.proto` and `api/./y.proto` are
+    // not, and stay outside every include directory.
+    for spelled in ["api//y.proto", "api/./y.proto"] {
+        let (code, stderr) = status(&["check", "--no-lint", "-I", "b", spelled]);
+        assert_eq!(code, Some(2), "{spelled}: {stderr}");
+    }
+    let (code, stderr) = status(&["check", "--no-lint", "-I", "b", "api/y.proto"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    std::fs::remove_dir_all(&dir).expect("clean up");
+}

@@ -48,7 +48,8 @@ impl Emitter<'_> {
     /// The encoder of a message of more than [`SPLIT`] fields: `sizes` and `writes` are
     /// each field's lines of the two passes, as the one-function encoder has them. A size
     /// helper returns its fields' size and hands the previous written field number on in
-    /// `s.prev`; a write helper takes it and returns it.
+    /// `$s.prev`; a write helper takes it and returns it. (`$` keeps the generated locals
+    /// clear of message names, which `tsc` would otherwise resolve to the local.)
     pub(crate) fn split_encoder(
         &mut self,
         m: &MessageDef,
@@ -66,9 +67,9 @@ impl Emitter<'_> {
             self.body,
             "  if (v.$unknown !== undefined) return $e.sizeMessage(p, {name}, v, d);"
         );
-        self.body.push_str("  const s = { prev: 0 };\n");
+        self.body.push_str("  const $s = { prev: 0 };\n");
         for k in 0..parts {
-            let call = format!("{name}$size${k}(p, v, d, s)");
+            let call = format!("{name}$size${k}(p, v, d, $s)");
             let _ = match k {
                 0 => writeln!(self.body, "  let n = {call};"),
                 _ => writeln!(self.body, "  n += {call};"),
@@ -79,11 +80,11 @@ impl Emitter<'_> {
             let (from, to) = (k * SPLIT, ((k + 1) * SPLIT).min(sizes.len()));
             let _ = writeln!(
                 self.body,
-                "function {name}$size${k}(p: $bb.enc.Plan, v: any, d: number, s: {{ prev: number }}): number {{"
+                "function {name}$size${k}(p: $bb.enc.Plan, v: any, d: number, $s: {{ prev: number }}): number {{"
             );
             self.body.push_str("  let n = 0;\n  let at = \"\";\n");
             if track_prev {
-                self.body.push_str("  let prev = s.prev;\n");
+                self.body.push_str("  let prev = $s.prev;\n");
             }
             self.body.push_str("  try {\n    let x: any;\n");
             for l in self.oneof_loads(m, from, to).lines() {
@@ -93,7 +94,7 @@ impl Emitter<'_> {
             self.body
                 .push_str("  } catch (e) {\n    throw $e.atField(e, at);\n  }\n");
             if track_prev && k + 1 < parts {
-                self.body.push_str("  s.prev = prev;\n");
+                self.body.push_str("  $s.prev = prev;\n");
             }
             self.body.push_str("  return n;\n}\n\n");
         }
@@ -161,9 +162,9 @@ impl Emitter<'_> {
         b.push_str(
             "      if (n > $bb.NMAX) throw new $bb.DecodeError(\"field-number-overflow\", kAt);\n",
         );
-        b.push_str("      const w = k % 4;\n      let known: boolean;\n");
+        b.push_str("      const w = k % 4;\n      let $known: boolean;\n");
         for k in 0..parts {
-            let call = format!("known = {name}$decode${k}(r, v, n, w, kAt, end, depth);");
+            let call = format!("$known = {name}$decode${k}(r, v, n, w, kAt, end, depth);");
             let top = m.fields[((k + 1) * SPLIT).min(m.fields.len()) - 1].number;
             let _ = match k {
                 0 => writeln!(b, "      if (n <= {top}) {call}"),
@@ -171,7 +172,7 @@ impl Emitter<'_> {
                 _ => writeln!(b, "      else {call}"),
             };
         }
-        b.push_str("      if (!known) {\n        seg = \".\" + n;\n");
+        b.push_str("      if (!$known) {\n        seg = \".\" + n;\n");
         let _ = writeln!(
             b,
             "        if (!r.preserving || !{name}.keepsUnknown) throw new $bb.DecodeError(\"unknown-field\", kAt);"

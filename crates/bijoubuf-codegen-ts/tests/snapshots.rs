@@ -412,14 +412,14 @@ fn a_pass_over_more_than_a_hundred_fields_is_split_into_functions_of_a_hundred()
     // previous written field on.
     let ts = one(&many_fields(1000, false));
     for line in [
-        "  const s = { prev: 0 };\n  let n = M$size$0(p, v, d, s);\n  n += M$size$1(p, v, d, s);\n",
-        "  n += M$size$9(p, v, d, s);\n  return n;\n}\n",
+        "  const $s = { prev: 0 };\n  let n = M$size$0(p, v, d, $s);\n  n += M$size$1(p, v, d, $s);\n",
+        "  n += M$size$9(p, v, d, $s);\n  return n;\n}\n",
         "  let prev = M$write$0(w, p, v, 0);\n  prev = M$write$1(w, p, v, prev);\n",
         "  M$write$9(w, p, v, prev);\n}\n",
-        "      if (n <= 100) known = M$decode$0(r, v, n, w, kAt, end, depth);\n      else if (n <= 200) known = M$decode$1(r, v, n, w, kAt, end, depth);\n",
-        "      else known = M$decode$9(r, v, n, w, kAt, end, depth);\n      if (!known) {\n",
-        "function M$size$1(p: $bb.enc.Plan, v: any, d: number, s: { prev: number }): number {\n  let n = 0;\n  let at = \"\";\n  let prev = s.prev;\n",
-        "  s.prev = prev;\n  return n;\n}\n\nfunction M$size$2(",
+        "      if (n <= 100) $known = M$decode$0(r, v, n, w, kAt, end, depth);\n      else if (n <= 200) $known = M$decode$1(r, v, n, w, kAt, end, depth);\n",
+        "      else $known = M$decode$9(r, v, n, w, kAt, end, depth);\n      if (!$known) {\n",
+        "function M$size$1(p: $bb.enc.Plan, v: any, d: number, $s: { prev: number }): number {\n  let n = 0;\n  let at = \"\";\n  let prev = $s.prev;\n",
+        "  $s.prev = prev;\n  return n;\n}\n\nfunction M$size$2(",
         "function M$write$8(w: $bb.enc.Writer, p: $bb.enc.Plan, v: any, prev: number): number {\n",
         "function M$write$9(w: $bb.enc.Writer, p: $bb.enc.Plan, v: any, prev: number): void {\n",
     ] {

@@ -1014,3 +1014,42 @@ message A {
         ]
     );
 }
+
+#[test]
+fn feature_support_and_targets_follow_the_option_as_resolved_and_enum_values_by_number() {
+    // Verdicts of protoc 36.2 on the same files. Two extensions of MessageOptions numbered
+    // 50001 in two files (protoc warns): the option set is `dep.tag`, so `mainpkg.label`'s
+    // `targets = TARGET_TYPE_FILE` does not apply to it.
+    let dep = "syntax = \"proto2\";\npackage dep;\nimport \"google/protobuf/descriptor.proto\";\n\
+               extend google.protobuf.MessageOptions { optional string tag = 50001; }\n";
+    let u = "syntax = \"proto2\";\npackage mainpkg;\nimport \"google/protobuf/descriptor.proto\";\n\
+             import \"dep.proto\";\nextend google.protobuf.MessageOptions { optional string label \
+             = 50001 [targets = TARGET_TYPE_FILE]; }\nmessage T { option (dep.tag) = \"x\"; }\n";
+    let (errors, _) = diagnostics(&[("dep.proto", dep)], u);
+    assert!(errors.is_empty(), "{errors:?}");
+    // An aliased enum value is judged as the first value of its number: `OLD` after `NEW`
+    // (introduced in 2024) is refused in 2023 under NEW's name; `NEW` after `OLD` is not.
+    let aliases = |first: &str, second: &str| {
+        format!(
+            "edition = \"2024\";\nimport \"google/protobuf/descriptor.proto\";\nenum E {{ option \
+             allow_alias = true; E_U = 0; {first} {second} }}\nextend google.protobuf.FieldOptions \
+             {{ E fe = 50001; }}\n"
+        )
+    };
+    let new = "NEW = 1 [feature_support = { edition_introduced: EDITION_2024 }];";
+    let use_as = |v: &str| {
+        format!(
+            "edition = \"2023\";\nimport \"o.proto\";\nmessage M {{ int32 a = 1 [(fe) = {v}]; }}\n"
+        )
+    };
+    let o = aliases(new, "OLD = 1;");
+    let (errors, _) = diagnostics(&[("o.proto", &o)], &use_as("OLD"));
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(
+        errors[0].starts_with("option-not-introduced: ") && errors[0].contains("NEW"),
+        "{errors:?}"
+    );
+    let o = aliases("OLD = 1;", new);
+    let (errors, _) = diagnostics(&[("o.proto", &o)], &use_as("NEW"));
+    assert!(errors.is_empty(), "{errors:?}");
+}

@@ -235,10 +235,19 @@ impl Checker<'_> {
         let index = self.index;
         let mut current = Some(message);
         let mut last = None;
-        for &n in &o.path {
+        for (i, &n) in o.path.iter().enumerate() {
             // After a repeated field the path holds the occurrence's index.
             let Some(m) = current else { break };
-            let Some(field) = u32::try_from(n).ok().and_then(|n| index.field(m, n)) else {
+            // A custom option's first step is the extension its name resolved to, not
+            // whichever extension of that number was seen last: another file may use the
+            // number too (a warning, as in protoc).
+            let resolved = match (&o.extension, i) {
+                (Some(ext), 0) => index.extensions.get(ext.trim_start_matches('.')).copied(),
+                _ => None,
+            };
+            let Some(field) =
+                resolved.or_else(|| u32::try_from(n).ok().and_then(|n| index.field(m, n)))
+            else {
                 return;
             };
             self.field(field, o);
@@ -276,15 +285,17 @@ impl Checker<'_> {
                     }
                 }
             }
-            (FieldType::Enum(e), OptionValue::Enum { name, .. }) => {
+            (FieldType::Enum(e), OptionValue::Enum { number, .. }) => {
                 let Some(def) = index.enums.get(e.as_str()) else {
                     return;
                 };
-                if let Some(value) = def.values.iter().find(|v| v.name == *name) {
+                // By number, as protoc judges it: with `allow_alias`, the first value
+                // declared with that number, whichever alias the option names.
+                if let Some(value) = def.values.iter().find(|v| v.number == *number) {
                     // Enum values are named in the enum's enclosing scope.
                     let full = match def.full_name.rsplit_once('.') {
-                        Some((scope, _)) => format!("{scope}.{name}"),
-                        None => name.clone(),
+                        Some((scope, _)) => format!("{scope}.{}", value.name),
+                        None => value.name.clone(),
                     };
                     if let Some(s) = support(&value.options) {
                         self.enforce(&full, &s, o);
