@@ -274,12 +274,10 @@ fn a_report_to_a_closed_stderr_keeps_the_exit_status() {
     std::fs::remove_dir_all(&dir).expect("clean up");
 }
 
-#[test]
-fn a_path_outside_the_include_directories_is_read_as_an_import_name_as_protoc_does() {
-    // `api/a.proto` is a file here and another under `-I vendor`: protoc compiles the one
-    // in `vendor` (the path read as an import name); so does bijoubuf, with a note.
-    let dir = std::env::temp_dir().join(format!("bijoubuf-import-name-{}", std::process::id()));
-    for (path, message) in [("api/a.proto", "Here"), ("vendor/api/a.proto", "Vendored")] {
+/// A temporary tree of one-message proto3 files, `(path, message name)` each.
+fn schema_tree(tag: &str, files: &[(&str, &str)]) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("bijoubuf-{tag}-{}", std::process::id()));
+    for (path, message) in files {
         let p = dir.join(path);
         std::fs::create_dir_all(p.parent().expect("a parent")).expect("dirs");
         std::fs::write(
@@ -288,21 +286,43 @@ fn a_path_outside_the_include_directories_is_read_as_an_import_name_as_protoc_do
         )
         .expect("write schema");
     }
+    dir
+}
+
+/// The binary run in `dir`: its exit status and stderr.
+fn run_in(dir: &std::path::Path, args: &[&str]) -> (Option<i32>, String) {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_bijoubuf"))
-        .args([
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("the binary runs");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn a_path_outside_the_include_directories_is_read_as_an_import_name_as_protoc_does() {
+    // `api/a.proto` is a file here and another under `-I vendor`: protoc compiles the one
+    // in `vendor` (the path read as an import name); so does bijoubuf, with a note.
+    let dir = schema_tree(
+        "import-name",
+        &[("api/a.proto", "Here"), ("vendor/api/a.proto", "Vendored")],
+    );
+    let (code, stderr) = run_in(
+        &dir,
+        &[
             "compile",
             "--no-lint",
             "-I",
             "vendor",
             "--descriptor-set-out",
             "a.binpb",
-        ])
-        .arg("api/a.proto")
-        .current_dir(&dir)
-        .output()
-        .expect("the binary runs");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(0), "{stderr}");
+            "api/a.proto",
+        ],
+    );
+    assert_eq!(code, Some(0), "{stderr}");
     assert!(
         stderr.contains("note: api/a.proto is not inside any include directory")
             && stderr.contains("vendor/api/a.proto"),
@@ -312,12 +332,11 @@ fn a_path_outside_the_include_directories_is_read_as_an_import_name_as_protoc_do
     let has = |n: &[u8]| set.windows(n.len()).any(|w| w == n);
     assert!(has(b"Vendored") && !has(b"Here"));
     // Not for paths that are no import names: `./api/a.proto` stays refused.
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_bijoubuf"))
-        .args(["check", "--no-lint", "-I", "vendor", "./api/a.proto"])
-        .current_dir(&dir)
-        .output()
-        .expect("the binary runs");
-    assert_eq!(out.status.code(), Some(2));
+    let (code, stderr) = run_in(
+        &dir,
+        &["check", "--no-lint", "-I", "vendor", "./api/a.proto"],
+    );
+    assert_eq!(code, Some(2), "{stderr}");
     std::fs::remove_dir_all(&dir).expect("clean up");
 }
 
@@ -325,49 +344,37 @@ fn a_path_outside_the_include_directories_is_read_as_an_import_name_as_protoc_do
 fn an_input_shadowed_by_an_earlier_include_directory_is_refused_as_protoc_refuses_it() {
     // `-I a -I b b/x.proto` with `a/x.proto` too: the name `x.proto` reads `a/x.proto`,
     // so compiling it would compile another file than the one named.
-    let dir = std::env::temp_dir().join(format!("bijoubuf-shadowed-{}", std::process::id()));
-    for (path, message) in [("a/x.proto", "A"), ("b/x.proto", "B"), ("api/y.proto", "Y")] {
-        let p = dir.join(path);
-        std::fs::create_dir_all(p.parent().expect("a parent")).expect("dirs");
-        std::fs::write(
-            &p,
-            format!("syntax = \"proto3\";\nmessage {message} {{}}\n"),
-        )
-        .expect("write schema");
-    }
-    std::fs::create_dir_all(dir.join("b/api")).expect("dirs");
-    std::fs::write(
-        dir.join("b/api/y.proto"),
-        "syntax = \"proto3\";\nmessage Y2 {}\n",
-    )
-    .expect("write schema");
-    let status = |args: &[&str]| {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_bijoubuf"))
-            .args(args)
-            .current_dir(&dir)
-            .output()
-            .expect("the binary runs");
-        (
-            out.status.code(),
-            String::from_utf8_lossy(&out.stderr).into_owned(),
-        )
-    };
-    let (code, stderr) = status(&["check", "--no-lint", "-I", "a", "-I", "b", "b/x.proto"]);
+    let dir = schema_tree(
+        "shadowed",
+        &[
+            ("a/x.proto", "A"),
+            ("b/x.proto", "B"),
+            ("api/y.proto", "Y"),
+            ("b/api/y.proto", "Y2"),
+        ],
+    );
+    let (code, stderr) = run_in(
+        &dir,
+        &["check", "--no-lint", "-I", "a", "-I", "b", "b/x.proto"],
+    );
     assert_eq!(code, Some(2), "{stderr}");
     assert!(
         stderr.contains("b/x.proto is shadowed") && stderr.contains("a/x.proto"),
         "{stderr}"
     );
     // The first of the two is no shadow.
-    let (code, stderr) = status(&["check", "--no-lint", "-I", "a", "-I", "b", "a/x.proto"]);
+    let (code, stderr) = run_in(
+        &dir,
+        &["check", "--no-lint", "-I", "a", "-I", "b", "a/x.proto"],
+    );
     assert_eq!(code, Some(0), "{stderr}");
     // A path read as an import name must be one: `api//y.proto` and `api/./y.proto` are
     // not, and stay outside every include directory.
     for spelled in ["api//y.proto", "api/./y.proto"] {
-        let (code, stderr) = status(&["check", "--no-lint", "-I", "b", spelled]);
+        let (code, stderr) = run_in(&dir, &["check", "--no-lint", "-I", "b", spelled]);
         assert_eq!(code, Some(2), "{spelled}: {stderr}");
     }
-    let (code, stderr) = status(&["check", "--no-lint", "-I", "b", "api/y.proto"]);
+    let (code, stderr) = run_in(&dir, &["check", "--no-lint", "-I", "b", "api/y.proto"]);
     assert_eq!(code, Some(0), "{stderr}");
     std::fs::remove_dir_all(&dir).expect("clean up");
 }

@@ -832,17 +832,7 @@ impl Emitter<'_> {
         }
         let size = sizes.concat();
         let write = writes.concat();
-        let _ = writeln!(
-            self.body,
-            "function {name}$size(p: $bb.enc.Plan, v: any, d: number): number {{"
-        );
-        // A value with preserved unknown records goes to the field-list walk, which writes
-        // them between the known fields in number order (SPEC §8.2). The check is here, where
-        // the engine sees one shape of value, not in the runtime, where it would see all.
-        let _ = writeln!(
-            self.body,
-            "  if (v.$unknown !== undefined) return $e.sizeMessage(p, {name}, v, d);"
-        );
+        self.open_size(name);
         if m.fields.is_empty() {
             let _ = writeln!(self.body, "  return 0;\n}}\n");
         } else {

@@ -45,6 +45,21 @@ impl Emitter<'_> {
         loads
     }
 
+    /// The first lines of `{name}$size`, in one function or split. A value with preserved
+    /// unknown records goes to the field-list walk, which writes them between the known
+    /// fields in number order (SPEC §8.2). The check is here, where the engine sees one
+    /// shape of value, not in the runtime, where it would see all.
+    pub(crate) fn open_size(&mut self, name: &str) {
+        let _ = writeln!(
+            self.body,
+            "function {name}$size(p: $bb.enc.Plan, v: any, d: number): number {{"
+        );
+        let _ = writeln!(
+            self.body,
+            "  if (v.$unknown !== undefined) return $e.sizeMessage(p, {name}, v, d);"
+        );
+    }
+
     /// The encoder of a message of more than [`SPLIT`] fields: `sizes` and `writes` are
     /// each field's lines of the two passes, as the one-function encoder has them. A size
     /// helper returns its fields' size and hands the previous written field number on in
@@ -59,14 +74,7 @@ impl Emitter<'_> {
         writes: &[String],
     ) {
         let parts = sizes.len().div_ceil(SPLIT);
-        let _ = writeln!(
-            self.body,
-            "function {name}$size(p: $bb.enc.Plan, v: any, d: number): number {{"
-        );
-        let _ = writeln!(
-            self.body,
-            "  if (v.$unknown !== undefined) return $e.sizeMessage(p, {name}, v, d);"
-        );
+        self.open_size(name);
         self.body.push_str("  const $s = { prev: 0 };\n");
         for k in 0..parts {
             let call = format!("{name}$size${k}(p, v, d, $s)");

@@ -15,18 +15,16 @@ fn dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/protoc/sets")
 }
 
-/// The fixture's set with and without source info against protoc's.
-fn check(name: &str) {
+/// The fixture compiled, its sets written with each of `variants` (the reference file's
+/// suffix, the flags) and compared byte for byte with protoc's.
+fn compare(name: &str, variants: [(&str, DescriptorSetOptions); 2]) {
     let c = Compiler::new()
         .include(dir())
         .compile(&[format!("{name}.proto").as_str()])
         .unwrap_or_else(|e| panic!("{name}: refused: {:?}", e.errors()));
-    for (suffix, include_source_info) in [("binpb", false), ("si.binpb", true)] {
+    for (suffix, options) in variants {
         let reference = std::fs::read(dir().join(format!("{name}.{suffix}"))).expect("reference");
-        let ours = c.schema.encode_descriptor_set(DescriptorSetOptions {
-            include_source_info,
-            ..DescriptorSetOptions::default()
-        });
+        let ours = c.schema.encode_descriptor_set(options);
         assert!(
             ours == reference,
             "{name}.{suffix}: bijoubuf's set differs from protoc's ({} bytes against {})",
@@ -36,28 +34,37 @@ fn check(name: &str) {
     }
 }
 
+/// The fixture's set with and without source info against protoc's.
+fn check(name: &str) {
+    let source_info = DescriptorSetOptions {
+        include_source_info: true,
+        ..DescriptorSetOptions::default()
+    };
+    compare(
+        name,
+        [
+            ("binpb", DescriptorSetOptions::default()),
+            ("si.binpb", source_info),
+        ],
+    );
+}
+
 /// The fixture's set with its imports against protoc's, with protoc's defaults and
 /// with `--retain_options`; no source info, which for the built-in files is
 /// bijoubuf's own text.
 fn check_with_imports(name: &str) {
-    let c = Compiler::new()
-        .include(dir())
-        .compile(&[format!("{name}.proto").as_str()])
-        .unwrap_or_else(|e| panic!("{name}: refused: {:?}", e.errors()));
-    for (suffix, retain_options) in [("imports.binpb", false), ("imports.retain.binpb", true)] {
-        let reference = std::fs::read(dir().join(format!("{name}.{suffix}"))).expect("reference");
-        let ours = c.schema.encode_descriptor_set(DescriptorSetOptions {
-            include_imports: true,
-            retain_options,
-            ..DescriptorSetOptions::default()
-        });
-        assert!(
-            ours == reference,
-            "{name}.{suffix}: bijoubuf's set differs from protoc's ({} bytes against {})",
-            ours.len(),
-            reference.len()
-        );
-    }
+    let imports = DescriptorSetOptions {
+        include_imports: true,
+        ..DescriptorSetOptions::default()
+    };
+    let retain = DescriptorSetOptions {
+        retain_options: true,
+        ..imports
+    };
+    compare(
+        name,
+        [("imports.binpb", imports), ("imports.retain.binpb", retain)],
+    );
 }
 
 #[test]
