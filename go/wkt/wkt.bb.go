@@ -2259,6 +2259,10 @@ type Api struct {
 	//
 	// Interfaces whose methods this one includes.
 	Mixins []*Mixin
+	// Edition is field 8 (edition).
+	//
+	// The edition of the declaring file, when it used editions (e.g. "2023").
+	Edition string
 	// Syntax is field 7 (syntax).
 	//
 	// Which syntax the declaring file used.
@@ -2428,6 +2432,16 @@ func (m *Api) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		prev = 7
 	}
 	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 8, n, prev)
+	}
+	if v := m.Edition; len(v) != 0 {
+		if !bijoubuf.ValidString(v) {
+			return s.BadString("edition")
+		}
+		n += 1 + bijoubuf.LenSize(len(v))
+		prev = 8
+	}
+	if len(u) != 0 {
 		_, n, _ = bijoubuf.UnknownBefore(u, bijoubuf.MaxFieldNumber+1, n, prev)
 	}
 	return n
@@ -2440,6 +2454,12 @@ func (m *Api) BijoubufWrite(w *bijoubuf.BackWriter) {
 		return
 	}
 	u := bijoubuf.Unknowns(m.unknown)
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 8)
+	}
+	if v := m.Edition; len(v) != 0 {
+		w.FieldString(8, v)
+	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 7)
 	}
@@ -2696,6 +2716,18 @@ func (m *Api) BijoubufDecode(r *bijoubuf.Reader) error {
 				return r.DefaultValuePresent("syntax")
 			}
 			m.Syntax = Syntax(v)
+		case 8:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("edition")
+			}
+			v, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "edition")
+			}
+			if len(v) == 0 {
+				return r.DefaultValuePresent("edition")
+			}
+			m.Edition = v
 		default:
 			if err := r.Skip(n, wt); err != nil {
 				return err
@@ -2728,9 +2760,18 @@ type Method struct {
 	//
 	// Options set on the method.
 	Options []*Option
+	// Edition is field 8 (edition).
+	//
+	// The edition of the declaring file; superseded as `syntax` is.
+	//
+	// Deprecated: the schema marks this deprecated.
+	Edition string
 	// Syntax is field 7 (syntax).
 	//
-	// Which syntax the declaring file used.
+	// Which syntax the declaring file used; superseded by the syntax and edition
+	// of the enclosing Api.
+	//
+	// Deprecated: the schema marks this deprecated.
 	Syntax Syntax
 	// RequestStreaming is field 3 (request_streaming).
 	//
@@ -2879,6 +2920,16 @@ func (m *Method) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		prev = 7
 	}
 	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 8, n, prev)
+	}
+	if v := m.Edition; len(v) != 0 {
+		if !bijoubuf.ValidString(v) {
+			return s.BadString("edition")
+		}
+		n += 1 + bijoubuf.LenSize(len(v))
+		prev = 8
+	}
+	if len(u) != 0 {
 		_, n, _ = bijoubuf.UnknownBefore(u, bijoubuf.MaxFieldNumber+1, n, prev)
 	}
 	return n
@@ -2891,6 +2942,12 @@ func (m *Method) BijoubufWrite(w *bijoubuf.BackWriter) {
 		return
 	}
 	u := bijoubuf.Unknowns(m.unknown)
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 8)
+	}
+	if v := m.Edition; len(v) != 0 {
+		w.FieldString(8, v)
+	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 7)
 	}
@@ -3077,6 +3134,18 @@ func (m *Method) BijoubufDecode(r *bijoubuf.Reader) error {
 				return r.DefaultValuePresent("syntax")
 			}
 			m.Syntax = Syntax(v)
+		case 8:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("edition")
+			}
+			v, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "edition")
+			}
+			if len(v) == 0 {
+				return r.DefaultValuePresent("edition")
+			}
+			m.Edition = v
 		default:
 			if err := r.Skip(n, wt); err != nil {
 				return err
@@ -8269,6 +8338,8 @@ type FileOptions struct {
 	// JavaGenerateEqualsAndHash is field 20 (java_generate_equals_and_hash).
 	//
 	// Has no effect any more.
+	//
+	// Deprecated: the schema marks this deprecated.
 	JavaGenerateEqualsAndHash *bool
 	// JavaStringCheckUtf8 is field 27 (java_string_check_utf8).
 	//
@@ -9088,6 +9159,8 @@ type MessageOptions struct {
 	// DeprecatedLegacyJsonFieldConflicts is field 11 (deprecated_legacy_json_field_conflicts).
 	//
 	// Allows JSON name conflicts that were tolerated before they were checked.
+	//
+	// Deprecated: the schema marks this deprecated.
 	DeprecatedLegacyJsonFieldConflicts *bool
 	// Features is field 12 (features).
 	//
@@ -9593,6 +9666,8 @@ type FieldOptions struct {
 	// Weak is field 10 (weak).
 	//
 	// Weak field (Google-internal).
+	//
+	// Deprecated: the schema marks this deprecated.
 	Weak *bool
 	// DebugRedact is field 16 (debug_redact).
 	//
@@ -10939,6 +11014,8 @@ type EnumOptions struct {
 	// DeprecatedLegacyJsonFieldConflicts is field 6 (deprecated_legacy_json_field_conflicts).
 	//
 	// Allows JSON name conflicts that were tolerated before they were checked.
+	//
+	// Deprecated: the schema marks this deprecated.
 	DeprecatedLegacyJsonFieldConflicts *bool
 	// Features is field 7 (features).
 	//
@@ -17921,6 +17998,7 @@ func init() {
 		{Number: 5, Name: "source_context", JSONName: "sourceContext", GoName: "SourceContext", Kind: bijoubuf.KindMessage, Message: (*SourceContext)(nil).BijoubufDesc, Explicit: true},
 		{Number: 6, Name: "mixins", JSONName: "mixins", GoName: "Mixins", Kind: bijoubuf.KindMessage, Message: (*Mixin)(nil).BijoubufDesc, Repeated: true},
 		{Number: 7, Name: "syntax", JSONName: "syntax", GoName: "Syntax", Kind: bijoubuf.KindEnum, Enum: Syntax(0).EnumDesc()},
+		{Number: 8, Name: "edition", JSONName: "edition", GoName: "Edition", Kind: bijoubuf.KindString},
 	}}
 	bijoubuf.RegisterMessage(&desc_Api)
 	desc_Method = bijoubuf.MessageDesc{FullName: "google.protobuf.Method", Name: "Method", GoType: "Method", Oneofs: []string{}, New: func() bijoubuf.Message { return new(Method) }, Fields: []bijoubuf.FieldDesc{
@@ -17931,6 +18009,7 @@ func init() {
 		{Number: 5, Name: "response_streaming", JSONName: "responseStreaming", GoName: "ResponseStreaming", Kind: bijoubuf.KindBool},
 		{Number: 6, Name: "options", JSONName: "options", GoName: "Options", Kind: bijoubuf.KindMessage, Message: (*Option)(nil).BijoubufDesc, Repeated: true},
 		{Number: 7, Name: "syntax", JSONName: "syntax", GoName: "Syntax", Kind: bijoubuf.KindEnum, Enum: Syntax(0).EnumDesc()},
+		{Number: 8, Name: "edition", JSONName: "edition", GoName: "Edition", Kind: bijoubuf.KindString},
 	}}
 	bijoubuf.RegisterMessage(&desc_Method)
 	desc_Mixin = bijoubuf.MessageDesc{FullName: "google.protobuf.Mixin", Name: "Mixin", GoType: "Mixin", Oneofs: []string{}, New: func() bijoubuf.Message { return new(Mixin) }, Fields: []bijoubuf.FieldDesc{

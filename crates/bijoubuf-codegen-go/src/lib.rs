@@ -568,7 +568,32 @@ struct Emitter<'a> {
 /// gofmt prints them ([`gofmt::doc_comment`]; a comment at `indent` `""` is a top-level
 /// doc comment, which gofmt reformats).
 fn comment_lines(comments: &Comments, indent: &str, first: &str) -> String {
+    documented(comments, indent, first, None)
+}
+
+/// `comment_lines` for a declaration the schema marks deprecated (`deprecated = true`):
+/// a last paragraph `Deprecated: …`, the form Go's tools (gopls, staticcheck) look for.
+fn comment_lines_deprecated(
+    comments: &Comments,
+    indent: &str,
+    first: &str,
+    deprecated: bool,
+) -> String {
+    let note = deprecated.then_some("Deprecated: the schema marks this deprecated.");
+    documented(comments, indent, first, note)
+}
+
+fn documented(comments: &Comments, indent: &str, first: &str, last: Option<&str>) -> String {
     let text = comments.leading.as_deref().or(comments.trailing.as_deref());
+    let joined;
+    let text = match (text, last) {
+        (_, None) => text,
+        (None, Some(l)) => Some(l),
+        (Some(t), Some(l)) => {
+            joined = format!("{}\n\n{l}", t.trim_end());
+            Some(joined.as_str())
+        }
+    };
     let mut out = String::new();
     for line in gofmt::doc_comment(first, text, indent.is_empty()) {
         if line.is_empty() {
@@ -966,16 +991,24 @@ impl Emitter<'_> {
         let name = self.type_ref(&e.full_name);
         let consts = self.names.values[&e.full_name].clone();
         let body = &mut self.body;
-        body.push_str(&comment_lines(
+        body.push_str(&comment_lines_deprecated(
             &e.comments,
             "",
             &format!(
                 "{name} is the enum {}: open (SPEC §3.6), so any int32 is a value; the named ones are constants.",
                 e.full_name
             ),
+            e.deprecated,
         ));
         let _ = writeln!(body, "type {name} int32\n");
         for (v, c) in e.values.iter().zip(&consts) {
+            if v.deprecated {
+                let _ = writeln!(
+                    body,
+                    "// {c} is {}.\n//\n// Deprecated: the schema marks this value deprecated.",
+                    v.name
+                );
+            }
             let _ = writeln!(body, "const {c} {name} = {}", v.number);
         }
         let _ = writeln!(body);
@@ -1087,11 +1120,15 @@ impl Emitter<'_> {
                 None => {
                     let field = self.message_names(m).fields[&f.number].clone();
                     let ty = self.field_type(m, f);
-                    let doc = if f.comments.leading.is_some() || f.comments.trailing.is_some() {
-                        Some(comment_lines(
+                    let doc = if f.comments.leading.is_some()
+                        || f.comments.trailing.is_some()
+                        || f.deprecated
+                    {
+                        Some(comment_lines_deprecated(
                             &f.comments,
                             "\t",
                             &format!("{field} is field {} ({}).", f.number, f.name),
+                            f.deprecated,
                         ))
                     } else {
                         None
@@ -1113,7 +1150,12 @@ impl Emitter<'_> {
         ));
         let lines: Vec<(String, String, Option<String>)> =
             lines.into_iter().map(|(_, f, t, d)| (f, t, d)).collect();
-        let head = comment_lines(&m.comments, "", &format!("{name} is {}.", m.full_name));
+        let head = comment_lines_deprecated(
+            &m.comments,
+            "",
+            &format!("{name} is {}.", m.full_name),
+            m.deprecated,
+        );
         let b = &mut self.body;
         b.push_str(&head);
         let _ = writeln!(b, "type {name} struct {{");
@@ -1156,13 +1198,14 @@ impl Emitter<'_> {
                 let wrapper = self.message_names(m).wrappers[&f.number].clone();
                 let member = self.message_names(m).fields[&f.number].clone();
                 let ty = self.field_type(m, f);
-                let doc = comment_lines(
+                let doc = comment_lines_deprecated(
                     &f.comments,
                     "",
                     &format!(
                         "{wrapper} is {name}.{field} holding {} (field {}).",
                         f.name, f.number
                     ),
+                    f.deprecated,
                 );
                 self.body.push_str(&doc);
                 let marker = gofmt::func_decl(&format!("func (*{wrapper}) {iface}()"), "");

@@ -125,6 +125,33 @@ fn presence_maps_oneofs_and_enums_have_their_go_forms() {
 }
 
 #[test]
+fn deprecated_declarations_get_gos_deprecated_paragraph() {
+    let go = one(r#"syntax = "proto3"; package p;
+        enum Old { option deprecated = true; OLD_UNSPECIFIED = 0; GONE = 1 [deprecated = true]; KEPT = 2; }
+        message Legacy { option deprecated = true; uint32 a = 1; }
+        message M {
+          // Kept for old readers.
+          uint32 a = 1 [deprecated = true];
+          uint32 b = 2 [deprecated = true];
+          uint32 c = 3;
+          oneof pick { string s = 4 [deprecated = true]; uint32 t = 5; }
+        }"#);
+    let dep = "Deprecated: the schema marks this deprecated.";
+    for part in [
+        format!("\t// Kept for old readers.\n\t//\n\t// {dep}\n\tA uint32\n"),
+        format!("\t// B is field 2 (b).\n\t//\n\t// {dep}\n\tB "),
+        format!("// Legacy is p.Legacy.\n//\n// {dep}\ntype Legacy struct"),
+        format!("//\n// {dep}\ntype Old int32\n"),
+        "// Old_GONE is GONE.\n//\n// Deprecated: the schema marks this value deprecated.\nconst Old_GONE Old = 1\n".to_string(),
+        format!("// M_S is M.Pick holding s (field 4).\n//\n// {dep}\ntype M_S struct"),
+    ] {
+        assert!(go.contains(&part), "no `{part}` in\n{go}");
+    }
+    // Only what the schema marks.
+    assert_eq!(go.matches("Deprecated:").count(), 6, "{go}");
+}
+
+#[test]
 fn sparse_field_numbers_get_a_second_switch() {
     // Numbers 1..8 are dense enough for Go's jump table; 1000 goes to a switch of its
     // own in the first one's default, which refuses or keeps the unknown records.

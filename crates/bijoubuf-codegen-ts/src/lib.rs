@@ -453,6 +453,12 @@ impl Emitter<'_> {
         self.doc_with(comments, indent, None);
     }
 
+    /// `doc`, with a `@deprecated` tag (which editors and linters show) when the schema
+    /// marks the declaration deprecated.
+    fn doc_deprecated(&mut self, comments: &Comments, indent: &str, deprecated: bool) {
+        self.doc_with(comments, indent, deprecated.then_some("@deprecated"));
+    }
+
     /// A `/** … */` block of the schema's comment, then `extra` as its own paragraph.
     fn doc_with(&mut self, comments: &Comments, indent: &str, extra: Option<&str>) {
         let text = comments
@@ -470,22 +476,21 @@ impl Emitter<'_> {
             .unwrap_or_default();
         match (lines.is_empty(), extra) {
             (true, None) => return,
-            (true, Some(e)) => {
+            (true, Some(e)) if !e.contains('\n') => {
                 let _ = writeln!(self.body, "{indent}/** {e} */");
                 return;
             }
             _ => {}
         }
         let _ = writeln!(self.body, "{indent}/**");
-        for line in lines {
+        let blank = (!lines.is_empty() && extra.is_some()).then_some("");
+        let extra = extra.map(str::lines).into_iter().flatten();
+        for line in lines.into_iter().chain(blank).chain(extra) {
             if line.is_empty() {
                 let _ = writeln!(self.body, "{indent} *");
             } else {
                 let _ = writeln!(self.body, "{indent} * {line}");
             }
-        }
-        if let Some(e) = extra {
-            let _ = writeln!(self.body, "{indent} *\n{indent} * {e}");
         }
         let _ = writeln!(self.body, "{indent} */");
     }
@@ -496,9 +501,17 @@ impl Emitter<'_> {
             "`{}`: open (SPEC §3.6), so any int32 is a value; these are the named ones.",
             e.full_name
         );
+        let what = if e.deprecated {
+            format!("{what}\n\n@deprecated")
+        } else {
+            what
+        };
         self.doc_with(&e.comments, "", Some(&what));
         let _ = writeln!(self.body, "export const {name} = {{");
         for v in &e.values {
+            if v.deprecated {
+                let _ = writeln!(self.body, "  /** @deprecated */");
+            }
             let _ = writeln!(self.body, "  {}: {},", literal_key(&v.name), v.number);
         }
         let _ = writeln!(self.body, "}} as const;");
@@ -541,7 +554,7 @@ impl Emitter<'_> {
         self.props = Props::of(m);
         self.has_messages = true;
         self.uses_runtime = true;
-        self.doc(&m.comments, "");
+        self.doc_deprecated(&m.comments, "", m.deprecated);
         let _ = writeln!(
             self.body,
             "export interface {name} extends $bb.MessageShape {{"
@@ -556,7 +569,7 @@ impl Emitter<'_> {
                     }
                 }
                 None => {
-                    self.doc(&f.comments, "  ");
+                    self.doc_deprecated(&f.comments, "  ", f.deprecated);
                     let ty = self.field_type(f);
                     let opt = if f.cardinality == Cardinality::Single
                         && f.presence == Presence::Explicit

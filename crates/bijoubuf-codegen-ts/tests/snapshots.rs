@@ -91,6 +91,30 @@ fn sixty_four_bit_integers_are_bigints_and_bytes_are_uint8arrays() {
 }
 
 #[test]
+fn deprecated_declarations_get_a_deprecated_tag() {
+    let ts = one(r#"syntax = "proto3"; package p;
+        enum Old { option deprecated = true; OLD_UNSPECIFIED = 0; GONE = 1 [deprecated = true]; KEPT = 2; }
+        message Legacy { option deprecated = true; uint32 a = 1; }
+        message M {
+          // Kept for old readers.
+          uint32 a = 1 [deprecated = true];
+          uint32 b = 2 [deprecated = true];
+          uint32 c = 3;
+        }"#);
+    for part in [
+        "  /**\n   * Kept for old readers.\n   *\n   * @deprecated\n   */\n  a: number;\n",
+        "  /** @deprecated */\n  b: number;\n  c: number;\n",
+        "/** @deprecated */\nexport interface Legacy extends",
+        " *\n * @deprecated\n */\nexport const Old = {",
+        "  /** @deprecated */\n  GONE: 1,\n  KEPT: 2,\n",
+    ] {
+        assert!(ts.contains(part), "no `{part}` in\n{ts}");
+    }
+    // Only what the schema marks.
+    assert_eq!(ts.matches("@deprecated").count(), 5, "{ts}");
+}
+
+#[test]
 fn presence_maps_oneofs_and_enums_have_their_typescript_forms() {
     let ts = one(r#"syntax = "proto3"; package p;
         enum Color { COLOR_UNSPECIFIED = 0; RED = 1; }

@@ -78,6 +78,15 @@ fn builtin_descriptor_proto_is_protocs_byte_for_byte() {
 }
 
 #[test]
+fn builtin_well_known_types_are_protocs_byte_for_byte() {
+    // Each well-known type file imported and its messages used: with `--include_imports`
+    // the built-in copies of any.proto, api.proto (its `edition` fields included), type.proto
+    // and the rest are the bytes protoc 30.2 and 36.2 write alike.
+    check("wkt_imports");
+    check_with_imports("wkt_imports");
+}
+
+#[test]
 fn builtin_bundled_files_are_protocs_byte_for_byte() {
     // The language feature files, compiler/plugin.proto and the JSON and C++ options
     // protoc 36.2 bundles are built in too: a file importing them (features of each

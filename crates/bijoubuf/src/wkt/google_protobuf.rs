@@ -692,12 +692,14 @@ pub struct Api {
     pub mixins: ::alloc::vec::Vec<Mixin>,
     /// Which syntax the declaring file used.
     pub syntax: i32,
+    /// The edition of the declaring file, when it used editions (e.g. "2023").
+    pub edition: ::alloc::string::String,
 }
 impl crate::Message for Api {
     const NAME: &'static str = "Api";
     const FULL_NAME: &'static str = "google.protobuf.Api";
     const PACKAGE: &'static str = "google.protobuf";
-    const FIELD_NUMBERS: &'static [u32] = &[1, 2, 3, 4, 5, 6, 7];
+    const FIELD_NUMBERS: &'static [u32] = &[1, 2, 3, 4, 5, 6, 7, 8];
 }
 impl __bb::Encode for Api {
     type Schema = Self;
@@ -710,6 +712,7 @@ impl __bb::Encode for Api {
             + p.optional::<__bb::Msg<SourceContext>>(5, self.source_context.as_ref())
             + p.repeated::<__bb::Msg<Mixin>>(6, &self.mixins)
             + p.implicit::<__bb::Enum>(7, &self.syntax)
+            + p.implicit::<__bb::Str>(8, &self.edition)
     }
 }
 impl<'a> __bb::Decode<'a> for Api {
@@ -722,6 +725,7 @@ impl<'a> __bb::Decode<'a> for Api {
             .optional::<__bb::Msg<SourceContext>>(5, "source_context")?;
         let mixins = r.repeated::<__bb::Msg<Mixin>>(6, "mixins")?;
         let syntax = r.implicit::<__bb::Enum>(7, "syntax")?;
+        let edition = r.implicit::<__bb::Str>(8, "edition")?;
         r.finish()?;
         __bb::Ok(Self {
             name,
@@ -731,6 +735,7 @@ impl<'a> __bb::Decode<'a> for Api {
             source_context,
             mixins,
             syntax,
+            edition,
         })
     }
     fn __decode_push(
@@ -755,6 +760,7 @@ impl<'a> __bb::Decode<'a> for Api {
             >(5, "source_context", &mut self.source_context)?;
         r.repeated_into::<__bb::Msg<Mixin>>(6, "mixins", &mut self.mixins)?;
         r.implicit_into::<__bb::Enum>(7, "syntax", &mut self.syntax)?;
+        r.implicit_into::<__bb::Str>(8, "edition", &mut self.edition)?;
         r.finish()?;
         __bb::Ok(())
     }
@@ -780,15 +786,21 @@ pub struct Method {
     pub response_streaming: bool,
     /// Options set on the method.
     pub options: ::alloc::vec::Vec<Option>,
-    /// Which syntax the declaring file used.
+    /// Which syntax the declaring file used; superseded by the syntax and edition
+    /// of the enclosing Api.
+    #[deprecated]
     pub syntax: i32,
+    /// The edition of the declaring file; superseded as `syntax` is.
+    #[deprecated]
+    pub edition: ::alloc::string::String,
 }
 impl crate::Message for Method {
     const NAME: &'static str = "Method";
     const FULL_NAME: &'static str = "google.protobuf.Method";
     const PACKAGE: &'static str = "google.protobuf";
-    const FIELD_NUMBERS: &'static [u32] = &[1, 2, 3, 4, 5, 6, 7];
+    const FIELD_NUMBERS: &'static [u32] = &[1, 2, 3, 4, 5, 6, 7, 8];
 }
+#[allow(deprecated)]
 impl __bb::Encode for Method {
     type Schema = Self;
     const WALK: __bb::WalkKind = __bb::WalkKind::Plain;
@@ -800,8 +812,10 @@ impl __bb::Encode for Method {
             + p.implicit::<__bb::Bool>(5, &self.response_streaming)
             + p.repeated::<__bb::Msg<Option>>(6, &self.options)
             + p.implicit::<__bb::Enum>(7, &self.syntax)
+            + p.implicit::<__bb::Str>(8, &self.edition)
     }
 }
+#[allow(deprecated)]
 impl<'a> __bb::Decode<'a> for Method {
     fn __decode(r: &mut __bb::Reader<'a>) -> __bb::Result<Self> {
         let name = r.implicit::<__bb::Str>(1, "name")?;
@@ -811,6 +825,7 @@ impl<'a> __bb::Decode<'a> for Method {
         let response_streaming = r.implicit::<__bb::Bool>(5, "response_streaming")?;
         let options = r.repeated::<__bb::Msg<Option>>(6, "options")?;
         let syntax = r.implicit::<__bb::Enum>(7, "syntax")?;
+        let edition = r.implicit::<__bb::Str>(8, "edition")?;
         r.finish()?;
         __bb::Ok(Self {
             name,
@@ -820,6 +835,7 @@ impl<'a> __bb::Decode<'a> for Method {
             response_streaming,
             options,
             syntax,
+            edition,
         })
     }
     fn __decode_push(
@@ -848,10 +864,12 @@ impl<'a> __bb::Decode<'a> for Method {
             >(5, "response_streaming", &mut self.response_streaming)?;
         r.repeated_into::<__bb::Msg<Option>>(6, "options", &mut self.options)?;
         r.implicit_into::<__bb::Enum>(7, "syntax", &mut self.syntax)?;
+        r.implicit_into::<__bb::Str>(8, "edition", &mut self.edition)?;
         r.finish()?;
         __bb::Ok(())
     }
 }
+#[allow(deprecated)]
 impl Method {
     /// Field `syntax` as the enum; `None` for a number the schema does not name.
     pub fn syntax(&self) -> ::core::option::Option<Syntax> {
