@@ -4,7 +4,10 @@
 //! common case, one generated file per package in `OUT_DIR` named `<package>.rs`, pulled
 //! into the crate with `bijoubuf::include_proto!("package")`. Underneath,
 //! `bijoubuf-schema` parses and checks the schema and `bijoubuf-codegen` emits the
-//! code; this crate only reads configuration and writes files.
+//! code; this crate only reads configuration and writes files. As with `prost-build`,
+//! a package an imported file defines is generated too when the named files use its
+//! types (`u.rs` for a field of type `u.B`): list only the files whose types you want,
+//! and map a package you generate elsewhere with [`Config::extern_path`].
 //!
 //! Schema errors come back as [`Error::Schema`] with every diagnostic already rendered
 //! (file, line, the offending span underlined, help), so `build.rs` can return the error

@@ -5,7 +5,8 @@ use bijoubuf_schema::Schema;
 
 use crate::Failure;
 
-/// `(file name, source)` for every package of the requested files; the messages at the
+/// `(file name, source)` for every package of the requested files and of the imported
+/// files whose types they use (see `bijoubuf_codegen::generate`); the messages at the
 /// `borrowed` paths also get borrowed twins; those at the `dispatch` paths are decoded
 /// by dispatch; `services` adds tonic servers and clients.
 pub(crate) fn generate(

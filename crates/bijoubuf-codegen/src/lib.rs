@@ -77,6 +77,18 @@
 //! named last in their scope, so one whose name is taken by a schema type gets a
 //! trailing underscore.
 //!
+//! # Which files
+//!
+//! The files the schema was asked to compile, and every imported file that defines a
+//! type they use (a field's message or enum, an rpc's request or response when services
+//! are generated), then the files those use, and so on: a field of type `u.B` from
+//! `b.proto` generates `u.rs` even when only `a.proto` was named, as prost-build and the
+//! TypeScript and Go backends do, so generated paths never point at a package nobody
+//! generated. Types mapped elsewhere (the well-known types to `::bijoubuf::wkt`, an
+//! `extern_path`) pull in nothing, so `descriptor.proto` imported for custom options
+//! generates nothing; `google.protobuf.FileDescriptorProto` as a field type generates
+//! `google.protobuf.rs`.
+//!
 //! Not generated: extensions, groups; services only when asked for (see below). With `serde`, messages derive
 //! `Serialize`/`Deserialize` with proto3 JSON *field names* (`json_name`), `default` for
 //! absent fields and oneof members flattened into the message; values keep serde's
@@ -185,7 +197,7 @@ use quote::quote;
 
 pub use options::Options;
 
-/// One generated source file: every requested type of one package.
+/// One generated source file: every type of one package's generated files.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GeneratedFile {
     /// The proto package (empty for none).
@@ -338,18 +350,20 @@ pub fn refuse_message_sets<'a>(files: impl IntoIterator<Item = &'a FileDef>) -> 
 /// One package's top-level messages, enums and source file names.
 type Package<'s> = (Vec<&'s MessageDef>, Vec<&'s EnumDef>, Vec<&'s str>);
 
-/// Generate Rust for every file the schema was asked to compile (not the ones only
-/// imported), one [`GeneratedFile`] per package, in package order.
+/// Generate Rust for every file the schema was asked to compile and every imported file
+/// whose types they use, directly or through other files (see [`emitted_files`]), one
+/// [`GeneratedFile`] per package, in package order.
 ///
 /// # Errors
 /// A configured path that names nothing in the schema ([`Error::UnknownPath`]), an
 /// attribute or extern path that does not parse, or an unsupported option.
 pub fn generate(schema: &Schema, options: &Options) -> Result<Vec<GeneratedFile>, Error> {
-    refuse_message_sets(schema.files().iter().filter(|f| f.requested))?;
     paths::check(schema, options)?;
     let ctx = context::Context::new(schema, options)?;
+    let files = emitted_files(schema, &ctx);
+    refuse_message_sets(files.iter().copied())?;
     let mut packages: BTreeMap<&str, Package<'_>> = BTreeMap::new();
-    for f in schema.files().iter().filter(|f| f.requested) {
+    for f in files {
         let entry = packages.entry(&f.package).or_default();
         entry.0.extend(f.messages.iter());
         entry.1.extend(f.enums.iter());
@@ -378,6 +392,73 @@ pub fn generate(schema: &Schema, options: &Options) -> Result<Vec<GeneratedFile>
         });
     }
     Ok(out)
+}
+
+/// The files [`generate`] writes code for: those the schema was asked to compile, and each
+/// imported file that defines a type one of them uses (a field's message or enum, a
+/// service's request or response with [`Options::services`]), followed through the files
+/// added, as prost-build and the TypeScript and Go generators also generate imports.
+/// A type mapped elsewhere (the runtime's well-known types, an `extern_path`) adds
+/// nothing; nor does a file imported only for its options or extensions. In schema
+/// order.
+fn emitted_files<'s>(schema: &'s Schema, ctx: &context::Context<'_>) -> Vec<&'s FileDef> {
+    fn types<'a>(messages: &'a [MessageDef], out: &mut Vec<&'a MessageDef>) {
+        for m in messages {
+            out.push(m);
+            types(&m.messages, out);
+        }
+    }
+    let files = schema.files();
+    let mut owner: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    for (i, f) in files.iter().enumerate() {
+        let mut all = Vec::new();
+        types(&f.messages, &mut all);
+        for m in all {
+            owner.insert(&m.full_name, i);
+            owner.extend(m.enums.iter().map(|e| (e.full_name.as_str(), i)));
+        }
+        owner.extend(f.enums.iter().map(|e| (e.full_name.as_str(), i)));
+    }
+    let mut keep: Vec<bool> = files.iter().map(|f| f.requested).collect();
+    let mut todo: Vec<usize> = (0..files.len()).filter(|&i| keep[i]).collect();
+    while let Some(i) = todo.pop() {
+        let f = &files[i];
+        let mut used: Vec<&str> = Vec::new();
+        let mut all = Vec::new();
+        types(&f.messages, &mut all);
+        for m in all {
+            for field in &m.fields {
+                if let bijoubuf_schema::FieldType::Message(t)
+                | bijoubuf_schema::FieldType::Enum(t) = &field.ty
+                {
+                    used.push(t);
+                }
+            }
+        }
+        if ctx.opts.services && f.requested {
+            for s in &f.services {
+                for m in &s.methods {
+                    used.push(&m.input_type);
+                    used.push(&m.output_type);
+                }
+            }
+        }
+        for t in used {
+            let mapped = ctx.loc(t).is_some_and(|l| l.extern_path.is_some());
+            if let Some(&j) = owner.get(t)
+                && !mapped
+                && !keep[j]
+            {
+                keep[j] = true;
+                todo.push(j);
+            }
+        }
+    }
+    files
+        .iter()
+        .zip(keep)
+        .filter_map(|(f, k)| k.then_some(f))
+        .collect()
 }
 
 /// The services of `package` in the files the schema was asked to compile.
