@@ -351,8 +351,8 @@ pub fn refuse_message_sets<'a>(files: impl IntoIterator<Item = &'a FileDef>) -> 
 type Package<'s> = (Vec<&'s MessageDef>, Vec<&'s EnumDef>, Vec<&'s str>);
 
 /// Generate Rust for every file the schema was asked to compile and every imported file
-/// whose types they use, directly or through other files (see [`emitted_files`]), one
-/// [`GeneratedFile`] per package, in package order.
+/// whose types they use, directly or through other files (see "Which files" in the
+/// crate docs), one [`GeneratedFile`] per package, in package order.
 ///
 /// # Errors
 /// A configured path that names nothing in the schema ([`Error::UnknownPath`]), an
