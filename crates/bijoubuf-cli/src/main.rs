@@ -84,7 +84,8 @@ enum Command {
         includes: Includes,
         #[command(flatten)]
         lints: LintArgs,
-        /// Directory the generated `<package>.rs` files are written to.
+        /// Directory the generated `<package>.rs` files are written to: the named files'
+        /// packages, and those of imported files whose types they use.
         #[arg(long, value_name = "DIR")]
         rust_out: Option<PathBuf>,
         /// Also generate the borrowed twin (`FooRef<'a>`, strings and bytes borrowed from
