@@ -20,7 +20,7 @@ impl crate::Message for Any {
 impl __bb::Encode for Any {
     type Schema = Self;
     const WALK: __bb::WalkKind = __bb::WalkKind::Plain;
-    fn __walk<'v, P: __bb::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+    fn __walk<'v, __P: __bb::Pass<'v>>(&'v self, p: &mut __P) -> __P::Out {
         p.implicit::<__bb::Str>(1, &self.type_url)
             + p.implicit::<__bb::Bytes>(2, &self.value)
     }
@@ -66,7 +66,7 @@ impl crate::Message for SourceContext {
 impl __bb::Encode for SourceContext {
     type Schema = Self;
     const WALK: __bb::WalkKind = __bb::WalkKind::Plain;
-    fn __walk<'v, P: __bb::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+    fn __walk<'v, __P: __bb::Pass<'v>>(&'v self, p: &mut __P) -> __P::Out {
         p.implicit::<__bb::Str>(1, &self.file_name)
     }
 }
@@ -121,7 +121,7 @@ impl crate::Message for Type {
 impl __bb::Encode for Type {
     type Schema = Self;
     const WALK: __bb::WalkKind = __bb::WalkKind::Plain;
-    fn __walk<'v, P: __bb::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+    fn __walk<'v, __P: __bb::Pass<'v>>(&'v self, p: &mut __P) -> __P::Out {
         p.implicit::<__bb::Str>(1, &self.name)
             + p.repeated::<__bb::Msg<Field>>(2, &self.fields)
             + p.repeated::<__bb::Str>(3, &self.oneofs)
@@ -218,7 +218,7 @@ impl crate::Message for Field {
 impl __bb::Encode for Field {
     type Schema = Self;
     const WALK: __bb::WalkKind = __bb::WalkKind::Plain;
-    fn __walk<'v, P: __bb::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+    fn __walk<'v, __P: __bb::Pass<'v>>(&'v self, p: &mut __P) -> __P::Out {
         p.implicit::<__bb::Enum>(1, &self.kind)
             + p.implicit::<__bb::Enum>(2, &self.cardinality)
             + p.implicit::<__bb::Int32>(3, &self.number)
@@ -514,7 +514,7 @@ impl crate::Message for Enum {
 impl __bb::Encode for Enum {
     type Schema = Self;
     const WALK: __bb::WalkKind = __bb::WalkKind::Plain;
-    fn __walk<'v, P: __bb::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+    fn __walk<'v, __P: __bb::Pass<'v>>(&'v self, p: &mut __P) -> __P::Out {
         p.implicit::<__bb::Str>(1, &self.name)
             + p.repeated::<__bb::Msg<EnumValue>>(2, &self.enumvalue)
             + p.repeated::<__bb::Msg<Option>>(3, &self.options)
@@ -592,7 +592,7 @@ impl crate::Message for EnumValue {
 impl __bb::Encode for EnumValue {
     type Schema = Self;
     const WALK: __bb::WalkKind = __bb::WalkKind::Plain;
-    fn __walk<'v, P: __bb::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+    fn __walk<'v, __P: __bb::Pass<'v>>(&'v self, p: &mut __P) -> __P::Out {
         p.implicit::<__bb::Str>(1, &self.name)
             + p.implicit::<__bb::Int32>(2, &self.number)
             + p.repeated::<__bb::Msg<Option>>(3, &self.options)
@@ -644,7 +644,7 @@ impl crate::Message for Option {
 impl __bb::Encode for Option {
     type Schema = Self;
     const WALK: __bb::WalkKind = __bb::WalkKind::Plain;
-    fn __walk<'v, P: __bb::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+    fn __walk<'v, __P: __bb::Pass<'v>>(&'v self, p: &mut __P) -> __P::Out {
         p.implicit::<__bb::Str>(1, &self.name)
             + p.optional::<__bb::Msg<Any>>(2, self.value.as_ref())
     }
@@ -702,7 +702,7 @@ impl crate::Message for Api {
 impl __bb::Encode for Api {
     type Schema = Self;
     const WALK: __bb::WalkKind = __bb::WalkKind::Plain;
-    fn __walk<'v, P: __bb::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+    fn __walk<'v, __P: __bb::Pass<'v>>(&'v self, p: &mut __P) -> __P::Out {
         p.implicit::<__bb::Str>(1, &self.name)
             + p.repeated::<__bb::Msg<Method>>(2, &self.methods)
             + p.repeated::<__bb::Msg<Option>>(3, &self.options)
@@ -792,7 +792,7 @@ impl crate::Message for Method {
 impl __bb::Encode for Method {
     type Schema = Self;
     const WALK: __bb::WalkKind = __bb::WalkKind::Plain;
-    fn __walk<'v, P: __bb::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+    fn __walk<'v, __P: __bb::Pass<'v>>(&'v self, p: &mut __P) -> __P::Out {
         p.implicit::<__bb::Str>(1, &self.name)
             + p.implicit::<__bb::Str>(2, &self.request_type_url)
             + p.implicit::<__bb::Bool>(3, &self.request_streaming)
@@ -876,7 +876,7 @@ impl crate::Message for Mixin {
 impl __bb::Encode for Mixin {
     type Schema = Self;
     const WALK: __bb::WalkKind = __bb::WalkKind::Plain;
-    fn __walk<'v, P: __bb::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+    fn __walk<'v, __P: __bb::Pass<'v>>(&'v self, p: &mut __P) -> __P::Out {
         p.implicit::<__bb::Str>(1, &self.name) + p.implicit::<__bb::Str>(2, &self.root)
     }
 }
@@ -924,7 +924,7 @@ impl crate::Message for Duration {
 impl __bb::Encode for Duration {
     type Schema = Self;
     const WALK: __bb::WalkKind = __bb::WalkKind::Plain;
-    fn __walk<'v, P: __bb::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+    fn __walk<'v, __P: __bb::Pass<'v>>(&'v self, p: &mut __P) -> __P::Out {
         p.implicit::<__bb::Int64>(1, &self.seconds)
             + p.implicit::<__bb::Int32>(2, &self.nanos)
     }
@@ -966,7 +966,7 @@ impl crate::Message for Empty {
 }
 impl __bb::Encode for Empty {
     type Schema = Self;
-    fn __walk<'v, P: __bb::Pass<'v>>(&'v self, _p: &mut P) -> P::Out {
+    fn __walk<'v, __P: __bb::Pass<'v>>(&'v self, _p: &mut __P) -> __P::Out {
         __bb::Default::default()
     }
 }
@@ -1008,7 +1008,7 @@ impl crate::Message for FieldMask {
 impl __bb::Encode for FieldMask {
     type Schema = Self;
     const WALK: __bb::WalkKind = __bb::WalkKind::Plain;
-    fn __walk<'v, P: __bb::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+    fn __walk<'v, __P: __bb::Pass<'v>>(&'v self, p: &mut __P) -> __P::Out {
         p.repeated::<__bb::Str>(1, &self.paths)
     }
 }
@@ -1051,7 +1051,7 @@ impl crate::Message for Struct {
 impl __bb::Encode for Struct {
     type Schema = Self;
     const WALK: __bb::WalkKind = __bb::WalkKind::Plain;
-    fn __walk<'v, P: __bb::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+    fn __walk<'v, __P: __bb::Pass<'v>>(&'v self, p: &mut __P) -> __P::Out {
         p.map::<__bb::Str, __bb::Msg<Value>>(1, &self.fields)
     }
 }
@@ -1094,7 +1094,7 @@ impl crate::Message for Value {
 impl __bb::Encode for Value {
     type Schema = Self;
     const WALK: __bb::WalkKind = __bb::WalkKind::Plain;
-    fn __walk<'v, P: __bb::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+    fn __walk<'v, __P: __bb::Pass<'v>>(&'v self, p: &mut __P) -> __P::Out {
         match &self.kind {
             __bb::Some(value::Kind::NullValue(v)) => p.explicit::<__bb::Enum>(1, v),
             __bb::Some(value::Kind::NumberValue(v)) => p.explicit::<__bb::Double>(2, v),
@@ -1253,7 +1253,7 @@ impl crate::Message for ListValue {
 impl __bb::Encode for ListValue {
     type Schema = Self;
     const WALK: __bb::WalkKind = __bb::WalkKind::Plain;
-    fn __walk<'v, P: __bb::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+    fn __walk<'v, __P: __bb::Pass<'v>>(&'v self, p: &mut __P) -> __P::Out {
         p.repeated::<__bb::Msg<Value>>(1, &self.values)
     }
 }
@@ -1299,7 +1299,7 @@ impl crate::Message for Timestamp {
 impl __bb::Encode for Timestamp {
     type Schema = Self;
     const WALK: __bb::WalkKind = __bb::WalkKind::Plain;
-    fn __walk<'v, P: __bb::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+    fn __walk<'v, __P: __bb::Pass<'v>>(&'v self, p: &mut __P) -> __P::Out {
         p.implicit::<__bb::Int64>(1, &self.seconds)
             + p.implicit::<__bb::Int32>(2, &self.nanos)
     }
@@ -1345,7 +1345,7 @@ impl crate::Message for DoubleValue {
 impl __bb::Encode for DoubleValue {
     type Schema = Self;
     const WALK: __bb::WalkKind = __bb::WalkKind::Plain;
-    fn __walk<'v, P: __bb::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+    fn __walk<'v, __P: __bb::Pass<'v>>(&'v self, p: &mut __P) -> __P::Out {
         p.implicit::<__bb::Double>(1, &self.value)
     }
 }
@@ -1388,7 +1388,7 @@ impl crate::Message for FloatValue {
 impl __bb::Encode for FloatValue {
     type Schema = Self;
     const WALK: __bb::WalkKind = __bb::WalkKind::Plain;
-    fn __walk<'v, P: __bb::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+    fn __walk<'v, __P: __bb::Pass<'v>>(&'v self, p: &mut __P) -> __P::Out {
         p.implicit::<__bb::Float>(1, &self.value)
     }
 }
@@ -1431,7 +1431,7 @@ impl crate::Message for Int64Value {
 impl __bb::Encode for Int64Value {
     type Schema = Self;
     const WALK: __bb::WalkKind = __bb::WalkKind::Plain;
-    fn __walk<'v, P: __bb::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+    fn __walk<'v, __P: __bb::Pass<'v>>(&'v self, p: &mut __P) -> __P::Out {
         p.implicit::<__bb::Int64>(1, &self.value)
     }
 }
@@ -1474,7 +1474,7 @@ impl crate::Message for UInt64Value {
 impl __bb::Encode for UInt64Value {
     type Schema = Self;
     const WALK: __bb::WalkKind = __bb::WalkKind::Plain;
-    fn __walk<'v, P: __bb::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+    fn __walk<'v, __P: __bb::Pass<'v>>(&'v self, p: &mut __P) -> __P::Out {
         p.implicit::<__bb::UInt64>(1, &self.value)
     }
 }
@@ -1517,7 +1517,7 @@ impl crate::Message for Int32Value {
 impl __bb::Encode for Int32Value {
     type Schema = Self;
     const WALK: __bb::WalkKind = __bb::WalkKind::Plain;
-    fn __walk<'v, P: __bb::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+    fn __walk<'v, __P: __bb::Pass<'v>>(&'v self, p: &mut __P) -> __P::Out {
         p.implicit::<__bb::Int32>(1, &self.value)
     }
 }
@@ -1560,7 +1560,7 @@ impl crate::Message for UInt32Value {
 impl __bb::Encode for UInt32Value {
     type Schema = Self;
     const WALK: __bb::WalkKind = __bb::WalkKind::Plain;
-    fn __walk<'v, P: __bb::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+    fn __walk<'v, __P: __bb::Pass<'v>>(&'v self, p: &mut __P) -> __P::Out {
         p.implicit::<__bb::UInt32>(1, &self.value)
     }
 }
@@ -1603,7 +1603,7 @@ impl crate::Message for BoolValue {
 impl __bb::Encode for BoolValue {
     type Schema = Self;
     const WALK: __bb::WalkKind = __bb::WalkKind::Plain;
-    fn __walk<'v, P: __bb::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+    fn __walk<'v, __P: __bb::Pass<'v>>(&'v self, p: &mut __P) -> __P::Out {
         p.implicit::<__bb::Bool>(1, &self.value)
     }
 }
@@ -1646,7 +1646,7 @@ impl crate::Message for StringValue {
 impl __bb::Encode for StringValue {
     type Schema = Self;
     const WALK: __bb::WalkKind = __bb::WalkKind::Plain;
-    fn __walk<'v, P: __bb::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+    fn __walk<'v, __P: __bb::Pass<'v>>(&'v self, p: &mut __P) -> __P::Out {
         p.implicit::<__bb::Str>(1, &self.value)
     }
 }
@@ -1689,7 +1689,7 @@ impl crate::Message for BytesValue {
 impl __bb::Encode for BytesValue {
     type Schema = Self;
     const WALK: __bb::WalkKind = __bb::WalkKind::Plain;
-    fn __walk<'v, P: __bb::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+    fn __walk<'v, __P: __bb::Pass<'v>>(&'v self, p: &mut __P) -> __P::Out {
         p.implicit::<__bb::Bytes>(1, &self.value)
     }
 }
