@@ -45,10 +45,16 @@ fn run(cmd: &mut Command, what: &str) -> Result<(), String> {
     }
 }
 
-/// Write the TypeScript of `schema` to `typescript/<sub>`, importing the runtime from `runtime`.
-fn write(schema: &bijoubuf_schema::Schema, out: &Path, runtime: &str) -> Result<(), String> {
+/// Write the TypeScript of `schema` to `typescript/<sub>`, importing the runtime from
+/// `runtime`, with its services' clients when `services`.
+fn write(
+    schema: &bijoubuf_schema::Schema,
+    out: &Path,
+    runtime: &str,
+    services: bool,
+) -> Result<(), String> {
     let mut options = bijoubuf_codegen_ts::Options::new();
-    options.runtime_import(runtime);
+    options.runtime_import(runtime).services(services);
     std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
     for f in bijoubuf_codegen_ts::generate(schema, &options) {
         let path = out.join(&f.name);
@@ -220,7 +226,9 @@ pub fn wide_schema() -> [(String, String); 2] {
 /// Generate the TypeScript the testee and the examples import: the conformance schemas
 /// to `typescript/gen/conformance`, [`key_schema`] to `typescript/gen/keys`,
 /// [`wide_schema`] to `typescript/gen/wide`, the
-/// signed-envelope example's to `typescript/gen/examples`.
+/// signed-envelope example's to `typescript/gen/examples`, and
+/// `crates/bijoubuf-codegen-tests/protos/binding_names.proto` (type-checked only) to
+/// `typescript/gen/names`.
 fn generate(dir: &Path) -> Result<(), String> {
     let compiled = bijoubuf_schema::compile_sources(crate::SCHEMA_SOURCES)
         .map_err(|d| format!("conformance schemas do not compile: {d:?}"))?;
@@ -228,6 +236,7 @@ fn generate(dir: &Path) -> Result<(), String> {
         &compiled.schema,
         &dir.join("gen/conformance"),
         "../../src/index.js",
+        false,
     )?;
     let keys = key_schema();
     let compiled = bijoubuf_schema::compile_sources(&[("keys.proto", keys.as_str())])
@@ -236,6 +245,7 @@ fn generate(dir: &Path) -> Result<(), String> {
         &compiled.schema,
         &dir.join("gen/keys"),
         "../../src/index.js",
+        false,
     )?;
     let wide = wide_schema();
     let sources: Vec<(&str, &str)> = wide.iter().map(|(n, s)| (n.as_str(), s.as_str())).collect();
@@ -245,6 +255,7 @@ fn generate(dir: &Path) -> Result<(), String> {
         &compiled.schema,
         &dir.join("gen/wide"),
         "../../src/index.js",
+        false,
     )?;
     let schemas = Path::new(env!("CARGO_MANIFEST_DIR")).join("../schemas");
     let examples = bijoubuf_schema::Compiler::new()
@@ -255,6 +266,21 @@ fn generate(dir: &Path) -> Result<(), String> {
         &examples.schema,
         &dir.join("gen/examples"),
         "../../src/index.js",
+        false,
+    )?;
+    // Types named like what the generator binds, with a client whose requests are named
+    // like its parameters: `tsc` refused such modules when a local hid a type.
+    let names =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../crates/bijoubuf-codegen-tests/protos");
+    let bindings = bijoubuf_schema::Compiler::new()
+        .include(&names)
+        .compile(&["binding_names.proto"])
+        .map_err(|e| format!("binding_names.proto does not compile: {e}"))?;
+    write(
+        &bindings.schema,
+        &dir.join("gen/names"),
+        "../../src/index.js",
+        true,
     )
 }
 

@@ -97,6 +97,14 @@ fn main() -> Result<(), bijoubuf_build::Error> {
         .no_lints()
         .out_dir(&digits)
         .compile_protos(&["digit_names.proto"], &["protos"])?;
+    // Types named like the bindings generated code declares (the walk's pass type was
+    // `P`, hiding a message `p`).
+    let bindings = out_dir.join("binding_names");
+    create_dir(&bindings)?;
+    bijoubuf_build::Config::new()
+        .no_lints()
+        .out_dir(&bindings)
+        .compile_protos(&["binding_names.proto"], &["protos"])?;
     // The schema compiler's accepting corpus: one file per language feature, generated
     // and compiled here so every feature the parser accepts also builds as Rust.
     let corpus = "../bijoubuf-schema/tests/corpus/pass";

@@ -46,109 +46,109 @@ const $d = $bb.dec;
 // codegen crate's test `generated_code_reads_inherited_names_as_own_properties` checks
 // these lines): inherited names are read only as own properties, as the field-list walk
 // reads them.
-function Odd$size(p: $e.Plan, v: any, d: number): number {
-  if (v.$unknown !== undefined) return $e.sizeMessage(p, WithEncoder, v, d);
-  let n = 0;
-  let at = "";
+function Odd$size($p: $e.Plan, $v: any, $depth: number): number {
+  if ($v.$unknown !== undefined) return $e.sizeMessage($p, WithEncoder, $v, $depth);
+  let $n = 0;
+  let $at = "";
   try {
-    let x: any;
-    const o0: any = $e.ownValue(v, "valueOf");
-    at = ".proto";
-    x = $e.ownValue(v, "__proto__");
-    if (x != null) { n += 1 + $e.sizeNested(p, Inner, x, d); }
-    at = ".constructor";
-    x = $e.ownValue(v, "constructor");
-    if (x !== "" && x != null) { n += 1 + $e.sizeString(p, x); }
-    at = ".to_string";
-    x = $e.ownValue(v, "toString");
-    if (x != null && !Array.isArray(x)) throw $e.notArray();
-    if (x != null && x.length !== 0) { n += 1 + $e.sizeList(p, Kind.Uint32, undefined, x, d); }
-    at = ".a";
-    if (o0 != null && o0.case === "a" && (x = o0.value) !== undefined) { n += 1 + $e.sizeUint32(x); }
-    at = ".b";
-    if (o0 != null && o0.case === "b" && (x = o0.value) !== undefined) { n += 1 + $e.sizeString(p, x); }
-  } catch (e) {
-    throw $e.atField(e, at);
+    let $x: any;
+    const $o0: any = $e.ownValue($v, "valueOf");
+    $at = ".proto";
+    $x = $e.ownValue($v, "__proto__");
+    if ($x != null) { $n += 1 + $e.sizeNested($p, Inner, $x, $depth); }
+    $at = ".constructor";
+    $x = $e.ownValue($v, "constructor");
+    if ($x !== "" && $x != null) { $n += 1 + $e.sizeString($p, $x); }
+    $at = ".to_string";
+    $x = $e.ownValue($v, "toString");
+    if ($x != null && !Array.isArray($x)) throw $e.notArray();
+    if ($x != null && $x.length !== 0) { $n += 1 + $e.sizeList($p, Kind.Uint32, undefined, $x, $depth); }
+    $at = ".a";
+    if ($o0 != null && $o0.case === "a" && ($x = $o0.value) !== undefined) { $n += 1 + $e.sizeUint32($x); }
+    $at = ".b";
+    if ($o0 != null && $o0.case === "b" && ($x = $o0.value) !== undefined) { $n += 1 + $e.sizeString($p, $x); }
+  } catch ($err) {
+    throw $e.atField($err, $at);
   }
-  return n;
+  return $n;
 }
-function Odd$write(w: $e.Writer, p: $e.Plan, v: any): void {
-  if (v.$unknown !== undefined) return $e.writeMessage(w, p, WithEncoder, v);
-  let prev = 0;
-  let x: any;
-  const o0: any = $e.ownValue(v, "valueOf");
-  x = $e.ownValue(v, "__proto__");
-  if (x != null) { w.buf[w.pos++] = 2; $e.writeNested(w, p, Inner, x); prev = 1; }
-  x = $e.ownValue(v, "constructor");
-  if (x !== "" && x != null) { w.buf[w.pos++] = 6 - prev * 4; $e.writeString(w, p, x); prev = 2; }
-  x = $e.ownValue(v, "toString");
-  if (x != null && x.length !== 0) { w.buf[w.pos++] = 10 - prev * 4; $e.writeList(w, p, Kind.Uint32, undefined, x); prev = 3; }
-  if (o0 != null && o0.case === "a" && (x = o0.value) !== undefined) { w.buf[w.pos++] = 12 - prev * 4; $e.writeUint32(w, x); prev = 4; }
-  if (o0 != null && o0.case === "b" && (x = o0.value) !== undefined) { w.buf[w.pos++] = 18 - prev * 4; $e.writeString(w, p, x); }
+function Odd$write($w: $e.Writer, $p: $e.Plan, $v: any): void {
+  if ($v.$unknown !== undefined) return $e.writeMessage($w, $p, WithEncoder, $v);
+  let $prev = 0;
+  let $x: any;
+  const $o0: any = $e.ownValue($v, "valueOf");
+  $x = $e.ownValue($v, "__proto__");
+  if ($x != null) { $w.buf[$w.pos++] = 2; $e.writeNested($w, $p, Inner, $x); $prev = 1; }
+  $x = $e.ownValue($v, "constructor");
+  if ($x !== "" && $x != null) { $w.buf[$w.pos++] = 6 - $prev * 4; $e.writeString($w, $p, $x); $prev = 2; }
+  $x = $e.ownValue($v, "toString");
+  if ($x != null && $x.length !== 0) { $w.buf[$w.pos++] = 10 - $prev * 4; $e.writeList($w, $p, Kind.Uint32, undefined, $x); $prev = 3; }
+  if ($o0 != null && $o0.case === "a" && ($x = $o0.value) !== undefined) { $w.buf[$w.pos++] = 12 - $prev * 4; $e.writeUint32($w, $x); $prev = 4; }
+  if ($o0 != null && $o0.case === "b" && ($x = $o0.value) !== undefined) { $w.buf[$w.pos++] = 18 - $prev * 4; $e.writeString($w, $p, $x); }
 }
-function Odd$decode(r: $bb.dec.Reader, end: number, depth: number): any {
-  const v: any = WithEncoder.create();
-  let prev = 0;
-  let kAt = 0;
-  let seg = "";
-  let x: any;
-  let unknown: $bb.UnknownField[] | undefined;
+function Odd$decode($r: $bb.dec.Reader, $end: number, $depth: number): any {
+  const $v: any = WithEncoder.create();
+  let $prev = 0;
+  let $kAt = 0;
+  let $seg = "";
+  let $x: any;
+  let $unknown: $bb.UnknownField[] | undefined;
   try {
-    while (r.pos < end) {
-      kAt = r.pos;
-      const k = r.num(end);
-      const n = prev + 1 + Math.floor(k / 4);
-      if (n > $bb.NMAX) throw new $bb.DecodeError("field-number-overflow", kAt);
-      const w = k % 4;
-      switch (n) {
+    while ($r.pos < $end) {
+      $kAt = $r.pos;
+      const $k = $r.num($end);
+      const $n = $prev + 1 + Math.floor($k / 4);
+      if ($n > $bb.NMAX) throw new $bb.DecodeError("field-number-overflow", $kAt);
+      const $w = $k % 4;
+      switch ($n) {
         case 1:
-          seg = ".proto";
-          if (w !== 2) throw new $bb.DecodeError("wire-type-mismatch", kAt);
-          if (depth + 1 > r.maxDepth) throw new $bb.DecodeError("depth-limit-exceeded", kAt);
-          x = $d.readNested(r, Inner, end, depth);
-          v["__proto__"] = x;
+          $seg = ".proto";
+          if ($w !== 2) throw new $bb.DecodeError("wire-type-mismatch", $kAt);
+          if ($depth + 1 > $r.maxDepth) throw new $bb.DecodeError("depth-limit-exceeded", $kAt);
+          $x = $d.readNested($r, Inner, $end, $depth);
+          $v["__proto__"] = $x;
           break;
         case 2:
-          seg = ".constructor";
-          if (w !== 2) throw new $bb.DecodeError("wire-type-mismatch", kAt);
-          x = $d.readString(r, end);
-          if (x === "") throw new $bb.DecodeError("default-value-present", kAt);
-          v.constructor = x;
+          $seg = ".constructor";
+          if ($w !== 2) throw new $bb.DecodeError("wire-type-mismatch", $kAt);
+          $x = $d.readString($r, $end);
+          if ($x === "") throw new $bb.DecodeError("default-value-present", $kAt);
+          $v.constructor = $x;
           break;
         case 3:
-          seg = ".to_string";
-          if (w !== 2) throw new $bb.DecodeError("wire-type-mismatch", kAt);
-          v.toString = $d.readRepeated(r, WithEncoder.fieldList[2]!, kAt, end, depth);
+          $seg = ".to_string";
+          if ($w !== 2) throw new $bb.DecodeError("wire-type-mismatch", $kAt);
+          $v.toString = $d.readRepeated($r, WithEncoder.fieldList[2]!, $kAt, $end, $depth);
           break;
         case 4:
-          seg = ".a";
-          if (w !== 0) throw new $bb.DecodeError("wire-type-mismatch", kAt);
-          if ($e.ownValue(v, "valueOf") !== undefined) throw new $bb.DecodeError("oneof-conflict", kAt);
-          x = $d.readUint32(r, end);
-          v.valueOf = { case: "a", value: x };
+          $seg = ".a";
+          if ($w !== 0) throw new $bb.DecodeError("wire-type-mismatch", $kAt);
+          if ($e.ownValue($v, "valueOf") !== undefined) throw new $bb.DecodeError("oneof-conflict", $kAt);
+          $x = $d.readUint32($r, $end);
+          $v.valueOf = { case: "a", value: $x };
           break;
         case 5:
-          seg = ".b";
-          if (w !== 2) throw new $bb.DecodeError("wire-type-mismatch", kAt);
-          if ($e.ownValue(v, "valueOf") !== undefined) throw new $bb.DecodeError("oneof-conflict", kAt);
-          x = $d.readString(r, end);
-          v.valueOf = { case: "b", value: x };
+          $seg = ".b";
+          if ($w !== 2) throw new $bb.DecodeError("wire-type-mismatch", $kAt);
+          if ($e.ownValue($v, "valueOf") !== undefined) throw new $bb.DecodeError("oneof-conflict", $kAt);
+          $x = $d.readString($r, $end);
+          $v.valueOf = { case: "b", value: $x };
           break;
         default:
-          seg = "." + n;
-          if (!r.preserving || !WithEncoder.keepsUnknown) throw new $bb.DecodeError("unknown-field", kAt);
-          (unknown ??= []).push($d.readUnknown(r, n, w, end));
-          r.unknown++;
+          $seg = "." + $n;
+          if (!$r.preserving || !WithEncoder.keepsUnknown) throw new $bb.DecodeError("unknown-field", $kAt);
+          ($unknown ??= []).push($d.readUnknown($r, $n, $w, $end));
+          $r.unknown++;
       }
-      seg = "";
-      prev = n;
+      $seg = "";
+      $prev = $n;
     }
-  } catch (e) {
-    if (e instanceof $bb.DecodeError && seg !== "") e.push(seg);
-    throw e;
+  } catch ($err) {
+    if ($err instanceof $bb.DecodeError && $seg !== "") $err.push($seg);
+    throw $err;
   }
-  if (unknown !== undefined) v.$unknown = unknown;
-  return v;
+  if ($unknown !== undefined) $v.$unknown = $unknown;
+  return $v;
 }
 const WithEncoder = new MessageType<Odd>(
   "names.OddE",

@@ -679,6 +679,23 @@ fn descriptor_proto_types_compile() {
     check_module(&go, &generate(&compiled.schema, &options()), "descriptor");
 }
 
+#[test]
+fn types_named_like_the_bindings_of_generated_code_compile() {
+    let Some(go) = go() else {
+        return;
+    };
+    // The messages of `binding_names.proto` are named like what some generator binds or
+    // imports (`m`, `buf`, `err`, `Sizes`, `BackWriter`, `bijoubuf`, `fmt`, …), each
+    // used in every field shape; a Go type is capitalised, so only a generated name of
+    // that case could hide one.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../bijoubuf-codegen-tests/protos");
+    let compiled = Compiler::new()
+        .include(&root)
+        .compile(&["binding_names.proto"])
+        .unwrap_or_else(|e| panic!("binding_names.proto does not compile: {e}"));
+    check_module(&go, &generate(&compiled.schema, &options()), "bindings");
+}
+
 /// Last components of proto packages that must not become an import alias or a package
 /// name as they are: Go's predeclared identifiers and keywords, the runtime's and the
 /// well-known types' packages, and the names generated code binds in its functions

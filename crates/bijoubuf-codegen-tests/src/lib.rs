@@ -61,6 +61,12 @@ pub mod digit_names {
     include!(concat!(env!("OUT_DIR"), "/digit_names/digit_names.rs"));
 }
 
+/// `protos/binding_names.proto`: schema types named like the bindings generated code
+/// declares or imports (its locals, the runtimes' exports, Rust's prelude).
+pub mod binding_names {
+    include!(concat!(env!("OUT_DIR"), "/binding_names/binding_names.rs"));
+}
+
 /// Schema types named `Ok`, `Err`, `Some`, `None`, `Default`, `Result` and `__bb`, from
 /// `protos/hidden_alias.proto`: generated code still finds the runtime's names.
 pub mod hidden_alias {

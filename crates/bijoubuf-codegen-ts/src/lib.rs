@@ -51,6 +51,13 @@
 //! that package's module (`./google.protobuf.js`). Well-known types are generated like any
 //! other message. Not generated: extensions.
 //!
+//! Every name the generated code binds itself (the runtime `$bb`, other packages'
+//! `$pkg_…`, the functions' parameters and locals `$v`, `$x`, …) starts with `$`, which
+//! no schema name does, so a message named `p`, `v` or `Reader` is never hidden by one.
+//! A type named like a global the code uses (`Map`, `Math`, …) gets a trailing `$`, and
+//! a client method's parameters `request` and `options` become `request$` and `options$`
+//! in a module that declares a type of that name.
+//!
 //! # Services
 //!
 //! With [`Options::services`], each `service` of a requested file becomes a class
@@ -238,16 +245,21 @@ fn visit_messages<'a>(m: &'a MessageDef, f: &mut dyn FnMut(&'a MessageDef)) {
 }
 
 /// Names a type may not take in a module: TypeScript's reserved words and the globals the
-/// generated code uses (`Map`, `Uint8Array`, …). Such a type gets a trailing `$`.
+/// generated code uses (`Map`, `Uint8Array`, `Math`, a client's `Promise`, …). Such a type
+/// gets a trailing `$`. The generated code's own bindings need no entry: every local,
+/// parameter and module binding it declares starts with `$`, which no schema name does.
 const RESERVED: &[&str] = &[
     "Array",
+    "AsyncGenerator",
     "BigInt",
     "Boolean",
     "Error",
     "Map",
+    "Math",
     "Number",
     "Object",
     "Partial",
+    "Promise",
     "Record",
     "String",
     "Symbol",
@@ -630,42 +642,44 @@ impl Emitter<'_> {
         let mut b = String::new();
         let _ = writeln!(
             b,
-            "function {name}$decode(r: $bb.dec.Reader, end: number, depth: number): any {{"
+            "function {name}$decode($r: $bb.dec.Reader, $end: number, $depth: number): any {{"
         );
-        let _ = writeln!(b, "  const v: any = {name}.create();");
-        b.push_str("  let prev = 0;\n  let kAt = 0;\n  let seg = \"\";\n");
+        let _ = writeln!(b, "  const $v: any = {name}.create();");
+        b.push_str("  let $prev = 0;\n  let $kAt = 0;\n  let $seg = \"\";\n");
         if m.fields
             .iter()
             .any(|f| f.cardinality == Cardinality::Single)
         {
-            b.push_str("  let x: any;\n");
+            b.push_str("  let $x: any;\n");
         }
-        b.push_str("  let unknown: $bb.UnknownField[] | undefined;\n");
-        b.push_str("  try {\n    while (r.pos < end) {\n      kAt = r.pos;\n");
-        b.push_str("      const k = r.num(end);\n      const n = prev + 1 + Math.floor(k / 4);\n");
+        b.push_str("  let $unknown: $bb.UnknownField[] | undefined;\n");
+        b.push_str("  try {\n    while ($r.pos < $end) {\n      $kAt = $r.pos;\n");
         b.push_str(
-            "      if (n > $bb.NMAX) throw new $bb.DecodeError(\"field-number-overflow\", kAt);\n",
+            "      const $k = $r.num($end);\n      const $n = $prev + 1 + Math.floor($k / 4);\n",
+        );
+        b.push_str(
+            "      if ($n > $bb.NMAX) throw new $bb.DecodeError(\"field-number-overflow\", $kAt);\n",
         );
         // Each field's case of the switch on the field number.
         let mut cases = Vec::with_capacity(m.fields.len());
         for (i, f) in m.fields.iter().enumerate() {
             let mut b = String::new();
             let _ = writeln!(b, "        case {}:", f.number);
-            let _ = writeln!(b, "          seg = {:?};", format!(".{}", f.name));
+            let _ = writeln!(b, "          $seg = {:?};", format!(".{}", f.name));
             let wire = match &f.cardinality {
                 Cardinality::Single => wire_of(&f.ty),
                 _ => 2,
             };
             let _ = writeln!(
                 b,
-                "          if (w !== {wire}) throw new $bb.DecodeError(\"wire-type-mismatch\", kAt);"
+                "          if ($w !== {wire}) throw new $bb.DecodeError(\"wire-type-mismatch\", $kAt);"
             );
             let oneof = real_oneof(m, f).filter(|_| f.cardinality == Cardinality::Single);
             if let Some(o) = oneof {
                 let slot = read_slot(&self.oneof_prop(o));
                 let _ = writeln!(
                     b,
-                    "          if ({slot} !== undefined) throw new $bb.DecodeError(\"oneof-conflict\", kAt);"
+                    "          if ({slot} !== undefined) throw new $bb.DecodeError(\"oneof-conflict\", $kAt);"
                 );
             }
             let value_ty = match &f.cardinality {
@@ -674,7 +688,7 @@ impl Emitter<'_> {
             };
             if matches!(value_ty, FieldType::Message(_)) {
                 b.push_str(
-                    "          if (depth + 1 > r.maxDepth) throw new $bb.DecodeError(\"depth-limit-exceeded\", kAt);\n",
+                    "          if ($depth + 1 > $r.maxDepth) throw new $bb.DecodeError(\"depth-limit-exceeded\", $kAt);\n",
                 );
             }
             let target = match oneof {
@@ -686,39 +700,39 @@ impl Emitter<'_> {
                     let read = match &f.ty {
                         FieldType::Message(full) => {
                             let t = self.type_ref(full);
-                            format!("$d.readNested(r, {t}, end, depth)")
+                            format!("$d.readNested($r, {t}, $end, $depth)")
                         }
                         ty => self.read_scalar(ty),
                     };
-                    let _ = writeln!(b, "          x = {read};");
+                    let _ = writeln!(b, "          $x = {read};");
                     if oneof.is_some() {
                         let _ = writeln!(
                             b,
-                            "          {target} = {{ case: {:?}, value: x }};",
+                            "          {target} = {{ case: {:?}, value: $x }};",
                             self.prop(f)
                         );
                     } else {
                         if f.presence == Presence::Implicit {
                             let _ = writeln!(
                                 b,
-                                "          if ({}) throw new $bb.DecodeError(\"default-value-present\", kAt);",
+                                "          if ({}) throw new $bb.DecodeError(\"default-value-present\", $kAt);",
                                 decoded_default(&f.ty)
                             );
                         }
-                        let _ = writeln!(b, "          {target} = x;");
+                        let _ = writeln!(b, "          {target} = $x;");
                     }
                 }
                 Cardinality::Repeated => {
                     let _ = writeln!(
                         b,
-                        "          {target} = $d.readRepeated(r, {name}.fieldList[{i}]!, kAt, end, depth);"
+                        "          {target} = $d.readRepeated($r, {name}.fieldList[{i}]!, $kAt, $end, $depth);"
                     );
                 }
                 Cardinality::Map { .. } => {
                     // Into the value's own empty map (one record per map field at most).
                     let _ = writeln!(
                         b,
-                        "          $d.readMapInto(r, {name}.fieldList[{i}]!, kAt, end, depth, {});",
+                        "          $d.readMapInto($r, {name}.fieldList[{i}]!, $kAt, $end, $depth, {});",
                         read_slot(&self.prop(f))
                     );
                 }
@@ -731,7 +745,7 @@ impl Emitter<'_> {
         for f in &m.fields {
             if f.cardinality == Cardinality::Single && f.presence == Presence::Required {
                 required.push(format!(
-                    "  if ({} === undefined) throw new $bb.DecodeError(\"missing-required-field\", end).push({:?});\n",
+                    "  if ({} === undefined) throw new $bb.DecodeError(\"missing-required-field\", $end).push({:?});\n",
                     read_slot(&self.prop(f)),
                     format!(".{}", f.name)
                 ));
@@ -741,19 +755,19 @@ impl Emitter<'_> {
             self.split_decoder(m, name, &cases, &required);
             return;
         }
-        b.push_str("      const w = k % 4;\n      switch (n) {\n");
+        b.push_str("      const $w = $k % 4;\n      switch ($n) {\n");
         b.push_str(&cases.concat());
-        b.push_str("        default:\n          seg = \".\" + n;\n");
+        b.push_str("        default:\n          $seg = \".\" + $n;\n");
         let _ = writeln!(
             b,
-            "          if (!r.preserving || !{name}.keepsUnknown) throw new $bb.DecodeError(\"unknown-field\", kAt);"
+            "          if (!$r.preserving || !{name}.keepsUnknown) throw new $bb.DecodeError(\"unknown-field\", $kAt);"
         );
-        b.push_str("          (unknown ??= []).push($d.readUnknown(r, n, w, end));\n");
-        b.push_str("          r.unknown++;\n");
-        b.push_str("      }\n      seg = \"\";\n      prev = n;\n    }\n");
-        b.push_str("  } catch (e) {\n    if (e instanceof $bb.DecodeError && seg !== \"\") e.push(seg);\n    throw e;\n  }\n");
+        b.push_str("          ($unknown ??= []).push($d.readUnknown($r, $n, $w, $end));\n");
+        b.push_str("          $r.unknown++;\n");
+        b.push_str("      }\n      $seg = \"\";\n      $prev = $n;\n    }\n");
+        b.push_str("  } catch ($err) {\n    if ($err instanceof $bb.DecodeError && $seg !== \"\") $err.push($seg);\n    throw $err;\n  }\n");
         b.push_str(&required.concat());
-        b.push_str("  if (unknown !== undefined) v.$unknown = unknown;\n  return v;\n}\n\n");
+        b.push_str("  if ($unknown !== undefined) $v.$unknown = $unknown;\n  return $v;\n}\n\n");
         self.body.push_str(&b);
     }
 
@@ -767,7 +781,7 @@ impl Emitter<'_> {
             if let Some(i) = real_oneof(m, f)
                 && oneof_vars[i].is_none()
             {
-                let var = format!("o{i}");
+                let var = format!("$o{i}");
                 let slot = read_slot(&self.oneof_prop(i));
                 let _ = writeln!(loads, "  const {var}: any = {slot};");
                 oneof_vars[i] = Some(var);
@@ -776,7 +790,7 @@ impl Emitter<'_> {
         // Keys of fields up to 62 take one byte whatever field precedes them (SPEC §4.1);
         // past that the size pass tracks the previous written field too. The first field's
         // key is always written after field 0, so its size and bytes are constants and it
-        // needs no `prev`: a message whose only field is past 62 declares none.
+        // needs no `$prev`: a message whose only field is past 62 declares none.
         let track_prev = m.fields.iter().skip(1).any(|f| f.number > 62);
         // Each field's lines of the size pass and of the write pass.
         let mut sizes = Vec::with_capacity(m.fields.len());
@@ -791,45 +805,45 @@ impl Emitter<'_> {
             } else if idx == 0 {
                 first_key_len(f.number, wire).to_string()
             } else {
-                format!("$e.sizeKey({}, prev, {wire})", f.number)
+                format!("$e.sizeKey({}, $prev, {wire})", f.number)
             };
             let last = idx + 1 == m.fields.len();
             let set_prev = if track_prev && !last {
-                format!(" prev = {};", f.number)
+                format!(" $prev = {};", f.number)
             } else {
                 String::new()
             };
-            let _ = writeln!(size, "    at = {:?};", format!(".{}", f.name));
+            let _ = writeln!(size, "    $at = {:?};", format!(".{}", f.name));
             if !c.read.is_empty() {
-                let _ = writeln!(size, "    x = {};", c.read);
+                let _ = writeln!(size, "    $x = {};", c.read);
             }
             for pre in &c.size_pre {
                 let _ = writeln!(size, "    {pre}");
             }
             let _ = writeln!(
                 size,
-                "    if ({}) {{ n += {key_size} + {};{set_prev} }}",
+                "    if ({}) {{ $n += {key_size} + {};{set_prev} }}",
                 c.cond, c.size
             );
             let key_write = if f.number <= 62 {
                 let k = (f.number - 1) * 4 + wire;
                 if idx == 0 {
-                    format!("w.buf[w.pos++] = {k};")
+                    format!("$w.buf[$w.pos++] = {k};")
                 } else {
-                    format!("w.buf[w.pos++] = {k} - prev * 4;")
+                    format!("$w.buf[$w.pos++] = {k} - $prev * 4;")
                 }
             } else if idx == 0 {
-                format!("$e.writeKey(w, {}, 0, {wire});", f.number)
+                format!("$e.writeKey($w, {}, 0, {wire});", f.number)
             } else {
-                format!("$e.writeKey(w, {}, prev, {wire});", f.number)
+                format!("$e.writeKey($w, {}, $prev, {wire});", f.number)
             };
             if !c.read.is_empty() {
-                let _ = writeln!(write, "  x = {};", c.read);
+                let _ = writeln!(write, "  $x = {};", c.read);
             }
             let set_prev = if last {
                 String::new()
             } else {
-                format!(" prev = {};", f.number)
+                format!(" $prev = {};", f.number)
             };
             let _ = writeln!(
                 write,
@@ -849,31 +863,32 @@ impl Emitter<'_> {
         if m.fields.is_empty() {
             let _ = writeln!(self.body, "  return 0;\n}}\n");
         } else {
-            self.body.push_str("  let n = 0;\n  let at = \"\";\n");
+            self.body.push_str("  let $n = 0;\n  let $at = \"\";\n");
             if track_prev {
-                self.body.push_str("  let prev = 0;\n");
+                self.body.push_str("  let $prev = 0;\n");
             }
-            self.body.push_str("  try {\n    let x: any;\n");
+            self.body.push_str("  try {\n    let $x: any;\n");
             for l in loads.lines() {
                 let _ = writeln!(self.body, "  {l}");
             }
             self.body.push_str(&size);
-            self.body
-                .push_str("  } catch (e) {\n    throw $e.atField(e, at);\n  }\n  return n;\n}\n\n");
+            self.body.push_str(
+                "  } catch ($err) {\n    throw $e.atField($err, $at);\n  }\n  return $n;\n}\n\n",
+            );
         }
         let _ = writeln!(
             self.body,
-            "function {name}$write(w: $bb.enc.Writer, p: $bb.enc.Plan, v: any): void {{",
+            "function {name}$write($w: $bb.enc.Writer, $p: $bb.enc.Plan, $v: any): void {{",
         );
         let _ = writeln!(
             self.body,
-            "  if (v.$unknown !== undefined) return $e.writeMessage(w, p, {name}, v);"
+            "  if ($v.$unknown !== undefined) return $e.writeMessage($w, $p, {name}, $v);"
         );
         if !m.fields.is_empty() {
             if m.fields.len() > 1 {
-                self.body.push_str("  let prev = 0;\n");
+                self.body.push_str("  let $prev = 0;\n");
             }
-            self.body.push_str("  let x: any;\n");
+            self.body.push_str("  let $x: any;\n");
             self.body.push_str(&loads);
             self.body.push_str(&write);
         }
@@ -900,34 +915,34 @@ impl Emitter<'_> {
             Cardinality::Repeated => {
                 let (kind, msg) = self.kind_and_msg(&f.ty);
                 c.size_pre
-                    .push("if (x != null && !Array.isArray(x)) throw $e.notArray();".to_string());
-                c.cond = "x != null && x.length !== 0".to_string();
-                c.size = format!("$e.sizeList(p, {kind}, {msg}, x, d)");
+                    .push("if ($x != null && !Array.isArray($x)) throw $e.notArray();".to_string());
+                c.cond = "$x != null && $x.length !== 0".to_string();
+                c.size = format!("$e.sizeList($p, {kind}, {msg}, $x, $depth)");
                 c.write_cond = c.cond.clone();
-                c.write = format!("$e.writeList(w, p, {kind}, {msg}, x)");
+                c.write = format!("$e.writeList($w, $p, {kind}, {msg}, $x)");
             }
             Cardinality::Map { key, value } => {
                 let (kind, msg) = self.kind_and_msg(value);
                 let key = format!("$bb.Kind.{}", kind_name_scalar(*key));
                 c.size_pre
-                    .push("if (x != null && !(x instanceof Map)) throw $e.notMap();".to_string());
-                c.cond = "x != null && x.size !== 0".to_string();
-                c.size = format!("$e.sizeMap(p, {key}, {kind}, {msg}, x, d)");
+                    .push("if ($x != null && !($x instanceof Map)) throw $e.notMap();".to_string());
+                c.cond = "$x != null && $x.size !== 0".to_string();
+                c.size = format!("$e.sizeMap($p, {key}, {kind}, {msg}, $x, $depth)");
                 c.write_cond = c.cond.clone();
-                c.write = format!("$e.writeMap(w, p, {key}, {kind}, {msg}, x)");
+                c.write = format!("$e.writeMap($w, $p, {key}, {kind}, {msg}, $x)");
             }
             Cardinality::Single => {
                 c.cond = match (&oneof, f.presence) {
                     (Some(o), _) => format!(
-                        "{o} != null && {o}.case === {:?} && (x = {o}.value) !== undefined",
+                        "{o} != null && {o}.case === {:?} && ($x = {o}.value) !== undefined",
                         self.prop(f)
                     ),
                     (None, Presence::Required) => {
                         c.size_pre
-                            .push("if (x == null) throw $e.missingRequired();".to_string());
-                        "x != null".to_string()
+                            .push("if ($x == null) throw $e.missingRequired();".to_string());
+                        "$x != null".to_string()
                     }
-                    (None, Presence::Explicit) => "x != null".to_string(),
+                    (None, Presence::Explicit) => "$x != null".to_string(),
                     (None, Presence::Implicit) => implicit_cond(&f.ty),
                 };
                 c.write_cond = c.cond.clone();
@@ -949,20 +964,22 @@ impl Emitter<'_> {
         }
     }
 
-    /// The read of one scalar or enum value of `ty` at `r.pos`, with its checks.
+    /// The read of one scalar or enum value of `ty` at `$r.pos`, with its checks.
     fn read_scalar(&mut self, ty: &FieldType) -> String {
         use ScalarType::*;
         match ty {
-            FieldType::Enum(_) | FieldType::Scalar(Int32 | Sint32) => "$d.readInt32(r, end)".into(),
-            FieldType::Scalar(Uint32) => "$d.readUint32(r, end)".into(),
-            FieldType::Scalar(Int64 | Sint64) => "r.zigzagBig(end)".into(),
-            FieldType::Scalar(Uint64) => "r.big(end)".into(),
-            FieldType::Scalar(Bool) => "$d.readBool(r, end)".into(),
-            FieldType::Scalar(String) => "$d.readString(r, end)".into(),
-            FieldType::Scalar(Bytes) => "$d.readBytes(r, end)".into(),
+            FieldType::Enum(_) | FieldType::Scalar(Int32 | Sint32) => {
+                "$d.readInt32($r, $end)".into()
+            }
+            FieldType::Scalar(Uint32) => "$d.readUint32($r, $end)".into(),
+            FieldType::Scalar(Int64 | Sint64) => "$r.zigzagBig($end)".into(),
+            FieldType::Scalar(Uint64) => "$r.big($end)".into(),
+            FieldType::Scalar(Bool) => "$d.readBool($r, $end)".into(),
+            FieldType::Scalar(String) => "$d.readString($r, $end)".into(),
+            FieldType::Scalar(Bytes) => "$d.readBytes($r, $end)".into(),
             ty => {
                 let (kind, _) = self.kind_and_msg(ty);
-                format!("$d.readValue(r, {kind}, undefined, end, depth)")
+                format!("$d.readValue($r, {kind}, undefined, $end, $depth)")
             }
         }
     }
@@ -973,8 +990,8 @@ impl Emitter<'_> {
         let s = match ty {
             FieldType::Message(full) => {
                 let t = self.type_ref(full);
-                c.size = format!("$e.sizeNested(p, {t}, x, d)");
-                c.write = format!("$e.writeNested(w, p, {t}, x)");
+                c.size = format!("$e.sizeNested($p, {t}, $x, $depth)");
+                c.write = format!("$e.writeNested($w, $p, {t}, $x)");
                 return;
             }
             FieldType::Enum(_) => Int32,
@@ -988,23 +1005,23 @@ impl Emitter<'_> {
         };
         let (size, write) = match s {
             Int32 | Sint32 => (
-                "$e.sizeInt32(x)".to_string(),
-                "$e.writeInt32(w, x)".to_string(),
+                "$e.sizeInt32($x)".to_string(),
+                "$e.writeInt32($w, $x)".to_string(),
             ),
-            Uint32 => ("$e.sizeUint32(x)".into(), "$e.writeUint32(w, x)".into()),
-            Int64 | Sint64 => ("$e.sizeInt64(x)".into(), "$e.writeInt64(w, x)".into()),
-            Uint64 => ("$e.sizeUint64(x)".into(), "$e.writeUint64(w, x)".into()),
-            Bool => ("$e.sizeBool(x)".into(), "$e.writeBool(w, x)".into()),
+            Uint32 => ("$e.sizeUint32($x)".into(), "$e.writeUint32($w, $x)".into()),
+            Int64 | Sint64 => ("$e.sizeInt64($x)".into(), "$e.writeInt64($w, $x)".into()),
+            Uint64 => ("$e.sizeUint64($x)".into(), "$e.writeUint64($w, $x)".into()),
+            Bool => ("$e.sizeBool($x)".into(), "$e.writeBool($w, $x)".into()),
             String => (
-                "$e.sizeString(p, x)".into(),
-                "$e.writeString(w, p, x)".into(),
+                "$e.sizeString($p, $x)".into(),
+                "$e.writeString($w, $p, $x)".into(),
             ),
-            Bytes => ("$e.sizeBytes(x)".into(), "$e.writeBytes(w, x)".into()),
+            Bytes => ("$e.sizeBytes($x)".into(), "$e.writeBytes($w, $x)".into()),
             Double | Float | Fixed32 | Fixed64 | Sfixed32 | Sfixed64 => {
                 let k = kind_name_scalar(s);
                 (
-                    format!("$e.sizeFixed($bb.Kind.{k}, x)"),
-                    format!("$e.writeFixed(w, $bb.Kind.{k}, x)"),
+                    format!("$e.sizeFixed($bb.Kind.{k}, $x)"),
+                    format!("$e.writeFixed($w, $bb.Kind.{k}, $x)"),
                 )
             }
         };
@@ -1104,7 +1121,7 @@ impl Emitter<'_> {
         let access = member_access(&slot);
         let _ = write!(
             s,
-            ", get: (v) => v{access}, set: (v, x) => {{ v{access} = x; }}"
+            ", get: ($v) => $v{access}, set: ($v, $x) => {{ $v{access} = $x; }}"
         );
         s.push_str(" }");
         s
@@ -1182,17 +1199,17 @@ const INHERITED: &[&str] = &[
     "valueOf",
 ];
 
-/// Whether a decoded value `x` of `ty` is its type's default (SPEC §5.1, O12): +0.0 is,
+/// Whether a decoded value `$x` of `ty` is its type's default (SPEC §5.1, O12): +0.0 is,
 /// −0.0 and NaN are not.
 fn decoded_default(ty: &FieldType) -> &'static str {
     use ScalarType::*;
     match ty {
-        FieldType::Scalar(Bool) => "x === false",
-        FieldType::Scalar(String) => "x === \"\"",
-        FieldType::Scalar(Bytes) => "x.length === 0",
-        FieldType::Scalar(Float | Double) => "Object.is(x, 0)",
-        FieldType::Scalar(Int64 | Sint64 | Uint64 | Fixed64 | Sfixed64) => "x === 0n",
-        _ => "x === 0",
+        FieldType::Scalar(Bool) => "$x === false",
+        FieldType::Scalar(String) => "$x === \"\"",
+        FieldType::Scalar(Bytes) => "$x.length === 0",
+        FieldType::Scalar(Float | Double) => "Object.is($x, 0)",
+        FieldType::Scalar(Int64 | Sint64 | Uint64 | Fixed64 | Sfixed64) => "$x === 0n",
+        _ => "$x === 0",
     }
 }
 
@@ -1220,35 +1237,35 @@ fn wire_of(ty: &FieldType) -> u32 {
     }
 }
 
-/// The assignable property `prop` of the value `v` (a value the runtime made, whose
+/// The assignable property `prop` of the value `$v` (a value the runtime made, whose
 /// properties are its own, so plain assignment sets even one named `__proto__`).
 fn write_slot(prop: &str) -> String {
-    format!("v{}", member_access(prop))
+    format!("$v{}", member_access(prop))
 }
 
-/// The expression reading property `prop` of the value `v`.
+/// The expression reading property `prop` of the value `$v`.
 fn read_slot(prop: &str) -> String {
     if INHERITED.contains(&prop) {
-        format!("$e.ownValue(v, {prop:?})")
+        format!("$e.ownValue($v, {prop:?})")
     } else {
-        format!("v{}", member_access(prop))
+        format!("$v{}", member_access(prop))
     }
 }
 
-/// When an implicit-presence value `x` writes a record: set, and not its type's default
+/// When an implicit-presence value `$x` writes a record: set, and not its type's default
 /// (SPEC §5.1), in the runtime's terms (−0.0 is written; a value of the wrong type is not
 /// taken for a default, so its check refuses it).
 fn implicit_cond(ty: &FieldType) -> String {
     match ty {
-        FieldType::Scalar(ScalarType::Bool) => "x !== false && x != null".into(),
-        FieldType::Scalar(ScalarType::String) => "x !== \"\" && x != null".into(),
+        FieldType::Scalar(ScalarType::Bool) => "$x !== false && $x != null".into(),
+        FieldType::Scalar(ScalarType::String) => "$x !== \"\" && $x != null".into(),
         FieldType::Scalar(ScalarType::Bytes) => {
-            "x != null && !(x instanceof Uint8Array && x.length === 0)".into()
+            "$x != null && !($x instanceof Uint8Array && $x.length === 0)".into()
         }
         FieldType::Scalar(ScalarType::Float | ScalarType::Double) => {
-            "x != null && !Object.is(x, 0)".into()
+            "$x != null && !Object.is($x, 0)".into()
         }
-        _ => "x !== 0 && x !== 0n && x != null".into(),
+        _ => "$x !== 0 && $x !== 0n && $x != null".into(),
     }
 }
 

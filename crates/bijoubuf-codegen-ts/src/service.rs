@@ -41,6 +41,20 @@ impl Emitter<'_> {
             "  /** A client sending its calls through `transport`. */\n  constructor(readonly transport: $bb.grpcweb.Transport) {{}}"
         );
         let mut used: Vec<String> = vec!["transport".into(), "constructor".into()];
+        // A method names its request and response types as values, which a parameter of
+        // the same name would hide: such a parameter steps aside (`request$`).
+        let param = |want: &str| {
+            let declared = self
+                .names
+                .values()
+                .any(|t| t.package == self.package && t.local == want);
+            if declared {
+                format!("{want}$")
+            } else {
+                want.to_string()
+            }
+        };
+        let (request, options) = (param("request"), param("options"));
         for m in s.methods.iter().filter(|m| !m.client_streaming) {
             let input = self.type_ref(&m.input_type);
             let output = self.type_ref(&m.output_type);
@@ -62,7 +76,7 @@ impl Emitter<'_> {
             };
             let _ = writeln!(
                 self.body,
-                "  {name}(request: {input}, options?: $bb.grpcweb.CallOptions): {ret} {{\n    return $bb.grpcweb.{call}(this.transport, {path:?}, {input}, {output}, request, options);\n  }}"
+                "  {name}({request}: {input}, {options}?: $bb.grpcweb.CallOptions): {ret} {{\n    return $bb.grpcweb.{call}(this.transport, {path:?}, {input}, {output}, {request}, {options});\n  }}"
             );
         }
         let _ = writeln!(self.body, "}}\n");

@@ -29,7 +29,7 @@ pub(crate) const SPLIT: usize = 100;
 
 impl Emitter<'_> {
     /// The loads of the oneofs the fields `from..to` of `m` are members of, once each, as
-    /// the encoder's variables `o<i>`.
+    /// the encoder's variables `$o<i>`.
     fn oneof_loads(&self, m: &MessageDef, from: usize, to: usize) -> String {
         let mut done = vec![false; m.oneofs.len()];
         let mut loads = String::new();
@@ -39,7 +39,7 @@ impl Emitter<'_> {
             {
                 done[i] = true;
                 let slot = read_slot(&self.oneof_prop(i));
-                let _ = writeln!(loads, "  const o{i}: any = {slot};");
+                let _ = writeln!(loads, "  const $o{i}: any = {slot};");
             }
         }
         loads
@@ -52,11 +52,11 @@ impl Emitter<'_> {
     pub(crate) fn open_size(&mut self, name: &str) {
         let _ = writeln!(
             self.body,
-            "function {name}$size(p: $bb.enc.Plan, v: any, d: number): number {{"
+            "function {name}$size($p: $bb.enc.Plan, $v: any, $depth: number): number {{"
         );
         let _ = writeln!(
             self.body,
-            "  if (v.$unknown !== undefined) return $e.sizeMessage(p, {name}, v, d);"
+            "  if ($v.$unknown !== undefined) return $e.sizeMessage($p, {name}, $v, $depth);"
         );
     }
 
@@ -77,51 +77,51 @@ impl Emitter<'_> {
         self.open_size(name);
         self.body.push_str("  const $s = { prev: 0 };\n");
         for k in 0..parts {
-            let call = format!("{name}$size${k}(p, v, d, $s)");
+            let call = format!("{name}$size${k}($p, $v, $depth, $s)");
             let _ = match k {
-                0 => writeln!(self.body, "  let n = {call};"),
-                _ => writeln!(self.body, "  n += {call};"),
+                0 => writeln!(self.body, "  let $n = {call};"),
+                _ => writeln!(self.body, "  $n += {call};"),
             };
         }
-        self.body.push_str("  return n;\n}\n\n");
+        self.body.push_str("  return $n;\n}\n\n");
         for k in 0..parts {
             let (from, to) = (k * SPLIT, ((k + 1) * SPLIT).min(sizes.len()));
             let _ = writeln!(
                 self.body,
-                "function {name}$size${k}(p: $bb.enc.Plan, v: any, d: number, $s: {{ prev: number }}): number {{"
+                "function {name}$size${k}($p: $bb.enc.Plan, $v: any, $depth: number, $s: {{ prev: number }}): number {{"
             );
-            self.body.push_str("  let n = 0;\n  let at = \"\";\n");
+            self.body.push_str("  let $n = 0;\n  let $at = \"\";\n");
             if track_prev {
-                self.body.push_str("  let prev = $s.prev;\n");
+                self.body.push_str("  let $prev = $s.prev;\n");
             }
-            self.body.push_str("  try {\n    let x: any;\n");
+            self.body.push_str("  try {\n    let $x: any;\n");
             for l in self.oneof_loads(m, from, to).lines() {
                 let _ = writeln!(self.body, "  {l}");
             }
             self.body.push_str(&sizes[from..to].concat());
             self.body
-                .push_str("  } catch (e) {\n    throw $e.atField(e, at);\n  }\n");
+                .push_str("  } catch ($err) {\n    throw $e.atField($err, $at);\n  }\n");
             if track_prev && k + 1 < parts {
-                self.body.push_str("  $s.prev = prev;\n");
+                self.body.push_str("  $s.prev = $prev;\n");
             }
-            self.body.push_str("  return n;\n}\n\n");
+            self.body.push_str("  return $n;\n}\n\n");
         }
 
         let _ = writeln!(
             self.body,
-            "function {name}$write(w: $bb.enc.Writer, p: $bb.enc.Plan, v: any): void {{",
+            "function {name}$write($w: $bb.enc.Writer, $p: $bb.enc.Plan, $v: any): void {{",
         );
         let _ = writeln!(
             self.body,
-            "  if (v.$unknown !== undefined) return $e.writeMessage(w, p, {name}, v);"
+            "  if ($v.$unknown !== undefined) return $e.writeMessage($w, $p, {name}, $v);"
         );
         for k in 0..parts {
             let _ = match k {
-                0 => writeln!(self.body, "  let prev = {name}$write$0(w, p, v, 0);"),
+                0 => writeln!(self.body, "  let $prev = {name}$write$0($w, $p, $v, 0);"),
                 _ if k + 1 < parts => {
-                    writeln!(self.body, "  prev = {name}$write${k}(w, p, v, prev);")
+                    writeln!(self.body, "  $prev = {name}$write${k}($w, $p, $v, $prev);")
                 }
-                _ => writeln!(self.body, "  {name}$write${k}(w, p, v, prev);"),
+                _ => writeln!(self.body, "  {name}$write${k}($w, $p, $v, $prev);"),
             };
         }
         self.body.push_str("}\n\n");
@@ -131,13 +131,13 @@ impl Emitter<'_> {
             let ret = if last { "void" } else { "number" };
             let _ = writeln!(
                 self.body,
-                "function {name}$write${k}(w: $bb.enc.Writer, p: $bb.enc.Plan, v: any, prev: number): {ret} {{"
+                "function {name}$write${k}($w: $bb.enc.Writer, $p: $bb.enc.Plan, $v: any, $prev: number): {ret} {{"
             );
-            self.body.push_str("  let x: any;\n");
+            self.body.push_str("  let $x: any;\n");
             self.body.push_str(&self.oneof_loads(m, from, to));
             self.body.push_str(&writes[from..to].concat());
             if !last {
-                self.body.push_str("  return prev;\n");
+                self.body.push_str("  return $prev;\n");
             }
             self.body.push_str("}\n\n");
         }
@@ -160,67 +160,71 @@ impl Emitter<'_> {
         let mut b = String::new();
         let _ = writeln!(
             b,
-            "function {name}$decode(r: $bb.dec.Reader, end: number, depth: number): any {{"
+            "function {name}$decode($r: $bb.dec.Reader, $end: number, $depth: number): any {{"
         );
-        let _ = writeln!(b, "  const v: any = {name}.create();");
-        b.push_str("  let prev = 0;\n  let kAt = 0;\n  let seg = \"\";\n");
-        b.push_str("  let unknown: $bb.UnknownField[] | undefined;\n");
-        b.push_str("  try {\n    while (r.pos < end) {\n      kAt = r.pos;\n");
-        b.push_str("      const k = r.num(end);\n      const n = prev + 1 + Math.floor(k / 4);\n");
+        let _ = writeln!(b, "  const $v: any = {name}.create();");
+        b.push_str("  let $prev = 0;\n  let $kAt = 0;\n  let $seg = \"\";\n");
+        b.push_str("  let $unknown: $bb.UnknownField[] | undefined;\n");
+        b.push_str("  try {\n    while ($r.pos < $end) {\n      $kAt = $r.pos;\n");
         b.push_str(
-            "      if (n > $bb.NMAX) throw new $bb.DecodeError(\"field-number-overflow\", kAt);\n",
+            "      const $k = $r.num($end);\n      const $n = $prev + 1 + Math.floor($k / 4);\n",
         );
-        b.push_str("      const w = k % 4;\n      let $known: boolean;\n");
+        b.push_str(
+            "      if ($n > $bb.NMAX) throw new $bb.DecodeError(\"field-number-overflow\", $kAt);\n",
+        );
+        b.push_str("      const $w = $k % 4;\n      let $known: boolean;\n");
         for k in 0..parts {
-            let call = format!("$known = {name}$decode${k}(r, v, n, w, kAt, end, depth);");
+            let call = format!("$known = {name}$decode${k}($r, $v, $n, $w, $kAt, $end, $depth);");
             let top = m.fields[((k + 1) * SPLIT).min(m.fields.len()) - 1].number;
             let _ = match k {
-                0 => writeln!(b, "      if (n <= {top}) {call}"),
-                _ if k + 1 < parts => writeln!(b, "      else if (n <= {top}) {call}"),
+                0 => writeln!(b, "      if ($n <= {top}) {call}"),
+                _ if k + 1 < parts => writeln!(b, "      else if ($n <= {top}) {call}"),
                 _ => writeln!(b, "      else {call}"),
             };
         }
-        b.push_str("      if (!$known) {\n        seg = \".\" + n;\n");
+        b.push_str("      if (!$known) {\n        $seg = \".\" + $n;\n");
         let _ = writeln!(
             b,
-            "        if (!r.preserving || !{name}.keepsUnknown) throw new $bb.DecodeError(\"unknown-field\", kAt);"
+            "        if (!$r.preserving || !{name}.keepsUnknown) throw new $bb.DecodeError(\"unknown-field\", $kAt);"
         );
-        b.push_str("        (unknown ??= []).push($d.readUnknown(r, n, w, end));\n");
-        b.push_str("        r.unknown++;\n        seg = \"\";\n      }\n      prev = n;\n    }\n");
-        b.push_str("  } catch (e) {\n    if (e instanceof $bb.DecodeError && seg !== \"\") e.push(seg);\n    throw e;\n  }\n");
+        b.push_str("        ($unknown ??= []).push($d.readUnknown($r, $n, $w, $end));\n");
+        b.push_str(
+            "        $r.unknown++;\n        $seg = \"\";\n      }\n      $prev = $n;\n    }\n",
+        );
+        b.push_str("  } catch ($err) {\n    if ($err instanceof $bb.DecodeError && $seg !== \"\") $err.push($seg);\n    throw $err;\n  }\n");
         let checks = required.len().div_ceil(SPLIT);
         for k in 0..checks {
-            let _ = writeln!(b, "  {name}$required${k}(v, end);");
+            let _ = writeln!(b, "  {name}$required${k}($v, $end);");
         }
-        b.push_str("  if (unknown !== undefined) v.$unknown = unknown;\n  return v;\n}\n\n");
+        b.push_str("  if ($unknown !== undefined) $v.$unknown = $unknown;\n  return $v;\n}\n\n");
 
         for k in 0..parts {
             let (from, to) = (k * SPLIT, ((k + 1) * SPLIT).min(cases.len()));
             let _ = writeln!(
                 b,
-                "function {name}$decode${k}(r: $bb.dec.Reader, v: any, n: number, w: number, kAt: number, end: number, depth: number): boolean {{"
+                "function {name}$decode${k}($r: $bb.dec.Reader, $v: any, $n: number, $w: number, $kAt: number, $end: number, $depth: number): boolean {{"
             );
-            b.push_str("  let seg = \"\";\n");
+            b.push_str("  let $seg = \"\";\n");
             if m.fields[from..to]
                 .iter()
                 .any(|f| f.cardinality == Cardinality::Single)
             {
-                b.push_str("  let x: any;\n");
+                b.push_str("  let $x: any;\n");
             }
-            b.push_str("  try {\n    switch (n) {\n");
+            b.push_str("  try {\n    switch ($n) {\n");
             // The cases as the one-function decoder indents them, inside its loop.
             for l in cases[from..to].concat().lines() {
                 let _ = writeln!(b, "{}", l.strip_prefix("  ").unwrap_or(l));
             }
             b.push_str("      default:\n        return false;\n    }\n");
-            b.push_str("  } catch (e) {\n    if (e instanceof $bb.DecodeError && seg !== \"\") e.push(seg);\n    throw e;\n  }\n");
+            b.push_str("  } catch ($err) {\n    if ($err instanceof $bb.DecodeError && $seg !== \"\") $err.push($seg);\n    throw $err;\n  }\n");
             b.push_str("  return true;\n}\n\n");
         }
         for k in 0..checks {
             let (from, to) = (k * SPLIT, ((k + 1) * SPLIT).min(required.len()));
             let _ = writeln!(
                 b,
-                "function {name}$required${k}(v: any, end: number): void {{"
+                "function {name}$required${k}($v: any, $end: number): void {{"
             );
             b.push_str(&required[from..to].concat());
             b.push_str("}\n\n");

@@ -131,10 +131,10 @@ fn presence_maps_oneofs_and_enums_have_their_typescript_forms() {
         "  byName: Map<string, Color>;",
         "  pick?:\n    | { case: \"s\"; value: string }\n    | { case: \"m\"; value: M };",
         "  kids: M[];",
-        "{ no: 2, name: \"by_name\", prop: \"byName\", mapKey: $bb.Kind.String, kind: $bb.Kind.Enum, enumType: { typeName: \"p.Color\", values: Color }, get: (v) => v.byName, set: (v, x) => { v.byName = x; } }",
-        "{ no: 1, name: \"opt\", kind: $bb.Kind.Uint32, presence: $bb.Presence.Explicit, get: (v) => v.opt, set: (v, x) => { v.opt = x; } }",
+        "{ no: 2, name: \"by_name\", prop: \"byName\", mapKey: $bb.Kind.String, kind: $bb.Kind.Enum, enumType: { typeName: \"p.Color\", values: Color }, get: ($v) => $v.byName, set: ($v, $x) => { $v.byName = $x; } }",
+        "{ no: 1, name: \"opt\", kind: $bb.Kind.Uint32, presence: $bb.Presence.Explicit, get: ($v) => $v.opt, set: ($v, $x) => { $v.opt = $x; } }",
         // A oneof member's accessors reach its oneof's property.
-        "{ no: 3, name: \"s\", kind: $bb.Kind.String, oneof: \"pick\", get: (v) => v.pick, set: (v, x) => { v.pick = x; } }",
+        "{ no: 3, name: \"s\", kind: $bb.Kind.String, oneof: \"pick\", get: ($v) => $v.pick, set: ($v, $x) => { $v.pick = $x; } }",
     ] {
         assert!(ts.contains(part), "no `{part}` in\n{ts}");
     }
@@ -195,17 +195,17 @@ fn generated_code_reads_inherited_names_as_own_properties() {
           oneof value_of { uint32 a = 4; string b = 5; }
         }"#);
     for line in [
-        "    const o0: any = $e.ownValue(v, \"valueOf\");",
-        "    x = $e.ownValue(v, \"__proto__\");",
-        "    x = $e.ownValue(v, \"constructor\");",
-        "    x = $e.ownValue(v, \"toString\");",
-        "    if (x != null && !Array.isArray(x)) throw $e.notArray();",
-        "  if (x != null && x.length !== 0) { w.buf[w.pos++] = 10 - prev * 4; $e.writeList(w, p, $bb.Kind.Uint32, undefined, x); prev = 3; }",
-        "  if (o0 != null && o0.case === \"b\" && (x = o0.value) !== undefined) { w.buf[w.pos++] = 18 - prev * 4; $e.writeString(w, p, x); }",
+        "    const $o0: any = $e.ownValue($v, \"valueOf\");",
+        "    $x = $e.ownValue($v, \"__proto__\");",
+        "    $x = $e.ownValue($v, \"constructor\");",
+        "    $x = $e.ownValue($v, \"toString\");",
+        "    if ($x != null && !Array.isArray($x)) throw $e.notArray();",
+        "  if ($x != null && $x.length !== 0) { $w.buf[$w.pos++] = 10 - $prev * 4; $e.writeList($w, $p, $bb.Kind.Uint32, undefined, $x); $prev = 3; }",
+        "  if ($o0 != null && $o0.case === \"b\" && ($x = $o0.value) !== undefined) { $w.buf[$w.pos++] = 18 - $prev * 4; $e.writeString($w, $p, $x); }",
         "}), { size: Odd$size, write: Odd$write, decode: Odd$decode });",
-        "          if ($e.ownValue(v, \"valueOf\") !== undefined) throw new $bb.DecodeError(\"oneof-conflict\", kAt);",
-        "          v[\"__proto__\"] = x;",
-        "          v.valueOf = { case: \"b\", value: x };",
+        "          if ($e.ownValue($v, \"valueOf\") !== undefined) throw new $bb.DecodeError(\"oneof-conflict\", $kAt);",
+        "          $v[\"__proto__\"] = $x;",
+        "          $v.valueOf = { case: \"b\", value: $x };",
     ] {
         assert!(ts.contains(line), "no `{line}` in\n{ts}");
     }
@@ -219,11 +219,11 @@ fn keys_past_field_62_are_sized_and_written_from_the_previous_field() {
     let ts = one(r#"syntax = "proto3"; package p;
         message M { uint32 a = 1; uint32 b = 62; uint32 c = 63; string d = 1000; }"#);
     for line in [
-        "    if (x !== 0 && x !== 0n && x != null) { n += 1 + $e.sizeUint32(x); prev = 62; }",
-        "    if (x !== 0 && x !== 0n && x != null) { n += $e.sizeKey(63, prev, 0) + $e.sizeUint32(x); prev = 63; }",
-        "    if (x !== \"\" && x != null) { n += $e.sizeKey(1000, prev, 2) + $e.sizeString(p, x); }",
-        "  if (x !== 0 && x !== 0n && x != null) { w.buf[w.pos++] = 244 - prev * 4; $e.writeUint32(w, x); prev = 62; }",
-        "  if (x !== \"\" && x != null) { $e.writeKey(w, 1000, prev, 2); $e.writeString(w, p, x); }",
+        "    if ($x !== 0 && $x !== 0n && $x != null) { $n += 1 + $e.sizeUint32($x); $prev = 62; }",
+        "    if ($x !== 0 && $x !== 0n && $x != null) { $n += $e.sizeKey(63, $prev, 0) + $e.sizeUint32($x); $prev = 63; }",
+        "    if ($x !== \"\" && $x != null) { $n += $e.sizeKey(1000, $prev, 2) + $e.sizeString($p, $x); }",
+        "  if ($x !== 0 && $x !== 0n && $x != null) { $w.buf[$w.pos++] = 244 - $prev * 4; $e.writeUint32($w, $x); $prev = 62; }",
+        "  if ($x !== \"\" && $x != null) { $e.writeKey($w, 1000, $prev, 2); $e.writeString($w, $p, $x); }",
     ] {
         assert!(ts.contains(line), "no `{line}` in\n{ts}");
     }
@@ -283,24 +283,24 @@ fn every_function_declares_the_previous_field_it_reads() {
     let mut checked = 0;
     for func in ts.split("\nfunction ").skip(1) {
         let body = func.split("\n}\n").next().unwrap_or_default();
-        let reads = body.contains("prev)")
-            || body.contains("prev,")
-            || body.contains("prev *")
-            || body.contains("prev +");
+        let reads = body.contains("$prev)")
+            || body.contains("$prev,")
+            || body.contains("$prev *")
+            || body.contains("$prev +");
         if reads {
             checked += 1;
             assert!(
-                body.contains("let prev = 0;"),
-                "reads `prev` undeclared:\nfunction {body}"
+                body.contains("let $prev = 0;"),
+                "reads `$prev` undeclared:\nfunction {body}"
             );
         }
     }
-    assert!(checked > 100, "only {checked} functions read `prev`");
+    assert!(checked > 100, "only {checked} functions read `$prev`");
     // A first key is a constant: field 99 alone, a two-byte key (98 * 4 = 392).
     let ts = one("syntax = \"proto3\"; package p; message S99 { int32 f = 99; }");
     for line in [
-        "    if (x !== 0 && x !== 0n && x != null) { n += 2 + $e.sizeInt32(x); }",
-        "  if (x !== 0 && x !== 0n && x != null) { $e.writeKey(w, 99, 0, 0); $e.writeInt32(w, x); }",
+        "    if ($x !== 0 && $x !== 0n && $x != null) { $n += 2 + $e.sizeInt32($x); }",
+        "  if ($x !== 0 && $x !== 0n && $x != null) { $e.writeKey($w, 99, 0, 0); $e.writeInt32($w, $x); }",
     ] {
         assert!(ts.contains(line), "no `{line}` in\n{ts}");
     }
@@ -338,12 +338,12 @@ fn fields_of_one_json_name_get_distinct_properties_and_keep_it_in_json() {
     for part in [
         "  descriptor?: string;\n  descriptor$?: string;\n",
         "  pick?:\n    | { case: \"aB\"; value: string }\n    | { case: \"aB$\"; value: string };\n  pick$?: string;",
-        "{ no: 2, name: \"descriptor_\", prop: \"descriptor$\", json: \"descriptor\", kind: $bb.Kind.String, presence: $bb.Presence.Explicit, get: (v) => v.descriptor$, set: (v, x) => { v.descriptor$ = x; } }",
+        "{ no: 2, name: \"descriptor_\", prop: \"descriptor$\", json: \"descriptor\", kind: $bb.Kind.String, presence: $bb.Presence.Explicit, get: ($v) => $v.descriptor$, set: ($v, $x) => { $v.descriptor$ = $x; } }",
         "{ no: 4, name: \"a_b_\", prop: \"aB$\", json: \"aB\", kind: $bb.Kind.String, oneof: \"pick\",",
         "  descriptor$: undefined,",
-        "          v.pick = { case: \"aB$\", value: x };",
-        "  x = v.descriptor$;",
-        "o0.case === \"aB$\" && (x = o0.value)",
+        "          $v.pick = { case: \"aB$\", value: $x };",
+        "  $x = $v.descriptor$;",
+        "$o0.case === \"aB$\" && ($x = $o0.value)",
         "{ no: 5, name: \"pick_\", prop: \"pick$\", json: \"pick\",",
     ] {
         assert!(ts.contains(part), "no `{part}` in\n{ts}");
@@ -436,23 +436,148 @@ fn a_pass_over_more_than_a_hundred_fields_is_split_into_functions_of_a_hundred()
     // previous written field on.
     let ts = one(&many_fields(1000, false));
     for line in [
-        "  const $s = { prev: 0 };\n  let n = M$size$0(p, v, d, $s);\n  n += M$size$1(p, v, d, $s);\n",
-        "  n += M$size$9(p, v, d, $s);\n  return n;\n}\n",
-        "  let prev = M$write$0(w, p, v, 0);\n  prev = M$write$1(w, p, v, prev);\n",
-        "  M$write$9(w, p, v, prev);\n}\n",
-        "      if (n <= 100) $known = M$decode$0(r, v, n, w, kAt, end, depth);\n      else if (n <= 200) $known = M$decode$1(r, v, n, w, kAt, end, depth);\n",
-        "      else $known = M$decode$9(r, v, n, w, kAt, end, depth);\n      if (!$known) {\n",
-        "function M$size$1(p: $bb.enc.Plan, v: any, d: number, $s: { prev: number }): number {\n  let n = 0;\n  let at = \"\";\n  let prev = $s.prev;\n",
-        "  $s.prev = prev;\n  return n;\n}\n\nfunction M$size$2(",
-        "function M$write$8(w: $bb.enc.Writer, p: $bb.enc.Plan, v: any, prev: number): number {\n",
-        "function M$write$9(w: $bb.enc.Writer, p: $bb.enc.Plan, v: any, prev: number): void {\n",
+        "  const $s = { prev: 0 };\n  let $n = M$size$0($p, $v, $depth, $s);\n  $n += M$size$1($p, $v, $depth, $s);\n",
+        "  $n += M$size$9($p, $v, $depth, $s);\n  return $n;\n}\n",
+        "  let $prev = M$write$0($w, $p, $v, 0);\n  $prev = M$write$1($w, $p, $v, $prev);\n",
+        "  M$write$9($w, $p, $v, $prev);\n}\n",
+        "      if ($n <= 100) $known = M$decode$0($r, $v, $n, $w, $kAt, $end, $depth);\n      else if ($n <= 200) $known = M$decode$1($r, $v, $n, $w, $kAt, $end, $depth);\n",
+        "      else $known = M$decode$9($r, $v, $n, $w, $kAt, $end, $depth);\n      if (!$known) {\n",
+        "function M$size$1($p: $bb.enc.Plan, $v: any, $depth: number, $s: { prev: number }): number {\n  let $n = 0;\n  let $at = \"\";\n  let $prev = $s.prev;\n",
+        "  $s.prev = $prev;\n  return $n;\n}\n\nfunction M$size$2(",
+        "function M$write$8($w: $bb.enc.Writer, $p: $bb.enc.Plan, $v: any, $prev: number): number {\n",
+        "function M$write$9($w: $bb.enc.Writer, $p: $bb.enc.Plan, $v: any, $prev: number): void {\n",
     ] {
         assert!(ts.contains(line), "no `{line}` in\n{ts}");
     }
     // The oneof of fields 100 and 101 is read by the first two helpers of both passes.
-    assert_eq!(ts.matches(": any = v.o100;\n").count(), 4, "{ts}");
+    assert_eq!(ts.matches(": any = $v.o100;\n").count(), 4, "{ts}");
     // Up to 100 fields, one function per pass, as before.
     let small = one(&many_fields(100, false));
     assert!(!small.contains("$size$0"), "{small}");
     assert!(one(&many_fields(101, false)).contains("M$size$1"));
+}
+
+/// Every name `ts` binds where it could hide a type, with whether a message's function
+/// binds it (not a client's method): the parameters of functions, methods and arrows,
+/// `let` and `const`, and `catch`.
+fn bindings(ts: &str) -> Vec<(String, bool)> {
+    fn ident(s: &str) -> String {
+        s.trim_start()
+            .trim_start_matches("readonly ")
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '$')
+            .collect()
+    }
+    fn params(list: &str, in_function: bool, out: &mut Vec<(String, bool)>) {
+        out.extend(
+            list.split(',')
+                .map(ident)
+                .filter(|p| !p.is_empty())
+                .map(|p| (p, in_function)),
+        );
+    }
+    let mut out = Vec::new();
+    let mut in_function = false;
+    for line in ts.lines() {
+        if let Some(rest) = line.strip_prefix("function ") {
+            in_function = true;
+            let open = rest.find('(').expect("a parameter list");
+            let close = rest.find("): ").expect("a return type");
+            params(&rest[open + 1..close], true, &mut out);
+        } else if line.starts_with("export ") {
+            in_function = false;
+        } else if line.starts_with("  ") && !in_function && line.ends_with(" {") {
+            // A client's method. (Its constructor's one parameter is the client's
+            // `transport` property, and its body is empty.)
+            if let (Some(open), Some(close)) = (line.find('('), line.rfind(')')) {
+                params(&line[open + 1..close], false, &mut out);
+            }
+        }
+        // (`export const` declares the schema's types.)
+        for kw in ["let ", "const "] {
+            for (i, _) in line.match_indices(kw) {
+                if line.starts_with("export ") {
+                    break;
+                }
+                if i == 0 || !line.as_bytes()[i - 1].is_ascii_alphanumeric() {
+                    out.push((ident(&line[i + kw.len()..]), in_function));
+                }
+            }
+        }
+        for (i, _) in line.match_indices(") =>") {
+            let open = line[..i].rfind('(').expect("an arrow's parameters");
+            params(&line[open + 1..i], true, &mut out);
+        }
+        if let Some(i) = line.find("catch (") {
+            out.push((ident(&line[i + 7..]), in_function));
+        }
+    }
+    out
+}
+
+#[test]
+fn no_binding_of_the_generated_code_hides_a_type_of_the_schema() {
+    // Regression: a message named `p`, `v` or `d` was hidden in every generated function
+    // by its parameters of those names (the plan, the value, the depth), and `tsc`
+    // refused the module (TS2345, TS2448). The generated functions bind only `$` names,
+    // which no schema name is; a client's method names its parameters `request` and
+    // `options` unless the module declares a type of that name. `tsc` checks the
+    // schema's module in `conformance/tests/typescript.rs`.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../bijoubuf-codegen-tests/protos");
+    let compiled = Compiler::new()
+        .include(&root)
+        .compile(&["binding_names.proto"])
+        .unwrap_or_else(|e| panic!("binding_names.proto does not compile: {e}"));
+    let mut options = Options::new();
+    options.services(true);
+    let files = generate(&compiled.schema, &options);
+    let ts = &files[0].content;
+    let declared: Vec<&str> = ts
+        .lines()
+        .filter_map(|l| {
+            [
+                "export const ",
+                "export interface ",
+                "export class ",
+                "export type ",
+            ]
+            .iter()
+            .find_map(|p| l.strip_prefix(p))
+        })
+        .map(|rest| {
+            let end = rest
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '$'))
+                .unwrap_or(rest.len());
+            &rest[..end]
+        })
+        .collect();
+    for name in [
+        "p", "v", "d", "request", "Reader", "Math$", "Promise$", "All",
+    ] {
+        assert!(
+            declared.contains(&name),
+            "{name} is not declared: {declared:?}"
+        );
+    }
+    // The split helpers of `All` (336 fields) are among the functions.
+    assert!(ts.contains("\nfunction All$decode$3("), "{ts}");
+    let mut found = bindings(ts);
+    found.sort();
+    found.dedup();
+    for (binding, in_function) in &found {
+        assert!(
+            !declared.contains(&binding.as_str()),
+            "`{binding}` is bound and declared"
+        );
+        assert!(
+            !in_function || binding.starts_with('$'),
+            "a function binds `{binding}`"
+        );
+    }
+    for name in ["$p", "$v", "$depth", "$err", "$o0", "request$", "options$"] {
+        assert!(
+            found.iter().any(|(b, _)| b == name),
+            "no binding `{name}` in {found:?}"
+        );
+    }
 }

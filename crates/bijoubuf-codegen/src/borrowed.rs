@@ -186,7 +186,7 @@ impl Emitter<'_> {
                 #walk_kind
                 #unknown_get
 
-                fn __walk<'v, P: #bb::Pass<'v>>(&'v self, #walk_param: &mut P) -> P::Out {
+                fn __walk<'v, __P: #bb::Pass<'v>>(&'v self, #walk_param: &mut __P) -> __P::Out {
                     #walk_body
                 }
             }

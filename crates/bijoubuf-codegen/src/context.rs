@@ -13,6 +13,7 @@ use quote::quote;
 use crate::Error;
 use crate::names::{self, Scope};
 use crate::options::{Options, path_matches};
+use crate::service::TONIC_SCOPE;
 
 /// Where a type lives in Rust.
 #[derive(Clone, Debug)]
@@ -151,7 +152,13 @@ impl<'s> Context<'s> {
             // tonic-build puts each service's server and client in modules of the
             // package's root: message modules keep clear of those too, whether or not
             // services are generated, so a message's path does not depend on the option.
-            // Two services of one Rust name (`FooBar`, `foo_bar`) take distinct ones.
+            // Two services of one Rust name (`FooBar`, `foo_bar`) take distinct ones. A
+            // service's modules are named after it and a sub-package's module cannot move
+            // (its path is its name), so a service whose modules a sub-package holds
+            // (package `a.foo_server` beside service `a.Foo`) takes the next name (`Foo_`,
+            // modules `foo__server`); so does one named like what tonic's server module
+            // names without a path ([`TONIC_SCOPE`]: `Body`, `T`, …) or like the handler
+            // tonic declares there for one of its rpcs (`XSvc` for `rpc X`).
             let schema = self.schema;
             let mut services = Scope::default();
             for s in schema
@@ -160,7 +167,17 @@ impl<'s> Context<'s> {
                 .filter(|f| f.package == package)
                 .flat_map(|f| &f.services)
             {
-                let name = services.claim(&names::camel(&s.name));
+                let mut name = services.claim(&names::camel(&s.name));
+                let taken = |name: &str| {
+                    let module = names::tonic_snake(name);
+                    scope.contains(&format!("{module}_server"))
+                        || scope.contains(&format!("{module}_client"))
+                        || TONIC_SCOPE.contains(&name)
+                        || s.methods.iter().any(|m| name == format!("{}Svc", m.name))
+                };
+                while taken(&name) {
+                    name = services.claim(&format!("{name}_"));
+                }
                 let module = names::tonic_snake(&name);
                 scope.claim_exact(&format!("{module}_server"));
                 scope.claim_exact(&format!("{module}_client"));

@@ -107,9 +107,12 @@
 //! the docs; `option deprecated = true` on an rpc becomes `#[deprecated]`. An rpc whose
 //! Rust name is one of the client's own methods (`connect`, `new`, `with_origin`, ...)
 //! or another rpc's takes a trailing `_` (`rpc Connect` is `connect_`), and a message
-//! module that would be `foo_server` or `foo_client` is `foo_server_`. Without the
-//! option, services are left out and [`service_names`] lists them for the caller to
-//! report (`bijoubuf-build` prints a `cargo:warning`, the CLI a note).
+//! module that would be `foo_server` or `foo_client` is `foo_server_`. A sub-package's
+//! module cannot move (its path is its name), so beside package `a.foo_server` the
+//! service `a.Foo` is `Foo_` (modules `foo__server`, `foo__client`), as is a service
+//! named like what tonic's server module names without a path (`Body`, `Arc`, `T`, …).
+//! Without the option, services are left out and [`service_names`] lists them for the
+//! caller to report (`bijoubuf-build` prints a `cargo:warning`, the CLI a note).
 //!
 //! # Enums
 //!

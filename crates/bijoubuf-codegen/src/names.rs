@@ -102,6 +102,11 @@ impl Scope {
         self.used.insert(spelled(name));
     }
 
+    /// Whether `name` (after keyword escaping) is used.
+    pub(crate) fn contains(&self, name: &str) -> bool {
+        self.used.contains(&spelled(name))
+    }
+
     /// `want` (after keyword escaping) if free, else `want_`, `want__`, ….
     pub(crate) fn claim(&mut self, want: &str) -> String {
         let mut name = spelled(want);

@@ -19,6 +19,32 @@ use crate::names::{self, Scope};
 /// The codec generated methods name unless `Options::codec_path` says otherwise.
 pub(crate) const DEFAULT_CODEC: &str = "::bijoubuf_tonic::StrictCodec";
 
+/// Names tonic-build's server module uses without a path, found by compiling a service of
+/// each candidate name with every streaming shape: its generic parameters, what
+/// `use tonic::codegen::*` brings in, and prelude names. The server's trait is named after
+/// the service inside that module, so a service of one of these Rust names
+/// (`service Body`) would hide it; such a service takes the next name (`Body_`), as one
+/// whose modules a sub-package holds does. (`Service`, `Result`, `Future`, `Pin`, `Some`,
+/// … compile as they are.)
+pub(crate) const TONIC_SCOPE: &[&str] = &[
+    "Arc",
+    "B",
+    "Body",
+    "Box",
+    "BoxFuture",
+    "Clone",
+    "CompressionEncoding",
+    "Context",
+    "Default",
+    "EnabledCompressionEncodings",
+    "InterceptedService",
+    "Into",
+    "Option",
+    "Poll",
+    "StdError",
+    "T",
+];
+
 /// A server module and a client module for each service of `package`.
 pub(crate) fn services(ctx: &Context<'_>, package: &str, services: &[&ServiceDef]) -> TokenStream {
     let mut out = TokenStream::new();

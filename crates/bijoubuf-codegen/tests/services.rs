@@ -193,3 +193,118 @@ service foo_bar { rpc X(M) returns (M); }
         }
     }
 }
+
+#[test]
+fn a_service_steps_aside_from_sub_packages_named_like_its_modules() {
+    // Regression: package `clash` held service `Foo`, whose modules are `foo_server` and
+    // `foo_client`, beside sub-packages `clash.foo_server` and `clash.foo_client`, whose
+    // modules (a package's path is its name) have the same names: E0428 where the
+    // packages nest. The service takes the next Rust name, `Foo_`.
+    let schema = r#"syntax = "proto3";
+package clash;
+message M {}
+service Foo { rpc X(M) returns (M); }
+service Bar { rpc X(M) returns (M); }
+"#;
+    let sub = |name: &str| format!("syntax = \"proto3\";\npackage clash.{name};\nmessage N {{}}\n");
+    let (server, client) = (sub("foo_server"), sub("foo_client"));
+    let compiled = bijoubuf_schema::compile_sources(&[
+        ("clash.proto", schema),
+        ("server.proto", &server),
+        ("client.proto", &client),
+    ])
+    .unwrap();
+    let mut o = Options::new();
+    o.services(true);
+    let files = generate(&compiled.schema, &o).unwrap();
+    let root = files
+        .iter()
+        .find(|f| f.package == "clash")
+        .expect("the root package's file");
+    let file = syn::parse_file(&root.content).expect("generated code parses");
+    let mut modules: Vec<String> = file
+        .items
+        .iter()
+        .filter_map(|i| match i {
+            syn::Item::Mod(m) => Some(m.ident.to_string()),
+            _ => None,
+        })
+        .collect();
+    modules.sort();
+    // The sub-packages' modules, where the packages nest, and the services' own.
+    let subs = ["foo_client", "foo_server"];
+    assert!(
+        modules.iter().all(|m| !subs.contains(&m.as_str())),
+        "{modules:?}"
+    );
+    assert_eq!(
+        modules,
+        ["bar_client", "bar_server", "foo__client", "foo__server"],
+        "{}",
+        root.content
+    );
+    // The method path keeps the schema's name.
+    assert!(
+        root.content.contains("\"/clash.Foo/X\""),
+        "{}",
+        root.content
+    );
+}
+
+#[test]
+fn a_service_named_like_what_tonic_names_in_its_modules_steps_aside() {
+    // Regression: the server's trait is named after the service inside a module that
+    // `use`s `tonic::codegen::*` and has generic parameters `T` and `B`, so `service Body`
+    // or `service T` hid what tonic's code meant (E0404, E0782), as did `service CallSvc`
+    // the handler tonic declares for `rpc Call`. Names tonic's code does not use as they
+    // are (`Service`) keep theirs.
+    let schema = r#"syntax = "proto3";
+package tn;
+message M {}
+service Body { rpc X(M) returns (M); }
+service T { rpc X(M) returns (stream M); }
+service Default { rpc X(stream M) returns (M); }
+service CallSvc { rpc Call(M) returns (M); }
+service Service { rpc X(M) returns (M); }
+"#;
+    let compiled = bijoubuf_schema::compile_sources(&[("tn.proto", schema)]).unwrap();
+    let mut o = Options::new();
+    o.services(true);
+    let text: String = generate(&compiled.schema, &o)
+        .unwrap()
+        .into_iter()
+        .map(|f| f.content)
+        .collect();
+    let file = syn::parse_file(&text).expect("generated code parses");
+    let mut modules: Vec<String> = file
+        .items
+        .iter()
+        .filter_map(|i| match i {
+            syn::Item::Mod(m) => Some(m.ident.to_string()),
+            _ => None,
+        })
+        .filter(|m| m.ends_with("_server"))
+        .collect();
+    modules.sort();
+    assert_eq!(
+        modules,
+        [
+            "body__server",
+            "call_svc__server",
+            "default__server",
+            "service_server",
+            "t__server"
+        ]
+    );
+    for (path, server) in [
+        ("/tn.Body/X", "Body_Server"),
+        ("/tn.T/X", "T_Server"),
+        ("/tn.Service/X", "ServiceServer"),
+    ] {
+        assert!(text.contains(&format!("\"{path}\"")), "no {path}");
+        assert!(
+            text.contains(&format!("pub struct {server}<")),
+            "no {server}"
+        );
+    }
+}

@@ -20,7 +20,7 @@ impl crate::Message for Any {
 impl __bb::Encode for Any {
     type Schema = Self;
     const WALK: __bb::WalkKind = __bb::WalkKind::Plain;
-    fn __walk<'v, P: __bb::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+    fn __walk<'v, __P: __bb::Pass<'v>>(&'v self, p: &mut __P) -> __P::Out {
         p.implicit::<__bb::Str>(1, &self.type_url)
             + p.implicit::<__bb::Bytes>(2, &self.value)
     }
@@ -66,7 +66,7 @@ impl crate::Message for SourceContext {
 impl __bb::Encode for SourceContext {
     type Schema = Self;
     const WALK: __bb::WalkKind = __bb::WalkKind::Plain;
-    fn __walk<'v, P: __bb::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+    fn __walk<'v, __P: __bb::Pass<'v>>(&'v self, p: &mut __P) -> __P::Out {
         p.implicit::<__bb::Str>(1, &self.file_name)
     }
 }
@@ -121,7 +121,7 @@ impl crate::Message for Type {
 impl __bb::Encode for Type {
     type Schema = Self;
     const WALK: __bb::WalkKind = __bb::WalkKind::Plain;
-    fn __walk<'v, P: __bb::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+    fn __walk<'v, __P: __bb::Pass<'v>>(&'v self, p: &mut __P) -> __P::Out {
         p.implicit::<__bb::Str>(1, &self.name)
             + p.repeated::<__bb::Msg<Field>>(2, &self.fields)
             + p.repeated::<__bb::Str>(3, &self.oneofs)
@@ -218,7 +218,7 @@ impl crate::Message for Field {
 impl __bb::Encode for Field {
     type Schema = Self;
     const WALK: __bb::WalkKind = __bb::WalkKind::Plain;
-    fn __walk<'v, P: __bb::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+    fn __walk<'v, __P: __bb::Pass<'v>>(&'v self, p: &mut __P) -> __P::Out {
         p.implicit::<__bb::Enum>(1, &self.kind)
             + p.implicit::<__bb::Enum>(2, &self.cardinality)
             + p.implicit::<__bb::Int32>(3, &self.number)
@@ -514,7 +514,7 @@ impl crate::Message for Enum {
 impl __bb::Encode for Enum {
     type Schema = Self;
     const WALK: __bb::WalkKind = __bb::WalkKind::Plain;
-    fn __walk<'v, P: __bb::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+    fn __walk<'v, __P: __bb::Pass<'v>>(&'v self, p: &mut __P) -> __P::Out {
         p.implicit::<__bb::Str>(1, &self.name)
             + p.repeated::<__bb::Msg<EnumValue>>(2, &self.enumvalue)
             + p.repeated::<__bb::Msg<Option>>(3, &self.options)
@@ -592,7 +592,7 @@ impl crate::Message for EnumValue {
 impl __bb::Encode for EnumValue {
     type Schema = Self;
     const WALK: __bb::WalkKind = __bb::WalkKind::Plain;
-    fn __walk<'v, P: __bb::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+    fn __walk<'v, __P: __bb::Pass<'v>>(&'v self, p: &mut __P) -> __P::Out {
         p.implicit::<__bb::Str>(1, &self.name)
             + p.implicit::<__bb::Int32>(2, &self.number)
             + p.repeated::<__bb::Msg<Option>>(3, &self.options)
@@ -644,7 +644,7 @@ impl crate::Message for Option {
 impl __bb::Encode for Option {
     type Schema = Self;
     const WALK: __bb::WalkKind = __bb::WalkKind::Plain;
-    fn __walk<'v, P: __bb::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+    fn __walk<'v, __P: __bb::Pass<'v>>(&'v self, p: &mut __P) -> __P::Out {
         p.implicit::<__bb::Str>(1, &self.name)
             + p.optional::<__bb::Msg<Any>>(2, self.value.as_ref())
     }
@@ -704,7 +704,7 @@ impl crate::Message for Api {
 impl __bb::Encode for Api {
     type Schema = Self;
     const WALK: __bb::WalkKind = __bb::WalkKind::Plain;
-    fn __walk<'v, P: __bb::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+    fn __walk<'v, __P: __bb::Pass<'v>>(&'v self, p: &mut __P) -> __P::Out {
         p.implicit::<__bb::Str>(1, &self.name)
             + p.repeated::<__bb::Msg<Method>>(2, &self.methods)
             + p.repeated::<__bb::Msg<Option>>(3, &self.options)
@@ -804,7 +804,7 @@ impl crate::Message for Method {
 impl __bb::Encode for Method {
     type Schema = Self;
     const WALK: __bb::WalkKind = __bb::WalkKind::Plain;
-    fn __walk<'v, P: __bb::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+    fn __walk<'v, __P: __bb::Pass<'v>>(&'v self, p: &mut __P) -> __P::Out {
         p.implicit::<__bb::Str>(1, &self.name)
             + p.implicit::<__bb::Str>(2, &self.request_type_url)
             + p.implicit::<__bb::Bool>(3, &self.request_streaming)
@@ -894,7 +894,7 @@ impl crate::Message for Mixin {
 impl __bb::Encode for Mixin {
     type Schema = Self;
     const WALK: __bb::WalkKind = __bb::WalkKind::Plain;
-    fn __walk<'v, P: __bb::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+    fn __walk<'v, __P: __bb::Pass<'v>>(&'v self, p: &mut __P) -> __P::Out {
         p.implicit::<__bb::Str>(1, &self.name) + p.implicit::<__bb::Str>(2, &self.root)
     }
 }
@@ -942,7 +942,7 @@ impl crate::Message for Duration {
 impl __bb::Encode for Duration {
     type Schema = Self;
     const WALK: __bb::WalkKind = __bb::WalkKind::Plain;
-    fn __walk<'v, P: __bb::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+    fn __walk<'v, __P: __bb::Pass<'v>>(&'v self, p: &mut __P) -> __P::Out {
         p.implicit::<__bb::Int64>(1, &self.seconds)
             + p.implicit::<__bb::Int32>(2, &self.nanos)
     }
@@ -984,7 +984,7 @@ impl crate::Message for Empty {
 }
 impl __bb::Encode for Empty {
     type Schema = Self;
-    fn __walk<'v, P: __bb::Pass<'v>>(&'v self, _p: &mut P) -> P::Out {
+    fn __walk<'v, __P: __bb::Pass<'v>>(&'v self, _p: &mut __P) -> __P::Out {
         __bb::Default::default()
     }
 }
@@ -1026,7 +1026,7 @@ impl crate::Message for FieldMask {
 impl __bb::Encode for FieldMask {
     type Schema = Self;
     const WALK: __bb::WalkKind = __bb::WalkKind::Plain;
-    fn __walk<'v, P: __bb::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+    fn __walk<'v, __P: __bb::Pass<'v>>(&'v self, p: &mut __P) -> __P::Out {
         p.repeated::<__bb::Str>(1, &self.paths)
     }
 }
@@ -1069,7 +1069,7 @@ impl crate::Message for Struct {
 impl __bb::Encode for Struct {
     type Schema = Self;
     const WALK: __bb::WalkKind = __bb::WalkKind::Plain;
-    fn __walk<'v, P: __bb::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+    fn __walk<'v, __P: __bb::Pass<'v>>(&'v self, p: &mut __P) -> __P::Out {
         p.map::<__bb::Str, __bb::Msg<Value>>(1, &self.fields)
     }
 }
@@ -1112,7 +1112,7 @@ impl crate::Message for Value {
 impl __bb::Encode for Value {
     type Schema = Self;
     const WALK: __bb::WalkKind = __bb::WalkKind::Plain;
-    fn __walk<'v, P: __bb::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+    fn __walk<'v, __P: __bb::Pass<'v>>(&'v self, p: &mut __P) -> __P::Out {
         match &self.kind {
             __bb::Some(value::Kind::NullValue(v)) => p.explicit::<__bb::Enum>(1, v),
             __bb::Some(value::Kind::NumberValue(v)) => p.explicit::<__bb::Double>(2, v),
@@ -1271,7 +1271,7 @@ impl crate::Message for ListValue {
 impl __bb::Encode for ListValue {
     type Schema = Self;
     const WALK: __bb::WalkKind = __bb::WalkKind::Plain;
-    fn __walk<'v, P: __bb::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+    fn __walk<'v, __P: __bb::Pass<'v>>(&'v self, p: &mut __P) -> __P::Out {
         p.repeated::<__bb::Msg<Value>>(1, &self.values)
     }
 }
@@ -1317,7 +1317,7 @@ impl crate::Message for Timestamp {
 impl __bb::Encode for Timestamp {
     type Schema = Self;
     const WALK: __bb::WalkKind = __bb::WalkKind::Plain;
-    fn __walk<'v, P: __bb::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+    fn __walk<'v, __P: __bb::Pass<'v>>(&'v self, p: &mut __P) -> __P::Out {
         p.implicit::<__bb::Int64>(1, &self.seconds)
             + p.implicit::<__bb::Int32>(2, &self.nanos)
     }
@@ -1363,7 +1363,7 @@ impl crate::Message for DoubleValue {
 impl __bb::Encode for DoubleValue {
     type Schema = Self;
     const WALK: __bb::WalkKind = __bb::WalkKind::Plain;
-    fn __walk<'v, P: __bb::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+    fn __walk<'v, __P: __bb::Pass<'v>>(&'v self, p: &mut __P) -> __P::Out {
         p.implicit::<__bb::Double>(1, &self.value)
     }
 }
@@ -1406,7 +1406,7 @@ impl crate::Message for FloatValue {
 impl __bb::Encode for FloatValue {
     type Schema = Self;
     const WALK: __bb::WalkKind = __bb::WalkKind::Plain;
-    fn __walk<'v, P: __bb::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+    fn __walk<'v, __P: __bb::Pass<'v>>(&'v self, p: &mut __P) -> __P::Out {
         p.implicit::<__bb::Float>(1, &self.value)
     }
 }
@@ -1449,7 +1449,7 @@ impl crate::Message for Int64Value {
 impl __bb::Encode for Int64Value {
     type Schema = Self;
     const WALK: __bb::WalkKind = __bb::WalkKind::Plain;
-    fn __walk<'v, P: __bb::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+    fn __walk<'v, __P: __bb::Pass<'v>>(&'v self, p: &mut __P) -> __P::Out {
         p.implicit::<__bb::Int64>(1, &self.value)
     }
 }
@@ -1492,7 +1492,7 @@ impl crate::Message for UInt64Value {
 impl __bb::Encode for UInt64Value {
     type Schema = Self;
     const WALK: __bb::WalkKind = __bb::WalkKind::Plain;
-    fn __walk<'v, P: __bb::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+    fn __walk<'v, __P: __bb::Pass<'v>>(&'v self, p: &mut __P) -> __P::Out {
         p.implicit::<__bb::UInt64>(1, &self.value)
     }
 }
@@ -1535,7 +1535,7 @@ impl crate::Message for Int32Value {
 impl __bb::Encode for Int32Value {
     type Schema = Self;
     const WALK: __bb::WalkKind = __bb::WalkKind::Plain;
-    fn __walk<'v, P: __bb::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+    fn __walk<'v, __P: __bb::Pass<'v>>(&'v self, p: &mut __P) -> __P::Out {
         p.implicit::<__bb::Int32>(1, &self.value)
     }
 }
@@ -1578,7 +1578,7 @@ impl crate::Message for UInt32Value {
 impl __bb::Encode for UInt32Value {
     type Schema = Self;
     const WALK: __bb::WalkKind = __bb::WalkKind::Plain;
-    fn __walk<'v, P: __bb::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+    fn __walk<'v, __P: __bb::Pass<'v>>(&'v self, p: &mut __P) -> __P::Out {
         p.implicit::<__bb::UInt32>(1, &self.value)
     }
 }
@@ -1621,7 +1621,7 @@ impl crate::Message for BoolValue {
 impl __bb::Encode for BoolValue {
     type Schema = Self;
     const WALK: __bb::WalkKind = __bb::WalkKind::Plain;
-    fn __walk<'v, P: __bb::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+    fn __walk<'v, __P: __bb::Pass<'v>>(&'v self, p: &mut __P) -> __P::Out {
         p.implicit::<__bb::Bool>(1, &self.value)
     }
 }
@@ -1664,7 +1664,7 @@ impl crate::Message for StringValue {
 impl __bb::Encode for StringValue {
     type Schema = Self;
     const WALK: __bb::WalkKind = __bb::WalkKind::Plain;
-    fn __walk<'v, P: __bb::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+    fn __walk<'v, __P: __bb::Pass<'v>>(&'v self, p: &mut __P) -> __P::Out {
         p.implicit::<__bb::Str>(1, &self.value)
     }
 }
@@ -1707,7 +1707,7 @@ impl crate::Message for BytesValue {
 impl __bb::Encode for BytesValue {
     type Schema = Self;
     const WALK: __bb::WalkKind = __bb::WalkKind::Plain;
-    fn __walk<'v, P: __bb::Pass<'v>>(&'v self, p: &mut P) -> P::Out {
+    fn __walk<'v, __P: __bb::Pass<'v>>(&'v self, p: &mut __P) -> __P::Out {
         p.implicit::<__bb::Bytes>(1, &self.value)
     }
 }
