@@ -24,6 +24,33 @@ fn shop(options: &Options) -> String {
     files.into_iter().map(|f| f.content).collect()
 }
 
+/// The names of the top-level modules of generated `text`, sorted.
+fn top_modules(text: &str) -> Vec<String> {
+    let file = syn::parse_file(text).expect("generated code parses");
+    let mut modules: Vec<String> = file
+        .items
+        .iter()
+        .filter_map(|i| match i {
+            syn::Item::Mod(m) => Some(m.ident.to_string()),
+            _ => None,
+        })
+        .collect();
+    modules.sort();
+    modules
+}
+
+/// Every generated file of `schema` (as file `name`), services on or off, joined.
+fn all_generated(name: &str, schema: &str, services: bool) -> String {
+    let compiled = bijoubuf_schema::compile_sources(&[(name, schema)]).unwrap();
+    let mut o = Options::new();
+    o.services(services);
+    generate(&compiled.schema, &o)
+        .unwrap()
+        .into_iter()
+        .map(|f| f.content)
+        .collect()
+}
+
 #[test]
 fn services_are_not_generated_unless_asked_for() {
     let text = shop(&Options::new());
@@ -153,25 +180,9 @@ service Tasks { rpc X(M) returns (M); }
 service FooBar { rpc X(M) returns (M); }
 service foo_bar { rpc X(M) returns (M); }
 "#;
-    let compiled = bijoubuf_schema::compile_sources(&[("clash.proto", schema)]).unwrap();
     for services in [false, true] {
-        let mut o = Options::new();
-        o.services(services);
-        let text: String = generate(&compiled.schema, &o)
-            .unwrap()
-            .into_iter()
-            .map(|f| f.content)
-            .collect();
-        let file = syn::parse_file(&text).expect("generated code parses");
-        let mut modules: Vec<String> = file
-            .items
-            .iter()
-            .filter_map(|i| match i {
-                syn::Item::Mod(m) => Some(m.ident.to_string()),
-                _ => None,
-            })
-            .collect();
-        modules.sort();
+        let text = all_generated("clash.proto", schema, services);
+        let modules = top_modules(&text);
         let mut unique = modules.clone();
         unique.dedup();
         assert_eq!(modules, unique, "a module is defined twice in\n{text}");
@@ -221,16 +232,7 @@ service Bar { rpc X(M) returns (M); }
         .iter()
         .find(|f| f.package == "clash")
         .expect("the root package's file");
-    let file = syn::parse_file(&root.content).expect("generated code parses");
-    let mut modules: Vec<String> = file
-        .items
-        .iter()
-        .filter_map(|i| match i {
-            syn::Item::Mod(m) => Some(m.ident.to_string()),
-            _ => None,
-        })
-        .collect();
-    modules.sort();
+    let modules = top_modules(&root.content);
     // The sub-packages' modules, where the packages nest, and the services' own.
     let subs = ["foo_client", "foo_server"];
     assert!(
@@ -267,25 +269,11 @@ service Default { rpc X(stream M) returns (M); }
 service CallSvc { rpc Call(M) returns (M); }
 service Service { rpc X(M) returns (M); }
 "#;
-    let compiled = bijoubuf_schema::compile_sources(&[("tn.proto", schema)]).unwrap();
-    let mut o = Options::new();
-    o.services(true);
-    let text: String = generate(&compiled.schema, &o)
-        .unwrap()
+    let text = all_generated("tn.proto", schema, true);
+    let modules: Vec<String> = top_modules(&text)
         .into_iter()
-        .map(|f| f.content)
-        .collect();
-    let file = syn::parse_file(&text).expect("generated code parses");
-    let mut modules: Vec<String> = file
-        .items
-        .iter()
-        .filter_map(|i| match i {
-            syn::Item::Mod(m) => Some(m.ident.to_string()),
-            _ => None,
-        })
         .filter(|m| m.ends_with("_server"))
         .collect();
-    modules.sort();
     assert_eq!(
         modules,
         [
