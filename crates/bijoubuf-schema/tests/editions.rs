@@ -1016,6 +1016,24 @@ message A {
 }
 
 #[test]
+fn options_of_extension_ranges_are_checked_for_targets() {
+    // protoc 36.2: "Option er.only_field cannot be set on an entity of type `extension
+    // range`."; an option any element may carry, or one for extension ranges, passes.
+    let u = "syntax = \"proto2\";\npackage er;\nimport \"google/protobuf/descriptor.proto\";\n\
+             extend google.protobuf.ExtensionRangeOptions {\n\
+             optional int32 only_field = 50000 [targets = TARGET_TYPE_FIELD];\n\
+             optional int32 any_kind = 50001;\n\
+             optional int32 only_range = 50002 [targets = TARGET_TYPE_EXTENSION_RANGE];\n}\n\
+             message M {\n  extensions 100 to 199 [(only_field) = 1];\n\
+             extensions 200 to 299 [(any_kind) = 1, (only_range) = 2];\n}\n";
+    let (errors, _) = diagnostics(&[], u);
+    assert_eq!(
+        errors,
+        ["option-target: er.only_field cannot be set on an extension range"]
+    );
+}
+
+#[test]
 fn an_extension_in_an_aggregate_value_is_found_from_the_options_scope() {
     // protoc 36.2 resolves `[inner]` inside `{ … }` from the option's scope, as it does a
     // custom option's `(o)`, and refuses each spelling alike: "Option a.b.inner cannot be
