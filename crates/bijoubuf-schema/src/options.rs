@@ -9,7 +9,6 @@ use std::collections::HashMap;
 
 use crate::ast::{OptionStmt, Value, ValueKind};
 use crate::check::defaults::{float_of, int_of, int_range};
-use crate::check::join;
 use crate::diagnostics::Diagnostic;
 use crate::load::Loaded;
 use crate::model::{
@@ -763,8 +762,11 @@ impl Interpreter<'_> {
                         .with_label(prev, "first set here");
                         return None;
                     }
+                    // An extension by its full name, however it was written (`[ext]`
+                    // is resolved from the option's scope, as protoc resolves it), so
+                    // the checks that read the value later find it.
                     let label = if af.is_extension {
-                        format!("[{}]", join("", &af.name))
+                        format!("[{}]", self.ext_full_name(scope, &af.name))
                     } else {
                         af.name.clone()
                     };

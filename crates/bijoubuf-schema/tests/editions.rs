@@ -1016,6 +1016,60 @@ message A {
 }
 
 #[test]
+fn options_of_extension_ranges_are_checked_for_targets() {
+    // protoc 36.2: "Option er.only_field cannot be set on an entity of type `extension
+    // range`."; an option any element may carry, or one for extension ranges, passes.
+    let u = "syntax = \"proto2\";\npackage er;\nimport \"google/protobuf/descriptor.proto\";\n\
+             extend google.protobuf.ExtensionRangeOptions {\n\
+             optional int32 only_field = 50000 [targets = TARGET_TYPE_FIELD];\n\
+             optional int32 any_kind = 50001;\n\
+             optional int32 only_range = 50002 [targets = TARGET_TYPE_EXTENSION_RANGE];\n}\n\
+             message M {\n  extensions 100 to 199 [(only_field) = 1];\n\
+             extensions 200 to 299 [(any_kind) = 1, (only_range) = 2];\n}\n";
+    let (errors, _) = diagnostics(&[], u);
+    assert_eq!(
+        errors,
+        ["option-target: er.only_field cannot be set on an extension range"]
+    );
+}
+
+#[test]
+fn an_extension_in_an_aggregate_value_is_found_from_the_options_scope() {
+    // protoc 36.2 resolves `[inner]` inside `{ … }` from the option's scope, as it does a
+    // custom option's `(o)`, and refuses each spelling alike: "Option a.b.inner cannot be
+    // set on an entity of type `file`." Written relative, it was not found, so not checked.
+    let schema = |name: &str, target: &str| {
+        format!(
+            "syntax = \"proto2\";\npackage a.b;\nimport \"google/protobuf/descriptor.proto\";\n\
+             message Opt {{ extensions 100 to 200; optional int32 x = 1; }}\n\
+             extend Opt {{ optional int32 inner = 100 [targets = {target}]; }}\n\
+             extend google.protobuf.FileOptions {{ optional Opt o = 50000; }}\n\
+             option (o) = {{ [{name}]: 5 }};\n"
+        )
+    };
+    for name in ["inner", "b.inner", "a.b.inner"] {
+        let (errors, _) = diagnostics(&[], &schema(name, "TARGET_TYPE_FIELD"));
+        assert_eq!(
+            errors,
+            ["option-target: a.b.inner cannot be set on a file"],
+            "[{name}]"
+        );
+        let (errors, _) = diagnostics(&[], &schema(name, "TARGET_TYPE_FILE"));
+        assert!(errors.is_empty(), "[{name}]: {errors:?}");
+    }
+    // The model names the extension in full, as its documentation says.
+    let c = bijoubuf_schema::Compiler::new()
+        .source("u.proto", schema("inner", "TARGET_TYPE_FILE"))
+        .compile(&["u.proto"])
+        .expect("compiles");
+    let o = &c.schema.file("u.proto").expect("u.proto").options[0];
+    let bijoubuf_schema::OptionValue::Message(set) = &o.value else {
+        panic!("{:?}", o.value)
+    };
+    assert_eq!(set[0].0, "[a.b.inner]");
+}
+
+#[test]
 fn feature_support_and_targets_follow_the_option_as_resolved_and_enum_values_by_number() {
     // Verdicts of protoc 36.2 on the same files. Two extensions of MessageOptions numbered
     // 50001 in two files (protoc warns): the option set is `dep.tag`, so `mainpkg.label`'s

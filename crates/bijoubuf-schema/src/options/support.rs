@@ -118,6 +118,7 @@ impl<'a> Index<'a> {
 struct Target(i32, &'static str);
 
 const FILE: Target = Target(1, "file");
+const EXTENSION_RANGE: Target = Target(2, "extension range");
 const MESSAGE: Target = Target(3, "message");
 const FIELD: Target = Target(4, "field");
 const ONEOF: Target = Target(5, "oneof");
@@ -207,6 +208,13 @@ impl Checker<'_> {
         }
         for o in &m.oneofs {
             self.options(ONEOF, "google.protobuf.OneofOptions", &o.options);
+        }
+        for (_, options) in &m.extension_range_option_defs {
+            self.options(
+                EXTENSION_RANGE,
+                "google.protobuf.ExtensionRangeOptions",
+                options,
+            );
         }
         for n in &m.messages {
             self.message(n);
@@ -317,7 +325,16 @@ impl Checker<'_> {
                     "option-target",
                     self.file,
                     o.span,
-                    format!("{} cannot be set on a {}", field.full_name, self.target.1),
+                    format!(
+                        "{} cannot be set on {} {}",
+                        field.full_name,
+                        if self.target.1.starts_with('e') {
+                            "an"
+                        } else {
+                            "a"
+                        },
+                        self.target.1
+                    ),
                 )
                 .help(format!(
                     "drop option {:?}: its field's `targets` do not include this kind of element",
