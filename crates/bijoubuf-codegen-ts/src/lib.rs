@@ -462,17 +462,19 @@ impl Emitter<'_> {
     }
 
     fn doc(&mut self, comments: &Comments, indent: &str) {
-        self.doc_with(comments, indent, None);
+        self.doc_with(comments, indent, &[]);
     }
 
     /// `doc`, with a `@deprecated` tag (which editors and linters show) when the schema
     /// marks the declaration deprecated.
     fn doc_deprecated(&mut self, comments: &Comments, indent: &str, deprecated: bool) {
-        self.doc_with(comments, indent, deprecated.then_some("@deprecated"));
+        let tag: &[&str] = if deprecated { &["@deprecated"] } else { &[] };
+        self.doc_with(comments, indent, tag);
     }
 
-    /// A `/** … */` block of the schema's comment, then `extra` as its own paragraph.
-    fn doc_with(&mut self, comments: &Comments, indent: &str, extra: Option<&str>) {
+    /// A `/** … */` block of the schema's comment, then each of `extras` as its own
+    /// paragraph; a lone one-line extra without a comment on one line.
+    fn doc_with(&mut self, comments: &Comments, indent: &str, extras: &[&str]) {
         let text = comments
             .leading
             .as_deref()
@@ -486,22 +488,30 @@ impl Emitter<'_> {
                     .collect()
             })
             .unwrap_or_default();
-        match (lines.is_empty(), extra) {
-            (true, None) => return,
-            (true, Some(e)) if !e.contains('\n') => {
-                let _ = writeln!(self.body, "{indent}/** {e} */");
+        match (lines.is_empty(), extras) {
+            (true, []) => return,
+            (true, [one]) if !one.contains('\n') => {
+                let _ = writeln!(self.body, "{indent}/** {one} */");
                 return;
             }
             _ => {}
         }
+        let mut paragraphs: Vec<Vec<&str>> = Vec::new();
+        if !lines.is_empty() {
+            paragraphs.push(lines);
+        }
+        paragraphs.extend(extras.iter().map(|e| e.lines().collect()));
         let _ = writeln!(self.body, "{indent}/**");
-        let blank = (!lines.is_empty() && extra.is_some()).then_some("");
-        let extra = extra.map(str::lines).into_iter().flatten();
-        for line in lines.into_iter().chain(blank).chain(extra) {
-            if line.is_empty() {
+        for (i, paragraph) in paragraphs.iter().enumerate() {
+            if i > 0 {
                 let _ = writeln!(self.body, "{indent} *");
-            } else {
-                let _ = writeln!(self.body, "{indent} * {line}");
+            }
+            for line in paragraph {
+                if line.is_empty() {
+                    let _ = writeln!(self.body, "{indent} *");
+                } else {
+                    let _ = writeln!(self.body, "{indent} * {line}");
+                }
             }
         }
         let _ = writeln!(self.body, "{indent} */");
@@ -513,12 +523,8 @@ impl Emitter<'_> {
             "`{}`: open (SPEC §3.6), so any int32 is a value; these are the named ones.",
             e.full_name
         );
-        let what = if e.deprecated {
-            format!("{what}\n\n@deprecated")
-        } else {
-            what
-        };
-        self.doc_with(&e.comments, "", Some(&what));
+        let tag: &[&str] = if e.deprecated { &["@deprecated"] } else { &[] };
+        self.doc_with(&e.comments, "", &[&[what.as_str()], tag].concat());
         let _ = writeln!(self.body, "export const {name} = {{");
         for v in &e.values {
             if v.deprecated {
@@ -854,7 +860,7 @@ impl Emitter<'_> {
             writes.push(write);
         }
         if m.fields.len() > SPLIT {
-            self.split_encoder(m, name, track_prev, &sizes, &writes);
+            self.split_encoder(m, name, &sizes, &writes);
             return;
         }
         let size = sizes.concat();

@@ -34,7 +34,7 @@ impl Emitter<'_> {
                 skipped.join(", ")
             );
         }
-        self.doc_with(&s.comments, "", Some(&extra));
+        self.doc_with(&s.comments, "", &[&extra]);
         let _ = writeln!(self.body, "export class {class} {{");
         let _ = writeln!(
             self.body,
@@ -65,7 +65,7 @@ impl Emitter<'_> {
             used.push(name.clone());
             let path = format!("/{}/{}", s.full_name, m.name);
             self.body.push('\n');
-            self.doc_with(&m.comments, "  ", None);
+            self.doc(&m.comments, "  ");
             let (ret, call) = if m.server_streaming {
                 (
                     format!("AsyncGenerator<{output}, void, undefined>"),

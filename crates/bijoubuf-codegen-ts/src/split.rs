@@ -64,12 +64,13 @@ impl Emitter<'_> {
     /// each field's lines of the two passes, as the one-function encoder has them. A size
     /// helper returns its fields' size and hands the previous written field number on in
     /// `$s.prev`; a write helper takes it and returns it. (`$` keeps the generated locals
-    /// clear of message names, which `tsc` would otherwise resolve to the local.)
+    /// clear of message names, which `tsc` would otherwise resolve to the local.) More
+    /// than [`SPLIT`] distinct field numbers put one past 62 after the first, so the
+    /// passes always track the previous field (see the one-function encoder).
     pub(crate) fn split_encoder(
         &mut self,
         m: &MessageDef,
         name: &str,
-        track_prev: bool,
         sizes: &[String],
         writes: &[String],
     ) {
@@ -90,10 +91,8 @@ impl Emitter<'_> {
                 self.body,
                 "function {name}$size${k}($p: $bb.enc.Plan, $v: any, $depth: number, $s: {{ prev: number }}): number {{"
             );
-            self.body.push_str("  let $n = 0;\n  let $at = \"\";\n");
-            if track_prev {
-                self.body.push_str("  let $prev = $s.prev;\n");
-            }
+            self.body
+                .push_str("  let $n = 0;\n  let $at = \"\";\n  let $prev = $s.prev;\n");
             self.body.push_str("  try {\n    let $x: any;\n");
             for l in self.oneof_loads(m, from, to).lines() {
                 let _ = writeln!(self.body, "  {l}");
@@ -101,7 +100,7 @@ impl Emitter<'_> {
             self.body.push_str(&sizes[from..to].concat());
             self.body
                 .push_str("  } catch ($err) {\n    throw $e.atField($err, $at);\n  }\n");
-            if track_prev && k + 1 < parts {
+            if k + 1 < parts {
                 self.body.push_str("  $s.prev = $prev;\n");
             }
             self.body.push_str("  return $n;\n}\n\n");
