@@ -157,7 +157,7 @@ pub fn generate(schema: &Schema, options: &Options) -> Vec<GeneratedFile> {
                 full.to_string(),
                 TypeName {
                     package: file.package.clone(),
-                    local: claim(taken, safe_type_name(&rel.replace('.', "_"))),
+                    local: claim(taken, safe_type_name(&rel.replace('.', "_")), '_'),
                 },
             );
         };
@@ -177,7 +177,7 @@ pub fn generate(schema: &Schema, options: &Options) -> Vec<GeneratedFile> {
     for file in schema.files() {
         let taken = taken.entry(file.package.clone()).or_default();
         for s in &file.services {
-            let class = claim(taken, safe_type_name(&format!("{}Client", s.name)));
+            let class = claim(taken, safe_type_name(&format!("{}Client", s.name)), '_');
             clients.insert(s.full_name.clone(), class);
         }
     }
@@ -195,6 +195,7 @@ pub fn generate(schema: &Schema, options: &Options) -> Vec<GeneratedFile> {
                 package,
                 names: &names,
                 clients: &clients,
+                declared: &taken[package],
                 imports: BTreeMap::new(),
                 has_messages: false,
                 uses_runtime: false,
@@ -332,11 +333,11 @@ fn safe_type_name(name: &str) -> String {
     }
 }
 
-/// `want`, or it with `_` appended until no name in `taken` is it; then taken.
-fn claim(taken: &mut BTreeSet<String>, want: String) -> String {
+/// `want`, or it with `mark` appended until no name in `taken` is it; then taken.
+fn claim(taken: &mut BTreeSet<String>, want: String, mark: char) -> String {
     let mut name = want;
     while taken.contains(&name) {
-        name.push('_');
+        name.push(mark);
     }
     taken.insert(name.clone());
     name
@@ -385,6 +386,8 @@ struct Emitter<'a> {
     names: &'a HashMap<String, TypeName>,
     /// Each service's client class, by the service's full name.
     clients: &'a HashMap<String, String>,
+    /// The names this package's module declares (its types' and its clients').
+    declared: &'a BTreeSet<String>,
     /// Other packages referenced: package → namespace alias.
     imports: BTreeMap<String, String>,
     /// Whether the module holds a message type, whose code reaches the runtime's encoder
@@ -411,18 +414,10 @@ struct Props {
 
 impl Props {
     fn of(m: &MessageDef) -> Props {
-        fn unique(taken: &mut Vec<String>, base: String) -> String {
-            let mut name = base;
-            while taken.contains(&name) {
-                name.push('$');
-            }
-            taken.push(name.clone());
-            name
-        }
         // The interface's properties, `$unknown` (preserved records) among them; and the
         // cases of each oneof.
-        let mut taken = vec!["$unknown".to_string()];
-        let mut cases: Vec<Vec<String>> = vec![Vec::new(); m.oneofs.len()];
+        let mut taken = BTreeSet::from(["$unknown".to_string()]);
+        let mut cases: Vec<BTreeSet<String>> = vec![BTreeSet::new(); m.oneofs.len()];
         let mut oneofs: Vec<Option<String>> = vec![None; m.oneofs.len()];
         let mut fields = HashMap::new();
         for f in m.fields_in_declaration_order() {
@@ -430,11 +425,11 @@ impl Props {
                 Some(i) => {
                     if oneofs[i].is_none() {
                         let o = m.oneofs[i].name.to_lower_camel_case();
-                        oneofs[i] = Some(unique(&mut taken, o));
+                        oneofs[i] = Some(claim(&mut taken, o, '$'));
                     }
-                    unique(&mut cases[i], f.json_name.clone())
+                    claim(&mut cases[i], f.json_name.clone(), '$')
                 }
-                None => unique(&mut taken, f.json_name.clone()),
+                None => claim(&mut taken, f.json_name.clone(), '$'),
             };
             fields.insert(f.number, prop);
         }
