@@ -325,6 +325,25 @@ const RESERVED: &[&str] = &[
     "yield",
 ];
 
+/// The end of a decoder's `try`: an error inside a field's record gets the field's
+/// segment (`$seg`) in its path.
+const DECODE_CATCH: &str = "  } catch ($err) {\n    if ($err instanceof $bb.DecodeError && $seg !== \"\") $err.push($seg);\n    throw $err;\n  }\n";
+
+/// A record of a number message `name` does not know, at `indent`: refused (a strict
+/// decode, or a message that keeps none) or kept as an unknown field.
+fn unknown_record(b: &mut String, name: &str, indent: &str) {
+    let _ = writeln!(b, "{indent}$seg = \".\" + $n;");
+    let _ = writeln!(
+        b,
+        "{indent}if (!$r.preserving || !{name}.keepsUnknown) throw new $bb.DecodeError(\"unknown-field\", $kAt);"
+    );
+    let _ = writeln!(
+        b,
+        "{indent}($unknown ??= []).push($d.readUnknown($r, $n, $w, $end));"
+    );
+    let _ = writeln!(b, "{indent}$r.unknown++;");
+}
+
 fn safe_type_name(name: &str) -> String {
     if RESERVED.contains(&name) {
         format!("{name}$")
@@ -647,9 +666,12 @@ impl Emitter<'_> {
         );
         let _ = writeln!(b, "  const $v: any = {name}.create();");
         b.push_str("  let $prev = 0;\n  let $kAt = 0;\n  let $seg = \"\";\n");
-        if m.fields
-            .iter()
-            .any(|f| f.cardinality == Cardinality::Single)
+        // A split decoder's helpers declare their own `$x`.
+        let split = m.fields.len() > SPLIT;
+        if !split
+            && m.fields
+                .iter()
+                .any(|f| f.cardinality == Cardinality::Single)
         {
             b.push_str("  let $x: any;\n");
         }
@@ -752,21 +774,17 @@ impl Emitter<'_> {
                 ));
             }
         }
-        if m.fields.len() > SPLIT {
-            self.split_decoder(m, name, &cases, &required);
+        b.push_str("      const $w = $k % 4;\n");
+        if split {
+            self.split_decoder(m, name, b, &cases, &required);
             return;
         }
-        b.push_str("      const $w = $k % 4;\n      switch ($n) {\n");
+        b.push_str("      switch ($n) {\n");
         b.push_str(&cases.concat());
-        b.push_str("        default:\n          $seg = \".\" + $n;\n");
-        let _ = writeln!(
-            b,
-            "          if (!$r.preserving || !{name}.keepsUnknown) throw new $bb.DecodeError(\"unknown-field\", $kAt);"
-        );
-        b.push_str("          ($unknown ??= []).push($d.readUnknown($r, $n, $w, $end));\n");
-        b.push_str("          $r.unknown++;\n");
+        b.push_str("        default:\n");
+        unknown_record(&mut b, name, "          ");
         b.push_str("      }\n      $seg = \"\";\n      $prev = $n;\n    }\n");
-        b.push_str("  } catch ($err) {\n    if ($err instanceof $bb.DecodeError && $seg !== \"\") $err.push($seg);\n    throw $err;\n  }\n");
+        b.push_str(DECODE_CATCH);
         b.push_str(&required.concat());
         b.push_str("  if ($unknown !== undefined) $v.$unknown = $unknown;\n  return $v;\n}\n\n");
         self.body.push_str(&b);

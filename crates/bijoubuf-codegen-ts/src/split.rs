@@ -17,7 +17,7 @@ use std::fmt::Write as _;
 
 use bijoubuf_schema::{Cardinality, MessageDef};
 
-use crate::{Emitter, read_slot, real_oneof};
+use crate::{DECODE_CATCH, Emitter, read_slot, real_oneof, unknown_record};
 
 /// The most fields whose code one generated function holds. A message of 250 fields of
 /// one shape passes `tsc` in one function for each of the eight shapes tried (`int32`,
@@ -142,36 +142,23 @@ impl Emitter<'_> {
         }
     }
 
-    /// The decoder of a message of more than [`SPLIT`] fields: `cases` are each field's
-    /// case of the switch on the field number and `required` the checks of its required
-    /// fields, as the one-function decoder has them. The loop over the records stays in
-    /// `$decode`; a helper takes the records of its fields (the numbers up to its last
-    /// field's, past the previous helper's) and answers whether it knew the number, and
-    /// the records no helper knows are unknown fields, as in the one-function decoder.
+    /// The decoder of a message of more than [`SPLIT`] fields: `b` is the one-function
+    /// decoder's opening up to the record's wire type, `cases` each field's case of the
+    /// switch on the field number and `required` the checks of its required fields, as
+    /// the one-function decoder has them. The loop over the records stays in `$decode`; a
+    /// helper takes the records of its fields (the numbers up to its last field's, past
+    /// the previous helper's) and answers whether it knew the number, and the records no
+    /// helper knows are unknown fields, as in the one-function decoder.
     pub(crate) fn split_decoder(
         &mut self,
         m: &MessageDef,
         name: &str,
+        mut b: String,
         cases: &[String],
         required: &[String],
     ) {
         let parts = cases.len().div_ceil(SPLIT);
-        let mut b = String::new();
-        let _ = writeln!(
-            b,
-            "function {name}$decode($r: $bb.dec.Reader, $end: number, $depth: number): any {{"
-        );
-        let _ = writeln!(b, "  const $v: any = {name}.create();");
-        b.push_str("  let $prev = 0;\n  let $kAt = 0;\n  let $seg = \"\";\n");
-        b.push_str("  let $unknown: $bb.UnknownField[] | undefined;\n");
-        b.push_str("  try {\n    while ($r.pos < $end) {\n      $kAt = $r.pos;\n");
-        b.push_str(
-            "      const $k = $r.num($end);\n      const $n = $prev + 1 + Math.floor($k / 4);\n",
-        );
-        b.push_str(
-            "      if ($n > $bb.NMAX) throw new $bb.DecodeError(\"field-number-overflow\", $kAt);\n",
-        );
-        b.push_str("      const $w = $k % 4;\n      let $known: boolean;\n");
+        b.push_str("      let $known: boolean;\n");
         for k in 0..parts {
             let call = format!("$known = {name}$decode${k}($r, $v, $n, $w, $kAt, $end, $depth);");
             let top = m.fields[((k + 1) * SPLIT).min(m.fields.len()) - 1].number;
@@ -181,16 +168,10 @@ impl Emitter<'_> {
                 _ => writeln!(b, "      else {call}"),
             };
         }
-        b.push_str("      if (!$known) {\n        $seg = \".\" + $n;\n");
-        let _ = writeln!(
-            b,
-            "        if (!$r.preserving || !{name}.keepsUnknown) throw new $bb.DecodeError(\"unknown-field\", $kAt);"
-        );
-        b.push_str("        ($unknown ??= []).push($d.readUnknown($r, $n, $w, $end));\n");
-        b.push_str(
-            "        $r.unknown++;\n        $seg = \"\";\n      }\n      $prev = $n;\n    }\n",
-        );
-        b.push_str("  } catch ($err) {\n    if ($err instanceof $bb.DecodeError && $seg !== \"\") $err.push($seg);\n    throw $err;\n  }\n");
+        b.push_str("      if (!$known) {\n");
+        unknown_record(&mut b, name, "        ");
+        b.push_str("        $seg = \"\";\n      }\n      $prev = $n;\n    }\n");
+        b.push_str(DECODE_CATCH);
         let checks = required.len().div_ceil(SPLIT);
         for k in 0..checks {
             let _ = writeln!(b, "  {name}$required${k}($v, $end);");
@@ -216,7 +197,7 @@ impl Emitter<'_> {
                 let _ = writeln!(b, "{}", l.strip_prefix("  ").unwrap_or(l));
             }
             b.push_str("      default:\n        return false;\n    }\n");
-            b.push_str("  } catch ($err) {\n    if ($err instanceof $bb.DecodeError && $seg !== \"\") $err.push($seg);\n    throw $err;\n  }\n");
+            b.push_str(DECODE_CATCH);
             b.push_str("  return true;\n}\n\n");
         }
         for k in 0..checks {
