@@ -794,18 +794,6 @@ impl Emitter<'_> {
     /// unrolled in number order, with the checks of the runtime's field-list walk in the
     /// same order (so a refused value gets the same error, code and path).
     fn encoder(&mut self, m: &MessageDef, name: &str) {
-        let mut oneof_vars: Vec<Option<String>> = vec![None; m.oneofs.len()];
-        let mut loads = String::new();
-        for f in &m.fields {
-            if let Some(i) = real_oneof(m, f)
-                && oneof_vars[i].is_none()
-            {
-                let var = format!("$o{i}");
-                let slot = read_slot(&self.oneof_prop(i));
-                let _ = writeln!(loads, "  const {var}: any = {slot};");
-                oneof_vars[i] = Some(var);
-            }
-        }
         // Keys of fields up to 62 take one byte whatever field precedes them (SPEC §4.1);
         // past that the size pass tracks the previous written field too. The first field's
         // key is always written after field 0, so its size and bytes are constants and it
@@ -817,7 +805,7 @@ impl Emitter<'_> {
         for (idx, f) in m.fields.iter().enumerate() {
             let mut size = String::new();
             let mut write = String::new();
-            let c = self.field_code(m, f, &oneof_vars);
+            let c = self.field_code(m, f);
             let wire = c.wire;
             let key_size = if f.number <= 62 {
                 "1".to_string()
@@ -886,6 +874,7 @@ impl Emitter<'_> {
             if track_prev {
                 self.body.push_str("  let $prev = 0;\n");
             }
+            let loads = self.oneof_loads(m, 0, m.fields.len());
             self.body.push_str("  try {\n    let $x: any;\n");
             for l in loads.lines() {
                 let _ = writeln!(self.body, "  {l}");
@@ -895,28 +884,22 @@ impl Emitter<'_> {
                 "  } catch ($err) {\n    throw $e.atField($err, $at);\n  }\n  return $n;\n}\n\n",
             );
         }
-        let _ = writeln!(
-            self.body,
-            "function {name}$write($w: $bb.enc.Writer, $p: $bb.enc.Plan, $v: any): void {{",
-        );
-        let _ = writeln!(
-            self.body,
-            "  if ($v.$unknown !== undefined) return $e.writeMessage($w, $p, {name}, $v);"
-        );
+        self.open_write(name);
         if !m.fields.is_empty() {
             if m.fields.len() > 1 {
                 self.body.push_str("  let $prev = 0;\n");
             }
             self.body.push_str("  let $x: any;\n");
-            self.body.push_str(&loads);
+            self.body.push_str(&self.oneof_loads(m, 0, m.fields.len()));
             self.body.push_str(&write);
         }
         self.body.push_str("}\n\n");
     }
 
     /// The pieces of one field's code in the two passes.
-    fn field_code(&mut self, m: &MessageDef, f: &FieldDef, oneofs: &[Option<String>]) -> FieldCode {
-        let oneof = real_oneof(m, f).and_then(|i| oneofs[i].clone());
+    fn field_code(&mut self, m: &MessageDef, f: &FieldDef) -> FieldCode {
+        // A oneof member's value is read from its oneof's `$o<i>` (see `oneof_loads`).
+        let oneof = real_oneof(m, f).map(|i| format!("$o{i}"));
         let read = match &oneof {
             Some(_) => String::new(),
             None => read_slot(&self.prop(f)),

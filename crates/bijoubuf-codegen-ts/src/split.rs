@@ -30,7 +30,7 @@ pub(crate) const SPLIT: usize = 100;
 impl Emitter<'_> {
     /// The loads of the oneofs the fields `from..to` of `m` are members of, once each, as
     /// the encoder's variables `$o<i>`.
-    fn oneof_loads(&self, m: &MessageDef, from: usize, to: usize) -> String {
+    pub(crate) fn oneof_loads(&self, m: &MessageDef, from: usize, to: usize) -> String {
         let mut done = vec![false; m.oneofs.len()];
         let mut loads = String::new();
         for f in &m.fields[from..to] {
@@ -57,6 +57,19 @@ impl Emitter<'_> {
         let _ = writeln!(
             self.body,
             "  if ($v.$unknown !== undefined) return $e.sizeMessage($p, {name}, $v, $depth);"
+        );
+    }
+
+    /// The first lines of `{name}$write`, in one function or split; unknown records as in
+    /// [`open_size`](Self::open_size).
+    pub(crate) fn open_write(&mut self, name: &str) {
+        let _ = writeln!(
+            self.body,
+            "function {name}$write($w: $bb.enc.Writer, $p: $bb.enc.Plan, $v: any): void {{",
+        );
+        let _ = writeln!(
+            self.body,
+            "  if ($v.$unknown !== undefined) return $e.writeMessage($w, $p, {name}, $v);"
         );
     }
 
@@ -106,14 +119,7 @@ impl Emitter<'_> {
             self.body.push_str("  return $n;\n}\n\n");
         }
 
-        let _ = writeln!(
-            self.body,
-            "function {name}$write($w: $bb.enc.Writer, $p: $bb.enc.Plan, $v: any): void {{",
-        );
-        let _ = writeln!(
-            self.body,
-            "  if ($v.$unknown !== undefined) return $e.writeMessage($w, $p, {name}, $v);"
-        );
+        self.open_write(name);
         for k in 0..parts {
             let _ = match k {
                 0 => writeln!(self.body, "  let $prev = {name}$write$0($w, $p, $v, 0);"),
