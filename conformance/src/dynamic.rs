@@ -48,6 +48,21 @@ fn reencode(m: &DynamicMessage, cfg: &Config) -> Result<Vec<u8>, String> {
     encode_at_depth(m, cfg).map_err(|e| format!("encode: {e}"))
 }
 
+/// One message of type `desc` (not a stream) decoded with the dynamic decoder under
+/// `cfg` and re-encoded: [`decode`] for a descriptor of any schema.
+pub fn decode_message(desc: &MessageDescriptor, bytes: &[u8], cfg: &Config) -> Outcome {
+    match DynamicMessage::decode_with(desc, bytes, &cfg.options()) {
+        Ok(m) => match reencode(&m, cfg) {
+            Ok(reencoded) => Outcome::Accepted {
+                reencoded,
+                unknown: m.unknown_field_count(),
+            },
+            Err(e) => Outcome::EncodeFailed(e),
+        },
+        Err(e) => Outcome::Refused(refusal(&e)),
+    }
+}
+
 /// Decode `bytes` as `type_name` with the dynamic decoder and re-encode the value; `None`
 /// when the schemas have no such type.
 ///
@@ -58,16 +73,7 @@ pub fn decode(type_name: &str, bytes: &[u8], cfg: &Config) -> Option<Outcome> {
     let desc = message(type_name)?;
     let opts = cfg.options();
     if !cfg.stream {
-        return Some(match DynamicMessage::decode_with(&desc, bytes, &opts) {
-            Ok(m) => match reencode(&m, cfg) {
-                Ok(reencoded) => Outcome::Accepted {
-                    reencoded,
-                    unknown: m.unknown_field_count(),
-                },
-                Err(e) => Outcome::EncodeFailed(e),
-            },
-            Err(e) => Outcome::Refused(refusal(&e)),
-        });
+        return Some(decode_message(&desc, bytes, cfg));
     }
     let mut pos = 0;
     let mut out = Vec::new();

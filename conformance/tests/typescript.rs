@@ -681,24 +681,6 @@ fn keys_of_every_width_encode_alike_in_typescript_and_rust() {
     assert!(checked > 400, "only {checked} values");
 }
 
-/// Rust's verdict (reflect) on `bytes` as `desc`, as the protocol's outcome.
-fn reflect_outcome(
-    desc: &bijoubuf_reflect::MessageDescriptor,
-    bytes: &[u8],
-    cfg: &Config,
-) -> Outcome {
-    match bijoubuf_reflect::DynamicMessage::decode_with(desc, bytes, &cfg.options()) {
-        Ok(m) => match m.encode() {
-            Ok(reencoded) => Outcome::Accepted {
-                reencoded,
-                unknown: m.unknown_field_count(),
-            },
-            Err(e) => Outcome::EncodeFailed(format!("encode: {e}")),
-        },
-        Err(e) => Outcome::Refused(dynamic::refusal(&e)),
-    }
-}
-
 /// Messages of more fields than one generated TypeScript function holds (the wide schema,
 /// `typescript::wide_schema`, 1,000 fields of every shape, proto2 required
 /// fields among them), whose passes the generator splits: Rust takes TypeScript's
@@ -767,7 +749,7 @@ fn wide_messages_encode_and_decode_alike_in_typescript_and_rust() {
                     (&v, Config::default()),
                     (&v, preserving),
                 ] {
-                    let rust = reflect_outcome(&desc, input, &cfg);
+                    let rust = dynamic::decode_message(&desc, input, &cfg);
                     refused.set(refused.get() + usize::from(matches!(rust, Outcome::Refused(_))));
                     let ts = node.borrow_mut().decode(name, input, &cfg);
                     if ts != rust {
@@ -797,7 +779,7 @@ fn wide_messages_encode_and_decode_alike_in_typescript_and_rust() {
         let mut missing = 0;
         for end in 0..bytes.len() {
             let cut = &bytes[..end];
-            let rust = reflect_outcome(&desc, cut, &Config::default());
+            let rust = dynamic::decode_message(&desc, cut, &Config::default());
             if let Outcome::Refused(r) = &rust {
                 missing += usize::from(r.code == "missing-required-field");
             }

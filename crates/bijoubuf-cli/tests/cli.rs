@@ -395,8 +395,9 @@ fn compile_writes_rust_and_a_descriptor_set() {
 #[test]
 fn compile_finds_protocs_bundled_files_without_an_include_directory() {
     // As protoc: go_features.proto and compiler/plugin.proto are imported without -I,
-    // and named on the command line they are generated (Rust writes only the files
-    // named; TypeScript and Go every package but google.protobuf's in Go).
+    // and named on the command line they are accepted and generated (TypeScript and Go
+    // write every package but google.protobuf's in Go; Rust the files named and those
+    // whose types they use).
     let out = std::env::temp_dir().join(format!("bijoubuf-cli-bundled-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&out);
     let (rust, ts, go) = (out.join("rs"), out.join("ts"), out.join("go"));
@@ -433,6 +434,32 @@ fn compile_finds_protocs_bundled_files_without_an_include_directory() {
     assert!(ts.join("google.protobuf.compiler.ts").exists());
     assert!(go.join("google/protobuf/compiler/compiler.bb.go").exists());
     assert!(!go.join("google/protobuf").join("protobuf.bb.go").exists());
+    // Named alone, plugin_job.proto brings the Rust of the built-ins whose messages it
+    // uses (plugin.proto's, and descriptor.proto's through them), not go_features.proto's.
+    let alone = out.join("alone");
+    let r = run(
+        &[
+            "compile",
+            "--rust-out",
+            alone.to_str().expect("utf-8 path"),
+            "plugin_job.proto",
+        ],
+        b"",
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let mut written: Vec<String> = std::fs::read_dir(&alone)
+        .expect("output dir")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    written.sort();
+    assert_eq!(
+        written,
+        [
+            "google.protobuf.compiler.rs",
+            "google.protobuf.rs",
+            "tools.v1.rs"
+        ]
+    );
     let _ = std::fs::remove_dir_all(&out);
 }
 

@@ -566,24 +566,11 @@ struct Emitter<'a> {
 
 /// `// ` lines of a schema comment (leading, else trailing), with `first` line first, as
 /// gofmt prints them ([`gofmt::doc_comment`]; a comment at `indent` `""` is a top-level
-/// doc comment, which gofmt reformats).
-fn comment_lines(comments: &Comments, indent: &str, first: &str) -> String {
-    documented(comments, indent, first, None)
-}
-
-/// `comment_lines` for a declaration the schema marks deprecated (`deprecated = true`):
-/// a last paragraph `Deprecated: …`, the form Go's tools (gopls, staticcheck) look for.
-fn comment_lines_deprecated(
-    comments: &Comments,
-    indent: &str,
-    first: &str,
-    deprecated: bool,
-) -> String {
-    let note = deprecated.then_some("Deprecated: the schema marks this deprecated.");
-    documented(comments, indent, first, note)
-}
-
-fn documented(comments: &Comments, indent: &str, first: &str, last: Option<&str>) -> String {
+/// doc comment, which gofmt reformats). For a declaration the schema marks deprecated
+/// (`deprecated = true`), a last paragraph `Deprecated: …`, the form Go's tools (gopls,
+/// staticcheck) look for.
+fn comment_lines(comments: &Comments, indent: &str, first: &str, deprecated: bool) -> String {
+    let last = deprecated.then_some("Deprecated: the schema marks this deprecated.");
     let text = comments.leading.as_deref().or(comments.trailing.as_deref());
     let joined;
     let text = match (text, last) {
@@ -991,7 +978,7 @@ impl Emitter<'_> {
         let name = self.type_ref(&e.full_name);
         let consts = self.names.values[&e.full_name].clone();
         let body = &mut self.body;
-        body.push_str(&comment_lines_deprecated(
+        body.push_str(&comment_lines(
             &e.comments,
             "",
             &format!(
@@ -1112,6 +1099,7 @@ impl Emitter<'_> {
                                 "{field} is oneof {}: nil, or one of the {name}_* wrappers.",
                                 m.oneofs[i].name
                             ),
+                            false,
                         );
                         let iface = format!("is{name}_{field}");
                         lines.push((8, field, iface, Some(doc)));
@@ -1124,7 +1112,7 @@ impl Emitter<'_> {
                         || f.comments.trailing.is_some()
                         || f.deprecated
                     {
-                        Some(comment_lines_deprecated(
+                        Some(comment_lines(
                             &f.comments,
                             "\t",
                             &format!("{field} is field {} ({}).", f.number, f.name),
@@ -1150,7 +1138,7 @@ impl Emitter<'_> {
         ));
         let lines: Vec<(String, String, Option<String>)> =
             lines.into_iter().map(|(_, f, t, d)| (f, t, d)).collect();
-        let head = comment_lines_deprecated(
+        let head = comment_lines(
             &m.comments,
             "",
             &format!("{name} is {}.", m.full_name),
@@ -1198,7 +1186,7 @@ impl Emitter<'_> {
                 let wrapper = self.message_names(m).wrappers[&f.number].clone();
                 let member = self.message_names(m).fields[&f.number].clone();
                 let ty = self.field_type(m, f);
-                let doc = comment_lines_deprecated(
+                let doc = comment_lines(
                     &f.comments,
                     "",
                     &format!(

@@ -157,7 +157,7 @@ pub fn generate(schema: &Schema, options: &Options) -> Vec<GeneratedFile> {
                 full.to_string(),
                 TypeName {
                     package: file.package.clone(),
-                    local: claim(taken, safe_type_name(&rel.replace('.', "_"))),
+                    local: claim(taken, safe_type_name(&rel.replace('.', "_")), '_'),
                 },
             );
         };
@@ -177,7 +177,7 @@ pub fn generate(schema: &Schema, options: &Options) -> Vec<GeneratedFile> {
     for file in schema.files() {
         let taken = taken.entry(file.package.clone()).or_default();
         for s in &file.services {
-            let class = claim(taken, safe_type_name(&format!("{}Client", s.name)));
+            let class = claim(taken, safe_type_name(&format!("{}Client", s.name)), '_');
             clients.insert(s.full_name.clone(), class);
         }
     }
@@ -195,6 +195,7 @@ pub fn generate(schema: &Schema, options: &Options) -> Vec<GeneratedFile> {
                 package,
                 names: &names,
                 clients: &clients,
+                declared: &taken[package],
                 imports: BTreeMap::new(),
                 has_messages: false,
                 uses_runtime: false,
@@ -324,6 +325,25 @@ const RESERVED: &[&str] = &[
     "yield",
 ];
 
+/// The end of a decoder's `try`: an error inside a field's record gets the field's
+/// segment (`$seg`) in its path.
+const DECODE_CATCH: &str = "  } catch ($err) {\n    if ($err instanceof $bb.DecodeError && $seg !== \"\") $err.push($seg);\n    throw $err;\n  }\n";
+
+/// A record of a number message `name` does not know, at `indent`: refused (a strict
+/// decode, or a message that keeps none) or kept as an unknown field.
+fn unknown_record(b: &mut String, name: &str, indent: &str) {
+    let _ = writeln!(b, "{indent}$seg = \".\" + $n;");
+    let _ = writeln!(
+        b,
+        "{indent}if (!$r.preserving || !{name}.keepsUnknown) throw new $bb.DecodeError(\"unknown-field\", $kAt);"
+    );
+    let _ = writeln!(
+        b,
+        "{indent}($unknown ??= []).push($d.readUnknown($r, $n, $w, $end));"
+    );
+    let _ = writeln!(b, "{indent}$r.unknown++;");
+}
+
 fn safe_type_name(name: &str) -> String {
     if RESERVED.contains(&name) {
         format!("{name}$")
@@ -332,11 +352,11 @@ fn safe_type_name(name: &str) -> String {
     }
 }
 
-/// `want`, or it with `_` appended until no name in `taken` is it; then taken.
-fn claim(taken: &mut BTreeSet<String>, want: String) -> String {
+/// `want`, or it with `mark` appended until no name in `taken` is it; then taken.
+fn claim(taken: &mut BTreeSet<String>, want: String, mark: char) -> String {
     let mut name = want;
     while taken.contains(&name) {
-        name.push('_');
+        name.push(mark);
     }
     taken.insert(name.clone());
     name
@@ -385,6 +405,8 @@ struct Emitter<'a> {
     names: &'a HashMap<String, TypeName>,
     /// Each service's client class, by the service's full name.
     clients: &'a HashMap<String, String>,
+    /// The names this package's module declares (its types' and its clients').
+    declared: &'a BTreeSet<String>,
     /// Other packages referenced: package → namespace alias.
     imports: BTreeMap<String, String>,
     /// Whether the module holds a message type, whose code reaches the runtime's encoder
@@ -411,18 +433,10 @@ struct Props {
 
 impl Props {
     fn of(m: &MessageDef) -> Props {
-        fn unique(taken: &mut Vec<String>, base: String) -> String {
-            let mut name = base;
-            while taken.contains(&name) {
-                name.push('$');
-            }
-            taken.push(name.clone());
-            name
-        }
         // The interface's properties, `$unknown` (preserved records) among them; and the
         // cases of each oneof.
-        let mut taken = vec!["$unknown".to_string()];
-        let mut cases: Vec<Vec<String>> = vec![Vec::new(); m.oneofs.len()];
+        let mut taken = BTreeSet::from(["$unknown".to_string()]);
+        let mut cases: Vec<BTreeSet<String>> = vec![BTreeSet::new(); m.oneofs.len()];
         let mut oneofs: Vec<Option<String>> = vec![None; m.oneofs.len()];
         let mut fields = HashMap::new();
         for f in m.fields_in_declaration_order() {
@@ -430,11 +444,11 @@ impl Props {
                 Some(i) => {
                     if oneofs[i].is_none() {
                         let o = m.oneofs[i].name.to_lower_camel_case();
-                        oneofs[i] = Some(unique(&mut taken, o));
+                        oneofs[i] = Some(claim(&mut taken, o, '$'));
                     }
-                    unique(&mut cases[i], f.json_name.clone())
+                    claim(&mut cases[i], f.json_name.clone(), '$')
                 }
-                None => unique(&mut taken, f.json_name.clone()),
+                None => claim(&mut taken, f.json_name.clone(), '$'),
             };
             fields.insert(f.number, prop);
         }
@@ -462,17 +476,19 @@ impl Emitter<'_> {
     }
 
     fn doc(&mut self, comments: &Comments, indent: &str) {
-        self.doc_with(comments, indent, None);
+        self.doc_with(comments, indent, &[]);
     }
 
     /// `doc`, with a `@deprecated` tag (which editors and linters show) when the schema
     /// marks the declaration deprecated.
     fn doc_deprecated(&mut self, comments: &Comments, indent: &str, deprecated: bool) {
-        self.doc_with(comments, indent, deprecated.then_some("@deprecated"));
+        let tag: &[&str] = if deprecated { &["@deprecated"] } else { &[] };
+        self.doc_with(comments, indent, tag);
     }
 
-    /// A `/** … */` block of the schema's comment, then `extra` as its own paragraph.
-    fn doc_with(&mut self, comments: &Comments, indent: &str, extra: Option<&str>) {
+    /// A `/** … */` block of the schema's comment, then each of `extras` as its own
+    /// paragraph; a lone one-line extra without a comment on one line.
+    fn doc_with(&mut self, comments: &Comments, indent: &str, extras: &[&str]) {
         let text = comments
             .leading
             .as_deref()
@@ -486,22 +502,30 @@ impl Emitter<'_> {
                     .collect()
             })
             .unwrap_or_default();
-        match (lines.is_empty(), extra) {
-            (true, None) => return,
-            (true, Some(e)) if !e.contains('\n') => {
-                let _ = writeln!(self.body, "{indent}/** {e} */");
+        match (lines.is_empty(), extras) {
+            (true, []) => return,
+            (true, [one]) if !one.contains('\n') => {
+                let _ = writeln!(self.body, "{indent}/** {one} */");
                 return;
             }
             _ => {}
         }
+        let mut paragraphs: Vec<Vec<&str>> = Vec::new();
+        if !lines.is_empty() {
+            paragraphs.push(lines);
+        }
+        paragraphs.extend(extras.iter().map(|e| e.lines().collect()));
         let _ = writeln!(self.body, "{indent}/**");
-        let blank = (!lines.is_empty() && extra.is_some()).then_some("");
-        let extra = extra.map(str::lines).into_iter().flatten();
-        for line in lines.into_iter().chain(blank).chain(extra) {
-            if line.is_empty() {
+        for (i, paragraph) in paragraphs.iter().enumerate() {
+            if i > 0 {
                 let _ = writeln!(self.body, "{indent} *");
-            } else {
-                let _ = writeln!(self.body, "{indent} * {line}");
+            }
+            for line in paragraph {
+                if line.is_empty() {
+                    let _ = writeln!(self.body, "{indent} *");
+                } else {
+                    let _ = writeln!(self.body, "{indent} * {line}");
+                }
             }
         }
         let _ = writeln!(self.body, "{indent} */");
@@ -513,12 +537,8 @@ impl Emitter<'_> {
             "`{}`: open (SPEC §3.6), so any int32 is a value; these are the named ones.",
             e.full_name
         );
-        let what = if e.deprecated {
-            format!("{what}\n\n@deprecated")
-        } else {
-            what
-        };
-        self.doc_with(&e.comments, "", Some(&what));
+        let tag: &[&str] = if e.deprecated { &["@deprecated"] } else { &[] };
+        self.doc_with(&e.comments, "", &[&[what.as_str()], tag].concat());
         let _ = writeln!(self.body, "export const {name} = {{");
         for v in &e.values {
             if v.deprecated {
@@ -646,9 +666,12 @@ impl Emitter<'_> {
         );
         let _ = writeln!(b, "  const $v: any = {name}.create();");
         b.push_str("  let $prev = 0;\n  let $kAt = 0;\n  let $seg = \"\";\n");
-        if m.fields
-            .iter()
-            .any(|f| f.cardinality == Cardinality::Single)
+        // A split decoder's helpers declare their own `$x`.
+        let split = m.fields.len() > SPLIT;
+        if !split
+            && m.fields
+                .iter()
+                .any(|f| f.cardinality == Cardinality::Single)
         {
             b.push_str("  let $x: any;\n");
         }
@@ -751,21 +774,17 @@ impl Emitter<'_> {
                 ));
             }
         }
-        if m.fields.len() > SPLIT {
-            self.split_decoder(m, name, &cases, &required);
+        b.push_str("      const $w = $k % 4;\n");
+        if split {
+            self.split_decoder(m, name, b, &cases, &required);
             return;
         }
-        b.push_str("      const $w = $k % 4;\n      switch ($n) {\n");
+        b.push_str("      switch ($n) {\n");
         b.push_str(&cases.concat());
-        b.push_str("        default:\n          $seg = \".\" + $n;\n");
-        let _ = writeln!(
-            b,
-            "          if (!$r.preserving || !{name}.keepsUnknown) throw new $bb.DecodeError(\"unknown-field\", $kAt);"
-        );
-        b.push_str("          ($unknown ??= []).push($d.readUnknown($r, $n, $w, $end));\n");
-        b.push_str("          $r.unknown++;\n");
+        b.push_str("        default:\n");
+        unknown_record(&mut b, name, "          ");
         b.push_str("      }\n      $seg = \"\";\n      $prev = $n;\n    }\n");
-        b.push_str("  } catch ($err) {\n    if ($err instanceof $bb.DecodeError && $seg !== \"\") $err.push($seg);\n    throw $err;\n  }\n");
+        b.push_str(DECODE_CATCH);
         b.push_str(&required.concat());
         b.push_str("  if ($unknown !== undefined) $v.$unknown = $unknown;\n  return $v;\n}\n\n");
         self.body.push_str(&b);
@@ -775,18 +794,6 @@ impl Emitter<'_> {
     /// unrolled in number order, with the checks of the runtime's field-list walk in the
     /// same order (so a refused value gets the same error, code and path).
     fn encoder(&mut self, m: &MessageDef, name: &str) {
-        let mut oneof_vars: Vec<Option<String>> = vec![None; m.oneofs.len()];
-        let mut loads = String::new();
-        for f in &m.fields {
-            if let Some(i) = real_oneof(m, f)
-                && oneof_vars[i].is_none()
-            {
-                let var = format!("$o{i}");
-                let slot = read_slot(&self.oneof_prop(i));
-                let _ = writeln!(loads, "  const {var}: any = {slot};");
-                oneof_vars[i] = Some(var);
-            }
-        }
         // Keys of fields up to 62 take one byte whatever field precedes them (SPEC §4.1);
         // past that the size pass tracks the previous written field too. The first field's
         // key is always written after field 0, so its size and bytes are constants and it
@@ -798,7 +805,7 @@ impl Emitter<'_> {
         for (idx, f) in m.fields.iter().enumerate() {
             let mut size = String::new();
             let mut write = String::new();
-            let c = self.field_code(m, f, &oneof_vars);
+            let c = self.field_code(m, f);
             let wire = c.wire;
             let key_size = if f.number <= 62 {
                 "1".to_string()
@@ -854,7 +861,7 @@ impl Emitter<'_> {
             writes.push(write);
         }
         if m.fields.len() > SPLIT {
-            self.split_encoder(m, name, track_prev, &sizes, &writes);
+            self.split_encoder(m, name, &sizes, &writes);
             return;
         }
         let size = sizes.concat();
@@ -867,6 +874,7 @@ impl Emitter<'_> {
             if track_prev {
                 self.body.push_str("  let $prev = 0;\n");
             }
+            let loads = self.oneof_loads(m, 0, m.fields.len());
             self.body.push_str("  try {\n    let $x: any;\n");
             for l in loads.lines() {
                 let _ = writeln!(self.body, "  {l}");
@@ -876,28 +884,22 @@ impl Emitter<'_> {
                 "  } catch ($err) {\n    throw $e.atField($err, $at);\n  }\n  return $n;\n}\n\n",
             );
         }
-        let _ = writeln!(
-            self.body,
-            "function {name}$write($w: $bb.enc.Writer, $p: $bb.enc.Plan, $v: any): void {{",
-        );
-        let _ = writeln!(
-            self.body,
-            "  if ($v.$unknown !== undefined) return $e.writeMessage($w, $p, {name}, $v);"
-        );
+        self.open_write(name);
         if !m.fields.is_empty() {
             if m.fields.len() > 1 {
                 self.body.push_str("  let $prev = 0;\n");
             }
             self.body.push_str("  let $x: any;\n");
-            self.body.push_str(&loads);
+            self.body.push_str(&self.oneof_loads(m, 0, m.fields.len()));
             self.body.push_str(&write);
         }
         self.body.push_str("}\n\n");
     }
 
     /// The pieces of one field's code in the two passes.
-    fn field_code(&mut self, m: &MessageDef, f: &FieldDef, oneofs: &[Option<String>]) -> FieldCode {
-        let oneof = real_oneof(m, f).and_then(|i| oneofs[i].clone());
+    fn field_code(&mut self, m: &MessageDef, f: &FieldDef) -> FieldCode {
+        // A oneof member's value is read from its oneof's `$o<i>` (see `oneof_loads`).
+        let oneof = real_oneof(m, f).map(|i| format!("$o{i}"));
         let read = match &oneof {
             Some(_) => String::new(),
             None => read_slot(&self.prop(f)),

@@ -5,12 +5,13 @@
 //! `AsyncGenerator` of them. gRPC-web has no client streaming, so client- and
 //! bidi-streaming rpcs get no method; the class's docs name them.
 
+use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
 use bijoubuf_schema::ServiceDef;
 use heck::ToLowerCamelCase;
 
-use crate::Emitter;
+use crate::{Emitter, claim};
 
 impl Emitter<'_> {
     /// The client class of `s`.
@@ -34,21 +35,17 @@ impl Emitter<'_> {
                 skipped.join(", ")
             );
         }
-        self.doc_with(&s.comments, "", Some(&extra));
+        self.doc_with(&s.comments, "", &[&extra]);
         let _ = writeln!(self.body, "export class {class} {{");
         let _ = writeln!(
             self.body,
             "  /** A client sending its calls through `transport`. */\n  constructor(readonly transport: $bb.grpcweb.Transport) {{}}"
         );
-        let mut used: Vec<String> = vec!["transport".into(), "constructor".into()];
+        let mut used = BTreeSet::from(["transport".to_string(), "constructor".to_string()]);
         // A method names its request and response types as values, which a parameter of
         // the same name would hide: such a parameter steps aside (`request$`).
         let param = |want: &str| {
-            let declared = self
-                .names
-                .values()
-                .any(|t| t.package == self.package && t.local == want);
-            if declared {
+            if self.declared.contains(want) {
                 format!("{want}$")
             } else {
                 want.to_string()
@@ -58,14 +55,10 @@ impl Emitter<'_> {
         for m in s.methods.iter().filter(|m| !m.client_streaming) {
             let input = self.type_ref(&m.input_type);
             let output = self.type_ref(&m.output_type);
-            let mut name = m.name.to_lower_camel_case();
-            while used.contains(&name) {
-                name.push('_');
-            }
-            used.push(name.clone());
+            let name = claim(&mut used, m.name.to_lower_camel_case(), '_');
             let path = format!("/{}/{}", s.full_name, m.name);
             self.body.push('\n');
-            self.doc_with(&m.comments, "  ", None);
+            self.doc(&m.comments, "  ");
             let (ret, call) = if m.server_streaming {
                 (
                     format!("AsyncGenerator<{output}, void, undefined>"),

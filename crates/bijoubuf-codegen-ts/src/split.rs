@@ -17,7 +17,7 @@ use std::fmt::Write as _;
 
 use bijoubuf_schema::{Cardinality, MessageDef};
 
-use crate::{Emitter, read_slot, real_oneof};
+use crate::{DECODE_CATCH, Emitter, read_slot, real_oneof, unknown_record};
 
 /// The most fields whose code one generated function holds. A message of 250 fields of
 /// one shape passes `tsc` in one function for each of the eight shapes tried (`int32`,
@@ -30,7 +30,7 @@ pub(crate) const SPLIT: usize = 100;
 impl Emitter<'_> {
     /// The loads of the oneofs the fields `from..to` of `m` are members of, once each, as
     /// the encoder's variables `$o<i>`.
-    fn oneof_loads(&self, m: &MessageDef, from: usize, to: usize) -> String {
+    pub(crate) fn oneof_loads(&self, m: &MessageDef, from: usize, to: usize) -> String {
         let mut done = vec![false; m.oneofs.len()];
         let mut loads = String::new();
         for f in &m.fields[from..to] {
@@ -60,16 +60,30 @@ impl Emitter<'_> {
         );
     }
 
+    /// The first lines of `{name}$write`, in one function or split; unknown records as in
+    /// [`open_size`](Self::open_size).
+    pub(crate) fn open_write(&mut self, name: &str) {
+        let _ = writeln!(
+            self.body,
+            "function {name}$write($w: $bb.enc.Writer, $p: $bb.enc.Plan, $v: any): void {{",
+        );
+        let _ = writeln!(
+            self.body,
+            "  if ($v.$unknown !== undefined) return $e.writeMessage($w, $p, {name}, $v);"
+        );
+    }
+
     /// The encoder of a message of more than [`SPLIT`] fields: `sizes` and `writes` are
     /// each field's lines of the two passes, as the one-function encoder has them. A size
     /// helper returns its fields' size and hands the previous written field number on in
     /// `$s.prev`; a write helper takes it and returns it. (`$` keeps the generated locals
-    /// clear of message names, which `tsc` would otherwise resolve to the local.)
+    /// clear of message names, which `tsc` would otherwise resolve to the local.) More
+    /// than [`SPLIT`] distinct field numbers put one past 62 after the first, so the
+    /// passes always track the previous field (see the one-function encoder).
     pub(crate) fn split_encoder(
         &mut self,
         m: &MessageDef,
         name: &str,
-        track_prev: bool,
         sizes: &[String],
         writes: &[String],
     ) {
@@ -90,10 +104,8 @@ impl Emitter<'_> {
                 self.body,
                 "function {name}$size${k}($p: $bb.enc.Plan, $v: any, $depth: number, $s: {{ prev: number }}): number {{"
             );
-            self.body.push_str("  let $n = 0;\n  let $at = \"\";\n");
-            if track_prev {
-                self.body.push_str("  let $prev = $s.prev;\n");
-            }
+            self.body
+                .push_str("  let $n = 0;\n  let $at = \"\";\n  let $prev = $s.prev;\n");
             self.body.push_str("  try {\n    let $x: any;\n");
             for l in self.oneof_loads(m, from, to).lines() {
                 let _ = writeln!(self.body, "  {l}");
@@ -101,20 +113,13 @@ impl Emitter<'_> {
             self.body.push_str(&sizes[from..to].concat());
             self.body
                 .push_str("  } catch ($err) {\n    throw $e.atField($err, $at);\n  }\n");
-            if track_prev && k + 1 < parts {
+            if k + 1 < parts {
                 self.body.push_str("  $s.prev = $prev;\n");
             }
             self.body.push_str("  return $n;\n}\n\n");
         }
 
-        let _ = writeln!(
-            self.body,
-            "function {name}$write($w: $bb.enc.Writer, $p: $bb.enc.Plan, $v: any): void {{",
-        );
-        let _ = writeln!(
-            self.body,
-            "  if ($v.$unknown !== undefined) return $e.writeMessage($w, $p, {name}, $v);"
-        );
+        self.open_write(name);
         for k in 0..parts {
             let _ = match k {
                 0 => writeln!(self.body, "  let $prev = {name}$write$0($w, $p, $v, 0);"),
@@ -143,36 +148,23 @@ impl Emitter<'_> {
         }
     }
 
-    /// The decoder of a message of more than [`SPLIT`] fields: `cases` are each field's
-    /// case of the switch on the field number and `required` the checks of its required
-    /// fields, as the one-function decoder has them. The loop over the records stays in
-    /// `$decode`; a helper takes the records of its fields (the numbers up to its last
-    /// field's, past the previous helper's) and answers whether it knew the number, and
-    /// the records no helper knows are unknown fields, as in the one-function decoder.
+    /// The decoder of a message of more than [`SPLIT`] fields: `b` is the one-function
+    /// decoder's opening up to the record's wire type, `cases` each field's case of the
+    /// switch on the field number and `required` the checks of its required fields, as
+    /// the one-function decoder has them. The loop over the records stays in `$decode`; a
+    /// helper takes the records of its fields (the numbers up to its last field's, past
+    /// the previous helper's) and answers whether it knew the number, and the records no
+    /// helper knows are unknown fields, as in the one-function decoder.
     pub(crate) fn split_decoder(
         &mut self,
         m: &MessageDef,
         name: &str,
+        mut b: String,
         cases: &[String],
         required: &[String],
     ) {
         let parts = cases.len().div_ceil(SPLIT);
-        let mut b = String::new();
-        let _ = writeln!(
-            b,
-            "function {name}$decode($r: $bb.dec.Reader, $end: number, $depth: number): any {{"
-        );
-        let _ = writeln!(b, "  const $v: any = {name}.create();");
-        b.push_str("  let $prev = 0;\n  let $kAt = 0;\n  let $seg = \"\";\n");
-        b.push_str("  let $unknown: $bb.UnknownField[] | undefined;\n");
-        b.push_str("  try {\n    while ($r.pos < $end) {\n      $kAt = $r.pos;\n");
-        b.push_str(
-            "      const $k = $r.num($end);\n      const $n = $prev + 1 + Math.floor($k / 4);\n",
-        );
-        b.push_str(
-            "      if ($n > $bb.NMAX) throw new $bb.DecodeError(\"field-number-overflow\", $kAt);\n",
-        );
-        b.push_str("      const $w = $k % 4;\n      let $known: boolean;\n");
+        b.push_str("      let $known: boolean;\n");
         for k in 0..parts {
             let call = format!("$known = {name}$decode${k}($r, $v, $n, $w, $kAt, $end, $depth);");
             let top = m.fields[((k + 1) * SPLIT).min(m.fields.len()) - 1].number;
@@ -182,16 +174,10 @@ impl Emitter<'_> {
                 _ => writeln!(b, "      else {call}"),
             };
         }
-        b.push_str("      if (!$known) {\n        $seg = \".\" + $n;\n");
-        let _ = writeln!(
-            b,
-            "        if (!$r.preserving || !{name}.keepsUnknown) throw new $bb.DecodeError(\"unknown-field\", $kAt);"
-        );
-        b.push_str("        ($unknown ??= []).push($d.readUnknown($r, $n, $w, $end));\n");
-        b.push_str(
-            "        $r.unknown++;\n        $seg = \"\";\n      }\n      $prev = $n;\n    }\n",
-        );
-        b.push_str("  } catch ($err) {\n    if ($err instanceof $bb.DecodeError && $seg !== \"\") $err.push($seg);\n    throw $err;\n  }\n");
+        b.push_str("      if (!$known) {\n");
+        unknown_record(&mut b, name, "        ");
+        b.push_str("        $seg = \"\";\n      }\n      $prev = $n;\n    }\n");
+        b.push_str(DECODE_CATCH);
         let checks = required.len().div_ceil(SPLIT);
         for k in 0..checks {
             let _ = writeln!(b, "  {name}$required${k}($v, $end);");
@@ -217,7 +203,7 @@ impl Emitter<'_> {
                 let _ = writeln!(b, "{}", l.strip_prefix("  ").unwrap_or(l));
             }
             b.push_str("      default:\n        return false;\n    }\n");
-            b.push_str("  } catch ($err) {\n    if ($err instanceof $bb.DecodeError && $seg !== \"\") $err.push($seg);\n    throw $err;\n  }\n");
+            b.push_str(DECODE_CATCH);
             b.push_str("  return true;\n}\n\n");
         }
         for k in 0..checks {

@@ -510,7 +510,7 @@ fn borrowed_closure(schema: &Schema, opts: &Options) -> BTreeSet<String> {
     out
 }
 
-fn collect<'a>(msgs: &'a [MessageDef], out: &mut Vec<&'a MessageDef>) {
+pub(crate) fn collect<'a>(msgs: &'a [MessageDef], out: &mut Vec<&'a MessageDef>) {
     for m in msgs {
         out.push(m);
         collect(&m.messages, out);

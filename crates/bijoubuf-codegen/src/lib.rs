@@ -405,18 +405,19 @@ pub fn generate(schema: &Schema, options: &Options) -> Result<Vec<GeneratedFile>
 /// nothing; nor does a file imported only for its options or extensions. In schema
 /// order.
 fn emitted_files<'s>(schema: &'s Schema, ctx: &context::Context<'_>) -> Vec<&'s FileDef> {
-    fn types<'a>(messages: &'a [MessageDef], out: &mut Vec<&'a MessageDef>) {
-        for m in messages {
-            out.push(m);
-            types(&m.messages, out);
-        }
-    }
     let files = schema.files();
+    // Each file's messages, nested ones included, and the file defining each type.
+    let messages: Vec<Vec<&MessageDef>> = files
+        .iter()
+        .map(|f| {
+            let mut all = Vec::new();
+            context::collect(&f.messages, &mut all);
+            all
+        })
+        .collect();
     let mut owner: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
     for (i, f) in files.iter().enumerate() {
-        let mut all = Vec::new();
-        types(&f.messages, &mut all);
-        for m in all {
+        for m in &messages[i] {
             owner.insert(&m.full_name, i);
             owner.extend(m.enums.iter().map(|e| (e.full_name.as_str(), i)));
         }
@@ -425,28 +426,22 @@ fn emitted_files<'s>(schema: &'s Schema, ctx: &context::Context<'_>) -> Vec<&'s 
     let mut keep: Vec<bool> = files.iter().map(|f| f.requested).collect();
     let mut todo: Vec<usize> = (0..files.len()).filter(|&i| keep[i]).collect();
     while let Some(i) = todo.pop() {
-        let f = &files[i];
-        let mut used: Vec<&str> = Vec::new();
-        let mut all = Vec::new();
-        types(&f.messages, &mut all);
-        for m in all {
-            for field in &m.fields {
-                if let bijoubuf_schema::FieldType::Message(t)
-                | bijoubuf_schema::FieldType::Enum(t) = &field.ty
-                {
-                    used.push(t);
+        let fields = messages[i]
+            .iter()
+            .flat_map(|m| &m.fields)
+            .filter_map(|f| match &f.ty {
+                bijoubuf_schema::FieldType::Message(t) | bijoubuf_schema::FieldType::Enum(t) => {
+                    Some(t.as_str())
                 }
-            }
-        }
-        if ctx.opts.services && f.requested {
-            for s in &f.services {
-                for m in &s.methods {
-                    used.push(&m.input_type);
-                    used.push(&m.output_type);
-                }
-            }
-        }
-        for t in used {
+                bijoubuf_schema::FieldType::Scalar(_) => None,
+            });
+        let rpcs = files[i]
+            .services
+            .iter()
+            .filter(|_| ctx.opts.services && files[i].requested)
+            .flat_map(|s| &s.methods)
+            .flat_map(|m| [m.input_type.as_str(), m.output_type.as_str()]);
+        for t in fields.chain(rpcs) {
             let mapped = ctx.loc(t).is_some_and(|l| l.extern_path.is_some());
             if let Some(&j) = owner.get(t)
                 && !mapped

@@ -557,12 +557,7 @@ fn file(f: &FileDef) -> FileDescriptorProto {
         },
         // descriptor.proto's `Edition` numbers; protoc writes the field only for editions
         // files (the `prost_types` view has no such field and drops it).
-        edition: match f.syntax {
-            Syntax::Edition2023 => Some(1000),
-            Syntax::Edition2024 => Some(1001),
-            Syntax::Edition2026 => Some(1002),
-            Syntax::Proto2 | Syntax::Proto3 => None,
-        },
+        edition: f.syntax.is_edition().then(|| f.syntax.edition_number()),
     }
 }
 

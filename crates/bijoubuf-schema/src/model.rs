@@ -42,6 +42,18 @@ impl Syntax {
     pub fn is_2024_or_later(self) -> bool {
         matches!(self, Syntax::Edition2024 | Syntax::Edition2026)
     }
+
+    /// descriptor.proto's `Edition` number of the file's syntax or edition
+    /// (`EDITION_PROTO2` = 998, `EDITION_PROTO3` = 999, `EDITION_2023` = 1000, …).
+    pub(crate) fn edition_number(self) -> i32 {
+        match self {
+            Syntax::Proto2 => 998,
+            Syntax::Proto3 => 999,
+            Syntax::Edition2023 => 1000,
+            Syntax::Edition2024 => 1001,
+            Syntax::Edition2026 => 1002,
+        }
+    }
 }
 
 /// Comments attached to a declaration, with protoc's rules.

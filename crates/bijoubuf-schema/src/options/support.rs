@@ -13,7 +13,7 @@ use std::collections::HashMap;
 use crate::diagnostics::Diagnostic;
 use crate::load::Loaded;
 use crate::model::{
-    Cardinality, EnumDef, FieldDef, FieldType, FileDef, MessageDef, OptionDef, OptionValue, Syntax,
+    Cardinality, EnumDef, FieldDef, FieldType, FileDef, MessageDef, OptionDef, OptionValue,
 };
 
 /// A field's or an enum value's `feature_support`, by edition number.
@@ -50,17 +50,6 @@ fn support(options: &[OptionDef]) -> Option<Support> {
         }
     }
     Some(s)
-}
-
-/// The file's edition as descriptor.proto's `Edition` numbers it.
-fn edition(syntax: Syntax) -> i32 {
-    match syntax {
-        Syntax::Proto2 => 998,
-        Syntax::Proto3 => 999,
-        Syntax::Edition2023 => 1000,
-        Syntax::Edition2024 => 1001,
-        Syntax::Edition2026 => 1002,
-    }
 }
 
 /// An edition as protoc names it in these messages (`2024`, `PROTO3`).
@@ -113,19 +102,19 @@ impl<'a> Index<'a> {
 }
 
 /// The kind of element options are set on: descriptor.proto's `OptionTargetType`
-/// number and protoc's name for it.
+/// number and protoc's name for it, with its article.
 #[derive(Clone, Copy)]
 struct Target(i32, &'static str);
 
-const FILE: Target = Target(1, "file");
-const EXTENSION_RANGE: Target = Target(2, "extension range");
-const MESSAGE: Target = Target(3, "message");
-const FIELD: Target = Target(4, "field");
-const ONEOF: Target = Target(5, "oneof");
-const ENUM: Target = Target(6, "enum");
-const ENUM_ENTRY: Target = Target(7, "enum entry");
-const SERVICE: Target = Target(8, "service");
-const METHOD: Target = Target(9, "method");
+const FILE: Target = Target(1, "a file");
+const EXTENSION_RANGE: Target = Target(2, "an extension range");
+const MESSAGE: Target = Target(3, "a message");
+const FIELD: Target = Target(4, "a field");
+const ONEOF: Target = Target(5, "a oneof");
+const ENUM: Target = Target(6, "an enum");
+const ENUM_ENTRY: Target = Target(7, "an enum entry");
+const SERVICE: Target = Target(8, "a service");
+const METHOD: Target = Target(9, "a method");
 
 /// The `targets` among a field's options, by number; empty when any element may set it.
 fn targets(options: &[OptionDef]) -> Vec<i32> {
@@ -171,7 +160,7 @@ pub(crate) fn check(files: &[Loaded], models: &[FileDef]) -> Vec<Diagnostic> {
         let mut c = Checker {
             index: &index,
             file: &f.name,
-            edition: edition(f.syntax),
+            edition: f.syntax.edition_number(),
             target: FILE,
             out: Vec::new(),
         };
@@ -325,16 +314,7 @@ impl Checker<'_> {
                     "option-target",
                     self.file,
                     o.span,
-                    format!(
-                        "{} cannot be set on {} {}",
-                        field.full_name,
-                        if self.target.1.starts_with('e') {
-                            "an"
-                        } else {
-                            "a"
-                        },
-                        self.target.1
-                    ),
+                    format!("{} cannot be set on {}", field.full_name, self.target.1),
                 )
                 .help(format!(
                     "drop option {:?}: its field's `targets` do not include this kind of element",
