@@ -48,14 +48,25 @@ pub(crate) fn generate_ts(schema: &Schema, runtime: &str, services: bool) -> Vec
 }
 
 /// `(path, source)` for every package of the schema but google.protobuf, as Go in the
-/// directory whose import path is `module`.
-pub(crate) fn generate_go(schema: &Schema, module: &str) -> Vec<(String, String)> {
+/// directory whose import path is `module`; `by_go_package` lays packages out by their
+/// files' `option go_package`.
+pub(crate) fn generate_go(
+    schema: &Schema,
+    module: &str,
+    by_go_package: bool,
+) -> Result<Vec<(String, String)>, Failure> {
     let mut options = bijoubuf_codegen_go::Options::new();
     options.module(module);
-    bijoubuf_codegen_go::generate(schema, &options)
+    if by_go_package {
+        options.go_package_layout(schema).map_err(|e| {
+            sayln!("error[{}]: {e}", e.code());
+            Failure::Refused
+        })?;
+    }
+    Ok(bijoubuf_codegen_go::generate(schema, &options)
         .into_iter()
         .map(|f| (f.name, f.content))
-        .collect()
+        .collect())
 }
 
 /// Says on stderr which services `compile` left out, so none is dropped silently.

@@ -27,6 +27,7 @@ pub(crate) fn run(cmd: Command) -> Result<(), Failure> {
             ts_runtime,
             go_out,
             go_module,
+            go_layout,
             descriptor_set_out,
             include_imports,
             include_source_info,
@@ -41,9 +42,13 @@ pub(crate) fn run(cmd: Command) -> Result<(), Failure> {
                 rust_dispatch: &rust_dispatch,
                 services,
                 ts: ts_out.as_deref().map(|dir| (dir, ts_runtime.as_str())),
-                go: go_out
-                    .as_deref()
-                    .map(|dir| (dir, go_module.as_deref().unwrap_or_default())),
+                go: go_out.as_deref().map(|dir| {
+                    (
+                        dir,
+                        go_module.as_deref().unwrap_or_default(),
+                        go_layout == Some(crate::GoLayout::GoPackage),
+                    )
+                }),
                 descriptor_set: descriptor_set_out.as_deref().map(|path| {
                     let flags = bijoubuf_schema::DescriptorSetOptions {
                         include_imports,
@@ -119,8 +124,9 @@ struct Outputs<'a> {
     /// Generate services (Rust servers and clients, TypeScript clients).
     services: bool,
     ts: Option<(&'a Path, &'a str)>,
-    /// The Go output directory and its import path.
-    go: Option<(&'a Path, &'a str)>,
+    /// The Go output directory, its import path, and whether packages are laid out by
+    /// `option go_package`.
+    go: Option<(&'a Path, &'a str, bool)>,
     /// The file, and protoc's flags for what goes in it.
     descriptor_set: Option<(&'a Path, bijoubuf_schema::DescriptorSetOptions)>,
 }
@@ -171,9 +177,10 @@ fn compile(
             &mut written,
         )?;
     }
-    if let Some((dir, module)) = outputs.go {
+    if let Some((dir, module, by_go_package)) = outputs.go {
         // Go files go in one directory per package: create each.
-        for (name, content) in crate::codegen::generate_go(&compiled.schema, module) {
+        for (name, content) in crate::codegen::generate_go(&compiled.schema, module, by_go_package)?
+        {
             let path = dir.join(&name);
             if let Some(parent) = path.parent() {
                 std::fs::create_dir_all(parent).map_err(|e| {

@@ -32,7 +32,7 @@ mod stream;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 
 const EXAMPLES: &str = "\
 Examples:
@@ -54,6 +54,15 @@ Exit status: 0 success, 1 input or schema refused, 2 usage error.";
 
 /// Check schemas, generate code, and decode, encode and verify canonical bijoubuf
 /// messages.
+/// `compile --go-layout`: where the Go packages are written and imported from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum GoLayout {
+    /// Proto package `a.b` is Go package `b` in `DIR/a/b`.
+    ProtoPackage,
+    /// Each file's `option go_package` says.
+    GoPackage,
+}
+
 #[derive(Debug, Parser)]
 #[command(name = "bijoubuf", version, after_help = EXAMPLES)]
 struct Cli {
@@ -125,6 +134,12 @@ enum Command {
         /// `PATH/a/b`).
         #[arg(long, value_name = "PATH", requires = "go_out")]
         go_module: Option<String>,
+        /// Where Go packages go: `proto-package` (the default: proto package `a.b` in
+        /// `DIR/a/b`) or `go-package` (each file's `option go_package`, as protoc-gen-go
+        /// with `module=`: `PATH` less the --go-module prefix, a `PATH` outside it under
+        /// `DIR/PATH`; a package without the option keeps the default).
+        #[arg(long, value_enum, value_name = "LAYOUT", requires = "go_out")]
+        go_layout: Option<GoLayout>,
         /// Also write the schemas as an encoded protobuf FileDescriptorSet, byte for byte
         /// what `protoc -o FILE` writes with the same flags.
         #[arg(long, value_name = "FILE")]

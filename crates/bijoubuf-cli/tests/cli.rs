@@ -1122,6 +1122,74 @@ fn compile_notes_services_it_leaves_out_and_generates_them_with_services() {
 }
 
 #[test]
+fn compile_go_layout_go_package_places_packages_by_the_option_and_refuses_a_bad_one() {
+    let out = std::env::temp_dir().join(format!("bijoubuf-cli-go-layout-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    let protos = out.join("protos");
+    std::fs::create_dir_all(&protos).expect("temp dir");
+    std::fs::write(
+        protos.join("coin.proto"),
+        "syntax = \"proto3\";\npackage cosmos.base.v1beta1;\noption go_package = \"example.com/chain/types\";\nmessage Coin { string denom = 1; string amount = 2; }\n",
+    )
+    .expect("write");
+    std::fs::write(
+        protos.join("bank.proto"),
+        "syntax = \"proto3\";\npackage cosmos.bank.v1beta1;\nimport \"coin.proto\";\noption go_package = \"example.com/chain/x/bank/types\";\nmessage Balance { string address = 1; repeated cosmos.base.v1beta1.Coin coins = 2; }\n",
+    )
+    .expect("write");
+    let (inc, gen_dir) = (
+        protos.to_str().expect("utf-8 path"),
+        out.join("gen").to_str().expect("utf-8 path").to_string(),
+    );
+    let base = [
+        "compile",
+        "--no-lint",
+        "-I",
+        inc,
+        "--go-out",
+        gen_dir.as_str(),
+        "--go-module",
+    ];
+    let mut args = base.to_vec();
+    args.extend([
+        "example.com/chain",
+        "--go-layout",
+        "go-package",
+        "bank.proto",
+    ]);
+    let r = run(&args, b"");
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let bank = std::fs::read_to_string(out.join("gen/x/bank/types/types.bb.go")).expect("bank");
+    assert!(bank.contains("\"example.com/chain/types\""), "{bank}");
+    let coin = std::fs::read_to_string(out.join("gen/types/types.bb.go")).expect("coin");
+    assert!(coin.contains("type Coin struct"), "{coin}");
+
+    // A go_package that would write outside --go-out is refused, nothing written.
+    std::fs::write(
+        protos.join("bad.proto"),
+        "syntax = \"proto3\";\npackage bad;\noption go_package = \"../outside\";\nmessage B {}\n",
+    )
+    .expect("write");
+    let mut args = base.to_vec();
+    args.extend([
+        "example.com/chain",
+        "--go-layout",
+        "go-package",
+        "bad.proto",
+    ]);
+    let r = run(&args, b"");
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("error[go-package]: bad.proto: go_package \"../outside\""),
+        "{}",
+        r.stderr
+    );
+    assert!(!out.join("outside").exists() && !out.join("gen/bad").exists());
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+#[test]
 fn compile_go_out_writes_one_directory_per_package_under_the_module_path() {
     let out = std::env::temp_dir().join(format!("bijoubuf-cli-go-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&out);
