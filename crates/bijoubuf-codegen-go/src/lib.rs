@@ -478,42 +478,45 @@ fn check_import_path(path: &str) -> Result<(), &'static str> {
 }
 
 /// A Go package name from `go_package`'s name or last element, as protoc-gen-go cleans
-/// it (case kept; what is not a letter, digit or `_` becomes `_`), stepping aside from
-/// Go's reserved names as [`package_name`] does.
+/// it: case kept, what is not a letter, digit or `_` becomes `_`, a leading digit gets a
+/// `_` before it; and Go's reserved names step aside as in [`package_name`].
 fn go_identifier(name: &str) -> String {
-    let mut s: String = name
-        .chars()
-        .map(|c| {
+    clean_name(
+        name,
+        |c| {
             if c.is_alphanumeric() || c == '_' {
                 c
             } else {
                 '_'
             }
-        })
-        .collect();
-    if s.is_empty() || s.starts_with(|c: char| c.is_ascii_digit()) {
-        s.insert(0, '_');
-    }
-    if GO_RESERVED.contains(&s.as_str()) {
-        s.push_str("pb");
-    }
-    s
+        },
+        '_',
+    )
 }
 
-/// A Go package name from a directory's last element (or the module's).
+/// A Go package name from a directory's last element (or the module's): lowercase ASCII
+/// letters and digits, anything else `_`, a leading digit after a `p`, and a `pb` suffix
+/// on Go's reserved names.
 fn package_name(last: &str) -> String {
-    let mut s: String = last
-        .chars()
-        .map(|c| {
+    clean_name(
+        last,
+        |c| {
             if c.is_ascii_alphanumeric() {
                 c.to_ascii_lowercase()
             } else {
                 '_'
             }
-        })
-        .collect();
+        },
+        'p',
+    )
+}
+
+/// `name` with each character through `map`, `lead` before an empty or digit-led result,
+/// and a `pb` suffix on a name in [`GO_RESERVED`].
+fn clean_name(name: &str, map: impl Fn(char) -> char, lead: char) -> String {
+    let mut s: String = name.chars().map(map).collect();
     if s.is_empty() || s.starts_with(|c: char| c.is_ascii_digit()) {
-        s.insert(0, 'p');
+        s.insert(0, lead);
     }
     if GO_RESERVED.contains(&s.as_str()) {
         s.push_str("pb");
