@@ -1,8 +1,8 @@
 //! bijoubuf-codegen-go: a checked schema model to Go source.
 //!
 //! The third backend next to `bijoubuf-codegen` (Rust) and `bijoubuf-codegen-ts`: it reads
-//! the same checked [`Schema`] from `bijoubuf-schema` and returns one Go file per proto
-//! package, for the Go module in `go/` of the bijoubuf repository (import path
+//! the same checked [`Schema`] from `bijoubuf-schema` and returns one Go file per Go
+//! package (by default one per proto package; see "Layout"), for the Go module in `go/` of the bijoubuf repository (import path
 //! `github.com/bijoubuf/bijoubuf/go`). It is pure: no file system, no formatting tool; the
 //! output is already as `gofmt` writes it, and `go vet` finds nothing in it.
 //!
@@ -278,7 +278,8 @@ impl Options {
     }
 }
 
-/// One generated Go file: every type of one proto package.
+/// One generated Go file: every type of one Go package (one proto package, unless the
+/// layout puts several in one Go package or spreads one over several).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GeneratedFile {
     /// The path in the output directory: `<dir>/<package>.bb.go`.
