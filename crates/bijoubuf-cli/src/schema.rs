@@ -265,7 +265,7 @@ pub(crate) fn message(
             }
             add_well_known_imports(&mut set);
             DescriptorPool::from_file_descriptor_set(&set)
-                .map_err(|e| Failure::Usage(format!("{}: {e}", path.display())))?
+                .map_err(|e| descriptor_set_failure(path, &set, e))?
         }
     };
     let source = match (schemas, descriptor_set) {
@@ -297,7 +297,8 @@ pub(crate) fn message(
 /// A set written without its imports (`protoc --descriptor_set_out` without
 /// `--include_imports`, `bijoubuf compile --descriptor-set-out`) still names the
 /// well-known types; the compiler's built-in copies of those files are added, first.
-fn add_well_known_imports(set: &mut prost_types::FileDescriptorSet) {
+/// Returns the names of the files added.
+pub(crate) fn add_well_known_imports(set: &mut prost_types::FileDescriptorSet) -> Vec<String> {
     let missing: Vec<String> = set
         .file
         .iter()
@@ -307,14 +308,47 @@ fn add_well_known_imports(set: &mut prost_types::FileDescriptorSet) {
         .cloned()
         .collect();
     if missing.is_empty() {
-        return;
+        return Vec::new();
     }
-    if let Ok(compiled) = Compiler::new().compile(&missing) {
-        let mut files = compiled.schema.file_descriptor_set_with_imports().file;
-        files.retain(|f| !set.file.iter().any(|g| g.name == f.name));
-        files.append(&mut set.file);
-        set.file = files;
-    }
+    let Ok(compiled) = Compiler::new().compile(&missing) else {
+        return Vec::new();
+    };
+    let mut files = compiled.schema.file_descriptor_set_with_imports().file;
+    files.retain(|f| !set.file.iter().any(|g| g.name == f.name));
+    let added = files.iter().map(|f| f.name().to_string()).collect();
+    files.append(&mut set.file);
+    set.file = files;
+    added
+}
+
+/// The usage error for a descriptor set read from `path` that cannot be used; when
+/// files of the set import files it lacks (other than the built-in ones, added by
+/// [`add_well_known_imports`]), a hint says to write it with its imports.
+pub(crate) fn descriptor_set_failure(
+    path: &Path,
+    set: &prost_types::FileDescriptorSet,
+    e: impl std::fmt::Display,
+) -> Failure {
+    let mut missing: Vec<&str> = set
+        .file
+        .iter()
+        .flat_map(|f| f.dependency.iter())
+        .filter(|d| !set.file.iter().any(|f| f.name() == d.as_str()))
+        .map(String::as_str)
+        .collect();
+    missing.sort_unstable();
+    missing.dedup();
+    let hint = if missing.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "; the set lacks the imported file{} {}: write it with its imports \
+             (`bijoubuf compile --include-imports`, protoc's `--include_imports`)",
+            if missing.len() == 1 { "" } else { "s" },
+            missing.join(", ")
+        )
+    };
+    Failure::Usage(format!("{}: {e}{hint}", path.display()))
 }
 
 /// Every warning and error, rendered with miette (colour only on a terminal).
