@@ -163,8 +163,7 @@ fn about_added_builtin(f: &Finding, added: &[String]) -> bool {
 
 pub(crate) fn run(args: &BreakingArgs) -> Result<(), Failure> {
     let old = read_old(args)?;
-    let (new_includes, new_files) = proto_files(&args.new, &args.include)?;
-    let new = schema::compile(&new_includes, &LintArgs::off(), &new_files)?.schema;
+    let new = schema::compile(&args.include, &LintArgs::off(), &args.new)?.schema;
     let config = args
         .rename
         .iter()
@@ -232,9 +231,9 @@ fn read_old(args: &BreakingArgs) -> Result<OldSide, Failure> {
         } else {
             args.against_include.clone()
         };
-        let (includes, files) = proto_files(std::slice::from_ref(path), &includes)?;
+        let paths = std::slice::from_ref(path);
         return Ok(OldSide::Schema(
-            schema::compile(&includes, &LintArgs::off(), &files)?.schema,
+            schema::compile(&includes, &LintArgs::off(), paths)?.schema,
         ));
     }
     let bytes = std::fs::read(path)
@@ -262,54 +261,6 @@ fn parent(path: &Path) -> PathBuf {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
     }
-}
-
-/// The .proto files named or found (recursively, sorted) in the directories named; a
-/// directory is its own include directory when no `-I` is given.
-fn proto_files(
-    paths: &[PathBuf],
-    includes: &[PathBuf],
-) -> Result<(Vec<PathBuf>, Vec<PathBuf>), Failure> {
-    let mut files = Vec::new();
-    let mut dirs = includes.to_vec();
-    for p in paths {
-        if p.is_dir() {
-            if includes.is_empty() && !dirs.contains(p) {
-                dirs.push(p.clone());
-            }
-            let before = files.len();
-            walk(p, &mut files)?;
-            files[before..].sort();
-        } else {
-            if includes.is_empty() {
-                let d = parent(p);
-                if !dirs.contains(&d) {
-                    dirs.push(d);
-                }
-            }
-            files.push(p.clone());
-        }
-    }
-    if files.is_empty() {
-        return Err(Failure::Usage("no .proto files found".into()));
-    }
-    Ok((dirs, files))
-}
-
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), Failure> {
-    let entries = std::fs::read_dir(dir)
-        .map_err(|e| Failure::Usage(format!("cannot read {}: {e}", dir.display())))?;
-    for entry in entries {
-        let path = entry
-            .map_err(|e| Failure::Usage(format!("cannot read {}: {e}", dir.display())))?
-            .path();
-        if path.is_dir() {
-            walk(&path, out)?;
-        } else if path.extension().is_some_and(|e| e == "proto") {
-            out.push(path);
-        }
-    }
-    Ok(())
 }
 
 fn human(shown: &[(Finding, Option<Counterexample>)]) -> String {

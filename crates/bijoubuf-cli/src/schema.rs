@@ -9,21 +9,24 @@ use miette::{GraphicalReportHandler, GraphicalTheme};
 
 use crate::{Failure, LintArgs};
 
-/// The include directories and the import names of `files`.
+/// The include directories and the import names of the files `paths` name.
 ///
-/// With no `-I`, each file's own directory is an include directory. A file is named
-/// by its path relative to the first include directory that contains it; a relative
-/// path that names no file from the working directory is looked up in the include
-/// directories, as protoc does, and a built-in file's name
-/// (`google/protobuf/compiler/plugin.proto`) that names no file is taken as it is.
+/// A directory stands for every `.proto` file below it, in sorted order, as buf reads a
+/// module's directory. With no `-I`, each directory named is an include directory, and
+/// each file's own directory. A file is named by its path relative to the first include
+/// directory that contains it; a relative path that names no file from the working
+/// directory is looked up in the include directories, as protoc does, and a built-in
+/// file's name (`google/protobuf/compiler/plugin.proto`) that names no file is taken as
+/// it is.
 pub(crate) fn resolve(
     includes: &[PathBuf],
-    files: &[PathBuf],
+    paths: &[PathBuf],
 ) -> Result<(Vec<PathBuf>, Vec<String>), Failure> {
     let mut dirs: Vec<PathBuf> = includes.to_vec();
     if dirs.is_empty() {
-        for f in files.iter().filter(|f| !builtin_name(f)) {
+        for f in paths.iter().filter(|f| !builtin_name(f)) {
             let dir = match f.parent() {
+                _ if f.is_dir() => f.clone(),
                 Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
                 _ => PathBuf::from("."),
             };
@@ -32,6 +35,7 @@ pub(crate) fn resolve(
             }
         }
     }
+    let files = expand_directories(paths)?;
     let canon_dirs: Vec<(PathBuf, PathBuf)> = dirs
         .iter()
         .map(|d| {
@@ -41,7 +45,7 @@ pub(crate) fn resolve(
         })
         .collect::<Result<_, _>>()?;
     let mut names = Vec::new();
-    for f in files {
+    for f in &files {
         // As protoc does: a file it bundles is found without an include directory
         // (`google/protobuf/compiler/plugin.proto`), so its types can be generated.
         if builtin_name(f) {
@@ -106,6 +110,45 @@ pub(crate) fn resolve(
         names.push(name);
     }
     Ok((dirs, names))
+}
+
+/// `paths` with each directory replaced by the `.proto` files below it (sorted); a
+/// directory without any is refused, naming it.
+fn expand_directories(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Failure> {
+    let mut files = Vec::new();
+    for p in paths {
+        if !p.is_dir() {
+            files.push(p.clone());
+            continue;
+        }
+        let before = files.len();
+        walk(p, &mut files)?;
+        if files.len() == before {
+            return Err(Failure::Usage(format!(
+                "no .proto files in the directory {}: name .proto files, or a directory \
+                 with .proto files below it",
+                p.display()
+            )));
+        }
+        files[before..].sort();
+    }
+    Ok(files)
+}
+
+/// The `.proto` files below `dir`, in no particular order. Links to directories are not
+/// followed, so that a link to a parent cannot make the walk endless.
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), Failure> {
+    let cannot = |e: std::io::Error| Failure::Usage(format!("cannot read {}: {e}", dir.display()));
+    for entry in std::fs::read_dir(dir).map_err(cannot)? {
+        let entry = entry.map_err(cannot)?;
+        let path = entry.path();
+        if entry.file_type().map_err(cannot)?.is_dir() {
+            walk(&path, out)?;
+        } else if path.extension().is_some_and(|e| e == "proto") && path.is_file() {
+            out.push(path);
+        }
+    }
+    Ok(())
 }
 
 /// As protoc does for a relative path to a file outside every include directory: the

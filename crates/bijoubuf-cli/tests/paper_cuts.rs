@@ -378,3 +378,55 @@ fn an_input_shadowed_by_an_earlier_include_directory_is_refused_as_protoc_refuse
     assert_eq!(code, Some(0), "{stderr}");
     std::fs::remove_dir_all(&dir).expect("clean up");
 }
+
+#[test]
+fn a_directory_stands_for_the_proto_files_below_it() {
+    // As buf reads a module and `breaking` reads NEW: with no -I the directory is the
+    // include directory (`order.proto` imports "line.proto"), its files all compiled.
+    for dir in ["breaking/imports/split", "breaking/imports/split/"] {
+        let r = run(&["check", dir], b"");
+        assert_eq!(r.code, 0, "{dir}: {}", r.stderr);
+        assert!(r.out().starts_with("ok 2 files checked"), "{}", r.out());
+    }
+    let scratch = std::env::temp_dir().join(format!("bijoubuf-dir-{}", std::process::id()));
+    std::fs::create_dir_all(&scratch).expect("scratch dir");
+    let set = scratch.join("split.binpb");
+    let set = set.to_str().expect("UTF-8 path");
+    let r = run(
+        &[
+            "compile",
+            "--descriptor-set-out",
+            set,
+            "breaking/imports/split",
+        ],
+        b"",
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    // Both files are in the set: Order's Line is found without --include-imports.
+    let r = run(
+        &[
+            "verify",
+            "--descriptor-set",
+            set,
+            "--type",
+            "shop.v1.Order",
+            "--input-hex",
+        ],
+        b"",
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    // A directory with no .proto file below it is refused, named whole.
+    let empty = scratch.join("empty");
+    std::fs::create_dir_all(&empty).expect("empty dir");
+    let r = run(&["check", empty.to_str().expect("UTF-8 path")], b"");
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert_eq!(
+        r.stderr.trim_end(),
+        format!(
+            "error: no .proto files in the directory {}: name .proto files, or a directory \
+             with .proto files below it",
+            empty.display()
+        )
+    );
+    let _ = std::fs::remove_dir_all(&scratch);
+}
