@@ -110,8 +110,8 @@ enum Command {
         #[arg(long, value_name = "PATH", requires = "rust_out")]
         rust_dispatch: Vec<String>,
         /// Also generate the schemas' services: tonic server traits and clients in Rust
-        /// (needs `tonic` and `bijoubuf-tonic`), gRPC-web clients in TypeScript. Without
-        /// it, services are left out and a note says which.
+        /// (needs `tonic` and `bijoubuf-tonic`), gRPC-web clients in TypeScript; Go code
+        /// has none. A note says which services are left out.
         #[arg(long)]
         services: bool,
         /// Directory the generated TypeScript `<package>.ts` files are written to (every
