@@ -346,7 +346,8 @@ fn verify(t: &Target, input: &BinaryInput, limits: &Limits) -> Result<(), Failur
         ));
     }
     let hash = blake3::hash(&input.bytes);
-    out(format!("ok {} bytes blake3:{}\n", input.bytes.len(), hash.to_hex()).as_bytes())
+    let size = report::count(input.bytes.len() as u64, "byte");
+    out(format!("ok {size} blake3:{}\n", hash.to_hex()).as_bytes())
 }
 
 fn decode_raw(input: &BinaryInput) -> Result<(), Failure> {

@@ -430,3 +430,45 @@ fn a_directory_stands_for_the_proto_files_below_it() {
     );
     let _ = std::fs::remove_dir_all(&scratch);
 }
+
+#[test]
+fn counts_of_one_are_singular() {
+    // Person.name's length prefix with nothing after it: one byte of input.
+    let r = run(
+        &["verify", "--schema", "person.proto", "--type", "Person"],
+        &[0x02],
+    );
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("  offset: 1 (0x1) of stdin, 1 byte (end of input)\n"),
+        "{}",
+        r.stderr
+    );
+    // One frame of one byte (the empty message).
+    let r = run(
+        &[
+            "verify",
+            "--schema",
+            "person.proto",
+            "--type",
+            "Person",
+            "--stream",
+        ],
+        &[0x00],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.out().starts_with("ok 1 byte in 1 message blake3:"),
+        "{}",
+        r.out()
+    );
+    let r = run(&["decode-raw", "--input-hex"], b"02 05");
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("a length of 5 runs past the end (0 bytes left)"),
+        "{}",
+        r.stderr
+    );
+}
