@@ -317,6 +317,12 @@ pub(crate) fn message(
         _ => "the schema".to_string(),
     };
     pool.message(name).ok_or_else(|| {
+        if pool.enumeration(name).is_some() {
+            return Failure::Usage(format!(
+                "{source} defines {name} as an enum, not a message: --type names the message \
+                 type of the bytes"
+            ));
+        }
         let mut known: Vec<String> = pool
             .messages()
             .filter(|m| !m.is_map_entry() && !m.full_name().starts_with("google.protobuf."))

@@ -472,3 +472,23 @@ fn counts_of_one_are_singular() {
         r.stderr
     );
 }
+
+#[test]
+fn an_enum_given_as_the_type_is_named_an_enum() {
+    let r = run(
+        &[
+            "decode",
+            "--schema",
+            "kitchen.proto",
+            "--type",
+            "kitchen.v1.Color",
+        ],
+        b"",
+    );
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert_eq!(
+        r.stderr.trim_end(),
+        "error: kitchen.proto defines kitchen.v1.Color as an enum, not a message: --type names \
+         the message type of the bytes"
+    );
+}
