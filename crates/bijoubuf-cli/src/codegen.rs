@@ -69,14 +69,26 @@ pub(crate) fn generate_go(
         .collect())
 }
 
-/// Says on stderr which services `compile` left out, so none is dropped silently.
-pub(crate) fn note_services(schema: &Schema) {
+/// Says on stderr which services `compile` left out, so none is dropped silently:
+/// `--services` not given for Rust or TypeScript, and Go, which has no
+/// services whatever the flags say.
+pub(crate) fn note_services(schema: &Schema, rust_or_ts_without_services: bool, go: bool) {
     let names = bijoubuf_codegen::service_names(schema);
-    if !names.is_empty() {
+    if names.is_empty() {
+        return;
+    }
+    let services = format!(
+        "service{} {}",
+        if names.len() == 1 { "" } else { "s" },
+        names.join(", ")
+    );
+    if rust_or_ts_without_services {
+        sayln!("note: {services} not generated; pass --services for servers and clients");
+    }
+    if go {
         sayln!(
-            "note: service{} {} not generated; pass --services for servers and clients",
-            if names.len() == 1 { "" } else { "s" },
-            names.join(", ")
+            "note: {services} not generated in Go: the Go generator writes no services \
+             (--services covers Rust and TypeScript)"
         );
     }
 }

@@ -192,10 +192,11 @@ fn compile(
             written.push(path.display().to_string());
         }
     }
-    if (outputs.rust.is_some() || outputs.ts.is_some() || outputs.go.is_some()) && !outputs.services
-    {
-        crate::codegen::note_services(&compiled.schema);
-    }
+    crate::codegen::note_services(
+        &compiled.schema,
+        (outputs.rust.is_some() || outputs.ts.is_some()) && !outputs.services,
+        outputs.go.is_some(),
+    );
     let descriptor_set_out = outputs.descriptor_set;
     if let Some((path, flags)) = descriptor_set_out {
         // Byte for byte what protoc writes with the same flags.
@@ -345,7 +346,8 @@ fn verify(t: &Target, input: &BinaryInput, limits: &Limits) -> Result<(), Failur
         ));
     }
     let hash = blake3::hash(&input.bytes);
-    out(format!("ok {} bytes blake3:{}\n", input.bytes.len(), hash.to_hex()).as_bytes())
+    let size = report::count(input.bytes.len() as u64, "byte");
+    out(format!("ok {size} blake3:{}\n", hash.to_hex()).as_bytes())
 }
 
 fn decode_raw(input: &BinaryInput) -> Result<(), Failure> {

@@ -79,8 +79,9 @@ enum Command {
         includes: Includes,
         #[command(flatten)]
         lints: LintArgs,
-        /// The .proto files to check.
-        #[arg(value_name = "FILE.proto", required = true)]
+        /// The .proto files to check; a directory stands for every .proto file below it
+        /// (and is the include directory when no -I is given).
+        #[arg(value_name = "FILE.proto|DIR", required = true)]
         files: Vec<PathBuf>,
     },
     /// Generate Rust, TypeScript and/or Go code (and optionally a FileDescriptorSet) from schemas.
@@ -109,8 +110,8 @@ enum Command {
         #[arg(long, value_name = "PATH", requires = "rust_out")]
         rust_dispatch: Vec<String>,
         /// Also generate the schemas' services: tonic server traits and clients in Rust
-        /// (needs `tonic` and `bijoubuf-tonic`), gRPC-web clients in TypeScript. Without
-        /// it, services are left out and a note says which.
+        /// (needs `tonic` and `bijoubuf-tonic`), gRPC-web clients in TypeScript; Go code
+        /// has none. A note says which services are left out.
         #[arg(long)]
         services: bool,
         /// Directory the generated TypeScript `<package>.ts` files are written to (every
@@ -155,8 +156,9 @@ enum Command {
         /// written (protoc's `--retain_options`).
         #[arg(long, requires = "descriptor_set_out")]
         retain_options: bool,
-        /// The .proto files to compile.
-        #[arg(value_name = "FILE.proto", required = true)]
+        /// The .proto files to compile; a directory stands for every .proto file below it
+        /// (and is the include directory when no -I is given).
+        #[arg(value_name = "FILE.proto|DIR", required = true)]
         files: Vec<PathBuf>,
     },
     /// Decode canonical bytes (strictly) and print them as proto3 JSON.
@@ -226,8 +228,8 @@ enum Command {
 /// Import directories.
 #[derive(Debug, Args)]
 struct Includes {
-    /// Directory imports are resolved in (repeatable); defaults to each schema file's
-    /// directory.
+    /// Directory imports are resolved in (repeatable); defaults to each directory named
+    /// and each schema file's directory.
     #[arg(short = 'I', long = "include", value_name = "DIR")]
     include: Vec<PathBuf>,
 }
