@@ -52,7 +52,10 @@
 //!
 //! Services are generated with [`Config::services`]: tonic server traits and clients
 //! over `bijoubuf-tonic`'s codec (the crate then depends on `tonic` and
-//! `bijoubuf-tonic`). Without it a schema's services are left out and the build prints a
+//! `bijoubuf-tonic`), the same code `bijoubuf compile --services` writes. Clients have
+//! `FooClient::connect(addr)`, as `tonic-build`'s do, which needs tonic's `transport`
+//! feature; [`Config::service_transport`]`(false)` leaves it out. Without
+//! [`Config::services`] a schema's services are left out and the build prints a
 //! `cargo:warning` naming them.
 //!
 //! The same steps without the file system, as a runnable check:
@@ -377,7 +380,9 @@ impl Config {
     /// Generate a tonic server trait and client for every `service` (see
     /// [`Options::services`]); the crate then needs `tonic` and `bijoubuf-tonic`. Without
     /// it, a schema's services are not generated and the build prints a
-    /// `cargo:warning` naming them.
+    /// `cargo:warning` naming them. Clients come with `FooClient::connect(addr)`, as
+    /// `tonic-build`'s do and as `bijoubuf compile --services` writes them, which needs
+    /// tonic's `transport` feature; [`Config::service_transport`]`(false)` leaves it out.
     pub fn services(&mut self, enable: bool) -> &mut Self {
         self.options.services(enable);
         self
@@ -389,7 +394,10 @@ impl Config {
         self
     }
 
-    /// See [`Options::service_transport`].
+    /// Whether generated clients get `connect` (on by default; see
+    /// [`Options::service_transport`]): `service_transport(false)` for a crate whose
+    /// `tonic` has no `transport` feature, which then builds clients with
+    /// `FooClient::new(channel)`.
     pub fn service_transport(&mut self, enable: bool) -> &mut Self {
         self.options.service_transport(enable);
         self
