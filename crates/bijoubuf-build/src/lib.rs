@@ -27,6 +27,9 @@
 //! runs the build script (`OUT_DIR` and `TARGET` set) unless
 //! [`Config::cargo_directives`] says otherwise; a build script that prints its own
 //! `rerun-if-changed` lines keeps working, since cargo watches the union.
+//! A rerun removes the files an earlier run of the same call wrote and this one does not
+//! (`common.v1.rs` once no schema imports `common.v1`), so no stale package stays
+//! includable; it never removes a file it did not write (see [`Config::compile_protos`]).
 //! An unknown path given to any option that takes paths ([`Config::borrowed`],
 //! [`Config::preserve_unknown_fields`], the attributes, …) fails the build with
 //! [`Error::Codegen`] naming it (and the close name it probably meant).
@@ -73,6 +76,7 @@
 //! ```
 
 mod fds;
+mod manifest;
 
 use std::ffi::OsString;
 use std::fmt;
@@ -476,6 +480,15 @@ impl Config {
     /// `<package>.rs` per package to the output directory. Returns the paths written
     /// (generated files, then the include file and descriptor set if configured).
     ///
+    /// Files an earlier build of the same `protos` wrote into the output directory and
+    /// this one does not (`common.v1.rs` once no file imports `common.v1`, an include
+    /// file renamed) are removed, so `include_proto!` cannot pick up stale code. What was
+    /// written is listed in `.bijoubuf-build/` in the output directory, one manifest per
+    /// list of `protos`, and only files listed there are ever removed: files of other
+    /// `compile_protos` calls into the same directory, or of other tools, stay. A call
+    /// whose list of `protos` changes starts a new manifest, so files only the old list
+    /// wrote stay until `cargo clean`.
+    ///
     /// # Errors
     /// [`Error::Schema`] with the rendered diagnostics, a codegen or I/O error.
     pub fn compile_protos(
@@ -495,7 +508,7 @@ impl Config {
             rendered: render(&d),
             diagnostics: Box::new(d),
         })?;
-        let written = self.write(&compiled)?;
+        let written = self.write(&compiled, &names)?;
         if self.prints_directives() {
             for line in directives(&compiled, includes) {
                 println!("{line}");
@@ -507,7 +520,9 @@ impl Config {
     /// Generate code for every file of a descriptor set made elsewhere (protoc's
     /// `--descriptor_set_out`, buf, protox), as `prost-build` does. The descriptors are
     /// written back as schema text and checked like source files, so the same rules
-    /// apply; comments and custom options in the set are not carried over.
+    /// apply; comments and custom options in the set are not carried over. Stale files
+    /// are removed as by [`Config::compile_protos`], the set's file names standing for
+    /// the list of `protos`.
     ///
     /// # Errors
     /// [`Error::Descriptor`] for what cannot be expressed as schema text (groups,
@@ -528,7 +543,7 @@ impl Config {
             rendered: render(&d),
             diagnostics: Box::new(d),
         })?;
-        let written = self.write(&compiled)?;
+        let written = self.write(&compiled, &names)?;
         if self.prints_directives() {
             // The set was read by the caller, so only the warnings are said here.
             for line in directives(&compiled, &[] as &[&Path]) {
@@ -538,8 +553,14 @@ impl Config {
         Ok(written)
     }
 
-    /// Generate and write the files for a compiled schema.
-    fn write(&self, compiled: &bijoubuf_schema::Compiled) -> Result<Vec<PathBuf>, Error> {
+    /// Generate and write the files for a compiled schema (of the files `inputs`), then
+    /// remove what the previous build of `inputs` wrote into the output directory and
+    /// this one did not.
+    fn write(
+        &self,
+        compiled: &bijoubuf_schema::Compiled,
+        inputs: &[String],
+    ) -> Result<Vec<PathBuf>, Error> {
         let files = bijoubuf_codegen::generate(&compiled.schema, &self.options)?;
         if let Some(note) = services_note(&compiled.schema, &self.options) {
             // Never dropped silently: cargo shows this line as a build warning.
@@ -573,6 +594,7 @@ impl Config {
             write_if_changed(path, &bytes)?;
             written.push(path.clone());
         }
+        manifest::Manifest::new(&out_dir, inputs).update(&written)?;
         Ok(written)
     }
 }
