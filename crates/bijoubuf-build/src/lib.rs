@@ -9,6 +9,27 @@
 //! types (`u.rs` for a field of type `u.B`): list only the files whose types you want,
 //! and map a package you generate elsewhere with [`Config::extern_path`].
 //!
+//! Include each package in a module per segment of its name, nested, all of them under
+//! one parent module: generated code reaches another package by its path from there
+//! (`shop.v1` names `common.v1.Money` as `super::super::common::v1::Money`), so a
+//! package included anywhere else (`pub mod shop { include_proto!("shop.v1"); }`)
+//! fails with E0433 `too many leading super keywords` at its first type of another
+//! package. A sub-package nests inside its parent's module (`shop.admin` in
+//! `shop::admin`, beside what `shop.rs` holds). For `shop.v1` importing `common.v1`:
+//!
+//! ```ignore
+//! // src/lib.rs
+//! pub mod common {
+//!     pub mod v1 { bijoubuf::include_proto!("common.v1"); }
+//! }
+//! pub mod shop {
+//!     pub mod v1 { bijoubuf::include_proto!("shop.v1"); }
+//! }
+//! // then: shop::v1::Order { total: Some(common::v1::Money { .. }), .. }
+//! ```
+//!
+//! [`Config::include_file`] writes that tree of modules into a file of its own instead.
+//!
 //! Schema errors come back as [`Error::Schema`] with every diagnostic already rendered
 //! (file, line, the offending span underlined, help), so `build.rs` can return the error
 //! with `?` or call `expect` and cargo shows the report. Lint rules warn by default
@@ -242,7 +263,9 @@ impl Config {
     }
 
     /// Also write a file (relative to the output directory) with a module tree that
-    /// includes every generated package: `include!(concat!(env!("OUT_DIR"), "/protos.rs"))`.
+    /// includes every generated package, one module per segment of a package's name
+    /// (the nesting the crate docs describe):
+    /// `include!(concat!(env!("OUT_DIR"), "/protos.rs"))`.
     pub fn include_file(&mut self, name: impl Into<PathBuf>) -> &mut Self {
         self.include_file = Some(name.into());
         self
