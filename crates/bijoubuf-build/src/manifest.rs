@@ -36,7 +36,13 @@ impl Manifest {
         let header = format!(
             "# bijoubuf-build: the files written for {}; the next build of these files\n\
              # removes those it no longer writes.\n",
-            inputs.iter().copied().collect::<Vec<_>>().join(", ")
+            // One line, whatever the names hold: every other line is an entry.
+            inputs
+                .iter()
+                .copied()
+                .collect::<Vec<_>>()
+                .join(", ")
+                .replace(['\n', '\r'], " ")
         );
         Manifest {
             out_dir: out_dir.to_path_buf(),
@@ -158,6 +164,12 @@ mod tests {
         ] {
             assert_eq!(relative(Path::new(bad)), None, "{bad:?}");
         }
+    }
+
+    #[test]
+    fn the_header_is_comments_whatever_the_input_names_hold() {
+        let m = Manifest::new(Path::new("out"), &["a.proto\nshop.rs".into()]);
+        assert!(m.header.lines().all(|l| l.starts_with('#')), "{}", m.header);
     }
 
     #[test]
