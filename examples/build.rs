@@ -29,8 +29,8 @@ fn main() -> Result<(), Box<dyn Error>> {
         .compile_protos(&["signed.proto", "catalog.proto"], &[schemas])?;
 
     // The RPC examples: tonic servers and clients (`services(true)`), with the codec
-    // of `bijoubuf-tonic`. `connect` on clients needs tonic's transport, which the
-    // examples have.
+    // of `bijoubuf-tonic`. Clients get `connect` by default, which needs tonic's
+    // transport feature; the examples have it.
     // The order service shares its request and response types between rpcs, as small
     // services do, so buf's rpc naming rules are off for these two files.
     const RPC_LINTS_OFF: [&str; 5] = [
@@ -46,7 +46,6 @@ fn main() -> Result<(), Box<dyn Error>> {
     }
     config
         .services(true)
-        .service_transport(true)
         .extern_path(".examples.signed.v1", "crate::signed")
         .compile_protos(&["orders.proto", "deposit.proto"], &[schemas])?;
 
@@ -63,7 +62,6 @@ fn main() -> Result<(), Box<dyn Error>> {
     config
         .out_dir(&orders_prost)
         .services(true)
-        .service_transport(true)
         .codec_path("::tonic_prost::ProstCodec")
         .extern_path(".examples.orders.v1", "crate::orders_prost")
         .file_descriptor_set_path(&orders_fds)

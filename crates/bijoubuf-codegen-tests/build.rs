@@ -38,6 +38,12 @@ fn main() -> Result<(), bijoubuf_build::Error> {
                 .join("example.fds"),
         )
         .compile_protos(&["example/v1/envelope.proto"], &[schemas])?;
+    // Two packages, one importing the other, into the same OUT_DIR as the call above
+    // and pulled in with `bijoubuf::include_proto!` in nested modules, as the README
+    // says to.
+    println!("cargo:rerun-if-changed=protos/two_packages");
+    bijoubuf_build::Config::new()
+        .compile_protos(&["shop/v1/order.proto"], &["protos/two_packages"])?;
     // The runtime's test types (crates/bijoubuf/tests/common) as a schema, every type
     // keeping unknown fields as the hand-written ones do.
     let out_dir = std::path::PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets OUT_DIR"));

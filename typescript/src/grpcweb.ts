@@ -171,13 +171,19 @@ export async function* serverStream<I extends object, O extends object>(
     "x-grpc-web": "1",
   };
   let signal = options?.signal;
+  let timeout: AbortSignal | undefined;
   if (options?.timeoutMs !== undefined) {
     headers["grpc-timeout"] = `${Math.max(1, Math.ceil(options.timeoutMs))}m`;
-    const timeout = AbortSignal.timeout(options.timeoutMs);
+    timeout = AbortSignal.timeout(options.timeoutMs);
     signal = signal ? anySignal([signal, timeout]) : timeout;
   }
   const f = t.fetch ?? globalThis.fetch;
-  const res = await f(t.baseUrl.replace(/\/+$/, "") + path, { method: "POST", headers, body, signal });
+  let res: Response;
+  try {
+    res = await f(t.baseUrl.replace(/\/+$/, "") + path, { method: "POST", headers, body, signal });
+  } catch (e) {
+    throw transportFailure(e, options, timeout);
+  }
   const headerMeta = new Map<string, string>();
   res.headers.forEach((v, k) => headerMeta.set(k.toLowerCase(), v));
   // A trailers-only response (an error before any message) has its status in the headers.
@@ -193,7 +199,12 @@ export async function* serverStream<I extends object, O extends object>(
   if (res.body === null) throw new RpcError(Status.INTERNAL, "the response has no body", headerMeta);
   const frames = new FrameReader(res.body.getReader());
   for (;;) {
-    const frame = await frames.next();
+    let frame;
+    try {
+      frame = await frames.next();
+    } catch (e) {
+      throw e instanceof RpcError ? e : transportFailure(e, options, timeout);
+    }
     if (frame === undefined) {
       throw new RpcError(Status.INTERNAL, "the response ended without trailers", headerMeta);
     }
@@ -350,6 +361,29 @@ function httpStatus(http: number): StatusCode {
     default:
       return Status.UNKNOWN;
   }
+}
+
+/**
+ * A call that failed below gRPC-web (no connection, a reset, an abort) as an `RpcError`,
+ * so that callers catch one type: `DEADLINE_EXCEEDED` when the call's timeout fired,
+ * `CANCELLED` when the caller's signal aborted it, else `UNAVAILABLE` with what fetch
+ * said (the original error is the `cause`).
+ */
+function transportFailure(e: unknown, options: CallOptions | undefined, timeout: AbortSignal | undefined): RpcError {
+  let err: RpcError;
+  if (timeout?.aborted) {
+    err = new RpcError(Status.DEADLINE_EXCEEDED, `the call's timeout of ${options?.timeoutMs} ms passed`);
+  } else if (options?.signal?.aborted) {
+    err = new RpcError(Status.CANCELLED, "the call was cancelled by its signal");
+  } else {
+    const what = e instanceof Error ? e.message : String(e);
+    // Node's fetch says "fetch failed" and puts the reason (ECONNREFUSED, …) in `cause`.
+    const inner = (e as { cause?: unknown } | null)?.cause;
+    const cause = inner instanceof Error ? ` (${inner.message})` : "";
+    err = new RpcError(Status.UNAVAILABLE, `the request failed: ${what}${cause}`);
+  }
+  Object.defineProperty(err, "cause", { value: e, enumerable: false, writable: true, configurable: true });
+  return err;
 }
 
 function anySignal(signals: AbortSignal[]): AbortSignal {

@@ -126,3 +126,52 @@ test("a stream cut inside a frame or before the trailers is an error", async () 
     /without trailers/,
   );
 });
+
+test("a call that fails below gRPC-web is an RpcError: unavailable, cancelled, deadline exceeded", async () => {
+  const refused: grpcweb.Transport = {
+    baseUrl: "http://example.test",
+    fetch: (async () => {
+      throw Object.assign(new TypeError("fetch failed"), { cause: new Error("connect ECONNREFUSED 127.0.0.1:9") });
+    }) as typeof fetch,
+  };
+  await assert.rejects(grpcweb.unary(refused, "/conformance.People/Get", Person, Person, ADA), (e: unknown) => {
+    assert.ok(e instanceof RpcError, String(e));
+    assert.equal(e.status, grpcweb.Status.UNAVAILABLE);
+    assert.equal(e.message, "UNAVAILABLE: the request failed: fetch failed (connect ECONNREFUSED 127.0.0.1:9)");
+    assert.ok((e as Error & { cause?: unknown }).cause instanceof TypeError);
+    return true;
+  });
+  // A fetch that waits for its signal, as a real one does.
+  const hanging: grpcweb.Transport = {
+    baseUrl: "http://example.test",
+    fetch: ((_url: string, init: RequestInit) =>
+      new Promise((_, reject) => {
+        init.signal?.addEventListener("abort", () => reject(init.signal?.reason), { once: true });
+      })) as typeof fetch,
+  };
+  await assert.rejects(
+    grpcweb.unary(hanging, "/conformance.People/Get", Person, Person, ADA, { timeoutMs: 5 }),
+    (e: unknown) => e instanceof RpcError && e.status === grpcweb.Status.DEADLINE_EXCEEDED,
+  );
+  const c = new AbortController();
+  const call = grpcweb.unary(hanging, "/conformance.People/Get", Person, Person, ADA, { signal: c.signal });
+  c.abort();
+  await assert.rejects(call, (e: unknown) => e instanceof RpcError && e.status === grpcweb.Status.CANCELLED);
+  // A body that breaks off mid-stream.
+  const broken: grpcweb.Transport = {
+    baseUrl: "http://example.test",
+    fetch: (async () =>
+      new Response(
+        new ReadableStream<Uint8Array>({
+          pull(ctl) {
+            ctl.error(new TypeError("terminated"));
+          },
+        }),
+        { status: 200, headers: { "content-type": "application/grpc-web" } },
+      )) as typeof fetch,
+  };
+  await assert.rejects(
+    grpcweb.unary(broken, "/conformance.People/Get", Person, Person, ADA),
+    (e: unknown) => e instanceof RpcError && e.status === grpcweb.Status.UNAVAILABLE && e.message.includes("terminated"),
+  );
+});

@@ -9,6 +9,27 @@
 //! types (`u.rs` for a field of type `u.B`): list only the files whose types you want,
 //! and map a package you generate elsewhere with [`Config::extern_path`].
 //!
+//! Include each package in a module per segment of its name, nested, all of them under
+//! one parent module: generated code reaches another package by its path from there
+//! (`shop.v1` names `common.v1.Money` as `super::super::common::v1::Money`), so a
+//! package included anywhere else (`pub mod shop { include_proto!("shop.v1"); }`)
+//! fails with E0433 `too many leading super keywords` at its first type of another
+//! package. A sub-package nests inside its parent's module (`shop.admin` in
+//! `shop::admin`, beside what `shop.rs` holds). For `shop.v1` importing `common.v1`:
+//!
+//! ```ignore
+//! // src/lib.rs
+//! pub mod common {
+//!     pub mod v1 { bijoubuf::include_proto!("common.v1"); }
+//! }
+//! pub mod shop {
+//!     pub mod v1 { bijoubuf::include_proto!("shop.v1"); }
+//! }
+//! // then: shop::v1::Order { total: Some(common::v1::Money { .. }), .. }
+//! ```
+//!
+//! [`Config::include_file`] writes that tree of modules into a file of its own instead.
+//!
 //! Schema errors come back as [`Error::Schema`] with every diagnostic already rendered
 //! (file, line, the offending span underlined, help), so `build.rs` can return the error
 //! with `?` or call `expect` and cargo shows the report. Lint rules warn by default
@@ -27,6 +48,9 @@
 //! runs the build script (`OUT_DIR` and `TARGET` set) unless
 //! [`Config::cargo_directives`] says otherwise; a build script that prints its own
 //! `rerun-if-changed` lines keeps working, since cargo watches the union.
+//! A rerun removes the files an earlier run of the same call wrote and this one does not
+//! (`common.v1.rs` once no schema imports `common.v1`), so no stale package stays
+//! includable; it never removes a file it did not write (see [`Config::compile_protos`]).
 //! An unknown path given to any option that takes paths ([`Config::borrowed`],
 //! [`Config::preserve_unknown_fields`], the attributes, …) fails the build with
 //! [`Error::Codegen`] naming it (and the close name it probably meant).
@@ -52,7 +76,10 @@
 //!
 //! Services are generated with [`Config::services`]: tonic server traits and clients
 //! over `bijoubuf-tonic`'s codec (the crate then depends on `tonic` and
-//! `bijoubuf-tonic`). Without it a schema's services are left out and the build prints a
+//! `bijoubuf-tonic`), the same code `bijoubuf compile --services` writes. Clients have
+//! `FooClient::connect(addr)`, as `tonic-build`'s do, which needs tonic's `transport`
+//! feature; [`Config::service_transport`]`(false)` leaves it out. Without
+//! [`Config::services`] a schema's services are left out and the build prints a
 //! `cargo:warning` naming them.
 //!
 //! The same steps without the file system, as a runnable check:
@@ -70,6 +97,7 @@
 //! ```
 
 mod fds;
+mod manifest;
 
 use std::ffi::OsString;
 use std::fmt;
@@ -235,7 +263,9 @@ impl Config {
     }
 
     /// Also write a file (relative to the output directory) with a module tree that
-    /// includes every generated package: `include!(concat!(env!("OUT_DIR"), "/protos.rs"))`.
+    /// includes every generated package, one module per segment of a package's name
+    /// (the nesting the crate docs describe):
+    /// `include!(concat!(env!("OUT_DIR"), "/protos.rs"))`.
     pub fn include_file(&mut self, name: impl Into<PathBuf>) -> &mut Self {
         self.include_file = Some(name.into());
         self
@@ -377,7 +407,9 @@ impl Config {
     /// Generate a tonic server trait and client for every `service` (see
     /// [`Options::services`]); the crate then needs `tonic` and `bijoubuf-tonic`. Without
     /// it, a schema's services are not generated and the build prints a
-    /// `cargo:warning` naming them.
+    /// `cargo:warning` naming them. Clients come with `FooClient::connect(addr)`, as
+    /// `tonic-build`'s do and as `bijoubuf compile --services` writes them, which needs
+    /// tonic's `transport` feature; [`Config::service_transport`]`(false)` leaves it out.
     pub fn services(&mut self, enable: bool) -> &mut Self {
         self.options.services(enable);
         self
@@ -389,7 +421,10 @@ impl Config {
         self
     }
 
-    /// See [`Options::service_transport`].
+    /// Whether generated clients get `connect` (on by default; see
+    /// [`Options::service_transport`]): `service_transport(false)` for a crate whose
+    /// `tonic` has no `transport` feature, which then builds clients with
+    /// `FooClient::new(channel)`.
     pub fn service_transport(&mut self, enable: bool) -> &mut Self {
         self.options.service_transport(enable);
         self
@@ -468,6 +503,15 @@ impl Config {
     /// `<package>.rs` per package to the output directory. Returns the paths written
     /// (generated files, then the include file and descriptor set if configured).
     ///
+    /// Files an earlier build of the same `protos` wrote into the output directory and
+    /// this one does not (`common.v1.rs` once no file imports `common.v1`, an include
+    /// file renamed) are removed, so `include_proto!` cannot pick up stale code. What was
+    /// written is listed in `.bijoubuf-build/` in the output directory, one manifest per
+    /// list of `protos`, and only files listed there are ever removed: files of other
+    /// `compile_protos` calls into the same directory, or of other tools, stay. A call
+    /// whose list of `protos` changes starts a new manifest, so files only the old list
+    /// wrote stay until `cargo clean`.
+    ///
     /// # Errors
     /// [`Error::Schema`] with the rendered diagnostics, a codegen or I/O error.
     pub fn compile_protos(
@@ -487,7 +531,7 @@ impl Config {
             rendered: render(&d),
             diagnostics: Box::new(d),
         })?;
-        let written = self.write(&compiled)?;
+        let written = self.write(&compiled, &names)?;
         if self.prints_directives() {
             for line in directives(&compiled, includes) {
                 println!("{line}");
@@ -499,7 +543,9 @@ impl Config {
     /// Generate code for every file of a descriptor set made elsewhere (protoc's
     /// `--descriptor_set_out`, buf, protox), as `prost-build` does. The descriptors are
     /// written back as schema text and checked like source files, so the same rules
-    /// apply; comments and custom options in the set are not carried over.
+    /// apply; comments and custom options in the set are not carried over. Stale files
+    /// are removed as by [`Config::compile_protos`], the set's file names standing for
+    /// the list of `protos`.
     ///
     /// # Errors
     /// [`Error::Descriptor`] for what cannot be expressed as schema text (groups,
@@ -520,7 +566,7 @@ impl Config {
             rendered: render(&d),
             diagnostics: Box::new(d),
         })?;
-        let written = self.write(&compiled)?;
+        let written = self.write(&compiled, &names)?;
         if self.prints_directives() {
             // The set was read by the caller, so only the warnings are said here.
             for line in directives(&compiled, &[] as &[&Path]) {
@@ -530,8 +576,14 @@ impl Config {
         Ok(written)
     }
 
-    /// Generate and write the files for a compiled schema.
-    fn write(&self, compiled: &bijoubuf_schema::Compiled) -> Result<Vec<PathBuf>, Error> {
+    /// Generate and write the files for a compiled schema (of the files `inputs`), then
+    /// remove what the previous build of `inputs` wrote into the output directory and
+    /// this one did not.
+    fn write(
+        &self,
+        compiled: &bijoubuf_schema::Compiled,
+        inputs: &[String],
+    ) -> Result<Vec<PathBuf>, Error> {
         let files = bijoubuf_codegen::generate(&compiled.schema, &self.options)?;
         if let Some(note) = services_note(&compiled.schema, &self.options) {
             // Never dropped silently: cargo shows this line as a build warning.
@@ -565,6 +617,7 @@ impl Config {
             write_if_changed(path, &bytes)?;
             written.push(path.clone());
         }
+        manifest::Manifest::new(&out_dir, inputs).update(&written)?;
         Ok(written)
     }
 }

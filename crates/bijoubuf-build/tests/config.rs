@@ -233,3 +233,30 @@ fn a_schema_error_past_column_65535_is_rendered() {
     assert!(text.contains("long.proto:1:70031"), "{text}");
     assert!(text.len() < 4_000, "{} bytes", text.len());
 }
+
+#[test]
+fn service_clients_have_connect_unless_transport_is_turned_off() {
+    // Regression: build.rs clients had no `connect` (E0599) while `bijoubuf compile
+    // --services` wrote it, though the README promises one shape for both.
+    let dir = scratch("services-transport");
+    std::fs::write(
+        dir.join("orders.proto"),
+        "syntax = \"proto3\"; package shop.v1; message Order { uint64 id = 1; }\n\
+         service OrderService { rpc Get(Order) returns (Order); }",
+    )
+    .unwrap();
+    let generated = |config: &mut Config| {
+        config
+            .out_dir(&dir)
+            .cargo_directives(false)
+            .compile_protos(&["orders.proto"], &[&dir])
+            .unwrap();
+        std::fs::read_to_string(dir.join("shop.v1.rs")).unwrap()
+    };
+    let text = generated(Config::new().services(true));
+    assert!(text.contains("pub struct OrderServiceClient"), "{text}");
+    assert!(text.contains("pub async fn connect"), "{text}");
+    let text = generated(Config::new().services(true).service_transport(false));
+    assert!(text.contains("pub struct OrderServiceClient"), "{text}");
+    assert!(!text.contains("pub async fn connect"), "{text}");
+}

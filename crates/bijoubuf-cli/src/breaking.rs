@@ -7,7 +7,7 @@ use std::io::{IsTerminal, Write as _};
 use std::path::{Path, PathBuf};
 
 use bijoubuf_breaking::counterexample::{Counterexample, Outcome, counterexample};
-use bijoubuf_breaking::{Category, CheckError, Config, Finding, Old, Severity, Side};
+use bijoubuf_breaking::{Category, CheckError, Config, Finding, Old, Rule, Severity, Side};
 use bijoubuf_reflect::DescriptorPool;
 use bijoubuf_schema::Schema;
 use clap::{Args, ValueEnum};
@@ -115,13 +115,55 @@ enum Format {
 /// The old side once read.
 enum OldSide {
     Schema(Schema),
-    Set(prost_types::FileDescriptorSet),
+    /// A descriptor set, and the full names of the types of the built-in files added to
+    /// it (see `schema::add_well_known_imports`).
+    Set(prost_types::FileDescriptorSet, Vec<String>),
+}
+
+/// The full names of the messages and enums `file` declares, nested ones included.
+fn declared_types(file: &prost_types::FileDescriptorProto) -> Vec<String> {
+    fn message(m: &prost_types::DescriptorProto, prefix: &str, out: &mut Vec<String>) {
+        let name = format!("{prefix}{}", m.name());
+        for e in &m.enum_type {
+            out.push(format!("{name}.{}", e.name()));
+        }
+        for n in &m.nested_type {
+            message(n, &format!("{name}."), out);
+        }
+        out.push(name);
+    }
+    let prefix = match file.package() {
+        "" => String::new(),
+        p => format!("{p}."),
+    };
+    let mut out: Vec<String> = file
+        .enum_type
+        .iter()
+        .map(|e| format!("{prefix}{}", e.name()))
+        .collect();
+    for m in &file.message_type {
+        message(m, &prefix, &mut out);
+    }
+    out
+}
+
+/// Whether `f` only says that a type of a built-in file the CLI added to the old set is
+/// missing from the new side: that file was not part of the old schema as written, so
+/// it is not compared, as the imports of old `.proto` files are not.
+fn about_added_builtin(f: &Finding, added: &[String]) -> bool {
+    let kind = match f.rule {
+        Rule::MessageRemoved => "message",
+        Rule::EnumRemoved => "enum",
+        _ => return false,
+    };
+    added
+        .iter()
+        .any(|name| f.message == format!("{kind} {name} is removed"))
 }
 
 pub(crate) fn run(args: &BreakingArgs) -> Result<(), Failure> {
     let old = read_old(args)?;
-    let (new_includes, new_files) = proto_files(&args.new, &args.include)?;
-    let new = schema::compile(&new_includes, &LintArgs::off(), &new_files)?.schema;
+    let new = schema::compile(&args.include, &LintArgs::off(), &args.new)?.schema;
     let config = args
         .rename
         .iter()
@@ -131,15 +173,24 @@ pub(crate) fn run(args: &BreakingArgs) -> Result<(), Failure> {
             bijoubuf_breaking::check_with(Old::Schema(s), &new, &config),
             DescriptorPool::new(s),
         ),
-        OldSide::Set(set) => (
-            bijoubuf_breaking::check_with(Old::DescriptorSet(set), &new, &config),
+        OldSide::Set(set, added) => (
+            bijoubuf_breaking::check_with(Old::DescriptorSet(set), &new, &config).map(|fs| {
+                fs.into_iter()
+                    .filter(|f| !about_added_builtin(f, added))
+                    .collect()
+            }),
             DescriptorPool::from_file_descriptor_set(set)
-                .map_err(|e| Failure::Usage(format!("{}: {e}", args.against.display())))?,
+                .map_err(|e| schema::descriptor_set_failure(&args.against, set, e))?,
         ),
     };
-    let findings = findings.map_err(|e| match e {
-        CheckError::Descriptors(e) => Failure::Usage(format!("{}: {e}", args.against.display())),
-        e => Failure::Usage(format!("--{e}")),
+    let findings = findings.map_err(|e| match (e, &old) {
+        (CheckError::Descriptors(e), OldSide::Set(set, _)) => {
+            schema::descriptor_set_failure(&args.against, set, e)
+        }
+        (CheckError::Descriptors(e), OldSide::Schema(_)) => {
+            Failure::Usage(format!("{}: {e}", args.against.display()))
+        }
+        (e, _) => Failure::Usage(format!("--{e}")),
     })?;
     let categories: Vec<Category> = args.categories.iter().map(|&c| c.into()).collect();
     let findings = bijoubuf_breaking::filter(findings, &categories);
@@ -180,21 +231,29 @@ fn read_old(args: &BreakingArgs) -> Result<OldSide, Failure> {
         } else {
             args.against_include.clone()
         };
-        let (includes, files) = proto_files(std::slice::from_ref(path), &includes)?;
+        let paths = std::slice::from_ref(path);
         return Ok(OldSide::Schema(
-            schema::compile(&includes, &LintArgs::off(), &files)?.schema,
+            schema::compile(&includes, &LintArgs::off(), paths)?.schema,
         ));
     }
     let bytes = std::fs::read(path)
         .map_err(|e| Failure::Usage(format!("cannot read {}: {e}", path.display())))?;
-    prost_types::FileDescriptorSet::decode(bytes.as_slice())
-        .map(OldSide::Set)
-        .map_err(|e| {
-            Failure::Usage(format!(
-                "{} is neither a .proto file, a directory, nor a FileDescriptorSet: {e}",
-                path.display()
-            ))
-        })
+    let mut set = prost_types::FileDescriptorSet::decode(bytes.as_slice()).map_err(|e| {
+        Failure::Usage(format!(
+            "{} is neither a .proto file, a directory, nor a FileDescriptorSet: {e}",
+            path.display()
+        ))
+    })?;
+    // As `verify --descriptor-set` reads it: a set written without its imports still
+    // finds the well-known types.
+    let added = schema::add_well_known_imports(&mut set);
+    let types = set
+        .file
+        .iter()
+        .filter(|f| added.iter().any(|a| a == f.name()))
+        .flat_map(declared_types)
+        .collect();
+    Ok(OldSide::Set(set, types))
 }
 
 fn parent(path: &Path) -> PathBuf {
@@ -202,54 +261,6 @@ fn parent(path: &Path) -> PathBuf {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
     }
-}
-
-/// The .proto files named or found (recursively, sorted) in the directories named; a
-/// directory is its own include directory when no `-I` is given.
-fn proto_files(
-    paths: &[PathBuf],
-    includes: &[PathBuf],
-) -> Result<(Vec<PathBuf>, Vec<PathBuf>), Failure> {
-    let mut files = Vec::new();
-    let mut dirs = includes.to_vec();
-    for p in paths {
-        if p.is_dir() {
-            if includes.is_empty() && !dirs.contains(p) {
-                dirs.push(p.clone());
-            }
-            let before = files.len();
-            walk(p, &mut files)?;
-            files[before..].sort();
-        } else {
-            if includes.is_empty() {
-                let d = parent(p);
-                if !dirs.contains(&d) {
-                    dirs.push(d);
-                }
-            }
-            files.push(p.clone());
-        }
-    }
-    if files.is_empty() {
-        return Err(Failure::Usage("no .proto files found".into()));
-    }
-    Ok((dirs, files))
-}
-
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), Failure> {
-    let entries = std::fs::read_dir(dir)
-        .map_err(|e| Failure::Usage(format!("cannot read {}: {e}", dir.display())))?;
-    for entry in entries {
-        let path = entry
-            .map_err(|e| Failure::Usage(format!("cannot read {}: {e}", dir.display())))?
-            .path();
-        if path.is_dir() {
-            walk(&path, out)?;
-        } else if path.extension().is_some_and(|e| e == "proto") {
-            out.push(path);
-        }
-    }
-    Ok(())
 }
 
 fn human(shown: &[(Finding, Option<Counterexample>)]) -> String {

@@ -48,24 +48,47 @@ pub(crate) fn generate_ts(schema: &Schema, runtime: &str, services: bool) -> Vec
 }
 
 /// `(path, source)` for every package of the schema but google.protobuf, as Go in the
-/// directory whose import path is `module`.
-pub(crate) fn generate_go(schema: &Schema, module: &str) -> Vec<(String, String)> {
+/// directory whose import path is `module`; `by_go_package` lays packages out by their
+/// files' `option go_package`.
+pub(crate) fn generate_go(
+    schema: &Schema,
+    module: &str,
+    by_go_package: bool,
+) -> Result<Vec<(String, String)>, Failure> {
     let mut options = bijoubuf_codegen_go::Options::new();
     options.module(module);
-    bijoubuf_codegen_go::generate(schema, &options)
+    if by_go_package {
+        options.go_package_layout(schema).map_err(|e| {
+            sayln!("error[{}]: {e}", e.code());
+            Failure::Refused
+        })?;
+    }
+    Ok(bijoubuf_codegen_go::generate(schema, &options)
         .into_iter()
         .map(|f| (f.name, f.content))
-        .collect()
+        .collect())
 }
 
-/// Says on stderr which services `compile` left out, so none is dropped silently.
-pub(crate) fn note_services(schema: &Schema) {
+/// Says on stderr which services `compile` left out, so none is dropped silently:
+/// `--services` not given for Rust or TypeScript, and Go, which has no
+/// services whatever the flags say.
+pub(crate) fn note_services(schema: &Schema, rust_or_ts_without_services: bool, go: bool) {
     let names = bijoubuf_codegen::service_names(schema);
-    if !names.is_empty() {
+    if names.is_empty() {
+        return;
+    }
+    let services = format!(
+        "service{} {}",
+        if names.len() == 1 { "" } else { "s" },
+        names.join(", ")
+    );
+    if rust_or_ts_without_services {
+        sayln!("note: {services} not generated; pass --services for servers and clients");
+    }
+    if go {
         sayln!(
-            "note: service{} {} not generated; pass --services for servers and clients",
-            if names.len() == 1 { "" } else { "s" },
-            names.join(", ")
+            "note: {services} not generated in Go: the Go generator writes no services \
+             (--services covers Rust and TypeScript)"
         );
     }
 }

@@ -27,6 +27,7 @@ pub(crate) fn run(cmd: Command) -> Result<(), Failure> {
             ts_runtime,
             go_out,
             go_module,
+            go_layout,
             descriptor_set_out,
             include_imports,
             include_source_info,
@@ -41,9 +42,13 @@ pub(crate) fn run(cmd: Command) -> Result<(), Failure> {
                 rust_dispatch: &rust_dispatch,
                 services,
                 ts: ts_out.as_deref().map(|dir| (dir, ts_runtime.as_str())),
-                go: go_out
-                    .as_deref()
-                    .map(|dir| (dir, go_module.as_deref().unwrap_or_default())),
+                go: go_out.as_deref().map(|dir| {
+                    (
+                        dir,
+                        go_module.as_deref().unwrap_or_default(),
+                        go_layout == Some(crate::GoLayout::GoPackage),
+                    )
+                }),
                 descriptor_set: descriptor_set_out.as_deref().map(|path| {
                     let flags = bijoubuf_schema::DescriptorSetOptions {
                         include_imports,
@@ -119,8 +124,9 @@ struct Outputs<'a> {
     /// Generate services (Rust servers and clients, TypeScript clients).
     services: bool,
     ts: Option<(&'a Path, &'a str)>,
-    /// The Go output directory and its import path.
-    go: Option<(&'a Path, &'a str)>,
+    /// The Go output directory, its import path, and whether packages are laid out by
+    /// `option go_package`.
+    go: Option<(&'a Path, &'a str, bool)>,
     /// The file, and protoc's flags for what goes in it.
     descriptor_set: Option<(&'a Path, bijoubuf_schema::DescriptorSetOptions)>,
 }
@@ -171,9 +177,10 @@ fn compile(
             &mut written,
         )?;
     }
-    if let Some((dir, module)) = outputs.go {
+    if let Some((dir, module, by_go_package)) = outputs.go {
         // Go files go in one directory per package: create each.
-        for (name, content) in crate::codegen::generate_go(&compiled.schema, module) {
+        for (name, content) in crate::codegen::generate_go(&compiled.schema, module, by_go_package)?
+        {
             let path = dir.join(&name);
             if let Some(parent) = path.parent() {
                 std::fs::create_dir_all(parent).map_err(|e| {
@@ -185,10 +192,11 @@ fn compile(
             written.push(path.display().to_string());
         }
     }
-    if (outputs.rust.is_some() || outputs.ts.is_some() || outputs.go.is_some()) && !outputs.services
-    {
-        crate::codegen::note_services(&compiled.schema);
-    }
+    crate::codegen::note_services(
+        &compiled.schema,
+        (outputs.rust.is_some() || outputs.ts.is_some()) && !outputs.services,
+        outputs.go.is_some(),
+    );
     let descriptor_set_out = outputs.descriptor_set;
     if let Some((path, flags)) = descriptor_set_out {
         // Byte for byte what protoc writes with the same flags.
@@ -338,7 +346,8 @@ fn verify(t: &Target, input: &BinaryInput, limits: &Limits) -> Result<(), Failur
         ));
     }
     let hash = blake3::hash(&input.bytes);
-    out(format!("ok {} bytes blake3:{}\n", input.bytes.len(), hash.to_hex()).as_bytes())
+    let size = report::count(input.bytes.len() as u64, "byte");
+    out(format!("ok {size} blake3:{}\n", hash.to_hex()).as_bytes())
 }
 
 fn decode_raw(input: &BinaryInput) -> Result<(), Failure> {

@@ -32,7 +32,7 @@ mod stream;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 
 const EXAMPLES: &str = "\
 Examples:
@@ -54,6 +54,15 @@ Exit status: 0 success, 1 input or schema refused, 2 usage error.";
 
 /// Check schemas, generate code, and decode, encode and verify canonical bijoubuf
 /// messages.
+/// `compile --go-layout`: where the Go packages are written and imported from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum GoLayout {
+    /// Proto package `a.b` is Go package `b` in `DIR/a/b`.
+    ProtoPackage,
+    /// Each file's `option go_package` says.
+    GoPackage,
+}
+
 #[derive(Debug, Parser)]
 #[command(name = "bijoubuf", version, after_help = EXAMPLES)]
 struct Cli {
@@ -70,8 +79,9 @@ enum Command {
         includes: Includes,
         #[command(flatten)]
         lints: LintArgs,
-        /// The .proto files to check.
-        #[arg(value_name = "FILE.proto", required = true)]
+        /// The .proto files to check; a directory stands for every .proto file below it
+        /// (and is the include directory when no -I is given).
+        #[arg(value_name = "FILE.proto|DIR", required = true)]
         files: Vec<PathBuf>,
     },
     /// Generate Rust, TypeScript and/or Go code (and optionally a FileDescriptorSet) from schemas.
@@ -100,8 +110,8 @@ enum Command {
         #[arg(long, value_name = "PATH", requires = "rust_out")]
         rust_dispatch: Vec<String>,
         /// Also generate the schemas' services: tonic server traits and clients in Rust
-        /// (needs `tonic` and `bijoubuf-tonic`), gRPC-web clients in TypeScript. Without
-        /// it, services are left out and a note says which.
+        /// (needs `tonic` and `bijoubuf-tonic`), gRPC-web clients in TypeScript; Go code
+        /// has none. A note says which services are left out.
         #[arg(long)]
         services: bool,
         /// Directory the generated TypeScript `<package>.ts` files are written to (every
@@ -125,6 +135,12 @@ enum Command {
         /// `PATH/a/b`).
         #[arg(long, value_name = "PATH", requires = "go_out")]
         go_module: Option<String>,
+        /// Where Go packages go: `proto-package` (the default: proto package `a.b` in
+        /// `DIR/a/b`) or `go-package` (each file's `option go_package`, as protoc-gen-go
+        /// with `module=`: `PATH` less the --go-module prefix, a `PATH` outside it under
+        /// `DIR/PATH`; a package without the option keeps the default).
+        #[arg(long, value_enum, value_name = "LAYOUT", requires = "go_out")]
+        go_layout: Option<GoLayout>,
         /// Also write the schemas as an encoded protobuf FileDescriptorSet, byte for byte
         /// what `protoc -o FILE` writes with the same flags.
         #[arg(long, value_name = "FILE")]
@@ -140,8 +156,9 @@ enum Command {
         /// written (protoc's `--retain_options`).
         #[arg(long, requires = "descriptor_set_out")]
         retain_options: bool,
-        /// The .proto files to compile.
-        #[arg(value_name = "FILE.proto", required = true)]
+        /// The .proto files to compile; a directory stands for every .proto file below it
+        /// (and is the include directory when no -I is given).
+        #[arg(value_name = "FILE.proto|DIR", required = true)]
         files: Vec<PathBuf>,
     },
     /// Decode canonical bytes (strictly) and print them as proto3 JSON.
@@ -211,8 +228,8 @@ enum Command {
 /// Import directories.
 #[derive(Debug, Args)]
 struct Includes {
-    /// Directory imports are resolved in (repeatable); defaults to each schema file's
-    /// directory.
+    /// Directory imports are resolved in (repeatable); defaults to each directory named
+    /// and each schema file's directory.
     #[arg(short = 'I', long = "include", value_name = "DIR")]
     include: Vec<PathBuf>,
 }

@@ -95,8 +95,8 @@ fn record(buf: &[u8], pos: &mut usize, end: usize, prev: u64) -> Result<Record, 
                     code: "truncated",
                     offset: len_at,
                     message: format!(
-                        "a length of {len} runs past the end ({} bytes left)",
-                        end - *pos
+                        "a length of {len} runs past the end ({} left)",
+                        crate::report::count((end - *pos) as u64, "byte")
                     ),
                 });
             }

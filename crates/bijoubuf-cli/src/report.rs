@@ -6,6 +6,12 @@ use std::fmt::Write as _;
 /// Bytes per hexdump row.
 const ROW: usize = 16;
 
+/// `n` and the noun, plural unless `n` is 1: `1 byte`, `0 bytes`, `2 messages`.
+pub(crate) fn count(n: impl Into<u64>, noun: &str) -> String {
+    let n = n.into();
+    format!("{n} {noun}{}", if n == 1 { "" } else { "s" })
+}
+
 /// The report for a refusal with SPEC code `code` at byte `offset` of `input`.
 pub(crate) fn refusal(
     code: &str,
@@ -23,8 +29,8 @@ pub(crate) fn refusal(
     };
     let _ = writeln!(
         s,
-        "  offset: {offset} (0x{offset:x}) of {input_name}, {} bytes{at_end}",
-        input.len()
+        "  offset: {offset} (0x{offset:x}) of {input_name}, {}{at_end}",
+        count(input.len() as u64, "byte")
     );
     if !path.is_empty() {
         let _ = writeln!(s, "  path:   {path}");

@@ -9,21 +9,24 @@ use miette::{GraphicalReportHandler, GraphicalTheme};
 
 use crate::{Failure, LintArgs};
 
-/// The include directories and the import names of `files`.
+/// The include directories and the import names of the files `paths` name.
 ///
-/// With no `-I`, each file's own directory is an include directory. A file is named
-/// by its path relative to the first include directory that contains it; a relative
-/// path that names no file from the working directory is looked up in the include
-/// directories, as protoc does, and a built-in file's name
-/// (`google/protobuf/compiler/plugin.proto`) that names no file is taken as it is.
+/// A directory stands for every `.proto` file below it, in sorted order, as buf reads a
+/// module's directory. With no `-I`, each directory named is an include directory, and
+/// each file's own directory. A file is named by its path relative to the first include
+/// directory that contains it; a relative path that names no file from the working
+/// directory is looked up in the include directories, as protoc does, and a built-in
+/// file's name (`google/protobuf/compiler/plugin.proto`) that names no file is taken as
+/// it is.
 pub(crate) fn resolve(
     includes: &[PathBuf],
-    files: &[PathBuf],
+    paths: &[PathBuf],
 ) -> Result<(Vec<PathBuf>, Vec<String>), Failure> {
     let mut dirs: Vec<PathBuf> = includes.to_vec();
     if dirs.is_empty() {
-        for f in files.iter().filter(|f| !builtin_name(f)) {
+        for f in paths.iter().filter(|f| !builtin_name(f)) {
             let dir = match f.parent() {
+                _ if f.is_dir() => f.clone(),
                 Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
                 _ => PathBuf::from("."),
             };
@@ -32,6 +35,7 @@ pub(crate) fn resolve(
             }
         }
     }
+    let files = expand_directories(paths)?;
     let canon_dirs: Vec<(PathBuf, PathBuf)> = dirs
         .iter()
         .map(|d| {
@@ -41,7 +45,7 @@ pub(crate) fn resolve(
         })
         .collect::<Result<_, _>>()?;
     let mut names = Vec::new();
-    for f in files {
+    for f in &files {
         // As protoc does: a file it bundles is found without an include directory
         // (`google/protobuf/compiler/plugin.proto`), so its types can be generated.
         if builtin_name(f) {
@@ -106,6 +110,45 @@ pub(crate) fn resolve(
         names.push(name);
     }
     Ok((dirs, names))
+}
+
+/// `paths` with each directory replaced by the `.proto` files below it (sorted); a
+/// directory without any is refused, naming it.
+fn expand_directories(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Failure> {
+    let mut files = Vec::new();
+    for p in paths {
+        if !p.is_dir() {
+            files.push(p.clone());
+            continue;
+        }
+        let before = files.len();
+        walk(p, &mut files)?;
+        if files.len() == before {
+            return Err(Failure::Usage(format!(
+                "no .proto files in the directory {}: name .proto files, or a directory \
+                 with .proto files below it",
+                p.display()
+            )));
+        }
+        files[before..].sort();
+    }
+    Ok(files)
+}
+
+/// The `.proto` files below `dir`, in no particular order. Links to directories are not
+/// followed, so that a link to a parent cannot make the walk endless.
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), Failure> {
+    let cannot = |e: std::io::Error| Failure::Usage(format!("cannot read {}: {e}", dir.display()));
+    for entry in std::fs::read_dir(dir).map_err(cannot)? {
+        let entry = entry.map_err(cannot)?;
+        let path = entry.path();
+        if entry.file_type().map_err(cannot)?.is_dir() {
+            walk(&path, out)?;
+        } else if path.extension().is_some_and(|e| e == "proto") && path.is_file() {
+            out.push(path);
+        }
+    }
+    Ok(())
 }
 
 /// As protoc does for a relative path to a file outside every include directory: the
@@ -265,7 +308,7 @@ pub(crate) fn message(
             }
             add_well_known_imports(&mut set);
             DescriptorPool::from_file_descriptor_set(&set)
-                .map_err(|e| Failure::Usage(format!("{}: {e}", path.display())))?
+                .map_err(|e| descriptor_set_failure(path, &set, e))?
         }
     };
     let source = match (schemas, descriptor_set) {
@@ -274,6 +317,12 @@ pub(crate) fn message(
         _ => "the schema".to_string(),
     };
     pool.message(name).ok_or_else(|| {
+        if pool.enumeration(name).is_some() {
+            return Failure::Usage(format!(
+                "{source} defines {name} as an enum, not a message: --type names the message \
+                 type of the bytes"
+            ));
+        }
         let mut known: Vec<String> = pool
             .messages()
             .filter(|m| !m.is_map_entry() && !m.full_name().starts_with("google.protobuf."))
@@ -297,7 +346,8 @@ pub(crate) fn message(
 /// A set written without its imports (`protoc --descriptor_set_out` without
 /// `--include_imports`, `bijoubuf compile --descriptor-set-out`) still names the
 /// well-known types; the compiler's built-in copies of those files are added, first.
-fn add_well_known_imports(set: &mut prost_types::FileDescriptorSet) {
+/// Returns the names of the files added.
+pub(crate) fn add_well_known_imports(set: &mut prost_types::FileDescriptorSet) -> Vec<String> {
     let missing: Vec<String> = set
         .file
         .iter()
@@ -307,14 +357,47 @@ fn add_well_known_imports(set: &mut prost_types::FileDescriptorSet) {
         .cloned()
         .collect();
     if missing.is_empty() {
-        return;
+        return Vec::new();
     }
-    if let Ok(compiled) = Compiler::new().compile(&missing) {
-        let mut files = compiled.schema.file_descriptor_set_with_imports().file;
-        files.retain(|f| !set.file.iter().any(|g| g.name == f.name));
-        files.append(&mut set.file);
-        set.file = files;
-    }
+    let Ok(compiled) = Compiler::new().compile(&missing) else {
+        return Vec::new();
+    };
+    let mut files = compiled.schema.file_descriptor_set_with_imports().file;
+    files.retain(|f| !set.file.iter().any(|g| g.name == f.name));
+    let added = files.iter().map(|f| f.name().to_string()).collect();
+    files.append(&mut set.file);
+    set.file = files;
+    added
+}
+
+/// The usage error for a descriptor set read from `path` that cannot be used; when
+/// files of the set import files it lacks (other than the built-in ones, added by
+/// [`add_well_known_imports`]), a hint says to write it with its imports.
+pub(crate) fn descriptor_set_failure(
+    path: &Path,
+    set: &prost_types::FileDescriptorSet,
+    e: impl std::fmt::Display,
+) -> Failure {
+    let mut missing: Vec<&str> = set
+        .file
+        .iter()
+        .flat_map(|f| f.dependency.iter())
+        .filter(|d| !set.file.iter().any(|f| f.name() == d.as_str()))
+        .map(String::as_str)
+        .collect();
+    missing.sort_unstable();
+    missing.dedup();
+    let hint = if missing.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "; the set lacks the imported file{} {}: write it with its imports \
+             (`bijoubuf compile --include-imports`, protoc's `--include_imports`)",
+            if missing.len() == 1 { "" } else { "s" },
+            missing.join(", ")
+        )
+    };
+    Failure::Usage(format!("{}: {e}{hint}", path.display()))
 }
 
 /// Every warning and error, rendered with miette (colour only on a terminal).

@@ -130,7 +130,9 @@ pub(crate) fn verify(
     })?;
     crate::commands::out(
         format!(
-            "ok {len} bytes in {count} messages blake3:{}\n",
+            "ok {} in {} blake3:{}\n",
+            crate::report::count(len, "byte"),
+            crate::report::count(count, "message"),
             hasher.finalize().to_hex()
         )
         .as_bytes(),

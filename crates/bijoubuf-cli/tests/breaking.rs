@@ -253,3 +253,77 @@ fn usage_errors_exit_2() {
     ]);
     assert_eq!(r.code, 2);
 }
+
+/// A set written without `--include-imports` (as the README's compile line writes it)
+/// names the well-known types without holding their files: they are found built in, as
+/// `verify --descriptor-set` finds them, and not compared, as an old `.proto` file's
+/// imports are not. A set lacking another imported file is refused with a hint.
+#[test]
+fn a_set_written_without_its_imports_finds_the_well_known_types() {
+    let dir = std::env::temp_dir().join(format!("bijoubuf-imports-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let set = dir.join("stamped.binpb");
+    let set_arg = set.to_str().expect("utf-8 path");
+    let r = run(&[
+        "compile",
+        "--descriptor-set-out",
+        set_arg,
+        "imports/v1/stamped.proto",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let r = run(&["breaking", "--against", set_arg, "imports/v1"]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert_eq!(r.stdout, "no breaking changes\n");
+    // The new side no longer imports timestamp.proto: the findings are those of the old
+    // .proto file, with no google.protobuf.Timestamp removed.
+    let from_set = run(&[
+        "breaking",
+        "--against",
+        set_arg,
+        "--format",
+        "json",
+        "imports/v2",
+    ]);
+    let from_proto = run(&[
+        "breaking",
+        "--against",
+        "imports/v1",
+        "--format",
+        "json",
+        "imports/v2",
+    ]);
+    assert_eq!(from_set.code, 1, "{}", from_set.stderr);
+    assert_eq!(from_set.stdout, from_proto.stdout);
+    assert!(
+        !from_set.stdout.contains("Timestamp is removed"),
+        "{}",
+        from_set.stdout
+    );
+
+    let set = dir.join("order.binpb");
+    let set_arg = set.to_str().expect("utf-8 path");
+    let r = run(&[
+        "compile",
+        "--descriptor-set-out",
+        set_arg,
+        "imports/split/order.proto",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let r = run(&[
+        "breaking",
+        "--against",
+        set_arg,
+        "imports/split/order.proto",
+    ]);
+    assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stderr.contains(
+            "type \".shop.v1.Line\" is not defined; the set lacks the imported file line.proto: \
+             write it with its imports (`bijoubuf compile --include-imports`, protoc's \
+             `--include_imports`)"
+        ),
+        "{}",
+        r.stderr
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -229,7 +229,7 @@ fn check(v: &Vector, root: &Path, schemas: &HashMap<String, PathBuf>) -> Result<
     };
     match &v.reject {
         None => {
-            let want = format!("ok {len} bytes");
+            let want = format!("ok {len} byte{} ", if len == 1 { "" } else { "s" });
             if status == Some(0) && stdout.starts_with(&want) {
                 Ok(())
             } else {

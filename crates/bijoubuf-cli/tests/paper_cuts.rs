@@ -378,3 +378,117 @@ fn an_input_shadowed_by_an_earlier_include_directory_is_refused_as_protoc_refuse
     assert_eq!(code, Some(0), "{stderr}");
     std::fs::remove_dir_all(&dir).expect("clean up");
 }
+
+#[test]
+fn a_directory_stands_for_the_proto_files_below_it() {
+    // As buf reads a module and `breaking` reads NEW: with no -I the directory is the
+    // include directory (`order.proto` imports "line.proto"), its files all compiled.
+    for dir in ["breaking/imports/split", "breaking/imports/split/"] {
+        let r = run(&["check", dir], b"");
+        assert_eq!(r.code, 0, "{dir}: {}", r.stderr);
+        assert!(r.out().starts_with("ok 2 files checked"), "{}", r.out());
+    }
+    let scratch = std::env::temp_dir().join(format!("bijoubuf-dir-{}", std::process::id()));
+    std::fs::create_dir_all(&scratch).expect("scratch dir");
+    let set = scratch.join("split.binpb");
+    let set = set.to_str().expect("UTF-8 path");
+    let r = run(
+        &[
+            "compile",
+            "--descriptor-set-out",
+            set,
+            "breaking/imports/split",
+        ],
+        b"",
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    // Both files are in the set: Order's Line is found without --include-imports.
+    let r = run(
+        &[
+            "verify",
+            "--descriptor-set",
+            set,
+            "--type",
+            "shop.v1.Order",
+            "--input-hex",
+        ],
+        b"",
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    // A directory with no .proto file below it is refused, named whole.
+    let empty = scratch.join("empty");
+    std::fs::create_dir_all(&empty).expect("empty dir");
+    let r = run(&["check", empty.to_str().expect("UTF-8 path")], b"");
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert_eq!(
+        r.stderr.trim_end(),
+        format!(
+            "error: no .proto files in the directory {}: name .proto files, or a directory \
+             with .proto files below it",
+            empty.display()
+        )
+    );
+    let _ = std::fs::remove_dir_all(&scratch);
+}
+
+#[test]
+fn counts_of_one_are_singular() {
+    // Person.name's length prefix with nothing after it: one byte of input.
+    let r = run(
+        &["verify", "--schema", "person.proto", "--type", "Person"],
+        &[0x02],
+    );
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("  offset: 1 (0x1) of stdin, 1 byte (end of input)\n"),
+        "{}",
+        r.stderr
+    );
+    // One frame of one byte (the empty message).
+    let r = run(
+        &[
+            "verify",
+            "--schema",
+            "person.proto",
+            "--type",
+            "Person",
+            "--stream",
+        ],
+        &[0x00],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.out().starts_with("ok 1 byte in 1 message blake3:"),
+        "{}",
+        r.out()
+    );
+    let r = run(&["decode-raw", "--input-hex"], b"02 05");
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("a length of 5 runs past the end (0 bytes left)"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn an_enum_given_as_the_type_is_named_an_enum() {
+    let r = run(
+        &[
+            "decode",
+            "--schema",
+            "kitchen.proto",
+            "--type",
+            "kitchen.v1.Color",
+        ],
+        b"",
+    );
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert_eq!(
+        r.stderr.trim_end(),
+        "error: kitchen.proto defines kitchen.v1.Color as an enum, not a message: --type names \
+         the message type of the bytes"
+    );
+}

@@ -1,8 +1,8 @@
 //! bijoubuf-codegen-go: a checked schema model to Go source.
 //!
 //! The third backend next to `bijoubuf-codegen` (Rust) and `bijoubuf-codegen-ts`: it reads
-//! the same checked [`Schema`] from `bijoubuf-schema` and returns one Go file per proto
-//! package, for the Go module in `go/` of the bijoubuf repository (import path
+//! the same checked [`Schema`] from `bijoubuf-schema` and returns one Go file per Go
+//! package (by default one per proto package; see "Layout"), for the Go module in `go/` of the bijoubuf repository (import path
 //! `github.com/bijoubuf/bijoubuf/go`). It is pure: no file system, no formatting tool; the
 //! output is already as `gofmt` writes it, and `go vet` finds nothing in it.
 //!
@@ -44,6 +44,12 @@
 //! (`github.com/bijoubuf/bijoubuf/go/wkt`, see [`Options::wkt_import`]), which holds every
 //! type of the built-in `google/protobuf/*.proto` files, `descriptor.proto`'s included,
 //! unless [`Options::well_known_types`] asks for them.
+//!
+//! [`Options::go_package_layout`] places files by their `option go_package` instead, as
+//! protoc-gen-go does with `module=`: `PATH` less the module's prefix (a `PATH` outside
+//! the module nested under it whole), the package named `NAME` of `"PATH;NAME"` or
+//! `PATH`'s last element. Then a Go package holds the files that name its `PATH`,
+//! whatever their proto packages, and one generated file is written per Go package.
 //!
 //! # Type mapping
 //!
@@ -100,6 +106,8 @@ pub struct Options {
     wkt_import: String,
     well_known_types: bool,
     dirs: BTreeMap<String, String>,
+    /// File name → (directory, Go package name), from its `option go_package`.
+    files: BTreeMap<String, (String, String)>,
 }
 
 impl Default for Options {
@@ -109,6 +117,7 @@ impl Default for Options {
             wkt_import: WKT_IMPORT.to_string(),
             well_known_types: false,
             dirs: BTreeMap::new(),
+            files: BTreeMap::new(),
         }
     }
 }
@@ -152,6 +161,102 @@ impl Options {
         package != WKT_PACKAGE || self.well_known_types
     }
 
+    /// Lay the schema's files out by their `option go_package`, as protoc-gen-go does
+    /// with `module=<module>`: a file that says `go_package = "PATH"` (or
+    /// `"PATH;NAME"`) goes in the Go package imported as `PATH`, written to directory
+    /// `PATH` less the module's prefix ([`Options::module`]); a `PATH` outside the module
+    /// is written under it whole (`<module>/PATH`), so that every generated package lives
+    /// in the output. The Go package is named `NAME`, else `PATH`'s last element. Files
+    /// naming the same `PATH` share one Go package (and one generated file), whatever
+    /// their proto packages; the files of one proto package may go to several. A file
+    /// without the option keeps its package's [`Options::package_dir`] or dotted layout,
+    /// and `google.protobuf`'s files are never moved. Call it after [`Options::module`]
+    /// and [`Options::package_dir`].
+    ///
+    /// Refused ([`LayoutError`]): a `PATH` that is not a relative slash-separated path
+    /// (empty, absolute, with an empty, `.` or `..` element, a backslash or white space),
+    /// and one Go package given two names.
+    pub fn go_package_layout(&mut self, schema: &Schema) -> Result<&mut Self, LayoutError> {
+        for file in schema.files() {
+            if file.package == WKT_PACKAGE {
+                continue;
+            }
+            let value = file
+                .options
+                .iter()
+                .find_map(|o| match (&o.extension, &o.value) {
+                    (None, bijoubuf_schema::OptionValue::String(v)) if o.name == "go_package" => {
+                        Some(v.as_str())
+                    }
+                    _ => None,
+                });
+            let Some(value) = value else { continue };
+            let (path, name) = match value.split_once(';') {
+                Some((path, name)) => (path, Some(name)),
+                None => (value, None),
+            };
+            check_import_path(path).map_err(|why| {
+                LayoutError::new(&file.name, format!("go_package \"{value}\": {why}"))
+            })?;
+            let name =
+                go_identifier(name.unwrap_or_else(|| path.rsplit('/').next().unwrap_or(path)));
+            let dir = match path.strip_prefix(self.module.as_str()) {
+                Some("") => String::new(),
+                Some(rest) if rest.starts_with('/') => rest[1..].to_string(),
+                _ => path.to_string(),
+            };
+            self.files.insert(file.name.clone(), (dir, name));
+        }
+        // One name per Go package, whichever way its files got there.
+        let mut by_path: BTreeMap<String, (&str, String)> = BTreeMap::new();
+        for file in schema.files() {
+            if !self.generated(&file.package) {
+                continue;
+            }
+            let (path, name) = (self.import_path(file), self.go_name(file));
+            match by_path.get(&path) {
+                Some((other, n)) if *n != name => {
+                    return Err(LayoutError::new(
+                        &file.name,
+                        format!(
+                            "its Go package \"{path}\" is named `{name}` here and `{n}` by {other}"
+                        ),
+                    ));
+                }
+                Some(_) => {}
+                None => {
+                    by_path.insert(path, (&file.name, name));
+                }
+            }
+        }
+        Ok(self)
+    }
+
+    /// The directory of `file`'s Go package in the output: its `go_package`'s, else its
+    /// proto package's.
+    fn file_dir(&self, file: &bijoubuf_schema::FileDef) -> String {
+        match self.files.get(&file.name) {
+            Some((dir, _)) => dir.clone(),
+            None => self.dir(&file.package),
+        }
+    }
+
+    /// The name of `file`'s Go package: its `go_package`'s, else its directory's last
+    /// element (or the module's).
+    fn go_name(&self, file: &bijoubuf_schema::FileDef) -> String {
+        if let Some((_, n)) = self.files.get(&file.name) {
+            return n.clone();
+        }
+        let dir = self.dir(&file.package);
+        let last = dir
+            .rsplit('/')
+            .next()
+            .filter(|s| !s.is_empty())
+            .or_else(|| self.module.rsplit('/').next())
+            .unwrap_or("pb");
+        package_name(last)
+    }
+
     fn dir(&self, package: &str) -> String {
         match self.dirs.get(package) {
             Some(d) => d.clone(),
@@ -159,11 +264,12 @@ impl Options {
         }
     }
 
-    fn import_path(&self, package: &str) -> String {
-        if !self.generated(package) {
+    /// The import path of `file`'s Go package.
+    fn import_path(&self, file: &bijoubuf_schema::FileDef) -> String {
+        if !self.generated(&file.package) {
             return self.wkt_import.clone();
         }
-        let dir = self.dir(package);
+        let dir = self.file_dir(file);
         if dir.is_empty() {
             self.module.clone()
         } else {
@@ -172,7 +278,8 @@ impl Options {
     }
 }
 
-/// One generated Go file: every type of one proto package.
+/// One generated Go file: every type of one Go package (one proto package, unless the
+/// layout puts several in one Go package or spreads one over several).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GeneratedFile {
     /// The path in the output directory: `<dir>/<package>.bb.go`.
@@ -316,20 +423,101 @@ fn camel(name: &str) -> String {
     out
 }
 
-/// A Go package name from a directory's last element (or the module's).
+/// Why [`Options::go_package_layout`] refused a schema's `go_package` options.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LayoutError {
+    file: String,
+    message: String,
+}
+
+impl LayoutError {
+    fn new(file: &str, message: String) -> Self {
+        LayoutError {
+            file: file.to_string(),
+            message,
+        }
+    }
+
+    /// The stable code of the refusal: `go-package`.
+    pub fn code(&self) -> &'static str {
+        "go-package"
+    }
+
+    /// The file whose `go_package` was refused.
+    pub fn file(&self) -> &str {
+        &self.file
+    }
+}
+
+impl std::fmt::Display for LayoutError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.file, self.message)
+    }
+}
+
+impl std::error::Error for LayoutError {}
+
+/// Whether `path` can be a directory of the output and an import path: relative,
+/// slash-separated, no empty, `.` or `..` element, no backslash or white space.
+fn check_import_path(path: &str) -> Result<(), &'static str> {
+    if path.is_empty() {
+        return Err("the import path is empty");
+    }
+    if path.starts_with('/') {
+        return Err("an import path is not absolute");
+    }
+    if path.contains(|c: char| c == '\\' || c.is_whitespace() || c.is_control()) {
+        return Err("an import path holds no backslash or white space");
+    }
+    if path
+        .split('/')
+        .any(|e| e.is_empty() || e == "." || e == "..")
+    {
+        return Err("an import path has no empty, `.` or `..` element");
+    }
+    Ok(())
+}
+
+/// A Go package name from `go_package`'s name or last element, as protoc-gen-go cleans
+/// it: case kept, what is not a letter, digit or `_` becomes `_`, a leading digit gets a
+/// `_` before it; and Go's reserved names step aside as in [`package_name`].
+fn go_identifier(name: &str) -> String {
+    clean_name(
+        name,
+        |c| {
+            if c.is_alphanumeric() || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        },
+        '_',
+    )
+}
+
+/// A Go package name from a directory's last element (or the module's): lowercase ASCII
+/// letters and digits, anything else `_`, a leading digit after a `p`, and a `pb` suffix
+/// on Go's reserved names.
 fn package_name(last: &str) -> String {
-    let mut s: String = last
-        .chars()
-        .map(|c| {
+    clean_name(
+        last,
+        |c| {
             if c.is_ascii_alphanumeric() {
                 c.to_ascii_lowercase()
             } else {
                 '_'
             }
-        })
-        .collect();
+        },
+        'p',
+    )
+}
+
+/// `name` with each character through `map`, `lead` before an empty or digit-led result,
+/// and a `pb` suffix on a name in [`GO_RESERVED`].
+fn clean_name(name: &str, map: impl Fn(char) -> char, lead: char) -> String {
+    let mut s: String = name.chars().map(map).collect();
     if s.is_empty() || s.starts_with(|c: char| c.is_ascii_digit()) {
-        s.insert(0, 'p');
+        s.insert(0, lead);
     }
     if GO_RESERVED.contains(&s.as_str()) {
         s.push_str("pb");
@@ -341,6 +529,8 @@ fn package_name(last: &str) -> String {
 #[derive(Clone, Debug)]
 struct GoType {
     package: String,
+    /// The import path of the Go package it is declared in.
+    import_path: String,
     local: String,
 }
 
@@ -422,13 +612,13 @@ fn claim(taken: &mut BTreeSet<String>, want: String) -> String {
     name
 }
 
-fn collect_names(schema: &Schema) -> Names {
+fn collect_names(schema: &Schema, options: &Options) -> Names {
     let mut names = Names::default();
-    // Per package: every name declared at the top level of its Go file.
+    // Per Go package (import path): every name declared at the top level of its file.
     let mut taken: HashMap<String, BTreeSet<String>> = HashMap::new();
     // Types first (their names win), then oneof wrappers and enum constants.
     for file in schema.files() {
-        let t = taken.entry(file.package.clone()).or_default();
+        let t = taken.entry(options.import_path(file)).or_default();
         let mut add = |full: &str| {
             let rel = full
                 .strip_prefix(&file.package)
@@ -440,6 +630,7 @@ fn collect_names(schema: &Schema) -> Names {
                 full.to_string(),
                 GoType {
                     package: file.package.clone(),
+                    import_path: options.import_path(file),
                     local,
                 },
             );
@@ -457,7 +648,7 @@ fn collect_names(schema: &Schema) -> Names {
         }
     }
     for file in schema.files() {
-        let t = taken.entry(file.package.clone()).or_default();
+        let t = taken.entry(options.import_path(file)).or_default();
         let mut enums: Vec<&EnumDef> = file.enums.iter().collect();
         for m in &file.messages {
             visit_messages(m, &mut |m| {
@@ -501,40 +692,54 @@ fn collect_names(schema: &Schema) -> Names {
     names
 }
 
-/// Generate one Go file per proto package of `schema` (imported files included, except
-/// `google.protobuf` unless [`Options::well_known_types`]), ordered by package name.
+/// Generate one Go file per Go package: each proto package of `schema` (imported files
+/// included, except `google.protobuf` unless [`Options::well_known_types`]) goes in its
+/// own, unless [`Options::package_dir`] or [`Options::go_package_layout`] put several in
+/// one directory. Files are ordered by their first proto package's name.
 pub fn generate(schema: &Schema, options: &Options) -> Vec<GeneratedFile> {
-    let names = collect_names(schema);
+    let names = collect_names(schema, options);
     let mut packages: BTreeMap<String, Vec<&bijoubuf_schema::FileDef>> = BTreeMap::new();
     for file in schema.files() {
         packages.entry(file.package.clone()).or_default().push(file);
     }
-    packages
-        .iter()
-        .filter(|(package, files)| {
-            options.generated(package)
-                && files
-                    .iter()
-                    .any(|f| !f.messages.is_empty() || !f.enums.is_empty())
-        })
-        .map(|(package, files)| {
-            let dir = options.dir(package);
-            let last = dir
-                .rsplit('/')
-                .next()
-                .filter(|s| !s.is_empty())
-                .or_else(|| options.module.rsplit('/').next())
-                .unwrap_or("pb");
-            let go_package = package_name(last);
+    // Go packages (by import path) in the order of their first proto package.
+    let mut units: Vec<(String, Vec<&str>, Vec<&bijoubuf_schema::FileDef>)> = Vec::new();
+    for (package, files) in &packages {
+        if !options.generated(package) {
+            continue;
+        }
+        for &file in files {
+            let path = options.import_path(file);
+            match units.iter_mut().find(|(p, _, _)| *p == path) {
+                Some((_, ps, fs)) => {
+                    if !ps.contains(&package.as_str()) {
+                        ps.push(package);
+                    }
+                    fs.push(file);
+                }
+                None => units.push((path, vec![package.as_str()], vec![file])),
+            }
+        }
+    }
+    // A Go package of files without types (services or extensions only) is not written.
+    units.retain(|(_, _, files)| {
+        files
+            .iter()
+            .any(|f| !f.messages.is_empty() || !f.enums.is_empty())
+    });
+    units
+        .into_iter()
+        .map(|(import_path, packages, files)| {
+            let dir = options.file_dir(files[0]);
+            let go_package = options.go_name(files[0]);
             let mut e = Emitter {
-                package,
-                options,
+                import_path,
                 names: &names,
                 imports: BTreeMap::new(),
                 body: String::new(),
                 init: String::new(),
             };
-            for f in files {
+            for f in &files {
                 for en in &f.enums {
                     e.enumeration(en);
                 }
@@ -542,7 +747,7 @@ pub fn generate(schema: &Schema, options: &Options) -> Vec<GeneratedFile> {
                     visit_messages(m, &mut |m| e.message(m));
                 }
             }
-            let content = e.finish(&go_package, files);
+            let content = e.finish(&go_package, &packages, &files);
             let name = if dir.is_empty() {
                 format!("{go_package}.bb.go")
             } else {
@@ -554,8 +759,8 @@ pub fn generate(schema: &Schema, options: &Options) -> Vec<GeneratedFile> {
 }
 
 struct Emitter<'a> {
-    package: &'a str,
-    options: &'a Options,
+    /// The import path of the Go package being written.
+    import_path: String,
     names: &'a Names,
     /// Import path → alias, for other packages' types.
     imports: BTreeMap<String, String>,
@@ -881,10 +1086,10 @@ impl Emitter<'_> {
     /// The Go spelling of a message or enum type in this package's file.
     fn type_ref(&mut self, full: &str) -> String {
         let t = &self.names.types[full];
-        if t.package == self.package {
+        let path = t.import_path.clone();
+        if path == self.import_path {
             return t.local.clone();
         }
-        let path = self.options.import_path(&t.package);
         let alias = match self.imports.get(&path) {
             Some(a) => a.clone(),
             None => {
@@ -1992,19 +2197,25 @@ impl Emitter<'_> {
         self.init.push_str(&d);
     }
 
-    fn finish(self, go_package: &str, files: &[&bijoubuf_schema::FileDef]) -> String {
+    fn finish(
+        self,
+        go_package: &str,
+        packages: &[&str],
+        files: &[&bijoubuf_schema::FileDef],
+    ) -> String {
         let mut out = String::new();
         out.push_str("// Code generated by bijoubuf compile --go-out. DO NOT EDIT.\n");
         let sources: Vec<&str> = files.iter().map(|f| f.name.as_str()).collect();
         let _ = writeln!(out, "// source: {}\n", sources.join(", "));
+        let packages: Vec<&str> = packages
+            .iter()
+            .map(|p| if p.is_empty() { "(none)" } else { p })
+            .collect();
         let _ = writeln!(
             out,
-            "// Package {go_package} holds the bijoubuf messages of proto package {}.",
-            if self.package.is_empty() {
-                "(none)"
-            } else {
-                self.package
-            }
+            "// Package {go_package} holds the bijoubuf messages of proto package{} {}.",
+            if packages.len() == 1 { "" } else { "s" },
+            packages.join(", ")
         );
         let _ = writeln!(out, "package {go_package}\n");
         out.push_str("import (\n");

@@ -13,6 +13,24 @@ pub mod example {
     }
 }
 
+/// `shop.v1` from `protos/two_packages`, whose `Order` holds a `common.v1.Money`: each
+/// package in a module per segment of its name, both under the crate root, so the
+/// generated `super::super::common::v1::Money` resolves.
+pub mod shop {
+    /// Version 1.
+    pub mod v1 {
+        bijoubuf::include_proto!("shop.v1");
+    }
+}
+
+/// `common.v1`, imported by `shop.v1`.
+pub mod common {
+    /// Version 1.
+    pub mod v1 {
+        bijoubuf::include_proto!("common.v1");
+    }
+}
+
 /// The schema compiler's accepting corpus (`crates/bijoubuf-schema/tests/corpus/pass`),
 /// generated to show that every accepted feature compiles.
 pub mod schema_corpus {

@@ -100,7 +100,9 @@
 //! With [`Options::services`], every `service` of a requested file becomes tonic's
 //! shape, through `tonic-build`'s codec-agnostic generator: a module `foo_server` with a
 //! trait `Foo` (one `async fn` per rpc; unary, server-, client- and bidi-streaming) and
-//! a `FooServer<T>` to serve it, and a module `foo_client` with `FooClient<T>`. Method
+//! a `FooServer<T>` to serve it, and a module `foo_client` with `FooClient<T>` and, as
+//! `tonic-build` generates by default, `FooClient::connect(addr)` (which needs tonic's
+//! `transport` feature; [`Options::service_transport`]`(false)` leaves it out). Method
 //! paths are `/package.Service/Method` from the schema; the codec is
 //! `::bijoubuf_tonic::StrictCodec` unless [`Options::codec_path`] names another, so the
 //! including crate depends on `tonic` and `bijoubuf-tonic`. The schema's comments become

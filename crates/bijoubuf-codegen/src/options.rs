@@ -76,7 +76,8 @@ pub struct Options {
     pub(crate) no_std: bool,
     pub(crate) services: bool,
     pub(crate) codec_path: Option<String>,
-    pub(crate) service_transport: bool,
+    /// `connect` left off generated clients (`service_transport(false)`).
+    pub(crate) no_service_transport: bool,
 }
 
 impl Options {
@@ -279,6 +280,8 @@ impl Options {
     /// Generate a tonic server trait and client for every `service` (see the crate docs,
     /// "Services"). Off by default: the generated code needs `tonic` and
     /// `bijoubuf-tonic`, which a crate that only stores messages should not pull in.
+    /// Clients come with `connect` unless [`service_transport`](Self::service_transport)
+    /// turns it off.
     pub fn services(&mut self, enable: bool) -> &mut Self {
         self.services = enable;
         self
@@ -292,9 +295,13 @@ impl Options {
         self
     }
 
-    /// Also generate `connect` on clients, which needs tonic's `transport` feature.
+    /// Whether generated clients get `FooClient::connect(addr)`, which opens a
+    /// `tonic::transport::Channel` and so needs tonic's `transport` feature. On by
+    /// default, as `tonic-build`'s `build_transport`; `service_transport(false)` leaves it
+    /// out, for crates on tonic without `transport` (clients are then made with
+    /// `FooClient::new(channel)` over a channel of their own).
     pub fn service_transport(&mut self, enable: bool) -> &mut Self {
-        self.service_transport = enable;
+        self.no_service_transport = !enable;
         self
     }
 

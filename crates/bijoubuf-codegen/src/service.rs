@@ -54,7 +54,7 @@ pub(crate) fn services(ctx: &Context<'_>, package: &str, services: &[&ServiceDef
     let mut builder = tonic_build::CodeGenBuilder::new();
     builder
         .emit_package(true)
-        .build_transport(ctx.opts.service_transport)
+        .build_transport(!ctx.opts.no_service_transport)
         .compile_well_known_types(true);
     for s in services {
         let svc = Service::new(ctx, package, s);

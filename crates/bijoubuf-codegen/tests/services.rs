@@ -90,11 +90,13 @@ fn a_server_trait_and_client_per_service_with_every_streaming_shape() {
     ] {
         assert!(text.contains(want), "missing {want:?} in\n{text}");
     }
-    // No `connect` without transport: the generated code then needs only tonic's codegen.
-    assert!(!text.contains("pub async fn connect"));
-    o.service_transport(true).codec_path("crate::MyCodec");
+    // `connect` by default, as tonic-build's clients have it.
+    assert!(text.contains("pub async fn connect"), "{text}");
+    // Without transport the generated code needs only tonic's codegen.
+    o.service_transport(false).codec_path("crate::MyCodec");
     let text = shop(&o);
-    assert!(text.contains("pub async fn connect"));
+    assert!(!text.contains("pub async fn connect"), "{text}");
+    assert!(!text.contains("transport"), "{text}");
     assert!(text.contains("crate::MyCodec::default()"));
     assert!(!text.contains("StrictCodec"));
 }
@@ -141,7 +143,7 @@ service Tasks {
 }"#;
     let compiled = bijoubuf_schema::compile_sources(&[("clash.proto", schema)]).unwrap();
     let mut o = Options::new();
-    o.services(true).service_transport(true);
+    o.services(true);
     let text: String = generate(&compiled.schema, &o)
         .unwrap()
         .into_iter()

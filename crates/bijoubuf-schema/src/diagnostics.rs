@@ -220,6 +220,23 @@ impl miette::Diagnostic for Diagnostic {
     }
 }
 
+/// The number of single-character insertions, deletions and substitutions that turn `a`
+/// into `b` (Levenshtein).
+pub(crate) fn distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = (prev + usize::from(ca != *cb)).min(row[j] + 1).min(cur + 1);
+            prev = cur;
+        }
+    }
+    row[b.len()]
+}
+
 /// The candidate within two edits of `word` (for "did you mean" help), if exactly one.
 ///
 /// ```
@@ -227,20 +244,6 @@ impl miette::Diagnostic for Diagnostic {
 /// assert_eq!(bijoubuf_schema::similar("Cart", &["Order", "Item"]), None);
 /// ```
 pub fn similar<'a>(word: &str, candidates: &[&'a str]) -> Option<&'a str> {
-    fn distance(a: &str, b: &str) -> usize {
-        let b: Vec<char> = b.chars().collect();
-        let mut row: Vec<usize> = (0..=b.len()).collect();
-        for (i, ca) in a.chars().enumerate() {
-            let mut prev = row[0];
-            row[0] = i + 1;
-            for (j, cb) in b.iter().enumerate() {
-                let cur = row[j + 1];
-                row[j + 1] = (prev + usize::from(ca != *cb)).min(row[j] + 1).min(cur + 1);
-                prev = cur;
-            }
-        }
-        row[b.len()]
-    }
     if word.len() > 32 {
         return None;
     }

@@ -302,6 +302,55 @@ impl Symbols {
         self.partial.borrow().clone()
     }
 
+    /// The messages (and enums, with `enums`) file `from` sees, map entries left out, each
+    /// spelled as `name` is: with as many dotted parts, or in full with a leading dot when
+    /// `name` has one. Pairs of (spelling, full name, kind), sorted; whether a spelling
+    /// reaches its type from a scope is for `resolves_to` to say.
+    pub(crate) fn type_spellings(
+        &self,
+        from: usize,
+        name: &str,
+        enums: bool,
+    ) -> Vec<(String, String, SymKind)> {
+        let parts = name.trim_start_matches('.').split('.').count();
+        let mut out: Vec<(String, String, SymKind)> = self
+            .map
+            .iter()
+            .filter(|(full, s)| {
+                (s.kind == SymKind::Message || (enums && s.kind == SymKind::Enum))
+                    && !self.map_entries.contains(*full)
+                    && self.sees(from, s.file)
+            })
+            .filter_map(|(full, s)| {
+                let spelled = if name.starts_with('.') {
+                    format!(".{full}")
+                } else {
+                    let comps: Vec<&str> = full.split('.').collect();
+                    comps.get(comps.len().checked_sub(parts)?..)?.join(".")
+                };
+                Some((spelled, full.clone(), s.kind))
+            })
+            .collect();
+        out.sort_by(|a, b| (&a.0, &a.1).cmp(&(&b.0, &b.1)));
+        out
+    }
+
+    /// Whether `name`, looked up as a type from `scope` in file `from`, is type `full`.
+    /// Leaves no trace: what a lookup records for diagnostics and for the unused-import
+    /// lint is as it was.
+    pub(crate) fn resolves_to(&self, from: usize, scope: &str, name: &str, full: &str) -> bool {
+        let saved = (
+            self.undeclared.borrow().clone(),
+            self.partial.borrow().clone(),
+            self.used.borrow().clone(),
+        );
+        let found = self.lookup_inner(from, scope, name, true);
+        *self.undeclared.borrow_mut() = saved.0;
+        *self.partial.borrow_mut() = saved.1;
+        *self.used.borrow_mut() = saved.2;
+        found.is_some_and(|(f, _)| f == full)
+    }
+
     /// Any symbol by full name, visible or not.
     pub(crate) fn get(&self, full: &str) -> Option<Symbol> {
         self.map.get(full).copied()

@@ -449,6 +449,70 @@ fn typos_get_a_did_you_mean() {
     );
 }
 
+/// The help of each unresolved-type error of `body`, a proto3 file of package `shop.v1`
+/// declaring `message Order`, `enum Color` and `service S`'s rpc, with the name it is for.
+fn type_helps(body: &str) -> Vec<(String, Option<String>)> {
+    let text = format!(
+        "syntax = \"proto3\";\npackage shop.v1;\nmessage Order {{}}\nmessage Orders {{}}\n\
+         enum Color {{ COLOR_UNSPECIFIED = 0; }}\n{body}\n"
+    );
+    let err = compile_sources(&[("t.proto", &text)]).expect_err("unresolved types");
+    err.errors()
+        .iter()
+        .filter(|d| d.code() == "unresolved-type")
+        .map(|d| (d.message().to_string(), d.help_text().map(str::to_string)))
+        .collect()
+}
+
+#[test]
+fn an_unresolved_type_gets_the_closest_declared_type_then_a_scalar() {
+    let helps = type_helps(
+        "message M {\n  Ordr a = 1;\n  Colr b = 2;\n  Foo c = 3;\n  strng d = 4;\n  int e = 5;\n  \
+         float64 f = 6;\n  X g = 7;\n  String h = 8;\n}\nservice S { rpc Get(Strng) returns (Ordr); }",
+    );
+    let help = |i: usize| helps[i].1.as_deref();
+    assert_eq!(helps.len(), 10, "{helps:?}");
+    // A message or enum this file declares, the closest one (`Order`, not `Orders`).
+    assert_eq!(
+        help(0),
+        Some("did you mean the message `Order`?"),
+        "{helps:?}"
+    );
+    assert_eq!(help(1), Some("did you mean the enum `Color`?"), "{helps:?}");
+    // Three letters two edits from `bool` are no typo of it.
+    assert_eq!(help(2), None, "{helps:?}");
+    assert_eq!(
+        help(3),
+        Some("did you mean the scalar type `string`?"),
+        "{helps:?}"
+    );
+    // `int` is as far from `int32` as from `int64`: both are named.
+    assert_eq!(
+        help(4),
+        Some("protobuf has no type `int`; did you mean `int32` or `int64`?"),
+        "{helps:?}"
+    );
+    // Not `float`, which it is closer to.
+    assert_eq!(
+        help(5),
+        Some("protobuf has no type `float64`; did you mean `double`?"),
+        "{helps:?}"
+    );
+    assert_eq!(help(6), None, "{helps:?}");
+    assert_eq!(
+        help(7),
+        Some("did you mean the scalar type `string`?"),
+        "{helps:?}"
+    );
+    // A method's types are messages: no scalar type is suggested.
+    assert_eq!(help(8), None, "{helps:?}");
+    assert_eq!(
+        help(9),
+        Some("did you mean the message `Order`?"),
+        "{helps:?}"
+    );
+}
+
 #[test]
 fn unused_imports_are_a_lint() {
     let mut c = Compiler::new();

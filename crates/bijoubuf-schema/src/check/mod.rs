@@ -76,6 +76,66 @@ const SCALAR_KEYWORDS: &[&str] = &[
     "fixed64", "sfixed32", "sfixed64", "bool", "string", "bytes",
 ];
 
+/// Type names of other languages that are no protobuf type, and what to write instead:
+/// too far from a scalar type's name to be suggested as a typo, or close to the wrong one
+/// (`float64` is a `double`, not a `float`).
+const FOREIGN_TYPE_NAMES: &[(&str, &str)] = &[
+    ("int", "`int32` or `int64`"),
+    ("uint", "`uint32` or `uint64`"),
+    ("long", "`int64`"),
+    ("boolean", "`bool`"),
+    ("str", "`string`"),
+    ("float32", "`float`"),
+    ("float64", "`double`"),
+];
+
+/// What `closest_type` found.
+#[derive(Debug, PartialEq, Eq)]
+enum Closest<'a> {
+    Declared(&'a str),
+    Scalar(&'a str),
+}
+
+/// The one spelling of `declared` (messages and enums) or else of `scalars` closest to
+/// `name`, a type name that resolved to nothing.
+///
+/// Close enough is at most one edit for names of up to four characters and two for
+/// longer ones, keeping two characters in common (`A` is no typo of `B`). Names of three
+/// characters or fewer get no scalar type: `Foo` is two edits from `bool` by
+/// coincidence. A declared type wins over a scalar type as close; two declared types
+/// equally close, or two scalar types, are no suggestion.
+fn closest_type<'a>(name: &str, declared: &[&'a str], scalars: &[&'a str]) -> Option<Closest<'a>> {
+    let n = name.chars().count();
+    if n > 64 {
+        return None;
+    }
+    let most = if n <= 4 { 1 } else { 2 };
+    let best = |candidates: &[&'a str]| -> Option<(usize, Option<&'a str>)> {
+        let mut best: Option<(usize, Option<&'a str>)> = None;
+        for &c in candidates {
+            let d = crate::diagnostics::distance(name, c);
+            if d == 0 || d > most || n.max(c.chars().count()) < d + 2 {
+                continue;
+            }
+            best = match best {
+                Some((bd, _)) if bd < d => best,
+                Some((bd, Some(prev))) if bd == d && prev != c => Some((d, None)),
+                Some((bd, None)) if bd == d => best,
+                _ => Some((d, Some(c))),
+            };
+        }
+        best
+    };
+    let declared = best(declared);
+    let scalars = if n > 3 { best(scalars) } else { None };
+    match (declared, scalars) {
+        (Some((dd, d)), Some((sd, _))) if dd <= sd => d.map(Closest::Declared),
+        (_, Some((_, s))) => s.map(Closest::Scalar),
+        (Some((_, d)), None) => d.map(Closest::Declared),
+        (None, None) => None,
+    }
+}
+
 pub(crate) fn join(scope: &str, name: &str) -> String {
     if scope.is_empty() {
         name.to_string()
@@ -228,13 +288,47 @@ impl Checker<'_> {
                             "{head:?} resolves to {first:?}, which has no such member; write the full name with a leading dot to reach another one"
                         ));
                 } else {
+                    let help = self.type_suggestion(scope, name, types_only);
                     let d = self.err("unresolved-type", span, format!("{name:?} is not defined"));
-                    if let Some(word) = crate::diagnostics::similar(name, SCALAR_KEYWORDS) {
-                        d.with_help(format!("did you mean the scalar type `{word}`?"));
+                    if let Some(help) = help {
+                        d.with_help(help);
                     }
                 }
                 None
             }
+        }
+    }
+
+    /// "Did you mean" help for type `name`, not found from `scope`: what protobuf calls
+    /// another language's type name (`int`), else the closest message or enum this file
+    /// sees, spelled so that it resolves from `scope`, else the closest scalar type. The
+    /// first and the last only for a field's type (`field_type`): a method's type or an
+    /// extendee is a message. `closest_type` says how close is close enough.
+    fn type_suggestion(&self, scope: &str, name: &str, field_type: bool) -> Option<String> {
+        if field_type && let Some((_, ours)) = FOREIGN_TYPE_NAMES.iter().find(|(f, _)| *f == name) {
+            return Some(format!(
+                "protobuf has no type `{name}`; did you mean {ours}?"
+            ));
+        }
+        let declared = self.syms.type_spellings(self.fi, name, field_type);
+        let scalars: &[&str] = if field_type { SCALAR_KEYWORDS } else { &[] };
+        let declared_names: Vec<&str> = declared.iter().map(|(s, _, _)| s.as_str()).collect();
+        match closest_type(name, &declared_names, scalars) {
+            Some(Closest::Declared(spelled)) => {
+                // Of the types spelled so (`a.Order`, `b.Order`), the one the spelling
+                // reaches from here; none when another symbol shadows them all.
+                let (_, _, kind) = declared.iter().find(|(s, full, _)| {
+                    s == spelled && self.syms.resolves_to(self.fi, scope, spelled, full)
+                })?;
+                let kind = if *kind == SymKind::Enum {
+                    "enum"
+                } else {
+                    "message"
+                };
+                Some(format!("did you mean the {kind} `{spelled}`?"))
+            }
+            Some(Closest::Scalar(word)) => Some(format!("did you mean the scalar type `{word}`?")),
+            None => None,
         }
     }
 

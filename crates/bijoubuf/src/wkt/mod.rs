@@ -39,9 +39,23 @@ pub use time::TimeError;
 /// Include the code `bijoubuf-build` generated for a proto package: the file
 /// `$OUT_DIR/<package>.rs`.
 ///
+/// Put each package in a module per segment of its name, nested, all under one parent
+/// module: generated code names another package by its path from there (`shop.v1`
+/// holding a `common.v1.Money` says `super::super::common::v1::Money`), so anywhere else
+/// it fails with E0433 `too many leading super keywords`. A sub-package nests inside
+/// its parent's module (`shop.admin` in `shop::admin`). `bijoubuf-build`'s
+/// `Config::include_file` writes this tree for you.
+///
 /// ```ignore
+/// pub mod common {
+///     pub mod v1 {
+///         bijoubuf::include_proto!("common.v1");
+///     }
+/// }
 /// pub mod shop {
-///     bijoubuf::include_proto!("shop.v1");
+///     pub mod v1 {
+///         bijoubuf::include_proto!("shop.v1");
+///     }
 /// }
 /// ```
 #[macro_export]
