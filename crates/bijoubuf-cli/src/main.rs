@@ -282,8 +282,9 @@ impl LintArgs {
 struct Target {
     #[command(flatten)]
     includes: Includes,
-    /// The .proto file that defines (or imports) the message type. Repeatable: the
-    /// types of every file given are known, so an `Any` may name a type of another file.
+    /// The .proto file that defines (or imports) the message type, or a directory
+    /// standing for every .proto file below it. Repeatable: the types of every file
+    /// given are known, so an `Any` may name a type of another file.
     #[arg(
         long,
         value_name = "FILE.proto",
