@@ -114,6 +114,15 @@ pub enum Old<'a> {
     /// A descriptor set (`protoc --descriptor_set_out`, `bijoubuf compile`): every file in
     /// it is compared.
     DescriptorSet(&'a FileDescriptorSet),
+    /// A descriptor set whose files named in `imports` are only looked up, not compared,
+    /// as the imports of [`Old::Schema`]'s requested files are not (files added to a set
+    /// written without its imports, so that its names resolve).
+    DescriptorSetWithImports {
+        /// The set.
+        set: &'a FileDescriptorSet,
+        /// The names of its files that are not compared.
+        imports: &'a [String],
+    },
 }
 
 /// How [`check_with`] pairs old types with new ones.
@@ -241,6 +250,9 @@ fn views(old: Old<'_>, new: &Schema) -> Result<(view::View, view::View), ViewErr
             })?
         }
         Old::DescriptorSet(set) => view::View::new(set, &|_| true)?,
+        Old::DescriptorSetWithImports { set, imports } => {
+            view::View::new(set, &|n| !imports.iter().any(|i| i == n))?
+        }
     };
     let new_view = view::View::new(&new.file_descriptor_set_with_imports(), &|_| true)?;
     Ok((old_view, new_view))

@@ -28,8 +28,13 @@ pub(crate) struct Manifest {
 impl Manifest {
     /// The manifest of the call that compiles `inputs` (import names) into `out_dir`.
     pub(crate) fn new(out_dir: &Path, inputs: &[String]) -> Manifest {
-        let inputs: BTreeSet<&str> = inputs.iter().map(String::as_str).collect();
-        let joined = inputs.iter().copied().collect::<Vec<_>>().join("\n");
+        let inputs: Vec<&str> = inputs
+            .iter()
+            .map(String::as_str)
+            .collect::<BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        let joined = inputs.join("\n");
         let path = out_dir
             .join(DIR)
             .join(format!("{:016x}.manifest", fnv1a(joined.as_bytes())));
@@ -37,12 +42,7 @@ impl Manifest {
             "# bijoubuf-build: the files written for {}; the next build of these files\n\
              # removes those it no longer writes.\n",
             // One line, whatever the names hold: every other line is an entry.
-            inputs
-                .iter()
-                .copied()
-                .collect::<Vec<_>>()
-                .join(", ")
-                .replace(['\n', '\r'], " ")
+            inputs.join(", ").replace(['\n', '\r'], " ")
         );
         Manifest {
             out_dir: out_dir.to_path_buf(),

@@ -7,7 +7,7 @@ use std::io::{IsTerminal, Write as _};
 use std::path::{Path, PathBuf};
 
 use bijoubuf_breaking::counterexample::{Counterexample, Outcome, counterexample};
-use bijoubuf_breaking::{Category, CheckError, Config, Finding, Old, Rule, Severity, Side};
+use bijoubuf_breaking::{Category, CheckError, Config, Finding, Old, Severity, Side};
 use bijoubuf_reflect::DescriptorPool;
 use bijoubuf_schema::Schema;
 use clap::{Args, ValueEnum};
@@ -115,50 +115,9 @@ enum Format {
 /// The old side once read.
 enum OldSide {
     Schema(Schema),
-    /// A descriptor set, and the full names of the types of the built-in files added to
-    /// it (see `schema::add_well_known_imports`).
+    /// A descriptor set, and the names of the built-in files added to it (see
+    /// `schema::add_well_known_imports`), which are looked up, not compared.
     Set(prost_types::FileDescriptorSet, Vec<String>),
-}
-
-/// The full names of the messages and enums `file` declares, nested ones included.
-fn declared_types(file: &prost_types::FileDescriptorProto) -> Vec<String> {
-    fn message(m: &prost_types::DescriptorProto, prefix: &str, out: &mut Vec<String>) {
-        let name = format!("{prefix}{}", m.name());
-        for e in &m.enum_type {
-            out.push(format!("{name}.{}", e.name()));
-        }
-        for n in &m.nested_type {
-            message(n, &format!("{name}."), out);
-        }
-        out.push(name);
-    }
-    let prefix = match file.package() {
-        "" => String::new(),
-        p => format!("{p}."),
-    };
-    let mut out: Vec<String> = file
-        .enum_type
-        .iter()
-        .map(|e| format!("{prefix}{}", e.name()))
-        .collect();
-    for m in &file.message_type {
-        message(m, &prefix, &mut out);
-    }
-    out
-}
-
-/// Whether `f` only says that a type of a built-in file the CLI added to the old set is
-/// missing from the new side: that file was not part of the old schema as written, so
-/// it is not compared, as the imports of old `.proto` files are not.
-fn about_added_builtin(f: &Finding, added: &[String]) -> bool {
-    let kind = match f.rule {
-        Rule::MessageRemoved => "message",
-        Rule::EnumRemoved => "enum",
-        _ => return false,
-    };
-    added
-        .iter()
-        .any(|name| f.message == format!("{kind} {name} is removed"))
 }
 
 pub(crate) fn run(args: &BreakingArgs) -> Result<(), Failure> {
@@ -174,11 +133,14 @@ pub(crate) fn run(args: &BreakingArgs) -> Result<(), Failure> {
             DescriptorPool::new(s),
         ),
         OldSide::Set(set, added) => (
-            bijoubuf_breaking::check_with(Old::DescriptorSet(set), &new, &config).map(|fs| {
-                fs.into_iter()
-                    .filter(|f| !about_added_builtin(f, added))
-                    .collect()
-            }),
+            bijoubuf_breaking::check_with(
+                Old::DescriptorSetWithImports {
+                    set,
+                    imports: added,
+                },
+                &new,
+                &config,
+            ),
             DescriptorPool::from_file_descriptor_set(set)
                 .map_err(|e| schema::descriptor_set_failure(&args.against, set, e))?,
         ),
@@ -247,13 +209,7 @@ fn read_old(args: &BreakingArgs) -> Result<OldSide, Failure> {
     // As `verify --descriptor-set` reads it: a set written without its imports still
     // finds the well-known types.
     let added = schema::add_well_known_imports(&mut set);
-    let types = set
-        .file
-        .iter()
-        .filter(|f| added.iter().any(|a| a == f.name()))
-        .flat_map(declared_types)
-        .collect();
-    Ok(OldSide::Set(set, types))
+    Ok(OldSide::Set(set, added))
 }
 
 fn parent(path: &Path) -> PathBuf {
