@@ -79,8 +79,9 @@ enum Command {
         includes: Includes,
         #[command(flatten)]
         lints: LintArgs,
-        /// The .proto files to check; a directory stands for every .proto file below it
-        /// (and is the include directory when no -I is given).
+        /// The .proto files to check; a directory stands for every .proto file below it,
+        /// outside hidden directories and node_modules (and is the include directory
+        /// when no -I is given).
         #[arg(value_name = "FILE.proto|DIR", required = true)]
         files: Vec<PathBuf>,
     },
@@ -156,8 +157,9 @@ enum Command {
         /// written (protoc's `--retain_options`).
         #[arg(long, requires = "descriptor_set_out")]
         retain_options: bool,
-        /// The .proto files to compile; a directory stands for every .proto file below it
-        /// (and is the include directory when no -I is given).
+        /// The .proto files to compile; a directory stands for every .proto file below it,
+        /// outside hidden directories and node_modules (and is the include directory
+        /// when no -I is given).
         #[arg(value_name = "FILE.proto|DIR", required = true)]
         files: Vec<PathBuf>,
     },
@@ -283,7 +285,8 @@ struct Target {
     #[command(flatten)]
     includes: Includes,
     /// The .proto file that defines (or imports) the message type, or a directory
-    /// standing for every .proto file below it. Repeatable: the types of every file
+    /// standing for every .proto file below it (outside hidden directories and
+    /// node_modules). Repeatable: the types of every file
     /// given are known, so an `Any` may name a type of another file.
     #[arg(
         long,

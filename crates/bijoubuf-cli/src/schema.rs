@@ -136,19 +136,31 @@ fn expand_directories(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Failure> {
 }
 
 /// The `.proto` files below `dir`, in no particular order. Links to directories are not
-/// followed, so that a link to a parent cannot make the walk endless.
+/// followed, so that a link to a parent cannot make the walk endless. Directories below
+/// `dir` that hold no schema of the project are not entered (see [`skipped`]); `dir`
+/// itself is always read, so naming such a directory reads it.
 fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), Failure> {
     let cannot = |e: std::io::Error| Failure::Usage(format!("cannot read {}: {e}", dir.display()));
     for entry in std::fs::read_dir(dir).map_err(cannot)? {
         let entry = entry.map_err(cannot)?;
         let path = entry.path();
         if entry.file_type().map_err(cannot)?.is_dir() {
-            walk(&path, out)?;
+            if !skipped(&entry.file_name()) {
+                walk(&path, out)?;
+            }
         } else if path.extension().is_some_and(|e| e == "proto") && path.is_file() {
             out.push(path);
         }
     }
     Ok(())
+}
+
+/// Whether a directory found below a named one is left out of the walk: hidden ones
+/// (`.git`, `.cache`) and `node_modules`, where package managers put other projects'
+/// copies of schemas (`google-proto-files` holds thousands), which would be compiled
+/// as the project's own and clash with its imports.
+fn skipped(name: &std::ffi::OsStr) -> bool {
+    name == "node_modules" || name.as_encoded_bytes().first() == Some(&b'.')
 }
 
 /// As protoc does for a relative path to a file outside every include directory: the

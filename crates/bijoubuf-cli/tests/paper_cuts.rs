@@ -432,6 +432,32 @@ fn a_directory_stands_for_the_proto_files_below_it() {
 }
 
 #[test]
+fn a_directorys_walk_leaves_out_hidden_directories_and_node_modules() {
+    // A project with its schema, a checkout's metadata and a package manager's copies of
+    // other schemas (here ones that do not compile, so reading them would fail).
+    let dir = std::env::temp_dir().join(format!("bijoubuf-walk-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let write = |path: &str, text: &str| {
+        let p = dir.join(path);
+        std::fs::create_dir_all(p.parent().expect("a parent")).expect("dirs");
+        std::fs::write(p, text).expect("write");
+    };
+    write(
+        "proj/api/a.proto",
+        "syntax = \"proto3\"; package a; message A {}\n",
+    );
+    write("proj/.git/x.proto", "not a schema\n");
+    write("proj/node_modules/pkg/y.proto", "not a schema either\n");
+    let (code, stderr) = run_in(&dir, &["check", "--no-lint", "proj"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    // Named, such a directory is read: the skip is for what the walk finds.
+    let (code, stderr) = run_in(&dir, &["check", "--no-lint", "proj/node_modules"]);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(stderr.contains("y.proto"), "{stderr}");
+    std::fs::remove_dir_all(&dir).expect("clean up");
+}
+
+#[test]
 fn counts_of_one_are_singular() {
     // Person.name's length prefix with nothing after it: one byte of input.
     let r = run(
