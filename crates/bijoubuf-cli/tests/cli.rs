@@ -1226,7 +1226,10 @@ fn compile_go_out_writes_one_directory_per_package_under_the_module_path() {
     assert!(!r.stderr.contains("note:"), "{}", r.stderr);
     let services = std::fs::read_to_string(out.join("shop/v1/v1_grpc.bb.go")).expect("services");
     assert!(services.contains("package v1\n"), "{services}");
-    assert!(services.contains("func RegisterOrdersServer("), "{services}");
+    assert!(
+        services.contains("func RegisterOrdersServer("),
+        "{services}"
+    );
     assert!(services.contains("func NewOrdersClient("), "{services}");
     let code = std::fs::read_to_string(&file).expect("generated file");
     assert!(!code.contains("google.golang.org/grpc"), "{code}");
