@@ -44,7 +44,8 @@ func NewClientStream[Req, Res any](ctx context.Context, cc grpc.ClientConnInterf
 
 // ClientStream is a generated client's stream: Req and Res are generated message types.
 // Recv refuses a response as [Invoke] does, and reports a refusal by the server as a
-// [*RefusalError] with ByServer.
+// [*RefusalError] with ByServer. A response refused here leaves the call open: cancel
+// its context to end it.
 type ClientStream[Req, Res any] struct {
 	grpc.ClientStream
 }

@@ -47,7 +47,8 @@ func RecvRequest(stream grpc.ServerStream, in bijoubuf.Message) error {
 // [grpc.ClientStreamingServer] and [grpc.BidiStreamingServer] over bijoubuf messages,
 // Req and Res being generated message types. Recv refuses a request as
 // [DecodeRequest] does: the trailers are set, and the INVALID_ARGUMENT error it returns
-// ends the call with them when the method returns it.
+// ends the call with them when the method returns it (a method that goes on instead
+// should not end the call with OK, which would carry those trailers too).
 type ServerStream[Req, Res any] struct {
 	grpc.ServerStream
 }

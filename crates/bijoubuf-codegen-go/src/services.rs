@@ -344,8 +344,6 @@ impl Emitter<'_> {
             sn.desc
         );
         let _ = writeln!(b, "var {} = grpc.ServiceDesc{{", sn.desc);
-        let _ = writeln!(b, "\tServiceName: {},", go_string(full));
-        let _ = writeln!(b, "\tHandlerType: (*{})(nil),", sn.server);
         let unary: Vec<&Method> = methods
             .iter()
             .filter(|m| !m.def.client_streaming && !m.def.server_streaming)
@@ -354,44 +352,73 @@ impl Emitter<'_> {
             .iter()
             .filter(|m| m.def.client_streaming || m.def.server_streaming)
             .collect();
-        if unary.is_empty() {
-            b.push_str("\tMethods:     []grpc.MethodDesc{},\n");
-        } else {
-            b.push_str("\tMethods: []grpc.MethodDesc{\n");
+        let mut method_list = String::from("[]grpc.MethodDesc{");
+        if !unary.is_empty() {
+            method_list.push('\n');
             for m in &unary {
                 let _ = writeln!(
-                    b,
+                    method_list,
                     "\t\t{{\n\t\t\tMethodName: {},\n\t\t\tHandler:    _{go}_{}_Handler,\n\t\t}},",
                     go_string(&m.def.name),
                     m.go
                 );
             }
-            b.push_str("\t},\n");
+            method_list.push('\t');
         }
-        if streams.is_empty() {
-            b.push_str("\tStreams:     []grpc.StreamDesc{},\n");
-        } else {
-            b.push_str("\tStreams: []grpc.StreamDesc{\n");
+        method_list.push('}');
+        let mut stream_list = String::from("[]grpc.StreamDesc{");
+        if !streams.is_empty() {
+            stream_list.push('\n');
             for m in &streams {
                 let _ = writeln!(
-                    b,
+                    stream_list,
                     "\t\t{{\n\t\t\tStreamName:    {},\n\t\t\tHandler:       _{go}_{}_Handler,",
                     go_string(&m.def.name),
                     m.go
                 );
                 if m.def.server_streaming {
-                    b.push_str("\t\t\tServerStreams: true,\n");
+                    stream_list.push_str("\t\t\tServerStreams: true,\n");
                 }
                 if m.def.client_streaming {
-                    b.push_str("\t\t\tClientStreams: true,\n");
+                    stream_list.push_str("\t\t\tClientStreams: true,\n");
                 }
-                b.push_str("\t\t},\n");
+                stream_list.push_str("\t\t},\n");
             }
-            b.push_str("\t},\n");
+            stream_list.push('\t');
         }
-        let _ = writeln!(b, "\tMetadata: {},", go_string(&file.name));
+        stream_list.push('}');
+        b.push_str(&keyed_fields(&[
+            ("ServiceName", go_string(full)),
+            ("HandlerType", format!("(*{})(nil)", sn.server)),
+            ("Methods", method_list),
+            ("Streams", stream_list),
+            ("Metadata", go_string(&file.name)),
+        ]));
         b.push_str("}\n\n");
     }
+}
+
+/// The `Key: value,` lines of a composite literal one tab in, as gofmt aligns them: the
+/// values of each run of one-line entries line up, and an entry whose value spans lines
+/// ends the run (its own key is not padded).
+fn keyed_fields(fields: &[(&str, String)]) -> String {
+    let mut out = String::new();
+    let mut i = 0;
+    while i < fields.len() {
+        let mut j = i;
+        while j < fields.len() && !fields[j].1.contains('\n') {
+            j += 1;
+        }
+        let width = fields[i..j].iter().map(|(k, _)| k.len()).max().unwrap_or(0) + 1;
+        for (key, value) in &fields[i..j] {
+            let _ = writeln!(out, "\t{:width$} {value},", format!("{key}:"));
+        }
+        if let Some((key, value)) = fields.get(j) {
+            let _ = writeln!(out, "\t{key}: {value},");
+        }
+        i = j + 1;
+    }
+    out
 }
 
 /// One method as the services file spells it.

@@ -248,4 +248,27 @@ fn services_compile_against_grpc_go_in_both_layouts() {
         ]
     );
     check_module(&go, &files, "go-package");
+
+    // Every shape of descriptor: unary methods only, streams only, no methods; in the
+    // empty package, whose method paths have no package part.
+    let schema = bijoubuf_schema::compile_sources(&[(
+        "p.proto",
+        r#"syntax = "proto3";
+        message P { uint64 n = 1; }
+        service Ping { rpc Ping(P) returns (P); rpc Pong(P) returns (P); }
+        service Feed { rpc Watch(P) returns (stream P); }
+        service Quiet {}"#,
+    )])
+    .expect("compiles")
+    .schema;
+    let mut options = Options::new();
+    options.module("example.com/gen").services(true);
+    let files = generate(&schema, &options);
+    assert_eq!(names(&files), ["gen.bb.go", "gen_grpc.bb.go"]);
+    assert!(
+        files[1].content.contains("\"/Ping/Pong\""),
+        "{}",
+        files[1].content
+    );
+    check_module(&go, &files, "shapes");
 }
