@@ -49,14 +49,15 @@ pub(crate) fn generate_ts(schema: &Schema, runtime: &str, services: bool) -> Vec
 
 /// `(path, source)` for every package of the schema but google.protobuf, as Go in the
 /// directory whose import path is `module`; `by_go_package` lays packages out by their
-/// files' `option go_package`.
+/// files' `option go_package`; `services` adds grpc-go services (`<package>_grpc.bb.go`).
 pub(crate) fn generate_go(
     schema: &Schema,
     module: &str,
     by_go_package: bool,
+    services: bool,
 ) -> Result<Vec<(String, String)>, Failure> {
     let mut options = bijoubuf_codegen_go::Options::new();
-    options.module(module);
+    options.module(module).services(services);
     if by_go_package {
         options.go_package_layout(schema).map_err(|e| {
             sayln!("error[{}]: {e}", e.code());
@@ -69,10 +70,9 @@ pub(crate) fn generate_go(
         .collect())
 }
 
-/// Says on stderr which services `compile` left out, so none is dropped silently:
-/// `--services` not given for Rust or TypeScript, and Go, which has no
-/// services whatever the flags say.
-pub(crate) fn note_services(schema: &Schema, rust_or_ts_without_services: bool, go: bool) {
+/// Says on stderr which services `compile` left out, so none is dropped silently: code
+/// was generated (Rust, TypeScript or Go) without `--services`.
+pub(crate) fn note_services(schema: &Schema, without_services: bool) {
     let names = bijoubuf_codegen::service_names(schema);
     if names.is_empty() {
         return;
@@ -82,13 +82,7 @@ pub(crate) fn note_services(schema: &Schema, rust_or_ts_without_services: bool, 
         if names.len() == 1 { "" } else { "s" },
         names.join(", ")
     );
-    if rust_or_ts_without_services {
+    if without_services {
         sayln!("note: {services} not generated; pass --services for servers and clients");
-    }
-    if go {
-        sayln!(
-            "note: {services} not generated in Go: the Go generator writes no services \
-             (--services covers Rust and TypeScript)"
-        );
     }
 }

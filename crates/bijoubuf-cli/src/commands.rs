@@ -121,7 +121,8 @@ struct Outputs<'a> {
     rust_borrowed: &'a [String],
     /// Schema paths whose messages are decoded by dispatch.
     rust_dispatch: &'a [String],
-    /// Generate services (Rust servers and clients, TypeScript clients).
+    /// Generate services (Rust servers and clients, TypeScript clients, Go servers and
+    /// clients).
     services: bool,
     ts: Option<(&'a Path, &'a str)>,
     /// The Go output directory, its import path, and whether packages are laid out by
@@ -179,7 +180,8 @@ fn compile(
     }
     if let Some((dir, module, by_go_package)) = outputs.go {
         // Go files go in one directory per package: create each.
-        for (name, content) in crate::codegen::generate_go(&compiled.schema, module, by_go_package)?
+        for (name, content) in
+            crate::codegen::generate_go(&compiled.schema, module, by_go_package, outputs.services)?
         {
             let path = dir.join(&name);
             if let Some(parent) = path.parent() {
@@ -194,8 +196,8 @@ fn compile(
     }
     crate::codegen::note_services(
         &compiled.schema,
-        (outputs.rust.is_some() || outputs.ts.is_some()) && !outputs.services,
-        outputs.go.is_some(),
+        (outputs.rust.is_some() || outputs.ts.is_some() || outputs.go.is_some())
+            && !outputs.services,
     );
     let descriptor_set_out = outputs.descriptor_set;
     if let Some((path, flags)) = descriptor_set_out {

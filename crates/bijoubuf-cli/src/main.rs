@@ -111,8 +111,10 @@ enum Command {
         #[arg(long, value_name = "PATH", requires = "rust_out")]
         rust_dispatch: Vec<String>,
         /// Also generate the schemas' services: tonic server traits and clients in Rust
-        /// (needs `tonic` and `bijoubuf-tonic`), gRPC-web clients in TypeScript; Go code
-        /// has none. A note says which services are left out.
+        /// (needs `tonic` and `bijoubuf-tonic`), gRPC-web clients in TypeScript, grpc-go
+        /// servers and clients in Go (`<package>_grpc.bb.go`, needs
+        /// `google.golang.org/grpc` and `github.com/bijoubuf/bijoubuf/go/grpc`). Without
+        /// it, a note says which services are left out.
         #[arg(long)]
         services: bool,
         /// Directory the generated TypeScript `<package>.ts` files are written to (every

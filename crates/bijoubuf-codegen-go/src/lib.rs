@@ -80,12 +80,31 @@
 //! Field names are the proto names in Go's camel case (`home_address` → `HomeAddress`);
 //! a name that collides with a method or another field gets a trailing `_`, as a type
 //! name that collides with another type or constant does. Error paths keep the schema's
-//! names. Not generated: extensions and services.
+//! names. Not generated: extensions.
+//!
+//! # Services
+//!
+//! With [`Options::services`] (off by default), each Go package that declares services
+//! gets a second file, `<package>_grpc.bb.go`, in the shape protoc-gen-go-grpc gives
+//! grpc-go users: per service `S`, a client interface `SClient` and `NewSClient(cc
+//! grpc.ClientConnInterface)`, a server interface `SServer`, `UnimplementedSServer`
+//! (embedded by value) and `UnsafeSServer`, `RegisterSServer(s grpc.ServiceRegistrar,
+//! srv SServer)`, the `grpc.ServiceDesc` `S_ServiceDesc` and the method paths
+//! `S_M_FullMethodName` (`/<package>.<Service>/<Method>`); streaming methods use
+//! grpc-go's generic stream interfaces (`grpc.ServerStreamingClient[T]`, …). The file
+//! imports `google.golang.org/grpc` and the codec package [`GRPC_IMPORT`] (a module of
+//! its own), so the messages' file compiles without them. The generated handlers and
+//! clients receive each payload undecoded and decode it themselves: a request without
+//! the marker or refused by the strict decoder ends the call with `INVALID_ARGUMENT` and
+//! the `bijoubuf-error-*` trailers before the method runs (`conformance/RPC.md`), and a
+//! refused response is a `*bijoubufgrpc.RefusalError` to the caller. A server passes
+//! `bijoubufgrpc.ServerOption` to take tonic's calls (content type `application/grpc`).
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt::Write as _;
 
 mod gofmt;
+mod services;
 
 use bijoubuf_schema::{
     Cardinality, Comments, EnumDef, FieldDef, FieldType, MessageDef, Presence, ScalarType, Schema,
@@ -93,6 +112,10 @@ use bijoubuf_schema::{
 
 /// The runtime package's import path.
 pub const RUNTIME_IMPORT: &str = "github.com/bijoubuf/bijoubuf/go/bijoubuf";
+
+/// The import path of the codec package generated services call (its own Go module,
+/// so that the runtime's has no dependencies).
+pub const GRPC_IMPORT: &str = "github.com/bijoubuf/bijoubuf/go/grpc";
 
 /// The import path of the module's well-known types.
 pub const WKT_IMPORT: &str = "github.com/bijoubuf/bijoubuf/go/wkt";
@@ -105,6 +128,7 @@ pub struct Options {
     module: String,
     wkt_import: String,
     well_known_types: bool,
+    services: bool,
     dirs: BTreeMap<String, String>,
     /// File name → (directory, Go package name), from its `option go_package`.
     files: BTreeMap<String, (String, String)>,
@@ -116,6 +140,7 @@ impl Default for Options {
             module: "gen".to_string(),
             wkt_import: WKT_IMPORT.to_string(),
             well_known_types: false,
+            services: false,
             dirs: BTreeMap::new(),
             files: BTreeMap::new(),
         }
@@ -148,6 +173,15 @@ impl Options {
     /// [`Options::wkt_import`].
     pub fn well_known_types(&mut self, generate: bool) -> &mut Self {
         self.well_known_types = generate;
+        self
+    }
+
+    /// Also generate the schema's services for grpc-go (off by default): per Go package
+    /// that declares services, a second file `<package>_grpc.bb.go` beside the messages'
+    /// (see "Services"), which imports `google.golang.org/grpc` and the codec package
+    /// [`GRPC_IMPORT`]; the messages' file imports neither.
+    pub fn services(&mut self, generate: bool) -> &mut Self {
+        self.services = generate;
         self
     }
 
@@ -544,6 +578,8 @@ struct Names {
     fields: HashMap<String, MessageNames>,
     /// Enum full name → value index → constant name.
     values: HashMap<String, Vec<String>>,
+    /// Go package (import path) → every name declared at the top level of its file.
+    taken: HashMap<String, BTreeSet<String>>,
 }
 
 #[derive(Default)]
@@ -689,6 +725,7 @@ fn collect_names(schema: &Schema, options: &Options) -> Names {
             names.values.insert(e.full_name.clone(), consts);
         }
     }
+    names.taken = taken;
     names
 }
 
@@ -721,23 +758,30 @@ pub fn generate(schema: &Schema, options: &Options) -> Vec<GeneratedFile> {
             }
         }
     }
-    // A Go package of files without types (services or extensions only) is not written.
-    units.retain(|(_, _, files)| {
-        files
+    let mut out = Vec::new();
+    for (import_path, packages, files) in units {
+        let dir = options.file_dir(files[0]);
+        let go_package = options.go_name(files[0]);
+        let path = |suffix: &str| {
+            if dir.is_empty() {
+                format!("{go_package}{suffix}")
+            } else {
+                format!("{dir}/{go_package}{suffix}")
+            }
+        };
+        // A Go package of files without types (services or extensions only) has no
+        // messages' file.
+        if files
             .iter()
             .any(|f| !f.messages.is_empty() || !f.enums.is_empty())
-    });
-    units
-        .into_iter()
-        .map(|(import_path, packages, files)| {
-            let dir = options.file_dir(files[0]);
-            let go_package = options.go_name(files[0]);
+        {
             let mut e = Emitter {
-                import_path,
+                import_path: import_path.clone(),
                 names: &names,
                 imports: BTreeMap::new(),
                 body: String::new(),
                 init: String::new(),
+                locals: &[],
             };
             for f in &files {
                 for en in &f.enums {
@@ -748,14 +792,20 @@ pub fn generate(schema: &Schema, options: &Options) -> Vec<GeneratedFile> {
                 }
             }
             let content = e.finish(&go_package, &packages, &files);
-            let name = if dir.is_empty() {
-                format!("{go_package}.bb.go")
-            } else {
-                format!("{dir}/{go_package}.bb.go")
-            };
-            GeneratedFile { name, content }
-        })
-        .collect()
+            out.push(GeneratedFile {
+                name: path(".bb.go"),
+                content,
+            });
+        }
+        if options.services && files.iter().any(|f| !f.services.is_empty()) {
+            let content = services::generate(&names, &import_path, &go_package, &files);
+            out.push(GeneratedFile {
+                name: path("_grpc.bb.go"),
+                content,
+            });
+        }
+    }
+    out
 }
 
 struct Emitter<'a> {
@@ -767,6 +817,9 @@ struct Emitter<'a> {
     body: String,
     /// The statements of the file's `init`: descriptors and their registration.
     init: String,
+    /// Names an import alias steps aside from besides [`GO_LOCALS`]: the services
+    /// file's locals and imported packages.
+    locals: &'static [&'static str],
 }
 
 /// `// ` lines of a schema comment (leading, else trailing), with `first` line first, as
@@ -1101,6 +1154,7 @@ impl Emitter<'_> {
                 // alias like any other.
                 while self.imports.values().any(|a| *a == alias)
                     || GO_LOCALS.contains(&alias.as_str())
+                    || self.locals.contains(&alias.as_str())
                     || GO_RESERVED.contains(&alias.as_str())
                 {
                     alias = format!("{base}{i}");

@@ -154,3 +154,22 @@ fn benchmark_schemas_are_fresh() {
         &generate(&compiled.schema, &options),
     );
 }
+
+/// The order service the codec package's tests serve and call (`go/grpc`, its own
+/// module): messages and services of `schemas/examples/orders.proto`.
+#[test]
+fn grpc_test_service_is_fresh() {
+    let compiled = Compiler::new()
+        .include(repo().join("schemas/examples"))
+        .compile(&["orders.proto"])
+        .unwrap_or_else(|e| panic!("orders.proto does not compile: {e}"));
+    let mut options = Options::new();
+    options
+        .module("github.com/bijoubuf/bijoubuf/go/grpc/internal/gen")
+        .package_dir("examples.orders.v1", "orders")
+        .services(true);
+    check(
+        &repo().join("go/grpc/internal/gen"),
+        &generate(&compiled.schema, &options),
+    );
+}

@@ -1,0 +1,84 @@
+package bijoubufgrpc
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/bijoubuf/bijoubuf/go/bijoubuf"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/metadata"
+)
+
+// callOptions puts the content-subtype first, so that a codec forced by the caller
+// (grpc.ForceCodecV2, per call or as a default call option) still wins.
+func callOptions(opts []grpc.CallOption, extra ...grpc.CallOption) []grpc.CallOption {
+	out := make([]grpc.CallOption, 0, len(opts)+2+len(extra))
+	out = append(out, grpc.StaticMethod(), grpc.CallContentSubtype(Name))
+	out = append(out, extra...)
+	return append(out, opts...)
+}
+
+// Invoke is a generated unary method's call: in is sent, the response is received into
+// a [Frame] and decoded into out. A refusal is a [*RefusalError]: ByServer when the
+// server refused in, otherwise this client refused the response.
+func Invoke(ctx context.Context, cc grpc.ClientConnInterface, method string, in, out bijoubuf.Message, opts ...grpc.CallOption) error {
+	var trailer metadata.MD
+	var f Frame
+	if err := cc.Invoke(ctx, method, in, &f, callOptions(opts, grpc.Trailer(&trailer))...); err != nil {
+		return FromCall(err, trailer)
+	}
+	return f.Decode(out)
+}
+
+// NewClientStream starts a generated streaming method's call. Its [ClientStream] is a
+// [grpc.ServerStreamingClient], [grpc.ClientStreamingClient] and
+// [grpc.BidiStreamingClient] over bijoubuf messages.
+func NewClientStream[Req, Res any](ctx context.Context, cc grpc.ClientConnInterface, desc *grpc.StreamDesc, method string, opts ...grpc.CallOption) (*ClientStream[Req, Res], error) {
+	s, err := cc.NewStream(ctx, desc, method, callOptions(opts)...)
+	if err != nil {
+		return nil, err
+	}
+	return &ClientStream[Req, Res]{ClientStream: s}, nil
+}
+
+// ClientStream is a generated client's stream: Req and Res are generated message types.
+// Recv refuses a response as [Invoke] does, and reports a refusal by the server as a
+// [*RefusalError] with ByServer. A response refused here leaves the call open: cancel
+// its context to end it.
+type ClientStream[Req, Res any] struct {
+	grpc.ClientStream
+}
+
+// Send sends one request.
+func (s *ClientStream[Req, Res]) Send(m *Req) error {
+	return s.ClientStream.SendMsg(m)
+}
+
+// Recv receives and decodes the next response; io.EOF after the last.
+func (s *ClientStream[Req, Res]) Recv() (*Res, error) {
+	m := new(Res)
+	msg, ok := any(m).(bijoubuf.Message)
+	if !ok {
+		return nil, fmt.Errorf("bijoubufgrpc: *%T is not a bijoubuf message", *m)
+	}
+	var f Frame
+	if err := s.ClientStream.RecvMsg(&f); err != nil {
+		if err == io.EOF {
+			return nil, err
+		}
+		return nil, FromCall(err, s.ClientStream.Trailer())
+	}
+	if err := f.Decode(msg); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// CloseAndRecv ends the requests of a client-streaming call and receives its response.
+func (s *ClientStream[Req, Res]) CloseAndRecv() (*Res, error) {
+	if err := s.ClientStream.CloseSend(); err != nil {
+		return nil, err
+	}
+	return s.Recv()
+}

@@ -1,0 +1,172 @@
+package bijoubufgrpc
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/bijoubuf/bijoubuf/go/bijoubuf"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/encoding"
+	"google.golang.org/grpc/mem"
+)
+
+// Marker is the first byte of every message payload: bijoubuf format 1
+// (conformance/RPC.md §2). No protobuf message starts with a byte in 0x00–0x07.
+const Marker byte = 0x01
+
+// Name is the codec's name and the content-subtype generated clients send:
+// "application/grpc+bijoubuf".
+const Name = "bijoubuf"
+
+// The metadata keys of a refusal (conformance/RPC.md §4).
+const (
+	// CodeKey holds the error code: "default-value-present", "missing-marker", ….
+	CodeKey = "bijoubuf-error-code"
+	// OffsetKey holds the byte offset in decimal, counted from the first byte after
+	// the marker.
+	OffsetKey = "bijoubuf-error-offset"
+	// PathKey holds the field path ("Order.sku"); absent when the path is empty.
+	PathKey = "bijoubuf-error-path"
+)
+
+// MissingMarker is the code of a payload that is empty or does not start with [Marker].
+const MissingMarker = "missing-marker"
+
+var marker = []byte{Marker}
+
+func init() {
+	encoding.RegisterCodecV2(Codec{})
+}
+
+// Codec is a grpc-go [encoding.CodecV2] for bijoubuf messages. The zero value uses the
+// runtime's default limits. It encodes a [bijoubuf.Message] as [Marker] then its
+// canonical encoding (under EncodeOptions), receives into a [*Frame] (generated code
+// does) or decodes straight into a [bijoubuf.Message] (under DecodeOptions), and hands
+// any other value to the registered "proto" codec.
+//
+// A refusal met by Unmarshal into a message is a [*RefusalError], but grpc-go reports
+// it to the caller as INTERNAL with the error's text only; generated code receives a
+// [*Frame] instead, so that a refusal ends the call as conformance/RPC.md §3 says.
+type Codec struct {
+	// DecodeOptions are the limits every received message is decoded with.
+	DecodeOptions bijoubuf.DecodeOptions
+	// EncodeOptions are the limits every sent message is encoded with.
+	EncodeOptions bijoubuf.EncodeOptions
+}
+
+// ServerOption forces c on a server, for every call whatever its content-subtype: what
+// a server needs to accept tonic's calls, which say "application/grpc" and so would go
+// to the "proto" codec. Values that are not bijoubuf messages still go there.
+func ServerOption(c Codec) grpc.ServerOption {
+	return grpc.ForceServerCodecV2(c)
+}
+
+// Name is [Name].
+func (Codec) Name() string { return Name }
+
+// Marshal is the marker then v's canonical encoding, for a [bijoubuf.Message]; the
+// "proto" codec's encoding for anything else.
+func (c Codec) Marshal(v any) (mem.BufferSlice, error) {
+	m, ok := v.(bijoubuf.Message)
+	if !ok {
+		return protoCodec(v).Marshal(v)
+	}
+	b, err := m.MarshalOptions(c.EncodeOptions)
+	if err != nil {
+		return nil, fmt.Errorf("a %s message could not be encoded: %w", m.BijoubufDesc().Name, err)
+	}
+	// Two buffers, so that the encoding is not copied to put the marker before it.
+	return mem.BufferSlice{mem.SliceBuffer(marker), mem.SliceBuffer(b)}, nil
+}
+
+// Unmarshal keeps the payload in a [*Frame] (with c's DecodeOptions), decodes it into a
+// [bijoubuf.Message] (a refusal is a [*RefusalError]), or hands anything else to the
+// "proto" codec.
+func (c Codec) Unmarshal(data mem.BufferSlice, v any) error {
+	switch t := v.(type) {
+	case *Frame:
+		// data is freed when this returns; a decode may keep slices of the payload.
+		t.payload = data.Materialize()
+		t.opts = c.DecodeOptions
+		return nil
+	case bijoubuf.Message:
+		buf := data.Materialize()
+		if err := DecodePayload(buf, t, c.DecodeOptions); err != nil {
+			return err
+		}
+		return nil
+	default:
+		return protoCodec(v).Unmarshal(data, v)
+	}
+}
+
+// protoCodec is the registered "proto" codec, or one that refuses v when there is none.
+func protoCodec(v any) encoding.CodecV2 {
+	if p := encoding.GetCodecV2("proto"); p != nil {
+		return p
+	}
+	return noCodec{v}
+}
+
+type noCodec struct{ v any }
+
+func (n noCodec) err() error {
+	return fmt.Errorf("bijoubufgrpc: a %T is neither a bijoubuf message nor a frame, and no \"proto\" codec is registered", n.v)
+}
+func (n noCodec) Marshal(any) (mem.BufferSlice, error) { return nil, n.err() }
+func (n noCodec) Unmarshal(mem.BufferSlice, any) error { return n.err() }
+func (noCodec) Name() string                           { return "proto" }
+
+// Frame is one received message payload, not yet decoded, with the receiving codec's
+// limits. Generated code receives into a Frame and decodes it itself.
+type Frame struct {
+	payload []byte
+	opts    bijoubuf.DecodeOptions
+}
+
+// Payload is the payload as received: [Marker], then the message.
+func (f *Frame) Payload() []byte { return f.payload }
+
+// Decode checks the marker and decodes the message after it into m with the codec's
+// limits. A refusal is a [*RefusalError].
+func (f *Frame) Decode(m bijoubuf.Message) error {
+	return DecodePayload(f.payload, m, f.opts)
+}
+
+// DecodePayload checks that payload starts with [Marker] before reading anything else,
+// then decodes the rest strictly into m under opts. A refusal is a [*RefusalError]
+// (code "missing-marker" at offset 0 when the marker is not there; otherwise the
+// decoder's code, offset and path, and [errors.As] finds the [*bijoubuf.DecodeError]).
+func DecodePayload(payload []byte, m bijoubuf.Message, opts bijoubuf.DecodeOptions) error {
+	if len(payload) == 0 || payload[0] != Marker {
+		return missingMarker(payload, m.BijoubufDesc().Name)
+	}
+	err := m.UnmarshalOptions(payload[1:], opts)
+	if err == nil {
+		return nil
+	}
+	var d *bijoubuf.DecodeError
+	if !errors.As(err, &d) {
+		return err
+	}
+	return &RefusalError{
+		Code:    d.Code().String(),
+		Offset:  d.Offset(),
+		Path:    d.Path(),
+		Message: d.Error(),
+		Err:     d,
+	}
+}
+
+func missingMarker(payload []byte, name string) *RefusalError {
+	text := MissingMarker + ": a " + name + " message must start with the bijoubuf marker 0x01"
+	if len(payload) == 0 {
+		text += ", and the message is empty"
+	} else {
+		text += fmt.Sprintf(", not 0x%02x at byte 0", payload[0])
+		if payload[0] >= 0x08 {
+			text += " (protobuf bytes are refused, never read as bijoubuf)"
+		}
+	}
+	return &RefusalError{Code: MissingMarker, Message: text}
+}

@@ -1,0 +1,485 @@
+package bijoubufgrpc_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"net"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/bijoubuf/bijoubuf/go/bijou64"
+	"github.com/bijoubuf/bijoubuf/go/bijoubuf"
+	bijoubufgrpc "github.com/bijoubuf/bijoubuf/go/grpc"
+	"github.com/bijoubuf/bijoubuf/go/grpc/internal/gen/orders"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/health"
+	healthpb "google.golang.org/grpc/health/grpc_health_v1"
+	"google.golang.org/grpc/mem"
+	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/status"
+	"google.golang.org/grpc/test/bufconn"
+)
+
+// ordersServer implements the order service and counts the calls its methods see.
+type ordersServer struct {
+	orders.UnimplementedOrdersServer
+	calls atomic.Int32
+}
+
+func (s *ordersServer) Get(_ context.Context, q *orders.OrderQuery) (*orders.Order, error) {
+	s.calls.Add(1)
+	return &orders.Order{Id: q.Id, Sku: "sku-" + string(rune('a'+q.Id%26)), Quantity: 2}, nil
+}
+
+func (s *ordersServer) List(q *orders.OrderQuery, stream grpc.ServerStreamingServer[orders.Order]) error {
+	s.calls.Add(1)
+	for i := uint64(0); i < uint64(q.Count); i++ {
+		if err := stream.Send(&orders.Order{Id: q.Id + i, Quantity: uint32(i + 1)}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *ordersServer) Submit(stream grpc.ClientStreamingServer[orders.Order, orders.Summary]) error {
+	s.calls.Add(1)
+	var sum orders.Summary
+	for {
+		o, err := stream.Recv()
+		if err == io.EOF {
+			return stream.SendAndClose(&sum)
+		}
+		if err != nil {
+			return err
+		}
+		sum.Orders++
+		sum.TotalQuantity += uint64(o.Quantity)
+	}
+}
+
+func (s *ordersServer) Exchange(stream grpc.BidiStreamingServer[orders.Order, orders.Order]) error {
+	s.calls.Add(1)
+	for {
+		o, err := stream.Recv()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		o.Quantity *= 2
+		if err := stream.Send(o); err != nil {
+			return err
+		}
+	}
+}
+
+// serve starts s on an in-process listener and returns a connection to it.
+func serve(t *testing.T, s *grpc.Server) *grpc.ClientConn {
+	t.Helper()
+	lis := bufconn.Listen(1 << 20)
+	go func() { _ = s.Serve(lis) }()
+	t.Cleanup(s.Stop)
+	conn, err := grpc.NewClient("passthrough:///bufnet",
+		grpc.WithContextDialer(func(ctx context.Context, _ string) (net.Conn, error) { return lis.DialContext(ctx) }),
+		grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		t.Fatalf("dial: %v", err)
+	}
+	t.Cleanup(func() { _ = conn.Close() })
+	return conn
+}
+
+// ordersService is a server with the order service and the health service (protobuf),
+// made as the package's documentation says.
+func ordersService(t *testing.T) (*ordersServer, *grpc.ClientConn) {
+	t.Helper()
+	impl := &ordersServer{}
+	s := grpc.NewServer(bijoubufgrpc.ServerOption(bijoubufgrpc.Codec{}))
+	orders.RegisterOrdersServer(s, impl)
+	healthpb.RegisterHealthServer(s, health.NewServer())
+	return impl, serve(t, s)
+}
+
+// rawCodec sends and receives payloads as they are: *[]byte both ways. Its name is
+// empty, so a client using it sends "application/grpc" with no subtype, as tonic does.
+type rawCodec struct{ name string }
+
+func (c rawCodec) Name() string { return c.name }
+
+func (rawCodec) Marshal(v any) (mem.BufferSlice, error) {
+	return mem.BufferSlice{mem.SliceBuffer(*v.(*[]byte))}, nil
+}
+
+func (rawCodec) Unmarshal(data mem.BufferSlice, v any) error {
+	*v.(*[]byte) = data.Materialize()
+	return nil
+}
+
+// rawCall calls method with payload as the request's whole payload, as a peer with
+// its own codec does; it returns the response payload, the error and the trailers.
+func rawCall(conn *grpc.ClientConn, method string, payload []byte) ([]byte, error, metadata.MD) {
+	var out []byte
+	var trailer metadata.MD
+	err := conn.Invoke(context.Background(), method, &payload, &out,
+		grpc.ForceCodecV2(rawCodec{}), grpc.Trailer(&trailer))
+	return out, err, trailer
+}
+
+func TestUnaryAndServerStreamingCallsRoundTrip(t *testing.T) {
+	_, conn := ordersService(t)
+	client := orders.NewOrdersClient(conn)
+	ctx := context.Background()
+
+	got, err := client.Get(ctx, &orders.OrderQuery{Id: 3})
+	if err != nil {
+		t.Fatalf("Get: %v", err)
+	}
+	if got.Id != 3 || got.Sku != "sku-d" || got.Quantity != 2 {
+		t.Fatalf("Get = %+v", got)
+	}
+
+	stream, err := client.List(ctx, &orders.OrderQuery{Id: 10, Count: 3})
+	if err != nil {
+		t.Fatalf("List: %v", err)
+	}
+	var ids []uint64
+	for {
+		o, err := stream.Recv()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("List Recv: %v", err)
+		}
+		ids = append(ids, o.Id)
+	}
+	if len(ids) != 3 || ids[0] != 10 || ids[2] != 12 {
+		t.Fatalf("List ids = %v", ids)
+	}
+}
+
+func TestClientAndBidiStreamingCallsRoundTrip(t *testing.T) {
+	_, conn := ordersService(t)
+	client := orders.NewOrdersClient(conn)
+	ctx := context.Background()
+
+	submit, err := client.Submit(ctx)
+	if err != nil {
+		t.Fatalf("Submit: %v", err)
+	}
+	for _, q := range []uint32{1, 2, 4} {
+		if err := submit.Send(&orders.Order{Id: 1, Quantity: q}); err != nil {
+			t.Fatalf("Submit Send: %v", err)
+		}
+	}
+	sum, err := submit.CloseAndRecv()
+	if err != nil {
+		t.Fatalf("Submit CloseAndRecv: %v", err)
+	}
+	if sum.Orders != 3 || sum.TotalQuantity != 7 {
+		t.Fatalf("Submit = %+v", sum)
+	}
+
+	ex, err := client.Exchange(ctx)
+	if err != nil {
+		t.Fatalf("Exchange: %v", err)
+	}
+	if err := ex.Send(&orders.Order{Id: 5, Quantity: 21}); err != nil {
+		t.Fatalf("Exchange Send: %v", err)
+	}
+	o, err := ex.Recv()
+	if err != nil || o.Quantity != 42 {
+		t.Fatalf("Exchange Recv = %+v, %v", o, err)
+	}
+	if err := ex.CloseSend(); err != nil {
+		t.Fatalf("Exchange CloseSend: %v", err)
+	}
+	if _, err := ex.Recv(); err != io.EOF {
+		t.Fatalf("Exchange end = %v, want io.EOF", err)
+	}
+}
+
+func TestAProtobufServiceOnTheSameServerStillWorks(t *testing.T) {
+	_, conn := ordersService(t)
+	resp, err := healthpb.NewHealthClient(conn).Check(context.Background(), &healthpb.HealthCheckRequest{})
+	if err != nil {
+		t.Fatalf("health Check: %v", err)
+	}
+	if resp.Status != healthpb.HealthCheckResponse_SERVING {
+		t.Fatalf("health status = %v", resp.Status)
+	}
+}
+
+// peer is a server that records each request payload and the content-type it came
+// with, and answers with a fixed payload: what a client sends and how it takes a
+// response, byte for byte.
+type peer struct {
+	mu          sync.Mutex
+	requests    [][]byte
+	contentType []string
+	answer      []byte
+}
+
+func (p *peer) handle(_ any, stream grpc.ServerStream) error {
+	var in []byte
+	if err := stream.RecvMsg(&in); err != nil {
+		return err
+	}
+	md, _ := metadata.FromIncomingContext(stream.Context())
+	p.mu.Lock()
+	p.requests = append(p.requests, in)
+	p.contentType = append(p.contentType, md.Get("content-type")...)
+	answer := p.answer
+	p.mu.Unlock()
+	return stream.SendMsg(&answer)
+}
+
+func rawPeer(t *testing.T, answer []byte) (*peer, orders.OrdersClient) {
+	t.Helper()
+	p := &peer{answer: answer}
+	s := grpc.NewServer(grpc.ForceServerCodecV2(rawCodec{name: "raw"}), grpc.UnknownServiceHandler(p.handle))
+	return p, orders.NewOrdersClient(serve(t, s))
+}
+
+func TestTheRequestFrameIsTheMarkerThenTheCanonicalBytes(t *testing.T) {
+	// conformance/RPC.md §2's worked example: OrderQuery { id: 3 } is 01 00 03.
+	answer := append([]byte{bijoubufgrpc.Marker}, must((&orders.Order{Id: 3, Sku: "x"}).Marshal())...)
+	p, client := rawPeer(t, answer)
+	got, err := client.Get(context.Background(), &orders.OrderQuery{Id: 3})
+	if err != nil {
+		t.Fatalf("Get: %v", err)
+	}
+	if got.Id != 3 || got.Sku != "x" {
+		t.Fatalf("Get = %+v", got)
+	}
+	if want := []byte{0x01, 0x00, 0x03}; len(p.requests) != 1 || !bytes.Equal(p.requests[0], want) {
+		t.Fatalf("request payloads = % x, want % x", p.requests, want)
+	}
+	canonical := must((&orders.OrderQuery{Id: 7, Count: 2}).Marshal())
+	if _, err := client.List(context.Background(), &orders.OrderQuery{Id: 7, Count: 2}); err != nil {
+		t.Fatalf("List: %v", err)
+	}
+	// The stream's request is sent when the call starts; wait for the peer to see it.
+	waitFor(t, func() bool { p.mu.Lock(); defer p.mu.Unlock(); return len(p.requests) == 2 })
+	if want := append([]byte{0x01}, canonical...); !bytes.Equal(p.requests[1], want) {
+		t.Fatalf("List request payload = % x, want % x", p.requests[1], want)
+	}
+	for _, ct := range p.contentType {
+		if ct != "application/grpc+bijoubuf" {
+			t.Fatalf("content-type = %q", ct)
+		}
+	}
+}
+
+func TestProtobufBytesAreRefusedNeverMisread(t *testing.T) {
+	impl, conn := ordersService(t)
+	// protobuf's OrderQuery { id: 3 }: 08 03 (in bijoubuf, a record of another field).
+	_, err, trailer := rawCall(conn, orders.Orders_Get_FullMethodName, []byte{0x08, 0x03})
+	st := status.Convert(err)
+	if st.Code() != codes.InvalidArgument {
+		t.Fatalf("status = %v, want InvalidArgument", st)
+	}
+	const text = "missing-marker: a OrderQuery message must start with the bijoubuf marker 0x01, not 0x08 at byte 0 (protobuf bytes are refused, never read as bijoubuf)"
+	if st.Message() != text {
+		t.Fatalf("message = %q", st.Message())
+	}
+	wantEntries(t, trailer, "missing-marker", "0", "")
+	// An empty payload (protobuf's empty message) is refused the same way.
+	_, err, trailer = rawCall(conn, orders.Orders_Get_FullMethodName, nil)
+	if status.Code(err) != codes.InvalidArgument {
+		t.Fatalf("empty: %v", err)
+	}
+	wantEntries(t, trailer, "missing-marker", "0", "")
+	if n := impl.calls.Load(); n != 0 {
+		t.Fatalf("the handler ran %d times", n)
+	}
+}
+
+func TestACallWithoutAContentSubtypeIsServed(t *testing.T) {
+	// tonic sends "application/grpc" whatever its codec: the forced codec serves it.
+	_, conn := ordersService(t)
+	out, err, _ := rawCall(conn, orders.Orders_Get_FullMethodName, []byte{0x01, 0x00, 0x03})
+	if err != nil {
+		t.Fatalf("call: %v", err)
+	}
+	want := append([]byte{0x01}, must((&orders.Order{Id: 3, Sku: "sku-d", Quantity: 2}).Marshal())...)
+	if !bytes.Equal(out, want) {
+		t.Fatalf("response payload = % x, want % x", out, want)
+	}
+}
+
+func TestANonCanonicalRequestIsRefusedWithItsCodeOffsetAndPath(t *testing.T) {
+	impl, conn := ordersService(t)
+	// OrderQuery { count: 2^32 }: field 2 holds a value past uint32.
+	key := must((&orders.OrderQuery{Count: 1}).Marshal())[0]
+	payload := bijou64.Append([]byte{bijoubufgrpc.Marker, key}, 1<<32)
+	_, err, trailer := rawCall(conn, orders.Orders_Get_FullMethodName, payload)
+	st := status.Convert(err)
+	if st.Code() != codes.InvalidArgument {
+		t.Fatalf("status = %v", st)
+	}
+	// The offset is the one a decode of the message bytes alone reports.
+	derr, ok := bijoubuf.AsDecodeError((&orders.OrderQuery{}).Unmarshal(payload[1:]))
+	if !ok || derr.Code() != bijoubuf.IntegerOutOfRange || derr.Offset() != 1 {
+		t.Fatalf("local decode: %v", derr)
+	}
+	if st.Message() != derr.Error() {
+		t.Fatalf("message = %q, want %q", st.Message(), derr.Error())
+	}
+	wantEntries(t, trailer, "integer-out-of-range", "1", "OrderQuery.count")
+
+	// A default written out: 01, then field 1 holding 0.
+	_, err, trailer = rawCall(conn, orders.Orders_Get_FullMethodName, []byte{0x01, 0x00, 0x00})
+	if status.Code(err) != codes.InvalidArgument {
+		t.Fatalf("default: %v", err)
+	}
+	wantEntries(t, trailer, "default-value-present", "0", "OrderQuery.id")
+	if n := impl.calls.Load(); n != 0 {
+		t.Fatalf("the handler ran %d times", n)
+	}
+}
+
+func TestAStreamedRequestIsRefusedWithItsEntries(t *testing.T) {
+	_, conn := ordersService(t)
+	// Submit reads each order with Recv, which refuses a protobuf one; the method
+	// returns the error, and the call ends with the refusal's entries.
+	desc := &grpc.StreamDesc{ClientStreams: true}
+	stream, err := conn.NewStream(context.Background(), desc, orders.Orders_Submit_FullMethodName, grpc.ForceCodecV2(rawCodec{}))
+	if err != nil {
+		t.Fatalf("NewStream: %v", err)
+	}
+	payload := []byte{0x18, 0x01}
+	if err := stream.SendMsg(&payload); err != nil {
+		t.Fatalf("SendMsg: %v", err)
+	}
+	_ = stream.CloseSend()
+	var out []byte
+	err = stream.RecvMsg(&out)
+	if status.Code(err) != codes.InvalidArgument {
+		t.Fatalf("status = %v", err)
+	}
+	wantEntries(t, stream.Trailer(), "missing-marker", "0", "")
+}
+
+func TestAGeneratedClientSeesTheServersRefusal(t *testing.T) {
+	// A request the server's limits refuse: this server takes messages of 2 bytes
+	// at most.
+	s := grpc.NewServer(bijoubufgrpc.ServerOption(bijoubufgrpc.Codec{
+		DecodeOptions: bijoubuf.DecodeOptions{}.WithMaxSize(2),
+	}))
+	impl := &ordersServer{}
+	orders.RegisterOrdersServer(s, impl)
+	client := orders.NewOrdersClient(serve(t, s))
+	_, err := client.Get(context.Background(), &orders.OrderQuery{Id: 3, Count: 1})
+	var r *bijoubufgrpc.RefusalError
+	if !errors.As(err, &r) || !r.ByServer || r.Code != "size-limit-exceeded" {
+		t.Fatalf("err = %#v", err)
+	}
+	if status.Code(err) != codes.InvalidArgument {
+		t.Fatalf("status = %v", status.Code(err))
+	}
+	if impl.calls.Load() != 0 {
+		t.Fatal("the handler ran")
+	}
+}
+
+func TestAClientRefusesABadResponse(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		answer []byte
+		code   string
+		offset int
+		path   string
+		decode bool
+	}{
+		{"protobuf", []byte{0x08, 0x03}, "missing-marker", 0, "", false},
+		{"default written out", []byte{0x01, 0x00, 0x00}, "default-value-present", 0, "Order.id", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, client := rawPeer(t, tc.answer)
+			_, err := client.Get(context.Background(), &orders.OrderQuery{Id: 3})
+			var r *bijoubufgrpc.RefusalError
+			if !errors.As(err, &r) {
+				t.Fatalf("err = %#v, want a *RefusalError", err)
+			}
+			if r.ByServer || r.Code != tc.code || r.Offset != tc.offset || r.Path != tc.path {
+				t.Fatalf("refusal = %+v", r)
+			}
+			if status.Code(err) != codes.InvalidArgument {
+				t.Fatalf("status = %v", status.Code(err))
+			}
+			_, isDecode := bijoubuf.AsDecodeError(err)
+			if isDecode != tc.decode {
+				t.Fatalf("errors.As *bijoubuf.DecodeError = %v", isDecode)
+			}
+
+			stream, err := client.List(context.Background(), &orders.OrderQuery{Id: 3, Count: 1})
+			if err != nil {
+				t.Fatalf("List: %v", err)
+			}
+			_, err = stream.Recv()
+			if !errors.As(err, &r) || r.ByServer || r.Code != tc.code {
+				t.Fatalf("List Recv err = %#v", err)
+			}
+		})
+	}
+}
+
+func TestAPayloadWithoutTheMarkerIsRefusedByTheCodec(t *testing.T) {
+	for _, tc := range []struct {
+		payload []byte
+		text    string
+	}{
+		{nil, "missing-marker: a OrderQuery message must start with the bijoubuf marker 0x01, and the message is empty"},
+		{[]byte{0x02, 0x00}, "missing-marker: a OrderQuery message must start with the bijoubuf marker 0x01, not 0x02 at byte 0"},
+	} {
+		err := bijoubufgrpc.DecodePayload(tc.payload, &orders.OrderQuery{}, bijoubuf.DecodeOptions{})
+		if err == nil || err.Error() != tc.text {
+			t.Fatalf("% x: %v", tc.payload, err)
+		}
+	}
+	var q orders.OrderQuery
+	if err := bijoubufgrpc.DecodePayload([]byte{0x01, 0x00, 0x03}, &q, bijoubuf.DecodeOptions{}); err != nil || q.Id != 3 {
+		t.Fatalf("decode: %v %+v", err, &q)
+	}
+}
+
+func wantEntries(t *testing.T, md metadata.MD, code, offset, path string) {
+	t.Helper()
+	get := func(k string) string {
+		if v := md.Get(k); len(v) > 0 {
+			return v[0]
+		}
+		return ""
+	}
+	if get(bijoubufgrpc.CodeKey) != code || get(bijoubufgrpc.OffsetKey) != offset || get(bijoubufgrpc.PathKey) != path {
+		t.Fatalf("trailers = %v, want code %q offset %q path %q", md, code, offset, path)
+	}
+	if path == "" && len(md.Get(bijoubufgrpc.PathKey)) != 0 {
+		t.Fatalf("an empty path is sent: %v", md)
+	}
+}
+
+func waitFor(t *testing.T, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+		if cond() {
+			return
+		}
+	}
+	t.Fatal("timed out")
+}
+
+func must(b []byte, err error) []byte {
+	if err != nil {
+		panic(err)
+	}
+	return b
+}

@@ -1,0 +1,81 @@
+package bijoubufgrpc
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/bijoubuf/bijoubuf/go/bijoubuf"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/metadata"
+)
+
+// refuse ends a server call for a refused request: the refusal's entries go in the
+// trailers and the error returned is INVALID_ARGUMENT; other errors pass unchanged.
+func refuse(err error, setTrailer func(metadata.MD)) error {
+	var r *RefusalError
+	if !errors.As(err, &r) {
+		return err
+	}
+	setTrailer(r.Metadata())
+	return r.GRPCStatus().Err()
+}
+
+// DecodeRequest is a generated unary handler's decode: dec (grpc-go's) receives the
+// payload into a [Frame], which is decoded into in. A refusal sets the trailers of
+// conformance/RPC.md §4 on ctx's call and returns INVALID_ARGUMENT, and the handler
+// returns it before any interceptor or method runs.
+func DecodeRequest(ctx context.Context, dec func(any) error, in bijoubuf.Message) error {
+	var f Frame
+	if err := dec(&f); err != nil {
+		return err
+	}
+	return refuse(f.Decode(in), func(md metadata.MD) { _ = grpc.SetTrailer(ctx, md) })
+}
+
+// RecvRequest is a generated server-streaming handler's receive of its one request,
+// refused as [DecodeRequest] refuses.
+func RecvRequest(stream grpc.ServerStream, in bijoubuf.Message) error {
+	var f Frame
+	if err := stream.RecvMsg(&f); err != nil {
+		return err
+	}
+	return refuse(f.Decode(in), stream.SetTrailer)
+}
+
+// ServerStream is a generated handler's stream of client- and bidi-streaming methods:
+// [grpc.ClientStreamingServer] and [grpc.BidiStreamingServer] over bijoubuf messages,
+// Req and Res being generated message types. Recv refuses a request as
+// [DecodeRequest] does: the trailers are set, and the INVALID_ARGUMENT error it returns
+// ends the call with them when the method returns it (a method that goes on instead
+// should not end the call with OK, which would carry those trailers too).
+type ServerStream[Req, Res any] struct {
+	grpc.ServerStream
+}
+
+// Recv receives and decodes the next request; io.EOF when the client has sent all.
+func (s *ServerStream[Req, Res]) Recv() (*Req, error) {
+	m := new(Req)
+	msg, ok := any(m).(bijoubuf.Message)
+	if !ok {
+		return nil, fmt.Errorf("bijoubufgrpc: *%T is not a bijoubuf message", *m)
+	}
+	var f Frame
+	if err := s.ServerStream.RecvMsg(&f); err != nil {
+		return nil, err
+	}
+	if err := refuse(f.Decode(msg), s.ServerStream.SetTrailer); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// Send sends one response.
+func (s *ServerStream[Req, Res]) Send(m *Res) error {
+	return s.ServerStream.SendMsg(m)
+}
+
+// SendAndClose sends the one response of a client-streaming method.
+func (s *ServerStream[Req, Res]) SendAndClose(m *Res) error {
+	return s.ServerStream.SendMsg(m)
+}
