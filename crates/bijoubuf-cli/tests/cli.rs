@@ -1122,6 +1122,42 @@ fn compile_notes_services_it_leaves_out_and_generates_them_with_services() {
 }
 
 #[test]
+fn the_note_of_services_left_out_names_five_and_counts_the_rest() {
+    // googleapis has thousands of services: a note naming each was a page long.
+    let out = std::env::temp_dir().join(format!("bijoubuf-cli-many-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    std::fs::create_dir_all(&out).expect("temp dir");
+    let services: String = (1..=7)
+        .map(|i| format!("service S{i} {{ rpc Get(M) returns (M); }}\n"))
+        .collect();
+    let schema = out.join("many.proto");
+    std::fs::write(
+        &schema,
+        format!("syntax = \"proto3\";\npackage a;\nmessage M {{}}\n{services}"),
+    )
+    .expect("write");
+    let r = run(
+        &[
+            "compile",
+            "--ts-out",
+            out.join("ts").to_str().expect("utf-8 path"),
+            schema.to_str().expect("utf-8 path"),
+        ],
+        b"",
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stderr.contains(
+            "note: 7 services (a.S1, a.S2, a.S3, a.S4, a.S5 and 2 more) not generated; \
+             pass --services"
+        ),
+        "{}",
+        r.stderr
+    );
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+#[test]
 fn compile_go_layout_go_package_places_packages_by_the_option_and_refuses_a_bad_one() {
     let out = std::env::temp_dir().join(format!("bijoubuf-cli-go-layout-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&out);

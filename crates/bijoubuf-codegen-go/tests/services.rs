@@ -133,7 +133,6 @@ fn run(go: &Path, dir: &Path, args: &[&str]) -> String {
         .args(args)
         .current_dir(dir)
         .env("GOFLAGS", "-mod=mod")
-        .env("GOPROXY", "off")
         .output()
         .unwrap_or_else(|e| panic!("go {args:?}: {e}"));
     let text = format!(
@@ -143,8 +142,8 @@ fn run(go: &Path, dir: &Path, args: &[&str]) -> String {
     );
     assert!(
         out.status.success(),
-        "go {args:?} failed (grpc-go comes from the module cache: run `go mod download` \
-         in go/grpc first):\n{text}"
+        "go {args:?} failed (grpc-go comes from the module cache or the Go module \
+         proxy, as go/grpc/go.sum pins it):\n{text}"
     );
     text
 }
