@@ -4,15 +4,18 @@
 
 use std::time::Duration;
 
+#[path = "support/raw.rs"]
+mod raw;
+
 use bijoubuf::Message as _;
 use bijoubuf_examples::orders::orders_client::OrdersClient;
 use bijoubuf_examples::orders::{Order, OrderQuery};
 use bijoubuf_examples::rpc::{MAX_BATCH, order, serve_orders};
 use bijoubuf_tonic::{MARKER, refusal};
-use bytes::{Buf as _, BufMut as _};
-use tonic::codec::{Codec, DecodeBuf, Decoder, EncodeBuf, Encoder};
 use tonic::transport::Channel;
 use tonic::{Code, Status};
+
+use raw::{GET, Raw};
 
 const LIMIT: Duration = Duration::from_secs(20);
 
@@ -100,43 +103,6 @@ fn client_and_bidi_streaming() {
     });
 }
 
-/// Sends and receives gRPC message payloads as they are: what a peer with another
-/// codec, or a broken one, puts on the wire.
-#[derive(Default, Clone)]
-struct Raw;
-
-impl Codec for Raw {
-    type Encode = Vec<u8>;
-    type Decode = Vec<u8>;
-    type Encoder = Raw;
-    type Decoder = Raw;
-    fn encoder(&mut self) -> Raw {
-        Raw
-    }
-    fn decoder(&mut self) -> Raw {
-        Raw
-    }
-}
-
-impl Encoder for Raw {
-    type Item = Vec<u8>;
-    type Error = Status;
-    fn encode(&mut self, item: Vec<u8>, dst: &mut EncodeBuf<'_>) -> Result<(), Status> {
-        dst.put_slice(&item);
-        Ok(())
-    }
-}
-
-impl Decoder for Raw {
-    type Item = Vec<u8>;
-    type Error = Status;
-    fn decode(&mut self, src: &mut DecodeBuf<'_>) -> Result<Option<Vec<u8>>, Status> {
-        let v = src.chunk()[..src.remaining()].to_vec();
-        src.advance(v.len());
-        Ok(Some(v))
-    }
-}
-
 /// One unary call to `path` with `payload` as the request message.
 async fn call_raw(
     addr: std::net::SocketAddr,
@@ -158,8 +124,6 @@ async fn call_raw(
     .await
     .map(tonic::Response::into_inner)
 }
-
-const GET: &str = "/examples.orders.v1.Orders/Get";
 
 #[test]
 fn the_wire_is_the_marker_then_the_canonical_bytes() {

@@ -10,15 +10,18 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
+#[path = "support/raw.rs"]
+mod raw;
+
 use bijoubuf::Message as _;
 use bijoubuf_examples::orders::orders_client::OrdersClient;
 use bijoubuf_examples::orders::{Order, OrderQuery};
 use bijoubuf_examples::rpc::{order, serve_orders};
 use bijoubuf_tonic::{MARKER, refusal};
-use bytes::{Buf as _, BufMut as _};
-use tonic::codec::{Codec, DecodeBuf, Decoder, EncodeBuf, Encoder};
+use tonic::Code;
 use tonic::transport::Channel;
-use tonic::{Code, Status};
+
+use raw::{GET, Raw};
 
 /// The `go` binary, or `None` (after a note) when it is missing outside CI.
 fn go() -> Option<PathBuf> {
@@ -129,43 +132,6 @@ impl Drop for GoServer {
         let _ = self.child.wait();
     }
 }
-
-/// Payloads as they are, both ways: a peer with another codec.
-#[derive(Default, Clone)]
-struct Raw;
-
-impl Codec for Raw {
-    type Encode = Vec<u8>;
-    type Decode = Vec<u8>;
-    type Encoder = Raw;
-    type Decoder = Raw;
-    fn encoder(&mut self) -> Raw {
-        Raw
-    }
-    fn decoder(&mut self) -> Raw {
-        Raw
-    }
-}
-
-impl Encoder for Raw {
-    type Item = Vec<u8>;
-    type Error = Status;
-    fn encode(&mut self, item: Vec<u8>, dst: &mut EncodeBuf<'_>) -> Result<(), Status> {
-        dst.put_slice(&item);
-        Ok(())
-    }
-}
-
-impl Decoder for Raw {
-    type Item = Vec<u8>;
-    type Error = Status;
-    fn decode(&mut self, src: &mut DecodeBuf<'_>) -> Result<Option<Vec<u8>>, Status> {
-        let v = src.copy_to_bytes(src.remaining()).to_vec();
-        Ok(Some(v))
-    }
-}
-
-const GET: &str = "/examples.orders.v1.Orders/Get";
 
 #[test]
 fn the_tonic_client_calls_the_go_server() {
