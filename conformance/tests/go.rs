@@ -42,11 +42,6 @@ use bijoubuf_conformance::{Config, Outcome, dynamic, generated, golang, hex, typ
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 
-/// Run `go args…` in the module; its output on failure.
-fn run(go: &Path, args: &[&str]) -> String {
-    run_in(&golang::module_dir(), go, args)
-}
-
 /// Run `go args…` in `dir`; its output on failure.
 fn run_in(dir: &Path, go: &Path, args: &[&str]) -> String {
     let out = Command::new(go)
