@@ -42,11 +42,11 @@ use bijoubuf_conformance::{Config, Outcome, dynamic, generated, golang, hex, typ
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 
-/// Run `go args…` in the module; its output on failure.
-fn run(go: &Path, args: &[&str]) -> String {
+/// Run `go args…` in `dir`; its output on failure.
+fn run_in(dir: &Path, go: &Path, args: &[&str]) -> String {
     let out = Command::new(go)
         .args(args)
-        .current_dir(golang::module_dir())
+        .current_dir(dir)
         .output()
         .unwrap_or_else(|e| panic!("go {}: cannot start: {e}", args.join(" ")));
     let text = format!(
@@ -63,27 +63,49 @@ fn run(go: &Path, args: &[&str]) -> String {
     text
 }
 
-#[test]
-fn go_module_is_vetted_formatted_and_its_tests_pass() {
-    let Some(go) = golang::go().unwrap_or_else(|e| panic!("{e}")) else {
-        return;
-    };
-    run(&go, &["vet", "./..."]);
+/// `go vet ./...`, `gofmt -l .` (nothing listed) and `go test ./...` in `dir`; the
+/// tests' output.
+fn vet_format_test(dir: &Path, go: &Path) -> String {
+    run_in(dir, go, &["vet", "./..."]);
     // gofmt ships with the toolchain (`go fmt` would rewrite files; `gofmt -l` lists them).
-    let goroot = run(&go, &["env", "GOROOT"]);
+    let goroot = run_in(dir, go, &["env", "GOROOT"]);
     let gofmt = Path::new(goroot.trim()).join("bin").join("gofmt");
     let out = Command::new(&gofmt)
         .args(["-l", "."])
-        .current_dir(golang::module_dir())
+        .current_dir(dir)
         .output()
         .unwrap_or_else(|e| panic!("{}: cannot start: {e}", gofmt.display()));
     assert!(out.status.success(), "gofmt -l failed: {out:?}");
     let unformatted = String::from_utf8_lossy(&out.stdout);
     assert!(
         unformatted.trim().is_empty(),
-        "files gofmt would change (run `gofmt -w .` in go/):\n{unformatted}"
+        "files gofmt would change (run `gofmt -w .` in {}):\n{unformatted}",
+        dir.display()
     );
-    let text = run(&go, &["test", "./..."]);
+    run_in(dir, go, &["test", "./..."])
+}
+
+#[test]
+fn go_grpc_module_is_vetted_formatted_and_its_tests_pass() {
+    // The codec module of generated services (go/grpc), a module of its own for its
+    // grpc-go dependency, which go fetches as go/grpc/go.sum pins it.
+    let Some(go) = golang::go().unwrap_or_else(|e| panic!("{e}")) else {
+        return;
+    };
+    let text = vet_format_test(&golang::module_dir().join("grpc"), &go);
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("ok") && l.contains("github.com/bijoubuf/bijoubuf/go/grpc")),
+        "go test ran no tests in go/grpc:\n{text}"
+    );
+}
+
+#[test]
+fn go_module_is_vetted_formatted_and_its_tests_pass() {
+    let Some(go) = golang::go().unwrap_or_else(|e| panic!("{e}")) else {
+        return;
+    };
+    let text = vet_format_test(&golang::module_dir(), &go);
     // Every package with tests ran them (a package without would print "no test files").
     for pkg in [
         "go/bijou64",
