@@ -35,19 +35,23 @@ func Invoke(ctx context.Context, cc grpc.ClientConnInterface, method string, in,
 // [grpc.ServerStreamingClient], [grpc.ClientStreamingClient] and
 // [grpc.BidiStreamingClient] over bijoubuf messages.
 func NewClientStream[Req, Res any](ctx context.Context, cc grpc.ClientConnInterface, desc *grpc.StreamDesc, method string, opts ...grpc.CallOption) (*ClientStream[Req, Res], error) {
+	ctx, cancel := context.WithCancel(ctx)
 	s, err := cc.NewStream(ctx, desc, method, callOptions(opts)...)
 	if err != nil {
+		cancel()
 		return nil, err
 	}
-	return &ClientStream[Req, Res]{ClientStream: s}, nil
+	return &ClientStream[Req, Res]{ClientStream: s, cancel: cancel}, nil
 }
 
 // ClientStream is a generated client's stream: Req and Res are generated message types.
 // Recv refuses a response as [Invoke] does, and reports a refusal by the server as a
-// [*RefusalError] with ByServer. A response refused here leaves the call open: cancel
-// its context to end it.
+// [*RefusalError] with ByServer. A response refused here ends the call (its context is
+// cancelled, so the server sees CANCELLED), as does any error or the end of the
+// responses.
 type ClientStream[Req, Res any] struct {
 	grpc.ClientStream
+	cancel context.CancelFunc
 }
 
 // Send sends one request.
@@ -64,12 +68,14 @@ func (s *ClientStream[Req, Res]) Recv() (*Res, error) {
 	}
 	var f Frame
 	if err := s.ClientStream.RecvMsg(&f); err != nil {
+		defer s.cancel()
 		if err == io.EOF {
 			return nil, err
 		}
 		return nil, FromCall(err, s.ClientStream.Trailer())
 	}
 	if err := f.Decode(msg); err != nil {
+		s.cancel()
 		return nil, err
 	}
 	return m, nil

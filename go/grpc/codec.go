@@ -36,6 +36,41 @@ var marker = []byte{Marker}
 
 func init() {
 	encoding.RegisterCodecV2(Codec{})
+	// grpc-go gives a call with no content-subtype ("application/grpc", what tonic
+	// sends) or an unknown one to the codec named "proto". Registered in its place, a
+	// codec that takes bijoubuf's values and hands every other to the one it replaces
+	// makes a server without ServerOption refuse protobuf bytes as conformance/RPC.md
+	// §3 says, instead of failing the call with INTERNAL. Package grpc registers its
+	// "proto" codec before this init runs (this package imports it).
+	encoding.RegisterCodecV2(protoCodecWrapper{next: encoding.GetCodecV2("proto")})
+}
+
+// protoCodecWrapper is the "proto" codec with bijoubuf's values taken by [Codec] (with
+// the default limits): a generated handler's [*Frame] and [bijoubuf.Message] values.
+type protoCodecWrapper struct{ next encoding.CodecV2 }
+
+func (protoCodecWrapper) Name() string { return "proto" }
+
+func (w protoCodecWrapper) Marshal(v any) (mem.BufferSlice, error) {
+	if _, ok := v.(bijoubuf.Message); ok {
+		return Codec{}.Marshal(v)
+	}
+	return w.nextFor(v).Marshal(v)
+}
+
+func (w protoCodecWrapper) Unmarshal(data mem.BufferSlice, v any) error {
+	switch v.(type) {
+	case *Frame, bijoubuf.Message:
+		return Codec{}.Unmarshal(data, v)
+	}
+	return w.nextFor(v).Unmarshal(data, v)
+}
+
+func (w protoCodecWrapper) nextFor(v any) encoding.CodecV2 {
+	if w.next == nil {
+		return noCodec{v}
+	}
+	return w.next
 }
 
 // Codec is a grpc-go [encoding.CodecV2] for bijoubuf messages. The zero value uses the
@@ -100,12 +135,17 @@ func (c Codec) Unmarshal(data mem.BufferSlice, v any) error {
 	}
 }
 
-// protoCodec is the registered "proto" codec, or one that refuses v when there is none.
+// protoCodec is the registered "proto" codec (the one this package's wrapper replaced,
+// when it is still registered), or one that refuses v when there is none.
 func protoCodec(v any) encoding.CodecV2 {
-	if p := encoding.GetCodecV2("proto"); p != nil {
+	switch p := encoding.GetCodecV2("proto").(type) {
+	case nil:
+		return noCodec{v}
+	case protoCodecWrapper:
+		return p.nextFor(v)
+	default:
 		return p
 	}
-	return noCodec{v}
 }
 
 type noCodec struct{ v any }

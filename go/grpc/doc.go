@@ -9,16 +9,20 @@
 //
 // # Serving
 //
-// A Go server picks a codec by the request's content-subtype, and tonic sends
-// "application/grpc" with none, which grpc-go reads as "proto". So a server that serves
-// bijoubuf services passes [ServerOption]:
+// A Go server picks a codec by the request's content-subtype. Generated clients send
+// "application/grpc+bijoubuf", under which [Codec] is registered; tonic sends
+// "application/grpc" with none, which grpc-go gives to the codec named "proto", as it
+// does "+proto" and unknown subtypes. Importing this package registers in that name's
+// place a codec that takes bijoubuf's values and hands every other to the "proto"
+// codec it replaces, so any grpc-go server serves tonic's calls, refuses a protobuf
+// peer's bytes with "missing-marker", and keeps serving ordinary protobuf services
+// (health, reflection). [ServerOption] forces [Codec] with the limits it is given:
 //
 //	s := grpc.NewServer(bijoubufgrpc.ServerOption(bijoubufgrpc.Codec{}))
 //	orders.RegisterOrdersServer(s, &server{})
 //
-// The option forces [Codec] for every call; the codec hands values that are not bijoubuf
-// messages (or frames) to the registered "proto" codec, so ordinary protobuf services
-// (health, reflection) on the same server keep working.
+// which also keeps the server right if another package registers its own "proto"
+// codec after this one's.
 //
 // # Refusals
 //
@@ -29,7 +33,8 @@
 // bijoubuf-error-path ([CodeKey], [OffsetKey], [PathKey]); a unary handler does not run.
 // Generated code does this by receiving a [Frame] (the payload, not yet decoded) and
 // decoding it itself: grpc-go turns an error from a codec's Unmarshal into INTERNAL and
-// drops whatever the error carries.
+// drops whatever the error carries. A client- or bidi-streaming method gets the
+// [*RefusalError] from Recv; when it returns it, the call ends with it and the trailers.
 //
 // # Calling
 //
@@ -37,6 +42,8 @@
 // finds [Codec] registered under that name even without [ServerOption]). A refusal comes
 // back as a [*RefusalError]: ByServer when the server refused the request (read from the
 // trailers), otherwise this client refused the response, and then [errors.As] also finds
-// the [*bijoubuf.DecodeError]. Limits: grpc.WithDefaultCallOptions(grpc.ForceCodecV2(
-// bijoubufgrpc.Codec{DecodeOptions: ...})).
+// the [*bijoubuf.DecodeError]. Limits: pass grpc.ForceCodecV2(bijoubufgrpc.Codec{
+// DecodeOptions: ...}) with a call (as a connection's default call option it would
+// send other services' calls on that connection as "+bijoubuf" too). A response
+// refused on a stream ends the call: its context is cancelled.
 package bijoubufgrpc

@@ -483,3 +483,139 @@ func must(b []byte, err error) []byte {
 	}
 	return b
 }
+
+func TestAServerWithoutTheOptionStillRefusesProtobufBytes(t *testing.T) {
+	// A plain grpc.NewServer(): a call with no content-subtype (tonic's, or a protobuf
+	// client's) goes to the "proto" codec, which this package wraps.
+	impl := &ordersServer{}
+	s := grpc.NewServer()
+	orders.RegisterOrdersServer(s, impl)
+	healthpb.RegisterHealthServer(s, health.NewServer())
+	conn := serve(t, s)
+	_, err, trailer := rawCall(conn, orders.Orders_Get_FullMethodName, []byte{0x08, 0x03})
+	if status.Code(err) != codes.InvalidArgument {
+		t.Fatalf("status = %v, want InvalidArgument", err)
+	}
+	wantEntries(t, trailer, "missing-marker", "0", "")
+	if n := impl.calls.Load(); n != 0 {
+		t.Fatalf("the handler ran %d times", n)
+	}
+	out, err, _ := rawCall(conn, orders.Orders_Get_FullMethodName, []byte{0x01, 0x00, 0x03})
+	if err != nil {
+		t.Fatalf("call: %v", err)
+	}
+	want := append([]byte{0x01}, must((&orders.Order{Id: 3, Sku: "sku-d", Quantity: 2}).Marshal())...)
+	if !bytes.Equal(out, want) {
+		t.Fatalf("response payload = % x, want % x", out, want)
+	}
+	// Protobuf values still go to protobuf's codec.
+	resp, err := healthpb.NewHealthClient(conn).Check(context.Background(), &healthpb.HealthCheckRequest{})
+	if err != nil || resp.GetStatus() != healthpb.HealthCheckResponse_SERVING {
+		t.Fatalf("health: %v %v", resp, err)
+	}
+}
+
+// recvServer's Exchange records what Recv returned and ends as told.
+type recvServer struct {
+	orders.UnimplementedOrdersServer
+	mu      sync.Mutex
+	refusal *bijoubufgrpc.RefusalError
+	own     error
+}
+
+func (s *recvServer) Exchange(stream grpc.BidiStreamingServer[orders.Order, orders.Order]) error {
+	_, err := stream.Recv()
+	var r *bijoubufgrpc.RefusalError
+	errors.As(err, &r)
+	s.mu.Lock()
+	s.refusal = r
+	own := s.own
+	s.mu.Unlock()
+	if own != nil {
+		return own
+	}
+	return err
+}
+
+func TestAStreamedRefusalReachesTheMethodAndOnlyItsOwnEndCarriesTheEntries(t *testing.T) {
+	send := func(t *testing.T, own error) (*recvServer, error, metadata.MD) {
+		impl := &recvServer{own: own}
+		s := grpc.NewServer(bijoubufgrpc.ServerOption(bijoubufgrpc.Codec{}))
+		orders.RegisterOrdersServer(s, impl)
+		conn := serve(t, s)
+		desc := &grpc.StreamDesc{ClientStreams: true, ServerStreams: true}
+		stream, err := conn.NewStream(context.Background(), desc, orders.Orders_Exchange_FullMethodName, grpc.ForceCodecV2(rawCodec{}))
+		if err != nil {
+			t.Fatalf("NewStream: %v", err)
+		}
+		payload := []byte{0x01, 0x00, 0x00} // Order.id holding its default
+		if err := stream.SendMsg(&payload); err != nil {
+			t.Fatalf("SendMsg: %v", err)
+		}
+		_ = stream.CloseSend()
+		var out []byte
+		err = stream.RecvMsg(&out)
+		return impl, err, stream.Trailer()
+	}
+	// The method sees the *RefusalError (code, offset, path) and ends the call with it.
+	impl, err, trailer := send(t, nil)
+	if impl.refusal == nil || impl.refusal.Code != "default-value-present" || impl.refusal.Path != "Order.id" {
+		t.Fatalf("the method saw %+v", impl.refusal)
+	}
+	if status.Code(err) != codes.InvalidArgument {
+		t.Fatalf("status = %v", err)
+	}
+	wantEntries(t, trailer, "default-value-present", "0", "Order.id")
+	// A method that ends with its own error after the refusal: no refusal entries.
+	impl, err, trailer = send(t, status.Error(codes.FailedPrecondition, "my own"))
+	if impl.refusal == nil {
+		t.Fatal("the method saw no refusal")
+	}
+	if status.Code(err) != codes.FailedPrecondition {
+		t.Fatalf("status = %v", err)
+	}
+	if v := trailer.Get(bijoubufgrpc.CodeKey); len(v) != 0 {
+		t.Fatalf("trailers carry %s = %v", bijoubufgrpc.CodeKey, v)
+	}
+}
+
+// streamPeer answers a streaming call with answer and then waits for the call to end.
+type streamPeer struct {
+	answer []byte
+	ended  chan error
+}
+
+func (p *streamPeer) handle(_ any, stream grpc.ServerStream) error {
+	var in []byte
+	if err := stream.RecvMsg(&in); err != nil {
+		return err
+	}
+	if err := stream.SendMsg(&p.answer); err != nil {
+		return err
+	}
+	<-stream.Context().Done()
+	p.ended <- stream.Context().Err()
+	return nil
+}
+
+func TestAResponseRefusedOnAStreamEndsTheCall(t *testing.T) {
+	p := &streamPeer{answer: []byte{0x08, 0x03}, ended: make(chan error, 1)}
+	s := grpc.NewServer(grpc.ForceServerCodecV2(rawCodec{name: "raw"}), grpc.UnknownServiceHandler(p.handle))
+	client := orders.NewOrdersClient(serve(t, s))
+	stream, err := client.List(context.Background(), &orders.OrderQuery{Id: 3, Count: 5})
+	if err != nil {
+		t.Fatalf("List: %v", err)
+	}
+	var r *bijoubufgrpc.RefusalError
+	if _, err := stream.Recv(); !errors.As(err, &r) || r.Code != "missing-marker" {
+		t.Fatalf("Recv err = %v", err)
+	}
+	select {
+	case err := <-p.ended:
+		if err == nil {
+			t.Fatal("the server's call ended without an error")
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the server's call is still open 10 s after the client refused its response")
+	}
+}

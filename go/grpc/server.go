@@ -45,12 +45,24 @@ func RecvRequest(stream grpc.ServerStream, in bijoubuf.Message) error {
 
 // ServerStream is a generated handler's stream of client- and bidi-streaming methods:
 // [grpc.ClientStreamingServer] and [grpc.BidiStreamingServer] over bijoubuf messages,
-// Req and Res being generated message types. Recv refuses a request as
-// [DecodeRequest] does: the trailers are set, and the INVALID_ARGUMENT error it returns
-// ends the call with them when the method returns it (a method that goes on instead
-// should not end the call with OK, which would carry those trailers too).
+// Req and Res being generated message types. Recv refuses a request with a
+// [*RefusalError] (its gRPC status INVALID_ARGUMENT); when the method returns that
+// error, [ServerStream.End] puts the refusal's entries in the trailers
+// (conformance/RPC.md §4). A method that goes on past a refusal and ends otherwise
+// ends the call without them.
 type ServerStream[Req, Res any] struct {
 	grpc.ServerStream
+	refused *RefusalError
+}
+
+// End is what a generated handler returns: err, the method's result, with the entries
+// of the refusal Recv returned put in the trailers when err is that refusal.
+func (s *ServerStream[Req, Res]) End(err error) error {
+	var r *RefusalError
+	if s.refused != nil && errors.As(err, &r) && r == s.refused {
+		s.ServerStream.SetTrailer(r.Metadata())
+	}
+	return err
 }
 
 // Recv receives and decodes the next request; io.EOF when the client has sent all.
@@ -64,7 +76,10 @@ func (s *ServerStream[Req, Res]) Recv() (*Req, error) {
 	if err := s.ServerStream.RecvMsg(&f); err != nil {
 		return nil, err
 	}
-	if err := refuse(f.Decode(msg), s.ServerStream.SetTrailer); err != nil {
+	if err := f.Decode(msg); err != nil {
+		if r, ok := err.(*RefusalError); ok {
+			s.refused = r
+		}
 		return nil, err
 	}
 	return m, nil

@@ -661,10 +661,9 @@ fn services_note(schema: &bijoubuf_schema::Schema, options: &Options) -> Option<
         return None;
     }
     Some(format!(
-        "bijoubuf-build: service{} {} not generated; call `.services(true)` on the Config \
+        "bijoubuf-build: {} not generated; call `.services(true)` on the Config \
          (and depend on tonic and bijoubuf-tonic) to get servers and clients",
-        if names.len() == 1 { "" } else { "s" },
-        names.join(", ")
+        bijoubuf_codegen::describe_services(&names)
     ))
 }
 

@@ -80,25 +80,7 @@ pub(crate) fn note_services(schema: &Schema, without_services: bool) {
     if without_services {
         sayln!(
             "note: {} not generated; pass --services for servers and clients",
-            named_services(&names)
+            bijoubuf_codegen::describe_services(&names)
         );
     }
-}
-
-/// At most this many services are named in a note; the rest are counted.
-const NAMED_SERVICES: usize = 5;
-
-/// "service a.S" or "services a.S, b.T", naming at most [`NAMED_SERVICES`]: googleapis
-/// has thousands, which named in full would bury the rest of the output.
-fn named_services(names: &[String]) -> String {
-    let plural = if names.len() == 1 { "" } else { "s" };
-    if names.len() <= NAMED_SERVICES {
-        return format!("service{plural} {}", names.join(", "));
-    }
-    format!(
-        "{} services ({} and {} more)",
-        names.len(),
-        names[..NAMED_SERVICES].join(", "),
-        names.len() - NAMED_SERVICES
-    )
 }

@@ -299,7 +299,7 @@ impl Emitter<'_> {
         );
         let _ = writeln!(
             b,
-            "// Register{go}Server registers srv on s, for the service {full}. Requests are\n// decoded strictly and refused as conformance/RPC.md says; a server that takes\n// tonic's calls too is made with bijoubufgrpc.ServerOption.\nfunc Register{go}Server(s grpc.ServiceRegistrar, srv {}) {{\n\ts.RegisterService(&{}, srv)\n}}\n",
+            "// Register{go}Server registers srv on s, for the service {full}. Requests are\n// decoded strictly and refused as conformance/RPC.md says, with the default limits\n// unless the server is made with bijoubufgrpc.ServerOption.\nfunc Register{go}Server(s grpc.ServiceRegistrar, srv {}) {{\n\ts.RegisterService(&{}, srv)\n}}\n",
             sn.server, sn.desc
         );
 
@@ -328,7 +328,7 @@ impl Emitter<'_> {
                 _ => {
                     let _ = writeln!(
                         b,
-                        "func _{go}_{method}_Handler(srv any, stream grpc.ServerStream) error {{\n\treturn srv.({server}).{method}(&bijoubufgrpc.ServerStream[{input}, {output}]{{ServerStream: stream}})\n}}\n",
+                        "func _{go}_{method}_Handler(srv any, stream grpc.ServerStream) error {{\n\tbs := &bijoubufgrpc.ServerStream[{input}, {output}]{{ServerStream: stream}}\n\treturn bs.End(srv.({server}).{method}(bs))\n}}\n",
                         method = m.go,
                         input = m.input,
                         output = m.output,

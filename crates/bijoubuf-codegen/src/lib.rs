@@ -482,6 +482,23 @@ pub fn service_names(schema: &Schema) -> Vec<String> {
         .collect()
 }
 
+/// [`service_names`] for a message to a person: "service a.S", "services a.S, b.T", or,
+/// past five, "7 services (a.S1, a.S2, a.S3, a.S4, a.S5 and 2 more)" (googleapis has
+/// thousands, which named in full would bury the rest of a build's output).
+pub fn describe_services(names: &[String]) -> String {
+    const NAMED: usize = 5;
+    let plural = if names.len() == 1 { "" } else { "s" };
+    if names.len() <= NAMED {
+        return format!("service{plural} {}", names.join(", "));
+    }
+    format!(
+        "{} services ({} and {} more)",
+        names.len(),
+        names[..NAMED].join(", "),
+        names.len() - NAMED
+    )
+}
+
 /// The well-known types this project ships in the runtime (`bijoubuf::wkt`).
 pub const WELL_KNOWN_FILES: &[&str] = &[
     "google/protobuf/any.proto",

@@ -298,3 +298,20 @@ service Service { rpc X(M) returns (M); }
         );
     }
 }
+
+#[test]
+fn services_are_described_by_name_up_to_five_then_counted() {
+    let names: Vec<String> = (1..=7).map(|i| format!("a.S{i}")).collect();
+    assert_eq!(
+        bijoubuf_codegen::describe_services(&names[..1]),
+        "service a.S1"
+    );
+    assert_eq!(
+        bijoubuf_codegen::describe_services(&names[..5]),
+        "services a.S1, a.S2, a.S3, a.S4, a.S5"
+    );
+    assert_eq!(
+        bijoubuf_codegen::describe_services(&names),
+        "7 services (a.S1, a.S2, a.S3, a.S4, a.S5 and 2 more)"
+    );
+}

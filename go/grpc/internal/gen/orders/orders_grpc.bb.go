@@ -141,8 +141,8 @@ type UnsafeOrdersServer interface {
 }
 
 // RegisterOrdersServer registers srv on s, for the service examples.orders.v1.Orders. Requests are
-// decoded strictly and refused as conformance/RPC.md says; a server that takes
-// tonic's calls too is made with bijoubufgrpc.ServerOption.
+// decoded strictly and refused as conformance/RPC.md says, with the default limits
+// unless the server is made with bijoubufgrpc.ServerOption.
 func RegisterOrdersServer(s grpc.ServiceRegistrar, srv OrdersServer) {
 	s.RegisterService(&Orders_ServiceDesc, srv)
 }
@@ -174,11 +174,13 @@ func _Orders_List_Handler(srv any, stream grpc.ServerStream) error {
 }
 
 func _Orders_Submit_Handler(srv any, stream grpc.ServerStream) error {
-	return srv.(OrdersServer).Submit(&bijoubufgrpc.ServerStream[Order, Summary]{ServerStream: stream})
+	bs := &bijoubufgrpc.ServerStream[Order, Summary]{ServerStream: stream}
+	return bs.End(srv.(OrdersServer).Submit(bs))
 }
 
 func _Orders_Exchange_Handler(srv any, stream grpc.ServerStream) error {
-	return srv.(OrdersServer).Exchange(&bijoubufgrpc.ServerStream[Order, Order]{ServerStream: stream})
+	bs := &bijoubufgrpc.ServerStream[Order, Order]{ServerStream: stream}
+	return bs.End(srv.(OrdersServer).Exchange(bs))
 }
 
 // Orders_ServiceDesc is the grpc.ServiceDesc of the service examples.orders.v1.Orders, for
