@@ -38,40 +38,21 @@ func init() {
 	encoding.RegisterCodecV2(Codec{})
 	// grpc-go gives a call with no content-subtype ("application/grpc", what tonic
 	// sends) or an unknown one to the codec named "proto". Registered in its place, a
-	// codec that takes bijoubuf's values and hands every other to the one it replaces
-	// makes a server without ServerOption refuse protobuf bytes as conformance/RPC.md
-	// §3 says, instead of failing the call with INTERNAL. Package grpc registers its
-	// "proto" codec before this init runs (this package imports it).
-	encoding.RegisterCodecV2(protoCodecWrapper{next: encoding.GetCodecV2("proto")})
+	// Codec that hands every value not bijoubuf's to the one it replaces makes a server
+	// without ServerOption refuse protobuf bytes as conformance/RPC.md §3 says, instead
+	// of failing the call with INTERNAL. Package grpc registers its "proto" codec before
+	// this init runs (this package imports it).
+	replacedProto = encoding.GetCodecV2("proto")
+	encoding.RegisterCodecV2(protoNamed{})
 }
 
-// protoCodecWrapper is the "proto" codec with bijoubuf's values taken by [Codec] (with
-// the default limits): a generated handler's [*Frame] and [bijoubuf.Message] values.
-type protoCodecWrapper struct{ next encoding.CodecV2 }
+// replacedProto is the "proto" codec registered before [protoNamed] took its name.
+var replacedProto encoding.CodecV2
 
-func (protoCodecWrapper) Name() string { return "proto" }
+// protoNamed is [Codec] with the default limits under the name "proto".
+type protoNamed struct{ Codec }
 
-func (w protoCodecWrapper) Marshal(v any) (mem.BufferSlice, error) {
-	if _, ok := v.(bijoubuf.Message); ok {
-		return Codec{}.Marshal(v)
-	}
-	return w.nextFor(v).Marshal(v)
-}
-
-func (w protoCodecWrapper) Unmarshal(data mem.BufferSlice, v any) error {
-	switch v.(type) {
-	case *Frame, bijoubuf.Message:
-		return Codec{}.Unmarshal(data, v)
-	}
-	return w.nextFor(v).Unmarshal(data, v)
-}
-
-func (w protoCodecWrapper) nextFor(v any) encoding.CodecV2 {
-	if w.next == nil {
-		return noCodec{v}
-	}
-	return w.next
-}
+func (protoNamed) Name() string { return "proto" }
 
 // Codec is a grpc-go [encoding.CodecV2] for bijoubuf messages. The zero value uses the
 // runtime's default limits. It encodes a [bijoubuf.Message] as [Marker] then its
@@ -89,9 +70,10 @@ type Codec struct {
 	EncodeOptions bijoubuf.EncodeOptions
 }
 
-// ServerOption forces c on a server, for every call whatever its content-subtype: what
-// a server needs to accept tonic's calls, which say "application/grpc" and so would go
-// to the "proto" codec. Values that are not bijoubuf messages still go there.
+// ServerOption forces c on a server, for every call whatever its content-subtype: the
+// way to decode requests under c's limits rather than the defaults, and to stay right
+// when another package registers a "proto" codec after this one's. Values that are not
+// bijoubuf messages still go to the "proto" codec.
 func ServerOption(c Codec) grpc.ServerOption {
 	return grpc.ForceServerCodecV2(c)
 }
@@ -125,27 +107,23 @@ func (c Codec) Unmarshal(data mem.BufferSlice, v any) error {
 		t.opts = c.DecodeOptions
 		return nil
 	case bijoubuf.Message:
-		buf := data.Materialize()
-		if err := DecodePayload(buf, t, c.DecodeOptions); err != nil {
-			return err
-		}
-		return nil
+		return DecodePayload(data.Materialize(), t, c.DecodeOptions)
 	default:
 		return protoCodec(v).Unmarshal(data, v)
 	}
 }
 
-// protoCodec is the registered "proto" codec (the one this package's wrapper replaced,
-// when it is still registered), or one that refuses v when there is none.
+// protoCodec is the registered "proto" codec (the one [protoNamed] replaced while it
+// holds the name), or one that refuses v when there is none.
 func protoCodec(v any) encoding.CodecV2 {
-	switch p := encoding.GetCodecV2("proto").(type) {
-	case nil:
-		return noCodec{v}
-	case protoCodecWrapper:
-		return p.nextFor(v)
-	default:
-		return p
+	p := encoding.GetCodecV2("proto")
+	if _, ours := p.(protoNamed); ours {
+		p = replacedProto
 	}
+	if p == nil {
+		return noCodec{v}
+	}
+	return p
 }
 
 type noCodec struct{ v any }
