@@ -15,6 +15,7 @@ use super::{Emitter, GRPC_IMPORT, Names, camel, comment_lines, go_string};
 /// alias of a message package steps aside from them.
 const SERVICE_LOCALS: &[&str] = &[
     "bijoubufgrpc",
+    "bs",
     "c",
     "cc",
     "codes",

@@ -3,11 +3,15 @@
 //! Go installed) services in both layouts compiled against grpc-go and the codec package
 //! `go/grpc`, gofmt- and vet-clean.
 
+#[path = "support/go.rs"]
+mod go_tool;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use bijoubuf_codegen_go::{GeneratedFile, Options, generate};
 use bijoubuf_schema::Compiler;
+use go_tool::{go, run};
 
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -78,6 +82,43 @@ fn services_are_off_by_default_and_the_messages_file_does_not_change() {
     );
 }
 
+/// A message package named like a local of the generated handlers (`bs`, `stream`, …)
+/// is imported under another alias, so that no handler's local hides it.
+#[test]
+fn import_aliases_step_aside_from_the_handlers_locals() {
+    let compiled = bijoubuf_schema::compile_sources(&[
+        (
+            "a/bs/m.proto",
+            r#"syntax = "proto3"; package a.bs; message M { uint64 id = 1; }"#,
+        ),
+        (
+            "a/stream/n.proto",
+            r#"syntax = "proto3"; package a.stream; message N { uint64 id = 1; }"#,
+        ),
+        (
+            "s.proto",
+            r#"syntax = "proto3"; package q; import "a/bs/m.proto"; import "a/stream/n.proto";
+            service S { rpc Talk(stream a.bs.M) returns (stream a.stream.N); }"#,
+        ),
+    ])
+    .expect("compiles");
+    let mut options = Options::new();
+    options.module("example.com/gen").services(true);
+    let files = generate(&compiled.schema, &options);
+    let svc = &files
+        .iter()
+        .find(|f| f.name == "q/q_grpc.bb.go")
+        .expect("the services file")
+        .content;
+    for alias in ["bs", "stream"] {
+        assert!(
+            !svc.contains(&format!("\t{alias} \"example.com/gen/a/{alias}\"")),
+            "{svc}"
+        );
+    }
+    assert!(svc.contains("bs.End("), "{svc}");
+}
+
 /// Names of the services file that a message already has get a trailing `_` on the
 /// service's name; a package of services only gets a services file alone.
 #[test]
@@ -110,42 +151,6 @@ fn service_names_step_aside_from_types() {
     assert!(files[1].content.contains("type Shop_Client interface"));
     assert!(files[1].content.contains("func NewShop_Client("));
     assert!(files[2].content.contains("type ShopClient interface"));
-}
-
-/// The `go` binary, or `None` (after a note) when it is missing outside CI.
-fn go() -> Option<PathBuf> {
-    let go = PathBuf::from(std::env::var_os("GO").unwrap_or_else(|| "go".into()));
-    if Command::new(&go)
-        .arg("version")
-        .output()
-        .is_ok_and(|o| o.status.success())
-    {
-        return Some(go);
-    }
-    let msg = "the generated Go is checked with Go 1.26 or newer (`go` on the PATH, or GO)";
-    assert!(std::env::var_os("CI").is_none(), "CI: {msg}");
-    eprintln!("note: skipping; {msg}");
-    None
-}
-
-fn run(go: &Path, dir: &Path, args: &[&str]) -> String {
-    let out = Command::new(go)
-        .args(args)
-        .current_dir(dir)
-        .env("GOFLAGS", "-mod=mod")
-        .output()
-        .unwrap_or_else(|e| panic!("go {args:?}: {e}"));
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(
-        out.status.success(),
-        "go {args:?} failed (grpc-go comes from the module cache or the Go module \
-         proxy, as go/grpc/go.sum pins it):\n{text}"
-    );
-    text
 }
 
 /// Write `generated` into a scratch module that requires grpc-go as `go/grpc` does

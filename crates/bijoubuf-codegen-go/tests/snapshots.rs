@@ -2,11 +2,15 @@
 //! fixed choices checked directly, and (with Go installed) every sample schema generated
 //! into a scratch module that `gofmt -l` and `go vet` must find clean.
 
+#[path = "support/go.rs"]
+mod go_tool;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use bijoubuf_codegen_go::{GeneratedFile, Options, generate};
 use bijoubuf_schema::Compiler;
+use go_tool::{go, run};
 
 fn schemas_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../schemas")
@@ -232,39 +236,6 @@ fn packages_go_to_their_directories_and_import_each_other() {
     ] {
         assert!(entry.contains(part), "no `{part}` in\n{entry}");
     }
-}
-
-/// The `go` binary, or `None` (after a note) when it is missing outside CI.
-fn go() -> Option<PathBuf> {
-    let go = PathBuf::from(std::env::var_os("GO").unwrap_or_else(|| "go".into()));
-    if Command::new(&go)
-        .arg("version")
-        .output()
-        .is_ok_and(|o| o.status.success())
-    {
-        return Some(go);
-    }
-    let msg = "the generated Go is checked with Go 1.26 or newer (`go` on the PATH, or GO)";
-    assert!(std::env::var_os("CI").is_none(), "CI: {msg}");
-    eprintln!("note: skipping; {msg}");
-    None
-}
-
-fn run(go: &Path, dir: &Path, args: &[&str]) -> String {
-    let out = Command::new(go)
-        .args(args)
-        .current_dir(dir)
-        .env("GOFLAGS", "-mod=mod")
-        .env("GOPROXY", "off")
-        .output()
-        .unwrap_or_else(|e| panic!("go {args:?}: {e}"));
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(out.status.success(), "go {args:?} failed:\n{text}");
-    text
 }
 
 #[test]
