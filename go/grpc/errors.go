@@ -15,7 +15,9 @@ import (
 type RefusalError struct {
 	// Code is the error code: a decoder's code (SPEC §11.1) or "missing-marker".
 	Code string
-	// Offset is the byte offset, counted from the first byte after the marker.
+	// Offset is the byte offset, counted from the first byte after the marker; −1 for
+	// a server's refusal whose trailers hold no offset, or one that is not a
+	// non-negative decimal.
 	Offset int
 	// Path is the field path ("Order.sku"), empty when the refusal names none.
 	Path string
@@ -47,10 +49,13 @@ func (e *RefusalError) GRPCStatus() *status.Status {
 	return status.New(codes.InvalidArgument, e.Message)
 }
 
-// Metadata is the refusal as conformance/RPC.md §4's entries: the code, the offset and,
-// when not empty, the path.
+// Metadata is the refusal as conformance/RPC.md §4's entries: the code, the offset
+// (unless it is unknown, −1) and, when not empty, the path.
 func (e *RefusalError) Metadata() metadata.MD {
-	md := metadata.Pairs(CodeKey, e.Code, OffsetKey, strconv.Itoa(e.Offset))
+	md := metadata.Pairs(CodeKey, e.Code)
+	if e.Offset >= 0 {
+		md.Set(OffsetKey, strconv.Itoa(e.Offset))
+	}
 	if e.Path != "" && printable(e.Path) {
 		md.Set(PathKey, e.Path)
 	}
@@ -86,9 +91,12 @@ func FromCall(err error, trailer metadata.MD) error {
 	if len(code) == 0 {
 		return err
 	}
-	r = &RefusalError{Code: code[0], Message: s.Message(), ByServer: true}
+	r = &RefusalError{Code: code[0], Offset: -1, Message: s.Message(), ByServer: true}
 	if v := trailer.Get(OffsetKey); len(v) > 0 {
-		r.Offset, _ = strconv.Atoi(v[0])
+		// Digits only: Atoi would also take a sign.
+		if n, err := strconv.Atoi(v[0]); err == nil && v[0][0] >= '0' && v[0][0] <= '9' {
+			r.Offset = n
+		}
 	}
 	if v := trailer.Get(PathKey); len(v) > 0 {
 		r.Path = v[0]

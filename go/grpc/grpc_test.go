@@ -619,3 +619,39 @@ func TestAResponseRefusedOnAStreamEndsTheCall(t *testing.T) {
 		t.Fatal("the server's call is still open 10 s after the client refused its response")
 	}
 }
+
+// TestFromCallReadsOnlyAWellFormedOffset: a server's trailers without an offset, or with
+// one that is not a non-negative decimal, give −1 (unknown), never a made-up 0; and a
+// refusal of unknown offset is written back without the offset entry.
+func TestFromCallReadsOnlyAWellFormedOffset(t *testing.T) {
+	call := status.Error(codes.InvalidArgument, "default-value-present: OrderQuery.id holds its default at byte 0")
+	for _, tc := range []struct {
+		offset []string
+		want   int
+	}{
+		{nil, -1},
+		{[]string{"7"}, 7},
+		{[]string{"0"}, 0},
+		{[]string{""}, -1},
+		{[]string{"x"}, -1},
+		{[]string{"-3"}, -1},
+		{[]string{"+3"}, -1},
+		{[]string{"99999999999999999999999"}, -1},
+	} {
+		md := metadata.Pairs(bijoubufgrpc.CodeKey, "default-value-present")
+		if tc.offset != nil {
+			md.Set(bijoubufgrpc.OffsetKey, tc.offset...)
+		}
+		var r *bijoubufgrpc.RefusalError
+		if !errors.As(bijoubufgrpc.FromCall(call, md), &r) {
+			t.Fatalf("offset %q: not a refusal", tc.offset)
+		}
+		if r.Offset != tc.want || !r.ByServer || r.Code != "default-value-present" {
+			t.Fatalf("offset %q: got %+v, want offset %d", tc.offset, r, tc.want)
+		}
+		_, has := r.Metadata()[bijoubufgrpc.OffsetKey]
+		if has != (tc.want >= 0) {
+			t.Fatalf("offset %q: metadata %v", tc.offset, r.Metadata())
+		}
+	}
+}
