@@ -7,14 +7,17 @@ package bijoubufgrpc_test
 // per peer, the handlers doing the same work. Run by hand (benches/RESULTS-rpc.md,
 // "Go: grpc-go with bijoubuf against grpc-go with protobuf-go"):
 //
-//	go test -run '^$' -bench RPC -benchmem -count 5 -cpu 1
+//	go test -run '^$' -bench 'RPC/' -benchmem -count 5 -cpu 1
+//	go test -run '^$' -bench 'RPCRounds/' -benchtime 40x -cpu 1
 //
 // Compare cpu-ns/op (the process's CPU time per call: client, server and garbage
-// collector), not ns/op, on a shared machine.
+// collector), not ns/op, on a shared machine; BenchmarkRPCRounds gives the two peers'
+// ratio measured in alternating rounds.
 
 import (
 	"context"
 	"io"
+	"slices"
 	"syscall"
 	"testing"
 	"time"
@@ -341,4 +344,77 @@ func BenchmarkRPC(b *testing.B) {
 	b.Run("ExportTraces/protobuf-go", func(b *testing.B) {
 		measure(b, func(i int) error { _, err := r.pbExport(ctx, i); return err })
 	})
+}
+
+// roundCalls is how many calls of a workload each peer makes in one round of
+// BenchmarkRPCRounds: a few milliseconds of CPU per peer.
+var roundCalls = map[string]int{"Get": 256, "List100": 32, "ExportTraces": 8}
+
+// BenchmarkRPCRounds measures BenchmarkRPC's workloads as benches/benches/rpc.rs
+// measures the Rust peers: one op is a round in which each peer makes roundCalls calls
+// one at a time, back to back, the first peer alternating from round to round. It
+// reports the median over the rounds of that round's ratio bijoubuf ÷ protobuf-go of
+// process CPU (bb/pb-cpu, below 1: bijoubuf cheaper), so that a slow moment of the
+// machine lands in one round of both peers rather than in one peer's run, and each
+// peer's process CPU per call over all rounds (bb-cpu-ns/call, pb-cpu-ns/call). The
+// peers share one heap here: a garbage collection is charged to the round it falls in,
+// whichever peer's garbage it collects, which pulls the ratio towards 1 where the two
+// allocate differently (ExportTraces). BenchmarkRPC, one peer per process, does not
+// share it. (Collecting at the end of each peer's calls, charged to them, was tried: it
+// adds a full marking of the benchmark's live heap to every round, a few milliseconds,
+// and pulls the ratio towards 1 as much.)
+func BenchmarkRPCRounds(b *testing.B) {
+	r := newRig(b)
+	ctx := context.Background()
+	workloads := []struct {
+		name   string
+		bb, pb func(i int) error
+	}{
+		{"Get",
+			func(i int) error { _, err := r.bbGet(ctx, i); return err },
+			func(i int) error { _, err := r.pbGet(ctx, i); return err }},
+		{"List100",
+			func(i int) error { return r.bbList(ctx, i, func(*orders.Order) {}) },
+			func(i int) error { return r.pbList(ctx, i, func(*pborders.Order) {}) }},
+		{"ExportTraces",
+			func(i int) error { _, err := r.bbExport(ctx, i); return err },
+			func(i int) error { _, err := r.pbExport(ctx, i); return err }},
+	}
+	for _, w := range workloads {
+		calls := roundCalls[w.name]
+		b.Run(w.name, func(b *testing.B) {
+			run := func(call func(int) error) time.Duration {
+				start := cpuTime()
+				for k := range calls {
+					if err := call(k % benchVariants); err != nil {
+						b.Fatal(err)
+					}
+				}
+				return cpuTime() - start
+			}
+			var ratios []float64
+			var bbTotal, pbTotal time.Duration
+			for round := 0; b.Loop(); round++ {
+				var bb, pb time.Duration
+				if round%2 == 0 {
+					bb = run(w.bb)
+					pb = run(w.pb)
+				} else {
+					pb = run(w.pb)
+					bb = run(w.bb)
+				}
+				bbTotal, pbTotal = bbTotal+bb, pbTotal+pb
+				if pb > 0 {
+					ratios = append(ratios, float64(bb)/float64(pb))
+				}
+			}
+			slices.Sort(ratios)
+			if len(ratios) > 0 {
+				b.ReportMetric(ratios[len(ratios)/2], "bb/pb-cpu")
+			}
+			n := float64(b.N * calls)
+			b.ReportMetric(float64(bbTotal)/n, "bb-cpu-ns/call")
+			b.ReportMetric(float64(pbTotal)/n, "pb-cpu-ns/call")
+		})
+	}
 }
