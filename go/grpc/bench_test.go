@@ -7,8 +7,12 @@ package bijoubufgrpc_test
 // per peer, the handlers doing the same work. Run by hand (benches/RESULTS-rpc.md,
 // "Go: grpc-go with bijoubuf against grpc-go with protobuf-go"):
 //
-//	go test -run '^$' -bench 'RPC/' -benchmem -count 5 -cpu 1
+//	go test -run '^$' -bench 'RPC$/.*/bijoubuf$' -benchmem -count 5 -cpu 1
+//	go test -run '^$' -bench 'RPC$/.*/protobuf-go$' -benchmem -count 5 -cpu 1
 //	go test -run '^$' -bench 'RPCRounds/' -benchtime 40x -cpu 1
+//
+// one peer per process (BenchmarkRPC), processes alternated, then both peers in
+// alternating rounds (BenchmarkRPCRounds).
 //
 // Compare cpu-ns/op (the process's CPU time per call: client, server and garbage
 // collector), not ns/op, on a shared machine; BenchmarkRPCRounds gives the two peers'
