@@ -80,15 +80,16 @@ func (s *ordersServer) Exchange(stream grpc.BidiStreamingServer[orders.Order, or
 	}
 }
 
-// serve starts s on an in-process listener and returns a connection to it.
-func serve(t *testing.T, s *grpc.Server) *grpc.ClientConn {
+// serve starts s on an in-process listener and returns a connection to it, dialled
+// with opts too.
+func serve(t testing.TB, s *grpc.Server, opts ...grpc.DialOption) *grpc.ClientConn {
 	t.Helper()
 	lis := bufconn.Listen(1 << 20)
 	go func() { _ = s.Serve(lis) }()
 	t.Cleanup(s.Stop)
-	conn, err := grpc.NewClient("passthrough:///bufnet",
+	conn, err := grpc.NewClient("passthrough:///bufnet", append([]grpc.DialOption{
 		grpc.WithContextDialer(func(ctx context.Context, _ string) (net.Conn, error) { return lis.DialContext(ctx) }),
-		grpc.WithTransportCredentials(insecure.NewCredentials()))
+		grpc.WithTransportCredentials(insecure.NewCredentials())}, opts...)...)
 	if err != nil {
 		t.Fatalf("dial: %v", err)
 	}

@@ -1,8 +1,8 @@
 //! The Go code committed in the module (`go/wkt`, the well-known types,
-//! `go/internal/schemas`, the conformance schemas, and `go/bench/internal/bb`, the
-//! benchmark datasets' schemas) is exactly what the generator writes today, so it cannot
-//! go stale. `BIJOUBUF_GO_BLESS=1 cargo test -p bijoubuf-codegen-go
-//! --test committed` rewrites it.
+//! `go/internal/schemas`, the conformance schemas, `go/bench/internal/bb`, the
+//! benchmark datasets' schemas, and the services of `go/grpc`'s tests and benchmark) is
+//! exactly what the generator writes today, so it cannot go stale.
+//! `BIJOUBUF_GO_BLESS=1 cargo test -p bijoubuf-codegen-go --test committed` rewrites it.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -170,6 +170,26 @@ fn grpc_test_service_is_fresh() {
         .services(true);
     check(
         &repo().join("go/grpc/internal/gen"),
+        &generate(&compiled.schema, &options),
+    );
+}
+
+/// The trace collector the codec package's benchmark serves and calls (`go/grpc`):
+/// messages and service of `benches/schemas/trace_export.proto`, with the OpenTelemetry
+/// messages it imports.
+#[test]
+fn grpc_benchmark_service_is_fresh() {
+    let compiled = Compiler::new()
+        .include(repo().join("benches/schemas"))
+        .compile(&["trace_export.proto"])
+        .unwrap_or_else(|e| panic!("trace_export.proto does not compile: {e}"));
+    let mut options = Options::new();
+    options
+        .module("github.com/bijoubuf/bijoubuf/go/grpc/internal/bb")
+        .package_dir("bench.traceexport.v1", "traceexport")
+        .services(true);
+    check(
+        &repo().join("go/grpc/internal/bb"),
         &generate(&compiled.schema, &options),
     );
 }
