@@ -32,7 +32,10 @@ const (
 // MissingMarker is the code of a payload that is empty or does not start with [Marker].
 const MissingMarker = "missing-marker"
 
-var marker = []byte{Marker}
+// markerBuffer is the marker as a grpc-go buffer, boxed once: a [mem.SliceBuffer]'s
+// Free and Ref do nothing and nothing writes to it, so every payload can share it, and a
+// send costs no allocation for the marker.
+var markerBuffer mem.Buffer = mem.SliceBuffer{Marker}
 
 func init() {
 	encoding.RegisterCodecV2(Codec{})
@@ -93,7 +96,7 @@ func (c Codec) Marshal(v any) (mem.BufferSlice, error) {
 		return nil, fmt.Errorf("a %s message could not be encoded: %w", m.BijoubufDesc().Name, err)
 	}
 	// Two buffers, so that the encoding is not copied to put the marker before it.
-	return mem.BufferSlice{mem.SliceBuffer(marker), mem.SliceBuffer(b)}, nil
+	return mem.BufferSlice{markerBuffer, mem.SliceBuffer(b)}, nil
 }
 
 // Unmarshal keeps the payload in a [*Frame] (with c's DecodeOptions), decodes it into a
