@@ -374,3 +374,44 @@ fn an_empty_request_gets_an_empty_response_and_garbage_exits_1() {
         "{stderr}"
     );
 }
+
+#[test]
+fn bundled_files_are_read_from_the_built_in_copies_as_compile_reads_them() {
+    // protoc sends its own copy of timestamp.proto, whose comments differ from the
+    // compiler's built-in one; TypeScript generates google.protobuf from the built-in
+    // copy, as `bijoubuf compile` does.
+    let root = schemas();
+    let out = scratch("builtin");
+    let set = out.join("set.binpb");
+    let ts = out.join("ts");
+    let args = [
+        "compile",
+        "-I",
+        ".",
+        "--ts-out",
+        &ts.display().to_string(),
+        "--descriptor-set-out",
+        &set.display().to_string(),
+        "--include-imports",
+        "--include-source-info",
+        "example/v1/envelope.proto",
+    ]
+    .map(|s| s.to_string());
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (status, stderr) = bijoubuf(&root, &args);
+    assert_eq!(status, 0, "{stderr}");
+    let mut req = request(&set, &["example/v1/envelope.proto"], "lang=ts");
+    let timestamp = req
+        .proto_file
+        .iter_mut()
+        .find(|f| f.name() == "google/protobuf/timestamp.proto")
+        .expect("the set holds the imported timestamp.proto");
+    for loc in &mut timestamp.source_code_info.as_mut().unwrap().location {
+        if loc.leading_comments.is_some() {
+            loc.leading_comments = Some(" Another copy's comment.\n".into());
+        }
+    }
+    let want = tree(&ts);
+    assert!(want.contains_key("google.protobuf.ts"));
+    assert_eq!(files(&plugin(&req)), want);
+}
