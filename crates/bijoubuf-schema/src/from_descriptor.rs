@@ -8,14 +8,18 @@
 //! extensions, services, the file options protoc's own generators read (`go_package`,
 //! `java_package`, …), `deprecated` everywhere, and the comments of the set's
 //! source-code info (detached, leading and trailing, placed so that the lexer attaches
-//! them where protoc found them). Custom options do not: `prost_types` drops them.
-//! Editions files are refused: `prost_types` has no `edition` field nor `features`
-//! options, so their presence and enum rules cannot be read back.
+//! them where protoc found them). Nested messages keep their order around map entries.
+//! Custom options do not: `prost_types` drops them. Editions need the encoded descriptor
+//! ([`encoded_descriptor_text`]): `prost_types` has no `edition` field, `features`,
+//! visibility nor `import option`, which are read from the bytes (`descriptor_extras`);
+//! from a decoded descriptor alone an editions file is refused.
 
 use std::collections::HashMap;
 use std::fmt::{self, Write as _};
 
 use prost_types::field_descriptor_proto::{Label, Type};
+
+use crate::descriptor_extras::{self, Extras};
 use prost_types::source_code_info::Location;
 use prost_types::{
     DescriptorProto, EnumDescriptorProto, FieldDescriptorProto, FileDescriptorProto,
@@ -66,16 +70,61 @@ fn unsupported(message: String) -> UnsupportedDescriptor {
 /// ```
 ///
 /// # Errors
-/// [`UnsupportedDescriptor`] for an editions file, an unknown syntax or a group field.
+/// [`UnsupportedDescriptor`] for an editions file (see [`encoded_descriptor_text`]), an
+/// unknown syntax or a group field.
 pub fn descriptor_text(f: &FileDescriptorProto) -> Result<String, UnsupportedDescriptor> {
+    write(f, None)
+}
+
+/// The `.proto` text of an encoded `FileDescriptorProto` (an entry of a descriptor set
+/// or of a protoc plugin's request), editions files included: their edition, `features`,
+/// `export`/`local` and `import option` are read from the bytes, which keep what
+/// `prost_types` drops.
+///
+/// # Errors
+/// [`UnsupportedDescriptor`] for bytes that are no `FileDescriptorProto`, an unknown
+/// syntax, edition or feature, or a group field.
+pub fn encoded_descriptor_text(bytes: &[u8]) -> Result<String, UnsupportedDescriptor> {
+    decode(bytes).map(|(_, text)| text)
+}
+
+/// The descriptor in `bytes` and its text.
+pub(crate) fn decode(bytes: &[u8]) -> Result<(FileDescriptorProto, String), UnsupportedDescriptor> {
+    let not_a_descriptor =
+        |e: &dyn fmt::Display| unsupported(format!("bytes that are no FileDescriptorProto: {e}"));
+    let f =
+        <FileDescriptorProto as prost::Message>::decode(bytes).map_err(|e| not_a_descriptor(&e))?;
+    let extras = descriptor_extras::read(bytes)
+        .ok_or_else(|| not_a_descriptor(&"a record does not parse"))?;
+    let text = write(&f, Some(extras))?;
+    Ok((f, text))
+}
+
+fn write(f: &FileDescriptorProto, extras: Option<Extras>) -> Result<String, UnsupportedDescriptor> {
+    let edition = match (f.syntax(), &extras) {
+        ("editions", Some(x)) => Some(match x.edition {
+            Some(1000) => "2023",
+            Some(1001) => "2024",
+            Some(1002) => "2026",
+            other => {
+                return Err(unsupported(format!(
+                    "{}: edition number {} is not supported",
+                    f.name(),
+                    other.map_or("(none)".to_string(), |n| n.to_string())
+                )));
+            }
+        }),
+        _ => None,
+    };
     let proto3 = match f.syntax() {
         "" | "proto2" => false,
         "proto3" => true,
+        "editions" if edition.is_some() => false,
         "editions" => {
             return Err(unsupported(format!(
-                "{} is an editions file, which is not supported in a descriptor (the \
-                 descriptors read lack `edition` and `features`); compile it from its \
-                 .proto text",
+                "{} is an editions file, whose `edition` and `features` a decoded \
+                 prost_types descriptor lacks; pass the encoded descriptor, or compile \
+                 the .proto text",
                 f.name()
             )));
         }
@@ -89,16 +138,22 @@ pub fn descriptor_text(f: &FileDescriptorProto) -> Result<String, UnsupportedDes
     let mut w = Writer {
         out: String::new(),
         proto3,
+        editions: edition.is_some(),
         locations: HashMap::new(),
+        extras: extras.unwrap_or_default(),
     };
     for loc in f.source_code_info.iter().flat_map(|s| &s.location) {
         w.locations.entry(loc.path.clone()).or_insert(loc);
     }
-    let _ = writeln!(
-        w.out,
-        "syntax = \"{}\";",
-        if proto3 { "proto3" } else { "proto2" }
-    );
+    match edition {
+        Some(e) => {
+            let _ = writeln!(w.out, "edition = \"{e}\";");
+        }
+        None => {
+            let syntax = if proto3 { "proto3" } else { "proto2" };
+            let _ = writeln!(w.out, "syntax = \"{syntax}\";");
+        }
+    }
     if !f.package().is_empty() {
         let _ = writeln!(w.out, "package {};", f.package());
     }
@@ -112,16 +167,20 @@ pub fn descriptor_text(f: &FileDescriptorProto) -> Result<String, UnsupportedDes
         };
         let _ = writeln!(w.out, "import {kind}{};", quote(dep));
     }
+    for dep in &w.extras.option_dependency {
+        let _ = writeln!(w.out, "import option {};", quote(dep));
+    }
     w.file_options(f);
+    w.features(&[], 0)?;
     for (i, m) in f.message_type.iter().enumerate() {
         w.message(m, &[4, i as i32], 0)?;
     }
     for (i, e) in f.enum_type.iter().enumerate() {
-        w.enumeration(e, &[5, i as i32], 0);
+        w.enumeration(e, &[5, i as i32], 0)?;
     }
     w.extensions(&f.extension, &[7], 0)?;
     for (i, s) in f.service.iter().enumerate() {
-        w.service(s, &[6, i as i32]);
+        w.service(s, &[6, i as i32])?;
     }
     Ok(w.out)
 }
@@ -130,7 +189,9 @@ pub fn descriptor_text(f: &FileDescriptorProto) -> Result<String, UnsupportedDes
 struct Writer<'a> {
     out: String,
     proto3: bool,
+    editions: bool,
     locations: HashMap<Vec<i32>, &'a Location>,
+    extras: Extras,
 }
 
 fn pad(depth: usize) -> String {
@@ -144,6 +205,40 @@ fn path(parent: &[i32], field: i32, index: usize) -> Vec<i32> {
 }
 
 impl Writer<'_> {
+    /// The `features.x = Y` settings of the element at `path`.
+    fn feature_list(&self, path: &[i32]) -> Result<Vec<String>, UnsupportedDescriptor> {
+        let Some(set) = self.extras.features.get(path) else {
+            return Ok(Vec::new());
+        };
+        set.iter()
+            .map(|&(n, v)| {
+                descriptor_extras::feature(n, v).ok_or_else(|| {
+                    unsupported(format!(
+                        "feature number {n} (value {v}) at descriptor path {path:?} is not supported"
+                    ))
+                })
+            })
+            .collect()
+    }
+
+    /// `option features.x = Y;` lines for the element at `path`.
+    fn features(&mut self, path: &[i32], depth: usize) -> Result<(), UnsupportedDescriptor> {
+        let p = pad(depth);
+        for f in self.feature_list(path)? {
+            let _ = writeln!(self.out, "{p}option {f};");
+        }
+        Ok(())
+    }
+
+    /// `export ` or `local ` before a message or enum, as declared.
+    fn visibility(&self, path: &[i32]) -> &'static str {
+        match self.extras.visibility.get(path) {
+            Some(1) => "local ",
+            Some(2) => "export ",
+            _ => "",
+        }
+    }
+
     /// The detached and leading comments of the element at `path`, each block after a
     /// blank line, the leading one right above the element: the lexer attaches them as
     /// protoc did, since a blank line cuts a block from the token before it.
@@ -228,8 +323,10 @@ impl Writer<'_> {
     ) -> Result<(), UnsupportedDescriptor> {
         let p = pad(depth);
         self.leading(at, depth);
-        let _ = writeln!(self.out, "{p}message {} {{", m.name());
+        let vis = self.visibility(at);
+        let _ = writeln!(self.out, "{p}{vis}message {} {{", m.name());
         self.trailing(at, depth + 1);
+        self.features(at, depth + 1)?;
         if let Some(o) = &m.options {
             if o.deprecated() {
                 let _ = writeln!(self.out, "{p}  option deprecated = true;");
@@ -245,6 +342,7 @@ impl Writer<'_> {
                 .filter(|f| f.oneof_index == Some(i))
                 .all(|f| f.proto3_optional())
         };
+        let mut next_nested = 0;
         for (n, f) in m.field.iter().enumerate() {
             match f.oneof_index {
                 Some(i) if !synthetic(i) => {
@@ -255,11 +353,12 @@ impl Writer<'_> {
                         self.leading(&oneof_at, depth + 1);
                         let _ = writeln!(self.out, "{p}  oneof {name} {{");
                         self.trailing(&oneof_at, depth + 2);
+                        self.features(&oneof_at, depth + 2)?;
                         for (k, g) in m.field.iter().enumerate() {
                             if g.oneof_index == Some(i) {
                                 let field_at = path(at, 2, k);
                                 self.leading(&field_at, depth + 2);
-                                let text = field(g, m, self.proto3, true)?;
+                                let text = self.field(g, &field_at, m, true)?;
                                 let _ = writeln!(self.out, "{p}    {text}");
                                 self.trailing(&field_at, depth + 2);
                             }
@@ -268,21 +367,33 @@ impl Writer<'_> {
                     }
                 }
                 _ => {
+                    // A map's entry sits among the nested types where the map was
+                    // declared: the nested messages before it were declared before it.
+                    if let Some(entry) = map_entry_index(f, m) {
+                        while next_nested < entry {
+                            let n = &m.nested_type[next_nested];
+                            if !is_map_entry(n) {
+                                self.message(n, &path(at, 3, next_nested), depth + 1)?;
+                            }
+                            next_nested += 1;
+                        }
+                        next_nested = next_nested.max(entry + 1);
+                    }
                     let field_at = path(at, 2, n);
                     self.leading(&field_at, depth + 1);
-                    let text = field(f, m, self.proto3, false)?;
+                    let text = self.field(f, &field_at, m, false)?;
                     let _ = writeln!(self.out, "{p}  {text}");
                     self.trailing(&field_at, depth + 1);
                 }
             }
         }
-        for (i, n) in m.nested_type.iter().enumerate() {
+        for (i, n) in m.nested_type.iter().enumerate().skip(next_nested) {
             if !is_map_entry(n) {
                 self.message(n, &path(at, 3, i), depth + 1)?;
             }
         }
         for (i, e) in m.enum_type.iter().enumerate() {
-            self.enumeration(e, &path(at, 4, i), depth + 1);
+            self.enumeration(e, &path(at, 4, i), depth + 1)?;
         }
         for r in &m.extension_range {
             let _ = writeln!(
@@ -295,7 +406,11 @@ impl Writer<'_> {
             let _ = writeln!(self.out, "{p}  reserved {};", range(r.start(), r.end() - 1));
         }
         for n in &m.reserved_name {
-            let _ = writeln!(self.out, "{p}  reserved {};", quote(n));
+            let _ = writeln!(
+                self.out,
+                "{p}  reserved {};",
+                reserved_name(n, self.editions)
+            );
         }
         let mut ext_at = at.to_vec();
         ext_at.push(6);
@@ -304,11 +419,18 @@ impl Writer<'_> {
         Ok(())
     }
 
-    fn enumeration(&mut self, e: &EnumDescriptorProto, at: &[i32], depth: usize) {
+    fn enumeration(
+        &mut self,
+        e: &EnumDescriptorProto,
+        at: &[i32],
+        depth: usize,
+    ) -> Result<(), UnsupportedDescriptor> {
         let p = pad(depth);
         self.leading(at, depth);
-        let _ = writeln!(self.out, "{p}enum {} {{", e.name());
+        let vis = self.visibility(at);
+        let _ = writeln!(self.out, "{p}{vis}enum {} {{", e.name());
         self.trailing(at, depth + 1);
+        self.features(at, depth + 1)?;
         if e.options.as_ref().is_some_and(|o| o.allow_alias()) {
             let _ = writeln!(self.out, "{p}  option allow_alias = true;");
         }
@@ -316,12 +438,16 @@ impl Writer<'_> {
             let _ = writeln!(self.out, "{p}  option deprecated = true;");
         }
         for (i, v) in e.value.iter().enumerate() {
-            let dep = if v.options.as_ref().is_some_and(|o| o.deprecated()) {
-                " [deprecated = true]"
-            } else {
-                ""
-            };
             let value_at = path(at, 2, i);
+            let mut opts = self.feature_list(&value_at)?;
+            if v.options.as_ref().is_some_and(|o| o.deprecated()) {
+                opts.push("deprecated = true".into());
+            }
+            let dep = if opts.is_empty() {
+                String::new()
+            } else {
+                format!(" [{}]", opts.join(", "))
+            };
             self.leading(&value_at, depth + 1);
             let _ = writeln!(self.out, "{p}  {} = {}{dep};", v.name(), v.number());
             self.trailing(&value_at, depth + 1);
@@ -331,9 +457,26 @@ impl Writer<'_> {
             let _ = writeln!(self.out, "{p}  reserved {};", range(r.start(), r.end()));
         }
         for n in &e.reserved_name {
-            let _ = writeln!(self.out, "{p}  reserved {};", quote(n));
+            let _ = writeln!(
+                self.out,
+                "{p}  reserved {};",
+                reserved_name(n, self.editions)
+            );
         }
         let _ = writeln!(self.out, "{p}}}");
+        Ok(())
+    }
+
+    /// One field declaration with the features set on it.
+    fn field(
+        &self,
+        f: &FieldDescriptorProto,
+        at: &[i32],
+        owner: &DescriptorProto,
+        in_oneof: bool,
+    ) -> Result<String, UnsupportedDescriptor> {
+        let features = self.feature_list(at)?;
+        field(f, features, owner, (self.proto3, self.editions), in_oneof)
     }
 
     /// The extensions declared in one scope (`list` is the path of the scope's
@@ -359,7 +502,7 @@ impl Writer<'_> {
                     let mut at = list.to_vec();
                     at.push(i as i32);
                     self.leading(&at, depth + 1);
-                    let text = field(x, &none, self.proto3, false)?;
+                    let text = self.field(x, &at, &none, false)?;
                     let _ = writeln!(self.out, "{p}  {text}");
                     self.trailing(&at, depth + 1);
                 }
@@ -369,10 +512,15 @@ impl Writer<'_> {
         Ok(())
     }
 
-    fn service(&mut self, s: &ServiceDescriptorProto, at: &[i32]) {
+    fn service(
+        &mut self,
+        s: &ServiceDescriptorProto,
+        at: &[i32],
+    ) -> Result<(), UnsupportedDescriptor> {
         self.leading(at, 0);
         let _ = writeln!(self.out, "service {} {{", s.name());
         self.trailing(at, 1);
+        self.features(at, 1)?;
         if s.options.as_ref().is_some_and(|o| o.deprecated()) {
             let _ = writeln!(self.out, "  option deprecated = true;");
         }
@@ -388,7 +536,11 @@ impl Writer<'_> {
                 m.input_type(),
                 m.output_type()
             );
-            let mut body = Vec::new();
+            let mut body: Vec<String> = self
+                .feature_list(&method_at)?
+                .into_iter()
+                .map(|f| format!("option {f};"))
+                .collect();
             if let Some(o) = &m.options {
                 if o.deprecated() {
                     body.push("option deprecated = true;".to_string());
@@ -414,6 +566,7 @@ impl Writer<'_> {
             self.trailing(&method_at, 1);
         }
         let _ = writeln!(self.out, "}}");
+        Ok(())
     }
 }
 
@@ -431,6 +584,18 @@ fn comment(out: &mut String, text: &str, depth: usize) {
     }
 }
 
+/// The index among `owner`'s nested types of map field `f`'s entry, if `f` is a map.
+fn map_entry_index(f: &FieldDescriptorProto, owner: &DescriptorProto) -> Option<usize> {
+    if f.label() != Label::Repeated || f.r#type() != Type::Message {
+        return None;
+    }
+    let entry_name = f.type_name().rsplit('.').next().unwrap_or("");
+    owner
+        .nested_type
+        .iter()
+        .position(|n| n.name() == entry_name && is_map_entry(n))
+}
+
 fn is_map_entry(m: &DescriptorProto) -> bool {
     m.options.as_ref().is_some_and(|o| o.map_entry())
 }
@@ -445,13 +610,25 @@ fn range(start: i32, end: i32) -> String {
     }
 }
 
-/// One field declaration (without indentation).
+/// One field declaration (without indentation), with `features` among its options.
 fn field(
     f: &FieldDescriptorProto,
+    features: Vec<String>,
     owner: &DescriptorProto,
-    proto3: bool,
+    syntax: (bool, bool),
     in_oneof: bool,
 ) -> Result<String, UnsupportedDescriptor> {
+    let (proto3, editions) = syntax;
+    let mut features = features;
+    // Editions spell `required` as a feature; the descriptor may keep the label.
+    if editions
+        && f.label() == Label::Required
+        && !features
+            .iter()
+            .any(|s| s.starts_with("features.field_presence"))
+    {
+        features.push("features.field_presence = LEGACY_REQUIRED".into());
+    }
     // A map field: repeated, of this message's nested entry type.
     if f.label() == Label::Repeated && f.r#type() == Type::Message {
         let entry_name = f.type_name().rsplit('.').next().unwrap_or("");
@@ -469,13 +646,19 @@ fn field(
                     type_name(v)?,
                     f.name(),
                     f.number(),
-                    field_options(f)
+                    field_options(f, features)
                 ));
             }
         }
     }
     let label = if in_oneof {
         ""
+    } else if editions {
+        if f.label() == Label::Repeated {
+            "repeated "
+        } else {
+            ""
+        }
     } else {
         match (f.label(), proto3) {
             (Label::Repeated, _) => "repeated ",
@@ -490,7 +673,7 @@ fn field(
         type_name(f)?,
         f.name(),
         f.number(),
-        field_options(f)
+        field_options(f, features)
     ))
 }
 
@@ -522,8 +705,8 @@ fn type_name(f: &FieldDescriptorProto) -> Result<String, UnsupportedDescriptor> 
 }
 
 /// `[default = …, json_name = …, packed = …, deprecated = …]`, or nothing.
-fn field_options(f: &FieldDescriptorProto) -> String {
-    let mut opts = Vec::new();
+fn field_options(f: &FieldDescriptorProto, features: Vec<String>) -> String {
+    let mut opts = features;
     if let Some(d) = &f.default_value {
         let v = match f.r#type() {
             // Descriptors keep strings raw and bytes C-escaped.
@@ -550,6 +733,15 @@ fn field_options(f: &FieldDescriptorProto) -> String {
         String::new()
     } else {
         format!(" [{}]", opts.join(", "))
+    }
+}
+
+/// A reserved name: quoted, or an identifier from edition 2023 on.
+fn reserved_name(name: &str, editions: bool) -> String {
+    if editions {
+        name.to_string()
+    } else {
+        quote(name)
     }
 }
 

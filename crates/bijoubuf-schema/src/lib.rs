@@ -72,6 +72,7 @@ mod ast;
 mod builtin;
 mod check;
 mod descriptor;
+mod descriptor_extras;
 mod diagnostics;
 mod from_descriptor;
 mod lexer;
@@ -90,7 +91,7 @@ use std::sync::Arc;
 
 pub use descriptor::DescriptorSetOptions;
 pub use diagnostics::{Diagnostic, Diagnostics, Label, Severity, similar};
-pub use from_descriptor::{UnsupportedDescriptor, descriptor_text};
+pub use from_descriptor::{UnsupportedDescriptor, descriptor_text, encoded_descriptor_text};
 pub use lints::{LINT_RULES, LintLevel, Lints, UnknownLint};
 pub use model::{
     Cardinality, Comments, EnumDef, EnumValueDef, FieldDef, FieldType, FileDef, MessageDef,
@@ -164,6 +165,17 @@ impl Compiler {
         file: &prost_types::FileDescriptorProto,
     ) -> Result<&mut Self, UnsupportedDescriptor> {
         let text = descriptor_text(file)?;
+        Ok(self.source(file.name(), text))
+    }
+
+    /// Adds an encoded `FileDescriptorProto` (an entry of a descriptor set or of a protoc
+    /// plugin's request) under its name, as [`Compiler::descriptor`] does, editions files
+    /// included (see [`encoded_descriptor_text`]).
+    ///
+    /// # Errors
+    /// [`UnsupportedDescriptor`] for what schema text cannot say.
+    pub fn encoded_descriptor(&mut self, bytes: &[u8]) -> Result<&mut Self, UnsupportedDescriptor> {
+        let (file, text) = from_descriptor::decode(bytes)?;
         Ok(self.source(file.name(), text))
     }
 

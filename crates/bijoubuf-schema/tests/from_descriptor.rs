@@ -212,3 +212,132 @@ fn editions_files_and_groups_are_refused_naming_the_file_and_field() {
         "group field a is not supported by bijoubuf v1"
     );
 }
+
+/// The encoded `FileDescriptorProto`s of an encoded `FileDescriptorSet` (field 1).
+fn encoded_files(mut set: &[u8]) -> Vec<&[u8]> {
+    fn varint(bytes: &mut &[u8]) -> u64 {
+        let mut value = 0;
+        for i in 0.. {
+            let (&b, rest) = bytes.split_first().unwrap();
+            *bytes = rest;
+            value |= u64::from(b & 0x7f) << (7 * i);
+            if b & 0x80 == 0 {
+                break;
+            }
+        }
+        value
+    }
+    let mut files = Vec::new();
+    while !set.is_empty() {
+        assert_eq!(varint(&mut set), 1 << 3 | 2, "a file record");
+        let len = varint(&mut set) as usize;
+        files.push(&set[..len]);
+        set = &set[len..];
+    }
+    files
+}
+
+const EDITION_2023: &str = r#"edition = "2023";
+package ed.v1;
+option features.field_presence = IMPLICIT;
+option features.utf8_validation = NONE;
+
+// A message with every kind of feature.
+message M {
+  int32 a = 1 [features.field_presence = EXPLICIT]; // trailing of a
+  int32 b = 2 [features.field_presence = IMPLICIT];
+  int32 c = 3 [features.field_presence = LEGACY_REQUIRED];
+  repeated int32 d = 4 [features.repeated_field_encoding = EXPANDED];
+  string s = 5 [features.utf8_validation = VERIFY, json_name = "S"];
+  Closed e = 7 [features.field_presence = EXPLICIT];
+  oneof choice { int32 o = 8; }
+  reserved foo, bar;
+  message Inner { int32 x = 1; }
+  map<string, Inner> inners = 9;
+}
+enum Open { OPEN_UNSPECIFIED = 0; OPEN_A = 1; }
+// Closed.
+service S { rpc Get(M) returns (M); }
+enum Closed { option features.enum_type = CLOSED; CLOSED_A = 1; }
+"#;
+
+const EDITION_2024_A: &str = "edition = \"2024\";\npackage a;\nexport message Top { message Nested {} export message Open {} local message Hidden {} }\nlocal message Private {}\nexport enum E { E_UNSPECIFIED = 0; }\n";
+
+const EDITION_2024_B: &str = "edition = \"2024\";\npackage b;\nimport \"a.proto\";\nimport option \"google/protobuf/descriptor.proto\";\nmessage User { a.Top t = 1; a.Top.Open o = 2; }\n";
+
+#[test]
+fn editions_files_round_trip_through_their_encoded_descriptors() {
+    let sources = [
+        ("ed/v1/e.proto", EDITION_2023),
+        ("a.proto", EDITION_2024_A),
+        ("b.proto", EDITION_2024_B),
+    ];
+    let mut compiler = Compiler::new();
+    for (name, text) in sources {
+        compiler.source(name, text);
+    }
+    let names: Vec<String> = ["ed/v1/e.proto", "b.proto"].map(String::from).to_vec();
+    let compiled = compiler.compile(&names).unwrap();
+    let flags = |source| DescriptorSetOptions {
+        include_imports: true,
+        include_source_info: source,
+        retain_options: false,
+    };
+    let with_info = compiled.schema.encode_descriptor_set(flags(true));
+    let mut again = Compiler::new();
+    for bytes in encoded_files(&with_info) {
+        // descriptor.proto's own options (`feature_support`, …) are beyond prost_types:
+        // the built-in copy is read, as a protoc plugin reads it.
+        let name = FileDescriptorProto::decode(bytes)
+            .unwrap()
+            .name()
+            .to_string();
+        if !bijoubuf_schema::is_builtin(&name) {
+            again.encoded_descriptor(bytes).unwrap();
+        }
+    }
+    let recompiled = again.compile(&names).unwrap();
+    // Features, visibility, `import option` and the edition are all in the bytes.
+    assert_eq!(
+        recompiled.schema.encode_descriptor_set(flags(false)),
+        compiled.schema.encode_descriptor_set(flags(false)),
+        "{}",
+        encoded_files(&with_info)
+            .iter()
+            .map(|b| bijoubuf_schema::encoded_descriptor_text(b).unwrap())
+            .collect::<Vec<_>>()
+            .join("\n----\n")
+    );
+    let want = FileDescriptorSet::decode(with_info.as_slice()).unwrap();
+    let got = FileDescriptorSet::decode(
+        recompiled
+            .schema
+            .encode_descriptor_set(flags(true))
+            .as_slice(),
+    )
+    .unwrap();
+    for (g, w) in got.file.iter().zip(&want.file) {
+        assert_eq!(comments(g), comments(w), "{}", w.name());
+    }
+    // The same file decoded by prost_types alone cannot say its features: refused.
+    assert!(descriptor_text(&want.file[0]).is_err());
+}
+
+#[test]
+fn a_map_entry_keeps_its_place_among_nested_messages() {
+    // Nested types are listed in declaration order, a map's entry where the map is.
+    let source = "syntax = \"proto3\";\npackage m;\nmessage M {\n  message Before {}\n  map<string, Before> items = 1;\n  message After {}\n  map<int32, After> more = 2;\n}\n";
+    let compiled = bijoubuf_schema::compile_sources(&[("m.proto", source)]).unwrap();
+    let want = compiled.schema.file_descriptor_set().file.remove(0);
+    let names: Vec<&str> = want.message_type[0]
+        .nested_type
+        .iter()
+        .map(|n| n.name())
+        .collect();
+    assert_eq!(names, ["Before", "ItemsEntry", "After", "MoreEntry"]);
+    let mut again = Compiler::new();
+    again.descriptor(&want).unwrap();
+    let got = again.compile(&["m.proto"]).unwrap();
+    let got = got.schema.file_descriptor_set().file.remove(0);
+    assert_eq!(got.message_type, want.message_type);
+}
