@@ -363,8 +363,9 @@ fn an_empty_request_gets_an_empty_response_and_garbage_exits_1() {
     let response = response.unwrap_or_default();
     assert_eq!(response.error, None);
     assert!(response.file.is_empty());
-    // protoc refuses proto3 `optional` unless the plugin says it reads it.
-    assert_eq!(response.supported_features, Some(1));
+    // protoc refuses proto3 `optional` and editions unless the plugin says it reads
+    // them.
+    assert_eq!(response.supported_features, Some(1 | 2));
 
     let (status, response, stderr) = plugin_bytes(&[0xff, 0xff, 0xff]);
     assert_eq!(status, 1);
@@ -414,4 +415,120 @@ fn bundled_files_are_read_from_the_built_in_copies_as_compile_reads_them() {
     let want = tree(&ts);
     assert!(want.contains_key("google.protobuf.ts"));
     assert_eq!(files(&plugin(&req)), want);
+}
+
+/// The request protoc sends, built from the bytes of a descriptor set (whose files
+/// `prost_types` would cut short of their editions fields): each file (field 1 of the
+/// set) becomes a `proto_file` (field 15).
+fn raw_request(set: &Path, files: &[&str], parameter: &str) -> Vec<u8> {
+    fn varint(bytes: &mut &[u8]) -> usize {
+        let mut value = 0;
+        for i in 0.. {
+            let (&b, rest) = bytes.split_first().unwrap();
+            *bytes = rest;
+            value |= usize::from(b & 0x7f) << (7 * i);
+            if b & 0x80 == 0 {
+                break;
+            }
+        }
+        value
+    }
+    let mut out = CodeGeneratorRequest {
+        file_to_generate: files.iter().map(|f| f.to_string()).collect(),
+        parameter: Some(parameter.to_string()),
+        ..Default::default()
+    }
+    .encode_to_vec();
+    let bytes = std::fs::read(set).unwrap();
+    let mut rest = bytes.as_slice();
+    while !rest.is_empty() {
+        assert_eq!(varint(&mut rest), 1 << 3 | 2);
+        let len = varint(&mut rest);
+        out.push(15 << 3 | 2);
+        prost::encoding::encode_varint(len as u64, &mut out);
+        out.extend_from_slice(&rest[..len]);
+        rest = &rest[len..];
+    }
+    out
+}
+
+#[test]
+fn editions_files_generate_what_compile_writes() {
+    let dir = scratch("editions");
+    std::fs::create_dir_all(dir.join("ed/v1")).unwrap();
+    std::fs::write(
+        dir.join("ed/v1/ed.proto"),
+        r#"edition = "2023";
+package ed.v1;
+option features.field_presence = IMPLICIT;
+
+// Every presence.
+message M {
+  int32 a = 1 [features.field_presence = EXPLICIT]; // explicit
+  int32 b = 2;
+  int32 c = 3 [features.field_presence = LEGACY_REQUIRED];
+  repeated int32 d = 4 [features.repeated_field_encoding = EXPANDED];
+  Closed e = 5 [features.field_presence = EXPLICIT];
+  map<string, int32> m = 6;
+  reserved foo;
+}
+// A closed enum.
+enum Closed { option features.enum_type = CLOSED; CLOSED_A = 1; }
+service S { rpc Get(M) returns (M); }
+"#,
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("a.proto"),
+        "edition = \"2024\";\npackage a.v1;\nexport message Top { message Nested { int32 x = 1; } export message Open {} local message Hidden {} }\nlocal message Private {}\nexport enum E { E_UNSPECIFIED = 0; }\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("b.proto"),
+        "edition = \"2024\";\npackage b.v1;\nimport \"a.proto\";\nimport option \"google/protobuf/descriptor.proto\";\nmessage User { a.v1.Top t = 1; a.v1.Top.Open o = 2; a.v1.E e = 3; }\n",
+    )
+    .unwrap();
+    let protos = ["ed/v1/ed.proto", "b.proto"];
+    for services in [false, true] {
+        let mut args: Vec<&str> = vec![
+            "compile",
+            "--no-lint",
+            "-I",
+            ".",
+            "--rust-out",
+            "rust",
+            "--ts-out",
+            "ts",
+            "--go-out",
+            "go",
+            "--go-module",
+            "example.com/gen",
+            "--descriptor-set-out",
+            "set.binpb",
+            "--include-imports",
+            "--include-source-info",
+        ];
+        if services {
+            args.push("--services");
+        }
+        args.extend(protos);
+        for out in ["rust", "ts", "go"] {
+            let _ = std::fs::remove_dir_all(dir.join(out));
+        }
+        let (status, stderr) = bijoubuf(&dir, &args);
+        assert_eq!(status, 0, "{stderr}");
+        let services = if services { ",services" } else { "" };
+        for (out, parameter) in [
+            ("rust", format!("lang=rust{services}")),
+            ("ts", format!("lang=ts{services}")),
+            ("go", format!("lang=go,go_module=example.com/gen{services}")),
+        ] {
+            let request = raw_request(&dir.join("set.binpb"), &protos, &parameter);
+            let (status, response, stderr) = plugin_bytes(&request);
+            assert_eq!(status, 0, "{stderr}");
+            let want = tree(&dir.join(out));
+            assert!(want.len() >= 3, "{want:?}");
+            assert_eq!(files(&response.unwrap()), want, "{parameter}");
+        }
+    }
 }

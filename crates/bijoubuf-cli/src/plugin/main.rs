@@ -9,6 +9,7 @@
 //! status 0 as protoc expects; only a request that cannot be read exits 1.
 
 mod params;
+mod wire;
 
 #[path = "../codegen.rs"]
 mod codegen;
@@ -39,19 +40,27 @@ fn main() -> ExitCode {
             ));
         }
     };
+    // prost_types' descriptors lack editions' fields: the files are read again from
+    // the bytes.
+    let Some(files) = wire::proto_files(&bytes) else {
+        return fail("stdin is not a CodeGeneratorRequest: a record does not parse");
+    };
+    let files: Vec<Vec<u8>> = files.into_iter().map(<[u8]>::to_vec).collect();
     // Deeply nested schemas recurse once per level, as in `bijoubuf`.
     let worker = std::thread::Builder::new()
         .stack_size(256 << 20)
-        .spawn(move || respond(&request));
+        .spawn(move || respond(&request, &files));
     let response = match worker.map(|h| h.join()) {
         Ok(Ok(r)) => r,
         _ => return fail("internal error: the worker thread failed"),
     };
+    let mut out = response.encode_to_vec();
+    // The editions the plugin reads (`minimum_edition`, `maximum_edition`, which
+    // prost_types lacks): 2023 to 2026, as `bijoubuf compile`.
+    wire::varint_field(&mut out, 3, EDITION_2023);
+    wire::varint_field(&mut out, 4, EDITION_2026);
     let mut stdout = std::io::stdout().lock();
-    match stdout
-        .write_all(&response.encode_to_vec())
-        .and_then(|()| stdout.flush())
-    {
+    match stdout.write_all(&out).and_then(|()| stdout.flush()) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => fail(&format!("cannot write the response on stdout: {e}")),
     }
@@ -62,13 +71,21 @@ fn fail(message: &str) -> ExitCode {
     ExitCode::from(1)
 }
 
-/// The response to `request`: the generated files, or the error.
-fn respond(request: &CodeGeneratorRequest) -> CodeGeneratorResponse {
+/// descriptor.proto's `Edition` numbers.
+const EDITION_2023: u64 = 1000;
+const EDITION_2026: u64 = 1002;
+
+/// `CodeGeneratorResponse.Feature.FEATURE_SUPPORTS_EDITIONS`, which prost_types lacks.
+const SUPPORTS_EDITIONS: u64 = 2;
+
+/// The response to `request`, whose `proto_file`s are `files` encoded: the generated
+/// files, or the error.
+fn respond(request: &CodeGeneratorRequest, files: &[Vec<u8>]) -> CodeGeneratorResponse {
     let mut response = CodeGeneratorResponse {
-        supported_features: Some(Feature::Proto3Optional as u64),
+        supported_features: Some(Feature::Proto3Optional as u64 | SUPPORTS_EDITIONS),
         ..Default::default()
     };
-    match generate(request) {
+    match generate(request, files) {
         Ok(files) => {
             response.file = files
                 .into_iter()
@@ -87,7 +104,10 @@ fn respond(request: &CodeGeneratorRequest) -> CodeGeneratorResponse {
 
 /// `(name, content)` of every file `bijoubuf compile` writes for the requested files
 /// with the parameter's options, names relative to its output directory.
-fn generate(request: &CodeGeneratorRequest) -> Result<Vec<(String, String)>, String> {
+fn generate(
+    request: &CodeGeneratorRequest,
+    files: &[Vec<u8>],
+) -> Result<Vec<(String, String)>, String> {
     if request.file_to_generate.is_empty() {
         return Ok(Vec::new());
     }
@@ -95,14 +115,14 @@ fn generate(request: &CodeGeneratorRequest) -> Result<Vec<(String, String)>, Str
     let mut compiler = Compiler::new();
     // Lints are buf's and the CLI's business; a plugin run generates.
     compiler.lints(Lints::none());
-    for file in &request.proto_file {
+    for (file, bytes) in request.proto_file.iter().zip(files) {
         // The built-in copies of the files protoc bundles (the well-known types,
         // descriptor.proto) are read as `bijoubuf compile` reads them.
         if bijoubuf_schema::is_builtin(file.name()) {
             continue;
         }
         compiler
-            .descriptor(file)
+            .encoded_descriptor(bytes)
             .map_err(|e| format!("error[{}]: {e}", e.code()))?;
     }
     let compiled = compiler
