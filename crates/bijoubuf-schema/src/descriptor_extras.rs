@@ -78,46 +78,33 @@ enum Value<'a> {
     Other,
 }
 
-/// The records of `bytes`, or `None` if they do not parse as protobuf.
+/// The records of `bytes` (prost's reader), or `None` if they do not parse.
 fn records(mut bytes: &[u8]) -> Option<Vec<(u32, Value<'_>)>> {
+    use prost::encoding::{WireType, decode_key, decode_varint};
     let mut out = Vec::new();
     while !bytes.is_empty() {
-        let key = varint(&mut bytes)?;
-        let number = u32::try_from(key >> 3).ok()?;
-        let value = match key & 7 {
-            0 => Value::Varint(varint(&mut bytes)?),
-            1 => {
-                bytes = bytes.get(8..)?;
-                Value::Other
-            }
-            2 => {
-                let len = usize::try_from(varint(&mut bytes)?).ok()?;
+        let (number, wire_type) = decode_key(&mut bytes).ok()?;
+        let value = match wire_type {
+            WireType::Varint => Value::Varint(decode_varint(&mut bytes).ok()?),
+            WireType::LengthDelimited => {
+                let len = usize::try_from(decode_varint(&mut bytes).ok()?).ok()?;
                 let (payload, rest) = (bytes.get(..len)?, bytes.get(len..)?);
                 bytes = rest;
                 Value::Bytes(payload)
             }
-            5 => {
+            WireType::SixtyFourBit => {
+                bytes = bytes.get(8..)?;
+                Value::Other
+            }
+            WireType::ThirtyTwoBit => {
                 bytes = bytes.get(4..)?;
                 Value::Other
             }
-            _ => return None,
+            WireType::StartGroup | WireType::EndGroup => return None,
         };
         out.push((number, value));
     }
     Some(out)
-}
-
-fn varint(bytes: &mut &[u8]) -> Option<u64> {
-    let mut value = 0u64;
-    for i in 0..10 {
-        let (&b, rest) = bytes.split_first()?;
-        *bytes = rest;
-        value |= u64::from(b & 0x7f) << (7 * i);
-        if b & 0x80 == 0 {
-            return Some(value);
-        }
-    }
-    None
 }
 
 /// The extras of an encoded `FileDescriptorProto`, or `None` if it does not parse.

@@ -1,54 +1,38 @@
 //! The few protobuf records the plugin reads and writes itself, where `prost_types`'
 //! copy of plugin.proto and descriptor.proto is older than protoc's.
 
+use prost::encoding::{WireType, decode_key, decode_varint, encode_key, encode_varint};
+
 /// The encoded `proto_file` entries (field 15) of an encoded `CodeGeneratorRequest`, in
-/// order, or `None` if its records do not parse.
+/// order, or `None` if its records do not parse (prost's reader).
 pub(crate) fn proto_files(mut bytes: &[u8]) -> Option<Vec<&[u8]>> {
     let mut files = Vec::new();
     while !bytes.is_empty() {
-        let key = varint(&mut bytes)?;
-        match key & 7 {
-            0 => {
-                varint(&mut bytes)?;
+        let (number, wire_type) = decode_key(&mut bytes).ok()?;
+        match wire_type {
+            WireType::Varint => {
+                decode_varint(&mut bytes).ok()?;
             }
-            1 => bytes = bytes.get(8..)?,
-            2 => {
-                let len = usize::try_from(varint(&mut bytes)?).ok()?;
+            WireType::SixtyFourBit => bytes = bytes.get(8..)?,
+            WireType::LengthDelimited => {
+                let len = usize::try_from(decode_varint(&mut bytes).ok()?).ok()?;
                 let payload = bytes.get(..len)?;
                 bytes = &bytes[len..];
-                if key >> 3 == 15 {
+                if number == 15 {
                     files.push(payload);
                 }
             }
-            5 => bytes = bytes.get(4..)?,
-            _ => return None,
+            WireType::ThirtyTwoBit => bytes = bytes.get(4..)?,
+            WireType::StartGroup | WireType::EndGroup => return None,
         }
     }
     Some(files)
 }
 
-fn varint(bytes: &mut &[u8]) -> Option<u64> {
-    let mut value = 0u64;
-    for i in 0..10 {
-        let (&b, rest) = bytes.split_first()?;
-        *bytes = rest;
-        value |= u64::from(b & 0x7f) << (7 * i);
-        if b & 0x80 == 0 {
-            return Some(value);
-        }
-    }
-    None
-}
-
 /// Appends a varint record of field `number`.
 pub(crate) fn varint_field(out: &mut Vec<u8>, number: u32, value: u64) {
-    for mut v in [u64::from(number) << 3, value] {
-        while v >= 0x80 {
-            out.push((v as u8) | 0x80);
-            v >>= 7;
-        }
-        out.push(v as u8);
-    }
+    encode_key(number, WireType::Varint, out);
+    encode_varint(value, out);
 }
 
 #[cfg(test)]
