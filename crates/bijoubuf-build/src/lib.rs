@@ -96,7 +96,6 @@
 //! # Ok(()) }
 //! ```
 
-mod fds;
 mod manifest;
 
 use std::ffi::OsString;
@@ -175,7 +174,7 @@ impl fmt::Display for Error {
             Error::Codegen(e) => write!(f, "code generation failed: {e}"),
             Error::Io { path, source } => write!(f, "{}: {source}", path.display()),
             Error::Descriptor { message } => {
-                write!(f, "descriptor set: {message} is not supported")
+                write!(f, "descriptor set: {message}")
             }
             Error::NoOutDir => {
                 f.write_str("no output directory: set Config::out_dir or run from build.rs")
@@ -543,7 +542,7 @@ impl Config {
     /// Generate code for every file of a descriptor set made elsewhere (protoc's
     /// `--descriptor_set_out`, buf, protox), as `prost-build` does. The descriptors are
     /// written back as schema text and checked like source files, so the same rules
-    /// apply; comments and custom options in the set are not carried over. Stale files
+    /// apply; comments of the set's source-code info are kept, custom options are not. Stale files
     /// are removed as by [`Config::compile_protos`], the set's file names standing for
     /// the list of `protos`.
     ///
@@ -557,9 +556,9 @@ impl Config {
         let mut compiler = self.compiler()?;
         let mut names = Vec::new();
         for f in &set.file {
-            let text = fds::file_text(f)
-                .map_err(|fds::Unsupported(message)| Error::Descriptor { message })?;
-            compiler.source(f.name(), text);
+            compiler.descriptor(f).map_err(|e| Error::Descriptor {
+                message: e.to_string(),
+            })?;
             names.push(f.name().to_string());
         }
         let compiled = compiler.compile(&names).map_err(|d| Error::Schema {

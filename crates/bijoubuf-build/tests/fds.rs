@@ -1,5 +1,5 @@
 //! `compile_fds`: a descriptor set generates the same code as the schema files it was
-//! made from (comments aside, which descriptor text does not carry).
+//! made from, doc comments included when the set has source-code info.
 
 use std::path::{Path, PathBuf};
 
@@ -26,9 +26,7 @@ fn scratch(name: &str) -> PathBuf {
 
 fn config(dir: &Path) -> Config {
     let mut c = Config::new();
-    c.out_dir(dir)
-        .disable_comments(["."])
-        .preserve_unknown_fields([".kitchen.Tree"]);
+    c.out_dir(dir).preserve_unknown_fields([".kitchen.Tree"]);
     c
 }
 
@@ -59,12 +57,20 @@ fn descriptor_sets_from_our_compiler_and_from_protox_match_the_sources() {
         want.iter().map(|w| &w.0).collect::<Vec<_>>()
     );
 
-    // Our own descriptor set (requested files only; imports come along).
+    // Our own descriptor set, as protoc writes it with `--include_imports
+    // --include_source_info`.
     let compiled = bijoubuf_schema::Compiler::new()
         .include(schemas_dir())
         .compile(SCHEMAS)
         .unwrap();
-    let fds = compiled.schema.file_descriptor_set();
+    let bytes = compiled
+        .schema
+        .encode_descriptor_set(bijoubuf_build::DescriptorSetOptions {
+            include_imports: true,
+            include_source_info: true,
+            retain_options: false,
+        });
+    let fds = prost::Message::decode(bytes.as_slice()).unwrap();
     let ours = config(&scratch("fds-ours")).compile_fds(fds).unwrap();
     // The set also holds google/protobuf/timestamp.proto, which maps to the runtime.
     assert_eq!(outputs(&ours), want);

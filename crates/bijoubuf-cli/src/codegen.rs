@@ -1,9 +1,14 @@
 //! `compile`: Rust code from the schema model, through `bijoubuf-codegen`, TypeScript
-//! through `bijoubuf-codegen-ts` and Go through `bijoubuf-codegen-go`.
+//! through `bijoubuf-codegen-ts` and Go through `bijoubuf-codegen-go`. Shared by
+//! `bijoubuf compile` and `protoc-gen-bijoubuf`: a refusal comes back as the report line
+//! (`error[code]: …`) for the caller to print or to put in a plugin response.
 
 use bijoubuf_schema::Schema;
 
-use crate::Failure;
+/// The report line of a generator's refusal.
+fn refusal(code: &str, e: impl std::fmt::Display) -> String {
+    format!("error[{code}]: {e}")
+}
 
 /// `(file name, source)` for every package of the requested files and of the imported
 /// files whose types they use (see `bijoubuf_codegen::generate`); the messages at the
@@ -14,25 +19,19 @@ pub(crate) fn generate(
     borrowed: &[String],
     dispatch: &[String],
     services: bool,
-) -> Result<Vec<(String, String)>, Failure> {
+) -> Result<Vec<(String, String)>, String> {
     let mut options = bijoubuf_codegen::Options::new();
     options.borrowed(borrowed);
     options.decode_dispatch(dispatch);
     options.services(services).service_transport(services);
-    let files = bijoubuf_codegen::generate(schema, &options).map_err(|e| {
-        sayln!("error[{}]: {e}", e.code());
-        Failure::Refused
-    })?;
+    let files = bijoubuf_codegen::generate(schema, &options).map_err(|e| refusal(e.code(), &e))?;
     Ok(files.into_iter().map(|f| (f.name, f.content)).collect())
 }
 
 /// Refuses a schema with a MessageSet anywhere (`message_set_wire_format`), which no
 /// generator writes code for.
-pub(crate) fn refuse_message_sets(schema: &Schema) -> Result<(), Failure> {
-    bijoubuf_codegen::refuse_message_sets(schema.files()).map_err(|e| {
-        sayln!("error[{}]: {e}", e.code());
-        Failure::Refused
-    })
+pub(crate) fn refuse_message_sets(schema: &Schema) -> Result<(), String> {
+    bijoubuf_codegen::refuse_message_sets(schema.files()).map_err(|e| refusal(e.code(), &e))
 }
 
 /// `(file name, source)` for every package of the schema, as TypeScript importing the
@@ -55,14 +54,13 @@ pub(crate) fn generate_go(
     module: &str,
     by_go_package: bool,
     services: bool,
-) -> Result<Vec<(String, String)>, Failure> {
+) -> Result<Vec<(String, String)>, String> {
     let mut options = bijoubuf_codegen_go::Options::new();
     options.module(module).services(services);
     if by_go_package {
-        options.go_package_layout(schema).map_err(|e| {
-            sayln!("error[{}]: {e}", e.code());
-            Failure::Refused
-        })?;
+        options
+            .go_package_layout(schema)
+            .map_err(|e| refusal(e.code(), &e))?;
     }
     Ok(bijoubuf_codegen_go::generate(schema, &options)
         .into_iter()
@@ -70,17 +68,15 @@ pub(crate) fn generate_go(
         .collect())
 }
 
-/// Says on stderr which services `compile` left out, so none is dropped silently: code
-/// was generated (Rust, TypeScript or Go) without `--services`.
-pub(crate) fn note_services(schema: &Schema, without_services: bool) {
+/// The note that says which services code was generated without (`services` off), so
+/// none is dropped silently; `flag` is how the caller's user turns them on.
+pub(crate) fn services_note(schema: &Schema, flag: &str) -> Option<String> {
     let names = bijoubuf_codegen::service_names(schema);
     if names.is_empty() {
-        return;
+        return None;
     }
-    if without_services {
-        sayln!(
-            "note: {} not generated; pass --services for servers and clients",
-            bijoubuf_codegen::describe_services(&names)
-        );
-    }
+    Some(format!(
+        "note: {} not generated; pass {flag} for servers and clients",
+        bijoubuf_codegen::describe_services(&names)
+    ))
 }

@@ -89,6 +89,12 @@ pub(crate) fn out(bytes: &[u8]) -> Result<(), Failure> {
         .map_err(|e| Failure::Usage(format!("cannot write the output: {e}")))
 }
 
+/// Print a report line already rendered and fail with status 1.
+fn refused(line: String) -> Failure {
+    sayln!("{line}");
+    Failure::Refused
+}
+
 /// Print a refusal report and fail with status 1.
 pub(crate) fn refuse(code: &str, message: &str) -> Failure {
     sayln!("error[{code}]: {message}");
@@ -159,7 +165,7 @@ fn compile(
     if outputs.ts.is_some() || outputs.go.is_some() {
         // TypeScript and Go are generated for every file of the schema; refused before
         // anything is written, as the Rust generator refuses its files.
-        crate::codegen::refuse_message_sets(&compiled.schema)?;
+        crate::codegen::refuse_message_sets(&compiled.schema).map_err(refused)?;
     }
     let mut written = Vec::new();
     if let Some(dir) = outputs.rust {
@@ -168,7 +174,8 @@ fn compile(
             outputs.rust_borrowed,
             outputs.rust_dispatch,
             outputs.services,
-        )?;
+        )
+        .map_err(refused)?;
         write_all(dir, generated, &mut written)?;
     }
     if let Some((dir, runtime)) = outputs.ts {
@@ -181,7 +188,8 @@ fn compile(
     if let Some((dir, module, by_go_package)) = outputs.go {
         // Go files go in one directory per package: create each.
         for (name, content) in
-            crate::codegen::generate_go(&compiled.schema, module, by_go_package, outputs.services)?
+            crate::codegen::generate_go(&compiled.schema, module, by_go_package, outputs.services)
+                .map_err(refused)?
         {
             let path = dir.join(&name);
             if let Some(parent) = path.parent() {
@@ -194,11 +202,13 @@ fn compile(
             written.push(path.display().to_string());
         }
     }
-    crate::codegen::note_services(
-        &compiled.schema,
-        (outputs.rust.is_some() || outputs.ts.is_some() || outputs.go.is_some())
-            && !outputs.services,
-    );
+    let generated = outputs.rust.is_some() || outputs.ts.is_some() || outputs.go.is_some();
+    if generated
+        && !outputs.services
+        && let Some(note) = crate::codegen::services_note(&compiled.schema, "--services")
+    {
+        sayln!("{note}");
+    }
     let descriptor_set_out = outputs.descriptor_set;
     if let Some((path, flags)) = descriptor_set_out {
         // Byte for byte what protoc writes with the same flags.

@@ -25,6 +25,7 @@ mod commands;
 mod hint;
 mod input;
 mod raw;
+mod render;
 mod report;
 mod schema;
 mod stream;

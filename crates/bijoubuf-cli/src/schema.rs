@@ -4,8 +4,7 @@ use std::io::IsTerminal;
 use std::path::{Component, Path, PathBuf};
 
 use bijoubuf_reflect::{DescriptorPool, MessageDescriptor};
-use bijoubuf_schema::{Compiled, Compiler, Diagnostic, Diagnostics, LintLevel, Lints};
-use miette::{GraphicalReportHandler, GraphicalTheme};
+use bijoubuf_schema::{Compiled, Compiler, LintLevel, Lints};
 
 use crate::{Failure, LintArgs};
 
@@ -261,17 +260,7 @@ pub(crate) fn compile(
         c.max_diagnostics(cap);
     }
     c.compile(&names).map_err(|d| {
-        say!("{}", render_all(&d));
-        if d.omitted() > 0 {
-            sayln!("({} more not shown: --max-diagnostics)", d.omitted());
-        }
-        let (e, w) = (d.errors().len(), d.warnings().len());
-        sayln!(
-            "error: the schema has {e} error{} and {w} warning{}{}",
-            if e == 1 { "" } else { "s" },
-            if w == 1 { "" } else { "s" },
-            if d.omitted() > 0 { " shown" } else { "" }
-        );
+        say!("{}", crate::render::refusal(&d, color()));
         Failure::Refused
     })
 }
@@ -279,7 +268,7 @@ pub(crate) fn compile(
 /// Every warning of a successful compilation, then how many the cap left out.
 pub(crate) fn print_warnings(compiled: &Compiled) {
     for w in &compiled.warnings {
-        say!("{}", render(w));
+        say!("{}", crate::render::diagnostic(w, color()));
     }
     if compiled.omitted > 0 {
         sayln!(
@@ -412,29 +401,7 @@ pub(crate) fn descriptor_set_failure(
     Failure::Usage(format!("{}: {e}{hint}", path.display()))
 }
 
-/// Every warning and error, rendered with miette (colour only on a terminal).
-pub(crate) fn render_all(d: &Diagnostics) -> String {
-    let mut out = String::new();
-    for w in d.warnings() {
-        out.push_str(&render(w));
-    }
-    for e in d.errors() {
-        out.push_str(&render(e));
-    }
-    out
-}
-
-/// One diagnostic with its source snippet.
-pub(crate) fn render(d: &Diagnostic) -> String {
-    let theme = if std::io::stderr().is_terminal() {
-        GraphicalTheme::unicode()
-    } else {
-        GraphicalTheme::unicode_nocolor()
-    };
-    let handler = GraphicalReportHandler::new_themed(theme).with_width(100);
-    let mut s = String::new();
-    if handler.render_report(&mut s, d).is_err() {
-        s = format!("{d}\n");
-    }
-    s
+/// Whether reports are in colour: only on a terminal.
+fn color() -> bool {
+    std::io::stderr().is_terminal()
 }

@@ -27,7 +27,9 @@
 //! ([`Schema::encode_file_descriptor_set`]; [`Schema::encode_descriptor_set`] takes
 //! protoc's flags and writes byte for byte what protoc 36.2 writes with them), or as
 //! `prost_types` messages, which cannot hold custom options
-//! ([`Schema::file_descriptor_set`]).
+//! ([`Schema::file_descriptor_set`]). The other way, [`Compiler::descriptor`] takes a
+//! descriptor made elsewhere (a descriptor set, a protoc plugin's request), written back
+//! as schema text with its comments by [`descriptor_text`], so the same checks apply.
 //!
 //! All errors of a compilation are collected into [`Diagnostics`], each with a file,
 //! span, message, labels and help, renderable with miette in time linear in their
@@ -70,7 +72,9 @@ mod ast;
 mod builtin;
 mod check;
 mod descriptor;
+mod descriptor_extras;
 mod diagnostics;
+mod from_descriptor;
 mod lexer;
 mod lints;
 mod load;
@@ -87,6 +91,7 @@ use std::sync::Arc;
 
 pub use descriptor::DescriptorSetOptions;
 pub use diagnostics::{Diagnostic, Diagnostics, Label, Severity, similar};
+pub use from_descriptor::{UnsupportedDescriptor, descriptor_text, encoded_descriptor_text};
 pub use lints::{LINT_RULES, LintLevel, Lints, UnknownLint};
 pub use model::{
     Cardinality, Comments, EnumDef, EnumValueDef, FieldDef, FieldType, FileDef, MessageDef,
@@ -147,6 +152,31 @@ impl Compiler {
     pub fn source(&mut self, name: impl Into<String>, text: impl Into<String>) -> &mut Self {
         self.sources.insert(name.into(), text.into());
         self
+    }
+
+    /// Adds a file made elsewhere (protoc's descriptor set, a protoc plugin's request)
+    /// under its name, written back as schema text by [`descriptor_text`], so that the
+    /// same rules apply to it as to a source file.
+    ///
+    /// # Errors
+    /// [`UnsupportedDescriptor`] for what schema text cannot say (see [`descriptor_text`]).
+    pub fn descriptor(
+        &mut self,
+        file: &prost_types::FileDescriptorProto,
+    ) -> Result<&mut Self, UnsupportedDescriptor> {
+        let text = descriptor_text(file)?;
+        Ok(self.source(file.name(), text))
+    }
+
+    /// Adds an encoded `FileDescriptorProto` (an entry of a descriptor set or of a protoc
+    /// plugin's request) under its name, as [`Compiler::descriptor`] does, editions files
+    /// included (see [`encoded_descriptor_text`]).
+    ///
+    /// # Errors
+    /// [`UnsupportedDescriptor`] for what schema text cannot say.
+    pub fn encoded_descriptor(&mut self, bytes: &[u8]) -> Result<&mut Self, UnsupportedDescriptor> {
+        let (file, text) = from_descriptor::decode(bytes)?;
+        Ok(self.source(file.name(), text))
     }
 
     /// Chooses which lints run, and which of them refuse the schema (see [`Lints`]).
