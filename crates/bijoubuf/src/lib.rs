@@ -359,8 +359,8 @@ pub trait Message: __private::Encode<Schema = Self> + for<'a> __private::Decode<
         bytes_buf::decode_frame_buf(buf)
     }
 
-    /// Feed the encoding to a hasher of the `digest` traits (SHA-2, SHA-3, BLAKE2, …) as
-    /// it is encoded.
+    /// Feed the encoding to a hasher of the `digest` 0.11 traits (SHA-2, SHA-3, BLAKE2, …;
+    /// `sha2` 0.11's `Sha256`, not `sha2` 0.10's) as it is encoded.
     #[cfg(feature = "digest")]
     fn encode_to_digest<D: digest::Update + ?Sized>(
         &self,

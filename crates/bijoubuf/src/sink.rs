@@ -90,7 +90,7 @@ impl ByteSink for blake3::Hasher {
     }
 }
 
-/// A hasher of the `digest` traits (SHA-2, SHA-3, BLAKE2, …) as a [`ByteSink`]
+/// A hasher of the `digest` 0.11 traits (SHA-2, SHA-3, BLAKE2, …) as a [`ByteSink`]
 /// (feature `digest`): `message.encode_to_sink(&mut DigestSink(&mut hasher))`, or
 /// [`Message::encode_to_digest`](crate::Message::encode_to_digest).
 #[cfg(feature = "digest")]
