@@ -136,8 +136,9 @@ pub enum Error {
     /// No output directory: neither [`Config::out_dir`] nor the `OUT_DIR` variable
     /// cargo sets for build scripts.
     NoOutDir,
-    /// A descriptor in a set passed to [`Config::compile_fds`] cannot be expressed as
-    /// schema text.
+    /// A descriptor in a set passed to [`Config::compile_fds`] or
+    /// [`Config::compile_encoded_fds`] cannot be expressed as schema text, or the bytes
+    /// are no descriptor set.
     Descriptor {
         /// What and where.
         message: String,
@@ -544,7 +545,8 @@ impl Config {
     /// written back as schema text and checked like source files, so the same rules
     /// apply; comments of the set's source-code info are kept, custom options are not. Stale files
     /// are removed as by [`Config::compile_protos`], the set's file names standing for
-    /// the list of `protos`.
+    /// the list of `protos`. `prost_types` drops what editions files say: for those, hand
+    /// the set's bytes to [`Config::compile_encoded_fds`].
     ///
     /// # Errors
     /// [`Error::Descriptor`] for what cannot be expressed as schema text (groups,
@@ -556,16 +558,59 @@ impl Config {
         let mut compiler = self.compiler()?;
         let mut names = Vec::new();
         for f in &set.file {
-            compiler.descriptor(f).map_err(|e| Error::Descriptor {
-                message: e.to_string(),
-            })?;
+            compiler.descriptor(f).map_err(descriptor_error)?;
             names.push(f.name().to_string());
         }
-        let compiled = compiler.compile(&names).map_err(|d| Error::Schema {
+        self.compile_descriptors(&compiler, &names)
+    }
+
+    /// [`Config::compile_fds`] for an encoded descriptor set (the bytes of protoc's
+    /// `--descriptor_set_out` or `buf build -o`), editions files included: their
+    /// edition, `features`, `export`/`local` and `import option` are read from the
+    /// bytes.
+    ///
+    /// ```no_run
+    /// // build.rs, the set made by `buf build -o proto.binpb`
+    /// fn main() -> Result<(), bijoubuf_build::Error> {
+    ///     let set = std::fs::read("proto.binpb").expect("proto.binpb");
+    ///     bijoubuf_build::Config::new().compile_encoded_fds(&set)?;
+    ///     Ok(())
+    /// }
+    /// ```
+    ///
+    /// # Errors
+    /// [`Error::Descriptor`] for bytes that are no descriptor set or what schema text
+    /// cannot say (groups, an unknown edition or feature), [`Error::Schema`] for rule
+    /// violations, codegen or I/O errors.
+    pub fn compile_encoded_fds(&mut self, set: &[u8]) -> Result<Vec<PathBuf>, Error> {
+        let mut compiler = self.compiler()?;
+        let mut names = Vec::new();
+        for file in bijoubuf_schema::encoded_set_files(set).map_err(descriptor_error)? {
+            let name = <prost_types::FileDescriptorProto as prost::Message>::decode(file)
+                .map_err(|e| Error::Descriptor {
+                    message: format!("bytes that are no FileDescriptorProto: {e}"),
+                })?
+                .name()
+                .to_string();
+            compiler
+                .encoded_descriptor(file)
+                .map_err(descriptor_error)?;
+            names.push(name);
+        }
+        self.compile_descriptors(&compiler, &names)
+    }
+
+    /// Check and write the files `names` that `compiler` holds as descriptors.
+    fn compile_descriptors(
+        &mut self,
+        compiler: &bijoubuf_schema::Compiler,
+        names: &[String],
+    ) -> Result<Vec<PathBuf>, Error> {
+        let compiled = compiler.compile(names).map_err(|d| Error::Schema {
             rendered: render(&d),
             diagnostics: Box::new(d),
         })?;
-        let written = self.write(&compiled, &names)?;
+        let written = self.write(&compiled, names)?;
         if self.prints_directives() {
             // The set was read by the caller, so only the warnings are said here.
             for line in directives(&compiled, &[] as &[&Path]) {
@@ -718,6 +763,13 @@ fn write_if_changed(path: &Path, bytes: &[u8]) -> Result<(), Error> {
         path: path.to_path_buf(),
         source,
     })
+}
+
+/// A descriptor that schema text cannot say, as [`Error::Descriptor`].
+fn descriptor_error(e: bijoubuf_schema::UnsupportedDescriptor) -> Error {
+    Error::Descriptor {
+        message: e.to_string(),
+    }
 }
 
 #[cfg(test)]

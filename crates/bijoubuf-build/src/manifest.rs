@@ -2,7 +2,7 @@
 //! inputs removes the files it no longer writes (a package no longer imported, an
 //! include file renamed) and nothing else.
 //!
-//! Each call of `compile_protos` or `compile_fds` keeps one manifest,
+//! Each call of `compile_protos`, `compile_fds` or `compile_encoded_fds` keeps one manifest,
 //! `<out>/.bijoubuf-build/<key>.manifest`, where the key is a hash of the import names
 //! it was asked to compile: two calls writing into one directory keep two manifests. A
 //! call removes a file only if its own previous manifest lists it, this run did not

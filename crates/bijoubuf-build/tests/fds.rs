@@ -80,3 +80,56 @@ fn descriptor_sets_from_our_compiler_and_from_protox_match_the_sources() {
     let theirs = config(&scratch("fds-protox")).compile_fds(fds).unwrap();
     assert_eq!(outputs(&theirs), want);
 }
+
+/// An editions file's features change the code (`a` implicit, `b` explicit): its encoded
+/// set generates what its source does, where the set decoded by `prost_types` (which
+/// drops editions' fields) is refused rather than misread.
+#[test]
+fn an_encoded_set_of_an_editions_file_generates_what_its_source_does() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../conformance/schemas");
+    let file = ["conformance/editions.proto"];
+    let from_source = Config::new()
+        .out_dir(scratch("fds-editions-source"))
+        .compile_protos(&file, &[&dir])
+        .unwrap();
+    let want = outputs(&from_source);
+    assert!(
+        want[0].1.contains("pub a: i32")
+            && want[0].1.contains("pub b: ::core::option::Option<i32>"),
+        "{}",
+        want[0].1
+    );
+
+    let compiled = bijoubuf_schema::Compiler::new()
+        .include(&dir)
+        .compile(&file)
+        .unwrap();
+    let bytes = compiled
+        .schema
+        .encode_descriptor_set(bijoubuf_build::DescriptorSetOptions {
+            include_imports: true,
+            include_source_info: true,
+            retain_options: false,
+        });
+    let got = Config::new()
+        .out_dir(scratch("fds-editions-encoded"))
+        .compile_encoded_fds(&bytes)
+        .unwrap();
+    assert_eq!(outputs(&got), want);
+
+    let decoded = prost::Message::decode(bytes.as_slice()).unwrap();
+    let err = Config::new()
+        .out_dir(scratch("fds-editions-decoded"))
+        .compile_fds(decoded)
+        .unwrap_err();
+    assert!(
+        matches!(err, bijoubuf_build::Error::Descriptor { .. }),
+        "{err}"
+    );
+
+    let err = Config::new()
+        .out_dir(scratch("fds-editions-garbage"))
+        .compile_encoded_fds(&[0x0a, 0x05, 0x01])
+        .unwrap_err();
+    assert!(err.to_string().contains("no FileDescriptorSet"), "{err}");
+}

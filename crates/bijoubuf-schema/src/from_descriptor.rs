@@ -88,6 +88,47 @@ pub fn encoded_descriptor_text(bytes: &[u8]) -> Result<String, UnsupportedDescri
     decode(bytes).map(|(_, text)| text)
 }
 
+/// The encoded `FileDescriptorProto`s of an encoded `FileDescriptorSet` (protoc's
+/// `--descriptor_set_out`, `buf build -o`), in order, each for
+/// [`Compiler::encoded_descriptor`](crate::Compiler::encoded_descriptor): unlike a set
+/// decoded by `prost_types`, they keep what editions files say.
+///
+/// # Errors
+/// [`UnsupportedDescriptor`] for bytes whose records do not parse.
+pub fn encoded_set_files(set: &[u8]) -> Result<Vec<&[u8]>, UnsupportedDescriptor> {
+    length_delimited_records(set, 1).ok_or_else(|| {
+        unsupported("bytes that are no FileDescriptorSet: a record does not parse".to_string())
+    })
+}
+
+/// The payloads of the length-delimited records of field `number` in the encoded
+/// protobuf message `bytes`, in order (a descriptor set's files are its field 1, a protoc
+/// plugin request's its field 15), or `None` if its records do not parse.
+pub fn length_delimited_records(mut bytes: &[u8], number: u32) -> Option<Vec<&[u8]>> {
+    use prost::encoding::{WireType, decode_key, decode_varint};
+    let mut found = Vec::new();
+    while !bytes.is_empty() {
+        let (n, wire_type) = decode_key(&mut bytes).ok()?;
+        match wire_type {
+            WireType::Varint => {
+                decode_varint(&mut bytes).ok()?;
+            }
+            WireType::SixtyFourBit => bytes = bytes.get(8..)?,
+            WireType::LengthDelimited => {
+                let len = usize::try_from(decode_varint(&mut bytes).ok()?).ok()?;
+                let payload = bytes.get(..len)?;
+                bytes = &bytes[len..];
+                if n == number {
+                    found.push(payload);
+                }
+            }
+            WireType::ThirtyTwoBit => bytes = bytes.get(4..)?,
+            WireType::StartGroup | WireType::EndGroup => return None,
+        }
+    }
+    Some(found)
+}
+
 /// The descriptor in `bytes` and its text.
 pub(crate) fn decode(bytes: &[u8]) -> Result<(FileDescriptorProto, String), UnsupportedDescriptor> {
     let not_a_descriptor =

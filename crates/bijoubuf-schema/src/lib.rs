@@ -91,7 +91,10 @@ use std::sync::Arc;
 
 pub use descriptor::DescriptorSetOptions;
 pub use diagnostics::{Diagnostic, Diagnostics, Label, Severity, similar};
-pub use from_descriptor::{UnsupportedDescriptor, descriptor_text, encoded_descriptor_text};
+pub use from_descriptor::{
+    UnsupportedDescriptor, descriptor_text, encoded_descriptor_text, encoded_set_files,
+    length_delimited_records,
+};
 pub use lints::{LINT_RULES, LintLevel, Lints, UnknownLint};
 pub use model::{
     Cardinality, Comments, EnumDef, EnumValueDef, FieldDef, FieldType, FileDef, MessageDef,

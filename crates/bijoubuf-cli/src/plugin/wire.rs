@@ -1,32 +1,12 @@
 //! The few protobuf records the plugin reads and writes itself, where `prost_types`'
 //! copy of plugin.proto and descriptor.proto is older than protoc's.
 
-use prost::encoding::{WireType, decode_key, decode_varint, encode_key, encode_varint};
+use prost::encoding::{WireType, encode_key, encode_varint};
 
 /// The encoded `proto_file` entries (field 15) of an encoded `CodeGeneratorRequest`, in
-/// order, or `None` if its records do not parse (prost's reader).
-pub(crate) fn proto_files(mut bytes: &[u8]) -> Option<Vec<&[u8]>> {
-    let mut files = Vec::new();
-    while !bytes.is_empty() {
-        let (number, wire_type) = decode_key(&mut bytes).ok()?;
-        match wire_type {
-            WireType::Varint => {
-                decode_varint(&mut bytes).ok()?;
-            }
-            WireType::SixtyFourBit => bytes = bytes.get(8..)?,
-            WireType::LengthDelimited => {
-                let len = usize::try_from(decode_varint(&mut bytes).ok()?).ok()?;
-                let payload = bytes.get(..len)?;
-                bytes = &bytes[len..];
-                if number == 15 {
-                    files.push(payload);
-                }
-            }
-            WireType::ThirtyTwoBit => bytes = bytes.get(4..)?,
-            WireType::StartGroup | WireType::EndGroup => return None,
-        }
-    }
-    Some(files)
+/// order, or `None` if its records do not parse.
+pub(crate) fn proto_files(bytes: &[u8]) -> Option<Vec<&[u8]>> {
+    bijoubuf_schema::length_delimited_records(bytes, 15)
 }
 
 /// Appends a varint record of field `number`.
