@@ -44,6 +44,22 @@ fn outputs(paths: &[PathBuf]) -> Vec<(String, String)> {
     v
 }
 
+/// The descriptor set of `files` below `dir` as protoc writes it with
+/// `--include_imports --include_source_info`.
+fn encoded_set(dir: &Path, files: &[&str]) -> Vec<u8> {
+    let compiled = bijoubuf_schema::Compiler::new()
+        .include(dir)
+        .compile(files)
+        .unwrap();
+    compiled
+        .schema
+        .encode_descriptor_set(bijoubuf_build::DescriptorSetOptions {
+            include_imports: true,
+            include_source_info: true,
+            retain_options: false,
+        })
+}
+
 #[test]
 fn descriptor_sets_from_our_compiler_and_from_protox_match_the_sources() {
     let from_source = config(&scratch("fds-source"))
@@ -59,17 +75,7 @@ fn descriptor_sets_from_our_compiler_and_from_protox_match_the_sources() {
 
     // Our own descriptor set, as protoc writes it with `--include_imports
     // --include_source_info`.
-    let compiled = bijoubuf_schema::Compiler::new()
-        .include(schemas_dir())
-        .compile(SCHEMAS)
-        .unwrap();
-    let bytes = compiled
-        .schema
-        .encode_descriptor_set(bijoubuf_build::DescriptorSetOptions {
-            include_imports: true,
-            include_source_info: true,
-            retain_options: false,
-        });
+    let bytes = encoded_set(&schemas_dir(), SCHEMAS);
     let fds = prost::Message::decode(bytes.as_slice()).unwrap();
     let ours = config(&scratch("fds-ours")).compile_fds(fds).unwrap();
     // The set also holds google/protobuf/timestamp.proto, which maps to the runtime.
@@ -100,17 +106,7 @@ fn an_encoded_set_of_an_editions_file_generates_what_its_source_does() {
         want[0].1
     );
 
-    let compiled = bijoubuf_schema::Compiler::new()
-        .include(&dir)
-        .compile(&file)
-        .unwrap();
-    let bytes = compiled
-        .schema
-        .encode_descriptor_set(bijoubuf_build::DescriptorSetOptions {
-            include_imports: true,
-            include_source_info: true,
-            retain_options: false,
-        });
+    let bytes = encoded_set(&dir, &file);
     let got = Config::new()
         .out_dir(scratch("fds-editions-encoded"))
         .compile_encoded_fds(&bytes)
