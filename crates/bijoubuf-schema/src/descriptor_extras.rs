@@ -72,14 +72,14 @@ impl Kind {
 }
 
 /// A record's value.
-enum Value<'a> {
+pub(crate) enum Value<'a> {
     Varint(u64),
     Bytes(&'a [u8]),
     Other,
 }
 
 /// The records of `bytes` (prost's reader), or `None` if they do not parse.
-fn records(mut bytes: &[u8]) -> Option<Vec<(u32, Value<'_>)>> {
+pub(crate) fn records(mut bytes: &[u8]) -> Option<Vec<(u32, Value<'_>)>> {
     use prost::encoding::{WireType, decode_key, decode_varint};
     let mut out = Vec::new();
     while !bytes.is_empty() {

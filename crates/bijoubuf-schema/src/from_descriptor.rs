@@ -104,29 +104,17 @@ pub fn encoded_set_files(set: &[u8]) -> Result<Vec<&[u8]>, UnsupportedDescriptor
 /// The payloads of the length-delimited records of field `number` in the encoded
 /// protobuf message `bytes`, in order (a descriptor set's files are its field 1, a protoc
 /// plugin request's its field 15), or `None` if its records do not parse.
-pub fn length_delimited_records(mut bytes: &[u8], number: u32) -> Option<Vec<&[u8]>> {
-    use prost::encoding::{WireType, decode_key, decode_varint};
-    let mut found = Vec::new();
-    while !bytes.is_empty() {
-        let (n, wire_type) = decode_key(&mut bytes).ok()?;
-        match wire_type {
-            WireType::Varint => {
-                decode_varint(&mut bytes).ok()?;
-            }
-            WireType::SixtyFourBit => bytes = bytes.get(8..)?,
-            WireType::LengthDelimited => {
-                let len = usize::try_from(decode_varint(&mut bytes).ok()?).ok()?;
-                let payload = bytes.get(..len)?;
-                bytes = &bytes[len..];
-                if n == number {
-                    found.push(payload);
-                }
-            }
-            WireType::ThirtyTwoBit => bytes = bytes.get(4..)?,
-            WireType::StartGroup | WireType::EndGroup => return None,
-        }
-    }
-    Some(found)
+pub fn length_delimited_records(bytes: &[u8], number: u32) -> Option<Vec<&[u8]>> {
+    let records = descriptor_extras::records(bytes)?;
+    Some(
+        records
+            .into_iter()
+            .filter_map(|(n, value)| match value {
+                descriptor_extras::Value::Bytes(payload) if n == number => Some(payload),
+                _ => None,
+            })
+            .collect(),
+    )
 }
 
 /// The descriptor in `bytes` and its text.
