@@ -67,8 +67,7 @@ fn claim_service(taken: &mut BTreeSet<String>, service: &ServiceDef) -> ServiceN
             format!("Register{go}Server"),
             format!("{go}_ServiceDesc"),
         ];
-        for m in &service.methods {
-            let method = camel(&m.name);
+        for method in method_names(service) {
             names.push(format!("{go}_{method}_FullMethodName"));
             names.push(format!("_{go}_{method}_Handler"));
         }
@@ -88,6 +87,24 @@ fn claim_service(taken: &mut BTreeSet<String>, service: &ServiceDef) -> ServiceN
         desc: names[7].clone(),
         go,
     }
+}
+
+/// The Go names of `service`'s methods, in order: each rpc's name in camel case, and
+/// where two rpcs come to one name (`get_order` and `GetOrder`), the later one gets `_`
+/// until it is free, as a Go type's methods must differ.
+fn method_names(service: &ServiceDef) -> Vec<String> {
+    let mut used = BTreeSet::new();
+    service
+        .methods
+        .iter()
+        .map(|m| {
+            let mut go = camel(&m.name);
+            while !used.insert(go.clone()) {
+                go.push('_');
+            }
+            go
+        })
+        .collect()
 }
 
 fn deprecated(options: &[bijoubuf_schema::OptionDef]) -> bool {
@@ -164,8 +181,9 @@ impl Emitter<'_> {
         let methods: Vec<Method> = service
             .methods
             .iter()
-            .map(|m| Method {
-                go: camel(&m.name),
+            .zip(method_names(service))
+            .map(|(m, go)| Method {
+                go,
                 input: self.type_ref(&m.input_type),
                 output: self.type_ref(&m.output_type),
                 def: m,

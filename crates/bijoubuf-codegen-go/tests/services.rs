@@ -276,3 +276,45 @@ fn services_compile_against_grpc_go_in_both_layouts() {
     );
     check_module(&go, &files, "shapes");
 }
+
+/// rpcs whose names come to one Go name in camel case (`get_order`, `GetOrder`) are
+/// distinct methods of the client and server interfaces: the later gets a trailing `_`,
+/// and each keeps its own method path. The module compiles where Go is installed.
+#[test]
+fn rpcs_of_one_camel_case_name_get_distinct_methods() {
+    let schema = bijoubuf_schema::compile_sources(&[(
+        "s.proto",
+        r#"syntax = "proto3"; package s;
+        message M { uint64 n = 1; }
+        service Shop {
+          rpc get_order(M) returns (M);
+          rpc GetOrder(M) returns (stream M);
+          rpc Get_Order(M) returns (M);
+          rpc GetOrder_(stream M) returns (M);
+        }"#,
+    )])
+    .expect("compiles")
+    .schema;
+    let mut options = Options::new();
+    options.module("example.com/gen").services(true);
+    let files = generate(&schema, &options);
+    let svc = &files
+        .iter()
+        .find(|f| f.name == "s/s_grpc.bb.go")
+        .expect("the services file")
+        .content;
+    for line in [
+        "\tShop_GetOrder_FullMethodName   = \"/s.Shop/get_order\"",
+        "\tShop_GetOrder__FullMethodName  = \"/s.Shop/GetOrder\"",
+        "\tShop_Get_Order_FullMethodName  = \"/s.Shop/Get_Order\"",
+        "\tShop_GetOrder___FullMethodName = \"/s.Shop/GetOrder_\"",
+        "\tGetOrder_(ctx context.Context, in *M, opts ...grpc.CallOption) (grpc.ServerStreamingClient[M], error)",
+        "\tGetOrder__(ctx context.Context, opts ...grpc.CallOption) (grpc.ClientStreamingClient[M, M], error)",
+        "func _Shop_GetOrder___Handler(",
+    ] {
+        assert!(svc.contains(line), "{line:?} missing in:\n{svc}");
+    }
+    if let Some(go) = go() {
+        check_module(&go, &files, "camel");
+    }
+}
