@@ -111,6 +111,38 @@ fn main() -> Result<(), bijoubuf_build::Error> {
         .no_lints()
         .out_dir(&bindings)
         .compile_protos(&["binding_names.proto"], &["protos"])?;
+    // Deprecated messages, enums and values named everywhere generated code can name
+    // them, once per decoder, with borrowed twins and serde; the walk's copy also with
+    // services (for tests/deprecated.rs, which has tonic) and without (for the library).
+    for (dir, decoder, services) in [
+        ("deprecated_walk", "walk", false),
+        ("deprecated_services", "walk", true),
+        ("deprecated_dispatch", "dispatch", false),
+        ("deprecated_table", "table", false),
+    ] {
+        let out = out_dir.join(dir);
+        create_dir(&out)?;
+        let mut config = bijoubuf_build::Config::new();
+        config
+            .no_lints()
+            .out_dir(&out)
+            .include_file("mod.rs")
+            .borrowed(["."])
+            .serde(["."])
+            .preserve_unknown_fields([".deprecated_types.Holder"]);
+        match decoder {
+            "dispatch" => config.decode_dispatch(["."]),
+            "table" => config.decode_table(["."]),
+            _ => config.decode_walk(["."]),
+        };
+        if services {
+            config.services(true).service_transport(false);
+        }
+        config.compile_protos(
+            &["deprecated.proto", "deprecated_defaults.proto"],
+            &["protos"],
+        )?;
+    }
     // The schema compiler's accepting corpus: one file per language feature, generated
     // and compiled here so every feature the parser accepts also builds as Rust.
     let corpus = "../bijoubuf-schema/tests/corpus/pass";

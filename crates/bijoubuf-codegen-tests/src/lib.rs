@@ -90,3 +90,80 @@ pub mod binding_names {
 pub mod hidden_alias {
     include!(concat!(env!("OUT_DIR"), "/hidden_alias/hidden_alias.rs"));
 }
+
+/// `protos/deprecated.proto` and `protos/deprecated_defaults.proto` (package
+/// `deprecated_types`): deprecated messages, enums and enum values, with borrowed twins
+/// and serde. Generated code that
+/// names them compiles without a warning; a user's code that names them draws the
+/// `deprecated` lint:
+///
+/// ```compile_fail
+/// #![deny(deprecated)]
+/// let _ = bijoubuf_codegen_tests::deprecated::deprecated_types::Old::default();
+/// ```
+///
+/// ```compile_fail
+/// #![deny(deprecated)]
+/// let _ = bijoubuf_codegen_tests::deprecated::deprecated_types::OldRef::default();
+/// ```
+///
+/// ```compile_fail
+/// #![deny(deprecated)]
+/// let _ = bijoubuf_codegen_tests::deprecated::deprecated_types::OldKind::default();
+/// ```
+///
+/// ```compile_fail
+/// #![deny(deprecated)]
+/// let _ = bijoubuf_codegen_tests::deprecated::deprecated_types::Mood::Grumpy;
+/// ```
+///
+/// ```compile_fail
+/// #![deny(deprecated)]
+/// let _ = bijoubuf_codegen_tests::deprecated::deprecated_types::Mood::Glum;
+/// ```
+///
+/// ```compile_fail
+/// #![deny(deprecated)]
+/// let _ = bijoubuf_codegen_tests::deprecated::deprecated_types::outer::Deep::default();
+/// ```
+///
+/// ```compile_fail
+/// #![deny(deprecated)]
+/// let _ = bijoubuf_codegen_tests::deprecated::deprecated_types::outer::DeepKind::default();
+/// ```
+///
+/// ```compile_fail
+/// #![deny(deprecated)]
+/// let _ = bijoubuf_codegen_tests::deprecated::deprecated_types::old::Gone::default();
+/// ```
+///
+/// ```compile_fail
+/// #![deny(deprecated)]
+/// let _ = bijoubuf_codegen_tests::deprecated::deprecated_types::defaults::Shade::Dark;
+/// ```
+///
+/// The same code compiles where the lint is allowed, so the lint is what refuses it
+/// above; live types and values draw nothing:
+///
+/// ```
+/// #![deny(warnings)]
+/// use bijoubuf_codegen_tests::deprecated::deprecated_types::{self as d, defaults, old, outer};
+/// #[allow(deprecated)]
+/// fn named() {
+///     let _ = d::Old::default();
+///     let _ = d::OldRef::default();
+///     let _ = d::OldKind::default();
+///     let _ = (d::Mood::Grumpy, d::Mood::Glum);
+///     let _ = outer::Deep::default();
+///     let _ = outer::DeepKind::default();
+///     let _ = old::Gone::default();
+///     let _ = defaults::Shade::Dark;
+/// }
+/// named();
+/// let _ = (d::Holder::default(), d::Outer::default(), old::Part::default());
+/// let _ = (d::Mood::Happy, d::Mood::Cross, d::Legacy::Second, defaults::Shade::Light);
+/// ```
+#[deny(warnings)]
+pub mod deprecated {
+    include!(concat!(env!("OUT_DIR"), "/deprecated_walk/mod.rs"));
+}

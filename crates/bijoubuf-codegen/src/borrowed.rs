@@ -116,10 +116,17 @@ impl Emitter<'_> {
                 )
             };
         let eq_derive = eq.then(|| quote!(, Eq, Hash));
-        let allow_deprecated = m
-            .fields
-            .iter()
-            .any(|f| f.deprecated)
+        // As on the owned type: the twin of a deprecated message is deprecated too.
+        let allow_deprecated = self
+            .ctx
+            .impls_name_deprecated(m, false)
+            .then(|| quote!(#[allow(deprecated)]));
+        let deprecated = m.deprecated.then(|| quote!(#[deprecated]));
+        // The impls that name only the two types.
+        let allow_type = m.deprecated.then(|| quote!(#[allow(deprecated)]));
+        let allow_in_struct = self
+            .ctx
+            .holds_deprecated(m)
             .then(|| quote!(#[allow(deprecated)]));
         let docs = doc_attrs(
             &m.comments,
@@ -174,6 +181,8 @@ impl Emitter<'_> {
         let items = quote! {
             #docs
             #[derive(Clone, Debug, Default, PartialEq #eq_derive)]
+            #deprecated
+            #allow_in_struct
             pub struct #twin<'a> {
                 #(#decls)*
                 #unknown_member
@@ -197,6 +206,7 @@ impl Emitter<'_> {
             }
             #dispatch_impl
 
+            #allow_type
             impl<'a> #rt::MessageRef<'a> for #twin<'a> {
                 type Owned = #name;
             }
@@ -238,18 +248,21 @@ impl Emitter<'_> {
                 }
             }
 
+            #allow_type
             impl<'a> ::core::convert::From<&'a #name> for #twin<'a> {
                 fn from(m: &'a #name) -> Self {
                     m.borrowed()
                 }
             }
 
+            #allow_type
             impl<'a> ::core::convert::From<&#twin<'a>> for #name {
                 fn from(m: &#twin<'a>) -> Self {
                     m.to_owned()
                 }
             }
 
+            #allow_type
             impl<'a> ::core::convert::From<#twin<'a>> for #name {
                 fn from(m: #twin<'a>) -> Self {
                     m.to_owned()
@@ -269,6 +282,11 @@ impl Emitter<'_> {
             &format!("The members of oneof `{}`, borrowed.", def.name),
         );
         let eq_derive = eq.then(|| quote!(, Eq, Hash));
+        let allow_deprecated = o
+            .members
+            .iter()
+            .any(|(f, ..)| matches!(&f.ty, FieldType::Message(t) if self.ctx.is_deprecated(t)))
+            .then(|| quote!(#[allow(deprecated)]));
         let variants = o.members.iter().map(|(f, v, _, ty)| {
             let vdocs = doc_attrs(
                 &f.comments,
@@ -281,6 +299,7 @@ impl Emitter<'_> {
             #docs
             #[derive(Clone, Debug, PartialEq #eq_derive)]
             #[allow(clippy::large_enum_variant)]
+            #allow_deprecated
             pub enum #name<'a> {
                 #(#variants,)*
             }

@@ -6,7 +6,9 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use bijoubuf_schema::{Cardinality, EnumDef, FieldDef, FieldType, MessageDef, ScalarType, Schema};
+use bijoubuf_schema::{
+    Cardinality, EnumDef, FieldDef, FieldType, MessageDef, ScalarType, Schema, TypeDef,
+};
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -394,6 +396,50 @@ impl<'s> Context<'s> {
             .map_or("OneofRef", String::as_str)
     }
 
+    /// Whether message or enum `full_name` says `option deprecated = true`: its Rust type
+    /// is `#[deprecated]`, so generated code that names it allows the lint.
+    pub(crate) fn is_deprecated(&self, full_name: &str) -> bool {
+        match self.schema.lookup(full_name) {
+            Some(TypeDef::Message(m)) => m.deprecated,
+            Some(TypeDef::Enum(e)) => e.deprecated,
+            None => false,
+        }
+    }
+
+    /// Whether a member of message `m`'s struct (a field outside its oneofs, whose enums
+    /// are items of their own) holds a deprecated message, singly, repeated or as a map
+    /// value: the struct allows the lint.
+    pub(crate) fn holds_deprecated(&self, m: &MessageDef) -> bool {
+        m.fields.iter().any(|f| {
+            let real_oneof = f.oneof.is_some_and(|i| !m.oneofs[i].synthetic);
+            !real_oneof && matches!(element_type(f), FieldType::Message(t) if self.is_deprecated(t))
+        })
+    }
+
+    /// Whether the impls of message `m` (its owned type's or its twin's) name something
+    /// deprecated: the message itself, a deprecated field, or a field whose message type
+    /// is deprecated (a map's value included); with `enums` (the typed getters), also a
+    /// field whose enum is deprecated or whose default is a deprecated value. Those impls
+    /// allow the lint.
+    pub(crate) fn impls_name_deprecated(&self, m: &MessageDef, enums: bool) -> bool {
+        m.deprecated
+            || m.fields.iter().any(|f| {
+                f.deprecated
+                    || match element_type(f) {
+                        FieldType::Message(t) => self.is_deprecated(t),
+                        FieldType::Enum(t) if enums => {
+                            self.schema.enumeration(t).is_some_and(|e| {
+                                e.deprecated
+                                    || f.default.as_ref().is_some_and(|d| {
+                                        e.values.iter().any(|v| &v.name == d && v.deprecated)
+                                    })
+                            })
+                        }
+                        FieldType::Enum(_) | FieldType::Scalar(_) => false,
+                    }
+            })
+    }
+
     /// Whether the message derives `Eq` and `Hash`.
     pub(crate) fn is_eq(&self, full_name: &str) -> bool {
         self.eq.contains(full_name)
@@ -529,4 +575,12 @@ fn reachable(edges: &HashMap<String, Vec<String>>, start: &str) -> BTreeSet<Stri
         }
     }
     seen
+}
+
+/// The type of one element of field `f`: a map's value type, else the field's type.
+fn element_type(f: &FieldDef) -> &FieldType {
+    match &f.cardinality {
+        Cardinality::Map { value, .. } => value,
+        _ => &f.ty,
+    }
 }

@@ -73,11 +73,13 @@ impl Emitter<'_> {
                 self.comments_on(&e.full_name),
                 &format!("`{} = {}`.", v.name, v.number),
             );
+            let deprecated = v.deprecated.then(|| quote!(#[deprecated]));
             if let Some((first, _)) = seen.iter().find(|(_, n)| *n == v.number) {
                 // An alias (`allow_alias`): same number, so an associated constant.
                 let first: &proc_macro2::Ident = first;
                 aliases.push(quote! {
                     #vdocs
+                    #deprecated
                     #[allow(non_upper_case_globals)] // spelled like the variant it aliases
                     pub const #id: Self = Self::#first;
                 });
@@ -87,6 +89,7 @@ impl Emitter<'_> {
             let rename = serde.then(|| quote!(#[serde(rename = #proto_name)]));
             defs.push(quote! {
                 #vdocs
+                #deprecated
                 #rename
                 #id = #num
             });
@@ -97,16 +100,25 @@ impl Emitter<'_> {
         }
         let default = &seen[0].0;
         let alias_impl = (!aliases.is_empty()).then(|| quote!(#(#aliases)*));
+        // The enum's own impls name it and its variants; a user's code that does draws
+        // the lint.
+        let deprecated = e.deprecated.then(|| quote!(#[deprecated]));
+        let allow = |names_deprecated: bool| names_deprecated.then(|| quote!(#[allow(deprecated)]));
+        let allow_variants = allow(e.deprecated || e.values.iter().any(|v| v.deprecated));
+        let allow_default = allow(e.deprecated || e.values[0].deprecated);
+        let allow_type = allow(e.deprecated);
         Ok(quote! {
             #docs
             #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
             #serde_derive
+            #deprecated
             #(#attrs)*
             #[repr(i32)]
             pub enum #name {
                 #(#defs,)*
             }
 
+            #allow_variants
             impl #name {
                 #alias_impl
 
@@ -126,6 +138,7 @@ impl Emitter<'_> {
                 }
             }
 
+            #allow_default
             impl ::core::default::Default for #name {
                 /// The first value declared.
                 fn default() -> Self {
@@ -133,12 +146,14 @@ impl Emitter<'_> {
                 }
             }
 
+            #allow_type
             impl ::core::convert::From<#name> for i32 {
                 fn from(value: #name) -> i32 {
                     value as i32
                 }
             }
 
+            #allow_variants
             impl ::core::convert::TryFrom<i32> for #name {
                 /// A number the schema does not name comes back as the error.
                 type Error = i32;

@@ -106,7 +106,8 @@
 //! paths are `/package.Service/Method` from the schema; the codec is
 //! `::bijoubuf_tonic::StrictCodec` unless [`Options::codec_path`] names another, so the
 //! including crate depends on `tonic` and `bijoubuf-tonic`. The schema's comments become
-//! the docs; `option deprecated = true` on an rpc becomes `#[deprecated]`. An rpc whose
+//! the docs; `option deprecated = true` on an rpc becomes `#[deprecated]` (see
+//! "Deprecation" for deprecated request and response types). An rpc whose
 //! Rust name is one of the client's own methods (`connect`, `new`, `with_origin`, ...)
 //! or another rpc's takes a trailing `_` (`rpc Connect` is `connect_`), and a message
 //! module that would be `foo_server` or `foo_client` is `foo_server_`. A sub-package's
@@ -127,6 +128,20 @@
 //! `None` for an unnamed number) gives the checked view where it is wanted. An
 //! `Unknown(i32)` variant was the alternative; it makes every `match` carry a case that
 //! most schemas never produce and loses `#[repr(i32)]` casts.
+//!
+//! # Deprecation
+//!
+//! `deprecated = true` on a field, a message, an enum or an enum value becomes
+//! `#[deprecated]` on its Rust item: the struct member, the message's struct and its
+//! borrowed twin, the enum, the variant (or the associated constant of an alias), so
+//! rustc warns in a user's code that names it, as the Go (`Deprecated:`) and TypeScript
+//! (`@deprecated`) generators' output warns there. Nested types of a deprecated message
+//! are not deprecated themselves. Generated code names these items too (its impls, a
+//! parent's members, oneof enums, typed getters and enum defaults, the service modules
+//! of rpcs that take or give a deprecated message); each such item carries
+//! `#[allow(deprecated)]`, so generated code compiles without warnings whatever is
+//! deprecated. A typed getter returning a deprecated enum is not itself deprecated:
+//! only naming the enum warns.
 //!
 //! # Decoders: the walk, dispatch and tables
 //!

@@ -228,21 +228,28 @@ impl Emitter<'_> {
                 #[serde(default)]
             }
         });
-        // Generated code reads and writes deprecated fields itself.
-        let allow_deprecated = m
-            .fields
-            .iter()
-            .any(|f| f.deprecated)
+        // Generated code reads and writes deprecated fields and types itself; a user's
+        // code that names them draws the lint.
+        let allow_deprecated = self
+            .ctx
+            .impls_name_deprecated(m, false)
+            .then(|| quote!(#[allow(deprecated)]));
+        let deprecated = m.deprecated.then(|| quote!(#[deprecated]));
+        // The impls that name only the type itself.
+        let allow_type = m.deprecated.then(|| quote!(#[allow(deprecated)]));
+        let allow_in_struct = self
+            .ctx
+            .holds_deprecated(m)
             .then(|| quote!(#[allow(deprecated)]));
         let short = &m.name;
         let full = &m.full_name;
         let package = &self.package;
         let numbers = m.fields.iter().map(|f| Literal::u32_unsuffixed(f.number));
         let accessors = self.accessors(m, &plains)?;
-        let accessors = if accessors.is_empty() {
+        let accessors = if accessors.is_empty() || !self.ctx.impls_name_deprecated(m, true) {
             accessors
         } else {
-            quote!(#allow_deprecated #accessors)
+            quote!(#[allow(deprecated)] #accessors)
         };
 
         // The module of nested types and oneof enums.
@@ -306,12 +313,15 @@ impl Emitter<'_> {
             #docs
             #[derive(Clone, Debug, Default, PartialEq #eq_derive)]
             #serde_derive
+            #deprecated
+            #allow_in_struct
             #(#attrs)*
             pub struct #name {
                 #(#decls)*
                 #unknown_member
             }
 
+            #allow_type
             impl #rt::Message for #name {
                 const NAME: &'static str = #short;
                 const FULL_NAME: &'static str = #full;
@@ -773,6 +783,11 @@ impl Emitter<'_> {
             .iter()
             .any(|(f, ..)| matches!(f.ty, FieldType::Message(_)))
             .then(|| quote!(#[allow(clippy::large_enum_variant)]));
+        let allow_deprecated = o
+            .members
+            .iter()
+            .any(|(f, ..)| matches!(&f.ty, FieldType::Message(t) if self.ctx.is_deprecated(t)))
+            .then(|| quote!(#[allow(deprecated)]));
         let mut variants = Vec::new();
         for (f, vname, _, ty) in &o.members {
             let vdocs = doc_attrs(
@@ -797,6 +812,7 @@ impl Emitter<'_> {
             #[derive(Clone, Debug, PartialEq #eq_derive)]
             #serde_derive
             #allow_large
+            #allow_deprecated
             #(#attrs)*
             pub enum #name {
                 #(#variants,)*

@@ -10,7 +10,7 @@
 
 use bijoubuf_schema::{Comments, MethodDef, OptionValue, ServiceDef};
 use proc_macro2::TokenStream;
-use quote::ToTokens;
+use quote::{ToTokens, quote};
 
 use crate::context::Context;
 use crate::emit::doc_attrs;
@@ -58,10 +58,37 @@ pub(crate) fn services(ctx: &Context<'_>, package: &str, services: &[&ServiceDef
         .compile_well_known_types(true);
     for s in services {
         let svc = Service::new(ctx, package, s);
-        out.extend(builder.generate_server(&svc, ""));
-        out.extend(builder.generate_client(&svc, ""));
+        let server = builder.generate_server(&svc, "");
+        let client = builder.generate_client(&svc, "");
+        // Both modules name each rpc's request and response types; a deprecated one is
+        // allowed there and draws the lint in the code that implements or calls the
+        // service.
+        if s.methods
+            .iter()
+            .any(|m| ctx.is_deprecated(&m.input_type) || ctx.is_deprecated(&m.output_type))
+        {
+            out.extend(allow_deprecated_in(server));
+            out.extend(allow_deprecated_in(client));
+        } else {
+            out.extend(server);
+            out.extend(client);
+        }
     }
     out
+}
+
+/// `module`, a module tonic-build generated, with `#![allow(deprecated)]` among the inner
+/// `allow` it opens with (an outer `allow` beside those is clippy's
+/// `mixed_attributes_style`).
+fn allow_deprecated_in(module: TokenStream) -> TokenStream {
+    match syn::parse2::<syn::ItemMod>(module.clone()) {
+        Ok(mut m) => {
+            m.attrs.push(syn::parse_quote!(#![allow(deprecated)]));
+            m.into_token_stream()
+        }
+        // Not one module: the attribute goes on whatever item comes first.
+        Err(_) => quote!(#[allow(deprecated)] #module),
+    }
 }
 
 /// One service as `tonic-build` asks for it.
