@@ -87,7 +87,14 @@ func (s *ClientStream[Req, Res]) Recv() (*Res, error) {
 	if !ok {
 		return nil, fmt.Errorf("bijoubufgrpc: *%T is not a bijoubuf message", *m)
 	}
-	err, decodeErr := s.frame.receive(s.ClientStream.RecvMsg, msg)
+	f := &s.frame
+	f.expect(msg)
+	err := s.ClientStream.RecvMsg(f)
+	var decodeErr error
+	if err == nil {
+		decodeErr = f.result(msg)
+	}
+	*f = Frame{}
 	if err != nil {
 		defer s.cancel()
 		if err == io.EOF {

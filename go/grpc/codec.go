@@ -188,18 +188,10 @@ func (f *Frame) Decode(m bijoubuf.Message) error {
 	return DecodePayload(f.payload, m, f.opts)
 }
 
-// receive receives into m through f (a stream's RecvMsg, or a unary handler's dec), the
-// payload decoded into m by [Codec.Unmarshal]: the receive's error, else the decode's.
-func (f *Frame) receive(recv func(any) error, m bijoubuf.Message) (recvErr, decodeErr error) {
-	f.expect(m)
-	if recvErr = recv(f); recvErr == nil {
-		decodeErr = f.result(m)
-	}
-	*f = Frame{}
-	return recvErr, decodeErr
-}
-
-// expect has the next Unmarshal into f decode into m.
+// expect has the next Unmarshal into f decode into m. This package's receives call
+// expect, the receive, then result, in the receiving function itself: a helper around
+// them would add a frame to the stack of grpc-go's handler goroutine, walked at each of
+// its early stack growths.
 func (f *Frame) expect(m bijoubuf.Message) { f.into, f.err = m, nil }
 
 // result is the decode into m after a receive through f succeeded: [Codec.Unmarshal]'s,

@@ -27,7 +27,13 @@ func refuse(err error, setTrailer func(metadata.MD)) error {
 // INVALID_ARGUMENT, and the handler returns it before any interceptor or method runs.
 func DecodeRequest(ctx context.Context, dec func(any) error, in bijoubuf.Message) error {
 	f := requestFrames.Get().(*Frame)
-	err, decodeErr := f.receive(dec, in)
+	f.expect(in)
+	err := dec(f)
+	var decodeErr error
+	if err == nil {
+		decodeErr = f.result(in)
+	}
+	*f = Frame{}
 	requestFrames.Put(f)
 	if err != nil {
 		return err
@@ -42,12 +48,13 @@ func DecodeRequest(ctx context.Context, dec func(any) error, in bijoubuf.Message
 // refused as [DecodeRequest] refuses.
 func RecvRequest(stream grpc.ServerStream, in bijoubuf.Message) error {
 	var f Frame
-	err, decodeErr := f.receive(stream.RecvMsg, in)
+	f.expect(in)
+	err := stream.RecvMsg(&f)
 	if err != nil {
 		return err
 	}
-	if decodeErr != nil {
-		return refuse(decodeErr, stream.SetTrailer)
+	if err := f.result(in); err != nil {
+		return refuse(err, stream.SetTrailer)
 	}
 	return nil
 }
@@ -83,7 +90,14 @@ func (s *ServerStream[Req, Res]) Recv() (*Req, error) {
 	if !ok {
 		return nil, fmt.Errorf("bijoubufgrpc: *%T is not a bijoubuf message", *m)
 	}
-	err, decodeErr := s.frame.receive(s.ServerStream.RecvMsg, msg)
+	f := &s.frame
+	f.expect(msg)
+	err := s.ServerStream.RecvMsg(f)
+	var decodeErr error
+	if err == nil {
+		decodeErr = f.result(msg)
+	}
+	*f = Frame{}
 	if err != nil {
 		return nil, err
 	}
