@@ -697,6 +697,9 @@ func TestMarshalAllocatesOnlyTheEncodingAndItsSlice(t *testing.T) {
 // 1,658 for a List of 100, where protobuf-go's peer makes 152 and 1,529
 // (benches/RESULTS-rpc.md). The numbers are grpc-go v1.85.0's.
 func TestAGeneratedCallAllocatesAsPinned(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocation counts under -race are not the program's")
+	}
 	s := grpc.NewServer(bijoubufgrpc.ServerOption(bijoubufgrpc.Codec{}))
 	orders.RegisterOrdersServer(s, bbOrders{})
 	client := orders.NewOrdersClient(serve(t, s))
