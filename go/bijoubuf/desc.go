@@ -75,7 +75,9 @@ type Message interface {
 	Marshal() ([]byte, error)
 	// MarshalOptions is the canonical encoding under opts's limits.
 	MarshalOptions(opts EncodeOptions) ([]byte, error)
-	// Unmarshal decodes buf strictly with the default limits, replacing the value.
+	// Unmarshal decodes buf strictly with the default limits, replacing the value. The
+	// value keeps nothing of buf (its strings and bytes are copies), so buf may be
+	// reused as soon as Unmarshal returns; the same holds for every decode below.
 	Unmarshal(buf []byte) error
 	// UnmarshalOptions decodes buf under opts, replacing the value.
 	UnmarshalOptions(buf []byte, opts DecodeOptions) error

@@ -10,25 +10,44 @@ import (
 	"google.golang.org/grpc/metadata"
 )
 
+// contentSubtype is the call option that sends "+bijoubuf", boxed once.
+var contentSubtype = grpc.CallContentSubtype(Name)
+
 // callOptions puts the content-subtype first, so that a codec forced by the caller
 // (grpc.ForceCodecV2, per call or as a default call option) still wins.
 func callOptions(opts []grpc.CallOption, extra ...grpc.CallOption) []grpc.CallOption {
 	out := make([]grpc.CallOption, 0, len(opts)+2+len(extra))
-	out = append(out, grpc.StaticMethod(), grpc.CallContentSubtype(Name))
+	out = append(out, grpc.StaticMethod(), contentSubtype)
 	out = append(out, extra...)
 	return append(out, opts...)
 }
 
-// Invoke is a generated unary method's call: in is sent, the response is received into
-// a [Frame] and decoded into out. A refusal is a [*RefusalError]: ByServer when the
+// unaryCall is what [Invoke] allocates for a call, in one piece: the Frame the response
+// is decoded through, the trailers, and the call options when the caller passes none.
+// It is not pooled: the caller's interceptors are given the Frame and may keep it.
+type unaryCall struct {
+	frame   Frame
+	trailer metadata.MD
+	opts    [3]grpc.CallOption
+}
+
+// Invoke is a generated unary method's call: in is sent, and the response is decoded
+// into out while grpc-go holds it. A refusal is a [*RefusalError]: ByServer when the
 // server refused in, otherwise this client refused the response.
 func Invoke(ctx context.Context, cc grpc.ClientConnInterface, method string, in, out bijoubuf.Message, opts ...grpc.CallOption) error {
-	var trailer metadata.MD
-	var f Frame
-	if err := cc.Invoke(ctx, method, in, &f, callOptions(opts, grpc.Trailer(&trailer))...); err != nil {
-		return FromCall(err, trailer)
+	c := new(unaryCall)
+	var callOpts []grpc.CallOption
+	if len(opts) == 0 {
+		c.opts = [3]grpc.CallOption{grpc.StaticMethod(), contentSubtype, grpc.Trailer(&c.trailer)}
+		callOpts = c.opts[:]
+	} else {
+		callOpts = callOptions(opts, grpc.Trailer(&c.trailer))
 	}
-	return f.Decode(out)
+	c.frame.expect(out)
+	if err := cc.Invoke(ctx, method, in, &c.frame, callOpts...); err != nil {
+		return FromCall(err, c.trailer)
+	}
+	return c.frame.result(out)
 }
 
 // NewClientStream starts a generated streaming method's call. Its [ClientStream] is a
@@ -52,6 +71,8 @@ func NewClientStream[Req, Res any](ctx context.Context, cc grpc.ClientConnInterf
 type ClientStream[Req, Res any] struct {
 	grpc.ClientStream
 	cancel context.CancelFunc
+	// frame is what every Recv receives through.
+	frame Frame
 }
 
 // Send sends one request.
@@ -66,17 +87,24 @@ func (s *ClientStream[Req, Res]) Recv() (*Res, error) {
 	if !ok {
 		return nil, fmt.Errorf("bijoubufgrpc: *%T is not a bijoubuf message", *m)
 	}
-	var f Frame
-	if err := s.ClientStream.RecvMsg(&f); err != nil {
+	f := &s.frame
+	f.expect(msg)
+	err := s.ClientStream.RecvMsg(f)
+	var decodeErr error
+	if err == nil {
+		decodeErr = f.result(msg)
+	}
+	*f = Frame{}
+	if err != nil {
 		defer s.cancel()
 		if err == io.EOF {
 			return nil, err
 		}
 		return nil, FromCall(err, s.ClientStream.Trailer())
 	}
-	if err := f.Decode(msg); err != nil {
+	if decodeErr != nil {
 		s.cancel()
-		return nil, err
+		return nil, decodeErr
 	}
 	return m, nil
 }

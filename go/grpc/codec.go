@@ -3,6 +3,7 @@ package bijoubufgrpc
 import (
 	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/bijoubuf/bijoubuf/go/bijoubuf"
 	"google.golang.org/grpc"
@@ -64,8 +65,9 @@ func (protoNamed) Name() string { return "proto" }
 // any other value to the registered "proto" codec.
 //
 // A refusal met by Unmarshal into a message is a [*RefusalError], but grpc-go reports
-// it to the caller as INTERNAL with the error's text only; generated code receives a
-// [*Frame] instead, so that a refusal ends the call as conformance/RPC.md §3 says.
+// it to the caller as INTERNAL with the error's text only; generated code receives
+// through a [*Frame] instead, which keeps the refusal, so that a refusal ends the call
+// as conformance/RPC.md §3 says.
 type Codec struct {
 	// DecodeOptions are the limits every received message is decoded with.
 	DecodeOptions bijoubuf.DecodeOptions
@@ -101,19 +103,41 @@ func (c Codec) Marshal(v any) (mem.BufferSlice, error) {
 
 // Unmarshal keeps the payload in a [*Frame] (with c's DecodeOptions), decodes it into a
 // [bijoubuf.Message] (a refusal is a [*RefusalError]), or hands anything else to the
-// "proto" codec.
+// "proto" codec. A message is decoded straight from grpc-go's buffers, which grpc-go
+// frees when Unmarshal returns: a message's decode keeps nothing of its input (generated
+// code copies strings and bytes).
 func (c Codec) Unmarshal(data mem.BufferSlice, v any) error {
 	switch t := v.(type) {
 	case *Frame:
-		// data is freed when this returns; a decode may keep slices of the payload.
+		if m := t.into; m != nil {
+			// This package's own receive: decoded now, no copy kept.
+			t.into, t.err = nil, decodeBuffers(data, m, c.DecodeOptions)
+			return nil
+		}
+		// data is freed when this returns; a Frame is decoded later.
 		t.payload = data.Materialize()
 		t.opts = c.DecodeOptions
 		return nil
 	case bijoubuf.Message:
-		return DecodePayload(data.Materialize(), t, c.DecodeOptions)
+		return decodeBuffers(data, t, c.DecodeOptions)
 	default:
 		return protoCodec(v).Unmarshal(data, v)
 	}
+}
+
+// decodeBuffers is [DecodePayload] of a received payload: read in place when it came in
+// one buffer (a small message does), else copied once into a buffer of grpc-go's pool,
+// given back after the decode.
+func decodeBuffers(data mem.BufferSlice, m bijoubuf.Message, opts bijoubuf.DecodeOptions) error {
+	switch len(data) {
+	case 0:
+		return DecodePayload(nil, m, opts)
+	case 1:
+		return DecodePayload(data[0].ReadOnlyData(), m, opts)
+	}
+	buf := data.MaterializeToBuffer(mem.DefaultBufferPool())
+	defer buf.Free()
+	return DecodePayload(buf.ReadOnlyData(), m, opts)
 }
 
 // protoCodec is the registered "proto" codec (the one [protoNamed] replaced while it
@@ -139,10 +163,20 @@ func (n noCodec) Unmarshal(mem.BufferSlice, any) error { return n.err() }
 func (noCodec) Name() string                           { return "proto" }
 
 // Frame is one received message payload, not yet decoded, with the receiving codec's
-// limits. Generated code receives into a Frame and decodes it itself.
+// limits. Receive into a Frame to decode the payload later, or to tell a refusal from
+// other errors: grpc-go reports an error of a codec's Unmarshal as INTERNAL with its
+// text only.
+//
+// Generated code's calls receive into Frames that [Codec] decodes while grpc-go still
+// holds the payload, into the message the call asked for; such a Frame keeps no payload
+// (a stats handler given one sees an empty [Frame.Payload]).
 type Frame struct {
 	payload []byte
 	opts    bijoubuf.DecodeOptions
+	// into, set by this package's receives, is the message Unmarshal decodes the payload
+	// into (it then clears into); err is that decode's result.
+	into bijoubuf.Message
+	err  error
 }
 
 // Payload is the payload as received: [Marker], then the message.
@@ -153,6 +187,27 @@ func (f *Frame) Payload() []byte { return f.payload }
 func (f *Frame) Decode(m bijoubuf.Message) error {
 	return DecodePayload(f.payload, m, f.opts)
 }
+
+// expect has the next Unmarshal into f decode into m. This package's receives call
+// expect, the receive, then result, in the receiving function itself: a helper around
+// them would add a frame to the stack of grpc-go's handler goroutine, walked at each of
+// its early stack growths.
+func (f *Frame) expect(m bijoubuf.Message) { f.into, f.err = m, nil }
+
+// result is the decode into m after a receive through f succeeded: [Codec.Unmarshal]'s,
+// or, when something other than Codec filled f, the decode of the payload it holds (none:
+// missing-marker).
+func (f *Frame) result(m bijoubuf.Message) error {
+	if f.into != nil {
+		return f.Decode(m)
+	}
+	return f.err
+}
+
+// requestFrames are the Frames unary handlers receive through: grpc-go's dec keeps
+// nothing it is given once it returns (a stats handler is told that InPayload.Payload
+// may change after HandleRPC), so a Frame serves call after call.
+var requestFrames = sync.Pool{New: func() any { return new(Frame) }}
 
 // DecodePayload checks that payload starts with [Marker] before reading anything else,
 // then decodes the rest strictly into m under opts. A refusal is a [*RefusalError]

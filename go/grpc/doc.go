@@ -31,9 +31,9 @@
 // offset (counted after the marker) and field path. Either way the call ends with
 // INVALID_ARGUMENT and the trailers carry bijoubuf-error-code, bijoubuf-error-offset and
 // bijoubuf-error-path ([CodeKey], [OffsetKey], [PathKey]); a unary handler does not run.
-// Generated code does this by receiving a [Frame] (the payload, not yet decoded) and
-// decoding it itself: grpc-go turns an error from a codec's Unmarshal into INTERNAL and
-// drops whatever the error carries. A client- or bidi-streaming method gets the
+// Generated code does this by receiving through a [Frame], in which [Codec] keeps the
+// refusal: grpc-go turns an error from a codec's Unmarshal into INTERNAL and drops
+// whatever the error carries. A client- or bidi-streaming method gets the
 // [*RefusalError] from Recv; when it returns it, the call ends with it and the trailers.
 //
 // # Calling

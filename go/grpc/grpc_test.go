@@ -14,6 +14,7 @@ import (
 	"github.com/bijoubuf/bijoubuf/go/bijou64"
 	"github.com/bijoubuf/bijoubuf/go/bijoubuf"
 	bijoubufgrpc "github.com/bijoubuf/bijoubuf/go/grpc"
+	bbtrace "github.com/bijoubuf/bijoubuf/go/grpc/internal/bb/opentelemetry/proto/trace/v1"
 	"github.com/bijoubuf/bijoubuf/go/grpc/internal/gen/orders"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
@@ -683,5 +684,135 @@ func TestMarshalAllocatesOnlyTheEncodingAndItsSlice(t *testing.T) {
 			t.Fatalf("payload % x", got)
 		}
 		bs.Free()
+	}
+}
+
+// TestAGeneratedCallAllocatesAsPinned: the bijoubuf peer's calls over grpc-go (client,
+// server and transport in one process) allocate no more than they do now. The received
+// payload is decoded straight from grpc-go's buffer through a Frame that a unary
+// handler takes from a pool and a stream holds for all its messages, without a copy of
+// the payload; the unary client's Frame, trailers and call options are one allocation.
+// Before, every received message cost a Frame and a copy of its payload, and a unary
+// call its trailers, call options and the error check of its decode: 159 for Get,
+// 1,658 for a List of 100, where protobuf-go's peer makes 152 and 1,529
+// (benches/RESULTS-rpc.md). The numbers are grpc-go v1.85.0's.
+func TestAGeneratedCallAllocatesAsPinned(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocation counts under -race are not the program's")
+	}
+	s := grpc.NewServer(bijoubufgrpc.ServerOption(bijoubufgrpc.Codec{}))
+	orders.RegisterOrdersServer(s, bbOrders{})
+	client := orders.NewOrdersClient(serve(t, s))
+	ctx := context.Background()
+	var i uint64
+	get := func() error {
+		i++
+		o, err := client.Get(ctx, &orders.OrderQuery{Id: i%benchVariants + 1})
+		if err == nil && o.Sku == "" {
+			t.Fatalf("Get %d answered %+v", i, o)
+		}
+		return err
+	}
+	list := func() error {
+		i++
+		stream, err := client.List(ctx, &orders.OrderQuery{Id: i % benchVariants * 1000, Count: listCount})
+		if err != nil {
+			return err
+		}
+		for {
+			if _, err := stream.Recv(); err == io.EOF {
+				return nil
+			} else if err != nil {
+				return err
+			}
+		}
+	}
+	for _, tc := range []struct {
+		name string
+		call func() error
+		runs int
+		want float64
+	}{
+		{"unary Get", get, 200, 152},
+		{"List of 100", list, 20, 1454},
+	} {
+		var err error
+		allocs := testing.AllocsPerRun(tc.runs, func() {
+			if e := tc.call(); e != nil {
+				err = e
+			}
+		})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if allocs > tc.want {
+			t.Errorf("a %s allocates %v times per call, want at most %v", tc.name, allocs, tc.want)
+		}
+	}
+}
+
+// TestADecodedMessageKeepsNothingOfGrpcGosBuffer: the codec decodes from the buffers
+// grpc-go frees (and reuses) when Unmarshal returns, so the message's strings and bytes
+// must be copies: overwriting the received bytes afterwards leaves it as it was, when
+// the payload came in one buffer (read in place) and in several (copied into a pooled
+// buffer, given back).
+func TestADecodedMessageKeepsNothingOfGrpcGosBuffer(t *testing.T) {
+	want := &bbtrace.Span{
+		TraceId: bytes.Repeat([]byte{0x5a}, 16), SpanId: bytes.Repeat([]byte{0xa5}, 8),
+		Name: "checkout", TraceState: "vendor=on",
+	}
+	body := must(want.Marshal())
+	payload := append([]byte{bijoubufgrpc.Marker}, body...)
+	half := len(payload) / 2
+	for _, tc := range []struct {
+		name  string
+		parts [][]byte
+	}{
+		{"one buffer", [][]byte{bytes.Clone(payload)}},
+		{"two buffers", [][]byte{bytes.Clone(payload[:half]), bytes.Clone(payload[half:])}},
+	} {
+		data := make(mem.BufferSlice, 0, len(tc.parts))
+		for _, p := range tc.parts {
+			data = append(data, mem.SliceBuffer(p))
+		}
+		got := new(bbtrace.Span)
+		if err := (bijoubufgrpc.Codec{}).Unmarshal(data, got); err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		for _, p := range tc.parts {
+			for k := range p {
+				p[k] = 0xff
+			}
+		}
+		// The pooled copy of a payload in several buffers went back to the pool: take
+		// buffers of its size and overwrite them too.
+		pool := mem.DefaultBufferPool()
+		for range 4 {
+			b := pool.Get(len(payload))
+			for k := range *b {
+				(*b)[k] = 0xff
+			}
+			defer pool.Put(b)
+		}
+		if !bytes.Equal(must(got.Marshal()), body) {
+			t.Fatalf("%s: decoded %+v, which changed with the received bytes", tc.name, got)
+		}
+	}
+}
+
+// zeroConn is a ClientConnInterface whose unary calls succeed without receiving a
+// response, as no grpc-go connection does.
+type zeroConn struct{ grpc.ClientConnInterface }
+
+func (zeroConn) Invoke(context.Context, string, any, any, ...grpc.CallOption) error { return nil }
+
+// TestAResponseNoCodecDecodedIsMissingItsMarker: a unary call whose connection reports
+// success without the codec having decoded a response refuses it as an empty payload,
+// missing its marker, rather than answering an empty message.
+func TestAResponseNoCodecDecodedIsMissingItsMarker(t *testing.T) {
+	_, err := orders.NewOrdersClient(zeroConn{}).Get(context.Background(), &orders.OrderQuery{Id: 3})
+	var r *bijoubufgrpc.RefusalError
+	if !errors.As(err, &r) || r.Code != bijoubufgrpc.MissingMarker || r.ByServer {
+		t.Fatalf("err = %#v, want this client's missing-marker refusal", err)
 	}
 }

@@ -22,25 +22,41 @@ func refuse(err error, setTrailer func(metadata.MD)) error {
 }
 
 // DecodeRequest is a generated unary handler's decode: dec (grpc-go's) receives the
-// payload into a [Frame], which is decoded into in. A refusal sets the trailers of
-// conformance/RPC.md §4 on ctx's call and returns INVALID_ARGUMENT, and the handler
-// returns it before any interceptor or method runs.
+// payload into a [Frame], and [Codec] decodes it into in while grpc-go holds it. A
+// refusal sets the trailers of conformance/RPC.md §4 on ctx's call and returns
+// INVALID_ARGUMENT, and the handler returns it before any interceptor or method runs.
 func DecodeRequest(ctx context.Context, dec func(any) error, in bijoubuf.Message) error {
-	var f Frame
-	if err := dec(&f); err != nil {
+	f := requestFrames.Get().(*Frame)
+	f.expect(in)
+	err := dec(f)
+	var decodeErr error
+	if err == nil {
+		decodeErr = f.result(in)
+	}
+	*f = Frame{}
+	requestFrames.Put(f)
+	if err != nil {
 		return err
 	}
-	return refuse(f.Decode(in), func(md metadata.MD) { _ = grpc.SetTrailer(ctx, md) })
+	if decodeErr != nil {
+		return refuse(decodeErr, func(md metadata.MD) { _ = grpc.SetTrailer(ctx, md) })
+	}
+	return nil
 }
 
 // RecvRequest is a generated server-streaming handler's receive of its one request,
 // refused as [DecodeRequest] refuses.
 func RecvRequest(stream grpc.ServerStream, in bijoubuf.Message) error {
 	var f Frame
-	if err := stream.RecvMsg(&f); err != nil {
+	f.expect(in)
+	err := stream.RecvMsg(&f)
+	if err != nil {
 		return err
 	}
-	return refuse(f.Decode(in), stream.SetTrailer)
+	if err := f.result(in); err != nil {
+		return refuse(err, stream.SetTrailer)
+	}
+	return nil
 }
 
 // ServerStream is a generated handler's stream of client- and bidi-streaming methods:
@@ -53,6 +69,8 @@ func RecvRequest(stream grpc.ServerStream, in bijoubuf.Message) error {
 type ServerStream[Req, Res any] struct {
 	grpc.ServerStream
 	refused *RefusalError
+	// frame is what every Recv receives through.
+	frame Frame
 }
 
 // End is what a generated handler returns: err, the method's result, with the entries
@@ -72,15 +90,22 @@ func (s *ServerStream[Req, Res]) Recv() (*Req, error) {
 	if !ok {
 		return nil, fmt.Errorf("bijoubufgrpc: *%T is not a bijoubuf message", *m)
 	}
-	var f Frame
-	if err := s.ServerStream.RecvMsg(&f); err != nil {
+	f := &s.frame
+	f.expect(msg)
+	err := s.ServerStream.RecvMsg(f)
+	var decodeErr error
+	if err == nil {
+		decodeErr = f.result(msg)
+	}
+	*f = Frame{}
+	if err != nil {
 		return nil, err
 	}
-	if err := f.Decode(msg); err != nil {
-		if r, ok := err.(*RefusalError); ok {
+	if decodeErr != nil {
+		if r, ok := decodeErr.(*RefusalError); ok {
 			s.refused = r
 		}
-		return nil, err
+		return nil, decodeErr
 	}
 	return m, nil
 }
