@@ -357,6 +357,39 @@ fn refused_schemas_are_in_the_response_as_compile_reports_them() {
 }
 
 #[test]
+fn a_name_that_is_no_identifier_is_an_error_in_the_response_not_files() {
+    // Written into schema text as it stands, the name would declare a second message.
+    let dir = scratch("bad-name");
+    std::fs::write(
+        dir.join("n.proto"),
+        "syntax = \"proto3\";\npackage n.v1;\nmessage Note {\n  string text = 1;\n}\n",
+    )
+    .unwrap();
+    let (status, stderr) = bijoubuf(
+        &dir,
+        &[
+            "compile",
+            "--descriptor-set-out",
+            "set.binpb",
+            "--include-imports",
+            "n.proto",
+        ],
+    );
+    assert_eq!(status, 0, "{stderr}");
+    let mut req = request(&dir.join("set.binpb"), &["n.proto"], "lang=rust");
+    req.proto_file[0].message_type[0].name = Some("Note { } message Evil".into());
+    let response = plugin(&req);
+    assert!(response.file.is_empty());
+    assert_eq!(
+        response.error.as_deref(),
+        Some(
+            "error[unsupported-descriptor]: n.proto: a message in n.v1: DescriptorProto.name \
+             \"Note { } message Evil\" is not an identifier"
+        )
+    );
+}
+
+#[test]
 fn an_empty_request_gets_an_empty_response_and_garbage_exits_1() {
     let (status, response, _) = plugin_bytes(&[]);
     assert_eq!(status, 0);

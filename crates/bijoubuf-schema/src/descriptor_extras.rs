@@ -11,8 +11,9 @@ use std::collections::HashMap;
 pub(crate) struct Extras {
     /// `FileDescriptorProto.edition` (1000 is 2023).
     pub(crate) edition: Option<u64>,
-    /// `import option` files.
-    pub(crate) option_dependency: Vec<String>,
+    /// `import option` files, as the bytes say them (the writer refuses what is not
+    /// UTF-8).
+    pub(crate) option_dependency: Vec<Vec<u8>>,
     /// The `features` set on each element (the file's path is empty): field number and
     /// value of each feature, in order.
     pub(crate) features: HashMap<Vec<i32>, Vec<(u32, u64)>>,
@@ -124,9 +125,7 @@ fn walk(kind: Kind, bytes: &[u8], path: &mut Vec<i32>, extras: &mut Extras) -> O
                 extras.visibility.insert(path.clone(), v);
             }
             Value::Bytes(b) if kind == Kind::File && number == 15 => {
-                extras
-                    .option_dependency
-                    .push(String::from_utf8_lossy(b).into_owned());
+                extras.option_dependency.push(b.to_vec());
             }
             Value::Bytes(b) if number == options => {
                 for (n, v) in records(b)? {

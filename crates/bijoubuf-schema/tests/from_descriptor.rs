@@ -341,3 +341,328 @@ fn a_map_entry_keeps_its_place_among_nested_messages() {
     let got = got.schema.file_descriptor_set().file.remove(0);
     assert_eq!(got.message_type, want.message_type);
 }
+
+// Strings a descriptor made by another tool (or a corrupt or hostile one) carries into
+// the written text: each is refused naming it, or round-trips exactly; none can make
+// the text declare something the descriptor does not.
+
+const PLAIN: &str = r#"syntax = "proto2";
+package p;
+option go_package = "example.com/p";
+// leading of M
+message M {
+  optional int32 a = 1; // trailing of a
+  optional bytes b = 2 [default = "x"];
+  optional string s = 3 [default = "y"];
+  optional E e = 4;
+  oneof o {
+    int32 c = 5;
+    string d = 6;
+  }
+  optional int64 i = 7 [default = 7];
+  map<string, int32> counts = 8;
+  extensions 100 to 200;
+  reserved 50 to 60;
+  reserved "gone";
+}
+enum E {
+  E_ZERO = 0;
+  reserved 10 to 20;
+}
+message N {
+  extensions 101 to 110;
+}
+extend M {
+  optional int32 x = 100;
+}
+extend N {
+  optional int32 y = 101;
+}
+service S {
+  rpc Get(M) returns (M);
+}
+"#;
+
+/// The descriptor of [`PLAIN`], with source-code info.
+fn plain() -> FileDescriptorProto {
+    let mut c = Compiler::new();
+    c.source("p.proto", PLAIN);
+    descriptor_set(&c, &["p.proto".to_string()]).file.remove(0)
+}
+
+/// The error of writing `file` back, which must say each of `needles`.
+fn refused(file: &FileDescriptorProto, needles: &[&str]) {
+    match descriptor_text(file) {
+        Ok(text) => panic!("accepted:\n{text}"),
+        Err(e) => {
+            for n in needles {
+                assert!(e.to_string().contains(n), "{n:?} not in: {e}");
+            }
+            assert_eq!(e.code(), "unsupported-descriptor");
+        }
+    }
+}
+
+/// `file` written back and compiled, without source-code info.
+fn recompiled(file: &FileDescriptorProto) -> FileDescriptorProto {
+    let text = descriptor_text(file).unwrap();
+    let mut c = Compiler::new();
+    c.source(file.name(), text.as_str());
+    for dep in &file.dependency {
+        if !bijoubuf_schema::is_builtin(dep) {
+            c.source(dep.as_str(), "syntax = \"proto2\";\n");
+        }
+    }
+    let compiled = c
+        .compile(&[file.name()])
+        .unwrap_or_else(|e| panic!("{e:?}\n{text}"));
+    let set = compiled.schema.encode_descriptor_set(DescriptorSetOptions {
+        include_imports: false,
+        include_source_info: false,
+        retain_options: false,
+    });
+    FileDescriptorSet::decode(set.as_slice())
+        .unwrap()
+        .file
+        .remove(0)
+}
+
+fn without_source_info(f: &FileDescriptorProto) -> FileDescriptorProto {
+    FileDescriptorProto {
+        source_code_info: None,
+        ..f.clone()
+    }
+}
+
+#[test]
+fn a_message_name_with_a_brace_is_refused() {
+    let mut f = plain();
+    f.message_type[1].name = Some("N { } message Evil".into());
+    refused(
+        &f,
+        &["DescriptorProto.name", "\"N { } message Evil\"", "p.proto"],
+    );
+}
+
+#[test]
+fn a_field_name_with_a_space_is_refused() {
+    let mut f = plain();
+    f.message_type[0].field[0].name = Some("a b".into());
+    refused(&f, &["FieldDescriptorProto.name", "\"a b\"", "message p.M"]);
+}
+
+#[test]
+fn a_package_with_a_semicolon_is_refused() {
+    let mut f = plain();
+    f.package = Some("p; message Evil {}".into());
+    refused(
+        &f,
+        &["FileDescriptorProto.package", "\"p; message Evil {}\""],
+    );
+}
+
+#[test]
+fn names_of_enums_values_oneofs_services_and_methods_are_identifiers() {
+    type Change = fn(&mut FileDescriptorProto);
+    let cases: [(Change, &str); 5] = [
+        (
+            |f| f.enum_type[0].name = Some("E{".into()),
+            "EnumDescriptorProto.name",
+        ),
+        (
+            |f| f.enum_type[0].value[0].name = Some("E_ZERO = 0; EVIL".into()),
+            "EnumValueDescriptorProto.name",
+        ),
+        (
+            |f| f.message_type[0].oneof_decl[0].name = Some("o {} int32 evil = 9; oneof q".into()),
+            "OneofDescriptorProto.name",
+        ),
+        (
+            |f| f.service[0].name = Some("S {}".into()),
+            "ServiceDescriptorProto.name",
+        ),
+        (
+            |f| f.service[0].method[0].name = Some("Get(M) returns (M); rpc Evil".into()),
+            "MethodDescriptorProto.name",
+        ),
+    ];
+    for (change, field) in cases {
+        let mut f = plain();
+        change(&mut f);
+        refused(&f, &[field]);
+    }
+}
+
+#[test]
+fn an_import_path_with_a_quote_round_trips() {
+    let mut f = plain();
+    f.dependency.push("dir/\"evil\\.proto".into());
+    f.public_dependency.push(0);
+    let got = recompiled(&f);
+    assert_eq!(got.dependency, f.dependency);
+    assert_eq!(got.public_dependency, f.public_dependency);
+    assert_eq!(got.message_type, f.message_type);
+}
+
+#[test]
+fn an_import_option_path_that_is_not_utf8_is_refused() {
+    let mut bytes = plain().encode_to_vec();
+    // FileDescriptorProto.option_dependency (15), which prost_types does not know.
+    bytes.extend([15 << 3 | 2, 3, b'a', 0xff, b'b']);
+    let e = bijoubuf_schema::encoded_descriptor_text(&bytes).unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("FileDescriptorProto.option_dependency"),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_type_name_that_is_not_a_dotted_name_is_refused() {
+    let mut f = plain();
+    f.message_type[0].field[3].type_name = Some(".p.E e = 4; optional .p.N".into());
+    refused(&f, &["FieldDescriptorProto.type_name", "field p.M.e"]);
+    // A relative name whose first part is a label would read as that label.
+    let mut f = plain();
+    f.service[0].method[0].input_type = Some("stream.p.M".into());
+    refused(&f, &["MethodDescriptorProto.input_type", "\"stream.p.M\""]);
+    let mut f = plain();
+    f.extension[0].extendee = Some(".p.M {} message Evil".into());
+    refused(&f, &["FieldDescriptorProto.extendee", "extension p.x"]);
+}
+
+#[test]
+fn a_type_the_descriptor_does_not_name_is_refused_not_read_as_double() {
+    let mut f = plain();
+    f.message_type[0].field[0].r#type = Some(99);
+    refused(&f, &["FieldDescriptorProto.type", "field p.M.a"]);
+    let mut f = plain();
+    f.message_type[0].field[0].label = Some(9);
+    refused(&f, &["FieldDescriptorProto.label", "field p.M.a"]);
+}
+
+#[test]
+fn a_comment_holding_the_end_of_a_block_comment_is_refused() {
+    let mut f = plain();
+    let info = f.source_code_info.as_mut().unwrap();
+    let loc = info
+        .location
+        .iter_mut()
+        .find(|l| l.trailing_comments.is_some())
+        .unwrap();
+    loc.trailing_comments = Some(" x */ message Evil {} /* y ".into());
+    refused(&f, &["trailing comment", "field p.M.a", "*/"]);
+}
+
+#[test]
+fn a_comment_line_that_reads_as_a_declaration_stays_a_comment() {
+    // A block comment's lines after the first each get a `*`; one starting with `/`
+    // must not close the comment with it.
+    for text in [
+        " a\n/ message Evil {} /* b ",
+        " a\nmessage Evil {}\n",
+        " a\n*/ message Evil {}\n",
+    ] {
+        let mut f = plain();
+        let info = f.source_code_info.as_mut().unwrap();
+        let loc = info
+            .location
+            .iter_mut()
+            .find(|l| l.leading_comments.is_some())
+            .unwrap();
+        loc.leading_comments = Some(text.into());
+        let path = loc.path.clone();
+        let got = recompiled(&f);
+        assert_eq!(got.message_type, f.message_type, "{text:?}");
+        let mut c = Compiler::new();
+        c.descriptor(&f).unwrap();
+        let again = descriptor_set(&c, &["p.proto".to_string()]).file.remove(0);
+        let leading = again
+            .source_code_info
+            .unwrap()
+            .location
+            .into_iter()
+            .find(|l| l.path == path)
+            .and_then(|l| l.leading_comments);
+        assert_eq!(leading.as_deref(), Some(text));
+    }
+}
+
+#[test]
+fn option_strings_and_string_defaults_with_quotes_and_backslashes_round_trip() {
+    let mut f = plain();
+    let tricky = "a\"b\\c\n\"; option java_package = \"evil";
+    f.options.as_mut().unwrap().go_package = Some(tricky.into());
+    f.message_type[0].field[2].default_value = Some(tricky.into());
+    f.message_type[0].field[0].json_name = Some(tricky.into());
+    assert_eq!(without_source_info(&f), recompiled(&f));
+}
+
+#[test]
+fn a_bytes_default_with_a_bare_quote_stays_one_string() {
+    let mut f = plain();
+    f.message_type[0].field[1].default_value = Some("x\" ] message Evil {} [".into());
+    let got = recompiled(&f);
+    // The same bytes, escaped as protoc escapes them.
+    assert_eq!(
+        got.message_type[0].field[1].default_value.as_deref(),
+        Some("x\\\" ] message Evil {} [")
+    );
+    assert_eq!(got.message_type.len(), 2);
+    // An escape protoc does not know is refused.
+    let mut f = plain();
+    f.message_type[0].field[1].default_value = Some("\\q".into());
+    refused(&f, &["FieldDescriptorProto.default_value", "field p.M.b"]);
+}
+
+#[test]
+fn a_number_default_that_is_not_a_number_is_refused() {
+    let mut f = plain();
+    f.message_type[0].field[6].default_value = Some("7]; message Evil {} //".into());
+    refused(&f, &["FieldDescriptorProto.default_value", "field p.M.i"]);
+}
+
+#[test]
+fn a_reserved_name_that_is_no_identifier_round_trips_quoted() {
+    let mut f = plain();
+    f.message_type[0].reserved_name = vec!["a\"; int32 evil = 9; //".into()];
+    assert_eq!(without_source_info(&f), recompiled(&f));
+}
+
+#[test]
+fn ranges_past_the_field_maximum_are_written_as_numbers_not_max() {
+    let mut f = plain();
+    // An enum's reserved range may reach 2^31 − 1, a message's 2^31 − 2: neither is `max`.
+    f.enum_type[0].reserved_range[0].end = Some(600_000_000);
+    f.message_type[0].reserved_range[0].start = Some(600_000_000);
+    f.message_type[0].reserved_range[0].end = Some(700_000_000);
+    assert_eq!(without_source_info(&f), recompiled(&f));
+}
+
+#[test]
+fn oneofs_maps_and_extensions_keep_their_members_and_order() {
+    // A oneof whose members are apart would be written together: refused, as protoc
+    // refuses it.
+    let mut f = plain();
+    let m = &mut f.message_type[0];
+    m.field.swap(5, 6);
+    refused(&f, &["oneof p.M.o", "consecutive"]);
+    // A map entry no map field uses would vanish.
+    let mut f = plain();
+    f.message_type[0].field[7].label = Some(1);
+    refused(&f, &["p.M.CountsEntry", "map"]);
+    // A field naming a oneof that is not there.
+    let mut f = plain();
+    f.message_type[0].field[0].oneof_index = Some(7);
+    refused(&f, &["FieldDescriptorProto.oneof_index", "field p.M.a"]);
+    // Extensions of different messages, interleaved, keep their order.
+    let mut f = plain();
+    let y = f.extension.remove(1);
+    f.extension.insert(0, y);
+    let mut x2 = f.extension[1].clone();
+    x2.name = Some("x2".into());
+    x2.number = Some(102);
+    x2.json_name = Some("x2".into());
+    f.extension.insert(0, x2);
+    assert_eq!(without_source_info(&f), recompiled(&f));
+}

@@ -6,6 +6,8 @@
 mod items;
 mod value;
 
+pub(crate) use items::map_entry_name;
+
 use crate::ast::{File, Ident, Import, ImportKind, OptionStmt, Package};
 use crate::diagnostics::Diagnostic;
 use crate::lexer::{Tok, Token, text_of, tokenize};
