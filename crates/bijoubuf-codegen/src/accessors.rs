@@ -193,58 +193,15 @@ fn default_literal(s: ScalarType, text: &str) -> Option<TokenStream> {
             quote!(#l)
         }
         ScalarType::Bytes => {
-            let l = Literal::byte_string(&unescape_c(text)?);
+            let l = Literal::byte_string(&bijoubuf_schema::c_unescape(text)?);
             quote!(#l)
         }
     })
 }
 
-/// protoc's C-escaped text form of a bytes default.
-fn unescape_c(text: &str) -> Option<Vec<u8>> {
-    let b = text.as_bytes();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] != b'\\' {
-            out.push(b[i]);
-            i += 1;
-            continue;
-        }
-        let c = *b.get(i + 1)?;
-        i += 2;
-        match c {
-            b'n' => out.push(b'\n'),
-            b'r' => out.push(b'\r'),
-            b't' => out.push(b'\t'),
-            b'\\' | b'\'' | b'"' | b'?' => out.push(c),
-            b'0'..=b'7' => {
-                let mut v = u32::from(c - b'0');
-                let mut n = 1;
-                while n < 3 && i < b.len() && (b'0'..=b'7').contains(&b[i]) {
-                    v = v * 8 + u32::from(b[i] - b'0');
-                    i += 1;
-                    n += 1;
-                }
-                out.push(u8::try_from(v).ok()?);
-            }
-            _ => return None,
-        }
-    }
-    Some(out)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn c_escaped_bytes_defaults() {
-        assert_eq!(unescape_c(r"\001\002ab").unwrap(), [1, 2, b'a', b'b']);
-        assert_eq!(unescape_c(r#"\n\t\\\"x"#).unwrap(), b"\n\t\\\"x");
-        assert_eq!(unescape_c(r"\377").unwrap(), [255]);
-        assert!(unescape_c(r"\400").is_none());
-        assert!(unescape_c("\\").is_none());
-    }
 
     #[test]
     fn default_literals() {

@@ -1249,7 +1249,7 @@ fn default_value(
     let (ok, expected) = match field_type(f, place)? {
         Some(Type::String) => return Ok(quote(d)),
         Some(Type::Bytes) => {
-            return match c_unescape(d) {
+            return match crate::check::defaults::c_unescape(d) {
                 Some(bytes) => Ok(format!("\"{}\"", crate::check::defaults::c_escape(&bytes))),
                 None => Err(place.refuse(field, d, "C-escaped bytes")),
             };
@@ -1284,56 +1284,6 @@ fn is_float_text(d: &str) -> bool {
             && d.bytes()
                 .all(|b| b.is_ascii_digit() || b".eE+-".contains(&b))
             && d.parse::<f64>().is_ok())
-}
-
-/// The bytes of a C-escaped string (protoc's `CEscape` of a bytes default), or `None`
-/// for an escape protoc does not write or read.
-fn c_unescape(s: &str) -> Option<Vec<u8>> {
-    let b = s.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    let digits = |from: usize, max: usize, radix: u32| {
-        b[from..]
-            .iter()
-            .take(max)
-            .take_while(|c| char::from(**c).is_digit(radix))
-            .count()
-    };
-    while i < b.len() {
-        if b[i] != b'\\' {
-            out.push(b[i]);
-            i += 1;
-            continue;
-        }
-        let c = *b.get(i + 1)?;
-        i += 2;
-        match c {
-            b'n' => out.push(b'\n'),
-            b'r' => out.push(b'\r'),
-            b't' => out.push(b'\t'),
-            b'a' => out.push(7),
-            b'b' => out.push(8),
-            b'f' => out.push(12),
-            b'v' => out.push(11),
-            b'\\' | b'\'' | b'"' | b'?' => out.push(c),
-            b'0'..=b'7' => {
-                let n = digits(i - 1, 3, 8);
-                let v = u32::from_str_radix(&s[i - 1..i - 1 + n], 8).ok()?;
-                out.push(u8::try_from(v).ok()?);
-                i += n - 1;
-            }
-            b'x' | b'X' => {
-                let n = digits(i, 2, 16);
-                if n == 0 {
-                    return None;
-                }
-                out.push(u8::from_str_radix(&s[i..i + n], 16).ok()?);
-                i += n;
-            }
-            _ => return None,
-        }
-    }
-    Some(out)
 }
 
 /// A proto string literal.

@@ -103,6 +103,7 @@ pub use model::{
 };
 pub use span::Span;
 
+pub use check::defaults::c_unescape;
 pub use check::fields::json_name as default_json_name;
 
 /// The text of a file and its line table (kept for diagnostics and source-code info).

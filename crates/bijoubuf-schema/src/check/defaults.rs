@@ -59,6 +59,61 @@ pub(crate) fn format_float(v: f32) -> String {
     }
 }
 
+/// The bytes of a C-escaped string: a bytes field's default as descriptors hold it
+/// (protoc's `CEscape`), or `None` for an escape protoc neither writes nor reads.
+///
+/// ```
+/// assert_eq!(bijoubuf_schema::c_unescape(r"\001a\x7f\n"), Some(vec![1, b'a', 0x7f, b'\n']));
+/// assert_eq!(bijoubuf_schema::c_unescape(r"\400"), None);
+/// ```
+pub fn c_unescape(s: &str) -> Option<Vec<u8>> {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    let digits = |from: usize, max: usize, radix: u32| {
+        b[from..]
+            .iter()
+            .take(max)
+            .take_while(|c| char::from(**c).is_digit(radix))
+            .count()
+    };
+    while i < b.len() {
+        if b[i] != b'\\' {
+            out.push(b[i]);
+            i += 1;
+            continue;
+        }
+        let c = *b.get(i + 1)?;
+        i += 2;
+        match c {
+            b'n' => out.push(b'\n'),
+            b'r' => out.push(b'\r'),
+            b't' => out.push(b'\t'),
+            b'a' => out.push(7),
+            b'b' => out.push(8),
+            b'f' => out.push(12),
+            b'v' => out.push(11),
+            b'\\' | b'\'' | b'"' | b'?' => out.push(c),
+            b'0'..=b'7' => {
+                let n = digits(i - 1, 3, 8);
+                let v = u32::from_str_radix(&s[i - 1..i - 1 + n], 8).ok()?;
+                out.push(u8::try_from(v).ok()?);
+                i += n - 1;
+            }
+            b'x' | b'X' => {
+                let n = digits(i, 2, 16);
+                if n == 0 {
+                    return None;
+                }
+                out.push(u8::from_str_radix(&s[i..i + n], 16).ok()?);
+                i += n;
+            }
+            _ => return None,
+        }
+    }
+    Some(out)
+}
+
 /// protoc's C escaping of bytes defaults.
 pub(crate) fn c_escape(bytes: &[u8]) -> String {
     let mut out = String::new();
@@ -159,6 +214,21 @@ pub(crate) fn scalar_default(t: ScalarType, v: &Value) -> Result<String, String>
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn c_escaped_bytes_defaults() {
+        assert_eq!(c_unescape(r"\001\002ab").unwrap(), [1, 2, b'a', b'b']);
+        assert_eq!(c_unescape(r#"\n\t\\\"x"#).unwrap(), b"\n\t\\\"x");
+        assert_eq!(c_unescape(r"\377").unwrap(), [255]);
+        assert_eq!(c_unescape(r"\x41\a\v").unwrap(), [b'A', 7, 11]);
+        assert!(c_unescape(r"\400").is_none());
+        assert!(c_unescape(r"\x").is_none());
+        assert!(c_unescape("\\").is_none());
+        assert_eq!(
+            c_unescape(&c_escape(&[0, 1, b'"', 0xff, b'\\'])).unwrap(),
+            [0, 1, b'"', 0xff, b'\\']
+        );
+    }
 
     #[test]
     fn floats_like_protoc() {
