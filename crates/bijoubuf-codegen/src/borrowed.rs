@@ -117,17 +117,12 @@ impl Emitter<'_> {
             };
         let eq_derive = eq.then(|| quote!(, Eq, Hash));
         // As on the owned type: the twin of a deprecated message is deprecated too.
-        let allow_deprecated = self
-            .ctx
-            .impls_name_deprecated(m, false)
-            .then(|| quote!(#[allow(deprecated)]));
-        let deprecated = m.deprecated.then(|| quote!(#[deprecated]));
-        // The impls that name only the two types.
-        let allow_type = m.deprecated.then(|| quote!(#[allow(deprecated)]));
-        let allow_in_struct = self
-            .ctx
-            .holds_deprecated(m)
-            .then(|| quote!(#[allow(deprecated)]));
+        let crate::context::MessageDeprecation {
+            item: deprecated,
+            in_struct: allow_in_struct,
+            impls: allow_deprecated,
+            type_impls: allow_type,
+        } = self.ctx.message_deprecation(m);
         let docs = doc_attrs(
             &m.comments,
             false,
@@ -282,11 +277,9 @@ impl Emitter<'_> {
             &format!("The members of oneof `{}`, borrowed.", def.name),
         );
         let eq_derive = eq.then(|| quote!(, Eq, Hash));
-        let allow_deprecated = o
-            .members
-            .iter()
-            .any(|(f, ..)| matches!(&f.ty, FieldType::Message(t) if self.ctx.is_deprecated(t)))
-            .then(|| quote!(#[allow(deprecated)]));
+        let allow_deprecated = self
+            .ctx
+            .oneof_allow_deprecated(o.members.iter().map(|(f, ..)| *f));
         let variants = o.members.iter().map(|(f, v, _, ty)| {
             let vdocs = doc_attrs(
                 &f.comments,

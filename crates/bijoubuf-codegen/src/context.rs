@@ -396,6 +396,29 @@ impl<'s> Context<'s> {
             .map_or("OneofRef", String::as_str)
     }
 
+    /// The deprecation attributes of message `m`'s type, the same for its owned type
+    /// and its borrowed twin (see [`MessageDeprecation`]).
+    pub(crate) fn message_deprecation(&self, m: &MessageDef) -> MessageDeprecation {
+        let allow = |on: bool| on.then(|| quote!(#[allow(deprecated)]));
+        MessageDeprecation {
+            item: m.deprecated.then(|| quote!(#[deprecated])),
+            in_struct: allow(self.holds_deprecated(m)),
+            impls: allow(self.impls_name_deprecated(m, false)),
+            type_impls: allow(m.deprecated),
+        }
+    }
+
+    /// `#[allow(deprecated)]` for a oneof's enum when one of its `members` is of a
+    /// deprecated message type.
+    pub(crate) fn oneof_allow_deprecated<'f>(
+        &self,
+        mut members: impl Iterator<Item = &'f FieldDef>,
+    ) -> Option<TokenStream> {
+        members
+            .any(|f| matches!(&f.ty, FieldType::Message(t) if self.is_deprecated(t)))
+            .then(|| quote!(#[allow(deprecated)]))
+    }
+
     /// Whether message or enum `full_name` says `option deprecated = true`: its Rust type
     /// is `#[deprecated]`, so generated code that names it allows the lint.
     pub(crate) fn is_deprecated(&self, full_name: &str) -> bool {
@@ -583,4 +606,20 @@ fn element_type(f: &FieldDef) -> &FieldType {
         Cardinality::Map { value, .. } => value,
         _ => &f.ty,
     }
+}
+
+/// The deprecation attributes of a message's type (owned or borrowed). Generated code
+/// reads and writes deprecated fields and types itself; a user's code that names them
+/// draws the lint.
+pub(crate) struct MessageDeprecation {
+    /// `#[deprecated]` on the type of a deprecated message.
+    pub(crate) item: Option<TokenStream>,
+    /// `#[allow(deprecated)]` on the struct when a member outside its oneofs is of a
+    /// deprecated message type.
+    pub(crate) in_struct: Option<TokenStream>,
+    /// `#[allow(deprecated)]` on the impls that read and write its fields, when they name
+    /// anything deprecated.
+    pub(crate) impls: Option<TokenStream>,
+    /// `#[allow(deprecated)]` on the impls that name only the type itself.
+    pub(crate) type_impls: Option<TokenStream>,
 }

@@ -228,19 +228,12 @@ impl Emitter<'_> {
                 #[serde(default)]
             }
         });
-        // Generated code reads and writes deprecated fields and types itself; a user's
-        // code that names them draws the lint.
-        let allow_deprecated = self
-            .ctx
-            .impls_name_deprecated(m, false)
-            .then(|| quote!(#[allow(deprecated)]));
-        let deprecated = m.deprecated.then(|| quote!(#[deprecated]));
-        // The impls that name only the type itself.
-        let allow_type = m.deprecated.then(|| quote!(#[allow(deprecated)]));
-        let allow_in_struct = self
-            .ctx
-            .holds_deprecated(m)
-            .then(|| quote!(#[allow(deprecated)]));
+        let crate::context::MessageDeprecation {
+            item: deprecated,
+            in_struct: allow_in_struct,
+            impls: allow_deprecated,
+            type_impls: allow_type,
+        } = self.ctx.message_deprecation(m);
         let short = &m.name;
         let full = &m.full_name;
         let package = &self.package;
@@ -783,11 +776,9 @@ impl Emitter<'_> {
             .iter()
             .any(|(f, ..)| matches!(f.ty, FieldType::Message(_)))
             .then(|| quote!(#[allow(clippy::large_enum_variant)]));
-        let allow_deprecated = o
-            .members
-            .iter()
-            .any(|(f, ..)| matches!(&f.ty, FieldType::Message(t) if self.ctx.is_deprecated(t)))
-            .then(|| quote!(#[allow(deprecated)]));
+        let allow_deprecated = self
+            .ctx
+            .oneof_allow_deprecated(o.members.iter().map(|(f, ..)| *f));
         let mut variants = Vec::new();
         for (f, vname, _, ty) in &o.members {
             let vdocs = doc_attrs(
