@@ -128,7 +128,7 @@ impl Emitter<'_> {
             false,
             &format!(
                 "The `{}` message borrowing its strings and bytes from the input: the \
-                 borrowed twin of [`{}`].",
+                 borrowed twin of [`{1}`](struct@{1}).",
                 m.full_name, loc.name
             ),
         );

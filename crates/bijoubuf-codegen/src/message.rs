@@ -269,7 +269,8 @@ impl Emitter<'_> {
             .then(|| quote!(#[allow(clippy::module_inception)]));
         let module_item = (!nested.is_empty()).then(|| {
             let nested = hidden_alias(&rt, nested);
-            let mdoc = format!(" Nested types and oneofs of [`{}`].", loc.name);
+            // `struct@`: a message may be named like a derive macro (`Default`, `Hash`).
+            let mdoc = format!(" Nested types and oneofs of [`{0}`](struct@{0}).", loc.name);
             quote! {
                 #[doc = #mdoc]
                 #inception

@@ -294,7 +294,7 @@ impl Field {
         field::Cardinality::try_from(self.cardinality).ok()
     }
 }
-/// Nested types and oneofs of [`Field`].
+/// Nested types and oneofs of [`Field`](struct@Field).
 pub mod field {
     use crate::__private as __bb;
     /// The field's value type.
@@ -1236,7 +1236,7 @@ impl<'a> __bb::Decode<'a> for Value {
         __bb::Ok(())
     }
 }
-/// Nested types and oneofs of [`Value`].
+/// Nested types and oneofs of [`Value`](struct@Value).
 pub mod value {
     /// Which JSON kind this value holds.
     #[derive(Clone, Debug, PartialEq)]
