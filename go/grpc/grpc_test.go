@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"math"
 	"net"
 	"sync"
 	"sync/atomic"
@@ -736,12 +737,19 @@ func TestAGeneratedCallAllocatesAsPinned(t *testing.T) {
 		{"unary Get", get, 200, 152},
 		{"List of 100", list, 20, 1454},
 	} {
+		// The fewest of five measurements: AllocsPerRun counts every goroutine's
+		// allocations, and another test's connection closing in the background can
+		// add some to one measurement (a List of 100 read 1,455 once in a run of the
+		// whole package), never take any away.
 		var err error
-		allocs := testing.AllocsPerRun(tc.runs, func() {
-			if e := tc.call(); e != nil {
-				err = e
-			}
-		})
+		allocs := math.Inf(1)
+		for range 5 {
+			allocs = min(allocs, testing.AllocsPerRun(tc.runs, func() {
+				if e := tc.call(); e != nil {
+					err = e
+				}
+			}))
+		}
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
