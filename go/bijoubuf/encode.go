@@ -122,21 +122,30 @@ func (s *Sizes) BadString(name string) int {
 // ValidString says whether str is well-formed UTF-8 (what a decoder accepts, SPEC §7).
 func ValidString(str string) bool {
 	// ASCII (most strings) eight bytes at a time, the bytes OR'ed into one word: no
-	// high bit set, no multi-byte sequence to check.
+	// high bit set, no multi-byte sequence to check. A string of eight bytes or more
+	// ends with one more word that overlaps the last (its bytes are OR'ed twice).
 	var or uint64
-	i := 0
-	for ; i+8 <= len(str); i += 8 {
-		s := str[i : i+8]
-		or |= uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
-			uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
-	}
-	for ; i < len(str); i++ {
-		or |= uint64(str[i])
+	if n := len(str); n >= 8 {
+		for i := 0; i+8 <= n; i += 8 {
+			or |= word(str[i : i+8])
+		}
+		or |= word(str[n-8:])
+	} else {
+		for i := 0; i < n; i++ {
+			or |= uint64(str[i])
+		}
 	}
 	if or&0x8080_8080_8080_8080 == 0 {
 		return true
 	}
 	return utf8.ValidString(str)
+}
+
+// word is s's first eight bytes as a little-endian word (one load).
+func word(s string) uint64 {
+	_ = s[7]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
 }
 
 // CheckUnknown refuses preserved unknown records that could not be decoded again (SPEC
