@@ -274,6 +274,24 @@ func (w *BackWriter) FieldVarint(number uint32, v uint64) {
 	w.fieldVarint(number, v)
 }
 
+// FieldVarintFast is FieldVarint's common case, small enough for the compiler to inline
+// into generated code: a key pending whose delta from number is one byte (with none
+// pending, the subtraction wraps past any one-byte key), and a one-byte value. It
+// reports false, having written nothing, for every other case, which FieldVarint then
+// writes or refuses.
+func (w *BackWriter) FieldVarintFast(number uint32, v uint64) bool {
+	d := w.pending - (uint64(number)+1)<<2
+	if p := w.pos - 2; d < bijou64.FirstTierTag && v < bijou64.FirstTierTag && p >= 0 && number != 0 {
+		buf := w.buf
+		buf[p+1] = byte(d)
+		buf[p] = byte(v)
+		w.pos = p
+		w.pending = uint64(number)<<2 | uint64(WireVarint)
+		return true
+	}
+	return false
+}
+
 // fieldVarint is FieldVarint past its one-byte case: a longer value under a one-byte key
 // (or none) in one write, tiers 1 and 2 spelled here (SPEC §2.2: the tag, then the
 // value less the tier's offset in big-endian bytes); a longer key or a refusal through

@@ -171,7 +171,11 @@ func writeBackward(w *BackWriter, fs []tfield, r *rand.Rand) {
 		if !split {
 			switch f.kind {
 			case 0:
-				w.FieldVarint(f.number, f.u)
+				// As generated code writes it (the inlined case, then the call), or the
+				// call alone.
+				if r.IntN(2) == 0 || !w.FieldVarintFast(f.number, f.u) {
+					w.FieldVarint(f.number, f.u)
+				}
 			case 1:
 				w.FieldFixed32(f.number, uint32(f.u))
 			case 2:
@@ -356,6 +360,59 @@ func TestBackWriterRuns(t *testing.T) {
 	if !bytes.HasPrefix(b, []byte{0xFF, 0xFF, 0xFF, 0xFF, 0x80, 0, 0, 0}) ||
 		!bytes.HasSuffix(b, []byte{0x7F, 0xF8, 0, 0, 0, 0, 0, 0}) {
 		t.Errorf("% X", b)
+	}
+}
+
+// TestFieldVarintFastWritesOnlyItsCase: FieldVarintFast writes a one-byte key and value
+// as FieldVarint does, and for every other case reports false having written nothing, so
+// that FieldVarint after it writes or refuses as it would alone.
+func TestFieldVarintFastWritesOnlyItsCase(t *testing.T) {
+	state := func(w *BackWriter) string {
+		return string(w.buf[w.pos:]) + "|" + itoa(w.pos) + "|" + itoa(int(w.pending))
+	}
+	for _, c := range []struct {
+		name       string
+		prev       uint32 // the field written before (above) it, 0 for none
+		number     uint32
+		v          uint64
+		room       int // bytes left below the field before
+		wantInline bool
+	}{
+		{"one-byte key and value", 10, 9, 5, 8, true},
+		{"the largest one-byte delta and value", 63, 1, 247, 8, true},
+		{"the first field written (nothing pending)", 0, 9, 5, 8, false},
+		{"a delta past one byte", 64, 1, 5, 8, false},
+		{"a value past one byte", 10, 9, 248, 8, false},
+		{"the same number again", 10, 10, 5, 8, false},
+		{"a number above the pending one", 10, 11, 5, 8, false},
+		{"number 0", 10, 0, 5, 8, false},
+		{"no room for two bytes", 10, 9, 5, 1, false},
+	} {
+		w := NewBackWriter(c.room + 2)
+		if c.prev != 0 {
+			// Two bytes (F8 34), its key left pending: a varint's, so that a delta
+			// of 62 is the key 62<<2 = F8, the first past one byte.
+			w.FieldVarint(c.prev, 300)
+		}
+		before := state(&w)
+		if got := w.FieldVarintFast(c.number, c.v); got != c.wantInline {
+			t.Errorf("%s: FieldVarintFast = %v, want %v", c.name, got, c.wantInline)
+			continue
+		}
+		if !c.wantInline {
+			if after := state(&w); after != before {
+				t.Errorf("%s: wrote %q over %q", c.name, after, before)
+			}
+			continue
+		}
+		want := NewBackWriter(c.room + 2)
+		if c.prev != 0 {
+			want.FieldVarint(c.prev, 300)
+		}
+		want.FieldVarint(c.number, c.v)
+		if got, wantState := state(&w), state(&want); got != wantState {
+			t.Errorf("%s: wrote %q, FieldVarint %q", c.name, got, wantState)
+		}
 	}
 }
 

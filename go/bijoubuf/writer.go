@@ -24,6 +24,19 @@ func KeySize(prev, number uint32) int {
 // VarintSize is the length of a bijou64 (uint32, uint64, bool, a length).
 func VarintSize(v uint64) int { return bijou64.Size(v) }
 
+// Zigzag is bijou64.Zigzag, for generated code: a signed value as the bijou64 it is
+// written as (FieldVarintFast's argument).
+func Zigzag(v int64) uint64 { return bijou64.Zigzag(v) }
+
+// BoolValue is the bijou64 a bool is written as, 0 or 1, for generated code
+// (FieldVarintFast's argument).
+func BoolValue(v bool) uint64 {
+	if v {
+		return 1
+	}
+	return 0
+}
+
 // ZigzagSize is the length of a signed value (int32, int64, sint32, sint64, enum).
 func ZigzagSize(v int64) int { return bijou64.Size(bijou64.Zigzag(v)) }
 

@@ -577,7 +577,9 @@ func (m *Type) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 6)
 	}
 	if v := m.Syntax; v != 0 {
-		w.FieldZigzag(6, int64(v))
+		if !w.FieldVarintFast(6, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(6, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 5)
@@ -1146,13 +1148,17 @@ func (m *Field) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 8)
 	}
 	if v := m.Packed; v {
-		w.FieldBool(8, v)
+		if !w.FieldVarintFast(8, bijoubuf.BoolValue(v)) {
+			w.FieldBool(8, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 7)
 	}
 	if v := m.OneofIndex; v != 0 {
-		w.FieldZigzag(7, int64(v))
+		if !w.FieldVarintFast(7, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(7, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 6)
@@ -1170,19 +1176,25 @@ func (m *Field) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 3)
 	}
 	if v := m.Number; v != 0 {
-		w.FieldZigzag(3, int64(v))
+		if !w.FieldVarintFast(3, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(3, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 2)
 	}
 	if v := m.Cardinality; v != 0 {
-		w.FieldZigzag(2, int64(v))
+		if !w.FieldVarintFast(2, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(2, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 1)
 	}
 	if v := m.Kind; v != 0 {
-		w.FieldZigzag(1, int64(v))
+		if !w.FieldVarintFast(1, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(1, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)
@@ -1572,7 +1584,9 @@ func (m *Enum) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 5)
 	}
 	if v := m.Syntax; v != 0 {
-		w.FieldZigzag(5, int64(v))
+		if !w.FieldVarintFast(5, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(5, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 4)
@@ -1930,7 +1944,9 @@ func (m *EnumValue) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 2)
 	}
 	if v := m.Number; v != 0 {
-		w.FieldZigzag(2, int64(v))
+		if !w.FieldVarintFast(2, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(2, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 1)
@@ -2464,7 +2480,9 @@ func (m *Api) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 7)
 	}
 	if v := m.Syntax; v != 0 {
-		w.FieldZigzag(7, int64(v))
+		if !w.FieldVarintFast(7, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(7, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 6)
@@ -2952,7 +2970,9 @@ func (m *Method) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 7)
 	}
 	if v := m.Syntax; v != 0 {
-		w.FieldZigzag(7, int64(v))
+		if !w.FieldVarintFast(7, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(7, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 6)
@@ -2971,7 +2991,9 @@ func (m *Method) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 5)
 	}
 	if v := m.ResponseStreaming; v {
-		w.FieldBool(5, v)
+		if !w.FieldVarintFast(5, bijoubuf.BoolValue(v)) {
+			w.FieldBool(5, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 4)
@@ -2983,7 +3005,9 @@ func (m *Method) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 3)
 	}
 	if v := m.RequestStreaming; v {
-		w.FieldBool(3, v)
+		if !w.FieldVarintFast(3, bijoubuf.BoolValue(v)) {
+			w.FieldBool(3, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 2)
@@ -3937,7 +3961,9 @@ func (m *FileDescriptorProto) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if p := m.Edition; p != nil {
 		v := *p
-		w.FieldZigzag(14, int64(v))
+		if !w.FieldVarintFast(14, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(14, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 12)
@@ -4679,7 +4705,9 @@ func (m *DescriptorProto) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if p := m.Visibility; p != nil {
 		v := *p
-		w.FieldZigzag(11, int64(v))
+		if !w.FieldVarintFast(11, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(11, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 10)
@@ -5287,14 +5315,18 @@ func (m *DescriptorProto_ExtensionRange) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if p := m.End; p != nil {
 		v := *p
-		w.FieldZigzag(2, int64(v))
+		if !w.FieldVarintFast(2, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(2, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 1)
 	}
 	if p := m.Start; p != nil {
 		v := *p
-		w.FieldZigzag(1, int64(v))
+		if !w.FieldVarintFast(1, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(1, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)
@@ -5488,14 +5520,18 @@ func (m *DescriptorProto_ReservedRange) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if p := m.End; p != nil {
 		v := *p
-		w.FieldZigzag(2, int64(v))
+		if !w.FieldVarintFast(2, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(2, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 1)
 	}
 	if p := m.Start; p != nil {
 		v := *p
-		w.FieldZigzag(1, int64(v))
+		if !w.FieldVarintFast(1, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(1, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)
@@ -5762,7 +5798,9 @@ func (m *ExtensionRangeOptions) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if p := m.Verification; p != nil {
 		v := *p
-		w.FieldZigzag(3, int64(v))
+		if !w.FieldVarintFast(3, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(3, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 2)
@@ -6072,14 +6110,18 @@ func (m *ExtensionRangeOptions_Declaration) BijoubufWrite(w *bijoubuf.BackWriter
 	}
 	if p := m.Repeated; p != nil {
 		v := *p
-		w.FieldBool(6, v)
+		if !w.FieldVarintFast(6, bijoubuf.BoolValue(v)) {
+			w.FieldBool(6, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 5)
 	}
 	if p := m.Reserved; p != nil {
 		v := *p
-		w.FieldBool(5, v)
+		if !w.FieldVarintFast(5, bijoubuf.BoolValue(v)) {
+			w.FieldBool(5, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 3)
@@ -6100,7 +6142,9 @@ func (m *ExtensionRangeOptions_Declaration) BijoubufWrite(w *bijoubuf.BackWriter
 	}
 	if p := m.Number; p != nil {
 		v := *p
-		w.FieldZigzag(1, int64(v))
+		if !w.FieldVarintFast(1, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(1, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)
@@ -6498,7 +6542,9 @@ func (m *FieldDescriptorProto) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if p := m.Proto3Optional; p != nil {
 		v := *p
-		w.FieldBool(17, v)
+		if !w.FieldVarintFast(17, bijoubuf.BoolValue(v)) {
+			w.FieldBool(17, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 10)
@@ -6512,7 +6558,9 @@ func (m *FieldDescriptorProto) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if p := m.OneofIndex; p != nil {
 		v := *p
-		w.FieldZigzag(9, int64(v))
+		if !w.FieldVarintFast(9, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(9, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 8)
@@ -6541,21 +6589,27 @@ func (m *FieldDescriptorProto) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if p := m.Type; p != nil {
 		v := *p
-		w.FieldZigzag(5, int64(v))
+		if !w.FieldVarintFast(5, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(5, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 4)
 	}
 	if p := m.Label; p != nil {
 		v := *p
-		w.FieldZigzag(4, int64(v))
+		if !w.FieldVarintFast(4, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(4, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 3)
 	}
 	if p := m.Number; p != nil {
 		v := *p
-		w.FieldZigzag(3, int64(v))
+		if !w.FieldVarintFast(3, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(3, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 2)
@@ -7107,7 +7161,9 @@ func (m *EnumDescriptorProto) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if p := m.Visibility; p != nil {
 		v := *p
-		w.FieldZigzag(6, int64(v))
+		if !w.FieldVarintFast(6, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(6, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 5)
@@ -7443,14 +7499,18 @@ func (m *EnumDescriptorProto_EnumReservedRange) BijoubufWrite(w *bijoubuf.BackWr
 	}
 	if p := m.End; p != nil {
 		v := *p
-		w.FieldZigzag(2, int64(v))
+		if !w.FieldVarintFast(2, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(2, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 1)
 	}
 	if p := m.Start; p != nil {
 		v := *p
-		w.FieldZigzag(1, int64(v))
+		if !w.FieldVarintFast(1, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(1, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)
@@ -7642,7 +7702,9 @@ func (m *EnumValueDescriptorProto) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if p := m.Number; p != nil {
 		v := *p
-		w.FieldZigzag(2, int64(v))
+		if !w.FieldVarintFast(2, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(2, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 1)
@@ -8151,14 +8213,18 @@ func (m *MethodDescriptorProto) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if p := m.ServerStreaming; p != nil {
 		v := *p
-		w.FieldBool(6, v)
+		if !w.FieldVarintFast(6, bijoubuf.BoolValue(v)) {
+			w.FieldBool(6, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 5)
 	}
 	if p := m.ClientStreaming; p != nil {
 		v := *p
-		w.FieldBool(5, v)
+		if !w.FieldVarintFast(5, bijoubuf.BoolValue(v)) {
+			w.FieldBool(5, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 4)
@@ -8764,49 +8830,63 @@ func (m *FileOptions) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if p := m.CcEnableArenas; p != nil {
 		v := *p
-		w.FieldBool(31, v)
+		if !w.FieldVarintFast(31, bijoubuf.BoolValue(v)) {
+			w.FieldBool(31, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 27)
 	}
 	if p := m.JavaStringCheckUtf8; p != nil {
 		v := *p
-		w.FieldBool(27, v)
+		if !w.FieldVarintFast(27, bijoubuf.BoolValue(v)) {
+			w.FieldBool(27, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 23)
 	}
 	if p := m.Deprecated; p != nil {
 		v := *p
-		w.FieldBool(23, v)
+		if !w.FieldVarintFast(23, bijoubuf.BoolValue(v)) {
+			w.FieldBool(23, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 20)
 	}
 	if p := m.JavaGenerateEqualsAndHash; p != nil {
 		v := *p
-		w.FieldBool(20, v)
+		if !w.FieldVarintFast(20, bijoubuf.BoolValue(v)) {
+			w.FieldBool(20, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 18)
 	}
 	if p := m.PyGenericServices; p != nil {
 		v := *p
-		w.FieldBool(18, v)
+		if !w.FieldVarintFast(18, bijoubuf.BoolValue(v)) {
+			w.FieldBool(18, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 17)
 	}
 	if p := m.JavaGenericServices; p != nil {
 		v := *p
-		w.FieldBool(17, v)
+		if !w.FieldVarintFast(17, bijoubuf.BoolValue(v)) {
+			w.FieldBool(17, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 16)
 	}
 	if p := m.CcGenericServices; p != nil {
 		v := *p
-		w.FieldBool(16, v)
+		if !w.FieldVarintFast(16, bijoubuf.BoolValue(v)) {
+			w.FieldBool(16, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 11)
@@ -8820,14 +8900,18 @@ func (m *FileOptions) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if p := m.JavaMultipleFiles; p != nil {
 		v := *p
-		w.FieldBool(10, v)
+		if !w.FieldVarintFast(10, bijoubuf.BoolValue(v)) {
+			w.FieldBool(10, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 9)
 	}
 	if p := m.OptimizeFor; p != nil {
 		v := *p
-		w.FieldZigzag(9, int64(v))
+		if !w.FieldVarintFast(9, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(9, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 8)
@@ -9345,35 +9429,45 @@ func (m *MessageOptions) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if p := m.DeprecatedLegacyJsonFieldConflicts; p != nil {
 		v := *p
-		w.FieldBool(11, v)
+		if !w.FieldVarintFast(11, bijoubuf.BoolValue(v)) {
+			w.FieldBool(11, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 7)
 	}
 	if p := m.MapEntry; p != nil {
 		v := *p
-		w.FieldBool(7, v)
+		if !w.FieldVarintFast(7, bijoubuf.BoolValue(v)) {
+			w.FieldBool(7, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 3)
 	}
 	if p := m.Deprecated; p != nil {
 		v := *p
-		w.FieldBool(3, v)
+		if !w.FieldVarintFast(3, bijoubuf.BoolValue(v)) {
+			w.FieldBool(3, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 2)
 	}
 	if p := m.NoStandardDescriptorAccessor; p != nil {
 		v := *p
-		w.FieldBool(2, v)
+		if !w.FieldVarintFast(2, bijoubuf.BoolValue(v)) {
+			w.FieldBool(2, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 1)
 	}
 	if p := m.MessageSetWireFormat; p != nil {
 		v := *p
-		w.FieldBool(1, v)
+		if !w.FieldVarintFast(1, bijoubuf.BoolValue(v)) {
+			w.FieldBool(1, v)
+		}
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)
@@ -9969,63 +10063,81 @@ func (m *FieldOptions) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if p := m.Retention; p != nil {
 		v := *p
-		w.FieldZigzag(17, int64(v))
+		if !w.FieldVarintFast(17, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(17, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 16)
 	}
 	if p := m.DebugRedact; p != nil {
 		v := *p
-		w.FieldBool(16, v)
+		if !w.FieldVarintFast(16, bijoubuf.BoolValue(v)) {
+			w.FieldBool(16, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 15)
 	}
 	if p := m.UnverifiedLazy; p != nil {
 		v := *p
-		w.FieldBool(15, v)
+		if !w.FieldVarintFast(15, bijoubuf.BoolValue(v)) {
+			w.FieldBool(15, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 10)
 	}
 	if p := m.Weak; p != nil {
 		v := *p
-		w.FieldBool(10, v)
+		if !w.FieldVarintFast(10, bijoubuf.BoolValue(v)) {
+			w.FieldBool(10, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 6)
 	}
 	if p := m.Jstype; p != nil {
 		v := *p
-		w.FieldZigzag(6, int64(v))
+		if !w.FieldVarintFast(6, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(6, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 5)
 	}
 	if p := m.Lazy; p != nil {
 		v := *p
-		w.FieldBool(5, v)
+		if !w.FieldVarintFast(5, bijoubuf.BoolValue(v)) {
+			w.FieldBool(5, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 3)
 	}
 	if p := m.Deprecated; p != nil {
 		v := *p
-		w.FieldBool(3, v)
+		if !w.FieldVarintFast(3, bijoubuf.BoolValue(v)) {
+			w.FieldBool(3, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 2)
 	}
 	if p := m.Packed; p != nil {
 		v := *p
-		w.FieldBool(2, v)
+		if !w.FieldVarintFast(2, bijoubuf.BoolValue(v)) {
+			w.FieldBool(2, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 1)
 	}
 	if p := m.Ctype; p != nil {
 		v := *p
-		w.FieldZigzag(1, int64(v))
+		if !w.FieldVarintFast(1, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(1, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)
@@ -10425,7 +10537,9 @@ func (m *FieldOptions_EditionDefault) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if p := m.Edition; p != nil {
 		v := *p
-		w.FieldZigzag(3, int64(v))
+		if !w.FieldVarintFast(3, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(3, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 2)
@@ -10651,7 +10765,9 @@ func (m *FieldOptions_FeatureSupport) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if p := m.EditionRemoved; p != nil {
 		v := *p
-		w.FieldZigzag(4, int64(v))
+		if !w.FieldVarintFast(4, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(4, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 3)
@@ -10665,14 +10781,18 @@ func (m *FieldOptions_FeatureSupport) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if p := m.EditionDeprecated; p != nil {
 		v := *p
-		w.FieldZigzag(2, int64(v))
+		if !w.FieldVarintFast(2, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(2, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 1)
 	}
 	if p := m.EditionIntroduced; p != nil {
 		v := *p
-		w.FieldZigzag(1, int64(v))
+		if !w.FieldVarintFast(1, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(1, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)
@@ -11186,21 +11306,27 @@ func (m *EnumOptions) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if p := m.DeprecatedLegacyJsonFieldConflicts; p != nil {
 		v := *p
-		w.FieldBool(6, v)
+		if !w.FieldVarintFast(6, bijoubuf.BoolValue(v)) {
+			w.FieldBool(6, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 3)
 	}
 	if p := m.Deprecated; p != nil {
 		v := *p
-		w.FieldBool(3, v)
+		if !w.FieldVarintFast(3, bijoubuf.BoolValue(v)) {
+			w.FieldBool(3, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 2)
 	}
 	if p := m.AllowAlias; p != nil {
 		v := *p
-		w.FieldBool(2, v)
+		if !w.FieldVarintFast(2, bijoubuf.BoolValue(v)) {
+			w.FieldBool(2, v)
+		}
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)
@@ -11520,7 +11646,9 @@ func (m *EnumValueOptions) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if p := m.DebugRedact; p != nil {
 		v := *p
-		w.FieldBool(3, v)
+		if !w.FieldVarintFast(3, bijoubuf.BoolValue(v)) {
+			w.FieldBool(3, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 2)
@@ -11535,7 +11663,9 @@ func (m *EnumValueOptions) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if p := m.Deprecated; p != nil {
 		v := *p
-		w.FieldBool(1, v)
+		if !w.FieldVarintFast(1, bijoubuf.BoolValue(v)) {
+			w.FieldBool(1, v)
+		}
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)
@@ -11836,7 +11966,9 @@ func (m *ServiceOptions) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if p := m.Deprecated; p != nil {
 		v := *p
-		w.FieldBool(33, v)
+		if !w.FieldVarintFast(33, bijoubuf.BoolValue(v)) {
+			w.FieldBool(33, v)
+		}
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)
@@ -12137,14 +12269,18 @@ func (m *MethodOptions) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if p := m.IdempotencyLevel; p != nil {
 		v := *p
-		w.FieldZigzag(34, int64(v))
+		if !w.FieldVarintFast(34, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(34, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 33)
 	}
 	if p := m.Deprecated; p != nil {
 		v := *p
-		w.FieldBool(33, v)
+		if !w.FieldVarintFast(33, bijoubuf.BoolValue(v)) {
+			w.FieldBool(33, v)
+		}
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)
@@ -12450,14 +12586,18 @@ func (m *UninterpretedOption) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if p := m.NegativeIntValue; p != nil {
 		v := *p
-		w.FieldZigzag(5, int64(v))
+		if !w.FieldVarintFast(5, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(5, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 4)
 	}
 	if p := m.PositiveIntValue; p != nil {
 		v := *p
-		w.FieldVarint(4, uint64(v))
+		if !w.FieldVarintFast(4, uint64(v)) {
+			w.FieldVarint(4, uint64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 3)
@@ -12728,7 +12868,9 @@ func (m *UninterpretedOption_NamePart) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if p := m.IsExtension; p != nil {
 		v := *p
-		w.FieldBool(2, v)
+		if !w.FieldVarintFast(2, bijoubuf.BoolValue(v)) {
+			w.FieldBool(2, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 1)
@@ -13142,63 +13284,81 @@ func (m *FeatureSet) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if p := m.EnforceProtoLimits; p != nil {
 		v := *p
-		w.FieldZigzag(9, int64(v))
+		if !w.FieldVarintFast(9, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(9, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 8)
 	}
 	if p := m.DefaultSymbolVisibility; p != nil {
 		v := *p
-		w.FieldZigzag(8, int64(v))
+		if !w.FieldVarintFast(8, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(8, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 7)
 	}
 	if p := m.EnforceNamingStyle; p != nil {
 		v := *p
-		w.FieldZigzag(7, int64(v))
+		if !w.FieldVarintFast(7, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(7, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 6)
 	}
 	if p := m.JsonFormat; p != nil {
 		v := *p
-		w.FieldZigzag(6, int64(v))
+		if !w.FieldVarintFast(6, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(6, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 5)
 	}
 	if p := m.MessageEncoding; p != nil {
 		v := *p
-		w.FieldZigzag(5, int64(v))
+		if !w.FieldVarintFast(5, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(5, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 4)
 	}
 	if p := m.Utf8Validation; p != nil {
 		v := *p
-		w.FieldZigzag(4, int64(v))
+		if !w.FieldVarintFast(4, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(4, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 3)
 	}
 	if p := m.RepeatedFieldEncoding; p != nil {
 		v := *p
-		w.FieldZigzag(3, int64(v))
+		if !w.FieldVarintFast(3, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(3, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 2)
 	}
 	if p := m.EnumType; p != nil {
 		v := *p
-		w.FieldZigzag(2, int64(v))
+		if !w.FieldVarintFast(2, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(2, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 1)
 	}
 	if p := m.FieldPresence; p != nil {
 		v := *p
-		w.FieldZigzag(1, int64(v))
+		if !w.FieldVarintFast(1, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(1, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)
@@ -13764,14 +13924,18 @@ func (m *FeatureSetDefaults) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if p := m.MaximumEdition; p != nil {
 		v := *p
-		w.FieldZigzag(5, int64(v))
+		if !w.FieldVarintFast(5, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(5, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 4)
 	}
 	if p := m.MinimumEdition; p != nil {
 		v := *p
-		w.FieldZigzag(4, int64(v))
+		if !w.FieldVarintFast(4, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(4, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 1)
@@ -14032,7 +14196,9 @@ func (m *FeatureSetDefaults_FeatureSetEditionDefault) BijoubufWrite(w *bijoubuf.
 	}
 	if p := m.Edition; p != nil {
 		v := *p
-		w.FieldZigzag(3, int64(v))
+		if !w.FieldVarintFast(3, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(3, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)
@@ -14991,21 +15157,27 @@ func (m *GeneratedCodeInfo_Annotation) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if p := m.Semantic; p != nil {
 		v := *p
-		w.FieldZigzag(5, int64(v))
+		if !w.FieldVarintFast(5, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(5, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 4)
 	}
 	if p := m.End; p != nil {
 		v := *p
-		w.FieldZigzag(4, int64(v))
+		if !w.FieldVarintFast(4, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(4, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 3)
 	}
 	if p := m.Begin; p != nil {
 		v := *p
-		w.FieldZigzag(3, int64(v))
+		if !w.FieldVarintFast(3, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(3, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 2)
@@ -15235,13 +15407,17 @@ func (m *Duration) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 2)
 	}
 	if v := m.Nanos; v != 0 {
-		w.FieldZigzag(2, int64(v))
+		if !w.FieldVarintFast(2, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(2, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 1)
 	}
 	if v := m.Seconds; v != 0 {
-		w.FieldZigzag(1, int64(v))
+		if !w.FieldVarintFast(1, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(1, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)
@@ -16050,7 +16226,9 @@ func (m *Value) BijoubufWrite(w *bijoubuf.BackWriter) {
 		}
 		if o != nil {
 			v := o.BoolValue
-			w.FieldBool(4, v)
+			if !w.FieldVarintFast(4, bijoubuf.BoolValue(v)) {
+				w.FieldBool(4, v)
+			}
 		}
 	case *Value_StringValue:
 		if len(u) != 0 {
@@ -16074,7 +16252,9 @@ func (m *Value) BijoubufWrite(w *bijoubuf.BackWriter) {
 		}
 		if o != nil {
 			v := o.NullValue
-			w.FieldZigzag(1, int64(v))
+			if !w.FieldVarintFast(1, bijoubuf.Zigzag(int64(v))) {
+				w.FieldZigzag(1, int64(v))
+			}
 		}
 	}
 	if len(u) != 0 {
@@ -16527,13 +16707,17 @@ func (m *Timestamp) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 2)
 	}
 	if v := m.Nanos; v != 0 {
-		w.FieldZigzag(2, int64(v))
+		if !w.FieldVarintFast(2, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(2, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 1)
 	}
 	if v := m.Seconds; v != 0 {
-		w.FieldZigzag(1, int64(v))
+		if !w.FieldVarintFast(1, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(1, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)
@@ -16995,7 +17179,9 @@ func (m *Int64Value) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 1)
 	}
 	if v := m.Value; v != 0 {
-		w.FieldZigzag(1, int64(v))
+		if !w.FieldVarintFast(1, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(1, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)
@@ -17144,7 +17330,9 @@ func (m *UInt64Value) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 1)
 	}
 	if v := m.Value; v != 0 {
-		w.FieldVarint(1, uint64(v))
+		if !w.FieldVarintFast(1, uint64(v)) {
+			w.FieldVarint(1, uint64(v))
+		}
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)
@@ -17293,7 +17481,9 @@ func (m *Int32Value) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 1)
 	}
 	if v := m.Value; v != 0 {
-		w.FieldZigzag(1, int64(v))
+		if !w.FieldVarintFast(1, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(1, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)
@@ -17442,7 +17632,9 @@ func (m *UInt32Value) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 1)
 	}
 	if v := m.Value; v != 0 {
-		w.FieldVarint(1, uint64(v))
+		if !w.FieldVarintFast(1, uint64(v)) {
+			w.FieldVarint(1, uint64(v))
+		}
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)
@@ -17591,7 +17783,9 @@ func (m *BoolValue) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 1)
 	}
 	if v := m.Value; v {
-		w.FieldBool(1, v)
+		if !w.FieldVarintFast(1, bijoubuf.BoolValue(v)) {
+			w.FieldBool(1, v)
+		}
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)

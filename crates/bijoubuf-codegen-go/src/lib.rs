@@ -1072,8 +1072,25 @@ fn write_stmt(ty: &FieldType, v: &str) -> String {
 }
 
 /// The statement writing field `number` of a scalar or enum type holding `v`: its key
-/// and value in one call of the backward writer.
+/// and value in one call of the backward writer. A varint's common case (a one-byte key
+/// and value) is `FieldVarintFast`, which the compiler inlines; the call after it writes
+/// every other case. The statement sits two tabs deep (inside the field's `if`).
 fn field_write_stmt(ty: &FieldType, number: u32, v: &str) -> String {
+    use ScalarType::*;
+    let call = field_write_call(ty, number, v);
+    let value = match ty {
+        FieldType::Scalar(Bool) => format!("bijoubuf.BoolValue({v})"),
+        FieldType::Scalar(Int32 | Sint32 | Int64 | Sint64) | FieldType::Enum(_) => {
+            format!("bijoubuf.Zigzag(int64({v}))")
+        }
+        FieldType::Scalar(Uint32 | Uint64) => format!("uint64({v})"),
+        _ => return call,
+    };
+    format!("if !w.FieldVarintFast({number}, {value}) {{\n\t\t\t{call}\n\t\t}}")
+}
+
+/// The one call writing field `number` holding `v`, every case of it.
+fn field_write_call(ty: &FieldType, number: u32, v: &str) -> String {
     use ScalarType::*;
     match ty {
         FieldType::Scalar(s) => match s {

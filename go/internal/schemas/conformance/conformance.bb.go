@@ -135,19 +135,25 @@ func (m *Person) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if p := m.Score; p != nil {
 		v := *p
-		w.FieldZigzag(5, int64(v))
+		if !w.FieldVarintFast(5, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(5, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 3)
 	}
 	if v := m.Active; v {
-		w.FieldBool(3, v)
+		if !w.FieldVarintFast(3, bijoubuf.BoolValue(v)) {
+			w.FieldBool(3, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 2)
 	}
 	if v := m.Age; v != 0 {
-		w.FieldZigzag(2, int64(v))
+		if !w.FieldVarintFast(2, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(2, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 1)
@@ -420,7 +426,9 @@ func (m *Order) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 1)
 	}
 	if v := m.Id; v != 0 {
-		w.FieldVarint(1, uint64(v))
+		if !w.FieldVarintFast(1, uint64(v)) {
+			w.FieldVarint(1, uint64(v))
+		}
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)
@@ -806,7 +814,9 @@ func (m *Line) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 2)
 	}
 	if v := m.Qty; v != 0 {
-		w.FieldVarint(2, uint64(v))
+		if !w.FieldVarintFast(2, uint64(v)) {
+			w.FieldVarint(2, uint64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 1)
@@ -978,13 +988,17 @@ func (m *Editions) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if p := m.B; p != nil {
 		v := *p
-		w.FieldZigzag(2, int64(v))
+		if !w.FieldVarintFast(2, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(2, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 1)
 	}
 	if v := m.A; v != 0 {
-		w.FieldZigzag(1, int64(v))
+		if !w.FieldVarintFast(1, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(1, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)
@@ -1212,7 +1226,9 @@ func (m *Reading) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if p := m.Offset; p != nil {
 		v := *p
-		w.FieldZigzag(6, int64(v))
+		if !w.FieldVarintFast(6, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(6, int64(v))
+		}
 	}
 	switch o := m.Unit.(type) {
 	case *Reading_Other:
@@ -1229,7 +1245,9 @@ func (m *Reading) BijoubufWrite(w *bijoubuf.BackWriter) {
 		}
 		if o != nil {
 			v := o.Celsius
-			w.FieldBool(4, v)
+			if !w.FieldVarintFast(4, bijoubuf.BoolValue(v)) {
+				w.FieldBool(4, v)
+			}
 		}
 	}
 	if len(u) != 0 {
@@ -1585,14 +1603,18 @@ func (m *Required) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if p := m.B; p != nil {
 		v := *p
-		w.FieldVarint(2, uint64(v))
+		if !w.FieldVarintFast(2, uint64(v)) {
+			w.FieldVarint(2, uint64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 1)
 	}
 	if p := m.A; p != nil {
 		v := *p
-		w.FieldVarint(1, uint64(v))
+		if !w.FieldVarintFast(1, uint64(v)) {
+			w.FieldVarint(1, uint64(v))
+		}
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)
@@ -1873,14 +1895,18 @@ func (m *Inner) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if p := m.Y; p != nil {
 		v := *p
-		w.FieldBool(2, v)
+		if !w.FieldVarintFast(2, bijoubuf.BoolValue(v)) {
+			w.FieldBool(2, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 1)
 	}
 	if p := m.X; p != nil {
 		v := *p
-		w.FieldZigzag(1, int64(v))
+		if !w.FieldVarintFast(1, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(1, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)
@@ -2240,49 +2266,65 @@ func (m *Scalars) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 8)
 	}
 	if v := m.Color; v != 0 {
-		w.FieldZigzag(8, int64(v))
+		if !w.FieldVarintFast(8, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(8, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 7)
 	}
 	if v := m.Flag; v {
-		w.FieldBool(7, v)
+		if !w.FieldVarintFast(7, bijoubuf.BoolValue(v)) {
+			w.FieldBool(7, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 6)
 	}
 	if v := m.S64; v != 0 {
-		w.FieldZigzag(6, int64(v))
+		if !w.FieldVarintFast(6, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(6, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 5)
 	}
 	if v := m.S32; v != 0 {
-		w.FieldZigzag(5, int64(v))
+		if !w.FieldVarintFast(5, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(5, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 4)
 	}
 	if v := m.U64; v != 0 {
-		w.FieldVarint(4, uint64(v))
+		if !w.FieldVarintFast(4, uint64(v)) {
+			w.FieldVarint(4, uint64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 3)
 	}
 	if v := m.U32; v != 0 {
-		w.FieldVarint(3, uint64(v))
+		if !w.FieldVarintFast(3, uint64(v)) {
+			w.FieldVarint(3, uint64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 2)
 	}
 	if v := m.I64; v != 0 {
-		w.FieldZigzag(2, int64(v))
+		if !w.FieldVarintFast(2, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(2, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 1)
 	}
 	if v := m.I32; v != 0 {
-		w.FieldZigzag(1, int64(v))
+		if !w.FieldVarintFast(1, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(1, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)
@@ -2845,56 +2887,72 @@ func (m *Optionals) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if p := m.Color; p != nil {
 		v := *p
-		w.FieldZigzag(8, int64(v))
+		if !w.FieldVarintFast(8, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(8, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 7)
 	}
 	if p := m.Flag; p != nil {
 		v := *p
-		w.FieldBool(7, v)
+		if !w.FieldVarintFast(7, bijoubuf.BoolValue(v)) {
+			w.FieldBool(7, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 6)
 	}
 	if p := m.S64; p != nil {
 		v := *p
-		w.FieldZigzag(6, int64(v))
+		if !w.FieldVarintFast(6, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(6, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 5)
 	}
 	if p := m.S32; p != nil {
 		v := *p
-		w.FieldZigzag(5, int64(v))
+		if !w.FieldVarintFast(5, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(5, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 4)
 	}
 	if p := m.U64; p != nil {
 		v := *p
-		w.FieldVarint(4, uint64(v))
+		if !w.FieldVarintFast(4, uint64(v)) {
+			w.FieldVarint(4, uint64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 3)
 	}
 	if p := m.U32; p != nil {
 		v := *p
-		w.FieldVarint(3, uint64(v))
+		if !w.FieldVarintFast(3, uint64(v)) {
+			w.FieldVarint(3, uint64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 2)
 	}
 	if p := m.I64; p != nil {
 		v := *p
-		w.FieldZigzag(2, int64(v))
+		if !w.FieldVarintFast(2, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(2, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 1)
 	}
 	if p := m.I32; p != nil {
 		v := *p
-		w.FieldZigzag(1, int64(v))
+		if !w.FieldVarintFast(1, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(1, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)
@@ -5360,7 +5418,9 @@ func (m *Leaf) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 1)
 	}
 	if v := m.A; v != 0 {
-		w.FieldVarint(1, uint64(v))
+		if !w.FieldVarintFast(1, uint64(v)) {
+			w.FieldVarint(1, uint64(v))
+		}
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)
@@ -5649,14 +5709,18 @@ func (m *Choice) BijoubufWrite(w *bijoubuf.BackWriter) {
 		}
 		if o != nil {
 			v := o.X
-			w.FieldBool(6, v)
+			if !w.FieldVarintFast(6, bijoubuf.BoolValue(v)) {
+				w.FieldBool(6, v)
+			}
 		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 5)
 	}
 	if v := m.After; v != 0 {
-		w.FieldVarint(5, uint64(v))
+		if !w.FieldVarintFast(5, uint64(v)) {
+			w.FieldVarint(5, uint64(v))
+		}
 	}
 	switch o := m.First.(type) {
 	case *Choice_D:
@@ -5691,7 +5755,9 @@ func (m *Choice) BijoubufWrite(w *bijoubuf.BackWriter) {
 		}
 		if o != nil {
 			v := o.A
-			w.FieldVarint(1, uint64(v))
+			if !w.FieldVarintFast(1, uint64(v)) {
+				w.FieldVarint(1, uint64(v))
+			}
 		}
 	}
 	if len(u) != 0 {
@@ -6021,7 +6087,9 @@ func (m *Node) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 2)
 	}
 	if v := m.Val; v != 0 {
-		w.FieldVarint(2, uint64(v))
+		if !w.FieldVarintFast(2, uint64(v)) {
+			w.FieldVarint(2, uint64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 1)
@@ -6340,13 +6408,17 @@ func (m *Keys) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 536870911)
 	}
 	if v := m.Top; v {
-		w.FieldBool(536870911, v)
+		if !w.FieldVarintFast(536870911, bijoubuf.BoolValue(v)) {
+			w.FieldBool(536870911, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 4210815)
 	}
 	if v := m.K4210815; v != 0 {
-		w.FieldVarint(4210815, uint64(v))
+		if !w.FieldVarintFast(4210815, uint64(v)) {
+			w.FieldVarint(4210815, uint64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 4210814)
@@ -6358,7 +6430,9 @@ func (m *Keys) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 16511)
 	}
 	if v := m.K16511; v != 0 {
-		w.FieldVarint(16511, uint64(v))
+		if !w.FieldVarintFast(16511, uint64(v)) {
+			w.FieldVarint(16511, uint64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 16510)
@@ -6370,7 +6444,9 @@ func (m *Keys) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 127)
 	}
 	if v := m.K127; v != 0 {
-		w.FieldVarint(127, uint64(v))
+		if !w.FieldVarintFast(127, uint64(v)) {
+			w.FieldVarint(127, uint64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 126)
@@ -6382,7 +6458,9 @@ func (m *Keys) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 63)
 	}
 	if v := m.K63; v != 0 {
-		w.FieldVarint(63, uint64(v))
+		if !w.FieldVarintFast(63, uint64(v)) {
+			w.FieldVarint(63, uint64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 62)
@@ -6657,7 +6735,9 @@ func (m *Outer) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 2)
 	}
 	if v := m.Tail; v != 0 {
-		w.FieldVarint(2, uint64(v))
+		if !w.FieldVarintFast(2, uint64(v)) {
+			w.FieldVarint(2, uint64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 1)
@@ -7226,7 +7306,9 @@ func (m *Bindings) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 5)
 	}
 	if v := m.Len; v != 0 {
-		w.FieldVarint(5, uint64(v))
+		if !w.FieldVarintFast(5, uint64(v)) {
+			w.FieldVarint(5, uint64(v))
+		}
 	}
 	switch o := m.W.(type) {
 	case *Bindings_Buf:
@@ -7243,7 +7325,9 @@ func (m *Bindings) BijoubufWrite(w *bijoubuf.BackWriter) {
 		}
 		if o != nil {
 			v := o.M
-			w.FieldBool(3, v)
+			if !w.FieldVarintFast(3, bijoubuf.BoolValue(v)) {
+				w.FieldBool(3, v)
+			}
 		}
 	}
 	switch o := m.V.(type) {
@@ -7261,7 +7345,9 @@ func (m *Bindings) BijoubufWrite(w *bijoubuf.BackWriter) {
 		}
 		if o != nil {
 			v := o.R
-			w.FieldVarint(1, uint64(v))
+			if !w.FieldVarintFast(1, uint64(v)) {
+				w.FieldVarint(1, uint64(v))
+			}
 		}
 	}
 	if len(u) != 0 {

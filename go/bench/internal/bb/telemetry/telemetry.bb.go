@@ -237,7 +237,9 @@ func (m *AnyValue) BijoubufWrite(w *bijoubuf.BackWriter) {
 		}
 		if o != nil {
 			v := o.IntValue
-			w.FieldZigzag(3, int64(v))
+			if !w.FieldVarintFast(3, bijoubuf.Zigzag(int64(v))) {
+				w.FieldZigzag(3, int64(v))
+			}
 		}
 	case *AnyValue_BoolValue:
 		if len(u) != 0 {
@@ -245,7 +247,9 @@ func (m *AnyValue) BijoubufWrite(w *bijoubuf.BackWriter) {
 		}
 		if o != nil {
 			v := o.BoolValue
-			w.FieldBool(2, v)
+			if !w.FieldVarintFast(2, bijoubuf.BoolValue(v)) {
+				w.FieldBool(2, v)
+			}
 		}
 	case *AnyValue_StringValue:
 		if len(u) != 0 {
@@ -968,7 +972,9 @@ func (m *Status) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 2)
 	}
 	if v := m.Code; v != 0 {
-		w.FieldVarint(2, uint64(v))
+		if !w.FieldVarintFast(2, uint64(v)) {
+			w.FieldVarint(2, uint64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 1)
@@ -1268,7 +1274,9 @@ func (m *Span) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 12)
 	}
 	if v := m.DroppedAttributesCount; v != 0 {
-		w.FieldVarint(12, uint64(v))
+		if !w.FieldVarintFast(12, uint64(v)) {
+			w.FieldVarint(12, uint64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 11)
@@ -1336,7 +1344,9 @@ func (m *Span) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 5)
 	}
 	if v := m.Kind; v != 0 {
-		w.FieldZigzag(5, int64(v))
+		if !w.FieldVarintFast(5, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(5, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 4)

@@ -192,7 +192,9 @@ func (m *Transfer) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 3)
 	}
 	if v := m.Amount; v != 0 {
-		w.FieldVarint(3, uint64(v))
+		if !w.FieldVarintFast(3, uint64(v)) {
+			w.FieldVarint(3, uint64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 2)

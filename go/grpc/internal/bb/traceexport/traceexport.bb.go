@@ -120,13 +120,17 @@ func (m *ExportResult) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 2)
 	}
 	if v := m.Attributes; v != 0 {
-		w.FieldVarint(2, uint64(v))
+		if !w.FieldVarintFast(2, uint64(v)) {
+			w.FieldVarint(2, uint64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 1)
 	}
 	if v := m.Spans; v != 0 {
-		w.FieldVarint(1, uint64(v))
+		if !w.FieldVarintFast(1, uint64(v)) {
+			w.FieldVarint(1, uint64(v))
+		}
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)

@@ -154,7 +154,9 @@ func (m *Order) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 3)
 	}
 	if v := m.Quantity; v != 0 {
-		w.FieldVarint(3, uint64(v))
+		if !w.FieldVarintFast(3, uint64(v)) {
+			w.FieldVarint(3, uint64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 2)
@@ -166,7 +168,9 @@ func (m *Order) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 1)
 	}
 	if v := m.Id; v != 0 {
-		w.FieldVarint(1, uint64(v))
+		if !w.FieldVarintFast(1, uint64(v)) {
+			w.FieldVarint(1, uint64(v))
+		}
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)
@@ -365,13 +369,17 @@ func (m *OrderQuery) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 2)
 	}
 	if v := m.Count; v != 0 {
-		w.FieldVarint(2, uint64(v))
+		if !w.FieldVarintFast(2, uint64(v)) {
+			w.FieldVarint(2, uint64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 1)
 	}
 	if v := m.Id; v != 0 {
-		w.FieldVarint(1, uint64(v))
+		if !w.FieldVarintFast(1, uint64(v)) {
+			w.FieldVarint(1, uint64(v))
+		}
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)
@@ -546,13 +554,17 @@ func (m *Summary) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 2)
 	}
 	if v := m.TotalQuantity; v != 0 {
-		w.FieldVarint(2, uint64(v))
+		if !w.FieldVarintFast(2, uint64(v)) {
+			w.FieldVarint(2, uint64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 1)
 	}
 	if v := m.Orders; v != 0 {
-		w.FieldVarint(1, uint64(v))
+		if !w.FieldVarintFast(1, uint64(v)) {
+			w.FieldVarint(1, uint64(v))
+		}
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)

@@ -123,7 +123,9 @@ func (m *Record) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 5)
 	}
 	if v := m.Level; v != 0 {
-		w.FieldZigzag(5, int64(v))
+		if !w.FieldVarintFast(5, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(5, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 2)
@@ -135,7 +137,9 @@ func (m *Record) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 1)
 	}
 	if v := m.Id; v != 0 {
-		w.FieldVarint(1, uint64(v))
+		if !w.FieldVarintFast(1, uint64(v)) {
+			w.FieldVarint(1, uint64(v))
+		}
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)

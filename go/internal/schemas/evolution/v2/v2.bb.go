@@ -155,13 +155,17 @@ func (m *Record) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if p := m.Archived; p != nil {
 		v := *p
-		w.FieldBool(6, v)
+		if !w.FieldVarintFast(6, bijoubuf.BoolValue(v)) {
+			w.FieldBool(6, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 5)
 	}
 	if v := m.Level; v != 0 {
-		w.FieldZigzag(5, int64(v))
+		if !w.FieldVarintFast(5, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(5, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 4)
@@ -178,7 +182,9 @@ func (m *Record) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 3)
 	}
 	if v := m.NoteCount; v != 0 {
-		w.FieldZigzag(3, int64(v))
+		if !w.FieldVarintFast(3, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(3, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 2)
@@ -190,7 +196,9 @@ func (m *Record) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 1)
 	}
 	if v := m.Id; v != 0 {
-		w.FieldVarint(1, uint64(v))
+		if !w.FieldVarintFast(1, uint64(v)) {
+			w.FieldVarint(1, uint64(v))
+		}
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)

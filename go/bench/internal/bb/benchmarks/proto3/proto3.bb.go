@@ -458,37 +458,49 @@ func (m *GoogleMessage1) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 280)
 	}
 	if v := m.Field280; v != 0 {
-		w.FieldZigzag(280, int64(v))
+		if !w.FieldVarintFast(280, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(280, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 272)
 	}
 	if v := m.Field272; v != 0 {
-		w.FieldZigzag(272, int64(v))
+		if !w.FieldVarintFast(272, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(272, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 271)
 	}
 	if v := m.Field271; v != 0 {
-		w.FieldZigzag(271, int64(v))
+		if !w.FieldVarintFast(271, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(271, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 150)
 	}
 	if v := m.Field150; v != 0 {
-		w.FieldZigzag(150, int64(v))
+		if !w.FieldVarintFast(150, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(150, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 131)
 	}
 	if v := m.Field131; v != 0 {
-		w.FieldZigzag(131, int64(v))
+		if !w.FieldVarintFast(131, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(131, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 130)
 	}
 	if v := m.Field130; v != 0 {
-		w.FieldZigzag(130, int64(v))
+		if !w.FieldVarintFast(130, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(130, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 129)
@@ -500,13 +512,17 @@ func (m *GoogleMessage1) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 128)
 	}
 	if v := m.Field128; v != 0 {
-		w.FieldZigzag(128, int64(v))
+		if !w.FieldVarintFast(128, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(128, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 104)
 	}
 	if v := m.Field104; v != 0 {
-		w.FieldZigzag(104, int64(v))
+		if !w.FieldVarintFast(104, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(104, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 103)
@@ -524,91 +540,121 @@ func (m *GoogleMessage1) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 101)
 	}
 	if v := m.Field101; v != 0 {
-		w.FieldZigzag(101, int64(v))
+		if !w.FieldVarintFast(101, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(101, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 100)
 	}
 	if v := m.Field100; v != 0 {
-		w.FieldZigzag(100, int64(v))
+		if !w.FieldVarintFast(100, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(100, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 81)
 	}
 	if v := m.Field81; v {
-		w.FieldBool(81, v)
+		if !w.FieldVarintFast(81, bijoubuf.BoolValue(v)) {
+			w.FieldBool(81, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 80)
 	}
 	if v := m.Field80; v {
-		w.FieldBool(80, v)
+		if !w.FieldVarintFast(80, bijoubuf.BoolValue(v)) {
+			w.FieldBool(80, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 78)
 	}
 	if v := m.Field78; v {
-		w.FieldBool(78, v)
+		if !w.FieldVarintFast(78, bijoubuf.BoolValue(v)) {
+			w.FieldBool(78, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 68)
 	}
 	if v := m.Field68; v != 0 {
-		w.FieldZigzag(68, int64(v))
+		if !w.FieldVarintFast(68, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(68, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 67)
 	}
 	if v := m.Field67; v != 0 {
-		w.FieldZigzag(67, int64(v))
+		if !w.FieldVarintFast(67, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(67, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 60)
 	}
 	if v := m.Field60; v != 0 {
-		w.FieldZigzag(60, int64(v))
+		if !w.FieldVarintFast(60, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(60, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 59)
 	}
 	if v := m.Field59; v {
-		w.FieldBool(59, v)
+		if !w.FieldVarintFast(59, bijoubuf.BoolValue(v)) {
+			w.FieldBool(59, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 30)
 	}
 	if v := m.Field30; v {
-		w.FieldBool(30, v)
+		if !w.FieldVarintFast(30, bijoubuf.BoolValue(v)) {
+			w.FieldBool(30, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 29)
 	}
 	if v := m.Field29; v != 0 {
-		w.FieldZigzag(29, int64(v))
+		if !w.FieldVarintFast(29, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(29, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 25)
 	}
 	if v := m.Field25; v != 0 {
-		w.FieldZigzag(25, int64(v))
+		if !w.FieldVarintFast(25, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(25, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 24)
 	}
 	if v := m.Field24; v {
-		w.FieldBool(24, v)
+		if !w.FieldVarintFast(24, bijoubuf.BoolValue(v)) {
+			w.FieldBool(24, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 23)
 	}
 	if v := m.Field23; v != 0 {
-		w.FieldZigzag(23, int64(v))
+		if !w.FieldVarintFast(23, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(23, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 22)
 	}
 	if v := m.Field22; v != 0 {
-		w.FieldZigzag(22, int64(v))
+		if !w.FieldVarintFast(22, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(22, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 18)
@@ -620,13 +666,17 @@ func (m *GoogleMessage1) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 17)
 	}
 	if v := m.Field17; v {
-		w.FieldBool(17, v)
+		if !w.FieldVarintFast(17, bijoubuf.BoolValue(v)) {
+			w.FieldBool(17, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 16)
 	}
 	if v := m.Field16; v != 0 {
-		w.FieldZigzag(16, int64(v))
+		if !w.FieldVarintFast(16, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(16, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 15)
@@ -640,19 +690,25 @@ func (m *GoogleMessage1) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 14)
 	}
 	if v := m.Field14; v {
-		w.FieldBool(14, v)
+		if !w.FieldVarintFast(14, bijoubuf.BoolValue(v)) {
+			w.FieldBool(14, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 13)
 	}
 	if v := m.Field13; v {
-		w.FieldBool(13, v)
+		if !w.FieldVarintFast(13, bijoubuf.BoolValue(v)) {
+			w.FieldBool(13, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 12)
 	}
 	if v := m.Field12; v {
-		w.FieldBool(12, v)
+		if !w.FieldVarintFast(12, bijoubuf.BoolValue(v)) {
+			w.FieldBool(12, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 9)
@@ -670,7 +726,9 @@ func (m *GoogleMessage1) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 6)
 	}
 	if v := m.Field6; v != 0 {
-		w.FieldZigzag(6, int64(v))
+		if !w.FieldVarintFast(6, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(6, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 5)
@@ -690,13 +748,17 @@ func (m *GoogleMessage1) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 3)
 	}
 	if v := m.Field3; v != 0 {
-		w.FieldZigzag(3, int64(v))
+		if !w.FieldVarintFast(3, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(3, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 2)
 	}
 	if v := m.Field2; v != 0 {
-		w.FieldZigzag(2, int64(v))
+		if !w.FieldVarintFast(2, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(2, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 1)
@@ -1588,19 +1650,25 @@ func (m *GoogleMessage1SubMessage) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 300)
 	}
 	if v := m.Field300; v != 0 {
-		w.FieldVarint(300, uint64(v))
+		if !w.FieldVarintFast(300, uint64(v)) {
+			w.FieldVarint(300, uint64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 207)
 	}
 	if v := m.Field207; v != 0 {
-		w.FieldVarint(207, uint64(v))
+		if !w.FieldVarintFast(207, uint64(v)) {
+			w.FieldVarint(207, uint64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 206)
 	}
 	if v := m.Field206; v {
-		w.FieldBool(206, v)
+		if !w.FieldVarintFast(206, bijoubuf.BoolValue(v)) {
+			w.FieldBool(206, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 205)
@@ -1612,7 +1680,9 @@ func (m *GoogleMessage1SubMessage) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 204)
 	}
 	if v := m.Field204; v != 0 {
-		w.FieldZigzag(204, int64(v))
+		if !w.FieldVarintFast(204, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(204, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 203)
@@ -1624,19 +1694,25 @@ func (m *GoogleMessage1SubMessage) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 28)
 	}
 	if v := m.Field28; v {
-		w.FieldBool(28, v)
+		if !w.FieldVarintFast(28, bijoubuf.BoolValue(v)) {
+			w.FieldBool(28, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 23)
 	}
 	if v := m.Field23; v {
-		w.FieldBool(23, v)
+		if !w.FieldVarintFast(23, bijoubuf.BoolValue(v)) {
+			w.FieldBool(23, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 22)
 	}
 	if v := m.Field22; v != 0 {
-		w.FieldZigzag(22, int64(v))
+		if !w.FieldVarintFast(22, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(22, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 21)
@@ -1648,19 +1724,25 @@ func (m *GoogleMessage1SubMessage) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 20)
 	}
 	if v := m.Field20; v {
-		w.FieldBool(20, v)
+		if !w.FieldVarintFast(20, bijoubuf.BoolValue(v)) {
+			w.FieldBool(20, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 19)
 	}
 	if v := m.Field19; v != 0 {
-		w.FieldZigzag(19, int64(v))
+		if !w.FieldVarintFast(19, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(19, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 16)
 	}
 	if v := m.Field16; v != 0 {
-		w.FieldZigzag(16, int64(v))
+		if !w.FieldVarintFast(16, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(16, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 15)
@@ -1672,37 +1754,49 @@ func (m *GoogleMessage1SubMessage) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 14)
 	}
 	if v := m.Field14; v != 0 {
-		w.FieldZigzag(14, int64(v))
+		if !w.FieldVarintFast(14, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(14, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 13)
 	}
 	if v := m.Field13; v != 0 {
-		w.FieldZigzag(13, int64(v))
+		if !w.FieldVarintFast(13, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(13, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 12)
 	}
 	if v := m.Field12; v {
-		w.FieldBool(12, v)
+		if !w.FieldVarintFast(12, bijoubuf.BoolValue(v)) {
+			w.FieldBool(12, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 3)
 	}
 	if v := m.Field3; v != 0 {
-		w.FieldZigzag(3, int64(v))
+		if !w.FieldVarintFast(3, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(3, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 2)
 	}
 	if v := m.Field2; v != 0 {
-		w.FieldZigzag(2, int64(v))
+		if !w.FieldVarintFast(2, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(2, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 1)
 	}
 	if v := m.Field1; v != 0 {
-		w.FieldZigzag(1, int64(v))
+		if !w.FieldVarintFast(1, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(1, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)

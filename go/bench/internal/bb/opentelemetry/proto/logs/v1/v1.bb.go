@@ -1182,7 +1182,9 @@ func (m *LogRecord) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 7)
 	}
 	if v := m.DroppedAttributesCount; v != 0 {
-		w.FieldVarint(7, uint64(v))
+		if !w.FieldVarintFast(7, uint64(v)) {
+			w.FieldVarint(7, uint64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 6)
@@ -1215,7 +1217,9 @@ func (m *LogRecord) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 2)
 	}
 	if v := m.SeverityNumber; v != 0 {
-		w.FieldZigzag(2, int64(v))
+		if !w.FieldVarintFast(2, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(2, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 1)

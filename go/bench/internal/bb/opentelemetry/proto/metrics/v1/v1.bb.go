@@ -1878,13 +1878,17 @@ func (m *Sum) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 3)
 	}
 	if v := m.IsMonotonic; v {
-		w.FieldBool(3, v)
+		if !w.FieldVarintFast(3, bijoubuf.BoolValue(v)) {
+			w.FieldBool(3, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 2)
 	}
 	if v := m.AggregationTemporality; v != 0 {
-		w.FieldZigzag(2, int64(v))
+		if !w.FieldVarintFast(2, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(2, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 1)
@@ -2123,7 +2127,9 @@ func (m *Histogram) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 2)
 	}
 	if v := m.AggregationTemporality; v != 0 {
-		w.FieldZigzag(2, int64(v))
+		if !w.FieldVarintFast(2, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(2, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 1)
@@ -2347,7 +2353,9 @@ func (m *ExponentialHistogram) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 2)
 	}
 	if v := m.AggregationTemporality; v != 0 {
-		w.FieldZigzag(2, int64(v))
+		if !w.FieldVarintFast(2, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(2, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 1)
@@ -2861,7 +2869,9 @@ func (m *NumberDataPoint) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 8)
 	}
 	if v := m.Flags; v != 0 {
-		w.FieldVarint(8, uint64(v))
+		if !w.FieldVarintFast(8, uint64(v)) {
+			w.FieldVarint(8, uint64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 7)
@@ -3389,7 +3399,9 @@ func (m *HistogramDataPoint) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 10)
 	}
 	if v := m.Flags; v != 0 {
-		w.FieldVarint(10, uint64(v))
+		if !w.FieldVarintFast(10, uint64(v)) {
+			w.FieldVarint(10, uint64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 9)
@@ -4038,7 +4050,9 @@ func (m *ExponentialHistogramDataPoint) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 10)
 	}
 	if v := m.Flags; v != 0 {
-		w.FieldVarint(10, uint64(v))
+		if !w.FieldVarintFast(10, uint64(v)) {
+			w.FieldVarint(10, uint64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 9)
@@ -4066,7 +4080,9 @@ func (m *ExponentialHistogramDataPoint) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 6)
 	}
 	if v := m.Scale; v != 0 {
-		w.FieldZigzag(6, int64(v))
+		if !w.FieldVarintFast(6, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(6, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 5)
@@ -4522,7 +4538,9 @@ func (m *ExponentialHistogramDataPoint_Buckets) BijoubufWrite(w *bijoubuf.BackWr
 		u = w.UnknownAfter(u, 1)
 	}
 	if v := m.Offset; v != 0 {
-		w.FieldZigzag(1, int64(v))
+		if !w.FieldVarintFast(1, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(1, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)
@@ -4801,7 +4819,9 @@ func (m *SummaryDataPoint) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 8)
 	}
 	if v := m.Flags; v != 0 {
-		w.FieldVarint(8, uint64(v))
+		if !w.FieldVarintFast(8, uint64(v)) {
+			w.FieldVarint(8, uint64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 7)

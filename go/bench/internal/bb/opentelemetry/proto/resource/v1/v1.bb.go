@@ -176,7 +176,9 @@ func (m *Resource) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 2)
 	}
 	if v := m.DroppedAttributesCount; v != 0 {
-		w.FieldVarint(2, uint64(v))
+		if !w.FieldVarintFast(2, uint64(v)) {
+			w.FieldVarint(2, uint64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 1)

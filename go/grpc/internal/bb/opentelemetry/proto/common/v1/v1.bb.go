@@ -268,7 +268,9 @@ func (m *AnyValue) BijoubufWrite(w *bijoubuf.BackWriter) {
 		}
 		if o != nil {
 			v := o.StringValueStrindex
-			w.FieldZigzag(8, int64(v))
+			if !w.FieldVarintFast(8, bijoubuf.Zigzag(int64(v))) {
+				w.FieldZigzag(8, int64(v))
+			}
 		}
 	case *AnyValue_BytesValue:
 		if len(u) != 0 {
@@ -312,7 +314,9 @@ func (m *AnyValue) BijoubufWrite(w *bijoubuf.BackWriter) {
 		}
 		if o != nil {
 			v := o.IntValue
-			w.FieldZigzag(3, int64(v))
+			if !w.FieldVarintFast(3, bijoubuf.Zigzag(int64(v))) {
+				w.FieldZigzag(3, int64(v))
+			}
 		}
 	case *AnyValue_BoolValue:
 		if len(u) != 0 {
@@ -320,7 +324,9 @@ func (m *AnyValue) BijoubufWrite(w *bijoubuf.BackWriter) {
 		}
 		if o != nil {
 			v := o.BoolValue
-			w.FieldBool(2, v)
+			if !w.FieldVarintFast(2, bijoubuf.BoolValue(v)) {
+				w.FieldBool(2, v)
+			}
 		}
 	case *AnyValue_StringValue:
 		if len(u) != 0 {
@@ -1039,7 +1045,9 @@ func (m *KeyValue) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 3)
 	}
 	if v := m.KeyStrindex; v != 0 {
-		w.FieldZigzag(3, int64(v))
+		if !w.FieldVarintFast(3, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(3, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 2)
@@ -1294,7 +1302,9 @@ func (m *InstrumentationScope) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 4)
 	}
 	if v := m.DroppedAttributesCount; v != 0 {
-		w.FieldVarint(4, uint64(v))
+		if !w.FieldVarintFast(4, uint64(v)) {
+			w.FieldVarint(4, uint64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 3)

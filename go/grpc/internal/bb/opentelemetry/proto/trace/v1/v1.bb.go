@@ -1235,7 +1235,9 @@ func (m *Span) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 14)
 	}
 	if v := m.DroppedLinksCount; v != 0 {
-		w.FieldVarint(14, uint64(v))
+		if !w.FieldVarintFast(14, uint64(v)) {
+			w.FieldVarint(14, uint64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 13)
@@ -1254,7 +1256,9 @@ func (m *Span) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 12)
 	}
 	if v := m.DroppedEventsCount; v != 0 {
-		w.FieldVarint(12, uint64(v))
+		if !w.FieldVarintFast(12, uint64(v)) {
+			w.FieldVarint(12, uint64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 11)
@@ -1273,7 +1277,9 @@ func (m *Span) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 10)
 	}
 	if v := m.DroppedAttributesCount; v != 0 {
-		w.FieldVarint(10, uint64(v))
+		if !w.FieldVarintFast(10, uint64(v)) {
+			w.FieldVarint(10, uint64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 9)
@@ -1304,7 +1310,9 @@ func (m *Span) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 6)
 	}
 	if v := m.Kind; v != 0 {
-		w.FieldZigzag(6, int64(v))
+		if !w.FieldVarintFast(6, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(6, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 5)
@@ -1810,7 +1818,9 @@ func (m *Span_Event) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 4)
 	}
 	if v := m.DroppedAttributesCount; v != 0 {
-		w.FieldVarint(4, uint64(v))
+		if !w.FieldVarintFast(4, uint64(v)) {
+			w.FieldVarint(4, uint64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 3)
@@ -2144,7 +2154,9 @@ func (m *Span_Link) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 5)
 	}
 	if v := m.DroppedAttributesCount; v != 0 {
-		w.FieldVarint(5, uint64(v))
+		if !w.FieldVarintFast(5, uint64(v)) {
+			w.FieldVarint(5, uint64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 4)
@@ -2450,7 +2462,9 @@ func (m *Status) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 3)
 	}
 	if v := m.Code; v != 0 {
-		w.FieldZigzag(3, int64(v))
+		if !w.FieldVarintFast(3, bijoubuf.Zigzag(int64(v))) {
+			w.FieldZigzag(3, int64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 2)
