@@ -166,11 +166,7 @@ func (w *BackWriter) Zigzag(v int64) { w.Varint(bijou64.Zigzag(v)) }
 
 // Bool writes false as 00, true as 01 (SPEC §3.3).
 func (w *BackWriter) Bool(b bool) {
-	var v uint64
-	if b {
-		v = 1
-	}
-	w.Varint(v)
+	w.Varint(BoolValue(b))
 }
 
 // Fixed32 writes four big-endian bytes (fixed32; sfixed32 as uint32(v)).
@@ -259,19 +255,12 @@ func (w *BackWriter) FieldBytes(number uint32, v []byte) {
 }
 
 // FieldVarint writes field number of wire type VARINT holding v (Field, then Varint)
-// in one call where the key and the value are a byte each.
+// in one call: a one-byte key and value as FieldVarintFast writes them, the rest in
+// fieldVarint.
 func (w *BackWriter) FieldVarint(number uint32, v uint64) {
-	d, k, ok := w.pendingKey(number)
-	if p := w.pos - k - 1; ok && v < bijou64.FirstTierTag && p >= 0 {
-		// Indexed, not sliced (a slice of buf costs more checks than the two stores).
-		buf := w.buf
-		buf[p+k] = byte(d) // as in FieldString
-		buf[p] = byte(v)
-		w.pos = p
-		w.pending = uint64(number)<<2 | uint64(WireVarint)
-		return
+	if !w.FieldVarintFast(number, v) {
+		w.fieldVarint(number, v)
 	}
-	w.fieldVarint(number, v)
 }
 
 // FieldVarintFast is FieldVarint's common case, small enough for the compiler to inline
@@ -292,10 +281,10 @@ func (w *BackWriter) FieldVarintFast(number uint32, v uint64) bool {
 	return false
 }
 
-// fieldVarint is FieldVarint past its one-byte case: a longer value under a one-byte key
-// (or none) in one write, tiers 1 and 2 spelled here (SPEC §2.2: the tag, then the
-// value less the tier's offset in big-endian bytes); a longer key or a refusal through
-// Field and Varint.
+// fieldVarint is FieldVarint past FieldVarintFast's case: a value under a one-byte key
+// (or none: the first field of its message) in one write, tiers 0 to 2 spelled here
+// (SPEC §2.2: the tag, then the value less the tier's offset in big-endian bytes); a
+// longer key or a refusal through Field and Varint.
 func (w *BackWriter) fieldVarint(number uint32, v uint64) {
 	d, k, ok := w.pendingKey(number)
 	n := bijou64.Size(v)
@@ -303,6 +292,8 @@ func (w *BackWriter) fieldVarint(number uint32, v uint64) {
 		b := w.buf[p:w.pos]
 		b[len(b)-1] = byte(d) // as in FieldString: with no key pending, the value overwrites it
 		switch n {
+		case 1:
+			b[0] = byte(v)
 		case 2:
 			b[1] = byte(v - bijou64.Offsets[1])
 			b[0] = bijou64.FirstTierTag
@@ -329,11 +320,7 @@ func (w *BackWriter) FieldZigzag(number uint32, v int64) {
 
 // FieldBool writes bool field number.
 func (w *BackWriter) FieldBool(number uint32, v bool) {
-	var u uint64
-	if v {
-		u = 1
-	}
-	w.FieldVarint(number, u)
+	w.FieldVarint(number, BoolValue(v))
 }
 
 // FieldFixed64 writes field number of wire type I64 holding v (Field, then Fixed64) in

@@ -142,13 +142,7 @@ func (w *Writer) Varint(v uint64) {
 func (w *Writer) Zigzag(v int64) { w.Varint(bijou64.Zigzag(v)) }
 
 // Bool writes false as 00, true as 01 (SPEC §3.3).
-func (w *Writer) Bool(b bool) {
-	if b {
-		w.Varint(1)
-	} else {
-		w.Varint(0)
-	}
-}
+func (w *Writer) Bool(b bool) { w.Varint(BoolValue(b)) }
 
 // Fixed32 writes four big-endian bytes (fixed32; sfixed32 as uint32(v)).
 func (w *Writer) Fixed32(v uint32) {
