@@ -15,7 +15,10 @@
 //! (delta keys make the numbers ascend, so each case runs at most once), the common cases
 //! of keys and values read by the reader's inlined halves (`NextFast`, `Int32Fast`,
 //! `EnterFast`, …): every check of SPEC §10 happens in byte order and errors carry the
-//! code, byte offset and path the Rust and TypeScript implementations report.
+//! code, byte offset and path the Rust and TypeScript implementations report. A large
+//! message's loop is split by field number into functions of a few dozen fields each,
+//! which the next continues where the last stopped: Go inlines almost nothing into a
+//! function past its size limit.
 //!
 //! ```
 //! # fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -129,6 +132,9 @@ pub struct Options {
     wkt_import: String,
     well_known_types: bool,
     services: bool,
+    /// Large messages' decoders in parts (see [`decode_parts`]); off only in tests, which
+    /// compare the two shapes.
+    decode_parts: bool,
     dirs: BTreeMap<String, String>,
     /// File name → (directory, Go package name), from its `option go_package`.
     files: BTreeMap<String, (String, String)>,
@@ -141,6 +147,7 @@ impl Default for Options {
             wkt_import: WKT_IMPORT.to_string(),
             well_known_types: false,
             services: false,
+            decode_parts: true,
             dirs: BTreeMap::new(),
             files: BTreeMap::new(),
         }
@@ -173,6 +180,15 @@ impl Options {
     /// [`Options::wkt_import`].
     pub fn well_known_types(&mut self, generate: bool) -> &mut Self {
         self.well_known_types = generate;
+        self
+    }
+
+    /// Whether a large message's decoder is written in parts (the default) or, however
+    /// large, as one function: for tests, which check that the parts read what the one
+    /// function reads.
+    #[doc(hidden)]
+    pub fn decode_in_parts(&mut self, yes: bool) -> &mut Self {
+        self.decode_parts = yes;
         self
     }
 
@@ -782,6 +798,7 @@ pub fn generate(schema: &Schema, options: &Options) -> Vec<GeneratedFile> {
                 body: String::new(),
                 init: String::new(),
                 locals: &[],
+                decode_parts: options.decode_parts,
             };
             for f in &files {
                 for en in &f.enums {
@@ -820,6 +837,8 @@ struct Emitter<'a> {
     /// Names an import alias steps aside from besides [`GO_LOCALS`]: the services
     /// file's locals and imported packages.
     locals: &'static [&'static str],
+    /// [`Options::decode_in_parts`].
+    decode_parts: bool,
 }
 
 /// `// ` lines of a schema comment (leading, else trailing), with `first` line first, as
@@ -997,6 +1016,103 @@ fn fast_method(ty: &FieldType) -> Option<&'static str> {
 /// The statements reading one element of a scalar or enum type into a new `v`, at
 /// indentation `ind`, returning `fail` (which names `err`) on error: the inline common
 /// case first where there is one, else the full read.
+/// A decode case's share of a function's size, in units of about one singular scalar
+/// field's case (see [`decode_parts`]). Measured: Go stops inlining the reader's fast
+/// paths into a message's decode between 70 and 80 `int32` fields, 40 and 50 singular
+/// messages or repeated `int32`s, 30 and 40 maps, 24 and 30 repeated messages.
+fn decode_weight(f: &FieldDef) -> usize {
+    match (&f.cardinality, &f.ty) {
+        (Cardinality::Single, FieldType::Message(_)) => 2,
+        (Cardinality::Single, _) => 1,
+        (Cardinality::Repeated, FieldType::Message(_)) => 3,
+        (Cardinality::Repeated, _) | (Cardinality::Map { .. }, _) => 2,
+    }
+}
+
+/// The most a message's decode weighs (see [`decode_weight`]) and is still one function:
+/// parts cost a little per field (a 60-field message's decode read in two parts ran 4.5 %
+/// more instructions than as one function), so a message is split only near the size
+/// where Go stops inlining.
+const DECODE_ONE_FUNCTION: usize = 64;
+
+/// The most each part of a larger message's decode weighs. Go's inliner gives a function
+/// of more than 5,000 nodes a budget of 20 for what it inlines into it, too little for the
+/// reader's fast paths, which then are each a call.
+const DECODE_PART: usize = 40;
+
+/// How many cases (in field-number order, weighing `weights`) each part of a message's
+/// decode takes: one part when the whole weighs at most [`DECODE_ONE_FUNCTION`], else
+/// parts of at most [`DECODE_PART`] (a case weighing more is a part of its own).
+fn decode_parts(weights: impl Iterator<Item = usize>) -> Vec<usize> {
+    let weights: Vec<usize> = weights.collect();
+    if weights.iter().sum::<usize>() <= DECODE_ONE_FUNCTION {
+        return vec![weights.len()];
+    }
+    let mut parts = Vec::new();
+    let (mut len, mut weight) = (0, 0);
+    for w in weights {
+        if len > 0 && weight + w > DECODE_PART {
+            parts.push(len);
+            (len, weight) = (0, 0);
+        }
+        len += 1;
+        weight += w;
+    }
+    parts.push(len);
+    parts
+}
+
+/// The `switch` on the field number over `cases` (each at two tabs), an unknown number skipped: the body of a decode loop.
+fn decode_switch(cases: Vec<(u32, String)>, stop: Option<u32>) -> String {
+    // A part of a decode (see [`decode_parts`]) hands a record past its last field back;
+    // the check is the `default` case's, so the fields' cases pay nothing for it.
+    let stop = stop.map_or(String::new(), |high| {
+        format!("if n > {high} {{\n\t\t\t*pn, *pwt = n, wt\n\t\t\treturn nil\n\t\t}}\n\t\t")
+    });
+    let skip = format!("{stop}if err := r.Skip(n, wt); err != nil {{\n\t\t\treturn err\n\t\t}}");
+    let mut b = String::new();
+    if cases.is_empty() {
+        let _ = writeln!(b, "\t\t{skip}");
+        return b;
+    }
+    b.push_str("\t\tswitch n {\n");
+    // Go compiles a switch to a jump table when its cases are dense (at least 8,
+    // spanning at most 4 numbers each), else to a binary search: the longest dense run
+    // of the lowest numbers gets a switch of its own, the rest a second switch in its
+    // default.
+    let mut numbers: Vec<u32> = cases.iter().map(|c| c.0).collect();
+    numbers.sort_unstable();
+    let dense = (8..=numbers.len())
+        .rev()
+        .find(|&k| (numbers[k - 1] - numbers[0] + 1) as usize <= 4 * k)
+        .unwrap_or(numbers.len());
+    let split = numbers.get(dense).copied();
+    let (low, high): (Vec<_>, Vec<_>) = cases
+        .into_iter()
+        .partition(|c| split.is_none_or(|s| c.0 < s));
+    for (_, case) in &low {
+        b.push_str(case);
+    }
+    if high.is_empty() {
+        let _ = writeln!(
+            b,
+            "\t\tdefault:\n\t\t\t{}\n\t\t}}",
+            skip.replace("\n", "\n\t")
+        );
+    } else {
+        b.push_str("\t\tdefault:\n\t\t\tswitch n {\n");
+        for (_, case) in &high {
+            b.push_str(&indent(case, 1));
+        }
+        let _ = writeln!(
+            b,
+            "\t\t\tdefault:\n\t\t\t\t{}\n\t\t\t}}\n\t\t}}",
+            skip.replace("\n", "\n\t\t")
+        );
+    }
+    b
+}
+
 fn read_value(ty: &FieldType, ind: &str, fail: &str) -> String {
     let read = read_method(ty);
     match fast_method(ty) {
@@ -1845,22 +1961,14 @@ impl Emitter<'_> {
     }
 
     fn decode_fn(&mut self, m: &MessageDef, name: &str) {
-        let mut b = String::new();
         // One loop over the records in byte order, a switch on the field number: delta
         // keys make the numbers strictly ascending (SPEC §4.1), so each case runs at most
         // once and every check happens in byte order (SPEC §10.1).
-        let _ = writeln!(
-            b,
-            "// BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.\nfunc (m *{name}) BijoubufDecode(r *bijoubuf.Reader) error {{\n\tfor {{\n\t\tn, wt, ok := r.NextFast()\n\t\tif !ok {{\n\t\t\tif r.AtEnd() {{\n\t\t\t\tbreak\n\t\t\t}}\n\t\t\tvar err error\n\t\t\tif n, wt, err = r.Next(); err != nil {{\n\t\t\t\treturn err\n\t\t\t}}\n\t\t}}"
-        );
-        let skip = "if err := r.Skip(n, wt); err != nil {\n\t\t\treturn err\n\t\t}";
-        if m.fields.is_empty() {
-            let _ = writeln!(b, "\t\t{skip}\n\t}}");
-        } else {
-            b.push_str("\t\tswitch n {\n");
-        }
-        // Each case's text (header at two tabs, body at three), placed below.
+        let mut b = String::new();
+        // Each case's text (header at two tabs, body at three) and its weight, placed
+        // below.
         let mut cases: Vec<(u32, String)> = Vec::new();
+        let mut weights: Vec<usize> = Vec::new();
         for f in &m.fields {
             let n = f.number;
             let path = go_string(&f.name);
@@ -2105,41 +2213,66 @@ impl Emitter<'_> {
             b.push_str(&indent(&body, 1));
             let case = std::mem::replace(&mut b, before_case);
             cases.push((n, case));
+            weights.push(decode_weight(f));
         }
-        if !m.fields.is_empty() {
-            // Go compiles a switch to a jump table when its cases are dense (at least 8,
-            // spanning at most 4 numbers each), else to a binary search: the longest
-            // dense run of the lowest numbers gets a switch of its own, the rest a
-            // second switch in its default.
-            let mut numbers: Vec<u32> = cases.iter().map(|c| c.0).collect();
-            numbers.sort_unstable();
-            let dense = (8..=numbers.len())
-                .rev()
-                .find(|&k| (numbers[k - 1] - numbers[0] + 1) as usize <= 4 * k)
-                .unwrap_or(numbers.len());
-            let split = numbers.get(dense).copied();
-            let (low, high): (Vec<_>, Vec<_>) = cases
-                .into_iter()
-                .partition(|c| split.is_none_or(|s| c.0 < s));
-            for (_, case) in &low {
-                b.push_str(case);
-            }
-            if high.is_empty() {
+        let mut order: Vec<usize> = (0..cases.len()).collect();
+        order.sort_unstable_by_key(|&i| cases[i].0);
+        let parts = if self.decode_parts {
+            decode_parts(order.iter().map(|&i| weights[i]))
+        } else {
+            vec![cases.len()]
+        };
+        let next_key = "\t\t\tvar err error\n\t\t\tif n, wt, err = r.Next(); err != nil {\n\t\t\t\treturn err\n\t\t\t}\n\t\t}\n";
+        let mut fns = String::new();
+        let _ = write!(
+            b,
+            "// BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty."
+        );
+        if parts.len() <= 1 {
+            let _ = write!(
+                b,
+                "\nfunc (m *{name}) BijoubufDecode(r *bijoubuf.Reader) error {{\n\tfor {{\n\t\tn, wt, ok := r.NextFast()\n\t\tif !ok {{\n\t\t\tif r.AtEnd() {{\n\t\t\t\tbreak\n\t\t\t}}\n{next_key}{}\t}}\n",
+                decode_switch(cases, None)
+            );
+        } else {
+            let mut cases: Vec<Option<(u32, String)>> = cases.into_iter().map(Some).collect();
+            let mut sorted = order.iter().map(|&i| cases[i].take().unwrap_or_default());
+            // A large message is read in parts, each a function of its own: Go inlines
+            // nothing more than a few nodes into a function past its size limit (5,000
+            // nodes), so the reader's fast paths would each be a call.
+            let _ = write!(
+                b,
+                "\n// It reads them in parts (bijoubufDecode1, …), each small enough for Go to inline\n// the reader's fast paths into it.\nfunc (m *{name}) BijoubufDecode(r *bijoubuf.Reader) error {{\n\tn, wt, ok := r.NextFast()\n\tif !ok {{\n\t\tif r.AtEnd() {{\n\t\t\tn = 0\n\t\t}} else {{\n\t\t\tvar err error\n\t\t\tif n, wt, err = r.Next(); err != nil {{\n\t\t\t\treturn err\n\t\t\t}}\n\t\t}}\n\t}}\n"
+            );
+            let mut low = 0u32;
+            for (k, &len) in parts.iter().enumerate() {
+                let part: Vec<(u32, String)> = sorted.by_ref().take(len).collect();
+                let high = part.last().map_or(low, |c| c.0);
+                let last = k + 1 == parts.len();
+                let k = k + 1;
+                let bound = if last {
+                    String::new()
+                } else {
+                    format!(" && n <= {high}")
+                };
                 let _ = writeln!(
                     b,
-                    "\t\tdefault:\n\t\t\t{}\n\t\t}}\n\t}}",
-                    skip.replace("\n", "\n\t")
+                    "\tif n != 0{bound} {{\n\t\tif err := m.bijoubufDecode{k}(r, &n, &wt); err != nil {{\n\t\t\treturn err\n\t\t}}\n\t}}"
                 );
-            } else {
-                b.push_str("\t\tdefault:\n\t\t\tswitch n {\n");
-                for (_, case) in &high {
-                    b.push_str(&indent(case, 1));
-                }
-                let _ = writeln!(
-                    b,
-                    "\t\t\tdefault:\n\t\t\t\t{}\n\t\t\t}}\n\t\t}}\n\t}}",
-                    skip.replace("\n", "\n\t\t")
+                let range = if last {
+                    format!("past field {low}")
+                } else if low == 0 {
+                    format!("up to field {high}")
+                } else {
+                    format!("past field {low} up to field {high}")
+                };
+                let stop = (!last).then_some(high);
+                let _ = write!(
+                    fns,
+                    "// bijoubufDecode{k} is a part of BijoubufDecode: m's records {range},\n// unknown numbers among them included, from the one whose key *pn and *pwt hold.\n// It leaves there the next record's key, or 0 in *pn when none is left.\nfunc (m *{name}) bijoubufDecode{k}(r *bijoubuf.Reader, pn *uint32, pwt *bijoubuf.WireType) error {{\n\tn, wt := *pn, *pwt\n\tfor {{\n{}\t\tvar ok bool\n\t\tif n, wt, ok = r.NextFast(); !ok {{\n\t\t\tif r.AtEnd() {{\n\t\t\t\t*pn = 0\n\t\t\t\treturn nil\n\t\t\t}}\n{next_key}\t}}\n}}\n\n",
+                    decode_switch(part, stop)
                 );
+                low = high;
             }
         }
         b.push_str("\tm.unknown = r.KeptRef()\n");
@@ -2155,6 +2288,7 @@ impl Emitter<'_> {
         }
         b.push_str("\treturn nil\n}\n\n");
         self.body.push_str(&b);
+        self.body.push_str(&fns);
     }
 
     /// One `bijoubuf.FieldDesc` literal (on one line) for a field, a map key or value.
@@ -2348,5 +2482,41 @@ fn open_close(head: &str) -> (String, &'static str) {
     match head.strip_suffix("\t\t//\n") {
         Some(h) => (h.trim_end_matches('\n').to_string(), "}"),
         None => (format!("{head} {{"), "}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{DECODE_ONE_FUNCTION, DECODE_PART, decode_parts};
+
+    #[test]
+    fn decode_parts_keep_small_messages_whole_and_bound_the_parts_of_large_ones() {
+        assert_eq!(decode_parts(std::iter::empty()), vec![0]);
+        assert_eq!(
+            decode_parts(std::iter::repeat_n(1, DECODE_ONE_FUNCTION)),
+            vec![DECODE_ONE_FUNCTION]
+        );
+        let weights = [1, 3, 2, 1, 2, 1];
+        let many: Vec<usize> = weights.iter().copied().cycle().take(200).collect();
+        let parts = decode_parts(many.iter().copied());
+        assert_eq!(parts.iter().sum::<usize>(), many.len());
+        let mut at = 0;
+        for (i, &len) in parts.iter().enumerate() {
+            let weight: usize = many[at..at + len].iter().sum();
+            assert!(weight <= DECODE_PART, "part {i} weighs {weight}");
+            // A part stops only where the next case would not fit.
+            if let Some(&next) = many.get(at + len) {
+                assert!(
+                    weight + next > DECODE_PART,
+                    "part {i} stopped early at {weight}"
+                );
+            }
+            at += len;
+        }
+        // A case heavier than a part is a part of its own.
+        assert_eq!(
+            decode_parts([DECODE_PART + 1, 40, 1].into_iter()),
+            vec![1, 1, 1]
+        );
     }
 }

@@ -135,6 +135,8 @@ pub(super) fn generate(
         body: String::new(),
         init: String::new(),
         locals: SERVICE_LOCALS,
+        // The services file holds no decoder.
+        decode_parts: true,
     };
     for file in files {
         for service in &file.services {

@@ -1,6 +1,7 @@
 //! The Go code committed in the module (`go/wkt`, the well-known types,
 //! `go/internal/schemas`, the conformance schemas, `go/bench/internal/bb`, the
-//! benchmark datasets' schemas, and the services of `go/grpc`'s tests and benchmark) is
+//! benchmark datasets' schemas, `go/internal/wide`, a large message's decoder in parts and
+//! whole, and the services of `go/grpc`'s tests and benchmark) is
 //! exactly what the generator writes today, so it cannot go stale.
 //! `BIJOUBUF_GO_BLESS=1 cargo test -p bijoubuf-codegen-go --test committed` rewrites it.
 
@@ -131,6 +132,33 @@ fn well_known_types_are_fresh() {
 #[test]
 fn conformance_schemas_are_fresh() {
     check(&repo().join("go/internal/schemas"), &conformance());
+}
+
+/// `go/internal/wide/wide.proto`'s message, large enough that its decoder is written in
+/// parts (`parts/`), and the same decoder as one function (`whole/`): the package's test
+/// checks that the two read every input alike.
+#[test]
+fn wide_message_is_fresh() {
+    let root = repo().join("go/internal/wide");
+    let compiled = Compiler::new()
+        .include(&root)
+        .compile(&["wide.proto"])
+        .unwrap_or_else(|e| panic!("wide.proto does not compile: {e}"));
+    for (dir, parts) in [("parts", true), ("whole", false)] {
+        let mut options = Options::new();
+        options
+            .module(format!(
+                "github.com/bijoubuf/bijoubuf/go/internal/wide/{dir}"
+            ))
+            .package_dir("wide", "")
+            .decode_in_parts(parts);
+        let files = generate(&compiled.schema, &options);
+        let split = files
+            .iter()
+            .any(|f| f.content.contains("func (m *Wide) bijoubufDecode2("));
+        assert_eq!(split, parts, "{dir}: Wide's decoder in parts: {split}");
+        check(&root.join(dir), &files);
+    }
 }
 
 #[test]
