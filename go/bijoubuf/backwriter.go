@@ -156,9 +156,28 @@ func (w *BackWriter) Varint(v uint64) {
 
 // varint is Varint past its one-byte case.
 func (w *BackWriter) varint(v uint64) {
-	if p := w.room(bijou64.Size(v)); p >= 0 {
-		bijou64.Put(w.buf[p:], v)
+	n := bijou64.Size(v)
+	if p := w.room(n); p >= 0 {
+		if n >= 4 {
+			w.putLong(p, n, v)
+		} else {
+			bijou64.Put(w.buf[p:], v)
+		}
 	}
+}
+
+// putLong writes v, n ≥ 4 bytes of it, at w.buf[p:]: its payload as the last bytes of
+// one eight-byte store, which writes zeros before the payload. Those land where the
+// buffer is not written yet (writes go from its end to its start), and the tag and the
+// writes after this one overwrite them. Within seven bytes of the buffer's start,
+// bijou64.Put writes byte by byte.
+func (w *BackWriter) putLong(p, n int, v uint64) {
+	if t := n - 1; p+t >= 7 {
+		binary.BigEndian.PutUint64(w.buf[p+t-7:], v-bijou64.Offsets[t])
+		w.buf[p] = bijou64.FirstTierTag - 1 + byte(t)
+		return
+	}
+	bijou64.Put(w.buf[p:], v)
 }
 
 // Zigzag writes a signed value (int32, int64, sint32, sint64, enum; SPEC §3.2).
@@ -256,10 +275,10 @@ func (w *BackWriter) FieldBytes(number uint32, v []byte) {
 
 // FieldVarint writes field number of wire type VARINT holding v (Field, then Varint)
 // in one call: a one-byte key and value as FieldVarintFast writes them, the rest in
-// fieldVarint.
+// FieldVarintRest.
 func (w *BackWriter) FieldVarint(number uint32, v uint64) {
 	if !w.FieldVarintFast(number, v) {
-		w.fieldVarint(number, v)
+		w.FieldVarintRest(number, v)
 	}
 }
 
@@ -281,11 +300,12 @@ func (w *BackWriter) FieldVarintFast(number uint32, v uint64) bool {
 	return false
 }
 
-// fieldVarint is FieldVarint past FieldVarintFast's case: a value under a one-byte key
-// (or none: the first field of its message) in one write, tiers 0 to 2 spelled here
-// (SPEC §2.2: the tag, then the value less the tier's offset in big-endian bytes); a
-// longer key or a refusal through Field and Varint.
-func (w *BackWriter) fieldVarint(number uint32, v uint64) {
+// FieldVarintRest is FieldVarint past FieldVarintFast's case, which generated code
+// calls once FieldVarintFast declined: a value under a one-byte key (or none: the first
+// field of its message) in one write, spelled here (SPEC §2.2: the tag, then the value
+// less the tier's offset in big-endian bytes); a longer key or a refusal through Field
+// and Varint.
+func (w *BackWriter) FieldVarintRest(number uint32, v uint64) {
 	d, k, ok := w.pendingKey(number)
 	n := bijou64.Size(v)
 	if p := w.pos - k - n; ok && p >= 0 {
@@ -303,7 +323,7 @@ func (w *BackWriter) fieldVarint(number uint32, v uint64) {
 			b[1] = byte(x >> 8)
 			b[0] = bijou64.FirstTierTag + 1
 		default:
-			bijou64.Put(b, v)
+			w.putLong(p, n, v)
 		}
 		w.pos = p
 		w.pending = uint64(number)<<2 | uint64(WireVarint)

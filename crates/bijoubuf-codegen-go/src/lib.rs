@@ -1249,16 +1249,19 @@ fn write_stmt(ty: &FieldType, v: &str) -> String {
 /// every other case. The statement sits two tabs deep (inside the field's `if`).
 fn field_write_stmt(ty: &FieldType, number: u32, v: &str) -> String {
     use ScalarType::*;
-    let call = field_write_call(ty, number, v);
     let value = match ty {
         FieldType::Scalar(Bool) => format!("bijoubuf.BoolValue({v})"),
         FieldType::Scalar(Int32 | Sint32 | Int64 | Sint64) | FieldType::Enum(_) => {
             format!("bijoubuf.Zigzag(int64({v}))")
         }
         FieldType::Scalar(Uint32 | Uint64) => format!("uint64({v})"),
-        _ => return call,
+        _ => return field_write_call(ty, number, v),
     };
-    format!("if !w.FieldVarintFast({number}, {value}) {{\n\t\t\t{call}\n\t\t}}")
+    // The rest straight to FieldVarintRest: one call, not FieldZigzag's or FieldBool's
+    // chain through FieldVarint.
+    format!(
+        "if !w.FieldVarintFast({number}, {value}) {{\n\t\t\tw.FieldVarintRest({number}, {value})\n\t\t}}"
+    )
 }
 
 /// The one call writing field `number` holding `v`, every case of it.

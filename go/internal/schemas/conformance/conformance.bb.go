@@ -136,7 +136,7 @@ func (m *Person) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.Score; p != nil {
 		v := *p
 		if !w.FieldVarintFast(5, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(5, int64(v))
+			w.FieldVarintRest(5, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -144,7 +144,7 @@ func (m *Person) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Active; v {
 		if !w.FieldVarintFast(3, bijoubuf.BoolValue(v)) {
-			w.FieldBool(3, v)
+			w.FieldVarintRest(3, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -152,7 +152,7 @@ func (m *Person) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Age; v != 0 {
 		if !w.FieldVarintFast(2, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(2, int64(v))
+			w.FieldVarintRest(2, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -427,7 +427,7 @@ func (m *Order) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Id; v != 0 {
 		if !w.FieldVarintFast(1, uint64(v)) {
-			w.FieldVarint(1, uint64(v))
+			w.FieldVarintRest(1, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -815,7 +815,7 @@ func (m *Line) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Qty; v != 0 {
 		if !w.FieldVarintFast(2, uint64(v)) {
-			w.FieldVarint(2, uint64(v))
+			w.FieldVarintRest(2, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -989,7 +989,7 @@ func (m *Editions) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.B; p != nil {
 		v := *p
 		if !w.FieldVarintFast(2, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(2, int64(v))
+			w.FieldVarintRest(2, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -997,7 +997,7 @@ func (m *Editions) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.A; v != 0 {
 		if !w.FieldVarintFast(1, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(1, int64(v))
+			w.FieldVarintRest(1, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -1227,7 +1227,7 @@ func (m *Reading) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.Offset; p != nil {
 		v := *p
 		if !w.FieldVarintFast(6, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(6, int64(v))
+			w.FieldVarintRest(6, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	switch o := m.Unit.(type) {
@@ -1246,7 +1246,7 @@ func (m *Reading) BijoubufWrite(w *bijoubuf.BackWriter) {
 		if o != nil {
 			v := o.Celsius
 			if !w.FieldVarintFast(4, bijoubuf.BoolValue(v)) {
-				w.FieldBool(4, v)
+				w.FieldVarintRest(4, bijoubuf.BoolValue(v))
 			}
 		}
 	}
@@ -1604,7 +1604,7 @@ func (m *Required) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.B; p != nil {
 		v := *p
 		if !w.FieldVarintFast(2, uint64(v)) {
-			w.FieldVarint(2, uint64(v))
+			w.FieldVarintRest(2, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -1613,7 +1613,7 @@ func (m *Required) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.A; p != nil {
 		v := *p
 		if !w.FieldVarintFast(1, uint64(v)) {
-			w.FieldVarint(1, uint64(v))
+			w.FieldVarintRest(1, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -1896,7 +1896,7 @@ func (m *Inner) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.Y; p != nil {
 		v := *p
 		if !w.FieldVarintFast(2, bijoubuf.BoolValue(v)) {
-			w.FieldBool(2, v)
+			w.FieldVarintRest(2, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -1905,7 +1905,7 @@ func (m *Inner) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.X; p != nil {
 		v := *p
 		if !w.FieldVarintFast(1, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(1, int64(v))
+			w.FieldVarintRest(1, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2267,7 +2267,7 @@ func (m *Scalars) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Color; v != 0 {
 		if !w.FieldVarintFast(8, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(8, int64(v))
+			w.FieldVarintRest(8, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2275,7 +2275,7 @@ func (m *Scalars) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Flag; v {
 		if !w.FieldVarintFast(7, bijoubuf.BoolValue(v)) {
-			w.FieldBool(7, v)
+			w.FieldVarintRest(7, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -2283,7 +2283,7 @@ func (m *Scalars) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.S64; v != 0 {
 		if !w.FieldVarintFast(6, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(6, int64(v))
+			w.FieldVarintRest(6, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2291,7 +2291,7 @@ func (m *Scalars) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.S32; v != 0 {
 		if !w.FieldVarintFast(5, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(5, int64(v))
+			w.FieldVarintRest(5, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2299,7 +2299,7 @@ func (m *Scalars) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.U64; v != 0 {
 		if !w.FieldVarintFast(4, uint64(v)) {
-			w.FieldVarint(4, uint64(v))
+			w.FieldVarintRest(4, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -2307,7 +2307,7 @@ func (m *Scalars) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.U32; v != 0 {
 		if !w.FieldVarintFast(3, uint64(v)) {
-			w.FieldVarint(3, uint64(v))
+			w.FieldVarintRest(3, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -2315,7 +2315,7 @@ func (m *Scalars) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.I64; v != 0 {
 		if !w.FieldVarintFast(2, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(2, int64(v))
+			w.FieldVarintRest(2, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2323,7 +2323,7 @@ func (m *Scalars) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.I32; v != 0 {
 		if !w.FieldVarintFast(1, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(1, int64(v))
+			w.FieldVarintRest(1, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2888,7 +2888,7 @@ func (m *Optionals) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.Color; p != nil {
 		v := *p
 		if !w.FieldVarintFast(8, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(8, int64(v))
+			w.FieldVarintRest(8, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2897,7 +2897,7 @@ func (m *Optionals) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.Flag; p != nil {
 		v := *p
 		if !w.FieldVarintFast(7, bijoubuf.BoolValue(v)) {
-			w.FieldBool(7, v)
+			w.FieldVarintRest(7, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -2906,7 +2906,7 @@ func (m *Optionals) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.S64; p != nil {
 		v := *p
 		if !w.FieldVarintFast(6, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(6, int64(v))
+			w.FieldVarintRest(6, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2915,7 +2915,7 @@ func (m *Optionals) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.S32; p != nil {
 		v := *p
 		if !w.FieldVarintFast(5, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(5, int64(v))
+			w.FieldVarintRest(5, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2924,7 +2924,7 @@ func (m *Optionals) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.U64; p != nil {
 		v := *p
 		if !w.FieldVarintFast(4, uint64(v)) {
-			w.FieldVarint(4, uint64(v))
+			w.FieldVarintRest(4, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -2933,7 +2933,7 @@ func (m *Optionals) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.U32; p != nil {
 		v := *p
 		if !w.FieldVarintFast(3, uint64(v)) {
-			w.FieldVarint(3, uint64(v))
+			w.FieldVarintRest(3, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -2942,7 +2942,7 @@ func (m *Optionals) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.I64; p != nil {
 		v := *p
 		if !w.FieldVarintFast(2, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(2, int64(v))
+			w.FieldVarintRest(2, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2951,7 +2951,7 @@ func (m *Optionals) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.I32; p != nil {
 		v := *p
 		if !w.FieldVarintFast(1, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(1, int64(v))
+			w.FieldVarintRest(1, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -5419,7 +5419,7 @@ func (m *Leaf) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.A; v != 0 {
 		if !w.FieldVarintFast(1, uint64(v)) {
-			w.FieldVarint(1, uint64(v))
+			w.FieldVarintRest(1, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -5710,7 +5710,7 @@ func (m *Choice) BijoubufWrite(w *bijoubuf.BackWriter) {
 		if o != nil {
 			v := o.X
 			if !w.FieldVarintFast(6, bijoubuf.BoolValue(v)) {
-				w.FieldBool(6, v)
+				w.FieldVarintRest(6, bijoubuf.BoolValue(v))
 			}
 		}
 	}
@@ -5719,7 +5719,7 @@ func (m *Choice) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.After; v != 0 {
 		if !w.FieldVarintFast(5, uint64(v)) {
-			w.FieldVarint(5, uint64(v))
+			w.FieldVarintRest(5, uint64(v))
 		}
 	}
 	switch o := m.First.(type) {
@@ -5756,7 +5756,7 @@ func (m *Choice) BijoubufWrite(w *bijoubuf.BackWriter) {
 		if o != nil {
 			v := o.A
 			if !w.FieldVarintFast(1, uint64(v)) {
-				w.FieldVarint(1, uint64(v))
+				w.FieldVarintRest(1, uint64(v))
 			}
 		}
 	}
@@ -6088,7 +6088,7 @@ func (m *Node) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Val; v != 0 {
 		if !w.FieldVarintFast(2, uint64(v)) {
-			w.FieldVarint(2, uint64(v))
+			w.FieldVarintRest(2, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -6409,7 +6409,7 @@ func (m *Keys) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Top; v {
 		if !w.FieldVarintFast(536870911, bijoubuf.BoolValue(v)) {
-			w.FieldBool(536870911, v)
+			w.FieldVarintRest(536870911, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -6417,7 +6417,7 @@ func (m *Keys) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.K4210815; v != 0 {
 		if !w.FieldVarintFast(4210815, uint64(v)) {
-			w.FieldVarint(4210815, uint64(v))
+			w.FieldVarintRest(4210815, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -6431,7 +6431,7 @@ func (m *Keys) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.K16511; v != 0 {
 		if !w.FieldVarintFast(16511, uint64(v)) {
-			w.FieldVarint(16511, uint64(v))
+			w.FieldVarintRest(16511, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -6445,7 +6445,7 @@ func (m *Keys) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.K127; v != 0 {
 		if !w.FieldVarintFast(127, uint64(v)) {
-			w.FieldVarint(127, uint64(v))
+			w.FieldVarintRest(127, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -6459,7 +6459,7 @@ func (m *Keys) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.K63; v != 0 {
 		if !w.FieldVarintFast(63, uint64(v)) {
-			w.FieldVarint(63, uint64(v))
+			w.FieldVarintRest(63, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -6736,7 +6736,7 @@ func (m *Outer) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Tail; v != 0 {
 		if !w.FieldVarintFast(2, uint64(v)) {
-			w.FieldVarint(2, uint64(v))
+			w.FieldVarintRest(2, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -7307,7 +7307,7 @@ func (m *Bindings) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Len; v != 0 {
 		if !w.FieldVarintFast(5, uint64(v)) {
-			w.FieldVarint(5, uint64(v))
+			w.FieldVarintRest(5, uint64(v))
 		}
 	}
 	switch o := m.W.(type) {
@@ -7326,7 +7326,7 @@ func (m *Bindings) BijoubufWrite(w *bijoubuf.BackWriter) {
 		if o != nil {
 			v := o.M
 			if !w.FieldVarintFast(3, bijoubuf.BoolValue(v)) {
-				w.FieldBool(3, v)
+				w.FieldVarintRest(3, bijoubuf.BoolValue(v))
 			}
 		}
 	}
@@ -7346,7 +7346,7 @@ func (m *Bindings) BijoubufWrite(w *bijoubuf.BackWriter) {
 		if o != nil {
 			v := o.R
 			if !w.FieldVarintFast(1, uint64(v)) {
-				w.FieldVarint(1, uint64(v))
+				w.FieldVarintRest(1, uint64(v))
 			}
 		}
 	}

@@ -145,7 +145,7 @@ func (m *Sub) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.A; v != 0 {
 		if !w.FieldVarintFast(1, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(1, int64(v))
+			w.FieldVarintRest(1, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -1693,7 +1693,7 @@ func (m *Wide) bijoubufWrite3(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord
 	}
 	if v := m.F1000; v != 0 {
 		if !w.FieldVarintFast(1000, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(1000, int64(v))
+			w.FieldVarintRest(1000, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -1715,7 +1715,7 @@ func (m *Wide) bijoubufWrite3(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord
 	}
 	if v := m.F148; v != 0 {
 		if !w.FieldVarintFast(148, uint64(v)) {
-			w.FieldVarint(148, uint64(v))
+			w.FieldVarintRest(148, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -1723,7 +1723,7 @@ func (m *Wide) bijoubufWrite3(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord
 	}
 	if v := m.F147; v != 0 {
 		if !w.FieldVarintFast(147, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(147, int64(v))
+			w.FieldVarintRest(147, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -1731,7 +1731,7 @@ func (m *Wide) bijoubufWrite3(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord
 	}
 	if v := m.F146; v {
 		if !w.FieldVarintFast(146, bijoubuf.BoolValue(v)) {
-			w.FieldBool(146, v)
+			w.FieldVarintRest(146, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -1745,7 +1745,7 @@ func (m *Wide) bijoubufWrite3(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord
 	}
 	if v := m.F144; v != 0 {
 		if !w.FieldVarintFast(144, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(144, int64(v))
+			w.FieldVarintRest(144, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -1753,7 +1753,7 @@ func (m *Wide) bijoubufWrite3(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord
 	}
 	if v := m.F143; v != 0 {
 		if !w.FieldVarintFast(143, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(143, int64(v))
+			w.FieldVarintRest(143, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -1800,7 +1800,7 @@ func (m *Wide) bijoubufWrite3(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord
 	}
 	if v := m.F136; v != 0 {
 		if !w.FieldVarintFast(136, uint64(v)) {
-			w.FieldVarint(136, uint64(v))
+			w.FieldVarintRest(136, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -1808,7 +1808,7 @@ func (m *Wide) bijoubufWrite3(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord
 	}
 	if v := m.F135; v != 0 {
 		if !w.FieldVarintFast(135, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(135, int64(v))
+			w.FieldVarintRest(135, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -1816,7 +1816,7 @@ func (m *Wide) bijoubufWrite3(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord
 	}
 	if v := m.F134; v {
 		if !w.FieldVarintFast(134, bijoubuf.BoolValue(v)) {
-			w.FieldBool(134, v)
+			w.FieldVarintRest(134, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -1830,7 +1830,7 @@ func (m *Wide) bijoubufWrite3(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord
 	}
 	if v := m.F132; v != 0 {
 		if !w.FieldVarintFast(132, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(132, int64(v))
+			w.FieldVarintRest(132, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -1838,7 +1838,7 @@ func (m *Wide) bijoubufWrite3(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord
 	}
 	if v := m.F131; v != 0 {
 		if !w.FieldVarintFast(131, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(131, int64(v))
+			w.FieldVarintRest(131, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -1860,7 +1860,7 @@ func (m *Wide) bijoubufWrite3(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord
 	}
 	if v := m.F128; v != 0 {
 		if !w.FieldVarintFast(128, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(128, int64(v))
+			w.FieldVarintRest(128, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -1886,7 +1886,7 @@ func (m *Wide) bijoubufWrite3(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord
 	}
 	if v := m.F124; v != 0 {
 		if !w.FieldVarintFast(124, uint64(v)) {
-			w.FieldVarint(124, uint64(v))
+			w.FieldVarintRest(124, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -1894,7 +1894,7 @@ func (m *Wide) bijoubufWrite3(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord
 	}
 	if v := m.F123; v != 0 {
 		if !w.FieldVarintFast(123, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(123, int64(v))
+			w.FieldVarintRest(123, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -1902,7 +1902,7 @@ func (m *Wide) bijoubufWrite3(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord
 	}
 	if v := m.F122; v {
 		if !w.FieldVarintFast(122, bijoubuf.BoolValue(v)) {
-			w.FieldBool(122, v)
+			w.FieldVarintRest(122, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -1916,7 +1916,7 @@ func (m *Wide) bijoubufWrite3(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord
 	}
 	if v := m.F120; v != 0 {
 		if !w.FieldVarintFast(120, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(120, int64(v))
+			w.FieldVarintRest(120, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -1924,7 +1924,7 @@ func (m *Wide) bijoubufWrite3(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord
 	}
 	if v := m.F119; v != 0 {
 		if !w.FieldVarintFast(119, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(119, int64(v))
+			w.FieldVarintRest(119, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -1944,7 +1944,7 @@ func (m *Wide) bijoubufWrite3(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord
 	}
 	if v := m.F116; v != 0 {
 		if !w.FieldVarintFast(116, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(116, int64(v))
+			w.FieldVarintRest(116, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -1970,7 +1970,7 @@ func (m *Wide) bijoubufWrite3(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord
 	}
 	if v := m.F112; v != 0 {
 		if !w.FieldVarintFast(112, uint64(v)) {
-			w.FieldVarint(112, uint64(v))
+			w.FieldVarintRest(112, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -2013,7 +2013,7 @@ func (m *Wide) bijoubufWrite3(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord
 	}
 	if v := m.F108; v != 0 {
 		if !w.FieldVarintFast(108, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(108, int64(v))
+			w.FieldVarintRest(108, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2021,7 +2021,7 @@ func (m *Wide) bijoubufWrite3(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord
 	}
 	if v := m.F107; v != 0 {
 		if !w.FieldVarintFast(107, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(107, int64(v))
+			w.FieldVarintRest(107, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2041,7 +2041,7 @@ func (m *Wide) bijoubufWrite3(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord
 	}
 	if v := m.F104; v != 0 {
 		if !w.FieldVarintFast(104, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(104, int64(v))
+			w.FieldVarintRest(104, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2067,7 +2067,7 @@ func (m *Wide) bijoubufWrite3(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord
 	}
 	if v := m.F100; v != 0 {
 		if !w.FieldVarintFast(100, uint64(v)) {
-			w.FieldVarint(100, uint64(v))
+			w.FieldVarintRest(100, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -2075,7 +2075,7 @@ func (m *Wide) bijoubufWrite3(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord
 	}
 	if v := m.F99; v != 0 {
 		if !w.FieldVarintFast(99, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(99, int64(v))
+			w.FieldVarintRest(99, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2083,7 +2083,7 @@ func (m *Wide) bijoubufWrite3(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord
 	}
 	if v := m.F98; v {
 		if !w.FieldVarintFast(98, bijoubuf.BoolValue(v)) {
-			w.FieldBool(98, v)
+			w.FieldVarintRest(98, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -2097,7 +2097,7 @@ func (m *Wide) bijoubufWrite3(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord
 	}
 	if v := m.F96; v != 0 {
 		if !w.FieldVarintFast(96, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(96, int64(v))
+			w.FieldVarintRest(96, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2105,7 +2105,7 @@ func (m *Wide) bijoubufWrite3(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord
 	}
 	if v := m.F95; v != 0 {
 		if !w.FieldVarintFast(95, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(95, int64(v))
+			w.FieldVarintRest(95, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	return u
@@ -2131,7 +2131,7 @@ func (m *Wide) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord
 	}
 	if v := m.F92; v != 0 {
 		if !w.FieldVarintFast(92, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(92, int64(v))
+			w.FieldVarintRest(92, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2146,7 +2146,7 @@ func (m *Wide) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord
 	if p := m.F90; p != nil {
 		v := *p
 		if !w.FieldVarintFast(90, bijoubuf.BoolValue(v)) {
-			w.FieldBool(90, v)
+			w.FieldVarintRest(90, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -2160,7 +2160,7 @@ func (m *Wide) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord
 	}
 	if v := m.F88; v != 0 {
 		if !w.FieldVarintFast(88, uint64(v)) {
-			w.FieldVarint(88, uint64(v))
+			w.FieldVarintRest(88, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -2168,7 +2168,7 @@ func (m *Wide) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord
 	}
 	if v := m.F87; v != 0 {
 		if !w.FieldVarintFast(87, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(87, int64(v))
+			w.FieldVarintRest(87, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2176,7 +2176,7 @@ func (m *Wide) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord
 	}
 	if v := m.F86; v {
 		if !w.FieldVarintFast(86, bijoubuf.BoolValue(v)) {
-			w.FieldBool(86, v)
+			w.FieldVarintRest(86, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -2190,7 +2190,7 @@ func (m *Wide) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord
 	}
 	if v := m.F84; v != 0 {
 		if !w.FieldVarintFast(84, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(84, int64(v))
+			w.FieldVarintRest(84, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2198,7 +2198,7 @@ func (m *Wide) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord
 	}
 	if v := m.F83; v != 0 {
 		if !w.FieldVarintFast(83, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(83, int64(v))
+			w.FieldVarintRest(83, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2218,7 +2218,7 @@ func (m *Wide) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord
 	}
 	if v := m.F80; v != 0 {
 		if !w.FieldVarintFast(80, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(80, int64(v))
+			w.FieldVarintRest(80, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2245,7 +2245,7 @@ func (m *Wide) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord
 	}
 	if v := m.F76; v != 0 {
 		if !w.FieldVarintFast(76, uint64(v)) {
-			w.FieldVarint(76, uint64(v))
+			w.FieldVarintRest(76, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -2253,7 +2253,7 @@ func (m *Wide) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord
 	}
 	if v := m.F75; v != 0 {
 		if !w.FieldVarintFast(75, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(75, int64(v))
+			w.FieldVarintRest(75, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2261,7 +2261,7 @@ func (m *Wide) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord
 	}
 	if v := m.F74; v {
 		if !w.FieldVarintFast(74, bijoubuf.BoolValue(v)) {
-			w.FieldBool(74, v)
+			w.FieldVarintRest(74, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -2275,7 +2275,7 @@ func (m *Wide) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord
 	}
 	if v := m.F72; v != 0 {
 		if !w.FieldVarintFast(72, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(72, int64(v))
+			w.FieldVarintRest(72, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2283,7 +2283,7 @@ func (m *Wide) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord
 	}
 	if v := m.F71; v != 0 {
 		if !w.FieldVarintFast(71, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(71, int64(v))
+			w.FieldVarintRest(71, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2303,7 +2303,7 @@ func (m *Wide) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord
 	}
 	if v := m.F68; v != 0 {
 		if !w.FieldVarintFast(68, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(68, int64(v))
+			w.FieldVarintRest(68, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2329,7 +2329,7 @@ func (m *Wide) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord
 	}
 	if v := m.F64; v != 0 {
 		if !w.FieldVarintFast(64, uint64(v)) {
-			w.FieldVarint(64, uint64(v))
+			w.FieldVarintRest(64, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -2337,7 +2337,7 @@ func (m *Wide) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord
 	}
 	if v := m.F63; v != 0 {
 		if !w.FieldVarintFast(63, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(63, int64(v))
+			w.FieldVarintRest(63, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2378,7 +2378,7 @@ func (m *Wide) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord
 	}
 	if v := m.F59; v != 0 {
 		if !w.FieldVarintFast(59, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(59, int64(v))
+			w.FieldVarintRest(59, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2398,7 +2398,7 @@ func (m *Wide) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord
 	}
 	if v := m.F56; v != 0 {
 		if !w.FieldVarintFast(56, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(56, int64(v))
+			w.FieldVarintRest(56, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2424,7 +2424,7 @@ func (m *Wide) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord
 	}
 	if v := m.F52; v != 0 {
 		if !w.FieldVarintFast(52, uint64(v)) {
-			w.FieldVarint(52, uint64(v))
+			w.FieldVarintRest(52, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -2432,7 +2432,7 @@ func (m *Wide) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord
 	}
 	if v := m.F51; v != 0 {
 		if !w.FieldVarintFast(51, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(51, int64(v))
+			w.FieldVarintRest(51, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2440,7 +2440,7 @@ func (m *Wide) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord
 	}
 	if v := m.F50; v {
 		if !w.FieldVarintFast(50, bijoubuf.BoolValue(v)) {
-			w.FieldBool(50, v)
+			w.FieldVarintRest(50, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -2454,7 +2454,7 @@ func (m *Wide) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord
 	}
 	if v := m.F48; v != 0 {
 		if !w.FieldVarintFast(48, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(48, int64(v))
+			w.FieldVarintRest(48, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2462,7 +2462,7 @@ func (m *Wide) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord
 	}
 	if v := m.F47; v != 0 {
 		if !w.FieldVarintFast(47, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(47, int64(v))
+			w.FieldVarintRest(47, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2482,7 +2482,7 @@ func (m *Wide) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord
 	}
 	if v := m.F39; v != 0 {
 		if !w.FieldVarintFast(39, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(39, int64(v))
+			w.FieldVarintRest(39, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2490,7 +2490,7 @@ func (m *Wide) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord
 	}
 	if v := m.F38; v {
 		if !w.FieldVarintFast(38, bijoubuf.BoolValue(v)) {
-			w.FieldBool(38, v)
+			w.FieldVarintRest(38, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -2504,7 +2504,7 @@ func (m *Wide) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord
 	}
 	if v := m.F36; v != 0 {
 		if !w.FieldVarintFast(36, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(36, int64(v))
+			w.FieldVarintRest(36, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2512,7 +2512,7 @@ func (m *Wide) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord
 	}
 	if v := m.F35; v != 0 {
 		if !w.FieldVarintFast(35, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(35, int64(v))
+			w.FieldVarintRest(35, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2532,7 +2532,7 @@ func (m *Wide) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord
 	}
 	if v := m.F32; v != 0 {
 		if !w.FieldVarintFast(32, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(32, int64(v))
+			w.FieldVarintRest(32, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2564,7 +2564,7 @@ func (m *Wide) bijoubufWrite1(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord
 	}
 	if v := m.F28; v != 0 {
 		if !w.FieldVarintFast(28, uint64(v)) {
-			w.FieldVarint(28, uint64(v))
+			w.FieldVarintRest(28, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -2572,7 +2572,7 @@ func (m *Wide) bijoubufWrite1(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord
 	}
 	if v := m.F27; v != 0 {
 		if !w.FieldVarintFast(27, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(27, int64(v))
+			w.FieldVarintRest(27, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2580,7 +2580,7 @@ func (m *Wide) bijoubufWrite1(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord
 	}
 	if v := m.F26; v {
 		if !w.FieldVarintFast(26, bijoubuf.BoolValue(v)) {
-			w.FieldBool(26, v)
+			w.FieldVarintRest(26, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -2679,7 +2679,7 @@ func (m *Wide) bijoubufWrite1(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord
 	}
 	if v := m.F16; v != 0 {
 		if !w.FieldVarintFast(16, uint64(v)) {
-			w.FieldVarint(16, uint64(v))
+			w.FieldVarintRest(16, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -2687,7 +2687,7 @@ func (m *Wide) bijoubufWrite1(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord
 	}
 	if v := m.F15; v != 0 {
 		if !w.FieldVarintFast(15, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(15, int64(v))
+			w.FieldVarintRest(15, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2695,7 +2695,7 @@ func (m *Wide) bijoubufWrite1(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord
 	}
 	if v := m.F14; v {
 		if !w.FieldVarintFast(14, bijoubuf.BoolValue(v)) {
-			w.FieldBool(14, v)
+			w.FieldVarintRest(14, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -2711,7 +2711,7 @@ func (m *Wide) bijoubufWrite1(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord
 	if p := m.F12; p != nil {
 		v := *p
 		if !w.FieldVarintFast(12, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(12, int64(v))
+			w.FieldVarintRest(12, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2719,7 +2719,7 @@ func (m *Wide) bijoubufWrite1(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord
 	}
 	if v := m.F11; v != 0 {
 		if !w.FieldVarintFast(11, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(11, int64(v))
+			w.FieldVarintRest(11, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2733,7 +2733,7 @@ func (m *Wide) bijoubufWrite1(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord
 	}
 	if v := m.F8; v != 0 {
 		if !w.FieldVarintFast(8, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(8, int64(v))
+			w.FieldVarintRest(8, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2742,7 +2742,7 @@ func (m *Wide) bijoubufWrite1(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord
 	if o, ok := m.Pick.(*Wide_PickA); ok && o != nil {
 		v := o.PickA
 		if !w.FieldVarintFast(7, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(7, int64(v))
+			w.FieldVarintRest(7, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2762,7 +2762,7 @@ func (m *Wide) bijoubufWrite1(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord
 	}
 	if v := m.F4; v != 0 {
 		if !w.FieldVarintFast(4, uint64(v)) {
-			w.FieldVarint(4, uint64(v))
+			w.FieldVarintRest(4, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -2770,7 +2770,7 @@ func (m *Wide) bijoubufWrite1(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord
 	}
 	if v := m.F3; v != 0 {
 		if !w.FieldVarintFast(3, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(3, int64(v))
+			w.FieldVarintRest(3, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2778,7 +2778,7 @@ func (m *Wide) bijoubufWrite1(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord
 	}
 	if v := m.F2; v {
 		if !w.FieldVarintFast(2, bijoubuf.BoolValue(v)) {
-			w.FieldBool(2, v)
+			w.FieldVarintRest(2, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -6747,7 +6747,7 @@ func (m *WideNext) bijoubufWrite3(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 	}
 	if v := m.X1001; v {
 		if !w.FieldVarintFast(1001, bijoubuf.BoolValue(v)) {
-			w.FieldBool(1001, v)
+			w.FieldVarintRest(1001, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -6755,7 +6755,7 @@ func (m *WideNext) bijoubufWrite3(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 	}
 	if v := m.F1000; v != 0 {
 		if !w.FieldVarintFast(1000, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(1000, int64(v))
+			w.FieldVarintRest(1000, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -6769,7 +6769,7 @@ func (m *WideNext) bijoubufWrite3(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 	}
 	if v := m.X151; v != 0 {
 		if !w.FieldVarintFast(151, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(151, int64(v))
+			w.FieldVarintRest(151, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -6791,7 +6791,7 @@ func (m *WideNext) bijoubufWrite3(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 	}
 	if v := m.F148; v != 0 {
 		if !w.FieldVarintFast(148, uint64(v)) {
-			w.FieldVarint(148, uint64(v))
+			w.FieldVarintRest(148, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -6799,7 +6799,7 @@ func (m *WideNext) bijoubufWrite3(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 	}
 	if v := m.F147; v != 0 {
 		if !w.FieldVarintFast(147, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(147, int64(v))
+			w.FieldVarintRest(147, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -6807,7 +6807,7 @@ func (m *WideNext) bijoubufWrite3(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 	}
 	if v := m.F146; v {
 		if !w.FieldVarintFast(146, bijoubuf.BoolValue(v)) {
-			w.FieldBool(146, v)
+			w.FieldVarintRest(146, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -6821,7 +6821,7 @@ func (m *WideNext) bijoubufWrite3(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 	}
 	if v := m.F144; v != 0 {
 		if !w.FieldVarintFast(144, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(144, int64(v))
+			w.FieldVarintRest(144, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -6829,7 +6829,7 @@ func (m *WideNext) bijoubufWrite3(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 	}
 	if v := m.F143; v != 0 {
 		if !w.FieldVarintFast(143, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(143, int64(v))
+			w.FieldVarintRest(143, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -6875,7 +6875,7 @@ func (m *WideNext) bijoubufWrite3(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 	}
 	if v := m.F136; v != 0 {
 		if !w.FieldVarintFast(136, uint64(v)) {
-			w.FieldVarint(136, uint64(v))
+			w.FieldVarintRest(136, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -6883,7 +6883,7 @@ func (m *WideNext) bijoubufWrite3(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 	}
 	if v := m.F135; v != 0 {
 		if !w.FieldVarintFast(135, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(135, int64(v))
+			w.FieldVarintRest(135, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -6891,7 +6891,7 @@ func (m *WideNext) bijoubufWrite3(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 	}
 	if v := m.F134; v {
 		if !w.FieldVarintFast(134, bijoubuf.BoolValue(v)) {
-			w.FieldBool(134, v)
+			w.FieldVarintRest(134, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -6905,7 +6905,7 @@ func (m *WideNext) bijoubufWrite3(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 	}
 	if v := m.F132; v != 0 {
 		if !w.FieldVarintFast(132, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(132, int64(v))
+			w.FieldVarintRest(132, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -6913,7 +6913,7 @@ func (m *WideNext) bijoubufWrite3(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 	}
 	if v := m.F131; v != 0 {
 		if !w.FieldVarintFast(131, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(131, int64(v))
+			w.FieldVarintRest(131, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -6935,7 +6935,7 @@ func (m *WideNext) bijoubufWrite3(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 	}
 	if v := m.F128; v != 0 {
 		if !w.FieldVarintFast(128, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(128, int64(v))
+			w.FieldVarintRest(128, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -6961,7 +6961,7 @@ func (m *WideNext) bijoubufWrite3(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 	}
 	if v := m.F124; v != 0 {
 		if !w.FieldVarintFast(124, uint64(v)) {
-			w.FieldVarint(124, uint64(v))
+			w.FieldVarintRest(124, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -6969,7 +6969,7 @@ func (m *WideNext) bijoubufWrite3(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 	}
 	if v := m.F123; v != 0 {
 		if !w.FieldVarintFast(123, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(123, int64(v))
+			w.FieldVarintRest(123, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -6977,7 +6977,7 @@ func (m *WideNext) bijoubufWrite3(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 	}
 	if v := m.F122; v {
 		if !w.FieldVarintFast(122, bijoubuf.BoolValue(v)) {
-			w.FieldBool(122, v)
+			w.FieldVarintRest(122, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -6991,7 +6991,7 @@ func (m *WideNext) bijoubufWrite3(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 	}
 	if v := m.F120; v != 0 {
 		if !w.FieldVarintFast(120, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(120, int64(v))
+			w.FieldVarintRest(120, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -6999,7 +6999,7 @@ func (m *WideNext) bijoubufWrite3(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 	}
 	if v := m.F119; v != 0 {
 		if !w.FieldVarintFast(119, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(119, int64(v))
+			w.FieldVarintRest(119, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -7019,7 +7019,7 @@ func (m *WideNext) bijoubufWrite3(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 	}
 	if v := m.F116; v != 0 {
 		if !w.FieldVarintFast(116, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(116, int64(v))
+			w.FieldVarintRest(116, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -7045,7 +7045,7 @@ func (m *WideNext) bijoubufWrite3(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 	}
 	if v := m.F112; v != 0 {
 		if !w.FieldVarintFast(112, uint64(v)) {
-			w.FieldVarint(112, uint64(v))
+			w.FieldVarintRest(112, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -7088,7 +7088,7 @@ func (m *WideNext) bijoubufWrite3(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 	}
 	if v := m.F108; v != 0 {
 		if !w.FieldVarintFast(108, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(108, int64(v))
+			w.FieldVarintRest(108, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -7096,7 +7096,7 @@ func (m *WideNext) bijoubufWrite3(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 	}
 	if v := m.F107; v != 0 {
 		if !w.FieldVarintFast(107, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(107, int64(v))
+			w.FieldVarintRest(107, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -7116,7 +7116,7 @@ func (m *WideNext) bijoubufWrite3(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 	}
 	if v := m.F104; v != 0 {
 		if !w.FieldVarintFast(104, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(104, int64(v))
+			w.FieldVarintRest(104, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -7142,7 +7142,7 @@ func (m *WideNext) bijoubufWrite3(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 	}
 	if v := m.F100; v != 0 {
 		if !w.FieldVarintFast(100, uint64(v)) {
-			w.FieldVarint(100, uint64(v))
+			w.FieldVarintRest(100, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -7150,7 +7150,7 @@ func (m *WideNext) bijoubufWrite3(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 	}
 	if v := m.F99; v != 0 {
 		if !w.FieldVarintFast(99, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(99, int64(v))
+			w.FieldVarintRest(99, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	return u
@@ -7164,7 +7164,7 @@ func (m *WideNext) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 	}
 	if v := m.F98; v {
 		if !w.FieldVarintFast(98, bijoubuf.BoolValue(v)) {
-			w.FieldBool(98, v)
+			w.FieldVarintRest(98, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -7178,7 +7178,7 @@ func (m *WideNext) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 	}
 	if v := m.F96; v != 0 {
 		if !w.FieldVarintFast(96, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(96, int64(v))
+			w.FieldVarintRest(96, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -7186,7 +7186,7 @@ func (m *WideNext) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 	}
 	if v := m.F95; v != 0 {
 		if !w.FieldVarintFast(95, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(95, int64(v))
+			w.FieldVarintRest(95, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -7206,7 +7206,7 @@ func (m *WideNext) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 	}
 	if v := m.F92; v != 0 {
 		if !w.FieldVarintFast(92, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(92, int64(v))
+			w.FieldVarintRest(92, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -7221,7 +7221,7 @@ func (m *WideNext) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 	if p := m.F90; p != nil {
 		v := *p
 		if !w.FieldVarintFast(90, bijoubuf.BoolValue(v)) {
-			w.FieldBool(90, v)
+			w.FieldVarintRest(90, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -7235,7 +7235,7 @@ func (m *WideNext) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 	}
 	if v := m.F88; v != 0 {
 		if !w.FieldVarintFast(88, uint64(v)) {
-			w.FieldVarint(88, uint64(v))
+			w.FieldVarintRest(88, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -7243,7 +7243,7 @@ func (m *WideNext) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 	}
 	if v := m.F87; v != 0 {
 		if !w.FieldVarintFast(87, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(87, int64(v))
+			w.FieldVarintRest(87, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -7251,7 +7251,7 @@ func (m *WideNext) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 	}
 	if v := m.F86; v {
 		if !w.FieldVarintFast(86, bijoubuf.BoolValue(v)) {
-			w.FieldBool(86, v)
+			w.FieldVarintRest(86, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -7265,7 +7265,7 @@ func (m *WideNext) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 	}
 	if v := m.F84; v != 0 {
 		if !w.FieldVarintFast(84, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(84, int64(v))
+			w.FieldVarintRest(84, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -7273,7 +7273,7 @@ func (m *WideNext) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 	}
 	if v := m.F83; v != 0 {
 		if !w.FieldVarintFast(83, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(83, int64(v))
+			w.FieldVarintRest(83, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -7293,7 +7293,7 @@ func (m *WideNext) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 	}
 	if v := m.F80; v != 0 {
 		if !w.FieldVarintFast(80, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(80, int64(v))
+			w.FieldVarintRest(80, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -7319,7 +7319,7 @@ func (m *WideNext) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 	}
 	if v := m.F76; v != 0 {
 		if !w.FieldVarintFast(76, uint64(v)) {
-			w.FieldVarint(76, uint64(v))
+			w.FieldVarintRest(76, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -7327,7 +7327,7 @@ func (m *WideNext) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 	}
 	if v := m.F75; v != 0 {
 		if !w.FieldVarintFast(75, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(75, int64(v))
+			w.FieldVarintRest(75, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -7335,7 +7335,7 @@ func (m *WideNext) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 	}
 	if v := m.F74; v {
 		if !w.FieldVarintFast(74, bijoubuf.BoolValue(v)) {
-			w.FieldBool(74, v)
+			w.FieldVarintRest(74, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -7349,7 +7349,7 @@ func (m *WideNext) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 	}
 	if v := m.F72; v != 0 {
 		if !w.FieldVarintFast(72, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(72, int64(v))
+			w.FieldVarintRest(72, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -7357,7 +7357,7 @@ func (m *WideNext) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 	}
 	if v := m.F71; v != 0 {
 		if !w.FieldVarintFast(71, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(71, int64(v))
+			w.FieldVarintRest(71, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -7377,7 +7377,7 @@ func (m *WideNext) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 	}
 	if v := m.F68; v != 0 {
 		if !w.FieldVarintFast(68, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(68, int64(v))
+			w.FieldVarintRest(68, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -7403,7 +7403,7 @@ func (m *WideNext) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 	}
 	if v := m.F64; v != 0 {
 		if !w.FieldVarintFast(64, uint64(v)) {
-			w.FieldVarint(64, uint64(v))
+			w.FieldVarintRest(64, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -7411,7 +7411,7 @@ func (m *WideNext) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 	}
 	if v := m.F63; v != 0 {
 		if !w.FieldVarintFast(63, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(63, int64(v))
+			w.FieldVarintRest(63, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -7452,7 +7452,7 @@ func (m *WideNext) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 	}
 	if v := m.F59; v != 0 {
 		if !w.FieldVarintFast(59, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(59, int64(v))
+			w.FieldVarintRest(59, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -7472,7 +7472,7 @@ func (m *WideNext) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 	}
 	if v := m.F56; v != 0 {
 		if !w.FieldVarintFast(56, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(56, int64(v))
+			w.FieldVarintRest(56, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -7498,7 +7498,7 @@ func (m *WideNext) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 	}
 	if v := m.F52; v != 0 {
 		if !w.FieldVarintFast(52, uint64(v)) {
-			w.FieldVarint(52, uint64(v))
+			w.FieldVarintRest(52, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -7506,7 +7506,7 @@ func (m *WideNext) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 	}
 	if v := m.F51; v != 0 {
 		if !w.FieldVarintFast(51, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(51, int64(v))
+			w.FieldVarintRest(51, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -7514,7 +7514,7 @@ func (m *WideNext) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 	}
 	if v := m.F50; v {
 		if !w.FieldVarintFast(50, bijoubuf.BoolValue(v)) {
-			w.FieldBool(50, v)
+			w.FieldVarintRest(50, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -7528,7 +7528,7 @@ func (m *WideNext) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 	}
 	if v := m.F48; v != 0 {
 		if !w.FieldVarintFast(48, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(48, int64(v))
+			w.FieldVarintRest(48, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -7536,7 +7536,7 @@ func (m *WideNext) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 	}
 	if v := m.F47; v != 0 {
 		if !w.FieldVarintFast(47, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(47, int64(v))
+			w.FieldVarintRest(47, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -7556,7 +7556,7 @@ func (m *WideNext) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 	}
 	if v := m.X44; v != 0 {
 		if !w.FieldVarintFast(44, uint64(v)) {
-			w.FieldVarint(44, uint64(v))
+			w.FieldVarintRest(44, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -7570,7 +7570,7 @@ func (m *WideNext) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 	}
 	if v := m.X40; v != 0 {
 		if !w.FieldVarintFast(40, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(40, int64(v))
+			w.FieldVarintRest(40, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -7578,7 +7578,7 @@ func (m *WideNext) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 	}
 	if v := m.F39; v != 0 {
 		if !w.FieldVarintFast(39, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(39, int64(v))
+			w.FieldVarintRest(39, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -7586,7 +7586,7 @@ func (m *WideNext) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 	}
 	if v := m.F38; v {
 		if !w.FieldVarintFast(38, bijoubuf.BoolValue(v)) {
-			w.FieldBool(38, v)
+			w.FieldVarintRest(38, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -7600,7 +7600,7 @@ func (m *WideNext) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 	}
 	if v := m.F36; v != 0 {
 		if !w.FieldVarintFast(36, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(36, int64(v))
+			w.FieldVarintRest(36, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	return u
@@ -7614,7 +7614,7 @@ func (m *WideNext) bijoubufWrite1(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 	}
 	if v := m.F35; v != 0 {
 		if !w.FieldVarintFast(35, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(35, int64(v))
+			w.FieldVarintRest(35, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -7634,7 +7634,7 @@ func (m *WideNext) bijoubufWrite1(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 	}
 	if v := m.F32; v != 0 {
 		if !w.FieldVarintFast(32, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(32, int64(v))
+			w.FieldVarintRest(32, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -7660,7 +7660,7 @@ func (m *WideNext) bijoubufWrite1(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 	}
 	if v := m.F28; v != 0 {
 		if !w.FieldVarintFast(28, uint64(v)) {
-			w.FieldVarint(28, uint64(v))
+			w.FieldVarintRest(28, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -7668,7 +7668,7 @@ func (m *WideNext) bijoubufWrite1(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 	}
 	if v := m.F27; v != 0 {
 		if !w.FieldVarintFast(27, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(27, int64(v))
+			w.FieldVarintRest(27, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -7676,7 +7676,7 @@ func (m *WideNext) bijoubufWrite1(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 	}
 	if v := m.F26; v {
 		if !w.FieldVarintFast(26, bijoubuf.BoolValue(v)) {
-			w.FieldBool(26, v)
+			w.FieldVarintRest(26, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -7775,7 +7775,7 @@ func (m *WideNext) bijoubufWrite1(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 	}
 	if v := m.F16; v != 0 {
 		if !w.FieldVarintFast(16, uint64(v)) {
-			w.FieldVarint(16, uint64(v))
+			w.FieldVarintRest(16, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -7783,7 +7783,7 @@ func (m *WideNext) bijoubufWrite1(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 	}
 	if v := m.F15; v != 0 {
 		if !w.FieldVarintFast(15, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(15, int64(v))
+			w.FieldVarintRest(15, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -7791,7 +7791,7 @@ func (m *WideNext) bijoubufWrite1(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 	}
 	if v := m.F14; v {
 		if !w.FieldVarintFast(14, bijoubuf.BoolValue(v)) {
-			w.FieldBool(14, v)
+			w.FieldVarintRest(14, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -7807,7 +7807,7 @@ func (m *WideNext) bijoubufWrite1(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 	if p := m.F12; p != nil {
 		v := *p
 		if !w.FieldVarintFast(12, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(12, int64(v))
+			w.FieldVarintRest(12, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -7815,7 +7815,7 @@ func (m *WideNext) bijoubufWrite1(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 	}
 	if v := m.F11; v != 0 {
 		if !w.FieldVarintFast(11, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(11, int64(v))
+			w.FieldVarintRest(11, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -7835,7 +7835,7 @@ func (m *WideNext) bijoubufWrite1(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 	}
 	if v := m.F8; v != 0 {
 		if !w.FieldVarintFast(8, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(8, int64(v))
+			w.FieldVarintRest(8, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -7843,7 +7843,7 @@ func (m *WideNext) bijoubufWrite1(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 	}
 	if v := m.PickA; v != 0 {
 		if !w.FieldVarintFast(7, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(7, int64(v))
+			w.FieldVarintRest(7, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -7863,7 +7863,7 @@ func (m *WideNext) bijoubufWrite1(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 	}
 	if v := m.F4; v != 0 {
 		if !w.FieldVarintFast(4, uint64(v)) {
-			w.FieldVarint(4, uint64(v))
+			w.FieldVarintRest(4, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -7871,7 +7871,7 @@ func (m *WideNext) bijoubufWrite1(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 	}
 	if v := m.F3; v != 0 {
 		if !w.FieldVarintFast(3, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(3, int64(v))
+			w.FieldVarintRest(3, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -7879,7 +7879,7 @@ func (m *WideNext) bijoubufWrite1(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 	}
 	if v := m.F2; v {
 		if !w.FieldVarintFast(2, bijoubuf.BoolValue(v)) {
-			w.FieldBool(2, v)
+			w.FieldVarintRest(2, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {

@@ -145,7 +145,7 @@ func (m *Sub) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.A; v != 0 {
 		if !w.FieldVarintFast(1, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(1, int64(v))
+			w.FieldVarintRest(1, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -1646,7 +1646,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F1000; v != 0 {
 		if !w.FieldVarintFast(1000, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(1000, int64(v))
+			w.FieldVarintRest(1000, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -1668,7 +1668,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F148; v != 0 {
 		if !w.FieldVarintFast(148, uint64(v)) {
-			w.FieldVarint(148, uint64(v))
+			w.FieldVarintRest(148, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -1676,7 +1676,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F147; v != 0 {
 		if !w.FieldVarintFast(147, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(147, int64(v))
+			w.FieldVarintRest(147, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -1684,7 +1684,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F146; v {
 		if !w.FieldVarintFast(146, bijoubuf.BoolValue(v)) {
-			w.FieldBool(146, v)
+			w.FieldVarintRest(146, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -1698,7 +1698,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F144; v != 0 {
 		if !w.FieldVarintFast(144, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(144, int64(v))
+			w.FieldVarintRest(144, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -1706,7 +1706,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F143; v != 0 {
 		if !w.FieldVarintFast(143, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(143, int64(v))
+			w.FieldVarintRest(143, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -1753,7 +1753,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F136; v != 0 {
 		if !w.FieldVarintFast(136, uint64(v)) {
-			w.FieldVarint(136, uint64(v))
+			w.FieldVarintRest(136, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -1761,7 +1761,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F135; v != 0 {
 		if !w.FieldVarintFast(135, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(135, int64(v))
+			w.FieldVarintRest(135, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -1769,7 +1769,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F134; v {
 		if !w.FieldVarintFast(134, bijoubuf.BoolValue(v)) {
-			w.FieldBool(134, v)
+			w.FieldVarintRest(134, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -1783,7 +1783,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F132; v != 0 {
 		if !w.FieldVarintFast(132, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(132, int64(v))
+			w.FieldVarintRest(132, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -1791,7 +1791,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F131; v != 0 {
 		if !w.FieldVarintFast(131, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(131, int64(v))
+			w.FieldVarintRest(131, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -1813,7 +1813,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F128; v != 0 {
 		if !w.FieldVarintFast(128, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(128, int64(v))
+			w.FieldVarintRest(128, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -1839,7 +1839,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F124; v != 0 {
 		if !w.FieldVarintFast(124, uint64(v)) {
-			w.FieldVarint(124, uint64(v))
+			w.FieldVarintRest(124, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -1847,7 +1847,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F123; v != 0 {
 		if !w.FieldVarintFast(123, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(123, int64(v))
+			w.FieldVarintRest(123, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -1855,7 +1855,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F122; v {
 		if !w.FieldVarintFast(122, bijoubuf.BoolValue(v)) {
-			w.FieldBool(122, v)
+			w.FieldVarintRest(122, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -1869,7 +1869,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F120; v != 0 {
 		if !w.FieldVarintFast(120, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(120, int64(v))
+			w.FieldVarintRest(120, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -1877,7 +1877,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F119; v != 0 {
 		if !w.FieldVarintFast(119, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(119, int64(v))
+			w.FieldVarintRest(119, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -1897,7 +1897,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F116; v != 0 {
 		if !w.FieldVarintFast(116, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(116, int64(v))
+			w.FieldVarintRest(116, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -1923,7 +1923,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F112; v != 0 {
 		if !w.FieldVarintFast(112, uint64(v)) {
-			w.FieldVarint(112, uint64(v))
+			w.FieldVarintRest(112, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -1966,7 +1966,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F108; v != 0 {
 		if !w.FieldVarintFast(108, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(108, int64(v))
+			w.FieldVarintRest(108, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -1974,7 +1974,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F107; v != 0 {
 		if !w.FieldVarintFast(107, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(107, int64(v))
+			w.FieldVarintRest(107, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -1994,7 +1994,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F104; v != 0 {
 		if !w.FieldVarintFast(104, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(104, int64(v))
+			w.FieldVarintRest(104, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2020,7 +2020,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F100; v != 0 {
 		if !w.FieldVarintFast(100, uint64(v)) {
-			w.FieldVarint(100, uint64(v))
+			w.FieldVarintRest(100, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -2028,7 +2028,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F99; v != 0 {
 		if !w.FieldVarintFast(99, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(99, int64(v))
+			w.FieldVarintRest(99, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2036,7 +2036,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F98; v {
 		if !w.FieldVarintFast(98, bijoubuf.BoolValue(v)) {
-			w.FieldBool(98, v)
+			w.FieldVarintRest(98, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -2050,7 +2050,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F96; v != 0 {
 		if !w.FieldVarintFast(96, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(96, int64(v))
+			w.FieldVarintRest(96, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2058,7 +2058,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F95; v != 0 {
 		if !w.FieldVarintFast(95, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(95, int64(v))
+			w.FieldVarintRest(95, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2078,7 +2078,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F92; v != 0 {
 		if !w.FieldVarintFast(92, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(92, int64(v))
+			w.FieldVarintRest(92, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2093,7 +2093,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.F90; p != nil {
 		v := *p
 		if !w.FieldVarintFast(90, bijoubuf.BoolValue(v)) {
-			w.FieldBool(90, v)
+			w.FieldVarintRest(90, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -2107,7 +2107,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F88; v != 0 {
 		if !w.FieldVarintFast(88, uint64(v)) {
-			w.FieldVarint(88, uint64(v))
+			w.FieldVarintRest(88, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -2115,7 +2115,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F87; v != 0 {
 		if !w.FieldVarintFast(87, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(87, int64(v))
+			w.FieldVarintRest(87, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2123,7 +2123,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F86; v {
 		if !w.FieldVarintFast(86, bijoubuf.BoolValue(v)) {
-			w.FieldBool(86, v)
+			w.FieldVarintRest(86, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -2137,7 +2137,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F84; v != 0 {
 		if !w.FieldVarintFast(84, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(84, int64(v))
+			w.FieldVarintRest(84, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2145,7 +2145,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F83; v != 0 {
 		if !w.FieldVarintFast(83, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(83, int64(v))
+			w.FieldVarintRest(83, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2165,7 +2165,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F80; v != 0 {
 		if !w.FieldVarintFast(80, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(80, int64(v))
+			w.FieldVarintRest(80, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2192,7 +2192,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F76; v != 0 {
 		if !w.FieldVarintFast(76, uint64(v)) {
-			w.FieldVarint(76, uint64(v))
+			w.FieldVarintRest(76, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -2200,7 +2200,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F75; v != 0 {
 		if !w.FieldVarintFast(75, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(75, int64(v))
+			w.FieldVarintRest(75, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2208,7 +2208,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F74; v {
 		if !w.FieldVarintFast(74, bijoubuf.BoolValue(v)) {
-			w.FieldBool(74, v)
+			w.FieldVarintRest(74, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -2222,7 +2222,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F72; v != 0 {
 		if !w.FieldVarintFast(72, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(72, int64(v))
+			w.FieldVarintRest(72, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2230,7 +2230,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F71; v != 0 {
 		if !w.FieldVarintFast(71, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(71, int64(v))
+			w.FieldVarintRest(71, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2250,7 +2250,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F68; v != 0 {
 		if !w.FieldVarintFast(68, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(68, int64(v))
+			w.FieldVarintRest(68, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2276,7 +2276,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F64; v != 0 {
 		if !w.FieldVarintFast(64, uint64(v)) {
-			w.FieldVarint(64, uint64(v))
+			w.FieldVarintRest(64, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -2284,7 +2284,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F63; v != 0 {
 		if !w.FieldVarintFast(63, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(63, int64(v))
+			w.FieldVarintRest(63, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2325,7 +2325,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F59; v != 0 {
 		if !w.FieldVarintFast(59, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(59, int64(v))
+			w.FieldVarintRest(59, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2345,7 +2345,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F56; v != 0 {
 		if !w.FieldVarintFast(56, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(56, int64(v))
+			w.FieldVarintRest(56, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2371,7 +2371,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F52; v != 0 {
 		if !w.FieldVarintFast(52, uint64(v)) {
-			w.FieldVarint(52, uint64(v))
+			w.FieldVarintRest(52, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -2379,7 +2379,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F51; v != 0 {
 		if !w.FieldVarintFast(51, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(51, int64(v))
+			w.FieldVarintRest(51, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2387,7 +2387,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F50; v {
 		if !w.FieldVarintFast(50, bijoubuf.BoolValue(v)) {
-			w.FieldBool(50, v)
+			w.FieldVarintRest(50, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -2401,7 +2401,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F48; v != 0 {
 		if !w.FieldVarintFast(48, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(48, int64(v))
+			w.FieldVarintRest(48, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2409,7 +2409,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F47; v != 0 {
 		if !w.FieldVarintFast(47, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(47, int64(v))
+			w.FieldVarintRest(47, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2429,7 +2429,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F39; v != 0 {
 		if !w.FieldVarintFast(39, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(39, int64(v))
+			w.FieldVarintRest(39, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2437,7 +2437,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F38; v {
 		if !w.FieldVarintFast(38, bijoubuf.BoolValue(v)) {
-			w.FieldBool(38, v)
+			w.FieldVarintRest(38, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -2451,7 +2451,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F36; v != 0 {
 		if !w.FieldVarintFast(36, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(36, int64(v))
+			w.FieldVarintRest(36, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2459,7 +2459,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F35; v != 0 {
 		if !w.FieldVarintFast(35, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(35, int64(v))
+			w.FieldVarintRest(35, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2479,7 +2479,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F32; v != 0 {
 		if !w.FieldVarintFast(32, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(32, int64(v))
+			w.FieldVarintRest(32, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2505,7 +2505,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F28; v != 0 {
 		if !w.FieldVarintFast(28, uint64(v)) {
-			w.FieldVarint(28, uint64(v))
+			w.FieldVarintRest(28, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -2513,7 +2513,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F27; v != 0 {
 		if !w.FieldVarintFast(27, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(27, int64(v))
+			w.FieldVarintRest(27, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2521,7 +2521,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F26; v {
 		if !w.FieldVarintFast(26, bijoubuf.BoolValue(v)) {
-			w.FieldBool(26, v)
+			w.FieldVarintRest(26, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -2620,7 +2620,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F16; v != 0 {
 		if !w.FieldVarintFast(16, uint64(v)) {
-			w.FieldVarint(16, uint64(v))
+			w.FieldVarintRest(16, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -2628,7 +2628,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F15; v != 0 {
 		if !w.FieldVarintFast(15, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(15, int64(v))
+			w.FieldVarintRest(15, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2636,7 +2636,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F14; v {
 		if !w.FieldVarintFast(14, bijoubuf.BoolValue(v)) {
-			w.FieldBool(14, v)
+			w.FieldVarintRest(14, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -2652,7 +2652,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.F12; p != nil {
 		v := *p
 		if !w.FieldVarintFast(12, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(12, int64(v))
+			w.FieldVarintRest(12, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2660,7 +2660,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F11; v != 0 {
 		if !w.FieldVarintFast(11, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(11, int64(v))
+			w.FieldVarintRest(11, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2674,7 +2674,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F8; v != 0 {
 		if !w.FieldVarintFast(8, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(8, int64(v))
+			w.FieldVarintRest(8, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2683,7 +2683,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if o, ok := m.Pick.(*Wide_PickA); ok && o != nil {
 		v := o.PickA
 		if !w.FieldVarintFast(7, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(7, int64(v))
+			w.FieldVarintRest(7, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2703,7 +2703,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F4; v != 0 {
 		if !w.FieldVarintFast(4, uint64(v)) {
-			w.FieldVarint(4, uint64(v))
+			w.FieldVarintRest(4, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -2711,7 +2711,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F3; v != 0 {
 		if !w.FieldVarintFast(3, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(3, int64(v))
+			w.FieldVarintRest(3, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2719,7 +2719,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F2; v {
 		if !w.FieldVarintFast(2, bijoubuf.BoolValue(v)) {
-			w.FieldBool(2, v)
+			w.FieldVarintRest(2, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -6480,7 +6480,7 @@ func (m *WideNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.X1001; v {
 		if !w.FieldVarintFast(1001, bijoubuf.BoolValue(v)) {
-			w.FieldBool(1001, v)
+			w.FieldVarintRest(1001, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -6488,7 +6488,7 @@ func (m *WideNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F1000; v != 0 {
 		if !w.FieldVarintFast(1000, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(1000, int64(v))
+			w.FieldVarintRest(1000, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -6502,7 +6502,7 @@ func (m *WideNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.X151; v != 0 {
 		if !w.FieldVarintFast(151, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(151, int64(v))
+			w.FieldVarintRest(151, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -6524,7 +6524,7 @@ func (m *WideNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F148; v != 0 {
 		if !w.FieldVarintFast(148, uint64(v)) {
-			w.FieldVarint(148, uint64(v))
+			w.FieldVarintRest(148, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -6532,7 +6532,7 @@ func (m *WideNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F147; v != 0 {
 		if !w.FieldVarintFast(147, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(147, int64(v))
+			w.FieldVarintRest(147, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -6540,7 +6540,7 @@ func (m *WideNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F146; v {
 		if !w.FieldVarintFast(146, bijoubuf.BoolValue(v)) {
-			w.FieldBool(146, v)
+			w.FieldVarintRest(146, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -6554,7 +6554,7 @@ func (m *WideNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F144; v != 0 {
 		if !w.FieldVarintFast(144, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(144, int64(v))
+			w.FieldVarintRest(144, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -6562,7 +6562,7 @@ func (m *WideNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F143; v != 0 {
 		if !w.FieldVarintFast(143, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(143, int64(v))
+			w.FieldVarintRest(143, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -6608,7 +6608,7 @@ func (m *WideNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F136; v != 0 {
 		if !w.FieldVarintFast(136, uint64(v)) {
-			w.FieldVarint(136, uint64(v))
+			w.FieldVarintRest(136, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -6616,7 +6616,7 @@ func (m *WideNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F135; v != 0 {
 		if !w.FieldVarintFast(135, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(135, int64(v))
+			w.FieldVarintRest(135, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -6624,7 +6624,7 @@ func (m *WideNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F134; v {
 		if !w.FieldVarintFast(134, bijoubuf.BoolValue(v)) {
-			w.FieldBool(134, v)
+			w.FieldVarintRest(134, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -6638,7 +6638,7 @@ func (m *WideNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F132; v != 0 {
 		if !w.FieldVarintFast(132, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(132, int64(v))
+			w.FieldVarintRest(132, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -6646,7 +6646,7 @@ func (m *WideNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F131; v != 0 {
 		if !w.FieldVarintFast(131, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(131, int64(v))
+			w.FieldVarintRest(131, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -6668,7 +6668,7 @@ func (m *WideNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F128; v != 0 {
 		if !w.FieldVarintFast(128, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(128, int64(v))
+			w.FieldVarintRest(128, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -6694,7 +6694,7 @@ func (m *WideNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F124; v != 0 {
 		if !w.FieldVarintFast(124, uint64(v)) {
-			w.FieldVarint(124, uint64(v))
+			w.FieldVarintRest(124, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -6702,7 +6702,7 @@ func (m *WideNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F123; v != 0 {
 		if !w.FieldVarintFast(123, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(123, int64(v))
+			w.FieldVarintRest(123, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -6710,7 +6710,7 @@ func (m *WideNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F122; v {
 		if !w.FieldVarintFast(122, bijoubuf.BoolValue(v)) {
-			w.FieldBool(122, v)
+			w.FieldVarintRest(122, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -6724,7 +6724,7 @@ func (m *WideNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F120; v != 0 {
 		if !w.FieldVarintFast(120, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(120, int64(v))
+			w.FieldVarintRest(120, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -6732,7 +6732,7 @@ func (m *WideNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F119; v != 0 {
 		if !w.FieldVarintFast(119, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(119, int64(v))
+			w.FieldVarintRest(119, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -6752,7 +6752,7 @@ func (m *WideNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F116; v != 0 {
 		if !w.FieldVarintFast(116, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(116, int64(v))
+			w.FieldVarintRest(116, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -6778,7 +6778,7 @@ func (m *WideNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F112; v != 0 {
 		if !w.FieldVarintFast(112, uint64(v)) {
-			w.FieldVarint(112, uint64(v))
+			w.FieldVarintRest(112, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -6821,7 +6821,7 @@ func (m *WideNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F108; v != 0 {
 		if !w.FieldVarintFast(108, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(108, int64(v))
+			w.FieldVarintRest(108, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -6829,7 +6829,7 @@ func (m *WideNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F107; v != 0 {
 		if !w.FieldVarintFast(107, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(107, int64(v))
+			w.FieldVarintRest(107, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -6849,7 +6849,7 @@ func (m *WideNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F104; v != 0 {
 		if !w.FieldVarintFast(104, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(104, int64(v))
+			w.FieldVarintRest(104, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -6875,7 +6875,7 @@ func (m *WideNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F100; v != 0 {
 		if !w.FieldVarintFast(100, uint64(v)) {
-			w.FieldVarint(100, uint64(v))
+			w.FieldVarintRest(100, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -6883,7 +6883,7 @@ func (m *WideNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F99; v != 0 {
 		if !w.FieldVarintFast(99, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(99, int64(v))
+			w.FieldVarintRest(99, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -6891,7 +6891,7 @@ func (m *WideNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F98; v {
 		if !w.FieldVarintFast(98, bijoubuf.BoolValue(v)) {
-			w.FieldBool(98, v)
+			w.FieldVarintRest(98, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -6905,7 +6905,7 @@ func (m *WideNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F96; v != 0 {
 		if !w.FieldVarintFast(96, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(96, int64(v))
+			w.FieldVarintRest(96, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -6913,7 +6913,7 @@ func (m *WideNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F95; v != 0 {
 		if !w.FieldVarintFast(95, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(95, int64(v))
+			w.FieldVarintRest(95, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -6933,7 +6933,7 @@ func (m *WideNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F92; v != 0 {
 		if !w.FieldVarintFast(92, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(92, int64(v))
+			w.FieldVarintRest(92, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -6948,7 +6948,7 @@ func (m *WideNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.F90; p != nil {
 		v := *p
 		if !w.FieldVarintFast(90, bijoubuf.BoolValue(v)) {
-			w.FieldBool(90, v)
+			w.FieldVarintRest(90, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -6962,7 +6962,7 @@ func (m *WideNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F88; v != 0 {
 		if !w.FieldVarintFast(88, uint64(v)) {
-			w.FieldVarint(88, uint64(v))
+			w.FieldVarintRest(88, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -6970,7 +6970,7 @@ func (m *WideNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F87; v != 0 {
 		if !w.FieldVarintFast(87, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(87, int64(v))
+			w.FieldVarintRest(87, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -6978,7 +6978,7 @@ func (m *WideNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F86; v {
 		if !w.FieldVarintFast(86, bijoubuf.BoolValue(v)) {
-			w.FieldBool(86, v)
+			w.FieldVarintRest(86, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -6992,7 +6992,7 @@ func (m *WideNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F84; v != 0 {
 		if !w.FieldVarintFast(84, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(84, int64(v))
+			w.FieldVarintRest(84, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -7000,7 +7000,7 @@ func (m *WideNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F83; v != 0 {
 		if !w.FieldVarintFast(83, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(83, int64(v))
+			w.FieldVarintRest(83, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -7020,7 +7020,7 @@ func (m *WideNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F80; v != 0 {
 		if !w.FieldVarintFast(80, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(80, int64(v))
+			w.FieldVarintRest(80, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -7046,7 +7046,7 @@ func (m *WideNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F76; v != 0 {
 		if !w.FieldVarintFast(76, uint64(v)) {
-			w.FieldVarint(76, uint64(v))
+			w.FieldVarintRest(76, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -7054,7 +7054,7 @@ func (m *WideNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F75; v != 0 {
 		if !w.FieldVarintFast(75, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(75, int64(v))
+			w.FieldVarintRest(75, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -7062,7 +7062,7 @@ func (m *WideNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F74; v {
 		if !w.FieldVarintFast(74, bijoubuf.BoolValue(v)) {
-			w.FieldBool(74, v)
+			w.FieldVarintRest(74, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -7076,7 +7076,7 @@ func (m *WideNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F72; v != 0 {
 		if !w.FieldVarintFast(72, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(72, int64(v))
+			w.FieldVarintRest(72, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -7084,7 +7084,7 @@ func (m *WideNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F71; v != 0 {
 		if !w.FieldVarintFast(71, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(71, int64(v))
+			w.FieldVarintRest(71, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -7104,7 +7104,7 @@ func (m *WideNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F68; v != 0 {
 		if !w.FieldVarintFast(68, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(68, int64(v))
+			w.FieldVarintRest(68, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -7130,7 +7130,7 @@ func (m *WideNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F64; v != 0 {
 		if !w.FieldVarintFast(64, uint64(v)) {
-			w.FieldVarint(64, uint64(v))
+			w.FieldVarintRest(64, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -7138,7 +7138,7 @@ func (m *WideNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F63; v != 0 {
 		if !w.FieldVarintFast(63, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(63, int64(v))
+			w.FieldVarintRest(63, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -7179,7 +7179,7 @@ func (m *WideNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F59; v != 0 {
 		if !w.FieldVarintFast(59, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(59, int64(v))
+			w.FieldVarintRest(59, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -7199,7 +7199,7 @@ func (m *WideNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F56; v != 0 {
 		if !w.FieldVarintFast(56, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(56, int64(v))
+			w.FieldVarintRest(56, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -7225,7 +7225,7 @@ func (m *WideNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F52; v != 0 {
 		if !w.FieldVarintFast(52, uint64(v)) {
-			w.FieldVarint(52, uint64(v))
+			w.FieldVarintRest(52, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -7233,7 +7233,7 @@ func (m *WideNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F51; v != 0 {
 		if !w.FieldVarintFast(51, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(51, int64(v))
+			w.FieldVarintRest(51, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -7241,7 +7241,7 @@ func (m *WideNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F50; v {
 		if !w.FieldVarintFast(50, bijoubuf.BoolValue(v)) {
-			w.FieldBool(50, v)
+			w.FieldVarintRest(50, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -7255,7 +7255,7 @@ func (m *WideNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F48; v != 0 {
 		if !w.FieldVarintFast(48, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(48, int64(v))
+			w.FieldVarintRest(48, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -7263,7 +7263,7 @@ func (m *WideNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F47; v != 0 {
 		if !w.FieldVarintFast(47, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(47, int64(v))
+			w.FieldVarintRest(47, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -7283,7 +7283,7 @@ func (m *WideNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.X44; v != 0 {
 		if !w.FieldVarintFast(44, uint64(v)) {
-			w.FieldVarint(44, uint64(v))
+			w.FieldVarintRest(44, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -7297,7 +7297,7 @@ func (m *WideNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.X40; v != 0 {
 		if !w.FieldVarintFast(40, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(40, int64(v))
+			w.FieldVarintRest(40, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -7305,7 +7305,7 @@ func (m *WideNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F39; v != 0 {
 		if !w.FieldVarintFast(39, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(39, int64(v))
+			w.FieldVarintRest(39, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -7313,7 +7313,7 @@ func (m *WideNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F38; v {
 		if !w.FieldVarintFast(38, bijoubuf.BoolValue(v)) {
-			w.FieldBool(38, v)
+			w.FieldVarintRest(38, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -7327,7 +7327,7 @@ func (m *WideNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F36; v != 0 {
 		if !w.FieldVarintFast(36, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(36, int64(v))
+			w.FieldVarintRest(36, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -7335,7 +7335,7 @@ func (m *WideNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F35; v != 0 {
 		if !w.FieldVarintFast(35, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(35, int64(v))
+			w.FieldVarintRest(35, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -7355,7 +7355,7 @@ func (m *WideNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F32; v != 0 {
 		if !w.FieldVarintFast(32, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(32, int64(v))
+			w.FieldVarintRest(32, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -7381,7 +7381,7 @@ func (m *WideNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F28; v != 0 {
 		if !w.FieldVarintFast(28, uint64(v)) {
-			w.FieldVarint(28, uint64(v))
+			w.FieldVarintRest(28, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -7389,7 +7389,7 @@ func (m *WideNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F27; v != 0 {
 		if !w.FieldVarintFast(27, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(27, int64(v))
+			w.FieldVarintRest(27, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -7397,7 +7397,7 @@ func (m *WideNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F26; v {
 		if !w.FieldVarintFast(26, bijoubuf.BoolValue(v)) {
-			w.FieldBool(26, v)
+			w.FieldVarintRest(26, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -7496,7 +7496,7 @@ func (m *WideNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F16; v != 0 {
 		if !w.FieldVarintFast(16, uint64(v)) {
-			w.FieldVarint(16, uint64(v))
+			w.FieldVarintRest(16, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -7504,7 +7504,7 @@ func (m *WideNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F15; v != 0 {
 		if !w.FieldVarintFast(15, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(15, int64(v))
+			w.FieldVarintRest(15, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -7512,7 +7512,7 @@ func (m *WideNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F14; v {
 		if !w.FieldVarintFast(14, bijoubuf.BoolValue(v)) {
-			w.FieldBool(14, v)
+			w.FieldVarintRest(14, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -7528,7 +7528,7 @@ func (m *WideNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.F12; p != nil {
 		v := *p
 		if !w.FieldVarintFast(12, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(12, int64(v))
+			w.FieldVarintRest(12, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -7536,7 +7536,7 @@ func (m *WideNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F11; v != 0 {
 		if !w.FieldVarintFast(11, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(11, int64(v))
+			w.FieldVarintRest(11, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -7556,7 +7556,7 @@ func (m *WideNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F8; v != 0 {
 		if !w.FieldVarintFast(8, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(8, int64(v))
+			w.FieldVarintRest(8, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -7564,7 +7564,7 @@ func (m *WideNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.PickA; v != 0 {
 		if !w.FieldVarintFast(7, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(7, int64(v))
+			w.FieldVarintRest(7, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -7584,7 +7584,7 @@ func (m *WideNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F4; v != 0 {
 		if !w.FieldVarintFast(4, uint64(v)) {
-			w.FieldVarint(4, uint64(v))
+			w.FieldVarintRest(4, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -7592,7 +7592,7 @@ func (m *WideNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F3; v != 0 {
 		if !w.FieldVarintFast(3, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(3, int64(v))
+			w.FieldVarintRest(3, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -7600,7 +7600,7 @@ func (m *WideNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F2; v {
 		if !w.FieldVarintFast(2, bijoubuf.BoolValue(v)) {
-			w.FieldBool(2, v)
+			w.FieldVarintRest(2, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {

@@ -238,7 +238,7 @@ func (m *AnyValue) BijoubufWrite(w *bijoubuf.BackWriter) {
 		if o != nil {
 			v := o.IntValue
 			if !w.FieldVarintFast(3, bijoubuf.Zigzag(int64(v))) {
-				w.FieldZigzag(3, int64(v))
+				w.FieldVarintRest(3, bijoubuf.Zigzag(int64(v)))
 			}
 		}
 	case *AnyValue_BoolValue:
@@ -248,7 +248,7 @@ func (m *AnyValue) BijoubufWrite(w *bijoubuf.BackWriter) {
 		if o != nil {
 			v := o.BoolValue
 			if !w.FieldVarintFast(2, bijoubuf.BoolValue(v)) {
-				w.FieldBool(2, v)
+				w.FieldVarintRest(2, bijoubuf.BoolValue(v))
 			}
 		}
 	case *AnyValue_StringValue:
@@ -973,7 +973,7 @@ func (m *Status) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Code; v != 0 {
 		if !w.FieldVarintFast(2, uint64(v)) {
-			w.FieldVarint(2, uint64(v))
+			w.FieldVarintRest(2, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -1275,7 +1275,7 @@ func (m *Span) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.DroppedAttributesCount; v != 0 {
 		if !w.FieldVarintFast(12, uint64(v)) {
-			w.FieldVarint(12, uint64(v))
+			w.FieldVarintRest(12, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -1345,7 +1345,7 @@ func (m *Span) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Kind; v != 0 {
 		if !w.FieldVarintFast(5, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(5, int64(v))
+			w.FieldVarintRest(5, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {

@@ -1183,7 +1183,7 @@ func (m *LogRecord) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.DroppedAttributesCount; v != 0 {
 		if !w.FieldVarintFast(7, uint64(v)) {
-			w.FieldVarint(7, uint64(v))
+			w.FieldVarintRest(7, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -1218,7 +1218,7 @@ func (m *LogRecord) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.SeverityNumber; v != 0 {
 		if !w.FieldVarintFast(2, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(2, int64(v))
+			w.FieldVarintRest(2, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {

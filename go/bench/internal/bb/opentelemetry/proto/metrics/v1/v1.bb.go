@@ -1879,7 +1879,7 @@ func (m *Sum) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.IsMonotonic; v {
 		if !w.FieldVarintFast(3, bijoubuf.BoolValue(v)) {
-			w.FieldBool(3, v)
+			w.FieldVarintRest(3, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -1887,7 +1887,7 @@ func (m *Sum) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.AggregationTemporality; v != 0 {
 		if !w.FieldVarintFast(2, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(2, int64(v))
+			w.FieldVarintRest(2, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2128,7 +2128,7 @@ func (m *Histogram) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.AggregationTemporality; v != 0 {
 		if !w.FieldVarintFast(2, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(2, int64(v))
+			w.FieldVarintRest(2, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2354,7 +2354,7 @@ func (m *ExponentialHistogram) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.AggregationTemporality; v != 0 {
 		if !w.FieldVarintFast(2, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(2, int64(v))
+			w.FieldVarintRest(2, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2870,7 +2870,7 @@ func (m *NumberDataPoint) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Flags; v != 0 {
 		if !w.FieldVarintFast(8, uint64(v)) {
-			w.FieldVarint(8, uint64(v))
+			w.FieldVarintRest(8, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -3400,7 +3400,7 @@ func (m *HistogramDataPoint) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Flags; v != 0 {
 		if !w.FieldVarintFast(10, uint64(v)) {
-			w.FieldVarint(10, uint64(v))
+			w.FieldVarintRest(10, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -4051,7 +4051,7 @@ func (m *ExponentialHistogramDataPoint) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Flags; v != 0 {
 		if !w.FieldVarintFast(10, uint64(v)) {
-			w.FieldVarint(10, uint64(v))
+			w.FieldVarintRest(10, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -4081,7 +4081,7 @@ func (m *ExponentialHistogramDataPoint) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Scale; v != 0 {
 		if !w.FieldVarintFast(6, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(6, int64(v))
+			w.FieldVarintRest(6, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -4539,7 +4539,7 @@ func (m *ExponentialHistogramDataPoint_Buckets) BijoubufWrite(w *bijoubuf.BackWr
 	}
 	if v := m.Offset; v != 0 {
 		if !w.FieldVarintFast(1, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(1, int64(v))
+			w.FieldVarintRest(1, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -4820,7 +4820,7 @@ func (m *SummaryDataPoint) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Flags; v != 0 {
 		if !w.FieldVarintFast(8, uint64(v)) {
-			w.FieldVarint(8, uint64(v))
+			w.FieldVarintRest(8, uint64(v))
 		}
 	}
 	if len(u) != 0 {

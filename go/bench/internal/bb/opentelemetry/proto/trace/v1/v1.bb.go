@@ -1236,7 +1236,7 @@ func (m *Span) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.DroppedLinksCount; v != 0 {
 		if !w.FieldVarintFast(14, uint64(v)) {
-			w.FieldVarint(14, uint64(v))
+			w.FieldVarintRest(14, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -1257,7 +1257,7 @@ func (m *Span) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.DroppedEventsCount; v != 0 {
 		if !w.FieldVarintFast(12, uint64(v)) {
-			w.FieldVarint(12, uint64(v))
+			w.FieldVarintRest(12, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -1278,7 +1278,7 @@ func (m *Span) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.DroppedAttributesCount; v != 0 {
 		if !w.FieldVarintFast(10, uint64(v)) {
-			w.FieldVarint(10, uint64(v))
+			w.FieldVarintRest(10, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -1311,7 +1311,7 @@ func (m *Span) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Kind; v != 0 {
 		if !w.FieldVarintFast(6, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(6, int64(v))
+			w.FieldVarintRest(6, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -1819,7 +1819,7 @@ func (m *Span_Event) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.DroppedAttributesCount; v != 0 {
 		if !w.FieldVarintFast(4, uint64(v)) {
-			w.FieldVarint(4, uint64(v))
+			w.FieldVarintRest(4, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -2155,7 +2155,7 @@ func (m *Span_Link) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.DroppedAttributesCount; v != 0 {
 		if !w.FieldVarintFast(5, uint64(v)) {
-			w.FieldVarint(5, uint64(v))
+			w.FieldVarintRest(5, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -2463,7 +2463,7 @@ func (m *Status) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Code; v != 0 {
 		if !w.FieldVarintFast(3, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(3, int64(v))
+			w.FieldVarintRest(3, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
