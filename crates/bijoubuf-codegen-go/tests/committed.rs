@@ -176,6 +176,7 @@ fn benchmark_schemas_are_fresh() {
             "opentelemetry/proto/trace/v1/trace.proto",
             "opentelemetry/proto/metrics/v1/metrics.proto",
             "opentelemetry/proto/logs/v1/logs.proto",
+            "report.proto",
         ])
         .unwrap_or_else(|e| panic!("the benchmark schemas do not compile: {e}"));
     let mut options = Options::new();
