@@ -203,22 +203,10 @@ func (w *BackWriter) Fixed64(v uint64) {
 }
 
 // Float32 writes a float's bits, every NaN as 7F C0 00 00 (SPEC §3.5).
-func (w *BackWriter) Float32(f float32) {
-	bits := math.Float32bits(f)
-	if f != f {
-		bits = NaN32Bits
-	}
-	w.Fixed32(bits)
-}
+func (w *BackWriter) Float32(f float32) { w.Fixed32(Float32Bits(f)) }
 
 // Float64 writes a double's bits, every NaN as 7F F8 00 00 00 00 00 00 (SPEC §3.5).
-func (w *BackWriter) Float64(f float64) {
-	bits := math.Float64bits(f)
-	if f != f {
-		bits = NaN64Bits
-	}
-	w.Fixed64(bits)
-}
+func (w *BackWriter) Float64(f float64) { w.Fixed64(Float64Bits(f)) }
 
 // LenBytes writes a length prefix and the bytes (bytes; SPEC §7).
 func (w *BackWriter) LenBytes(b []byte) {
@@ -343,6 +331,53 @@ func (w *BackWriter) FieldBool(number uint32, v bool) {
 	w.FieldVarint(number, BoolValue(v))
 }
 
+// FieldFixed64Fast is FieldFixed64's common case, small enough for the compiler to
+// inline into generated code: a key pending whose delta from number is one byte. It
+// reports false, having written nothing, for every other case (no key pending, a longer
+// key, a number out of order or 0, no room), which FieldFixed64 then writes or refuses.
+func (w *BackWriter) FieldFixed64Fast(number uint32, v uint64) bool {
+	d := w.pending - (uint64(number)+1)<<2
+	if p := w.pos - 9; d < bijou64.FirstTierTag && p >= 0 && number != 0 {
+		b := w.buf[p : p+9]
+		b[8] = byte(d)
+		binary.BigEndian.PutUint64(b, v)
+		w.pos = p
+		w.pending = uint64(number)<<2 | uint64(WireI64)
+		return true
+	}
+	return false
+}
+
+// FieldFixed32Fast is FieldFixed64Fast for wire type I32 (FieldFixed32's common case).
+func (w *BackWriter) FieldFixed32Fast(number uint32, v uint32) bool {
+	d := w.pending - (uint64(number)+1)<<2
+	if p := w.pos - 5; d < bijou64.FirstTierTag && p >= 0 && number != 0 {
+		b := w.buf[p : p+5]
+		b[4] = byte(d)
+		binary.BigEndian.PutUint32(b, v)
+		w.pos = p
+		w.pending = uint64(number)<<2 | uint64(WireI32)
+		return true
+	}
+	return false
+}
+
+// Float64Bits is f's bits as a double field holds them, every NaN canonical (SPEC §3.5).
+func Float64Bits(f float64) uint64 {
+	if f != f {
+		return NaN64Bits
+	}
+	return math.Float64bits(f)
+}
+
+// Float32Bits is Float64Bits for a float.
+func Float32Bits(f float32) uint32 {
+	if f != f {
+		return NaN32Bits
+	}
+	return math.Float32bits(f)
+}
+
 // FieldFixed64 writes field number of wire type I64 holding v (Field, then Fixed64) in
 // one call where the key is a byte.
 func (w *BackWriter) FieldFixed64(number uint32, v uint64) {
@@ -377,20 +412,12 @@ func (w *BackWriter) FieldFixed32(number uint32, v uint32) {
 
 // FieldFloat64 writes double field number, every NaN canonical (SPEC §3.5).
 func (w *BackWriter) FieldFloat64(number uint32, f float64) {
-	bits := math.Float64bits(f)
-	if f != f {
-		bits = NaN64Bits
-	}
-	w.FieldFixed64(number, bits)
+	w.FieldFixed64(number, Float64Bits(f))
 }
 
 // FieldFloat32 writes float field number, every NaN canonical (SPEC §3.5).
 func (w *BackWriter) FieldFloat32(number uint32, f float32) {
-	bits := math.Float32bits(f)
-	if f != f {
-		bits = NaN32Bits
-	}
-	w.FieldFixed32(number, bits)
+	w.FieldFixed32(number, Float32Bits(f))
 }
 
 // BackMark is what Open saves: the enclosing message's pending key and where the

@@ -12579,7 +12579,9 @@ func (m *UninterpretedOption) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if p := m.DoubleValue; p != nil {
 		v := *p
-		w.FieldFloat64(6, v)
+		if !w.FieldFixed64Fast(6, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(6, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 5)
@@ -16244,7 +16246,9 @@ func (m *Value) BijoubufWrite(w *bijoubuf.BackWriter) {
 		}
 		if o != nil {
 			v := o.NumberValue
-			w.FieldFloat64(2, v)
+			if !w.FieldFixed64Fast(2, bijoubuf.Float64Bits(v)) {
+				w.FieldFixed64(2, bijoubuf.Float64Bits(v))
+			}
 		}
 	case *Value_NullValue:
 		if len(u) != 0 {
@@ -16881,7 +16885,9 @@ func (m *DoubleValue) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 1)
 	}
 	if v := m.Value; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(1, v)
+		if !w.FieldFixed64Fast(1, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(1, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)
@@ -17030,7 +17036,9 @@ func (m *FloatValue) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 1)
 	}
 	if v := m.Value; !bijoubuf.IsZero32(v) {
-		w.FieldFloat32(1, v)
+		if !w.FieldFixed32Fast(1, bijoubuf.Float32Bits(v)) {
+			w.FieldFixed32(1, bijoubuf.Float32Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)

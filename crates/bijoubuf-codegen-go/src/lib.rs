@@ -1255,6 +1255,21 @@ fn field_write_stmt(ty: &FieldType, number: u32, v: &str) -> String {
             format!("bijoubuf.Zigzag(int64({v}))")
         }
         FieldType::Scalar(Uint32 | Uint64) => format!("uint64({v})"),
+        FieldType::Scalar(Double | Fixed64 | Sfixed64 | Float | Fixed32 | Sfixed32) => {
+            // Fixed-width fields likewise: a one-byte key inlined (FieldFixed64Fast,
+            // FieldFixed32Fast), the full call after it.
+            let (width, bits) = match ty {
+                FieldType::Scalar(Double) => (64, format!("bijoubuf.Float64Bits({v})")),
+                FieldType::Scalar(Fixed64) => (64, v.to_string()),
+                FieldType::Scalar(Sfixed64) => (64, format!("uint64({v})")),
+                FieldType::Scalar(Float) => (32, format!("bijoubuf.Float32Bits({v})")),
+                FieldType::Scalar(Fixed32) => (32, v.to_string()),
+                _ => (32, format!("uint32({v})")),
+            };
+            return format!(
+                "if !w.FieldFixed{width}Fast({number}, {bits}) {{\n\t\t\tw.FieldFixed{width}({number}, {bits})\n\t\t}}"
+            );
+        }
         _ => return field_write_call(ty, number, v),
     };
     // The rest straight to FieldVarintRest: one call, not FieldZigzag's or FieldBool's

@@ -1263,14 +1263,18 @@ func (m *Reading) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if p := m.Value; p != nil {
 		v := *p
-		w.FieldFloat64(2, v)
+		if !w.FieldFixed64Fast(2, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(2, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 1)
 	}
 	if p := m.Sensor; p != nil {
 		v := *p
-		w.FieldFixed64(1, v)
+		if !w.FieldFixed64Fast(1, v) {
+			w.FieldFixed64(1, v)
+		}
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)
@@ -2230,37 +2234,49 @@ func (m *Scalars) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 14)
 	}
 	if v := m.Db; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(14, v)
+		if !w.FieldFixed64Fast(14, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(14, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 13)
 	}
 	if v := m.Fl; !bijoubuf.IsZero32(v) {
-		w.FieldFloat32(13, v)
+		if !w.FieldFixed32Fast(13, bijoubuf.Float32Bits(v)) {
+			w.FieldFixed32(13, bijoubuf.Float32Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 12)
 	}
 	if v := m.Sf64; v != 0 {
-		w.FieldFixed64(12, uint64(v))
+		if !w.FieldFixed64Fast(12, uint64(v)) {
+			w.FieldFixed64(12, uint64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 11)
 	}
 	if v := m.Sf32; v != 0 {
-		w.FieldFixed32(11, uint32(v))
+		if !w.FieldFixed32Fast(11, uint32(v)) {
+			w.FieldFixed32(11, uint32(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 10)
 	}
 	if v := m.F64; v != 0 {
-		w.FieldFixed64(10, v)
+		if !w.FieldFixed64Fast(10, v) {
+			w.FieldFixed64(10, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 9)
 	}
 	if v := m.F32; v != 0 {
-		w.FieldFixed32(9, v)
+		if !w.FieldFixed32Fast(9, v) {
+			w.FieldFixed32(9, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 8)
@@ -2845,42 +2861,54 @@ func (m *Optionals) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if p := m.Db; p != nil {
 		v := *p
-		w.FieldFloat64(14, v)
+		if !w.FieldFixed64Fast(14, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(14, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 13)
 	}
 	if p := m.Fl; p != nil {
 		v := *p
-		w.FieldFloat32(13, v)
+		if !w.FieldFixed32Fast(13, bijoubuf.Float32Bits(v)) {
+			w.FieldFixed32(13, bijoubuf.Float32Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 12)
 	}
 	if p := m.Sf64; p != nil {
 		v := *p
-		w.FieldFixed64(12, uint64(v))
+		if !w.FieldFixed64Fast(12, uint64(v)) {
+			w.FieldFixed64(12, uint64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 11)
 	}
 	if p := m.Sf32; p != nil {
 		v := *p
-		w.FieldFixed32(11, uint32(v))
+		if !w.FieldFixed32Fast(11, uint32(v)) {
+			w.FieldFixed32(11, uint32(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 10)
 	}
 	if p := m.F64; p != nil {
 		v := *p
-		w.FieldFixed64(10, v)
+		if !w.FieldFixed64Fast(10, v) {
+			w.FieldFixed64(10, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 9)
 	}
 	if p := m.F32; p != nil {
 		v := *p
-		w.FieldFixed32(9, v)
+		if !w.FieldFixed32Fast(9, v) {
+			w.FieldFixed32(9, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 8)
@@ -5729,7 +5757,9 @@ func (m *Choice) BijoubufWrite(w *bijoubuf.BackWriter) {
 		}
 		if o != nil {
 			v := o.D
-			w.FieldFloat64(4, v)
+			if !w.FieldFixed64Fast(4, bijoubuf.Float64Bits(v)) {
+				w.FieldFixed64(4, bijoubuf.Float64Bits(v))
+			}
 		}
 	case *Choice_C:
 		if len(u) != 0 {
@@ -6424,7 +6454,9 @@ func (m *Keys) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 4210814)
 	}
 	if v := m.K4210814; v != 0 {
-		w.FieldFixed32(4210814, v)
+		if !w.FieldFixed32Fast(4210814, v) {
+			w.FieldFixed32(4210814, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 16511)
@@ -6438,7 +6470,9 @@ func (m *Keys) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 16510)
 	}
 	if v := m.K16510; v != 0 {
-		w.FieldFixed32(16510, v)
+		if !w.FieldFixed32Fast(16510, v) {
+			w.FieldFixed32(16510, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 127)
@@ -6452,7 +6486,9 @@ func (m *Keys) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 126)
 	}
 	if v := m.K126; v != 0 {
-		w.FieldFixed32(126, v)
+		if !w.FieldFixed32Fast(126, v) {
+			w.FieldFixed32(126, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 63)
@@ -6466,7 +6502,9 @@ func (m *Keys) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 62)
 	}
 	if v := m.K62; v != 0 {
-		w.FieldFixed32(62, v)
+		if !w.FieldFixed32Fast(62, v) {
+			w.FieldFixed32(62, v)
+		}
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)

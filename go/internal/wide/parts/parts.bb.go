@@ -1700,7 +1700,9 @@ func (m *Wide) bijoubufWrite3(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord
 		u = w.UnknownAfter(u, 150)
 	}
 	if v := m.F150; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(150, v)
+		if !w.FieldFixed64Fast(150, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(150, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 149)
@@ -1760,13 +1762,17 @@ func (m *Wide) bijoubufWrite3(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord
 		u = w.UnknownAfter(u, 142)
 	}
 	if v := m.F142; v != 0 {
-		w.FieldFixed64(142, uint64(v))
+		if !w.FieldFixed64Fast(142, uint64(v)) {
+			w.FieldFixed64(142, uint64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 141)
 	}
 	if v := m.F141; !bijoubuf.IsZero32(v) {
-		w.FieldFloat32(141, v)
+		if !w.FieldFixed32Fast(141, bijoubuf.Float32Bits(v)) {
+			w.FieldFixed32(141, bijoubuf.Float32Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 140)
@@ -1781,13 +1787,17 @@ func (m *Wide) bijoubufWrite3(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord
 		u = w.UnknownAfter(u, 139)
 	}
 	if v := m.F139; v != 0 {
-		w.FieldFixed32(139, v)
+		if !w.FieldFixed32Fast(139, v) {
+			w.FieldFixed32(139, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 138)
 	}
 	if v := m.F138; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(138, v)
+		if !w.FieldFixed64Fast(138, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(138, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 137)
@@ -1853,7 +1863,9 @@ func (m *Wide) bijoubufWrite3(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord
 		u = w.UnknownAfter(u, 129)
 	}
 	if v := m.F129; !bijoubuf.IsZero32(v) {
-		w.FieldFloat32(129, v)
+		if !w.FieldFixed32Fast(129, bijoubuf.Float32Bits(v)) {
+			w.FieldFixed32(129, bijoubuf.Float32Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 128)
@@ -1867,13 +1879,17 @@ func (m *Wide) bijoubufWrite3(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord
 		u = w.UnknownAfter(u, 127)
 	}
 	if v := m.F127; v != 0 {
-		w.FieldFixed32(127, v)
+		if !w.FieldFixed32Fast(127, v) {
+			w.FieldFixed32(127, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 126)
 	}
 	if v := m.F126; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(126, v)
+		if !w.FieldFixed64Fast(126, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(126, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 125)
@@ -1931,13 +1947,17 @@ func (m *Wide) bijoubufWrite3(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord
 		u = w.UnknownAfter(u, 118)
 	}
 	if v := m.F118; v != 0 {
-		w.FieldFixed64(118, uint64(v))
+		if !w.FieldFixed64Fast(118, uint64(v)) {
+			w.FieldFixed64(118, uint64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 117)
 	}
 	if v := m.F117; !bijoubuf.IsZero32(v) {
-		w.FieldFloat32(117, v)
+		if !w.FieldFixed32Fast(117, bijoubuf.Float32Bits(v)) {
+			w.FieldFixed32(117, bijoubuf.Float32Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 116)
@@ -1951,13 +1971,17 @@ func (m *Wide) bijoubufWrite3(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord
 		u = w.UnknownAfter(u, 115)
 	}
 	if v := m.F115; v != 0 {
-		w.FieldFixed32(115, v)
+		if !w.FieldFixed32Fast(115, v) {
+			w.FieldFixed32(115, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 114)
 	}
 	if v := m.F114; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(114, v)
+		if !w.FieldFixed64Fast(114, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(114, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 113)
@@ -2028,13 +2052,17 @@ func (m *Wide) bijoubufWrite3(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord
 		u = w.UnknownAfter(u, 106)
 	}
 	if v := m.F106; v != 0 {
-		w.FieldFixed64(106, uint64(v))
+		if !w.FieldFixed64Fast(106, uint64(v)) {
+			w.FieldFixed64(106, uint64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 105)
 	}
 	if v := m.F105; !bijoubuf.IsZero32(v) {
-		w.FieldFloat32(105, v)
+		if !w.FieldFixed32Fast(105, bijoubuf.Float32Bits(v)) {
+			w.FieldFixed32(105, bijoubuf.Float32Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 104)
@@ -2048,13 +2076,17 @@ func (m *Wide) bijoubufWrite3(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord
 		u = w.UnknownAfter(u, 103)
 	}
 	if v := m.F103; v != 0 {
-		w.FieldFixed32(103, v)
+		if !w.FieldFixed32Fast(103, v) {
+			w.FieldFixed32(103, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 102)
 	}
 	if v := m.F102; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(102, v)
+		if !w.FieldFixed64Fast(102, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(102, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 101)
@@ -2118,13 +2150,17 @@ func (m *Wide) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord
 		u = w.UnknownAfter(u, 94)
 	}
 	if v := m.F94; v != 0 {
-		w.FieldFixed64(94, uint64(v))
+		if !w.FieldFixed64Fast(94, uint64(v)) {
+			w.FieldFixed64(94, uint64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 93)
 	}
 	if v := m.F93; !bijoubuf.IsZero32(v) {
-		w.FieldFloat32(93, v)
+		if !w.FieldFixed32Fast(93, bijoubuf.Float32Bits(v)) {
+			w.FieldFixed32(93, bijoubuf.Float32Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 92)
@@ -2138,7 +2174,9 @@ func (m *Wide) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord
 		u = w.UnknownAfter(u, 91)
 	}
 	if v := m.F91; v != 0 {
-		w.FieldFixed32(91, v)
+		if !w.FieldFixed32Fast(91, v) {
+			w.FieldFixed32(91, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 90)
@@ -2205,13 +2243,17 @@ func (m *Wide) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord
 		u = w.UnknownAfter(u, 82)
 	}
 	if v := m.F82; v != 0 {
-		w.FieldFixed64(82, uint64(v))
+		if !w.FieldFixed64Fast(82, uint64(v)) {
+			w.FieldFixed64(82, uint64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 81)
 	}
 	if v := m.F81; !bijoubuf.IsZero32(v) {
-		w.FieldFloat32(81, v)
+		if !w.FieldFixed32Fast(81, bijoubuf.Float32Bits(v)) {
+			w.FieldFixed32(81, bijoubuf.Float32Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 80)
@@ -2225,13 +2267,17 @@ func (m *Wide) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord
 		u = w.UnknownAfter(u, 79)
 	}
 	if v := m.F79; v != 0 {
-		w.FieldFixed32(79, v)
+		if !w.FieldFixed32Fast(79, v) {
+			w.FieldFixed32(79, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 78)
 	}
 	if v := m.F78; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(78, v)
+		if !w.FieldFixed64Fast(78, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(78, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 77)
@@ -2290,13 +2336,17 @@ func (m *Wide) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord
 		u = w.UnknownAfter(u, 70)
 	}
 	if v := m.F70; v != 0 {
-		w.FieldFixed64(70, uint64(v))
+		if !w.FieldFixed64Fast(70, uint64(v)) {
+			w.FieldFixed64(70, uint64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 69)
 	}
 	if v := m.F69; !bijoubuf.IsZero32(v) {
-		w.FieldFloat32(69, v)
+		if !w.FieldFixed32Fast(69, bijoubuf.Float32Bits(v)) {
+			w.FieldFixed32(69, bijoubuf.Float32Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 68)
@@ -2310,13 +2360,17 @@ func (m *Wide) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord
 		u = w.UnknownAfter(u, 67)
 	}
 	if v := m.F67; v != 0 {
-		w.FieldFixed32(67, v)
+		if !w.FieldFixed32Fast(67, v) {
+			w.FieldFixed32(67, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 66)
 	}
 	if v := m.F66; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(66, v)
+		if !w.FieldFixed64Fast(66, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(66, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 65)
@@ -2385,13 +2439,17 @@ func (m *Wide) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord
 		u = w.UnknownAfter(u, 58)
 	}
 	if v := m.F58; v != 0 {
-		w.FieldFixed64(58, uint64(v))
+		if !w.FieldFixed64Fast(58, uint64(v)) {
+			w.FieldFixed64(58, uint64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 57)
 	}
 	if v := m.F57; !bijoubuf.IsZero32(v) {
-		w.FieldFloat32(57, v)
+		if !w.FieldFixed32Fast(57, bijoubuf.Float32Bits(v)) {
+			w.FieldFixed32(57, bijoubuf.Float32Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 56)
@@ -2405,13 +2463,17 @@ func (m *Wide) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord
 		u = w.UnknownAfter(u, 55)
 	}
 	if v := m.F55; v != 0 {
-		w.FieldFixed32(55, v)
+		if !w.FieldFixed32Fast(55, v) {
+			w.FieldFixed32(55, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 54)
 	}
 	if v := m.F54; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(54, v)
+		if !w.FieldFixed64Fast(54, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(54, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 53)
@@ -2469,13 +2531,17 @@ func (m *Wide) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord
 		u = w.UnknownAfter(u, 46)
 	}
 	if v := m.F46; v != 0 {
-		w.FieldFixed64(46, uint64(v))
+		if !w.FieldFixed64Fast(46, uint64(v)) {
+			w.FieldFixed64(46, uint64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 45)
 	}
 	if v := m.F45; !bijoubuf.IsZero32(v) {
-		w.FieldFloat32(45, v)
+		if !w.FieldFixed32Fast(45, bijoubuf.Float32Bits(v)) {
+			w.FieldFixed32(45, bijoubuf.Float32Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 39)
@@ -2519,13 +2585,17 @@ func (m *Wide) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord
 		u = w.UnknownAfter(u, 34)
 	}
 	if v := m.F34; v != 0 {
-		w.FieldFixed64(34, uint64(v))
+		if !w.FieldFixed64Fast(34, uint64(v)) {
+			w.FieldFixed64(34, uint64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 33)
 	}
 	if v := m.F33; !bijoubuf.IsZero32(v) {
-		w.FieldFloat32(33, v)
+		if !w.FieldFixed32Fast(33, bijoubuf.Float32Bits(v)) {
+			w.FieldFixed32(33, bijoubuf.Float32Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 32)
@@ -2539,13 +2609,17 @@ func (m *Wide) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord
 		u = w.UnknownAfter(u, 31)
 	}
 	if v := m.F31; v != 0 {
-		w.FieldFixed32(31, v)
+		if !w.FieldFixed32Fast(31, v) {
+			w.FieldFixed32(31, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 30)
 	}
 	if v := m.F30; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(30, v)
+		if !w.FieldFixed64Fast(30, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(30, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 29)
@@ -2660,13 +2734,17 @@ func (m *Wide) bijoubufWrite1(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord
 		u = w.UnknownAfter(u, 19)
 	}
 	if v := m.F19; v != 0 {
-		w.FieldFixed32(19, v)
+		if !w.FieldFixed32Fast(19, v) {
+			w.FieldFixed32(19, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 18)
 	}
 	if v := m.F18; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(18, v)
+		if !w.FieldFixed64Fast(18, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(18, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 17)
@@ -2726,7 +2804,9 @@ func (m *Wide) bijoubufWrite1(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord
 		u = w.UnknownAfter(u, 9)
 	}
 	if v := m.F9; !bijoubuf.IsZero32(v) {
-		w.FieldFloat32(9, v)
+		if !w.FieldFixed32Fast(9, bijoubuf.Float32Bits(v)) {
+			w.FieldFixed32(9, bijoubuf.Float32Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 8)
@@ -2749,7 +2829,9 @@ func (m *Wide) bijoubufWrite1(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord
 		u = w.UnknownAfter(u, 6)
 	}
 	if v := m.F6; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(6, v)
+		if !w.FieldFixed64Fast(6, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(6, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 5)
@@ -6776,7 +6858,9 @@ func (m *WideNext) bijoubufWrite3(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 		u = w.UnknownAfter(u, 150)
 	}
 	if v := m.F150; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(150, v)
+		if !w.FieldFixed64Fast(150, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(150, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 149)
@@ -6836,13 +6920,17 @@ func (m *WideNext) bijoubufWrite3(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 		u = w.UnknownAfter(u, 142)
 	}
 	if v := m.F142; v != 0 {
-		w.FieldFixed64(142, uint64(v))
+		if !w.FieldFixed64Fast(142, uint64(v)) {
+			w.FieldFixed64(142, uint64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 141)
 	}
 	if v := m.F141; !bijoubuf.IsZero32(v) {
-		w.FieldFloat32(141, v)
+		if !w.FieldFixed32Fast(141, bijoubuf.Float32Bits(v)) {
+			w.FieldFixed32(141, bijoubuf.Float32Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 140)
@@ -6856,13 +6944,17 @@ func (m *WideNext) bijoubufWrite3(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 		u = w.UnknownAfter(u, 139)
 	}
 	if v := m.F139; v != 0 {
-		w.FieldFixed32(139, v)
+		if !w.FieldFixed32Fast(139, v) {
+			w.FieldFixed32(139, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 138)
 	}
 	if v := m.F138; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(138, v)
+		if !w.FieldFixed64Fast(138, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(138, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 137)
@@ -6928,7 +7020,9 @@ func (m *WideNext) bijoubufWrite3(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 		u = w.UnknownAfter(u, 129)
 	}
 	if v := m.F129; !bijoubuf.IsZero32(v) {
-		w.FieldFloat32(129, v)
+		if !w.FieldFixed32Fast(129, bijoubuf.Float32Bits(v)) {
+			w.FieldFixed32(129, bijoubuf.Float32Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 128)
@@ -6942,13 +7036,17 @@ func (m *WideNext) bijoubufWrite3(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 		u = w.UnknownAfter(u, 127)
 	}
 	if v := m.F127; v != 0 {
-		w.FieldFixed32(127, v)
+		if !w.FieldFixed32Fast(127, v) {
+			w.FieldFixed32(127, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 126)
 	}
 	if v := m.F126; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(126, v)
+		if !w.FieldFixed64Fast(126, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(126, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 125)
@@ -7006,13 +7104,17 @@ func (m *WideNext) bijoubufWrite3(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 		u = w.UnknownAfter(u, 118)
 	}
 	if v := m.F118; v != 0 {
-		w.FieldFixed64(118, uint64(v))
+		if !w.FieldFixed64Fast(118, uint64(v)) {
+			w.FieldFixed64(118, uint64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 117)
 	}
 	if v := m.F117; !bijoubuf.IsZero32(v) {
-		w.FieldFloat32(117, v)
+		if !w.FieldFixed32Fast(117, bijoubuf.Float32Bits(v)) {
+			w.FieldFixed32(117, bijoubuf.Float32Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 116)
@@ -7026,13 +7128,17 @@ func (m *WideNext) bijoubufWrite3(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 		u = w.UnknownAfter(u, 115)
 	}
 	if v := m.F115; v != 0 {
-		w.FieldFixed32(115, v)
+		if !w.FieldFixed32Fast(115, v) {
+			w.FieldFixed32(115, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 114)
 	}
 	if v := m.F114; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(114, v)
+		if !w.FieldFixed64Fast(114, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(114, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 113)
@@ -7103,13 +7209,17 @@ func (m *WideNext) bijoubufWrite3(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 		u = w.UnknownAfter(u, 106)
 	}
 	if v := m.F106; v != 0 {
-		w.FieldFixed64(106, uint64(v))
+		if !w.FieldFixed64Fast(106, uint64(v)) {
+			w.FieldFixed64(106, uint64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 105)
 	}
 	if v := m.F105; !bijoubuf.IsZero32(v) {
-		w.FieldFloat32(105, v)
+		if !w.FieldFixed32Fast(105, bijoubuf.Float32Bits(v)) {
+			w.FieldFixed32(105, bijoubuf.Float32Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 104)
@@ -7123,13 +7233,17 @@ func (m *WideNext) bijoubufWrite3(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 		u = w.UnknownAfter(u, 103)
 	}
 	if v := m.F103; v != 0 {
-		w.FieldFixed32(103, v)
+		if !w.FieldFixed32Fast(103, v) {
+			w.FieldFixed32(103, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 102)
 	}
 	if v := m.F102; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(102, v)
+		if !w.FieldFixed64Fast(102, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(102, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 101)
@@ -7193,13 +7307,17 @@ func (m *WideNext) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 		u = w.UnknownAfter(u, 94)
 	}
 	if v := m.F94; v != 0 {
-		w.FieldFixed64(94, uint64(v))
+		if !w.FieldFixed64Fast(94, uint64(v)) {
+			w.FieldFixed64(94, uint64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 93)
 	}
 	if v := m.F93; !bijoubuf.IsZero32(v) {
-		w.FieldFloat32(93, v)
+		if !w.FieldFixed32Fast(93, bijoubuf.Float32Bits(v)) {
+			w.FieldFixed32(93, bijoubuf.Float32Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 92)
@@ -7213,7 +7331,9 @@ func (m *WideNext) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 		u = w.UnknownAfter(u, 91)
 	}
 	if v := m.F91; v != 0 {
-		w.FieldFixed32(91, v)
+		if !w.FieldFixed32Fast(91, v) {
+			w.FieldFixed32(91, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 90)
@@ -7280,13 +7400,17 @@ func (m *WideNext) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 		u = w.UnknownAfter(u, 82)
 	}
 	if v := m.F82; v != 0 {
-		w.FieldFixed64(82, uint64(v))
+		if !w.FieldFixed64Fast(82, uint64(v)) {
+			w.FieldFixed64(82, uint64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 81)
 	}
 	if v := m.F81; !bijoubuf.IsZero32(v) {
-		w.FieldFloat32(81, v)
+		if !w.FieldFixed32Fast(81, bijoubuf.Float32Bits(v)) {
+			w.FieldFixed32(81, bijoubuf.Float32Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 80)
@@ -7300,13 +7424,17 @@ func (m *WideNext) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 		u = w.UnknownAfter(u, 79)
 	}
 	if v := m.F79; v != 0 {
-		w.FieldFixed32(79, v)
+		if !w.FieldFixed32Fast(79, v) {
+			w.FieldFixed32(79, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 78)
 	}
 	if v := m.F78; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(78, v)
+		if !w.FieldFixed64Fast(78, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(78, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 77)
@@ -7364,13 +7492,17 @@ func (m *WideNext) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 		u = w.UnknownAfter(u, 70)
 	}
 	if v := m.F70; v != 0 {
-		w.FieldFixed64(70, uint64(v))
+		if !w.FieldFixed64Fast(70, uint64(v)) {
+			w.FieldFixed64(70, uint64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 69)
 	}
 	if v := m.F69; !bijoubuf.IsZero32(v) {
-		w.FieldFloat32(69, v)
+		if !w.FieldFixed32Fast(69, bijoubuf.Float32Bits(v)) {
+			w.FieldFixed32(69, bijoubuf.Float32Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 68)
@@ -7384,13 +7516,17 @@ func (m *WideNext) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 		u = w.UnknownAfter(u, 67)
 	}
 	if v := m.F67; v != 0 {
-		w.FieldFixed32(67, v)
+		if !w.FieldFixed32Fast(67, v) {
+			w.FieldFixed32(67, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 66)
 	}
 	if v := m.F66; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(66, v)
+		if !w.FieldFixed64Fast(66, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(66, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 65)
@@ -7459,13 +7595,17 @@ func (m *WideNext) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 		u = w.UnknownAfter(u, 58)
 	}
 	if v := m.F58; v != 0 {
-		w.FieldFixed64(58, uint64(v))
+		if !w.FieldFixed64Fast(58, uint64(v)) {
+			w.FieldFixed64(58, uint64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 57)
 	}
 	if v := m.F57; !bijoubuf.IsZero32(v) {
-		w.FieldFloat32(57, v)
+		if !w.FieldFixed32Fast(57, bijoubuf.Float32Bits(v)) {
+			w.FieldFixed32(57, bijoubuf.Float32Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 56)
@@ -7479,13 +7619,17 @@ func (m *WideNext) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 		u = w.UnknownAfter(u, 55)
 	}
 	if v := m.F55; v != 0 {
-		w.FieldFixed32(55, v)
+		if !w.FieldFixed32Fast(55, v) {
+			w.FieldFixed32(55, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 54)
 	}
 	if v := m.F54; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(54, v)
+		if !w.FieldFixed64Fast(54, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(54, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 53)
@@ -7543,13 +7687,17 @@ func (m *WideNext) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 		u = w.UnknownAfter(u, 46)
 	}
 	if v := m.F46; v != 0 {
-		w.FieldFixed64(46, uint64(v))
+		if !w.FieldFixed64Fast(46, uint64(v)) {
+			w.FieldFixed64(46, uint64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 45)
 	}
 	if v := m.F45; !bijoubuf.IsZero32(v) {
-		w.FieldFloat32(45, v)
+		if !w.FieldFixed32Fast(45, bijoubuf.Float32Bits(v)) {
+			w.FieldFixed32(45, bijoubuf.Float32Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 44)
@@ -7621,13 +7769,17 @@ func (m *WideNext) bijoubufWrite1(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 		u = w.UnknownAfter(u, 34)
 	}
 	if v := m.F34; v != 0 {
-		w.FieldFixed64(34, uint64(v))
+		if !w.FieldFixed64Fast(34, uint64(v)) {
+			w.FieldFixed64(34, uint64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 33)
 	}
 	if v := m.F33; !bijoubuf.IsZero32(v) {
-		w.FieldFloat32(33, v)
+		if !w.FieldFixed32Fast(33, bijoubuf.Float32Bits(v)) {
+			w.FieldFixed32(33, bijoubuf.Float32Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 32)
@@ -7641,13 +7793,17 @@ func (m *WideNext) bijoubufWrite1(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 		u = w.UnknownAfter(u, 31)
 	}
 	if v := m.F31; v != 0 {
-		w.FieldFixed32(31, v)
+		if !w.FieldFixed32Fast(31, v) {
+			w.FieldFixed32(31, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 30)
 	}
 	if v := m.F30; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(30, v)
+		if !w.FieldFixed64Fast(30, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(30, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 29)
@@ -7756,13 +7912,17 @@ func (m *WideNext) bijoubufWrite1(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 		u = w.UnknownAfter(u, 19)
 	}
 	if v := m.F19; v != 0 {
-		w.FieldFixed32(19, v)
+		if !w.FieldFixed32Fast(19, v) {
+			w.FieldFixed32(19, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 18)
 	}
 	if v := m.F18; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(18, v)
+		if !w.FieldFixed64Fast(18, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(18, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 17)
@@ -7822,13 +7982,17 @@ func (m *WideNext) bijoubufWrite1(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 		u = w.UnknownAfter(u, 10)
 	}
 	if v := m.F10; v != 0 {
-		w.FieldFixed64(10, uint64(v))
+		if !w.FieldFixed64Fast(10, uint64(v)) {
+			w.FieldFixed64(10, uint64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 9)
 	}
 	if v := m.F9; !bijoubuf.IsZero32(v) {
-		w.FieldFloat32(9, v)
+		if !w.FieldFixed32Fast(9, bijoubuf.Float32Bits(v)) {
+			w.FieldFixed32(9, bijoubuf.Float32Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 8)
@@ -7850,7 +8014,9 @@ func (m *WideNext) bijoubufWrite1(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 		u = w.UnknownAfter(u, 6)
 	}
 	if v := m.F6; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(6, v)
+		if !w.FieldFixed64Fast(6, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(6, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 5)

@@ -1754,7 +1754,9 @@ func (m *ReportRow) bijoubufWrite3(w *bijoubuf.BackWriter, u []bijoubuf.UnknownR
 		u = w.UnknownAfter(u, 152)
 	}
 	if v := m.Amount_37; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(152, v)
+		if !w.FieldFixed64Fast(152, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(152, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 151)
@@ -1776,13 +1778,17 @@ func (m *ReportRow) bijoubufWrite3(w *bijoubuf.BackWriter, u []bijoubuf.UnknownR
 		u = w.UnknownAfter(u, 149)
 	}
 	if v := m.Rate_36; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(149, v)
+		if !w.FieldFixed64Fast(149, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(149, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 148)
 	}
 	if v := m.Amount_36; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(148, v)
+		if !w.FieldFixed64Fast(148, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(148, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 147)
@@ -1804,13 +1810,17 @@ func (m *ReportRow) bijoubufWrite3(w *bijoubuf.BackWriter, u []bijoubuf.UnknownR
 		u = w.UnknownAfter(u, 145)
 	}
 	if v := m.Rate_35; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(145, v)
+		if !w.FieldFixed64Fast(145, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(145, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 144)
 	}
 	if v := m.Amount_35; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(144, v)
+		if !w.FieldFixed64Fast(144, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(144, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 143)
@@ -1832,13 +1842,17 @@ func (m *ReportRow) bijoubufWrite3(w *bijoubuf.BackWriter, u []bijoubuf.UnknownR
 		u = w.UnknownAfter(u, 141)
 	}
 	if v := m.Rate_34; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(141, v)
+		if !w.FieldFixed64Fast(141, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(141, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 140)
 	}
 	if v := m.Amount_34; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(140, v)
+		if !w.FieldFixed64Fast(140, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(140, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 139)
@@ -1860,13 +1874,17 @@ func (m *ReportRow) bijoubufWrite3(w *bijoubuf.BackWriter, u []bijoubuf.UnknownR
 		u = w.UnknownAfter(u, 137)
 	}
 	if v := m.Rate_33; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(137, v)
+		if !w.FieldFixed64Fast(137, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(137, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 136)
 	}
 	if v := m.Amount_33; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(136, v)
+		if !w.FieldFixed64Fast(136, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(136, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 135)
@@ -1888,13 +1906,17 @@ func (m *ReportRow) bijoubufWrite3(w *bijoubuf.BackWriter, u []bijoubuf.UnknownR
 		u = w.UnknownAfter(u, 133)
 	}
 	if v := m.Rate_32; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(133, v)
+		if !w.FieldFixed64Fast(133, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(133, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 132)
 	}
 	if v := m.Amount_32; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(132, v)
+		if !w.FieldFixed64Fast(132, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(132, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 131)
@@ -1916,13 +1938,17 @@ func (m *ReportRow) bijoubufWrite3(w *bijoubuf.BackWriter, u []bijoubuf.UnknownR
 		u = w.UnknownAfter(u, 129)
 	}
 	if v := m.Rate_31; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(129, v)
+		if !w.FieldFixed64Fast(129, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(129, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 128)
 	}
 	if v := m.Amount_31; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(128, v)
+		if !w.FieldFixed64Fast(128, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(128, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 127)
@@ -1944,13 +1970,17 @@ func (m *ReportRow) bijoubufWrite3(w *bijoubuf.BackWriter, u []bijoubuf.UnknownR
 		u = w.UnknownAfter(u, 125)
 	}
 	if v := m.Rate_30; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(125, v)
+		if !w.FieldFixed64Fast(125, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(125, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 124)
 	}
 	if v := m.Amount_30; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(124, v)
+		if !w.FieldFixed64Fast(124, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(124, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 123)
@@ -1972,13 +2002,17 @@ func (m *ReportRow) bijoubufWrite3(w *bijoubuf.BackWriter, u []bijoubuf.UnknownR
 		u = w.UnknownAfter(u, 121)
 	}
 	if v := m.Rate_29; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(121, v)
+		if !w.FieldFixed64Fast(121, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(121, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 120)
 	}
 	if v := m.Amount_29; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(120, v)
+		if !w.FieldFixed64Fast(120, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(120, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 119)
@@ -2000,13 +2034,17 @@ func (m *ReportRow) bijoubufWrite3(w *bijoubuf.BackWriter, u []bijoubuf.UnknownR
 		u = w.UnknownAfter(u, 117)
 	}
 	if v := m.Rate_28; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(117, v)
+		if !w.FieldFixed64Fast(117, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(117, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 116)
 	}
 	if v := m.Amount_28; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(116, v)
+		if !w.FieldFixed64Fast(116, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(116, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 115)
@@ -2028,13 +2066,17 @@ func (m *ReportRow) bijoubufWrite3(w *bijoubuf.BackWriter, u []bijoubuf.UnknownR
 		u = w.UnknownAfter(u, 113)
 	}
 	if v := m.Rate_27; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(113, v)
+		if !w.FieldFixed64Fast(113, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(113, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 112)
 	}
 	if v := m.Amount_27; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(112, v)
+		if !w.FieldFixed64Fast(112, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(112, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 111)
@@ -2056,13 +2098,17 @@ func (m *ReportRow) bijoubufWrite3(w *bijoubuf.BackWriter, u []bijoubuf.UnknownR
 		u = w.UnknownAfter(u, 109)
 	}
 	if v := m.Rate_26; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(109, v)
+		if !w.FieldFixed64Fast(109, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(109, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 108)
 	}
 	if v := m.Amount_26; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(108, v)
+		if !w.FieldFixed64Fast(108, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(108, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 107)
@@ -2084,13 +2130,17 @@ func (m *ReportRow) bijoubufWrite3(w *bijoubuf.BackWriter, u []bijoubuf.UnknownR
 		u = w.UnknownAfter(u, 105)
 	}
 	if v := m.Rate_25; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(105, v)
+		if !w.FieldFixed64Fast(105, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(105, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 104)
 	}
 	if v := m.Amount_25; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(104, v)
+		if !w.FieldFixed64Fast(104, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(104, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 103)
@@ -2112,13 +2162,17 @@ func (m *ReportRow) bijoubufWrite3(w *bijoubuf.BackWriter, u []bijoubuf.UnknownR
 		u = w.UnknownAfter(u, 101)
 	}
 	if v := m.Rate_24; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(101, v)
+		if !w.FieldFixed64Fast(101, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(101, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 100)
 	}
 	if v := m.Amount_24; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(100, v)
+		if !w.FieldFixed64Fast(100, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(100, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 99)
@@ -2140,13 +2194,17 @@ func (m *ReportRow) bijoubufWrite3(w *bijoubuf.BackWriter, u []bijoubuf.UnknownR
 		u = w.UnknownAfter(u, 97)
 	}
 	if v := m.Rate_23; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(97, v)
+		if !w.FieldFixed64Fast(97, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(97, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 96)
 	}
 	if v := m.Amount_23; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(96, v)
+		if !w.FieldFixed64Fast(96, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(96, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 95)
@@ -2168,13 +2226,17 @@ func (m *ReportRow) bijoubufWrite3(w *bijoubuf.BackWriter, u []bijoubuf.UnknownR
 		u = w.UnknownAfter(u, 93)
 	}
 	if v := m.Rate_22; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(93, v)
+		if !w.FieldFixed64Fast(93, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(93, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 92)
 	}
 	if v := m.Amount_22; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(92, v)
+		if !w.FieldFixed64Fast(92, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(92, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 91)
@@ -2196,7 +2258,9 @@ func (m *ReportRow) bijoubufWrite3(w *bijoubuf.BackWriter, u []bijoubuf.UnknownR
 		u = w.UnknownAfter(u, 89)
 	}
 	if v := m.Rate_21; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(89, v)
+		if !w.FieldFixed64Fast(89, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(89, bijoubuf.Float64Bits(v))
+		}
 	}
 	return u
 }
@@ -2208,7 +2272,9 @@ func (m *ReportRow) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownR
 		u = w.UnknownAfter(u, 88)
 	}
 	if v := m.Amount_21; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(88, v)
+		if !w.FieldFixed64Fast(88, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(88, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 87)
@@ -2230,13 +2296,17 @@ func (m *ReportRow) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownR
 		u = w.UnknownAfter(u, 85)
 	}
 	if v := m.Rate_20; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(85, v)
+		if !w.FieldFixed64Fast(85, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(85, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 84)
 	}
 	if v := m.Amount_20; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(84, v)
+		if !w.FieldFixed64Fast(84, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(84, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 83)
@@ -2258,13 +2328,17 @@ func (m *ReportRow) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownR
 		u = w.UnknownAfter(u, 81)
 	}
 	if v := m.Rate_19; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(81, v)
+		if !w.FieldFixed64Fast(81, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(81, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 80)
 	}
 	if v := m.Amount_19; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(80, v)
+		if !w.FieldFixed64Fast(80, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(80, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 79)
@@ -2286,13 +2360,17 @@ func (m *ReportRow) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownR
 		u = w.UnknownAfter(u, 77)
 	}
 	if v := m.Rate_18; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(77, v)
+		if !w.FieldFixed64Fast(77, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(77, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 76)
 	}
 	if v := m.Amount_18; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(76, v)
+		if !w.FieldFixed64Fast(76, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(76, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 75)
@@ -2314,13 +2392,17 @@ func (m *ReportRow) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownR
 		u = w.UnknownAfter(u, 73)
 	}
 	if v := m.Rate_17; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(73, v)
+		if !w.FieldFixed64Fast(73, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(73, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 72)
 	}
 	if v := m.Amount_17; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(72, v)
+		if !w.FieldFixed64Fast(72, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(72, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 71)
@@ -2342,13 +2424,17 @@ func (m *ReportRow) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownR
 		u = w.UnknownAfter(u, 69)
 	}
 	if v := m.Rate_16; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(69, v)
+		if !w.FieldFixed64Fast(69, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(69, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 68)
 	}
 	if v := m.Amount_16; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(68, v)
+		if !w.FieldFixed64Fast(68, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(68, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 67)
@@ -2370,13 +2456,17 @@ func (m *ReportRow) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownR
 		u = w.UnknownAfter(u, 65)
 	}
 	if v := m.Rate_15; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(65, v)
+		if !w.FieldFixed64Fast(65, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(65, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 64)
 	}
 	if v := m.Amount_15; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(64, v)
+		if !w.FieldFixed64Fast(64, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(64, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 63)
@@ -2398,13 +2488,17 @@ func (m *ReportRow) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownR
 		u = w.UnknownAfter(u, 61)
 	}
 	if v := m.Rate_14; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(61, v)
+		if !w.FieldFixed64Fast(61, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(61, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 60)
 	}
 	if v := m.Amount_14; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(60, v)
+		if !w.FieldFixed64Fast(60, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(60, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 59)
@@ -2426,13 +2520,17 @@ func (m *ReportRow) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownR
 		u = w.UnknownAfter(u, 57)
 	}
 	if v := m.Rate_13; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(57, v)
+		if !w.FieldFixed64Fast(57, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(57, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 56)
 	}
 	if v := m.Amount_13; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(56, v)
+		if !w.FieldFixed64Fast(56, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(56, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 55)
@@ -2454,13 +2552,17 @@ func (m *ReportRow) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownR
 		u = w.UnknownAfter(u, 53)
 	}
 	if v := m.Rate_12; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(53, v)
+		if !w.FieldFixed64Fast(53, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(53, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 52)
 	}
 	if v := m.Amount_12; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(52, v)
+		if !w.FieldFixed64Fast(52, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(52, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 51)
@@ -2482,13 +2584,17 @@ func (m *ReportRow) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownR
 		u = w.UnknownAfter(u, 49)
 	}
 	if v := m.Rate_11; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(49, v)
+		if !w.FieldFixed64Fast(49, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(49, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 48)
 	}
 	if v := m.Amount_11; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(48, v)
+		if !w.FieldFixed64Fast(48, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(48, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 47)
@@ -2510,13 +2616,17 @@ func (m *ReportRow) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownR
 		u = w.UnknownAfter(u, 45)
 	}
 	if v := m.Rate_10; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(45, v)
+		if !w.FieldFixed64Fast(45, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(45, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 44)
 	}
 	if v := m.Amount_10; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(44, v)
+		if !w.FieldFixed64Fast(44, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(44, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 43)
@@ -2538,13 +2648,17 @@ func (m *ReportRow) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownR
 		u = w.UnknownAfter(u, 41)
 	}
 	if v := m.Rate_9; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(41, v)
+		if !w.FieldFixed64Fast(41, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(41, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 40)
 	}
 	if v := m.Amount_9; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(40, v)
+		if !w.FieldFixed64Fast(40, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(40, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 39)
@@ -2566,13 +2680,17 @@ func (m *ReportRow) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownR
 		u = w.UnknownAfter(u, 37)
 	}
 	if v := m.Rate_8; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(37, v)
+		if !w.FieldFixed64Fast(37, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(37, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 36)
 	}
 	if v := m.Amount_8; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(36, v)
+		if !w.FieldFixed64Fast(36, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(36, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 35)
@@ -2594,13 +2712,17 @@ func (m *ReportRow) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownR
 		u = w.UnknownAfter(u, 33)
 	}
 	if v := m.Rate_7; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(33, v)
+		if !w.FieldFixed64Fast(33, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(33, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 32)
 	}
 	if v := m.Amount_7; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(32, v)
+		if !w.FieldFixed64Fast(32, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(32, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 31)
@@ -2622,13 +2744,17 @@ func (m *ReportRow) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownR
 		u = w.UnknownAfter(u, 29)
 	}
 	if v := m.Rate_6; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(29, v)
+		if !w.FieldFixed64Fast(29, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(29, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 28)
 	}
 	if v := m.Amount_6; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(28, v)
+		if !w.FieldFixed64Fast(28, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(28, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 27)
@@ -2650,7 +2776,9 @@ func (m *ReportRow) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownR
 		u = w.UnknownAfter(u, 25)
 	}
 	if v := m.Rate_5; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(25, v)
+		if !w.FieldFixed64Fast(25, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(25, bijoubuf.Float64Bits(v))
+		}
 	}
 	return u
 }
@@ -2662,7 +2790,9 @@ func (m *ReportRow) bijoubufWrite1(w *bijoubuf.BackWriter, u []bijoubuf.UnknownR
 		u = w.UnknownAfter(u, 24)
 	}
 	if v := m.Amount_5; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(24, v)
+		if !w.FieldFixed64Fast(24, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(24, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 23)
@@ -2684,13 +2814,17 @@ func (m *ReportRow) bijoubufWrite1(w *bijoubuf.BackWriter, u []bijoubuf.UnknownR
 		u = w.UnknownAfter(u, 21)
 	}
 	if v := m.Rate_4; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(21, v)
+		if !w.FieldFixed64Fast(21, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(21, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 20)
 	}
 	if v := m.Amount_4; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(20, v)
+		if !w.FieldFixed64Fast(20, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(20, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 19)
@@ -2712,13 +2846,17 @@ func (m *ReportRow) bijoubufWrite1(w *bijoubuf.BackWriter, u []bijoubuf.UnknownR
 		u = w.UnknownAfter(u, 17)
 	}
 	if v := m.Rate_3; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(17, v)
+		if !w.FieldFixed64Fast(17, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(17, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 16)
 	}
 	if v := m.Amount_3; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(16, v)
+		if !w.FieldFixed64Fast(16, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(16, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 15)
@@ -2740,13 +2878,17 @@ func (m *ReportRow) bijoubufWrite1(w *bijoubuf.BackWriter, u []bijoubuf.UnknownR
 		u = w.UnknownAfter(u, 13)
 	}
 	if v := m.Rate_2; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(13, v)
+		if !w.FieldFixed64Fast(13, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(13, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 12)
 	}
 	if v := m.Amount_2; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(12, v)
+		if !w.FieldFixed64Fast(12, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(12, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 11)
@@ -2768,13 +2910,17 @@ func (m *ReportRow) bijoubufWrite1(w *bijoubuf.BackWriter, u []bijoubuf.UnknownR
 		u = w.UnknownAfter(u, 9)
 	}
 	if v := m.Rate_1; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(9, v)
+		if !w.FieldFixed64Fast(9, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(9, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 8)
 	}
 	if v := m.Amount_1; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(8, v)
+		if !w.FieldFixed64Fast(8, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(8, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 7)
@@ -2796,13 +2942,17 @@ func (m *ReportRow) bijoubufWrite1(w *bijoubuf.BackWriter, u []bijoubuf.UnknownR
 		u = w.UnknownAfter(u, 5)
 	}
 	if v := m.Rate_0; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(5, v)
+		if !w.FieldFixed64Fast(5, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(5, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 4)
 	}
 	if v := m.Amount_0; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(4, v)
+		if !w.FieldFixed64Fast(4, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(4, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 3)

@@ -229,7 +229,9 @@ func (m *AnyValue) BijoubufWrite(w *bijoubuf.BackWriter) {
 		}
 		if o != nil {
 			v := o.DoubleValue
-			w.FieldFloat64(4, v)
+			if !w.FieldFixed64Fast(4, bijoubuf.Float64Bits(v)) {
+				w.FieldFixed64(4, bijoubuf.Float64Bits(v))
+			}
 		}
 	case *AnyValue_IntValue:
 		if len(u) != 0 {
@@ -515,7 +517,9 @@ func (m *Event) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 1)
 	}
 	if v := m.TimeUnixNano; v != 0 {
-		w.FieldFixed64(1, v)
+		if !w.FieldFixed64Fast(1, v) {
+			w.FieldFixed64(1, v)
+		}
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)
@@ -1332,13 +1336,17 @@ func (m *Span) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 7)
 	}
 	if v := m.EndTimeUnixNano; v != 0 {
-		w.FieldFixed64(7, v)
+		if !w.FieldFixed64Fast(7, v) {
+			w.FieldFixed64(7, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 6)
 	}
 	if v := m.StartTimeUnixNano; v != 0 {
-		w.FieldFixed64(6, v)
+		if !w.FieldFixed64Fast(6, v) {
+			w.FieldFixed64(6, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 5)

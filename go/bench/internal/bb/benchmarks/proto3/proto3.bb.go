@@ -1688,7 +1688,9 @@ func (m *GoogleMessage1SubMessage) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 203)
 	}
 	if v := m.Field203; v != 0 {
-		w.FieldFixed32(203, v)
+		if !w.FieldFixed32Fast(203, v) {
+			w.FieldFixed32(203, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 28)
@@ -1718,7 +1720,9 @@ func (m *GoogleMessage1SubMessage) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 21)
 	}
 	if v := m.Field21; v != 0 {
-		w.FieldFixed64(21, v)
+		if !w.FieldFixed64Fast(21, v) {
+			w.FieldFixed64(21, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 20)

@@ -306,7 +306,9 @@ func (m *AnyValue) BijoubufWrite(w *bijoubuf.BackWriter) {
 		}
 		if o != nil {
 			v := o.DoubleValue
-			w.FieldFloat64(4, v)
+			if !w.FieldFixed64Fast(4, bijoubuf.Float64Bits(v)) {
+				w.FieldFixed64(4, bijoubuf.Float64Bits(v))
+			}
 		}
 	case *AnyValue_IntValue:
 		if len(u) != 0 {

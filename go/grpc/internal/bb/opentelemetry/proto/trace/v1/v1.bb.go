@@ -1221,7 +1221,9 @@ func (m *Span) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 16)
 	}
 	if v := m.Flags; v != 0 {
-		w.FieldFixed32(16, v)
+		if !w.FieldFixed32Fast(16, v) {
+			w.FieldFixed32(16, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 15)
@@ -1298,13 +1300,17 @@ func (m *Span) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 8)
 	}
 	if v := m.EndTimeUnixNano; v != 0 {
-		w.FieldFixed64(8, v)
+		if !w.FieldFixed64Fast(8, v) {
+			w.FieldFixed64(8, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 7)
 	}
 	if v := m.StartTimeUnixNano; v != 0 {
-		w.FieldFixed64(7, v)
+		if !w.FieldFixed64Fast(7, v) {
+			w.FieldFixed64(7, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 6)
@@ -1845,7 +1851,9 @@ func (m *Span_Event) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 1)
 	}
 	if v := m.TimeUnixNano; v != 0 {
-		w.FieldFixed64(1, v)
+		if !w.FieldFixed64Fast(1, v) {
+			w.FieldFixed64(1, v)
+		}
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)
@@ -2148,7 +2156,9 @@ func (m *Span_Link) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 6)
 	}
 	if v := m.Flags; v != 0 {
-		w.FieldFixed32(6, v)
+		if !w.FieldFixed32Fast(6, v) {
+			w.FieldFixed32(6, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 5)
