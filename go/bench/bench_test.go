@@ -14,12 +14,14 @@ import (
 	bblogs "github.com/bijoubuf/bijoubuf/go/bench/internal/bb/opentelemetry/proto/logs/v1"
 	bbmetrics "github.com/bijoubuf/bijoubuf/go/bench/internal/bb/opentelemetry/proto/metrics/v1"
 	bbtrace "github.com/bijoubuf/bijoubuf/go/bench/internal/bb/opentelemetry/proto/trace/v1"
+	bbreport "github.com/bijoubuf/bijoubuf/go/bench/internal/bb/report"
 	bbtel "github.com/bijoubuf/bijoubuf/go/bench/internal/bb/telemetry"
 	pbgm1 "github.com/bijoubuf/bijoubuf/go/bench/internal/pb/benchmarks/proto3"
 	pbcas "github.com/bijoubuf/bijoubuf/go/bench/internal/pb/cas"
 	pblogs "github.com/bijoubuf/bijoubuf/go/bench/internal/pb/opentelemetry/proto/logs/v1"
 	pbmetrics "github.com/bijoubuf/bijoubuf/go/bench/internal/pb/opentelemetry/proto/metrics/v1"
 	pbtrace "github.com/bijoubuf/bijoubuf/go/bench/internal/pb/opentelemetry/proto/trace/v1"
+	pbreport "github.com/bijoubuf/bijoubuf/go/bench/internal/pb/report"
 	pbtel "github.com/bijoubuf/bijoubuf/go/bench/internal/pb/telemetry"
 	"github.com/bijoubuf/bijoubuf/go/bijoubuf"
 	"github.com/bijoubuf/bijoubuf/go/bijoubufjson"
@@ -117,7 +119,11 @@ func datasets() []dataset {
 		func(s uint64) proto.Message { return otlpLogsData(s) },
 		func() bijoubuf.Message { return new(bblogs.LogsData) },
 		func() proto.Message { return new(pblogs.LogsData) })
-	return []dataset{tel, c, gm1, traces, metrics, logs}
+	report := jsonDataset("report", 0x5EED_0600,
+		func(s uint64) proto.Message { return reportPage(s) },
+		func() bijoubuf.Message { return new(bbreport.ReportPage) },
+		func() proto.Message { return new(pbreport.ReportPage) })
+	return []dataset{tel, c, gm1, traces, metrics, logs, report}
 }
 
 // TestDatasetsRoundTrip: both encodings of every value decode back to it (through the

@@ -1,8 +1,9 @@
 // Package bench compares the generated bijoubuf Go code with google.golang.org/protobuf
 // on the message datasets of benches/ (telemetry and cas, built here with the
 // distributions of benches/src/msg/data.rs; Go's seeded generator, so not the Rust
-// values byte for byte), GoogleMessage1 (data_gm1.go) and the OpenTelemetry traces,
-// metrics and logs (data_otlp.go). Run by hand:
+// values byte for byte), GoogleMessage1 (data_gm1.go), the OpenTelemetry traces,
+// metrics and logs (data_otlp.go) and a page of a wide analytics report (data_report.go).
+// Run by hand:
 //
 //	go test -run '^$' -bench . -benchmem -count 10 -cpu 1
 package bench

@@ -156,9 +156,28 @@ func (w *BackWriter) Varint(v uint64) {
 
 // varint is Varint past its one-byte case.
 func (w *BackWriter) varint(v uint64) {
-	if p := w.room(bijou64.Size(v)); p >= 0 {
-		bijou64.Put(w.buf[p:], v)
+	n := bijou64.Size(v)
+	if p := w.room(n); p >= 0 {
+		if n >= 4 {
+			w.putLong(p, n, v)
+		} else {
+			bijou64.Put(w.buf[p:], v)
+		}
 	}
+}
+
+// putLong writes v, n ≥ 4 bytes of it, at w.buf[p:]: its payload as the last bytes of
+// one eight-byte store, which writes zeros before the payload. Those land where the
+// buffer is not written yet (writes go from its end to its start), and the tag and the
+// writes after this one overwrite them. Within seven bytes of the buffer's start,
+// bijou64.Put writes byte by byte.
+func (w *BackWriter) putLong(p, n int, v uint64) {
+	if t := n - 1; p+t >= 7 {
+		binary.BigEndian.PutUint64(w.buf[p+t-7:], v-bijou64.Offsets[t])
+		w.buf[p] = bijou64.FirstTierTag - 1 + byte(t)
+		return
+	}
+	bijou64.Put(w.buf[p:], v)
 }
 
 // Zigzag writes a signed value (int32, int64, sint32, sint64, enum; SPEC §3.2).
@@ -184,22 +203,10 @@ func (w *BackWriter) Fixed64(v uint64) {
 }
 
 // Float32 writes a float's bits, every NaN as 7F C0 00 00 (SPEC §3.5).
-func (w *BackWriter) Float32(f float32) {
-	bits := math.Float32bits(f)
-	if f != f {
-		bits = NaN32Bits
-	}
-	w.Fixed32(bits)
-}
+func (w *BackWriter) Float32(f float32) { w.Fixed32(Float32Bits(f)) }
 
 // Float64 writes a double's bits, every NaN as 7F F8 00 00 00 00 00 00 (SPEC §3.5).
-func (w *BackWriter) Float64(f float64) {
-	bits := math.Float64bits(f)
-	if f != f {
-		bits = NaN64Bits
-	}
-	w.Fixed64(bits)
-}
+func (w *BackWriter) Float64(f float64) { w.Fixed64(Float64Bits(f)) }
 
 // LenBytes writes a length prefix and the bytes (bytes; SPEC §7).
 func (w *BackWriter) LenBytes(b []byte) {
@@ -256,10 +263,10 @@ func (w *BackWriter) FieldBytes(number uint32, v []byte) {
 
 // FieldVarint writes field number of wire type VARINT holding v (Field, then Varint)
 // in one call: a one-byte key and value as FieldVarintFast writes them, the rest in
-// fieldVarint.
+// FieldVarintRest.
 func (w *BackWriter) FieldVarint(number uint32, v uint64) {
 	if !w.FieldVarintFast(number, v) {
-		w.fieldVarint(number, v)
+		w.FieldVarintRest(number, v)
 	}
 }
 
@@ -281,11 +288,12 @@ func (w *BackWriter) FieldVarintFast(number uint32, v uint64) bool {
 	return false
 }
 
-// fieldVarint is FieldVarint past FieldVarintFast's case: a value under a one-byte key
-// (or none: the first field of its message) in one write, tiers 0 to 2 spelled here
-// (SPEC §2.2: the tag, then the value less the tier's offset in big-endian bytes); a
-// longer key or a refusal through Field and Varint.
-func (w *BackWriter) fieldVarint(number uint32, v uint64) {
+// FieldVarintRest is FieldVarint past FieldVarintFast's case, which generated code
+// calls once FieldVarintFast declined: a value under a one-byte key (or none: the first
+// field of its message) in one write, spelled here (SPEC §2.2: the tag, then the value
+// less the tier's offset in big-endian bytes); a longer key or a refusal through Field
+// and Varint.
+func (w *BackWriter) FieldVarintRest(number uint32, v uint64) {
 	d, k, ok := w.pendingKey(number)
 	n := bijou64.Size(v)
 	if p := w.pos - k - n; ok && p >= 0 {
@@ -303,7 +311,7 @@ func (w *BackWriter) fieldVarint(number uint32, v uint64) {
 			b[1] = byte(x >> 8)
 			b[0] = bijou64.FirstTierTag + 1
 		default:
-			bijou64.Put(b, v)
+			w.putLong(p, n, v)
 		}
 		w.pos = p
 		w.pending = uint64(number)<<2 | uint64(WireVarint)
@@ -321,6 +329,53 @@ func (w *BackWriter) FieldZigzag(number uint32, v int64) {
 // FieldBool writes bool field number.
 func (w *BackWriter) FieldBool(number uint32, v bool) {
 	w.FieldVarint(number, BoolValue(v))
+}
+
+// FieldFixed64Fast is FieldFixed64's common case, small enough for the compiler to
+// inline into generated code: a key pending whose delta from number is one byte. It
+// reports false, having written nothing, for every other case (no key pending, a longer
+// key, a number out of order or 0, no room), which FieldFixed64 then writes or refuses.
+func (w *BackWriter) FieldFixed64Fast(number uint32, v uint64) bool {
+	d := w.pending - (uint64(number)+1)<<2
+	if p := w.pos - 9; d < bijou64.FirstTierTag && p >= 0 && number != 0 {
+		b := w.buf[p : p+9]
+		b[8] = byte(d)
+		binary.BigEndian.PutUint64(b, v)
+		w.pos = p
+		w.pending = uint64(number)<<2 | uint64(WireI64)
+		return true
+	}
+	return false
+}
+
+// FieldFixed32Fast is FieldFixed64Fast for wire type I32 (FieldFixed32's common case).
+func (w *BackWriter) FieldFixed32Fast(number uint32, v uint32) bool {
+	d := w.pending - (uint64(number)+1)<<2
+	if p := w.pos - 5; d < bijou64.FirstTierTag && p >= 0 && number != 0 {
+		b := w.buf[p : p+5]
+		b[4] = byte(d)
+		binary.BigEndian.PutUint32(b, v)
+		w.pos = p
+		w.pending = uint64(number)<<2 | uint64(WireI32)
+		return true
+	}
+	return false
+}
+
+// Float64Bits is f's bits as a double field holds them, every NaN canonical (SPEC §3.5).
+func Float64Bits(f float64) uint64 {
+	if f != f {
+		return NaN64Bits
+	}
+	return math.Float64bits(f)
+}
+
+// Float32Bits is Float64Bits for a float.
+func Float32Bits(f float32) uint32 {
+	if f != f {
+		return NaN32Bits
+	}
+	return math.Float32bits(f)
 }
 
 // FieldFixed64 writes field number of wire type I64 holding v (Field, then Fixed64) in
@@ -357,20 +412,12 @@ func (w *BackWriter) FieldFixed32(number uint32, v uint32) {
 
 // FieldFloat64 writes double field number, every NaN canonical (SPEC §3.5).
 func (w *BackWriter) FieldFloat64(number uint32, f float64) {
-	bits := math.Float64bits(f)
-	if f != f {
-		bits = NaN64Bits
-	}
-	w.FieldFixed64(number, bits)
+	w.FieldFixed64(number, Float64Bits(f))
 }
 
 // FieldFloat32 writes float field number, every NaN canonical (SPEC §3.5).
 func (w *BackWriter) FieldFloat32(number uint32, f float32) {
-	bits := math.Float32bits(f)
-	if f != f {
-		bits = NaN32Bits
-	}
-	w.FieldFixed32(number, bits)
+	w.FieldFixed32(number, Float32Bits(f))
 }
 
 // BackMark is what Open saves: the enclosing message's pending key and where the

@@ -416,6 +416,79 @@ func TestFieldVarintFastWritesOnlyItsCase(t *testing.T) {
 	}
 }
 
+// TestFieldFixedFastWritesOnlyItsCase: FieldFixed64Fast and FieldFixed32Fast write what
+// FieldFixed64 and FieldFixed32 write where they take the field, and nothing where they
+// decline it.
+func TestFieldFixedFastWritesOnlyItsCase(t *testing.T) {
+	state := func(w *BackWriter) string {
+		return string(w.buf[w.pos:]) + "|" + itoa(w.pos) + "|" + itoa(int(w.pending))
+	}
+	for _, c := range []struct {
+		name       string
+		prev       uint32 // the field written before (above) it, 0 for none
+		number     uint32
+		room       int // bytes left below the field before
+		wantInline bool
+	}{
+		{"one-byte key", 10, 9, 16, true},
+		{"the largest one-byte delta", 63, 1, 16, true},
+		{"the first field written (nothing pending)", 0, 9, 16, false},
+		{"a delta past one byte", 64, 1, 16, false},
+		{"the same number again", 10, 10, 16, false},
+		{"a number above the pending one", 10, 11, 16, false},
+		{"number 0", 10, 0, 16, false},
+		{"no room for the 64-bit field", 10, 9, 8, false},
+		{"no room for the 32-bit field", 10, 9, 4, false},
+	} {
+		for _, width := range []int{64, 32} {
+			fast := func(w *BackWriter) bool {
+				if width == 64 {
+					return w.FieldFixed64Fast(c.number, 0x0102030405060708)
+				}
+				return w.FieldFixed32Fast(c.number, 0x01020304)
+			}
+			full := func(w *BackWriter) {
+				if width == 64 {
+					w.FieldFixed64(c.number, 0x0102030405060708)
+				} else {
+					w.FieldFixed32(c.number, 0x01020304)
+				}
+			}
+			inline := c.wantInline || (c.name == "no room for the 64-bit field" && width == 32)
+			w := NewBackWriter(c.room + 2)
+			if c.prev != 0 {
+				w.FieldVarint(c.prev, 300) // two bytes, its key left pending
+			}
+			before := state(&w)
+			if got := fast(&w); got != inline {
+				t.Errorf("%s, %d bits: taken = %v, want %v", c.name, width, got, inline)
+				continue
+			}
+			if !inline {
+				if after := state(&w); after != before {
+					t.Errorf("%s, %d bits: wrote %q over %q", c.name, width, after, before)
+				}
+				continue
+			}
+			want := NewBackWriter(c.room + 2)
+			if c.prev != 0 {
+				want.FieldVarint(c.prev, 300)
+			}
+			full(&want)
+			if got, wantState := state(&w), state(&want); got != wantState {
+				t.Errorf("%s, %d bits: wrote %q, the full call %q", c.name, width, got, wantState)
+			}
+		}
+	}
+	// Every NaN is written as the canonical one.
+	if Float64Bits(math.Float64frombits(0x7FF0000000000001)) != NaN64Bits || Float64Bits(math.Copysign(0, -1)) != 1<<63 {
+		t.Error("Float64Bits")
+	}
+	if Float32Bits(math.Float32frombits(0xFF800001)) != NaN32Bits || Float32Bits(1) != 0x3F800000 {
+		t.Error("Float32Bits")
+	}
+}
+
 // TestValidString: the size pass's UTF-8 check says what utf8.ValidString says, with
 // the bad byte in the eight-byte words or in the tail, of every length to 40.
 func TestValidString(t *testing.T) {

@@ -145,14 +145,24 @@ func (r *Reader) UnknownCount() int { return r.unknownCount }
 // Varint reads one bijou64 (SPEC §2): truncated (O1) or varint-overflow (O2) at its tag.
 func (r *Reader) Varint() (uint64, error) {
 	at := r.pos
-	// One-, two- and three-byte values (most keys, lengths and numbers) here, with no
-	// further call; longer ones and every error in varintLong.
+	// Every value here, with no further call, when nine bytes are left before the bound
+	// (the payload in one eight-byte load); one-, two- and three-byte values (most keys,
+	// lengths and numbers) also nearer the bound; the rest and every error in varintLong.
 	if at < r.end {
 		b := r.buf[at:r.end]
-		switch tag := b[0]; {
+		tag := b[0]
+		switch {
 		case tag < bijou64.FirstTierTag:
 			r.pos = at + 1
 			return uint64(tag), nil
+		case len(b) >= bijou64.MaxLen:
+			// The payload is the first t of the eight bytes after the tag, big-endian.
+			t := int(tag) - (bijou64.FirstTierTag - 1)
+			p := binary.BigEndian.Uint64(b[1:bijou64.MaxLen]) >> (8 * uint(8-t))
+			if t < 8 || p <= maxTier8Payload {
+				r.pos = at + 1 + t
+				return bijou64.Offsets[t] + p, nil
+			}
 		case tag == bijou64.FirstTierTag && len(b) >= 2:
 			r.pos = at + 2
 			return bijou64.Offsets[1] + uint64(b[1]), nil
@@ -163,6 +173,10 @@ func (r *Reader) Varint() (uint64, error) {
 	}
 	return r.varintLong(at)
 }
+
+// maxTier8Payload is the largest payload of a nine-byte value: a larger one would pass
+// u64max (varint-overflow), and wrapping would give small values a second spelling.
+const maxTier8Payload = ^uint64(0) - 72340172838076920
 
 // varintMid reads a two- or three-byte value (tiers 1 and 2) when at least three bytes
 // are left before the bound, and declines otherwise, reading nothing. It is small enough
@@ -296,14 +310,10 @@ func (r *Reader) Uint32() (uint32, error) {
 
 // Int64 reads an int64 or sint64: zigzag, no range check (SPEC §3.2).
 func (r *Reader) Int64() (int64, error) {
-	v, ok := r.varintMid()
-	if !ok {
-		var err error
-		if v, err = r.Varint(); err != nil {
-			return 0, err
-		}
-	}
-	return bijou64.Unzigzag(v), nil
+	// Varint's value is 0 on error, and so is its unzigzag (written out: the inliner
+	// counts it cheaper than the call).
+	v, err := r.Varint()
+	return int64(v>>1) ^ -int64(v&1), err
 }
 
 // Int32 reads an int32, sint32 or enum number: a zigzag image above u32max is

@@ -578,7 +578,7 @@ func (m *Type) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Syntax; v != 0 {
 		if !w.FieldVarintFast(6, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(6, int64(v))
+			w.FieldVarintRest(6, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -1149,7 +1149,7 @@ func (m *Field) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Packed; v {
 		if !w.FieldVarintFast(8, bijoubuf.BoolValue(v)) {
-			w.FieldBool(8, v)
+			w.FieldVarintRest(8, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -1157,7 +1157,7 @@ func (m *Field) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.OneofIndex; v != 0 {
 		if !w.FieldVarintFast(7, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(7, int64(v))
+			w.FieldVarintRest(7, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -1177,7 +1177,7 @@ func (m *Field) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Number; v != 0 {
 		if !w.FieldVarintFast(3, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(3, int64(v))
+			w.FieldVarintRest(3, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -1185,7 +1185,7 @@ func (m *Field) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Cardinality; v != 0 {
 		if !w.FieldVarintFast(2, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(2, int64(v))
+			w.FieldVarintRest(2, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -1193,7 +1193,7 @@ func (m *Field) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Kind; v != 0 {
 		if !w.FieldVarintFast(1, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(1, int64(v))
+			w.FieldVarintRest(1, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -1585,7 +1585,7 @@ func (m *Enum) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Syntax; v != 0 {
 		if !w.FieldVarintFast(5, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(5, int64(v))
+			w.FieldVarintRest(5, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -1945,7 +1945,7 @@ func (m *EnumValue) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Number; v != 0 {
 		if !w.FieldVarintFast(2, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(2, int64(v))
+			w.FieldVarintRest(2, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2481,7 +2481,7 @@ func (m *Api) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Syntax; v != 0 {
 		if !w.FieldVarintFast(7, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(7, int64(v))
+			w.FieldVarintRest(7, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2971,7 +2971,7 @@ func (m *Method) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Syntax; v != 0 {
 		if !w.FieldVarintFast(7, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(7, int64(v))
+			w.FieldVarintRest(7, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2992,7 +2992,7 @@ func (m *Method) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.ResponseStreaming; v {
 		if !w.FieldVarintFast(5, bijoubuf.BoolValue(v)) {
-			w.FieldBool(5, v)
+			w.FieldVarintRest(5, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -3006,7 +3006,7 @@ func (m *Method) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.RequestStreaming; v {
 		if !w.FieldVarintFast(3, bijoubuf.BoolValue(v)) {
-			w.FieldBool(3, v)
+			w.FieldVarintRest(3, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -3962,7 +3962,7 @@ func (m *FileDescriptorProto) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.Edition; p != nil {
 		v := *p
 		if !w.FieldVarintFast(14, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(14, int64(v))
+			w.FieldVarintRest(14, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -4706,7 +4706,7 @@ func (m *DescriptorProto) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.Visibility; p != nil {
 		v := *p
 		if !w.FieldVarintFast(11, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(11, int64(v))
+			w.FieldVarintRest(11, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -5316,7 +5316,7 @@ func (m *DescriptorProto_ExtensionRange) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.End; p != nil {
 		v := *p
 		if !w.FieldVarintFast(2, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(2, int64(v))
+			w.FieldVarintRest(2, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -5325,7 +5325,7 @@ func (m *DescriptorProto_ExtensionRange) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.Start; p != nil {
 		v := *p
 		if !w.FieldVarintFast(1, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(1, int64(v))
+			w.FieldVarintRest(1, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -5521,7 +5521,7 @@ func (m *DescriptorProto_ReservedRange) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.End; p != nil {
 		v := *p
 		if !w.FieldVarintFast(2, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(2, int64(v))
+			w.FieldVarintRest(2, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -5530,7 +5530,7 @@ func (m *DescriptorProto_ReservedRange) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.Start; p != nil {
 		v := *p
 		if !w.FieldVarintFast(1, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(1, int64(v))
+			w.FieldVarintRest(1, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -5799,7 +5799,7 @@ func (m *ExtensionRangeOptions) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.Verification; p != nil {
 		v := *p
 		if !w.FieldVarintFast(3, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(3, int64(v))
+			w.FieldVarintRest(3, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -6111,7 +6111,7 @@ func (m *ExtensionRangeOptions_Declaration) BijoubufWrite(w *bijoubuf.BackWriter
 	if p := m.Repeated; p != nil {
 		v := *p
 		if !w.FieldVarintFast(6, bijoubuf.BoolValue(v)) {
-			w.FieldBool(6, v)
+			w.FieldVarintRest(6, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -6120,7 +6120,7 @@ func (m *ExtensionRangeOptions_Declaration) BijoubufWrite(w *bijoubuf.BackWriter
 	if p := m.Reserved; p != nil {
 		v := *p
 		if !w.FieldVarintFast(5, bijoubuf.BoolValue(v)) {
-			w.FieldBool(5, v)
+			w.FieldVarintRest(5, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -6143,7 +6143,7 @@ func (m *ExtensionRangeOptions_Declaration) BijoubufWrite(w *bijoubuf.BackWriter
 	if p := m.Number; p != nil {
 		v := *p
 		if !w.FieldVarintFast(1, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(1, int64(v))
+			w.FieldVarintRest(1, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -6543,7 +6543,7 @@ func (m *FieldDescriptorProto) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.Proto3Optional; p != nil {
 		v := *p
 		if !w.FieldVarintFast(17, bijoubuf.BoolValue(v)) {
-			w.FieldBool(17, v)
+			w.FieldVarintRest(17, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -6559,7 +6559,7 @@ func (m *FieldDescriptorProto) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.OneofIndex; p != nil {
 		v := *p
 		if !w.FieldVarintFast(9, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(9, int64(v))
+			w.FieldVarintRest(9, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -6590,7 +6590,7 @@ func (m *FieldDescriptorProto) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.Type; p != nil {
 		v := *p
 		if !w.FieldVarintFast(5, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(5, int64(v))
+			w.FieldVarintRest(5, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -6599,7 +6599,7 @@ func (m *FieldDescriptorProto) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.Label; p != nil {
 		v := *p
 		if !w.FieldVarintFast(4, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(4, int64(v))
+			w.FieldVarintRest(4, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -6608,7 +6608,7 @@ func (m *FieldDescriptorProto) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.Number; p != nil {
 		v := *p
 		if !w.FieldVarintFast(3, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(3, int64(v))
+			w.FieldVarintRest(3, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -7162,7 +7162,7 @@ func (m *EnumDescriptorProto) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.Visibility; p != nil {
 		v := *p
 		if !w.FieldVarintFast(6, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(6, int64(v))
+			w.FieldVarintRest(6, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -7500,7 +7500,7 @@ func (m *EnumDescriptorProto_EnumReservedRange) BijoubufWrite(w *bijoubuf.BackWr
 	if p := m.End; p != nil {
 		v := *p
 		if !w.FieldVarintFast(2, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(2, int64(v))
+			w.FieldVarintRest(2, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -7509,7 +7509,7 @@ func (m *EnumDescriptorProto_EnumReservedRange) BijoubufWrite(w *bijoubuf.BackWr
 	if p := m.Start; p != nil {
 		v := *p
 		if !w.FieldVarintFast(1, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(1, int64(v))
+			w.FieldVarintRest(1, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -7703,7 +7703,7 @@ func (m *EnumValueDescriptorProto) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.Number; p != nil {
 		v := *p
 		if !w.FieldVarintFast(2, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(2, int64(v))
+			w.FieldVarintRest(2, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -8214,7 +8214,7 @@ func (m *MethodDescriptorProto) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.ServerStreaming; p != nil {
 		v := *p
 		if !w.FieldVarintFast(6, bijoubuf.BoolValue(v)) {
-			w.FieldBool(6, v)
+			w.FieldVarintRest(6, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -8223,7 +8223,7 @@ func (m *MethodDescriptorProto) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.ClientStreaming; p != nil {
 		v := *p
 		if !w.FieldVarintFast(5, bijoubuf.BoolValue(v)) {
-			w.FieldBool(5, v)
+			w.FieldVarintRest(5, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -8831,7 +8831,7 @@ func (m *FileOptions) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.CcEnableArenas; p != nil {
 		v := *p
 		if !w.FieldVarintFast(31, bijoubuf.BoolValue(v)) {
-			w.FieldBool(31, v)
+			w.FieldVarintRest(31, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -8840,7 +8840,7 @@ func (m *FileOptions) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.JavaStringCheckUtf8; p != nil {
 		v := *p
 		if !w.FieldVarintFast(27, bijoubuf.BoolValue(v)) {
-			w.FieldBool(27, v)
+			w.FieldVarintRest(27, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -8849,7 +8849,7 @@ func (m *FileOptions) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.Deprecated; p != nil {
 		v := *p
 		if !w.FieldVarintFast(23, bijoubuf.BoolValue(v)) {
-			w.FieldBool(23, v)
+			w.FieldVarintRest(23, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -8858,7 +8858,7 @@ func (m *FileOptions) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.JavaGenerateEqualsAndHash; p != nil {
 		v := *p
 		if !w.FieldVarintFast(20, bijoubuf.BoolValue(v)) {
-			w.FieldBool(20, v)
+			w.FieldVarintRest(20, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -8867,7 +8867,7 @@ func (m *FileOptions) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.PyGenericServices; p != nil {
 		v := *p
 		if !w.FieldVarintFast(18, bijoubuf.BoolValue(v)) {
-			w.FieldBool(18, v)
+			w.FieldVarintRest(18, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -8876,7 +8876,7 @@ func (m *FileOptions) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.JavaGenericServices; p != nil {
 		v := *p
 		if !w.FieldVarintFast(17, bijoubuf.BoolValue(v)) {
-			w.FieldBool(17, v)
+			w.FieldVarintRest(17, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -8885,7 +8885,7 @@ func (m *FileOptions) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.CcGenericServices; p != nil {
 		v := *p
 		if !w.FieldVarintFast(16, bijoubuf.BoolValue(v)) {
-			w.FieldBool(16, v)
+			w.FieldVarintRest(16, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -8901,7 +8901,7 @@ func (m *FileOptions) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.JavaMultipleFiles; p != nil {
 		v := *p
 		if !w.FieldVarintFast(10, bijoubuf.BoolValue(v)) {
-			w.FieldBool(10, v)
+			w.FieldVarintRest(10, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -8910,7 +8910,7 @@ func (m *FileOptions) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.OptimizeFor; p != nil {
 		v := *p
 		if !w.FieldVarintFast(9, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(9, int64(v))
+			w.FieldVarintRest(9, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -9430,7 +9430,7 @@ func (m *MessageOptions) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.DeprecatedLegacyJsonFieldConflicts; p != nil {
 		v := *p
 		if !w.FieldVarintFast(11, bijoubuf.BoolValue(v)) {
-			w.FieldBool(11, v)
+			w.FieldVarintRest(11, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -9439,7 +9439,7 @@ func (m *MessageOptions) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.MapEntry; p != nil {
 		v := *p
 		if !w.FieldVarintFast(7, bijoubuf.BoolValue(v)) {
-			w.FieldBool(7, v)
+			w.FieldVarintRest(7, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -9448,7 +9448,7 @@ func (m *MessageOptions) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.Deprecated; p != nil {
 		v := *p
 		if !w.FieldVarintFast(3, bijoubuf.BoolValue(v)) {
-			w.FieldBool(3, v)
+			w.FieldVarintRest(3, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -9457,7 +9457,7 @@ func (m *MessageOptions) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.NoStandardDescriptorAccessor; p != nil {
 		v := *p
 		if !w.FieldVarintFast(2, bijoubuf.BoolValue(v)) {
-			w.FieldBool(2, v)
+			w.FieldVarintRest(2, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -9466,7 +9466,7 @@ func (m *MessageOptions) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.MessageSetWireFormat; p != nil {
 		v := *p
 		if !w.FieldVarintFast(1, bijoubuf.BoolValue(v)) {
-			w.FieldBool(1, v)
+			w.FieldVarintRest(1, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -10064,7 +10064,7 @@ func (m *FieldOptions) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.Retention; p != nil {
 		v := *p
 		if !w.FieldVarintFast(17, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(17, int64(v))
+			w.FieldVarintRest(17, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -10073,7 +10073,7 @@ func (m *FieldOptions) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.DebugRedact; p != nil {
 		v := *p
 		if !w.FieldVarintFast(16, bijoubuf.BoolValue(v)) {
-			w.FieldBool(16, v)
+			w.FieldVarintRest(16, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -10082,7 +10082,7 @@ func (m *FieldOptions) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.UnverifiedLazy; p != nil {
 		v := *p
 		if !w.FieldVarintFast(15, bijoubuf.BoolValue(v)) {
-			w.FieldBool(15, v)
+			w.FieldVarintRest(15, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -10091,7 +10091,7 @@ func (m *FieldOptions) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.Weak; p != nil {
 		v := *p
 		if !w.FieldVarintFast(10, bijoubuf.BoolValue(v)) {
-			w.FieldBool(10, v)
+			w.FieldVarintRest(10, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -10100,7 +10100,7 @@ func (m *FieldOptions) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.Jstype; p != nil {
 		v := *p
 		if !w.FieldVarintFast(6, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(6, int64(v))
+			w.FieldVarintRest(6, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -10109,7 +10109,7 @@ func (m *FieldOptions) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.Lazy; p != nil {
 		v := *p
 		if !w.FieldVarintFast(5, bijoubuf.BoolValue(v)) {
-			w.FieldBool(5, v)
+			w.FieldVarintRest(5, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -10118,7 +10118,7 @@ func (m *FieldOptions) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.Deprecated; p != nil {
 		v := *p
 		if !w.FieldVarintFast(3, bijoubuf.BoolValue(v)) {
-			w.FieldBool(3, v)
+			w.FieldVarintRest(3, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -10127,7 +10127,7 @@ func (m *FieldOptions) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.Packed; p != nil {
 		v := *p
 		if !w.FieldVarintFast(2, bijoubuf.BoolValue(v)) {
-			w.FieldBool(2, v)
+			w.FieldVarintRest(2, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -10136,7 +10136,7 @@ func (m *FieldOptions) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.Ctype; p != nil {
 		v := *p
 		if !w.FieldVarintFast(1, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(1, int64(v))
+			w.FieldVarintRest(1, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -10538,7 +10538,7 @@ func (m *FieldOptions_EditionDefault) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.Edition; p != nil {
 		v := *p
 		if !w.FieldVarintFast(3, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(3, int64(v))
+			w.FieldVarintRest(3, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -10766,7 +10766,7 @@ func (m *FieldOptions_FeatureSupport) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.EditionRemoved; p != nil {
 		v := *p
 		if !w.FieldVarintFast(4, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(4, int64(v))
+			w.FieldVarintRest(4, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -10782,7 +10782,7 @@ func (m *FieldOptions_FeatureSupport) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.EditionDeprecated; p != nil {
 		v := *p
 		if !w.FieldVarintFast(2, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(2, int64(v))
+			w.FieldVarintRest(2, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -10791,7 +10791,7 @@ func (m *FieldOptions_FeatureSupport) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.EditionIntroduced; p != nil {
 		v := *p
 		if !w.FieldVarintFast(1, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(1, int64(v))
+			w.FieldVarintRest(1, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -11307,7 +11307,7 @@ func (m *EnumOptions) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.DeprecatedLegacyJsonFieldConflicts; p != nil {
 		v := *p
 		if !w.FieldVarintFast(6, bijoubuf.BoolValue(v)) {
-			w.FieldBool(6, v)
+			w.FieldVarintRest(6, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -11316,7 +11316,7 @@ func (m *EnumOptions) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.Deprecated; p != nil {
 		v := *p
 		if !w.FieldVarintFast(3, bijoubuf.BoolValue(v)) {
-			w.FieldBool(3, v)
+			w.FieldVarintRest(3, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -11325,7 +11325,7 @@ func (m *EnumOptions) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.AllowAlias; p != nil {
 		v := *p
 		if !w.FieldVarintFast(2, bijoubuf.BoolValue(v)) {
-			w.FieldBool(2, v)
+			w.FieldVarintRest(2, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -11647,7 +11647,7 @@ func (m *EnumValueOptions) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.DebugRedact; p != nil {
 		v := *p
 		if !w.FieldVarintFast(3, bijoubuf.BoolValue(v)) {
-			w.FieldBool(3, v)
+			w.FieldVarintRest(3, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -11664,7 +11664,7 @@ func (m *EnumValueOptions) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.Deprecated; p != nil {
 		v := *p
 		if !w.FieldVarintFast(1, bijoubuf.BoolValue(v)) {
-			w.FieldBool(1, v)
+			w.FieldVarintRest(1, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -11967,7 +11967,7 @@ func (m *ServiceOptions) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.Deprecated; p != nil {
 		v := *p
 		if !w.FieldVarintFast(33, bijoubuf.BoolValue(v)) {
-			w.FieldBool(33, v)
+			w.FieldVarintRest(33, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -12270,7 +12270,7 @@ func (m *MethodOptions) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.IdempotencyLevel; p != nil {
 		v := *p
 		if !w.FieldVarintFast(34, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(34, int64(v))
+			w.FieldVarintRest(34, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -12279,7 +12279,7 @@ func (m *MethodOptions) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.Deprecated; p != nil {
 		v := *p
 		if !w.FieldVarintFast(33, bijoubuf.BoolValue(v)) {
-			w.FieldBool(33, v)
+			w.FieldVarintRest(33, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -12579,7 +12579,9 @@ func (m *UninterpretedOption) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if p := m.DoubleValue; p != nil {
 		v := *p
-		w.FieldFloat64(6, v)
+		if !w.FieldFixed64Fast(6, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(6, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 5)
@@ -12587,7 +12589,7 @@ func (m *UninterpretedOption) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.NegativeIntValue; p != nil {
 		v := *p
 		if !w.FieldVarintFast(5, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(5, int64(v))
+			w.FieldVarintRest(5, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -12596,7 +12598,7 @@ func (m *UninterpretedOption) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.PositiveIntValue; p != nil {
 		v := *p
 		if !w.FieldVarintFast(4, uint64(v)) {
-			w.FieldVarint(4, uint64(v))
+			w.FieldVarintRest(4, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -12869,7 +12871,7 @@ func (m *UninterpretedOption_NamePart) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.IsExtension; p != nil {
 		v := *p
 		if !w.FieldVarintFast(2, bijoubuf.BoolValue(v)) {
-			w.FieldBool(2, v)
+			w.FieldVarintRest(2, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -13285,7 +13287,7 @@ func (m *FeatureSet) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.EnforceProtoLimits; p != nil {
 		v := *p
 		if !w.FieldVarintFast(9, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(9, int64(v))
+			w.FieldVarintRest(9, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -13294,7 +13296,7 @@ func (m *FeatureSet) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.DefaultSymbolVisibility; p != nil {
 		v := *p
 		if !w.FieldVarintFast(8, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(8, int64(v))
+			w.FieldVarintRest(8, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -13303,7 +13305,7 @@ func (m *FeatureSet) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.EnforceNamingStyle; p != nil {
 		v := *p
 		if !w.FieldVarintFast(7, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(7, int64(v))
+			w.FieldVarintRest(7, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -13312,7 +13314,7 @@ func (m *FeatureSet) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.JsonFormat; p != nil {
 		v := *p
 		if !w.FieldVarintFast(6, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(6, int64(v))
+			w.FieldVarintRest(6, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -13321,7 +13323,7 @@ func (m *FeatureSet) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.MessageEncoding; p != nil {
 		v := *p
 		if !w.FieldVarintFast(5, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(5, int64(v))
+			w.FieldVarintRest(5, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -13330,7 +13332,7 @@ func (m *FeatureSet) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.Utf8Validation; p != nil {
 		v := *p
 		if !w.FieldVarintFast(4, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(4, int64(v))
+			w.FieldVarintRest(4, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -13339,7 +13341,7 @@ func (m *FeatureSet) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.RepeatedFieldEncoding; p != nil {
 		v := *p
 		if !w.FieldVarintFast(3, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(3, int64(v))
+			w.FieldVarintRest(3, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -13348,7 +13350,7 @@ func (m *FeatureSet) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.EnumType; p != nil {
 		v := *p
 		if !w.FieldVarintFast(2, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(2, int64(v))
+			w.FieldVarintRest(2, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -13357,7 +13359,7 @@ func (m *FeatureSet) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.FieldPresence; p != nil {
 		v := *p
 		if !w.FieldVarintFast(1, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(1, int64(v))
+			w.FieldVarintRest(1, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -13925,7 +13927,7 @@ func (m *FeatureSetDefaults) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.MaximumEdition; p != nil {
 		v := *p
 		if !w.FieldVarintFast(5, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(5, int64(v))
+			w.FieldVarintRest(5, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -13934,7 +13936,7 @@ func (m *FeatureSetDefaults) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.MinimumEdition; p != nil {
 		v := *p
 		if !w.FieldVarintFast(4, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(4, int64(v))
+			w.FieldVarintRest(4, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -14197,7 +14199,7 @@ func (m *FeatureSetDefaults_FeatureSetEditionDefault) BijoubufWrite(w *bijoubuf.
 	if p := m.Edition; p != nil {
 		v := *p
 		if !w.FieldVarintFast(3, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(3, int64(v))
+			w.FieldVarintRest(3, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -15158,7 +15160,7 @@ func (m *GeneratedCodeInfo_Annotation) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.Semantic; p != nil {
 		v := *p
 		if !w.FieldVarintFast(5, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(5, int64(v))
+			w.FieldVarintRest(5, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -15167,7 +15169,7 @@ func (m *GeneratedCodeInfo_Annotation) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.End; p != nil {
 		v := *p
 		if !w.FieldVarintFast(4, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(4, int64(v))
+			w.FieldVarintRest(4, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -15176,7 +15178,7 @@ func (m *GeneratedCodeInfo_Annotation) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.Begin; p != nil {
 		v := *p
 		if !w.FieldVarintFast(3, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(3, int64(v))
+			w.FieldVarintRest(3, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -15408,7 +15410,7 @@ func (m *Duration) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Nanos; v != 0 {
 		if !w.FieldVarintFast(2, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(2, int64(v))
+			w.FieldVarintRest(2, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -15416,7 +15418,7 @@ func (m *Duration) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Seconds; v != 0 {
 		if !w.FieldVarintFast(1, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(1, int64(v))
+			w.FieldVarintRest(1, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -16227,7 +16229,7 @@ func (m *Value) BijoubufWrite(w *bijoubuf.BackWriter) {
 		if o != nil {
 			v := o.BoolValue
 			if !w.FieldVarintFast(4, bijoubuf.BoolValue(v)) {
-				w.FieldBool(4, v)
+				w.FieldVarintRest(4, bijoubuf.BoolValue(v))
 			}
 		}
 	case *Value_StringValue:
@@ -16244,7 +16246,9 @@ func (m *Value) BijoubufWrite(w *bijoubuf.BackWriter) {
 		}
 		if o != nil {
 			v := o.NumberValue
-			w.FieldFloat64(2, v)
+			if !w.FieldFixed64Fast(2, bijoubuf.Float64Bits(v)) {
+				w.FieldFixed64(2, bijoubuf.Float64Bits(v))
+			}
 		}
 	case *Value_NullValue:
 		if len(u) != 0 {
@@ -16253,7 +16257,7 @@ func (m *Value) BijoubufWrite(w *bijoubuf.BackWriter) {
 		if o != nil {
 			v := o.NullValue
 			if !w.FieldVarintFast(1, bijoubuf.Zigzag(int64(v))) {
-				w.FieldZigzag(1, int64(v))
+				w.FieldVarintRest(1, bijoubuf.Zigzag(int64(v)))
 			}
 		}
 	}
@@ -16708,7 +16712,7 @@ func (m *Timestamp) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Nanos; v != 0 {
 		if !w.FieldVarintFast(2, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(2, int64(v))
+			w.FieldVarintRest(2, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -16716,7 +16720,7 @@ func (m *Timestamp) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Seconds; v != 0 {
 		if !w.FieldVarintFast(1, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(1, int64(v))
+			w.FieldVarintRest(1, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -16881,7 +16885,9 @@ func (m *DoubleValue) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 1)
 	}
 	if v := m.Value; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(1, v)
+		if !w.FieldFixed64Fast(1, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(1, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)
@@ -17030,7 +17036,9 @@ func (m *FloatValue) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 1)
 	}
 	if v := m.Value; !bijoubuf.IsZero32(v) {
-		w.FieldFloat32(1, v)
+		if !w.FieldFixed32Fast(1, bijoubuf.Float32Bits(v)) {
+			w.FieldFixed32(1, bijoubuf.Float32Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)
@@ -17180,7 +17188,7 @@ func (m *Int64Value) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Value; v != 0 {
 		if !w.FieldVarintFast(1, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(1, int64(v))
+			w.FieldVarintRest(1, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -17331,7 +17339,7 @@ func (m *UInt64Value) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Value; v != 0 {
 		if !w.FieldVarintFast(1, uint64(v)) {
-			w.FieldVarint(1, uint64(v))
+			w.FieldVarintRest(1, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -17482,7 +17490,7 @@ func (m *Int32Value) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Value; v != 0 {
 		if !w.FieldVarintFast(1, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(1, int64(v))
+			w.FieldVarintRest(1, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -17633,7 +17641,7 @@ func (m *UInt32Value) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Value; v != 0 {
 		if !w.FieldVarintFast(1, uint64(v)) {
-			w.FieldVarint(1, uint64(v))
+			w.FieldVarintRest(1, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -17784,7 +17792,7 @@ func (m *BoolValue) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Value; v {
 		if !w.FieldVarintFast(1, bijoubuf.BoolValue(v)) {
-			w.FieldBool(1, v)
+			w.FieldVarintRest(1, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {

@@ -16,9 +16,9 @@
 //! of keys and values read by the reader's inlined halves (`NextFast`, `Int32Fast`,
 //! `EnterFast`, …): every check of SPEC §10 happens in byte order and errors carry the
 //! code, byte offset and path the Rust and TypeScript implementations report. A large
-//! message's loop is split by field number into functions of a few dozen fields each,
-//! which the next continues where the last stopped: Go inlines almost nothing into a
-//! function past its size limit.
+//! message's decode loop is split by field number into functions of a few dozen fields
+//! each, which the next continues where the last stopped, and so are its encode passes:
+//! Go inlines almost nothing into a function past its size limit.
 //!
 //! ```
 //! # fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -132,9 +132,9 @@ pub struct Options {
     wkt_import: String,
     well_known_types: bool,
     services: bool,
-    /// Large messages' decoders in parts (see [`decode_parts`]); off only in tests, which
-    /// compare the two shapes.
-    decode_parts: bool,
+    /// Large messages' decoders and encode passes in parts (see [`decode_parts`] and
+    /// [`EncodeCuts`]); off only in tests, which compare the two shapes.
+    in_parts: bool,
     dirs: BTreeMap<String, String>,
     /// File name → (directory, Go package name), from its `option go_package`.
     files: BTreeMap<String, (String, String)>,
@@ -147,7 +147,7 @@ impl Default for Options {
             wkt_import: WKT_IMPORT.to_string(),
             well_known_types: false,
             services: false,
-            decode_parts: true,
+            in_parts: true,
             dirs: BTreeMap::new(),
             files: BTreeMap::new(),
         }
@@ -183,12 +183,12 @@ impl Options {
         self
     }
 
-    /// Whether a large message's decoder is written in parts (the default) or, however
-    /// large, as one function: for tests, which check that the parts read what the one
-    /// function reads.
+    /// Whether a large message's decoder and encode passes are written in parts (the
+    /// default) or, however large, as one function each: for tests, which check that the
+    /// parts do what the one function does.
     #[doc(hidden)]
-    pub fn decode_in_parts(&mut self, yes: bool) -> &mut Self {
-        self.decode_parts = yes;
+    pub fn passes_in_parts(&mut self, yes: bool) -> &mut Self {
+        self.in_parts = yes;
         self
     }
 
@@ -798,7 +798,7 @@ pub fn generate(schema: &Schema, options: &Options) -> Vec<GeneratedFile> {
                 body: String::new(),
                 init: String::new(),
                 locals: &[],
-                decode_parts: options.decode_parts,
+                in_parts: options.in_parts,
             };
             for f in &files {
                 for en in &f.enums {
@@ -837,8 +837,8 @@ struct Emitter<'a> {
     /// Names an import alias steps aside from besides [`GO_LOCALS`]: the services
     /// file's locals and imported packages.
     locals: &'static [&'static str],
-    /// [`Options::decode_in_parts`].
-    decode_parts: bool,
+    /// [`Options::passes_in_parts`].
+    in_parts: bool,
 }
 
 /// `// ` lines of a schema comment (leading, else trailing), with `first` line first, as
@@ -1016,6 +1016,62 @@ fn fast_method(ty: &FieldType) -> Option<&'static str> {
 /// The statements reading one element of a scalar or enum type into a new `v`, at
 /// indentation `ind`, returning `fail` (which names `err`) on error: the inline common
 /// case first where there is one, else the full read.
+/// Where an encode pass (size or write) is cut into parts, each a function of its own,
+/// for the reason [`decode_parts`] gives: the pass's text for its fields runs from
+/// `start`, and a cut falls before a field once the part before it weighs
+/// [`ENCODE_PART`] and no oneof's type switch is open there.
+struct EncodeCuts {
+    split: bool,
+    start: usize,
+    weight: usize,
+    cuts: Vec<usize>,
+}
+
+/// The most a message's encode pass weighs (see [`decode_weight`]) and is still one
+/// function. Measured with Go 1.26: the write pass stops inlining between 120 and 150
+/// `int32` fields.
+const ENCODE_ONE_FUNCTION: usize = 112;
+
+/// The most each part of a larger message's encode pass weighs.
+const ENCODE_PART: usize = 64;
+
+impl EncodeCuts {
+    fn new(enabled: bool, m: &MessageDef, start: usize) -> Self {
+        let total: usize = m.fields.iter().map(decode_weight).sum();
+        EncodeCuts {
+            split: enabled && total > ENCODE_ONE_FUNCTION,
+            start,
+            weight: 0,
+            cuts: Vec::new(),
+        }
+    }
+
+    /// Field `f`'s text begins at `at`; `free` says no oneof's switch is open there.
+    fn field(&mut self, f: &FieldDef, at: usize, free: bool) {
+        if self.split && free && self.weight >= ENCODE_PART {
+            self.cuts.push(at);
+            self.weight = 0;
+        }
+        self.weight += decode_weight(f);
+    }
+
+    /// The parts' texts, in the pass's order, taken out of `b` (nothing when the pass is
+    /// one function).
+    fn parts(self, b: &mut String) -> Vec<String> {
+        if self.cuts.is_empty() {
+            return Vec::new();
+        }
+        let mut rest = b.split_off(self.start);
+        let mut parts = Vec::new();
+        for &cut in self.cuts.iter().rev() {
+            parts.push(rest.split_off(cut - self.start));
+        }
+        parts.push(rest);
+        parts.reverse();
+        parts
+    }
+}
+
 /// A decode case's share of a function's size, in units of about one singular scalar
 /// field's case (see [`decode_parts`]). Measured: Go stops inlining the reader's fast
 /// paths into a message's decode between 70 and 80 `int32` fields, 40 and 50 singular
@@ -1193,16 +1249,34 @@ fn write_stmt(ty: &FieldType, v: &str) -> String {
 /// every other case. The statement sits two tabs deep (inside the field's `if`).
 fn field_write_stmt(ty: &FieldType, number: u32, v: &str) -> String {
     use ScalarType::*;
-    let call = field_write_call(ty, number, v);
     let value = match ty {
         FieldType::Scalar(Bool) => format!("bijoubuf.BoolValue({v})"),
         FieldType::Scalar(Int32 | Sint32 | Int64 | Sint64) | FieldType::Enum(_) => {
             format!("bijoubuf.Zigzag(int64({v}))")
         }
         FieldType::Scalar(Uint32 | Uint64) => format!("uint64({v})"),
-        _ => return call,
+        FieldType::Scalar(Double | Fixed64 | Sfixed64 | Float | Fixed32 | Sfixed32) => {
+            // Fixed-width fields likewise: a one-byte key inlined (FieldFixed64Fast,
+            // FieldFixed32Fast), the full call after it.
+            let (width, bits) = match ty {
+                FieldType::Scalar(Double) => (64, format!("bijoubuf.Float64Bits({v})")),
+                FieldType::Scalar(Fixed64) => (64, v.to_string()),
+                FieldType::Scalar(Sfixed64) => (64, format!("uint64({v})")),
+                FieldType::Scalar(Float) => (32, format!("bijoubuf.Float32Bits({v})")),
+                FieldType::Scalar(Fixed32) => (32, v.to_string()),
+                _ => (32, format!("uint32({v})")),
+            };
+            return format!(
+                "if !w.FieldFixed{width}Fast({number}, {bits}) {{\n\t\t\tw.FieldFixed{width}({number}, {bits})\n\t\t}}"
+            );
+        }
+        _ => return field_write_call(ty, number, v),
     };
-    format!("if !w.FieldVarintFast({number}, {value}) {{\n\t\t\t{call}\n\t\t}}")
+    // The rest straight to FieldVarintRest: one call, not FieldZigzag's or FieldBool's
+    // chain through FieldVarint.
+    format!(
+        "if !w.FieldVarintFast({number}, {value}) {{\n\t\t\tw.FieldVarintRest({number}, {value})\n\t\t}}"
+    )
 }
 
 /// The one call writing field `number` holding `v`, every case of it.
@@ -1664,10 +1738,12 @@ impl Emitter<'_> {
         let groups = oneof_groups(m);
         let mut cases = String::new();
         let mut last: Option<(usize, usize)> = None;
+        let mut cuts = EncodeCuts::new(self.in_parts, m, b.len());
         for (idx, f) in m.fields.iter().enumerate() {
             if let Some((i, start)) = last.take() {
                 self.oneof_case(m, &groups, i, start, true, &mut b, &mut cases);
             }
+            cuts.field(f, b.len(), cases.is_empty());
             last = Some((idx, b.len()));
             let n = f.number;
             let _ = writeln!(
@@ -1809,8 +1885,21 @@ impl Emitter<'_> {
         if let Some((i, start)) = last.take() {
             self.oneof_case(m, &groups, i, start, true, &mut b, &mut cases);
         }
+        let mut fns = String::new();
+        for (k, text) in cuts.parts(&mut b).into_iter().enumerate() {
+            let k = k + 1;
+            let _ = writeln!(
+                b,
+                "\tif m.bijoubufSize{k}(s, depth, &n, &prev, &u) == 0 {{\n\t\treturn 0\n\t}}"
+            );
+            let _ = write!(
+                fns,
+                "// bijoubufSize{k} is a part of BijoubufSize, which hands it its running total,\n// the last field's number and the unknown records left, and gets them back. It\n// returns 0 when the pass fails, else 1.\nfunc (m *{name}) bijoubufSize{k}(s *bijoubuf.Sizes, depth int, pn *int, pprev *uint32, pu *[]bijoubuf.UnknownRecord) int {{\n\tn, prev, u := *pn, *pprev, *pu\n{text}\t*pn, *pprev, *pu = n, prev, u\n\treturn 1\n}}\n\n"
+            );
+        }
         b.push_str("\tif len(u) != 0 {\n\t\t_, n, _ = bijoubuf.UnknownBefore(u, bijoubuf.MaxFieldNumber+1, n, prev)\n\t}\n\treturn n\n}\n\n");
         self.body.push_str(&b);
+        self.body.push_str(&fns);
     }
 
     /// Where field `idx` of `m` is a member of a oneof whose members are neighbours
@@ -1867,10 +1956,12 @@ impl Emitter<'_> {
         let groups = oneof_groups(m);
         let mut cases = String::new();
         let mut last: Option<(usize, usize)> = None;
+        let mut cuts = EncodeCuts::new(self.in_parts, m, b.len());
         for (idx, f) in m.fields.iter().enumerate().rev() {
             if let Some((i, start)) = last.take() {
                 self.oneof_case(m, &groups, i, start, false, &mut b, &mut cases);
             }
+            cuts.field(f, b.len(), cases.is_empty());
             last = Some((idx, b.len()));
             let n = f.number;
             let _ = writeln!(
@@ -1956,8 +2047,20 @@ impl Emitter<'_> {
         if let Some((i, start)) = last.take() {
             self.oneof_case(m, &groups, i, start, false, &mut b, &mut cases);
         }
+        // The parts from the last fields to the first, numbered from the first.
+        let parts = cuts.parts(&mut b);
+        let mut fns = String::new();
+        for (k, text) in parts.iter().enumerate() {
+            let k = parts.len() - k;
+            let _ = writeln!(b, "\tu = m.bijoubufWrite{k}(w, u)");
+            let _ = write!(
+                fns,
+                "// bijoubufWrite{k} is a part of BijoubufWrite: it writes its fields and the unknown\n// records among them, and returns the unknown records left.\nfunc (m *{name}) bijoubufWrite{k}(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord) []bijoubuf.UnknownRecord {{\n{text}\treturn u\n}}\n\n"
+            );
+        }
         b.push_str("\tif len(u) != 0 {\n\t\tw.UnknownAfter(u, 0)\n\t}\n}\n\n");
         self.body.push_str(&b);
+        self.body.push_str(&fns);
     }
 
     fn decode_fn(&mut self, m: &MessageDef, name: &str) {
@@ -2217,7 +2320,7 @@ impl Emitter<'_> {
         }
         let mut order: Vec<usize> = (0..cases.len()).collect();
         order.sort_unstable_by_key(|&i| cases[i].0);
-        let parts = if self.decode_parts {
+        let parts = if self.in_parts {
             decode_parts(order.iter().map(|&i| weights[i]))
         } else {
             vec![cases.len()]

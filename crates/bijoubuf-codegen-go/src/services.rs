@@ -136,7 +136,7 @@ pub(super) fn generate(
         init: String::new(),
         locals: SERVICE_LOCALS,
         // The services file holds no decoder.
-        decode_parts: true,
+        in_parts: true,
     };
     for file in files {
         for service in &file.services {

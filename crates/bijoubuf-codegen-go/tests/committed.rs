@@ -1,6 +1,6 @@
 //! The Go code committed in the module (`go/wkt`, the well-known types,
 //! `go/internal/schemas`, the conformance schemas, `go/bench/internal/bb`, the
-//! benchmark datasets' schemas, `go/internal/wide`, a large message's decoder in parts and
+//! benchmark datasets' schemas, `go/internal/wide`, a large message's passes in parts and
 //! whole, and the services of `go/grpc`'s tests and benchmark) is
 //! exactly what the generator writes today, so it cannot go stale.
 //! `BIJOUBUF_GO_BLESS=1 cargo test -p bijoubuf-codegen-go --test committed` rewrites it.
@@ -134,9 +134,9 @@ fn conformance_schemas_are_fresh() {
     check(&repo().join("go/internal/schemas"), &conformance());
 }
 
-/// `go/internal/wide/wide.proto`'s message, large enough that its decoder is written in
-/// parts (`parts/`), and the same decoder as one function (`whole/`): the package's test
-/// checks that the two read every input alike.
+/// `go/internal/wide/wide.proto`'s message, large enough that its decoder and encode
+/// passes are written in parts (`parts/`), and the same passes as one function each
+/// (`whole/`): the package's test checks that the two shapes do the same.
 #[test]
 fn wide_message_is_fresh() {
     let root = repo().join("go/internal/wide");
@@ -151,12 +151,15 @@ fn wide_message_is_fresh() {
                 "github.com/bijoubuf/bijoubuf/go/internal/wide/{dir}"
             ))
             .package_dir("wide", "")
-            .decode_in_parts(parts);
+            .passes_in_parts(parts);
         let files = generate(&compiled.schema, &options);
-        let split = files
-            .iter()
-            .any(|f| f.content.contains("func (m *Wide) bijoubufDecode2("));
-        assert_eq!(split, parts, "{dir}: Wide's decoder in parts: {split}");
+        for pass in ["Decode", "Size", "Write"] {
+            let split = files.iter().any(|f| {
+                f.content
+                    .contains(&format!("func (m *Wide) bijoubuf{pass}2("))
+            });
+            assert_eq!(split, parts, "{dir}: Wide's {pass} pass in parts: {split}");
+        }
         check(&root.join(dir), &files);
     }
 }
@@ -173,6 +176,7 @@ fn benchmark_schemas_are_fresh() {
             "opentelemetry/proto/trace/v1/trace.proto",
             "opentelemetry/proto/metrics/v1/metrics.proto",
             "opentelemetry/proto/logs/v1/logs.proto",
+            "report.proto",
         ])
         .unwrap_or_else(|e| panic!("the benchmark schemas do not compile: {e}"));
     let mut options = Options::new();

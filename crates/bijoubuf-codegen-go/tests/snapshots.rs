@@ -120,8 +120,8 @@ fn presence_maps_oneofs_and_enums_have_their_go_forms() {
         "\t\tvar ks [8]bijoubuf.Entry[string, Color]\n\t\tes := bijoubuf.AppendSortedEntries(ks[:0], m.ByName)\n\t\tfor i := len(es) - 1; i >= 0; i-- {\n\t\t\tk, v := es[i].Key, es[i].Value\n",
         // Fields from the last to the first, each key left pending for the field below,
         // a key and its value in one call: a one-byte key and value inlined
-        // (FieldVarintFast), the call after it for every other case.
-        "\tif v := m.N; v != 0 {\n\t\tif !w.FieldVarintFast(8, bijoubuf.Zigzag(int64(v))) {\n\t\t\tw.FieldZigzag(8, int64(v))\n\t\t}\n\t}\n\tif len(u) != 0 {\n\t\tu = w.UnknownAfter(u, 7)\n\t}\n",
+        // (FieldVarintFast), FieldVarintRest after it for every other case.
+        "\tif v := m.N; v != 0 {\n\t\tif !w.FieldVarintFast(8, bijoubuf.Zigzag(int64(v))) {\n\t\t\tw.FieldVarintRest(8, bijoubuf.Zigzag(int64(v)))\n\t\t}\n\t}\n\tif len(u) != 0 {\n\t\tu = w.UnknownAfter(u, 7)\n\t}\n",
         "{Number: 1, Name: \"opt\", JSONName: \"opt\", GoName: \"Opt\", Kind: bijoubuf.KindUint32, Explicit: true}",
         "{Number: 3, Name: \"s\", JSONName: \"s\", GoName: \"S\", Kind: bijoubuf.KindString, Explicit: true, Oneof: \"pick\", OneofGoName: \"Pick\", NewOneofWrapper: func() any { return new(M_S) }}",
     ] {

@@ -13,9 +13,10 @@ import (
 	"github.com/bijoubuf/bijoubuf/go/internal/wide/whole"
 )
 
-// Wide's decoder is generated in parts (package parts) and as one function (package
-// whole) from the same schema. The two must make the same of every input: the same
-// value, or the same refusal (code, offset, path), strict and preserving.
+// Wide's decoder and encode passes are generated in parts (package parts) and as one
+// function each (package whole) from the same schema. The two must make the same of
+// every input: the same value, re-encoded to the same bytes, or the same refusal (code,
+// offset, path), strict and preserving; and the same of every value they encode.
 
 var options = []bijoubuf.DecodeOptions{{}, bijoubuf.DecodeOptions{}.Preserving(true)}
 
@@ -181,6 +182,76 @@ func TestPartsReadWhatOneFunctionReads(t *testing.T) {
 		t.Fatalf("too narrow: %d values reaching the last part, %d mutations accepted, refusals %v", lastPart, accepted, refusals)
 	}
 	t.Logf("%d mutations accepted; refusals %v", accepted, refusals)
+}
+
+// A preserving decode of WideNext's encodings as Wide keeps the records of the numbers
+// Wide does not know, in every part's range and past the last, and the encode writes
+// each back in its place.
+func TestPartsKeepUnknownRecordsInPlace(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	kept := 0
+	for range 300 {
+		v := new(whole.WideNext)
+		fill(r, reflect.ValueOf(v).Elem(), 2)
+		// At most one of Wide's oneof members.
+		switch r.IntN(4) {
+		case 0:
+			v.PickB, v.PickC = "", nil
+		case 1:
+			v.PickA, v.PickC = 0, nil
+		case 2:
+			v.PickA, v.PickB = 0, ""
+		default:
+			v.PickA, v.PickB, v.PickC = 0, "", nil
+		}
+		in, err := v.Marshal()
+		if err != nil {
+			t.Fatal(err)
+		}
+		compare(t, in)
+		if n, err := new(parts.Wide).BijoubufUnmarshal(in, options[1]); err == nil && n >= 3 {
+			kept++
+		}
+	}
+	if kept < 100 {
+		t.Fatalf("only %d inputs accepted with three unknown records or more", kept)
+	}
+}
+
+// Wide's encode passes are in parts too: a value holding a string that is not UTF-8 is
+// refused by both shapes alike, whichever field holds it.
+func TestPartsRefuseWhatOneFunctionRefuses(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	var names []string
+	ty := reflect.TypeFor[whole.Wide]()
+	for i := range ty.NumField() {
+		if f := ty.Field(i); f.Type.Kind() == reflect.String {
+			names = append(names, f.Name)
+		}
+	}
+	if len(names) < 10 {
+		t.Fatalf("only %d string fields: %v", len(names), names)
+	}
+	for _, name := range names {
+		for range 20 {
+			w := randomWide(r)
+			in, err := w.Marshal()
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := new(parts.Wide)
+			if err := p.Unmarshal(in); err != nil {
+				t.Fatal(err)
+			}
+			reflect.ValueOf(w).Elem().FieldByName(name).SetString("\xff")
+			reflect.ValueOf(p).Elem().FieldByName(name).SetString("\xff")
+			_, we := w.Marshal()
+			_, pe := p.Marshal()
+			if we == nil || pe == nil || we.Error() != pe.Error() {
+				t.Fatalf("%s not UTF-8: whole %v, in parts %v", name, we, pe)
+			}
+		}
+	}
 }
 
 // FuzzPartsReadWhatOneFunctionReads is the same comparison on any input.

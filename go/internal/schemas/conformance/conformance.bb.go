@@ -136,7 +136,7 @@ func (m *Person) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.Score; p != nil {
 		v := *p
 		if !w.FieldVarintFast(5, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(5, int64(v))
+			w.FieldVarintRest(5, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -144,7 +144,7 @@ func (m *Person) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Active; v {
 		if !w.FieldVarintFast(3, bijoubuf.BoolValue(v)) {
-			w.FieldBool(3, v)
+			w.FieldVarintRest(3, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -152,7 +152,7 @@ func (m *Person) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Age; v != 0 {
 		if !w.FieldVarintFast(2, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(2, int64(v))
+			w.FieldVarintRest(2, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -427,7 +427,7 @@ func (m *Order) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Id; v != 0 {
 		if !w.FieldVarintFast(1, uint64(v)) {
-			w.FieldVarint(1, uint64(v))
+			w.FieldVarintRest(1, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -815,7 +815,7 @@ func (m *Line) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Qty; v != 0 {
 		if !w.FieldVarintFast(2, uint64(v)) {
-			w.FieldVarint(2, uint64(v))
+			w.FieldVarintRest(2, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -989,7 +989,7 @@ func (m *Editions) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.B; p != nil {
 		v := *p
 		if !w.FieldVarintFast(2, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(2, int64(v))
+			w.FieldVarintRest(2, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -997,7 +997,7 @@ func (m *Editions) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.A; v != 0 {
 		if !w.FieldVarintFast(1, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(1, int64(v))
+			w.FieldVarintRest(1, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -1227,7 +1227,7 @@ func (m *Reading) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.Offset; p != nil {
 		v := *p
 		if !w.FieldVarintFast(6, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(6, int64(v))
+			w.FieldVarintRest(6, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	switch o := m.Unit.(type) {
@@ -1246,7 +1246,7 @@ func (m *Reading) BijoubufWrite(w *bijoubuf.BackWriter) {
 		if o != nil {
 			v := o.Celsius
 			if !w.FieldVarintFast(4, bijoubuf.BoolValue(v)) {
-				w.FieldBool(4, v)
+				w.FieldVarintRest(4, bijoubuf.BoolValue(v))
 			}
 		}
 	}
@@ -1263,14 +1263,18 @@ func (m *Reading) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if p := m.Value; p != nil {
 		v := *p
-		w.FieldFloat64(2, v)
+		if !w.FieldFixed64Fast(2, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(2, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 1)
 	}
 	if p := m.Sensor; p != nil {
 		v := *p
-		w.FieldFixed64(1, v)
+		if !w.FieldFixed64Fast(1, v) {
+			w.FieldFixed64(1, v)
+		}
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)
@@ -1604,7 +1608,7 @@ func (m *Required) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.B; p != nil {
 		v := *p
 		if !w.FieldVarintFast(2, uint64(v)) {
-			w.FieldVarint(2, uint64(v))
+			w.FieldVarintRest(2, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -1613,7 +1617,7 @@ func (m *Required) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.A; p != nil {
 		v := *p
 		if !w.FieldVarintFast(1, uint64(v)) {
-			w.FieldVarint(1, uint64(v))
+			w.FieldVarintRest(1, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -1896,7 +1900,7 @@ func (m *Inner) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.Y; p != nil {
 		v := *p
 		if !w.FieldVarintFast(2, bijoubuf.BoolValue(v)) {
-			w.FieldBool(2, v)
+			w.FieldVarintRest(2, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -1905,7 +1909,7 @@ func (m *Inner) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.X; p != nil {
 		v := *p
 		if !w.FieldVarintFast(1, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(1, int64(v))
+			w.FieldVarintRest(1, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2230,44 +2234,56 @@ func (m *Scalars) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 14)
 	}
 	if v := m.Db; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(14, v)
+		if !w.FieldFixed64Fast(14, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(14, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 13)
 	}
 	if v := m.Fl; !bijoubuf.IsZero32(v) {
-		w.FieldFloat32(13, v)
+		if !w.FieldFixed32Fast(13, bijoubuf.Float32Bits(v)) {
+			w.FieldFixed32(13, bijoubuf.Float32Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 12)
 	}
 	if v := m.Sf64; v != 0 {
-		w.FieldFixed64(12, uint64(v))
+		if !w.FieldFixed64Fast(12, uint64(v)) {
+			w.FieldFixed64(12, uint64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 11)
 	}
 	if v := m.Sf32; v != 0 {
-		w.FieldFixed32(11, uint32(v))
+		if !w.FieldFixed32Fast(11, uint32(v)) {
+			w.FieldFixed32(11, uint32(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 10)
 	}
 	if v := m.F64; v != 0 {
-		w.FieldFixed64(10, v)
+		if !w.FieldFixed64Fast(10, v) {
+			w.FieldFixed64(10, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 9)
 	}
 	if v := m.F32; v != 0 {
-		w.FieldFixed32(9, v)
+		if !w.FieldFixed32Fast(9, v) {
+			w.FieldFixed32(9, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 8)
 	}
 	if v := m.Color; v != 0 {
 		if !w.FieldVarintFast(8, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(8, int64(v))
+			w.FieldVarintRest(8, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2275,7 +2291,7 @@ func (m *Scalars) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Flag; v {
 		if !w.FieldVarintFast(7, bijoubuf.BoolValue(v)) {
-			w.FieldBool(7, v)
+			w.FieldVarintRest(7, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -2283,7 +2299,7 @@ func (m *Scalars) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.S64; v != 0 {
 		if !w.FieldVarintFast(6, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(6, int64(v))
+			w.FieldVarintRest(6, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2291,7 +2307,7 @@ func (m *Scalars) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.S32; v != 0 {
 		if !w.FieldVarintFast(5, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(5, int64(v))
+			w.FieldVarintRest(5, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2299,7 +2315,7 @@ func (m *Scalars) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.U64; v != 0 {
 		if !w.FieldVarintFast(4, uint64(v)) {
-			w.FieldVarint(4, uint64(v))
+			w.FieldVarintRest(4, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -2307,7 +2323,7 @@ func (m *Scalars) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.U32; v != 0 {
 		if !w.FieldVarintFast(3, uint64(v)) {
-			w.FieldVarint(3, uint64(v))
+			w.FieldVarintRest(3, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -2315,7 +2331,7 @@ func (m *Scalars) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.I64; v != 0 {
 		if !w.FieldVarintFast(2, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(2, int64(v))
+			w.FieldVarintRest(2, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2323,7 +2339,7 @@ func (m *Scalars) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.I32; v != 0 {
 		if !w.FieldVarintFast(1, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(1, int64(v))
+			w.FieldVarintRest(1, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2845,42 +2861,54 @@ func (m *Optionals) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if p := m.Db; p != nil {
 		v := *p
-		w.FieldFloat64(14, v)
+		if !w.FieldFixed64Fast(14, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(14, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 13)
 	}
 	if p := m.Fl; p != nil {
 		v := *p
-		w.FieldFloat32(13, v)
+		if !w.FieldFixed32Fast(13, bijoubuf.Float32Bits(v)) {
+			w.FieldFixed32(13, bijoubuf.Float32Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 12)
 	}
 	if p := m.Sf64; p != nil {
 		v := *p
-		w.FieldFixed64(12, uint64(v))
+		if !w.FieldFixed64Fast(12, uint64(v)) {
+			w.FieldFixed64(12, uint64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 11)
 	}
 	if p := m.Sf32; p != nil {
 		v := *p
-		w.FieldFixed32(11, uint32(v))
+		if !w.FieldFixed32Fast(11, uint32(v)) {
+			w.FieldFixed32(11, uint32(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 10)
 	}
 	if p := m.F64; p != nil {
 		v := *p
-		w.FieldFixed64(10, v)
+		if !w.FieldFixed64Fast(10, v) {
+			w.FieldFixed64(10, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 9)
 	}
 	if p := m.F32; p != nil {
 		v := *p
-		w.FieldFixed32(9, v)
+		if !w.FieldFixed32Fast(9, v) {
+			w.FieldFixed32(9, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 8)
@@ -2888,7 +2916,7 @@ func (m *Optionals) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.Color; p != nil {
 		v := *p
 		if !w.FieldVarintFast(8, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(8, int64(v))
+			w.FieldVarintRest(8, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2897,7 +2925,7 @@ func (m *Optionals) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.Flag; p != nil {
 		v := *p
 		if !w.FieldVarintFast(7, bijoubuf.BoolValue(v)) {
-			w.FieldBool(7, v)
+			w.FieldVarintRest(7, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -2906,7 +2934,7 @@ func (m *Optionals) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.S64; p != nil {
 		v := *p
 		if !w.FieldVarintFast(6, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(6, int64(v))
+			w.FieldVarintRest(6, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2915,7 +2943,7 @@ func (m *Optionals) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.S32; p != nil {
 		v := *p
 		if !w.FieldVarintFast(5, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(5, int64(v))
+			w.FieldVarintRest(5, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2924,7 +2952,7 @@ func (m *Optionals) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.U64; p != nil {
 		v := *p
 		if !w.FieldVarintFast(4, uint64(v)) {
-			w.FieldVarint(4, uint64(v))
+			w.FieldVarintRest(4, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -2933,7 +2961,7 @@ func (m *Optionals) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.U32; p != nil {
 		v := *p
 		if !w.FieldVarintFast(3, uint64(v)) {
-			w.FieldVarint(3, uint64(v))
+			w.FieldVarintRest(3, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -2942,7 +2970,7 @@ func (m *Optionals) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.I64; p != nil {
 		v := *p
 		if !w.FieldVarintFast(2, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(2, int64(v))
+			w.FieldVarintRest(2, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2951,7 +2979,7 @@ func (m *Optionals) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.I32; p != nil {
 		v := *p
 		if !w.FieldVarintFast(1, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(1, int64(v))
+			w.FieldVarintRest(1, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -5419,7 +5447,7 @@ func (m *Leaf) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.A; v != 0 {
 		if !w.FieldVarintFast(1, uint64(v)) {
-			w.FieldVarint(1, uint64(v))
+			w.FieldVarintRest(1, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -5710,7 +5738,7 @@ func (m *Choice) BijoubufWrite(w *bijoubuf.BackWriter) {
 		if o != nil {
 			v := o.X
 			if !w.FieldVarintFast(6, bijoubuf.BoolValue(v)) {
-				w.FieldBool(6, v)
+				w.FieldVarintRest(6, bijoubuf.BoolValue(v))
 			}
 		}
 	}
@@ -5719,7 +5747,7 @@ func (m *Choice) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.After; v != 0 {
 		if !w.FieldVarintFast(5, uint64(v)) {
-			w.FieldVarint(5, uint64(v))
+			w.FieldVarintRest(5, uint64(v))
 		}
 	}
 	switch o := m.First.(type) {
@@ -5729,7 +5757,9 @@ func (m *Choice) BijoubufWrite(w *bijoubuf.BackWriter) {
 		}
 		if o != nil {
 			v := o.D
-			w.FieldFloat64(4, v)
+			if !w.FieldFixed64Fast(4, bijoubuf.Float64Bits(v)) {
+				w.FieldFixed64(4, bijoubuf.Float64Bits(v))
+			}
 		}
 	case *Choice_C:
 		if len(u) != 0 {
@@ -5756,7 +5786,7 @@ func (m *Choice) BijoubufWrite(w *bijoubuf.BackWriter) {
 		if o != nil {
 			v := o.A
 			if !w.FieldVarintFast(1, uint64(v)) {
-				w.FieldVarint(1, uint64(v))
+				w.FieldVarintRest(1, uint64(v))
 			}
 		}
 	}
@@ -6088,7 +6118,7 @@ func (m *Node) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Val; v != 0 {
 		if !w.FieldVarintFast(2, uint64(v)) {
-			w.FieldVarint(2, uint64(v))
+			w.FieldVarintRest(2, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -6409,7 +6439,7 @@ func (m *Keys) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Top; v {
 		if !w.FieldVarintFast(536870911, bijoubuf.BoolValue(v)) {
-			w.FieldBool(536870911, v)
+			w.FieldVarintRest(536870911, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -6417,56 +6447,64 @@ func (m *Keys) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.K4210815; v != 0 {
 		if !w.FieldVarintFast(4210815, uint64(v)) {
-			w.FieldVarint(4210815, uint64(v))
+			w.FieldVarintRest(4210815, uint64(v))
 		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 4210814)
 	}
 	if v := m.K4210814; v != 0 {
-		w.FieldFixed32(4210814, v)
+		if !w.FieldFixed32Fast(4210814, v) {
+			w.FieldFixed32(4210814, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 16511)
 	}
 	if v := m.K16511; v != 0 {
 		if !w.FieldVarintFast(16511, uint64(v)) {
-			w.FieldVarint(16511, uint64(v))
+			w.FieldVarintRest(16511, uint64(v))
 		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 16510)
 	}
 	if v := m.K16510; v != 0 {
-		w.FieldFixed32(16510, v)
+		if !w.FieldFixed32Fast(16510, v) {
+			w.FieldFixed32(16510, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 127)
 	}
 	if v := m.K127; v != 0 {
 		if !w.FieldVarintFast(127, uint64(v)) {
-			w.FieldVarint(127, uint64(v))
+			w.FieldVarintRest(127, uint64(v))
 		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 126)
 	}
 	if v := m.K126; v != 0 {
-		w.FieldFixed32(126, v)
+		if !w.FieldFixed32Fast(126, v) {
+			w.FieldFixed32(126, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 63)
 	}
 	if v := m.K63; v != 0 {
 		if !w.FieldVarintFast(63, uint64(v)) {
-			w.FieldVarint(63, uint64(v))
+			w.FieldVarintRest(63, uint64(v))
 		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 62)
 	}
 	if v := m.K62; v != 0 {
-		w.FieldFixed32(62, v)
+		if !w.FieldFixed32Fast(62, v) {
+			w.FieldFixed32(62, v)
+		}
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)
@@ -6736,7 +6774,7 @@ func (m *Outer) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Tail; v != 0 {
 		if !w.FieldVarintFast(2, uint64(v)) {
-			w.FieldVarint(2, uint64(v))
+			w.FieldVarintRest(2, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -7307,7 +7345,7 @@ func (m *Bindings) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Len; v != 0 {
 		if !w.FieldVarintFast(5, uint64(v)) {
-			w.FieldVarint(5, uint64(v))
+			w.FieldVarintRest(5, uint64(v))
 		}
 	}
 	switch o := m.W.(type) {
@@ -7326,7 +7364,7 @@ func (m *Bindings) BijoubufWrite(w *bijoubuf.BackWriter) {
 		if o != nil {
 			v := o.M
 			if !w.FieldVarintFast(3, bijoubuf.BoolValue(v)) {
-				w.FieldBool(3, v)
+				w.FieldVarintRest(3, bijoubuf.BoolValue(v))
 			}
 		}
 	}
@@ -7346,7 +7384,7 @@ func (m *Bindings) BijoubufWrite(w *bijoubuf.BackWriter) {
 		if o != nil {
 			v := o.R
 			if !w.FieldVarintFast(1, uint64(v)) {
-				w.FieldVarint(1, uint64(v))
+				w.FieldVarintRest(1, uint64(v))
 			}
 		}
 	}

@@ -145,7 +145,7 @@ func (m *Sub) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.A; v != 0 {
 		if !w.FieldVarintFast(1, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(1, int64(v))
+			w.FieldVarintRest(1, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -213,7 +213,6 @@ type Wide struct {
 	F4      uint64
 	F5      []byte
 	F6      float64
-	F10     int64
 	F11     int64
 	F12     *int32
 	F13     *string
@@ -514,13 +513,6 @@ func (m *Wide) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	if v := m.F9; !bijoubuf.IsZero32(v) {
 		n += 1 + 4
 		prev = 9
-	}
-	if len(u) != 0 {
-		u, n, prev = bijoubuf.UnknownBefore(u, 10, n, prev)
-	}
-	if v := m.F10; v != 0 {
-		n += 1 + 8
-		prev = 10
 	}
 	if len(u) != 0 {
 		u, n, prev = bijoubuf.UnknownBefore(u, 11, n, prev)
@@ -1654,14 +1646,16 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F1000; v != 0 {
 		if !w.FieldVarintFast(1000, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(1000, int64(v))
+			w.FieldVarintRest(1000, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 150)
 	}
 	if v := m.F150; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(150, v)
+		if !w.FieldFixed64Fast(150, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(150, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 149)
@@ -1676,7 +1670,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F148; v != 0 {
 		if !w.FieldVarintFast(148, uint64(v)) {
-			w.FieldVarint(148, uint64(v))
+			w.FieldVarintRest(148, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -1684,7 +1678,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F147; v != 0 {
 		if !w.FieldVarintFast(147, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(147, int64(v))
+			w.FieldVarintRest(147, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -1692,7 +1686,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F146; v {
 		if !w.FieldVarintFast(146, bijoubuf.BoolValue(v)) {
-			w.FieldBool(146, v)
+			w.FieldVarintRest(146, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -1706,7 +1700,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F144; v != 0 {
 		if !w.FieldVarintFast(144, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(144, int64(v))
+			w.FieldVarintRest(144, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -1714,20 +1708,24 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F143; v != 0 {
 		if !w.FieldVarintFast(143, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(143, int64(v))
+			w.FieldVarintRest(143, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 142)
 	}
 	if v := m.F142; v != 0 {
-		w.FieldFixed64(142, uint64(v))
+		if !w.FieldFixed64Fast(142, uint64(v)) {
+			w.FieldFixed64(142, uint64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 141)
 	}
 	if v := m.F141; !bijoubuf.IsZero32(v) {
-		w.FieldFloat32(141, v)
+		if !w.FieldFixed32Fast(141, bijoubuf.Float32Bits(v)) {
+			w.FieldFixed32(141, bijoubuf.Float32Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 140)
@@ -1742,13 +1740,17 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 139)
 	}
 	if v := m.F139; v != 0 {
-		w.FieldFixed32(139, v)
+		if !w.FieldFixed32Fast(139, v) {
+			w.FieldFixed32(139, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 138)
 	}
 	if v := m.F138; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(138, v)
+		if !w.FieldFixed64Fast(138, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(138, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 137)
@@ -1761,7 +1763,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F136; v != 0 {
 		if !w.FieldVarintFast(136, uint64(v)) {
-			w.FieldVarint(136, uint64(v))
+			w.FieldVarintRest(136, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -1769,7 +1771,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F135; v != 0 {
 		if !w.FieldVarintFast(135, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(135, int64(v))
+			w.FieldVarintRest(135, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -1777,7 +1779,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F134; v {
 		if !w.FieldVarintFast(134, bijoubuf.BoolValue(v)) {
-			w.FieldBool(134, v)
+			w.FieldVarintRest(134, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -1791,7 +1793,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F132; v != 0 {
 		if !w.FieldVarintFast(132, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(132, int64(v))
+			w.FieldVarintRest(132, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -1799,7 +1801,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F131; v != 0 {
 		if !w.FieldVarintFast(131, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(131, int64(v))
+			w.FieldVarintRest(131, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -1814,27 +1816,33 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 129)
 	}
 	if v := m.F129; !bijoubuf.IsZero32(v) {
-		w.FieldFloat32(129, v)
+		if !w.FieldFixed32Fast(129, bijoubuf.Float32Bits(v)) {
+			w.FieldFixed32(129, bijoubuf.Float32Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 128)
 	}
 	if v := m.F128; v != 0 {
 		if !w.FieldVarintFast(128, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(128, int64(v))
+			w.FieldVarintRest(128, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 127)
 	}
 	if v := m.F127; v != 0 {
-		w.FieldFixed32(127, v)
+		if !w.FieldFixed32Fast(127, v) {
+			w.FieldFixed32(127, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 126)
 	}
 	if v := m.F126; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(126, v)
+		if !w.FieldFixed64Fast(126, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(126, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 125)
@@ -1847,7 +1855,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F124; v != 0 {
 		if !w.FieldVarintFast(124, uint64(v)) {
-			w.FieldVarint(124, uint64(v))
+			w.FieldVarintRest(124, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -1855,7 +1863,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F123; v != 0 {
 		if !w.FieldVarintFast(123, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(123, int64(v))
+			w.FieldVarintRest(123, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -1863,7 +1871,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F122; v {
 		if !w.FieldVarintFast(122, bijoubuf.BoolValue(v)) {
-			w.FieldBool(122, v)
+			w.FieldVarintRest(122, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -1877,7 +1885,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F120; v != 0 {
 		if !w.FieldVarintFast(120, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(120, int64(v))
+			w.FieldVarintRest(120, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -1885,40 +1893,48 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F119; v != 0 {
 		if !w.FieldVarintFast(119, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(119, int64(v))
+			w.FieldVarintRest(119, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 118)
 	}
 	if v := m.F118; v != 0 {
-		w.FieldFixed64(118, uint64(v))
+		if !w.FieldFixed64Fast(118, uint64(v)) {
+			w.FieldFixed64(118, uint64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 117)
 	}
 	if v := m.F117; !bijoubuf.IsZero32(v) {
-		w.FieldFloat32(117, v)
+		if !w.FieldFixed32Fast(117, bijoubuf.Float32Bits(v)) {
+			w.FieldFixed32(117, bijoubuf.Float32Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 116)
 	}
 	if v := m.F116; v != 0 {
 		if !w.FieldVarintFast(116, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(116, int64(v))
+			w.FieldVarintRest(116, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 115)
 	}
 	if v := m.F115; v != 0 {
-		w.FieldFixed32(115, v)
+		if !w.FieldFixed32Fast(115, v) {
+			w.FieldFixed32(115, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 114)
 	}
 	if v := m.F114; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(114, v)
+		if !w.FieldFixed64Fast(114, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(114, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 113)
@@ -1931,7 +1947,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F112; v != 0 {
 		if !w.FieldVarintFast(112, uint64(v)) {
-			w.FieldVarint(112, uint64(v))
+			w.FieldVarintRest(112, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -1974,7 +1990,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F108; v != 0 {
 		if !w.FieldVarintFast(108, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(108, int64(v))
+			w.FieldVarintRest(108, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -1982,40 +1998,48 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F107; v != 0 {
 		if !w.FieldVarintFast(107, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(107, int64(v))
+			w.FieldVarintRest(107, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 106)
 	}
 	if v := m.F106; v != 0 {
-		w.FieldFixed64(106, uint64(v))
+		if !w.FieldFixed64Fast(106, uint64(v)) {
+			w.FieldFixed64(106, uint64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 105)
 	}
 	if v := m.F105; !bijoubuf.IsZero32(v) {
-		w.FieldFloat32(105, v)
+		if !w.FieldFixed32Fast(105, bijoubuf.Float32Bits(v)) {
+			w.FieldFixed32(105, bijoubuf.Float32Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 104)
 	}
 	if v := m.F104; v != 0 {
 		if !w.FieldVarintFast(104, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(104, int64(v))
+			w.FieldVarintRest(104, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 103)
 	}
 	if v := m.F103; v != 0 {
-		w.FieldFixed32(103, v)
+		if !w.FieldFixed32Fast(103, v) {
+			w.FieldFixed32(103, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 102)
 	}
 	if v := m.F102; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(102, v)
+		if !w.FieldFixed64Fast(102, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(102, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 101)
@@ -2028,7 +2052,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F100; v != 0 {
 		if !w.FieldVarintFast(100, uint64(v)) {
-			w.FieldVarint(100, uint64(v))
+			w.FieldVarintRest(100, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -2036,7 +2060,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F99; v != 0 {
 		if !w.FieldVarintFast(99, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(99, int64(v))
+			w.FieldVarintRest(99, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2044,7 +2068,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F98; v {
 		if !w.FieldVarintFast(98, bijoubuf.BoolValue(v)) {
-			w.FieldBool(98, v)
+			w.FieldVarintRest(98, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -2058,7 +2082,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F96; v != 0 {
 		if !w.FieldVarintFast(96, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(96, int64(v))
+			w.FieldVarintRest(96, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2066,34 +2090,40 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F95; v != 0 {
 		if !w.FieldVarintFast(95, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(95, int64(v))
+			w.FieldVarintRest(95, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 94)
 	}
 	if v := m.F94; v != 0 {
-		w.FieldFixed64(94, uint64(v))
+		if !w.FieldFixed64Fast(94, uint64(v)) {
+			w.FieldFixed64(94, uint64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 93)
 	}
 	if v := m.F93; !bijoubuf.IsZero32(v) {
-		w.FieldFloat32(93, v)
+		if !w.FieldFixed32Fast(93, bijoubuf.Float32Bits(v)) {
+			w.FieldFixed32(93, bijoubuf.Float32Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 92)
 	}
 	if v := m.F92; v != 0 {
 		if !w.FieldVarintFast(92, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(92, int64(v))
+			w.FieldVarintRest(92, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 91)
 	}
 	if v := m.F91; v != 0 {
-		w.FieldFixed32(91, v)
+		if !w.FieldFixed32Fast(91, v) {
+			w.FieldFixed32(91, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 90)
@@ -2101,7 +2131,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.F90; p != nil {
 		v := *p
 		if !w.FieldVarintFast(90, bijoubuf.BoolValue(v)) {
-			w.FieldBool(90, v)
+			w.FieldVarintRest(90, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -2115,7 +2145,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F88; v != 0 {
 		if !w.FieldVarintFast(88, uint64(v)) {
-			w.FieldVarint(88, uint64(v))
+			w.FieldVarintRest(88, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -2123,7 +2153,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F87; v != 0 {
 		if !w.FieldVarintFast(87, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(87, int64(v))
+			w.FieldVarintRest(87, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2131,7 +2161,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F86; v {
 		if !w.FieldVarintFast(86, bijoubuf.BoolValue(v)) {
-			w.FieldBool(86, v)
+			w.FieldVarintRest(86, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -2145,7 +2175,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F84; v != 0 {
 		if !w.FieldVarintFast(84, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(84, int64(v))
+			w.FieldVarintRest(84, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2153,40 +2183,48 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F83; v != 0 {
 		if !w.FieldVarintFast(83, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(83, int64(v))
+			w.FieldVarintRest(83, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 82)
 	}
 	if v := m.F82; v != 0 {
-		w.FieldFixed64(82, uint64(v))
+		if !w.FieldFixed64Fast(82, uint64(v)) {
+			w.FieldFixed64(82, uint64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 81)
 	}
 	if v := m.F81; !bijoubuf.IsZero32(v) {
-		w.FieldFloat32(81, v)
+		if !w.FieldFixed32Fast(81, bijoubuf.Float32Bits(v)) {
+			w.FieldFixed32(81, bijoubuf.Float32Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 80)
 	}
 	if v := m.F80; v != 0 {
 		if !w.FieldVarintFast(80, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(80, int64(v))
+			w.FieldVarintRest(80, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 79)
 	}
 	if v := m.F79; v != 0 {
-		w.FieldFixed32(79, v)
+		if !w.FieldFixed32Fast(79, v) {
+			w.FieldFixed32(79, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 78)
 	}
 	if v := m.F78; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(78, v)
+		if !w.FieldFixed64Fast(78, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(78, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 77)
@@ -2200,7 +2238,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F76; v != 0 {
 		if !w.FieldVarintFast(76, uint64(v)) {
-			w.FieldVarint(76, uint64(v))
+			w.FieldVarintRest(76, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -2208,7 +2246,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F75; v != 0 {
 		if !w.FieldVarintFast(75, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(75, int64(v))
+			w.FieldVarintRest(75, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2216,7 +2254,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F74; v {
 		if !w.FieldVarintFast(74, bijoubuf.BoolValue(v)) {
-			w.FieldBool(74, v)
+			w.FieldVarintRest(74, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -2230,7 +2268,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F72; v != 0 {
 		if !w.FieldVarintFast(72, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(72, int64(v))
+			w.FieldVarintRest(72, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2238,40 +2276,48 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F71; v != 0 {
 		if !w.FieldVarintFast(71, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(71, int64(v))
+			w.FieldVarintRest(71, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 70)
 	}
 	if v := m.F70; v != 0 {
-		w.FieldFixed64(70, uint64(v))
+		if !w.FieldFixed64Fast(70, uint64(v)) {
+			w.FieldFixed64(70, uint64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 69)
 	}
 	if v := m.F69; !bijoubuf.IsZero32(v) {
-		w.FieldFloat32(69, v)
+		if !w.FieldFixed32Fast(69, bijoubuf.Float32Bits(v)) {
+			w.FieldFixed32(69, bijoubuf.Float32Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 68)
 	}
 	if v := m.F68; v != 0 {
 		if !w.FieldVarintFast(68, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(68, int64(v))
+			w.FieldVarintRest(68, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 67)
 	}
 	if v := m.F67; v != 0 {
-		w.FieldFixed32(67, v)
+		if !w.FieldFixed32Fast(67, v) {
+			w.FieldFixed32(67, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 66)
 	}
 	if v := m.F66; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(66, v)
+		if !w.FieldFixed64Fast(66, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(66, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 65)
@@ -2284,7 +2330,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F64; v != 0 {
 		if !w.FieldVarintFast(64, uint64(v)) {
-			w.FieldVarint(64, uint64(v))
+			w.FieldVarintRest(64, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -2292,7 +2338,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F63; v != 0 {
 		if !w.FieldVarintFast(63, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(63, int64(v))
+			w.FieldVarintRest(63, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2333,40 +2379,48 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F59; v != 0 {
 		if !w.FieldVarintFast(59, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(59, int64(v))
+			w.FieldVarintRest(59, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 58)
 	}
 	if v := m.F58; v != 0 {
-		w.FieldFixed64(58, uint64(v))
+		if !w.FieldFixed64Fast(58, uint64(v)) {
+			w.FieldFixed64(58, uint64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 57)
 	}
 	if v := m.F57; !bijoubuf.IsZero32(v) {
-		w.FieldFloat32(57, v)
+		if !w.FieldFixed32Fast(57, bijoubuf.Float32Bits(v)) {
+			w.FieldFixed32(57, bijoubuf.Float32Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 56)
 	}
 	if v := m.F56; v != 0 {
 		if !w.FieldVarintFast(56, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(56, int64(v))
+			w.FieldVarintRest(56, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 55)
 	}
 	if v := m.F55; v != 0 {
-		w.FieldFixed32(55, v)
+		if !w.FieldFixed32Fast(55, v) {
+			w.FieldFixed32(55, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 54)
 	}
 	if v := m.F54; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(54, v)
+		if !w.FieldFixed64Fast(54, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(54, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 53)
@@ -2379,7 +2433,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F52; v != 0 {
 		if !w.FieldVarintFast(52, uint64(v)) {
-			w.FieldVarint(52, uint64(v))
+			w.FieldVarintRest(52, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -2387,7 +2441,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F51; v != 0 {
 		if !w.FieldVarintFast(51, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(51, int64(v))
+			w.FieldVarintRest(51, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2395,7 +2449,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F50; v {
 		if !w.FieldVarintFast(50, bijoubuf.BoolValue(v)) {
-			w.FieldBool(50, v)
+			w.FieldVarintRest(50, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -2409,7 +2463,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F48; v != 0 {
 		if !w.FieldVarintFast(48, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(48, int64(v))
+			w.FieldVarintRest(48, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2417,27 +2471,31 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F47; v != 0 {
 		if !w.FieldVarintFast(47, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(47, int64(v))
+			w.FieldVarintRest(47, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 46)
 	}
 	if v := m.F46; v != 0 {
-		w.FieldFixed64(46, uint64(v))
+		if !w.FieldFixed64Fast(46, uint64(v)) {
+			w.FieldFixed64(46, uint64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 45)
 	}
 	if v := m.F45; !bijoubuf.IsZero32(v) {
-		w.FieldFloat32(45, v)
+		if !w.FieldFixed32Fast(45, bijoubuf.Float32Bits(v)) {
+			w.FieldFixed32(45, bijoubuf.Float32Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 39)
 	}
 	if v := m.F39; v != 0 {
 		if !w.FieldVarintFast(39, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(39, int64(v))
+			w.FieldVarintRest(39, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2445,7 +2503,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F38; v {
 		if !w.FieldVarintFast(38, bijoubuf.BoolValue(v)) {
-			w.FieldBool(38, v)
+			w.FieldVarintRest(38, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -2459,7 +2517,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F36; v != 0 {
 		if !w.FieldVarintFast(36, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(36, int64(v))
+			w.FieldVarintRest(36, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2467,40 +2525,48 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F35; v != 0 {
 		if !w.FieldVarintFast(35, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(35, int64(v))
+			w.FieldVarintRest(35, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 34)
 	}
 	if v := m.F34; v != 0 {
-		w.FieldFixed64(34, uint64(v))
+		if !w.FieldFixed64Fast(34, uint64(v)) {
+			w.FieldFixed64(34, uint64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 33)
 	}
 	if v := m.F33; !bijoubuf.IsZero32(v) {
-		w.FieldFloat32(33, v)
+		if !w.FieldFixed32Fast(33, bijoubuf.Float32Bits(v)) {
+			w.FieldFixed32(33, bijoubuf.Float32Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 32)
 	}
 	if v := m.F32; v != 0 {
 		if !w.FieldVarintFast(32, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(32, int64(v))
+			w.FieldVarintRest(32, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 31)
 	}
 	if v := m.F31; v != 0 {
-		w.FieldFixed32(31, v)
+		if !w.FieldFixed32Fast(31, v) {
+			w.FieldFixed32(31, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 30)
 	}
 	if v := m.F30; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(30, v)
+		if !w.FieldFixed64Fast(30, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(30, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 29)
@@ -2513,7 +2579,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F28; v != 0 {
 		if !w.FieldVarintFast(28, uint64(v)) {
-			w.FieldVarint(28, uint64(v))
+			w.FieldVarintRest(28, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -2521,7 +2587,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F27; v != 0 {
 		if !w.FieldVarintFast(27, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(27, int64(v))
+			w.FieldVarintRest(27, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2529,7 +2595,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F26; v {
 		if !w.FieldVarintFast(26, bijoubuf.BoolValue(v)) {
-			w.FieldBool(26, v)
+			w.FieldVarintRest(26, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -2609,13 +2675,17 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 19)
 	}
 	if v := m.F19; v != 0 {
-		w.FieldFixed32(19, v)
+		if !w.FieldFixed32Fast(19, v) {
+			w.FieldFixed32(19, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 18)
 	}
 	if v := m.F18; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(18, v)
+		if !w.FieldFixed64Fast(18, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(18, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 17)
@@ -2628,7 +2698,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F16; v != 0 {
 		if !w.FieldVarintFast(16, uint64(v)) {
-			w.FieldVarint(16, uint64(v))
+			w.FieldVarintRest(16, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -2636,7 +2706,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F15; v != 0 {
 		if !w.FieldVarintFast(15, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(15, int64(v))
+			w.FieldVarintRest(15, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2644,7 +2714,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F14; v {
 		if !w.FieldVarintFast(14, bijoubuf.BoolValue(v)) {
-			w.FieldBool(14, v)
+			w.FieldVarintRest(14, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -2660,7 +2730,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.F12; p != nil {
 		v := *p
 		if !w.FieldVarintFast(12, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(12, int64(v))
+			w.FieldVarintRest(12, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2668,27 +2738,23 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F11; v != 0 {
 		if !w.FieldVarintFast(11, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(11, int64(v))
+			w.FieldVarintRest(11, bijoubuf.Zigzag(int64(v)))
 		}
-	}
-	if len(u) != 0 {
-		u = w.UnknownAfter(u, 10)
-	}
-	if v := m.F10; v != 0 {
-		w.FieldFixed64(10, uint64(v))
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 9)
 	}
 	if v := m.F9; !bijoubuf.IsZero32(v) {
-		w.FieldFloat32(9, v)
+		if !w.FieldFixed32Fast(9, bijoubuf.Float32Bits(v)) {
+			w.FieldFixed32(9, bijoubuf.Float32Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 8)
 	}
 	if v := m.F8; v != 0 {
 		if !w.FieldVarintFast(8, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(8, int64(v))
+			w.FieldVarintRest(8, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2697,14 +2763,16 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if o, ok := m.Pick.(*Wide_PickA); ok && o != nil {
 		v := o.PickA
 		if !w.FieldVarintFast(7, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(7, int64(v))
+			w.FieldVarintRest(7, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 6)
 	}
 	if v := m.F6; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(6, v)
+		if !w.FieldFixed64Fast(6, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(6, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 5)
@@ -2717,7 +2785,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F4; v != 0 {
 		if !w.FieldVarintFast(4, uint64(v)) {
-			w.FieldVarint(4, uint64(v))
+			w.FieldVarintRest(4, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -2725,7 +2793,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F3; v != 0 {
 		if !w.FieldVarintFast(3, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(3, int64(v))
+			w.FieldVarintRest(3, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2733,7 +2801,7 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.F2; v {
 		if !w.FieldVarintFast(2, bijoubuf.BoolValue(v)) {
-			w.FieldBool(2, v)
+			w.FieldVarintRest(2, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -2890,18 +2958,6 @@ func (m *Wide) BijoubufDecode(r *bijoubuf.Reader) error {
 				return r.DefaultValuePresent("f9")
 			}
 			m.F9 = v
-		case 10:
-			if wt != bijoubuf.WireI64 {
-				return r.WireMismatch("f10")
-			}
-			v, err := r.Sfixed64()
-			if err != nil {
-				return bijoubuf.InField(err, "f10")
-			}
-			if v == 0 {
-				return r.DefaultValuePresent("f10")
-			}
-			m.F10 = v
 		case 11:
 			if wt != bijoubuf.WireVarint {
 				return r.WireMismatch("f11")
@@ -5011,6 +5067,5071 @@ func (m *Wide) BijoubufDecode(r *bijoubuf.Reader) error {
 
 var desc_Wide bijoubuf.MessageDesc
 
+// WideNext is wide.WideNext.
+//
+// Wide with fields at numbers Wide does not know, in every part's range and past the
+// last: decoded as Wide by a preserving decode, they are unknown records in place.
+type WideNext struct {
+	F1      string
+	F3      int64
+	F4      uint64
+	F5      []byte
+	F6      float64
+	F10     int64
+	F11     int64
+	F12     *int32
+	F13     *string
+	F15     int64
+	F16     uint64
+	F17     []byte
+	F18     float64
+	F20     *Sub
+	F21     []int32
+	F22     []string
+	F23     []*Sub
+	F24     map[string]int32
+	F25     map[int32]*Sub
+	F27     int64
+	F28     uint64
+	F29     []byte
+	F30     float64
+	F34     int64
+	F35     int64
+	F37     string
+	F39     int64
+	F46     int64
+	F47     int64
+	F49     string
+	F51     int64
+	F52     uint64
+	F53     []byte
+	F54     float64
+	F58     int64
+	F59     int64
+	F60     *Sub
+	F61     []int64
+	F62     map[uint64]string
+	F63     int64
+	F64     uint64
+	F65     []byte
+	F66     float64
+	F70     int64
+	F71     int64
+	F73     string
+	F75     int64
+	F76     uint64
+	F78     float64
+	F82     int64
+	F83     int64
+	F85     string
+	F87     int64
+	F88     uint64
+	F89     []byte
+	F90     *bool
+	F94     int64
+	F95     int64
+	F97     string
+	F99     int64
+	F100    uint64
+	F101    []byte
+	F102    float64
+	F106    int64
+	F107    int64
+	F109    string
+	F110    []*Sub
+	F111    map[string]*Sub
+	F112    uint64
+	F113    []byte
+	F114    float64
+	F118    int64
+	F119    int64
+	F121    string
+	F123    int64
+	F124    uint64
+	F125    []byte
+	F126    float64
+	F130    []float64
+	F131    int64
+	F133    string
+	F135    int64
+	F136    uint64
+	F137    []byte
+	F138    float64
+	F142    int64
+	F143    int64
+	F145    string
+	F147    int64
+	F148    uint64
+	F149    *Sub
+	F150    float64
+	F100000 string
+	PickB   string
+	PickC   *Sub
+	X42     string
+	X44     uint64
+	X500    string
+	X200000 string
+	F8      Color
+	F9      float32
+	F19     uint32
+	F31     uint32
+	F32     Color
+	F33     float32
+	F36     int32
+	F45     float32
+	F48     int32
+	F55     uint32
+	F56     Color
+	F57     float32
+	F67     uint32
+	F68     Color
+	F69     float32
+	F72     int32
+	F79     uint32
+	F80     Color
+	F81     float32
+	F84     int32
+	F91     uint32
+	F92     Color
+	F93     float32
+	F96     int32
+	F103    uint32
+	F104    Color
+	F105    float32
+	F108    int32
+	F115    uint32
+	F116    Color
+	F117    float32
+	F120    int32
+	F127    uint32
+	F128    Color
+	F129    float32
+	F132    int32
+	F139    uint32
+	F141    float32
+	F144    int32
+	F1000   int32
+	PickA   int32
+	X40     int32
+	X151    int32
+	F2      bool
+	F14     bool
+	F26     bool
+	F38     bool
+	F50     bool
+	F74     bool
+	F86     bool
+	F98     bool
+	F122    bool
+	F134    bool
+	F146    bool
+	X1001   bool
+	unknown *[]bijoubuf.UnknownRecord
+}
+
+// FullName is wide.WideNext.
+func (*WideNext) FullName() string {
+	return "wide.WideNext"
+}
+
+// BijoubufDesc describes WideNext's fields.
+func (*WideNext) BijoubufDesc() *bijoubuf.MessageDesc {
+	return &desc_WideNext
+}
+
+// BijoubufUnknown is the unknown records a preserving decode kept in this message.
+func (m *WideNext) BijoubufUnknown() []bijoubuf.UnknownRecord {
+	return bijoubuf.Unknowns(m.unknown)
+}
+
+// Marshal is the canonical encoding of m, with the default limits.
+func (m *WideNext) Marshal() ([]byte, error) {
+	return m.MarshalOptions(bijoubuf.EncodeOptions{})
+}
+
+// MarshalOptions is the canonical encoding of m under opts's limits.
+func (m *WideNext) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
+	s := bijoubuf.NewSizes(opts)
+	n := m.BijoubufSize(&s, 1)
+	if err := s.Check(n, "WideNext"); err != nil {
+		return nil, err
+	}
+	w := bijoubuf.NewBackWriter(n)
+	m.BijoubufWrite(&w)
+	return w.Bytes()
+}
+
+// Unmarshal decodes buf strictly into m, with the default limits.
+func (m *WideNext) Unmarshal(buf []byte) error {
+	_, err := m.BijoubufUnmarshal(buf, bijoubuf.DecodeOptions{})
+	return err
+}
+
+// UnmarshalOptions decodes buf into m under opts.
+func (m *WideNext) UnmarshalOptions(buf []byte, opts bijoubuf.DecodeOptions) error {
+	_, err := m.BijoubufUnmarshal(buf, opts)
+	return err
+}
+
+// BijoubufUnmarshal decodes buf into m under opts and returns the number of unknown
+// records kept (a preserving decode). On error m holds what was read before it.
+func (m *WideNext) BijoubufUnmarshal(buf []byte, opts bijoubuf.DecodeOptions) (int, error) {
+	*m = WideNext{}
+	r, err := bijoubuf.StartDecode(buf, opts, "WideNext", true)
+	if err != nil {
+		return 0, err
+	}
+	return r.EndDecode(m.BijoubufDecode(&r), "WideNext")
+}
+
+// BijoubufSize is the size pass of an encode (see bijoubuf.Encode).
+func (m *WideNext) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
+	if m == nil {
+		return 0
+	}
+	n := 0
+	var prev uint32
+	u := bijoubuf.Unknowns(m.unknown)
+	if len(u) != 0 && !s.CheckUnknown(u, &desc_WideNext) {
+		return 0
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 1, n, prev)
+	}
+	if v := m.F1; len(v) != 0 {
+		if !bijoubuf.ValidString(v) {
+			return s.BadString("f1")
+		}
+		n += 1 + bijoubuf.LenSize(len(v))
+		prev = 1
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 2, n, prev)
+	}
+	if v := m.F2; v {
+		n += 1 + 1
+		prev = 2
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 3, n, prev)
+	}
+	if v := m.F3; v != 0 {
+		n += 1 + bijoubuf.ZigzagSize(int64(v))
+		prev = 3
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 4, n, prev)
+	}
+	if v := m.F4; v != 0 {
+		n += 1 + bijoubuf.VarintSize(uint64(v))
+		prev = 4
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 5, n, prev)
+	}
+	if v := m.F5; len(v) != 0 {
+		n += 1 + bijoubuf.LenSize(len(v))
+		prev = 5
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 6, n, prev)
+	}
+	if v := m.F6; !bijoubuf.IsZero64(v) {
+		n += 1 + 8
+		prev = 6
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 7, n, prev)
+	}
+	if v := m.PickA; v != 0 {
+		n += 1 + bijoubuf.ZigzagSize(int64(v))
+		prev = 7
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 8, n, prev)
+	}
+	if v := m.F8; v != 0 {
+		n += 1 + bijoubuf.ZigzagSize(int64(v))
+		prev = 8
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 9, n, prev)
+	}
+	if v := m.F9; !bijoubuf.IsZero32(v) {
+		n += 1 + 4
+		prev = 9
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 10, n, prev)
+	}
+	if v := m.F10; v != 0 {
+		n += 1 + 8
+		prev = 10
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 11, n, prev)
+	}
+	if v := m.F11; v != 0 {
+		n += 1 + bijoubuf.ZigzagSize(int64(v))
+		prev = 11
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 12, n, prev)
+	}
+	if p := m.F12; p != nil {
+		v := *p
+		n += 1 + bijoubuf.ZigzagSize(int64(v))
+		prev = 12
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 13, n, prev)
+	}
+	if p := m.F13; p != nil {
+		v := *p
+		if !bijoubuf.ValidString(v) {
+			return s.BadString("f13")
+		}
+		n += 1 + bijoubuf.LenSize(len(v))
+		prev = 13
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 14, n, prev)
+	}
+	if v := m.F14; v {
+		n += 1 + 1
+		prev = 14
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 15, n, prev)
+	}
+	if v := m.F15; v != 0 {
+		n += 1 + bijoubuf.ZigzagSize(int64(v))
+		prev = 15
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 16, n, prev)
+	}
+	if v := m.F16; v != 0 {
+		n += 1 + bijoubuf.VarintSize(uint64(v))
+		prev = 16
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 17, n, prev)
+	}
+	if v := m.F17; len(v) != 0 {
+		n += 1 + bijoubuf.LenSize(len(v))
+		prev = 17
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 18, n, prev)
+	}
+	if v := m.F18; !bijoubuf.IsZero64(v) {
+		n += 1 + 8
+		prev = 18
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 19, n, prev)
+	}
+	if v := m.F19; v != 0 {
+		n += 1 + 4
+		prev = 19
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 20, n, prev)
+	}
+	if v := m.F20; v != nil {
+		if !s.Enter(depth, "f20") {
+			return 0
+		}
+		c := v.BijoubufSize(s, depth+1)
+		if !s.Leave("f20") {
+			return 0
+		}
+		n += 1 + bijoubuf.LenSize(c)
+		prev = 20
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 21, n, prev)
+	}
+	if len(m.F21) != 0 {
+		c := 0
+		for _, v := range m.F21 {
+			c += bijoubuf.ZigzagSize(int64(v))
+		}
+		n += 1 + bijoubuf.LenSize(c)
+		prev = 21
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 22, n, prev)
+	}
+	if len(m.F22) != 0 {
+		c := 0
+		for _, v := range m.F22 {
+			if !bijoubuf.ValidString(v) {
+				return s.BadString("f22")
+			}
+			c += bijoubuf.LenSize(len(v))
+		}
+		n += 1 + bijoubuf.LenSize(c)
+		prev = 22
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 23, n, prev)
+	}
+	if len(m.F23) != 0 {
+		c := 0
+		for _, v := range m.F23 {
+			if !s.Enter(depth, "f23") {
+				return 0
+			}
+			ec := v.BijoubufSize(s, depth+1)
+			if !s.Leave("f23") {
+				return 0
+			}
+			c += bijoubuf.LenSize(ec)
+		}
+		n += 1 + bijoubuf.LenSize(c)
+		prev = 23
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 24, n, prev)
+	}
+	if len(m.F24) != 0 {
+		c := 0
+		for k, v := range m.F24 {
+			if !bijoubuf.ValidString(k) {
+				return s.BadString("f24")
+			}
+			c += bijoubuf.LenSize(len(k)) + bijoubuf.ZigzagSize(int64(v))
+		}
+		n += 1 + bijoubuf.LenSize(c)
+		prev = 24
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 25, n, prev)
+	}
+	if len(m.F25) != 0 {
+		c := 0
+		var ks [8]bijoubuf.Entry[int32, *Sub]
+		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.F25) {
+			k, v := e.Key, e.Value
+			if !s.Enter(depth, "f25") {
+				return 0
+			}
+			ec := v.BijoubufSize(s, depth+1)
+			if !s.Leave("f25") {
+				return 0
+			}
+			c += bijoubuf.ZigzagSize(int64(k)) + bijoubuf.LenSize(ec)
+		}
+		n += 1 + bijoubuf.LenSize(c)
+		prev = 25
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 26, n, prev)
+	}
+	if v := m.F26; v {
+		n += 1 + 1
+		prev = 26
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 27, n, prev)
+	}
+	if v := m.F27; v != 0 {
+		n += 1 + bijoubuf.ZigzagSize(int64(v))
+		prev = 27
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 28, n, prev)
+	}
+	if v := m.F28; v != 0 {
+		n += 1 + bijoubuf.VarintSize(uint64(v))
+		prev = 28
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 29, n, prev)
+	}
+	if v := m.F29; len(v) != 0 {
+		n += 1 + bijoubuf.LenSize(len(v))
+		prev = 29
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 30, n, prev)
+	}
+	if v := m.F30; !bijoubuf.IsZero64(v) {
+		n += 1 + 8
+		prev = 30
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 31, n, prev)
+	}
+	if v := m.F31; v != 0 {
+		n += 1 + 4
+		prev = 31
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 32, n, prev)
+	}
+	if v := m.F32; v != 0 {
+		n += 1 + bijoubuf.ZigzagSize(int64(v))
+		prev = 32
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 33, n, prev)
+	}
+	if v := m.F33; !bijoubuf.IsZero32(v) {
+		n += 1 + 4
+		prev = 33
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 34, n, prev)
+	}
+	if v := m.F34; v != 0 {
+		n += 1 + 8
+		prev = 34
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 35, n, prev)
+	}
+	if v := m.F35; v != 0 {
+		n += 1 + bijoubuf.ZigzagSize(int64(v))
+		prev = 35
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 36, n, prev)
+	}
+	if v := m.F36; v != 0 {
+		n += 1 + bijoubuf.ZigzagSize(int64(v))
+		prev = 36
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 37, n, prev)
+	}
+	if v := m.F37; len(v) != 0 {
+		if !bijoubuf.ValidString(v) {
+			return s.BadString("f37")
+		}
+		n += 1 + bijoubuf.LenSize(len(v))
+		prev = 37
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 38, n, prev)
+	}
+	if v := m.F38; v {
+		n += 1 + 1
+		prev = 38
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 39, n, prev)
+	}
+	if v := m.F39; v != 0 {
+		n += 1 + bijoubuf.ZigzagSize(int64(v))
+		prev = 39
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 40, n, prev)
+	}
+	if v := m.X40; v != 0 {
+		n += 1 + bijoubuf.ZigzagSize(int64(v))
+		prev = 40
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 42, n, prev)
+	}
+	if v := m.X42; len(v) != 0 {
+		if !bijoubuf.ValidString(v) {
+			return s.BadString("x42")
+		}
+		n += 1 + bijoubuf.LenSize(len(v))
+		prev = 42
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 44, n, prev)
+	}
+	if v := m.X44; v != 0 {
+		n += 1 + bijoubuf.VarintSize(uint64(v))
+		prev = 44
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 45, n, prev)
+	}
+	if v := m.F45; !bijoubuf.IsZero32(v) {
+		n += 1 + 4
+		prev = 45
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 46, n, prev)
+	}
+	if v := m.F46; v != 0 {
+		n += 1 + 8
+		prev = 46
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 47, n, prev)
+	}
+	if v := m.F47; v != 0 {
+		n += 1 + bijoubuf.ZigzagSize(int64(v))
+		prev = 47
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 48, n, prev)
+	}
+	if v := m.F48; v != 0 {
+		n += 1 + bijoubuf.ZigzagSize(int64(v))
+		prev = 48
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 49, n, prev)
+	}
+	if v := m.F49; len(v) != 0 {
+		if !bijoubuf.ValidString(v) {
+			return s.BadString("f49")
+		}
+		n += 1 + bijoubuf.LenSize(len(v))
+		prev = 49
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 50, n, prev)
+	}
+	if v := m.F50; v {
+		n += 1 + 1
+		prev = 50
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 51, n, prev)
+	}
+	if v := m.F51; v != 0 {
+		n += 1 + bijoubuf.ZigzagSize(int64(v))
+		prev = 51
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 52, n, prev)
+	}
+	if v := m.F52; v != 0 {
+		n += 1 + bijoubuf.VarintSize(uint64(v))
+		prev = 52
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 53, n, prev)
+	}
+	if v := m.F53; len(v) != 0 {
+		n += 1 + bijoubuf.LenSize(len(v))
+		prev = 53
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 54, n, prev)
+	}
+	if v := m.F54; !bijoubuf.IsZero64(v) {
+		n += 1 + 8
+		prev = 54
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 55, n, prev)
+	}
+	if v := m.F55; v != 0 {
+		n += 1 + 4
+		prev = 55
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 56, n, prev)
+	}
+	if v := m.F56; v != 0 {
+		n += 1 + bijoubuf.ZigzagSize(int64(v))
+		prev = 56
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 57, n, prev)
+	}
+	if v := m.F57; !bijoubuf.IsZero32(v) {
+		n += 1 + 4
+		prev = 57
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 58, n, prev)
+	}
+	if v := m.F58; v != 0 {
+		n += 1 + 8
+		prev = 58
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 59, n, prev)
+	}
+	if v := m.F59; v != 0 {
+		n += 1 + bijoubuf.ZigzagSize(int64(v))
+		prev = 59
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 60, n, prev)
+	}
+	if v := m.F60; v != nil {
+		if !s.Enter(depth, "f60") {
+			return 0
+		}
+		c := v.BijoubufSize(s, depth+1)
+		if !s.Leave("f60") {
+			return 0
+		}
+		n += 1 + bijoubuf.LenSize(c)
+		prev = 60
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 61, n, prev)
+	}
+	if len(m.F61) != 0 {
+		c := 0
+		for _, v := range m.F61 {
+			c += bijoubuf.ZigzagSize(int64(v))
+		}
+		n += 1 + bijoubuf.LenSize(c)
+		prev = 61
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 62, n, prev)
+	}
+	if len(m.F62) != 0 {
+		c := 0
+		for k, v := range m.F62 {
+			if !bijoubuf.ValidString(v) {
+				return s.BadString("f62")
+			}
+			c += bijoubuf.VarintSize(uint64(k)) + bijoubuf.LenSize(len(v))
+		}
+		n += 1 + bijoubuf.LenSize(c)
+		prev = 62
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 63, n, prev)
+	}
+	if v := m.F63; v != 0 {
+		n += bijoubuf.KeySize(prev, 63) + bijoubuf.ZigzagSize(int64(v))
+		prev = 63
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 64, n, prev)
+	}
+	if v := m.F64; v != 0 {
+		n += bijoubuf.KeySize(prev, 64) + bijoubuf.VarintSize(uint64(v))
+		prev = 64
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 65, n, prev)
+	}
+	if v := m.F65; len(v) != 0 {
+		n += bijoubuf.KeySize(prev, 65) + bijoubuf.LenSize(len(v))
+		prev = 65
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 66, n, prev)
+	}
+	if v := m.F66; !bijoubuf.IsZero64(v) {
+		n += bijoubuf.KeySize(prev, 66) + 8
+		prev = 66
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 67, n, prev)
+	}
+	if v := m.F67; v != 0 {
+		n += bijoubuf.KeySize(prev, 67) + 4
+		prev = 67
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 68, n, prev)
+	}
+	if v := m.F68; v != 0 {
+		n += bijoubuf.KeySize(prev, 68) + bijoubuf.ZigzagSize(int64(v))
+		prev = 68
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 69, n, prev)
+	}
+	if v := m.F69; !bijoubuf.IsZero32(v) {
+		n += bijoubuf.KeySize(prev, 69) + 4
+		prev = 69
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 70, n, prev)
+	}
+	if v := m.F70; v != 0 {
+		n += bijoubuf.KeySize(prev, 70) + 8
+		prev = 70
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 71, n, prev)
+	}
+	if v := m.F71; v != 0 {
+		n += bijoubuf.KeySize(prev, 71) + bijoubuf.ZigzagSize(int64(v))
+		prev = 71
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 72, n, prev)
+	}
+	if v := m.F72; v != 0 {
+		n += bijoubuf.KeySize(prev, 72) + bijoubuf.ZigzagSize(int64(v))
+		prev = 72
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 73, n, prev)
+	}
+	if v := m.F73; len(v) != 0 {
+		if !bijoubuf.ValidString(v) {
+			return s.BadString("f73")
+		}
+		n += bijoubuf.KeySize(prev, 73) + bijoubuf.LenSize(len(v))
+		prev = 73
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 74, n, prev)
+	}
+	if v := m.F74; v {
+		n += bijoubuf.KeySize(prev, 74) + 1
+		prev = 74
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 75, n, prev)
+	}
+	if v := m.F75; v != 0 {
+		n += bijoubuf.KeySize(prev, 75) + bijoubuf.ZigzagSize(int64(v))
+		prev = 75
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 76, n, prev)
+	}
+	if v := m.F76; v != 0 {
+		n += bijoubuf.KeySize(prev, 76) + bijoubuf.VarintSize(uint64(v))
+		prev = 76
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 77, n, prev)
+	}
+	if v := m.PickB; len(v) != 0 {
+		if !bijoubuf.ValidString(v) {
+			return s.BadString("pick_b")
+		}
+		n += bijoubuf.KeySize(prev, 77) + bijoubuf.LenSize(len(v))
+		prev = 77
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 78, n, prev)
+	}
+	if v := m.F78; !bijoubuf.IsZero64(v) {
+		n += bijoubuf.KeySize(prev, 78) + 8
+		prev = 78
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 79, n, prev)
+	}
+	if v := m.F79; v != 0 {
+		n += bijoubuf.KeySize(prev, 79) + 4
+		prev = 79
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 80, n, prev)
+	}
+	if v := m.F80; v != 0 {
+		n += bijoubuf.KeySize(prev, 80) + bijoubuf.ZigzagSize(int64(v))
+		prev = 80
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 81, n, prev)
+	}
+	if v := m.F81; !bijoubuf.IsZero32(v) {
+		n += bijoubuf.KeySize(prev, 81) + 4
+		prev = 81
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 82, n, prev)
+	}
+	if v := m.F82; v != 0 {
+		n += bijoubuf.KeySize(prev, 82) + 8
+		prev = 82
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 83, n, prev)
+	}
+	if v := m.F83; v != 0 {
+		n += bijoubuf.KeySize(prev, 83) + bijoubuf.ZigzagSize(int64(v))
+		prev = 83
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 84, n, prev)
+	}
+	if v := m.F84; v != 0 {
+		n += bijoubuf.KeySize(prev, 84) + bijoubuf.ZigzagSize(int64(v))
+		prev = 84
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 85, n, prev)
+	}
+	if v := m.F85; len(v) != 0 {
+		if !bijoubuf.ValidString(v) {
+			return s.BadString("f85")
+		}
+		n += bijoubuf.KeySize(prev, 85) + bijoubuf.LenSize(len(v))
+		prev = 85
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 86, n, prev)
+	}
+	if v := m.F86; v {
+		n += bijoubuf.KeySize(prev, 86) + 1
+		prev = 86
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 87, n, prev)
+	}
+	if v := m.F87; v != 0 {
+		n += bijoubuf.KeySize(prev, 87) + bijoubuf.ZigzagSize(int64(v))
+		prev = 87
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 88, n, prev)
+	}
+	if v := m.F88; v != 0 {
+		n += bijoubuf.KeySize(prev, 88) + bijoubuf.VarintSize(uint64(v))
+		prev = 88
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 89, n, prev)
+	}
+	if v := m.F89; len(v) != 0 {
+		n += bijoubuf.KeySize(prev, 89) + bijoubuf.LenSize(len(v))
+		prev = 89
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 90, n, prev)
+	}
+	if m.F90 != nil {
+		n += bijoubuf.KeySize(prev, 90) + 1
+		prev = 90
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 91, n, prev)
+	}
+	if v := m.F91; v != 0 {
+		n += bijoubuf.KeySize(prev, 91) + 4
+		prev = 91
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 92, n, prev)
+	}
+	if v := m.F92; v != 0 {
+		n += bijoubuf.KeySize(prev, 92) + bijoubuf.ZigzagSize(int64(v))
+		prev = 92
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 93, n, prev)
+	}
+	if v := m.F93; !bijoubuf.IsZero32(v) {
+		n += bijoubuf.KeySize(prev, 93) + 4
+		prev = 93
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 94, n, prev)
+	}
+	if v := m.F94; v != 0 {
+		n += bijoubuf.KeySize(prev, 94) + 8
+		prev = 94
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 95, n, prev)
+	}
+	if v := m.F95; v != 0 {
+		n += bijoubuf.KeySize(prev, 95) + bijoubuf.ZigzagSize(int64(v))
+		prev = 95
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 96, n, prev)
+	}
+	if v := m.F96; v != 0 {
+		n += bijoubuf.KeySize(prev, 96) + bijoubuf.ZigzagSize(int64(v))
+		prev = 96
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 97, n, prev)
+	}
+	if v := m.F97; len(v) != 0 {
+		if !bijoubuf.ValidString(v) {
+			return s.BadString("f97")
+		}
+		n += bijoubuf.KeySize(prev, 97) + bijoubuf.LenSize(len(v))
+		prev = 97
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 98, n, prev)
+	}
+	if v := m.F98; v {
+		n += bijoubuf.KeySize(prev, 98) + 1
+		prev = 98
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 99, n, prev)
+	}
+	if v := m.F99; v != 0 {
+		n += bijoubuf.KeySize(prev, 99) + bijoubuf.ZigzagSize(int64(v))
+		prev = 99
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 100, n, prev)
+	}
+	if v := m.F100; v != 0 {
+		n += bijoubuf.KeySize(prev, 100) + bijoubuf.VarintSize(uint64(v))
+		prev = 100
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 101, n, prev)
+	}
+	if v := m.F101; len(v) != 0 {
+		n += bijoubuf.KeySize(prev, 101) + bijoubuf.LenSize(len(v))
+		prev = 101
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 102, n, prev)
+	}
+	if v := m.F102; !bijoubuf.IsZero64(v) {
+		n += bijoubuf.KeySize(prev, 102) + 8
+		prev = 102
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 103, n, prev)
+	}
+	if v := m.F103; v != 0 {
+		n += bijoubuf.KeySize(prev, 103) + 4
+		prev = 103
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 104, n, prev)
+	}
+	if v := m.F104; v != 0 {
+		n += bijoubuf.KeySize(prev, 104) + bijoubuf.ZigzagSize(int64(v))
+		prev = 104
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 105, n, prev)
+	}
+	if v := m.F105; !bijoubuf.IsZero32(v) {
+		n += bijoubuf.KeySize(prev, 105) + 4
+		prev = 105
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 106, n, prev)
+	}
+	if v := m.F106; v != 0 {
+		n += bijoubuf.KeySize(prev, 106) + 8
+		prev = 106
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 107, n, prev)
+	}
+	if v := m.F107; v != 0 {
+		n += bijoubuf.KeySize(prev, 107) + bijoubuf.ZigzagSize(int64(v))
+		prev = 107
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 108, n, prev)
+	}
+	if v := m.F108; v != 0 {
+		n += bijoubuf.KeySize(prev, 108) + bijoubuf.ZigzagSize(int64(v))
+		prev = 108
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 109, n, prev)
+	}
+	if v := m.F109; len(v) != 0 {
+		if !bijoubuf.ValidString(v) {
+			return s.BadString("f109")
+		}
+		n += bijoubuf.KeySize(prev, 109) + bijoubuf.LenSize(len(v))
+		prev = 109
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 110, n, prev)
+	}
+	if len(m.F110) != 0 {
+		c := 0
+		for _, v := range m.F110 {
+			if !s.Enter(depth, "f110") {
+				return 0
+			}
+			ec := v.BijoubufSize(s, depth+1)
+			if !s.Leave("f110") {
+				return 0
+			}
+			c += bijoubuf.LenSize(ec)
+		}
+		n += bijoubuf.KeySize(prev, 110) + bijoubuf.LenSize(c)
+		prev = 110
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 111, n, prev)
+	}
+	if len(m.F111) != 0 {
+		c := 0
+		var ks [8]bijoubuf.Entry[string, *Sub]
+		for _, e := range bijoubuf.AppendSortedEntries(ks[:0], m.F111) {
+			k, v := e.Key, e.Value
+			if !bijoubuf.ValidString(k) {
+				return s.BadString("f111")
+			}
+			if !s.Enter(depth, "f111") {
+				return 0
+			}
+			ec := v.BijoubufSize(s, depth+1)
+			if !s.Leave("f111") {
+				return 0
+			}
+			c += bijoubuf.LenSize(len(k)) + bijoubuf.LenSize(ec)
+		}
+		n += bijoubuf.KeySize(prev, 111) + bijoubuf.LenSize(c)
+		prev = 111
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 112, n, prev)
+	}
+	if v := m.F112; v != 0 {
+		n += bijoubuf.KeySize(prev, 112) + bijoubuf.VarintSize(uint64(v))
+		prev = 112
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 113, n, prev)
+	}
+	if v := m.F113; len(v) != 0 {
+		n += bijoubuf.KeySize(prev, 113) + bijoubuf.LenSize(len(v))
+		prev = 113
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 114, n, prev)
+	}
+	if v := m.F114; !bijoubuf.IsZero64(v) {
+		n += bijoubuf.KeySize(prev, 114) + 8
+		prev = 114
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 115, n, prev)
+	}
+	if v := m.F115; v != 0 {
+		n += bijoubuf.KeySize(prev, 115) + 4
+		prev = 115
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 116, n, prev)
+	}
+	if v := m.F116; v != 0 {
+		n += bijoubuf.KeySize(prev, 116) + bijoubuf.ZigzagSize(int64(v))
+		prev = 116
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 117, n, prev)
+	}
+	if v := m.F117; !bijoubuf.IsZero32(v) {
+		n += bijoubuf.KeySize(prev, 117) + 4
+		prev = 117
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 118, n, prev)
+	}
+	if v := m.F118; v != 0 {
+		n += bijoubuf.KeySize(prev, 118) + 8
+		prev = 118
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 119, n, prev)
+	}
+	if v := m.F119; v != 0 {
+		n += bijoubuf.KeySize(prev, 119) + bijoubuf.ZigzagSize(int64(v))
+		prev = 119
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 120, n, prev)
+	}
+	if v := m.F120; v != 0 {
+		n += bijoubuf.KeySize(prev, 120) + bijoubuf.ZigzagSize(int64(v))
+		prev = 120
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 121, n, prev)
+	}
+	if v := m.F121; len(v) != 0 {
+		if !bijoubuf.ValidString(v) {
+			return s.BadString("f121")
+		}
+		n += bijoubuf.KeySize(prev, 121) + bijoubuf.LenSize(len(v))
+		prev = 121
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 122, n, prev)
+	}
+	if v := m.F122; v {
+		n += bijoubuf.KeySize(prev, 122) + 1
+		prev = 122
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 123, n, prev)
+	}
+	if v := m.F123; v != 0 {
+		n += bijoubuf.KeySize(prev, 123) + bijoubuf.ZigzagSize(int64(v))
+		prev = 123
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 124, n, prev)
+	}
+	if v := m.F124; v != 0 {
+		n += bijoubuf.KeySize(prev, 124) + bijoubuf.VarintSize(uint64(v))
+		prev = 124
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 125, n, prev)
+	}
+	if v := m.F125; len(v) != 0 {
+		n += bijoubuf.KeySize(prev, 125) + bijoubuf.LenSize(len(v))
+		prev = 125
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 126, n, prev)
+	}
+	if v := m.F126; !bijoubuf.IsZero64(v) {
+		n += bijoubuf.KeySize(prev, 126) + 8
+		prev = 126
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 127, n, prev)
+	}
+	if v := m.F127; v != 0 {
+		n += bijoubuf.KeySize(prev, 127) + 4
+		prev = 127
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 128, n, prev)
+	}
+	if v := m.F128; v != 0 {
+		n += bijoubuf.KeySize(prev, 128) + bijoubuf.ZigzagSize(int64(v))
+		prev = 128
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 129, n, prev)
+	}
+	if v := m.F129; !bijoubuf.IsZero32(v) {
+		n += bijoubuf.KeySize(prev, 129) + 4
+		prev = 129
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 130, n, prev)
+	}
+	if len(m.F130) != 0 {
+		c := len(m.F130) * 8
+		n += bijoubuf.KeySize(prev, 130) + bijoubuf.LenSize(c)
+		prev = 130
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 131, n, prev)
+	}
+	if v := m.F131; v != 0 {
+		n += bijoubuf.KeySize(prev, 131) + bijoubuf.ZigzagSize(int64(v))
+		prev = 131
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 132, n, prev)
+	}
+	if v := m.F132; v != 0 {
+		n += bijoubuf.KeySize(prev, 132) + bijoubuf.ZigzagSize(int64(v))
+		prev = 132
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 133, n, prev)
+	}
+	if v := m.F133; len(v) != 0 {
+		if !bijoubuf.ValidString(v) {
+			return s.BadString("f133")
+		}
+		n += bijoubuf.KeySize(prev, 133) + bijoubuf.LenSize(len(v))
+		prev = 133
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 134, n, prev)
+	}
+	if v := m.F134; v {
+		n += bijoubuf.KeySize(prev, 134) + 1
+		prev = 134
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 135, n, prev)
+	}
+	if v := m.F135; v != 0 {
+		n += bijoubuf.KeySize(prev, 135) + bijoubuf.ZigzagSize(int64(v))
+		prev = 135
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 136, n, prev)
+	}
+	if v := m.F136; v != 0 {
+		n += bijoubuf.KeySize(prev, 136) + bijoubuf.VarintSize(uint64(v))
+		prev = 136
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 137, n, prev)
+	}
+	if v := m.F137; len(v) != 0 {
+		n += bijoubuf.KeySize(prev, 137) + bijoubuf.LenSize(len(v))
+		prev = 137
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 138, n, prev)
+	}
+	if v := m.F138; !bijoubuf.IsZero64(v) {
+		n += bijoubuf.KeySize(prev, 138) + 8
+		prev = 138
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 139, n, prev)
+	}
+	if v := m.F139; v != 0 {
+		n += bijoubuf.KeySize(prev, 139) + 4
+		prev = 139
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 140, n, prev)
+	}
+	if v := m.PickC; v != nil {
+		if !s.Enter(depth, "pick_c") {
+			return 0
+		}
+		c := v.BijoubufSize(s, depth+1)
+		if !s.Leave("pick_c") {
+			return 0
+		}
+		n += bijoubuf.KeySize(prev, 140) + bijoubuf.LenSize(c)
+		prev = 140
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 141, n, prev)
+	}
+	if v := m.F141; !bijoubuf.IsZero32(v) {
+		n += bijoubuf.KeySize(prev, 141) + 4
+		prev = 141
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 142, n, prev)
+	}
+	if v := m.F142; v != 0 {
+		n += bijoubuf.KeySize(prev, 142) + 8
+		prev = 142
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 143, n, prev)
+	}
+	if v := m.F143; v != 0 {
+		n += bijoubuf.KeySize(prev, 143) + bijoubuf.ZigzagSize(int64(v))
+		prev = 143
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 144, n, prev)
+	}
+	if v := m.F144; v != 0 {
+		n += bijoubuf.KeySize(prev, 144) + bijoubuf.ZigzagSize(int64(v))
+		prev = 144
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 145, n, prev)
+	}
+	if v := m.F145; len(v) != 0 {
+		if !bijoubuf.ValidString(v) {
+			return s.BadString("f145")
+		}
+		n += bijoubuf.KeySize(prev, 145) + bijoubuf.LenSize(len(v))
+		prev = 145
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 146, n, prev)
+	}
+	if v := m.F146; v {
+		n += bijoubuf.KeySize(prev, 146) + 1
+		prev = 146
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 147, n, prev)
+	}
+	if v := m.F147; v != 0 {
+		n += bijoubuf.KeySize(prev, 147) + bijoubuf.ZigzagSize(int64(v))
+		prev = 147
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 148, n, prev)
+	}
+	if v := m.F148; v != 0 {
+		n += bijoubuf.KeySize(prev, 148) + bijoubuf.VarintSize(uint64(v))
+		prev = 148
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 149, n, prev)
+	}
+	if v := m.F149; v != nil {
+		if !s.Enter(depth, "f149") {
+			return 0
+		}
+		c := v.BijoubufSize(s, depth+1)
+		if !s.Leave("f149") {
+			return 0
+		}
+		n += bijoubuf.KeySize(prev, 149) + bijoubuf.LenSize(c)
+		prev = 149
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 150, n, prev)
+	}
+	if v := m.F150; !bijoubuf.IsZero64(v) {
+		n += bijoubuf.KeySize(prev, 150) + 8
+		prev = 150
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 151, n, prev)
+	}
+	if v := m.X151; v != 0 {
+		n += bijoubuf.KeySize(prev, 151) + bijoubuf.ZigzagSize(int64(v))
+		prev = 151
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 500, n, prev)
+	}
+	if v := m.X500; len(v) != 0 {
+		if !bijoubuf.ValidString(v) {
+			return s.BadString("x500")
+		}
+		n += bijoubuf.KeySize(prev, 500) + bijoubuf.LenSize(len(v))
+		prev = 500
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 1000, n, prev)
+	}
+	if v := m.F1000; v != 0 {
+		n += bijoubuf.KeySize(prev, 1000) + bijoubuf.ZigzagSize(int64(v))
+		prev = 1000
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 1001, n, prev)
+	}
+	if v := m.X1001; v {
+		n += bijoubuf.KeySize(prev, 1001) + 1
+		prev = 1001
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 100000, n, prev)
+	}
+	if v := m.F100000; len(v) != 0 {
+		if !bijoubuf.ValidString(v) {
+			return s.BadString("f100000")
+		}
+		n += bijoubuf.KeySize(prev, 100000) + bijoubuf.LenSize(len(v))
+		prev = 100000
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 200000, n, prev)
+	}
+	if v := m.X200000; len(v) != 0 {
+		if !bijoubuf.ValidString(v) {
+			return s.BadString("x200000")
+		}
+		n += bijoubuf.KeySize(prev, 200000) + bijoubuf.LenSize(len(v))
+		prev = 200000
+	}
+	if len(u) != 0 {
+		_, n, _ = bijoubuf.UnknownBefore(u, bijoubuf.MaxFieldNumber+1, n, prev)
+	}
+	return n
+}
+
+// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last
+// field to the first.
+func (m *WideNext) BijoubufWrite(w *bijoubuf.BackWriter) {
+	if m == nil {
+		return
+	}
+	u := bijoubuf.Unknowns(m.unknown)
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 200000)
+	}
+	if v := m.X200000; len(v) != 0 {
+		w.FieldString(200000, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 100000)
+	}
+	if v := m.F100000; len(v) != 0 {
+		w.FieldString(100000, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 1001)
+	}
+	if v := m.X1001; v {
+		if !w.FieldVarintFast(1001, bijoubuf.BoolValue(v)) {
+			w.FieldVarintRest(1001, bijoubuf.BoolValue(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 1000)
+	}
+	if v := m.F1000; v != 0 {
+		if !w.FieldVarintFast(1000, bijoubuf.Zigzag(int64(v))) {
+			w.FieldVarintRest(1000, bijoubuf.Zigzag(int64(v)))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 500)
+	}
+	if v := m.X500; len(v) != 0 {
+		w.FieldString(500, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 151)
+	}
+	if v := m.X151; v != 0 {
+		if !w.FieldVarintFast(151, bijoubuf.Zigzag(int64(v))) {
+			w.FieldVarintRest(151, bijoubuf.Zigzag(int64(v)))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 150)
+	}
+	if v := m.F150; !bijoubuf.IsZero64(v) {
+		if !w.FieldFixed64Fast(150, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(150, bijoubuf.Float64Bits(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 149)
+	}
+	if v := m.F149; v != nil {
+		mk := w.OpenField(149)
+		v.BijoubufWrite(w)
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 148)
+	}
+	if v := m.F148; v != 0 {
+		if !w.FieldVarintFast(148, uint64(v)) {
+			w.FieldVarintRest(148, uint64(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 147)
+	}
+	if v := m.F147; v != 0 {
+		if !w.FieldVarintFast(147, bijoubuf.Zigzag(int64(v))) {
+			w.FieldVarintRest(147, bijoubuf.Zigzag(int64(v)))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 146)
+	}
+	if v := m.F146; v {
+		if !w.FieldVarintFast(146, bijoubuf.BoolValue(v)) {
+			w.FieldVarintRest(146, bijoubuf.BoolValue(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 145)
+	}
+	if v := m.F145; len(v) != 0 {
+		w.FieldString(145, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 144)
+	}
+	if v := m.F144; v != 0 {
+		if !w.FieldVarintFast(144, bijoubuf.Zigzag(int64(v))) {
+			w.FieldVarintRest(144, bijoubuf.Zigzag(int64(v)))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 143)
+	}
+	if v := m.F143; v != 0 {
+		if !w.FieldVarintFast(143, bijoubuf.Zigzag(int64(v))) {
+			w.FieldVarintRest(143, bijoubuf.Zigzag(int64(v)))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 142)
+	}
+	if v := m.F142; v != 0 {
+		if !w.FieldFixed64Fast(142, uint64(v)) {
+			w.FieldFixed64(142, uint64(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 141)
+	}
+	if v := m.F141; !bijoubuf.IsZero32(v) {
+		if !w.FieldFixed32Fast(141, bijoubuf.Float32Bits(v)) {
+			w.FieldFixed32(141, bijoubuf.Float32Bits(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 140)
+	}
+	if v := m.PickC; v != nil {
+		mk := w.OpenField(140)
+		v.BijoubufWrite(w)
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 139)
+	}
+	if v := m.F139; v != 0 {
+		if !w.FieldFixed32Fast(139, v) {
+			w.FieldFixed32(139, v)
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 138)
+	}
+	if v := m.F138; !bijoubuf.IsZero64(v) {
+		if !w.FieldFixed64Fast(138, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(138, bijoubuf.Float64Bits(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 137)
+	}
+	if v := m.F137; len(v) != 0 {
+		w.FieldBytes(137, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 136)
+	}
+	if v := m.F136; v != 0 {
+		if !w.FieldVarintFast(136, uint64(v)) {
+			w.FieldVarintRest(136, uint64(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 135)
+	}
+	if v := m.F135; v != 0 {
+		if !w.FieldVarintFast(135, bijoubuf.Zigzag(int64(v))) {
+			w.FieldVarintRest(135, bijoubuf.Zigzag(int64(v)))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 134)
+	}
+	if v := m.F134; v {
+		if !w.FieldVarintFast(134, bijoubuf.BoolValue(v)) {
+			w.FieldVarintRest(134, bijoubuf.BoolValue(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 133)
+	}
+	if v := m.F133; len(v) != 0 {
+		w.FieldString(133, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 132)
+	}
+	if v := m.F132; v != 0 {
+		if !w.FieldVarintFast(132, bijoubuf.Zigzag(int64(v))) {
+			w.FieldVarintRest(132, bijoubuf.Zigzag(int64(v)))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 131)
+	}
+	if v := m.F131; v != 0 {
+		if !w.FieldVarintFast(131, bijoubuf.Zigzag(int64(v))) {
+			w.FieldVarintRest(131, bijoubuf.Zigzag(int64(v)))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 130)
+	}
+	if len(m.F130) != 0 {
+		mk := w.OpenField(130)
+		w.Float64s(m.F130)
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 129)
+	}
+	if v := m.F129; !bijoubuf.IsZero32(v) {
+		if !w.FieldFixed32Fast(129, bijoubuf.Float32Bits(v)) {
+			w.FieldFixed32(129, bijoubuf.Float32Bits(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 128)
+	}
+	if v := m.F128; v != 0 {
+		if !w.FieldVarintFast(128, bijoubuf.Zigzag(int64(v))) {
+			w.FieldVarintRest(128, bijoubuf.Zigzag(int64(v)))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 127)
+	}
+	if v := m.F127; v != 0 {
+		if !w.FieldFixed32Fast(127, v) {
+			w.FieldFixed32(127, v)
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 126)
+	}
+	if v := m.F126; !bijoubuf.IsZero64(v) {
+		if !w.FieldFixed64Fast(126, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(126, bijoubuf.Float64Bits(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 125)
+	}
+	if v := m.F125; len(v) != 0 {
+		w.FieldBytes(125, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 124)
+	}
+	if v := m.F124; v != 0 {
+		if !w.FieldVarintFast(124, uint64(v)) {
+			w.FieldVarintRest(124, uint64(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 123)
+	}
+	if v := m.F123; v != 0 {
+		if !w.FieldVarintFast(123, bijoubuf.Zigzag(int64(v))) {
+			w.FieldVarintRest(123, bijoubuf.Zigzag(int64(v)))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 122)
+	}
+	if v := m.F122; v {
+		if !w.FieldVarintFast(122, bijoubuf.BoolValue(v)) {
+			w.FieldVarintRest(122, bijoubuf.BoolValue(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 121)
+	}
+	if v := m.F121; len(v) != 0 {
+		w.FieldString(121, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 120)
+	}
+	if v := m.F120; v != 0 {
+		if !w.FieldVarintFast(120, bijoubuf.Zigzag(int64(v))) {
+			w.FieldVarintRest(120, bijoubuf.Zigzag(int64(v)))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 119)
+	}
+	if v := m.F119; v != 0 {
+		if !w.FieldVarintFast(119, bijoubuf.Zigzag(int64(v))) {
+			w.FieldVarintRest(119, bijoubuf.Zigzag(int64(v)))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 118)
+	}
+	if v := m.F118; v != 0 {
+		if !w.FieldFixed64Fast(118, uint64(v)) {
+			w.FieldFixed64(118, uint64(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 117)
+	}
+	if v := m.F117; !bijoubuf.IsZero32(v) {
+		if !w.FieldFixed32Fast(117, bijoubuf.Float32Bits(v)) {
+			w.FieldFixed32(117, bijoubuf.Float32Bits(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 116)
+	}
+	if v := m.F116; v != 0 {
+		if !w.FieldVarintFast(116, bijoubuf.Zigzag(int64(v))) {
+			w.FieldVarintRest(116, bijoubuf.Zigzag(int64(v)))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 115)
+	}
+	if v := m.F115; v != 0 {
+		if !w.FieldFixed32Fast(115, v) {
+			w.FieldFixed32(115, v)
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 114)
+	}
+	if v := m.F114; !bijoubuf.IsZero64(v) {
+		if !w.FieldFixed64Fast(114, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(114, bijoubuf.Float64Bits(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 113)
+	}
+	if v := m.F113; len(v) != 0 {
+		w.FieldBytes(113, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 112)
+	}
+	if v := m.F112; v != 0 {
+		if !w.FieldVarintFast(112, uint64(v)) {
+			w.FieldVarintRest(112, uint64(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 111)
+	}
+	if len(m.F111) != 0 {
+		mk := w.OpenField(111)
+		var ks [8]bijoubuf.Entry[string, *Sub]
+		es := bijoubuf.AppendSortedEntries(ks[:0], m.F111)
+		for i := len(es) - 1; i >= 0; i-- {
+			k, v := es[i].Key, es[i].Value
+			ek := w.Open()
+			v.BijoubufWrite(w)
+			w.Close(ek)
+			w.String(k)
+		}
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 110)
+	}
+	if x := m.F110; len(x) != 0 {
+		mk := w.OpenField(110)
+		for i := len(x) - 1; i >= 0; i-- {
+			v := x[i]
+			ek := w.Open()
+			v.BijoubufWrite(w)
+			w.Close(ek)
+		}
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 109)
+	}
+	if v := m.F109; len(v) != 0 {
+		w.FieldString(109, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 108)
+	}
+	if v := m.F108; v != 0 {
+		if !w.FieldVarintFast(108, bijoubuf.Zigzag(int64(v))) {
+			w.FieldVarintRest(108, bijoubuf.Zigzag(int64(v)))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 107)
+	}
+	if v := m.F107; v != 0 {
+		if !w.FieldVarintFast(107, bijoubuf.Zigzag(int64(v))) {
+			w.FieldVarintRest(107, bijoubuf.Zigzag(int64(v)))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 106)
+	}
+	if v := m.F106; v != 0 {
+		if !w.FieldFixed64Fast(106, uint64(v)) {
+			w.FieldFixed64(106, uint64(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 105)
+	}
+	if v := m.F105; !bijoubuf.IsZero32(v) {
+		if !w.FieldFixed32Fast(105, bijoubuf.Float32Bits(v)) {
+			w.FieldFixed32(105, bijoubuf.Float32Bits(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 104)
+	}
+	if v := m.F104; v != 0 {
+		if !w.FieldVarintFast(104, bijoubuf.Zigzag(int64(v))) {
+			w.FieldVarintRest(104, bijoubuf.Zigzag(int64(v)))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 103)
+	}
+	if v := m.F103; v != 0 {
+		if !w.FieldFixed32Fast(103, v) {
+			w.FieldFixed32(103, v)
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 102)
+	}
+	if v := m.F102; !bijoubuf.IsZero64(v) {
+		if !w.FieldFixed64Fast(102, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(102, bijoubuf.Float64Bits(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 101)
+	}
+	if v := m.F101; len(v) != 0 {
+		w.FieldBytes(101, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 100)
+	}
+	if v := m.F100; v != 0 {
+		if !w.FieldVarintFast(100, uint64(v)) {
+			w.FieldVarintRest(100, uint64(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 99)
+	}
+	if v := m.F99; v != 0 {
+		if !w.FieldVarintFast(99, bijoubuf.Zigzag(int64(v))) {
+			w.FieldVarintRest(99, bijoubuf.Zigzag(int64(v)))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 98)
+	}
+	if v := m.F98; v {
+		if !w.FieldVarintFast(98, bijoubuf.BoolValue(v)) {
+			w.FieldVarintRest(98, bijoubuf.BoolValue(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 97)
+	}
+	if v := m.F97; len(v) != 0 {
+		w.FieldString(97, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 96)
+	}
+	if v := m.F96; v != 0 {
+		if !w.FieldVarintFast(96, bijoubuf.Zigzag(int64(v))) {
+			w.FieldVarintRest(96, bijoubuf.Zigzag(int64(v)))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 95)
+	}
+	if v := m.F95; v != 0 {
+		if !w.FieldVarintFast(95, bijoubuf.Zigzag(int64(v))) {
+			w.FieldVarintRest(95, bijoubuf.Zigzag(int64(v)))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 94)
+	}
+	if v := m.F94; v != 0 {
+		if !w.FieldFixed64Fast(94, uint64(v)) {
+			w.FieldFixed64(94, uint64(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 93)
+	}
+	if v := m.F93; !bijoubuf.IsZero32(v) {
+		if !w.FieldFixed32Fast(93, bijoubuf.Float32Bits(v)) {
+			w.FieldFixed32(93, bijoubuf.Float32Bits(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 92)
+	}
+	if v := m.F92; v != 0 {
+		if !w.FieldVarintFast(92, bijoubuf.Zigzag(int64(v))) {
+			w.FieldVarintRest(92, bijoubuf.Zigzag(int64(v)))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 91)
+	}
+	if v := m.F91; v != 0 {
+		if !w.FieldFixed32Fast(91, v) {
+			w.FieldFixed32(91, v)
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 90)
+	}
+	if p := m.F90; p != nil {
+		v := *p
+		if !w.FieldVarintFast(90, bijoubuf.BoolValue(v)) {
+			w.FieldVarintRest(90, bijoubuf.BoolValue(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 89)
+	}
+	if v := m.F89; len(v) != 0 {
+		w.FieldBytes(89, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 88)
+	}
+	if v := m.F88; v != 0 {
+		if !w.FieldVarintFast(88, uint64(v)) {
+			w.FieldVarintRest(88, uint64(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 87)
+	}
+	if v := m.F87; v != 0 {
+		if !w.FieldVarintFast(87, bijoubuf.Zigzag(int64(v))) {
+			w.FieldVarintRest(87, bijoubuf.Zigzag(int64(v)))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 86)
+	}
+	if v := m.F86; v {
+		if !w.FieldVarintFast(86, bijoubuf.BoolValue(v)) {
+			w.FieldVarintRest(86, bijoubuf.BoolValue(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 85)
+	}
+	if v := m.F85; len(v) != 0 {
+		w.FieldString(85, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 84)
+	}
+	if v := m.F84; v != 0 {
+		if !w.FieldVarintFast(84, bijoubuf.Zigzag(int64(v))) {
+			w.FieldVarintRest(84, bijoubuf.Zigzag(int64(v)))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 83)
+	}
+	if v := m.F83; v != 0 {
+		if !w.FieldVarintFast(83, bijoubuf.Zigzag(int64(v))) {
+			w.FieldVarintRest(83, bijoubuf.Zigzag(int64(v)))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 82)
+	}
+	if v := m.F82; v != 0 {
+		if !w.FieldFixed64Fast(82, uint64(v)) {
+			w.FieldFixed64(82, uint64(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 81)
+	}
+	if v := m.F81; !bijoubuf.IsZero32(v) {
+		if !w.FieldFixed32Fast(81, bijoubuf.Float32Bits(v)) {
+			w.FieldFixed32(81, bijoubuf.Float32Bits(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 80)
+	}
+	if v := m.F80; v != 0 {
+		if !w.FieldVarintFast(80, bijoubuf.Zigzag(int64(v))) {
+			w.FieldVarintRest(80, bijoubuf.Zigzag(int64(v)))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 79)
+	}
+	if v := m.F79; v != 0 {
+		if !w.FieldFixed32Fast(79, v) {
+			w.FieldFixed32(79, v)
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 78)
+	}
+	if v := m.F78; !bijoubuf.IsZero64(v) {
+		if !w.FieldFixed64Fast(78, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(78, bijoubuf.Float64Bits(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 77)
+	}
+	if v := m.PickB; len(v) != 0 {
+		w.FieldString(77, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 76)
+	}
+	if v := m.F76; v != 0 {
+		if !w.FieldVarintFast(76, uint64(v)) {
+			w.FieldVarintRest(76, uint64(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 75)
+	}
+	if v := m.F75; v != 0 {
+		if !w.FieldVarintFast(75, bijoubuf.Zigzag(int64(v))) {
+			w.FieldVarintRest(75, bijoubuf.Zigzag(int64(v)))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 74)
+	}
+	if v := m.F74; v {
+		if !w.FieldVarintFast(74, bijoubuf.BoolValue(v)) {
+			w.FieldVarintRest(74, bijoubuf.BoolValue(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 73)
+	}
+	if v := m.F73; len(v) != 0 {
+		w.FieldString(73, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 72)
+	}
+	if v := m.F72; v != 0 {
+		if !w.FieldVarintFast(72, bijoubuf.Zigzag(int64(v))) {
+			w.FieldVarintRest(72, bijoubuf.Zigzag(int64(v)))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 71)
+	}
+	if v := m.F71; v != 0 {
+		if !w.FieldVarintFast(71, bijoubuf.Zigzag(int64(v))) {
+			w.FieldVarintRest(71, bijoubuf.Zigzag(int64(v)))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 70)
+	}
+	if v := m.F70; v != 0 {
+		if !w.FieldFixed64Fast(70, uint64(v)) {
+			w.FieldFixed64(70, uint64(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 69)
+	}
+	if v := m.F69; !bijoubuf.IsZero32(v) {
+		if !w.FieldFixed32Fast(69, bijoubuf.Float32Bits(v)) {
+			w.FieldFixed32(69, bijoubuf.Float32Bits(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 68)
+	}
+	if v := m.F68; v != 0 {
+		if !w.FieldVarintFast(68, bijoubuf.Zigzag(int64(v))) {
+			w.FieldVarintRest(68, bijoubuf.Zigzag(int64(v)))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 67)
+	}
+	if v := m.F67; v != 0 {
+		if !w.FieldFixed32Fast(67, v) {
+			w.FieldFixed32(67, v)
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 66)
+	}
+	if v := m.F66; !bijoubuf.IsZero64(v) {
+		if !w.FieldFixed64Fast(66, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(66, bijoubuf.Float64Bits(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 65)
+	}
+	if v := m.F65; len(v) != 0 {
+		w.FieldBytes(65, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 64)
+	}
+	if v := m.F64; v != 0 {
+		if !w.FieldVarintFast(64, uint64(v)) {
+			w.FieldVarintRest(64, uint64(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 63)
+	}
+	if v := m.F63; v != 0 {
+		if !w.FieldVarintFast(63, bijoubuf.Zigzag(int64(v))) {
+			w.FieldVarintRest(63, bijoubuf.Zigzag(int64(v)))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 62)
+	}
+	if len(m.F62) != 0 {
+		mk := w.OpenField(62)
+		var ks [8]bijoubuf.Entry[uint64, string]
+		es := bijoubuf.AppendSortedEntries(ks[:0], m.F62)
+		for i := len(es) - 1; i >= 0; i-- {
+			k, v := es[i].Key, es[i].Value
+			w.String(v)
+			w.Varint(uint64(k))
+		}
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 61)
+	}
+	if x := m.F61; len(x) != 0 {
+		mk := w.OpenField(61)
+		for i := len(x) - 1; i >= 0; i-- {
+			v := x[i]
+			w.Zigzag(int64(v))
+		}
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 60)
+	}
+	if v := m.F60; v != nil {
+		mk := w.OpenField(60)
+		v.BijoubufWrite(w)
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 59)
+	}
+	if v := m.F59; v != 0 {
+		if !w.FieldVarintFast(59, bijoubuf.Zigzag(int64(v))) {
+			w.FieldVarintRest(59, bijoubuf.Zigzag(int64(v)))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 58)
+	}
+	if v := m.F58; v != 0 {
+		if !w.FieldFixed64Fast(58, uint64(v)) {
+			w.FieldFixed64(58, uint64(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 57)
+	}
+	if v := m.F57; !bijoubuf.IsZero32(v) {
+		if !w.FieldFixed32Fast(57, bijoubuf.Float32Bits(v)) {
+			w.FieldFixed32(57, bijoubuf.Float32Bits(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 56)
+	}
+	if v := m.F56; v != 0 {
+		if !w.FieldVarintFast(56, bijoubuf.Zigzag(int64(v))) {
+			w.FieldVarintRest(56, bijoubuf.Zigzag(int64(v)))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 55)
+	}
+	if v := m.F55; v != 0 {
+		if !w.FieldFixed32Fast(55, v) {
+			w.FieldFixed32(55, v)
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 54)
+	}
+	if v := m.F54; !bijoubuf.IsZero64(v) {
+		if !w.FieldFixed64Fast(54, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(54, bijoubuf.Float64Bits(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 53)
+	}
+	if v := m.F53; len(v) != 0 {
+		w.FieldBytes(53, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 52)
+	}
+	if v := m.F52; v != 0 {
+		if !w.FieldVarintFast(52, uint64(v)) {
+			w.FieldVarintRest(52, uint64(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 51)
+	}
+	if v := m.F51; v != 0 {
+		if !w.FieldVarintFast(51, bijoubuf.Zigzag(int64(v))) {
+			w.FieldVarintRest(51, bijoubuf.Zigzag(int64(v)))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 50)
+	}
+	if v := m.F50; v {
+		if !w.FieldVarintFast(50, bijoubuf.BoolValue(v)) {
+			w.FieldVarintRest(50, bijoubuf.BoolValue(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 49)
+	}
+	if v := m.F49; len(v) != 0 {
+		w.FieldString(49, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 48)
+	}
+	if v := m.F48; v != 0 {
+		if !w.FieldVarintFast(48, bijoubuf.Zigzag(int64(v))) {
+			w.FieldVarintRest(48, bijoubuf.Zigzag(int64(v)))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 47)
+	}
+	if v := m.F47; v != 0 {
+		if !w.FieldVarintFast(47, bijoubuf.Zigzag(int64(v))) {
+			w.FieldVarintRest(47, bijoubuf.Zigzag(int64(v)))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 46)
+	}
+	if v := m.F46; v != 0 {
+		if !w.FieldFixed64Fast(46, uint64(v)) {
+			w.FieldFixed64(46, uint64(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 45)
+	}
+	if v := m.F45; !bijoubuf.IsZero32(v) {
+		if !w.FieldFixed32Fast(45, bijoubuf.Float32Bits(v)) {
+			w.FieldFixed32(45, bijoubuf.Float32Bits(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 44)
+	}
+	if v := m.X44; v != 0 {
+		if !w.FieldVarintFast(44, uint64(v)) {
+			w.FieldVarintRest(44, uint64(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 42)
+	}
+	if v := m.X42; len(v) != 0 {
+		w.FieldString(42, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 40)
+	}
+	if v := m.X40; v != 0 {
+		if !w.FieldVarintFast(40, bijoubuf.Zigzag(int64(v))) {
+			w.FieldVarintRest(40, bijoubuf.Zigzag(int64(v)))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 39)
+	}
+	if v := m.F39; v != 0 {
+		if !w.FieldVarintFast(39, bijoubuf.Zigzag(int64(v))) {
+			w.FieldVarintRest(39, bijoubuf.Zigzag(int64(v)))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 38)
+	}
+	if v := m.F38; v {
+		if !w.FieldVarintFast(38, bijoubuf.BoolValue(v)) {
+			w.FieldVarintRest(38, bijoubuf.BoolValue(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 37)
+	}
+	if v := m.F37; len(v) != 0 {
+		w.FieldString(37, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 36)
+	}
+	if v := m.F36; v != 0 {
+		if !w.FieldVarintFast(36, bijoubuf.Zigzag(int64(v))) {
+			w.FieldVarintRest(36, bijoubuf.Zigzag(int64(v)))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 35)
+	}
+	if v := m.F35; v != 0 {
+		if !w.FieldVarintFast(35, bijoubuf.Zigzag(int64(v))) {
+			w.FieldVarintRest(35, bijoubuf.Zigzag(int64(v)))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 34)
+	}
+	if v := m.F34; v != 0 {
+		if !w.FieldFixed64Fast(34, uint64(v)) {
+			w.FieldFixed64(34, uint64(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 33)
+	}
+	if v := m.F33; !bijoubuf.IsZero32(v) {
+		if !w.FieldFixed32Fast(33, bijoubuf.Float32Bits(v)) {
+			w.FieldFixed32(33, bijoubuf.Float32Bits(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 32)
+	}
+	if v := m.F32; v != 0 {
+		if !w.FieldVarintFast(32, bijoubuf.Zigzag(int64(v))) {
+			w.FieldVarintRest(32, bijoubuf.Zigzag(int64(v)))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 31)
+	}
+	if v := m.F31; v != 0 {
+		if !w.FieldFixed32Fast(31, v) {
+			w.FieldFixed32(31, v)
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 30)
+	}
+	if v := m.F30; !bijoubuf.IsZero64(v) {
+		if !w.FieldFixed64Fast(30, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(30, bijoubuf.Float64Bits(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 29)
+	}
+	if v := m.F29; len(v) != 0 {
+		w.FieldBytes(29, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 28)
+	}
+	if v := m.F28; v != 0 {
+		if !w.FieldVarintFast(28, uint64(v)) {
+			w.FieldVarintRest(28, uint64(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 27)
+	}
+	if v := m.F27; v != 0 {
+		if !w.FieldVarintFast(27, bijoubuf.Zigzag(int64(v))) {
+			w.FieldVarintRest(27, bijoubuf.Zigzag(int64(v)))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 26)
+	}
+	if v := m.F26; v {
+		if !w.FieldVarintFast(26, bijoubuf.BoolValue(v)) {
+			w.FieldVarintRest(26, bijoubuf.BoolValue(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 25)
+	}
+	if len(m.F25) != 0 {
+		mk := w.OpenField(25)
+		var ks [8]bijoubuf.Entry[int32, *Sub]
+		es := bijoubuf.AppendSortedEntries(ks[:0], m.F25)
+		for i := len(es) - 1; i >= 0; i-- {
+			k, v := es[i].Key, es[i].Value
+			ek := w.Open()
+			v.BijoubufWrite(w)
+			w.Close(ek)
+			w.Zigzag(int64(k))
+		}
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 24)
+	}
+	if len(m.F24) != 0 {
+		mk := w.OpenField(24)
+		var ks [8]bijoubuf.Entry[string, int32]
+		es := bijoubuf.AppendSortedEntries(ks[:0], m.F24)
+		for i := len(es) - 1; i >= 0; i-- {
+			k, v := es[i].Key, es[i].Value
+			w.Zigzag(int64(v))
+			w.String(k)
+		}
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 23)
+	}
+	if x := m.F23; len(x) != 0 {
+		mk := w.OpenField(23)
+		for i := len(x) - 1; i >= 0; i-- {
+			v := x[i]
+			ek := w.Open()
+			v.BijoubufWrite(w)
+			w.Close(ek)
+		}
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 22)
+	}
+	if x := m.F22; len(x) != 0 {
+		mk := w.OpenField(22)
+		for i := len(x) - 1; i >= 0; i-- {
+			v := x[i]
+			w.String(v)
+		}
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 21)
+	}
+	if x := m.F21; len(x) != 0 {
+		mk := w.OpenField(21)
+		for i := len(x) - 1; i >= 0; i-- {
+			v := x[i]
+			w.Zigzag(int64(v))
+		}
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 20)
+	}
+	if v := m.F20; v != nil {
+		mk := w.OpenField(20)
+		v.BijoubufWrite(w)
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 19)
+	}
+	if v := m.F19; v != 0 {
+		if !w.FieldFixed32Fast(19, v) {
+			w.FieldFixed32(19, v)
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 18)
+	}
+	if v := m.F18; !bijoubuf.IsZero64(v) {
+		if !w.FieldFixed64Fast(18, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(18, bijoubuf.Float64Bits(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 17)
+	}
+	if v := m.F17; len(v) != 0 {
+		w.FieldBytes(17, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 16)
+	}
+	if v := m.F16; v != 0 {
+		if !w.FieldVarintFast(16, uint64(v)) {
+			w.FieldVarintRest(16, uint64(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 15)
+	}
+	if v := m.F15; v != 0 {
+		if !w.FieldVarintFast(15, bijoubuf.Zigzag(int64(v))) {
+			w.FieldVarintRest(15, bijoubuf.Zigzag(int64(v)))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 14)
+	}
+	if v := m.F14; v {
+		if !w.FieldVarintFast(14, bijoubuf.BoolValue(v)) {
+			w.FieldVarintRest(14, bijoubuf.BoolValue(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 13)
+	}
+	if p := m.F13; p != nil {
+		v := *p
+		w.FieldString(13, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 12)
+	}
+	if p := m.F12; p != nil {
+		v := *p
+		if !w.FieldVarintFast(12, bijoubuf.Zigzag(int64(v))) {
+			w.FieldVarintRest(12, bijoubuf.Zigzag(int64(v)))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 11)
+	}
+	if v := m.F11; v != 0 {
+		if !w.FieldVarintFast(11, bijoubuf.Zigzag(int64(v))) {
+			w.FieldVarintRest(11, bijoubuf.Zigzag(int64(v)))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 10)
+	}
+	if v := m.F10; v != 0 {
+		if !w.FieldFixed64Fast(10, uint64(v)) {
+			w.FieldFixed64(10, uint64(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 9)
+	}
+	if v := m.F9; !bijoubuf.IsZero32(v) {
+		if !w.FieldFixed32Fast(9, bijoubuf.Float32Bits(v)) {
+			w.FieldFixed32(9, bijoubuf.Float32Bits(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 8)
+	}
+	if v := m.F8; v != 0 {
+		if !w.FieldVarintFast(8, bijoubuf.Zigzag(int64(v))) {
+			w.FieldVarintRest(8, bijoubuf.Zigzag(int64(v)))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 7)
+	}
+	if v := m.PickA; v != 0 {
+		if !w.FieldVarintFast(7, bijoubuf.Zigzag(int64(v))) {
+			w.FieldVarintRest(7, bijoubuf.Zigzag(int64(v)))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 6)
+	}
+	if v := m.F6; !bijoubuf.IsZero64(v) {
+		if !w.FieldFixed64Fast(6, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(6, bijoubuf.Float64Bits(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 5)
+	}
+	if v := m.F5; len(v) != 0 {
+		w.FieldBytes(5, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 4)
+	}
+	if v := m.F4; v != 0 {
+		if !w.FieldVarintFast(4, uint64(v)) {
+			w.FieldVarintRest(4, uint64(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 3)
+	}
+	if v := m.F3; v != 0 {
+		if !w.FieldVarintFast(3, bijoubuf.Zigzag(int64(v))) {
+			w.FieldVarintRest(3, bijoubuf.Zigzag(int64(v)))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 2)
+	}
+	if v := m.F2; v {
+		if !w.FieldVarintFast(2, bijoubuf.BoolValue(v)) {
+			w.FieldVarintRest(2, bijoubuf.BoolValue(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 1)
+	}
+	if v := m.F1; len(v) != 0 {
+		w.FieldString(1, v)
+	}
+	if len(u) != 0 {
+		w.UnknownAfter(u, 0)
+	}
+}
+
+// BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.
+func (m *WideNext) BijoubufDecode(r *bijoubuf.Reader) error {
+	for {
+		n, wt, ok := r.NextFast()
+		if !ok {
+			if r.AtEnd() {
+				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
+			}
+		}
+		switch n {
+		case 1:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("f1")
+			}
+			v, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "f1")
+			}
+			if len(v) == 0 {
+				return r.DefaultValuePresent("f1")
+			}
+			m.F1 = v
+		case 2:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("f2")
+			}
+			v, ok := r.BoolFast()
+			if !ok {
+				var err error
+				if v, err = r.Bool(); err != nil {
+					return bijoubuf.InField(err, "f2")
+				}
+			}
+			if !v {
+				return r.DefaultValuePresent("f2")
+			}
+			m.F2 = v
+		case 3:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("f3")
+			}
+			v, ok := r.Int64Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int64(); err != nil {
+					return bijoubuf.InField(err, "f3")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("f3")
+			}
+			m.F3 = v
+		case 4:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("f4")
+			}
+			v, ok := r.Uint64Fast()
+			if !ok {
+				var err error
+				if v, err = r.Uint64(); err != nil {
+					return bijoubuf.InField(err, "f4")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("f4")
+			}
+			m.F4 = v
+		case 5:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("f5")
+			}
+			v, err := r.BytesCopy()
+			if err != nil {
+				return bijoubuf.InField(err, "f5")
+			}
+			if len(v) == 0 {
+				return r.DefaultValuePresent("f5")
+			}
+			m.F5 = v
+		case 6:
+			if wt != bijoubuf.WireI64 {
+				return r.WireMismatch("f6")
+			}
+			v, ok := r.Float64Fast()
+			if !ok {
+				var err error
+				if v, err = r.Float64(); err != nil {
+					return bijoubuf.InField(err, "f6")
+				}
+			}
+			if bijoubuf.IsZero64(v) {
+				return r.DefaultValuePresent("f6")
+			}
+			m.F6 = v
+		case 7:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("pick_a")
+			}
+			v, ok := r.Int32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int32(); err != nil {
+					return bijoubuf.InField(err, "pick_a")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("pick_a")
+			}
+			m.PickA = v
+		case 8:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("f8")
+			}
+			v, ok := r.Int32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int32(); err != nil {
+					return bijoubuf.InField(err, "f8")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("f8")
+			}
+			m.F8 = Color(v)
+		case 9:
+			if wt != bijoubuf.WireI32 {
+				return r.WireMismatch("f9")
+			}
+			v, ok := r.Float32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Float32(); err != nil {
+					return bijoubuf.InField(err, "f9")
+				}
+			}
+			if bijoubuf.IsZero32(v) {
+				return r.DefaultValuePresent("f9")
+			}
+			m.F9 = v
+		case 10:
+			if wt != bijoubuf.WireI64 {
+				return r.WireMismatch("f10")
+			}
+			v, err := r.Sfixed64()
+			if err != nil {
+				return bijoubuf.InField(err, "f10")
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("f10")
+			}
+			m.F10 = v
+		case 11:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("f11")
+			}
+			v, ok := r.Int64Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int64(); err != nil {
+					return bijoubuf.InField(err, "f11")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("f11")
+			}
+			m.F11 = v
+		case 12:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("f12")
+			}
+			v, ok := r.Int32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int32(); err != nil {
+					return bijoubuf.InField(err, "f12")
+				}
+			}
+			m.F12 = &v
+		case 13:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("f13")
+			}
+			v, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "f13")
+			}
+			m.F13 = &v
+		case 14:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("f14")
+			}
+			v, ok := r.BoolFast()
+			if !ok {
+				var err error
+				if v, err = r.Bool(); err != nil {
+					return bijoubuf.InField(err, "f14")
+				}
+			}
+			if !v {
+				return r.DefaultValuePresent("f14")
+			}
+			m.F14 = v
+		case 15:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("f15")
+			}
+			v, ok := r.Int64Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int64(); err != nil {
+					return bijoubuf.InField(err, "f15")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("f15")
+			}
+			m.F15 = v
+		case 16:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("f16")
+			}
+			v, ok := r.Uint64Fast()
+			if !ok {
+				var err error
+				if v, err = r.Uint64(); err != nil {
+					return bijoubuf.InField(err, "f16")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("f16")
+			}
+			m.F16 = v
+		case 17:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("f17")
+			}
+			v, err := r.BytesCopy()
+			if err != nil {
+				return bijoubuf.InField(err, "f17")
+			}
+			if len(v) == 0 {
+				return r.DefaultValuePresent("f17")
+			}
+			m.F17 = v
+		case 18:
+			if wt != bijoubuf.WireI64 {
+				return r.WireMismatch("f18")
+			}
+			v, ok := r.Float64Fast()
+			if !ok {
+				var err error
+				if v, err = r.Float64(); err != nil {
+					return bijoubuf.InField(err, "f18")
+				}
+			}
+			if bijoubuf.IsZero64(v) {
+				return r.DefaultValuePresent("f18")
+			}
+			m.F18 = v
+		case 19:
+			if wt != bijoubuf.WireI32 {
+				return r.WireMismatch("f19")
+			}
+			v, err := r.Fixed32()
+			if err != nil {
+				return bijoubuf.InField(err, "f19")
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("f19")
+			}
+			m.F19 = v
+		case 20:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("f20")
+			}
+			if err := r.CheckDepth("f20"); err != nil {
+				return err
+			}
+			v := new(Sub)
+			f, ok := r.EnterFast(true)
+			var derr error
+			if !ok {
+				f, derr = r.Enter(true)
+			}
+			if derr == nil {
+				if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+					derr = r.Leave(f, derr)
+				}
+			}
+			if derr != nil {
+				return bijoubuf.InField(derr, "f20")
+			}
+			m.F20 = v
+		case 21:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("f21")
+			}
+			outer, err := r.OpenRun("f21", 0)
+			if err != nil {
+				return err
+			}
+			m.F21 = make([]int32, 0, r.CountVarints())
+			for i := 0; !r.AtEnd(); i++ {
+				v, ok := r.Int32Fast()
+				if !ok {
+					var err error
+					if v, err = r.Int32(); err != nil {
+						return bijoubuf.InElement(err, i, "f21")
+					}
+				}
+				m.F21 = append(m.F21, v)
+			}
+			r.CloseRun(outer)
+		case 22:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("f22")
+			}
+			outer, err := r.OpenRun("f22", 0)
+			if err != nil {
+				return err
+			}
+			m.F22 = make([]string, 0, r.CountLens())
+			for i := 0; !r.AtEnd(); i++ {
+				v, err := r.String()
+				if err != nil {
+					return bijoubuf.InElement(err, i, "f22")
+				}
+				m.F22 = append(m.F22, v)
+			}
+			r.CloseRun(outer)
+		case 23:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("f23")
+			}
+			if err := r.CheckDepth("f23"); err != nil {
+				return err
+			}
+			outer, err := r.OpenRun("f23", 0)
+			if err != nil {
+				return err
+			}
+			n := r.CountLens()
+			m.F23 = make([]*Sub, 0, n)
+			vs := make([]Sub, n)
+			for i := 0; !r.AtEnd(); i++ {
+				var v *Sub
+				if i < n {
+					v = &vs[i]
+				} else {
+					v = new(Sub)
+				}
+				f, ok := r.EnterFast(true)
+				var derr error
+				if !ok {
+					f, derr = r.Enter(true)
+				}
+				if derr == nil {
+					if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+						derr = r.Leave(f, derr)
+					}
+				}
+				if derr != nil {
+					return bijoubuf.InElement(derr, i, "f23")
+				}
+				m.F23 = append(m.F23, v)
+			}
+			r.CloseRun(outer)
+		case 24:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("f24")
+			}
+			outer, err := r.OpenRun("f24", 0)
+			if err != nil {
+				return err
+			}
+			x := make(map[string]int32)
+			var last string
+			for i := 0; !r.AtEnd(); i++ {
+				at := r.Pos()
+				k, err := r.String()
+				if err != nil {
+					return bijoubuf.InField(err, "f24")
+				}
+				if i > 0 && bijoubuf.Compare[string](k, last) <= 0 {
+					return bijoubuf.KeyOrderError(at, bijoubuf.StringKey(k), "f24")
+				}
+				v, err := r.Int32()
+				if err != nil {
+					return bijoubuf.InEntry(err, bijoubuf.StringKey(k), "f24")
+				}
+				x[k] = v
+				last = k
+			}
+			r.CloseRun(outer)
+			m.F24 = x
+		case 25:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("f25")
+			}
+			if err := r.CheckDepth("f25"); err != nil {
+				return err
+			}
+			outer, err := r.OpenRun("f25", 0)
+			if err != nil {
+				return err
+			}
+			x := make(map[int32]*Sub)
+			var last int32
+			for i := 0; !r.AtEnd(); i++ {
+				at := r.Pos()
+				k, err := r.Int32()
+				if err != nil {
+					return bijoubuf.InField(err, "f25")
+				}
+				if i > 0 && bijoubuf.Compare[int32](k, last) <= 0 {
+					return bijoubuf.KeyOrderError(at, bijoubuf.SignedKey[int32](k), "f25")
+				}
+				v := new(Sub)
+				f, ok := r.EnterFast(true)
+				var derr error
+				if !ok {
+					f, derr = r.Enter(true)
+				}
+				if derr == nil {
+					if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+						derr = r.Leave(f, derr)
+					}
+				}
+				if derr != nil {
+					return bijoubuf.InEntry(derr, bijoubuf.SignedKey[int32](k), "f25")
+				}
+				x[k] = v
+				last = k
+			}
+			r.CloseRun(outer)
+			m.F25 = x
+		case 26:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("f26")
+			}
+			v, ok := r.BoolFast()
+			if !ok {
+				var err error
+				if v, err = r.Bool(); err != nil {
+					return bijoubuf.InField(err, "f26")
+				}
+			}
+			if !v {
+				return r.DefaultValuePresent("f26")
+			}
+			m.F26 = v
+		case 27:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("f27")
+			}
+			v, ok := r.Int64Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int64(); err != nil {
+					return bijoubuf.InField(err, "f27")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("f27")
+			}
+			m.F27 = v
+		case 28:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("f28")
+			}
+			v, ok := r.Uint64Fast()
+			if !ok {
+				var err error
+				if v, err = r.Uint64(); err != nil {
+					return bijoubuf.InField(err, "f28")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("f28")
+			}
+			m.F28 = v
+		case 29:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("f29")
+			}
+			v, err := r.BytesCopy()
+			if err != nil {
+				return bijoubuf.InField(err, "f29")
+			}
+			if len(v) == 0 {
+				return r.DefaultValuePresent("f29")
+			}
+			m.F29 = v
+		case 30:
+			if wt != bijoubuf.WireI64 {
+				return r.WireMismatch("f30")
+			}
+			v, ok := r.Float64Fast()
+			if !ok {
+				var err error
+				if v, err = r.Float64(); err != nil {
+					return bijoubuf.InField(err, "f30")
+				}
+			}
+			if bijoubuf.IsZero64(v) {
+				return r.DefaultValuePresent("f30")
+			}
+			m.F30 = v
+		case 31:
+			if wt != bijoubuf.WireI32 {
+				return r.WireMismatch("f31")
+			}
+			v, err := r.Fixed32()
+			if err != nil {
+				return bijoubuf.InField(err, "f31")
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("f31")
+			}
+			m.F31 = v
+		case 32:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("f32")
+			}
+			v, ok := r.Int32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int32(); err != nil {
+					return bijoubuf.InField(err, "f32")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("f32")
+			}
+			m.F32 = Color(v)
+		case 33:
+			if wt != bijoubuf.WireI32 {
+				return r.WireMismatch("f33")
+			}
+			v, ok := r.Float32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Float32(); err != nil {
+					return bijoubuf.InField(err, "f33")
+				}
+			}
+			if bijoubuf.IsZero32(v) {
+				return r.DefaultValuePresent("f33")
+			}
+			m.F33 = v
+		case 34:
+			if wt != bijoubuf.WireI64 {
+				return r.WireMismatch("f34")
+			}
+			v, err := r.Sfixed64()
+			if err != nil {
+				return bijoubuf.InField(err, "f34")
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("f34")
+			}
+			m.F34 = v
+		case 35:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("f35")
+			}
+			v, ok := r.Int64Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int64(); err != nil {
+					return bijoubuf.InField(err, "f35")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("f35")
+			}
+			m.F35 = v
+		case 36:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("f36")
+			}
+			v, ok := r.Int32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int32(); err != nil {
+					return bijoubuf.InField(err, "f36")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("f36")
+			}
+			m.F36 = v
+		case 37:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("f37")
+			}
+			v, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "f37")
+			}
+			if len(v) == 0 {
+				return r.DefaultValuePresent("f37")
+			}
+			m.F37 = v
+		case 38:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("f38")
+			}
+			v, ok := r.BoolFast()
+			if !ok {
+				var err error
+				if v, err = r.Bool(); err != nil {
+					return bijoubuf.InField(err, "f38")
+				}
+			}
+			if !v {
+				return r.DefaultValuePresent("f38")
+			}
+			m.F38 = v
+		case 39:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("f39")
+			}
+			v, ok := r.Int64Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int64(); err != nil {
+					return bijoubuf.InField(err, "f39")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("f39")
+			}
+			m.F39 = v
+		case 40:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("x40")
+			}
+			v, ok := r.Int32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int32(); err != nil {
+					return bijoubuf.InField(err, "x40")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("x40")
+			}
+			m.X40 = v
+		case 42:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("x42")
+			}
+			v, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "x42")
+			}
+			if len(v) == 0 {
+				return r.DefaultValuePresent("x42")
+			}
+			m.X42 = v
+		case 44:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("x44")
+			}
+			v, ok := r.Uint64Fast()
+			if !ok {
+				var err error
+				if v, err = r.Uint64(); err != nil {
+					return bijoubuf.InField(err, "x44")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("x44")
+			}
+			m.X44 = v
+		case 45:
+			if wt != bijoubuf.WireI32 {
+				return r.WireMismatch("f45")
+			}
+			v, ok := r.Float32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Float32(); err != nil {
+					return bijoubuf.InField(err, "f45")
+				}
+			}
+			if bijoubuf.IsZero32(v) {
+				return r.DefaultValuePresent("f45")
+			}
+			m.F45 = v
+		case 46:
+			if wt != bijoubuf.WireI64 {
+				return r.WireMismatch("f46")
+			}
+			v, err := r.Sfixed64()
+			if err != nil {
+				return bijoubuf.InField(err, "f46")
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("f46")
+			}
+			m.F46 = v
+		case 47:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("f47")
+			}
+			v, ok := r.Int64Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int64(); err != nil {
+					return bijoubuf.InField(err, "f47")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("f47")
+			}
+			m.F47 = v
+		case 48:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("f48")
+			}
+			v, ok := r.Int32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int32(); err != nil {
+					return bijoubuf.InField(err, "f48")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("f48")
+			}
+			m.F48 = v
+		case 49:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("f49")
+			}
+			v, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "f49")
+			}
+			if len(v) == 0 {
+				return r.DefaultValuePresent("f49")
+			}
+			m.F49 = v
+		case 50:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("f50")
+			}
+			v, ok := r.BoolFast()
+			if !ok {
+				var err error
+				if v, err = r.Bool(); err != nil {
+					return bijoubuf.InField(err, "f50")
+				}
+			}
+			if !v {
+				return r.DefaultValuePresent("f50")
+			}
+			m.F50 = v
+		case 51:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("f51")
+			}
+			v, ok := r.Int64Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int64(); err != nil {
+					return bijoubuf.InField(err, "f51")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("f51")
+			}
+			m.F51 = v
+		case 52:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("f52")
+			}
+			v, ok := r.Uint64Fast()
+			if !ok {
+				var err error
+				if v, err = r.Uint64(); err != nil {
+					return bijoubuf.InField(err, "f52")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("f52")
+			}
+			m.F52 = v
+		case 53:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("f53")
+			}
+			v, err := r.BytesCopy()
+			if err != nil {
+				return bijoubuf.InField(err, "f53")
+			}
+			if len(v) == 0 {
+				return r.DefaultValuePresent("f53")
+			}
+			m.F53 = v
+		case 54:
+			if wt != bijoubuf.WireI64 {
+				return r.WireMismatch("f54")
+			}
+			v, ok := r.Float64Fast()
+			if !ok {
+				var err error
+				if v, err = r.Float64(); err != nil {
+					return bijoubuf.InField(err, "f54")
+				}
+			}
+			if bijoubuf.IsZero64(v) {
+				return r.DefaultValuePresent("f54")
+			}
+			m.F54 = v
+		case 55:
+			if wt != bijoubuf.WireI32 {
+				return r.WireMismatch("f55")
+			}
+			v, err := r.Fixed32()
+			if err != nil {
+				return bijoubuf.InField(err, "f55")
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("f55")
+			}
+			m.F55 = v
+		case 56:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("f56")
+			}
+			v, ok := r.Int32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int32(); err != nil {
+					return bijoubuf.InField(err, "f56")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("f56")
+			}
+			m.F56 = Color(v)
+		case 57:
+			if wt != bijoubuf.WireI32 {
+				return r.WireMismatch("f57")
+			}
+			v, ok := r.Float32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Float32(); err != nil {
+					return bijoubuf.InField(err, "f57")
+				}
+			}
+			if bijoubuf.IsZero32(v) {
+				return r.DefaultValuePresent("f57")
+			}
+			m.F57 = v
+		case 58:
+			if wt != bijoubuf.WireI64 {
+				return r.WireMismatch("f58")
+			}
+			v, err := r.Sfixed64()
+			if err != nil {
+				return bijoubuf.InField(err, "f58")
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("f58")
+			}
+			m.F58 = v
+		case 59:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("f59")
+			}
+			v, ok := r.Int64Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int64(); err != nil {
+					return bijoubuf.InField(err, "f59")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("f59")
+			}
+			m.F59 = v
+		case 60:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("f60")
+			}
+			if err := r.CheckDepth("f60"); err != nil {
+				return err
+			}
+			v := new(Sub)
+			f, ok := r.EnterFast(true)
+			var derr error
+			if !ok {
+				f, derr = r.Enter(true)
+			}
+			if derr == nil {
+				if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+					derr = r.Leave(f, derr)
+				}
+			}
+			if derr != nil {
+				return bijoubuf.InField(derr, "f60")
+			}
+			m.F60 = v
+		case 61:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("f61")
+			}
+			outer, err := r.OpenRun("f61", 0)
+			if err != nil {
+				return err
+			}
+			m.F61 = make([]int64, 0, r.CountVarints())
+			for i := 0; !r.AtEnd(); i++ {
+				v, ok := r.Int64Fast()
+				if !ok {
+					var err error
+					if v, err = r.Int64(); err != nil {
+						return bijoubuf.InElement(err, i, "f61")
+					}
+				}
+				m.F61 = append(m.F61, v)
+			}
+			r.CloseRun(outer)
+		case 62:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("f62")
+			}
+			outer, err := r.OpenRun("f62", 0)
+			if err != nil {
+				return err
+			}
+			x := make(map[uint64]string)
+			var last uint64
+			for i := 0; !r.AtEnd(); i++ {
+				at := r.Pos()
+				k, err := r.Uint64()
+				if err != nil {
+					return bijoubuf.InField(err, "f62")
+				}
+				if i > 0 && bijoubuf.Compare[uint64](k, last) <= 0 {
+					return bijoubuf.KeyOrderError(at, bijoubuf.UnsignedKey[uint64](k), "f62")
+				}
+				v, err := r.String()
+				if err != nil {
+					return bijoubuf.InEntry(err, bijoubuf.UnsignedKey[uint64](k), "f62")
+				}
+				x[k] = v
+				last = k
+			}
+			r.CloseRun(outer)
+			m.F62 = x
+		case 63:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("f63")
+			}
+			v, ok := r.Int64Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int64(); err != nil {
+					return bijoubuf.InField(err, "f63")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("f63")
+			}
+			m.F63 = v
+		case 64:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("f64")
+			}
+			v, ok := r.Uint64Fast()
+			if !ok {
+				var err error
+				if v, err = r.Uint64(); err != nil {
+					return bijoubuf.InField(err, "f64")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("f64")
+			}
+			m.F64 = v
+		case 65:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("f65")
+			}
+			v, err := r.BytesCopy()
+			if err != nil {
+				return bijoubuf.InField(err, "f65")
+			}
+			if len(v) == 0 {
+				return r.DefaultValuePresent("f65")
+			}
+			m.F65 = v
+		case 66:
+			if wt != bijoubuf.WireI64 {
+				return r.WireMismatch("f66")
+			}
+			v, ok := r.Float64Fast()
+			if !ok {
+				var err error
+				if v, err = r.Float64(); err != nil {
+					return bijoubuf.InField(err, "f66")
+				}
+			}
+			if bijoubuf.IsZero64(v) {
+				return r.DefaultValuePresent("f66")
+			}
+			m.F66 = v
+		case 67:
+			if wt != bijoubuf.WireI32 {
+				return r.WireMismatch("f67")
+			}
+			v, err := r.Fixed32()
+			if err != nil {
+				return bijoubuf.InField(err, "f67")
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("f67")
+			}
+			m.F67 = v
+		case 68:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("f68")
+			}
+			v, ok := r.Int32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int32(); err != nil {
+					return bijoubuf.InField(err, "f68")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("f68")
+			}
+			m.F68 = Color(v)
+		case 69:
+			if wt != bijoubuf.WireI32 {
+				return r.WireMismatch("f69")
+			}
+			v, ok := r.Float32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Float32(); err != nil {
+					return bijoubuf.InField(err, "f69")
+				}
+			}
+			if bijoubuf.IsZero32(v) {
+				return r.DefaultValuePresent("f69")
+			}
+			m.F69 = v
+		case 70:
+			if wt != bijoubuf.WireI64 {
+				return r.WireMismatch("f70")
+			}
+			v, err := r.Sfixed64()
+			if err != nil {
+				return bijoubuf.InField(err, "f70")
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("f70")
+			}
+			m.F70 = v
+		case 71:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("f71")
+			}
+			v, ok := r.Int64Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int64(); err != nil {
+					return bijoubuf.InField(err, "f71")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("f71")
+			}
+			m.F71 = v
+		case 72:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("f72")
+			}
+			v, ok := r.Int32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int32(); err != nil {
+					return bijoubuf.InField(err, "f72")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("f72")
+			}
+			m.F72 = v
+		case 73:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("f73")
+			}
+			v, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "f73")
+			}
+			if len(v) == 0 {
+				return r.DefaultValuePresent("f73")
+			}
+			m.F73 = v
+		case 74:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("f74")
+			}
+			v, ok := r.BoolFast()
+			if !ok {
+				var err error
+				if v, err = r.Bool(); err != nil {
+					return bijoubuf.InField(err, "f74")
+				}
+			}
+			if !v {
+				return r.DefaultValuePresent("f74")
+			}
+			m.F74 = v
+		case 75:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("f75")
+			}
+			v, ok := r.Int64Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int64(); err != nil {
+					return bijoubuf.InField(err, "f75")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("f75")
+			}
+			m.F75 = v
+		case 76:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("f76")
+			}
+			v, ok := r.Uint64Fast()
+			if !ok {
+				var err error
+				if v, err = r.Uint64(); err != nil {
+					return bijoubuf.InField(err, "f76")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("f76")
+			}
+			m.F76 = v
+		case 77:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("pick_b")
+			}
+			v, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "pick_b")
+			}
+			if len(v) == 0 {
+				return r.DefaultValuePresent("pick_b")
+			}
+			m.PickB = v
+		case 78:
+			if wt != bijoubuf.WireI64 {
+				return r.WireMismatch("f78")
+			}
+			v, ok := r.Float64Fast()
+			if !ok {
+				var err error
+				if v, err = r.Float64(); err != nil {
+					return bijoubuf.InField(err, "f78")
+				}
+			}
+			if bijoubuf.IsZero64(v) {
+				return r.DefaultValuePresent("f78")
+			}
+			m.F78 = v
+		case 79:
+			if wt != bijoubuf.WireI32 {
+				return r.WireMismatch("f79")
+			}
+			v, err := r.Fixed32()
+			if err != nil {
+				return bijoubuf.InField(err, "f79")
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("f79")
+			}
+			m.F79 = v
+		case 80:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("f80")
+			}
+			v, ok := r.Int32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int32(); err != nil {
+					return bijoubuf.InField(err, "f80")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("f80")
+			}
+			m.F80 = Color(v)
+		case 81:
+			if wt != bijoubuf.WireI32 {
+				return r.WireMismatch("f81")
+			}
+			v, ok := r.Float32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Float32(); err != nil {
+					return bijoubuf.InField(err, "f81")
+				}
+			}
+			if bijoubuf.IsZero32(v) {
+				return r.DefaultValuePresent("f81")
+			}
+			m.F81 = v
+		case 82:
+			if wt != bijoubuf.WireI64 {
+				return r.WireMismatch("f82")
+			}
+			v, err := r.Sfixed64()
+			if err != nil {
+				return bijoubuf.InField(err, "f82")
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("f82")
+			}
+			m.F82 = v
+		case 83:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("f83")
+			}
+			v, ok := r.Int64Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int64(); err != nil {
+					return bijoubuf.InField(err, "f83")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("f83")
+			}
+			m.F83 = v
+		case 84:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("f84")
+			}
+			v, ok := r.Int32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int32(); err != nil {
+					return bijoubuf.InField(err, "f84")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("f84")
+			}
+			m.F84 = v
+		case 85:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("f85")
+			}
+			v, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "f85")
+			}
+			if len(v) == 0 {
+				return r.DefaultValuePresent("f85")
+			}
+			m.F85 = v
+		case 86:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("f86")
+			}
+			v, ok := r.BoolFast()
+			if !ok {
+				var err error
+				if v, err = r.Bool(); err != nil {
+					return bijoubuf.InField(err, "f86")
+				}
+			}
+			if !v {
+				return r.DefaultValuePresent("f86")
+			}
+			m.F86 = v
+		case 87:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("f87")
+			}
+			v, ok := r.Int64Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int64(); err != nil {
+					return bijoubuf.InField(err, "f87")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("f87")
+			}
+			m.F87 = v
+		case 88:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("f88")
+			}
+			v, ok := r.Uint64Fast()
+			if !ok {
+				var err error
+				if v, err = r.Uint64(); err != nil {
+					return bijoubuf.InField(err, "f88")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("f88")
+			}
+			m.F88 = v
+		case 89:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("f89")
+			}
+			v, err := r.BytesCopy()
+			if err != nil {
+				return bijoubuf.InField(err, "f89")
+			}
+			if len(v) == 0 {
+				return r.DefaultValuePresent("f89")
+			}
+			m.F89 = v
+		case 90:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("f90")
+			}
+			v, ok := r.BoolFast()
+			if !ok {
+				var err error
+				if v, err = r.Bool(); err != nil {
+					return bijoubuf.InField(err, "f90")
+				}
+			}
+			m.F90 = &v
+		case 91:
+			if wt != bijoubuf.WireI32 {
+				return r.WireMismatch("f91")
+			}
+			v, err := r.Fixed32()
+			if err != nil {
+				return bijoubuf.InField(err, "f91")
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("f91")
+			}
+			m.F91 = v
+		case 92:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("f92")
+			}
+			v, ok := r.Int32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int32(); err != nil {
+					return bijoubuf.InField(err, "f92")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("f92")
+			}
+			m.F92 = Color(v)
+		case 93:
+			if wt != bijoubuf.WireI32 {
+				return r.WireMismatch("f93")
+			}
+			v, ok := r.Float32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Float32(); err != nil {
+					return bijoubuf.InField(err, "f93")
+				}
+			}
+			if bijoubuf.IsZero32(v) {
+				return r.DefaultValuePresent("f93")
+			}
+			m.F93 = v
+		case 94:
+			if wt != bijoubuf.WireI64 {
+				return r.WireMismatch("f94")
+			}
+			v, err := r.Sfixed64()
+			if err != nil {
+				return bijoubuf.InField(err, "f94")
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("f94")
+			}
+			m.F94 = v
+		case 95:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("f95")
+			}
+			v, ok := r.Int64Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int64(); err != nil {
+					return bijoubuf.InField(err, "f95")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("f95")
+			}
+			m.F95 = v
+		case 96:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("f96")
+			}
+			v, ok := r.Int32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int32(); err != nil {
+					return bijoubuf.InField(err, "f96")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("f96")
+			}
+			m.F96 = v
+		case 97:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("f97")
+			}
+			v, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "f97")
+			}
+			if len(v) == 0 {
+				return r.DefaultValuePresent("f97")
+			}
+			m.F97 = v
+		case 98:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("f98")
+			}
+			v, ok := r.BoolFast()
+			if !ok {
+				var err error
+				if v, err = r.Bool(); err != nil {
+					return bijoubuf.InField(err, "f98")
+				}
+			}
+			if !v {
+				return r.DefaultValuePresent("f98")
+			}
+			m.F98 = v
+		case 99:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("f99")
+			}
+			v, ok := r.Int64Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int64(); err != nil {
+					return bijoubuf.InField(err, "f99")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("f99")
+			}
+			m.F99 = v
+		case 100:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("f100")
+			}
+			v, ok := r.Uint64Fast()
+			if !ok {
+				var err error
+				if v, err = r.Uint64(); err != nil {
+					return bijoubuf.InField(err, "f100")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("f100")
+			}
+			m.F100 = v
+		case 101:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("f101")
+			}
+			v, err := r.BytesCopy()
+			if err != nil {
+				return bijoubuf.InField(err, "f101")
+			}
+			if len(v) == 0 {
+				return r.DefaultValuePresent("f101")
+			}
+			m.F101 = v
+		case 102:
+			if wt != bijoubuf.WireI64 {
+				return r.WireMismatch("f102")
+			}
+			v, ok := r.Float64Fast()
+			if !ok {
+				var err error
+				if v, err = r.Float64(); err != nil {
+					return bijoubuf.InField(err, "f102")
+				}
+			}
+			if bijoubuf.IsZero64(v) {
+				return r.DefaultValuePresent("f102")
+			}
+			m.F102 = v
+		case 103:
+			if wt != bijoubuf.WireI32 {
+				return r.WireMismatch("f103")
+			}
+			v, err := r.Fixed32()
+			if err != nil {
+				return bijoubuf.InField(err, "f103")
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("f103")
+			}
+			m.F103 = v
+		case 104:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("f104")
+			}
+			v, ok := r.Int32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int32(); err != nil {
+					return bijoubuf.InField(err, "f104")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("f104")
+			}
+			m.F104 = Color(v)
+		case 105:
+			if wt != bijoubuf.WireI32 {
+				return r.WireMismatch("f105")
+			}
+			v, ok := r.Float32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Float32(); err != nil {
+					return bijoubuf.InField(err, "f105")
+				}
+			}
+			if bijoubuf.IsZero32(v) {
+				return r.DefaultValuePresent("f105")
+			}
+			m.F105 = v
+		case 106:
+			if wt != bijoubuf.WireI64 {
+				return r.WireMismatch("f106")
+			}
+			v, err := r.Sfixed64()
+			if err != nil {
+				return bijoubuf.InField(err, "f106")
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("f106")
+			}
+			m.F106 = v
+		case 107:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("f107")
+			}
+			v, ok := r.Int64Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int64(); err != nil {
+					return bijoubuf.InField(err, "f107")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("f107")
+			}
+			m.F107 = v
+		case 108:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("f108")
+			}
+			v, ok := r.Int32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int32(); err != nil {
+					return bijoubuf.InField(err, "f108")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("f108")
+			}
+			m.F108 = v
+		case 109:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("f109")
+			}
+			v, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "f109")
+			}
+			if len(v) == 0 {
+				return r.DefaultValuePresent("f109")
+			}
+			m.F109 = v
+		case 110:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("f110")
+			}
+			if err := r.CheckDepth("f110"); err != nil {
+				return err
+			}
+			outer, err := r.OpenRun("f110", 0)
+			if err != nil {
+				return err
+			}
+			n := r.CountLens()
+			m.F110 = make([]*Sub, 0, n)
+			vs := make([]Sub, n)
+			for i := 0; !r.AtEnd(); i++ {
+				var v *Sub
+				if i < n {
+					v = &vs[i]
+				} else {
+					v = new(Sub)
+				}
+				f, ok := r.EnterFast(true)
+				var derr error
+				if !ok {
+					f, derr = r.Enter(true)
+				}
+				if derr == nil {
+					if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+						derr = r.Leave(f, derr)
+					}
+				}
+				if derr != nil {
+					return bijoubuf.InElement(derr, i, "f110")
+				}
+				m.F110 = append(m.F110, v)
+			}
+			r.CloseRun(outer)
+		case 111:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("f111")
+			}
+			if err := r.CheckDepth("f111"); err != nil {
+				return err
+			}
+			outer, err := r.OpenRun("f111", 0)
+			if err != nil {
+				return err
+			}
+			x := make(map[string]*Sub)
+			var last string
+			for i := 0; !r.AtEnd(); i++ {
+				at := r.Pos()
+				k, err := r.String()
+				if err != nil {
+					return bijoubuf.InField(err, "f111")
+				}
+				if i > 0 && bijoubuf.Compare[string](k, last) <= 0 {
+					return bijoubuf.KeyOrderError(at, bijoubuf.StringKey(k), "f111")
+				}
+				v := new(Sub)
+				f, ok := r.EnterFast(true)
+				var derr error
+				if !ok {
+					f, derr = r.Enter(true)
+				}
+				if derr == nil {
+					if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+						derr = r.Leave(f, derr)
+					}
+				}
+				if derr != nil {
+					return bijoubuf.InEntry(derr, bijoubuf.StringKey(k), "f111")
+				}
+				x[k] = v
+				last = k
+			}
+			r.CloseRun(outer)
+			m.F111 = x
+		case 112:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("f112")
+			}
+			v, ok := r.Uint64Fast()
+			if !ok {
+				var err error
+				if v, err = r.Uint64(); err != nil {
+					return bijoubuf.InField(err, "f112")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("f112")
+			}
+			m.F112 = v
+		case 113:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("f113")
+			}
+			v, err := r.BytesCopy()
+			if err != nil {
+				return bijoubuf.InField(err, "f113")
+			}
+			if len(v) == 0 {
+				return r.DefaultValuePresent("f113")
+			}
+			m.F113 = v
+		case 114:
+			if wt != bijoubuf.WireI64 {
+				return r.WireMismatch("f114")
+			}
+			v, ok := r.Float64Fast()
+			if !ok {
+				var err error
+				if v, err = r.Float64(); err != nil {
+					return bijoubuf.InField(err, "f114")
+				}
+			}
+			if bijoubuf.IsZero64(v) {
+				return r.DefaultValuePresent("f114")
+			}
+			m.F114 = v
+		case 115:
+			if wt != bijoubuf.WireI32 {
+				return r.WireMismatch("f115")
+			}
+			v, err := r.Fixed32()
+			if err != nil {
+				return bijoubuf.InField(err, "f115")
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("f115")
+			}
+			m.F115 = v
+		case 116:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("f116")
+			}
+			v, ok := r.Int32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int32(); err != nil {
+					return bijoubuf.InField(err, "f116")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("f116")
+			}
+			m.F116 = Color(v)
+		case 117:
+			if wt != bijoubuf.WireI32 {
+				return r.WireMismatch("f117")
+			}
+			v, ok := r.Float32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Float32(); err != nil {
+					return bijoubuf.InField(err, "f117")
+				}
+			}
+			if bijoubuf.IsZero32(v) {
+				return r.DefaultValuePresent("f117")
+			}
+			m.F117 = v
+		case 118:
+			if wt != bijoubuf.WireI64 {
+				return r.WireMismatch("f118")
+			}
+			v, err := r.Sfixed64()
+			if err != nil {
+				return bijoubuf.InField(err, "f118")
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("f118")
+			}
+			m.F118 = v
+		case 119:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("f119")
+			}
+			v, ok := r.Int64Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int64(); err != nil {
+					return bijoubuf.InField(err, "f119")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("f119")
+			}
+			m.F119 = v
+		case 120:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("f120")
+			}
+			v, ok := r.Int32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int32(); err != nil {
+					return bijoubuf.InField(err, "f120")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("f120")
+			}
+			m.F120 = v
+		case 121:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("f121")
+			}
+			v, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "f121")
+			}
+			if len(v) == 0 {
+				return r.DefaultValuePresent("f121")
+			}
+			m.F121 = v
+		case 122:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("f122")
+			}
+			v, ok := r.BoolFast()
+			if !ok {
+				var err error
+				if v, err = r.Bool(); err != nil {
+					return bijoubuf.InField(err, "f122")
+				}
+			}
+			if !v {
+				return r.DefaultValuePresent("f122")
+			}
+			m.F122 = v
+		case 123:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("f123")
+			}
+			v, ok := r.Int64Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int64(); err != nil {
+					return bijoubuf.InField(err, "f123")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("f123")
+			}
+			m.F123 = v
+		case 124:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("f124")
+			}
+			v, ok := r.Uint64Fast()
+			if !ok {
+				var err error
+				if v, err = r.Uint64(); err != nil {
+					return bijoubuf.InField(err, "f124")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("f124")
+			}
+			m.F124 = v
+		case 125:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("f125")
+			}
+			v, err := r.BytesCopy()
+			if err != nil {
+				return bijoubuf.InField(err, "f125")
+			}
+			if len(v) == 0 {
+				return r.DefaultValuePresent("f125")
+			}
+			m.F125 = v
+		case 126:
+			if wt != bijoubuf.WireI64 {
+				return r.WireMismatch("f126")
+			}
+			v, ok := r.Float64Fast()
+			if !ok {
+				var err error
+				if v, err = r.Float64(); err != nil {
+					return bijoubuf.InField(err, "f126")
+				}
+			}
+			if bijoubuf.IsZero64(v) {
+				return r.DefaultValuePresent("f126")
+			}
+			m.F126 = v
+		case 127:
+			if wt != bijoubuf.WireI32 {
+				return r.WireMismatch("f127")
+			}
+			v, err := r.Fixed32()
+			if err != nil {
+				return bijoubuf.InField(err, "f127")
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("f127")
+			}
+			m.F127 = v
+		case 128:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("f128")
+			}
+			v, ok := r.Int32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int32(); err != nil {
+					return bijoubuf.InField(err, "f128")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("f128")
+			}
+			m.F128 = Color(v)
+		case 129:
+			if wt != bijoubuf.WireI32 {
+				return r.WireMismatch("f129")
+			}
+			v, ok := r.Float32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Float32(); err != nil {
+					return bijoubuf.InField(err, "f129")
+				}
+			}
+			if bijoubuf.IsZero32(v) {
+				return r.DefaultValuePresent("f129")
+			}
+			m.F129 = v
+		case 130:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("f130")
+			}
+			outer, err := r.OpenRun("f130", 8)
+			if err != nil {
+				return err
+			}
+			m.F130 = make([]float64, 0, r.Left()/8)
+			if m.F130, err = bijoubuf.ReadFloat64s(r, m.F130); err != nil {
+				return bijoubuf.InElement(err, len(m.F130), "f130")
+			}
+			r.CloseRun(outer)
+		case 131:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("f131")
+			}
+			v, ok := r.Int64Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int64(); err != nil {
+					return bijoubuf.InField(err, "f131")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("f131")
+			}
+			m.F131 = v
+		case 132:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("f132")
+			}
+			v, ok := r.Int32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int32(); err != nil {
+					return bijoubuf.InField(err, "f132")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("f132")
+			}
+			m.F132 = v
+		case 133:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("f133")
+			}
+			v, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "f133")
+			}
+			if len(v) == 0 {
+				return r.DefaultValuePresent("f133")
+			}
+			m.F133 = v
+		case 134:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("f134")
+			}
+			v, ok := r.BoolFast()
+			if !ok {
+				var err error
+				if v, err = r.Bool(); err != nil {
+					return bijoubuf.InField(err, "f134")
+				}
+			}
+			if !v {
+				return r.DefaultValuePresent("f134")
+			}
+			m.F134 = v
+		case 135:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("f135")
+			}
+			v, ok := r.Int64Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int64(); err != nil {
+					return bijoubuf.InField(err, "f135")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("f135")
+			}
+			m.F135 = v
+		case 136:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("f136")
+			}
+			v, ok := r.Uint64Fast()
+			if !ok {
+				var err error
+				if v, err = r.Uint64(); err != nil {
+					return bijoubuf.InField(err, "f136")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("f136")
+			}
+			m.F136 = v
+		case 137:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("f137")
+			}
+			v, err := r.BytesCopy()
+			if err != nil {
+				return bijoubuf.InField(err, "f137")
+			}
+			if len(v) == 0 {
+				return r.DefaultValuePresent("f137")
+			}
+			m.F137 = v
+		case 138:
+			if wt != bijoubuf.WireI64 {
+				return r.WireMismatch("f138")
+			}
+			v, ok := r.Float64Fast()
+			if !ok {
+				var err error
+				if v, err = r.Float64(); err != nil {
+					return bijoubuf.InField(err, "f138")
+				}
+			}
+			if bijoubuf.IsZero64(v) {
+				return r.DefaultValuePresent("f138")
+			}
+			m.F138 = v
+		case 139:
+			if wt != bijoubuf.WireI32 {
+				return r.WireMismatch("f139")
+			}
+			v, err := r.Fixed32()
+			if err != nil {
+				return bijoubuf.InField(err, "f139")
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("f139")
+			}
+			m.F139 = v
+		case 140:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("pick_c")
+			}
+			if err := r.CheckDepth("pick_c"); err != nil {
+				return err
+			}
+			v := new(Sub)
+			f, ok := r.EnterFast(true)
+			var derr error
+			if !ok {
+				f, derr = r.Enter(true)
+			}
+			if derr == nil {
+				if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+					derr = r.Leave(f, derr)
+				}
+			}
+			if derr != nil {
+				return bijoubuf.InField(derr, "pick_c")
+			}
+			m.PickC = v
+		case 141:
+			if wt != bijoubuf.WireI32 {
+				return r.WireMismatch("f141")
+			}
+			v, ok := r.Float32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Float32(); err != nil {
+					return bijoubuf.InField(err, "f141")
+				}
+			}
+			if bijoubuf.IsZero32(v) {
+				return r.DefaultValuePresent("f141")
+			}
+			m.F141 = v
+		case 142:
+			if wt != bijoubuf.WireI64 {
+				return r.WireMismatch("f142")
+			}
+			v, err := r.Sfixed64()
+			if err != nil {
+				return bijoubuf.InField(err, "f142")
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("f142")
+			}
+			m.F142 = v
+		case 143:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("f143")
+			}
+			v, ok := r.Int64Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int64(); err != nil {
+					return bijoubuf.InField(err, "f143")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("f143")
+			}
+			m.F143 = v
+		case 144:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("f144")
+			}
+			v, ok := r.Int32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int32(); err != nil {
+					return bijoubuf.InField(err, "f144")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("f144")
+			}
+			m.F144 = v
+		case 145:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("f145")
+			}
+			v, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "f145")
+			}
+			if len(v) == 0 {
+				return r.DefaultValuePresent("f145")
+			}
+			m.F145 = v
+		case 146:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("f146")
+			}
+			v, ok := r.BoolFast()
+			if !ok {
+				var err error
+				if v, err = r.Bool(); err != nil {
+					return bijoubuf.InField(err, "f146")
+				}
+			}
+			if !v {
+				return r.DefaultValuePresent("f146")
+			}
+			m.F146 = v
+		case 147:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("f147")
+			}
+			v, ok := r.Int64Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int64(); err != nil {
+					return bijoubuf.InField(err, "f147")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("f147")
+			}
+			m.F147 = v
+		case 148:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("f148")
+			}
+			v, ok := r.Uint64Fast()
+			if !ok {
+				var err error
+				if v, err = r.Uint64(); err != nil {
+					return bijoubuf.InField(err, "f148")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("f148")
+			}
+			m.F148 = v
+		case 149:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("f149")
+			}
+			if err := r.CheckDepth("f149"); err != nil {
+				return err
+			}
+			v := new(Sub)
+			f, ok := r.EnterFast(true)
+			var derr error
+			if !ok {
+				f, derr = r.Enter(true)
+			}
+			if derr == nil {
+				if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+					derr = r.Leave(f, derr)
+				}
+			}
+			if derr != nil {
+				return bijoubuf.InField(derr, "f149")
+			}
+			m.F149 = v
+		case 150:
+			if wt != bijoubuf.WireI64 {
+				return r.WireMismatch("f150")
+			}
+			v, ok := r.Float64Fast()
+			if !ok {
+				var err error
+				if v, err = r.Float64(); err != nil {
+					return bijoubuf.InField(err, "f150")
+				}
+			}
+			if bijoubuf.IsZero64(v) {
+				return r.DefaultValuePresent("f150")
+			}
+			m.F150 = v
+		case 151:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("x151")
+			}
+			v, ok := r.Int32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int32(); err != nil {
+					return bijoubuf.InField(err, "x151")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("x151")
+			}
+			m.X151 = v
+		case 500:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("x500")
+			}
+			v, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "x500")
+			}
+			if len(v) == 0 {
+				return r.DefaultValuePresent("x500")
+			}
+			m.X500 = v
+		default:
+			switch n {
+			case 1000:
+				if wt != bijoubuf.WireVarint {
+					return r.WireMismatch("f1000")
+				}
+				v, ok := r.Int32Fast()
+				if !ok {
+					var err error
+					if v, err = r.Int32(); err != nil {
+						return bijoubuf.InField(err, "f1000")
+					}
+				}
+				if v == 0 {
+					return r.DefaultValuePresent("f1000")
+				}
+				m.F1000 = v
+			case 1001:
+				if wt != bijoubuf.WireVarint {
+					return r.WireMismatch("x1001")
+				}
+				v, ok := r.BoolFast()
+				if !ok {
+					var err error
+					if v, err = r.Bool(); err != nil {
+						return bijoubuf.InField(err, "x1001")
+					}
+				}
+				if !v {
+					return r.DefaultValuePresent("x1001")
+				}
+				m.X1001 = v
+			case 100000:
+				if wt != bijoubuf.WireLen {
+					return r.WireMismatch("f100000")
+				}
+				v, err := r.String()
+				if err != nil {
+					return bijoubuf.InField(err, "f100000")
+				}
+				if len(v) == 0 {
+					return r.DefaultValuePresent("f100000")
+				}
+				m.F100000 = v
+			case 200000:
+				if wt != bijoubuf.WireLen {
+					return r.WireMismatch("x200000")
+				}
+				v, err := r.String()
+				if err != nil {
+					return bijoubuf.InField(err, "x200000")
+				}
+				if len(v) == 0 {
+					return r.DefaultValuePresent("x200000")
+				}
+				m.X200000 = v
+			default:
+				if err := r.Skip(n, wt); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	m.unknown = r.KeptRef()
+	return nil
+}
+
+var desc_WideNext bijoubuf.MessageDesc
+
 func init() {
 	bijoubuf.RegisterEnum(&enum_Color)
 	desc_Sub = bijoubuf.MessageDesc{FullName: "wide.Sub", Name: "Sub", GoType: "Sub", Oneofs: []string{}, New: func() bijoubuf.Message { return new(Sub) }, Fields: []bijoubuf.FieldDesc{
@@ -5028,7 +10149,6 @@ func init() {
 		{Number: 7, Name: "pick_a", JSONName: "pickA", GoName: "PickA", Kind: bijoubuf.KindInt32, Explicit: true, Oneof: "pick", OneofGoName: "Pick", NewOneofWrapper: func() any { return new(Wide_PickA) }},
 		{Number: 8, Name: "f8", JSONName: "f8", GoName: "F8", Kind: bijoubuf.KindEnum, Enum: Color(0).EnumDesc()},
 		{Number: 9, Name: "f9", JSONName: "f9", GoName: "F9", Kind: bijoubuf.KindFloat},
-		{Number: 10, Name: "f10", JSONName: "f10", GoName: "F10", Kind: bijoubuf.KindSfixed64},
 		{Number: 11, Name: "f11", JSONName: "f11", GoName: "F11", Kind: bijoubuf.KindInt64},
 		{Number: 12, Name: "f12", JSONName: "f12", GoName: "F12", Kind: bijoubuf.KindInt32, Explicit: true},
 		{Number: 13, Name: "f13", JSONName: "f13", GoName: "F13", Kind: bijoubuf.KindString, Explicit: true},
@@ -5168,4 +10288,161 @@ func init() {
 		{Number: 100000, Name: "f100000", JSONName: "f100000", GoName: "F100000", Kind: bijoubuf.KindString},
 	}}
 	bijoubuf.RegisterMessage(&desc_Wide)
+	desc_WideNext = bijoubuf.MessageDesc{FullName: "wide.WideNext", Name: "WideNext", GoType: "WideNext", Oneofs: []string{}, New: func() bijoubuf.Message { return new(WideNext) }, Fields: []bijoubuf.FieldDesc{
+		{Number: 1, Name: "f1", JSONName: "f1", GoName: "F1", Kind: bijoubuf.KindString},
+		{Number: 2, Name: "f2", JSONName: "f2", GoName: "F2", Kind: bijoubuf.KindBool},
+		{Number: 3, Name: "f3", JSONName: "f3", GoName: "F3", Kind: bijoubuf.KindSint64},
+		{Number: 4, Name: "f4", JSONName: "f4", GoName: "F4", Kind: bijoubuf.KindUint64},
+		{Number: 5, Name: "f5", JSONName: "f5", GoName: "F5", Kind: bijoubuf.KindBytes},
+		{Number: 6, Name: "f6", JSONName: "f6", GoName: "F6", Kind: bijoubuf.KindDouble},
+		{Number: 7, Name: "pick_a", JSONName: "pickA", GoName: "PickA", Kind: bijoubuf.KindInt32},
+		{Number: 8, Name: "f8", JSONName: "f8", GoName: "F8", Kind: bijoubuf.KindEnum, Enum: Color(0).EnumDesc()},
+		{Number: 9, Name: "f9", JSONName: "f9", GoName: "F9", Kind: bijoubuf.KindFloat},
+		{Number: 10, Name: "f10", JSONName: "f10", GoName: "F10", Kind: bijoubuf.KindSfixed64},
+		{Number: 11, Name: "f11", JSONName: "f11", GoName: "F11", Kind: bijoubuf.KindInt64},
+		{Number: 12, Name: "f12", JSONName: "f12", GoName: "F12", Kind: bijoubuf.KindInt32, Explicit: true},
+		{Number: 13, Name: "f13", JSONName: "f13", GoName: "F13", Kind: bijoubuf.KindString, Explicit: true},
+		{Number: 14, Name: "f14", JSONName: "f14", GoName: "F14", Kind: bijoubuf.KindBool},
+		{Number: 15, Name: "f15", JSONName: "f15", GoName: "F15", Kind: bijoubuf.KindSint64},
+		{Number: 16, Name: "f16", JSONName: "f16", GoName: "F16", Kind: bijoubuf.KindUint64},
+		{Number: 17, Name: "f17", JSONName: "f17", GoName: "F17", Kind: bijoubuf.KindBytes},
+		{Number: 18, Name: "f18", JSONName: "f18", GoName: "F18", Kind: bijoubuf.KindDouble},
+		{Number: 19, Name: "f19", JSONName: "f19", GoName: "F19", Kind: bijoubuf.KindFixed32},
+		{Number: 20, Name: "f20", JSONName: "f20", GoName: "F20", Kind: bijoubuf.KindMessage, Message: (*Sub)(nil).BijoubufDesc, Explicit: true},
+		{Number: 21, Name: "f21", JSONName: "f21", GoName: "F21", Kind: bijoubuf.KindInt32, Repeated: true},
+		{Number: 22, Name: "f22", JSONName: "f22", GoName: "F22", Kind: bijoubuf.KindString, Repeated: true},
+		{Number: 23, Name: "f23", JSONName: "f23", GoName: "F23", Kind: bijoubuf.KindMessage, Message: (*Sub)(nil).BijoubufDesc, Repeated: true},
+		{Number: 24, Name: "f24", JSONName: "f24", GoName: "F24", Kind: bijoubuf.KindMessage, Map: true, MapKey: &bijoubuf.FieldDesc{Number: 1, Name: "key", JSONName: "key", Kind: bijoubuf.KindString}, MapValue: &bijoubuf.FieldDesc{Number: 2, Name: "value", JSONName: "value", Kind: bijoubuf.KindInt32}},
+		{Number: 25, Name: "f25", JSONName: "f25", GoName: "F25", Kind: bijoubuf.KindMessage, Map: true, MapKey: &bijoubuf.FieldDesc{Number: 1, Name: "key", JSONName: "key", Kind: bijoubuf.KindInt32}, MapValue: &bijoubuf.FieldDesc{Number: 2, Name: "value", JSONName: "value", Kind: bijoubuf.KindMessage, Message: (*Sub)(nil).BijoubufDesc}},
+		{Number: 26, Name: "f26", JSONName: "f26", GoName: "F26", Kind: bijoubuf.KindBool},
+		{Number: 27, Name: "f27", JSONName: "f27", GoName: "F27", Kind: bijoubuf.KindSint64},
+		{Number: 28, Name: "f28", JSONName: "f28", GoName: "F28", Kind: bijoubuf.KindUint64},
+		{Number: 29, Name: "f29", JSONName: "f29", GoName: "F29", Kind: bijoubuf.KindBytes},
+		{Number: 30, Name: "f30", JSONName: "f30", GoName: "F30", Kind: bijoubuf.KindDouble},
+		{Number: 31, Name: "f31", JSONName: "f31", GoName: "F31", Kind: bijoubuf.KindFixed32},
+		{Number: 32, Name: "f32", JSONName: "f32", GoName: "F32", Kind: bijoubuf.KindEnum, Enum: Color(0).EnumDesc()},
+		{Number: 33, Name: "f33", JSONName: "f33", GoName: "F33", Kind: bijoubuf.KindFloat},
+		{Number: 34, Name: "f34", JSONName: "f34", GoName: "F34", Kind: bijoubuf.KindSfixed64},
+		{Number: 35, Name: "f35", JSONName: "f35", GoName: "F35", Kind: bijoubuf.KindInt64},
+		{Number: 36, Name: "f36", JSONName: "f36", GoName: "F36", Kind: bijoubuf.KindInt32},
+		{Number: 37, Name: "f37", JSONName: "f37", GoName: "F37", Kind: bijoubuf.KindString},
+		{Number: 38, Name: "f38", JSONName: "f38", GoName: "F38", Kind: bijoubuf.KindBool},
+		{Number: 39, Name: "f39", JSONName: "f39", GoName: "F39", Kind: bijoubuf.KindSint64},
+		{Number: 40, Name: "x40", JSONName: "x40", GoName: "X40", Kind: bijoubuf.KindInt32},
+		{Number: 42, Name: "x42", JSONName: "x42", GoName: "X42", Kind: bijoubuf.KindString},
+		{Number: 44, Name: "x44", JSONName: "x44", GoName: "X44", Kind: bijoubuf.KindUint64},
+		{Number: 45, Name: "f45", JSONName: "f45", GoName: "F45", Kind: bijoubuf.KindFloat},
+		{Number: 46, Name: "f46", JSONName: "f46", GoName: "F46", Kind: bijoubuf.KindSfixed64},
+		{Number: 47, Name: "f47", JSONName: "f47", GoName: "F47", Kind: bijoubuf.KindInt64},
+		{Number: 48, Name: "f48", JSONName: "f48", GoName: "F48", Kind: bijoubuf.KindInt32},
+		{Number: 49, Name: "f49", JSONName: "f49", GoName: "F49", Kind: bijoubuf.KindString},
+		{Number: 50, Name: "f50", JSONName: "f50", GoName: "F50", Kind: bijoubuf.KindBool},
+		{Number: 51, Name: "f51", JSONName: "f51", GoName: "F51", Kind: bijoubuf.KindSint64},
+		{Number: 52, Name: "f52", JSONName: "f52", GoName: "F52", Kind: bijoubuf.KindUint64},
+		{Number: 53, Name: "f53", JSONName: "f53", GoName: "F53", Kind: bijoubuf.KindBytes},
+		{Number: 54, Name: "f54", JSONName: "f54", GoName: "F54", Kind: bijoubuf.KindDouble},
+		{Number: 55, Name: "f55", JSONName: "f55", GoName: "F55", Kind: bijoubuf.KindFixed32},
+		{Number: 56, Name: "f56", JSONName: "f56", GoName: "F56", Kind: bijoubuf.KindEnum, Enum: Color(0).EnumDesc()},
+		{Number: 57, Name: "f57", JSONName: "f57", GoName: "F57", Kind: bijoubuf.KindFloat},
+		{Number: 58, Name: "f58", JSONName: "f58", GoName: "F58", Kind: bijoubuf.KindSfixed64},
+		{Number: 59, Name: "f59", JSONName: "f59", GoName: "F59", Kind: bijoubuf.KindInt64},
+		{Number: 60, Name: "f60", JSONName: "f60", GoName: "F60", Kind: bijoubuf.KindMessage, Message: (*Sub)(nil).BijoubufDesc, Explicit: true},
+		{Number: 61, Name: "f61", JSONName: "f61", GoName: "F61", Kind: bijoubuf.KindSint64, Repeated: true},
+		{Number: 62, Name: "f62", JSONName: "f62", GoName: "F62", Kind: bijoubuf.KindMessage, Map: true, MapKey: &bijoubuf.FieldDesc{Number: 1, Name: "key", JSONName: "key", Kind: bijoubuf.KindUint64}, MapValue: &bijoubuf.FieldDesc{Number: 2, Name: "value", JSONName: "value", Kind: bijoubuf.KindString}},
+		{Number: 63, Name: "f63", JSONName: "f63", GoName: "F63", Kind: bijoubuf.KindSint64},
+		{Number: 64, Name: "f64", JSONName: "f64", GoName: "F64", Kind: bijoubuf.KindUint64},
+		{Number: 65, Name: "f65", JSONName: "f65", GoName: "F65", Kind: bijoubuf.KindBytes},
+		{Number: 66, Name: "f66", JSONName: "f66", GoName: "F66", Kind: bijoubuf.KindDouble},
+		{Number: 67, Name: "f67", JSONName: "f67", GoName: "F67", Kind: bijoubuf.KindFixed32},
+		{Number: 68, Name: "f68", JSONName: "f68", GoName: "F68", Kind: bijoubuf.KindEnum, Enum: Color(0).EnumDesc()},
+		{Number: 69, Name: "f69", JSONName: "f69", GoName: "F69", Kind: bijoubuf.KindFloat},
+		{Number: 70, Name: "f70", JSONName: "f70", GoName: "F70", Kind: bijoubuf.KindSfixed64},
+		{Number: 71, Name: "f71", JSONName: "f71", GoName: "F71", Kind: bijoubuf.KindInt64},
+		{Number: 72, Name: "f72", JSONName: "f72", GoName: "F72", Kind: bijoubuf.KindInt32},
+		{Number: 73, Name: "f73", JSONName: "f73", GoName: "F73", Kind: bijoubuf.KindString},
+		{Number: 74, Name: "f74", JSONName: "f74", GoName: "F74", Kind: bijoubuf.KindBool},
+		{Number: 75, Name: "f75", JSONName: "f75", GoName: "F75", Kind: bijoubuf.KindSint64},
+		{Number: 76, Name: "f76", JSONName: "f76", GoName: "F76", Kind: bijoubuf.KindUint64},
+		{Number: 77, Name: "pick_b", JSONName: "pickB", GoName: "PickB", Kind: bijoubuf.KindString},
+		{Number: 78, Name: "f78", JSONName: "f78", GoName: "F78", Kind: bijoubuf.KindDouble},
+		{Number: 79, Name: "f79", JSONName: "f79", GoName: "F79", Kind: bijoubuf.KindFixed32},
+		{Number: 80, Name: "f80", JSONName: "f80", GoName: "F80", Kind: bijoubuf.KindEnum, Enum: Color(0).EnumDesc()},
+		{Number: 81, Name: "f81", JSONName: "f81", GoName: "F81", Kind: bijoubuf.KindFloat},
+		{Number: 82, Name: "f82", JSONName: "f82", GoName: "F82", Kind: bijoubuf.KindSfixed64},
+		{Number: 83, Name: "f83", JSONName: "f83", GoName: "F83", Kind: bijoubuf.KindInt64},
+		{Number: 84, Name: "f84", JSONName: "f84", GoName: "F84", Kind: bijoubuf.KindInt32},
+		{Number: 85, Name: "f85", JSONName: "f85", GoName: "F85", Kind: bijoubuf.KindString},
+		{Number: 86, Name: "f86", JSONName: "f86", GoName: "F86", Kind: bijoubuf.KindBool},
+		{Number: 87, Name: "f87", JSONName: "f87", GoName: "F87", Kind: bijoubuf.KindSint64},
+		{Number: 88, Name: "f88", JSONName: "f88", GoName: "F88", Kind: bijoubuf.KindUint64},
+		{Number: 89, Name: "f89", JSONName: "f89", GoName: "F89", Kind: bijoubuf.KindBytes},
+		{Number: 90, Name: "f90", JSONName: "f90", GoName: "F90", Kind: bijoubuf.KindBool, Explicit: true},
+		{Number: 91, Name: "f91", JSONName: "f91", GoName: "F91", Kind: bijoubuf.KindFixed32},
+		{Number: 92, Name: "f92", JSONName: "f92", GoName: "F92", Kind: bijoubuf.KindEnum, Enum: Color(0).EnumDesc()},
+		{Number: 93, Name: "f93", JSONName: "f93", GoName: "F93", Kind: bijoubuf.KindFloat},
+		{Number: 94, Name: "f94", JSONName: "f94", GoName: "F94", Kind: bijoubuf.KindSfixed64},
+		{Number: 95, Name: "f95", JSONName: "f95", GoName: "F95", Kind: bijoubuf.KindInt64},
+		{Number: 96, Name: "f96", JSONName: "f96", GoName: "F96", Kind: bijoubuf.KindInt32},
+		{Number: 97, Name: "f97", JSONName: "f97", GoName: "F97", Kind: bijoubuf.KindString},
+		{Number: 98, Name: "f98", JSONName: "f98", GoName: "F98", Kind: bijoubuf.KindBool},
+		{Number: 99, Name: "f99", JSONName: "f99", GoName: "F99", Kind: bijoubuf.KindSint64},
+		{Number: 100, Name: "f100", JSONName: "f100", GoName: "F100", Kind: bijoubuf.KindUint64},
+		{Number: 101, Name: "f101", JSONName: "f101", GoName: "F101", Kind: bijoubuf.KindBytes},
+		{Number: 102, Name: "f102", JSONName: "f102", GoName: "F102", Kind: bijoubuf.KindDouble},
+		{Number: 103, Name: "f103", JSONName: "f103", GoName: "F103", Kind: bijoubuf.KindFixed32},
+		{Number: 104, Name: "f104", JSONName: "f104", GoName: "F104", Kind: bijoubuf.KindEnum, Enum: Color(0).EnumDesc()},
+		{Number: 105, Name: "f105", JSONName: "f105", GoName: "F105", Kind: bijoubuf.KindFloat},
+		{Number: 106, Name: "f106", JSONName: "f106", GoName: "F106", Kind: bijoubuf.KindSfixed64},
+		{Number: 107, Name: "f107", JSONName: "f107", GoName: "F107", Kind: bijoubuf.KindInt64},
+		{Number: 108, Name: "f108", JSONName: "f108", GoName: "F108", Kind: bijoubuf.KindInt32},
+		{Number: 109, Name: "f109", JSONName: "f109", GoName: "F109", Kind: bijoubuf.KindString},
+		{Number: 110, Name: "f110", JSONName: "f110", GoName: "F110", Kind: bijoubuf.KindMessage, Message: (*Sub)(nil).BijoubufDesc, Repeated: true},
+		{Number: 111, Name: "f111", JSONName: "f111", GoName: "F111", Kind: bijoubuf.KindMessage, Map: true, MapKey: &bijoubuf.FieldDesc{Number: 1, Name: "key", JSONName: "key", Kind: bijoubuf.KindString}, MapValue: &bijoubuf.FieldDesc{Number: 2, Name: "value", JSONName: "value", Kind: bijoubuf.KindMessage, Message: (*Sub)(nil).BijoubufDesc}},
+		{Number: 112, Name: "f112", JSONName: "f112", GoName: "F112", Kind: bijoubuf.KindUint64},
+		{Number: 113, Name: "f113", JSONName: "f113", GoName: "F113", Kind: bijoubuf.KindBytes},
+		{Number: 114, Name: "f114", JSONName: "f114", GoName: "F114", Kind: bijoubuf.KindDouble},
+		{Number: 115, Name: "f115", JSONName: "f115", GoName: "F115", Kind: bijoubuf.KindFixed32},
+		{Number: 116, Name: "f116", JSONName: "f116", GoName: "F116", Kind: bijoubuf.KindEnum, Enum: Color(0).EnumDesc()},
+		{Number: 117, Name: "f117", JSONName: "f117", GoName: "F117", Kind: bijoubuf.KindFloat},
+		{Number: 118, Name: "f118", JSONName: "f118", GoName: "F118", Kind: bijoubuf.KindSfixed64},
+		{Number: 119, Name: "f119", JSONName: "f119", GoName: "F119", Kind: bijoubuf.KindInt64},
+		{Number: 120, Name: "f120", JSONName: "f120", GoName: "F120", Kind: bijoubuf.KindInt32},
+		{Number: 121, Name: "f121", JSONName: "f121", GoName: "F121", Kind: bijoubuf.KindString},
+		{Number: 122, Name: "f122", JSONName: "f122", GoName: "F122", Kind: bijoubuf.KindBool},
+		{Number: 123, Name: "f123", JSONName: "f123", GoName: "F123", Kind: bijoubuf.KindSint64},
+		{Number: 124, Name: "f124", JSONName: "f124", GoName: "F124", Kind: bijoubuf.KindUint64},
+		{Number: 125, Name: "f125", JSONName: "f125", GoName: "F125", Kind: bijoubuf.KindBytes},
+		{Number: 126, Name: "f126", JSONName: "f126", GoName: "F126", Kind: bijoubuf.KindDouble},
+		{Number: 127, Name: "f127", JSONName: "f127", GoName: "F127", Kind: bijoubuf.KindFixed32},
+		{Number: 128, Name: "f128", JSONName: "f128", GoName: "F128", Kind: bijoubuf.KindEnum, Enum: Color(0).EnumDesc()},
+		{Number: 129, Name: "f129", JSONName: "f129", GoName: "F129", Kind: bijoubuf.KindFloat},
+		{Number: 130, Name: "f130", JSONName: "f130", GoName: "F130", Kind: bijoubuf.KindDouble, Repeated: true},
+		{Number: 131, Name: "f131", JSONName: "f131", GoName: "F131", Kind: bijoubuf.KindInt64},
+		{Number: 132, Name: "f132", JSONName: "f132", GoName: "F132", Kind: bijoubuf.KindInt32},
+		{Number: 133, Name: "f133", JSONName: "f133", GoName: "F133", Kind: bijoubuf.KindString},
+		{Number: 134, Name: "f134", JSONName: "f134", GoName: "F134", Kind: bijoubuf.KindBool},
+		{Number: 135, Name: "f135", JSONName: "f135", GoName: "F135", Kind: bijoubuf.KindSint64},
+		{Number: 136, Name: "f136", JSONName: "f136", GoName: "F136", Kind: bijoubuf.KindUint64},
+		{Number: 137, Name: "f137", JSONName: "f137", GoName: "F137", Kind: bijoubuf.KindBytes},
+		{Number: 138, Name: "f138", JSONName: "f138", GoName: "F138", Kind: bijoubuf.KindDouble},
+		{Number: 139, Name: "f139", JSONName: "f139", GoName: "F139", Kind: bijoubuf.KindFixed32},
+		{Number: 140, Name: "pick_c", JSONName: "pickC", GoName: "PickC", Kind: bijoubuf.KindMessage, Message: (*Sub)(nil).BijoubufDesc, Explicit: true},
+		{Number: 141, Name: "f141", JSONName: "f141", GoName: "F141", Kind: bijoubuf.KindFloat},
+		{Number: 142, Name: "f142", JSONName: "f142", GoName: "F142", Kind: bijoubuf.KindSfixed64},
+		{Number: 143, Name: "f143", JSONName: "f143", GoName: "F143", Kind: bijoubuf.KindInt64},
+		{Number: 144, Name: "f144", JSONName: "f144", GoName: "F144", Kind: bijoubuf.KindInt32},
+		{Number: 145, Name: "f145", JSONName: "f145", GoName: "F145", Kind: bijoubuf.KindString},
+		{Number: 146, Name: "f146", JSONName: "f146", GoName: "F146", Kind: bijoubuf.KindBool},
+		{Number: 147, Name: "f147", JSONName: "f147", GoName: "F147", Kind: bijoubuf.KindSint64},
+		{Number: 148, Name: "f148", JSONName: "f148", GoName: "F148", Kind: bijoubuf.KindUint64},
+		{Number: 149, Name: "f149", JSONName: "f149", GoName: "F149", Kind: bijoubuf.KindMessage, Message: (*Sub)(nil).BijoubufDesc, Explicit: true},
+		{Number: 150, Name: "f150", JSONName: "f150", GoName: "F150", Kind: bijoubuf.KindDouble},
+		{Number: 151, Name: "x151", JSONName: "x151", GoName: "X151", Kind: bijoubuf.KindInt32},
+		{Number: 500, Name: "x500", JSONName: "x500", GoName: "X500", Kind: bijoubuf.KindString},
+		{Number: 1000, Name: "f1000", JSONName: "f1000", GoName: "F1000", Kind: bijoubuf.KindInt32},
+		{Number: 1001, Name: "x1001", JSONName: "x1001", GoName: "X1001", Kind: bijoubuf.KindBool},
+		{Number: 100000, Name: "f100000", JSONName: "f100000", GoName: "F100000", Kind: bijoubuf.KindString},
+		{Number: 200000, Name: "x200000", JSONName: "x200000", GoName: "X200000", Kind: bijoubuf.KindString},
+	}}
+	bijoubuf.RegisterMessage(&desc_WideNext)
 }

@@ -189,7 +189,7 @@ func (m *Commit) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Timestamp; v != 0 {
 		if !w.FieldVarintFast(6, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(6, int64(v))
+			w.FieldVarintRest(6, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -524,7 +524,7 @@ func (m *Blob) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Mode; v != 0 {
 		if !w.FieldVarintFast(4, uint64(v)) {
-			w.FieldVarint(4, uint64(v))
+			w.FieldVarintRest(4, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -538,7 +538,7 @@ func (m *Blob) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Size; v != 0 {
 		if !w.FieldVarintFast(2, uint64(v)) {
-			w.FieldVarint(2, uint64(v))
+			w.FieldVarintRest(2, uint64(v))
 		}
 	}
 	if len(u) != 0 {

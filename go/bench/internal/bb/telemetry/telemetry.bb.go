@@ -229,7 +229,9 @@ func (m *AnyValue) BijoubufWrite(w *bijoubuf.BackWriter) {
 		}
 		if o != nil {
 			v := o.DoubleValue
-			w.FieldFloat64(4, v)
+			if !w.FieldFixed64Fast(4, bijoubuf.Float64Bits(v)) {
+				w.FieldFixed64(4, bijoubuf.Float64Bits(v))
+			}
 		}
 	case *AnyValue_IntValue:
 		if len(u) != 0 {
@@ -238,7 +240,7 @@ func (m *AnyValue) BijoubufWrite(w *bijoubuf.BackWriter) {
 		if o != nil {
 			v := o.IntValue
 			if !w.FieldVarintFast(3, bijoubuf.Zigzag(int64(v))) {
-				w.FieldZigzag(3, int64(v))
+				w.FieldVarintRest(3, bijoubuf.Zigzag(int64(v)))
 			}
 		}
 	case *AnyValue_BoolValue:
@@ -248,7 +250,7 @@ func (m *AnyValue) BijoubufWrite(w *bijoubuf.BackWriter) {
 		if o != nil {
 			v := o.BoolValue
 			if !w.FieldVarintFast(2, bijoubuf.BoolValue(v)) {
-				w.FieldBool(2, v)
+				w.FieldVarintRest(2, bijoubuf.BoolValue(v))
 			}
 		}
 	case *AnyValue_StringValue:
@@ -515,7 +517,9 @@ func (m *Event) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 1)
 	}
 	if v := m.TimeUnixNano; v != 0 {
-		w.FieldFixed64(1, v)
+		if !w.FieldFixed64Fast(1, v) {
+			w.FieldFixed64(1, v)
+		}
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)
@@ -973,7 +977,7 @@ func (m *Status) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Code; v != 0 {
 		if !w.FieldVarintFast(2, uint64(v)) {
-			w.FieldVarint(2, uint64(v))
+			w.FieldVarintRest(2, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -1275,7 +1279,7 @@ func (m *Span) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.DroppedAttributesCount; v != 0 {
 		if !w.FieldVarintFast(12, uint64(v)) {
-			w.FieldVarint(12, uint64(v))
+			w.FieldVarintRest(12, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -1332,20 +1336,24 @@ func (m *Span) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 7)
 	}
 	if v := m.EndTimeUnixNano; v != 0 {
-		w.FieldFixed64(7, v)
+		if !w.FieldFixed64Fast(7, v) {
+			w.FieldFixed64(7, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 6)
 	}
 	if v := m.StartTimeUnixNano; v != 0 {
-		w.FieldFixed64(6, v)
+		if !w.FieldFixed64Fast(6, v) {
+			w.FieldFixed64(6, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 5)
 	}
 	if v := m.Kind; v != 0 {
 		if !w.FieldVarintFast(5, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(5, int64(v))
+			w.FieldVarintRest(5, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {

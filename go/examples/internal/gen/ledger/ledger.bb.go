@@ -193,7 +193,7 @@ func (m *Transfer) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Amount; v != 0 {
 		if !w.FieldVarintFast(3, uint64(v)) {
-			w.FieldVarint(3, uint64(v))
+			w.FieldVarintRest(3, uint64(v))
 		}
 	}
 	if len(u) != 0 {

@@ -121,7 +121,7 @@ func (m *ExportResult) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Attributes; v != 0 {
 		if !w.FieldVarintFast(2, uint64(v)) {
-			w.FieldVarint(2, uint64(v))
+			w.FieldVarintRest(2, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -129,7 +129,7 @@ func (m *ExportResult) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Spans; v != 0 {
 		if !w.FieldVarintFast(1, uint64(v)) {
-			w.FieldVarint(1, uint64(v))
+			w.FieldVarintRest(1, uint64(v))
 		}
 	}
 	if len(u) != 0 {

@@ -155,7 +155,7 @@ func (m *Order) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Quantity; v != 0 {
 		if !w.FieldVarintFast(3, uint64(v)) {
-			w.FieldVarint(3, uint64(v))
+			w.FieldVarintRest(3, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -169,7 +169,7 @@ func (m *Order) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Id; v != 0 {
 		if !w.FieldVarintFast(1, uint64(v)) {
-			w.FieldVarint(1, uint64(v))
+			w.FieldVarintRest(1, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -370,7 +370,7 @@ func (m *OrderQuery) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Count; v != 0 {
 		if !w.FieldVarintFast(2, uint64(v)) {
-			w.FieldVarint(2, uint64(v))
+			w.FieldVarintRest(2, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -378,7 +378,7 @@ func (m *OrderQuery) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Id; v != 0 {
 		if !w.FieldVarintFast(1, uint64(v)) {
-			w.FieldVarint(1, uint64(v))
+			w.FieldVarintRest(1, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -555,7 +555,7 @@ func (m *Summary) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.TotalQuantity; v != 0 {
 		if !w.FieldVarintFast(2, uint64(v)) {
-			w.FieldVarint(2, uint64(v))
+			w.FieldVarintRest(2, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -563,7 +563,7 @@ func (m *Summary) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Orders; v != 0 {
 		if !w.FieldVarintFast(1, uint64(v)) {
-			w.FieldVarint(1, uint64(v))
+			w.FieldVarintRest(1, uint64(v))
 		}
 	}
 	if len(u) != 0 {

@@ -124,7 +124,7 @@ func (m *Record) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Level; v != 0 {
 		if !w.FieldVarintFast(5, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(5, int64(v))
+			w.FieldVarintRest(5, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -138,7 +138,7 @@ func (m *Record) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Id; v != 0 {
 		if !w.FieldVarintFast(1, uint64(v)) {
-			w.FieldVarint(1, uint64(v))
+			w.FieldVarintRest(1, uint64(v))
 		}
 	}
 	if len(u) != 0 {

@@ -156,7 +156,7 @@ func (m *Record) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if p := m.Archived; p != nil {
 		v := *p
 		if !w.FieldVarintFast(6, bijoubuf.BoolValue(v)) {
-			w.FieldBool(6, v)
+			w.FieldVarintRest(6, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -164,7 +164,7 @@ func (m *Record) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Level; v != 0 {
 		if !w.FieldVarintFast(5, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(5, int64(v))
+			w.FieldVarintRest(5, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -183,7 +183,7 @@ func (m *Record) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.NoteCount; v != 0 {
 		if !w.FieldVarintFast(3, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(3, int64(v))
+			w.FieldVarintRest(3, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -197,7 +197,7 @@ func (m *Record) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Id; v != 0 {
 		if !w.FieldVarintFast(1, uint64(v)) {
-			w.FieldVarint(1, uint64(v))
+			w.FieldVarintRest(1, uint64(v))
 		}
 	}
 	if len(u) != 0 {

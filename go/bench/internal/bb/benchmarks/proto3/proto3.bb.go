@@ -459,7 +459,7 @@ func (m *GoogleMessage1) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Field280; v != 0 {
 		if !w.FieldVarintFast(280, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(280, int64(v))
+			w.FieldVarintRest(280, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -467,7 +467,7 @@ func (m *GoogleMessage1) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Field272; v != 0 {
 		if !w.FieldVarintFast(272, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(272, int64(v))
+			w.FieldVarintRest(272, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -475,7 +475,7 @@ func (m *GoogleMessage1) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Field271; v != 0 {
 		if !w.FieldVarintFast(271, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(271, int64(v))
+			w.FieldVarintRest(271, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -483,7 +483,7 @@ func (m *GoogleMessage1) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Field150; v != 0 {
 		if !w.FieldVarintFast(150, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(150, int64(v))
+			w.FieldVarintRest(150, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -491,7 +491,7 @@ func (m *GoogleMessage1) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Field131; v != 0 {
 		if !w.FieldVarintFast(131, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(131, int64(v))
+			w.FieldVarintRest(131, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -499,7 +499,7 @@ func (m *GoogleMessage1) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Field130; v != 0 {
 		if !w.FieldVarintFast(130, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(130, int64(v))
+			w.FieldVarintRest(130, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -513,7 +513,7 @@ func (m *GoogleMessage1) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Field128; v != 0 {
 		if !w.FieldVarintFast(128, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(128, int64(v))
+			w.FieldVarintRest(128, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -521,7 +521,7 @@ func (m *GoogleMessage1) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Field104; v != 0 {
 		if !w.FieldVarintFast(104, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(104, int64(v))
+			w.FieldVarintRest(104, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -541,7 +541,7 @@ func (m *GoogleMessage1) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Field101; v != 0 {
 		if !w.FieldVarintFast(101, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(101, int64(v))
+			w.FieldVarintRest(101, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -549,7 +549,7 @@ func (m *GoogleMessage1) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Field100; v != 0 {
 		if !w.FieldVarintFast(100, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(100, int64(v))
+			w.FieldVarintRest(100, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -557,7 +557,7 @@ func (m *GoogleMessage1) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Field81; v {
 		if !w.FieldVarintFast(81, bijoubuf.BoolValue(v)) {
-			w.FieldBool(81, v)
+			w.FieldVarintRest(81, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -565,7 +565,7 @@ func (m *GoogleMessage1) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Field80; v {
 		if !w.FieldVarintFast(80, bijoubuf.BoolValue(v)) {
-			w.FieldBool(80, v)
+			w.FieldVarintRest(80, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -573,7 +573,7 @@ func (m *GoogleMessage1) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Field78; v {
 		if !w.FieldVarintFast(78, bijoubuf.BoolValue(v)) {
-			w.FieldBool(78, v)
+			w.FieldVarintRest(78, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -581,7 +581,7 @@ func (m *GoogleMessage1) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Field68; v != 0 {
 		if !w.FieldVarintFast(68, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(68, int64(v))
+			w.FieldVarintRest(68, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -589,7 +589,7 @@ func (m *GoogleMessage1) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Field67; v != 0 {
 		if !w.FieldVarintFast(67, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(67, int64(v))
+			w.FieldVarintRest(67, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -597,7 +597,7 @@ func (m *GoogleMessage1) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Field60; v != 0 {
 		if !w.FieldVarintFast(60, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(60, int64(v))
+			w.FieldVarintRest(60, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -605,7 +605,7 @@ func (m *GoogleMessage1) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Field59; v {
 		if !w.FieldVarintFast(59, bijoubuf.BoolValue(v)) {
-			w.FieldBool(59, v)
+			w.FieldVarintRest(59, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -613,7 +613,7 @@ func (m *GoogleMessage1) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Field30; v {
 		if !w.FieldVarintFast(30, bijoubuf.BoolValue(v)) {
-			w.FieldBool(30, v)
+			w.FieldVarintRest(30, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -621,7 +621,7 @@ func (m *GoogleMessage1) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Field29; v != 0 {
 		if !w.FieldVarintFast(29, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(29, int64(v))
+			w.FieldVarintRest(29, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -629,7 +629,7 @@ func (m *GoogleMessage1) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Field25; v != 0 {
 		if !w.FieldVarintFast(25, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(25, int64(v))
+			w.FieldVarintRest(25, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -637,7 +637,7 @@ func (m *GoogleMessage1) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Field24; v {
 		if !w.FieldVarintFast(24, bijoubuf.BoolValue(v)) {
-			w.FieldBool(24, v)
+			w.FieldVarintRest(24, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -645,7 +645,7 @@ func (m *GoogleMessage1) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Field23; v != 0 {
 		if !w.FieldVarintFast(23, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(23, int64(v))
+			w.FieldVarintRest(23, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -653,7 +653,7 @@ func (m *GoogleMessage1) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Field22; v != 0 {
 		if !w.FieldVarintFast(22, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(22, int64(v))
+			w.FieldVarintRest(22, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -667,7 +667,7 @@ func (m *GoogleMessage1) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Field17; v {
 		if !w.FieldVarintFast(17, bijoubuf.BoolValue(v)) {
-			w.FieldBool(17, v)
+			w.FieldVarintRest(17, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -675,7 +675,7 @@ func (m *GoogleMessage1) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Field16; v != 0 {
 		if !w.FieldVarintFast(16, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(16, int64(v))
+			w.FieldVarintRest(16, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -691,7 +691,7 @@ func (m *GoogleMessage1) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Field14; v {
 		if !w.FieldVarintFast(14, bijoubuf.BoolValue(v)) {
-			w.FieldBool(14, v)
+			w.FieldVarintRest(14, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -699,7 +699,7 @@ func (m *GoogleMessage1) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Field13; v {
 		if !w.FieldVarintFast(13, bijoubuf.BoolValue(v)) {
-			w.FieldBool(13, v)
+			w.FieldVarintRest(13, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -707,7 +707,7 @@ func (m *GoogleMessage1) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Field12; v {
 		if !w.FieldVarintFast(12, bijoubuf.BoolValue(v)) {
-			w.FieldBool(12, v)
+			w.FieldVarintRest(12, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -727,7 +727,7 @@ func (m *GoogleMessage1) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Field6; v != 0 {
 		if !w.FieldVarintFast(6, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(6, int64(v))
+			w.FieldVarintRest(6, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -749,7 +749,7 @@ func (m *GoogleMessage1) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Field3; v != 0 {
 		if !w.FieldVarintFast(3, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(3, int64(v))
+			w.FieldVarintRest(3, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -757,7 +757,7 @@ func (m *GoogleMessage1) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Field2; v != 0 {
 		if !w.FieldVarintFast(2, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(2, int64(v))
+			w.FieldVarintRest(2, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -1651,7 +1651,7 @@ func (m *GoogleMessage1SubMessage) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Field300; v != 0 {
 		if !w.FieldVarintFast(300, uint64(v)) {
-			w.FieldVarint(300, uint64(v))
+			w.FieldVarintRest(300, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -1659,7 +1659,7 @@ func (m *GoogleMessage1SubMessage) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Field207; v != 0 {
 		if !w.FieldVarintFast(207, uint64(v)) {
-			w.FieldVarint(207, uint64(v))
+			w.FieldVarintRest(207, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -1667,7 +1667,7 @@ func (m *GoogleMessage1SubMessage) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Field206; v {
 		if !w.FieldVarintFast(206, bijoubuf.BoolValue(v)) {
-			w.FieldBool(206, v)
+			w.FieldVarintRest(206, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -1681,21 +1681,23 @@ func (m *GoogleMessage1SubMessage) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Field204; v != 0 {
 		if !w.FieldVarintFast(204, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(204, int64(v))
+			w.FieldVarintRest(204, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 203)
 	}
 	if v := m.Field203; v != 0 {
-		w.FieldFixed32(203, v)
+		if !w.FieldFixed32Fast(203, v) {
+			w.FieldFixed32(203, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 28)
 	}
 	if v := m.Field28; v {
 		if !w.FieldVarintFast(28, bijoubuf.BoolValue(v)) {
-			w.FieldBool(28, v)
+			w.FieldVarintRest(28, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -1703,7 +1705,7 @@ func (m *GoogleMessage1SubMessage) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Field23; v {
 		if !w.FieldVarintFast(23, bijoubuf.BoolValue(v)) {
-			w.FieldBool(23, v)
+			w.FieldVarintRest(23, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -1711,21 +1713,23 @@ func (m *GoogleMessage1SubMessage) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Field22; v != 0 {
 		if !w.FieldVarintFast(22, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(22, int64(v))
+			w.FieldVarintRest(22, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 21)
 	}
 	if v := m.Field21; v != 0 {
-		w.FieldFixed64(21, v)
+		if !w.FieldFixed64Fast(21, v) {
+			w.FieldFixed64(21, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 20)
 	}
 	if v := m.Field20; v {
 		if !w.FieldVarintFast(20, bijoubuf.BoolValue(v)) {
-			w.FieldBool(20, v)
+			w.FieldVarintRest(20, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -1733,7 +1737,7 @@ func (m *GoogleMessage1SubMessage) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Field19; v != 0 {
 		if !w.FieldVarintFast(19, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(19, int64(v))
+			w.FieldVarintRest(19, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -1741,7 +1745,7 @@ func (m *GoogleMessage1SubMessage) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Field16; v != 0 {
 		if !w.FieldVarintFast(16, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(16, int64(v))
+			w.FieldVarintRest(16, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -1755,7 +1759,7 @@ func (m *GoogleMessage1SubMessage) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Field14; v != 0 {
 		if !w.FieldVarintFast(14, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(14, int64(v))
+			w.FieldVarintRest(14, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -1763,7 +1767,7 @@ func (m *GoogleMessage1SubMessage) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Field13; v != 0 {
 		if !w.FieldVarintFast(13, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(13, int64(v))
+			w.FieldVarintRest(13, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -1771,7 +1775,7 @@ func (m *GoogleMessage1SubMessage) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Field12; v {
 		if !w.FieldVarintFast(12, bijoubuf.BoolValue(v)) {
-			w.FieldBool(12, v)
+			w.FieldVarintRest(12, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -1779,7 +1783,7 @@ func (m *GoogleMessage1SubMessage) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Field3; v != 0 {
 		if !w.FieldVarintFast(3, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(3, int64(v))
+			w.FieldVarintRest(3, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -1787,7 +1791,7 @@ func (m *GoogleMessage1SubMessage) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Field2; v != 0 {
 		if !w.FieldVarintFast(2, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(2, int64(v))
+			w.FieldVarintRest(2, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -1795,7 +1799,7 @@ func (m *GoogleMessage1SubMessage) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Field1; v != 0 {
 		if !w.FieldVarintFast(1, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(1, int64(v))
+			w.FieldVarintRest(1, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {

@@ -1158,7 +1158,9 @@ func (m *LogRecord) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 11)
 	}
 	if v := m.ObservedTimeUnixNano; v != 0 {
-		w.FieldFixed64(11, v)
+		if !w.FieldFixed64Fast(11, v) {
+			w.FieldFixed64(11, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 10)
@@ -1176,14 +1178,16 @@ func (m *LogRecord) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 8)
 	}
 	if v := m.Flags; v != 0 {
-		w.FieldFixed32(8, v)
+		if !w.FieldFixed32Fast(8, v) {
+			w.FieldFixed32(8, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 7)
 	}
 	if v := m.DroppedAttributesCount; v != 0 {
 		if !w.FieldVarintFast(7, uint64(v)) {
-			w.FieldVarint(7, uint64(v))
+			w.FieldVarintRest(7, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -1218,14 +1222,16 @@ func (m *LogRecord) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.SeverityNumber; v != 0 {
 		if !w.FieldVarintFast(2, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(2, int64(v))
+			w.FieldVarintRest(2, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 1)
 	}
 	if v := m.TimeUnixNano; v != 0 {
-		w.FieldFixed64(1, v)
+		if !w.FieldFixed64Fast(1, v) {
+			w.FieldFixed64(1, v)
+		}
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)

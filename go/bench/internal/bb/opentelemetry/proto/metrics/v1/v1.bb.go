@@ -1879,7 +1879,7 @@ func (m *Sum) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.IsMonotonic; v {
 		if !w.FieldVarintFast(3, bijoubuf.BoolValue(v)) {
-			w.FieldBool(3, v)
+			w.FieldVarintRest(3, bijoubuf.BoolValue(v))
 		}
 	}
 	if len(u) != 0 {
@@ -1887,7 +1887,7 @@ func (m *Sum) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.AggregationTemporality; v != 0 {
 		if !w.FieldVarintFast(2, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(2, int64(v))
+			w.FieldVarintRest(2, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2128,7 +2128,7 @@ func (m *Histogram) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.AggregationTemporality; v != 0 {
 		if !w.FieldVarintFast(2, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(2, int64(v))
+			w.FieldVarintRest(2, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2354,7 +2354,7 @@ func (m *ExponentialHistogram) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.AggregationTemporality; v != 0 {
 		if !w.FieldVarintFast(2, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(2, int64(v))
+			w.FieldVarintRest(2, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -2870,7 +2870,7 @@ func (m *NumberDataPoint) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Flags; v != 0 {
 		if !w.FieldVarintFast(8, uint64(v)) {
-			w.FieldVarint(8, uint64(v))
+			w.FieldVarintRest(8, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -2891,7 +2891,9 @@ func (m *NumberDataPoint) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if o, ok := m.Value.(*NumberDataPoint_AsInt); ok && o != nil {
 		v := o.AsInt
-		w.FieldFixed64(6, uint64(v))
+		if !w.FieldFixed64Fast(6, uint64(v)) {
+			w.FieldFixed64(6, uint64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 5)
@@ -2911,19 +2913,25 @@ func (m *NumberDataPoint) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if o, ok := m.Value.(*NumberDataPoint_AsDouble); ok && o != nil {
 		v := o.AsDouble
-		w.FieldFloat64(4, v)
+		if !w.FieldFixed64Fast(4, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(4, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 3)
 	}
 	if v := m.TimeUnixNano; v != 0 {
-		w.FieldFixed64(3, v)
+		if !w.FieldFixed64Fast(3, v) {
+			w.FieldFixed64(3, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 2)
 	}
 	if v := m.StartTimeUnixNano; v != 0 {
-		w.FieldFixed64(2, v)
+		if !w.FieldFixed64Fast(2, v) {
+			w.FieldFixed64(2, v)
+		}
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)
@@ -3386,21 +3394,25 @@ func (m *HistogramDataPoint) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if p := m.Max; p != nil {
 		v := *p
-		w.FieldFloat64(12, v)
+		if !w.FieldFixed64Fast(12, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(12, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 11)
 	}
 	if p := m.Min; p != nil {
 		v := *p
-		w.FieldFloat64(11, v)
+		if !w.FieldFixed64Fast(11, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(11, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 10)
 	}
 	if v := m.Flags; v != 0 {
 		if !w.FieldVarintFast(10, uint64(v)) {
-			w.FieldVarint(10, uint64(v))
+			w.FieldVarintRest(10, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -3450,25 +3462,33 @@ func (m *HistogramDataPoint) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if p := m.Sum; p != nil {
 		v := *p
-		w.FieldFloat64(5, v)
+		if !w.FieldFixed64Fast(5, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(5, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 4)
 	}
 	if v := m.Count; v != 0 {
-		w.FieldFixed64(4, v)
+		if !w.FieldFixed64Fast(4, v) {
+			w.FieldFixed64(4, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 3)
 	}
 	if v := m.TimeUnixNano; v != 0 {
-		w.FieldFixed64(3, v)
+		if !w.FieldFixed64Fast(3, v) {
+			w.FieldFixed64(3, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 2)
 	}
 	if v := m.StartTimeUnixNano; v != 0 {
-		w.FieldFixed64(2, v)
+		if !w.FieldFixed64Fast(2, v) {
+			w.FieldFixed64(2, v)
+		}
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)
@@ -4017,21 +4037,27 @@ func (m *ExponentialHistogramDataPoint) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 14)
 	}
 	if v := m.ZeroThreshold; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(14, v)
+		if !w.FieldFixed64Fast(14, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(14, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 13)
 	}
 	if p := m.Max; p != nil {
 		v := *p
-		w.FieldFloat64(13, v)
+		if !w.FieldFixed64Fast(13, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(13, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 12)
 	}
 	if p := m.Min; p != nil {
 		v := *p
-		w.FieldFloat64(12, v)
+		if !w.FieldFixed64Fast(12, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(12, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 11)
@@ -4051,7 +4077,7 @@ func (m *ExponentialHistogramDataPoint) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Flags; v != 0 {
 		if !w.FieldVarintFast(10, uint64(v)) {
-			w.FieldVarint(10, uint64(v))
+			w.FieldVarintRest(10, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -4074,14 +4100,16 @@ func (m *ExponentialHistogramDataPoint) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 7)
 	}
 	if v := m.ZeroCount; v != 0 {
-		w.FieldFixed64(7, v)
+		if !w.FieldFixed64Fast(7, v) {
+			w.FieldFixed64(7, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 6)
 	}
 	if v := m.Scale; v != 0 {
 		if !w.FieldVarintFast(6, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(6, int64(v))
+			w.FieldVarintRest(6, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -4089,25 +4117,33 @@ func (m *ExponentialHistogramDataPoint) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if p := m.Sum; p != nil {
 		v := *p
-		w.FieldFloat64(5, v)
+		if !w.FieldFixed64Fast(5, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(5, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 4)
 	}
 	if v := m.Count; v != 0 {
-		w.FieldFixed64(4, v)
+		if !w.FieldFixed64Fast(4, v) {
+			w.FieldFixed64(4, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 3)
 	}
 	if v := m.TimeUnixNano; v != 0 {
-		w.FieldFixed64(3, v)
+		if !w.FieldFixed64Fast(3, v) {
+			w.FieldFixed64(3, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 2)
 	}
 	if v := m.StartTimeUnixNano; v != 0 {
-		w.FieldFixed64(2, v)
+		if !w.FieldFixed64Fast(2, v) {
+			w.FieldFixed64(2, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 1)
@@ -4539,7 +4575,7 @@ func (m *ExponentialHistogramDataPoint_Buckets) BijoubufWrite(w *bijoubuf.BackWr
 	}
 	if v := m.Offset; v != 0 {
 		if !w.FieldVarintFast(1, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(1, int64(v))
+			w.FieldVarintRest(1, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -4820,7 +4856,7 @@ func (m *SummaryDataPoint) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Flags; v != 0 {
 		if !w.FieldVarintFast(8, uint64(v)) {
-			w.FieldVarint(8, uint64(v))
+			w.FieldVarintRest(8, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -4853,25 +4889,33 @@ func (m *SummaryDataPoint) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 5)
 	}
 	if v := m.Sum; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(5, v)
+		if !w.FieldFixed64Fast(5, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(5, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 4)
 	}
 	if v := m.Count; v != 0 {
-		w.FieldFixed64(4, v)
+		if !w.FieldFixed64Fast(4, v) {
+			w.FieldFixed64(4, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 3)
 	}
 	if v := m.TimeUnixNano; v != 0 {
-		w.FieldFixed64(3, v)
+		if !w.FieldFixed64Fast(3, v) {
+			w.FieldFixed64(3, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 2)
 	}
 	if v := m.StartTimeUnixNano; v != 0 {
-		w.FieldFixed64(2, v)
+		if !w.FieldFixed64Fast(2, v) {
+			w.FieldFixed64(2, v)
+		}
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)
@@ -5166,13 +5210,17 @@ func (m *SummaryDataPoint_ValueAtQuantile) BijoubufWrite(w *bijoubuf.BackWriter)
 		u = w.UnknownAfter(u, 2)
 	}
 	if v := m.Value; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(2, v)
+		if !w.FieldFixed64Fast(2, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(2, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 1)
 	}
 	if v := m.Quantile; !bijoubuf.IsZero64(v) {
-		w.FieldFloat64(1, v)
+		if !w.FieldFixed64Fast(1, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(1, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)
@@ -5444,7 +5492,9 @@ func (m *Exemplar) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if o, ok := m.Value.(*Exemplar_AsInt); ok && o != nil {
 		v := o.AsInt
-		w.FieldFixed64(6, uint64(v))
+		if !w.FieldFixed64Fast(6, uint64(v)) {
+			w.FieldFixed64(6, uint64(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 5)
@@ -5463,13 +5513,17 @@ func (m *Exemplar) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if o, ok := m.Value.(*Exemplar_AsDouble); ok && o != nil {
 		v := o.AsDouble
-		w.FieldFloat64(3, v)
+		if !w.FieldFixed64Fast(3, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(3, bijoubuf.Float64Bits(v))
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 2)
 	}
 	if v := m.TimeUnixNano; v != 0 {
-		w.FieldFixed64(2, v)
+		if !w.FieldFixed64Fast(2, v) {
+			w.FieldFixed64(2, v)
+		}
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)

@@ -177,7 +177,7 @@ func (m *Resource) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.DroppedAttributesCount; v != 0 {
 		if !w.FieldVarintFast(2, uint64(v)) {
-			w.FieldVarint(2, uint64(v))
+			w.FieldVarintRest(2, uint64(v))
 		}
 	}
 	if len(u) != 0 {

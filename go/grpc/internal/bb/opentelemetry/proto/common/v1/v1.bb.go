@@ -269,7 +269,7 @@ func (m *AnyValue) BijoubufWrite(w *bijoubuf.BackWriter) {
 		if o != nil {
 			v := o.StringValueStrindex
 			if !w.FieldVarintFast(8, bijoubuf.Zigzag(int64(v))) {
-				w.FieldZigzag(8, int64(v))
+				w.FieldVarintRest(8, bijoubuf.Zigzag(int64(v)))
 			}
 		}
 	case *AnyValue_BytesValue:
@@ -306,7 +306,9 @@ func (m *AnyValue) BijoubufWrite(w *bijoubuf.BackWriter) {
 		}
 		if o != nil {
 			v := o.DoubleValue
-			w.FieldFloat64(4, v)
+			if !w.FieldFixed64Fast(4, bijoubuf.Float64Bits(v)) {
+				w.FieldFixed64(4, bijoubuf.Float64Bits(v))
+			}
 		}
 	case *AnyValue_IntValue:
 		if len(u) != 0 {
@@ -315,7 +317,7 @@ func (m *AnyValue) BijoubufWrite(w *bijoubuf.BackWriter) {
 		if o != nil {
 			v := o.IntValue
 			if !w.FieldVarintFast(3, bijoubuf.Zigzag(int64(v))) {
-				w.FieldZigzag(3, int64(v))
+				w.FieldVarintRest(3, bijoubuf.Zigzag(int64(v)))
 			}
 		}
 	case *AnyValue_BoolValue:
@@ -325,7 +327,7 @@ func (m *AnyValue) BijoubufWrite(w *bijoubuf.BackWriter) {
 		if o != nil {
 			v := o.BoolValue
 			if !w.FieldVarintFast(2, bijoubuf.BoolValue(v)) {
-				w.FieldBool(2, v)
+				w.FieldVarintRest(2, bijoubuf.BoolValue(v))
 			}
 		}
 	case *AnyValue_StringValue:
@@ -1046,7 +1048,7 @@ func (m *KeyValue) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.KeyStrindex; v != 0 {
 		if !w.FieldVarintFast(3, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(3, int64(v))
+			w.FieldVarintRest(3, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -1303,7 +1305,7 @@ func (m *InstrumentationScope) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.DroppedAttributesCount; v != 0 {
 		if !w.FieldVarintFast(4, uint64(v)) {
-			w.FieldVarint(4, uint64(v))
+			w.FieldVarintRest(4, uint64(v))
 		}
 	}
 	if len(u) != 0 {

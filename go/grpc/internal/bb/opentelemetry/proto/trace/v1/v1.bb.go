@@ -1221,7 +1221,9 @@ func (m *Span) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 16)
 	}
 	if v := m.Flags; v != 0 {
-		w.FieldFixed32(16, v)
+		if !w.FieldFixed32Fast(16, v) {
+			w.FieldFixed32(16, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 15)
@@ -1236,7 +1238,7 @@ func (m *Span) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.DroppedLinksCount; v != 0 {
 		if !w.FieldVarintFast(14, uint64(v)) {
-			w.FieldVarint(14, uint64(v))
+			w.FieldVarintRest(14, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -1257,7 +1259,7 @@ func (m *Span) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.DroppedEventsCount; v != 0 {
 		if !w.FieldVarintFast(12, uint64(v)) {
-			w.FieldVarint(12, uint64(v))
+			w.FieldVarintRest(12, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -1278,7 +1280,7 @@ func (m *Span) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.DroppedAttributesCount; v != 0 {
 		if !w.FieldVarintFast(10, uint64(v)) {
-			w.FieldVarint(10, uint64(v))
+			w.FieldVarintRest(10, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -1298,20 +1300,24 @@ func (m *Span) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 8)
 	}
 	if v := m.EndTimeUnixNano; v != 0 {
-		w.FieldFixed64(8, v)
+		if !w.FieldFixed64Fast(8, v) {
+			w.FieldFixed64(8, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 7)
 	}
 	if v := m.StartTimeUnixNano; v != 0 {
-		w.FieldFixed64(7, v)
+		if !w.FieldFixed64Fast(7, v) {
+			w.FieldFixed64(7, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 6)
 	}
 	if v := m.Kind; v != 0 {
 		if !w.FieldVarintFast(6, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(6, int64(v))
+			w.FieldVarintRest(6, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
@@ -1819,7 +1825,7 @@ func (m *Span_Event) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.DroppedAttributesCount; v != 0 {
 		if !w.FieldVarintFast(4, uint64(v)) {
-			w.FieldVarint(4, uint64(v))
+			w.FieldVarintRest(4, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -1845,7 +1851,9 @@ func (m *Span_Event) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 1)
 	}
 	if v := m.TimeUnixNano; v != 0 {
-		w.FieldFixed64(1, v)
+		if !w.FieldFixed64Fast(1, v) {
+			w.FieldFixed64(1, v)
+		}
 	}
 	if len(u) != 0 {
 		w.UnknownAfter(u, 0)
@@ -2148,14 +2156,16 @@ func (m *Span_Link) BijoubufWrite(w *bijoubuf.BackWriter) {
 		u = w.UnknownAfter(u, 6)
 	}
 	if v := m.Flags; v != 0 {
-		w.FieldFixed32(6, v)
+		if !w.FieldFixed32Fast(6, v) {
+			w.FieldFixed32(6, v)
+		}
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 5)
 	}
 	if v := m.DroppedAttributesCount; v != 0 {
 		if !w.FieldVarintFast(5, uint64(v)) {
-			w.FieldVarint(5, uint64(v))
+			w.FieldVarintRest(5, uint64(v))
 		}
 	}
 	if len(u) != 0 {
@@ -2463,7 +2473,7 @@ func (m *Status) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.Code; v != 0 {
 		if !w.FieldVarintFast(3, bijoubuf.Zigzag(int64(v))) {
-			w.FieldZigzag(3, int64(v))
+			w.FieldVarintRest(3, bijoubuf.Zigzag(int64(v)))
 		}
 	}
 	if len(u) != 0 {
