@@ -103,10 +103,14 @@ type Reader struct {
 	// chunk holds copies of the strings read so far, which String's results point
 	// into: only its unused capacity is ever written (see substring).
 	chunk []byte
-	// str is a copy of buf[strBase:], the input's last bytes, which String's results
-	// are cut from once what is left is at most a chunk (see substring).
+	// str is a copy of buf[strBase:], a small input from its first string on, or a
+	// larger one's last bytes, which String's results are cut from (see substring).
 	str     string
 	strBase int
+	// chunked is the bytes of the strings copied into chunks, the first of them at
+	// chunkedFrom: whether they were dense enough that copying the input's last bytes
+	// whole wastes little (see substring).
+	chunked, chunkedFrom int
 }
 
 // newReader is a reader over buf[start:end] as a top-level message (depth 1).
@@ -512,15 +516,18 @@ func (r *Reader) String() (string, error) {
 // returns are copied one after another into chunks of this size, so a message's
 // strings cost one allocation per chunk, not one each, and a string kept alive keeps
 // at most its chunk of other strings alive. A string longer than a chunk is its own
-// allocation. Once the input left from a string is at most a chunk, all of it is copied
-// at once (keys and numbers included, fewer instructions than string by string) and the
-// rest of the decode's strings are cut from that copy: small inputs take that path
-// from their first string.
+// allocation. An input of at most a chunk is copied whole from its first string instead
+// (keys and numbers included, fewer instructions than string by string) and the
+// decode's strings are cut from that copy. So is a larger input's rest once a chunk or
+// less of it is left, when its strings so far were at least a quarter of the input they
+// lay in; when they were sparser, its strings go on to chunks (copying the rest whole
+// allocated a chunk's worth again for an analytics report's page, whose last 4 KiB
+// hold about 400 bytes of strings).
 const stringChunk = 4096
 
-// substring is a copy of buf[at:to] as a string: cut from the copy of the input's
-// last bytes when it lies there, else copied into the current chunk when it has the
-// room, else into a new one.
+// substring is a copy of buf[at:to] as a string: cut from the copy of a small input
+// when it lies there, else copied into the current chunk when it has the room, else
+// into a new one.
 func (r *Reader) substring(at, to int) string {
 	n := to - at
 	if n == 0 {
@@ -529,10 +536,14 @@ func (r *Reader) substring(at, to int) string {
 	if at >= r.strBase && to <= r.strBase+len(r.str) {
 		return r.str[at-r.strBase : to-r.strBase]
 	}
-	if len(r.buf)-at <= stringChunk {
+	if len(r.buf) <= stringChunk || (len(r.buf)-at <= stringChunk && 4*r.chunked >= at-r.chunkedFrom) {
 		r.str, r.strBase = string(r.buf[at:]), at
 		return r.str[:n]
 	}
+	if r.chunked == 0 {
+		r.chunkedFrom = at
+	}
+	r.chunked += n
 	if cap(r.chunk)-len(r.chunk) < n {
 		if n > stringChunk {
 			return string(r.buf[at:to])

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"unsafe"
+
+	"github.com/bijoubuf/bijoubuf/go/bijou64"
 )
 
 // runReader is a reader whose current run is b (a repeated record's content).
@@ -92,11 +94,10 @@ func TestStringCopies(t *testing.T) {
 	}
 }
 
-// Strings are copied one after another into chunks while more than a chunk of input is
-// left: those of a run lie back to back in memory (no key or length between them), one
-// allocation holds all of them while they fit in a chunk, and a string longer than a
-// chunk is its own allocation without ending the chunk. Once a chunk or less is left,
-// all of it is copied once.
+// A larger input's strings are copied one after another into chunks: those of a run
+// lie back to back in memory (no key or length between them), one allocation holds all
+// of them while they fit in a chunk, and a string longer than a chunk is its own
+// allocation without ending the chunk. An input of a chunk or less is copied once.
 func TestStringChunks(t *testing.T) {
 	var in []byte
 	for i := 1; i <= 100; i++ {
@@ -152,6 +153,48 @@ func TestStringChunks(t *testing.T) {
 	}
 	if s[0] != "abc" || s[1] != long || s[2] != "de" || at(s[2]) != at(s[0])+3 {
 		t.Errorf("got %q, %d bytes, %q; the third at %+d from the first", s[0], len(s[1]), s[2], at(s[2])-at(s[0]))
+	}
+
+	// A larger input: its last 4 KiB are copied whole (the strings cut from that copy,
+	// a record's stride apart) when its strings so far were at least a quarter of the
+	// input, and its strings go on to chunks (back to back) when they were sparser.
+	for _, c := range []struct {
+		fillers, length int
+		wholeRest       bool
+	}{{2, 5, false}, {1, 20, true}} {
+		in = nil
+		for range 300 {
+			for range c.fillers {
+				in = bijou64.Append(in, 1<<62) // nine bytes that are not a string
+			}
+			in = append(in, byte(c.length))
+			in = append(in, strings.Repeat("v", c.length)...)
+		}
+		var got []string
+		allocs := testing.AllocsPerRun(10, func() {
+			got = got[:0]
+			r := readerOver(in)
+			for !r.AtEnd() {
+				for range c.fillers {
+					if _, err := r.Varint(); err != nil {
+						t.Fatal(err)
+					}
+				}
+				s, err := r.String()
+				if err != nil {
+					t.Fatal(err)
+				}
+				got = append(got, s)
+			}
+		})
+		stride := uintptr(c.length)
+		if c.wholeRest {
+			stride = uintptr(len(in) / 300)
+		}
+		if len(got) != 300 || at(got[299])-at(got[298]) != stride || (!c.wholeRest && allocs != 1) {
+			t.Errorf("%d bytes of input, strings of %d: %v allocations, the last two %d apart",
+				len(in), c.length, allocs, at(got[299])-at(got[298]))
+		}
 	}
 
 	// A small input: its strings are cut from one copy of it, keys and lengths included.
