@@ -1118,7 +1118,9 @@ fn decode_parts(weights: impl Iterator<Item = usize>) -> Vec<usize> {
     parts
 }
 
-/// The `switch` on the field number over `cases` (each at two tabs), an unknown number skipped: the body of a decode loop.
+/// The `switch` on the field number over `cases` (each at two tabs), an unknown number
+/// skipped: the body of a decode loop. `stop` is a part's last field (see
+/// [`decode_parts`]): a record past it is handed back to the caller.
 fn decode_switch(cases: Vec<(u32, String)>, stop: Option<u32>) -> String {
     // A part of a decode (see [`decode_parts`]) hands a record past its last field back;
     // the check is the `default` case's, so the fields' cases pay nothing for it.
