@@ -47,9 +47,9 @@ var Offsets = [9]uint64{
 	72340172838076920,
 }
 
-// maxTier8Payload is the largest valid tier-8 payload, u64max − OFFSET[8]
+// MaxTier8Payload is the largest valid tier-8 payload, u64max − OFFSET[8]
 // (FE FE FE FE FE FE FE 07).
-const maxTier8Payload = ^uint64(0) - 72340172838076920
+const MaxTier8Payload = ^uint64(0) - 72340172838076920
 
 // Error says why bytes are not a bijou64 (SPEC §2.4).
 type Error uint8
@@ -183,7 +183,7 @@ func Decode(b []byte) (uint64, int, error) {
 
 // finish adds the tier's offset to payload p (SPEC §2.1), refusing a tier-8 overflow.
 func finish(p uint64, t int) (uint64, int, error) {
-	if t == 8 && p > maxTier8Payload {
+	if t == 8 && p > MaxTier8Payload {
 		return 0, 0, ErrOverflow
 	}
 	return p + Offsets[t], 1 + t, nil

@@ -424,11 +424,11 @@ func TestFieldFixedFastWritesOnlyItsCase(t *testing.T) {
 		return string(w.buf[w.pos:]) + "|" + itoa(w.pos) + "|" + itoa(int(w.pending))
 	}
 	for _, c := range []struct {
-		name       string
-		prev       uint32 // the field written before (above) it, 0 for none
-		number     uint32
-		room       int // bytes left below the field before
-		wantInline bool
+		name   string
+		prev   uint32 // the field written before (above) it, 0 for none
+		number uint32
+		room   int  // bytes left below the field before
+		keyOK  bool // the key is a one-byte delta from the pending one
 	}{
 		{"one-byte key", 10, 9, 16, true},
 		{"the largest one-byte delta", 63, 1, 16, true},
@@ -437,8 +437,8 @@ func TestFieldFixedFastWritesOnlyItsCase(t *testing.T) {
 		{"the same number again", 10, 10, 16, false},
 		{"a number above the pending one", 10, 11, 16, false},
 		{"number 0", 10, 0, 16, false},
-		{"no room for the 64-bit field", 10, 9, 8, false},
-		{"no room for the 32-bit field", 10, 9, 4, false},
+		{"room for the 32-bit field only", 10, 9, 8, true},
+		{"room for neither", 10, 9, 4, true},
 	} {
 		for _, width := range []int{64, 32} {
 			fast := func(w *BackWriter) bool {
@@ -454,7 +454,8 @@ func TestFieldFixedFastWritesOnlyItsCase(t *testing.T) {
 					w.FieldFixed32(c.number, 0x01020304)
 				}
 			}
-			inline := c.wantInline || (c.name == "no room for the 64-bit field" && width == 32)
+			// The fast path writes the pending key's byte and the value.
+			inline := c.keyOK && c.room >= 1+width/8
 			w := NewBackWriter(c.room + 2)
 			if c.prev != 0 {
 				w.FieldVarint(c.prev, 300) // two bytes, its key left pending

@@ -163,7 +163,7 @@ func (r *Reader) Varint() (uint64, error) {
 			// The payload is the first t of the eight bytes after the tag, big-endian.
 			t := int(tag) - (bijou64.FirstTierTag - 1)
 			p := binary.BigEndian.Uint64(b[1:bijou64.MaxLen]) >> (8 * uint(8-t))
-			if t < 8 || p <= maxTier8Payload {
+			if t < 8 || p <= bijou64.MaxTier8Payload {
 				r.pos = at + 1 + t
 				return bijou64.Offsets[t] + p, nil
 			}
@@ -177,10 +177,6 @@ func (r *Reader) Varint() (uint64, error) {
 	}
 	return r.varintLong(at)
 }
-
-// maxTier8Payload is the largest payload of a nine-byte value: a larger one would pass
-// u64max (varint-overflow), and wrapping would give small values a second spelling.
-const maxTier8Payload = ^uint64(0) - 72340172838076920
 
 // varintMid reads a two- or three-byte value (tiers 1 and 2) when at least three bytes
 // are left before the bound, and declines otherwise, reading nothing. It is small enough

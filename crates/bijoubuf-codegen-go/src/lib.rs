@@ -1245,62 +1245,34 @@ fn write_stmt(ty: &FieldType, v: &str) -> String {
     }
 }
 
-/// The statement writing field `number` of a scalar or enum type holding `v`: its key
-/// and value in one call of the backward writer. A varint's common case (a one-byte key
-/// and value) is `FieldVarintFast`, which the compiler inlines; the call after it writes
-/// every other case. The statement sits two tabs deep (inside the field's `if`).
+/// The statement writing field `number` holding `v` (an expression of its Go type), key
+/// and value, through the backward writer. An integer, enum, bool or fixed-width field's
+/// common case (a one-byte key, and for varints a one-byte value) is a `…Fast` call the
+/// compiler inlines; the call after it writes every other case. The statement sits two
+/// tabs deep (inside the field's `if`).
 fn field_write_stmt(ty: &FieldType, number: u32, v: &str) -> String {
     use ScalarType::*;
-    let value = match ty {
-        FieldType::Scalar(Bool) => format!("bijoubuf.BoolValue({v})"),
-        FieldType::Scalar(Int32 | Sint32 | Int64 | Sint64) | FieldType::Enum(_) => {
-            format!("bijoubuf.Zigzag(int64({v}))")
-        }
-        FieldType::Scalar(Uint32 | Uint64) => format!("uint64({v})"),
-        FieldType::Scalar(Double | Fixed64 | Sfixed64 | Float | Fixed32 | Sfixed32) => {
-            // Fixed-width fields likewise: a one-byte key inlined (FieldFixed64Fast,
-            // FieldFixed32Fast), the full call after it.
-            let (width, bits) = match ty {
-                FieldType::Scalar(Double) => (64, format!("bijoubuf.Float64Bits({v})")),
-                FieldType::Scalar(Fixed64) => (64, v.to_string()),
-                FieldType::Scalar(Sfixed64) => (64, format!("uint64({v})")),
-                FieldType::Scalar(Float) => (32, format!("bijoubuf.Float32Bits({v})")),
-                FieldType::Scalar(Fixed32) => (32, v.to_string()),
-                _ => (32, format!("uint32({v})")),
-            };
-            return format!(
-                "if !w.FieldFixed{width}Fast({number}, {bits}) {{\n\t\t\tw.FieldFixed{width}({number}, {bits})\n\t\t}}"
-            );
-        }
-        _ => return field_write_call(ty, number, v),
-    };
-    // The rest straight to FieldVarintRest: one call, not FieldZigzag's or FieldBool's
-    // chain through FieldVarint.
-    format!(
-        "if !w.FieldVarintFast({number}, {value}) {{\n\t\t\tw.FieldVarintRest({number}, {value})\n\t\t}}"
-    )
-}
-
-/// The one call writing field `number` holding `v`, every case of it.
-fn field_write_call(ty: &FieldType, number: u32, v: &str) -> String {
-    use ScalarType::*;
-    match ty {
-        FieldType::Scalar(s) => match s {
-            Double => format!("w.FieldFloat64({number}, {v})"),
-            Float => format!("w.FieldFloat32({number}, {v})"),
-            Fixed64 => format!("w.FieldFixed64({number}, {v})"),
-            Sfixed64 => format!("w.FieldFixed64({number}, uint64({v}))"),
-            Fixed32 => format!("w.FieldFixed32({number}, {v})"),
-            Sfixed32 => format!("w.FieldFixed32({number}, uint32({v}))"),
-            Bool => format!("w.FieldBool({number}, {v})"),
-            Int32 | Sint32 | Int64 | Sint64 => format!("w.FieldZigzag({number}, int64({v}))"),
-            Uint32 | Uint64 => format!("w.FieldVarint({number}, uint64({v}))"),
-            String => format!("w.FieldString({number}, {v})"),
-            Bytes => format!("w.FieldBytes({number}, {v})"),
-        },
-        FieldType::Enum(_) => format!("w.FieldZigzag({number}, int64({v}))"),
+    let (fast, rest, value) = match ty {
+        FieldType::Scalar(Bool) => ("Varint", "VarintRest", format!("bijoubuf.BoolValue({v})")),
+        FieldType::Scalar(Int32 | Sint32 | Int64 | Sint64) | FieldType::Enum(_) => (
+            "Varint",
+            "VarintRest",
+            format!("bijoubuf.Zigzag(int64({v}))"),
+        ),
+        FieldType::Scalar(Uint32 | Uint64) => ("Varint", "VarintRest", format!("uint64({v})")),
+        FieldType::Scalar(Double) => ("Fixed64", "Fixed64", format!("bijoubuf.Float64Bits({v})")),
+        FieldType::Scalar(Fixed64) => ("Fixed64", "Fixed64", v.to_string()),
+        FieldType::Scalar(Sfixed64) => ("Fixed64", "Fixed64", format!("uint64({v})")),
+        FieldType::Scalar(Float) => ("Fixed32", "Fixed32", format!("bijoubuf.Float32Bits({v})")),
+        FieldType::Scalar(Fixed32) => ("Fixed32", "Fixed32", v.to_string()),
+        FieldType::Scalar(Sfixed32) => ("Fixed32", "Fixed32", format!("uint32({v})")),
+        FieldType::Scalar(String) => return format!("w.FieldString({number}, {v})"),
+        FieldType::Scalar(Bytes) => return format!("w.FieldBytes({number}, {v})"),
         FieldType::Message(_) => unreachable!("messages are written by their own pass"),
-    }
+    };
+    format!(
+        "if !w.Field{fast}Fast({number}, {value}) {{\n\t\t\tw.Field{rest}({number}, {value})\n\t\t}}"
+    )
 }
 
 /// The condition under which an implicit-presence value `v` is written (not the default).
