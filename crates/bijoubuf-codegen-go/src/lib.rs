@@ -135,6 +135,9 @@ pub struct Options {
     /// Large messages' decoders and encode passes in parts (see [`decode_parts`] and
     /// [`EncodeCuts`]); off only in tests, which compare the two shapes.
     in_parts: bool,
+    /// Wide messages' scalar fields read through a table (see [`FIELD_TABLE_MIN`]); off
+    /// only in tests, which compare the two.
+    field_tables: bool,
     dirs: BTreeMap<String, String>,
     /// File name → (directory, Go package name), from its `option go_package`.
     files: BTreeMap<String, (String, String)>,
@@ -148,6 +151,7 @@ impl Default for Options {
             well_known_types: false,
             services: false,
             in_parts: true,
+            field_tables: true,
             dirs: BTreeMap::new(),
             files: BTreeMap::new(),
         }
@@ -189,6 +193,15 @@ impl Options {
     #[doc(hidden)]
     pub fn passes_in_parts(&mut self, yes: bool) -> &mut Self {
         self.in_parts = yes;
+        self
+    }
+
+    /// Whether a wide message's scalar fields are read through a field table (the
+    /// default; see [`FIELD_TABLE_MIN`]) or each by a case of the decoder's switch: for
+    /// tests, which check that the table reads what the cases read.
+    #[doc(hidden)]
+    pub fn field_tables(&mut self, yes: bool) -> &mut Self {
+        self.field_tables = yes;
         self
     }
 
@@ -799,6 +812,8 @@ pub fn generate(schema: &Schema, options: &Options) -> Vec<GeneratedFile> {
                 init: String::new(),
                 locals: &[],
                 in_parts: options.in_parts,
+                field_tables: options.field_tables,
+                uses_unsafe: false,
             };
             for f in &files {
                 for en in &f.enums {
@@ -839,6 +854,11 @@ struct Emitter<'a> {
     locals: &'static [&'static str],
     /// [`Options::passes_in_parts`].
     in_parts: bool,
+    /// [`Options::field_tables`].
+    field_tables: bool,
+    /// Whether a message of the file reads fields through a table (its file then
+    /// imports `unsafe`).
+    uses_unsafe: bool,
 }
 
 /// `// ` lines of a schema comment (leading, else trailing), with `first` line first, as
@@ -1118,6 +1138,51 @@ fn decode_parts(weights: impl Iterator<Item = usize>) -> Vec<usize> {
     parts
 }
 
+/// The fewest fields a message reads through a field table ([`Emitter::table_fields`]).
+/// Each record of a decode goes through the jump of the switch on its field number; in a
+/// wide message with fields set at random that jump lands on a different case almost
+/// every time, and the processor's guesses of it fail. The report dataset's rows (150
+/// scalar fields, about 85 % set) decoded 27 % faster with 113 of them read through a
+/// table, by kind and offset, than by their cases; GoogleMessage1's decode (31 such
+/// fields) showed no difference either way, so smaller messages keep their cases.
+const FIELD_TABLE_MIN: usize = 32;
+
+/// Only fields numbered below this go in a field table, which is an array indexed by
+/// field number (each entry 32 bytes).
+const FIELD_TABLE_NUMBERS: u32 = 512;
+
+/// The statements of a decode loop (at two tabs) that read a record whose number is in
+/// the field table `bijoubufTable<name>` of `table`'s fields: a case for each kind among
+/// them, which checks the wire type, reads the value, refuses the default value and
+/// stores it at the field's offset, as the field's own case would; then the loop goes on.
+fn table_lookup(name: &str, table: &[&FieldDef]) -> String {
+    let mut kinds: Vec<ScalarType> = Vec::new();
+    for f in table {
+        if let FieldType::Scalar(st) = f.ty
+            && !kinds.contains(&st)
+        {
+            kinds.push(st);
+        }
+    }
+    let mut b = format!(
+        "\t\tif n < uint32(len(bijoubufTable{name})) {{\n\t\t\tif s := &bijoubufTable{name}[n]; s.Kind != 0 {{\n\t\t\t\tp := unsafe.Add(unsafe.Pointer(m), s.Off)\n\t\t\t\tswitch s.Kind {{\n"
+    );
+    for st in kinds {
+        let ty = FieldType::Scalar(st);
+        let _ = write!(
+            b,
+            "\t\t\t\tcase bijoubuf.{}:\n\t\t\t\t\tif wt != {} {{\n\t\t\t\t\t\treturn r.WireMismatch(s.Name)\n\t\t\t\t\t}}\n{}\t\t\t\t\tif {} {{\n\t\t\t\t\t\treturn r.DefaultValuePresent(s.Name)\n\t\t\t\t\t}}\n\t\t\t\t\t*(*{})(p) = v\n",
+            scalar_kind(st),
+            wire(&ty),
+            read_value(&ty, "\t\t\t\t\t", "bijoubuf.InField(err, s.Name)"),
+            is_default(&ty, "v"),
+            scalar_go(st)
+        );
+    }
+    b.push_str("\t\t\t\t}\n\t\t\t\tcontinue\n\t\t\t}\n\t\t}\n");
+    b
+}
+
 /// The `switch` on the field number over `cases` (each at two tabs), an unknown number
 /// skipped: the body of a decode loop. `stop` is a part's last field (see
 /// [`decode_parts`]): a record past it is handed back to the caller.
@@ -1382,6 +1447,33 @@ impl Emitter<'_> {
             FieldType::Message(m) => format!("*{}", self.type_ref(m)),
             FieldType::Enum(e) => self.type_ref(e),
         }
+    }
+
+    /// The fields `m`'s decode reads through its field table (see [`FIELD_TABLE_MIN`]):
+    /// its singular scalar fields of implicit presence, strings and bytes aside, numbered
+    /// below [`FIELD_TABLE_NUMBERS`], when there are at least [`FIELD_TABLE_MIN`] of them
+    /// and its other fields' cases fit one function (a decode in parts keeps its cases);
+    /// else none.
+    fn table_fields<'m>(&self, m: &'m MessageDef) -> Vec<&'m FieldDef> {
+        if !self.field_tables {
+            return Vec::new();
+        }
+        let in_table = |f: &FieldDef| {
+            f.cardinality == Cardinality::Single
+                && Self::holder(m, f) == Holder::Value
+                && f.number < FIELD_TABLE_NUMBERS
+                && matches!(f.ty, FieldType::Scalar(s) if !matches!(s, ScalarType::String | ScalarType::Bytes))
+        };
+        let mut table: Vec<&FieldDef> = m.fields.iter().filter(|f| in_table(f)).collect();
+        let mut rest: Vec<&FieldDef> = m.fields.iter().filter(|f| !in_table(f)).collect();
+        rest.sort_unstable_by_key(|f| f.number);
+        if table.len() < FIELD_TABLE_MIN
+            || (self.in_parts && decode_parts(rest.iter().map(|f| decode_weight(f))).len() > 1)
+        {
+            return Vec::new();
+        }
+        table.sort_unstable_by_key(|f| f.number);
+        table
     }
 
     fn holder(m: &MessageDef, f: &FieldDef) -> Holder {
@@ -2046,7 +2138,12 @@ impl Emitter<'_> {
         // below.
         let mut cases: Vec<(u32, String)> = Vec::new();
         let mut weights: Vec<usize> = Vec::new();
+        let table = self.table_fields(m);
+        let in_table: std::collections::BTreeSet<u32> = table.iter().map(|f| f.number).collect();
         for f in &m.fields {
+            if in_table.contains(&f.number) {
+                continue;
+            }
             let n = f.number;
             let path = go_string(&f.name);
             let field = self.message_names(m).fields[&f.number].clone();
@@ -2306,9 +2403,33 @@ impl Emitter<'_> {
             "// BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty."
         );
         if parts.len() <= 1 {
+            let lookup = if table.is_empty() {
+                String::new()
+            } else {
+                self.uses_unsafe = true;
+                let _ = write!(
+                    fns,
+                    "// bijoubufTable{name} is {name}'s field table (see bijoubuf.FieldSlot).\nvar bijoubufTable{name} = func() (t [{}]bijoubuf.FieldSlot) {{\n",
+                    table.last().map_or(0, |f| f.number) + 1
+                );
+                for f in &table {
+                    let field = self.message_names(m).fields[&f.number].clone();
+                    if let FieldType::Scalar(st) = f.ty {
+                        let _ = writeln!(
+                            fns,
+                            "\tt[{}] = bijoubuf.FieldSlot{{Kind: bijoubuf.{}, Off: unsafe.Offsetof({name}{{}}.{field}), Name: {}}}",
+                            f.number,
+                            scalar_kind(st),
+                            go_string(&f.name)
+                        );
+                    }
+                }
+                fns.push_str("\treturn t\n}()\n\n");
+                table_lookup(name, &table)
+            };
             let _ = write!(
                 b,
-                "\nfunc (m *{name}) BijoubufDecode(r *bijoubuf.Reader) error {{\n\tfor {{\n\t\tn, wt, ok := r.NextFast()\n\t\tif !ok {{\n\t\t\tif r.AtEnd() {{\n\t\t\t\tbreak\n\t\t\t}}\n{next_key}{}\t}}\n",
+                "\nfunc (m *{name}) BijoubufDecode(r *bijoubuf.Reader) error {{\n\tfor {{\n\t\tn, wt, ok := r.NextFast()\n\t\tif !ok {{\n\t\t\tif r.AtEnd() {{\n\t\t\t\tbreak\n\t\t\t}}\n{next_key}{lookup}{}\t}}\n",
                 decode_switch(cases, None)
             );
         } else {
@@ -2501,6 +2622,9 @@ impl Emitter<'_> {
         );
         let _ = writeln!(out, "package {go_package}\n");
         out.push_str("import (\n");
+        if self.uses_unsafe {
+            out.push_str("\t\"unsafe\"\n\n");
+        }
         let _ = writeln!(out, "\t{}", go_string(RUNTIME_IMPORT));
         if !self.imports.is_empty() {
             out.push('\n');

@@ -137,6 +137,8 @@ pub(super) fn generate(
         locals: SERVICE_LOCALS,
         // The services file holds no decoder.
         in_parts: true,
+        field_tables: false,
+        uses_unsafe: false,
     };
     for file in files {
         for service in &file.services {

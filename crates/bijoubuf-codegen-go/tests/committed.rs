@@ -134,9 +134,11 @@ fn conformance_schemas_are_fresh() {
     check(&repo().join("go/internal/schemas"), &conformance());
 }
 
-/// `go/internal/wide/wide.proto`'s message, large enough that its decoder and encode
-/// passes are written in parts (`parts/`), and the same passes as one function each
-/// (`whole/`): the package's test checks that the two shapes do the same.
+/// `go/internal/wide/wide.proto`'s messages: Wide, large enough that its decoder and
+/// encode passes are written in parts (`parts/`), and the same passes as one function
+/// each (`whole/`); Table, whose scalar fields are read through a field table in
+/// `parts/` and by the switch's cases in `whole/`. The package's tests check that the two
+/// shapes do the same.
 #[test]
 fn wide_message_is_fresh() {
     let root = repo().join("go/internal/wide");
@@ -151,7 +153,8 @@ fn wide_message_is_fresh() {
                 "github.com/bijoubuf/bijoubuf/go/internal/wide/{dir}"
             ))
             .package_dir("wide", "")
-            .passes_in_parts(parts);
+            .passes_in_parts(parts)
+            .field_tables(parts);
         let files = generate(&compiled.schema, &options);
         for pass in ["Decode", "Size", "Write"] {
             let split = files.iter().any(|f| {
@@ -159,6 +162,15 @@ fn wide_message_is_fresh() {
                     .contains(&format!("func (m *Wide) bijoubuf{pass}2("))
             });
             assert_eq!(split, parts, "{dir}: Wide's {pass} pass in parts: {split}");
+        }
+        // Table's scalar fields go through its field table in parts/ only; Wide, whose
+        // other fields need a decode in parts, keeps its cases.
+        for (message, expected) in [("Table", parts), ("Wide", false)] {
+            let table = files.iter().any(|f| {
+                f.content
+                    .contains(&format!("var bijoubufTable{message} = "))
+            });
+            assert_eq!(table, expected, "{dir}: {message}'s field table: {table}");
         }
         check(&root.join(dir), &files);
     }

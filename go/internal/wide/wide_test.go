@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/bijoubuf/bijoubuf/go/bijoubuf"
@@ -265,4 +266,122 @@ func FuzzPartsReadWhatOneFunctionReads(f *testing.F) {
 		f.Add(in)
 	}
 	f.Fuzz(func(t *testing.T, in []byte) { compare(t, in) })
+}
+
+// Table's scalar fields are read through its field table in package parts and by the
+// cases of its switch in package whole. compareTable decodes in as Table both ways under
+// every option and fails t where they differ; it says whether the strict decode
+// accepted in.
+func compareTable(t *testing.T, in []byte) bool {
+	t.Helper()
+	accepted := false
+	for i, opts := range options {
+		p, ok := verdict(new(parts.Table), in, opts)
+		w, _ := verdict(new(whole.Table), in, opts)
+		if p != w {
+			t.Fatalf("options %d, input % X:\nthrough the table: %s\nby the cases:      %s", i, in, p, w)
+		}
+		if i == 0 {
+			accepted = ok
+		}
+	}
+	return accepted
+}
+
+// Random values of TableNext (Table with its reserved numbers, which are unknown to
+// Table, set in about half of them) and mutations of their encodings: the same value,
+// bytes, refusal, offset and path through the table as through the cases.
+func TestTableReadsWhatTheCasesRead(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	refusals := map[string]int{}
+	accepted, unknown := 0, 0
+	for range 400 {
+		v := new(whole.TableNext)
+		fill(r, reflect.ValueOf(v).Elem(), 2)
+		if r.IntN(2) == 0 {
+			v.X1, v.X9, v.X30, v.X31, v.X47 = 0, "", 0, 0, 0
+		}
+		in, err := v.Marshal()
+		if err != nil {
+			t.Fatal(err)
+		}
+		known := v.X1 == 0 && v.X9 == "" && v.X30 == 0 && v.X31 == 0 && v.X47 == 0
+		if got := compareTable(t, in); got != known {
+			t.Fatalf("% X: accepted %v, holding only Table's fields %v", in, got, known)
+		}
+		if n, err := new(parts.Table).BijoubufUnmarshal(in, options[1]); err == nil && n > 0 {
+			unknown++
+		}
+		for range 20 {
+			bad := mutate(r, in)
+			if compareTable(t, bad) {
+				accepted++
+				continue
+			}
+			_, err := new(whole.Table).BijoubufUnmarshal(bad, bijoubuf.DecodeOptions{})
+			d, _ := bijoubuf.AsDecodeError(err)
+			refusals[fmt.Sprint(d.Code())]++
+		}
+	}
+	// The comparison saw unknown records kept among the table's fields, mutations
+	// accepted and refused, and refusals of many kinds (wire types, defaults, ranges,
+	// NaNs, bools among them).
+	if unknown < 100 || accepted < 100 || len(refusals) < 8 {
+		t.Fatalf("too narrow: %d inputs with unknown records kept, %d mutations accepted, refusals %v", unknown, accepted, refusals)
+	}
+	t.Logf("%d mutations accepted; refusals %v", accepted, refusals)
+}
+
+// Every kind of the table, each field of it set alone to a value of several bytes (or
+// true), then each refused alone for its default value: the value, or the refusal's
+// code, offset and path, the same both ways.
+func TestTableFieldsOneByOne(t *testing.T) {
+	ty := reflect.TypeFor[whole.Table]()
+	set := 0
+	for i := range ty.NumField() {
+		f := ty.Field(i)
+		if !f.IsExported() || !strings.HasPrefix(f.Name, "T") {
+			continue
+		}
+		v := new(whole.Table)
+		x := reflect.ValueOf(v).Elem().Field(i)
+		switch x.Kind() {
+		case reflect.Bool:
+			x.SetBool(true)
+		case reflect.Int32, reflect.Int64:
+			x.SetInt(-100000)
+		case reflect.Uint32, reflect.Uint64:
+			x.SetUint(100000)
+		case reflect.Float32, reflect.Float64:
+			x.SetFloat(math.Copysign(0, -1))
+		default:
+			t.Fatalf("%s: %v", f.Name, x.Kind())
+		}
+		in, err := v.Marshal()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !compareTable(t, in) {
+			t.Fatalf("%s: % X refused", f.Name, in)
+		}
+		back := new(parts.Table)
+		if err := back.Unmarshal(in); err != nil {
+			t.Fatal(err)
+		}
+		if got := reflect.ValueOf(back).Elem().FieldByName(f.Name); !reflect.DeepEqual(got.Interface(), x.Interface()) {
+			t.Fatalf("%s: read %v, written %v", f.Name, got, x)
+		}
+		// The same record with its value's bytes zeroed: the default value, present.
+		zero := bytes.Clone(in)
+		for j := 1; j < len(zero); j++ {
+			zero[j] = 0
+		}
+		if compareTable(t, zero) {
+			t.Fatalf("%s: % X accepted", f.Name, zero)
+		}
+		set++
+	}
+	if set < 40 {
+		t.Fatalf("only %d table fields", set)
+	}
 }

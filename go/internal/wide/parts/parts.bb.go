@@ -5,6 +5,8 @@
 package parts
 
 import (
+	"unsafe"
+
 	"github.com/bijoubuf/bijoubuf/go/bijoubuf"
 )
 
@@ -10572,6 +10574,2863 @@ func (m *WideNext) bijoubufDecode5(r *bijoubuf.Reader, pn *uint32, pwt *bijoubuf
 
 var desc_WideNext bijoubuf.MessageDesc
 
+// Table is wide.Table.
+//
+// Table is a message whose 40-odd scalar fields of implicit presence the generated
+// decoder reads through its field table (see bijoubuf.FieldSlot) in package parts, and
+// each by a case of its switch in package whole: every scalar kind three times or more,
+// with fields that stay cases among them (a string, an enum, an optional scalar, a
+// message, a repeated field, a oneof's scalar member, and a scalar numbered past the
+// table's 512), and reserved numbers, which TableNext sets.
+type Table struct {
+	T3  int64
+	S5  string
+	T6  uint64
+	T8  int64
+	T11 float64
+	T15 uint64
+	T17 int64
+	O18 *int64
+	T20 int64
+	T22 uint64
+	T24 int64
+	M25 *Sub
+	T27 float64
+	T32 uint64
+	R33 []int32
+	T35 int64
+	T37 int64
+	T39 uint64
+	T41 int64
+	T43 float64
+	T46 uint64
+	T49 int64
+	T51 int64
+	T53 uint64
+	T55 int64
+	// Pick is oneof pick: nil, or one of the Table_* wrappers.
+	Pick    isTable_Pick
+	T600    int64
+	T2      int32
+	T4      uint32
+	T7      int32
+	E12     Color
+	T13     float32
+	T14     uint32
+	T16     int32
+	T19     int32
+	T21     uint32
+	T23     int32
+	T28     float32
+	T29     uint32
+	T34     int32
+	T36     int32
+	T38     uint32
+	T40     int32
+	T44     float32
+	T45     uint32
+	T48     int32
+	T50     int32
+	T52     uint32
+	T54     int32
+	T10     bool
+	T26     bool
+	T42     bool
+	unknown *[]bijoubuf.UnknownRecord
+}
+
+type isTable_Pick interface {
+	isTable_Pick()
+}
+
+// Table_PickA is Table.Pick holding pick_a (field 60).
+type Table_PickA struct {
+	PickA int64
+}
+
+func (*Table_PickA) isTable_Pick() {}
+
+// Table_PickB is Table.Pick holding pick_b (field 61).
+type Table_PickB struct {
+	PickB string
+}
+
+func (*Table_PickB) isTable_Pick() {}
+
+// FullName is wide.Table.
+func (*Table) FullName() string {
+	return "wide.Table"
+}
+
+// BijoubufDesc describes Table's fields.
+func (*Table) BijoubufDesc() *bijoubuf.MessageDesc {
+	return &desc_Table
+}
+
+// BijoubufUnknown is the unknown records a preserving decode kept in this message.
+func (m *Table) BijoubufUnknown() []bijoubuf.UnknownRecord {
+	return bijoubuf.Unknowns(m.unknown)
+}
+
+// Marshal is the canonical encoding of m, with the default limits.
+func (m *Table) Marshal() ([]byte, error) {
+	return m.MarshalOptions(bijoubuf.EncodeOptions{})
+}
+
+// MarshalOptions is the canonical encoding of m under opts's limits.
+func (m *Table) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
+	s := bijoubuf.NewSizes(opts)
+	n := m.BijoubufSize(&s, 1)
+	if err := s.Check(n, "Table"); err != nil {
+		return nil, err
+	}
+	w := bijoubuf.NewBackWriter(n)
+	m.BijoubufWrite(&w)
+	return w.Bytes()
+}
+
+// Unmarshal decodes buf strictly into m, with the default limits.
+func (m *Table) Unmarshal(buf []byte) error {
+	_, err := m.BijoubufUnmarshal(buf, bijoubuf.DecodeOptions{})
+	return err
+}
+
+// UnmarshalOptions decodes buf into m under opts.
+func (m *Table) UnmarshalOptions(buf []byte, opts bijoubuf.DecodeOptions) error {
+	_, err := m.BijoubufUnmarshal(buf, opts)
+	return err
+}
+
+// BijoubufUnmarshal decodes buf into m under opts and returns the number of unknown
+// records kept (a preserving decode). On error m holds what was read before it.
+func (m *Table) BijoubufUnmarshal(buf []byte, opts bijoubuf.DecodeOptions) (int, error) {
+	*m = Table{}
+	r, err := bijoubuf.StartDecode(buf, opts, "Table", true)
+	if err != nil {
+		return 0, err
+	}
+	return r.EndDecode(m.BijoubufDecode(&r), "Table")
+}
+
+// BijoubufSize is the size pass of an encode (see bijoubuf.Encode).
+func (m *Table) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
+	if m == nil {
+		return 0
+	}
+	n := 0
+	var prev uint32
+	u := bijoubuf.Unknowns(m.unknown)
+	if len(u) != 0 && !s.CheckUnknown(u, &desc_Table) {
+		return 0
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 2, n, prev)
+	}
+	if v := m.T2; v != 0 {
+		n += 1 + bijoubuf.ZigzagSize(int64(v))
+		prev = 2
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 3, n, prev)
+	}
+	if v := m.T3; v != 0 {
+		n += 1 + bijoubuf.ZigzagSize(int64(v))
+		prev = 3
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 4, n, prev)
+	}
+	if v := m.T4; v != 0 {
+		n += 1 + bijoubuf.VarintSize(uint64(v))
+		prev = 4
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 5, n, prev)
+	}
+	if v := m.S5; len(v) != 0 {
+		if !bijoubuf.ValidString(v) {
+			return s.BadString("s5")
+		}
+		n += 1 + bijoubuf.LenSize(len(v))
+		prev = 5
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 6, n, prev)
+	}
+	if v := m.T6; v != 0 {
+		n += 1 + bijoubuf.VarintSize(uint64(v))
+		prev = 6
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 7, n, prev)
+	}
+	if v := m.T7; v != 0 {
+		n += 1 + bijoubuf.ZigzagSize(int64(v))
+		prev = 7
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 8, n, prev)
+	}
+	if v := m.T8; v != 0 {
+		n += 1 + bijoubuf.ZigzagSize(int64(v))
+		prev = 8
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 10, n, prev)
+	}
+	if v := m.T10; v {
+		n += 1 + 1
+		prev = 10
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 11, n, prev)
+	}
+	if v := m.T11; !bijoubuf.IsZero64(v) {
+		n += 1 + 8
+		prev = 11
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 12, n, prev)
+	}
+	if v := m.E12; v != 0 {
+		n += 1 + bijoubuf.ZigzagSize(int64(v))
+		prev = 12
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 13, n, prev)
+	}
+	if v := m.T13; !bijoubuf.IsZero32(v) {
+		n += 1 + 4
+		prev = 13
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 14, n, prev)
+	}
+	if v := m.T14; v != 0 {
+		n += 1 + 4
+		prev = 14
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 15, n, prev)
+	}
+	if v := m.T15; v != 0 {
+		n += 1 + 8
+		prev = 15
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 16, n, prev)
+	}
+	if v := m.T16; v != 0 {
+		n += 1 + 4
+		prev = 16
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 17, n, prev)
+	}
+	if v := m.T17; v != 0 {
+		n += 1 + 8
+		prev = 17
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 18, n, prev)
+	}
+	if p := m.O18; p != nil {
+		v := *p
+		n += 1 + bijoubuf.ZigzagSize(int64(v))
+		prev = 18
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 19, n, prev)
+	}
+	if v := m.T19; v != 0 {
+		n += 1 + bijoubuf.ZigzagSize(int64(v))
+		prev = 19
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 20, n, prev)
+	}
+	if v := m.T20; v != 0 {
+		n += 1 + bijoubuf.ZigzagSize(int64(v))
+		prev = 20
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 21, n, prev)
+	}
+	if v := m.T21; v != 0 {
+		n += 1 + bijoubuf.VarintSize(uint64(v))
+		prev = 21
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 22, n, prev)
+	}
+	if v := m.T22; v != 0 {
+		n += 1 + bijoubuf.VarintSize(uint64(v))
+		prev = 22
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 23, n, prev)
+	}
+	if v := m.T23; v != 0 {
+		n += 1 + bijoubuf.ZigzagSize(int64(v))
+		prev = 23
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 24, n, prev)
+	}
+	if v := m.T24; v != 0 {
+		n += 1 + bijoubuf.ZigzagSize(int64(v))
+		prev = 24
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 25, n, prev)
+	}
+	if v := m.M25; v != nil {
+		if !s.Enter(depth, "m25") {
+			return 0
+		}
+		c := v.BijoubufSize(s, depth+1)
+		if !s.Leave("m25") {
+			return 0
+		}
+		n += 1 + bijoubuf.LenSize(c)
+		prev = 25
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 26, n, prev)
+	}
+	if v := m.T26; v {
+		n += 1 + 1
+		prev = 26
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 27, n, prev)
+	}
+	if v := m.T27; !bijoubuf.IsZero64(v) {
+		n += 1 + 8
+		prev = 27
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 28, n, prev)
+	}
+	if v := m.T28; !bijoubuf.IsZero32(v) {
+		n += 1 + 4
+		prev = 28
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 29, n, prev)
+	}
+	if v := m.T29; v != 0 {
+		n += 1 + 4
+		prev = 29
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 32, n, prev)
+	}
+	if v := m.T32; v != 0 {
+		n += 1 + 8
+		prev = 32
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 33, n, prev)
+	}
+	if len(m.R33) != 0 {
+		c := 0
+		for _, v := range m.R33 {
+			c += bijoubuf.ZigzagSize(int64(v))
+		}
+		n += 1 + bijoubuf.LenSize(c)
+		prev = 33
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 34, n, prev)
+	}
+	if v := m.T34; v != 0 {
+		n += 1 + 4
+		prev = 34
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 35, n, prev)
+	}
+	if v := m.T35; v != 0 {
+		n += 1 + 8
+		prev = 35
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 36, n, prev)
+	}
+	if v := m.T36; v != 0 {
+		n += 1 + bijoubuf.ZigzagSize(int64(v))
+		prev = 36
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 37, n, prev)
+	}
+	if v := m.T37; v != 0 {
+		n += 1 + bijoubuf.ZigzagSize(int64(v))
+		prev = 37
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 38, n, prev)
+	}
+	if v := m.T38; v != 0 {
+		n += 1 + bijoubuf.VarintSize(uint64(v))
+		prev = 38
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 39, n, prev)
+	}
+	if v := m.T39; v != 0 {
+		n += 1 + bijoubuf.VarintSize(uint64(v))
+		prev = 39
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 40, n, prev)
+	}
+	if v := m.T40; v != 0 {
+		n += 1 + bijoubuf.ZigzagSize(int64(v))
+		prev = 40
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 41, n, prev)
+	}
+	if v := m.T41; v != 0 {
+		n += 1 + bijoubuf.ZigzagSize(int64(v))
+		prev = 41
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 42, n, prev)
+	}
+	if v := m.T42; v {
+		n += 1 + 1
+		prev = 42
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 43, n, prev)
+	}
+	if v := m.T43; !bijoubuf.IsZero64(v) {
+		n += 1 + 8
+		prev = 43
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 44, n, prev)
+	}
+	if v := m.T44; !bijoubuf.IsZero32(v) {
+		n += 1 + 4
+		prev = 44
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 45, n, prev)
+	}
+	if v := m.T45; v != 0 {
+		n += 1 + 4
+		prev = 45
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 46, n, prev)
+	}
+	if v := m.T46; v != 0 {
+		n += 1 + 8
+		prev = 46
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 48, n, prev)
+	}
+	if v := m.T48; v != 0 {
+		n += 1 + 4
+		prev = 48
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 49, n, prev)
+	}
+	if v := m.T49; v != 0 {
+		n += 1 + 8
+		prev = 49
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 50, n, prev)
+	}
+	if v := m.T50; v != 0 {
+		n += 1 + bijoubuf.ZigzagSize(int64(v))
+		prev = 50
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 51, n, prev)
+	}
+	if v := m.T51; v != 0 {
+		n += 1 + bijoubuf.ZigzagSize(int64(v))
+		prev = 51
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 52, n, prev)
+	}
+	if v := m.T52; v != 0 {
+		n += 1 + bijoubuf.VarintSize(uint64(v))
+		prev = 52
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 53, n, prev)
+	}
+	if v := m.T53; v != 0 {
+		n += 1 + bijoubuf.VarintSize(uint64(v))
+		prev = 53
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 54, n, prev)
+	}
+	if v := m.T54; v != 0 {
+		n += 1 + bijoubuf.ZigzagSize(int64(v))
+		prev = 54
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 55, n, prev)
+	}
+	if v := m.T55; v != 0 {
+		n += 1 + bijoubuf.ZigzagSize(int64(v))
+		prev = 55
+	}
+	switch o := m.Pick.(type) {
+	case *Table_PickA:
+		if len(u) != 0 {
+			u, n, prev = bijoubuf.UnknownBefore(u, 60, n, prev)
+		}
+		if o != nil {
+			v := o.PickA
+			n += 1 + bijoubuf.ZigzagSize(int64(v))
+			prev = 60
+		}
+	case *Table_PickB:
+		if len(u) != 0 {
+			u, n, prev = bijoubuf.UnknownBefore(u, 61, n, prev)
+		}
+		if o != nil {
+			v := o.PickB
+			if !bijoubuf.ValidString(v) {
+				return s.BadString("pick_b")
+			}
+			n += 1 + bijoubuf.LenSize(len(v))
+			prev = 61
+		}
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 600, n, prev)
+	}
+	if v := m.T600; v != 0 {
+		n += bijoubuf.KeySize(prev, 600) + bijoubuf.ZigzagSize(int64(v))
+		prev = 600
+	}
+	if len(u) != 0 {
+		_, n, _ = bijoubuf.UnknownBefore(u, bijoubuf.MaxFieldNumber+1, n, prev)
+	}
+	return n
+}
+
+// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last
+// field to the first.
+func (m *Table) BijoubufWrite(w *bijoubuf.BackWriter) {
+	if m == nil {
+		return
+	}
+	u := bijoubuf.Unknowns(m.unknown)
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 600)
+	}
+	if v := m.T600; v != 0 {
+		if !w.FieldVarintFast(600, bijoubuf.Zigzag(int64(v))) {
+			w.FieldVarintRest(600, bijoubuf.Zigzag(int64(v)))
+		}
+	}
+	switch o := m.Pick.(type) {
+	case *Table_PickB:
+		if len(u) != 0 {
+			u = w.UnknownAfter(u, 61)
+		}
+		if o != nil {
+			v := o.PickB
+			w.FieldString(61, v)
+		}
+	case *Table_PickA:
+		if len(u) != 0 {
+			u = w.UnknownAfter(u, 60)
+		}
+		if o != nil {
+			v := o.PickA
+			if !w.FieldVarintFast(60, bijoubuf.Zigzag(int64(v))) {
+				w.FieldVarintRest(60, bijoubuf.Zigzag(int64(v)))
+			}
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 55)
+	}
+	if v := m.T55; v != 0 {
+		if !w.FieldVarintFast(55, bijoubuf.Zigzag(int64(v))) {
+			w.FieldVarintRest(55, bijoubuf.Zigzag(int64(v)))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 54)
+	}
+	if v := m.T54; v != 0 {
+		if !w.FieldVarintFast(54, bijoubuf.Zigzag(int64(v))) {
+			w.FieldVarintRest(54, bijoubuf.Zigzag(int64(v)))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 53)
+	}
+	if v := m.T53; v != 0 {
+		if !w.FieldVarintFast(53, uint64(v)) {
+			w.FieldVarintRest(53, uint64(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 52)
+	}
+	if v := m.T52; v != 0 {
+		if !w.FieldVarintFast(52, uint64(v)) {
+			w.FieldVarintRest(52, uint64(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 51)
+	}
+	if v := m.T51; v != 0 {
+		if !w.FieldVarintFast(51, bijoubuf.Zigzag(int64(v))) {
+			w.FieldVarintRest(51, bijoubuf.Zigzag(int64(v)))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 50)
+	}
+	if v := m.T50; v != 0 {
+		if !w.FieldVarintFast(50, bijoubuf.Zigzag(int64(v))) {
+			w.FieldVarintRest(50, bijoubuf.Zigzag(int64(v)))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 49)
+	}
+	if v := m.T49; v != 0 {
+		if !w.FieldFixed64Fast(49, uint64(v)) {
+			w.FieldFixed64(49, uint64(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 48)
+	}
+	if v := m.T48; v != 0 {
+		if !w.FieldFixed32Fast(48, uint32(v)) {
+			w.FieldFixed32(48, uint32(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 46)
+	}
+	if v := m.T46; v != 0 {
+		if !w.FieldFixed64Fast(46, v) {
+			w.FieldFixed64(46, v)
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 45)
+	}
+	if v := m.T45; v != 0 {
+		if !w.FieldFixed32Fast(45, v) {
+			w.FieldFixed32(45, v)
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 44)
+	}
+	if v := m.T44; !bijoubuf.IsZero32(v) {
+		if !w.FieldFixed32Fast(44, bijoubuf.Float32Bits(v)) {
+			w.FieldFixed32(44, bijoubuf.Float32Bits(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 43)
+	}
+	if v := m.T43; !bijoubuf.IsZero64(v) {
+		if !w.FieldFixed64Fast(43, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(43, bijoubuf.Float64Bits(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 42)
+	}
+	if v := m.T42; v {
+		if !w.FieldVarintFast(42, bijoubuf.BoolValue(v)) {
+			w.FieldVarintRest(42, bijoubuf.BoolValue(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 41)
+	}
+	if v := m.T41; v != 0 {
+		if !w.FieldVarintFast(41, bijoubuf.Zigzag(int64(v))) {
+			w.FieldVarintRest(41, bijoubuf.Zigzag(int64(v)))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 40)
+	}
+	if v := m.T40; v != 0 {
+		if !w.FieldVarintFast(40, bijoubuf.Zigzag(int64(v))) {
+			w.FieldVarintRest(40, bijoubuf.Zigzag(int64(v)))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 39)
+	}
+	if v := m.T39; v != 0 {
+		if !w.FieldVarintFast(39, uint64(v)) {
+			w.FieldVarintRest(39, uint64(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 38)
+	}
+	if v := m.T38; v != 0 {
+		if !w.FieldVarintFast(38, uint64(v)) {
+			w.FieldVarintRest(38, uint64(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 37)
+	}
+	if v := m.T37; v != 0 {
+		if !w.FieldVarintFast(37, bijoubuf.Zigzag(int64(v))) {
+			w.FieldVarintRest(37, bijoubuf.Zigzag(int64(v)))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 36)
+	}
+	if v := m.T36; v != 0 {
+		if !w.FieldVarintFast(36, bijoubuf.Zigzag(int64(v))) {
+			w.FieldVarintRest(36, bijoubuf.Zigzag(int64(v)))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 35)
+	}
+	if v := m.T35; v != 0 {
+		if !w.FieldFixed64Fast(35, uint64(v)) {
+			w.FieldFixed64(35, uint64(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 34)
+	}
+	if v := m.T34; v != 0 {
+		if !w.FieldFixed32Fast(34, uint32(v)) {
+			w.FieldFixed32(34, uint32(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 33)
+	}
+	if x := m.R33; len(x) != 0 {
+		mk := w.OpenField(33)
+		for i := len(x) - 1; i >= 0; i-- {
+			v := x[i]
+			w.Zigzag(int64(v))
+		}
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 32)
+	}
+	if v := m.T32; v != 0 {
+		if !w.FieldFixed64Fast(32, v) {
+			w.FieldFixed64(32, v)
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 29)
+	}
+	if v := m.T29; v != 0 {
+		if !w.FieldFixed32Fast(29, v) {
+			w.FieldFixed32(29, v)
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 28)
+	}
+	if v := m.T28; !bijoubuf.IsZero32(v) {
+		if !w.FieldFixed32Fast(28, bijoubuf.Float32Bits(v)) {
+			w.FieldFixed32(28, bijoubuf.Float32Bits(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 27)
+	}
+	if v := m.T27; !bijoubuf.IsZero64(v) {
+		if !w.FieldFixed64Fast(27, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(27, bijoubuf.Float64Bits(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 26)
+	}
+	if v := m.T26; v {
+		if !w.FieldVarintFast(26, bijoubuf.BoolValue(v)) {
+			w.FieldVarintRest(26, bijoubuf.BoolValue(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 25)
+	}
+	if v := m.M25; v != nil {
+		mk := w.OpenField(25)
+		v.BijoubufWrite(w)
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 24)
+	}
+	if v := m.T24; v != 0 {
+		if !w.FieldVarintFast(24, bijoubuf.Zigzag(int64(v))) {
+			w.FieldVarintRest(24, bijoubuf.Zigzag(int64(v)))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 23)
+	}
+	if v := m.T23; v != 0 {
+		if !w.FieldVarintFast(23, bijoubuf.Zigzag(int64(v))) {
+			w.FieldVarintRest(23, bijoubuf.Zigzag(int64(v)))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 22)
+	}
+	if v := m.T22; v != 0 {
+		if !w.FieldVarintFast(22, uint64(v)) {
+			w.FieldVarintRest(22, uint64(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 21)
+	}
+	if v := m.T21; v != 0 {
+		if !w.FieldVarintFast(21, uint64(v)) {
+			w.FieldVarintRest(21, uint64(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 20)
+	}
+	if v := m.T20; v != 0 {
+		if !w.FieldVarintFast(20, bijoubuf.Zigzag(int64(v))) {
+			w.FieldVarintRest(20, bijoubuf.Zigzag(int64(v)))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 19)
+	}
+	if v := m.T19; v != 0 {
+		if !w.FieldVarintFast(19, bijoubuf.Zigzag(int64(v))) {
+			w.FieldVarintRest(19, bijoubuf.Zigzag(int64(v)))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 18)
+	}
+	if p := m.O18; p != nil {
+		v := *p
+		if !w.FieldVarintFast(18, bijoubuf.Zigzag(int64(v))) {
+			w.FieldVarintRest(18, bijoubuf.Zigzag(int64(v)))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 17)
+	}
+	if v := m.T17; v != 0 {
+		if !w.FieldFixed64Fast(17, uint64(v)) {
+			w.FieldFixed64(17, uint64(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 16)
+	}
+	if v := m.T16; v != 0 {
+		if !w.FieldFixed32Fast(16, uint32(v)) {
+			w.FieldFixed32(16, uint32(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 15)
+	}
+	if v := m.T15; v != 0 {
+		if !w.FieldFixed64Fast(15, v) {
+			w.FieldFixed64(15, v)
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 14)
+	}
+	if v := m.T14; v != 0 {
+		if !w.FieldFixed32Fast(14, v) {
+			w.FieldFixed32(14, v)
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 13)
+	}
+	if v := m.T13; !bijoubuf.IsZero32(v) {
+		if !w.FieldFixed32Fast(13, bijoubuf.Float32Bits(v)) {
+			w.FieldFixed32(13, bijoubuf.Float32Bits(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 12)
+	}
+	if v := m.E12; v != 0 {
+		if !w.FieldVarintFast(12, bijoubuf.Zigzag(int64(v))) {
+			w.FieldVarintRest(12, bijoubuf.Zigzag(int64(v)))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 11)
+	}
+	if v := m.T11; !bijoubuf.IsZero64(v) {
+		if !w.FieldFixed64Fast(11, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(11, bijoubuf.Float64Bits(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 10)
+	}
+	if v := m.T10; v {
+		if !w.FieldVarintFast(10, bijoubuf.BoolValue(v)) {
+			w.FieldVarintRest(10, bijoubuf.BoolValue(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 8)
+	}
+	if v := m.T8; v != 0 {
+		if !w.FieldVarintFast(8, bijoubuf.Zigzag(int64(v))) {
+			w.FieldVarintRest(8, bijoubuf.Zigzag(int64(v)))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 7)
+	}
+	if v := m.T7; v != 0 {
+		if !w.FieldVarintFast(7, bijoubuf.Zigzag(int64(v))) {
+			w.FieldVarintRest(7, bijoubuf.Zigzag(int64(v)))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 6)
+	}
+	if v := m.T6; v != 0 {
+		if !w.FieldVarintFast(6, uint64(v)) {
+			w.FieldVarintRest(6, uint64(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 5)
+	}
+	if v := m.S5; len(v) != 0 {
+		w.FieldString(5, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 4)
+	}
+	if v := m.T4; v != 0 {
+		if !w.FieldVarintFast(4, uint64(v)) {
+			w.FieldVarintRest(4, uint64(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 3)
+	}
+	if v := m.T3; v != 0 {
+		if !w.FieldVarintFast(3, bijoubuf.Zigzag(int64(v))) {
+			w.FieldVarintRest(3, bijoubuf.Zigzag(int64(v)))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 2)
+	}
+	if v := m.T2; v != 0 {
+		if !w.FieldVarintFast(2, bijoubuf.Zigzag(int64(v))) {
+			w.FieldVarintRest(2, bijoubuf.Zigzag(int64(v)))
+		}
+	}
+	if len(u) != 0 {
+		w.UnknownAfter(u, 0)
+	}
+}
+
+// BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.
+func (m *Table) BijoubufDecode(r *bijoubuf.Reader) error {
+	for {
+		n, wt, ok := r.NextFast()
+		if !ok {
+			if r.AtEnd() {
+				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
+			}
+		}
+		if n < uint32(len(bijoubufTableTable)) {
+			if s := &bijoubufTableTable[n]; s.Kind != 0 {
+				p := unsafe.Add(unsafe.Pointer(m), s.Off)
+				switch s.Kind {
+				case bijoubuf.KindInt32:
+					if wt != bijoubuf.WireVarint {
+						return r.WireMismatch(s.Name)
+					}
+					v, ok := r.Int32Fast()
+					if !ok {
+						var err error
+						if v, err = r.Int32(); err != nil {
+							return bijoubuf.InField(err, s.Name)
+						}
+					}
+					if v == 0 {
+						return r.DefaultValuePresent(s.Name)
+					}
+					*(*int32)(p) = v
+				case bijoubuf.KindInt64:
+					if wt != bijoubuf.WireVarint {
+						return r.WireMismatch(s.Name)
+					}
+					v, ok := r.Int64Fast()
+					if !ok {
+						var err error
+						if v, err = r.Int64(); err != nil {
+							return bijoubuf.InField(err, s.Name)
+						}
+					}
+					if v == 0 {
+						return r.DefaultValuePresent(s.Name)
+					}
+					*(*int64)(p) = v
+				case bijoubuf.KindUint32:
+					if wt != bijoubuf.WireVarint {
+						return r.WireMismatch(s.Name)
+					}
+					v, ok := r.Uint32Fast()
+					if !ok {
+						var err error
+						if v, err = r.Uint32(); err != nil {
+							return bijoubuf.InField(err, s.Name)
+						}
+					}
+					if v == 0 {
+						return r.DefaultValuePresent(s.Name)
+					}
+					*(*uint32)(p) = v
+				case bijoubuf.KindUint64:
+					if wt != bijoubuf.WireVarint {
+						return r.WireMismatch(s.Name)
+					}
+					v, ok := r.Uint64Fast()
+					if !ok {
+						var err error
+						if v, err = r.Uint64(); err != nil {
+							return bijoubuf.InField(err, s.Name)
+						}
+					}
+					if v == 0 {
+						return r.DefaultValuePresent(s.Name)
+					}
+					*(*uint64)(p) = v
+				case bijoubuf.KindSint32:
+					if wt != bijoubuf.WireVarint {
+						return r.WireMismatch(s.Name)
+					}
+					v, ok := r.Int32Fast()
+					if !ok {
+						var err error
+						if v, err = r.Int32(); err != nil {
+							return bijoubuf.InField(err, s.Name)
+						}
+					}
+					if v == 0 {
+						return r.DefaultValuePresent(s.Name)
+					}
+					*(*int32)(p) = v
+				case bijoubuf.KindSint64:
+					if wt != bijoubuf.WireVarint {
+						return r.WireMismatch(s.Name)
+					}
+					v, ok := r.Int64Fast()
+					if !ok {
+						var err error
+						if v, err = r.Int64(); err != nil {
+							return bijoubuf.InField(err, s.Name)
+						}
+					}
+					if v == 0 {
+						return r.DefaultValuePresent(s.Name)
+					}
+					*(*int64)(p) = v
+				case bijoubuf.KindBool:
+					if wt != bijoubuf.WireVarint {
+						return r.WireMismatch(s.Name)
+					}
+					v, ok := r.BoolFast()
+					if !ok {
+						var err error
+						if v, err = r.Bool(); err != nil {
+							return bijoubuf.InField(err, s.Name)
+						}
+					}
+					if !v {
+						return r.DefaultValuePresent(s.Name)
+					}
+					*(*bool)(p) = v
+				case bijoubuf.KindDouble:
+					if wt != bijoubuf.WireI64 {
+						return r.WireMismatch(s.Name)
+					}
+					v, ok := r.Float64Fast()
+					if !ok {
+						var err error
+						if v, err = r.Float64(); err != nil {
+							return bijoubuf.InField(err, s.Name)
+						}
+					}
+					if bijoubuf.IsZero64(v) {
+						return r.DefaultValuePresent(s.Name)
+					}
+					*(*float64)(p) = v
+				case bijoubuf.KindFloat:
+					if wt != bijoubuf.WireI32 {
+						return r.WireMismatch(s.Name)
+					}
+					v, ok := r.Float32Fast()
+					if !ok {
+						var err error
+						if v, err = r.Float32(); err != nil {
+							return bijoubuf.InField(err, s.Name)
+						}
+					}
+					if bijoubuf.IsZero32(v) {
+						return r.DefaultValuePresent(s.Name)
+					}
+					*(*float32)(p) = v
+				case bijoubuf.KindFixed32:
+					if wt != bijoubuf.WireI32 {
+						return r.WireMismatch(s.Name)
+					}
+					v, err := r.Fixed32()
+					if err != nil {
+						return bijoubuf.InField(err, s.Name)
+					}
+					if v == 0 {
+						return r.DefaultValuePresent(s.Name)
+					}
+					*(*uint32)(p) = v
+				case bijoubuf.KindFixed64:
+					if wt != bijoubuf.WireI64 {
+						return r.WireMismatch(s.Name)
+					}
+					v, err := r.Fixed64()
+					if err != nil {
+						return bijoubuf.InField(err, s.Name)
+					}
+					if v == 0 {
+						return r.DefaultValuePresent(s.Name)
+					}
+					*(*uint64)(p) = v
+				case bijoubuf.KindSfixed32:
+					if wt != bijoubuf.WireI32 {
+						return r.WireMismatch(s.Name)
+					}
+					v, err := r.Sfixed32()
+					if err != nil {
+						return bijoubuf.InField(err, s.Name)
+					}
+					if v == 0 {
+						return r.DefaultValuePresent(s.Name)
+					}
+					*(*int32)(p) = v
+				case bijoubuf.KindSfixed64:
+					if wt != bijoubuf.WireI64 {
+						return r.WireMismatch(s.Name)
+					}
+					v, err := r.Sfixed64()
+					if err != nil {
+						return bijoubuf.InField(err, s.Name)
+					}
+					if v == 0 {
+						return r.DefaultValuePresent(s.Name)
+					}
+					*(*int64)(p) = v
+				}
+				continue
+			}
+		}
+		switch n {
+		case 5:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("s5")
+			}
+			v, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "s5")
+			}
+			if len(v) == 0 {
+				return r.DefaultValuePresent("s5")
+			}
+			m.S5 = v
+		case 12:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("e12")
+			}
+			v, ok := r.Int32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int32(); err != nil {
+					return bijoubuf.InField(err, "e12")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("e12")
+			}
+			m.E12 = Color(v)
+		case 18:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("o18")
+			}
+			v, ok := r.Int64Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int64(); err != nil {
+					return bijoubuf.InField(err, "o18")
+				}
+			}
+			m.O18 = &v
+		case 25:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("m25")
+			}
+			if err := r.CheckDepth("m25"); err != nil {
+				return err
+			}
+			v := new(Sub)
+			f, ok := r.EnterFast(true)
+			var derr error
+			if !ok {
+				f, derr = r.Enter(true)
+			}
+			if derr == nil {
+				if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+					derr = r.Leave(f, derr)
+				}
+			}
+			if derr != nil {
+				return bijoubuf.InField(derr, "m25")
+			}
+			m.M25 = v
+		case 33:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("r33")
+			}
+			outer, err := r.OpenRun("r33", 0)
+			if err != nil {
+				return err
+			}
+			m.R33 = make([]int32, 0, r.CountVarints())
+			for i := 0; !r.AtEnd(); i++ {
+				v, ok := r.Int32Fast()
+				if !ok {
+					var err error
+					if v, err = r.Int32(); err != nil {
+						return bijoubuf.InElement(err, i, "r33")
+					}
+				}
+				m.R33 = append(m.R33, v)
+			}
+			r.CloseRun(outer)
+		case 60:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("pick_a")
+			}
+			if m.Pick != nil {
+				return r.OneofConflict("pick_a")
+			}
+			v, ok := r.Int64Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int64(); err != nil {
+					return bijoubuf.InField(err, "pick_a")
+				}
+			}
+			m.Pick = &Table_PickA{PickA: v}
+		case 61:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("pick_b")
+			}
+			if m.Pick != nil {
+				return r.OneofConflict("pick_b")
+			}
+			v, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "pick_b")
+			}
+			m.Pick = &Table_PickB{PickB: v}
+		case 600:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("t600")
+			}
+			v, ok := r.Int64Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int64(); err != nil {
+					return bijoubuf.InField(err, "t600")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("t600")
+			}
+			m.T600 = v
+		default:
+			if err := r.Skip(n, wt); err != nil {
+				return err
+			}
+		}
+	}
+	m.unknown = r.KeptRef()
+	return nil
+}
+
+// bijoubufTableTable is Table's field table (see bijoubuf.FieldSlot).
+var bijoubufTableTable = func() (t [56]bijoubuf.FieldSlot) {
+	t[2] = bijoubuf.FieldSlot{Kind: bijoubuf.KindInt32, Off: unsafe.Offsetof(Table{}.T2), Name: "t2"}
+	t[3] = bijoubuf.FieldSlot{Kind: bijoubuf.KindInt64, Off: unsafe.Offsetof(Table{}.T3), Name: "t3"}
+	t[4] = bijoubuf.FieldSlot{Kind: bijoubuf.KindUint32, Off: unsafe.Offsetof(Table{}.T4), Name: "t4"}
+	t[6] = bijoubuf.FieldSlot{Kind: bijoubuf.KindUint64, Off: unsafe.Offsetof(Table{}.T6), Name: "t6"}
+	t[7] = bijoubuf.FieldSlot{Kind: bijoubuf.KindSint32, Off: unsafe.Offsetof(Table{}.T7), Name: "t7"}
+	t[8] = bijoubuf.FieldSlot{Kind: bijoubuf.KindSint64, Off: unsafe.Offsetof(Table{}.T8), Name: "t8"}
+	t[10] = bijoubuf.FieldSlot{Kind: bijoubuf.KindBool, Off: unsafe.Offsetof(Table{}.T10), Name: "t10"}
+	t[11] = bijoubuf.FieldSlot{Kind: bijoubuf.KindDouble, Off: unsafe.Offsetof(Table{}.T11), Name: "t11"}
+	t[13] = bijoubuf.FieldSlot{Kind: bijoubuf.KindFloat, Off: unsafe.Offsetof(Table{}.T13), Name: "t13"}
+	t[14] = bijoubuf.FieldSlot{Kind: bijoubuf.KindFixed32, Off: unsafe.Offsetof(Table{}.T14), Name: "t14"}
+	t[15] = bijoubuf.FieldSlot{Kind: bijoubuf.KindFixed64, Off: unsafe.Offsetof(Table{}.T15), Name: "t15"}
+	t[16] = bijoubuf.FieldSlot{Kind: bijoubuf.KindSfixed32, Off: unsafe.Offsetof(Table{}.T16), Name: "t16"}
+	t[17] = bijoubuf.FieldSlot{Kind: bijoubuf.KindSfixed64, Off: unsafe.Offsetof(Table{}.T17), Name: "t17"}
+	t[19] = bijoubuf.FieldSlot{Kind: bijoubuf.KindInt32, Off: unsafe.Offsetof(Table{}.T19), Name: "t19"}
+	t[20] = bijoubuf.FieldSlot{Kind: bijoubuf.KindInt64, Off: unsafe.Offsetof(Table{}.T20), Name: "t20"}
+	t[21] = bijoubuf.FieldSlot{Kind: bijoubuf.KindUint32, Off: unsafe.Offsetof(Table{}.T21), Name: "t21"}
+	t[22] = bijoubuf.FieldSlot{Kind: bijoubuf.KindUint64, Off: unsafe.Offsetof(Table{}.T22), Name: "t22"}
+	t[23] = bijoubuf.FieldSlot{Kind: bijoubuf.KindSint32, Off: unsafe.Offsetof(Table{}.T23), Name: "t23"}
+	t[24] = bijoubuf.FieldSlot{Kind: bijoubuf.KindSint64, Off: unsafe.Offsetof(Table{}.T24), Name: "t24"}
+	t[26] = bijoubuf.FieldSlot{Kind: bijoubuf.KindBool, Off: unsafe.Offsetof(Table{}.T26), Name: "t26"}
+	t[27] = bijoubuf.FieldSlot{Kind: bijoubuf.KindDouble, Off: unsafe.Offsetof(Table{}.T27), Name: "t27"}
+	t[28] = bijoubuf.FieldSlot{Kind: bijoubuf.KindFloat, Off: unsafe.Offsetof(Table{}.T28), Name: "t28"}
+	t[29] = bijoubuf.FieldSlot{Kind: bijoubuf.KindFixed32, Off: unsafe.Offsetof(Table{}.T29), Name: "t29"}
+	t[32] = bijoubuf.FieldSlot{Kind: bijoubuf.KindFixed64, Off: unsafe.Offsetof(Table{}.T32), Name: "t32"}
+	t[34] = bijoubuf.FieldSlot{Kind: bijoubuf.KindSfixed32, Off: unsafe.Offsetof(Table{}.T34), Name: "t34"}
+	t[35] = bijoubuf.FieldSlot{Kind: bijoubuf.KindSfixed64, Off: unsafe.Offsetof(Table{}.T35), Name: "t35"}
+	t[36] = bijoubuf.FieldSlot{Kind: bijoubuf.KindInt32, Off: unsafe.Offsetof(Table{}.T36), Name: "t36"}
+	t[37] = bijoubuf.FieldSlot{Kind: bijoubuf.KindInt64, Off: unsafe.Offsetof(Table{}.T37), Name: "t37"}
+	t[38] = bijoubuf.FieldSlot{Kind: bijoubuf.KindUint32, Off: unsafe.Offsetof(Table{}.T38), Name: "t38"}
+	t[39] = bijoubuf.FieldSlot{Kind: bijoubuf.KindUint64, Off: unsafe.Offsetof(Table{}.T39), Name: "t39"}
+	t[40] = bijoubuf.FieldSlot{Kind: bijoubuf.KindSint32, Off: unsafe.Offsetof(Table{}.T40), Name: "t40"}
+	t[41] = bijoubuf.FieldSlot{Kind: bijoubuf.KindSint64, Off: unsafe.Offsetof(Table{}.T41), Name: "t41"}
+	t[42] = bijoubuf.FieldSlot{Kind: bijoubuf.KindBool, Off: unsafe.Offsetof(Table{}.T42), Name: "t42"}
+	t[43] = bijoubuf.FieldSlot{Kind: bijoubuf.KindDouble, Off: unsafe.Offsetof(Table{}.T43), Name: "t43"}
+	t[44] = bijoubuf.FieldSlot{Kind: bijoubuf.KindFloat, Off: unsafe.Offsetof(Table{}.T44), Name: "t44"}
+	t[45] = bijoubuf.FieldSlot{Kind: bijoubuf.KindFixed32, Off: unsafe.Offsetof(Table{}.T45), Name: "t45"}
+	t[46] = bijoubuf.FieldSlot{Kind: bijoubuf.KindFixed64, Off: unsafe.Offsetof(Table{}.T46), Name: "t46"}
+	t[48] = bijoubuf.FieldSlot{Kind: bijoubuf.KindSfixed32, Off: unsafe.Offsetof(Table{}.T48), Name: "t48"}
+	t[49] = bijoubuf.FieldSlot{Kind: bijoubuf.KindSfixed64, Off: unsafe.Offsetof(Table{}.T49), Name: "t49"}
+	t[50] = bijoubuf.FieldSlot{Kind: bijoubuf.KindInt32, Off: unsafe.Offsetof(Table{}.T50), Name: "t50"}
+	t[51] = bijoubuf.FieldSlot{Kind: bijoubuf.KindInt64, Off: unsafe.Offsetof(Table{}.T51), Name: "t51"}
+	t[52] = bijoubuf.FieldSlot{Kind: bijoubuf.KindUint32, Off: unsafe.Offsetof(Table{}.T52), Name: "t52"}
+	t[53] = bijoubuf.FieldSlot{Kind: bijoubuf.KindUint64, Off: unsafe.Offsetof(Table{}.T53), Name: "t53"}
+	t[54] = bijoubuf.FieldSlot{Kind: bijoubuf.KindSint32, Off: unsafe.Offsetof(Table{}.T54), Name: "t54"}
+	t[55] = bijoubuf.FieldSlot{Kind: bijoubuf.KindSint64, Off: unsafe.Offsetof(Table{}.T55), Name: "t55"}
+	return t
+}()
+
+var desc_Table bijoubuf.MessageDesc
+
+// TableNext is wide.TableNext.
+//
+// TableNext is Table with its reserved numbers set: its encodings, read as Table, hold
+// unknown records among the table's fields.
+type TableNext struct {
+	X9  string
+	X30 uint64
+	X31 float64
+	X47 int64
+	T3  int64
+	S5  string
+	T6  uint64
+	T8  int64
+	T11 float64
+	T15 uint64
+	T17 int64
+	O18 *int64
+	T20 int64
+	T22 uint64
+	T24 int64
+	M25 *Sub
+	T27 float64
+	T32 uint64
+	R33 []int32
+	T35 int64
+	T37 int64
+	T39 uint64
+	T41 int64
+	T43 float64
+	T46 uint64
+	T49 int64
+	T51 int64
+	T53 uint64
+	T55 int64
+	// Pick is oneof pick: nil, or one of the TableNext_* wrappers.
+	Pick    isTableNext_Pick
+	T600    int64
+	X1      int32
+	T2      int32
+	T4      uint32
+	T7      int32
+	E12     Color
+	T13     float32
+	T14     uint32
+	T16     int32
+	T19     int32
+	T21     uint32
+	T23     int32
+	T28     float32
+	T29     uint32
+	T34     int32
+	T36     int32
+	T38     uint32
+	T40     int32
+	T44     float32
+	T45     uint32
+	T48     int32
+	T50     int32
+	T52     uint32
+	T54     int32
+	T10     bool
+	T26     bool
+	T42     bool
+	unknown *[]bijoubuf.UnknownRecord
+}
+
+type isTableNext_Pick interface {
+	isTableNext_Pick()
+}
+
+// TableNext_PickA is TableNext.Pick holding pick_a (field 60).
+type TableNext_PickA struct {
+	PickA int64
+}
+
+func (*TableNext_PickA) isTableNext_Pick() {}
+
+// TableNext_PickB is TableNext.Pick holding pick_b (field 61).
+type TableNext_PickB struct {
+	PickB string
+}
+
+func (*TableNext_PickB) isTableNext_Pick() {}
+
+// FullName is wide.TableNext.
+func (*TableNext) FullName() string {
+	return "wide.TableNext"
+}
+
+// BijoubufDesc describes TableNext's fields.
+func (*TableNext) BijoubufDesc() *bijoubuf.MessageDesc {
+	return &desc_TableNext
+}
+
+// BijoubufUnknown is the unknown records a preserving decode kept in this message.
+func (m *TableNext) BijoubufUnknown() []bijoubuf.UnknownRecord {
+	return bijoubuf.Unknowns(m.unknown)
+}
+
+// Marshal is the canonical encoding of m, with the default limits.
+func (m *TableNext) Marshal() ([]byte, error) {
+	return m.MarshalOptions(bijoubuf.EncodeOptions{})
+}
+
+// MarshalOptions is the canonical encoding of m under opts's limits.
+func (m *TableNext) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
+	s := bijoubuf.NewSizes(opts)
+	n := m.BijoubufSize(&s, 1)
+	if err := s.Check(n, "TableNext"); err != nil {
+		return nil, err
+	}
+	w := bijoubuf.NewBackWriter(n)
+	m.BijoubufWrite(&w)
+	return w.Bytes()
+}
+
+// Unmarshal decodes buf strictly into m, with the default limits.
+func (m *TableNext) Unmarshal(buf []byte) error {
+	_, err := m.BijoubufUnmarshal(buf, bijoubuf.DecodeOptions{})
+	return err
+}
+
+// UnmarshalOptions decodes buf into m under opts.
+func (m *TableNext) UnmarshalOptions(buf []byte, opts bijoubuf.DecodeOptions) error {
+	_, err := m.BijoubufUnmarshal(buf, opts)
+	return err
+}
+
+// BijoubufUnmarshal decodes buf into m under opts and returns the number of unknown
+// records kept (a preserving decode). On error m holds what was read before it.
+func (m *TableNext) BijoubufUnmarshal(buf []byte, opts bijoubuf.DecodeOptions) (int, error) {
+	*m = TableNext{}
+	r, err := bijoubuf.StartDecode(buf, opts, "TableNext", true)
+	if err != nil {
+		return 0, err
+	}
+	return r.EndDecode(m.BijoubufDecode(&r), "TableNext")
+}
+
+// BijoubufSize is the size pass of an encode (see bijoubuf.Encode).
+func (m *TableNext) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
+	if m == nil {
+		return 0
+	}
+	n := 0
+	var prev uint32
+	u := bijoubuf.Unknowns(m.unknown)
+	if len(u) != 0 && !s.CheckUnknown(u, &desc_TableNext) {
+		return 0
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 1, n, prev)
+	}
+	if v := m.X1; v != 0 {
+		n += 1 + bijoubuf.ZigzagSize(int64(v))
+		prev = 1
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 2, n, prev)
+	}
+	if v := m.T2; v != 0 {
+		n += 1 + bijoubuf.ZigzagSize(int64(v))
+		prev = 2
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 3, n, prev)
+	}
+	if v := m.T3; v != 0 {
+		n += 1 + bijoubuf.ZigzagSize(int64(v))
+		prev = 3
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 4, n, prev)
+	}
+	if v := m.T4; v != 0 {
+		n += 1 + bijoubuf.VarintSize(uint64(v))
+		prev = 4
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 5, n, prev)
+	}
+	if v := m.S5; len(v) != 0 {
+		if !bijoubuf.ValidString(v) {
+			return s.BadString("s5")
+		}
+		n += 1 + bijoubuf.LenSize(len(v))
+		prev = 5
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 6, n, prev)
+	}
+	if v := m.T6; v != 0 {
+		n += 1 + bijoubuf.VarintSize(uint64(v))
+		prev = 6
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 7, n, prev)
+	}
+	if v := m.T7; v != 0 {
+		n += 1 + bijoubuf.ZigzagSize(int64(v))
+		prev = 7
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 8, n, prev)
+	}
+	if v := m.T8; v != 0 {
+		n += 1 + bijoubuf.ZigzagSize(int64(v))
+		prev = 8
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 9, n, prev)
+	}
+	if v := m.X9; len(v) != 0 {
+		if !bijoubuf.ValidString(v) {
+			return s.BadString("x9")
+		}
+		n += 1 + bijoubuf.LenSize(len(v))
+		prev = 9
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 10, n, prev)
+	}
+	if v := m.T10; v {
+		n += 1 + 1
+		prev = 10
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 11, n, prev)
+	}
+	if v := m.T11; !bijoubuf.IsZero64(v) {
+		n += 1 + 8
+		prev = 11
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 12, n, prev)
+	}
+	if v := m.E12; v != 0 {
+		n += 1 + bijoubuf.ZigzagSize(int64(v))
+		prev = 12
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 13, n, prev)
+	}
+	if v := m.T13; !bijoubuf.IsZero32(v) {
+		n += 1 + 4
+		prev = 13
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 14, n, prev)
+	}
+	if v := m.T14; v != 0 {
+		n += 1 + 4
+		prev = 14
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 15, n, prev)
+	}
+	if v := m.T15; v != 0 {
+		n += 1 + 8
+		prev = 15
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 16, n, prev)
+	}
+	if v := m.T16; v != 0 {
+		n += 1 + 4
+		prev = 16
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 17, n, prev)
+	}
+	if v := m.T17; v != 0 {
+		n += 1 + 8
+		prev = 17
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 18, n, prev)
+	}
+	if p := m.O18; p != nil {
+		v := *p
+		n += 1 + bijoubuf.ZigzagSize(int64(v))
+		prev = 18
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 19, n, prev)
+	}
+	if v := m.T19; v != 0 {
+		n += 1 + bijoubuf.ZigzagSize(int64(v))
+		prev = 19
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 20, n, prev)
+	}
+	if v := m.T20; v != 0 {
+		n += 1 + bijoubuf.ZigzagSize(int64(v))
+		prev = 20
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 21, n, prev)
+	}
+	if v := m.T21; v != 0 {
+		n += 1 + bijoubuf.VarintSize(uint64(v))
+		prev = 21
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 22, n, prev)
+	}
+	if v := m.T22; v != 0 {
+		n += 1 + bijoubuf.VarintSize(uint64(v))
+		prev = 22
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 23, n, prev)
+	}
+	if v := m.T23; v != 0 {
+		n += 1 + bijoubuf.ZigzagSize(int64(v))
+		prev = 23
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 24, n, prev)
+	}
+	if v := m.T24; v != 0 {
+		n += 1 + bijoubuf.ZigzagSize(int64(v))
+		prev = 24
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 25, n, prev)
+	}
+	if v := m.M25; v != nil {
+		if !s.Enter(depth, "m25") {
+			return 0
+		}
+		c := v.BijoubufSize(s, depth+1)
+		if !s.Leave("m25") {
+			return 0
+		}
+		n += 1 + bijoubuf.LenSize(c)
+		prev = 25
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 26, n, prev)
+	}
+	if v := m.T26; v {
+		n += 1 + 1
+		prev = 26
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 27, n, prev)
+	}
+	if v := m.T27; !bijoubuf.IsZero64(v) {
+		n += 1 + 8
+		prev = 27
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 28, n, prev)
+	}
+	if v := m.T28; !bijoubuf.IsZero32(v) {
+		n += 1 + 4
+		prev = 28
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 29, n, prev)
+	}
+	if v := m.T29; v != 0 {
+		n += 1 + 4
+		prev = 29
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 30, n, prev)
+	}
+	if v := m.X30; v != 0 {
+		n += 1 + bijoubuf.VarintSize(uint64(v))
+		prev = 30
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 31, n, prev)
+	}
+	if v := m.X31; !bijoubuf.IsZero64(v) {
+		n += 1 + 8
+		prev = 31
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 32, n, prev)
+	}
+	if v := m.T32; v != 0 {
+		n += 1 + 8
+		prev = 32
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 33, n, prev)
+	}
+	if len(m.R33) != 0 {
+		c := 0
+		for _, v := range m.R33 {
+			c += bijoubuf.ZigzagSize(int64(v))
+		}
+		n += 1 + bijoubuf.LenSize(c)
+		prev = 33
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 34, n, prev)
+	}
+	if v := m.T34; v != 0 {
+		n += 1 + 4
+		prev = 34
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 35, n, prev)
+	}
+	if v := m.T35; v != 0 {
+		n += 1 + 8
+		prev = 35
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 36, n, prev)
+	}
+	if v := m.T36; v != 0 {
+		n += 1 + bijoubuf.ZigzagSize(int64(v))
+		prev = 36
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 37, n, prev)
+	}
+	if v := m.T37; v != 0 {
+		n += 1 + bijoubuf.ZigzagSize(int64(v))
+		prev = 37
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 38, n, prev)
+	}
+	if v := m.T38; v != 0 {
+		n += 1 + bijoubuf.VarintSize(uint64(v))
+		prev = 38
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 39, n, prev)
+	}
+	if v := m.T39; v != 0 {
+		n += 1 + bijoubuf.VarintSize(uint64(v))
+		prev = 39
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 40, n, prev)
+	}
+	if v := m.T40; v != 0 {
+		n += 1 + bijoubuf.ZigzagSize(int64(v))
+		prev = 40
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 41, n, prev)
+	}
+	if v := m.T41; v != 0 {
+		n += 1 + bijoubuf.ZigzagSize(int64(v))
+		prev = 41
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 42, n, prev)
+	}
+	if v := m.T42; v {
+		n += 1 + 1
+		prev = 42
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 43, n, prev)
+	}
+	if v := m.T43; !bijoubuf.IsZero64(v) {
+		n += 1 + 8
+		prev = 43
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 44, n, prev)
+	}
+	if v := m.T44; !bijoubuf.IsZero32(v) {
+		n += 1 + 4
+		prev = 44
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 45, n, prev)
+	}
+	if v := m.T45; v != 0 {
+		n += 1 + 4
+		prev = 45
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 46, n, prev)
+	}
+	if v := m.T46; v != 0 {
+		n += 1 + 8
+		prev = 46
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 47, n, prev)
+	}
+	if v := m.X47; v != 0 {
+		n += 1 + bijoubuf.ZigzagSize(int64(v))
+		prev = 47
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 48, n, prev)
+	}
+	if v := m.T48; v != 0 {
+		n += 1 + 4
+		prev = 48
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 49, n, prev)
+	}
+	if v := m.T49; v != 0 {
+		n += 1 + 8
+		prev = 49
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 50, n, prev)
+	}
+	if v := m.T50; v != 0 {
+		n += 1 + bijoubuf.ZigzagSize(int64(v))
+		prev = 50
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 51, n, prev)
+	}
+	if v := m.T51; v != 0 {
+		n += 1 + bijoubuf.ZigzagSize(int64(v))
+		prev = 51
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 52, n, prev)
+	}
+	if v := m.T52; v != 0 {
+		n += 1 + bijoubuf.VarintSize(uint64(v))
+		prev = 52
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 53, n, prev)
+	}
+	if v := m.T53; v != 0 {
+		n += 1 + bijoubuf.VarintSize(uint64(v))
+		prev = 53
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 54, n, prev)
+	}
+	if v := m.T54; v != 0 {
+		n += 1 + bijoubuf.ZigzagSize(int64(v))
+		prev = 54
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 55, n, prev)
+	}
+	if v := m.T55; v != 0 {
+		n += 1 + bijoubuf.ZigzagSize(int64(v))
+		prev = 55
+	}
+	switch o := m.Pick.(type) {
+	case *TableNext_PickA:
+		if len(u) != 0 {
+			u, n, prev = bijoubuf.UnknownBefore(u, 60, n, prev)
+		}
+		if o != nil {
+			v := o.PickA
+			n += 1 + bijoubuf.ZigzagSize(int64(v))
+			prev = 60
+		}
+	case *TableNext_PickB:
+		if len(u) != 0 {
+			u, n, prev = bijoubuf.UnknownBefore(u, 61, n, prev)
+		}
+		if o != nil {
+			v := o.PickB
+			if !bijoubuf.ValidString(v) {
+				return s.BadString("pick_b")
+			}
+			n += 1 + bijoubuf.LenSize(len(v))
+			prev = 61
+		}
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 600, n, prev)
+	}
+	if v := m.T600; v != 0 {
+		n += bijoubuf.KeySize(prev, 600) + bijoubuf.ZigzagSize(int64(v))
+		prev = 600
+	}
+	if len(u) != 0 {
+		_, n, _ = bijoubuf.UnknownBefore(u, bijoubuf.MaxFieldNumber+1, n, prev)
+	}
+	return n
+}
+
+// BijoubufWrite is the write pass of an encode (see bijoubuf.Encode), from the last
+// field to the first.
+func (m *TableNext) BijoubufWrite(w *bijoubuf.BackWriter) {
+	if m == nil {
+		return
+	}
+	u := bijoubuf.Unknowns(m.unknown)
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 600)
+	}
+	if v := m.T600; v != 0 {
+		if !w.FieldVarintFast(600, bijoubuf.Zigzag(int64(v))) {
+			w.FieldVarintRest(600, bijoubuf.Zigzag(int64(v)))
+		}
+	}
+	switch o := m.Pick.(type) {
+	case *TableNext_PickB:
+		if len(u) != 0 {
+			u = w.UnknownAfter(u, 61)
+		}
+		if o != nil {
+			v := o.PickB
+			w.FieldString(61, v)
+		}
+	case *TableNext_PickA:
+		if len(u) != 0 {
+			u = w.UnknownAfter(u, 60)
+		}
+		if o != nil {
+			v := o.PickA
+			if !w.FieldVarintFast(60, bijoubuf.Zigzag(int64(v))) {
+				w.FieldVarintRest(60, bijoubuf.Zigzag(int64(v)))
+			}
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 55)
+	}
+	if v := m.T55; v != 0 {
+		if !w.FieldVarintFast(55, bijoubuf.Zigzag(int64(v))) {
+			w.FieldVarintRest(55, bijoubuf.Zigzag(int64(v)))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 54)
+	}
+	if v := m.T54; v != 0 {
+		if !w.FieldVarintFast(54, bijoubuf.Zigzag(int64(v))) {
+			w.FieldVarintRest(54, bijoubuf.Zigzag(int64(v)))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 53)
+	}
+	if v := m.T53; v != 0 {
+		if !w.FieldVarintFast(53, uint64(v)) {
+			w.FieldVarintRest(53, uint64(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 52)
+	}
+	if v := m.T52; v != 0 {
+		if !w.FieldVarintFast(52, uint64(v)) {
+			w.FieldVarintRest(52, uint64(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 51)
+	}
+	if v := m.T51; v != 0 {
+		if !w.FieldVarintFast(51, bijoubuf.Zigzag(int64(v))) {
+			w.FieldVarintRest(51, bijoubuf.Zigzag(int64(v)))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 50)
+	}
+	if v := m.T50; v != 0 {
+		if !w.FieldVarintFast(50, bijoubuf.Zigzag(int64(v))) {
+			w.FieldVarintRest(50, bijoubuf.Zigzag(int64(v)))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 49)
+	}
+	if v := m.T49; v != 0 {
+		if !w.FieldFixed64Fast(49, uint64(v)) {
+			w.FieldFixed64(49, uint64(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 48)
+	}
+	if v := m.T48; v != 0 {
+		if !w.FieldFixed32Fast(48, uint32(v)) {
+			w.FieldFixed32(48, uint32(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 47)
+	}
+	if v := m.X47; v != 0 {
+		if !w.FieldVarintFast(47, bijoubuf.Zigzag(int64(v))) {
+			w.FieldVarintRest(47, bijoubuf.Zigzag(int64(v)))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 46)
+	}
+	if v := m.T46; v != 0 {
+		if !w.FieldFixed64Fast(46, v) {
+			w.FieldFixed64(46, v)
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 45)
+	}
+	if v := m.T45; v != 0 {
+		if !w.FieldFixed32Fast(45, v) {
+			w.FieldFixed32(45, v)
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 44)
+	}
+	if v := m.T44; !bijoubuf.IsZero32(v) {
+		if !w.FieldFixed32Fast(44, bijoubuf.Float32Bits(v)) {
+			w.FieldFixed32(44, bijoubuf.Float32Bits(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 43)
+	}
+	if v := m.T43; !bijoubuf.IsZero64(v) {
+		if !w.FieldFixed64Fast(43, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(43, bijoubuf.Float64Bits(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 42)
+	}
+	if v := m.T42; v {
+		if !w.FieldVarintFast(42, bijoubuf.BoolValue(v)) {
+			w.FieldVarintRest(42, bijoubuf.BoolValue(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 41)
+	}
+	if v := m.T41; v != 0 {
+		if !w.FieldVarintFast(41, bijoubuf.Zigzag(int64(v))) {
+			w.FieldVarintRest(41, bijoubuf.Zigzag(int64(v)))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 40)
+	}
+	if v := m.T40; v != 0 {
+		if !w.FieldVarintFast(40, bijoubuf.Zigzag(int64(v))) {
+			w.FieldVarintRest(40, bijoubuf.Zigzag(int64(v)))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 39)
+	}
+	if v := m.T39; v != 0 {
+		if !w.FieldVarintFast(39, uint64(v)) {
+			w.FieldVarintRest(39, uint64(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 38)
+	}
+	if v := m.T38; v != 0 {
+		if !w.FieldVarintFast(38, uint64(v)) {
+			w.FieldVarintRest(38, uint64(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 37)
+	}
+	if v := m.T37; v != 0 {
+		if !w.FieldVarintFast(37, bijoubuf.Zigzag(int64(v))) {
+			w.FieldVarintRest(37, bijoubuf.Zigzag(int64(v)))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 36)
+	}
+	if v := m.T36; v != 0 {
+		if !w.FieldVarintFast(36, bijoubuf.Zigzag(int64(v))) {
+			w.FieldVarintRest(36, bijoubuf.Zigzag(int64(v)))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 35)
+	}
+	if v := m.T35; v != 0 {
+		if !w.FieldFixed64Fast(35, uint64(v)) {
+			w.FieldFixed64(35, uint64(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 34)
+	}
+	if v := m.T34; v != 0 {
+		if !w.FieldFixed32Fast(34, uint32(v)) {
+			w.FieldFixed32(34, uint32(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 33)
+	}
+	if x := m.R33; len(x) != 0 {
+		mk := w.OpenField(33)
+		for i := len(x) - 1; i >= 0; i-- {
+			v := x[i]
+			w.Zigzag(int64(v))
+		}
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 32)
+	}
+	if v := m.T32; v != 0 {
+		if !w.FieldFixed64Fast(32, v) {
+			w.FieldFixed64(32, v)
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 31)
+	}
+	if v := m.X31; !bijoubuf.IsZero64(v) {
+		if !w.FieldFixed64Fast(31, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(31, bijoubuf.Float64Bits(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 30)
+	}
+	if v := m.X30; v != 0 {
+		if !w.FieldVarintFast(30, uint64(v)) {
+			w.FieldVarintRest(30, uint64(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 29)
+	}
+	if v := m.T29; v != 0 {
+		if !w.FieldFixed32Fast(29, v) {
+			w.FieldFixed32(29, v)
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 28)
+	}
+	if v := m.T28; !bijoubuf.IsZero32(v) {
+		if !w.FieldFixed32Fast(28, bijoubuf.Float32Bits(v)) {
+			w.FieldFixed32(28, bijoubuf.Float32Bits(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 27)
+	}
+	if v := m.T27; !bijoubuf.IsZero64(v) {
+		if !w.FieldFixed64Fast(27, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(27, bijoubuf.Float64Bits(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 26)
+	}
+	if v := m.T26; v {
+		if !w.FieldVarintFast(26, bijoubuf.BoolValue(v)) {
+			w.FieldVarintRest(26, bijoubuf.BoolValue(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 25)
+	}
+	if v := m.M25; v != nil {
+		mk := w.OpenField(25)
+		v.BijoubufWrite(w)
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 24)
+	}
+	if v := m.T24; v != 0 {
+		if !w.FieldVarintFast(24, bijoubuf.Zigzag(int64(v))) {
+			w.FieldVarintRest(24, bijoubuf.Zigzag(int64(v)))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 23)
+	}
+	if v := m.T23; v != 0 {
+		if !w.FieldVarintFast(23, bijoubuf.Zigzag(int64(v))) {
+			w.FieldVarintRest(23, bijoubuf.Zigzag(int64(v)))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 22)
+	}
+	if v := m.T22; v != 0 {
+		if !w.FieldVarintFast(22, uint64(v)) {
+			w.FieldVarintRest(22, uint64(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 21)
+	}
+	if v := m.T21; v != 0 {
+		if !w.FieldVarintFast(21, uint64(v)) {
+			w.FieldVarintRest(21, uint64(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 20)
+	}
+	if v := m.T20; v != 0 {
+		if !w.FieldVarintFast(20, bijoubuf.Zigzag(int64(v))) {
+			w.FieldVarintRest(20, bijoubuf.Zigzag(int64(v)))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 19)
+	}
+	if v := m.T19; v != 0 {
+		if !w.FieldVarintFast(19, bijoubuf.Zigzag(int64(v))) {
+			w.FieldVarintRest(19, bijoubuf.Zigzag(int64(v)))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 18)
+	}
+	if p := m.O18; p != nil {
+		v := *p
+		if !w.FieldVarintFast(18, bijoubuf.Zigzag(int64(v))) {
+			w.FieldVarintRest(18, bijoubuf.Zigzag(int64(v)))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 17)
+	}
+	if v := m.T17; v != 0 {
+		if !w.FieldFixed64Fast(17, uint64(v)) {
+			w.FieldFixed64(17, uint64(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 16)
+	}
+	if v := m.T16; v != 0 {
+		if !w.FieldFixed32Fast(16, uint32(v)) {
+			w.FieldFixed32(16, uint32(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 15)
+	}
+	if v := m.T15; v != 0 {
+		if !w.FieldFixed64Fast(15, v) {
+			w.FieldFixed64(15, v)
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 14)
+	}
+	if v := m.T14; v != 0 {
+		if !w.FieldFixed32Fast(14, v) {
+			w.FieldFixed32(14, v)
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 13)
+	}
+	if v := m.T13; !bijoubuf.IsZero32(v) {
+		if !w.FieldFixed32Fast(13, bijoubuf.Float32Bits(v)) {
+			w.FieldFixed32(13, bijoubuf.Float32Bits(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 12)
+	}
+	if v := m.E12; v != 0 {
+		if !w.FieldVarintFast(12, bijoubuf.Zigzag(int64(v))) {
+			w.FieldVarintRest(12, bijoubuf.Zigzag(int64(v)))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 11)
+	}
+	if v := m.T11; !bijoubuf.IsZero64(v) {
+		if !w.FieldFixed64Fast(11, bijoubuf.Float64Bits(v)) {
+			w.FieldFixed64(11, bijoubuf.Float64Bits(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 10)
+	}
+	if v := m.T10; v {
+		if !w.FieldVarintFast(10, bijoubuf.BoolValue(v)) {
+			w.FieldVarintRest(10, bijoubuf.BoolValue(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 9)
+	}
+	if v := m.X9; len(v) != 0 {
+		w.FieldString(9, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 8)
+	}
+	if v := m.T8; v != 0 {
+		if !w.FieldVarintFast(8, bijoubuf.Zigzag(int64(v))) {
+			w.FieldVarintRest(8, bijoubuf.Zigzag(int64(v)))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 7)
+	}
+	if v := m.T7; v != 0 {
+		if !w.FieldVarintFast(7, bijoubuf.Zigzag(int64(v))) {
+			w.FieldVarintRest(7, bijoubuf.Zigzag(int64(v)))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 6)
+	}
+	if v := m.T6; v != 0 {
+		if !w.FieldVarintFast(6, uint64(v)) {
+			w.FieldVarintRest(6, uint64(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 5)
+	}
+	if v := m.S5; len(v) != 0 {
+		w.FieldString(5, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 4)
+	}
+	if v := m.T4; v != 0 {
+		if !w.FieldVarintFast(4, uint64(v)) {
+			w.FieldVarintRest(4, uint64(v))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 3)
+	}
+	if v := m.T3; v != 0 {
+		if !w.FieldVarintFast(3, bijoubuf.Zigzag(int64(v))) {
+			w.FieldVarintRest(3, bijoubuf.Zigzag(int64(v)))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 2)
+	}
+	if v := m.T2; v != 0 {
+		if !w.FieldVarintFast(2, bijoubuf.Zigzag(int64(v))) {
+			w.FieldVarintRest(2, bijoubuf.Zigzag(int64(v)))
+		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 1)
+	}
+	if v := m.X1; v != 0 {
+		if !w.FieldVarintFast(1, bijoubuf.Zigzag(int64(v))) {
+			w.FieldVarintRest(1, bijoubuf.Zigzag(int64(v)))
+		}
+	}
+	if len(u) != 0 {
+		w.UnknownAfter(u, 0)
+	}
+}
+
+// BijoubufDecode reads m's fields from r (see bijoubuf.Reader), m being empty.
+func (m *TableNext) BijoubufDecode(r *bijoubuf.Reader) error {
+	for {
+		n, wt, ok := r.NextFast()
+		if !ok {
+			if r.AtEnd() {
+				break
+			}
+			var err error
+			if n, wt, err = r.Next(); err != nil {
+				return err
+			}
+		}
+		if n < uint32(len(bijoubufTableTableNext)) {
+			if s := &bijoubufTableTableNext[n]; s.Kind != 0 {
+				p := unsafe.Add(unsafe.Pointer(m), s.Off)
+				switch s.Kind {
+				case bijoubuf.KindInt32:
+					if wt != bijoubuf.WireVarint {
+						return r.WireMismatch(s.Name)
+					}
+					v, ok := r.Int32Fast()
+					if !ok {
+						var err error
+						if v, err = r.Int32(); err != nil {
+							return bijoubuf.InField(err, s.Name)
+						}
+					}
+					if v == 0 {
+						return r.DefaultValuePresent(s.Name)
+					}
+					*(*int32)(p) = v
+				case bijoubuf.KindInt64:
+					if wt != bijoubuf.WireVarint {
+						return r.WireMismatch(s.Name)
+					}
+					v, ok := r.Int64Fast()
+					if !ok {
+						var err error
+						if v, err = r.Int64(); err != nil {
+							return bijoubuf.InField(err, s.Name)
+						}
+					}
+					if v == 0 {
+						return r.DefaultValuePresent(s.Name)
+					}
+					*(*int64)(p) = v
+				case bijoubuf.KindUint32:
+					if wt != bijoubuf.WireVarint {
+						return r.WireMismatch(s.Name)
+					}
+					v, ok := r.Uint32Fast()
+					if !ok {
+						var err error
+						if v, err = r.Uint32(); err != nil {
+							return bijoubuf.InField(err, s.Name)
+						}
+					}
+					if v == 0 {
+						return r.DefaultValuePresent(s.Name)
+					}
+					*(*uint32)(p) = v
+				case bijoubuf.KindUint64:
+					if wt != bijoubuf.WireVarint {
+						return r.WireMismatch(s.Name)
+					}
+					v, ok := r.Uint64Fast()
+					if !ok {
+						var err error
+						if v, err = r.Uint64(); err != nil {
+							return bijoubuf.InField(err, s.Name)
+						}
+					}
+					if v == 0 {
+						return r.DefaultValuePresent(s.Name)
+					}
+					*(*uint64)(p) = v
+				case bijoubuf.KindSint32:
+					if wt != bijoubuf.WireVarint {
+						return r.WireMismatch(s.Name)
+					}
+					v, ok := r.Int32Fast()
+					if !ok {
+						var err error
+						if v, err = r.Int32(); err != nil {
+							return bijoubuf.InField(err, s.Name)
+						}
+					}
+					if v == 0 {
+						return r.DefaultValuePresent(s.Name)
+					}
+					*(*int32)(p) = v
+				case bijoubuf.KindSint64:
+					if wt != bijoubuf.WireVarint {
+						return r.WireMismatch(s.Name)
+					}
+					v, ok := r.Int64Fast()
+					if !ok {
+						var err error
+						if v, err = r.Int64(); err != nil {
+							return bijoubuf.InField(err, s.Name)
+						}
+					}
+					if v == 0 {
+						return r.DefaultValuePresent(s.Name)
+					}
+					*(*int64)(p) = v
+				case bijoubuf.KindBool:
+					if wt != bijoubuf.WireVarint {
+						return r.WireMismatch(s.Name)
+					}
+					v, ok := r.BoolFast()
+					if !ok {
+						var err error
+						if v, err = r.Bool(); err != nil {
+							return bijoubuf.InField(err, s.Name)
+						}
+					}
+					if !v {
+						return r.DefaultValuePresent(s.Name)
+					}
+					*(*bool)(p) = v
+				case bijoubuf.KindDouble:
+					if wt != bijoubuf.WireI64 {
+						return r.WireMismatch(s.Name)
+					}
+					v, ok := r.Float64Fast()
+					if !ok {
+						var err error
+						if v, err = r.Float64(); err != nil {
+							return bijoubuf.InField(err, s.Name)
+						}
+					}
+					if bijoubuf.IsZero64(v) {
+						return r.DefaultValuePresent(s.Name)
+					}
+					*(*float64)(p) = v
+				case bijoubuf.KindFloat:
+					if wt != bijoubuf.WireI32 {
+						return r.WireMismatch(s.Name)
+					}
+					v, ok := r.Float32Fast()
+					if !ok {
+						var err error
+						if v, err = r.Float32(); err != nil {
+							return bijoubuf.InField(err, s.Name)
+						}
+					}
+					if bijoubuf.IsZero32(v) {
+						return r.DefaultValuePresent(s.Name)
+					}
+					*(*float32)(p) = v
+				case bijoubuf.KindFixed32:
+					if wt != bijoubuf.WireI32 {
+						return r.WireMismatch(s.Name)
+					}
+					v, err := r.Fixed32()
+					if err != nil {
+						return bijoubuf.InField(err, s.Name)
+					}
+					if v == 0 {
+						return r.DefaultValuePresent(s.Name)
+					}
+					*(*uint32)(p) = v
+				case bijoubuf.KindFixed64:
+					if wt != bijoubuf.WireI64 {
+						return r.WireMismatch(s.Name)
+					}
+					v, err := r.Fixed64()
+					if err != nil {
+						return bijoubuf.InField(err, s.Name)
+					}
+					if v == 0 {
+						return r.DefaultValuePresent(s.Name)
+					}
+					*(*uint64)(p) = v
+				case bijoubuf.KindSfixed32:
+					if wt != bijoubuf.WireI32 {
+						return r.WireMismatch(s.Name)
+					}
+					v, err := r.Sfixed32()
+					if err != nil {
+						return bijoubuf.InField(err, s.Name)
+					}
+					if v == 0 {
+						return r.DefaultValuePresent(s.Name)
+					}
+					*(*int32)(p) = v
+				case bijoubuf.KindSfixed64:
+					if wt != bijoubuf.WireI64 {
+						return r.WireMismatch(s.Name)
+					}
+					v, err := r.Sfixed64()
+					if err != nil {
+						return bijoubuf.InField(err, s.Name)
+					}
+					if v == 0 {
+						return r.DefaultValuePresent(s.Name)
+					}
+					*(*int64)(p) = v
+				}
+				continue
+			}
+		}
+		switch n {
+		case 5:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("s5")
+			}
+			v, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "s5")
+			}
+			if len(v) == 0 {
+				return r.DefaultValuePresent("s5")
+			}
+			m.S5 = v
+		case 9:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("x9")
+			}
+			v, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "x9")
+			}
+			if len(v) == 0 {
+				return r.DefaultValuePresent("x9")
+			}
+			m.X9 = v
+		case 12:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("e12")
+			}
+			v, ok := r.Int32Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int32(); err != nil {
+					return bijoubuf.InField(err, "e12")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("e12")
+			}
+			m.E12 = Color(v)
+		case 18:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("o18")
+			}
+			v, ok := r.Int64Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int64(); err != nil {
+					return bijoubuf.InField(err, "o18")
+				}
+			}
+			m.O18 = &v
+		case 25:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("m25")
+			}
+			if err := r.CheckDepth("m25"); err != nil {
+				return err
+			}
+			v := new(Sub)
+			f, ok := r.EnterFast(true)
+			var derr error
+			if !ok {
+				f, derr = r.Enter(true)
+			}
+			if derr == nil {
+				if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+					derr = r.Leave(f, derr)
+				}
+			}
+			if derr != nil {
+				return bijoubuf.InField(derr, "m25")
+			}
+			m.M25 = v
+		case 33:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("r33")
+			}
+			outer, err := r.OpenRun("r33", 0)
+			if err != nil {
+				return err
+			}
+			m.R33 = make([]int32, 0, r.CountVarints())
+			for i := 0; !r.AtEnd(); i++ {
+				v, ok := r.Int32Fast()
+				if !ok {
+					var err error
+					if v, err = r.Int32(); err != nil {
+						return bijoubuf.InElement(err, i, "r33")
+					}
+				}
+				m.R33 = append(m.R33, v)
+			}
+			r.CloseRun(outer)
+		case 60:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("pick_a")
+			}
+			if m.Pick != nil {
+				return r.OneofConflict("pick_a")
+			}
+			v, ok := r.Int64Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int64(); err != nil {
+					return bijoubuf.InField(err, "pick_a")
+				}
+			}
+			m.Pick = &TableNext_PickA{PickA: v}
+		case 61:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("pick_b")
+			}
+			if m.Pick != nil {
+				return r.OneofConflict("pick_b")
+			}
+			v, err := r.String()
+			if err != nil {
+				return bijoubuf.InField(err, "pick_b")
+			}
+			m.Pick = &TableNext_PickB{PickB: v}
+		case 600:
+			if wt != bijoubuf.WireVarint {
+				return r.WireMismatch("t600")
+			}
+			v, ok := r.Int64Fast()
+			if !ok {
+				var err error
+				if v, err = r.Int64(); err != nil {
+					return bijoubuf.InField(err, "t600")
+				}
+			}
+			if v == 0 {
+				return r.DefaultValuePresent("t600")
+			}
+			m.T600 = v
+		default:
+			if err := r.Skip(n, wt); err != nil {
+				return err
+			}
+		}
+	}
+	m.unknown = r.KeptRef()
+	return nil
+}
+
+// bijoubufTableTableNext is TableNext's field table (see bijoubuf.FieldSlot).
+var bijoubufTableTableNext = func() (t [56]bijoubuf.FieldSlot) {
+	t[1] = bijoubuf.FieldSlot{Kind: bijoubuf.KindInt32, Off: unsafe.Offsetof(TableNext{}.X1), Name: "x1"}
+	t[2] = bijoubuf.FieldSlot{Kind: bijoubuf.KindInt32, Off: unsafe.Offsetof(TableNext{}.T2), Name: "t2"}
+	t[3] = bijoubuf.FieldSlot{Kind: bijoubuf.KindInt64, Off: unsafe.Offsetof(TableNext{}.T3), Name: "t3"}
+	t[4] = bijoubuf.FieldSlot{Kind: bijoubuf.KindUint32, Off: unsafe.Offsetof(TableNext{}.T4), Name: "t4"}
+	t[6] = bijoubuf.FieldSlot{Kind: bijoubuf.KindUint64, Off: unsafe.Offsetof(TableNext{}.T6), Name: "t6"}
+	t[7] = bijoubuf.FieldSlot{Kind: bijoubuf.KindSint32, Off: unsafe.Offsetof(TableNext{}.T7), Name: "t7"}
+	t[8] = bijoubuf.FieldSlot{Kind: bijoubuf.KindSint64, Off: unsafe.Offsetof(TableNext{}.T8), Name: "t8"}
+	t[10] = bijoubuf.FieldSlot{Kind: bijoubuf.KindBool, Off: unsafe.Offsetof(TableNext{}.T10), Name: "t10"}
+	t[11] = bijoubuf.FieldSlot{Kind: bijoubuf.KindDouble, Off: unsafe.Offsetof(TableNext{}.T11), Name: "t11"}
+	t[13] = bijoubuf.FieldSlot{Kind: bijoubuf.KindFloat, Off: unsafe.Offsetof(TableNext{}.T13), Name: "t13"}
+	t[14] = bijoubuf.FieldSlot{Kind: bijoubuf.KindFixed32, Off: unsafe.Offsetof(TableNext{}.T14), Name: "t14"}
+	t[15] = bijoubuf.FieldSlot{Kind: bijoubuf.KindFixed64, Off: unsafe.Offsetof(TableNext{}.T15), Name: "t15"}
+	t[16] = bijoubuf.FieldSlot{Kind: bijoubuf.KindSfixed32, Off: unsafe.Offsetof(TableNext{}.T16), Name: "t16"}
+	t[17] = bijoubuf.FieldSlot{Kind: bijoubuf.KindSfixed64, Off: unsafe.Offsetof(TableNext{}.T17), Name: "t17"}
+	t[19] = bijoubuf.FieldSlot{Kind: bijoubuf.KindInt32, Off: unsafe.Offsetof(TableNext{}.T19), Name: "t19"}
+	t[20] = bijoubuf.FieldSlot{Kind: bijoubuf.KindInt64, Off: unsafe.Offsetof(TableNext{}.T20), Name: "t20"}
+	t[21] = bijoubuf.FieldSlot{Kind: bijoubuf.KindUint32, Off: unsafe.Offsetof(TableNext{}.T21), Name: "t21"}
+	t[22] = bijoubuf.FieldSlot{Kind: bijoubuf.KindUint64, Off: unsafe.Offsetof(TableNext{}.T22), Name: "t22"}
+	t[23] = bijoubuf.FieldSlot{Kind: bijoubuf.KindSint32, Off: unsafe.Offsetof(TableNext{}.T23), Name: "t23"}
+	t[24] = bijoubuf.FieldSlot{Kind: bijoubuf.KindSint64, Off: unsafe.Offsetof(TableNext{}.T24), Name: "t24"}
+	t[26] = bijoubuf.FieldSlot{Kind: bijoubuf.KindBool, Off: unsafe.Offsetof(TableNext{}.T26), Name: "t26"}
+	t[27] = bijoubuf.FieldSlot{Kind: bijoubuf.KindDouble, Off: unsafe.Offsetof(TableNext{}.T27), Name: "t27"}
+	t[28] = bijoubuf.FieldSlot{Kind: bijoubuf.KindFloat, Off: unsafe.Offsetof(TableNext{}.T28), Name: "t28"}
+	t[29] = bijoubuf.FieldSlot{Kind: bijoubuf.KindFixed32, Off: unsafe.Offsetof(TableNext{}.T29), Name: "t29"}
+	t[30] = bijoubuf.FieldSlot{Kind: bijoubuf.KindUint64, Off: unsafe.Offsetof(TableNext{}.X30), Name: "x30"}
+	t[31] = bijoubuf.FieldSlot{Kind: bijoubuf.KindDouble, Off: unsafe.Offsetof(TableNext{}.X31), Name: "x31"}
+	t[32] = bijoubuf.FieldSlot{Kind: bijoubuf.KindFixed64, Off: unsafe.Offsetof(TableNext{}.T32), Name: "t32"}
+	t[34] = bijoubuf.FieldSlot{Kind: bijoubuf.KindSfixed32, Off: unsafe.Offsetof(TableNext{}.T34), Name: "t34"}
+	t[35] = bijoubuf.FieldSlot{Kind: bijoubuf.KindSfixed64, Off: unsafe.Offsetof(TableNext{}.T35), Name: "t35"}
+	t[36] = bijoubuf.FieldSlot{Kind: bijoubuf.KindInt32, Off: unsafe.Offsetof(TableNext{}.T36), Name: "t36"}
+	t[37] = bijoubuf.FieldSlot{Kind: bijoubuf.KindInt64, Off: unsafe.Offsetof(TableNext{}.T37), Name: "t37"}
+	t[38] = bijoubuf.FieldSlot{Kind: bijoubuf.KindUint32, Off: unsafe.Offsetof(TableNext{}.T38), Name: "t38"}
+	t[39] = bijoubuf.FieldSlot{Kind: bijoubuf.KindUint64, Off: unsafe.Offsetof(TableNext{}.T39), Name: "t39"}
+	t[40] = bijoubuf.FieldSlot{Kind: bijoubuf.KindSint32, Off: unsafe.Offsetof(TableNext{}.T40), Name: "t40"}
+	t[41] = bijoubuf.FieldSlot{Kind: bijoubuf.KindSint64, Off: unsafe.Offsetof(TableNext{}.T41), Name: "t41"}
+	t[42] = bijoubuf.FieldSlot{Kind: bijoubuf.KindBool, Off: unsafe.Offsetof(TableNext{}.T42), Name: "t42"}
+	t[43] = bijoubuf.FieldSlot{Kind: bijoubuf.KindDouble, Off: unsafe.Offsetof(TableNext{}.T43), Name: "t43"}
+	t[44] = bijoubuf.FieldSlot{Kind: bijoubuf.KindFloat, Off: unsafe.Offsetof(TableNext{}.T44), Name: "t44"}
+	t[45] = bijoubuf.FieldSlot{Kind: bijoubuf.KindFixed32, Off: unsafe.Offsetof(TableNext{}.T45), Name: "t45"}
+	t[46] = bijoubuf.FieldSlot{Kind: bijoubuf.KindFixed64, Off: unsafe.Offsetof(TableNext{}.T46), Name: "t46"}
+	t[47] = bijoubuf.FieldSlot{Kind: bijoubuf.KindInt64, Off: unsafe.Offsetof(TableNext{}.X47), Name: "x47"}
+	t[48] = bijoubuf.FieldSlot{Kind: bijoubuf.KindSfixed32, Off: unsafe.Offsetof(TableNext{}.T48), Name: "t48"}
+	t[49] = bijoubuf.FieldSlot{Kind: bijoubuf.KindSfixed64, Off: unsafe.Offsetof(TableNext{}.T49), Name: "t49"}
+	t[50] = bijoubuf.FieldSlot{Kind: bijoubuf.KindInt32, Off: unsafe.Offsetof(TableNext{}.T50), Name: "t50"}
+	t[51] = bijoubuf.FieldSlot{Kind: bijoubuf.KindInt64, Off: unsafe.Offsetof(TableNext{}.T51), Name: "t51"}
+	t[52] = bijoubuf.FieldSlot{Kind: bijoubuf.KindUint32, Off: unsafe.Offsetof(TableNext{}.T52), Name: "t52"}
+	t[53] = bijoubuf.FieldSlot{Kind: bijoubuf.KindUint64, Off: unsafe.Offsetof(TableNext{}.T53), Name: "t53"}
+	t[54] = bijoubuf.FieldSlot{Kind: bijoubuf.KindSint32, Off: unsafe.Offsetof(TableNext{}.T54), Name: "t54"}
+	t[55] = bijoubuf.FieldSlot{Kind: bijoubuf.KindSint64, Off: unsafe.Offsetof(TableNext{}.T55), Name: "t55"}
+	return t
+}()
+
+var desc_TableNext bijoubuf.MessageDesc
+
 func init() {
 	bijoubuf.RegisterEnum(&enum_Color)
 	desc_Sub = bijoubuf.MessageDesc{FullName: "wide.Sub", Name: "Sub", GoType: "Sub", Oneofs: []string{}, New: func() bijoubuf.Message { return new(Sub) }, Fields: []bijoubuf.FieldDesc{
@@ -10885,4 +13744,121 @@ func init() {
 		{Number: 200000, Name: "x200000", JSONName: "x200000", GoName: "X200000", Kind: bijoubuf.KindString},
 	}}
 	bijoubuf.RegisterMessage(&desc_WideNext)
+	desc_Table = bijoubuf.MessageDesc{FullName: "wide.Table", Name: "Table", GoType: "Table", Oneofs: []string{"pick"}, New: func() bijoubuf.Message { return new(Table) }, Fields: []bijoubuf.FieldDesc{
+		{Number: 2, Name: "t2", JSONName: "t2", GoName: "T2", Kind: bijoubuf.KindInt32},
+		{Number: 3, Name: "t3", JSONName: "t3", GoName: "T3", Kind: bijoubuf.KindInt64},
+		{Number: 4, Name: "t4", JSONName: "t4", GoName: "T4", Kind: bijoubuf.KindUint32},
+		{Number: 5, Name: "s5", JSONName: "s5", GoName: "S5", Kind: bijoubuf.KindString},
+		{Number: 6, Name: "t6", JSONName: "t6", GoName: "T6", Kind: bijoubuf.KindUint64},
+		{Number: 7, Name: "t7", JSONName: "t7", GoName: "T7", Kind: bijoubuf.KindSint32},
+		{Number: 8, Name: "t8", JSONName: "t8", GoName: "T8", Kind: bijoubuf.KindSint64},
+		{Number: 10, Name: "t10", JSONName: "t10", GoName: "T10", Kind: bijoubuf.KindBool},
+		{Number: 11, Name: "t11", JSONName: "t11", GoName: "T11", Kind: bijoubuf.KindDouble},
+		{Number: 12, Name: "e12", JSONName: "e12", GoName: "E12", Kind: bijoubuf.KindEnum, Enum: Color(0).EnumDesc()},
+		{Number: 13, Name: "t13", JSONName: "t13", GoName: "T13", Kind: bijoubuf.KindFloat},
+		{Number: 14, Name: "t14", JSONName: "t14", GoName: "T14", Kind: bijoubuf.KindFixed32},
+		{Number: 15, Name: "t15", JSONName: "t15", GoName: "T15", Kind: bijoubuf.KindFixed64},
+		{Number: 16, Name: "t16", JSONName: "t16", GoName: "T16", Kind: bijoubuf.KindSfixed32},
+		{Number: 17, Name: "t17", JSONName: "t17", GoName: "T17", Kind: bijoubuf.KindSfixed64},
+		{Number: 18, Name: "o18", JSONName: "o18", GoName: "O18", Kind: bijoubuf.KindInt64, Explicit: true},
+		{Number: 19, Name: "t19", JSONName: "t19", GoName: "T19", Kind: bijoubuf.KindInt32},
+		{Number: 20, Name: "t20", JSONName: "t20", GoName: "T20", Kind: bijoubuf.KindInt64},
+		{Number: 21, Name: "t21", JSONName: "t21", GoName: "T21", Kind: bijoubuf.KindUint32},
+		{Number: 22, Name: "t22", JSONName: "t22", GoName: "T22", Kind: bijoubuf.KindUint64},
+		{Number: 23, Name: "t23", JSONName: "t23", GoName: "T23", Kind: bijoubuf.KindSint32},
+		{Number: 24, Name: "t24", JSONName: "t24", GoName: "T24", Kind: bijoubuf.KindSint64},
+		{Number: 25, Name: "m25", JSONName: "m25", GoName: "M25", Kind: bijoubuf.KindMessage, Message: (*Sub)(nil).BijoubufDesc, Explicit: true},
+		{Number: 26, Name: "t26", JSONName: "t26", GoName: "T26", Kind: bijoubuf.KindBool},
+		{Number: 27, Name: "t27", JSONName: "t27", GoName: "T27", Kind: bijoubuf.KindDouble},
+		{Number: 28, Name: "t28", JSONName: "t28", GoName: "T28", Kind: bijoubuf.KindFloat},
+		{Number: 29, Name: "t29", JSONName: "t29", GoName: "T29", Kind: bijoubuf.KindFixed32},
+		{Number: 32, Name: "t32", JSONName: "t32", GoName: "T32", Kind: bijoubuf.KindFixed64},
+		{Number: 33, Name: "r33", JSONName: "r33", GoName: "R33", Kind: bijoubuf.KindSint32, Repeated: true},
+		{Number: 34, Name: "t34", JSONName: "t34", GoName: "T34", Kind: bijoubuf.KindSfixed32},
+		{Number: 35, Name: "t35", JSONName: "t35", GoName: "T35", Kind: bijoubuf.KindSfixed64},
+		{Number: 36, Name: "t36", JSONName: "t36", GoName: "T36", Kind: bijoubuf.KindInt32},
+		{Number: 37, Name: "t37", JSONName: "t37", GoName: "T37", Kind: bijoubuf.KindInt64},
+		{Number: 38, Name: "t38", JSONName: "t38", GoName: "T38", Kind: bijoubuf.KindUint32},
+		{Number: 39, Name: "t39", JSONName: "t39", GoName: "T39", Kind: bijoubuf.KindUint64},
+		{Number: 40, Name: "t40", JSONName: "t40", GoName: "T40", Kind: bijoubuf.KindSint32},
+		{Number: 41, Name: "t41", JSONName: "t41", GoName: "T41", Kind: bijoubuf.KindSint64},
+		{Number: 42, Name: "t42", JSONName: "t42", GoName: "T42", Kind: bijoubuf.KindBool},
+		{Number: 43, Name: "t43", JSONName: "t43", GoName: "T43", Kind: bijoubuf.KindDouble},
+		{Number: 44, Name: "t44", JSONName: "t44", GoName: "T44", Kind: bijoubuf.KindFloat},
+		{Number: 45, Name: "t45", JSONName: "t45", GoName: "T45", Kind: bijoubuf.KindFixed32},
+		{Number: 46, Name: "t46", JSONName: "t46", GoName: "T46", Kind: bijoubuf.KindFixed64},
+		{Number: 48, Name: "t48", JSONName: "t48", GoName: "T48", Kind: bijoubuf.KindSfixed32},
+		{Number: 49, Name: "t49", JSONName: "t49", GoName: "T49", Kind: bijoubuf.KindSfixed64},
+		{Number: 50, Name: "t50", JSONName: "t50", GoName: "T50", Kind: bijoubuf.KindInt32},
+		{Number: 51, Name: "t51", JSONName: "t51", GoName: "T51", Kind: bijoubuf.KindInt64},
+		{Number: 52, Name: "t52", JSONName: "t52", GoName: "T52", Kind: bijoubuf.KindUint32},
+		{Number: 53, Name: "t53", JSONName: "t53", GoName: "T53", Kind: bijoubuf.KindUint64},
+		{Number: 54, Name: "t54", JSONName: "t54", GoName: "T54", Kind: bijoubuf.KindSint32},
+		{Number: 55, Name: "t55", JSONName: "t55", GoName: "T55", Kind: bijoubuf.KindSint64},
+		{Number: 60, Name: "pick_a", JSONName: "pickA", GoName: "PickA", Kind: bijoubuf.KindInt64, Explicit: true, Oneof: "pick", OneofGoName: "Pick", NewOneofWrapper: func() any { return new(Table_PickA) }},
+		{Number: 61, Name: "pick_b", JSONName: "pickB", GoName: "PickB", Kind: bijoubuf.KindString, Explicit: true, Oneof: "pick", OneofGoName: "Pick", NewOneofWrapper: func() any { return new(Table_PickB) }},
+		{Number: 600, Name: "t600", JSONName: "t600", GoName: "T600", Kind: bijoubuf.KindInt64},
+	}}
+	bijoubuf.RegisterMessage(&desc_Table)
+	desc_TableNext = bijoubuf.MessageDesc{FullName: "wide.TableNext", Name: "TableNext", GoType: "TableNext", Oneofs: []string{"pick"}, New: func() bijoubuf.Message { return new(TableNext) }, Fields: []bijoubuf.FieldDesc{
+		{Number: 1, Name: "x1", JSONName: "x1", GoName: "X1", Kind: bijoubuf.KindInt32},
+		{Number: 2, Name: "t2", JSONName: "t2", GoName: "T2", Kind: bijoubuf.KindInt32},
+		{Number: 3, Name: "t3", JSONName: "t3", GoName: "T3", Kind: bijoubuf.KindInt64},
+		{Number: 4, Name: "t4", JSONName: "t4", GoName: "T4", Kind: bijoubuf.KindUint32},
+		{Number: 5, Name: "s5", JSONName: "s5", GoName: "S5", Kind: bijoubuf.KindString},
+		{Number: 6, Name: "t6", JSONName: "t6", GoName: "T6", Kind: bijoubuf.KindUint64},
+		{Number: 7, Name: "t7", JSONName: "t7", GoName: "T7", Kind: bijoubuf.KindSint32},
+		{Number: 8, Name: "t8", JSONName: "t8", GoName: "T8", Kind: bijoubuf.KindSint64},
+		{Number: 9, Name: "x9", JSONName: "x9", GoName: "X9", Kind: bijoubuf.KindString},
+		{Number: 10, Name: "t10", JSONName: "t10", GoName: "T10", Kind: bijoubuf.KindBool},
+		{Number: 11, Name: "t11", JSONName: "t11", GoName: "T11", Kind: bijoubuf.KindDouble},
+		{Number: 12, Name: "e12", JSONName: "e12", GoName: "E12", Kind: bijoubuf.KindEnum, Enum: Color(0).EnumDesc()},
+		{Number: 13, Name: "t13", JSONName: "t13", GoName: "T13", Kind: bijoubuf.KindFloat},
+		{Number: 14, Name: "t14", JSONName: "t14", GoName: "T14", Kind: bijoubuf.KindFixed32},
+		{Number: 15, Name: "t15", JSONName: "t15", GoName: "T15", Kind: bijoubuf.KindFixed64},
+		{Number: 16, Name: "t16", JSONName: "t16", GoName: "T16", Kind: bijoubuf.KindSfixed32},
+		{Number: 17, Name: "t17", JSONName: "t17", GoName: "T17", Kind: bijoubuf.KindSfixed64},
+		{Number: 18, Name: "o18", JSONName: "o18", GoName: "O18", Kind: bijoubuf.KindInt64, Explicit: true},
+		{Number: 19, Name: "t19", JSONName: "t19", GoName: "T19", Kind: bijoubuf.KindInt32},
+		{Number: 20, Name: "t20", JSONName: "t20", GoName: "T20", Kind: bijoubuf.KindInt64},
+		{Number: 21, Name: "t21", JSONName: "t21", GoName: "T21", Kind: bijoubuf.KindUint32},
+		{Number: 22, Name: "t22", JSONName: "t22", GoName: "T22", Kind: bijoubuf.KindUint64},
+		{Number: 23, Name: "t23", JSONName: "t23", GoName: "T23", Kind: bijoubuf.KindSint32},
+		{Number: 24, Name: "t24", JSONName: "t24", GoName: "T24", Kind: bijoubuf.KindSint64},
+		{Number: 25, Name: "m25", JSONName: "m25", GoName: "M25", Kind: bijoubuf.KindMessage, Message: (*Sub)(nil).BijoubufDesc, Explicit: true},
+		{Number: 26, Name: "t26", JSONName: "t26", GoName: "T26", Kind: bijoubuf.KindBool},
+		{Number: 27, Name: "t27", JSONName: "t27", GoName: "T27", Kind: bijoubuf.KindDouble},
+		{Number: 28, Name: "t28", JSONName: "t28", GoName: "T28", Kind: bijoubuf.KindFloat},
+		{Number: 29, Name: "t29", JSONName: "t29", GoName: "T29", Kind: bijoubuf.KindFixed32},
+		{Number: 30, Name: "x30", JSONName: "x30", GoName: "X30", Kind: bijoubuf.KindUint64},
+		{Number: 31, Name: "x31", JSONName: "x31", GoName: "X31", Kind: bijoubuf.KindDouble},
+		{Number: 32, Name: "t32", JSONName: "t32", GoName: "T32", Kind: bijoubuf.KindFixed64},
+		{Number: 33, Name: "r33", JSONName: "r33", GoName: "R33", Kind: bijoubuf.KindSint32, Repeated: true},
+		{Number: 34, Name: "t34", JSONName: "t34", GoName: "T34", Kind: bijoubuf.KindSfixed32},
+		{Number: 35, Name: "t35", JSONName: "t35", GoName: "T35", Kind: bijoubuf.KindSfixed64},
+		{Number: 36, Name: "t36", JSONName: "t36", GoName: "T36", Kind: bijoubuf.KindInt32},
+		{Number: 37, Name: "t37", JSONName: "t37", GoName: "T37", Kind: bijoubuf.KindInt64},
+		{Number: 38, Name: "t38", JSONName: "t38", GoName: "T38", Kind: bijoubuf.KindUint32},
+		{Number: 39, Name: "t39", JSONName: "t39", GoName: "T39", Kind: bijoubuf.KindUint64},
+		{Number: 40, Name: "t40", JSONName: "t40", GoName: "T40", Kind: bijoubuf.KindSint32},
+		{Number: 41, Name: "t41", JSONName: "t41", GoName: "T41", Kind: bijoubuf.KindSint64},
+		{Number: 42, Name: "t42", JSONName: "t42", GoName: "T42", Kind: bijoubuf.KindBool},
+		{Number: 43, Name: "t43", JSONName: "t43", GoName: "T43", Kind: bijoubuf.KindDouble},
+		{Number: 44, Name: "t44", JSONName: "t44", GoName: "T44", Kind: bijoubuf.KindFloat},
+		{Number: 45, Name: "t45", JSONName: "t45", GoName: "T45", Kind: bijoubuf.KindFixed32},
+		{Number: 46, Name: "t46", JSONName: "t46", GoName: "T46", Kind: bijoubuf.KindFixed64},
+		{Number: 47, Name: "x47", JSONName: "x47", GoName: "X47", Kind: bijoubuf.KindInt64},
+		{Number: 48, Name: "t48", JSONName: "t48", GoName: "T48", Kind: bijoubuf.KindSfixed32},
+		{Number: 49, Name: "t49", JSONName: "t49", GoName: "T49", Kind: bijoubuf.KindSfixed64},
+		{Number: 50, Name: "t50", JSONName: "t50", GoName: "T50", Kind: bijoubuf.KindInt32},
+		{Number: 51, Name: "t51", JSONName: "t51", GoName: "T51", Kind: bijoubuf.KindInt64},
+		{Number: 52, Name: "t52", JSONName: "t52", GoName: "T52", Kind: bijoubuf.KindUint32},
+		{Number: 53, Name: "t53", JSONName: "t53", GoName: "T53", Kind: bijoubuf.KindUint64},
+		{Number: 54, Name: "t54", JSONName: "t54", GoName: "T54", Kind: bijoubuf.KindSint32},
+		{Number: 55, Name: "t55", JSONName: "t55", GoName: "T55", Kind: bijoubuf.KindSint64},
+		{Number: 60, Name: "pick_a", JSONName: "pickA", GoName: "PickA", Kind: bijoubuf.KindInt64, Explicit: true, Oneof: "pick", OneofGoName: "Pick", NewOneofWrapper: func() any { return new(TableNext_PickA) }},
+		{Number: 61, Name: "pick_b", JSONName: "pickB", GoName: "PickB", Kind: bijoubuf.KindString, Explicit: true, Oneof: "pick", OneofGoName: "Pick", NewOneofWrapper: func() any { return new(TableNext_PickB) }},
+		{Number: 600, Name: "t600", JSONName: "t600", GoName: "T600", Kind: bijoubuf.KindInt64},
+	}}
+	bijoubuf.RegisterMessage(&desc_TableNext)
 }
