@@ -40,15 +40,17 @@ const (
 )
 
 // FieldSlot is one entry of a generated message's field table, indexed by field
-// number: a singular scalar field of implicit presence (not a string or bytes), its
-// Kind, the offset of its value in the message's struct and its .proto name. A message
-// with many such fields (see go/README.md, "What the generated code looks like") reads
-// their records through the table instead of a case each of its switch on the field
-// number: the jump of such a switch goes to a different case for almost every record of
-// a wide message, which the processor guesses badly; the table's few kinds, it guesses
-// well. An entry whose Kind is 0 is a number the table does not hold.
+// number: a singular scalar field outside a oneof (not a string or bytes), the case of
+// the generated table decoder that reads it (one per scalar type and presence among the
+// message's fields, numbered from 1), the offset of its value in the message's struct
+// and its .proto name. A message with many such fields (see go/README.md, "What the
+// generated code looks like") reads their records through the table instead of a case
+// each of its switch on the field number: the jump of such a switch goes to a different
+// case for almost every record of a wide message, which the processor guesses badly;
+// the table's few cases, it guesses well. An entry whose Case is 0 is a number the
+// table does not hold.
 type FieldSlot struct {
-	Kind Kind
+	Case uint8
 	Off  uintptr
 	Name string
 }

@@ -1152,32 +1152,35 @@ const FIELD_TABLE_MIN: usize = 32;
 const FIELD_TABLE_NUMBERS: u32 = 512;
 
 /// The statements of a decode loop (at two tabs) that read a record whose number is in
-/// the field table `bijoubufTable<name>` of `table`'s fields: a case for each kind among
-/// them, which checks the wire type, reads the value, refuses the default value and
-/// stores it at the field's offset, as the field's own case would; then the loop goes on.
-fn table_lookup(name: &str, table: &[&FieldDef]) -> String {
-    let mut kinds: Vec<ScalarType> = Vec::new();
-    for f in table {
-        if let FieldType::Scalar(st) = f.ty
-            && !kinds.contains(&st)
-        {
-            kinds.push(st);
-        }
-    }
+/// the field table `bijoubufTable<name>`: a case for each of `cases` (a scalar type and
+/// whether its fields have explicit presence), numbered from 1 as the table's entries
+/// name them. Each checks the wire type, reads the value, refuses the default value of
+/// a field of implicit presence and stores the value at the field's offset (a field of
+/// explicit presence, a pointer to it), as the field's own case would; then the loop
+/// goes on.
+fn table_lookup(name: &str, cases: &[(ScalarType, bool)]) -> String {
     let mut b = format!(
-        "\t\tif n < uint32(len(bijoubufTable{name})) {{\n\t\t\tif s := &bijoubufTable{name}[n]; s.Kind != 0 {{\n\t\t\t\tp := unsafe.Add(unsafe.Pointer(m), s.Off)\n\t\t\t\tswitch s.Kind {{\n"
+        "\t\tif n < uint32(len(bijoubufTable{name})) {{\n\t\t\tif s := &bijoubufTable{name}[n]; s.Case != 0 {{\n\t\t\t\tp := unsafe.Add(unsafe.Pointer(m), s.Off)\n\t\t\t\tswitch s.Case {{\n"
     );
-    for st in kinds {
+    for (k, &(st, explicit)) in cases.iter().enumerate() {
         let ty = FieldType::Scalar(st);
         let _ = write!(
             b,
-            "\t\t\t\tcase bijoubuf.{}:\n\t\t\t\t\tif wt != {} {{\n\t\t\t\t\t\treturn r.WireMismatch(s.Name)\n\t\t\t\t\t}}\n{}\t\t\t\t\tif {} {{\n\t\t\t\t\t\treturn r.DefaultValuePresent(s.Name)\n\t\t\t\t\t}}\n\t\t\t\t\t*(*{})(p) = v\n",
-            scalar_kind(st),
+            "\t\t\t\tcase {}:\n\t\t\t\t\tif wt != {} {{\n\t\t\t\t\t\treturn r.WireMismatch(s.Name)\n\t\t\t\t\t}}\n{}",
+            k + 1,
             wire(&ty),
             read_value(&ty, "\t\t\t\t\t", "bijoubuf.InField(err, s.Name)"),
-            is_default(&ty, "v"),
-            scalar_go(st)
         );
+        let go = scalar_go(st);
+        if explicit {
+            let _ = writeln!(b, "\t\t\t\t\t*(**{go})(p) = &v");
+        } else {
+            let _ = writeln!(
+                b,
+                "\t\t\t\t\tif {} {{\n\t\t\t\t\t\treturn r.DefaultValuePresent(s.Name)\n\t\t\t\t\t}}\n\t\t\t\t\t*(*{go})(p) = v",
+                is_default(&ty, "v")
+            );
+        }
     }
     b.push_str("\t\t\t\t}\n\t\t\t\tcontinue\n\t\t\t}\n\t\t}\n");
     b
@@ -1450,17 +1453,17 @@ impl Emitter<'_> {
     }
 
     /// The fields `m`'s decode reads through its field table (see [`FIELD_TABLE_MIN`]):
-    /// its singular scalar fields of implicit presence, strings and bytes aside, numbered
-    /// below [`FIELD_TABLE_NUMBERS`], when there are at least [`FIELD_TABLE_MIN`] of them
-    /// and its other fields' cases fit one function (a decode in parts keeps its cases);
-    /// else none.
+    /// its singular scalar fields outside oneofs (of implicit or explicit presence),
+    /// strings and bytes aside, numbered below [`FIELD_TABLE_NUMBERS`], when there are at
+    /// least [`FIELD_TABLE_MIN`] of them and its other fields' cases fit one function (a
+    /// decode in parts keeps its cases); else none.
     fn table_fields<'m>(&self, m: &'m MessageDef) -> Vec<&'m FieldDef> {
         if !self.field_tables {
             return Vec::new();
         }
         let in_table = |f: &FieldDef| {
             f.cardinality == Cardinality::Single
-                && Self::holder(m, f) == Holder::Value
+                && Self::holder(m, f) != Holder::Oneof
                 && f.number < FIELD_TABLE_NUMBERS
                 && matches!(f.ty, FieldType::Scalar(s) if !matches!(s, ScalarType::String | ScalarType::Bytes))
         };
@@ -2412,20 +2415,30 @@ impl Emitter<'_> {
                     "// bijoubufTable{name} is {name}'s field table (see bijoubuf.FieldSlot).\nvar bijoubufTable{name} = func() (t [{}]bijoubuf.FieldSlot) {{\n",
                     table.last().map_or(0, |f| f.number) + 1
                 );
+                // The table decoder's cases: each scalar type and presence among the
+                // fields, in the order they first come.
+                let mut kinds: Vec<(ScalarType, bool)> = Vec::new();
                 for f in &table {
                     let field = self.message_names(m).fields[&f.number].clone();
                     if let FieldType::Scalar(st) = f.ty {
+                        let kind = (st, Self::holder(m, f) == Holder::Pointer);
+                        let case = match kinds.iter().position(|&k| k == kind) {
+                            Some(i) => i + 1,
+                            None => {
+                                kinds.push(kind);
+                                kinds.len()
+                            }
+                        };
                         let _ = writeln!(
                             fns,
-                            "\tt[{}] = bijoubuf.FieldSlot{{Kind: bijoubuf.{}, Off: unsafe.Offsetof({name}{{}}.{field}), Name: {}}}",
+                            "\tt[{}] = bijoubuf.FieldSlot{{Case: {case}, Off: unsafe.Offsetof({name}{{}}.{field}), Name: {}}}",
                             f.number,
-                            scalar_kind(st),
                             go_string(&f.name)
                         );
                     }
                 }
                 fns.push_str("\treturn t\n}()\n\n");
-                table_lookup(name, &table)
+                table_lookup(name, &kinds)
             };
             let _ = write!(
                 b,

@@ -333,11 +333,12 @@ func TestTableReadsWhatTheCasesRead(t *testing.T) {
 }
 
 // Every kind of the table, each field of it set alone to a value of several bytes (or
-// true), then each refused alone for its default value: the value, or the refusal's
-// code, offset and path, the same both ways.
+// true), then each refused alone for its default value, or, of explicit presence, read
+// present with its zero value: the value, or the refusal's code, offset and path, the
+// same both ways.
 func TestTableFieldsOneByOne(t *testing.T) {
 	ty := reflect.TypeFor[whole.Table]()
-	set := 0
+	set, explicits := 0, 0
 	for i := range ty.NumField() {
 		f := ty.Field(i)
 		if !f.IsExported() || !strings.HasPrefix(f.Name, "T") {
@@ -345,6 +346,11 @@ func TestTableFieldsOneByOne(t *testing.T) {
 		}
 		v := new(whole.Table)
 		x := reflect.ValueOf(v).Elem().Field(i)
+		explicit := x.Kind() == reflect.Pointer
+		if explicit {
+			x.Set(reflect.New(x.Type().Elem()))
+			x = x.Elem()
+		}
 		switch x.Kind() {
 		case reflect.Bool:
 			x.SetBool(true)
@@ -368,20 +374,73 @@ func TestTableFieldsOneByOne(t *testing.T) {
 		if err := back.Unmarshal(in); err != nil {
 			t.Fatal(err)
 		}
-		if got := reflect.ValueOf(back).Elem().FieldByName(f.Name); !reflect.DeepEqual(got.Interface(), x.Interface()) {
+		got := reflect.ValueOf(back).Elem().FieldByName(f.Name)
+		if explicit {
+			got = got.Elem()
+		}
+		if !reflect.DeepEqual(got.Interface(), x.Interface()) {
 			t.Fatalf("%s: read %v, written %v", f.Name, got, x)
 		}
-		// The same record with its value's bytes zeroed: the default value, present.
+		// The same record with its value's bytes zeroed: the default value, present,
+		// which a field of implicit presence refuses (and both ways make the same of).
 		zero := bytes.Clone(in)
 		for j := 1; j < len(zero); j++ {
 			zero[j] = 0
 		}
-		if compareTable(t, zero) {
+		if compareTable(t, zero) && !explicit {
 			t.Fatalf("%s: % X accepted", f.Name, zero)
+		}
+		// A field of explicit presence holding its zero value is present.
+		if explicit {
+			x.SetZero()
+			in, err := v.Marshal()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !compareTable(t, in) {
+				t.Fatalf("%s: % X, zero and present, refused", f.Name, in)
+			}
+			back := new(parts.Table)
+			if err := back.Unmarshal(in); err != nil {
+				t.Fatal(err)
+			}
+			if p := reflect.ValueOf(back).Elem().FieldByName(f.Name); p.IsNil() || !p.Elem().IsZero() {
+				t.Fatalf("%s: read %v from % X", f.Name, p, in)
+			}
+			explicits++
 		}
 		set++
 	}
-	if set < 40 {
-		t.Fatalf("only %d table fields", set)
+	if set < 40 || explicits < 10 {
+		t.Fatalf("only %d table fields, %d of explicit presence", set, explicits)
+	}
+}
+
+// BenchmarkTableDecode decodes the same encodings of random Table values (about two of
+// every three fields set, a third of the table's fields of explicit presence) through
+// the field table (parts) and by the switch's cases (whole).
+func BenchmarkTableDecode(b *testing.B) {
+	r := rand.New(rand.NewPCG(13, 14))
+	var ins [][]byte
+	for range 16 {
+		v := new(whole.Table)
+		fill(r, reflect.ValueOf(v).Elem(), 1)
+		in, err := v.Marshal()
+		if err != nil {
+			b.Fatal(err)
+		}
+		ins = append(ins, in)
+	}
+	for _, c := range []struct {
+		name string
+		new  func() bijoubuf.Message
+	}{{"table", func() bijoubuf.Message { return new(parts.Table) }}, {"cases", func() bijoubuf.Message { return new(whole.Table) }}} {
+		b.Run(c.name, func(b *testing.B) {
+			for i := 0; b.Loop(); i++ {
+				if err := c.new().Unmarshal(ins[i%len(ins)]); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

@@ -210,97 +210,105 @@ var desc_Sub bijoubuf.MessageDesc
 
 // Wide is wide.Wide.
 type Wide struct {
-	F1      string
-	F3      int64
-	F4      uint64
-	F5      []byte
-	F6      float64
-	F11     int64
-	F12     *int32
-	F13     *string
-	F15     int64
-	F16     uint64
-	F17     []byte
-	F18     float64
-	F20     *Sub
-	F21     []int32
-	F22     []string
-	F23     []*Sub
-	F24     map[string]int32
-	F25     map[int32]*Sub
-	F27     int64
-	F28     uint64
-	F29     []byte
-	F30     float64
-	F34     int64
-	F35     int64
-	F37     string
-	F39     int64
-	F46     int64
-	F47     int64
-	F49     string
-	F51     int64
-	F52     uint64
-	F53     []byte
-	F54     float64
-	F58     int64
-	F59     int64
-	F60     *Sub
-	F61     []int64
-	F62     map[uint64]string
-	F63     int64
-	F64     uint64
-	F65     []byte
-	F66     float64
-	F70     int64
-	F71     int64
-	F73     string
-	F75     int64
-	F76     uint64
-	F78     float64
-	F82     int64
-	F83     int64
-	F85     string
-	F87     int64
-	F88     uint64
-	F89     []byte
-	F90     *bool
-	F94     int64
-	F95     int64
-	F97     string
-	F99     int64
-	F100    uint64
-	F101    []byte
-	F102    float64
-	F106    int64
-	F107    int64
-	F109    string
-	F110    []*Sub
-	F111    map[string]*Sub
-	F112    uint64
-	F113    []byte
-	F114    float64
-	F118    int64
-	F119    int64
-	F121    string
-	F123    int64
-	F124    uint64
-	F125    []byte
-	F126    float64
-	F130    []float64
-	F131    int64
-	F133    string
-	F135    int64
-	F136    uint64
-	F137    []byte
-	F138    float64
-	F142    int64
-	F143    int64
-	F145    string
-	F147    int64
-	F148    uint64
-	F149    *Sub
-	F150    float64
+	F1   string
+	F3   int64
+	F4   uint64
+	F5   []byte
+	F6   float64
+	F11  int64
+	F12  *int32
+	F13  *string
+	F15  int64
+	F16  uint64
+	F17  []byte
+	F18  float64
+	F20  *Sub
+	F21  []int32
+	F22  []string
+	F23  []*Sub
+	F24  map[string]int32
+	F25  map[int32]*Sub
+	F27  int64
+	F28  uint64
+	F29  []byte
+	F30  float64
+	F34  int64
+	F35  int64
+	F37  string
+	F39  int64
+	F46  int64
+	F47  int64
+	F49  string
+	F51  int64
+	F52  uint64
+	F53  []byte
+	F54  float64
+	F58  int64
+	F59  int64
+	F60  *Sub
+	F61  []int64
+	F62  map[uint64]string
+	F63  int64
+	F64  uint64
+	F65  []byte
+	F66  float64
+	F70  int64
+	F71  int64
+	F73  string
+	F75  int64
+	F76  uint64
+	F78  float64
+	F82  int64
+	F83  int64
+	F85  string
+	F87  int64
+	F88  uint64
+	F89  []byte
+	F90  *bool
+	F94  int64
+	F95  int64
+	F97  string
+	F99  int64
+	F100 uint64
+	F101 []byte
+	F102 float64
+	F106 int64
+	F107 int64
+	F109 string
+	F110 []*Sub
+	F111 map[string]*Sub
+	F112 uint64
+	F113 []byte
+	F114 float64
+	F118 int64
+	F119 int64
+	F121 string
+	F123 int64
+	F124 uint64
+	F125 []byte
+	F126 float64
+	F130 []float64
+	F131 int64
+	F133 string
+	F135 int64
+	F136 uint64
+	F137 []byte
+	F138 float64
+	F142 int64
+	F143 int64
+	F145 string
+	F147 int64
+	F148 uint64
+	F149 *Sub
+	F150 float64
+	// G160 is field 160 (g160).
+	//
+	// Repeated messages past the others, which keep Wide's other fields too heavy for one
+	// decode function, so that its scalar fields stay cases (Table tests the field table).
+	G160    []*Sub
+	G161    []*Sub
+	G162    []*Sub
+	G163    []*Sub
 	F100000 string
 	// Pick is oneof pick: nil, or one of the Wide_* wrappers.
 	Pick    isWide_Pick
@@ -1646,6 +1654,78 @@ func (m *Wide) bijoubufSize3(s *bijoubuf.Sizes, depth int, pn *int, pprev *uint3
 		prev = 150
 	}
 	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 160, n, prev)
+	}
+	if len(m.G160) != 0 {
+		c := 0
+		for _, v := range m.G160 {
+			if !s.Enter(depth, "g160") {
+				return 0
+			}
+			ec := v.BijoubufSize(s, depth+1)
+			if !s.Leave("g160") {
+				return 0
+			}
+			c += bijoubuf.LenSize(ec)
+		}
+		n += bijoubuf.KeySize(prev, 160) + bijoubuf.LenSize(c)
+		prev = 160
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 161, n, prev)
+	}
+	if len(m.G161) != 0 {
+		c := 0
+		for _, v := range m.G161 {
+			if !s.Enter(depth, "g161") {
+				return 0
+			}
+			ec := v.BijoubufSize(s, depth+1)
+			if !s.Leave("g161") {
+				return 0
+			}
+			c += bijoubuf.LenSize(ec)
+		}
+		n += bijoubuf.KeySize(prev, 161) + bijoubuf.LenSize(c)
+		prev = 161
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 162, n, prev)
+	}
+	if len(m.G162) != 0 {
+		c := 0
+		for _, v := range m.G162 {
+			if !s.Enter(depth, "g162") {
+				return 0
+			}
+			ec := v.BijoubufSize(s, depth+1)
+			if !s.Leave("g162") {
+				return 0
+			}
+			c += bijoubuf.LenSize(ec)
+		}
+		n += bijoubuf.KeySize(prev, 162) + bijoubuf.LenSize(c)
+		prev = 162
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 163, n, prev)
+	}
+	if len(m.G163) != 0 {
+		c := 0
+		for _, v := range m.G163 {
+			if !s.Enter(depth, "g163") {
+				return 0
+			}
+			ec := v.BijoubufSize(s, depth+1)
+			if !s.Leave("g163") {
+				return 0
+			}
+			c += bijoubuf.LenSize(ec)
+		}
+		n += bijoubuf.KeySize(prev, 163) + bijoubuf.LenSize(c)
+		prev = 163
+	}
+	if len(u) != 0 {
 		u, n, prev = bijoubuf.UnknownBefore(u, 1000, n, prev)
 	}
 	if v := m.F1000; v != 0 {
@@ -1697,6 +1777,58 @@ func (m *Wide) bijoubufWrite3(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord
 		if !w.FieldVarintFast(1000, bijoubuf.Zigzag(int64(v))) {
 			w.FieldVarintRest(1000, bijoubuf.Zigzag(int64(v)))
 		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 163)
+	}
+	if x := m.G163; len(x) != 0 {
+		mk := w.OpenField(163)
+		for i := len(x) - 1; i >= 0; i-- {
+			v := x[i]
+			ek := w.Open()
+			v.BijoubufWrite(w)
+			w.Close(ek)
+		}
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 162)
+	}
+	if x := m.G162; len(x) != 0 {
+		mk := w.OpenField(162)
+		for i := len(x) - 1; i >= 0; i-- {
+			v := x[i]
+			ek := w.Open()
+			v.BijoubufWrite(w)
+			w.Close(ek)
+		}
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 161)
+	}
+	if x := m.G161; len(x) != 0 {
+		mk := w.OpenField(161)
+		for i := len(x) - 1; i >= 0; i-- {
+			v := x[i]
+			ek := w.Open()
+			v.BijoubufWrite(w)
+			w.Close(ek)
+		}
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 160)
+	}
+	if x := m.G160; len(x) != 0 {
+		mk := w.OpenField(160)
+		for i := len(x) - 1; i >= 0; i-- {
+			v := x[i]
+			ek := w.Open()
+			v.BijoubufWrite(w)
+			w.Close(ek)
+		}
+		w.Close(mk)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 150)
@@ -2050,6 +2182,12 @@ func (m *Wide) bijoubufWrite3(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord
 			w.FieldVarintRest(107, bijoubuf.Zigzag(int64(v)))
 		}
 	}
+	return u
+}
+
+// bijoubufWrite2 is a part of BijoubufWrite: it writes its fields and the unknown
+// records among them, and returns the unknown records left.
+func (m *Wide) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord) []bijoubuf.UnknownRecord {
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 106)
 	}
@@ -2142,12 +2280,6 @@ func (m *Wide) bijoubufWrite3(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord
 			w.FieldVarintRest(95, bijoubuf.Zigzag(int64(v)))
 		}
 	}
-	return u
-}
-
-// bijoubufWrite2 is a part of BijoubufWrite: it writes its fields and the unknown
-// records among them, and returns the unknown records left.
-func (m *Wide) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord) []bijoubuf.UnknownRecord {
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 94)
 	}
@@ -2537,6 +2669,12 @@ func (m *Wide) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord
 			w.FieldFixed64(46, uint64(v))
 		}
 	}
+	return u
+}
+
+// bijoubufWrite1 is a part of BijoubufWrite: it writes its fields and the unknown
+// records among them, and returns the unknown records left.
+func (m *Wide) bijoubufWrite1(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord) []bijoubuf.UnknownRecord {
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 45)
 	}
@@ -2629,12 +2767,6 @@ func (m *Wide) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord
 	if v := m.F29; len(v) != 0 {
 		w.FieldBytes(29, v)
 	}
-	return u
-}
-
-// bijoubufWrite1 is a part of BijoubufWrite: it writes its fields and the unknown
-// records among them, and returns the unknown records left.
-func (m *Wide) bijoubufWrite1(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord) []bijoubuf.UnknownRecord {
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 28)
 	}
@@ -5241,6 +5373,154 @@ func (m *Wide) bijoubufDecode5(r *bijoubuf.Reader, pn *uint32, pwt *bijoubuf.Wir
 	n, wt := *pn, *pwt
 	for {
 		switch n {
+		case 160:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("g160")
+			}
+			if err := r.CheckDepth("g160"); err != nil {
+				return err
+			}
+			outer, err := r.OpenRun("g160", 0)
+			if err != nil {
+				return err
+			}
+			n := r.CountLens()
+			m.G160 = make([]*Sub, 0, n)
+			vs := make([]Sub, n)
+			for i := 0; !r.AtEnd(); i++ {
+				var v *Sub
+				if i < n {
+					v = &vs[i]
+				} else {
+					v = new(Sub)
+				}
+				f, ok := r.EnterFast(true)
+				var derr error
+				if !ok {
+					f, derr = r.Enter(true)
+				}
+				if derr == nil {
+					if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+						derr = r.Leave(f, derr)
+					}
+				}
+				if derr != nil {
+					return bijoubuf.InElement(derr, i, "g160")
+				}
+				m.G160 = append(m.G160, v)
+			}
+			r.CloseRun(outer)
+		case 161:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("g161")
+			}
+			if err := r.CheckDepth("g161"); err != nil {
+				return err
+			}
+			outer, err := r.OpenRun("g161", 0)
+			if err != nil {
+				return err
+			}
+			n := r.CountLens()
+			m.G161 = make([]*Sub, 0, n)
+			vs := make([]Sub, n)
+			for i := 0; !r.AtEnd(); i++ {
+				var v *Sub
+				if i < n {
+					v = &vs[i]
+				} else {
+					v = new(Sub)
+				}
+				f, ok := r.EnterFast(true)
+				var derr error
+				if !ok {
+					f, derr = r.Enter(true)
+				}
+				if derr == nil {
+					if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+						derr = r.Leave(f, derr)
+					}
+				}
+				if derr != nil {
+					return bijoubuf.InElement(derr, i, "g161")
+				}
+				m.G161 = append(m.G161, v)
+			}
+			r.CloseRun(outer)
+		case 162:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("g162")
+			}
+			if err := r.CheckDepth("g162"); err != nil {
+				return err
+			}
+			outer, err := r.OpenRun("g162", 0)
+			if err != nil {
+				return err
+			}
+			n := r.CountLens()
+			m.G162 = make([]*Sub, 0, n)
+			vs := make([]Sub, n)
+			for i := 0; !r.AtEnd(); i++ {
+				var v *Sub
+				if i < n {
+					v = &vs[i]
+				} else {
+					v = new(Sub)
+				}
+				f, ok := r.EnterFast(true)
+				var derr error
+				if !ok {
+					f, derr = r.Enter(true)
+				}
+				if derr == nil {
+					if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+						derr = r.Leave(f, derr)
+					}
+				}
+				if derr != nil {
+					return bijoubuf.InElement(derr, i, "g162")
+				}
+				m.G162 = append(m.G162, v)
+			}
+			r.CloseRun(outer)
+		case 163:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("g163")
+			}
+			if err := r.CheckDepth("g163"); err != nil {
+				return err
+			}
+			outer, err := r.OpenRun("g163", 0)
+			if err != nil {
+				return err
+			}
+			n := r.CountLens()
+			m.G163 = make([]*Sub, 0, n)
+			vs := make([]Sub, n)
+			for i := 0; !r.AtEnd(); i++ {
+				var v *Sub
+				if i < n {
+					v = &vs[i]
+				} else {
+					v = new(Sub)
+				}
+				f, ok := r.EnterFast(true)
+				var derr error
+				if !ok {
+					f, derr = r.Enter(true)
+				}
+				if derr == nil {
+					if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+						derr = r.Leave(f, derr)
+					}
+				}
+				if derr != nil {
+					return bijoubuf.InElement(derr, i, "g163")
+				}
+				m.G163 = append(m.G163, v)
+			}
+			r.CloseRun(outer)
 		case 1000:
 			if wt != bijoubuf.WireVarint {
 				return r.WireMismatch("f1000")
@@ -5294,98 +5574,106 @@ var desc_Wide bijoubuf.MessageDesc
 // Wide with fields at numbers Wide does not know, in every part's range and past the
 // last: decoded as Wide by a preserving decode, they are unknown records in place.
 type WideNext struct {
-	F1      string
-	F3      int64
-	F4      uint64
-	F5      []byte
-	F6      float64
-	F10     int64
-	F11     int64
-	F12     *int32
-	F13     *string
-	F15     int64
-	F16     uint64
-	F17     []byte
-	F18     float64
-	F20     *Sub
-	F21     []int32
-	F22     []string
-	F23     []*Sub
-	F24     map[string]int32
-	F25     map[int32]*Sub
-	F27     int64
-	F28     uint64
-	F29     []byte
-	F30     float64
-	F34     int64
-	F35     int64
-	F37     string
-	F39     int64
-	F46     int64
-	F47     int64
-	F49     string
-	F51     int64
-	F52     uint64
-	F53     []byte
-	F54     float64
-	F58     int64
-	F59     int64
-	F60     *Sub
-	F61     []int64
-	F62     map[uint64]string
-	F63     int64
-	F64     uint64
-	F65     []byte
-	F66     float64
-	F70     int64
-	F71     int64
-	F73     string
-	F75     int64
-	F76     uint64
-	F78     float64
-	F82     int64
-	F83     int64
-	F85     string
-	F87     int64
-	F88     uint64
-	F89     []byte
-	F90     *bool
-	F94     int64
-	F95     int64
-	F97     string
-	F99     int64
-	F100    uint64
-	F101    []byte
-	F102    float64
-	F106    int64
-	F107    int64
-	F109    string
-	F110    []*Sub
-	F111    map[string]*Sub
-	F112    uint64
-	F113    []byte
-	F114    float64
-	F118    int64
-	F119    int64
-	F121    string
-	F123    int64
-	F124    uint64
-	F125    []byte
-	F126    float64
-	F130    []float64
-	F131    int64
-	F133    string
-	F135    int64
-	F136    uint64
-	F137    []byte
-	F138    float64
-	F142    int64
-	F143    int64
-	F145    string
-	F147    int64
-	F148    uint64
-	F149    *Sub
-	F150    float64
+	F1   string
+	F3   int64
+	F4   uint64
+	F5   []byte
+	F6   float64
+	F10  int64
+	F11  int64
+	F12  *int32
+	F13  *string
+	F15  int64
+	F16  uint64
+	F17  []byte
+	F18  float64
+	F20  *Sub
+	F21  []int32
+	F22  []string
+	F23  []*Sub
+	F24  map[string]int32
+	F25  map[int32]*Sub
+	F27  int64
+	F28  uint64
+	F29  []byte
+	F30  float64
+	F34  int64
+	F35  int64
+	F37  string
+	F39  int64
+	F46  int64
+	F47  int64
+	F49  string
+	F51  int64
+	F52  uint64
+	F53  []byte
+	F54  float64
+	F58  int64
+	F59  int64
+	F60  *Sub
+	F61  []int64
+	F62  map[uint64]string
+	F63  int64
+	F64  uint64
+	F65  []byte
+	F66  float64
+	F70  int64
+	F71  int64
+	F73  string
+	F75  int64
+	F76  uint64
+	F78  float64
+	F82  int64
+	F83  int64
+	F85  string
+	F87  int64
+	F88  uint64
+	F89  []byte
+	F90  *bool
+	F94  int64
+	F95  int64
+	F97  string
+	F99  int64
+	F100 uint64
+	F101 []byte
+	F102 float64
+	F106 int64
+	F107 int64
+	F109 string
+	F110 []*Sub
+	F111 map[string]*Sub
+	F112 uint64
+	F113 []byte
+	F114 float64
+	F118 int64
+	F119 int64
+	F121 string
+	F123 int64
+	F124 uint64
+	F125 []byte
+	F126 float64
+	F130 []float64
+	F131 int64
+	F133 string
+	F135 int64
+	F136 uint64
+	F137 []byte
+	F138 float64
+	F142 int64
+	F143 int64
+	F145 string
+	F147 int64
+	F148 uint64
+	F149 *Sub
+	F150 float64
+	// G160 is field 160 (g160).
+	//
+	// Repeated messages past the others, which keep Wide's other fields too heavy for one
+	// decode function, so that its scalar fields stay cases (Table tests the field table).
+	G160    []*Sub
+	G161    []*Sub
+	G162    []*Sub
+	G163    []*Sub
 	F100000 string
 	PickB   string
 	PickC   *Sub
@@ -6749,6 +7037,78 @@ func (m *WideNext) bijoubufSize3(s *bijoubuf.Sizes, depth int, pn *int, pprev *u
 		prev = 151
 	}
 	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 160, n, prev)
+	}
+	if len(m.G160) != 0 {
+		c := 0
+		for _, v := range m.G160 {
+			if !s.Enter(depth, "g160") {
+				return 0
+			}
+			ec := v.BijoubufSize(s, depth+1)
+			if !s.Leave("g160") {
+				return 0
+			}
+			c += bijoubuf.LenSize(ec)
+		}
+		n += bijoubuf.KeySize(prev, 160) + bijoubuf.LenSize(c)
+		prev = 160
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 161, n, prev)
+	}
+	if len(m.G161) != 0 {
+		c := 0
+		for _, v := range m.G161 {
+			if !s.Enter(depth, "g161") {
+				return 0
+			}
+			ec := v.BijoubufSize(s, depth+1)
+			if !s.Leave("g161") {
+				return 0
+			}
+			c += bijoubuf.LenSize(ec)
+		}
+		n += bijoubuf.KeySize(prev, 161) + bijoubuf.LenSize(c)
+		prev = 161
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 162, n, prev)
+	}
+	if len(m.G162) != 0 {
+		c := 0
+		for _, v := range m.G162 {
+			if !s.Enter(depth, "g162") {
+				return 0
+			}
+			ec := v.BijoubufSize(s, depth+1)
+			if !s.Leave("g162") {
+				return 0
+			}
+			c += bijoubuf.LenSize(ec)
+		}
+		n += bijoubuf.KeySize(prev, 162) + bijoubuf.LenSize(c)
+		prev = 162
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 163, n, prev)
+	}
+	if len(m.G163) != 0 {
+		c := 0
+		for _, v := range m.G163 {
+			if !s.Enter(depth, "g163") {
+				return 0
+			}
+			ec := v.BijoubufSize(s, depth+1)
+			if !s.Leave("g163") {
+				return 0
+			}
+			c += bijoubuf.LenSize(ec)
+		}
+		n += bijoubuf.KeySize(prev, 163) + bijoubuf.LenSize(c)
+		prev = 163
+	}
+	if len(u) != 0 {
 		u, n, prev = bijoubuf.UnknownBefore(u, 500, n, prev)
 	}
 	if v := m.X500; len(v) != 0 {
@@ -6847,6 +7207,58 @@ func (m *WideNext) bijoubufWrite3(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 	}
 	if v := m.X500; len(v) != 0 {
 		w.FieldString(500, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 163)
+	}
+	if x := m.G163; len(x) != 0 {
+		mk := w.OpenField(163)
+		for i := len(x) - 1; i >= 0; i-- {
+			v := x[i]
+			ek := w.Open()
+			v.BijoubufWrite(w)
+			w.Close(ek)
+		}
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 162)
+	}
+	if x := m.G162; len(x) != 0 {
+		mk := w.OpenField(162)
+		for i := len(x) - 1; i >= 0; i-- {
+			v := x[i]
+			ek := w.Open()
+			v.BijoubufWrite(w)
+			w.Close(ek)
+		}
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 161)
+	}
+	if x := m.G161; len(x) != 0 {
+		mk := w.OpenField(161)
+		for i := len(x) - 1; i >= 0; i-- {
+			v := x[i]
+			ek := w.Open()
+			v.BijoubufWrite(w)
+			w.Close(ek)
+		}
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 160)
+	}
+	if x := m.G160; len(x) != 0 {
+		mk := w.OpenField(160)
+		for i := len(x) - 1; i >= 0; i-- {
+			v := x[i]
+			ek := w.Open()
+			v.BijoubufWrite(w)
+			w.Close(ek)
+		}
+		w.Close(mk)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 151)
@@ -7185,6 +7597,12 @@ func (m *WideNext) bijoubufWrite3(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 		}
 		w.Close(mk)
 	}
+	return u
+}
+
+// bijoubufWrite2 is a part of BijoubufWrite: it writes its fields and the unknown
+// records among them, and returns the unknown records left.
+func (m *WideNext) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord) []bijoubuf.UnknownRecord {
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 109)
 	}
@@ -7269,12 +7687,6 @@ func (m *WideNext) bijoubufWrite3(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 			w.FieldVarintRest(99, bijoubuf.Zigzag(int64(v)))
 		}
 	}
-	return u
-}
-
-// bijoubufWrite2 is a part of BijoubufWrite: it writes its fields and the unknown
-// records among them, and returns the unknown records left.
-func (m *WideNext) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord) []bijoubuf.UnknownRecord {
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 98)
 	}
@@ -7669,6 +8081,12 @@ func (m *WideNext) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 	if v := m.F49; len(v) != 0 {
 		w.FieldString(49, v)
 	}
+	return u
+}
+
+// bijoubufWrite1 is a part of BijoubufWrite: it writes its fields and the unknown
+// records among them, and returns the unknown records left.
+func (m *WideNext) bijoubufWrite1(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord) []bijoubuf.UnknownRecord {
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 48)
 	}
@@ -7753,12 +8171,6 @@ func (m *WideNext) bijoubufWrite2(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRe
 			w.FieldVarintRest(36, bijoubuf.Zigzag(int64(v)))
 		}
 	}
-	return u
-}
-
-// bijoubufWrite1 is a part of BijoubufWrite: it writes its fields and the unknown
-// records among them, and returns the unknown records left.
-func (m *WideNext) bijoubufWrite1(w *bijoubuf.BackWriter, u []bijoubuf.UnknownRecord) []bijoubuf.UnknownRecord {
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 35)
 	}
@@ -10487,75 +10899,226 @@ func (m *WideNext) bijoubufDecode5(r *bijoubuf.Reader, pn *uint32, pwt *bijoubuf
 				return r.DefaultValuePresent("x151")
 			}
 			m.X151 = v
-		case 500:
+		case 160:
 			if wt != bijoubuf.WireLen {
-				return r.WireMismatch("x500")
+				return r.WireMismatch("g160")
 			}
-			v, err := r.String()
-			if err != nil {
-				return bijoubuf.InField(err, "x500")
-			}
-			if len(v) == 0 {
-				return r.DefaultValuePresent("x500")
-			}
-			m.X500 = v
-		case 1000:
-			if wt != bijoubuf.WireVarint {
-				return r.WireMismatch("f1000")
-			}
-			v, ok := r.Int32Fast()
-			if !ok {
-				var err error
-				if v, err = r.Int32(); err != nil {
-					return bijoubuf.InField(err, "f1000")
-				}
-			}
-			if v == 0 {
-				return r.DefaultValuePresent("f1000")
-			}
-			m.F1000 = v
-		case 1001:
-			if wt != bijoubuf.WireVarint {
-				return r.WireMismatch("x1001")
-			}
-			v, ok := r.BoolFast()
-			if !ok {
-				var err error
-				if v, err = r.Bool(); err != nil {
-					return bijoubuf.InField(err, "x1001")
-				}
-			}
-			if !v {
-				return r.DefaultValuePresent("x1001")
-			}
-			m.X1001 = v
-		case 100000:
-			if wt != bijoubuf.WireLen {
-				return r.WireMismatch("f100000")
-			}
-			v, err := r.String()
-			if err != nil {
-				return bijoubuf.InField(err, "f100000")
-			}
-			if len(v) == 0 {
-				return r.DefaultValuePresent("f100000")
-			}
-			m.F100000 = v
-		case 200000:
-			if wt != bijoubuf.WireLen {
-				return r.WireMismatch("x200000")
-			}
-			v, err := r.String()
-			if err != nil {
-				return bijoubuf.InField(err, "x200000")
-			}
-			if len(v) == 0 {
-				return r.DefaultValuePresent("x200000")
-			}
-			m.X200000 = v
-		default:
-			if err := r.Skip(n, wt); err != nil {
+			if err := r.CheckDepth("g160"); err != nil {
 				return err
+			}
+			outer, err := r.OpenRun("g160", 0)
+			if err != nil {
+				return err
+			}
+			n := r.CountLens()
+			m.G160 = make([]*Sub, 0, n)
+			vs := make([]Sub, n)
+			for i := 0; !r.AtEnd(); i++ {
+				var v *Sub
+				if i < n {
+					v = &vs[i]
+				} else {
+					v = new(Sub)
+				}
+				f, ok := r.EnterFast(true)
+				var derr error
+				if !ok {
+					f, derr = r.Enter(true)
+				}
+				if derr == nil {
+					if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+						derr = r.Leave(f, derr)
+					}
+				}
+				if derr != nil {
+					return bijoubuf.InElement(derr, i, "g160")
+				}
+				m.G160 = append(m.G160, v)
+			}
+			r.CloseRun(outer)
+		case 161:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("g161")
+			}
+			if err := r.CheckDepth("g161"); err != nil {
+				return err
+			}
+			outer, err := r.OpenRun("g161", 0)
+			if err != nil {
+				return err
+			}
+			n := r.CountLens()
+			m.G161 = make([]*Sub, 0, n)
+			vs := make([]Sub, n)
+			for i := 0; !r.AtEnd(); i++ {
+				var v *Sub
+				if i < n {
+					v = &vs[i]
+				} else {
+					v = new(Sub)
+				}
+				f, ok := r.EnterFast(true)
+				var derr error
+				if !ok {
+					f, derr = r.Enter(true)
+				}
+				if derr == nil {
+					if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+						derr = r.Leave(f, derr)
+					}
+				}
+				if derr != nil {
+					return bijoubuf.InElement(derr, i, "g161")
+				}
+				m.G161 = append(m.G161, v)
+			}
+			r.CloseRun(outer)
+		case 162:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("g162")
+			}
+			if err := r.CheckDepth("g162"); err != nil {
+				return err
+			}
+			outer, err := r.OpenRun("g162", 0)
+			if err != nil {
+				return err
+			}
+			n := r.CountLens()
+			m.G162 = make([]*Sub, 0, n)
+			vs := make([]Sub, n)
+			for i := 0; !r.AtEnd(); i++ {
+				var v *Sub
+				if i < n {
+					v = &vs[i]
+				} else {
+					v = new(Sub)
+				}
+				f, ok := r.EnterFast(true)
+				var derr error
+				if !ok {
+					f, derr = r.Enter(true)
+				}
+				if derr == nil {
+					if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+						derr = r.Leave(f, derr)
+					}
+				}
+				if derr != nil {
+					return bijoubuf.InElement(derr, i, "g162")
+				}
+				m.G162 = append(m.G162, v)
+			}
+			r.CloseRun(outer)
+		case 163:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("g163")
+			}
+			if err := r.CheckDepth("g163"); err != nil {
+				return err
+			}
+			outer, err := r.OpenRun("g163", 0)
+			if err != nil {
+				return err
+			}
+			n := r.CountLens()
+			m.G163 = make([]*Sub, 0, n)
+			vs := make([]Sub, n)
+			for i := 0; !r.AtEnd(); i++ {
+				var v *Sub
+				if i < n {
+					v = &vs[i]
+				} else {
+					v = new(Sub)
+				}
+				f, ok := r.EnterFast(true)
+				var derr error
+				if !ok {
+					f, derr = r.Enter(true)
+				}
+				if derr == nil {
+					if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+						derr = r.Leave(f, derr)
+					}
+				}
+				if derr != nil {
+					return bijoubuf.InElement(derr, i, "g163")
+				}
+				m.G163 = append(m.G163, v)
+			}
+			r.CloseRun(outer)
+		default:
+			switch n {
+			case 500:
+				if wt != bijoubuf.WireLen {
+					return r.WireMismatch("x500")
+				}
+				v, err := r.String()
+				if err != nil {
+					return bijoubuf.InField(err, "x500")
+				}
+				if len(v) == 0 {
+					return r.DefaultValuePresent("x500")
+				}
+				m.X500 = v
+			case 1000:
+				if wt != bijoubuf.WireVarint {
+					return r.WireMismatch("f1000")
+				}
+				v, ok := r.Int32Fast()
+				if !ok {
+					var err error
+					if v, err = r.Int32(); err != nil {
+						return bijoubuf.InField(err, "f1000")
+					}
+				}
+				if v == 0 {
+					return r.DefaultValuePresent("f1000")
+				}
+				m.F1000 = v
+			case 1001:
+				if wt != bijoubuf.WireVarint {
+					return r.WireMismatch("x1001")
+				}
+				v, ok := r.BoolFast()
+				if !ok {
+					var err error
+					if v, err = r.Bool(); err != nil {
+						return bijoubuf.InField(err, "x1001")
+					}
+				}
+				if !v {
+					return r.DefaultValuePresent("x1001")
+				}
+				m.X1001 = v
+			case 100000:
+				if wt != bijoubuf.WireLen {
+					return r.WireMismatch("f100000")
+				}
+				v, err := r.String()
+				if err != nil {
+					return bijoubuf.InField(err, "f100000")
+				}
+				if len(v) == 0 {
+					return r.DefaultValuePresent("f100000")
+				}
+				m.F100000 = v
+			case 200000:
+				if wt != bijoubuf.WireLen {
+					return r.WireMismatch("x200000")
+				}
+				v, err := r.String()
+				if err != nil {
+					return bijoubuf.InField(err, "x200000")
+				}
+				if len(v) == 0 {
+					return r.DefaultValuePresent("x200000")
+				}
+				m.X200000 = v
+			default:
+				if err := r.Skip(n, wt); err != nil {
+					return err
+				}
 			}
 		}
 		var ok bool
@@ -10576,41 +11139,47 @@ var desc_WideNext bijoubuf.MessageDesc
 
 // Table is wide.Table.
 //
-// Table is a message whose 40-odd scalar fields of implicit presence the generated
-// decoder reads through its field table (see bijoubuf.FieldSlot) in package parts, and
-// each by a case of its switch in package whole: every scalar kind three times or more,
-// with fields that stay cases among them (a string, an enum, an optional scalar, a
-// message, a repeated field, a oneof's scalar member, and a scalar numbered past the
-// table's 512), and reserved numbers, which TableNext sets.
+// Table is a message whose 40-odd scalar fields the generated decoder reads through its
+// field table (see bijoubuf.FieldSlot) in package parts, and each by a case of its
+// switch in package whole: every scalar kind three times or more, every third field
+// optional (explicit presence), with fields that stay cases among them (a string, an
+// enum, a message, a repeated field, a oneof's scalar member, and a scalar numbered past
+// the table's 512), and reserved numbers, which TableNext sets.
 type Table struct {
-	T3  int64
+	T3  *int64
 	S5  string
-	T6  uint64
+	T6  *uint64
 	T8  int64
 	T11 float64
-	T15 uint64
+	T15 *uint64
 	T17 int64
 	O18 *int64
 	T20 int64
+	T21 *uint32
 	T22 uint64
-	T24 int64
+	T24 *int64
 	M25 *Sub
-	T27 float64
+	T27 *float64
 	T32 uint64
 	R33 []int32
 	T35 int64
+	T36 *int32
 	T37 int64
-	T39 uint64
+	T39 *uint64
 	T41 int64
+	T42 *bool
 	T43 float64
+	T45 *uint32
 	T46 uint64
+	T48 *int32
 	T49 int64
-	T51 int64
+	T51 *int64
 	T53 uint64
+	T54 *int32
 	T55 int64
 	// Pick is oneof pick: nil, or one of the Table_* wrappers.
 	Pick    isTable_Pick
-	T600    int64
+	T600    *int64
 	T2      int32
 	T4      uint32
 	T7      int32
@@ -10619,23 +11188,17 @@ type Table struct {
 	T14     uint32
 	T16     int32
 	T19     int32
-	T21     uint32
 	T23     int32
 	T28     float32
 	T29     uint32
 	T34     int32
-	T36     int32
 	T38     uint32
 	T40     int32
 	T44     float32
-	T45     uint32
-	T48     int32
 	T50     int32
 	T52     uint32
-	T54     int32
 	T10     bool
 	T26     bool
-	T42     bool
 	unknown *[]bijoubuf.UnknownRecord
 }
 
@@ -10733,7 +11296,8 @@ func (m *Table) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	if len(u) != 0 {
 		u, n, prev = bijoubuf.UnknownBefore(u, 3, n, prev)
 	}
-	if v := m.T3; v != 0 {
+	if p := m.T3; p != nil {
+		v := *p
 		n += 1 + bijoubuf.ZigzagSize(int64(v))
 		prev = 3
 	}
@@ -10757,7 +11321,8 @@ func (m *Table) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	if len(u) != 0 {
 		u, n, prev = bijoubuf.UnknownBefore(u, 6, n, prev)
 	}
-	if v := m.T6; v != 0 {
+	if p := m.T6; p != nil {
+		v := *p
 		n += 1 + bijoubuf.VarintSize(uint64(v))
 		prev = 6
 	}
@@ -10813,7 +11378,7 @@ func (m *Table) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	if len(u) != 0 {
 		u, n, prev = bijoubuf.UnknownBefore(u, 15, n, prev)
 	}
-	if v := m.T15; v != 0 {
+	if m.T15 != nil {
 		n += 1 + 8
 		prev = 15
 	}
@@ -10856,7 +11421,8 @@ func (m *Table) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	if len(u) != 0 {
 		u, n, prev = bijoubuf.UnknownBefore(u, 21, n, prev)
 	}
-	if v := m.T21; v != 0 {
+	if p := m.T21; p != nil {
+		v := *p
 		n += 1 + bijoubuf.VarintSize(uint64(v))
 		prev = 21
 	}
@@ -10877,7 +11443,8 @@ func (m *Table) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	if len(u) != 0 {
 		u, n, prev = bijoubuf.UnknownBefore(u, 24, n, prev)
 	}
-	if v := m.T24; v != 0 {
+	if p := m.T24; p != nil {
+		v := *p
 		n += 1 + bijoubuf.ZigzagSize(int64(v))
 		prev = 24
 	}
@@ -10905,7 +11472,7 @@ func (m *Table) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	if len(u) != 0 {
 		u, n, prev = bijoubuf.UnknownBefore(u, 27, n, prev)
 	}
-	if v := m.T27; !bijoubuf.IsZero64(v) {
+	if m.T27 != nil {
 		n += 1 + 8
 		prev = 27
 	}
@@ -10958,7 +11525,8 @@ func (m *Table) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	if len(u) != 0 {
 		u, n, prev = bijoubuf.UnknownBefore(u, 36, n, prev)
 	}
-	if v := m.T36; v != 0 {
+	if p := m.T36; p != nil {
+		v := *p
 		n += 1 + bijoubuf.ZigzagSize(int64(v))
 		prev = 36
 	}
@@ -10979,7 +11547,8 @@ func (m *Table) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	if len(u) != 0 {
 		u, n, prev = bijoubuf.UnknownBefore(u, 39, n, prev)
 	}
-	if v := m.T39; v != 0 {
+	if p := m.T39; p != nil {
+		v := *p
 		n += 1 + bijoubuf.VarintSize(uint64(v))
 		prev = 39
 	}
@@ -11000,7 +11569,7 @@ func (m *Table) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	if len(u) != 0 {
 		u, n, prev = bijoubuf.UnknownBefore(u, 42, n, prev)
 	}
-	if v := m.T42; v {
+	if m.T42 != nil {
 		n += 1 + 1
 		prev = 42
 	}
@@ -11021,7 +11590,7 @@ func (m *Table) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	if len(u) != 0 {
 		u, n, prev = bijoubuf.UnknownBefore(u, 45, n, prev)
 	}
-	if v := m.T45; v != 0 {
+	if m.T45 != nil {
 		n += 1 + 4
 		prev = 45
 	}
@@ -11035,7 +11604,7 @@ func (m *Table) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	if len(u) != 0 {
 		u, n, prev = bijoubuf.UnknownBefore(u, 48, n, prev)
 	}
-	if v := m.T48; v != 0 {
+	if m.T48 != nil {
 		n += 1 + 4
 		prev = 48
 	}
@@ -11056,7 +11625,8 @@ func (m *Table) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	if len(u) != 0 {
 		u, n, prev = bijoubuf.UnknownBefore(u, 51, n, prev)
 	}
-	if v := m.T51; v != 0 {
+	if p := m.T51; p != nil {
+		v := *p
 		n += 1 + bijoubuf.ZigzagSize(int64(v))
 		prev = 51
 	}
@@ -11077,7 +11647,8 @@ func (m *Table) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	if len(u) != 0 {
 		u, n, prev = bijoubuf.UnknownBefore(u, 54, n, prev)
 	}
-	if v := m.T54; v != 0 {
+	if p := m.T54; p != nil {
+		v := *p
 		n += 1 + bijoubuf.ZigzagSize(int64(v))
 		prev = 54
 	}
@@ -11114,7 +11685,8 @@ func (m *Table) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	if len(u) != 0 {
 		u, n, prev = bijoubuf.UnknownBefore(u, 600, n, prev)
 	}
-	if v := m.T600; v != 0 {
+	if p := m.T600; p != nil {
+		v := *p
 		n += bijoubuf.KeySize(prev, 600) + bijoubuf.ZigzagSize(int64(v))
 		prev = 600
 	}
@@ -11134,7 +11706,8 @@ func (m *Table) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 600)
 	}
-	if v := m.T600; v != 0 {
+	if p := m.T600; p != nil {
+		v := *p
 		if !w.FieldVarintFast(600, bijoubuf.Zigzag(int64(v))) {
 			w.FieldVarintRest(600, bijoubuf.Zigzag(int64(v)))
 		}
@@ -11170,7 +11743,8 @@ func (m *Table) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 54)
 	}
-	if v := m.T54; v != 0 {
+	if p := m.T54; p != nil {
+		v := *p
 		if !w.FieldVarintFast(54, bijoubuf.Zigzag(int64(v))) {
 			w.FieldVarintRest(54, bijoubuf.Zigzag(int64(v)))
 		}
@@ -11194,7 +11768,8 @@ func (m *Table) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 51)
 	}
-	if v := m.T51; v != 0 {
+	if p := m.T51; p != nil {
+		v := *p
 		if !w.FieldVarintFast(51, bijoubuf.Zigzag(int64(v))) {
 			w.FieldVarintRest(51, bijoubuf.Zigzag(int64(v)))
 		}
@@ -11218,7 +11793,8 @@ func (m *Table) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 48)
 	}
-	if v := m.T48; v != 0 {
+	if p := m.T48; p != nil {
+		v := *p
 		if !w.FieldFixed32Fast(48, uint32(v)) {
 			w.FieldFixed32(48, uint32(v))
 		}
@@ -11234,7 +11810,8 @@ func (m *Table) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 45)
 	}
-	if v := m.T45; v != 0 {
+	if p := m.T45; p != nil {
+		v := *p
 		if !w.FieldFixed32Fast(45, v) {
 			w.FieldFixed32(45, v)
 		}
@@ -11258,7 +11835,8 @@ func (m *Table) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 42)
 	}
-	if v := m.T42; v {
+	if p := m.T42; p != nil {
+		v := *p
 		if !w.FieldVarintFast(42, bijoubuf.BoolValue(v)) {
 			w.FieldVarintRest(42, bijoubuf.BoolValue(v))
 		}
@@ -11282,7 +11860,8 @@ func (m *Table) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 39)
 	}
-	if v := m.T39; v != 0 {
+	if p := m.T39; p != nil {
+		v := *p
 		if !w.FieldVarintFast(39, uint64(v)) {
 			w.FieldVarintRest(39, uint64(v))
 		}
@@ -11306,7 +11885,8 @@ func (m *Table) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 36)
 	}
-	if v := m.T36; v != 0 {
+	if p := m.T36; p != nil {
+		v := *p
 		if !w.FieldVarintFast(36, bijoubuf.Zigzag(int64(v))) {
 			w.FieldVarintRest(36, bijoubuf.Zigzag(int64(v)))
 		}
@@ -11365,7 +11945,8 @@ func (m *Table) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 27)
 	}
-	if v := m.T27; !bijoubuf.IsZero64(v) {
+	if p := m.T27; p != nil {
+		v := *p
 		if !w.FieldFixed64Fast(27, bijoubuf.Float64Bits(v)) {
 			w.FieldFixed64(27, bijoubuf.Float64Bits(v))
 		}
@@ -11389,7 +11970,8 @@ func (m *Table) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 24)
 	}
-	if v := m.T24; v != 0 {
+	if p := m.T24; p != nil {
+		v := *p
 		if !w.FieldVarintFast(24, bijoubuf.Zigzag(int64(v))) {
 			w.FieldVarintRest(24, bijoubuf.Zigzag(int64(v)))
 		}
@@ -11413,7 +11995,8 @@ func (m *Table) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 21)
 	}
-	if v := m.T21; v != 0 {
+	if p := m.T21; p != nil {
+		v := *p
 		if !w.FieldVarintFast(21, uint64(v)) {
 			w.FieldVarintRest(21, uint64(v))
 		}
@@ -11462,7 +12045,8 @@ func (m *Table) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 15)
 	}
-	if v := m.T15; v != 0 {
+	if p := m.T15; p != nil {
+		v := *p
 		if !w.FieldFixed64Fast(15, v) {
 			w.FieldFixed64(15, v)
 		}
@@ -11526,7 +12110,8 @@ func (m *Table) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 6)
 	}
-	if v := m.T6; v != 0 {
+	if p := m.T6; p != nil {
+		v := *p
 		if !w.FieldVarintFast(6, uint64(v)) {
 			w.FieldVarintRest(6, uint64(v))
 		}
@@ -11548,7 +12133,8 @@ func (m *Table) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 3)
 	}
-	if v := m.T3; v != 0 {
+	if p := m.T3; p != nil {
+		v := *p
 		if !w.FieldVarintFast(3, bijoubuf.Zigzag(int64(v))) {
 			w.FieldVarintRest(3, bijoubuf.Zigzag(int64(v)))
 		}
@@ -11580,10 +12166,10 @@ func (m *Table) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 		}
 		if n < uint32(len(bijoubufTableTable)) {
-			if s := &bijoubufTableTable[n]; s.Kind != 0 {
+			if s := &bijoubufTableTable[n]; s.Case != 0 {
 				p := unsafe.Add(unsafe.Pointer(m), s.Off)
-				switch s.Kind {
-				case bijoubuf.KindInt32:
+				switch s.Case {
+				case 1:
 					if wt != bijoubuf.WireVarint {
 						return r.WireMismatch(s.Name)
 					}
@@ -11598,7 +12184,7 @@ func (m *Table) BijoubufDecode(r *bijoubuf.Reader) error {
 						return r.DefaultValuePresent(s.Name)
 					}
 					*(*int32)(p) = v
-				case bijoubuf.KindInt64:
+				case 2:
 					if wt != bijoubuf.WireVarint {
 						return r.WireMismatch(s.Name)
 					}
@@ -11609,11 +12195,8 @@ func (m *Table) BijoubufDecode(r *bijoubuf.Reader) error {
 							return bijoubuf.InField(err, s.Name)
 						}
 					}
-					if v == 0 {
-						return r.DefaultValuePresent(s.Name)
-					}
-					*(*int64)(p) = v
-				case bijoubuf.KindUint32:
+					*(**int64)(p) = &v
+				case 3:
 					if wt != bijoubuf.WireVarint {
 						return r.WireMismatch(s.Name)
 					}
@@ -11628,7 +12211,7 @@ func (m *Table) BijoubufDecode(r *bijoubuf.Reader) error {
 						return r.DefaultValuePresent(s.Name)
 					}
 					*(*uint32)(p) = v
-				case bijoubuf.KindUint64:
+				case 4:
 					if wt != bijoubuf.WireVarint {
 						return r.WireMismatch(s.Name)
 					}
@@ -11639,11 +12222,8 @@ func (m *Table) BijoubufDecode(r *bijoubuf.Reader) error {
 							return bijoubuf.InField(err, s.Name)
 						}
 					}
-					if v == 0 {
-						return r.DefaultValuePresent(s.Name)
-					}
-					*(*uint64)(p) = v
-				case bijoubuf.KindSint32:
+					*(**uint64)(p) = &v
+				case 5:
 					if wt != bijoubuf.WireVarint {
 						return r.WireMismatch(s.Name)
 					}
@@ -11658,7 +12238,7 @@ func (m *Table) BijoubufDecode(r *bijoubuf.Reader) error {
 						return r.DefaultValuePresent(s.Name)
 					}
 					*(*int32)(p) = v
-				case bijoubuf.KindSint64:
+				case 6:
 					if wt != bijoubuf.WireVarint {
 						return r.WireMismatch(s.Name)
 					}
@@ -11673,7 +12253,7 @@ func (m *Table) BijoubufDecode(r *bijoubuf.Reader) error {
 						return r.DefaultValuePresent(s.Name)
 					}
 					*(*int64)(p) = v
-				case bijoubuf.KindBool:
+				case 7:
 					if wt != bijoubuf.WireVarint {
 						return r.WireMismatch(s.Name)
 					}
@@ -11688,7 +12268,7 @@ func (m *Table) BijoubufDecode(r *bijoubuf.Reader) error {
 						return r.DefaultValuePresent(s.Name)
 					}
 					*(*bool)(p) = v
-				case bijoubuf.KindDouble:
+				case 8:
 					if wt != bijoubuf.WireI64 {
 						return r.WireMismatch(s.Name)
 					}
@@ -11703,7 +12283,7 @@ func (m *Table) BijoubufDecode(r *bijoubuf.Reader) error {
 						return r.DefaultValuePresent(s.Name)
 					}
 					*(*float64)(p) = v
-				case bijoubuf.KindFloat:
+				case 9:
 					if wt != bijoubuf.WireI32 {
 						return r.WireMismatch(s.Name)
 					}
@@ -11718,7 +12298,7 @@ func (m *Table) BijoubufDecode(r *bijoubuf.Reader) error {
 						return r.DefaultValuePresent(s.Name)
 					}
 					*(*float32)(p) = v
-				case bijoubuf.KindFixed32:
+				case 10:
 					if wt != bijoubuf.WireI32 {
 						return r.WireMismatch(s.Name)
 					}
@@ -11730,7 +12310,7 @@ func (m *Table) BijoubufDecode(r *bijoubuf.Reader) error {
 						return r.DefaultValuePresent(s.Name)
 					}
 					*(*uint32)(p) = v
-				case bijoubuf.KindFixed64:
+				case 11:
 					if wt != bijoubuf.WireI64 {
 						return r.WireMismatch(s.Name)
 					}
@@ -11738,11 +12318,8 @@ func (m *Table) BijoubufDecode(r *bijoubuf.Reader) error {
 					if err != nil {
 						return bijoubuf.InField(err, s.Name)
 					}
-					if v == 0 {
-						return r.DefaultValuePresent(s.Name)
-					}
-					*(*uint64)(p) = v
-				case bijoubuf.KindSfixed32:
+					*(**uint64)(p) = &v
+				case 12:
 					if wt != bijoubuf.WireI32 {
 						return r.WireMismatch(s.Name)
 					}
@@ -11754,7 +12331,7 @@ func (m *Table) BijoubufDecode(r *bijoubuf.Reader) error {
 						return r.DefaultValuePresent(s.Name)
 					}
 					*(*int32)(p) = v
-				case bijoubuf.KindSfixed64:
+				case 13:
 					if wt != bijoubuf.WireI64 {
 						return r.WireMismatch(s.Name)
 					}
@@ -11766,6 +12343,138 @@ func (m *Table) BijoubufDecode(r *bijoubuf.Reader) error {
 						return r.DefaultValuePresent(s.Name)
 					}
 					*(*int64)(p) = v
+				case 14:
+					if wt != bijoubuf.WireVarint {
+						return r.WireMismatch(s.Name)
+					}
+					v, ok := r.Int64Fast()
+					if !ok {
+						var err error
+						if v, err = r.Int64(); err != nil {
+							return bijoubuf.InField(err, s.Name)
+						}
+					}
+					if v == 0 {
+						return r.DefaultValuePresent(s.Name)
+					}
+					*(*int64)(p) = v
+				case 15:
+					if wt != bijoubuf.WireVarint {
+						return r.WireMismatch(s.Name)
+					}
+					v, ok := r.Uint32Fast()
+					if !ok {
+						var err error
+						if v, err = r.Uint32(); err != nil {
+							return bijoubuf.InField(err, s.Name)
+						}
+					}
+					*(**uint32)(p) = &v
+				case 16:
+					if wt != bijoubuf.WireVarint {
+						return r.WireMismatch(s.Name)
+					}
+					v, ok := r.Uint64Fast()
+					if !ok {
+						var err error
+						if v, err = r.Uint64(); err != nil {
+							return bijoubuf.InField(err, s.Name)
+						}
+					}
+					if v == 0 {
+						return r.DefaultValuePresent(s.Name)
+					}
+					*(*uint64)(p) = v
+				case 17:
+					if wt != bijoubuf.WireVarint {
+						return r.WireMismatch(s.Name)
+					}
+					v, ok := r.Int64Fast()
+					if !ok {
+						var err error
+						if v, err = r.Int64(); err != nil {
+							return bijoubuf.InField(err, s.Name)
+						}
+					}
+					*(**int64)(p) = &v
+				case 18:
+					if wt != bijoubuf.WireI64 {
+						return r.WireMismatch(s.Name)
+					}
+					v, ok := r.Float64Fast()
+					if !ok {
+						var err error
+						if v, err = r.Float64(); err != nil {
+							return bijoubuf.InField(err, s.Name)
+						}
+					}
+					*(**float64)(p) = &v
+				case 19:
+					if wt != bijoubuf.WireI64 {
+						return r.WireMismatch(s.Name)
+					}
+					v, err := r.Fixed64()
+					if err != nil {
+						return bijoubuf.InField(err, s.Name)
+					}
+					if v == 0 {
+						return r.DefaultValuePresent(s.Name)
+					}
+					*(*uint64)(p) = v
+				case 20:
+					if wt != bijoubuf.WireVarint {
+						return r.WireMismatch(s.Name)
+					}
+					v, ok := r.Int32Fast()
+					if !ok {
+						var err error
+						if v, err = r.Int32(); err != nil {
+							return bijoubuf.InField(err, s.Name)
+						}
+					}
+					*(**int32)(p) = &v
+				case 21:
+					if wt != bijoubuf.WireVarint {
+						return r.WireMismatch(s.Name)
+					}
+					v, ok := r.BoolFast()
+					if !ok {
+						var err error
+						if v, err = r.Bool(); err != nil {
+							return bijoubuf.InField(err, s.Name)
+						}
+					}
+					*(**bool)(p) = &v
+				case 22:
+					if wt != bijoubuf.WireI32 {
+						return r.WireMismatch(s.Name)
+					}
+					v, err := r.Fixed32()
+					if err != nil {
+						return bijoubuf.InField(err, s.Name)
+					}
+					*(**uint32)(p) = &v
+				case 23:
+					if wt != bijoubuf.WireI32 {
+						return r.WireMismatch(s.Name)
+					}
+					v, err := r.Sfixed32()
+					if err != nil {
+						return bijoubuf.InField(err, s.Name)
+					}
+					*(**int32)(p) = &v
+				case 24:
+					if wt != bijoubuf.WireVarint {
+						return r.WireMismatch(s.Name)
+					}
+					v, ok := r.Int32Fast()
+					if !ok {
+						var err error
+						if v, err = r.Int32(); err != nil {
+							return bijoubuf.InField(err, s.Name)
+						}
+					}
+					*(**int32)(p) = &v
 				}
 				continue
 			}
@@ -11798,18 +12507,6 @@ func (m *Table) BijoubufDecode(r *bijoubuf.Reader) error {
 				return r.DefaultValuePresent("e12")
 			}
 			m.E12 = Color(v)
-		case 18:
-			if wt != bijoubuf.WireVarint {
-				return r.WireMismatch("o18")
-			}
-			v, ok := r.Int64Fast()
-			if !ok {
-				var err error
-				if v, err = r.Int64(); err != nil {
-					return bijoubuf.InField(err, "o18")
-				}
-			}
-			m.O18 = &v
 		case 25:
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("m25")
@@ -11890,10 +12587,7 @@ func (m *Table) BijoubufDecode(r *bijoubuf.Reader) error {
 					return bijoubuf.InField(err, "t600")
 				}
 			}
-			if v == 0 {
-				return r.DefaultValuePresent("t600")
-			}
-			m.T600 = v
+			m.T600 = &v
 		default:
 			if err := r.Skip(n, wt); err != nil {
 				return err
@@ -11906,51 +12600,52 @@ func (m *Table) BijoubufDecode(r *bijoubuf.Reader) error {
 
 // bijoubufTableTable is Table's field table (see bijoubuf.FieldSlot).
 var bijoubufTableTable = func() (t [56]bijoubuf.FieldSlot) {
-	t[2] = bijoubuf.FieldSlot{Kind: bijoubuf.KindInt32, Off: unsafe.Offsetof(Table{}.T2), Name: "t2"}
-	t[3] = bijoubuf.FieldSlot{Kind: bijoubuf.KindInt64, Off: unsafe.Offsetof(Table{}.T3), Name: "t3"}
-	t[4] = bijoubuf.FieldSlot{Kind: bijoubuf.KindUint32, Off: unsafe.Offsetof(Table{}.T4), Name: "t4"}
-	t[6] = bijoubuf.FieldSlot{Kind: bijoubuf.KindUint64, Off: unsafe.Offsetof(Table{}.T6), Name: "t6"}
-	t[7] = bijoubuf.FieldSlot{Kind: bijoubuf.KindSint32, Off: unsafe.Offsetof(Table{}.T7), Name: "t7"}
-	t[8] = bijoubuf.FieldSlot{Kind: bijoubuf.KindSint64, Off: unsafe.Offsetof(Table{}.T8), Name: "t8"}
-	t[10] = bijoubuf.FieldSlot{Kind: bijoubuf.KindBool, Off: unsafe.Offsetof(Table{}.T10), Name: "t10"}
-	t[11] = bijoubuf.FieldSlot{Kind: bijoubuf.KindDouble, Off: unsafe.Offsetof(Table{}.T11), Name: "t11"}
-	t[13] = bijoubuf.FieldSlot{Kind: bijoubuf.KindFloat, Off: unsafe.Offsetof(Table{}.T13), Name: "t13"}
-	t[14] = bijoubuf.FieldSlot{Kind: bijoubuf.KindFixed32, Off: unsafe.Offsetof(Table{}.T14), Name: "t14"}
-	t[15] = bijoubuf.FieldSlot{Kind: bijoubuf.KindFixed64, Off: unsafe.Offsetof(Table{}.T15), Name: "t15"}
-	t[16] = bijoubuf.FieldSlot{Kind: bijoubuf.KindSfixed32, Off: unsafe.Offsetof(Table{}.T16), Name: "t16"}
-	t[17] = bijoubuf.FieldSlot{Kind: bijoubuf.KindSfixed64, Off: unsafe.Offsetof(Table{}.T17), Name: "t17"}
-	t[19] = bijoubuf.FieldSlot{Kind: bijoubuf.KindInt32, Off: unsafe.Offsetof(Table{}.T19), Name: "t19"}
-	t[20] = bijoubuf.FieldSlot{Kind: bijoubuf.KindInt64, Off: unsafe.Offsetof(Table{}.T20), Name: "t20"}
-	t[21] = bijoubuf.FieldSlot{Kind: bijoubuf.KindUint32, Off: unsafe.Offsetof(Table{}.T21), Name: "t21"}
-	t[22] = bijoubuf.FieldSlot{Kind: bijoubuf.KindUint64, Off: unsafe.Offsetof(Table{}.T22), Name: "t22"}
-	t[23] = bijoubuf.FieldSlot{Kind: bijoubuf.KindSint32, Off: unsafe.Offsetof(Table{}.T23), Name: "t23"}
-	t[24] = bijoubuf.FieldSlot{Kind: bijoubuf.KindSint64, Off: unsafe.Offsetof(Table{}.T24), Name: "t24"}
-	t[26] = bijoubuf.FieldSlot{Kind: bijoubuf.KindBool, Off: unsafe.Offsetof(Table{}.T26), Name: "t26"}
-	t[27] = bijoubuf.FieldSlot{Kind: bijoubuf.KindDouble, Off: unsafe.Offsetof(Table{}.T27), Name: "t27"}
-	t[28] = bijoubuf.FieldSlot{Kind: bijoubuf.KindFloat, Off: unsafe.Offsetof(Table{}.T28), Name: "t28"}
-	t[29] = bijoubuf.FieldSlot{Kind: bijoubuf.KindFixed32, Off: unsafe.Offsetof(Table{}.T29), Name: "t29"}
-	t[32] = bijoubuf.FieldSlot{Kind: bijoubuf.KindFixed64, Off: unsafe.Offsetof(Table{}.T32), Name: "t32"}
-	t[34] = bijoubuf.FieldSlot{Kind: bijoubuf.KindSfixed32, Off: unsafe.Offsetof(Table{}.T34), Name: "t34"}
-	t[35] = bijoubuf.FieldSlot{Kind: bijoubuf.KindSfixed64, Off: unsafe.Offsetof(Table{}.T35), Name: "t35"}
-	t[36] = bijoubuf.FieldSlot{Kind: bijoubuf.KindInt32, Off: unsafe.Offsetof(Table{}.T36), Name: "t36"}
-	t[37] = bijoubuf.FieldSlot{Kind: bijoubuf.KindInt64, Off: unsafe.Offsetof(Table{}.T37), Name: "t37"}
-	t[38] = bijoubuf.FieldSlot{Kind: bijoubuf.KindUint32, Off: unsafe.Offsetof(Table{}.T38), Name: "t38"}
-	t[39] = bijoubuf.FieldSlot{Kind: bijoubuf.KindUint64, Off: unsafe.Offsetof(Table{}.T39), Name: "t39"}
-	t[40] = bijoubuf.FieldSlot{Kind: bijoubuf.KindSint32, Off: unsafe.Offsetof(Table{}.T40), Name: "t40"}
-	t[41] = bijoubuf.FieldSlot{Kind: bijoubuf.KindSint64, Off: unsafe.Offsetof(Table{}.T41), Name: "t41"}
-	t[42] = bijoubuf.FieldSlot{Kind: bijoubuf.KindBool, Off: unsafe.Offsetof(Table{}.T42), Name: "t42"}
-	t[43] = bijoubuf.FieldSlot{Kind: bijoubuf.KindDouble, Off: unsafe.Offsetof(Table{}.T43), Name: "t43"}
-	t[44] = bijoubuf.FieldSlot{Kind: bijoubuf.KindFloat, Off: unsafe.Offsetof(Table{}.T44), Name: "t44"}
-	t[45] = bijoubuf.FieldSlot{Kind: bijoubuf.KindFixed32, Off: unsafe.Offsetof(Table{}.T45), Name: "t45"}
-	t[46] = bijoubuf.FieldSlot{Kind: bijoubuf.KindFixed64, Off: unsafe.Offsetof(Table{}.T46), Name: "t46"}
-	t[48] = bijoubuf.FieldSlot{Kind: bijoubuf.KindSfixed32, Off: unsafe.Offsetof(Table{}.T48), Name: "t48"}
-	t[49] = bijoubuf.FieldSlot{Kind: bijoubuf.KindSfixed64, Off: unsafe.Offsetof(Table{}.T49), Name: "t49"}
-	t[50] = bijoubuf.FieldSlot{Kind: bijoubuf.KindInt32, Off: unsafe.Offsetof(Table{}.T50), Name: "t50"}
-	t[51] = bijoubuf.FieldSlot{Kind: bijoubuf.KindInt64, Off: unsafe.Offsetof(Table{}.T51), Name: "t51"}
-	t[52] = bijoubuf.FieldSlot{Kind: bijoubuf.KindUint32, Off: unsafe.Offsetof(Table{}.T52), Name: "t52"}
-	t[53] = bijoubuf.FieldSlot{Kind: bijoubuf.KindUint64, Off: unsafe.Offsetof(Table{}.T53), Name: "t53"}
-	t[54] = bijoubuf.FieldSlot{Kind: bijoubuf.KindSint32, Off: unsafe.Offsetof(Table{}.T54), Name: "t54"}
-	t[55] = bijoubuf.FieldSlot{Kind: bijoubuf.KindSint64, Off: unsafe.Offsetof(Table{}.T55), Name: "t55"}
+	t[2] = bijoubuf.FieldSlot{Case: 1, Off: unsafe.Offsetof(Table{}.T2), Name: "t2"}
+	t[3] = bijoubuf.FieldSlot{Case: 2, Off: unsafe.Offsetof(Table{}.T3), Name: "t3"}
+	t[4] = bijoubuf.FieldSlot{Case: 3, Off: unsafe.Offsetof(Table{}.T4), Name: "t4"}
+	t[6] = bijoubuf.FieldSlot{Case: 4, Off: unsafe.Offsetof(Table{}.T6), Name: "t6"}
+	t[7] = bijoubuf.FieldSlot{Case: 5, Off: unsafe.Offsetof(Table{}.T7), Name: "t7"}
+	t[8] = bijoubuf.FieldSlot{Case: 6, Off: unsafe.Offsetof(Table{}.T8), Name: "t8"}
+	t[10] = bijoubuf.FieldSlot{Case: 7, Off: unsafe.Offsetof(Table{}.T10), Name: "t10"}
+	t[11] = bijoubuf.FieldSlot{Case: 8, Off: unsafe.Offsetof(Table{}.T11), Name: "t11"}
+	t[13] = bijoubuf.FieldSlot{Case: 9, Off: unsafe.Offsetof(Table{}.T13), Name: "t13"}
+	t[14] = bijoubuf.FieldSlot{Case: 10, Off: unsafe.Offsetof(Table{}.T14), Name: "t14"}
+	t[15] = bijoubuf.FieldSlot{Case: 11, Off: unsafe.Offsetof(Table{}.T15), Name: "t15"}
+	t[16] = bijoubuf.FieldSlot{Case: 12, Off: unsafe.Offsetof(Table{}.T16), Name: "t16"}
+	t[17] = bijoubuf.FieldSlot{Case: 13, Off: unsafe.Offsetof(Table{}.T17), Name: "t17"}
+	t[18] = bijoubuf.FieldSlot{Case: 2, Off: unsafe.Offsetof(Table{}.O18), Name: "o18"}
+	t[19] = bijoubuf.FieldSlot{Case: 1, Off: unsafe.Offsetof(Table{}.T19), Name: "t19"}
+	t[20] = bijoubuf.FieldSlot{Case: 14, Off: unsafe.Offsetof(Table{}.T20), Name: "t20"}
+	t[21] = bijoubuf.FieldSlot{Case: 15, Off: unsafe.Offsetof(Table{}.T21), Name: "t21"}
+	t[22] = bijoubuf.FieldSlot{Case: 16, Off: unsafe.Offsetof(Table{}.T22), Name: "t22"}
+	t[23] = bijoubuf.FieldSlot{Case: 5, Off: unsafe.Offsetof(Table{}.T23), Name: "t23"}
+	t[24] = bijoubuf.FieldSlot{Case: 17, Off: unsafe.Offsetof(Table{}.T24), Name: "t24"}
+	t[26] = bijoubuf.FieldSlot{Case: 7, Off: unsafe.Offsetof(Table{}.T26), Name: "t26"}
+	t[27] = bijoubuf.FieldSlot{Case: 18, Off: unsafe.Offsetof(Table{}.T27), Name: "t27"}
+	t[28] = bijoubuf.FieldSlot{Case: 9, Off: unsafe.Offsetof(Table{}.T28), Name: "t28"}
+	t[29] = bijoubuf.FieldSlot{Case: 10, Off: unsafe.Offsetof(Table{}.T29), Name: "t29"}
+	t[32] = bijoubuf.FieldSlot{Case: 19, Off: unsafe.Offsetof(Table{}.T32), Name: "t32"}
+	t[34] = bijoubuf.FieldSlot{Case: 12, Off: unsafe.Offsetof(Table{}.T34), Name: "t34"}
+	t[35] = bijoubuf.FieldSlot{Case: 13, Off: unsafe.Offsetof(Table{}.T35), Name: "t35"}
+	t[36] = bijoubuf.FieldSlot{Case: 20, Off: unsafe.Offsetof(Table{}.T36), Name: "t36"}
+	t[37] = bijoubuf.FieldSlot{Case: 14, Off: unsafe.Offsetof(Table{}.T37), Name: "t37"}
+	t[38] = bijoubuf.FieldSlot{Case: 3, Off: unsafe.Offsetof(Table{}.T38), Name: "t38"}
+	t[39] = bijoubuf.FieldSlot{Case: 4, Off: unsafe.Offsetof(Table{}.T39), Name: "t39"}
+	t[40] = bijoubuf.FieldSlot{Case: 5, Off: unsafe.Offsetof(Table{}.T40), Name: "t40"}
+	t[41] = bijoubuf.FieldSlot{Case: 6, Off: unsafe.Offsetof(Table{}.T41), Name: "t41"}
+	t[42] = bijoubuf.FieldSlot{Case: 21, Off: unsafe.Offsetof(Table{}.T42), Name: "t42"}
+	t[43] = bijoubuf.FieldSlot{Case: 8, Off: unsafe.Offsetof(Table{}.T43), Name: "t43"}
+	t[44] = bijoubuf.FieldSlot{Case: 9, Off: unsafe.Offsetof(Table{}.T44), Name: "t44"}
+	t[45] = bijoubuf.FieldSlot{Case: 22, Off: unsafe.Offsetof(Table{}.T45), Name: "t45"}
+	t[46] = bijoubuf.FieldSlot{Case: 19, Off: unsafe.Offsetof(Table{}.T46), Name: "t46"}
+	t[48] = bijoubuf.FieldSlot{Case: 23, Off: unsafe.Offsetof(Table{}.T48), Name: "t48"}
+	t[49] = bijoubuf.FieldSlot{Case: 13, Off: unsafe.Offsetof(Table{}.T49), Name: "t49"}
+	t[50] = bijoubuf.FieldSlot{Case: 1, Off: unsafe.Offsetof(Table{}.T50), Name: "t50"}
+	t[51] = bijoubuf.FieldSlot{Case: 2, Off: unsafe.Offsetof(Table{}.T51), Name: "t51"}
+	t[52] = bijoubuf.FieldSlot{Case: 3, Off: unsafe.Offsetof(Table{}.T52), Name: "t52"}
+	t[53] = bijoubuf.FieldSlot{Case: 16, Off: unsafe.Offsetof(Table{}.T53), Name: "t53"}
+	t[54] = bijoubuf.FieldSlot{Case: 24, Off: unsafe.Offsetof(Table{}.T54), Name: "t54"}
+	t[55] = bijoubuf.FieldSlot{Case: 6, Off: unsafe.Offsetof(Table{}.T55), Name: "t55"}
 	return t
 }()
 
@@ -11965,34 +12660,40 @@ type TableNext struct {
 	X30 uint64
 	X31 float64
 	X47 int64
-	T3  int64
+	T3  *int64
 	S5  string
-	T6  uint64
+	T6  *uint64
 	T8  int64
 	T11 float64
-	T15 uint64
+	T15 *uint64
 	T17 int64
 	O18 *int64
 	T20 int64
+	T21 *uint32
 	T22 uint64
-	T24 int64
+	T24 *int64
 	M25 *Sub
-	T27 float64
+	T27 *float64
 	T32 uint64
 	R33 []int32
 	T35 int64
+	T36 *int32
 	T37 int64
-	T39 uint64
+	T39 *uint64
 	T41 int64
+	T42 *bool
 	T43 float64
+	T45 *uint32
 	T46 uint64
+	T48 *int32
 	T49 int64
-	T51 int64
+	T51 *int64
 	T53 uint64
+	T54 *int32
 	T55 int64
 	// Pick is oneof pick: nil, or one of the TableNext_* wrappers.
 	Pick    isTableNext_Pick
-	T600    int64
+	T600    *int64
 	X1      int32
 	T2      int32
 	T4      uint32
@@ -12002,23 +12703,17 @@ type TableNext struct {
 	T14     uint32
 	T16     int32
 	T19     int32
-	T21     uint32
 	T23     int32
 	T28     float32
 	T29     uint32
 	T34     int32
-	T36     int32
 	T38     uint32
 	T40     int32
 	T44     float32
-	T45     uint32
-	T48     int32
 	T50     int32
 	T52     uint32
-	T54     int32
 	T10     bool
 	T26     bool
-	T42     bool
 	unknown *[]bijoubuf.UnknownRecord
 }
 
@@ -12123,7 +12818,8 @@ func (m *TableNext) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	if len(u) != 0 {
 		u, n, prev = bijoubuf.UnknownBefore(u, 3, n, prev)
 	}
-	if v := m.T3; v != 0 {
+	if p := m.T3; p != nil {
+		v := *p
 		n += 1 + bijoubuf.ZigzagSize(int64(v))
 		prev = 3
 	}
@@ -12147,7 +12843,8 @@ func (m *TableNext) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	if len(u) != 0 {
 		u, n, prev = bijoubuf.UnknownBefore(u, 6, n, prev)
 	}
-	if v := m.T6; v != 0 {
+	if p := m.T6; p != nil {
+		v := *p
 		n += 1 + bijoubuf.VarintSize(uint64(v))
 		prev = 6
 	}
@@ -12213,7 +12910,7 @@ func (m *TableNext) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	if len(u) != 0 {
 		u, n, prev = bijoubuf.UnknownBefore(u, 15, n, prev)
 	}
-	if v := m.T15; v != 0 {
+	if m.T15 != nil {
 		n += 1 + 8
 		prev = 15
 	}
@@ -12256,7 +12953,8 @@ func (m *TableNext) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	if len(u) != 0 {
 		u, n, prev = bijoubuf.UnknownBefore(u, 21, n, prev)
 	}
-	if v := m.T21; v != 0 {
+	if p := m.T21; p != nil {
+		v := *p
 		n += 1 + bijoubuf.VarintSize(uint64(v))
 		prev = 21
 	}
@@ -12277,7 +12975,8 @@ func (m *TableNext) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	if len(u) != 0 {
 		u, n, prev = bijoubuf.UnknownBefore(u, 24, n, prev)
 	}
-	if v := m.T24; v != 0 {
+	if p := m.T24; p != nil {
+		v := *p
 		n += 1 + bijoubuf.ZigzagSize(int64(v))
 		prev = 24
 	}
@@ -12305,7 +13004,7 @@ func (m *TableNext) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	if len(u) != 0 {
 		u, n, prev = bijoubuf.UnknownBefore(u, 27, n, prev)
 	}
-	if v := m.T27; !bijoubuf.IsZero64(v) {
+	if m.T27 != nil {
 		n += 1 + 8
 		prev = 27
 	}
@@ -12372,7 +13071,8 @@ func (m *TableNext) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	if len(u) != 0 {
 		u, n, prev = bijoubuf.UnknownBefore(u, 36, n, prev)
 	}
-	if v := m.T36; v != 0 {
+	if p := m.T36; p != nil {
+		v := *p
 		n += 1 + bijoubuf.ZigzagSize(int64(v))
 		prev = 36
 	}
@@ -12393,7 +13093,8 @@ func (m *TableNext) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	if len(u) != 0 {
 		u, n, prev = bijoubuf.UnknownBefore(u, 39, n, prev)
 	}
-	if v := m.T39; v != 0 {
+	if p := m.T39; p != nil {
+		v := *p
 		n += 1 + bijoubuf.VarintSize(uint64(v))
 		prev = 39
 	}
@@ -12414,7 +13115,7 @@ func (m *TableNext) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	if len(u) != 0 {
 		u, n, prev = bijoubuf.UnknownBefore(u, 42, n, prev)
 	}
-	if v := m.T42; v {
+	if m.T42 != nil {
 		n += 1 + 1
 		prev = 42
 	}
@@ -12435,7 +13136,7 @@ func (m *TableNext) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	if len(u) != 0 {
 		u, n, prev = bijoubuf.UnknownBefore(u, 45, n, prev)
 	}
-	if v := m.T45; v != 0 {
+	if m.T45 != nil {
 		n += 1 + 4
 		prev = 45
 	}
@@ -12456,7 +13157,7 @@ func (m *TableNext) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	if len(u) != 0 {
 		u, n, prev = bijoubuf.UnknownBefore(u, 48, n, prev)
 	}
-	if v := m.T48; v != 0 {
+	if m.T48 != nil {
 		n += 1 + 4
 		prev = 48
 	}
@@ -12477,7 +13178,8 @@ func (m *TableNext) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	if len(u) != 0 {
 		u, n, prev = bijoubuf.UnknownBefore(u, 51, n, prev)
 	}
-	if v := m.T51; v != 0 {
+	if p := m.T51; p != nil {
+		v := *p
 		n += 1 + bijoubuf.ZigzagSize(int64(v))
 		prev = 51
 	}
@@ -12498,7 +13200,8 @@ func (m *TableNext) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	if len(u) != 0 {
 		u, n, prev = bijoubuf.UnknownBefore(u, 54, n, prev)
 	}
-	if v := m.T54; v != 0 {
+	if p := m.T54; p != nil {
+		v := *p
 		n += 1 + bijoubuf.ZigzagSize(int64(v))
 		prev = 54
 	}
@@ -12535,7 +13238,8 @@ func (m *TableNext) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	if len(u) != 0 {
 		u, n, prev = bijoubuf.UnknownBefore(u, 600, n, prev)
 	}
-	if v := m.T600; v != 0 {
+	if p := m.T600; p != nil {
+		v := *p
 		n += bijoubuf.KeySize(prev, 600) + bijoubuf.ZigzagSize(int64(v))
 		prev = 600
 	}
@@ -12555,7 +13259,8 @@ func (m *TableNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 600)
 	}
-	if v := m.T600; v != 0 {
+	if p := m.T600; p != nil {
+		v := *p
 		if !w.FieldVarintFast(600, bijoubuf.Zigzag(int64(v))) {
 			w.FieldVarintRest(600, bijoubuf.Zigzag(int64(v)))
 		}
@@ -12591,7 +13296,8 @@ func (m *TableNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 54)
 	}
-	if v := m.T54; v != 0 {
+	if p := m.T54; p != nil {
+		v := *p
 		if !w.FieldVarintFast(54, bijoubuf.Zigzag(int64(v))) {
 			w.FieldVarintRest(54, bijoubuf.Zigzag(int64(v)))
 		}
@@ -12615,7 +13321,8 @@ func (m *TableNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 51)
 	}
-	if v := m.T51; v != 0 {
+	if p := m.T51; p != nil {
+		v := *p
 		if !w.FieldVarintFast(51, bijoubuf.Zigzag(int64(v))) {
 			w.FieldVarintRest(51, bijoubuf.Zigzag(int64(v)))
 		}
@@ -12639,7 +13346,8 @@ func (m *TableNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 48)
 	}
-	if v := m.T48; v != 0 {
+	if p := m.T48; p != nil {
+		v := *p
 		if !w.FieldFixed32Fast(48, uint32(v)) {
 			w.FieldFixed32(48, uint32(v))
 		}
@@ -12663,7 +13371,8 @@ func (m *TableNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 45)
 	}
-	if v := m.T45; v != 0 {
+	if p := m.T45; p != nil {
+		v := *p
 		if !w.FieldFixed32Fast(45, v) {
 			w.FieldFixed32(45, v)
 		}
@@ -12687,7 +13396,8 @@ func (m *TableNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 42)
 	}
-	if v := m.T42; v {
+	if p := m.T42; p != nil {
+		v := *p
 		if !w.FieldVarintFast(42, bijoubuf.BoolValue(v)) {
 			w.FieldVarintRest(42, bijoubuf.BoolValue(v))
 		}
@@ -12711,7 +13421,8 @@ func (m *TableNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 39)
 	}
-	if v := m.T39; v != 0 {
+	if p := m.T39; p != nil {
+		v := *p
 		if !w.FieldVarintFast(39, uint64(v)) {
 			w.FieldVarintRest(39, uint64(v))
 		}
@@ -12735,7 +13446,8 @@ func (m *TableNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 36)
 	}
-	if v := m.T36; v != 0 {
+	if p := m.T36; p != nil {
+		v := *p
 		if !w.FieldVarintFast(36, bijoubuf.Zigzag(int64(v))) {
 			w.FieldVarintRest(36, bijoubuf.Zigzag(int64(v)))
 		}
@@ -12810,7 +13522,8 @@ func (m *TableNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 27)
 	}
-	if v := m.T27; !bijoubuf.IsZero64(v) {
+	if p := m.T27; p != nil {
+		v := *p
 		if !w.FieldFixed64Fast(27, bijoubuf.Float64Bits(v)) {
 			w.FieldFixed64(27, bijoubuf.Float64Bits(v))
 		}
@@ -12834,7 +13547,8 @@ func (m *TableNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 24)
 	}
-	if v := m.T24; v != 0 {
+	if p := m.T24; p != nil {
+		v := *p
 		if !w.FieldVarintFast(24, bijoubuf.Zigzag(int64(v))) {
 			w.FieldVarintRest(24, bijoubuf.Zigzag(int64(v)))
 		}
@@ -12858,7 +13572,8 @@ func (m *TableNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 21)
 	}
-	if v := m.T21; v != 0 {
+	if p := m.T21; p != nil {
+		v := *p
 		if !w.FieldVarintFast(21, uint64(v)) {
 			w.FieldVarintRest(21, uint64(v))
 		}
@@ -12907,7 +13622,8 @@ func (m *TableNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 15)
 	}
-	if v := m.T15; v != 0 {
+	if p := m.T15; p != nil {
+		v := *p
 		if !w.FieldFixed64Fast(15, v) {
 			w.FieldFixed64(15, v)
 		}
@@ -12977,7 +13693,8 @@ func (m *TableNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 6)
 	}
-	if v := m.T6; v != 0 {
+	if p := m.T6; p != nil {
+		v := *p
 		if !w.FieldVarintFast(6, uint64(v)) {
 			w.FieldVarintRest(6, uint64(v))
 		}
@@ -12999,7 +13716,8 @@ func (m *TableNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 3)
 	}
-	if v := m.T3; v != 0 {
+	if p := m.T3; p != nil {
+		v := *p
 		if !w.FieldVarintFast(3, bijoubuf.Zigzag(int64(v))) {
 			w.FieldVarintRest(3, bijoubuf.Zigzag(int64(v)))
 		}
@@ -13039,10 +13757,10 @@ func (m *TableNext) BijoubufDecode(r *bijoubuf.Reader) error {
 			}
 		}
 		if n < uint32(len(bijoubufTableTableNext)) {
-			if s := &bijoubufTableTableNext[n]; s.Kind != 0 {
+			if s := &bijoubufTableTableNext[n]; s.Case != 0 {
 				p := unsafe.Add(unsafe.Pointer(m), s.Off)
-				switch s.Kind {
-				case bijoubuf.KindInt32:
+				switch s.Case {
+				case 1:
 					if wt != bijoubuf.WireVarint {
 						return r.WireMismatch(s.Name)
 					}
@@ -13057,7 +13775,7 @@ func (m *TableNext) BijoubufDecode(r *bijoubuf.Reader) error {
 						return r.DefaultValuePresent(s.Name)
 					}
 					*(*int32)(p) = v
-				case bijoubuf.KindInt64:
+				case 2:
 					if wt != bijoubuf.WireVarint {
 						return r.WireMismatch(s.Name)
 					}
@@ -13068,11 +13786,8 @@ func (m *TableNext) BijoubufDecode(r *bijoubuf.Reader) error {
 							return bijoubuf.InField(err, s.Name)
 						}
 					}
-					if v == 0 {
-						return r.DefaultValuePresent(s.Name)
-					}
-					*(*int64)(p) = v
-				case bijoubuf.KindUint32:
+					*(**int64)(p) = &v
+				case 3:
 					if wt != bijoubuf.WireVarint {
 						return r.WireMismatch(s.Name)
 					}
@@ -13087,7 +13802,7 @@ func (m *TableNext) BijoubufDecode(r *bijoubuf.Reader) error {
 						return r.DefaultValuePresent(s.Name)
 					}
 					*(*uint32)(p) = v
-				case bijoubuf.KindUint64:
+				case 4:
 					if wt != bijoubuf.WireVarint {
 						return r.WireMismatch(s.Name)
 					}
@@ -13098,11 +13813,8 @@ func (m *TableNext) BijoubufDecode(r *bijoubuf.Reader) error {
 							return bijoubuf.InField(err, s.Name)
 						}
 					}
-					if v == 0 {
-						return r.DefaultValuePresent(s.Name)
-					}
-					*(*uint64)(p) = v
-				case bijoubuf.KindSint32:
+					*(**uint64)(p) = &v
+				case 5:
 					if wt != bijoubuf.WireVarint {
 						return r.WireMismatch(s.Name)
 					}
@@ -13117,7 +13829,7 @@ func (m *TableNext) BijoubufDecode(r *bijoubuf.Reader) error {
 						return r.DefaultValuePresent(s.Name)
 					}
 					*(*int32)(p) = v
-				case bijoubuf.KindSint64:
+				case 6:
 					if wt != bijoubuf.WireVarint {
 						return r.WireMismatch(s.Name)
 					}
@@ -13132,7 +13844,7 @@ func (m *TableNext) BijoubufDecode(r *bijoubuf.Reader) error {
 						return r.DefaultValuePresent(s.Name)
 					}
 					*(*int64)(p) = v
-				case bijoubuf.KindBool:
+				case 7:
 					if wt != bijoubuf.WireVarint {
 						return r.WireMismatch(s.Name)
 					}
@@ -13147,7 +13859,7 @@ func (m *TableNext) BijoubufDecode(r *bijoubuf.Reader) error {
 						return r.DefaultValuePresent(s.Name)
 					}
 					*(*bool)(p) = v
-				case bijoubuf.KindDouble:
+				case 8:
 					if wt != bijoubuf.WireI64 {
 						return r.WireMismatch(s.Name)
 					}
@@ -13162,7 +13874,7 @@ func (m *TableNext) BijoubufDecode(r *bijoubuf.Reader) error {
 						return r.DefaultValuePresent(s.Name)
 					}
 					*(*float64)(p) = v
-				case bijoubuf.KindFloat:
+				case 9:
 					if wt != bijoubuf.WireI32 {
 						return r.WireMismatch(s.Name)
 					}
@@ -13177,7 +13889,7 @@ func (m *TableNext) BijoubufDecode(r *bijoubuf.Reader) error {
 						return r.DefaultValuePresent(s.Name)
 					}
 					*(*float32)(p) = v
-				case bijoubuf.KindFixed32:
+				case 10:
 					if wt != bijoubuf.WireI32 {
 						return r.WireMismatch(s.Name)
 					}
@@ -13189,7 +13901,7 @@ func (m *TableNext) BijoubufDecode(r *bijoubuf.Reader) error {
 						return r.DefaultValuePresent(s.Name)
 					}
 					*(*uint32)(p) = v
-				case bijoubuf.KindFixed64:
+				case 11:
 					if wt != bijoubuf.WireI64 {
 						return r.WireMismatch(s.Name)
 					}
@@ -13197,11 +13909,8 @@ func (m *TableNext) BijoubufDecode(r *bijoubuf.Reader) error {
 					if err != nil {
 						return bijoubuf.InField(err, s.Name)
 					}
-					if v == 0 {
-						return r.DefaultValuePresent(s.Name)
-					}
-					*(*uint64)(p) = v
-				case bijoubuf.KindSfixed32:
+					*(**uint64)(p) = &v
+				case 12:
 					if wt != bijoubuf.WireI32 {
 						return r.WireMismatch(s.Name)
 					}
@@ -13213,7 +13922,7 @@ func (m *TableNext) BijoubufDecode(r *bijoubuf.Reader) error {
 						return r.DefaultValuePresent(s.Name)
 					}
 					*(*int32)(p) = v
-				case bijoubuf.KindSfixed64:
+				case 13:
 					if wt != bijoubuf.WireI64 {
 						return r.WireMismatch(s.Name)
 					}
@@ -13225,6 +13934,138 @@ func (m *TableNext) BijoubufDecode(r *bijoubuf.Reader) error {
 						return r.DefaultValuePresent(s.Name)
 					}
 					*(*int64)(p) = v
+				case 14:
+					if wt != bijoubuf.WireVarint {
+						return r.WireMismatch(s.Name)
+					}
+					v, ok := r.Int64Fast()
+					if !ok {
+						var err error
+						if v, err = r.Int64(); err != nil {
+							return bijoubuf.InField(err, s.Name)
+						}
+					}
+					if v == 0 {
+						return r.DefaultValuePresent(s.Name)
+					}
+					*(*int64)(p) = v
+				case 15:
+					if wt != bijoubuf.WireVarint {
+						return r.WireMismatch(s.Name)
+					}
+					v, ok := r.Uint32Fast()
+					if !ok {
+						var err error
+						if v, err = r.Uint32(); err != nil {
+							return bijoubuf.InField(err, s.Name)
+						}
+					}
+					*(**uint32)(p) = &v
+				case 16:
+					if wt != bijoubuf.WireVarint {
+						return r.WireMismatch(s.Name)
+					}
+					v, ok := r.Uint64Fast()
+					if !ok {
+						var err error
+						if v, err = r.Uint64(); err != nil {
+							return bijoubuf.InField(err, s.Name)
+						}
+					}
+					if v == 0 {
+						return r.DefaultValuePresent(s.Name)
+					}
+					*(*uint64)(p) = v
+				case 17:
+					if wt != bijoubuf.WireVarint {
+						return r.WireMismatch(s.Name)
+					}
+					v, ok := r.Int64Fast()
+					if !ok {
+						var err error
+						if v, err = r.Int64(); err != nil {
+							return bijoubuf.InField(err, s.Name)
+						}
+					}
+					*(**int64)(p) = &v
+				case 18:
+					if wt != bijoubuf.WireI64 {
+						return r.WireMismatch(s.Name)
+					}
+					v, ok := r.Float64Fast()
+					if !ok {
+						var err error
+						if v, err = r.Float64(); err != nil {
+							return bijoubuf.InField(err, s.Name)
+						}
+					}
+					*(**float64)(p) = &v
+				case 19:
+					if wt != bijoubuf.WireI64 {
+						return r.WireMismatch(s.Name)
+					}
+					v, err := r.Fixed64()
+					if err != nil {
+						return bijoubuf.InField(err, s.Name)
+					}
+					if v == 0 {
+						return r.DefaultValuePresent(s.Name)
+					}
+					*(*uint64)(p) = v
+				case 20:
+					if wt != bijoubuf.WireVarint {
+						return r.WireMismatch(s.Name)
+					}
+					v, ok := r.Int32Fast()
+					if !ok {
+						var err error
+						if v, err = r.Int32(); err != nil {
+							return bijoubuf.InField(err, s.Name)
+						}
+					}
+					*(**int32)(p) = &v
+				case 21:
+					if wt != bijoubuf.WireVarint {
+						return r.WireMismatch(s.Name)
+					}
+					v, ok := r.BoolFast()
+					if !ok {
+						var err error
+						if v, err = r.Bool(); err != nil {
+							return bijoubuf.InField(err, s.Name)
+						}
+					}
+					*(**bool)(p) = &v
+				case 22:
+					if wt != bijoubuf.WireI32 {
+						return r.WireMismatch(s.Name)
+					}
+					v, err := r.Fixed32()
+					if err != nil {
+						return bijoubuf.InField(err, s.Name)
+					}
+					*(**uint32)(p) = &v
+				case 23:
+					if wt != bijoubuf.WireI32 {
+						return r.WireMismatch(s.Name)
+					}
+					v, err := r.Sfixed32()
+					if err != nil {
+						return bijoubuf.InField(err, s.Name)
+					}
+					*(**int32)(p) = &v
+				case 24:
+					if wt != bijoubuf.WireVarint {
+						return r.WireMismatch(s.Name)
+					}
+					v, ok := r.Int32Fast()
+					if !ok {
+						var err error
+						if v, err = r.Int32(); err != nil {
+							return bijoubuf.InField(err, s.Name)
+						}
+					}
+					*(**int32)(p) = &v
 				}
 				continue
 			}
@@ -13269,18 +14110,6 @@ func (m *TableNext) BijoubufDecode(r *bijoubuf.Reader) error {
 				return r.DefaultValuePresent("e12")
 			}
 			m.E12 = Color(v)
-		case 18:
-			if wt != bijoubuf.WireVarint {
-				return r.WireMismatch("o18")
-			}
-			v, ok := r.Int64Fast()
-			if !ok {
-				var err error
-				if v, err = r.Int64(); err != nil {
-					return bijoubuf.InField(err, "o18")
-				}
-			}
-			m.O18 = &v
 		case 25:
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("m25")
@@ -13361,10 +14190,7 @@ func (m *TableNext) BijoubufDecode(r *bijoubuf.Reader) error {
 					return bijoubuf.InField(err, "t600")
 				}
 			}
-			if v == 0 {
-				return r.DefaultValuePresent("t600")
-			}
-			m.T600 = v
+			m.T600 = &v
 		default:
 			if err := r.Skip(n, wt); err != nil {
 				return err
@@ -13377,55 +14203,56 @@ func (m *TableNext) BijoubufDecode(r *bijoubuf.Reader) error {
 
 // bijoubufTableTableNext is TableNext's field table (see bijoubuf.FieldSlot).
 var bijoubufTableTableNext = func() (t [56]bijoubuf.FieldSlot) {
-	t[1] = bijoubuf.FieldSlot{Kind: bijoubuf.KindInt32, Off: unsafe.Offsetof(TableNext{}.X1), Name: "x1"}
-	t[2] = bijoubuf.FieldSlot{Kind: bijoubuf.KindInt32, Off: unsafe.Offsetof(TableNext{}.T2), Name: "t2"}
-	t[3] = bijoubuf.FieldSlot{Kind: bijoubuf.KindInt64, Off: unsafe.Offsetof(TableNext{}.T3), Name: "t3"}
-	t[4] = bijoubuf.FieldSlot{Kind: bijoubuf.KindUint32, Off: unsafe.Offsetof(TableNext{}.T4), Name: "t4"}
-	t[6] = bijoubuf.FieldSlot{Kind: bijoubuf.KindUint64, Off: unsafe.Offsetof(TableNext{}.T6), Name: "t6"}
-	t[7] = bijoubuf.FieldSlot{Kind: bijoubuf.KindSint32, Off: unsafe.Offsetof(TableNext{}.T7), Name: "t7"}
-	t[8] = bijoubuf.FieldSlot{Kind: bijoubuf.KindSint64, Off: unsafe.Offsetof(TableNext{}.T8), Name: "t8"}
-	t[10] = bijoubuf.FieldSlot{Kind: bijoubuf.KindBool, Off: unsafe.Offsetof(TableNext{}.T10), Name: "t10"}
-	t[11] = bijoubuf.FieldSlot{Kind: bijoubuf.KindDouble, Off: unsafe.Offsetof(TableNext{}.T11), Name: "t11"}
-	t[13] = bijoubuf.FieldSlot{Kind: bijoubuf.KindFloat, Off: unsafe.Offsetof(TableNext{}.T13), Name: "t13"}
-	t[14] = bijoubuf.FieldSlot{Kind: bijoubuf.KindFixed32, Off: unsafe.Offsetof(TableNext{}.T14), Name: "t14"}
-	t[15] = bijoubuf.FieldSlot{Kind: bijoubuf.KindFixed64, Off: unsafe.Offsetof(TableNext{}.T15), Name: "t15"}
-	t[16] = bijoubuf.FieldSlot{Kind: bijoubuf.KindSfixed32, Off: unsafe.Offsetof(TableNext{}.T16), Name: "t16"}
-	t[17] = bijoubuf.FieldSlot{Kind: bijoubuf.KindSfixed64, Off: unsafe.Offsetof(TableNext{}.T17), Name: "t17"}
-	t[19] = bijoubuf.FieldSlot{Kind: bijoubuf.KindInt32, Off: unsafe.Offsetof(TableNext{}.T19), Name: "t19"}
-	t[20] = bijoubuf.FieldSlot{Kind: bijoubuf.KindInt64, Off: unsafe.Offsetof(TableNext{}.T20), Name: "t20"}
-	t[21] = bijoubuf.FieldSlot{Kind: bijoubuf.KindUint32, Off: unsafe.Offsetof(TableNext{}.T21), Name: "t21"}
-	t[22] = bijoubuf.FieldSlot{Kind: bijoubuf.KindUint64, Off: unsafe.Offsetof(TableNext{}.T22), Name: "t22"}
-	t[23] = bijoubuf.FieldSlot{Kind: bijoubuf.KindSint32, Off: unsafe.Offsetof(TableNext{}.T23), Name: "t23"}
-	t[24] = bijoubuf.FieldSlot{Kind: bijoubuf.KindSint64, Off: unsafe.Offsetof(TableNext{}.T24), Name: "t24"}
-	t[26] = bijoubuf.FieldSlot{Kind: bijoubuf.KindBool, Off: unsafe.Offsetof(TableNext{}.T26), Name: "t26"}
-	t[27] = bijoubuf.FieldSlot{Kind: bijoubuf.KindDouble, Off: unsafe.Offsetof(TableNext{}.T27), Name: "t27"}
-	t[28] = bijoubuf.FieldSlot{Kind: bijoubuf.KindFloat, Off: unsafe.Offsetof(TableNext{}.T28), Name: "t28"}
-	t[29] = bijoubuf.FieldSlot{Kind: bijoubuf.KindFixed32, Off: unsafe.Offsetof(TableNext{}.T29), Name: "t29"}
-	t[30] = bijoubuf.FieldSlot{Kind: bijoubuf.KindUint64, Off: unsafe.Offsetof(TableNext{}.X30), Name: "x30"}
-	t[31] = bijoubuf.FieldSlot{Kind: bijoubuf.KindDouble, Off: unsafe.Offsetof(TableNext{}.X31), Name: "x31"}
-	t[32] = bijoubuf.FieldSlot{Kind: bijoubuf.KindFixed64, Off: unsafe.Offsetof(TableNext{}.T32), Name: "t32"}
-	t[34] = bijoubuf.FieldSlot{Kind: bijoubuf.KindSfixed32, Off: unsafe.Offsetof(TableNext{}.T34), Name: "t34"}
-	t[35] = bijoubuf.FieldSlot{Kind: bijoubuf.KindSfixed64, Off: unsafe.Offsetof(TableNext{}.T35), Name: "t35"}
-	t[36] = bijoubuf.FieldSlot{Kind: bijoubuf.KindInt32, Off: unsafe.Offsetof(TableNext{}.T36), Name: "t36"}
-	t[37] = bijoubuf.FieldSlot{Kind: bijoubuf.KindInt64, Off: unsafe.Offsetof(TableNext{}.T37), Name: "t37"}
-	t[38] = bijoubuf.FieldSlot{Kind: bijoubuf.KindUint32, Off: unsafe.Offsetof(TableNext{}.T38), Name: "t38"}
-	t[39] = bijoubuf.FieldSlot{Kind: bijoubuf.KindUint64, Off: unsafe.Offsetof(TableNext{}.T39), Name: "t39"}
-	t[40] = bijoubuf.FieldSlot{Kind: bijoubuf.KindSint32, Off: unsafe.Offsetof(TableNext{}.T40), Name: "t40"}
-	t[41] = bijoubuf.FieldSlot{Kind: bijoubuf.KindSint64, Off: unsafe.Offsetof(TableNext{}.T41), Name: "t41"}
-	t[42] = bijoubuf.FieldSlot{Kind: bijoubuf.KindBool, Off: unsafe.Offsetof(TableNext{}.T42), Name: "t42"}
-	t[43] = bijoubuf.FieldSlot{Kind: bijoubuf.KindDouble, Off: unsafe.Offsetof(TableNext{}.T43), Name: "t43"}
-	t[44] = bijoubuf.FieldSlot{Kind: bijoubuf.KindFloat, Off: unsafe.Offsetof(TableNext{}.T44), Name: "t44"}
-	t[45] = bijoubuf.FieldSlot{Kind: bijoubuf.KindFixed32, Off: unsafe.Offsetof(TableNext{}.T45), Name: "t45"}
-	t[46] = bijoubuf.FieldSlot{Kind: bijoubuf.KindFixed64, Off: unsafe.Offsetof(TableNext{}.T46), Name: "t46"}
-	t[47] = bijoubuf.FieldSlot{Kind: bijoubuf.KindInt64, Off: unsafe.Offsetof(TableNext{}.X47), Name: "x47"}
-	t[48] = bijoubuf.FieldSlot{Kind: bijoubuf.KindSfixed32, Off: unsafe.Offsetof(TableNext{}.T48), Name: "t48"}
-	t[49] = bijoubuf.FieldSlot{Kind: bijoubuf.KindSfixed64, Off: unsafe.Offsetof(TableNext{}.T49), Name: "t49"}
-	t[50] = bijoubuf.FieldSlot{Kind: bijoubuf.KindInt32, Off: unsafe.Offsetof(TableNext{}.T50), Name: "t50"}
-	t[51] = bijoubuf.FieldSlot{Kind: bijoubuf.KindInt64, Off: unsafe.Offsetof(TableNext{}.T51), Name: "t51"}
-	t[52] = bijoubuf.FieldSlot{Kind: bijoubuf.KindUint32, Off: unsafe.Offsetof(TableNext{}.T52), Name: "t52"}
-	t[53] = bijoubuf.FieldSlot{Kind: bijoubuf.KindUint64, Off: unsafe.Offsetof(TableNext{}.T53), Name: "t53"}
-	t[54] = bijoubuf.FieldSlot{Kind: bijoubuf.KindSint32, Off: unsafe.Offsetof(TableNext{}.T54), Name: "t54"}
-	t[55] = bijoubuf.FieldSlot{Kind: bijoubuf.KindSint64, Off: unsafe.Offsetof(TableNext{}.T55), Name: "t55"}
+	t[1] = bijoubuf.FieldSlot{Case: 1, Off: unsafe.Offsetof(TableNext{}.X1), Name: "x1"}
+	t[2] = bijoubuf.FieldSlot{Case: 1, Off: unsafe.Offsetof(TableNext{}.T2), Name: "t2"}
+	t[3] = bijoubuf.FieldSlot{Case: 2, Off: unsafe.Offsetof(TableNext{}.T3), Name: "t3"}
+	t[4] = bijoubuf.FieldSlot{Case: 3, Off: unsafe.Offsetof(TableNext{}.T4), Name: "t4"}
+	t[6] = bijoubuf.FieldSlot{Case: 4, Off: unsafe.Offsetof(TableNext{}.T6), Name: "t6"}
+	t[7] = bijoubuf.FieldSlot{Case: 5, Off: unsafe.Offsetof(TableNext{}.T7), Name: "t7"}
+	t[8] = bijoubuf.FieldSlot{Case: 6, Off: unsafe.Offsetof(TableNext{}.T8), Name: "t8"}
+	t[10] = bijoubuf.FieldSlot{Case: 7, Off: unsafe.Offsetof(TableNext{}.T10), Name: "t10"}
+	t[11] = bijoubuf.FieldSlot{Case: 8, Off: unsafe.Offsetof(TableNext{}.T11), Name: "t11"}
+	t[13] = bijoubuf.FieldSlot{Case: 9, Off: unsafe.Offsetof(TableNext{}.T13), Name: "t13"}
+	t[14] = bijoubuf.FieldSlot{Case: 10, Off: unsafe.Offsetof(TableNext{}.T14), Name: "t14"}
+	t[15] = bijoubuf.FieldSlot{Case: 11, Off: unsafe.Offsetof(TableNext{}.T15), Name: "t15"}
+	t[16] = bijoubuf.FieldSlot{Case: 12, Off: unsafe.Offsetof(TableNext{}.T16), Name: "t16"}
+	t[17] = bijoubuf.FieldSlot{Case: 13, Off: unsafe.Offsetof(TableNext{}.T17), Name: "t17"}
+	t[18] = bijoubuf.FieldSlot{Case: 2, Off: unsafe.Offsetof(TableNext{}.O18), Name: "o18"}
+	t[19] = bijoubuf.FieldSlot{Case: 1, Off: unsafe.Offsetof(TableNext{}.T19), Name: "t19"}
+	t[20] = bijoubuf.FieldSlot{Case: 14, Off: unsafe.Offsetof(TableNext{}.T20), Name: "t20"}
+	t[21] = bijoubuf.FieldSlot{Case: 15, Off: unsafe.Offsetof(TableNext{}.T21), Name: "t21"}
+	t[22] = bijoubuf.FieldSlot{Case: 16, Off: unsafe.Offsetof(TableNext{}.T22), Name: "t22"}
+	t[23] = bijoubuf.FieldSlot{Case: 5, Off: unsafe.Offsetof(TableNext{}.T23), Name: "t23"}
+	t[24] = bijoubuf.FieldSlot{Case: 17, Off: unsafe.Offsetof(TableNext{}.T24), Name: "t24"}
+	t[26] = bijoubuf.FieldSlot{Case: 7, Off: unsafe.Offsetof(TableNext{}.T26), Name: "t26"}
+	t[27] = bijoubuf.FieldSlot{Case: 18, Off: unsafe.Offsetof(TableNext{}.T27), Name: "t27"}
+	t[28] = bijoubuf.FieldSlot{Case: 9, Off: unsafe.Offsetof(TableNext{}.T28), Name: "t28"}
+	t[29] = bijoubuf.FieldSlot{Case: 10, Off: unsafe.Offsetof(TableNext{}.T29), Name: "t29"}
+	t[30] = bijoubuf.FieldSlot{Case: 16, Off: unsafe.Offsetof(TableNext{}.X30), Name: "x30"}
+	t[31] = bijoubuf.FieldSlot{Case: 8, Off: unsafe.Offsetof(TableNext{}.X31), Name: "x31"}
+	t[32] = bijoubuf.FieldSlot{Case: 19, Off: unsafe.Offsetof(TableNext{}.T32), Name: "t32"}
+	t[34] = bijoubuf.FieldSlot{Case: 12, Off: unsafe.Offsetof(TableNext{}.T34), Name: "t34"}
+	t[35] = bijoubuf.FieldSlot{Case: 13, Off: unsafe.Offsetof(TableNext{}.T35), Name: "t35"}
+	t[36] = bijoubuf.FieldSlot{Case: 20, Off: unsafe.Offsetof(TableNext{}.T36), Name: "t36"}
+	t[37] = bijoubuf.FieldSlot{Case: 14, Off: unsafe.Offsetof(TableNext{}.T37), Name: "t37"}
+	t[38] = bijoubuf.FieldSlot{Case: 3, Off: unsafe.Offsetof(TableNext{}.T38), Name: "t38"}
+	t[39] = bijoubuf.FieldSlot{Case: 4, Off: unsafe.Offsetof(TableNext{}.T39), Name: "t39"}
+	t[40] = bijoubuf.FieldSlot{Case: 5, Off: unsafe.Offsetof(TableNext{}.T40), Name: "t40"}
+	t[41] = bijoubuf.FieldSlot{Case: 6, Off: unsafe.Offsetof(TableNext{}.T41), Name: "t41"}
+	t[42] = bijoubuf.FieldSlot{Case: 21, Off: unsafe.Offsetof(TableNext{}.T42), Name: "t42"}
+	t[43] = bijoubuf.FieldSlot{Case: 8, Off: unsafe.Offsetof(TableNext{}.T43), Name: "t43"}
+	t[44] = bijoubuf.FieldSlot{Case: 9, Off: unsafe.Offsetof(TableNext{}.T44), Name: "t44"}
+	t[45] = bijoubuf.FieldSlot{Case: 22, Off: unsafe.Offsetof(TableNext{}.T45), Name: "t45"}
+	t[46] = bijoubuf.FieldSlot{Case: 19, Off: unsafe.Offsetof(TableNext{}.T46), Name: "t46"}
+	t[47] = bijoubuf.FieldSlot{Case: 14, Off: unsafe.Offsetof(TableNext{}.X47), Name: "x47"}
+	t[48] = bijoubuf.FieldSlot{Case: 23, Off: unsafe.Offsetof(TableNext{}.T48), Name: "t48"}
+	t[49] = bijoubuf.FieldSlot{Case: 13, Off: unsafe.Offsetof(TableNext{}.T49), Name: "t49"}
+	t[50] = bijoubuf.FieldSlot{Case: 1, Off: unsafe.Offsetof(TableNext{}.T50), Name: "t50"}
+	t[51] = bijoubuf.FieldSlot{Case: 2, Off: unsafe.Offsetof(TableNext{}.T51), Name: "t51"}
+	t[52] = bijoubuf.FieldSlot{Case: 3, Off: unsafe.Offsetof(TableNext{}.T52), Name: "t52"}
+	t[53] = bijoubuf.FieldSlot{Case: 16, Off: unsafe.Offsetof(TableNext{}.T53), Name: "t53"}
+	t[54] = bijoubuf.FieldSlot{Case: 24, Off: unsafe.Offsetof(TableNext{}.T54), Name: "t54"}
+	t[55] = bijoubuf.FieldSlot{Case: 6, Off: unsafe.Offsetof(TableNext{}.T55), Name: "t55"}
 	return t
 }()
 
@@ -13583,6 +14410,10 @@ func init() {
 		{Number: 148, Name: "f148", JSONName: "f148", GoName: "F148", Kind: bijoubuf.KindUint64},
 		{Number: 149, Name: "f149", JSONName: "f149", GoName: "F149", Kind: bijoubuf.KindMessage, Message: (*Sub)(nil).BijoubufDesc, Explicit: true},
 		{Number: 150, Name: "f150", JSONName: "f150", GoName: "F150", Kind: bijoubuf.KindDouble},
+		{Number: 160, Name: "g160", JSONName: "g160", GoName: "G160", Kind: bijoubuf.KindMessage, Message: (*Sub)(nil).BijoubufDesc, Repeated: true},
+		{Number: 161, Name: "g161", JSONName: "g161", GoName: "G161", Kind: bijoubuf.KindMessage, Message: (*Sub)(nil).BijoubufDesc, Repeated: true},
+		{Number: 162, Name: "g162", JSONName: "g162", GoName: "G162", Kind: bijoubuf.KindMessage, Message: (*Sub)(nil).BijoubufDesc, Repeated: true},
+		{Number: 163, Name: "g163", JSONName: "g163", GoName: "G163", Kind: bijoubuf.KindMessage, Message: (*Sub)(nil).BijoubufDesc, Repeated: true},
 		{Number: 1000, Name: "f1000", JSONName: "f1000", GoName: "F1000", Kind: bijoubuf.KindInt32},
 		{Number: 100000, Name: "f100000", JSONName: "f100000", GoName: "F100000", Kind: bijoubuf.KindString},
 	}}
@@ -13737,6 +14568,10 @@ func init() {
 		{Number: 149, Name: "f149", JSONName: "f149", GoName: "F149", Kind: bijoubuf.KindMessage, Message: (*Sub)(nil).BijoubufDesc, Explicit: true},
 		{Number: 150, Name: "f150", JSONName: "f150", GoName: "F150", Kind: bijoubuf.KindDouble},
 		{Number: 151, Name: "x151", JSONName: "x151", GoName: "X151", Kind: bijoubuf.KindInt32},
+		{Number: 160, Name: "g160", JSONName: "g160", GoName: "G160", Kind: bijoubuf.KindMessage, Message: (*Sub)(nil).BijoubufDesc, Repeated: true},
+		{Number: 161, Name: "g161", JSONName: "g161", GoName: "G161", Kind: bijoubuf.KindMessage, Message: (*Sub)(nil).BijoubufDesc, Repeated: true},
+		{Number: 162, Name: "g162", JSONName: "g162", GoName: "G162", Kind: bijoubuf.KindMessage, Message: (*Sub)(nil).BijoubufDesc, Repeated: true},
+		{Number: 163, Name: "g163", JSONName: "g163", GoName: "G163", Kind: bijoubuf.KindMessage, Message: (*Sub)(nil).BijoubufDesc, Repeated: true},
 		{Number: 500, Name: "x500", JSONName: "x500", GoName: "X500", Kind: bijoubuf.KindString},
 		{Number: 1000, Name: "f1000", JSONName: "f1000", GoName: "F1000", Kind: bijoubuf.KindInt32},
 		{Number: 1001, Name: "x1001", JSONName: "x1001", GoName: "X1001", Kind: bijoubuf.KindBool},
@@ -13746,10 +14581,10 @@ func init() {
 	bijoubuf.RegisterMessage(&desc_WideNext)
 	desc_Table = bijoubuf.MessageDesc{FullName: "wide.Table", Name: "Table", GoType: "Table", Oneofs: []string{"pick"}, New: func() bijoubuf.Message { return new(Table) }, Fields: []bijoubuf.FieldDesc{
 		{Number: 2, Name: "t2", JSONName: "t2", GoName: "T2", Kind: bijoubuf.KindInt32},
-		{Number: 3, Name: "t3", JSONName: "t3", GoName: "T3", Kind: bijoubuf.KindInt64},
+		{Number: 3, Name: "t3", JSONName: "t3", GoName: "T3", Kind: bijoubuf.KindInt64, Explicit: true},
 		{Number: 4, Name: "t4", JSONName: "t4", GoName: "T4", Kind: bijoubuf.KindUint32},
 		{Number: 5, Name: "s5", JSONName: "s5", GoName: "S5", Kind: bijoubuf.KindString},
-		{Number: 6, Name: "t6", JSONName: "t6", GoName: "T6", Kind: bijoubuf.KindUint64},
+		{Number: 6, Name: "t6", JSONName: "t6", GoName: "T6", Kind: bijoubuf.KindUint64, Explicit: true},
 		{Number: 7, Name: "t7", JSONName: "t7", GoName: "T7", Kind: bijoubuf.KindSint32},
 		{Number: 8, Name: "t8", JSONName: "t8", GoName: "T8", Kind: bijoubuf.KindSint64},
 		{Number: 10, Name: "t10", JSONName: "t10", GoName: "T10", Kind: bijoubuf.KindBool},
@@ -13757,56 +14592,56 @@ func init() {
 		{Number: 12, Name: "e12", JSONName: "e12", GoName: "E12", Kind: bijoubuf.KindEnum, Enum: Color(0).EnumDesc()},
 		{Number: 13, Name: "t13", JSONName: "t13", GoName: "T13", Kind: bijoubuf.KindFloat},
 		{Number: 14, Name: "t14", JSONName: "t14", GoName: "T14", Kind: bijoubuf.KindFixed32},
-		{Number: 15, Name: "t15", JSONName: "t15", GoName: "T15", Kind: bijoubuf.KindFixed64},
+		{Number: 15, Name: "t15", JSONName: "t15", GoName: "T15", Kind: bijoubuf.KindFixed64, Explicit: true},
 		{Number: 16, Name: "t16", JSONName: "t16", GoName: "T16", Kind: bijoubuf.KindSfixed32},
 		{Number: 17, Name: "t17", JSONName: "t17", GoName: "T17", Kind: bijoubuf.KindSfixed64},
 		{Number: 18, Name: "o18", JSONName: "o18", GoName: "O18", Kind: bijoubuf.KindInt64, Explicit: true},
 		{Number: 19, Name: "t19", JSONName: "t19", GoName: "T19", Kind: bijoubuf.KindInt32},
 		{Number: 20, Name: "t20", JSONName: "t20", GoName: "T20", Kind: bijoubuf.KindInt64},
-		{Number: 21, Name: "t21", JSONName: "t21", GoName: "T21", Kind: bijoubuf.KindUint32},
+		{Number: 21, Name: "t21", JSONName: "t21", GoName: "T21", Kind: bijoubuf.KindUint32, Explicit: true},
 		{Number: 22, Name: "t22", JSONName: "t22", GoName: "T22", Kind: bijoubuf.KindUint64},
 		{Number: 23, Name: "t23", JSONName: "t23", GoName: "T23", Kind: bijoubuf.KindSint32},
-		{Number: 24, Name: "t24", JSONName: "t24", GoName: "T24", Kind: bijoubuf.KindSint64},
+		{Number: 24, Name: "t24", JSONName: "t24", GoName: "T24", Kind: bijoubuf.KindSint64, Explicit: true},
 		{Number: 25, Name: "m25", JSONName: "m25", GoName: "M25", Kind: bijoubuf.KindMessage, Message: (*Sub)(nil).BijoubufDesc, Explicit: true},
 		{Number: 26, Name: "t26", JSONName: "t26", GoName: "T26", Kind: bijoubuf.KindBool},
-		{Number: 27, Name: "t27", JSONName: "t27", GoName: "T27", Kind: bijoubuf.KindDouble},
+		{Number: 27, Name: "t27", JSONName: "t27", GoName: "T27", Kind: bijoubuf.KindDouble, Explicit: true},
 		{Number: 28, Name: "t28", JSONName: "t28", GoName: "T28", Kind: bijoubuf.KindFloat},
 		{Number: 29, Name: "t29", JSONName: "t29", GoName: "T29", Kind: bijoubuf.KindFixed32},
 		{Number: 32, Name: "t32", JSONName: "t32", GoName: "T32", Kind: bijoubuf.KindFixed64},
 		{Number: 33, Name: "r33", JSONName: "r33", GoName: "R33", Kind: bijoubuf.KindSint32, Repeated: true},
 		{Number: 34, Name: "t34", JSONName: "t34", GoName: "T34", Kind: bijoubuf.KindSfixed32},
 		{Number: 35, Name: "t35", JSONName: "t35", GoName: "T35", Kind: bijoubuf.KindSfixed64},
-		{Number: 36, Name: "t36", JSONName: "t36", GoName: "T36", Kind: bijoubuf.KindInt32},
+		{Number: 36, Name: "t36", JSONName: "t36", GoName: "T36", Kind: bijoubuf.KindInt32, Explicit: true},
 		{Number: 37, Name: "t37", JSONName: "t37", GoName: "T37", Kind: bijoubuf.KindInt64},
 		{Number: 38, Name: "t38", JSONName: "t38", GoName: "T38", Kind: bijoubuf.KindUint32},
-		{Number: 39, Name: "t39", JSONName: "t39", GoName: "T39", Kind: bijoubuf.KindUint64},
+		{Number: 39, Name: "t39", JSONName: "t39", GoName: "T39", Kind: bijoubuf.KindUint64, Explicit: true},
 		{Number: 40, Name: "t40", JSONName: "t40", GoName: "T40", Kind: bijoubuf.KindSint32},
 		{Number: 41, Name: "t41", JSONName: "t41", GoName: "T41", Kind: bijoubuf.KindSint64},
-		{Number: 42, Name: "t42", JSONName: "t42", GoName: "T42", Kind: bijoubuf.KindBool},
+		{Number: 42, Name: "t42", JSONName: "t42", GoName: "T42", Kind: bijoubuf.KindBool, Explicit: true},
 		{Number: 43, Name: "t43", JSONName: "t43", GoName: "T43", Kind: bijoubuf.KindDouble},
 		{Number: 44, Name: "t44", JSONName: "t44", GoName: "T44", Kind: bijoubuf.KindFloat},
-		{Number: 45, Name: "t45", JSONName: "t45", GoName: "T45", Kind: bijoubuf.KindFixed32},
+		{Number: 45, Name: "t45", JSONName: "t45", GoName: "T45", Kind: bijoubuf.KindFixed32, Explicit: true},
 		{Number: 46, Name: "t46", JSONName: "t46", GoName: "T46", Kind: bijoubuf.KindFixed64},
-		{Number: 48, Name: "t48", JSONName: "t48", GoName: "T48", Kind: bijoubuf.KindSfixed32},
+		{Number: 48, Name: "t48", JSONName: "t48", GoName: "T48", Kind: bijoubuf.KindSfixed32, Explicit: true},
 		{Number: 49, Name: "t49", JSONName: "t49", GoName: "T49", Kind: bijoubuf.KindSfixed64},
 		{Number: 50, Name: "t50", JSONName: "t50", GoName: "T50", Kind: bijoubuf.KindInt32},
-		{Number: 51, Name: "t51", JSONName: "t51", GoName: "T51", Kind: bijoubuf.KindInt64},
+		{Number: 51, Name: "t51", JSONName: "t51", GoName: "T51", Kind: bijoubuf.KindInt64, Explicit: true},
 		{Number: 52, Name: "t52", JSONName: "t52", GoName: "T52", Kind: bijoubuf.KindUint32},
 		{Number: 53, Name: "t53", JSONName: "t53", GoName: "T53", Kind: bijoubuf.KindUint64},
-		{Number: 54, Name: "t54", JSONName: "t54", GoName: "T54", Kind: bijoubuf.KindSint32},
+		{Number: 54, Name: "t54", JSONName: "t54", GoName: "T54", Kind: bijoubuf.KindSint32, Explicit: true},
 		{Number: 55, Name: "t55", JSONName: "t55", GoName: "T55", Kind: bijoubuf.KindSint64},
 		{Number: 60, Name: "pick_a", JSONName: "pickA", GoName: "PickA", Kind: bijoubuf.KindInt64, Explicit: true, Oneof: "pick", OneofGoName: "Pick", NewOneofWrapper: func() any { return new(Table_PickA) }},
 		{Number: 61, Name: "pick_b", JSONName: "pickB", GoName: "PickB", Kind: bijoubuf.KindString, Explicit: true, Oneof: "pick", OneofGoName: "Pick", NewOneofWrapper: func() any { return new(Table_PickB) }},
-		{Number: 600, Name: "t600", JSONName: "t600", GoName: "T600", Kind: bijoubuf.KindInt64},
+		{Number: 600, Name: "t600", JSONName: "t600", GoName: "T600", Kind: bijoubuf.KindInt64, Explicit: true},
 	}}
 	bijoubuf.RegisterMessage(&desc_Table)
 	desc_TableNext = bijoubuf.MessageDesc{FullName: "wide.TableNext", Name: "TableNext", GoType: "TableNext", Oneofs: []string{"pick"}, New: func() bijoubuf.Message { return new(TableNext) }, Fields: []bijoubuf.FieldDesc{
 		{Number: 1, Name: "x1", JSONName: "x1", GoName: "X1", Kind: bijoubuf.KindInt32},
 		{Number: 2, Name: "t2", JSONName: "t2", GoName: "T2", Kind: bijoubuf.KindInt32},
-		{Number: 3, Name: "t3", JSONName: "t3", GoName: "T3", Kind: bijoubuf.KindInt64},
+		{Number: 3, Name: "t3", JSONName: "t3", GoName: "T3", Kind: bijoubuf.KindInt64, Explicit: true},
 		{Number: 4, Name: "t4", JSONName: "t4", GoName: "T4", Kind: bijoubuf.KindUint32},
 		{Number: 5, Name: "s5", JSONName: "s5", GoName: "S5", Kind: bijoubuf.KindString},
-		{Number: 6, Name: "t6", JSONName: "t6", GoName: "T6", Kind: bijoubuf.KindUint64},
+		{Number: 6, Name: "t6", JSONName: "t6", GoName: "T6", Kind: bijoubuf.KindUint64, Explicit: true},
 		{Number: 7, Name: "t7", JSONName: "t7", GoName: "T7", Kind: bijoubuf.KindSint32},
 		{Number: 8, Name: "t8", JSONName: "t8", GoName: "T8", Kind: bijoubuf.KindSint64},
 		{Number: 9, Name: "x9", JSONName: "x9", GoName: "X9", Kind: bijoubuf.KindString},
@@ -13815,19 +14650,19 @@ func init() {
 		{Number: 12, Name: "e12", JSONName: "e12", GoName: "E12", Kind: bijoubuf.KindEnum, Enum: Color(0).EnumDesc()},
 		{Number: 13, Name: "t13", JSONName: "t13", GoName: "T13", Kind: bijoubuf.KindFloat},
 		{Number: 14, Name: "t14", JSONName: "t14", GoName: "T14", Kind: bijoubuf.KindFixed32},
-		{Number: 15, Name: "t15", JSONName: "t15", GoName: "T15", Kind: bijoubuf.KindFixed64},
+		{Number: 15, Name: "t15", JSONName: "t15", GoName: "T15", Kind: bijoubuf.KindFixed64, Explicit: true},
 		{Number: 16, Name: "t16", JSONName: "t16", GoName: "T16", Kind: bijoubuf.KindSfixed32},
 		{Number: 17, Name: "t17", JSONName: "t17", GoName: "T17", Kind: bijoubuf.KindSfixed64},
 		{Number: 18, Name: "o18", JSONName: "o18", GoName: "O18", Kind: bijoubuf.KindInt64, Explicit: true},
 		{Number: 19, Name: "t19", JSONName: "t19", GoName: "T19", Kind: bijoubuf.KindInt32},
 		{Number: 20, Name: "t20", JSONName: "t20", GoName: "T20", Kind: bijoubuf.KindInt64},
-		{Number: 21, Name: "t21", JSONName: "t21", GoName: "T21", Kind: bijoubuf.KindUint32},
+		{Number: 21, Name: "t21", JSONName: "t21", GoName: "T21", Kind: bijoubuf.KindUint32, Explicit: true},
 		{Number: 22, Name: "t22", JSONName: "t22", GoName: "T22", Kind: bijoubuf.KindUint64},
 		{Number: 23, Name: "t23", JSONName: "t23", GoName: "T23", Kind: bijoubuf.KindSint32},
-		{Number: 24, Name: "t24", JSONName: "t24", GoName: "T24", Kind: bijoubuf.KindSint64},
+		{Number: 24, Name: "t24", JSONName: "t24", GoName: "T24", Kind: bijoubuf.KindSint64, Explicit: true},
 		{Number: 25, Name: "m25", JSONName: "m25", GoName: "M25", Kind: bijoubuf.KindMessage, Message: (*Sub)(nil).BijoubufDesc, Explicit: true},
 		{Number: 26, Name: "t26", JSONName: "t26", GoName: "T26", Kind: bijoubuf.KindBool},
-		{Number: 27, Name: "t27", JSONName: "t27", GoName: "T27", Kind: bijoubuf.KindDouble},
+		{Number: 27, Name: "t27", JSONName: "t27", GoName: "T27", Kind: bijoubuf.KindDouble, Explicit: true},
 		{Number: 28, Name: "t28", JSONName: "t28", GoName: "T28", Kind: bijoubuf.KindFloat},
 		{Number: 29, Name: "t29", JSONName: "t29", GoName: "T29", Kind: bijoubuf.KindFixed32},
 		{Number: 30, Name: "x30", JSONName: "x30", GoName: "X30", Kind: bijoubuf.KindUint64},
@@ -13836,29 +14671,29 @@ func init() {
 		{Number: 33, Name: "r33", JSONName: "r33", GoName: "R33", Kind: bijoubuf.KindSint32, Repeated: true},
 		{Number: 34, Name: "t34", JSONName: "t34", GoName: "T34", Kind: bijoubuf.KindSfixed32},
 		{Number: 35, Name: "t35", JSONName: "t35", GoName: "T35", Kind: bijoubuf.KindSfixed64},
-		{Number: 36, Name: "t36", JSONName: "t36", GoName: "T36", Kind: bijoubuf.KindInt32},
+		{Number: 36, Name: "t36", JSONName: "t36", GoName: "T36", Kind: bijoubuf.KindInt32, Explicit: true},
 		{Number: 37, Name: "t37", JSONName: "t37", GoName: "T37", Kind: bijoubuf.KindInt64},
 		{Number: 38, Name: "t38", JSONName: "t38", GoName: "T38", Kind: bijoubuf.KindUint32},
-		{Number: 39, Name: "t39", JSONName: "t39", GoName: "T39", Kind: bijoubuf.KindUint64},
+		{Number: 39, Name: "t39", JSONName: "t39", GoName: "T39", Kind: bijoubuf.KindUint64, Explicit: true},
 		{Number: 40, Name: "t40", JSONName: "t40", GoName: "T40", Kind: bijoubuf.KindSint32},
 		{Number: 41, Name: "t41", JSONName: "t41", GoName: "T41", Kind: bijoubuf.KindSint64},
-		{Number: 42, Name: "t42", JSONName: "t42", GoName: "T42", Kind: bijoubuf.KindBool},
+		{Number: 42, Name: "t42", JSONName: "t42", GoName: "T42", Kind: bijoubuf.KindBool, Explicit: true},
 		{Number: 43, Name: "t43", JSONName: "t43", GoName: "T43", Kind: bijoubuf.KindDouble},
 		{Number: 44, Name: "t44", JSONName: "t44", GoName: "T44", Kind: bijoubuf.KindFloat},
-		{Number: 45, Name: "t45", JSONName: "t45", GoName: "T45", Kind: bijoubuf.KindFixed32},
+		{Number: 45, Name: "t45", JSONName: "t45", GoName: "T45", Kind: bijoubuf.KindFixed32, Explicit: true},
 		{Number: 46, Name: "t46", JSONName: "t46", GoName: "T46", Kind: bijoubuf.KindFixed64},
 		{Number: 47, Name: "x47", JSONName: "x47", GoName: "X47", Kind: bijoubuf.KindInt64},
-		{Number: 48, Name: "t48", JSONName: "t48", GoName: "T48", Kind: bijoubuf.KindSfixed32},
+		{Number: 48, Name: "t48", JSONName: "t48", GoName: "T48", Kind: bijoubuf.KindSfixed32, Explicit: true},
 		{Number: 49, Name: "t49", JSONName: "t49", GoName: "T49", Kind: bijoubuf.KindSfixed64},
 		{Number: 50, Name: "t50", JSONName: "t50", GoName: "T50", Kind: bijoubuf.KindInt32},
-		{Number: 51, Name: "t51", JSONName: "t51", GoName: "T51", Kind: bijoubuf.KindInt64},
+		{Number: 51, Name: "t51", JSONName: "t51", GoName: "T51", Kind: bijoubuf.KindInt64, Explicit: true},
 		{Number: 52, Name: "t52", JSONName: "t52", GoName: "T52", Kind: bijoubuf.KindUint32},
 		{Number: 53, Name: "t53", JSONName: "t53", GoName: "T53", Kind: bijoubuf.KindUint64},
-		{Number: 54, Name: "t54", JSONName: "t54", GoName: "T54", Kind: bijoubuf.KindSint32},
+		{Number: 54, Name: "t54", JSONName: "t54", GoName: "T54", Kind: bijoubuf.KindSint32, Explicit: true},
 		{Number: 55, Name: "t55", JSONName: "t55", GoName: "T55", Kind: bijoubuf.KindSint64},
 		{Number: 60, Name: "pick_a", JSONName: "pickA", GoName: "PickA", Kind: bijoubuf.KindInt64, Explicit: true, Oneof: "pick", OneofGoName: "Pick", NewOneofWrapper: func() any { return new(TableNext_PickA) }},
 		{Number: 61, Name: "pick_b", JSONName: "pickB", GoName: "PickB", Kind: bijoubuf.KindString, Explicit: true, Oneof: "pick", OneofGoName: "Pick", NewOneofWrapper: func() any { return new(TableNext_PickB) }},
-		{Number: 600, Name: "t600", JSONName: "t600", GoName: "T600", Kind: bijoubuf.KindInt64},
+		{Number: 600, Name: "t600", JSONName: "t600", GoName: "T600", Kind: bijoubuf.KindInt64, Explicit: true},
 	}}
 	bijoubuf.RegisterMessage(&desc_TableNext)
 }

@@ -208,97 +208,105 @@ var desc_Sub bijoubuf.MessageDesc
 
 // Wide is wide.Wide.
 type Wide struct {
-	F1      string
-	F3      int64
-	F4      uint64
-	F5      []byte
-	F6      float64
-	F11     int64
-	F12     *int32
-	F13     *string
-	F15     int64
-	F16     uint64
-	F17     []byte
-	F18     float64
-	F20     *Sub
-	F21     []int32
-	F22     []string
-	F23     []*Sub
-	F24     map[string]int32
-	F25     map[int32]*Sub
-	F27     int64
-	F28     uint64
-	F29     []byte
-	F30     float64
-	F34     int64
-	F35     int64
-	F37     string
-	F39     int64
-	F46     int64
-	F47     int64
-	F49     string
-	F51     int64
-	F52     uint64
-	F53     []byte
-	F54     float64
-	F58     int64
-	F59     int64
-	F60     *Sub
-	F61     []int64
-	F62     map[uint64]string
-	F63     int64
-	F64     uint64
-	F65     []byte
-	F66     float64
-	F70     int64
-	F71     int64
-	F73     string
-	F75     int64
-	F76     uint64
-	F78     float64
-	F82     int64
-	F83     int64
-	F85     string
-	F87     int64
-	F88     uint64
-	F89     []byte
-	F90     *bool
-	F94     int64
-	F95     int64
-	F97     string
-	F99     int64
-	F100    uint64
-	F101    []byte
-	F102    float64
-	F106    int64
-	F107    int64
-	F109    string
-	F110    []*Sub
-	F111    map[string]*Sub
-	F112    uint64
-	F113    []byte
-	F114    float64
-	F118    int64
-	F119    int64
-	F121    string
-	F123    int64
-	F124    uint64
-	F125    []byte
-	F126    float64
-	F130    []float64
-	F131    int64
-	F133    string
-	F135    int64
-	F136    uint64
-	F137    []byte
-	F138    float64
-	F142    int64
-	F143    int64
-	F145    string
-	F147    int64
-	F148    uint64
-	F149    *Sub
-	F150    float64
+	F1   string
+	F3   int64
+	F4   uint64
+	F5   []byte
+	F6   float64
+	F11  int64
+	F12  *int32
+	F13  *string
+	F15  int64
+	F16  uint64
+	F17  []byte
+	F18  float64
+	F20  *Sub
+	F21  []int32
+	F22  []string
+	F23  []*Sub
+	F24  map[string]int32
+	F25  map[int32]*Sub
+	F27  int64
+	F28  uint64
+	F29  []byte
+	F30  float64
+	F34  int64
+	F35  int64
+	F37  string
+	F39  int64
+	F46  int64
+	F47  int64
+	F49  string
+	F51  int64
+	F52  uint64
+	F53  []byte
+	F54  float64
+	F58  int64
+	F59  int64
+	F60  *Sub
+	F61  []int64
+	F62  map[uint64]string
+	F63  int64
+	F64  uint64
+	F65  []byte
+	F66  float64
+	F70  int64
+	F71  int64
+	F73  string
+	F75  int64
+	F76  uint64
+	F78  float64
+	F82  int64
+	F83  int64
+	F85  string
+	F87  int64
+	F88  uint64
+	F89  []byte
+	F90  *bool
+	F94  int64
+	F95  int64
+	F97  string
+	F99  int64
+	F100 uint64
+	F101 []byte
+	F102 float64
+	F106 int64
+	F107 int64
+	F109 string
+	F110 []*Sub
+	F111 map[string]*Sub
+	F112 uint64
+	F113 []byte
+	F114 float64
+	F118 int64
+	F119 int64
+	F121 string
+	F123 int64
+	F124 uint64
+	F125 []byte
+	F126 float64
+	F130 []float64
+	F131 int64
+	F133 string
+	F135 int64
+	F136 uint64
+	F137 []byte
+	F138 float64
+	F142 int64
+	F143 int64
+	F145 string
+	F147 int64
+	F148 uint64
+	F149 *Sub
+	F150 float64
+	// G160 is field 160 (g160).
+	//
+	// Repeated messages past the others, which keep Wide's other fields too heavy for one
+	// decode function, so that its scalar fields stay cases (Table tests the field table).
+	G160    []*Sub
+	G161    []*Sub
+	G162    []*Sub
+	G163    []*Sub
 	F100000 string
 	// Pick is oneof pick: nil, or one of the Wide_* wrappers.
 	Pick    isWide_Pick
@@ -1606,6 +1614,78 @@ func (m *Wide) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		prev = 150
 	}
 	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 160, n, prev)
+	}
+	if len(m.G160) != 0 {
+		c := 0
+		for _, v := range m.G160 {
+			if !s.Enter(depth, "g160") {
+				return 0
+			}
+			ec := v.BijoubufSize(s, depth+1)
+			if !s.Leave("g160") {
+				return 0
+			}
+			c += bijoubuf.LenSize(ec)
+		}
+		n += bijoubuf.KeySize(prev, 160) + bijoubuf.LenSize(c)
+		prev = 160
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 161, n, prev)
+	}
+	if len(m.G161) != 0 {
+		c := 0
+		for _, v := range m.G161 {
+			if !s.Enter(depth, "g161") {
+				return 0
+			}
+			ec := v.BijoubufSize(s, depth+1)
+			if !s.Leave("g161") {
+				return 0
+			}
+			c += bijoubuf.LenSize(ec)
+		}
+		n += bijoubuf.KeySize(prev, 161) + bijoubuf.LenSize(c)
+		prev = 161
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 162, n, prev)
+	}
+	if len(m.G162) != 0 {
+		c := 0
+		for _, v := range m.G162 {
+			if !s.Enter(depth, "g162") {
+				return 0
+			}
+			ec := v.BijoubufSize(s, depth+1)
+			if !s.Leave("g162") {
+				return 0
+			}
+			c += bijoubuf.LenSize(ec)
+		}
+		n += bijoubuf.KeySize(prev, 162) + bijoubuf.LenSize(c)
+		prev = 162
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 163, n, prev)
+	}
+	if len(m.G163) != 0 {
+		c := 0
+		for _, v := range m.G163 {
+			if !s.Enter(depth, "g163") {
+				return 0
+			}
+			ec := v.BijoubufSize(s, depth+1)
+			if !s.Leave("g163") {
+				return 0
+			}
+			c += bijoubuf.LenSize(ec)
+		}
+		n += bijoubuf.KeySize(prev, 163) + bijoubuf.LenSize(c)
+		prev = 163
+	}
+	if len(u) != 0 {
 		u, n, prev = bijoubuf.UnknownBefore(u, 1000, n, prev)
 	}
 	if v := m.F1000; v != 0 {
@@ -1648,6 +1728,58 @@ func (m *Wide) BijoubufWrite(w *bijoubuf.BackWriter) {
 		if !w.FieldVarintFast(1000, bijoubuf.Zigzag(int64(v))) {
 			w.FieldVarintRest(1000, bijoubuf.Zigzag(int64(v)))
 		}
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 163)
+	}
+	if x := m.G163; len(x) != 0 {
+		mk := w.OpenField(163)
+		for i := len(x) - 1; i >= 0; i-- {
+			v := x[i]
+			ek := w.Open()
+			v.BijoubufWrite(w)
+			w.Close(ek)
+		}
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 162)
+	}
+	if x := m.G162; len(x) != 0 {
+		mk := w.OpenField(162)
+		for i := len(x) - 1; i >= 0; i-- {
+			v := x[i]
+			ek := w.Open()
+			v.BijoubufWrite(w)
+			w.Close(ek)
+		}
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 161)
+	}
+	if x := m.G161; len(x) != 0 {
+		mk := w.OpenField(161)
+		for i := len(x) - 1; i >= 0; i-- {
+			v := x[i]
+			ek := w.Open()
+			v.BijoubufWrite(w)
+			w.Close(ek)
+		}
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 160)
+	}
+	if x := m.G160; len(x) != 0 {
+		mk := w.OpenField(160)
+		for i := len(x) - 1; i >= 0; i-- {
+			v := x[i]
+			ek := w.Open()
+			v.BijoubufWrite(w)
+			w.Close(ek)
+		}
+		w.Close(mk)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 150)
@@ -5025,6 +5157,154 @@ func (m *Wide) BijoubufDecode(r *bijoubuf.Reader) error {
 				return r.DefaultValuePresent("f150")
 			}
 			m.F150 = v
+		case 160:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("g160")
+			}
+			if err := r.CheckDepth("g160"); err != nil {
+				return err
+			}
+			outer, err := r.OpenRun("g160", 0)
+			if err != nil {
+				return err
+			}
+			n := r.CountLens()
+			m.G160 = make([]*Sub, 0, n)
+			vs := make([]Sub, n)
+			for i := 0; !r.AtEnd(); i++ {
+				var v *Sub
+				if i < n {
+					v = &vs[i]
+				} else {
+					v = new(Sub)
+				}
+				f, ok := r.EnterFast(true)
+				var derr error
+				if !ok {
+					f, derr = r.Enter(true)
+				}
+				if derr == nil {
+					if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+						derr = r.Leave(f, derr)
+					}
+				}
+				if derr != nil {
+					return bijoubuf.InElement(derr, i, "g160")
+				}
+				m.G160 = append(m.G160, v)
+			}
+			r.CloseRun(outer)
+		case 161:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("g161")
+			}
+			if err := r.CheckDepth("g161"); err != nil {
+				return err
+			}
+			outer, err := r.OpenRun("g161", 0)
+			if err != nil {
+				return err
+			}
+			n := r.CountLens()
+			m.G161 = make([]*Sub, 0, n)
+			vs := make([]Sub, n)
+			for i := 0; !r.AtEnd(); i++ {
+				var v *Sub
+				if i < n {
+					v = &vs[i]
+				} else {
+					v = new(Sub)
+				}
+				f, ok := r.EnterFast(true)
+				var derr error
+				if !ok {
+					f, derr = r.Enter(true)
+				}
+				if derr == nil {
+					if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+						derr = r.Leave(f, derr)
+					}
+				}
+				if derr != nil {
+					return bijoubuf.InElement(derr, i, "g161")
+				}
+				m.G161 = append(m.G161, v)
+			}
+			r.CloseRun(outer)
+		case 162:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("g162")
+			}
+			if err := r.CheckDepth("g162"); err != nil {
+				return err
+			}
+			outer, err := r.OpenRun("g162", 0)
+			if err != nil {
+				return err
+			}
+			n := r.CountLens()
+			m.G162 = make([]*Sub, 0, n)
+			vs := make([]Sub, n)
+			for i := 0; !r.AtEnd(); i++ {
+				var v *Sub
+				if i < n {
+					v = &vs[i]
+				} else {
+					v = new(Sub)
+				}
+				f, ok := r.EnterFast(true)
+				var derr error
+				if !ok {
+					f, derr = r.Enter(true)
+				}
+				if derr == nil {
+					if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+						derr = r.Leave(f, derr)
+					}
+				}
+				if derr != nil {
+					return bijoubuf.InElement(derr, i, "g162")
+				}
+				m.G162 = append(m.G162, v)
+			}
+			r.CloseRun(outer)
+		case 163:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("g163")
+			}
+			if err := r.CheckDepth("g163"); err != nil {
+				return err
+			}
+			outer, err := r.OpenRun("g163", 0)
+			if err != nil {
+				return err
+			}
+			n := r.CountLens()
+			m.G163 = make([]*Sub, 0, n)
+			vs := make([]Sub, n)
+			for i := 0; !r.AtEnd(); i++ {
+				var v *Sub
+				if i < n {
+					v = &vs[i]
+				} else {
+					v = new(Sub)
+				}
+				f, ok := r.EnterFast(true)
+				var derr error
+				if !ok {
+					f, derr = r.Enter(true)
+				}
+				if derr == nil {
+					if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+						derr = r.Leave(f, derr)
+					}
+				}
+				if derr != nil {
+					return bijoubuf.InElement(derr, i, "g163")
+				}
+				m.G163 = append(m.G163, v)
+			}
+			r.CloseRun(outer)
 		default:
 			switch n {
 			case 1000:
@@ -5072,98 +5352,106 @@ var desc_Wide bijoubuf.MessageDesc
 // Wide with fields at numbers Wide does not know, in every part's range and past the
 // last: decoded as Wide by a preserving decode, they are unknown records in place.
 type WideNext struct {
-	F1      string
-	F3      int64
-	F4      uint64
-	F5      []byte
-	F6      float64
-	F10     int64
-	F11     int64
-	F12     *int32
-	F13     *string
-	F15     int64
-	F16     uint64
-	F17     []byte
-	F18     float64
-	F20     *Sub
-	F21     []int32
-	F22     []string
-	F23     []*Sub
-	F24     map[string]int32
-	F25     map[int32]*Sub
-	F27     int64
-	F28     uint64
-	F29     []byte
-	F30     float64
-	F34     int64
-	F35     int64
-	F37     string
-	F39     int64
-	F46     int64
-	F47     int64
-	F49     string
-	F51     int64
-	F52     uint64
-	F53     []byte
-	F54     float64
-	F58     int64
-	F59     int64
-	F60     *Sub
-	F61     []int64
-	F62     map[uint64]string
-	F63     int64
-	F64     uint64
-	F65     []byte
-	F66     float64
-	F70     int64
-	F71     int64
-	F73     string
-	F75     int64
-	F76     uint64
-	F78     float64
-	F82     int64
-	F83     int64
-	F85     string
-	F87     int64
-	F88     uint64
-	F89     []byte
-	F90     *bool
-	F94     int64
-	F95     int64
-	F97     string
-	F99     int64
-	F100    uint64
-	F101    []byte
-	F102    float64
-	F106    int64
-	F107    int64
-	F109    string
-	F110    []*Sub
-	F111    map[string]*Sub
-	F112    uint64
-	F113    []byte
-	F114    float64
-	F118    int64
-	F119    int64
-	F121    string
-	F123    int64
-	F124    uint64
-	F125    []byte
-	F126    float64
-	F130    []float64
-	F131    int64
-	F133    string
-	F135    int64
-	F136    uint64
-	F137    []byte
-	F138    float64
-	F142    int64
-	F143    int64
-	F145    string
-	F147    int64
-	F148    uint64
-	F149    *Sub
-	F150    float64
+	F1   string
+	F3   int64
+	F4   uint64
+	F5   []byte
+	F6   float64
+	F10  int64
+	F11  int64
+	F12  *int32
+	F13  *string
+	F15  int64
+	F16  uint64
+	F17  []byte
+	F18  float64
+	F20  *Sub
+	F21  []int32
+	F22  []string
+	F23  []*Sub
+	F24  map[string]int32
+	F25  map[int32]*Sub
+	F27  int64
+	F28  uint64
+	F29  []byte
+	F30  float64
+	F34  int64
+	F35  int64
+	F37  string
+	F39  int64
+	F46  int64
+	F47  int64
+	F49  string
+	F51  int64
+	F52  uint64
+	F53  []byte
+	F54  float64
+	F58  int64
+	F59  int64
+	F60  *Sub
+	F61  []int64
+	F62  map[uint64]string
+	F63  int64
+	F64  uint64
+	F65  []byte
+	F66  float64
+	F70  int64
+	F71  int64
+	F73  string
+	F75  int64
+	F76  uint64
+	F78  float64
+	F82  int64
+	F83  int64
+	F85  string
+	F87  int64
+	F88  uint64
+	F89  []byte
+	F90  *bool
+	F94  int64
+	F95  int64
+	F97  string
+	F99  int64
+	F100 uint64
+	F101 []byte
+	F102 float64
+	F106 int64
+	F107 int64
+	F109 string
+	F110 []*Sub
+	F111 map[string]*Sub
+	F112 uint64
+	F113 []byte
+	F114 float64
+	F118 int64
+	F119 int64
+	F121 string
+	F123 int64
+	F124 uint64
+	F125 []byte
+	F126 float64
+	F130 []float64
+	F131 int64
+	F133 string
+	F135 int64
+	F136 uint64
+	F137 []byte
+	F138 float64
+	F142 int64
+	F143 int64
+	F145 string
+	F147 int64
+	F148 uint64
+	F149 *Sub
+	F150 float64
+	// G160 is field 160 (g160).
+	//
+	// Repeated messages past the others, which keep Wide's other fields too heavy for one
+	// decode function, so that its scalar fields stay cases (Table tests the field table).
+	G160    []*Sub
+	G161    []*Sub
+	G162    []*Sub
+	G163    []*Sub
 	F100000 string
 	PickB   string
 	PickC   *Sub
@@ -6489,6 +6777,78 @@ func (m *WideNext) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 		prev = 151
 	}
 	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 160, n, prev)
+	}
+	if len(m.G160) != 0 {
+		c := 0
+		for _, v := range m.G160 {
+			if !s.Enter(depth, "g160") {
+				return 0
+			}
+			ec := v.BijoubufSize(s, depth+1)
+			if !s.Leave("g160") {
+				return 0
+			}
+			c += bijoubuf.LenSize(ec)
+		}
+		n += bijoubuf.KeySize(prev, 160) + bijoubuf.LenSize(c)
+		prev = 160
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 161, n, prev)
+	}
+	if len(m.G161) != 0 {
+		c := 0
+		for _, v := range m.G161 {
+			if !s.Enter(depth, "g161") {
+				return 0
+			}
+			ec := v.BijoubufSize(s, depth+1)
+			if !s.Leave("g161") {
+				return 0
+			}
+			c += bijoubuf.LenSize(ec)
+		}
+		n += bijoubuf.KeySize(prev, 161) + bijoubuf.LenSize(c)
+		prev = 161
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 162, n, prev)
+	}
+	if len(m.G162) != 0 {
+		c := 0
+		for _, v := range m.G162 {
+			if !s.Enter(depth, "g162") {
+				return 0
+			}
+			ec := v.BijoubufSize(s, depth+1)
+			if !s.Leave("g162") {
+				return 0
+			}
+			c += bijoubuf.LenSize(ec)
+		}
+		n += bijoubuf.KeySize(prev, 162) + bijoubuf.LenSize(c)
+		prev = 162
+	}
+	if len(u) != 0 {
+		u, n, prev = bijoubuf.UnknownBefore(u, 163, n, prev)
+	}
+	if len(m.G163) != 0 {
+		c := 0
+		for _, v := range m.G163 {
+			if !s.Enter(depth, "g163") {
+				return 0
+			}
+			ec := v.BijoubufSize(s, depth+1)
+			if !s.Leave("g163") {
+				return 0
+			}
+			c += bijoubuf.LenSize(ec)
+		}
+		n += bijoubuf.KeySize(prev, 163) + bijoubuf.LenSize(c)
+		prev = 163
+	}
+	if len(u) != 0 {
 		u, n, prev = bijoubuf.UnknownBefore(u, 500, n, prev)
 	}
 	if v := m.X500; len(v) != 0 {
@@ -6578,6 +6938,58 @@ func (m *WideNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	}
 	if v := m.X500; len(v) != 0 {
 		w.FieldString(500, v)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 163)
+	}
+	if x := m.G163; len(x) != 0 {
+		mk := w.OpenField(163)
+		for i := len(x) - 1; i >= 0; i-- {
+			v := x[i]
+			ek := w.Open()
+			v.BijoubufWrite(w)
+			w.Close(ek)
+		}
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 162)
+	}
+	if x := m.G162; len(x) != 0 {
+		mk := w.OpenField(162)
+		for i := len(x) - 1; i >= 0; i-- {
+			v := x[i]
+			ek := w.Open()
+			v.BijoubufWrite(w)
+			w.Close(ek)
+		}
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 161)
+	}
+	if x := m.G161; len(x) != 0 {
+		mk := w.OpenField(161)
+		for i := len(x) - 1; i >= 0; i-- {
+			v := x[i]
+			ek := w.Open()
+			v.BijoubufWrite(w)
+			w.Close(ek)
+		}
+		w.Close(mk)
+	}
+	if len(u) != 0 {
+		u = w.UnknownAfter(u, 160)
+	}
+	if x := m.G160; len(x) != 0 {
+		mk := w.OpenField(160)
+		for i := len(x) - 1; i >= 0; i-- {
+			v := x[i]
+			ek := w.Open()
+			v.BijoubufWrite(w)
+			w.Close(ek)
+		}
+		w.Close(mk)
 	}
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 151)
@@ -10051,6 +10463,154 @@ func (m *WideNext) BijoubufDecode(r *bijoubuf.Reader) error {
 				return r.DefaultValuePresent("x151")
 			}
 			m.X151 = v
+		case 160:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("g160")
+			}
+			if err := r.CheckDepth("g160"); err != nil {
+				return err
+			}
+			outer, err := r.OpenRun("g160", 0)
+			if err != nil {
+				return err
+			}
+			n := r.CountLens()
+			m.G160 = make([]*Sub, 0, n)
+			vs := make([]Sub, n)
+			for i := 0; !r.AtEnd(); i++ {
+				var v *Sub
+				if i < n {
+					v = &vs[i]
+				} else {
+					v = new(Sub)
+				}
+				f, ok := r.EnterFast(true)
+				var derr error
+				if !ok {
+					f, derr = r.Enter(true)
+				}
+				if derr == nil {
+					if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+						derr = r.Leave(f, derr)
+					}
+				}
+				if derr != nil {
+					return bijoubuf.InElement(derr, i, "g160")
+				}
+				m.G160 = append(m.G160, v)
+			}
+			r.CloseRun(outer)
+		case 161:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("g161")
+			}
+			if err := r.CheckDepth("g161"); err != nil {
+				return err
+			}
+			outer, err := r.OpenRun("g161", 0)
+			if err != nil {
+				return err
+			}
+			n := r.CountLens()
+			m.G161 = make([]*Sub, 0, n)
+			vs := make([]Sub, n)
+			for i := 0; !r.AtEnd(); i++ {
+				var v *Sub
+				if i < n {
+					v = &vs[i]
+				} else {
+					v = new(Sub)
+				}
+				f, ok := r.EnterFast(true)
+				var derr error
+				if !ok {
+					f, derr = r.Enter(true)
+				}
+				if derr == nil {
+					if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+						derr = r.Leave(f, derr)
+					}
+				}
+				if derr != nil {
+					return bijoubuf.InElement(derr, i, "g161")
+				}
+				m.G161 = append(m.G161, v)
+			}
+			r.CloseRun(outer)
+		case 162:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("g162")
+			}
+			if err := r.CheckDepth("g162"); err != nil {
+				return err
+			}
+			outer, err := r.OpenRun("g162", 0)
+			if err != nil {
+				return err
+			}
+			n := r.CountLens()
+			m.G162 = make([]*Sub, 0, n)
+			vs := make([]Sub, n)
+			for i := 0; !r.AtEnd(); i++ {
+				var v *Sub
+				if i < n {
+					v = &vs[i]
+				} else {
+					v = new(Sub)
+				}
+				f, ok := r.EnterFast(true)
+				var derr error
+				if !ok {
+					f, derr = r.Enter(true)
+				}
+				if derr == nil {
+					if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+						derr = r.Leave(f, derr)
+					}
+				}
+				if derr != nil {
+					return bijoubuf.InElement(derr, i, "g162")
+				}
+				m.G162 = append(m.G162, v)
+			}
+			r.CloseRun(outer)
+		case 163:
+			if wt != bijoubuf.WireLen {
+				return r.WireMismatch("g163")
+			}
+			if err := r.CheckDepth("g163"); err != nil {
+				return err
+			}
+			outer, err := r.OpenRun("g163", 0)
+			if err != nil {
+				return err
+			}
+			n := r.CountLens()
+			m.G163 = make([]*Sub, 0, n)
+			vs := make([]Sub, n)
+			for i := 0; !r.AtEnd(); i++ {
+				var v *Sub
+				if i < n {
+					v = &vs[i]
+				} else {
+					v = new(Sub)
+				}
+				f, ok := r.EnterFast(true)
+				var derr error
+				if !ok {
+					f, derr = r.Enter(true)
+				}
+				if derr == nil {
+					if derr = v.BijoubufDecode(r); derr != nil || !r.LeaveFast(f) {
+						derr = r.Leave(f, derr)
+					}
+				}
+				if derr != nil {
+					return bijoubuf.InElement(derr, i, "g163")
+				}
+				m.G163 = append(m.G163, v)
+			}
+			r.CloseRun(outer)
 		case 500:
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("x500")
@@ -10134,41 +10694,47 @@ var desc_WideNext bijoubuf.MessageDesc
 
 // Table is wide.Table.
 //
-// Table is a message whose 40-odd scalar fields of implicit presence the generated
-// decoder reads through its field table (see bijoubuf.FieldSlot) in package parts, and
-// each by a case of its switch in package whole: every scalar kind three times or more,
-// with fields that stay cases among them (a string, an enum, an optional scalar, a
-// message, a repeated field, a oneof's scalar member, and a scalar numbered past the
-// table's 512), and reserved numbers, which TableNext sets.
+// Table is a message whose 40-odd scalar fields the generated decoder reads through its
+// field table (see bijoubuf.FieldSlot) in package parts, and each by a case of its
+// switch in package whole: every scalar kind three times or more, every third field
+// optional (explicit presence), with fields that stay cases among them (a string, an
+// enum, a message, a repeated field, a oneof's scalar member, and a scalar numbered past
+// the table's 512), and reserved numbers, which TableNext sets.
 type Table struct {
-	T3  int64
+	T3  *int64
 	S5  string
-	T6  uint64
+	T6  *uint64
 	T8  int64
 	T11 float64
-	T15 uint64
+	T15 *uint64
 	T17 int64
 	O18 *int64
 	T20 int64
+	T21 *uint32
 	T22 uint64
-	T24 int64
+	T24 *int64
 	M25 *Sub
-	T27 float64
+	T27 *float64
 	T32 uint64
 	R33 []int32
 	T35 int64
+	T36 *int32
 	T37 int64
-	T39 uint64
+	T39 *uint64
 	T41 int64
+	T42 *bool
 	T43 float64
+	T45 *uint32
 	T46 uint64
+	T48 *int32
 	T49 int64
-	T51 int64
+	T51 *int64
 	T53 uint64
+	T54 *int32
 	T55 int64
 	// Pick is oneof pick: nil, or one of the Table_* wrappers.
 	Pick    isTable_Pick
-	T600    int64
+	T600    *int64
 	T2      int32
 	T4      uint32
 	T7      int32
@@ -10177,23 +10743,17 @@ type Table struct {
 	T14     uint32
 	T16     int32
 	T19     int32
-	T21     uint32
 	T23     int32
 	T28     float32
 	T29     uint32
 	T34     int32
-	T36     int32
 	T38     uint32
 	T40     int32
 	T44     float32
-	T45     uint32
-	T48     int32
 	T50     int32
 	T52     uint32
-	T54     int32
 	T10     bool
 	T26     bool
-	T42     bool
 	unknown *[]bijoubuf.UnknownRecord
 }
 
@@ -10291,7 +10851,8 @@ func (m *Table) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	if len(u) != 0 {
 		u, n, prev = bijoubuf.UnknownBefore(u, 3, n, prev)
 	}
-	if v := m.T3; v != 0 {
+	if p := m.T3; p != nil {
+		v := *p
 		n += 1 + bijoubuf.ZigzagSize(int64(v))
 		prev = 3
 	}
@@ -10315,7 +10876,8 @@ func (m *Table) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	if len(u) != 0 {
 		u, n, prev = bijoubuf.UnknownBefore(u, 6, n, prev)
 	}
-	if v := m.T6; v != 0 {
+	if p := m.T6; p != nil {
+		v := *p
 		n += 1 + bijoubuf.VarintSize(uint64(v))
 		prev = 6
 	}
@@ -10371,7 +10933,7 @@ func (m *Table) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	if len(u) != 0 {
 		u, n, prev = bijoubuf.UnknownBefore(u, 15, n, prev)
 	}
-	if v := m.T15; v != 0 {
+	if m.T15 != nil {
 		n += 1 + 8
 		prev = 15
 	}
@@ -10414,7 +10976,8 @@ func (m *Table) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	if len(u) != 0 {
 		u, n, prev = bijoubuf.UnknownBefore(u, 21, n, prev)
 	}
-	if v := m.T21; v != 0 {
+	if p := m.T21; p != nil {
+		v := *p
 		n += 1 + bijoubuf.VarintSize(uint64(v))
 		prev = 21
 	}
@@ -10435,7 +10998,8 @@ func (m *Table) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	if len(u) != 0 {
 		u, n, prev = bijoubuf.UnknownBefore(u, 24, n, prev)
 	}
-	if v := m.T24; v != 0 {
+	if p := m.T24; p != nil {
+		v := *p
 		n += 1 + bijoubuf.ZigzagSize(int64(v))
 		prev = 24
 	}
@@ -10463,7 +11027,7 @@ func (m *Table) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	if len(u) != 0 {
 		u, n, prev = bijoubuf.UnknownBefore(u, 27, n, prev)
 	}
-	if v := m.T27; !bijoubuf.IsZero64(v) {
+	if m.T27 != nil {
 		n += 1 + 8
 		prev = 27
 	}
@@ -10516,7 +11080,8 @@ func (m *Table) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	if len(u) != 0 {
 		u, n, prev = bijoubuf.UnknownBefore(u, 36, n, prev)
 	}
-	if v := m.T36; v != 0 {
+	if p := m.T36; p != nil {
+		v := *p
 		n += 1 + bijoubuf.ZigzagSize(int64(v))
 		prev = 36
 	}
@@ -10537,7 +11102,8 @@ func (m *Table) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	if len(u) != 0 {
 		u, n, prev = bijoubuf.UnknownBefore(u, 39, n, prev)
 	}
-	if v := m.T39; v != 0 {
+	if p := m.T39; p != nil {
+		v := *p
 		n += 1 + bijoubuf.VarintSize(uint64(v))
 		prev = 39
 	}
@@ -10558,7 +11124,7 @@ func (m *Table) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	if len(u) != 0 {
 		u, n, prev = bijoubuf.UnknownBefore(u, 42, n, prev)
 	}
-	if v := m.T42; v {
+	if m.T42 != nil {
 		n += 1 + 1
 		prev = 42
 	}
@@ -10579,7 +11145,7 @@ func (m *Table) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	if len(u) != 0 {
 		u, n, prev = bijoubuf.UnknownBefore(u, 45, n, prev)
 	}
-	if v := m.T45; v != 0 {
+	if m.T45 != nil {
 		n += 1 + 4
 		prev = 45
 	}
@@ -10593,7 +11159,7 @@ func (m *Table) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	if len(u) != 0 {
 		u, n, prev = bijoubuf.UnknownBefore(u, 48, n, prev)
 	}
-	if v := m.T48; v != 0 {
+	if m.T48 != nil {
 		n += 1 + 4
 		prev = 48
 	}
@@ -10614,7 +11180,8 @@ func (m *Table) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	if len(u) != 0 {
 		u, n, prev = bijoubuf.UnknownBefore(u, 51, n, prev)
 	}
-	if v := m.T51; v != 0 {
+	if p := m.T51; p != nil {
+		v := *p
 		n += 1 + bijoubuf.ZigzagSize(int64(v))
 		prev = 51
 	}
@@ -10635,7 +11202,8 @@ func (m *Table) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	if len(u) != 0 {
 		u, n, prev = bijoubuf.UnknownBefore(u, 54, n, prev)
 	}
-	if v := m.T54; v != 0 {
+	if p := m.T54; p != nil {
+		v := *p
 		n += 1 + bijoubuf.ZigzagSize(int64(v))
 		prev = 54
 	}
@@ -10672,7 +11240,8 @@ func (m *Table) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	if len(u) != 0 {
 		u, n, prev = bijoubuf.UnknownBefore(u, 600, n, prev)
 	}
-	if v := m.T600; v != 0 {
+	if p := m.T600; p != nil {
+		v := *p
 		n += bijoubuf.KeySize(prev, 600) + bijoubuf.ZigzagSize(int64(v))
 		prev = 600
 	}
@@ -10692,7 +11261,8 @@ func (m *Table) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 600)
 	}
-	if v := m.T600; v != 0 {
+	if p := m.T600; p != nil {
+		v := *p
 		if !w.FieldVarintFast(600, bijoubuf.Zigzag(int64(v))) {
 			w.FieldVarintRest(600, bijoubuf.Zigzag(int64(v)))
 		}
@@ -10728,7 +11298,8 @@ func (m *Table) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 54)
 	}
-	if v := m.T54; v != 0 {
+	if p := m.T54; p != nil {
+		v := *p
 		if !w.FieldVarintFast(54, bijoubuf.Zigzag(int64(v))) {
 			w.FieldVarintRest(54, bijoubuf.Zigzag(int64(v)))
 		}
@@ -10752,7 +11323,8 @@ func (m *Table) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 51)
 	}
-	if v := m.T51; v != 0 {
+	if p := m.T51; p != nil {
+		v := *p
 		if !w.FieldVarintFast(51, bijoubuf.Zigzag(int64(v))) {
 			w.FieldVarintRest(51, bijoubuf.Zigzag(int64(v)))
 		}
@@ -10776,7 +11348,8 @@ func (m *Table) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 48)
 	}
-	if v := m.T48; v != 0 {
+	if p := m.T48; p != nil {
+		v := *p
 		if !w.FieldFixed32Fast(48, uint32(v)) {
 			w.FieldFixed32(48, uint32(v))
 		}
@@ -10792,7 +11365,8 @@ func (m *Table) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 45)
 	}
-	if v := m.T45; v != 0 {
+	if p := m.T45; p != nil {
+		v := *p
 		if !w.FieldFixed32Fast(45, v) {
 			w.FieldFixed32(45, v)
 		}
@@ -10816,7 +11390,8 @@ func (m *Table) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 42)
 	}
-	if v := m.T42; v {
+	if p := m.T42; p != nil {
+		v := *p
 		if !w.FieldVarintFast(42, bijoubuf.BoolValue(v)) {
 			w.FieldVarintRest(42, bijoubuf.BoolValue(v))
 		}
@@ -10840,7 +11415,8 @@ func (m *Table) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 39)
 	}
-	if v := m.T39; v != 0 {
+	if p := m.T39; p != nil {
+		v := *p
 		if !w.FieldVarintFast(39, uint64(v)) {
 			w.FieldVarintRest(39, uint64(v))
 		}
@@ -10864,7 +11440,8 @@ func (m *Table) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 36)
 	}
-	if v := m.T36; v != 0 {
+	if p := m.T36; p != nil {
+		v := *p
 		if !w.FieldVarintFast(36, bijoubuf.Zigzag(int64(v))) {
 			w.FieldVarintRest(36, bijoubuf.Zigzag(int64(v)))
 		}
@@ -10923,7 +11500,8 @@ func (m *Table) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 27)
 	}
-	if v := m.T27; !bijoubuf.IsZero64(v) {
+	if p := m.T27; p != nil {
+		v := *p
 		if !w.FieldFixed64Fast(27, bijoubuf.Float64Bits(v)) {
 			w.FieldFixed64(27, bijoubuf.Float64Bits(v))
 		}
@@ -10947,7 +11525,8 @@ func (m *Table) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 24)
 	}
-	if v := m.T24; v != 0 {
+	if p := m.T24; p != nil {
+		v := *p
 		if !w.FieldVarintFast(24, bijoubuf.Zigzag(int64(v))) {
 			w.FieldVarintRest(24, bijoubuf.Zigzag(int64(v)))
 		}
@@ -10971,7 +11550,8 @@ func (m *Table) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 21)
 	}
-	if v := m.T21; v != 0 {
+	if p := m.T21; p != nil {
+		v := *p
 		if !w.FieldVarintFast(21, uint64(v)) {
 			w.FieldVarintRest(21, uint64(v))
 		}
@@ -11020,7 +11600,8 @@ func (m *Table) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 15)
 	}
-	if v := m.T15; v != 0 {
+	if p := m.T15; p != nil {
+		v := *p
 		if !w.FieldFixed64Fast(15, v) {
 			w.FieldFixed64(15, v)
 		}
@@ -11084,7 +11665,8 @@ func (m *Table) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 6)
 	}
-	if v := m.T6; v != 0 {
+	if p := m.T6; p != nil {
+		v := *p
 		if !w.FieldVarintFast(6, uint64(v)) {
 			w.FieldVarintRest(6, uint64(v))
 		}
@@ -11106,7 +11688,8 @@ func (m *Table) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 3)
 	}
-	if v := m.T3; v != 0 {
+	if p := m.T3; p != nil {
+		v := *p
 		if !w.FieldVarintFast(3, bijoubuf.Zigzag(int64(v))) {
 			w.FieldVarintRest(3, bijoubuf.Zigzag(int64(v)))
 		}
@@ -11164,10 +11747,7 @@ func (m *Table) BijoubufDecode(r *bijoubuf.Reader) error {
 					return bijoubuf.InField(err, "t3")
 				}
 			}
-			if v == 0 {
-				return r.DefaultValuePresent("t3")
-			}
-			m.T3 = v
+			m.T3 = &v
 		case 4:
 			if wt != bijoubuf.WireVarint {
 				return r.WireMismatch("t4")
@@ -11206,10 +11786,7 @@ func (m *Table) BijoubufDecode(r *bijoubuf.Reader) error {
 					return bijoubuf.InField(err, "t6")
 				}
 			}
-			if v == 0 {
-				return r.DefaultValuePresent("t6")
-			}
-			m.T6 = v
+			m.T6 = &v
 		case 7:
 			if wt != bijoubuf.WireVarint {
 				return r.WireMismatch("t7")
@@ -11320,10 +11897,7 @@ func (m *Table) BijoubufDecode(r *bijoubuf.Reader) error {
 			if err != nil {
 				return bijoubuf.InField(err, "t15")
 			}
-			if v == 0 {
-				return r.DefaultValuePresent("t15")
-			}
-			m.T15 = v
+			m.T15 = &v
 		case 16:
 			if wt != bijoubuf.WireI32 {
 				return r.WireMismatch("t16")
@@ -11401,10 +11975,7 @@ func (m *Table) BijoubufDecode(r *bijoubuf.Reader) error {
 					return bijoubuf.InField(err, "t21")
 				}
 			}
-			if v == 0 {
-				return r.DefaultValuePresent("t21")
-			}
-			m.T21 = v
+			m.T21 = &v
 		case 22:
 			if wt != bijoubuf.WireVarint {
 				return r.WireMismatch("t22")
@@ -11446,10 +12017,7 @@ func (m *Table) BijoubufDecode(r *bijoubuf.Reader) error {
 					return bijoubuf.InField(err, "t24")
 				}
 			}
-			if v == 0 {
-				return r.DefaultValuePresent("t24")
-			}
-			m.T24 = v
+			m.T24 = &v
 		case 25:
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("m25")
@@ -11498,10 +12066,7 @@ func (m *Table) BijoubufDecode(r *bijoubuf.Reader) error {
 					return bijoubuf.InField(err, "t27")
 				}
 			}
-			if bijoubuf.IsZero64(v) {
-				return r.DefaultValuePresent("t27")
-			}
-			m.T27 = v
+			m.T27 = &v
 		case 28:
 			if wt != bijoubuf.WireI32 {
 				return r.WireMismatch("t28")
@@ -11596,10 +12161,7 @@ func (m *Table) BijoubufDecode(r *bijoubuf.Reader) error {
 					return bijoubuf.InField(err, "t36")
 				}
 			}
-			if v == 0 {
-				return r.DefaultValuePresent("t36")
-			}
-			m.T36 = v
+			m.T36 = &v
 		case 37:
 			if wt != bijoubuf.WireVarint {
 				return r.WireMismatch("t37")
@@ -11641,10 +12203,7 @@ func (m *Table) BijoubufDecode(r *bijoubuf.Reader) error {
 					return bijoubuf.InField(err, "t39")
 				}
 			}
-			if v == 0 {
-				return r.DefaultValuePresent("t39")
-			}
-			m.T39 = v
+			m.T39 = &v
 		case 40:
 			if wt != bijoubuf.WireVarint {
 				return r.WireMismatch("t40")
@@ -11686,10 +12245,7 @@ func (m *Table) BijoubufDecode(r *bijoubuf.Reader) error {
 					return bijoubuf.InField(err, "t42")
 				}
 			}
-			if !v {
-				return r.DefaultValuePresent("t42")
-			}
-			m.T42 = v
+			m.T42 = &v
 		case 43:
 			if wt != bijoubuf.WireI64 {
 				return r.WireMismatch("t43")
@@ -11728,10 +12284,7 @@ func (m *Table) BijoubufDecode(r *bijoubuf.Reader) error {
 			if err != nil {
 				return bijoubuf.InField(err, "t45")
 			}
-			if v == 0 {
-				return r.DefaultValuePresent("t45")
-			}
-			m.T45 = v
+			m.T45 = &v
 		case 46:
 			if wt != bijoubuf.WireI64 {
 				return r.WireMismatch("t46")
@@ -11752,10 +12305,7 @@ func (m *Table) BijoubufDecode(r *bijoubuf.Reader) error {
 			if err != nil {
 				return bijoubuf.InField(err, "t48")
 			}
-			if v == 0 {
-				return r.DefaultValuePresent("t48")
-			}
-			m.T48 = v
+			m.T48 = &v
 		case 49:
 			if wt != bijoubuf.WireI64 {
 				return r.WireMismatch("t49")
@@ -11794,10 +12344,7 @@ func (m *Table) BijoubufDecode(r *bijoubuf.Reader) error {
 					return bijoubuf.InField(err, "t51")
 				}
 			}
-			if v == 0 {
-				return r.DefaultValuePresent("t51")
-			}
-			m.T51 = v
+			m.T51 = &v
 		case 52:
 			if wt != bijoubuf.WireVarint {
 				return r.WireMismatch("t52")
@@ -11839,10 +12386,7 @@ func (m *Table) BijoubufDecode(r *bijoubuf.Reader) error {
 					return bijoubuf.InField(err, "t54")
 				}
 			}
-			if v == 0 {
-				return r.DefaultValuePresent("t54")
-			}
-			m.T54 = v
+			m.T54 = &v
 		case 55:
 			if wt != bijoubuf.WireVarint {
 				return r.WireMismatch("t55")
@@ -11898,10 +12442,7 @@ func (m *Table) BijoubufDecode(r *bijoubuf.Reader) error {
 						return bijoubuf.InField(err, "t600")
 					}
 				}
-				if v == 0 {
-					return r.DefaultValuePresent("t600")
-				}
-				m.T600 = v
+				m.T600 = &v
 			default:
 				if err := r.Skip(n, wt); err != nil {
 					return err
@@ -11924,34 +12465,40 @@ type TableNext struct {
 	X30 uint64
 	X31 float64
 	X47 int64
-	T3  int64
+	T3  *int64
 	S5  string
-	T6  uint64
+	T6  *uint64
 	T8  int64
 	T11 float64
-	T15 uint64
+	T15 *uint64
 	T17 int64
 	O18 *int64
 	T20 int64
+	T21 *uint32
 	T22 uint64
-	T24 int64
+	T24 *int64
 	M25 *Sub
-	T27 float64
+	T27 *float64
 	T32 uint64
 	R33 []int32
 	T35 int64
+	T36 *int32
 	T37 int64
-	T39 uint64
+	T39 *uint64
 	T41 int64
+	T42 *bool
 	T43 float64
+	T45 *uint32
 	T46 uint64
+	T48 *int32
 	T49 int64
-	T51 int64
+	T51 *int64
 	T53 uint64
+	T54 *int32
 	T55 int64
 	// Pick is oneof pick: nil, or one of the TableNext_* wrappers.
 	Pick    isTableNext_Pick
-	T600    int64
+	T600    *int64
 	X1      int32
 	T2      int32
 	T4      uint32
@@ -11961,23 +12508,17 @@ type TableNext struct {
 	T14     uint32
 	T16     int32
 	T19     int32
-	T21     uint32
 	T23     int32
 	T28     float32
 	T29     uint32
 	T34     int32
-	T36     int32
 	T38     uint32
 	T40     int32
 	T44     float32
-	T45     uint32
-	T48     int32
 	T50     int32
 	T52     uint32
-	T54     int32
 	T10     bool
 	T26     bool
-	T42     bool
 	unknown *[]bijoubuf.UnknownRecord
 }
 
@@ -12082,7 +12623,8 @@ func (m *TableNext) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	if len(u) != 0 {
 		u, n, prev = bijoubuf.UnknownBefore(u, 3, n, prev)
 	}
-	if v := m.T3; v != 0 {
+	if p := m.T3; p != nil {
+		v := *p
 		n += 1 + bijoubuf.ZigzagSize(int64(v))
 		prev = 3
 	}
@@ -12106,7 +12648,8 @@ func (m *TableNext) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	if len(u) != 0 {
 		u, n, prev = bijoubuf.UnknownBefore(u, 6, n, prev)
 	}
-	if v := m.T6; v != 0 {
+	if p := m.T6; p != nil {
+		v := *p
 		n += 1 + bijoubuf.VarintSize(uint64(v))
 		prev = 6
 	}
@@ -12172,7 +12715,7 @@ func (m *TableNext) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	if len(u) != 0 {
 		u, n, prev = bijoubuf.UnknownBefore(u, 15, n, prev)
 	}
-	if v := m.T15; v != 0 {
+	if m.T15 != nil {
 		n += 1 + 8
 		prev = 15
 	}
@@ -12215,7 +12758,8 @@ func (m *TableNext) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	if len(u) != 0 {
 		u, n, prev = bijoubuf.UnknownBefore(u, 21, n, prev)
 	}
-	if v := m.T21; v != 0 {
+	if p := m.T21; p != nil {
+		v := *p
 		n += 1 + bijoubuf.VarintSize(uint64(v))
 		prev = 21
 	}
@@ -12236,7 +12780,8 @@ func (m *TableNext) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	if len(u) != 0 {
 		u, n, prev = bijoubuf.UnknownBefore(u, 24, n, prev)
 	}
-	if v := m.T24; v != 0 {
+	if p := m.T24; p != nil {
+		v := *p
 		n += 1 + bijoubuf.ZigzagSize(int64(v))
 		prev = 24
 	}
@@ -12264,7 +12809,7 @@ func (m *TableNext) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	if len(u) != 0 {
 		u, n, prev = bijoubuf.UnknownBefore(u, 27, n, prev)
 	}
-	if v := m.T27; !bijoubuf.IsZero64(v) {
+	if m.T27 != nil {
 		n += 1 + 8
 		prev = 27
 	}
@@ -12331,7 +12876,8 @@ func (m *TableNext) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	if len(u) != 0 {
 		u, n, prev = bijoubuf.UnknownBefore(u, 36, n, prev)
 	}
-	if v := m.T36; v != 0 {
+	if p := m.T36; p != nil {
+		v := *p
 		n += 1 + bijoubuf.ZigzagSize(int64(v))
 		prev = 36
 	}
@@ -12352,7 +12898,8 @@ func (m *TableNext) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	if len(u) != 0 {
 		u, n, prev = bijoubuf.UnknownBefore(u, 39, n, prev)
 	}
-	if v := m.T39; v != 0 {
+	if p := m.T39; p != nil {
+		v := *p
 		n += 1 + bijoubuf.VarintSize(uint64(v))
 		prev = 39
 	}
@@ -12373,7 +12920,7 @@ func (m *TableNext) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	if len(u) != 0 {
 		u, n, prev = bijoubuf.UnknownBefore(u, 42, n, prev)
 	}
-	if v := m.T42; v {
+	if m.T42 != nil {
 		n += 1 + 1
 		prev = 42
 	}
@@ -12394,7 +12941,7 @@ func (m *TableNext) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	if len(u) != 0 {
 		u, n, prev = bijoubuf.UnknownBefore(u, 45, n, prev)
 	}
-	if v := m.T45; v != 0 {
+	if m.T45 != nil {
 		n += 1 + 4
 		prev = 45
 	}
@@ -12415,7 +12962,7 @@ func (m *TableNext) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	if len(u) != 0 {
 		u, n, prev = bijoubuf.UnknownBefore(u, 48, n, prev)
 	}
-	if v := m.T48; v != 0 {
+	if m.T48 != nil {
 		n += 1 + 4
 		prev = 48
 	}
@@ -12436,7 +12983,8 @@ func (m *TableNext) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	if len(u) != 0 {
 		u, n, prev = bijoubuf.UnknownBefore(u, 51, n, prev)
 	}
-	if v := m.T51; v != 0 {
+	if p := m.T51; p != nil {
+		v := *p
 		n += 1 + bijoubuf.ZigzagSize(int64(v))
 		prev = 51
 	}
@@ -12457,7 +13005,8 @@ func (m *TableNext) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	if len(u) != 0 {
 		u, n, prev = bijoubuf.UnknownBefore(u, 54, n, prev)
 	}
-	if v := m.T54; v != 0 {
+	if p := m.T54; p != nil {
+		v := *p
 		n += 1 + bijoubuf.ZigzagSize(int64(v))
 		prev = 54
 	}
@@ -12494,7 +13043,8 @@ func (m *TableNext) BijoubufSize(s *bijoubuf.Sizes, depth int) int {
 	if len(u) != 0 {
 		u, n, prev = bijoubuf.UnknownBefore(u, 600, n, prev)
 	}
-	if v := m.T600; v != 0 {
+	if p := m.T600; p != nil {
+		v := *p
 		n += bijoubuf.KeySize(prev, 600) + bijoubuf.ZigzagSize(int64(v))
 		prev = 600
 	}
@@ -12514,7 +13064,8 @@ func (m *TableNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 600)
 	}
-	if v := m.T600; v != 0 {
+	if p := m.T600; p != nil {
+		v := *p
 		if !w.FieldVarintFast(600, bijoubuf.Zigzag(int64(v))) {
 			w.FieldVarintRest(600, bijoubuf.Zigzag(int64(v)))
 		}
@@ -12550,7 +13101,8 @@ func (m *TableNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 54)
 	}
-	if v := m.T54; v != 0 {
+	if p := m.T54; p != nil {
+		v := *p
 		if !w.FieldVarintFast(54, bijoubuf.Zigzag(int64(v))) {
 			w.FieldVarintRest(54, bijoubuf.Zigzag(int64(v)))
 		}
@@ -12574,7 +13126,8 @@ func (m *TableNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 51)
 	}
-	if v := m.T51; v != 0 {
+	if p := m.T51; p != nil {
+		v := *p
 		if !w.FieldVarintFast(51, bijoubuf.Zigzag(int64(v))) {
 			w.FieldVarintRest(51, bijoubuf.Zigzag(int64(v)))
 		}
@@ -12598,7 +13151,8 @@ func (m *TableNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 48)
 	}
-	if v := m.T48; v != 0 {
+	if p := m.T48; p != nil {
+		v := *p
 		if !w.FieldFixed32Fast(48, uint32(v)) {
 			w.FieldFixed32(48, uint32(v))
 		}
@@ -12622,7 +13176,8 @@ func (m *TableNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 45)
 	}
-	if v := m.T45; v != 0 {
+	if p := m.T45; p != nil {
+		v := *p
 		if !w.FieldFixed32Fast(45, v) {
 			w.FieldFixed32(45, v)
 		}
@@ -12646,7 +13201,8 @@ func (m *TableNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 42)
 	}
-	if v := m.T42; v {
+	if p := m.T42; p != nil {
+		v := *p
 		if !w.FieldVarintFast(42, bijoubuf.BoolValue(v)) {
 			w.FieldVarintRest(42, bijoubuf.BoolValue(v))
 		}
@@ -12670,7 +13226,8 @@ func (m *TableNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 39)
 	}
-	if v := m.T39; v != 0 {
+	if p := m.T39; p != nil {
+		v := *p
 		if !w.FieldVarintFast(39, uint64(v)) {
 			w.FieldVarintRest(39, uint64(v))
 		}
@@ -12694,7 +13251,8 @@ func (m *TableNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 36)
 	}
-	if v := m.T36; v != 0 {
+	if p := m.T36; p != nil {
+		v := *p
 		if !w.FieldVarintFast(36, bijoubuf.Zigzag(int64(v))) {
 			w.FieldVarintRest(36, bijoubuf.Zigzag(int64(v)))
 		}
@@ -12769,7 +13327,8 @@ func (m *TableNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 27)
 	}
-	if v := m.T27; !bijoubuf.IsZero64(v) {
+	if p := m.T27; p != nil {
+		v := *p
 		if !w.FieldFixed64Fast(27, bijoubuf.Float64Bits(v)) {
 			w.FieldFixed64(27, bijoubuf.Float64Bits(v))
 		}
@@ -12793,7 +13352,8 @@ func (m *TableNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 24)
 	}
-	if v := m.T24; v != 0 {
+	if p := m.T24; p != nil {
+		v := *p
 		if !w.FieldVarintFast(24, bijoubuf.Zigzag(int64(v))) {
 			w.FieldVarintRest(24, bijoubuf.Zigzag(int64(v)))
 		}
@@ -12817,7 +13377,8 @@ func (m *TableNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 21)
 	}
-	if v := m.T21; v != 0 {
+	if p := m.T21; p != nil {
+		v := *p
 		if !w.FieldVarintFast(21, uint64(v)) {
 			w.FieldVarintRest(21, uint64(v))
 		}
@@ -12866,7 +13427,8 @@ func (m *TableNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 15)
 	}
-	if v := m.T15; v != 0 {
+	if p := m.T15; p != nil {
+		v := *p
 		if !w.FieldFixed64Fast(15, v) {
 			w.FieldFixed64(15, v)
 		}
@@ -12936,7 +13498,8 @@ func (m *TableNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 6)
 	}
-	if v := m.T6; v != 0 {
+	if p := m.T6; p != nil {
+		v := *p
 		if !w.FieldVarintFast(6, uint64(v)) {
 			w.FieldVarintRest(6, uint64(v))
 		}
@@ -12958,7 +13521,8 @@ func (m *TableNext) BijoubufWrite(w *bijoubuf.BackWriter) {
 	if len(u) != 0 {
 		u = w.UnknownAfter(u, 3)
 	}
-	if v := m.T3; v != 0 {
+	if p := m.T3; p != nil {
+		v := *p
 		if !w.FieldVarintFast(3, bijoubuf.Zigzag(int64(v))) {
 			w.FieldVarintRest(3, bijoubuf.Zigzag(int64(v)))
 		}
@@ -13039,10 +13603,7 @@ func (m *TableNext) BijoubufDecode(r *bijoubuf.Reader) error {
 					return bijoubuf.InField(err, "t3")
 				}
 			}
-			if v == 0 {
-				return r.DefaultValuePresent("t3")
-			}
-			m.T3 = v
+			m.T3 = &v
 		case 4:
 			if wt != bijoubuf.WireVarint {
 				return r.WireMismatch("t4")
@@ -13081,10 +13642,7 @@ func (m *TableNext) BijoubufDecode(r *bijoubuf.Reader) error {
 					return bijoubuf.InField(err, "t6")
 				}
 			}
-			if v == 0 {
-				return r.DefaultValuePresent("t6")
-			}
-			m.T6 = v
+			m.T6 = &v
 		case 7:
 			if wt != bijoubuf.WireVarint {
 				return r.WireMismatch("t7")
@@ -13207,10 +13765,7 @@ func (m *TableNext) BijoubufDecode(r *bijoubuf.Reader) error {
 			if err != nil {
 				return bijoubuf.InField(err, "t15")
 			}
-			if v == 0 {
-				return r.DefaultValuePresent("t15")
-			}
-			m.T15 = v
+			m.T15 = &v
 		case 16:
 			if wt != bijoubuf.WireI32 {
 				return r.WireMismatch("t16")
@@ -13288,10 +13843,7 @@ func (m *TableNext) BijoubufDecode(r *bijoubuf.Reader) error {
 					return bijoubuf.InField(err, "t21")
 				}
 			}
-			if v == 0 {
-				return r.DefaultValuePresent("t21")
-			}
-			m.T21 = v
+			m.T21 = &v
 		case 22:
 			if wt != bijoubuf.WireVarint {
 				return r.WireMismatch("t22")
@@ -13333,10 +13885,7 @@ func (m *TableNext) BijoubufDecode(r *bijoubuf.Reader) error {
 					return bijoubuf.InField(err, "t24")
 				}
 			}
-			if v == 0 {
-				return r.DefaultValuePresent("t24")
-			}
-			m.T24 = v
+			m.T24 = &v
 		case 25:
 			if wt != bijoubuf.WireLen {
 				return r.WireMismatch("m25")
@@ -13385,10 +13934,7 @@ func (m *TableNext) BijoubufDecode(r *bijoubuf.Reader) error {
 					return bijoubuf.InField(err, "t27")
 				}
 			}
-			if bijoubuf.IsZero64(v) {
-				return r.DefaultValuePresent("t27")
-			}
-			m.T27 = v
+			m.T27 = &v
 		case 28:
 			if wt != bijoubuf.WireI32 {
 				return r.WireMismatch("t28")
@@ -13513,10 +14059,7 @@ func (m *TableNext) BijoubufDecode(r *bijoubuf.Reader) error {
 					return bijoubuf.InField(err, "t36")
 				}
 			}
-			if v == 0 {
-				return r.DefaultValuePresent("t36")
-			}
-			m.T36 = v
+			m.T36 = &v
 		case 37:
 			if wt != bijoubuf.WireVarint {
 				return r.WireMismatch("t37")
@@ -13558,10 +14101,7 @@ func (m *TableNext) BijoubufDecode(r *bijoubuf.Reader) error {
 					return bijoubuf.InField(err, "t39")
 				}
 			}
-			if v == 0 {
-				return r.DefaultValuePresent("t39")
-			}
-			m.T39 = v
+			m.T39 = &v
 		case 40:
 			if wt != bijoubuf.WireVarint {
 				return r.WireMismatch("t40")
@@ -13603,10 +14143,7 @@ func (m *TableNext) BijoubufDecode(r *bijoubuf.Reader) error {
 					return bijoubuf.InField(err, "t42")
 				}
 			}
-			if !v {
-				return r.DefaultValuePresent("t42")
-			}
-			m.T42 = v
+			m.T42 = &v
 		case 43:
 			if wt != bijoubuf.WireI64 {
 				return r.WireMismatch("t43")
@@ -13645,10 +14182,7 @@ func (m *TableNext) BijoubufDecode(r *bijoubuf.Reader) error {
 			if err != nil {
 				return bijoubuf.InField(err, "t45")
 			}
-			if v == 0 {
-				return r.DefaultValuePresent("t45")
-			}
-			m.T45 = v
+			m.T45 = &v
 		case 46:
 			if wt != bijoubuf.WireI64 {
 				return r.WireMismatch("t46")
@@ -13684,10 +14218,7 @@ func (m *TableNext) BijoubufDecode(r *bijoubuf.Reader) error {
 			if err != nil {
 				return bijoubuf.InField(err, "t48")
 			}
-			if v == 0 {
-				return r.DefaultValuePresent("t48")
-			}
-			m.T48 = v
+			m.T48 = &v
 		case 49:
 			if wt != bijoubuf.WireI64 {
 				return r.WireMismatch("t49")
@@ -13726,10 +14257,7 @@ func (m *TableNext) BijoubufDecode(r *bijoubuf.Reader) error {
 					return bijoubuf.InField(err, "t51")
 				}
 			}
-			if v == 0 {
-				return r.DefaultValuePresent("t51")
-			}
-			m.T51 = v
+			m.T51 = &v
 		case 52:
 			if wt != bijoubuf.WireVarint {
 				return r.WireMismatch("t52")
@@ -13771,10 +14299,7 @@ func (m *TableNext) BijoubufDecode(r *bijoubuf.Reader) error {
 					return bijoubuf.InField(err, "t54")
 				}
 			}
-			if v == 0 {
-				return r.DefaultValuePresent("t54")
-			}
-			m.T54 = v
+			m.T54 = &v
 		case 55:
 			if wt != bijoubuf.WireVarint {
 				return r.WireMismatch("t55")
@@ -13830,10 +14355,7 @@ func (m *TableNext) BijoubufDecode(r *bijoubuf.Reader) error {
 						return bijoubuf.InField(err, "t600")
 					}
 				}
-				if v == 0 {
-					return r.DefaultValuePresent("t600")
-				}
-				m.T600 = v
+				m.T600 = &v
 			default:
 				if err := r.Skip(n, wt); err != nil {
 					return err
@@ -13999,6 +14521,10 @@ func init() {
 		{Number: 148, Name: "f148", JSONName: "f148", GoName: "F148", Kind: bijoubuf.KindUint64},
 		{Number: 149, Name: "f149", JSONName: "f149", GoName: "F149", Kind: bijoubuf.KindMessage, Message: (*Sub)(nil).BijoubufDesc, Explicit: true},
 		{Number: 150, Name: "f150", JSONName: "f150", GoName: "F150", Kind: bijoubuf.KindDouble},
+		{Number: 160, Name: "g160", JSONName: "g160", GoName: "G160", Kind: bijoubuf.KindMessage, Message: (*Sub)(nil).BijoubufDesc, Repeated: true},
+		{Number: 161, Name: "g161", JSONName: "g161", GoName: "G161", Kind: bijoubuf.KindMessage, Message: (*Sub)(nil).BijoubufDesc, Repeated: true},
+		{Number: 162, Name: "g162", JSONName: "g162", GoName: "G162", Kind: bijoubuf.KindMessage, Message: (*Sub)(nil).BijoubufDesc, Repeated: true},
+		{Number: 163, Name: "g163", JSONName: "g163", GoName: "G163", Kind: bijoubuf.KindMessage, Message: (*Sub)(nil).BijoubufDesc, Repeated: true},
 		{Number: 1000, Name: "f1000", JSONName: "f1000", GoName: "F1000", Kind: bijoubuf.KindInt32},
 		{Number: 100000, Name: "f100000", JSONName: "f100000", GoName: "F100000", Kind: bijoubuf.KindString},
 	}}
@@ -14153,6 +14679,10 @@ func init() {
 		{Number: 149, Name: "f149", JSONName: "f149", GoName: "F149", Kind: bijoubuf.KindMessage, Message: (*Sub)(nil).BijoubufDesc, Explicit: true},
 		{Number: 150, Name: "f150", JSONName: "f150", GoName: "F150", Kind: bijoubuf.KindDouble},
 		{Number: 151, Name: "x151", JSONName: "x151", GoName: "X151", Kind: bijoubuf.KindInt32},
+		{Number: 160, Name: "g160", JSONName: "g160", GoName: "G160", Kind: bijoubuf.KindMessage, Message: (*Sub)(nil).BijoubufDesc, Repeated: true},
+		{Number: 161, Name: "g161", JSONName: "g161", GoName: "G161", Kind: bijoubuf.KindMessage, Message: (*Sub)(nil).BijoubufDesc, Repeated: true},
+		{Number: 162, Name: "g162", JSONName: "g162", GoName: "G162", Kind: bijoubuf.KindMessage, Message: (*Sub)(nil).BijoubufDesc, Repeated: true},
+		{Number: 163, Name: "g163", JSONName: "g163", GoName: "G163", Kind: bijoubuf.KindMessage, Message: (*Sub)(nil).BijoubufDesc, Repeated: true},
 		{Number: 500, Name: "x500", JSONName: "x500", GoName: "X500", Kind: bijoubuf.KindString},
 		{Number: 1000, Name: "f1000", JSONName: "f1000", GoName: "F1000", Kind: bijoubuf.KindInt32},
 		{Number: 1001, Name: "x1001", JSONName: "x1001", GoName: "X1001", Kind: bijoubuf.KindBool},
@@ -14162,10 +14692,10 @@ func init() {
 	bijoubuf.RegisterMessage(&desc_WideNext)
 	desc_Table = bijoubuf.MessageDesc{FullName: "wide.Table", Name: "Table", GoType: "Table", Oneofs: []string{"pick"}, New: func() bijoubuf.Message { return new(Table) }, Fields: []bijoubuf.FieldDesc{
 		{Number: 2, Name: "t2", JSONName: "t2", GoName: "T2", Kind: bijoubuf.KindInt32},
-		{Number: 3, Name: "t3", JSONName: "t3", GoName: "T3", Kind: bijoubuf.KindInt64},
+		{Number: 3, Name: "t3", JSONName: "t3", GoName: "T3", Kind: bijoubuf.KindInt64, Explicit: true},
 		{Number: 4, Name: "t4", JSONName: "t4", GoName: "T4", Kind: bijoubuf.KindUint32},
 		{Number: 5, Name: "s5", JSONName: "s5", GoName: "S5", Kind: bijoubuf.KindString},
-		{Number: 6, Name: "t6", JSONName: "t6", GoName: "T6", Kind: bijoubuf.KindUint64},
+		{Number: 6, Name: "t6", JSONName: "t6", GoName: "T6", Kind: bijoubuf.KindUint64, Explicit: true},
 		{Number: 7, Name: "t7", JSONName: "t7", GoName: "T7", Kind: bijoubuf.KindSint32},
 		{Number: 8, Name: "t8", JSONName: "t8", GoName: "T8", Kind: bijoubuf.KindSint64},
 		{Number: 10, Name: "t10", JSONName: "t10", GoName: "T10", Kind: bijoubuf.KindBool},
@@ -14173,56 +14703,56 @@ func init() {
 		{Number: 12, Name: "e12", JSONName: "e12", GoName: "E12", Kind: bijoubuf.KindEnum, Enum: Color(0).EnumDesc()},
 		{Number: 13, Name: "t13", JSONName: "t13", GoName: "T13", Kind: bijoubuf.KindFloat},
 		{Number: 14, Name: "t14", JSONName: "t14", GoName: "T14", Kind: bijoubuf.KindFixed32},
-		{Number: 15, Name: "t15", JSONName: "t15", GoName: "T15", Kind: bijoubuf.KindFixed64},
+		{Number: 15, Name: "t15", JSONName: "t15", GoName: "T15", Kind: bijoubuf.KindFixed64, Explicit: true},
 		{Number: 16, Name: "t16", JSONName: "t16", GoName: "T16", Kind: bijoubuf.KindSfixed32},
 		{Number: 17, Name: "t17", JSONName: "t17", GoName: "T17", Kind: bijoubuf.KindSfixed64},
 		{Number: 18, Name: "o18", JSONName: "o18", GoName: "O18", Kind: bijoubuf.KindInt64, Explicit: true},
 		{Number: 19, Name: "t19", JSONName: "t19", GoName: "T19", Kind: bijoubuf.KindInt32},
 		{Number: 20, Name: "t20", JSONName: "t20", GoName: "T20", Kind: bijoubuf.KindInt64},
-		{Number: 21, Name: "t21", JSONName: "t21", GoName: "T21", Kind: bijoubuf.KindUint32},
+		{Number: 21, Name: "t21", JSONName: "t21", GoName: "T21", Kind: bijoubuf.KindUint32, Explicit: true},
 		{Number: 22, Name: "t22", JSONName: "t22", GoName: "T22", Kind: bijoubuf.KindUint64},
 		{Number: 23, Name: "t23", JSONName: "t23", GoName: "T23", Kind: bijoubuf.KindSint32},
-		{Number: 24, Name: "t24", JSONName: "t24", GoName: "T24", Kind: bijoubuf.KindSint64},
+		{Number: 24, Name: "t24", JSONName: "t24", GoName: "T24", Kind: bijoubuf.KindSint64, Explicit: true},
 		{Number: 25, Name: "m25", JSONName: "m25", GoName: "M25", Kind: bijoubuf.KindMessage, Message: (*Sub)(nil).BijoubufDesc, Explicit: true},
 		{Number: 26, Name: "t26", JSONName: "t26", GoName: "T26", Kind: bijoubuf.KindBool},
-		{Number: 27, Name: "t27", JSONName: "t27", GoName: "T27", Kind: bijoubuf.KindDouble},
+		{Number: 27, Name: "t27", JSONName: "t27", GoName: "T27", Kind: bijoubuf.KindDouble, Explicit: true},
 		{Number: 28, Name: "t28", JSONName: "t28", GoName: "T28", Kind: bijoubuf.KindFloat},
 		{Number: 29, Name: "t29", JSONName: "t29", GoName: "T29", Kind: bijoubuf.KindFixed32},
 		{Number: 32, Name: "t32", JSONName: "t32", GoName: "T32", Kind: bijoubuf.KindFixed64},
 		{Number: 33, Name: "r33", JSONName: "r33", GoName: "R33", Kind: bijoubuf.KindSint32, Repeated: true},
 		{Number: 34, Name: "t34", JSONName: "t34", GoName: "T34", Kind: bijoubuf.KindSfixed32},
 		{Number: 35, Name: "t35", JSONName: "t35", GoName: "T35", Kind: bijoubuf.KindSfixed64},
-		{Number: 36, Name: "t36", JSONName: "t36", GoName: "T36", Kind: bijoubuf.KindInt32},
+		{Number: 36, Name: "t36", JSONName: "t36", GoName: "T36", Kind: bijoubuf.KindInt32, Explicit: true},
 		{Number: 37, Name: "t37", JSONName: "t37", GoName: "T37", Kind: bijoubuf.KindInt64},
 		{Number: 38, Name: "t38", JSONName: "t38", GoName: "T38", Kind: bijoubuf.KindUint32},
-		{Number: 39, Name: "t39", JSONName: "t39", GoName: "T39", Kind: bijoubuf.KindUint64},
+		{Number: 39, Name: "t39", JSONName: "t39", GoName: "T39", Kind: bijoubuf.KindUint64, Explicit: true},
 		{Number: 40, Name: "t40", JSONName: "t40", GoName: "T40", Kind: bijoubuf.KindSint32},
 		{Number: 41, Name: "t41", JSONName: "t41", GoName: "T41", Kind: bijoubuf.KindSint64},
-		{Number: 42, Name: "t42", JSONName: "t42", GoName: "T42", Kind: bijoubuf.KindBool},
+		{Number: 42, Name: "t42", JSONName: "t42", GoName: "T42", Kind: bijoubuf.KindBool, Explicit: true},
 		{Number: 43, Name: "t43", JSONName: "t43", GoName: "T43", Kind: bijoubuf.KindDouble},
 		{Number: 44, Name: "t44", JSONName: "t44", GoName: "T44", Kind: bijoubuf.KindFloat},
-		{Number: 45, Name: "t45", JSONName: "t45", GoName: "T45", Kind: bijoubuf.KindFixed32},
+		{Number: 45, Name: "t45", JSONName: "t45", GoName: "T45", Kind: bijoubuf.KindFixed32, Explicit: true},
 		{Number: 46, Name: "t46", JSONName: "t46", GoName: "T46", Kind: bijoubuf.KindFixed64},
-		{Number: 48, Name: "t48", JSONName: "t48", GoName: "T48", Kind: bijoubuf.KindSfixed32},
+		{Number: 48, Name: "t48", JSONName: "t48", GoName: "T48", Kind: bijoubuf.KindSfixed32, Explicit: true},
 		{Number: 49, Name: "t49", JSONName: "t49", GoName: "T49", Kind: bijoubuf.KindSfixed64},
 		{Number: 50, Name: "t50", JSONName: "t50", GoName: "T50", Kind: bijoubuf.KindInt32},
-		{Number: 51, Name: "t51", JSONName: "t51", GoName: "T51", Kind: bijoubuf.KindInt64},
+		{Number: 51, Name: "t51", JSONName: "t51", GoName: "T51", Kind: bijoubuf.KindInt64, Explicit: true},
 		{Number: 52, Name: "t52", JSONName: "t52", GoName: "T52", Kind: bijoubuf.KindUint32},
 		{Number: 53, Name: "t53", JSONName: "t53", GoName: "T53", Kind: bijoubuf.KindUint64},
-		{Number: 54, Name: "t54", JSONName: "t54", GoName: "T54", Kind: bijoubuf.KindSint32},
+		{Number: 54, Name: "t54", JSONName: "t54", GoName: "T54", Kind: bijoubuf.KindSint32, Explicit: true},
 		{Number: 55, Name: "t55", JSONName: "t55", GoName: "T55", Kind: bijoubuf.KindSint64},
 		{Number: 60, Name: "pick_a", JSONName: "pickA", GoName: "PickA", Kind: bijoubuf.KindInt64, Explicit: true, Oneof: "pick", OneofGoName: "Pick", NewOneofWrapper: func() any { return new(Table_PickA) }},
 		{Number: 61, Name: "pick_b", JSONName: "pickB", GoName: "PickB", Kind: bijoubuf.KindString, Explicit: true, Oneof: "pick", OneofGoName: "Pick", NewOneofWrapper: func() any { return new(Table_PickB) }},
-		{Number: 600, Name: "t600", JSONName: "t600", GoName: "T600", Kind: bijoubuf.KindInt64},
+		{Number: 600, Name: "t600", JSONName: "t600", GoName: "T600", Kind: bijoubuf.KindInt64, Explicit: true},
 	}}
 	bijoubuf.RegisterMessage(&desc_Table)
 	desc_TableNext = bijoubuf.MessageDesc{FullName: "wide.TableNext", Name: "TableNext", GoType: "TableNext", Oneofs: []string{"pick"}, New: func() bijoubuf.Message { return new(TableNext) }, Fields: []bijoubuf.FieldDesc{
 		{Number: 1, Name: "x1", JSONName: "x1", GoName: "X1", Kind: bijoubuf.KindInt32},
 		{Number: 2, Name: "t2", JSONName: "t2", GoName: "T2", Kind: bijoubuf.KindInt32},
-		{Number: 3, Name: "t3", JSONName: "t3", GoName: "T3", Kind: bijoubuf.KindInt64},
+		{Number: 3, Name: "t3", JSONName: "t3", GoName: "T3", Kind: bijoubuf.KindInt64, Explicit: true},
 		{Number: 4, Name: "t4", JSONName: "t4", GoName: "T4", Kind: bijoubuf.KindUint32},
 		{Number: 5, Name: "s5", JSONName: "s5", GoName: "S5", Kind: bijoubuf.KindString},
-		{Number: 6, Name: "t6", JSONName: "t6", GoName: "T6", Kind: bijoubuf.KindUint64},
+		{Number: 6, Name: "t6", JSONName: "t6", GoName: "T6", Kind: bijoubuf.KindUint64, Explicit: true},
 		{Number: 7, Name: "t7", JSONName: "t7", GoName: "T7", Kind: bijoubuf.KindSint32},
 		{Number: 8, Name: "t8", JSONName: "t8", GoName: "T8", Kind: bijoubuf.KindSint64},
 		{Number: 9, Name: "x9", JSONName: "x9", GoName: "X9", Kind: bijoubuf.KindString},
@@ -14231,19 +14761,19 @@ func init() {
 		{Number: 12, Name: "e12", JSONName: "e12", GoName: "E12", Kind: bijoubuf.KindEnum, Enum: Color(0).EnumDesc()},
 		{Number: 13, Name: "t13", JSONName: "t13", GoName: "T13", Kind: bijoubuf.KindFloat},
 		{Number: 14, Name: "t14", JSONName: "t14", GoName: "T14", Kind: bijoubuf.KindFixed32},
-		{Number: 15, Name: "t15", JSONName: "t15", GoName: "T15", Kind: bijoubuf.KindFixed64},
+		{Number: 15, Name: "t15", JSONName: "t15", GoName: "T15", Kind: bijoubuf.KindFixed64, Explicit: true},
 		{Number: 16, Name: "t16", JSONName: "t16", GoName: "T16", Kind: bijoubuf.KindSfixed32},
 		{Number: 17, Name: "t17", JSONName: "t17", GoName: "T17", Kind: bijoubuf.KindSfixed64},
 		{Number: 18, Name: "o18", JSONName: "o18", GoName: "O18", Kind: bijoubuf.KindInt64, Explicit: true},
 		{Number: 19, Name: "t19", JSONName: "t19", GoName: "T19", Kind: bijoubuf.KindInt32},
 		{Number: 20, Name: "t20", JSONName: "t20", GoName: "T20", Kind: bijoubuf.KindInt64},
-		{Number: 21, Name: "t21", JSONName: "t21", GoName: "T21", Kind: bijoubuf.KindUint32},
+		{Number: 21, Name: "t21", JSONName: "t21", GoName: "T21", Kind: bijoubuf.KindUint32, Explicit: true},
 		{Number: 22, Name: "t22", JSONName: "t22", GoName: "T22", Kind: bijoubuf.KindUint64},
 		{Number: 23, Name: "t23", JSONName: "t23", GoName: "T23", Kind: bijoubuf.KindSint32},
-		{Number: 24, Name: "t24", JSONName: "t24", GoName: "T24", Kind: bijoubuf.KindSint64},
+		{Number: 24, Name: "t24", JSONName: "t24", GoName: "T24", Kind: bijoubuf.KindSint64, Explicit: true},
 		{Number: 25, Name: "m25", JSONName: "m25", GoName: "M25", Kind: bijoubuf.KindMessage, Message: (*Sub)(nil).BijoubufDesc, Explicit: true},
 		{Number: 26, Name: "t26", JSONName: "t26", GoName: "T26", Kind: bijoubuf.KindBool},
-		{Number: 27, Name: "t27", JSONName: "t27", GoName: "T27", Kind: bijoubuf.KindDouble},
+		{Number: 27, Name: "t27", JSONName: "t27", GoName: "T27", Kind: bijoubuf.KindDouble, Explicit: true},
 		{Number: 28, Name: "t28", JSONName: "t28", GoName: "T28", Kind: bijoubuf.KindFloat},
 		{Number: 29, Name: "t29", JSONName: "t29", GoName: "T29", Kind: bijoubuf.KindFixed32},
 		{Number: 30, Name: "x30", JSONName: "x30", GoName: "X30", Kind: bijoubuf.KindUint64},
@@ -14252,29 +14782,29 @@ func init() {
 		{Number: 33, Name: "r33", JSONName: "r33", GoName: "R33", Kind: bijoubuf.KindSint32, Repeated: true},
 		{Number: 34, Name: "t34", JSONName: "t34", GoName: "T34", Kind: bijoubuf.KindSfixed32},
 		{Number: 35, Name: "t35", JSONName: "t35", GoName: "T35", Kind: bijoubuf.KindSfixed64},
-		{Number: 36, Name: "t36", JSONName: "t36", GoName: "T36", Kind: bijoubuf.KindInt32},
+		{Number: 36, Name: "t36", JSONName: "t36", GoName: "T36", Kind: bijoubuf.KindInt32, Explicit: true},
 		{Number: 37, Name: "t37", JSONName: "t37", GoName: "T37", Kind: bijoubuf.KindInt64},
 		{Number: 38, Name: "t38", JSONName: "t38", GoName: "T38", Kind: bijoubuf.KindUint32},
-		{Number: 39, Name: "t39", JSONName: "t39", GoName: "T39", Kind: bijoubuf.KindUint64},
+		{Number: 39, Name: "t39", JSONName: "t39", GoName: "T39", Kind: bijoubuf.KindUint64, Explicit: true},
 		{Number: 40, Name: "t40", JSONName: "t40", GoName: "T40", Kind: bijoubuf.KindSint32},
 		{Number: 41, Name: "t41", JSONName: "t41", GoName: "T41", Kind: bijoubuf.KindSint64},
-		{Number: 42, Name: "t42", JSONName: "t42", GoName: "T42", Kind: bijoubuf.KindBool},
+		{Number: 42, Name: "t42", JSONName: "t42", GoName: "T42", Kind: bijoubuf.KindBool, Explicit: true},
 		{Number: 43, Name: "t43", JSONName: "t43", GoName: "T43", Kind: bijoubuf.KindDouble},
 		{Number: 44, Name: "t44", JSONName: "t44", GoName: "T44", Kind: bijoubuf.KindFloat},
-		{Number: 45, Name: "t45", JSONName: "t45", GoName: "T45", Kind: bijoubuf.KindFixed32},
+		{Number: 45, Name: "t45", JSONName: "t45", GoName: "T45", Kind: bijoubuf.KindFixed32, Explicit: true},
 		{Number: 46, Name: "t46", JSONName: "t46", GoName: "T46", Kind: bijoubuf.KindFixed64},
 		{Number: 47, Name: "x47", JSONName: "x47", GoName: "X47", Kind: bijoubuf.KindInt64},
-		{Number: 48, Name: "t48", JSONName: "t48", GoName: "T48", Kind: bijoubuf.KindSfixed32},
+		{Number: 48, Name: "t48", JSONName: "t48", GoName: "T48", Kind: bijoubuf.KindSfixed32, Explicit: true},
 		{Number: 49, Name: "t49", JSONName: "t49", GoName: "T49", Kind: bijoubuf.KindSfixed64},
 		{Number: 50, Name: "t50", JSONName: "t50", GoName: "T50", Kind: bijoubuf.KindInt32},
-		{Number: 51, Name: "t51", JSONName: "t51", GoName: "T51", Kind: bijoubuf.KindInt64},
+		{Number: 51, Name: "t51", JSONName: "t51", GoName: "T51", Kind: bijoubuf.KindInt64, Explicit: true},
 		{Number: 52, Name: "t52", JSONName: "t52", GoName: "T52", Kind: bijoubuf.KindUint32},
 		{Number: 53, Name: "t53", JSONName: "t53", GoName: "T53", Kind: bijoubuf.KindUint64},
-		{Number: 54, Name: "t54", JSONName: "t54", GoName: "T54", Kind: bijoubuf.KindSint32},
+		{Number: 54, Name: "t54", JSONName: "t54", GoName: "T54", Kind: bijoubuf.KindSint32, Explicit: true},
 		{Number: 55, Name: "t55", JSONName: "t55", GoName: "T55", Kind: bijoubuf.KindSint64},
 		{Number: 60, Name: "pick_a", JSONName: "pickA", GoName: "PickA", Kind: bijoubuf.KindInt64, Explicit: true, Oneof: "pick", OneofGoName: "Pick", NewOneofWrapper: func() any { return new(TableNext_PickA) }},
 		{Number: 61, Name: "pick_b", JSONName: "pickB", GoName: "PickB", Kind: bijoubuf.KindString, Explicit: true, Oneof: "pick", OneofGoName: "Pick", NewOneofWrapper: func() any { return new(TableNext_PickB) }},
-		{Number: 600, Name: "t600", JSONName: "t600", GoName: "T600", Kind: bijoubuf.KindInt64},
+		{Number: 600, Name: "t600", JSONName: "t600", GoName: "T600", Kind: bijoubuf.KindInt64, Explicit: true},
 	}}
 	bijoubuf.RegisterMessage(&desc_TableNext)
 }
