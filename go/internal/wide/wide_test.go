@@ -36,16 +36,25 @@ func verdict(m bijoubuf.Message, in []byte, opts bijoubuf.DecodeOptions) (string
 	return fmt.Sprintf("accepted, %d unknown kept: % X (%v)", kept, out, err), true
 }
 
-// compare decodes in both ways under every option and fails t where they differ; it
-// says whether the strict decode accepted in.
+// compare decodes in as Wide both ways (in parts and as one function) under every
+// option and fails t where they differ; it says whether the strict decode accepted in.
 func compare(t *testing.T, in []byte) bool {
+	t.Helper()
+	return compareShapes(t, in, "in parts", func() bijoubuf.Message { return new(parts.Wide) },
+		"whole", func() bijoubuf.Message { return new(whole.Wide) })
+}
+
+// compareShapes decodes in as a message of two packages' shapes (named a and b) under
+// every option and fails t where they differ; it says whether the strict decode
+// accepted in.
+func compareShapes(t *testing.T, in []byte, a string, newA func() bijoubuf.Message, b string, newB func() bijoubuf.Message) bool {
 	t.Helper()
 	accepted := false
 	for i, opts := range options {
-		p, ok := verdict(new(parts.Wide), in, opts)
-		w, _ := verdict(new(whole.Wide), in, opts)
-		if p != w {
-			t.Fatalf("options %d, input % X:\nin parts: %s\nwhole:    %s", i, in, p, w)
+		x, ok := verdict(newA(), in, opts)
+		y, _ := verdict(newB(), in, opts)
+		if x != y {
+			t.Fatalf("options %d, input % X:\n%s: %s\n%s: %s", i, in, a, x, b, y)
 		}
 		if i == 0 {
 			accepted = ok
@@ -268,24 +277,12 @@ func FuzzPartsReadWhatOneFunctionReads(f *testing.F) {
 	f.Fuzz(func(t *testing.T, in []byte) { compare(t, in) })
 }
 
-// Table's scalar fields are read through its field table in package parts and by the
-// cases of its switch in package whole. compareTable decodes in as Table both ways under
-// every option and fails t where they differ; it says whether the strict decode
-// accepted in.
+// compareTable is compareShapes for Table, whose scalar fields are read through its
+// field table in package parts and by the cases of its switch in package whole.
 func compareTable(t *testing.T, in []byte) bool {
 	t.Helper()
-	accepted := false
-	for i, opts := range options {
-		p, ok := verdict(new(parts.Table), in, opts)
-		w, _ := verdict(new(whole.Table), in, opts)
-		if p != w {
-			t.Fatalf("options %d, input % X:\nthrough the table: %s\nby the cases:      %s", i, in, p, w)
-		}
-		if i == 0 {
-			accepted = ok
-		}
-	}
-	return accepted
+	return compareShapes(t, in, "through the table", func() bijoubuf.Message { return new(parts.Table) },
+		"by the cases", func() bijoubuf.Message { return new(whole.Table) })
 }
 
 // Random values of TableNext (Table with its reserved numbers, which are unknown to
