@@ -58,13 +58,20 @@ func runSlice(op func(i int) error, n int) (time.Duration, error) {
 }
 
 // TestRatios measures each dataset's decode and encode on the three sides in
-// alternation: rounds of one slice of about 200 ms per side (several of the collector's cycles), the sides' order rotated
-// every round, and for each round the ratio of each peer's CPU time per operation to
-// bijoubuf's. A round's three slices run within about a second of each other, so a
-// machine whose speed drifts over seconds (a shared host) moves them together, and
-// the median of the rounds' ratios holds where separate benchmark runs swing by more
-// than the differences they are meant to show. Every dataset of both libraries stays
-// alive throughout, as in the benchmarks.
+// alternation: rounds of one slice of about 200 ms per side (several of the collector's
+// cycles), the sides' order rotated every round, and for each round the ratio of each
+// peer's CPU time per operation to bijoubuf's. A round's three slices run within about a
+// second of each other, so a machine whose speed drifts over seconds (a shared host)
+// moves them together, and the median of the rounds' ratios holds where separate
+// benchmark runs swing by more than the differences they are meant to show.
+//
+// What a decode costs depends on the heap it runs beside: the collector's work per byte
+// allocated is its marking of what is live. Two setups, each named in the output:
+//   - shared (the default): every dataset of both libraries stays alive throughout, as
+//     in the benchmarks, about 28 MB of live values full of pointers;
+//   - alone (BIJOUBUF_RATIOS_HEAP=alone): each dataset is measured with only its own
+//     inputs and values alive (the others are built, dropped and collected first), as a
+//     benchmark of one message type is usually written.
 //
 // It runs only when asked: BIJOUBUF_RATIOS=ROUNDS (for example 31), optionally
 // BIJOUBUF_RATIOS_ONLY=substring of the case names ("google_message1/decode"):
@@ -75,16 +82,53 @@ func TestRatios(t *testing.T) {
 	if rounds <= 0 {
 		t.Skip("set BIJOUBUF_RATIOS=ROUNDS to measure")
 	}
+	heap := os.Getenv("BIJOUBUF_RATIOS_HEAP")
+	if heap == "" {
+		heap = "shared"
+	}
+	if heap != "shared" && heap != "alone" {
+		t.Fatalf("BIJOUBUF_RATIOS_HEAP=%q: shared or alone", heap)
+	}
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
-	ds := datasets()
-	names, cases := ratioCases(ds)
 	only := os.Getenv("BIJOUBUF_RATIOS_ONLY")
-	t.Logf("%s, GOMAXPROCS 1, %d rounds; medians of CPU ns per operation, and of the "+
-		"rounds' peer ÷ bijoubuf ratios (first and third quartiles)", runtime.Version(), rounds)
+	t.Logf("%s, GOMAXPROCS 1, %d rounds, %s heap; medians of CPU ns per operation, and of "+
+		"the rounds' peer ÷ bijoubuf ratios (first and third quartiles)", runtime.Version(),
+		rounds, heap)
+	if heap == "shared" {
+		names, cases := ratioCases(datasets())
+		t.Logf("live heap %.1f MB", liveHeapMB())
+		measureRatios(t, names, cases, rounds, only)
+		return
+	}
+	for i := range len(datasets()) {
+		// Built afresh each time and all but one dropped: the others are garbage by the
+		// time liveHeapMB collects, so the live heap is this dataset's alone.
+		d := datasets()[i]
+		names, cases := ratioCases([]dataset{d})
+		live := liveHeapMB()
+		if measureRatios(t, names, cases, rounds, only) {
+			t.Logf("%s: live heap %.1f MB", d.name, live)
+		}
+	}
+}
+
+// liveHeapMB collects and returns the heap's size then: what is live.
+func liveHeapMB() float64 {
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return float64(m.HeapAlloc) / 1e6
+}
+
+// measureRatios runs the rounds of the cases whose names contain only and logs a line
+// for each; it says whether any case ran.
+func measureRatios(t *testing.T, names []string, cases [][]side, rounds int, only string) bool {
+	ran := false
 	for c, sides := range cases {
 		if only != "" && !strings.Contains(names[c], only) {
 			continue
 		}
+		ran = true
 		// The slice length: about 200 ms of bijoubuf's operation, after a warm-up.
 		n := 64
 		for {
@@ -121,6 +165,7 @@ func TestRatios(t *testing.T) {
 		}
 		t.Log(line)
 	}
+	return ran
 }
 
 // quartile is the q-th quartile of xs (q = 2: the median), the nearest rank.
