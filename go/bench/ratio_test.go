@@ -65,8 +65,8 @@ func runSlice(op func(i int) error, n int) (time.Duration, error) {
 // moves them together, and the median of the rounds' ratios holds where separate
 // benchmark runs swing by more than the differences they are meant to show.
 //
-// What a decode costs depends on the heap it runs beside: the collector's work per byte
-// allocated is its marking of what is live. Two setups, each named in the output:
+// What a decode costs includes the collector's work for the bytes it allocates, the
+// marking of what is live when it runs. Two setups, each named in the output:
 //   - shared (the default): every dataset of both libraries stays alive throughout, as
 //     in the benchmarks, about 28 MB of live values full of pointers;
 //   - alone (BIJOUBUF_RATIOS_HEAP=alone): each dataset is measured with only its own
