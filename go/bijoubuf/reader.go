@@ -111,6 +111,10 @@ type Reader struct {
 	// chunkedFrom: whether they were dense enough that copying the input's last bytes
 	// whole wastes little (see substring).
 	chunked, chunkedFrom int
+	// savedUnknown holds the kept unknown records of the messages enclosing the current
+	// one that had kept some when it was entered (Enter, Leave): empty unless a decode
+	// preserves and has kept records.
+	savedUnknown [][]UnknownRecord
 }
 
 // newReader is a reader over buf[start:end] as a top-level message (depth 1).
@@ -1093,12 +1097,16 @@ func (r *Reader) EndDecode(err error, name string) (int, error) {
 // ----- the calls generated code makes inline (no function values, so the reader stays
 // on the caller's stack) -----
 
-// Frame is the enclosing message's state, saved by Enter and given back to Leave.
+// Frame is the enclosing message's state, saved by Enter and given back to Leave. It is
+// small enough to travel in registers (16 bytes): the enclosing message's kept unknown
+// records, when it has any (a preserving decode), wait on the reader's stack of them
+// (saved says so), not in the frame, which a copy of at every nested message cost a
+// failed store-to-load forward when the frame carried them.
 type Frame struct {
-	end     int
-	prev    uint32
-	keep    bool
-	unknown []UnknownRecord
+	end   int
+	prev  uint32
+	keep  bool
+	saved bool
 }
 
 // Enter reads the length prefix of a message at the position and makes its content
@@ -1111,29 +1119,32 @@ func (r *Reader) Enter(keeps bool) (Frame, error) {
 	if err != nil {
 		return Frame{}, err
 	}
-	f := Frame{end: r.end, prev: r.prev, keep: r.keep, unknown: r.unknown}
+	f := Frame{end: r.end, prev: r.prev, keep: r.keep}
+	if r.unknown != nil {
+		r.savedUnknown = append(r.savedUnknown, r.unknown)
+		r.unknown, f.saved = nil, true
+	}
 	r.end = r.pos + l
 	r.prev = 0
 	r.next = noKey
 	r.depth++
 	r.keep = r.preserve && keeps
-	r.unknown = nil
 	return f, nil
 }
 
-// EnterFast is Enter for a one-byte length prefix that fits in the current bound, small
-// enough for the compiler to inline into generated code; otherwise nothing is read and
-// false returned, and the caller calls Enter.
+// EnterFast is Enter for a one-byte length prefix that fits in the current bound, the
+// enclosing message holding no kept unknown record, small enough for the compiler to
+// inline into generated code; otherwise nothing is read and false returned, and the
+// caller calls Enter.
 func (r *Reader) EnterFast(keeps bool) (f Frame, ok bool) {
-	if at := r.pos; at < r.end {
+	if at := r.pos; at < r.end && r.unknown == nil {
 		if l := int(r.buf[at]); l < bijou64.FirstTierTag && l < r.end-at {
-			f = Frame{r.end, r.prev, r.keep, r.unknown}
+			f = Frame{r.end, r.prev, r.keep, false}
 			r.pos = at + 1
 			r.end = at + 1 + l
 			r.prev = 0
 			r.depth++
 			r.keep = keeps // unknownRecord also asks r.preserve
-			r.unknown = nil
 			return f, true
 		}
 	}
@@ -1147,20 +1158,27 @@ func (r *Reader) Leave(f Frame, err error) error {
 		err = r.unread()
 	}
 	r.depth--
-	r.end, r.prev, r.keep, r.unknown = f.end, f.prev, f.keep, f.unknown
+	r.end, r.prev, r.keep, r.unknown = f.end, f.prev, f.keep, nil
+	if f.saved {
+		last := len(r.savedUnknown) - 1
+		r.unknown = r.savedUnknown[last]
+		r.savedUnknown[last] = nil
+		r.savedUnknown = r.savedUnknown[:last]
+	}
 	r.next = noKey
 	return err
 }
 
-// LeaveFast is Leave for a decode that returned nil and read every record, small
-// enough for the compiler to inline into generated code: true when the enclosing
-// message's state came back; otherwise nothing changed, and the caller calls Leave.
+// LeaveFast is Leave for a decode that returned nil and read every record, no kept
+// unknown record of an enclosing message waiting (Frame), small enough for the compiler
+// to inline into generated code: true when the enclosing message's state came back;
+// otherwise nothing changed, and the caller calls Leave.
 func (r *Reader) LeaveFast(f Frame) bool {
-	if r.pos < r.end || r.next != noKey {
+	if r.pos < r.end || r.next != noKey || f.saved || r.unknown != nil {
 		return false
 	}
 	r.depth--
-	r.end, r.prev, r.keep, r.unknown = f.end, f.prev, f.keep, f.unknown
+	r.end, r.prev, r.keep = f.end, f.prev, f.keep
 	return true
 }
 
