@@ -22,18 +22,20 @@ import (
 var options = []bijoubuf.DecodeOptions{{}, bijoubuf.DecodeOptions{}.Preserving(true)}
 
 // verdict is what a decode of in into m makes of it: the re-encoding of the value it
-// accepted and the number of unknown records it kept, or its refusal.
-func verdict(m bijoubuf.Message, in []byte, opts bijoubuf.DecodeOptions) (string, bool) {
+// accepted and the number of unknown records it kept, or its refusal. It also says
+// whether the decode accepted in, and whether an accepted value re-encodes to in (a
+// canonical decoder's every accepted input does, unknown records kept included).
+func verdict(m bijoubuf.Message, in []byte, opts bijoubuf.DecodeOptions) (s string, accepted, same bool) {
 	kept, err := m.BijoubufUnmarshal(bytes.Clone(in), opts)
 	if err != nil {
 		d, ok := bijoubuf.AsDecodeError(err)
 		if !ok {
-			return "not a DecodeError: " + err.Error(), false
+			return "not a DecodeError: " + err.Error(), false, false
 		}
-		return fmt.Sprintf("refused: %v at %d in %s", d.Code(), d.Offset(), d.Path()), false
+		return fmt.Sprintf("refused: %v at %d in %s", d.Code(), d.Offset(), d.Path()), false, false
 	}
 	out, err := m.MarshalOptions(bijoubuf.EncodeOptions{})
-	return fmt.Sprintf("accepted, %d unknown kept: % X (%v)", kept, out, err), true
+	return fmt.Sprintf("accepted, %d unknown kept: % X (%v)", kept, out, err), true, err == nil && bytes.Equal(out, in)
 }
 
 // compare decodes in as Wide both ways (in parts and as one function) under every
@@ -51,10 +53,16 @@ func compareShapes(t *testing.T, in []byte, a string, newA func() bijoubuf.Messa
 	t.Helper()
 	accepted := false
 	for i, opts := range options {
-		x, ok := verdict(newA(), in, opts)
-		y, _ := verdict(newB(), in, opts)
+		x, ok, same := verdict(newA(), in, opts)
+		y, _, _ := verdict(newB(), in, opts)
 		if x != y {
 			t.Fatalf("options %d, input % X:\n%s: %s\n%s: %s", i, in, a, x, b, y)
+		}
+		// Compared with the input too, not only between the shapes: a fault of the
+		// runtime both shapes call (an unknown record dropped while a nested message is
+		// read) makes them agree.
+		if ok && !same {
+			t.Fatalf("options %d, input % X: both shapes accept it and re-encode it otherwise: %s", i, in, x)
 		}
 		if i == 0 {
 			accepted = ok
@@ -218,21 +226,12 @@ func TestPartsKeepUnknownRecordsInPlace(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// compare also checks each accepted decode's re-encoding against in: the records
+		// kept (an enclosing message's wait in the reader while a nested one is read:
+		// field 10 before f20, 40 to 44 before f60) come back in place.
 		compare(t, in)
-		// Compared with the input, not only between the shapes: both shapes keep the
-		// records through the same runtime (an enclosing message's records wait in the
-		// reader while a nested one is read: field 10 before f20, 40 to 44 before f60).
-		for _, w := range []bijoubuf.Message{new(parts.Wide), new(whole.Wide)} {
-			n, err := w.BijoubufUnmarshal(in, options[1])
-			if err != nil {
-				continue
-			}
-			if out, err := w.Marshal(); err != nil || !bytes.Equal(out, in) {
-				t.Fatalf("%T: %d records kept, re-encoded as % X (%v), input % X", w, n, out, err, in)
-			}
-			if _, ok := w.(*parts.Wide); ok && n >= 3 {
-				kept++
-			}
+		if n, err := new(parts.Wide).BijoubufUnmarshal(in, options[1]); err == nil && n >= 3 {
+			kept++
 		}
 	}
 	if kept < 100 {
