@@ -929,25 +929,11 @@ func (r *Reader) Message(name string, keeps bool, decode func(*Reader) error) er
 // preserves them (the preserving set, SPEC §8.2). The caller checked the depth at the
 // record's key (CheckDepth). Errors have no segment of the field; the caller adds it.
 func (r *Reader) Nested(keeps bool, decode func(*Reader) error) error {
-	l, err := r.Length()
+	f, err := r.Enter(keeps)
 	if err != nil {
 		return err
 	}
-	outerEnd, outerPrev, outerKeep, outerUnknown := r.end, r.prev, r.keep, r.unknown
-	r.end = r.pos + l
-	r.prev = 0
-	r.next = noKey
-	r.depth++
-	r.keep = r.preserve && keeps
-	r.unknown = nil
-	err = decode(r)
-	if err == nil && !r.allRead() {
-		err = r.unread()
-	}
-	r.depth--
-	r.end, r.prev, r.keep, r.unknown = outerEnd, outerPrev, outerKeep, outerUnknown
-	r.next = noKey
-	return err
+	return r.Leave(f, decode(r))
 }
 
 // ----- repeated fields and maps (SPEC §6) -----
@@ -1172,9 +1158,10 @@ func (r *Reader) Leave(f Frame, err error) error {
 // LeaveFast is Leave for a decode that returned nil and read every record, no kept
 // unknown record of an enclosing message waiting (Frame), small enough for the compiler
 // to inline into generated code: true when the enclosing message's state came back;
-// otherwise nothing changed, and the caller calls Leave.
+// otherwise nothing changed, and the caller calls Leave. A decode that returned nil
+// took its own kept records (Kept, KeptRef), so none is left to drop.
 func (r *Reader) LeaveFast(f Frame) bool {
-	if r.pos < r.end || r.next != noKey || f.saved || r.unknown != nil {
+	if r.pos < r.end || r.next != noKey || f.saved {
 		return false
 	}
 	r.depth--
