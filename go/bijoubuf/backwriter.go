@@ -37,6 +37,16 @@ func NewBackWriter(size int) BackWriter {
 	return BackWriter{buf: make([]byte, size), pos: size}
 }
 
+// NewBackWriterInto is the write pass of a top-level message into buf, which must be
+// exactly as long as the size pass announced: a buffer the caller owns (one taken from
+// a pool, or part of a larger one with a header before it), whose bytes need not be
+// zero. Every byte of buf is written before Bytes, which returns buf, reports success;
+// nothing outside buf is touched. A buf of another length is not a panic: Bytes reports
+// size-mismatch.
+func NewBackWriterInto(buf []byte) BackWriter {
+	return BackWriter{buf: buf, pos: len(buf)}
+}
+
 // Bytes ends the write: the first field's key (a delta from 0), then the encoding, or
 // why the writes did not produce it.
 func (w *BackWriter) Bytes() ([]byte, error) {

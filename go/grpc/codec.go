@@ -88,17 +88,79 @@ func (Codec) Name() string { return Name }
 
 // Marshal is the marker then v's canonical encoding, for a [bijoubuf.Message]; the
 // "proto" codec's encoding for anything else.
+//
+// A generated message is written in one buffer, the marker first: a payload larger than
+// grpc-go's pooling threshold (1 KiB) goes into a buffer of grpc-go's default pool,
+// which grpc-go gives back once the payload is sent, as grpc-go's own proto codec does,
+// so that a server sending large messages does not allocate one per message.
 func (c Codec) Marshal(v any) (mem.BufferSlice, error) {
 	m, ok := v.(bijoubuf.Message)
 	if !ok {
 		return protoCodec(v).Marshal(v)
 	}
-	b, err := m.MarshalOptions(c.EncodeOptions)
-	if err != nil {
-		return nil, fmt.Errorf("a %s message could not be encoded: %w", m.BijoubufDesc().Name, err)
+	sm, ok := m.(bijoubuf.Sizer)
+	if !ok {
+		// Not generated code: its own encoding, then the shared marker before it, so
+		// that the encoding is not copied.
+		b, err := m.MarshalOptions(c.EncodeOptions)
+		if err != nil {
+			return nil, encodeFailed(m, err)
+		}
+		return mem.BufferSlice{markerBuffer, mem.SliceBuffer(b)}, nil
 	}
-	// Two buffers, so that the encoding is not copied to put the marker before it.
-	return mem.BufferSlice{markerBuffer, mem.SliceBuffer(b)}, nil
+	// The passes of the message's MarshalOptions, the write into the payload's buffer
+	// after the marker. Their state lives in a pooled passes: passed to the message's
+	// methods through an interface, a local's address would escape, an allocation each.
+	p := passPool.Get().(*passes)
+	defer p.done()
+	p.s = bijoubuf.NewSizes(c.EncodeOptions)
+	n := sm.BijoubufSize(&p.s, 1)
+	if err := p.s.Check(n, m.BijoubufDesc().Name); err != nil {
+		return nil, encodeFailed(m, err)
+	}
+	if mem.IsBelowBufferPoolingThreshold(1 + n) {
+		b := make([]byte, 1+n)
+		if err := p.write(sm, b); err != nil {
+			return nil, encodeFailed(m, err)
+		}
+		return mem.BufferSlice{mem.SliceBuffer(b)}, nil
+	}
+	pool := mem.DefaultBufferPool()
+	b := pool.Get(1 + n)
+	if err := p.write(sm, *b); err != nil {
+		pool.Put(b)
+		return nil, encodeFailed(m, err)
+	}
+	return mem.BufferSlice{mem.NewBuffer(b, pool)}, nil
+}
+
+// passes is the state of an encode's two passes, kept in passPool between messages.
+type passes struct {
+	s bijoubuf.Sizes
+	w bijoubuf.BackWriter
+}
+
+var passPool = sync.Pool{New: func() any { return new(passes) }}
+
+// write writes the marker and m's encoding into b, one byte more than m's size pass
+// announced; the bytes b held before do not matter.
+func (p *passes) write(m bijoubuf.Sizer, b []byte) error {
+	b[0] = Marker
+	p.w = bijoubuf.NewBackWriterInto(b[1:])
+	m.BijoubufWrite(&p.w)
+	_, err := p.w.Bytes()
+	return err
+}
+
+// done gives p back to the pool, holding nothing of the message or its payload.
+func (p *passes) done() {
+	*p = passes{}
+	passPool.Put(p)
+}
+
+// encodeFailed is the error of a message that could not be encoded.
+func encodeFailed(m bijoubuf.Message, err error) error {
+	return fmt.Errorf("a %s message could not be encoded: %w", m.BijoubufDesc().Name, err)
 }
 
 // Unmarshal keeps the payload in a [*Frame] (with c's DecodeOptions), decodes it into a

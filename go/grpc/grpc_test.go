@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"net"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -659,10 +660,10 @@ func TestFromCallReadsOnlyAWellFormedOffset(t *testing.T) {
 	}
 }
 
-// TestMarshalAllocatesOnlyTheEncodingAndItsSlice: sending a message costs the encoding,
-// its boxing as a buffer and the two-buffer slice, as grpc-go's own proto codec costs
-// three; the marker is shared, not boxed again per message. And every payload still
-// starts with it.
+// TestMarshalAllocatesOnlyTheEncodingAndItsSlice: sending a small message costs the
+// payload (the marker and the encoding in one buffer), its boxing as a buffer and the
+// slice, as grpc-go's own proto codec costs three. And every payload starts with the
+// marker.
 func TestMarshalAllocatesOnlyTheEncodingAndItsSlice(t *testing.T) {
 	c := bijoubufgrpc.Codec{}
 	q := &orders.OrderQuery{Id: 3}
@@ -685,6 +686,101 @@ func TestMarshalAllocatesOnlyTheEncodingAndItsSlice(t *testing.T) {
 			t.Fatalf("payload % x", got)
 		}
 		bs.Free()
+	}
+}
+
+// TestMarshalWritesLargeMessagesIntoPooledBuffers: a payload over grpc-go's pooling
+// threshold is written into a buffer of its default pool, which Free gives back, so
+// that sending costs the slice alone; the next payload is written over the bytes the
+// last one left there and is still exactly the marker and the message's encoding. A
+// message that cannot be encoded is refused as before.
+func TestMarshalWritesLargeMessagesIntoPooledBuffers(t *testing.T) {
+	c := bijoubufgrpc.Codec{}
+	// Notes of decreasing length, so that each payload lands in a buffer a longer one
+	// filled before it (the pool keeps buffers by capacity tier).
+	for i, size := range []int{3000, 2999, 2048, 1500, 1030} {
+		o := &orders.Order{Id: uint64(1000 + i), Sku: "sku-7", Quantity: uint32(i + 1),
+			Note: string(bytes.Repeat([]byte{byte('a' + i)}, size))}
+		want, err := o.Marshal()
+		if err != nil {
+			t.Fatal(err)
+		}
+		bs, err := c.Marshal(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(bs) != 1 || mem.IsBelowBufferPoolingThreshold(bs.Len()) {
+			t.Fatalf("%d-byte note: %d buffers, %d bytes", size, len(bs), bs.Len())
+		}
+		if got := bs.Materialize(); got[0] != bijoubufgrpc.Marker || !bytes.Equal(got[1:], want) {
+			t.Fatalf("%d-byte note: payload % x…, want the marker and % x…", size, got[:8], want[:7])
+		}
+		bs.Free()
+	}
+	big := &orders.Order{Id: 9, Note: string(bytes.Repeat([]byte("xyz"), 1000))}
+	if raceEnabled {
+		t.Log("allocation counts under -race are not the program's")
+	} else if allocs := testing.AllocsPerRun(100, func() {
+		bs, err := c.Marshal(big)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bs.Free()
+	}); allocs > 1 {
+		t.Fatalf("Marshal of a 3 KB message allocates %v times, want at most 1 (the slice)", allocs)
+	}
+	bad := &orders.Order{Id: 9, Note: string(bytes.Repeat([]byte("xyz"), 1000)) + "\xff"}
+	if _, err := c.Marshal(bad); err == nil {
+		t.Fatal("a 3 KB note that is not UTF-8 was encoded")
+	} else if e := (*bijoubuf.EncodeError)(nil); !errors.As(err, &e) || e.Code() != bijoubuf.EncodeInvalidUTF8 {
+		t.Fatalf("a 3 KB note that is not UTF-8: %v", err)
+	}
+}
+
+// handWritten is a bijoubuf.Message that is not generated code: it has no passes
+// (bijoubuf.Sizer), only the Message methods, here forwarded to an order.
+type handWritten struct{ o orders.Order }
+
+func (h *handWritten) BijoubufDesc() *bijoubuf.MessageDesc { return h.o.BijoubufDesc() }
+func (h *handWritten) Marshal() ([]byte, error)            { return h.o.Marshal() }
+func (h *handWritten) MarshalOptions(opts bijoubuf.EncodeOptions) ([]byte, error) {
+	return h.o.MarshalOptions(opts)
+}
+func (h *handWritten) Unmarshal(buf []byte) error { return h.o.Unmarshal(buf) }
+func (h *handWritten) UnmarshalOptions(buf []byte, opts bijoubuf.DecodeOptions) error {
+	return h.o.UnmarshalOptions(buf, opts)
+}
+func (h *handWritten) BijoubufUnmarshal(buf []byte, opts bijoubuf.DecodeOptions) (int, error) {
+	return h.o.BijoubufUnmarshal(buf, opts)
+}
+func (h *handWritten) BijoubufUnknown() []bijoubuf.UnknownRecord { return h.o.BijoubufUnknown() }
+
+// TestMarshalOfAMessageWithoutPasses: a bijoubuf.Message that is not generated code is
+// sent as the marker and its own Marshal's bytes, small or large, and its refusal is
+// the codec's.
+func TestMarshalOfAMessageWithoutPasses(t *testing.T) {
+	c := bijoubufgrpc.Codec{}
+	for _, note := range []string{"small", strings.Repeat("n", 2000)} {
+		h := &handWritten{orders.Order{Id: 5, Note: note}}
+		if _, ok := any(h).(bijoubuf.Sizer); ok {
+			t.Fatal("handWritten has the passes")
+		}
+		want, err := h.Marshal()
+		if err != nil {
+			t.Fatal(err)
+		}
+		bs, err := c.Marshal(h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := bs.Materialize(); got[0] != bijoubufgrpc.Marker || !bytes.Equal(got[1:], want) {
+			t.Fatalf("%d-byte note: payload % x", len(note), got)
+		}
+		bs.Free()
+	}
+	h := &handWritten{orders.Order{Note: "\xff"}}
+	if _, err := c.Marshal(h); err == nil || !strings.Contains(err.Error(), "Order message could not be encoded") {
+		t.Fatalf("a note that is not UTF-8: %v", err)
 	}
 }
 
