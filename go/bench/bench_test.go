@@ -219,6 +219,30 @@ func BenchmarkEncode(b *testing.B) {
 	}
 }
 
+// BenchmarkEncodeAppend is BenchmarkEncode into one buffer reused from message to
+// message, as a program writing a stream or a log does: bijoubuf's Encoder.Append
+// against protobuf-go's MarshalAppend (vtprotobuf has no append form). Neither side
+// allocates its output once the buffer has grown to the largest message.
+func BenchmarkEncodeAppend(b *testing.B) {
+	for _, d := range datasets() {
+		b.Run(fmt.Sprintf("%s/bijoubuf", d.name), func(b *testing.B) {
+			var e bijoubuf.Encoder
+			var buf []byte
+			measure(b, func(i int) (err error) {
+				buf, err = e.Append(buf[:0], d.bb[i])
+				return err
+			})
+		})
+		b.Run(fmt.Sprintf("%s/protobuf-go", d.name), func(b *testing.B) {
+			var buf []byte
+			measure(b, func(i int) (err error) {
+				buf, err = proto.MarshalOptions{}.MarshalAppend(buf[:0], d.pb[i])
+				return err
+			})
+		})
+	}
+}
+
 // BenchmarkEncodeDecoded is BenchmarkEncode on values each side decoded from its own
 // encoding, as a server re-encodes what it received: both sides' values then lie in
 // memory as their decoders allocate them. In BenchmarkEncode the values of

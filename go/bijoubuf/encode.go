@@ -66,6 +66,94 @@ func Encode(m Sizer, opts EncodeOptions, name string) ([]byte, error) {
 	return w.Bytes()
 }
 
+// Encoder encodes messages into buffers the caller gives, keeping the passes' state in
+// itself between encodes: with a long-lived Encoder (one per goroutine; it is not safe
+// for concurrent use) and a buffer reused from one message to the next, an encode
+// allocates nothing but the buffer's growth. Its zero value encodes under the default
+// limits; Options sets others. Each encode is the size pass (every refusal and the size
+// limit, before anything is written, SPEC §9), then one write.
+type Encoder struct {
+	Options EncodeOptions
+	s       Sizes
+	w       BackWriter
+}
+
+// Append appends m's canonical encoding to dst, as protobuf-go's MarshalAppend does. On
+// a refusal it returns dst as it was and the error.
+func (e *Encoder) Append(dst []byte, m Message) ([]byte, error) {
+	sm, n, err := e.size(m)
+	if err != nil || sm == nil {
+		return e.appendOther(dst, m, false, err)
+	}
+	at := len(dst)
+	dst = slices.Grow(dst, n)[:at+n]
+	if err := e.write(sm, dst[at:]); err != nil {
+		return dst[:at], err
+	}
+	return dst, nil
+}
+
+// AppendFrame appends m to a length-delimited stream (SPEC §9.2) as one frame: the
+// length prefix, then the encoding, written in place (AppendFrame of Marshal's bytes
+// copies them). On a refusal it returns stream as it was and the error.
+func (e *Encoder) AppendFrame(stream []byte, m Message) ([]byte, error) {
+	sm, n, err := e.size(m)
+	if err != nil || sm == nil {
+		return e.appendOther(stream, m, true, err)
+	}
+	at := len(stream)
+	stream = bijou64.Append(stream, uint64(n))
+	from := len(stream)
+	stream = slices.Grow(stream, n)[:from+n]
+	if err := e.write(sm, stream[from:]); err != nil {
+		return stream[:at], err
+	}
+	return stream, nil
+}
+
+// size is the size pass of m: its length, or its refusal (the top-level message's name
+// the root of its path). A message without the passes (not generated code) gives a nil
+// Sizer and no error.
+func (e *Encoder) size(m Message) (Sizer, int, error) {
+	sm, ok := m.(Sizer)
+	if !ok {
+		return nil, 0, nil
+	}
+	e.s = NewSizes(e.Options)
+	n := sm.BijoubufSize(&e.s, 1)
+	err := e.s.Check(n, m.BijoubufDesc().Name)
+	e.s = Sizes{}
+	if err != nil {
+		return nil, 0, err
+	}
+	return sm, n, nil
+}
+
+// write is the write pass of sm into buf, exactly as long as its size pass announced.
+func (e *Encoder) write(sm Sizer, buf []byte) error {
+	e.w = NewBackWriterInto(buf)
+	sm.BijoubufWrite(&e.w)
+	_, err := e.w.Bytes()
+	e.w = BackWriter{} // the buffer is the caller's: not kept
+	return err
+}
+
+// appendOther is Append (or AppendFrame) past the passes: err when the size pass
+// refused, else the encoding m's own MarshalOptions gives.
+func (e *Encoder) appendOther(dst []byte, m Message, frame bool, err error) ([]byte, error) {
+	if err != nil {
+		return dst, err
+	}
+	b, err := m.MarshalOptions(e.Options)
+	if err != nil {
+		return dst, err
+	}
+	if frame {
+		return AppendFrame(dst, b), nil
+	}
+	return append(dst, b...), nil
+}
+
 // Failed says whether a refusal was recorded.
 func (s *Sizes) Failed() bool { return s.err != nil }
 

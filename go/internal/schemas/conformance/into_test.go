@@ -62,3 +62,121 @@ func TestWriteIntoAnyBuffer(t *testing.T) {
 	}
 	t.Logf("%d values", encoded)
 }
+
+// TestEncoderAppends: an Encoder's Append and AppendFrame give Marshal's bytes after
+// what the buffer held (AppendFrame: as bijoubuf.AppendFrame frames them), for
+// arbitrary values of every registered message type, into one buffer reused throughout.
+func TestEncoderAppends(t *testing.T) {
+	var e bijoubuf.Encoder
+	buf := []byte("head")
+	var frames []byte
+	encoded := 0
+	bijoubuf.RangeMessages(func(d *bijoubuf.MessageDesc) bool {
+		for seed := range uint64(12) {
+			m := testee.Arbitrary(d, seed)
+			want, err := m.Marshal()
+			if err != nil {
+				continue
+			}
+			got, err := e.Append(buf[:4], m)
+			if err != nil || string(got[:4]) != "head" || !bytes.Equal(got[4:], want) {
+				t.Fatalf("%s seed %d: Append % x, %v; want head and % x", d.FullName, seed, got, err, want)
+			}
+			buf = got
+			wantStream := bijoubuf.AppendFrame(bytes.Clone(frames), want)
+			if frames, err = e.AppendFrame(frames, m); err != nil || !bytes.Equal(frames, wantStream) {
+				t.Fatalf("%s seed %d: AppendFrame, %v", d.FullName, seed, err)
+			}
+			encoded++
+		}
+		return true
+	})
+	if encoded < 100 {
+		t.Fatalf("only %d values encoded", encoded)
+	}
+}
+
+// TestEncoderRefusesAsMarshalDoes: a value Marshal refuses (a string that is not UTF-8,
+// the size limit), Append and AppendFrame refuse with the same error and hand the buffer
+// back as it was.
+func TestEncoderRefusesAsMarshalDoes(t *testing.T) {
+	for _, c := range []struct {
+		m    *Person
+		opts bijoubuf.EncodeOptions
+	}{
+		{&Person{Name: "a\xffb"}, bijoubuf.EncodeOptions{}},
+		{&Person{Name: "Ada", Age: 36}, bijoubuf.EncodeOptions{}.WithMaxSize(4)},
+	} {
+		_, want := c.m.MarshalOptions(c.opts)
+		if want == nil {
+			t.Fatalf("%+v was encoded", c.m)
+		}
+		e := bijoubuf.Encoder{Options: c.opts}
+		dst := []byte{1, 2, 3}
+		for _, f := range []func([]byte, bijoubuf.Message) ([]byte, error){e.Append, e.AppendFrame} {
+			got, err := f(dst, c.m)
+			if err == nil || err.Error() != want.Error() || !bytes.Equal(got, []byte{1, 2, 3}) {
+				t.Fatalf("%+v: % x, %v; want %v", c.m, got, err, want)
+			}
+		}
+	}
+}
+
+// TestEncoderAllocatesNothingIntoRoom: appended into a buffer with the room, an encode
+// allocates nothing (Marshal allocates its output every time).
+func TestEncoderAllocatesNothingIntoRoom(t *testing.T) {
+	o := &Order{Id: 1001, Customer: &Customer{Name: "Bo"}, Lines: []*Line{{Sku: "A1", Qty: 2}, {Sku: "B7"}}, Tags: map[string]int64{"gift": -1}}
+	e := new(bijoubuf.Encoder)
+	buf := make([]byte, 0, 256)
+	if n := testing.AllocsPerRun(100, func() {
+		var err error
+		if buf, err = e.Append(buf[:0], o); err != nil {
+			t.Fatal(err)
+		}
+		if buf, err = e.AppendFrame(buf, o); err != nil {
+			t.Fatal(err)
+		}
+	}); n != 0 {
+		t.Fatalf("Append and AppendFrame: %v allocations", n)
+	}
+}
+
+// handWritten is a bijoubuf.Message that is not generated code: no passes
+// (bijoubuf.Sizer), only the Message methods, forwarded to a Person.
+type handWritten struct{ p Person }
+
+func (h *handWritten) BijoubufDesc() *bijoubuf.MessageDesc { return h.p.BijoubufDesc() }
+func (h *handWritten) Marshal() ([]byte, error)            { return h.p.Marshal() }
+func (h *handWritten) MarshalOptions(o bijoubuf.EncodeOptions) ([]byte, error) {
+	return h.p.MarshalOptions(o)
+}
+func (h *handWritten) Unmarshal(b []byte) error { return h.p.Unmarshal(b) }
+func (h *handWritten) UnmarshalOptions(b []byte, o bijoubuf.DecodeOptions) error {
+	return h.p.UnmarshalOptions(b, o)
+}
+func (h *handWritten) BijoubufUnmarshal(b []byte, o bijoubuf.DecodeOptions) (int, error) {
+	return h.p.BijoubufUnmarshal(b, o)
+}
+func (h *handWritten) BijoubufUnknown() []bijoubuf.UnknownRecord { return h.p.BijoubufUnknown() }
+
+// TestEncoderOfAMessageWithoutPasses: a message that is not generated code is appended
+// as its own MarshalOptions encodes it, framed for AppendFrame, and refused as it
+// refuses.
+func TestEncoderOfAMessageWithoutPasses(t *testing.T) {
+	h := &handWritten{Person{Name: "Ada", Age: 36}}
+	if _, ok := any(h).(bijoubuf.Sizer); ok {
+		t.Fatal("handWritten has the passes")
+	}
+	want, _ := h.Marshal()
+	var e bijoubuf.Encoder
+	if got, err := e.Append([]byte{9}, h); err != nil || !bytes.Equal(got, append([]byte{9}, want...)) {
+		t.Fatalf("Append: % x, %v", got, err)
+	}
+	if got, err := e.AppendFrame([]byte{9}, h); err != nil || !bytes.Equal(got, bijoubuf.AppendFrame([]byte{9}, want)) {
+		t.Fatalf("AppendFrame: % x, %v", got, err)
+	}
+	e.Options = bijoubuf.EncodeOptions{}.WithMaxSize(2)
+	if got, err := e.Append([]byte{9}, h); err == nil || !bytes.Equal(got, []byte{9}) {
+		t.Fatalf("Append over the size limit: % x, %v", got, err)
+	}
+}
