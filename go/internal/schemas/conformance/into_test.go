@@ -9,58 +9,64 @@ import (
 	"github.com/bijoubuf/bijoubuf/go/internal/testee"
 )
 
-// TestWriteIntoAnyBuffer: the write pass into a buffer the caller owns
-// (bijoubuf.NewBackWriterInto, as the gRPC codec writes into a pooled buffer that held
-// an earlier payload) writes every byte of it, whatever it held, and nothing outside it:
-// for arbitrary values of every registered message type, the bytes equal Marshal's over
-// buffers filled with two patterns, and a buffer of the wrong length is size-mismatch,
-// not a panic.
-func TestWriteIntoAnyBuffer(t *testing.T) {
+// eachArbitrary calls f with 12 arbitrary values of every registered message type that
+// Marshal encodes, and their encodings, and fails when fewer than 100 were.
+func eachArbitrary(t *testing.T, f func(d *bijoubuf.MessageDesc, seed uint64, m bijoubuf.Message, want []byte)) {
+	t.Helper()
 	encoded := 0
 	bijoubuf.RangeMessages(func(d *bijoubuf.MessageDesc) bool {
 		for seed := range uint64(12) {
 			m := testee.Arbitrary(d, seed)
-			want, err := m.Marshal()
-			if err != nil {
-				continue
+			if want, err := m.Marshal(); err == nil {
+				f(d, seed, m, want)
+				encoded++
 			}
-			sm := m.(bijoubuf.Sizer)
-			s := bijoubuf.NewSizes(bijoubuf.EncodeOptions{})
-			n := sm.BijoubufSize(&s, 1)
-			if s.Failed() || n != len(want) {
-				t.Fatalf("%s seed %d: size pass %d (%v), Marshal %d bytes", d.FullName, seed, n, s.Err(), len(want))
-			}
-			for _, fill := range []byte{0x00, 0xFF, 0xA5} {
-				buf := bytes.Repeat([]byte{fill}, n+2)
-				w := bijoubuf.NewBackWriterInto(buf[1 : n+1])
-				sm.BijoubufWrite(&w)
-				got, err := w.Bytes()
-				if err != nil || !bytes.Equal(got, want) {
-					t.Fatalf("%s seed %d over %02x: % x, %v; want % x", d.FullName, seed, fill, got, err, want)
-				}
-				if buf[0] != fill || buf[n+1] != fill {
-					t.Fatalf("%s seed %d: wrote outside its buffer", d.FullName, seed)
-				}
-			}
-			for _, size := range []int{n - 1, n + 1} {
-				if size < 0 {
-					continue
-				}
-				w := bijoubuf.NewBackWriterInto(make([]byte, size))
-				sm.BijoubufWrite(&w)
-				var e *bijoubuf.EncodeError
-				if _, err := w.Bytes(); !errors.As(err, &e) || e.Code() != bijoubuf.EncodeSizeMismatch {
-					t.Fatalf("%s seed %d into %d bytes for %d: %v", d.FullName, seed, size, n, err)
-				}
-			}
-			encoded++
 		}
 		return true
 	})
 	if encoded < 100 {
 		t.Fatalf("only %d values encoded", encoded)
 	}
-	t.Logf("%d values", encoded)
+}
+
+// TestWriteIntoAnyBuffer: the write pass into a buffer the caller owns
+// (bijoubuf.NewBackWriterInto, as the gRPC codec writes into a pooled buffer that held
+// an earlier payload) writes every byte of it, whatever it held, and nothing outside it:
+// for arbitrary values of every registered message type, the bytes equal Marshal's over
+// buffers filled with 00, FF and A5 bytes, and a buffer of the wrong length is
+// size-mismatch, not a panic.
+func TestWriteIntoAnyBuffer(t *testing.T) {
+	eachArbitrary(t, func(d *bijoubuf.MessageDesc, seed uint64, m bijoubuf.Message, want []byte) {
+		sm := m.(bijoubuf.Sizer)
+		s := bijoubuf.NewSizes(bijoubuf.EncodeOptions{})
+		n := sm.BijoubufSize(&s, 1)
+		if s.Failed() || n != len(want) {
+			t.Fatalf("%s seed %d: size pass %d (%v), Marshal %d bytes", d.FullName, seed, n, s.Err(), len(want))
+		}
+		for _, fill := range []byte{0x00, 0xFF, 0xA5} {
+			buf := bytes.Repeat([]byte{fill}, n+2)
+			w := bijoubuf.NewBackWriterInto(buf[1 : n+1])
+			sm.BijoubufWrite(&w)
+			got, err := w.Bytes()
+			if err != nil || !bytes.Equal(got, want) {
+				t.Fatalf("%s seed %d over %02x: % x, %v; want % x", d.FullName, seed, fill, got, err, want)
+			}
+			if buf[0] != fill || buf[n+1] != fill {
+				t.Fatalf("%s seed %d: wrote outside its buffer", d.FullName, seed)
+			}
+		}
+		for _, size := range []int{n - 1, n + 1} {
+			if size < 0 {
+				continue
+			}
+			w := bijoubuf.NewBackWriterInto(make([]byte, size))
+			sm.BijoubufWrite(&w)
+			var e *bijoubuf.EncodeError
+			if _, err := w.Bytes(); !errors.As(err, &e) || e.Code() != bijoubuf.EncodeSizeMismatch {
+				t.Fatalf("%s seed %d into %d bytes for %d: %v", d.FullName, seed, size, n, err)
+			}
+		}
+	})
 }
 
 // TestEncoderAppends: an Encoder's Append and AppendFrame give Marshal's bytes after
@@ -70,30 +76,17 @@ func TestEncoderAppends(t *testing.T) {
 	var e bijoubuf.Encoder
 	buf := []byte("head")
 	var frames []byte
-	encoded := 0
-	bijoubuf.RangeMessages(func(d *bijoubuf.MessageDesc) bool {
-		for seed := range uint64(12) {
-			m := testee.Arbitrary(d, seed)
-			want, err := m.Marshal()
-			if err != nil {
-				continue
-			}
-			got, err := e.Append(buf[:4], m)
-			if err != nil || string(got[:4]) != "head" || !bytes.Equal(got[4:], want) {
-				t.Fatalf("%s seed %d: Append % x, %v; want head and % x", d.FullName, seed, got, err, want)
-			}
-			buf = got
-			wantStream := bijoubuf.AppendFrame(bytes.Clone(frames), want)
-			if frames, err = e.AppendFrame(frames, m); err != nil || !bytes.Equal(frames, wantStream) {
-				t.Fatalf("%s seed %d: AppendFrame, %v", d.FullName, seed, err)
-			}
-			encoded++
+	eachArbitrary(t, func(d *bijoubuf.MessageDesc, seed uint64, m bijoubuf.Message, want []byte) {
+		got, err := e.Append(buf[:4], m)
+		if err != nil || string(got[:4]) != "head" || !bytes.Equal(got[4:], want) {
+			t.Fatalf("%s seed %d: Append % x, %v; want head and % x", d.FullName, seed, got, err, want)
 		}
-		return true
+		buf = got
+		wantStream := bijoubuf.AppendFrame(bytes.Clone(frames), want)
+		if frames, err = e.AppendFrame(frames, m); err != nil || !bytes.Equal(frames, wantStream) {
+			t.Fatalf("%s seed %d: AppendFrame, %v", d.FullName, seed, err)
+		}
 	})
-	if encoded < 100 {
-		t.Fatalf("only %d values encoded", encoded)
-	}
 }
 
 // TestEncoderRefusesAsMarshalDoes: a value Marshal refuses (a string that is not UTF-8,
