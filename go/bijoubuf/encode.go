@@ -78,16 +78,29 @@ type Encoder struct {
 	w       BackWriter
 }
 
+// Encode writes m's canonical encoding into the slice room(n) gives for its length n,
+// once the size pass has accepted m (a refusal returns before room is called). The
+// slice may hold anything (a pooled buffer, the part of one after a header): every byte
+// of it is written and nothing outside it; one of another length is size-mismatch.
+// Append and AppendFrame do the same at a buffer's end.
+func (e *Encoder) Encode(m Message, room func(n int) []byte) error {
+	sm, own, n, err := e.size(m)
+	if err != nil {
+		return err
+	}
+	return e.write(sm, own, room(n))
+}
+
 // Append appends m's canonical encoding to dst, as protobuf-go's MarshalAppend does. On
 // a refusal it returns dst as it was and the error.
 func (e *Encoder) Append(dst []byte, m Message) ([]byte, error) {
-	sm, n, err := e.size(m)
-	if err != nil || sm == nil {
-		return e.appendOther(dst, m, false, err)
+	sm, own, n, err := e.size(m)
+	if err != nil {
+		return dst, err
 	}
 	at := len(dst)
 	dst = slices.Grow(dst, n)[:at+n]
-	if err := e.write(sm, dst[at:]); err != nil {
+	if err := e.write(sm, own, dst[at:]); err != nil {
 		return dst[:at], err
 	}
 	return dst, nil
@@ -97,61 +110,51 @@ func (e *Encoder) Append(dst []byte, m Message) ([]byte, error) {
 // length prefix, then the encoding, written in place (AppendFrame of Marshal's bytes
 // copies them). On a refusal it returns stream as it was and the error.
 func (e *Encoder) AppendFrame(stream []byte, m Message) ([]byte, error) {
-	sm, n, err := e.size(m)
-	if err != nil || sm == nil {
-		return e.appendOther(stream, m, true, err)
+	sm, own, n, err := e.size(m)
+	if err != nil {
+		return stream, err
 	}
 	at := len(stream)
 	stream = bijou64.Append(stream, uint64(n))
 	from := len(stream)
 	stream = slices.Grow(stream, n)[:from+n]
-	if err := e.write(sm, stream[from:]); err != nil {
+	if err := e.write(sm, own, stream[from:]); err != nil {
 		return stream[:at], err
 	}
 	return stream, nil
 }
 
-// size is the size pass of m: its length, or its refusal (the top-level message's name
-// the root of its path). A message without the passes (not generated code) gives a nil
-// Sizer and no error.
-func (e *Encoder) size(m Message) (Sizer, int, error) {
+// size is the size pass of m: the length of its encoding, or its refusal (the top-level
+// message's name the root of its path). A message that is not generated code (no
+// Sizer) is encoded by its own MarshalOptions here, and its bytes (own) copied by write.
+func (e *Encoder) size(m Message) (sm Sizer, own []byte, n int, err error) {
 	sm, ok := m.(Sizer)
 	if !ok {
-		return nil, 0, nil
+		own, err = m.MarshalOptions(e.Options)
+		return nil, own, len(own), err
 	}
 	e.s = NewSizes(e.Options)
-	n := sm.BijoubufSize(&e.s, 1)
-	err := e.s.Check(n, m.BijoubufDesc().Name)
+	n = sm.BijoubufSize(&e.s, 1)
+	err = e.s.Check(n, m.BijoubufDesc().Name)
 	e.s = Sizes{}
-	if err != nil {
-		return nil, 0, err
-	}
-	return sm, n, nil
+	return sm, nil, n, err
 }
 
-// write is the write pass of sm into buf, exactly as long as its size pass announced.
-func (e *Encoder) write(sm Sizer, buf []byte) error {
+// write is the write pass of sm (or the copy of own, without one) into buf, exactly as
+// long as size said.
+func (e *Encoder) write(sm Sizer, own, buf []byte) error {
+	if sm == nil {
+		if len(buf) != len(own) {
+			return NewEncodeError(EncodeSizeMismatch, "was given "+itoa(len(buf))+" bytes for an encoding of "+itoa(len(own)))
+		}
+		copy(buf, own)
+		return nil
+	}
 	e.w = NewBackWriterInto(buf)
 	sm.BijoubufWrite(&e.w)
 	_, err := e.w.Bytes()
 	e.w = BackWriter{} // the buffer is the caller's: not kept
 	return err
-}
-
-// appendOther is Append (or AppendFrame) past the passes: err when the size pass
-// refused, else the encoding m's own MarshalOptions gives.
-func (e *Encoder) appendOther(dst []byte, m Message, frame bool, err error) ([]byte, error) {
-	if err != nil {
-		return dst, err
-	}
-	b, err := m.MarshalOptions(e.Options)
-	if err != nil {
-		return dst, err
-	}
-	if frame {
-		return AppendFrame(dst, b), nil
-	}
-	return append(dst, b...), nil
 }
 
 // Failed says whether a refusal was recorded.

@@ -33,11 +33,6 @@ const (
 // MissingMarker is the code of a payload that is empty or does not start with [Marker].
 const MissingMarker = "missing-marker"
 
-// markerBuffer is the marker as a grpc-go buffer, boxed once: a [mem.SliceBuffer]'s
-// Free and Ref do nothing and nothing writes to it, so every payload can share it, and a
-// send costs no allocation for the marker.
-var markerBuffer mem.Buffer = mem.SliceBuffer{Marker}
-
 func init() {
 	encoding.RegisterCodecV2(Codec{})
 	// grpc-go gives a call with no content-subtype ("application/grpc", what tonic
@@ -89,79 +84,48 @@ func (Codec) Name() string { return Name }
 // Marshal is the marker then v's canonical encoding, for a [bijoubuf.Message]; the
 // "proto" codec's encoding for anything else.
 //
-// A generated message is written in one buffer, the marker first: a payload larger than
-// grpc-go's pooling threshold (1 KiB) goes into a buffer of grpc-go's default pool,
-// which grpc-go gives back once the payload is sent, as grpc-go's own proto codec does,
-// so that a server sending large messages does not allocate one per message.
+// The payload is one buffer, the marker first: one larger than grpc-go's pooling
+// threshold (1 KiB) is a buffer of grpc-go's default pool, which grpc-go gives back once
+// it is sent, as grpc-go's own proto codec does, so that a server sending large messages
+// does not allocate one per message.
 func (c Codec) Marshal(v any) (mem.BufferSlice, error) {
 	m, ok := v.(bijoubuf.Message)
 	if !ok {
 		return protoCodec(v).Marshal(v)
 	}
-	sm, ok := m.(bijoubuf.Sizer)
-	if !ok {
-		// Not generated code: its own encoding, then the shared marker before it, so
-		// that the encoding is not copied.
-		b, err := m.MarshalOptions(c.EncodeOptions)
-		if err != nil {
-			return nil, encodeFailed(m, err)
+	// The marker, then the encoding written after it in the same buffer: a new one, or
+	// above the threshold one of grpc-go's pool. The Encoder is pooled: passed to the
+	// message's methods through an interface, a local's state would escape, an
+	// allocation each.
+	e := encoders.Get().(*bijoubuf.Encoder)
+	defer encoders.Put(e)
+	e.Options = c.EncodeOptions
+	var b []byte
+	var pooled *[]byte
+	err := e.Encode(m, func(n int) []byte {
+		if mem.IsBelowBufferPoolingThreshold(1 + n) {
+			b = make([]byte, 1+n)
+		} else {
+			pooled = mem.DefaultBufferPool().Get(1 + n)
+			b = *pooled
 		}
-		return mem.BufferSlice{markerBuffer, mem.SliceBuffer(b)}, nil
-	}
-	// The passes of the message's MarshalOptions, the write into the payload's buffer
-	// after the marker. Their state lives in a pooled passes: passed to the message's
-	// methods through an interface, a local's address would escape, an allocation each.
-	p := passPool.Get().(*passes)
-	defer p.done()
-	p.s = bijoubuf.NewSizes(c.EncodeOptions)
-	n := sm.BijoubufSize(&p.s, 1)
-	if err := p.s.Check(n, m.BijoubufDesc().Name); err != nil {
-		return nil, encodeFailed(m, err)
-	}
-	if mem.IsBelowBufferPoolingThreshold(1 + n) {
-		b := make([]byte, 1+n)
-		if err := p.write(sm, b); err != nil {
-			return nil, encodeFailed(m, err)
+		b[0] = Marker
+		return b[1:]
+	})
+	switch {
+	case err != nil:
+		if pooled != nil {
+			mem.DefaultBufferPool().Put(pooled)
 		}
-		return mem.BufferSlice{mem.SliceBuffer(b)}, nil
+		return nil, fmt.Errorf("a %s message could not be encoded: %w", m.BijoubufDesc().Name, err)
+	case pooled != nil:
+		return mem.BufferSlice{mem.NewBuffer(pooled, mem.DefaultBufferPool())}, nil
 	}
-	pool := mem.DefaultBufferPool()
-	b := pool.Get(1 + n)
-	if err := p.write(sm, *b); err != nil {
-		pool.Put(b)
-		return nil, encodeFailed(m, err)
-	}
-	return mem.BufferSlice{mem.NewBuffer(b, pool)}, nil
+	return mem.BufferSlice{mem.SliceBuffer(b)}, nil
 }
 
-// passes is the state of an encode's two passes, kept in passPool between messages.
-type passes struct {
-	s bijoubuf.Sizes
-	w bijoubuf.BackWriter
-}
-
-var passPool = sync.Pool{New: func() any { return new(passes) }}
-
-// write writes the marker and m's encoding into b, one byte more than m's size pass
-// announced; the bytes b held before do not matter.
-func (p *passes) write(m bijoubuf.Sizer, b []byte) error {
-	b[0] = Marker
-	p.w = bijoubuf.NewBackWriterInto(b[1:])
-	m.BijoubufWrite(&p.w)
-	_, err := p.w.Bytes()
-	return err
-}
-
-// done gives p back to the pool, holding nothing of the message or its payload.
-func (p *passes) done() {
-	*p = passes{}
-	passPool.Put(p)
-}
-
-// encodeFailed is the error of a message that could not be encoded.
-func encodeFailed(m bijoubuf.Message, err error) error {
-	return fmt.Errorf("a %s message could not be encoded: %w", m.BijoubufDesc().Name, err)
-}
+// encoders holds the Encoders of Marshal between messages.
+var encoders = sync.Pool{New: func() any { return new(bijoubuf.Encoder) }}
 
 // Unmarshal keeps the payload in a [*Frame] (with c's DecodeOptions), decodes it into a
 // [bijoubuf.Message] (a refusal is a [*RefusalError]), or hands anything else to the

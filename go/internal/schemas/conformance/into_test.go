@@ -173,3 +173,25 @@ func TestEncoderOfAMessageWithoutPasses(t *testing.T) {
 		t.Fatalf("Append over the size limit: % x, %v", got, err)
 	}
 }
+
+// TestEncodeIntoRoomOfAnotherLength: Encode given a slice of another length than the
+// encoding's is size-mismatch, not a panic nor a short write, for generated code and
+// for a message without the passes alike.
+func TestEncodeIntoRoomOfAnotherLength(t *testing.T) {
+	for _, m := range []bijoubuf.Message{&Person{Name: "Ada", Age: 36}, &handWritten{Person{Name: "Ada", Age: 36}}} {
+		want, _ := m.Marshal()
+		for _, size := range []int{len(want) - 1, len(want) + 1} {
+			var e bijoubuf.Encoder
+			var ee *bijoubuf.EncodeError
+			err := e.Encode(m, func(n int) []byte {
+				if n != len(want) {
+					t.Fatalf("%T: room asked for %d bytes, the encoding has %d", m, n, len(want))
+				}
+				return make([]byte, size)
+			})
+			if !errors.As(err, &ee) || ee.Code() != bijoubuf.EncodeSizeMismatch {
+				t.Fatalf("%T into %d bytes for %d: %v", m, size, len(want), err)
+			}
+		}
+	}
+}
