@@ -26,8 +26,8 @@
 mod common;
 use common::{
     accepted_vectors_print_the_same_json, agree_with_rust_on_bytes,
-    encoders_refuse_alike_at_their_limits, json_mutation, json_path, json_seeds, mutate_json,
-    runner,
+    encoders_refuse_alike_at_their_limits, floats_print_the_same_json, json_mutation, json_path,
+    json_seeds, mutate_json, runner,
 };
 
 use std::cell::RefCell;
@@ -387,6 +387,21 @@ fn go_and_rust_write_the_same_json_and_read_each_others() {
     }
     // The accepted vectors: hand-picked values (well-known types, edge numbers).
     accepted_vectors_print_the_same_json("Go", |ty, b| go.borrow_mut().json(ty, b));
+}
+
+/// Floats whose JSON spelling needs care (ties, powers of two, subnormals) print the same
+/// in Go as in Rust and read back.
+#[test]
+fn go_prints_floats_as_rust_does() {
+    let Some(go) = Testee::go() else {
+        return;
+    };
+    let go = RefCell::new(go);
+    floats_print_the_same_json(
+        "Go",
+        |ty, b| go.borrow_mut().json(ty, b),
+        |ty, j| go.borrow_mut().encode_json(ty, j),
+    );
 }
 
 fn show(r: &Result<Vec<u8>, String>) -> String {

@@ -14,8 +14,8 @@
 mod common;
 use common::{
     accepted_vectors_print_the_same_json, agree_with_rust_on_bytes, edited,
-    encoders_refuse_alike_at_their_limits, json_mutation, json_path, json_seeds, mutate_json,
-    runner,
+    encoders_refuse_alike_at_their_limits, floats_print_the_same_json, json_mutation, json_path,
+    json_seeds, mutate_json, runner,
 };
 
 use std::cell::RefCell;
@@ -288,6 +288,21 @@ fn typescript_and_rust_write_the_same_json_and_read_each_others() {
     }
     // The accepted vectors: hand-picked values (well-known types, edge numbers).
     accepted_vectors_print_the_same_json("TypeScript", |ty, b| node.borrow_mut().json(ty, b));
+}
+
+/// Floats whose JSON spelling needs care (ties, powers of two, subnormals) print the same
+/// in TypeScript as in Rust and read back.
+#[test]
+fn typescript_prints_floats_as_rust_does() {
+    let Some(node) = Node::start() else {
+        return;
+    };
+    let node = RefCell::new(node);
+    floats_print_the_same_json(
+        "TypeScript",
+        |ty, b| node.borrow_mut().json(ty, b),
+        |ty, j| node.borrow_mut().encode_json(ty, j),
+    );
 }
 
 /// JSON text near every vector's JSON (characters changed, inserted, removed): where both

@@ -265,8 +265,12 @@ func formatDouble(x float64) string {
 	return b.String()
 }
 
-// formatFloat32 is a finite float32 as protobuf's JSON writes it (and Rust's and
-// TypeScript's writers): the shortest digits of the float32, positional for decimal
+// formatFloat32 is a finite float32 as protobuf's JSON writes it (Python json_format,
+// and Rust's and TypeScript's writers): the value rounded to the fewest significant
+// digits that read back as the same float32, a tie rounded to the even digit
+// (`0.29101562` for 0.291015625, where strconv's shortest digits end in 3;
+// `1.26217745e-29` for 2^-96, whose eight-digit rounding reads back as another
+// float32, where strconv keeps eight digits from above), positional for decimal
 // exponents −4 to 15 (`1.0`, `0.0001`, `16777216.0`), otherwise with a signed exponent
 // of at least two digits (`1e+20`, `3.4028235e+38`, `1.5e-07`).
 func formatFloat32(x float32) string {
@@ -282,7 +286,18 @@ func formatFloat32(x float32) string {
 	if ax < 0 {
 		ax = -ax
 	}
+	// strconv's shortest digits: no rounding to fewer can read back. FormatFloat with a
+	// precision rounds the exact value, ties to even; nine digits always read back.
 	sci := strconv.FormatFloat(ax, 'e', -1, 32)
+	digits, _ := shortest(sci)
+	sci = strconv.FormatFloat(ax, 'e', 8, 64)
+	for p := len(digits); p < 9; p++ {
+		s := strconv.FormatFloat(ax, 'e', p-1, 64)
+		if y, err := strconv.ParseFloat(s, 32); err == nil && y == ax {
+			sci = s
+			break
+		}
+	}
 	digits, e := shortest(sci)
 	n := len(digits)
 	if e >= -4 && e < 16 {
@@ -321,10 +336,14 @@ func formatFloat32(x float32) string {
 	return b.String()
 }
 
-// shortest splits strconv's 'e' form ("1.2345e+06") into its digits ("12345") and the
-// decimal exponent of the first digit (6).
+// shortest splits strconv's 'e' form ("1.2345e+06") into its digits without trailing
+// zeros ("12345") and the decimal exponent of the first digit (6).
 func shortest(sci string) (string, int) {
 	m, exp, _ := strings.Cut(sci, "e")
 	e, _ := strconv.Atoi(exp)
-	return strings.Replace(m, ".", "", 1), e
+	d := strings.TrimRight(strings.Replace(m, ".", "", 1), "0")
+	if d == "" {
+		d = "0"
+	}
+	return d, e
 }

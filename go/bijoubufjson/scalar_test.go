@@ -175,6 +175,20 @@ func TestNumberText(t *testing.T) {
 	if got := formatFloat32(float32(math.Copysign(0, -1))); got != "-0.0" {
 		t.Errorf("float -0: %s", got)
 	}
+	// As Python json_format prints them (the Rust and TypeScript tests hold the same
+	// table): halfway between two shortest spellings, the even one (strconv's shortest
+	// ends in 3: 0.29101563); powers of two whose eight-digit rounding reads back as
+	// another float32, nine digits (strconv's shortest: 1.2621775e-29).
+	for bits, want := range map[uint32]string{
+		0x3e950000: "0.29101562", 0x4980002a: "1048581.2", 0x431c5400: "156.32812",
+		0x3c880000: "0.016601562", 0x39800000: "0.00024414062", 0x3b200000: "0.0024414062",
+		0x0f800000: "1.26217745e-29", 0x6b000000: "1.54742505e+26",
+		0x6c800000: "1.23794004e+27", 0x50000000: "8589935000.0", 0x3f000001: "0.50000006",
+	} {
+		if got := formatFloat32(math.Float32frombits(bits)); got != want {
+			t.Errorf("float %#08x: %s, want %s", bits, got, want)
+		}
+	}
 }
 
 func TestTimestampsAndDurations(t *testing.T) {

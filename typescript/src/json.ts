@@ -730,26 +730,37 @@ function f64Text(x: number): string {
 
 /**
  * A float (f32) as protobuf's JSON prints it (Python `json_format`, checked value by value),
- * the same text as the Rust implementation: the shortest digits that read back as the same
- * f32, positional for decimal exponents −4 to 15 with `.0` on an integral value (`1.0`,
- * `0.0001`, `16777216.0`), otherwise with a signed exponent of at least two digits
- * (`1e+20`, `3.4028235e+38`, `1.5e-07`, `1e-45`). Python starts from six digits, so for a
- * subnormal it may print more (`1.4013e-45`); both read back as the same f32.
+ * the same text as the Rust and Go implementations: the value rounded to the fewest
+ * significant digits that read back as the same f32, a tie rounded to the even digit
+ * (`0.29101562` for 0.291015625; `toExponential` rounds a tie up), positional for decimal
+ * exponents −4 to 15 with `.0` on an integral value (`1.0`, `0.0001`, `16777216.0`),
+ * otherwise with a signed exponent of at least two digits (`1e+20`, `3.4028235e+38`,
+ * `1.5e-07`, `1e-45`). Python starts from six digits, so for a subnormal it may print more
+ * (`1.4013e-45`); both read back as the same f32.
  */
 function f32Text(x: number): string {
   if (x === 0) return Object.is(x, -0) ? "-0.0" : "0.0";
   const sign = x < 0 ? "-" : "";
   const a = Math.abs(x);
   let s = a.toExponential(8);
-  for (let p = 1; p <= 9; p++) {
+  for (let p = 1; p < 9; p++) {
+    // toExponential rounds a tie up. Where that reads back, the even spelling of a tie
+    // is taken if it reads back too, else one digit more; where it does not, neither
+    // would the lower spelling of a tie, no farther from the value on a side no wider.
     const t = a.toExponential(p - 1);
-    if (Math.fround(Number(t)) === a) {
+    if (!readsBackAs(t, a)) continue;
+    const even = tieBelow(a, p);
+    if (even === undefined) {
       s = t;
+      break;
+    }
+    if (readsBackAs(even, a)) {
+      s = even;
       break;
     }
   }
   const [mant, exp] = s.split("e") as [string, string];
-  const d = mant.replace(".", "");
+  const d = mant.replace(".", "").replace(/(?<=.)0+$/, "");
   const e = Number(exp);
   const len = d.length;
   let out: string;
@@ -758,9 +769,76 @@ function f32Text(x: number): string {
     else if (len <= e + 1) out = d + "0".repeat(e + 1 - len) + ".0";
     else out = d.slice(0, e + 1) + "." + d.slice(e + 1);
   } else {
-    out = mant + "e" + (e < 0 ? "-" : "+") + String(Math.abs(e)).padStart(2, "0");
+    out = (len === 1 ? d : `${d[0]}.${d.slice(1)}`) + "e" + (e < 0 ? "-" : "+") + String(Math.abs(e)).padStart(2, "0");
   }
   return sign + out;
+}
+
+/**
+ * The lower of `a`'s two nearest `p`-digit spellings, in `toExponential`'s form, when `a`
+ * lies exactly halfway between them and that one ends in an even digit; else undefined.
+ * A tie is a value whose exact digits stop at a 5 right after the `p` kept.
+ */
+function tieBelow(a: number, p: number): string | undefined {
+  const u = a.toExponential(p);
+  const [mant, exp] = u.split("e") as [string, string];
+  if (!mant.endsWith("5")) return undefined;
+  const digits = mant.replace(".", "");
+  if ((digits.charCodeAt(p - 1) - 48) % 2 !== 0) return undefined;
+  const [m, k] = binary(a);
+  if (compareDecimal(u, m, k) !== 0) return undefined;
+  return (p === 1 ? digits[0] : `${digits[0]}.${digits.slice(1, p)}`) + "e" + exp;
+}
+
+/**
+ * Whether the decimal `t` reads back as the f32 `a`, as a correctly rounded parse reads
+ * it: `Math.fround(Number(t))` rounds twice, which goes wrong only when `Number(t)` lands
+ * exactly on the midpoint of two f32 values that `t` itself is not; that case is decided
+ * exactly.
+ */
+function readsBackAs(t: string, a: number): boolean {
+  const d = Number(t);
+  const f = Math.fround(d);
+  if (d !== f && d > 0 && Number.isFinite(f)) {
+    F32.setFloat32(0, f);
+    F32.setUint32(0, F32.getUint32(0) + (d > f ? 1 : -1));
+    const g = F32.getFloat32(0);
+    if (d === (f + g) / 2) {
+      const [m, k] = binary(d);
+      const c = compareDecimal(t, m, k);
+      if (c === 0) {
+        F32.setFloat32(0, f);
+        return (F32.getUint32(0) % 2 === 0 ? f : g) === a;
+      }
+      return ((c > 0) === (g > f) ? g : f) === a;
+    }
+  }
+  return f === a;
+}
+
+const F32 = new DataView(new ArrayBuffer(8));
+
+/** A finite double `d` > 0 as `m`·2^`k`. */
+function binary(d: number): [bigint, number] {
+  F32.setFloat64(0, d);
+  const hi = F32.getUint32(0);
+  const m = (BigInt(hi & 0xfffff) << 32n) | BigInt(F32.getUint32(4));
+  const e = hi >>> 20;
+  return e === 0 ? [m, -1074] : [m | (1n << 52n), e - 1075];
+}
+
+/** The sign of the decimal `sci` (in `toExponential`'s form) less `m`·2^`k`, exactly. */
+function compareDecimal(sci: string, m: bigint, k: number): number {
+  const [mant, exp] = sci.split("e") as [string, string];
+  const digits = mant.replace(".", "");
+  const q = Number(exp) - (digits.length - 1);
+  let l = BigInt(digits);
+  let r = m;
+  if (q >= 0) l *= 10n ** BigInt(q);
+  else r *= 10n ** BigInt(-q);
+  if (k >= 0) r <<= BigInt(k);
+  else l <<= BigInt(-k);
+  return l < r ? -1 : l > r ? 1 : 0;
 }
 
 function seconds(t: JsonType, v: Record<string, unknown>): bigint {

@@ -159,7 +159,22 @@ const FLOATS_AS_PROTOBUF_PRINTS_THEM: [number, string][] = [
   [1.1754944e-38, "1.1754944e-38"], [16777216, "16777216.0"], [123456.79, "123456.79"],
   [1234567.9, "1234567.9"], [1.5e-7, "1.5e-07"], [0.5, "0.5"], [100, "100.0"], [-2.5, "-2.5"],
   [1e7, "10000000.0"], [65504, "65504.0"], [-1e-10, "-1e-10"], [3.1415927, "3.1415927"],
+  // Halfway between two shortest spellings: the even one (toExponential takes the larger:
+  // 0.29101563). Powers of two whose eight-digit rounding reads back as another f32: nine
+  // digits, as Python does (the shortest spelling that reads back has eight: 1.2621775e-29).
+  ...([
+    [0x3e950000, "0.29101562"], [0x4980002a, "1048581.2"], [0x431c5400, "156.32812"],
+    [0x3c880000, "0.016601562"], [0x39800000, "0.00024414062"], [0x3b200000, "0.0024414062"],
+    [0x0f800000, "1.26217745e-29"], [0x6b000000, "1.54742505e+26"],
+    [0x6c800000, "1.23794004e+27"], [0x50000000, "8589935000.0"], [0x3f000001, "0.50000006"],
+  ] as [number, string][]).map(([bits, text]): [number, string] => [f32FromBits(bits), text]),
 ];
+
+function f32FromBits(bits: number): number {
+  const v = new DataView(new ArrayBuffer(4));
+  v.setUint32(0, bits);
+  return v.getFloat32(0);
+}
 
 test("floats print as protobuf prints them", () => {
   for (const [x, text] of FLOATS_AS_PROTOBUF_PRINTS_THEM) {

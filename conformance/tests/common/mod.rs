@@ -200,6 +200,63 @@ pub(crate) fn accepted_vectors_print_the_same_json(
     assert!(compared >= 100, "only {compared} vectors compared");
 }
 
+/// Floats whose proto3 JSON spelling needs care: every power of two and its two
+/// neighbours on each side (where the f32 below is nearer than the one above, so a
+/// rounding to fewer digits can read back as another f32), values halfway between two
+/// shortest spellings (0.291015625: `0.29101562`, the even one, not `0.29101563`),
+/// subnormals, and a spread of other bit patterns: another implementation writes the
+/// same text as Rust for each (in `conformance.Optionals`' `fl`), and the text reads
+/// back as the same float there.
+#[allow(dead_code)] // used by the cross-language test files only
+pub(crate) fn floats_print_the_same_json(
+    name: &str,
+    mut json: impl FnMut(&str, &[u8]) -> Result<String, String>,
+    mut encode_json: impl FnMut(&str, &str) -> Result<Vec<u8>, String>,
+) {
+    use bijoubuf_reflect::{DynamicMessage, Value};
+    const TYPE: &str = "conformance.Optionals";
+    let desc = dynamic::message(TYPE).expect("reflect type");
+    let mut bits: Vec<u32> = (1..255u32)
+        .flat_map(|e| (0..5).map(move |d| (e << 23) + d - 2))
+        .collect();
+    // Halfway cases: an f32 whose exact value ends in a 5 one digit past its shortest
+    // spelling (multiples of a small power of two in a few decades).
+    bits.extend([
+        0x3e95_0000,
+        0x4980_002a,
+        0x431c_5400,
+        0x3c88_0000,
+        0x3b20_0000,
+    ]);
+    bits.extend((0..64).map(|i| 0x3e80_0000 + i * 0x0001_0000));
+    bits.extend([1, 2, 3, 0x007f_ffff, 0x0000_1234, 0x7f7f_ffff]);
+    // A spread: a multiplicative walk through the finite positive patterns.
+    let mut x: u32 = 0x9e37_79b9;
+    for _ in 0..1500 {
+        x = x.wrapping_mul(0x0019_660d).wrapping_add(0x3c6e_f35f);
+        bits.push(x % 0x7f80_0000);
+    }
+    let mut compared = 0;
+    for b in bits {
+        for sign in [0, 0x8000_0000] {
+            let f = f32::from_bits(b | sign);
+            if !f.is_finite() || f == 0.0 {
+                continue;
+            }
+            let mut m = DynamicMessage::new(desc.clone());
+            m.set(13, Value::F32(f)).expect("fits");
+            let bytes = m.encode().expect("encodes");
+            let rust = bijoubuf_reflect::json::to_string(&m).expect("writes");
+            let other = json(TYPE, &bytes);
+            assert_eq!(other.as_ref(), Ok(&rust), "{b:#010x}: {name} and Rust");
+            let back = encode_json(TYPE, &rust);
+            assert_eq!(back.as_ref(), Ok(&bytes), "{b:#010x}: {name} reads {rust}");
+            compared += 1;
+        }
+    }
+    assert!(compared > 4000, "only {compared} floats compared");
+}
+
 #[allow(dead_code)] // used by the cross-language test files only
 /// The JSON path a JSON reader's refusal names (`$`, `$.a[2]`), from its text
 /// (`json: $.a[2]: what`); `None` for a refusal with no path (a syntax error, or the

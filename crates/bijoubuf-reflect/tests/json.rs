@@ -159,7 +159,8 @@ fn floats_read_back_bit_exact() {
 }
 
 /// `float` values and the text Python `protobuf` 7.36's `json_format` prints for them in
-/// a `FloatValue` (checked by hand, value by value): the shortest digits of the f32,
+/// a `FloatValue` (checked by hand, value by value; the Go and TypeScript tests hold the
+/// same table): the shortest digits of the f32,
 /// positional for decimal exponents −4 to 15, else `e±NN`. Before, `1e20` came out as
 /// `100000000000000000000`, which JSON tools read as an integer.
 const FLOATS_AS_PROTOBUF_PRINTS_THEM: &[(f32, &str)] = &[
@@ -191,6 +192,22 @@ const FLOATS_AS_PROTOBUF_PRINTS_THEM: &[(f32, &str)] = &[
     (-0.0, "-0.0"),
     (-1e-10, "-1e-10"),
     (std::f32::consts::PI, "3.1415927"),
+    // Halfway between two shortest spellings: the even one (Rust's `{:e}` gives the
+    // other, `0.29101563`; so did this writer, and the TypeScript one, before).
+    (f32::from_bits(0x3e95_0000), "0.29101562"),
+    (f32::from_bits(0x4980_002a), "1048581.2"),
+    (f32::from_bits(0x431c_5400), "156.32812"),
+    (f32::from_bits(0x3c88_0000), "0.016601562"),
+    (f32::from_bits(0x3980_0000), "0.00024414062"),
+    (f32::from_bits(0x3b20_0000), "0.0024414062"),
+    // Powers of two, whose f32 neighbour below is nearer than the one above: rounded to
+    // eight digits they read back as another f32, so nine (the shortest spelling that
+    // reads back has eight: `1.2621775e-29`).
+    (f32::from_bits(0x0f80_0000), "1.26217745e-29"),
+    (f32::from_bits(0x6b00_0000), "1.54742505e+26"),
+    (f32::from_bits(0x6c80_0000), "1.23794004e+27"),
+    (f32::from_bits(0x5000_0000), "8589935000.0"),
+    (f32::from_bits(0x3f00_0001), "0.50000006"),
 ];
 
 #[test]

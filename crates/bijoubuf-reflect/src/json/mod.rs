@@ -15,9 +15,11 @@
 //! keep the last one) and two members of one oneof; the error names the JSON path.
 //!
 //! Numbers: a `double` is written with the shortest digits that read back (`0.1`,
-//! `1e+20`); a `float` with the shortest digits of the f32, as protobuf's JSON writes it:
+//! `1e+20`); a `float` as protobuf's JSON writes it: rounded (ties to even) to the fewest
+//! significant digits that read back as the same f32 (`0.29101562` for 0.291015625),
 //! positional for decimal exponents −4 to 15 (`1.0`, `0.0001`, `16777216.0`), otherwise
 //! with a signed exponent of at least two digits (`1e+20`, `3.4028235e+38`, `1.5e-07`).
+//! The Go and TypeScript implementations write the same text for every f32.
 //!
 //! # Next to protobuf's JSON
 //!

@@ -228,15 +228,18 @@ pub(crate) fn element(
 }
 
 /// A finite `float` as protobuf's JSON prints it (Python `json_format`, checked value by
-/// value): the shortest digits that read back as the same f32, written positionally for
-/// decimal exponents −4 to 15 with `.0` on an integral value (`1.0`, `0.0001`,
-/// `16777216.0`), otherwise with a signed exponent of at least two digits (`1e+20`,
-/// `3.4028235e+38`, `1.5e-07`, `1e-45`). Rust's own `{}` writes no exponent, so
-/// `1e20` came out as 21 digits that JSON tools read as an integer.
+/// value): the value rounded to the fewest significant digits that read back as the same
+/// f32, a tie rounded to the even digit (`0.29101562` for 0.291015625, where the shortest
+/// digits could as well end in 3; `1.26217745e-29` for 2⁻⁹⁶, whose eight-digit rounding
+/// reads back as another f32), written positionally for decimal exponents −4 to 15 with
+/// `.0` on an integral value (`1.0`, `0.0001`, `16777216.0`), otherwise with a signed
+/// exponent of at least two digits (`1e+20`, `3.4028235e+38`, `1.5e-07`, `1e-45`). Rust's
+/// own `{}` writes no exponent, so `1e20` came out as 21 digits that JSON tools read as
+/// an integer. The Go and TypeScript implementations write the same text for every f32.
 ///
-/// The one difference from Python: it starts from six significant digits, so a
-/// subnormal whose shortest spelling is shorter gets more (`1.4013e-45` for `1e-45`);
-/// both read back as the same f32.
+/// The one difference from Python: it starts from one significant digit, where Python
+/// starts from six, so a subnormal whose rounding to fewer digits reads back gets fewer
+/// (`1e-45` for Python's `1.4013e-45`); both read back as the same f32.
 fn f32_text(t: &mut String, x: f32) {
     if x.is_sign_negative() {
         t.push('-');
@@ -245,11 +248,28 @@ fn f32_text(t: &mut String, x: f32) {
         t.push_str("0.0");
         return;
     }
-    // `{:e}` gives the shortest round-trip digits: "3.4028235e38", "1e-45".
-    let sci = format!("{:e}", x.abs());
+    let x = x.abs();
+    // `{:e}` gives the shortest digits that read back ("3.4028235e38", "1e-45"): no
+    // rounding to fewer digits can read back. `{:.*e}` rounds the exact value, ties to
+    // even; nine digits always read back.
+    let shortest = format!("{x:e}");
+    let from = shortest
+        .split_once('e')
+        .map_or(1, |(m, _)| m.len() - m.contains('.') as usize);
+    let mut sci = format!("{x:.8e}");
+    for p in from..9 {
+        let s = format!("{x:.*e}", p - 1);
+        if s.parse::<f32>() == Ok(x) {
+            sci = s;
+            break;
+        }
+    }
     let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
     let e: i32 = exp.parse().unwrap_or(0);
-    let digits: String = mantissa.chars().filter(|c| *c != '.').collect();
+    let mut digits: String = mantissa.chars().filter(|c| *c != '.').collect();
+    while digits.len() > 1 && digits.ends_with('0') {
+        digits.pop();
+    }
     let n = digits.len() as i32;
     if (-4..16).contains(&e) {
         if e < 0 {
@@ -267,7 +287,12 @@ fn f32_text(t: &mut String, x: f32) {
             t.push_str(frac);
         }
     } else {
-        t.push_str(mantissa);
+        let (first, rest) = digits.split_at(1);
+        t.push_str(first);
+        if !rest.is_empty() {
+            t.push('.');
+            t.push_str(rest);
+        }
         let _ = write!(t, "e{}{:02}", if e < 0 { '-' } else { '+' }, e.abs());
     }
 }
