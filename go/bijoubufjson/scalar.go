@@ -270,7 +270,9 @@ func formatDouble(x float64) string {
 // digits that read back as the same float32, a tie rounded to the even digit
 // (`0.29101562` for 0.291015625, where strconv's shortest digits end in 3;
 // `1.26217745e-29` for 2^-96, whose eight-digit rounding reads back as another
-// float32, where strconv keeps eight digits from above), positional for decimal
+// float32, where strconv keeps eight digits from above; `7.0385307e-26` where the
+// shortest, `7.038531e-26`, reads as the next float32 through a float64, as readers
+// read it), positional for decimal
 // exponents −4 to 15 (`1.0`, `0.0001`, `16777216.0`), otherwise with a signed exponent
 // of at least two digits (`1e+20`, `3.4028235e+38`, `1.5e-07`).
 func formatFloat32(x float32) string {
@@ -286,14 +288,15 @@ func formatFloat32(x float32) string {
 	if ax < 0 {
 		ax = -ax
 	}
-	// strconv's shortest digits: no rounding to fewer can read back. FormatFloat with a
-	// precision rounds the exact value, ties to even; nine digits always read back.
-	sci := strconv.FormatFloat(ax, 'e', -1, 32)
-	digits, _ := shortest(sci)
-	sci = strconv.FormatFloat(ax, 'e', 8, 64)
-	for p := len(digits); p < 9; p++ {
+	// FormatFloat with a precision rounds the exact value, ties to even. "Reads back" is
+	// as JSON readers read a float, this one (toFloat32) and Python's among them: to the
+	// nearest float64, then to the nearest float32. That rounds twice, so a shortest
+	// spelling may read back as the float32 next to x (`7.038531e-26`) and one more digit
+	// is needed. Nine digits always read back.
+	sci := strconv.FormatFloat(ax, 'e', 8, 64)
+	for p := 1; p < 9; p++ {
 		s := strconv.FormatFloat(ax, 'e', p-1, 64)
-		if y, err := strconv.ParseFloat(s, 32); err == nil && y == ax {
+		if y, err := strconv.ParseFloat(s, 64); err == nil && float32(y) == float32(ax) {
 			sci = s
 			break
 		}

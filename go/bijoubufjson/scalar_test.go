@@ -184,6 +184,7 @@ func TestNumberText(t *testing.T) {
 		0x3c880000: "0.016601562", 0x39800000: "0.00024414062", 0x3b200000: "0.0024414062",
 		0x0f800000: "1.26217745e-29", 0x6b000000: "1.54742505e+26",
 		0x6c800000: "1.23794004e+27", 0x50000000: "8589935000.0", 0x3f000001: "0.50000006",
+		0x15ae43fd: "7.0385307e-26",
 	} {
 		if got := formatFloat32(math.Float32frombits(bits)); got != want {
 			t.Errorf("float %#08x: %s, want %s", bits, got, want)

@@ -742,20 +742,17 @@ function f32Text(x: number): string {
   if (x === 0) return Object.is(x, -0) ? "-0.0" : "0.0";
   const sign = x < 0 ? "-" : "";
   const a = Math.abs(x);
+  // toExponential rounds a tie up; the one length at which `a` can be a tie is where its
+  // exact digits stop at a 5 (tieAt), and there the even spelling is taken. "Reads back"
+  // is as JSON readers read a float, this one (`Math.fround(Number(…))`) and Python's:
+  // through a double, which rounds twice, so a shortest spelling may read back as the
+  // f32 next to `a` (`7.038531e-26`) and one more digit is needed.
+  const tie = tieAt(a);
   let s = a.toExponential(8);
   for (let p = 1; p < 9; p++) {
-    // toExponential rounds a tie up. Where that reads back, the even spelling of a tie
-    // is taken if it reads back too, else one digit more; where it does not, neither
-    // would the lower spelling of a tie, no farther from the value on a side no wider.
-    const t = a.toExponential(p - 1);
-    if (!readsBackAs(t, a)) continue;
-    const even = tieBelow(a, p);
-    if (even === undefined) {
+    const t = p === tie?.p ? tie.even : a.toExponential(p - 1);
+    if (Math.fround(Number(t)) === a) {
       s = t;
-      break;
-    }
-    if (readsBackAs(even, a)) {
-      s = even;
       break;
     }
   }
@@ -775,45 +772,23 @@ function f32Text(x: number): string {
 }
 
 /**
- * The lower of `a`'s two nearest `p`-digit spellings, in `toExponential`'s form, when `a`
- * lies exactly halfway between them and that one ends in an even digit; else undefined.
- * A tie is a value whose exact digits stop at a 5 right after the `p` kept.
+ * Where `a` (> 0) lies exactly halfway between its two nearest spellings of `p` significant
+ * digits (its exact digits stop at a 5 right after `p` of them, `p` < 9): `p` and the even
+ * one of the two, in `toExponential`'s form; else undefined.
  */
-function tieBelow(a: number, p: number): string | undefined {
-  const u = a.toExponential(p);
-  const [mant, exp] = u.split("e") as [string, string];
-  if (!mant.endsWith("5")) return undefined;
-  const digits = mant.replace(".", "");
-  if ((digits.charCodeAt(p - 1) - 48) % 2 !== 0) return undefined;
+function tieAt(a: number): { p: number; even: string } | undefined {
+  // Twenty digits hold every exact expansion short enough for a tie below nine digits.
+  const w = a.toExponential(20);
+  const [mant, exp] = w.split("e") as [string, string];
+  const digits = mant.replace(".", "").replace(/0+$/, "");
+  const p = digits.length - 1;
+  if (p < 1 || p >= 9 || digits[p] !== "5") return undefined;
   const [m, k] = binary(a);
-  if (compareDecimal(u, m, k) !== 0) return undefined;
-  return (p === 1 ? digits[0] : `${digits[0]}.${digits.slice(1, p)}`) + "e" + exp;
-}
-
-/**
- * Whether the decimal `t` reads back as the f32 `a`, as a correctly rounded parse reads
- * it: `Math.fround(Number(t))` rounds twice, which goes wrong only when `Number(t)` lands
- * exactly on the midpoint of two f32 values that `t` itself is not; that case is decided
- * exactly.
- */
-function readsBackAs(t: string, a: number): boolean {
-  const d = Number(t);
-  const f = Math.fround(d);
-  if (d !== f && d > 0 && Number.isFinite(f)) {
-    F32.setFloat32(0, f);
-    F32.setUint32(0, F32.getUint32(0) + (d > f ? 1 : -1));
-    const g = F32.getFloat32(0);
-    if (d === (f + g) / 2) {
-      const [m, k] = binary(d);
-      const c = compareDecimal(t, m, k);
-      if (c === 0) {
-        F32.setFloat32(0, f);
-        return (F32.getUint32(0) % 2 === 0 ? f : g) === a;
-      }
-      return ((c > 0) === (g > f) ? g : f) === a;
-    }
+  if (compareDecimal(`${digits[0]}.${digits.slice(1)}e${exp}`, m, k) !== 0) return undefined;
+  if ((digits.charCodeAt(p - 1) - 48) % 2 === 0) {
+    return { p, even: (p === 1 ? digits[0] : `${digits[0]}.${digits.slice(1, p)}`) + "e" + exp };
   }
-  return f === a;
+  return { p, even: a.toExponential(p - 1) };
 }
 
 const F32 = new DataView(new ArrayBuffer(8));

@@ -204,7 +204,8 @@ pub(crate) fn accepted_vectors_print_the_same_json(
 /// neighbours on each side (where the f32 below is nearer than the one above, so a
 /// rounding to fewer digits can read back as another f32), values halfway between two
 /// shortest spellings (0.291015625: `0.29101562`, the even one, not `0.29101563`),
-/// subnormals, and a spread of other bit patterns: another implementation writes the
+/// a float whose shortest spelling reads back as another through a double, subnormals,
+/// and a spread of other bit patterns: another implementation writes the
 /// same text as Rust for each (in `conformance.Optionals`' `fl`), and the text reads
 /// back as the same float there.
 #[allow(dead_code)] // used by the cross-language test files only
@@ -229,6 +230,9 @@ pub(crate) fn floats_print_the_same_json(
         0x3b20_0000,
     ]);
     bits.extend((0..64).map(|i| 0x3e80_0000 + i * 0x0001_0000));
+    // A shortest spelling that reads as the next f32 through a double, as JSON readers
+    // read it (`7.038531e-26`): written with one more digit.
+    bits.push(0x15ae_43fd);
     bits.extend([1, 2, 3, 0x007f_ffff, 0x0000_1234, 0x7f7f_ffff]);
     // A spread: a multiplicative walk through the finite positive patterns.
     let mut x: u32 = 0x9e37_79b9;

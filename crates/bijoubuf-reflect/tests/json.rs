@@ -208,6 +208,9 @@ const FLOATS_AS_PROTOBUF_PRINTS_THEM: &[(f32, &str)] = &[
     (f32::from_bits(0x6c80_0000), "1.23794004e+27"),
     (f32::from_bits(0x5000_0000), "8589935000.0"),
     (f32::from_bits(0x3f00_0001), "0.50000006"),
+    // Its shortest spelling, `7.038531e-26`, reads as the next f32 through a double
+    // (the way JSON readers read it, this one and Python's): one more digit.
+    (f32::from_bits(0x15ae_43fd), "7.0385307e-26"),
 ];
 
 #[test]

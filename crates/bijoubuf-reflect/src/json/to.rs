@@ -237,9 +237,12 @@ pub(crate) fn element(
 /// own `{}` writes no exponent, so `1e20` came out as 21 digits that JSON tools read as
 /// an integer. The Go and TypeScript implementations write the same text for every f32.
 ///
-/// The one difference from Python: it starts from one significant digit, where Python
-/// starts from six, so a subnormal whose rounding to fewer digits reads back gets fewer
-/// (`1e-45` for Python's `1.4013e-45`); both read back as the same f32.
+/// "Reads back" is through a double, as the readers here and Python's read a float
+/// (`7.0385307e-26` for the f32 whose shortest spelling, `7.038531e-26`, reads as its
+/// neighbour that way). The one difference from Python: it starts from one significant
+/// digit, where Python starts from six, so a subnormal whose rounding to fewer digits
+/// reads back gets fewer (`1e-45` for Python's `1.4013e-45`); both read back as the same
+/// f32.
 fn f32_text(t: &mut String, x: f32) {
     if x.is_sign_negative() {
         t.push('-');
@@ -249,17 +252,14 @@ fn f32_text(t: &mut String, x: f32) {
         return;
     }
     let x = x.abs();
-    // `{:e}` gives the shortest digits that read back ("3.4028235e38", "1e-45"): no
-    // rounding to fewer digits can read back. `{:.*e}` rounds the exact value, ties to
-    // even; nine digits always read back.
-    let shortest = format!("{x:e}");
-    let from = shortest
-        .split_once('e')
-        .map_or(1, |(m, _)| m.len() - m.contains('.') as usize);
+    // `{:.*e}` rounds the exact value, ties to even. "Reads back" is as JSON readers read
+    // a float, this one and Python's among them: to the nearest double, then to the
+    // nearest f32. That rounds twice, so a shortest spelling may read back as the f32 next
+    // to `x` (`7.038531e-26`) and one more digit is needed. Nine digits always read back.
     let mut sci = format!("{x:.8e}");
-    for p in from..9 {
+    for p in 1..9 {
         let s = format!("{x:.*e}", p - 1);
-        if s.parse::<f32>() == Ok(x) {
+        if s.parse::<f64>().map(|y| y as f32) == Ok(x) {
             sci = s;
             break;
         }
