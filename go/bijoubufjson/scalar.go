@@ -293,11 +293,10 @@ func formatFloat32(x float32) string {
 	// nearest float64, then to the nearest float32. That rounds twice, so a shortest
 	// spelling may read back as the float32 next to x (`7.038531e-26`) and one more digit
 	// is needed. Nine digits always read back.
-	sci := strconv.FormatFloat(ax, 'e', 8, 64)
-	for p := 1; p < 9; p++ {
-		s := strconv.FormatFloat(ax, 'e', p-1, 64)
-		if y, err := strconv.ParseFloat(s, 64); err == nil && float32(y) == float32(ax) {
-			sci = s
+	var sci string
+	for p := 1; p <= 9; p++ {
+		sci = strconv.FormatFloat(ax, 'e', p-1, 64)
+		if y, err := strconv.ParseFloat(sci, 64); p == 9 || err == nil && float32(y) == float32(ax) {
 			break
 		}
 	}

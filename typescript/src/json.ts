@@ -748,13 +748,10 @@ function f32Text(x: number): string {
   // through a double, which rounds twice, so a shortest spelling may read back as the
   // f32 next to `a` (`7.038531e-26`) and one more digit is needed.
   const tie = tieAt(a);
-  let s = a.toExponential(8);
-  for (let p = 1; p < 9; p++) {
-    const t = p === tie?.p ? tie.even : a.toExponential(p - 1);
-    if (Math.fround(Number(t)) === a) {
-      s = t;
-      break;
-    }
+  let s = "";
+  for (let p = 1; p <= 9; p++) {
+    s = p === tie?.p ? tie.even : a.toExponential(p - 1);
+    if (p === 9 || Math.fround(Number(s)) === a) break;
   }
   const [mant, exp] = s.split("e") as [string, string];
   const d = mant.replace(".", "").replace(/(?<=.)0+$/, "");
