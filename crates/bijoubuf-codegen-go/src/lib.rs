@@ -1923,22 +1923,16 @@ impl Emitter<'_> {
                     _ => zero("0"),
                 }
             }
-            FieldType::Scalar(s) => {
-                let Some(text) = &f.default else {
-                    return match s {
-                        ScalarType::Bool => zero("false"),
-                        ScalarType::String => zero("\"\""),
-                        ScalarType::Bytes => zero("nil"),
-                        _ => zero("0"),
-                    };
-                };
-                go_default(*s, text).unwrap_or_else(|| match s {
+            FieldType::Scalar(s) => f
+                .default
+                .as_deref()
+                .and_then(|text| go_default(*s, text))
+                .unwrap_or_else(|| match s {
                     ScalarType::Bool => zero("false"),
                     ScalarType::String => zero("\"\""),
                     ScalarType::Bytes => zero("nil"),
                     _ => zero("0"),
-                })
-            }
+                }),
         }
     }
 
