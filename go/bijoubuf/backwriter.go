@@ -380,6 +380,13 @@ func Float64Bits(f float64) uint64 {
 	return math.Float64bits(f)
 }
 
+// Float64FromBits is the double of the given bits (math.Float64frombits): generated
+// getters spell a schema's float default this way, exactly, infinities and NaN included.
+func Float64FromBits(b uint64) float64 { return math.Float64frombits(b) }
+
+// Float32FromBits is Float64FromBits for a float.
+func Float32FromBits(b uint32) float32 { return math.Float32frombits(b) }
+
 // Float32Bits is Float64Bits for a float.
 func Float32Bits(f float32) uint32 {
 	if f != f {

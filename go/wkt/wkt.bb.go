@@ -25,6 +25,22 @@ type Any struct {
 	unknown *[]bijoubuf.UnknownRecord
 }
 
+// GetTypeUrl is TypeUrl, or "" when m is nil.
+func (m *Any) GetTypeUrl() string {
+	if m != nil {
+		return m.TypeUrl
+	}
+	return ""
+}
+
+// GetValue is Value, or nil when m is nil.
+func (m *Any) GetValue() []byte {
+	if m != nil {
+		return m.Value
+	}
+	return nil
+}
+
 // FullName is google.protobuf.Any.
 func (*Any) FullName() string {
 	return "google.protobuf.Any"
@@ -197,6 +213,14 @@ type SourceContext struct {
 	// Path of the defining .proto file relative to its root.
 	FileName string
 	unknown  *[]bijoubuf.UnknownRecord
+}
+
+// GetFileName is FileName, or "" when m is nil.
+func (m *SourceContext) GetFileName() string {
+	if m != nil {
+		return m.FileName
+	}
+	return ""
 }
 
 // FullName is google.protobuf.SourceContext.
@@ -395,6 +419,62 @@ type Type struct {
 	// Which syntax the declaring file used.
 	Syntax  Syntax
 	unknown *[]bijoubuf.UnknownRecord
+}
+
+// GetName is Name, or "" when m is nil.
+func (m *Type) GetName() string {
+	if m != nil {
+		return m.Name
+	}
+	return ""
+}
+
+// GetFields is Fields, or nil when m is nil.
+func (m *Type) GetFields() []*Field {
+	if m != nil {
+		return m.Fields
+	}
+	return nil
+}
+
+// GetOneofs is Oneofs, or nil when m is nil.
+func (m *Type) GetOneofs() []string {
+	if m != nil {
+		return m.Oneofs
+	}
+	return nil
+}
+
+// GetOptions is Options, or nil when m is nil.
+func (m *Type) GetOptions() []*Option {
+	if m != nil {
+		return m.Options
+	}
+	return nil
+}
+
+// GetSourceContext is SourceContext, or nil when m is nil.
+func (m *Type) GetSourceContext() *SourceContext {
+	if m != nil {
+		return m.SourceContext
+	}
+	return nil
+}
+
+// GetSyntax is Syntax, or SYNTAX_PROTO2 when m is nil.
+func (m *Type) GetSyntax() Syntax {
+	if m != nil {
+		return m.Syntax
+	}
+	return 0
+}
+
+// GetEdition is Edition, or "" when m is nil.
+func (m *Type) GetEdition() string {
+	if m != nil {
+		return m.Edition
+	}
+	return ""
 }
 
 // FullName is google.protobuf.Type.
@@ -947,6 +1027,86 @@ type Field struct {
 	unknown *[]bijoubuf.UnknownRecord
 }
 
+// GetKind is Kind, or TYPE_UNKNOWN when m is nil.
+func (m *Field) GetKind() Field_Kind {
+	if m != nil {
+		return m.Kind
+	}
+	return 0
+}
+
+// GetCardinality is Cardinality, or CARDINALITY_UNKNOWN when m is nil.
+func (m *Field) GetCardinality() Field_Cardinality {
+	if m != nil {
+		return m.Cardinality
+	}
+	return 0
+}
+
+// GetNumber is Number, or 0 when m is nil.
+func (m *Field) GetNumber() int32 {
+	if m != nil {
+		return m.Number
+	}
+	return 0
+}
+
+// GetName is Name, or "" when m is nil.
+func (m *Field) GetName() string {
+	if m != nil {
+		return m.Name
+	}
+	return ""
+}
+
+// GetTypeUrl is TypeUrl, or "" when m is nil.
+func (m *Field) GetTypeUrl() string {
+	if m != nil {
+		return m.TypeUrl
+	}
+	return ""
+}
+
+// GetOneofIndex is OneofIndex, or 0 when m is nil.
+func (m *Field) GetOneofIndex() int32 {
+	if m != nil {
+		return m.OneofIndex
+	}
+	return 0
+}
+
+// GetPacked is Packed, or false when m is nil.
+func (m *Field) GetPacked() bool {
+	if m != nil {
+		return m.Packed
+	}
+	return false
+}
+
+// GetOptions is Options, or nil when m is nil.
+func (m *Field) GetOptions() []*Option {
+	if m != nil {
+		return m.Options
+	}
+	return nil
+}
+
+// GetJsonName is JsonName, or "" when m is nil.
+func (m *Field) GetJsonName() string {
+	if m != nil {
+		return m.JsonName
+	}
+	return ""
+}
+
+// GetDefaultValue is DefaultValue, or "" when m is nil.
+func (m *Field) GetDefaultValue() string {
+	if m != nil {
+		return m.DefaultValue
+	}
+	return ""
+}
+
 // FullName is google.protobuf.Field.
 func (*Field) FullName() string {
 	return "google.protobuf.Field"
@@ -1418,6 +1578,54 @@ type Enum struct {
 	unknown *[]bijoubuf.UnknownRecord
 }
 
+// GetName is Name, or "" when m is nil.
+func (m *Enum) GetName() string {
+	if m != nil {
+		return m.Name
+	}
+	return ""
+}
+
+// GetEnumvalue is Enumvalue, or nil when m is nil.
+func (m *Enum) GetEnumvalue() []*EnumValue {
+	if m != nil {
+		return m.Enumvalue
+	}
+	return nil
+}
+
+// GetOptions is Options, or nil when m is nil.
+func (m *Enum) GetOptions() []*Option {
+	if m != nil {
+		return m.Options
+	}
+	return nil
+}
+
+// GetSourceContext is SourceContext, or nil when m is nil.
+func (m *Enum) GetSourceContext() *SourceContext {
+	if m != nil {
+		return m.SourceContext
+	}
+	return nil
+}
+
+// GetSyntax is Syntax, or SYNTAX_PROTO2 when m is nil.
+func (m *Enum) GetSyntax() Syntax {
+	if m != nil {
+		return m.Syntax
+	}
+	return 0
+}
+
+// GetEdition is Edition, or "" when m is nil.
+func (m *Enum) GetEdition() string {
+	if m != nil {
+		return m.Edition
+	}
+	return ""
+}
+
 // FullName is google.protobuf.Enum.
 func (*Enum) FullName() string {
 	return "google.protobuf.Enum"
@@ -1813,6 +2021,30 @@ type EnumValue struct {
 	unknown *[]bijoubuf.UnknownRecord
 }
 
+// GetName is Name, or "" when m is nil.
+func (m *EnumValue) GetName() string {
+	if m != nil {
+		return m.Name
+	}
+	return ""
+}
+
+// GetNumber is Number, or 0 when m is nil.
+func (m *EnumValue) GetNumber() int32 {
+	if m != nil {
+		return m.Number
+	}
+	return 0
+}
+
+// GetOptions is Options, or nil when m is nil.
+func (m *EnumValue) GetOptions() []*Option {
+	if m != nil {
+		return m.Options
+	}
+	return nil
+}
+
 // FullName is google.protobuf.EnumValue.
 func (*EnumValue) FullName() string {
 	return "google.protobuf.EnumValue"
@@ -2065,6 +2297,22 @@ type Option struct {
 	unknown *[]bijoubuf.UnknownRecord
 }
 
+// GetName is Name, or "" when m is nil.
+func (m *Option) GetName() string {
+	if m != nil {
+		return m.Name
+	}
+	return ""
+}
+
+// GetValue is Value, or nil when m is nil.
+func (m *Option) GetValue() *Any {
+	if m != nil {
+		return m.Value
+	}
+	return nil
+}
+
 // FullName is google.protobuf.Option.
 func (*Option) FullName() string {
 	return "google.protobuf.Option"
@@ -2284,6 +2532,70 @@ type Api struct {
 	// Which syntax the declaring file used.
 	Syntax  Syntax
 	unknown *[]bijoubuf.UnknownRecord
+}
+
+// GetName is Name, or "" when m is nil.
+func (m *Api) GetName() string {
+	if m != nil {
+		return m.Name
+	}
+	return ""
+}
+
+// GetMethods is Methods, or nil when m is nil.
+func (m *Api) GetMethods() []*Method {
+	if m != nil {
+		return m.Methods
+	}
+	return nil
+}
+
+// GetOptions is Options, or nil when m is nil.
+func (m *Api) GetOptions() []*Option {
+	if m != nil {
+		return m.Options
+	}
+	return nil
+}
+
+// GetVersion is Version, or "" when m is nil.
+func (m *Api) GetVersion() string {
+	if m != nil {
+		return m.Version
+	}
+	return ""
+}
+
+// GetSourceContext is SourceContext, or nil when m is nil.
+func (m *Api) GetSourceContext() *SourceContext {
+	if m != nil {
+		return m.SourceContext
+	}
+	return nil
+}
+
+// GetMixins is Mixins, or nil when m is nil.
+func (m *Api) GetMixins() []*Mixin {
+	if m != nil {
+		return m.Mixins
+	}
+	return nil
+}
+
+// GetSyntax is Syntax, or SYNTAX_PROTO2 when m is nil.
+func (m *Api) GetSyntax() Syntax {
+	if m != nil {
+		return m.Syntax
+	}
+	return 0
+}
+
+// GetEdition is Edition, or "" when m is nil.
+func (m *Api) GetEdition() string {
+	if m != nil {
+		return m.Edition
+	}
+	return ""
 }
 
 // FullName is google.protobuf.Api.
@@ -2802,6 +3114,74 @@ type Method struct {
 	unknown           *[]bijoubuf.UnknownRecord
 }
 
+// GetName is Name, or "" when m is nil.
+func (m *Method) GetName() string {
+	if m != nil {
+		return m.Name
+	}
+	return ""
+}
+
+// GetRequestTypeUrl is RequestTypeUrl, or "" when m is nil.
+func (m *Method) GetRequestTypeUrl() string {
+	if m != nil {
+		return m.RequestTypeUrl
+	}
+	return ""
+}
+
+// GetRequestStreaming is RequestStreaming, or false when m is nil.
+func (m *Method) GetRequestStreaming() bool {
+	if m != nil {
+		return m.RequestStreaming
+	}
+	return false
+}
+
+// GetResponseTypeUrl is ResponseTypeUrl, or "" when m is nil.
+func (m *Method) GetResponseTypeUrl() string {
+	if m != nil {
+		return m.ResponseTypeUrl
+	}
+	return ""
+}
+
+// GetResponseStreaming is ResponseStreaming, or false when m is nil.
+func (m *Method) GetResponseStreaming() bool {
+	if m != nil {
+		return m.ResponseStreaming
+	}
+	return false
+}
+
+// GetOptions is Options, or nil when m is nil.
+func (m *Method) GetOptions() []*Option {
+	if m != nil {
+		return m.Options
+	}
+	return nil
+}
+
+// GetSyntax is Syntax, or SYNTAX_PROTO2 when m is nil.
+//
+// Deprecated: the schema marks this deprecated.
+func (m *Method) GetSyntax() Syntax {
+	if m != nil {
+		return m.Syntax
+	}
+	return 0
+}
+
+// GetEdition is Edition, or "" when m is nil.
+//
+// Deprecated: the schema marks this deprecated.
+func (m *Method) GetEdition() string {
+	if m != nil {
+		return m.Edition
+	}
+	return ""
+}
+
 // FullName is google.protobuf.Method.
 func (*Method) FullName() string {
 	return "google.protobuf.Method"
@@ -3198,6 +3578,22 @@ type Mixin struct {
 	unknown *[]bijoubuf.UnknownRecord
 }
 
+// GetName is Name, or "" when m is nil.
+func (m *Mixin) GetName() string {
+	if m != nil {
+		return m.Name
+	}
+	return ""
+}
+
+// GetRoot is Root, or "" when m is nil.
+func (m *Mixin) GetRoot() string {
+	if m != nil {
+		return m.Root
+	}
+	return ""
+}
+
 // FullName is google.protobuf.Mixin.
 func (*Mixin) FullName() string {
 	return "google.protobuf.Mixin"
@@ -3445,6 +3841,14 @@ type FileDescriptorSet struct {
 	unknown *[]bijoubuf.UnknownRecord
 }
 
+// GetFile is File, or nil when m is nil.
+func (m *FileDescriptorSet) GetFile() []*FileDescriptorProto {
+	if m != nil {
+		return m.File
+	}
+	return nil
+}
+
 // FullName is google.protobuf.FileDescriptorSet.
 func (*FileDescriptorSet) FullName() string {
 	return "google.protobuf.FileDescriptorSet"
@@ -3673,6 +4077,118 @@ type FileDescriptorProto struct {
 	// The edition, when syntax is "editions".
 	Edition *Edition
 	unknown *[]bijoubuf.UnknownRecord
+}
+
+// GetName is Name's value, or "" when it is unset or m is nil.
+func (m *FileDescriptorProto) GetName() string {
+	if m != nil && m.Name != nil {
+		return *m.Name
+	}
+	return ""
+}
+
+// GetPackage is Package's value, or "" when it is unset or m is nil.
+func (m *FileDescriptorProto) GetPackage() string {
+	if m != nil && m.Package != nil {
+		return *m.Package
+	}
+	return ""
+}
+
+// GetDependency is Dependency, or nil when m is nil.
+func (m *FileDescriptorProto) GetDependency() []string {
+	if m != nil {
+		return m.Dependency
+	}
+	return nil
+}
+
+// GetPublicDependency is PublicDependency, or nil when m is nil.
+func (m *FileDescriptorProto) GetPublicDependency() []int32 {
+	if m != nil {
+		return m.PublicDependency
+	}
+	return nil
+}
+
+// GetWeakDependency is WeakDependency, or nil when m is nil.
+func (m *FileDescriptorProto) GetWeakDependency() []int32 {
+	if m != nil {
+		return m.WeakDependency
+	}
+	return nil
+}
+
+// GetOptionDependency is OptionDependency, or nil when m is nil.
+func (m *FileDescriptorProto) GetOptionDependency() []string {
+	if m != nil {
+		return m.OptionDependency
+	}
+	return nil
+}
+
+// GetMessageType is MessageType, or nil when m is nil.
+func (m *FileDescriptorProto) GetMessageType() []*DescriptorProto {
+	if m != nil {
+		return m.MessageType
+	}
+	return nil
+}
+
+// GetEnumType is EnumType, or nil when m is nil.
+func (m *FileDescriptorProto) GetEnumType() []*EnumDescriptorProto {
+	if m != nil {
+		return m.EnumType
+	}
+	return nil
+}
+
+// GetService is Service, or nil when m is nil.
+func (m *FileDescriptorProto) GetService() []*ServiceDescriptorProto {
+	if m != nil {
+		return m.Service
+	}
+	return nil
+}
+
+// GetExtension is Extension, or nil when m is nil.
+func (m *FileDescriptorProto) GetExtension() []*FieldDescriptorProto {
+	if m != nil {
+		return m.Extension
+	}
+	return nil
+}
+
+// GetOptions is Options, or nil when m is nil.
+func (m *FileDescriptorProto) GetOptions() *FileOptions {
+	if m != nil {
+		return m.Options
+	}
+	return nil
+}
+
+// GetSourceCodeInfo is SourceCodeInfo, or nil when m is nil.
+func (m *FileDescriptorProto) GetSourceCodeInfo() *SourceCodeInfo {
+	if m != nil {
+		return m.SourceCodeInfo
+	}
+	return nil
+}
+
+// GetSyntax is Syntax's value, or "" when it is unset or m is nil.
+func (m *FileDescriptorProto) GetSyntax() string {
+	if m != nil && m.Syntax != nil {
+		return *m.Syntax
+	}
+	return ""
+}
+
+// GetEdition is Edition's value, or EDITION_UNKNOWN when it is unset or m is nil.
+func (m *FileDescriptorProto) GetEdition() Edition {
+	if m != nil && m.Edition != nil {
+		return *m.Edition
+	}
+	return 0
 }
 
 // FullName is google.protobuf.FileDescriptorProto.
@@ -4448,6 +4964,94 @@ type DescriptorProto struct {
 	unknown    *[]bijoubuf.UnknownRecord
 }
 
+// GetName is Name's value, or "" when it is unset or m is nil.
+func (m *DescriptorProto) GetName() string {
+	if m != nil && m.Name != nil {
+		return *m.Name
+	}
+	return ""
+}
+
+// GetField is Field, or nil when m is nil.
+func (m *DescriptorProto) GetField() []*FieldDescriptorProto {
+	if m != nil {
+		return m.Field
+	}
+	return nil
+}
+
+// GetExtension is Extension, or nil when m is nil.
+func (m *DescriptorProto) GetExtension() []*FieldDescriptorProto {
+	if m != nil {
+		return m.Extension
+	}
+	return nil
+}
+
+// GetNestedType is NestedType, or nil when m is nil.
+func (m *DescriptorProto) GetNestedType() []*DescriptorProto {
+	if m != nil {
+		return m.NestedType
+	}
+	return nil
+}
+
+// GetEnumType is EnumType, or nil when m is nil.
+func (m *DescriptorProto) GetEnumType() []*EnumDescriptorProto {
+	if m != nil {
+		return m.EnumType
+	}
+	return nil
+}
+
+// GetExtensionRange is ExtensionRange, or nil when m is nil.
+func (m *DescriptorProto) GetExtensionRange() []*DescriptorProto_ExtensionRange {
+	if m != nil {
+		return m.ExtensionRange
+	}
+	return nil
+}
+
+// GetOneofDecl is OneofDecl, or nil when m is nil.
+func (m *DescriptorProto) GetOneofDecl() []*OneofDescriptorProto {
+	if m != nil {
+		return m.OneofDecl
+	}
+	return nil
+}
+
+// GetOptions is Options, or nil when m is nil.
+func (m *DescriptorProto) GetOptions() *MessageOptions {
+	if m != nil {
+		return m.Options
+	}
+	return nil
+}
+
+// GetReservedRange is ReservedRange, or nil when m is nil.
+func (m *DescriptorProto) GetReservedRange() []*DescriptorProto_ReservedRange {
+	if m != nil {
+		return m.ReservedRange
+	}
+	return nil
+}
+
+// GetReservedName is ReservedName, or nil when m is nil.
+func (m *DescriptorProto) GetReservedName() []string {
+	if m != nil {
+		return m.ReservedName
+	}
+	return nil
+}
+
+// GetVisibility is Visibility's value, or VISIBILITY_UNSET when it is unset or m is nil.
+func (m *DescriptorProto) GetVisibility() SymbolVisibility {
+	if m != nil && m.Visibility != nil {
+		return *m.Visibility
+	}
+	return 0
+}
+
 // FullName is google.protobuf.DescriptorProto.
 func (*DescriptorProto) FullName() string {
 	return "google.protobuf.DescriptorProto"
@@ -5193,6 +5797,30 @@ type DescriptorProto_ExtensionRange struct {
 	unknown *[]bijoubuf.UnknownRecord
 }
 
+// GetStart is Start's value, or 0 when it is unset or m is nil.
+func (m *DescriptorProto_ExtensionRange) GetStart() int32 {
+	if m != nil && m.Start != nil {
+		return *m.Start
+	}
+	return 0
+}
+
+// GetEnd is End's value, or 0 when it is unset or m is nil.
+func (m *DescriptorProto_ExtensionRange) GetEnd() int32 {
+	if m != nil && m.End != nil {
+		return *m.End
+	}
+	return 0
+}
+
+// GetOptions is Options, or nil when m is nil.
+func (m *DescriptorProto_ExtensionRange) GetOptions() *ExtensionRangeOptions {
+	if m != nil {
+		return m.Options
+	}
+	return nil
+}
+
 // FullName is google.protobuf.DescriptorProto.ExtensionRange.
 func (*DescriptorProto_ExtensionRange) FullName() string {
 	return "google.protobuf.DescriptorProto.ExtensionRange"
@@ -5420,6 +6048,22 @@ type DescriptorProto_ReservedRange struct {
 	unknown *[]bijoubuf.UnknownRecord
 }
 
+// GetStart is Start's value, or 0 when it is unset or m is nil.
+func (m *DescriptorProto_ReservedRange) GetStart() int32 {
+	if m != nil && m.Start != nil {
+		return *m.Start
+	}
+	return 0
+}
+
+// GetEnd is End's value, or 0 when it is unset or m is nil.
+func (m *DescriptorProto_ReservedRange) GetEnd() int32 {
+	if m != nil && m.End != nil {
+		return *m.End
+	}
+	return 0
+}
+
 // FullName is google.protobuf.DescriptorProto.ReservedRange.
 func (*DescriptorProto_ReservedRange) FullName() string {
 	return "google.protobuf.DescriptorProto.ReservedRange"
@@ -5633,6 +6277,38 @@ type ExtensionRangeOptions struct {
 	// existed keep working. Like the declarations, only read by the compiler.
 	Verification *ExtensionRangeOptions_VerificationState
 	unknown      *[]bijoubuf.UnknownRecord
+}
+
+// GetUninterpretedOption is UninterpretedOption, or nil when m is nil.
+func (m *ExtensionRangeOptions) GetUninterpretedOption() []*UninterpretedOption {
+	if m != nil {
+		return m.UninterpretedOption
+	}
+	return nil
+}
+
+// GetDeclaration is Declaration, or nil when m is nil.
+func (m *ExtensionRangeOptions) GetDeclaration() []*ExtensionRangeOptions_Declaration {
+	if m != nil {
+		return m.Declaration
+	}
+	return nil
+}
+
+// GetFeatures is Features, or nil when m is nil.
+func (m *ExtensionRangeOptions) GetFeatures() *FeatureSet {
+	if m != nil {
+		return m.Features
+	}
+	return nil
+}
+
+// GetVerification is Verification's value, or UNVERIFIED when it is unset or m is nil.
+func (m *ExtensionRangeOptions) GetVerification() ExtensionRangeOptions_VerificationState {
+	if m != nil && m.Verification != nil {
+		return *m.Verification
+	}
+	return ExtensionRangeOptions_VerificationState_UNVERIFIED
 }
 
 // FullName is google.protobuf.ExtensionRangeOptions.
@@ -5980,6 +6656,46 @@ type ExtensionRangeOptions_Declaration struct {
 	// Whether the extension is repeated.
 	Repeated *bool
 	unknown  *[]bijoubuf.UnknownRecord
+}
+
+// GetNumber is Number's value, or 0 when it is unset or m is nil.
+func (m *ExtensionRangeOptions_Declaration) GetNumber() int32 {
+	if m != nil && m.Number != nil {
+		return *m.Number
+	}
+	return 0
+}
+
+// GetFullName_ is FullName_'s value, or "" when it is unset or m is nil.
+func (m *ExtensionRangeOptions_Declaration) GetFullName_() string {
+	if m != nil && m.FullName_ != nil {
+		return *m.FullName_
+	}
+	return ""
+}
+
+// GetType is Type's value, or "" when it is unset or m is nil.
+func (m *ExtensionRangeOptions_Declaration) GetType() string {
+	if m != nil && m.Type != nil {
+		return *m.Type
+	}
+	return ""
+}
+
+// GetReserved is Reserved's value, or false when it is unset or m is nil.
+func (m *ExtensionRangeOptions_Declaration) GetReserved() bool {
+	if m != nil && m.Reserved != nil {
+		return *m.Reserved
+	}
+	return false
+}
+
+// GetRepeated is Repeated's value, or false when it is unset or m is nil.
+func (m *ExtensionRangeOptions_Declaration) GetRepeated() bool {
+	if m != nil && m.Repeated != nil {
+		return *m.Repeated
+	}
+	return false
 }
 
 // FullName is google.protobuf.ExtensionRangeOptions.Declaration.
@@ -6348,6 +7064,94 @@ type FieldDescriptorProto struct {
 	// in a synthetic oneof of its own.
 	Proto3Optional *bool
 	unknown        *[]bijoubuf.UnknownRecord
+}
+
+// GetName is Name's value, or "" when it is unset or m is nil.
+func (m *FieldDescriptorProto) GetName() string {
+	if m != nil && m.Name != nil {
+		return *m.Name
+	}
+	return ""
+}
+
+// GetNumber is Number's value, or 0 when it is unset or m is nil.
+func (m *FieldDescriptorProto) GetNumber() int32 {
+	if m != nil && m.Number != nil {
+		return *m.Number
+	}
+	return 0
+}
+
+// GetLabel is Label's value, or LABEL_OPTIONAL when it is unset or m is nil.
+func (m *FieldDescriptorProto) GetLabel() FieldDescriptorProto_Label {
+	if m != nil && m.Label != nil {
+		return *m.Label
+	}
+	return FieldDescriptorProto_Label_LABEL_OPTIONAL
+}
+
+// GetType is Type's value, or TYPE_DOUBLE when it is unset or m is nil.
+func (m *FieldDescriptorProto) GetType() FieldDescriptorProto_Type {
+	if m != nil && m.Type != nil {
+		return *m.Type
+	}
+	return FieldDescriptorProto_Type_TYPE_DOUBLE
+}
+
+// GetTypeName is TypeName's value, or "" when it is unset or m is nil.
+func (m *FieldDescriptorProto) GetTypeName() string {
+	if m != nil && m.TypeName != nil {
+		return *m.TypeName
+	}
+	return ""
+}
+
+// GetExtendee is Extendee's value, or "" when it is unset or m is nil.
+func (m *FieldDescriptorProto) GetExtendee() string {
+	if m != nil && m.Extendee != nil {
+		return *m.Extendee
+	}
+	return ""
+}
+
+// GetDefaultValue is DefaultValue's value, or "" when it is unset or m is nil.
+func (m *FieldDescriptorProto) GetDefaultValue() string {
+	if m != nil && m.DefaultValue != nil {
+		return *m.DefaultValue
+	}
+	return ""
+}
+
+// GetOneofIndex is OneofIndex's value, or 0 when it is unset or m is nil.
+func (m *FieldDescriptorProto) GetOneofIndex() int32 {
+	if m != nil && m.OneofIndex != nil {
+		return *m.OneofIndex
+	}
+	return 0
+}
+
+// GetJsonName is JsonName's value, or "" when it is unset or m is nil.
+func (m *FieldDescriptorProto) GetJsonName() string {
+	if m != nil && m.JsonName != nil {
+		return *m.JsonName
+	}
+	return ""
+}
+
+// GetOptions is Options, or nil when m is nil.
+func (m *FieldDescriptorProto) GetOptions() *FieldOptions {
+	if m != nil {
+		return m.Options
+	}
+	return nil
+}
+
+// GetProto3Optional is Proto3Optional's value, or false when it is unset or m is nil.
+func (m *FieldDescriptorProto) GetProto3Optional() bool {
+	if m != nil && m.Proto3Optional != nil {
+		return *m.Proto3Optional
+	}
+	return false
 }
 
 // FullName is google.protobuf.FieldDescriptorProto.
@@ -6794,6 +7598,22 @@ type OneofDescriptorProto struct {
 	unknown *[]bijoubuf.UnknownRecord
 }
 
+// GetName is Name's value, or "" when it is unset or m is nil.
+func (m *OneofDescriptorProto) GetName() string {
+	if m != nil && m.Name != nil {
+		return *m.Name
+	}
+	return ""
+}
+
+// GetOptions is Options, or nil when m is nil.
+func (m *OneofDescriptorProto) GetOptions() *OneofOptions {
+	if m != nil {
+		return m.Options
+	}
+	return nil
+}
+
 // FullName is google.protobuf.OneofDescriptorProto.
 func (*OneofDescriptorProto) FullName() string {
 	return "google.protobuf.OneofDescriptorProto"
@@ -6992,6 +7812,54 @@ type EnumDescriptorProto struct {
 	// `export` or `local` as written (edition 2024 on).
 	Visibility *SymbolVisibility
 	unknown    *[]bijoubuf.UnknownRecord
+}
+
+// GetName is Name's value, or "" when it is unset or m is nil.
+func (m *EnumDescriptorProto) GetName() string {
+	if m != nil && m.Name != nil {
+		return *m.Name
+	}
+	return ""
+}
+
+// GetValue is Value, or nil when m is nil.
+func (m *EnumDescriptorProto) GetValue() []*EnumValueDescriptorProto {
+	if m != nil {
+		return m.Value
+	}
+	return nil
+}
+
+// GetOptions is Options, or nil when m is nil.
+func (m *EnumDescriptorProto) GetOptions() *EnumOptions {
+	if m != nil {
+		return m.Options
+	}
+	return nil
+}
+
+// GetReservedRange is ReservedRange, or nil when m is nil.
+func (m *EnumDescriptorProto) GetReservedRange() []*EnumDescriptorProto_EnumReservedRange {
+	if m != nil {
+		return m.ReservedRange
+	}
+	return nil
+}
+
+// GetReservedName is ReservedName, or nil when m is nil.
+func (m *EnumDescriptorProto) GetReservedName() []string {
+	if m != nil {
+		return m.ReservedName
+	}
+	return nil
+}
+
+// GetVisibility is Visibility's value, or VISIBILITY_UNSET when it is unset or m is nil.
+func (m *EnumDescriptorProto) GetVisibility() SymbolVisibility {
+	if m != nil && m.Visibility != nil {
+		return *m.Visibility
+	}
+	return 0
 }
 
 // FullName is google.protobuf.EnumDescriptorProto.
@@ -7399,6 +8267,22 @@ type EnumDescriptorProto_EnumReservedRange struct {
 	unknown *[]bijoubuf.UnknownRecord
 }
 
+// GetStart is Start's value, or 0 when it is unset or m is nil.
+func (m *EnumDescriptorProto_EnumReservedRange) GetStart() int32 {
+	if m != nil && m.Start != nil {
+		return *m.Start
+	}
+	return 0
+}
+
+// GetEnd is End's value, or 0 when it is unset or m is nil.
+func (m *EnumDescriptorProto_EnumReservedRange) GetEnd() int32 {
+	if m != nil && m.End != nil {
+		return *m.End
+	}
+	return 0
+}
+
 // FullName is google.protobuf.EnumDescriptorProto.EnumReservedRange.
 func (*EnumDescriptorProto_EnumReservedRange) FullName() string {
 	return "google.protobuf.EnumDescriptorProto.EnumReservedRange"
@@ -7575,6 +8459,30 @@ type EnumValueDescriptorProto struct {
 	Number  *int32
 	Options *EnumValueOptions
 	unknown *[]bijoubuf.UnknownRecord
+}
+
+// GetName is Name's value, or "" when it is unset or m is nil.
+func (m *EnumValueDescriptorProto) GetName() string {
+	if m != nil && m.Name != nil {
+		return *m.Name
+	}
+	return ""
+}
+
+// GetNumber is Number's value, or 0 when it is unset or m is nil.
+func (m *EnumValueDescriptorProto) GetNumber() int32 {
+	if m != nil && m.Number != nil {
+		return *m.Number
+	}
+	return 0
+}
+
+// GetOptions is Options, or nil when m is nil.
+func (m *EnumValueDescriptorProto) GetOptions() *EnumValueOptions {
+	if m != nil {
+		return m.Options
+	}
+	return nil
 }
 
 // FullName is google.protobuf.EnumValueDescriptorProto.
@@ -7795,6 +8703,30 @@ type ServiceDescriptorProto struct {
 	Method  []*MethodDescriptorProto
 	Options *ServiceOptions
 	unknown *[]bijoubuf.UnknownRecord
+}
+
+// GetName is Name's value, or "" when it is unset or m is nil.
+func (m *ServiceDescriptorProto) GetName() string {
+	if m != nil && m.Name != nil {
+		return *m.Name
+	}
+	return ""
+}
+
+// GetMethod is Method, or nil when m is nil.
+func (m *ServiceDescriptorProto) GetMethod() []*MethodDescriptorProto {
+	if m != nil {
+		return m.Method
+	}
+	return nil
+}
+
+// GetOptions is Options, or nil when m is nil.
+func (m *ServiceDescriptorProto) GetOptions() *ServiceOptions {
+	if m != nil {
+		return m.Options
+	}
+	return nil
 }
 
 // FullName is google.protobuf.ServiceDescriptorProto.
@@ -8066,6 +8998,54 @@ type MethodDescriptorProto struct {
 	// Whether the server sends a stream of responses.
 	ServerStreaming *bool
 	unknown         *[]bijoubuf.UnknownRecord
+}
+
+// GetName is Name's value, or "" when it is unset or m is nil.
+func (m *MethodDescriptorProto) GetName() string {
+	if m != nil && m.Name != nil {
+		return *m.Name
+	}
+	return ""
+}
+
+// GetInputType is InputType's value, or "" when it is unset or m is nil.
+func (m *MethodDescriptorProto) GetInputType() string {
+	if m != nil && m.InputType != nil {
+		return *m.InputType
+	}
+	return ""
+}
+
+// GetOutputType is OutputType's value, or "" when it is unset or m is nil.
+func (m *MethodDescriptorProto) GetOutputType() string {
+	if m != nil && m.OutputType != nil {
+		return *m.OutputType
+	}
+	return ""
+}
+
+// GetOptions is Options, or nil when m is nil.
+func (m *MethodDescriptorProto) GetOptions() *MethodOptions {
+	if m != nil {
+		return m.Options
+	}
+	return nil
+}
+
+// GetClientStreaming is ClientStreaming's value, or false when it is unset or m is nil.
+func (m *MethodDescriptorProto) GetClientStreaming() bool {
+	if m != nil && m.ClientStreaming != nil {
+		return *m.ClientStreaming
+	}
+	return false
+}
+
+// GetServerStreaming is ServerStreaming's value, or false when it is unset or m is nil.
+func (m *MethodDescriptorProto) GetServerStreaming() bool {
+	if m != nil && m.ServerStreaming != nil {
+		return *m.ServerStreaming
+	}
+	return false
 }
 
 // FullName is google.protobuf.MethodDescriptorProto.
@@ -8468,6 +9448,176 @@ type FileOptions struct {
 	// Options whose values have not been resolved yet.
 	UninterpretedOption []*UninterpretedOption
 	unknown             *[]bijoubuf.UnknownRecord
+}
+
+// GetJavaPackage is JavaPackage's value, or "" when it is unset or m is nil.
+func (m *FileOptions) GetJavaPackage() string {
+	if m != nil && m.JavaPackage != nil {
+		return *m.JavaPackage
+	}
+	return ""
+}
+
+// GetJavaOuterClassname is JavaOuterClassname's value, or "" when it is unset or m is nil.
+func (m *FileOptions) GetJavaOuterClassname() string {
+	if m != nil && m.JavaOuterClassname != nil {
+		return *m.JavaOuterClassname
+	}
+	return ""
+}
+
+// GetJavaMultipleFiles is JavaMultipleFiles's value, or false when it is unset or m is nil.
+func (m *FileOptions) GetJavaMultipleFiles() bool {
+	if m != nil && m.JavaMultipleFiles != nil {
+		return *m.JavaMultipleFiles
+	}
+	return false
+}
+
+// GetJavaGenerateEqualsAndHash is JavaGenerateEqualsAndHash's value, or false when it is unset or m is nil.
+//
+// Deprecated: the schema marks this deprecated.
+func (m *FileOptions) GetJavaGenerateEqualsAndHash() bool {
+	if m != nil && m.JavaGenerateEqualsAndHash != nil {
+		return *m.JavaGenerateEqualsAndHash
+	}
+	return false
+}
+
+// GetJavaStringCheckUtf8 is JavaStringCheckUtf8's value, or false when it is unset or m is nil.
+func (m *FileOptions) GetJavaStringCheckUtf8() bool {
+	if m != nil && m.JavaStringCheckUtf8 != nil {
+		return *m.JavaStringCheckUtf8
+	}
+	return false
+}
+
+// GetOptimizeFor is OptimizeFor's value, or SPEED when it is unset or m is nil.
+func (m *FileOptions) GetOptimizeFor() FileOptions_OptimizeMode {
+	if m != nil && m.OptimizeFor != nil {
+		return *m.OptimizeFor
+	}
+	return FileOptions_OptimizeMode_SPEED
+}
+
+// GetGoPackage is GoPackage's value, or "" when it is unset or m is nil.
+func (m *FileOptions) GetGoPackage() string {
+	if m != nil && m.GoPackage != nil {
+		return *m.GoPackage
+	}
+	return ""
+}
+
+// GetCcGenericServices is CcGenericServices's value, or false when it is unset or m is nil.
+func (m *FileOptions) GetCcGenericServices() bool {
+	if m != nil && m.CcGenericServices != nil {
+		return *m.CcGenericServices
+	}
+	return false
+}
+
+// GetJavaGenericServices is JavaGenericServices's value, or false when it is unset or m is nil.
+func (m *FileOptions) GetJavaGenericServices() bool {
+	if m != nil && m.JavaGenericServices != nil {
+		return *m.JavaGenericServices
+	}
+	return false
+}
+
+// GetPyGenericServices is PyGenericServices's value, or false when it is unset or m is nil.
+func (m *FileOptions) GetPyGenericServices() bool {
+	if m != nil && m.PyGenericServices != nil {
+		return *m.PyGenericServices
+	}
+	return false
+}
+
+// GetDeprecated is Deprecated's value, or false when it is unset or m is nil.
+func (m *FileOptions) GetDeprecated() bool {
+	if m != nil && m.Deprecated != nil {
+		return *m.Deprecated
+	}
+	return false
+}
+
+// GetCcEnableArenas is CcEnableArenas's value, or true when it is unset or m is nil.
+func (m *FileOptions) GetCcEnableArenas() bool {
+	if m != nil && m.CcEnableArenas != nil {
+		return *m.CcEnableArenas
+	}
+	return true
+}
+
+// GetObjcClassPrefix is ObjcClassPrefix's value, or "" when it is unset or m is nil.
+func (m *FileOptions) GetObjcClassPrefix() string {
+	if m != nil && m.ObjcClassPrefix != nil {
+		return *m.ObjcClassPrefix
+	}
+	return ""
+}
+
+// GetCsharpNamespace is CsharpNamespace's value, or "" when it is unset or m is nil.
+func (m *FileOptions) GetCsharpNamespace() string {
+	if m != nil && m.CsharpNamespace != nil {
+		return *m.CsharpNamespace
+	}
+	return ""
+}
+
+// GetSwiftPrefix is SwiftPrefix's value, or "" when it is unset or m is nil.
+func (m *FileOptions) GetSwiftPrefix() string {
+	if m != nil && m.SwiftPrefix != nil {
+		return *m.SwiftPrefix
+	}
+	return ""
+}
+
+// GetPhpClassPrefix is PhpClassPrefix's value, or "" when it is unset or m is nil.
+func (m *FileOptions) GetPhpClassPrefix() string {
+	if m != nil && m.PhpClassPrefix != nil {
+		return *m.PhpClassPrefix
+	}
+	return ""
+}
+
+// GetPhpNamespace is PhpNamespace's value, or "" when it is unset or m is nil.
+func (m *FileOptions) GetPhpNamespace() string {
+	if m != nil && m.PhpNamespace != nil {
+		return *m.PhpNamespace
+	}
+	return ""
+}
+
+// GetPhpMetadataNamespace is PhpMetadataNamespace's value, or "" when it is unset or m is nil.
+func (m *FileOptions) GetPhpMetadataNamespace() string {
+	if m != nil && m.PhpMetadataNamespace != nil {
+		return *m.PhpMetadataNamespace
+	}
+	return ""
+}
+
+// GetRubyPackage is RubyPackage's value, or "" when it is unset or m is nil.
+func (m *FileOptions) GetRubyPackage() string {
+	if m != nil && m.RubyPackage != nil {
+		return *m.RubyPackage
+	}
+	return ""
+}
+
+// GetFeatures is Features, or nil when m is nil.
+func (m *FileOptions) GetFeatures() *FeatureSet {
+	if m != nil {
+		return m.Features
+	}
+	return nil
+}
+
+// GetUninterpretedOption is UninterpretedOption, or nil when m is nil.
+func (m *FileOptions) GetUninterpretedOption() []*UninterpretedOption {
+	if m != nil {
+		return m.UninterpretedOption
+	}
+	return nil
 }
 
 // FullName is google.protobuf.FileOptions.
@@ -9257,6 +10407,64 @@ type MessageOptions struct {
 	unknown             *[]bijoubuf.UnknownRecord
 }
 
+// GetMessageSetWireFormat is MessageSetWireFormat's value, or false when it is unset or m is nil.
+func (m *MessageOptions) GetMessageSetWireFormat() bool {
+	if m != nil && m.MessageSetWireFormat != nil {
+		return *m.MessageSetWireFormat
+	}
+	return false
+}
+
+// GetNoStandardDescriptorAccessor is NoStandardDescriptorAccessor's value, or false when it is unset or m is nil.
+func (m *MessageOptions) GetNoStandardDescriptorAccessor() bool {
+	if m != nil && m.NoStandardDescriptorAccessor != nil {
+		return *m.NoStandardDescriptorAccessor
+	}
+	return false
+}
+
+// GetDeprecated is Deprecated's value, or false when it is unset or m is nil.
+func (m *MessageOptions) GetDeprecated() bool {
+	if m != nil && m.Deprecated != nil {
+		return *m.Deprecated
+	}
+	return false
+}
+
+// GetMapEntry is MapEntry's value, or false when it is unset or m is nil.
+func (m *MessageOptions) GetMapEntry() bool {
+	if m != nil && m.MapEntry != nil {
+		return *m.MapEntry
+	}
+	return false
+}
+
+// GetDeprecatedLegacyJsonFieldConflicts is DeprecatedLegacyJsonFieldConflicts's value, or false when it is unset or m is nil.
+//
+// Deprecated: the schema marks this deprecated.
+func (m *MessageOptions) GetDeprecatedLegacyJsonFieldConflicts() bool {
+	if m != nil && m.DeprecatedLegacyJsonFieldConflicts != nil {
+		return *m.DeprecatedLegacyJsonFieldConflicts
+	}
+	return false
+}
+
+// GetFeatures is Features, or nil when m is nil.
+func (m *MessageOptions) GetFeatures() *FeatureSet {
+	if m != nil {
+		return m.Features
+	}
+	return nil
+}
+
+// GetUninterpretedOption is UninterpretedOption, or nil when m is nil.
+func (m *MessageOptions) GetUninterpretedOption() []*UninterpretedOption {
+	if m != nil {
+		return m.UninterpretedOption
+	}
+	return nil
+}
+
 // FullName is google.protobuf.MessageOptions.
 func (*MessageOptions) FullName() string {
 	return "google.protobuf.MessageOptions"
@@ -9783,6 +10991,120 @@ type FieldOptions struct {
 	// Options whose values have not been resolved yet.
 	UninterpretedOption []*UninterpretedOption
 	unknown             *[]bijoubuf.UnknownRecord
+}
+
+// GetCtype is Ctype's value, or STRING when it is unset or m is nil.
+func (m *FieldOptions) GetCtype() FieldOptions_CType {
+	if m != nil && m.Ctype != nil {
+		return *m.Ctype
+	}
+	return 0
+}
+
+// GetPacked is Packed's value, or false when it is unset or m is nil.
+func (m *FieldOptions) GetPacked() bool {
+	if m != nil && m.Packed != nil {
+		return *m.Packed
+	}
+	return false
+}
+
+// GetJstype is Jstype's value, or JS_NORMAL when it is unset or m is nil.
+func (m *FieldOptions) GetJstype() FieldOptions_JSType {
+	if m != nil && m.Jstype != nil {
+		return *m.Jstype
+	}
+	return 0
+}
+
+// GetLazy is Lazy's value, or false when it is unset or m is nil.
+func (m *FieldOptions) GetLazy() bool {
+	if m != nil && m.Lazy != nil {
+		return *m.Lazy
+	}
+	return false
+}
+
+// GetUnverifiedLazy is UnverifiedLazy's value, or false when it is unset or m is nil.
+func (m *FieldOptions) GetUnverifiedLazy() bool {
+	if m != nil && m.UnverifiedLazy != nil {
+		return *m.UnverifiedLazy
+	}
+	return false
+}
+
+// GetDeprecated is Deprecated's value, or false when it is unset or m is nil.
+func (m *FieldOptions) GetDeprecated() bool {
+	if m != nil && m.Deprecated != nil {
+		return *m.Deprecated
+	}
+	return false
+}
+
+// GetWeak is Weak's value, or false when it is unset or m is nil.
+//
+// Deprecated: the schema marks this deprecated.
+func (m *FieldOptions) GetWeak() bool {
+	if m != nil && m.Weak != nil {
+		return *m.Weak
+	}
+	return false
+}
+
+// GetDebugRedact is DebugRedact's value, or false when it is unset or m is nil.
+func (m *FieldOptions) GetDebugRedact() bool {
+	if m != nil && m.DebugRedact != nil {
+		return *m.DebugRedact
+	}
+	return false
+}
+
+// GetRetention is Retention's value, or RETENTION_UNKNOWN when it is unset or m is nil.
+func (m *FieldOptions) GetRetention() FieldOptions_OptionRetention {
+	if m != nil && m.Retention != nil {
+		return *m.Retention
+	}
+	return 0
+}
+
+// GetTargets is Targets, or nil when m is nil.
+func (m *FieldOptions) GetTargets() []FieldOptions_OptionTargetType {
+	if m != nil {
+		return m.Targets
+	}
+	return nil
+}
+
+// GetEditionDefaults is EditionDefaults, or nil when m is nil.
+func (m *FieldOptions) GetEditionDefaults() []*FieldOptions_EditionDefault {
+	if m != nil {
+		return m.EditionDefaults
+	}
+	return nil
+}
+
+// GetFeatures is Features, or nil when m is nil.
+func (m *FieldOptions) GetFeatures() *FeatureSet {
+	if m != nil {
+		return m.Features
+	}
+	return nil
+}
+
+// GetFeatureSupport is FeatureSupport, or nil when m is nil.
+func (m *FieldOptions) GetFeatureSupport() *FieldOptions_FeatureSupport {
+	if m != nil {
+		return m.FeatureSupport
+	}
+	return nil
+}
+
+// GetUninterpretedOption is UninterpretedOption, or nil when m is nil.
+func (m *FieldOptions) GetUninterpretedOption() []*UninterpretedOption {
+	if m != nil {
+		return m.UninterpretedOption
+	}
+	return nil
 }
 
 // FullName is google.protobuf.FieldOptions.
@@ -10434,6 +11756,22 @@ type FieldOptions_EditionDefault struct {
 	unknown *[]bijoubuf.UnknownRecord
 }
 
+// GetEdition is Edition's value, or EDITION_UNKNOWN when it is unset or m is nil.
+func (m *FieldOptions_EditionDefault) GetEdition() Edition {
+	if m != nil && m.Edition != nil {
+		return *m.Edition
+	}
+	return 0
+}
+
+// GetValue is Value's value, or "" when it is unset or m is nil.
+func (m *FieldOptions_EditionDefault) GetValue() string {
+	if m != nil && m.Value != nil {
+		return *m.Value
+	}
+	return ""
+}
+
 // FullName is google.protobuf.FieldOptions.EditionDefault.
 func (*FieldOptions_EditionDefault) FullName() string {
 	return "google.protobuf.FieldOptions.EditionDefault"
@@ -10626,6 +11964,46 @@ type FieldOptions_FeatureSupport struct {
 	// The error's text from that edition on.
 	RemovalError *string
 	unknown      *[]bijoubuf.UnknownRecord
+}
+
+// GetEditionIntroduced is EditionIntroduced's value, or EDITION_UNKNOWN when it is unset or m is nil.
+func (m *FieldOptions_FeatureSupport) GetEditionIntroduced() Edition {
+	if m != nil && m.EditionIntroduced != nil {
+		return *m.EditionIntroduced
+	}
+	return 0
+}
+
+// GetEditionDeprecated is EditionDeprecated's value, or EDITION_UNKNOWN when it is unset or m is nil.
+func (m *FieldOptions_FeatureSupport) GetEditionDeprecated() Edition {
+	if m != nil && m.EditionDeprecated != nil {
+		return *m.EditionDeprecated
+	}
+	return 0
+}
+
+// GetDeprecationWarning is DeprecationWarning's value, or "" when it is unset or m is nil.
+func (m *FieldOptions_FeatureSupport) GetDeprecationWarning() string {
+	if m != nil && m.DeprecationWarning != nil {
+		return *m.DeprecationWarning
+	}
+	return ""
+}
+
+// GetEditionRemoved is EditionRemoved's value, or EDITION_UNKNOWN when it is unset or m is nil.
+func (m *FieldOptions_FeatureSupport) GetEditionRemoved() Edition {
+	if m != nil && m.EditionRemoved != nil {
+		return *m.EditionRemoved
+	}
+	return 0
+}
+
+// GetRemovalError is RemovalError's value, or "" when it is unset or m is nil.
+func (m *FieldOptions_FeatureSupport) GetRemovalError() string {
+	if m != nil && m.RemovalError != nil {
+		return *m.RemovalError
+	}
+	return ""
 }
 
 // FullName is google.protobuf.FieldOptions.FeatureSupport.
@@ -10897,6 +12275,22 @@ type OneofOptions struct {
 	unknown             *[]bijoubuf.UnknownRecord
 }
 
+// GetFeatures is Features, or nil when m is nil.
+func (m *OneofOptions) GetFeatures() *FeatureSet {
+	if m != nil {
+		return m.Features
+	}
+	return nil
+}
+
+// GetUninterpretedOption is UninterpretedOption, or nil when m is nil.
+func (m *OneofOptions) GetUninterpretedOption() []*UninterpretedOption {
+	if m != nil {
+		return m.UninterpretedOption
+	}
+	return nil
+}
+
 // FullName is google.protobuf.OneofOptions.
 func (*OneofOptions) FullName() string {
 	return "google.protobuf.OneofOptions"
@@ -11146,6 +12540,48 @@ type EnumOptions struct {
 	// Options whose values have not been resolved yet.
 	UninterpretedOption []*UninterpretedOption
 	unknown             *[]bijoubuf.UnknownRecord
+}
+
+// GetAllowAlias is AllowAlias's value, or false when it is unset or m is nil.
+func (m *EnumOptions) GetAllowAlias() bool {
+	if m != nil && m.AllowAlias != nil {
+		return *m.AllowAlias
+	}
+	return false
+}
+
+// GetDeprecated is Deprecated's value, or false when it is unset or m is nil.
+func (m *EnumOptions) GetDeprecated() bool {
+	if m != nil && m.Deprecated != nil {
+		return *m.Deprecated
+	}
+	return false
+}
+
+// GetDeprecatedLegacyJsonFieldConflicts is DeprecatedLegacyJsonFieldConflicts's value, or false when it is unset or m is nil.
+//
+// Deprecated: the schema marks this deprecated.
+func (m *EnumOptions) GetDeprecatedLegacyJsonFieldConflicts() bool {
+	if m != nil && m.DeprecatedLegacyJsonFieldConflicts != nil {
+		return *m.DeprecatedLegacyJsonFieldConflicts
+	}
+	return false
+}
+
+// GetFeatures is Features, or nil when m is nil.
+func (m *EnumOptions) GetFeatures() *FeatureSet {
+	if m != nil {
+		return m.Features
+	}
+	return nil
+}
+
+// GetUninterpretedOption is UninterpretedOption, or nil when m is nil.
+func (m *EnumOptions) GetUninterpretedOption() []*UninterpretedOption {
+	if m != nil {
+		return m.UninterpretedOption
+	}
+	return nil
 }
 
 // FullName is google.protobuf.EnumOptions.
@@ -11479,6 +12915,46 @@ type EnumValueOptions struct {
 	// Options whose values have not been resolved yet.
 	UninterpretedOption []*UninterpretedOption
 	unknown             *[]bijoubuf.UnknownRecord
+}
+
+// GetDeprecated is Deprecated's value, or false when it is unset or m is nil.
+func (m *EnumValueOptions) GetDeprecated() bool {
+	if m != nil && m.Deprecated != nil {
+		return *m.Deprecated
+	}
+	return false
+}
+
+// GetFeatures is Features, or nil when m is nil.
+func (m *EnumValueOptions) GetFeatures() *FeatureSet {
+	if m != nil {
+		return m.Features
+	}
+	return nil
+}
+
+// GetDebugRedact is DebugRedact's value, or false when it is unset or m is nil.
+func (m *EnumValueOptions) GetDebugRedact() bool {
+	if m != nil && m.DebugRedact != nil {
+		return *m.DebugRedact
+	}
+	return false
+}
+
+// GetFeatureSupport is FeatureSupport, or nil when m is nil.
+func (m *EnumValueOptions) GetFeatureSupport() *FieldOptions_FeatureSupport {
+	if m != nil {
+		return m.FeatureSupport
+	}
+	return nil
+}
+
+// GetUninterpretedOption is UninterpretedOption, or nil when m is nil.
+func (m *EnumValueOptions) GetUninterpretedOption() []*UninterpretedOption {
+	if m != nil {
+		return m.UninterpretedOption
+	}
+	return nil
 }
 
 // FullName is google.protobuf.EnumValueOptions.
@@ -11822,6 +13298,30 @@ type ServiceOptions struct {
 	unknown             *[]bijoubuf.UnknownRecord
 }
 
+// GetFeatures is Features, or nil when m is nil.
+func (m *ServiceOptions) GetFeatures() *FeatureSet {
+	if m != nil {
+		return m.Features
+	}
+	return nil
+}
+
+// GetDeprecated is Deprecated's value, or false when it is unset or m is nil.
+func (m *ServiceOptions) GetDeprecated() bool {
+	if m != nil && m.Deprecated != nil {
+		return *m.Deprecated
+	}
+	return false
+}
+
+// GetUninterpretedOption is UninterpretedOption, or nil when m is nil.
+func (m *ServiceOptions) GetUninterpretedOption() []*UninterpretedOption {
+	if m != nil {
+		return m.UninterpretedOption
+	}
+	return nil
+}
+
 // FullName is google.protobuf.ServiceOptions.
 func (*ServiceOptions) FullName() string {
 	return "google.protobuf.ServiceOptions"
@@ -12117,6 +13617,38 @@ type MethodOptions struct {
 	unknown             *[]bijoubuf.UnknownRecord
 }
 
+// GetDeprecated is Deprecated's value, or false when it is unset or m is nil.
+func (m *MethodOptions) GetDeprecated() bool {
+	if m != nil && m.Deprecated != nil {
+		return *m.Deprecated
+	}
+	return false
+}
+
+// GetIdempotencyLevel is IdempotencyLevel's value, or IDEMPOTENCY_UNKNOWN when it is unset or m is nil.
+func (m *MethodOptions) GetIdempotencyLevel() MethodOptions_IdempotencyLevel {
+	if m != nil && m.IdempotencyLevel != nil {
+		return *m.IdempotencyLevel
+	}
+	return 0
+}
+
+// GetFeatures is Features, or nil when m is nil.
+func (m *MethodOptions) GetFeatures() *FeatureSet {
+	if m != nil {
+		return m.Features
+	}
+	return nil
+}
+
+// GetUninterpretedOption is UninterpretedOption, or nil when m is nil.
+func (m *MethodOptions) GetUninterpretedOption() []*UninterpretedOption {
+	if m != nil {
+		return m.UninterpretedOption
+	}
+	return nil
+}
+
 // FullName is google.protobuf.MethodOptions.
 func (*MethodOptions) FullName() string {
 	return "google.protobuf.MethodOptions"
@@ -12410,6 +13942,62 @@ type UninterpretedOption struct {
 	StringValue      []byte
 	AggregateValue   *string
 	unknown          *[]bijoubuf.UnknownRecord
+}
+
+// GetName is Name, or nil when m is nil.
+func (m *UninterpretedOption) GetName() []*UninterpretedOption_NamePart {
+	if m != nil {
+		return m.Name
+	}
+	return nil
+}
+
+// GetIdentifierValue is IdentifierValue's value, or "" when it is unset or m is nil.
+func (m *UninterpretedOption) GetIdentifierValue() string {
+	if m != nil && m.IdentifierValue != nil {
+		return *m.IdentifierValue
+	}
+	return ""
+}
+
+// GetPositiveIntValue is PositiveIntValue's value, or 0 when it is unset or m is nil.
+func (m *UninterpretedOption) GetPositiveIntValue() uint64 {
+	if m != nil && m.PositiveIntValue != nil {
+		return *m.PositiveIntValue
+	}
+	return 0
+}
+
+// GetNegativeIntValue is NegativeIntValue's value, or 0 when it is unset or m is nil.
+func (m *UninterpretedOption) GetNegativeIntValue() int64 {
+	if m != nil && m.NegativeIntValue != nil {
+		return *m.NegativeIntValue
+	}
+	return 0
+}
+
+// GetDoubleValue is DoubleValue's value, or 0 when it is unset or m is nil.
+func (m *UninterpretedOption) GetDoubleValue() float64 {
+	if m != nil && m.DoubleValue != nil {
+		return *m.DoubleValue
+	}
+	return 0
+}
+
+// GetStringValue is StringValue's value, or nil when it is unset or m is nil.
+func (m *UninterpretedOption) GetStringValue() []byte {
+	if m != nil && m.StringValue != nil {
+		return m.StringValue
+	}
+	return nil
+}
+
+// GetAggregateValue is AggregateValue's value, or "" when it is unset or m is nil.
+func (m *UninterpretedOption) GetAggregateValue() string {
+	if m != nil && m.AggregateValue != nil {
+		return *m.AggregateValue
+	}
+	return ""
 }
 
 // FullName is google.protobuf.UninterpretedOption.
@@ -12760,6 +14348,22 @@ type UninterpretedOption_NamePart struct {
 	NamePart    *string
 	IsExtension *bool
 	unknown     *[]bijoubuf.UnknownRecord
+}
+
+// GetNamePart is NamePart's value, or "" when it is unset or m is nil.
+func (m *UninterpretedOption_NamePart) GetNamePart() string {
+	if m != nil && m.NamePart != nil {
+		return *m.NamePart
+	}
+	return ""
+}
+
+// GetIsExtension is IsExtension's value, or false when it is unset or m is nil.
+func (m *UninterpretedOption_NamePart) GetIsExtension() bool {
+	if m != nil && m.IsExtension != nil {
+		return *m.IsExtension
+	}
+	return false
 }
 
 // FullName is google.protobuf.UninterpretedOption.NamePart.
@@ -13128,6 +14732,78 @@ type FeatureSet struct {
 	// Whether the compiler checks edition 2026's limits (from edition 2026 on).
 	EnforceProtoLimits *FeatureSet_ProtoLimitsFeature_EnforceProtoLimits
 	unknown            *[]bijoubuf.UnknownRecord
+}
+
+// GetFieldPresence is FieldPresence's value, or FIELD_PRESENCE_UNKNOWN when it is unset or m is nil.
+func (m *FeatureSet) GetFieldPresence() FeatureSet_FieldPresence {
+	if m != nil && m.FieldPresence != nil {
+		return *m.FieldPresence
+	}
+	return 0
+}
+
+// GetEnumType is EnumType's value, or ENUM_TYPE_UNKNOWN when it is unset or m is nil.
+func (m *FeatureSet) GetEnumType() FeatureSet_EnumType {
+	if m != nil && m.EnumType != nil {
+		return *m.EnumType
+	}
+	return 0
+}
+
+// GetRepeatedFieldEncoding is RepeatedFieldEncoding's value, or REPEATED_FIELD_ENCODING_UNKNOWN when it is unset or m is nil.
+func (m *FeatureSet) GetRepeatedFieldEncoding() FeatureSet_RepeatedFieldEncoding {
+	if m != nil && m.RepeatedFieldEncoding != nil {
+		return *m.RepeatedFieldEncoding
+	}
+	return 0
+}
+
+// GetUtf8Validation is Utf8Validation's value, or UTF8_VALIDATION_UNKNOWN when it is unset or m is nil.
+func (m *FeatureSet) GetUtf8Validation() FeatureSet_Utf8Validation {
+	if m != nil && m.Utf8Validation != nil {
+		return *m.Utf8Validation
+	}
+	return 0
+}
+
+// GetMessageEncoding is MessageEncoding's value, or MESSAGE_ENCODING_UNKNOWN when it is unset or m is nil.
+func (m *FeatureSet) GetMessageEncoding() FeatureSet_MessageEncoding {
+	if m != nil && m.MessageEncoding != nil {
+		return *m.MessageEncoding
+	}
+	return 0
+}
+
+// GetJsonFormat is JsonFormat's value, or JSON_FORMAT_UNKNOWN when it is unset or m is nil.
+func (m *FeatureSet) GetJsonFormat() FeatureSet_JsonFormat {
+	if m != nil && m.JsonFormat != nil {
+		return *m.JsonFormat
+	}
+	return 0
+}
+
+// GetEnforceNamingStyle is EnforceNamingStyle's value, or ENFORCE_NAMING_STYLE_UNKNOWN when it is unset or m is nil.
+func (m *FeatureSet) GetEnforceNamingStyle() FeatureSet_EnforceNamingStyle {
+	if m != nil && m.EnforceNamingStyle != nil {
+		return *m.EnforceNamingStyle
+	}
+	return 0
+}
+
+// GetDefaultSymbolVisibility is DefaultSymbolVisibility's value, or DEFAULT_SYMBOL_VISIBILITY_UNKNOWN when it is unset or m is nil.
+func (m *FeatureSet) GetDefaultSymbolVisibility() FeatureSet_VisibilityFeature_DefaultSymbolVisibility {
+	if m != nil && m.DefaultSymbolVisibility != nil {
+		return *m.DefaultSymbolVisibility
+	}
+	return 0
+}
+
+// GetEnforceProtoLimits is EnforceProtoLimits's value, or PROTO_LIMITS_UNKNOWN when it is unset or m is nil.
+func (m *FeatureSet) GetEnforceProtoLimits() FeatureSet_ProtoLimitsFeature_EnforceProtoLimits {
+	if m != nil && m.EnforceProtoLimits != nil {
+		return *m.EnforceProtoLimits
+	}
+	return 0
 }
 
 // FullName is google.protobuf.FeatureSet.
@@ -13808,6 +15484,30 @@ type FeatureSetDefaults struct {
 	unknown        *[]bijoubuf.UnknownRecord
 }
 
+// GetDefaults is Defaults, or nil when m is nil.
+func (m *FeatureSetDefaults) GetDefaults() []*FeatureSetDefaults_FeatureSetEditionDefault {
+	if m != nil {
+		return m.Defaults
+	}
+	return nil
+}
+
+// GetMinimumEdition is MinimumEdition's value, or EDITION_UNKNOWN when it is unset or m is nil.
+func (m *FeatureSetDefaults) GetMinimumEdition() Edition {
+	if m != nil && m.MinimumEdition != nil {
+		return *m.MinimumEdition
+	}
+	return 0
+}
+
+// GetMaximumEdition is MaximumEdition's value, or EDITION_UNKNOWN when it is unset or m is nil.
+func (m *FeatureSetDefaults) GetMaximumEdition() Edition {
+	if m != nil && m.MaximumEdition != nil {
+		return *m.MaximumEdition
+	}
+	return 0
+}
+
 // FullName is google.protobuf.FeatureSetDefaults.
 func (*FeatureSetDefaults) FullName() string {
 	return "google.protobuf.FeatureSetDefaults"
@@ -14062,6 +15762,30 @@ type FeatureSetDefaults_FeatureSetEditionDefault struct {
 	unknown       *[]bijoubuf.UnknownRecord
 }
 
+// GetEdition is Edition's value, or EDITION_UNKNOWN when it is unset or m is nil.
+func (m *FeatureSetDefaults_FeatureSetEditionDefault) GetEdition() Edition {
+	if m != nil && m.Edition != nil {
+		return *m.Edition
+	}
+	return 0
+}
+
+// GetOverridableFeatures is OverridableFeatures, or nil when m is nil.
+func (m *FeatureSetDefaults_FeatureSetEditionDefault) GetOverridableFeatures() *FeatureSet {
+	if m != nil {
+		return m.OverridableFeatures
+	}
+	return nil
+}
+
+// GetFixedFeatures is FixedFeatures, or nil when m is nil.
+func (m *FeatureSetDefaults_FeatureSetEditionDefault) GetFixedFeatures() *FeatureSet {
+	if m != nil {
+		return m.FixedFeatures
+	}
+	return nil
+}
+
 // FullName is google.protobuf.FeatureSetDefaults.FeatureSetEditionDefault.
 func (*FeatureSetDefaults_FeatureSetEditionDefault) FullName() string {
 	return "google.protobuf.FeatureSetDefaults.FeatureSetEditionDefault"
@@ -14301,6 +16025,14 @@ type SourceCodeInfo struct {
 	unknown  *[]bijoubuf.UnknownRecord
 }
 
+// GetLocation is Location, or nil when m is nil.
+func (m *SourceCodeInfo) GetLocation() []*SourceCodeInfo_Location {
+	if m != nil {
+		return m.Location
+	}
+	return nil
+}
+
 // FullName is google.protobuf.SourceCodeInfo.
 func (*SourceCodeInfo) FullName() string {
 	return "google.protobuf.SourceCodeInfo"
@@ -14504,6 +16236,46 @@ type SourceCodeInfo_Location struct {
 	// Comments before the element separated from it by blank lines.
 	LeadingDetachedComments []string
 	unknown                 *[]bijoubuf.UnknownRecord
+}
+
+// GetPath is Path, or nil when m is nil.
+func (m *SourceCodeInfo_Location) GetPath() []int32 {
+	if m != nil {
+		return m.Path
+	}
+	return nil
+}
+
+// GetSpan is Span, or nil when m is nil.
+func (m *SourceCodeInfo_Location) GetSpan() []int32 {
+	if m != nil {
+		return m.Span
+	}
+	return nil
+}
+
+// GetLeadingComments is LeadingComments's value, or "" when it is unset or m is nil.
+func (m *SourceCodeInfo_Location) GetLeadingComments() string {
+	if m != nil && m.LeadingComments != nil {
+		return *m.LeadingComments
+	}
+	return ""
+}
+
+// GetTrailingComments is TrailingComments's value, or "" when it is unset or m is nil.
+func (m *SourceCodeInfo_Location) GetTrailingComments() string {
+	if m != nil && m.TrailingComments != nil {
+		return *m.TrailingComments
+	}
+	return ""
+}
+
+// GetLeadingDetachedComments is LeadingDetachedComments, or nil when m is nil.
+func (m *SourceCodeInfo_Location) GetLeadingDetachedComments() []string {
+	if m != nil {
+		return m.LeadingDetachedComments
+	}
+	return nil
 }
 
 // FullName is google.protobuf.SourceCodeInfo.Location.
@@ -14804,6 +16576,14 @@ type GeneratedCodeInfo struct {
 	unknown    *[]bijoubuf.UnknownRecord
 }
 
+// GetAnnotation is Annotation, or nil when m is nil.
+func (m *GeneratedCodeInfo) GetAnnotation() []*GeneratedCodeInfo_Annotation {
+	if m != nil {
+		return m.Annotation
+	}
+	return nil
+}
+
 // FullName is google.protobuf.GeneratedCodeInfo.
 func (*GeneratedCodeInfo) FullName() string {
 	return "google.protobuf.GeneratedCodeInfo"
@@ -15027,6 +16807,46 @@ type GeneratedCodeInfo_Annotation struct {
 	End      *int32
 	Semantic *GeneratedCodeInfo_Annotation_Semantic
 	unknown  *[]bijoubuf.UnknownRecord
+}
+
+// GetPath is Path, or nil when m is nil.
+func (m *GeneratedCodeInfo_Annotation) GetPath() []int32 {
+	if m != nil {
+		return m.Path
+	}
+	return nil
+}
+
+// GetSourceFile is SourceFile's value, or "" when it is unset or m is nil.
+func (m *GeneratedCodeInfo_Annotation) GetSourceFile() string {
+	if m != nil && m.SourceFile != nil {
+		return *m.SourceFile
+	}
+	return ""
+}
+
+// GetBegin is Begin's value, or 0 when it is unset or m is nil.
+func (m *GeneratedCodeInfo_Annotation) GetBegin() int32 {
+	if m != nil && m.Begin != nil {
+		return *m.Begin
+	}
+	return 0
+}
+
+// GetEnd is End's value, or 0 when it is unset or m is nil.
+func (m *GeneratedCodeInfo_Annotation) GetEnd() int32 {
+	if m != nil && m.End != nil {
+		return *m.End
+	}
+	return 0
+}
+
+// GetSemantic is Semantic's value, or NONE when it is unset or m is nil.
+func (m *GeneratedCodeInfo_Annotation) GetSemantic() GeneratedCodeInfo_Annotation_Semantic {
+	if m != nil && m.Semantic != nil {
+		return *m.Semantic
+	}
+	return 0
 }
 
 // FullName is google.protobuf.GeneratedCodeInfo.Annotation.
@@ -15310,6 +17130,22 @@ type Duration struct {
 	// Fraction of a second in nanoseconds, -999,999,999 to +999,999,999.
 	Nanos   int32
 	unknown *[]bijoubuf.UnknownRecord
+}
+
+// GetSeconds is Seconds, or 0 when m is nil.
+func (m *Duration) GetSeconds() int64 {
+	if m != nil {
+		return m.Seconds
+	}
+	return 0
+}
+
+// GetNanos is Nanos, or 0 when m is nil.
+func (m *Duration) GetNanos() int32 {
+	if m != nil {
+		return m.Nanos
+	}
+	return 0
 }
 
 // FullName is google.protobuf.Duration.
@@ -15608,6 +17444,14 @@ type FieldMask struct {
 	unknown *[]bijoubuf.UnknownRecord
 }
 
+// GetPaths is Paths, or nil when m is nil.
+func (m *FieldMask) GetPaths() []string {
+	if m != nil {
+		return m.Paths
+	}
+	return nil
+}
+
 // FullName is google.protobuf.FieldMask.
 func (*FieldMask) FullName() string {
 	return "google.protobuf.FieldMask"
@@ -15790,6 +17634,14 @@ type Struct struct {
 	// The object's members.
 	Fields  map[string]*Value
 	unknown *[]bijoubuf.UnknownRecord
+}
+
+// GetFields is Fields, or nil when m is nil.
+func (m *Struct) GetFields() map[string]*Value {
+	if m != nil {
+		return m.Fields
+	}
+	return nil
 }
 
 // FullName is google.protobuf.Struct.
@@ -16050,6 +17902,62 @@ type Value_ListValue struct {
 }
 
 func (*Value_ListValue) isValue_Kind() {}
+
+// GetKind is Kind, or nil when m is nil.
+func (m *Value) GetKind() isValue_Kind {
+	if m != nil {
+		return m.Kind
+	}
+	return nil
+}
+
+// GetNullValue is NullValue when GetKind() holds it, else NULL_VALUE.
+func (m *Value) GetNullValue() NullValue {
+	if o, ok := m.GetKind().(*Value_NullValue); ok && o != nil {
+		return o.NullValue
+	}
+	return 0
+}
+
+// GetNumberValue is NumberValue when GetKind() holds it, else 0.
+func (m *Value) GetNumberValue() float64 {
+	if o, ok := m.GetKind().(*Value_NumberValue); ok && o != nil {
+		return o.NumberValue
+	}
+	return 0
+}
+
+// GetStringValue is StringValue when GetKind() holds it, else "".
+func (m *Value) GetStringValue() string {
+	if o, ok := m.GetKind().(*Value_StringValue); ok && o != nil {
+		return o.StringValue
+	}
+	return ""
+}
+
+// GetBoolValue is BoolValue when GetKind() holds it, else false.
+func (m *Value) GetBoolValue() bool {
+	if o, ok := m.GetKind().(*Value_BoolValue); ok && o != nil {
+		return o.BoolValue
+	}
+	return false
+}
+
+// GetStructValue is StructValue when GetKind() holds it, else nil.
+func (m *Value) GetStructValue() *Struct {
+	if o, ok := m.GetKind().(*Value_StructValue); ok && o != nil {
+		return o.StructValue
+	}
+	return nil
+}
+
+// GetListValue is ListValue when GetKind() holds it, else nil.
+func (m *Value) GetListValue() *ListValue {
+	if o, ok := m.GetKind().(*Value_ListValue); ok && o != nil {
+		return o.ListValue
+	}
+	return nil
+}
 
 // FullName is google.protobuf.Value.
 func (*Value) FullName() string {
@@ -16420,6 +18328,14 @@ type ListValue struct {
 	unknown *[]bijoubuf.UnknownRecord
 }
 
+// GetValues is Values, or nil when m is nil.
+func (m *ListValue) GetValues() []*Value {
+	if m != nil {
+		return m.Values
+	}
+	return nil
+}
+
 // FullName is google.protobuf.ListValue.
 func (*ListValue) FullName() string {
 	return "google.protobuf.ListValue"
@@ -16614,6 +18530,22 @@ type Timestamp struct {
 	unknown *[]bijoubuf.UnknownRecord
 }
 
+// GetSeconds is Seconds, or 0 when m is nil.
+func (m *Timestamp) GetSeconds() int64 {
+	if m != nil {
+		return m.Seconds
+	}
+	return 0
+}
+
+// GetNanos is Nanos, or 0 when m is nil.
+func (m *Timestamp) GetNanos() int32 {
+	if m != nil {
+		return m.Nanos
+	}
+	return 0
+}
+
 // FullName is google.protobuf.Timestamp.
 func (*Timestamp) FullName() string {
 	return "google.protobuf.Timestamp"
@@ -16795,6 +18727,14 @@ type DoubleValue struct {
 	unknown *[]bijoubuf.UnknownRecord
 }
 
+// GetValue is Value, or 0 when m is nil.
+func (m *DoubleValue) GetValue() float64 {
+	if m != nil {
+		return m.Value
+	}
+	return 0
+}
+
 // FullName is google.protobuf.DoubleValue.
 func (*DoubleValue) FullName() string {
 	return "google.protobuf.DoubleValue"
@@ -16944,6 +18884,14 @@ type FloatValue struct {
 	// The wrapped value.
 	Value   float32
 	unknown *[]bijoubuf.UnknownRecord
+}
+
+// GetValue is Value, or 0 when m is nil.
+func (m *FloatValue) GetValue() float32 {
+	if m != nil {
+		return m.Value
+	}
+	return 0
 }
 
 // FullName is google.protobuf.FloatValue.
@@ -17097,6 +19045,14 @@ type Int64Value struct {
 	unknown *[]bijoubuf.UnknownRecord
 }
 
+// GetValue is Value, or 0 when m is nil.
+func (m *Int64Value) GetValue() int64 {
+	if m != nil {
+		return m.Value
+	}
+	return 0
+}
+
 // FullName is google.protobuf.Int64Value.
 func (*Int64Value) FullName() string {
 	return "google.protobuf.Int64Value"
@@ -17246,6 +19202,14 @@ type UInt64Value struct {
 	// The wrapped value.
 	Value   uint64
 	unknown *[]bijoubuf.UnknownRecord
+}
+
+// GetValue is Value, or 0 when m is nil.
+func (m *UInt64Value) GetValue() uint64 {
+	if m != nil {
+		return m.Value
+	}
+	return 0
 }
 
 // FullName is google.protobuf.UInt64Value.
@@ -17399,6 +19363,14 @@ type Int32Value struct {
 	unknown *[]bijoubuf.UnknownRecord
 }
 
+// GetValue is Value, or 0 when m is nil.
+func (m *Int32Value) GetValue() int32 {
+	if m != nil {
+		return m.Value
+	}
+	return 0
+}
+
 // FullName is google.protobuf.Int32Value.
 func (*Int32Value) FullName() string {
 	return "google.protobuf.Int32Value"
@@ -17548,6 +19520,14 @@ type UInt32Value struct {
 	// The wrapped value.
 	Value   uint32
 	unknown *[]bijoubuf.UnknownRecord
+}
+
+// GetValue is Value, or 0 when m is nil.
+func (m *UInt32Value) GetValue() uint32 {
+	if m != nil {
+		return m.Value
+	}
+	return 0
 }
 
 // FullName is google.protobuf.UInt32Value.
@@ -17701,6 +19681,14 @@ type BoolValue struct {
 	unknown *[]bijoubuf.UnknownRecord
 }
 
+// GetValue is Value, or false when m is nil.
+func (m *BoolValue) GetValue() bool {
+	if m != nil {
+		return m.Value
+	}
+	return false
+}
+
 // FullName is google.protobuf.BoolValue.
 func (*BoolValue) FullName() string {
 	return "google.protobuf.BoolValue"
@@ -17852,6 +19840,14 @@ type StringValue struct {
 	unknown *[]bijoubuf.UnknownRecord
 }
 
+// GetValue is Value, or "" when m is nil.
+func (m *StringValue) GetValue() string {
+	if m != nil {
+		return m.Value
+	}
+	return ""
+}
+
 // FullName is google.protobuf.StringValue.
 func (*StringValue) FullName() string {
 	return "google.protobuf.StringValue"
@@ -17999,6 +19995,14 @@ type BytesValue struct {
 	// The wrapped value.
 	Value   []byte
 	unknown *[]bijoubuf.UnknownRecord
+}
+
+// GetValue is Value, or nil when m is nil.
+func (m *BytesValue) GetValue() []byte {
+	if m != nil {
+		return m.Value
+	}
+	return nil
 }
 
 // FullName is google.protobuf.BytesValue.

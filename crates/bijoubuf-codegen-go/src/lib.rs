@@ -58,7 +58,7 @@
 //!
 //! | Schema | Go |
 //! |---|---|
-//! | `message M` | `type M struct`, methods on `*M`: `Marshal`, `MarshalOptions`, `Unmarshal` (strict), `UnmarshalOptions`, `FullName`, `BijoubufDesc`, and the `Bijoubuf*` methods generated code calls |
+//! | `message M` | `type M struct`, methods on `*M`: `Marshal`, `MarshalOptions`, `Unmarshal` (strict), `UnmarshalOptions`, `FullName`, `BijoubufDesc`, a getter per field (`GetX()`), and the `Bijoubuf*` methods generated code calls |
 //! | nested `Outer.Inner` | `Outer_Inner` |
 //! | `double` / `float` | `float64` / `float32` |
 //! | `int32`, `sint32`, `sfixed32` / `uint32`, `fixed32` | `int32` / `uint32` |
@@ -84,6 +84,13 @@
 //! a name that collides with a method or another field gets a trailing `_`, as a type
 //! name that collides with another type or constant does. Error paths keep the schema's
 //! names. Not generated: extensions.
+//!
+//! Every field has a getter as protobuf-go's do, `GetX()` for field `X` (`GetO()` for a
+//! oneof's interface, `GetName()` for each member), safe on a nil message so that
+//! `m.GetA().GetB()` needs no checks: the value; for an unset field of explicit presence
+//! (and a oneof member not held) the schema's proto2 `[default = …]`, else a closed
+//! enum's first value, else the type's zero. A getter whose name a field or method
+//! already has gets a trailing `_` (`GetX_` for `x` beside a field `get_x`).
 //!
 //! # Services
 //!
@@ -607,6 +614,8 @@ struct Names {
     fields: HashMap<String, MessageNames>,
     /// Enum full name → value index → constant name.
     values: HashMap<String, Vec<String>>,
+    /// Enum full name → its values' names and numbers, in declaration order.
+    enum_values: HashMap<String, Vec<(String, i32)>>,
     /// Go package (import path) → every name declared at the top level of its file.
     taken: HashMap<String, BTreeSet<String>>,
 }
@@ -616,6 +625,9 @@ struct MessageNames {
     fields: HashMap<u32, String>,
     oneofs: Vec<String>,
     wrappers: HashMap<u32, String>,
+    /// Each field's getter (`GetX`), by number; each real oneof's (`GetPick`), by index.
+    getters: HashMap<u32, String>,
+    oneof_getters: Vec<String>,
 }
 
 fn visit_messages<'a>(m: &'a MessageDef, f: &mut dyn FnMut(&'a MessageDef)) {
@@ -740,7 +752,21 @@ fn collect_names(schema: &Schema, options: &Options) -> Names {
                         }
                     }
                 }
+                // Getters after every field, so that a field keeps its name and a getter
+                // that would collide with a field (`get_x` beside `x`) or a method steps
+                // aside (`GetX_`).
+                let mut oneof_getters = vec![String::new(); m.oneofs.len()];
+                for f in m.fields_in_declaration_order() {
+                    if let Some(i) = real_oneof(m, f)
+                        && oneof_getters[i].is_empty()
+                    {
+                        oneof_getters[i] = claim(&mut own, format!("Get{}", oneof_names[i]));
+                    }
+                    let getter = claim(&mut own, format!("Get{}", mn.fields[&f.number]));
+                    mn.getters.insert(f.number, getter);
+                }
                 mn.oneofs = oneof_names;
+                mn.oneof_getters = oneof_getters;
                 names.fields.insert(m.full_name.clone(), mn);
             });
         }
@@ -752,6 +778,13 @@ fn collect_names(schema: &Schema, options: &Options) -> Names {
                 .map(|v| claim(t, format!("{ty}_{}", v.name)))
                 .collect();
             names.values.insert(e.full_name.clone(), consts);
+            names.enum_values.insert(
+                e.full_name.clone(),
+                e.values
+                    .iter()
+                    .map(|v| (v.name.clone(), v.number))
+                    .collect(),
+            );
         }
     }
     names.taken = taken;
@@ -907,6 +940,71 @@ fn go_string(s: &str) -> String {
     }
     out.push('"');
     out
+}
+
+/// A proto2 `[default = …]` (protoc's text form) as a Go expression of the field's type,
+/// and as a getter's doc says it. Floats are given by their bits, as protoc reads the
+/// text (a double, then for `float` rounded to a float): exact, and `inf`, `-inf`, `nan`
+/// and `-0` with the rest.
+fn go_default(s: ScalarType, text: &str) -> Option<(String, String)> {
+    let said = text.to_string();
+    Some(match s {
+        ScalarType::Double | ScalarType::Float => {
+            let v: f64 = match text {
+                "inf" => f64::INFINITY,
+                "-inf" => f64::NEG_INFINITY,
+                "nan" => f64::NAN,
+                _ => text.parse().ok()?,
+            };
+            // A finite decimal that Go's constant conversion (one correct rounding) turns
+            // into the same bits as protoc's reading is written as it is; the rest by bits.
+            let plain = v.is_finite()
+                && !(v == 0.0 && v.is_sign_negative())
+                && text
+                    .bytes()
+                    .all(|c| c.is_ascii_digit() || b".eE+-".contains(&c))
+                && (s == ScalarType::Double
+                    || text.parse::<f32>().ok().map(f32::to_bits) == Some((v as f32).to_bits()));
+            let expr = match (plain, s == ScalarType::Double) {
+                (true, _) => text.to_string(),
+                (false, true) => format!("bijoubuf.Float64FromBits(0x{:016x})", v.to_bits()),
+                (false, false) => {
+                    format!("bijoubuf.Float32FromBits(0x{:08x})", (v as f32).to_bits())
+                }
+            };
+            (expr, said)
+        }
+        ScalarType::Int32 | ScalarType::Sint32 | ScalarType::Sfixed32 => {
+            (text.parse::<i32>().ok()?.to_string(), said)
+        }
+        ScalarType::Int64 | ScalarType::Sint64 | ScalarType::Sfixed64 => {
+            (text.parse::<i64>().ok()?.to_string(), said)
+        }
+        ScalarType::Uint32 | ScalarType::Fixed32 => (text.parse::<u32>().ok()?.to_string(), said),
+        ScalarType::Uint64 | ScalarType::Fixed64 => (text.parse::<u64>().ok()?.to_string(), said),
+        ScalarType::Bool => match text {
+            "true" | "false" => (text.to_string(), said),
+            _ => return None,
+        },
+        ScalarType::String => (go_string(text), go_string(text)),
+        ScalarType::Bytes => {
+            let bytes = bijoubuf_schema::c_unescape(text)?;
+            let mut lit = String::from("[]byte(\"");
+            for b in &bytes {
+                match b {
+                    b'"' => lit.push_str("\\\""),
+                    b'\\' => lit.push_str("\\\\"),
+                    0x20..=0x7e => lit.push(*b as char),
+                    _ => {
+                        let _ = write!(lit, "\\x{b:02x}");
+                    }
+                }
+            }
+            lit.push_str("\")");
+            let said = lit[7..lit.len() - 1].to_string();
+            (lit, said)
+        }
+    })
 }
 
 /// The alignment of a struct field's Go type on 64-bit platforms, from the type as
@@ -1586,6 +1684,7 @@ impl Emitter<'_> {
         let short = m.name.clone();
         self.struct_decl(m, &name);
         self.oneof_decls(m, &name);
+        self.getters(m, &name);
         let keeps = self.keeps_type(&m.full_name);
         let b = &mut self.body;
         let _ = writeln!(
@@ -1717,6 +1816,124 @@ impl Emitter<'_> {
             i = j;
         }
         let _ = writeln!(b, "}}\n");
+    }
+
+    /// protobuf-go's getters: `GetX()` for every field, safe on a nil message (so that
+    /// `m.GetA().GetB()` needs no checks), returning the value, or for an unset field of
+    /// explicit presence its schema default (proto2 `[default = …]`, an enum's first
+    /// value) or zero; `GetPick()` for a oneof's interface and `GetS()` for each member.
+    fn getters(&mut self, m: &MessageDef, name: &str) {
+        let mut oneofs_done = vec![false; m.oneofs.len()];
+        for f in m.fields_in_declaration_order() {
+            let names = self.message_names(m);
+            let field = names.fields[&f.number].clone();
+            let getter = names.getters[&f.number].clone();
+            let oneof = real_oneof(m, f);
+            if let Some(i) = oneof
+                && !oneofs_done[i]
+            {
+                oneofs_done[i] = true;
+                let o = names.oneofs[i].clone();
+                let og = names.oneof_getters[i].clone();
+                let _ = writeln!(
+                    self.body,
+                    "// {og} is {o}, or nil when m is nil.\nfunc (m *{name}) {og}() is{name}_{o} {{\n\tif m != nil {{\n\t\treturn m.{o}\n\t}}\n\treturn nil\n}}\n"
+                );
+            }
+            let ty = match f.cardinality {
+                Cardinality::Single => self.element_type(&f.ty),
+                _ => self.field_type(m, f),
+            };
+            let (default, said) = match f.cardinality {
+                Cardinality::Single => self.default_value(f),
+                _ => ("nil".to_string(), "nil".to_string()),
+            };
+            let deprecated = if f.deprecated {
+                "\n//\n// Deprecated: the schema marks this deprecated."
+            } else {
+                ""
+            };
+            let body = match (oneof, Self::holder(m, f)) {
+                (Some(i), _) => {
+                    let og = self.message_names(m).oneof_getters[i].clone();
+                    let wrapper = self.message_names(m).wrappers[&f.number].clone();
+                    let _ = writeln!(
+                        self.body,
+                        "// {getter} is {field} when {og}() holds it, else {said}.{deprecated}"
+                    );
+                    format!(
+                        "\tif o, ok := m.{og}().(*{wrapper}); ok && o != nil {{\n\t\treturn o.{field}\n\t}}\n\treturn {default}"
+                    )
+                }
+                (None, Holder::Pointer)
+                    if f.cardinality == Cardinality::Single
+                        && !matches!(f.ty, FieldType::Message(_)) =>
+                {
+                    let deref = if f.ty == FieldType::Scalar(ScalarType::Bytes) {
+                        ""
+                    } else {
+                        "*"
+                    };
+                    let _ = writeln!(
+                        self.body,
+                        "// {getter} is {field}'s value, or {said} when it is unset or m is nil.{deprecated}"
+                    );
+                    format!(
+                        "\tif m != nil && m.{field} != nil {{\n\t\treturn {deref}m.{field}\n\t}}\n\treturn {default}"
+                    )
+                }
+                _ => {
+                    let _ = writeln!(
+                        self.body,
+                        "// {getter} is {field}, or {said} when m is nil.{deprecated}"
+                    );
+                    format!("\tif m != nil {{\n\t\treturn m.{field}\n\t}}\n\treturn {default}")
+                }
+            };
+            let _ = writeln!(
+                self.body,
+                "func (m *{name}) {getter}() {ty} {{\n{body}\n}}\n"
+            );
+        }
+    }
+
+    /// What a getter returns for an unset singular field, as Go and as its doc says it:
+    /// the schema's `[default = …]`, else an enum's first value (a closed enum's default;
+    /// an open enum's first value is 0), else the type's zero.
+    fn default_value(&mut self, f: &FieldDef) -> (String, String) {
+        let zero = |s: &str| (s.to_string(), s.to_string());
+        match &f.ty {
+            FieldType::Message(_) => zero("nil"),
+            FieldType::Enum(e) => {
+                // The value's constant (`Level_MEDIUM`, `alias.Level_MEDIUM` from another
+                // package).
+                let ty = self.type_ref(e);
+                let prefix = ty.rfind('.').map_or("", |dot| &ty[..=dot]).to_string();
+                let values = self.names.enum_values.get(e.as_str());
+                let index = values.and_then(|vs| match &f.default {
+                    Some(d) => vs.iter().position(|(n, _)| n == d),
+                    None => (!vs.is_empty()).then_some(0),
+                });
+                match (values, index) {
+                    (Some(vs), Some(i)) if vs[i].1 != 0 => {
+                        let c = &self.names.values[e.as_str()][i];
+                        (format!("{prefix}{c}"), vs[i].0.clone())
+                    }
+                    (Some(vs), Some(i)) => ("0".to_string(), vs[i].0.clone()),
+                    _ => zero("0"),
+                }
+            }
+            FieldType::Scalar(s) => f
+                .default
+                .as_deref()
+                .and_then(|text| go_default(*s, text))
+                .unwrap_or_else(|| match s {
+                    ScalarType::Bool => zero("false"),
+                    ScalarType::String => zero("\"\""),
+                    ScalarType::Bytes => zero("nil"),
+                    _ => zero("0"),
+                }),
+        }
     }
 
     fn oneof_decls(&mut self, m: &MessageDef, name: &str) {

@@ -1,7 +1,7 @@
 //! The Go code committed in the module (`go/wkt`, the well-known types,
 //! `go/internal/schemas`, the conformance schemas, `go/bench/internal/bb`, the
 //! benchmark datasets' schemas, `go/internal/wide`, a large message's passes in parts and
-//! whole, and the services of `go/grpc`'s tests and benchmark) is
+//! whole, `go/internal/defaults`, proto2 defaults for the getters, and the services of `go/grpc`'s tests and benchmark) is
 //! exactly what the generator writes today, so it cannot go stale.
 //! `BIJOUBUF_GO_BLESS=1 cargo test -p bijoubuf-codegen-go --test committed` rewrites it.
 
@@ -174,6 +174,22 @@ fn wide_message_is_fresh() {
         }
         check(&root.join(dir), &files);
     }
+}
+
+/// `go/internal/defaults/defaults.proto`: proto2 defaults of every kind, a oneof and
+/// colliding names, whose getters the package's tests call.
+#[test]
+fn defaults_schema_is_fresh() {
+    let root = repo().join("go/internal/defaults");
+    let compiled = Compiler::new()
+        .include(&root)
+        .compile(&["defaults.proto"])
+        .unwrap_or_else(|e| panic!("defaults.proto does not compile: {e}"));
+    let mut options = Options::new();
+    options
+        .module("github.com/bijoubuf/bijoubuf/go/internal/defaults")
+        .package_dir("defaults", "");
+    check(&root, &generate(&compiled.schema, &options));
 }
 
 #[test]

@@ -149,11 +149,14 @@ fn deprecated_declarations_get_gos_deprecated_paragraph() {
         format!("//\n// {dep}\ntype Old int32\n"),
         "// Old_GONE is GONE.\n//\n// Deprecated: the schema marks this value deprecated.\nconst Old_GONE Old = 1\n".to_string(),
         format!("// M_S is M.Pick holding s (field 4).\n//\n// {dep}\ntype M_S struct"),
+        // The getters of deprecated fields, as protobuf-go marks them.
+        format!("// GetA is A, or 0 when m is nil.\n//\n// {dep}\nfunc (m *M) GetA() uint32"),
+        format!("// GetS is S when GetPick() holds it, else \"\".\n//\n// {dep}\nfunc (m *M) GetS() string"),
     ] {
         assert!(go.contains(&part), "no `{part}` in\n{go}");
     }
-    // Only what the schema marks.
-    assert_eq!(go.matches("Deprecated:").count(), 6, "{go}");
+    // Only what the schema marks: six declarations and three getters.
+    assert_eq!(go.matches("Deprecated:").count(), 9, "{go}");
 }
 
 #[test]

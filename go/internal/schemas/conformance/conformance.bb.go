@@ -19,6 +19,38 @@ type Person struct {
 	unknown *[]bijoubuf.UnknownRecord
 }
 
+// GetName is Name, or "" when m is nil.
+func (m *Person) GetName() string {
+	if m != nil {
+		return m.Name
+	}
+	return ""
+}
+
+// GetAge is Age, or 0 when m is nil.
+func (m *Person) GetAge() int32 {
+	if m != nil {
+		return m.Age
+	}
+	return 0
+}
+
+// GetActive is Active, or false when m is nil.
+func (m *Person) GetActive() bool {
+	if m != nil {
+		return m.Active
+	}
+	return false
+}
+
+// GetScore is Score's value, or 0 when it is unset or m is nil.
+func (m *Person) GetScore() int32 {
+	if m != nil && m.Score != nil {
+		return *m.Score
+	}
+	return 0
+}
+
 // FullName is conformance.Person.
 func (*Person) FullName() string {
 	return "conformance.Person"
@@ -253,6 +285,38 @@ type Order struct {
 	Lines    []*Line
 	Tags     map[string]int64
 	unknown  *[]bijoubuf.UnknownRecord
+}
+
+// GetId is Id, or 0 when m is nil.
+func (m *Order) GetId() uint64 {
+	if m != nil {
+		return m.Id
+	}
+	return 0
+}
+
+// GetCustomer is Customer, or nil when m is nil.
+func (m *Order) GetCustomer() *Customer {
+	if m != nil {
+		return m.Customer
+	}
+	return nil
+}
+
+// GetLines is Lines, or nil when m is nil.
+func (m *Order) GetLines() []*Line {
+	if m != nil {
+		return m.Lines
+	}
+	return nil
+}
+
+// GetTags is Tags, or nil when m is nil.
+func (m *Order) GetTags() map[string]int64 {
+	if m != nil {
+		return m.Tags
+	}
+	return nil
 }
 
 // FullName is conformance.Order.
@@ -569,6 +633,14 @@ type Customer struct {
 	unknown *[]bijoubuf.UnknownRecord
 }
 
+// GetName is Name, or "" when m is nil.
+func (m *Customer) GetName() string {
+	if m != nil {
+		return m.Name
+	}
+	return ""
+}
+
 // FullName is conformance.Customer.
 func (*Customer) FullName() string {
 	return "conformance.Customer"
@@ -712,6 +784,22 @@ type Line struct {
 	Sku     string
 	Qty     uint32
 	unknown *[]bijoubuf.UnknownRecord
+}
+
+// GetSku is Sku, or "" when m is nil.
+func (m *Line) GetSku() string {
+	if m != nil {
+		return m.Sku
+	}
+	return ""
+}
+
+// GetQty is Qty, or 0 when m is nil.
+func (m *Line) GetQty() uint32 {
+	if m != nil {
+		return m.Qty
+	}
+	return 0
 }
 
 // FullName is conformance.Line.
@@ -887,6 +975,22 @@ type Editions struct {
 	B       *int32
 	A       int32
 	unknown *[]bijoubuf.UnknownRecord
+}
+
+// GetA is A, or 0 when m is nil.
+func (m *Editions) GetA() int32 {
+	if m != nil {
+		return m.A
+	}
+	return 0
+}
+
+// GetB is B's value, or 0 when it is unset or m is nil.
+func (m *Editions) GetB() int32 {
+	if m != nil && m.B != nil {
+		return *m.B
+	}
+	return 0
 }
 
 // FullName is conformance.Editions.
@@ -1086,6 +1190,62 @@ type Reading_Other struct {
 }
 
 func (*Reading_Other) isReading_Unit() {}
+
+// GetSensor is Sensor's value, or 0 when it is unset or m is nil.
+func (m *Reading) GetSensor() uint64 {
+	if m != nil && m.Sensor != nil {
+		return *m.Sensor
+	}
+	return 0
+}
+
+// GetValue is Value's value, or 0 when it is unset or m is nil.
+func (m *Reading) GetValue() float64 {
+	if m != nil && m.Value != nil {
+		return *m.Value
+	}
+	return 0
+}
+
+// GetSamples is Samples, or nil when m is nil.
+func (m *Reading) GetSamples() []float32 {
+	if m != nil {
+		return m.Samples
+	}
+	return nil
+}
+
+// GetUnit is Unit, or nil when m is nil.
+func (m *Reading) GetUnit() isReading_Unit {
+	if m != nil {
+		return m.Unit
+	}
+	return nil
+}
+
+// GetCelsius is Celsius when GetUnit() holds it, else false.
+func (m *Reading) GetCelsius() bool {
+	if o, ok := m.GetUnit().(*Reading_Celsius); ok && o != nil {
+		return o.Celsius
+	}
+	return false
+}
+
+// GetOther is Other when GetUnit() holds it, else "".
+func (m *Reading) GetOther() string {
+	if o, ok := m.GetUnit().(*Reading_Other); ok && o != nil {
+		return o.Other
+	}
+	return ""
+}
+
+// GetOffset is Offset's value, or 0 when it is unset or m is nil.
+func (m *Reading) GetOffset() int32 {
+	if m != nil && m.Offset != nil {
+		return *m.Offset
+	}
+	return 0
+}
 
 // FullName is conformance.Reading.
 func (*Reading) FullName() string {
@@ -1392,6 +1552,54 @@ type Required struct {
 	Inners  []*Inner
 	ById    map[uint32]*Inner
 	unknown *[]bijoubuf.UnknownRecord
+}
+
+// GetA is A's value, or 0 when it is unset or m is nil.
+func (m *Required) GetA() uint32 {
+	if m != nil && m.A != nil {
+		return *m.A
+	}
+	return 0
+}
+
+// GetB is B's value, or 7 when it is unset or m is nil.
+func (m *Required) GetB() uint32 {
+	if m != nil && m.B != nil {
+		return *m.B
+	}
+	return 7
+}
+
+// GetC is C's value, or "" when it is unset or m is nil.
+func (m *Required) GetC() string {
+	if m != nil && m.C != nil {
+		return *m.C
+	}
+	return ""
+}
+
+// GetInner is Inner, or nil when m is nil.
+func (m *Required) GetInner() *Inner {
+	if m != nil {
+		return m.Inner
+	}
+	return nil
+}
+
+// GetInners is Inners, or nil when m is nil.
+func (m *Required) GetInners() []*Inner {
+	if m != nil {
+		return m.Inners
+	}
+	return nil
+}
+
+// GetById is ById, or nil when m is nil.
+func (m *Required) GetById() map[uint32]*Inner {
+	if m != nil {
+		return m.ById
+	}
+	return nil
 }
 
 // FullName is conformance.Required.
@@ -1797,6 +2005,22 @@ type Inner struct {
 	unknown *[]bijoubuf.UnknownRecord
 }
 
+// GetX is X's value, or 0 when it is unset or m is nil.
+func (m *Inner) GetX() int32 {
+	if m != nil && m.X != nil {
+		return *m.X
+	}
+	return 0
+}
+
+// GetY is Y's value, or false when it is unset or m is nil.
+func (m *Inner) GetY() bool {
+	if m != nil && m.Y != nil {
+		return *m.Y
+	}
+	return false
+}
+
 // FullName is conformance.Inner.
 func (*Inner) FullName() string {
 	return "conformance.Inner"
@@ -2022,6 +2246,134 @@ type Scalars struct {
 	Fl      float32
 	Flag    bool
 	unknown *[]bijoubuf.UnknownRecord
+}
+
+// GetI32 is I32, or 0 when m is nil.
+func (m *Scalars) GetI32() int32 {
+	if m != nil {
+		return m.I32
+	}
+	return 0
+}
+
+// GetI64 is I64, or 0 when m is nil.
+func (m *Scalars) GetI64() int64 {
+	if m != nil {
+		return m.I64
+	}
+	return 0
+}
+
+// GetU32 is U32, or 0 when m is nil.
+func (m *Scalars) GetU32() uint32 {
+	if m != nil {
+		return m.U32
+	}
+	return 0
+}
+
+// GetU64 is U64, or 0 when m is nil.
+func (m *Scalars) GetU64() uint64 {
+	if m != nil {
+		return m.U64
+	}
+	return 0
+}
+
+// GetS32 is S32, or 0 when m is nil.
+func (m *Scalars) GetS32() int32 {
+	if m != nil {
+		return m.S32
+	}
+	return 0
+}
+
+// GetS64 is S64, or 0 when m is nil.
+func (m *Scalars) GetS64() int64 {
+	if m != nil {
+		return m.S64
+	}
+	return 0
+}
+
+// GetFlag is Flag, or false when m is nil.
+func (m *Scalars) GetFlag() bool {
+	if m != nil {
+		return m.Flag
+	}
+	return false
+}
+
+// GetColor is Color, or COLOR_UNSPECIFIED when m is nil.
+func (m *Scalars) GetColor() Color {
+	if m != nil {
+		return m.Color
+	}
+	return 0
+}
+
+// GetF32 is F32, or 0 when m is nil.
+func (m *Scalars) GetF32() uint32 {
+	if m != nil {
+		return m.F32
+	}
+	return 0
+}
+
+// GetF64 is F64, or 0 when m is nil.
+func (m *Scalars) GetF64() uint64 {
+	if m != nil {
+		return m.F64
+	}
+	return 0
+}
+
+// GetSf32 is Sf32, or 0 when m is nil.
+func (m *Scalars) GetSf32() int32 {
+	if m != nil {
+		return m.Sf32
+	}
+	return 0
+}
+
+// GetSf64 is Sf64, or 0 when m is nil.
+func (m *Scalars) GetSf64() int64 {
+	if m != nil {
+		return m.Sf64
+	}
+	return 0
+}
+
+// GetFl is Fl, or 0 when m is nil.
+func (m *Scalars) GetFl() float32 {
+	if m != nil {
+		return m.Fl
+	}
+	return 0
+}
+
+// GetDb is Db, or 0 when m is nil.
+func (m *Scalars) GetDb() float64 {
+	if m != nil {
+		return m.Db
+	}
+	return 0
+}
+
+// GetStr is Str, or "" when m is nil.
+func (m *Scalars) GetStr() string {
+	if m != nil {
+		return m.Str
+	}
+	return ""
+}
+
+// GetBy is By, or nil when m is nil.
+func (m *Scalars) GetBy() []byte {
+	if m != nil {
+		return m.By
+	}
+	return nil
 }
 
 // FullName is conformance.Scalars.
@@ -2617,6 +2969,142 @@ type Optionals struct {
 	By      []byte
 	Leaf    *Leaf
 	unknown *[]bijoubuf.UnknownRecord
+}
+
+// GetI32 is I32's value, or 0 when it is unset or m is nil.
+func (m *Optionals) GetI32() int32 {
+	if m != nil && m.I32 != nil {
+		return *m.I32
+	}
+	return 0
+}
+
+// GetI64 is I64's value, or 0 when it is unset or m is nil.
+func (m *Optionals) GetI64() int64 {
+	if m != nil && m.I64 != nil {
+		return *m.I64
+	}
+	return 0
+}
+
+// GetU32 is U32's value, or 0 when it is unset or m is nil.
+func (m *Optionals) GetU32() uint32 {
+	if m != nil && m.U32 != nil {
+		return *m.U32
+	}
+	return 0
+}
+
+// GetU64 is U64's value, or 0 when it is unset or m is nil.
+func (m *Optionals) GetU64() uint64 {
+	if m != nil && m.U64 != nil {
+		return *m.U64
+	}
+	return 0
+}
+
+// GetS32 is S32's value, or 0 when it is unset or m is nil.
+func (m *Optionals) GetS32() int32 {
+	if m != nil && m.S32 != nil {
+		return *m.S32
+	}
+	return 0
+}
+
+// GetS64 is S64's value, or 0 when it is unset or m is nil.
+func (m *Optionals) GetS64() int64 {
+	if m != nil && m.S64 != nil {
+		return *m.S64
+	}
+	return 0
+}
+
+// GetFlag is Flag's value, or false when it is unset or m is nil.
+func (m *Optionals) GetFlag() bool {
+	if m != nil && m.Flag != nil {
+		return *m.Flag
+	}
+	return false
+}
+
+// GetColor is Color's value, or COLOR_UNSPECIFIED when it is unset or m is nil.
+func (m *Optionals) GetColor() Color {
+	if m != nil && m.Color != nil {
+		return *m.Color
+	}
+	return 0
+}
+
+// GetF32 is F32's value, or 0 when it is unset or m is nil.
+func (m *Optionals) GetF32() uint32 {
+	if m != nil && m.F32 != nil {
+		return *m.F32
+	}
+	return 0
+}
+
+// GetF64 is F64's value, or 0 when it is unset or m is nil.
+func (m *Optionals) GetF64() uint64 {
+	if m != nil && m.F64 != nil {
+		return *m.F64
+	}
+	return 0
+}
+
+// GetSf32 is Sf32's value, or 0 when it is unset or m is nil.
+func (m *Optionals) GetSf32() int32 {
+	if m != nil && m.Sf32 != nil {
+		return *m.Sf32
+	}
+	return 0
+}
+
+// GetSf64 is Sf64's value, or 0 when it is unset or m is nil.
+func (m *Optionals) GetSf64() int64 {
+	if m != nil && m.Sf64 != nil {
+		return *m.Sf64
+	}
+	return 0
+}
+
+// GetFl is Fl's value, or 0 when it is unset or m is nil.
+func (m *Optionals) GetFl() float32 {
+	if m != nil && m.Fl != nil {
+		return *m.Fl
+	}
+	return 0
+}
+
+// GetDb is Db's value, or 0 when it is unset or m is nil.
+func (m *Optionals) GetDb() float64 {
+	if m != nil && m.Db != nil {
+		return *m.Db
+	}
+	return 0
+}
+
+// GetStr is Str's value, or "" when it is unset or m is nil.
+func (m *Optionals) GetStr() string {
+	if m != nil && m.Str != nil {
+		return *m.Str
+	}
+	return ""
+}
+
+// GetBy is By's value, or nil when it is unset or m is nil.
+func (m *Optionals) GetBy() []byte {
+	if m != nil && m.By != nil {
+		return m.By
+	}
+	return nil
+}
+
+// GetLeaf is Leaf, or nil when m is nil.
+func (m *Optionals) GetLeaf() *Leaf {
+	if m != nil {
+		return m.Leaf
+	}
+	return nil
 }
 
 // FullName is conformance.Optionals.
@@ -3232,6 +3720,142 @@ type Repeats struct {
 	By      [][]byte
 	Leaf    []*Leaf
 	unknown *[]bijoubuf.UnknownRecord
+}
+
+// GetI32 is I32, or nil when m is nil.
+func (m *Repeats) GetI32() []int32 {
+	if m != nil {
+		return m.I32
+	}
+	return nil
+}
+
+// GetI64 is I64, or nil when m is nil.
+func (m *Repeats) GetI64() []int64 {
+	if m != nil {
+		return m.I64
+	}
+	return nil
+}
+
+// GetU32 is U32, or nil when m is nil.
+func (m *Repeats) GetU32() []uint32 {
+	if m != nil {
+		return m.U32
+	}
+	return nil
+}
+
+// GetU64 is U64, or nil when m is nil.
+func (m *Repeats) GetU64() []uint64 {
+	if m != nil {
+		return m.U64
+	}
+	return nil
+}
+
+// GetS32 is S32, or nil when m is nil.
+func (m *Repeats) GetS32() []int32 {
+	if m != nil {
+		return m.S32
+	}
+	return nil
+}
+
+// GetS64 is S64, or nil when m is nil.
+func (m *Repeats) GetS64() []int64 {
+	if m != nil {
+		return m.S64
+	}
+	return nil
+}
+
+// GetFlag is Flag, or nil when m is nil.
+func (m *Repeats) GetFlag() []bool {
+	if m != nil {
+		return m.Flag
+	}
+	return nil
+}
+
+// GetColor is Color, or nil when m is nil.
+func (m *Repeats) GetColor() []Color {
+	if m != nil {
+		return m.Color
+	}
+	return nil
+}
+
+// GetF32 is F32, or nil when m is nil.
+func (m *Repeats) GetF32() []uint32 {
+	if m != nil {
+		return m.F32
+	}
+	return nil
+}
+
+// GetF64 is F64, or nil when m is nil.
+func (m *Repeats) GetF64() []uint64 {
+	if m != nil {
+		return m.F64
+	}
+	return nil
+}
+
+// GetSf32 is Sf32, or nil when m is nil.
+func (m *Repeats) GetSf32() []int32 {
+	if m != nil {
+		return m.Sf32
+	}
+	return nil
+}
+
+// GetSf64 is Sf64, or nil when m is nil.
+func (m *Repeats) GetSf64() []int64 {
+	if m != nil {
+		return m.Sf64
+	}
+	return nil
+}
+
+// GetFl is Fl, or nil when m is nil.
+func (m *Repeats) GetFl() []float32 {
+	if m != nil {
+		return m.Fl
+	}
+	return nil
+}
+
+// GetDb is Db, or nil when m is nil.
+func (m *Repeats) GetDb() []float64 {
+	if m != nil {
+		return m.Db
+	}
+	return nil
+}
+
+// GetStr is Str, or nil when m is nil.
+func (m *Repeats) GetStr() []string {
+	if m != nil {
+		return m.Str
+	}
+	return nil
+}
+
+// GetBy is By, or nil when m is nil.
+func (m *Repeats) GetBy() [][]byte {
+	if m != nil {
+		return m.By
+	}
+	return nil
+}
+
+// GetLeaf is Leaf, or nil when m is nil.
+func (m *Repeats) GetLeaf() []*Leaf {
+	if m != nil {
+		return m.Leaf
+	}
+	return nil
 }
 
 // FullName is conformance.Repeats.
@@ -4019,6 +4643,182 @@ type Maps struct {
 	VI32    map[uint32]int32
 	VF64    map[uint32]uint64
 	unknown *[]bijoubuf.UnknownRecord
+}
+
+// GetI32 is I32, or nil when m is nil.
+func (m *Maps) GetI32() map[int32]uint32 {
+	if m != nil {
+		return m.I32
+	}
+	return nil
+}
+
+// GetI64 is I64, or nil when m is nil.
+func (m *Maps) GetI64() map[int64]uint32 {
+	if m != nil {
+		return m.I64
+	}
+	return nil
+}
+
+// GetU32 is U32, or nil when m is nil.
+func (m *Maps) GetU32() map[uint32]uint32 {
+	if m != nil {
+		return m.U32
+	}
+	return nil
+}
+
+// GetU64 is U64, or nil when m is nil.
+func (m *Maps) GetU64() map[uint64]uint32 {
+	if m != nil {
+		return m.U64
+	}
+	return nil
+}
+
+// GetS32 is S32, or nil when m is nil.
+func (m *Maps) GetS32() map[int32]uint32 {
+	if m != nil {
+		return m.S32
+	}
+	return nil
+}
+
+// GetS64 is S64, or nil when m is nil.
+func (m *Maps) GetS64() map[int64]uint32 {
+	if m != nil {
+		return m.S64
+	}
+	return nil
+}
+
+// GetF32 is F32, or nil when m is nil.
+func (m *Maps) GetF32() map[uint32]uint32 {
+	if m != nil {
+		return m.F32
+	}
+	return nil
+}
+
+// GetF64 is F64, or nil when m is nil.
+func (m *Maps) GetF64() map[uint64]uint32 {
+	if m != nil {
+		return m.F64
+	}
+	return nil
+}
+
+// GetSf32 is Sf32, or nil when m is nil.
+func (m *Maps) GetSf32() map[int32]uint32 {
+	if m != nil {
+		return m.Sf32
+	}
+	return nil
+}
+
+// GetSf64 is Sf64, or nil when m is nil.
+func (m *Maps) GetSf64() map[int64]uint32 {
+	if m != nil {
+		return m.Sf64
+	}
+	return nil
+}
+
+// GetFlag is Flag, or nil when m is nil.
+func (m *Maps) GetFlag() map[bool]uint32 {
+	if m != nil {
+		return m.Flag
+	}
+	return nil
+}
+
+// GetStr is Str, or nil when m is nil.
+func (m *Maps) GetStr() map[string]uint32 {
+	if m != nil {
+		return m.Str
+	}
+	return nil
+}
+
+// GetVStr is VStr, or nil when m is nil.
+func (m *Maps) GetVStr() map[uint32]string {
+	if m != nil {
+		return m.VStr
+	}
+	return nil
+}
+
+// GetVBy is VBy, or nil when m is nil.
+func (m *Maps) GetVBy() map[uint32][]byte {
+	if m != nil {
+		return m.VBy
+	}
+	return nil
+}
+
+// GetVDb is VDb, or nil when m is nil.
+func (m *Maps) GetVDb() map[uint32]float64 {
+	if m != nil {
+		return m.VDb
+	}
+	return nil
+}
+
+// GetVFl is VFl, or nil when m is nil.
+func (m *Maps) GetVFl() map[uint32]float32 {
+	if m != nil {
+		return m.VFl
+	}
+	return nil
+}
+
+// GetVFlag is VFlag, or nil when m is nil.
+func (m *Maps) GetVFlag() map[uint32]bool {
+	if m != nil {
+		return m.VFlag
+	}
+	return nil
+}
+
+// GetVColor is VColor, or nil when m is nil.
+func (m *Maps) GetVColor() map[uint32]Color {
+	if m != nil {
+		return m.VColor
+	}
+	return nil
+}
+
+// GetVLeaf is VLeaf, or nil when m is nil.
+func (m *Maps) GetVLeaf() map[uint32]*Leaf {
+	if m != nil {
+		return m.VLeaf
+	}
+	return nil
+}
+
+// GetVS64 is VS64, or nil when m is nil.
+func (m *Maps) GetVS64() map[string]int64 {
+	if m != nil {
+		return m.VS64
+	}
+	return nil
+}
+
+// GetVI32 is VI32, or nil when m is nil.
+func (m *Maps) GetVI32() map[uint32]int32 {
+	if m != nil {
+		return m.VI32
+	}
+	return nil
+}
+
+// GetVF64 is VF64, or nil when m is nil.
+func (m *Maps) GetVF64() map[uint32]uint64 {
+	if m != nil {
+		return m.VF64
+	}
+	return nil
 }
 
 // FullName is conformance.Maps.
@@ -5340,6 +6140,22 @@ type Leaf struct {
 	unknown *[]bijoubuf.UnknownRecord
 }
 
+// GetA is A, or 0 when m is nil.
+func (m *Leaf) GetA() uint32 {
+	if m != nil {
+		return m.A
+	}
+	return 0
+}
+
+// GetS is S, or "" when m is nil.
+func (m *Leaf) GetS() string {
+	if m != nil {
+		return m.S
+	}
+	return ""
+}
+
 // FullName is conformance.Leaf.
 func (*Leaf) FullName() string {
 	return "conformance.Leaf"
@@ -5569,6 +6385,78 @@ type Choice_Y struct {
 }
 
 func (*Choice_Y) isChoice_Second() {}
+
+// GetFirst is First, or nil when m is nil.
+func (m *Choice) GetFirst() isChoice_First {
+	if m != nil {
+		return m.First
+	}
+	return nil
+}
+
+// GetA is A when GetFirst() holds it, else 0.
+func (m *Choice) GetA() uint32 {
+	if o, ok := m.GetFirst().(*Choice_A); ok && o != nil {
+		return o.A
+	}
+	return 0
+}
+
+// GetB is B when GetFirst() holds it, else "".
+func (m *Choice) GetB() string {
+	if o, ok := m.GetFirst().(*Choice_B); ok && o != nil {
+		return o.B
+	}
+	return ""
+}
+
+// GetC is C when GetFirst() holds it, else nil.
+func (m *Choice) GetC() *Leaf {
+	if o, ok := m.GetFirst().(*Choice_C); ok && o != nil {
+		return o.C
+	}
+	return nil
+}
+
+// GetD is D when GetFirst() holds it, else 0.
+func (m *Choice) GetD() float64 {
+	if o, ok := m.GetFirst().(*Choice_D); ok && o != nil {
+		return o.D
+	}
+	return 0
+}
+
+// GetAfter is After, or 0 when m is nil.
+func (m *Choice) GetAfter() uint32 {
+	if m != nil {
+		return m.After
+	}
+	return 0
+}
+
+// GetSecond is Second, or nil when m is nil.
+func (m *Choice) GetSecond() isChoice_Second {
+	if m != nil {
+		return m.Second
+	}
+	return nil
+}
+
+// GetX is X when GetSecond() holds it, else false.
+func (m *Choice) GetX() bool {
+	if o, ok := m.GetSecond().(*Choice_X); ok && o != nil {
+		return o.X
+	}
+	return false
+}
+
+// GetY is Y when GetSecond() holds it, else nil.
+func (m *Choice) GetY() []byte {
+	if o, ok := m.GetSecond().(*Choice_Y); ok && o != nil {
+		return o.Y
+	}
+	return nil
+}
 
 // FullName is conformance.Choice.
 func (*Choice) FullName() string {
@@ -5946,6 +6834,38 @@ type Node struct {
 	unknown *[]bijoubuf.UnknownRecord
 }
 
+// GetChild is Child, or nil when m is nil.
+func (m *Node) GetChild() *Node {
+	if m != nil {
+		return m.Child
+	}
+	return nil
+}
+
+// GetVal is Val, or 0 when m is nil.
+func (m *Node) GetVal() uint32 {
+	if m != nil {
+		return m.Val
+	}
+	return 0
+}
+
+// GetKids is Kids, or nil when m is nil.
+func (m *Node) GetKids() []*Node {
+	if m != nil {
+		return m.Kids
+	}
+	return nil
+}
+
+// GetNamed is Named, or nil when m is nil.
+func (m *Node) GetNamed() map[uint32]*Node {
+	if m != nil {
+		return m.Named
+	}
+	return nil
+}
+
 // FullName is conformance.Node.
 func (*Node) FullName() string {
 	return "conformance.Node"
@@ -6290,6 +7210,78 @@ type Keys struct {
 	K4210815 uint32
 	Top      bool
 	unknown  *[]bijoubuf.UnknownRecord
+}
+
+// GetK62 is K62, or 0 when m is nil.
+func (m *Keys) GetK62() uint32 {
+	if m != nil {
+		return m.K62
+	}
+	return 0
+}
+
+// GetK63 is K63, or 0 when m is nil.
+func (m *Keys) GetK63() uint32 {
+	if m != nil {
+		return m.K63
+	}
+	return 0
+}
+
+// GetK126 is K126, or 0 when m is nil.
+func (m *Keys) GetK126() uint32 {
+	if m != nil {
+		return m.K126
+	}
+	return 0
+}
+
+// GetK127 is K127, or 0 when m is nil.
+func (m *Keys) GetK127() uint32 {
+	if m != nil {
+		return m.K127
+	}
+	return 0
+}
+
+// GetK16510 is K16510, or 0 when m is nil.
+func (m *Keys) GetK16510() uint32 {
+	if m != nil {
+		return m.K16510
+	}
+	return 0
+}
+
+// GetK16511 is K16511, or 0 when m is nil.
+func (m *Keys) GetK16511() uint32 {
+	if m != nil {
+		return m.K16511
+	}
+	return 0
+}
+
+// GetK4210814 is K4210814, or 0 when m is nil.
+func (m *Keys) GetK4210814() uint32 {
+	if m != nil {
+		return m.K4210814
+	}
+	return 0
+}
+
+// GetK4210815 is K4210815, or 0 when m is nil.
+func (m *Keys) GetK4210815() uint32 {
+	if m != nil {
+		return m.K4210815
+	}
+	return 0
+}
+
+// GetTop is Top, or false when m is nil.
+func (m *Keys) GetTop() bool {
+	if m != nil {
+		return m.Top
+	}
+	return false
 }
 
 // FullName is conformance.Keys.
@@ -6669,6 +7661,22 @@ type Outer struct {
 	unknown *[]bijoubuf.UnknownRecord
 }
 
+// GetMid is Mid, or nil when m is nil.
+func (m *Outer) GetMid() *Middle {
+	if m != nil {
+		return m.Mid
+	}
+	return nil
+}
+
+// GetTail is Tail, or 0 when m is nil.
+func (m *Outer) GetTail() uint32 {
+	if m != nil {
+		return m.Tail
+	}
+	return 0
+}
+
 // FullName is conformance.Outer.
 func (*Outer) FullName() string {
 	return "conformance.Outer"
@@ -6859,6 +7867,30 @@ type Middle struct {
 	Leaves  []*Leaf
 	ByName  map[string]*Leaf
 	unknown *[]bijoubuf.UnknownRecord
+}
+
+// GetLeaf is Leaf, or nil when m is nil.
+func (m *Middle) GetLeaf() *Leaf {
+	if m != nil {
+		return m.Leaf
+	}
+	return nil
+}
+
+// GetLeaves is Leaves, or nil when m is nil.
+func (m *Middle) GetLeaves() []*Leaf {
+	if m != nil {
+		return m.Leaves
+	}
+	return nil
+}
+
+// GetByName is ByName, or nil when m is nil.
+func (m *Middle) GetByName() map[string]*Leaf {
+	if m != nil {
+		return m.ByName
+	}
+	return nil
 }
 
 // FullName is conformance.Middle.
@@ -7212,6 +8244,62 @@ type Bindings_Buf struct {
 
 func (*Bindings_Buf) isBindings_W() {}
 
+// GetV is V, or nil when m is nil.
+func (m *Bindings) GetV() isBindings_V {
+	if m != nil {
+		return m.V
+	}
+	return nil
+}
+
+// GetR is R when GetV() holds it, else 0.
+func (m *Bindings) GetR() uint32 {
+	if o, ok := m.GetV().(*Bindings_R); ok && o != nil {
+		return o.R
+	}
+	return 0
+}
+
+// GetS is S when GetV() holds it, else "".
+func (m *Bindings) GetS() string {
+	if o, ok := m.GetV().(*Bindings_S); ok && o != nil {
+		return o.S
+	}
+	return ""
+}
+
+// GetW is W, or nil when m is nil.
+func (m *Bindings) GetW() isBindings_W {
+	if m != nil {
+		return m.W
+	}
+	return nil
+}
+
+// GetM is M when GetW() holds it, else false.
+func (m *Bindings) GetM() bool {
+	if o, ok := m.GetW().(*Bindings_M); ok && o != nil {
+		return o.M
+	}
+	return false
+}
+
+// GetBuf is Buf when GetW() holds it, else nil.
+func (m *Bindings) GetBuf() []byte {
+	if o, ok := m.GetW().(*Bindings_Buf); ok && o != nil {
+		return o.Buf
+	}
+	return nil
+}
+
+// GetLen is Len, or 0 when m is nil.
+func (m *Bindings) GetLen() uint32 {
+	if m != nil {
+		return m.Len
+	}
+	return 0
+}
+
 // FullName is conformance.Bindings.
 func (*Bindings) FullName() string {
 	return "conformance.Bindings"
@@ -7504,6 +8592,110 @@ type Wkt struct {
 	Val     *wkt.Value
 	Any     *wkt.Any
 	unknown *[]bijoubuf.UnknownRecord
+}
+
+// GetTs is Ts, or nil when m is nil.
+func (m *Wkt) GetTs() *wkt.Timestamp {
+	if m != nil {
+		return m.Ts
+	}
+	return nil
+}
+
+// GetDur is Dur, or nil when m is nil.
+func (m *Wkt) GetDur() *wkt.Duration {
+	if m != nil {
+		return m.Dur
+	}
+	return nil
+}
+
+// GetI32 is I32, or nil when m is nil.
+func (m *Wkt) GetI32() *wkt.Int32Value {
+	if m != nil {
+		return m.I32
+	}
+	return nil
+}
+
+// GetStr is Str, or nil when m is nil.
+func (m *Wkt) GetStr() *wkt.StringValue {
+	if m != nil {
+		return m.Str
+	}
+	return nil
+}
+
+// GetFlag is Flag, or nil when m is nil.
+func (m *Wkt) GetFlag() *wkt.BoolValue {
+	if m != nil {
+		return m.Flag
+	}
+	return nil
+}
+
+// GetU64 is U64, or nil when m is nil.
+func (m *Wkt) GetU64() *wkt.UInt64Value {
+	if m != nil {
+		return m.U64
+	}
+	return nil
+}
+
+// GetBy is By, or nil when m is nil.
+func (m *Wkt) GetBy() *wkt.BytesValue {
+	if m != nil {
+		return m.By
+	}
+	return nil
+}
+
+// GetDb is Db, or nil when m is nil.
+func (m *Wkt) GetDb() *wkt.DoubleValue {
+	if m != nil {
+		return m.Db
+	}
+	return nil
+}
+
+// GetMask is Mask, or nil when m is nil.
+func (m *Wkt) GetMask() *wkt.FieldMask {
+	if m != nil {
+		return m.Mask
+	}
+	return nil
+}
+
+// GetEmpty is Empty, or nil when m is nil.
+func (m *Wkt) GetEmpty() *wkt.Empty {
+	if m != nil {
+		return m.Empty
+	}
+	return nil
+}
+
+// GetSt is St, or nil when m is nil.
+func (m *Wkt) GetSt() *wkt.Struct {
+	if m != nil {
+		return m.St
+	}
+	return nil
+}
+
+// GetVal is Val, or nil when m is nil.
+func (m *Wkt) GetVal() *wkt.Value {
+	if m != nil {
+		return m.Val
+	}
+	return nil
+}
+
+// GetAny is Any, or nil when m is nil.
+func (m *Wkt) GetAny() *wkt.Any {
+	if m != nil {
+		return m.Any
+	}
+	return nil
 }
 
 // FullName is conformance.Wkt.

@@ -40,6 +40,22 @@ type Sub struct {
 	unknown *[]bijoubuf.UnknownRecord
 }
 
+// GetA is A, or 0 when m is nil.
+func (m *Sub) GetA() int32 {
+	if m != nil {
+		return m.A
+	}
+	return 0
+}
+
+// GetB is B, or "" when m is nil.
+func (m *Sub) GetB() string {
+	if m != nil {
+		return m.B
+	}
+	return ""
+}
+
 // FullName is wide.Sub.
 func (*Sub) FullName() string {
 	return "wide.Sub"
@@ -390,6 +406,1214 @@ type Wide_PickC struct {
 }
 
 func (*Wide_PickC) isWide_Pick() {}
+
+// GetF1 is F1, or "" when m is nil.
+func (m *Wide) GetF1() string {
+	if m != nil {
+		return m.F1
+	}
+	return ""
+}
+
+// GetF2 is F2, or false when m is nil.
+func (m *Wide) GetF2() bool {
+	if m != nil {
+		return m.F2
+	}
+	return false
+}
+
+// GetF3 is F3, or 0 when m is nil.
+func (m *Wide) GetF3() int64 {
+	if m != nil {
+		return m.F3
+	}
+	return 0
+}
+
+// GetF4 is F4, or 0 when m is nil.
+func (m *Wide) GetF4() uint64 {
+	if m != nil {
+		return m.F4
+	}
+	return 0
+}
+
+// GetF5 is F5, or nil when m is nil.
+func (m *Wide) GetF5() []byte {
+	if m != nil {
+		return m.F5
+	}
+	return nil
+}
+
+// GetF6 is F6, or 0 when m is nil.
+func (m *Wide) GetF6() float64 {
+	if m != nil {
+		return m.F6
+	}
+	return 0
+}
+
+// GetF8 is F8, or COLOR_UNSPECIFIED when m is nil.
+func (m *Wide) GetF8() Color {
+	if m != nil {
+		return m.F8
+	}
+	return 0
+}
+
+// GetF9 is F9, or 0 when m is nil.
+func (m *Wide) GetF9() float32 {
+	if m != nil {
+		return m.F9
+	}
+	return 0
+}
+
+// GetF11 is F11, or 0 when m is nil.
+func (m *Wide) GetF11() int64 {
+	if m != nil {
+		return m.F11
+	}
+	return 0
+}
+
+// GetF12 is F12's value, or 0 when it is unset or m is nil.
+func (m *Wide) GetF12() int32 {
+	if m != nil && m.F12 != nil {
+		return *m.F12
+	}
+	return 0
+}
+
+// GetF13 is F13's value, or "" when it is unset or m is nil.
+func (m *Wide) GetF13() string {
+	if m != nil && m.F13 != nil {
+		return *m.F13
+	}
+	return ""
+}
+
+// GetF14 is F14, or false when m is nil.
+func (m *Wide) GetF14() bool {
+	if m != nil {
+		return m.F14
+	}
+	return false
+}
+
+// GetF15 is F15, or 0 when m is nil.
+func (m *Wide) GetF15() int64 {
+	if m != nil {
+		return m.F15
+	}
+	return 0
+}
+
+// GetF16 is F16, or 0 when m is nil.
+func (m *Wide) GetF16() uint64 {
+	if m != nil {
+		return m.F16
+	}
+	return 0
+}
+
+// GetF17 is F17, or nil when m is nil.
+func (m *Wide) GetF17() []byte {
+	if m != nil {
+		return m.F17
+	}
+	return nil
+}
+
+// GetF18 is F18, or 0 when m is nil.
+func (m *Wide) GetF18() float64 {
+	if m != nil {
+		return m.F18
+	}
+	return 0
+}
+
+// GetF19 is F19, or 0 when m is nil.
+func (m *Wide) GetF19() uint32 {
+	if m != nil {
+		return m.F19
+	}
+	return 0
+}
+
+// GetF20 is F20, or nil when m is nil.
+func (m *Wide) GetF20() *Sub {
+	if m != nil {
+		return m.F20
+	}
+	return nil
+}
+
+// GetF21 is F21, or nil when m is nil.
+func (m *Wide) GetF21() []int32 {
+	if m != nil {
+		return m.F21
+	}
+	return nil
+}
+
+// GetF22 is F22, or nil when m is nil.
+func (m *Wide) GetF22() []string {
+	if m != nil {
+		return m.F22
+	}
+	return nil
+}
+
+// GetF23 is F23, or nil when m is nil.
+func (m *Wide) GetF23() []*Sub {
+	if m != nil {
+		return m.F23
+	}
+	return nil
+}
+
+// GetF24 is F24, or nil when m is nil.
+func (m *Wide) GetF24() map[string]int32 {
+	if m != nil {
+		return m.F24
+	}
+	return nil
+}
+
+// GetF25 is F25, or nil when m is nil.
+func (m *Wide) GetF25() map[int32]*Sub {
+	if m != nil {
+		return m.F25
+	}
+	return nil
+}
+
+// GetF26 is F26, or false when m is nil.
+func (m *Wide) GetF26() bool {
+	if m != nil {
+		return m.F26
+	}
+	return false
+}
+
+// GetF27 is F27, or 0 when m is nil.
+func (m *Wide) GetF27() int64 {
+	if m != nil {
+		return m.F27
+	}
+	return 0
+}
+
+// GetF28 is F28, or 0 when m is nil.
+func (m *Wide) GetF28() uint64 {
+	if m != nil {
+		return m.F28
+	}
+	return 0
+}
+
+// GetF29 is F29, or nil when m is nil.
+func (m *Wide) GetF29() []byte {
+	if m != nil {
+		return m.F29
+	}
+	return nil
+}
+
+// GetF30 is F30, or 0 when m is nil.
+func (m *Wide) GetF30() float64 {
+	if m != nil {
+		return m.F30
+	}
+	return 0
+}
+
+// GetF31 is F31, or 0 when m is nil.
+func (m *Wide) GetF31() uint32 {
+	if m != nil {
+		return m.F31
+	}
+	return 0
+}
+
+// GetF32 is F32, or COLOR_UNSPECIFIED when m is nil.
+func (m *Wide) GetF32() Color {
+	if m != nil {
+		return m.F32
+	}
+	return 0
+}
+
+// GetF33 is F33, or 0 when m is nil.
+func (m *Wide) GetF33() float32 {
+	if m != nil {
+		return m.F33
+	}
+	return 0
+}
+
+// GetF34 is F34, or 0 when m is nil.
+func (m *Wide) GetF34() int64 {
+	if m != nil {
+		return m.F34
+	}
+	return 0
+}
+
+// GetF35 is F35, or 0 when m is nil.
+func (m *Wide) GetF35() int64 {
+	if m != nil {
+		return m.F35
+	}
+	return 0
+}
+
+// GetF36 is F36, or 0 when m is nil.
+func (m *Wide) GetF36() int32 {
+	if m != nil {
+		return m.F36
+	}
+	return 0
+}
+
+// GetF37 is F37, or "" when m is nil.
+func (m *Wide) GetF37() string {
+	if m != nil {
+		return m.F37
+	}
+	return ""
+}
+
+// GetF38 is F38, or false when m is nil.
+func (m *Wide) GetF38() bool {
+	if m != nil {
+		return m.F38
+	}
+	return false
+}
+
+// GetF39 is F39, or 0 when m is nil.
+func (m *Wide) GetF39() int64 {
+	if m != nil {
+		return m.F39
+	}
+	return 0
+}
+
+// GetF45 is F45, or 0 when m is nil.
+func (m *Wide) GetF45() float32 {
+	if m != nil {
+		return m.F45
+	}
+	return 0
+}
+
+// GetF46 is F46, or 0 when m is nil.
+func (m *Wide) GetF46() int64 {
+	if m != nil {
+		return m.F46
+	}
+	return 0
+}
+
+// GetF47 is F47, or 0 when m is nil.
+func (m *Wide) GetF47() int64 {
+	if m != nil {
+		return m.F47
+	}
+	return 0
+}
+
+// GetF48 is F48, or 0 when m is nil.
+func (m *Wide) GetF48() int32 {
+	if m != nil {
+		return m.F48
+	}
+	return 0
+}
+
+// GetF49 is F49, or "" when m is nil.
+func (m *Wide) GetF49() string {
+	if m != nil {
+		return m.F49
+	}
+	return ""
+}
+
+// GetF50 is F50, or false when m is nil.
+func (m *Wide) GetF50() bool {
+	if m != nil {
+		return m.F50
+	}
+	return false
+}
+
+// GetF51 is F51, or 0 when m is nil.
+func (m *Wide) GetF51() int64 {
+	if m != nil {
+		return m.F51
+	}
+	return 0
+}
+
+// GetF52 is F52, or 0 when m is nil.
+func (m *Wide) GetF52() uint64 {
+	if m != nil {
+		return m.F52
+	}
+	return 0
+}
+
+// GetF53 is F53, or nil when m is nil.
+func (m *Wide) GetF53() []byte {
+	if m != nil {
+		return m.F53
+	}
+	return nil
+}
+
+// GetF54 is F54, or 0 when m is nil.
+func (m *Wide) GetF54() float64 {
+	if m != nil {
+		return m.F54
+	}
+	return 0
+}
+
+// GetF55 is F55, or 0 when m is nil.
+func (m *Wide) GetF55() uint32 {
+	if m != nil {
+		return m.F55
+	}
+	return 0
+}
+
+// GetF56 is F56, or COLOR_UNSPECIFIED when m is nil.
+func (m *Wide) GetF56() Color {
+	if m != nil {
+		return m.F56
+	}
+	return 0
+}
+
+// GetF57 is F57, or 0 when m is nil.
+func (m *Wide) GetF57() float32 {
+	if m != nil {
+		return m.F57
+	}
+	return 0
+}
+
+// GetF58 is F58, or 0 when m is nil.
+func (m *Wide) GetF58() int64 {
+	if m != nil {
+		return m.F58
+	}
+	return 0
+}
+
+// GetF59 is F59, or 0 when m is nil.
+func (m *Wide) GetF59() int64 {
+	if m != nil {
+		return m.F59
+	}
+	return 0
+}
+
+// GetF60 is F60, or nil when m is nil.
+func (m *Wide) GetF60() *Sub {
+	if m != nil {
+		return m.F60
+	}
+	return nil
+}
+
+// GetF61 is F61, or nil when m is nil.
+func (m *Wide) GetF61() []int64 {
+	if m != nil {
+		return m.F61
+	}
+	return nil
+}
+
+// GetF62 is F62, or nil when m is nil.
+func (m *Wide) GetF62() map[uint64]string {
+	if m != nil {
+		return m.F62
+	}
+	return nil
+}
+
+// GetF63 is F63, or 0 when m is nil.
+func (m *Wide) GetF63() int64 {
+	if m != nil {
+		return m.F63
+	}
+	return 0
+}
+
+// GetF64 is F64, or 0 when m is nil.
+func (m *Wide) GetF64() uint64 {
+	if m != nil {
+		return m.F64
+	}
+	return 0
+}
+
+// GetF65 is F65, or nil when m is nil.
+func (m *Wide) GetF65() []byte {
+	if m != nil {
+		return m.F65
+	}
+	return nil
+}
+
+// GetF66 is F66, or 0 when m is nil.
+func (m *Wide) GetF66() float64 {
+	if m != nil {
+		return m.F66
+	}
+	return 0
+}
+
+// GetF67 is F67, or 0 when m is nil.
+func (m *Wide) GetF67() uint32 {
+	if m != nil {
+		return m.F67
+	}
+	return 0
+}
+
+// GetF68 is F68, or COLOR_UNSPECIFIED when m is nil.
+func (m *Wide) GetF68() Color {
+	if m != nil {
+		return m.F68
+	}
+	return 0
+}
+
+// GetF69 is F69, or 0 when m is nil.
+func (m *Wide) GetF69() float32 {
+	if m != nil {
+		return m.F69
+	}
+	return 0
+}
+
+// GetF70 is F70, or 0 when m is nil.
+func (m *Wide) GetF70() int64 {
+	if m != nil {
+		return m.F70
+	}
+	return 0
+}
+
+// GetF71 is F71, or 0 when m is nil.
+func (m *Wide) GetF71() int64 {
+	if m != nil {
+		return m.F71
+	}
+	return 0
+}
+
+// GetF72 is F72, or 0 when m is nil.
+func (m *Wide) GetF72() int32 {
+	if m != nil {
+		return m.F72
+	}
+	return 0
+}
+
+// GetF73 is F73, or "" when m is nil.
+func (m *Wide) GetF73() string {
+	if m != nil {
+		return m.F73
+	}
+	return ""
+}
+
+// GetF74 is F74, or false when m is nil.
+func (m *Wide) GetF74() bool {
+	if m != nil {
+		return m.F74
+	}
+	return false
+}
+
+// GetF75 is F75, or 0 when m is nil.
+func (m *Wide) GetF75() int64 {
+	if m != nil {
+		return m.F75
+	}
+	return 0
+}
+
+// GetF76 is F76, or 0 when m is nil.
+func (m *Wide) GetF76() uint64 {
+	if m != nil {
+		return m.F76
+	}
+	return 0
+}
+
+// GetF78 is F78, or 0 when m is nil.
+func (m *Wide) GetF78() float64 {
+	if m != nil {
+		return m.F78
+	}
+	return 0
+}
+
+// GetF79 is F79, or 0 when m is nil.
+func (m *Wide) GetF79() uint32 {
+	if m != nil {
+		return m.F79
+	}
+	return 0
+}
+
+// GetF80 is F80, or COLOR_UNSPECIFIED when m is nil.
+func (m *Wide) GetF80() Color {
+	if m != nil {
+		return m.F80
+	}
+	return 0
+}
+
+// GetF81 is F81, or 0 when m is nil.
+func (m *Wide) GetF81() float32 {
+	if m != nil {
+		return m.F81
+	}
+	return 0
+}
+
+// GetF82 is F82, or 0 when m is nil.
+func (m *Wide) GetF82() int64 {
+	if m != nil {
+		return m.F82
+	}
+	return 0
+}
+
+// GetF83 is F83, or 0 when m is nil.
+func (m *Wide) GetF83() int64 {
+	if m != nil {
+		return m.F83
+	}
+	return 0
+}
+
+// GetF84 is F84, or 0 when m is nil.
+func (m *Wide) GetF84() int32 {
+	if m != nil {
+		return m.F84
+	}
+	return 0
+}
+
+// GetF85 is F85, or "" when m is nil.
+func (m *Wide) GetF85() string {
+	if m != nil {
+		return m.F85
+	}
+	return ""
+}
+
+// GetF86 is F86, or false when m is nil.
+func (m *Wide) GetF86() bool {
+	if m != nil {
+		return m.F86
+	}
+	return false
+}
+
+// GetF87 is F87, or 0 when m is nil.
+func (m *Wide) GetF87() int64 {
+	if m != nil {
+		return m.F87
+	}
+	return 0
+}
+
+// GetF88 is F88, or 0 when m is nil.
+func (m *Wide) GetF88() uint64 {
+	if m != nil {
+		return m.F88
+	}
+	return 0
+}
+
+// GetF89 is F89, or nil when m is nil.
+func (m *Wide) GetF89() []byte {
+	if m != nil {
+		return m.F89
+	}
+	return nil
+}
+
+// GetF90 is F90's value, or false when it is unset or m is nil.
+func (m *Wide) GetF90() bool {
+	if m != nil && m.F90 != nil {
+		return *m.F90
+	}
+	return false
+}
+
+// GetF91 is F91, or 0 when m is nil.
+func (m *Wide) GetF91() uint32 {
+	if m != nil {
+		return m.F91
+	}
+	return 0
+}
+
+// GetF92 is F92, or COLOR_UNSPECIFIED when m is nil.
+func (m *Wide) GetF92() Color {
+	if m != nil {
+		return m.F92
+	}
+	return 0
+}
+
+// GetF93 is F93, or 0 when m is nil.
+func (m *Wide) GetF93() float32 {
+	if m != nil {
+		return m.F93
+	}
+	return 0
+}
+
+// GetF94 is F94, or 0 when m is nil.
+func (m *Wide) GetF94() int64 {
+	if m != nil {
+		return m.F94
+	}
+	return 0
+}
+
+// GetF95 is F95, or 0 when m is nil.
+func (m *Wide) GetF95() int64 {
+	if m != nil {
+		return m.F95
+	}
+	return 0
+}
+
+// GetF96 is F96, or 0 when m is nil.
+func (m *Wide) GetF96() int32 {
+	if m != nil {
+		return m.F96
+	}
+	return 0
+}
+
+// GetF97 is F97, or "" when m is nil.
+func (m *Wide) GetF97() string {
+	if m != nil {
+		return m.F97
+	}
+	return ""
+}
+
+// GetF98 is F98, or false when m is nil.
+func (m *Wide) GetF98() bool {
+	if m != nil {
+		return m.F98
+	}
+	return false
+}
+
+// GetF99 is F99, or 0 when m is nil.
+func (m *Wide) GetF99() int64 {
+	if m != nil {
+		return m.F99
+	}
+	return 0
+}
+
+// GetF100 is F100, or 0 when m is nil.
+func (m *Wide) GetF100() uint64 {
+	if m != nil {
+		return m.F100
+	}
+	return 0
+}
+
+// GetF101 is F101, or nil when m is nil.
+func (m *Wide) GetF101() []byte {
+	if m != nil {
+		return m.F101
+	}
+	return nil
+}
+
+// GetF102 is F102, or 0 when m is nil.
+func (m *Wide) GetF102() float64 {
+	if m != nil {
+		return m.F102
+	}
+	return 0
+}
+
+// GetF103 is F103, or 0 when m is nil.
+func (m *Wide) GetF103() uint32 {
+	if m != nil {
+		return m.F103
+	}
+	return 0
+}
+
+// GetF104 is F104, or COLOR_UNSPECIFIED when m is nil.
+func (m *Wide) GetF104() Color {
+	if m != nil {
+		return m.F104
+	}
+	return 0
+}
+
+// GetF105 is F105, or 0 when m is nil.
+func (m *Wide) GetF105() float32 {
+	if m != nil {
+		return m.F105
+	}
+	return 0
+}
+
+// GetF106 is F106, or 0 when m is nil.
+func (m *Wide) GetF106() int64 {
+	if m != nil {
+		return m.F106
+	}
+	return 0
+}
+
+// GetF107 is F107, or 0 when m is nil.
+func (m *Wide) GetF107() int64 {
+	if m != nil {
+		return m.F107
+	}
+	return 0
+}
+
+// GetF108 is F108, or 0 when m is nil.
+func (m *Wide) GetF108() int32 {
+	if m != nil {
+		return m.F108
+	}
+	return 0
+}
+
+// GetF109 is F109, or "" when m is nil.
+func (m *Wide) GetF109() string {
+	if m != nil {
+		return m.F109
+	}
+	return ""
+}
+
+// GetF110 is F110, or nil when m is nil.
+func (m *Wide) GetF110() []*Sub {
+	if m != nil {
+		return m.F110
+	}
+	return nil
+}
+
+// GetF111 is F111, or nil when m is nil.
+func (m *Wide) GetF111() map[string]*Sub {
+	if m != nil {
+		return m.F111
+	}
+	return nil
+}
+
+// GetF112 is F112, or 0 when m is nil.
+func (m *Wide) GetF112() uint64 {
+	if m != nil {
+		return m.F112
+	}
+	return 0
+}
+
+// GetF113 is F113, or nil when m is nil.
+func (m *Wide) GetF113() []byte {
+	if m != nil {
+		return m.F113
+	}
+	return nil
+}
+
+// GetF114 is F114, or 0 when m is nil.
+func (m *Wide) GetF114() float64 {
+	if m != nil {
+		return m.F114
+	}
+	return 0
+}
+
+// GetF115 is F115, or 0 when m is nil.
+func (m *Wide) GetF115() uint32 {
+	if m != nil {
+		return m.F115
+	}
+	return 0
+}
+
+// GetF116 is F116, or COLOR_UNSPECIFIED when m is nil.
+func (m *Wide) GetF116() Color {
+	if m != nil {
+		return m.F116
+	}
+	return 0
+}
+
+// GetF117 is F117, or 0 when m is nil.
+func (m *Wide) GetF117() float32 {
+	if m != nil {
+		return m.F117
+	}
+	return 0
+}
+
+// GetF118 is F118, or 0 when m is nil.
+func (m *Wide) GetF118() int64 {
+	if m != nil {
+		return m.F118
+	}
+	return 0
+}
+
+// GetF119 is F119, or 0 when m is nil.
+func (m *Wide) GetF119() int64 {
+	if m != nil {
+		return m.F119
+	}
+	return 0
+}
+
+// GetF120 is F120, or 0 when m is nil.
+func (m *Wide) GetF120() int32 {
+	if m != nil {
+		return m.F120
+	}
+	return 0
+}
+
+// GetF121 is F121, or "" when m is nil.
+func (m *Wide) GetF121() string {
+	if m != nil {
+		return m.F121
+	}
+	return ""
+}
+
+// GetF122 is F122, or false when m is nil.
+func (m *Wide) GetF122() bool {
+	if m != nil {
+		return m.F122
+	}
+	return false
+}
+
+// GetF123 is F123, or 0 when m is nil.
+func (m *Wide) GetF123() int64 {
+	if m != nil {
+		return m.F123
+	}
+	return 0
+}
+
+// GetF124 is F124, or 0 when m is nil.
+func (m *Wide) GetF124() uint64 {
+	if m != nil {
+		return m.F124
+	}
+	return 0
+}
+
+// GetF125 is F125, or nil when m is nil.
+func (m *Wide) GetF125() []byte {
+	if m != nil {
+		return m.F125
+	}
+	return nil
+}
+
+// GetF126 is F126, or 0 when m is nil.
+func (m *Wide) GetF126() float64 {
+	if m != nil {
+		return m.F126
+	}
+	return 0
+}
+
+// GetF127 is F127, or 0 when m is nil.
+func (m *Wide) GetF127() uint32 {
+	if m != nil {
+		return m.F127
+	}
+	return 0
+}
+
+// GetF128 is F128, or COLOR_UNSPECIFIED when m is nil.
+func (m *Wide) GetF128() Color {
+	if m != nil {
+		return m.F128
+	}
+	return 0
+}
+
+// GetF129 is F129, or 0 when m is nil.
+func (m *Wide) GetF129() float32 {
+	if m != nil {
+		return m.F129
+	}
+	return 0
+}
+
+// GetF130 is F130, or nil when m is nil.
+func (m *Wide) GetF130() []float64 {
+	if m != nil {
+		return m.F130
+	}
+	return nil
+}
+
+// GetF131 is F131, or 0 when m is nil.
+func (m *Wide) GetF131() int64 {
+	if m != nil {
+		return m.F131
+	}
+	return 0
+}
+
+// GetF132 is F132, or 0 when m is nil.
+func (m *Wide) GetF132() int32 {
+	if m != nil {
+		return m.F132
+	}
+	return 0
+}
+
+// GetF133 is F133, or "" when m is nil.
+func (m *Wide) GetF133() string {
+	if m != nil {
+		return m.F133
+	}
+	return ""
+}
+
+// GetF134 is F134, or false when m is nil.
+func (m *Wide) GetF134() bool {
+	if m != nil {
+		return m.F134
+	}
+	return false
+}
+
+// GetF135 is F135, or 0 when m is nil.
+func (m *Wide) GetF135() int64 {
+	if m != nil {
+		return m.F135
+	}
+	return 0
+}
+
+// GetF136 is F136, or 0 when m is nil.
+func (m *Wide) GetF136() uint64 {
+	if m != nil {
+		return m.F136
+	}
+	return 0
+}
+
+// GetF137 is F137, or nil when m is nil.
+func (m *Wide) GetF137() []byte {
+	if m != nil {
+		return m.F137
+	}
+	return nil
+}
+
+// GetF138 is F138, or 0 when m is nil.
+func (m *Wide) GetF138() float64 {
+	if m != nil {
+		return m.F138
+	}
+	return 0
+}
+
+// GetF139 is F139, or 0 when m is nil.
+func (m *Wide) GetF139() uint32 {
+	if m != nil {
+		return m.F139
+	}
+	return 0
+}
+
+// GetF141 is F141, or 0 when m is nil.
+func (m *Wide) GetF141() float32 {
+	if m != nil {
+		return m.F141
+	}
+	return 0
+}
+
+// GetF142 is F142, or 0 when m is nil.
+func (m *Wide) GetF142() int64 {
+	if m != nil {
+		return m.F142
+	}
+	return 0
+}
+
+// GetF143 is F143, or 0 when m is nil.
+func (m *Wide) GetF143() int64 {
+	if m != nil {
+		return m.F143
+	}
+	return 0
+}
+
+// GetF144 is F144, or 0 when m is nil.
+func (m *Wide) GetF144() int32 {
+	if m != nil {
+		return m.F144
+	}
+	return 0
+}
+
+// GetF145 is F145, or "" when m is nil.
+func (m *Wide) GetF145() string {
+	if m != nil {
+		return m.F145
+	}
+	return ""
+}
+
+// GetF146 is F146, or false when m is nil.
+func (m *Wide) GetF146() bool {
+	if m != nil {
+		return m.F146
+	}
+	return false
+}
+
+// GetF147 is F147, or 0 when m is nil.
+func (m *Wide) GetF147() int64 {
+	if m != nil {
+		return m.F147
+	}
+	return 0
+}
+
+// GetF148 is F148, or 0 when m is nil.
+func (m *Wide) GetF148() uint64 {
+	if m != nil {
+		return m.F148
+	}
+	return 0
+}
+
+// GetF149 is F149, or nil when m is nil.
+func (m *Wide) GetF149() *Sub {
+	if m != nil {
+		return m.F149
+	}
+	return nil
+}
+
+// GetF150 is F150, or 0 when m is nil.
+func (m *Wide) GetF150() float64 {
+	if m != nil {
+		return m.F150
+	}
+	return 0
+}
+
+// GetG160 is G160, or nil when m is nil.
+func (m *Wide) GetG160() []*Sub {
+	if m != nil {
+		return m.G160
+	}
+	return nil
+}
+
+// GetG161 is G161, or nil when m is nil.
+func (m *Wide) GetG161() []*Sub {
+	if m != nil {
+		return m.G161
+	}
+	return nil
+}
+
+// GetG162 is G162, or nil when m is nil.
+func (m *Wide) GetG162() []*Sub {
+	if m != nil {
+		return m.G162
+	}
+	return nil
+}
+
+// GetG163 is G163, or nil when m is nil.
+func (m *Wide) GetG163() []*Sub {
+	if m != nil {
+		return m.G163
+	}
+	return nil
+}
+
+// GetF1000 is F1000, or 0 when m is nil.
+func (m *Wide) GetF1000() int32 {
+	if m != nil {
+		return m.F1000
+	}
+	return 0
+}
+
+// GetF100000 is F100000, or "" when m is nil.
+func (m *Wide) GetF100000() string {
+	if m != nil {
+		return m.F100000
+	}
+	return ""
+}
+
+// GetPick is Pick, or nil when m is nil.
+func (m *Wide) GetPick() isWide_Pick {
+	if m != nil {
+		return m.Pick
+	}
+	return nil
+}
+
+// GetPickA is PickA when GetPick() holds it, else 0.
+func (m *Wide) GetPickA() int32 {
+	if o, ok := m.GetPick().(*Wide_PickA); ok && o != nil {
+		return o.PickA
+	}
+	return 0
+}
+
+// GetPickB is PickB when GetPick() holds it, else "".
+func (m *Wide) GetPickB() string {
+	if o, ok := m.GetPick().(*Wide_PickB); ok && o != nil {
+		return o.PickB
+	}
+	return ""
+}
+
+// GetPickC is PickC when GetPick() holds it, else nil.
+func (m *Wide) GetPickC() *Sub {
+	if o, ok := m.GetPick().(*Wide_PickC); ok && o != nil {
+		return o.PickC
+	}
+	return nil
+}
 
 // FullName is wide.Wide.
 func (*Wide) FullName() string {
@@ -5737,6 +6961,1270 @@ type WideNext struct {
 	F146    bool
 	X1001   bool
 	unknown *[]bijoubuf.UnknownRecord
+}
+
+// GetF1 is F1, or "" when m is nil.
+func (m *WideNext) GetF1() string {
+	if m != nil {
+		return m.F1
+	}
+	return ""
+}
+
+// GetF2 is F2, or false when m is nil.
+func (m *WideNext) GetF2() bool {
+	if m != nil {
+		return m.F2
+	}
+	return false
+}
+
+// GetF3 is F3, or 0 when m is nil.
+func (m *WideNext) GetF3() int64 {
+	if m != nil {
+		return m.F3
+	}
+	return 0
+}
+
+// GetF4 is F4, or 0 when m is nil.
+func (m *WideNext) GetF4() uint64 {
+	if m != nil {
+		return m.F4
+	}
+	return 0
+}
+
+// GetF5 is F5, or nil when m is nil.
+func (m *WideNext) GetF5() []byte {
+	if m != nil {
+		return m.F5
+	}
+	return nil
+}
+
+// GetF6 is F6, or 0 when m is nil.
+func (m *WideNext) GetF6() float64 {
+	if m != nil {
+		return m.F6
+	}
+	return 0
+}
+
+// GetF8 is F8, or COLOR_UNSPECIFIED when m is nil.
+func (m *WideNext) GetF8() Color {
+	if m != nil {
+		return m.F8
+	}
+	return 0
+}
+
+// GetF9 is F9, or 0 when m is nil.
+func (m *WideNext) GetF9() float32 {
+	if m != nil {
+		return m.F9
+	}
+	return 0
+}
+
+// GetF10 is F10, or 0 when m is nil.
+func (m *WideNext) GetF10() int64 {
+	if m != nil {
+		return m.F10
+	}
+	return 0
+}
+
+// GetF11 is F11, or 0 when m is nil.
+func (m *WideNext) GetF11() int64 {
+	if m != nil {
+		return m.F11
+	}
+	return 0
+}
+
+// GetF12 is F12's value, or 0 when it is unset or m is nil.
+func (m *WideNext) GetF12() int32 {
+	if m != nil && m.F12 != nil {
+		return *m.F12
+	}
+	return 0
+}
+
+// GetF13 is F13's value, or "" when it is unset or m is nil.
+func (m *WideNext) GetF13() string {
+	if m != nil && m.F13 != nil {
+		return *m.F13
+	}
+	return ""
+}
+
+// GetF14 is F14, or false when m is nil.
+func (m *WideNext) GetF14() bool {
+	if m != nil {
+		return m.F14
+	}
+	return false
+}
+
+// GetF15 is F15, or 0 when m is nil.
+func (m *WideNext) GetF15() int64 {
+	if m != nil {
+		return m.F15
+	}
+	return 0
+}
+
+// GetF16 is F16, or 0 when m is nil.
+func (m *WideNext) GetF16() uint64 {
+	if m != nil {
+		return m.F16
+	}
+	return 0
+}
+
+// GetF17 is F17, or nil when m is nil.
+func (m *WideNext) GetF17() []byte {
+	if m != nil {
+		return m.F17
+	}
+	return nil
+}
+
+// GetF18 is F18, or 0 when m is nil.
+func (m *WideNext) GetF18() float64 {
+	if m != nil {
+		return m.F18
+	}
+	return 0
+}
+
+// GetF19 is F19, or 0 when m is nil.
+func (m *WideNext) GetF19() uint32 {
+	if m != nil {
+		return m.F19
+	}
+	return 0
+}
+
+// GetF20 is F20, or nil when m is nil.
+func (m *WideNext) GetF20() *Sub {
+	if m != nil {
+		return m.F20
+	}
+	return nil
+}
+
+// GetF21 is F21, or nil when m is nil.
+func (m *WideNext) GetF21() []int32 {
+	if m != nil {
+		return m.F21
+	}
+	return nil
+}
+
+// GetF22 is F22, or nil when m is nil.
+func (m *WideNext) GetF22() []string {
+	if m != nil {
+		return m.F22
+	}
+	return nil
+}
+
+// GetF23 is F23, or nil when m is nil.
+func (m *WideNext) GetF23() []*Sub {
+	if m != nil {
+		return m.F23
+	}
+	return nil
+}
+
+// GetF24 is F24, or nil when m is nil.
+func (m *WideNext) GetF24() map[string]int32 {
+	if m != nil {
+		return m.F24
+	}
+	return nil
+}
+
+// GetF25 is F25, or nil when m is nil.
+func (m *WideNext) GetF25() map[int32]*Sub {
+	if m != nil {
+		return m.F25
+	}
+	return nil
+}
+
+// GetF26 is F26, or false when m is nil.
+func (m *WideNext) GetF26() bool {
+	if m != nil {
+		return m.F26
+	}
+	return false
+}
+
+// GetF27 is F27, or 0 when m is nil.
+func (m *WideNext) GetF27() int64 {
+	if m != nil {
+		return m.F27
+	}
+	return 0
+}
+
+// GetF28 is F28, or 0 when m is nil.
+func (m *WideNext) GetF28() uint64 {
+	if m != nil {
+		return m.F28
+	}
+	return 0
+}
+
+// GetF29 is F29, or nil when m is nil.
+func (m *WideNext) GetF29() []byte {
+	if m != nil {
+		return m.F29
+	}
+	return nil
+}
+
+// GetF30 is F30, or 0 when m is nil.
+func (m *WideNext) GetF30() float64 {
+	if m != nil {
+		return m.F30
+	}
+	return 0
+}
+
+// GetF31 is F31, or 0 when m is nil.
+func (m *WideNext) GetF31() uint32 {
+	if m != nil {
+		return m.F31
+	}
+	return 0
+}
+
+// GetF32 is F32, or COLOR_UNSPECIFIED when m is nil.
+func (m *WideNext) GetF32() Color {
+	if m != nil {
+		return m.F32
+	}
+	return 0
+}
+
+// GetF33 is F33, or 0 when m is nil.
+func (m *WideNext) GetF33() float32 {
+	if m != nil {
+		return m.F33
+	}
+	return 0
+}
+
+// GetF34 is F34, or 0 when m is nil.
+func (m *WideNext) GetF34() int64 {
+	if m != nil {
+		return m.F34
+	}
+	return 0
+}
+
+// GetF35 is F35, or 0 when m is nil.
+func (m *WideNext) GetF35() int64 {
+	if m != nil {
+		return m.F35
+	}
+	return 0
+}
+
+// GetF36 is F36, or 0 when m is nil.
+func (m *WideNext) GetF36() int32 {
+	if m != nil {
+		return m.F36
+	}
+	return 0
+}
+
+// GetF37 is F37, or "" when m is nil.
+func (m *WideNext) GetF37() string {
+	if m != nil {
+		return m.F37
+	}
+	return ""
+}
+
+// GetF38 is F38, or false when m is nil.
+func (m *WideNext) GetF38() bool {
+	if m != nil {
+		return m.F38
+	}
+	return false
+}
+
+// GetF39 is F39, or 0 when m is nil.
+func (m *WideNext) GetF39() int64 {
+	if m != nil {
+		return m.F39
+	}
+	return 0
+}
+
+// GetF45 is F45, or 0 when m is nil.
+func (m *WideNext) GetF45() float32 {
+	if m != nil {
+		return m.F45
+	}
+	return 0
+}
+
+// GetF46 is F46, or 0 when m is nil.
+func (m *WideNext) GetF46() int64 {
+	if m != nil {
+		return m.F46
+	}
+	return 0
+}
+
+// GetF47 is F47, or 0 when m is nil.
+func (m *WideNext) GetF47() int64 {
+	if m != nil {
+		return m.F47
+	}
+	return 0
+}
+
+// GetF48 is F48, or 0 when m is nil.
+func (m *WideNext) GetF48() int32 {
+	if m != nil {
+		return m.F48
+	}
+	return 0
+}
+
+// GetF49 is F49, or "" when m is nil.
+func (m *WideNext) GetF49() string {
+	if m != nil {
+		return m.F49
+	}
+	return ""
+}
+
+// GetF50 is F50, or false when m is nil.
+func (m *WideNext) GetF50() bool {
+	if m != nil {
+		return m.F50
+	}
+	return false
+}
+
+// GetF51 is F51, or 0 when m is nil.
+func (m *WideNext) GetF51() int64 {
+	if m != nil {
+		return m.F51
+	}
+	return 0
+}
+
+// GetF52 is F52, or 0 when m is nil.
+func (m *WideNext) GetF52() uint64 {
+	if m != nil {
+		return m.F52
+	}
+	return 0
+}
+
+// GetF53 is F53, or nil when m is nil.
+func (m *WideNext) GetF53() []byte {
+	if m != nil {
+		return m.F53
+	}
+	return nil
+}
+
+// GetF54 is F54, or 0 when m is nil.
+func (m *WideNext) GetF54() float64 {
+	if m != nil {
+		return m.F54
+	}
+	return 0
+}
+
+// GetF55 is F55, or 0 when m is nil.
+func (m *WideNext) GetF55() uint32 {
+	if m != nil {
+		return m.F55
+	}
+	return 0
+}
+
+// GetF56 is F56, or COLOR_UNSPECIFIED when m is nil.
+func (m *WideNext) GetF56() Color {
+	if m != nil {
+		return m.F56
+	}
+	return 0
+}
+
+// GetF57 is F57, or 0 when m is nil.
+func (m *WideNext) GetF57() float32 {
+	if m != nil {
+		return m.F57
+	}
+	return 0
+}
+
+// GetF58 is F58, or 0 when m is nil.
+func (m *WideNext) GetF58() int64 {
+	if m != nil {
+		return m.F58
+	}
+	return 0
+}
+
+// GetF59 is F59, or 0 when m is nil.
+func (m *WideNext) GetF59() int64 {
+	if m != nil {
+		return m.F59
+	}
+	return 0
+}
+
+// GetF60 is F60, or nil when m is nil.
+func (m *WideNext) GetF60() *Sub {
+	if m != nil {
+		return m.F60
+	}
+	return nil
+}
+
+// GetF61 is F61, or nil when m is nil.
+func (m *WideNext) GetF61() []int64 {
+	if m != nil {
+		return m.F61
+	}
+	return nil
+}
+
+// GetF62 is F62, or nil when m is nil.
+func (m *WideNext) GetF62() map[uint64]string {
+	if m != nil {
+		return m.F62
+	}
+	return nil
+}
+
+// GetF63 is F63, or 0 when m is nil.
+func (m *WideNext) GetF63() int64 {
+	if m != nil {
+		return m.F63
+	}
+	return 0
+}
+
+// GetF64 is F64, or 0 when m is nil.
+func (m *WideNext) GetF64() uint64 {
+	if m != nil {
+		return m.F64
+	}
+	return 0
+}
+
+// GetF65 is F65, or nil when m is nil.
+func (m *WideNext) GetF65() []byte {
+	if m != nil {
+		return m.F65
+	}
+	return nil
+}
+
+// GetF66 is F66, or 0 when m is nil.
+func (m *WideNext) GetF66() float64 {
+	if m != nil {
+		return m.F66
+	}
+	return 0
+}
+
+// GetF67 is F67, or 0 when m is nil.
+func (m *WideNext) GetF67() uint32 {
+	if m != nil {
+		return m.F67
+	}
+	return 0
+}
+
+// GetF68 is F68, or COLOR_UNSPECIFIED when m is nil.
+func (m *WideNext) GetF68() Color {
+	if m != nil {
+		return m.F68
+	}
+	return 0
+}
+
+// GetF69 is F69, or 0 when m is nil.
+func (m *WideNext) GetF69() float32 {
+	if m != nil {
+		return m.F69
+	}
+	return 0
+}
+
+// GetF70 is F70, or 0 when m is nil.
+func (m *WideNext) GetF70() int64 {
+	if m != nil {
+		return m.F70
+	}
+	return 0
+}
+
+// GetF71 is F71, or 0 when m is nil.
+func (m *WideNext) GetF71() int64 {
+	if m != nil {
+		return m.F71
+	}
+	return 0
+}
+
+// GetF72 is F72, or 0 when m is nil.
+func (m *WideNext) GetF72() int32 {
+	if m != nil {
+		return m.F72
+	}
+	return 0
+}
+
+// GetF73 is F73, or "" when m is nil.
+func (m *WideNext) GetF73() string {
+	if m != nil {
+		return m.F73
+	}
+	return ""
+}
+
+// GetF74 is F74, or false when m is nil.
+func (m *WideNext) GetF74() bool {
+	if m != nil {
+		return m.F74
+	}
+	return false
+}
+
+// GetF75 is F75, or 0 when m is nil.
+func (m *WideNext) GetF75() int64 {
+	if m != nil {
+		return m.F75
+	}
+	return 0
+}
+
+// GetF76 is F76, or 0 when m is nil.
+func (m *WideNext) GetF76() uint64 {
+	if m != nil {
+		return m.F76
+	}
+	return 0
+}
+
+// GetF78 is F78, or 0 when m is nil.
+func (m *WideNext) GetF78() float64 {
+	if m != nil {
+		return m.F78
+	}
+	return 0
+}
+
+// GetF79 is F79, or 0 when m is nil.
+func (m *WideNext) GetF79() uint32 {
+	if m != nil {
+		return m.F79
+	}
+	return 0
+}
+
+// GetF80 is F80, or COLOR_UNSPECIFIED when m is nil.
+func (m *WideNext) GetF80() Color {
+	if m != nil {
+		return m.F80
+	}
+	return 0
+}
+
+// GetF81 is F81, or 0 when m is nil.
+func (m *WideNext) GetF81() float32 {
+	if m != nil {
+		return m.F81
+	}
+	return 0
+}
+
+// GetF82 is F82, or 0 when m is nil.
+func (m *WideNext) GetF82() int64 {
+	if m != nil {
+		return m.F82
+	}
+	return 0
+}
+
+// GetF83 is F83, or 0 when m is nil.
+func (m *WideNext) GetF83() int64 {
+	if m != nil {
+		return m.F83
+	}
+	return 0
+}
+
+// GetF84 is F84, or 0 when m is nil.
+func (m *WideNext) GetF84() int32 {
+	if m != nil {
+		return m.F84
+	}
+	return 0
+}
+
+// GetF85 is F85, or "" when m is nil.
+func (m *WideNext) GetF85() string {
+	if m != nil {
+		return m.F85
+	}
+	return ""
+}
+
+// GetF86 is F86, or false when m is nil.
+func (m *WideNext) GetF86() bool {
+	if m != nil {
+		return m.F86
+	}
+	return false
+}
+
+// GetF87 is F87, or 0 when m is nil.
+func (m *WideNext) GetF87() int64 {
+	if m != nil {
+		return m.F87
+	}
+	return 0
+}
+
+// GetF88 is F88, or 0 when m is nil.
+func (m *WideNext) GetF88() uint64 {
+	if m != nil {
+		return m.F88
+	}
+	return 0
+}
+
+// GetF89 is F89, or nil when m is nil.
+func (m *WideNext) GetF89() []byte {
+	if m != nil {
+		return m.F89
+	}
+	return nil
+}
+
+// GetF90 is F90's value, or false when it is unset or m is nil.
+func (m *WideNext) GetF90() bool {
+	if m != nil && m.F90 != nil {
+		return *m.F90
+	}
+	return false
+}
+
+// GetF91 is F91, or 0 when m is nil.
+func (m *WideNext) GetF91() uint32 {
+	if m != nil {
+		return m.F91
+	}
+	return 0
+}
+
+// GetF92 is F92, or COLOR_UNSPECIFIED when m is nil.
+func (m *WideNext) GetF92() Color {
+	if m != nil {
+		return m.F92
+	}
+	return 0
+}
+
+// GetF93 is F93, or 0 when m is nil.
+func (m *WideNext) GetF93() float32 {
+	if m != nil {
+		return m.F93
+	}
+	return 0
+}
+
+// GetF94 is F94, or 0 when m is nil.
+func (m *WideNext) GetF94() int64 {
+	if m != nil {
+		return m.F94
+	}
+	return 0
+}
+
+// GetF95 is F95, or 0 when m is nil.
+func (m *WideNext) GetF95() int64 {
+	if m != nil {
+		return m.F95
+	}
+	return 0
+}
+
+// GetF96 is F96, or 0 when m is nil.
+func (m *WideNext) GetF96() int32 {
+	if m != nil {
+		return m.F96
+	}
+	return 0
+}
+
+// GetF97 is F97, or "" when m is nil.
+func (m *WideNext) GetF97() string {
+	if m != nil {
+		return m.F97
+	}
+	return ""
+}
+
+// GetF98 is F98, or false when m is nil.
+func (m *WideNext) GetF98() bool {
+	if m != nil {
+		return m.F98
+	}
+	return false
+}
+
+// GetF99 is F99, or 0 when m is nil.
+func (m *WideNext) GetF99() int64 {
+	if m != nil {
+		return m.F99
+	}
+	return 0
+}
+
+// GetF100 is F100, or 0 when m is nil.
+func (m *WideNext) GetF100() uint64 {
+	if m != nil {
+		return m.F100
+	}
+	return 0
+}
+
+// GetF101 is F101, or nil when m is nil.
+func (m *WideNext) GetF101() []byte {
+	if m != nil {
+		return m.F101
+	}
+	return nil
+}
+
+// GetF102 is F102, or 0 when m is nil.
+func (m *WideNext) GetF102() float64 {
+	if m != nil {
+		return m.F102
+	}
+	return 0
+}
+
+// GetF103 is F103, or 0 when m is nil.
+func (m *WideNext) GetF103() uint32 {
+	if m != nil {
+		return m.F103
+	}
+	return 0
+}
+
+// GetF104 is F104, or COLOR_UNSPECIFIED when m is nil.
+func (m *WideNext) GetF104() Color {
+	if m != nil {
+		return m.F104
+	}
+	return 0
+}
+
+// GetF105 is F105, or 0 when m is nil.
+func (m *WideNext) GetF105() float32 {
+	if m != nil {
+		return m.F105
+	}
+	return 0
+}
+
+// GetF106 is F106, or 0 when m is nil.
+func (m *WideNext) GetF106() int64 {
+	if m != nil {
+		return m.F106
+	}
+	return 0
+}
+
+// GetF107 is F107, or 0 when m is nil.
+func (m *WideNext) GetF107() int64 {
+	if m != nil {
+		return m.F107
+	}
+	return 0
+}
+
+// GetF108 is F108, or 0 when m is nil.
+func (m *WideNext) GetF108() int32 {
+	if m != nil {
+		return m.F108
+	}
+	return 0
+}
+
+// GetF109 is F109, or "" when m is nil.
+func (m *WideNext) GetF109() string {
+	if m != nil {
+		return m.F109
+	}
+	return ""
+}
+
+// GetF110 is F110, or nil when m is nil.
+func (m *WideNext) GetF110() []*Sub {
+	if m != nil {
+		return m.F110
+	}
+	return nil
+}
+
+// GetF111 is F111, or nil when m is nil.
+func (m *WideNext) GetF111() map[string]*Sub {
+	if m != nil {
+		return m.F111
+	}
+	return nil
+}
+
+// GetF112 is F112, or 0 when m is nil.
+func (m *WideNext) GetF112() uint64 {
+	if m != nil {
+		return m.F112
+	}
+	return 0
+}
+
+// GetF113 is F113, or nil when m is nil.
+func (m *WideNext) GetF113() []byte {
+	if m != nil {
+		return m.F113
+	}
+	return nil
+}
+
+// GetF114 is F114, or 0 when m is nil.
+func (m *WideNext) GetF114() float64 {
+	if m != nil {
+		return m.F114
+	}
+	return 0
+}
+
+// GetF115 is F115, or 0 when m is nil.
+func (m *WideNext) GetF115() uint32 {
+	if m != nil {
+		return m.F115
+	}
+	return 0
+}
+
+// GetF116 is F116, or COLOR_UNSPECIFIED when m is nil.
+func (m *WideNext) GetF116() Color {
+	if m != nil {
+		return m.F116
+	}
+	return 0
+}
+
+// GetF117 is F117, or 0 when m is nil.
+func (m *WideNext) GetF117() float32 {
+	if m != nil {
+		return m.F117
+	}
+	return 0
+}
+
+// GetF118 is F118, or 0 when m is nil.
+func (m *WideNext) GetF118() int64 {
+	if m != nil {
+		return m.F118
+	}
+	return 0
+}
+
+// GetF119 is F119, or 0 when m is nil.
+func (m *WideNext) GetF119() int64 {
+	if m != nil {
+		return m.F119
+	}
+	return 0
+}
+
+// GetF120 is F120, or 0 when m is nil.
+func (m *WideNext) GetF120() int32 {
+	if m != nil {
+		return m.F120
+	}
+	return 0
+}
+
+// GetF121 is F121, or "" when m is nil.
+func (m *WideNext) GetF121() string {
+	if m != nil {
+		return m.F121
+	}
+	return ""
+}
+
+// GetF122 is F122, or false when m is nil.
+func (m *WideNext) GetF122() bool {
+	if m != nil {
+		return m.F122
+	}
+	return false
+}
+
+// GetF123 is F123, or 0 when m is nil.
+func (m *WideNext) GetF123() int64 {
+	if m != nil {
+		return m.F123
+	}
+	return 0
+}
+
+// GetF124 is F124, or 0 when m is nil.
+func (m *WideNext) GetF124() uint64 {
+	if m != nil {
+		return m.F124
+	}
+	return 0
+}
+
+// GetF125 is F125, or nil when m is nil.
+func (m *WideNext) GetF125() []byte {
+	if m != nil {
+		return m.F125
+	}
+	return nil
+}
+
+// GetF126 is F126, or 0 when m is nil.
+func (m *WideNext) GetF126() float64 {
+	if m != nil {
+		return m.F126
+	}
+	return 0
+}
+
+// GetF127 is F127, or 0 when m is nil.
+func (m *WideNext) GetF127() uint32 {
+	if m != nil {
+		return m.F127
+	}
+	return 0
+}
+
+// GetF128 is F128, or COLOR_UNSPECIFIED when m is nil.
+func (m *WideNext) GetF128() Color {
+	if m != nil {
+		return m.F128
+	}
+	return 0
+}
+
+// GetF129 is F129, or 0 when m is nil.
+func (m *WideNext) GetF129() float32 {
+	if m != nil {
+		return m.F129
+	}
+	return 0
+}
+
+// GetF130 is F130, or nil when m is nil.
+func (m *WideNext) GetF130() []float64 {
+	if m != nil {
+		return m.F130
+	}
+	return nil
+}
+
+// GetF131 is F131, or 0 when m is nil.
+func (m *WideNext) GetF131() int64 {
+	if m != nil {
+		return m.F131
+	}
+	return 0
+}
+
+// GetF132 is F132, or 0 when m is nil.
+func (m *WideNext) GetF132() int32 {
+	if m != nil {
+		return m.F132
+	}
+	return 0
+}
+
+// GetF133 is F133, or "" when m is nil.
+func (m *WideNext) GetF133() string {
+	if m != nil {
+		return m.F133
+	}
+	return ""
+}
+
+// GetF134 is F134, or false when m is nil.
+func (m *WideNext) GetF134() bool {
+	if m != nil {
+		return m.F134
+	}
+	return false
+}
+
+// GetF135 is F135, or 0 when m is nil.
+func (m *WideNext) GetF135() int64 {
+	if m != nil {
+		return m.F135
+	}
+	return 0
+}
+
+// GetF136 is F136, or 0 when m is nil.
+func (m *WideNext) GetF136() uint64 {
+	if m != nil {
+		return m.F136
+	}
+	return 0
+}
+
+// GetF137 is F137, or nil when m is nil.
+func (m *WideNext) GetF137() []byte {
+	if m != nil {
+		return m.F137
+	}
+	return nil
+}
+
+// GetF138 is F138, or 0 when m is nil.
+func (m *WideNext) GetF138() float64 {
+	if m != nil {
+		return m.F138
+	}
+	return 0
+}
+
+// GetF139 is F139, or 0 when m is nil.
+func (m *WideNext) GetF139() uint32 {
+	if m != nil {
+		return m.F139
+	}
+	return 0
+}
+
+// GetF141 is F141, or 0 when m is nil.
+func (m *WideNext) GetF141() float32 {
+	if m != nil {
+		return m.F141
+	}
+	return 0
+}
+
+// GetF142 is F142, or 0 when m is nil.
+func (m *WideNext) GetF142() int64 {
+	if m != nil {
+		return m.F142
+	}
+	return 0
+}
+
+// GetF143 is F143, or 0 when m is nil.
+func (m *WideNext) GetF143() int64 {
+	if m != nil {
+		return m.F143
+	}
+	return 0
+}
+
+// GetF144 is F144, or 0 when m is nil.
+func (m *WideNext) GetF144() int32 {
+	if m != nil {
+		return m.F144
+	}
+	return 0
+}
+
+// GetF145 is F145, or "" when m is nil.
+func (m *WideNext) GetF145() string {
+	if m != nil {
+		return m.F145
+	}
+	return ""
+}
+
+// GetF146 is F146, or false when m is nil.
+func (m *WideNext) GetF146() bool {
+	if m != nil {
+		return m.F146
+	}
+	return false
+}
+
+// GetF147 is F147, or 0 when m is nil.
+func (m *WideNext) GetF147() int64 {
+	if m != nil {
+		return m.F147
+	}
+	return 0
+}
+
+// GetF148 is F148, or 0 when m is nil.
+func (m *WideNext) GetF148() uint64 {
+	if m != nil {
+		return m.F148
+	}
+	return 0
+}
+
+// GetF149 is F149, or nil when m is nil.
+func (m *WideNext) GetF149() *Sub {
+	if m != nil {
+		return m.F149
+	}
+	return nil
+}
+
+// GetF150 is F150, or 0 when m is nil.
+func (m *WideNext) GetF150() float64 {
+	if m != nil {
+		return m.F150
+	}
+	return 0
+}
+
+// GetG160 is G160, or nil when m is nil.
+func (m *WideNext) GetG160() []*Sub {
+	if m != nil {
+		return m.G160
+	}
+	return nil
+}
+
+// GetG161 is G161, or nil when m is nil.
+func (m *WideNext) GetG161() []*Sub {
+	if m != nil {
+		return m.G161
+	}
+	return nil
+}
+
+// GetG162 is G162, or nil when m is nil.
+func (m *WideNext) GetG162() []*Sub {
+	if m != nil {
+		return m.G162
+	}
+	return nil
+}
+
+// GetG163 is G163, or nil when m is nil.
+func (m *WideNext) GetG163() []*Sub {
+	if m != nil {
+		return m.G163
+	}
+	return nil
+}
+
+// GetF1000 is F1000, or 0 when m is nil.
+func (m *WideNext) GetF1000() int32 {
+	if m != nil {
+		return m.F1000
+	}
+	return 0
+}
+
+// GetF100000 is F100000, or "" when m is nil.
+func (m *WideNext) GetF100000() string {
+	if m != nil {
+		return m.F100000
+	}
+	return ""
+}
+
+// GetPickA is PickA, or 0 when m is nil.
+func (m *WideNext) GetPickA() int32 {
+	if m != nil {
+		return m.PickA
+	}
+	return 0
+}
+
+// GetPickB is PickB, or "" when m is nil.
+func (m *WideNext) GetPickB() string {
+	if m != nil {
+		return m.PickB
+	}
+	return ""
+}
+
+// GetPickC is PickC, or nil when m is nil.
+func (m *WideNext) GetPickC() *Sub {
+	if m != nil {
+		return m.PickC
+	}
+	return nil
+}
+
+// GetX40 is X40, or 0 when m is nil.
+func (m *WideNext) GetX40() int32 {
+	if m != nil {
+		return m.X40
+	}
+	return 0
+}
+
+// GetX42 is X42, or "" when m is nil.
+func (m *WideNext) GetX42() string {
+	if m != nil {
+		return m.X42
+	}
+	return ""
+}
+
+// GetX44 is X44, or 0 when m is nil.
+func (m *WideNext) GetX44() uint64 {
+	if m != nil {
+		return m.X44
+	}
+	return 0
+}
+
+// GetX151 is X151, or 0 when m is nil.
+func (m *WideNext) GetX151() int32 {
+	if m != nil {
+		return m.X151
+	}
+	return 0
+}
+
+// GetX500 is X500, or "" when m is nil.
+func (m *WideNext) GetX500() string {
+	if m != nil {
+		return m.X500
+	}
+	return ""
+}
+
+// GetX1001 is X1001, or false when m is nil.
+func (m *WideNext) GetX1001() bool {
+	if m != nil {
+		return m.X1001
+	}
+	return false
+}
+
+// GetX200000 is X200000, or "" when m is nil.
+func (m *WideNext) GetX200000() string {
+	if m != nil {
+		return m.X200000
+	}
+	return ""
 }
 
 // FullName is wide.WideNext.
@@ -11220,6 +13708,438 @@ type Table_PickB struct {
 
 func (*Table_PickB) isTable_Pick() {}
 
+// GetT2 is T2, or 0 when m is nil.
+func (m *Table) GetT2() int32 {
+	if m != nil {
+		return m.T2
+	}
+	return 0
+}
+
+// GetT3 is T3's value, or 0 when it is unset or m is nil.
+func (m *Table) GetT3() int64 {
+	if m != nil && m.T3 != nil {
+		return *m.T3
+	}
+	return 0
+}
+
+// GetT4 is T4, or 0 when m is nil.
+func (m *Table) GetT4() uint32 {
+	if m != nil {
+		return m.T4
+	}
+	return 0
+}
+
+// GetS5 is S5, or "" when m is nil.
+func (m *Table) GetS5() string {
+	if m != nil {
+		return m.S5
+	}
+	return ""
+}
+
+// GetT6 is T6's value, or 0 when it is unset or m is nil.
+func (m *Table) GetT6() uint64 {
+	if m != nil && m.T6 != nil {
+		return *m.T6
+	}
+	return 0
+}
+
+// GetT7 is T7, or 0 when m is nil.
+func (m *Table) GetT7() int32 {
+	if m != nil {
+		return m.T7
+	}
+	return 0
+}
+
+// GetT8 is T8, or 0 when m is nil.
+func (m *Table) GetT8() int64 {
+	if m != nil {
+		return m.T8
+	}
+	return 0
+}
+
+// GetT10 is T10, or false when m is nil.
+func (m *Table) GetT10() bool {
+	if m != nil {
+		return m.T10
+	}
+	return false
+}
+
+// GetT11 is T11, or 0 when m is nil.
+func (m *Table) GetT11() float64 {
+	if m != nil {
+		return m.T11
+	}
+	return 0
+}
+
+// GetE12 is E12, or COLOR_UNSPECIFIED when m is nil.
+func (m *Table) GetE12() Color {
+	if m != nil {
+		return m.E12
+	}
+	return 0
+}
+
+// GetT13 is T13, or 0 when m is nil.
+func (m *Table) GetT13() float32 {
+	if m != nil {
+		return m.T13
+	}
+	return 0
+}
+
+// GetT14 is T14, or 0 when m is nil.
+func (m *Table) GetT14() uint32 {
+	if m != nil {
+		return m.T14
+	}
+	return 0
+}
+
+// GetT15 is T15's value, or 0 when it is unset or m is nil.
+func (m *Table) GetT15() uint64 {
+	if m != nil && m.T15 != nil {
+		return *m.T15
+	}
+	return 0
+}
+
+// GetT16 is T16, or 0 when m is nil.
+func (m *Table) GetT16() int32 {
+	if m != nil {
+		return m.T16
+	}
+	return 0
+}
+
+// GetT17 is T17, or 0 when m is nil.
+func (m *Table) GetT17() int64 {
+	if m != nil {
+		return m.T17
+	}
+	return 0
+}
+
+// GetO18 is O18's value, or 0 when it is unset or m is nil.
+func (m *Table) GetO18() int64 {
+	if m != nil && m.O18 != nil {
+		return *m.O18
+	}
+	return 0
+}
+
+// GetT19 is T19, or 0 when m is nil.
+func (m *Table) GetT19() int32 {
+	if m != nil {
+		return m.T19
+	}
+	return 0
+}
+
+// GetT20 is T20, or 0 when m is nil.
+func (m *Table) GetT20() int64 {
+	if m != nil {
+		return m.T20
+	}
+	return 0
+}
+
+// GetT21 is T21's value, or 0 when it is unset or m is nil.
+func (m *Table) GetT21() uint32 {
+	if m != nil && m.T21 != nil {
+		return *m.T21
+	}
+	return 0
+}
+
+// GetT22 is T22, or 0 when m is nil.
+func (m *Table) GetT22() uint64 {
+	if m != nil {
+		return m.T22
+	}
+	return 0
+}
+
+// GetT23 is T23, or 0 when m is nil.
+func (m *Table) GetT23() int32 {
+	if m != nil {
+		return m.T23
+	}
+	return 0
+}
+
+// GetT24 is T24's value, or 0 when it is unset or m is nil.
+func (m *Table) GetT24() int64 {
+	if m != nil && m.T24 != nil {
+		return *m.T24
+	}
+	return 0
+}
+
+// GetM25 is M25, or nil when m is nil.
+func (m *Table) GetM25() *Sub {
+	if m != nil {
+		return m.M25
+	}
+	return nil
+}
+
+// GetT26 is T26, or false when m is nil.
+func (m *Table) GetT26() bool {
+	if m != nil {
+		return m.T26
+	}
+	return false
+}
+
+// GetT27 is T27's value, or 0 when it is unset or m is nil.
+func (m *Table) GetT27() float64 {
+	if m != nil && m.T27 != nil {
+		return *m.T27
+	}
+	return 0
+}
+
+// GetT28 is T28, or 0 when m is nil.
+func (m *Table) GetT28() float32 {
+	if m != nil {
+		return m.T28
+	}
+	return 0
+}
+
+// GetT29 is T29, or 0 when m is nil.
+func (m *Table) GetT29() uint32 {
+	if m != nil {
+		return m.T29
+	}
+	return 0
+}
+
+// GetT32 is T32, or 0 when m is nil.
+func (m *Table) GetT32() uint64 {
+	if m != nil {
+		return m.T32
+	}
+	return 0
+}
+
+// GetR33 is R33, or nil when m is nil.
+func (m *Table) GetR33() []int32 {
+	if m != nil {
+		return m.R33
+	}
+	return nil
+}
+
+// GetT34 is T34, or 0 when m is nil.
+func (m *Table) GetT34() int32 {
+	if m != nil {
+		return m.T34
+	}
+	return 0
+}
+
+// GetT35 is T35, or 0 when m is nil.
+func (m *Table) GetT35() int64 {
+	if m != nil {
+		return m.T35
+	}
+	return 0
+}
+
+// GetT36 is T36's value, or 0 when it is unset or m is nil.
+func (m *Table) GetT36() int32 {
+	if m != nil && m.T36 != nil {
+		return *m.T36
+	}
+	return 0
+}
+
+// GetT37 is T37, or 0 when m is nil.
+func (m *Table) GetT37() int64 {
+	if m != nil {
+		return m.T37
+	}
+	return 0
+}
+
+// GetT38 is T38, or 0 when m is nil.
+func (m *Table) GetT38() uint32 {
+	if m != nil {
+		return m.T38
+	}
+	return 0
+}
+
+// GetT39 is T39's value, or 0 when it is unset or m is nil.
+func (m *Table) GetT39() uint64 {
+	if m != nil && m.T39 != nil {
+		return *m.T39
+	}
+	return 0
+}
+
+// GetT40 is T40, or 0 when m is nil.
+func (m *Table) GetT40() int32 {
+	if m != nil {
+		return m.T40
+	}
+	return 0
+}
+
+// GetT41 is T41, or 0 when m is nil.
+func (m *Table) GetT41() int64 {
+	if m != nil {
+		return m.T41
+	}
+	return 0
+}
+
+// GetT42 is T42's value, or false when it is unset or m is nil.
+func (m *Table) GetT42() bool {
+	if m != nil && m.T42 != nil {
+		return *m.T42
+	}
+	return false
+}
+
+// GetT43 is T43, or 0 when m is nil.
+func (m *Table) GetT43() float64 {
+	if m != nil {
+		return m.T43
+	}
+	return 0
+}
+
+// GetT44 is T44, or 0 when m is nil.
+func (m *Table) GetT44() float32 {
+	if m != nil {
+		return m.T44
+	}
+	return 0
+}
+
+// GetT45 is T45's value, or 0 when it is unset or m is nil.
+func (m *Table) GetT45() uint32 {
+	if m != nil && m.T45 != nil {
+		return *m.T45
+	}
+	return 0
+}
+
+// GetT46 is T46, or 0 when m is nil.
+func (m *Table) GetT46() uint64 {
+	if m != nil {
+		return m.T46
+	}
+	return 0
+}
+
+// GetT48 is T48's value, or 0 when it is unset or m is nil.
+func (m *Table) GetT48() int32 {
+	if m != nil && m.T48 != nil {
+		return *m.T48
+	}
+	return 0
+}
+
+// GetT49 is T49, or 0 when m is nil.
+func (m *Table) GetT49() int64 {
+	if m != nil {
+		return m.T49
+	}
+	return 0
+}
+
+// GetT50 is T50, or 0 when m is nil.
+func (m *Table) GetT50() int32 {
+	if m != nil {
+		return m.T50
+	}
+	return 0
+}
+
+// GetT51 is T51's value, or 0 when it is unset or m is nil.
+func (m *Table) GetT51() int64 {
+	if m != nil && m.T51 != nil {
+		return *m.T51
+	}
+	return 0
+}
+
+// GetT52 is T52, or 0 when m is nil.
+func (m *Table) GetT52() uint32 {
+	if m != nil {
+		return m.T52
+	}
+	return 0
+}
+
+// GetT53 is T53, or 0 when m is nil.
+func (m *Table) GetT53() uint64 {
+	if m != nil {
+		return m.T53
+	}
+	return 0
+}
+
+// GetT54 is T54's value, or 0 when it is unset or m is nil.
+func (m *Table) GetT54() int32 {
+	if m != nil && m.T54 != nil {
+		return *m.T54
+	}
+	return 0
+}
+
+// GetT55 is T55, or 0 when m is nil.
+func (m *Table) GetT55() int64 {
+	if m != nil {
+		return m.T55
+	}
+	return 0
+}
+
+// GetPick is Pick, or nil when m is nil.
+func (m *Table) GetPick() isTable_Pick {
+	if m != nil {
+		return m.Pick
+	}
+	return nil
+}
+
+// GetPickA is PickA when GetPick() holds it, else 0.
+func (m *Table) GetPickA() int64 {
+	if o, ok := m.GetPick().(*Table_PickA); ok && o != nil {
+		return o.PickA
+	}
+	return 0
+}
+
+// GetPickB is PickB when GetPick() holds it, else "".
+func (m *Table) GetPickB() string {
+	if o, ok := m.GetPick().(*Table_PickB); ok && o != nil {
+		return o.PickB
+	}
+	return ""
+}
+
+// GetT600 is T600's value, or 0 when it is unset or m is nil.
+func (m *Table) GetT600() int64 {
+	if m != nil && m.T600 != nil {
+		return *m.T600
+	}
+	return 0
+}
+
 // FullName is wide.Table.
 func (*Table) FullName() string {
 	return "wide.Table"
@@ -12734,6 +15654,478 @@ type TableNext_PickB struct {
 }
 
 func (*TableNext_PickB) isTableNext_Pick() {}
+
+// GetX1 is X1, or 0 when m is nil.
+func (m *TableNext) GetX1() int32 {
+	if m != nil {
+		return m.X1
+	}
+	return 0
+}
+
+// GetX9 is X9, or "" when m is nil.
+func (m *TableNext) GetX9() string {
+	if m != nil {
+		return m.X9
+	}
+	return ""
+}
+
+// GetX30 is X30, or 0 when m is nil.
+func (m *TableNext) GetX30() uint64 {
+	if m != nil {
+		return m.X30
+	}
+	return 0
+}
+
+// GetX31 is X31, or 0 when m is nil.
+func (m *TableNext) GetX31() float64 {
+	if m != nil {
+		return m.X31
+	}
+	return 0
+}
+
+// GetX47 is X47, or 0 when m is nil.
+func (m *TableNext) GetX47() int64 {
+	if m != nil {
+		return m.X47
+	}
+	return 0
+}
+
+// GetT2 is T2, or 0 when m is nil.
+func (m *TableNext) GetT2() int32 {
+	if m != nil {
+		return m.T2
+	}
+	return 0
+}
+
+// GetT3 is T3's value, or 0 when it is unset or m is nil.
+func (m *TableNext) GetT3() int64 {
+	if m != nil && m.T3 != nil {
+		return *m.T3
+	}
+	return 0
+}
+
+// GetT4 is T4, or 0 when m is nil.
+func (m *TableNext) GetT4() uint32 {
+	if m != nil {
+		return m.T4
+	}
+	return 0
+}
+
+// GetS5 is S5, or "" when m is nil.
+func (m *TableNext) GetS5() string {
+	if m != nil {
+		return m.S5
+	}
+	return ""
+}
+
+// GetT6 is T6's value, or 0 when it is unset or m is nil.
+func (m *TableNext) GetT6() uint64 {
+	if m != nil && m.T6 != nil {
+		return *m.T6
+	}
+	return 0
+}
+
+// GetT7 is T7, or 0 when m is nil.
+func (m *TableNext) GetT7() int32 {
+	if m != nil {
+		return m.T7
+	}
+	return 0
+}
+
+// GetT8 is T8, or 0 when m is nil.
+func (m *TableNext) GetT8() int64 {
+	if m != nil {
+		return m.T8
+	}
+	return 0
+}
+
+// GetT10 is T10, or false when m is nil.
+func (m *TableNext) GetT10() bool {
+	if m != nil {
+		return m.T10
+	}
+	return false
+}
+
+// GetT11 is T11, or 0 when m is nil.
+func (m *TableNext) GetT11() float64 {
+	if m != nil {
+		return m.T11
+	}
+	return 0
+}
+
+// GetE12 is E12, or COLOR_UNSPECIFIED when m is nil.
+func (m *TableNext) GetE12() Color {
+	if m != nil {
+		return m.E12
+	}
+	return 0
+}
+
+// GetT13 is T13, or 0 when m is nil.
+func (m *TableNext) GetT13() float32 {
+	if m != nil {
+		return m.T13
+	}
+	return 0
+}
+
+// GetT14 is T14, or 0 when m is nil.
+func (m *TableNext) GetT14() uint32 {
+	if m != nil {
+		return m.T14
+	}
+	return 0
+}
+
+// GetT15 is T15's value, or 0 when it is unset or m is nil.
+func (m *TableNext) GetT15() uint64 {
+	if m != nil && m.T15 != nil {
+		return *m.T15
+	}
+	return 0
+}
+
+// GetT16 is T16, or 0 when m is nil.
+func (m *TableNext) GetT16() int32 {
+	if m != nil {
+		return m.T16
+	}
+	return 0
+}
+
+// GetT17 is T17, or 0 when m is nil.
+func (m *TableNext) GetT17() int64 {
+	if m != nil {
+		return m.T17
+	}
+	return 0
+}
+
+// GetO18 is O18's value, or 0 when it is unset or m is nil.
+func (m *TableNext) GetO18() int64 {
+	if m != nil && m.O18 != nil {
+		return *m.O18
+	}
+	return 0
+}
+
+// GetT19 is T19, or 0 when m is nil.
+func (m *TableNext) GetT19() int32 {
+	if m != nil {
+		return m.T19
+	}
+	return 0
+}
+
+// GetT20 is T20, or 0 when m is nil.
+func (m *TableNext) GetT20() int64 {
+	if m != nil {
+		return m.T20
+	}
+	return 0
+}
+
+// GetT21 is T21's value, or 0 when it is unset or m is nil.
+func (m *TableNext) GetT21() uint32 {
+	if m != nil && m.T21 != nil {
+		return *m.T21
+	}
+	return 0
+}
+
+// GetT22 is T22, or 0 when m is nil.
+func (m *TableNext) GetT22() uint64 {
+	if m != nil {
+		return m.T22
+	}
+	return 0
+}
+
+// GetT23 is T23, or 0 when m is nil.
+func (m *TableNext) GetT23() int32 {
+	if m != nil {
+		return m.T23
+	}
+	return 0
+}
+
+// GetT24 is T24's value, or 0 when it is unset or m is nil.
+func (m *TableNext) GetT24() int64 {
+	if m != nil && m.T24 != nil {
+		return *m.T24
+	}
+	return 0
+}
+
+// GetM25 is M25, or nil when m is nil.
+func (m *TableNext) GetM25() *Sub {
+	if m != nil {
+		return m.M25
+	}
+	return nil
+}
+
+// GetT26 is T26, or false when m is nil.
+func (m *TableNext) GetT26() bool {
+	if m != nil {
+		return m.T26
+	}
+	return false
+}
+
+// GetT27 is T27's value, or 0 when it is unset or m is nil.
+func (m *TableNext) GetT27() float64 {
+	if m != nil && m.T27 != nil {
+		return *m.T27
+	}
+	return 0
+}
+
+// GetT28 is T28, or 0 when m is nil.
+func (m *TableNext) GetT28() float32 {
+	if m != nil {
+		return m.T28
+	}
+	return 0
+}
+
+// GetT29 is T29, or 0 when m is nil.
+func (m *TableNext) GetT29() uint32 {
+	if m != nil {
+		return m.T29
+	}
+	return 0
+}
+
+// GetT32 is T32, or 0 when m is nil.
+func (m *TableNext) GetT32() uint64 {
+	if m != nil {
+		return m.T32
+	}
+	return 0
+}
+
+// GetR33 is R33, or nil when m is nil.
+func (m *TableNext) GetR33() []int32 {
+	if m != nil {
+		return m.R33
+	}
+	return nil
+}
+
+// GetT34 is T34, or 0 when m is nil.
+func (m *TableNext) GetT34() int32 {
+	if m != nil {
+		return m.T34
+	}
+	return 0
+}
+
+// GetT35 is T35, or 0 when m is nil.
+func (m *TableNext) GetT35() int64 {
+	if m != nil {
+		return m.T35
+	}
+	return 0
+}
+
+// GetT36 is T36's value, or 0 when it is unset or m is nil.
+func (m *TableNext) GetT36() int32 {
+	if m != nil && m.T36 != nil {
+		return *m.T36
+	}
+	return 0
+}
+
+// GetT37 is T37, or 0 when m is nil.
+func (m *TableNext) GetT37() int64 {
+	if m != nil {
+		return m.T37
+	}
+	return 0
+}
+
+// GetT38 is T38, or 0 when m is nil.
+func (m *TableNext) GetT38() uint32 {
+	if m != nil {
+		return m.T38
+	}
+	return 0
+}
+
+// GetT39 is T39's value, or 0 when it is unset or m is nil.
+func (m *TableNext) GetT39() uint64 {
+	if m != nil && m.T39 != nil {
+		return *m.T39
+	}
+	return 0
+}
+
+// GetT40 is T40, or 0 when m is nil.
+func (m *TableNext) GetT40() int32 {
+	if m != nil {
+		return m.T40
+	}
+	return 0
+}
+
+// GetT41 is T41, or 0 when m is nil.
+func (m *TableNext) GetT41() int64 {
+	if m != nil {
+		return m.T41
+	}
+	return 0
+}
+
+// GetT42 is T42's value, or false when it is unset or m is nil.
+func (m *TableNext) GetT42() bool {
+	if m != nil && m.T42 != nil {
+		return *m.T42
+	}
+	return false
+}
+
+// GetT43 is T43, or 0 when m is nil.
+func (m *TableNext) GetT43() float64 {
+	if m != nil {
+		return m.T43
+	}
+	return 0
+}
+
+// GetT44 is T44, or 0 when m is nil.
+func (m *TableNext) GetT44() float32 {
+	if m != nil {
+		return m.T44
+	}
+	return 0
+}
+
+// GetT45 is T45's value, or 0 when it is unset or m is nil.
+func (m *TableNext) GetT45() uint32 {
+	if m != nil && m.T45 != nil {
+		return *m.T45
+	}
+	return 0
+}
+
+// GetT46 is T46, or 0 when m is nil.
+func (m *TableNext) GetT46() uint64 {
+	if m != nil {
+		return m.T46
+	}
+	return 0
+}
+
+// GetT48 is T48's value, or 0 when it is unset or m is nil.
+func (m *TableNext) GetT48() int32 {
+	if m != nil && m.T48 != nil {
+		return *m.T48
+	}
+	return 0
+}
+
+// GetT49 is T49, or 0 when m is nil.
+func (m *TableNext) GetT49() int64 {
+	if m != nil {
+		return m.T49
+	}
+	return 0
+}
+
+// GetT50 is T50, or 0 when m is nil.
+func (m *TableNext) GetT50() int32 {
+	if m != nil {
+		return m.T50
+	}
+	return 0
+}
+
+// GetT51 is T51's value, or 0 when it is unset or m is nil.
+func (m *TableNext) GetT51() int64 {
+	if m != nil && m.T51 != nil {
+		return *m.T51
+	}
+	return 0
+}
+
+// GetT52 is T52, or 0 when m is nil.
+func (m *TableNext) GetT52() uint32 {
+	if m != nil {
+		return m.T52
+	}
+	return 0
+}
+
+// GetT53 is T53, or 0 when m is nil.
+func (m *TableNext) GetT53() uint64 {
+	if m != nil {
+		return m.T53
+	}
+	return 0
+}
+
+// GetT54 is T54's value, or 0 when it is unset or m is nil.
+func (m *TableNext) GetT54() int32 {
+	if m != nil && m.T54 != nil {
+		return *m.T54
+	}
+	return 0
+}
+
+// GetT55 is T55, or 0 when m is nil.
+func (m *TableNext) GetT55() int64 {
+	if m != nil {
+		return m.T55
+	}
+	return 0
+}
+
+// GetPick is Pick, or nil when m is nil.
+func (m *TableNext) GetPick() isTableNext_Pick {
+	if m != nil {
+		return m.Pick
+	}
+	return nil
+}
+
+// GetPickA is PickA when GetPick() holds it, else 0.
+func (m *TableNext) GetPickA() int64 {
+	if o, ok := m.GetPick().(*TableNext_PickA); ok && o != nil {
+		return o.PickA
+	}
+	return 0
+}
+
+// GetPickB is PickB when GetPick() holds it, else "".
+func (m *TableNext) GetPickB() string {
+	if o, ok := m.GetPick().(*TableNext_PickB); ok && o != nil {
+		return o.PickB
+	}
+	return ""
+}
+
+// GetT600 is T600's value, or 0 when it is unset or m is nil.
+func (m *TableNext) GetT600() int64 {
+	if m != nil && m.T600 != nil {
+		return *m.T600
+	}
+	return 0
+}
 
 // FullName is wide.TableNext.
 func (*TableNext) FullName() string {

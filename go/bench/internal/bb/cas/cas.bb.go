@@ -22,6 +22,62 @@ type Commit struct {
 	unknown   *[]bijoubuf.UnknownRecord
 }
 
+// GetId is Id, or nil when m is nil.
+func (m *Commit) GetId() []byte {
+	if m != nil {
+		return m.Id
+	}
+	return nil
+}
+
+// GetTree is Tree, or nil when m is nil.
+func (m *Commit) GetTree() []byte {
+	if m != nil {
+		return m.Tree
+	}
+	return nil
+}
+
+// GetParents is Parents, or nil when m is nil.
+func (m *Commit) GetParents() [][]byte {
+	if m != nil {
+		return m.Parents
+	}
+	return nil
+}
+
+// GetAuthor is Author, or "" when m is nil.
+func (m *Commit) GetAuthor() string {
+	if m != nil {
+		return m.Author
+	}
+	return ""
+}
+
+// GetMessage is Message, or "" when m is nil.
+func (m *Commit) GetMessage() string {
+	if m != nil {
+		return m.Message
+	}
+	return ""
+}
+
+// GetTimestamp is Timestamp, or 0 when m is nil.
+func (m *Commit) GetTimestamp() int64 {
+	if m != nil {
+		return m.Timestamp
+	}
+	return 0
+}
+
+// GetMetadata is Metadata, or nil when m is nil.
+func (m *Commit) GetMetadata() map[string]string {
+	if m != nil {
+		return m.Metadata
+	}
+	return nil
+}
+
 // FullName is cas.Commit.
 func (*Commit) FullName() string {
 	return "cas.Commit"
@@ -378,6 +434,46 @@ type Blob struct {
 	unknown  *[]bijoubuf.UnknownRecord
 }
 
+// GetId is Id, or nil when m is nil.
+func (m *Blob) GetId() []byte {
+	if m != nil {
+		return m.Id
+	}
+	return nil
+}
+
+// GetSize is Size, or 0 when m is nil.
+func (m *Blob) GetSize() uint64 {
+	if m != nil {
+		return m.Size
+	}
+	return 0
+}
+
+// GetPath is Path, or "" when m is nil.
+func (m *Blob) GetPath() string {
+	if m != nil {
+		return m.Path
+	}
+	return ""
+}
+
+// GetMode is Mode, or 0 when m is nil.
+func (m *Blob) GetMode() uint32 {
+	if m != nil {
+		return m.Mode
+	}
+	return 0
+}
+
+// GetMetadata is Metadata, or nil when m is nil.
+func (m *Blob) GetMetadata() map[string]string {
+	if m != nil {
+		return m.Metadata
+	}
+	return nil
+}
+
 // FullName is cas.Blob.
 func (*Blob) FullName() string {
 	return "cas.Blob"
@@ -667,6 +763,22 @@ type Index struct {
 	Commits []*Commit
 	Blobs   []*Blob
 	unknown *[]bijoubuf.UnknownRecord
+}
+
+// GetCommits is Commits, or nil when m is nil.
+func (m *Index) GetCommits() []*Commit {
+	if m != nil {
+		return m.Commits
+	}
+	return nil
+}
+
+// GetBlobs is Blobs, or nil when m is nil.
+func (m *Index) GetBlobs() []*Blob {
+	if m != nil {
+		return m.Blobs
+	}
+	return nil
 }
 
 // FullName is cas.Index.

@@ -52,6 +52,70 @@ type Segments struct {
 	unknown    *[]bijoubuf.UnknownRecord
 }
 
+// GetDate is Date, or "" when m is nil.
+func (m *Segments) GetDate() string {
+	if m != nil {
+		return m.Date
+	}
+	return ""
+}
+
+// GetDevice is Device, or DEVICE_UNSPECIFIED when m is nil.
+func (m *Segments) GetDevice() Device {
+	if m != nil {
+		return m.Device
+	}
+	return 0
+}
+
+// GetCampaign is Campaign, or "" when m is nil.
+func (m *Segments) GetCampaign() string {
+	if m != nil {
+		return m.Campaign
+	}
+	return ""
+}
+
+// GetCampaignId is CampaignId, or 0 when m is nil.
+func (m *Segments) GetCampaignId() int64 {
+	if m != nil {
+		return m.CampaignId
+	}
+	return 0
+}
+
+// GetAdGroup is AdGroup, or "" when m is nil.
+func (m *Segments) GetAdGroup() string {
+	if m != nil {
+		return m.AdGroup
+	}
+	return ""
+}
+
+// GetAdGroupId is AdGroupId, or 0 when m is nil.
+func (m *Segments) GetAdGroupId() int64 {
+	if m != nil {
+		return m.AdGroupId
+	}
+	return 0
+}
+
+// GetCountry is Country, or "" when m is nil.
+func (m *Segments) GetCountry() string {
+	if m != nil {
+		return m.Country
+	}
+	return ""
+}
+
+// GetKeyword is Keyword, or "" when m is nil.
+func (m *Segments) GetKeyword() string {
+	if m != nil {
+		return m.Keyword
+	}
+	return ""
+}
+
 // FullName is report.Segments.
 func (*Segments) FullName() string {
 	return "report.Segments"
@@ -550,6 +614,1222 @@ type ReportRow struct {
 	Count_37     int64
 	Amount_37    float64
 	unknown      *[]bijoubuf.UnknownRecord
+}
+
+// GetSegments is Segments, or nil when m is nil.
+func (m *ReportRow) GetSegments() *Segments {
+	if m != nil {
+		return m.Segments
+	}
+	return nil
+}
+
+// GetResourceName is ResourceName, or "" when m is nil.
+func (m *ReportRow) GetResourceName() string {
+	if m != nil {
+		return m.ResourceName
+	}
+	return ""
+}
+
+// GetCount_0 is Count_0, or 0 when m is nil.
+func (m *ReportRow) GetCount_0() int64 {
+	if m != nil {
+		return m.Count_0
+	}
+	return 0
+}
+
+// GetAmount_0 is Amount_0, or 0 when m is nil.
+func (m *ReportRow) GetAmount_0() float64 {
+	if m != nil {
+		return m.Amount_0
+	}
+	return 0
+}
+
+// GetRate_0 is Rate_0, or 0 when m is nil.
+func (m *ReportRow) GetRate_0() float64 {
+	if m != nil {
+		return m.Rate_0
+	}
+	return 0
+}
+
+// GetMicros_0 is Micros_0, or 0 when m is nil.
+func (m *ReportRow) GetMicros_0() int64 {
+	if m != nil {
+		return m.Micros_0
+	}
+	return 0
+}
+
+// GetCount_1 is Count_1, or 0 when m is nil.
+func (m *ReportRow) GetCount_1() int64 {
+	if m != nil {
+		return m.Count_1
+	}
+	return 0
+}
+
+// GetAmount_1 is Amount_1, or 0 when m is nil.
+func (m *ReportRow) GetAmount_1() float64 {
+	if m != nil {
+		return m.Amount_1
+	}
+	return 0
+}
+
+// GetRate_1 is Rate_1, or 0 when m is nil.
+func (m *ReportRow) GetRate_1() float64 {
+	if m != nil {
+		return m.Rate_1
+	}
+	return 0
+}
+
+// GetMicros_1 is Micros_1, or 0 when m is nil.
+func (m *ReportRow) GetMicros_1() int64 {
+	if m != nil {
+		return m.Micros_1
+	}
+	return 0
+}
+
+// GetCount_2 is Count_2, or 0 when m is nil.
+func (m *ReportRow) GetCount_2() int64 {
+	if m != nil {
+		return m.Count_2
+	}
+	return 0
+}
+
+// GetAmount_2 is Amount_2, or 0 when m is nil.
+func (m *ReportRow) GetAmount_2() float64 {
+	if m != nil {
+		return m.Amount_2
+	}
+	return 0
+}
+
+// GetRate_2 is Rate_2, or 0 when m is nil.
+func (m *ReportRow) GetRate_2() float64 {
+	if m != nil {
+		return m.Rate_2
+	}
+	return 0
+}
+
+// GetMicros_2 is Micros_2, or 0 when m is nil.
+func (m *ReportRow) GetMicros_2() int64 {
+	if m != nil {
+		return m.Micros_2
+	}
+	return 0
+}
+
+// GetCount_3 is Count_3, or 0 when m is nil.
+func (m *ReportRow) GetCount_3() int64 {
+	if m != nil {
+		return m.Count_3
+	}
+	return 0
+}
+
+// GetAmount_3 is Amount_3, or 0 when m is nil.
+func (m *ReportRow) GetAmount_3() float64 {
+	if m != nil {
+		return m.Amount_3
+	}
+	return 0
+}
+
+// GetRate_3 is Rate_3, or 0 when m is nil.
+func (m *ReportRow) GetRate_3() float64 {
+	if m != nil {
+		return m.Rate_3
+	}
+	return 0
+}
+
+// GetMicros_3 is Micros_3, or 0 when m is nil.
+func (m *ReportRow) GetMicros_3() int64 {
+	if m != nil {
+		return m.Micros_3
+	}
+	return 0
+}
+
+// GetCount_4 is Count_4, or 0 when m is nil.
+func (m *ReportRow) GetCount_4() int64 {
+	if m != nil {
+		return m.Count_4
+	}
+	return 0
+}
+
+// GetAmount_4 is Amount_4, or 0 when m is nil.
+func (m *ReportRow) GetAmount_4() float64 {
+	if m != nil {
+		return m.Amount_4
+	}
+	return 0
+}
+
+// GetRate_4 is Rate_4, or 0 when m is nil.
+func (m *ReportRow) GetRate_4() float64 {
+	if m != nil {
+		return m.Rate_4
+	}
+	return 0
+}
+
+// GetMicros_4 is Micros_4, or 0 when m is nil.
+func (m *ReportRow) GetMicros_4() int64 {
+	if m != nil {
+		return m.Micros_4
+	}
+	return 0
+}
+
+// GetCount_5 is Count_5, or 0 when m is nil.
+func (m *ReportRow) GetCount_5() int64 {
+	if m != nil {
+		return m.Count_5
+	}
+	return 0
+}
+
+// GetAmount_5 is Amount_5, or 0 when m is nil.
+func (m *ReportRow) GetAmount_5() float64 {
+	if m != nil {
+		return m.Amount_5
+	}
+	return 0
+}
+
+// GetRate_5 is Rate_5, or 0 when m is nil.
+func (m *ReportRow) GetRate_5() float64 {
+	if m != nil {
+		return m.Rate_5
+	}
+	return 0
+}
+
+// GetMicros_5 is Micros_5, or 0 when m is nil.
+func (m *ReportRow) GetMicros_5() int64 {
+	if m != nil {
+		return m.Micros_5
+	}
+	return 0
+}
+
+// GetCount_6 is Count_6, or 0 when m is nil.
+func (m *ReportRow) GetCount_6() int64 {
+	if m != nil {
+		return m.Count_6
+	}
+	return 0
+}
+
+// GetAmount_6 is Amount_6, or 0 when m is nil.
+func (m *ReportRow) GetAmount_6() float64 {
+	if m != nil {
+		return m.Amount_6
+	}
+	return 0
+}
+
+// GetRate_6 is Rate_6, or 0 when m is nil.
+func (m *ReportRow) GetRate_6() float64 {
+	if m != nil {
+		return m.Rate_6
+	}
+	return 0
+}
+
+// GetMicros_6 is Micros_6, or 0 when m is nil.
+func (m *ReportRow) GetMicros_6() int64 {
+	if m != nil {
+		return m.Micros_6
+	}
+	return 0
+}
+
+// GetCount_7 is Count_7, or 0 when m is nil.
+func (m *ReportRow) GetCount_7() int64 {
+	if m != nil {
+		return m.Count_7
+	}
+	return 0
+}
+
+// GetAmount_7 is Amount_7, or 0 when m is nil.
+func (m *ReportRow) GetAmount_7() float64 {
+	if m != nil {
+		return m.Amount_7
+	}
+	return 0
+}
+
+// GetRate_7 is Rate_7, or 0 when m is nil.
+func (m *ReportRow) GetRate_7() float64 {
+	if m != nil {
+		return m.Rate_7
+	}
+	return 0
+}
+
+// GetMicros_7 is Micros_7, or 0 when m is nil.
+func (m *ReportRow) GetMicros_7() int64 {
+	if m != nil {
+		return m.Micros_7
+	}
+	return 0
+}
+
+// GetCount_8 is Count_8, or 0 when m is nil.
+func (m *ReportRow) GetCount_8() int64 {
+	if m != nil {
+		return m.Count_8
+	}
+	return 0
+}
+
+// GetAmount_8 is Amount_8, or 0 when m is nil.
+func (m *ReportRow) GetAmount_8() float64 {
+	if m != nil {
+		return m.Amount_8
+	}
+	return 0
+}
+
+// GetRate_8 is Rate_8, or 0 when m is nil.
+func (m *ReportRow) GetRate_8() float64 {
+	if m != nil {
+		return m.Rate_8
+	}
+	return 0
+}
+
+// GetMicros_8 is Micros_8, or 0 when m is nil.
+func (m *ReportRow) GetMicros_8() int64 {
+	if m != nil {
+		return m.Micros_8
+	}
+	return 0
+}
+
+// GetCount_9 is Count_9, or 0 when m is nil.
+func (m *ReportRow) GetCount_9() int64 {
+	if m != nil {
+		return m.Count_9
+	}
+	return 0
+}
+
+// GetAmount_9 is Amount_9, or 0 when m is nil.
+func (m *ReportRow) GetAmount_9() float64 {
+	if m != nil {
+		return m.Amount_9
+	}
+	return 0
+}
+
+// GetRate_9 is Rate_9, or 0 when m is nil.
+func (m *ReportRow) GetRate_9() float64 {
+	if m != nil {
+		return m.Rate_9
+	}
+	return 0
+}
+
+// GetMicros_9 is Micros_9, or 0 when m is nil.
+func (m *ReportRow) GetMicros_9() int64 {
+	if m != nil {
+		return m.Micros_9
+	}
+	return 0
+}
+
+// GetCount_10 is Count_10, or 0 when m is nil.
+func (m *ReportRow) GetCount_10() int64 {
+	if m != nil {
+		return m.Count_10
+	}
+	return 0
+}
+
+// GetAmount_10 is Amount_10, or 0 when m is nil.
+func (m *ReportRow) GetAmount_10() float64 {
+	if m != nil {
+		return m.Amount_10
+	}
+	return 0
+}
+
+// GetRate_10 is Rate_10, or 0 when m is nil.
+func (m *ReportRow) GetRate_10() float64 {
+	if m != nil {
+		return m.Rate_10
+	}
+	return 0
+}
+
+// GetMicros_10 is Micros_10, or 0 when m is nil.
+func (m *ReportRow) GetMicros_10() int64 {
+	if m != nil {
+		return m.Micros_10
+	}
+	return 0
+}
+
+// GetCount_11 is Count_11, or 0 when m is nil.
+func (m *ReportRow) GetCount_11() int64 {
+	if m != nil {
+		return m.Count_11
+	}
+	return 0
+}
+
+// GetAmount_11 is Amount_11, or 0 when m is nil.
+func (m *ReportRow) GetAmount_11() float64 {
+	if m != nil {
+		return m.Amount_11
+	}
+	return 0
+}
+
+// GetRate_11 is Rate_11, or 0 when m is nil.
+func (m *ReportRow) GetRate_11() float64 {
+	if m != nil {
+		return m.Rate_11
+	}
+	return 0
+}
+
+// GetMicros_11 is Micros_11, or 0 when m is nil.
+func (m *ReportRow) GetMicros_11() int64 {
+	if m != nil {
+		return m.Micros_11
+	}
+	return 0
+}
+
+// GetCount_12 is Count_12, or 0 when m is nil.
+func (m *ReportRow) GetCount_12() int64 {
+	if m != nil {
+		return m.Count_12
+	}
+	return 0
+}
+
+// GetAmount_12 is Amount_12, or 0 when m is nil.
+func (m *ReportRow) GetAmount_12() float64 {
+	if m != nil {
+		return m.Amount_12
+	}
+	return 0
+}
+
+// GetRate_12 is Rate_12, or 0 when m is nil.
+func (m *ReportRow) GetRate_12() float64 {
+	if m != nil {
+		return m.Rate_12
+	}
+	return 0
+}
+
+// GetMicros_12 is Micros_12, or 0 when m is nil.
+func (m *ReportRow) GetMicros_12() int64 {
+	if m != nil {
+		return m.Micros_12
+	}
+	return 0
+}
+
+// GetCount_13 is Count_13, or 0 when m is nil.
+func (m *ReportRow) GetCount_13() int64 {
+	if m != nil {
+		return m.Count_13
+	}
+	return 0
+}
+
+// GetAmount_13 is Amount_13, or 0 when m is nil.
+func (m *ReportRow) GetAmount_13() float64 {
+	if m != nil {
+		return m.Amount_13
+	}
+	return 0
+}
+
+// GetRate_13 is Rate_13, or 0 when m is nil.
+func (m *ReportRow) GetRate_13() float64 {
+	if m != nil {
+		return m.Rate_13
+	}
+	return 0
+}
+
+// GetMicros_13 is Micros_13, or 0 when m is nil.
+func (m *ReportRow) GetMicros_13() int64 {
+	if m != nil {
+		return m.Micros_13
+	}
+	return 0
+}
+
+// GetCount_14 is Count_14, or 0 when m is nil.
+func (m *ReportRow) GetCount_14() int64 {
+	if m != nil {
+		return m.Count_14
+	}
+	return 0
+}
+
+// GetAmount_14 is Amount_14, or 0 when m is nil.
+func (m *ReportRow) GetAmount_14() float64 {
+	if m != nil {
+		return m.Amount_14
+	}
+	return 0
+}
+
+// GetRate_14 is Rate_14, or 0 when m is nil.
+func (m *ReportRow) GetRate_14() float64 {
+	if m != nil {
+		return m.Rate_14
+	}
+	return 0
+}
+
+// GetMicros_14 is Micros_14, or 0 when m is nil.
+func (m *ReportRow) GetMicros_14() int64 {
+	if m != nil {
+		return m.Micros_14
+	}
+	return 0
+}
+
+// GetCount_15 is Count_15, or 0 when m is nil.
+func (m *ReportRow) GetCount_15() int64 {
+	if m != nil {
+		return m.Count_15
+	}
+	return 0
+}
+
+// GetAmount_15 is Amount_15, or 0 when m is nil.
+func (m *ReportRow) GetAmount_15() float64 {
+	if m != nil {
+		return m.Amount_15
+	}
+	return 0
+}
+
+// GetRate_15 is Rate_15, or 0 when m is nil.
+func (m *ReportRow) GetRate_15() float64 {
+	if m != nil {
+		return m.Rate_15
+	}
+	return 0
+}
+
+// GetMicros_15 is Micros_15, or 0 when m is nil.
+func (m *ReportRow) GetMicros_15() int64 {
+	if m != nil {
+		return m.Micros_15
+	}
+	return 0
+}
+
+// GetCount_16 is Count_16, or 0 when m is nil.
+func (m *ReportRow) GetCount_16() int64 {
+	if m != nil {
+		return m.Count_16
+	}
+	return 0
+}
+
+// GetAmount_16 is Amount_16, or 0 when m is nil.
+func (m *ReportRow) GetAmount_16() float64 {
+	if m != nil {
+		return m.Amount_16
+	}
+	return 0
+}
+
+// GetRate_16 is Rate_16, or 0 when m is nil.
+func (m *ReportRow) GetRate_16() float64 {
+	if m != nil {
+		return m.Rate_16
+	}
+	return 0
+}
+
+// GetMicros_16 is Micros_16, or 0 when m is nil.
+func (m *ReportRow) GetMicros_16() int64 {
+	if m != nil {
+		return m.Micros_16
+	}
+	return 0
+}
+
+// GetCount_17 is Count_17, or 0 when m is nil.
+func (m *ReportRow) GetCount_17() int64 {
+	if m != nil {
+		return m.Count_17
+	}
+	return 0
+}
+
+// GetAmount_17 is Amount_17, or 0 when m is nil.
+func (m *ReportRow) GetAmount_17() float64 {
+	if m != nil {
+		return m.Amount_17
+	}
+	return 0
+}
+
+// GetRate_17 is Rate_17, or 0 when m is nil.
+func (m *ReportRow) GetRate_17() float64 {
+	if m != nil {
+		return m.Rate_17
+	}
+	return 0
+}
+
+// GetMicros_17 is Micros_17, or 0 when m is nil.
+func (m *ReportRow) GetMicros_17() int64 {
+	if m != nil {
+		return m.Micros_17
+	}
+	return 0
+}
+
+// GetCount_18 is Count_18, or 0 when m is nil.
+func (m *ReportRow) GetCount_18() int64 {
+	if m != nil {
+		return m.Count_18
+	}
+	return 0
+}
+
+// GetAmount_18 is Amount_18, or 0 when m is nil.
+func (m *ReportRow) GetAmount_18() float64 {
+	if m != nil {
+		return m.Amount_18
+	}
+	return 0
+}
+
+// GetRate_18 is Rate_18, or 0 when m is nil.
+func (m *ReportRow) GetRate_18() float64 {
+	if m != nil {
+		return m.Rate_18
+	}
+	return 0
+}
+
+// GetMicros_18 is Micros_18, or 0 when m is nil.
+func (m *ReportRow) GetMicros_18() int64 {
+	if m != nil {
+		return m.Micros_18
+	}
+	return 0
+}
+
+// GetCount_19 is Count_19, or 0 when m is nil.
+func (m *ReportRow) GetCount_19() int64 {
+	if m != nil {
+		return m.Count_19
+	}
+	return 0
+}
+
+// GetAmount_19 is Amount_19, or 0 when m is nil.
+func (m *ReportRow) GetAmount_19() float64 {
+	if m != nil {
+		return m.Amount_19
+	}
+	return 0
+}
+
+// GetRate_19 is Rate_19, or 0 when m is nil.
+func (m *ReportRow) GetRate_19() float64 {
+	if m != nil {
+		return m.Rate_19
+	}
+	return 0
+}
+
+// GetMicros_19 is Micros_19, or 0 when m is nil.
+func (m *ReportRow) GetMicros_19() int64 {
+	if m != nil {
+		return m.Micros_19
+	}
+	return 0
+}
+
+// GetCount_20 is Count_20, or 0 when m is nil.
+func (m *ReportRow) GetCount_20() int64 {
+	if m != nil {
+		return m.Count_20
+	}
+	return 0
+}
+
+// GetAmount_20 is Amount_20, or 0 when m is nil.
+func (m *ReportRow) GetAmount_20() float64 {
+	if m != nil {
+		return m.Amount_20
+	}
+	return 0
+}
+
+// GetRate_20 is Rate_20, or 0 when m is nil.
+func (m *ReportRow) GetRate_20() float64 {
+	if m != nil {
+		return m.Rate_20
+	}
+	return 0
+}
+
+// GetMicros_20 is Micros_20, or 0 when m is nil.
+func (m *ReportRow) GetMicros_20() int64 {
+	if m != nil {
+		return m.Micros_20
+	}
+	return 0
+}
+
+// GetCount_21 is Count_21, or 0 when m is nil.
+func (m *ReportRow) GetCount_21() int64 {
+	if m != nil {
+		return m.Count_21
+	}
+	return 0
+}
+
+// GetAmount_21 is Amount_21, or 0 when m is nil.
+func (m *ReportRow) GetAmount_21() float64 {
+	if m != nil {
+		return m.Amount_21
+	}
+	return 0
+}
+
+// GetRate_21 is Rate_21, or 0 when m is nil.
+func (m *ReportRow) GetRate_21() float64 {
+	if m != nil {
+		return m.Rate_21
+	}
+	return 0
+}
+
+// GetMicros_21 is Micros_21, or 0 when m is nil.
+func (m *ReportRow) GetMicros_21() int64 {
+	if m != nil {
+		return m.Micros_21
+	}
+	return 0
+}
+
+// GetCount_22 is Count_22, or 0 when m is nil.
+func (m *ReportRow) GetCount_22() int64 {
+	if m != nil {
+		return m.Count_22
+	}
+	return 0
+}
+
+// GetAmount_22 is Amount_22, or 0 when m is nil.
+func (m *ReportRow) GetAmount_22() float64 {
+	if m != nil {
+		return m.Amount_22
+	}
+	return 0
+}
+
+// GetRate_22 is Rate_22, or 0 when m is nil.
+func (m *ReportRow) GetRate_22() float64 {
+	if m != nil {
+		return m.Rate_22
+	}
+	return 0
+}
+
+// GetMicros_22 is Micros_22, or 0 when m is nil.
+func (m *ReportRow) GetMicros_22() int64 {
+	if m != nil {
+		return m.Micros_22
+	}
+	return 0
+}
+
+// GetCount_23 is Count_23, or 0 when m is nil.
+func (m *ReportRow) GetCount_23() int64 {
+	if m != nil {
+		return m.Count_23
+	}
+	return 0
+}
+
+// GetAmount_23 is Amount_23, or 0 when m is nil.
+func (m *ReportRow) GetAmount_23() float64 {
+	if m != nil {
+		return m.Amount_23
+	}
+	return 0
+}
+
+// GetRate_23 is Rate_23, or 0 when m is nil.
+func (m *ReportRow) GetRate_23() float64 {
+	if m != nil {
+		return m.Rate_23
+	}
+	return 0
+}
+
+// GetMicros_23 is Micros_23, or 0 when m is nil.
+func (m *ReportRow) GetMicros_23() int64 {
+	if m != nil {
+		return m.Micros_23
+	}
+	return 0
+}
+
+// GetCount_24 is Count_24, or 0 when m is nil.
+func (m *ReportRow) GetCount_24() int64 {
+	if m != nil {
+		return m.Count_24
+	}
+	return 0
+}
+
+// GetAmount_24 is Amount_24, or 0 when m is nil.
+func (m *ReportRow) GetAmount_24() float64 {
+	if m != nil {
+		return m.Amount_24
+	}
+	return 0
+}
+
+// GetRate_24 is Rate_24, or 0 when m is nil.
+func (m *ReportRow) GetRate_24() float64 {
+	if m != nil {
+		return m.Rate_24
+	}
+	return 0
+}
+
+// GetMicros_24 is Micros_24, or 0 when m is nil.
+func (m *ReportRow) GetMicros_24() int64 {
+	if m != nil {
+		return m.Micros_24
+	}
+	return 0
+}
+
+// GetCount_25 is Count_25, or 0 when m is nil.
+func (m *ReportRow) GetCount_25() int64 {
+	if m != nil {
+		return m.Count_25
+	}
+	return 0
+}
+
+// GetAmount_25 is Amount_25, or 0 when m is nil.
+func (m *ReportRow) GetAmount_25() float64 {
+	if m != nil {
+		return m.Amount_25
+	}
+	return 0
+}
+
+// GetRate_25 is Rate_25, or 0 when m is nil.
+func (m *ReportRow) GetRate_25() float64 {
+	if m != nil {
+		return m.Rate_25
+	}
+	return 0
+}
+
+// GetMicros_25 is Micros_25, or 0 when m is nil.
+func (m *ReportRow) GetMicros_25() int64 {
+	if m != nil {
+		return m.Micros_25
+	}
+	return 0
+}
+
+// GetCount_26 is Count_26, or 0 when m is nil.
+func (m *ReportRow) GetCount_26() int64 {
+	if m != nil {
+		return m.Count_26
+	}
+	return 0
+}
+
+// GetAmount_26 is Amount_26, or 0 when m is nil.
+func (m *ReportRow) GetAmount_26() float64 {
+	if m != nil {
+		return m.Amount_26
+	}
+	return 0
+}
+
+// GetRate_26 is Rate_26, or 0 when m is nil.
+func (m *ReportRow) GetRate_26() float64 {
+	if m != nil {
+		return m.Rate_26
+	}
+	return 0
+}
+
+// GetMicros_26 is Micros_26, or 0 when m is nil.
+func (m *ReportRow) GetMicros_26() int64 {
+	if m != nil {
+		return m.Micros_26
+	}
+	return 0
+}
+
+// GetCount_27 is Count_27, or 0 when m is nil.
+func (m *ReportRow) GetCount_27() int64 {
+	if m != nil {
+		return m.Count_27
+	}
+	return 0
+}
+
+// GetAmount_27 is Amount_27, or 0 when m is nil.
+func (m *ReportRow) GetAmount_27() float64 {
+	if m != nil {
+		return m.Amount_27
+	}
+	return 0
+}
+
+// GetRate_27 is Rate_27, or 0 when m is nil.
+func (m *ReportRow) GetRate_27() float64 {
+	if m != nil {
+		return m.Rate_27
+	}
+	return 0
+}
+
+// GetMicros_27 is Micros_27, or 0 when m is nil.
+func (m *ReportRow) GetMicros_27() int64 {
+	if m != nil {
+		return m.Micros_27
+	}
+	return 0
+}
+
+// GetCount_28 is Count_28, or 0 when m is nil.
+func (m *ReportRow) GetCount_28() int64 {
+	if m != nil {
+		return m.Count_28
+	}
+	return 0
+}
+
+// GetAmount_28 is Amount_28, or 0 when m is nil.
+func (m *ReportRow) GetAmount_28() float64 {
+	if m != nil {
+		return m.Amount_28
+	}
+	return 0
+}
+
+// GetRate_28 is Rate_28, or 0 when m is nil.
+func (m *ReportRow) GetRate_28() float64 {
+	if m != nil {
+		return m.Rate_28
+	}
+	return 0
+}
+
+// GetMicros_28 is Micros_28, or 0 when m is nil.
+func (m *ReportRow) GetMicros_28() int64 {
+	if m != nil {
+		return m.Micros_28
+	}
+	return 0
+}
+
+// GetCount_29 is Count_29, or 0 when m is nil.
+func (m *ReportRow) GetCount_29() int64 {
+	if m != nil {
+		return m.Count_29
+	}
+	return 0
+}
+
+// GetAmount_29 is Amount_29, or 0 when m is nil.
+func (m *ReportRow) GetAmount_29() float64 {
+	if m != nil {
+		return m.Amount_29
+	}
+	return 0
+}
+
+// GetRate_29 is Rate_29, or 0 when m is nil.
+func (m *ReportRow) GetRate_29() float64 {
+	if m != nil {
+		return m.Rate_29
+	}
+	return 0
+}
+
+// GetMicros_29 is Micros_29, or 0 when m is nil.
+func (m *ReportRow) GetMicros_29() int64 {
+	if m != nil {
+		return m.Micros_29
+	}
+	return 0
+}
+
+// GetCount_30 is Count_30, or 0 when m is nil.
+func (m *ReportRow) GetCount_30() int64 {
+	if m != nil {
+		return m.Count_30
+	}
+	return 0
+}
+
+// GetAmount_30 is Amount_30, or 0 when m is nil.
+func (m *ReportRow) GetAmount_30() float64 {
+	if m != nil {
+		return m.Amount_30
+	}
+	return 0
+}
+
+// GetRate_30 is Rate_30, or 0 when m is nil.
+func (m *ReportRow) GetRate_30() float64 {
+	if m != nil {
+		return m.Rate_30
+	}
+	return 0
+}
+
+// GetMicros_30 is Micros_30, or 0 when m is nil.
+func (m *ReportRow) GetMicros_30() int64 {
+	if m != nil {
+		return m.Micros_30
+	}
+	return 0
+}
+
+// GetCount_31 is Count_31, or 0 when m is nil.
+func (m *ReportRow) GetCount_31() int64 {
+	if m != nil {
+		return m.Count_31
+	}
+	return 0
+}
+
+// GetAmount_31 is Amount_31, or 0 when m is nil.
+func (m *ReportRow) GetAmount_31() float64 {
+	if m != nil {
+		return m.Amount_31
+	}
+	return 0
+}
+
+// GetRate_31 is Rate_31, or 0 when m is nil.
+func (m *ReportRow) GetRate_31() float64 {
+	if m != nil {
+		return m.Rate_31
+	}
+	return 0
+}
+
+// GetMicros_31 is Micros_31, or 0 when m is nil.
+func (m *ReportRow) GetMicros_31() int64 {
+	if m != nil {
+		return m.Micros_31
+	}
+	return 0
+}
+
+// GetCount_32 is Count_32, or 0 when m is nil.
+func (m *ReportRow) GetCount_32() int64 {
+	if m != nil {
+		return m.Count_32
+	}
+	return 0
+}
+
+// GetAmount_32 is Amount_32, or 0 when m is nil.
+func (m *ReportRow) GetAmount_32() float64 {
+	if m != nil {
+		return m.Amount_32
+	}
+	return 0
+}
+
+// GetRate_32 is Rate_32, or 0 when m is nil.
+func (m *ReportRow) GetRate_32() float64 {
+	if m != nil {
+		return m.Rate_32
+	}
+	return 0
+}
+
+// GetMicros_32 is Micros_32, or 0 when m is nil.
+func (m *ReportRow) GetMicros_32() int64 {
+	if m != nil {
+		return m.Micros_32
+	}
+	return 0
+}
+
+// GetCount_33 is Count_33, or 0 when m is nil.
+func (m *ReportRow) GetCount_33() int64 {
+	if m != nil {
+		return m.Count_33
+	}
+	return 0
+}
+
+// GetAmount_33 is Amount_33, or 0 when m is nil.
+func (m *ReportRow) GetAmount_33() float64 {
+	if m != nil {
+		return m.Amount_33
+	}
+	return 0
+}
+
+// GetRate_33 is Rate_33, or 0 when m is nil.
+func (m *ReportRow) GetRate_33() float64 {
+	if m != nil {
+		return m.Rate_33
+	}
+	return 0
+}
+
+// GetMicros_33 is Micros_33, or 0 when m is nil.
+func (m *ReportRow) GetMicros_33() int64 {
+	if m != nil {
+		return m.Micros_33
+	}
+	return 0
+}
+
+// GetCount_34 is Count_34, or 0 when m is nil.
+func (m *ReportRow) GetCount_34() int64 {
+	if m != nil {
+		return m.Count_34
+	}
+	return 0
+}
+
+// GetAmount_34 is Amount_34, or 0 when m is nil.
+func (m *ReportRow) GetAmount_34() float64 {
+	if m != nil {
+		return m.Amount_34
+	}
+	return 0
+}
+
+// GetRate_34 is Rate_34, or 0 when m is nil.
+func (m *ReportRow) GetRate_34() float64 {
+	if m != nil {
+		return m.Rate_34
+	}
+	return 0
+}
+
+// GetMicros_34 is Micros_34, or 0 when m is nil.
+func (m *ReportRow) GetMicros_34() int64 {
+	if m != nil {
+		return m.Micros_34
+	}
+	return 0
+}
+
+// GetCount_35 is Count_35, or 0 when m is nil.
+func (m *ReportRow) GetCount_35() int64 {
+	if m != nil {
+		return m.Count_35
+	}
+	return 0
+}
+
+// GetAmount_35 is Amount_35, or 0 when m is nil.
+func (m *ReportRow) GetAmount_35() float64 {
+	if m != nil {
+		return m.Amount_35
+	}
+	return 0
+}
+
+// GetRate_35 is Rate_35, or 0 when m is nil.
+func (m *ReportRow) GetRate_35() float64 {
+	if m != nil {
+		return m.Rate_35
+	}
+	return 0
+}
+
+// GetMicros_35 is Micros_35, or 0 when m is nil.
+func (m *ReportRow) GetMicros_35() int64 {
+	if m != nil {
+		return m.Micros_35
+	}
+	return 0
+}
+
+// GetCount_36 is Count_36, or 0 when m is nil.
+func (m *ReportRow) GetCount_36() int64 {
+	if m != nil {
+		return m.Count_36
+	}
+	return 0
+}
+
+// GetAmount_36 is Amount_36, or 0 when m is nil.
+func (m *ReportRow) GetAmount_36() float64 {
+	if m != nil {
+		return m.Amount_36
+	}
+	return 0
+}
+
+// GetRate_36 is Rate_36, or 0 when m is nil.
+func (m *ReportRow) GetRate_36() float64 {
+	if m != nil {
+		return m.Rate_36
+	}
+	return 0
+}
+
+// GetMicros_36 is Micros_36, or 0 when m is nil.
+func (m *ReportRow) GetMicros_36() int64 {
+	if m != nil {
+		return m.Micros_36
+	}
+	return 0
+}
+
+// GetCount_37 is Count_37, or 0 when m is nil.
+func (m *ReportRow) GetCount_37() int64 {
+	if m != nil {
+		return m.Count_37
+	}
+	return 0
+}
+
+// GetAmount_37 is Amount_37, or 0 when m is nil.
+func (m *ReportRow) GetAmount_37() float64 {
+	if m != nil {
+		return m.Amount_37
+	}
+	return 0
 }
 
 // FullName is report.ReportRow.
@@ -3241,6 +4521,22 @@ type ReportPage struct {
 	Rows          []*ReportRow
 	NextPageToken string
 	unknown       *[]bijoubuf.UnknownRecord
+}
+
+// GetRows is Rows, or nil when m is nil.
+func (m *ReportPage) GetRows() []*ReportRow {
+	if m != nil {
+		return m.Rows
+	}
+	return nil
+}
+
+// GetNextPageToken is NextPageToken, or "" when m is nil.
+func (m *ReportPage) GetNextPageToken() string {
+	if m != nil {
+		return m.NextPageToken
+	}
+	return ""
 }
 
 // FullName is report.ReportPage.

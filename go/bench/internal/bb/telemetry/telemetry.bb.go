@@ -87,6 +87,54 @@ type AnyValue_BytesValue struct {
 
 func (*AnyValue_BytesValue) isAnyValue_Value() {}
 
+// GetValue is Value, or nil when m is nil.
+func (m *AnyValue) GetValue() isAnyValue_Value {
+	if m != nil {
+		return m.Value
+	}
+	return nil
+}
+
+// GetStringValue is StringValue when GetValue() holds it, else "".
+func (m *AnyValue) GetStringValue() string {
+	if o, ok := m.GetValue().(*AnyValue_StringValue); ok && o != nil {
+		return o.StringValue
+	}
+	return ""
+}
+
+// GetBoolValue is BoolValue when GetValue() holds it, else false.
+func (m *AnyValue) GetBoolValue() bool {
+	if o, ok := m.GetValue().(*AnyValue_BoolValue); ok && o != nil {
+		return o.BoolValue
+	}
+	return false
+}
+
+// GetIntValue is IntValue when GetValue() holds it, else 0.
+func (m *AnyValue) GetIntValue() int64 {
+	if o, ok := m.GetValue().(*AnyValue_IntValue); ok && o != nil {
+		return o.IntValue
+	}
+	return 0
+}
+
+// GetDoubleValue is DoubleValue when GetValue() holds it, else 0.
+func (m *AnyValue) GetDoubleValue() float64 {
+	if o, ok := m.GetValue().(*AnyValue_DoubleValue); ok && o != nil {
+		return o.DoubleValue
+	}
+	return 0
+}
+
+// GetBytesValue is BytesValue when GetValue() holds it, else nil.
+func (m *AnyValue) GetBytesValue() []byte {
+	if o, ok := m.GetValue().(*AnyValue_BytesValue); ok && o != nil {
+		return o.BytesValue
+	}
+	return nil
+}
+
 // FullName is telemetry.AnyValue.
 func (*AnyValue) FullName() string {
 	return "telemetry.AnyValue"
@@ -372,6 +420,30 @@ type Event struct {
 	unknown      *[]bijoubuf.UnknownRecord
 }
 
+// GetTimeUnixNano is TimeUnixNano, or 0 when m is nil.
+func (m *Event) GetTimeUnixNano() uint64 {
+	if m != nil {
+		return m.TimeUnixNano
+	}
+	return 0
+}
+
+// GetName is Name, or "" when m is nil.
+func (m *Event) GetName() string {
+	if m != nil {
+		return m.Name
+	}
+	return ""
+}
+
+// GetAttributes is Attributes, or nil when m is nil.
+func (m *Event) GetAttributes() map[string]*AnyValue {
+	if m != nil {
+		return m.Attributes
+	}
+	return nil
+}
+
 // FullName is telemetry.Event.
 func (*Event) FullName() string {
 	return "telemetry.Event"
@@ -627,6 +699,30 @@ type Link struct {
 	unknown    *[]bijoubuf.UnknownRecord
 }
 
+// GetTraceId is TraceId, or nil when m is nil.
+func (m *Link) GetTraceId() []byte {
+	if m != nil {
+		return m.TraceId
+	}
+	return nil
+}
+
+// GetSpanId is SpanId, or nil when m is nil.
+func (m *Link) GetSpanId() []byte {
+	if m != nil {
+		return m.SpanId
+	}
+	return nil
+}
+
+// GetAttributes is Attributes, or nil when m is nil.
+func (m *Link) GetAttributes() map[string]*AnyValue {
+	if m != nil {
+		return m.Attributes
+	}
+	return nil
+}
+
 // FullName is telemetry.Link.
 func (*Link) FullName() string {
 	return "telemetry.Link"
@@ -876,6 +972,22 @@ type Status struct {
 	unknown *[]bijoubuf.UnknownRecord
 }
 
+// GetMessage is Message, or "" when m is nil.
+func (m *Status) GetMessage() string {
+	if m != nil {
+		return m.Message
+	}
+	return ""
+}
+
+// GetCode is Code, or 0 when m is nil.
+func (m *Status) GetCode() uint32 {
+	if m != nil {
+		return m.Code
+	}
+	return 0
+}
+
 // FullName is telemetry.Status.
 func (*Status) FullName() string {
 	return "telemetry.Status"
@@ -1061,6 +1173,102 @@ type Span struct {
 	Kind                   SpanKind
 	DroppedAttributesCount uint32
 	unknown                *[]bijoubuf.UnknownRecord
+}
+
+// GetTraceId is TraceId, or nil when m is nil.
+func (m *Span) GetTraceId() []byte {
+	if m != nil {
+		return m.TraceId
+	}
+	return nil
+}
+
+// GetSpanId is SpanId, or nil when m is nil.
+func (m *Span) GetSpanId() []byte {
+	if m != nil {
+		return m.SpanId
+	}
+	return nil
+}
+
+// GetParentSpanId is ParentSpanId, or nil when m is nil.
+func (m *Span) GetParentSpanId() []byte {
+	if m != nil {
+		return m.ParentSpanId
+	}
+	return nil
+}
+
+// GetName is Name, or "" when m is nil.
+func (m *Span) GetName() string {
+	if m != nil {
+		return m.Name
+	}
+	return ""
+}
+
+// GetKind is Kind, or SPAN_KIND_UNSPECIFIED when m is nil.
+func (m *Span) GetKind() SpanKind {
+	if m != nil {
+		return m.Kind
+	}
+	return 0
+}
+
+// GetStartTimeUnixNano is StartTimeUnixNano, or 0 when m is nil.
+func (m *Span) GetStartTimeUnixNano() uint64 {
+	if m != nil {
+		return m.StartTimeUnixNano
+	}
+	return 0
+}
+
+// GetEndTimeUnixNano is EndTimeUnixNano, or 0 when m is nil.
+func (m *Span) GetEndTimeUnixNano() uint64 {
+	if m != nil {
+		return m.EndTimeUnixNano
+	}
+	return 0
+}
+
+// GetAttributes is Attributes, or nil when m is nil.
+func (m *Span) GetAttributes() map[string]*AnyValue {
+	if m != nil {
+		return m.Attributes
+	}
+	return nil
+}
+
+// GetEvents is Events, or nil when m is nil.
+func (m *Span) GetEvents() []*Event {
+	if m != nil {
+		return m.Events
+	}
+	return nil
+}
+
+// GetLinks is Links, or nil when m is nil.
+func (m *Span) GetLinks() []*Link {
+	if m != nil {
+		return m.Links
+	}
+	return nil
+}
+
+// GetStatus is Status, or nil when m is nil.
+func (m *Span) GetStatus() *Status {
+	if m != nil {
+		return m.Status
+	}
+	return nil
+}
+
+// GetDroppedAttributesCount is DroppedAttributesCount, or 0 when m is nil.
+func (m *Span) GetDroppedAttributesCount() uint32 {
+	if m != nil {
+		return m.DroppedAttributesCount
+	}
+	return 0
 }
 
 // FullName is telemetry.Span.
@@ -1658,6 +1866,30 @@ type SpanBatch struct {
 	Resource    map[string]*AnyValue
 	Spans       []*Span
 	unknown     *[]bijoubuf.UnknownRecord
+}
+
+// GetServiceName is ServiceName, or "" when m is nil.
+func (m *SpanBatch) GetServiceName() string {
+	if m != nil {
+		return m.ServiceName
+	}
+	return ""
+}
+
+// GetResource is Resource, or nil when m is nil.
+func (m *SpanBatch) GetResource() map[string]*AnyValue {
+	if m != nil {
+		return m.Resource
+	}
+	return nil
+}
+
+// GetSpans is Spans, or nil when m is nil.
+func (m *SpanBatch) GetSpans() []*Span {
+	if m != nil {
+		return m.Spans
+	}
+	return nil
 }
 
 // FullName is telemetry.SpanBatch.

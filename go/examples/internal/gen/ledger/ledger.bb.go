@@ -35,6 +35,46 @@ type Transfer struct {
 	unknown *[]bijoubuf.UnknownRecord
 }
 
+// GetPayer is Payer, or "" when m is nil.
+func (m *Transfer) GetPayer() string {
+	if m != nil {
+		return m.Payer
+	}
+	return ""
+}
+
+// GetPayee is Payee, or "" when m is nil.
+func (m *Transfer) GetPayee() string {
+	if m != nil {
+		return m.Payee
+	}
+	return ""
+}
+
+// GetAmount is Amount, or 0 when m is nil.
+func (m *Transfer) GetAmount() uint64 {
+	if m != nil {
+		return m.Amount
+	}
+	return 0
+}
+
+// GetMemo is Memo, or "" when m is nil.
+func (m *Transfer) GetMemo() string {
+	if m != nil {
+		return m.Memo
+	}
+	return ""
+}
+
+// GetLabels is Labels, or nil when m is nil.
+func (m *Transfer) GetLabels() map[string]string {
+	if m != nil {
+		return m.Labels
+	}
+	return nil
+}
+
 // FullName is examples.ledger.v1.Transfer.
 func (*Transfer) FullName() string {
 	return "examples.ledger.v1.Transfer"

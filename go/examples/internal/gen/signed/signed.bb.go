@@ -23,6 +23,22 @@ type SignedMessage struct {
 	unknown   *[]bijoubuf.UnknownRecord
 }
 
+// GetBody is Body, or nil when m is nil.
+func (m *SignedMessage) GetBody() []byte {
+	if m != nil {
+		return m.Body
+	}
+	return nil
+}
+
+// GetSignature is Signature, or nil when m is nil.
+func (m *SignedMessage) GetSignature() []byte {
+	if m != nil {
+		return m.Signature
+	}
+	return nil
+}
+
 // FullName is examples.signed.v1.SignedMessage.
 func (*SignedMessage) FullName() string {
 	return "examples.signed.v1.SignedMessage"

@@ -23,6 +23,22 @@ type ExportResult struct {
 	unknown    *[]bijoubuf.UnknownRecord
 }
 
+// GetSpans is Spans, or 0 when m is nil.
+func (m *ExportResult) GetSpans() uint64 {
+	if m != nil {
+		return m.Spans
+	}
+	return 0
+}
+
+// GetAttributes is Attributes, or 0 when m is nil.
+func (m *ExportResult) GetAttributes() uint64 {
+	if m != nil {
+		return m.Attributes
+	}
+	return 0
+}
+
 // FullName is bench.traceexport.v1.ExportResult.
 func (*ExportResult) FullName() string {
 	return "bench.traceexport.v1.ExportResult"

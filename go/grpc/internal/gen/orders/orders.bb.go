@@ -31,6 +31,38 @@ type Order struct {
 	unknown  *[]bijoubuf.UnknownRecord
 }
 
+// GetId is Id, or 0 when m is nil.
+func (m *Order) GetId() uint64 {
+	if m != nil {
+		return m.Id
+	}
+	return 0
+}
+
+// GetSku is Sku, or "" when m is nil.
+func (m *Order) GetSku() string {
+	if m != nil {
+		return m.Sku
+	}
+	return ""
+}
+
+// GetQuantity is Quantity, or 0 when m is nil.
+func (m *Order) GetQuantity() uint32 {
+	if m != nil {
+		return m.Quantity
+	}
+	return 0
+}
+
+// GetNote is Note, or "" when m is nil.
+func (m *Order) GetNote() string {
+	if m != nil {
+		return m.Note
+	}
+	return ""
+}
+
 // FullName is examples.orders.v1.Order.
 func (*Order) FullName() string {
 	return "examples.orders.v1.Order"
@@ -272,6 +304,22 @@ type OrderQuery struct {
 	unknown *[]bijoubuf.UnknownRecord
 }
 
+// GetId is Id, or 0 when m is nil.
+func (m *OrderQuery) GetId() uint64 {
+	if m != nil {
+		return m.Id
+	}
+	return 0
+}
+
+// GetCount is Count, or 0 when m is nil.
+func (m *OrderQuery) GetCount() uint32 {
+	if m != nil {
+		return m.Count
+	}
+	return 0
+}
+
 // FullName is examples.orders.v1.OrderQuery.
 func (*OrderQuery) FullName() string {
 	return "examples.orders.v1.OrderQuery"
@@ -455,6 +503,22 @@ type Summary struct {
 	// Orders received.
 	Orders  uint32
 	unknown *[]bijoubuf.UnknownRecord
+}
+
+// GetOrders is Orders, or 0 when m is nil.
+func (m *Summary) GetOrders() uint32 {
+	if m != nil {
+		return m.Orders
+	}
+	return 0
+}
+
+// GetTotalQuantity is TotalQuantity, or 0 when m is nil.
+func (m *Summary) GetTotalQuantity() uint64 {
+	if m != nil {
+		return m.TotalQuantity
+	}
+	return 0
 }
 
 // FullName is examples.orders.v1.Summary.

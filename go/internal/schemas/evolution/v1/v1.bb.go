@@ -16,6 +16,30 @@ type Record struct {
 	unknown *[]bijoubuf.UnknownRecord
 }
 
+// GetId is Id, or 0 when m is nil.
+func (m *Record) GetId() uint32 {
+	if m != nil {
+		return m.Id
+	}
+	return 0
+}
+
+// GetName is Name, or "" when m is nil.
+func (m *Record) GetName() string {
+	if m != nil {
+		return m.Name
+	}
+	return ""
+}
+
+// GetLevel is Level, or 0 when m is nil.
+func (m *Record) GetLevel() int32 {
+	if m != nil {
+		return m.Level
+	}
+	return 0
+}
+
 // FullName is evolution.v1.Record.
 func (*Record) FullName() string {
 	return "evolution.v1.Record"

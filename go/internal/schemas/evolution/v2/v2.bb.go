@@ -19,6 +19,54 @@ type Record struct {
 	unknown   *[]bijoubuf.UnknownRecord
 }
 
+// GetId is Id, or 0 when m is nil.
+func (m *Record) GetId() uint64 {
+	if m != nil {
+		return m.Id
+	}
+	return 0
+}
+
+// GetName is Name, or "" when m is nil.
+func (m *Record) GetName() string {
+	if m != nil {
+		return m.Name
+	}
+	return ""
+}
+
+// GetNoteCount is NoteCount, or 0 when m is nil.
+func (m *Record) GetNoteCount() int64 {
+	if m != nil {
+		return m.NoteCount
+	}
+	return 0
+}
+
+// GetTags is Tags, or nil when m is nil.
+func (m *Record) GetTags() []string {
+	if m != nil {
+		return m.Tags
+	}
+	return nil
+}
+
+// GetLevel is Level, or 0 when m is nil.
+func (m *Record) GetLevel() int64 {
+	if m != nil {
+		return m.Level
+	}
+	return 0
+}
+
+// GetArchived is Archived's value, or false when it is unset or m is nil.
+func (m *Record) GetArchived() bool {
+	if m != nil && m.Archived != nil {
+		return *m.Archived
+	}
+	return false
+}
+
 // FullName is evolution.v2.Record.
 func (*Record) FullName() string {
 	return "evolution.v2.Record"

@@ -56,6 +56,334 @@ type GoogleMessage1 struct {
 	unknown  *[]bijoubuf.UnknownRecord
 }
 
+// GetField1 is Field1, or "" when m is nil.
+func (m *GoogleMessage1) GetField1() string {
+	if m != nil {
+		return m.Field1
+	}
+	return ""
+}
+
+// GetField9 is Field9, or "" when m is nil.
+func (m *GoogleMessage1) GetField9() string {
+	if m != nil {
+		return m.Field9
+	}
+	return ""
+}
+
+// GetField18 is Field18, or "" when m is nil.
+func (m *GoogleMessage1) GetField18() string {
+	if m != nil {
+		return m.Field18
+	}
+	return ""
+}
+
+// GetField80 is Field80, or false when m is nil.
+func (m *GoogleMessage1) GetField80() bool {
+	if m != nil {
+		return m.Field80
+	}
+	return false
+}
+
+// GetField81 is Field81, or false when m is nil.
+func (m *GoogleMessage1) GetField81() bool {
+	if m != nil {
+		return m.Field81
+	}
+	return false
+}
+
+// GetField2 is Field2, or 0 when m is nil.
+func (m *GoogleMessage1) GetField2() int32 {
+	if m != nil {
+		return m.Field2
+	}
+	return 0
+}
+
+// GetField3 is Field3, or 0 when m is nil.
+func (m *GoogleMessage1) GetField3() int32 {
+	if m != nil {
+		return m.Field3
+	}
+	return 0
+}
+
+// GetField280 is Field280, or 0 when m is nil.
+func (m *GoogleMessage1) GetField280() int32 {
+	if m != nil {
+		return m.Field280
+	}
+	return 0
+}
+
+// GetField6 is Field6, or 0 when m is nil.
+func (m *GoogleMessage1) GetField6() int32 {
+	if m != nil {
+		return m.Field6
+	}
+	return 0
+}
+
+// GetField22 is Field22, or 0 when m is nil.
+func (m *GoogleMessage1) GetField22() int64 {
+	if m != nil {
+		return m.Field22
+	}
+	return 0
+}
+
+// GetField4 is Field4, or "" when m is nil.
+func (m *GoogleMessage1) GetField4() string {
+	if m != nil {
+		return m.Field4
+	}
+	return ""
+}
+
+// GetField5 is Field5, or nil when m is nil.
+func (m *GoogleMessage1) GetField5() []uint64 {
+	if m != nil {
+		return m.Field5
+	}
+	return nil
+}
+
+// GetField59 is Field59, or false when m is nil.
+func (m *GoogleMessage1) GetField59() bool {
+	if m != nil {
+		return m.Field59
+	}
+	return false
+}
+
+// GetField7 is Field7, or "" when m is nil.
+func (m *GoogleMessage1) GetField7() string {
+	if m != nil {
+		return m.Field7
+	}
+	return ""
+}
+
+// GetField16 is Field16, or 0 when m is nil.
+func (m *GoogleMessage1) GetField16() int32 {
+	if m != nil {
+		return m.Field16
+	}
+	return 0
+}
+
+// GetField130 is Field130, or 0 when m is nil.
+func (m *GoogleMessage1) GetField130() int32 {
+	if m != nil {
+		return m.Field130
+	}
+	return 0
+}
+
+// GetField12 is Field12, or false when m is nil.
+func (m *GoogleMessage1) GetField12() bool {
+	if m != nil {
+		return m.Field12
+	}
+	return false
+}
+
+// GetField17 is Field17, or false when m is nil.
+func (m *GoogleMessage1) GetField17() bool {
+	if m != nil {
+		return m.Field17
+	}
+	return false
+}
+
+// GetField13 is Field13, or false when m is nil.
+func (m *GoogleMessage1) GetField13() bool {
+	if m != nil {
+		return m.Field13
+	}
+	return false
+}
+
+// GetField14 is Field14, or false when m is nil.
+func (m *GoogleMessage1) GetField14() bool {
+	if m != nil {
+		return m.Field14
+	}
+	return false
+}
+
+// GetField104 is Field104, or 0 when m is nil.
+func (m *GoogleMessage1) GetField104() int32 {
+	if m != nil {
+		return m.Field104
+	}
+	return 0
+}
+
+// GetField100 is Field100, or 0 when m is nil.
+func (m *GoogleMessage1) GetField100() int32 {
+	if m != nil {
+		return m.Field100
+	}
+	return 0
+}
+
+// GetField101 is Field101, or 0 when m is nil.
+func (m *GoogleMessage1) GetField101() int32 {
+	if m != nil {
+		return m.Field101
+	}
+	return 0
+}
+
+// GetField102 is Field102, or "" when m is nil.
+func (m *GoogleMessage1) GetField102() string {
+	if m != nil {
+		return m.Field102
+	}
+	return ""
+}
+
+// GetField103 is Field103, or "" when m is nil.
+func (m *GoogleMessage1) GetField103() string {
+	if m != nil {
+		return m.Field103
+	}
+	return ""
+}
+
+// GetField29 is Field29, or 0 when m is nil.
+func (m *GoogleMessage1) GetField29() int32 {
+	if m != nil {
+		return m.Field29
+	}
+	return 0
+}
+
+// GetField30 is Field30, or false when m is nil.
+func (m *GoogleMessage1) GetField30() bool {
+	if m != nil {
+		return m.Field30
+	}
+	return false
+}
+
+// GetField60 is Field60, or 0 when m is nil.
+func (m *GoogleMessage1) GetField60() int32 {
+	if m != nil {
+		return m.Field60
+	}
+	return 0
+}
+
+// GetField271 is Field271, or 0 when m is nil.
+func (m *GoogleMessage1) GetField271() int32 {
+	if m != nil {
+		return m.Field271
+	}
+	return 0
+}
+
+// GetField272 is Field272, or 0 when m is nil.
+func (m *GoogleMessage1) GetField272() int32 {
+	if m != nil {
+		return m.Field272
+	}
+	return 0
+}
+
+// GetField150 is Field150, or 0 when m is nil.
+func (m *GoogleMessage1) GetField150() int32 {
+	if m != nil {
+		return m.Field150
+	}
+	return 0
+}
+
+// GetField23 is Field23, or 0 when m is nil.
+func (m *GoogleMessage1) GetField23() int32 {
+	if m != nil {
+		return m.Field23
+	}
+	return 0
+}
+
+// GetField24 is Field24, or false when m is nil.
+func (m *GoogleMessage1) GetField24() bool {
+	if m != nil {
+		return m.Field24
+	}
+	return false
+}
+
+// GetField25 is Field25, or 0 when m is nil.
+func (m *GoogleMessage1) GetField25() int32 {
+	if m != nil {
+		return m.Field25
+	}
+	return 0
+}
+
+// GetField15 is Field15, or nil when m is nil.
+func (m *GoogleMessage1) GetField15() *GoogleMessage1SubMessage {
+	if m != nil {
+		return m.Field15
+	}
+	return nil
+}
+
+// GetField78 is Field78, or false when m is nil.
+func (m *GoogleMessage1) GetField78() bool {
+	if m != nil {
+		return m.Field78
+	}
+	return false
+}
+
+// GetField67 is Field67, or 0 when m is nil.
+func (m *GoogleMessage1) GetField67() int32 {
+	if m != nil {
+		return m.Field67
+	}
+	return 0
+}
+
+// GetField68 is Field68, or 0 when m is nil.
+func (m *GoogleMessage1) GetField68() int32 {
+	if m != nil {
+		return m.Field68
+	}
+	return 0
+}
+
+// GetField128 is Field128, or 0 when m is nil.
+func (m *GoogleMessage1) GetField128() int32 {
+	if m != nil {
+		return m.Field128
+	}
+	return 0
+}
+
+// GetField129 is Field129, or "" when m is nil.
+func (m *GoogleMessage1) GetField129() string {
+	if m != nil {
+		return m.Field129
+	}
+	return ""
+}
+
+// GetField131 is Field131, or 0 when m is nil.
+func (m *GoogleMessage1) GetField131() int32 {
+	if m != nil {
+		return m.Field131
+	}
+	return 0
+}
+
 // FullName is benchmarks.proto3.GoogleMessage1.
 func (*GoogleMessage1) FullName() string {
 	return "benchmarks.proto3.GoogleMessage1"
@@ -1419,6 +1747,166 @@ type GoogleMessage1SubMessage struct {
 	Field23  bool
 	Field206 bool
 	unknown  *[]bijoubuf.UnknownRecord
+}
+
+// GetField1 is Field1, or 0 when m is nil.
+func (m *GoogleMessage1SubMessage) GetField1() int32 {
+	if m != nil {
+		return m.Field1
+	}
+	return 0
+}
+
+// GetField2 is Field2, or 0 when m is nil.
+func (m *GoogleMessage1SubMessage) GetField2() int32 {
+	if m != nil {
+		return m.Field2
+	}
+	return 0
+}
+
+// GetField3 is Field3, or 0 when m is nil.
+func (m *GoogleMessage1SubMessage) GetField3() int32 {
+	if m != nil {
+		return m.Field3
+	}
+	return 0
+}
+
+// GetField15 is Field15, or "" when m is nil.
+func (m *GoogleMessage1SubMessage) GetField15() string {
+	if m != nil {
+		return m.Field15
+	}
+	return ""
+}
+
+// GetField12 is Field12, or false when m is nil.
+func (m *GoogleMessage1SubMessage) GetField12() bool {
+	if m != nil {
+		return m.Field12
+	}
+	return false
+}
+
+// GetField13 is Field13, or 0 when m is nil.
+func (m *GoogleMessage1SubMessage) GetField13() int64 {
+	if m != nil {
+		return m.Field13
+	}
+	return 0
+}
+
+// GetField14 is Field14, or 0 when m is nil.
+func (m *GoogleMessage1SubMessage) GetField14() int64 {
+	if m != nil {
+		return m.Field14
+	}
+	return 0
+}
+
+// GetField16 is Field16, or 0 when m is nil.
+func (m *GoogleMessage1SubMessage) GetField16() int32 {
+	if m != nil {
+		return m.Field16
+	}
+	return 0
+}
+
+// GetField19 is Field19, or 0 when m is nil.
+func (m *GoogleMessage1SubMessage) GetField19() int32 {
+	if m != nil {
+		return m.Field19
+	}
+	return 0
+}
+
+// GetField20 is Field20, or false when m is nil.
+func (m *GoogleMessage1SubMessage) GetField20() bool {
+	if m != nil {
+		return m.Field20
+	}
+	return false
+}
+
+// GetField28 is Field28, or false when m is nil.
+func (m *GoogleMessage1SubMessage) GetField28() bool {
+	if m != nil {
+		return m.Field28
+	}
+	return false
+}
+
+// GetField21 is Field21, or 0 when m is nil.
+func (m *GoogleMessage1SubMessage) GetField21() uint64 {
+	if m != nil {
+		return m.Field21
+	}
+	return 0
+}
+
+// GetField22 is Field22, or 0 when m is nil.
+func (m *GoogleMessage1SubMessage) GetField22() int32 {
+	if m != nil {
+		return m.Field22
+	}
+	return 0
+}
+
+// GetField23 is Field23, or false when m is nil.
+func (m *GoogleMessage1SubMessage) GetField23() bool {
+	if m != nil {
+		return m.Field23
+	}
+	return false
+}
+
+// GetField206 is Field206, or false when m is nil.
+func (m *GoogleMessage1SubMessage) GetField206() bool {
+	if m != nil {
+		return m.Field206
+	}
+	return false
+}
+
+// GetField203 is Field203, or 0 when m is nil.
+func (m *GoogleMessage1SubMessage) GetField203() uint32 {
+	if m != nil {
+		return m.Field203
+	}
+	return 0
+}
+
+// GetField204 is Field204, or 0 when m is nil.
+func (m *GoogleMessage1SubMessage) GetField204() int32 {
+	if m != nil {
+		return m.Field204
+	}
+	return 0
+}
+
+// GetField205 is Field205, or "" when m is nil.
+func (m *GoogleMessage1SubMessage) GetField205() string {
+	if m != nil {
+		return m.Field205
+	}
+	return ""
+}
+
+// GetField207 is Field207, or 0 when m is nil.
+func (m *GoogleMessage1SubMessage) GetField207() uint64 {
+	if m != nil {
+		return m.Field207
+	}
+	return 0
+}
+
+// GetField300 is Field300, or 0 when m is nil.
+func (m *GoogleMessage1SubMessage) GetField300() uint64 {
+	if m != nil {
+		return m.Field300
+	}
+	return 0
 }
 
 // FullName is benchmarks.proto3.GoogleMessage1SubMessage.

@@ -93,6 +93,78 @@ type AnyValue_StringValueStrindex struct {
 
 func (*AnyValue_StringValueStrindex) isAnyValue_Value() {}
 
+// GetValue is Value, or nil when m is nil.
+func (m *AnyValue) GetValue() isAnyValue_Value {
+	if m != nil {
+		return m.Value
+	}
+	return nil
+}
+
+// GetStringValue is StringValue when GetValue() holds it, else "".
+func (m *AnyValue) GetStringValue() string {
+	if o, ok := m.GetValue().(*AnyValue_StringValue); ok && o != nil {
+		return o.StringValue
+	}
+	return ""
+}
+
+// GetBoolValue is BoolValue when GetValue() holds it, else false.
+func (m *AnyValue) GetBoolValue() bool {
+	if o, ok := m.GetValue().(*AnyValue_BoolValue); ok && o != nil {
+		return o.BoolValue
+	}
+	return false
+}
+
+// GetIntValue is IntValue when GetValue() holds it, else 0.
+func (m *AnyValue) GetIntValue() int64 {
+	if o, ok := m.GetValue().(*AnyValue_IntValue); ok && o != nil {
+		return o.IntValue
+	}
+	return 0
+}
+
+// GetDoubleValue is DoubleValue when GetValue() holds it, else 0.
+func (m *AnyValue) GetDoubleValue() float64 {
+	if o, ok := m.GetValue().(*AnyValue_DoubleValue); ok && o != nil {
+		return o.DoubleValue
+	}
+	return 0
+}
+
+// GetArrayValue is ArrayValue when GetValue() holds it, else nil.
+func (m *AnyValue) GetArrayValue() *ArrayValue {
+	if o, ok := m.GetValue().(*AnyValue_ArrayValue); ok && o != nil {
+		return o.ArrayValue
+	}
+	return nil
+}
+
+// GetKvlistValue is KvlistValue when GetValue() holds it, else nil.
+func (m *AnyValue) GetKvlistValue() *KeyValueList {
+	if o, ok := m.GetValue().(*AnyValue_KvlistValue); ok && o != nil {
+		return o.KvlistValue
+	}
+	return nil
+}
+
+// GetBytesValue is BytesValue when GetValue() holds it, else nil.
+func (m *AnyValue) GetBytesValue() []byte {
+	if o, ok := m.GetValue().(*AnyValue_BytesValue); ok && o != nil {
+		return o.BytesValue
+	}
+	return nil
+}
+
+// GetStringValueStrindex is StringValueStrindex when GetValue() holds it, else 0.
+func (m *AnyValue) GetStringValueStrindex() int32 {
+	if o, ok := m.GetValue().(*AnyValue_StringValueStrindex); ok && o != nil {
+		return o.StringValueStrindex
+	}
+	return 0
+}
+
 // FullName is opentelemetry.proto.common.v1.AnyValue.
 func (*AnyValue) FullName() string {
 	return "opentelemetry.proto.common.v1.AnyValue"
@@ -526,6 +598,14 @@ type ArrayValue struct {
 	unknown *[]bijoubuf.UnknownRecord
 }
 
+// GetValues is Values, or nil when m is nil.
+func (m *ArrayValue) GetValues() []*AnyValue {
+	if m != nil {
+		return m.Values
+	}
+	return nil
+}
+
 // FullName is opentelemetry.proto.common.v1.ArrayValue.
 func (*ArrayValue) FullName() string {
 	return "opentelemetry.proto.common.v1.ArrayValue"
@@ -722,6 +802,14 @@ type KeyValueList struct {
 	// The behavior of software that receives duplicated keys can be unpredictable.
 	Values  []*KeyValue
 	unknown *[]bijoubuf.UnknownRecord
+}
+
+// GetValues is Values, or nil when m is nil.
+func (m *KeyValueList) GetValues() []*KeyValue {
+	if m != nil {
+		return m.Values
+	}
+	return nil
 }
 
 // FullName is opentelemetry.proto.common.v1.KeyValueList.
@@ -931,6 +1019,30 @@ type KeyValue struct {
 	// Status: [Alpha]
 	KeyStrindex int32
 	unknown     *[]bijoubuf.UnknownRecord
+}
+
+// GetKey is Key, or "" when m is nil.
+func (m *KeyValue) GetKey() string {
+	if m != nil {
+		return m.Key
+	}
+	return ""
+}
+
+// GetValue is Value, or nil when m is nil.
+func (m *KeyValue) GetValue() *AnyValue {
+	if m != nil {
+		return m.Value
+	}
+	return nil
+}
+
+// GetKeyStrindex is KeyStrindex, or 0 when m is nil.
+func (m *KeyValue) GetKeyStrindex() int32 {
+	if m != nil {
+		return m.KeyStrindex
+	}
+	return 0
 }
 
 // FullName is opentelemetry.proto.common.v1.KeyValue.
@@ -1174,6 +1286,38 @@ type InstrumentationScope struct {
 	// attributes. If this value is 0, then no attributes were dropped.
 	DroppedAttributesCount uint32
 	unknown                *[]bijoubuf.UnknownRecord
+}
+
+// GetName is Name, or "" when m is nil.
+func (m *InstrumentationScope) GetName() string {
+	if m != nil {
+		return m.Name
+	}
+	return ""
+}
+
+// GetVersion is Version, or "" when m is nil.
+func (m *InstrumentationScope) GetVersion() string {
+	if m != nil {
+		return m.Version
+	}
+	return ""
+}
+
+// GetAttributes is Attributes, or nil when m is nil.
+func (m *InstrumentationScope) GetAttributes() []*KeyValue {
+	if m != nil {
+		return m.Attributes
+	}
+	return nil
+}
+
+// GetDroppedAttributesCount is DroppedAttributesCount, or 0 when m is nil.
+func (m *InstrumentationScope) GetDroppedAttributesCount() uint32 {
+	if m != nil {
+		return m.DroppedAttributesCount
+	}
+	return 0
 }
 
 // FullName is opentelemetry.proto.common.v1.InstrumentationScope.
@@ -1480,6 +1624,38 @@ type EntityRef struct {
 	// These keys MUST exist in the containing {message}.attributes.
 	DescriptionKeys []string
 	unknown         *[]bijoubuf.UnknownRecord
+}
+
+// GetSchemaUrl is SchemaUrl, or "" when m is nil.
+func (m *EntityRef) GetSchemaUrl() string {
+	if m != nil {
+		return m.SchemaUrl
+	}
+	return ""
+}
+
+// GetType is Type, or "" when m is nil.
+func (m *EntityRef) GetType() string {
+	if m != nil {
+		return m.Type
+	}
+	return ""
+}
+
+// GetIdKeys is IdKeys, or nil when m is nil.
+func (m *EntityRef) GetIdKeys() []string {
+	if m != nil {
+		return m.IdKeys
+	}
+	return nil
+}
+
+// GetDescriptionKeys is DescriptionKeys, or nil when m is nil.
+func (m *EntityRef) GetDescriptionKeys() []string {
+	if m != nil {
+		return m.DescriptionKeys
+	}
+	return nil
 }
 
 // FullName is opentelemetry.proto.common.v1.EntityRef.

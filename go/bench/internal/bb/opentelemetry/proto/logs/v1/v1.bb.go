@@ -133,6 +133,14 @@ type LogsData struct {
 	unknown      *[]bijoubuf.UnknownRecord
 }
 
+// GetResourceLogs is ResourceLogs, or nil when m is nil.
+func (m *LogsData) GetResourceLogs() []*ResourceLogs {
+	if m != nil {
+		return m.ResourceLogs
+	}
+	return nil
+}
+
 // FullName is opentelemetry.proto.logs.v1.LogsData.
 func (*LogsData) FullName() string {
 	return "opentelemetry.proto.logs.v1.LogsData"
@@ -334,6 +342,30 @@ type ResourceLogs struct {
 	// to the data in the "scope_logs" field which have their own schema_url field.
 	SchemaUrl string
 	unknown   *[]bijoubuf.UnknownRecord
+}
+
+// GetResource is Resource, or nil when m is nil.
+func (m *ResourceLogs) GetResource() *v1.Resource {
+	if m != nil {
+		return m.Resource
+	}
+	return nil
+}
+
+// GetScopeLogs is ScopeLogs, or nil when m is nil.
+func (m *ResourceLogs) GetScopeLogs() []*ScopeLogs {
+	if m != nil {
+		return m.ScopeLogs
+	}
+	return nil
+}
+
+// GetSchemaUrl is SchemaUrl, or "" when m is nil.
+func (m *ResourceLogs) GetSchemaUrl() string {
+	if m != nil {
+		return m.SchemaUrl
+	}
+	return ""
 }
 
 // FullName is opentelemetry.proto.logs.v1.ResourceLogs.
@@ -610,6 +642,30 @@ type ScopeLogs struct {
 	// "log_records" field.
 	SchemaUrl string
 	unknown   *[]bijoubuf.UnknownRecord
+}
+
+// GetScope is Scope, or nil when m is nil.
+func (m *ScopeLogs) GetScope() *v12.InstrumentationScope {
+	if m != nil {
+		return m.Scope
+	}
+	return nil
+}
+
+// GetLogRecords is LogRecords, or nil when m is nil.
+func (m *ScopeLogs) GetLogRecords() []*LogRecord {
+	if m != nil {
+		return m.LogRecords
+	}
+	return nil
+}
+
+// GetSchemaUrl is SchemaUrl, or "" when m is nil.
+func (m *ScopeLogs) GetSchemaUrl() string {
+	if m != nil {
+		return m.SchemaUrl
+	}
+	return ""
 }
 
 // FullName is opentelemetry.proto.logs.v1.ScopeLogs.
@@ -966,6 +1022,94 @@ type LogRecord struct {
 	// flags & LOG_RECORD_FLAGS_TRACE_FLAGS_MASK). [Optional].
 	Flags   uint32
 	unknown *[]bijoubuf.UnknownRecord
+}
+
+// GetTimeUnixNano is TimeUnixNano, or 0 when m is nil.
+func (m *LogRecord) GetTimeUnixNano() uint64 {
+	if m != nil {
+		return m.TimeUnixNano
+	}
+	return 0
+}
+
+// GetObservedTimeUnixNano is ObservedTimeUnixNano, or 0 when m is nil.
+func (m *LogRecord) GetObservedTimeUnixNano() uint64 {
+	if m != nil {
+		return m.ObservedTimeUnixNano
+	}
+	return 0
+}
+
+// GetSeverityNumber is SeverityNumber, or SEVERITY_NUMBER_UNSPECIFIED when m is nil.
+func (m *LogRecord) GetSeverityNumber() SeverityNumber {
+	if m != nil {
+		return m.SeverityNumber
+	}
+	return 0
+}
+
+// GetSeverityText is SeverityText, or "" when m is nil.
+func (m *LogRecord) GetSeverityText() string {
+	if m != nil {
+		return m.SeverityText
+	}
+	return ""
+}
+
+// GetBody is Body, or nil when m is nil.
+func (m *LogRecord) GetBody() *v12.AnyValue {
+	if m != nil {
+		return m.Body
+	}
+	return nil
+}
+
+// GetAttributes is Attributes, or nil when m is nil.
+func (m *LogRecord) GetAttributes() []*v12.KeyValue {
+	if m != nil {
+		return m.Attributes
+	}
+	return nil
+}
+
+// GetDroppedAttributesCount is DroppedAttributesCount, or 0 when m is nil.
+func (m *LogRecord) GetDroppedAttributesCount() uint32 {
+	if m != nil {
+		return m.DroppedAttributesCount
+	}
+	return 0
+}
+
+// GetFlags is Flags, or 0 when m is nil.
+func (m *LogRecord) GetFlags() uint32 {
+	if m != nil {
+		return m.Flags
+	}
+	return 0
+}
+
+// GetTraceId is TraceId, or nil when m is nil.
+func (m *LogRecord) GetTraceId() []byte {
+	if m != nil {
+		return m.TraceId
+	}
+	return nil
+}
+
+// GetSpanId is SpanId, or nil when m is nil.
+func (m *LogRecord) GetSpanId() []byte {
+	if m != nil {
+		return m.SpanId
+	}
+	return nil
+}
+
+// GetEventName is EventName, or "" when m is nil.
+func (m *LogRecord) GetEventName() string {
+	if m != nil {
+		return m.EventName
+	}
+	return ""
 }
 
 // FullName is opentelemetry.proto.logs.v1.LogRecord.

@@ -109,6 +109,14 @@ type MetricsData struct {
 	unknown         *[]bijoubuf.UnknownRecord
 }
 
+// GetResourceMetrics is ResourceMetrics, or nil when m is nil.
+func (m *MetricsData) GetResourceMetrics() []*ResourceMetrics {
+	if m != nil {
+		return m.ResourceMetrics
+	}
+	return nil
+}
+
 // FullName is opentelemetry.proto.metrics.v1.MetricsData.
 func (*MetricsData) FullName() string {
 	return "opentelemetry.proto.metrics.v1.MetricsData"
@@ -310,6 +318,30 @@ type ResourceMetrics struct {
 	// to the data in the "scope_metrics" field which have their own schema_url field.
 	SchemaUrl string
 	unknown   *[]bijoubuf.UnknownRecord
+}
+
+// GetResource is Resource, or nil when m is nil.
+func (m *ResourceMetrics) GetResource() *v1.Resource {
+	if m != nil {
+		return m.Resource
+	}
+	return nil
+}
+
+// GetScopeMetrics is ScopeMetrics, or nil when m is nil.
+func (m *ResourceMetrics) GetScopeMetrics() []*ScopeMetrics {
+	if m != nil {
+		return m.ScopeMetrics
+	}
+	return nil
+}
+
+// GetSchemaUrl is SchemaUrl, or "" when m is nil.
+func (m *ResourceMetrics) GetSchemaUrl() string {
+	if m != nil {
+		return m.SchemaUrl
+	}
+	return ""
 }
 
 // FullName is opentelemetry.proto.metrics.v1.ResourceMetrics.
@@ -586,6 +618,30 @@ type ScopeMetrics struct {
 	// "metrics" field.
 	SchemaUrl string
 	unknown   *[]bijoubuf.UnknownRecord
+}
+
+// GetScope is Scope, or nil when m is nil.
+func (m *ScopeMetrics) GetScope() *v12.InstrumentationScope {
+	if m != nil {
+		return m.Scope
+	}
+	return nil
+}
+
+// GetMetrics is Metrics, or nil when m is nil.
+func (m *ScopeMetrics) GetMetrics() []*Metric {
+	if m != nil {
+		return m.Metrics
+	}
+	return nil
+}
+
+// GetSchemaUrl is SchemaUrl, or "" when m is nil.
+func (m *ScopeMetrics) GetSchemaUrl() string {
+	if m != nil {
+		return m.SchemaUrl
+	}
+	return ""
 }
 
 // FullName is opentelemetry.proto.metrics.v1.ScopeMetrics.
@@ -996,6 +1052,86 @@ type Metric_Summary struct {
 }
 
 func (*Metric_Summary) isMetric_Data() {}
+
+// GetName is Name, or "" when m is nil.
+func (m *Metric) GetName() string {
+	if m != nil {
+		return m.Name
+	}
+	return ""
+}
+
+// GetDescription is Description, or "" when m is nil.
+func (m *Metric) GetDescription() string {
+	if m != nil {
+		return m.Description
+	}
+	return ""
+}
+
+// GetUnit is Unit, or "" when m is nil.
+func (m *Metric) GetUnit() string {
+	if m != nil {
+		return m.Unit
+	}
+	return ""
+}
+
+// GetData is Data, or nil when m is nil.
+func (m *Metric) GetData() isMetric_Data {
+	if m != nil {
+		return m.Data
+	}
+	return nil
+}
+
+// GetGauge is Gauge when GetData() holds it, else nil.
+func (m *Metric) GetGauge() *Gauge {
+	if o, ok := m.GetData().(*Metric_Gauge); ok && o != nil {
+		return o.Gauge
+	}
+	return nil
+}
+
+// GetSum is Sum when GetData() holds it, else nil.
+func (m *Metric) GetSum() *Sum {
+	if o, ok := m.GetData().(*Metric_Sum); ok && o != nil {
+		return o.Sum
+	}
+	return nil
+}
+
+// GetHistogram is Histogram when GetData() holds it, else nil.
+func (m *Metric) GetHistogram() *Histogram {
+	if o, ok := m.GetData().(*Metric_Histogram); ok && o != nil {
+		return o.Histogram
+	}
+	return nil
+}
+
+// GetExponentialHistogram is ExponentialHistogram when GetData() holds it, else nil.
+func (m *Metric) GetExponentialHistogram() *ExponentialHistogram {
+	if o, ok := m.GetData().(*Metric_ExponentialHistogram); ok && o != nil {
+		return o.ExponentialHistogram
+	}
+	return nil
+}
+
+// GetSummary is Summary when GetData() holds it, else nil.
+func (m *Metric) GetSummary() *Summary {
+	if o, ok := m.GetData().(*Metric_Summary); ok && o != nil {
+		return o.Summary
+	}
+	return nil
+}
+
+// GetMetadata is Metadata, or nil when m is nil.
+func (m *Metric) GetMetadata() []*v12.KeyValue {
+	if m != nil {
+		return m.Metadata
+	}
+	return nil
+}
 
 // FullName is opentelemetry.proto.metrics.v1.Metric.
 func (*Metric) FullName() string {
@@ -1563,6 +1699,14 @@ type Gauge struct {
 	unknown    *[]bijoubuf.UnknownRecord
 }
 
+// GetDataPoints is DataPoints, or nil when m is nil.
+func (m *Gauge) GetDataPoints() []*NumberDataPoint {
+	if m != nil {
+		return m.DataPoints
+	}
+	return nil
+}
+
 // FullName is opentelemetry.proto.metrics.v1.Gauge.
 func (*Gauge) FullName() string {
 	return "opentelemetry.proto.metrics.v1.Gauge"
@@ -1761,6 +1905,30 @@ type Sum struct {
 	// Represents whether the sum is monotonic.
 	IsMonotonic bool
 	unknown     *[]bijoubuf.UnknownRecord
+}
+
+// GetDataPoints is DataPoints, or nil when m is nil.
+func (m *Sum) GetDataPoints() []*NumberDataPoint {
+	if m != nil {
+		return m.DataPoints
+	}
+	return nil
+}
+
+// GetAggregationTemporality is AggregationTemporality, or AGGREGATION_TEMPORALITY_UNSPECIFIED when m is nil.
+func (m *Sum) GetAggregationTemporality() AggregationTemporality {
+	if m != nil {
+		return m.AggregationTemporality
+	}
+	return 0
+}
+
+// GetIsMonotonic is IsMonotonic, or false when m is nil.
+func (m *Sum) GetIsMonotonic() bool {
+	if m != nil {
+		return m.IsMonotonic
+	}
+	return false
 }
 
 // FullName is opentelemetry.proto.metrics.v1.Sum.
@@ -2019,6 +2187,22 @@ type Histogram struct {
 	unknown                *[]bijoubuf.UnknownRecord
 }
 
+// GetDataPoints is DataPoints, or nil when m is nil.
+func (m *Histogram) GetDataPoints() []*HistogramDataPoint {
+	if m != nil {
+		return m.DataPoints
+	}
+	return nil
+}
+
+// GetAggregationTemporality is AggregationTemporality, or AGGREGATION_TEMPORALITY_UNSPECIFIED when m is nil.
+func (m *Histogram) GetAggregationTemporality() AggregationTemporality {
+	if m != nil {
+		return m.AggregationTemporality
+	}
+	return 0
+}
+
 // FullName is opentelemetry.proto.metrics.v1.Histogram.
 func (*Histogram) FullName() string {
 	return "opentelemetry.proto.metrics.v1.Histogram"
@@ -2243,6 +2427,22 @@ type ExponentialHistogram struct {
 	// since last report time, or cumulative changes since a fixed start time.
 	AggregationTemporality AggregationTemporality
 	unknown                *[]bijoubuf.UnknownRecord
+}
+
+// GetDataPoints is DataPoints, or nil when m is nil.
+func (m *ExponentialHistogram) GetDataPoints() []*ExponentialHistogramDataPoint {
+	if m != nil {
+		return m.DataPoints
+	}
+	return nil
+}
+
+// GetAggregationTemporality is AggregationTemporality, or AGGREGATION_TEMPORALITY_UNSPECIFIED when m is nil.
+func (m *ExponentialHistogram) GetAggregationTemporality() AggregationTemporality {
+	if m != nil {
+		return m.AggregationTemporality
+	}
+	return 0
 }
 
 // FullName is opentelemetry.proto.metrics.v1.ExponentialHistogram.
@@ -2471,6 +2671,14 @@ type Summary struct {
 	// Note: Multiple time series may be included (same timestamp, different attributes).
 	DataPoints []*SummaryDataPoint
 	unknown    *[]bijoubuf.UnknownRecord
+}
+
+// GetDataPoints is DataPoints, or nil when m is nil.
+func (m *Summary) GetDataPoints() []*SummaryDataPoint {
+	if m != nil {
+		return m.DataPoints
+	}
+	return nil
 }
 
 // FullName is opentelemetry.proto.metrics.v1.Summary.
@@ -2714,6 +2922,70 @@ type NumberDataPoint_AsInt struct {
 }
 
 func (*NumberDataPoint_AsInt) isNumberDataPoint_Value() {}
+
+// GetAttributes is Attributes, or nil when m is nil.
+func (m *NumberDataPoint) GetAttributes() []*v12.KeyValue {
+	if m != nil {
+		return m.Attributes
+	}
+	return nil
+}
+
+// GetStartTimeUnixNano is StartTimeUnixNano, or 0 when m is nil.
+func (m *NumberDataPoint) GetStartTimeUnixNano() uint64 {
+	if m != nil {
+		return m.StartTimeUnixNano
+	}
+	return 0
+}
+
+// GetTimeUnixNano is TimeUnixNano, or 0 when m is nil.
+func (m *NumberDataPoint) GetTimeUnixNano() uint64 {
+	if m != nil {
+		return m.TimeUnixNano
+	}
+	return 0
+}
+
+// GetValue is Value, or nil when m is nil.
+func (m *NumberDataPoint) GetValue() isNumberDataPoint_Value {
+	if m != nil {
+		return m.Value
+	}
+	return nil
+}
+
+// GetAsDouble is AsDouble when GetValue() holds it, else 0.
+func (m *NumberDataPoint) GetAsDouble() float64 {
+	if o, ok := m.GetValue().(*NumberDataPoint_AsDouble); ok && o != nil {
+		return o.AsDouble
+	}
+	return 0
+}
+
+// GetAsInt is AsInt when GetValue() holds it, else 0.
+func (m *NumberDataPoint) GetAsInt() int64 {
+	if o, ok := m.GetValue().(*NumberDataPoint_AsInt); ok && o != nil {
+		return o.AsInt
+	}
+	return 0
+}
+
+// GetExemplars is Exemplars, or nil when m is nil.
+func (m *NumberDataPoint) GetExemplars() []*Exemplar {
+	if m != nil {
+		return m.Exemplars
+	}
+	return nil
+}
+
+// GetFlags is Flags, or 0 when m is nil.
+func (m *NumberDataPoint) GetFlags() uint32 {
+	if m != nil {
+		return m.Flags
+	}
+	return 0
+}
 
 // FullName is opentelemetry.proto.metrics.v1.NumberDataPoint.
 func (*NumberDataPoint) FullName() string {
@@ -3207,6 +3479,94 @@ type HistogramDataPoint struct {
 	// for the available flags and their meaning.
 	Flags   uint32
 	unknown *[]bijoubuf.UnknownRecord
+}
+
+// GetAttributes is Attributes, or nil when m is nil.
+func (m *HistogramDataPoint) GetAttributes() []*v12.KeyValue {
+	if m != nil {
+		return m.Attributes
+	}
+	return nil
+}
+
+// GetStartTimeUnixNano is StartTimeUnixNano, or 0 when m is nil.
+func (m *HistogramDataPoint) GetStartTimeUnixNano() uint64 {
+	if m != nil {
+		return m.StartTimeUnixNano
+	}
+	return 0
+}
+
+// GetTimeUnixNano is TimeUnixNano, or 0 when m is nil.
+func (m *HistogramDataPoint) GetTimeUnixNano() uint64 {
+	if m != nil {
+		return m.TimeUnixNano
+	}
+	return 0
+}
+
+// GetCount is Count, or 0 when m is nil.
+func (m *HistogramDataPoint) GetCount() uint64 {
+	if m != nil {
+		return m.Count
+	}
+	return 0
+}
+
+// GetSum is Sum's value, or 0 when it is unset or m is nil.
+func (m *HistogramDataPoint) GetSum() float64 {
+	if m != nil && m.Sum != nil {
+		return *m.Sum
+	}
+	return 0
+}
+
+// GetBucketCounts is BucketCounts, or nil when m is nil.
+func (m *HistogramDataPoint) GetBucketCounts() []uint64 {
+	if m != nil {
+		return m.BucketCounts
+	}
+	return nil
+}
+
+// GetExplicitBounds is ExplicitBounds, or nil when m is nil.
+func (m *HistogramDataPoint) GetExplicitBounds() []float64 {
+	if m != nil {
+		return m.ExplicitBounds
+	}
+	return nil
+}
+
+// GetExemplars is Exemplars, or nil when m is nil.
+func (m *HistogramDataPoint) GetExemplars() []*Exemplar {
+	if m != nil {
+		return m.Exemplars
+	}
+	return nil
+}
+
+// GetFlags is Flags, or 0 when m is nil.
+func (m *HistogramDataPoint) GetFlags() uint32 {
+	if m != nil {
+		return m.Flags
+	}
+	return 0
+}
+
+// GetMin is Min's value, or 0 when it is unset or m is nil.
+func (m *HistogramDataPoint) GetMin() float64 {
+	if m != nil && m.Min != nil {
+		return *m.Min
+	}
+	return 0
+}
+
+// GetMax is Max's value, or 0 when it is unset or m is nil.
+func (m *HistogramDataPoint) GetMax() float64 {
+	if m != nil && m.Max != nil {
+		return *m.Max
+	}
+	return 0
 }
 
 // FullName is opentelemetry.proto.metrics.v1.HistogramDataPoint.
@@ -3818,6 +4178,118 @@ type ExponentialHistogramDataPoint struct {
 	// for the available flags and their meaning.
 	Flags   uint32
 	unknown *[]bijoubuf.UnknownRecord
+}
+
+// GetAttributes is Attributes, or nil when m is nil.
+func (m *ExponentialHistogramDataPoint) GetAttributes() []*v12.KeyValue {
+	if m != nil {
+		return m.Attributes
+	}
+	return nil
+}
+
+// GetStartTimeUnixNano is StartTimeUnixNano, or 0 when m is nil.
+func (m *ExponentialHistogramDataPoint) GetStartTimeUnixNano() uint64 {
+	if m != nil {
+		return m.StartTimeUnixNano
+	}
+	return 0
+}
+
+// GetTimeUnixNano is TimeUnixNano, or 0 when m is nil.
+func (m *ExponentialHistogramDataPoint) GetTimeUnixNano() uint64 {
+	if m != nil {
+		return m.TimeUnixNano
+	}
+	return 0
+}
+
+// GetCount is Count, or 0 when m is nil.
+func (m *ExponentialHistogramDataPoint) GetCount() uint64 {
+	if m != nil {
+		return m.Count
+	}
+	return 0
+}
+
+// GetSum is Sum's value, or 0 when it is unset or m is nil.
+func (m *ExponentialHistogramDataPoint) GetSum() float64 {
+	if m != nil && m.Sum != nil {
+		return *m.Sum
+	}
+	return 0
+}
+
+// GetScale is Scale, or 0 when m is nil.
+func (m *ExponentialHistogramDataPoint) GetScale() int32 {
+	if m != nil {
+		return m.Scale
+	}
+	return 0
+}
+
+// GetZeroCount is ZeroCount, or 0 when m is nil.
+func (m *ExponentialHistogramDataPoint) GetZeroCount() uint64 {
+	if m != nil {
+		return m.ZeroCount
+	}
+	return 0
+}
+
+// GetPositive is Positive, or nil when m is nil.
+func (m *ExponentialHistogramDataPoint) GetPositive() *ExponentialHistogramDataPoint_Buckets {
+	if m != nil {
+		return m.Positive
+	}
+	return nil
+}
+
+// GetNegative is Negative, or nil when m is nil.
+func (m *ExponentialHistogramDataPoint) GetNegative() *ExponentialHistogramDataPoint_Buckets {
+	if m != nil {
+		return m.Negative
+	}
+	return nil
+}
+
+// GetFlags is Flags, or 0 when m is nil.
+func (m *ExponentialHistogramDataPoint) GetFlags() uint32 {
+	if m != nil {
+		return m.Flags
+	}
+	return 0
+}
+
+// GetExemplars is Exemplars, or nil when m is nil.
+func (m *ExponentialHistogramDataPoint) GetExemplars() []*Exemplar {
+	if m != nil {
+		return m.Exemplars
+	}
+	return nil
+}
+
+// GetMin is Min's value, or 0 when it is unset or m is nil.
+func (m *ExponentialHistogramDataPoint) GetMin() float64 {
+	if m != nil && m.Min != nil {
+		return *m.Min
+	}
+	return 0
+}
+
+// GetMax is Max's value, or 0 when it is unset or m is nil.
+func (m *ExponentialHistogramDataPoint) GetMax() float64 {
+	if m != nil && m.Max != nil {
+		return *m.Max
+	}
+	return 0
+}
+
+// GetZeroThreshold is ZeroThreshold, or 0 when m is nil.
+func (m *ExponentialHistogramDataPoint) GetZeroThreshold() float64 {
+	if m != nil {
+		return m.ZeroThreshold
+	}
+	return 0
 }
 
 // FullName is opentelemetry.proto.metrics.v1.ExponentialHistogramDataPoint.
@@ -4462,6 +4934,22 @@ type ExponentialHistogramDataPoint_Buckets struct {
 	unknown *[]bijoubuf.UnknownRecord
 }
 
+// GetOffset is Offset, or 0 when m is nil.
+func (m *ExponentialHistogramDataPoint_Buckets) GetOffset() int32 {
+	if m != nil {
+		return m.Offset
+	}
+	return 0
+}
+
+// GetBucketCounts is BucketCounts, or nil when m is nil.
+func (m *ExponentialHistogramDataPoint_Buckets) GetBucketCounts() []uint64 {
+	if m != nil {
+		return m.BucketCounts
+	}
+	return nil
+}
+
 // FullName is opentelemetry.proto.metrics.v1.ExponentialHistogramDataPoint.Buckets.
 func (*ExponentialHistogramDataPoint_Buckets) FullName() string {
 	return "opentelemetry.proto.metrics.v1.ExponentialHistogramDataPoint.Buckets"
@@ -4699,6 +5187,62 @@ type SummaryDataPoint struct {
 	// for the available flags and their meaning.
 	Flags   uint32
 	unknown *[]bijoubuf.UnknownRecord
+}
+
+// GetAttributes is Attributes, or nil when m is nil.
+func (m *SummaryDataPoint) GetAttributes() []*v12.KeyValue {
+	if m != nil {
+		return m.Attributes
+	}
+	return nil
+}
+
+// GetStartTimeUnixNano is StartTimeUnixNano, or 0 when m is nil.
+func (m *SummaryDataPoint) GetStartTimeUnixNano() uint64 {
+	if m != nil {
+		return m.StartTimeUnixNano
+	}
+	return 0
+}
+
+// GetTimeUnixNano is TimeUnixNano, or 0 when m is nil.
+func (m *SummaryDataPoint) GetTimeUnixNano() uint64 {
+	if m != nil {
+		return m.TimeUnixNano
+	}
+	return 0
+}
+
+// GetCount is Count, or 0 when m is nil.
+func (m *SummaryDataPoint) GetCount() uint64 {
+	if m != nil {
+		return m.Count
+	}
+	return 0
+}
+
+// GetSum is Sum, or 0 when m is nil.
+func (m *SummaryDataPoint) GetSum() float64 {
+	if m != nil {
+		return m.Sum
+	}
+	return 0
+}
+
+// GetQuantileValues is QuantileValues, or nil when m is nil.
+func (m *SummaryDataPoint) GetQuantileValues() []*SummaryDataPoint_ValueAtQuantile {
+	if m != nil {
+		return m.QuantileValues
+	}
+	return nil
+}
+
+// GetFlags is Flags, or 0 when m is nil.
+func (m *SummaryDataPoint) GetFlags() uint32 {
+	if m != nil {
+		return m.Flags
+	}
+	return 0
 }
 
 // FullName is opentelemetry.proto.metrics.v1.SummaryDataPoint.
@@ -5113,6 +5657,22 @@ type SummaryDataPoint_ValueAtQuantile struct {
 	unknown *[]bijoubuf.UnknownRecord
 }
 
+// GetQuantile is Quantile, or 0 when m is nil.
+func (m *SummaryDataPoint_ValueAtQuantile) GetQuantile() float64 {
+	if m != nil {
+		return m.Quantile
+	}
+	return 0
+}
+
+// GetValue is Value, or 0 when m is nil.
+func (m *SummaryDataPoint_ValueAtQuantile) GetValue() float64 {
+	if m != nil {
+		return m.Value
+	}
+	return 0
+}
+
 // FullName is opentelemetry.proto.metrics.v1.SummaryDataPoint.ValueAtQuantile.
 func (*SummaryDataPoint_ValueAtQuantile) FullName() string {
 	return "opentelemetry.proto.metrics.v1.SummaryDataPoint.ValueAtQuantile"
@@ -5341,6 +5901,62 @@ type Exemplar_AsInt struct {
 }
 
 func (*Exemplar_AsInt) isExemplar_Value() {}
+
+// GetFilteredAttributes is FilteredAttributes, or nil when m is nil.
+func (m *Exemplar) GetFilteredAttributes() []*v12.KeyValue {
+	if m != nil {
+		return m.FilteredAttributes
+	}
+	return nil
+}
+
+// GetTimeUnixNano is TimeUnixNano, or 0 when m is nil.
+func (m *Exemplar) GetTimeUnixNano() uint64 {
+	if m != nil {
+		return m.TimeUnixNano
+	}
+	return 0
+}
+
+// GetValue is Value, or nil when m is nil.
+func (m *Exemplar) GetValue() isExemplar_Value {
+	if m != nil {
+		return m.Value
+	}
+	return nil
+}
+
+// GetAsDouble is AsDouble when GetValue() holds it, else 0.
+func (m *Exemplar) GetAsDouble() float64 {
+	if o, ok := m.GetValue().(*Exemplar_AsDouble); ok && o != nil {
+		return o.AsDouble
+	}
+	return 0
+}
+
+// GetAsInt is AsInt when GetValue() holds it, else 0.
+func (m *Exemplar) GetAsInt() int64 {
+	if o, ok := m.GetValue().(*Exemplar_AsInt); ok && o != nil {
+		return o.AsInt
+	}
+	return 0
+}
+
+// GetSpanId is SpanId, or nil when m is nil.
+func (m *Exemplar) GetSpanId() []byte {
+	if m != nil {
+		return m.SpanId
+	}
+	return nil
+}
+
+// GetTraceId is TraceId, or nil when m is nil.
+func (m *Exemplar) GetTraceId() []byte {
+	if m != nil {
+		return m.TraceId
+	}
+	return nil
+}
 
 // FullName is opentelemetry.proto.metrics.v1.Exemplar.
 func (*Exemplar) FullName() string {

@@ -37,6 +37,30 @@ type Resource struct {
 	unknown                *[]bijoubuf.UnknownRecord
 }
 
+// GetAttributes is Attributes, or nil when m is nil.
+func (m *Resource) GetAttributes() []*v1.KeyValue {
+	if m != nil {
+		return m.Attributes
+	}
+	return nil
+}
+
+// GetDroppedAttributesCount is DroppedAttributesCount, or 0 when m is nil.
+func (m *Resource) GetDroppedAttributesCount() uint32 {
+	if m != nil {
+		return m.DroppedAttributesCount
+	}
+	return 0
+}
+
+// GetEntityRefs is EntityRefs, or nil when m is nil.
+func (m *Resource) GetEntityRefs() []*v1.EntityRef {
+	if m != nil {
+		return m.EntityRefs
+	}
+	return nil
+}
+
 // FullName is opentelemetry.proto.resource.v1.Resource.
 func (*Resource) FullName() string {
 	return "opentelemetry.proto.resource.v1.Resource"

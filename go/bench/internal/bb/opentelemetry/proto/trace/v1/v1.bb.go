@@ -75,6 +75,14 @@ type TracesData struct {
 	unknown       *[]bijoubuf.UnknownRecord
 }
 
+// GetResourceSpans is ResourceSpans, or nil when m is nil.
+func (m *TracesData) GetResourceSpans() []*ResourceSpans {
+	if m != nil {
+		return m.ResourceSpans
+	}
+	return nil
+}
+
 // FullName is opentelemetry.proto.trace.v1.TracesData.
 func (*TracesData) FullName() string {
 	return "opentelemetry.proto.trace.v1.TracesData"
@@ -276,6 +284,30 @@ type ResourceSpans struct {
 	// to the data in the "scope_spans" field which have their own schema_url field.
 	SchemaUrl string
 	unknown   *[]bijoubuf.UnknownRecord
+}
+
+// GetResource is Resource, or nil when m is nil.
+func (m *ResourceSpans) GetResource() *v1.Resource {
+	if m != nil {
+		return m.Resource
+	}
+	return nil
+}
+
+// GetScopeSpans is ScopeSpans, or nil when m is nil.
+func (m *ResourceSpans) GetScopeSpans() []*ScopeSpans {
+	if m != nil {
+		return m.ScopeSpans
+	}
+	return nil
+}
+
+// GetSchemaUrl is SchemaUrl, or "" when m is nil.
+func (m *ResourceSpans) GetSchemaUrl() string {
+	if m != nil {
+		return m.SchemaUrl
+	}
+	return ""
 }
 
 // FullName is opentelemetry.proto.trace.v1.ResourceSpans.
@@ -552,6 +584,30 @@ type ScopeSpans struct {
 	// events in the "spans" field.
 	SchemaUrl string
 	unknown   *[]bijoubuf.UnknownRecord
+}
+
+// GetScope is Scope, or nil when m is nil.
+func (m *ScopeSpans) GetScope() *v12.InstrumentationScope {
+	if m != nil {
+		return m.Scope
+	}
+	return nil
+}
+
+// GetSpans is Spans, or nil when m is nil.
+func (m *ScopeSpans) GetSpans() []*Span {
+	if m != nil {
+		return m.Spans
+	}
+	return nil
+}
+
+// GetSchemaUrl is SchemaUrl, or "" when m is nil.
+func (m *ScopeSpans) GetSchemaUrl() string {
+	if m != nil {
+		return m.SchemaUrl
+	}
+	return ""
 }
 
 // FullName is opentelemetry.proto.trace.v1.ScopeSpans.
@@ -978,6 +1034,134 @@ type Span struct {
 	// enforced. If this value is 0, then no links were dropped.
 	DroppedLinksCount uint32
 	unknown           *[]bijoubuf.UnknownRecord
+}
+
+// GetTraceId is TraceId, or nil when m is nil.
+func (m *Span) GetTraceId() []byte {
+	if m != nil {
+		return m.TraceId
+	}
+	return nil
+}
+
+// GetSpanId is SpanId, or nil when m is nil.
+func (m *Span) GetSpanId() []byte {
+	if m != nil {
+		return m.SpanId
+	}
+	return nil
+}
+
+// GetTraceState is TraceState, or "" when m is nil.
+func (m *Span) GetTraceState() string {
+	if m != nil {
+		return m.TraceState
+	}
+	return ""
+}
+
+// GetParentSpanId is ParentSpanId, or nil when m is nil.
+func (m *Span) GetParentSpanId() []byte {
+	if m != nil {
+		return m.ParentSpanId
+	}
+	return nil
+}
+
+// GetFlags is Flags, or 0 when m is nil.
+func (m *Span) GetFlags() uint32 {
+	if m != nil {
+		return m.Flags
+	}
+	return 0
+}
+
+// GetName is Name, or "" when m is nil.
+func (m *Span) GetName() string {
+	if m != nil {
+		return m.Name
+	}
+	return ""
+}
+
+// GetKind is Kind, or SPAN_KIND_UNSPECIFIED when m is nil.
+func (m *Span) GetKind() Span_SpanKind {
+	if m != nil {
+		return m.Kind
+	}
+	return 0
+}
+
+// GetStartTimeUnixNano is StartTimeUnixNano, or 0 when m is nil.
+func (m *Span) GetStartTimeUnixNano() uint64 {
+	if m != nil {
+		return m.StartTimeUnixNano
+	}
+	return 0
+}
+
+// GetEndTimeUnixNano is EndTimeUnixNano, or 0 when m is nil.
+func (m *Span) GetEndTimeUnixNano() uint64 {
+	if m != nil {
+		return m.EndTimeUnixNano
+	}
+	return 0
+}
+
+// GetAttributes is Attributes, or nil when m is nil.
+func (m *Span) GetAttributes() []*v12.KeyValue {
+	if m != nil {
+		return m.Attributes
+	}
+	return nil
+}
+
+// GetDroppedAttributesCount is DroppedAttributesCount, or 0 when m is nil.
+func (m *Span) GetDroppedAttributesCount() uint32 {
+	if m != nil {
+		return m.DroppedAttributesCount
+	}
+	return 0
+}
+
+// GetEvents is Events, or nil when m is nil.
+func (m *Span) GetEvents() []*Span_Event {
+	if m != nil {
+		return m.Events
+	}
+	return nil
+}
+
+// GetDroppedEventsCount is DroppedEventsCount, or 0 when m is nil.
+func (m *Span) GetDroppedEventsCount() uint32 {
+	if m != nil {
+		return m.DroppedEventsCount
+	}
+	return 0
+}
+
+// GetLinks is Links, or nil when m is nil.
+func (m *Span) GetLinks() []*Span_Link {
+	if m != nil {
+		return m.Links
+	}
+	return nil
+}
+
+// GetDroppedLinksCount is DroppedLinksCount, or 0 when m is nil.
+func (m *Span) GetDroppedLinksCount() uint32 {
+	if m != nil {
+		return m.DroppedLinksCount
+	}
+	return 0
+}
+
+// GetStatus is Status, or nil when m is nil.
+func (m *Span) GetStatus() *Status {
+	if m != nil {
+		return m.Status
+	}
+	return nil
 }
 
 // FullName is opentelemetry.proto.trace.v1.Span.
@@ -1699,6 +1883,38 @@ type Span_Event struct {
 	unknown                *[]bijoubuf.UnknownRecord
 }
 
+// GetTimeUnixNano is TimeUnixNano, or 0 when m is nil.
+func (m *Span_Event) GetTimeUnixNano() uint64 {
+	if m != nil {
+		return m.TimeUnixNano
+	}
+	return 0
+}
+
+// GetName is Name, or "" when m is nil.
+func (m *Span_Event) GetName() string {
+	if m != nil {
+		return m.Name
+	}
+	return ""
+}
+
+// GetAttributes is Attributes, or nil when m is nil.
+func (m *Span_Event) GetAttributes() []*v12.KeyValue {
+	if m != nil {
+		return m.Attributes
+	}
+	return nil
+}
+
+// GetDroppedAttributesCount is DroppedAttributesCount, or 0 when m is nil.
+func (m *Span_Event) GetDroppedAttributesCount() uint32 {
+	if m != nil {
+		return m.DroppedAttributesCount
+	}
+	return 0
+}
+
 // FullName is opentelemetry.proto.trace.v1.Span.Event.
 func (*Span_Event) FullName() string {
 	return "opentelemetry.proto.trace.v1.Span.Event"
@@ -2015,6 +2231,54 @@ type Span_Link struct {
 	// [Optional].
 	Flags   uint32
 	unknown *[]bijoubuf.UnknownRecord
+}
+
+// GetTraceId is TraceId, or nil when m is nil.
+func (m *Span_Link) GetTraceId() []byte {
+	if m != nil {
+		return m.TraceId
+	}
+	return nil
+}
+
+// GetSpanId is SpanId, or nil when m is nil.
+func (m *Span_Link) GetSpanId() []byte {
+	if m != nil {
+		return m.SpanId
+	}
+	return nil
+}
+
+// GetTraceState is TraceState, or "" when m is nil.
+func (m *Span_Link) GetTraceState() string {
+	if m != nil {
+		return m.TraceState
+	}
+	return ""
+}
+
+// GetAttributes is Attributes, or nil when m is nil.
+func (m *Span_Link) GetAttributes() []*v12.KeyValue {
+	if m != nil {
+		return m.Attributes
+	}
+	return nil
+}
+
+// GetDroppedAttributesCount is DroppedAttributesCount, or 0 when m is nil.
+func (m *Span_Link) GetDroppedAttributesCount() uint32 {
+	if m != nil {
+		return m.DroppedAttributesCount
+	}
+	return 0
+}
+
+// GetFlags is Flags, or 0 when m is nil.
+func (m *Span_Link) GetFlags() uint32 {
+	if m != nil {
+		return m.Flags
+	}
+	return 0
 }
 
 // FullName is opentelemetry.proto.trace.v1.Span.Link.
@@ -2370,6 +2634,22 @@ type Status struct {
 	// The status code.
 	Code    Status_StatusCode
 	unknown *[]bijoubuf.UnknownRecord
+}
+
+// GetMessage is Message, or "" when m is nil.
+func (m *Status) GetMessage() string {
+	if m != nil {
+		return m.Message
+	}
+	return ""
+}
+
+// GetCode is Code, or STATUS_CODE_UNSET when m is nil.
+func (m *Status) GetCode() Status_StatusCode {
+	if m != nil {
+		return m.Code
+	}
+	return 0
 }
 
 // FullName is opentelemetry.proto.trace.v1.Status.
