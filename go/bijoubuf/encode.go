@@ -91,6 +91,42 @@ func (e *Encoder) Encode(m Message, room func(n int) []byte) error {
 	return e.write(sm, own, room(n))
 }
 
+// Size is the length of m's canonical encoding under e.Options, as protobuf-go's
+// proto.Size gives, or the refusal an encode would give (0 then): only the size pass
+// runs, nothing is written.
+func (e *Encoder) Size(m Message) (int, error) {
+	_, _, n, err := e.size(m)
+	if err != nil {
+		return 0, err
+	}
+	return n, nil
+}
+
+// Size is Encoder.Size under the default limits (it allocates the passes' state once; a
+// long-lived Encoder's Size allocates nothing).
+func Size(m Message) (int, error) {
+	var e Encoder
+	return e.Size(m)
+}
+
+// Equal says whether a and b are the same value in the one sense a canonical encoding
+// gives: messages of the same type whose encodings are the same bytes (unknown records
+// a preserving decode kept count as fields do). Unlike protobuf-go's proto.Equal, a NaN
+// equals a NaN (every NaN has one encoding, SPEC §3.5) and −0 does not equal +0. A value
+// that cannot be encoded (not UTF-8, a required field unset) equals nothing, and a nil
+// message of a type equals its empty message, whose encoding it has.
+func Equal(a, b Message) bool {
+	if a == nil || b == nil || a.BijoubufDesc() != b.BijoubufDesc() {
+		return a == nil && b == nil
+	}
+	x, err := a.Marshal()
+	if err != nil {
+		return false
+	}
+	y, err := b.Marshal()
+	return err == nil && string(x) == string(y)
+}
+
 // Append appends m's canonical encoding to dst, as protobuf-go's MarshalAppend does. On
 // a refusal it returns dst as it was and the error.
 func (e *Encoder) Append(dst []byte, m Message) ([]byte, error) {
