@@ -110,13 +110,14 @@ func Size(m Message) (int, error) {
 }
 
 // Equal says whether a and b are the same value in the one sense a canonical encoding
-// gives: messages of the same type whose encodings are the same bytes (unknown records
-// a preserving decode kept count as fields do). Unlike protobuf-go's proto.Equal, a NaN
-// equals a NaN (every NaN has one encoding, SPEC §3.5) and −0 does not equal +0. A value
-// that cannot be encoded (not UTF-8, a required field unset) equals nothing, and a nil
-// message of a type equals its empty message, whose encoding it has.
+// gives: messages of the same type (by full name) whose encodings are the same bytes
+// (unknown records a preserving decode kept count as fields do). Unlike protobuf-go's
+// proto.Equal, a NaN equals a NaN (every NaN has one encoding, SPEC §3.5) and −0 does
+// not equal +0. A value that cannot be encoded (not UTF-8, a required field unset)
+// equals nothing, and a nil message of a type equals its empty message, whose encoding
+// it has.
 func Equal(a, b Message) bool {
-	if a == nil || b == nil || a.BijoubufDesc() != b.BijoubufDesc() {
+	if a == nil || b == nil || a.BijoubufDesc().FullName != b.BijoubufDesc().FullName {
 		return a == nil && b == nil
 	}
 	x, err := a.Marshal()

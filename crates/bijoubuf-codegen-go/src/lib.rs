@@ -943,9 +943,11 @@ fn go_string(s: &str) -> String {
 }
 
 /// A proto2 `[default = …]` (protoc's text form) as a Go expression of the field's type,
-/// and as a getter's doc says it. Floats are given by their bits, as protoc reads the
-/// text (a double, then for `float` rounded to a float): exact, and `inf`, `-inf`, `nan`
-/// and `-0` with the rest.
+/// and as a getter's doc says it. A float is the value protoc reads (a double, then for
+/// `float` rounded to a float): the text itself where Go's constant conversion gives the
+/// same bits, else the bits (`inf`, `-inf`, `nan`, `-0`, a value past the largest float,
+/// which Go refuses as a constant, subnormals, and decimals rounded differently once
+/// than twice).
 fn go_default(s: ScalarType, text: &str) -> Option<(String, String)> {
     let said = text.to_string();
     Some(match s {
@@ -958,8 +960,12 @@ fn go_default(s: ScalarType, text: &str) -> Option<(String, String)> {
             };
             // A finite decimal that Go's constant conversion (one correct rounding) turns
             // into the same bits as protoc's reading is written as it is; the rest by bits.
-            let plain = v.is_finite()
-                && !(v == 0.0 && v.is_sign_negative())
+            let normal = if s == ScalarType::Double {
+                v.is_normal()
+            } else {
+                (v as f32).is_normal()
+            };
+            let plain = (normal || (v == 0.0 && v.is_sign_positive()))
                 && text
                     .bytes()
                     .all(|c| c.is_ascii_digit() || b".eE+-".contains(&c))
@@ -2925,7 +2931,7 @@ fn open_close(head: &str) -> (String, &'static str) {
 
 #[cfg(test)]
 mod tests {
-    use super::{DECODE_ONE_FUNCTION, DECODE_PART, decode_parts};
+    use super::{DECODE_ONE_FUNCTION, DECODE_PART, ScalarType, decode_parts, go_default};
 
     #[test]
     fn decode_parts_keep_small_messages_whole_and_bound_the_parts_of_large_ones() {
@@ -2956,5 +2962,49 @@ mod tests {
             decode_parts([DECODE_PART + 1, 40, 1].into_iter()),
             vec![1, 1, 1]
         );
+    }
+
+    #[test]
+    fn defaults_are_protocs_values_as_go_writes_them() {
+        let go = |s, text| go_default(s, text).map(|(expr, _)| expr);
+        let f32b = |b: u32| format!("bijoubuf.Float32FromBits(0x{b:08x})");
+        let f64b = |b: u64| format!("bijoubuf.Float64FromBits(0x{b:016x})");
+        for (s, text, want) in [
+            (ScalarType::Double, "0.5", "0.5".to_string()),
+            (ScalarType::Double, "1e+10", "1e+10".to_string()),
+            (ScalarType::Float, "16", "16".to_string()),
+            (ScalarType::Double, "-0", f64b(0x8000_0000_0000_0000)),
+            (ScalarType::Double, "-inf", f64b(0xfff0_0000_0000_0000)),
+            (ScalarType::Double, "nan", f64b(0x7ff8_0000_0000_0000)),
+            (ScalarType::Double, "5e-324", f64b(1)),
+            (ScalarType::Float, "inf", f32b(0x7f80_0000)),
+            // A double past the largest float: protoc's float is infinite, which a Go
+            // constant cannot be.
+            (ScalarType::Float, "3.4028236e38", f32b(0x7f80_0000)),
+            // Under the smallest normal float (0, and a subnormal): by bits too, exact
+            // without relying on how Go's constants round there.
+            (ScalarType::Float, "1e-46", f32b(0)),
+            (ScalarType::Float, "1e-40", f32b(0x0001_16c2)),
+            // Read as a double (halfway between 1 and the next float), then to the even
+            // float, 1; one rounding of the decimal to a float would give the next one.
+            (ScalarType::Float, "1.0000000596046448", f32b(0x3f80_0000)),
+            (
+                ScalarType::Int64,
+                "-9223372036854775808",
+                "-9223372036854775808".to_string(),
+            ),
+            (ScalarType::Uint32, "4294967295", "4294967295".to_string()),
+            (ScalarType::String, "a\"b\n", "\"a\\\"b\\n\"".to_string()),
+            (
+                ScalarType::Bytes,
+                "\\001\\377q\\\\",
+                "[]byte(\"\\x01\\xffq\\\\\")".to_string(),
+            ),
+        ] {
+            assert_eq!(go(s, text).as_deref(), Some(want.as_str()), "{s:?} {text}");
+        }
+        // Text that is not the type's refuses rather than writes a wrong default.
+        assert_eq!(go(ScalarType::Int32, "2147483648"), None);
+        assert_eq!(go(ScalarType::Bool, "yes"), None);
     }
 }
