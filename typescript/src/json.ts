@@ -743,7 +743,8 @@ function f32Text(x: number): string {
   const sign = x < 0 ? "-" : "";
   const a = Math.abs(x);
   // toExponential rounds a tie up; the one length at which `a` can be a tie is where its
-  // exact digits stop at a 5 (tieAt), and there the even spelling is taken. "Reads back"
+  // exact digits stop at a 5 (tieAt), and there the even spelling is taken when it is
+  // the lower one. "Reads back"
   // is as JSON readers read a float, this one (`Math.fround(Number(…))`) and Python's:
   // through a double, which rounds twice, so a shortest spelling may read back as the
   // f32 next to `a` (`7.038531e-26`) and one more digit is needed.
@@ -770,8 +771,9 @@ function f32Text(x: number): string {
 
 /**
  * Where `a` (> 0) lies exactly halfway between its two nearest spellings of `p` significant
- * digits (its exact digits stop at a 5 right after `p` of them, `p` < 9): `p` and the even
- * one of the two, in `toExponential`'s form; else undefined.
+ * digits (its exact digits stop at a 5 right after `p` of them, `p` < 9) and the lower of
+ * the two is the even one: `p` and that spelling, in `toExponential`'s form; else
+ * undefined (where the upper is even, `toExponential`'s own rounding is it).
  */
 function tieAt(a: number): { p: number; even: string } | undefined {
   // Twenty digits hold every exact expansion short enough for a tie below nine digits.
@@ -779,22 +781,21 @@ function tieAt(a: number): { p: number; even: string } | undefined {
   const [mant, exp] = w.split("e") as [string, string];
   const digits = mant.replace(".", "").replace(/0+$/, "");
   const p = digits.length - 1;
-  if (p < 1 || p >= 9 || digits[p] !== "5") return undefined;
+  if (p < 1 || p >= 9 || digits[p] !== "5" || (digits.charCodeAt(p - 1) - 48) % 2 !== 0) {
+    return undefined;
+  }
   const [m, k] = binary(a);
   if (compareDecimal(`${digits[0]}.${digits.slice(1)}e${exp}`, m, k) !== 0) return undefined;
-  if ((digits.charCodeAt(p - 1) - 48) % 2 === 0) {
-    return { p, even: (p === 1 ? digits[0] : `${digits[0]}.${digits.slice(1, p)}`) + "e" + exp };
-  }
-  return { p, even: a.toExponential(p - 1) };
+  return { p, even: (p === 1 ? digits[0] : `${digits[0]}.${digits.slice(1, p)}`) + "e" + exp };
 }
 
-const F32 = new DataView(new ArrayBuffer(8));
+const BITS = new DataView(new ArrayBuffer(8));
 
 /** A finite double `d` > 0 as `m`·2^`k`. */
 function binary(d: number): [bigint, number] {
-  F32.setFloat64(0, d);
-  const hi = F32.getUint32(0);
-  const m = (BigInt(hi & 0xfffff) << 32n) | BigInt(F32.getUint32(4));
+  BITS.setFloat64(0, d);
+  const hi = BITS.getUint32(0);
+  const m = (BigInt(hi & 0xfffff) << 32n) | BigInt(BITS.getUint32(4));
   const e = hi >>> 20;
   return e === 0 ? [m, -1074] : [m | (1n << 52n), e - 1075];
 }

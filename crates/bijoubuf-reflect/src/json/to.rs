@@ -256,9 +256,11 @@ fn f32_text(t: &mut String, x: f32) {
     // a float, this one and Python's among them: to the nearest double, then to the
     // nearest f32. That rounds twice, so a shortest spelling may read back as the f32 next
     // to `x` (`7.038531e-26`) and one more digit is needed. Nine digits always read back.
-    let mut sci = String::new();
+    // One buffer for every length tried.
+    let mut sci = String::with_capacity(16);
     for p in 1..=9 {
-        sci = format!("{x:.*e}", p - 1);
+        sci.clear();
+        let _ = write!(sci, "{x:.*e}", p - 1);
         if p == 9 || sci.parse::<f64>().map(|y| y as f32) == Ok(x) {
             break;
         }
